@@ -1,0 +1,25 @@
+// Bundles each entry point into one ESM file under dist/, which GitHub and users run directly.
+import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const entries = [
+  ['src/cli.ts', 'dist/cli.js'],
+  ['src/index.ts', 'dist/index.js'],
+].filter(([src]) => existsSync(src));
+
+// CommonJS dependencies bundled into ESM still call require() for Node built-ins.
+const banner = "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);";
+
+for (const [entry, outfile] of entries) {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    banner: { js: banner },
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+}

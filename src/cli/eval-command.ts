@@ -1,0 +1,53 @@
+import { Command, Option } from 'commander';
+import type { CorrectnessRule } from '../metrics/generation/correctness.js';
+import { readOutcomes } from '../metrics/outcomes.js';
+import { defaultRetrievalMetrics, type RetrievalMetric } from '../metrics/registry.js';
+import { parseRetrievalOkRule, type RetrievalOkRule } from '../metrics/retrieval-ok.js';
+import type { EvalConfig } from '../metrics/score.js';
+import { summarizeRun } from '../metrics/summary.js';
+import { evalJson } from '../report/eval-json.js';
+import { renderEvalText } from '../report/eval-text.js';
+import { correctnessOption, cutoffsOption, retrievalOkOption } from './options.js';
+import type { CommandContext } from './context.js';
+
+export const DEFAULT_CUTOFFS = [1, 3, 5, 10];
+
+/** The scoring configuration; the retrieval-ok rule's metric is always computed, reported or not. */
+export function evalConfig(cutoffs: readonly number[], retrievalOk: RetrievalOkRule, correctness: CorrectnessRule): EvalConfig {
+  const metrics: RetrievalMetric[] = defaultRetrievalMetrics(cutoffs);
+  if (!metrics.some((metric) => metric.name === retrievalOk.metric.name)) metrics.push(retrievalOk.metric);
+  return { retrievalMetrics: metrics, retrievalOk, correctness };
+}
+
+interface EvalOptions {
+  results: string;
+  k: number[];
+  retrievalOk: RetrievalOkRule;
+  correct: CorrectnessRule;
+  json?: boolean;
+}
+
+export function evalCommand(context: CommandContext): Command {
+  return new Command('eval')
+    .description('score one results file: retrieval, generation, decomposition, judge agreement')
+    .requiredOption('--results <file>', 'results file: JSON Lines or a JSON array, one record per question')
+    .addOption(new Option('--k <list>', 'cut-offs for the @k metrics').argParser(cutoffsOption).default(DEFAULT_CUTOFFS, '1,3,5,10'))
+    .addOption(
+      new Option('--retrieval-ok <rule>', 'when retrieval succeeded, unless a record says so: hit@k or METRIC>=x (e.g. recall@5>=0.8)')
+        .argParser(retrievalOkOption)
+        .default(parseRetrievalOkRule('hit@5'), 'hit@5'),
+    )
+    .addOption(
+      new Option('--correct <rule>', 'how to judge answers that lack "correct": exact (normalised exact match) or f1:T (token F1 ≥ T)')
+        .argParser(correctnessOption)
+        .default({ kind: 'exact' }, 'exact'),
+    )
+    .option('--json', 'print one JSON object on stdout instead of the report')
+    .action(async (options: EvalOptions) => {
+      const config = evalConfig(options.k, options.retrievalOk, options.correct);
+      const { outcomes, warnings } = await readOutcomes(options.results, config);
+      const summary = summarizeRun(outcomes, config);
+      for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}\n`);
+      context.stdout(options.json ? `${JSON.stringify(evalJson(summary, config), null, 2)}\n` : renderEvalText(options.results, summary, config));
+    });
+}

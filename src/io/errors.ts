@@ -1,0 +1,56 @@
+/** One thing wrong with an input file, located as precisely as we can. */
+export interface InputProblem {
+  readonly file: string;
+  readonly line?: number;
+  readonly column?: number;
+  /** Field path in the user's own spelling, e.g. `retrieved_ids[3]`. */
+  readonly field?: string;
+  readonly message: string;
+}
+
+/** How many problems an error lists; the rest are counted. */
+export const MAX_LISTED_PROBLEMS = 20;
+
+export function formatProblem(problem: InputProblem): string {
+  let where = problem.file;
+  if (problem.line !== undefined) where += `:${problem.line}`;
+  if (problem.column !== undefined) where += `:${problem.column}`;
+  return problem.field === undefined ? `${where}: ${problem.message}` : `${where}: ${problem.field}: ${problem.message}`;
+}
+
+/** Bad input (a file or an option): the CLI exits 2 and the action fails naming it; nothing is written. */
+export class InputError extends Error {
+  constructor(
+    readonly problems: readonly InputProblem[],
+    readonly totalProblems = problems.length,
+  ) {
+    const more = totalProblems - problems.length;
+    const lines = problems.map(formatProblem);
+    if (more > 0) lines.push(`… and ${more} more problem${more === 1 ? '' : 's'}`);
+    super(lines.join('\n'));
+    this.name = 'InputError';
+  }
+
+  static single(problem: InputProblem): InputError {
+    return new InputError([problem]);
+  }
+}
+
+/** Collects problems while a file is read to the end, so the user sees them all (up to 20) in one run. */
+export class ProblemCollector {
+  private readonly listed: InputProblem[] = [];
+  private total = 0;
+
+  add(problem: InputProblem): void {
+    this.total++;
+    if (this.listed.length < MAX_LISTED_PROBLEMS) this.listed.push(problem);
+  }
+
+  get count(): number {
+    return this.total;
+  }
+
+  throwIfAny(): void {
+    if (this.total > 0) throw new InputError(this.listed, this.total);
+  }
+}

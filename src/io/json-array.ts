@@ -1,0 +1,75 @@
+import type { NumberedLine } from './lines.js';
+
+/** The source text of one element of a top-level JSON array, with the line it starts on. */
+export interface ArrayElement {
+  readonly text: string;
+  readonly line: number;
+}
+
+export class JsonArrayShapeError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Splits a top-level JSON array into the source text of its elements without parsing the whole document,
+ * so a large array is never held as text and as objects at once, and each element keeps its line number.
+ * Only string and nesting state is tracked; each element's text is parsed (and judged) by JSON.parse later.
+ */
+export async function* jsonArrayElements(lines: AsyncIterable<NumberedLine>): AsyncGenerator<ArrayElement> {
+  let state: 'before' | 'inside' | 'after' = 'before';
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let parts: string[] = [];
+  let start = 0;
+  let elementLine = 0;
+  let lastLine = 0;
+  let closed = false;
+
+  for await (const { text, line } of lines) {
+    lastLine = line;
+    start = 0;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text[i]!;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (ch === '\\') escaped = true;
+        else if (ch === '"') inString = false;
+        continue;
+      }
+      if (ch === ' ' || ch === '\t' || ch === '\r') continue;
+      if (state === 'before') {
+        if (ch !== '[') throw new JsonArrayShapeError('expected a JSON array or JSON Lines', line);
+        state = 'inside';
+        start = i + 1;
+        continue;
+      }
+      if (state === 'after') throw new JsonArrayShapeError('unexpected text after the closing "]" of the array', line);
+      if (depth === 0 && (ch === ',' || ch === ']')) {
+        parts.push(text.slice(start, i));
+        const element = parts.join('\n');
+        parts = [];
+        start = i + 1;
+        if (element.trim() !== '') yield { text: element, line: elementLine };
+        else if (ch === ',') throw new JsonArrayShapeError('empty element in the array (two commas in a row?)', line);
+        elementLine = 0;
+        if (ch === ']') {
+          state = 'after';
+          closed = true;
+        }
+        continue;
+      }
+      if (elementLine === 0) elementLine = line;
+      if (ch === '"') inString = true;
+      else if (ch === '{' || ch === '[') depth++;
+      else if (ch === '}' || ch === ']') depth--;
+    }
+    if (state === 'inside') parts.push(text.slice(start));
+  }
+  if (!closed) throw new JsonArrayShapeError('the JSON array is not closed with "]"', lastLine);
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+const VERDICTS = ['SUPPORTED', 'CONTRADICTED', 'NOT_STATED'] as const;
+
+/** Ragas-style field names accepted for the canonical ones. */
+export const FIELD_ALIASES: Readonly<Record<string, string>> = {
+  user_input: 'question',
+  response: 'answer',
+  reference: 'expected_answer',
+  retrieved_context_ids: 'retrieved_ids',
+  reference_context_ids: 'relevant_ids',
+};
+
+const documentId = z.string({ error: 'must be a document id (a string)' }).min(1, 'must not be an empty string');
+
+/** A ranked list: a document may appear once. */
+const rankedIds = z.array(documentId, { error: 'must be a list of document ids' }).superRefine((ids, ctx) => {
+  const seen = new Map<string, number>();
+  ids.forEach((id, index) => {
+    const first = seen.get(id);
+    if (first === undefined) seen.set(id, index);
+    else ctx.addIssue({ code: 'custom', path: [index], message: `duplicate document id "${id}" (also at position ${first})` });
+  });
+});
+
+const grade = z
+  .number({ error: 'must be a relevance grade (a number)' })
+  .int('must be a whole-number grade')
+  .nonnegative('must not be negative (grades are 0 or more; 1 and up is relevant)');
+
+const relevantIdList = z.array(documentId);
+const relevanceGrades = z.record(z.string(), grade);
+
+/** A list of relevant ids, or graded relevance; each shape reports its own precise problems. */
+const relevantIds = z.unknown().transform((value, ctx): string[] | Record<string, number> => {
+  const schema = Array.isArray(value) ? relevantIdList : typeof value === 'object' && value !== null ? relevanceGrades : null;
+  if (schema === null) {
+    ctx.addIssue({ code: 'custom', message: 'must be a list of document ids or an object of grades such as {"d17": 3}' });
+    return z.NEVER;
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  return z.NEVER;
+});
+
+const label = z.union([z.string(), z.boolean()], { error: 'must be a string or a boolean' });
+const flag = z.boolean({ error: 'must be true or false' });
+const text = z.string({ error: 'must be a string' });
+
+const claim = z.object({
+  text: text.optional(),
+  verdict: z.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(', ')}` }),
+});
+
+/** The canonical fields of a result record; unknown fields are allowed (and reported once as a warning). */
+export const resultRecordSchema = z.object({
+  id: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty'),
+  question: z.string({ error: 'is required and must be a string' }),
+  retrieved_ids: rankedIds.optional(),
+  relevant_ids: relevantIds.optional(),
+  answer: text.optional(),
+  expected_answer: text.optional(),
+  correct: flag.optional(),
+  retrieval_ok: flag.optional(),
+  answerable: flag.optional(),
+  refused: flag.optional(),
+  claims: z.array(claim, { error: 'must be a list of {text, verdict} objects' }).optional(),
+  cited_ids: z.array(documentId, { error: 'must be a list of document ids' }).optional(),
+  answer_relevance: z
+    .number({ error: 'must be a number in [0, 1]' })
+    .min(0, 'must be in [0, 1]')
+    .max(1, 'must be in [0, 1]')
+    .optional(),
+  human_label: label.optional(),
+  judge_label: label.optional(),
+  closed_book_correct: flag.optional(),
+  tags: z.array(z.string({ error: 'must be a string' }), { error: 'must be a list of strings' }).optional(),
+});
+
+export type ResultRecord = z.infer<typeof resultRecordSchema>;
+
+export const KNOWN_FIELDS: ReadonlySet<string> = new Set([
+  ...Object.keys(resultRecordSchema.shape),
+  ...Object.keys(FIELD_ALIASES),
+]);

@@ -1,0 +1,120 @@
+/**
+ * The decomposition e2e = r·gGood + (1 − r)·gBad of end-to-end correctness over the answerable questions
+ * that carry both a retrieval outcome and a correctness outcome (first reference article). Every rate is
+ * null when its subset is empty.
+ */
+export interface Decomposition {
+  /** Questions in the decomposition. */
+  readonly n: number;
+  /** P(retrieval ok). */
+  readonly r: number | null;
+  /** P(correct | retrieval ok), over nGood questions. */
+  readonly gGood: number | null;
+  readonly nGood: number;
+  /** P(correct | retrieval failed), over nBad questions: answers right from wrong context. */
+  readonly gBad: number | null;
+  readonly nBad: number;
+  /** Measured end-to-end correctness on the same questions. */
+  readonly e2e: number | null;
+  /** r·gGood + (1 − r)·gBad; equals e2e, or the three were computed on different slices. */
+  readonly e2eCheck: number | null;
+  /** e2e / r: generation quality as the product model (gBad = 0) infers it. */
+  readonly productModelG: number | null;
+  /** productModelG − gGood = (1 − r)·gBad / r: how much the product model flatters generation. */
+  readonly productModelBias: number | null;
+  /** r + (1 − r)·gBad: end-to-end with perfect generation on good context. */
+  readonly ceiling: number | null;
+  /** (e2e − gBad) / (1 − gBad), at least 0: the lowest r that can give this e2e, since gGood ≤ 1. */
+  readonly rLowerBound: number | null;
+  /** Closed-book accuracy (no context at all) beside gBad (wrong context), when `closed_book_correct` is given. */
+  readonly closedBook: ClosedBookComparison | null;
+  readonly warnings: readonly string[];
+}
+
+export interface ClosedBookComparison {
+  /** Closed-book accuracy on the retrieval-failed questions that carry it: the like-for-like number beside gBad. */
+  readonly onFailed: number | null;
+  readonly nFailed: number;
+  /** Closed-book accuracy on every decomposed question that carries it. */
+  readonly all: number | null;
+  readonly n: number;
+}
+
+const ratio = (part: number, whole: number) => (whole === 0 ? null : part / whole);
+
+/** A weighted term that vanishes when its weight is 0, even if its rate is undefined. */
+const weighted = (weight: number, rate: number | null) => (weight === 0 ? 0 : rate === null ? null : weight * rate);
+
+/** Below this many questions a conditional rate is too noisy to read alone. */
+export const SMALL_SPLIT = 10;
+
+/**
+ * Decomposes end-to-end correctness. Inputs are per-question columns (1/0, NaN when absent) of equal length.
+ */
+export function decompose(
+  retrievalOk: ArrayLike<number>,
+  correct: ArrayLike<number>,
+  answerable: ArrayLike<number>,
+  closedBookCorrect: ArrayLike<number>,
+): Decomposition {
+  let nGood = 0;
+  let correctGood = 0;
+  let nBad = 0;
+  let correctBad = 0;
+  let closedAll = 0;
+  let closedAllRight = 0;
+  let closedFailed = 0;
+  let closedFailedRight = 0;
+  for (let i = 0; i < correct.length; i++) {
+    const ok = retrievalOk[i]!;
+    const right = correct[i]!;
+    if (answerable[i] === 0 || Number.isNaN(ok) || Number.isNaN(right)) continue;
+    if (ok === 1) {
+      nGood++;
+      correctGood += right;
+    } else {
+      nBad++;
+      correctBad += right;
+    }
+    const closed = closedBookCorrect[i]!;
+    if (!Number.isNaN(closed)) {
+      closedAll++;
+      closedAllRight += closed;
+      if (ok === 0) {
+        closedFailed++;
+        closedFailedRight += closed;
+      }
+    }
+  }
+  const n = nGood + nBad;
+  const r = ratio(nGood, n);
+  const gGood = ratio(correctGood, nGood);
+  const gBad = ratio(correctBad, nBad);
+  const e2e = ratio(correctGood + correctBad, n);
+  let e2eCheck: number | null = null;
+  let ceiling: number | null = null;
+  if (r !== null) {
+    const good = weighted(r, gGood);
+    const bad = weighted(1 - r, gBad);
+    e2eCheck = good === null || bad === null ? null : good + bad;
+    ceiling = bad === null ? null : r + bad;
+  }
+  const productModelG = r === null || r === 0 || e2e === null ? null : e2e / r;
+  const productModelBias = r === null || r === 0 ? null : ((1 - r) * (gBad ?? 0)) / r;
+  const rLowerBound = e2e === null || gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
+  const closedBook =
+    closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
+
+  const warnings: string[] = [];
+  if (productModelG !== null && productModelG > 1) {
+    warnings.push(
+      `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r·g is misspecified here, because answers are right without good context (g_bad = ${gBad?.toFixed(4)}).`,
+    );
+  }
+  if (e2e !== null && e2eCheck !== null && Math.abs(e2e - e2eCheck) > 1e-9) {
+    warnings.push(`e2eCheck ${e2eCheck} differs from e2e ${e2e}: the three terms were computed on different slices (a bug).`);
+  }
+  if (n > 0 && nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? '' : 's'}: read it as a rough figure.`);
+  if (n > 0 && nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? '' : 's'}: read it as a rough figure.`);
+  return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
+}

@@ -1,0 +1,13 @@
+import { answerTokens } from './text.js';
+
+/** Above this length ratio an answer is padded: restating, hedging (the third reference article's 2.5). */
+export const LONG_ANSWER_RATIO = 2.5;
+
+/**
+ * length_ratio: answer tokens / expected-answer tokens, both after SQuAD normalisation.
+ * Undefined when the expected answer has no tokens.
+ */
+export function lengthRatio(answer: string, expected: string): number | undefined {
+  const goldLength = answerTokens(expected).length;
+  return goldLength === 0 ? undefined : answerTokens(answer).length / goldLength;
+}

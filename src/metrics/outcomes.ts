@@ -1,0 +1,99 @@
+import { readResults } from '../io/results.js';
+import type { ResultRecord } from '../io/schema.js';
+import { type EvalConfig, judgedRanking, scoreQuestion } from './score.js';
+
+/**
+ * Per-question outcomes of one run, column by column: for each metric a Float64Array with one value per
+ * question in file order, NaN where the question lacks that metric's inputs. Records are scored as they are
+ * read and then dropped, so only this compact form stays in memory.
+ */
+export interface QuestionOutcomes {
+  readonly size: number;
+  readonly ids: readonly string[];
+  readonly questions: readonly string[];
+  readonly tags: readonly (readonly string[])[];
+  /** A fingerprint of each question's gold labels (relevant ids, expected answer, answerable). */
+  readonly goldKeys: readonly string[];
+  readonly columns: ReadonlyMap<string, Float64Array>;
+  /** Human and judge labels, where both are given, as strings (true → "true"). */
+  readonly labelPairs: readonly (readonly [string, string])[];
+  /** Answers that came with an empty claims list: no faithfulness score, counted. */
+  readonly noClaims: number;
+  /** Questions with a ranking but no relevant document: left out of retrieval metrics, counted. */
+  readonly noRelevant: number;
+}
+
+function goldKey(record: ResultRecord): string {
+  const relevant = record.relevant_ids;
+  const grades = relevant === undefined ? [] : Array.isArray(relevant) ? [...new Set(relevant)].sort().map((id) => [id, 1]) : Object.entries(relevant).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([grades, record.expected_answer ?? null, record.answerable ?? true]);
+}
+
+/** Scores records one at a time into columns. */
+export class OutcomeBuilder {
+  private readonly ids: string[] = [];
+  private readonly questions: string[] = [];
+  private readonly tags: (readonly string[])[] = [];
+  private readonly goldKeys: string[] = [];
+  private readonly values = new Map<string, number[]>();
+  private readonly labelPairs: [string, string][] = [];
+  private noClaims = 0;
+  private noRelevant = 0;
+
+  constructor(private readonly config: EvalConfig) {}
+
+  add(record: ResultRecord): void {
+    const row = this.ids.length;
+    this.ids.push(record.id);
+    this.questions.push(record.question);
+    this.tags.push(record.tags ?? []);
+    this.goldKeys.push(goldKey(record));
+    if (record.claims?.length === 0) this.noClaims++;
+    if (record.retrieved_ids !== undefined && judgedRanking(record) === undefined) this.noRelevant++;
+    if (record.human_label !== undefined && record.judge_label !== undefined) {
+      this.labelPairs.push([String(record.human_label), String(record.judge_label)]);
+    }
+    for (const [name, value] of Object.entries(scoreQuestion(record, this.config))) {
+      let values = this.values.get(name);
+      if (values === undefined) {
+        values = [];
+        this.values.set(name, values);
+      }
+      while (values.length < row) values.push(NaN);
+      values.push(value);
+    }
+  }
+
+  build(): QuestionOutcomes {
+    const size = this.ids.length;
+    const columns = new Map<string, Float64Array>();
+    for (const [name, values] of this.values) {
+      const column = new Float64Array(size).fill(NaN);
+      column.set(values);
+      columns.set(name, column);
+    }
+    return {
+      size,
+      ids: this.ids,
+      questions: this.questions,
+      tags: this.tags,
+      goldKeys: this.goldKeys,
+      columns,
+      labelPairs: this.labelPairs,
+      noClaims: this.noClaims,
+      noRelevant: this.noRelevant,
+    };
+  }
+}
+
+/** The column of a metric, all NaN when no question carries it. */
+export function column(outcomes: QuestionOutcomes, name: string): Float64Array {
+  return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
+}
+
+/** Reads and scores a results file. Throws InputError (file, line, field) on bad input. */
+export async function readOutcomes(file: string, config: EvalConfig): Promise<{ outcomes: QuestionOutcomes; warnings: readonly string[] }> {
+  const builder = new OutcomeBuilder(config);
+  const { warnings } = await readResults(file, (record) => builder.add(record));
+  return { outcomes: builder.build(), warnings };
+}

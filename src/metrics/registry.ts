@@ -1,0 +1,98 @@
+import type { JudgedRanking } from './ranking.js';
+import { averagePrecisionAt } from './retrieval/average-precision.js';
+import { hitAt } from './retrieval/hit.js';
+import { exponentialGain, linearGain, ndcgAt } from './retrieval/ndcg.js';
+import { precisionAt } from './retrieval/precision.js';
+import { rPrecision } from './retrieval/r-precision.js';
+import { recallAt } from './retrieval/recall.js';
+import { reciprocalRankAt } from './retrieval/reciprocal-rank.js';
+
+/** One retrieval measure family; `ndcg@10` is the family `ndcg` at cut-off 10. */
+interface RetrievalFamily {
+  /** Whether a name needs `@k` (`precision@k`), may have it (`ndcg`, `ndcg@10`) or must not (`r_precision`). */
+  readonly cutoff: 'required' | 'optional' | 'none';
+  /** A 0/1 score per question, so its mean is a proportion with a Wilson interval. */
+  readonly binary: boolean;
+  readonly trecEval: string;
+  readonly compute: (ranking: JudgedRanking, k: number) => number;
+}
+
+/** The retrieval metric table. Every name a user can type (`--metrics`, floors, rules) is parsed against it. */
+export const RETRIEVAL_FAMILIES = {
+  precision: { cutoff: 'required', binary: false, trecEval: 'P_k', compute: precisionAt },
+  recall: { cutoff: 'optional', binary: false, trecEval: 'recall_k', compute: recallAt },
+  hit: { cutoff: 'required', binary: true, trecEval: 'success_k', compute: hitAt },
+  mrr: { cutoff: 'optional', binary: false, trecEval: 'recip_rank (-M k)', compute: reciprocalRankAt },
+  map: { cutoff: 'optional', binary: false, trecEval: 'map, map_cut_k', compute: averagePrecisionAt },
+  ndcg: { cutoff: 'optional', binary: false, trecEval: 'ndcg, ndcg_cut_k', compute: (r, k) => ndcgAt(r, k, linearGain) },
+  ndcg_exp: {
+    cutoff: 'optional',
+    binary: false,
+    trecEval: 'ndcg with gains 0=0,1=1,2=3,3=7',
+    compute: (r, k) => ndcgAt(r, k, exponentialGain),
+  },
+  r_precision: { cutoff: 'none', binary: false, trecEval: 'Rprec', compute: (r) => rPrecision(r) },
+} as const satisfies Record<string, RetrievalFamily>;
+
+export type RetrievalFamilyName = keyof typeof RETRIEVAL_FAMILIES;
+
+/** A parsed retrieval metric such as `ndcg@10`: its public name, family and cut-off (Infinity = full depth). */
+export interface RetrievalMetric {
+  readonly name: string;
+  readonly family: RetrievalFamilyName;
+  readonly k: number;
+  readonly binary: boolean;
+  readonly compute: (ranking: JudgedRanking) => number;
+}
+
+export class MetricNameError extends Error {}
+
+const FAMILY_NAMES = Object.keys(RETRIEVAL_FAMILIES) as RetrievalFamilyName[];
+
+function isFamily(name: string): name is RetrievalFamilyName {
+  return Object.hasOwn(RETRIEVAL_FAMILIES, name);
+}
+
+/** Parses `ndcg@10`, `map`, `r_precision`… into a metric; throws MetricNameError naming what is accepted. */
+export function parseRetrievalMetric(text: string): RetrievalMetric {
+  const name = text.trim();
+  const match = /^([a-z_]+)(?:@(\d+))?$/.exec(name);
+  const familyName = match?.[1] ?? '';
+  if (!match || !isFamily(familyName)) {
+    throw new MetricNameError(
+      `unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(', ')}`,
+    );
+  }
+  const family = RETRIEVAL_FAMILIES[familyName];
+  const cut = match[2];
+  if (cut === undefined && family.cutoff === 'required') {
+    throw new MetricNameError(`metric "${name}" needs a cut-off, for example "${familyName}@10"`);
+  }
+  if (cut !== undefined && family.cutoff === 'none') {
+    throw new MetricNameError(`metric "${familyName}" takes no cut-off; write "${familyName}"`);
+  }
+  const k = cut === undefined ? Infinity : Number(cut);
+  if (k < 1) throw new MetricNameError(`metric "${name}": the cut-off must be at least 1`);
+  return {
+    name: cut === undefined ? familyName : `${familyName}@${k}`,
+    family: familyName,
+    k,
+    binary: family.binary,
+    compute: (ranking) => family.compute(ranking, k),
+  };
+}
+
+function cutoffExample(family: RetrievalFamilyName): string {
+  const { cutoff } = RETRIEVAL_FAMILIES[family];
+  return cutoff === 'required' ? `${family}@k` : cutoff === 'optional' ? `${family}[@k]` : family;
+}
+
+/** Every metric at every cut-off in `ks`, then the full-depth ones: the default report. */
+export function defaultRetrievalMetrics(ks: readonly number[]): RetrievalMetric[] {
+  const names: string[] = [];
+  for (const family of ['precision', 'recall', 'hit', 'mrr', 'ndcg', 'ndcg_exp', 'map'] as const) {
+    for (const k of ks) names.push(`${family}@${k}`);
+  }
+  names.push('mrr', 'map', 'ndcg', 'ndcg_exp', 'r_precision');
+  return names.map(parseRetrievalMetric);
+}

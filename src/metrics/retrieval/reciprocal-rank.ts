@@ -1,0 +1,18 @@
+import { type JudgedRanking, isRelevant } from '../ranking.js';
+
+/** Rank (from 1) of the first relevant retrieved document, or Infinity when none was retrieved. */
+export function firstRelevantRank(ranking: JudgedRanking): number {
+  const { grades } = ranking;
+  for (let i = 0; i < grades.length; i++) if (isRelevant(grades[i]!)) return i + 1;
+  return Infinity;
+}
+
+/**
+ * mrr@k (mrr with k = Infinity): 1 / rank of the first relevant document when it is within the first k,
+ * else 0. Averaged over questions it is the mean reciprocal rank (trec_eval's recip_rank; the cut-off
+ * matches recip_rank run with `-M k`).
+ */
+export function reciprocalRankAt(ranking: JudgedRanking, k: number): number {
+  const rank = firstRelevantRank(ranking);
+  return rank <= k ? 1 / rank : 0;
+}

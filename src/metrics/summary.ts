@@ -1,0 +1,133 @@
+import { cohensKappa, type Agreement } from '../stats/kappa.js';
+import { wilsonInterval } from '../stats/wilson.js';
+import { type Decomposition, decompose } from './decomposition.js';
+import { LOW_UTILISATION } from './generation/context-utilisation.js';
+import { LONG_ANSWER_RATIO } from './generation/length-ratio.js';
+import { column, type QuestionOutcomes } from './outcomes.js';
+import type { EvalConfig } from './score.js';
+
+/** One aggregated metric: its mean over the n questions that carry it; proportions also get a Wilson 95% interval. */
+export interface MetricSummary {
+  /** null when no question carries the metric (n = 0). */
+  readonly value: number | null;
+  readonly n: number;
+  /** For proportions: how many of the n count (the numerator). */
+  readonly count?: number;
+  /** For proportions: Wilson 95% interval. */
+  readonly ci?: readonly [number, number];
+}
+
+export interface RunSummary {
+  readonly questions: number;
+  readonly metrics: Readonly<Record<string, MetricSummary>>;
+  /** Questions left out of some metrics for lack of inputs, counted rather than scored. */
+  readonly excluded: { readonly noRelevant: number; readonly noClaims: number; readonly unanswerable: number };
+  readonly decomposition: Decomposition;
+  readonly judgeAgreement: Agreement | null;
+  readonly byTag: Readonly<Record<string, { readonly questions: number; readonly metrics: Readonly<Record<string, MetricSummary>> }>>;
+  readonly warnings: readonly string[];
+}
+
+/** Kappa below this means the judge does not measure what the humans do (third reference article). */
+export const KAPPA_FLOOR = 0.6;
+
+type Rows = ArrayLike<number>;
+
+function mean(values: Float64Array, rows: Rows, keep: (row: number) => boolean = () => true): MetricSummary {
+  let n = 0;
+  let sum = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const row = rows[j]!;
+    const value = values[row]!;
+    if (Number.isNaN(value) || !keep(row)) continue;
+    n++;
+    sum += value;
+  }
+  return { value: n === 0 ? null : sum / n, n };
+}
+
+/** The share of questions (among those carrying `values`) for which `hit` holds, with its Wilson interval. */
+function proportion(values: Float64Array, rows: Rows, hit: (value: number) => boolean, keep: (row: number) => boolean = () => true): MetricSummary {
+  let n = 0;
+  let count = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const row = rows[j]!;
+    const value = values[row]!;
+    if (Number.isNaN(value) || !keep(row)) continue;
+    n++;
+    if (hit(value)) count++;
+  }
+  return { value: n === 0 ? null : count / n, n, count, ci: wilsonInterval(count, n) };
+}
+
+const isOne = (value: number) => value === 1;
+
+/** Every aggregate metric over the given rows of the outcomes. */
+function summarizeMetrics(outcomes: QuestionOutcomes, config: EvalConfig, rows: Rows): Record<string, MetricSummary> {
+  const metrics: Record<string, MetricSummary> = {};
+  for (const metric of config.retrievalMetrics) {
+    const values = column(outcomes, metric.name);
+    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne) : mean(values, rows);
+  }
+  const answerable = column(outcomes, 'answerable');
+  metrics.retrieval_ok = proportion(column(outcomes, 'retrieval_ok'), rows, isOne);
+  metrics.correct = proportion(column(outcomes, 'correct'), rows, isOne);
+  metrics.faithfulness = mean(column(outcomes, 'faithfulness'), rows);
+  metrics.answer_relevance = mean(column(outcomes, 'answer_relevance'), rows);
+  const lengthRatio = column(outcomes, 'length_ratio');
+  metrics.length_ratio = mean(lengthRatio, rows);
+  metrics.long_answer_rate = proportion(lengthRatio, rows, (v) => v > LONG_ANSWER_RATIO);
+  const utilisation = column(outcomes, 'context_utilisation');
+  metrics.context_utilisation = mean(utilisation, rows);
+  metrics.low_utilisation_rate = proportion(utilisation, rows, (v) => v < LOW_UTILISATION);
+  const refused = column(outcomes, 'refused');
+  metrics.refusal_rate_unanswerable = proportion(refused, rows, isOne, (row) => answerable[row] === 0);
+  metrics.false_refusal_rate = proportion(refused, rows, isOne, (row) => answerable[row] === 1);
+  metrics.closed_book_correct = proportion(column(outcomes, 'closed_book_correct'), rows, isOne);
+  return metrics;
+}
+
+function allRows(size: number): Int32Array {
+  const rows = new Int32Array(size);
+  for (let i = 0; i < size; i++) rows[i] = i;
+  return rows;
+}
+
+/** Rows of each tag, tags in sorted order. */
+function rowsByTag(outcomes: QuestionOutcomes): Map<string, number[]> {
+  const byTag = new Map<string, number[]>();
+  outcomes.tags.forEach((tags, row) => {
+    for (const tag of new Set(tags)) {
+      const rows = byTag.get(tag) ?? [];
+      rows.push(row);
+      byTag.set(tag, rows);
+    }
+  });
+  return new Map([...byTag].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** Aggregates a run: every metric with n (and intervals), the decomposition, judge agreement, tags. */
+export function summarizeRun(outcomes: QuestionOutcomes, config: EvalConfig): RunSummary {
+  const answerable = column(outcomes, 'answerable');
+  const decomposition = decompose(column(outcomes, 'retrieval_ok'), column(outcomes, 'correct'), answerable, column(outcomes, 'closed_book_correct'));
+  const judgeAgreement = cohensKappa(outcomes.labelPairs);
+  const byTag: Record<string, { questions: number; metrics: Record<string, MetricSummary> }> = {};
+  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config, rows) };
+
+  const warnings = [...decomposition.warnings];
+  if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
+    const kappa = judgeAgreement.kappa === null ? 'undefined' : judgeAgreement.kappa.toFixed(3);
+    warnings.push(`judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`);
+  }
+  let unanswerable = 0;
+  for (const value of answerable) if (value === 0) unanswerable++;
+  return {
+    questions: outcomes.size,
+    metrics: summarizeMetrics(outcomes, config, allRows(outcomes.size)),
+    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, unanswerable },
+    decomposition,
+    judgeAgreement,
+    byTag,
+    warnings,
+  };
+}
