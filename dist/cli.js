@@ -20,9 +20,9 @@ var __commonJS = (cb, mod) => function __require2() {
     throw mod = 0, e;
   }
 };
-var __export = (target, all) => {
-  for (var name in all)
-    __defProp(target, name, { get: all[name], enumerable: true });
+var __export = (target, all2) => {
+  for (var name in all2)
+    __defProp(target, name, { get: all2[name], enumerable: true });
 };
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
@@ -51,11 +51,11 @@ var require_error = __commonJS({
        * @param {string} code an id string representing the error
        * @param {string} message human-readable description of the error
        */
-      constructor(exitCode, code, message) {
+      constructor(exitCode, code3, message) {
         super(message);
         Error.captureStackTrace(this, this.constructor);
         this.name = this.constructor.name;
-        this.code = code;
+        this.code = code3;
         this.exitCode = exitCode;
         this.nestedError = void 0;
       }
@@ -527,9 +527,9 @@ var require_help = __commonJS({
        * @param {Help} helper
        * @returns string[]
        */
-      formatItemList(heading, items, helper) {
+      formatItemList(heading3, items, helper) {
         if (items.length === 0) return [];
-        return [helper.styleTitle(heading), ...items, ""];
+        return [helper.styleTitle(heading3), ...items, ""];
       }
       /**
        * Group items by their help group heading.
@@ -1008,8 +1008,8 @@ var require_option = __commonJS({
        * @param {string} heading
        * @return {Option}
        */
-      helpGroup(heading) {
-        this.helpGroupHeading = heading;
+      helpGroup(heading3) {
+        this.helpGroupHeading = heading3;
         return this;
       }
       /**
@@ -1156,18 +1156,18 @@ var require_suggestSimilar = __commonJS({
       }
       return d[a.length][b.length];
     }
-    function suggestSimilar(word, candidates) {
-      if (!candidates || candidates.length === 0) return "";
-      candidates = Array.from(new Set(candidates));
+    function suggestSimilar(word, candidates2) {
+      if (!candidates2 || candidates2.length === 0) return "";
+      candidates2 = Array.from(new Set(candidates2));
       const searchingOptions = word.startsWith("--");
       if (searchingOptions) {
         word = word.slice(2);
-        candidates = candidates.map((candidate) => candidate.slice(2));
+        candidates2 = candidates2.map((candidate) => candidate.slice(2));
       }
       let similar = [];
       let bestDistance = maxDistance;
       const minSimilarity = 0.4;
-      candidates.forEach((candidate) => {
+      candidates2.forEach((candidate) => {
         if (candidate.length <= 1) return;
         const distance = editDistance(word, candidate);
         const length = Math.max(word.length, candidate.length);
@@ -1649,9 +1649,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return never
        * @private
        */
-      _exit(exitCode, code, message) {
+      _exit(exitCode, code3, message) {
         if (this._exitCallback) {
-          this._exitCallback(new CommanderError2(exitCode, code, message));
+          this._exitCallback(new CommanderError2(exitCode, code3, message));
         }
         process2.exit(exitCode);
       }
@@ -2289,14 +2289,14 @@ Expecting one of '${allowedValues.join("', '")}'`);
           });
         }
         const exitCallback = this._exitCallback;
-        proc.on("close", (code) => {
-          code = code ?? 1;
+        proc.on("close", (code3) => {
+          code3 = code3 ?? 1;
           if (!exitCallback) {
-            process2.exit(code);
+            process2.exit(code3);
           } else {
             exitCallback(
               new CommanderError2(
-                code,
+                code3,
                 "commander.executeSubCommandAsync",
                 "(close)"
               )
@@ -2330,7 +2330,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
       /**
        * @private
        */
-      _dispatchSubcommand(commandName, operands, unknown2) {
+      _dispatchSubcommand(commandName, operands, unknown3) {
         const subCommand = this._findCommand(commandName);
         if (!subCommand) this.help({ error: true });
         subCommand._prepareForParse();
@@ -2342,9 +2342,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         );
         promiseChain = this._chainOrCall(promiseChain, () => {
           if (subCommand._executableHandler) {
-            this._executeSubCommand(subCommand, operands.concat(unknown2));
+            this._executeSubCommand(subCommand, operands.concat(unknown3));
           } else {
-            return subCommand._parseCommand(operands, unknown2);
+            return subCommand._parseCommand(operands, unknown3);
           }
         });
         return promiseChain;
@@ -2495,25 +2495,25 @@ Expecting one of '${allowedValues.join("', '")}'`);
        *
        * @private
        */
-      _parseCommand(operands, unknown2) {
-        const parsed = this.parseOptions(unknown2);
+      _parseCommand(operands, unknown3) {
+        const parsed = this.parseOptions(unknown3);
         this._parseOptionsEnv();
         this._parseOptionsImplied();
         operands = operands.concat(parsed.operands);
-        unknown2 = parsed.unknown;
-        this.args = operands.concat(unknown2);
+        unknown3 = parsed.unknown;
+        this.args = operands.concat(unknown3);
         if (operands && this._findCommand(operands[0])) {
-          return this._dispatchSubcommand(operands[0], operands.slice(1), unknown2);
+          return this._dispatchSubcommand(operands[0], operands.slice(1), unknown3);
         }
         if (this._getHelpCommand() && operands[0] === this._getHelpCommand().name()) {
           return this._dispatchHelpCommand(operands[1]);
         }
         if (this._defaultCommandName) {
-          this._outputHelpIfRequested(unknown2);
+          this._outputHelpIfRequested(unknown3);
           return this._dispatchSubcommand(
             this._defaultCommandName,
             operands,
-            unknown2
+            unknown3
           );
         }
         if (this.commands.length && this.args.length === 0 && !this._actionHandler && !this._defaultCommandName) {
@@ -2539,7 +2539,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           );
           if (this.parent) {
             promiseChain = this._chainOrCall(promiseChain, () => {
-              this.parent.emit(commandEvent, operands, unknown2);
+              this.parent.emit(commandEvent, operands, unknown3);
             });
           }
           promiseChain = this._chainOrCallHooks(promiseChain, "postAction");
@@ -2548,13 +2548,13 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this.parent?.listenerCount(commandEvent)) {
           checkForUnknownOptions();
           this._processArguments();
-          this.parent.emit(commandEvent, operands, unknown2);
+          this.parent.emit(commandEvent, operands, unknown3);
         } else if (operands.length) {
           if (this._findCommand("*")) {
-            return this._dispatchSubcommand("*", operands, unknown2);
+            return this._dispatchSubcommand("*", operands, unknown3);
           }
           if (this.listenerCount("command:*")) {
-            this.emit("command:*", operands, unknown2);
+            this.emit("command:*", operands, unknown3);
           } else if (this.commands.length) {
             this.unknownCommand();
           } else {
@@ -2661,7 +2661,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        */
       parseOptions(args) {
         const operands = [];
-        const unknown2 = [];
+        const unknown3 = [];
         let dest = operands;
         function maybeOption(arg) {
           return arg.length > 1 && arg[0] === "-";
@@ -2679,7 +2679,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           const arg = activeGroup ?? args[i++];
           activeGroup = null;
           if (arg === "--") {
-            if (dest === unknown2) dest.push(arg);
+            if (dest === unknown3) dest.push(arg);
             dest.push(...args.slice(i));
             break;
           }
@@ -2729,18 +2729,18 @@ Expecting one of '${allowedValues.join("', '")}'`);
             }
           }
           if (dest === operands && maybeOption(arg) && !(this.commands.length === 0 && negativeNumberArg(arg))) {
-            dest = unknown2;
+            dest = unknown3;
           }
-          if ((this._enablePositionalOptions || this._passThroughOptions) && operands.length === 0 && unknown2.length === 0) {
+          if ((this._enablePositionalOptions || this._passThroughOptions) && operands.length === 0 && unknown3.length === 0) {
             if (this._findCommand(arg)) {
               operands.push(arg);
-              unknown2.push(...args.slice(i));
+              unknown3.push(...args.slice(i));
               break;
             } else if (this._getHelpCommand() && arg === this._getHelpCommand().name()) {
               operands.push(arg, ...args.slice(i));
               break;
             } else if (this._defaultCommandName) {
-              unknown2.push(arg, ...args.slice(i));
+              unknown3.push(arg, ...args.slice(i));
               break;
             }
           }
@@ -2750,7 +2750,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           dest.push(arg);
         }
-        return { operands, unknown: unknown2 };
+        return { operands, unknown: unknown3 };
       }
       /**
        * Return an object containing local option values as key-value pairs.
@@ -2803,8 +2803,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
         }
         const config2 = errorOptions || {};
         const exitCode = config2.exitCode || 1;
-        const code = config2.code || "commander.error";
-        this._exit(exitCode, code, message);
+        const code3 = config2.code || "commander.error";
+        this._exit(exitCode, code3, message);
       }
       /**
        * Apply any option related environment variables, if option does
@@ -3103,9 +3103,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [heading]
        * @return {Command | string}
        */
-      helpGroup(heading) {
-        if (heading === void 0) return this._helpGroupHeading ?? "";
-        this._helpGroupHeading = heading;
+      helpGroup(heading3) {
+        if (heading3 === void 0) return this._helpGroupHeading ?? "";
+        this._helpGroupHeading = heading3;
         return this;
       }
       /**
@@ -3121,9 +3121,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [heading]
        * @returns {Command | string}
        */
-      commandsGroup(heading) {
-        if (heading === void 0) return this._defaultCommandGroup ?? "";
-        this._defaultCommandGroup = heading;
+      commandsGroup(heading3) {
+        if (heading3 === void 0) return this._defaultCommandGroup ?? "";
+        this._defaultCommandGroup = heading3;
         return this;
       }
       /**
@@ -3139,9 +3139,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [heading]
        * @returns {Command | string}
        */
-      optionsGroup(heading) {
-        if (heading === void 0) return this._defaultOptionGroup ?? "";
-        this._defaultOptionGroup = heading;
+      optionsGroup(heading3) {
+        if (heading3 === void 0) return this._defaultOptionGroup ?? "";
+        this._defaultOptionGroup = heading3;
         return this;
       }
       /**
@@ -3206,9 +3206,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
           helpWidth: context.helpWidth,
           outputHasColors: context.hasColors
         });
-        const text2 = helper.formatHelp(this, helper);
-        if (context.hasColors) return text2;
-        return this._outputConfiguration.stripColor(text2);
+        const text4 = helper.formatHelp(this, helper);
+        if (context.hasColors) return text4;
+        return this._outputConfiguration.stripColor(text4);
       }
       /**
        * @typedef HelpContext
@@ -3368,7 +3368,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {(string | Function)} text - string to add, or a function returning a string
        * @return {Command} `this` command for chaining
        */
-      addHelpText(position, text2) {
+      addHelpText(position, text4) {
         const allowedValues = ["beforeAll", "before", "after", "afterAll"];
         if (!allowedValues.includes(position)) {
           throw new Error(`Unexpected value for position to addHelpText.
@@ -3377,10 +3377,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
         const helpEvent = `${position}Help`;
         this.on(helpEvent, (context) => {
           let helpStr;
-          if (typeof text2 === "function") {
-            helpStr = text2({ error: context.error, command: context.command });
+          if (typeof text4 === "function") {
+            helpStr = text4({ error: context.error, command: context.command });
           } else {
-            helpStr = text2;
+            helpStr = text4;
           }
           if (helpStr) {
             context.write(`${helpStr}
@@ -3467,6 +3467,8795 @@ var require_commander = __commonJS({
   }
 });
 
+// node_modules/@stdlib/math-base-assert-is-nan/lib/main.js
+var require_main = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-nan/lib/main.js"(exports, module) {
+    "use strict";
+    function isnan(x) {
+      return x !== x;
+    }
+    module.exports = isnan;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-nan/lib/index.js
+var require_lib = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-nan/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-pinf/lib/index.js
+var require_lib2 = __commonJS({
+  "node_modules/@stdlib/constants-float64-pinf/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_PINF = Number.POSITIVE_INFINITY;
+    module.exports = FLOAT64_PINF;
+  }
+});
+
+// node_modules/@stdlib/number-ctor/lib/main.js
+var require_main2 = __commonJS({
+  "node_modules/@stdlib/number-ctor/lib/main.js"(exports, module) {
+    "use strict";
+    module.exports = Number;
+  }
+});
+
+// node_modules/@stdlib/number-ctor/lib/index.js
+var require_lib3 = __commonJS({
+  "node_modules/@stdlib/number-ctor/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main2();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-ninf/lib/index.js
+var require_lib4 = __commonJS({
+  "node_modules/@stdlib/constants-float64-ninf/lib/index.js"(exports, module) {
+    "use strict";
+    var Number2 = require_lib3();
+    var FLOAT64_NINF = Number2.NEGATIVE_INFINITY;
+    module.exports = FLOAT64_NINF;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js
+var require_main3 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js"(exports, module) {
+    "use strict";
+    var PINF = require_lib2();
+    var NINF = require_lib4();
+    function isInfinite(x) {
+      return x === PINF || x === NINF;
+    }
+    module.exports = isInfinite;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js
+var require_lib5 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main3();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-abs/lib/main.js
+var require_main4 = __commonJS({
+  "node_modules/@stdlib/math-base-special-abs/lib/main.js"(exports, module) {
+    "use strict";
+    function abs(x) {
+      return Math.abs(x);
+    }
+    module.exports = abs;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-abs/lib/index.js
+var require_lib6 = __commonJS({
+  "node_modules/@stdlib/math-base-special-abs/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main4();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-has-symbol-support/lib/main.js
+var require_main5 = __commonJS({
+  "node_modules/@stdlib/assert-has-symbol-support/lib/main.js"(exports, module) {
+    "use strict";
+    function hasSymbolSupport() {
+      return typeof Symbol === "function" && typeof /* @__PURE__ */ Symbol("foo") === "symbol";
+    }
+    module.exports = hasSymbolSupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-symbol-support/lib/index.js
+var require_lib7 = __commonJS({
+  "node_modules/@stdlib/assert-has-symbol-support/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main5();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js
+var require_main6 = __commonJS({
+  "node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js"(exports, module) {
+    "use strict";
+    var hasSymbols = require_lib7();
+    var FLG = hasSymbols();
+    function hasToStringTagSupport() {
+      return FLG && typeof Symbol.toStringTag === "symbol";
+    }
+    module.exports = hasToStringTagSupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js
+var require_lib8 = __commonJS({
+  "node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main6();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/utils-native-class/lib/tostring.js
+var require_tostring = __commonJS({
+  "node_modules/@stdlib/utils-native-class/lib/tostring.js"(exports, module) {
+    "use strict";
+    var toStr = Object.prototype.toString;
+    module.exports = toStr;
+  }
+});
+
+// node_modules/@stdlib/utils-native-class/lib/main.js
+var require_main7 = __commonJS({
+  "node_modules/@stdlib/utils-native-class/lib/main.js"(exports, module) {
+    "use strict";
+    var toStr = require_tostring();
+    function nativeClass(v) {
+      return toStr.call(v);
+    }
+    module.exports = nativeClass;
+  }
+});
+
+// node_modules/@stdlib/assert-has-own-property/lib/main.js
+var require_main8 = __commonJS({
+  "node_modules/@stdlib/assert-has-own-property/lib/main.js"(exports, module) {
+    "use strict";
+    var has = Object.prototype.hasOwnProperty;
+    function hasOwnProp(value, property) {
+      if (value === void 0 || value === null) {
+        return false;
+      }
+      return has.call(value, property);
+    }
+    module.exports = hasOwnProp;
+  }
+});
+
+// node_modules/@stdlib/assert-has-own-property/lib/index.js
+var require_lib9 = __commonJS({
+  "node_modules/@stdlib/assert-has-own-property/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main8();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/symbol-ctor/lib/main.js
+var require_main9 = __commonJS({
+  "node_modules/@stdlib/symbol-ctor/lib/main.js"(exports, module) {
+    "use strict";
+    var Sym = typeof Symbol === "function" ? Symbol : void 0;
+    module.exports = Sym;
+  }
+});
+
+// node_modules/@stdlib/symbol-ctor/lib/index.js
+var require_lib10 = __commonJS({
+  "node_modules/@stdlib/symbol-ctor/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main9();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/utils-native-class/lib/tostringtag.js
+var require_tostringtag = __commonJS({
+  "node_modules/@stdlib/utils-native-class/lib/tostringtag.js"(exports, module) {
+    "use strict";
+    var Symbol2 = require_lib10();
+    var toStrTag = typeof Symbol2 === "function" ? Symbol2.toStringTag : "";
+    module.exports = toStrTag;
+  }
+});
+
+// node_modules/@stdlib/utils-native-class/lib/polyfill.js
+var require_polyfill = __commonJS({
+  "node_modules/@stdlib/utils-native-class/lib/polyfill.js"(exports, module) {
+    "use strict";
+    var hasOwnProp = require_lib9();
+    var toStringTag = require_tostringtag();
+    var toStr = require_tostring();
+    function nativeClass(v) {
+      var isOwn;
+      var tag;
+      var out;
+      if (v === null || v === void 0) {
+        return toStr.call(v);
+      }
+      tag = v[toStringTag];
+      isOwn = hasOwnProp(v, toStringTag);
+      try {
+        v[toStringTag] = void 0;
+      } catch (err) {
+        return toStr.call(v);
+      }
+      out = toStr.call(v);
+      if (isOwn) {
+        v[toStringTag] = tag;
+      } else {
+        delete v[toStringTag];
+      }
+      return out;
+    }
+    module.exports = nativeClass;
+  }
+});
+
+// node_modules/@stdlib/utils-native-class/lib/index.js
+var require_lib11 = __commonJS({
+  "node_modules/@stdlib/utils-native-class/lib/index.js"(exports, module) {
+    "use strict";
+    var hasToStringTag = require_lib8();
+    var builtin = require_main7();
+    var polyfill = require_polyfill();
+    var main2;
+    if (hasToStringTag()) {
+      main2 = polyfill;
+    } else {
+      main2 = builtin;
+    }
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-is-uint32array/lib/main.js
+var require_main10 = __commonJS({
+  "node_modules/@stdlib/assert-is-uint32array/lib/main.js"(exports, module) {
+    "use strict";
+    var nativeClass = require_lib11();
+    var hasUint32Array = typeof Uint32Array === "function";
+    function isUint32Array(value) {
+      return hasUint32Array && value instanceof Uint32Array || // eslint-disable-line stdlib/require-globals
+      nativeClass(value) === "[object Uint32Array]";
+    }
+    module.exports = isUint32Array;
+  }
+});
+
+// node_modules/@stdlib/assert-is-uint32array/lib/index.js
+var require_lib12 = __commonJS({
+  "node_modules/@stdlib/assert-is-uint32array/lib/index.js"(exports, module) {
+    "use strict";
+    var isUint32Array = require_main10();
+    module.exports = isUint32Array;
+  }
+});
+
+// node_modules/@stdlib/constants-uint32-max/lib/index.js
+var require_lib13 = __commonJS({
+  "node_modules/@stdlib/constants-uint32-max/lib/index.js"(exports, module) {
+    "use strict";
+    var UINT32_MAX = 4294967295;
+    module.exports = UINT32_MAX;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js
+var require_uint32array = __commonJS({
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js"(exports, module) {
+    "use strict";
+    var main2 = typeof Uint32Array === "function" ? Uint32Array : null;
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint32array-support/lib/main.js
+var require_main11 = __commonJS({
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/main.js"(exports, module) {
+    "use strict";
+    var isUint32Array = require_lib12();
+    var UINT32_MAX = require_lib13();
+    var GlobalUint32Array = require_uint32array();
+    function hasUint32ArraySupport() {
+      var bool;
+      var arr;
+      if (typeof GlobalUint32Array !== "function") {
+        return false;
+      }
+      try {
+        arr = [1, 3.14, -3.14, UINT32_MAX + 1, UINT32_MAX + 2];
+        arr = new GlobalUint32Array(arr);
+        bool = isUint32Array(arr) && arr[0] === 1 && arr[1] === 3 && // truncation
+        arr[2] === UINT32_MAX - 2 && // truncation and wrap around
+        arr[3] === 0 && // wrap around
+        arr[4] === 1;
+      } catch (err) {
+        bool = false;
+      }
+      return bool;
+    }
+    module.exports = hasUint32ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint32array-support/lib/index.js
+var require_lib14 = __commonJS({
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/index.js"(exports, module) {
+    "use strict";
+    var hasUint32ArraySupport = require_main11();
+    module.exports = hasUint32ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/array-uint32/lib/main.js
+var require_main12 = __commonJS({
+  "node_modules/@stdlib/array-uint32/lib/main.js"(exports, module) {
+    "use strict";
+    var ctor = typeof Uint32Array === "function" ? Uint32Array : void 0;
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/array-uint32/lib/polyfill.js
+var require_polyfill2 = __commonJS({
+  "node_modules/@stdlib/array-uint32/lib/polyfill.js"(exports, module) {
+    "use strict";
+    function polyfill() {
+      throw new Error("not implemented");
+    }
+    module.exports = polyfill;
+  }
+});
+
+// node_modules/@stdlib/array-uint32/lib/index.js
+var require_lib15 = __commonJS({
+  "node_modules/@stdlib/array-uint32/lib/index.js"(exports, module) {
+    "use strict";
+    var hasUint32ArraySupport = require_lib14();
+    var builtin = require_main12();
+    var polyfill = require_polyfill2();
+    var ctor;
+    if (hasUint32ArraySupport()) {
+      ctor = builtin;
+    } else {
+      ctor = polyfill;
+    }
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/assert-is-float64array/lib/main.js
+var require_main13 = __commonJS({
+  "node_modules/@stdlib/assert-is-float64array/lib/main.js"(exports, module) {
+    "use strict";
+    var nativeClass = require_lib11();
+    var hasFloat64Array = typeof Float64Array === "function";
+    function isFloat64Array(value) {
+      return hasFloat64Array && value instanceof Float64Array || // eslint-disable-line stdlib/require-globals
+      nativeClass(value) === "[object Float64Array]";
+    }
+    module.exports = isFloat64Array;
+  }
+});
+
+// node_modules/@stdlib/assert-is-float64array/lib/index.js
+var require_lib16 = __commonJS({
+  "node_modules/@stdlib/assert-is-float64array/lib/index.js"(exports, module) {
+    "use strict";
+    var isFloat64Array = require_main13();
+    module.exports = isFloat64Array;
+  }
+});
+
+// node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js
+var require_float64array = __commonJS({
+  "node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js"(exports, module) {
+    "use strict";
+    var main2 = typeof Float64Array === "function" ? Float64Array : null;
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-has-float64array-support/lib/main.js
+var require_main14 = __commonJS({
+  "node_modules/@stdlib/assert-has-float64array-support/lib/main.js"(exports, module) {
+    "use strict";
+    var isFloat64Array = require_lib16();
+    var GlobalFloat64Array = require_float64array();
+    function hasFloat64ArraySupport() {
+      var bool;
+      var arr;
+      if (typeof GlobalFloat64Array !== "function") {
+        return false;
+      }
+      try {
+        arr = new GlobalFloat64Array([1, 3.14, -3.14, NaN]);
+        bool = isFloat64Array(arr) && arr[0] === 1 && arr[1] === 3.14 && arr[2] === -3.14 && arr[3] !== arr[3];
+      } catch (err) {
+        bool = false;
+      }
+      return bool;
+    }
+    module.exports = hasFloat64ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-float64array-support/lib/index.js
+var require_lib17 = __commonJS({
+  "node_modules/@stdlib/assert-has-float64array-support/lib/index.js"(exports, module) {
+    "use strict";
+    var hasFloat64ArraySupport = require_main14();
+    module.exports = hasFloat64ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/array-float64/lib/main.js
+var require_main15 = __commonJS({
+  "node_modules/@stdlib/array-float64/lib/main.js"(exports, module) {
+    "use strict";
+    var ctor = typeof Float64Array === "function" ? Float64Array : void 0;
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/array-float64/lib/polyfill.js
+var require_polyfill3 = __commonJS({
+  "node_modules/@stdlib/array-float64/lib/polyfill.js"(exports, module) {
+    "use strict";
+    function polyfill() {
+      throw new Error("not implemented");
+    }
+    module.exports = polyfill;
+  }
+});
+
+// node_modules/@stdlib/array-float64/lib/index.js
+var require_lib18 = __commonJS({
+  "node_modules/@stdlib/array-float64/lib/index.js"(exports, module) {
+    "use strict";
+    var hasFloat64ArraySupport = require_lib17();
+    var builtin = require_main15();
+    var polyfill = require_polyfill3();
+    var ctor;
+    if (hasFloat64ArraySupport()) {
+      ctor = builtin;
+    } else {
+      ctor = polyfill;
+    }
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/assert-is-uint8array/lib/main.js
+var require_main16 = __commonJS({
+  "node_modules/@stdlib/assert-is-uint8array/lib/main.js"(exports, module) {
+    "use strict";
+    var nativeClass = require_lib11();
+    var hasUint8Array = typeof Uint8Array === "function";
+    function isUint8Array(value) {
+      return hasUint8Array && value instanceof Uint8Array || // eslint-disable-line stdlib/require-globals
+      nativeClass(value) === "[object Uint8Array]";
+    }
+    module.exports = isUint8Array;
+  }
+});
+
+// node_modules/@stdlib/assert-is-uint8array/lib/index.js
+var require_lib19 = __commonJS({
+  "node_modules/@stdlib/assert-is-uint8array/lib/index.js"(exports, module) {
+    "use strict";
+    var isUint8Array = require_main16();
+    module.exports = isUint8Array;
+  }
+});
+
+// node_modules/@stdlib/constants-uint8-max/lib/index.js
+var require_lib20 = __commonJS({
+  "node_modules/@stdlib/constants-uint8-max/lib/index.js"(exports, module) {
+    "use strict";
+    var UINT8_MAX = 255 | 0;
+    module.exports = UINT8_MAX;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js
+var require_uint8array = __commonJS({
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js"(exports, module) {
+    "use strict";
+    var main2 = typeof Uint8Array === "function" ? Uint8Array : null;
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint8array-support/lib/main.js
+var require_main17 = __commonJS({
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/main.js"(exports, module) {
+    "use strict";
+    var isUint8Array = require_lib19();
+    var UINT8_MAX = require_lib20();
+    var GlobalUint8Array = require_uint8array();
+    function hasUint8ArraySupport() {
+      var bool;
+      var arr;
+      if (typeof GlobalUint8Array !== "function") {
+        return false;
+      }
+      try {
+        arr = [1, 3.14, -3.14, UINT8_MAX + 1, UINT8_MAX + 2];
+        arr = new GlobalUint8Array(arr);
+        bool = isUint8Array(arr) && arr[0] === 1 && arr[1] === 3 && // truncation
+        arr[2] === UINT8_MAX - 2 && // truncation and wrap around
+        arr[3] === 0 && // wrap around
+        arr[4] === 1;
+      } catch (err) {
+        bool = false;
+      }
+      return bool;
+    }
+    module.exports = hasUint8ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint8array-support/lib/index.js
+var require_lib21 = __commonJS({
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/index.js"(exports, module) {
+    "use strict";
+    var hasUint8ArraySupport = require_main17();
+    module.exports = hasUint8ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/array-uint8/lib/main.js
+var require_main18 = __commonJS({
+  "node_modules/@stdlib/array-uint8/lib/main.js"(exports, module) {
+    "use strict";
+    var ctor = typeof Uint8Array === "function" ? Uint8Array : void 0;
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/array-uint8/lib/polyfill.js
+var require_polyfill4 = __commonJS({
+  "node_modules/@stdlib/array-uint8/lib/polyfill.js"(exports, module) {
+    "use strict";
+    function polyfill() {
+      throw new Error("not implemented");
+    }
+    module.exports = polyfill;
+  }
+});
+
+// node_modules/@stdlib/array-uint8/lib/index.js
+var require_lib22 = __commonJS({
+  "node_modules/@stdlib/array-uint8/lib/index.js"(exports, module) {
+    "use strict";
+    var hasUint8ArraySupport = require_lib21();
+    var builtin = require_main18();
+    var polyfill = require_polyfill4();
+    var ctor;
+    if (hasUint8ArraySupport()) {
+      ctor = builtin;
+    } else {
+      ctor = polyfill;
+    }
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/assert-is-uint16array/lib/main.js
+var require_main19 = __commonJS({
+  "node_modules/@stdlib/assert-is-uint16array/lib/main.js"(exports, module) {
+    "use strict";
+    var nativeClass = require_lib11();
+    var hasUint16Array = typeof Uint16Array === "function";
+    function isUint16Array(value) {
+      return hasUint16Array && value instanceof Uint16Array || // eslint-disable-line stdlib/require-globals
+      nativeClass(value) === "[object Uint16Array]";
+    }
+    module.exports = isUint16Array;
+  }
+});
+
+// node_modules/@stdlib/assert-is-uint16array/lib/index.js
+var require_lib23 = __commonJS({
+  "node_modules/@stdlib/assert-is-uint16array/lib/index.js"(exports, module) {
+    "use strict";
+    var isUint16Array = require_main19();
+    module.exports = isUint16Array;
+  }
+});
+
+// node_modules/@stdlib/constants-uint16-max/lib/index.js
+var require_lib24 = __commonJS({
+  "node_modules/@stdlib/constants-uint16-max/lib/index.js"(exports, module) {
+    "use strict";
+    var UINT16_MAX = 65535 | 0;
+    module.exports = UINT16_MAX;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js
+var require_uint16array = __commonJS({
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js"(exports, module) {
+    "use strict";
+    var main2 = typeof Uint16Array === "function" ? Uint16Array : null;
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint16array-support/lib/main.js
+var require_main20 = __commonJS({
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/main.js"(exports, module) {
+    "use strict";
+    var isUint16Array = require_lib23();
+    var UINT16_MAX = require_lib24();
+    var GlobalUint16Array = require_uint16array();
+    function hasUint16ArraySupport() {
+      var bool;
+      var arr;
+      if (typeof GlobalUint16Array !== "function") {
+        return false;
+      }
+      try {
+        arr = [1, 3.14, -3.14, UINT16_MAX + 1, UINT16_MAX + 2];
+        arr = new GlobalUint16Array(arr);
+        bool = isUint16Array(arr) && arr[0] === 1 && arr[1] === 3 && // truncation
+        arr[2] === UINT16_MAX - 2 && // truncation and wrap around
+        arr[3] === 0 && // wrap around
+        arr[4] === 1;
+      } catch (err) {
+        bool = false;
+      }
+      return bool;
+    }
+    module.exports = hasUint16ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint16array-support/lib/index.js
+var require_lib25 = __commonJS({
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/index.js"(exports, module) {
+    "use strict";
+    var hasUint16ArraySupport = require_main20();
+    module.exports = hasUint16ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/array-uint16/lib/main.js
+var require_main21 = __commonJS({
+  "node_modules/@stdlib/array-uint16/lib/main.js"(exports, module) {
+    "use strict";
+    var ctor = typeof Uint16Array === "function" ? Uint16Array : void 0;
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/array-uint16/lib/polyfill.js
+var require_polyfill5 = __commonJS({
+  "node_modules/@stdlib/array-uint16/lib/polyfill.js"(exports, module) {
+    "use strict";
+    function polyfill() {
+      throw new Error("not implemented");
+    }
+    module.exports = polyfill;
+  }
+});
+
+// node_modules/@stdlib/array-uint16/lib/index.js
+var require_lib26 = __commonJS({
+  "node_modules/@stdlib/array-uint16/lib/index.js"(exports, module) {
+    "use strict";
+    var hasUint16ArraySupport = require_lib25();
+    var builtin = require_main21();
+    var polyfill = require_polyfill5();
+    var ctor;
+    if (hasUint16ArraySupport()) {
+      ctor = builtin;
+    } else {
+      ctor = polyfill;
+    }
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/assert-is-little-endian/lib/ctors.js
+var require_ctors = __commonJS({
+  "node_modules/@stdlib/assert-is-little-endian/lib/ctors.js"(exports, module) {
+    "use strict";
+    var Uint8Array2 = require_lib22();
+    var Uint16Array2 = require_lib26();
+    var ctors = {
+      "uint16": Uint16Array2,
+      "uint8": Uint8Array2
+    };
+    module.exports = ctors;
+  }
+});
+
+// node_modules/@stdlib/assert-is-little-endian/lib/main.js
+var require_main22 = __commonJS({
+  "node_modules/@stdlib/assert-is-little-endian/lib/main.js"(exports, module) {
+    "use strict";
+    var ctors = require_ctors();
+    var bool;
+    function isLittleEndian() {
+      var uint16view;
+      var uint8view;
+      uint16view = new ctors["uint16"](1);
+      uint16view[0] = 4660;
+      uint8view = new ctors["uint8"](uint16view.buffer);
+      return uint8view[0] === 52;
+    }
+    bool = isLittleEndian();
+    module.exports = bool;
+  }
+});
+
+// node_modules/@stdlib/assert-is-little-endian/lib/index.js
+var require_lib27 = __commonJS({
+  "node_modules/@stdlib/assert-is-little-endian/lib/index.js"(exports, module) {
+    "use strict";
+    var IS_LITTLE_ENDIAN = require_main22();
+    module.exports = IS_LITTLE_ENDIAN;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js
+var require_high = __commonJS({
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js"(exports, module) {
+    "use strict";
+    var isLittleEndian = require_lib27();
+    var HIGH;
+    if (isLittleEndian === true) {
+      HIGH = 1;
+    } else {
+      HIGH = 0;
+    }
+    module.exports = HIGH;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js
+var require_main23 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js"(exports, module) {
+    "use strict";
+    var Uint32Array2 = require_lib15();
+    var Float64Array2 = require_lib18();
+    var HIGH = require_high();
+    var FLOAT64_VIEW = new Float64Array2(1);
+    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
+    function getHighWord(x) {
+      FLOAT64_VIEW[0] = x;
+      return UINT32_VIEW[HIGH];
+    }
+    module.exports = getHighWord;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js
+var require_lib28 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main23();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js
+var require_high2 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js"(exports, module) {
+    "use strict";
+    var isLittleEndian = require_lib27();
+    var HIGH;
+    if (isLittleEndian === true) {
+      HIGH = 1;
+    } else {
+      HIGH = 0;
+    }
+    module.exports = HIGH;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js
+var require_main24 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js"(exports, module) {
+    "use strict";
+    var Uint32Array2 = require_lib15();
+    var Float64Array2 = require_lib18();
+    var HIGH = require_high2();
+    var FLOAT64_VIEW = new Float64Array2(1);
+    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
+    function setHighWord(x, high) {
+      FLOAT64_VIEW[0] = x;
+      UINT32_VIEW[HIGH] = high >>> 0;
+      return FLOAT64_VIEW[0];
+    }
+    module.exports = setHighWord;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js
+var require_lib29 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main24();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js
+var require_lib30 = __commonJS({
+  "node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_EXPONENT_BIAS = 1023 | 0;
+    module.exports = FLOAT64_EXPONENT_BIAS;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js
+var require_polyval_p = __commonJS({
+  "node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.3999999999940942;
+      }
+      return 0.3999999999940942 + x * (0.22222198432149784 + x * 0.15313837699209373);
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js
+var require_polyval_q = __commonJS({
+  "node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.6666666666666735;
+      }
+      return 0.6666666666666735 + x * (0.2857142874366239 + x * (0.1818357216161805 + x * 0.14798198605116586));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ln/lib/main.js
+var require_main25 = __commonJS({
+  "node_modules/@stdlib/math-base-special-ln/lib/main.js"(exports, module) {
+    "use strict";
+    var getHighWord = require_lib28();
+    var setHighWord = require_lib29();
+    var isnan = require_lib();
+    var BIAS = require_lib30();
+    var NINF = require_lib4();
+    var polyvalP = require_polyval_p();
+    var polyvalQ = require_polyval_q();
+    var LN2_HI = 0.6931471803691238;
+    var LN2_LO = 19082149292705877e-26;
+    var TWO54 = 18014398509481984;
+    var ONE_THIRD = 0.3333333333333333;
+    var HIGH_SIGNIFICAND_MASK = 1048575 | 0;
+    var HIGH_MAX_NORMAL_EXP = 2146435072 | 0;
+    var HIGH_MIN_NORMAL_EXP = 1048576 | 0;
+    var HIGH_BIASED_EXP_0 = 1072693248 | 0;
+    function ln(x) {
+      var hfsq;
+      var hx;
+      var t2;
+      var t1;
+      var k;
+      var R;
+      var f;
+      var i;
+      var j;
+      var s;
+      var w;
+      var z3;
+      if (x === 0) {
+        return NINF;
+      }
+      if (isnan(x) || x < 0) {
+        return NaN;
+      }
+      hx = getHighWord(x);
+      k = 0 | 0;
+      if (hx < HIGH_MIN_NORMAL_EXP) {
+        k -= 54 | 0;
+        x *= TWO54;
+        hx = getHighWord(x);
+      }
+      if (hx >= HIGH_MAX_NORMAL_EXP) {
+        return x + x;
+      }
+      k += (hx >> 20) - BIAS | 0;
+      hx &= HIGH_SIGNIFICAND_MASK;
+      i = hx + 614244 & 1048576 | 0;
+      x = setHighWord(x, hx | i ^ HIGH_BIASED_EXP_0);
+      k += i >> 20 | 0;
+      f = x - 1;
+      if ((HIGH_SIGNIFICAND_MASK & 2 + hx) < 3) {
+        if (f === 0) {
+          if (k === 0) {
+            return 0;
+          }
+          return k * LN2_HI + k * LN2_LO;
+        }
+        R = f * f * (0.5 - ONE_THIRD * f);
+        if (k === 0) {
+          return f - R;
+        }
+        return k * LN2_HI - (R - k * LN2_LO - f);
+      }
+      s = f / (2 + f);
+      z3 = s * s;
+      i = hx - 398458 | 0;
+      w = z3 * z3;
+      j = 440401 - hx | 0;
+      t1 = w * polyvalP(w);
+      t2 = z3 * polyvalQ(w);
+      i |= j;
+      R = t2 + t1;
+      if (i > 0) {
+        hfsq = 0.5 * f * f;
+        if (k === 0) {
+          return f - (hfsq - s * (hfsq + R));
+        }
+        return k * LN2_HI - (hfsq - (s * (hfsq + R) + k * LN2_LO) - f);
+      }
+      if (k === 0) {
+        return f - s * (f - R);
+      }
+      return k * LN2_HI - (s * (f - R) - k * LN2_LO - f);
+    }
+    module.exports = ln;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ln/lib/index.js
+var require_lib31 = __commonJS({
+  "node_modules/@stdlib/math-base-special-ln/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main25();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-floor/lib/main.js
+var require_main26 = __commonJS({
+  "node_modules/@stdlib/math-base-special-floor/lib/main.js"(exports, module) {
+    "use strict";
+    var floor = Math.floor;
+    module.exports = floor;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-floor/lib/index.js
+var require_lib32 = __commonJS({
+  "node_modules/@stdlib/math-base-special-floor/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main26();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ceil/lib/main.js
+var require_main27 = __commonJS({
+  "node_modules/@stdlib/math-base-special-ceil/lib/main.js"(exports, module) {
+    "use strict";
+    var ceil = Math.ceil;
+    module.exports = ceil;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ceil/lib/index.js
+var require_lib33 = __commonJS({
+  "node_modules/@stdlib/math-base-special-ceil/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main27();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-trunc/lib/main.js
+var require_main28 = __commonJS({
+  "node_modules/@stdlib/math-base-special-trunc/lib/main.js"(exports, module) {
+    "use strict";
+    var floor = require_lib32();
+    var ceil = require_lib33();
+    function trunc(x) {
+      if (x < 0) {
+        return ceil(x);
+      }
+      return floor(x);
+    }
+    module.exports = trunc;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-trunc/lib/index.js
+var require_lib34 = __commonJS({
+  "node_modules/@stdlib/math-base-special-trunc/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main28();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js
+var require_polyval_c13 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.0416666666666666;
+      }
+      return 0.0416666666666666 + x * (-0.001388888888887411 + x * 2480158728947673e-20);
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js
+var require_polyval_c46 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -27557314351390663e-23;
+      }
+      return -27557314351390663e-23 + x * (2087572321298175e-24 + x * -11359647557788195e-27);
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js
+var require_main29 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js"(exports, module) {
+    "use strict";
+    var polyval13 = require_polyval_c13();
+    var polyval46 = require_polyval_c46();
+    function kernelCos(x, y) {
+      var hz;
+      var r;
+      var w;
+      var z3;
+      z3 = x * x;
+      w = z3 * z3;
+      r = z3 * polyval13(z3);
+      r += w * w * polyval46(z3);
+      hz = 0.5 * z3;
+      w = 1 - hz;
+      return w + (1 - w - hz + (z3 * r - x * y));
+    }
+    module.exports = kernelCos;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js
+var require_lib35 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main29();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js
+var require_main30 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js"(exports, module) {
+    "use strict";
+    var S1 = -0.16666666666666632;
+    var S2 = 0.00833333333332249;
+    var S3 = -1984126982985795e-19;
+    var S4 = 27557313707070068e-22;
+    var S5 = -25050760253406863e-24;
+    var S6 = 158969099521155e-24;
+    function kernelSin(x, y) {
+      var r;
+      var v;
+      var w;
+      var z3;
+      z3 = x * x;
+      w = z3 * z3;
+      r = S2 + z3 * (S3 + z3 * S4) + z3 * w * (S5 + z3 * S6);
+      v = z3 * x;
+      if (y === 0) {
+        return x + v * (S1 + z3 * r);
+      }
+      return x - (z3 * (0.5 * y - v * r) - y - v * S1);
+    }
+    module.exports = kernelSin;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js
+var require_lib36 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main30();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js
+var require_lib37 = __commonJS({
+  "node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_HIGH_WORD_ABS_MASK = 2147483647 >>> 0;
+    module.exports = FLOAT64_HIGH_WORD_ABS_MASK;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js
+var require_lib38 = __commonJS({
+  "node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_HIGH_WORD_EXPONENT_MASK = 2146435072;
+    module.exports = FLOAT64_HIGH_WORD_EXPONENT_MASK;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js
+var require_lib39 = __commonJS({
+  "node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_HIGH_WORD_SIGNIFICAND_MASK = 1048575;
+    module.exports = FLOAT64_HIGH_WORD_SIGNIFICAND_MASK;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js
+var require_low = __commonJS({
+  "node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js"(exports, module) {
+    "use strict";
+    var isLittleEndian = require_lib27();
+    var LOW;
+    if (isLittleEndian === true) {
+      LOW = 0;
+    } else {
+      LOW = 1;
+    }
+    module.exports = LOW;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js
+var require_main31 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js"(exports, module) {
+    "use strict";
+    var Uint32Array2 = require_lib15();
+    var Float64Array2 = require_lib18();
+    var LOW = require_low();
+    var FLOAT64_VIEW = new Float64Array2(1);
+    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
+    function getLowWord(x) {
+      FLOAT64_VIEW[0] = x;
+      return UINT32_VIEW[LOW];
+    }
+    module.exports = getLowWord;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js
+var require_lib40 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main31();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-from-words/lib/indices.js
+var require_indices = __commonJS({
+  "node_modules/@stdlib/number-float64-base-from-words/lib/indices.js"(exports, module) {
+    "use strict";
+    var isLittleEndian = require_lib27();
+    var indices;
+    var HIGH;
+    var LOW;
+    if (isLittleEndian === true) {
+      HIGH = 1;
+      LOW = 0;
+    } else {
+      HIGH = 0;
+      LOW = 1;
+    }
+    indices = {
+      "HIGH": HIGH,
+      "LOW": LOW
+    };
+    module.exports = indices;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-from-words/lib/main.js
+var require_main32 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-from-words/lib/main.js"(exports, module) {
+    "use strict";
+    var Uint32Array2 = require_lib15();
+    var Float64Array2 = require_lib18();
+    var indices = require_indices();
+    var FLOAT64_VIEW = new Float64Array2(1);
+    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
+    var HIGH = indices.HIGH;
+    var LOW = indices.LOW;
+    function fromWords(high, low) {
+      UINT32_VIEW[HIGH] = high;
+      UINT32_VIEW[LOW] = low;
+      return FLOAT64_VIEW[0];
+    }
+    module.exports = fromWords;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-from-words/lib/index.js
+var require_lib41 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-from-words/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main32();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js
+var require_lib42 = __commonJS({
+  "node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_MAX_BASE2_EXPONENT = 1023 | 0;
+    module.exports = FLOAT64_MAX_BASE2_EXPONENT;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js
+var require_lib43 = __commonJS({
+  "node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL = -1023 | 0;
+    module.exports = FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js
+var require_lib44 = __commonJS({
+  "node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL = -1074 | 0;
+    module.exports = FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js
+var require_lib45 = __commonJS({
+  "node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_HIGH_WORD_SIGN_MASK = 2147483648 >>> 0;
+    module.exports = FLOAT64_HIGH_WORD_SIGN_MASK;
+  }
+});
+
+// node_modules/@stdlib/utils-define-property/lib/define_property.js
+var require_define_property = __commonJS({
+  "node_modules/@stdlib/utils-define-property/lib/define_property.js"(exports, module) {
+    "use strict";
+    var main2 = typeof Object.defineProperty === "function" ? Object.defineProperty : null;
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js
+var require_has_define_property_support = __commonJS({
+  "node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js"(exports, module) {
+    "use strict";
+    var defineProperty = require_define_property();
+    function hasDefinePropertySupport() {
+      try {
+        defineProperty({}, "x", {});
+        return true;
+      } catch (err) {
+        return false;
+      }
+    }
+    module.exports = hasDefinePropertySupport;
+  }
+});
+
+// node_modules/@stdlib/utils-define-property/lib/builtin.js
+var require_builtin = __commonJS({
+  "node_modules/@stdlib/utils-define-property/lib/builtin.js"(exports, module) {
+    "use strict";
+    var defineProperty = Object.defineProperty;
+    module.exports = defineProperty;
+  }
+});
+
+// node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js
+var require_is_number = __commonJS({
+  "node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js"(exports, module) {
+    "use strict";
+    function isNumber(value) {
+      return typeof value === "number";
+    }
+    module.exports = isNumber;
+  }
+});
+
+// node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js
+var require_zero_pad = __commonJS({
+  "node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js"(exports, module) {
+    "use strict";
+    function startsWithMinus(str) {
+      return str[0] === "-";
+    }
+    function zeros(n) {
+      var out = "";
+      var i;
+      for (i = 0; i < n; i++) {
+        out += "0";
+      }
+      return out;
+    }
+    function zeroPad(str, width, right) {
+      var negative = false;
+      var pad = width - str.length;
+      if (pad < 0) {
+        return str;
+      }
+      if (startsWithMinus(str)) {
+        negative = true;
+        str = str.substr(1);
+      }
+      str = right ? str + zeros(pad) : zeros(pad) + str;
+      if (negative) {
+        str = "-" + str;
+      }
+      return str;
+    }
+    module.exports = zeroPad;
+  }
+});
+
+// node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js
+var require_format_integer = __commonJS({
+  "node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js"(exports, module) {
+    "use strict";
+    var isNumber = require_is_number();
+    var zeroPad = require_zero_pad();
+    var lowercase2 = String.prototype.toLowerCase;
+    var uppercase2 = String.prototype.toUpperCase;
+    function formatInteger(token) {
+      var base;
+      var out;
+      var i;
+      switch (token.specifier) {
+        case "b":
+          base = 2;
+          break;
+        case "o":
+          base = 8;
+          break;
+        case "x":
+        case "X":
+          base = 16;
+          break;
+        case "d":
+        case "i":
+        case "u":
+        default:
+          base = 10;
+          break;
+      }
+      out = token.arg;
+      i = parseInt(out, 10);
+      if (!isFinite(i)) {
+        if (!isNumber(out)) {
+          throw new Error("invalid integer. Value: " + out);
+        }
+        i = 0;
+      }
+      if (i < 0 && (token.specifier === "u" || base !== 10)) {
+        i = 4294967295 + i + 1;
+      }
+      if (i < 0) {
+        out = (-i).toString(base);
+        if (token.precision) {
+          out = zeroPad(out, token.precision, token.padRight);
+        }
+        out = "-" + out;
+      } else {
+        out = i.toString(base);
+        if (!i && !token.precision) {
+          out = "";
+        } else if (token.precision) {
+          out = zeroPad(out, token.precision, token.padRight);
+        }
+        if (token.sign) {
+          out = token.sign + out;
+        }
+      }
+      if (base === 16) {
+        if (token.alternate) {
+          out = "0x" + out;
+        }
+        out = token.specifier === uppercase2.call(token.specifier) ? uppercase2.call(out) : lowercase2.call(out);
+      }
+      if (base === 8) {
+        if (token.alternate && out.charAt(0) !== "0") {
+          out = "0" + out;
+        }
+      }
+      return out;
+    }
+    module.exports = formatInteger;
+  }
+});
+
+// node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js
+var require_is_string = __commonJS({
+  "node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js"(exports, module) {
+    "use strict";
+    function isString(value) {
+      return typeof value === "string";
+    }
+    module.exports = isString;
+  }
+});
+
+// node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js
+var require_format_double = __commonJS({
+  "node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js"(exports, module) {
+    "use strict";
+    var abs = Math.abs;
+    var lowercase2 = String.prototype.toLowerCase;
+    var uppercase2 = String.prototype.toUpperCase;
+    var replace = String.prototype.replace;
+    var RE_EXP_POS_DIGITS = /e\+(\d)$/;
+    var RE_EXP_NEG_DIGITS = /e-(\d)$/;
+    var RE_ONLY_DIGITS = /^(\d+)$/;
+    var RE_DIGITS_BEFORE_EXP = /^(\d+)e/;
+    var RE_TRAILING_PERIOD_ZERO = /\.0$/;
+    var RE_PERIOD_ZERO_EXP = /\.0*e/;
+    var RE_ZERO_BEFORE_EXP = /(\..*[^0])0*e/;
+    function formatDouble(f, token) {
+      var digits;
+      var out;
+      switch (token.specifier) {
+        case "e":
+        case "E":
+          out = f.toExponential(token.precision);
+          break;
+        case "f":
+        case "F":
+          out = f.toFixed(token.precision);
+          break;
+        case "g":
+        case "G":
+          if (abs(f) < 1e-4) {
+            digits = token.precision;
+            if (digits > 0) {
+              digits -= 1;
+            }
+            out = f.toExponential(digits);
+          } else {
+            out = f.toPrecision(token.precision);
+          }
+          if (!token.alternate) {
+            out = replace.call(out, RE_ZERO_BEFORE_EXP, "$1e");
+            out = replace.call(out, RE_PERIOD_ZERO_EXP, "e");
+            out = replace.call(out, RE_TRAILING_PERIOD_ZERO, "");
+          }
+          break;
+        default:
+          throw new Error("invalid double notation. Value: " + token.specifier);
+      }
+      out = replace.call(out, RE_EXP_POS_DIGITS, "e+0$1");
+      out = replace.call(out, RE_EXP_NEG_DIGITS, "e-0$1");
+      if (token.alternate) {
+        out = replace.call(out, RE_ONLY_DIGITS, "$1.");
+        out = replace.call(out, RE_DIGITS_BEFORE_EXP, "$1.e");
+      }
+      if (f >= 0 && token.sign) {
+        out = token.sign + out;
+      }
+      out = token.specifier === uppercase2.call(token.specifier) ? uppercase2.call(out) : lowercase2.call(out);
+      return out;
+    }
+    module.exports = formatDouble;
+  }
+});
+
+// node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js
+var require_space_pad = __commonJS({
+  "node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js"(exports, module) {
+    "use strict";
+    function spaces(n) {
+      var out = "";
+      var i;
+      for (i = 0; i < n; i++) {
+        out += " ";
+      }
+      return out;
+    }
+    function spacePad(str, width, right) {
+      var pad = width - str.length;
+      if (pad < 0) {
+        return str;
+      }
+      str = right ? str + spaces(pad) : spaces(pad) + str;
+      return str;
+    }
+    module.exports = spacePad;
+  }
+});
+
+// node_modules/@stdlib/string-base-format-interpolate/lib/main.js
+var require_main33 = __commonJS({
+  "node_modules/@stdlib/string-base-format-interpolate/lib/main.js"(exports, module) {
+    "use strict";
+    var formatInteger = require_format_integer();
+    var isString = require_is_string();
+    var isNumber = require_is_number();
+    var formatDouble = require_format_double();
+    var spacePad = require_space_pad();
+    var zeroPad = require_zero_pad();
+    var fromCharCode = String.fromCharCode;
+    var isArray = Array.isArray;
+    function isnan(value) {
+      return value !== value;
+    }
+    function initialize(token) {
+      var out = {};
+      out.specifier = token.specifier;
+      out.precision = token.precision === void 0 ? 1 : token.precision;
+      out.width = token.width;
+      out.flags = token.flags || "";
+      out.mapping = token.mapping;
+      return out;
+    }
+    function formatInterpolate(tokens) {
+      var hasPeriod;
+      var flags;
+      var token;
+      var flag2;
+      var num;
+      var out;
+      var pos;
+      var f;
+      var i;
+      var j;
+      if (!isArray(tokens)) {
+        throw new TypeError("invalid argument. First argument must be an array. Value: `" + tokens + "`.");
+      }
+      out = "";
+      pos = 1;
+      for (i = 0; i < tokens.length; i++) {
+        token = tokens[i];
+        if (isString(token)) {
+          out += token;
+        } else {
+          hasPeriod = token.precision !== void 0;
+          token = initialize(token);
+          if (!token.specifier) {
+            throw new TypeError("invalid argument. Token is missing `specifier` property. Index: `" + i + "`. Value: `" + token + "`.");
+          }
+          if (token.mapping) {
+            pos = token.mapping;
+          }
+          flags = token.flags;
+          for (j = 0; j < flags.length; j++) {
+            flag2 = flags.charAt(j);
+            switch (flag2) {
+              case " ":
+                token.sign = " ";
+                break;
+              case "+":
+                token.sign = "+";
+                break;
+              case "-":
+                token.padRight = true;
+                token.padZeros = false;
+                break;
+              case "0":
+                token.padZeros = flags.indexOf("-") < 0;
+                break;
+              case "#":
+                token.alternate = true;
+                break;
+              default:
+                throw new Error("invalid flag: " + flag2);
+            }
+          }
+          if (token.width === "*") {
+            token.width = parseInt(arguments[pos], 10);
+            pos += 1;
+            if (isnan(token.width)) {
+              throw new TypeError("the argument for * width at position " + pos + " is not a number. Value: `" + token.width + "`.");
+            }
+            if (token.width < 0) {
+              token.padRight = true;
+              token.width = -token.width;
+            }
+          }
+          if (hasPeriod) {
+            if (token.precision === "*") {
+              token.precision = parseInt(arguments[pos], 10);
+              pos += 1;
+              if (isnan(token.precision)) {
+                throw new TypeError("the argument for * precision at position " + pos + " is not a number. Value: `" + token.precision + "`.");
+              }
+              if (token.precision < 0) {
+                token.precision = 1;
+                hasPeriod = false;
+              }
+            }
+          }
+          token.arg = arguments[pos];
+          switch (token.specifier) {
+            case "b":
+            case "o":
+            case "x":
+            case "X":
+            case "d":
+            case "i":
+            case "u":
+              if (hasPeriod) {
+                token.padZeros = false;
+              }
+              token.arg = formatInteger(token);
+              break;
+            case "s":
+              token.maxWidth = hasPeriod ? token.precision : -1;
+              token.arg = String(token.arg);
+              break;
+            case "c":
+              if (!isnan(token.arg)) {
+                num = parseInt(token.arg, 10);
+                if (num < 0 || num > 127) {
+                  throw new Error("invalid character code. Value: " + token.arg);
+                }
+                token.arg = isnan(num) ? String(token.arg) : fromCharCode(num);
+              }
+              break;
+            case "e":
+            case "E":
+            case "f":
+            case "F":
+            case "g":
+            case "G":
+              if (!hasPeriod) {
+                token.precision = 6;
+              }
+              f = parseFloat(token.arg);
+              if (!isFinite(f)) {
+                if (!isNumber(token.arg)) {
+                  throw new Error("invalid floating-point number. Value: " + out);
+                }
+                f = token.arg;
+                token.padZeros = false;
+              }
+              token.arg = formatDouble(f, token);
+              break;
+            default:
+              throw new Error("invalid specifier: " + token.specifier);
+          }
+          if (token.maxWidth >= 0 && token.arg.length > token.maxWidth) {
+            token.arg = token.arg.substring(0, token.maxWidth);
+          }
+          if (token.padZeros) {
+            token.arg = zeroPad(token.arg, token.width || token.precision, token.padRight);
+          } else if (token.width) {
+            token.arg = spacePad(token.arg, token.width, token.padRight);
+          }
+          out += token.arg || "";
+          pos += 1;
+        }
+      }
+      return out;
+    }
+    module.exports = formatInterpolate;
+  }
+});
+
+// node_modules/@stdlib/string-base-format-interpolate/lib/index.js
+var require_lib46 = __commonJS({
+  "node_modules/@stdlib/string-base-format-interpolate/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main33();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/string-base-format-tokenize/lib/main.js
+var require_main34 = __commonJS({
+  "node_modules/@stdlib/string-base-format-tokenize/lib/main.js"(exports, module) {
+    "use strict";
+    var RE = /%(?:([1-9]\d*)\$)?([0 +\-#]*)(\*|\d+)?(?:(\.)(\*|\d+)?)?[hlL]?([%A-Za-z])/g;
+    function parse3(match) {
+      var token = {
+        "mapping": match[1] ? parseInt(match[1], 10) : void 0,
+        "flags": match[2],
+        "width": match[3],
+        "precision": match[5],
+        "specifier": match[6]
+      };
+      if (match[4] === "." && match[5] === void 0) {
+        token.precision = "1";
+      }
+      return token;
+    }
+    function formatTokenize(str) {
+      var content;
+      var tokens;
+      var match;
+      var prev;
+      tokens = [];
+      prev = 0;
+      match = RE.exec(str);
+      while (match) {
+        content = str.slice(prev, RE.lastIndex - match[0].length);
+        if (content.length) {
+          tokens.push(content);
+        }
+        if (match[6] === "%") {
+          tokens.push("%");
+        } else {
+          tokens.push(parse3(match));
+        }
+        prev = RE.lastIndex;
+        match = RE.exec(str);
+      }
+      content = str.slice(prev);
+      if (content.length) {
+        tokens.push(content);
+      }
+      return tokens;
+    }
+    module.exports = formatTokenize;
+  }
+});
+
+// node_modules/@stdlib/string-base-format-tokenize/lib/index.js
+var require_lib47 = __commonJS({
+  "node_modules/@stdlib/string-base-format-tokenize/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main34();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/string-format/lib/is_string.js
+var require_is_string2 = __commonJS({
+  "node_modules/@stdlib/string-format/lib/is_string.js"(exports, module) {
+    "use strict";
+    function isString(value) {
+      return typeof value === "string";
+    }
+    module.exports = isString;
+  }
+});
+
+// node_modules/@stdlib/string-format/lib/main.js
+var require_main35 = __commonJS({
+  "node_modules/@stdlib/string-format/lib/main.js"(exports, module) {
+    "use strict";
+    var interpolate = require_lib46();
+    var tokenize2 = require_lib47();
+    var isString = require_is_string2();
+    function format(str) {
+      var args;
+      var i;
+      if (!isString(str)) {
+        throw new TypeError(format("invalid argument. First argument must be a string. Value: `%s`.", str));
+      }
+      args = [tokenize2(str)];
+      for (i = 1; i < arguments.length; i++) {
+        args.push(arguments[i]);
+      }
+      return interpolate.apply(null, args);
+    }
+    module.exports = format;
+  }
+});
+
+// node_modules/@stdlib/string-format/lib/index.js
+var require_lib48 = __commonJS({
+  "node_modules/@stdlib/string-format/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main35();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/utils-define-property/lib/polyfill.js
+var require_polyfill6 = __commonJS({
+  "node_modules/@stdlib/utils-define-property/lib/polyfill.js"(exports, module) {
+    "use strict";
+    var format = require_lib48();
+    var objectProtoype = Object.prototype;
+    var toStr = objectProtoype.toString;
+    var defineGetter = objectProtoype.__defineGetter__;
+    var defineSetter = objectProtoype.__defineSetter__;
+    var lookupGetter = objectProtoype.__lookupGetter__;
+    var lookupSetter = objectProtoype.__lookupSetter__;
+    function defineProperty(obj, prop, descriptor) {
+      var prototype;
+      var hasValue;
+      var hasGet;
+      var hasSet;
+      if (typeof obj !== "object" || obj === null || toStr.call(obj) === "[object Array]") {
+        throw new TypeError(format("invalid argument. First argument must be an object. Value: `%s`.", obj));
+      }
+      if (typeof descriptor !== "object" || descriptor === null || toStr.call(descriptor) === "[object Array]") {
+        throw new TypeError(format("invalid argument. Property descriptor must be an object. Value: `%s`.", descriptor));
+      }
+      hasValue = "value" in descriptor;
+      if (hasValue) {
+        if (lookupGetter.call(obj, prop) || lookupSetter.call(obj, prop)) {
+          prototype = obj.__proto__;
+          obj.__proto__ = objectProtoype;
+          delete obj[prop];
+          obj[prop] = descriptor.value;
+          obj.__proto__ = prototype;
+        } else {
+          obj[prop] = descriptor.value;
+        }
+      }
+      hasGet = "get" in descriptor;
+      hasSet = "set" in descriptor;
+      if (hasValue && (hasGet || hasSet)) {
+        throw new Error("invalid argument. Cannot specify one or more accessors and a value or writable attribute in the property descriptor.");
+      }
+      if (hasGet && defineGetter) {
+        defineGetter.call(obj, prop, descriptor.get);
+      }
+      if (hasSet && defineSetter) {
+        defineSetter.call(obj, prop, descriptor.set);
+      }
+      return obj;
+    }
+    module.exports = defineProperty;
+  }
+});
+
+// node_modules/@stdlib/utils-define-property/lib/index.js
+var require_lib49 = __commonJS({
+  "node_modules/@stdlib/utils-define-property/lib/index.js"(exports, module) {
+    "use strict";
+    var hasDefinePropertySupport = require_has_define_property_support();
+    var builtin = require_builtin();
+    var polyfill = require_polyfill6();
+    var defineProperty;
+    if (hasDefinePropertySupport()) {
+      defineProperty = builtin;
+    } else {
+      defineProperty = polyfill;
+    }
+    module.exports = defineProperty;
+  }
+});
+
+// node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js
+var require_main36 = __commonJS({
+  "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js"(exports, module) {
+    "use strict";
+    var defineProperty = require_lib49();
+    function setNonEnumerableReadOnly(obj, prop, value) {
+      defineProperty(obj, prop, {
+        "configurable": false,
+        "enumerable": false,
+        "writable": false,
+        "value": value
+      });
+    }
+    module.exports = setNonEnumerableReadOnly;
+  }
+});
+
+// node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js
+var require_lib50 = __commonJS({
+  "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main36();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-to-words/lib/indices.js
+var require_indices2 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-to-words/lib/indices.js"(exports, module) {
+    "use strict";
+    var isLittleEndian = require_lib27();
+    var indices;
+    var HIGH;
+    var LOW;
+    if (isLittleEndian === true) {
+      HIGH = 1;
+      LOW = 0;
+    } else {
+      HIGH = 0;
+      LOW = 1;
+    }
+    indices = {
+      "HIGH": HIGH,
+      "LOW": LOW
+    };
+    module.exports = indices;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-to-words/lib/assign.js
+var require_assign = __commonJS({
+  "node_modules/@stdlib/number-float64-base-to-words/lib/assign.js"(exports, module) {
+    "use strict";
+    var Uint32Array2 = require_lib15();
+    var Float64Array2 = require_lib18();
+    var indices = require_indices2();
+    var FLOAT64_VIEW = new Float64Array2(1);
+    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
+    var HIGH = indices.HIGH;
+    var LOW = indices.LOW;
+    function toWords(x, out, stride, offset) {
+      FLOAT64_VIEW[0] = x;
+      out[offset] = UINT32_VIEW[HIGH];
+      out[offset + stride] = UINT32_VIEW[LOW];
+      return out;
+    }
+    module.exports = toWords;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-to-words/lib/main.js
+var require_main37 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-to-words/lib/main.js"(exports, module) {
+    "use strict";
+    var fcn = require_assign();
+    function toWords(x) {
+      return fcn(x, [0 >>> 0, 0 >>> 0], 1, 0);
+    }
+    module.exports = toWords;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-to-words/lib/index.js
+var require_lib51 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-to-words/lib/index.js"(exports, module) {
+    "use strict";
+    var setReadOnly = require_lib50();
+    var main2 = require_main37();
+    var assign = require_assign();
+    setReadOnly(main2, "assign", assign);
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-copysign/lib/main.js
+var require_main38 = __commonJS({
+  "node_modules/@stdlib/math-base-special-copysign/lib/main.js"(exports, module) {
+    "use strict";
+    var SIGN_MASK = require_lib45();
+    var ABS_MASK = require_lib37();
+    var toWords = require_lib51();
+    var getHighWord = require_lib28();
+    var fromWords = require_lib41();
+    var WORDS = [0, 0];
+    function copysign(x, y) {
+      var hx;
+      var hy;
+      toWords.assign(x, WORDS, 1, 0);
+      hx = WORDS[0];
+      hx &= ABS_MASK;
+      hy = getHighWord(y);
+      hy &= SIGN_MASK;
+      hx |= hy;
+      return fromWords(hx, WORDS[1]);
+    }
+    module.exports = copysign;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-copysign/lib/index.js
+var require_lib52 = __commonJS({
+  "node_modules/@stdlib/math-base-special-copysign/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main38();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js
+var require_lib53 = __commonJS({
+  "node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_SMALLEST_NORMAL = 22250738585072014e-324;
+    module.exports = FLOAT64_SMALLEST_NORMAL;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-normalize/lib/assign.js
+var require_assign2 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-normalize/lib/assign.js"(exports, module) {
+    "use strict";
+    var FLOAT64_SMALLEST_NORMAL = require_lib53();
+    var isInfinite = require_lib5();
+    var isnan = require_lib();
+    var abs = require_lib6();
+    var SCALAR = 4503599627370496;
+    function normalize(x, out, stride, offset) {
+      if (isnan(x) || isInfinite(x)) {
+        out[offset] = x;
+        out[offset + stride] = 0;
+        return out;
+      }
+      if (x !== 0 && abs(x) < FLOAT64_SMALLEST_NORMAL) {
+        out[offset] = x * SCALAR;
+        out[offset + stride] = -52;
+        return out;
+      }
+      out[offset] = x;
+      out[offset + stride] = 0;
+      return out;
+    }
+    module.exports = normalize;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-normalize/lib/main.js
+var require_main39 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-normalize/lib/main.js"(exports, module) {
+    "use strict";
+    var fcn = require_assign2();
+    function normalize(x) {
+      return fcn(x, [0, 0], 1, 0);
+    }
+    module.exports = normalize;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-normalize/lib/index.js
+var require_lib54 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-normalize/lib/index.js"(exports, module) {
+    "use strict";
+    var setReadOnly = require_lib50();
+    var main2 = require_main39();
+    var assign = require_assign2();
+    setReadOnly(main2, "assign", assign);
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-exponent/lib/main.js
+var require_main40 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-exponent/lib/main.js"(exports, module) {
+    "use strict";
+    var getHighWord = require_lib28();
+    var EXP_MASK = require_lib38();
+    var BIAS = require_lib30();
+    function exponent(x) {
+      var high = getHighWord(x);
+      high = (high & EXP_MASK) >>> 20;
+      return high - BIAS | 0;
+    }
+    module.exports = exponent;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-exponent/lib/index.js
+var require_lib55 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-exponent/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main40();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ldexp/lib/main.js
+var require_main41 = __commonJS({
+  "node_modules/@stdlib/math-base-special-ldexp/lib/main.js"(exports, module) {
+    "use strict";
+    var PINF = require_lib2();
+    var NINF = require_lib4();
+    var BIAS = require_lib30();
+    var MAX_EXPONENT = require_lib42();
+    var MAX_SUBNORMAL_EXPONENT = require_lib43();
+    var MIN_SUBNORMAL_EXPONENT = require_lib44();
+    var isnan = require_lib();
+    var isInfinite = require_lib5();
+    var copysign = require_lib52();
+    var normalize = require_lib54().assign;
+    var floatExp = require_lib55();
+    var toWords = require_lib51();
+    var fromWords = require_lib41();
+    var TWO52_INV = 2220446049250313e-31;
+    var CLEAR_EXP_MASK = 2148532223 >>> 0;
+    var FRAC = [0, 0];
+    var WORDS = [0, 0];
+    function ldexp(frac, exp) {
+      var high;
+      var m;
+      if (exp === 0 || frac === 0 || // handles +-0
+      isnan(frac) || isInfinite(frac)) {
+        return frac;
+      }
+      normalize(frac, FRAC, 1, 0);
+      frac = FRAC[0];
+      exp += FRAC[1];
+      exp += floatExp(frac);
+      if (exp < MIN_SUBNORMAL_EXPONENT) {
+        return copysign(0, frac);
+      }
+      if (exp > MAX_EXPONENT) {
+        if (frac < 0) {
+          return NINF;
+        }
+        return PINF;
+      }
+      if (exp <= MAX_SUBNORMAL_EXPONENT) {
+        exp += 52;
+        m = TWO52_INV;
+      } else {
+        m = 1;
+      }
+      toWords.assign(frac, WORDS, 1, 0);
+      high = WORDS[0];
+      high &= CLEAR_EXP_MASK;
+      high |= exp + BIAS << 20;
+      return m * fromWords(high, WORDS[1]);
+    }
+    module.exports = ldexp;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ldexp/lib/index.js
+var require_lib56 = __commonJS({
+  "node_modules/@stdlib/math-base-special-ldexp/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main41();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/array-base-filled/lib/main.js
+var require_main42 = __commonJS({
+  "node_modules/@stdlib/array-base-filled/lib/main.js"(exports, module) {
+    "use strict";
+    function filled(value, len) {
+      var arr;
+      var i;
+      arr = [];
+      for (i = 0; i < len; i++) {
+        arr.push(value);
+      }
+      return arr;
+    }
+    module.exports = filled;
+  }
+});
+
+// node_modules/@stdlib/array-base-filled/lib/index.js
+var require_lib57 = __commonJS({
+  "node_modules/@stdlib/array-base-filled/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main42();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/array-base-zeros/lib/main.js
+var require_main43 = __commonJS({
+  "node_modules/@stdlib/array-base-zeros/lib/main.js"(exports, module) {
+    "use strict";
+    var filled = require_lib57();
+    function zeros(len) {
+      return filled(0, len);
+    }
+    module.exports = zeros;
+  }
+});
+
+// node_modules/@stdlib/array-base-zeros/lib/index.js
+var require_lib58 = __commonJS({
+  "node_modules/@stdlib/array-base-zeros/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main43();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-rempio2/lib/kernel_rempio2.js
+var require_kernel_rempio2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-rempio2/lib/kernel_rempio2.js"(exports, module) {
+    "use strict";
+    var floor = require_lib32();
+    var ldexp = require_lib56();
+    var zeros = require_lib58();
+    var IPIO2 = [
+      10680707,
+      7228996,
+      1387004,
+      2578385,
+      16069853,
+      12639074,
+      9804092,
+      4427841,
+      16666979,
+      11263675,
+      12935607,
+      2387514,
+      4345298,
+      14681673,
+      3074569,
+      13734428,
+      16653803,
+      1880361,
+      10960616,
+      8533493,
+      3062596,
+      8710556,
+      7349940,
+      6258241,
+      3772886,
+      3769171,
+      3798172,
+      8675211,
+      12450088,
+      3874808,
+      9961438,
+      366607,
+      15675153,
+      9132554,
+      7151469,
+      3571407,
+      2607881,
+      12013382,
+      4155038,
+      6285869,
+      7677882,
+      13102053,
+      15825725,
+      473591,
+      9065106,
+      15363067,
+      6271263,
+      9264392,
+      5636912,
+      4652155,
+      7056368,
+      13614112,
+      10155062,
+      1944035,
+      9527646,
+      15080200,
+      6658437,
+      6231200,
+      6832269,
+      16767104,
+      5075751,
+      3212806,
+      1398474,
+      7579849,
+      6349435,
+      12618859
+    ];
+    var PIO2 = [
+      1.570796251296997,
+      // 0x3FF921FB, 0x40000000
+      7549789415861596e-23,
+      // 0x3E74442D, 0x00000000
+      5390302529957765e-30,
+      // 0x3CF84698, 0x80000000
+      3282003415807913e-37,
+      // 0x3B78CC51, 0x60000000
+      1270655753080676e-44,
+      // 0x39F01B83, 0x80000000
+      12293330898111133e-52,
+      // 0x387A2520, 0x40000000
+      27337005381646456e-60,
+      // 0x36E38222, 0x80000000
+      21674168387780482e-67
+      // 0x3569F31D, 0x00000000
+    ];
+    var TWO24 = 16777216;
+    var TWON24 = 5960464477539063e-23;
+    var F = zeros(20);
+    var Q = zeros(20);
+    var FQ = zeros(20);
+    var IQ = zeros(20);
+    function compute(x, y, jz, q, q0, jk, jv, jx, f) {
+      var carry;
+      var fw;
+      var ih;
+      var jp;
+      var i;
+      var k;
+      var n;
+      var j;
+      var z3;
+      jp = jk;
+      z3 = q[jz];
+      j = jz;
+      for (i = 0; j > 0; i++) {
+        fw = TWON24 * z3 | 0;
+        IQ[i] = z3 - TWO24 * fw | 0;
+        z3 = q[j - 1] + fw;
+        j -= 1;
+      }
+      z3 = ldexp(z3, q0);
+      z3 -= 8 * floor(z3 * 0.125);
+      n = z3 | 0;
+      z3 -= n;
+      ih = 0;
+      if (q0 > 0) {
+        i = IQ[jz - 1] >> 24 - q0;
+        n += i;
+        IQ[jz - 1] -= i << 24 - q0;
+        ih = IQ[jz - 1] >> 23 - q0;
+      } else if (q0 === 0) {
+        ih = IQ[jz - 1] >> 23;
+      } else if (z3 >= 0.5) {
+        ih = 2;
+      }
+      if (ih > 0) {
+        n += 1;
+        carry = 0;
+        for (i = 0; i < jz; i++) {
+          j = IQ[i];
+          if (carry === 0) {
+            if (j !== 0) {
+              carry = 1;
+              IQ[i] = 16777216 - j;
+            }
+          } else {
+            IQ[i] = 16777215 - j;
+          }
+        }
+        if (q0 > 0) {
+          switch (q0) {
+            // eslint-disable-line default-case
+            case 1:
+              IQ[jz - 1] &= 8388607;
+              break;
+            case 2:
+              IQ[jz - 1] &= 4194303;
+              break;
+          }
+        }
+        if (ih === 2) {
+          z3 = 1 - z3;
+          if (carry !== 0) {
+            z3 -= ldexp(1, q0);
+          }
+        }
+      }
+      if (z3 === 0) {
+        j = 0;
+        for (i = jz - 1; i >= jk; i--) {
+          j |= IQ[i];
+        }
+        if (j === 0) {
+          for (k = 1; IQ[jk - k] === 0; k++) {
+          }
+          for (i = jz + 1; i <= jz + k; i++) {
+            f[jx + i] = IPIO2[jv + i];
+            fw = 0;
+            for (j = 0; j <= jx; j++) {
+              fw += x[j] * f[jx + (i - j)];
+            }
+            q[i] = fw;
+          }
+          jz += k;
+          return compute(x, y, jz, q, q0, jk, jv, jx, f);
+        }
+        jz -= 1;
+        q0 -= 24;
+        while (IQ[jz] === 0) {
+          jz -= 1;
+          q0 -= 24;
+        }
+      } else {
+        z3 = ldexp(z3, -q0);
+        if (z3 >= TWO24) {
+          fw = TWON24 * z3 | 0;
+          IQ[jz] = z3 - TWO24 * fw | 0;
+          jz += 1;
+          q0 += 24;
+          IQ[jz] = fw;
+        } else {
+          IQ[jz] = z3 | 0;
+        }
+      }
+      fw = ldexp(1, q0);
+      for (i = jz; i >= 0; i--) {
+        q[i] = fw * IQ[i];
+        fw *= TWON24;
+      }
+      for (i = jz; i >= 0; i--) {
+        fw = 0;
+        for (k = 0; k <= jp && k <= jz - i; k++) {
+          fw += PIO2[k] * q[i + k];
+        }
+        FQ[jz - i] = fw;
+      }
+      fw = 0;
+      for (i = jz; i >= 0; i--) {
+        fw += FQ[i];
+      }
+      if (ih === 0) {
+        y[0] = fw;
+      } else {
+        y[0] = -fw;
+      }
+      fw = FQ[0] - fw;
+      for (i = 1; i <= jz; i++) {
+        fw += FQ[i];
+      }
+      if (ih === 0) {
+        y[1] = fw;
+      } else {
+        y[1] = -fw;
+      }
+      return n & 7;
+    }
+    function kernelRempio2(x, y, e0, nx) {
+      var fw;
+      var jk;
+      var jv;
+      var jx;
+      var jz;
+      var q0;
+      var i;
+      var j;
+      var m;
+      jk = 4;
+      jx = nx - 1;
+      jv = (e0 - 3) / 24 | 0;
+      if (jv < 0) {
+        jv = 0;
+      }
+      q0 = e0 - 24 * (jv + 1);
+      j = jv - jx;
+      m = jx + jk;
+      for (i = 0; i <= m; i++) {
+        if (j < 0) {
+          F[i] = 0;
+        } else {
+          F[i] = IPIO2[j];
+        }
+        j += 1;
+      }
+      for (i = 0; i <= jk; i++) {
+        fw = 0;
+        for (j = 0; j <= jx; j++) {
+          fw += x[j] * F[jx + (i - j)];
+        }
+        Q[i] = fw;
+      }
+      jz = jk;
+      return compute(x, y, jz, Q, q0, jk, jv, jx, F);
+    }
+    module.exports = kernelRempio2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-round/lib/main.js
+var require_main44 = __commonJS({
+  "node_modules/@stdlib/math-base-special-round/lib/main.js"(exports, module) {
+    "use strict";
+    var round = Math.round;
+    module.exports = round;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-round/lib/index.js
+var require_lib59 = __commonJS({
+  "node_modules/@stdlib/math-base-special-round/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main44();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-rempio2/lib/rempio2_medium.js
+var require_rempio2_medium = __commonJS({
+  "node_modules/@stdlib/math-base-special-rempio2/lib/rempio2_medium.js"(exports, module) {
+    "use strict";
+    var round = require_lib59();
+    var getHighWord = require_lib28();
+    var INVPIO2 = 0.6366197723675814;
+    var PIO2_1 = 1.5707963267341256;
+    var PIO2_1T = 6077100506506192e-26;
+    var PIO2_2 = 6077100506303966e-26;
+    var PIO2_2T = 20222662487959506e-37;
+    var PIO2_3 = 20222662487111665e-37;
+    var PIO2_3T = 84784276603689e-45;
+    var EXPONENT_MASK = 2047 | 0;
+    function rempio2Medium(x, ix, y) {
+      var high;
+      var n;
+      var t;
+      var r;
+      var w;
+      var i;
+      var j;
+      n = round(x * INVPIO2);
+      r = x - n * PIO2_1;
+      w = n * PIO2_1T;
+      j = ix >> 20 | 0;
+      y[0] = r - w;
+      high = getHighWord(y[0]);
+      i = j - (high >> 20 & EXPONENT_MASK);
+      if (i > 16) {
+        t = r;
+        w = n * PIO2_2;
+        r = t - w;
+        w = n * PIO2_2T - (t - r - w);
+        y[0] = r - w;
+        high = getHighWord(y[0]);
+        i = j - (high >> 20 & EXPONENT_MASK);
+        if (i > 49) {
+          t = r;
+          w = n * PIO2_3;
+          r = t - w;
+          w = n * PIO2_3T - (t - r - w);
+          y[0] = r - w;
+        }
+      }
+      y[1] = r - y[0] - w;
+      return n;
+    }
+    module.exports = rempio2Medium;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-rempio2/lib/main.js
+var require_main45 = __commonJS({
+  "node_modules/@stdlib/math-base-special-rempio2/lib/main.js"(exports, module) {
+    "use strict";
+    var ABS_MASK = require_lib37();
+    var EXPONENT_MASK = require_lib38();
+    var SIGNIFICAND_MASK = require_lib39();
+    var getHighWord = require_lib28();
+    var getLowWord = require_lib40();
+    var fromWords = require_lib41();
+    var rempio2Kernel = require_kernel_rempio2();
+    var rempio2Medium = require_rempio2_medium();
+    var ZERO = 0;
+    var TWO24 = 16777216;
+    var PIO2_1 = 1.5707963267341256;
+    var PIO2_1T = 6077100506506192e-26;
+    var TWO_PIO2_1T = 2 * PIO2_1T;
+    var THREE_PIO2_1T = 3 * PIO2_1T;
+    var FOUR_PIO2_1T = 4 * PIO2_1T;
+    var PI_HIGH_WORD_SIGNIFICAND = 598523 | 0;
+    var PIO4_HIGH_WORD = 1072243195 | 0;
+    var THREE_PIO4_HIGH_WORD = 1073928572 | 0;
+    var FIVE_PIO4_HIGH_WORD = 1074752122 | 0;
+    var THREE_PIO2_HIGH_WORD = 1074977148 | 0;
+    var SEVEN_PIO4_HIGH_WORD = 1075183036 | 0;
+    var TWO_PI_HIGH_WORD = 1075388923 | 0;
+    var NINE_PIO4_HIGH_WORD = 1075594811 | 0;
+    var MEDIUM = 1094263291 | 0;
+    var TX = [0, 0, 0];
+    var TY = [0, 0];
+    function rempio2(x, y) {
+      var low;
+      var e0;
+      var hx;
+      var ix;
+      var nx;
+      var i;
+      var n;
+      var z3;
+      hx = getHighWord(x) | 0;
+      ix = hx & ABS_MASK | 0;
+      if (ix <= PIO4_HIGH_WORD) {
+        y[0] = x;
+        y[1] = 0;
+        return 0;
+      }
+      if (ix <= FIVE_PIO4_HIGH_WORD) {
+        if ((ix & SIGNIFICAND_MASK) === PI_HIGH_WORD_SIGNIFICAND) {
+          return rempio2Medium(x, ix, y);
+        }
+        if (ix <= THREE_PIO4_HIGH_WORD) {
+          if (hx > 0) {
+            z3 = x - PIO2_1;
+            y[0] = z3 - PIO2_1T;
+            y[1] = z3 - y[0] - PIO2_1T;
+            return 1;
+          }
+          z3 = x + PIO2_1;
+          y[0] = z3 + PIO2_1T;
+          y[1] = z3 - y[0] + PIO2_1T;
+          return -1;
+        }
+        if (hx > 0) {
+          z3 = x - 2 * PIO2_1;
+          y[0] = z3 - TWO_PIO2_1T;
+          y[1] = z3 - y[0] - TWO_PIO2_1T;
+          return 2;
+        }
+        z3 = x + 2 * PIO2_1;
+        y[0] = z3 + TWO_PIO2_1T;
+        y[1] = z3 - y[0] + TWO_PIO2_1T;
+        return -2;
+      }
+      if (ix <= NINE_PIO4_HIGH_WORD) {
+        if (ix <= SEVEN_PIO4_HIGH_WORD) {
+          if (ix === THREE_PIO2_HIGH_WORD) {
+            return rempio2Medium(x, ix, y);
+          }
+          if (hx > 0) {
+            z3 = x - 3 * PIO2_1;
+            y[0] = z3 - THREE_PIO2_1T;
+            y[1] = z3 - y[0] - THREE_PIO2_1T;
+            return 3;
+          }
+          z3 = x + 3 * PIO2_1;
+          y[0] = z3 + THREE_PIO2_1T;
+          y[1] = z3 - y[0] + THREE_PIO2_1T;
+          return -3;
+        }
+        if (ix === TWO_PI_HIGH_WORD) {
+          return rempio2Medium(x, ix, y);
+        }
+        if (hx > 0) {
+          z3 = x - 4 * PIO2_1;
+          y[0] = z3 - FOUR_PIO2_1T;
+          y[1] = z3 - y[0] - FOUR_PIO2_1T;
+          return 4;
+        }
+        z3 = x + 4 * PIO2_1;
+        y[0] = z3 + FOUR_PIO2_1T;
+        y[1] = z3 - y[0] + FOUR_PIO2_1T;
+        return -4;
+      }
+      if (ix < MEDIUM) {
+        return rempio2Medium(x, ix, y);
+      }
+      if (ix >= EXPONENT_MASK) {
+        y[0] = NaN;
+        y[1] = NaN;
+        return 0;
+      }
+      low = getLowWord(x);
+      e0 = (ix >> 20) - 1046;
+      z3 = fromWords(ix - (e0 << 20 | 0), low);
+      for (i = 0; i < 2; i++) {
+        TX[i] = z3 | 0;
+        z3 = (z3 - TX[i]) * TWO24;
+      }
+      TX[2] = z3;
+      nx = 3;
+      while (TX[nx - 1] === ZERO) {
+        nx -= 1;
+      }
+      n = rempio2Kernel(TX, TY, e0, nx, 1);
+      if (hx < 0) {
+        y[0] = -TY[0];
+        y[1] = -TY[1];
+        return -n;
+      }
+      y[0] = TY[0];
+      y[1] = TY[1];
+      return n;
+    }
+    module.exports = rempio2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-rempio2/lib/index.js
+var require_lib60 = __commonJS({
+  "node_modules/@stdlib/math-base-special-rempio2/lib/index.js"(exports, module) {
+    "use strict";
+    var rempio2 = require_main45();
+    module.exports = rempio2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-cos/lib/main.js
+var require_main46 = __commonJS({
+  "node_modules/@stdlib/math-base-special-cos/lib/main.js"(exports, module) {
+    "use strict";
+    var getHighWord = require_lib28();
+    var kernelCos = require_lib35();
+    var kernelSin = require_lib36();
+    var rempio2 = require_lib60();
+    var ABS_MASK = require_lib37();
+    var EXPONENT_MASK = require_lib38();
+    var buffer = [0, 0];
+    var HIGH_WORD_PIO4 = 1072243195 | 0;
+    var HIGH_WORD_TWO_NEG_27 = 1044381696 | 0;
+    function cos(x) {
+      var ix;
+      var n;
+      ix = getHighWord(x);
+      ix &= ABS_MASK;
+      if (ix <= HIGH_WORD_PIO4) {
+        if (ix < HIGH_WORD_TWO_NEG_27) {
+          return 1;
+        }
+        return kernelCos(x, 0);
+      }
+      if (ix >= EXPONENT_MASK) {
+        return NaN;
+      }
+      n = rempio2(x, buffer);
+      switch (n & 3) {
+        case 0:
+          return kernelCos(buffer[0], buffer[1]);
+        case 1:
+          return -kernelSin(buffer[0], buffer[1]);
+        case 2:
+          return -kernelCos(buffer[0], buffer[1]);
+        default:
+          return kernelSin(buffer[0], buffer[1]);
+      }
+    }
+    module.exports = cos;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-cos/lib/index.js
+var require_lib61 = __commonJS({
+  "node_modules/@stdlib/math-base-special-cos/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main46();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-sin/lib/main.js
+var require_main47 = __commonJS({
+  "node_modules/@stdlib/math-base-special-sin/lib/main.js"(exports, module) {
+    "use strict";
+    var HIGH_WORD_ABS_MASK = require_lib37();
+    var HIGH_WORD_EXPONENT_MASK = require_lib38();
+    var getHighWord = require_lib28();
+    var kernelCos = require_lib35();
+    var kernelSin = require_lib36();
+    var rempio2 = require_lib60();
+    var PIO4_HIGH_WORD = 1072243195 | 0;
+    var SMALL_HIGH_WORD = 1045430272 | 0;
+    var Y = [0, 0];
+    function sin(x) {
+      var ix;
+      var n;
+      ix = getHighWord(x);
+      ix &= HIGH_WORD_ABS_MASK;
+      if (ix <= PIO4_HIGH_WORD) {
+        if (ix < SMALL_HIGH_WORD) {
+          return x;
+        }
+        return kernelSin(x, 0);
+      }
+      if (ix >= HIGH_WORD_EXPONENT_MASK) {
+        return NaN;
+      }
+      n = rempio2(x, Y);
+      switch (n & 3) {
+        case 0:
+          return kernelSin(Y[0], Y[1]);
+        case 1:
+          return kernelCos(Y[0], Y[1]);
+        case 2:
+          return -kernelSin(Y[0], Y[1]);
+        default:
+          return -kernelCos(Y[0], Y[1]);
+      }
+    }
+    module.exports = sin;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-sin/lib/index.js
+var require_lib62 = __commonJS({
+  "node_modules/@stdlib/math-base-special-sin/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main47();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-pi/lib/index.js
+var require_lib63 = __commonJS({
+  "node_modules/@stdlib/constants-float64-pi/lib/index.js"(exports, module) {
+    "use strict";
+    var PI = 3.141592653589793;
+    module.exports = PI;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-sinpi/lib/main.js
+var require_main48 = __commonJS({
+  "node_modules/@stdlib/math-base-special-sinpi/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var isInfinite = require_lib5();
+    var cos = require_lib61();
+    var sin = require_lib62();
+    var abs = require_lib6();
+    var copysign = require_lib52();
+    var PI = require_lib63();
+    function sinpi(x) {
+      var ar;
+      var r;
+      if (isnan(x)) {
+        return NaN;
+      }
+      if (isInfinite(x)) {
+        return NaN;
+      }
+      r = x % 2;
+      ar = abs(r);
+      if (ar === 0 || ar === 1) {
+        return copysign(0, r);
+      }
+      if (ar < 0.25) {
+        return sin(PI * r);
+      }
+      if (ar < 0.75) {
+        ar = 0.5 - ar;
+        return copysign(cos(PI * ar), r);
+      }
+      if (ar < 1.25) {
+        r = copysign(1, r) - r;
+        return sin(PI * r);
+      }
+      if (ar < 1.75) {
+        ar -= 1.5;
+        return -copysign(cos(PI * ar), r);
+      }
+      r -= copysign(2, r);
+      return sin(PI * r);
+    }
+    module.exports = sinpi;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-sinpi/lib/index.js
+var require_lib64 = __commonJS({
+  "node_modules/@stdlib/math-base-special-sinpi/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main48();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js
+var require_polyval_a1 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.06735230105312927;
+      }
+      return 0.06735230105312927 + x * (0.007385550860814029 + x * (0.0011927076318336207 + x * (22086279071390839e-20 + x * 25214456545125733e-21)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js
+var require_polyval_a2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.020580808432516733;
+      }
+      return 0.020580808432516733 + x * (0.0028905138367341563 + x * (5100697921535113e-19 + x * (10801156724758394e-20 + x * 44864094961891516e-21)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js
+var require_polyval_r = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 1.3920053346762105;
+      }
+      return 1.3920053346762105 + x * (0.7219355475671381 + x * (0.17193386563280308 + x * (0.01864591917156529 + x * (7779424963818936e-19 + x * 7326684307446256e-21))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js
+var require_polyval_s = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.21498241596060885;
+      }
+      return 0.21498241596060885 + x * (0.325778796408931 + x * (0.14635047265246445 + x * (0.02664227030336386 + x * (0.0018402845140733772 + x * 3194753265841009e-20))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js
+var require_polyval_t1 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.032788541075985965;
+      }
+      return -0.032788541075985965 + x * (0.006100538702462913 + x * (-0.0014034646998923284 + x * 31563207090362595e-20));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js
+var require_polyval_t2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.01797067508118204;
+      }
+      return 0.01797067508118204 + x * (-0.0036845201678113826 + x * (881081882437654e-18 + x * -31275416837512086e-20));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js
+var require_polyval_t3 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.010314224129834144;
+      }
+      return -0.010314224129834144 + x * (0.0022596478090061247 + x * (-5385953053567405e-19 + x * 3355291926355191e-19));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js
+var require_polyval_u = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.6328270640250934;
+      }
+      return 0.6328270640250934 + x * (1.4549225013723477 + x * (0.9777175279633727 + x * (0.22896372806469245 + x * 0.013381091853678766)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js
+var require_polyval_v = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 2.4559779371304113;
+      }
+      return 2.4559779371304113 + x * (2.128489763798934 + x * (0.7692851504566728 + x * (0.10422264559336913 + x * 0.003217092422824239)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js
+var require_polyval_w = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.08333333333333297;
+      }
+      return 0.08333333333333297 + x * (-0.0027777777772877554 + x * (7936505586430196e-19 + x * (-59518755745034e-17 + x * (8363399189962821e-19 + x * -0.0016309293409657527))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/main.js
+var require_main49 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var isInfinite = require_lib5();
+    var abs = require_lib6();
+    var ln = require_lib31();
+    var trunc = require_lib34();
+    var sinpi = require_lib64();
+    var PI = require_lib63();
+    var PINF = require_lib2();
+    var polyvalA1 = require_polyval_a1();
+    var polyvalA2 = require_polyval_a2();
+    var polyvalR = require_polyval_r();
+    var polyvalS = require_polyval_s();
+    var polyvalT1 = require_polyval_t1();
+    var polyvalT2 = require_polyval_t2();
+    var polyvalT3 = require_polyval_t3();
+    var polyvalU = require_polyval_u();
+    var polyvalV = require_polyval_v();
+    var polyvalW = require_polyval_w();
+    var A1C = 0.07721566490153287;
+    var A2C = 0.3224670334241136;
+    var RC = 1;
+    var SC = -0.07721566490153287;
+    var T1C = 0.48383612272381005;
+    var T2C = -0.1475877229945939;
+    var T3C = 0.06462494023913339;
+    var UC = -0.07721566490153287;
+    var VC = 1;
+    var WC = 0.4189385332046727;
+    var YMIN = 1.4616321449683622;
+    var TWO52 = 4503599627370496;
+    var TWO56 = 72057594037927940;
+    var TINY = 13877787807814457e-33;
+    var TC = 1.4616321449683622;
+    var TF = -0.12148629053584961;
+    var TT = -3638676997039505e-33;
+    function gammaln(x) {
+      var isNegative;
+      var nadj;
+      var flg;
+      var p3;
+      var p2;
+      var p1;
+      var p;
+      var q;
+      var t;
+      var w;
+      var y;
+      var z3;
+      var r;
+      if (isnan(x) || isInfinite(x)) {
+        return x;
+      }
+      if (x === 0) {
+        return PINF;
+      }
+      if (x < 0) {
+        isNegative = true;
+        x = -x;
+      } else {
+        isNegative = false;
+      }
+      if (x < TINY) {
+        return -ln(x);
+      }
+      if (isNegative) {
+        if (x >= TWO52) {
+          return PINF;
+        }
+        t = sinpi(x);
+        if (t === 0) {
+          return PINF;
+        }
+        nadj = ln(PI / abs(t * x));
+      }
+      if (x === 1 || x === 2) {
+        return 0;
+      }
+      if (x < 2) {
+        if (x <= 0.9) {
+          r = -ln(x);
+          if (x >= YMIN - 1 + 0.27) {
+            y = 1 - x;
+            flg = 0;
+          } else if (x >= YMIN - 1 - 0.27) {
+            y = x - (TC - 1);
+            flg = 1;
+          } else {
+            y = x;
+            flg = 2;
+          }
+        } else {
+          r = 0;
+          if (x >= YMIN + 0.27) {
+            y = 2 - x;
+            flg = 0;
+          } else if (x >= YMIN - 0.27) {
+            y = x - TC;
+            flg = 1;
+          } else {
+            y = x - 1;
+            flg = 2;
+          }
+        }
+        switch (flg) {
+          // eslint-disable-line default-case
+          case 0:
+            z3 = y * y;
+            p1 = A1C + z3 * polyvalA1(z3);
+            p2 = z3 * (A2C + z3 * polyvalA2(z3));
+            p = y * p1 + p2;
+            r += p - 0.5 * y;
+            break;
+          case 1:
+            z3 = y * y;
+            w = z3 * y;
+            p1 = T1C + w * polyvalT1(w);
+            p2 = T2C + w * polyvalT2(w);
+            p3 = T3C + w * polyvalT3(w);
+            p = z3 * p1 - (TT - w * (p2 + y * p3));
+            r += TF + p;
+            break;
+          case 2:
+            p1 = y * (UC + y * polyvalU(y));
+            p2 = VC + y * polyvalV(y);
+            r += -0.5 * y + p1 / p2;
+            break;
+        }
+      } else if (x < 8) {
+        flg = trunc(x);
+        y = x - flg;
+        p = y * (SC + y * polyvalS(y));
+        q = RC + y * polyvalR(y);
+        r = 0.5 * y + p / q;
+        z3 = 1;
+        switch (flg) {
+          // eslint-disable-line default-case
+          case 7:
+            z3 *= y + 6;
+          /* Falls through */
+          case 6:
+            z3 *= y + 5;
+          /* Falls through */
+          case 5:
+            z3 *= y + 4;
+          /* Falls through */
+          case 4:
+            z3 *= y + 3;
+          /* Falls through */
+          case 3:
+            z3 *= y + 2;
+            r += ln(z3);
+        }
+      } else if (x < TWO56) {
+        t = ln(x);
+        z3 = 1 / x;
+        y = z3 * z3;
+        w = WC + z3 * polyvalW(y);
+        r = (x - 0.5) * (t - 1) + w;
+      } else {
+        r = x * (ln(x) - 1);
+      }
+      if (isNegative) {
+        r = nadj - r;
+      }
+      return r;
+    }
+    module.exports = gammaln;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/index.js
+var require_lib65 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main49();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js
+var require_polyval_p2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.16666666666666602;
+      }
+      return 0.16666666666666602 + x * (-0.0027777777777015593 + x * (6613756321437934e-20 + x * (-16533902205465252e-22 + x * 41381367970572385e-24)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-exp/lib/expmulti.js
+var require_expmulti = __commonJS({
+  "node_modules/@stdlib/math-base-special-exp/lib/expmulti.js"(exports, module) {
+    "use strict";
+    var ldexp = require_lib56();
+    var polyvalP = require_polyval_p2();
+    function expmulti(hi, lo, k) {
+      var r;
+      var t;
+      var c;
+      var y;
+      r = hi - lo;
+      t = r * r;
+      c = r - t * polyvalP(t);
+      y = 1 - (lo - r * c / (2 - c) - hi);
+      return ldexp(y, k);
+    }
+    module.exports = expmulti;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-exp/lib/main.js
+var require_main50 = __commonJS({
+  "node_modules/@stdlib/math-base-special-exp/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var trunc = require_lib34();
+    var NINF = require_lib4();
+    var PINF = require_lib2();
+    var expmulti = require_expmulti();
+    var LN2_HI = 0.6931471803691238;
+    var LN2_LO = 19082149292705877e-26;
+    var LOG2_E = 1.4426950408889634;
+    var OVERFLOW = 709.782712893384;
+    var UNDERFLOW = -745.1332191019411;
+    var NEARZERO = 1 / (1 << 28);
+    var NEG_NEARZERO = -NEARZERO;
+    function exp(x) {
+      var hi;
+      var lo;
+      var k;
+      if (isnan(x) || x === PINF) {
+        return x;
+      }
+      if (x === NINF) {
+        return 0;
+      }
+      if (x > OVERFLOW) {
+        return PINF;
+      }
+      if (x < UNDERFLOW) {
+        return 0;
+      }
+      if (x > NEG_NEARZERO && x < NEARZERO) {
+        return 1 + x;
+      }
+      if (x < 0) {
+        k = trunc(LOG2_E * x - 0.5);
+      } else {
+        k = trunc(LOG2_E * x + 0.5);
+      }
+      hi = x - k * LN2_HI;
+      lo = k * LN2_LO;
+      return expmulti(hi, lo, k);
+    }
+    module.exports = exp;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-exp/lib/index.js
+var require_lib66 = __commonJS({
+  "node_modules/@stdlib/math-base-special-exp/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main50();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-sqrt-two-pi/lib/index.js
+var require_lib67 = __commonJS({
+  "node_modules/@stdlib/constants-float64-sqrt-two-pi/lib/index.js"(exports, module) {
+    "use strict";
+    var SQRT_TWO_PI = 2.5066282746310007;
+    module.exports = SQRT_TWO_PI;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-max-ln/lib/index.js
+var require_lib68 = __commonJS({
+  "node_modules/@stdlib/constants-float64-max-ln/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_MAX_LN = 709.782712893384;
+    module.exports = FLOAT64_MAX_LN;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-max-nth-factorial/lib/index.js
+var require_lib69 = __commonJS({
+  "node_modules/@stdlib/constants-float64-max-nth-factorial/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_MAX_NTH_FACTORIAL = 170 | 0;
+    module.exports = FLOAT64_MAX_NTH_FACTORIAL;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-integer/lib/main.js
+var require_main51 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-integer/lib/main.js"(exports, module) {
+    "use strict";
+    var floor = require_lib32();
+    function isInteger(x) {
+      return floor(x) === x;
+    }
+    module.exports = isInteger;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-integer/lib/index.js
+var require_lib70 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-integer/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main51();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js
+var require_main52 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js"(exports, module) {
+    "use strict";
+    var NINF = require_lib4();
+    function isNegativeZero(x) {
+      return x === 0 && 1 / x === NINF;
+    }
+    module.exports = isNegativeZero;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js
+var require_lib71 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main52();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-even/lib/main.js
+var require_main53 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-even/lib/main.js"(exports, module) {
+    "use strict";
+    var isInteger = require_lib70();
+    function isEven(x) {
+      return isInteger(x / 2);
+    }
+    module.exports = isEven;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-even/lib/index.js
+var require_lib72 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-even/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main53();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-odd/lib/main.js
+var require_main54 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-odd/lib/main.js"(exports, module) {
+    "use strict";
+    var isEven = require_lib72();
+    function isOdd(x) {
+      if (x > 0) {
+        return isEven(x - 1);
+      }
+      return isEven(x + 1);
+    }
+    module.exports = isOdd;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-odd/lib/index.js
+var require_lib73 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-odd/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main54();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-sqrt/lib/main.js
+var require_main55 = __commonJS({
+  "node_modules/@stdlib/math-base-special-sqrt/lib/main.js"(exports, module) {
+    "use strict";
+    var sqrt = Math.sqrt;
+    module.exports = sqrt;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-sqrt/lib/index.js
+var require_lib74 = __commonJS({
+  "node_modules/@stdlib/math-base-special-sqrt/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main55();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js
+var require_low2 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js"(exports, module) {
+    "use strict";
+    var isLittleEndian = require_lib27();
+    var LOW;
+    if (isLittleEndian === true) {
+      LOW = 0;
+    } else {
+      LOW = 1;
+    }
+    module.exports = LOW;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js
+var require_main56 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js"(exports, module) {
+    "use strict";
+    var Uint32Array2 = require_lib15();
+    var Float64Array2 = require_lib18();
+    var LOW = require_low2();
+    var FLOAT64_VIEW = new Float64Array2(1);
+    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
+    function setLowWord(x, low) {
+      FLOAT64_VIEW[0] = x;
+      UINT32_VIEW[LOW] = low >>> 0;
+      return FLOAT64_VIEW[0];
+    }
+    module.exports = setLowWord;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js
+var require_lib75 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main56();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js
+var require_main57 = __commonJS({
+  "node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js"(exports, module) {
+    "use strict";
+    function uint32ToInt32(x) {
+      return x | 0;
+    }
+    module.exports = uint32ToInt32;
+  }
+});
+
+// node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js
+var require_lib76 = __commonJS({
+  "node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js"(exports, module) {
+    "use strict";
+    var uint32ToInt32 = require_main57();
+    module.exports = uint32ToInt32;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js
+var require_x_is_zero = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js"(exports, module) {
+    "use strict";
+    var isOdd = require_lib73();
+    var copysign = require_lib52();
+    var NINF = require_lib4();
+    var PINF = require_lib2();
+    function pow(x, y) {
+      if (y === NINF) {
+        return PINF;
+      }
+      if (y === PINF) {
+        return 0;
+      }
+      if (y > 0) {
+        if (isOdd(y)) {
+          return x;
+        }
+        return 0;
+      }
+      if (isOdd(y)) {
+        return copysign(PINF, x);
+      }
+      return PINF;
+    }
+    module.exports = pow;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js
+var require_y_is_huge = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js"(exports, module) {
+    "use strict";
+    var ABS_MASK = require_lib37();
+    var getHighWord = require_lib28();
+    var HIGH_MAX_NEAR_UNITY = 1072693247 | 0;
+    var HUGE = 1e300;
+    var TINY = 1e-300;
+    function pow(x, y) {
+      var ahx;
+      var hx;
+      hx = getHighWord(x);
+      ahx = hx & ABS_MASK;
+      if (ahx <= HIGH_MAX_NEAR_UNITY) {
+        if (y < 0) {
+          return HUGE * HUGE;
+        }
+        return TINY * TINY;
+      }
+      if (y > 0) {
+        return HUGE * HUGE;
+      }
+      return TINY * TINY;
+    }
+    module.exports = pow;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js
+var require_y_is_infinite = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js"(exports, module) {
+    "use strict";
+    var abs = require_lib6();
+    var PINF = require_lib2();
+    function pow(x, y) {
+      if (x === -1) {
+        return (x - x) / (x - x);
+      }
+      if (x === 1) {
+        return 1;
+      }
+      if (abs(x) < 1 === (y === PINF)) {
+        return 0;
+      }
+      return PINF;
+    }
+    module.exports = pow;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js
+var require_lib77 = __commonJS({
+  "node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_NUM_HIGH_WORD_SIGNIFICAND_BITS = 20 | 0;
+    module.exports = FLOAT64_NUM_HIGH_WORD_SIGNIFICAND_BITS;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js
+var require_polyval_l = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.5999999999999946;
+      }
+      return 0.5999999999999946 + x * (0.4285714285785502 + x * (0.33333332981837743 + x * (0.272728123808534 + x * (0.23066074577556175 + x * 0.20697501780033842))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/log2ax.js
+var require_log2ax = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/log2ax.js"(exports, module) {
+    "use strict";
+    var getHighWord = require_lib28();
+    var setLowWord = require_lib75();
+    var setHighWord = require_lib29();
+    var BIAS = require_lib30();
+    var HIGH_NUM_SIGNIFICAND_BITS = require_lib77();
+    var polyvalL = require_polyval_l();
+    var HIGH_SIGNIFICAND_MASK = 1048575 | 0;
+    var HIGH_MIN_NORMAL_EXP = 1048576 | 0;
+    var HIGH_BIASED_EXP_0 = 1072693248 | 0;
+    var HIGH_BIASED_EXP_NEG_512 = 536870912 | 0;
+    var HIGH_SIGNIFICAND_HALF = 524288 | 0;
+    var TWO53 = 9007199254740992;
+    var CP = 0.9617966939259756;
+    var CP_HI = 0.9617967009544373;
+    var CP_LO = -7028461650952758e-24;
+    var BP = [
+      1,
+      1.5
+    ];
+    var DP_HI = [
+      0,
+      0.5849624872207642
+      // 0x3FE2B803, 0x40000000
+    ];
+    var DP_LO = [
+      0,
+      1350039202129749e-23
+      // 0x3E4CFDEB, 0x43CFD006
+    ];
+    function log2ax(out, ax, ahx) {
+      var tmp;
+      var ss;
+      var s2;
+      var hs;
+      var ls;
+      var ht;
+      var lt;
+      var bp;
+      var dp;
+      var hp;
+      var lp;
+      var hz;
+      var lz;
+      var t1;
+      var t2;
+      var t;
+      var r;
+      var u;
+      var v;
+      var n;
+      var j;
+      var k;
+      n = 0 | 0;
+      if (ahx < HIGH_MIN_NORMAL_EXP) {
+        ax *= TWO53;
+        n -= 53 | 0;
+        ahx = getHighWord(ax);
+      }
+      n += (ahx >> HIGH_NUM_SIGNIFICAND_BITS) - BIAS | 0;
+      j = ahx & HIGH_SIGNIFICAND_MASK | 0;
+      ahx = j | HIGH_BIASED_EXP_0 | 0;
+      if (j <= 235662) {
+        k = 0;
+      } else if (j < 767610) {
+        k = 1;
+      } else {
+        k = 0;
+        n += 1 | 0;
+        ahx -= HIGH_MIN_NORMAL_EXP;
+      }
+      ax = setHighWord(ax, ahx);
+      bp = BP[k];
+      u = ax - bp;
+      v = 1 / (ax + bp);
+      ss = u * v;
+      hs = setLowWord(ss, 0);
+      tmp = (ahx >> 1 | HIGH_BIASED_EXP_NEG_512) + HIGH_SIGNIFICAND_HALF;
+      tmp += k << 18;
+      ht = setHighWord(0, tmp);
+      lt = ax - (ht - bp);
+      ls = v * (u - hs * ht - hs * lt);
+      s2 = ss * ss;
+      r = s2 * s2 * polyvalL(s2);
+      r += ls * (hs + ss);
+      s2 = hs * hs;
+      ht = 3 + s2 + r;
+      ht = setLowWord(ht, 0);
+      lt = r - (ht - 3 - s2);
+      u = hs * ht;
+      v = ls * ht + lt * ss;
+      hp = u + v;
+      hp = setLowWord(hp, 0);
+      lp = v - (hp - u);
+      hz = CP_HI * hp;
+      lz = CP_LO * hp + lp * CP + DP_LO[k];
+      dp = DP_HI[k];
+      t = n;
+      t1 = hz + lz + dp + t;
+      t1 = setLowWord(t1, 0);
+      t2 = lz - (t1 - t - dp - hz);
+      out[0] = t1;
+      out[1] = t2;
+      return out;
+    }
+    module.exports = log2ax;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js
+var require_polyval_w2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.5;
+      }
+      return 0.5 + x * (-0.3333333333333333 + x * 0.25);
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/logx.js
+var require_logx = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/logx.js"(exports, module) {
+    "use strict";
+    var setLowWord = require_lib75();
+    var polyvalW = require_polyval_w2();
+    var INV_LN2 = 1.4426950408889634;
+    var INV_LN2_HI = 1.4426950216293335;
+    var INV_LN2_LO = 19259629911266175e-24;
+    function logx(out, ax) {
+      var t2;
+      var t1;
+      var t;
+      var w;
+      var u;
+      var v;
+      t = ax - 1;
+      w = t * t * polyvalW(t);
+      u = INV_LN2_HI * t;
+      v = t * INV_LN2_LO - w * INV_LN2;
+      t1 = u + v;
+      t1 = setLowWord(t1, 0);
+      t2 = v - (t1 - u);
+      out[0] = t1;
+      out[1] = t2;
+      return out;
+    }
+    module.exports = logx;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-ln-two/lib/index.js
+var require_lib78 = __commonJS({
+  "node_modules/@stdlib/constants-float64-ln-two/lib/index.js"(exports, module) {
+    "use strict";
+    var LN2 = 0.6931471805599453;
+    module.exports = LN2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js
+var require_polyval_p3 = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.16666666666666602;
+      }
+      return 0.16666666666666602 + x * (-0.0027777777777015593 + x * (6613756321437934e-20 + x * (-16533902205465252e-22 + x * 41381367970572385e-24)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/pow2.js
+var require_pow2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/pow2.js"(exports, module) {
+    "use strict";
+    var getHighWord = require_lib28();
+    var setHighWord = require_lib29();
+    var setLowWord = require_lib75();
+    var uint32ToInt32 = require_lib76();
+    var ldexp = require_lib56();
+    var LN2 = require_lib78();
+    var BIAS = require_lib30();
+    var ABS_MASK = require_lib37();
+    var HIGH_SIGNIFICAND_MASK = require_lib39();
+    var HIGH_NUM_SIGNIFICAND_BITS = require_lib77();
+    var polyvalP = require_polyval_p3();
+    var HIGH_MIN_NORMAL_EXP = 1048576 | 0;
+    var HIGH_BIASED_EXP_NEG_1 = 1071644672 | 0;
+    var LN2_HI = 0.6931471824645996;
+    var LN2_LO = -1904654299957768e-24;
+    function pow2(j, hp, lp) {
+      var tmp;
+      var t1;
+      var t;
+      var r;
+      var u;
+      var v;
+      var w;
+      var z3;
+      var n;
+      var i;
+      var k;
+      i = j & ABS_MASK | 0;
+      k = (i >> HIGH_NUM_SIGNIFICAND_BITS) - BIAS | 0;
+      n = 0;
+      if (i > HIGH_BIASED_EXP_NEG_1) {
+        n = j + (HIGH_MIN_NORMAL_EXP >> k + 1) >>> 0;
+        k = ((n & ABS_MASK) >> HIGH_NUM_SIGNIFICAND_BITS) - BIAS | 0;
+        tmp = (n & ~(HIGH_SIGNIFICAND_MASK >> k)) >>> 0;
+        t = setHighWord(0, tmp);
+        n = (n & HIGH_SIGNIFICAND_MASK | HIGH_MIN_NORMAL_EXP) >> HIGH_NUM_SIGNIFICAND_BITS - k >>> 0;
+        if (j < 0) {
+          n = -n;
+        }
+        hp -= t;
+      }
+      t = lp + hp;
+      t = setLowWord(t, 0);
+      u = t * LN2_HI;
+      v = (lp - (t - hp)) * LN2 + t * LN2_LO;
+      z3 = u + v;
+      w = v - (z3 - u);
+      t = z3 * z3;
+      t1 = z3 - t * polyvalP(t);
+      r = z3 * t1 / (t1 - 2) - (w + z3 * w);
+      z3 = 1 - (r - z3);
+      j = getHighWord(z3);
+      j = uint32ToInt32(j);
+      j += n << HIGH_NUM_SIGNIFICAND_BITS >>> 0;
+      if (j >> HIGH_NUM_SIGNIFICAND_BITS <= 0) {
+        z3 = ldexp(z3, n);
+      } else {
+        z3 = setHighWord(z3, j);
+      }
+      return z3;
+    }
+    module.exports = pow2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/main.js
+var require_main58 = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var isOdd = require_lib73();
+    var isInfinite = require_lib5();
+    var isInteger = require_lib70();
+    var sqrt = require_lib74();
+    var abs = require_lib6();
+    var toWords = require_lib51();
+    var setLowWord = require_lib75();
+    var uint32ToInt32 = require_lib76();
+    var NINF = require_lib4();
+    var PINF = require_lib2();
+    var ABS_MASK = require_lib37();
+    var xIsZero = require_x_is_zero();
+    var yIsHuge = require_y_is_huge();
+    var yIsInfinite = require_y_is_infinite();
+    var log2ax = require_log2ax();
+    var logx = require_logx();
+    var pow2 = require_pow2();
+    var HIGH_MAX_NEAR_UNITY = 1072693247 | 0;
+    var HIGH_BIASED_EXP_31 = 1105199104 | 0;
+    var HIGH_BIASED_EXP_64 = 1139802112 | 0;
+    var HIGH_BIASED_EXP_10 = 1083179008 | 0;
+    var HIGH_BIASED_EXP_0 = 1072693248 | 0;
+    var HIGH_1075 = 1083231232 | 0;
+    var HIGH_NEG_1075 = 3230714880 >>> 0;
+    var HIGH_NUM_NONSIGN_BITS = 31 | 0;
+    var HUGE = 1e300;
+    var TINY = 1e-300;
+    var OVT = 8008566259537294e-32;
+    var WORDS = [0 | 0, 0 | 0];
+    var LOG_WORKSPACE = [0, 0];
+    function pow(x, y) {
+      var ahx;
+      var ahy;
+      var ax;
+      var hx;
+      var lx;
+      var hy;
+      var ly;
+      var sx;
+      var sy;
+      var y1;
+      var hp;
+      var lp;
+      var t;
+      var z3;
+      var j;
+      var i;
+      if (isnan(x) || isnan(y)) {
+        return NaN;
+      }
+      toWords.assign(y, WORDS, 1, 0);
+      hy = WORDS[0];
+      ly = WORDS[1];
+      if (ly === 0) {
+        if (y === 0) {
+          return 1;
+        }
+        if (y === 1) {
+          return x;
+        }
+        if (y === -1) {
+          return 1 / x;
+        }
+        if (y === 0.5) {
+          return sqrt(x);
+        }
+        if (y === -0.5) {
+          return 1 / sqrt(x);
+        }
+        if (y === 2) {
+          return x * x;
+        }
+        if (y === 3) {
+          return x * x * x;
+        }
+        if (y === 4) {
+          x *= x;
+          return x * x;
+        }
+        if (isInfinite(y)) {
+          return yIsInfinite(x, y);
+        }
+      }
+      toWords.assign(x, WORDS, 1, 0);
+      hx = WORDS[0];
+      lx = WORDS[1];
+      if (lx === 0) {
+        if (hx === 0) {
+          return xIsZero(x, y);
+        }
+        if (x === 1) {
+          return 1;
+        }
+        if (x === -1 && isOdd(y)) {
+          return -1;
+        }
+        if (isInfinite(x)) {
+          if (x === NINF) {
+            return pow(-0, -y);
+          }
+          if (y < 0) {
+            return 0;
+          }
+          return PINF;
+        }
+      }
+      if (x < 0 && isInteger(y) === false) {
+        return (x - x) / (x - x);
+      }
+      ax = abs(x);
+      ahx = hx & ABS_MASK | 0;
+      ahy = hy & ABS_MASK | 0;
+      sx = hx >>> HIGH_NUM_NONSIGN_BITS | 0;
+      sy = hy >>> HIGH_NUM_NONSIGN_BITS | 0;
+      if (sx && isOdd(y)) {
+        sx = -1;
+      } else {
+        sx = 1;
+      }
+      if (ahy > HIGH_BIASED_EXP_31) {
+        if (ahy > HIGH_BIASED_EXP_64) {
+          return yIsHuge(x, y);
+        }
+        if (ahx < HIGH_MAX_NEAR_UNITY) {
+          if (sy === 1) {
+            return sx * HUGE * HUGE;
+          }
+          return sx * TINY * TINY;
+        }
+        if (ahx > HIGH_BIASED_EXP_0) {
+          if (sy === 0) {
+            return sx * HUGE * HUGE;
+          }
+          return sx * TINY * TINY;
+        }
+        t = logx(LOG_WORKSPACE, ax);
+      } else {
+        t = log2ax(LOG_WORKSPACE, ax, ahx);
+      }
+      y1 = setLowWord(y, 0);
+      lp = (y - y1) * t[0] + y * t[1];
+      hp = y1 * t[0];
+      z3 = lp + hp;
+      toWords.assign(z3, WORDS, 1, 0);
+      j = uint32ToInt32(WORDS[0]);
+      i = uint32ToInt32(WORDS[1]);
+      if (j >= HIGH_BIASED_EXP_10) {
+        if ((j - HIGH_BIASED_EXP_10 | i) !== 0) {
+          return sx * HUGE * HUGE;
+        }
+        if (lp + OVT > z3 - hp) {
+          return sx * HUGE * HUGE;
+        }
+      } else if ((j & ABS_MASK) >= HIGH_1075) {
+        if ((j - HIGH_NEG_1075 | i) !== 0) {
+          return sx * TINY * TINY;
+        }
+        if (lp <= z3 - hp) {
+          return sx * TINY * TINY;
+        }
+      }
+      z3 = pow2(j, hp, lp);
+      return sx * z3;
+    }
+    module.exports = pow;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/index.js
+var require_lib79 = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main58();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma/lib/polyval_s.js
+var require_polyval_s2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma/lib/polyval_s.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.08333333333334822;
+      }
+      return 0.08333333333334822 + x * (0.0034722222160545866 + x * (-0.0026813261780578124 + x * (-22954996161337813e-20 + x * 7873113957930937e-19)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma/lib/stirling_approximation.js
+var require_stirling_approximation = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma/lib/stirling_approximation.js"(exports, module) {
+    "use strict";
+    var SQRT_TWO_PI = require_lib67();
+    var pow = require_lib79();
+    var exp = require_lib66();
+    var polyval = require_polyval_s2();
+    var MAX_STIRLING = 143.01608;
+    function gamma(x) {
+      var w;
+      var y;
+      var v;
+      w = 1 / x;
+      w = 1 + w * polyval(w);
+      y = exp(x);
+      if (x > MAX_STIRLING) {
+        v = pow(x, 0.5 * x - 0.25);
+        y = v * (v / y);
+      } else {
+        y = pow(x, x - 0.5) / y;
+      }
+      return SQRT_TWO_PI * y * w;
+    }
+    module.exports = gamma;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-eulergamma/lib/index.js
+var require_lib80 = __commonJS({
+  "node_modules/@stdlib/constants-float64-eulergamma/lib/index.js"(exports, module) {
+    "use strict";
+    var EULERGAMMA = 0.5772156649015329;
+    module.exports = EULERGAMMA;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma/lib/small_approximation.js
+var require_small_approximation = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma/lib/small_approximation.js"(exports, module) {
+    "use strict";
+    var EULER = require_lib80();
+    function gamma(x, z3) {
+      return z3 / ((1 + EULER * x) * x);
+    }
+    module.exports = gamma;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma/lib/rational_pq.js
+var require_rational_pq = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma/lib/rational_pq.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return 1;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = 1 + x * (0.4942148268014971 + x * (0.20744822764843598 + x * (0.04763678004571372 + x * (0.010421379756176158 + x * (0.0011913514700658638 + x * (16011952247675185e-20 + x * 0))))));
+        s2 = 1 + x * (0.0714304917030273 + x * (-0.23459179571824335 + x * (0.035823639860549865 + x * (0.011813978522206043 + x * (-0.004456419138517973 + x * (5396055804933034e-19 + x * -23158187332412014e-21))))));
+      } else {
+        x = 1 / x;
+        s1 = 0 + x * (16011952247675185e-20 + x * (0.0011913514700658638 + x * (0.010421379756176158 + x * (0.04763678004571372 + x * (0.20744822764843598 + x * (0.4942148268014971 + x * 1))))));
+        s2 = -23158187332412014e-21 + x * (5396055804933034e-19 + x * (-0.004456419138517973 + x * (0.011813978522206043 + x * (0.035823639860549865 + x * (-0.23459179571824335 + x * (0.0714304917030273 + x * 1))))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma/lib/main.js
+var require_main59 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var isInteger = require_lib70();
+    var isNegativeZero = require_lib71();
+    var abs = require_lib6();
+    var floor = require_lib32();
+    var sin = require_lib62();
+    var PINF = require_lib2();
+    var NINF = require_lib4();
+    var PI = require_lib63();
+    var stirlingApprox = require_stirling_approximation();
+    var smallApprox = require_small_approximation();
+    var rateval = require_rational_pq();
+    function gamma(x) {
+      var sign;
+      var q;
+      var p;
+      var z3;
+      if (isInteger(x) && x < 0 || x === NINF || isnan(x)) {
+        return NaN;
+      }
+      if (x === 0) {
+        if (isNegativeZero(x)) {
+          return NINF;
+        }
+        return PINF;
+      }
+      if (x > 171.61447887182297) {
+        return PINF;
+      }
+      if (x < -170.5674972726612) {
+        return 0;
+      }
+      q = abs(x);
+      if (q > 33) {
+        if (x >= 0) {
+          return stirlingApprox(x);
+        }
+        p = floor(q);
+        if ((p & 1) === 0) {
+          sign = -1;
+        } else {
+          sign = 1;
+        }
+        z3 = q - p;
+        if (z3 > 0.5) {
+          p += 1;
+          z3 = q - p;
+        }
+        z3 = q * sin(PI * z3);
+        return sign * PI / (abs(z3) * stirlingApprox(q));
+      }
+      z3 = 1;
+      while (x >= 3) {
+        x -= 1;
+        z3 *= x;
+      }
+      while (x < 0) {
+        if (x > -1e-9) {
+          return smallApprox(x, z3);
+        }
+        z3 /= x;
+        x += 1;
+      }
+      while (x < 2) {
+        if (x < 1e-9) {
+          return smallApprox(x, z3);
+        }
+        z3 /= x;
+        x += 1;
+      }
+      if (x === 2) {
+        return z3;
+      }
+      x -= 2;
+      return z3 * rateval(x);
+    }
+    module.exports = gamma;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma/lib/index.js
+var require_lib81 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main59();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-sqrt-eps/lib/index.js
+var require_lib82 = __commonJS({
+  "node_modules/@stdlib/constants-float64-sqrt-eps/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_SQRT_EPSILON = 14901161193847656e-24;
+    module.exports = FLOAT64_SQRT_EPSILON;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-max/lib/index.js
+var require_lib83 = __commonJS({
+  "node_modules/@stdlib/constants-float64-max/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_MAX = 17976931348623157e292;
+    module.exports = FLOAT64_MAX;
+  }
+});
+
+// node_modules/@stdlib/utils-eval/lib/index.js
+var require_lib84 = __commonJS({
+  "node_modules/@stdlib/utils-eval/lib/index.js"(exports, module) {
+    "use strict";
+    var evil = eval;
+    module.exports = evil;
+  }
+});
+
+// node_modules/@stdlib/assert-has-generator-support/lib/main.js
+var require_main60 = __commonJS({
+  "node_modules/@stdlib/assert-has-generator-support/lib/main.js"(exports, module) {
+    "use strict";
+    var evil = require_lib84();
+    function hasGeneratorSupport() {
+      var bool;
+      try {
+        evil('"use strict"; (function* () {})');
+        bool = true;
+      } catch (err) {
+        bool = false;
+      }
+      return bool;
+    }
+    module.exports = hasGeneratorSupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-generator-support/lib/index.js
+var require_lib85 = __commonJS({
+  "node_modules/@stdlib/assert-has-generator-support/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main60();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-eps/lib/index.js
+var require_lib86 = __commonJS({
+  "node_modules/@stdlib/constants-float64-eps/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_EPSILON = 2220446049250313e-31;
+    module.exports = FLOAT64_EPSILON;
+  }
+});
+
+// node_modules/@stdlib/math-base-tools-sum-series/lib/generators.js
+var require_generators = __commonJS({
+  "node_modules/@stdlib/math-base-tools-sum-series/lib/generators.js"(exports, module) {
+    "use strict";
+    var abs = require_lib6();
+    var EPS = require_lib86();
+    var MAX_TERMS = 1e6;
+    function sumSeries(generator, options) {
+      var isgenerator;
+      var tolerance;
+      var nextTerm;
+      var counter;
+      var result;
+      var opts;
+      opts = {};
+      if (arguments.length > 1) {
+        opts = options;
+      }
+      tolerance = opts.tolerance || EPS;
+      counter = opts.maxTerms || MAX_TERMS;
+      result = opts.initialValue || 0;
+      isgenerator = typeof generator.next === "function";
+      if (isgenerator === true) {
+        for (nextTerm of generator) {
+          result += nextTerm;
+          if (abs(tolerance * result) >= abs(nextTerm) || --counter === 0) {
+            break;
+          }
+        }
+      } else {
+        do {
+          nextTerm = generator();
+          result += nextTerm;
+        } while (abs(tolerance * result) < abs(nextTerm) && --counter);
+      }
+      return result;
+    }
+    module.exports = sumSeries;
+  }
+});
+
+// node_modules/@stdlib/math-base-tools-sum-series/lib/basic.js
+var require_basic = __commonJS({
+  "node_modules/@stdlib/math-base-tools-sum-series/lib/basic.js"(exports, module) {
+    "use strict";
+    var abs = require_lib6();
+    var EPS = require_lib86();
+    var MAX_TERMS = 1e6;
+    function sumSeries(generator, options) {
+      var tolerance;
+      var nextTerm;
+      var counter;
+      var result;
+      var opts;
+      opts = {};
+      if (arguments.length > 1) {
+        opts = options;
+      }
+      tolerance = opts.tolerance || EPS;
+      counter = opts.maxTerms || MAX_TERMS;
+      result = opts.initialValue || 0;
+      do {
+        nextTerm = generator();
+        result += nextTerm;
+      } while (abs(tolerance * result) < abs(nextTerm) && --counter);
+      return result;
+    }
+    module.exports = sumSeries;
+  }
+});
+
+// node_modules/@stdlib/math-base-tools-sum-series/lib/index.js
+var require_lib87 = __commonJS({
+  "node_modules/@stdlib/math-base-tools-sum-series/lib/index.js"(exports, module) {
+    "use strict";
+    var hasGeneratorSupport = require_lib85();
+    var generator = require_generators();
+    var basic = require_basic();
+    var sumSeries;
+    if (hasGeneratorSupport()) {
+      sumSeries = generator;
+    } else {
+      sumSeries = basic;
+    }
+    module.exports = sumSeries;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x_series.js
+var require_tgamma_i_large_x_series = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x_series.js"(exports, module) {
+    "use strict";
+    function tgammaILargeXSeries(a1, x1) {
+      var result = 1;
+      var a = a1;
+      var x = x1;
+      return next;
+      function next() {
+        var r = result;
+        result *= a / x;
+        a -= 1;
+        return r;
+      }
+    }
+    module.exports = tgammaILargeXSeries;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x.js
+var require_tgamma_i_large_x = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x.js"(exports, module) {
+    "use strict";
+    var sumSeries = require_lib87();
+    var tgammaILargeXSeries = require_tgamma_i_large_x_series();
+    function tgammaILargeX(a, x) {
+      var result;
+      var s;
+      s = tgammaILargeXSeries(a, x);
+      result = sumSeries(s);
+      return result;
+    }
+    module.exports = tgammaILargeX;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/finite_gamma_q.js
+var require_finite_gamma_q = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/finite_gamma_q.js"(exports, module) {
+    "use strict";
+    var exp = require_lib66();
+    function finiteGammaQ(a, x) {
+      var term;
+      var sum;
+      var e;
+      var n;
+      e = exp(-x);
+      sum = e;
+      if (sum !== 0) {
+        term = sum;
+        for (n = 1; n < a; ++n) {
+          term /= n;
+          term *= x;
+          sum += term;
+        }
+      }
+      return sum;
+    }
+    module.exports = finiteGammaQ;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js
+var require_polyval_pp = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.3250421072470015;
+      }
+      return -0.3250421072470015 + x * (-0.02848174957559851 + x * (-0.005770270296489442 + x * -23763016656650163e-21));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js
+var require_polyval_qq = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.39791722395915535;
+      }
+      return 0.39791722395915535 + x * (0.0650222499887673 + x * (0.005081306281875766 + x * (13249473800432164e-20 + x * -3960228278775368e-21)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js
+var require_polyval_pa = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.41485611868374833;
+      }
+      return 0.41485611868374833 + x * (-0.3722078760357013 + x * (0.31834661990116175 + x * (-0.11089469428239668 + x * (0.035478304325618236 + x * -0.002166375594868791))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js
+var require_polyval_qa = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.10642088040084423;
+      }
+      return 0.10642088040084423 + x * (0.540397917702171 + x * (0.07182865441419627 + x * (0.12617121980876164 + x * (0.01363708391202905 + x * 0.011984499846799107))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js
+var require_polyval_ra = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.6938585727071818;
+      }
+      return -0.6938585727071818 + x * (-10.558626225323291 + x * (-62.375332450326006 + x * (-162.39666946257347 + x * (-184.60509290671104 + x * (-81.2874355063066 + x * -9.814329344169145)))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js
+var require_polyval_sa = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 19.651271667439257;
+      }
+      return 19.651271667439257 + x * (137.65775414351904 + x * (434.56587747522923 + x * (645.3872717332679 + x * (429.00814002756783 + x * (108.63500554177944 + x * (6.570249770319282 + x * -0.0604244152148581))))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js
+var require_polyval_rb = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.799283237680523;
+      }
+      return -0.799283237680523 + x * (-17.757954917754752 + x * (-160.63638485582192 + x * (-637.5664433683896 + x * (-1025.0951316110772 + x * -483.5191916086514))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js
+var require_polyval_sb = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 30.33806074348246;
+      }
+      return 30.33806074348246 + x * (325.7925129965739 + x * (1536.729586084437 + x * (3199.8582195085955 + x * (2553.0504064331644 + x * (474.52854120695537 + x * -22.44095244658582)))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/main.js
+var require_main61 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var exp = require_lib66();
+    var setLowWord = require_lib75();
+    var PINF = require_lib2();
+    var NINF = require_lib4();
+    var polyvalPP = require_polyval_pp();
+    var polyvalQQ = require_polyval_qq();
+    var polyvalPA = require_polyval_pa();
+    var polyvalQA = require_polyval_qa();
+    var polyvalRA = require_polyval_ra();
+    var polyvalSA = require_polyval_sa();
+    var polyvalRB = require_polyval_rb();
+    var polyvalSB = require_polyval_sb();
+    var TINY = 1e-300;
+    var SMALL = 13877787807814457e-33;
+    var ERX = 0.8450629115104675;
+    var PPC = 0.12837916709551256;
+    var QQC = 1;
+    var PAC = -0.0023621185607526594;
+    var QAC = 1;
+    var RAC = -0.009864944034847148;
+    var SAC = 1;
+    var RBC = -0.0098649429247001;
+    var SBC = 1;
+    function erfc(x) {
+      var sign;
+      var ax;
+      var z3;
+      var r;
+      var s;
+      var y;
+      var p;
+      var q;
+      if (isnan(x)) {
+        return NaN;
+      }
+      if (x === PINF) {
+        return 0;
+      }
+      if (x === NINF) {
+        return 2;
+      }
+      if (x === 0) {
+        return 1;
+      }
+      if (x < 0) {
+        sign = true;
+        ax = -x;
+      } else {
+        sign = false;
+        ax = x;
+      }
+      if (ax < 0.84375) {
+        if (ax < SMALL) {
+          return 1 - x;
+        }
+        z3 = x * x;
+        r = PPC + z3 * polyvalPP(z3);
+        s = QQC + z3 * polyvalQQ(z3);
+        y = r / s;
+        if (x < 0.25) {
+          return 1 - (x + x * y);
+        }
+        r = x * y;
+        r += x - 0.5;
+        return 0.5 - r;
+      }
+      if (ax < 1.25) {
+        s = ax - 1;
+        p = PAC + s * polyvalPA(s);
+        q = QAC + s * polyvalQA(s);
+        if (sign) {
+          return 1 + ERX + p / q;
+        }
+        return 1 - ERX - p / q;
+      }
+      if (ax < 28) {
+        s = 1 / (ax * ax);
+        if (ax < 2.857142857142857) {
+          r = RAC + s * polyvalRA(s);
+          s = SAC + s * polyvalSA(s);
+        } else {
+          if (x < -6) {
+            return 2 - TINY;
+          }
+          r = RBC + s * polyvalRB(s);
+          s = SBC + s * polyvalSB(s);
+        }
+        z3 = setLowWord(ax, 0);
+        r = exp(-(z3 * z3) - 0.5625) * exp((z3 - ax) * (z3 + ax) + r / s);
+        if (sign) {
+          return 2 - r / ax;
+        }
+        return r / ax;
+      }
+      if (sign) {
+        return 2 - TINY;
+      }
+      return TINY * TINY;
+    }
+    module.exports = erfc;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/index.js
+var require_lib88 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main61();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/finite_half_gamma_q.js
+var require_finite_half_gamma_q = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/finite_half_gamma_q.js"(exports, module) {
+    "use strict";
+    var erfc = require_lib88();
+    var sqrt = require_lib74();
+    var exp = require_lib66();
+    var PI = require_lib63();
+    function finiteHalfGammaQ(a, x) {
+      var half;
+      var term;
+      var sum;
+      var e;
+      var n;
+      e = erfc(sqrt(x));
+      if (e !== 0 && a > 1) {
+        term = exp(-x) / sqrt(PI * x);
+        term *= x;
+        half = 0.5;
+        term /= half;
+        sum = term;
+        for (n = 2; n < a; ++n) {
+          term /= n - half;
+          term *= x;
+          sum += term;
+        }
+        e += sum;
+      }
+      return e;
+    }
+    module.exports = finiteHalfGammaQ;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-min-ln/lib/index.js
+var require_lib89 = __commonJS({
+  "node_modules/@stdlib/constants-float64-min-ln/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_MIN_LN = -708.3964185322641;
+    module.exports = FLOAT64_MIN_LN;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/full_igamma_prefix.js
+var require_full_igamma_prefix = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/full_igamma_prefix.js"(exports, module) {
+    "use strict";
+    var exp = require_lib66();
+    var pow = require_lib79();
+    var ln = require_lib31();
+    var MAX_LN = require_lib68();
+    var MIN_LN = require_lib89();
+    function fullIGammaPrefix(a, z3) {
+      var prefix;
+      var alz;
+      alz = a * ln(z3);
+      if (z3 >= 1) {
+        if (alz < MAX_LN && -z3 > MIN_LN) {
+          prefix = pow(z3, a) * exp(-z3);
+        } else if (a >= 1) {
+          prefix = pow(z3 / exp(z3 / a), a);
+        } else {
+          prefix = exp(alz - z3);
+        }
+      } else {
+        if (alz > MIN_LN) {
+          prefix = pow(z3, a) * exp(-z3);
+        } else if (z3 / a < MAX_LN) {
+          prefix = pow(z3 / exp(z3 / a), a);
+        } else {
+          prefix = exp(alz - z3);
+        }
+      }
+      return prefix;
+    }
+    module.exports = fullIGammaPrefix;
+  }
+});
+
+// node_modules/@stdlib/math-base-tools-evalpoly/lib/main.js
+var require_main62 = __commonJS({
+  "node_modules/@stdlib/math-base-tools-evalpoly/lib/main.js"(exports, module) {
+    "use strict";
+    function evalpoly(c, x) {
+      var p;
+      var i;
+      i = c.length;
+      if (i < 2 || x === 0) {
+        if (i === 0) {
+          return 0;
+        }
+        return c[0];
+      }
+      i -= 1;
+      p = c[i] * x + c[i - 1];
+      i -= 2;
+      while (i >= 0) {
+        p = p * x + c[i];
+        i -= 1;
+      }
+      return p;
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/function-ctor/lib/main.js
+var require_main63 = __commonJS({
+  "node_modules/@stdlib/function-ctor/lib/main.js"(exports, module) {
+    "use strict";
+    var Fcn = Function;
+    module.exports = Fcn;
+  }
+});
+
+// node_modules/@stdlib/function-ctor/lib/index.js
+var require_lib90 = __commonJS({
+  "node_modules/@stdlib/function-ctor/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main63();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-tools-evalpoly/lib/factory.js
+var require_factory = __commonJS({
+  "node_modules/@stdlib/math-base-tools-evalpoly/lib/factory.js"(exports, module) {
+    "use strict";
+    var Fcn = require_lib90();
+    var evalpoly = require_main62();
+    function factory(c) {
+      var f;
+      var n;
+      var m;
+      var i;
+      if (c.length > 500) {
+        return polyval;
+      }
+      f = "return function evalpoly(x){";
+      n = c.length;
+      if (n === 0) {
+        f += "return 0.0;";
+      } else if (n === 1) {
+        f += "return " + c[0] + ";";
+      } else {
+        f += "if(x===0.0){return " + c[0] + ";}";
+        f += "return " + c[0];
+        m = n - 1;
+        for (i = 1; i < n; i++) {
+          f += "+x*";
+          if (i < m) {
+            f += "(";
+          }
+          f += c[i];
+        }
+        for (i = 0; i < m - 1; i++) {
+          f += ")";
+        }
+        f += ";";
+      }
+      f += "}";
+      f += "//# sourceURL=evalpoly.factory.js";
+      return new Fcn(f)();
+      function polyval(x) {
+        return evalpoly(c, x);
+      }
+    }
+    module.exports = factory;
+  }
+});
+
+// node_modules/@stdlib/math-base-tools-evalpoly/lib/index.js
+var require_lib91 = __commonJS({
+  "node_modules/@stdlib/math-base-tools-evalpoly/lib/index.js"(exports, module) {
+    "use strict";
+    var setReadOnly = require_lib50();
+    var main2 = require_main62();
+    var factory = require_factory();
+    setReadOnly(main2, "factory", factory);
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-log1pmx/lib/log1p_series.js
+var require_log1p_series = __commonJS({
+  "node_modules/@stdlib/math-base-special-log1pmx/lib/log1p_series.js"(exports, module) {
+    "use strict";
+    function log1pSeries(x) {
+      var mMult = -x;
+      var mProd = -1;
+      var k = 0;
+      return next;
+      function next() {
+        mProd *= mMult;
+        k += 1;
+        return mProd / k;
+      }
+    }
+    module.exports = log1pSeries;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-log1pmx/lib/main.js
+var require_main64 = __commonJS({
+  "node_modules/@stdlib/math-base-special-log1pmx/lib/main.js"(exports, module) {
+    "use strict";
+    var abs = require_lib6();
+    var ln = require_lib31();
+    var FLOAT_EPS = require_lib86();
+    var sumSeries = require_lib87();
+    var log1pSeries = require_log1p_series();
+    function log1pmx(x) {
+      var opts;
+      var ax;
+      if (x <= -1) {
+        return NaN;
+      }
+      ax = abs(x);
+      if (ax > 0.95) {
+        return ln(1 + x) - x;
+      }
+      if (ax < FLOAT_EPS) {
+        return -x * x / 2;
+      }
+      opts = {
+        "initialValue": -x
+      };
+      return sumSeries(log1pSeries(x), opts);
+    }
+    module.exports = log1pmx;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-log1pmx/lib/index.js
+var require_lib92 = __commonJS({
+  "node_modules/@stdlib/math-base-special-log1pmx/lib/index.js"(exports, module) {
+    "use strict";
+    var log1pmx = require_main64();
+    module.exports = log1pmx;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-two-pi/lib/index.js
+var require_lib93 = __commonJS({
+  "node_modules/@stdlib/constants-float64-two-pi/lib/index.js"(exports, module) {
+    "use strict";
+    var TWO_PI = 6.283185307179586;
+    module.exports = TWO_PI;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c0.js
+var require_polyval_c0 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c0.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.3333333333333333;
+      }
+      return -0.3333333333333333 + x * (0.08333333333333333 + x * (-0.014814814814814815 + x * (0.0011574074074074073 + x * (3527336860670194e-19 + x * (-1787551440329218e-19 + x * (3919263178522438e-20 + x * (-21854485106799924e-22 + x * (-185406221071516e-20 + x * (8296711340953087e-22 + x * (-17665952736826078e-23 + x * (6707853543401498e-24 + x * (10261809784240309e-24 + x * (-4382036018453353e-24 + x * 914769958223679e-24)))))))))))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c1.js
+var require_polyval_c1 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c1.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.001851851851851852;
+      }
+      return -0.001851851851851852 + x * (-0.003472222222222222 + x * (0.0026455026455026454 + x * (-9902263374485596e-19 + x * (20576131687242798e-20 + x * (-4018775720164609e-22 + x * (-18098550334489977e-21 + x * (764916091608111e-20 + x * (-16120900894563446e-22 + x * (4647127802807434e-24 + x * (1378633446915721e-22 + x * (-5752545603517705e-23 + x * 11951628599778148e-24)))))))))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c2.js
+var require_polyval_c2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c2.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.004133597883597883;
+      }
+      return 0.004133597883597883 + x * (-0.0026813271604938273 + x * (7716049382716049e-19 + x * (20093878600823047e-22 + x * (-10736653226365161e-20 + x * (52923448829120125e-21 + x * (-12760635188618728e-21 + x * (3423578734096138e-23 + x * (13721957309062932e-22 + x * (-6298992138380055e-22 + x * 14280614206064242e-23)))))))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c3.js
+var require_polyval_c3 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c3.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 6494341563786008e-19;
+      }
+      return 6494341563786008e-19 + x * (22947209362139917e-20 + x * (-4691894943952557e-19 + x * (26772063206283885e-20 + x * (-7561801671883977e-20 + x * (-2396505113867297e-22 + x * (11082654115347302e-21 + x * (-56749528269915965e-22 + x * 14230900732435883e-22)))))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c4.js
+var require_polyval_c4 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c4.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -8618882909167117e-19;
+      }
+      return -8618882909167117e-19 + x * (7840392217200666e-19 + x * (-2990724803031902e-19 + x * (-14638452578843418e-22 + x * (6641498215465122e-20 + x * (-3968365047179435e-20 + x * 11375726970678419e-21)))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c5.js
+var require_polyval_c5 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c5.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -33679855336635813e-20;
+      }
+      return -33679855336635813e-20 + x * (-6972813758365858e-20 + x * (2772753244959392e-19 + x * (-19932570516188847e-20 + x * (6797780477937208e-20 + x * (1419062920643967e-22 + x * (-13594048189768693e-21 + x * (8018470256334202e-21 + x * -2291481176508095e-21)))))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c6.js
+var require_polyval_c6 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c6.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 5313079364639922e-19;
+      }
+      return 5313079364639922e-19 + x * (-5921664373536939e-19 + x * (2708782096718045e-19 + x * (7902353232660328e-22 + x * (-8153969367561969e-20 + x * (561168275310625e-19 + x * -18329116582843375e-21)))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c7.js
+var require_polyval_c7 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c7.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 34436760689237765e-20;
+      }
+      return 34436760689237765e-20 + x * (5171790908260592e-20 + x * (-33493161081142234e-20 + x * (2812695154763237e-19 + x * -10976582244684731e-20)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c8.js
+var require_polyval_c8 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c8.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -6526239185953094e-19;
+      }
+      return -6526239185953094e-19 + x * (8394987206720873e-19 + x * -438297098541721e-18);
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/igamma_temme_large.js
+var require_igamma_temme_large = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/igamma_temme_large.js"(exports, module) {
+    "use strict";
+    var evalpoly = require_lib91();
+    var log1pmx = require_lib92();
+    var erfc = require_lib88();
+    var sqrt = require_lib74();
+    var exp = require_lib66();
+    var TWO_PI = require_lib93();
+    var polyvalC0 = require_polyval_c0();
+    var polyvalC1 = require_polyval_c1();
+    var polyvalC2 = require_polyval_c2();
+    var polyvalC3 = require_polyval_c3();
+    var polyvalC4 = require_polyval_c4();
+    var polyvalC5 = require_polyval_c5();
+    var polyvalC6 = require_polyval_c6();
+    var polyvalC7 = require_polyval_c7();
+    var polyvalC8 = require_polyval_c8();
+    var workspace = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    function igammaTemmeLarge(a, x) {
+      var result;
+      var sigma;
+      var phi;
+      var y;
+      var z3;
+      sigma = (x - a) / a;
+      phi = -log1pmx(sigma);
+      y = a * phi;
+      z3 = sqrt(2 * phi);
+      if (x < a) {
+        z3 = -z3;
+      }
+      workspace[0] = polyvalC0(z3);
+      workspace[1] = polyvalC1(z3);
+      workspace[2] = polyvalC2(z3);
+      workspace[3] = polyvalC3(z3);
+      workspace[4] = polyvalC4(z3);
+      workspace[5] = polyvalC5(z3);
+      workspace[6] = polyvalC6(z3);
+      workspace[7] = polyvalC7(z3);
+      workspace[8] = polyvalC8(z3);
+      workspace[9] = -5967612901927463e-19;
+      result = evalpoly(workspace, 1 / a);
+      result *= exp(-y) / sqrt(TWO_PI * a);
+      if (x < a) {
+        result = -result;
+      }
+      result += erfc(sqrt(y)) / 2;
+      return result;
+    }
+    module.exports = igammaTemmeLarge;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/lower_incomplete_gamma_series.js
+var require_lower_incomplete_gamma_series = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/lower_incomplete_gamma_series.js"(exports, module) {
+    "use strict";
+    function lowerIncompleteGammaSeries(a1, z1) {
+      var result = 1;
+      var a = a1;
+      var z3 = z1;
+      return next;
+      function next() {
+        var r = result;
+        a += 1;
+        result *= z3 / a;
+        return r;
+      }
+    }
+    module.exports = lowerIncompleteGammaSeries;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/lower_gamma_series.js
+var require_lower_gamma_series = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/lower_gamma_series.js"(exports, module) {
+    "use strict";
+    var sumSeries = require_lib87();
+    var lowerIncompleteGammaSeries = require_lower_incomplete_gamma_series();
+    function lowerGammaSeries(a, z3, initialValue) {
+      var result;
+      var s;
+      initialValue = initialValue || 0;
+      s = lowerIncompleteGammaSeries(a, z3);
+      result = sumSeries(s, {
+        "initialValue": initialValue
+      });
+      return result;
+    }
+    module.exports = lowerGammaSeries;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/rational_pq.js
+var require_rational_pq2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/rational_pq.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return Infinity;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = 709811.662581658 + x * (679979.8474157227 + x * (293136.7857211597 + x * (74887.54032914672 + x * (12555.290582413863 + x * (1443.4299244417066 + x * (115.24194596137347 + x * (6.309239205732627 + x * (0.22668404630224365 + x * (0.004826466289237662 + x * 4624429436045379e-20)))))))));
+        s2 = 0 + x * (362880 + x * (1026576 + x * (1172700 + x * (723680 + x * (269325 + x * (63273 + x * (9450 + x * (870 + x * (45 + x * 1)))))))));
+      } else {
+        x = 1 / x;
+        s1 = 4624429436045379e-20 + x * (0.004826466289237662 + x * (0.22668404630224365 + x * (6.309239205732627 + x * (115.24194596137347 + x * (1443.4299244417066 + x * (12555.290582413863 + x * (74887.54032914672 + x * (293136.7857211597 + x * (679979.8474157227 + x * 709811.662581658)))))))));
+        s2 = 1 + x * (45 + x * (870 + x * (9450 + x * (63273 + x * (269325 + x * (723680 + x * (1172700 + x * (1026576 + x * (362880 + x * 0)))))))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/main.js
+var require_main65 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/main.js"(exports, module) {
+    "use strict";
+    var gammaLanczosSumExpGScaled = require_rational_pq2();
+    module.exports = gammaLanczosSumExpGScaled;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/index.js
+var require_lib94 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main65();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js
+var require_main66 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js"(exports, module) {
+    "use strict";
+    var PINF = require_lib2();
+    function isPositiveZero(x) {
+      return x === 0 && 1 / x === PINF;
+    }
+    module.exports = isPositiveZero;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js
+var require_lib95 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main66();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-max/lib/main.js
+var require_main67 = __commonJS({
+  "node_modules/@stdlib/math-base-special-max/lib/main.js"(exports, module) {
+    "use strict";
+    var isPositiveZero = require_lib95();
+    var isnan = require_lib();
+    var PINF = require_lib2();
+    function max(x, y) {
+      if (isnan(x) || isnan(y)) {
+        return NaN;
+      }
+      if (x === PINF || y === PINF) {
+        return PINF;
+      }
+      if (x === y && x === 0) {
+        if (isPositiveZero(x)) {
+          return x;
+        }
+        return y;
+      }
+      if (x > y) {
+        return x;
+      }
+      return y;
+    }
+    module.exports = max;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-max/lib/index.js
+var require_lib96 = __commonJS({
+  "node_modules/@stdlib/math-base-special-max/lib/index.js"(exports, module) {
+    "use strict";
+    var max = require_main67();
+    module.exports = max;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-min/lib/main.js
+var require_main68 = __commonJS({
+  "node_modules/@stdlib/math-base-special-min/lib/main.js"(exports, module) {
+    "use strict";
+    var isNegativeZero = require_lib71();
+    var isnan = require_lib();
+    var NINF = require_lib4();
+    function min(x, y) {
+      if (isnan(x) || isnan(y)) {
+        return NaN;
+      }
+      if (x === NINF || y === NINF) {
+        return NINF;
+      }
+      if (x === y && x === 0) {
+        if (isNegativeZero(x)) {
+          return x;
+        }
+        return y;
+      }
+      if (x < y) {
+        return x;
+      }
+      return y;
+    }
+    module.exports = min;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-min/lib/index.js
+var require_lib97 = __commonJS({
+  "node_modules/@stdlib/math-base-special-min/lib/index.js"(exports, module) {
+    "use strict";
+    var min = require_main68();
+    module.exports = min;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-gamma-lanczos-g/lib/index.js
+var require_lib98 = __commonJS({
+  "node_modules/@stdlib/constants-float64-gamma-lanczos-g/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_GAMMA_LANCZOS_G = 10.900511;
+    module.exports = FLOAT64_GAMMA_LANCZOS_G;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-e/lib/index.js
+var require_lib99 = __commonJS({
+  "node_modules/@stdlib/constants-float64-e/lib/index.js"(exports, module) {
+    "use strict";
+    var E = 2.718281828459045;
+    module.exports = E;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/regularised_gamma_prefix.js
+var require_regularised_gamma_prefix = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/regularised_gamma_prefix.js"(exports, module) {
+    "use strict";
+    var lanczosSumExpGScaled = require_lib94();
+    var gammaln = require_lib65();
+    var gamma = require_lib81();
+    var log1pmx = require_lib92();
+    var sqrt = require_lib74();
+    var abs = require_lib6();
+    var exp = require_lib66();
+    var pow = require_lib79();
+    var max = require_lib96();
+    var min = require_lib97();
+    var ln = require_lib31();
+    var FLOAT64_MAX = require_lib83();
+    var MAX_LN = require_lib68();
+    var MIN_LN = require_lib89();
+    var G = require_lib98();
+    var E = require_lib99();
+    function regularisedGammaPrefix(a, z3) {
+      var prefix;
+      var amza;
+      var agh;
+      var alz;
+      var amz;
+      var sq;
+      var d;
+      agh = a + G - 0.5;
+      d = (z3 - a - G + 0.5) / agh;
+      if (a < 1) {
+        if (z3 <= MIN_LN || a < 1 / FLOAT64_MAX) {
+          return exp(a * ln(z3) - z3 - gammaln(a));
+        }
+        return pow(z3, a) * exp(-z3) / gamma(a);
+      }
+      if (abs(d * d * a) <= 100 && a > 150) {
+        prefix = a * log1pmx(d) + z3 * (0.5 - G) / agh;
+        prefix = exp(prefix);
+      } else {
+        alz = a * ln(z3 / agh);
+        amz = a - z3;
+        if (min(alz, amz) <= MIN_LN || max(alz, amz) >= MAX_LN) {
+          amza = amz / a;
+          if (min(alz, amz) / 2 > MIN_LN && max(alz, amz) / 2 < MAX_LN) {
+            sq = pow(z3 / agh, a / 2) * exp(amz / 2);
+            prefix = sq * sq;
+          } else if (min(alz, amz) / 4 > MIN_LN && max(alz, amz) / 4 < MAX_LN && z3 > a) {
+            sq = pow(z3 / agh, a / 4) * exp(amz / 4);
+            prefix = sq * sq;
+            prefix *= prefix;
+          } else if (amza > MIN_LN && amza < MAX_LN) {
+            prefix = pow(z3 * exp(amza) / agh, a);
+          } else {
+            prefix = exp(alz + amz);
+          }
+        } else {
+          prefix = pow(z3 / agh, a) * exp(amz);
+        }
+      }
+      prefix *= sqrt(agh / E) / lanczosSumExpGScaled(a);
+      return prefix;
+    }
+    module.exports = regularisedGammaPrefix;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js
+var require_lib100 = __commonJS({
+  "node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js"(exports, module) {
+    "use strict";
+    var HALF_LN2 = 0.34657359027997264;
+    module.exports = HALF_LN2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js
+var require_polyval_q2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.03333333333333313;
+      }
+      return -0.03333333333333313 + x * (0.0015873015872548146 + x * (-793650757867488e-19 + x * (4008217827329362e-21 + x * -20109921818362437e-23)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-expm1/lib/main.js
+var require_main69 = __commonJS({
+  "node_modules/@stdlib/math-base-special-expm1/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var getHighWord = require_lib28();
+    var setHighWord = require_lib29();
+    var fromWords = require_lib41();
+    var PINF = require_lib2();
+    var NINF = require_lib4();
+    var FLOAT64_EXPONENT_BIAS = require_lib30();
+    var HALF_LN2 = require_lib100();
+    var polyval = require_polyval_q2();
+    var OVERFLOW_THRESHOLD = 709.782712893384;
+    var LN2_HI = 0.6931471803691238;
+    var LN2_LO = 19082149292705877e-26;
+    var LN2_INV = 1.4426950408889634;
+    var LN2x56 = 38.816242111356935;
+    var LN2_HALFX3 = 1.0397207708399179;
+    function expm1(x) {
+      var halfX;
+      var twopk;
+      var sign;
+      var hi;
+      var lo;
+      var hx;
+      var r1;
+      var y;
+      var z3;
+      var c;
+      var t;
+      var e;
+      var k;
+      if (x === PINF || isnan(x)) {
+        return x;
+      }
+      if (x === NINF) {
+        return -1;
+      }
+      if (x === 0) {
+        return x;
+      }
+      if (x < 0) {
+        sign = true;
+        y = -x;
+      } else {
+        sign = false;
+        y = x;
+      }
+      if (y >= LN2x56) {
+        if (sign) {
+          return -1;
+        }
+        if (y >= OVERFLOW_THRESHOLD) {
+          return PINF;
+        }
+      }
+      hx = getHighWord(y) | 0;
+      if (y > HALF_LN2) {
+        if (y < LN2_HALFX3) {
+          if (sign) {
+            hi = x + LN2_HI;
+            lo = -LN2_LO;
+            k = -1;
+          } else {
+            hi = x - LN2_HI;
+            lo = LN2_LO;
+            k = 1;
+          }
+        } else {
+          if (sign) {
+            k = LN2_INV * x - 0.5;
+          } else {
+            k = LN2_INV * x + 0.5;
+          }
+          k |= 0;
+          t = k;
+          hi = x - t * LN2_HI;
+          lo = t * LN2_LO;
+        }
+        x = hi - lo;
+        c = hi - x - lo;
+      } else if (hx < 1016070144) {
+        return x;
+      } else {
+        k = 0;
+      }
+      halfX = 0.5 * x;
+      z3 = x * halfX;
+      r1 = 1 + z3 * polyval(z3);
+      t = 3 - r1 * halfX;
+      e = z3 * ((r1 - t) / (6 - x * t));
+      if (k === 0) {
+        return x - (x * e - z3);
+      }
+      twopk = fromWords(FLOAT64_EXPONENT_BIAS + k << 20, 0);
+      e = x * (e - c) - c;
+      e -= z3;
+      if (k === -1) {
+        return 0.5 * (x - e) - 0.5;
+      }
+      if (k === 1) {
+        if (x < -0.25) {
+          return -2 * (e - (x + 0.5));
+        }
+        return 1 + 2 * (x - e);
+      }
+      if (k <= -2 || k > 56) {
+        y = 1 - (e - x);
+        if (k === 1024) {
+          hi = getHighWord(y) + (k << 20) | 0;
+          y = setHighWord(y, hi);
+        } else {
+          y *= twopk;
+        }
+        return y - 1;
+      }
+      t = 1;
+      if (k < 20) {
+        hi = 1072693248 - (2097152 >> k) | 0;
+        t = setHighWord(t, hi);
+        y = t - (e - x);
+      } else {
+        hi = FLOAT64_EXPONENT_BIAS - k << 20 | 0;
+        t = setHighWord(t, hi);
+        y = x - (e + t);
+        y += 1;
+      }
+      y *= twopk;
+      return y;
+    }
+    module.exports = expm1;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-expm1/lib/index.js
+var require_lib101 = __commonJS({
+  "node_modules/@stdlib/math-base-special-expm1/lib/index.js"(exports, module) {
+    "use strict";
+    var expm1 = require_main69();
+    module.exports = expm1;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-powm1/lib/main.js
+var require_main70 = __commonJS({
+  "node_modules/@stdlib/math-base-special-powm1/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var isinfinite = require_lib5();
+    var abs = require_lib6();
+    var expm1 = require_lib101();
+    var ln = require_lib31();
+    var pow = require_lib79();
+    var trunc = require_lib34();
+    function powm1(b, x) {
+      var result;
+      var y;
+      if (isnan(b) || isnan(x)) {
+        return NaN;
+      }
+      if (x === 0) {
+        return 0;
+      }
+      if (b === 0) {
+        return -1;
+      }
+      if (b < 0 && x % 2 === 0) {
+        b = -b;
+      }
+      if (b > 0) {
+        if (abs(x * (b - 1)) < 0.5 || abs(x) < 0.2) {
+          y = ln(b) * x;
+          if (y < 0.5) {
+            return expm1(y);
+          }
+        }
+      } else if (trunc(x) !== x) {
+        return NaN;
+      }
+      result = pow(b, x) - 1;
+      if (isinfinite(result) || isnan(result)) {
+        return NaN;
+      }
+      return result;
+    }
+    module.exports = powm1;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-powm1/lib/index.js
+var require_lib102 = __commonJS({
+  "node_modules/@stdlib/math-base-special-powm1/lib/index.js"(exports, module) {
+    "use strict";
+    var powm1 = require_main70();
+    module.exports = powm1;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js
+var require_polyval_lp = __commonJS({
+  "node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.6666666666666735;
+      }
+      return 0.6666666666666735 + x * (0.3999999999940942 + x * (0.2857142874366239 + x * (0.22222198432149784 + x * (0.1818357216161805 + x * (0.15313837699209373 + x * 0.14798198605116586)))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-log1p/lib/main.js
+var require_main71 = __commonJS({
+  "node_modules/@stdlib/math-base-special-log1p/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var getHighWord = require_lib28();
+    var setHighWord = require_lib29();
+    var PINF = require_lib2();
+    var NINF = require_lib4();
+    var FLOAT64_EXPONENT_BIAS = require_lib30();
+    var polyval = require_polyval_lp();
+    var LN2_HI = 0.6931471803691238;
+    var LN2_LO = 19082149292705877e-26;
+    var SQRT2M1 = 0.41421356237309503;
+    var SQRT2HALFM1 = -0.2928932188134525;
+    var SMALL = 1862645149230957e-24;
+    var TINY = 5551115123125783e-32;
+    var TWO53 = 9007199254740992;
+    var TWO_THIRDS = 0.6666666666666666;
+    function log1p(x) {
+      var hfsq;
+      var hu;
+      var y;
+      var f;
+      var c;
+      var s;
+      var z3;
+      var R;
+      var u;
+      var k;
+      if (x < -1 || isnan(x)) {
+        return NaN;
+      }
+      if (x === -1) {
+        return NINF;
+      }
+      if (x === PINF) {
+        return x;
+      }
+      if (x === 0) {
+        return x;
+      }
+      if (x < 0) {
+        y = -x;
+      } else {
+        y = x;
+      }
+      k = 1;
+      if (y < SQRT2M1) {
+        if (y < SMALL) {
+          if (y < TINY) {
+            return x;
+          }
+          return x - x * x * 0.5;
+        }
+        if (x > SQRT2HALFM1) {
+          k = 0;
+          f = x;
+          hu = 1;
+        }
+      }
+      if (k !== 0) {
+        if (y < TWO53) {
+          u = 1 + x;
+          hu = getHighWord(u);
+          k = (hu >> 20) - FLOAT64_EXPONENT_BIAS;
+          if (k > 0) {
+            c = 1 - (u - x);
+          } else {
+            c = x - (u - 1);
+          }
+          c /= u;
+        } else {
+          u = x;
+          hu = getHighWord(u);
+          k = (hu >> 20) - FLOAT64_EXPONENT_BIAS;
+          c = 0;
+        }
+        hu &= 1048575;
+        if (hu < 434334) {
+          u = setHighWord(u, hu | 1072693248);
+        } else {
+          k += 1;
+          u = setHighWord(u, hu | 1071644672);
+          hu = 1048576 - hu >> 2;
+        }
+        f = u - 1;
+      }
+      hfsq = 0.5 * f * f;
+      if (hu === 0) {
+        if (f === 0) {
+          c += k * LN2_LO;
+          return k * LN2_HI + c;
+        }
+        R = hfsq * (1 - TWO_THIRDS * f);
+        return k * LN2_HI - (R - (k * LN2_LO + c) - f);
+      }
+      s = f / (2 + f);
+      z3 = s * s;
+      R = z3 * polyval(z3);
+      if (k === 0) {
+        return f - (hfsq - s * (hfsq + R));
+      }
+      return k * LN2_HI - (hfsq - (s * (hfsq + R) + (k * LN2_LO + c)) - f);
+    }
+    module.exports = log1p;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-log1p/lib/index.js
+var require_lib103 = __commonJS({
+  "node_modules/@stdlib/math-base-special-log1p/lib/index.js"(exports, module) {
+    "use strict";
+    var log1p = require_main71();
+    module.exports = log1p;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p1q1.js
+var require_rational_p1q1 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p1q1.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return -0.01803556856784494;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -0.01803556856784494 + x * (0.02512664961998968 + x * (0.049410315156753225 + x * (0.0172491608709614 + x * (-2594535632054381e-19 + x * (-5410098692152044e-19 + x * (-3245886498259485e-20 + x * 0))))));
+        s2 = 1 + x * (1.962029871977952 + x * (1.4801966942423133 + x * (0.5413914320717209 + x * (0.09885042511280101 + x * (0.008213096746488934 + x * (22493629192211576e-20 + x * -22335276320861708e-23))))));
+      } else {
+        x = 1 / x;
+        s1 = 0 + x * (-3245886498259485e-20 + x * (-5410098692152044e-19 + x * (-2594535632054381e-19 + x * (0.0172491608709614 + x * (0.049410315156753225 + x * (0.02512664961998968 + x * -0.01803556856784494))))));
+        s2 = -22335276320861708e-23 + x * (22493629192211576e-20 + x * (0.008213096746488934 + x * (0.09885042511280101 + x * (0.5413914320717209 + x * (1.4801966942423133 + x * (1.962029871977952 + x * 1))))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p2q2.js
+var require_rational_p2q2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p2q2.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return 0.04906224540690395;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = 0.04906224540690395 + x * (-0.09691175301595212 + x * (-0.4149833583594954 + x * (-0.4065671242119384 + x * (-0.1584135863906922 + x * (-0.024014982064857155 + x * -0.0010034668769627955)))));
+        s2 = 1 + x * (3.0234982984646304 + x * (3.4873958536072385 + x * (1.9141558827442668 + x * (0.5071377386143635 + x * (0.05770397226904519 + x * 0.001957681026011072)))));
+      } else {
+        x = 1 / x;
+        s1 = -0.0010034668769627955 + x * (-0.024014982064857155 + x * (-0.1584135863906922 + x * (-0.4065671242119384 + x * (-0.4149833583594954 + x * (-0.09691175301595212 + x * 0.04906224540690395)))));
+        s2 = 0.001957681026011072 + x * (0.05770397226904519 + x * (0.5071377386143635 + x * (1.9141558827442668 + x * (3.4873958536072385 + x * (3.0234982984646304 + x * 1)))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p3q3.js
+var require_rational_p3q3 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p3q3.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return -0.029232972183027003;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -0.029232972183027003 + x * (0.14421626775719232 + x * (-0.14244039073863127 + x * (0.05428096940550536 + x * (-0.008505359768683364 + x * (4311713426792973e-19 + x * 0)))));
+        s2 = 1 + x * (-1.5016935605448505 + x * (0.846973248876495 + x * (-0.22009515181499575 + x * (0.02558279715597587 + x * (-0.0010066679553914337 + x * -8271935218912905e-22)))));
+      } else {
+        x = 1 / x;
+        s1 = 0 + x * (4311713426792973e-19 + x * (-0.008505359768683364 + x * (0.05428096940550536 + x * (-0.14244039073863127 + x * (0.14421626775719232 + x * -0.029232972183027003)))));
+        s2 = -8271935218912905e-22 + x * (-0.0010066679553914337 + x * (0.02558279715597587 + x * (-0.22009515181499575 + x * (0.846973248876495 + x * (-1.5016935605448505 + x * 1)))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/lgamma_small_imp.js
+var require_lgamma_small_imp = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/lgamma_small_imp.js"(exports, module) {
+    "use strict";
+    var ln = require_lib31();
+    var EPS = require_lib86();
+    var rateval1 = require_rational_p1q1();
+    var rateval2 = require_rational_p2q2();
+    var rateval3 = require_rational_p3q3();
+    var Y1 = 0.15896368026733398;
+    var Y2 = 0.5281534194946289;
+    var Y3 = 0.45201730728149414;
+    function lgammaSmallImp(z3, zm1, zm2) {
+      var prefix;
+      var result;
+      var r;
+      var R;
+      if (z3 < EPS) {
+        return -ln(z3);
+      }
+      if (zm1 === 0 || zm2 === 0) {
+        return 0;
+      }
+      result = 0;
+      if (z3 > 2) {
+        if (z3 >= 3) {
+          do {
+            z3 -= 1;
+            zm2 -= 1;
+            result += ln(z3);
+          } while (z3 >= 3);
+          zm2 = z3 - 2;
+        }
+        r = zm2 * (z3 + 1);
+        R = rateval1(zm2);
+        result += r * Y1 + r * R;
+        return result;
+      }
+      if (z3 < 1) {
+        result += -ln(z3);
+        zm2 = zm1;
+        zm1 = z3;
+        z3 += 1;
+      }
+      if (z3 <= 1.5) {
+        r = rateval2(zm1);
+        prefix = zm1 * zm2;
+        result += prefix * Y2 + prefix * r;
+        return result;
+      }
+      r = zm2 * zm1;
+      R = rateval3(-zm2);
+      result += r * Y3 + r * R;
+      return result;
+    }
+    module.exports = lgammaSmallImp;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/main.js
+var require_main72 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/main.js"(exports, module) {
+    "use strict";
+    var gamma = require_lib81();
+    var expm1 = require_lib101();
+    var log1p = require_lib103();
+    var isnan = require_lib();
+    var lgammaSmallImp = require_lgamma_small_imp();
+    function gamma1pm1(x) {
+      if (isnan(x)) {
+        return NaN;
+      }
+      if (x < 0) {
+        if (x < -0.5) {
+          return gamma(1 + x) - 1;
+        }
+        return expm1(-log1p(x) + lgammaSmallImp(x + 2, x + 1, x));
+      }
+      if (x < 2) {
+        return expm1(lgammaSmallImp(x + 1, x, x - 1));
+      }
+      return gamma(1 + x) - 1;
+    }
+    module.exports = gamma1pm1;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/index.js
+var require_lib104 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/index.js"(exports, module) {
+    "use strict";
+    var gamma1pm1 = require_main72();
+    module.exports = gamma1pm1;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/small_gamma2_series.js
+var require_small_gamma2_series = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/small_gamma2_series.js"(exports, module) {
+    "use strict";
+    function smallGamma2Series(a, x) {
+      var result;
+      var apn;
+      var n;
+      var r;
+      result = -x;
+      x = -x;
+      apn = a + 1;
+      n = 1;
+      return next;
+      function next() {
+        r = result / apn;
+        result *= x;
+        n += 1;
+        result /= n;
+        apn += 1;
+        return r;
+      }
+    }
+    module.exports = smallGamma2Series;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_small_upper_part.js
+var require_tgamma_small_upper_part = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_small_upper_part.js"(exports, module) {
+    "use strict";
+    var powm1 = require_lib102();
+    var sumSeries = require_lib87();
+    var gamma1pm1 = require_lib104();
+    var smallGamma2Series = require_small_gamma2_series();
+    function tgammaSmallUpperPart(a, x, invert) {
+      var initialValue;
+      var result;
+      var pgam;
+      var p;
+      var s;
+      result = gamma1pm1(a);
+      pgam = (result + 1) / a;
+      p = powm1(x, a);
+      result -= p;
+      result /= a;
+      s = smallGamma2Series(a, x);
+      p += 1;
+      initialValue = invert ? pgam : 0;
+      result = -p * sumSeries(s, {
+        "initialValue": (initialValue - result) / p
+      });
+      if (invert) {
+        result = -result;
+      }
+      return [result, pgam];
+    }
+    module.exports = tgammaSmallUpperPart;
+  }
+});
+
+// node_modules/@stdlib/constants-float32-smallest-normal/lib/index.js
+var require_lib105 = __commonJS({
+  "node_modules/@stdlib/constants-float32-smallest-normal/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT32_SMALLEST_NORMAL = 11754943508222875e-54;
+    module.exports = FLOAT32_SMALLEST_NORMAL;
+  }
+});
+
+// node_modules/@stdlib/math-base-tools-continued-fraction/lib/generators.js
+var require_generators2 = __commonJS({
+  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/generators.js"(exports, module) {
+    "use strict";
+    var abs = require_lib6();
+    var FLOAT32_SMALLEST_NORMAL = require_lib105();
+    var EPS = require_lib86();
+    var MAX_ITER = 1e6;
+    function continuedFractionA(gen, factor, maxIter) {
+      var isgenerator;
+      var delta;
+      var a0;
+      var f;
+      var C;
+      var D;
+      var v;
+      isgenerator = typeof gen.next === "function";
+      v = isgenerator ? gen.next().value : gen();
+      f = v[1];
+      a0 = v[0];
+      if (f === 0) {
+        f = FLOAT32_SMALLEST_NORMAL;
+      }
+      C = f;
+      D = 0;
+      if (isgenerator === true) {
+        do {
+          v = gen.next().value;
+          if (v) {
+            D = v[1] + v[0] * D;
+            if (D === 0) {
+              D = FLOAT32_SMALLEST_NORMAL;
+            }
+            C = v[1] + v[0] / C;
+            if (C === 0) {
+              C = FLOAT32_SMALLEST_NORMAL;
+            }
+            D = 1 / D;
+            delta = C * D;
+            f *= delta;
+          }
+        } while (abs(delta - 1) > factor && --maxIter);
+      } else {
+        do {
+          v = gen();
+          if (v) {
+            D = v[1] + v[0] * D;
+            if (D === 0) {
+              D = FLOAT32_SMALLEST_NORMAL;
+            }
+            C = v[1] + v[0] / C;
+            if (C === 0) {
+              C = FLOAT32_SMALLEST_NORMAL;
+            }
+            D = 1 / D;
+            delta = C * D;
+            f *= delta;
+          }
+        } while (v && abs(delta - 1) > factor && --maxIter);
+      }
+      return a0 / f;
+    }
+    function continuedFractionB(gen, factor, maxIter) {
+      var isgenerator;
+      var delta;
+      var f;
+      var C;
+      var D;
+      var v;
+      isgenerator = typeof gen.next === "function";
+      v = isgenerator ? gen.next().value : gen();
+      f = v[1];
+      if (f === 0) {
+        f = FLOAT32_SMALLEST_NORMAL;
+      }
+      C = f;
+      D = 0;
+      if (isgenerator === true) {
+        do {
+          v = gen.next().value;
+          if (v) {
+            D = v[1] + v[0] * D;
+            if (D === 0) {
+              D = FLOAT32_SMALLEST_NORMAL;
+            }
+            C = v[1] + v[0] / C;
+            if (C === 0) {
+              C = FLOAT32_SMALLEST_NORMAL;
+            }
+            D = 1 / D;
+            delta = C * D;
+            f *= delta;
+          }
+        } while (v && abs(delta - 1) > factor && --maxIter);
+      } else {
+        do {
+          v = gen();
+          if (v) {
+            D = v[1] + v[0] * D;
+            if (D === 0) {
+              D = FLOAT32_SMALLEST_NORMAL;
+            }
+            C = v[1] + v[0] / C;
+            if (C === 0) {
+              C = FLOAT32_SMALLEST_NORMAL;
+            }
+            D = 1 / D;
+            delta = C * D;
+            f *= delta;
+          }
+        } while (v && abs(delta - 1) > factor && --maxIter);
+      }
+      return f;
+    }
+    function continuedFraction(generator, options) {
+      var maxIter;
+      var opts;
+      var eps;
+      opts = {};
+      if (arguments.length > 1) {
+        opts = options;
+      }
+      maxIter = opts.maxIter || MAX_ITER;
+      eps = opts.tolerance || EPS;
+      if (opts.keep) {
+        return continuedFractionB(generator, eps, maxIter);
+      }
+      return continuedFractionA(generator, eps, maxIter);
+    }
+    module.exports = continuedFraction;
+  }
+});
+
+// node_modules/@stdlib/math-base-tools-continued-fraction/lib/basic.js
+var require_basic2 = __commonJS({
+  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/basic.js"(exports, module) {
+    "use strict";
+    var abs = require_lib6();
+    var EPS = require_lib86();
+    var FLOAT32_SMALLEST_NORMAL = require_lib105();
+    var MAX_ITER = 1e6;
+    function continuedFractionA(gen, factor, maxIter) {
+      var delta;
+      var a0;
+      var C;
+      var D;
+      var f;
+      var v;
+      v = gen();
+      f = v[1];
+      a0 = v[0];
+      if (f === 0) {
+        f = FLOAT32_SMALLEST_NORMAL;
+      }
+      C = f;
+      D = 0;
+      do {
+        v = gen();
+        if (v) {
+          D = v[1] + v[0] * D;
+          if (D === 0) {
+            D = FLOAT32_SMALLEST_NORMAL;
+          }
+          C = v[1] + v[0] / C;
+          if (C === 0) {
+            C = FLOAT32_SMALLEST_NORMAL;
+          }
+          D = 1 / D;
+          delta = C * D;
+          f *= delta;
+        }
+      } while (v && abs(delta - 1) > factor && --maxIter);
+      return a0 / f;
+    }
+    function continuedFractionB(gen, factor, maxIter) {
+      var delta;
+      var C;
+      var D;
+      var f;
+      var v;
+      v = gen();
+      f = v[1];
+      if (f === 0) {
+        f = FLOAT32_SMALLEST_NORMAL;
+      }
+      C = f;
+      D = 0;
+      do {
+        v = gen();
+        if (v) {
+          D = v[1] + v[0] * D;
+          if (D === 0) {
+            D = FLOAT32_SMALLEST_NORMAL;
+          }
+          C = v[1] + v[0] / C;
+          if (C === 0) {
+            C = FLOAT32_SMALLEST_NORMAL;
+          }
+          D = 1 / D;
+          delta = C * D;
+          f *= delta;
+        }
+      } while (v && abs(delta - 1) > factor && --maxIter);
+      return f;
+    }
+    function continuedFraction(generator, options) {
+      var maxIter;
+      var opts;
+      var eps;
+      opts = {};
+      if (arguments.length > 1) {
+        opts = options;
+      }
+      eps = opts.tolerance || EPS;
+      maxIter = opts.maxIter || MAX_ITER;
+      if (opts.keep) {
+        return continuedFractionB(generator, eps, maxIter);
+      }
+      return continuedFractionA(generator, eps, maxIter);
+    }
+    module.exports = continuedFraction;
+  }
+});
+
+// node_modules/@stdlib/math-base-tools-continued-fraction/lib/index.js
+var require_lib106 = __commonJS({
+  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/index.js"(exports, module) {
+    "use strict";
+    var hasGeneratorSupport = require_lib85();
+    var generator = require_generators2();
+    var basic = require_basic2();
+    var continuedFraction;
+    if (hasGeneratorSupport()) {
+      continuedFraction = generator;
+    } else {
+      continuedFraction = basic;
+    }
+    module.exports = continuedFraction;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/upper_incomplete_gamma_fract.js
+var require_upper_incomplete_gamma_fract = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/upper_incomplete_gamma_fract.js"(exports, module) {
+    "use strict";
+    function upperIncompleteGammaFract(a1, z1) {
+      var z3 = z1 - a1 + 1;
+      var a = a1;
+      var k = 0;
+      return next;
+      function next() {
+        k += 1;
+        z3 += 2;
+        return [
+          k * (a - k),
+          z3
+        ];
+      }
+    }
+    module.exports = upperIncompleteGammaFract;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/upper_gamma_fraction.js
+var require_upper_gamma_fraction = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/upper_gamma_fraction.js"(exports, module) {
+    "use strict";
+    var continuedFraction = require_lib106();
+    var upperIncompleteGammaFract = require_upper_incomplete_gamma_fract();
+    function upperGammaFraction(a, z3) {
+      var f = upperIncompleteGammaFract(a, z3);
+      return 1 / (z3 - a + 1 + continuedFraction(f));
+    }
+    module.exports = upperGammaFraction;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/igamma_final.js
+var require_igamma_final = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/igamma_final.js"(exports, module) {
+    "use strict";
+    var floor = require_lib32();
+    var gamma = require_lib81();
+    var abs = require_lib6();
+    var pow = require_lib79();
+    var ln = require_lib31();
+    var SQRT_EPSILON = require_lib82();
+    var FLOAT64_MAX = require_lib83();
+    var MAX_LN = require_lib68();
+    var tgammaILargeX = require_tgamma_i_large_x();
+    var finiteGammaQ = require_finite_gamma_q();
+    var finiteHalfGammaQ = require_finite_half_gamma_q();
+    var fullIGammaPrefix = require_full_igamma_prefix();
+    var igammaTemmeLarge = require_igamma_temme_large();
+    var lowerGammaSeries = require_lower_gamma_series();
+    var regularisedGammaPrefix = require_regularised_gamma_prefix();
+    var tgammaSmallUpperPart = require_tgamma_small_upper_part();
+    var upperGammaFraction = require_upper_gamma_fraction();
+    function igammaFinal(x, a, regularized, upper) {
+      var optimisedInvert;
+      var evalMethod;
+      var isHalfInt;
+      var initValue;
+      var useTemme;
+      var isSmallA;
+      var result;
+      var invert;
+      var isInt;
+      var sigma;
+      var res;
+      var gam;
+      var fa;
+      var g;
+      result = 0;
+      invert = upper;
+      isSmallA = a < 30 && a <= x + 1 && x < MAX_LN;
+      if (isSmallA) {
+        fa = floor(a);
+        isInt = fa === a;
+        isHalfInt = isInt ? false : abs(fa - a) === 0.5;
+      } else {
+        isInt = false;
+        isHalfInt = false;
+      }
+      if (isInt && x > 0.6) {
+        invert = !invert;
+        evalMethod = 0;
+      } else if (isHalfInt && x > 0.2) {
+        invert = !invert;
+        evalMethod = 1;
+      } else if (x < SQRT_EPSILON && a > 1) {
+        evalMethod = 6;
+      } else if (x > 1e3 && (a < x || abs(a - 50) / x < 1)) {
+        invert = !invert;
+        evalMethod = 7;
+      } else if (x < 0.5) {
+        if (-0.4 / ln(x) < a) {
+          evalMethod = 2;
+        } else {
+          evalMethod = 3;
+        }
+      } else if (x < 1.1) {
+        if (x * 0.75 < a) {
+          evalMethod = 2;
+        } else {
+          evalMethod = 3;
+        }
+      } else {
+        useTemme = false;
+        if (regularized && a > 20) {
+          sigma = abs((x - a) / a);
+          if (a > 200) {
+            if (20 / a > sigma * sigma) {
+              useTemme = true;
+            }
+          } else if (sigma < 0.4) {
+            useTemme = true;
+          }
+        }
+        if (useTemme) {
+          evalMethod = 5;
+        } else if (x - 1 / (3 * x) < a) {
+          evalMethod = 2;
+        } else {
+          evalMethod = 4;
+          invert = !invert;
+        }
+      }
+      switch (evalMethod) {
+        case 0:
+          result = finiteGammaQ(a, x);
+          if (regularized === false) {
+            result *= gamma(a);
+          }
+          break;
+        case 1:
+          result = finiteHalfGammaQ(a, x);
+          if (regularized === false) {
+            result *= gamma(a);
+          }
+          break;
+        case 2:
+          result = regularized ? regularisedGammaPrefix(a, x) : fullIGammaPrefix(a, x);
+          if (result !== 0) {
+            initValue = 0;
+            optimisedInvert = false;
+            if (invert) {
+              initValue = regularized ? 1 : gamma(a);
+              if (regularized || result >= 1 || FLOAT64_MAX * result > initValue) {
+                initValue /= result;
+                if (regularized || a < 1 || FLOAT64_MAX / a > initValue) {
+                  initValue *= -a;
+                  optimisedInvert = true;
+                } else {
+                  initValue = 0;
+                }
+              } else {
+                initValue = 0;
+              }
+            }
+            result *= lowerGammaSeries(a, x, initValue) / a;
+            if (optimisedInvert) {
+              invert = false;
+              result = -result;
+            }
+          }
+          break;
+        case 3:
+          invert = !invert;
+          res = tgammaSmallUpperPart(a, x, invert);
+          result = res[0];
+          g = res[1];
+          invert = false;
+          if (regularized) {
+            result /= g;
+          }
+          break;
+        case 4:
+          result = regularized ? regularisedGammaPrefix(a, x) : fullIGammaPrefix(a, x);
+          if (result !== 0) {
+            result *= upperGammaFraction(a, x);
+          }
+          break;
+        case 5:
+          result = igammaTemmeLarge(a, x);
+          if (x >= a) {
+            invert = !invert;
+          }
+          break;
+        case 6:
+          result = regularized ? pow(x, a) / gamma(a + 1) : pow(x, a) / a;
+          result *= 1 - a * x / (a + 1);
+          break;
+        case 7:
+          result = regularized ? regularisedGammaPrefix(a, x) : fullIGammaPrefix(a, x);
+          result /= x;
+          if (result !== 0) {
+            result *= tgammaILargeX(a, x);
+          }
+          break;
+      }
+      if (regularized && result > 1) {
+        result = 1;
+      }
+      if (invert) {
+        gam = regularized ? 1 : gamma(a);
+        result = gam - result;
+      }
+      return result;
+    }
+    module.exports = igammaFinal;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/main.js
+var require_main73 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/main.js"(exports, module) {
+    "use strict";
+    var gammaln = require_lib65();
+    var exp = require_lib66();
+    var ln = require_lib31();
+    var SQRT_TWO_PI = require_lib67();
+    var MAX_LN = require_lib68();
+    var PINF = require_lib2();
+    var FLOAT64_MAX_NTH_FACTORIAL = require_lib69();
+    var igammaFinal = require_igamma_final();
+    var lowerGammaSeries = require_lower_gamma_series();
+    var upperGammaFraction = require_upper_gamma_fraction();
+    function gammainc2(x, a, regularized, upper) {
+      var normalized;
+      var initValue;
+      var invert;
+      var result;
+      if (x < 0 || a <= 0) {
+        return NaN;
+      }
+      normalized = regularized === void 0 ? true : regularized;
+      invert = upper;
+      if (a >= FLOAT64_MAX_NTH_FACTORIAL && !normalized) {
+        if (invert && a * 4 < x) {
+          result = a * ln(x) - x;
+          result += ln(upperGammaFraction(a, x));
+        } else if (!invert && a > 4 * x) {
+          result = a * ln(x) - x;
+          initValue = 0;
+          result += ln(lowerGammaSeries(a, x, initValue) / a);
+        } else {
+          result = igammaFinal(x, a, true, invert);
+          if (result === 0) {
+            if (invert) {
+              result = 1 + 1 / (12 * a) + 1 / (288 * a * a);
+              result = ln(result) - a + (a - 0.5) * ln(a);
+              result += ln(SQRT_TWO_PI);
+            } else {
+              result = a * ln(x) - x;
+              initValue = 0;
+              result += ln(lowerGammaSeries(a, x, initValue) / a);
+            }
+          } else {
+            result = ln(result) + gammaln(a);
+          }
+        }
+        if (result > MAX_LN) {
+          return PINF;
+        }
+        return exp(result);
+      }
+      return igammaFinal(x, a, normalized, invert);
+    }
+    module.exports = gammainc2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/index.js
+var require_lib107 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main73();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js
+var require_main74 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js"(exports, module) {
+    "use strict";
+    var floor = require_lib32();
+    function isNonNegativeInteger(x) {
+      return floor(x) === x && x >= 0;
+    }
+    module.exports = isNonNegativeInteger;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js
+var require_lib108 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main74();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js
+var require_lib109 = __commonJS({
+  "node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js"(exports, module) {
+    "use strict";
+    var FOURTH_PI = 0.7853981633974483;
+    module.exports = FOURTH_PI;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js
+var require_rational_pq3 = __commonJS({
+  "node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return 0.16666666666666713;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -8.198089802484825 + x * (19.562619833175948 + x * (-16.262479672107002 + x * (5.444622390564711 + x * (-0.6019598008014124 + x * 0.004253011369004428))));
+        s2 = -49.18853881490881 + x * (139.51056146574857 + x * (-147.1791292232726 + x * (70.49610280856842 + x * (-14.740913729888538 + x * 1))));
+      } else {
+        x = 1 / x;
+        s1 = 0.004253011369004428 + x * (-0.6019598008014124 + x * (5.444622390564711 + x * (-16.262479672107002 + x * (19.562619833175948 + x * -8.198089802484825))));
+        s2 = 1 + x * (-14.740913729888538 + x * (70.49610280856842 + x * (-147.1791292232726 + x * (139.51056146574857 + x * -49.18853881490881))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js
+var require_rational_rs = __commonJS({
+  "node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return 0.08333333333333809;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = 28.536655482610616 + x * (-25.56901049652825 + x * (6.968710824104713 + x * (-0.5634242780008963 + x * 0.002967721961301243)));
+        s2 = 342.43986579130785 + x * (-383.8770957603691 + x * (147.0656354026815 + x * (-21.947795316429207 + x * 1)));
+      } else {
+        x = 1 / x;
+        s1 = 0.002967721961301243 + x * (-0.5634242780008963 + x * (6.968710824104713 + x * (-25.56901049652825 + x * 28.536655482610616)));
+        s2 = 1 + x * (-21.947795316429207 + x * (147.0656354026815 + x * (-383.8770957603691 + x * 342.43986579130785)));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-asin/lib/main.js
+var require_main75 = __commonJS({
+  "node_modules/@stdlib/math-base-special-asin/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var sqrt = require_lib74();
+    var PIO4 = require_lib109();
+    var ratevalPQ = require_rational_pq3();
+    var ratevalRS = require_rational_rs();
+    var MOREBITS = 6123233995736766e-32;
+    function asin(x) {
+      var sgn;
+      var zz;
+      var a;
+      var p;
+      var z3;
+      if (isnan(x)) {
+        return NaN;
+      }
+      if (x > 0) {
+        a = x;
+      } else {
+        sgn = true;
+        a = -x;
+      }
+      if (a > 1) {
+        return NaN;
+      }
+      if (a > 0.625) {
+        zz = 1 - a;
+        p = zz * ratevalRS(zz);
+        zz = sqrt(zz + zz);
+        z3 = PIO4 - zz;
+        zz = zz * p - MOREBITS;
+        z3 -= zz;
+        z3 += PIO4;
+      } else {
+        if (a < 1e-8) {
+          return x;
+        }
+        zz = a * a;
+        z3 = zz * ratevalPQ(zz);
+        z3 = a * z3 + a;
+      }
+      return sgn ? -z3 : z3;
+    }
+    module.exports = asin;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-asin/lib/index.js
+var require_lib110 = __commonJS({
+  "node_modules/@stdlib/math-base-special-asin/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main75();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js
+var require_lanczos_sum_expg_scaled = __commonJS({
+  "node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return Infinity;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = 709811.662581658 + x * (679979.8474157227 + x * (293136.7857211597 + x * (74887.54032914672 + x * (12555.290582413863 + x * (1443.4299244417066 + x * (115.24194596137347 + x * (6.309239205732627 + x * (0.22668404630224365 + x * (0.004826466289237662 + x * 4624429436045379e-20)))))))));
+        s2 = 0 + x * (362880 + x * (1026576 + x * (1172700 + x * (723680 + x * (269325 + x * (63273 + x * (9450 + x * (870 + x * (45 + x * 1)))))))));
+      } else {
+        x = 1 / x;
+        s1 = 4624429436045379e-20 + x * (0.004826466289237662 + x * (0.22668404630224365 + x * (6.309239205732627 + x * (115.24194596137347 + x * (1443.4299244417066 + x * (12555.290582413863 + x * (74887.54032914672 + x * (293136.7857211597 + x * (679979.8474157227 + x * 709811.662581658)))))))));
+        s2 = 1 + x * (45 + x * (870 + x * (9450 + x * (63273 + x * (269325 + x * (723680 + x * (1172700 + x * (1026576 + x * (362880 + x * 0)))))))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-beta/lib/main.js
+var require_main76 = __commonJS({
+  "node_modules/@stdlib/math-base-special-beta/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var log1p = require_lib103();
+    var sqrt = require_lib74();
+    var abs = require_lib6();
+    var exp = require_lib66();
+    var pow = require_lib79();
+    var E = require_lib99();
+    var EPSILON = require_lib86();
+    var lanczosSumExpGScaled = require_lanczos_sum_expg_scaled();
+    var G = 10.900511;
+    function beta(a, b) {
+      var ambh;
+      var agh;
+      var bgh;
+      var cgh;
+      var res;
+      var tmp;
+      var c;
+      if (isnan(a) || isnan(b)) {
+        return NaN;
+      }
+      if (a < 0 || b < 0) {
+        return NaN;
+      }
+      if (b === 1) {
+        return 1 / a;
+      }
+      if (a === 1) {
+        return 1 / b;
+      }
+      c = a + b;
+      if (c < EPSILON) {
+        res = c / a;
+        res /= b;
+        return res;
+      }
+      if (c === a && b < EPSILON) {
+        return 1 / b;
+      }
+      if (c === b && a < EPSILON) {
+        return 1 / a;
+      }
+      if (a < b) {
+        tmp = b;
+        b = a;
+        a = tmp;
+      }
+      agh = a + G - 0.5;
+      bgh = b + G - 0.5;
+      cgh = c + G - 0.5;
+      res = lanczosSumExpGScaled(a) * (lanczosSumExpGScaled(b) / lanczosSumExpGScaled(c));
+      ambh = a - 0.5 - b;
+      if (abs(b * ambh) < cgh * 100 && a > 100) {
+        res *= exp(ambh * log1p(-b / cgh));
+      } else {
+        res *= pow(agh / cgh, ambh);
+      }
+      if (cgh > 1e10) {
+        res *= pow(agh / cgh * (bgh / cgh), b);
+      } else {
+        res *= pow(agh * bgh / (cgh * cgh), b);
+      }
+      res *= sqrt(E / bgh);
+      return res;
+    }
+    module.exports = beta;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-beta/lib/index.js
+var require_lib111 = __commonJS({
+  "node_modules/@stdlib/math-base-special-beta/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main76();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-int32-max/lib/index.js
+var require_lib112 = __commonJS({
+  "node_modules/@stdlib/constants-int32-max/lib/index.js"(exports, module) {
+    "use strict";
+    var INT32_MAX = 2147483647 | 0;
+    module.exports = INT32_MAX;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-half-pi/lib/index.js
+var require_lib113 = __commonJS({
+  "node_modules/@stdlib/constants-float64-half-pi/lib/index.js"(exports, module) {
+    "use strict";
+    var HALF_PI = 1.5707963267948966;
+    module.exports = HALF_PI;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-factorial/lib/factorials.json
+var require_factorials = __commonJS({
+  "node_modules/@stdlib/math-base-special-factorial/lib/factorials.json"(exports, module) {
+    module.exports = [
+      1,
+      1,
+      2,
+      6,
+      24,
+      120,
+      720,
+      5040,
+      40320,
+      362880,
+      3628800,
+      39916800,
+      479001600,
+      6227020800,
+      87178291200,
+      1307674368e3,
+      20922789888e3,
+      355687428096e3,
+      6402373705728e3,
+      121645100408832e3,
+      243290200817664e4,
+      5109094217170944e4,
+      11240007277776077e5,
+      2585201673888498e7,
+      6204484017332394e8,
+      15511210043330986e9,
+      40329146112660565e10,
+      10888869450418352e12,
+      30488834461171387e13,
+      8841761993739702e15,
+      26525285981219107e16,
+      8222838654177922e18,
+      2631308369336935e20,
+      8683317618811886e21,
+      29523279903960416e22,
+      10333147966386145e24,
+      37199332678990125e25,
+      13763753091226346e27,
+      5230226174666011e29,
+      20397882081197444e30,
+      8159152832478977e32,
+      3345252661316381e34,
+      140500611775288e37,
+      6041526306337383e37,
+      2658271574788449e39,
+      11962222086548019e40,
+      5502622159812089e42,
+      25862324151116818e43,
+      12413915592536073e45,
+      6082818640342675e47,
+      30414093201713376e48,
+      15511187532873822e50,
+      8065817517094388e52,
+      42748832840600255e53,
+      2308436973392414e56,
+      12696403353658276e57,
+      7109985878048635e59,
+      40526919504877214e60,
+      23505613312828785e62,
+      13868311854568984e64,
+      832098711274139e67,
+      5075802138772248e68,
+      3146997326038794e70,
+      198260831540444e73,
+      12688693218588417e73,
+      8247650592082472e75,
+      5443449390774431e77,
+      3647111091818868e79,
+      24800355424368305e80,
+      1711224524281413e83,
+      11978571669969892e84,
+      8504785885678623e86,
+      61234458376886085e87,
+      44701154615126844e89,
+      3307885441519386e92,
+      248091408113954e95,
+      18854947016660504e95,
+      14518309202828587e97,
+      11324281178206297e99,
+      8946182130782976e101,
+      7156945704626381e103,
+      5797126020747368e105,
+      4753643337012842e107,
+      3945523969720659e109,
+      3314240134565353e111,
+      281710411438055e114,
+      24227095383672734e114,
+      2107757298379528e117,
+      18548264225739844e118,
+      1650795516090846e121,
+      14857159644817615e122,
+      1352001527678403e125,
+      12438414054641308e126,
+      11567725070816416e128,
+      1087366156656743e131,
+      1032997848823906e133,
+      9916779348709496e134,
+      9619275968248212e136,
+      9426890448883248e138,
+      9332621544394415e140,
+      9332621544394415e142,
+      942594775983836e145,
+      9614466715035127e146,
+      990290071648618e149,
+      10299016745145628e150,
+      1081396758240291e153,
+      11462805637347084e154,
+      1226520203196138e157,
+      1324641819451829e159,
+      14438595832024937e160,
+      1588245541522743e163,
+      17629525510902446e164,
+      1974506857221074e167,
+      22311927486598138e168,
+      25435597334721877e170,
+      2925093693493016e173,
+      3393108684451898e175,
+      3969937160808721e177,
+      4684525849754291e179,
+      5574585761207606e181,
+      6689502913449127e183,
+      8094298525273444e185,
+      9875044200833601e187,
+      1214630436702533e190,
+      1506141741511141e192,
+      1882677176888926e194,
+      2372173242880047e196,
+      30126600184576594e197,
+      3856204823625804e200,
+      4974504222477287e202,
+      6466855489220474e204,
+      847158069087882e207,
+      11182486511960043e208,
+      14872707060906857e210,
+      19929427461615188e212,
+      26904727073180504e214,
+      3659042881952549e217,
+      5012888748274992e219,
+      6917786472619489e221,
+      9615723196941089e223,
+      13462012475717526e225,
+      1898143759076171e228,
+      2695364137888163e230,
+      3854370717180073e232,
+      55502938327393044e233,
+      8047926057471992e236,
+      11749972043909107e238,
+      1727245890454639e241,
+      25563239178728654e242,
+      380892263763057e246,
+      5713383956445855e247,
+      862720977423324e250,
+      13113358856834524e251,
+      20063439050956823e253,
+      30897696138473508e255,
+      4789142901463394e258,
+      7471062926282894e260,
+      11729568794264145e262,
+      1853271869493735e265,
+      29467022724950384e266,
+      47147236359920616e268,
+      7590705053947219e271,
+      12296942187394494e273,
+      20044015765453026e275,
+      3287218585534296e278,
+      5423910666131589e280,
+      9003691705778438e282,
+      1503616514864999e285,
+      25260757449731984e286,
+      4269068009004705e289,
+      7257415615307999e291
+    ];
+  }
+});
+
+// node_modules/@stdlib/math-base-special-factorial/lib/main.js
+var require_main77 = __commonJS({
+  "node_modules/@stdlib/math-base-special-factorial/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var isInteger = require_lib70();
+    var gamma = require_lib81();
+    var PINF = require_lib2();
+    var FLOAT64_MAX_NTH_FACTORIAL = require_lib69();
+    var FACTORIALS = require_factorials();
+    function factorial(x) {
+      if (isnan(x)) {
+        return NaN;
+      }
+      if (isInteger(x)) {
+        if (x < 0) {
+          return NaN;
+        }
+        if (x <= FLOAT64_MAX_NTH_FACTORIAL) {
+          return FACTORIALS[x];
+        }
+        return PINF;
+      }
+      return gamma(x + 1);
+    }
+    module.exports = factorial;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-factorial/lib/index.js
+var require_lib114 = __commonJS({
+  "node_modules/@stdlib/math-base-special-factorial/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main77();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/rational_pq.js
+var require_rational_pq4 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/rational_pq.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return Infinity;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = 3847467039331777e-5 + x * (3685766504351951e-5 + x * (1588920245372942e-5 + x * (4059208354298835e-6 + x * (6805476611834733e-7 + x * (7823975500312005e-8 + x * (6246580776401795e-9 + x * (341986.3488721347 + x * (12287.194511824551 + x * (261.61404416416684 + x * 2.5066282746310007)))))))));
+        s2 = 0 + x * (362880 + x * (1026576 + x * (1172700 + x * (723680 + x * (269325 + x * (63273 + x * (9450 + x * (870 + x * (45 + x * 1)))))))));
+      } else {
+        x = 1 / x;
+        s1 = 2.5066282746310007 + x * (261.61404416416684 + x * (12287.194511824551 + x * (341986.3488721347 + x * (6246580776401795e-9 + x * (7823975500312005e-8 + x * (6805476611834733e-7 + x * (4059208354298835e-6 + x * (1588920245372942e-5 + x * (3685766504351951e-5 + x * 3847467039331777e-5)))))))));
+        s2 = 1 + x * (45 + x * (870 + x * (9450 + x * (63273 + x * (269325 + x * (723680 + x * (1172700 + x * (1026576 + x * (362880 + x * 0)))))))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/main.js
+var require_main78 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/main.js"(exports, module) {
+    "use strict";
+    var gammaLanczosSum = require_rational_pq4();
+    module.exports = gammaLanczosSum;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/index.js
+var require_lib115 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main78();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/gamma_delta_ratio_lanczos.js
+var require_gamma_delta_ratio_lanczos = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/gamma_delta_ratio_lanczos.js"(exports, module) {
+    "use strict";
+    var lanczosSum = require_lib115();
+    var gamma = require_lib81();
+    var log1p = require_lib103();
+    var abs = require_lib6();
+    var exp = require_lib66();
+    var pow = require_lib79();
+    var EPSILON = require_lib86();
+    var E = require_lib99();
+    var G = require_lib98();
+    var FLOAT64_MAX_NTH_FACTORIAL = require_lib69();
+    var FACTORIAL_169 = 4269068009004705e289;
+    function gammaDeltaRatioLanczos(z3, delta) {
+      var result;
+      var ratio2;
+      var zgh;
+      if (z3 < EPSILON) {
+        if (delta >= FLOAT64_MAX_NTH_FACTORIAL) {
+          ratio2 = gammaDeltaRatioLanczos(delta, FLOAT64_MAX_NTH_FACTORIAL - delta);
+          ratio2 *= z3;
+          ratio2 *= FACTORIAL_169;
+          return 1 / ratio2;
+        }
+        return 1 / (z3 * gamma(z3 + delta));
+      }
+      zgh = z3 + G - 0.5;
+      if (z3 + delta === z3) {
+        if (abs(delta / zgh) < EPSILON) {
+          result = exp(-delta);
+        } else {
+          result = 1;
+        }
+      } else {
+        if (abs(delta) < 10) {
+          result = exp((0.5 - z3) * log1p(delta / zgh));
+        } else {
+          result = pow(zgh / (zgh + delta), z3 - 0.5);
+        }
+        result *= lanczosSum(z3) / lanczosSum(z3 + delta);
+      }
+      result *= pow(E / (zgh + delta), delta);
+      return result;
+    }
+    module.exports = gammaDeltaRatioLanczos;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/main.js
+var require_main79 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/main.js"(exports, module) {
+    "use strict";
+    var abs = require_lib6();
+    var floor = require_lib32();
+    var gamma = require_lib81();
+    var factorial = require_lib114();
+    var FLOAT64_MAX_NTH_FACTORIAL = require_lib69();
+    var gammaDeltaRatioLanczos = require_gamma_delta_ratio_lanczos();
+    function gammaDeltaRatio(z3, delta) {
+      var result;
+      var idelta;
+      var iz;
+      if (z3 <= 0 || z3 + delta <= 0) {
+        return gamma(z3) / gamma(z3 + delta);
+      }
+      idelta = floor(delta);
+      if (idelta === delta) {
+        iz = floor(z3);
+        if (iz === z3) {
+          if (z3 <= FLOAT64_MAX_NTH_FACTORIAL && z3 + delta <= FLOAT64_MAX_NTH_FACTORIAL) {
+            return factorial(iz - 1) / factorial(idelta + iz - 1);
+          }
+        }
+        if (abs(delta) < 20) {
+          if (delta === 0) {
+            return 1;
+          }
+          if (delta < 0) {
+            z3 -= 1;
+            result = z3;
+            delta += 1;
+            while (delta !== 0) {
+              z3 -= 1;
+              result *= z3;
+              delta += 1;
+            }
+            return result;
+          }
+          result = 1 / z3;
+          delta -= 1;
+          while (delta !== 0) {
+            z3 += 1;
+            result /= z3;
+            delta -= 1;
+          }
+          return result;
+        }
+      }
+      return gammaDeltaRatioLanczos(z3, delta);
+    }
+    module.exports = gammaDeltaRatio;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/index.js
+var require_lib116 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main79();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/full_igamma_prefix.js
+var require_full_igamma_prefix2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/full_igamma_prefix.js"(exports, module) {
+    "use strict";
+    var exp = require_lib66();
+    var pow = require_lib79();
+    var ln = require_lib31();
+    var MAX_LN = require_lib68();
+    var MIN_LN = require_lib89();
+    function fullIGammaPrefix(a, z3) {
+      var prefix;
+      var alz;
+      alz = a * ln(z3);
+      if (z3 >= 1) {
+        if (alz < MAX_LN && -z3 > MIN_LN) {
+          prefix = pow(z3, a) * exp(-z3);
+        } else if (a >= 1) {
+          prefix = pow(z3 / exp(z3 / a), a);
+        } else {
+          prefix = exp(alz - z3);
+        }
+      } else if (alz > MIN_LN) {
+        prefix = pow(z3, a) * exp(-z3);
+      } else if (z3 / a < MAX_LN) {
+        prefix = pow(z3 / exp(z3 / a), a);
+      } else {
+        prefix = exp(alz - z3);
+      }
+      return prefix;
+    }
+    module.exports = fullIGammaPrefix;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/regularized_gamma_prefix.js
+var require_regularized_gamma_prefix = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/regularized_gamma_prefix.js"(exports, module) {
+    "use strict";
+    var lanczosSumExpGScaled = require_lib94();
+    var gammaln = require_lib65();
+    var gamma = require_lib81();
+    var log1p = require_lib103();
+    var sqrt = require_lib74();
+    var abs = require_lib6();
+    var exp = require_lib66();
+    var pow = require_lib79();
+    var max = require_lib96();
+    var min = require_lib97();
+    var ln = require_lib31();
+    var MAX_LN = require_lib68();
+    var MIN_LN = require_lib89();
+    var G = require_lib98();
+    var E = require_lib99();
+    function regularizedGammaPrefix(a, z3) {
+      var prefix;
+      var amza;
+      var agh;
+      var alz;
+      var amz;
+      var sq;
+      var d;
+      agh = a + G - 0.5;
+      d = (z3 - a - G + 0.5) / agh;
+      if (a < 1) {
+        if (z3 <= MIN_LN) {
+          return exp(a * ln(z3) - z3 - gammaln(a));
+        }
+        return pow(z3, a) * exp(-z3) / gamma(a);
+      }
+      if (abs(d * d * a) <= 100 && a > 150) {
+        prefix = a * (log1p(d) - d) + z3 * (0.5 - G) / agh;
+        prefix = exp(prefix);
+      } else {
+        alz = a * ln(z3 / agh);
+        amz = a - z3;
+        if (min(alz, amz) <= MIN_LN || max(alz, amz) >= MAX_LN) {
+          amza = amz / a;
+          if (min(alz, amz) / 2 > MIN_LN && max(alz, amz) / 2 < MAX_LN) {
+            sq = pow(z3 / agh, a / 2) * exp(amz / 2);
+            prefix = sq * sq;
+          } else if (min(alz, amz) / 4 > MIN_LN && max(alz, amz) / 4 < MAX_LN && z3 > a) {
+            sq = pow(z3 / agh, a / 4) * exp(amz / 4);
+            prefix = sq * sq;
+            prefix *= prefix;
+          } else if (amza > MIN_LN && amza < MAX_LN) {
+            prefix = pow(z3 * exp(amza) / agh, a);
+          } else {
+            prefix = exp(alz + amz);
+          }
+        } else {
+          prefix = pow(z3 / agh, a) * exp(amz);
+        }
+      }
+      prefix *= sqrt(agh / E) / lanczosSumExpGScaled(a);
+      return prefix;
+    }
+    module.exports = regularizedGammaPrefix;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/beta_small_b_large_a_series.js
+var require_beta_small_b_large_a_series = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/beta_small_b_large_a_series.js"(exports, module) {
+    "use strict";
+    var gammaDeltaRatio = require_lib116();
+    var factorial = require_lib114();
+    var gammainc2 = require_lib107();
+    var log1p = require_lib103();
+    var abs = require_lib6();
+    var pow = require_lib79();
+    var ln = require_lib31();
+    var MIN_VALUE = require_lib53();
+    var EPSILON = require_lib86();
+    var fullIGammaPrefix = require_full_igamma_prefix2();
+    var regularizedGammaPrefix = require_regularized_gamma_prefix();
+    var p = new Array(30);
+    function betaSmallBLargeASeries(a, b, x, y, s0, mult, normalized) {
+      var prefix;
+      var tmp1;
+      var tnp1;
+      var sum;
+      var b2n;
+      var bm1;
+      var lx2;
+      var lxp;
+      var mbn;
+      var lx;
+      var t4;
+      var h;
+      var j;
+      var m;
+      var n;
+      var r;
+      var t;
+      var u;
+      bm1 = b - 1;
+      t = a + bm1 / 2;
+      if (y < 0.35) {
+        lx = log1p(-y);
+      } else {
+        lx = ln(x);
+      }
+      u = -t * lx;
+      h = regularizedGammaPrefix(b, u);
+      if (h <= MIN_VALUE) {
+        return s0;
+      }
+      if (normalized) {
+        prefix = h / gammaDeltaRatio(a, b);
+        prefix /= pow(t, b);
+      } else {
+        prefix = fullIGammaPrefix(b, u) / pow(t, b);
+      }
+      prefix *= mult;
+      p[0] = 1;
+      j = gammainc2(u, b, true, true);
+      j /= h;
+      sum = s0 + prefix * j;
+      tnp1 = 1;
+      lx2 = lx / 2;
+      lx2 *= lx2;
+      lxp = 1;
+      t4 = 4 * t * t;
+      b2n = b;
+      for (n = 1; n < p.length; ++n) {
+        tnp1 += 2;
+        p[n] = 0;
+        mbn = b - n;
+        tmp1 = 3;
+        for (m = 1; m < n; ++m) {
+          mbn = m * b - n;
+          p[n] += mbn * p[n - m] / factorial(tmp1);
+          tmp1 += 2;
+        }
+        p[n] /= n;
+        p[n] += bm1 / factorial(tnp1);
+        j = (b2n * (b2n + 1) * j + (u + b2n + 1) * lxp) / t4;
+        lxp *= lx2;
+        b2n += 2;
+        r = prefix * p[n] * j;
+        sum += r;
+        if (r > 1) {
+          if (abs(r) < abs(EPSILON * sum)) {
+            break;
+          }
+        } else if (abs(r / EPSILON) < abs(sum)) {
+          break;
+        }
+      }
+      return sum;
+    }
+    module.exports = betaSmallBLargeASeries;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/rising_factorial_ratio.js
+var require_rising_factorial_ratio = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/rising_factorial_ratio.js"(exports, module) {
+    "use strict";
+    function risingFactorialRatio(a, b, k) {
+      var result;
+      var i;
+      if (k === 0) {
+        return 1;
+      }
+      result = 1;
+      for (i = 0; i < k; i++) {
+        result *= (a + i) / (b + i);
+      }
+      return result;
+    }
+    module.exports = risingFactorialRatio;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-maxabs/lib/main.js
+var require_main80 = __commonJS({
+  "node_modules/@stdlib/math-base-special-maxabs/lib/main.js"(exports, module) {
+    "use strict";
+    var abs = require_lib6();
+    var max = require_lib96();
+    function maxabs(x, y) {
+      return max(abs(x), abs(y));
+    }
+    module.exports = maxabs;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-maxabs/lib/index.js
+var require_lib117 = __commonJS({
+  "node_modules/@stdlib/math-base-special-maxabs/lib/index.js"(exports, module) {
+    "use strict";
+    var maxabs = require_main80();
+    module.exports = maxabs;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-minabs/lib/main.js
+var require_main81 = __commonJS({
+  "node_modules/@stdlib/math-base-special-minabs/lib/main.js"(exports, module) {
+    "use strict";
+    var abs = require_lib6();
+    var min = require_lib97();
+    function minabs(x, y) {
+      return min(abs(x), abs(y));
+    }
+    module.exports = minabs;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-minabs/lib/index.js
+var require_lib118 = __commonJS({
+  "node_modules/@stdlib/math-base-special-minabs/lib/index.js"(exports, module) {
+    "use strict";
+    var minabs = require_main81();
+    module.exports = minabs;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_power_terms.js
+var require_ibeta_power_terms = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_power_terms.js"(exports, module) {
+    "use strict";
+    var lanczosSumExpGScaled = require_lib94();
+    var maxabs = require_lib117();
+    var minabs = require_lib118();
+    var expm1 = require_lib101();
+    var log1p = require_lib103();
+    var sqrt = require_lib74();
+    var abs = require_lib6();
+    var exp = require_lib66();
+    var pow = require_lib79();
+    var min = require_lib97();
+    var ln = require_lib31();
+    var MAX_LN = require_lib68();
+    var MIN_LN = require_lib89();
+    var G = require_lib98();
+    var E = require_lib99();
+    function ibetaPowerTerms(a, b, x, y, normalized) {
+      var result;
+      var smallA;
+      var ratio2;
+      var agh;
+      var bgh;
+      var cgh;
+      var l1;
+      var l2;
+      var l3;
+      var p1;
+      var b1;
+      var b2;
+      var c;
+      var l;
+      if (!normalized) {
+        return pow(x, a) * pow(y, b);
+      }
+      c = a + b;
+      agh = a + G - 0.5;
+      bgh = b + G - 0.5;
+      cgh = c + G - 0.5;
+      result = lanczosSumExpGScaled(c);
+      result /= lanczosSumExpGScaled(a) * lanczosSumExpGScaled(b);
+      result *= sqrt(bgh / E);
+      result *= sqrt(agh / cgh);
+      l1 = (x * b - y * agh) / agh;
+      l2 = (y * a - x * bgh) / bgh;
+      if (minabs(l1, l2) < 0.2) {
+        if (l1 * l2 > 0 || min(a, b) < 1) {
+          if (abs(l1) < 0.1) {
+            result *= exp(a * log1p(l1));
+          } else {
+            result *= pow(x * cgh / agh, a);
+          }
+          if (abs(l2) < 0.1) {
+            result *= exp(b * log1p(l2));
+          } else {
+            result *= pow(y * cgh / bgh, b);
+          }
+        } else if (maxabs(l1, l2) < 0.5) {
+          smallA = a < b;
+          ratio2 = b / a;
+          if (smallA && ratio2 * l2 < 0.1 || !smallA && l1 / ratio2 > 0.1) {
+            l3 = expm1(ratio2 * log1p(l2));
+            l3 = l1 + l3 + l3 * l1;
+            l3 = a * log1p(l3);
+            result *= exp(l3);
+          } else {
+            l3 = expm1(log1p(l1) / ratio2);
+            l3 = l2 + l3 + l3 * l2;
+            l3 = b * log1p(l3);
+            result *= exp(l3);
+          }
+        } else if (abs(l1) < abs(l2)) {
+          l = a * log1p(l1) + b * ln(y * cgh / bgh);
+          if (l <= MIN_LN || l >= MAX_LN) {
+            l += ln(result);
+            if (l >= MAX_LN) {
+              return NaN;
+            }
+            result = exp(l);
+          } else {
+            result *= exp(l);
+          }
+        } else {
+          l = b * log1p(l2) + a * ln(x * cgh / agh);
+          if (l <= MIN_LN || l >= MAX_LN) {
+            l += ln(result);
+            if (l >= MAX_LN) {
+              return NaN;
+            }
+            result = exp(l);
+          } else {
+            result *= exp(l);
+          }
+        }
+      } else {
+        b1 = x * cgh / agh;
+        b2 = y * cgh / bgh;
+        l1 = a * ln(b1);
+        l2 = b * ln(b2);
+        if (l1 >= MAX_LN || l1 <= MIN_LN || l2 >= MAX_LN || l2 <= MIN_LN) {
+          if (a < b) {
+            p1 = pow(b2, b / a);
+            l3 = a * (ln(b1) + ln(p1));
+            if (l3 < MAX_LN && l3 > MIN_LN) {
+              result *= pow(p1 * b1, a);
+            } else {
+              l2 += l1 + ln(result);
+              if (l2 >= MAX_LN) {
+                return NaN;
+              }
+              result = exp(l2);
+            }
+          } else {
+            p1 = pow(b1, a / b);
+            l3 = (ln(p1) + ln(b2)) * b;
+            if (l3 < MAX_LN && l3 > MIN_LN) {
+              result *= pow(p1 * b2, b);
+            } else {
+              l2 += l1 + ln(result);
+              if (l2 >= MAX_LN) {
+                return NaN;
+              }
+              result = exp(l2);
+            }
+          }
+        } else {
+          result *= pow(b1, a) * pow(b2, b);
+        }
+      }
+      return result;
+    }
+    module.exports = ibetaPowerTerms;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_fraction2.js
+var require_ibeta_fraction2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_fraction2.js"(exports, module) {
+    "use strict";
+    var continuedFraction = require_lib106();
+    var ibetaPowerTerms = require_ibeta_power_terms();
+    var OPTS = {
+      "keep": true,
+      "maxIter": 1e3
+    };
+    function ibetaFraction2t(a, b, x, y) {
+      var m = 0;
+      return next;
+      function next() {
+        var denom;
+        var aN;
+        var bN;
+        aN = (a + m - 1) * (a + b + m - 1) * m * (b - m) * x * x;
+        denom = a + 2 * m - 1;
+        aN /= denom * denom;
+        bN = m;
+        bN += m * (b - m) * x / (a + 2 * m - 1);
+        bN += (a + m) * (a * y - b * x + 1 + m * (2 - x)) / (a + 2 * m + 1);
+        m += 1;
+        return [aN, bN];
+      }
+    }
+    function ibetaFraction2(a, b, x, y, normalized, out) {
+      var result;
+      var fract;
+      var f;
+      result = ibetaPowerTerms(a, b, x, y, normalized);
+      if (out) {
+        out[1] = result;
+      }
+      if (result === 0) {
+        return result;
+      }
+      f = ibetaFraction2t(a, b, x, y);
+      fract = continuedFraction(f, OPTS);
+      return result / fract;
+    }
+    module.exports = ibetaFraction2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-max-safe-integer/lib/index.js
+var require_lib119 = __commonJS({
+  "node_modules/@stdlib/constants-float64-max-safe-integer/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_MAX_SAFE_INTEGER = 9007199254740991;
+    module.exports = FLOAT64_MAX_SAFE_INTEGER;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gcd/lib/bitwise_binary_gcd.js
+var require_bitwise_binary_gcd = __commonJS({
+  "node_modules/@stdlib/math-base-special-gcd/lib/bitwise_binary_gcd.js"(exports, module) {
+    "use strict";
+    function gcd(a, b) {
+      var k = 0;
+      var t;
+      if (a === 0) {
+        return b;
+      }
+      if (b === 0) {
+        return a;
+      }
+      while ((a & 1) === 0 && (b & 1) === 0) {
+        a >>>= 1;
+        b >>>= 1;
+        k += 1;
+      }
+      while ((a & 1) === 0) {
+        a >>>= 1;
+      }
+      while (b) {
+        while ((b & 1) === 0) {
+          b >>>= 1;
+        }
+        if (a > b) {
+          t = b;
+          b = a;
+          a = t;
+        }
+        b -= a;
+      }
+      return a << k;
+    }
+    module.exports = gcd;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gcd/lib/binary_gcd.js
+var require_binary_gcd = __commonJS({
+  "node_modules/@stdlib/math-base-special-gcd/lib/binary_gcd.js"(exports, module) {
+    "use strict";
+    function gcd(a, b) {
+      var k = 1;
+      var t;
+      if (a === 0) {
+        return b;
+      }
+      if (b === 0) {
+        return a;
+      }
+      while (a % 2 === 0 && b % 2 === 0) {
+        a /= 2;
+        b /= 2;
+        k *= 2;
+      }
+      while (a % 2 === 0) {
+        a /= 2;
+      }
+      while (b) {
+        while (b % 2 === 0) {
+          b /= 2;
+        }
+        if (a > b) {
+          t = b;
+          b = a;
+          a = t;
+        }
+        b -= a;
+      }
+      return k * a;
+    }
+    module.exports = gcd;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gcd/lib/main.js
+var require_main82 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gcd/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var isInteger = require_lib70();
+    var PINF = require_lib2();
+    var NINF = require_lib4();
+    var INT32_MAX = require_lib112();
+    var bitwise = require_bitwise_binary_gcd();
+    var largeIntegers = require_binary_gcd();
+    function gcd(a, b) {
+      if (isnan(a) || isnan(b)) {
+        return NaN;
+      }
+      if (a === PINF || b === PINF || a === NINF || b === NINF) {
+        return NaN;
+      }
+      if (!(isInteger(a) && isInteger(b))) {
+        return NaN;
+      }
+      if (a < 0) {
+        a = -a;
+      }
+      if (b < 0) {
+        b = -b;
+      }
+      if (a <= INT32_MAX && b <= INT32_MAX) {
+        return bitwise(a, b);
+      }
+      return largeIntegers(a, b);
+    }
+    module.exports = gcd;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gcd/lib/index.js
+var require_lib120 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gcd/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main82();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-binomcoef/lib/main.js
+var require_main83 = __commonJS({
+  "node_modules/@stdlib/math-base-special-binomcoef/lib/main.js"(exports, module) {
+    "use strict";
+    var MAX_SAFE_INTEGER = require_lib119();
+    var PINF = require_lib2();
+    var isInteger = require_lib70();
+    var isnan = require_lib();
+    var isOdd = require_lib73();
+    var floor = require_lib32();
+    var gcd = require_lib120();
+    function binomcoef(n, k) {
+      var res;
+      var sgn;
+      var b;
+      var c;
+      var d;
+      var g;
+      var s;
+      if (isnan(n) || isnan(k)) {
+        return NaN;
+      }
+      if (!isInteger(n) || !isInteger(k)) {
+        return NaN;
+      }
+      if (k < 0) {
+        return 0;
+      }
+      sgn = 1;
+      if (n < 0) {
+        n = -n + k - 1;
+        if (isOdd(k)) {
+          sgn *= -1;
+        }
+      }
+      if (k > n) {
+        return 0;
+      }
+      if (k === 0 || k === n) {
+        return sgn;
+      }
+      if (k === 1 || k === n - 1) {
+        return sgn * n;
+      }
+      if (n - k < k) {
+        k = n - k;
+      }
+      s = floor(MAX_SAFE_INTEGER / n);
+      res = 1;
+      for (d = 1; d <= k; d++) {
+        if (res > s) {
+          break;
+        }
+        res *= n;
+        res /= d;
+        n -= 1;
+      }
+      if (d > k) {
+        return sgn * res;
+      }
+      b = binomcoef(n, k - d + 1);
+      if (b === PINF) {
+        return sgn * b;
+      }
+      c = binomcoef(k, k - d + 1);
+      g = gcd(b, c);
+      b /= g;
+      c /= g;
+      res /= c;
+      return sgn * res * b;
+    }
+    module.exports = binomcoef;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-binomcoef/lib/index.js
+var require_lib121 = __commonJS({
+  "node_modules/@stdlib/math-base-special-binomcoef/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main83();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/binomial_ccdf.js
+var require_binomial_ccdf = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/binomial_ccdf.js"(exports, module) {
+    "use strict";
+    var binomcoef = require_lib121();
+    var floor = require_lib32();
+    var pow = require_lib79();
+    var MIN_VALUE = require_lib53();
+    function binomialCCDF(n, k, x, y) {
+      var startTerm;
+      var result;
+      var start;
+      var term;
+      var i;
+      result = pow(x, n);
+      if (result > MIN_VALUE) {
+        term = result;
+        for (i = floor(n - 1); i > k; i--) {
+          term *= (i + 1) * y / ((n - i) * x);
+          result += term;
+        }
+      } else {
+        start = floor(n * x);
+        if (start <= k + 1) {
+          start = floor(k + 2);
+        }
+        result = pow(x, start) * pow(y, n - start);
+        result *= binomcoef(floor(n), floor(start));
+        if (result === 0) {
+          for (i = start - 1; i > k; i--) {
+            result += pow(x, i) * pow(y, n - i);
+            result *= binomcoef(floor(n), floor(i));
+          }
+        } else {
+          term = result;
+          startTerm = result;
+          for (i = start - 1; i > k; i--) {
+            term *= (i + 1) * y / ((n - i) * x);
+            result += term;
+          }
+          term = startTerm;
+          for (i = start + 1; i <= n; i++) {
+            term *= (n - i + 1) * x / (i * y);
+            result += term;
+          }
+        }
+      }
+      return result;
+    }
+    module.exports = binomialCCDF;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_a_step.js
+var require_ibeta_a_step = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_a_step.js"(exports, module) {
+    "use strict";
+    var ibetaPowerTerms = require_ibeta_power_terms();
+    function ibetaAStep(a, b, x, y, k, normalized, out) {
+      var prefix;
+      var term;
+      var sum;
+      var i;
+      prefix = ibetaPowerTerms(a, b, x, y, normalized);
+      if (out) {
+        out[1] = prefix;
+      }
+      prefix /= a;
+      if (prefix === 0) {
+        return prefix;
+      }
+      sum = 1;
+      term = 1;
+      for (i = 0; i < k - 1; ++i) {
+        term *= (a + b + i) * x / (a + i + 1);
+        sum += term;
+      }
+      prefix *= sum;
+      return prefix;
+    }
+    module.exports = ibetaAStep;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_series.js
+var require_ibeta_series = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_series.js"(exports, module) {
+    "use strict";
+    var lanczosSumExpGScaled = require_lib94();
+    var sumSeries = require_lib87();
+    var log1p = require_lib103();
+    var sqrt = require_lib74();
+    var exp = require_lib66();
+    var pow = require_lib79();
+    var ln = require_lib31();
+    var MIN_VALUE = require_lib53();
+    var MAX_LN = require_lib68();
+    var MIN_LN = require_lib89();
+    var G = require_lib98();
+    var E = require_lib99();
+    var opts = {
+      "maxTerms": 100
+    };
+    function ibetaSeriesT(a, b, x, result) {
+      var poch = 1 - b;
+      var n = 1;
+      return next;
+      function next() {
+        var r = result / a;
+        a += 1;
+        result *= poch * x / n;
+        n += 1;
+        poch += 1;
+        return r;
+      }
+    }
+    function ibetaSeries(a, b, x, s0, normalized, out, y) {
+      var result;
+      var agh;
+      var bgh;
+      var cgh;
+      var l1;
+      var l2;
+      var c;
+      var s;
+      if (normalized) {
+        c = a + b;
+        agh = a + G - 0.5;
+        bgh = b + G - 0.5;
+        cgh = c + G - 0.5;
+        result = lanczosSumExpGScaled(c) / (lanczosSumExpGScaled(a) * lanczosSumExpGScaled(b));
+        l1 = ln(cgh / bgh) * (b - 0.5);
+        l2 = ln(x * cgh / agh) * a;
+        if (l1 > MIN_LN && l1 < MAX_LN && l2 > MIN_LN && l2 < MAX_LN) {
+          if (a * b < bgh * 10) {
+            result *= exp((b - 0.5) * log1p(a / bgh));
+          } else {
+            result *= pow(cgh / bgh, b - 0.5);
+          }
+          result *= pow(x * cgh / agh, a);
+          result *= sqrt(agh / E);
+          if (out) {
+            out[1] = result * pow(y, b);
+          }
+        } else {
+          result = ln(result) + l1 + l2 + (ln(agh) - 1) / 2;
+          if (out) {
+            out[1] = exp(result + b * ln(y));
+          }
+          result = exp(result);
+        }
+      } else {
+        result = pow(x, a);
+      }
+      if (result < MIN_VALUE) {
+        return s0;
+      }
+      s = ibetaSeriesT(a, b, x, result);
+      opts.initialValue = s0;
+      return sumSeries(s, opts);
+    }
+    module.exports = ibetaSeries;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/assign.js
+var require_assign3 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/assign.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var expm1 = require_lib101();
+    var floor = require_lib32();
+    var log1p = require_lib103();
+    var asin = require_lib110();
+    var beta = require_lib111();
+    var sqrt = require_lib74();
+    var exp = require_lib66();
+    var pow = require_lib79();
+    var max = require_lib96();
+    var min = require_lib97();
+    var MAX_FLOAT64 = require_lib83();
+    var MIN_FLOAT64 = require_lib53();
+    var MAX_INT32 = require_lib112();
+    var HALF_PI = require_lib113();
+    var PI = require_lib63();
+    var betaSmallBLargeASeries = require_beta_small_b_large_a_series();
+    var risingFactorialRatio = require_rising_factorial_ratio();
+    var ibetaPowerTerms = require_ibeta_power_terms();
+    var ibetaFraction2 = require_ibeta_fraction2();
+    var binomialCCDF = require_binomial_ccdf();
+    var ibetaAStep = require_ibeta_a_step();
+    var ibetaSeries = require_ibeta_series();
+    var ONE_OVER_PI = 1 / PI;
+    function ibetaImp(x, a, b, regularized, upper, out, stride, offset) {
+      var lambda;
+      var prefix;
+      var fract;
+      var bbar;
+      var div;
+      var tmp;
+      var i0;
+      var i1;
+      var k;
+      var n;
+      var p;
+      var y;
+      y = 1 - x;
+      i0 = offset;
+      i1 = offset + stride;
+      out[i1] = -1;
+      if (isnan(x) || x < 0 || x > 1) {
+        out[i0] = NaN;
+        out[i1] = NaN;
+        return out;
+      }
+      if (regularized) {
+        if (a < 0 || b < 0) {
+          out[i0] = NaN;
+          out[i1] = NaN;
+          return out;
+        }
+        if (a === 0) {
+          if (b === 0) {
+            out[i0] = NaN;
+            out[i1] = NaN;
+            return out;
+          }
+          if (b > 0) {
+            out[i0] = upper ? 0 : 1;
+            return out;
+          }
+        } else if (b === 0) {
+          if (a > 0) {
+            out[i0] = upper ? 1 : 0;
+            return out;
+          }
+        }
+      } else if (a <= 0 || b <= 0) {
+        out[i0] = NaN;
+        out[i1] = NaN;
+        return out;
+      }
+      if (x === 0) {
+        if (a === 1) {
+          out[i1] = 1;
+        } else {
+          out[i1] = a < 1 ? MAX_FLOAT64 / 2 : MIN_FLOAT64 * 2;
+        }
+        if (upper) {
+          out[i0] = regularized ? 1 : beta(a, b);
+          return out;
+        }
+        out[i0] = 0;
+        return out;
+      }
+      if (x === 1) {
+        if (b === 1) {
+          out[i1] = 1;
+        } else {
+          out[i1] = b < 1 ? MAX_FLOAT64 / 2 : MIN_FLOAT64 * 2;
+        }
+        if (upper) {
+          out[i0] = 0;
+        } else {
+          out[i0] = regularized ? 1 : beta(a, b);
+        }
+        return out;
+      }
+      if (a === 0.5 && b === 0.5) {
+        out[i1] = ONE_OVER_PI * sqrt(y * x);
+        p = upper ? asin(sqrt(y)) : asin(sqrt(x));
+        p /= HALF_PI;
+        if (!regularized) {
+          p *= PI;
+        }
+        out[i0] = p;
+        return out;
+      }
+      if (a === 1) {
+        tmp = b;
+        b = a;
+        a = tmp;
+        tmp = y;
+        y = x;
+        x = tmp;
+        upper = !upper;
+      }
+      if (b === 1) {
+        if (a === 1) {
+          out[i0] = upper ? y : x;
+          out[i1] = 1;
+          return out;
+        }
+        out[i1] = a * pow(x, a - 1);
+        if (y < 0.5) {
+          p = upper ? -expm1(a * log1p(-y)) : exp(a * log1p(-y));
+        } else {
+          p = upper ? -(pow(x, a) - 1) : pow(x, a);
+        }
+        if (!regularized) {
+          p /= a;
+        }
+        out[i0] = p;
+        return out;
+      }
+      if (min(a, b) <= 1) {
+        if (x > 0.5) {
+          tmp = b;
+          b = a;
+          a = tmp;
+          tmp = y;
+          y = x;
+          x = tmp;
+          upper = !upper;
+        }
+        if (max(a, b) <= 1) {
+          if (a >= min(0.2, b) || pow(x, a) <= 0.9) {
+            if (upper) {
+              fract = -(regularized ? 1 : beta(a, b));
+              upper = false;
+              fract = -ibetaSeries(a, b, x, fract, regularized, out, y);
+            } else {
+              fract = ibetaSeries(a, b, x, 0, regularized, out, y);
+            }
+          } else {
+            tmp = b;
+            b = a;
+            a = tmp;
+            tmp = y;
+            y = x;
+            x = tmp;
+            upper = !upper;
+            if (y >= 0.3) {
+              if (upper) {
+                fract = -(regularized ? 1 : beta(a, b));
+                upper = false;
+                fract = -ibetaSeries(a, b, x, fract, regularized, out, y);
+              } else {
+                fract = ibetaSeries(a, b, x, 0, regularized, out, y);
+              }
+            } else {
+              if (regularized) {
+                prefix = 1;
+              } else {
+                prefix = risingFactorialRatio(a + b, a, 20);
+              }
+              fract = ibetaAStep(a, b, x, y, 20, regularized, out);
+              if (upper) {
+                fract -= regularized ? 1 : beta(a, b);
+                upper = false;
+                fract = -betaSmallBLargeASeries(a + 20, b, x, y, fract, prefix, regularized);
+              } else {
+                fract = betaSmallBLargeASeries(a + 20, b, x, y, fract, prefix, regularized);
+              }
+            }
+          }
+        } else if (b <= 1 || x < 0.1 && pow(b * x, a) <= 0.7) {
+          if (upper) {
+            fract = -(regularized ? 1 : beta(a, b));
+            upper = false;
+            fract = -ibetaSeries(a, b, x, fract, regularized, out, y);
+          } else {
+            fract = ibetaSeries(a, b, x, 0, regularized, out, y);
+          }
+        } else {
+          tmp = b;
+          b = a;
+          a = tmp;
+          tmp = y;
+          y = x;
+          x = tmp;
+          upper = !upper;
+          if (y >= 0.3) {
+            if (upper) {
+              fract = -(regularized ? 1 : beta(a, b));
+              upper = false;
+              fract = -ibetaSeries(a, b, x, fract, regularized, out, y);
+            } else {
+              fract = ibetaSeries(a, b, x, 0, regularized, out, y);
+            }
+          } else if (a >= 15) {
+            if (upper) {
+              fract = -(regularized ? 1 : beta(a, b));
+              upper = false;
+              fract = -betaSmallBLargeASeries(a, b, x, y, fract, 1, regularized);
+            } else {
+              fract = betaSmallBLargeASeries(a, b, x, y, 0, 1, regularized);
+            }
+          } else {
+            if (regularized) {
+              prefix = 1;
+            } else {
+              prefix = risingFactorialRatio(a + b, a, 20);
+            }
+            fract = ibetaAStep(a, b, x, y, 20, regularized, out);
+            if (upper) {
+              fract -= regularized ? 1 : beta(a, b);
+              upper = false;
+              fract = -betaSmallBLargeASeries(a + 20, b, x, y, fract, prefix, regularized);
+            } else {
+              fract = betaSmallBLargeASeries(a + 20, b, x, y, fract, prefix, regularized);
+            }
+          }
+        }
+      } else {
+        if (a < b) {
+          lambda = a - (a + b) * x;
+        } else {
+          lambda = (a + b) * y - b;
+        }
+        if (lambda < 0) {
+          tmp = b;
+          b = a;
+          a = tmp;
+          tmp = y;
+          y = x;
+          x = tmp;
+          upper = !upper;
+        }
+        if (b < 40) {
+          if (floor(a) === a && floor(b) === b && a < MAX_INT32 - 100) {
+            k = a - 1;
+            n = b + k;
+            fract = binomialCCDF(n, k, x, y);
+            if (!regularized) {
+              fract *= beta(a, b);
+            }
+          } else if (b * x <= 0.7) {
+            if (upper) {
+              fract = -(regularized ? 1 : beta(a, b));
+              upper = false;
+              fract = -ibetaSeries(a, b, x, fract, regularized, out, y);
+            } else {
+              fract = ibetaSeries(a, b, x, 0, regularized, out, y);
+            }
+          } else if (a > 15) {
+            n = floor(b);
+            if (n === b) {
+              n -= 1;
+            }
+            bbar = b - n;
+            if (regularized) {
+              prefix = 1;
+            } else {
+              prefix = risingFactorialRatio(a + bbar, bbar, n);
+            }
+            fract = ibetaAStep(bbar, a, y, x, n, regularized);
+            fract = betaSmallBLargeASeries(a, bbar, x, y, fract, 1, regularized);
+            fract /= prefix;
+          } else if (regularized) {
+            n = floor(b);
+            bbar = b - n;
+            if (bbar <= 0) {
+              n -= 1;
+              bbar += 1;
+            }
+            fract = ibetaAStep(bbar, a, y, x, n, regularized);
+            fract += ibetaAStep(a, bbar, x, y, 20, regularized);
+            if (upper) {
+              fract -= 1;
+            }
+            fract = betaSmallBLargeASeries(a + 20, bbar, x, y, fract, 1, regularized);
+            if (upper) {
+              fract = -fract;
+              upper = false;
+            }
+          } else {
+            fract = ibetaFraction2(a, b, x, y, regularized, out);
+          }
+        } else {
+          fract = ibetaFraction2(a, b, x, y, regularized, out);
+        }
+      }
+      if (out[i1] < 0) {
+        out[i1] = ibetaPowerTerms(a, b, x, y, true);
+      }
+      div = y * x;
+      if (out[i1] !== 0) {
+        if (MAX_FLOAT64 * div < out[i1]) {
+          out[i1] = MAX_FLOAT64 / 2;
+        } else {
+          out[i1] /= div;
+        }
+      }
+      out[i0] = upper ? (regularized ? 1 : beta(a, b)) - fract : fract;
+      return out;
+    }
+    module.exports = ibetaImp;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/main.js
+var require_main84 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/main.js"(exports, module) {
+    "use strict";
+    var compute = require_assign3();
+    function kernelBetainc(x, a, b, regularized, upper) {
+      return compute(x, a, b, regularized, upper, [0, 0], 1, 0);
+    }
+    module.exports = kernelBetainc;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/index.js
+var require_lib122 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/index.js"(exports, module) {
+    "use strict";
+    var setReadOnly = require_lib50();
+    var main2 = require_main84();
+    var assign = require_assign3();
+    setReadOnly(main2, "assign", assign);
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-betainc/lib/main.js
+var require_main85 = __commonJS({
+  "node_modules/@stdlib/math-base-special-betainc/lib/main.js"(exports, module) {
+    "use strict";
+    var kernelBetainc = require_lib122().assign;
+    function betainc(x, a, b, regularized, upper) {
+      var out = [0, 0];
+      regularized = regularized === false ? false : true;
+      upper = upper === true ? true : false;
+      kernelBetainc(x, a, b, regularized, upper, out, 1, 0);
+      return out[0];
+    }
+    module.exports = betainc;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-betainc/lib/index.js
+var require_lib123 = __commonJS({
+  "node_modules/@stdlib/math-base-special-betainc/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main85();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/main.js
+var require_main86 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/main.js"(exports, module) {
+    "use strict";
+    var isNonNegativeInteger = require_lib108();
+    var betainc = require_lib123();
+    var isnan = require_lib();
+    var floor = require_lib32();
+    var PINF = require_lib2();
+    function cdf(x, n, p) {
+      if (isnan(x) || isnan(n) || isnan(p) || p < 0 || p > 1 || !isNonNegativeInteger(n) || n === PINF) {
+        return NaN;
+      }
+      if (x < 0) {
+        return 0;
+      }
+      if (x >= n) {
+        return 1;
+      }
+      x = floor(x + 1e-7);
+      return betainc(p, x + 1, n - x, true, true);
+    }
+    module.exports = cdf;
+  }
+});
+
+// node_modules/@stdlib/utils-constant-function/lib/main.js
+var require_main87 = __commonJS({
+  "node_modules/@stdlib/utils-constant-function/lib/main.js"(exports, module) {
+    "use strict";
+    function wrap2(value) {
+      return constantFunction;
+      function constantFunction() {
+        return value;
+      }
+    }
+    module.exports = wrap2;
+  }
+});
+
+// node_modules/@stdlib/utils-constant-function/lib/index.js
+var require_lib124 = __commonJS({
+  "node_modules/@stdlib/utils-constant-function/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main87();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js
+var require_factory2 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js"(exports, module) {
+    "use strict";
+    var isNonNegativeInteger = require_lib108();
+    var constantFunction = require_lib124();
+    var betainc = require_lib123();
+    var isnan = require_lib();
+    var floor = require_lib32();
+    var PINF = require_lib2();
+    function factory(n, p) {
+      if (isnan(n) || isnan(p) || p < 0 || p > 1 || !isNonNegativeInteger(n) || n === PINF) {
+        return constantFunction(NaN);
+      }
+      return cdf;
+      function cdf(x) {
+        if (isnan(x)) {
+          return NaN;
+        }
+        if (x < 0) {
+          return 0;
+        }
+        if (x >= n) {
+          return 1;
+        }
+        x = floor(x + 1e-7);
+        return betainc(p, x + 1, n - x, true, true);
+      }
+    }
+    module.exports = factory;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js
+var require_lib125 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js"(exports, module) {
+    "use strict";
+    var setReadOnly = require_lib50();
+    var main2 = require_main86();
+    var factory = require_factory2();
+    setReadOnly(main2, "factory", factory);
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js
+var require_rational_p1q12 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return -5087819496582806e-19;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -5087819496582806e-19 + x * (-0.008368748197417368 + x * (0.03348066254097446 + x * (-0.012692614766297404 + x * (-0.03656379714117627 + x * (0.02198786811111689 + x * (0.008226878746769157 + x * (-0.005387729650712429 + x * (0 + x * 0))))))));
+        s2 = 1 + x * (-0.9700050433032906 + x * (-1.5657455823417585 + x * (1.5622155839842302 + x * (0.662328840472003 + x * (-0.7122890234154284 + x * (-0.05273963823400997 + x * (0.07952836873415717 + x * (-0.0023339375937419 + x * 8862163904564247e-19))))))));
+      } else {
+        x = 1 / x;
+        s1 = 0 + x * (0 + x * (-0.005387729650712429 + x * (0.008226878746769157 + x * (0.02198786811111689 + x * (-0.03656379714117627 + x * (-0.012692614766297404 + x * (0.03348066254097446 + x * (-0.008368748197417368 + x * -5087819496582806e-19))))))));
+        s2 = 8862163904564247e-19 + x * (-0.0023339375937419 + x * (0.07952836873415717 + x * (-0.05273963823400997 + x * (-0.7122890234154284 + x * (0.662328840472003 + x * (1.5622155839842302 + x * (-1.5657455823417585 + x * (-0.9700050433032906 + x * 1))))))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js
+var require_rational_p2q22 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return -0.20243350835593876;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -0.20243350835593876 + x * (0.10526468069939171 + x * (8.3705032834312 + x * (17.644729840837403 + x * (-18.851064805871424 + x * (-44.6382324441787 + x * (17.445385985570866 + x * (21.12946554483405 + x * -3.6719225470772936)))))));
+        s2 = 1 + x * (6.242641248542475 + x * (3.971343795334387 + x * (-28.66081804998 + x * (-20.14326346804852 + x * (48.560921310873994 + x * (10.826866735546016 + x * (-22.643693341313973 + x * 1.7211476576120028)))))));
+      } else {
+        x = 1 / x;
+        s1 = -3.6719225470772936 + x * (21.12946554483405 + x * (17.445385985570866 + x * (-44.6382324441787 + x * (-18.851064805871424 + x * (17.644729840837403 + x * (8.3705032834312 + x * (0.10526468069939171 + x * -0.20243350835593876)))))));
+        s2 = 1.7211476576120028 + x * (-22.643693341313973 + x * (10.826866735546016 + x * (48.560921310873994 + x * (-20.14326346804852 + x * (-28.66081804998 + x * (3.971343795334387 + x * (6.242641248542475 + x * 1)))))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js
+var require_rational_p3q32 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return -0.1311027816799519;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -0.1311027816799519 + x * (-0.16379404719331705 + x * (0.11703015634199525 + x * (0.38707973897260434 + x * (0.3377855389120359 + x * (0.14286953440815717 + x * (0.029015791000532906 + x * (0.0021455899538880526 + x * (-6794655751811263e-22 + x * (28522533178221704e-24 + x * -681149956853777e-24)))))))));
+        s2 = 1 + x * (3.4662540724256723 + x * (5.381683457070069 + x * (4.778465929458438 + x * (2.5930192162362027 + x * (0.848854343457902 + x * (0.15226433829533179 + x * (0.011059242293464892 + x * (0 + x * (0 + x * 0)))))))));
+      } else {
+        x = 1 / x;
+        s1 = -681149956853777e-24 + x * (28522533178221704e-24 + x * (-6794655751811263e-22 + x * (0.0021455899538880526 + x * (0.029015791000532906 + x * (0.14286953440815717 + x * (0.3377855389120359 + x * (0.38707973897260434 + x * (0.11703015634199525 + x * (-0.16379404719331705 + x * -0.1311027816799519)))))))));
+        s2 = 0 + x * (0 + x * (0 + x * (0.011059242293464892 + x * (0.15226433829533179 + x * (0.848854343457902 + x * (2.5930192162362027 + x * (4.778465929458438 + x * (5.381683457070069 + x * (3.4662540724256723 + x * 1)))))))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js
+var require_rational_p4q4 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return -0.0350353787183178;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -0.0350353787183178 + x * (-0.0022242652921344794 + x * (0.018557330651423107 + x * (0.009508047013259196 + x * (0.0018712349281955923 + x * (15754461742496055e-20 + x * (460469890584318e-20 + x * (-2304047769118826e-25 + x * 26633922742578204e-28)))))));
+        s2 = 1 + x * (1.3653349817554064 + x * (0.7620591645536234 + x * (0.22009110576413124 + x * (0.03415891436709477 + x * (0.00263861676657016 + x * (7646752923027944e-20 + x * (0 + x * 0)))))));
+      } else {
+        x = 1 / x;
+        s1 = 26633922742578204e-28 + x * (-2304047769118826e-25 + x * (460469890584318e-20 + x * (15754461742496055e-20 + x * (0.0018712349281955923 + x * (0.009508047013259196 + x * (0.018557330651423107 + x * (-0.0022242652921344794 + x * -0.0350353787183178)))))));
+        s2 = 0 + x * (0 + x * (7646752923027944e-20 + x * (0.00263861676657016 + x * (0.03415891436709477 + x * (0.22009110576413124 + x * (0.7620591645536234 + x * (1.3653349817554064 + x * 1)))))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js
+var require_rational_p5q5 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return -0.016743100507663373;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -0.016743100507663373 + x * (-0.0011295143874558028 + x * (0.001056288621524929 + x * (20938631748758808e-20 + x * (14962478375834237e-21 + x * (44969678992770644e-23 + x * (4625961635228786e-24 + x * (-2811287356288318e-29 + x * 9905570997331033e-32)))))));
+        s2 = 1 + x * (0.5914293448864175 + x * (0.1381518657490833 + x * (0.016074608709367652 + x * (9640118070051656e-19 + x * (27533547476472603e-21 + x * (282243172016108e-21 + x * (0 + x * 0)))))));
+      } else {
+        x = 1 / x;
+        s1 = 9905570997331033e-32 + x * (-2811287356288318e-29 + x * (4625961635228786e-24 + x * (44969678992770644e-23 + x * (14962478375834237e-21 + x * (20938631748758808e-20 + x * (0.001056288621524929 + x * (-0.0011295143874558028 + x * -0.016743100507663373)))))));
+        s2 = 0 + x * (0 + x * (282243172016108e-21 + x * (27533547476472603e-21 + x * (9640118070051656e-19 + x * (0.016074608709367652 + x * (0.1381518657490833 + x * (0.5914293448864175 + x * 1)))))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfinv/lib/main.js
+var require_main88 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfinv/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var sqrt = require_lib74();
+    var ln = require_lib31();
+    var PINF = require_lib2();
+    var NINF = require_lib4();
+    var rationalFcnR1 = require_rational_p1q12();
+    var rationalFcnR2 = require_rational_p2q22();
+    var rationalFcnR3 = require_rational_p3q32();
+    var rationalFcnR4 = require_rational_p4q4();
+    var rationalFcnR5 = require_rational_p5q5();
+    var Y1 = 0.08913147449493408;
+    var Y2 = 2.249481201171875;
+    var Y3 = 0.807220458984375;
+    var Y4 = 0.9399557113647461;
+    var Y5 = 0.9836282730102539;
+    function erfinv(x) {
+      var sign;
+      var ax;
+      var qs;
+      var q;
+      var g;
+      var r;
+      if (isnan(x)) {
+        return NaN;
+      }
+      if (x === 1) {
+        return PINF;
+      }
+      if (x === -1) {
+        return NINF;
+      }
+      if (x === 0) {
+        return x;
+      }
+      if (x > 1 || x < -1) {
+        return NaN;
+      }
+      if (x < 0) {
+        sign = -1;
+        ax = -x;
+      } else {
+        sign = 1;
+        ax = x;
+      }
+      q = 1 - ax;
+      if (ax <= 0.5) {
+        g = ax * (ax + 10);
+        r = rationalFcnR1(ax);
+        return sign * (g * Y1 + g * r);
+      }
+      if (q >= 0.25) {
+        g = sqrt(-2 * ln(q));
+        q -= 0.25;
+        r = rationalFcnR2(q);
+        return sign * (g / (Y2 + r));
+      }
+      q = sqrt(-ln(q));
+      if (q < 3) {
+        qs = q - 1.125;
+        r = rationalFcnR3(qs);
+        return sign * (Y3 * q + r * q);
+      }
+      if (q < 6) {
+        qs = q - 3;
+        r = rationalFcnR4(qs);
+        return sign * (Y4 * q + r * q);
+      }
+      qs = q - 6;
+      r = rationalFcnR5(qs);
+      return sign * (Y5 * q + r * q);
+    }
+    module.exports = erfinv;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfinv/lib/index.js
+var require_lib126 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfinv/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main88();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js
+var require_main89 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js"(exports, module) {
+    "use strict";
+    var erfinv = require_lib126();
+    var isnan = require_lib();
+    var sqrt = require_lib74();
+    function quantile(p, mu, sigma) {
+      var A;
+      var B;
+      if (isnan(mu) || isnan(sigma) || isnan(p) || sigma < 0 || p < 0 || p > 1) {
+        return NaN;
+      }
+      if (sigma === 0) {
+        return mu;
+      }
+      A = mu;
+      B = sigma * sqrt(2);
+      return A + B * erfinv(2 * p - 1);
+    }
+    module.exports = quantile;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js
+var require_main90 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    function quantile(p, mu) {
+      if (isnan(p) || p < 0 || p > 1) {
+        return NaN;
+      }
+      return mu;
+    }
+    module.exports = quantile;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js
+var require_factory3 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js"(exports, module) {
+    "use strict";
+    var constantFunction = require_lib124();
+    var isnan = require_lib();
+    function factory(mu) {
+      if (isnan(mu)) {
+        return constantFunction(NaN);
+      }
+      return quantile;
+      function quantile(p) {
+        if (isnan(p) || p < 0 || p > 1) {
+          return NaN;
+        }
+        return mu;
+      }
+    }
+    module.exports = factory;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js
+var require_lib127 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js"(exports, module) {
+    "use strict";
+    var setReadOnly = require_lib50();
+    var main2 = require_main90();
+    var factory = require_factory3();
+    setReadOnly(main2, "factory", factory);
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js
+var require_factory4 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js"(exports, module) {
+    "use strict";
+    var constantFunction = require_lib124();
+    var degenerate = require_lib127().factory;
+    var erfinv = require_lib126();
+    var isnan = require_lib();
+    var sqrt = require_lib74();
+    function factory(mu, sigma) {
+      var A;
+      var B;
+      if (isnan(mu) || isnan(sigma) || sigma < 0) {
+        return constantFunction(NaN);
+      }
+      if (sigma === 0) {
+        degenerate(mu);
+      }
+      A = mu;
+      B = sigma * sqrt(2);
+      return quantile;
+      function quantile(p) {
+        if (isnan(p) || p < 0 || p > 1) {
+          return NaN;
+        }
+        return A + B * erfinv(2 * p - 1);
+      }
+    }
+    module.exports = factory;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js
+var require_lib128 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js"(exports, module) {
+    "use strict";
+    var setReadOnly = require_lib50();
+    var main2 = require_main89();
+    var factory = require_factory4();
+    setReadOnly(main2, "factory", factory);
+    module.exports = main2;
+  }
+});
+
 // node_modules/commander/esm.mjs
 var import_index = __toESM(require_commander(), 1);
 var {
@@ -3523,6 +12312,71 @@ var ProblemCollector = class {
   }
 };
 
+// src/metrics/decomposition.ts
+var ratio = (part, whole) => whole === 0 ? null : part / whole;
+var weighted = (weight, rate) => weight === 0 ? 0 : rate === null ? null : weight * rate;
+var SMALL_SPLIT = 10;
+function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
+  let nGood = 0;
+  let correctGood = 0;
+  let nBad = 0;
+  let correctBad = 0;
+  let closedAll = 0;
+  let closedAllRight = 0;
+  let closedFailed = 0;
+  let closedFailedRight = 0;
+  for (let i = 0; i < correct.length; i++) {
+    const ok2 = retrievalOk[i];
+    const right = correct[i];
+    if (answerable[i] === 0 || Number.isNaN(ok2) || Number.isNaN(right)) continue;
+    if (ok2 === 1) {
+      nGood++;
+      correctGood += right;
+    } else {
+      nBad++;
+      correctBad += right;
+    }
+    const closed = closedBookCorrect[i];
+    if (!Number.isNaN(closed)) {
+      closedAll++;
+      closedAllRight += closed;
+      if (ok2 === 0) {
+        closedFailed++;
+        closedFailedRight += closed;
+      }
+    }
+  }
+  const n = nGood + nBad;
+  const r = ratio(nGood, n);
+  const gGood = ratio(correctGood, nGood);
+  const gBad = ratio(correctBad, nBad);
+  const e2e = ratio(correctGood + correctBad, n);
+  let e2eCheck = null;
+  let ceiling = null;
+  if (r !== null) {
+    const good = weighted(r, gGood);
+    const bad = weighted(1 - r, gBad);
+    e2eCheck = good === null || bad === null ? null : good + bad;
+    ceiling = bad === null ? null : r + bad;
+  }
+  const productModelG = r === null || r === 0 || e2e === null ? null : e2e / r;
+  const productModelBias = r === null || r === 0 ? null : (1 - r) * (gBad ?? 0) / r;
+  const rLowerBound = e2e === null || gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
+  const closedBook = closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
+  const warnings = [];
+  if (productModelG !== null && productModelG > 1) {
+    warnings.push(
+      `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r\xB7g is misspecified here, because answers are right without good context (g_bad = ${gBad?.toFixed(4)}).`
+    );
+  }
+  if (e2e !== null && e2eCheck !== null && Math.abs(e2e - e2eCheck) > 1e-9) {
+    warnings.push(`e2eCheck ${e2eCheck} differs from e2e ${e2e}: the three terms were computed on different slices (a bug).`);
+  }
+  if (n > 0 && nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? "" : "s"}: read it as a rough figure.`);
+  if (n > 0 && nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? "" : "s"}: read it as a rough figure.`);
+  return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
+}
+
 // src/io/json-array.ts
 var JsonArrayShapeError = class extends Error {
   constructor(message, line) {
@@ -3541,11 +12395,11 @@ async function* jsonArrayElements(lines) {
   let elementLine = 0;
   let lastLine = 0;
   let closed = false;
-  for await (const { text: text2, line } of lines) {
+  for await (const { text: text4, line } of lines) {
     lastLine = line;
     start = 0;
-    for (let i = 0; i < text2.length; i++) {
-      const ch = text2[i];
+    for (let i = 0; i < text4.length; i++) {
+      const ch = text4[i];
       if (inString) {
         if (escaped) escaped = false;
         else if (ch === "\\") escaped = true;
@@ -3561,7 +12415,7 @@ async function* jsonArrayElements(lines) {
       }
       if (state === "after") throw new JsonArrayShapeError('unexpected text after the closing "]" of the array', line);
       if (depth === 0 && (ch === "," || ch === "]")) {
-        parts.push(text2.slice(start, i));
+        parts.push(text4.slice(start, i));
         const element = parts.join("\n");
         parts = [];
         start = i + 1;
@@ -3579,7 +12433,7 @@ async function* jsonArrayElements(lines) {
       else if (ch === "{" || ch === "[") depth++;
       else if (ch === "}" || ch === "]") depth--;
     }
-    if (state === "inside") parts.push(text2.slice(start));
+    if (state === "inside") parts.push(text4.slice(start));
   }
   if (!closed) throw new JsonArrayShapeError('the JSON array is not closed with "]"', lastLine);
 }
@@ -3593,8 +12447,8 @@ async function* readLines(file2) {
   let line = 0;
   for await (const raw of lines) {
     line++;
-    const text2 = line === 1 && raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
-    yield { text: text2, line };
+    const text4 = line === 1 && raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
+    yield { text: text4, line };
   }
 }
 
@@ -4378,7 +13232,7 @@ function putProp(target, key, value) {
   else
     target[key] = value;
 }
-function mirrorShape(target, source, keys, wrap) {
+function mirrorShape(target, source, keys, wrap2) {
   const raw = sourceShape(source);
   for (const key of keys) {
     const desc = Object.getOwnPropertyDescriptor(raw, key);
@@ -4387,10 +13241,10 @@ function mirrorShape(target, source, keys, wrap) {
     if (desc.get) {
       deferProp(target, key, () => {
         const value = source._zod.def.shape[key];
-        return wrap ? wrap(value, key) : value;
+        return wrap2 ? wrap2(value, key) : value;
       });
     } else
-      putProp(target, key, wrap ? wrap(desc.value, key) : desc.value);
+      putProp(target, key, wrap2 ? wrap2(desc.value, key) : desc.value);
   }
 }
 function mirrorProps(target, source) {
@@ -4920,9 +13774,9 @@ var Class = class {
   constructor(..._args) {
   }
 };
-function members(proto, table) {
-  for (const key in table) {
-    const desc = Object.getOwnPropertyDescriptor(table, key);
+function members(proto, table2) {
+  for (const key in table2) {
+    const desc = Object.getOwnPropertyDescriptor(table2, key);
     if (desc.get)
       Object.defineProperty(proto, key, { ...desc, enumerable: false });
     else
@@ -4937,10 +13791,10 @@ function hide(inst, key, value) {
   return own(inst, key, value, false);
 }
 // @__NO_SIDE_EFFECTS__
-function derived(computes, table) {
+function derived(computes, table2) {
   for (const key in computes) {
     const compute = computes[key];
-    Object.defineProperty(table, key, {
+    Object.defineProperty(table2, key, {
       configurable: true,
       enumerable: true,
       get() {
@@ -4951,7 +13805,7 @@ function derived(computes, table) {
       }
     });
   }
-  return table;
+  return table2;
 }
 function defineBound(proto, key, fn) {
   Object.defineProperty(proto, key, {
@@ -5086,12 +13940,12 @@ function $constructor(name, initializer3, proto, params) {
     inst._zod.traits.add(name);
     initializer3(inst, def);
     if (initialized) {
-      const own2 = Object.getPrototypeOf(inst);
+      const own6 = Object.getPrototypeOf(inst);
       const ctorProto = inst._zod.constr.prototype;
-      let up = own2;
+      let up = own6;
       while (up && up !== ctorProto)
         up = Object.getPrototypeOf(up);
-      const target = up ?? own2;
+      const target = up ?? own6;
       if (!initialized.has(target)) {
         initialized.add(target);
         members(target, protoMembers);
@@ -5256,11 +14110,11 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
                 configurable: true
               });
             }
-            const node2 = curr[el];
+            const node3 = curr[el];
             if (terminal) {
-              node2._errors.push(mapper(issue2));
+              node3._errors.push(mapper(issue2));
             }
-            curr = node2;
+            curr = node3;
             i++;
           }
         }
@@ -6699,12 +15553,12 @@ function isIso7064Mod97(iban3) {
   let remainder = 0;
   const len = iban3.length;
   for (let i = 4; i < len; i++) {
-    const code = iban3.charCodeAt(i);
-    remainder = (code >= 65 ? remainder * 100 + (code - 55) : remainder * 10 + (code - 48)) % 97;
+    const code3 = iban3.charCodeAt(i);
+    remainder = (code3 >= 65 ? remainder * 100 + (code3 - 55) : remainder * 10 + (code3 - 48)) % 97;
   }
   for (let i = 0; i < 4; i++) {
-    const code = iban3.charCodeAt(i);
-    remainder = (code >= 65 ? remainder * 100 + (code - 55) : remainder * 10 + (code - 48)) % 97;
+    const code3 = iban3.charCodeAt(i);
+    remainder = (code3 >= 65 ? remainder * 100 + (code3 - 55) : remainder * 10 + (code3 - 48)) % 97;
   }
   return remainder === 1;
 }
@@ -7458,33 +16312,33 @@ var $ZodXor = /* @__PURE__ */ $constructor("$ZodXor", (inst, def) => {
 });
 function getDiscriminatedOption(union2, value) {
   const internals = union2._zod;
-  let map2 = internals.bag.optionsMap;
-  if (!map2) {
-    map2 = discriminatorMap(internals.def);
-    internals.bag.optionsMap = map2;
+  let map5 = internals.bag.optionsMap;
+  if (!map5) {
+    map5 = discriminatorMap(internals.def);
+    internals.bag.optionsMap = map5;
   }
-  const option = map2.get(value);
+  const option = map5.get(value);
   if (option === null)
     throw new Error(`Ambiguous discriminator value "${String(value)}"`);
   return option;
 }
 function discriminatorMap(def) {
-  const map2 = /* @__PURE__ */ new Map();
+  const map5 = /* @__PURE__ */ new Map();
   for (const option of def.options) {
     const values = option._zod.propValues?.[def.discriminator];
     if (!values || values.size === 0)
       throw new Error(`Invalid discriminated union option at index "${def.options.indexOf(option)}"`);
     for (const value of values) {
-      if (map2.has(value)) {
+      if (map5.has(value)) {
         if (value !== void 0)
           throw new Error(`Duplicate discriminator value "${String(value)}"`);
-        map2.set(value, null);
+        map5.set(value, null);
       } else {
-        map2.set(value, option);
+        map5.set(value, option);
       }
     }
   }
-  return map2;
+  return map5;
 }
 var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnion", (inst, def) => {
   def.inclusive = false;
@@ -8449,20 +17303,20 @@ function leafPattern(schema) {
     return "(?!)";
   if (minimum !== void 0 || maximum !== void 0)
     return string({ minimum, maximum }).source;
-  const own2 = schema._zod.pattern;
-  return (isInt && own2 === number ? integer : own2)?.source;
+  const own6 = schema._zod.pattern;
+  return (isInt && own6 === number ? integer : own6)?.source;
 }
 function partPattern(schema) {
   const def = schema._zod.def;
-  const own2 = schema._zod.pattern?.source;
+  const own6 = schema._zod.pattern?.source;
   const inner = def.innerType ?? schema._zod.innerType;
   if (inner) {
     const before = inner._zod.pattern?.source;
     const after = partPattern(inner);
-    if (own2 && before && after && after !== before) {
-      return own2.replace(cleanRegex(before), () => cleanRegex(after));
+    if (own6 && before && after && after !== before) {
+      return own6.replace(cleanRegex(before), () => cleanRegex(after));
     }
-    return own2;
+    return own6;
   }
   if (def.options) {
     const sources = def.options.map(partPattern);
@@ -8673,7 +17527,7 @@ function isRecursive(inst, stack, resolve) {
     return PROVEN;
   stack.add(inst);
   let result = NONE;
-  const check2 = (child) => {
+  const check3 = (child) => {
     if (result !== PROVEN && child?._zod) {
       const answer = isRecursive(child, stack, resolve);
       if (answer > result)
@@ -8702,32 +17556,32 @@ function isRecursive(inst, stack, resolve) {
     case "object": {
       const raw = rawShape(def);
       merge2(raw ? shape(raw, true) : ASSUMED);
-      check2(def.catchall);
+      check3(def.catchall);
       break;
     }
     case "array":
-      check2(def.element);
+      check3(def.element);
       break;
     case "tuple":
       for (const el of def.items)
-        check2(el);
-      check2(def.rest);
+        check3(el);
+      check3(def.rest);
       break;
     case "record":
     case "map":
-      check2(def.keyType);
-      check2(def.valueType);
+      check3(def.keyType);
+      check3(def.valueType);
       break;
     case "set":
-      check2(def.valueType);
+      check3(def.valueType);
       break;
     case "union":
       for (const el of def.options)
-        check2(el);
+        check3(el);
       break;
     case "intersection":
-      check2(def.left);
-      check2(def.right);
+      check3(def.left);
+      check3(def.right);
       break;
     case "optional":
     case "nullable":
@@ -8738,15 +17592,15 @@ function isRecursive(inst, stack, resolve) {
     case "nonoptional":
     case "promise":
     case "success":
-      check2(def.innerType);
+      check3(def.innerType);
       break;
     case "pipe":
-      check2(def.in);
-      check2(def.out);
+      check3(def.in);
+      check3(def.out);
       break;
     case "function":
-      check2(def.input);
-      check2(def.output);
+      check3(def.input);
+      check3(def.output);
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
@@ -8787,10 +17641,10 @@ function isRecursive(inst, stack, resolve) {
         if (!value || typeof value !== "object")
           continue;
         if (value._zod)
-          check2(value);
+          check3(value);
         else if (Array.isArray(value))
           for (const el of value)
-            check2(el);
+            check3(el);
       }
     }
   }
@@ -8816,15 +17670,15 @@ function bucketFor(state, inst) {
 var handoff;
 var open = [];
 var memo = {
-  alloc(_inst, payload, empty) {
+  alloc(_inst, payload, empty2) {
     const bucket = handoff;
     if (!bucket)
-      return empty;
+      return empty2;
     handoff = void 0;
-    const entry = { value: empty, issues: null };
+    const entry = { value: empty2, issues: null };
     bucket.set(payload.value, entry);
     open.push(entry);
-    return empty;
+    return empty2;
   },
   guard(inst) {
     var _a3;
@@ -9215,7 +18069,7 @@ function az_default() {
 }
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count, one, few, many) {
+function getBelarusianPlural(count, one2, few, many) {
   const absCount = Math.abs(count);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
@@ -9223,7 +18077,7 @@ function getBelarusianPlural(count, one, few, many) {
     return many;
   }
   if (lastDigit === 1) {
-    return one;
+    return one2;
   }
   if (lastDigit >= 2 && lastDigit <= 4) {
     return few;
@@ -11423,51 +20277,51 @@ var error20 = () => {
       }
       case "too_big": {
         const sizing = getSizing(issue2.origin);
-        const subject = withDefinite(issue2.origin ?? "value");
+        const subject2 = withDefinite(issue2.origin ?? "value");
         if (issue2.origin === "string") {
-          return `${sizing?.longLabel ?? "\u05D0\u05E8\u05D5\u05DA"} \u05DE\u05D3\u05D9: ${subject} \u05E6\u05E8\u05D9\u05DB\u05D4 \u05DC\u05D4\u05DB\u05D9\u05DC ${issue2.maximum.toString()} ${sizing?.unit ?? ""} ${issue2.inclusive ? "\u05D0\u05D5 \u05E4\u05D7\u05D5\u05EA" : "\u05DC\u05DB\u05DC \u05D4\u05D9\u05D5\u05EA\u05E8"}`.trim();
+          return `${sizing?.longLabel ?? "\u05D0\u05E8\u05D5\u05DA"} \u05DE\u05D3\u05D9: ${subject2} \u05E6\u05E8\u05D9\u05DB\u05D4 \u05DC\u05D4\u05DB\u05D9\u05DC ${issue2.maximum.toString()} ${sizing?.unit ?? ""} ${issue2.inclusive ? "\u05D0\u05D5 \u05E4\u05D7\u05D5\u05EA" : "\u05DC\u05DB\u05DC \u05D4\u05D9\u05D5\u05EA\u05E8"}`.trim();
         }
         if (issue2.origin === "number") {
           const comparison = issue2.inclusive ? `\u05E7\u05D8\u05DF \u05D0\u05D5 \u05E9\u05D5\u05D5\u05D4 \u05DC-${issue2.maximum}` : `\u05E7\u05D8\u05DF \u05DE-${issue2.maximum}`;
-          return `\u05D2\u05D3\u05D5\u05DC \u05DE\u05D3\u05D9: ${subject} \u05E6\u05E8\u05D9\u05DA \u05DC\u05D4\u05D9\u05D5\u05EA ${comparison}`;
+          return `\u05D2\u05D3\u05D5\u05DC \u05DE\u05D3\u05D9: ${subject2} \u05E6\u05E8\u05D9\u05DA \u05DC\u05D4\u05D9\u05D5\u05EA ${comparison}`;
         }
         if (issue2.origin === "array" || issue2.origin === "set") {
           const verb = issue2.origin === "set" ? "\u05E6\u05E8\u05D9\u05DB\u05D4" : "\u05E6\u05E8\u05D9\u05DA";
           const comparison = issue2.inclusive ? `${issue2.maximum} ${sizing?.unit ?? ""} \u05D0\u05D5 \u05E4\u05D7\u05D5\u05EA` : `\u05E4\u05D7\u05D5\u05EA \u05DE-${issue2.maximum} ${sizing?.unit ?? ""}`;
-          return `\u05D2\u05D3\u05D5\u05DC \u05DE\u05D3\u05D9: ${subject} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${comparison}`.trim();
+          return `\u05D2\u05D3\u05D5\u05DC \u05DE\u05D3\u05D9: ${subject2} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${comparison}`.trim();
         }
         const adj = issue2.inclusive ? "<=" : "<";
         const be = verbFor(issue2.origin ?? "value");
         if (sizing?.unit) {
-          return `${sizing.longLabel} \u05DE\u05D3\u05D9: ${subject} ${be} ${adj}${issue2.maximum.toString()} ${sizing.unit}`;
+          return `${sizing.longLabel} \u05DE\u05D3\u05D9: ${subject2} ${be} ${adj}${issue2.maximum.toString()} ${sizing.unit}`;
         }
-        return `${sizing?.longLabel ?? "\u05D2\u05D3\u05D5\u05DC"} \u05DE\u05D3\u05D9: ${subject} ${be} ${adj}${issue2.maximum.toString()}`;
+        return `${sizing?.longLabel ?? "\u05D2\u05D3\u05D5\u05DC"} \u05DE\u05D3\u05D9: ${subject2} ${be} ${adj}${issue2.maximum.toString()}`;
       }
       case "too_small": {
         const sizing = getSizing(issue2.origin);
-        const subject = withDefinite(issue2.origin ?? "value");
+        const subject2 = withDefinite(issue2.origin ?? "value");
         if (issue2.origin === "string") {
-          return `${sizing?.shortLabel ?? "\u05E7\u05E6\u05E8"} \u05DE\u05D3\u05D9: ${subject} \u05E6\u05E8\u05D9\u05DB\u05D4 \u05DC\u05D4\u05DB\u05D9\u05DC ${issue2.minimum.toString()} ${sizing?.unit ?? ""} ${issue2.inclusive ? "\u05D0\u05D5 \u05D9\u05D5\u05EA\u05E8" : "\u05DC\u05E4\u05D7\u05D5\u05EA"}`.trim();
+          return `${sizing?.shortLabel ?? "\u05E7\u05E6\u05E8"} \u05DE\u05D3\u05D9: ${subject2} \u05E6\u05E8\u05D9\u05DB\u05D4 \u05DC\u05D4\u05DB\u05D9\u05DC ${issue2.minimum.toString()} ${sizing?.unit ?? ""} ${issue2.inclusive ? "\u05D0\u05D5 \u05D9\u05D5\u05EA\u05E8" : "\u05DC\u05E4\u05D7\u05D5\u05EA"}`.trim();
         }
         if (issue2.origin === "number") {
           const comparison = issue2.inclusive ? `\u05D2\u05D3\u05D5\u05DC \u05D0\u05D5 \u05E9\u05D5\u05D5\u05D4 \u05DC-${issue2.minimum}` : `\u05D2\u05D3\u05D5\u05DC \u05DE-${issue2.minimum}`;
-          return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject} \u05E6\u05E8\u05D9\u05DA \u05DC\u05D4\u05D9\u05D5\u05EA ${comparison}`;
+          return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject2} \u05E6\u05E8\u05D9\u05DA \u05DC\u05D4\u05D9\u05D5\u05EA ${comparison}`;
         }
         if (issue2.origin === "array" || issue2.origin === "set") {
           const verb = issue2.origin === "set" ? "\u05E6\u05E8\u05D9\u05DB\u05D4" : "\u05E6\u05E8\u05D9\u05DA";
           if (issue2.minimum === 1 && issue2.inclusive) {
             const singularPhrase = issue2.origin === "set" ? "\u05DC\u05E4\u05D7\u05D5\u05EA \u05E4\u05E8\u05D9\u05D8 \u05D0\u05D7\u05D3" : "\u05DC\u05E4\u05D7\u05D5\u05EA \u05E4\u05E8\u05D9\u05D8 \u05D0\u05D7\u05D3";
-            return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${singularPhrase}`;
+            return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject2} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${singularPhrase}`;
           }
           const comparison = issue2.inclusive ? `${issue2.minimum} ${sizing?.unit ?? ""} \u05D0\u05D5 \u05D9\u05D5\u05EA\u05E8` : `\u05D9\u05D5\u05EA\u05E8 \u05DE-${issue2.minimum} ${sizing?.unit ?? ""}`;
-          return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${comparison}`.trim();
+          return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject2} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${comparison}`.trim();
         }
         const adj = issue2.inclusive ? ">=" : ">";
         const be = verbFor(issue2.origin ?? "value");
         if (sizing?.unit) {
-          return `${sizing.shortLabel} \u05DE\u05D3\u05D9: ${subject} ${be} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+          return `${sizing.shortLabel} \u05DE\u05D3\u05D9: ${subject2} ${be} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
         }
-        return `${sizing?.shortLabel ?? "\u05E7\u05D8\u05DF"} \u05DE\u05D3\u05D9: ${subject} ${be} ${adj}${issue2.minimum.toString()}`;
+        return `${sizing?.shortLabel ?? "\u05E7\u05D8\u05DF"} \u05DE\u05D3\u05D9: ${subject2} ${be} ${adj}${issue2.minimum.toString()}`;
       }
       case "invalid_format": {
         const _issue = issue2;
@@ -11863,8 +20717,8 @@ function hu_default() {
 }
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count, one, many) {
-  return Math.abs(count) === 1 ? one : many;
+function getArmenianPlural(count, one2, many) {
+  return Math.abs(count) === 1 ? one2 : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -12948,8 +21802,8 @@ function ko_default() {
 }
 
 // node_modules/zod/v4/locales/lt.js
-var capitalizeFirstCharacter = (text2) => {
-  return text2.charAt(0).toUpperCase() + text2.slice(1);
+var capitalizeFirstCharacter = (text4) => {
+  return text4.charAt(0).toUpperCase() + text4.slice(1);
 };
 function getUnitTypeFromNumber(number4) {
   const abs = Math.abs(number4);
@@ -14309,8 +23163,8 @@ var error43 = () => {
       case "not_multiple_of":
         return `N\xFAmero inv\xE1lido: deve ser m\xFAltiplo de ${issue2.divisor}`;
       case "unrecognized_keys": {
-        const plural2 = issue2.keys.length > 1 ? "s" : "";
-        return `Chave${plural2} inv\xE1lida${plural2}: ${joinValues(issue2.keys, ", ")}`;
+        const plural3 = issue2.keys.length > 1 ? "s" : "";
+        return `Chave${plural3} inv\xE1lida${plural3}: ${joinValues(issue2.keys, ", ")}`;
       }
       case "invalid_key":
         return `Entrada inv\xE1lida n${translateOriginWithArticle(issue2.origin, "definite")}`;
@@ -14454,8 +23308,8 @@ var error44 = () => {
       case "not_multiple_of":
         return `N\xFAmero inv\xE1lido: deve ser m\xFAltiplo de ${issue2.divisor}`;
       case "unrecognized_keys": {
-        const plural2 = issue2.keys.length > 1 ? "s" : "";
-        return `Chave${plural2} inv\xE1lida${plural2}: ${joinValues(issue2.keys, ", ")}`;
+        const plural3 = issue2.keys.length > 1 ? "s" : "";
+        return `Chave${plural3} inv\xE1lida${plural3}: ${joinValues(issue2.keys, ", ")}`;
       }
       case "invalid_key":
         return `Entrada inv\xE1lida n${translateOriginWithArticle(issue2.origin, "definite")}`;
@@ -14602,7 +23456,7 @@ function ro_default() {
 }
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count, one, few, many) {
+function getRussianPlural(count, one2, few, many) {
   const absCount = Math.abs(count);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
@@ -14610,7 +23464,7 @@ function getRussianPlural(count, one, few, many) {
     return many;
   }
   if (lastDigit === 1) {
-    return one;
+    return one2;
   }
   if (lastDigit >= 2 && lastDigit <= 4) {
     return few;
@@ -16650,12 +25504,12 @@ function compileFn(schema, options) {
   doc.write(outputAccessor === null ? `return true;` : `return ${outputAccessor};`);
   const constantNames = ["INVALID", ...ctx.constants.keys()];
   const constantValues = [INVALID, ...ctx.constants.values()];
-  const code = doc.content.join("\n");
+  const code3 = doc.content.join("\n");
   const fullCode = options?.debug ? constantNames.length > 0 ? `// Constants: ${constantNames.join(", ")}
-${code}` : code : "";
+${code3}` : code3 : "";
   const F = Function;
   const factoryCode = `return (input) => {
-${code}
+${code3}
 }`;
   let fn;
   try {
@@ -16736,8 +25590,8 @@ function generateChecks(doc, ctx, schema, accessor) {
   if (!schemaChecks || schemaChecks.length === 0)
     return accessor;
   let currentAccessor = accessor;
-  for (const check2 of schemaChecks) {
-    const def = check2._zod.def;
+  for (const check3 of schemaChecks) {
+    const def = check3._zod.def;
     if (def.when && !WHEN_DEFAULTED_CHECKS.has(def.check)) {
       throw new ZodCompileUnsupportedError(`check with a custom "when" condition`);
     }
@@ -16785,7 +25639,7 @@ function generateChecks(doc, ctx, schema, accessor) {
         currentAccessor = generateStringFormatCheck(doc, ctx, def, currentAccessor);
         break;
       case "custom":
-        currentAccessor = generateCustomRefineCheck(doc, ctx, check2, currentAccessor);
+        currentAccessor = generateCustomRefineCheck(doc, ctx, check3, currentAccessor);
         break;
       case "bigint_format":
         generateBigIntFormatCheck(doc, def, currentAccessor);
@@ -16801,7 +25655,7 @@ function generateChecks(doc, ctx, schema, accessor) {
         break;
       case "overwrite": {
         const newAccessor = newVar(ctx);
-        generateOverwriteCheck(doc, ctx, check2, currentAccessor, newAccessor);
+        generateOverwriteCheck(doc, ctx, check3, currentAccessor, newAccessor);
         currentAccessor = newAccessor;
         break;
       }
@@ -16924,8 +25778,8 @@ function generatePropertyCheck(doc, ctx, def, accessor) {
   const propAccessor = `${accessor}[${JSON.stringify(def.property)}]`;
   generateCheck(doc, ctx, def.schema, propAccessor);
 }
-function generateOverwriteCheck(doc, ctx, check2, currentAccessor, newAccessor) {
-  const tx = check2._zod.def.tx;
+function generateOverwriteCheck(doc, ctx, check3, currentAccessor, newAccessor) {
+  const tx = check3._zod.def.tx;
   if (!tx) {
     throw new ZodCompileUnsupportedError("overwrite check without a transform function");
   }
@@ -16941,8 +25795,8 @@ function throwAsync() {
 function pushIssue(issue2) {
   this.issues.push(issue2);
 }
-function generateCustomRefineCheck(doc, ctx, check2, accessor) {
-  const def = check2._zod.def;
+function generateCustomRefineCheck(doc, ctx, check3, accessor) {
+  const def = check3._zod.def;
   if (def.fn) {
     if (isAsyncFunction(def.fn)) {
       throw new ZodCompileAsyncError("z.compile: async .refine() predicates are not supported");
@@ -16955,11 +25809,11 @@ function generateCustomRefineCheck(doc, ctx, check2, accessor) {
     doc.write(`if (!${resVar}) return INVALID;`);
     return accessor;
   }
-  if (check2._zod.check) {
-    if (isAsyncFunction(check2._zod.check)) {
+  if (check3._zod.check) {
+    if (isAsyncFunction(check3._zod.check)) {
       throw new ZodCompileAsyncError("z.compile: async .superRefine() / check functions are not supported");
     }
-    const checkFn = check2._zod.check;
+    const checkFn = check3._zod.check;
     const helperFn = (value) => {
       const fakePayload = { value, issues: [], addIssue: pushIssue };
       const result = checkFn(fakePayload);
@@ -17581,8 +26435,8 @@ function generateNullableCheck(doc, ctx, schema, accessor, buildsValue = true) {
   return outputVar;
 }
 function generateSizeGate(doc, schema, size) {
-  for (const [max, check2] of sizeCaps(schema._zod.def.checks)) {
-    doc.write(`if (${size} > ${numericOperand(max, check2._zod.def.check)}) return INVALID;`);
+  for (const [max, check3] of sizeCaps(schema._zod.def.checks)) {
+    doc.write(`if (${size} > ${numericOperand(max, check3._zod.def.check)}) return INVALID;`);
   }
 }
 function generateArrayCheck(doc, ctx, schema, accessor, buildsValue = true) {
@@ -19314,8 +28168,8 @@ function encodeJSONPointerSegment(segment) {
   return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 function extractDefs(ctx, schema) {
-  const root = ctx.seen.get(schema);
-  if (!root)
+  const root2 = ctx.seen.get(schema);
+  if (!root2)
     throw new Error("Unprocessed schema. This is a bug in Zod.");
   if (ctx.external && ctx.sharedDefsExtractedFor === ctx.external)
     return;
@@ -19344,7 +28198,7 @@ function extractDefs(ctx, schema) {
     }
     const uriPrefix = `#`;
     const defUriPrefix = `${uriPrefix}/${defsSegment}/`;
-    if (entry[1] === root && !entry[1].schema.id) {
+    if (entry[1] === root2 && !entry[1].schema.id) {
       return { ref: uriPrefix };
     }
     const defId = entry[1].schema.id ?? `__schema${ctx.counter++}`;
@@ -19515,8 +28369,8 @@ function foldIntersection(json2) {
   assignProps(json2, folded);
 }
 function finalize(ctx, schema) {
-  const root = ctx.seen.get(schema);
-  if (!root)
+  const root2 = ctx.seen.get(schema);
+  if (!root2)
     throw new Error("Unprocessed schema. This is a bug in Zod.");
   const flattenRef = (zodSchema) => {
     const seen = ctx.seen.get(zodSchema);
@@ -19627,7 +28481,7 @@ function finalize(ctx, schema) {
       throw new Error("Schema is missing an `id` property");
     result.$id = ctx.external.uri(id);
   }
-  assignProps(result, root.defId ? root.schema : root.def ?? root.schema);
+  assignProps(result, root2.defId ? root2.schema : root2.def ?? root2.schema);
   const rootMetaId = ctx.metadataRegistry.get(schema)?.id;
   if (rootMetaId !== void 0 && result.id === rootMetaId)
     delete result.id;
@@ -19803,8 +28657,8 @@ var contributors = {
 function aggregateChecks(schema) {
   const agg = {};
   const def = schema._zod.def;
-  const list2 = schema._zod.traits.has("$ZodCheck") ? [schema, ...def.checks ?? []] : def.checks ?? [];
-  for (const ch of list2)
+  const list4 = schema._zod.traits.has("$ZodCheck") ? [schema, ...def.checks ?? []] : def.checks ?? [];
+  for (const ch of list4)
     contributors[ch._zod.def.check]?.(agg, ch._zod.def);
   const bag = schema._zod.bag;
   if (bag.minimum !== void 0)
@@ -20882,8 +29736,8 @@ var ZodType = /* @__PURE__ */ $constructor("ZodType", (inst, def) => {
     reg.add(this, meta3);
     return this;
   },
-  refine(check2, params) {
-    return this.check(refine(check2, params));
+  refine(check3, params) {
+    return this.check(refine(check3, params));
   },
   superRefine(refinement, params) {
     return this.check(superRefine(refinement, params));
@@ -22323,9 +31177,9 @@ var ZodIssueCode = {
   invalid_value: "invalid_value",
   custom: "custom"
 };
-function setErrorMap(map2) {
+function setErrorMap(map5) {
   config({
-    customError: map2
+    customError: map5
   });
 }
 function getErrorMap() {
@@ -23096,9 +31950,9 @@ function fromJSONSchema(schema, params) {
 // node_modules/zod/v4/core/visit.js
 var RESOLVING = /* @__PURE__ */ Symbol("z.visit/resolving");
 function visit(schema, fnOrHandlers) {
-  const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node2, rewritten) => {
-    const h = fnOrHandlers[node2._zod.def.type];
-    return h ? h(node2, rewritten) : node2;
+  const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node3, rewritten) => {
+    const h = fnOrHandlers[node3._zod.def.type];
+    return h ? h(node3, rewritten) : node3;
   };
   const cache = /* @__PURE__ */ new Map();
   function run(s) {
@@ -23390,8 +32244,8 @@ function formatFieldPath(path) {
   return out;
 }
 var BARE_NON_FINITE = /"([^"\\]+)"\s*:\s*(-?Infinity|NaN)\b/;
-function notJsonProblem(file2, line, text2, error62) {
-  const nonFinite = BARE_NON_FINITE.exec(text2);
+function notJsonProblem(file2, line, text4, error62) {
+  const nonFinite = BARE_NON_FINITE.exec(text4);
   if (nonFinite) {
     return { file: file2, line, field: nonFinite[1], message: `${nonFinite[2]} is not a number in JSON; write a finite number or leave the field out` };
   }
@@ -23417,12 +32271,12 @@ async function readResults(file2, onRecord) {
   const firstLineOfId = /* @__PURE__ */ new Map();
   const unknownFields = /* @__PURE__ */ new Map();
   let records = 0;
-  const handle = (text2, line) => {
+  const handle2 = (text4, line) => {
     let raw;
     try {
-      raw = JSON.parse(text2);
+      raw = JSON.parse(text4);
     } catch (error62) {
-      problems.add(notJsonProblem(file2, line, text2, error62));
+      problems.add(notJsonProblem(file2, line, text4, error62));
       return;
     }
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
@@ -23451,7 +32305,7 @@ async function readResults(file2, onRecord) {
     if (problems.count === 0) onRecord(parsed.data, line);
   };
   try {
-    for await (const element of recordTexts(file2)) handle(element.text, element.line);
+    for await (const element of recordTexts(file2)) handle2(element.text, element.line);
   } catch (error62) {
     if (error62 instanceof JsonArrayShapeError) problems.add({ file: file2, line: error62.line, message: error62.message });
     else throw readFailure(file2, error62);
@@ -23483,10 +32337,33 @@ async function* prepend(head, rest) {
   yield* rest;
 }
 function readFailure(file2, error62) {
-  const code = error62?.code;
-  if (code === void 0) throw error62;
-  const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory, not a file" : code === "EACCES" ? "permission denied" : String(error62);
+  const code3 = error62?.code;
+  if (code3 === void 0) throw error62;
+  const reason = code3 === "ENOENT" ? "no such file" : code3 === "EISDIR" ? "is a directory, not a file" : code3 === "EACCES" ? "permission denied" : String(error62);
   return InputError.single({ file: file2, message: `cannot read: ${reason}` });
+}
+
+// src/metrics/ranking.ts
+var RELEVANT_GRADE = 1;
+function isRelevant(grade2) {
+  return grade2 >= RELEVANT_GRADE;
+}
+function judgeRanking(retrieved, relevance) {
+  const grades = new Float64Array(retrieved.length);
+  for (let i = 0; i < retrieved.length; i++) grades[i] = relevance.get(retrieved[i]) ?? 0;
+  const ideal = [];
+  for (const grade2 of relevance.values()) if (isRelevant(grade2)) ideal.push(grade2);
+  ideal.sort((a, b) => b - a);
+  return { grades, idealGrades: Float64Array.from(ideal) };
+}
+function relevantCount(ranking) {
+  return ranking.idealGrades.length;
+}
+function relevantRetrieved(ranking, k) {
+  const depth = Math.min(k, ranking.grades.length);
+  let found = 0;
+  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i])) found++;
+  return found;
 }
 
 // src/metrics/generation/context-utilisation.ts
@@ -23501,12 +32378,12 @@ function contextUtilisation(retrieved, cited) {
 
 // src/metrics/generation/text.ts
 var PUNCTUATION = /[\p{P}\p{S}]/gu;
-var ARTICLES = /\b(a|an|the)\b/g;
-function normalizeAnswer(text2) {
-  return text2.toLowerCase().replace(PUNCTUATION, " ").replace(ARTICLES, " ").split(/\s+/u).filter(Boolean).join(" ");
+var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the"]);
+function normalizeAnswer(text4) {
+  return text4.toLowerCase().replace(PUNCTUATION, "").split(/\s+/u).filter((word) => word !== "" && !ARTICLES.has(word)).join(" ");
 }
-function answerTokens(text2) {
-  const normalized = normalizeAnswer(text2);
+function answerTokens(text4) {
+  const normalized = normalizeAnswer(text4);
   return normalized === "" ? [] : normalized.split(" ");
 }
 
@@ -23535,8 +32412,8 @@ function tokenF1(answer, expected) {
 }
 var CorrectnessRuleError = class extends Error {
 };
-function parseCorrectnessRule(text2) {
-  const rule = text2.trim();
+function parseCorrectnessRule(text4) {
+  const rule = text4.trim();
   if (rule === "exact") return { kind: "exact" };
   const f1 = /^f1:(\d*\.?\d+)$/.exec(rule);
   const threshold = f1 ? Number(f1[1]) : NaN;
@@ -23560,29 +32437,6 @@ var LONG_ANSWER_RATIO = 2.5;
 function lengthRatio(answer, expected) {
   const goldLength = answerTokens(expected).length;
   return goldLength === 0 ? void 0 : answerTokens(answer).length / goldLength;
-}
-
-// src/metrics/ranking.ts
-var RELEVANT_GRADE = 1;
-function isRelevant(grade2) {
-  return grade2 >= RELEVANT_GRADE;
-}
-function judgeRanking(retrieved, relevance) {
-  const grades = new Float64Array(retrieved.length);
-  for (let i = 0; i < retrieved.length; i++) grades[i] = relevance.get(retrieved[i]) ?? 0;
-  const ideal = [];
-  for (const grade2 of relevance.values()) if (isRelevant(grade2)) ideal.push(grade2);
-  ideal.sort((a, b) => b - a);
-  return { grades, idealGrades: Float64Array.from(ideal) };
-}
-function relevantCount(ranking) {
-  return ranking.idealGrades.length;
-}
-function relevantRetrieved(ranking, k) {
-  const depth = Math.min(k, ranking.grades.length);
-  let found = 0;
-  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i])) found++;
-  return found;
 }
 
 // src/metrics/score.ts
@@ -23610,8 +32464,8 @@ function scoreQuestion(record2, config2) {
   const scores = {};
   const ranking = judgedRanking(record2);
   if (ranking !== void 0) for (const metric of config2.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
-  const ok = retrievalSucceeded(record2, ranking, config2.retrievalOk);
-  if (ok !== void 0) scores.retrieval_ok = bit(ok);
+  const ok2 = retrievalSucceeded(record2, ranking, config2.retrievalOk);
+  if (ok2 !== void 0) scores.retrieval_ok = bit(ok2);
   const correct = answerCorrect(record2, config2.correctness);
   if (correct !== void 0) scores.correct = bit(correct);
   scores.answerable = bit(record2.answerable ?? true);
@@ -23637,6 +32491,10 @@ function goldKey(record2) {
   const grades = relevant === void 0 ? [] : Array.isArray(relevant) ? [...new Set(relevant)].sort().map((id) => [id, 1]) : Object.entries(relevant).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
   return JSON.stringify([grades, record2.expected_answer ?? null, record2.answerable ?? true]);
 }
+function relevantWithin(record2, k) {
+  const relevance = relevanceMap(record2.relevant_ids);
+  return (record2.retrieved_ids ?? []).slice(0, k).filter((id) => isRelevant(relevance.get(id) ?? 0));
+}
 var OutcomeBuilder = class {
   constructor(config2) {
     this.config = config2;
@@ -23646,6 +32504,7 @@ var OutcomeBuilder = class {
   questions = [];
   tags = [];
   goldKeys = [];
+  goldFound = [];
   values = /* @__PURE__ */ new Map();
   labelPairs = [];
   noClaims = 0;
@@ -23657,7 +32516,9 @@ var OutcomeBuilder = class {
     this.tags.push(record2.tags ?? []);
     this.goldKeys.push(goldKey(record2));
     if (record2.claims?.length === 0) this.noClaims++;
-    if (record2.retrieved_ids !== void 0 && judgedRanking(record2) === void 0) this.noRelevant++;
+    const ranking = judgedRanking(record2);
+    if (record2.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
+    this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record2, this.config.retrievalOk.metric.k));
     if (record2.human_label !== void 0 && record2.judge_label !== void 0) {
       this.labelPairs.push([String(record2.human_label), String(record2.judge_label)]);
     }
@@ -23685,6 +32546,7 @@ var OutcomeBuilder = class {
       questions: this.questions,
       tags: this.tags,
       goldKeys: this.goldKeys,
+      goldFound: this.goldFound,
       columns,
       labelPairs: this.labelPairs,
       noClaims: this.noClaims,
@@ -23699,6 +32561,374 @@ async function readOutcomes(file2, config2) {
   const builder = new OutcomeBuilder(config2);
   const { warnings } = await readResults(file2, (record2) => builder.add(record2));
   return { outcomes: builder.build(), warnings };
+}
+
+// src/stats/paired.ts
+function pairValues(base, head) {
+  if (base.length !== head.length) {
+    throw new RangeError(`base and head must have the same length, got ${base.length} and ${head.length}`);
+  }
+  const differences = new Float64Array(base.length);
+  let n = 0;
+  let sumBase = 0;
+  let sumHead = 0;
+  for (let i = 0; i < base.length; i++) {
+    const b = base[i];
+    const h = head[i];
+    if (Number.isNaN(b) || Number.isNaN(h)) continue;
+    if (!Number.isFinite(b) || !Number.isFinite(h)) {
+      throw new RangeError(`pair ${i} has an infinite value (base ${b}, head ${h})`);
+    }
+    differences[n++] = h - b;
+    sumBase += b;
+    sumHead += h;
+  }
+  return {
+    n,
+    meanBase: n === 0 ? NaN : sumBase / n,
+    meanHead: n === 0 ? NaN : sumHead / n,
+    differences: differences.subarray(0, n)
+  };
+}
+
+// src/stats/random.ts
+function cyrb128(text4) {
+  let h1 = 1779033703;
+  let h2 = 3144134277;
+  let h3 = 1013904242;
+  let h4 = 2773480762;
+  for (let i = 0; i < text4.length; i++) {
+    const k = text4.charCodeAt(i);
+    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
+    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
+    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
+    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
+  }
+  h1 = Math.imul(h3 ^ h1 >>> 18, 597399067);
+  h2 = Math.imul(h4 ^ h2 >>> 22, 2869860233);
+  h3 = Math.imul(h1 ^ h3 >>> 17, 951274213);
+  h4 = Math.imul(h2 ^ h4 >>> 19, 2716044179);
+  h1 ^= h2 ^ h3 ^ h4;
+  h2 ^= h1;
+  h3 ^= h1;
+  h4 ^= h1;
+  return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
+}
+function seedWords(seed) {
+  if (typeof seed === "number") {
+    if (!Number.isFinite(seed)) throw new RangeError(`seed must be a finite number or a string, got ${seed}`);
+    return cyrb128(`\0number:${String(seed)}`);
+  }
+  return cyrb128(seed);
+}
+var TWO_POW_32 = 4294967296;
+var Random = class _Random {
+  s0;
+  s1;
+  s2;
+  s3;
+  constructor(seed) {
+    const [a, b, c, d] = seedWords(seed);
+    this.s0 = a | 0;
+    this.s1 = b | 0;
+    this.s2 = c | 0;
+    this.s3 = d | 0;
+    if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
+  }
+  /** A generator started from an explicit 128-bit state (four 32-bit words), e.g. to compare with the C reference. */
+  static fromState(state) {
+    const random = new _Random("");
+    [random.s0, random.s1, random.s2, random.s3] = state.map((word) => word | 0);
+    if ((random.s0 | random.s1 | random.s2 | random.s3) === 0) random.s0 = 1;
+    return random;
+  }
+  /** Next 32 random bits as an unsigned integer in [0, 2^32). */
+  nextUint32() {
+    const s1 = this.s1;
+    const result = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
+    const t = s1 << 9;
+    this.s2 ^= this.s0;
+    this.s3 ^= s1;
+    this.s1 = s1 ^ this.s2;
+    this.s0 ^= this.s3;
+    this.s2 ^= t;
+    this.s3 = rotl(this.s3, 11);
+    return result >>> 0;
+  }
+  /** Uniform float in [0, 1) with 32 bits of resolution (one word). */
+  nextFloat() {
+    return this.nextUint32() / TWO_POW_32;
+  }
+  /** Uniform float in [0, 1) with full 53-bit resolution (two words). */
+  nextFloat53() {
+    const high = this.nextUint32() >>> 5;
+    const low = this.nextUint32() >>> 6;
+    return (high * 67108864 + low) / 9007199254740992;
+  }
+  /**
+   * Uniform integer in [0, bound), without modulo bias, for 1 ≤ bound ≤ 2^32.
+   * Lemire's multiply-and-reject (exact in doubles while bound ≤ 2^21), otherwise classic threshold rejection.
+   */
+  nextBelow(bound) {
+    if (!Number.isInteger(bound) || bound < 1 || bound > TWO_POW_32) {
+      throw new RangeError(`bound must be an integer in [1, 2^32], got ${bound}`);
+    }
+    if (bound <= 2097152) {
+      let product = this.nextUint32() * bound;
+      let high = Math.floor(product / TWO_POW_32);
+      if (product - high * TWO_POW_32 < bound) {
+        const threshold = TWO_POW_32 % bound;
+        while (product - high * TWO_POW_32 < threshold) {
+          product = this.nextUint32() * bound;
+          high = Math.floor(product / TWO_POW_32);
+        }
+      }
+      return high;
+    }
+    const limit = TWO_POW_32 - TWO_POW_32 % bound;
+    let word = this.nextUint32();
+    while (word >= limit) word = this.nextUint32();
+    return word % bound;
+  }
+  /** Fill `target` with random 32-bit words (same stream as repeated {@link nextUint32} calls). */
+  fillUint32(target) {
+    let s0 = this.s0;
+    let s1 = this.s1;
+    let s2 = this.s2;
+    let s3 = this.s3;
+    for (let i = 0; i < target.length; i++) {
+      target[i] = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
+      const t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = rotl(s3, 11);
+    }
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
+  }
+};
+function rotl(x, k) {
+  return x << k | x >>> 32 - k;
+}
+var DEFAULT_SEED = "rag-gate";
+
+// src/stats/bootstrap.ts
+var DEFAULT_RESAMPLES = 2e3;
+var TWO_POW_322 = 4294967296;
+var LEMIRE_MAX_BOUND = 2097152;
+function bootstrapMeanCI(values, options = {}) {
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const level = options.level ?? 0.95;
+  if (!Number.isInteger(resamples) || resamples < 1) {
+    throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
+  }
+  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
+  const n = values.length;
+  if (n === 0) return [NaN, NaN];
+  const first = values[0];
+  let allEqual = true;
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
+    if (v !== first) allEqual = false;
+  }
+  if (allEqual) return [first, first];
+  const random = new Random(options.seed ?? DEFAULT_SEED);
+  const means = new Float64Array(resamples);
+  if (n <= LEMIRE_MAX_BOUND) {
+    const data = Float64Array.from(values);
+    const words = new Uint32Array(n);
+    const rejectBelow = TWO_POW_322 % n;
+    for (let r = 0; r < resamples; r++) {
+      random.fillUint32(words);
+      let sum = 0;
+      for (let i = 0; i < n; i++) {
+        let product = words[i] * n;
+        let index = Math.floor(product / TWO_POW_322);
+        while (product - index * TWO_POW_322 < rejectBelow) {
+          product = random.nextUint32() * n;
+          index = Math.floor(product / TWO_POW_322);
+        }
+        sum += data[index];
+      }
+      means[r] = sum / n;
+    }
+  } else {
+    for (let r = 0; r < resamples; r++) {
+      let sum = 0;
+      for (let i = 0; i < n; i++) sum += values[random.nextBelow(n)];
+      means[r] = sum / n;
+    }
+  }
+  means.sort();
+  const tail = (1 - level) / 2;
+  return [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
+}
+function quantileSorted(sorted, q) {
+  const position = (sorted.length - 1) * q;
+  const below = Math.floor(position);
+  const above = Math.min(below + 1, sorted.length - 1);
+  const lower = sorted[below];
+  const upper = sorted[above];
+  return lower + (position - below) * (upper - lower);
+}
+
+// src/stats/holm.ts
+function holmAdjust(pValues) {
+  const m = pValues.length;
+  pValues.forEach((p, i) => {
+    if (!(p >= 0 && p <= 1)) throw new RangeError(`p-value ${i} must be in [0, 1], got ${p}`);
+  });
+  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
+  const adjusted = new Array(m);
+  let running = 0;
+  order.forEach((index, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
+    adjusted[index] = running;
+  });
+  return adjusted;
+}
+
+// src/stats/mcnemar.ts
+var import_math_base_special_gammainc = __toESM(require_lib107(), 1);
+var import_stats_base_dists_binomial_cdf = __toESM(require_lib125(), 1);
+var MCNEMAR_EXACT_THRESHOLD = 25;
+function mcnemarUsesExact(discordant) {
+  return discordant < MCNEMAR_EXACT_THRESHOLD;
+}
+function mcnemar(fixed, broken, bothRight = 0, bothWrong = 0) {
+  for (const [name, value] of [
+    ["fixed", fixed],
+    ["broken", broken],
+    ["bothRight", bothRight],
+    ["bothWrong", bothWrong]
+  ]) {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+    }
+  }
+  const discordant = fixed + broken;
+  const decidedBy = mcnemarUsesExact(discordant) ? "exact" : "chi2";
+  if (discordant === 0) {
+    return { fixed, broken, bothRight, bothWrong, discordant, chi2: 0, chi2PValue: 1, exactPValue: 1, pValue: 1, decidedBy };
+  }
+  const corrected = Math.max(0, Math.abs(fixed - broken) - 1);
+  const chi2 = corrected * corrected / discordant;
+  const chi2PValue = chi2 === 0 ? 1 : (0, import_math_base_special_gammainc.default)(chi2 / 2, 0.5, true, true);
+  const exactPValue = Math.min(1, 2 * (0, import_stats_base_dists_binomial_cdf.default)(Math.min(fixed, broken), discordant, 0.5));
+  const pValue = decidedBy === "exact" ? exactPValue : chi2PValue;
+  return { fixed, broken, bothRight, bothWrong, discordant, chi2, chi2PValue, exactPValue, pValue, decidedBy };
+}
+
+// src/stats/power.ts
+var import_stats_base_dists_normal_quantile = __toESM(require_lib128(), 1);
+function z2(q) {
+  return (0, import_stats_base_dists_normal_quantile.default)(q, 0, 1);
+}
+function checkAlphaPower(alpha, power) {
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(power > 0 && power < 1)) throw new RangeError(`power must be in (0, 1), got ${power}`);
+}
+function mcnemarSampleSize({ pFixed, pBroken, alpha = 0.05, power = 0.8 }) {
+  checkAlphaPower(alpha, power);
+  if (!(pFixed >= 0 && pBroken >= 0 && pFixed + pBroken <= 1)) {
+    throw new RangeError(`pFixed and pBroken must be non-negative with sum \u2264 1, got ${pFixed} and ${pBroken}`);
+  }
+  const psi = pFixed + pBroken;
+  const delta = pFixed - pBroken;
+  if (delta === 0) return Infinity;
+  const root2 = z2(1 - alpha / 2) * Math.sqrt(psi) + z2(power) * Math.sqrt(Math.max(0, psi - delta * delta));
+  return ceilWithSlack(root2 * root2 / (delta * delta));
+}
+function pairedMeanSampleSize({
+  meanDifference,
+  sdDifference,
+  alpha = 0.05,
+  power = 0.8
+}) {
+  checkAlphaPower(alpha, power);
+  if (!Number.isFinite(meanDifference)) throw new RangeError(`meanDifference must be finite, got ${meanDifference}`);
+  if (!(sdDifference >= 0 && Number.isFinite(sdDifference))) {
+    throw new RangeError(`sdDifference must be finite and \u2265 0, got ${sdDifference}`);
+  }
+  if (meanDifference === 0) return Infinity;
+  const ratio2 = (z2(1 - alpha / 2) + z2(power)) * sdDifference / meanDifference;
+  return Math.max(1, ceilWithSlack(ratio2 * ratio2));
+}
+function ceilWithSlack(x) {
+  return Math.ceil(x - 1e-9);
+}
+
+// src/stats/randomization.ts
+var DEFAULT_PERMUTATIONS = 1e4;
+var TIE_TOLERANCE = 1e-9;
+function pairedRandomizationTest(base, head, options = {}) {
+  const paired2 = pairValues(base, head);
+  const { n, meanBase, meanHead, differences } = paired2;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += differences[i];
+  const delta = n === 0 ? NaN : sum / n;
+  const { pValue, permutations } = signFlipPValue(differences, options);
+  return { n, meanBase, meanHead, delta, pValue, permutations };
+}
+function signFlipPValue(differences, options = {}) {
+  const permutations = options.permutations ?? DEFAULT_PERMUTATIONS;
+  if (!Number.isInteger(permutations) || permutations < 1) {
+    throw new RangeError(`permutations must be a positive integer, got ${permutations}`);
+  }
+  let nonZero = 0;
+  for (let i = 0; i < differences.length; i++) {
+    const d = differences[i];
+    if (!Number.isFinite(d)) throw new RangeError(`difference ${i} is not finite: ${d}`);
+    if (d !== 0) nonZero++;
+  }
+  if (nonZero === 0) return { pValue: 1, permutations: 0 };
+  const words = Math.ceil(nonZero / 32);
+  const padded = new Float64Array(words * 32);
+  let absoluteSum = 0;
+  for (let i = 0, k = 0; i < differences.length; i++) {
+    const d = differences[i];
+    if (d !== 0) {
+      padded[k++] = d;
+      absoluteSum += Math.abs(d);
+    }
+  }
+  const table2 = new Float64Array(words * 8 * 16);
+  for (let group = 0; group < words * 8; group++) {
+    const d0 = padded[group * 4];
+    const d1 = padded[group * 4 + 1];
+    const d2 = padded[group * 4 + 2];
+    const d3 = padded[group * 4 + 3];
+    for (let mask = 0; mask < 16; mask++) {
+      table2[group * 16 + mask] = (mask & 1 ? -d0 : d0) + (mask & 2 ? -d1 : d1) + (mask & 4 ? -d2 : d2) + (mask & 8 ? -d3 : d3);
+    }
+  }
+  const signs = new Uint32Array(words);
+  const observed = Math.abs(signedSum(table2, signs));
+  const threshold = observed - TIE_TOLERANCE * absoluteSum;
+  const random = new Random(options.seed ?? DEFAULT_SEED);
+  let extreme = 0;
+  for (let p = 0; p < permutations; p++) {
+    random.fillUint32(signs);
+    if (Math.abs(signedSum(table2, signs)) >= threshold) extreme++;
+  }
+  return { pValue: (1 + extreme) / (1 + permutations), permutations };
+}
+function signedSum(table2, signs) {
+  let low = 0;
+  let high = 0;
+  for (let w = 0; w < signs.length; w++) {
+    const bits = signs[w];
+    const o = w * 128;
+    low += table2[o + (bits & 15)] + table2[o + 16 + (bits >>> 4 & 15)] + table2[o + 32 + (bits >>> 8 & 15)] + table2[o + 48 + (bits >>> 12 & 15)];
+    high += table2[o + 64 + (bits >>> 16 & 15)] + table2[o + 80 + (bits >>> 20 & 15)] + table2[o + 96 + (bits >>> 24 & 15)] + table2[o + 112 + (bits >>> 28)];
+  }
+  return low + high;
 }
 
 // src/metrics/retrieval/average-precision.ts
@@ -23790,8 +33020,8 @@ var FAMILY_NAMES = Object.keys(RETRIEVAL_FAMILIES);
 function isFamily(name) {
   return Object.hasOwn(RETRIEVAL_FAMILIES, name);
 }
-function parseRetrievalMetric(text2) {
-  const name = text2.trim();
+function parseRetrievalMetric(text4) {
+  const name = text4.trim();
   const match = /^([a-z_]+)(?:@(\d+))?$/.exec(name);
   const familyName = match?.[1] ?? "";
   if (!match || !isFamily(familyName)) {
@@ -23830,19 +33060,286 @@ function defaultRetrievalMetrics(ks) {
   return names.map(parseRetrievalMetric);
 }
 
+// src/compare/gate.ts
+var GATE_CATEGORIES = ["retrieval", "end-to-end", "generation", "refusal"];
+var RUN_METRICS = [
+  "retrieval_ok",
+  "correct",
+  "faithfulness",
+  "answer_relevance",
+  "length_ratio",
+  "long_answer_rate",
+  "context_utilisation",
+  "low_utilisation_rate",
+  "refusal_rate_unanswerable",
+  "false_refusal_rate",
+  "closed_book_correct"
+];
+var RUN_METRIC_SET = new Set(RUN_METRICS);
+function isRunMetric(name) {
+  return RUN_METRIC_SET.has(name);
+}
+function parseFloor(text4) {
+  const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
+  if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
+  const [, name = "", op, valueText = ""] = match;
+  const value = Number(valueText);
+  if (!Number.isFinite(value)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
+  const metric = isRunMetric(name) ? name : parseRetrievalMetric(name).name;
+  return { metric, op: op === "<=" ? "<=" : ">=", value };
+}
+function formatFloor(floor) {
+  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
+}
+var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+function describeDrop(test, config2) {
+  const metric = test.metric === "retrieval_ok" ? `retrieval ok (${config2.eval.retrievalOk.name})` : test.metric;
+  const counts = test.kind === "mcnemar" ? `, ${test.broken} broken vs ${test.fixed} fixed` : "";
+  return `${metric} ${test.base.toFixed(3)} \u2192 ${test.head.toFixed(3)}${counts}, p = ${p4(test.pValue)}, Holm-adjusted ${p4(test.adjustedPValue ?? test.pValue)} < \u03B1 ${config2.alpha}`;
+}
+function decideGate(tests, head, config2) {
+  const reasons = [];
+  const warnings = [];
+  for (const category of config2.failOn) {
+    const test = tests.find((t) => t.gate === category);
+    if (test === void 0) {
+      warnings.push(`cannot gate ${category}: no paired question carries its outcome in both runs`);
+      continue;
+    }
+    if (!test.significant || test.delta >= 0) continue;
+    if (-test.delta < config2.minEffect) {
+      warnings.push(`${category} dropped significantly but by less than the minimum effect ${config2.minEffect}: ${describeDrop(test, config2)}`);
+    } else {
+      reasons.push(`${category} regressed significantly: ${describeDrop(test, config2)}`);
+    }
+  }
+  for (const floor of config2.floors) {
+    const value = head.metrics[floor.metric]?.value ?? null;
+    if (value === null) reasons.push(`floor ${formatFloor(floor)} cannot be checked: no head question carries ${floor.metric}`);
+    else if (floor.op === ">=" ? value < floor.value : value > floor.value) {
+      reasons.push(`floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`);
+    }
+  }
+  return { verdict: reasons.length > 0 ? "fail" : "pass", reasons, warnings };
+}
+
+// src/compare/pairing.ts
+function pairQuestions(base, head, files) {
+  const baseRowOf = /* @__PURE__ */ new Map();
+  base.ids.forEach((id, row) => baseRowOf.set(id, row));
+  const baseRows = [];
+  const headRows = [];
+  const added = [];
+  const labelsChanged = [];
+  const inHead = /* @__PURE__ */ new Set();
+  head.ids.forEach((id, headRow) => {
+    inHead.add(id);
+    const baseRow = baseRowOf.get(id);
+    if (baseRow === void 0) added.push(id);
+    else if (base.goldKeys[baseRow] !== head.goldKeys[headRow]) labelsChanged.push(id);
+    else {
+      baseRows.push(baseRow);
+      headRows.push(headRow);
+    }
+  });
+  const removed = base.ids.filter((id) => !inHead.has(id));
+  if (baseRows.length === 0) {
+    const why = labelsChanged.length > 0 ? `the ${labelsChanged.length} shared question ids all have different gold labels` : "no question id appears in both files";
+    throw InputError.single({ file: files.head, message: `nothing to compare with ${files.base}: ${why}` });
+  }
+  return { baseRows: Int32Array.from(baseRows), headRows: Int32Array.from(headRows), added, removed, labelsChanged };
+}
+function gather(column2, rows) {
+  const out = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = column2[rows[i]];
+  return out;
+}
+
+// src/compare/compare.ts
+var GATED_METRIC = {
+  retrieval: "retrieval_ok",
+  "end-to-end": "correct",
+  generation: "correct_given_retrieval",
+  refusal: "refusal"
+};
+function paired(baseRun, headRun, pairing, name) {
+  return { base: gather(column(baseRun, name), pairing.baseRows), head: gather(column(headRun, name), pairing.headRows) };
+}
+function binaryTest(metric, values, config2, keep = () => true) {
+  let bothRight = 0;
+  let bothWrong = 0;
+  let fixed = 0;
+  let broken = 0;
+  for (let i = 0; i < values.base.length; i++) {
+    const before = values.base[i];
+    const after = values.head[i];
+    if (Number.isNaN(before) || Number.isNaN(after) || !keep(i)) continue;
+    if (before === 1 && after === 1) bothRight++;
+    else if (before === 1) broken++;
+    else if (after === 1) fixed++;
+    else bothWrong++;
+  }
+  const n = bothRight + bothWrong + fixed + broken;
+  if (n === 0) return null;
+  const result = mcnemar(fixed, broken, bothRight, bothWrong);
+  const significant = result.pValue < config2.alpha;
+  return {
+    ...result,
+    kind: "mcnemar",
+    metric,
+    gate: null,
+    n,
+    base: (bothRight + broken) / n,
+    head: (bothRight + fixed) / n,
+    delta: (fixed - broken) / n,
+    adjustedPValue: null,
+    significant,
+    requiredN: significant ? null : mcnemarSampleSize({ pFixed: fixed / n, pBroken: broken / n, alpha: config2.alpha })
+  };
+}
+function gradedTest(metric, values, config2) {
+  const result = pairedRandomizationTest(values.base, values.head, { permutations: config2.permutations, seed: metric });
+  if (result.n === 0) return null;
+  const { differences } = pairValues(values.base, values.head);
+  let squares = 0;
+  for (const d of differences) squares += (d - result.delta) ** 2;
+  const sd = Math.sqrt(squares / Math.max(1, result.n - 1));
+  const significant = result.pValue < config2.alpha;
+  return {
+    kind: "randomization",
+    metric,
+    gate: null,
+    n: result.n,
+    base: result.meanBase,
+    head: result.meanHead,
+    delta: result.delta,
+    ci: bootstrapMeanCI(differences, { seed: metric }),
+    pValue: result.pValue,
+    adjustedPValue: null,
+    significant,
+    requiredN: significant ? null : pairedMeanSampleSize({ meanDifference: result.delta, sdDifference: sd, alpha: config2.alpha })
+  };
+}
+function adjustGatedTests(tests, config2) {
+  const gateOf = /* @__PURE__ */ new Map();
+  for (const category of config2.failOn) gateOf.set(GATED_METRIC[category], category);
+  const gated = tests.filter((test) => gateOf.has(test.metric));
+  const adjusted = holmAdjust(gated.map((test) => test.pValue));
+  return tests.map((test) => {
+    const index = gated.indexOf(test);
+    if (index < 0) return test;
+    const adjustedPValue = adjusted[index];
+    return { ...test, gate: gateOf.get(test.metric), adjustedPValue, significant: adjustedPValue < config2.alpha, requiredN: adjustedPValue < config2.alpha ? null : test.requiredN };
+  });
+}
+function causeOf(retrievalBase, retrievalHead, improving) {
+  if (Number.isNaN(retrievalBase) || Number.isNaN(retrievalHead)) return "unknown";
+  const retrievalChanged = improving ? retrievalBase === 0 && retrievalHead === 1 : retrievalBase === 1 && retrievalHead === 0;
+  return retrievalChanged ? "retrieval" : "generation";
+}
+function compareRuns(baseRun, headRun, headSummary, config2, files) {
+  const pairing = pairQuestions(baseRun, headRun, files);
+  const retrieval = paired(baseRun, headRun, pairing, "retrieval_ok");
+  const correct = paired(baseRun, headRun, pairing, "correct");
+  const refused = paired(baseRun, headRun, pairing, "refused");
+  const answerable = gather(column(headRun, "answerable"), pairing.headRows);
+  const binary = [
+    binaryTest("retrieval_ok", retrieval, config2),
+    binaryTest("correct", correct, config2),
+    binaryTest("correct_given_retrieval", correct, config2, (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1),
+    binaryTest("refusal", refused, config2, (i) => answerable[i] === 0)
+  ];
+  const graded = config2.gradedMetrics.map((metric) => gradedTest(metric, paired(baseRun, headRun, pairing, metric), config2));
+  const tests = adjustGatedTests([...binary, ...graded].filter((test) => test !== null), config2);
+  const regressions = [];
+  const fixed = [];
+  const retrievalRegressions = [];
+  const describe3 = (i, improving) => {
+    const row = pairing.headRows[i];
+    return {
+      id: headRun.ids[row],
+      question: headRun.questions[row],
+      tags: headRun.tags[row],
+      cause: causeOf(retrieval.base[i], retrieval.head[i], improving),
+      lostDocuments: lostDocuments(baseRun, headRun, pairing, i)
+    };
+  };
+  for (let i = 0; i < pairing.headRows.length; i++) {
+    if (correct.base[i] === 1 && correct.head[i] === 0) regressions.push(describe3(i, false));
+    if (correct.base[i] === 0 && correct.head[i] === 1) fixed.push(describe3(i, true));
+    if (retrieval.base[i] === 1 && retrieval.head[i] === 0) {
+      const change = describe3(i, false);
+      retrievalRegressions.push({ id: change.id, question: change.question, tags: change.tags, lostDocuments: change.lostDocuments, rescued: correct.head[i] === 1 });
+    }
+  }
+  const decomposition = {
+    base: decompose(retrieval.base, correct.base, answerable, gather(column(baseRun, "closed_book_correct"), pairing.baseRows)),
+    head: decompose(retrieval.head, correct.head, answerable, gather(column(headRun, "closed_book_correct"), pairing.headRows))
+  };
+  const retrievalTest = tests.find((test) => test.metric === "retrieval_ok");
+  const { verdict, reasons, warnings } = decideGate(tests, headSummary, config2);
+  return {
+    paired: pairing.headRows.length,
+    added: pairing.added,
+    removed: pairing.removed,
+    labelsChanged: pairing.labelsChanged,
+    alpha: config2.alpha,
+    tests,
+    regressions,
+    retrievalRegressions,
+    fixed,
+    regressionsByTag: countByTag(regressions),
+    causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
+    decomposition,
+    retrievalShifted: retrievalTest !== void 0 && retrievalTest.pValue < config2.alpha,
+    verdict,
+    reasons,
+    warnings
+  };
+}
+function lostDocuments(baseRun, headRun, pairing, i) {
+  const before = baseRun.goldFound[pairing.baseRows[i]] ?? [];
+  const after = new Set(headRun.goldFound[pairing.headRows[i]] ?? []);
+  return before.filter((id) => !after.has(id));
+}
+function countCauses(changes) {
+  const counts = { retrieval: 0, generation: 0, unknown: 0 };
+  for (const change of changes) counts[change.cause]++;
+  return counts;
+}
+function countByTag(changes) {
+  const counts = {};
+  for (const change of changes) for (const tag of new Set(change.tags)) counts[tag] = (counts[tag] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
+}
+
+// src/io/write.ts
+import { rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+async function writeFileAtomic(file2, content) {
+  const temporary = join(dirname(file2), `.${basename(file2)}.${process.pid}.tmp`);
+  try {
+    await writeFile(temporary, content);
+    await rename(temporary, file2);
+  } catch (error62) {
+    await rm(temporary, { force: true });
+    throw error62;
+  }
+}
+
 // src/metrics/retrieval-ok.ts
-function parseRetrievalOkRule(text2) {
-  const [metricText = "", thresholdText, ...extra] = text2.split(">=");
+function parseRetrievalOkRule(text4) {
+  const [metricText = "", thresholdText, ...extra] = text4.split(">=");
   const metric = parseRetrievalMetric(metricText);
   if (thresholdText === void 0) {
     if (metric.family !== "hit") {
-      throw new MetricNameError(`retrieval-ok rule "${text2}" needs a threshold, for example "${metric.name}>=0.8" (or use "hit@k")`);
+      throw new MetricNameError(`retrieval-ok rule "${text4}" needs a threshold, for example "${metric.name}>=0.8" (or use "hit@k")`);
     }
     return { name: metric.name, metric, threshold: 1 };
   }
   const threshold = Number(thresholdText);
   if (extra.length > 0 || thresholdText.trim() === "" || !Number.isFinite(threshold)) {
-    throw new MetricNameError(`retrieval-ok rule "${text2}": the threshold must be a number, for example "${metric.name}>=0.8"`);
+    throw new MetricNameError(`retrieval-ok rule "${text4}": the threshold must be a number, for example "${metric.name}>=0.8"`);
   }
   return { name: `${metric.name}>=${threshold}`, metric, threshold };
 }
@@ -23871,78 +33368,13 @@ function cohensKappa(pairs) {
 
 // src/stats/wilson.ts
 var Z95 = 1.959963984540054;
-function wilsonInterval(successes, n, z2 = Z95) {
+function wilsonInterval(successes, n, z3 = Z95) {
   if (n === 0) return [0, 1];
   const p = successes / n;
-  const z22 = z2 * z2;
+  const z22 = z3 * z3;
   const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
-  const halfWidth = z2 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
+  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
   return [Math.max(0, centre - halfWidth), Math.min(1, centre + halfWidth)];
-}
-
-// src/metrics/decomposition.ts
-var ratio = (part, whole) => whole === 0 ? null : part / whole;
-var weighted = (weight, rate) => weight === 0 ? 0 : rate === null ? null : weight * rate;
-var SMALL_SPLIT = 10;
-function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
-  let nGood = 0;
-  let correctGood = 0;
-  let nBad = 0;
-  let correctBad = 0;
-  let closedAll = 0;
-  let closedAllRight = 0;
-  let closedFailed = 0;
-  let closedFailedRight = 0;
-  for (let i = 0; i < correct.length; i++) {
-    const ok = retrievalOk[i];
-    const right = correct[i];
-    if (answerable[i] === 0 || Number.isNaN(ok) || Number.isNaN(right)) continue;
-    if (ok === 1) {
-      nGood++;
-      correctGood += right;
-    } else {
-      nBad++;
-      correctBad += right;
-    }
-    const closed = closedBookCorrect[i];
-    if (!Number.isNaN(closed)) {
-      closedAll++;
-      closedAllRight += closed;
-      if (ok === 0) {
-        closedFailed++;
-        closedFailedRight += closed;
-      }
-    }
-  }
-  const n = nGood + nBad;
-  const r = ratio(nGood, n);
-  const gGood = ratio(correctGood, nGood);
-  const gBad = ratio(correctBad, nBad);
-  const e2e = ratio(correctGood + correctBad, n);
-  let e2eCheck = null;
-  let ceiling = null;
-  if (r !== null) {
-    const good = weighted(r, gGood);
-    const bad = weighted(1 - r, gBad);
-    e2eCheck = good === null || bad === null ? null : good + bad;
-    ceiling = bad === null ? null : r + bad;
-  }
-  const productModelG = r === null || r === 0 || e2e === null ? null : e2e / r;
-  const productModelBias = r === null || r === 0 ? null : (1 - r) * (gBad ?? 0) / r;
-  const rLowerBound = e2e === null || gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
-  const closedBook = closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
-  const warnings = [];
-  if (productModelG !== null && productModelG > 1) {
-    warnings.push(
-      `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r\xB7g is misspecified here, because answers are right without good context (g_bad = ${gBad?.toFixed(4)}).`
-    );
-  }
-  if (e2e !== null && e2eCheck !== null && Math.abs(e2e - e2eCheck) > 1e-9) {
-    warnings.push(`e2eCheck ${e2eCheck} differs from e2e ${e2e}: the three terms were computed on different slices (a bug).`);
-  }
-  if (n > 0 && nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? "" : "s"}: read it as a rough figure.`);
-  if (n > 0 && nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? "" : "s"}: read it as a rough figure.`);
-  return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
 }
 
 // src/metrics/summary.ts
@@ -24035,6 +33467,5487 @@ function summarizeRun(outcomes, config2) {
   };
 }
 
+// src/report/format.ts
+function formatP(p) {
+  if (p === null || p === void 0) return "";
+  return p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+}
+function formatDelta(delta) {
+  const text4 = Math.abs(delta).toFixed(3);
+  return delta < 0 && text4 !== "0.000" ? `\u2212${text4}` : delta > 0 && text4 !== "0.000" ? `+${text4}` : text4;
+}
+function formatRequiredN(n) {
+  if (n === null || !Number.isFinite(n)) return null;
+  return n > 1e6 ? "more than 1,000,000" : `about ${n.toLocaleString("en-US")}`;
+}
+function plural2(count, one2, many = `${one2}s`) {
+  return `${count.toLocaleString("en-US")} ${count === 1 ? one2 : many}`;
+}
+
+// src/report/text-table.ts
+function textTable(rows, indent = "  ") {
+  const widths = [];
+  for (const row of rows) row.forEach((cell, i) => widths[i] = Math.max(widths[i] ?? 0, [...cell].length));
+  const numeric = /^[-+−]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^—$|^$/;
+  const rightAligned = widths.map((_, i) => rows.slice(1).every((row) => numeric.test(row[i] ?? "")));
+  return rows.map(
+    (row) => indent + row.map((cell, i) => {
+      const pad = (widths[i] ?? 0) - [...cell].length;
+      return i > 0 && rightAligned[i] ? " ".repeat(pad) + cell : cell + " ".repeat(pad);
+    }).join("  ").trimEnd()
+  ).join("\n");
+}
+function fixed3(value) {
+  return value === null || value === void 0 || Number.isNaN(value) ? "\u2014" : value.toFixed(3);
+}
+
+// src/report/compare-text.ts
+function testLabel(test, retrievalOk) {
+  return test.metric === "retrieval_ok" ? `retrieval_ok (${retrievalOk})` : test.metric;
+}
+function mcnemarSentence(test) {
+  const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
+  return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; \u03C7\xB2 ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}: ${rule}`;
+}
+function decompositionRows(base, head) {
+  const split = (d) => `${fixed3(d.r)} (${d.nGood}/${d.n})`;
+  return [
+    ["r = P(retrieval ok)", split(base), split(head)],
+    ["g_good = P(correct | ok)", `${fixed3(base.gGood)} (n ${base.nGood})`, `${fixed3(head.gGood)} (n ${head.nGood})`],
+    ["g_bad = P(correct | failed)", `${fixed3(base.gBad)} (n ${base.nBad})`, `${fixed3(head.gBad)} (n ${head.nBad})`],
+    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(base.e2eCheck), fixed3(head.e2eCheck)],
+    ["product model e2e / r", fixed3(base.productModelG), fixed3(head.productModelG)],
+    ["ceiling r + (1\u2212r)\xB7g_bad", fixed3(base.ceiling), fixed3(head.ceiling)]
+  ];
+}
+function retrievalShiftNote(comparison) {
+  const { regressions, fixed } = comparison.causes;
+  return `r moved significantly, so g_good and g_bad were measured on different sets of questions and cannot be compared alone. The paired causes are the reliable reading: of the regressions, ${regressions.retrieval} lost the gold document and ${regressions.generation} got a worse answer with the same or better retrieval; of the fixes, ${fixed.retrieval} came from retrieval and ${fixed.generation} from generation.`;
+}
+function changeRows(changes) {
+  return changes.map((change) => [
+    change.id,
+    change.cause,
+    change.question.replace(/\s+/g, " ").slice(0, 80),
+    change.lostDocuments.length > 0 ? `lost ${change.lostDocuments.join(", ")}` : ""
+  ]);
+}
+function renderCompareText(comparison, config2) {
+  const rule = config2.eval.retrievalOk.name;
+  const sections = [];
+  const verdict = comparison.verdict === "fail" ? "FAIL" : "PASS";
+  sections.push(
+    `rag-gate compare: ${verdict}
+` + comparison.reasons.map((reason) => `  - ${reason}
+`).join("") + `${plural2(comparison.paired, "paired question")} (${comparison.added.length} added, ${comparison.removed.length} removed, ${comparison.labelsChanged.length} with changed labels, left out)`
+  );
+  const rows = comparison.tests.map((test) => [
+    testLabel(test, rule),
+    test.gate ?? "report",
+    fixed3(test.base),
+    fixed3(test.head),
+    formatDelta(test.delta),
+    test.kind === "randomization" ? `[${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])}]` : "",
+    formatP(test.pValue),
+    formatP(test.adjustedPValue),
+    test.significant ? "yes" : "no",
+    String(test.n)
+  ]);
+  sections.push(
+    `Tests (\u03B1 = ${comparison.alpha}; Holm-adjusted across the gated tests)
+` + textTable([["metric", "gate", "base", "head", "\u0394", "95% CI", "p", "Holm p", "significant", "n"], ...rows])
+  );
+  const mcnemarLines = comparison.tests.filter((t) => t.kind === "mcnemar").map((t) => `  ${testLabel(t, rule)}: ${mcnemarSentence(t)}`);
+  if (mcnemarLines.length > 0) sections.push(`McNemar
+${mcnemarLines.join("\n")}`);
+  const power = comparison.tests.flatMap((t) => {
+    const needed = formatRequiredN(t.requiredN);
+    return needed && t.delta !== 0 ? [`  ${testLabel(t, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
+  });
+  if (power.length > 0) sections.push(`Cannot tell apart yet
+${power.join("\n")}`);
+  const { regressions: causes } = comparison.causes;
+  if (comparison.regressions.length > 0) {
+    sections.push(
+      `Regressed questions (${comparison.regressions.length}: ${causes.retrieval} retrieval, ${causes.generation} generation${causes.unknown > 0 ? `, ${causes.unknown} unknown` : ""})
+` + textTable([["id", "cause", "question", ""], ...changeRows(comparison.regressions)])
+    );
+  }
+  const rescued = comparison.retrievalRegressions.filter((r) => r.rescued);
+  if (rescued.length > 0) {
+    sections.push(
+      `Lost the gold document but still answered right (${rescued.length})
+` + textTable(rescued.map((r) => [r.id, r.question.replace(/\s+/g, " ").slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(", ")}` : ""]))
+    );
+  }
+  if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})
+${textTable(changeRows(comparison.fixed))}`);
+  const tags = Object.entries(comparison.regressionsByTag);
+  if (tags.length > 0) sections.push(`Regressions by tag
+${textTable(tags.map(([tag, count]) => [tag, String(count)]))}`);
+  const { base, head } = comparison.decomposition;
+  if (base.n > 0 || head.n > 0) {
+    let text4 = `Decomposition (paired answerable questions; retrieval ok: ${rule})
+${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
+    if (comparison.retrievalShifted) text4 += `
+  ! ${retrievalShiftNote(comparison)}`;
+    sections.push(text4);
+  }
+  const warnings = [...comparison.warnings, ...head.warnings.map((w) => `head: ${w}`)];
+  if (warnings.length > 0) sections.push(`Warnings
+${warnings.map((w) => `  ! ${w}`).join("\n")}`);
+  return `${sections.join("\n\n")}
+`;
+}
+
+// node_modules/micromark-util-character/index.js
+var asciiAlpha = regexCheck(/[A-Za-z]/);
+var asciiAlphanumeric = regexCheck(/[\dA-Za-z]/);
+var asciiAtext = regexCheck(/[#-'*+\--9=?A-Z^-~]/);
+var asciiDigit = regexCheck(/\d/);
+var asciiHexDigit = regexCheck(/[\dA-Fa-f]/);
+var asciiPunctuation = regexCheck(/[!-/:-@[-`{-~]/);
+function markdownLineEndingOrSpace(code3) {
+  return code3 !== null && (code3 < 0 || code3 === 32);
+}
+var unicodePunctuation = regexCheck(new RegExp("\\p{P}|\\p{S}", "u"));
+var unicodeWhitespace = regexCheck(/\s/);
+function regexCheck(regex) {
+  return check3;
+  function check3(code3) {
+    return code3 !== null && code3 > -1 && regex.test(String.fromCharCode(code3));
+  }
+}
+
+// node_modules/unist-util-is/lib/index.js
+var convert = (
+  // Note: overloads in JSDoc can’t yet use different `@template`s.
+  /**
+   * @type {(
+   *   (<Condition extends string>(test: Condition) => (node: unknown, index?: number | null | undefined, parent?: Parent | null | undefined, context?: unknown) => node is Node & {type: Condition}) &
+   *   (<Condition extends Props>(test: Condition) => (node: unknown, index?: number | null | undefined, parent?: Parent | null | undefined, context?: unknown) => node is Node & Condition) &
+   *   (<Condition extends TestFunction>(test: Condition) => (node: unknown, index?: number | null | undefined, parent?: Parent | null | undefined, context?: unknown) => node is Node & Predicate<Condition, Node>) &
+   *   ((test?: null | undefined) => (node?: unknown, index?: number | null | undefined, parent?: Parent | null | undefined, context?: unknown) => node is Node) &
+   *   ((test?: Test) => Check)
+   * )}
+   */
+  /**
+   * @param {Test} [test]
+   * @returns {Check}
+   */
+  (function(test) {
+    if (test === null || test === void 0) {
+      return ok;
+    }
+    if (typeof test === "function") {
+      return castFactory(test);
+    }
+    if (typeof test === "object") {
+      return Array.isArray(test) ? anyFactory(test) : (
+        // Cast because `ReadonlyArray` goes into the above but `isArray`
+        // narrows to `Array`.
+        propertiesFactory(
+          /** @type {Props} */
+          test
+        )
+      );
+    }
+    if (typeof test === "string") {
+      return typeFactory(test);
+    }
+    throw new Error("Expected function, string, or object as test");
+  })
+);
+function anyFactory(tests) {
+  const checks = [];
+  let index = -1;
+  while (++index < tests.length) {
+    checks[index] = convert(tests[index]);
+  }
+  return castFactory(any2);
+  function any2(...parameters) {
+    let index2 = -1;
+    while (++index2 < checks.length) {
+      if (checks[index2].apply(this, parameters)) return true;
+    }
+    return false;
+  }
+}
+function propertiesFactory(check3) {
+  const checkAsRecord = (
+    /** @type {Record<string, unknown>} */
+    check3
+  );
+  return castFactory(all2);
+  function all2(node3) {
+    const nodeAsRecord = (
+      /** @type {Record<string, unknown>} */
+      /** @type {unknown} */
+      node3
+    );
+    let key;
+    for (key in check3) {
+      if (nodeAsRecord[key] !== checkAsRecord[key]) return false;
+    }
+    return true;
+  }
+}
+function typeFactory(check3) {
+  return castFactory(type);
+  function type(node3) {
+    return node3 && node3.type === check3;
+  }
+}
+function castFactory(testFunction) {
+  return check3;
+  function check3(value, index, parent) {
+    return Boolean(
+      looksLikeANode(value) && testFunction.call(
+        this,
+        value,
+        typeof index === "number" ? index : void 0,
+        parent || void 0
+      )
+    );
+  }
+}
+function ok() {
+  return true;
+}
+function looksLikeANode(value) {
+  return value !== null && typeof value === "object" && "type" in value;
+}
+
+// node_modules/unist-util-visit-parents/lib/color.node.js
+function color(d) {
+  return "\x1B[33m" + d + "\x1B[39m";
+}
+
+// node_modules/unist-util-visit-parents/lib/index.js
+var empty = [];
+var CONTINUE = true;
+var EXIT = false;
+var SKIP = "skip";
+function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, reverse) {
+  if (!tree || typeof tree !== "object") {
+    throw new Error("Unexpected value `" + tree + "` for `tree`, expected node");
+  }
+  let preorder = true;
+  let check3;
+  let visitors;
+  let enter;
+  let exit;
+  if (typeof enterOrVisitorsOrReverse === "function" || enterOrVisitorsOrReverse && typeof enterOrVisitorsOrReverse === "object") {
+    check3 = /** @type {Test} */
+    testOrEnterOrVisitors;
+    visitors = enterOrVisitorsOrReverse;
+    if (reverse) preorder = false;
+  } else {
+    visitors = /** @type {Visitors | Visitor} */
+    testOrEnterOrVisitors;
+    if (enterOrVisitorsOrReverse) preorder = false;
+  }
+  if (typeof visitors === "function") {
+    enter = visitors;
+  } else if (visitors && typeof visitors === "object") {
+    if (visitors.enter === null || visitors.enter === void 0) {
+    } else if (typeof visitors.enter === "function") {
+      enter = visitors.enter;
+    } else {
+      throw new Error(
+        "Unexpected value `" + visitors.enter + "` for `visitors.enter`, expected optional visitor"
+      );
+    }
+    if (typeof visitors.exit === "function") {
+      exit = visitors.exit;
+    } else {
+      throw new Error(
+        "Unexpected value `" + visitors.exit + "` for `visitors.exit`, expected visitor (pass a visitor directly if you only want an enter visitor)"
+      );
+    }
+  } else {
+    throw new Error(
+      "Unexpected value `" + visitors + "` for `enter` or `visitors`, expected visitor or object with visitors"
+    );
+  }
+  const is2 = convert(check3);
+  const step = preorder ? 1 : -1;
+  factory(tree, void 0, [])();
+  function factory(node3, index, parents) {
+    const value = (
+      /** @type {Record<string, unknown>} */
+      node3 && typeof node3 === "object" ? node3 : {}
+    );
+    if (typeof value.type === "string") {
+      const name = (
+        // `hast`
+        typeof value.tagName === "string" ? value.tagName : (
+          // `xast`
+          typeof value.name === "string" ? value.name : void 0
+        )
+      );
+      Object.defineProperty(visit3, "name", {
+        value: "node (" + color(node3.type + (name ? "<" + name + ">" : "")) + ")"
+      });
+    }
+    return visit3;
+    function visit3() {
+      const matches = !check3 || is2(node3, index, parents[parents.length - 1] || void 0);
+      let result = empty;
+      if (enter && matches) {
+        result = toResult(enter(node3, parents, index));
+        if (result[0] === EXIT) {
+          return result;
+        }
+      }
+      if ("children" in node3 && node3.children) {
+        const nodeAsParent = (
+          /** @type {UnistParent} */
+          node3
+        );
+        if (nodeAsParent.children && result[0] !== SKIP) {
+          let offset = (preorder ? -1 : nodeAsParent.children.length) + step;
+          const grandparents = [...parents, nodeAsParent];
+          while (offset > -1 && offset < nodeAsParent.children.length) {
+            const child = nodeAsParent.children[offset];
+            const subresult = factory(child, offset, grandparents)();
+            if (subresult[0] === EXIT) {
+              return subresult;
+            }
+            offset = typeof subresult[1] === "number" ? subresult[1] : offset + step;
+          }
+        }
+      }
+      if (exit && matches) {
+        const exitResult = toResult(exit(node3, parents, index));
+        if (exitResult[0] === SKIP) {
+          throw new Error(
+            "Unexpected value `" + exitResult[0] + "` from `exit`, expected `CONTINUE`, `EXIT`, index, or nothing"
+          );
+        }
+        if (exitResult[0] === EXIT || typeof exitResult[1] === "number") {
+          return exitResult;
+        }
+      }
+      return result;
+    }
+  }
+}
+function toResult(value) {
+  if (Array.isArray(value)) {
+    return value;
+  }
+  if (typeof value === "number") {
+    return [CONTINUE, value];
+  }
+  return value === null || value === void 0 ? empty : [value];
+}
+
+// node_modules/mdast-util-gfm-autolink-literal/lib/index.js
+var inConstruct = "phrasing";
+var notInConstruct = ["autolink", "link", "image", "label"];
+function gfmAutolinkLiteralToMarkdown() {
+  return {
+    unsafe: [
+      {
+        character: "@",
+        before: "[+\\-.\\w]",
+        after: "[\\-.\\w]",
+        inConstruct,
+        notInConstruct
+      },
+      {
+        character: ".",
+        before: "[Ww]",
+        after: "[\\-.\\w]",
+        inConstruct,
+        notInConstruct
+      },
+      {
+        character: ":",
+        before: "[ps]",
+        after: "\\/",
+        inConstruct,
+        notInConstruct
+      }
+    ]
+  };
+}
+
+// node_modules/mdast-util-gfm-footnote/lib/index.js
+footnoteReference.peek = footnoteReferencePeek;
+function footnoteReferencePeek() {
+  return "[";
+}
+function footnoteReference(node3, _, state, info) {
+  const tracker = state.createTracker(info);
+  let value = tracker.move("[^");
+  const exit = state.enter("footnoteReference");
+  const subexit = state.enter("reference");
+  value += tracker.move(
+    state.safe(state.associationId(node3), { after: "]", before: value })
+  );
+  subexit();
+  exit();
+  value += tracker.move("]");
+  return value;
+}
+function gfmFootnoteToMarkdown(options) {
+  let firstLineBlank = false;
+  if (options && options.firstLineBlank) {
+    firstLineBlank = true;
+  }
+  return {
+    handlers: { footnoteDefinition, footnoteReference },
+    // This is on by default already.
+    unsafe: [{ character: "[", inConstruct: ["label", "phrasing", "reference"] }]
+  };
+  function footnoteDefinition(node3, _, state, info) {
+    const tracker = state.createTracker(info);
+    let value = tracker.move("[^");
+    const exit = state.enter("footnoteDefinition");
+    const subexit = state.enter("label");
+    value += tracker.move(
+      state.safe(state.associationId(node3), { before: value, after: "]" })
+    );
+    subexit();
+    value += tracker.move("]:");
+    if (node3.children && node3.children.length > 0) {
+      tracker.shift(4);
+      value += tracker.move(
+        (firstLineBlank ? "\n" : " ") + state.indentLines(
+          state.containerFlow(node3, tracker.current()),
+          firstLineBlank ? mapAll : mapExceptFirst
+        )
+      );
+    }
+    exit();
+    return value;
+  }
+}
+function mapExceptFirst(line, index, blank) {
+  return index === 0 ? line : mapAll(line, index, blank);
+}
+function mapAll(line, index, blank) {
+  return (blank ? "" : "    ") + line;
+}
+
+// node_modules/mdast-util-gfm-strikethrough/lib/index.js
+var constructsWithoutStrikethrough = [
+  "autolink",
+  "destinationLiteral",
+  "destinationRaw",
+  "reference",
+  "titleQuote",
+  "titleApostrophe"
+];
+handleDelete.attention = attentionDelete;
+handleDelete.peek = peekDelete;
+function gfmStrikethroughToMarkdown() {
+  return {
+    handlers: { delete: handleDelete },
+    unsafe: [
+      {
+        character: "~",
+        inConstruct: "phrasing",
+        notInConstruct: constructsWithoutStrikethrough
+      }
+    ]
+  };
+}
+function handleDelete(node3, _, state, info) {
+  const tracker = state.createTracker(info);
+  const sequence = state.stack.includes("strikethrough") ? "~" : "~~";
+  const exit = state.enter("strikethrough");
+  let value = tracker.move(sequence);
+  value += state.containerPhrasing(node3, {
+    ...tracker.current(),
+    before: value,
+    after: "~"
+  });
+  value += tracker.move(sequence);
+  exit();
+  return value;
+}
+function attentionDelete() {
+  return { construct: "strikethrough", markers: ["~"], sizes: [2, 1] };
+}
+function peekDelete() {
+  return "~";
+}
+
+// node_modules/markdown-table/index.js
+function defaultStringLength(value) {
+  return value.length;
+}
+function markdownTable(table2, options) {
+  const settings = options || {};
+  const align = (settings.align || []).concat();
+  const stringLength = settings.stringLength || defaultStringLength;
+  const alignments = [];
+  const cellMatrix = [];
+  const sizeMatrix = [];
+  const longestCellByColumn = [];
+  let mostCellsPerRow = 0;
+  let rowIndex = -1;
+  while (++rowIndex < table2.length) {
+    const row2 = [];
+    const sizes2 = [];
+    let columnIndex2 = -1;
+    if (table2[rowIndex].length > mostCellsPerRow) {
+      mostCellsPerRow = table2[rowIndex].length;
+    }
+    while (++columnIndex2 < table2[rowIndex].length) {
+      const cell = serialize(table2[rowIndex][columnIndex2]);
+      if (settings.alignDelimiters !== false) {
+        const size = stringLength(cell);
+        sizes2[columnIndex2] = size;
+        if (longestCellByColumn[columnIndex2] === void 0 || size > longestCellByColumn[columnIndex2]) {
+          longestCellByColumn[columnIndex2] = size;
+        }
+      }
+      row2.push(cell);
+    }
+    cellMatrix[rowIndex] = row2;
+    sizeMatrix[rowIndex] = sizes2;
+  }
+  let columnIndex = -1;
+  if (typeof align === "object" && "length" in align) {
+    while (++columnIndex < mostCellsPerRow) {
+      alignments[columnIndex] = toAlignment(align[columnIndex]);
+    }
+  } else {
+    const code3 = toAlignment(align);
+    while (++columnIndex < mostCellsPerRow) {
+      alignments[columnIndex] = code3;
+    }
+  }
+  columnIndex = -1;
+  const row = [];
+  const sizes = [];
+  while (++columnIndex < mostCellsPerRow) {
+    const code3 = alignments[columnIndex];
+    let before = "";
+    let after = "";
+    if (code3 === 99) {
+      before = ":";
+      after = ":";
+    } else if (code3 === 108) {
+      before = ":";
+    } else if (code3 === 114) {
+      after = ":";
+    }
+    let size = settings.alignDelimiters === false ? 1 : Math.max(
+      1,
+      longestCellByColumn[columnIndex] - before.length - after.length
+    );
+    const cell = before + "-".repeat(size) + after;
+    if (settings.alignDelimiters !== false) {
+      size = before.length + size + after.length;
+      if (size > longestCellByColumn[columnIndex]) {
+        longestCellByColumn[columnIndex] = size;
+      }
+      sizes[columnIndex] = size;
+    }
+    row[columnIndex] = cell;
+  }
+  cellMatrix.splice(1, 0, row);
+  sizeMatrix.splice(1, 0, sizes);
+  rowIndex = -1;
+  const lines = [];
+  while (++rowIndex < cellMatrix.length) {
+    const row2 = cellMatrix[rowIndex];
+    const sizes2 = sizeMatrix[rowIndex];
+    const cellsInRow = settings.fillRows === false ? Math.max(1, cellMatrix[rowIndex === 1 ? 0 : rowIndex].length) : mostCellsPerRow;
+    columnIndex = -1;
+    const line = [];
+    while (++columnIndex < cellsInRow) {
+      const cell = row2[columnIndex] || "";
+      let before = "";
+      let after = "";
+      if (settings.alignDelimiters !== false) {
+        const size = longestCellByColumn[columnIndex] - (sizes2[columnIndex] || 0);
+        const code3 = alignments[columnIndex];
+        if (code3 === 114) {
+          before = " ".repeat(size);
+        } else if (code3 === 99) {
+          const half = size / 2;
+          if (size % 2) {
+            before = " ".repeat(half + 0.5);
+            after = " ".repeat(half - 0.5);
+          } else {
+            before = " ".repeat(half);
+            after = before;
+          }
+        } else {
+          after = " ".repeat(size);
+        }
+      }
+      if (settings.delimiterStart !== false && !columnIndex) {
+        line.push("|");
+      }
+      if (settings.padding !== false && // Don’t add the opening space if we’re not aligning and the cell is
+      // empty: there will be a closing space.
+      !(settings.alignDelimiters === false && cell === "") && (settings.delimiterStart !== false || columnIndex)) {
+        line.push(" ");
+      }
+      if (settings.alignDelimiters !== false) {
+        line.push(before);
+      }
+      line.push(cell);
+      if (settings.alignDelimiters !== false) {
+        line.push(after);
+      }
+      if (settings.padding !== false) {
+        line.push(" ");
+      }
+      if (settings.delimiterEnd !== false || columnIndex !== cellsInRow - 1) {
+        line.push("|");
+      }
+    }
+    lines.push(
+      settings.delimiterEnd === false ? line.join("").replace(/ +$/, "") : line.join("")
+    );
+  }
+  return lines.join("\n");
+}
+function serialize(value) {
+  return value === null || value === void 0 ? "" : String(value);
+}
+function toAlignment(value) {
+  const code3 = typeof value === "string" ? value.codePointAt(0) : 0;
+  return code3 === 67 || code3 === 99 ? 99 : code3 === 76 || code3 === 108 ? 108 : code3 === 82 || code3 === 114 ? 114 : 0;
+}
+
+// node_modules/mdast-util-phrasing/lib/index.js
+var phrasing = (
+  /** @type {(node?: unknown) => node is Exclude<PhrasingContent, Html>} */
+  convert([
+    "break",
+    "delete",
+    "emphasis",
+    // To do: next major: removed since footnotes were added to GFM.
+    "footnote",
+    "footnoteReference",
+    "image",
+    "imageReference",
+    "inlineCode",
+    // Enabled by `mdast-util-math`:
+    "inlineMath",
+    "link",
+    "linkReference",
+    // Enabled by `mdast-util-mdx`:
+    "mdxJsxTextElement",
+    // Enabled by `mdast-util-mdx`:
+    "mdxTextExpression",
+    "strong",
+    "text",
+    // Enabled by `mdast-util-directive`:
+    "textDirective"
+  ])
+);
+
+// node_modules/zwitch/index.js
+var own2 = {}.hasOwnProperty;
+function zwitch(key, options) {
+  const settings = options || {};
+  function one2(value, ...parameters) {
+    let fn = one2.invalid;
+    const handlers = one2.handlers;
+    if (value && own2.call(value, key)) {
+      const id = String(value[key]);
+      fn = own2.call(handlers, id) ? handlers[id] : one2.unknown;
+    }
+    if (fn) {
+      return fn.call(this, value, ...parameters);
+    }
+  }
+  one2.handlers = settings.handlers || {};
+  one2.invalid = settings.invalid;
+  one2.unknown = settings.unknown;
+  return one2;
+}
+
+// node_modules/mdast-util-to-markdown/lib/configure.js
+var own3 = {}.hasOwnProperty;
+function configure(base, extension) {
+  let index = -1;
+  let key;
+  if (extension.extensions) {
+    while (++index < extension.extensions.length) {
+      configure(base, extension.extensions[index]);
+    }
+  }
+  for (key in extension) {
+    if (own3.call(extension, key)) {
+      switch (key) {
+        case "extensions": {
+          break;
+        }
+        /* c8 ignore next 4 */
+        case "unsafe": {
+          list(base[key], extension[key]);
+          break;
+        }
+        case "join": {
+          list(base[key], extension[key]);
+          break;
+        }
+        case "handlers": {
+          map2(base[key], extension[key]);
+          break;
+        }
+        default: {
+          base.options[key] = extension[key];
+        }
+      }
+    }
+  }
+  return base;
+}
+function list(left, right) {
+  if (right) {
+    left.push(...right);
+  }
+}
+function map2(left, right) {
+  if (right) {
+    Object.assign(left, right);
+  }
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/blockquote.js
+function blockquote(node3, _, state, info) {
+  const exit = state.enter("blockquote");
+  const tracker = state.createTracker(info);
+  tracker.move("> ");
+  tracker.shift(2);
+  const value = state.indentLines(
+    state.containerFlow(node3, tracker.current()),
+    map3
+  );
+  exit();
+  return value;
+}
+function map3(line, _, blank) {
+  return ">" + (blank ? "" : " ") + line;
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/pattern-in-scope.js
+function patternInScope(stack, pattern) {
+  return listInScope(stack, pattern.inConstruct, true) && !listInScope(stack, pattern.notInConstruct, false);
+}
+function listInScope(stack, list4, none) {
+  if (typeof list4 === "string") {
+    list4 = [list4];
+  }
+  if (!list4 || list4.length === 0) {
+    return none;
+  }
+  let index = -1;
+  while (++index < list4.length) {
+    if (stack.includes(list4[index])) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/break.js
+function hardBreak(_, _1, state, info) {
+  let index = -1;
+  while (++index < state.unsafe.length) {
+    const pattern = state.unsafe[index];
+    if (pattern.character === "\n" && !pattern.before && !pattern.after && patternInScope(state.stack, pattern)) {
+      return /[\t ]/.test(info.before) ? "" : " ";
+    }
+  }
+  return "\\\n";
+}
+
+// node_modules/longest-streak/index.js
+function longestStreak(value, substring) {
+  const source = String(value);
+  let index = source.indexOf(substring);
+  let expected = index;
+  let count = 0;
+  let max = 0;
+  if (typeof substring !== "string") {
+    throw new TypeError("Expected substring");
+  }
+  while (index !== -1) {
+    if (index === expected) {
+      if (++count > max) {
+        max = count;
+      }
+    } else {
+      count = 1;
+    }
+    expected = index + substring.length;
+    index = source.indexOf(substring, expected);
+  }
+  return max;
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/format-code-as-indented.js
+function formatCodeAsIndented(node3, state) {
+  return Boolean(
+    state.options.fences === false && node3.value && // If there’s no info…
+    !node3.lang && // And there’s a non-whitespace character…
+    /[^\n\r ]/.test(node3.value) && // And the value doesn’t start or end in a blank…
+    !/^[\t ]*(?:[\n\r]|$)|(?:^|[\n\r])[\t ]*$/.test(node3.value)
+  );
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/check-fence.js
+function checkFence(state) {
+  const marker = state.options.fence || "`";
+  if (marker !== "`" && marker !== "~") {
+    throw new Error(
+      "Cannot serialize code with `" + marker + "` for `options.fence`, expected `` ` `` or `~`"
+    );
+  }
+  return marker;
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/code.js
+function code(node3, _, state, info) {
+  const marker = checkFence(state);
+  const raw = node3.value || "";
+  if (formatCodeAsIndented(node3, state)) {
+    const exit2 = state.enter("codeIndented");
+    const value2 = state.indentLines(raw, map4);
+    exit2();
+    return value2;
+  }
+  const tracker = state.createTracker(info);
+  const sequence = marker.repeat(Math.max(longestStreak(raw, marker) + 1, 3));
+  const exit = state.enter("codeFenced");
+  const suffix = marker === "`" ? "GraveAccent" : "Tilde";
+  let value = tracker.move(sequence);
+  if (node3.lang) {
+    const subexit = state.enter(`codeFencedLang${suffix}`);
+    value += tracker.move(
+      state.safe(node3.lang, {
+        before: value,
+        after: " ",
+        encode: ["`"],
+        ...tracker.current()
+      })
+    );
+    subexit();
+  }
+  if (node3.lang && node3.meta) {
+    const subexit = state.enter(`codeFencedMeta${suffix}`);
+    value += tracker.move(" ");
+    value += tracker.move(
+      state.safe(node3.meta, {
+        before: value,
+        after: "\n",
+        encode: ["`"],
+        ...tracker.current()
+      })
+    );
+    subexit();
+  }
+  value += tracker.move("\n");
+  if (raw) {
+    value += tracker.move(raw + "\n");
+  }
+  value += tracker.move(sequence);
+  exit();
+  return value;
+}
+function map4(line, _, blank) {
+  return (blank ? "" : "    ") + line;
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/check-quote.js
+function checkQuote(state) {
+  const marker = state.options.quote || '"';
+  if (marker !== '"' && marker !== "'") {
+    throw new Error(
+      "Cannot serialize title with `" + marker + "` for `options.quote`, expected `\"`, or `'`"
+    );
+  }
+  return marker;
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/definition.js
+function definition(node3, _, state, info) {
+  const quote = checkQuote(state);
+  const suffix = quote === '"' ? "Quote" : "Apostrophe";
+  const exit = state.enter("definition");
+  let subexit = state.enter("label");
+  const tracker = state.createTracker(info);
+  let value = tracker.move("[");
+  value += tracker.move(
+    state.safe(state.associationId(node3), {
+      before: value,
+      after: "]",
+      ...tracker.current()
+    })
+  );
+  value += tracker.move("]: ");
+  subexit();
+  if (
+    // If there’s no url, or…
+    !node3.url || // If there are control characters or whitespace.
+    /[\0- \u007F]/.test(node3.url)
+  ) {
+    subexit = state.enter("destinationLiteral");
+    value += tracker.move("<");
+    value += tracker.move(
+      state.safe(node3.url, { before: value, after: ">", ...tracker.current() })
+    );
+    value += tracker.move(">");
+  } else {
+    subexit = state.enter("destinationRaw");
+    value += tracker.move(
+      state.safe(node3.url, {
+        before: value,
+        after: node3.title ? " " : "\n",
+        ...tracker.current()
+      })
+    );
+  }
+  subexit();
+  if (node3.title) {
+    subexit = state.enter(`title${suffix}`);
+    value += tracker.move(" " + quote);
+    value += tracker.move(
+      state.safe(node3.title, {
+        before: value,
+        after: quote,
+        ...tracker.current()
+      })
+    );
+    value += tracker.move(quote);
+    subexit();
+  }
+  exit();
+  return value;
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/check-emphasis.js
+function checkEmphasis(state) {
+  const marker = state.options.emphasis || "*";
+  if (marker !== "*" && marker !== "_") {
+    throw new Error(
+      "Cannot serialize emphasis with `" + marker + "` for `options.emphasis`, expected `*`, or `_`"
+    );
+  }
+  return marker;
+}
+
+// node_modules/micromark-util-classify-character/index.js
+function classifyCharacter(code3) {
+  if (code3 === null || markdownLineEndingOrSpace(code3) || unicodeWhitespace(code3)) {
+    return 1;
+  }
+  if (unicodePunctuation(code3)) {
+    return 2;
+  }
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/character.js
+function firstCharacter(value) {
+  const code3 = value.codePointAt(0);
+  return code3 === void 0 ? "" : String.fromCodePoint(code3);
+}
+function lastCharacter(value) {
+  const code3 = value.codePointAt(value.length - 2);
+  return code3 !== void 0 && code3 > 65535 ? value.slice(-2) : value.slice(-1);
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/encode-character-reference.js
+function encodeCharacterReference(code3) {
+  return "&#x" + code3.toString(16).toUpperCase() + ";";
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/encode-info.js
+function encodeInfo(outside, inside, marker) {
+  const outsideKind = classifyCharacter(outside);
+  const insideKind = classifyCharacter(inside);
+  if (outsideKind === void 0) {
+    return insideKind === void 0 ? (
+      // Letter inside:
+      // we have to encode *both* letters for `_` as it is looser.
+      // it already forms for `*` (and GFMs `~`).
+      marker === "_" ? { inside: true, outside: true } : { inside: false, outside: false }
+    ) : insideKind === 1 ? (
+      // Whitespace inside: encode both (letter, whitespace).
+      { inside: true, outside: true }
+    ) : (
+      // Punctuation inside: encode outer (letter)
+      { inside: false, outside: true }
+    );
+  }
+  if (outsideKind === 1) {
+    return insideKind === void 0 ? (
+      // Letter inside: already forms.
+      { inside: false, outside: false }
+    ) : insideKind === 1 ? (
+      // Whitespace inside: encode both (whitespace).
+      { inside: true, outside: true }
+    ) : (
+      // Punctuation inside: already forms.
+      { inside: false, outside: false }
+    );
+  }
+  return insideKind === void 0 ? (
+    // Letter inside: already forms.
+    { inside: false, outside: false }
+  ) : insideKind === 1 ? (
+    // Whitespace inside: encode inner (whitespace).
+    { inside: true, outside: false }
+  ) : (
+    // Punctuation inside: already forms.
+    { inside: false, outside: false }
+  );
+}
+
+// node_modules/micromark-util-html-tag-name/index.js
+var htmlBlockNames = [
+  "address",
+  "article",
+  "aside",
+  "base",
+  "basefont",
+  "blockquote",
+  "body",
+  "caption",
+  "center",
+  "col",
+  "colgroup",
+  "dd",
+  "details",
+  "dialog",
+  "dir",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "frame",
+  "frameset",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "head",
+  "header",
+  "hr",
+  "html",
+  "iframe",
+  "legend",
+  "li",
+  "link",
+  "main",
+  "menu",
+  "menuitem",
+  "nav",
+  "noframes",
+  "ol",
+  "optgroup",
+  "option",
+  "p",
+  "param",
+  "search",
+  "section",
+  "summary",
+  "table",
+  "tbody",
+  "td",
+  "tfoot",
+  "th",
+  "thead",
+  "title",
+  "tr",
+  "track",
+  "ul"
+];
+var htmlRawNames = ["pre", "script", "style", "textarea"];
+
+// node_modules/mdast-util-to-markdown/lib/util/html-kind.js
+function htmlKind(value) {
+  if (value.charCodeAt(0) !== 60) return;
+  const next = value.charCodeAt(1);
+  if (next === 33) {
+    const code4 = value.charCodeAt(2);
+    if (code4 === 45) return 2;
+    if (code4 === 91) return 5;
+    if (asciiAlpha(code4)) return 4;
+    return;
+  }
+  if (next === 63) return 3;
+  const closing = next === 47;
+  const start = closing ? 2 : 1;
+  let end = start;
+  let code3 = value.charCodeAt(end);
+  if (!asciiAlpha(code3)) return;
+  while (code3 === 45 || asciiAlphanumeric(code3)) {
+    code3 = value.charCodeAt(++end);
+  }
+  const name = value.slice(start, end).toLowerCase();
+  if (!closing && code3 !== 47 && htmlRawNames.includes(name)) {
+    return 1;
+  }
+  return htmlBlockNames.includes(name) ? 6 : 7;
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/container-phrasing.js
+var builtins = /* @__PURE__ */ new Map([
+  ["*", false],
+  ["_", true]
+]);
+function candidates(tokens, involved, runOf) {
+  const related = /* @__PURE__ */ new Set();
+  for (const token of tokens) {
+    const siblings = runOf.get(token);
+    if (siblings && token.attention && involved.some((d) => d.attention === token.attention)) {
+      for (const sibling of siblings.tokens) {
+        related.add(sibling.attention);
+      }
+    }
+  }
+  const ordered = [];
+  for (const token of tokens) {
+    if (token.attention && related.delete(token.attention)) {
+      ordered.push(token.attention);
+    }
+  }
+  ordered.reverse();
+  return ordered;
+}
+function check2(tokens, before, after) {
+  const runs = [];
+  const wrong = /* @__PURE__ */ new Map();
+  const runOf = /* @__PURE__ */ new Map();
+  let index = 0;
+  while (index < tokens.length) {
+    if (!tokens[index].attention) {
+      index++;
+      continue;
+    }
+    const marker = tokens[index].value.charAt(0);
+    const strict = builtins.get(marker);
+    let end = index + 1;
+    while (end < tokens.length && tokens[end].attention && tokens[end].value.charAt(0) === marker) {
+      end++;
+    }
+    const head = index ? tokens[index - 1].value : before;
+    const previous = classifyCharacter(head.charCodeAt(head.length - 1));
+    const next = classifyCharacter(
+      (end < tokens.length ? tokens[end].value : after).charCodeAt(0)
+    );
+    const open2 = !next || next === 2 && Boolean(previous);
+    const close = !previous || previous === 2 && Boolean(next);
+    const run = {
+      tokens: tokens.slice(index, end),
+      markers: [],
+      start: 0,
+      end: 0,
+      // Underscores are strict, they cannot open or close inside words.
+      open: strict ? open2 && (Boolean(previous) || !close) : open2,
+      close: strict ? close && (Boolean(next) || !open2) : close,
+      // All builtins can split runs.
+      split: strict !== void 0
+    };
+    for (const token of run.tokens) {
+      wrong.set(token, [...run.tokens]);
+      runOf.set(token, run);
+      let size = token.value.length;
+      while (size--) run.markers.push(token);
+    }
+    run.end = run.markers.length;
+    runs.push(run);
+    index = end;
+  }
+  pair(runs, wrong);
+  index = -1;
+  while (++index < tokens.length) {
+    const involved = wrong.get(tokens[index]);
+    if (involved) return { attention: candidates(tokens, involved, runOf), index };
+  }
+}
+function containerPhrasing(parent, state, info) {
+  return serialize2(phrasing2(parent, state, info), info.before, info.after);
+}
+function encode3(tokens, start) {
+  const token = tokens[start ? 0 : tokens.length - 1];
+  if (!token || token.attention) return;
+  const character = start ? firstCharacter(token.value) : lastCharacter(token.value);
+  const reference = encodeCharacterReference(
+    /** @type {number} */
+    character.codePointAt(0)
+  );
+  if (start) {
+    token.value = reference + token.value.slice(character.length);
+  } else {
+    let value = token.value.slice(0, token.value.length - character.length);
+    let escapes = 0;
+    while (value.charCodeAt(value.length - 1 - escapes) === 92) {
+      escapes++;
+    }
+    if (escapes % 2) value += "\\";
+    token.value = value + reference;
+  }
+}
+function improve(items, chosen, mistake, before, after) {
+  for (const attention3 of mistake.attention) {
+    const current = chosen.get(attention3) || attention3.sequences[0];
+    for (const sequence of attention3.sequences) {
+      if (sequence === current) continue;
+      const trial = new Map(chosen);
+      trial.set(attention3, sequence);
+      const tokens = render(items, trial, before, after);
+      const next = check2(tokens, before, after);
+      if (!next || next.index > mistake.index) {
+        return { chosen: trial, mistake: next, tokens };
+      }
+    }
+  }
+}
+function pair(runs, wrong) {
+  const openersByMarker = /* @__PURE__ */ new Map();
+  for (const closer of runs) {
+    const marker = closer.tokens[0].value.charAt(0);
+    let openers = openersByMarker.get(marker);
+    if (!openers) {
+      openers = [];
+      openersByMarker.set(marker, openers);
+    }
+    let open2 = closer.close ? openers.length : 0;
+    while (open2-- && closer.start < closer.end) {
+      const opener = openers[open2];
+      const openerSize = opener.end - opener.start;
+      const closerSize = closer.end - closer.start;
+      if (closer.split ? (
+        // The rule of 3, on the sizes that are left.
+        (opener.close || closer.open) && closerSize % 3 && !((openerSize + closerSize) % 3)
+      ) : (
+        // Others pair whole runs of the same size.
+        openerSize !== opener.markers.length || openerSize !== closerSize
+      )) {
+        continue;
+      }
+      const size = closer.split ? openerSize > 1 && closerSize > 1 ? 2 : 1 : closerSize;
+      const opening = opener.markers.slice(opener.end - size, opener.end);
+      const closing = closer.markers.slice(closer.start, closer.start + size);
+      const openToken = opening[0];
+      const closeToken = closing[0];
+      if (
+        // Whole sequences:
+        // the markers of a sequence are next to each other,
+        // so if the first and last marker are of one sequence of that size,
+        // all markers are exactly that sequence.
+        openToken === opening[size - 1] && openToken.value.length === size && closeToken === closing[size - 1] && closeToken.value.length === size && // Of the same attention, so its opening and closing sequence.
+        openToken.attention === closeToken.attention
+      ) {
+        wrong.delete(openToken);
+        wrong.delete(closeToken);
+      } else {
+        const involved = [.../* @__PURE__ */ new Set([...opening, ...closing])];
+        for (const token of involved) {
+          const list4 = wrong.get(token);
+          if (list4) list4.push(...involved);
+        }
+      }
+      opener.end -= size;
+      closer.start += size;
+      if (opener.start === opener.end) openers.splice(open2, 1);
+      open2 = openers.length;
+    }
+    if (closer.open && closer.start < closer.end) openers.push(closer);
+  }
+}
+function attentionSequences(type, markers, sizes) {
+  if (markers.length === 0) {
+    throw new Error(
+      "Cannot serialize `" + type + "` as attention without markers, expected one or more markers"
+    );
+  }
+  if (sizes.length === 0) {
+    throw new Error(
+      "Cannot serialize `" + type + "` as attention without sizes, expected one or more sizes"
+    );
+  }
+  for (const size of sizes) {
+    if (!Number.isSafeInteger(size) || size < 1) {
+      throw new Error(
+        "Cannot serialize `" + type + "` as attention with `" + size + "` as size, expected positive integer"
+      );
+    }
+  }
+  const sequences = [];
+  for (const marker of markers) {
+    if (marker.length !== 1) {
+      throw new Error(
+        "Cannot serialize `" + type + "` as attention with `" + marker + "` as marker, expected a single ascii character"
+      );
+    }
+    if (!asciiPunctuation(marker.charCodeAt(0))) {
+      throw new Error(
+        "Cannot serialize `" + type + "` as attention with `" + marker + "` as marker, expected ascii punctuation"
+      );
+    }
+    for (const size of sizes) {
+      sequences.push(marker.repeat(size));
+    }
+  }
+  return sequences;
+}
+function phrasing2(parent, state, info) {
+  const indexStack = state.indexStack;
+  const children = parent.children || [];
+  const results = [];
+  let index = -1;
+  let before = info.before;
+  indexStack.push(-1);
+  let tracker = state.createTracker(info);
+  while (++index < children.length) {
+    const child = children[index];
+    let after;
+    indexStack[indexStack.length - 1] = index;
+    if (index + 1 < children.length) {
+      let handle3 = state.handle.handlers[children[index + 1].type];
+      if (handle3 && handle3.peek) handle3 = handle3.peek;
+      after = handle3 ? firstCharacter(
+        handle3(children[index + 1], parent, state, {
+          before: "",
+          after: "",
+          ...tracker.current()
+        })
+      ) : "";
+    } else {
+      after = info.after;
+    }
+    const previous = results[results.length - 1];
+    if (typeof previous === "string" && (before === "\r" || before === "\n") && child.type === "html" && htmlKind(child.value) !== 7) {
+      results[results.length - 1] = previous.replace(/(\r?\n|\r)$/, " ");
+      before = " ";
+      tracker = state.createTracker(info);
+      tracker.move(serialize2(results, info.before, info.after));
+    }
+    const handle2 = state.handle.handlers[child.type];
+    if (handle2 && handle2.attention) {
+      const item = attentionItem(
+        /** @type {PhrasingParents} */
+        child,
+        handle2.attention,
+        state,
+        tracker
+      );
+      if (!item) continue;
+      results.push(item);
+      before = lastCharacter(item.sequences[0]);
+    } else {
+      const value = state.handle(child, parent, state, {
+        ...tracker.current(),
+        after,
+        before
+      });
+      if (!value) continue;
+      tracker.move(value);
+      results.push(value);
+      before = lastCharacter(value);
+    }
+  }
+  indexStack.pop();
+  return results;
+}
+function attentionItem(node3, attention3, state, tracker) {
+  const { construct, markers, sizes } = attention3(node3, state);
+  const sequences = attentionSequences(node3.type, markers, sizes);
+  const sequence = sequences[0];
+  const exit = state.enter(construct);
+  const inside = state.createTracker(tracker.current());
+  inside.move(sequence);
+  const children = phrasing2(node3, state, {
+    ...inside.current(),
+    before: sequence,
+    after: sequence
+  });
+  exit();
+  if (children.length === 0) return;
+  tracker.move(sequence);
+  tracker.move(serialize2(children, sequence, sequence));
+  tracker.move(sequence);
+  return { children, sequences };
+}
+function fix(items, chosen, before, after) {
+  let tokens = render(items, chosen, before, after);
+  let mistake = check2(tokens, before, after);
+  while (mistake) {
+    const next = improve(items, chosen, mistake, before, after);
+    if (!next) return;
+    chosen = next.chosen;
+    tokens = next.tokens;
+    mistake = next.mistake;
+  }
+  return tokens;
+}
+function guess(items, chosen, before, after) {
+  let previous = before;
+  let index = -1;
+  while (++index < items.length) {
+    const item = items[index];
+    if (typeof item === "string") {
+      previous = "";
+      continue;
+    }
+    const next = index === items.length - 1 ? after : "";
+    const sequence = item.sequences.find(function(value) {
+      const marker = value.charAt(0);
+      return marker !== previous.charAt(0) && marker !== next.charAt(0) || items.length === 1 && builtins.has(marker) && value.length > before.length;
+    }) || item.sequences[0];
+    if (sequence !== item.sequences[0]) chosen.set(item, sequence);
+    guess(item.children, chosen, sequence, sequence);
+    previous = sequence;
+  }
+}
+function render(items, chosen, before, after) {
+  const tokens = [];
+  let encodeAfter;
+  let previous = lastCharacter(before);
+  let index = -1;
+  while (++index < items.length) {
+    const item = items[index];
+    if (typeof item === "string") {
+      const token = { value: item, attention: void 0 };
+      if (encodeAfter && encodeAfter === firstCharacter(item)) {
+        encode3([token], true);
+      }
+      encodeAfter = void 0;
+      tokens.push(token);
+      if (token.value) previous = lastCharacter(token.value);
+      continue;
+    }
+    const sequence = chosen.get(item) || item.sequences[0];
+    const marker = sequence.charAt(0);
+    const next = items[index + 1];
+    const outsideBefore = previous;
+    const outsideAfter = firstCharacter(
+      next === void 0 ? after : typeof next === "string" ? next : chosen.get(next) || next.sequences[0]
+    );
+    const inside = render(item.children, chosen, sequence, sequence);
+    const head = inside[0].value;
+    const open2 = encodeInfo(
+      outsideBefore.charCodeAt(outsideBefore.length - 1),
+      head.charCodeAt(0),
+      marker
+    );
+    if (open2.inside) encode3(inside, true);
+    const tail = lastCharacter(inside[inside.length - 1].value);
+    const close = encodeInfo(
+      outsideAfter.charCodeAt(0),
+      tail.charCodeAt(tail.length - 1),
+      marker
+    );
+    if (close.inside) encode3(inside, false);
+    if (open2.outside && outsideBefore !== "\n" && outsideBefore !== "\r") {
+      encode3(tokens, false);
+    }
+    if (close.outside) encodeAfter = outsideAfter;
+    tokens.push({ value: sequence, attention: item }, ...inside, {
+      value: sequence,
+      attention: item
+    });
+    previous = sequence.charAt(sequence.length - 1);
+  }
+  return tokens;
+}
+function serialize2(items, before, after) {
+  const guessed = /* @__PURE__ */ new Map();
+  guess(items, guessed, before, after);
+  const tokens = (
+    // Start from guesses (based on the preferred sequences).
+    (guessed.size > 0 ? fix(items, guessed, before, after) : void 0) || // If stuck, start from the preferred sequences instead.
+    fix(items, /* @__PURE__ */ new Map(), before, after) || // If stuck again, use the preferred sequences as they are.
+    render(items, /* @__PURE__ */ new Map(), before, after)
+  );
+  let result = "";
+  for (const token of tokens) result += token.value;
+  return result;
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/emphasis.js
+emphasis.attention = attention;
+emphasis.peek = peek;
+function emphasis(node3, _, state, info) {
+  const exit = state.enter("phrasing");
+  const item = attentionItem(node3, attention, state, state.createTracker(info));
+  const value = item ? serialize2([item], info.before, info.after) : "";
+  exit();
+  return value;
+}
+function attention(_, state) {
+  const marker = checkEmphasis(state);
+  return {
+    construct: "emphasis",
+    markers: marker === "*" ? ["*", "_"] : ["_", "*"],
+    sizes: [1]
+  };
+}
+function peek(_, _1, state) {
+  return state.options.emphasis || "*";
+}
+
+// node_modules/unist-util-visit/lib/index.js
+function visit2(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, maybeReverse) {
+  let check3;
+  let visitors;
+  let reverse;
+  if (typeof enterOrVisitorsOrReverse === "function" || enterOrVisitorsOrReverse && typeof enterOrVisitorsOrReverse === "object") {
+    check3 = /** @type {Test} */
+    testOrEnterOrVisitors;
+    visitors = enterOrVisitorsOrReverse;
+    reverse = maybeReverse;
+  } else {
+    visitors = /** @type {Visitor | Visitors} */
+    testOrEnterOrVisitors;
+    reverse = enterOrVisitorsOrReverse;
+  }
+  if (typeof visitors === "function") {
+    visitParents(tree, check3, wrap(visitors), reverse);
+  } else {
+    visitParents(tree, check3, wrapVisitors(visitors), reverse);
+  }
+}
+function wrapVisitors(visitors) {
+  if (!visitors || typeof visitors !== "object") return visitors;
+  return {
+    enter: typeof visitors.enter === "function" ? wrap(visitors.enter) : visitors.enter,
+    exit: typeof visitors.exit === "function" ? wrap(visitors.exit) : visitors.exit
+  };
+}
+function wrap(visitor) {
+  return overload;
+  function overload(node3, parents, index) {
+    return visitor(node3, index, parents[parents.length - 1]);
+  }
+}
+
+// node_modules/mdast-util-to-string/lib/index.js
+var emptyOptions = {};
+function toString(value, options) {
+  const settings = options || emptyOptions;
+  const includeImageAlt = typeof settings.includeImageAlt === "boolean" ? settings.includeImageAlt : true;
+  const includeHtml = typeof settings.includeHtml === "boolean" ? settings.includeHtml : true;
+  return one(value, includeImageAlt, includeHtml);
+}
+function one(value, includeImageAlt, includeHtml) {
+  if (node2(value)) {
+    if ("value" in value) {
+      return value.type === "html" && !includeHtml ? "" : value.value;
+    }
+    if (includeImageAlt && "alt" in value && value.alt) {
+      return value.alt;
+    }
+    if ("children" in value) {
+      return all(value.children, includeImageAlt, includeHtml);
+    }
+  }
+  if (Array.isArray(value)) {
+    return all(value, includeImageAlt, includeHtml);
+  }
+  return "";
+}
+function all(values, includeImageAlt, includeHtml) {
+  const result = [];
+  let index = -1;
+  while (++index < values.length) {
+    result[index] = one(values[index], includeImageAlt, includeHtml);
+  }
+  return result.join("");
+}
+function node2(value) {
+  return Boolean(value && typeof value === "object");
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/format-heading-as-setext.js
+function formatHeadingAsSetext(node3, state) {
+  let literalWithBreak = false;
+  visit2(node3, function(node4) {
+    if ("value" in node4 && /\r?\n|\r/.test(node4.value) || node4.type === "break") {
+      literalWithBreak = true;
+      return EXIT;
+    }
+  });
+  return Boolean(
+    (!node3.depth || node3.depth < 3) && toString(node3) && (state.options.setext || literalWithBreak)
+  );
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/heading.js
+function heading(node3, _, state, info) {
+  const rank = Math.max(Math.min(6, node3.depth || 1), 1);
+  const tracker = state.createTracker(info);
+  if (formatHeadingAsSetext(node3, state)) {
+    const exit2 = state.enter("headingSetext");
+    const subexit2 = state.enter("phrasing");
+    const value2 = state.containerPhrasing(node3, {
+      ...tracker.current(),
+      before: "\n",
+      after: "\n"
+    });
+    subexit2();
+    exit2();
+    return value2 + "\n" + (rank === 1 ? "=" : "-").repeat(
+      // The whole size…
+      value2.length - // Minus the position of the character after the last EOL (or
+      // 0 if there is none)…
+      (Math.max(value2.lastIndexOf("\r"), value2.lastIndexOf("\n")) + 1)
+    );
+  }
+  const sequence = "#".repeat(rank);
+  const exit = state.enter("headingAtx");
+  const subexit = state.enter("phrasing");
+  tracker.move(sequence + " ");
+  let value = state.containerPhrasing(node3, {
+    before: "# ",
+    after: "\n",
+    ...tracker.current()
+  });
+  const head = value.charCodeAt(0);
+  if (head === 9 || head === 32) {
+    value = encodeCharacterReference(head) + value.slice(1);
+  }
+  value = value ? sequence + " " + value : sequence;
+  if (state.options.closeAtx) {
+    value += " " + sequence;
+  }
+  subexit();
+  exit();
+  return value;
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/html.js
+html.peek = htmlPeek;
+function html(node3) {
+  return node3.value || "";
+}
+function htmlPeek() {
+  return "<";
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/image.js
+image.peek = imagePeek;
+function image(node3, _, state, info) {
+  const quote = checkQuote(state);
+  const suffix = quote === '"' ? "Quote" : "Apostrophe";
+  const exit = state.enter("image");
+  let subexit = state.enter("label");
+  const tracker = state.createTracker(info);
+  let value = tracker.move("![");
+  value += tracker.move(
+    state.safe(node3.alt, { before: value, after: "]", ...tracker.current() })
+  );
+  value += tracker.move("](");
+  subexit();
+  if (
+    // If there’s no url but there is a title…
+    !node3.url && node3.title || // If there are control characters or whitespace.
+    /[\0- \u007F]/.test(node3.url)
+  ) {
+    subexit = state.enter("destinationLiteral");
+    value += tracker.move("<");
+    value += tracker.move(
+      state.safe(node3.url, { before: value, after: ">", ...tracker.current() })
+    );
+    value += tracker.move(">");
+  } else {
+    subexit = state.enter("destinationRaw");
+    value += tracker.move(
+      state.safe(node3.url, {
+        before: value,
+        after: node3.title ? " " : ")",
+        ...tracker.current()
+      })
+    );
+  }
+  subexit();
+  if (node3.title) {
+    subexit = state.enter(`title${suffix}`);
+    value += tracker.move(" " + quote);
+    value += tracker.move(
+      state.safe(node3.title, {
+        before: value,
+        after: quote,
+        ...tracker.current()
+      })
+    );
+    value += tracker.move(quote);
+    subexit();
+  }
+  value += tracker.move(")");
+  exit();
+  return value;
+}
+function imagePeek() {
+  return "!";
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/image-reference.js
+imageReference.peek = imageReferencePeek;
+function imageReference(node3, _, state, info) {
+  const type = node3.referenceType;
+  const exit = state.enter("imageReference");
+  let subexit = state.enter("label");
+  const tracker = state.createTracker(info);
+  let value = tracker.move("![");
+  const alt = state.safe(node3.alt, {
+    before: value,
+    after: "]",
+    ...tracker.current()
+  });
+  value += tracker.move(alt + "][");
+  subexit();
+  const stack = state.stack;
+  state.stack = stack.filter(function(d) {
+    return d !== "phrasing";
+  });
+  subexit = state.enter("reference");
+  const reference = state.safe(state.associationId(node3), {
+    before: value,
+    after: "]",
+    ...tracker.current()
+  });
+  subexit();
+  state.stack = stack;
+  exit();
+  if (type === "full" || !alt || alt !== reference) {
+    value += tracker.move(reference + "]");
+  } else if (type === "shortcut") {
+    value = value.slice(0, -1);
+  } else {
+    value += tracker.move("]");
+  }
+  return value;
+}
+function imageReferencePeek() {
+  return "!";
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/inline-code.js
+inlineCode.peek = inlineCodePeek;
+function inlineCode(node3, _, state) {
+  let value = node3.value || "";
+  let sequence = "`";
+  let index = -1;
+  while (new RegExp("(^|[^`])" + sequence + "([^`]|$)").test(value)) {
+    sequence += "`";
+  }
+  if (/[^\n\r ]/.test(value) && (/^[\n\r ]/.test(value) && /[\n\r ]$/.test(value) || /^`|`$/.test(value))) {
+    value = " " + value + " ";
+  }
+  while (++index < state.unsafe.length) {
+    const pattern = state.unsafe[index];
+    const expression = state.compilePattern(pattern);
+    if (!pattern.atBreak) continue;
+    let match;
+    while (match = expression.exec(value)) {
+      let position = match.index;
+      if (value.charCodeAt(position) === 10 && value.charCodeAt(position - 1) === 13) {
+        position--;
+      }
+      value = value.slice(0, position) + " " + value.slice(match.index + 1);
+    }
+  }
+  return sequence + value + sequence;
+}
+function inlineCodePeek() {
+  return "`";
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/format-link-as-autolink.js
+function formatLinkAsAutolink(node3, state) {
+  const raw = toString(node3);
+  return Boolean(
+    !state.options.resourceLink && // If there’s a url…
+    node3.url && // And there’s no title…
+    !node3.title && // And the content of `node` is a single text node…
+    node3.children && node3.children.length === 1 && node3.children[0].type === "text" && // And if the url is the same as the content…
+    (raw === node3.url || "mailto:" + raw === node3.url) && // And that starts w/ a protocol…
+    /^[a-z][+\-.a-z]+:/i.test(node3.url) && // And that doesn’t contain ASCII control codes (character escapes and
+    // references don’t work), space, or angle brackets…
+    !/[\0- <>\u007F]/.test(node3.url)
+  );
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/link.js
+link.peek = linkPeek;
+function link(node3, _, state, info) {
+  const quote = checkQuote(state);
+  const suffix = quote === '"' ? "Quote" : "Apostrophe";
+  const tracker = state.createTracker(info);
+  if (formatLinkAsAutolink(node3, state)) {
+    const stack = state.stack;
+    state.stack = stack.filter(function(d) {
+      return d !== "phrasing";
+    });
+    const exit2 = state.enter("autolink");
+    let value2 = tracker.move("<");
+    value2 += tracker.move(
+      state.containerPhrasing(node3, {
+        before: value2,
+        after: ">",
+        ...tracker.current()
+      })
+    );
+    value2 += tracker.move(">");
+    exit2();
+    state.stack = stack;
+    return value2;
+  }
+  const exit = state.enter("link");
+  let subexit = state.enter("label");
+  let value = tracker.move("[");
+  const text4 = state.containerPhrasing(node3, {
+    before: value,
+    after: "](",
+    ...tracker.current()
+  });
+  value += tracker.move(text4);
+  subexit();
+  value += tracker.move("](");
+  const enclose = /[\0- \u007F]/.test(node3.url);
+  const last = info.before.charAt(info.before.length - 1);
+  let title = node3.title || void 0;
+  if (!title && !enclose && (last === "\n" || last === "\r")) {
+    let index = 0;
+    while (index < text4.length && text4.charCodeAt(index) !== 93) {
+      index += text4.charCodeAt(index) === 92 ? 2 : 1;
+    }
+    if (text4.charCodeAt(index + 1) === 58) title = "";
+  }
+  if (
+    // If there’s no url but there is a title…
+    !node3.url && typeof title === "string" || // If there are control characters or whitespace.
+    enclose
+  ) {
+    subexit = state.enter("destinationLiteral");
+    value += tracker.move("<");
+    value += tracker.move(
+      state.safe(node3.url, { before: value, after: ">", ...tracker.current() })
+    );
+    value += tracker.move(">");
+  } else {
+    subexit = state.enter("destinationRaw");
+    value += tracker.move(
+      state.safe(node3.url, {
+        before: value,
+        after: typeof title === "string" ? " " : ")",
+        ...tracker.current()
+      })
+    );
+  }
+  subexit();
+  if (typeof title === "string") {
+    subexit = state.enter(`title${suffix}`);
+    value += tracker.move(" " + quote);
+    value += tracker.move(
+      state.safe(title, {
+        before: value,
+        after: quote,
+        ...tracker.current()
+      })
+    );
+    value += tracker.move(quote);
+    subexit();
+  }
+  value += tracker.move(")");
+  exit();
+  return value;
+}
+function linkPeek(node3, _, state) {
+  return formatLinkAsAutolink(node3, state) ? "<" : "[";
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/link-reference.js
+linkReference.peek = linkReferencePeek;
+function linkReference(node3, _, state, info) {
+  const type = node3.referenceType;
+  const exit = state.enter("linkReference");
+  let subexit = state.enter("label");
+  const tracker = state.createTracker(info);
+  let value = tracker.move("[");
+  const text4 = state.containerPhrasing(node3, {
+    before: value,
+    after: "]",
+    ...tracker.current()
+  });
+  value += tracker.move(text4 + "][");
+  subexit();
+  const stack = state.stack;
+  state.stack = stack.filter(function(d) {
+    return d !== "phrasing";
+  });
+  subexit = state.enter("reference");
+  const reference = state.safe(state.associationId(node3), {
+    before: value,
+    after: "]",
+    ...tracker.current()
+  });
+  subexit();
+  state.stack = stack;
+  exit();
+  if (type === "full" || !text4 || text4 !== reference) {
+    value += tracker.move(reference + "]");
+  } else if (type === "shortcut") {
+    value = value.slice(0, -1);
+  } else {
+    value += tracker.move("]");
+  }
+  return value;
+}
+function linkReferencePeek() {
+  return "[";
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/check-bullet.js
+function checkBullet(state) {
+  const marker = state.options.bullet || "*";
+  if (marker !== "*" && marker !== "+" && marker !== "-") {
+    throw new Error(
+      "Cannot serialize items with `" + marker + "` for `options.bullet`, expected `*`, `+`, or `-`"
+    );
+  }
+  return marker;
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/check-bullet-other.js
+function checkBulletOther(state) {
+  const bullet = checkBullet(state);
+  const bulletOther = state.options.bulletOther;
+  if (!bulletOther) {
+    return bullet === "*" ? "-" : "*";
+  }
+  if (bulletOther !== "*" && bulletOther !== "+" && bulletOther !== "-") {
+    throw new Error(
+      "Cannot serialize items with `" + bulletOther + "` for `options.bulletOther`, expected `*`, `+`, or `-`"
+    );
+  }
+  if (bulletOther === bullet) {
+    throw new Error(
+      "Expected `bullet` (`" + bullet + "`) and `bulletOther` (`" + bulletOther + "`) to be different"
+    );
+  }
+  return bulletOther;
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/check-bullet-ordered.js
+function checkBulletOrdered(state) {
+  const marker = state.options.bulletOrdered || ".";
+  if (marker !== "." && marker !== ")") {
+    throw new Error(
+      "Cannot serialize items with `" + marker + "` for `options.bulletOrdered`, expected `.` or `)`"
+    );
+  }
+  return marker;
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/check-rule.js
+function checkRule(state) {
+  const marker = state.options.rule || "*";
+  if (marker !== "*" && marker !== "-" && marker !== "_") {
+    throw new Error(
+      "Cannot serialize rules with `" + marker + "` for `options.rule`, expected `*`, `-`, or `_`"
+    );
+  }
+  return marker;
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/list.js
+function list2(node3, parent, state, info) {
+  const exit = state.enter("list");
+  const bulletCurrent = state.bulletCurrent;
+  let bullet = node3.ordered ? checkBulletOrdered(state) : checkBullet(state);
+  const bulletOther = node3.ordered ? bullet === "." ? ")" : "." : checkBulletOther(state);
+  let useDifferentMarker = parent && state.bulletLastUsed ? bullet === state.bulletLastUsed : false;
+  if (!node3.ordered) {
+    const firstListItem = node3.children ? node3.children[0] : void 0;
+    if (
+      // Bullet could be used as a thematic break marker:
+      (bullet === "*" || bullet === "-") && // Empty first list item:
+      firstListItem && (!firstListItem.children || !firstListItem.children[0]) && // Directly in two other list items:
+      state.stack[state.stack.length - 1] === "list" && state.stack[state.stack.length - 2] === "listItem" && state.stack[state.stack.length - 3] === "list" && state.stack[state.stack.length - 4] === "listItem" && // That are each the first child.
+      state.indexStack[state.indexStack.length - 1] === 0 && state.indexStack[state.indexStack.length - 2] === 0 && state.indexStack[state.indexStack.length - 3] === 0
+    ) {
+      useDifferentMarker = true;
+    }
+    if (checkRule(state) === bullet && firstListItem) {
+      let index = -1;
+      while (++index < node3.children.length) {
+        const item = node3.children[index];
+        if (item && item.type === "listItem" && item.children && item.children[0] && item.children[0].type === "thematicBreak") {
+          useDifferentMarker = true;
+          break;
+        }
+      }
+    }
+  }
+  if (useDifferentMarker) {
+    bullet = bulletOther;
+  }
+  state.bulletCurrent = bullet;
+  const value = state.containerFlow(node3, info);
+  state.bulletLastUsed = bullet;
+  state.bulletCurrent = bulletCurrent;
+  exit();
+  return value;
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/check-list-item-indent.js
+function checkListItemIndent(state) {
+  const style = state.options.listItemIndent || "one";
+  if (style !== "tab" && style !== "one" && style !== "mixed") {
+    throw new Error(
+      "Cannot serialize items with `" + style + "` for `options.listItemIndent`, expected `tab`, `one`, or `mixed`"
+    );
+  }
+  return style;
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/list-item.js
+function listItem(node3, parent, state, info) {
+  const listItemIndent = checkListItemIndent(state);
+  let bullet = state.bulletCurrent || checkBullet(state);
+  if (parent && parent.type === "list" && parent.ordered) {
+    bullet = (typeof parent.start === "number" && parent.start > -1 ? parent.start : 1) + (state.options.incrementListMarker === false ? 0 : parent.children.indexOf(node3)) + bullet;
+  }
+  let size = bullet.length + 1;
+  if (listItemIndent === "tab" || listItemIndent === "mixed" && (parent && parent.type === "list" && parent.spread || node3.spread)) {
+    size = Math.ceil(size / 4) * 4;
+  }
+  const tracker = state.createTracker(info);
+  tracker.move(bullet + " ".repeat(size - bullet.length));
+  tracker.shift(size);
+  const exit = state.enter("listItem");
+  const value = state.indentLines(
+    state.containerFlow(node3, tracker.current()),
+    map5
+  );
+  exit();
+  return value;
+  function map5(line, index, blank) {
+    if (index) {
+      return (blank ? "" : " ".repeat(size)) + line;
+    }
+    return (blank ? bullet : bullet + " ".repeat(size - bullet.length)) + line;
+  }
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/paragraph.js
+function paragraph(node3, _, state, info) {
+  const exit = state.enter("paragraph");
+  const subexit = state.enter("phrasing");
+  const value = state.containerPhrasing(node3, info);
+  subexit();
+  exit();
+  return value;
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/root.js
+function root(node3, _, state, info) {
+  const hasPhrasing = node3.children.some(function(d) {
+    return phrasing(d);
+  });
+  if (!hasPhrasing) return state.containerFlow(node3, info);
+  const exit = state.enter("phrasing");
+  const value = state.containerPhrasing(node3, info);
+  exit();
+  return value;
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/check-strong.js
+function checkStrong(state) {
+  const marker = state.options.strong || "*";
+  if (marker !== "*" && marker !== "_") {
+    throw new Error(
+      "Cannot serialize strong with `" + marker + "` for `options.strong`, expected `*`, or `_`"
+    );
+  }
+  return marker;
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/strong.js
+strong.attention = attention2;
+strong.peek = peek2;
+function strong(node3, _, state, info) {
+  const exit = state.enter("phrasing");
+  const item = attentionItem(node3, attention2, state, state.createTracker(info));
+  const value = item ? serialize2([item], info.before, info.after) : "";
+  exit();
+  return value;
+}
+function attention2(_, state) {
+  const marker = checkStrong(state);
+  return {
+    construct: "strong",
+    markers: marker === "*" ? ["*", "_"] : ["_", "*"],
+    sizes: [2]
+  };
+}
+function peek2(_, _1, state) {
+  return state.options.strong || "*";
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/text.js
+function text2(node3, parent, state, info) {
+  const siblings = parent ? parent.children : [];
+  const index = state.indexStack[state.indexStack.length - 1];
+  return state.safe(node3.value, {
+    ...info,
+    afterNode: siblings[index + 1],
+    beforeNode: siblings[index - 1]
+  });
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/check-rule-repetition.js
+function checkRuleRepetition(state) {
+  const repetition = state.options.ruleRepetition || 3;
+  if (repetition < 3) {
+    throw new Error(
+      "Cannot serialize rules with repetition `" + repetition + "` for `options.ruleRepetition`, expected `3` or more"
+    );
+  }
+  return repetition;
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/thematic-break.js
+function thematicBreak(_, _1, state) {
+  const value = (checkRule(state) + (state.options.ruleSpaces ? " " : "")).repeat(checkRuleRepetition(state));
+  return state.options.ruleSpaces ? value.slice(0, -1) : value;
+}
+
+// node_modules/mdast-util-to-markdown/lib/handle/index.js
+var handle = {
+  blockquote,
+  break: hardBreak,
+  code,
+  definition,
+  emphasis,
+  hardBreak,
+  heading,
+  html,
+  image,
+  imageReference,
+  inlineCode,
+  link,
+  linkReference,
+  list: list2,
+  listItem,
+  paragraph,
+  root,
+  strong,
+  text: text2,
+  thematicBreak
+};
+
+// node_modules/mdast-util-to-markdown/lib/join.js
+var join2 = [joinDefaults];
+function joinDefaults(left, right, parent, state) {
+  if (right.type === "code" && formatCodeAsIndented(right, state) && (left.type === "list" || left.type === right.type && formatCodeAsIndented(left, state))) {
+    return false;
+  }
+  if ("spread" in parent && typeof parent.spread === "boolean") {
+    if (parent.spread) return 1;
+    if (left.type === "html") {
+      const kind = htmlKind(left.value);
+      if (kind === void 0 || kind === 6 || kind === 7) return 1;
+    }
+    if (left.type === "blockquote" && right.type === "blockquote") return 1;
+    if ((left.type === "definition" || left.type === "paragraph") && right.type === "list" && (right.ordered && typeof right.start === "number" && right.start !== 1 || right.children.length > 0 && right.children[0].children.length === 0)) {
+      return 1;
+    }
+    if (left.type === "paragraph" && right.type === "thematicBreak" && checkRule(state) === "-" && !state.options.ruleSpaces) {
+      return 1;
+    }
+    let tail = left;
+    while ((tail.type === "blockquote" || tail.type === "list" || tail.type === "listItem") && tail.children.length > 0) {
+      tail = tail.children[tail.children.length - 1];
+    }
+    if (tail.type !== "definition" && tail.type !== "paragraph") return 0;
+    if (right.type === "code" && formatCodeAsIndented(right, state)) return 1;
+    if (right.type === "html") {
+      const kind = htmlKind(right.value);
+      if (kind === void 0 || kind === 7) return 1;
+    }
+    if ((left.type === "paragraph" || left !== tail) && (right.type === "definition" || right.type === "heading" && formatHeadingAsSetext(right, state) || right.type === "paragraph")) {
+      return 1;
+    }
+    return 0;
+  }
+}
+
+// node_modules/mdast-util-to-markdown/lib/unsafe.js
+var fullPhrasingSpans = [
+  "autolink",
+  "destinationLiteral",
+  "destinationRaw",
+  "reference",
+  "titleQuote",
+  "titleApostrophe"
+];
+var unsafe = [
+  { character: "	", after: "[\\r\\n]", inConstruct: "phrasing" },
+  { character: "	", before: "[\\r\\n]", inConstruct: "phrasing" },
+  {
+    character: "	",
+    inConstruct: ["codeFencedLangGraveAccent", "codeFencedLangTilde"]
+  },
+  {
+    character: "\r",
+    inConstruct: [
+      "codeFencedLangGraveAccent",
+      "codeFencedLangTilde",
+      "codeFencedMetaGraveAccent",
+      "codeFencedMetaTilde",
+      "destinationLiteral",
+      "headingAtx"
+    ]
+  },
+  {
+    character: "\n",
+    inConstruct: [
+      "codeFencedLangGraveAccent",
+      "codeFencedLangTilde",
+      "codeFencedMetaGraveAccent",
+      "codeFencedMetaTilde",
+      "destinationLiteral",
+      "headingAtx"
+    ]
+  },
+  { character: "\r", before: "[\\r\\n]", inConstruct: "phrasing" },
+  { character: "\r", after: "\\r", inConstruct: "phrasing" },
+  { character: "\n", before: "\\n", inConstruct: "phrasing" },
+  { character: "\n", after: "[\\r\\n]", inConstruct: "phrasing" },
+  { character: " ", after: "[\\r\\n]", inConstruct: "phrasing" },
+  { character: " ", before: "[\\r\\n]", inConstruct: "phrasing" },
+  {
+    character: " ",
+    inConstruct: ["codeFencedLangGraveAccent", "codeFencedLangTilde"]
+  },
+  // An exclamation mark can start an image, if it is followed by a link or
+  // a link reference.
+  {
+    character: "!",
+    after: "\\[",
+    inConstruct: "phrasing",
+    notInConstruct: fullPhrasingSpans
+  },
+  // A quote can break out of a title.
+  { character: '"', inConstruct: "titleQuote" },
+  // A number sign could start an ATX heading if it starts a line.
+  { atBreak: true, character: "#" },
+  { character: "#", inConstruct: "headingAtx", after: "(?:[\r\n]|$)" },
+  // Dollar sign and percentage are not used in markdown.
+  // An ampersand could start a character reference.
+  // Labels match on their source.
+  {
+    character: "&",
+    after: "[#A-Za-z]",
+    inConstruct: [
+      "codeFencedLangGraveAccent",
+      "codeFencedLangTilde",
+      "codeFencedMetaGraveAccent",
+      "codeFencedMetaTilde",
+      "destinationLiteral",
+      "destinationRaw",
+      "phrasing",
+      "titleApostrophe",
+      "titleQuote"
+    ]
+  },
+  // An apostrophe can break out of a title.
+  { character: "'", inConstruct: "titleApostrophe" },
+  // A left paren could break out of a destination raw.
+  { character: "(", inConstruct: "destinationRaw" },
+  // A left paren followed by `]` could make something into a link or image.
+  {
+    before: "\\]",
+    character: "(",
+    inConstruct: "phrasing",
+    notInConstruct: fullPhrasingSpans
+  },
+  // A right paren could start a list item or break out of a destination
+  // raw.
+  { atBreak: true, before: "\\d+", character: ")" },
+  { character: ")", inConstruct: "destinationRaw" },
+  // An asterisk can start thematic breaks, list items, emphasis, strong.
+  { atBreak: true, character: "*", after: "(?:[ 	\r\n*])" },
+  { character: "*", inConstruct: "phrasing", notInConstruct: fullPhrasingSpans },
+  // A plus sign could start a list item.
+  { atBreak: true, character: "+", after: "(?:[ 	\r\n])" },
+  // A dash can start thematic breaks, list items, and setext heading
+  // underlines.
+  { atBreak: true, character: "-", after: "(?:[ 	\r\n-])" },
+  // A dot could start a list item.
+  { atBreak: true, before: "\\d+", character: ".", after: "(?:[ 	\r\n]|$)" },
+  // Slash, colon, and semicolon are not used in markdown for constructs.
+  // A less than can start html (flow or text) or an autolink.
+  // HTML could start with an exclamation mark (declaration, cdata, comment),
+  // slash (closing tag), question mark (instruction), or a letter (tag).
+  // An autolink also starts with a letter.
+  // Finally, it could break out of a destination literal.
+  { atBreak: true, character: "<", after: "[!/?A-Za-z]" },
+  {
+    character: "<",
+    after: "[!/?A-Za-z]",
+    inConstruct: "phrasing",
+    notInConstruct: fullPhrasingSpans
+  },
+  { character: "<", inConstruct: "destinationLiteral" },
+  // An equals to can start setext heading underlines.
+  { atBreak: true, character: "=" },
+  // A greater than can start block quotes and it can break out of a
+  // destination literal.
+  { atBreak: true, character: ">" },
+  { character: ">", inConstruct: "destinationLiteral" },
+  // Question mark and at sign are not used in markdown for constructs.
+  // A left bracket can start definitions, references, labels,
+  { atBreak: true, character: "[" },
+  { character: "[", inConstruct: "phrasing", notInConstruct: fullPhrasingSpans },
+  { character: "[", inConstruct: ["label", "reference"] },
+  // A backslash can start an escape (when followed by punctuation) or a
+  // hard break (when followed by an eol).
+  // Note: typical escapes are handled in `safe`!
+  { character: "\\", after: "[\\r\\n]", inConstruct: "phrasing" },
+  // A right bracket can exit labels.
+  { character: "]", inConstruct: ["label", "reference"] },
+  // Caret is not used in markdown for constructs.
+  // An underscore can start emphasis, strong, or a thematic break.
+  { atBreak: true, character: "_" },
+  { character: "_", inConstruct: "phrasing", notInConstruct: fullPhrasingSpans },
+  // A grave accent can start code (fenced or text), or it can break out of
+  // a grave accent code fence.
+  { atBreak: true, character: "`" },
+  {
+    character: "`",
+    inConstruct: ["codeFencedLangGraveAccent", "codeFencedMetaGraveAccent"]
+  },
+  { character: "`", inConstruct: "phrasing", notInConstruct: fullPhrasingSpans },
+  // Left brace, vertical bar, right brace are not used in markdown for
+  // constructs.
+  // A tilde can start code (fenced).
+  { atBreak: true, character: "~" },
+  { character: "<", inConstruct: "autolink" },
+  { character: ">", inConstruct: "autolink" },
+  { character: "\x7F", inConstruct: "autolink" }
+];
+var code2 = -1;
+while (++code2 < 33) {
+  unsafe.push({ character: String.fromCharCode(code2), inConstruct: "autolink" });
+}
+
+// node_modules/character-entities/index.js
+var characterEntities = {
+  AElig: "\xC6",
+  AMP: "&",
+  Aacute: "\xC1",
+  Abreve: "\u0102",
+  Acirc: "\xC2",
+  Acy: "\u0410",
+  Afr: "\u{1D504}",
+  Agrave: "\xC0",
+  Alpha: "\u0391",
+  Amacr: "\u0100",
+  And: "\u2A53",
+  Aogon: "\u0104",
+  Aopf: "\u{1D538}",
+  ApplyFunction: "\u2061",
+  Aring: "\xC5",
+  Ascr: "\u{1D49C}",
+  Assign: "\u2254",
+  Atilde: "\xC3",
+  Auml: "\xC4",
+  Backslash: "\u2216",
+  Barv: "\u2AE7",
+  Barwed: "\u2306",
+  Bcy: "\u0411",
+  Because: "\u2235",
+  Bernoullis: "\u212C",
+  Beta: "\u0392",
+  Bfr: "\u{1D505}",
+  Bopf: "\u{1D539}",
+  Breve: "\u02D8",
+  Bscr: "\u212C",
+  Bumpeq: "\u224E",
+  CHcy: "\u0427",
+  COPY: "\xA9",
+  Cacute: "\u0106",
+  Cap: "\u22D2",
+  CapitalDifferentialD: "\u2145",
+  Cayleys: "\u212D",
+  Ccaron: "\u010C",
+  Ccedil: "\xC7",
+  Ccirc: "\u0108",
+  Cconint: "\u2230",
+  Cdot: "\u010A",
+  Cedilla: "\xB8",
+  CenterDot: "\xB7",
+  Cfr: "\u212D",
+  Chi: "\u03A7",
+  CircleDot: "\u2299",
+  CircleMinus: "\u2296",
+  CirclePlus: "\u2295",
+  CircleTimes: "\u2297",
+  ClockwiseContourIntegral: "\u2232",
+  CloseCurlyDoubleQuote: "\u201D",
+  CloseCurlyQuote: "\u2019",
+  Colon: "\u2237",
+  Colone: "\u2A74",
+  Congruent: "\u2261",
+  Conint: "\u222F",
+  ContourIntegral: "\u222E",
+  Copf: "\u2102",
+  Coproduct: "\u2210",
+  CounterClockwiseContourIntegral: "\u2233",
+  Cross: "\u2A2F",
+  Cscr: "\u{1D49E}",
+  Cup: "\u22D3",
+  CupCap: "\u224D",
+  DD: "\u2145",
+  DDotrahd: "\u2911",
+  DJcy: "\u0402",
+  DScy: "\u0405",
+  DZcy: "\u040F",
+  Dagger: "\u2021",
+  Darr: "\u21A1",
+  Dashv: "\u2AE4",
+  Dcaron: "\u010E",
+  Dcy: "\u0414",
+  Del: "\u2207",
+  Delta: "\u0394",
+  Dfr: "\u{1D507}",
+  DiacriticalAcute: "\xB4",
+  DiacriticalDot: "\u02D9",
+  DiacriticalDoubleAcute: "\u02DD",
+  DiacriticalGrave: "`",
+  DiacriticalTilde: "\u02DC",
+  Diamond: "\u22C4",
+  DifferentialD: "\u2146",
+  Dopf: "\u{1D53B}",
+  Dot: "\xA8",
+  DotDot: "\u20DC",
+  DotEqual: "\u2250",
+  DoubleContourIntegral: "\u222F",
+  DoubleDot: "\xA8",
+  DoubleDownArrow: "\u21D3",
+  DoubleLeftArrow: "\u21D0",
+  DoubleLeftRightArrow: "\u21D4",
+  DoubleLeftTee: "\u2AE4",
+  DoubleLongLeftArrow: "\u27F8",
+  DoubleLongLeftRightArrow: "\u27FA",
+  DoubleLongRightArrow: "\u27F9",
+  DoubleRightArrow: "\u21D2",
+  DoubleRightTee: "\u22A8",
+  DoubleUpArrow: "\u21D1",
+  DoubleUpDownArrow: "\u21D5",
+  DoubleVerticalBar: "\u2225",
+  DownArrow: "\u2193",
+  DownArrowBar: "\u2913",
+  DownArrowUpArrow: "\u21F5",
+  DownBreve: "\u0311",
+  DownLeftRightVector: "\u2950",
+  DownLeftTeeVector: "\u295E",
+  DownLeftVector: "\u21BD",
+  DownLeftVectorBar: "\u2956",
+  DownRightTeeVector: "\u295F",
+  DownRightVector: "\u21C1",
+  DownRightVectorBar: "\u2957",
+  DownTee: "\u22A4",
+  DownTeeArrow: "\u21A7",
+  Downarrow: "\u21D3",
+  Dscr: "\u{1D49F}",
+  Dstrok: "\u0110",
+  ENG: "\u014A",
+  ETH: "\xD0",
+  Eacute: "\xC9",
+  Ecaron: "\u011A",
+  Ecirc: "\xCA",
+  Ecy: "\u042D",
+  Edot: "\u0116",
+  Efr: "\u{1D508}",
+  Egrave: "\xC8",
+  Element: "\u2208",
+  Emacr: "\u0112",
+  EmptySmallSquare: "\u25FB",
+  EmptyVerySmallSquare: "\u25AB",
+  Eogon: "\u0118",
+  Eopf: "\u{1D53C}",
+  Epsilon: "\u0395",
+  Equal: "\u2A75",
+  EqualTilde: "\u2242",
+  Equilibrium: "\u21CC",
+  Escr: "\u2130",
+  Esim: "\u2A73",
+  Eta: "\u0397",
+  Euml: "\xCB",
+  Exists: "\u2203",
+  ExponentialE: "\u2147",
+  Fcy: "\u0424",
+  Ffr: "\u{1D509}",
+  FilledSmallSquare: "\u25FC",
+  FilledVerySmallSquare: "\u25AA",
+  Fopf: "\u{1D53D}",
+  ForAll: "\u2200",
+  Fouriertrf: "\u2131",
+  Fscr: "\u2131",
+  GJcy: "\u0403",
+  GT: ">",
+  Gamma: "\u0393",
+  Gammad: "\u03DC",
+  Gbreve: "\u011E",
+  Gcedil: "\u0122",
+  Gcirc: "\u011C",
+  Gcy: "\u0413",
+  Gdot: "\u0120",
+  Gfr: "\u{1D50A}",
+  Gg: "\u22D9",
+  Gopf: "\u{1D53E}",
+  GreaterEqual: "\u2265",
+  GreaterEqualLess: "\u22DB",
+  GreaterFullEqual: "\u2267",
+  GreaterGreater: "\u2AA2",
+  GreaterLess: "\u2277",
+  GreaterSlantEqual: "\u2A7E",
+  GreaterTilde: "\u2273",
+  Gscr: "\u{1D4A2}",
+  Gt: "\u226B",
+  HARDcy: "\u042A",
+  Hacek: "\u02C7",
+  Hat: "^",
+  Hcirc: "\u0124",
+  Hfr: "\u210C",
+  HilbertSpace: "\u210B",
+  Hopf: "\u210D",
+  HorizontalLine: "\u2500",
+  Hscr: "\u210B",
+  Hstrok: "\u0126",
+  HumpDownHump: "\u224E",
+  HumpEqual: "\u224F",
+  IEcy: "\u0415",
+  IJlig: "\u0132",
+  IOcy: "\u0401",
+  Iacute: "\xCD",
+  Icirc: "\xCE",
+  Icy: "\u0418",
+  Idot: "\u0130",
+  Ifr: "\u2111",
+  Igrave: "\xCC",
+  Im: "\u2111",
+  Imacr: "\u012A",
+  ImaginaryI: "\u2148",
+  Implies: "\u21D2",
+  Int: "\u222C",
+  Integral: "\u222B",
+  Intersection: "\u22C2",
+  InvisibleComma: "\u2063",
+  InvisibleTimes: "\u2062",
+  Iogon: "\u012E",
+  Iopf: "\u{1D540}",
+  Iota: "\u0399",
+  Iscr: "\u2110",
+  Itilde: "\u0128",
+  Iukcy: "\u0406",
+  Iuml: "\xCF",
+  Jcirc: "\u0134",
+  Jcy: "\u0419",
+  Jfr: "\u{1D50D}",
+  Jopf: "\u{1D541}",
+  Jscr: "\u{1D4A5}",
+  Jsercy: "\u0408",
+  Jukcy: "\u0404",
+  KHcy: "\u0425",
+  KJcy: "\u040C",
+  Kappa: "\u039A",
+  Kcedil: "\u0136",
+  Kcy: "\u041A",
+  Kfr: "\u{1D50E}",
+  Kopf: "\u{1D542}",
+  Kscr: "\u{1D4A6}",
+  LJcy: "\u0409",
+  LT: "<",
+  Lacute: "\u0139",
+  Lambda: "\u039B",
+  Lang: "\u27EA",
+  Laplacetrf: "\u2112",
+  Larr: "\u219E",
+  Lcaron: "\u013D",
+  Lcedil: "\u013B",
+  Lcy: "\u041B",
+  LeftAngleBracket: "\u27E8",
+  LeftArrow: "\u2190",
+  LeftArrowBar: "\u21E4",
+  LeftArrowRightArrow: "\u21C6",
+  LeftCeiling: "\u2308",
+  LeftDoubleBracket: "\u27E6",
+  LeftDownTeeVector: "\u2961",
+  LeftDownVector: "\u21C3",
+  LeftDownVectorBar: "\u2959",
+  LeftFloor: "\u230A",
+  LeftRightArrow: "\u2194",
+  LeftRightVector: "\u294E",
+  LeftTee: "\u22A3",
+  LeftTeeArrow: "\u21A4",
+  LeftTeeVector: "\u295A",
+  LeftTriangle: "\u22B2",
+  LeftTriangleBar: "\u29CF",
+  LeftTriangleEqual: "\u22B4",
+  LeftUpDownVector: "\u2951",
+  LeftUpTeeVector: "\u2960",
+  LeftUpVector: "\u21BF",
+  LeftUpVectorBar: "\u2958",
+  LeftVector: "\u21BC",
+  LeftVectorBar: "\u2952",
+  Leftarrow: "\u21D0",
+  Leftrightarrow: "\u21D4",
+  LessEqualGreater: "\u22DA",
+  LessFullEqual: "\u2266",
+  LessGreater: "\u2276",
+  LessLess: "\u2AA1",
+  LessSlantEqual: "\u2A7D",
+  LessTilde: "\u2272",
+  Lfr: "\u{1D50F}",
+  Ll: "\u22D8",
+  Lleftarrow: "\u21DA",
+  Lmidot: "\u013F",
+  LongLeftArrow: "\u27F5",
+  LongLeftRightArrow: "\u27F7",
+  LongRightArrow: "\u27F6",
+  Longleftarrow: "\u27F8",
+  Longleftrightarrow: "\u27FA",
+  Longrightarrow: "\u27F9",
+  Lopf: "\u{1D543}",
+  LowerLeftArrow: "\u2199",
+  LowerRightArrow: "\u2198",
+  Lscr: "\u2112",
+  Lsh: "\u21B0",
+  Lstrok: "\u0141",
+  Lt: "\u226A",
+  Map: "\u2905",
+  Mcy: "\u041C",
+  MediumSpace: "\u205F",
+  Mellintrf: "\u2133",
+  Mfr: "\u{1D510}",
+  MinusPlus: "\u2213",
+  Mopf: "\u{1D544}",
+  Mscr: "\u2133",
+  Mu: "\u039C",
+  NJcy: "\u040A",
+  Nacute: "\u0143",
+  Ncaron: "\u0147",
+  Ncedil: "\u0145",
+  Ncy: "\u041D",
+  NegativeMediumSpace: "\u200B",
+  NegativeThickSpace: "\u200B",
+  NegativeThinSpace: "\u200B",
+  NegativeVeryThinSpace: "\u200B",
+  NestedGreaterGreater: "\u226B",
+  NestedLessLess: "\u226A",
+  NewLine: "\n",
+  Nfr: "\u{1D511}",
+  NoBreak: "\u2060",
+  NonBreakingSpace: "\xA0",
+  Nopf: "\u2115",
+  Not: "\u2AEC",
+  NotCongruent: "\u2262",
+  NotCupCap: "\u226D",
+  NotDoubleVerticalBar: "\u2226",
+  NotElement: "\u2209",
+  NotEqual: "\u2260",
+  NotEqualTilde: "\u2242\u0338",
+  NotExists: "\u2204",
+  NotGreater: "\u226F",
+  NotGreaterEqual: "\u2271",
+  NotGreaterFullEqual: "\u2267\u0338",
+  NotGreaterGreater: "\u226B\u0338",
+  NotGreaterLess: "\u2279",
+  NotGreaterSlantEqual: "\u2A7E\u0338",
+  NotGreaterTilde: "\u2275",
+  NotHumpDownHump: "\u224E\u0338",
+  NotHumpEqual: "\u224F\u0338",
+  NotLeftTriangle: "\u22EA",
+  NotLeftTriangleBar: "\u29CF\u0338",
+  NotLeftTriangleEqual: "\u22EC",
+  NotLess: "\u226E",
+  NotLessEqual: "\u2270",
+  NotLessGreater: "\u2278",
+  NotLessLess: "\u226A\u0338",
+  NotLessSlantEqual: "\u2A7D\u0338",
+  NotLessTilde: "\u2274",
+  NotNestedGreaterGreater: "\u2AA2\u0338",
+  NotNestedLessLess: "\u2AA1\u0338",
+  NotPrecedes: "\u2280",
+  NotPrecedesEqual: "\u2AAF\u0338",
+  NotPrecedesSlantEqual: "\u22E0",
+  NotReverseElement: "\u220C",
+  NotRightTriangle: "\u22EB",
+  NotRightTriangleBar: "\u29D0\u0338",
+  NotRightTriangleEqual: "\u22ED",
+  NotSquareSubset: "\u228F\u0338",
+  NotSquareSubsetEqual: "\u22E2",
+  NotSquareSuperset: "\u2290\u0338",
+  NotSquareSupersetEqual: "\u22E3",
+  NotSubset: "\u2282\u20D2",
+  NotSubsetEqual: "\u2288",
+  NotSucceeds: "\u2281",
+  NotSucceedsEqual: "\u2AB0\u0338",
+  NotSucceedsSlantEqual: "\u22E1",
+  NotSucceedsTilde: "\u227F\u0338",
+  NotSuperset: "\u2283\u20D2",
+  NotSupersetEqual: "\u2289",
+  NotTilde: "\u2241",
+  NotTildeEqual: "\u2244",
+  NotTildeFullEqual: "\u2247",
+  NotTildeTilde: "\u2249",
+  NotVerticalBar: "\u2224",
+  Nscr: "\u{1D4A9}",
+  Ntilde: "\xD1",
+  Nu: "\u039D",
+  OElig: "\u0152",
+  Oacute: "\xD3",
+  Ocirc: "\xD4",
+  Ocy: "\u041E",
+  Odblac: "\u0150",
+  Ofr: "\u{1D512}",
+  Ograve: "\xD2",
+  Omacr: "\u014C",
+  Omega: "\u03A9",
+  Omicron: "\u039F",
+  Oopf: "\u{1D546}",
+  OpenCurlyDoubleQuote: "\u201C",
+  OpenCurlyQuote: "\u2018",
+  Or: "\u2A54",
+  Oscr: "\u{1D4AA}",
+  Oslash: "\xD8",
+  Otilde: "\xD5",
+  Otimes: "\u2A37",
+  Ouml: "\xD6",
+  OverBar: "\u203E",
+  OverBrace: "\u23DE",
+  OverBracket: "\u23B4",
+  OverParenthesis: "\u23DC",
+  PartialD: "\u2202",
+  Pcy: "\u041F",
+  Pfr: "\u{1D513}",
+  Phi: "\u03A6",
+  Pi: "\u03A0",
+  PlusMinus: "\xB1",
+  Poincareplane: "\u210C",
+  Popf: "\u2119",
+  Pr: "\u2ABB",
+  Precedes: "\u227A",
+  PrecedesEqual: "\u2AAF",
+  PrecedesSlantEqual: "\u227C",
+  PrecedesTilde: "\u227E",
+  Prime: "\u2033",
+  Product: "\u220F",
+  Proportion: "\u2237",
+  Proportional: "\u221D",
+  Pscr: "\u{1D4AB}",
+  Psi: "\u03A8",
+  QUOT: '"',
+  Qfr: "\u{1D514}",
+  Qopf: "\u211A",
+  Qscr: "\u{1D4AC}",
+  RBarr: "\u2910",
+  REG: "\xAE",
+  Racute: "\u0154",
+  Rang: "\u27EB",
+  Rarr: "\u21A0",
+  Rarrtl: "\u2916",
+  Rcaron: "\u0158",
+  Rcedil: "\u0156",
+  Rcy: "\u0420",
+  Re: "\u211C",
+  ReverseElement: "\u220B",
+  ReverseEquilibrium: "\u21CB",
+  ReverseUpEquilibrium: "\u296F",
+  Rfr: "\u211C",
+  Rho: "\u03A1",
+  RightAngleBracket: "\u27E9",
+  RightArrow: "\u2192",
+  RightArrowBar: "\u21E5",
+  RightArrowLeftArrow: "\u21C4",
+  RightCeiling: "\u2309",
+  RightDoubleBracket: "\u27E7",
+  RightDownTeeVector: "\u295D",
+  RightDownVector: "\u21C2",
+  RightDownVectorBar: "\u2955",
+  RightFloor: "\u230B",
+  RightTee: "\u22A2",
+  RightTeeArrow: "\u21A6",
+  RightTeeVector: "\u295B",
+  RightTriangle: "\u22B3",
+  RightTriangleBar: "\u29D0",
+  RightTriangleEqual: "\u22B5",
+  RightUpDownVector: "\u294F",
+  RightUpTeeVector: "\u295C",
+  RightUpVector: "\u21BE",
+  RightUpVectorBar: "\u2954",
+  RightVector: "\u21C0",
+  RightVectorBar: "\u2953",
+  Rightarrow: "\u21D2",
+  Ropf: "\u211D",
+  RoundImplies: "\u2970",
+  Rrightarrow: "\u21DB",
+  Rscr: "\u211B",
+  Rsh: "\u21B1",
+  RuleDelayed: "\u29F4",
+  SHCHcy: "\u0429",
+  SHcy: "\u0428",
+  SOFTcy: "\u042C",
+  Sacute: "\u015A",
+  Sc: "\u2ABC",
+  Scaron: "\u0160",
+  Scedil: "\u015E",
+  Scirc: "\u015C",
+  Scy: "\u0421",
+  Sfr: "\u{1D516}",
+  ShortDownArrow: "\u2193",
+  ShortLeftArrow: "\u2190",
+  ShortRightArrow: "\u2192",
+  ShortUpArrow: "\u2191",
+  Sigma: "\u03A3",
+  SmallCircle: "\u2218",
+  Sopf: "\u{1D54A}",
+  Sqrt: "\u221A",
+  Square: "\u25A1",
+  SquareIntersection: "\u2293",
+  SquareSubset: "\u228F",
+  SquareSubsetEqual: "\u2291",
+  SquareSuperset: "\u2290",
+  SquareSupersetEqual: "\u2292",
+  SquareUnion: "\u2294",
+  Sscr: "\u{1D4AE}",
+  Star: "\u22C6",
+  Sub: "\u22D0",
+  Subset: "\u22D0",
+  SubsetEqual: "\u2286",
+  Succeeds: "\u227B",
+  SucceedsEqual: "\u2AB0",
+  SucceedsSlantEqual: "\u227D",
+  SucceedsTilde: "\u227F",
+  SuchThat: "\u220B",
+  Sum: "\u2211",
+  Sup: "\u22D1",
+  Superset: "\u2283",
+  SupersetEqual: "\u2287",
+  Supset: "\u22D1",
+  THORN: "\xDE",
+  TRADE: "\u2122",
+  TSHcy: "\u040B",
+  TScy: "\u0426",
+  Tab: "	",
+  Tau: "\u03A4",
+  Tcaron: "\u0164",
+  Tcedil: "\u0162",
+  Tcy: "\u0422",
+  Tfr: "\u{1D517}",
+  Therefore: "\u2234",
+  Theta: "\u0398",
+  ThickSpace: "\u205F\u200A",
+  ThinSpace: "\u2009",
+  Tilde: "\u223C",
+  TildeEqual: "\u2243",
+  TildeFullEqual: "\u2245",
+  TildeTilde: "\u2248",
+  Topf: "\u{1D54B}",
+  TripleDot: "\u20DB",
+  Tscr: "\u{1D4AF}",
+  Tstrok: "\u0166",
+  Uacute: "\xDA",
+  Uarr: "\u219F",
+  Uarrocir: "\u2949",
+  Ubrcy: "\u040E",
+  Ubreve: "\u016C",
+  Ucirc: "\xDB",
+  Ucy: "\u0423",
+  Udblac: "\u0170",
+  Ufr: "\u{1D518}",
+  Ugrave: "\xD9",
+  Umacr: "\u016A",
+  UnderBar: "_",
+  UnderBrace: "\u23DF",
+  UnderBracket: "\u23B5",
+  UnderParenthesis: "\u23DD",
+  Union: "\u22C3",
+  UnionPlus: "\u228E",
+  Uogon: "\u0172",
+  Uopf: "\u{1D54C}",
+  UpArrow: "\u2191",
+  UpArrowBar: "\u2912",
+  UpArrowDownArrow: "\u21C5",
+  UpDownArrow: "\u2195",
+  UpEquilibrium: "\u296E",
+  UpTee: "\u22A5",
+  UpTeeArrow: "\u21A5",
+  Uparrow: "\u21D1",
+  Updownarrow: "\u21D5",
+  UpperLeftArrow: "\u2196",
+  UpperRightArrow: "\u2197",
+  Upsi: "\u03D2",
+  Upsilon: "\u03A5",
+  Uring: "\u016E",
+  Uscr: "\u{1D4B0}",
+  Utilde: "\u0168",
+  Uuml: "\xDC",
+  VDash: "\u22AB",
+  Vbar: "\u2AEB",
+  Vcy: "\u0412",
+  Vdash: "\u22A9",
+  Vdashl: "\u2AE6",
+  Vee: "\u22C1",
+  Verbar: "\u2016",
+  Vert: "\u2016",
+  VerticalBar: "\u2223",
+  VerticalLine: "|",
+  VerticalSeparator: "\u2758",
+  VerticalTilde: "\u2240",
+  VeryThinSpace: "\u200A",
+  Vfr: "\u{1D519}",
+  Vopf: "\u{1D54D}",
+  Vscr: "\u{1D4B1}",
+  Vvdash: "\u22AA",
+  Wcirc: "\u0174",
+  Wedge: "\u22C0",
+  Wfr: "\u{1D51A}",
+  Wopf: "\u{1D54E}",
+  Wscr: "\u{1D4B2}",
+  Xfr: "\u{1D51B}",
+  Xi: "\u039E",
+  Xopf: "\u{1D54F}",
+  Xscr: "\u{1D4B3}",
+  YAcy: "\u042F",
+  YIcy: "\u0407",
+  YUcy: "\u042E",
+  Yacute: "\xDD",
+  Ycirc: "\u0176",
+  Ycy: "\u042B",
+  Yfr: "\u{1D51C}",
+  Yopf: "\u{1D550}",
+  Yscr: "\u{1D4B4}",
+  Yuml: "\u0178",
+  ZHcy: "\u0416",
+  Zacute: "\u0179",
+  Zcaron: "\u017D",
+  Zcy: "\u0417",
+  Zdot: "\u017B",
+  ZeroWidthSpace: "\u200B",
+  Zeta: "\u0396",
+  Zfr: "\u2128",
+  Zopf: "\u2124",
+  Zscr: "\u{1D4B5}",
+  aacute: "\xE1",
+  abreve: "\u0103",
+  ac: "\u223E",
+  acE: "\u223E\u0333",
+  acd: "\u223F",
+  acirc: "\xE2",
+  acute: "\xB4",
+  acy: "\u0430",
+  aelig: "\xE6",
+  af: "\u2061",
+  afr: "\u{1D51E}",
+  agrave: "\xE0",
+  alefsym: "\u2135",
+  aleph: "\u2135",
+  alpha: "\u03B1",
+  amacr: "\u0101",
+  amalg: "\u2A3F",
+  amp: "&",
+  and: "\u2227",
+  andand: "\u2A55",
+  andd: "\u2A5C",
+  andslope: "\u2A58",
+  andv: "\u2A5A",
+  ang: "\u2220",
+  ange: "\u29A4",
+  angle: "\u2220",
+  angmsd: "\u2221",
+  angmsdaa: "\u29A8",
+  angmsdab: "\u29A9",
+  angmsdac: "\u29AA",
+  angmsdad: "\u29AB",
+  angmsdae: "\u29AC",
+  angmsdaf: "\u29AD",
+  angmsdag: "\u29AE",
+  angmsdah: "\u29AF",
+  angrt: "\u221F",
+  angrtvb: "\u22BE",
+  angrtvbd: "\u299D",
+  angsph: "\u2222",
+  angst: "\xC5",
+  angzarr: "\u237C",
+  aogon: "\u0105",
+  aopf: "\u{1D552}",
+  ap: "\u2248",
+  apE: "\u2A70",
+  apacir: "\u2A6F",
+  ape: "\u224A",
+  apid: "\u224B",
+  apos: "'",
+  approx: "\u2248",
+  approxeq: "\u224A",
+  aring: "\xE5",
+  ascr: "\u{1D4B6}",
+  ast: "*",
+  asymp: "\u2248",
+  asympeq: "\u224D",
+  atilde: "\xE3",
+  auml: "\xE4",
+  awconint: "\u2233",
+  awint: "\u2A11",
+  bNot: "\u2AED",
+  backcong: "\u224C",
+  backepsilon: "\u03F6",
+  backprime: "\u2035",
+  backsim: "\u223D",
+  backsimeq: "\u22CD",
+  barvee: "\u22BD",
+  barwed: "\u2305",
+  barwedge: "\u2305",
+  bbrk: "\u23B5",
+  bbrktbrk: "\u23B6",
+  bcong: "\u224C",
+  bcy: "\u0431",
+  bdquo: "\u201E",
+  becaus: "\u2235",
+  because: "\u2235",
+  bemptyv: "\u29B0",
+  bepsi: "\u03F6",
+  bernou: "\u212C",
+  beta: "\u03B2",
+  beth: "\u2136",
+  between: "\u226C",
+  bfr: "\u{1D51F}",
+  bigcap: "\u22C2",
+  bigcirc: "\u25EF",
+  bigcup: "\u22C3",
+  bigodot: "\u2A00",
+  bigoplus: "\u2A01",
+  bigotimes: "\u2A02",
+  bigsqcup: "\u2A06",
+  bigstar: "\u2605",
+  bigtriangledown: "\u25BD",
+  bigtriangleup: "\u25B3",
+  biguplus: "\u2A04",
+  bigvee: "\u22C1",
+  bigwedge: "\u22C0",
+  bkarow: "\u290D",
+  blacklozenge: "\u29EB",
+  blacksquare: "\u25AA",
+  blacktriangle: "\u25B4",
+  blacktriangledown: "\u25BE",
+  blacktriangleleft: "\u25C2",
+  blacktriangleright: "\u25B8",
+  blank: "\u2423",
+  blk12: "\u2592",
+  blk14: "\u2591",
+  blk34: "\u2593",
+  block: "\u2588",
+  bne: "=\u20E5",
+  bnequiv: "\u2261\u20E5",
+  bnot: "\u2310",
+  bopf: "\u{1D553}",
+  bot: "\u22A5",
+  bottom: "\u22A5",
+  bowtie: "\u22C8",
+  boxDL: "\u2557",
+  boxDR: "\u2554",
+  boxDl: "\u2556",
+  boxDr: "\u2553",
+  boxH: "\u2550",
+  boxHD: "\u2566",
+  boxHU: "\u2569",
+  boxHd: "\u2564",
+  boxHu: "\u2567",
+  boxUL: "\u255D",
+  boxUR: "\u255A",
+  boxUl: "\u255C",
+  boxUr: "\u2559",
+  boxV: "\u2551",
+  boxVH: "\u256C",
+  boxVL: "\u2563",
+  boxVR: "\u2560",
+  boxVh: "\u256B",
+  boxVl: "\u2562",
+  boxVr: "\u255F",
+  boxbox: "\u29C9",
+  boxdL: "\u2555",
+  boxdR: "\u2552",
+  boxdl: "\u2510",
+  boxdr: "\u250C",
+  boxh: "\u2500",
+  boxhD: "\u2565",
+  boxhU: "\u2568",
+  boxhd: "\u252C",
+  boxhu: "\u2534",
+  boxminus: "\u229F",
+  boxplus: "\u229E",
+  boxtimes: "\u22A0",
+  boxuL: "\u255B",
+  boxuR: "\u2558",
+  boxul: "\u2518",
+  boxur: "\u2514",
+  boxv: "\u2502",
+  boxvH: "\u256A",
+  boxvL: "\u2561",
+  boxvR: "\u255E",
+  boxvh: "\u253C",
+  boxvl: "\u2524",
+  boxvr: "\u251C",
+  bprime: "\u2035",
+  breve: "\u02D8",
+  brvbar: "\xA6",
+  bscr: "\u{1D4B7}",
+  bsemi: "\u204F",
+  bsim: "\u223D",
+  bsime: "\u22CD",
+  bsol: "\\",
+  bsolb: "\u29C5",
+  bsolhsub: "\u27C8",
+  bull: "\u2022",
+  bullet: "\u2022",
+  bump: "\u224E",
+  bumpE: "\u2AAE",
+  bumpe: "\u224F",
+  bumpeq: "\u224F",
+  cacute: "\u0107",
+  cap: "\u2229",
+  capand: "\u2A44",
+  capbrcup: "\u2A49",
+  capcap: "\u2A4B",
+  capcup: "\u2A47",
+  capdot: "\u2A40",
+  caps: "\u2229\uFE00",
+  caret: "\u2041",
+  caron: "\u02C7",
+  ccaps: "\u2A4D",
+  ccaron: "\u010D",
+  ccedil: "\xE7",
+  ccirc: "\u0109",
+  ccups: "\u2A4C",
+  ccupssm: "\u2A50",
+  cdot: "\u010B",
+  cedil: "\xB8",
+  cemptyv: "\u29B2",
+  cent: "\xA2",
+  centerdot: "\xB7",
+  cfr: "\u{1D520}",
+  chcy: "\u0447",
+  check: "\u2713",
+  checkmark: "\u2713",
+  chi: "\u03C7",
+  cir: "\u25CB",
+  cirE: "\u29C3",
+  circ: "\u02C6",
+  circeq: "\u2257",
+  circlearrowleft: "\u21BA",
+  circlearrowright: "\u21BB",
+  circledR: "\xAE",
+  circledS: "\u24C8",
+  circledast: "\u229B",
+  circledcirc: "\u229A",
+  circleddash: "\u229D",
+  cire: "\u2257",
+  cirfnint: "\u2A10",
+  cirmid: "\u2AEF",
+  cirscir: "\u29C2",
+  clubs: "\u2663",
+  clubsuit: "\u2663",
+  colon: ":",
+  colone: "\u2254",
+  coloneq: "\u2254",
+  comma: ",",
+  commat: "@",
+  comp: "\u2201",
+  compfn: "\u2218",
+  complement: "\u2201",
+  complexes: "\u2102",
+  cong: "\u2245",
+  congdot: "\u2A6D",
+  conint: "\u222E",
+  copf: "\u{1D554}",
+  coprod: "\u2210",
+  copy: "\xA9",
+  copysr: "\u2117",
+  crarr: "\u21B5",
+  cross: "\u2717",
+  cscr: "\u{1D4B8}",
+  csub: "\u2ACF",
+  csube: "\u2AD1",
+  csup: "\u2AD0",
+  csupe: "\u2AD2",
+  ctdot: "\u22EF",
+  cudarrl: "\u2938",
+  cudarrr: "\u2935",
+  cuepr: "\u22DE",
+  cuesc: "\u22DF",
+  cularr: "\u21B6",
+  cularrp: "\u293D",
+  cup: "\u222A",
+  cupbrcap: "\u2A48",
+  cupcap: "\u2A46",
+  cupcup: "\u2A4A",
+  cupdot: "\u228D",
+  cupor: "\u2A45",
+  cups: "\u222A\uFE00",
+  curarr: "\u21B7",
+  curarrm: "\u293C",
+  curlyeqprec: "\u22DE",
+  curlyeqsucc: "\u22DF",
+  curlyvee: "\u22CE",
+  curlywedge: "\u22CF",
+  curren: "\xA4",
+  curvearrowleft: "\u21B6",
+  curvearrowright: "\u21B7",
+  cuvee: "\u22CE",
+  cuwed: "\u22CF",
+  cwconint: "\u2232",
+  cwint: "\u2231",
+  cylcty: "\u232D",
+  dArr: "\u21D3",
+  dHar: "\u2965",
+  dagger: "\u2020",
+  daleth: "\u2138",
+  darr: "\u2193",
+  dash: "\u2010",
+  dashv: "\u22A3",
+  dbkarow: "\u290F",
+  dblac: "\u02DD",
+  dcaron: "\u010F",
+  dcy: "\u0434",
+  dd: "\u2146",
+  ddagger: "\u2021",
+  ddarr: "\u21CA",
+  ddotseq: "\u2A77",
+  deg: "\xB0",
+  delta: "\u03B4",
+  demptyv: "\u29B1",
+  dfisht: "\u297F",
+  dfr: "\u{1D521}",
+  dharl: "\u21C3",
+  dharr: "\u21C2",
+  diam: "\u22C4",
+  diamond: "\u22C4",
+  diamondsuit: "\u2666",
+  diams: "\u2666",
+  die: "\xA8",
+  digamma: "\u03DD",
+  disin: "\u22F2",
+  div: "\xF7",
+  divide: "\xF7",
+  divideontimes: "\u22C7",
+  divonx: "\u22C7",
+  djcy: "\u0452",
+  dlcorn: "\u231E",
+  dlcrop: "\u230D",
+  dollar: "$",
+  dopf: "\u{1D555}",
+  dot: "\u02D9",
+  doteq: "\u2250",
+  doteqdot: "\u2251",
+  dotminus: "\u2238",
+  dotplus: "\u2214",
+  dotsquare: "\u22A1",
+  doublebarwedge: "\u2306",
+  downarrow: "\u2193",
+  downdownarrows: "\u21CA",
+  downharpoonleft: "\u21C3",
+  downharpoonright: "\u21C2",
+  drbkarow: "\u2910",
+  drcorn: "\u231F",
+  drcrop: "\u230C",
+  dscr: "\u{1D4B9}",
+  dscy: "\u0455",
+  dsol: "\u29F6",
+  dstrok: "\u0111",
+  dtdot: "\u22F1",
+  dtri: "\u25BF",
+  dtrif: "\u25BE",
+  duarr: "\u21F5",
+  duhar: "\u296F",
+  dwangle: "\u29A6",
+  dzcy: "\u045F",
+  dzigrarr: "\u27FF",
+  eDDot: "\u2A77",
+  eDot: "\u2251",
+  eacute: "\xE9",
+  easter: "\u2A6E",
+  ecaron: "\u011B",
+  ecir: "\u2256",
+  ecirc: "\xEA",
+  ecolon: "\u2255",
+  ecy: "\u044D",
+  edot: "\u0117",
+  ee: "\u2147",
+  efDot: "\u2252",
+  efr: "\u{1D522}",
+  eg: "\u2A9A",
+  egrave: "\xE8",
+  egs: "\u2A96",
+  egsdot: "\u2A98",
+  el: "\u2A99",
+  elinters: "\u23E7",
+  ell: "\u2113",
+  els: "\u2A95",
+  elsdot: "\u2A97",
+  emacr: "\u0113",
+  empty: "\u2205",
+  emptyset: "\u2205",
+  emptyv: "\u2205",
+  emsp13: "\u2004",
+  emsp14: "\u2005",
+  emsp: "\u2003",
+  eng: "\u014B",
+  ensp: "\u2002",
+  eogon: "\u0119",
+  eopf: "\u{1D556}",
+  epar: "\u22D5",
+  eparsl: "\u29E3",
+  eplus: "\u2A71",
+  epsi: "\u03B5",
+  epsilon: "\u03B5",
+  epsiv: "\u03F5",
+  eqcirc: "\u2256",
+  eqcolon: "\u2255",
+  eqsim: "\u2242",
+  eqslantgtr: "\u2A96",
+  eqslantless: "\u2A95",
+  equals: "=",
+  equest: "\u225F",
+  equiv: "\u2261",
+  equivDD: "\u2A78",
+  eqvparsl: "\u29E5",
+  erDot: "\u2253",
+  erarr: "\u2971",
+  escr: "\u212F",
+  esdot: "\u2250",
+  esim: "\u2242",
+  eta: "\u03B7",
+  eth: "\xF0",
+  euml: "\xEB",
+  euro: "\u20AC",
+  excl: "!",
+  exist: "\u2203",
+  expectation: "\u2130",
+  exponentiale: "\u2147",
+  fallingdotseq: "\u2252",
+  fcy: "\u0444",
+  female: "\u2640",
+  ffilig: "\uFB03",
+  fflig: "\uFB00",
+  ffllig: "\uFB04",
+  ffr: "\u{1D523}",
+  filig: "\uFB01",
+  fjlig: "fj",
+  flat: "\u266D",
+  fllig: "\uFB02",
+  fltns: "\u25B1",
+  fnof: "\u0192",
+  fopf: "\u{1D557}",
+  forall: "\u2200",
+  fork: "\u22D4",
+  forkv: "\u2AD9",
+  fpartint: "\u2A0D",
+  frac12: "\xBD",
+  frac13: "\u2153",
+  frac14: "\xBC",
+  frac15: "\u2155",
+  frac16: "\u2159",
+  frac18: "\u215B",
+  frac23: "\u2154",
+  frac25: "\u2156",
+  frac34: "\xBE",
+  frac35: "\u2157",
+  frac38: "\u215C",
+  frac45: "\u2158",
+  frac56: "\u215A",
+  frac58: "\u215D",
+  frac78: "\u215E",
+  frasl: "\u2044",
+  frown: "\u2322",
+  fscr: "\u{1D4BB}",
+  gE: "\u2267",
+  gEl: "\u2A8C",
+  gacute: "\u01F5",
+  gamma: "\u03B3",
+  gammad: "\u03DD",
+  gap: "\u2A86",
+  gbreve: "\u011F",
+  gcirc: "\u011D",
+  gcy: "\u0433",
+  gdot: "\u0121",
+  ge: "\u2265",
+  gel: "\u22DB",
+  geq: "\u2265",
+  geqq: "\u2267",
+  geqslant: "\u2A7E",
+  ges: "\u2A7E",
+  gescc: "\u2AA9",
+  gesdot: "\u2A80",
+  gesdoto: "\u2A82",
+  gesdotol: "\u2A84",
+  gesl: "\u22DB\uFE00",
+  gesles: "\u2A94",
+  gfr: "\u{1D524}",
+  gg: "\u226B",
+  ggg: "\u22D9",
+  gimel: "\u2137",
+  gjcy: "\u0453",
+  gl: "\u2277",
+  glE: "\u2A92",
+  gla: "\u2AA5",
+  glj: "\u2AA4",
+  gnE: "\u2269",
+  gnap: "\u2A8A",
+  gnapprox: "\u2A8A",
+  gne: "\u2A88",
+  gneq: "\u2A88",
+  gneqq: "\u2269",
+  gnsim: "\u22E7",
+  gopf: "\u{1D558}",
+  grave: "`",
+  gscr: "\u210A",
+  gsim: "\u2273",
+  gsime: "\u2A8E",
+  gsiml: "\u2A90",
+  gt: ">",
+  gtcc: "\u2AA7",
+  gtcir: "\u2A7A",
+  gtdot: "\u22D7",
+  gtlPar: "\u2995",
+  gtquest: "\u2A7C",
+  gtrapprox: "\u2A86",
+  gtrarr: "\u2978",
+  gtrdot: "\u22D7",
+  gtreqless: "\u22DB",
+  gtreqqless: "\u2A8C",
+  gtrless: "\u2277",
+  gtrsim: "\u2273",
+  gvertneqq: "\u2269\uFE00",
+  gvnE: "\u2269\uFE00",
+  hArr: "\u21D4",
+  hairsp: "\u200A",
+  half: "\xBD",
+  hamilt: "\u210B",
+  hardcy: "\u044A",
+  harr: "\u2194",
+  harrcir: "\u2948",
+  harrw: "\u21AD",
+  hbar: "\u210F",
+  hcirc: "\u0125",
+  hearts: "\u2665",
+  heartsuit: "\u2665",
+  hellip: "\u2026",
+  hercon: "\u22B9",
+  hfr: "\u{1D525}",
+  hksearow: "\u2925",
+  hkswarow: "\u2926",
+  hoarr: "\u21FF",
+  homtht: "\u223B",
+  hookleftarrow: "\u21A9",
+  hookrightarrow: "\u21AA",
+  hopf: "\u{1D559}",
+  horbar: "\u2015",
+  hscr: "\u{1D4BD}",
+  hslash: "\u210F",
+  hstrok: "\u0127",
+  hybull: "\u2043",
+  hyphen: "\u2010",
+  iacute: "\xED",
+  ic: "\u2063",
+  icirc: "\xEE",
+  icy: "\u0438",
+  iecy: "\u0435",
+  iexcl: "\xA1",
+  iff: "\u21D4",
+  ifr: "\u{1D526}",
+  igrave: "\xEC",
+  ii: "\u2148",
+  iiiint: "\u2A0C",
+  iiint: "\u222D",
+  iinfin: "\u29DC",
+  iiota: "\u2129",
+  ijlig: "\u0133",
+  imacr: "\u012B",
+  image: "\u2111",
+  imagline: "\u2110",
+  imagpart: "\u2111",
+  imath: "\u0131",
+  imof: "\u22B7",
+  imped: "\u01B5",
+  in: "\u2208",
+  incare: "\u2105",
+  infin: "\u221E",
+  infintie: "\u29DD",
+  inodot: "\u0131",
+  int: "\u222B",
+  intcal: "\u22BA",
+  integers: "\u2124",
+  intercal: "\u22BA",
+  intlarhk: "\u2A17",
+  intprod: "\u2A3C",
+  iocy: "\u0451",
+  iogon: "\u012F",
+  iopf: "\u{1D55A}",
+  iota: "\u03B9",
+  iprod: "\u2A3C",
+  iquest: "\xBF",
+  iscr: "\u{1D4BE}",
+  isin: "\u2208",
+  isinE: "\u22F9",
+  isindot: "\u22F5",
+  isins: "\u22F4",
+  isinsv: "\u22F3",
+  isinv: "\u2208",
+  it: "\u2062",
+  itilde: "\u0129",
+  iukcy: "\u0456",
+  iuml: "\xEF",
+  jcirc: "\u0135",
+  jcy: "\u0439",
+  jfr: "\u{1D527}",
+  jmath: "\u0237",
+  jopf: "\u{1D55B}",
+  jscr: "\u{1D4BF}",
+  jsercy: "\u0458",
+  jukcy: "\u0454",
+  kappa: "\u03BA",
+  kappav: "\u03F0",
+  kcedil: "\u0137",
+  kcy: "\u043A",
+  kfr: "\u{1D528}",
+  kgreen: "\u0138",
+  khcy: "\u0445",
+  kjcy: "\u045C",
+  kopf: "\u{1D55C}",
+  kscr: "\u{1D4C0}",
+  lAarr: "\u21DA",
+  lArr: "\u21D0",
+  lAtail: "\u291B",
+  lBarr: "\u290E",
+  lE: "\u2266",
+  lEg: "\u2A8B",
+  lHar: "\u2962",
+  lacute: "\u013A",
+  laemptyv: "\u29B4",
+  lagran: "\u2112",
+  lambda: "\u03BB",
+  lang: "\u27E8",
+  langd: "\u2991",
+  langle: "\u27E8",
+  lap: "\u2A85",
+  laquo: "\xAB",
+  larr: "\u2190",
+  larrb: "\u21E4",
+  larrbfs: "\u291F",
+  larrfs: "\u291D",
+  larrhk: "\u21A9",
+  larrlp: "\u21AB",
+  larrpl: "\u2939",
+  larrsim: "\u2973",
+  larrtl: "\u21A2",
+  lat: "\u2AAB",
+  latail: "\u2919",
+  late: "\u2AAD",
+  lates: "\u2AAD\uFE00",
+  lbarr: "\u290C",
+  lbbrk: "\u2772",
+  lbrace: "{",
+  lbrack: "[",
+  lbrke: "\u298B",
+  lbrksld: "\u298F",
+  lbrkslu: "\u298D",
+  lcaron: "\u013E",
+  lcedil: "\u013C",
+  lceil: "\u2308",
+  lcub: "{",
+  lcy: "\u043B",
+  ldca: "\u2936",
+  ldquo: "\u201C",
+  ldquor: "\u201E",
+  ldrdhar: "\u2967",
+  ldrushar: "\u294B",
+  ldsh: "\u21B2",
+  le: "\u2264",
+  leftarrow: "\u2190",
+  leftarrowtail: "\u21A2",
+  leftharpoondown: "\u21BD",
+  leftharpoonup: "\u21BC",
+  leftleftarrows: "\u21C7",
+  leftrightarrow: "\u2194",
+  leftrightarrows: "\u21C6",
+  leftrightharpoons: "\u21CB",
+  leftrightsquigarrow: "\u21AD",
+  leftthreetimes: "\u22CB",
+  leg: "\u22DA",
+  leq: "\u2264",
+  leqq: "\u2266",
+  leqslant: "\u2A7D",
+  les: "\u2A7D",
+  lescc: "\u2AA8",
+  lesdot: "\u2A7F",
+  lesdoto: "\u2A81",
+  lesdotor: "\u2A83",
+  lesg: "\u22DA\uFE00",
+  lesges: "\u2A93",
+  lessapprox: "\u2A85",
+  lessdot: "\u22D6",
+  lesseqgtr: "\u22DA",
+  lesseqqgtr: "\u2A8B",
+  lessgtr: "\u2276",
+  lesssim: "\u2272",
+  lfisht: "\u297C",
+  lfloor: "\u230A",
+  lfr: "\u{1D529}",
+  lg: "\u2276",
+  lgE: "\u2A91",
+  lhard: "\u21BD",
+  lharu: "\u21BC",
+  lharul: "\u296A",
+  lhblk: "\u2584",
+  ljcy: "\u0459",
+  ll: "\u226A",
+  llarr: "\u21C7",
+  llcorner: "\u231E",
+  llhard: "\u296B",
+  lltri: "\u25FA",
+  lmidot: "\u0140",
+  lmoust: "\u23B0",
+  lmoustache: "\u23B0",
+  lnE: "\u2268",
+  lnap: "\u2A89",
+  lnapprox: "\u2A89",
+  lne: "\u2A87",
+  lneq: "\u2A87",
+  lneqq: "\u2268",
+  lnsim: "\u22E6",
+  loang: "\u27EC",
+  loarr: "\u21FD",
+  lobrk: "\u27E6",
+  longleftarrow: "\u27F5",
+  longleftrightarrow: "\u27F7",
+  longmapsto: "\u27FC",
+  longrightarrow: "\u27F6",
+  looparrowleft: "\u21AB",
+  looparrowright: "\u21AC",
+  lopar: "\u2985",
+  lopf: "\u{1D55D}",
+  loplus: "\u2A2D",
+  lotimes: "\u2A34",
+  lowast: "\u2217",
+  lowbar: "_",
+  loz: "\u25CA",
+  lozenge: "\u25CA",
+  lozf: "\u29EB",
+  lpar: "(",
+  lparlt: "\u2993",
+  lrarr: "\u21C6",
+  lrcorner: "\u231F",
+  lrhar: "\u21CB",
+  lrhard: "\u296D",
+  lrm: "\u200E",
+  lrtri: "\u22BF",
+  lsaquo: "\u2039",
+  lscr: "\u{1D4C1}",
+  lsh: "\u21B0",
+  lsim: "\u2272",
+  lsime: "\u2A8D",
+  lsimg: "\u2A8F",
+  lsqb: "[",
+  lsquo: "\u2018",
+  lsquor: "\u201A",
+  lstrok: "\u0142",
+  lt: "<",
+  ltcc: "\u2AA6",
+  ltcir: "\u2A79",
+  ltdot: "\u22D6",
+  lthree: "\u22CB",
+  ltimes: "\u22C9",
+  ltlarr: "\u2976",
+  ltquest: "\u2A7B",
+  ltrPar: "\u2996",
+  ltri: "\u25C3",
+  ltrie: "\u22B4",
+  ltrif: "\u25C2",
+  lurdshar: "\u294A",
+  luruhar: "\u2966",
+  lvertneqq: "\u2268\uFE00",
+  lvnE: "\u2268\uFE00",
+  mDDot: "\u223A",
+  macr: "\xAF",
+  male: "\u2642",
+  malt: "\u2720",
+  maltese: "\u2720",
+  map: "\u21A6",
+  mapsto: "\u21A6",
+  mapstodown: "\u21A7",
+  mapstoleft: "\u21A4",
+  mapstoup: "\u21A5",
+  marker: "\u25AE",
+  mcomma: "\u2A29",
+  mcy: "\u043C",
+  mdash: "\u2014",
+  measuredangle: "\u2221",
+  mfr: "\u{1D52A}",
+  mho: "\u2127",
+  micro: "\xB5",
+  mid: "\u2223",
+  midast: "*",
+  midcir: "\u2AF0",
+  middot: "\xB7",
+  minus: "\u2212",
+  minusb: "\u229F",
+  minusd: "\u2238",
+  minusdu: "\u2A2A",
+  mlcp: "\u2ADB",
+  mldr: "\u2026",
+  mnplus: "\u2213",
+  models: "\u22A7",
+  mopf: "\u{1D55E}",
+  mp: "\u2213",
+  mscr: "\u{1D4C2}",
+  mstpos: "\u223E",
+  mu: "\u03BC",
+  multimap: "\u22B8",
+  mumap: "\u22B8",
+  nGg: "\u22D9\u0338",
+  nGt: "\u226B\u20D2",
+  nGtv: "\u226B\u0338",
+  nLeftarrow: "\u21CD",
+  nLeftrightarrow: "\u21CE",
+  nLl: "\u22D8\u0338",
+  nLt: "\u226A\u20D2",
+  nLtv: "\u226A\u0338",
+  nRightarrow: "\u21CF",
+  nVDash: "\u22AF",
+  nVdash: "\u22AE",
+  nabla: "\u2207",
+  nacute: "\u0144",
+  nang: "\u2220\u20D2",
+  nap: "\u2249",
+  napE: "\u2A70\u0338",
+  napid: "\u224B\u0338",
+  napos: "\u0149",
+  napprox: "\u2249",
+  natur: "\u266E",
+  natural: "\u266E",
+  naturals: "\u2115",
+  nbsp: "\xA0",
+  nbump: "\u224E\u0338",
+  nbumpe: "\u224F\u0338",
+  ncap: "\u2A43",
+  ncaron: "\u0148",
+  ncedil: "\u0146",
+  ncong: "\u2247",
+  ncongdot: "\u2A6D\u0338",
+  ncup: "\u2A42",
+  ncy: "\u043D",
+  ndash: "\u2013",
+  ne: "\u2260",
+  neArr: "\u21D7",
+  nearhk: "\u2924",
+  nearr: "\u2197",
+  nearrow: "\u2197",
+  nedot: "\u2250\u0338",
+  nequiv: "\u2262",
+  nesear: "\u2928",
+  nesim: "\u2242\u0338",
+  nexist: "\u2204",
+  nexists: "\u2204",
+  nfr: "\u{1D52B}",
+  ngE: "\u2267\u0338",
+  nge: "\u2271",
+  ngeq: "\u2271",
+  ngeqq: "\u2267\u0338",
+  ngeqslant: "\u2A7E\u0338",
+  nges: "\u2A7E\u0338",
+  ngsim: "\u2275",
+  ngt: "\u226F",
+  ngtr: "\u226F",
+  nhArr: "\u21CE",
+  nharr: "\u21AE",
+  nhpar: "\u2AF2",
+  ni: "\u220B",
+  nis: "\u22FC",
+  nisd: "\u22FA",
+  niv: "\u220B",
+  njcy: "\u045A",
+  nlArr: "\u21CD",
+  nlE: "\u2266\u0338",
+  nlarr: "\u219A",
+  nldr: "\u2025",
+  nle: "\u2270",
+  nleftarrow: "\u219A",
+  nleftrightarrow: "\u21AE",
+  nleq: "\u2270",
+  nleqq: "\u2266\u0338",
+  nleqslant: "\u2A7D\u0338",
+  nles: "\u2A7D\u0338",
+  nless: "\u226E",
+  nlsim: "\u2274",
+  nlt: "\u226E",
+  nltri: "\u22EA",
+  nltrie: "\u22EC",
+  nmid: "\u2224",
+  nopf: "\u{1D55F}",
+  not: "\xAC",
+  notin: "\u2209",
+  notinE: "\u22F9\u0338",
+  notindot: "\u22F5\u0338",
+  notinva: "\u2209",
+  notinvb: "\u22F7",
+  notinvc: "\u22F6",
+  notni: "\u220C",
+  notniva: "\u220C",
+  notnivb: "\u22FE",
+  notnivc: "\u22FD",
+  npar: "\u2226",
+  nparallel: "\u2226",
+  nparsl: "\u2AFD\u20E5",
+  npart: "\u2202\u0338",
+  npolint: "\u2A14",
+  npr: "\u2280",
+  nprcue: "\u22E0",
+  npre: "\u2AAF\u0338",
+  nprec: "\u2280",
+  npreceq: "\u2AAF\u0338",
+  nrArr: "\u21CF",
+  nrarr: "\u219B",
+  nrarrc: "\u2933\u0338",
+  nrarrw: "\u219D\u0338",
+  nrightarrow: "\u219B",
+  nrtri: "\u22EB",
+  nrtrie: "\u22ED",
+  nsc: "\u2281",
+  nsccue: "\u22E1",
+  nsce: "\u2AB0\u0338",
+  nscr: "\u{1D4C3}",
+  nshortmid: "\u2224",
+  nshortparallel: "\u2226",
+  nsim: "\u2241",
+  nsime: "\u2244",
+  nsimeq: "\u2244",
+  nsmid: "\u2224",
+  nspar: "\u2226",
+  nsqsube: "\u22E2",
+  nsqsupe: "\u22E3",
+  nsub: "\u2284",
+  nsubE: "\u2AC5\u0338",
+  nsube: "\u2288",
+  nsubset: "\u2282\u20D2",
+  nsubseteq: "\u2288",
+  nsubseteqq: "\u2AC5\u0338",
+  nsucc: "\u2281",
+  nsucceq: "\u2AB0\u0338",
+  nsup: "\u2285",
+  nsupE: "\u2AC6\u0338",
+  nsupe: "\u2289",
+  nsupset: "\u2283\u20D2",
+  nsupseteq: "\u2289",
+  nsupseteqq: "\u2AC6\u0338",
+  ntgl: "\u2279",
+  ntilde: "\xF1",
+  ntlg: "\u2278",
+  ntriangleleft: "\u22EA",
+  ntrianglelefteq: "\u22EC",
+  ntriangleright: "\u22EB",
+  ntrianglerighteq: "\u22ED",
+  nu: "\u03BD",
+  num: "#",
+  numero: "\u2116",
+  numsp: "\u2007",
+  nvDash: "\u22AD",
+  nvHarr: "\u2904",
+  nvap: "\u224D\u20D2",
+  nvdash: "\u22AC",
+  nvge: "\u2265\u20D2",
+  nvgt: ">\u20D2",
+  nvinfin: "\u29DE",
+  nvlArr: "\u2902",
+  nvle: "\u2264\u20D2",
+  nvlt: "<\u20D2",
+  nvltrie: "\u22B4\u20D2",
+  nvrArr: "\u2903",
+  nvrtrie: "\u22B5\u20D2",
+  nvsim: "\u223C\u20D2",
+  nwArr: "\u21D6",
+  nwarhk: "\u2923",
+  nwarr: "\u2196",
+  nwarrow: "\u2196",
+  nwnear: "\u2927",
+  oS: "\u24C8",
+  oacute: "\xF3",
+  oast: "\u229B",
+  ocir: "\u229A",
+  ocirc: "\xF4",
+  ocy: "\u043E",
+  odash: "\u229D",
+  odblac: "\u0151",
+  odiv: "\u2A38",
+  odot: "\u2299",
+  odsold: "\u29BC",
+  oelig: "\u0153",
+  ofcir: "\u29BF",
+  ofr: "\u{1D52C}",
+  ogon: "\u02DB",
+  ograve: "\xF2",
+  ogt: "\u29C1",
+  ohbar: "\u29B5",
+  ohm: "\u03A9",
+  oint: "\u222E",
+  olarr: "\u21BA",
+  olcir: "\u29BE",
+  olcross: "\u29BB",
+  oline: "\u203E",
+  olt: "\u29C0",
+  omacr: "\u014D",
+  omega: "\u03C9",
+  omicron: "\u03BF",
+  omid: "\u29B6",
+  ominus: "\u2296",
+  oopf: "\u{1D560}",
+  opar: "\u29B7",
+  operp: "\u29B9",
+  oplus: "\u2295",
+  or: "\u2228",
+  orarr: "\u21BB",
+  ord: "\u2A5D",
+  order: "\u2134",
+  orderof: "\u2134",
+  ordf: "\xAA",
+  ordm: "\xBA",
+  origof: "\u22B6",
+  oror: "\u2A56",
+  orslope: "\u2A57",
+  orv: "\u2A5B",
+  oscr: "\u2134",
+  oslash: "\xF8",
+  osol: "\u2298",
+  otilde: "\xF5",
+  otimes: "\u2297",
+  otimesas: "\u2A36",
+  ouml: "\xF6",
+  ovbar: "\u233D",
+  par: "\u2225",
+  para: "\xB6",
+  parallel: "\u2225",
+  parsim: "\u2AF3",
+  parsl: "\u2AFD",
+  part: "\u2202",
+  pcy: "\u043F",
+  percnt: "%",
+  period: ".",
+  permil: "\u2030",
+  perp: "\u22A5",
+  pertenk: "\u2031",
+  pfr: "\u{1D52D}",
+  phi: "\u03C6",
+  phiv: "\u03D5",
+  phmmat: "\u2133",
+  phone: "\u260E",
+  pi: "\u03C0",
+  pitchfork: "\u22D4",
+  piv: "\u03D6",
+  planck: "\u210F",
+  planckh: "\u210E",
+  plankv: "\u210F",
+  plus: "+",
+  plusacir: "\u2A23",
+  plusb: "\u229E",
+  pluscir: "\u2A22",
+  plusdo: "\u2214",
+  plusdu: "\u2A25",
+  pluse: "\u2A72",
+  plusmn: "\xB1",
+  plussim: "\u2A26",
+  plustwo: "\u2A27",
+  pm: "\xB1",
+  pointint: "\u2A15",
+  popf: "\u{1D561}",
+  pound: "\xA3",
+  pr: "\u227A",
+  prE: "\u2AB3",
+  prap: "\u2AB7",
+  prcue: "\u227C",
+  pre: "\u2AAF",
+  prec: "\u227A",
+  precapprox: "\u2AB7",
+  preccurlyeq: "\u227C",
+  preceq: "\u2AAF",
+  precnapprox: "\u2AB9",
+  precneqq: "\u2AB5",
+  precnsim: "\u22E8",
+  precsim: "\u227E",
+  prime: "\u2032",
+  primes: "\u2119",
+  prnE: "\u2AB5",
+  prnap: "\u2AB9",
+  prnsim: "\u22E8",
+  prod: "\u220F",
+  profalar: "\u232E",
+  profline: "\u2312",
+  profsurf: "\u2313",
+  prop: "\u221D",
+  propto: "\u221D",
+  prsim: "\u227E",
+  prurel: "\u22B0",
+  pscr: "\u{1D4C5}",
+  psi: "\u03C8",
+  puncsp: "\u2008",
+  qfr: "\u{1D52E}",
+  qint: "\u2A0C",
+  qopf: "\u{1D562}",
+  qprime: "\u2057",
+  qscr: "\u{1D4C6}",
+  quaternions: "\u210D",
+  quatint: "\u2A16",
+  quest: "?",
+  questeq: "\u225F",
+  quot: '"',
+  rAarr: "\u21DB",
+  rArr: "\u21D2",
+  rAtail: "\u291C",
+  rBarr: "\u290F",
+  rHar: "\u2964",
+  race: "\u223D\u0331",
+  racute: "\u0155",
+  radic: "\u221A",
+  raemptyv: "\u29B3",
+  rang: "\u27E9",
+  rangd: "\u2992",
+  range: "\u29A5",
+  rangle: "\u27E9",
+  raquo: "\xBB",
+  rarr: "\u2192",
+  rarrap: "\u2975",
+  rarrb: "\u21E5",
+  rarrbfs: "\u2920",
+  rarrc: "\u2933",
+  rarrfs: "\u291E",
+  rarrhk: "\u21AA",
+  rarrlp: "\u21AC",
+  rarrpl: "\u2945",
+  rarrsim: "\u2974",
+  rarrtl: "\u21A3",
+  rarrw: "\u219D",
+  ratail: "\u291A",
+  ratio: "\u2236",
+  rationals: "\u211A",
+  rbarr: "\u290D",
+  rbbrk: "\u2773",
+  rbrace: "}",
+  rbrack: "]",
+  rbrke: "\u298C",
+  rbrksld: "\u298E",
+  rbrkslu: "\u2990",
+  rcaron: "\u0159",
+  rcedil: "\u0157",
+  rceil: "\u2309",
+  rcub: "}",
+  rcy: "\u0440",
+  rdca: "\u2937",
+  rdldhar: "\u2969",
+  rdquo: "\u201D",
+  rdquor: "\u201D",
+  rdsh: "\u21B3",
+  real: "\u211C",
+  realine: "\u211B",
+  realpart: "\u211C",
+  reals: "\u211D",
+  rect: "\u25AD",
+  reg: "\xAE",
+  rfisht: "\u297D",
+  rfloor: "\u230B",
+  rfr: "\u{1D52F}",
+  rhard: "\u21C1",
+  rharu: "\u21C0",
+  rharul: "\u296C",
+  rho: "\u03C1",
+  rhov: "\u03F1",
+  rightarrow: "\u2192",
+  rightarrowtail: "\u21A3",
+  rightharpoondown: "\u21C1",
+  rightharpoonup: "\u21C0",
+  rightleftarrows: "\u21C4",
+  rightleftharpoons: "\u21CC",
+  rightrightarrows: "\u21C9",
+  rightsquigarrow: "\u219D",
+  rightthreetimes: "\u22CC",
+  ring: "\u02DA",
+  risingdotseq: "\u2253",
+  rlarr: "\u21C4",
+  rlhar: "\u21CC",
+  rlm: "\u200F",
+  rmoust: "\u23B1",
+  rmoustache: "\u23B1",
+  rnmid: "\u2AEE",
+  roang: "\u27ED",
+  roarr: "\u21FE",
+  robrk: "\u27E7",
+  ropar: "\u2986",
+  ropf: "\u{1D563}",
+  roplus: "\u2A2E",
+  rotimes: "\u2A35",
+  rpar: ")",
+  rpargt: "\u2994",
+  rppolint: "\u2A12",
+  rrarr: "\u21C9",
+  rsaquo: "\u203A",
+  rscr: "\u{1D4C7}",
+  rsh: "\u21B1",
+  rsqb: "]",
+  rsquo: "\u2019",
+  rsquor: "\u2019",
+  rthree: "\u22CC",
+  rtimes: "\u22CA",
+  rtri: "\u25B9",
+  rtrie: "\u22B5",
+  rtrif: "\u25B8",
+  rtriltri: "\u29CE",
+  ruluhar: "\u2968",
+  rx: "\u211E",
+  sacute: "\u015B",
+  sbquo: "\u201A",
+  sc: "\u227B",
+  scE: "\u2AB4",
+  scap: "\u2AB8",
+  scaron: "\u0161",
+  sccue: "\u227D",
+  sce: "\u2AB0",
+  scedil: "\u015F",
+  scirc: "\u015D",
+  scnE: "\u2AB6",
+  scnap: "\u2ABA",
+  scnsim: "\u22E9",
+  scpolint: "\u2A13",
+  scsim: "\u227F",
+  scy: "\u0441",
+  sdot: "\u22C5",
+  sdotb: "\u22A1",
+  sdote: "\u2A66",
+  seArr: "\u21D8",
+  searhk: "\u2925",
+  searr: "\u2198",
+  searrow: "\u2198",
+  sect: "\xA7",
+  semi: ";",
+  seswar: "\u2929",
+  setminus: "\u2216",
+  setmn: "\u2216",
+  sext: "\u2736",
+  sfr: "\u{1D530}",
+  sfrown: "\u2322",
+  sharp: "\u266F",
+  shchcy: "\u0449",
+  shcy: "\u0448",
+  shortmid: "\u2223",
+  shortparallel: "\u2225",
+  shy: "\xAD",
+  sigma: "\u03C3",
+  sigmaf: "\u03C2",
+  sigmav: "\u03C2",
+  sim: "\u223C",
+  simdot: "\u2A6A",
+  sime: "\u2243",
+  simeq: "\u2243",
+  simg: "\u2A9E",
+  simgE: "\u2AA0",
+  siml: "\u2A9D",
+  simlE: "\u2A9F",
+  simne: "\u2246",
+  simplus: "\u2A24",
+  simrarr: "\u2972",
+  slarr: "\u2190",
+  smallsetminus: "\u2216",
+  smashp: "\u2A33",
+  smeparsl: "\u29E4",
+  smid: "\u2223",
+  smile: "\u2323",
+  smt: "\u2AAA",
+  smte: "\u2AAC",
+  smtes: "\u2AAC\uFE00",
+  softcy: "\u044C",
+  sol: "/",
+  solb: "\u29C4",
+  solbar: "\u233F",
+  sopf: "\u{1D564}",
+  spades: "\u2660",
+  spadesuit: "\u2660",
+  spar: "\u2225",
+  sqcap: "\u2293",
+  sqcaps: "\u2293\uFE00",
+  sqcup: "\u2294",
+  sqcups: "\u2294\uFE00",
+  sqsub: "\u228F",
+  sqsube: "\u2291",
+  sqsubset: "\u228F",
+  sqsubseteq: "\u2291",
+  sqsup: "\u2290",
+  sqsupe: "\u2292",
+  sqsupset: "\u2290",
+  sqsupseteq: "\u2292",
+  squ: "\u25A1",
+  square: "\u25A1",
+  squarf: "\u25AA",
+  squf: "\u25AA",
+  srarr: "\u2192",
+  sscr: "\u{1D4C8}",
+  ssetmn: "\u2216",
+  ssmile: "\u2323",
+  sstarf: "\u22C6",
+  star: "\u2606",
+  starf: "\u2605",
+  straightepsilon: "\u03F5",
+  straightphi: "\u03D5",
+  strns: "\xAF",
+  sub: "\u2282",
+  subE: "\u2AC5",
+  subdot: "\u2ABD",
+  sube: "\u2286",
+  subedot: "\u2AC3",
+  submult: "\u2AC1",
+  subnE: "\u2ACB",
+  subne: "\u228A",
+  subplus: "\u2ABF",
+  subrarr: "\u2979",
+  subset: "\u2282",
+  subseteq: "\u2286",
+  subseteqq: "\u2AC5",
+  subsetneq: "\u228A",
+  subsetneqq: "\u2ACB",
+  subsim: "\u2AC7",
+  subsub: "\u2AD5",
+  subsup: "\u2AD3",
+  succ: "\u227B",
+  succapprox: "\u2AB8",
+  succcurlyeq: "\u227D",
+  succeq: "\u2AB0",
+  succnapprox: "\u2ABA",
+  succneqq: "\u2AB6",
+  succnsim: "\u22E9",
+  succsim: "\u227F",
+  sum: "\u2211",
+  sung: "\u266A",
+  sup1: "\xB9",
+  sup2: "\xB2",
+  sup3: "\xB3",
+  sup: "\u2283",
+  supE: "\u2AC6",
+  supdot: "\u2ABE",
+  supdsub: "\u2AD8",
+  supe: "\u2287",
+  supedot: "\u2AC4",
+  suphsol: "\u27C9",
+  suphsub: "\u2AD7",
+  suplarr: "\u297B",
+  supmult: "\u2AC2",
+  supnE: "\u2ACC",
+  supne: "\u228B",
+  supplus: "\u2AC0",
+  supset: "\u2283",
+  supseteq: "\u2287",
+  supseteqq: "\u2AC6",
+  supsetneq: "\u228B",
+  supsetneqq: "\u2ACC",
+  supsim: "\u2AC8",
+  supsub: "\u2AD4",
+  supsup: "\u2AD6",
+  swArr: "\u21D9",
+  swarhk: "\u2926",
+  swarr: "\u2199",
+  swarrow: "\u2199",
+  swnwar: "\u292A",
+  szlig: "\xDF",
+  target: "\u2316",
+  tau: "\u03C4",
+  tbrk: "\u23B4",
+  tcaron: "\u0165",
+  tcedil: "\u0163",
+  tcy: "\u0442",
+  tdot: "\u20DB",
+  telrec: "\u2315",
+  tfr: "\u{1D531}",
+  there4: "\u2234",
+  therefore: "\u2234",
+  theta: "\u03B8",
+  thetasym: "\u03D1",
+  thetav: "\u03D1",
+  thickapprox: "\u2248",
+  thicksim: "\u223C",
+  thinsp: "\u2009",
+  thkap: "\u2248",
+  thksim: "\u223C",
+  thorn: "\xFE",
+  tilde: "\u02DC",
+  times: "\xD7",
+  timesb: "\u22A0",
+  timesbar: "\u2A31",
+  timesd: "\u2A30",
+  tint: "\u222D",
+  toea: "\u2928",
+  top: "\u22A4",
+  topbot: "\u2336",
+  topcir: "\u2AF1",
+  topf: "\u{1D565}",
+  topfork: "\u2ADA",
+  tosa: "\u2929",
+  tprime: "\u2034",
+  trade: "\u2122",
+  triangle: "\u25B5",
+  triangledown: "\u25BF",
+  triangleleft: "\u25C3",
+  trianglelefteq: "\u22B4",
+  triangleq: "\u225C",
+  triangleright: "\u25B9",
+  trianglerighteq: "\u22B5",
+  tridot: "\u25EC",
+  trie: "\u225C",
+  triminus: "\u2A3A",
+  triplus: "\u2A39",
+  trisb: "\u29CD",
+  tritime: "\u2A3B",
+  trpezium: "\u23E2",
+  tscr: "\u{1D4C9}",
+  tscy: "\u0446",
+  tshcy: "\u045B",
+  tstrok: "\u0167",
+  twixt: "\u226C",
+  twoheadleftarrow: "\u219E",
+  twoheadrightarrow: "\u21A0",
+  uArr: "\u21D1",
+  uHar: "\u2963",
+  uacute: "\xFA",
+  uarr: "\u2191",
+  ubrcy: "\u045E",
+  ubreve: "\u016D",
+  ucirc: "\xFB",
+  ucy: "\u0443",
+  udarr: "\u21C5",
+  udblac: "\u0171",
+  udhar: "\u296E",
+  ufisht: "\u297E",
+  ufr: "\u{1D532}",
+  ugrave: "\xF9",
+  uharl: "\u21BF",
+  uharr: "\u21BE",
+  uhblk: "\u2580",
+  ulcorn: "\u231C",
+  ulcorner: "\u231C",
+  ulcrop: "\u230F",
+  ultri: "\u25F8",
+  umacr: "\u016B",
+  uml: "\xA8",
+  uogon: "\u0173",
+  uopf: "\u{1D566}",
+  uparrow: "\u2191",
+  updownarrow: "\u2195",
+  upharpoonleft: "\u21BF",
+  upharpoonright: "\u21BE",
+  uplus: "\u228E",
+  upsi: "\u03C5",
+  upsih: "\u03D2",
+  upsilon: "\u03C5",
+  upuparrows: "\u21C8",
+  urcorn: "\u231D",
+  urcorner: "\u231D",
+  urcrop: "\u230E",
+  uring: "\u016F",
+  urtri: "\u25F9",
+  uscr: "\u{1D4CA}",
+  utdot: "\u22F0",
+  utilde: "\u0169",
+  utri: "\u25B5",
+  utrif: "\u25B4",
+  uuarr: "\u21C8",
+  uuml: "\xFC",
+  uwangle: "\u29A7",
+  vArr: "\u21D5",
+  vBar: "\u2AE8",
+  vBarv: "\u2AE9",
+  vDash: "\u22A8",
+  vangrt: "\u299C",
+  varepsilon: "\u03F5",
+  varkappa: "\u03F0",
+  varnothing: "\u2205",
+  varphi: "\u03D5",
+  varpi: "\u03D6",
+  varpropto: "\u221D",
+  varr: "\u2195",
+  varrho: "\u03F1",
+  varsigma: "\u03C2",
+  varsubsetneq: "\u228A\uFE00",
+  varsubsetneqq: "\u2ACB\uFE00",
+  varsupsetneq: "\u228B\uFE00",
+  varsupsetneqq: "\u2ACC\uFE00",
+  vartheta: "\u03D1",
+  vartriangleleft: "\u22B2",
+  vartriangleright: "\u22B3",
+  vcy: "\u0432",
+  vdash: "\u22A2",
+  vee: "\u2228",
+  veebar: "\u22BB",
+  veeeq: "\u225A",
+  vellip: "\u22EE",
+  verbar: "|",
+  vert: "|",
+  vfr: "\u{1D533}",
+  vltri: "\u22B2",
+  vnsub: "\u2282\u20D2",
+  vnsup: "\u2283\u20D2",
+  vopf: "\u{1D567}",
+  vprop: "\u221D",
+  vrtri: "\u22B3",
+  vscr: "\u{1D4CB}",
+  vsubnE: "\u2ACB\uFE00",
+  vsubne: "\u228A\uFE00",
+  vsupnE: "\u2ACC\uFE00",
+  vsupne: "\u228B\uFE00",
+  vzigzag: "\u299A",
+  wcirc: "\u0175",
+  wedbar: "\u2A5F",
+  wedge: "\u2227",
+  wedgeq: "\u2259",
+  weierp: "\u2118",
+  wfr: "\u{1D534}",
+  wopf: "\u{1D568}",
+  wp: "\u2118",
+  wr: "\u2240",
+  wreath: "\u2240",
+  wscr: "\u{1D4CC}",
+  xcap: "\u22C2",
+  xcirc: "\u25EF",
+  xcup: "\u22C3",
+  xdtri: "\u25BD",
+  xfr: "\u{1D535}",
+  xhArr: "\u27FA",
+  xharr: "\u27F7",
+  xi: "\u03BE",
+  xlArr: "\u27F8",
+  xlarr: "\u27F5",
+  xmap: "\u27FC",
+  xnis: "\u22FB",
+  xodot: "\u2A00",
+  xopf: "\u{1D569}",
+  xoplus: "\u2A01",
+  xotime: "\u2A02",
+  xrArr: "\u27F9",
+  xrarr: "\u27F6",
+  xscr: "\u{1D4CD}",
+  xsqcup: "\u2A06",
+  xuplus: "\u2A04",
+  xutri: "\u25B3",
+  xvee: "\u22C1",
+  xwedge: "\u22C0",
+  yacute: "\xFD",
+  yacy: "\u044F",
+  ycirc: "\u0177",
+  ycy: "\u044B",
+  yen: "\xA5",
+  yfr: "\u{1D536}",
+  yicy: "\u0457",
+  yopf: "\u{1D56A}",
+  yscr: "\u{1D4CE}",
+  yucy: "\u044E",
+  yuml: "\xFF",
+  zacute: "\u017A",
+  zcaron: "\u017E",
+  zcy: "\u0437",
+  zdot: "\u017C",
+  zeetrf: "\u2128",
+  zeta: "\u03B6",
+  zfr: "\u{1D537}",
+  zhcy: "\u0436",
+  zigrarr: "\u21DD",
+  zopf: "\u{1D56B}",
+  zscr: "\u{1D4CF}",
+  zwj: "\u200D",
+  zwnj: "\u200C"
+};
+
+// node_modules/decode-named-character-reference/index.js
+var own4 = {}.hasOwnProperty;
+function decodeNamedCharacterReference(value) {
+  return own4.call(characterEntities, value) ? characterEntities[value] : false;
+}
+
+// node_modules/micromark-util-decode-numeric-character-reference/index.js
+function decodeNumericCharacterReference(value, base) {
+  const code3 = Number.parseInt(value, base);
+  if (
+    // C0 except for HT, LF, FF, CR, space.
+    code3 < 9 || code3 === 11 || code3 > 13 && code3 < 32 || // Control character (DEL) of C0, and C1 controls.
+    code3 > 126 && code3 < 160 || // Lone high surrogates and low surrogates.
+    code3 > 55295 && code3 < 57344 || // Noncharacters.
+    code3 > 64975 && code3 < 65008 || /* eslint-disable no-bitwise */
+    (code3 & 65535) === 65535 || (code3 & 65535) === 65534 || /* eslint-enable no-bitwise */
+    // Out of range
+    code3 > 1114111
+  ) {
+    return "\uFFFD";
+  }
+  return String.fromCodePoint(code3);
+}
+
+// node_modules/micromark-util-decode-string/index.js
+var characterEscapeOrReference = /\\([!-/:-@[-`{-~])|&(#(?:\d{1,7}|x[\da-f]{1,6})|[\da-z]{1,31});/gi;
+function decodeString(value) {
+  return value.replace(characterEscapeOrReference, decode3);
+}
+function decode3($0, $1, $2) {
+  if ($1) {
+    return $1;
+  }
+  const head = $2.charCodeAt(0);
+  if (head === 35) {
+    const head2 = $2.charCodeAt(1);
+    const hex3 = head2 === 120 || head2 === 88;
+    return decodeNumericCharacterReference($2.slice(hex3 ? 2 : 1), hex3 ? 16 : 10);
+  }
+  return decodeNamedCharacterReference($2) || $0;
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/association.js
+function association(node3) {
+  if (node3.label || !node3.identifier) {
+    return node3.label || "";
+  }
+  return decodeString(node3.identifier);
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/compile-pattern.js
+function compilePattern(pattern) {
+  if (!pattern._compiled) {
+    const before = (pattern.atBreak ? "[\\r\\n][\\t ]*" : "") + (pattern.before ? "(?:" + pattern.before + ")" : "");
+    pattern._compiled = new RegExp(
+      (pattern.beforeNode ? "^" : before ? "(" + before + ")" : "") + (/[$()*+.?[\\\]^{|}]/.test(pattern.character) ? "\\" : "") + pattern.character + (pattern.afterNode ? "$" : pattern.after ? "(?:" + pattern.after + ")" : ""),
+      pattern.unicode ? "gu" : "g"
+    );
+  }
+  return pattern._compiled;
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/container-flow.js
+function containerFlow(parent, state, info) {
+  const indexStack = state.indexStack;
+  const children = parent.children || [];
+  const tracker = state.createTracker(info);
+  const results = [];
+  let index = -1;
+  indexStack.push(-1);
+  while (++index < children.length) {
+    const child = children[index];
+    indexStack[indexStack.length - 1] = index;
+    results.push(
+      tracker.move(
+        state.handle(child, parent, state, {
+          before: "\n",
+          after: "\n",
+          ...tracker.current()
+        })
+      )
+    );
+    if (child.type !== "list") {
+      state.bulletLastUsed = void 0;
+    }
+    if (index < children.length - 1) {
+      results.push(
+        tracker.move(between(child, children[index + 1], parent, state))
+      );
+    }
+  }
+  indexStack.pop();
+  return results.join("");
+}
+function between(left, right, parent, state) {
+  let index = state.join.length;
+  while (index--) {
+    const result = state.join[index](left, right, parent, state);
+    if (result === true || result === 1) {
+      break;
+    }
+    if (typeof result === "number") {
+      return "\n".repeat(1 + result);
+    }
+    if (result === false) {
+      return "\n\n<!---->\n\n";
+    }
+  }
+  return "\n\n";
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/indent-lines.js
+var eol = /\r?\n|\r/g;
+function indentLines(value, map5) {
+  const result = [];
+  let start = 0;
+  let line = 0;
+  let match;
+  while (match = eol.exec(value)) {
+    one2(value.slice(start, match.index));
+    result.push(match[0]);
+    start = match.index + match[0].length;
+    line++;
+  }
+  one2(value.slice(start));
+  return result.join("");
+  function one2(value2) {
+    result.push(map5(value2, line, !value2));
+  }
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/safe.js
+var own5 = {}.hasOwnProperty;
+function safe(state, input2, config2) {
+  const value = (config2.before || "") + (input2 || "") + (config2.after || "");
+  const positions = [];
+  const result = [];
+  const infos = {};
+  const percentEncode = state.stack.includes("autolink");
+  const offset = config2.before ? config2.before.length : 0;
+  const end = value.length - (config2.after ? config2.after.length : 0);
+  let index = -1;
+  while (++index < state.unsafe.length) {
+    const pattern = state.unsafe[index];
+    if (!patternInScope(state.stack, pattern) || !nodeInScope(pattern.beforeNode, config2.beforeNode) || !nodeInScope(pattern.afterNode, config2.afterNode)) {
+      continue;
+    }
+    const expression = state.compilePattern(pattern);
+    const from = pattern.beforeNode ? offset : 0;
+    const subject2 = value.slice(from, pattern.afterNode ? end : void 0);
+    let match;
+    while (match = expression.exec(subject2)) {
+      const before = Boolean(pattern.before || pattern.atBreak);
+      const after = Boolean(pattern.after);
+      const position = from + match.index + (before ? match[1].length : 0);
+      if (own5.call(infos, position)) {
+        if (infos[position].before && !before) {
+          infos[position].before = false;
+        }
+        if (infos[position].after && !after) {
+          infos[position].after = false;
+        }
+      } else {
+        positions.push(position);
+        infos[position] = { before, after };
+      }
+    }
+  }
+  positions.sort(numerical);
+  let start = offset;
+  index = -1;
+  while (++index < positions.length) {
+    const position = positions[index];
+    if (position < start || position >= end) {
+      continue;
+    }
+    if (value.charAt(position) === "_" && // Preceded by an unescaped character that is not punctuation or whitespace:
+    position > 0 && classifyCharacter(value.charCodeAt(position - 1)) === void 0 && !own5.call(infos, position - 1) && // Characters next to attention markers can become character references
+    // later, turning `a` into `&#x61;`, so those do not count.
+    !(position - 1 === offset && /[*_]/.test(value.charAt(offset - 1)))) {
+      let sequenceEnd = position + 1;
+      while (sequenceEnd < end && value.charAt(sequenceEnd) === "_") {
+        sequenceEnd++;
+      }
+      const skip = sequenceEnd - position - 1;
+      if (
+        // All underscores in the run are unsafe positions, so they can be
+        // skipped.
+        positions[index + skip] === sequenceEnd - 1 && // Rest as above.
+        sequenceEnd < value.length && classifyCharacter(value.charCodeAt(sequenceEnd)) === void 0 && !own5.call(infos, sequenceEnd) && !(sequenceEnd === end - 1 && /[*_]/.test(value.charAt(end)))
+      ) {
+        index += skip;
+        continue;
+      }
+    }
+    if (position + 1 < end && positions[index + 1] === position + 1 && infos[position].after && !infos[position + 1].before && !infos[position + 1].after || position - 1 >= offset && positions[index - 1] === position - 1 && infos[position].before && !infos[position - 1].before && !infos[position - 1].after) {
+      continue;
+    }
+    if (start !== position) {
+      const slice = value.slice(start, position);
+      result.push(percentEncode ? slice : escapeBackslashes(slice, "\\"));
+    }
+    start = position + 1;
+    if (percentEncode) {
+      result.push(
+        "%" + value.charCodeAt(position).toString(16).toUpperCase().padStart(2, "0")
+      );
+    } else if (/[!-/:-@[-`{-~]/.test(value.charAt(position)) && (!config2.encode || !config2.encode.includes(value.charAt(position)))) {
+      result.push("\\" + value.charAt(position));
+    } else {
+      result.push(encodeCharacterReference(value.charCodeAt(position)));
+    }
+  }
+  const rest = value.slice(start, end);
+  result.push(percentEncode ? rest : escapeBackslashes(rest, config2.after));
+  return result.join("");
+}
+function nodeInScope(types, node3) {
+  if (!types) return true;
+  if (!node3) return false;
+  return typeof types === "string" ? types === node3.type : types.includes(node3.type);
+}
+function numerical(a, b) {
+  return a - b;
+}
+function escapeBackslashes(value, after) {
+  const expression = /\\(?=[!-/:-@[-`{-~])/g;
+  const positions = [];
+  const results = [];
+  const whole = value + after;
+  let index = -1;
+  let start = 0;
+  let match;
+  while (match = expression.exec(whole)) {
+    positions.push(match.index);
+  }
+  while (++index < positions.length) {
+    if (start !== positions[index]) {
+      results.push(value.slice(start, positions[index]));
+    }
+    results.push("\\");
+    start = positions[index];
+  }
+  results.push(value.slice(start));
+  return results.join("");
+}
+
+// node_modules/mdast-util-to-markdown/lib/util/track.js
+function track(config2) {
+  const options = config2 || {};
+  const now = options.now || {};
+  let lineShift = options.lineShift || 0;
+  let line = now.line || 1;
+  let column2 = now.column || 1;
+  return { move, current, shift };
+  function current() {
+    return { now: { line, column: column2 }, lineShift };
+  }
+  function shift(value) {
+    lineShift += value;
+  }
+  function move(input2) {
+    const value = input2 || "";
+    const chunks = value.split(/\r?\n|\r/g);
+    const tail = chunks[chunks.length - 1];
+    line += chunks.length - 1;
+    column2 = chunks.length === 1 ? column2 + tail.length : 1 + tail.length + lineShift;
+    return value;
+  }
+}
+
+// node_modules/mdast-util-to-markdown/lib/index.js
+function toMarkdown(tree, options) {
+  const settings = options || {};
+  const state = {
+    associationId: association,
+    bulletCurrent: void 0,
+    bulletLastUsed: void 0,
+    containerPhrasing: containerPhrasingBound,
+    containerFlow: containerFlowBound,
+    createTracker: track,
+    compilePattern,
+    enter,
+    // @ts-expect-error: GFM / frontmatter are typed in `mdast` but not defined
+    // here.
+    handlers: { ...handle },
+    // @ts-expect-error: add `handle` in a second.
+    handle: void 0,
+    indentLines,
+    indexStack: [],
+    join: [...join2],
+    options: {},
+    safe: safeBound,
+    stack: [],
+    unsafe: [...unsafe]
+  };
+  configure(state, settings);
+  if (state.options.tightDefinitions) {
+    state.join.push(joinDefinition);
+  }
+  state.handle = zwitch("type", {
+    invalid,
+    unknown: unknown2,
+    handlers: state.handlers
+  });
+  let result = state.handle(
+    phrasing(tree) ? { type: "root", children: [tree] } : tree,
+    void 0,
+    state,
+    { before: "\n", after: "\n", now: { line: 1, column: 1 }, lineShift: 0 }
+  );
+  if (result && result.charCodeAt(result.length - 1) !== 10 && result.charCodeAt(result.length - 1) !== 13) {
+    result += "\n";
+  }
+  return result;
+  function enter(name) {
+    state.stack.push(name);
+    return exit;
+    function exit() {
+      state.stack.pop();
+    }
+  }
+}
+function invalid(value) {
+  throw new Error("Cannot handle value `" + value + "`, expected node");
+}
+function unknown2(value) {
+  const node3 = (
+    /** @type {Nodes} */
+    value
+  );
+  throw new Error("Cannot handle unknown node `" + node3.type + "`");
+}
+function joinDefinition(left, right) {
+  if (left.type === "definition" && left.type === right.type) {
+    return 0;
+  }
+}
+function containerPhrasingBound(parent, info) {
+  return containerPhrasing(parent, this, info);
+}
+function containerFlowBound(parent, info) {
+  return containerFlow(parent, this, info);
+}
+function safeBound(value, config2) {
+  return safe(this, value, config2);
+}
+
+// node_modules/mdast-util-gfm-table/lib/index.js
+function gfmTableToMarkdown(options) {
+  const settings = options || {};
+  const {
+    tableCellPadding: padding,
+    tablePipeAlign: alignDelimiters,
+    stringLength
+  } = settings;
+  const around = padding ? " " : "|";
+  return {
+    handlers: {
+      inlineCode: inlineCodeWithTable,
+      table: handleTable,
+      tableCell: handleTableCell,
+      tableRow: handleTableRow
+    },
+    join: [joinTable],
+    unsafe: [
+      { character: "\r", inConstruct: "tableCell" },
+      { character: "\n", inConstruct: "tableCell" },
+      // A pipe, when followed by a tab or space (padding), or a dash or colon
+      // (unpadded delimiter row), could result in a table.
+      { atBreak: true, character: "|", after: "[	 :-]" },
+      // A pipe in a cell must be encoded.
+      { character: "|", inConstruct: "tableCell" },
+      // A colon must be followed by a dash, in which case it could start a
+      // delimiter row.
+      { atBreak: true, character: ":", after: "-" },
+      // A delimiter row can also start with a dash, when followed by more
+      // dashes, a colon, or a pipe.
+      // This is a stricter version than the built in check for lists, thematic
+      // breaks, and setex heading underlines though:
+      // <https://github.com/syntax-tree/mdast-util-to-markdown/blob/51a2038/lib/unsafe.js#L57>
+      { atBreak: true, character: "-", after: "[:|-]" }
+    ]
+  };
+  function handleTable(node3, _, state, info) {
+    const matrix = handleTableAsData(node3, state, info);
+    const head = matrix[0];
+    if (head) {
+      let columns = node3.align ? node3.align.length : 0;
+      let index = -1;
+      if (!columns) {
+        while (++index < matrix.length) {
+          if (matrix[index].length > columns) columns = matrix[index].length;
+        }
+      }
+      while (head.length < columns) head.push("");
+    }
+    return serializeData(matrix, node3.align);
+  }
+  function handleTableRow(node3, _, state, info) {
+    const row = handleTableRowAsData(node3, state, info);
+    const value = serializeData([row]);
+    return value.slice(0, value.indexOf("\n"));
+  }
+  function handleTableCell(node3, _, state, info) {
+    const exit = state.enter("tableCell");
+    const subexit = state.enter("phrasing");
+    const value = state.containerPhrasing(node3, {
+      ...info,
+      before: around,
+      after: around
+    });
+    subexit();
+    exit();
+    return value;
+  }
+  function serializeData(matrix, align) {
+    return markdownTable(matrix, {
+      align,
+      alignDelimiters,
+      fillRows: false,
+      padding,
+      stringLength
+    });
+  }
+  function handleTableAsData(node3, state, info) {
+    const { children } = node3;
+    let index = -1;
+    const result = [];
+    const subexit = state.enter("table");
+    while (++index < children.length) {
+      result[index] = handleTableRowAsData(children[index], state, info);
+    }
+    subexit();
+    return result;
+  }
+  function handleTableRowAsData(node3, state, info) {
+    const { children } = node3;
+    let index = -1;
+    const result = [];
+    const subexit = state.enter("tableRow");
+    while (++index < children.length) {
+      result[index] = handleTableCell(children[index], node3, state, info);
+    }
+    subexit();
+    return result;
+  }
+  function inlineCodeWithTable(node3, parent, state) {
+    const value = handle.inlineCode(node3, parent, state);
+    if (!state.stack.includes("tableCell")) return value;
+    const result = [];
+    let start = 0;
+    let index = value.indexOf("|");
+    while (index !== -1) {
+      let before = index;
+      while (before > start && value.charCodeAt(before - 1) === 92) {
+        before--;
+      }
+      result.push(value.slice(start, index));
+      if ((index - before) % 2 === 0) result.push("\\");
+      start = index;
+      index = value.indexOf("|", index + 1);
+    }
+    result.push(value.slice(start));
+    return result.join("");
+  }
+}
+function joinTable(left, right, parent, state) {
+  if (left.type === "table" && parent.type === "listItem" && parent.spread === false && (right.type === "definition" || right.type === "heading" && formatHeadingAsSetext2(right, state) || right.type === "paragraph" || right.type === "table")) {
+    return 1;
+  }
+}
+function formatHeadingAsSetext2(node3, state) {
+  let literalWithBreak = false;
+  visit2(node3, function(node4) {
+    if (node4.type === "break" || "value" in node4 && /\r?\n|\r/.test(node4.value)) {
+      literalWithBreak = true;
+      return EXIT;
+    }
+  });
+  return Boolean(
+    (!node3.depth || node3.depth < 3) && toString(node3) && (state.options.setext || literalWithBreak)
+  );
+}
+
+// node_modules/mdast-util-gfm-task-list-item/lib/index.js
+function gfmTaskListItemToMarkdown() {
+  return {
+    handlers: { paragraph: paragraphWithTaskListItem },
+    join: [joinDefinitionsBeforeTaskListItemParagraph]
+  };
+}
+function paragraphWithTaskListItem(node3, parent, state, info) {
+  if (!parent || parent.type !== "listItem" || taskListItemParagraph(parent) !== node3) {
+    return handle.paragraph(node3, parent, state, info);
+  }
+  const checkbox = "[" + (parent.checked ? "x" : " ") + "] ";
+  const tracker = state.createTracker(info);
+  tracker.move(checkbox);
+  const value = handle.paragraph(
+    node3.children.length > 0 ? node3 : { type: "paragraph", children: [{ type: "text", value: " " }] },
+    parent,
+    state,
+    { ...info, ...tracker.current() }
+  );
+  return checkbox + value;
+}
+function joinDefinitionsBeforeTaskListItemParagraph(left, _, parent) {
+  if (!(left.type === "definition" && parent.type === "listItem")) {
+    return;
+  }
+  const paragraph3 = taskListItemParagraph(parent);
+  if (paragraph3 && parent.children.indexOf(left) < parent.children.indexOf(paragraph3)) {
+    return 0;
+  }
+}
+function taskListItemParagraph(node3) {
+  if (typeof node3.checked !== "boolean") {
+    return;
+  }
+  for (const child of node3.children) {
+    if (child.type === "paragraph") {
+      return child;
+    }
+    if (child.type !== "definition") {
+      return;
+    }
+  }
+}
+
+// node_modules/mdast-util-gfm/lib/index.js
+function gfmToMarkdown(options) {
+  return {
+    extensions: [
+      gfmAutolinkLiteralToMarkdown(),
+      gfmFootnoteToMarkdown(options),
+      gfmStrikethroughToMarkdown(),
+      gfmTableToMarkdown(options),
+      gfmTaskListItemToMarkdown()
+    ]
+  };
+}
+
+// src/report/markdown.ts
+var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
+var QUESTION_MAX_CHARS = 200;
+var ID_MAX_CHARS = 80;
+var TAG_MAX_CHARS = 60;
+var DOCUMENTS_SHOWN = 3;
+var LIST_FOLD_AFTER = 20;
+var LIST_VISIBLE = 10;
+var TAGS_FOLD_AFTER = 8;
+var TAGS_SHOWN = 50;
+var BIDI_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+var CONTROLS = new RegExp("\\p{Cc}", "gu");
+function oneLine(value, max) {
+  const flat = value.replace(BIDI_CONTROLS, "").replace(CONTROLS, " ").replace(/\s+/g, " ").trim();
+  const points = Array.from(flat);
+  if (points.length <= max) return flat;
+  return `${points.slice(0, max - 1).join("").trimEnd()}\u2026`;
+}
+var text3 = (value) => ({ type: "text", value });
+var strong2 = (...children) => ({ type: "strong", children });
+var emphasis2 = (value) => ({ type: "emphasis", children: [text3(value)] });
+var paragraph2 = (...children) => ({ type: "paragraph", children });
+var heading2 = (depth, value) => ({ type: "heading", depth, children: [text3(value)] });
+var html2 = (value) => ({ type: "html", value });
+function userCode(value, max) {
+  const line = oneLine(value, max);
+  return line === "" ? emphasis2("empty") : { type: "inlineCode", value: line };
+}
+var REFERENCE = /(?<![\w`])(?:@[A-Za-z0-9][\w-]*(?:\/[\w.-]+)?|#\d+)/g;
+function prose(value) {
+  const out = [];
+  let start = 0;
+  for (const match of value.matchAll(REFERENCE)) {
+    if (match.index > start) out.push(text3(value.slice(start, match.index)));
+    out.push({ type: "inlineCode", value: match[0] });
+    start = match.index + match[0].length;
+  }
+  if (start < value.length) out.push(text3(value.slice(start)));
+  return out;
+}
+function annotated(value) {
+  const flat = oneLine(value, 1e3);
+  const out = [];
+  let start = 0;
+  for (const match of flat.matchAll(/`([^`]+)`/g)) {
+    if (match.index > start) out.push(...prose(flat.slice(start, match.index)));
+    out.push({ type: "inlineCode", value: match[1] });
+    start = match.index + match[0].length;
+  }
+  if (start < flat.length) out.push(...prose(flat.slice(start)));
+  return out;
+}
+function tableCell(content) {
+  const children = typeof content === "string" ? prose(content) : Array.isArray(content) ? content : [content];
+  return { type: "tableCell", children };
+}
+function table(header, rows, align = []) {
+  const row = (cells) => ({ type: "tableRow", children: cells.map(tableCell) });
+  return { type: "table", align: header.map((_, i) => align[i] ?? null), children: [row(header), ...rows.map(row)] };
+}
+var escapeHtml = (value) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+function details(summary, children) {
+  return [html2(`<details><summary>${escapeHtml(summary)}</summary>`), ...children, html2("</details>")];
+}
+function markerComment(marker) {
+  const safe2 = marker.replace(/[^\w:./@+-]/g, "").replace(/-{2,}/g, "-").replace(/^-|-$/g, "");
+  return html2(`<!-- ${safe2} -->`);
+}
+var CATEGORY_WORDS = {
+  retrieval: "retrieval",
+  "end-to-end": "end-to-end correctness",
+  generation: "generation",
+  refusal: "refusal of unanswerable questions"
+};
+var CATEGORIES = Object.keys(CATEGORY_WORDS);
+function subject(test, rule) {
+  switch (test.metric) {
+    case "retrieval_ok":
+      return rule;
+    case "correct":
+      return "end-to-end correctness";
+    case "correct_given_retrieval":
+      return "correctness with retrieval ok on both sides";
+    case "refusal":
+      return "correct refusals on unanswerable questions";
+    default:
+      return test.metric;
+  }
+}
+function tableLabel(test, rule) {
+  switch (test.metric) {
+    case "retrieval_ok":
+      return `${rule} \u2014 retrieval ok`;
+    case "correct":
+      return "correct \u2014 end to end";
+    case "correct_given_retrieval":
+      return "correct with retrieval ok \u2014 generation";
+    case "refusal":
+      return "refusals on unanswerable";
+    default:
+      return test.metric;
+  }
+}
+var capitalise = (value) => value.charAt(0).toUpperCase() + value.slice(1);
+function sentenceStart(test, rule) {
+  const words = subject(test, rule);
+  return words === rule || words === test.metric ? words : capitalise(words);
+}
+function movement(test) {
+  const { fixed, broken } = test;
+  switch (test.metric) {
+    case "retrieval_ok":
+      return `${plural2(broken, "question")} lost ${broken === 1 ? "its" : "their"} gold document, ${fixed} gained it`;
+    case "correct":
+      return `${plural2(broken, "question")} went from right to wrong, ${fixed} from wrong to right`;
+    case "correct_given_retrieval":
+      return `with retrieval ok on both sides, ${plural2(broken, "answer")} went from right to wrong, ${fixed} from wrong to right`;
+    case "refusal":
+      return `${plural2(broken, "unanswerable question")} ${broken === 1 ? "was" : "were"} no longer refused, ${fixed} newly refused`;
+    default:
+      return `${broken} broken, ${fixed} fixed`;
+  }
+}
+function pWords(test, alpha) {
+  const name = test.kind === "mcnemar" ? test.decidedBy === "exact" ? "exact McNemar" : "McNemar \u03C7\xB2" : "randomization";
+  const decisive = test.adjustedPValue ?? test.pValue;
+  const compare = `${decisive < alpha ? "<" : "\u2265"} \u03B1 = ${alpha}`;
+  return test.adjustedPValue === null ? `${name} p = ${formatP(test.pValue)} ${compare}` : `${name} p = ${formatP(test.pValue)}, Holm-adjusted ${formatP(test.adjustedPValue)} ${compare}`;
+}
+function evidence(test, rule, alpha) {
+  const head = strong2(...prose(`${subject(test, rule)} ${fixed3(test.base)} \u2192 ${fixed3(test.head)}`));
+  const detail = test.kind === "mcnemar" ? `: ${movement(test)} (${pWords(test, alpha)}).` : `: \u0394 ${formatDelta(test.delta)}, 95% CI ${formatDelta(test.ci[0])} to ${formatDelta(test.ci[1])} (${pWords(test, alpha)}).`;
+  return [head, ...prose(detail)];
+}
+function sizeWords(test) {
+  const direction = test.delta < 0 ? "drop" : "gain";
+  return test.kind === "mcnemar" ? `a ${(Math.abs(test.delta) * 100).toFixed(1)}-point ${direction}` : `a ${formatDelta(test.delta)} ${direction}`;
+}
+function powerSentence(test, rule) {
+  const what = `${sentenceStart(test, rule)} ${fixed3(test.base)} \u2192 ${fixed3(test.head)}`;
+  const p = test.adjustedPValue !== null && test.adjustedPValue !== test.pValue ? `p = ${formatP(test.pValue)}, Holm-adjusted ${formatP(test.adjustedPValue)}` : `p = ${formatP(test.pValue)}`;
+  if (test.delta === 0) return `${what}: no net change (${p}).`;
+  const needed = formatRequiredN(test.requiredN);
+  const spread = test.kind === "mcnemar" ? "this discordance" : "this spread";
+  return needed === null ? `${what} is not significant (${p}).` : `${what} is not significant yet (${p}): with ${spread} ${needed} paired questions would be needed to tell ${sizeWords(test)} from noise.`;
+}
+var failReason = (category) => `${category} regressed significantly`;
+function decideWords(comparison) {
+  const gated = comparison.tests.filter((t) => t.gate !== null);
+  const named = new Set(CATEGORIES.filter((c) => comparison.reasons.some((r) => r.startsWith(failReason(c)))));
+  const otherReasons = comparison.reasons.filter((r) => !CATEGORIES.some((c) => r.startsWith(failReason(c))));
+  let failing = gated.filter((t) => named.has(t.gate));
+  if (comparison.verdict === "fail" && failing.length === 0 && otherReasons.length === 0) {
+    failing = gated.filter((t) => t.significant && t.delta < 0);
+  }
+  const failingSet = new Set(failing);
+  const join3 = (words2) => words2.length <= 1 ? words2.join("") : `${words2.slice(0, -1).join(", ")} and ${words2.at(-1)}`;
+  if (comparison.verdict === "fail") {
+    const parts = [];
+    if (failing.length > 0) parts.push(`${join3(failing.map((t) => CATEGORY_WORDS[t.gate]))} regressed significantly`);
+    if (otherReasons.length > 0) parts.push(otherReasons.length === 1 ? "a floor is broken" : `${otherReasons.length} floors are broken`);
+    return { heading: `\u274C rag-gate: ${parts.length > 0 ? parts.join("; ") : "this check fails"}`, failing: failingSet, otherReasons };
+  }
+  const smallDrops = gated.filter((t) => t.significant && t.delta < 0);
+  const gains = gated.filter((t) => t.significant && t.delta > 0);
+  const words = smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join3(gains.map((t) => CATEGORY_WORDS[t.gate]))} improved` : "no significant regression";
+  return { heading: `\u2705 rag-gate: ${words}`, failing: failingSet, otherReasons };
+}
+function roleCell(test, failing) {
+  if (test.gate === null) return test.significant ? `report, significant ${test.delta < 0 ? "drop" : "gain"}` : "report";
+  if (failing.has(test)) return "\u274C gate";
+  if (!test.significant) return "gate, not significant";
+  return test.delta < 0 ? "\u26A0\uFE0F gate, below the minimum effect" : "\u2705 gate, improved";
+}
+function verdictSections(comparison, rule, verdict) {
+  const { alpha } = comparison;
+  const gated = comparison.tests.filter((t) => t.gate !== null);
+  const out = [heading2(3, verdict.heading)];
+  const evidenceTests = verdict.failing.size > 0 ? [...verdict.failing] : gated.filter((t) => t.significant);
+  const lead = [];
+  for (const test of evidenceTests) {
+    if (lead.length > 0) lead.push(text3(" "));
+    lead.push(...evidence(test, rule, alpha));
+    if (!verdict.failing.has(test) && test.delta < 0) lead.push(text3(" The drop is smaller than the minimum effect, so it only warns."));
+  }
+  for (const reason of verdict.otherReasons) {
+    if (lead.length > 0) lead.push(text3(" "));
+    lead.push(...prose(`${capitalise(reason)}.`));
+  }
+  if (lead.length === 0) {
+    const n = gated.length;
+    lead.push(text3(n === 0 ? "No test is gated." : `No gated test changed significantly (\u03B1 = ${alpha}${n > 1 ? `, Holm-adjusted across ${n} tests` : ""}).`));
+  }
+  lead.push(text3(comparison.verdict === "fail" ? " This check fails." : " This check passes."));
+  out.push(paragraph2(...lead));
+  const power = gated.filter((t) => !t.significant).map((t) => powerSentence(t, rule));
+  if (power.length > 0) out.push(paragraph2(...prose(power.join(" "))));
+  out.push(paragraph2(...causeLine(comparison)));
+  return out;
+}
+function causeLine(comparison) {
+  const hasCorrect = comparison.tests.some((t) => t.metric === "correct");
+  const { regressions, fixed } = comparison;
+  if (!hasCorrect) {
+    const lost = comparison.retrievalRegressions.length;
+    return [text3(lost === 0 ? "No question carries end-to-end correctness in both runs, and none lost its gold document." : `No question carries end-to-end correctness in both runs; ${plural2(lost, "question")} lost ${lost === 1 ? "its" : "their"} gold document.`)];
+  }
+  const fixedWords = fixed.length === 0 ? "" : ` ${plural2(fixed.length, "question")} went from wrong to right.`;
+  if (regressions.length === 0) return [text3(`No question went from right to wrong.${fixedWords}`)];
+  const causes = comparison.causes.regressions;
+  const parts = [
+    [causes.retrieval, "because retrieval lost the gold document"],
+    [causes.generation, "because the answer got worse with the same or better retrieval"],
+    [causes.unknown, "with no retrieval outcome to tell why"]
+  ];
+  const out = [text3(`${plural2(regressions.length, "question")} regressed: `)];
+  parts.filter(([count]) => count > 0).forEach(([count, why], i) => {
+    if (i > 0) out.push(text3(", "));
+    const words = `${count.toLocaleString("en-US")} ${why}`;
+    out.push(count * 2 > regressions.length && count < regressions.length ? strong2(text3(words)) : text3(words));
+  });
+  out.push(text3(`.${fixedWords}`));
+  return out;
+}
+function testsTable(comparison, rule, failing) {
+  const rows = comparison.tests.map((test) => [
+    tableLabel(test, rule),
+    fixed3(test.base),
+    fixed3(test.head),
+    test.kind === "randomization" ? `${formatDelta(test.delta)} (${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])})` : formatDelta(test.delta),
+    formatP(test.pValue),
+    formatP(test.adjustedPValue),
+    roleCell(test, failing)
+  ]);
+  return table(["metric", "base", "head", "\u0394 (95% CI)", "p", "Holm p", "gate"], rows, ["left", "right", "right", "right", "right", "right", "left"]);
+}
+function mcnemarSection(comparison, rule) {
+  const tests = comparison.tests.filter((t) => t.kind === "mcnemar");
+  if (tests.length === 0) return [];
+  const body = [];
+  for (const test of tests) {
+    const [ok2, failed] = test.metric === "retrieval_ok" ? ["ok", "failed"] : ["right", "wrong"];
+    body.push(
+      table(
+        [testLabel(test, rule), `head ${ok2}`, `head ${failed}`],
+        [
+          [strong2(text3(`base ${ok2}`)), `${test.bothRight} both`, strong2(text3(`${test.broken} broken`))],
+          [strong2(text3(`base ${failed}`)), strong2(text3(`${test.fixed} fixed`)), `${test.bothWrong} both`]
+        ]
+      ),
+      paragraph2(...prose(`${capitalise(mcnemarSentence(test))}.`))
+    );
+  }
+  return details(tests.length === 1 ? "McNemar table" : "McNemar tables", body);
+}
+function causeCell(change, improving) {
+  if (change.cause === "generation") return [text3("generation")];
+  if (change.cause === "unknown") return [text3("unknown (no retrieval outcome)")];
+  if (improving) return [text3("retrieval: found the gold document")];
+  const documents = documentList(change.lostDocuments);
+  return documents.length === 0 ? [text3("retrieval: lost the gold document")] : [text3("retrieval: lost "), ...documents];
+}
+function documentList(ids) {
+  const out = [];
+  ids.slice(0, DOCUMENTS_SHOWN).forEach((id, i) => {
+    if (i > 0) out.push(text3(", "));
+    out.push(userCode(id, ID_MAX_CHARS));
+  });
+  if (ids.length > DOCUMENTS_SHOWN) out.push(text3(` and ${ids.length - DOCUMENTS_SHOWN} more`));
+  return out;
+}
+function questionCells(item) {
+  return [userCode(item.id, ID_MAX_CHARS), userCode(item.question, QUESTION_MAX_CHARS)];
+}
+function regressionList(changes, improving) {
+  return { header: ["id", "question", "cause"], rows: changes.map((c) => [...questionCells(c), causeCell(c, improving)]) };
+}
+function retrievalList(items, showRescued) {
+  const lost = (r) => {
+    const documents = documentList(r.lostDocuments);
+    return documents.length === 0 ? [text3("the gold document")] : documents;
+  };
+  return showRescued ? { header: ["id", "question", "lost", "answer"], rows: items.map((r) => [...questionCells(r), lost(r), r.rescued ? "still right" : "wrong"]) } : { header: ["id", "question", "lost"], rows: items.map((r) => [...questionCells(r), lost(r)]) };
+}
+function moreLine(hidden, reportLink) {
+  const where = reportLink === void 0 || reportLink.trim() === "" ? [text3("the full JSON report")] : [text3("the full JSON ("), ...annotated(reportLink), text3(")")];
+  return paragraph2(text3(`\u2026 and ${hidden.toLocaleString("en-US")} more; see `), ...where);
+}
+function listBody(list4, keep, noun, reportLink) {
+  const rows = list4.rows.slice(0, keep);
+  const out = [];
+  if (noun !== null && rows.length > LIST_FOLD_AFTER) {
+    out.push(table(list4.header, rows.slice(0, LIST_VISIBLE)));
+    out.push(...details(`the other ${plural2(rows.length - LIST_VISIBLE, noun)}`, [table(list4.header, rows.slice(LIST_VISIBLE))]));
+  } else if (rows.length > 0) {
+    out.push(table(list4.header, rows));
+  }
+  if (keep < list4.rows.length) out.push(moreLine(list4.rows.length - keep, reportLink));
+  return out;
+}
+function buildLists(comparison) {
+  const hasCorrect = comparison.tests.some((t) => t.metric === "correct");
+  if (!hasCorrect) {
+    const items = comparison.retrievalRegressions;
+    return {
+      main: { title: `Questions that lost their gold document (${items.length.toLocaleString("en-US")})`, noun: "question", list: retrievalList(items, false) },
+      extra: null,
+      fixed: regressionList(comparison.fixed, true),
+      tags: Object.entries(comparison.regressionsByTag)
+    };
+  }
+  const regressed = new Set(comparison.regressions.map((r) => r.id));
+  const others = comparison.retrievalRegressions.filter((r) => !regressed.has(r.id));
+  const rescued = others.filter((r) => r.rescued).length;
+  const summary = rescued === others.length ? `${others.length.toLocaleString("en-US")} more lost their gold document but ${others.length === 1 ? "was" : "were"} still answered right (rescued by the model)` : `${others.length.toLocaleString("en-US")} more lost their gold document (${rescued} still answered right)`;
+  return {
+    main: { title: `Regressed questions (${comparison.regressions.length.toLocaleString("en-US")})`, noun: "regressed question", list: regressionList(comparison.regressions, false) },
+    extra: others.length === 0 ? null : { summary, list: retrievalList(others, rescued !== others.length) },
+    fixed: regressionList(comparison.fixed, true),
+    tags: Object.entries(comparison.regressionsByTag)
+  };
+}
+function questionSections(lists, limits, reportLink) {
+  const out = [];
+  const { main: main2, extra, fixed, tags } = lists;
+  if (main2.list.rows.length > 0) out.push(heading2(4, main2.title), ...listBody(main2.list, limits.main, main2.noun, reportLink));
+  if (extra !== null) out.push(...details(extra.summary, listBody(extra.list, limits.extra, null, reportLink)));
+  if (fixed.rows.length > 0) {
+    out.push(...details(`${plural2(fixed.rows.length, "question")} fixed (wrong in base, right in head)`, listBody(fixed, limits.fixed, null, reportLink)));
+  }
+  if (tags.length > 0) {
+    const rows = tags.slice(0, limits.tags).map(([tag, count]) => [userCode(tag, TAG_MAX_CHARS), count.toLocaleString("en-US")]);
+    const body = [];
+    if (rows.length > 0) body.push(table(["tag", "regressions"], rows, ["left", "right"]));
+    if (limits.tags < tags.length) body.push(moreLine(tags.length - limits.tags, reportLink));
+    if (tags.length > TAGS_FOLD_AFTER) out.push(...details(`Regressions by tag (${plural2(tags.length, "tag")})`, body));
+    else out.push(paragraph2(strong2(text3("Regressions by tag"))), ...body);
+  }
+  return out;
+}
+function decompositionSection(comparison) {
+  const { base, head } = comparison.decomposition;
+  if (base.n === 0 && head.n === 0) return [];
+  const body = [table(["", "base", "head"], decompositionRows(base, head), ["left", "right", "right"])];
+  if (comparison.retrievalShifted) body.push(paragraph2(...prose(`\u26A0\uFE0F ${retrievalShiftNote(comparison)}`)));
+  return details("Where the errors come from (decomposition)", body);
+}
+function warningsSection(comparison) {
+  const warnings = [...comparison.warnings, ...comparison.decomposition.head.warnings.map((w) => `head: ${w}`)];
+  if (warnings.length === 0) return [];
+  const list4 = {
+    type: "list",
+    ordered: false,
+    spread: false,
+    children: warnings.map((w) => ({ type: "listItem", spread: false, children: [paragraph2(...prose(w))] }))
+  };
+  return [paragraph2(strong2(text3("Warnings"))), list4];
+}
+function footer(comparison, options) {
+  const parts = [];
+  if (options.baseline !== void 0 && options.baseline.trim() !== "") parts.push([text3("Baseline: "), ...annotated(options.baseline)]);
+  const gated = comparison.tests.filter((t) => t.gate !== null).length;
+  parts.push([
+    text3(
+      `${plural2(comparison.paired, "paired question")}, ${comparison.added.length.toLocaleString("en-US")} added, ${comparison.removed.length.toLocaleString("en-US")} removed, ${comparison.labelsChanged.length.toLocaleString("en-US")} relabelled \xB7 \u03B1 = ${comparison.alpha}${gated > 1 ? `, Holm-adjusted across ${gated} gated tests` : ""}`
+    )
+  ]);
+  if (options.reportLink !== void 0 && options.reportLink.trim() !== "") parts.push(annotated(options.reportLink));
+  return paragraph2(...parts.flatMap((part, i) => i === 0 ? part : [text3(" \xB7 "), ...part]));
+}
+function serialise(tree) {
+  return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown({ tablePipeAlign: false })] });
+}
+function renderComment(comparison, options) {
+  const maxLength = options.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH;
+  const rule = options.retrievalOk;
+  const verdict = decideWords(comparison);
+  const lists = buildLists(comparison);
+  const head = [
+    ...options.marker !== void 0 ? [markerComment(options.marker)] : [],
+    ...verdictSections(comparison, rule, verdict),
+    testsTable(comparison, rule, verdict.failing),
+    ...mcnemarSection(comparison, rule)
+  ];
+  const tail = [...decompositionSection(comparison), ...warningsSection(comparison), footer(comparison, options)];
+  const render2 = (limits2) => serialise({ type: "root", children: [...head, ...questionSections(lists, limits2, options.reportLink), ...tail] });
+  const limits = {
+    main: rowsWithin(lists.main.list, maxLength),
+    extra: lists.extra === null ? 0 : rowsWithin(lists.extra.list, maxLength),
+    fixed: rowsWithin(lists.fixed, maxLength),
+    tags: Math.min(lists.tags.length, TAGS_SHOWN)
+  };
+  const fits = (candidate) => render2(candidate).length <= maxLength;
+  let best = limits;
+  if (!fits(best)) {
+    for (const key of ["fixed", "extra", "main", "tags"]) {
+      const zero = { ...best, [key]: 0 };
+      if (!fits(zero)) {
+        best = zero;
+        continue;
+      }
+      let lo = 0;
+      let hi = best[key];
+      while (hi - lo > 1) {
+        const mid = Math.floor((lo + hi) / 2);
+        if (fits({ ...best, [key]: mid })) lo = mid;
+        else hi = mid;
+      }
+      best = { ...best, [key]: lo };
+      break;
+    }
+  }
+  return render2(best);
+}
+function rowsWithin(list4, budget) {
+  let used = 0;
+  for (let i = 0; i < list4.rows.length; i++) {
+    const row = list4.rows[i];
+    for (const cell of row.slice(0, 2)) used += cellLength(cell) + 4;
+    if (used > budget) return i;
+  }
+  return list4.rows.length;
+}
+function cellLength(cell) {
+  if (typeof cell === "string") return cell.length;
+  const nodes = Array.isArray(cell) ? cell : [cell];
+  return nodes.reduce((sum, node3) => sum + ("value" in node3 ? node3.value.length : 0), 0);
+}
+
 // src/report/eval-json.ts
 function evalJson(summary, config2) {
   const metrics = {};
@@ -24050,22 +38963,6 @@ function evalJson(summary, config2) {
     warnings: summary.warnings,
     config: { retrievalOk: config2.retrievalOk.name, correct: config2.correctness.kind === "exact" ? "exact" : `f1:${config2.correctness.threshold}` }
   };
-}
-
-// src/report/text-table.ts
-function textTable(rows, indent = "  ") {
-  const widths = [];
-  for (const row of rows) row.forEach((cell, i) => widths[i] = Math.max(widths[i] ?? 0, [...cell].length));
-  const numeric = /^[-+−]?[\d.]+%?$|^\[.*\]$|^—$/;
-  return rows.map(
-    (row) => indent + row.map((cell, i) => {
-      const pad = (widths[i] ?? 0) - [...cell].length;
-      return i > 0 && numeric.test(cell) ? " ".repeat(pad) + cell : cell + " ".repeat(pad);
-    }).join("  ").trimEnd()
-  ).join("\n");
-}
-function fixed3(value) {
-  return value === null || value === void 0 || Number.isNaN(value) ? "\u2014" : value.toFixed(3);
 }
 
 // src/report/eval-text.ts
@@ -24162,34 +39059,34 @@ ${summary.warnings.map((w) => `  ! ${w}`).join("\n")}`);
 
 // src/cli/options.ts
 function argParser(parse3) {
-  return (text2) => {
+  return (text4) => {
     try {
-      return parse3(text2);
+      return parse3(text4);
     } catch (error62) {
       if (error62 instanceof MetricNameError || error62 instanceof CorrectnessRuleError) throw new InvalidArgumentError(error62.message);
       throw error62;
     }
   };
 }
-function list(text2) {
-  return text2.split(",").map((item) => item.trim()).filter(Boolean);
+function list3(text4) {
+  return text4.split(",").map((item) => item.trim()).filter(Boolean);
 }
-var cutoffsOption = argParser((text2) => {
-  const items = list(text2);
+var cutoffsOption = argParser((text4) => {
+  const items = list3(text4);
   const cutoffs = items.map(Number);
   if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
-    throw new InvalidArgumentError(`"${text2}" is not a comma list of positive whole numbers such as 1,3,5,10`);
+    throw new InvalidArgumentError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
   }
   return [...new Set(cutoffs)].sort((a, b) => a - b);
 });
-var metricsOption = argParser((text2) => {
-  const metrics = list(text2).map(parseRetrievalMetric);
+var metricsOption = argParser((text4) => {
+  const metrics = list3(text4).map(parseRetrievalMetric);
   if (metrics.length === 0) throw new InvalidArgumentError("give at least one metric, for example ndcg@10,map");
   const byName = new Map(metrics.map((metric) => [metric.name, metric]));
   return [...byName.values()];
 });
-var retrievalOkOption = argParser((text2) => parseRetrievalOkRule(text2));
-var correctnessOption = argParser((text2) => parseCorrectnessRule(text2));
+var retrievalOkOption = argParser((text4) => parseRetrievalOkRule(text4));
+var correctnessOption = argParser((text4) => parseCorrectnessRule(text4));
 
 // src/cli/eval-command.ts
 var DEFAULT_CUTOFFS = [1, 3, 5, 10];
@@ -24214,6 +39111,75 @@ function evalCommand(context) {
   });
 }
 
+// src/cli/exit.ts
+var EXIT2 = { ok: 0, gateFailed: 1, badInput: 2 };
+
+// src/cli/compare-command.ts
+var DEFAULT_GRADED = ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"];
+var PER_QUESTION_GRADED = /* @__PURE__ */ new Set(["faithfulness", "answer_relevance", "length_ratio", "context_utilisation"]);
+var probability = (name) => (text4) => {
+  const value = Number(text4);
+  if (!Number.isFinite(value) || value <= 0 || value >= 1) throw new InvalidArgumentError(`${name} must be a number between 0 and 1, got "${text4}"`);
+  return value;
+};
+var nonNegative = (text4) => {
+  const value = Number(text4);
+  if (!Number.isFinite(value) || value < 0) throw new InvalidArgumentError(`must be a number \u2265 0, got "${text4}"`);
+  return value;
+};
+var permutationCount = (text4) => {
+  const value = Number(text4);
+  if (!Number.isInteger(value) || value < 100) throw new InvalidArgumentError(`must be a whole number of at least 100, got "${text4}"`);
+  return value;
+};
+var failOnOption = (text4) => {
+  const categories = list3(text4);
+  for (const category of categories) {
+    if (!GATE_CATEGORIES.includes(category)) {
+      throw new InvalidArgumentError(`"${category}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}`);
+    }
+  }
+  return new Set(categories);
+};
+var gradedOption = argParser(
+  (text4) => list3(text4).map((name) => PER_QUESTION_GRADED.has(name) ? name : parseRetrievalMetric(name).name)
+);
+var floorOption = argParser(parseFloor);
+function compareConfig(options) {
+  const scoring = evalConfig(options.k, options.retrievalOk, options.correct);
+  const extra = [];
+  for (const name of [...options.graded, ...options.floor.map((floor) => floor.metric)]) {
+    if (PER_QUESTION_GRADED.has(name) || isRunMetric(name)) continue;
+    if (!scoring.retrievalMetrics.some((m) => m.name === name) && !extra.some((m) => m.name === name)) extra.push(parseRetrievalMetric(name));
+  }
+  return {
+    eval: { ...scoring, retrievalMetrics: [...scoring.retrievalMetrics, ...extra] },
+    alpha: options.alpha,
+    failOn: options.failOn,
+    minEffect: options.minEffect,
+    floors: options.floor,
+    permutations: options.permutations,
+    gradedMetrics: options.graded
+  };
+}
+function compareCommand(context, setExitCode) {
+  return new Command("compare").description("compare head results with base results question by question, and decide the gate").requiredOption("--base <file>", "results of the base branch").requiredOption("--head <file>", "results of the pull request").addOption(new Option("--k <list>", "cut-offs for the @k metrics").argParser(cutoffsOption).default(DEFAULT_CUTOFFS, "1,3,5,10")).addOption(new Option("--retrieval-ok <rule>", "when retrieval succeeded: hit@k or METRIC>=x").argParser(retrievalOkOption).default(parseRetrievalOkRule("hit@5"), "hit@5")).addOption(new Option("--correct <rule>", 'how to judge answers that lack "correct": exact or f1:T').argParser(correctnessOption).default({ kind: "exact" }, "exact")).addOption(new Option("--alpha <p>", "significance level").argParser(probability("--alpha")).default(0.05)).addOption(
+    new Option("--fail-on <list>", `gates that fail the check on a significant drop: ${GATE_CATEGORIES.join(", ")}`).argParser(failOnOption).default(/* @__PURE__ */ new Set(["retrieval", "end-to-end"]), "retrieval,end-to-end")
+  ).addOption(new Option("--min-effect <drop>", "a significant drop smaller than this (absolute) only warns").argParser(nonNegative).default(0)).addOption(
+    new Option("--floor <metric=value>", "absolute floor on a head metric, e.g. recall@5=0.8 (repeatable; METRIC<=x for a ceiling)").argParser((text4, previous) => [...previous, floorOption(text4)]).default([], "none")
+  ).addOption(new Option("--graded <list>", "graded metrics for paired randomization tests").argParser(gradedOption).default(DEFAULT_GRADED, DEFAULT_GRADED.join(","))).addOption(new Option("--permutations <n>", "permutations per randomization test").argParser(permutationCount).default(1e4)).option("--json", "print the comparison as one JSON object on stdout").option("--markdown <file>", "write the PR comment body (Markdown) to this file").action(async (options) => {
+    const config2 = compareConfig(options);
+    const [base, head] = await Promise.all([readOutcomes(options.base, config2.eval), readOutcomes(options.head, config2.eval)]);
+    for (const warning of [...base.warnings, ...head.warnings]) context.stderr(`rag-gate: warning: ${warning}
+`);
+    const comparison = compareRuns(base.outcomes, head.outcomes, summarizeRun(head.outcomes, config2.eval), config2, { base: options.base, head: options.head });
+    if (options.markdown !== void 0) await writeFileAtomic(options.markdown, renderComment(comparison, { retrievalOk: config2.eval.retrievalOk.name }));
+    context.stdout(options.json ? `${JSON.stringify(comparison, null, 2)}
+` : renderCompareText(comparison, config2));
+    setExitCode(comparison.verdict === "fail" ? EXIT2.gateFailed : EXIT2.ok);
+  });
+}
+
 // src/io/trec.ts
 function tokenize(line) {
   const tokens = [];
@@ -24224,12 +39190,12 @@ async function readColumns(file2, columns, onLine) {
   const problems = new ProblemCollector();
   let lines = 0;
   try {
-    for await (const { text: text2, line } of readLines(file2)) {
-      const tokens = tokenize(text2);
+    for await (const { text: text4, line } of readLines(file2)) {
+      const tokens = tokenize(text4);
       if (tokens.length === 0) continue;
       lines++;
       if (tokens.length !== columns.length) {
-        const column2 = tokens.length > columns.length ? tokens[columns.length].column : text2.length + 1;
+        const column2 = tokens.length > columns.length ? tokens[columns.length].column : text4.length + 1;
         problems.add({
           file: file2,
           line,
@@ -24332,18 +39298,18 @@ function evaluateTrec(qrels, run, metrics) {
 var value4 = (value) => value === void 0 ? "\u2014" : value.toFixed(4);
 function renderTrecText(evaluation, metrics, perQuery) {
   const names = metrics.map((metric) => metric.name);
-  let text2 = `rag-gate trec: ${evaluation.queries} queries (every query in the qrels, as trec_eval -c)
+  let text4 = `rag-gate trec: ${evaluation.queries} queries (every query in the qrels, as trec_eval -c)
 `;
-  text2 += `${textTable([["metric", "mean"], ...names.map((name) => [name, value4(evaluation.aggregate[name])])])}
+  text4 += `${textTable([["metric", "mean"], ...names.map((name) => [name, value4(evaluation.aggregate[name])])])}
 `;
   if (perQuery) {
     const rows = Object.entries(evaluation.perQuery).map(([qid, values]) => [qid, ...names.map((name) => value4(values[name]))]);
-    text2 += `
+    text4 += `
 Per query
 ${textTable([["qid", ...names], ...rows])}
 `;
   }
-  return text2;
+  return text4;
 }
 
 // src/cli/trec-command.ts
@@ -24358,20 +39324,20 @@ function trecCommand(context) {
 }
 
 // src/cli/main.ts
-var EXIT = { ok: 0, gateFailed: 1, badInput: 2 };
 async function main(argv, context) {
-  const program2 = new Command("rag-gate").description("CI quality gate for retrieval-augmented generation: metrics, paired tests, PR comments").showHelpAfterError("(run with --help for usage)").exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr }).addCommand(evalCommand(context)).addCommand(trecCommand(context));
+  let exitCode = EXIT2.ok;
+  const program2 = new Command("rag-gate").description("CI quality gate for retrieval-augmented generation: metrics, paired tests, PR comments").showHelpAfterError("(run with --help for usage)").exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr }).addCommand(evalCommand(context)).addCommand(trecCommand(context)).addCommand(compareCommand(context, (code3) => exitCode = code3));
   for (const command of program2.commands) command.exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr });
   try {
     await program2.parseAsync(argv, { from: "user" });
-    return EXIT.ok;
+    return exitCode;
   } catch (error62) {
-    if (error62 instanceof CommanderError) return error62.exitCode === 0 ? EXIT.ok : EXIT.badInput;
+    if (error62 instanceof CommanderError) return error62.exitCode === 0 ? EXIT2.ok : EXIT2.badInput;
     if (error62 instanceof InputError) {
       context.stderr(`rag-gate: error: bad input
 ${error62.message}
 `);
-      return EXIT.badInput;
+      return EXIT2.badInput;
     }
     throw error62;
   }
@@ -24379,6 +39345,6 @@ ${error62.message}
 
 // src/cli.ts
 process.exitCode = await main(process.argv.slice(2), {
-  stdout: (text2) => process.stdout.write(text2),
-  stderr: (text2) => process.stderr.write(text2)
+  stdout: (text4) => process.stdout.write(text4),
+  stderr: (text4) => process.stderr.write(text4)
 });

@@ -4,7 +4,7 @@ import { MetricNameError, type RetrievalMetric, parseRetrievalMetric } from '../
 import { type RetrievalOkRule, parseRetrievalOkRule } from '../metrics/retrieval-ok.js';
 
 /** Turns a core parser into a commander argument parser, so a bad value is reported against its option. */
-function argParser<T>(parse: (text: string) => T): (text: string) => T {
+export function argParser<T>(parse: (text: string) => T): (text: string) => T {
   return (text) => {
     try {
       return parse(text);
@@ -15,7 +15,7 @@ function argParser<T>(parse: (text: string) => T): (text: string) => T {
   };
 }
 
-function list(text: string): string[] {
+export function list(text: string): string[] {
   return text
     .split(',')
     .map((item) => item.trim())

@@ -1,6 +1,7 @@
 import { readResults } from '../io/results.js';
 import type { ResultRecord } from '../io/schema.js';
-import { type EvalConfig, judgedRanking, scoreQuestion } from './score.js';
+import { isRelevant } from './ranking.js';
+import { type EvalConfig, judgedRanking, relevanceMap, scoreQuestion } from './score.js';
 
 /**
  * Per-question outcomes of one run, column by column: for each metric a Float64Array with one value per
@@ -15,6 +16,8 @@ export interface QuestionOutcomes {
   /** A fingerprint of each question's gold labels (relevant ids, expected answer, answerable). */
   readonly goldKeys: readonly string[];
   readonly columns: ReadonlyMap<string, Float64Array>;
+  /** Relevant ids retrieved within the retrieval-ok rule's cut-off, where the question has a ranking. */
+  readonly goldFound: readonly (readonly string[] | undefined)[];
   /** Human and judge labels, where both are given, as strings (true → "true"). */
   readonly labelPairs: readonly (readonly [string, string])[];
   /** Answers that came with an empty claims list: no faithfulness score, counted. */
@@ -29,12 +32,19 @@ function goldKey(record: ResultRecord): string {
   return JSON.stringify([grades, record.expected_answer ?? null, record.answerable ?? true]);
 }
 
+/** Relevant documents among the first k retrieved. */
+function relevantWithin(record: ResultRecord, k: number): string[] {
+  const relevance = relevanceMap(record.relevant_ids);
+  return (record.retrieved_ids ?? []).slice(0, k).filter((id) => isRelevant(relevance.get(id) ?? 0));
+}
+
 /** Scores records one at a time into columns. */
 export class OutcomeBuilder {
   private readonly ids: string[] = [];
   private readonly questions: string[] = [];
   private readonly tags: (readonly string[])[] = [];
   private readonly goldKeys: string[] = [];
+  private readonly goldFound: (readonly string[] | undefined)[] = [];
   private readonly values = new Map<string, number[]>();
   private readonly labelPairs: [string, string][] = [];
   private noClaims = 0;
@@ -49,7 +59,9 @@ export class OutcomeBuilder {
     this.tags.push(record.tags ?? []);
     this.goldKeys.push(goldKey(record));
     if (record.claims?.length === 0) this.noClaims++;
-    if (record.retrieved_ids !== undefined && judgedRanking(record) === undefined) this.noRelevant++;
+    const ranking = judgedRanking(record);
+    if (record.retrieved_ids !== undefined && ranking === undefined) this.noRelevant++;
+    this.goldFound.push(ranking === undefined ? undefined : relevantWithin(record, this.config.retrievalOk.metric.k));
     if (record.human_label !== undefined && record.judge_label !== undefined) {
       this.labelPairs.push([String(record.human_label), String(record.judge_label)]);
     }
@@ -78,6 +90,7 @@ export class OutcomeBuilder {
       questions: this.questions,
       tags: this.tags,
       goldKeys: this.goldKeys,
+      goldFound: this.goldFound,
       columns,
       labelPairs: this.labelPairs,
       noClaims: this.noClaims,

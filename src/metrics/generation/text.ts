@@ -1,12 +1,19 @@
 const PUNCTUATION = /[\p{P}\p{S}]/gu;
-const ARTICLES = /\b(a|an|the)\b/g;
+const ARTICLES: ReadonlySet<string> = new Set(['a', 'an', 'the']);
 
 /**
- * SQuAD answer normalisation: lower-case, drop punctuation and symbols, drop the articles a/an/the,
- * collapse whitespace. (SQuAD drops ASCII punctuation; we drop Unicode punctuation and symbols too.)
+ * SQuAD answer normalisation: lower-case, delete punctuation and symbols ("U.S.A." → "usa", as SQuAD's
+ * remove_punc), drop the articles a/an/the as whole words, collapse whitespace. (SQuAD drops ASCII
+ * punctuation; we drop Unicode punctuation and symbols too. Articles are matched per whitespace-separated
+ * word, as SQuAD's Unicode-aware \b does, so "ça" keeps its "a".)
  */
 export function normalizeAnswer(text: string): string {
-  return text.toLowerCase().replace(PUNCTUATION, ' ').replace(ARTICLES, ' ').split(/\s+/u).filter(Boolean).join(' ');
+  return text
+    .toLowerCase()
+    .replace(PUNCTUATION, '')
+    .split(/\s+/u)
+    .filter((word) => word !== '' && !ARTICLES.has(word))
+    .join(' ');
 }
 
 /** Tokens of the normalised text. */

@@ -1,0 +1,89 @@
+import { MetricNameError, parseRetrievalMetric } from '../metrics/registry.js';
+import type { RunSummary } from '../metrics/summary.js';
+import type { CompareConfig, PairedTest } from './compare.js';
+
+export const GATE_CATEGORIES = ['retrieval', 'end-to-end', 'generation', 'refusal'] as const;
+export type GateCategory = (typeof GATE_CATEGORIES)[number];
+
+export type Verdict = 'pass' | 'fail';
+
+/** An absolute bound on a head metric: `recall@5>=0.8` (a floor) or `false_refusal_rate<=0.1` (a ceiling). */
+export interface Floor {
+  readonly metric: string;
+  readonly op: '>=' | '<=';
+  readonly value: number;
+}
+
+/** Aggregate metrics that are not retrieval metrics, by the names `eval --json` reports them under. */
+export const RUN_METRICS = [
+  'retrieval_ok',
+  'correct',
+  'faithfulness',
+  'answer_relevance',
+  'length_ratio',
+  'long_answer_rate',
+  'context_utilisation',
+  'low_utilisation_rate',
+  'refusal_rate_unanswerable',
+  'false_refusal_rate',
+  'closed_book_correct',
+] as const;
+
+const RUN_METRIC_SET: ReadonlySet<string> = new Set(RUN_METRICS);
+
+export function isRunMetric(name: string): boolean {
+  return RUN_METRIC_SET.has(name);
+}
+
+/** Parses `metric=x`, `metric>=x` or `metric<=x`; the metric must be one rag-gate reports. */
+export function parseFloor(text: string): Floor {
+  const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text);
+  if (!match) throw new MetricNameError(`floor "${text}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
+  const [, name = '', op, valueText = ''] = match;
+  const value = Number(valueText);
+  if (!Number.isFinite(value)) throw new MetricNameError(`floor "${text}": "${valueText}" is not a number`);
+  const metric = isRunMetric(name) ? name : parseRetrievalMetric(name).name;
+  return { metric, op: op === '<=' ? '<=' : '>=', value };
+}
+
+export function formatFloor(floor: Floor): string {
+  return `${floor.metric} ${floor.op === '>=' ? '≥' : '≤'} ${floor.value}`;
+}
+
+const p4 = (p: number) => (p < 0.0001 ? p.toExponential(1) : p.toFixed(4));
+
+function describeDrop(test: PairedTest, config: CompareConfig): string {
+  const metric = test.metric === 'retrieval_ok' ? `retrieval ok (${config.eval.retrievalOk.name})` : test.metric;
+  const counts = test.kind === 'mcnemar' ? `, ${test.broken} broken vs ${test.fixed} fixed` : '';
+  return `${metric} ${test.base.toFixed(3)} → ${test.head.toFixed(3)}${counts}, p = ${p4(test.pValue)}, Holm-adjusted ${p4(test.adjustedPValue ?? test.pValue)} < α ${config.alpha}`;
+}
+
+/**
+ * The verdict: fail when a gated test shows a significant drop (after Holm) at least `minEffect` large, or
+ * when a floor is broken. Improvements never fail; a significant drop below the minimum effect only warns.
+ */
+export function decideGate(tests: readonly PairedTest[], head: RunSummary, config: CompareConfig): { verdict: Verdict; reasons: string[]; warnings: string[] } {
+  const reasons: string[] = [];
+  const warnings: string[] = [];
+  for (const category of config.failOn) {
+    const test = tests.find((t) => t.gate === category);
+    if (test === undefined) {
+      warnings.push(`cannot gate ${category}: no paired question carries its outcome in both runs`);
+      continue;
+    }
+    if (!test.significant || test.delta >= 0) continue;
+    if (-test.delta < config.minEffect) {
+      warnings.push(`${category} dropped significantly but by less than the minimum effect ${config.minEffect}: ${describeDrop(test, config)}`);
+    } else {
+      reasons.push(`${category} regressed significantly: ${describeDrop(test, config)}`);
+    }
+  }
+  for (const floor of config.floors) {
+    const value = head.metrics[floor.metric]?.value ?? null;
+    if (value === null) reasons.push(`floor ${formatFloor(floor)} cannot be checked: no head question carries ${floor.metric}`);
+    else if (floor.op === '>=' ? value < floor.value : value > floor.value) {
+      reasons.push(`floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`);
+    }
+  }
+  return { verdict: reasons.length > 0 ? 'fail' : 'pass', reasons, warnings };
+}

@@ -1,0 +1,124 @@
+import { pairValues } from './paired.js';
+import { DEFAULT_SEED, Random, type Seed } from './random.js';
+
+/** Default number of bootstrap resamples. */
+export const DEFAULT_RESAMPLES = 2000;
+
+const TWO_POW_32 = 4294967296;
+/** Largest n for which word·n stays below 2^53, so the multiply-and-reject index draw is exact in doubles. */
+const LEMIRE_MAX_BOUND = 2097152;
+
+export interface BootstrapOptions {
+  /** Number of resamples (default {@link DEFAULT_RESAMPLES}). */
+  readonly resamples?: number;
+  /** Two-sided confidence level in (0, 1) (default 0.95). */
+  readonly level?: number;
+  /** PRNG seed (default {@link DEFAULT_SEED}, a constant: the same inputs always give the same interval). */
+  readonly seed?: Seed;
+}
+
+/**
+ * Percentile bootstrap confidence interval for the mean paired difference head − base.
+ *
+ * Two call forms: `(differences, options?)` with head − base already computed, or `(base, head, options?)`.
+ * Either way, pairs with a NaN (a NaN difference) are dropped first, as in the randomization test; see
+ * {@link bootstrapMeanCI} for the definition and conventions.
+ */
+export function bootstrapMeanDifferenceCI(differences: ArrayLike<number>, options?: BootstrapOptions): [number, number];
+export function bootstrapMeanDifferenceCI(
+  base: ArrayLike<number>,
+  head: ArrayLike<number>,
+  options?: BootstrapOptions,
+): [number, number];
+export function bootstrapMeanDifferenceCI(
+  first: ArrayLike<number>,
+  second?: ArrayLike<number> | BootstrapOptions,
+  third?: BootstrapOptions,
+): [number, number] {
+  if (second !== undefined && isArrayLike(second)) {
+    return bootstrapMeanCI(pairValues(first, second).differences, third);
+  }
+  const kept = new Float64Array(first.length);
+  let n = 0;
+  for (let i = 0; i < first.length; i++) {
+    const d = first[i] as number;
+    if (!Number.isNaN(d)) kept[n++] = d;
+  }
+  return bootstrapMeanCI(kept.subarray(0, n), second);
+}
+
+function isArrayLike(value: ArrayLike<number> | BootstrapOptions): value is ArrayLike<number> {
+  return typeof (value as { length?: unknown }).length === 'number';
+}
+
+/**
+ * Percentile bootstrap confidence interval for the mean of `values` (e.g. paired differences).
+ *
+ * Definition: draw `resamples` samples of size n with replacement (indices from seeded xoshiro128**, unbiased),
+ * take each sample's mean, and return the (1 − level)/2 and (1 + level)/2 quantiles of those means, using
+ * linear interpolation between order statistics (quantile type 7, R's default: position h = (B − 1)·q).
+ *
+ * Conventions: n = 0 → [NaN, NaN]; all values equal (including n = 1) → [v, v] exactly. Memory: buffers allocated
+ * once (the `resamples` means, n random words, a typed copy of the values), nothing allocated per resample.
+ */
+export function bootstrapMeanCI(values: ArrayLike<number>, options: BootstrapOptions = {}): [number, number] {
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const level = options.level ?? 0.95;
+  if (!Number.isInteger(resamples) || resamples < 1) {
+    throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
+  }
+  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
+  const n = values.length;
+  if (n === 0) return [NaN, NaN];
+  const first = values[0] as number;
+  let allEqual = true;
+  for (let i = 0; i < n; i++) {
+    const v = values[i] as number;
+    if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
+    if (v !== first) allEqual = false;
+  }
+  if (allEqual) return [first, first];
+
+  const random = new Random(options.seed ?? DEFAULT_SEED);
+  const means = new Float64Array(resamples);
+  if (n <= LEMIRE_MAX_BOUND) {
+    // Lemire's multiply-and-reject over one reused buffer of random words: index = ⌊word·n / 2^32⌋, and the rare
+    // words whose low part falls below 2^32 mod n are redrawn, so every index is exactly equally likely.
+    const data = Float64Array.from(values);
+    const words = new Uint32Array(n);
+    const rejectBelow = TWO_POW_32 % n;
+    for (let r = 0; r < resamples; r++) {
+      random.fillUint32(words);
+      let sum = 0;
+      for (let i = 0; i < n; i++) {
+        let product = (words[i] as number) * n;
+        let index = Math.floor(product / TWO_POW_32);
+        while (product - index * TWO_POW_32 < rejectBelow) {
+          product = random.nextUint32() * n;
+          index = Math.floor(product / TWO_POW_32);
+        }
+        sum += data[index] as number;
+      }
+      means[r] = sum / n;
+    }
+  } else {
+    for (let r = 0; r < resamples; r++) {
+      let sum = 0;
+      for (let i = 0; i < n; i++) sum += values[random.nextBelow(n)] as number;
+      means[r] = sum / n;
+    }
+  }
+  means.sort();
+  const tail = (1 - level) / 2;
+  return [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
+}
+
+/** Type-7 quantile of an ascending array: linear interpolation at position (length − 1)·q. */
+function quantileSorted(sorted: Float64Array, q: number): number {
+  const position = (sorted.length - 1) * q;
+  const below = Math.floor(position);
+  const above = Math.min(below + 1, sorted.length - 1);
+  const lower = sorted[below] as number;
+  const upper = sorted[above] as number;
+  return lower + (position - below) * (upper - lower);
+}
