@@ -12311,6 +12311,17 @@ var ProblemCollector = class {
     if (this.total > 0) throw new InputError(this.listed, this.total);
   }
 };
+async function readBoth(first, second) {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === "fulfilled" && b.status === "fulfilled") return [a.value, b.value];
+  const failures = [a, b].flatMap((result) => result.status === "rejected" ? [result.reason] : []);
+  if (failures.every((error62) => error62 instanceof InputError)) {
+    const errors = failures;
+    const problems = errors.flatMap((error62) => error62.problems).slice(0, MAX_LISTED_PROBLEMS);
+    throw new InputError(problems, errors.reduce((sum, error62) => sum + error62.totalProblems, 0));
+  }
+  throw failures.find((error62) => !(error62 instanceof InputError));
+}
 
 // src/metrics/decomposition.ts
 var ratio = (part, whole) => whole === 0 ? null : part / whole;
@@ -33374,7 +33385,9 @@ function wilsonInterval(successes, n, z3 = Z95) {
   const z22 = z3 * z3;
   const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
   const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
-  return [Math.max(0, centre - halfWidth), Math.min(1, centre + halfWidth)];
+  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
+  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
+  return [lower, upper];
 }
 
 // src/metrics/summary.ts
@@ -39169,7 +39182,7 @@ function compareCommand(context, setExitCode) {
     new Option("--floor <metric=value>", "absolute floor on a head metric, e.g. recall@5=0.8 (repeatable; METRIC<=x for a ceiling)").argParser((text4, previous) => [...previous, floorOption(text4)]).default([], "none")
   ).addOption(new Option("--graded <list>", "graded metrics for paired randomization tests").argParser(gradedOption).default(DEFAULT_GRADED, DEFAULT_GRADED.join(","))).addOption(new Option("--permutations <n>", "permutations per randomization test").argParser(permutationCount).default(1e4)).option("--json", "print the comparison as one JSON object on stdout").option("--markdown <file>", "write the PR comment body (Markdown) to this file").action(async (options) => {
     const config2 = compareConfig(options);
-    const [base, head] = await Promise.all([readOutcomes(options.base, config2.eval), readOutcomes(options.head, config2.eval)]);
+    const [base, head] = await readBoth(readOutcomes(options.base, config2.eval), readOutcomes(options.head, config2.eval));
     for (const warning of [...base.warnings, ...head.warnings]) context.stderr(`rag-gate: warning: ${warning}
 `);
     const comparison = compareRuns(base.outcomes, head.outcomes, summarizeRun(head.outcomes, config2.eval), config2, { base: options.base, head: options.head });
@@ -39316,7 +39329,7 @@ ${textTable([["qid", ...names], ...rows])}
 function trecCommand(context) {
   return new Command("trec").description("evaluate a TREC run against qrels with trec_eval's conventions (as trec_eval -c)").requiredOption("--qrels <file>", 'judgments: "qid iter docno rel" per line').requiredOption("--run <file>", 'run: "qid Q0 docno rank score tag" per line; ranked by score, ties by docno descending').addOption(new Option("--metrics <list>", "metrics to compute, e.g. ndcg@10,map,mrr,recall@100 (default: all at --k)").argParser(metricsOption)).addOption(new Option("--k <list>", "cut-offs for the default metrics").argParser(cutoffsOption).default(DEFAULT_CUTOFFS, "1,3,5,10")).option("--per-query", "also print each query\u2019s values").option("--json", "print one JSON object on stdout: {queries, aggregate, perQuery}").action(async (options) => {
     const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);
-    const [qrels, run] = await Promise.all([readQrels(options.qrels), readRun(options.run)]);
+    const [qrels, run] = await readBoth(readQrels(options.qrels), readRun(options.run));
     const evaluation = evaluateTrec(qrels, run, metrics);
     context.stdout(options.json ? `${JSON.stringify(evaluation)}
 ` : renderTrecText(evaluation, metrics, options.perQuery === true));

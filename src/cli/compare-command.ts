@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { compareRuns, type CompareConfig } from '../compare/compare.js';
 import { type Floor, GATE_CATEGORIES, type GateCategory, isRunMetric, parseFloor } from '../compare/gate.js';
+import { readBoth } from '../io/errors.js';
 import { writeFileAtomic } from '../io/write.js';
 import type { CorrectnessRule } from '../metrics/generation/correctness.js';
 import { readOutcomes } from '../metrics/outcomes.js';
@@ -113,7 +114,7 @@ export function compareCommand(context: CommandContext, setExitCode: (code: numb
     .option('--markdown <file>', 'write the PR comment body (Markdown) to this file')
     .action(async (options: CompareOptions) => {
       const config = compareConfig(options);
-      const [base, head] = await Promise.all([readOutcomes(options.base, config.eval), readOutcomes(options.head, config.eval)]);
+      const [base, head] = await readBoth(readOutcomes(options.base, config.eval), readOutcomes(options.head, config.eval));
       for (const warning of [...base.warnings, ...head.warnings]) context.stderr(`rag-gate: warning: ${warning}\n`);
       const comparison = compareRuns(base.outcomes, head.outcomes, summarizeRun(head.outcomes, config.eval), config, { base: options.base, head: options.head });
       if (options.markdown !== undefined) await writeFileAtomic(options.markdown, renderComment(comparison, { retrievalOk: config.eval.retrievalOk.name }));

@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { readBoth } from '../io/errors.js';
 import { readQrels, readRun } from '../io/trec.js';
 import { defaultRetrievalMetrics, type RetrievalMetric } from '../metrics/registry.js';
 import { evaluateTrec } from '../metrics/trec-eval.js';
@@ -27,7 +28,7 @@ export function trecCommand(context: CommandContext): Command {
     .option('--json', 'print one JSON object on stdout: {queries, aggregate, perQuery}')
     .action(async (options: TrecOptions) => {
       const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);
-      const [qrels, run] = await Promise.all([readQrels(options.qrels), readRun(options.run)]);
+      const [qrels, run] = await readBoth(readQrels(options.qrels), readRun(options.run));
       const evaluation = evaluateTrec(qrels, run, metrics);
       context.stdout(options.json ? `${JSON.stringify(evaluation)}\n` : renderTrecText(evaluation, metrics, options.perQuery === true));
     });

@@ -54,3 +54,19 @@ export class ProblemCollector {
     if (this.total > 0) throw new InputError(this.listed, this.total);
   }
 }
+
+/**
+ * Awaits two reads and, when both fail on bad input, reports both files' problems together (up to the
+ * usual limit), so the user does not fix one file only to meet the other's errors on the next run.
+ */
+export async function readBoth<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === 'fulfilled' && b.status === 'fulfilled') return [a.value, b.value];
+  const failures = [a, b].flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
+  if (failures.every((error) => error instanceof InputError)) {
+    const errors = failures as InputError[];
+    const problems = errors.flatMap((error) => error.problems).slice(0, MAX_LISTED_PROBLEMS);
+    throw new InputError(problems, errors.reduce((sum, error) => sum + error.totalProblems, 0));
+  }
+  throw failures.find((error) => !(error instanceof InputError));
+}

@@ -11,5 +11,8 @@ export function wilsonInterval(successes: number, n: number, z = Z95): [number, 
   const z2 = z * z;
   const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
   const halfWidth = (z / (1 + z2 / n)) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  return [Math.max(0, centre - halfWidth), Math.min(1, centre + halfWidth)];
+  // At 0/n and n/n the bound is exactly 0 (or 1); the float formula can land one ulp inside.
+  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
+  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
+  return [lower, upper];
 }

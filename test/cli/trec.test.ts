@@ -60,7 +60,8 @@ describe('trec', () => {
     expect(run.stdout).toBe(
       [
         'rag-gate trec: 3 queries (every query in the qrels, as trec_eval -c)',
-        '  metric       mean',
+        // numeric columns are right-aligned, their header too
+        '  metric         mean',
         '  map          0.1944',
         '  mrr          0.1667',
         '  precision@3  0.2222',
@@ -73,7 +74,7 @@ describe('trec', () => {
     const run = await runMain(['trec', ...FILES, '--metrics', 'map,mrr', '--per-query']);
     expect(run.code).toBe(0);
     const perQuery = run.stdout.split('\nPer query\n')[1];
-    expect(perQuery).toBe(['  qid  map     mrr', '  q1   0.5833  0.5000', '  q2   0.0000  0.0000', '  q3   0.0000  0.0000', ''].join('\n'));
+    expect(perQuery).toBe(['  qid     map     mrr', '  q1   0.5833  0.5000', '  q2   0.0000  0.0000', '  q3   0.0000  0.0000', ''].join('\n'));
   });
 
   it('trec --help exits 0 and names the options', async () => {

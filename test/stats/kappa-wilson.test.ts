@@ -109,13 +109,8 @@ describe('Wilson 95% interval', () => {
     }
   });
 
-  // KNOWN BUG (src/stats/wilson.ts, reported, not fixed here: outside the files this suite may edit): the
-  // bound at a boundary count comes out one ulp off, e.g. 0/7 gives a lower bound of 2.8e-17 and 10/10 an
-  // upper bound of 0.9999999999999999, so the interval misses its own point estimate (0 or 1). Exact
-  // values are 0 and 1 (centre ∓ half-width cancel exactly when p is 0 or 1). 104 of the 400 boundary
-  // cases with n ≤ 200 are off. `it.fails` keeps this visible: once wilsonInterval returns exactly 0
-  // for successes = 0 and exactly 1 for successes = n, this test starts failing and `.fails` must go.
-  it.fails('0/n starts exactly at 0 and n/n ends exactly at 1 (the interval holds its point estimate)', () => {
+  // The float formula lands one ulp inside at boundary counts (0/7 gave 2.8e-17); the bound must be exact.
+  it('0/n starts exactly at 0 and n/n ends exactly at 1 (the interval holds its point estimate)', () => {
     for (let n = 1; n <= 200; n++) {
       expect(wilsonInterval(0, n)[0], `0/${n}`).toBe(0);
       expect(wilsonInterval(n, n)[1], `${n}/${n}`).toBe(1);
