@@ -12297,6 +12297,9 @@ var InputError = class _InputError extends Error {
     return new _InputError([problem]);
   }
 };
+var SettingError = class extends Error {
+  name = "SettingError";
+};
 var ProblemCollector = class {
   listed = [];
   total = 0;
@@ -28668,8 +28671,8 @@ var contributors = {
 function aggregateChecks(schema) {
   const agg = {};
   const def = schema._zod.def;
-  const list4 = schema._zod.traits.has("$ZodCheck") ? [schema, ...def.checks ?? []] : def.checks ?? [];
-  for (const ch of list4)
+  const list3 = schema._zod.traits.has("$ZodCheck") ? [schema, ...def.checks ?? []] : def.checks ?? [];
+  for (const ch of list3)
     contributors[ch._zod.def.check]?.(agg, ch._zod.def);
   const bag = schema._zod.bag;
   if (bag.minimum !== void 0)
@@ -32236,7 +32239,18 @@ var resultRecordSchema = external_exports.object({
   human_label: label.optional(),
   judge_label: label.optional(),
   closed_book_correct: flag.optional(),
-  tags: external_exports.array(external_exports.string({ error: "must be a string" }), { error: "must be a list of strings" }).optional()
+  tags: external_exports.array(external_exports.string({ error: "must be a string" }), { error: "must be a list of strings" }).optional(),
+  /** The texts sent to the generator, aligned with `retrieved_ids` (Ragas' name); the judge reads them. */
+  retrieved_contexts: external_exports.array(external_exports.string({ error: "must be a string" }), { error: "must be a list of strings (the retrieved texts, in retrieved_ids order)" }).optional()
+}).superRefine((record2, ctx) => {
+  const { retrieved_ids: ids, retrieved_contexts: contexts } = record2;
+  if (ids !== void 0 && contexts !== void 0 && ids.length !== contexts.length) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["retrieved_contexts"],
+      message: `has ${contexts.length} text${contexts.length === 1 ? "" : "s"} but retrieved_ids has ${ids.length} id${ids.length === 1 ? "" : "s"}; give one text per retrieved id, in the same order`
+    });
+  }
 });
 var KNOWN_FIELDS = /* @__PURE__ */ new Set([
   ...Object.keys(resultRecordSchema.shape),
@@ -32277,9 +32291,8 @@ function canonicalize(raw, file2, line, problems) {
   }
   return { record: record2, spelling };
 }
-async function readResults(file2, onRecord) {
+async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map()) {
   const problems = new ProblemCollector();
-  const firstLineOfId = /* @__PURE__ */ new Map();
   const unknownFields = /* @__PURE__ */ new Map();
   let records = 0;
   const handle2 = (text4, line) => {
@@ -32306,12 +32319,13 @@ async function readResults(file2, onRecord) {
       return;
     }
     const { id } = parsed.data;
-    const first = firstLineOfId.get(id);
+    const first = seenIds.get(id);
     if (first !== void 0) {
-      problems.add({ file: file2, line, field: spelling.get("id") ?? "id", message: `duplicate id "${id}" (first on line ${first})` });
+      const where = first.file === file2 ? `line ${first.line}` : `${first.file}:${first.line}`;
+      problems.add({ file: file2, line, field: spelling.get("id") ?? "id", message: `duplicate id "${id}" (first on ${where})` });
       return;
     }
-    firstLineOfId.set(id, line);
+    seenIds.set(id, { file: file2, line });
     records++;
     if (problems.count === 0) onRecord(parsed.data, line);
   };
@@ -32421,7 +32435,7 @@ function tokenF1(answer, expected) {
   const recall = common / gold.length;
   return 2 * precision * recall / (precision + recall);
 }
-var CorrectnessRuleError = class extends Error {
+var CorrectnessRuleError = class extends SettingError {
 };
 function parseCorrectnessRule(text4) {
   const rule = text4.trim();
@@ -32568,9 +32582,14 @@ var OutcomeBuilder = class {
 function column(outcomes, name) {
   return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
 }
-async function readOutcomes(file2, config2) {
+async function readOutcomes(files, config2) {
   const builder = new OutcomeBuilder(config2);
-  const { warnings } = await readResults(file2, (record2) => builder.add(record2));
+  const seenIds = /* @__PURE__ */ new Map();
+  const warnings = [];
+  for (const file2 of typeof files === "string" ? [files] : files) {
+    const read = await readResults(file2, (record2) => builder.add(record2), seenIds);
+    warnings.push(...read.warnings);
+  }
   return { outcomes: builder.build(), warnings };
 }
 
@@ -33025,7 +33044,7 @@ var RETRIEVAL_FAMILIES = {
   },
   r_precision: { cutoff: "none", binary: false, trecEval: "Rprec", compute: (r) => rPrecision(r) }
 };
-var MetricNameError = class extends Error {
+var MetricNameError = class extends SettingError {
 };
 var FAMILY_NAMES = Object.keys(RETRIEVAL_FAMILIES);
 function isFamily(name) {
@@ -33322,6 +33341,69 @@ function countByTag(changes) {
   const counts = {};
   for (const change of changes) for (const tag of new Set(change.tags)) counts[tag] = (counts[tag] ?? 0) + 1;
   return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
+}
+
+// src/compare/settings.ts
+var DEFAULT_CUTOFFS = [1, 3, 5, 10];
+var DEFAULT_GRADED = ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"];
+var PER_QUESTION_GRADED = /* @__PURE__ */ new Set(["faithfulness", "answer_relevance", "length_ratio", "context_utilisation"]);
+function splitList(text4) {
+  return text4.split(",").map((item) => item.trim()).filter(Boolean);
+}
+function parseCutoffs(text4) {
+  const items = splitList(text4);
+  const cutoffs = items.map(Number);
+  if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
+    throw new SettingError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
+  }
+  return [...new Set(cutoffs)].sort((a, b) => a - b);
+}
+function parseAlpha(text4) {
+  const value = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value) || value <= 0 || value >= 1) throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
+  return value;
+}
+function parseMinEffect(text4) {
+  const value = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value) || value < 0) throw new SettingError(`the minimum effect must be a number \u2265 0, got "${text4}"`);
+  return value;
+}
+function parsePermutations(text4) {
+  const value = Number(text4);
+  if (!Number.isInteger(value) || value < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text4}"`);
+  return value;
+}
+function parseFailOn(text4) {
+  const categories = splitList(text4);
+  for (const category of categories) {
+    if (!GATE_CATEGORIES.includes(category)) {
+      throw new SettingError(`"${category}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}`);
+    }
+  }
+  return new Set(categories);
+}
+function parseGraded(text4) {
+  return [...new Set(splitList(text4).map((name) => PER_QUESTION_GRADED.has(name) ? name : parseRetrievalMetric(name).name))];
+}
+function evalConfig(cutoffs, retrievalOk, correctness, extraMetrics = []) {
+  const metrics = defaultRetrievalMetrics(cutoffs);
+  const add = (metric) => {
+    if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
+  };
+  add(retrievalOk.metric);
+  for (const name of extraMetrics) if (!PER_QUESTION_GRADED.has(name) && !isRunMetric(name)) add(parseRetrievalMetric(name));
+  return { retrievalMetrics: metrics, retrievalOk, correctness };
+}
+function compareConfig(settings) {
+  return {
+    eval: evalConfig(settings.k, settings.retrievalOk, settings.correct, [...settings.graded, ...settings.floors.map((floor) => floor.metric)]),
+    alpha: settings.alpha,
+    failOn: settings.failOn,
+    minEffect: settings.minEffect,
+    floors: settings.floors,
+    permutations: settings.permutations,
+    gradedMetrics: settings.graded
+  };
 }
 
 // src/io/write.ts
@@ -34250,16 +34332,16 @@ function map3(line, _, blank) {
 function patternInScope(stack, pattern) {
   return listInScope(stack, pattern.inConstruct, true) && !listInScope(stack, pattern.notInConstruct, false);
 }
-function listInScope(stack, list4, none) {
-  if (typeof list4 === "string") {
-    list4 = [list4];
+function listInScope(stack, list3, none) {
+  if (typeof list3 === "string") {
+    list3 = [list3];
   }
-  if (!list4 || list4.length === 0) {
+  if (!list3 || list3.length === 0) {
     return none;
   }
   let index = -1;
-  while (++index < list4.length) {
-    if (stack.includes(list4[index])) {
+  while (++index < list3.length) {
+    if (stack.includes(list3[index])) {
       return true;
     }
   }
@@ -34768,8 +34850,8 @@ function pair(runs, wrong) {
       } else {
         const involved = [.../* @__PURE__ */ new Set([...opening, ...closing])];
         for (const token of involved) {
-          const list4 = wrong.get(token);
-          if (list4) list4.push(...involved);
+          const list3 = wrong.get(token);
+          if (list3) list3.push(...involved);
         }
       }
       opener.end -= size;
@@ -38532,16 +38614,7 @@ function gfmToMarkdown(options) {
   };
 }
 
-// src/report/markdown.ts
-var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
-var QUESTION_MAX_CHARS = 200;
-var ID_MAX_CHARS = 80;
-var TAG_MAX_CHARS = 60;
-var DOCUMENTS_SHOWN = 3;
-var LIST_FOLD_AFTER = 20;
-var LIST_VISIBLE = 10;
-var TAGS_FOLD_AFTER = 8;
-var TAGS_SHOWN = 50;
+// src/report/mdast.ts
 var BIDI_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 var CONTROLS = new RegExp("\\p{Cc}", "gu");
 function oneLine(value, max) {
@@ -38600,6 +38673,20 @@ function markerComment(marker) {
   const safe2 = marker.replace(/[^\w:./@+-]/g, "").replace(/-{2,}/g, "-").replace(/^-|-$/g, "");
   return html2(`<!-- ${safe2} -->`);
 }
+function serialise(tree) {
+  return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown({ tablePipeAlign: false })] });
+}
+
+// src/report/markdown.ts
+var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
+var QUESTION_MAX_CHARS = 200;
+var ID_MAX_CHARS = 80;
+var TAG_MAX_CHARS = 60;
+var DOCUMENTS_SHOWN = 3;
+var LIST_FOLD_AFTER = 20;
+var LIST_VISIBLE = 10;
+var TAGS_FOLD_AFTER = 8;
+var TAGS_SHOWN = 50;
 var CATEGORY_WORDS = {
   retrieval: "retrieval",
   "end-to-end": "end-to-end correctness",
@@ -38820,16 +38907,16 @@ function moreLine(hidden, reportLink) {
   const where = reportLink === void 0 || reportLink.trim() === "" ? [text3("the full JSON report")] : [text3("the full JSON ("), ...annotated(reportLink), text3(")")];
   return paragraph2(text3(`\u2026 and ${hidden.toLocaleString("en-US")} more; see `), ...where);
 }
-function listBody(list4, keep, noun, reportLink) {
-  const rows = list4.rows.slice(0, keep);
+function listBody(list3, keep, noun, reportLink) {
+  const rows = list3.rows.slice(0, keep);
   const out = [];
   if (noun !== null && rows.length > LIST_FOLD_AFTER) {
-    out.push(table(list4.header, rows.slice(0, LIST_VISIBLE)));
-    out.push(...details(`the other ${plural2(rows.length - LIST_VISIBLE, noun)}`, [table(list4.header, rows.slice(LIST_VISIBLE))]));
+    out.push(table(list3.header, rows.slice(0, LIST_VISIBLE)));
+    out.push(...details(`the other ${plural2(rows.length - LIST_VISIBLE, noun)}`, [table(list3.header, rows.slice(LIST_VISIBLE))]));
   } else if (rows.length > 0) {
-    out.push(table(list4.header, rows));
+    out.push(table(list3.header, rows));
   }
-  if (keep < list4.rows.length) out.push(moreLine(list4.rows.length - keep, reportLink));
+  if (keep < list3.rows.length) out.push(moreLine(list3.rows.length - keep, reportLink));
   return out;
 }
 function buildLists(comparison) {
@@ -38882,13 +38969,13 @@ function decompositionSection(comparison) {
 function warningsSection(comparison) {
   const warnings = [...comparison.warnings, ...comparison.decomposition.head.warnings.map((w) => `head: ${w}`)];
   if (warnings.length === 0) return [];
-  const list4 = {
+  const list3 = {
     type: "list",
     ordered: false,
     spread: false,
     children: warnings.map((w) => ({ type: "listItem", spread: false, children: [paragraph2(...prose(w))] }))
   };
-  return [paragraph2(strong2(text3("Warnings"))), list4];
+  return [paragraph2(strong2(text3("Warnings"))), list3];
 }
 function footer(comparison, options) {
   const parts = [];
@@ -38901,9 +38988,6 @@ function footer(comparison, options) {
   ]);
   if (options.reportLink !== void 0 && options.reportLink.trim() !== "") parts.push(annotated(options.reportLink));
   return paragraph2(...parts.flatMap((part, i) => i === 0 ? part : [text3(" \xB7 "), ...part]));
-}
-function serialise(tree) {
-  return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown({ tablePipeAlign: false })] });
 }
 function renderComment(comparison, options) {
   const maxLength = options.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH;
@@ -38946,19 +39030,67 @@ function renderComment(comparison, options) {
   }
   return render2(best);
 }
-function rowsWithin(list4, budget) {
+function rowsWithin(list3, budget) {
   let used = 0;
-  for (let i = 0; i < list4.rows.length; i++) {
-    const row = list4.rows[i];
+  for (let i = 0; i < list3.rows.length; i++) {
+    const row = list3.rows[i];
     for (const cell of row.slice(0, 2)) used += cellLength(cell) + 4;
     if (used > budget) return i;
   }
-  return list4.rows.length;
+  return list3.rows.length;
 }
 function cellLength(cell) {
   if (typeof cell === "string") return cell.length;
   const nodes = Array.isArray(cell) ? cell : [cell];
   return nodes.reduce((sum, node3) => sum + ("value" in node3 ? node3.value.length : 0), 0);
+}
+
+// src/cli/exit.ts
+var EXIT2 = { ok: 0, gateFailed: 1, badInput: 2 };
+
+// src/cli/options.ts
+function argParser(parse3) {
+  return (text4) => {
+    try {
+      return parse3(text4);
+    } catch (error62) {
+      if (error62 instanceof SettingError) throw new InvalidArgumentError(error62.message);
+      throw error62;
+    }
+  };
+}
+var cutoffsOption = argParser(parseCutoffs);
+var retrievalOkOption = argParser(parseRetrievalOkRule);
+var correctnessOption = argParser(parseCorrectnessRule);
+var alphaOption = argParser(parseAlpha);
+var minEffectOption = argParser(parseMinEffect);
+var permutationsOption = argParser(parsePermutations);
+var failOnOption = argParser(parseFailOn);
+var gradedOption = argParser(parseGraded);
+var floorOption = argParser(parseFloor);
+var metricsOption = argParser((text4) => {
+  const metrics = splitList(text4).map(parseRetrievalMetric);
+  if (metrics.length === 0) throw new SettingError("give at least one metric, for example ndcg@10,map");
+  return [...new Map(metrics.map((metric) => [metric.name, metric])).values()];
+});
+
+// src/cli/compare-command.ts
+function compareCommand(context, setExitCode) {
+  return new Command("compare").description("compare head results with base results question by question, and decide the gate").requiredOption("--base <file>", "results of the base branch").requiredOption("--head <file>", "results of the pull request").addOption(new Option("--k <list>", "cut-offs for the @k metrics").argParser(cutoffsOption).default(DEFAULT_CUTOFFS, "1,3,5,10")).addOption(new Option("--retrieval-ok <rule>", "when retrieval succeeded: hit@k or METRIC>=x").argParser(retrievalOkOption).default(parseRetrievalOkRule("hit@5"), "hit@5")).addOption(new Option("--correct <rule>", 'how to judge answers that lack "correct": exact or f1:T').argParser(correctnessOption).default({ kind: "exact" }, "exact")).addOption(new Option("--alpha <p>", "significance level").argParser(alphaOption).default(0.05)).addOption(
+    new Option("--fail-on <list>", `gates that fail the check on a significant drop: ${GATE_CATEGORIES.join(", ")}`).argParser(failOnOption).default(/* @__PURE__ */ new Set(["retrieval", "end-to-end"]), "retrieval,end-to-end")
+  ).addOption(new Option("--min-effect <drop>", "a significant drop smaller than this (absolute) only warns").argParser(minEffectOption).default(0)).addOption(
+    new Option("--floor <metric=value>", "absolute floor on a head metric, e.g. recall@5=0.8 (repeatable; METRIC<=x for a ceiling)").argParser((text4, previous) => [...previous, floorOption(text4)]).default([], "none")
+  ).addOption(new Option("--graded <list>", "graded metrics for paired randomization tests").argParser(gradedOption).default(DEFAULT_GRADED, DEFAULT_GRADED.join(","))).addOption(new Option("--permutations <n>", "permutations per randomization test").argParser(permutationsOption).default(1e4)).option("--json", "print the comparison as one JSON object on stdout").option("--markdown <file>", "write the PR comment body (Markdown) to this file").action(async (options) => {
+    const config2 = compareConfig({ ...options, floors: options.floor });
+    const [base, head] = await readBoth(readOutcomes(options.base, config2.eval), readOutcomes(options.head, config2.eval));
+    for (const warning of [...base.warnings, ...head.warnings]) context.stderr(`rag-gate: warning: ${warning}
+`);
+    const comparison = compareRuns(base.outcomes, head.outcomes, summarizeRun(head.outcomes, config2.eval), config2, { base: options.base, head: options.head });
+    if (options.markdown !== void 0) await writeFileAtomic(options.markdown, renderComment(comparison, { retrievalOk: config2.eval.retrievalOk.name }));
+    context.stdout(options.json ? `${JSON.stringify(comparison, null, 2)}
+` : renderCompareText(comparison, config2));
+    setExitCode(comparison.verdict === "fail" ? EXIT2.gateFailed : EXIT2.ok);
+  });
 }
 
 // src/report/eval-json.ts
@@ -39070,44 +39202,7 @@ ${summary.warnings.map((w) => `  ! ${w}`).join("\n")}`);
 `;
 }
 
-// src/cli/options.ts
-function argParser(parse3) {
-  return (text4) => {
-    try {
-      return parse3(text4);
-    } catch (error62) {
-      if (error62 instanceof MetricNameError || error62 instanceof CorrectnessRuleError) throw new InvalidArgumentError(error62.message);
-      throw error62;
-    }
-  };
-}
-function list3(text4) {
-  return text4.split(",").map((item) => item.trim()).filter(Boolean);
-}
-var cutoffsOption = argParser((text4) => {
-  const items = list3(text4);
-  const cutoffs = items.map(Number);
-  if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
-    throw new InvalidArgumentError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
-  }
-  return [...new Set(cutoffs)].sort((a, b) => a - b);
-});
-var metricsOption = argParser((text4) => {
-  const metrics = list3(text4).map(parseRetrievalMetric);
-  if (metrics.length === 0) throw new InvalidArgumentError("give at least one metric, for example ndcg@10,map");
-  const byName = new Map(metrics.map((metric) => [metric.name, metric]));
-  return [...byName.values()];
-});
-var retrievalOkOption = argParser((text4) => parseRetrievalOkRule(text4));
-var correctnessOption = argParser((text4) => parseCorrectnessRule(text4));
-
 // src/cli/eval-command.ts
-var DEFAULT_CUTOFFS = [1, 3, 5, 10];
-function evalConfig(cutoffs, retrievalOk, correctness) {
-  const metrics = defaultRetrievalMetrics(cutoffs);
-  if (!metrics.some((metric) => metric.name === retrievalOk.metric.name)) metrics.push(retrievalOk.metric);
-  return { retrievalMetrics: metrics, retrievalOk, correctness };
-}
 function evalCommand(context) {
   return new Command("eval").description("score one results file: retrieval, generation, decomposition, judge agreement").requiredOption("--results <file>", "results file: JSON Lines or a JSON array, one record per question").addOption(new Option("--k <list>", "cut-offs for the @k metrics").argParser(cutoffsOption).default(DEFAULT_CUTOFFS, "1,3,5,10")).addOption(
     new Option("--retrieval-ok <rule>", "when retrieval succeeded, unless a record says so: hit@k or METRIC>=x (e.g. recall@5>=0.8)").argParser(retrievalOkOption).default(parseRetrievalOkRule("hit@5"), "hit@5")
@@ -39121,75 +39216,6 @@ function evalCommand(context) {
 `);
     context.stdout(options.json ? `${JSON.stringify(evalJson(summary, config2), null, 2)}
 ` : renderEvalText(options.results, summary, config2));
-  });
-}
-
-// src/cli/exit.ts
-var EXIT2 = { ok: 0, gateFailed: 1, badInput: 2 };
-
-// src/cli/compare-command.ts
-var DEFAULT_GRADED = ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"];
-var PER_QUESTION_GRADED = /* @__PURE__ */ new Set(["faithfulness", "answer_relevance", "length_ratio", "context_utilisation"]);
-var probability = (name) => (text4) => {
-  const value = Number(text4);
-  if (!Number.isFinite(value) || value <= 0 || value >= 1) throw new InvalidArgumentError(`${name} must be a number between 0 and 1, got "${text4}"`);
-  return value;
-};
-var nonNegative = (text4) => {
-  const value = Number(text4);
-  if (!Number.isFinite(value) || value < 0) throw new InvalidArgumentError(`must be a number \u2265 0, got "${text4}"`);
-  return value;
-};
-var permutationCount = (text4) => {
-  const value = Number(text4);
-  if (!Number.isInteger(value) || value < 100) throw new InvalidArgumentError(`must be a whole number of at least 100, got "${text4}"`);
-  return value;
-};
-var failOnOption = (text4) => {
-  const categories = list3(text4);
-  for (const category of categories) {
-    if (!GATE_CATEGORIES.includes(category)) {
-      throw new InvalidArgumentError(`"${category}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}`);
-    }
-  }
-  return new Set(categories);
-};
-var gradedOption = argParser(
-  (text4) => list3(text4).map((name) => PER_QUESTION_GRADED.has(name) ? name : parseRetrievalMetric(name).name)
-);
-var floorOption = argParser(parseFloor);
-function compareConfig(options) {
-  const scoring = evalConfig(options.k, options.retrievalOk, options.correct);
-  const extra = [];
-  for (const name of [...options.graded, ...options.floor.map((floor) => floor.metric)]) {
-    if (PER_QUESTION_GRADED.has(name) || isRunMetric(name)) continue;
-    if (!scoring.retrievalMetrics.some((m) => m.name === name) && !extra.some((m) => m.name === name)) extra.push(parseRetrievalMetric(name));
-  }
-  return {
-    eval: { ...scoring, retrievalMetrics: [...scoring.retrievalMetrics, ...extra] },
-    alpha: options.alpha,
-    failOn: options.failOn,
-    minEffect: options.minEffect,
-    floors: options.floor,
-    permutations: options.permutations,
-    gradedMetrics: options.graded
-  };
-}
-function compareCommand(context, setExitCode) {
-  return new Command("compare").description("compare head results with base results question by question, and decide the gate").requiredOption("--base <file>", "results of the base branch").requiredOption("--head <file>", "results of the pull request").addOption(new Option("--k <list>", "cut-offs for the @k metrics").argParser(cutoffsOption).default(DEFAULT_CUTOFFS, "1,3,5,10")).addOption(new Option("--retrieval-ok <rule>", "when retrieval succeeded: hit@k or METRIC>=x").argParser(retrievalOkOption).default(parseRetrievalOkRule("hit@5"), "hit@5")).addOption(new Option("--correct <rule>", 'how to judge answers that lack "correct": exact or f1:T').argParser(correctnessOption).default({ kind: "exact" }, "exact")).addOption(new Option("--alpha <p>", "significance level").argParser(probability("--alpha")).default(0.05)).addOption(
-    new Option("--fail-on <list>", `gates that fail the check on a significant drop: ${GATE_CATEGORIES.join(", ")}`).argParser(failOnOption).default(/* @__PURE__ */ new Set(["retrieval", "end-to-end"]), "retrieval,end-to-end")
-  ).addOption(new Option("--min-effect <drop>", "a significant drop smaller than this (absolute) only warns").argParser(nonNegative).default(0)).addOption(
-    new Option("--floor <metric=value>", "absolute floor on a head metric, e.g. recall@5=0.8 (repeatable; METRIC<=x for a ceiling)").argParser((text4, previous) => [...previous, floorOption(text4)]).default([], "none")
-  ).addOption(new Option("--graded <list>", "graded metrics for paired randomization tests").argParser(gradedOption).default(DEFAULT_GRADED, DEFAULT_GRADED.join(","))).addOption(new Option("--permutations <n>", "permutations per randomization test").argParser(permutationCount).default(1e4)).option("--json", "print the comparison as one JSON object on stdout").option("--markdown <file>", "write the PR comment body (Markdown) to this file").action(async (options) => {
-    const config2 = compareConfig(options);
-    const [base, head] = await readBoth(readOutcomes(options.base, config2.eval), readOutcomes(options.head, config2.eval));
-    for (const warning of [...base.warnings, ...head.warnings]) context.stderr(`rag-gate: warning: ${warning}
-`);
-    const comparison = compareRuns(base.outcomes, head.outcomes, summarizeRun(head.outcomes, config2.eval), config2, { base: options.base, head: options.head });
-    if (options.markdown !== void 0) await writeFileAtomic(options.markdown, renderComment(comparison, { retrievalOk: config2.eval.retrievalOk.name }));
-    context.stdout(options.json ? `${JSON.stringify(comparison, null, 2)}
-` : renderCompareText(comparison, config2));
-    setExitCode(comparison.verdict === "fail" ? EXIT2.gateFailed : EXIT2.ok);
   });
 }
 

@@ -1,57 +1,28 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { compareRuns, type CompareConfig } from '../compare/compare.js';
-import { type Floor, GATE_CATEGORIES, type GateCategory, isRunMetric, parseFloor } from '../compare/gate.js';
+import { Command, Option } from 'commander';
+import { compareRuns } from '../compare/compare.js';
+import { type Floor, GATE_CATEGORIES, type GateCategory } from '../compare/gate.js';
+import { compareConfig, DEFAULT_CUTOFFS, DEFAULT_GRADED } from '../compare/settings.js';
 import { readBoth } from '../io/errors.js';
 import { writeFileAtomic } from '../io/write.js';
 import type { CorrectnessRule } from '../metrics/generation/correctness.js';
 import { readOutcomes } from '../metrics/outcomes.js';
-import { parseRetrievalMetric, type RetrievalMetric } from '../metrics/registry.js';
 import { parseRetrievalOkRule, type RetrievalOkRule } from '../metrics/retrieval-ok.js';
 import { summarizeRun } from '../metrics/summary.js';
 import { renderCompareText } from '../report/compare-text.js';
 import { renderComment } from '../report/markdown.js';
 import type { CommandContext } from './context.js';
-import { DEFAULT_CUTOFFS, evalConfig } from './eval-command.js';
 import { EXIT } from './exit.js';
-import { argParser, correctnessOption, cutoffsOption, list, retrievalOkOption } from './options.js';
-
-/** Graded metrics that get a paired randomization test unless `--graded` says otherwise. */
-export const DEFAULT_GRADED = ['ndcg@10', 'recall@5', 'mrr', 'map', 'faithfulness', 'answer_relevance'];
-const PER_QUESTION_GRADED = new Set(['faithfulness', 'answer_relevance', 'length_ratio', 'context_utilisation']);
-
-const probability = (name: string) => (text: string) => {
-  const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0 || value >= 1) throw new InvalidArgumentError(`${name} must be a number between 0 and 1, got "${text}"`);
-  return value;
-};
-
-const nonNegative = (text: string) => {
-  const value = Number(text);
-  if (!Number.isFinite(value) || value < 0) throw new InvalidArgumentError(`must be a number ≥ 0, got "${text}"`);
-  return value;
-};
-
-const permutationCount = (text: string) => {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 100) throw new InvalidArgumentError(`must be a whole number of at least 100, got "${text}"`);
-  return value;
-};
-
-const failOnOption = (text: string): Set<GateCategory> => {
-  const categories = list(text);
-  for (const category of categories) {
-    if (!(GATE_CATEGORIES as readonly string[]).includes(category)) {
-      throw new InvalidArgumentError(`"${category}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(', ')}`);
-    }
-  }
-  return new Set(categories as GateCategory[]);
-};
-
-const gradedOption = argParser((text: string): string[] =>
-  list(text).map((name) => (PER_QUESTION_GRADED.has(name) ? name : parseRetrievalMetric(name).name)),
-);
-
-const floorOption = argParser(parseFloor);
+import {
+  alphaOption,
+  correctnessOption,
+  cutoffsOption,
+  failOnOption,
+  floorOption,
+  gradedOption,
+  minEffectOption,
+  permutationsOption,
+  retrievalOkOption,
+} from './options.js';
 
 interface CompareOptions {
   base: string;
@@ -69,25 +40,6 @@ interface CompareOptions {
   markdown?: string;
 }
 
-/** Builds the comparison configuration; every metric named by a floor or a graded test is computed. */
-export function compareConfig(options: Omit<CompareOptions, 'base' | 'head' | 'json' | 'markdown'>): CompareConfig {
-  const scoring = evalConfig(options.k, options.retrievalOk, options.correct);
-  const extra: RetrievalMetric[] = [];
-  for (const name of [...options.graded, ...options.floor.map((floor) => floor.metric)]) {
-    if (PER_QUESTION_GRADED.has(name) || isRunMetric(name)) continue;
-    if (!scoring.retrievalMetrics.some((m) => m.name === name) && !extra.some((m) => m.name === name)) extra.push(parseRetrievalMetric(name));
-  }
-  return {
-    eval: { ...scoring, retrievalMetrics: [...scoring.retrievalMetrics, ...extra] },
-    alpha: options.alpha,
-    failOn: options.failOn,
-    minEffect: options.minEffect,
-    floors: options.floor,
-    permutations: options.permutations,
-    gradedMetrics: options.graded,
-  };
-}
-
 export function compareCommand(context: CommandContext, setExitCode: (code: number) => void): Command {
   return new Command('compare')
     .description('compare head results with base results question by question, and decide the gate')
@@ -96,24 +48,24 @@ export function compareCommand(context: CommandContext, setExitCode: (code: numb
     .addOption(new Option('--k <list>', 'cut-offs for the @k metrics').argParser(cutoffsOption).default(DEFAULT_CUTOFFS, '1,3,5,10'))
     .addOption(new Option('--retrieval-ok <rule>', 'when retrieval succeeded: hit@k or METRIC>=x').argParser(retrievalOkOption).default(parseRetrievalOkRule('hit@5'), 'hit@5'))
     .addOption(new Option('--correct <rule>', 'how to judge answers that lack "correct": exact or f1:T').argParser(correctnessOption).default({ kind: 'exact' }, 'exact'))
-    .addOption(new Option('--alpha <p>', 'significance level').argParser(probability('--alpha')).default(0.05))
+    .addOption(new Option('--alpha <p>', 'significance level').argParser(alphaOption).default(0.05))
     .addOption(
       new Option('--fail-on <list>', `gates that fail the check on a significant drop: ${GATE_CATEGORIES.join(', ')}`)
         .argParser(failOnOption)
         .default(new Set<GateCategory>(['retrieval', 'end-to-end']), 'retrieval,end-to-end'),
     )
-    .addOption(new Option('--min-effect <drop>', 'a significant drop smaller than this (absolute) only warns').argParser(nonNegative).default(0))
+    .addOption(new Option('--min-effect <drop>', 'a significant drop smaller than this (absolute) only warns').argParser(minEffectOption).default(0))
     .addOption(
       new Option('--floor <metric=value>', 'absolute floor on a head metric, e.g. recall@5=0.8 (repeatable; METRIC<=x for a ceiling)')
         .argParser((text: string, previous: Floor[]) => [...previous, floorOption(text)])
         .default([], 'none'),
     )
     .addOption(new Option('--graded <list>', 'graded metrics for paired randomization tests').argParser(gradedOption).default(DEFAULT_GRADED, DEFAULT_GRADED.join(',')))
-    .addOption(new Option('--permutations <n>', 'permutations per randomization test').argParser(permutationCount).default(10_000))
+    .addOption(new Option('--permutations <n>', 'permutations per randomization test').argParser(permutationsOption).default(10_000))
     .option('--json', 'print the comparison as one JSON object on stdout')
     .option('--markdown <file>', 'write the PR comment body (Markdown) to this file')
     .action(async (options: CompareOptions) => {
-      const config = compareConfig(options);
+      const config = compareConfig({ ...options, floors: options.floor });
       const [base, head] = await readBoth(readOutcomes(options.base, config.eval), readOutcomes(options.head, config.eval));
       for (const warning of [...base.warnings, ...head.warnings]) context.stderr(`rag-gate: warning: ${warning}\n`);
       const comparison = compareRuns(base.outcomes, head.outcomes, summarizeRun(head.outcomes, config.eval), config, { base: options.base, head: options.head });

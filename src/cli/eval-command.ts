@@ -1,23 +1,13 @@
 import { Command, Option } from 'commander';
+import { DEFAULT_CUTOFFS, evalConfig } from '../compare/settings.js';
 import type { CorrectnessRule } from '../metrics/generation/correctness.js';
 import { readOutcomes } from '../metrics/outcomes.js';
-import { defaultRetrievalMetrics, type RetrievalMetric } from '../metrics/registry.js';
 import { parseRetrievalOkRule, type RetrievalOkRule } from '../metrics/retrieval-ok.js';
-import type { EvalConfig } from '../metrics/score.js';
 import { summarizeRun } from '../metrics/summary.js';
 import { evalJson } from '../report/eval-json.js';
 import { renderEvalText } from '../report/eval-text.js';
 import { correctnessOption, cutoffsOption, retrievalOkOption } from './options.js';
 import type { CommandContext } from './context.js';
-
-export const DEFAULT_CUTOFFS = [1, 3, 5, 10];
-
-/** The scoring configuration; the retrieval-ok rule's metric is always computed, reported or not. */
-export function evalConfig(cutoffs: readonly number[], retrievalOk: RetrievalOkRule, correctness: CorrectnessRule): EvalConfig {
-  const metrics: RetrievalMetric[] = defaultRetrievalMetrics(cutoffs);
-  if (!metrics.some((metric) => metric.name === retrievalOk.metric.name)) metrics.push(retrievalOk.metric);
-  return { retrievalMetrics: metrics, retrievalOk, correctness };
-}
 
 interface EvalOptions {
   results: string;

@@ -1,10 +1,10 @@
 import { Command, Option } from 'commander';
+import { DEFAULT_CUTOFFS } from '../compare/settings.js';
 import { readBoth } from '../io/errors.js';
 import { readQrels, readRun } from '../io/trec.js';
 import { defaultRetrievalMetrics, type RetrievalMetric } from '../metrics/registry.js';
 import { evaluateTrec } from '../metrics/trec-eval.js';
 import { renderTrecText } from '../report/trec-text.js';
-import { DEFAULT_CUTOFFS } from './eval-command.js';
 import type { CommandContext } from './context.js';
 import { cutoffsOption, metricsOption } from './options.js';
 

@@ -36,6 +36,11 @@ export class InputError extends Error {
   }
 }
 
+/** A bad option or action input value (not a file): the CLI exits 2, the action fails naming the input. */
+export class SettingError extends Error {
+  override name = 'SettingError';
+}
+
 /** Collects problems while a file is read to the end, so the user sees them all (up to 20) in one run. */
 export class ProblemCollector {
   private readonly listed: InputProblem[] = [];

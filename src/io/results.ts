@@ -54,13 +54,14 @@ function canonicalize(raw: Record<string, unknown>, file: string, line: number, 
  * and handing valid records to `onRecord` in file order. Reads to the end even after a problem, so that up
  * to 20 problems are reported together; then throws an InputError naming file, line and field for each.
  * `onRecord` sees only records of a file that is valid so far; callers keep nothing if the read throws.
+ * `seenIds`, shared across the shards of one run, makes an id repeated in another shard an error too.
  */
 export async function readResults(
   file: string,
   onRecord: (record: ResultRecord, line: number) => void,
+  seenIds: Map<string, { file: string; line: number }> = new Map(),
 ): Promise<ReadSummary> {
   const problems = new ProblemCollector();
-  const firstLineOfId = new Map<string, number>();
   const unknownFields = new Map<string, number>();
   let records = 0;
 
@@ -88,12 +89,13 @@ export async function readResults(
       return;
     }
     const { id } = parsed.data;
-    const first = firstLineOfId.get(id);
+    const first = seenIds.get(id);
     if (first !== undefined) {
-      problems.add({ file, line, field: spelling.get('id') ?? 'id', message: `duplicate id "${id}" (first on line ${first})` });
+      const where = first.file === file ? `line ${first.line}` : `${first.file}:${first.line}`;
+      problems.add({ file, line, field: spelling.get('id') ?? 'id', message: `duplicate id "${id}" (first on ${where})` });
       return;
     }
-    firstLineOfId.set(id, line);
+    seenIds.set(id, { file, line });
     records++;
     if (problems.count === 0) onRecord(parsed.data, line);
   };

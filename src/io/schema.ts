@@ -76,6 +76,19 @@ export const resultRecordSchema = z.object({
   judge_label: label.optional(),
   closed_book_correct: flag.optional(),
   tags: z.array(z.string({ error: 'must be a string' }), { error: 'must be a list of strings' }).optional(),
+  /** The texts sent to the generator, aligned with `retrieved_ids` (Ragas' name); the judge reads them. */
+  retrieved_contexts: z
+    .array(z.string({ error: 'must be a string' }), { error: 'must be a list of strings (the retrieved texts, in retrieved_ids order)' })
+    .optional(),
+}).superRefine((record, ctx) => {
+  const { retrieved_ids: ids, retrieved_contexts: contexts } = record;
+  if (ids !== undefined && contexts !== undefined && ids.length !== contexts.length) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['retrieved_contexts'],
+      message: `has ${contexts.length} text${contexts.length === 1 ? '' : 's'} but retrieved_ids has ${ids.length} id${ids.length === 1 ? '' : 's'}; give one text per retrieved id, in the same order`,
+    });
+  }
 });
 
 export type ResultRecord = z.infer<typeof resultRecordSchema>;

@@ -104,9 +104,17 @@ export function column(outcomes: QuestionOutcomes, name: string): Float64Array {
   return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
 }
 
-/** Reads and scores a results file. Throws InputError (file, line, field) on bad input. */
-export async function readOutcomes(file: string, config: EvalConfig): Promise<{ outcomes: QuestionOutcomes; warnings: readonly string[] }> {
+/**
+ * Reads and scores a results file, or several shards of one run (merged in order; an id in two shards is an
+ * error). Throws InputError (file, line, field) on bad input.
+ */
+export async function readOutcomes(files: string | readonly string[], config: EvalConfig): Promise<{ outcomes: QuestionOutcomes; warnings: readonly string[] }> {
   const builder = new OutcomeBuilder(config);
-  const { warnings } = await readResults(file, (record) => builder.add(record));
+  const seenIds = new Map<string, { file: string; line: number }>();
+  const warnings: string[] = [];
+  for (const file of typeof files === 'string' ? [files] : files) {
+    const read = await readResults(file, (record) => builder.add(record), seenIds);
+    warnings.push(...read.warnings);
+  }
   return { outcomes: builder.build(), warnings };
 }

@@ -1,3 +1,4 @@
+import { SettingError } from '../io/errors.js';
 import type { JudgedRanking } from './ranking.js';
 import { averagePrecisionAt } from './retrieval/average-precision.js';
 import { hitAt } from './retrieval/hit.js';
@@ -45,7 +46,7 @@ export interface RetrievalMetric {
   readonly compute: (ranking: JudgedRanking) => number;
 }
 
-export class MetricNameError extends Error {}
+export class MetricNameError extends SettingError {}
 
 const FAMILY_NAMES = Object.keys(RETRIEVAL_FAMILIES) as RetrievalFamilyName[];
 

@@ -1,0 +1,46 @@
+import type { GitHubApi, IssueComment } from './github.js';
+
+/** The hidden marker that finds this gate's sticky comment; one per pull request and comment tag. */
+export function commentMarker(tag: string): string {
+  return `rag-gate:${tag}`;
+}
+
+export type CommentAction = 'created' | 'updated' | 'unchanged' | 'skipped';
+
+export interface CommentResult {
+  readonly action: CommentAction;
+  readonly url: string | null;
+}
+
+/**
+ * Whether a comment is this gate's own: it carries the marker and was written by the token's identity. When the
+ * token cannot say who it is (GITHUB_TOKEN, app tokens), only a bot's comment qualifies: a human's comment is
+ * never edited, even one that quotes the marker.
+ */
+function isOwnComment(comment: IssueComment, marker: string, login: string | null): boolean {
+  if (!comment.body.includes(`<!-- ${marker} -->`)) return false;
+  return login === null ? comment.authorType === 'Bot' : comment.authorLogin === login;
+}
+
+/**
+ * Creates or updates the sticky comment. With `onlyIfChanged`, a pull request without a comment yet gets one only
+ * when there is something to report (`hasNews`); an existing comment is always kept current.
+ */
+export async function upsertComment(
+  api: GitHubApi,
+  issueNumber: number,
+  marker: string,
+  body: string,
+  options: { onlyIfChanged: boolean; hasNews: boolean },
+): Promise<CommentResult> {
+  const login = await api.authenticatedLogin();
+  const existing = (await api.listComments(issueNumber)).find((comment) => isOwnComment(comment, marker, login));
+  if (existing === undefined) {
+    if (options.onlyIfChanged && !options.hasNews) return { action: 'skipped', url: null };
+    const created = await api.createComment(issueNumber, body);
+    return { action: 'created', url: created.url };
+  }
+  if (existing.body === body) return { action: 'unchanged', url: existing.url };
+  const updated = await api.updateComment(existing.id, body);
+  return { action: 'updated', url: updated.url };
+}

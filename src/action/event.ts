@@ -1,0 +1,51 @@
+/** What the action needs to know about the event that triggered it. */
+export interface EventInfo {
+  readonly eventName: string;
+  /** The pull request to comment on, when there is one (and it is known without the API). */
+  readonly pullRequest: { number: number; baseRef: string; baseSha: string; headSha: string } | null;
+  /** A workflow_run from a fork carries no pull request: these find it through the API. */
+  readonly workflowRunHead: { owner: string; branch: string; sha: string } | null;
+  /** The run whose workflow's earlier runs hold the baseline: this run, or the triggering run for workflow_run. */
+  readonly producerRunId: number;
+}
+
+type Json = Record<string, unknown>;
+
+const record = (value: unknown): Json => (typeof value === 'object' && value !== null ? (value as Json) : {});
+
+/** Reads the event payload (the JSON at GITHUB_EVENT_PATH) into what the action uses. */
+export function readEvent(eventName: string, payload: unknown, runId: number): EventInfo {
+  const body = record(payload);
+  if (eventName === 'pull_request' || eventName === 'pull_request_target') {
+    const pull = record(body.pull_request);
+    const base = record(pull.base);
+    const head = record(pull.head);
+    return {
+      eventName,
+      pullRequest: { number: Number(pull.number), baseRef: String(base.ref ?? ''), baseSha: String(base.sha ?? ''), headSha: String(head.sha ?? '') },
+      workflowRunHead: null,
+      producerRunId: runId,
+    };
+  }
+  if (eventName === 'workflow_run') {
+    const run = record(body.workflow_run);
+    const pulls = Array.isArray(run.pull_requests) ? run.pull_requests.map(record) : [];
+    const first = pulls[0];
+    const headRepository = record(record(run.head_repository).owner);
+    return {
+      eventName,
+      pullRequest:
+        first === undefined
+          ? null
+          : {
+              number: Number(first.number),
+              baseRef: String(record(first.base).ref ?? ''),
+              baseSha: String(record(first.base).sha ?? ''),
+              headSha: String(record(first.head).sha ?? run.head_sha ?? ''),
+            },
+      workflowRunHead: { owner: String(headRepository.login ?? ''), branch: String(run.head_branch ?? ''), sha: String(run.head_sha ?? '') },
+      producerRunId: Number(run.id),
+    };
+  }
+  return { eventName, pullRequest: null, workflowRunHead: null, producerRunId: runId };
+}

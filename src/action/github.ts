@@ -1,0 +1,165 @@
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
+import { Octokit } from '@octokit/rest';
+
+/** The slice of the GitHub REST API the action uses; tests pass a fake or point the real one at a loopback server. */
+export interface GitHubApi {
+  /** The workflow a run belongs to. */
+  getWorkflowId(runId: number): Promise<number>;
+  /** Successful push runs of a workflow on a branch, newest first, created after `since`. */
+  listSuccessfulPushRuns(workflowId: number, branch: string, since: Date): Promise<WorkflowRun[]>;
+  /** The merge-base of two commits, or null when GitHub cannot tell. */
+  mergeBase(base: string, head: string): Promise<string | null>;
+  /** Unexpired artifacts of a run with this name. */
+  findArtifact(runId: number, name: string): Promise<{ id: number; name: string } | null>;
+  /** The artifact's zip archive. */
+  downloadArtifact(artifactId: number): Promise<Uint8Array>;
+  /** Every comment on an issue or pull request, all pages. */
+  listComments(issueNumber: number): Promise<IssueComment[]>;
+  createComment(issueNumber: number, body: string): Promise<{ id: number; url: string }>;
+  updateComment(commentId: number, body: string): Promise<{ id: number; url: string }>;
+  /** The login the token acts as, or null when the token cannot say (GITHUB_TOKEN cannot read /user). */
+  authenticatedLogin(): Promise<string | null>;
+  /** An open pull request whose head is `owner:branch` at `sha`, for workflow_run events from forks. */
+  findPullRequest(headOwner: string, headBranch: string, headSha: string): Promise<PullRequestRef | null>;
+  getPullRequest(issueNumber: number): Promise<PullRequestRef>;
+}
+
+export interface WorkflowRun {
+  readonly id: number;
+  readonly runNumber: number;
+  readonly headSha: string;
+  readonly createdAt: string;
+  /** owner/name of the repository the run's commit came from. */
+  readonly headRepository: string;
+  readonly url: string;
+}
+
+export interface IssueComment {
+  readonly id: number;
+  readonly body: string;
+  readonly authorLogin: string;
+  readonly authorType: string;
+  readonly url: string;
+}
+
+export interface PullRequestRef {
+  readonly number: number;
+  readonly baseRef: string;
+  readonly baseSha: string;
+  readonly headSha: string;
+}
+
+/** An HTTP failure from the API, with its status, so callers can tell a read-only token (403) from others. */
+export function httpStatus(error: unknown): number | undefined {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+const RestClient = Octokit.plugin(retry, throttling);
+
+export interface ClientOptions {
+  readonly token: string;
+  readonly baseUrl: string;
+  readonly owner: string;
+  readonly repo: string;
+  /** Retries of transient failures (5xx, rate limits). */
+  readonly retries?: number;
+  /** Base of the retry back-off in milliseconds (grows with the square of the attempt). */
+  readonly retryBaseMs?: number;
+  readonly log?: (message: string) => void;
+}
+
+/** The GitHub API through Octokit, retrying transient failures and rate limits a bounded number of times. */
+export function createGitHubApi(options: ClientOptions): GitHubApi {
+  const retries = options.retries ?? 3;
+  const log = options.log ?? (() => {});
+  const octokit = new RestClient({
+    auth: options.token,
+    baseUrl: options.baseUrl,
+    userAgent: 'rag-gate',
+    retry: { retries, retryAfterBaseValue: options.retryBaseMs ?? 1000, doNotRetry: [400, 401, 403, 404, 410, 422, 451] },
+    throttle: {
+      onRateLimit: (retryAfter: number, request: { method: string; url: string }, _client: unknown, retryCount: number) => {
+        log(`GitHub rate limit on ${request.method} ${request.url}; retrying in ${retryAfter}s`);
+        return retryCount < retries;
+      },
+      onSecondaryRateLimit: (retryAfter: number, request: { method: string; url: string }, _client: unknown, retryCount: number) => {
+        log(`GitHub secondary rate limit on ${request.method} ${request.url}; retrying in ${retryAfter}s`);
+        return retryCount < retries;
+      },
+    },
+  });
+  const { owner, repo } = options;
+
+  return {
+    async getWorkflowId(runId) {
+      const { data } = await octokit.rest.actions.getWorkflowRun({ owner, repo, run_id: runId });
+      return data.workflow_id;
+    },
+    async listSuccessfulPushRuns(workflowId, branch, since) {
+      const { data } = await octokit.rest.actions.listWorkflowRuns({
+        owner,
+        repo,
+        workflow_id: workflowId,
+        branch,
+        event: 'push',
+        status: 'success',
+        created: `>=${since.toISOString()}`,
+        per_page: 100,
+      });
+      return data.workflow_runs.map((run) => ({
+        id: run.id,
+        runNumber: run.run_number,
+        headSha: run.head_sha,
+        createdAt: run.created_at,
+        headRepository: run.head_repository?.full_name ?? '',
+        url: run.html_url,
+      }));
+    },
+    async mergeBase(base, head) {
+      const { data } = await octokit.rest.repos.compareCommitsWithBasehead({ owner, repo, basehead: `${base}...${head}`, per_page: 1 });
+      return data.merge_base_commit?.sha ?? null;
+    },
+    async findArtifact(runId, name) {
+      const { data } = await octokit.rest.actions.listWorkflowRunArtifacts({ owner, repo, run_id: runId, name, per_page: 100 });
+      const artifact = data.artifacts.find((a) => a.name === name && !a.expired);
+      return artifact ? { id: artifact.id, name: artifact.name } : null;
+    },
+    async downloadArtifact(artifactId) {
+      const { data } = await octokit.rest.actions.downloadArtifact({ owner, repo, artifact_id: artifactId, archive_format: 'zip' });
+      return new Uint8Array(data as ArrayBuffer);
+    },
+    async listComments(issueNumber) {
+      const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
+      return comments.map((c) => ({ id: c.id, body: c.body ?? '', authorLogin: c.user?.login ?? '', authorType: c.user?.type ?? '', url: c.html_url }));
+    },
+    async createComment(issueNumber, body) {
+      const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });
+      return { id: data.id, url: data.html_url };
+    },
+    async updateComment(commentId, body) {
+      const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body });
+      return { id: data.id, url: data.html_url };
+    },
+    async authenticatedLogin() {
+      try {
+        const { data } = await octokit.rest.users.getAuthenticated();
+        return data.login;
+      } catch (error) {
+        const status = httpStatus(error);
+        if (status === 401 || status === 403 || status === 404) return null;
+        throw error;
+      }
+    },
+    async findPullRequest(headOwner, headBranch, headSha) {
+      const { data } = await octokit.rest.pulls.list({ owner, repo, state: 'open', head: `${headOwner}:${headBranch}`, per_page: 100 });
+      const pull = data.find((p) => p.head.sha === headSha) ?? data[0];
+      return pull ? { number: pull.number, baseRef: pull.base.ref, baseSha: pull.base.sha, headSha: pull.head.sha } : null;
+    },
+    async getPullRequest(issueNumber) {
+      const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: issueNumber });
+      return { number: data.number, baseRef: data.base.ref, baseSha: data.base.sha, headSha: data.head.sha };
+    },
+  };
+}

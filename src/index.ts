@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import * as core from '@actions/core';
+import { runAction } from './action/run.js';
+import { createGitHubApi } from './action/github.js';
+
+const eventPath = process.env.GITHUB_EVENT_PATH;
+
+await runAction({
+  getInput: (name) => core.getInput(name),
+  env: process.env,
+  eventPayload: eventPath ? JSON.parse(readFileSync(eventPath, 'utf8')) : {},
+  createApi: (token, owner, repo) =>
+    createGitHubApi({
+      token,
+      owner,
+      repo,
+      baseUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
+      retryBaseMs: Number(process.env.RAG_GATE_RETRY_BASE_MS) || undefined,
+      log: (message) => core.info(message),
+    }),
+  info: (message) => core.info(message),
+  warning: (message, title) => core.warning(message, title === undefined ? undefined : { title }),
+  setOutput: (name, value) => core.setOutput(name, value),
+  setFailed: (message) => core.setFailed(message),
+  writeSummary: async (markdown) => {
+    await core.summary.addRaw(markdown, true).write();
+  },
+  now: () => new Date(),
+});

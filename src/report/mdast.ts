@@ -1,0 +1,103 @@
+/**
+ * Building blocks for GitHub-flavoured Markdown as an mdast tree, serialised by mdast-util-to-markdown, so escaping
+ * is never done by hand. Text from users' files enters only through `userCode` (a code span: never HTML, a
+ * heading, a link, an image or an @mention); raw `html` nodes carry only our own fixed markup.
+ */
+import type { Emphasis, Heading, Html, InlineCode, Paragraph, PhrasingContent, Root, RootContent, Strong, Table, TableCell, TableRow, Text } from 'mdast';
+import { gfmToMarkdown } from 'mdast-util-gfm';
+import { toMarkdown } from 'mdast-util-to-markdown';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Untrusted text
+
+/** Bidirectional-text controls, which can make a code span read differently from what it holds. */
+const BIDI_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROLS = /\p{Cc}/gu;
+
+/**
+ * User text made fit for one table cell: control characters and all whitespace runs (newlines included) become
+ * one space, bidi controls go, the ends are trimmed, and text longer than `max` code points is cut to `max − 1`
+ * of them plus "…".
+ */
+export function oneLine(value: string, max: number): string {
+  const flat = value.replace(BIDI_CONTROLS, '').replace(CONTROLS, ' ').replace(/\s+/g, ' ').trim();
+  const points = Array.from(flat);
+  if (points.length <= max) return flat;
+  return `${points.slice(0, max - 1).join('').trimEnd()}…`;
+}
+
+export const text = (value: string): Text => ({ type: 'text', value });
+export const strong = (...children: PhrasingContent[]): Strong => ({ type: 'strong', children });
+export const emphasis = (value: string): Emphasis => ({ type: 'emphasis', children: [text(value)] });
+export const paragraph = (...children: PhrasingContent[]): Paragraph => ({ type: 'paragraph', children });
+export const heading = (depth: 3 | 4, value: string): Heading => ({ type: 'heading', depth, children: [text(value)] });
+export const html = (value: string): Html => ({ type: 'html', value });
+
+/** Untrusted text as a code span, or an emphasised "empty" when nothing is left to show. */
+export function userCode(value: string, max: number): InlineCode | Emphasis {
+  const line = oneLine(value, max);
+  return line === '' ? emphasis('empty') : { type: 'inlineCode', value: line };
+}
+
+/** Things GitHub would turn into a notification or a cross-reference when they appear in plain text. */
+const REFERENCE = /(?<![\w`])(?:@[A-Za-z0-9][\w-]*(?:\/[\w.-]+)?|#\d+)/g;
+
+/** Our own sentences as text, with any @mention or #123 reference (from names we interpolate) kept in code. */
+export function prose(value: string): PhrasingContent[] {
+  const out: PhrasingContent[] = [];
+  let start = 0;
+  for (const match of value.matchAll(REFERENCE)) {
+    if (match.index > start) out.push(text(value.slice(start, match.index)));
+    out.push({ type: 'inlineCode', value: match[0] });
+    start = match.index + match[0].length;
+  }
+  if (start < value.length) out.push(text(value.slice(start)));
+  return out;
+}
+
+/** Trusted one-line text (baseline provenance, report link) where `backtick` spans become code spans. */
+export function annotated(value: string): PhrasingContent[] {
+  const flat = oneLine(value, 1_000);
+  const out: PhrasingContent[] = [];
+  let start = 0;
+  for (const match of flat.matchAll(/`([^`]+)`/g)) {
+    if (match.index > start) out.push(...prose(flat.slice(start, match.index)));
+    out.push({ type: 'inlineCode', value: match[1]! });
+    start = match.index + match[0].length;
+  }
+  if (start < flat.length) out.push(...prose(flat.slice(start)));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tables and folds
+
+export type Cell = string | PhrasingContent | PhrasingContent[];
+export type Align = 'left' | 'right' | 'center' | null;
+
+export function tableCell(content: Cell): TableCell {
+  const children = typeof content === 'string' ? prose(content) : Array.isArray(content) ? content : [content];
+  return { type: 'tableCell', children };
+}
+
+export function table(header: readonly Cell[], rows: readonly (readonly Cell[])[], align: readonly Align[] = []): Table {
+  const row = (cells: readonly Cell[]): TableRow => ({ type: 'tableRow', children: cells.map(tableCell) });
+  return { type: 'table', align: header.map((_, i) => align[i] ?? null), children: [row(header), ...rows.map(row)] };
+}
+
+const escapeHtml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Content folded under a summary; the summary is always our own words. */
+export function details(summary: string, children: RootContent[]): RootContent[] {
+  return [html(`<details><summary>${escapeHtml(summary)}</summary>`), ...children, html('</details>')];
+}
+
+/** The sticky-comment marker as an HTML comment, reduced to characters that cannot end or break it. */
+export function markerComment(marker: string): Html {
+  const safe = marker.replace(/[^\w:./@+-]/g, '').replace(/-{2,}/g, '-').replace(/^-|-$/g, '');
+  return html(`<!-- ${safe} -->`);
+}
+
+export function serialise(tree: Root): string {
+  return toMarkdown(tree, { bullet: '-', extensions: [gfmToMarkdown({ tablePipeAlign: false })] });
+}
