@@ -105,7 +105,8 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
         branch,
         event: 'push',
         status: 'success',
-        created: `>=${since.toISOString()}`,
+        // GitHub's search date syntax is YYYY-MM-DDTHH:MM:SSZ, without fractional seconds.
+        created: `>=${since.toISOString().replace(/\.\d+Z$/, 'Z')}`,
         per_page: 100,
       });
       return data.workflow_runs.map((run) => ({

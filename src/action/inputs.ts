@@ -79,7 +79,8 @@ const inputSchema = z.object({
   graded: setting(parseGraded),
   permutations: setting(parsePermutations),
   comment: z.enum(['always', 'on-change', 'never'], { error: 'must be always, on-change or never' }),
-  'comment-tag': z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1–64 letters, digits, dots, dashes or underscores'),
+  // No "--" and no dash at the end: the marker is an HTML comment, which cannot hold either, and would lose them.
+  'comment-tag': z.string().regex(/^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/, 'must be 1–64 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end'),
   mode: z.enum(['gate', 'advisory'], { error: 'must be gate or advisory' }),
   'pr-number': setting(parseOptionalPrNumber),
 });

@@ -5,8 +5,8 @@ import { compareConfig, DEFAULT_CUTOFFS, DEFAULT_GRADED } from '../compare/setti
 import { readBoth } from '../io/errors.js';
 import { writeFileAtomic } from '../io/write.js';
 import type { CorrectnessRule } from '../metrics/generation/correctness.js';
-import { readOutcomes } from '../metrics/outcomes.js';
 import { parseRetrievalOkRule, type RetrievalOkRule } from '../metrics/retrieval-ok.js';
+import { readOutcomes } from '../metrics/outcomes.js';
 import { summarizeRun } from '../metrics/summary.js';
 import { renderCompareText } from '../report/compare-text.js';
 import { renderComment } from '../report/markdown.js';

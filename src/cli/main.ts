@@ -1,9 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { InputError } from '../io/errors.js';
+import { calibrateCommand } from './calibrate-command.js';
 import type { CommandContext } from './context.js';
 import { compareCommand } from './compare-command.js';
 import { evalCommand } from './eval-command.js';
 import { EXIT } from './exit.js';
+import { judgeCommand } from './judge-command.js';
 import { trecCommand } from './trec-command.js';
 
 
@@ -17,7 +19,9 @@ export async function main(argv: readonly string[], context: CommandContext): Pr
     .configureOutput({ writeOut: context.stdout, writeErr: context.stderr })
     .addCommand(evalCommand(context))
     .addCommand(trecCommand(context))
-    .addCommand(compareCommand(context, (code) => (exitCode = code)));
+    .addCommand(compareCommand(context, (code) => (exitCode = code)))
+    .addCommand(judgeCommand(context, (code) => (exitCode = code)))
+    .addCommand(calibrateCommand(context, (code) => (exitCode = code)));
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr });
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -2,7 +2,7 @@ import { type Decomposition, decompose } from '../metrics/decomposition.js';
 import { column, type QuestionOutcomes } from '../metrics/outcomes.js';
 import type { EvalConfig } from '../metrics/score.js';
 import type { RunSummary } from '../metrics/summary.js';
-import { bootstrapMeanCI } from '../stats/bootstrap.js';
+import { bootstrapMeanCIs } from '../stats/bootstrap.js';
 import { holmAdjust } from '../stats/holm.js';
 import { mcnemar, type McNemarResult } from '../stats/mcnemar.js';
 import { mcnemarSampleSize, pairedMeanSampleSize } from '../stats/power.js';
@@ -153,28 +153,56 @@ function binaryTest(
   };
 }
 
-function gradedTest(metric: string, values: PairedColumns, config: CompareConfig): RandomizationTest | null {
-  const result = pairedRandomizationTest(values.base, values.head, { permutations: config.permutations, seed: metric });
-  if (result.n === 0) return null;
-  const { differences } = pairValues(values.base, values.head);
-  let squares = 0;
-  for (const d of differences) squares += (d - result.delta) ** 2;
-  const sd = Math.sqrt(squares / Math.max(1, result.n - 1));
-  const significant = result.pValue < config.alpha;
-  return {
-    kind: 'randomization',
-    metric,
-    gate: null,
-    n: result.n,
-    base: result.meanBase,
-    head: result.meanHead,
-    delta: result.delta,
-    ci: bootstrapMeanCI(differences, { seed: metric }),
-    pValue: result.pValue,
-    adjustedPValue: null,
-    significant,
-    requiredN: significant ? null : pairedMeanSampleSize({ meanDifference: result.delta, sdDifference: sd, alpha: config.alpha }),
-  };
+/** Pairs where both runs carry the metric: 1 kept, 0 dropped. */
+function keptMask(values: PairedColumns): Uint8Array {
+  const mask = new Uint8Array(values.base.length);
+  for (let i = 0; i < mask.length; i++) mask[i] = Number.isNaN(values.base[i]!) || Number.isNaN(values.head[i]!) ? 0 : 1;
+  return mask;
+}
+
+const sameMask = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((value, i) => value === b[i]);
+
+/**
+ * Randomization tests and bootstrap intervals for the graded metrics. Metrics carried by exactly the same
+ * questions (the retrieval metrics, typically) share each bootstrap resample's draw, which is where the time goes.
+ */
+function gradedTests(metrics: readonly string[], columns: readonly PairedColumns[], config: CompareConfig): (RandomizationTest | null)[] {
+  const groups: { mask: Uint8Array; members: number[] }[] = [];
+  const differences = columns.map((values, index) => {
+    const mask = keptMask(values);
+    const group = groups.find((g) => sameMask(g.mask, mask));
+    if (group) group.members.push(index);
+    else groups.push({ mask, members: [index] });
+    return pairValues(values.base, values.head).differences;
+  });
+  const intervals: [number, number][] = new Array(metrics.length);
+  for (const { members } of groups) {
+    const cis = bootstrapMeanCIs(members.map((index) => differences[index]!), { seed: metrics[members[0]!]! });
+    members.forEach((index, j) => (intervals[index] = cis[j]!));
+  }
+  return metrics.map((metric, index) => {
+    const values = columns[index]!;
+    const result = pairedRandomizationTest(values.base, values.head, { permutations: config.permutations, seed: metric });
+    if (result.n === 0) return null;
+    let squares = 0;
+    for (const d of differences[index]!) squares += (d - result.delta) ** 2;
+    const sd = Math.sqrt(squares / Math.max(1, result.n - 1));
+    const significant = result.pValue < config.alpha;
+    return {
+      kind: 'randomization',
+      metric,
+      gate: null,
+      n: result.n,
+      base: result.meanBase,
+      head: result.meanHead,
+      delta: result.delta,
+      ci: intervals[index]!,
+      pValue: result.pValue,
+      adjustedPValue: null,
+      significant,
+      requiredN: significant ? null : pairedMeanSampleSize({ meanDifference: result.delta, sdDifference: sd, alpha: config.alpha }),
+    };
+  });
 }
 
 /** Applies Holm–Bonferroni across the tests the gate uses, and marks each test's gate and significance. */
@@ -214,7 +242,11 @@ export function compareRuns(baseRun: QuestionOutcomes, headRun: QuestionOutcomes
     binaryTest('correct_given_retrieval', correct, config, (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1),
     binaryTest('refusal', refused, config, (i) => answerable[i] === 0),
   ];
-  const graded = config.gradedMetrics.map((metric) => gradedTest(metric, paired(baseRun, headRun, pairing, metric), config));
+  const graded = gradedTests(
+    config.gradedMetrics,
+    config.gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
+    config,
+  );
   const tests = adjustGatedTests([...binary, ...graded].filter((test): test is PairedTest => test !== null), config);
 
   const regressions: QuestionChange[] = [];

@@ -34,6 +34,15 @@ export class InputError extends Error {
   static single(problem: InputProblem): InputError {
     return new InputError([problem]);
   }
+
+  /** One error for several failed reads: their input problems together, or the first failure that is not bad input. */
+  static merge(failures: readonly unknown[]): Error {
+    const other = failures.find((error) => !(error instanceof InputError));
+    if (other !== undefined) return other instanceof Error ? other : new Error(String(other));
+    const errors = failures as InputError[];
+    const problems = errors.flatMap((error) => error.problems).slice(0, MAX_LISTED_PROBLEMS);
+    return new InputError(problems, errors.reduce((sum, error) => sum + error.totalProblems, 0));
+  }
 }
 
 /** A bad option or action input value (not a file): the CLI exits 2, the action fails naming the input. */
@@ -67,11 +76,5 @@ export class ProblemCollector {
 export async function readBoth<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
   const [a, b] = await Promise.allSettled([first, second]);
   if (a.status === 'fulfilled' && b.status === 'fulfilled') return [a.value, b.value];
-  const failures = [a, b].flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
-  if (failures.every((error) => error instanceof InputError)) {
-    const errors = failures as InputError[];
-    const problems = errors.flatMap((error) => error.problems).slice(0, MAX_LISTED_PROBLEMS);
-    throw new InputError(problems, errors.reduce((sum, error) => sum + error.totalProblems, 0));
-  }
-  throw failures.find((error) => !(error instanceof InputError));
+  throw InputError.merge([a, b].flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : [])));
 }

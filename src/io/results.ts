@@ -1,5 +1,6 @@
 import { type InputProblem, InputError, ProblemCollector } from './errors.js';
 import { JsonArrayShapeError, jsonArrayElements } from './json-array.js';
+import { parseRecordJson } from './record-json.js';
 import { type NumberedLine, readLines } from './lines.js';
 import { FIELD_ALIASES, KNOWN_FIELDS, type ResultRecord, resultRecordSchema } from './schema.js';
 
@@ -68,7 +69,7 @@ export async function readResults(
   const handle = (text: string, line: number) => {
     let raw: unknown;
     try {
-      raw = JSON.parse(text);
+      raw = parseRecordJson(text);
     } catch (error) {
       problems.add(notJsonProblem(file, line, text, error));
       return;

@@ -13,8 +13,30 @@ export const FIELD_ALIASES: Readonly<Record<string, string>> = {
 
 const documentId = z.string({ error: 'must be a document id (a string)' }).min(1, 'must not be an empty string');
 
+/**
+ * Validates with a plain check first and runs the zod schema only when the check fails, so that long id lists
+ * (100 per question × 100,000 questions) cost one loop each, while a bad one still gets zod's precise issues.
+ */
+function checkedFirst<T>(isValid: (value: unknown) => boolean, schema: z.ZodType<T>) {
+  return z.unknown().transform((value, ctx): T => {
+    if (isValid(value)) return value as T;
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    return z.NEVER;
+  });
+}
+
+function isIdList(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (const id of value) if (typeof id !== 'string' || id === '') return false;
+  return true;
+}
+
+const isRankedIdList = (value: unknown) => isIdList(value) && new Set(value as string[]).size === (value as string[]).length;
+
 /** A ranked list: a document may appear once. */
-const rankedIds = z.array(documentId, { error: 'must be a list of document ids' }).superRefine((ids, ctx) => {
+const rankedIdSchema = z.array(documentId, { error: 'must be a list of document ids' }).superRefine((ids, ctx) => {
   const seen = new Map<string, number>();
   ids.forEach((id, index) => {
     const first = seen.get(id);
@@ -28,7 +50,9 @@ const grade = z
   .int('must be a whole-number grade')
   .nonnegative('must not be negative (grades are 0 or more; 1 and up is relevant)');
 
-const relevantIdList = z.array(documentId);
+const rankedIds = checkedFirst(isRankedIdList, rankedIdSchema);
+
+const relevantIdList = checkedFirst(isIdList, z.array(documentId));
 const relevanceGrades = z.record(z.string(), grade);
 
 /** A list of relevant ids, or graded relevance; each shape reports its own precise problems. */

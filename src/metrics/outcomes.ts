@@ -1,7 +1,7 @@
 import { readResults } from '../io/results.js';
 import type { ResultRecord } from '../io/schema.js';
-import { isRelevant } from './ranking.js';
-import { type EvalConfig, judgedRanking, relevanceMap, scoreQuestion } from './score.js';
+import { isRelevant, type JudgedRanking } from './ranking.js';
+import { type EvalConfig, judgedRanking, scoreQuestion } from './score.js';
 
 /**
  * Per-question outcomes of one run, column by column: for each metric a Float64Array with one value per
@@ -32,10 +32,12 @@ function goldKey(record: ResultRecord): string {
   return JSON.stringify([grades, record.expected_answer ?? null, record.answerable ?? true]);
 }
 
-/** Relevant documents among the first k retrieved. */
-function relevantWithin(record: ResultRecord, k: number): string[] {
-  const relevance = relevanceMap(record.relevant_ids);
-  return (record.retrieved_ids ?? []).slice(0, k).filter((id) => isRelevant(relevance.get(id) ?? 0));
+/** Relevant documents among the first k retrieved; the ranking's grades are aligned with `retrieved`. */
+function relevantWithin(retrieved: readonly string[], ranking: JudgedRanking, k: number): string[] {
+  const found: string[] = [];
+  const depth = Math.min(k, retrieved.length);
+  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i]!)) found.push(retrieved[i]!);
+  return found;
 }
 
 /** Scores records one at a time into columns. */
@@ -61,11 +63,11 @@ export class OutcomeBuilder {
     if (record.claims?.length === 0) this.noClaims++;
     const ranking = judgedRanking(record);
     if (record.retrieved_ids !== undefined && ranking === undefined) this.noRelevant++;
-    this.goldFound.push(ranking === undefined ? undefined : relevantWithin(record, this.config.retrievalOk.metric.k));
+    this.goldFound.push(ranking === undefined ? undefined : relevantWithin(record.retrieved_ids ?? [], ranking, this.config.retrievalOk.metric.k));
     if (record.human_label !== undefined && record.judge_label !== undefined) {
       this.labelPairs.push([String(record.human_label), String(record.judge_label)]);
     }
-    for (const [name, value] of Object.entries(scoreQuestion(record, this.config))) {
+    for (const [name, value] of Object.entries(scoreQuestion(record, this.config, ranking))) {
       let values = this.values.get(name);
       if (values === undefined) {
         values = [];

@@ -46,10 +46,9 @@ export function answerCorrect(record: ResultRecord, rule: CorrectnessRule): bool
 
 const bit = (value: boolean) => (value ? 1 : 0);
 
-/** Scores one question with every metric whose inputs it carries. */
-export function scoreQuestion(record: ResultRecord, config: EvalConfig): QuestionScores {
+/** Scores one question with every metric whose inputs it carries; `ranking` is its judged ranking, if any. */
+export function scoreQuestion(record: ResultRecord, config: EvalConfig, ranking: JudgedRanking | undefined = judgedRanking(record)): QuestionScores {
   const scores: QuestionScores = {};
-  const ranking = judgedRanking(record);
   if (ranking !== undefined) for (const metric of config.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
 
   const ok = retrievalSucceeded(record, ranking, config.retrievalOk);

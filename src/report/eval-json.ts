@@ -1,3 +1,4 @@
+import { formatCorrectnessRule } from '../metrics/generation/correctness.js';
 import type { EvalConfig } from '../metrics/score.js';
 import type { RunSummary } from '../metrics/summary.js';
 
@@ -17,6 +18,6 @@ export function evalJson(summary: RunSummary, config: EvalConfig) {
     judgeAgreement: summary.judgeAgreement,
     byTag: summary.byTag,
     warnings: summary.warnings,
-    config: { retrievalOk: config.retrievalOk.name, correct: config.correctness.kind === 'exact' ? 'exact' : `f1:${config.correctness.threshold}` },
+    config: { retrievalOk: config.retrievalOk.name, correct: formatCorrectnessRule(config.correctness) },
   };
 }

@@ -59,58 +59,100 @@ function isArrayLike(value: ArrayLike<number> | BootstrapOptions): value is Arra
  * linear interpolation between order statistics (quantile type 7, R's default: position h = (B − 1)·q).
  *
  * Conventions: n = 0 → [NaN, NaN]; all values equal (including n = 1) → [v, v] exactly. Memory: buffers allocated
- * once (the `resamples` means, n random words, a typed copy of the values), nothing allocated per resample.
+ * once (the `resamples` means, n indices and counts, the non-zero values), nothing allocated per resample.
  */
 export function bootstrapMeanCI(values: ArrayLike<number>, options: BootstrapOptions = {}): [number, number] {
+  return bootstrapMeanCIs([values], options)[0]!;
+}
+
+/**
+ * {@link bootstrapMeanCI} for several samples over the same n units (say, four retrieval metrics on the same
+ * questions): each resample's indices are drawn once and summed over every sample, so the cost of drawing is paid
+ * once. Each interval equals what bootstrapMeanCI gives for that sample alone with the same seed.
+ */
+export function bootstrapMeanCIs(samples: readonly ArrayLike<number>[], options: BootstrapOptions = {}): [number, number][] {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const level = options.level ?? 0.95;
   if (!Number.isInteger(resamples) || resamples < 1) {
     throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
   }
   if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
-  const n = values.length;
-  if (n === 0) return [NaN, NaN];
-  const first = values[0] as number;
-  let allEqual = true;
-  for (let i = 0; i < n; i++) {
-    const v = values[i] as number;
-    if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
-    if (v !== first) allEqual = false;
-  }
-  if (allEqual) return [first, first];
+  const n = samples[0]?.length ?? 0;
+  const intervals: [number, number][] = samples.map(() => [NaN, NaN]);
+  if (n === 0) return intervals;
+  // Each sample keeps only its non-zero values: a resample's sum is Σ count_j · value_j over them, and paired
+  // differences are mostly zero (unchanged questions), so this is far less work than summing n draws per sample.
+  const varying: { index: number; at: Int32Array; values: Float64Array; means: Float64Array }[] = [];
+  samples.forEach((values, index) => {
+    if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
+    const first = values[0] as number;
+    let allEqual = true;
+    let nonZero = 0;
+    for (let i = 0; i < n; i++) {
+      const v = values[i] as number;
+      if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
+      if (v !== first) allEqual = false;
+      if (v !== 0) nonZero++;
+    }
+    if (allEqual) {
+      intervals[index] = [first, first];
+      return;
+    }
+    const at = new Int32Array(nonZero);
+    const kept = new Float64Array(nonZero);
+    for (let i = 0, j = 0; i < n; i++) {
+      const v = values[i] as number;
+      if (v !== 0) {
+        at[j] = i;
+        kept[j++] = v;
+      }
+    }
+    varying.push({ index, at, values: kept, means: new Float64Array(resamples) });
+  });
+  if (varying.length === 0) return intervals;
 
   const random = new Random(options.seed ?? DEFAULT_SEED);
-  const means = new Float64Array(resamples);
-  if (n <= LEMIRE_MAX_BOUND) {
-    // Lemire's multiply-and-reject over one reused buffer of random words: index = ⌊word·n / 2^32⌋, and the rare
-    // words whose low part falls below 2^32 mod n are redrawn, so every index is exactly equally likely.
-    const data = Float64Array.from(values);
-    const words = new Uint32Array(n);
-    const rejectBelow = TWO_POW_32 % n;
-    for (let r = 0; r < resamples; r++) {
-      random.fillUint32(words);
+  const indices = new Int32Array(n);
+  const counts = new Int32Array(n);
+  for (let r = 0; r < resamples; r++) {
+    drawIndices(random, indices);
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[indices[i]!]!++;
+    for (const { at, values, means } of varying) {
       let sum = 0;
-      for (let i = 0; i < n; i++) {
-        let product = (words[i] as number) * n;
-        let index = Math.floor(product / TWO_POW_32);
-        while (product - index * TWO_POW_32 < rejectBelow) {
-          product = random.nextUint32() * n;
-          index = Math.floor(product / TWO_POW_32);
-        }
-        sum += data[index] as number;
-      }
-      means[r] = sum / n;
-    }
-  } else {
-    for (let r = 0; r < resamples; r++) {
-      let sum = 0;
-      for (let i = 0; i < n; i++) sum += values[random.nextBelow(n)] as number;
+      for (let j = 0; j < at.length; j++) sum += counts[at[j]!]! * values[j]!;
       means[r] = sum / n;
     }
   }
-  means.sort();
   const tail = (1 - level) / 2;
-  return [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
+  for (const { index, means } of varying) {
+    means.sort();
+    intervals[index] = [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
+  }
+  return intervals;
+}
+
+/** Fills `indices` with independent uniform draws from 0 … length − 1. */
+function drawIndices(random: Random, indices: Int32Array): void {
+  const n = indices.length;
+  if (n > LEMIRE_MAX_BOUND) {
+    for (let i = 0; i < n; i++) indices[i] = random.nextBelow(n);
+    return;
+  }
+  // Lemire's multiply-and-reject: index = ⌊word·n / 2^32⌋, and the rare words whose low part falls below
+  // 2^32 mod n are redrawn, so every index is exactly equally likely.
+  const words = new Uint32Array(indices.buffer, indices.byteOffset, n);
+  random.fillUint32(words);
+  const rejectBelow = TWO_POW_32 % n;
+  for (let i = 0; i < n; i++) {
+    let product = words[i]! * n;
+    let index = Math.floor(product / TWO_POW_32);
+    while (product - index * TWO_POW_32 < rejectBelow) {
+      product = random.nextUint32() * n;
+      index = Math.floor(product / TWO_POW_32);
+    }
+    indices[i] = index;
+  }
 }
 
 /** Type-7 quantile of an ascending array: linear interpolation at position (length − 1)·q. */

@@ -45,6 +45,11 @@ export function parseCorrectnessRule(text: string): CorrectnessRule {
   throw new CorrectnessRuleError(`invalid correctness rule "${rule}"; use "exact" or "f1:T" with 0 < T ≤ 1, e.g. "f1:0.5"`);
 }
 
+/** The rule as `parseCorrectnessRule` reads it: `exact` or `f1:T`. */
+export function formatCorrectnessRule(rule: CorrectnessRule): string {
+  return rule.kind === 'exact' ? 'exact' : `f1:${rule.threshold}`;
+}
+
 /** Applies the rule: 1 correct, 0 not. */
 export function judgeCorrect(rule: CorrectnessRule, answer: string, expected: string): number {
   return rule.kind === 'exact' ? exactMatch(answer, expected) : tokenF1(answer, expected) >= rule.threshold ? 1 : 0;

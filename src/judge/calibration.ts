@@ -1,0 +1,187 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import pLimit from 'p-limit';
+import { z } from 'zod';
+import { InputError } from '../io/errors.js';
+import { formatFieldPath, readFailure } from '../io/results.js';
+import { type Agreement, cohensKappa } from '../stats/kappa.js';
+import type { JudgeClient } from './client.js';
+import { type JudgeErrorKind, JudgeCallError } from './errors.js';
+import type { LabelKind, Labels } from './labels.js';
+import { judgeClaimVerdict, judgeCorrect } from './metrics.js';
+import { CLAIM_VERDICTS, CORRECTNESS_VERDICTS, PROMPT_VERSIONS, joinContexts } from './prompts.js';
+
+/** Below this kappa a judge does not measure what you think (the evaluation article); it may not gate. */
+export const DEFAULT_KAPPA_FLOOR = 0.6;
+
+/**
+ * The record `calibrate` writes: which judge (model and prompt version) agreed how well with human labels.
+ * `kappa`, `observed` and `expected` are for the decision the metric uses: SUPPORTED or not for faithfulness,
+ * CORRECT or not for correctness. `confusion` counts (human label → judge label) with every label kept.
+ */
+export const calibrationRecordSchema = z.object({
+  model: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty'),
+  promptVersion: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty'),
+  kind: z.enum(['faithfulness', 'correctness'], { error: 'must be "faithfulness" or "correctness"' }),
+  kappa: z.number({ error: 'must be a number or null' }).nullable(),
+  observed: z.number({ error: 'must be a number' }),
+  expected: z.number({ error: 'must be a number' }),
+  n: z.number({ error: 'must be a number' }).int('must be a whole number').nonnegative('must not be negative'),
+  date: z.string({ error: 'must be an ISO date string' }),
+  confusion: z.record(z.string(), z.record(z.string(), z.number())).optional(),
+  labels: z.object({ file: z.string(), sha256: z.string(), total: z.number(), failed: z.number() }).optional(),
+});
+export type CalibrationRecord = z.infer<typeof calibrationRecordSchema>;
+
+/**
+ * Whether metrics from this judge (model and prompt version) may fail a check: only when a calibration
+ * record for the same model and prompt version shows kappa ≥ the floor. Otherwise they are reported with
+ * `note` saying why the judge counts as uncalibrated, and never fail the check.
+ */
+export function judgeMayGate(
+  record: CalibrationRecord | undefined,
+  model: string,
+  promptVersion: string,
+  kappaFloor = DEFAULT_KAPPA_FLOOR,
+): { allowed: boolean; note: string } {
+  const judge = `judge ${model} (${promptVersion})`;
+  const uncalibrated = (why: string) => ({ allowed: false, note: `${judge} is uncalibrated: ${why}; its metrics are reported but do not gate` });
+  if (record === undefined) return uncalibrated('no calibration record');
+  if (record.model !== model) return uncalibrated(`the calibration record is for model ${record.model}`);
+  if (record.promptVersion !== promptVersion) return uncalibrated(`the calibration record is for prompt ${record.promptVersion}`);
+  if (record.kappa === null) return uncalibrated(`kappa is undefined on the ${record.n} labels (one label only)`);
+  const measured = `kappa ${record.kappa.toFixed(3)} on n = ${record.n}`;
+  if (!(record.kappa >= kappaFloor)) return uncalibrated(`${measured} is below the floor ${kappaFloor}`);
+  return { allowed: true, note: `${judge} is calibrated: ${measured} (floor ${kappaFloor}, ${record.date.slice(0, 10)})` };
+}
+
+/** Reads and checks a calibration record written by `calibrate`. */
+export async function readCalibrationRecord(file: string): Promise<CalibrationRecord> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw readFailure(file, error);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw InputError.single({ file, message: `not valid JSON (${error instanceof Error ? error.message : String(error)}); expected a calibration record written by rag-gate calibrate` });
+  }
+  const parsed = calibrationRecordSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new InputError(parsed.error.issues.slice(0, 20).map((issue) => ({ file, field: formatFieldPath(issue.path) || undefined, message: issue.message })));
+  }
+  return parsed.data;
+}
+
+export interface CalibrationFailure {
+  readonly id: string;
+  readonly kind: JudgeErrorKind;
+  readonly message: string;
+}
+
+export interface CalibrationResult {
+  readonly kind: LabelKind;
+  readonly record: CalibrationRecord;
+  /** Agreement on the decision the metric uses (SUPPORTED or not; CORRECT or not). */
+  readonly agreement: Agreement | null;
+  /** Faithfulness only: agreement on all three verdicts. */
+  readonly threeWay: Agreement | null;
+  /** Human label → judge label counts, every label value listed in a fixed order. */
+  readonly confusion: Record<string, Record<string, number>>;
+  readonly labelValues: readonly string[];
+  readonly total: number;
+  /** Labels the judge could not rate: left out of kappa and listed. */
+  readonly failures: readonly CalibrationFailure[];
+}
+
+const SUPPORTED = 'SUPPORTED';
+const NOT_SUPPORTED = 'NOT_SUPPORTED';
+
+/**
+ * Runs the judge over human labels and measures agreement with Cohen's kappa. Claim–context pairs are judged
+ * one call each with the faithfulness rubric (verdict only); answers with the correctness prompt.
+ */
+export async function calibrate(
+  client: JudgeClient,
+  labels: Labels,
+  options: { labelsFile: string; concurrency: number; date?: Date; onProgress?: (done: number, total: number) => void },
+): Promise<CalibrationResult> {
+  const limit = pLimit(options.concurrency);
+  const failures: CalibrationFailure[] = [];
+  let done = 0;
+  const rate = async <T>(id: string, judge: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await judge();
+    } catch (error) {
+      if (!(error instanceof JudgeCallError)) throw error;
+      failures.push({ id, kind: error.kind, message: error.message });
+      return undefined;
+    } finally {
+      options.onProgress?.(++done, labels.items.length);
+    }
+  };
+
+  let pairs: [string, string][];
+  let labelValues: readonly string[];
+  let binary: [string, string][];
+  if (labels.kind === 'faithfulness') {
+    labelValues = CLAIM_VERDICTS;
+    const verdicts = await Promise.all(
+      labels.items.map((item) =>
+        limit(() => rate(item.id, () => judgeClaimVerdict(client, item.claim, typeof item.context === 'string' ? item.context : joinContexts(item.context)))),
+      ),
+    );
+    pairs = [];
+    labels.items.forEach((item, i) => {
+      const verdict = verdicts[i];
+      if (verdict !== undefined) pairs.push([item.human_verdict, verdict]);
+    });
+    const collapse = (verdict: string) => (verdict === SUPPORTED ? SUPPORTED : NOT_SUPPORTED);
+    binary = pairs.map(([human, judge]) => [collapse(human), collapse(judge)]);
+  } else {
+    labelValues = CORRECTNESS_VERDICTS;
+    const verdicts = await Promise.all(labels.items.map((item) => limit(() => rate(item.id, () => judgeCorrect(client, item.question, item.answer, item.expected_answer)))));
+    pairs = [];
+    labels.items.forEach((item, i) => {
+      const correct = verdicts[i];
+      if (correct !== undefined) pairs.push([item.human_correct ? 'CORRECT' : 'INCORRECT', correct ? 'CORRECT' : 'INCORRECT']);
+    });
+    binary = pairs;
+  }
+
+  const agreement = cohensKappa(binary);
+  const full = cohensKappa(pairs);
+  const confusion: Record<string, Record<string, number>> = {};
+  for (const human of labelValues) {
+    confusion[human] = {};
+    for (const judge of labelValues) confusion[human]![judge] = full?.confusion[human]?.[judge] ?? 0;
+  }
+  const sha256 = createHash('sha256').update(await readFile(options.labelsFile)).digest('hex');
+  failures.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const record: CalibrationRecord = {
+    model: client.model,
+    promptVersion: labels.kind === 'faithfulness' ? PROMPT_VERSIONS.faithfulness : PROMPT_VERSIONS.correctness,
+    kind: labels.kind,
+    kappa: agreement?.kappa ?? null,
+    observed: agreement?.observed ?? 0,
+    expected: agreement?.expected ?? 0,
+    n: agreement?.n ?? 0,
+    date: (options.date ?? new Date()).toISOString(),
+    confusion,
+    labels: { file: options.labelsFile, sha256, total: labels.items.length, failed: failures.length },
+  };
+  return {
+    kind: labels.kind,
+    record,
+    agreement,
+    threeWay: labels.kind === 'faithfulness' ? full : null,
+    confusion,
+    labelValues,
+    total: labels.items.length,
+    failures,
+  };
+}
+

@@ -1,0 +1,383 @@
+import { z } from 'zod';
+import { type CacheKeyParts, type JudgeCache, cacheKey } from './cache.js';
+import { type JudgeErrorKind, JudgeCallError, JudgeSetupError } from './errors.js';
+import type { StructuredRequest } from './prompts.js';
+import { backoffDelay, retryAfterFromHeaders, sleep } from './retry.js';
+import { cosine } from './vector.js';
+
+export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+export const DEFAULT_MODEL = 'gpt-4o-mini';
+export const DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
+/** Base of the exponential backoff; `RAG_GATE_JUDGE_BACKOFF_MS` overrides it (tests use a few ms). */
+export const DEFAULT_BACKOFF_MS = 500;
+/** A server that asks to wait longer than this is not waited for: the call fails as `unavailable`. */
+export const DEFAULT_MAX_RETRY_AFTER_MS = 120_000;
+
+export interface JudgeClientOptions {
+  /** e.g. https://api.openai.com/v1; `/chat/completions` and `/embeddings` are appended. */
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly model: string;
+  readonly embeddingModel: string;
+  /** Per HTTP request, reply body included. */
+  readonly timeoutMs: number;
+  /** Attempts per call, the first included; retried: 408, 409, 429, 5xx, timeouts, broken connections, invalid replies. */
+  readonly maxAttempts: number;
+  readonly backoffMs: number;
+  readonly maxRetryAfterMs?: number;
+  /** Budget of HTTP requests (retries included) for the whole run; undefined = unlimited. */
+  readonly maxCalls?: number;
+  readonly cache?: JudgeCache;
+  readonly random?: () => number;
+}
+
+/** What the judge cost, for the end-of-run report. */
+export interface JudgeStats {
+  /** HTTP requests sent (each retry is one). */
+  calls: number;
+  retries: number;
+  /** Replies served from the on-disk cache or shared with an identical call of the same run. */
+  cacheHits: number;
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+/** A failure worth another attempt; after the last attempt it becomes a JudgeCallError of the same kind. */
+class Retryable extends Error {
+  constructor(
+    readonly kind: JudgeErrorKind,
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+const usageSchema = z
+  .object({ prompt_tokens: z.number().optional(), completion_tokens: z.number().optional(), total_tokens: z.number().optional() })
+  .nullable()
+  .optional();
+
+const chatEnvelope = z.object({
+  choices: z
+    .array(
+      z.object({
+        message: z.object({ content: z.string().nullable().optional(), refusal: z.string().nullable().optional() }),
+        finish_reason: z.string().nullable().optional(),
+      }),
+    )
+    .min(1),
+  usage: usageSchema,
+});
+
+const embeddingsEnvelope = z.object({
+  data: z.array(z.object({ embedding: z.array(z.number()).min(1), index: z.number().int().nonnegative() })),
+  usage: usageSchema,
+});
+
+const cosinesValue = z.array(z.number());
+
+/** Network error codes meaning nothing listens at that address: the run stops (exit 2) instead of retrying. */
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EAI_AGAIN: 'host name lookup failed',
+};
+
+/** The errno-style code of a failed fetch (undici puts it on `cause`, or on the errors of an AggregateError). */
+function networkCode(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  const visit = (value: unknown): string | undefined => {
+    if (typeof value !== 'object' || value === null || seen.has(value)) return undefined;
+    seen.add(value);
+    const { code, cause, errors } = value as { code?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof code === 'string' && code in UNREACHABLE) return code;
+    const nested = visit(cause) ?? (Array.isArray(errors) ? errors.map(visit).find((c) => c !== undefined) : undefined);
+    return nested ?? (typeof code === 'string' ? code : undefined);
+  };
+  return visit(error);
+}
+
+/** The `error.message` of an OpenAI-style error body, else the body's start. */
+function serverMessage(text: string): string {
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    if (typeof body.error === 'string') return body.error;
+    if (typeof body.error?.message === 'string') return body.error.message;
+    if (typeof body.message === 'string') return body.message;
+  } catch {
+    // not JSON: show the text
+  }
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat || '(empty body)';
+}
+
+/** A reply's JSON, allowing the ```json fences some models put around it in JSON mode. */
+function replyJson(content: string): unknown {
+  const fenced = /^\s*```(?:json)?\s*\n?([\s\S]*?)\n?```\s*$/i.exec(content);
+  return JSON.parse(fenced ? fenced[1]! : content);
+}
+
+function zodSummary(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+    .join('; ');
+}
+
+interface RawReply {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+}
+
+/**
+ * A client for one OpenAI-compatible endpoint (OpenAI, Azure via a proxy, vLLM, Ollama, LiteLLM…) that
+ * only ever returns validated replies: it checks the cache, keeps within the call budget, times each
+ * request out, retries with backoff that honours Retry-After, and validates every reply with zod.
+ * Identical calls within a run are made once.
+ */
+export class JudgeClient {
+  readonly stats: JudgeStats = { calls: 0, retries: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  readonly warnings: string[] = [];
+  private readonly abort = new AbortController();
+  private setupError: JudgeSetupError | undefined;
+  private readonly memo = new Map<string, Promise<unknown>>();
+  private responseFormat: 'json_schema' | 'json_object' = 'json_schema';
+  private readonly baseUrl: string;
+
+  constructor(readonly options: JudgeClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  get model(): string {
+    return this.options.model;
+  }
+
+  get embeddingModel(): string {
+    return this.options.embeddingModel;
+  }
+
+  /** A chat completion whose reply must be JSON matching `request.reply`; cached by model, prompt version and messages. */
+  structured<T>(request: StructuredRequest<T>): Promise<T> {
+    const parts: CacheKeyParts = {
+      endpoint: 'chat',
+      model: this.options.model,
+      promptVersion: request.promptVersion,
+      task: request.task,
+      input: request.messages.map(({ role, content }) => ({ role, content })),
+    };
+    return this.cached(parts, request.reply, () => this.withRetries(() => this.chatAttempt(request)));
+  }
+
+  /**
+   * Embeds `texts` in one call and returns the cosine similarity of the first text with each of the others.
+   * The similarities, not the vectors, are cached (a few numbers instead of thousands), keyed by embedding
+   * model, prompt version and texts.
+   */
+  cosinesToFirst(promptVersion: string, task: string, texts: readonly string[]): Promise<number[]> {
+    const parts: CacheKeyParts = { endpoint: 'embeddings', model: this.options.embeddingModel, promptVersion, task, input: [...texts] };
+    const compute = async () => {
+      const [first, ...others] = await this.withRetries(() => this.embeddingsAttempt(texts));
+      const cosines = others.map((vector) => cosine(first!, vector));
+      if (cosines.some((value) => !Number.isFinite(value))) throw new JudgeCallError('invalid_reply', 'the embeddings endpoint returned a zero vector');
+      return cosines;
+    };
+    return this.cached(parts, cosinesValue, compute);
+  }
+
+  private async cached<T>(parts: CacheKeyParts, check: z.ZodType<T>, compute: () => Promise<T>): Promise<T> {
+    const key = cacheKey(parts);
+    const shared = this.memo.get(key);
+    if (shared !== undefined) {
+      const value = (await shared) as T;
+      this.stats.cacheHits++;
+      return value;
+    }
+    const promise = (async () => {
+      const stored = await this.options.cache?.get(key);
+      if (stored !== undefined) {
+        const parsed = check.safeParse(stored);
+        if (parsed.success) {
+          this.stats.cacheHits++;
+          return parsed.data;
+        }
+      }
+      const value = await compute();
+      await this.options.cache?.put(key, parts, value);
+      return value;
+    })();
+    this.memo.set(key, promise);
+    try {
+      return await promise;
+    } catch (error) {
+      this.memo.delete(key);
+      throw error;
+    }
+  }
+
+  private async withRetries<T>(attempt: () => Promise<T>): Promise<T> {
+    const { maxAttempts, backoffMs } = this.options;
+    const maxRetryAfterMs = this.options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+    let last: Retryable | undefined;
+    for (let n = 1; n <= maxAttempts; n++) {
+      if (last !== undefined) {
+        if (last.retryAfterMs !== undefined && last.retryAfterMs > maxRetryAfterMs) {
+          throw new JudgeCallError(last.kind, `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1000)} s, longer than the ${maxRetryAfterMs / 1000} s rag-gate waits`);
+        }
+        this.stats.retries++;
+        await sleep(last.retryAfterMs ?? backoffDelay(n - 1, backoffMs, this.options.random), this.abort.signal);
+      }
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!(error instanceof Retryable)) throw error;
+        last = error;
+      }
+    }
+    const kind = last?.kind ?? 'network';
+    throw new JudgeCallError(kind, `${last?.message ?? 'no attempt made'} (gave up after ${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'})`);
+  }
+
+  /** Stops the whole run: every pending and later call rejects with `error`. */
+  private stop(error: JudgeSetupError): never {
+    this.setupError ??= error;
+    this.abort.abort(this.setupError);
+    throw this.setupError;
+  }
+
+  /** One HTTP POST: budget, timeout, and the failures no retry can fix. */
+  private async post(path: string, body: unknown): Promise<RawReply> {
+    if (this.setupError !== undefined) throw this.setupError;
+    const { maxCalls, timeoutMs, apiKey } = this.options;
+    if (maxCalls !== undefined && this.stats.calls >= maxCalls) {
+      throw new JudgeCallError('budget', `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? '' : 's'} is used up`);
+    }
+    this.stats.calls++;
+    const url = `${this.baseUrl}${path}`;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let reply: RawReply;
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+        body: JSON.stringify(body),
+        signal: AbortSignal.any([timeout, this.abort.signal]),
+      });
+      reply = { status: response.status, headers: response.headers, text: await response.text() };
+    } catch (error) {
+      if (this.setupError !== undefined) throw this.setupError;
+      if (timeout.aborted) throw new Retryable('timeout', `no complete reply from ${url} within ${timeoutMs} ms`);
+      const code = networkCode(error);
+      const reason = code !== undefined ? UNREACHABLE[code] : undefined;
+      if (reason !== undefined) {
+        this.stop(new JudgeSetupError(`cannot reach the judge endpoint ${url} (${reason}); check --base-url or OPENAI_BASE_URL`));
+      }
+      throw new Retryable('network', `the connection to ${url} failed (${code ?? (error instanceof Error ? error.message : String(error))})`);
+    }
+    const { status } = reply;
+    if (status === 401 || status === 403) {
+      this.stop(new JudgeSetupError(`the judge endpoint ${url} rejected the API key (HTTP ${status}: ${serverMessage(reply.text)}); check OPENAI_API_KEY`));
+    }
+    if (status === 404) {
+      this.stop(
+        new JudgeSetupError(
+          `the judge endpoint ${url} answered HTTP 404 (${serverMessage(reply.text)}); check --base-url (OpenAI-compatible servers usually end in /v1) and the model name`,
+        ),
+      );
+    }
+    return reply;
+  }
+
+  /** Turns an error status into a retry (408, 409, 429, 5xx, honouring Retry-After) or a final failure. */
+  private failedStatus(reply: RawReply): never {
+    const message = `HTTP ${reply.status}: ${serverMessage(reply.text)}`;
+    if (reply.status === 408 || reply.status === 409 || reply.status === 429 || reply.status >= 500) {
+      throw new Retryable(reply.status === 408 ? 'timeout' : 'unavailable', message, retryAfterFromHeaders(reply.headers));
+    }
+    throw new JudgeCallError('http', message);
+  }
+
+  private addUsage(usage: z.infer<typeof usageSchema>): void {
+    if (!usage) return;
+    const prompt = usage.prompt_tokens ?? 0;
+    const completion = usage.completion_tokens ?? 0;
+    this.stats.promptTokens += prompt;
+    this.stats.completionTokens += completion;
+    this.stats.totalTokens += usage.total_tokens ?? prompt + completion;
+  }
+
+  private async chatAttempt<T>(request: StructuredRequest<T>): Promise<T> {
+    let reply: RawReply;
+    for (;;) {
+      const format = this.responseFormat;
+      reply = await this.post('/chat/completions', {
+        model: this.options.model,
+        temperature: 0,
+        messages: request.messages,
+        response_format:
+          format === 'json_schema'
+            ? { type: 'json_schema', json_schema: { name: request.schemaName, strict: true, schema: request.jsonSchema } }
+            : { type: 'json_object' },
+      });
+      // An endpoint without JSON-schema output: fall back to JSON mode for the rest of the run; zod still checks every reply.
+      if (reply.status === 400 && format === 'json_schema' && /response_format|json_schema/i.test(reply.text)) {
+        if (this.responseFormat === 'json_schema') {
+          this.responseFormat = 'json_object';
+          this.warnings.push(`the endpoint does not accept the JSON-schema response format (${serverMessage(reply.text)}); using JSON mode, replies are still validated`);
+        }
+        continue;
+      }
+      break;
+    }
+    if (reply.status < 200 || reply.status >= 300) this.failedStatus(reply);
+    let envelope: z.infer<typeof chatEnvelope>;
+    try {
+      const parsed = chatEnvelope.safeParse(JSON.parse(reply.text));
+      if (!parsed.success) throw new Retryable('invalid_reply', `the reply is not a chat completion (${zodSummary(parsed.error)})`);
+      envelope = parsed.data;
+    } catch (error) {
+      if (error instanceof Retryable) throw error;
+      throw new Retryable('invalid_reply', `the reply is not JSON (${serverMessage(reply.text)})`);
+    }
+    this.addUsage(envelope.usage);
+    const message = envelope.choices[0]!.message;
+    if (typeof message.content !== 'string' || message.content.trim() === '') {
+      throw new Retryable('invalid_reply', message.refusal ? `the model refused: ${message.refusal}` : 'the reply has no content');
+    }
+    let json: unknown;
+    try {
+      json = replyJson(message.content);
+    } catch {
+      const truncated = envelope.choices[0]!.finish_reason === 'length' ? ' (cut off at the token limit)' : '';
+      throw new Retryable('invalid_reply', `the model's reply is not JSON${truncated}: ${serverMessage(message.content)}`);
+    }
+    const checked = request.reply.safeParse(json);
+    if (!checked.success) throw new Retryable('invalid_reply', `the model's reply does not have the expected shape (${zodSummary(checked.error)})`);
+    return checked.data;
+  }
+
+  private async embeddingsAttempt(texts: readonly string[]): Promise<number[][]> {
+    const reply = await this.post('/embeddings', { model: this.options.embeddingModel, input: texts });
+    if (reply.status < 200 || reply.status >= 300) this.failedStatus(reply);
+    let envelope: z.infer<typeof embeddingsEnvelope>;
+    try {
+      const parsed = embeddingsEnvelope.safeParse(JSON.parse(reply.text));
+      if (!parsed.success) throw new Retryable('invalid_reply', `the reply is not an embeddings list (${zodSummary(parsed.error)})`);
+      envelope = parsed.data;
+    } catch (error) {
+      if (error instanceof Retryable) throw error;
+      throw new Retryable('invalid_reply', `the reply is not JSON (${serverMessage(reply.text)})`);
+    }
+    this.addUsage(envelope.usage);
+    const byIndex = [...envelope.data].sort((a, b) => a.index - b.index);
+    const dimension = byIndex[0]?.embedding.length;
+    if (byIndex.length !== texts.length || byIndex.some((item, i) => item.index !== i || item.embedding.length !== dimension)) {
+      throw new Retryable('invalid_reply', `expected ${texts.length} embeddings of one dimension, indexed 0…${texts.length - 1}`);
+    }
+    return byIndex.map((item) => item.embedding);
+  }
+}

@@ -1,0 +1,242 @@
+import pLimit from 'p-limit';
+import { z } from 'zod';
+import { readResults } from '../io/results.js';
+import type { ResultRecord } from '../io/schema.js';
+import { writeFileAtomic } from '../io/write.js';
+import type { JudgeClient } from './client.js';
+import { type JudgeErrorKind, JudgeCallError } from './errors.js';
+import { type JudgeMetric, JUDGE_METRICS, METRIC_FIELD, judgeAnswerRelevance, judgeClaims, judgeCorrect } from './metrics.js';
+import { PROMPT_VERSIONS } from './prompts.js';
+import { readRawRecords, rewriteRecord } from './raw.js';
+
+/** The field a record gets when judging one of its metrics failed; replaced on every run. */
+export const JUDGE_ERRORS_FIELD = 'judge_errors';
+
+/**
+ * The field naming, for each field the judge filled in, the judge that did: the model and prompt version a
+ * calibration record must match before the metric may gate (see `judgeMayGate`). A field the input brought
+ * itself has no entry: it is the pipeline's own value.
+ */
+export const JUDGED_BY_FIELD = 'judged_by';
+
+export const judgedBySchema = z.object({
+  model: z.string({ error: 'must be a string' }),
+  embedding_model: z.string({ error: 'must be a string' }).optional(),
+  prompt_version: z.string({ error: 'must be a string' }),
+});
+export type JudgedBy = z.infer<typeof judgedBySchema>;
+
+/** `judged_by` as the results schema could accept it: `{"claims": {...}, "answer_relevance": {...}, "correct": {...}}`. */
+export const judgedByFieldSchema = z.object({
+  claims: judgedBySchema.optional(),
+  answer_relevance: judgedBySchema.optional(),
+  correct: judgedBySchema.optional(),
+});
+
+/** `judge_errors` as the results schema could accept it. */
+export const judgeErrorsFieldSchema = z.array(
+  z.object({ metric: z.enum(JUDGE_METRICS), kind: z.string(), message: z.string() }),
+  { error: 'must be a list of {metric, kind, message}' },
+);
+
+export interface JudgeErrorEntry {
+  readonly metric: JudgeMetric;
+  readonly kind: JudgeErrorKind;
+  readonly message: string;
+}
+
+export interface MetricReport {
+  /** Records whose field this run filled in. */
+  judged: number;
+  /** Records that already had the field (kept as they were, without `--overwrite`). */
+  kept: number;
+  /** Records that lack the metric's inputs, by reason; not errors. */
+  skipped: Record<string, number>;
+  /** Records where judging this metric failed (marked with a judge error). */
+  failed: number;
+}
+
+export interface JudgeRunOptions {
+  readonly results: string;
+  readonly metrics: readonly JudgeMetric[];
+  readonly overwrite: boolean;
+  readonly concurrency: number;
+  readonly onProgress?: (done: number, total: number, failed: number) => void;
+}
+
+export interface JudgeRunResult {
+  /** The output, one JSON line per input record, in input order. */
+  readonly lines: readonly string[];
+  readonly records: number;
+  /** Records with at least one metric to judge. */
+  readonly recordsToJudge: number;
+  /** Records with at least one judge error. */
+  readonly recordsFailed: number;
+  /** recordsFailed / recordsToJudge (0 when nothing needed judging). */
+  readonly failureShare: number;
+  readonly failuresByKind: Partial<Record<JudgeErrorKind, number>>;
+  readonly metrics: Partial<Record<JudgeMetric, MetricReport>>;
+  /** Warnings from reading the results file (unknown fields). */
+  readonly readWarnings: readonly string[];
+}
+
+type Plan = { readonly judge: true } | { readonly judge: false; readonly kept: boolean; readonly reason?: string };
+
+const hasText = (text: string | undefined): text is string => text !== undefined && text.trim() !== '';
+
+/** Whether a record's metric is judged, kept (already present) or skipped (inputs missing, with the reason). */
+export function planMetric(metric: JudgeMetric, record: ResultRecord, overwrite: boolean): Plan {
+  if (!overwrite && record[METRIC_FIELD[metric]] !== undefined) return { judge: false, kept: true };
+  if (!hasText(record.answer)) return { judge: false, kept: false, reason: 'no answer' };
+  if (metric === 'faithfulness' && (record.retrieved_contexts ?? []).length === 0) return { judge: false, kept: false, reason: 'no retrieved_contexts' };
+  if (metric === 'correctness' && record.expected_answer === undefined) return { judge: false, kept: false, reason: 'no expected_answer' };
+  return { judge: true };
+}
+
+function judgeMetric(client: JudgeClient, metric: JudgeMetric, record: ResultRecord): Promise<unknown> {
+  const answer = record.answer ?? '';
+  switch (metric) {
+    case 'faithfulness':
+      return judgeClaims(client, record.question, answer, record.retrieved_contexts ?? []);
+    case 'answer_relevance':
+      return judgeAnswerRelevance(client, record.question, answer);
+    case 'correctness':
+      return judgeCorrect(client, record.question, answer, record.expected_answer ?? '');
+  }
+}
+
+const metricOrder = (metric: string) => {
+  const index = (JUDGE_METRICS as readonly string[]).indexOf(metric);
+  return index < 0 ? JUDGE_METRICS.length : index;
+};
+
+/** The judge errors an earlier run left on a record, as far as they have the expected shape. */
+function earlierErrors(object: Record<string, unknown>): { metric: string }[] {
+  const value = object[JUDGE_ERRORS_FIELD];
+  if (!Array.isArray(value)) return [];
+  return value.filter((entry): entry is { metric: string } => typeof entry === 'object' && entry !== null && typeof (entry as { metric?: unknown }).metric === 'string');
+}
+
+/** Who judged each metric: the `judged_by` entry a field gets when this client fills it in. */
+export function judgeProvenance(client: JudgeClient): Record<JudgeMetric, JudgedBy> {
+  return {
+    faithfulness: { model: client.model, prompt_version: PROMPT_VERSIONS.faithfulness },
+    answer_relevance: { model: client.model, embedding_model: client.embeddingModel, prompt_version: PROMPT_VERSIONS.answer_relevance },
+    correctness: { model: client.model, prompt_version: PROMPT_VERSIONS.correctness },
+  };
+}
+
+/**
+ * Judges the selected metrics of every record of a results file and returns the output lines: each input
+ * record with the judged fields filled in (`claims`, `answer_relevance`, `correct`) and, where judging
+ * failed, `judge_errors: [{metric, kind, message}]`. Fields the input has are kept unless `overwrite`.
+ * At most `concurrency` metric judgements (so HTTP requests) run at once. A JudgeSetupError (endpoint
+ * unreachable, key rejected) rejects the whole run; any other failure is recorded on its record.
+ */
+export async function judgeResults(client: JudgeClient, options: JudgeRunOptions): Promise<JudgeRunResult> {
+  const records: ResultRecord[] = [];
+  const { warnings: readWarnings } = await readResults(options.results, (record) => records.push(record));
+  const raw = await readRawRecords(options.results);
+  if (raw.texts.length !== records.length) throw new Error(`internal: read ${records.length} records but ${raw.texts.length} record texts`);
+
+  const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
+  const reports: Partial<Record<JudgeMetric, MetricReport>> = {};
+  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0 };
+  const values = records.map(() => new Map<string, unknown>());
+  const errors = records.map((): JudgeErrorEntry[] => []);
+  const limit = pLimit(options.concurrency);
+  const tasks: Promise<void>[] = [];
+  const toJudge = new Set<number>();
+  const judgedMetrics = records.map(() => new Set<JudgeMetric>());
+  let done = 0;
+  let failedTasks = 0;
+
+  records.forEach((record, index) => {
+    for (const metric of metrics) {
+      const report = reports[metric]!;
+      const plan = planMetric(metric, record, options.overwrite);
+      if (!plan.judge) {
+        if (plan.kept) report.kept++;
+        else if (plan.reason !== undefined) report.skipped[plan.reason] = (report.skipped[plan.reason] ?? 0) + 1;
+        continue;
+      }
+      toJudge.add(index);
+      judgedMetrics[index]!.add(metric);
+      tasks.push(
+        limit(async () => {
+          try {
+            values[index]!.set(METRIC_FIELD[metric], await judgeMetric(client, metric, record));
+            report.judged++;
+          } catch (error) {
+            if (!(error instanceof JudgeCallError)) throw error;
+            errors[index]!.push({ metric, kind: error.kind, message: error.message });
+            report.failed++;
+            failedTasks++;
+          }
+          done++;
+          options.onProgress?.(done, tasks.length, failedTasks);
+        }),
+      );
+    }
+  });
+  options.onProgress?.(0, tasks.length, 0);
+  try {
+    await Promise.all(tasks);
+  } finally {
+    limit.clearQueue();
+  }
+
+  const failuresByKind: Partial<Record<JudgeErrorKind, number>> = {};
+  let recordsFailed = 0;
+  const provenance = judgeProvenance(client);
+  const lines = raw.texts.map((text, index) => {
+    const recordErrors = errors[index]!;
+    if (recordErrors.length > 0) {
+      recordsFailed++;
+      for (const error of recordErrors) failuresByKind[error.kind] = (failuresByKind[error.kind] ?? 0) + 1;
+    }
+    const judgedHere = judgedMetrics[index]!;
+    if (judgedHere.size === 0) return rewriteRecord(text, raw.jsonLines, new Map(), new Set());
+    const object = JSON.parse(text) as Record<string, unknown>;
+    const judged = values[index]!;
+    // Fields in a fixed order (not the order the calls finished in), so equal runs write equal bytes.
+    const set = new Map<string, unknown>();
+    const remove = new Set<string>();
+    const by: Record<string, unknown> = {};
+    const earlierBy = object[JUDGED_BY_FIELD];
+    for (const metric of JUDGE_METRICS) {
+      const field = METRIC_FIELD[metric];
+      if (judged.has(field)) {
+        set.set(field, judged.get(field));
+        by[field] = provenance[metric];
+      } else if (typeof earlierBy === 'object' && earlierBy !== null && !Array.isArray(earlierBy) && Object.hasOwn(earlierBy, field)) {
+        by[field] = (earlierBy as Record<string, unknown>)[field];
+      }
+    }
+    if (Object.keys(by).length > 0 && judged.size > 0) set.set(JUDGED_BY_FIELD, by);
+    // Errors of an earlier run stay only for metrics this run did not judge on this record.
+    const earlier = earlierErrors(object).filter((entry) => !judgedHere.has(entry.metric as JudgeMetric));
+    const all = [...earlier, ...recordErrors].sort((a, b) => metricOrder(a.metric) - metricOrder(b.metric));
+    if (all.length > 0) set.set(JUDGE_ERRORS_FIELD, all);
+    else remove.add(JUDGE_ERRORS_FIELD);
+    return rewriteRecord(text, raw.jsonLines, set, remove);
+  });
+
+  return {
+    lines,
+    records: records.length,
+    recordsToJudge: toJudge.size,
+    recordsFailed,
+    failureShare: toJudge.size === 0 ? 0 : recordsFailed / toJudge.size,
+    failuresByKind,
+    metrics: reports,
+    readWarnings,
+  };
+}
+
+/** Judges a results file and writes the judged copy to `out` atomically (never a half-written file). */
+export async function judgeFile(client: JudgeClient, options: JudgeRunOptions & { readonly out: string }): Promise<JudgeRunResult> {
+  const result = await judgeResults(client, options);
+  await writeFileAtomic(options.out, result.lines.map((line) => `${line}\n`).join(''));
+  return result;
+}

@@ -1,0 +1,57 @@
+import { JudgeCache } from './cache.js';
+import { DEFAULT_BACKOFF_MS, DEFAULT_BASE_URL, DEFAULT_EMBEDDING_MODEL, JudgeClient } from './client.js';
+import { JudgeSetupError } from './errors.js';
+
+/** Where judge replies are cached by default; keep it between CI runs with actions/cache. */
+export const DEFAULT_CACHE_DIR = '.rag-gate-cache';
+
+/** How to reach and use the judge; the key and (unless given) the base URL come from the environment. */
+export interface JudgeSettings {
+  readonly model: string;
+  readonly embeddingModel?: string;
+  /** Overrides OPENAI_BASE_URL. */
+  readonly baseUrl?: string;
+  /** Cache directory, or false for none. */
+  readonly cache: string | false;
+  readonly maxCalls?: number;
+  readonly timeoutMs: number;
+  readonly maxAttempts: number;
+}
+
+/**
+ * The judge client for these settings and the environment: key from OPENAI_API_KEY; base URL from the
+ * settings, else OPENAI_BASE_URL, else OpenAI's; backoff base from RAG_GATE_JUDGE_BACKOFF_MS. Missing or bad
+ * values throw JudgeSetupError (exit 2), before any call.
+ */
+export function createJudgeClient(settings: JudgeSettings, env: NodeJS.ProcessEnv = process.env): JudgeClient {
+  const apiKey = env.OPENAI_API_KEY?.trim();
+  if (!apiKey) {
+    throw new JudgeSetupError(
+      'no API key: set OPENAI_API_KEY in the environment (in GitHub Actions, pass a secret as env OPENAI_API_KEY); for a local server that needs none, set any value',
+    );
+  }
+  const fromEnv = env.OPENAI_BASE_URL?.trim();
+  const baseUrl = settings.baseUrl ?? (fromEnv ? fromEnv : DEFAULT_BASE_URL);
+  const source = settings.baseUrl !== undefined ? 'the base URL' : fromEnv ? 'OPENAI_BASE_URL' : 'the default base URL';
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new JudgeSetupError(`${source} "${baseUrl}" is not a URL; use for example https://api.openai.com/v1 or http://localhost:11434/v1`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new JudgeSetupError(`${source} "${baseUrl}" must be an http or https URL`);
+  const backoffText = env.RAG_GATE_JUDGE_BACKOFF_MS?.trim();
+  const backoffMs = backoffText ? Number(backoffText) : DEFAULT_BACKOFF_MS;
+  if (!Number.isFinite(backoffMs) || backoffMs < 0) throw new JudgeSetupError(`RAG_GATE_JUDGE_BACKOFF_MS must be a number of milliseconds ≥ 0, got "${backoffText}"`);
+  return new JudgeClient({
+    baseUrl,
+    apiKey,
+    model: settings.model,
+    embeddingModel: settings.embeddingModel ?? DEFAULT_EMBEDDING_MODEL,
+    timeoutMs: settings.timeoutMs,
+    maxAttempts: settings.maxAttempts,
+    backoffMs,
+    maxCalls: settings.maxCalls,
+    cache: settings.cache === false ? undefined : new JudgeCache(settings.cache),
+  });
+}

@@ -1,0 +1,274 @@
+/**
+ * A loopback HTTP server that serves the REST endpoints the action uses, in GitHub's JSON shapes, for the
+ * end-to-end test. It keeps the repository's state (runs, artifacts, comments) and records every call.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const OWNER = 'octo';
+export const REPO = 'shop';
+export const WORKFLOW_ID = 77;
+
+export interface RecordedCall {
+  /** `api` for the REST API, `blob` for the storage that artifact downloads are redirected to. */
+  readonly server: 'api' | 'blob';
+  readonly method: string;
+  readonly path: string;
+  readonly query: Readonly<Record<string, string>>;
+  readonly body: unknown;
+  readonly authorization: string | undefined;
+  /** When it arrived (ms since the epoch). */
+  readonly at: number;
+}
+
+export interface FakeComment {
+  id: number;
+  body: string;
+  user: { login: string; type: 'Bot' | 'User' };
+}
+
+export interface FakeRun {
+  readonly id: number;
+  readonly runNumber: number;
+  readonly headSha: string;
+  readonly createdAt: string;
+  readonly branch: string;
+  readonly event: string;
+  readonly conclusion: string;
+  /** owner/name of the repository the run's commit came from. */
+  readonly headRepository: string;
+}
+
+export interface FakePull {
+  readonly number: number;
+  readonly baseRef: string;
+  readonly baseSha: string;
+  readonly headRef: string;
+  readonly headSha: string;
+}
+
+/** A canned failure: `times` responses with `status` to requests matching method and path. */
+export interface Fault {
+  readonly method: string;
+  readonly path: RegExp;
+  readonly status: number;
+  times: number;
+  readonly message?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface RepositoryState {
+  runs: FakeRun[];
+  /** Artifacts by run id. */
+  artifacts: Map<number, { id: number; name: string; expired: boolean }[]>;
+  /** Zip bytes by artifact id. */
+  zips: Map<number, Uint8Array>;
+  comments: FakeComment[];
+  pulls: Map<number, FakePull>;
+  mergeBase: string;
+  faults: Fault[];
+}
+
+export interface FakeGitHubServer {
+  /** The API root, for GITHUB_API_URL. */
+  readonly url: string;
+  /** Where artifact downloads redirect to: another origin, like GitHub's blob storage. */
+  readonly blobUrl: string;
+  readonly calls: RecordedCall[];
+  readonly state: RepositoryState;
+  /** Calls with this method whose path matches. */
+  callsTo(method: string, path: RegExp): RecordedCall[];
+  close(): Promise<void>;
+}
+
+const BOT = { login: 'github-actions[bot]', type: 'Bot' as const };
+
+function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), ...headers });
+  response.end(text);
+}
+
+async function readBody(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text === '' ? undefined : JSON.parse(text);
+}
+
+export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): Promise<FakeGitHubServer> {
+  const state: RepositoryState = {
+    runs: [],
+    artifacts: new Map(),
+    zips: new Map(),
+    comments: [],
+    pulls: new Map(),
+    mergeBase: '0'.repeat(40),
+    faults: [],
+    ...initial,
+  };
+  const calls: RecordedCall[] = [];
+  let nextCommentId = 1000 + state.comments.length;
+  let origin = '';
+  let blobOrigin = '';
+  const repoPath = `/repos/${OWNER}/${REPO}`;
+
+  const commentJson = (comment: FakeComment) => ({
+    id: comment.id,
+    node_id: `IC_${comment.id}`,
+    url: `${origin}${repoPath}/issues/comments/${comment.id}`,
+    html_url: `https://github.com/${OWNER}/${REPO}/pull/42#issuecomment-${comment.id}`,
+    body: comment.body,
+    user: { login: comment.user.login, id: comment.user.type === 'Bot' ? 41898282 : 1, type: comment.user.type },
+    created_at: '2026-11-20T10:00:00Z',
+    updated_at: '2026-11-20T10:00:00Z',
+    author_association: comment.user.type === 'Bot' ? 'NONE' : 'MEMBER',
+  });
+
+  const runJson = (run: FakeRun) => ({
+    id: run.id,
+    name: 'eval',
+    head_branch: run.branch,
+    head_sha: run.headSha,
+    run_number: run.runNumber,
+    event: run.event,
+    status: 'completed',
+    conclusion: run.conclusion,
+    workflow_id: WORKFLOW_ID,
+    created_at: run.createdAt,
+    updated_at: run.createdAt,
+    html_url: `https://github.com/${OWNER}/${REPO}/actions/runs/${run.id}`,
+    head_repository: { id: 1, full_name: run.headRepository, owner: { login: run.headRepository.split('/')[0] } },
+    repository: { id: 1, full_name: `${OWNER}/${REPO}` },
+  });
+
+  const pullJson = (pull: FakePull) => ({
+    number: pull.number,
+    state: 'open',
+    html_url: `https://github.com/${OWNER}/${REPO}/pull/${pull.number}`,
+    base: { ref: pull.baseRef, sha: pull.baseSha, repo: { full_name: `${OWNER}/${REPO}` } },
+    head: { ref: pull.headRef, sha: pull.headSha, repo: { full_name: `${OWNER}/${REPO}` } },
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', origin);
+    const method = request.method ?? 'GET';
+    const path = decodeURIComponent(url.pathname);
+    const query = Object.fromEntries(url.searchParams);
+    const body = await readBody(request);
+    calls.push({ server: 'api', method, path, query, body, authorization: request.headers.authorization, at: Date.now() });
+
+    const fault = state.faults.find((f) => f.method === method && f.path.test(path) && f.times > 0);
+    if (fault !== undefined) {
+      fault.times--;
+      send(response, fault.status, { message: fault.message ?? `fake ${fault.status}`, documentation_url: 'https://docs.github.com/rest' }, fault.headers);
+      return;
+    }
+
+    let match: RegExpMatchArray | null;
+    if (method === 'GET' && path === '/user') {
+      // GITHUB_TOKEN is an installation token: it cannot read /user.
+      send(response, 403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user' });
+    } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/actions/runs/(\\d+)$`)))) {
+      const id = Number(match[1]);
+      send(response, 200, { id, workflow_id: WORKFLOW_ID, run_number: id, status: 'in_progress', head_sha: 'f'.repeat(40) });
+    } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/actions/workflows/(\\d+)/runs$`)))) {
+      const since = query.created?.startsWith('>=') ? Date.parse(query.created.slice(2)) : -Infinity;
+      const workflowRuns = Number(match[1]) === WORKFLOW_ID ? state.runs : [];
+      const runs = workflowRuns
+        .filter((run) => query.branch === undefined || run.branch === query.branch)
+        .filter((run) => query.event === undefined || run.event === query.event)
+        .filter((run) => query.status === undefined || run.conclusion === query.status)
+        .filter((run) => Date.parse(run.createdAt) >= since)
+        .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+      send(response, 200, { total_count: runs.length, workflow_runs: runs.map(runJson) });
+    } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/compare/([0-9a-f]+)\\.\\.\\.([0-9a-f]+)$`)))) {
+      send(response, 200, { status: 'diverged', ahead_by: 1, behind_by: 1, merge_base_commit: { sha: state.mergeBase }, base_commit: { sha: match[1] }, commits: [], files: [] });
+    } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/actions/runs/(\\d+)/artifacts$`)))) {
+      const artifacts = (state.artifacts.get(Number(match[1])) ?? []).filter((a) => query.name === undefined || a.name === query.name);
+      send(response, 200, {
+        total_count: artifacts.length,
+        artifacts: artifacts.map((a) => ({ id: a.id, name: a.name, expired: a.expired, size_in_bytes: state.zips.get(a.id)?.length ?? 0, archive_download_url: `${origin}${repoPath}/actions/artifacts/${a.id}/zip` })),
+      });
+    } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/actions/artifacts/(\\d+)/zip$`)))) {
+      // GitHub answers with a redirect to a short-lived, signed blob storage URL on another host.
+      response.writeHead(302, { location: `${blobOrigin}/blob/artifact-${match[1]}.zip?sig=abc`, 'content-length': '0' });
+      response.end();
+    } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/issues/(\\d+)/comments$`)))) {
+      const perPage = Number(query.per_page ?? 30);
+      const page = Number(query.page ?? 1);
+      const last = Math.max(1, Math.ceil(state.comments.length / perPage));
+      const link = (p: number, rel: string) => {
+        const target = new URL(url);
+        target.searchParams.set('page', String(p));
+        return `<${target}>; rel="${rel}"`;
+      };
+      const links = [...(page < last ? [link(page + 1, 'next'), link(last, 'last')] : []), ...(page > 1 ? [link(1, 'first'), link(page - 1, 'prev')] : [])];
+      send(response, 200, state.comments.slice((page - 1) * perPage, page * perPage).map(commentJson), links.length > 0 ? { link: links.join(', ') } : {});
+    } else if (method === 'POST' && (match = path.match(new RegExp(`^${repoPath}/issues/(\\d+)/comments$`)))) {
+      const comment: FakeComment = { id: nextCommentId++, body: (body as { body: string }).body, user: BOT };
+      state.comments.push(comment);
+      send(response, 201, commentJson(comment), { location: `${origin}${repoPath}/issues/comments/${comment.id}` });
+    } else if (method === 'PATCH' && (match = path.match(new RegExp(`^${repoPath}/issues/comments/(\\d+)$`)))) {
+      const comment = state.comments.find((c) => c.id === Number(match![1]));
+      if (comment === undefined) return send(response, 404, { message: 'Not Found' });
+      comment.body = (body as { body: string }).body;
+      send(response, 200, commentJson(comment));
+    } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/pulls/(\\d+)$`)))) {
+      const pull = state.pulls.get(Number(match[1]));
+      if (pull === undefined) return send(response, 404, { message: 'Not Found' });
+      send(response, 200, pullJson(pull));
+    } else {
+      send(response, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
+    }
+  }
+
+  /** The blob storage: the signed URL is the only credential, and like Azure it refuses a request that also sends one. */
+  async function handleBlob(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', blobOrigin);
+    const method = request.method ?? 'GET';
+    calls.push({ server: 'blob', method, path: url.pathname, query: Object.fromEntries(url.searchParams), body: await readBody(request), authorization: request.headers.authorization, at: Date.now() });
+    const match = url.pathname.match(/^\/blob\/artifact-(\d+)\.zip$/);
+    const zip = match === null ? undefined : state.zips.get(Number(match[1]));
+    if (request.headers.authorization !== undefined) {
+      response.writeHead(400, { 'content-type': 'application/xml' });
+      response.end('<?xml version="1.0" encoding="utf-8"?><Error><Code>InvalidAuthenticationInfo</Code></Error>');
+    } else if (method !== 'GET' || zip === undefined || url.searchParams.get('sig') !== 'abc') {
+      response.writeHead(404, { 'content-type': 'application/xml' });
+      response.end('<?xml version="1.0" encoding="utf-8"?><Error><Code>BlobNotFound</Code></Error>');
+    } else {
+      response.writeHead(200, { 'content-type': 'application/zip', 'content-length': String(zip.length) });
+      response.end(Buffer.from(zip));
+    }
+  }
+
+  const listen = async (handler: (request: IncomingMessage, response: ServerResponse) => Promise<void>) => {
+    const server = createServer((request, response) => {
+      handler(request, response).catch((error: unknown) => {
+        if (!response.headersSent) send(response, 500, { message: String(error) });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  };
+  const api = await listen(handle);
+  const blob = await listen(handleBlob);
+  origin = api.origin;
+  blobOrigin = blob.origin;
+  const close = (server: typeof api.server) =>
+    new Promise<void>((resolve, reject) => {
+      server.closeAllConnections();
+      server.close((error) => (error ? reject(error) : resolve()));
+    });
+
+  return {
+    url: origin,
+    blobUrl: blobOrigin,
+    calls,
+    state,
+    callsTo: (method, path) => calls.filter((call) => call.method === method && path.test(call.path)),
+    close: async () => {
+      await Promise.all([close(api.server), close(blob.server)]);
+    },
+  };
+}

@@ -1,0 +1,209 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A request the fake endpoint received. */
+export interface RecordedRequest {
+  readonly path: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly body: any;
+  readonly headers: IncomingHttpHeaders;
+  /** ms since the server started */
+  readonly at: number;
+}
+
+export interface FakeReply {
+  readonly status?: number;
+  readonly headers?: Record<string, string>;
+  /** An object is sent as JSON; a string as is. */
+  readonly body?: unknown;
+  readonly delayMs?: number;
+}
+
+/** Returns a reply, or undefined to let the fake judge answer. */
+export type Handler = (request: RecordedRequest, index: number) => FakeReply | undefined;
+
+export interface FakeOpenAI {
+  /** Base URL with /v1, as users pass it. */
+  readonly url: string;
+  readonly requests: RecordedRequest[];
+  /** Most requests in flight at once so far. */
+  readonly maxInFlight: number;
+  handler: Handler | undefined;
+  /** Delay of every reply, so that requests overlap. */
+  delayMs: number;
+  /** Vectors for exact texts; other texts get a letter-frequency vector. */
+  readonly embeddings: Map<string, number[]>;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** The labelled blocks of a user message: `Label:\n<<<\ntext\n>>>`. */
+export function blocks(content: string): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const match of content.matchAll(/(^|\n)([A-Za-z ]+):\n<<<\n([\s\S]*?)\n>>>/g)) found[match[2]!] = match[3]!;
+  return found;
+}
+
+export function letterVector(text: string): number[] {
+  const vector = Array.from({ length: 26 }, () => 0);
+  for (const ch of text.toLowerCase()) {
+    const code = ch.charCodeAt(0) - 97;
+    if (code >= 0 && code < 26) vector[code]!++;
+  }
+  return vector;
+}
+
+/** Splits an answer into sentences, the fake judge's "claims". */
+export function sentences(text: string): string[] {
+  return text
+    .split(/(?<=\.)\s+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** Supported when the context contains the claim's words (without the final full stop). */
+export function fakeVerdict(context: string, claim: string): string {
+  return context.toLowerCase().includes(claim.replace(/\.$/, '').toLowerCase()) ? 'SUPPORTED' : 'NOT_STATED';
+}
+
+export function chatCompletion(content: string) {
+  return {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion',
+    model: 'fake',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+  };
+}
+
+/** A deterministic stand-in for a judge model that speaks the OpenAI wire format. */
+function fakeJudge(request: RecordedRequest, embeddings: Map<string, number[]>): FakeReply {
+  if (request.path === '/v1/embeddings') {
+    const input: string[] = request.body.input;
+    return {
+      body: {
+        object: 'list',
+        data: input.map((text, index) => ({ object: 'embedding', index, embedding: embeddings.get(text) ?? letterVector(text) })),
+        usage: { prompt_tokens: 7 * input.length, total_tokens: 7 * input.length },
+      },
+    };
+  }
+  if (request.path !== '/v1/chat/completions') return { status: 404, body: { error: { message: `no route ${request.path}` } } };
+  const user: string = request.body.messages.find((m: { role: string }) => m.role === 'user').content;
+  const parts = blocks(user);
+  const name = request.body.response_format?.json_schema?.name ?? guessTask(user);
+  let reply: unknown;
+  if (name === 'faithfulness_claims') {
+    reply = { claims: sentences(parts.Answer ?? '').map((text) => ({ text, verdict: fakeVerdict(parts.Context ?? '', text) })) };
+  } else if (name === 'claim_verdict') {
+    reply = { verdict: fakeVerdict(parts.Context ?? '', parts.Claim ?? '') };
+  } else if (name === 'answer_questions') {
+    reply = { questions: ['Q-A', 'Q-B', 'Q-C'] };
+  } else if (name === 'correctness_verdict') {
+    const correct = (parts.Answer ?? '').toLowerCase().includes((parts['Reference answer'] ?? '').toLowerCase());
+    reply = { verdict: correct ? 'CORRECT' : 'INCORRECT' };
+  } else {
+    return { status: 400, body: { error: { message: `unknown task ${String(name)}` } } };
+  }
+  return { body: chatCompletion(JSON.stringify(reply)) };
+}
+
+/** In JSON mode there is no schema name: tell the tasks apart by their blocks. */
+function guessTask(user: string): string {
+  const parts = blocks(user);
+  if ('Claim' in parts) return 'claim_verdict';
+  if ('Context' in parts) return 'faithfulness_claims';
+  if ('Reference answer' in parts) return 'correctness_verdict';
+  return 'answer_questions';
+}
+
+/** Starts the fake endpoint on 127.0.0.1 and an ephemeral port. */
+export async function startFakeOpenAI(): Promise<FakeOpenAI> {
+  const started = Date.now();
+  const requests: RecordedRequest[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const state = {
+    handler: undefined as Handler | undefined,
+    delayMs: 0,
+    embeddings: new Map<string, number[]>(),
+  };
+  const server: Server = createServer((req, res) => {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    let done = false;
+    const finish = () => {
+      if (!done) {
+        done = true;
+        inFlight--;
+      }
+    };
+    res.on('close', finish);
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+      const request: RecordedRequest = { path: req.url ?? '', body, headers: req.headers, at: Date.now() - started };
+      const index = requests.push(request) - 1;
+      const reply = state.handler?.(request, index) ?? fakeJudge(request, state.embeddings);
+      const send = () => {
+        if (res.destroyed) return;
+        const payload = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
+        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+        res.end(payload);
+      };
+      const delay = reply.delayMs ?? state.delayMs;
+      if (delay > 0) setTimeout(send, delay);
+      else send();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    get handler() {
+      return state.handler;
+    },
+    set handler(value) {
+      state.handler = value;
+    },
+    get delayMs() {
+      return state.delayMs;
+    },
+    set delayMs(value) {
+      state.delayMs = value;
+    },
+    embeddings: state.embeddings,
+    reset() {
+      requests.length = 0;
+      maxInFlight = 0;
+      state.handler = undefined;
+      state.delayMs = 0;
+      state.embeddings.clear();
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+/** A port nothing listens on: opened, then closed. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
