@@ -3,12 +3,13 @@ import * as core from '@actions/core';
 import { runAction } from './action/run.js';
 import { createGitHubApi } from './action/github.js';
 
-const eventPath = process.env.GITHUB_EVENT_PATH;
-
 await runAction({
   getInput: (name) => core.getInput(name),
   env: process.env,
-  eventPayload: eventPath ? JSON.parse(readFileSync(eventPath, 'utf8')) : {},
+  readEventPayload: () => {
+    const eventPath = process.env.GITHUB_EVENT_PATH;
+    return eventPath ? JSON.parse(readFileSync(eventPath, 'utf8')) : {};
+  },
   createApi: (token, owner, repo) =>
     createGitHubApi({
       token,

@@ -82,7 +82,9 @@ export async function findArtifactBaseline(search: ArtifactSearch): Promise<Base
   const { api, pullRequest } = search;
   const since = new Date(search.now.getTime() - search.maxAgeDays * 86_400_000);
   const workflowId = await api.getWorkflowId(search.producerRunId);
-  const runs = (await api.listSuccessfulPushRuns(workflowId, pullRequest.baseRef, since)).filter((run) => run.headRepository === search.repository);
+  const runs = (await api.listSuccessfulPushRuns(workflowId, pullRequest.baseRef, since)).filter(
+    (run) => run.headRepository === search.repository && Date.parse(run.createdAt) >= since.getTime(),
+  );
   if (runs.length === 0) {
     return { found: false, reason: `no successful push run of this workflow on \`${pullRequest.baseRef}\` in the last ${search.maxAgeDays} days` };
   }

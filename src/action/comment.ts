@@ -13,12 +13,12 @@ export interface CommentResult {
 }
 
 /**
- * Whether a comment is this gate's own: it carries the marker and was written by the token's identity. When the
- * token cannot say who it is (GITHUB_TOKEN, app tokens), only a bot's comment qualifies: a human's comment is
- * never edited, even one that quotes the marker.
+ * Whether a comment is this gate's own: it starts with the marker (as every body rag-gate writes does) and was
+ * written by the token's identity. When the token cannot say who it is (GITHUB_TOKEN, app tokens), only a bot's
+ * comment qualifies: a human's comment is never edited, even one that quotes the marker.
  */
 function isOwnComment(comment: IssueComment, marker: string, login: string | null): boolean {
-  if (!comment.body.includes(`<!-- ${marker} -->`)) return false;
+  if (!comment.body.trimStart().startsWith(`<!-- ${marker} -->`)) return false;
   return login === null ? comment.authorType === 'Bot' : comment.authorLogin === login;
 }
 

@@ -76,6 +76,8 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
   const log = options.log ?? (() => {});
   const octokit = new RestClient({
     auth: options.token,
+    // Octokit logs every failed request; the expected ones (GET /user with GITHUB_TOKEN) would read as errors.
+    log: { debug: () => {}, info: () => {}, warn: log, error: () => {} },
     baseUrl: options.baseUrl,
     userAgent: 'rag-gate',
     retry: { retries, retryAfterBaseValue: options.retryBaseMs ?? 1000, doNotRetry: [400, 401, 403, 404, 410, 422, 451] },

@@ -23,7 +23,8 @@ import { ActionInputError, type ActionInputs, type InputName, readInputs } from 
 export interface ActionRuntime {
   getInput(name: InputName): string;
   readonly env: Readonly<Record<string, string | undefined>>;
-  readonly eventPayload: unknown;
+  /** The event payload (GitHub writes it to GITHUB_EVENT_PATH). */
+  readEventPayload(): unknown;
   createApi(token: string, owner: string, repo: string): GitHubApi;
   info(message: string): void;
   warning(message: string, title?: string): void;
@@ -90,7 +91,7 @@ async function run(runtime: ActionRuntime): Promise<void> {
   const inputs = readInputs((name) => runtime.getInput(name));
   const env = runtime.env;
   const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? '').split('/');
-  const event = readEvent(env.GITHUB_EVENT_NAME ?? '', runtime.eventPayload, Number(env.GITHUB_RUN_ID ?? 0));
+  const event = readEvent(env.GITHUB_EVENT_NAME ?? '', runtime.readEventPayload(), Number(env.GITHUB_RUN_ID ?? 0));
   const reportDir = join(env.RUNNER_TEMP || tmpdir(), 'rag-gate', inputs.commentTag);
   await mkdir(reportDir, { recursive: true });
 

@@ -68,6 +68,15 @@ describe('upsertComment', () => {
     expect(api.comments.find((c) => c.id === 1)?.body).toBe(quoted);
   });
 
+  it('does not take a comment by the same login that only quotes the marker (a personal token’s own words)', async () => {
+    const api = new FakeGitHub();
+    api.login = 'alice';
+    api.comments = [comment({ id: 3, body: `Why does the bot write <!-- ${MARKER} --> here?`, authorLogin: 'alice', authorType: 'User' })];
+    const result = await upsertComment(api, 42, MARKER, BODY, ALWAYS);
+    expect(result.action).toBe('created');
+    expect(api.called('updateComment')).toEqual([]);
+  });
+
   it("ignores another tag's comment", async () => {
     const api = new FakeGitHub();
     api.comments = [comment({ id: 2, body: `<!-- ${commentMarker('nightly')} -->\nold`, authorType: 'Bot' })];

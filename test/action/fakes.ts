@@ -169,7 +169,7 @@ export function fakeRuntime(options: FakeRuntimeOptions): FakeRun {
       GITHUB_RUN_ID: '5000',
       ...options.env,
     },
-    eventPayload: options.eventPayload ?? pullRequestPayload(),
+    readEventPayload: () => options.eventPayload ?? pullRequestPayload(),
     createApi: () => options.api,
     info: (message) => void run.infos.push(message),
     warning: (message, title) => void run.warnings.push({ message, title }),
