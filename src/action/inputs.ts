@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type Floor, type GateCategory, parseFloor } from '../compare/gate.js';
-import { type CompareSettings, parseAlpha, parseCutoffs, parseFailOn, parseGraded, parseMinEffect, parsePermutations } from '../compare/settings.js';
+import { type CompareSettings, parseAlpha, parseCutoffs, parseFailOn, parseGraded, parseKappaFloor, parseMinEffect, parsePermutations } from '../compare/settings.js';
 import { SettingError } from '../io/errors.js';
 import { type CorrectnessRule, parseCorrectnessRule } from '../metrics/generation/correctness.js';
 import { parseRetrievalOkRule, type RetrievalOkRule } from '../metrics/retrieval-ok.js';
@@ -25,6 +25,12 @@ export const INPUT_DEFAULTS = {
   'comment-tag': 'default',
   mode: 'gate',
   'pr-number': '',
+  judge: 'none',
+  'judge-model': 'gpt-4o-mini',
+  'judge-base-url': '',
+  'judge-calibration': '',
+  'judge-cache': '.rag-gate-cache',
+  'kappa-floor': '0.6',
 } as const;
 
 export type InputName = keyof typeof INPUT_DEFAULTS;
@@ -83,9 +89,15 @@ const inputSchema = z.object({
   'comment-tag': z.string().regex(/^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/, 'must be 1–64 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end'),
   mode: z.enum(['gate', 'advisory'], { error: 'must be gate or advisory' }),
   'pr-number': setting(parseOptionalPrNumber),
+  judge: z.enum(['none', 'openai'], { error: 'must be none or openai' }),
+  'judge-model': z.string().trim().min(1, 'must name a model'),
+  'judge-base-url': z.string().trim(),
+  'judge-calibration': z.string(),
+  'judge-cache': z.string().trim().min(1, 'must be a directory'),
+  'kappa-floor': setting(parseKappaFloor),
 });
 
-export interface ActionInputs extends CompareSettings {
+export interface ActionInputs extends Omit<CompareSettings, 'calibrations'> {
   readonly results: string;
   readonly baseline: string | undefined;
   readonly baselineArtifact: string;
@@ -95,6 +107,14 @@ export interface ActionInputs extends CompareSettings {
   readonly commentTag: string;
   readonly mode: 'gate' | 'advisory';
   readonly prNumber: number | undefined;
+  /** `openai`: judge faithfulness, answer relevance and correctness where the records lack them. */
+  readonly judge: 'none' | 'openai';
+  readonly judgeModel: string;
+  readonly judgeBaseUrl: string | undefined;
+  /** Paths of calibration records. */
+  readonly judgeCalibration: readonly string[];
+  /** Directory of the judge's reply cache (keep it between runs with actions/cache). */
+  readonly judgeCache: string;
   readonly k: readonly number[];
   readonly retrievalOk: RetrievalOkRule;
   readonly correct: CorrectnessRule;
@@ -137,5 +157,14 @@ export function readInputs(getInput: (name: InputName) => string): ActionInputs 
     commentTag: inputs['comment-tag'],
     mode: inputs.mode,
     prNumber: inputs['pr-number'],
+    judge: inputs.judge,
+    judgeModel: inputs['judge-model'],
+    judgeBaseUrl: inputs['judge-base-url'] === '' ? undefined : inputs['judge-base-url'],
+    judgeCalibration: inputs['judge-calibration']
+      .split(/[\n,]/)
+      .map((path) => path.trim())
+      .filter(Boolean),
+    judgeCache: inputs['judge-cache'],
+    kappaFloor: inputs['kappa-floor'],
   };
 }

@@ -13,11 +13,14 @@ import { evalJson } from '../report/eval-json.js';
 import { renderEvalText } from '../report/eval-text.js';
 import { renderHeadOnly } from '../report/head-only.js';
 import { renderComment } from '../report/markdown.js';
+import { readCalibrationRecord } from '../judge/calibration.js';
+import { JudgeSetupError } from '../judge/errors.js';
 import { type Baseline, findArtifactBaseline } from './baseline.js';
 import { commentMarker, type CommentResult, upsertComment } from './comment.js';
 import { readEvent } from './event.js';
 import { type GitHubApi, httpStatus, type PullRequestRef } from './github.js';
 import { ActionInputError, type ActionInputs, type InputName, readInputs } from './inputs.js';
+import { judgeFiles } from './judge.js';
 
 /** Everything the action touches outside the pure core, so tests can run it without a runner or GitHub. */
 export interface ActionRuntime {
@@ -79,7 +82,7 @@ export async function runAction(runtime: ActionRuntime): Promise<void> {
   try {
     await run(runtime);
   } catch (error) {
-    if (error instanceof ActionInputError || error instanceof InputError) {
+    if (error instanceof ActionInputError || error instanceof InputError || error instanceof JudgeSetupError) {
       runtime.setFailed(`rag-gate: bad input\n${error.message}`);
       return;
     }
@@ -95,8 +98,12 @@ async function run(runtime: ActionRuntime): Promise<void> {
   const reportDir = join(env.RUNNER_TEMP || tmpdir(), 'rag-gate', inputs.commentTag);
   await mkdir(reportDir, { recursive: true });
 
-  const config = compareConfig(inputs);
-  const headFiles = await expandGlob(inputs.results, 'results');
+  const calibrations = await Promise.all(inputs.judgeCalibration.map(readCalibrationRecord));
+  const config = compareConfig({ ...inputs, calibrations });
+  const judge = (files: readonly string[], side: string) =>
+    inputs.judge === 'openai' ? judgeFiles(files, inputs, join(reportDir, 'judged', side), env, (message) => runtime.info(message)) : Promise.resolve([...files]);
+  const resultFiles = await expandGlob(inputs.results, 'results');
+  const headFiles = await judge(resultFiles, 'head');
   const head = await readOutcomes(headFiles, config.eval);
   for (const warning of head.warnings) runtime.warning(warning);
   const headSummary = summarizeRun(head.outcomes, config.eval);
@@ -121,7 +128,7 @@ async function run(runtime: ActionRuntime): Promise<void> {
       repository: `${owner}/${repo}`,
       artifactName: inputs.baselineArtifact,
       maxAgeDays: inputs.baselineMaxAgeDays,
-      resultNames: headFiles.map((file) => basename(file)),
+      resultNames: resultFiles.map((file) => basename(file)),
       directory: join(reportDir, 'baseline'),
       now: runtime.now(),
     }).catch((error: unknown): Baseline => ({ found: false, reason: `the baseline lookup failed (${errorMessage(error)})` }));
@@ -135,7 +142,7 @@ async function run(runtime: ActionRuntime): Promise<void> {
   let comparison: Comparison | null = null;
   let report: object;
   if (baseline.found) {
-    const base = await readOutcomes(baseline.files, config.eval);
+    const base = await readOutcomes(await judge(baseline.files, 'base'), config.eval);
     comparison = compareRuns(base.outcomes, head.outcomes, headSummary, config, { base: baseline.files.join(', '), head: headFiles.join(', ') });
     const options = { retrievalOk: config.eval.retrievalOk.name, marker, baseline: baseline.description, reportLink: 'the `report-json` output' };
     comment = renderComment(comparison, options);

@@ -3,6 +3,7 @@ import { compareRuns } from '../compare/compare.js';
 import { type Floor, GATE_CATEGORIES, type GateCategory } from '../compare/gate.js';
 import { compareConfig, DEFAULT_CUTOFFS, DEFAULT_GRADED } from '../compare/settings.js';
 import { readBoth } from '../io/errors.js';
+import { DEFAULT_KAPPA_FLOOR, readCalibrationRecord } from '../judge/calibration.js';
 import { writeFileAtomic } from '../io/write.js';
 import type { CorrectnessRule } from '../metrics/generation/correctness.js';
 import { parseRetrievalOkRule, type RetrievalOkRule } from '../metrics/retrieval-ok.js';
@@ -19,6 +20,7 @@ import {
   failOnOption,
   floorOption,
   gradedOption,
+  kappaFloorOption,
   minEffectOption,
   permutationsOption,
   retrievalOkOption,
@@ -36,6 +38,8 @@ interface CompareOptions {
   floor: Floor[];
   graded: string[];
   permutations: number;
+  judgeCalibration: string[];
+  kappaFloor: number;
   json?: boolean;
   markdown?: string;
 }
@@ -62,10 +66,17 @@ export function compareCommand(context: CommandContext, setExitCode: (code: numb
     )
     .addOption(new Option('--graded <list>', 'graded metrics for paired randomization tests').argParser(gradedOption).default(DEFAULT_GRADED, DEFAULT_GRADED.join(',')))
     .addOption(new Option('--permutations <n>', 'permutations per randomization test').argParser(permutationsOption).default(10_000))
+    .addOption(
+      new Option('--judge-calibration <file>', 'calibration record from `rag-gate calibrate` (repeatable): judged metrics gate only when calibrated')
+        .argParser((file: string, previous: string[]) => [...previous, file])
+        .default([], 'none'),
+    )
+    .addOption(new Option('--kappa-floor <kappa>', 'lowest judge–human kappa at which judged metrics may gate').argParser(kappaFloorOption).default(DEFAULT_KAPPA_FLOOR))
     .option('--json', 'print the comparison as one JSON object on stdout')
     .option('--markdown <file>', 'write the PR comment body (Markdown) to this file')
     .action(async (options: CompareOptions) => {
-      const config = compareConfig({ ...options, floors: options.floor });
+      const calibrations = await Promise.all(options.judgeCalibration.map(readCalibrationRecord));
+      const config = compareConfig({ ...options, floors: options.floor, calibrations });
       const [base, head] = await readBoth(readOutcomes(options.base, config.eval), readOutcomes(options.head, config.eval));
       for (const warning of [...base.warnings, ...head.warnings]) context.stderr(`rag-gate: warning: ${warning}\n`);
       const comparison = compareRuns(base.outcomes, head.outcomes, summarizeRun(head.outcomes, config.eval), config, { base: options.base, head: options.head });

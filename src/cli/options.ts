@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { parseFloor } from '../compare/gate.js';
-import { parseAlpha, parseCutoffs, parseFailOn, parseGraded, parseMinEffect, parsePermutations, splitList } from '../compare/settings.js';
+import { parseAlpha, parseCutoffs, parseFailOn, parseGraded, parseKappaFloor, parseMinEffect, parsePermutations, splitList } from '../compare/settings.js';
 import { SettingError } from '../io/errors.js';
 import { parseCorrectnessRule } from '../metrics/generation/correctness.js';
 import { parseRetrievalMetric, type RetrievalMetric } from '../metrics/registry.js';
@@ -27,6 +27,7 @@ export const permutationsOption = argParser(parsePermutations);
 export const failOnOption = argParser(parseFailOn);
 export const gradedOption = argParser(parseGraded);
 export const floorOption = argParser(parseFloor);
+export const kappaFloorOption = argParser(parseKappaFloor);
 
 /** `--metrics ndcg@10,map`: retrieval metric names, in the order given, without repeats. */
 export const metricsOption = argParser((text: string): RetrievalMetric[] => {

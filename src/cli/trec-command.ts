@@ -1,9 +1,10 @@
 import { Command, Option } from 'commander';
 import { DEFAULT_CUTOFFS } from '../compare/settings.js';
 import { readBoth } from '../io/errors.js';
-import { readQrels, readRun } from '../io/trec.js';
+import { ByteDictionary } from '../io/byte-dictionary.js';
+import { type ReadProgress, readQrelsTable, readRunTable } from '../io/trec.js';
 import { defaultRetrievalMetrics, type RetrievalMetric } from '../metrics/registry.js';
-import { evaluateTrec } from '../metrics/trec-eval.js';
+import { evaluateTrecTables } from '../metrics/trec-eval.js';
 import { renderTrecText } from '../report/trec-text.js';
 import type { CommandContext } from './context.js';
 import { cutoffsOption, metricsOption } from './options.js';
@@ -17,6 +18,42 @@ interface TrecOptions {
   json?: boolean;
 }
 
+/**
+ * Progress of reading the qrels and the run together, one line on stderr redrawn at most every 100 ms, only
+ * when stderr is a terminal: records read and MB/s. Each file gets its own reporter; the line shows the sums.
+ */
+function readingProgress(context: CommandContext): { reporter: () => ReadProgress | undefined; end: () => void } {
+  if (process.stderr.isTTY !== true) return { reporter: () => undefined, end: () => undefined };
+  const started = performance.now();
+  const files: { records: number; bytes: number }[] = [];
+  let drawn = 0;
+  let shown = false;
+  const draw = () => {
+    const now = performance.now();
+    if (now - drawn < 100) return;
+    drawn = now;
+    shown = true;
+    const records = files.reduce((sum, file) => sum + file.records, 0);
+    const megabytes = files.reduce((sum, file) => sum + file.bytes, 0) / 1e6;
+    const rate = megabytes / Math.max((now - started) / 1000, 1e-3);
+    context.stderr(`\rreading: ${records.toLocaleString('en-US')} records, ${megabytes.toFixed(0)} MB, ${rate.toFixed(0)} MB/s\x1b[K`);
+  };
+  return {
+    reporter: () => {
+      const file = { records: 0, bytes: 0 };
+      files.push(file);
+      return (records, bytes) => {
+        file.records = records;
+        file.bytes = bytes;
+        draw();
+      };
+    },
+    end: () => {
+      if (shown) context.stderr('\r\x1b[K');
+    },
+  };
+}
+
 export function trecCommand(context: CommandContext): Command {
   return new Command('trec')
     .description("evaluate a TREC run against qrels with trec_eval's conventions (as trec_eval -c)")
@@ -28,8 +65,13 @@ export function trecCommand(context: CommandContext): Command {
     .option('--json', 'print one JSON object on stdout: {queries, aggregate, perQuery}')
     .action(async (options: TrecOptions) => {
       const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);
-      const [qrels, run] = await readBoth(readQrels(options.qrels), readRun(options.run));
-      const evaluation = evaluateTrec(qrels, run, metrics);
+      const docnos = new ByteDictionary();
+      const progress = readingProgress(context);
+      const [qrels, run] = await readBoth(
+        readQrelsTable(options.qrels, docnos, progress.reporter()),
+        readRunTable(options.run, docnos, progress.reporter()),
+      ).finally(progress.end);
+      const evaluation = evaluateTrecTables(qrels, run, metrics);
       context.stdout(options.json ? `${JSON.stringify(evaluation)}\n` : renderTrecText(evaluation, metrics, options.perQuery === true));
     });
 }

@@ -1,3 +1,4 @@
+import type { CalibrationRecord } from '../judge/calibration.js';
 import { type Decomposition, decompose } from '../metrics/decomposition.js';
 import { column, type QuestionOutcomes } from '../metrics/outcomes.js';
 import type { EvalConfig } from '../metrics/score.js';
@@ -8,7 +9,8 @@ import { mcnemar, type McNemarResult } from '../stats/mcnemar.js';
 import { mcnemarSampleSize, pairedMeanSampleSize } from '../stats/power.js';
 import { pairValues } from '../stats/paired.js';
 import { pairedRandomizationTest } from '../stats/randomization.js';
-import { type Floor, decideGate, type GateCategory, type Verdict } from './gate.js';
+import { type Floor, decideGate, type GateCategory, type GateOutcome, type Verdict } from './gate.js';
+import { blockedMetrics, type JudgeStatus, judgeStatuses } from './judge-gate.js';
 import { gather, pairQuestions, type Pairing } from './pairing.js';
 
 export interface CompareConfig {
@@ -21,6 +23,9 @@ export interface CompareConfig {
   readonly permutations: number;
   /** Graded per-question metrics that get a paired randomization test. */
   readonly gradedMetrics: readonly string[];
+  /** Calibration records of `rag-gate calibrate`: judged metrics gate only with kappa ≥ kappaFloor. */
+  readonly calibrations: readonly CalibrationRecord[];
+  readonly kappaFloor: number;
 }
 
 /** Which test decides a gate category. */
@@ -45,6 +50,8 @@ interface TestBase {
   readonly adjustedPValue: number | null;
   /** Adjusted p below alpha for gated tests, raw p below alpha otherwise. */
   readonly significant: boolean;
+  /** For a gated test with a significant drop: whether it failed the check or only warned, and why. */
+  readonly gateOutcome: GateOutcome | null;
   /** When not significant: paired questions needed to detect the observed difference at alpha with 80% power. */
   readonly requiredN: number | null;
 }
@@ -100,6 +107,8 @@ export interface Comparison {
   readonly decomposition: { readonly base: Decomposition; readonly head: Decomposition };
   /** r moved significantly: gGood and gBad were measured on different subsets and cannot be read alone. */
   readonly retrievalShifted: boolean;
+  /** For each field `rag-gate judge` filled: whether its judge is calibrated and may gate. */
+  readonly judges: readonly JudgeStatus[];
   readonly verdict: Verdict;
   readonly reasons: readonly string[];
   readonly warnings: readonly string[];
@@ -149,6 +158,7 @@ function binaryTest(
     delta: (fixed - broken) / n,
     adjustedPValue: null,
     significant,
+    gateOutcome: null,
     requiredN: significant ? null : mcnemarSampleSize({ pFixed: fixed / n, pBroken: broken / n, alpha: config.alpha }),
   };
 }
@@ -200,6 +210,7 @@ function gradedTests(metrics: readonly string[], columns: readonly PairedColumns
       pValue: result.pValue,
       adjustedPValue: null,
       significant,
+      gateOutcome: null,
       requiredN: significant ? null : pairedMeanSampleSize({ meanDifference: result.delta, sdDifference: sd, alpha: config.alpha }),
     };
   });
@@ -247,7 +258,7 @@ export function compareRuns(baseRun: QuestionOutcomes, headRun: QuestionOutcomes
     config.gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
     config,
   );
-  const tests = adjustGatedTests([...binary, ...graded].filter((test): test is PairedTest => test !== null), config);
+  const testsBeforeGate = adjustGatedTests([...binary, ...graded].filter((test): test is PairedTest => test !== null), config);
 
   const regressions: QuestionChange[] = [];
   const fixed: QuestionChange[] = [];
@@ -275,8 +286,10 @@ export function compareRuns(baseRun: QuestionOutcomes, headRun: QuestionOutcomes
     base: decompose(retrieval.base, correct.base, answerable, gather(column(baseRun, 'closed_book_correct'), pairing.baseRows)),
     head: decompose(retrieval.head, correct.head, answerable, gather(column(headRun, 'closed_book_correct'), pairing.headRows)),
   };
-  const retrievalTest = tests.find((test) => test.metric === 'retrieval_ok');
-  const { verdict, reasons, warnings } = decideGate(tests, headSummary, config);
+  const retrievalTest = testsBeforeGate.find((test) => test.metric === 'retrieval_ok');
+  const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config.calibrations, config.kappaFloor);
+  const { verdict, reasons, warnings, outcomes } = decideGate(testsBeforeGate, headSummary, config, blockedMetrics(judges));
+  const tests = testsBeforeGate.map((test) => (test.gate === null ? test : { ...test, gateOutcome: outcomes.get(test.gate) ?? null }));
   return {
     paired: pairing.headRows.length,
     added: pairing.added,
@@ -291,6 +304,7 @@ export function compareRuns(baseRun: QuestionOutcomes, headRun: QuestionOutcomes
     causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
     decomposition,
     retrievalShifted: retrievalTest !== undefined && retrievalTest.pValue < config.alpha,
+    judges,
     verdict,
     reasons,
     warnings,

@@ -7,6 +7,12 @@ export type GateCategory = (typeof GATE_CATEGORIES)[number];
 
 export type Verdict = 'pass' | 'fail';
 
+/**
+ * What a gated test's significant drop did: failed the check, or only warned because it was smaller than the
+ * minimum effect or came from an uncalibrated judge. Null when the test shows no significant drop.
+ */
+export type GateOutcome = 'fails' | 'below-minimum-effect' | 'uncalibrated-judge';
+
 /** An absolute bound on a head metric: `recall@5>=0.8` (a floor) or `false_refusal_rate<=0.1` (a ceiling). */
 export interface Floor {
   readonly metric: string;
@@ -62,9 +68,15 @@ function describeDrop(test: PairedTest, config: CompareConfig): string {
  * The verdict: fail when a gated test shows a significant drop (after Holm) at least `minEffect` large, or
  * when a floor is broken. Improvements never fail; a significant drop below the minimum effect only warns.
  */
-export function decideGate(tests: readonly PairedTest[], head: RunSummary, config: CompareConfig): { verdict: Verdict; reasons: string[]; warnings: string[] } {
+export function decideGate(
+  tests: readonly PairedTest[],
+  head: RunSummary,
+  config: CompareConfig,
+  blocked: ReadonlyMap<string, string> = new Map(),
+): { verdict: Verdict; reasons: string[]; warnings: string[]; outcomes: Map<GateCategory, GateOutcome> } {
   const reasons: string[] = [];
   const warnings: string[] = [];
+  const outcomes = new Map<GateCategory, GateOutcome>();
   for (const category of config.failOn) {
     const test = tests.find((t) => t.gate === category);
     if (test === undefined) {
@@ -72,9 +84,15 @@ export function decideGate(tests: readonly PairedTest[], head: RunSummary, confi
       continue;
     }
     if (!test.significant || test.delta >= 0) continue;
-    if (-test.delta < config.minEffect) {
+    const uncalibrated = blocked.get(test.metric);
+    if (uncalibrated !== undefined) {
+      outcomes.set(category, 'uncalibrated-judge');
+      warnings.push(`${category} dropped significantly (${describeDrop(test, config)}), but it does not gate: ${uncalibrated}`);
+    } else if (-test.delta < config.minEffect) {
+      outcomes.set(category, 'below-minimum-effect');
       warnings.push(`${category} dropped significantly but by less than the minimum effect ${config.minEffect}: ${describeDrop(test, config)}`);
     } else {
+      outcomes.set(category, 'fails');
       reasons.push(`${category} regressed significantly: ${describeDrop(test, config)}`);
     }
   }
@@ -82,8 +100,11 @@ export function decideGate(tests: readonly PairedTest[], head: RunSummary, confi
     const value = head.metrics[floor.metric]?.value ?? null;
     if (value === null) reasons.push(`floor ${formatFloor(floor)} cannot be checked: no head question carries ${floor.metric}`);
     else if (floor.op === '>=' ? value < floor.value : value > floor.value) {
-      reasons.push(`floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`);
+      const broken = `floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
+      const uncalibrated = blocked.get(floor.metric);
+      if (uncalibrated === undefined) reasons.push(broken);
+      else warnings.push(`${broken}, but it does not gate: ${uncalibrated}`);
     }
   }
-  return { verdict: reasons.length > 0 ? 'fail' : 'pass', reasons, warnings };
+  return { verdict: reasons.length > 0 ? 'fail' : 'pass', reasons, warnings, outcomes };
 }

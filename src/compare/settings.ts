@@ -1,4 +1,5 @@
 import { SettingError } from '../io/errors.js';
+import type { CalibrationRecord } from '../judge/calibration.js';
 import type { CorrectnessRule } from '../metrics/generation/correctness.js';
 import { defaultRetrievalMetrics, parseRetrievalMetric, type RetrievalMetric } from '../metrics/registry.js';
 import type { RetrievalOkRule } from '../metrics/retrieval-ok.js';
@@ -36,6 +37,13 @@ export function parseCutoffs(text: string): number[] {
 export function parseAlpha(text: string): number {
   const value = Number(text);
   if (text.trim() === '' || !Number.isFinite(value) || value <= 0 || value >= 1) throw new SettingError(`alpha must be a number between 0 and 1, got "${text}"`);
+  return value;
+}
+
+/** A kappa floor in [0, 1]. */
+export function parseKappaFloor(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text}"`);
   return value;
 }
 
@@ -89,6 +97,8 @@ export interface CompareSettings {
   readonly floors: readonly Floor[];
   readonly graded: readonly string[];
   readonly permutations: number;
+  readonly calibrations: readonly CalibrationRecord[];
+  readonly kappaFloor: number;
 }
 
 /** The comparison configuration; every metric named by a floor or a graded test is computed. */
@@ -101,5 +111,7 @@ export function compareConfig(settings: CompareSettings): CompareConfig {
     floors: settings.floors,
     permutations: settings.permutations,
     gradedMetrics: settings.graded,
+    calibrations: settings.calibrations,
+    kappaFloor: settings.kappaFloor,
   };
 }

@@ -72,6 +72,27 @@ const label = z.union([z.string(), z.boolean()], { error: 'must be a string or a
 const flag = z.boolean({ error: 'must be true or false' });
 const text = z.string({ error: 'must be a string' });
 
+/** Which judge filled a field in (written by `rag-gate judge`): the model and prompt a calibration must match. */
+export const judgedBySchema = z.object({
+  model: z.string({ error: 'must be a string' }),
+  embedding_model: z.string({ error: 'must be a string' }).optional(),
+  prompt_version: z.string({ error: 'must be a string' }),
+});
+export type JudgedBy = z.infer<typeof judgedBySchema>;
+
+/** `judged_by`: `{"claims": {...}, "answer_relevance": {...}, "correct": {...}}`, one entry per judged field. */
+export const judgedByFieldSchema = z.object({
+  claims: judgedBySchema.optional(),
+  answer_relevance: judgedBySchema.optional(),
+  correct: judgedBySchema.optional(),
+});
+
+/** `judge_errors`: the metrics whose judging failed for this record, counted in reports. */
+export const judgeErrorsFieldSchema = z.array(
+  z.object({ metric: z.enum(['faithfulness', 'answer_relevance', 'correctness']), kind: z.string(), message: z.string() }),
+  { error: 'must be a list of {metric, kind, message}' },
+);
+
 const claim = z.object({
   text: text.optional(),
   verdict: z.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(', ')}` }),
@@ -100,6 +121,8 @@ export const resultRecordSchema = z.object({
   judge_label: label.optional(),
   closed_book_correct: flag.optional(),
   tags: z.array(z.string({ error: 'must be a string' }), { error: 'must be a list of strings' }).optional(),
+  judged_by: judgedByFieldSchema.optional(),
+  judge_errors: judgeErrorsFieldSchema.optional(),
   /** The texts sent to the generator, aligned with `retrieved_ids` (Ragas' name); the judge reads them. */
   retrieved_contexts: z
     .array(z.string({ error: 'must be a string' }), { error: 'must be a list of strings (the retrieved texts, in retrieved_ids order)' })

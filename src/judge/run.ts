@@ -1,7 +1,6 @@
 import pLimit from 'p-limit';
-import { z } from 'zod';
 import { readResults } from '../io/results.js';
-import type { ResultRecord } from '../io/schema.js';
+import type { JudgedBy, ResultRecord } from '../io/schema.js';
 import { writeFileAtomic } from '../io/write.js';
 import type { JudgeClient } from './client.js';
 import { type JudgeErrorKind, JudgeCallError } from './errors.js';
@@ -19,25 +18,6 @@ export const JUDGE_ERRORS_FIELD = 'judge_errors';
  */
 export const JUDGED_BY_FIELD = 'judged_by';
 
-export const judgedBySchema = z.object({
-  model: z.string({ error: 'must be a string' }),
-  embedding_model: z.string({ error: 'must be a string' }).optional(),
-  prompt_version: z.string({ error: 'must be a string' }),
-});
-export type JudgedBy = z.infer<typeof judgedBySchema>;
-
-/** `judged_by` as the results schema could accept it: `{"claims": {...}, "answer_relevance": {...}, "correct": {...}}`. */
-export const judgedByFieldSchema = z.object({
-  claims: judgedBySchema.optional(),
-  answer_relevance: judgedBySchema.optional(),
-  correct: judgedBySchema.optional(),
-});
-
-/** `judge_errors` as the results schema could accept it. */
-export const judgeErrorsFieldSchema = z.array(
-  z.object({ metric: z.enum(JUDGE_METRICS), kind: z.string(), message: z.string() }),
-  { error: 'must be a list of {metric, kind, message}' },
-);
 
 export interface JudgeErrorEntry {
   readonly metric: JudgeMetric;

@@ -22,6 +22,10 @@ export interface QuestionOutcomes {
   readonly labelPairs: readonly (readonly [string, string])[];
   /** Answers that came with an empty claims list: no faithfulness score, counted. */
   readonly noClaims: number;
+  /** Records `rag-gate judge` could not judge (they carry `judge_errors`): no judged score, counted. */
+  readonly judgeErrors: number;
+  /** Which judges filled which fields (from `judged_by`), and for how many questions. */
+  readonly judges: readonly JudgeUse[];
   /** Questions with a ranking but no relevant document: left out of retrieval metrics, counted. */
   readonly noRelevant: number;
 }
@@ -40,6 +44,14 @@ function relevantWithin(retrieved: readonly string[], ranking: JudgedRanking, k:
   return found;
 }
 
+/** A judge that filled a field of some records: calibration is checked per model and prompt version. */
+export interface JudgeUse {
+  readonly field: 'claims' | 'answer_relevance' | 'correct';
+  readonly model: string;
+  readonly promptVersion: string;
+  readonly questions: number;
+}
+
 /** Scores records one at a time into columns. */
 export class OutcomeBuilder {
   private readonly ids: string[] = [];
@@ -50,6 +62,8 @@ export class OutcomeBuilder {
   private readonly values = new Map<string, number[]>();
   private readonly labelPairs: [string, string][] = [];
   private noClaims = 0;
+  private judgeErrors = 0;
+  private readonly judges = new Map<string, JudgeUse>();
   private noRelevant = 0;
 
   constructor(private readonly config: EvalConfig) {}
@@ -61,6 +75,13 @@ export class OutcomeBuilder {
     this.tags.push(record.tags ?? []);
     this.goldKeys.push(goldKey(record));
     if (record.claims?.length === 0) this.noClaims++;
+    if (record.judge_errors !== undefined && record.judge_errors.length > 0) this.judgeErrors++;
+    for (const [field, judge] of Object.entries(record.judged_by ?? {})) {
+      if (judge === undefined) continue;
+      const key = JSON.stringify([field, judge.model, judge.prompt_version]);
+      const use = this.judges.get(key);
+      this.judges.set(key, { field: field as JudgeUse['field'], model: judge.model, promptVersion: judge.prompt_version, questions: (use?.questions ?? 0) + 1 });
+    }
     const ranking = judgedRanking(record);
     if (record.retrieved_ids !== undefined && ranking === undefined) this.noRelevant++;
     this.goldFound.push(ranking === undefined ? undefined : relevantWithin(record.retrieved_ids ?? [], ranking, this.config.retrievalOk.metric.k));
@@ -96,6 +117,8 @@ export class OutcomeBuilder {
       columns,
       labelPairs: this.labelPairs,
       noClaims: this.noClaims,
+      judgeErrors: this.judgeErrors,
+      judges: [...this.judges.values()],
       noRelevant: this.noRelevant,
     };
   }

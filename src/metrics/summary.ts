@@ -21,7 +21,7 @@ export interface RunSummary {
   readonly questions: number;
   readonly metrics: Readonly<Record<string, MetricSummary>>;
   /** Questions left out of some metrics for lack of inputs, counted rather than scored. */
-  readonly excluded: { readonly noRelevant: number; readonly noClaims: number; readonly unanswerable: number };
+  readonly excluded: { readonly noRelevant: number; readonly noClaims: number; readonly judgeErrors: number; readonly unanswerable: number };
   readonly decomposition: Decomposition;
   readonly judgeAgreement: Agreement | null;
   readonly byTag: Readonly<Record<string, { readonly questions: number; readonly metrics: Readonly<Record<string, MetricSummary>> }>>;
@@ -124,7 +124,7 @@ export function summarizeRun(outcomes: QuestionOutcomes, config: EvalConfig): Ru
   return {
     questions: outcomes.size,
     metrics: summarizeMetrics(outcomes, config, allRows(outcomes.size)),
-    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, unanswerable },
+    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
     decomposition,
     judgeAgreement,
     byTag,

@@ -1,6 +1,7 @@
-import type { Qrels, Run } from '../io/trec.js';
-import { judgeRanking } from './ranking.js';
+import type { Qrels, Run, TrecTable } from '../io/trec.js';
+import { type JudgedRanking, judgeRanking } from './ranking.js';
 import type { RetrievalMetric } from './registry.js';
+import { JudgedRanker } from './trec-rank.js';
 
 /** trec_eval-compatible evaluation: the mean of each metric over queries, and each query's values. */
 export interface TrecEvaluation {
@@ -9,26 +10,46 @@ export interface TrecEvaluation {
   readonly perQuery: Record<string, Record<string, number>>;
 }
 
+/** Accumulates each query's metric values and their sums, in the order queries are added. */
+function evaluation(metrics: readonly RetrievalMetric[], queries: number, rankings: Iterable<[string, JudgedRanking]>): TrecEvaluation {
+  const sums = new Float64Array(metrics.length);
+  const perQuery: Record<string, Record<string, number>> = {};
+  for (const [qid, ranking] of rankings) {
+    const values: Record<string, number> = {};
+    for (let i = 0; i < metrics.length; i++) {
+      const metric = metrics[i]!;
+      const value = metric.compute(ranking);
+      values[metric.name] = value;
+      sums[i]! += value;
+    }
+    perQuery[qid] = values;
+  }
+  const aggregate: Record<string, number> = {};
+  metrics.forEach((metric, i) => (aggregate[metric.name] = queries === 0 ? 0 : sums[i]! / queries));
+  return { queries, aggregate, perQuery };
+}
+
 /**
  * Evaluates a run against qrels with trec_eval's `-c` semantics: every query in the qrels is evaluated and
  * counted in the mean (a query missing from the run retrieved nothing and scores 0; a query whose judgments
  * are all below grade 1 scores 0); queries only in the run are ignored.
  */
 export function evaluateTrec(qrels: Qrels, run: Run, metrics: readonly RetrievalMetric[]): TrecEvaluation {
-  const sums = new Float64Array(metrics.length);
-  const perQuery: Record<string, Record<string, number>> = {};
-  for (const [qid, relevance] of qrels) {
-    const ranking = judgeRanking(run.get(qid) ?? [], relevance);
-    const values: Record<string, number> = {};
-    metrics.forEach((metric, i) => {
-      const value = metric.compute(ranking);
-      values[metric.name] = value;
-      sums[i]! += value;
-    });
-    perQuery[qid] = values;
+  function* rankings(): Generator<[string, JudgedRanking]> {
+    for (const [qid, relevance] of qrels) yield [qid, judgeRanking(run.get(qid) ?? [], relevance)];
   }
-  const queries = qrels.size;
-  const aggregate: Record<string, number> = {};
-  metrics.forEach((metric, i) => (aggregate[metric.name] = queries === 0 ? 0 : sums[i]! / queries));
-  return { queries, aggregate, perQuery };
+  return evaluation(metrics, qrels.size, rankings());
+}
+
+/**
+ * evaluateTrec on files read into compact form (readQrelsTable and readRunTable with one shared dictionary):
+ * the same semantics, ranking each query with JudgedRanker instead of sorting string arrays.
+ */
+export function evaluateTrecTables(qrels: TrecTable, run: TrecTable, metrics: readonly RetrievalMetric[]): TrecEvaluation {
+  if (qrels.docnos !== run.docnos) throw new Error('evaluateTrecTables: qrels and run must be read with the same ByteDictionary');
+  const ranker = new JudgedRanker(qrels.docnos);
+  function* rankings(): Generator<[string, JudgedRanking]> {
+    for (const [qid, judgments] of qrels.queries) yield [qid, ranker.judge(judgments, run.queries.get(qid))];
+  }
+  return evaluation(metrics, qrels.queries.size, rankings());
 }

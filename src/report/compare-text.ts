@@ -110,6 +110,7 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
     if (comparison.retrievalShifted) text += `\n  ! ${retrievalShiftNote(comparison)}`;
     sections.push(text);
   }
+  if (comparison.judges.length > 0) sections.push(`Judge\n${comparison.judges.flatMap((j) => j.notes).map((note) => `  ${note}`).join('\n')}`);
   const warnings = [...comparison.warnings, ...head.warnings.map((w) => `head: ${w}`)];
   if (warnings.length > 0) sections.push(`Warnings\n${warnings.map((w) => `  ! ${w}`).join('\n')}`);
   return `${sections.join('\n\n')}\n`;

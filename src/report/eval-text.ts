@@ -69,6 +69,7 @@ export function renderEvalText(file: string, summary: RunSummary, config: EvalCo
     excluded.unanswerable > 0 ? `${excluded.unanswerable} unanswerable` : '',
     excluded.noRelevant > 0 ? `${excluded.noRelevant} without relevant documents, left out of retrieval metrics` : '',
     excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : '',
+    excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : '',
   ].filter(Boolean);
   const sections: (string | null)[] = [
     `rag-gate eval: ${file}: ${summary.questions} questions${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`,

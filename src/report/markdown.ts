@@ -165,12 +165,8 @@ const failReason = (category: GateCategory) => `${category} regressed significan
 
 function decideWords(comparison: Comparison): Verdict {
   const gated = comparison.tests.filter((t) => t.gate !== null);
-  const named = new Set(CATEGORIES.filter((c) => comparison.reasons.some((r) => r.startsWith(failReason(c)))));
   const otherReasons = comparison.reasons.filter((r) => !CATEGORIES.some((c) => r.startsWith(failReason(c))));
-  let failing = gated.filter((t) => named.has(t.gate!));
-  if (comparison.verdict === 'fail' && failing.length === 0 && otherReasons.length === 0) {
-    failing = gated.filter((t) => t.significant && t.delta < 0);
-  }
+  const failing = gated.filter((t) => t.gateOutcome === 'fails');
   const failingSet = new Set(failing);
   const join = (words: string[]) => (words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`);
 
@@ -180,23 +176,28 @@ function decideWords(comparison: Comparison): Verdict {
     if (otherReasons.length > 0) parts.push(otherReasons.length === 1 ? 'a floor is broken' : `${otherReasons.length} floors are broken`);
     return { heading: `❌ rag-gate: ${parts.length > 0 ? parts.join('; ') : 'this check fails'}`, failing: failingSet, otherReasons };
   }
-  const smallDrops = gated.filter((t) => t.significant && t.delta < 0);
+  const uncalibrated = gated.filter((t) => t.gateOutcome === 'uncalibrated-judge');
+  const smallDrops = gated.filter((t) => t.gateOutcome === 'below-minimum-effect');
   const gains = gated.filter((t) => t.significant && t.delta > 0);
   const words =
-    smallDrops.length > 0
-      ? 'no regression beyond the minimum effect'
-      : gains.length > 0
-        ? `no significant regression; ${join(gains.map((t) => CATEGORY_WORDS[t.gate!]))} improved`
-        : 'no significant regression';
-  return { heading: `✅ rag-gate: ${words}`, failing: failingSet, otherReasons };
+    uncalibrated.length > 0
+      ? `${join(uncalibrated.map((t) => CATEGORY_WORDS[t.gate!]))} dropped, but the judge is uncalibrated, so it does not gate`
+      : smallDrops.length > 0
+        ? 'no regression beyond the minimum effect'
+        : gains.length > 0
+          ? `no significant regression; ${join(gains.map((t) => CATEGORY_WORDS[t.gate!]))} improved`
+          : 'no significant regression';
+  return { heading: `${uncalibrated.length > 0 ? '⚠️' : '✅'} rag-gate: ${words}`, failing: failingSet, otherReasons };
 }
 
 /** The last column of the tests table: what the test does to the verdict. */
 function roleCell(test: PairedTest, failing: ReadonlySet<PairedTest>): string {
   if (test.gate === null) return test.significant ? `report, significant ${test.delta < 0 ? 'drop' : 'gain'}` : 'report';
   if (failing.has(test)) return '❌ gate';
+  if (test.gateOutcome === 'uncalibrated-judge') return '⚠️ gate, uncalibrated judge';
+  if (test.gateOutcome === 'below-minimum-effect') return '⚠️ gate, below the minimum effect';
   if (!test.significant) return 'gate, not significant';
-  return test.delta < 0 ? '⚠️ gate, below the minimum effect' : '✅ gate, improved';
+  return test.delta < 0 ? '⚠️ gate' : '✅ gate, improved';
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -212,7 +213,8 @@ function verdictSections(comparison: Comparison, rule: string, verdict: Verdict)
   for (const test of evidenceTests) {
     if (lead.length > 0) lead.push(text(' '));
     lead.push(...evidence(test, rule, alpha));
-    if (!verdict.failing.has(test) && test.delta < 0) lead.push(text(' The drop is smaller than the minimum effect, so it only warns.'));
+    if (test.gateOutcome === 'below-minimum-effect') lead.push(text(' The drop is smaller than the minimum effect, so it only warns.'));
+    if (test.gateOutcome === 'uncalibrated-judge') lead.push(text(' Its values come from an uncalibrated judge, so it only warns.'));
   }
   for (const reason of verdict.otherReasons) {
     if (lead.length > 0) lead.push(text(' '));
@@ -441,6 +443,12 @@ function warningsSection(comparison: Comparison): RootContent[] {
   return [paragraph(strong(text('Warnings'))), list];
 }
 
+/** Which judge produced the judged metrics and whether it is calibrated (model, prompt version, kappa). */
+function judgeSection(comparison: Comparison): RootContent[] {
+  const notes = comparison.judges.flatMap((judge) => judge.notes);
+  return notes.length === 0 ? [] : [paragraph(strong(text('Judge')), text(': '), ...prose(notes.join('; ')))];
+}
+
 function footer(comparison: Comparison, options: CommentOptions): Paragraph {
   const parts: PhrasingContent[][] = [];
   if (options.baseline !== undefined && options.baseline.trim() !== '') parts.push([text('Baseline: '), ...annotated(options.baseline)]);
@@ -479,7 +487,7 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
     testsTable(comparison, rule, verdict.failing),
     ...mcnemarSection(comparison, rule),
   ];
-  const tail: RootContent[] = [...decompositionSection(comparison), ...warningsSection(comparison), footer(comparison, options)];
+  const tail: RootContent[] = [...decompositionSection(comparison), ...judgeSection(comparison), ...warningsSection(comparison), footer(comparison, options)];
   const render = (limits: Limits) => serialise({ type: 'root', children: [...head, ...questionSections(lists, limits, options.reportLink), ...tail] });
 
   // No list can keep more rows than would fill the budget with their raw text alone; this keeps every render near

@@ -55,7 +55,7 @@ describe('eval --json: the contract', () => {
 
   it('reports the example file\'s numbers (12 answerable, 2 without relevant documents)', async () => {
     const json = await evalJson(EXAMPLE);
-    expect(json.excluded).toEqual({ noRelevant: 2, noClaims: 1, unanswerable: 2 });
+    expect(json.excluded).toEqual({ noRelevant: 2, noClaims: 1, judgeErrors: 0, unanswerable: 2 });
     expect(json.details['hit@5']).toMatchObject({ n: 12, count: 10 });
     expect(json.metrics['hit@5']).toBeCloseTo(10 / 12, 12);
     expect(json.decomposition).toMatchObject({ n: 12, nGood: 10, nBad: 2 });

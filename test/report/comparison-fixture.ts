@@ -36,6 +36,7 @@ export function mcnemarTest(metric: string, counts: Counts, alpha = ALPHA): McNe
     pValue,
     adjustedPValue: null,
     significant,
+    gateOutcome: null,
     requiredN: significant ? null : mcnemarSampleSize({ pFixed: counts.fixed / n, pBroken: counts.broken / n, alpha }),
   };
 }
@@ -54,6 +55,7 @@ export function randomizationTest(metric: string, values: { base: number; head: 
     pValue: values.pValue,
     adjustedPValue: null,
     significant,
+    gateOutcome: null,
     requiredN: significant ? null : (values.requiredN ?? 3_000),
   };
 }
@@ -70,7 +72,8 @@ export function gate(tests: readonly PairedTest[], categories: readonly GateCate
     if (i < 0) return test;
     const adjustedPValue = adjusted[i]!;
     const significant = adjustedPValue < alpha;
-    return { ...test, gate: gateOf.get(test.metric)!, adjustedPValue, significant, requiredN: significant ? null : test.requiredN };
+    const gateOutcome = significant && test.delta < 0 ? 'fails' : null;
+    return { ...test, gate: gateOf.get(test.metric)!, adjustedPValue, significant, gateOutcome, requiredN: significant ? null : test.requiredN };
   });
 }
 
@@ -179,6 +182,7 @@ export function makeComparison(overrides: Partial<Comparison> = {}): Comparison 
     causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
     decomposition: { base: decomposition(155, 119, 15, 4), head: decomposition(141, 110, 29, 7) },
     retrievalShifted: true,
+    judges: [],
     verdict: 'fail',
     reasons: [
       'retrieval regressed significantly: retrieval ok (hit@5) 0.912 → 0.829, 16 broken vs 2 fixed, p = 0.0013, Holm-adjusted 0.0026 < α 0.05',

@@ -5,7 +5,7 @@ import { gfm } from 'micromark-extension-gfm';
 import { describe, expect, it } from 'vitest';
 import type { Comparison, QuestionChange } from '../../src/compare/compare.js';
 import { renderComment, type CommentOptions } from '../../src/report/markdown.js';
-import { change, countByTag, gate, makeComparison, makePassingComparison, mcnemarTest, randomizationTest, retrievalRegression } from './comparison-fixture.js';
+import { change, countByTag, gate, makeComparison, makePassingComparison, mcnemarTest, randomizationTest, retrievalRegression, sketchTests } from './comparison-fixture.js';
 
 const OPTIONS: CommentOptions = {
   retrievalOk: 'hit@5',
@@ -239,7 +239,8 @@ describe('renderComment: variants', () => {
   });
 
   it('passes a significant drop below the minimum effect, saying it only warns', () => {
-    const comparison = makeComparison({ verdict: 'pass', reasons: [], warnings: ['retrieval dropped significantly but by less than the minimum effect 0.1: …'] });
+    const tests = sketchTests().map((t) => (t.metric === 'retrieval_ok' ? { ...t, gateOutcome: 'below-minimum-effect' as const } : t));
+    const comparison = makeComparison({ tests, verdict: 'pass', reasons: [], warnings: ['retrieval dropped significantly but by less than the minimum effect 0.1: …'] });
     const { tree } = render(comparison);
     expect(plain(tree.children[1]!)).toBe('✅ rag-gate: no regression beyond the minimum effect');
     expect(plain(tree.children[2]!)).toContain('The drop is smaller than the minimum effect, so it only warns. This check passes.');
