@@ -59,7 +59,8 @@ export class OutcomeBuilder {
   private readonly tags: (readonly string[])[] = [];
   private readonly goldKeys: string[] = [];
   private readonly goldFound: (readonly string[] | undefined)[] = [];
-  private readonly values = new Map<string, number[]>();
+  /** Growing columns: capacity doubles, unset rows are NaN. */
+  private readonly values = new Map<string, Float64Array>();
   private readonly labelPairs: [string, string][] = [];
   private noClaims = 0;
   private judgeErrors = 0;
@@ -88,15 +89,20 @@ export class OutcomeBuilder {
     if (record.human_label !== undefined && record.judge_label !== undefined) {
       this.labelPairs.push([String(record.human_label), String(record.judge_label)]);
     }
-    for (const [name, value] of Object.entries(scoreQuestion(record, this.config, ranking))) {
-      let values = this.values.get(name);
-      if (values === undefined) {
-        values = [];
-        this.values.set(name, values);
-      }
-      while (values.length < row) values.push(NaN);
-      values.push(value);
+    const scores = scoreQuestion(record, this.config, ranking);
+    for (const name in scores) this.columnFor(name, row)[row] = scores[name]!;
+  }
+
+  /** The column of `name`, with room for `row`. */
+  private columnFor(name: string, row: number): Float64Array {
+    let column = this.values.get(name);
+    if (column === undefined || column.length <= row) {
+      const grown = new Float64Array(Math.max(1024, (column?.length ?? 0) * 2, row + 1)).fill(NaN);
+      if (column !== undefined) grown.set(column);
+      column = grown;
+      this.values.set(name, column);
     }
+    return column;
   }
 
   build(): QuestionOutcomes {
@@ -104,7 +110,7 @@ export class OutcomeBuilder {
     const columns = new Map<string, Float64Array>();
     for (const [name, values] of this.values) {
       const column = new Float64Array(size).fill(NaN);
-      column.set(values);
+      column.set(values.subarray(0, Math.min(size, values.length)));
       columns.set(name, column);
     }
     return {

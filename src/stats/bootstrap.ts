@@ -112,12 +112,10 @@ export function bootstrapMeanCIs(samples: readonly ArrayLike<number>[], options:
   if (varying.length === 0) return intervals;
 
   const random = new Random(options.seed ?? DEFAULT_SEED);
-  const indices = new Int32Array(n);
+  const words = new Uint32Array(n);
   const counts = new Int32Array(n);
   for (let r = 0; r < resamples; r++) {
-    drawIndices(random, indices);
-    counts.fill(0);
-    for (let i = 0; i < n; i++) counts[indices[i]!]!++;
+    drawCounts(random, words, counts);
     for (const { at, values, means } of varying) {
       let sum = 0;
       for (let j = 0; j < at.length; j++) sum += counts[at[j]!]! * values[j]!;
@@ -132,16 +130,19 @@ export function bootstrapMeanCIs(samples: readonly ArrayLike<number>[], options:
   return intervals;
 }
 
-/** Fills `indices` with independent uniform draws from 0 … length − 1. */
-function drawIndices(random: Random, indices: Int32Array): void {
-  const n = indices.length;
+/**
+ * One resample: `counts[j]` becomes how many of n independent uniform draws from 0 … n − 1 fell on j. `words` is
+ * a scratch buffer of n random words.
+ */
+function drawCounts(random: Random, words: Uint32Array, counts: Int32Array): void {
+  const n = counts.length;
+  counts.fill(0);
   if (n > LEMIRE_MAX_BOUND) {
-    for (let i = 0; i < n; i++) indices[i] = random.nextBelow(n);
+    for (let i = 0; i < n; i++) counts[random.nextBelow(n)]!++;
     return;
   }
   // Lemire's multiply-and-reject: index = ⌊word·n / 2^32⌋, and the rare words whose low part falls below
   // 2^32 mod n are redrawn, so every index is exactly equally likely.
-  const words = new Uint32Array(indices.buffer, indices.byteOffset, n);
   random.fillUint32(words);
   const rejectBelow = TWO_POW_32 % n;
   for (let i = 0; i < n; i++) {
@@ -151,7 +152,7 @@ function drawIndices(random: Random, indices: Int32Array): void {
       product = random.nextUint32() * n;
       index = Math.floor(product / TWO_POW_32);
     }
-    indices[i] = index;
+    counts[index]!++;
   }
 }
 

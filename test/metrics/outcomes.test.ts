@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { evalConfig } from '../../src/compare/settings.js';
+import type { ResultRecord } from '../../src/io/schema.js';
+import { OutcomeBuilder } from '../../src/metrics/outcomes.js';
+import { parseRetrievalOkRule } from '../../src/metrics/retrieval-ok.js';
+
+const config = evalConfig([5], parseRetrievalOkRule('hit@5'), { kind: 'exact' });
+
+describe('OutcomeBuilder columns', () => {
+  it('pads a metric only some questions carry with NaN, past its growth blocks', () => {
+    const builder = new OutcomeBuilder(config);
+    for (let i = 0; i < 3000; i++) builder.add({ id: `q${i}`, question: 'x?', ...(i === 5 ? { answer_relevance: 0.5 } : {}) } as ResultRecord);
+    const outcomes = builder.build();
+    const relevance = outcomes.columns.get('answer_relevance')!;
+    expect(relevance).toHaveLength(3000);
+    expect(relevance[5]).toBe(0.5);
+    expect(relevance.filter((v) => !Number.isNaN(v))).toEqual(new Float64Array([0.5]));
+    expect(outcomes.columns.get('answerable')).toHaveLength(3000);
+  });
+
+  it('a metric first seen late has NaN before it', () => {
+    const builder = new OutcomeBuilder(config);
+    for (let i = 0; i < 2100; i++) builder.add({ id: `q${i}`, question: 'x?', ...(i >= 2000 ? { refused: i % 2 === 0 } : {}) } as ResultRecord);
+    const refused = builder.build().columns.get('refused')!;
+    expect(Number.isNaN(refused[1999]!)).toBe(true);
+    expect(refused[2000]).toBe(1);
+    expect(refused[2001]).toBe(0);
+  });
+});
