@@ -1,10 +1,133 @@
-// Runs the bundled CLI on the shipped example results, as a user would.
+// npm run demo: the example RAG pipeline (examples/pipeline) before and after an index rebuild that changed the
+// chunking, compared by rag-gate as a user would run it (node dist/cli.js compare).
+//
+//   node scripts/demo.mjs [--out DIR] [--update-docs]
+//
+// Writes only to DIR (default out/demo/, ignored by git): base.jsonl, head.jsonl, comment.md (the PR comment body)
+// and comparison.json (compare --json). Exits 0 whatever the verdict: it is a demo.
+// --update-docs also rewrites the committed copies: examples/base.jsonl, examples/head.jsonl and
+// docs/example-comment.md (the tests fail when those are out of date).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 
-if (!existsSync('dist/cli.js')) {
-  console.error('dist/cli.js is missing: run npm run build');
-  process.exit(2);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = join(ROOT, 'dist', 'cli.js');
+const EXAMPLE_COMMENT = join(ROOT, 'docs', 'example-comment.md');
+/** Retrieval succeeded when every gold document is among the retrieved ones: a synthesis question needs both. */
+const RETRIEVAL_OK = 'recall@5>=1';
+
+const USAGE = 'usage: node scripts/demo.mjs [--out DIR] [--update-docs]\n';
+
+function parseArgs(argv) {
+  const options = { out: join(ROOT, 'out', 'demo'), updateDocs: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--update-docs') options.updateDocs = true;
+    else if (arg === '--out' && argv[i + 1] !== undefined) options.out = resolve(argv[++i]);
+    else if (arg === '--help' || arg === '-h') {
+      process.stdout.write(USAGE);
+      process.exit(0);
+    } else {
+      process.stderr.write(`demo: unknown argument ${JSON.stringify(arg)}\n${USAGE}`);
+      process.exit(2);
+    }
+  }
+  return options;
 }
-const result = spawnSync(process.execPath, ['dist/cli.js', 'eval', '--results', 'examples/results.jsonl'], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+
+/** A path as the user would type it from the current directory. */
+const shown = (path) => relative(process.cwd(), path) || '.';
+
+function compare(files, extra, rule = RETRIEVAL_OK) {
+  const args = ['compare', '--base', shown(files.base), '--head', shown(files.head), '--retrieval-ok', rule, ...extra];
+  const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (run.error) throw run.error;
+  if (run.status !== 0 && run.status !== 1) {
+    process.stderr.write(run.stderr);
+    process.stderr.write(`demo: rag-gate compare exited ${run.status}\n`);
+    process.exit(2);
+  }
+  return { args, code: run.status, stdout: run.stdout };
+}
+
+const fixed3 = (x) => (x === null ? '–' : x.toFixed(3));
+const formatP = (p) => (p >= 0.0001 ? p.toFixed(4) : p.toExponential(1));
+
+/**
+ * The same runs judged with the common rule hit@5, under which a synthesis question that lost one of its two
+ * articles still counts as retrieved: its wrong answer is then blamed on generation.
+ */
+function misattribution(comparison) {
+  const retrieval = comparison.tests.find((test) => test.metric === 'retrieval_ok');
+  const { base, head } = comparison.decomposition;
+  const causes = comparison.causes.regressions;
+  return [
+    'The same two runs judged with the common rule --retrieval-ok hit@5 (retrieval ok when any one gold article is retrieved):',
+    `  retrieval_ok (hit@5) ${fixed3(retrieval.base)} → ${fixed3(retrieval.head)}: ${retrieval.broken} broken, ${retrieval.fixed} fixed, p = ${formatP(retrieval.pValue)}${retrieval.significant ? '' : ', not significant'}`,
+    `  regressions blamed on retrieval: ${causes.retrieval}, on generation: ${causes.generation}`,
+    `  g_good ${fixed3(base.gGood)} → ${fixed3(head.gGood)}, g_bad ${fixed3(base.gBad)} → ${fixed3(head.gBad)}`,
+    'A synthesis question that lost one of its two articles still "hits", so its wrong answer looks like a generation',
+    'failure and g_good seems to move, although the answerer is the same code in both runs: the misattribution that',
+    `the decomposition warns about. Requiring every gold article (${RETRIEVAL_OK}) puts the blame on the index rebuild.`,
+    '',
+    '',
+  ].join('\n');
+}
+
+const options = parseArgs(process.argv.slice(2));
+if (!existsSync(CLI)) {
+  process.stderr.write('demo: dist/cli.js is missing: run `npm run build` first\n');
+  process.exit(1);
+}
+// Loaded after the check, so that a missing build is reported as such.
+const { CONFIGS, CORRECT_F1, EXAMPLES, loadCorpus, loadGolden } = await import('../examples/pipeline/pipeline.mjs');
+const { writeResults } = await import('../examples/pipeline/run.mjs');
+
+const docs = loadCorpus();
+const golden = loadGolden();
+const kinds = (kind) => golden.filter((q) => q.tags.includes(kind)).length;
+process.stdout.write(
+  [
+    'rag-gate demo: an index rebuild that changed the chunking',
+    '',
+    `The example pipeline (examples/pipeline) answers ${golden.length} questions about Larkspur, a fictional SaaS product,`,
+    `from its help centre (${docs.length} articles in examples/corpus; golden set in examples/golden.jsonl: ${kinds('factual')} factual,`,
+    `${kinds('synthesis')} synthesis questions that need two articles, ${kinds('unanswerable')} unanswerable). It retrieves the ${CONFIGS.base.chunksRetrieved} best chunks`,
+    'with BM25 (minisearch) and answers with an offline extractive answerer that quotes the best-matching sentences,',
+    `falls back on a little general knowledge, or says "I don't know". Correct = token F1 >= ${CORRECT_F1} against the expected`,
+    'answer, or a refusal when the question is unanswerable.',
+    `  base: ${CONFIGS.base.description}`,
+    `  head: ${CONFIGS.head.description}`,
+    'Retriever, answerer and golden set are the same code and data in both runs; only the chunking changed.',
+    `Retrieval counts as ok when every gold article is retrieved (${RETRIEVAL_OK}).`,
+    '',
+    '',
+  ].join('\n'),
+);
+
+const started = performance.now();
+const files = writeResults(options.out);
+process.stdout.write(`Ran both configurations in ${((performance.now() - started) / 1000).toFixed(1)} s: ${shown(files.base)}, ${shown(files.head)}\n\n`);
+
+const comment = join(options.out, 'comment.md');
+const json = join(options.out, 'comparison.json');
+const report = compare(files, ['--markdown', shown(comment)]);
+process.stdout.write(`$ node dist/cli.js ${report.args.map((a) => (/[^\w@./=-]/.test(a) ? `'${a}'` : a)).join(' ')}\n\n${report.stdout}\n`);
+writeFileSync(json, compare(files, ['--json']).stdout);
+
+process.stdout.write(`Wrote the PR comment body to ${shown(comment)} and the comparison as JSON to ${shown(json)}.\n\n`);
+process.stdout.write(misattribution(JSON.parse(compare(files, ['--json'], 'hit@5').stdout)));
+if (options.updateDocs) {
+  mkdirSync(dirname(EXAMPLE_COMMENT), { recursive: true });
+  copyFileSync(comment, EXAMPLE_COMMENT);
+  const committed = writeResults(EXAMPLES);
+  process.stdout.write(`Updated ${shown(EXAMPLE_COMMENT)}, ${shown(committed.base)} and ${shown(committed.head)}.\n`);
+}
+process.stdout.write(
+  report.code === 1
+    ? 'rag-gate compare exited 1: in CI this verdict would fail the check. (The demo itself exits 0.)\n'
+    : 'rag-gate compare exited 0: in CI this check would pass.\n',
+);

@@ -1,0 +1,120 @@
+// The example RAG pipeline end to end: corpus → chunks → BM25 → extractive answer → one result record per question,
+// in rag-gate's results format.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { answerQuestion, checkClaims, termWeights } from './answerer.mjs';
+import { buildIndex, chunkCorpus } from './retrieval.mjs';
+import { sentences, tokenF1 } from './text.mjs';
+
+/** The examples/ folder. */
+export const EXAMPLES = dirname(dirname(fileURLToPath(import.meta.url)));
+
+/** An answer to an answerable question is correct when its SQuAD token F1 against the expected answer reaches this. */
+export const CORRECT_F1 = 0.75;
+
+/**
+ * @typedef {import('./retrieval.mjs').Doc} Doc
+ * @typedef {import('./retrieval.mjs').Chunking} Chunking
+ * @typedef {{ id: string, question: string, relevant_ids: string[], expected_answer: string, answerable: boolean, tags: string[] }} GoldenQuestion
+ * @typedef {{ name: string, description: string, chunking: Chunking, chunksRetrieved: number }} PipelineConfig
+ */
+
+/**
+ * The two configurations. They share the retriever (BM25, the 4 best chunks), the answerer and everything else;
+ * only the index differs, the way a rebuild with a new text splitter changes it.
+ * @type {{ base: PipelineConfig, head: PipelineConfig }}
+ */
+export const CONFIGS = {
+  base: {
+    name: 'base',
+    description: 'one chunk per article',
+    chunking: { kind: 'article' },
+    chunksRetrieved: 4,
+  },
+  head: {
+    name: 'head',
+    description: 'index rebuilt with sentence windows: one chunk per sentence, with the sentence before and after it',
+    chunking: { kind: 'sentence-window', around: 1 },
+    chunksRetrieved: 4,
+  },
+};
+
+/**
+ * The corpus: every examples/corpus/*.json file is an array of {id, title, text}; files are read in name order.
+ * @param {string} [dir]
+ * @returns {Doc[]}
+ */
+export function loadCorpus(dir = join(EXAMPLES, 'corpus')) {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .flatMap((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')));
+}
+
+/**
+ * The golden set, one JSON object per line.
+ * @param {string} [file]
+ * @returns {GoldenQuestion[]}
+ */
+export function loadGolden(file = join(EXAMPLES, 'golden.jsonl')) {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
+}
+
+/**
+ * Runs one configuration over the golden set and returns one result record per question.
+ *
+ * `retrieved_ids` are the documents of the retrieved chunks, in rank order without repeats: exactly what the
+ * answerer was given, at the level of the golden set's `relevant_ids`.
+ * @param {PipelineConfig} config
+ * @param {{ docs?: Doc[], golden?: GoldenQuestion[] }} [input]
+ */
+export function runPipeline(config, input = {}) {
+  const docs = input.docs ?? loadCorpus();
+  const golden = input.golden ?? loadGolden();
+  const weight = termWeights(docs.flatMap((doc) => sentences(doc.text)));
+  const index = buildIndex(chunkCorpus(docs, config.chunking));
+
+  return golden.map((q) => {
+    const context = index.search(q.question, config.chunksRetrieved);
+    const answer = answerQuestion(q.question, context, weight);
+    const closedBook = answerQuestion(q.question, [], weight);
+    return {
+      id: q.id,
+      question: q.question,
+      retrieved_ids: [...new Set(context.map((chunk) => chunk.docId))],
+      relevant_ids: q.relevant_ids,
+      answer: answer.answer,
+      expected_answer: q.expected_answer,
+      correct: isCorrect(answer, q),
+      answerable: q.answerable,
+      refused: answer.refused,
+      claims: checkClaims(answer, context),
+      cited_ids: answer.citedIds,
+      closed_book_correct: isCorrect(closedBook, q),
+      tags: q.tags,
+    };
+  });
+}
+
+/**
+ * Correct: on an answerable question, an answer (not a refusal) whose SQuAD token F1 against the expected answer
+ * is at least CORRECT_F1; on an unanswerable question, a refusal.
+ * @param {{ answer: string, refused: boolean }} answer
+ * @param {GoldenQuestion} q
+ */
+export function isCorrect(answer, q) {
+  if (!q.answerable) return answer.refused;
+  return !answer.refused && tokenF1(answer.answer, q.expected_answer) >= CORRECT_F1;
+}
+
+/**
+ * Records as JSON Lines: one object per line, a final newline.
+ * @param {readonly object[]} records
+ */
+export function toJsonl(records) {
+  return records.map((record) => JSON.stringify(record)).join('\n') + '\n';
+}
