@@ -116,11 +116,7 @@ export function bootstrapMeanCIs(samples: readonly ArrayLike<number>[], options:
   const counts = new Int32Array(n);
   for (let r = 0; r < resamples; r++) {
     drawCounts(random, words, counts);
-    for (const { at, values, means } of varying) {
-      let sum = 0;
-      for (let j = 0; j < at.length; j++) sum += counts[at[j]!]! * values[j]!;
-      means[r] = sum / n;
-    }
+    for (const sample of varying) sample.means[r] = weightedSum(counts, sample.at, sample.values) / n;
   }
   const tail = (1 - level) / 2;
   for (const { index, means } of varying) {
@@ -128,6 +124,13 @@ export function bootstrapMeanCIs(samples: readonly ArrayLike<number>[], options:
     intervals[index] = [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
   }
   return intervals;
+}
+
+/** Σ counts[at[j]] · values[j]: a resample's sum over the non-zero values. */
+function weightedSum(counts: Int32Array, at: Int32Array, values: Float64Array): number {
+  let sum = 0;
+  for (let j = 0; j < at.length; j++) sum += counts[at[j]!]! * values[j]!;
+  return sum;
 }
 
 /**
