@@ -1,5 +1,5 @@
 import { MetricNameError, parseRetrievalMetric } from '../metrics/registry.js';
-import type { RunSummary } from '../metrics/summary.js';
+import { RUN_METRICS, type RunSummary } from '../metrics/summary.js';
 import type { CompareConfig, PairedTest } from './compare.js';
 
 export const GATE_CATEGORIES = ['retrieval', 'end-to-end', 'generation', 'refusal'] as const;
@@ -19,21 +19,6 @@ export interface Floor {
   readonly op: '>=' | '<=';
   readonly value: number;
 }
-
-/** Aggregate metrics that are not retrieval metrics, by the names `eval --json` reports them under. */
-export const RUN_METRICS = [
-  'retrieval_ok',
-  'correct',
-  'faithfulness',
-  'answer_relevance',
-  'length_ratio',
-  'long_answer_rate',
-  'context_utilisation',
-  'low_utilisation_rate',
-  'refusal_rate_unanswerable',
-  'false_refusal_rate',
-  'closed_book_correct',
-] as const;
 
 const RUN_METRIC_SET: ReadonlySet<string> = new Set(RUN_METRICS);
 

@@ -28,6 +28,21 @@ export interface RunSummary {
   readonly warnings: readonly string[];
 }
 
+/** Aggregate metrics that are not retrieval metrics, by the names `eval --json` reports them under. */
+export const RUN_METRICS = [
+  'retrieval_ok',
+  'correct',
+  'faithfulness',
+  'answer_relevance',
+  'length_ratio',
+  'long_answer_rate',
+  'context_utilisation',
+  'low_utilisation_rate',
+  'refusal_rate_unanswerable',
+  'false_refusal_rate',
+  'closed_book_correct',
+] as const;
+
 /** Kappa below this means the judge does not measure what the humans do (third reference article). */
 export const KAPPA_FLOOR = 0.6;
 

@@ -1,19 +1,9 @@
 import type { EvalConfig } from '../metrics/score.js';
-import type { MetricSummary, RunSummary } from '../metrics/summary.js';
+import { type MetricSummary, RUN_METRICS, type RunSummary } from '../metrics/summary.js';
 import { fixed3, textTable } from './text-table.js';
 
-const GENERATION_METRICS = [
-  'correct',
-  'faithfulness',
-  'answer_relevance',
-  'length_ratio',
-  'long_answer_rate',
-  'context_utilisation',
-  'low_utilisation_rate',
-  'refusal_rate_unanswerable',
-  'false_refusal_rate',
-  'closed_book_correct',
-] as const;
+/** The generation and answer metrics: every run metric but retrieval success, which the retrieval table shows. */
+const GENERATION_METRICS = RUN_METRICS.filter((name) => name !== 'retrieval_ok');
 
 function metricRow(name: string, summary: MetricSummary): string[] {
   const ci = summary.ci ? `[${fixed3(summary.ci[0])}, ${fixed3(summary.ci[1])}]` : '';

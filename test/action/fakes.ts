@@ -3,7 +3,7 @@ import { strToU8, zipSync } from 'fflate';
 import type { ActionRuntime } from '../../src/action/run.js';
 import type { GitHubApi, IssueComment, PullRequestRef, WorkflowRun } from '../../src/action/github.js';
 import type { InputName } from '../../src/action/inputs.js';
-import { type Question, ranking } from '../helpers/paired-runs.js';
+export { sketchScenario } from '../helpers/paired-runs.js';
 
 /** An error like Octokit's RequestError: what the action reads is `status`. */
 export class HttpError extends Error {
@@ -203,37 +203,3 @@ export function pullRequestPayload(number = 42): object {
   };
 }
 
-/**
- * The comment sketch's scenario: 170 answerable questions, hit@5 2 fixed / 16 broken (a significant retrieval
- * drop), correct 6 fixed / 15 broken (15 regressions), 30 unanswerable questions refused alike in both runs.
- */
-export function sketchScenario(): { base: Question[]; head: Question[] } {
-  const base: Question[] = [];
-  const head: Question[] = [];
-  let n = 0;
-  const add = (count: number, retrieval: [boolean, boolean], correct: [boolean, boolean], tags: string[]) => {
-    for (let j = 0; j < count; j++, n++) {
-      const id = `q-${String(n).padStart(4, '0')}`;
-      const gold = `doc-${n}`;
-      const common = { id, question: `Question ${n}?`, relevant_ids: [gold], tags };
-      base.push({ ...common, retrieved_ids: ranking(gold, retrieval[0]), correct: correct[0] });
-      head.push({ ...common, retrieved_ids: ranking(gold, retrieval[1]), correct: correct[1] });
-    }
-  };
-  add(11, [true, false], [true, false], ['synthesis']);
-  add(5, [true, false], [true, true], ['synthesis']);
-  add(4, [true, true], [true, false], ['factual']);
-  add(2, [false, true], [false, true], ['synthesis']);
-  add(4, [true, true], [false, true], ['factual']);
-  add(100, [true, true], [true, true], ['factual']);
-  add(26, [true, true], [false, false], ['factual']);
-  add(13, [false, false], [false, false], ['synthesis']);
-  add(5, [true, true], [true, true], ['synthesis']);
-  for (let j = 0; j < 30; j++, n++) {
-    const id = `q-${String(n).padStart(4, '0')}`;
-    const common = { id, question: `Unanswerable ${n}?`, relevant_ids: [], answerable: false, retrieved_ids: ['x1', 'x2'], tags: ['unanswerable'] };
-    base.push({ ...common, refused: j < 27 });
-    head.push({ ...common, refused: j < 27 });
-  }
-  return { base, head };
-}

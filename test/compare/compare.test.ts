@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { correctnessPairs, type Question, ranking } from '../helpers/paired-runs.js';
+import { correctnessPairs, type Question, ranking, sketchScenario } from '../helpers/paired-runs.js';
 import { runCli, tempDir, writeJsonl } from '../helpers/files.js';
 
 interface TestJson {
@@ -94,42 +94,6 @@ describe('McNemar on the third article’s A/B numbers', () => {
     expect(test('correct')).toMatchObject({ chi2: 0, chi2PValue: 1, exactPValue: 1, pValue: 1, significant: false });
   });
 });
-
-/**
- * The comment sketch's scenario: 170 answerable questions, hit@5 2 fixed / 16 broken, correct 6 fixed / 15
- * broken; 11 regressions lost the gold document, 4 got a worse answer with the same retrieval, 5 lost the gold
- * document but were still answered right; 30 unanswerable questions refused 27 times in both runs.
- */
-function sketchScenario(): { base: Question[]; head: Question[] } {
-  const base: Question[] = [];
-  const head: Question[] = [];
-  let n = 0;
-  const add = (count: number, retrieval: [boolean, boolean], correct: [boolean, boolean], tags: string[]) => {
-    for (let j = 0; j < count; j++, n++) {
-      const id = `q-${String(n).padStart(4, '0')}`;
-      const gold = `doc-${n}`;
-      const common = { id, question: `Question ${n}?`, relevant_ids: [gold], tags };
-      base.push({ ...common, retrieved_ids: ranking(gold, retrieval[0]), correct: correct[0] });
-      head.push({ ...common, retrieved_ids: ranking(gold, retrieval[1]), correct: correct[1] });
-    }
-  };
-  add(11, [true, false], [true, false], ['synthesis']); // lost the gold document, and the answer
-  add(5, [true, false], [true, true], ['synthesis']); // lost it, rescued by the model
-  add(4, [true, true], [true, false], ['factual']); // same retrieval, worse answer
-  add(2, [false, true], [false, true], ['synthesis']); // retrieval fixed the answer
-  add(4, [true, true], [false, true], ['factual']); // generation fixed the answer
-  add(100, [true, true], [true, true], ['factual']);
-  add(26, [true, true], [false, false], ['factual']);
-  add(13, [false, false], [false, false], ['synthesis']);
-  add(5, [true, true], [true, true], ['synthesis']);
-  for (let j = 0; j < 30; j++, n++) {
-    const id = `q-${String(n).padStart(4, '0')}`;
-    const common = { id, question: `Unanswerable ${n}?`, relevant_ids: [], answerable: false, retrieved_ids: ['x1', 'x2'], tags: ['unanswerable'] };
-    base.push({ ...common, refused: j < 27 });
-    head.push({ ...common, refused: j < 27 });
-  }
-  return { base, head };
-}
 
 describe('the comment sketch scenario: a retrieval regression', () => {
   it('fails on retrieval with the exact McNemar test, and attributes each regression', async () => {
