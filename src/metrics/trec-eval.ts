@@ -1,4 +1,4 @@
-import type { Qrels, Run, TrecTable } from '../io/trec.js';
+import { QueryEntries, type Qrels, type Run, type TrecTable } from '../io/trec.js';
 import { type JudgedRanking, judgeRanking } from './ranking.js';
 import type { RetrievalMetric } from './registry.js';
 import { JudgedRanker } from './trec-rank.js';
@@ -48,8 +48,13 @@ export function evaluateTrec(qrels: Qrels, run: Run, metrics: readonly Retrieval
 export function evaluateTrecTables(qrels: TrecTable, run: TrecTable, metrics: readonly RetrievalMetric[]): TrecEvaluation {
   if (qrels.docnos !== run.docnos) throw new Error('evaluateTrecTables: qrels and run must be read with the same ByteDictionary');
   const ranker = new JudgedRanker(qrels.docnos);
+  const judgments = new QueryEntries();
+  const retrieved = new QueryEntries();
   function* rankings(): Generator<[string, JudgedRanking]> {
-    for (const [qid, judgments] of qrels.queries) yield [qid, ranker.judge(judgments, run.queries.get(qid))];
+    for (const [q, qid] of qrels.qids.entries()) {
+      const r = run.queryNumber(qid);
+      yield [qid, ranker.judge(qrels.entries(q, judgments), r === undefined ? undefined : run.entries(r, retrieved))];
+    }
   }
-  return evaluation(metrics, qrels.queries.size, rankings());
+  return evaluation(metrics, qrels.qids.length, rankings());
 }

@@ -1,8 +1,8 @@
 import type { ByteDictionary } from '../io/byte-dictionary.js';
-import type { QueryLines } from '../io/trec-table.js';
+import type { QueryEntries } from '../io/trec-table.js';
 import { type JudgedRanking, isRelevant } from './ranking.js';
 
-/** Groups of tied documents up to this size are ordered by insertion sort; larger ones by the built-in sort. */
+/** Up to this many judged documents tied on one score are sorted by insertion sort; more by the built-in sort. */
 const SMALL_GROUP = 16;
 
 /** A Float64Array of at least `length` elements: `array` itself when it is large enough. */
@@ -37,7 +37,8 @@ function lowerBound(sorted: Float64Array, length: number, value: number): number
  *   2. find the run's judged documents and sort their distinct scores (j values, not n);
  *   3. place every document between those scores by binary search, counting how many lie above each and
  *      collecting the ones that tie with a judged score (n log j);
- *   4. order each group of tied documents by docno (usually groups of one or two);
+ *   4. place the documents that tie with a judged one among the judged ones of their group by docno, again by
+ *      binary search (groups are usually of one or two);
  *   5. write each judged document's grade at its rank in a zeroed buffer of n grades.
  *
  * All buffers are reused from query to query; `judge` returns views of them, valid until the next call.
@@ -61,6 +62,8 @@ export class JudgedRanker {
   private above: Int32Array = new Int32Array(257);
   private groupStart: Int32Array = new Int32Array(257);
   private groupFill: Int32Array = new Int32Array(256);
+  private tied: Int32Array = new Int32Array(256);
+  private tieCounts: Int32Array = new Int32Array(257);
 
   constructor(private readonly docnos: ByteDictionary) {
     this.gradeOf = new Float64Array(docnos.size);
@@ -68,7 +71,7 @@ export class JudgedRanker {
   }
 
   /** The graded ranking of `run` (undefined: the query retrieved nothing) against `judgments`. */
-  judge(judgments: QueryLines, run: QueryLines | undefined): JudgedRanking {
+  judge(judgments: QueryEntries, run: QueryEntries | undefined): JudgedRanking {
     this.stamp++;
     const idealGrades = this.markJudgments(judgments);
     const n = run?.count ?? 0;
@@ -80,7 +83,7 @@ export class JudgedRanker {
   }
 
   /** Step 1: records each judged document's grade; returns the relevant grades sorted descending (the ideal ranking). */
-  private markJudgments(judgments: QueryLines): Float64Array {
+  private markJudgments(judgments: QueryEntries): Float64Array {
     const { gradeOf, gradeStamp, stamp } = this;
     this.ideal = atLeastFloat64(this.ideal, judgments.count);
     let relevant = 0;
@@ -99,12 +102,12 @@ export class JudgedRanker {
   }
 
   /** Steps 2–5 for a query that retrieved something. */
-  private placeJudged(run: QueryLines, grades: Float64Array): void {
+  private placeJudged(run: QueryEntries, grades: Float64Array): void {
     const judgedCount = this.findJudged(run);
     if (judgedCount === 0) return;
     const levelCount = this.sortJudgedScores(run, judgedCount);
     this.locate(run, levelCount);
-    this.orderTies(run, levelCount);
+    this.rankTies(run, levelCount);
     const { judged, level, tieRank, above } = this;
     for (let j = 0; j < judgedCount; j++) {
       const entry = judged[j]!;
@@ -113,7 +116,7 @@ export class JudgedRanker {
   }
 
   /** Step 2a: the run entries whose document has a non-zero grade; returns how many. */
-  private findJudged(run: QueryLines): number {
+  private findJudged(run: QueryEntries): number {
     this.judged = atLeastInt32(this.judged, run.count);
     let count = 0;
     for (let i = 0; i < run.count; i++) if (this.gradeOfDoc(run.docIds[i]!) !== 0) this.judged[count++] = i;
@@ -121,7 +124,7 @@ export class JudgedRanker {
   }
 
   /** Step 2b: the judged entries' distinct scores, ascending, in `levels`; returns how many. */
-  private sortJudgedScores(run: QueryLines, judgedCount: number): number {
+  private sortJudgedScores(run: QueryEntries, judgedCount: number): number {
     this.levels = atLeastFloat64(this.levels, judgedCount);
     const { levels, judged } = this;
     for (let j = 0; j < judgedCount; j++) levels[j] = run.values[judged[j]!]!;
@@ -136,7 +139,7 @@ export class JudgedRanker {
    * score above level k, `level[i]` = the level entry i ties with (−1 when none), and each level's tied entries
    * bucketed in `members` from `groupStart[k]`.
    */
-  private locate(run: QueryLines, levelCount: number): void {
+  private locate(run: QueryEntries, levelCount: number): void {
     const n = run.count;
     this.level = atLeastInt32(this.level, n);
     this.members = atLeastInt32(this.members, n);
@@ -149,7 +152,7 @@ export class JudgedRanker {
     for (let i = 0; i < n; i++) {
       const score = scores[i]!;
       const k = lowerBound(levels, levelCount, score);
-      // Entry i scores above levels 0 … k − 1; count it at k and sum from the top below.
+      // Entry i scores above levels 0 … k − 1: count it at k; the sums below turn the counts into above[·].
       above[k]!++;
       if (k < levelCount && levels[k] === score) {
         level[i] = k;
@@ -175,30 +178,71 @@ export class JudgedRanker {
     }
   }
 
-  /** Step 4: sorts each group of tied entries by docno, descending, and records each entry's place in its group. */
-  private orderTies(run: QueryLines, levelCount: number): void {
+  /**
+   * Step 4: each judged entry's place among the entries that tie with it, that is how many of them have a greater
+   * docno. Per group of ties, the judged members are sorted by docno, greatest first; then every member is placed
+   * among them by binary search, and counts as one more above each judged member with a smaller docno. A group
+   * of m entries, t of them judged, costs m log t comparisons, not m log m.
+   */
+  private rankTies(run: QueryEntries, levelCount: number): void {
     this.tieRank = atLeastInt32(this.tieRank, run.count);
     const { members, groupStart, tieRank } = this;
+    const { docIds } = run;
     for (let k = 0; k < levelCount; k++) {
       const start = groupStart[k]!;
       const end = groupStart[k + 1]!;
-      if (end - start > 1) this.sortByDocnoDescending(members, start, end, run.docIds);
-      for (let m = start; m < end; m++) tieRank[members[m]!] = m - start;
+      if (end - start === 1) {
+        tieRank[members[start]!] = 0;
+        continue;
+      }
+      const judgedCount = this.sortJudgedMembers(docIds, start, end);
+      const { tied, tieCounts } = this;
+      tieCounts.fill(0, 0, judgedCount + 1);
+      for (let m = start; m < end; m++) tieCounts[this.firstSmallerDocno(docIds, docIds[members[m]!]!, judgedCount)]!++;
+      let greater = 0;
+      for (let t = 0; t < judgedCount; t++) {
+        greater += tieCounts[t]!;
+        tieRank[tied[t]!] = greater;
+      }
     }
   }
 
-  /** Sorts entries[start, end) by their documents' docnos, greatest first (byte order, as strcmp). */
-  private sortByDocnoDescending(entries: Int32Array, start: number, end: number, docIds: Int32Array): void {
+  /** The judged entries among members[start, end), in `tied` sorted by docno, greatest first; returns how many. */
+  private sortJudgedMembers(docIds: Int32Array, start: number, end: number): number {
+    this.tied = atLeastInt32(this.tied, end - start);
+    this.tieCounts = atLeastInt32(this.tieCounts, end - start + 1);
+    const { tied, members } = this;
+    let count = 0;
+    for (let m = start; m < end; m++) if (this.gradeOfDoc(docIds[members[m]!]!) !== 0) tied[count++] = members[m]!;
+    this.sortByDocnoDescending(tied, count, docIds);
+    return count;
+  }
+
+  /** Index of the first of tied[0, count) (greatest docno first) whose docno is smaller than docId's. */
+  private firstSmallerDocno(docIds: Int32Array, docId: number, count: number): number {
+    const { tied, docnos } = this;
+    let low = 0;
+    let high = count;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (docnos.compare(docIds[tied[middle]!]!, docId) < 0) high = middle;
+      else low = middle + 1;
+    }
+    return low;
+  }
+
+  /** Sorts entries[0, count) by their documents' docnos, greatest first (byte order, as strcmp). */
+  private sortByDocnoDescending(entries: Int32Array, count: number, docIds: Int32Array): void {
     const { docnos } = this;
-    if (end - start > SMALL_GROUP) {
-      entries.subarray(start, end).sort((a, b) => docnos.compare(docIds[b]!, docIds[a]!));
+    if (count > SMALL_GROUP) {
+      entries.subarray(0, count).sort((a, b) => docnos.compare(docIds[b]!, docIds[a]!));
       return;
     }
-    for (let i = start + 1; i < end; i++) {
+    for (let i = 1; i < count; i++) {
       const entry = entries[i]!;
       const docId = docIds[entry]!;
       let j = i - 1;
-      while (j >= start && docnos.compare(docIds[entries[j]!]!, docId) < 0) {
+      while (j >= 0 && docnos.compare(docIds[entries[j]!]!, docId) < 0) {
         entries[j + 1] = entries[j]!;
         j--;
       }

@@ -1,0 +1,68 @@
+import { open } from 'node:fs/promises';
+
+/** Whole lines of a file as raw bytes: `bytes[start, end)` holds complete lines, each ending in a line feed. */
+export interface LineChunk {
+  readonly bytes: Buffer;
+  readonly start: number;
+  readonly end: number;
+  /** Bytes of the file read so far, for progress reports. */
+  readonly bytesRead: number;
+}
+
+const LINE_FEED = 0x0a;
+
+/** 4 MiB: large enough that reads and chunk bookkeeping cost nothing next to parsing, small enough to stay in cache. */
+const CHUNK_BYTES = 1 << 22;
+
+function startsWithByteOrderMark(bytes: Buffer, end: number): boolean {
+  return end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+}
+
+/** A buffer twice as large holding the first `used` bytes of `buffer`: for a line longer than the buffer. */
+function grown(buffer: Buffer, used: number): Buffer {
+  const larger = Buffer.allocUnsafe(buffer.length * 2);
+  buffer.copy(larger, 0, 0, used);
+  return larger;
+}
+
+/**
+ * Reads a file as chunks of whole lines, without decoding it: each read fills one reused buffer, the partial
+ * line at its end is carried over to the start of the next read, and a final line without a line feed gets one.
+ * A UTF-8 byte-order mark at the very start is skipped. Works on pipes as well as files (one pass, no seeking).
+ *
+ * The buffer is reused: a caller must be done with a chunk before asking for the next one.
+ */
+export async function* readLineChunks(file: string, chunkBytes = CHUNK_BYTES): AsyncGenerator<LineChunk> {
+  const handle = await open(file, 'r');
+  try {
+    let buffer: Buffer = Buffer.allocUnsafe(chunkBytes);
+    let carried = 0;
+    let bytesRead = 0;
+    let first = true;
+    for (;;) {
+      if (carried === buffer.length) buffer = grown(buffer, carried);
+      const { bytesRead: read } = await handle.read(buffer, carried, buffer.length - carried, null);
+      bytesRead += read;
+      let filled = carried + read;
+      const atEnd = read === 0;
+      if (atEnd) {
+        if (carried === 0) return;
+        if (filled === buffer.length) buffer = grown(buffer, filled);
+        buffer[filled++] = LINE_FEED;
+      }
+      const end = buffer.lastIndexOf(LINE_FEED, filled - 1) + 1;
+      if (end === 0) {
+        carried = filled;
+        continue;
+      }
+      const start = first && startsWithByteOrderMark(buffer, end) ? 3 : 0;
+      first = false;
+      yield { bytes: buffer, start, end, bytesRead };
+      if (atEnd) return;
+      buffer.copy(buffer, 0, end, filled);
+      carried = filled - end;
+    }
+  } finally {
+    await handle.close();
+  }
+}
