@@ -5262,7 +5262,7 @@ var require_main35 = __commonJS({
   "node_modules/@stdlib/string-format/lib/main.js"(exports, module) {
     "use strict";
     var interpolate = require_lib46();
-    var tokenize2 = require_lib47();
+    var tokenize = require_lib47();
     var isString = require_is_string2();
     function format(str) {
       var args;
@@ -5270,7 +5270,7 @@ var require_main35 = __commonJS({
       if (!isString(str)) {
         throw new TypeError(format("invalid argument. First argument must be a string. Value: `%s`.", str));
       }
-      args = [tokenize2(str)];
+      args = [tokenize(str)];
       for (i = 1; i < arguments.length; i++) {
         args.push(arguments[i]);
       }
@@ -6041,7 +6041,7 @@ var require_main45 = __commonJS({
     var fromWords = require_lib41();
     var rempio2Kernel = require_kernel_rempio2();
     var rempio2Medium = require_rempio2_medium();
-    var ZERO = 0;
+    var ZERO2 = 0;
     var TWO24 = 16777216;
     var PIO2_1 = 1.5707963267341256;
     var PIO2_1T = 6077100506506192e-26;
@@ -6149,7 +6149,7 @@ var require_main45 = __commonJS({
       }
       TX[2] = z3;
       nx = 3;
-      while (TX[nx - 1] === ZERO) {
+      while (TX[nx - 1] === ZERO2) {
         nx -= 1;
       }
       n = rempio2Kernel(TX, TY, e0, nx, 1);
@@ -12296,6 +12296,14 @@ var InputError = class _InputError extends Error {
   static single(problem) {
     return new _InputError([problem]);
   }
+  /** One error for several failed reads: their input problems together, or the first failure that is not bad input. */
+  static merge(failures) {
+    const other = failures.find((error62) => !(error62 instanceof _InputError));
+    if (other !== void 0) return other instanceof Error ? other : new Error(String(other));
+    const errors = failures;
+    const problems = errors.flatMap((error62) => error62.problems).slice(0, MAX_LISTED_PROBLEMS);
+    return new _InputError(problems, errors.reduce((sum, error62) => sum + error62.totalProblems, 0));
+  }
 };
 var SettingError = class extends Error {
   name = "SettingError";
@@ -12317,152 +12325,193 @@ var ProblemCollector = class {
 async function readBoth(first, second) {
   const [a, b] = await Promise.allSettled([first, second]);
   if (a.status === "fulfilled" && b.status === "fulfilled") return [a.value, b.value];
-  const failures = [a, b].flatMap((result) => result.status === "rejected" ? [result.reason] : []);
-  if (failures.every((error62) => error62 instanceof InputError)) {
-    const errors = failures;
-    const problems = errors.flatMap((error62) => error62.problems).slice(0, MAX_LISTED_PROBLEMS);
-    throw new InputError(problems, errors.reduce((sum, error62) => sum + error62.totalProblems, 0));
-  }
-  throw failures.find((error62) => !(error62 instanceof InputError));
+  throw InputError.merge([a, b].flatMap((result) => result.status === "rejected" ? [result.reason] : []));
 }
 
-// src/metrics/decomposition.ts
-var ratio = (part, whole) => whole === 0 ? null : part / whole;
-var weighted = (weight, rate) => weight === 0 ? 0 : rate === null ? null : weight * rate;
-var SMALL_SPLIT = 10;
-function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
-  let nGood = 0;
-  let correctGood = 0;
-  let nBad = 0;
-  let correctBad = 0;
-  let closedAll = 0;
-  let closedAllRight = 0;
-  let closedFailed = 0;
-  let closedFailedRight = 0;
-  for (let i = 0; i < correct.length; i++) {
-    const ok2 = retrievalOk[i];
-    const right = correct[i];
-    if (answerable[i] === 0 || Number.isNaN(ok2) || Number.isNaN(right)) continue;
-    if (ok2 === 1) {
-      nGood++;
-      correctGood += right;
-    } else {
-      nBad++;
-      correctBad += right;
-    }
-    const closed = closedBookCorrect[i];
-    if (!Number.isNaN(closed)) {
-      closedAll++;
-      closedAllRight += closed;
-      if (ok2 === 0) {
-        closedFailed++;
-        closedFailedRight += closed;
-      }
-    }
+// src/io/write.ts
+import { rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+async function writeFileAtomic(file2, content) {
+  const temporary = join(dirname(file2), `.${basename(file2)}.${process.pid}.tmp`);
+  try {
+    await writeFile(temporary, content);
+    await rename(temporary, file2);
+  } catch (error62) {
+    await rm(temporary, { force: true });
+    throw error62;
   }
-  const n = nGood + nBad;
-  const r = ratio(nGood, n);
-  const gGood = ratio(correctGood, nGood);
-  const gBad = ratio(correctBad, nBad);
-  const e2e = ratio(correctGood + correctBad, n);
-  let e2eCheck = null;
-  let ceiling = null;
-  if (r !== null) {
-    const good = weighted(r, gGood);
-    const bad = weighted(1 - r, gBad);
-    e2eCheck = good === null || bad === null ? null : good + bad;
-    ceiling = bad === null ? null : r + bad;
-  }
-  const productModelG = r === null || r === 0 || e2e === null ? null : e2e / r;
-  const productModelBias = r === null || r === 0 ? null : (1 - r) * (gBad ?? 0) / r;
-  const rLowerBound = e2e === null || gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
-  const closedBook = closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
-  const warnings = [];
-  if (productModelG !== null && productModelG > 1) {
-    warnings.push(
-      `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r\xB7g is misspecified here, because answers are right without good context (g_bad = ${gBad?.toFixed(4)}).`
-    );
-  }
-  if (e2e !== null && e2eCheck !== null && Math.abs(e2e - e2eCheck) > 1e-9) {
-    warnings.push(`e2eCheck ${e2eCheck} differs from e2e ${e2e}: the three terms were computed on different slices (a bug).`);
-  }
-  if (n > 0 && nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? "" : "s"}: read it as a rough figure.`);
-  if (n > 0 && nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? "" : "s"}: read it as a rough figure.`);
-  return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
 }
 
-// src/io/json-array.ts
-var JsonArrayShapeError = class extends Error {
-  constructor(message, line) {
-    super(message);
-    this.line = line;
+// src/judge/calibration.ts
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+
+// node_modules/yocto-queue/index.js
+var Node = class {
+  value;
+  next;
+  constructor(value) {
+    this.value = value;
   }
-  line;
 };
-async function* jsonArrayElements(lines) {
-  let state = "before";
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  let parts = [];
-  let start = 0;
-  let elementLine = 0;
-  let lastLine = 0;
-  let closed = false;
-  for await (const { text: text4, line } of lines) {
-    lastLine = line;
-    start = 0;
-    for (let i = 0; i < text4.length; i++) {
-      const ch = text4[i];
-      if (inString) {
-        if (escaped) escaped = false;
-        else if (ch === "\\") escaped = true;
-        else if (ch === '"') inString = false;
-        continue;
-      }
-      if (ch === " " || ch === "	" || ch === "\r") continue;
-      if (state === "before") {
-        if (ch !== "[") throw new JsonArrayShapeError("expected a JSON array or JSON Lines", line);
-        state = "inside";
-        start = i + 1;
-        continue;
-      }
-      if (state === "after") throw new JsonArrayShapeError('unexpected text after the closing "]" of the array', line);
-      if (depth === 0 && (ch === "," || ch === "]")) {
-        parts.push(text4.slice(start, i));
-        const element = parts.join("\n");
-        parts = [];
-        start = i + 1;
-        if (element.trim() !== "") yield { text: element, line: elementLine };
-        else if (ch === ",") throw new JsonArrayShapeError("empty element in the array (two commas in a row?)", line);
-        elementLine = 0;
-        if (ch === "]") {
-          state = "after";
-          closed = true;
-        }
-        continue;
-      }
-      if (elementLine === 0) elementLine = line;
-      if (ch === '"') inString = true;
-      else if (ch === "{" || ch === "[") depth++;
-      else if (ch === "}" || ch === "]") depth--;
-    }
-    if (state === "inside") parts.push(text4.slice(start));
+var Queue = class {
+  #head;
+  #tail;
+  #size;
+  constructor() {
+    this.clear();
   }
-  if (!closed) throw new JsonArrayShapeError('the JSON array is not closed with "]"', lastLine);
-}
+  enqueue(value) {
+    const node3 = new Node(value);
+    if (this.#head) {
+      this.#tail.next = node3;
+      this.#tail = node3;
+    } else {
+      this.#head = node3;
+      this.#tail = node3;
+    }
+    this.#size++;
+  }
+  dequeue() {
+    const current = this.#head;
+    if (!current) {
+      return;
+    }
+    this.#head = this.#head.next;
+    this.#size--;
+    if (!this.#head) {
+      this.#tail = void 0;
+    }
+    return current.value;
+  }
+  peek() {
+    if (!this.#head) {
+      return;
+    }
+    return this.#head.value;
+  }
+  clear() {
+    this.#head = void 0;
+    this.#tail = void 0;
+    this.#size = 0;
+  }
+  get size() {
+    return this.#size;
+  }
+  *[Symbol.iterator]() {
+    let current = this.#head;
+    while (current) {
+      yield current.value;
+      current = current.next;
+    }
+  }
+  *drain() {
+    while (this.#head) {
+      yield this.dequeue();
+    }
+  }
+};
 
-// src/io/lines.ts
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
-async function* readLines(file2) {
-  const input2 = createReadStream(file2, { encoding: "utf8", highWaterMark: 1 << 20 });
-  const lines = createInterface({ input: input2, crlfDelay: Infinity });
-  let line = 0;
-  for await (const raw of lines) {
-    line++;
-    const text4 = line === 1 && raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
-    yield { text: text4, line };
+// node_modules/p-limit/index.js
+function pLimit(concurrency) {
+  let rejectOnClear = false;
+  if (typeof concurrency === "object") {
+    ({ concurrency, rejectOnClear = false } = concurrency);
+  }
+  validateConcurrency(concurrency);
+  if (typeof rejectOnClear !== "boolean") {
+    throw new TypeError("Expected `rejectOnClear` to be a boolean");
+  }
+  const queue = new Queue();
+  let activeCount = 0;
+  const resumeNext = () => {
+    if (activeCount < concurrency && queue.size > 0) {
+      activeCount++;
+      queue.dequeue().run();
+    }
+  };
+  const next = () => {
+    activeCount--;
+    resumeNext();
+  };
+  const run = async (function_, resolve2, arguments_) => {
+    const result = (async () => function_(...arguments_))();
+    resolve2(result);
+    try {
+      await result;
+    } catch {
+    }
+    next();
+  };
+  const enqueue = (function_, resolve2, reject, arguments_) => {
+    const queueItem = { reject };
+    new Promise((internalResolve) => {
+      queueItem.run = internalResolve;
+      queue.enqueue(queueItem);
+    }).then(run.bind(void 0, function_, resolve2, arguments_));
+    if (activeCount < concurrency) {
+      resumeNext();
+    }
+  };
+  const generator = (function_, ...arguments_) => new Promise((resolve2, reject) => {
+    enqueue(function_, resolve2, reject, arguments_);
+  });
+  Object.defineProperties(generator, {
+    activeCount: {
+      get: () => activeCount
+    },
+    pendingCount: {
+      get: () => queue.size
+    },
+    clearQueue: {
+      value() {
+        if (!rejectOnClear) {
+          queue.clear();
+          return;
+        }
+        const abortError = AbortSignal.abort().reason;
+        while (queue.size > 0) {
+          queue.dequeue().reject(abortError);
+        }
+      }
+    },
+    concurrency: {
+      get: () => concurrency,
+      set(newConcurrency) {
+        validateConcurrency(newConcurrency);
+        concurrency = newConcurrency;
+        queueMicrotask(() => {
+          while (activeCount < concurrency && queue.size > 0) {
+            resumeNext();
+          }
+        });
+      }
+    },
+    map: {
+      async value(iterable, function_) {
+        const promises = [];
+        try {
+          Array.from(iterable, (value, index) => {
+            const promise2 = generator(function_, value, index);
+            promises.push(promise2);
+            return promise2;
+          });
+        } catch (error62) {
+          for (const promise2 of promises) {
+            promise2.catch(() => {
+            });
+          }
+          throw error62;
+        }
+        return Promise.all(promises);
+      }
+    }
+  });
+  return generator;
+}
+function validateConcurrency(concurrency) {
+  if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
+    throw new TypeError("Expected `concurrency` to be a number from 1 and up");
   }
 }
 
@@ -13693,14 +13742,14 @@ function codePointLength(str) {
   const units = str.length;
   if (!highSurrogate.test(str))
     return units;
-  let count = units;
+  let count2 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str.charCodeAt(i) & 64512) === 55296 && (str.charCodeAt(i + 1) & 64512) === 56320) {
-      count--;
+      count2--;
       i++;
     }
   }
-  return count;
+  return count2;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -16084,15 +16133,15 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     const syms = normalized.symbolKeys;
     const doc = new Doc(["payload", "ctx"], { shape, inst, memo: memo2, syms });
     const parseStr = (k) => `shape[${k}]._zod.run({ value: input[${k}], issues: [] }, ctx)`;
-    const prefixStr = (id, k) => `
-          let ${id}_ab = false;
-          for (let i = 0; i < ${id}.issues.length; i++) {
-            const iss = ${id}.issues[i];
+    const prefixStr = (id2, k) => `
+          let ${id2}_ab = false;
+          for (let i = 0; i < ${id2}.issues.length; i++) {
+            const iss = ${id2}.issues[i];
             iss.path = iss.path ? [${k}, ...iss.path] : [${k}];
             payload.issues.push(iss);
-            if (iss.continue !== true) ${id}_ab = true;
+            if (iss.continue !== true) ${id2}_ab = true;
           }
-          if (${id}_ab && ctx && ctx.abortEarly) {
+          if (${id2}_ab && ctx && ctx.abortEarly) {
             payload.value = newResult;
             return payload;
           }`;
@@ -16106,34 +16155,34 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     for (const key of normalized.allKeys) {
       if (key === "__proto__")
         continue;
-      const id = ids[key];
+      const id2 = ids[key];
       const k = typeof key === "symbol" ? `syms[${syms.indexOf(key)}]` : esc(key);
       const isPresent = `${k} in input`;
       const schema = shape[key];
       const optin = schema?._zod?.optin;
       const isOptionalIn = optin !== void 0;
       const isOptionalOut = schema?._zod?.optout === "optional";
-      doc.write(`const ${id} = ${parseStr(k)};`);
+      doc.write(`const ${id2} = ${parseStr(k)};`);
       if (isOptionalIn && isOptionalOut) {
-        const assign = optin === "optional" ? `${id}_present` : `${id}.value !== undefined || ${id}_present`;
+        const assign = optin === "optional" ? `${id2}_present` : `${id2}.value !== undefined || ${id2}_present`;
         doc.write(`
-        const ${id}_present = ${isPresent};
-        if (!${id}.issues.length || ${id}_present) {
-          if (${id}.issues.length) {${prefixStr(id, k)}
+        const ${id2}_present = ${isPresent};
+        if (!${id2}.issues.length || ${id2}_present) {
+          if (${id2}.issues.length) {${prefixStr(id2, k)}
           }
 
           if (${assign}) {
-            newResult[${k}] = ${id}.value;
+            newResult[${k}] = ${id2}.value;
           }
         }
 
       `);
       } else if (!isOptionalIn) {
         doc.write(`
-        const ${id}_present = ${isPresent};
-        if (${id}.issues.length) {${prefixStr(id, k)}
+        const ${id2}_present = ${isPresent};
+        if (${id2}.issues.length) {${prefixStr(id2, k)}
         }
-        if (!${id}_present && !${id}.issues.length) {
+        if (!${id2}_present && !${id2}.issues.length) {
           payload.issues.push({
             code: "invalid_type",
             expected: "nonoptional",
@@ -16146,22 +16195,22 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
           }
         }
 
-        if (${id}_present) {
-          newResult[${k}] = ${id}.value;
+        if (${id2}_present) {
+          newResult[${k}] = ${id2}.value;
         }
 
       `);
       } else {
         doc.write(`
-        if (${id}.issues.length) {${prefixStr(id, k)}
+        if (${id2}.issues.length) {${prefixStr(id2, k)}
         }
       `);
         if (optin === "defaulted") {
-          doc.write(`newResult[${k}] = ${id}.value;`);
+          doc.write(`newResult[${k}] = ${id2}.value;`);
         } else {
           doc.write(`
-        if (${id}.value !== undefined || ${isPresent}) {
-          newResult[${k}] = ${id}.value;
+        if (${id2}.value !== undefined || ${isPresent}) {
+          newResult[${k}] = ${id2}.value;
         }
       `);
         }
@@ -17533,7 +17582,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve) {
+function isRecursive(inst, stack, resolve2) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -17543,7 +17592,7 @@ function isRecursive(inst, stack, resolve) {
   let result = NONE;
   const check3 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve);
+      const answer = isRecursive(child, stack, resolve2);
       if (answer > result)
         result = answer;
     }
@@ -17554,7 +17603,7 @@ function isRecursive(inst, stack, resolve) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve2) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -17618,7 +17667,7 @@ function isRecursive(inst, stack, resolve) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve2 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -18083,8 +18132,8 @@ function az_default() {
 }
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count, one2, few, many) {
-  const absCount = Math.abs(count);
+function getBelarusianPlural(count2, one2, few, many) {
+  const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -20731,8 +20780,8 @@ function hu_default() {
 }
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count, one2, many) {
-  return Math.abs(count) === 1 ? one2 : many;
+function getArmenianPlural(count2, one2, many) {
+  return Math.abs(count2) === 1 ? one2 : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -23470,8 +23519,8 @@ function ro_default() {
 }
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count, one2, few, many) {
-  const absCount = Math.abs(count);
+function getRussianPlural(count2, one2, few, many) {
+  const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -28189,26 +28238,26 @@ function extractDefs(ctx, schema) {
     return;
   const idToSchema = /* @__PURE__ */ new Map();
   for (const entry of ctx.seen.entries()) {
-    const id = ctx.metadataRegistry.get(entry[0])?.id;
-    if (id) {
-      const existing = idToSchema.get(id);
+    const id2 = ctx.metadataRegistry.get(entry[0])?.id;
+    if (id2) {
+      const existing = idToSchema.get(id2);
       if (existing && existing !== entry[0]) {
-        throw new Error(`Duplicate schema id "${id}" detected during JSON Schema conversion. Two different schemas cannot share the same id when converted together.`);
+        throw new Error(`Duplicate schema id "${id2}" detected during JSON Schema conversion. Two different schemas cannot share the same id when converted together.`);
       }
-      idToSchema.set(id, entry[0]);
+      idToSchema.set(id2, entry[0]);
     }
   }
   const makeURI = (entry) => {
     const defsSegment = ctx.target === "draft-2020-12" ? "$defs" : "definitions";
     if (ctx.external) {
       const externalId = ctx.external.registry.get(entry[0])?.id;
-      const uriGenerator = ctx.external.uri ?? ((id2) => id2);
+      const uriGenerator = ctx.external.uri ?? ((id3) => id3);
       if (externalId) {
         return { ref: uriGenerator(externalId) };
       }
-      const id = entry[1].defId ?? entry[1].schema.id ?? `schema${ctx.counter++}`;
-      entry[1].defId = id;
-      return { defId: id, ref: `${uriGenerator("__shared")}#/${defsSegment}/${encodeJSONPointerSegment(id)}` };
+      const id2 = entry[1].defId ?? entry[1].schema.id ?? `schema${ctx.counter++}`;
+      entry[1].defId = id2;
+      return { defId: id2, ref: `${uriGenerator("__shared")}#/${defsSegment}/${encodeJSONPointerSegment(id2)}` };
     }
     const uriPrefix = `#`;
     const defUriPrefix = `${uriPrefix}/${defsSegment}/`;
@@ -28256,8 +28305,8 @@ Set the \`cycles\` parameter to \`"ref"\` to resolve cyclical schemas with defs.
         continue;
       }
     }
-    const id = ctx.metadataRegistry.get(entry[0])?.id;
-    if (id) {
+    const id2 = ctx.metadataRegistry.get(entry[0])?.id;
+    if (id2) {
       extractToDef(entry);
       continue;
     }
@@ -28317,7 +28366,7 @@ function foldObjects(members2) {
     objects.push(member);
   }
   const properties = {};
-  const required2 = /* @__PURE__ */ new Set();
+  const required3 = /* @__PURE__ */ new Set();
   for (const object2 of objects) {
     for (const key in object2.properties) {
       if (Object.prototype.hasOwnProperty.call(properties, key))
@@ -28334,11 +28383,11 @@ function foldObjects(members2) {
       assignProp(properties, key, merged);
     }
     for (const key of object2.required ?? [])
-      required2.add(key);
+      required3.add(key);
   }
   const folded = { type: "object", properties };
-  if (required2.size)
-    folded.required = [...required2];
+  if (required3.size)
+    folded.required = [...required3];
   if (objects.every((object2) => object2.additionalProperties === false)) {
     folded.additionalProperties = false;
   } else {
@@ -28490,10 +28539,10 @@ function finalize(ctx, schema) {
   } else {
   }
   if (ctx.external?.uri) {
-    const id = ctx.external.registry.get(schema)?.id;
-    if (!id)
+    const id2 = ctx.external.registry.get(schema)?.id;
+    if (!id2)
       throw new Error("Schema is missing an `id` property");
-    result.$id = ctx.external.uri(id);
+    result.$id = ctx.external.uri(id2);
   }
   assignProps(result, root2.defId ? root2.schema : root2.def ?? root2.schema);
   const rootMetaId = ctx.metadataRegistry.get(schema)?.id;
@@ -29099,7 +29148,7 @@ function stringifyKeyNames(bySchema, json2, visited) {
   const values = json2.enum ?? (json2.const !== void 0 ? [json2.const] : void 0);
   if (!numericType && !values?.some((v) => typeof v === "number"))
     return json2;
-  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, format, id, ...rest } = json2;
+  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, format, id: id2, ...rest } = json2;
   if (rest.enum)
     rest.enum = rest.enum.map((v) => typeof v === "number" ? String(v) : v);
   else if (typeof rest.const === "number")
@@ -32183,6 +32232,160 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/io/json-array.ts
+var JsonArrayShapeError = class extends Error {
+  constructor(message, line) {
+    super(message);
+    this.line = line;
+  }
+  line;
+};
+async function* jsonArrayElements(lines) {
+  let state = "before";
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let parts = [];
+  let start = 0;
+  let elementLine = 0;
+  let lastLine = 0;
+  let closed = false;
+  for await (const { text: text4, line } of lines) {
+    lastLine = line;
+    start = 0;
+    for (let i = 0; i < text4.length; i++) {
+      const ch = text4[i];
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (ch === "\\") escaped = true;
+        else if (ch === '"') inString = false;
+        continue;
+      }
+      if (ch === " " || ch === "	" || ch === "\r") continue;
+      if (state === "before") {
+        if (ch !== "[") throw new JsonArrayShapeError("expected a JSON array or JSON Lines", line);
+        state = "inside";
+        start = i + 1;
+        continue;
+      }
+      if (state === "after") throw new JsonArrayShapeError('unexpected text after the closing "]" of the array', line);
+      if (depth === 0 && (ch === "," || ch === "]")) {
+        parts.push(text4.slice(start, i));
+        const element = parts.join("\n");
+        parts = [];
+        start = i + 1;
+        if (element.trim() !== "") yield { text: element, line: elementLine };
+        else if (ch === ",") throw new JsonArrayShapeError("empty element in the array (two commas in a row?)", line);
+        elementLine = 0;
+        if (ch === "]") {
+          state = "after";
+          closed = true;
+        }
+        continue;
+      }
+      if (elementLine === 0) elementLine = line;
+      if (ch === '"') inString = true;
+      else if (ch === "{" || ch === "[") depth++;
+      else if (ch === "}" || ch === "]") depth--;
+    }
+    if (state === "inside") parts.push(text4.slice(start));
+  }
+  if (!closed) throw new JsonArrayShapeError('the JSON array is not closed with "]"', lastLine);
+}
+
+// src/io/record-json.ts
+var LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
+var isSpace = (code3) => code3 === 32 || code3 === 9 || code3 === 10 || code3 === 13;
+function atTopLevel(text4, end) {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < end; i++) {
+    const code3 = text4.charCodeAt(i);
+    if (inString) {
+      if (code3 === 92) i++;
+      else if (code3 === 34) inString = false;
+    } else if (code3 === 34) inString = true;
+    else if (code3 === 123 || code3 === 91) depth++;
+    else if (code3 === 125 || code3 === 93) depth--;
+  }
+  return depth === 1 && !inString;
+}
+function plainStringArray(text4, start) {
+  const ids = [];
+  let i = start + 1;
+  while (isSpace(text4.charCodeAt(i))) i++;
+  if (text4.charCodeAt(i) === 93) return { ids, end: i + 1 };
+  for (; ; ) {
+    if (text4.charCodeAt(i) !== 34) return null;
+    const from = i + 1;
+    let to = from;
+    for (; ; ) {
+      const code4 = text4.charCodeAt(to);
+      if (code4 === 34) break;
+      if (code4 === 92 || code4 < 32 || Number.isNaN(code4)) return null;
+      to++;
+    }
+    ids.push(text4.slice(from, to));
+    i = to + 1;
+    while (isSpace(text4.charCodeAt(i))) i++;
+    const code3 = text4.charCodeAt(i);
+    if (code3 === 93) return { ids, end: i + 1 };
+    if (code3 !== 44) return null;
+    i++;
+    while (isSpace(text4.charCodeAt(i))) i++;
+  }
+}
+function listValueStart(text4, key) {
+  const at = text4.indexOf(key);
+  if (at < 0 || text4.indexOf(key, at + key.length) >= 0) return -1;
+  let i = at + key.length;
+  while (isSpace(text4.charCodeAt(i))) i++;
+  if (text4.charCodeAt(i) !== 58) return -1;
+  i++;
+  while (isSpace(text4.charCodeAt(i))) i++;
+  return text4.charCodeAt(i) === 91 && atTopLevel(text4, at) ? i : -1;
+}
+function parseRecordJson(text4) {
+  let rest = text4;
+  const lifted = [];
+  for (const key of LIFTED_KEYS) {
+    const start = listValueStart(rest, key);
+    if (start < 0) continue;
+    const list3 = plainStringArray(rest, start);
+    if (list3 === null) continue;
+    rest = `${rest.slice(0, start)}[]${rest.slice(list3.end)}`;
+    lifted.push([key.slice(1, -1), list3.ids]);
+  }
+  if (lifted.length === 0) return JSON.parse(text4);
+  let parsed;
+  try {
+    parsed = JSON.parse(rest);
+  } catch {
+    return JSON.parse(text4);
+  }
+  const record2 = parsed;
+  for (const [name, ids] of lifted) {
+    const placeholder = record2[name];
+    if (!Array.isArray(placeholder) || placeholder.length !== 0) return JSON.parse(text4);
+    record2[name] = ids;
+  }
+  return record2;
+}
+
+// src/io/lines.ts
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+async function* readLines(file2) {
+  const input2 = createReadStream(file2, { encoding: "utf8", highWaterMark: 1 << 20 });
+  const lines = createInterface({ input: input2, crlfDelay: Infinity });
+  let line = 0;
+  for await (const raw of lines) {
+    line++;
+    const text4 = line === 1 && raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
+    yield { text: text4, line };
+  }
+}
+
 // src/io/schema.ts
 var VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
 var FIELD_ALIASES = {
@@ -32193,16 +32396,32 @@ var FIELD_ALIASES = {
   reference_context_ids: "relevant_ids"
 };
 var documentId = external_exports.string({ error: "must be a document id (a string)" }).min(1, "must not be an empty string");
-var rankedIds = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids, ctx) => {
+function checkedFirst(isValid, schema) {
+  return external_exports.unknown().transform((value, ctx) => {
+    if (isValid(value)) return value;
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue2 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue2.path, message: issue2.message });
+    return external_exports.NEVER;
+  });
+}
+function isIdList(value) {
+  if (!Array.isArray(value)) return false;
+  for (const id2 of value) if (typeof id2 !== "string" || id2 === "") return false;
+  return true;
+}
+var isRankedIdList = (value) => isIdList(value) && new Set(value).size === value.length;
+var rankedIdSchema = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids, ctx) => {
   const seen = /* @__PURE__ */ new Map();
-  ids.forEach((id, index) => {
-    const first = seen.get(id);
-    if (first === void 0) seen.set(id, index);
-    else ctx.addIssue({ code: "custom", path: [index], message: `duplicate document id "${id}" (also at position ${first})` });
+  ids.forEach((id2, index) => {
+    const first = seen.get(id2);
+    if (first === void 0) seen.set(id2, index);
+    else ctx.addIssue({ code: "custom", path: [index], message: `duplicate document id "${id2}" (also at position ${first})` });
   });
 });
 var grade = external_exports.number({ error: "must be a relevance grade (a number)" }).int("must be a whole-number grade").nonnegative("must not be negative (grades are 0 or more; 1 and up is relevant)");
-var relevantIdList = external_exports.array(documentId);
+var rankedIds = checkedFirst(isRankedIdList, rankedIdSchema);
+var relevantIdList = checkedFirst(isIdList, external_exports.array(documentId));
 var relevanceGrades = external_exports.record(external_exports.string(), grade);
 var relevantIds = external_exports.unknown().transform((value, ctx) => {
   const schema = Array.isArray(value) ? relevantIdList : typeof value === "object" && value !== null ? relevanceGrades : null;
@@ -32218,6 +32437,20 @@ var relevantIds = external_exports.unknown().transform((value, ctx) => {
 var label = external_exports.union([external_exports.string(), external_exports.boolean()], { error: "must be a string or a boolean" });
 var flag = external_exports.boolean({ error: "must be true or false" });
 var text = external_exports.string({ error: "must be a string" });
+var judgedBySchema = external_exports.object({
+  model: external_exports.string({ error: "must be a string" }),
+  embedding_model: external_exports.string({ error: "must be a string" }).optional(),
+  prompt_version: external_exports.string({ error: "must be a string" })
+});
+var judgedByFieldSchema = external_exports.object({
+  claims: judgedBySchema.optional(),
+  answer_relevance: judgedBySchema.optional(),
+  correct: judgedBySchema.optional()
+});
+var judgeErrorsFieldSchema = external_exports.array(
+  external_exports.object({ metric: external_exports.enum(["faithfulness", "answer_relevance", "correctness"]), kind: external_exports.string(), message: external_exports.string() }),
+  { error: "must be a list of {metric, kind, message}" }
+);
 var claim2 = external_exports.object({
   text: text.optional(),
   verdict: external_exports.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(", ")}` })
@@ -32240,6 +32473,8 @@ var resultRecordSchema = external_exports.object({
   judge_label: label.optional(),
   closed_book_correct: flag.optional(),
   tags: external_exports.array(external_exports.string({ error: "must be a string" }), { error: "must be a list of strings" }).optional(),
+  judged_by: judgedByFieldSchema.optional(),
+  judge_errors: judgeErrorsFieldSchema.optional(),
   /** The texts sent to the generator, aligned with `retrieved_ids` (Ragas' name); the judge reads them. */
   retrieved_contexts: external_exports.array(external_exports.string({ error: "must be a string" }), { error: "must be a list of strings (the retrieved texts, in retrieved_ids order)" }).optional()
 }).superRefine((record2, ctx) => {
@@ -32298,7 +32533,7 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map())
   const handle2 = (text4, line) => {
     let raw;
     try {
-      raw = JSON.parse(text4);
+      raw = parseRecordJson(text4);
     } catch (error62) {
       problems.add(notJsonProblem(file2, line, text4, error62));
       return;
@@ -32318,14 +32553,14 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map())
       }
       return;
     }
-    const { id } = parsed.data;
-    const first = seenIds.get(id);
+    const { id: id2 } = parsed.data;
+    const first = seenIds.get(id2);
     if (first !== void 0) {
       const where = first.file === file2 ? `line ${first.line}` : `${first.file}:${first.line}`;
-      problems.add({ file: file2, line, field: spelling.get("id") ?? "id", message: `duplicate id "${id}" (first on ${where})` });
+      problems.add({ file: file2, line, field: spelling.get("id") ?? "id", message: `duplicate id "${id2}" (first on ${where})` });
       return;
     }
-    seenIds.set(id, { file: file2, line });
+    seenIds.set(id2, { file: file2, line });
     records++;
     if (problems.count === 0) onRecord(parsed.data, line);
   };
@@ -32368,6 +32603,1341 @@ function readFailure(file2, error62) {
   return InputError.single({ file: file2, message: `cannot read: ${reason}` });
 }
 
+// src/stats/kappa.ts
+function cohensKappa(pairs) {
+  const n = pairs.length;
+  if (n === 0) return null;
+  const firstCounts = /* @__PURE__ */ new Map();
+  const secondCounts = /* @__PURE__ */ new Map();
+  const confusion = {};
+  let agree = 0;
+  for (const [first, second] of pairs) {
+    if (first === second) agree++;
+    firstCounts.set(first, (firstCounts.get(first) ?? 0) + 1);
+    secondCounts.set(second, (secondCounts.get(second) ?? 0) + 1);
+    const row = confusion[first] ??= {};
+    row[second] = (row[second] ?? 0) + 1;
+  }
+  let expected = 0;
+  for (const [label2, count2] of firstCounts) expected += count2 / n * ((secondCounts.get(label2) ?? 0) / n);
+  const observed = agree / n;
+  const kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
+  return { kappa, observed, expected, n, confusion };
+}
+
+// src/judge/errors.ts
+var JudgeCallError = class extends Error {
+  constructor(kind, message) {
+    super(message);
+    this.kind = kind;
+  }
+  kind;
+  name = "JudgeCallError";
+};
+var JudgeSetupError = class extends Error {
+  name = "JudgeSetupError";
+};
+
+// src/judge/prompts.ts
+var PROMPT_VERSIONS = {
+  faithfulness: "faithfulness-v1",
+  answer_relevance: "answer-relevance-v1",
+  correctness: "correctness-v1"
+};
+var CLAIM_VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
+var FAITHFULNESS_RUBRIC = `Give each claim exactly one verdict, judged against the context alone:
+- SUPPORTED: the context states the claim or entails it directly.
+- CONTRADICTED: the context states something incompatible with the claim.
+- NOT_STATED: the context neither states nor directly entails the claim, and does not contradict it.
+A claim is SUPPORTED only if the context states it or entails it directly. Plausible inference is NOT support.
+Do not use your own knowledge: a claim that is true in the world but absent from the context is NOT_STATED.
+A claim that is only partly in the context (a number, date, name, condition or qualifier is missing or different) is not SUPPORTED.`;
+var FAITHFULNESS_SYSTEM = `You are a strict fact-checker for a retrieval-augmented generation system. You check whether an answer is supported by the context that was retrieved for it.
+
+Step 1. Split the answer into atomic claims. Each claim is one self-contained factual assertion (pronouns resolved), close to the answer's own words. Leave out text that asserts nothing: greetings, restating the question, offers of further help.
+Step 2. ${FAITHFULNESS_RUBRIC}
+
+Reply with JSON only, exactly of this shape: {"claims": [{"text": "...", "verdict": "SUPPORTED" | "CONTRADICTED" | "NOT_STATED"}]}. An answer that makes no factual claim gets {"claims": []}.`;
+var CLAIM_SYSTEM = `You are a strict fact-checker. You check whether one claim is supported by a context.
+
+${FAITHFULNESS_RUBRIC}
+
+Reply with JSON only, exactly of this shape: {"verdict": "SUPPORTED" | "CONTRADICTED" | "NOT_STATED"}.`;
+var RELEVANCE_SYSTEM = `You read an answer and write the questions it answers.
+Write exactly three different questions for which the answer below would be a complete and direct response. Base them on the answer alone, not on what the user might have asked. If the answer is evasive or says it does not know, write the questions it actually addresses, however vague.
+
+Reply with JSON only, exactly of this shape: {"questions": ["...", "...", "..."]}.`;
+var CORRECTNESS_SYSTEM = `You grade an answer against a reference answer, strictly.
+CORRECT: the answer gives the essential facts of the reference that the question asks for, and nothing that contradicts the reference. Wording may differ; extra detail that does not contradict the reference is allowed.
+INCORRECT: anything else, including an answer that is only partly right, leaves out a fact the question asks for, hedges between alternatives, contradicts the reference, or declines to answer (unless the reference itself says the question cannot be answered).
+Judge against the reference only, not your own knowledge.
+
+Reply with JSON only, exactly of this shape: {"verdict": "CORRECT" | "INCORRECT"}.`;
+function block(label2, text4) {
+  return `${label2}:
+<<<
+${text4}
+>>>`;
+}
+function joinContexts(contexts) {
+  return contexts.map((text4, i) => `[${i + 1}] ${text4}`).join("\n\n");
+}
+var strictObject2 = (properties) => ({
+  type: "object",
+  properties,
+  required: Object.keys(properties),
+  additionalProperties: false
+});
+var verdictProperty = (values) => ({ type: "string", enum: [...values] });
+var claimsReply = external_exports.object({
+  claims: external_exports.array(external_exports.object({ text: external_exports.string(), verdict: external_exports.enum(CLAIM_VERDICTS) }))
+});
+function faithfulnessRequest(question, answer, contexts) {
+  return {
+    task: "faithfulness.answer",
+    promptVersion: PROMPT_VERSIONS.faithfulness,
+    schemaName: "faithfulness_claims",
+    jsonSchema: strictObject2({
+      claims: { type: "array", items: strictObject2({ text: { type: "string" }, verdict: verdictProperty(CLAIM_VERDICTS) }) }
+    }),
+    messages: [
+      { role: "system", content: FAITHFULNESS_SYSTEM },
+      { role: "user", content: [block("Context", joinContexts(contexts)), block("Question", question), block("Answer", answer)].join("\n\n") }
+    ],
+    reply: claimsReply
+  };
+}
+var verdictReply = external_exports.object({ verdict: external_exports.enum(CLAIM_VERDICTS) });
+function claimVerdictRequest(claim3, context) {
+  return {
+    task: "faithfulness.claim",
+    promptVersion: PROMPT_VERSIONS.faithfulness,
+    schemaName: "claim_verdict",
+    jsonSchema: strictObject2({ verdict: verdictProperty(CLAIM_VERDICTS) }),
+    messages: [
+      { role: "system", content: CLAIM_SYSTEM },
+      { role: "user", content: [block("Context", context), block("Claim", claim3)].join("\n\n") }
+    ],
+    reply: verdictReply
+  };
+}
+var questionsReply = external_exports.object({ questions: external_exports.array(external_exports.string().trim().min(1)).min(3) });
+function relevanceQuestionsRequest(answer) {
+  return {
+    task: "answer_relevance.questions",
+    promptVersion: PROMPT_VERSIONS.answer_relevance,
+    schemaName: "answer_questions",
+    jsonSchema: strictObject2({ questions: { type: "array", items: { type: "string" } } }),
+    messages: [
+      { role: "system", content: RELEVANCE_SYSTEM },
+      { role: "user", content: block("Answer", answer) }
+    ],
+    reply: questionsReply
+  };
+}
+var CORRECTNESS_VERDICTS = ["CORRECT", "INCORRECT"];
+var correctnessReply = external_exports.object({ verdict: external_exports.enum(CORRECTNESS_VERDICTS) });
+function correctnessRequest(question, answer, expected) {
+  return {
+    task: "correctness",
+    promptVersion: PROMPT_VERSIONS.correctness,
+    schemaName: "correctness_verdict",
+    jsonSchema: strictObject2({ verdict: verdictProperty(CORRECTNESS_VERDICTS) }),
+    messages: [
+      { role: "system", content: CORRECTNESS_SYSTEM },
+      { role: "user", content: [block("Question", question), block("Reference answer", expected), block("Answer", answer)].join("\n\n") }
+    ],
+    reply: correctnessReply
+  };
+}
+
+// src/judge/metrics.ts
+var JUDGE_METRICS = ["faithfulness", "answer_relevance", "correctness"];
+var METRIC_FIELD = {
+  faithfulness: "claims",
+  answer_relevance: "answer_relevance",
+  correctness: "correct"
+};
+async function judgeClaims(client, question, answer, contexts) {
+  const reply = await client.structured(faithfulnessRequest(question, answer, contexts));
+  return reply.claims.map(({ text: text4, verdict }) => ({ text: text4, verdict }));
+}
+async function judgeClaimVerdict(client, claim3, context) {
+  return (await client.structured(claimVerdictRequest(claim3, context))).verdict;
+}
+async function judgeCorrect(client, question, answer, expected) {
+  return (await client.structured(correctnessRequest(question, answer, expected))).verdict === "CORRECT";
+}
+async function judgeAnswerRelevance(client, question, answer) {
+  const generated = (await client.structured(relevanceQuestionsRequest(answer))).questions.slice(0, 3);
+  const similarities = await client.cosinesToFirst(PROMPT_VERSIONS.answer_relevance, "answer_relevance.embeddings", [question, ...generated]);
+  const mean2 = similarities.reduce((sum, s) => sum + Math.max(0, s), 0) / similarities.length;
+  return Math.min(1, Math.max(0, mean2));
+}
+
+// src/judge/calibration.ts
+var DEFAULT_KAPPA_FLOOR = 0.6;
+var calibrationRecordSchema = external_exports.object({
+  model: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
+  promptVersion: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
+  kind: external_exports.enum(["faithfulness", "correctness"], { error: 'must be "faithfulness" or "correctness"' }),
+  kappa: external_exports.number({ error: "must be a number or null" }).nullable(),
+  observed: external_exports.number({ error: "must be a number" }),
+  expected: external_exports.number({ error: "must be a number" }),
+  n: external_exports.number({ error: "must be a number" }).int("must be a whole number").nonnegative("must not be negative"),
+  date: external_exports.string({ error: "must be an ISO date string" }),
+  confusion: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), external_exports.number())).optional(),
+  labels: external_exports.object({ file: external_exports.string(), sha256: external_exports.string(), total: external_exports.number(), failed: external_exports.number() }).optional()
+});
+function judgeMayGate(record2, model, promptVersion, kappaFloor = DEFAULT_KAPPA_FLOOR) {
+  const judge = `judge ${model} (${promptVersion})`;
+  const uncalibrated = (why) => ({ allowed: false, note: `${judge} is uncalibrated: ${why}; its metrics are reported but do not gate` });
+  if (record2 === void 0) return uncalibrated("no calibration record");
+  if (record2.model !== model) return uncalibrated(`the calibration record is for model ${record2.model}`);
+  if (record2.promptVersion !== promptVersion) return uncalibrated(`the calibration record is for prompt ${record2.promptVersion}`);
+  if (record2.kappa === null) return uncalibrated(`kappa is undefined on the ${record2.n} labels (one label only)`);
+  const measured = `kappa ${record2.kappa.toFixed(3)} on n = ${record2.n}`;
+  if (!(record2.kappa >= kappaFloor)) return uncalibrated(`${measured} is below the floor ${kappaFloor}`);
+  return { allowed: true, note: `${judge} is calibrated: ${measured} (floor ${kappaFloor}, ${record2.date.slice(0, 10)})` };
+}
+async function readCalibrationRecord(file2) {
+  let text4;
+  try {
+    text4 = await readFile(file2, "utf8");
+  } catch (error62) {
+    throw readFailure(file2, error62);
+  }
+  let raw;
+  try {
+    raw = JSON.parse(text4);
+  } catch (error62) {
+    throw InputError.single({ file: file2, message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)}); expected a calibration record written by rag-gate calibrate` });
+  }
+  const parsed = calibrationRecordSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new InputError(parsed.error.issues.slice(0, 20).map((issue2) => ({ file: file2, field: formatFieldPath(issue2.path) || void 0, message: issue2.message })));
+  }
+  return parsed.data;
+}
+var SUPPORTED = "SUPPORTED";
+var NOT_SUPPORTED = "NOT_SUPPORTED";
+async function calibrate(client, labels, options) {
+  const limit = pLimit(options.concurrency);
+  const failures = [];
+  let done = 0;
+  const rate = async (id2, judge) => {
+    try {
+      return await judge();
+    } catch (error62) {
+      if (!(error62 instanceof JudgeCallError)) throw error62;
+      failures.push({ id: id2, kind: error62.kind, message: error62.message });
+      return void 0;
+    } finally {
+      options.onProgress?.(++done, labels.items.length);
+    }
+  };
+  let pairs;
+  let labelValues;
+  let binary;
+  if (labels.kind === "faithfulness") {
+    labelValues = CLAIM_VERDICTS;
+    const verdicts = await Promise.all(
+      labels.items.map(
+        (item) => limit(() => rate(item.id, () => judgeClaimVerdict(client, item.claim, typeof item.context === "string" ? item.context : joinContexts(item.context))))
+      )
+    );
+    pairs = [];
+    labels.items.forEach((item, i) => {
+      const verdict = verdicts[i];
+      if (verdict !== void 0) pairs.push([item.human_verdict, verdict]);
+    });
+    const collapse = (verdict) => verdict === SUPPORTED ? SUPPORTED : NOT_SUPPORTED;
+    binary = pairs.map(([human, judge]) => [collapse(human), collapse(judge)]);
+  } else {
+    labelValues = CORRECTNESS_VERDICTS;
+    const verdicts = await Promise.all(labels.items.map((item) => limit(() => rate(item.id, () => judgeCorrect(client, item.question, item.answer, item.expected_answer)))));
+    pairs = [];
+    labels.items.forEach((item, i) => {
+      const correct = verdicts[i];
+      if (correct !== void 0) pairs.push([item.human_correct ? "CORRECT" : "INCORRECT", correct ? "CORRECT" : "INCORRECT"]);
+    });
+    binary = pairs;
+  }
+  const agreement = cohensKappa(binary);
+  const full = cohensKappa(pairs);
+  const confusion = {};
+  for (const human of labelValues) {
+    confusion[human] = {};
+    for (const judge of labelValues) confusion[human][judge] = full?.confusion[human]?.[judge] ?? 0;
+  }
+  const sha256 = createHash("sha256").update(await readFile(options.labelsFile)).digest("hex");
+  failures.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const record2 = {
+    model: client.model,
+    promptVersion: labels.kind === "faithfulness" ? PROMPT_VERSIONS.faithfulness : PROMPT_VERSIONS.correctness,
+    kind: labels.kind,
+    kappa: agreement?.kappa ?? null,
+    observed: agreement?.observed ?? 0,
+    expected: agreement?.expected ?? 0,
+    n: agreement?.n ?? 0,
+    date: (options.date ?? /* @__PURE__ */ new Date()).toISOString(),
+    confusion,
+    labels: { file: options.labelsFile, sha256, total: labels.items.length, failed: failures.length }
+  };
+  return {
+    kind: labels.kind,
+    record: record2,
+    agreement,
+    threeWay: labels.kind === "faithfulness" ? full : null,
+    confusion,
+    labelValues,
+    total: labels.items.length,
+    failures
+  };
+}
+
+// src/judge/labels.ts
+var id = external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty");
+var required2 = external_exports.string({ error: "is required and must be a string" });
+var claimLabelSchema = external_exports.object({
+  id,
+  claim: required2,
+  context: external_exports.union([external_exports.string(), external_exports.array(external_exports.string())], { error: "is required: a string, or a list of strings (the retrieved texts)" }),
+  human_verdict: external_exports.enum(CLAIM_VERDICTS, { error: `must be one of ${CLAIM_VERDICTS.join(", ")}` })
+});
+var answerLabelSchema = external_exports.object({
+  id,
+  question: required2,
+  answer: required2,
+  expected_answer: required2,
+  human_correct: external_exports.boolean({ error: "is required and must be true or false" })
+});
+var KIND_NAME = { faithfulness: "a claim\u2013context pair", correctness: "an answer" };
+function labelKind(raw) {
+  if ("human_verdict" in raw || "claim" in raw) return "faithfulness";
+  if ("human_correct" in raw || "expected_answer" in raw) return "correctness";
+  return void 0;
+}
+async function readLabels(file2) {
+  const problems = new ProblemCollector();
+  const claims = [];
+  const answers = [];
+  const firstLineOfId = /* @__PURE__ */ new Map();
+  let kind;
+  try {
+    for await (const { text: text4, line } of readLines(file2)) {
+      if (text4.trim() === "") continue;
+      let raw;
+      try {
+        raw = JSON.parse(text4);
+      } catch (error62) {
+        problems.add({ file: file2, line, message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)}); each line must hold one label object` });
+        continue;
+      }
+      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+        problems.add({ file: file2, line, message: "a label must be a JSON object" });
+        continue;
+      }
+      const lineKind = labelKind(raw);
+      if (lineKind === void 0) {
+        problems.add({
+          file: file2,
+          line,
+          message: 'is neither a claim\u2013context pair {"id", "claim", "context", "human_verdict"} nor an answer {"id", "question", "answer", "expected_answer", "human_correct"}'
+        });
+        continue;
+      }
+      kind ??= { kind: lineKind, line };
+      if (lineKind !== kind.kind) {
+        problems.add({ file: file2, line, message: `holds ${KIND_NAME[lineKind]} but line ${kind.line} holds ${KIND_NAME[kind.kind]}; a labels file holds one kind` });
+        continue;
+      }
+      const parsed = (lineKind === "faithfulness" ? claimLabelSchema : answerLabelSchema).safeParse(raw);
+      if (!parsed.success) {
+        for (const issue2 of parsed.error.issues) problems.add({ file: file2, line, field: formatFieldPath(issue2.path) || void 0, message: issue2.message });
+        continue;
+      }
+      const first = firstLineOfId.get(parsed.data.id);
+      if (first !== void 0) {
+        problems.add({ file: file2, line, field: "id", message: `duplicate id "${parsed.data.id}" (first on line ${first})` });
+        continue;
+      }
+      firstLineOfId.set(parsed.data.id, line);
+      if (lineKind === "faithfulness") claims.push(parsed.data);
+      else answers.push(parsed.data);
+    }
+  } catch (error62) {
+    throw readFailure(file2, error62);
+  }
+  if (kind === void 0 && problems.count === 0) problems.add({ file: file2, message: "the file holds no labels; expected JSON Lines, one label per line" });
+  problems.throwIfAny();
+  return kind?.kind === "correctness" ? { kind: "correctness", items: answers } : { kind: "faithfulness", items: claims };
+}
+
+// src/report/format.ts
+function formatP(p) {
+  if (p === null || p === void 0) return "";
+  return p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+}
+function formatDelta(delta) {
+  const text4 = Math.abs(delta).toFixed(3);
+  return delta < 0 && text4 !== "0.000" ? `\u2212${text4}` : delta > 0 && text4 !== "0.000" ? `+${text4}` : text4;
+}
+function formatRequiredN(n) {
+  if (n === null || !Number.isFinite(n)) return null;
+  return n > 1e6 ? "more than 1,000,000" : `about ${n.toLocaleString("en-US")}`;
+}
+function plural2(count2, one2, many = `${one2}s`) {
+  return `${count2.toLocaleString("en-US")} ${count2 === 1 ? one2 : many}`;
+}
+
+// src/report/text-table.ts
+function textTable(rows, indent = "  ") {
+  const widths = [];
+  for (const row of rows) row.forEach((cell, i) => widths[i] = Math.max(widths[i] ?? 0, [...cell].length));
+  const numeric = /^[-+−]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^—$|^$/;
+  const rightAligned = widths.map((_, i) => rows.slice(1).every((row) => numeric.test(row[i] ?? "")));
+  return rows.map(
+    (row) => indent + row.map((cell, i) => {
+      const pad = (widths[i] ?? 0) - [...cell].length;
+      return i > 0 && rightAligned[i] ? " ".repeat(pad) + cell : cell + " ".repeat(pad);
+    }).join("  ").trimEnd()
+  ).join("\n");
+}
+function fixed3(value) {
+  return value === null || value === void 0 || Number.isNaN(value) ? "\u2014" : value.toFixed(3);
+}
+
+// src/judge/report.ts
+var count = (n) => n.toLocaleString("en-US");
+var percent = (share2) => `${(share2 * 100).toFixed(1)}%`;
+function formatStats(stats) {
+  return `calls ${count(stats.calls)} (${plural2(stats.retries, "retry", "retries")}), tokens ${count(stats.totalTokens)} (prompt ${count(stats.promptTokens)}, completion ${count(stats.completionTokens)}), cache hits ${count(stats.cacheHits)}`;
+}
+function renderJudgeSummary(result, stats, out, maxFailureShare) {
+  const rows = [["metric", "judged", "kept", "skipped", "failed"]];
+  for (const [metric, report] of Object.entries(result.metrics)) {
+    const skipped = Object.values(report.skipped).reduce((a, b) => a + b, 0);
+    const reasons = Object.entries(report.skipped).map(([reason, n]) => `${reason}: ${count(n)}`).join(", ");
+    rows.push([metric, count(report.judged), count(report.kept), skipped === 0 ? "0" : `${count(skipped)} (${reasons})`, count(report.failed)]);
+  }
+  const lines = [
+    `rag-gate judge: ${plural2(result.records, "record")} \u2192 ${out}`,
+    textTable(rows),
+    `  ${formatStats(stats)}`
+  ];
+  if (result.recordsFailed > 0) {
+    const kinds = Object.entries(result.failuresByKind).map(([kind, n]) => `${kind} ${count(n)}`).join(", ");
+    lines.push(
+      `  judge errors: ${count(result.recordsFailed)} of ${plural2(result.recordsToJudge, "record")} judged (${percent(result.failureShare)}; allowed ${percent(maxFailureShare)}); by kind: ${kinds}; each is marked with "judge_errors" in ${out}`
+    );
+  }
+  return `${lines.join("\n")}
+`;
+}
+function renderCalibration(result, stats, kappaFloor) {
+  const { record: record2, agreement } = result;
+  const what = result.kind === "faithfulness" ? "claim\u2013context pairs" : "answers";
+  const decision = result.kind === "faithfulness" ? "SUPPORTED or not" : "CORRECT or not";
+  const rows = [
+    ["kappa", fixed3(record2.kappa)],
+    ["observed agreement", fixed3(agreement?.observed)],
+    ["chance agreement", fixed3(agreement?.expected)],
+    ["n", count(record2.n)]
+  ];
+  if (result.threeWay) rows.push(["kappa on all three verdicts", fixed3(result.threeWay.kappa)]);
+  const confusion = [["human \\ judge", ...result.labelValues]];
+  for (const human of result.labelValues) confusion.push([human, ...result.labelValues.map((judge) => count(result.confusion[human]?.[judge] ?? 0))]);
+  const lines = [
+    `Judge calibration: ${result.kind}, model ${record2.model}, prompt ${record2.promptVersion}`,
+    `${plural2(result.total, "labelled item")} (${what}); agreement on ${decision}`,
+    "",
+    textTable(rows),
+    "",
+    "Confusion (rows: human label, columns: judge label)",
+    textTable(confusion),
+    "",
+    `  ${formatStats(stats)}`
+  ];
+  if (result.failures.length > 0) {
+    lines.push(`  ${plural2(result.failures.length, "label")} could not be judged and ${result.failures.length === 1 ? "is" : "are"} left out of kappa: ${result.failures.slice(0, 5).map((f) => `${f.id} (${f.kind})`).join(", ")}${result.failures.length > 5 ? ", \u2026" : ""}`);
+  }
+  const verdict = record2.kappa !== null && record2.kappa >= kappaFloor ? `kappa ${fixed3(record2.kappa)} \u2265 ${kappaFloor}: this judge may gate metrics computed with model ${record2.model} and prompt ${record2.promptVersion}` : `kappa ${fixed3(record2.kappa)} is below ${kappaFloor}: this judge does not agree with the human labels well enough to gate`;
+  lines.push("", verdict);
+  return `${lines.join("\n")}
+`;
+}
+
+// src/cli/exit.ts
+var EXIT = { ok: 0, gateFailed: 1, badInput: 2 };
+
+// src/cli/judge-command.ts
+import { stat } from "node:fs/promises";
+import { dirname as dirname3, resolve } from "node:path";
+
+// src/judge/cache.ts
+import { createHash as createHash2, randomUUID } from "node:crypto";
+import { mkdir, readFile as readFile2, rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
+import { dirname as dirname2, join as join2 } from "node:path";
+var CACHE_FORMAT = "rag-gate-judge-cache-v1";
+function cacheKey(parts) {
+  const canonical = JSON.stringify([CACHE_FORMAT, parts.endpoint, parts.model, parts.promptVersion, parts.task, parts.input]);
+  return createHash2("sha256").update(canonical).digest("hex");
+}
+var JudgeCache = class {
+  constructor(dir) {
+    this.dir = dir;
+  }
+  dir;
+  /** Set once when the cache cannot be written; judging goes on without it. */
+  writeProblem;
+  path(key) {
+    return join2(this.dir, key.slice(0, 2), `${key}.json`);
+  }
+  /** The stored value, or undefined when there is none or the file is unreadable (then it is a miss). */
+  async get(key) {
+    let text4;
+    try {
+      text4 = await readFile2(this.path(key), "utf8");
+    } catch {
+      return void 0;
+    }
+    try {
+      const entry = JSON.parse(text4);
+      return entry.key === key ? entry.value : void 0;
+    } catch {
+      return void 0;
+    }
+  }
+  async put(key, parts, value) {
+    const file2 = this.path(key);
+    const temporary = join2(dirname2(file2), `.${key}.${randomUUID()}.tmp`);
+    const entry = { key, format: CACHE_FORMAT, endpoint: parts.endpoint, model: parts.model, promptVersion: parts.promptVersion, task: parts.task, value };
+    try {
+      await mkdir(dirname2(file2), { recursive: true });
+      await writeFile2(temporary, `${JSON.stringify(entry)}
+`);
+      await rename2(temporary, file2);
+    } catch (error62) {
+      await rm2(temporary, { force: true }).catch(() => void 0);
+      this.writeProblem ??= `cannot write the judge cache under ${this.dir} (${error62 instanceof Error ? error62.message : String(error62)}); continuing without caching`;
+    }
+  }
+};
+
+// src/judge/retry.ts
+function parseRetryAfter(value, now = Date.now()) {
+  if (value === null || value === void 0) return void 0;
+  const text4 = value.trim();
+  if (text4 === "") return void 0;
+  if (/^\d+(\.\d+)?$/.test(text4)) return Math.round(Number(text4) * 1e3);
+  const date5 = Date.parse(text4);
+  return Number.isNaN(date5) ? void 0 : Math.max(0, date5 - now);
+}
+function retryAfterFromHeaders(headers, now = Date.now()) {
+  const ms = headers.get("retry-after-ms")?.trim();
+  if (ms !== void 0 && /^\d+(\.\d+)?$/.test(ms)) return Math.round(Number(ms));
+  return parseRetryAfter(headers.get("retry-after"), now);
+}
+function backoffDelay(retry, baseMs, random = Math.random, capMs = 3e4) {
+  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, retry - 1));
+  return ceiling / 2 + random() * ceiling / 2;
+}
+function sleep(ms, signal) {
+  return new Promise((resolve2, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve2();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+// src/judge/vector.ts
+function cosine(a, b) {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i] ?? 0;
+    dot += x * y;
+    normA += x * x;
+    normB += y * y;
+  }
+  if (normA === 0 || normB === 0) return Number.NaN;
+  return dot / Math.sqrt(normA * normB);
+}
+
+// src/judge/client.ts
+var DEFAULT_BASE_URL = "https://api.openai.com/v1";
+var DEFAULT_MODEL = "gpt-4o-mini";
+var DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small";
+var DEFAULT_BACKOFF_MS = 500;
+var DEFAULT_MAX_RETRY_AFTER_MS = 12e4;
+var Retryable = class extends Error {
+  constructor(kind, message, retryAfterMs) {
+    super(message);
+    this.kind = kind;
+    this.retryAfterMs = retryAfterMs;
+  }
+  kind;
+  retryAfterMs;
+};
+var usageSchema = external_exports.object({ prompt_tokens: external_exports.number().optional(), completion_tokens: external_exports.number().optional(), total_tokens: external_exports.number().optional() }).nullable().optional();
+var chatEnvelope = external_exports.object({
+  choices: external_exports.array(
+    external_exports.object({
+      message: external_exports.object({ content: external_exports.string().nullable().optional(), refusal: external_exports.string().nullable().optional() }),
+      finish_reason: external_exports.string().nullable().optional()
+    })
+  ).min(1),
+  usage: usageSchema
+});
+var embeddingsEnvelope = external_exports.object({
+  data: external_exports.array(external_exports.object({ embedding: external_exports.array(external_exports.number()).min(1), index: external_exports.number().int().nonnegative() })),
+  usage: usageSchema
+});
+var cosinesValue = external_exports.array(external_exports.number());
+var UNREACHABLE = {
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "host not found",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  EAI_AGAIN: "host name lookup failed"
+};
+function networkCode(error62) {
+  const seen = /* @__PURE__ */ new Set();
+  const visit3 = (value) => {
+    if (typeof value !== "object" || value === null || seen.has(value)) return void 0;
+    seen.add(value);
+    const { code: code3, cause, errors } = value;
+    if (typeof code3 === "string" && code3 in UNREACHABLE) return code3;
+    const nested = visit3(cause) ?? (Array.isArray(errors) ? errors.map(visit3).find((c) => c !== void 0) : void 0);
+    return nested ?? (typeof code3 === "string" ? code3 : void 0);
+  };
+  return visit3(error62);
+}
+function serverMessage(text4) {
+  try {
+    const body = JSON.parse(text4);
+    if (typeof body.error === "string") return body.error;
+    if (typeof body.error?.message === "string") return body.error.message;
+    if (typeof body.message === "string") return body.message;
+  } catch {
+  }
+  const flat = text4.replace(/\s+/g, " ").trim();
+  return flat.length > 200 ? `${flat.slice(0, 200)}\u2026` : flat || "(empty body)";
+}
+function replyJson(content) {
+  const fenced = /^\s*```(?:json)?\s*\n?([\s\S]*?)\n?```\s*$/i.exec(content);
+  return JSON.parse(fenced ? fenced[1] : content);
+}
+function zodSummary(error62) {
+  return error62.issues.slice(0, 3).map((issue2) => `${issue2.path.length > 0 ? issue2.path.join(".") : "(root)"}: ${issue2.message}`).join("; ");
+}
+var JudgeClient = class {
+  constructor(options) {
+    this.options = options;
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+  }
+  options;
+  stats = { calls: 0, retries: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  warnings = [];
+  abort = new AbortController();
+  setupError;
+  memo = /* @__PURE__ */ new Map();
+  responseFormat = "json_schema";
+  baseUrl;
+  get model() {
+    return this.options.model;
+  }
+  get embeddingModel() {
+    return this.options.embeddingModel;
+  }
+  /** A chat completion whose reply must be JSON matching `request.reply`; cached by model, prompt version and messages. */
+  structured(request) {
+    const parts = {
+      endpoint: "chat",
+      model: this.options.model,
+      promptVersion: request.promptVersion,
+      task: request.task,
+      input: request.messages.map(({ role, content }) => ({ role, content }))
+    };
+    return this.cached(parts, request.reply, () => this.withRetries(() => this.chatAttempt(request)));
+  }
+  /**
+   * Embeds `texts` in one call and returns the cosine similarity of the first text with each of the others.
+   * The similarities, not the vectors, are cached (a few numbers instead of thousands), keyed by embedding
+   * model, prompt version and texts.
+   */
+  cosinesToFirst(promptVersion, task, texts) {
+    const parts = { endpoint: "embeddings", model: this.options.embeddingModel, promptVersion, task, input: [...texts] };
+    const compute = async () => {
+      const [first, ...others] = await this.withRetries(() => this.embeddingsAttempt(texts));
+      const cosines = others.map((vector) => cosine(first, vector));
+      if (cosines.some((value) => !Number.isFinite(value))) throw new JudgeCallError("invalid_reply", "the embeddings endpoint returned a zero vector");
+      return cosines;
+    };
+    return this.cached(parts, cosinesValue, compute);
+  }
+  async cached(parts, check3, compute) {
+    const key = cacheKey(parts);
+    const shared = this.memo.get(key);
+    if (shared !== void 0) {
+      const value = await shared;
+      this.stats.cacheHits++;
+      return value;
+    }
+    const promise2 = (async () => {
+      const stored = await this.options.cache?.get(key);
+      if (stored !== void 0) {
+        const parsed = check3.safeParse(stored);
+        if (parsed.success) {
+          this.stats.cacheHits++;
+          return parsed.data;
+        }
+      }
+      const value = await compute();
+      await this.options.cache?.put(key, parts, value);
+      return value;
+    })();
+    this.memo.set(key, promise2);
+    try {
+      return await promise2;
+    } catch (error62) {
+      this.memo.delete(key);
+      throw error62;
+    }
+  }
+  async withRetries(attempt) {
+    const { maxAttempts, backoffMs } = this.options;
+    const maxRetryAfterMs = this.options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+    let last;
+    for (let n = 1; n <= maxAttempts; n++) {
+      if (last !== void 0) {
+        if (last.retryAfterMs !== void 0 && last.retryAfterMs > maxRetryAfterMs) {
+          throw new JudgeCallError(last.kind, `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1e3)} s, longer than the ${maxRetryAfterMs / 1e3} s rag-gate waits`);
+        }
+        this.stats.retries++;
+        await sleep(last.retryAfterMs ?? backoffDelay(n - 1, backoffMs, this.options.random), this.abort.signal);
+      }
+      try {
+        return await attempt();
+      } catch (error62) {
+        if (!(error62 instanceof Retryable)) throw error62;
+        last = error62;
+      }
+    }
+    const kind = last?.kind ?? "network";
+    throw new JudgeCallError(kind, `${last?.message ?? "no attempt made"} (gave up after ${maxAttempts} attempt${maxAttempts === 1 ? "" : "s"})`);
+  }
+  /** Stops the whole run: every pending and later call rejects with `error`. */
+  stop(error62) {
+    this.setupError ??= error62;
+    this.abort.abort(this.setupError);
+    throw this.setupError;
+  }
+  /** One HTTP POST: budget, timeout, and the failures no retry can fix. */
+  async post(path, body) {
+    if (this.setupError !== void 0) throw this.setupError;
+    const { maxCalls, timeoutMs, apiKey } = this.options;
+    if (maxCalls !== void 0 && this.stats.calls >= maxCalls) {
+      throw new JudgeCallError("budget", `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? "" : "s"} is used up`);
+    }
+    this.stats.calls++;
+    const url2 = `${this.baseUrl}${path}`;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let reply;
+    try {
+      const response = await fetch(url2, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
+        body: JSON.stringify(body),
+        signal: AbortSignal.any([timeout, this.abort.signal])
+      });
+      reply = { status: response.status, headers: response.headers, text: await response.text() };
+    } catch (error62) {
+      if (this.setupError !== void 0) throw this.setupError;
+      if (timeout.aborted) throw new Retryable("timeout", `no complete reply from ${url2} within ${timeoutMs} ms`);
+      const code3 = networkCode(error62);
+      const reason = code3 !== void 0 ? UNREACHABLE[code3] : void 0;
+      if (reason !== void 0) {
+        this.stop(new JudgeSetupError(`cannot reach the judge endpoint ${url2} (${reason}); check --base-url or OPENAI_BASE_URL`));
+      }
+      throw new Retryable("network", `the connection to ${url2} failed (${code3 ?? (error62 instanceof Error ? error62.message : String(error62))})`);
+    }
+    const { status } = reply;
+    if (status === 401 || status === 403) {
+      this.stop(new JudgeSetupError(`the judge endpoint ${url2} rejected the API key (HTTP ${status}: ${serverMessage(reply.text)}); check OPENAI_API_KEY`));
+    }
+    if (status === 404) {
+      this.stop(
+        new JudgeSetupError(
+          `the judge endpoint ${url2} answered HTTP 404 (${serverMessage(reply.text)}); check --base-url (OpenAI-compatible servers usually end in /v1) and the model name`
+        )
+      );
+    }
+    return reply;
+  }
+  /** Turns an error status into a retry (408, 409, 429, 5xx, honouring Retry-After) or a final failure. */
+  failedStatus(reply) {
+    const message = `HTTP ${reply.status}: ${serverMessage(reply.text)}`;
+    if (reply.status === 408 || reply.status === 409 || reply.status === 429 || reply.status >= 500) {
+      throw new Retryable(reply.status === 408 ? "timeout" : "unavailable", message, retryAfterFromHeaders(reply.headers));
+    }
+    throw new JudgeCallError("http", message);
+  }
+  addUsage(usage) {
+    if (!usage) return;
+    const prompt = usage.prompt_tokens ?? 0;
+    const completion = usage.completion_tokens ?? 0;
+    this.stats.promptTokens += prompt;
+    this.stats.completionTokens += completion;
+    this.stats.totalTokens += usage.total_tokens ?? prompt + completion;
+  }
+  async chatAttempt(request) {
+    let reply;
+    for (; ; ) {
+      const format = this.responseFormat;
+      reply = await this.post("/chat/completions", {
+        model: this.options.model,
+        temperature: 0,
+        messages: request.messages,
+        response_format: format === "json_schema" ? { type: "json_schema", json_schema: { name: request.schemaName, strict: true, schema: request.jsonSchema } } : { type: "json_object" }
+      });
+      if (reply.status === 400 && format === "json_schema" && /response_format|json_schema/i.test(reply.text)) {
+        if (this.responseFormat === "json_schema") {
+          this.responseFormat = "json_object";
+          this.warnings.push(`the endpoint does not accept the JSON-schema response format (${serverMessage(reply.text)}); using JSON mode, replies are still validated`);
+        }
+        continue;
+      }
+      break;
+    }
+    if (reply.status < 200 || reply.status >= 300) this.failedStatus(reply);
+    let envelope;
+    try {
+      const parsed = chatEnvelope.safeParse(JSON.parse(reply.text));
+      if (!parsed.success) throw new Retryable("invalid_reply", `the reply is not a chat completion (${zodSummary(parsed.error)})`);
+      envelope = parsed.data;
+    } catch (error62) {
+      if (error62 instanceof Retryable) throw error62;
+      throw new Retryable("invalid_reply", `the reply is not JSON (${serverMessage(reply.text)})`);
+    }
+    this.addUsage(envelope.usage);
+    const message = envelope.choices[0].message;
+    if (typeof message.content !== "string" || message.content.trim() === "") {
+      throw new Retryable("invalid_reply", message.refusal ? `the model refused: ${message.refusal}` : "the reply has no content");
+    }
+    let json2;
+    try {
+      json2 = replyJson(message.content);
+    } catch {
+      const truncated = envelope.choices[0].finish_reason === "length" ? " (cut off at the token limit)" : "";
+      throw new Retryable("invalid_reply", `the model's reply is not JSON${truncated}: ${serverMessage(message.content)}`);
+    }
+    const checked = request.reply.safeParse(json2);
+    if (!checked.success) throw new Retryable("invalid_reply", `the model's reply does not have the expected shape (${zodSummary(checked.error)})`);
+    return checked.data;
+  }
+  async embeddingsAttempt(texts) {
+    const reply = await this.post("/embeddings", { model: this.options.embeddingModel, input: texts });
+    if (reply.status < 200 || reply.status >= 300) this.failedStatus(reply);
+    let envelope;
+    try {
+      const parsed = embeddingsEnvelope.safeParse(JSON.parse(reply.text));
+      if (!parsed.success) throw new Retryable("invalid_reply", `the reply is not an embeddings list (${zodSummary(parsed.error)})`);
+      envelope = parsed.data;
+    } catch (error62) {
+      if (error62 instanceof Retryable) throw error62;
+      throw new Retryable("invalid_reply", `the reply is not JSON (${serverMessage(reply.text)})`);
+    }
+    this.addUsage(envelope.usage);
+    const byIndex = [...envelope.data].sort((a, b) => a.index - b.index);
+    const dimension = byIndex[0]?.embedding.length;
+    if (byIndex.length !== texts.length || byIndex.some((item, i) => item.index !== i || item.embedding.length !== dimension)) {
+      throw new Retryable("invalid_reply", `expected ${texts.length} embeddings of one dimension, indexed 0\u2026${texts.length - 1}`);
+    }
+    return byIndex.map((item) => item.embedding);
+  }
+};
+
+// src/judge/raw.ts
+async function readRawRecords(file2) {
+  const lines = readLines(file2);
+  let first = await lines.next();
+  while (!first.done && first.value.text.trim() === "") first = await lines.next();
+  if (first.done) return { jsonLines: true, texts: [] };
+  const head = first.value;
+  if (head.text.trimStart().startsWith("[")) {
+    const texts2 = [];
+    async function* all2() {
+      yield head;
+      yield* lines;
+    }
+    for await (const element of jsonArrayElements(all2())) texts2.push(element.text);
+    return { jsonLines: false, texts: texts2 };
+  }
+  const texts = [head.text];
+  for await (const line of lines) if (line.text.trim() !== "") texts.push(line.text);
+  return { jsonLines: true, texts };
+}
+function rewriteRecord(text4, jsonLines, set2, remove) {
+  const object2 = JSON.parse(text4);
+  const removing = [...remove].filter((key) => Object.hasOwn(object2, key));
+  if (set2.size === 0 && removing.length === 0) return jsonLines ? text4 : JSON.stringify(object2);
+  const allNew = [...set2.keys()].every((key) => !Object.hasOwn(object2, key));
+  const trimmed = text4.trimEnd();
+  if (jsonLines && allNew && removing.length === 0 && trimmed.endsWith("}")) {
+    const spaced = /^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s/.test(trimmed);
+    const [colon, comma] = spaced ? [": ", ", "] : [":", ","];
+    const appended = [...set2].map(([key, value]) => `${JSON.stringify(key)}${colon}${JSON.stringify(value)}`).join(comma);
+    return `${trimmed.slice(0, -1).trimEnd()}${comma}${appended}}`;
+  }
+  for (const key of removing) delete object2[key];
+  for (const [key, value] of set2) object2[key] = value;
+  return JSON.stringify(object2);
+}
+
+// src/judge/run.ts
+var JUDGE_ERRORS_FIELD = "judge_errors";
+var JUDGED_BY_FIELD = "judged_by";
+var hasText = (text4) => text4 !== void 0 && text4.trim() !== "";
+function planMetric(metric, record2, overwrite) {
+  if (!overwrite && record2[METRIC_FIELD[metric]] !== void 0) return { judge: false, kept: true };
+  if (!hasText(record2.answer)) return { judge: false, kept: false, reason: "no answer" };
+  if (metric === "faithfulness" && (record2.retrieved_contexts ?? []).length === 0) return { judge: false, kept: false, reason: "no retrieved_contexts" };
+  if (metric === "correctness" && record2.expected_answer === void 0) return { judge: false, kept: false, reason: "no expected_answer" };
+  return { judge: true };
+}
+function judgeMetric(client, metric, record2) {
+  const answer = record2.answer ?? "";
+  switch (metric) {
+    case "faithfulness":
+      return judgeClaims(client, record2.question, answer, record2.retrieved_contexts ?? []);
+    case "answer_relevance":
+      return judgeAnswerRelevance(client, record2.question, answer);
+    case "correctness":
+      return judgeCorrect(client, record2.question, answer, record2.expected_answer ?? "");
+  }
+}
+var metricOrder = (metric) => {
+  const index = JUDGE_METRICS.indexOf(metric);
+  return index < 0 ? JUDGE_METRICS.length : index;
+};
+function earlierErrors(object2) {
+  const value = object2[JUDGE_ERRORS_FIELD];
+  if (!Array.isArray(value)) return [];
+  return value.filter((entry) => typeof entry === "object" && entry !== null && typeof entry.metric === "string");
+}
+function judgeProvenance(client) {
+  return {
+    faithfulness: { model: client.model, prompt_version: PROMPT_VERSIONS.faithfulness },
+    answer_relevance: { model: client.model, embedding_model: client.embeddingModel, prompt_version: PROMPT_VERSIONS.answer_relevance },
+    correctness: { model: client.model, prompt_version: PROMPT_VERSIONS.correctness }
+  };
+}
+async function judgeResults(client, options) {
+  const records = [];
+  const { warnings: readWarnings } = await readResults(options.results, (record2) => records.push(record2));
+  const raw = await readRawRecords(options.results);
+  if (raw.texts.length !== records.length) throw new Error(`internal: read ${records.length} records but ${raw.texts.length} record texts`);
+  const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
+  const reports = {};
+  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0 };
+  const values = records.map(() => /* @__PURE__ */ new Map());
+  const errors = records.map(() => []);
+  const limit = pLimit(options.concurrency);
+  const tasks = [];
+  const toJudge = /* @__PURE__ */ new Set();
+  const judgedMetrics = records.map(() => /* @__PURE__ */ new Set());
+  let done = 0;
+  let failedTasks = 0;
+  records.forEach((record2, index) => {
+    for (const metric of metrics) {
+      const report = reports[metric];
+      const plan = planMetric(metric, record2, options.overwrite);
+      if (!plan.judge) {
+        if (plan.kept) report.kept++;
+        else if (plan.reason !== void 0) report.skipped[plan.reason] = (report.skipped[plan.reason] ?? 0) + 1;
+        continue;
+      }
+      toJudge.add(index);
+      judgedMetrics[index].add(metric);
+      tasks.push(
+        limit(async () => {
+          try {
+            values[index].set(METRIC_FIELD[metric], await judgeMetric(client, metric, record2));
+            report.judged++;
+          } catch (error62) {
+            if (!(error62 instanceof JudgeCallError)) throw error62;
+            errors[index].push({ metric, kind: error62.kind, message: error62.message });
+            report.failed++;
+            failedTasks++;
+          }
+          done++;
+          options.onProgress?.(done, tasks.length, failedTasks);
+        })
+      );
+    }
+  });
+  options.onProgress?.(0, tasks.length, 0);
+  try {
+    await Promise.all(tasks);
+  } finally {
+    limit.clearQueue();
+  }
+  const failuresByKind = {};
+  let recordsFailed = 0;
+  const provenance = judgeProvenance(client);
+  const lines = raw.texts.map((text4, index) => {
+    const recordErrors = errors[index];
+    if (recordErrors.length > 0) {
+      recordsFailed++;
+      for (const error62 of recordErrors) failuresByKind[error62.kind] = (failuresByKind[error62.kind] ?? 0) + 1;
+    }
+    const judgedHere = judgedMetrics[index];
+    if (judgedHere.size === 0) return rewriteRecord(text4, raw.jsonLines, /* @__PURE__ */ new Map(), /* @__PURE__ */ new Set());
+    const object2 = JSON.parse(text4);
+    const judged = values[index];
+    const set2 = /* @__PURE__ */ new Map();
+    const remove = /* @__PURE__ */ new Set();
+    const by = {};
+    const earlierBy = object2[JUDGED_BY_FIELD];
+    for (const metric of JUDGE_METRICS) {
+      const field = METRIC_FIELD[metric];
+      if (judged.has(field)) {
+        set2.set(field, judged.get(field));
+        by[field] = provenance[metric];
+      } else if (typeof earlierBy === "object" && earlierBy !== null && !Array.isArray(earlierBy) && Object.hasOwn(earlierBy, field)) {
+        by[field] = earlierBy[field];
+      }
+    }
+    if (Object.keys(by).length > 0 && judged.size > 0) set2.set(JUDGED_BY_FIELD, by);
+    const earlier = earlierErrors(object2).filter((entry) => !judgedHere.has(entry.metric));
+    const all2 = [...earlier, ...recordErrors].sort((a, b) => metricOrder(a.metric) - metricOrder(b.metric));
+    if (all2.length > 0) set2.set(JUDGE_ERRORS_FIELD, all2);
+    else remove.add(JUDGE_ERRORS_FIELD);
+    return rewriteRecord(text4, raw.jsonLines, set2, remove);
+  });
+  return {
+    lines,
+    records: records.length,
+    recordsToJudge: toJudge.size,
+    recordsFailed,
+    failureShare: toJudge.size === 0 ? 0 : recordsFailed / toJudge.size,
+    failuresByKind,
+    metrics: reports,
+    readWarnings
+  };
+}
+async function judgeFile(client, options) {
+  const result = await judgeResults(client, options);
+  await writeFileAtomic(options.out, result.lines.map((line) => `${line}
+`).join(""));
+  return result;
+}
+
+// src/judge/setup.ts
+var DEFAULT_CACHE_DIR = ".rag-gate-cache";
+function createJudgeClient(settings, env = process.env) {
+  const apiKey = env.OPENAI_API_KEY?.trim();
+  if (!apiKey) {
+    throw new JudgeSetupError(
+      "no API key: set OPENAI_API_KEY in the environment (in GitHub Actions, pass a secret as env OPENAI_API_KEY); for a local server that needs none, set any value"
+    );
+  }
+  const fromEnv = env.OPENAI_BASE_URL?.trim();
+  const baseUrl = settings.baseUrl ?? (fromEnv ? fromEnv : DEFAULT_BASE_URL);
+  const source = settings.baseUrl !== void 0 ? "the base URL" : fromEnv ? "OPENAI_BASE_URL" : "the default base URL";
+  let url2;
+  try {
+    url2 = new URL(baseUrl);
+  } catch {
+    throw new JudgeSetupError(`${source} "${baseUrl}" is not a URL; use for example https://api.openai.com/v1 or http://localhost:11434/v1`);
+  }
+  if (url2.protocol !== "http:" && url2.protocol !== "https:") throw new JudgeSetupError(`${source} "${baseUrl}" must be an http or https URL`);
+  const backoffText = env.RAG_GATE_JUDGE_BACKOFF_MS?.trim();
+  const backoffMs = backoffText ? Number(backoffText) : DEFAULT_BACKOFF_MS;
+  if (!Number.isFinite(backoffMs) || backoffMs < 0) throw new JudgeSetupError(`RAG_GATE_JUDGE_BACKOFF_MS must be a number of milliseconds \u2265 0, got "${backoffText}"`);
+  return new JudgeClient({
+    baseUrl,
+    apiKey,
+    model: settings.model,
+    embeddingModel: settings.embeddingModel ?? DEFAULT_EMBEDDING_MODEL,
+    timeoutMs: settings.timeoutMs,
+    maxAttempts: settings.maxAttempts,
+    backoffMs,
+    maxCalls: settings.maxCalls,
+    cache: settings.cache === false ? void 0 : new JudgeCache(settings.cache)
+  });
+}
+
+// src/cli/judge-command.ts
+var wholeNumber = (min, what) => (text4) => {
+  const value = Number(text4);
+  if (!/^\s*\d+\s*$/.test(text4) || !Number.isSafeInteger(value) || value < min) throw new InvalidArgumentError(`must be ${what}, got "${text4}"`);
+  return value;
+};
+var share = (text4) => {
+  const value = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value) || value < 0 || value > 1) throw new InvalidArgumentError(`must be a share between 0 and 1, got "${text4}"`);
+  return value;
+};
+var metricsOption = (text4) => {
+  const names = text4.split(",").map((name) => name.trim()).filter(Boolean);
+  for (const name of names) {
+    if (!JUDGE_METRICS.includes(name)) throw new InvalidArgumentError(`"${name}" is not a judge metric; use a comma list of ${JUDGE_METRICS.join(", ")}`);
+  }
+  if (names.length === 0) throw new InvalidArgumentError(`give at least one of ${JUDGE_METRICS.join(", ")}`);
+  return [...new Set(names)];
+};
+function addJudgeClientOptions(command) {
+  return command.addOption(new Option("--model <name>", "judge chat model").default(DEFAULT_MODEL)).addOption(new Option("--base-url <url>", `OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else ${DEFAULT_BASE_URL}); the key comes from $OPENAI_API_KEY`)).addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(wholeNumber(1, "a whole number \u2265 1")).default(8)).addOption(new Option("--cache <dir>", "content-addressed cache of judge replies").default(DEFAULT_CACHE_DIR)).addOption(new Option("--no-cache", "do not read or write the cache")).addOption(new Option("--max-calls <n>", "budget of HTTP requests (retries included); beyond it items are marked as judge errors").argParser(wholeNumber(0, "a whole number \u2265 0"))).addOption(new Option("--timeout-ms <ms>", "timeout of each request").argParser(wholeNumber(1, "a whole number of milliseconds \u2265 1")).default(6e4)).addOption(new Option("--max-attempts <n>", "attempts per call, the first included (retries 408/409/429/5xx, timeouts, invalid replies)").argParser(wholeNumber(1, "a whole number \u2265 1")).default(4)).addOption(new Option("--max-failure-share <share>", "exit 1 when more than this share of items could not be judged").argParser(share).default(0.05));
+}
+function judgeClientFromOptions(options, env = process.env) {
+  return createJudgeClient(options, env);
+}
+async function withJudgeSetup(context, run) {
+  try {
+    return await run();
+  } catch (error62) {
+    if (!(error62 instanceof JudgeSetupError)) throw error62;
+    context.stderr(`rag-gate: error: ${error62.message}
+`);
+    return EXIT.badInput;
+  }
+}
+function progressLine(context, label2) {
+  if (process.stderr.isTTY !== true) return { update: () => void 0, end: () => void 0 };
+  let last = 0;
+  let shown = false;
+  return {
+    update: (done, total, failed = 0) => {
+      const now = Date.now();
+      if (done !== total && now - last < 100) return;
+      last = now;
+      shown = true;
+      context.stderr(`\r${label2}: ${done}/${total}${failed > 0 ? `, ${failed} failed` : ""}\x1B[K`);
+    },
+    end: () => {
+      if (shown) context.stderr("\r\x1B[K");
+    }
+  };
+}
+function clientWarnings(client) {
+  const warnings = [...client.warnings];
+  const cacheProblem = client.options.cache?.writeProblem;
+  if (cacheProblem !== void 0) warnings.push(cacheProblem);
+  return warnings;
+}
+async function checkOut(results, out) {
+  if (resolve(out) === resolve(results)) {
+    throw InputError.single({ file: out, message: "is the results file itself; --out must name another file (the input is never modified)" });
+  }
+  const directory = dirname3(resolve(out));
+  const info = await stat(directory).catch(() => void 0);
+  if (!info?.isDirectory()) throw InputError.single({ file: out, message: `cannot write: the directory ${directory} does not exist` });
+}
+function judgeCommand(context, setExitCode) {
+  const command = new Command("judge").description("fill in judge metrics (claims, answer_relevance, correct) with an LLM judge on an OpenAI-compatible endpoint").requiredOption("--results <file>", "results file to judge (never modified)").requiredOption("--out <file>", "where to write the judged copy (JSON Lines, written atomically)").addOption(new Option("--metrics <list>", `metrics to judge: ${JUDGE_METRICS.join(", ")}`).argParser(metricsOption).default([...JUDGE_METRICS], JUDGE_METRICS.join(","))).addOption(new Option("--embedding-model <name>", "embedding model for answer_relevance").default(DEFAULT_EMBEDDING_MODEL));
+  return addJudgeClientOptions(command).option("--overwrite", "replace judged fields the input already has (default: keep them)").option("--json", "print a JSON summary on stdout").action(async (options) => {
+    const code3 = await withJudgeSetup(context, async () => {
+      await checkOut(options.results, options.out);
+      const client = judgeClientFromOptions(options);
+      const progress = progressLine(context, "judging");
+      const result = await judgeFile(client, {
+        results: options.results,
+        out: options.out,
+        metrics: options.metrics,
+        overwrite: options.overwrite === true,
+        concurrency: options.concurrency,
+        onProgress: progress.update
+      }).finally(progress.end);
+      const own6 = [JUDGE_ERRORS_FIELD, JUDGED_BY_FIELD].map((field) => `"${field}"`);
+      const warnings = [...result.readWarnings.filter((w) => !own6.some((field) => w.includes(field))), ...clientWarnings(client)];
+      for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}
+`);
+      context.stderr(renderJudgeSummary(result, client.stats, options.out, options.maxFailureShare));
+      const failed = result.failureShare > options.maxFailureShare;
+      if (options.json) {
+        context.stdout(
+          `${JSON.stringify(
+            {
+              results: options.results,
+              out: options.out,
+              model: client.model,
+              embeddingModel: options.metrics.includes("answer_relevance") ? client.embeddingModel : void 0,
+              promptVersions: Object.fromEntries(options.metrics.map((metric) => [metric, PROMPT_VERSIONS[metric]])),
+              records: result.records,
+              recordsToJudge: result.recordsToJudge,
+              recordsFailed: result.recordsFailed,
+              failureShare: result.failureShare,
+              maxFailureShare: options.maxFailureShare,
+              failuresByKind: result.failuresByKind,
+              metrics: result.metrics,
+              stats: client.stats,
+              passed: !failed
+            },
+            null,
+            2
+          )}
+`
+        );
+      }
+      if (failed) {
+        context.stderr(
+          `rag-gate: error: ${result.recordsFailed} of ${result.recordsToJudge} records (${(result.failureShare * 100).toFixed(1)}%) could not be judged, more than the ${(options.maxFailureShare * 100).toFixed(1)}% --max-failure-share allows. ${options.out} was still written, with "${JUDGE_ERRORS_FIELD}" on those records so no work is lost; rerun to retry them${options.cache === false ? "" : " (replies already received come from the cache)"}
+`
+        );
+        return EXIT.gateFailed;
+      }
+      return EXIT.ok;
+    });
+    setExitCode(code3);
+  });
+}
+
+// src/cli/calibrate-command.ts
+var kappaFloorOption = (text4) => {
+  const value = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value) || value < -1 || value > 1) throw new InvalidArgumentError(`must be a kappa between \u22121 and 1, got "${text4}"`);
+  return value;
+};
+function calibrateCommand(context, setExitCode) {
+  const command = new Command("calibrate").description("measure the judge against human labels (Cohen's kappa) and write a calibration record").requiredOption("--labels <file>", 'JSON Lines of human labels: {"id","claim","context","human_verdict"} or {"id","question","answer","expected_answer","human_correct"}').option("--out <file>", "write the calibration record (JSON) here").addOption(new Option("--kappa-floor <kappa>", "warn when kappa is below this (judge metrics may gate only at or above it)").argParser(kappaFloorOption).default(DEFAULT_KAPPA_FLOOR));
+  return addJudgeClientOptions(command).option("--json", "print the calibration as one JSON object on stdout").action(async (options) => {
+    const code3 = await withJudgeSetup(context, async () => {
+      const labels = await readLabels(options.labels);
+      const client = judgeClientFromOptions(options);
+      const progress = progressLine(context, "calibrating");
+      const result = await calibrate(client, labels, { labelsFile: options.labels, concurrency: options.concurrency, onProgress: progress.update }).finally(progress.end);
+      for (const warning of clientWarnings(client)) context.stderr(`rag-gate: warning: ${warning}
+`);
+      const failureShare = result.total === 0 ? 0 : result.failures.length / result.total;
+      const incomplete = failureShare > options.maxFailureShare;
+      if (options.json) {
+        context.stdout(
+          `${JSON.stringify(
+            {
+              record: result.record,
+              agreement: result.agreement,
+              threeWay: result.threeWay,
+              failures: result.failures,
+              stats: client.stats,
+              kappaFloor: options.kappaFloor,
+              written: options.out !== void 0 && !incomplete ? options.out : null
+            },
+            null,
+            2
+          )}
+`
+        );
+      } else {
+        context.stdout(renderCalibration(result, client.stats, options.kappaFloor));
+      }
+      if (incomplete) {
+        context.stderr(
+          `rag-gate: error: ${result.failures.length} of ${result.total} labels (${(failureShare * 100).toFixed(1)}%) could not be judged, more than the ${(options.maxFailureShare * 100).toFixed(1)}% --max-failure-share allows; no calibration record is written from an incomplete run
+`
+        );
+        return EXIT.gateFailed;
+      }
+      if (options.out !== void 0) {
+        await writeFileAtomic(options.out, `${JSON.stringify(result.record, null, 2)}
+`);
+        context.stderr(`rag-gate: calibration record written to ${options.out}
+`);
+      } else if (!options.json) {
+        context.stderr("rag-gate: note: no calibration record written; pass --out FILE to keep it\n");
+      }
+      const { kappa } = result.record;
+      if (kappa === null || kappa < options.kappaFloor) {
+        context.stderr(
+          `rag-gate: warning: kappa ${kappa === null ? "is undefined (one label only)" : `${kappa.toFixed(3)} is below ${options.kappaFloor}`}: the judge does not agree with the human labels well enough, so its metrics will be reported but will not gate. Review the disagreements, then change the model or the prompt and calibrate again
+`
+        );
+      }
+      return EXIT.ok;
+    });
+    setExitCode(code3);
+  });
+}
+
+// src/metrics/decomposition.ts
+var ratio = (part, whole) => whole === 0 ? null : part / whole;
+var weighted = (weight, rate) => weight === 0 ? 0 : rate === null ? null : weight * rate;
+var SMALL_SPLIT = 10;
+function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
+  let nGood = 0;
+  let correctGood = 0;
+  let nBad = 0;
+  let correctBad = 0;
+  let closedAll = 0;
+  let closedAllRight = 0;
+  let closedFailed = 0;
+  let closedFailedRight = 0;
+  for (let i = 0; i < correct.length; i++) {
+    const ok2 = retrievalOk[i];
+    const right = correct[i];
+    if (answerable[i] === 0 || Number.isNaN(ok2) || Number.isNaN(right)) continue;
+    if (ok2 === 1) {
+      nGood++;
+      correctGood += right;
+    } else {
+      nBad++;
+      correctBad += right;
+    }
+    const closed = closedBookCorrect[i];
+    if (!Number.isNaN(closed)) {
+      closedAll++;
+      closedAllRight += closed;
+      if (ok2 === 0) {
+        closedFailed++;
+        closedFailedRight += closed;
+      }
+    }
+  }
+  const n = nGood + nBad;
+  const r = ratio(nGood, n);
+  const gGood = ratio(correctGood, nGood);
+  const gBad = ratio(correctBad, nBad);
+  const e2e = ratio(correctGood + correctBad, n);
+  let e2eCheck = null;
+  let ceiling = null;
+  if (r !== null) {
+    const good = weighted(r, gGood);
+    const bad = weighted(1 - r, gBad);
+    e2eCheck = good === null || bad === null ? null : good + bad;
+    ceiling = bad === null ? null : r + bad;
+  }
+  const productModelG = r === null || r === 0 || e2e === null ? null : e2e / r;
+  const productModelBias = r === null || r === 0 ? null : (1 - r) * (gBad ?? 0) / r;
+  const rLowerBound = e2e === null || gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
+  const closedBook = closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
+  const warnings = [];
+  if (productModelG !== null && productModelG > 1) {
+    warnings.push(
+      `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r\xB7g is misspecified here, because answers are right without good context (g_bad = ${gBad?.toFixed(4)}).`
+    );
+  }
+  if (e2e !== null && e2eCheck !== null && Math.abs(e2e - e2eCheck) > 1e-9) {
+    warnings.push(`e2eCheck ${e2eCheck} differs from e2e ${e2e}: the three terms were computed on different slices (a bug).`);
+  }
+  if (n > 0 && nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? "" : "s"}: read it as a rough figure.`);
+  if (n > 0 && nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? "" : "s"}: read it as a rough figure.`);
+  return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
+}
+
 // src/metrics/ranking.ts
 var RELEVANT_GRADE = 1;
 function isRelevant(grade2) {
@@ -32397,7 +33967,7 @@ function contextUtilisation(retrieved, cited) {
   if (retrieved.length === 0) return void 0;
   const citedSet = new Set(cited);
   let used = 0;
-  for (const id of retrieved) if (citedSet.has(id)) used++;
+  for (const id2 of retrieved) if (citedSet.has(id2)) used++;
   return used / retrieved.length;
 }
 
@@ -32445,7 +34015,10 @@ function parseCorrectnessRule(text4) {
   if (f1 && threshold > 0 && threshold <= 1) return { kind: "f1", threshold };
   throw new CorrectnessRuleError(`invalid correctness rule "${rule}"; use "exact" or "f1:T" with 0 < T \u2264 1, e.g. "f1:0.5"`);
 }
-function judgeCorrect(rule, answer, expected) {
+function formatCorrectnessRule(rule) {
+  return rule.kind === "exact" ? "exact" : `f1:${rule.threshold}`;
+}
+function judgeCorrect2(rule, answer, expected) {
   return rule.kind === "exact" ? exactMatch(answer, expected) : tokenF1(answer, expected) >= rule.threshold ? 1 : 0;
 }
 
@@ -32467,7 +34040,7 @@ function lengthRatio(answer, expected) {
 // src/metrics/score.ts
 function relevanceMap(relevant) {
   if (relevant === void 0) return /* @__PURE__ */ new Map();
-  if (Array.isArray(relevant)) return new Map(relevant.map((id) => [id, 1]));
+  if (Array.isArray(relevant)) return new Map(relevant.map((id2) => [id2, 1]));
   return new Map(Object.entries(relevant));
 }
 function judgedRanking(record2) {
@@ -32482,12 +34055,11 @@ function retrievalSucceeded(record2, ranking, rule) {
 function answerCorrect(record2, rule) {
   if (record2.correct !== void 0) return record2.correct;
   if (record2.answer === void 0 || record2.expected_answer === void 0) return void 0;
-  return judgeCorrect(rule, record2.answer, record2.expected_answer) === 1;
+  return judgeCorrect2(rule, record2.answer, record2.expected_answer) === 1;
 }
 var bit = (value) => value ? 1 : 0;
-function scoreQuestion(record2, config2) {
+function scoreQuestion(record2, config2, ranking = judgedRanking(record2)) {
   const scores = {};
-  const ranking = judgedRanking(record2);
   if (ranking !== void 0) for (const metric of config2.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
   const ok2 = retrievalSucceeded(record2, ranking, config2.retrievalOk);
   if (ok2 !== void 0) scores.retrieval_ok = bit(ok2);
@@ -32513,12 +34085,14 @@ function scoreQuestion(record2, config2) {
 // src/metrics/outcomes.ts
 function goldKey(record2) {
   const relevant = record2.relevant_ids;
-  const grades = relevant === void 0 ? [] : Array.isArray(relevant) ? [...new Set(relevant)].sort().map((id) => [id, 1]) : Object.entries(relevant).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  const grades = relevant === void 0 ? [] : Array.isArray(relevant) ? [...new Set(relevant)].sort().map((id2) => [id2, 1]) : Object.entries(relevant).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
   return JSON.stringify([grades, record2.expected_answer ?? null, record2.answerable ?? true]);
 }
-function relevantWithin(record2, k) {
-  const relevance = relevanceMap(record2.relevant_ids);
-  return (record2.retrieved_ids ?? []).slice(0, k).filter((id) => isRelevant(relevance.get(id) ?? 0));
+function relevantWithin(retrieved, ranking, k) {
+  const found = [];
+  const depth = Math.min(k, retrieved.length);
+  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i])) found.push(retrieved[i]);
+  return found;
 }
 var OutcomeBuilder = class {
   constructor(config2) {
@@ -32530,9 +34104,12 @@ var OutcomeBuilder = class {
   tags = [];
   goldKeys = [];
   goldFound = [];
+  /** Growing columns: capacity doubles, unset rows are NaN. */
   values = /* @__PURE__ */ new Map();
   labelPairs = [];
   noClaims = 0;
+  judgeErrors = 0;
+  judges = /* @__PURE__ */ new Map();
   noRelevant = 0;
   add(record2) {
     const row = this.ids.length;
@@ -32541,28 +34118,39 @@ var OutcomeBuilder = class {
     this.tags.push(record2.tags ?? []);
     this.goldKeys.push(goldKey(record2));
     if (record2.claims?.length === 0) this.noClaims++;
+    if (record2.judge_errors !== void 0 && record2.judge_errors.length > 0) this.judgeErrors++;
+    for (const [field, judge] of Object.entries(record2.judged_by ?? {})) {
+      if (judge === void 0) continue;
+      const key = JSON.stringify([field, judge.model, judge.prompt_version]);
+      const use = this.judges.get(key);
+      this.judges.set(key, { field, model: judge.model, promptVersion: judge.prompt_version, questions: (use?.questions ?? 0) + 1 });
+    }
     const ranking = judgedRanking(record2);
     if (record2.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
-    this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record2, this.config.retrievalOk.metric.k));
+    this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record2.retrieved_ids ?? [], ranking, this.config.retrievalOk.metric.k));
     if (record2.human_label !== void 0 && record2.judge_label !== void 0) {
       this.labelPairs.push([String(record2.human_label), String(record2.judge_label)]);
     }
-    for (const [name, value] of Object.entries(scoreQuestion(record2, this.config))) {
-      let values = this.values.get(name);
-      if (values === void 0) {
-        values = [];
-        this.values.set(name, values);
-      }
-      while (values.length < row) values.push(NaN);
-      values.push(value);
+    const scores = scoreQuestion(record2, this.config, ranking);
+    for (const name in scores) this.columnFor(name, row)[row] = scores[name];
+  }
+  /** The column of `name`, with room for `row`. */
+  columnFor(name, row) {
+    let column2 = this.values.get(name);
+    if (column2 === void 0 || column2.length <= row) {
+      const grown2 = new Float64Array(Math.max(1024, (column2?.length ?? 0) * 2, row + 1)).fill(NaN);
+      if (column2 !== void 0) grown2.set(column2);
+      column2 = grown2;
+      this.values.set(name, column2);
     }
+    return column2;
   }
   build() {
     const size = this.ids.length;
     const columns = /* @__PURE__ */ new Map();
     for (const [name, values] of this.values) {
       const column2 = new Float64Array(size).fill(NaN);
-      column2.set(values);
+      column2.set(values.subarray(0, Math.min(size, values.length)));
       columns.set(name, column2);
     }
     return {
@@ -32575,6 +34163,8 @@ var OutcomeBuilder = class {
       columns,
       labelPairs: this.labelPairs,
       noClaims: this.noClaims,
+      judgeErrors: this.judgeErrors,
+      judges: [...this.judges.values()],
       noRelevant: this.noRelevant
     };
   }
@@ -32751,53 +34341,81 @@ var DEFAULT_SEED = "rag-gate";
 var DEFAULT_RESAMPLES = 2e3;
 var TWO_POW_322 = 4294967296;
 var LEMIRE_MAX_BOUND = 2097152;
-function bootstrapMeanCI(values, options = {}) {
+function bootstrapMeanCIs(samples, options = {}) {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const level = options.level ?? 0.95;
   if (!Number.isInteger(resamples) || resamples < 1) {
     throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
   }
   if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
-  const n = values.length;
-  if (n === 0) return [NaN, NaN];
-  const first = values[0];
-  let allEqual = true;
-  for (let i = 0; i < n; i++) {
-    const v = values[i];
-    if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
-    if (v !== first) allEqual = false;
-  }
-  if (allEqual) return [first, first];
-  const random = new Random(options.seed ?? DEFAULT_SEED);
-  const means = new Float64Array(resamples);
-  if (n <= LEMIRE_MAX_BOUND) {
-    const data = Float64Array.from(values);
-    const words = new Uint32Array(n);
-    const rejectBelow = TWO_POW_322 % n;
-    for (let r = 0; r < resamples; r++) {
-      random.fillUint32(words);
-      let sum = 0;
-      for (let i = 0; i < n; i++) {
-        let product = words[i] * n;
-        let index = Math.floor(product / TWO_POW_322);
-        while (product - index * TWO_POW_322 < rejectBelow) {
-          product = random.nextUint32() * n;
-          index = Math.floor(product / TWO_POW_322);
-        }
-        sum += data[index];
+  const n = samples[0]?.length ?? 0;
+  const intervals = samples.map(() => [NaN, NaN]);
+  if (n === 0) return intervals;
+  const varying = [];
+  samples.forEach((values, index) => {
+    if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
+    const first = values[0];
+    let allEqual = true;
+    let nonZero = 0;
+    for (let i = 0; i < n; i++) {
+      const v = values[i];
+      if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
+      if (v !== first) allEqual = false;
+      if (v !== 0) nonZero++;
+    }
+    if (allEqual) {
+      intervals[index] = [first, first];
+      return;
+    }
+    const at = new Int32Array(nonZero);
+    const kept = new Float64Array(nonZero);
+    for (let i = 0, j = 0; i < n; i++) {
+      const v = values[i];
+      if (v !== 0) {
+        at[j] = i;
+        kept[j++] = v;
       }
-      means[r] = sum / n;
     }
-  } else {
-    for (let r = 0; r < resamples; r++) {
-      let sum = 0;
-      for (let i = 0; i < n; i++) sum += values[random.nextBelow(n)];
-      means[r] = sum / n;
-    }
+    varying.push({ index, at, values: kept, means: new Float64Array(resamples) });
+  });
+  if (varying.length === 0) return intervals;
+  const random = new Random(options.seed ?? DEFAULT_SEED);
+  const words = new Uint32Array(n);
+  const counts = new Int32Array(n);
+  for (let r = 0; r < resamples; r++) {
+    drawCounts(random, words, counts);
+    for (const sample of varying) sample.means[r] = weightedSum(counts, sample.at, sample.values) / n;
   }
-  means.sort();
   const tail = (1 - level) / 2;
-  return [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
+  for (const { index, means } of varying) {
+    means.sort();
+    intervals[index] = [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
+  }
+  return intervals;
+}
+function weightedSum(counts, at, values) {
+  let sum = 0;
+  for (let j = 0; j < at.length; j++) sum += counts[at[j]] * values[j];
+  return sum;
+}
+function drawCounts(random, words, counts) {
+  const n = counts.length;
+  counts.fill(0);
+  if (n > LEMIRE_MAX_BOUND) {
+    for (let i = 0; i < n; i++) counts[random.nextBelow(n)]++;
+    return;
+  }
+  random.fillUint32(words);
+  const rejectBelow = TWO_POW_322 % n;
+  for (let i = 0; i < n; i++) {
+    let product = words[i] * n;
+    let index = Math.floor(product / TWO_POW_322);
+    while (product - index * TWO_POW_322 < rejectBelow) {
+      product = random.nextUint32() * n;
+      index = Math.floor(product / TWO_POW_322);
+    }
+    counts[index]++;
+  }
 }
 function quantileSorted(sorted, q) {
   const position = (sorted.length - 1) * q;
@@ -33090,375 +34708,6 @@ function defaultRetrievalMetrics(ks) {
   return names.map(parseRetrievalMetric);
 }
 
-// src/compare/gate.ts
-var GATE_CATEGORIES = ["retrieval", "end-to-end", "generation", "refusal"];
-var RUN_METRICS = [
-  "retrieval_ok",
-  "correct",
-  "faithfulness",
-  "answer_relevance",
-  "length_ratio",
-  "long_answer_rate",
-  "context_utilisation",
-  "low_utilisation_rate",
-  "refusal_rate_unanswerable",
-  "false_refusal_rate",
-  "closed_book_correct"
-];
-var RUN_METRIC_SET = new Set(RUN_METRICS);
-function isRunMetric(name) {
-  return RUN_METRIC_SET.has(name);
-}
-function parseFloor(text4) {
-  const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
-  if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
-  const [, name = "", op, valueText = ""] = match;
-  const value = Number(valueText);
-  if (!Number.isFinite(value)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
-  const metric = isRunMetric(name) ? name : parseRetrievalMetric(name).name;
-  return { metric, op: op === "<=" ? "<=" : ">=", value };
-}
-function formatFloor(floor) {
-  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
-}
-var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
-function describeDrop(test, config2) {
-  const metric = test.metric === "retrieval_ok" ? `retrieval ok (${config2.eval.retrievalOk.name})` : test.metric;
-  const counts = test.kind === "mcnemar" ? `, ${test.broken} broken vs ${test.fixed} fixed` : "";
-  return `${metric} ${test.base.toFixed(3)} \u2192 ${test.head.toFixed(3)}${counts}, p = ${p4(test.pValue)}, Holm-adjusted ${p4(test.adjustedPValue ?? test.pValue)} < \u03B1 ${config2.alpha}`;
-}
-function decideGate(tests, head, config2) {
-  const reasons = [];
-  const warnings = [];
-  for (const category of config2.failOn) {
-    const test = tests.find((t) => t.gate === category);
-    if (test === void 0) {
-      warnings.push(`cannot gate ${category}: no paired question carries its outcome in both runs`);
-      continue;
-    }
-    if (!test.significant || test.delta >= 0) continue;
-    if (-test.delta < config2.minEffect) {
-      warnings.push(`${category} dropped significantly but by less than the minimum effect ${config2.minEffect}: ${describeDrop(test, config2)}`);
-    } else {
-      reasons.push(`${category} regressed significantly: ${describeDrop(test, config2)}`);
-    }
-  }
-  for (const floor of config2.floors) {
-    const value = head.metrics[floor.metric]?.value ?? null;
-    if (value === null) reasons.push(`floor ${formatFloor(floor)} cannot be checked: no head question carries ${floor.metric}`);
-    else if (floor.op === ">=" ? value < floor.value : value > floor.value) {
-      reasons.push(`floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`);
-    }
-  }
-  return { verdict: reasons.length > 0 ? "fail" : "pass", reasons, warnings };
-}
-
-// src/compare/pairing.ts
-function pairQuestions(base, head, files) {
-  const baseRowOf = /* @__PURE__ */ new Map();
-  base.ids.forEach((id, row) => baseRowOf.set(id, row));
-  const baseRows = [];
-  const headRows = [];
-  const added = [];
-  const labelsChanged = [];
-  const inHead = /* @__PURE__ */ new Set();
-  head.ids.forEach((id, headRow) => {
-    inHead.add(id);
-    const baseRow = baseRowOf.get(id);
-    if (baseRow === void 0) added.push(id);
-    else if (base.goldKeys[baseRow] !== head.goldKeys[headRow]) labelsChanged.push(id);
-    else {
-      baseRows.push(baseRow);
-      headRows.push(headRow);
-    }
-  });
-  const removed = base.ids.filter((id) => !inHead.has(id));
-  if (baseRows.length === 0) {
-    const why = labelsChanged.length > 0 ? `the ${labelsChanged.length} shared question ids all have different gold labels` : "no question id appears in both files";
-    throw InputError.single({ file: files.head, message: `nothing to compare with ${files.base}: ${why}` });
-  }
-  return { baseRows: Int32Array.from(baseRows), headRows: Int32Array.from(headRows), added, removed, labelsChanged };
-}
-function gather(column2, rows) {
-  const out = new Float64Array(rows.length);
-  for (let i = 0; i < rows.length; i++) out[i] = column2[rows[i]];
-  return out;
-}
-
-// src/compare/compare.ts
-var GATED_METRIC = {
-  retrieval: "retrieval_ok",
-  "end-to-end": "correct",
-  generation: "correct_given_retrieval",
-  refusal: "refusal"
-};
-function paired(baseRun, headRun, pairing, name) {
-  return { base: gather(column(baseRun, name), pairing.baseRows), head: gather(column(headRun, name), pairing.headRows) };
-}
-function binaryTest(metric, values, config2, keep = () => true) {
-  let bothRight = 0;
-  let bothWrong = 0;
-  let fixed = 0;
-  let broken = 0;
-  for (let i = 0; i < values.base.length; i++) {
-    const before = values.base[i];
-    const after = values.head[i];
-    if (Number.isNaN(before) || Number.isNaN(after) || !keep(i)) continue;
-    if (before === 1 && after === 1) bothRight++;
-    else if (before === 1) broken++;
-    else if (after === 1) fixed++;
-    else bothWrong++;
-  }
-  const n = bothRight + bothWrong + fixed + broken;
-  if (n === 0) return null;
-  const result = mcnemar(fixed, broken, bothRight, bothWrong);
-  const significant = result.pValue < config2.alpha;
-  return {
-    ...result,
-    kind: "mcnemar",
-    metric,
-    gate: null,
-    n,
-    base: (bothRight + broken) / n,
-    head: (bothRight + fixed) / n,
-    delta: (fixed - broken) / n,
-    adjustedPValue: null,
-    significant,
-    requiredN: significant ? null : mcnemarSampleSize({ pFixed: fixed / n, pBroken: broken / n, alpha: config2.alpha })
-  };
-}
-function gradedTest(metric, values, config2) {
-  const result = pairedRandomizationTest(values.base, values.head, { permutations: config2.permutations, seed: metric });
-  if (result.n === 0) return null;
-  const { differences } = pairValues(values.base, values.head);
-  let squares = 0;
-  for (const d of differences) squares += (d - result.delta) ** 2;
-  const sd = Math.sqrt(squares / Math.max(1, result.n - 1));
-  const significant = result.pValue < config2.alpha;
-  return {
-    kind: "randomization",
-    metric,
-    gate: null,
-    n: result.n,
-    base: result.meanBase,
-    head: result.meanHead,
-    delta: result.delta,
-    ci: bootstrapMeanCI(differences, { seed: metric }),
-    pValue: result.pValue,
-    adjustedPValue: null,
-    significant,
-    requiredN: significant ? null : pairedMeanSampleSize({ meanDifference: result.delta, sdDifference: sd, alpha: config2.alpha })
-  };
-}
-function adjustGatedTests(tests, config2) {
-  const gateOf = /* @__PURE__ */ new Map();
-  for (const category of config2.failOn) gateOf.set(GATED_METRIC[category], category);
-  const gated = tests.filter((test) => gateOf.has(test.metric));
-  const adjusted = holmAdjust(gated.map((test) => test.pValue));
-  return tests.map((test) => {
-    const index = gated.indexOf(test);
-    if (index < 0) return test;
-    const adjustedPValue = adjusted[index];
-    return { ...test, gate: gateOf.get(test.metric), adjustedPValue, significant: adjustedPValue < config2.alpha, requiredN: adjustedPValue < config2.alpha ? null : test.requiredN };
-  });
-}
-function causeOf(retrievalBase, retrievalHead, improving) {
-  if (Number.isNaN(retrievalBase) || Number.isNaN(retrievalHead)) return "unknown";
-  const retrievalChanged = improving ? retrievalBase === 0 && retrievalHead === 1 : retrievalBase === 1 && retrievalHead === 0;
-  return retrievalChanged ? "retrieval" : "generation";
-}
-function compareRuns(baseRun, headRun, headSummary, config2, files) {
-  const pairing = pairQuestions(baseRun, headRun, files);
-  const retrieval = paired(baseRun, headRun, pairing, "retrieval_ok");
-  const correct = paired(baseRun, headRun, pairing, "correct");
-  const refused = paired(baseRun, headRun, pairing, "refused");
-  const answerable = gather(column(headRun, "answerable"), pairing.headRows);
-  const binary = [
-    binaryTest("retrieval_ok", retrieval, config2),
-    binaryTest("correct", correct, config2),
-    binaryTest("correct_given_retrieval", correct, config2, (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1),
-    binaryTest("refusal", refused, config2, (i) => answerable[i] === 0)
-  ];
-  const graded = config2.gradedMetrics.map((metric) => gradedTest(metric, paired(baseRun, headRun, pairing, metric), config2));
-  const tests = adjustGatedTests([...binary, ...graded].filter((test) => test !== null), config2);
-  const regressions = [];
-  const fixed = [];
-  const retrievalRegressions = [];
-  const describe3 = (i, improving) => {
-    const row = pairing.headRows[i];
-    return {
-      id: headRun.ids[row],
-      question: headRun.questions[row],
-      tags: headRun.tags[row],
-      cause: causeOf(retrieval.base[i], retrieval.head[i], improving),
-      lostDocuments: lostDocuments(baseRun, headRun, pairing, i)
-    };
-  };
-  for (let i = 0; i < pairing.headRows.length; i++) {
-    if (correct.base[i] === 1 && correct.head[i] === 0) regressions.push(describe3(i, false));
-    if (correct.base[i] === 0 && correct.head[i] === 1) fixed.push(describe3(i, true));
-    if (retrieval.base[i] === 1 && retrieval.head[i] === 0) {
-      const change = describe3(i, false);
-      retrievalRegressions.push({ id: change.id, question: change.question, tags: change.tags, lostDocuments: change.lostDocuments, rescued: correct.head[i] === 1 });
-    }
-  }
-  const decomposition = {
-    base: decompose(retrieval.base, correct.base, answerable, gather(column(baseRun, "closed_book_correct"), pairing.baseRows)),
-    head: decompose(retrieval.head, correct.head, answerable, gather(column(headRun, "closed_book_correct"), pairing.headRows))
-  };
-  const retrievalTest = tests.find((test) => test.metric === "retrieval_ok");
-  const { verdict, reasons, warnings } = decideGate(tests, headSummary, config2);
-  return {
-    paired: pairing.headRows.length,
-    added: pairing.added,
-    removed: pairing.removed,
-    labelsChanged: pairing.labelsChanged,
-    alpha: config2.alpha,
-    tests,
-    regressions,
-    retrievalRegressions,
-    fixed,
-    regressionsByTag: countByTag(regressions),
-    causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
-    decomposition,
-    retrievalShifted: retrievalTest !== void 0 && retrievalTest.pValue < config2.alpha,
-    verdict,
-    reasons,
-    warnings
-  };
-}
-function lostDocuments(baseRun, headRun, pairing, i) {
-  const before = baseRun.goldFound[pairing.baseRows[i]] ?? [];
-  const after = new Set(headRun.goldFound[pairing.headRows[i]] ?? []);
-  return before.filter((id) => !after.has(id));
-}
-function countCauses(changes) {
-  const counts = { retrieval: 0, generation: 0, unknown: 0 };
-  for (const change of changes) counts[change.cause]++;
-  return counts;
-}
-function countByTag(changes) {
-  const counts = {};
-  for (const change of changes) for (const tag of new Set(change.tags)) counts[tag] = (counts[tag] ?? 0) + 1;
-  return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
-}
-
-// src/compare/settings.ts
-var DEFAULT_CUTOFFS = [1, 3, 5, 10];
-var DEFAULT_GRADED = ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"];
-var PER_QUESTION_GRADED = /* @__PURE__ */ new Set(["faithfulness", "answer_relevance", "length_ratio", "context_utilisation"]);
-function splitList(text4) {
-  return text4.split(",").map((item) => item.trim()).filter(Boolean);
-}
-function parseCutoffs(text4) {
-  const items = splitList(text4);
-  const cutoffs = items.map(Number);
-  if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
-    throw new SettingError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
-  }
-  return [...new Set(cutoffs)].sort((a, b) => a - b);
-}
-function parseAlpha(text4) {
-  const value = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value) || value <= 0 || value >= 1) throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
-  return value;
-}
-function parseMinEffect(text4) {
-  const value = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value) || value < 0) throw new SettingError(`the minimum effect must be a number \u2265 0, got "${text4}"`);
-  return value;
-}
-function parsePermutations(text4) {
-  const value = Number(text4);
-  if (!Number.isInteger(value) || value < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text4}"`);
-  return value;
-}
-function parseFailOn(text4) {
-  const categories = splitList(text4);
-  for (const category of categories) {
-    if (!GATE_CATEGORIES.includes(category)) {
-      throw new SettingError(`"${category}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}`);
-    }
-  }
-  return new Set(categories);
-}
-function parseGraded(text4) {
-  return [...new Set(splitList(text4).map((name) => PER_QUESTION_GRADED.has(name) ? name : parseRetrievalMetric(name).name))];
-}
-function evalConfig(cutoffs, retrievalOk, correctness, extraMetrics = []) {
-  const metrics = defaultRetrievalMetrics(cutoffs);
-  const add = (metric) => {
-    if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
-  };
-  add(retrievalOk.metric);
-  for (const name of extraMetrics) if (!PER_QUESTION_GRADED.has(name) && !isRunMetric(name)) add(parseRetrievalMetric(name));
-  return { retrievalMetrics: metrics, retrievalOk, correctness };
-}
-function compareConfig(settings) {
-  return {
-    eval: evalConfig(settings.k, settings.retrievalOk, settings.correct, [...settings.graded, ...settings.floors.map((floor) => floor.metric)]),
-    alpha: settings.alpha,
-    failOn: settings.failOn,
-    minEffect: settings.minEffect,
-    floors: settings.floors,
-    permutations: settings.permutations,
-    gradedMetrics: settings.graded
-  };
-}
-
-// src/io/write.ts
-import { rename, rm, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-async function writeFileAtomic(file2, content) {
-  const temporary = join(dirname(file2), `.${basename(file2)}.${process.pid}.tmp`);
-  try {
-    await writeFile(temporary, content);
-    await rename(temporary, file2);
-  } catch (error62) {
-    await rm(temporary, { force: true });
-    throw error62;
-  }
-}
-
-// src/metrics/retrieval-ok.ts
-function parseRetrievalOkRule(text4) {
-  const [metricText = "", thresholdText, ...extra] = text4.split(">=");
-  const metric = parseRetrievalMetric(metricText);
-  if (thresholdText === void 0) {
-    if (metric.family !== "hit") {
-      throw new MetricNameError(`retrieval-ok rule "${text4}" needs a threshold, for example "${metric.name}>=0.8" (or use "hit@k")`);
-    }
-    return { name: metric.name, metric, threshold: 1 };
-  }
-  const threshold = Number(thresholdText);
-  if (extra.length > 0 || thresholdText.trim() === "" || !Number.isFinite(threshold)) {
-    throw new MetricNameError(`retrieval-ok rule "${text4}": the threshold must be a number, for example "${metric.name}>=0.8"`);
-  }
-  return { name: `${metric.name}>=${threshold}`, metric, threshold };
-}
-
-// src/stats/kappa.ts
-function cohensKappa(pairs) {
-  const n = pairs.length;
-  if (n === 0) return null;
-  const firstCounts = /* @__PURE__ */ new Map();
-  const secondCounts = /* @__PURE__ */ new Map();
-  const confusion = {};
-  let agree = 0;
-  for (const [first, second] of pairs) {
-    if (first === second) agree++;
-    firstCounts.set(first, (firstCounts.get(first) ?? 0) + 1);
-    secondCounts.set(second, (secondCounts.get(second) ?? 0) + 1);
-    const row = confusion[first] ??= {};
-    row[second] = (row[second] ?? 0) + 1;
-  }
-  let expected = 0;
-  for (const [label2, count] of firstCounts) expected += count / n * ((secondCounts.get(label2) ?? 0) / n);
-  const observed = agree / n;
-  const kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
-  return { kappa, observed, expected, n, confusion };
-}
-
 // src/stats/wilson.ts
 var Z95 = 1.959963984540054;
 function wilsonInterval(successes, n, z3 = Z95) {
@@ -33473,6 +34722,19 @@ function wilsonInterval(successes, n, z3 = Z95) {
 }
 
 // src/metrics/summary.ts
+var RUN_METRICS = [
+  "retrieval_ok",
+  "correct",
+  "faithfulness",
+  "answer_relevance",
+  "length_ratio",
+  "long_answer_rate",
+  "context_utilisation",
+  "low_utilisation_rate",
+  "refusal_rate_unanswerable",
+  "false_refusal_rate",
+  "closed_book_correct"
+];
 var KAPPA_FLOOR = 0.6;
 function mean(values, rows, keep = () => true) {
   let n = 0;
@@ -33488,15 +34750,15 @@ function mean(values, rows, keep = () => true) {
 }
 function proportion(values, rows, hit, keep = () => true) {
   let n = 0;
-  let count = 0;
+  let count2 = 0;
   for (let j = 0; j < rows.length; j++) {
     const row = rows[j];
     const value = values[row];
     if (Number.isNaN(value) || !keep(row)) continue;
     n++;
-    if (hit(value)) count++;
+    if (hit(value)) count2++;
   }
-  return { value: n === 0 ? null : count / n, n, count, ci: wilsonInterval(count, n) };
+  return { value: n === 0 ? null : count2 / n, n, count: count2, ci: wilsonInterval(count2, n) };
 }
 var isOne = (value) => value === 1;
 function summarizeMetrics(outcomes, config2, rows) {
@@ -33554,7 +34816,7 @@ function summarizeRun(outcomes, config2) {
   return {
     questions: outcomes.size,
     metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size)),
-    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, unanswerable },
+    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
     decomposition,
     judgeAgreement,
     byTag,
@@ -33562,38 +34824,455 @@ function summarizeRun(outcomes, config2) {
   };
 }
 
-// src/report/format.ts
-function formatP(p) {
-  if (p === null || p === void 0) return "";
-  return p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+// src/compare/gate.ts
+var GATE_CATEGORIES = ["retrieval", "end-to-end", "generation", "refusal"];
+var RUN_METRIC_SET = new Set(RUN_METRICS);
+function isRunMetric(name) {
+  return RUN_METRIC_SET.has(name);
 }
-function formatDelta(delta) {
-  const text4 = Math.abs(delta).toFixed(3);
-  return delta < 0 && text4 !== "0.000" ? `\u2212${text4}` : delta > 0 && text4 !== "0.000" ? `+${text4}` : text4;
+function parseFloor(text4) {
+  const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
+  if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
+  const [, name = "", op, valueText = ""] = match;
+  const value = Number(valueText);
+  if (!Number.isFinite(value)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
+  const metric = isRunMetric(name) ? name : parseRetrievalMetric(name).name;
+  return { metric, op: op === "<=" ? "<=" : ">=", value };
 }
-function formatRequiredN(n) {
-  if (n === null || !Number.isFinite(n)) return null;
-  return n > 1e6 ? "more than 1,000,000" : `about ${n.toLocaleString("en-US")}`;
+function formatFloor(floor) {
+  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
 }
-function plural2(count, one2, many = `${one2}s`) {
-  return `${count.toLocaleString("en-US")} ${count === 1 ? one2 : many}`;
+var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+function describeDrop(test, config2) {
+  const metric = test.metric === "retrieval_ok" ? `retrieval ok (${config2.eval.retrievalOk.name})` : test.metric;
+  const counts = test.kind === "mcnemar" ? `, ${test.broken} broken vs ${test.fixed} fixed` : "";
+  return `${metric} ${test.base.toFixed(3)} \u2192 ${test.head.toFixed(3)}${counts}, p = ${p4(test.pValue)}, Holm-adjusted ${p4(test.adjustedPValue ?? test.pValue)} < \u03B1 ${config2.alpha}`;
+}
+function decideGate(tests, head, config2, blocked = /* @__PURE__ */ new Map()) {
+  const reasons = [];
+  const warnings = [];
+  const outcomes = /* @__PURE__ */ new Map();
+  for (const category of config2.failOn) {
+    const test = tests.find((t) => t.gate === category);
+    if (test === void 0) {
+      warnings.push(`cannot gate ${category}: no paired question carries its outcome in both runs`);
+      continue;
+    }
+    if (!test.significant || test.delta >= 0) continue;
+    const uncalibrated = blocked.get(test.metric);
+    if (uncalibrated !== void 0) {
+      outcomes.set(category, "uncalibrated-judge");
+      warnings.push(`${category} dropped significantly (${describeDrop(test, config2)}), but it does not gate: ${uncalibrated}`);
+    } else if (-test.delta < config2.minEffect) {
+      outcomes.set(category, "below-minimum-effect");
+      warnings.push(`${category} dropped significantly but by less than the minimum effect ${config2.minEffect}: ${describeDrop(test, config2)}`);
+    } else {
+      outcomes.set(category, "fails");
+      reasons.push(`${category} regressed significantly: ${describeDrop(test, config2)}`);
+    }
+  }
+  for (const floor of config2.floors) {
+    const value = head.metrics[floor.metric]?.value ?? null;
+    if (value === null) reasons.push(`floor ${formatFloor(floor)} cannot be checked: no head question carries ${floor.metric}`);
+    else if (floor.op === ">=" ? value < floor.value : value > floor.value) {
+      const broken = `floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
+      const uncalibrated = blocked.get(floor.metric);
+      if (uncalibrated === void 0) reasons.push(broken);
+      else warnings.push(`${broken}, but it does not gate: ${uncalibrated}`);
+    }
+  }
+  return { verdict: reasons.length > 0 ? "fail" : "pass", reasons, warnings, outcomes };
 }
 
-// src/report/text-table.ts
-function textTable(rows, indent = "  ") {
-  const widths = [];
-  for (const row of rows) row.forEach((cell, i) => widths[i] = Math.max(widths[i] ?? 0, [...cell].length));
-  const numeric = /^[-+−]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^—$|^$/;
-  const rightAligned = widths.map((_, i) => rows.slice(1).every((row) => numeric.test(row[i] ?? "")));
-  return rows.map(
-    (row) => indent + row.map((cell, i) => {
-      const pad = (widths[i] ?? 0) - [...cell].length;
-      return i > 0 && rightAligned[i] ? " ".repeat(pad) + cell : cell + " ".repeat(pad);
-    }).join("  ").trimEnd()
-  ).join("\n");
+// src/compare/judge-gate.ts
+var CALIBRATION_KIND = {
+  claims: "faithfulness",
+  correct: "correctness",
+  answer_relevance: null
+};
+var METRICS_OF_FIELD = {
+  claims: ["faithfulness"],
+  correct: ["correct", "correct_given_retrieval"],
+  answer_relevance: ["answer_relevance"]
+};
+function judgeStatuses(uses, calibrations, kappaFloor) {
+  const fields = [...new Set(uses.map((use) => use.field))].sort();
+  return fields.map((field) => {
+    const judges = /* @__PURE__ */ new Map();
+    for (const use of uses) if (use.field === field) judges.set(JSON.stringify([use.model, use.promptVersion]), use);
+    const kind = CALIBRATION_KIND[field];
+    const verdicts = [...judges.values()].map((use) => {
+      if (kind === null) {
+        return { allowed: false, note: `${field} from judge ${use.model} (${use.promptVersion}) has no calibration; it is reported and never gates` };
+      }
+      const ofKind = calibrations.filter((record3) => record3.kind === kind);
+      const record2 = ofKind.find((r) => r.model === use.model && r.promptVersion === use.promptVersion) ?? ofKind[0];
+      return judgeMayGate(record2, use.model, use.promptVersion, kappaFloor);
+    });
+    return { field, allowed: verdicts.every((v) => v.allowed), notes: verdicts.map((v) => v.note) };
+  });
 }
-function fixed3(value) {
-  return value === null || value === void 0 || Number.isNaN(value) ? "\u2014" : value.toFixed(3);
+function blockedMetrics(statuses) {
+  const blocked = /* @__PURE__ */ new Map();
+  for (const status of statuses) {
+    if (status.allowed) continue;
+    const why = status.notes.join("; ");
+    for (const metric of METRICS_OF_FIELD[status.field]) blocked.set(metric, why);
+  }
+  return blocked;
+}
+
+// src/compare/pairing.ts
+function pairQuestions(base, head, files) {
+  const baseRowOf = /* @__PURE__ */ new Map();
+  base.ids.forEach((id2, row) => baseRowOf.set(id2, row));
+  const baseRows = [];
+  const headRows = [];
+  const added = [];
+  const labelsChanged = [];
+  const inHead = /* @__PURE__ */ new Set();
+  head.ids.forEach((id2, headRow) => {
+    inHead.add(id2);
+    const baseRow = baseRowOf.get(id2);
+    if (baseRow === void 0) added.push(id2);
+    else if (base.goldKeys[baseRow] !== head.goldKeys[headRow]) labelsChanged.push(id2);
+    else {
+      baseRows.push(baseRow);
+      headRows.push(headRow);
+    }
+  });
+  const removed = base.ids.filter((id2) => !inHead.has(id2));
+  if (baseRows.length === 0) {
+    const why = labelsChanged.length > 0 ? `the ${labelsChanged.length} shared question ids all have different gold labels` : "no question id appears in both files";
+    throw InputError.single({ file: files.head, message: `nothing to compare with ${files.base}: ${why}` });
+  }
+  return { baseRows: Int32Array.from(baseRows), headRows: Int32Array.from(headRows), added, removed, labelsChanged };
+}
+function gather(column2, rows) {
+  const out = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = column2[rows[i]];
+  return out;
+}
+
+// src/compare/compare.ts
+var GATED_METRIC = {
+  retrieval: "retrieval_ok",
+  "end-to-end": "correct",
+  generation: "correct_given_retrieval",
+  refusal: "refusal"
+};
+function paired(baseRun, headRun, pairing, name) {
+  return { base: gather(column(baseRun, name), pairing.baseRows), head: gather(column(headRun, name), pairing.headRows) };
+}
+function binaryTest(metric, values, config2, keep = () => true) {
+  let bothRight = 0;
+  let bothWrong = 0;
+  let fixed = 0;
+  let broken = 0;
+  for (let i = 0; i < values.base.length; i++) {
+    const before = values.base[i];
+    const after = values.head[i];
+    if (Number.isNaN(before) || Number.isNaN(after) || !keep(i)) continue;
+    if (before === 1 && after === 1) bothRight++;
+    else if (before === 1) broken++;
+    else if (after === 1) fixed++;
+    else bothWrong++;
+  }
+  const n = bothRight + bothWrong + fixed + broken;
+  if (n === 0) return null;
+  const result = mcnemar(fixed, broken, bothRight, bothWrong);
+  const significant = result.pValue < config2.alpha;
+  return {
+    ...result,
+    kind: "mcnemar",
+    metric,
+    gate: null,
+    n,
+    base: (bothRight + broken) / n,
+    head: (bothRight + fixed) / n,
+    delta: (fixed - broken) / n,
+    adjustedPValue: null,
+    significant,
+    gateOutcome: null,
+    requiredN: significant ? null : mcnemarSampleSize({ pFixed: fixed / n, pBroken: broken / n, alpha: config2.alpha })
+  };
+}
+function keptMask(values) {
+  const mask = new Uint8Array(values.base.length);
+  for (let i = 0; i < mask.length; i++) mask[i] = Number.isNaN(values.base[i]) || Number.isNaN(values.head[i]) ? 0 : 1;
+  return mask;
+}
+var sameMask = (a, b) => a.length === b.length && a.every((value, i) => value === b[i]);
+function gradedTests(metrics, columns, config2) {
+  const groups = [];
+  const differences = columns.map((values, index) => {
+    const mask = keptMask(values);
+    const group = groups.find((g) => sameMask(g.mask, mask));
+    if (group) group.members.push(index);
+    else groups.push({ mask, members: [index] });
+    return pairValues(values.base, values.head).differences;
+  });
+  const intervals = new Array(metrics.length);
+  for (const { members: members2 } of groups) {
+    const cis = bootstrapMeanCIs(members2.map((index) => differences[index]), { seed: metrics[members2[0]] });
+    members2.forEach((index, j) => intervals[index] = cis[j]);
+  }
+  return metrics.map((metric, index) => {
+    const values = columns[index];
+    const result = pairedRandomizationTest(values.base, values.head, { permutations: config2.permutations, seed: metric });
+    if (result.n === 0) return null;
+    let squares = 0;
+    for (const d of differences[index]) squares += (d - result.delta) ** 2;
+    const sd = Math.sqrt(squares / Math.max(1, result.n - 1));
+    const significant = result.pValue < config2.alpha;
+    return {
+      kind: "randomization",
+      metric,
+      gate: null,
+      n: result.n,
+      base: result.meanBase,
+      head: result.meanHead,
+      delta: result.delta,
+      ci: intervals[index],
+      pValue: result.pValue,
+      adjustedPValue: null,
+      significant,
+      gateOutcome: null,
+      requiredN: significant ? null : pairedMeanSampleSize({ meanDifference: result.delta, sdDifference: sd, alpha: config2.alpha })
+    };
+  });
+}
+function adjustGatedTests(tests, config2) {
+  const gateOf = /* @__PURE__ */ new Map();
+  for (const category of config2.failOn) gateOf.set(GATED_METRIC[category], category);
+  const gated = tests.filter((test) => gateOf.has(test.metric));
+  const adjusted = holmAdjust(gated.map((test) => test.pValue));
+  return tests.map((test) => {
+    const index = gated.indexOf(test);
+    if (index < 0) return test;
+    const adjustedPValue = adjusted[index];
+    return { ...test, gate: gateOf.get(test.metric), adjustedPValue, significant: adjustedPValue < config2.alpha, requiredN: adjustedPValue < config2.alpha ? null : test.requiredN };
+  });
+}
+function causeOf(retrievalBase, retrievalHead, improving) {
+  if (Number.isNaN(retrievalBase) || Number.isNaN(retrievalHead)) return "unknown";
+  const retrievalChanged = improving ? retrievalBase === 0 && retrievalHead === 1 : retrievalBase === 1 && retrievalHead === 0;
+  return retrievalChanged ? "retrieval" : "generation";
+}
+function compareRuns(baseRun, headRun, headSummary, config2, files) {
+  const pairing = pairQuestions(baseRun, headRun, files);
+  const retrieval = paired(baseRun, headRun, pairing, "retrieval_ok");
+  const correct = paired(baseRun, headRun, pairing, "correct");
+  const refused = paired(baseRun, headRun, pairing, "refused");
+  const answerable = gather(column(headRun, "answerable"), pairing.headRows);
+  const binary = [
+    binaryTest("retrieval_ok", retrieval, config2),
+    binaryTest("correct", correct, config2),
+    binaryTest("correct_given_retrieval", correct, config2, (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1),
+    binaryTest("refusal", refused, config2, (i) => answerable[i] === 0)
+  ];
+  const graded = gradedTests(
+    config2.gradedMetrics,
+    config2.gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
+    config2
+  );
+  const testsBeforeGate = adjustGatedTests([...binary, ...graded].filter((test) => test !== null), config2);
+  const regressions = [];
+  const fixed = [];
+  const retrievalRegressions = [];
+  const describe3 = (i, improving) => {
+    const row = pairing.headRows[i];
+    return {
+      id: headRun.ids[row],
+      question: headRun.questions[row],
+      tags: headRun.tags[row],
+      cause: causeOf(retrieval.base[i], retrieval.head[i], improving),
+      lostDocuments: lostDocuments(baseRun, headRun, pairing, i)
+    };
+  };
+  for (let i = 0; i < pairing.headRows.length; i++) {
+    if (correct.base[i] === 1 && correct.head[i] === 0) regressions.push(describe3(i, false));
+    if (correct.base[i] === 0 && correct.head[i] === 1) fixed.push(describe3(i, true));
+    if (retrieval.base[i] === 1 && retrieval.head[i] === 0) {
+      const change = describe3(i, false);
+      retrievalRegressions.push({ id: change.id, question: change.question, tags: change.tags, lostDocuments: change.lostDocuments, rescued: correct.head[i] === 1 });
+    }
+  }
+  const decomposition = {
+    base: decompose(retrieval.base, correct.base, answerable, gather(column(baseRun, "closed_book_correct"), pairing.baseRows)),
+    head: decompose(retrieval.head, correct.head, answerable, gather(column(headRun, "closed_book_correct"), pairing.headRows))
+  };
+  const retrievalTest = testsBeforeGate.find((test) => test.metric === "retrieval_ok");
+  const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config2.calibrations, config2.kappaFloor);
+  const { verdict, reasons, warnings, outcomes } = decideGate(testsBeforeGate, headSummary, config2, blockedMetrics(judges));
+  const tests = testsBeforeGate.map((test) => test.gate === null ? test : { ...test, gateOutcome: outcomes.get(test.gate) ?? null });
+  return {
+    paired: pairing.headRows.length,
+    added: pairing.added,
+    removed: pairing.removed,
+    labelsChanged: pairing.labelsChanged,
+    alpha: config2.alpha,
+    tests,
+    regressions,
+    retrievalRegressions,
+    fixed,
+    regressionsByTag: countByTag(regressions),
+    causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
+    decomposition,
+    retrievalShifted: retrievalTest !== void 0 && retrievalTest.pValue < config2.alpha,
+    judges,
+    verdict,
+    reasons,
+    warnings
+  };
+}
+function lostDocuments(baseRun, headRun, pairing, i) {
+  const before = baseRun.goldFound[pairing.baseRows[i]] ?? [];
+  const after = new Set(headRun.goldFound[pairing.headRows[i]] ?? []);
+  return before.filter((id2) => !after.has(id2));
+}
+function countCauses(changes) {
+  const counts = { retrieval: 0, generation: 0, unknown: 0 };
+  for (const change of changes) counts[change.cause]++;
+  return counts;
+}
+function countByTag(changes) {
+  const counts = {};
+  for (const change of changes) for (const tag of new Set(change.tags)) counts[tag] = (counts[tag] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
+}
+
+// src/compare/settings.ts
+var DEFAULT_CUTOFFS = [1, 3, 5, 10];
+var DEFAULT_GRADED = ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"];
+var PER_QUESTION_GRADED = /* @__PURE__ */ new Set(["faithfulness", "answer_relevance", "length_ratio", "context_utilisation"]);
+function splitList(text4) {
+  return text4.split(",").map((item) => item.trim()).filter(Boolean);
+}
+function parseCutoffs(text4) {
+  const items = splitList(text4);
+  const cutoffs = items.map(Number);
+  if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
+    throw new SettingError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
+  }
+  return [...new Set(cutoffs)].sort((a, b) => a - b);
+}
+function parseAlpha(text4) {
+  const value = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value) || value <= 0 || value >= 1) throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
+  return value;
+}
+function parseKappaFloor(text4) {
+  const value = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value) || value < 0 || value > 1) throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text4}"`);
+  return value;
+}
+function parseMinEffect(text4) {
+  const value = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value) || value < 0) throw new SettingError(`the minimum effect must be a number \u2265 0, got "${text4}"`);
+  return value;
+}
+function parsePermutations(text4) {
+  const value = Number(text4);
+  if (!Number.isInteger(value) || value < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text4}"`);
+  return value;
+}
+function parseFailOn(text4) {
+  const categories = splitList(text4);
+  for (const category of categories) {
+    if (!GATE_CATEGORIES.includes(category)) {
+      throw new SettingError(`"${category}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}`);
+    }
+  }
+  return new Set(categories);
+}
+function parseGraded(text4) {
+  return [...new Set(splitList(text4).map((name) => PER_QUESTION_GRADED.has(name) ? name : parseRetrievalMetric(name).name))];
+}
+function evalConfig(cutoffs, retrievalOk, correctness, extraMetrics = []) {
+  const metrics = defaultRetrievalMetrics(cutoffs);
+  const add = (metric) => {
+    if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
+  };
+  add(retrievalOk.metric);
+  for (const name of extraMetrics) if (!PER_QUESTION_GRADED.has(name) && !isRunMetric(name)) add(parseRetrievalMetric(name));
+  return { retrievalMetrics: metrics, retrievalOk, correctness };
+}
+function compareConfig(settings) {
+  return {
+    eval: evalConfig(settings.k, settings.retrievalOk, settings.correct, [...settings.graded, ...settings.floors.map((floor) => floor.metric)]),
+    alpha: settings.alpha,
+    failOn: settings.failOn,
+    minEffect: settings.minEffect,
+    floors: settings.floors,
+    permutations: settings.permutations,
+    gradedMetrics: settings.graded,
+    calibrations: settings.calibrations,
+    kappaFloor: settings.kappaFloor
+  };
+}
+
+// src/io/parallel.ts
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+
+// src/metrics/retrieval-ok.ts
+function parseRetrievalOkRule(text4) {
+  const [metricText = "", thresholdText, ...extra] = text4.split(">=");
+  const metric = parseRetrievalMetric(metricText);
+  if (thresholdText === void 0) {
+    if (metric.family !== "hit") {
+      throw new MetricNameError(`retrieval-ok rule "${text4}" needs a threshold, for example "${metric.name}>=0.8" (or use "hit@k")`);
+    }
+    return { name: metric.name, metric, threshold: 1 };
+  }
+  const threshold = Number(thresholdText);
+  if (extra.length > 0 || thresholdText.trim() === "" || !Number.isFinite(threshold)) {
+    throw new MetricNameError(`retrieval-ok rule "${text4}": the threshold must be a number, for example "${metric.name}>=0.8"`);
+  }
+  return { name: `${metric.name}>=${threshold}`, metric, threshold };
+}
+
+// src/io/parallel.ts
+var TAG = "rag-gate:read-outcomes";
+function toSpec(config2) {
+  return { metrics: config2.retrievalMetrics.map((m) => m.name), retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) };
+}
+function fromSpec(spec) {
+  return { retrievalMetrics: spec.metrics.map(parseRetrievalMetric), retrievalOk: parseRetrievalOkRule(spec.retrievalOk), correctness: parseCorrectnessRule(spec.correct) };
+}
+function isReaderThread() {
+  return !isMainThread && workerData?.tag === TAG;
+}
+async function serveReader() {
+  const { files, spec } = workerData;
+  let reply;
+  try {
+    reply = { ok: true, read: await readOutcomes(files, fromSpec(spec)) };
+  } catch (error62) {
+    reply = error62 instanceof InputError ? { ok: false, problems: [...error62.problems], totalProblems: error62.totalProblems } : { ok: false, message: error62 instanceof Error ? error62.message : String(error62) };
+  }
+  const columns = reply.ok ? [...reply.read.outcomes.columns.values()].map((column2) => column2.buffer) : [];
+  parentPort?.postMessage(reply, columns);
+}
+function readInThread(entry, files, config2) {
+  return new Promise((resolve2, reject) => {
+    const worker = new Worker(entry, { workerData: { tag: TAG, files, spec: toSpec(config2) } });
+    worker.once("message", (reply) => {
+      if (reply.ok) resolve2(reply.read);
+      else if ("problems" in reply) reject(new InputError(reply.problems, reply.totalProblems));
+      else reject(new Error(reply.message));
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code3) => {
+      if (code3 !== 0) reject(new Error(`the reader thread stopped with exit code ${code3}`));
+    });
+  });
+}
+async function readBothRuns(base, head, config2, entry) {
+  const baseRead = entry === void 0 ? readOutcomes(base, config2) : readInThread(entry, base, config2);
+  const [a, b] = await Promise.allSettled([baseRead, readOutcomes(head, config2)]);
+  if (a.status === "fulfilled" && b.status === "fulfilled") return [a.value, b.value];
+  throw InputError.merge([a, b].flatMap((result) => result.status === "rejected" ? [result.reason] : []));
 }
 
 // src/report/compare-text.ts
@@ -33679,7 +35358,7 @@ ${power.join("\n")}`);
 ${textTable(changeRows(comparison.fixed))}`);
   const tags = Object.entries(comparison.regressionsByTag);
   if (tags.length > 0) sections.push(`Regressions by tag
-${textTable(tags.map(([tag, count]) => [tag, String(count)]))}`);
+${textTable(tags.map(([tag, count2]) => [tag, String(count2)]))}`);
   const { base, head } = comparison.decomposition;
   if (base.n > 0 || head.n > 0) {
     let text4 = `Decomposition (paired answerable questions; retrieval ok: ${rule})
@@ -33688,6 +35367,8 @@ ${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
   ! ${retrievalShiftNote(comparison)}`;
     sections.push(text4);
   }
+  if (comparison.judges.length > 0) sections.push(`Judge
+${comparison.judges.flatMap((j) => j.notes).map((note) => `  ${note}`).join("\n")}`);
   const warnings = [...comparison.warnings, ...head.warnings.map((w) => `head: ${w}`)];
   if (warnings.length > 0) sections.push(`Warnings
 ${warnings.map((w) => `  ! ${w}`).join("\n")}`);
@@ -33821,7 +35502,7 @@ function color(d) {
 // node_modules/unist-util-visit-parents/lib/index.js
 var empty = [];
 var CONTINUE = true;
-var EXIT = false;
+var EXIT2 = false;
 var SKIP = "skip";
 function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, reverse) {
   if (!tree || typeof tree !== "object") {
@@ -33891,7 +35572,7 @@ function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, rev
       let result = empty;
       if (enter && matches) {
         result = toResult(enter(node3, parents, index));
-        if (result[0] === EXIT) {
+        if (result[0] === EXIT2) {
           return result;
         }
       }
@@ -33906,7 +35587,7 @@ function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, rev
           while (offset > -1 && offset < nodeAsParent.children.length) {
             const child = nodeAsParent.children[offset];
             const subresult = factory(child, offset, grandparents)();
-            if (subresult[0] === EXIT) {
+            if (subresult[0] === EXIT2) {
               return subresult;
             }
             offset = typeof subresult[1] === "number" ? subresult[1] : offset + step;
@@ -33920,7 +35601,7 @@ function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, rev
             "Unexpected value `" + exitResult[0] + "` from `exit`, expected `CONTINUE`, `EXIT`, index, or nothing"
           );
         }
-        if (exitResult[0] === EXIT || typeof exitResult[1] === "number") {
+        if (exitResult[0] === EXIT2 || typeof exitResult[1] === "number") {
           return exitResult;
         }
       }
@@ -34250,8 +35931,8 @@ function zwitch(key, options) {
     let fn = one2.invalid;
     const handlers = one2.handlers;
     if (value && own2.call(value, key)) {
-      const id = String(value[key]);
-      fn = own2.call(handlers, id) ? handlers[id] : one2.unknown;
+      const id2 = String(value[key]);
+      fn = own2.call(handlers, id2) ? handlers[id2] : one2.unknown;
     }
     if (fn) {
       return fn.call(this, value, ...parameters);
@@ -34365,18 +36046,18 @@ function longestStreak(value, substring) {
   const source = String(value);
   let index = source.indexOf(substring);
   let expected = index;
-  let count = 0;
+  let count2 = 0;
   let max = 0;
   if (typeof substring !== "string") {
     throw new TypeError("Expected substring");
   }
   while (index !== -1) {
     if (index === expected) {
-      if (++count > max) {
-        max = count;
+      if (++count2 > max) {
+        max = count2;
       }
     } else {
-      count = 1;
+      count2 = 1;
     }
     expected = index + substring.length;
     index = source.indexOf(substring, expected);
@@ -34741,7 +36422,7 @@ function check2(tokens, before, after) {
     const next = classifyCharacter(
       (end < tokens.length ? tokens[end].value : after).charCodeAt(0)
     );
-    const open2 = !next || next === 2 && Boolean(previous);
+    const open3 = !next || next === 2 && Boolean(previous);
     const close = !previous || previous === 2 && Boolean(next);
     const run = {
       tokens: tokens.slice(index, end),
@@ -34749,8 +36430,8 @@ function check2(tokens, before, after) {
       start: 0,
       end: 0,
       // Underscores are strict, they cannot open or close inside words.
-      open: strict ? open2 && (Boolean(previous) || !close) : open2,
-      close: strict ? close && (Boolean(next) || !open2) : close,
+      open: strict ? open3 && (Boolean(previous) || !close) : open3,
+      close: strict ? close && (Boolean(next) || !open3) : close,
       // All builtins can split runs.
       split: strict !== void 0
     };
@@ -34818,9 +36499,9 @@ function pair(runs, wrong) {
       openers = [];
       openersByMarker.set(marker, openers);
     }
-    let open2 = closer.close ? openers.length : 0;
-    while (open2-- && closer.start < closer.end) {
-      const opener = openers[open2];
+    let open3 = closer.close ? openers.length : 0;
+    while (open3-- && closer.start < closer.end) {
+      const opener = openers[open3];
       const openerSize = opener.end - opener.start;
       const closerSize = closer.end - closer.start;
       if (closer.split ? (
@@ -34856,8 +36537,8 @@ function pair(runs, wrong) {
       }
       opener.end -= size;
       closer.start += size;
-      if (opener.start === opener.end) openers.splice(open2, 1);
-      open2 = openers.length;
+      if (opener.start === opener.end) openers.splice(open3, 1);
+      open3 = openers.length;
     }
     if (closer.open && closer.start < closer.end) openers.push(closer);
   }
@@ -35033,12 +36714,12 @@ function render(items, chosen, before, after) {
     );
     const inside = render(item.children, chosen, sequence, sequence);
     const head = inside[0].value;
-    const open2 = encodeInfo(
+    const open3 = encodeInfo(
       outsideBefore.charCodeAt(outsideBefore.length - 1),
       head.charCodeAt(0),
       marker
     );
-    if (open2.inside) encode3(inside, true);
+    if (open3.inside) encode3(inside, true);
     const tail = lastCharacter(inside[inside.length - 1].value);
     const close = encodeInfo(
       outsideAfter.charCodeAt(0),
@@ -35046,7 +36727,7 @@ function render(items, chosen, before, after) {
       marker
     );
     if (close.inside) encode3(inside, false);
-    if (open2.outside && outsideBefore !== "\n" && outsideBefore !== "\r") {
+    if (open3.outside && outsideBefore !== "\n" && outsideBefore !== "\r") {
       encode3(tokens, false);
     }
     if (close.outside) encodeAfter = outsideAfter;
@@ -35172,7 +36853,7 @@ function formatHeadingAsSetext(node3, state) {
   visit2(node3, function(node4) {
     if ("value" in node4 && /\r?\n|\r/.test(node4.value) || node4.type === "break") {
       literalWithBreak = true;
-      return EXIT;
+      return EXIT2;
     }
   });
   return Boolean(
@@ -35747,7 +37428,7 @@ var handle = {
 };
 
 // node_modules/mdast-util-to-markdown/lib/join.js
-var join2 = [joinDefaults];
+var join3 = [joinDefaults];
 function joinDefaults(left, right, parent, state) {
   if (right.type === "code" && formatCodeAsIndented(right, state) && (left.type === "list" || left.type === right.type && formatCodeAsIndented(left, state))) {
     return false;
@@ -38361,7 +40042,7 @@ function toMarkdown(tree, options) {
     handle: void 0,
     indentLines,
     indexStack: [],
-    join: [...join2],
+    join: [...join3],
     options: {},
     safe: safeBound,
     stack: [],
@@ -38548,7 +40229,7 @@ function formatHeadingAsSetext2(node3, state) {
   visit2(node3, function(node4) {
     if (node4.type === "break" || "value" in node4 && /\r?\n|\r/.test(node4.value)) {
       literalWithBreak = true;
-      return EXIT;
+      return EXIT2;
     }
   });
   return Boolean(
@@ -38768,30 +40449,29 @@ function powerSentence(test, rule) {
 var failReason = (category) => `${category} regressed significantly`;
 function decideWords(comparison) {
   const gated = comparison.tests.filter((t) => t.gate !== null);
-  const named = new Set(CATEGORIES.filter((c) => comparison.reasons.some((r) => r.startsWith(failReason(c)))));
   const otherReasons = comparison.reasons.filter((r) => !CATEGORIES.some((c) => r.startsWith(failReason(c))));
-  let failing = gated.filter((t) => named.has(t.gate));
-  if (comparison.verdict === "fail" && failing.length === 0 && otherReasons.length === 0) {
-    failing = gated.filter((t) => t.significant && t.delta < 0);
-  }
+  const failing = gated.filter((t) => t.gateOutcome === "fails");
   const failingSet = new Set(failing);
-  const join3 = (words2) => words2.length <= 1 ? words2.join("") : `${words2.slice(0, -1).join(", ")} and ${words2.at(-1)}`;
+  const join4 = (words2) => words2.length <= 1 ? words2.join("") : `${words2.slice(0, -1).join(", ")} and ${words2.at(-1)}`;
   if (comparison.verdict === "fail") {
     const parts = [];
-    if (failing.length > 0) parts.push(`${join3(failing.map((t) => CATEGORY_WORDS[t.gate]))} regressed significantly`);
+    if (failing.length > 0) parts.push(`${join4(failing.map((t) => CATEGORY_WORDS[t.gate]))} regressed significantly`);
     if (otherReasons.length > 0) parts.push(otherReasons.length === 1 ? "a floor is broken" : `${otherReasons.length} floors are broken`);
     return { heading: `\u274C rag-gate: ${parts.length > 0 ? parts.join("; ") : "this check fails"}`, failing: failingSet, otherReasons };
   }
-  const smallDrops = gated.filter((t) => t.significant && t.delta < 0);
+  const uncalibrated = gated.filter((t) => t.gateOutcome === "uncalibrated-judge");
+  const smallDrops = gated.filter((t) => t.gateOutcome === "below-minimum-effect");
   const gains = gated.filter((t) => t.significant && t.delta > 0);
-  const words = smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join3(gains.map((t) => CATEGORY_WORDS[t.gate]))} improved` : "no significant regression";
-  return { heading: `\u2705 rag-gate: ${words}`, failing: failingSet, otherReasons };
+  const words = uncalibrated.length > 0 ? `${join4(uncalibrated.map((t) => CATEGORY_WORDS[t.gate]))} dropped, but the judge is uncalibrated, so it does not gate` : smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join4(gains.map((t) => CATEGORY_WORDS[t.gate]))} improved` : "no significant regression";
+  return { heading: `${uncalibrated.length > 0 ? "\u26A0\uFE0F" : "\u2705"} rag-gate: ${words}`, failing: failingSet, otherReasons };
 }
 function roleCell(test, failing) {
   if (test.gate === null) return test.significant ? `report, significant ${test.delta < 0 ? "drop" : "gain"}` : "report";
   if (failing.has(test)) return "\u274C gate";
+  if (test.gateOutcome === "uncalibrated-judge") return "\u26A0\uFE0F gate, uncalibrated judge";
+  if (test.gateOutcome === "below-minimum-effect") return "\u26A0\uFE0F gate, below the minimum effect";
   if (!test.significant) return "gate, not significant";
-  return test.delta < 0 ? "\u26A0\uFE0F gate, below the minimum effect" : "\u2705 gate, improved";
+  return test.delta < 0 ? "\u26A0\uFE0F gate" : "\u2705 gate, improved";
 }
 function verdictSections(comparison, rule, verdict) {
   const { alpha } = comparison;
@@ -38802,7 +40482,8 @@ function verdictSections(comparison, rule, verdict) {
   for (const test of evidenceTests) {
     if (lead.length > 0) lead.push(text3(" "));
     lead.push(...evidence(test, rule, alpha));
-    if (!verdict.failing.has(test) && test.delta < 0) lead.push(text3(" The drop is smaller than the minimum effect, so it only warns."));
+    if (test.gateOutcome === "below-minimum-effect") lead.push(text3(" The drop is smaller than the minimum effect, so it only warns."));
+    if (test.gateOutcome === "uncalibrated-judge") lead.push(text3(" Its values come from an uncalibrated judge, so it only warns."));
   }
   for (const reason of verdict.otherReasons) {
     if (lead.length > 0) lead.push(text3(" "));
@@ -38835,10 +40516,10 @@ function causeLine(comparison) {
     [causes.unknown, "with no retrieval outcome to tell why"]
   ];
   const out = [text3(`${plural2(regressions.length, "question")} regressed: `)];
-  parts.filter(([count]) => count > 0).forEach(([count, why], i) => {
+  parts.filter(([count2]) => count2 > 0).forEach(([count2, why], i) => {
     if (i > 0) out.push(text3(", "));
-    const words = `${count.toLocaleString("en-US")} ${why}`;
-    out.push(count * 2 > regressions.length && count < regressions.length ? strong2(text3(words)) : text3(words));
+    const words = `${count2.toLocaleString("en-US")} ${why}`;
+    out.push(count2 * 2 > regressions.length && count2 < regressions.length ? strong2(text3(words)) : text3(words));
   });
   out.push(text3(`.${fixedWords}`));
   return out;
@@ -38883,9 +40564,9 @@ function causeCell(change, improving) {
 }
 function documentList(ids) {
   const out = [];
-  ids.slice(0, DOCUMENTS_SHOWN).forEach((id, i) => {
+  ids.slice(0, DOCUMENTS_SHOWN).forEach((id2, i) => {
     if (i > 0) out.push(text3(", "));
-    out.push(userCode(id, ID_MAX_CHARS));
+    out.push(userCode(id2, ID_MAX_CHARS));
   });
   if (ids.length > DOCUMENTS_SHOWN) out.push(text3(` and ${ids.length - DOCUMENTS_SHOWN} more`));
   return out;
@@ -38950,7 +40631,7 @@ function questionSections(lists, limits, reportLink) {
     out.push(...details(`${plural2(fixed.rows.length, "question")} fixed (wrong in base, right in head)`, listBody(fixed, limits.fixed, null, reportLink)));
   }
   if (tags.length > 0) {
-    const rows = tags.slice(0, limits.tags).map(([tag, count]) => [userCode(tag, TAG_MAX_CHARS), count.toLocaleString("en-US")]);
+    const rows = tags.slice(0, limits.tags).map(([tag, count2]) => [userCode(tag, TAG_MAX_CHARS), count2.toLocaleString("en-US")]);
     const body = [];
     if (rows.length > 0) body.push(table(["tag", "regressions"], rows, ["left", "right"]));
     if (limits.tags < tags.length) body.push(moreLine(tags.length - limits.tags, reportLink));
@@ -38977,6 +40658,10 @@ function warningsSection(comparison) {
   };
   return [paragraph2(strong2(text3("Warnings"))), list3];
 }
+function judgeSection(comparison) {
+  const notes = comparison.judges.flatMap((judge) => judge.notes);
+  return notes.length === 0 ? [] : [paragraph2(strong2(text3("Judge")), text3(": "), ...prose(notes.join("; ")))];
+}
 function footer(comparison, options) {
   const parts = [];
   if (options.baseline !== void 0 && options.baseline.trim() !== "") parts.push([text3("Baseline: "), ...annotated(options.baseline)]);
@@ -39000,7 +40685,7 @@ function renderComment(comparison, options) {
     testsTable(comparison, rule, verdict.failing),
     ...mcnemarSection(comparison, rule)
   ];
-  const tail = [...decompositionSection(comparison), ...warningsSection(comparison), footer(comparison, options)];
+  const tail = [...decompositionSection(comparison), ...judgeSection(comparison), ...warningsSection(comparison), footer(comparison, options)];
   const render2 = (limits2) => serialise({ type: "root", children: [...head, ...questionSections(lists, limits2, options.reportLink), ...tail] });
   const limits = {
     main: rowsWithin(lists.main.list, maxLength),
@@ -39045,9 +40730,6 @@ function cellLength(cell) {
   return nodes.reduce((sum, node3) => sum + ("value" in node3 ? node3.value.length : 0), 0);
 }
 
-// src/cli/exit.ts
-var EXIT2 = { ok: 0, gateFailed: 1, badInput: 2 };
-
 // src/cli/options.ts
 function argParser(parse3) {
   return (text4) => {
@@ -39068,7 +40750,8 @@ var permutationsOption = argParser(parsePermutations);
 var failOnOption = argParser(parseFailOn);
 var gradedOption = argParser(parseGraded);
 var floorOption = argParser(parseFloor);
-var metricsOption = argParser((text4) => {
+var kappaFloorOption2 = argParser(parseKappaFloor);
+var metricsOption2 = argParser((text4) => {
   const metrics = splitList(text4).map(parseRetrievalMetric);
   if (metrics.length === 0) throw new SettingError("give at least one metric, for example ndcg@10,map");
   return [...new Map(metrics.map((metric) => [metric.name, metric])).values()];
@@ -39080,16 +40763,19 @@ function compareCommand(context, setExitCode) {
     new Option("--fail-on <list>", `gates that fail the check on a significant drop: ${GATE_CATEGORIES.join(", ")}`).argParser(failOnOption).default(/* @__PURE__ */ new Set(["retrieval", "end-to-end"]), "retrieval,end-to-end")
   ).addOption(new Option("--min-effect <drop>", "a significant drop smaller than this (absolute) only warns").argParser(minEffectOption).default(0)).addOption(
     new Option("--floor <metric=value>", "absolute floor on a head metric, e.g. recall@5=0.8 (repeatable; METRIC<=x for a ceiling)").argParser((text4, previous) => [...previous, floorOption(text4)]).default([], "none")
-  ).addOption(new Option("--graded <list>", "graded metrics for paired randomization tests").argParser(gradedOption).default(DEFAULT_GRADED, DEFAULT_GRADED.join(","))).addOption(new Option("--permutations <n>", "permutations per randomization test").argParser(permutationsOption).default(1e4)).option("--json", "print the comparison as one JSON object on stdout").option("--markdown <file>", "write the PR comment body (Markdown) to this file").action(async (options) => {
-    const config2 = compareConfig({ ...options, floors: options.floor });
-    const [base, head] = await readBoth(readOutcomes(options.base, config2.eval), readOutcomes(options.head, config2.eval));
+  ).addOption(new Option("--graded <list>", "graded metrics for paired randomization tests").argParser(gradedOption).default(DEFAULT_GRADED, DEFAULT_GRADED.join(","))).addOption(new Option("--permutations <n>", "permutations per randomization test").argParser(permutationsOption).default(1e4)).addOption(
+    new Option("--judge-calibration <file>", "calibration record from `rag-gate calibrate` (repeatable): judged metrics gate only when calibrated").argParser((file2, previous) => [...previous, file2]).default([], "none")
+  ).addOption(new Option("--kappa-floor <kappa>", "lowest judge\u2013human kappa at which judged metrics may gate").argParser(kappaFloorOption2).default(DEFAULT_KAPPA_FLOOR)).option("--json", "print the comparison as one JSON object on stdout").option("--markdown <file>", "write the PR comment body (Markdown) to this file").action(async (options) => {
+    const calibrations = await Promise.all(options.judgeCalibration.map(readCalibrationRecord));
+    const config2 = compareConfig({ ...options, floors: options.floor, calibrations });
+    const [base, head] = await readBothRuns([options.base], [options.head], config2.eval, context.readerEntry);
     for (const warning of [...base.warnings, ...head.warnings]) context.stderr(`rag-gate: warning: ${warning}
 `);
     const comparison = compareRuns(base.outcomes, head.outcomes, summarizeRun(head.outcomes, config2.eval), config2, { base: options.base, head: options.head });
     if (options.markdown !== void 0) await writeFileAtomic(options.markdown, renderComment(comparison, { retrievalOk: config2.eval.retrievalOk.name }));
     context.stdout(options.json ? `${JSON.stringify(comparison, null, 2)}
 ` : renderCompareText(comparison, config2));
-    setExitCode(comparison.verdict === "fail" ? EXIT2.gateFailed : EXIT2.ok);
+    setExitCode(comparison.verdict === "fail" ? EXIT.gateFailed : EXIT.ok);
   });
 }
 
@@ -39106,27 +40792,16 @@ function evalJson(summary, config2) {
     judgeAgreement: summary.judgeAgreement,
     byTag: summary.byTag,
     warnings: summary.warnings,
-    config: { retrievalOk: config2.retrievalOk.name, correct: config2.correctness.kind === "exact" ? "exact" : `f1:${config2.correctness.threshold}` }
+    config: { retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) }
   };
 }
 
 // src/report/eval-text.ts
-var GENERATION_METRICS = [
-  "correct",
-  "faithfulness",
-  "answer_relevance",
-  "length_ratio",
-  "long_answer_rate",
-  "context_utilisation",
-  "low_utilisation_rate",
-  "refusal_rate_unanswerable",
-  "false_refusal_rate",
-  "closed_book_correct"
-];
+var GENERATION_METRICS = RUN_METRICS.filter((name) => name !== "retrieval_ok");
 function metricRow(name, summary) {
   const ci = summary.ci ? `[${fixed3(summary.ci[0])}, ${fixed3(summary.ci[1])}]` : "";
-  const count = summary.count === void 0 ? "" : `${summary.count}/${summary.n}`;
-  return [name, fixed3(summary.value), ci, count || String(summary.n)];
+  const count2 = summary.count === void 0 ? "" : `${summary.count}/${summary.n}`;
+  return [name, fixed3(summary.value), ci, count2 || String(summary.n)];
 }
 function metricTable(summary, names) {
   const rows = names.flatMap((name) => {
@@ -39172,7 +40847,8 @@ function renderEvalText(file2, summary, config2) {
   const notes = [
     excluded.unanswerable > 0 ? `${excluded.unanswerable} unanswerable` : "",
     excluded.noRelevant > 0 ? `${excluded.noRelevant} without relevant documents, left out of retrieval metrics` : "",
-    excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : ""
+    excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
+    excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
   ].filter(Boolean);
   const sections = [
     `rag-gate eval: ${file2}: ${summary.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`
@@ -39219,130 +40895,880 @@ function evalCommand(context) {
   });
 }
 
-// src/io/trec.ts
-function tokenize(line) {
-  const tokens = [];
-  for (const match of line.matchAll(/\S+/g)) tokens.push({ text: match[0], column: match.index + 1 });
-  return tokens;
+// src/io/byte-dictionary.ts
+function hashBytes(bytes, start, end) {
+  let hash2 = 2166136261;
+  for (let i = start; i < end; i++) hash2 = Math.imul(hash2 ^ bytes[i], 16777619);
+  hash2 ^= hash2 >>> 16;
+  hash2 = Math.imul(hash2, 2246822507);
+  hash2 ^= hash2 >>> 13;
+  return hash2 | 0;
 }
-async function readColumns(file2, columns, onLine) {
-  const problems = new ProblemCollector();
-  let lines = 0;
+var EMPTY = 0;
+var ByteDictionary = class {
+  slots = new Int32Array(1 << 12);
+  /** Per id: the hash of its bytes (to rehash, and to reject most other strings without comparing bytes). */
+  hashes = new Int32Array(1 << 11);
+  /** Per id: where its bytes start in the arena; `offsets[id + 1]` is where they end. */
+  offsets = new Int32Array((1 << 11) + 1);
+  arena = Buffer.allocUnsafe(1 << 16);
+  count = 0;
+  /** How many distinct strings were interned; ids run from 0 to size − 1. */
+  get size() {
+    return this.count;
+  }
+  /** The id of the bytes [start, end), adding them if they are new. */
+  intern(bytes, start, end) {
+    const hash2 = hashBytes(bytes, start, end);
+    const mask = this.slots.length - 1;
+    for (let slot = hash2 & mask; ; slot = slot + 1 & mask) {
+      const entry = this.slots[slot];
+      if (entry === EMPTY) return this.add(bytes, start, end, hash2, slot);
+      const id2 = entry - 1;
+      if (this.hashes[id2] === hash2 && this.equals(id2, bytes, start, end)) return id2;
+    }
+  }
+  /** Byte order of two ids' strings (negative, 0, positive), as strcmp. */
+  compare(a, b) {
+    const { arena, offsets } = this;
+    const aStart = offsets[a];
+    const aLength = offsets[a + 1] - aStart;
+    const bStart = offsets[b];
+    const bLength = offsets[b + 1] - bStart;
+    const common = Math.min(aLength, bLength);
+    for (let i = 0; i < common; i++) {
+      const difference = arena[aStart + i] - arena[bStart + i];
+      if (difference !== 0) return difference;
+    }
+    return aLength - bLength;
+  }
+  /** The string of an id, decoded as UTF-8 (for messages and for callers that want strings). */
+  text(id2) {
+    return this.arena.toString("utf8", this.offsets[id2], this.offsets[id2 + 1]);
+  }
+  /** Whether id's string is the bytes [start, end). */
+  equals(id2, bytes, start, end) {
+    const { arena } = this;
+    const offset = this.offsets[id2];
+    if (this.offsets[id2 + 1] - offset !== end - start) return false;
+    for (let i = start, j = offset; i < end; i++, j++) if (arena[j] !== bytes[i]) return false;
+    return true;
+  }
+  add(bytes, start, end, hash2, slot) {
+    const id2 = this.count++;
+    if (id2 + 1 >= this.hashes.length) this.growIds();
+    const offset = this.offsets[id2];
+    const length = end - start;
+    if (offset + length > this.arena.length) this.growArena(offset + length);
+    this.arena.set(bytes.subarray(start, end), offset);
+    this.offsets[id2 + 1] = offset + length;
+    this.hashes[id2] = hash2;
+    this.slots[slot] = id2 + 1;
+    if (this.count * 2 > this.slots.length) this.rehash();
+    return id2;
+  }
+  growIds() {
+    const hashes = new Int32Array(this.hashes.length * 2);
+    hashes.set(this.hashes);
+    this.hashes = hashes;
+    const offsets = new Int32Array(hashes.length + 1);
+    offsets.set(this.offsets);
+    this.offsets = offsets;
+  }
+  growArena(needed) {
+    const arena = Buffer.allocUnsafe(Math.max(needed, this.arena.length * 2));
+    this.arena.copy(arena, 0, 0, this.offsets[this.count - 1]);
+    this.arena = arena;
+  }
+  /** Doubles the table and puts every id back in its slot. */
+  rehash() {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    for (let id2 = 0; id2 < this.count; id2++) {
+      let slot = this.hashes[id2] & mask;
+      while (slots[slot] !== EMPTY) slot = slot + 1 & mask;
+      slots[slot] = id2 + 1;
+    }
+    this.slots = slots;
+  }
+};
+
+// src/io/line-chunks.ts
+import { open as open2 } from "node:fs/promises";
+var LINE_FEED = 10;
+var CHUNK_BYTES = 1 << 22;
+function startsWithByteOrderMark(bytes, end) {
+  return end >= 3 && bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191;
+}
+function grown(buffer, used) {
+  const larger = Buffer.allocUnsafe(buffer.length * 2);
+  buffer.copy(larger, 0, 0, used);
+  return larger;
+}
+async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
+  const handle2 = await open2(file2, "r");
   try {
-    for await (const { text: text4, line } of readLines(file2)) {
-      const tokens = tokenize(text4);
-      if (tokens.length === 0) continue;
-      lines++;
-      if (tokens.length !== columns.length) {
-        const column2 = tokens.length > columns.length ? tokens[columns.length].column : text4.length + 1;
-        problems.add({
-          file: file2,
-          line,
-          column: column2,
-          message: `expected ${columns.length} columns (${columns.join(" ")}), found ${tokens.length}`
-        });
+    let buffer = Buffer.allocUnsafe(chunkBytes);
+    let carried = 0;
+    let bytesRead = 0;
+    let first = true;
+    for (; ; ) {
+      if (carried === buffer.length) buffer = grown(buffer, carried);
+      const { bytesRead: read } = await handle2.read(buffer, carried, buffer.length - carried, null);
+      bytesRead += read;
+      let filled = carried + read;
+      const atEnd = read === 0;
+      if (atEnd) {
+        if (carried === 0) return;
+        if (filled === buffer.length) buffer = grown(buffer, filled);
+        buffer[filled++] = LINE_FEED;
+      }
+      const end = buffer.lastIndexOf(LINE_FEED, filled - 1) + 1;
+      if (end === 0) {
+        carried = filled;
         continue;
       }
-      onLine(tokens, line, problems);
+      const start = first && startsWithByteOrderMark(buffer, end) ? 3 : 0;
+      first = false;
+      yield { bytes: buffer, start, end, bytesRead };
+      if (atEnd) return;
+      buffer.copy(buffer, 0, end, filled);
+      carried = filled - end;
+    }
+  } finally {
+    await handle2.close();
+  }
+}
+
+// src/io/line-fields.ts
+var FIELD = 0;
+var BLANK = 1;
+var LINE_FEED2 = 2;
+var SPACE = 32;
+var BYTE_CLASS = new Uint8Array(256);
+for (const blank of [32, 9, 11, 12, 13]) BYTE_CLASS[blank] = BLANK;
+BYTE_CLASS[10] = LINE_FEED2;
+var LineFields = class {
+  /** Keeps the offsets of the first `capacity` fields of each line. */
+  constructor(capacity) {
+    this.capacity = capacity;
+    this.starts = new Int32Array(capacity);
+    this.ends = new Int32Array(capacity);
+  }
+  capacity;
+  /** How many fields the line has, including any beyond the ones whose offsets are kept. */
+  count = 0;
+  /** Offset of the line's first byte. */
+  lineStart = 0;
+  /** Offset of the line's end: its line feed, or the carriage return before it. */
+  contentEnd = 0;
+  starts;
+  ends;
+  /**
+   * Splits the line that starts at `start`; the bytes from there must contain a line feed (as every chunk from
+   * readLineChunks does). Returns the offset just after that line feed, where the next line starts.
+   */
+  split(bytes, start) {
+    const { starts, ends, capacity } = this;
+    let count2 = 0;
+    let i = start;
+    for (; ; ) {
+      let kind = BYTE_CLASS[bytes[i]];
+      while (kind === BLANK) kind = BYTE_CLASS[bytes[++i]];
+      if (kind === LINE_FEED2) break;
+      const fieldStart = i;
+      let byte;
+      do
+        byte = bytes[++i];
+      while (byte > SPACE || BYTE_CLASS[byte] === FIELD);
+      if (count2 < capacity) {
+        starts[count2] = fieldStart;
+        ends[count2] = i;
+      }
+      count2++;
+    }
+    this.count = count2;
+    this.lineStart = start;
+    this.contentEnd = i > start && bytes[i - 1] === 13 ? i - 1 : i;
+    return i + 1;
+  }
+};
+
+// src/io/number-bytes.ts
+var PLUS = 43;
+var MINUS = 45;
+var DOT = 46;
+var ZERO = 48;
+var EXACT_POWERS_OF_TEN = Float64Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+var MAX_EXACT_DIGITS = 15;
+function numberOfText(bytes, start, end) {
+  return Number(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString("utf8"));
+}
+function parseNumberBytes(bytes, start, end) {
+  let i = start;
+  const sign = bytes[i];
+  const negative = sign === MINUS;
+  if (negative || sign === PLUS) i++;
+  let mantissa = 0;
+  let digits = 0;
+  let significant = 0;
+  let decimals = 0;
+  let point = false;
+  for (; i < end; i++) {
+    const byte = bytes[i];
+    const digit = byte - ZERO;
+    if (digit >= 0 && digit <= 9) {
+      digits++;
+      if (point) decimals++;
+      if (significant > 0 || digit !== 0) significant++;
+      mantissa = mantissa * 10 + digit;
+    } else if (byte === DOT && !point) {
+      point = true;
+    } else {
+      return numberOfText(bytes, start, end);
+    }
+  }
+  if (digits === 0 || significant > MAX_EXACT_DIGITS || decimals >= EXACT_POWERS_OF_TEN.length) return numberOfText(bytes, start, end);
+  const magnitude = decimals === 0 ? mantissa : mantissa / EXACT_POWERS_OF_TEN[decimals];
+  return negative ? -magnitude : magnitude;
+}
+function parseIntegerBytes(bytes, start, end) {
+  let i = start;
+  const sign = bytes[i];
+  const negative = sign === MINUS;
+  if (negative || sign === PLUS) i++;
+  if (i === end) return NaN;
+  let value = 0;
+  for (let j = i; j < end; j++) {
+    const digit = bytes[j] - ZERO;
+    if (digit < 0 || digit > 9) return NaN;
+    value = value * 10 + digit;
+  }
+  if (end - i > MAX_EXACT_DIGITS) return numberOfText(bytes, start, end);
+  return negative ? -value : value;
+}
+
+// src/io/trec-table.ts
+var BLOCK_BITS = 16;
+var BLOCK_SIZE = 1 << BLOCK_BITS;
+var BLOCK_MASK = BLOCK_SIZE - 1;
+function grownInt32(array2, length) {
+  if (array2.length >= length) return array2;
+  const grown2 = new Int32Array(Math.max(length, array2.length * 2));
+  grown2.set(array2);
+  return grown2;
+}
+function grownFloat64(array2, length) {
+  if (array2.length >= length) return array2;
+  const grown2 = new Float64Array(Math.max(length, array2.length * 2));
+  grown2.set(array2);
+  return grown2;
+}
+function copyInt32(from, fromOffset, to, toOffset, length) {
+  for (let i = 0; i < length; i++) to[toOffset + i] = from[fromOffset + i];
+}
+function copyFloat64(from, fromOffset, to, toOffset, length) {
+  for (let i = 0; i < length; i++) to[toOffset + i] = from[fromOffset + i];
+}
+var QueryEntries = class {
+  count = 0;
+  docIds = new Int32Array(64);
+  values = new Float64Array(64);
+  lines = new Int32Array(64);
+  docnoColumns = new Int32Array(64);
+  /** Empties the entries and makes room for `length` of them. */
+  reset(length) {
+    this.count = 0;
+    this.docIds = grownInt32(this.docIds, length);
+    this.values = grownFloat64(this.values, length);
+    this.lines = grownInt32(this.lines, length);
+    this.docnoColumns = grownInt32(this.docnoColumns, length);
+  }
+  push(docId, value, line, docnoColumn) {
+    if (this.count === this.docIds.length) this.grow();
+    const i = this.count++;
+    this.docIds[i] = docId;
+    this.values[i] = value;
+    this.lines[i] = line;
+    this.docnoColumns[i] = docnoColumn;
+  }
+  grow() {
+    const length = this.count * 2;
+    this.docIds = grownInt32(this.docIds, length);
+    this.values = grownFloat64(this.values, length);
+    this.lines = grownInt32(this.lines, length);
+    this.docnoColumns = grownInt32(this.docnoColumns, length);
+  }
+};
+var EntryStore = class {
+  count = 0;
+  docIdBlocks = [];
+  valueBlocks = [];
+  lineBlocks = [];
+  columnBlocks = [];
+  // The last block of each column, where entries are appended.
+  docIds = new Int32Array(0);
+  values = new Float64Array(0);
+  lines = new Int32Array(0);
+  columns = new Int32Array(0);
+  push(docId, value, line, docnoColumn) {
+    const at = this.count & BLOCK_MASK;
+    if (at === 0) this.addBlock();
+    this.docIds[at] = docId;
+    this.values[at] = value;
+    this.lines[at] = line;
+    this.columns[at] = docnoColumn;
+    this.count++;
+  }
+  /**
+   * Appends entries [start, end) to `into`, which has room for them; their lines and columns only if asked.
+   * Element by element: stretches are often short, and then this beats creating views to copy from.
+   */
+  copyTo(start, end, into, withLocations) {
+    for (let from = start; from < end; ) {
+      const block2 = from >> BLOCK_BITS;
+      const offset = from & BLOCK_MASK;
+      const length = Math.min(end - from, BLOCK_SIZE - offset);
+      copyInt32(this.docIdBlocks[block2], offset, into.docIds, into.count, length);
+      copyFloat64(this.valueBlocks[block2], offset, into.values, into.count, length);
+      if (withLocations) {
+        copyInt32(this.lineBlocks[block2], offset, into.lines, into.count, length);
+        copyInt32(this.columnBlocks[block2], offset, into.docnoColumns, into.count, length);
+      }
+      into.count += length;
+      from += length;
+    }
+  }
+  addBlock() {
+    this.docIds = new Int32Array(BLOCK_SIZE);
+    this.values = new Float64Array(BLOCK_SIZE);
+    this.lines = new Int32Array(BLOCK_SIZE);
+    this.columns = new Int32Array(BLOCK_SIZE);
+    this.docIdBlocks.push(this.docIds);
+    this.valueBlocks.push(this.values);
+    this.lineBlocks.push(this.lines);
+    this.columnBlocks.push(this.columns);
+  }
+};
+var TrecTable = class {
+  constructor(file2, docnos, qids, queryNumbers, store, sizes, firstStretch, stretchStarts, stretchEnds) {
+    this.file = file2;
+    this.docnos = docnos;
+    this.qids = qids;
+    this.queryNumbers = queryNumbers;
+    this.store = store;
+    this.sizes = sizes;
+    this.firstStretch = firstStretch;
+    this.stretchStarts = stretchStarts;
+    this.stretchEnds = stretchEnds;
+  }
+  file;
+  docnos;
+  qids;
+  queryNumbers;
+  store;
+  sizes;
+  firstStretch;
+  stretchStarts;
+  stretchEnds;
+  /** The number of the query with this id, or undefined when the file does not have it. */
+  queryNumber(qid) {
+    return this.queryNumbers.get(qid);
+  }
+  /** How many entries query q has. */
+  size(q) {
+    return this.sizes[q];
+  }
+  /**
+   * Copies query q's entries, in file order, into `into` (replacing what it held) and returns it. Lines and
+   * docno columns are copied only `withLocations` (they are for messages); otherwise `into` holds stale ones.
+   */
+  entries(q, into = new QueryEntries(), withLocations = false) {
+    into.reset(this.sizes[q]);
+    for (let s = this.firstStretch[q]; s < this.firstStretch[q + 1]; s++) {
+      this.store.copyTo(this.stretchStarts[s], this.stretchEnds[s], into, withLocations);
+    }
+    return into;
+  }
+};
+var TrecTableBuilder = class {
+  store = new EntryStore();
+  qids = [];
+  queryNumbers = /* @__PURE__ */ new Map();
+  sizes = new Int32Array(64);
+  /** Stretches in file order: which query, and the entry each starts at. */
+  stretchQueries = new Int32Array(64);
+  stretchStarts = new Int32Array(64);
+  stretches = 0;
+  lastQuery = -1;
+  /** The number of a query id, numbering it if it is new. */
+  queryNumber(qid) {
+    let q = this.queryNumbers.get(qid);
+    if (q === void 0) {
+      q = this.qids.length;
+      this.qids.push(qid);
+      this.queryNumbers.set(qid, q);
+      this.sizes = grownInt32(this.sizes, q + 1);
+    }
+    return q;
+  }
+  /** Appends an entry of query q (a number from queryNumber). */
+  add(q, docId, value, line, docnoColumn) {
+    if (q !== this.lastQuery) this.startStretch(q);
+    this.sizes[q]++;
+    this.store.push(docId, value, line, docnoColumn);
+  }
+  startStretch(q) {
+    this.stretchQueries = grownInt32(this.stretchQueries, this.stretches + 1);
+    this.stretchStarts = grownInt32(this.stretchStarts, this.stretches + 1);
+    this.stretchQueries[this.stretches] = q;
+    this.stretchStarts[this.stretches] = this.store.count;
+    this.stretches++;
+    this.lastQuery = q;
+  }
+  /** The table: stretches sorted by query (a counting sort, keeping file order within a query). */
+  build(file2, docnos) {
+    const queries = this.qids.length;
+    const firstStretch = new Int32Array(queries + 1);
+    for (let s = 0; s < this.stretches; s++) firstStretch[this.stretchQueries[s] + 1]++;
+    for (let q = 0; q < queries; q++) firstStretch[q + 1] += firstStretch[q];
+    const next = firstStretch.slice(0, queries);
+    const starts = new Int32Array(this.stretches);
+    const ends = new Int32Array(this.stretches);
+    for (let s = 0; s < this.stretches; s++) {
+      const at = next[this.stretchQueries[s]]++;
+      starts[at] = this.stretchStarts[s];
+      ends[at] = s + 1 < this.stretches ? this.stretchStarts[s + 1] : this.store.count;
+    }
+    return new TrecTable(file2, docnos, this.qids, this.queryNumbers, this.store, this.sizes, firstStretch, starts, ends);
+  }
+};
+
+// src/io/trec.ts
+var QID_COLUMN = 0;
+var DOCNO_COLUMN = 2;
+function parseFiniteScore(bytes, start, end) {
+  const score = parseNumberBytes(bytes, start, end);
+  return Number.isFinite(score) ? score : NaN;
+}
+var QRELS = {
+  columns: ["qid", "iter", "docno", "rel"],
+  valueColumn: 3,
+  valueField: "rel",
+  parseValue: parseIntegerBytes,
+  invalidValue: (text4) => `relevance grade "${text4}" is not an integer`,
+  duplicate: (docno, qid) => `document "${docno}" is judged twice for query "${qid}"`
+};
+var RUN = {
+  columns: ["qid", "Q0", "docno", "rank", "score", "tag"],
+  valueColumn: 4,
+  valueField: "score",
+  parseValue: parseFiniteScore,
+  invalidValue: (text4) => `score "${text4}" is not a finite number`,
+  duplicate: (docno, qid, firstLine) => `document "${docno}" is listed twice for query "${qid}" (first on line ${firstLine})`
+};
+var ProblemsByLine = class {
+  listed = [];
+  total = 0;
+  add(problem) {
+    this.total++;
+    const line = problem.line ?? 0;
+    let at = this.listed.length;
+    while (at > 0 && (this.listed[at - 1].line ?? 0) > line) at--;
+    if (at >= MAX_LISTED_PROBLEMS) return;
+    this.listed.splice(at, 0, problem);
+    if (this.listed.length > MAX_LISTED_PROBLEMS) this.listed.pop();
+  }
+  throwIfAny() {
+    if (this.total > 0) throw new InputError(this.listed, this.total);
+  }
+};
+function columnOf(bytes, lineStart, offset) {
+  for (let i = lineStart; i < offset; i++) {
+    if (bytes[i] >= 128) return bytes.toString("utf8", lineStart, offset).length + 1;
+  }
+  return offset - lineStart + 1;
+}
+var TableParser = class {
+  constructor(file2, format, docnos, problems) {
+    this.file = file2;
+    this.format = format;
+    this.docnos = docnos;
+    this.problems = problems;
+    this.fields = new LineFields(format.columns.length + 1);
+  }
+  file;
+  format;
+  docnos;
+  problems;
+  table = new TrecTableBuilder();
+  /** Non-blank lines seen. */
+  records = 0;
+  line = 0;
+  fields;
+  /** Qids as bytes, numbered in order of appearance, and the query each is (bytes that decode alike are one query). */
+  qidBytes = new ByteDictionary();
+  queryOfQid = [];
+  /** The previous record's qid (in qidBytes) and query: the next line of the same query needs no lookup. */
+  qid = -1;
+  query = -1;
+  /** Parses the whole lines in bytes [start, end). */
+  parseChunk(bytes, start, end) {
+    const { fields } = this;
+    for (let next = start; next < end; ) {
+      next = fields.split(bytes, next);
+      this.line++;
+      if (fields.count > 0) this.parseRecord(bytes);
+    }
+  }
+  /** One non-blank line: checks it and adds it to its query, or records what is wrong with it. */
+  parseRecord(bytes) {
+    const { fields, format } = this;
+    this.records++;
+    if (fields.count !== format.columns.length) {
+      this.problems.add(this.columnCountProblem(bytes));
+      return;
+    }
+    const { starts, ends } = fields;
+    const valueStart = starts[format.valueColumn];
+    const valueEnd = ends[format.valueColumn];
+    const value = format.parseValue(bytes, valueStart, valueEnd);
+    if (Number.isNaN(value)) {
+      this.problems.add({
+        file: this.file,
+        line: this.line,
+        column: columnOf(bytes, fields.lineStart, valueStart),
+        field: format.valueField,
+        message: format.invalidValue(bytes.toString("utf8", valueStart, valueEnd))
+      });
+      return;
+    }
+    const query = this.queryOf(bytes, starts[QID_COLUMN], ends[QID_COLUMN]);
+    const docnoStart = starts[DOCNO_COLUMN];
+    const docId = this.docnos.intern(bytes, docnoStart, ends[DOCNO_COLUMN]);
+    this.table.add(query, docId, value, this.line, columnOf(bytes, fields.lineStart, docnoStart));
+  }
+  /** The number of the query whose qid is in bytes [start, end): the previous record's when the bytes are the same. */
+  queryOf(bytes, start, end) {
+    if (this.qid >= 0 && this.qidBytes.equals(this.qid, bytes, start, end)) return this.query;
+    this.qid = this.qidBytes.intern(bytes, start, end);
+    if (this.qid === this.queryOfQid.length) this.queryOfQid.push(this.table.queryNumber(bytes.toString("utf8", start, end)));
+    this.query = this.queryOfQid[this.qid];
+    return this.query;
+  }
+  columnCountProblem(bytes) {
+    const { fields, format } = this;
+    const expected = format.columns.length;
+    const column2 = fields.count > expected ? columnOf(bytes, fields.lineStart, fields.starts[expected]) : columnOf(bytes, fields.lineStart, fields.contentEnd);
+    return {
+      file: this.file,
+      line: this.line,
+      column: column2,
+      message: `expected ${expected} columns (${format.columns.join(" ")}), found ${fields.count}`
+    };
+  }
+};
+function reportDuplicates(table2, format, problems) {
+  const seenIn = new Int32Array(table2.docnos.size).fill(-1);
+  const firstEntry = new Int32Array(table2.docnos.size);
+  const query = new QueryEntries();
+  for (let q = 0; q < table2.qids.length; q++) {
+    table2.entries(q, query, true);
+    for (let i = 0; i < query.count; i++) {
+      const docId = query.docIds[i];
+      if (seenIn[docId] !== q) {
+        seenIn[docId] = q;
+        firstEntry[docId] = i;
+        continue;
+      }
+      problems.add({
+        file: table2.file,
+        line: query.lines[i],
+        column: query.docnoColumns[i],
+        field: "docno",
+        message: format.duplicate(table2.docnos.text(docId), table2.qids[q], query.lines[firstEntry[docId]])
+      });
+    }
+  }
+}
+async function readTable(file2, format, docnos, onProgress) {
+  const problems = new ProblemsByLine();
+  const parser = new TableParser(file2, format, docnos, problems);
+  try {
+    for await (const chunk of readLineChunks(file2)) {
+      parser.parseChunk(chunk.bytes, chunk.start, chunk.end);
+      onProgress?.(parser.records, chunk.bytesRead);
     }
   } catch (error62) {
     throw readFailure(file2, error62);
   }
-  if (lines === 0) problems.add({ file: file2, message: `the file is empty; expected lines of "${columns.join(" ")}"` });
+  if (parser.records === 0) problems.add({ file: file2, message: `the file is empty; expected lines of "${format.columns.join(" ")}"` });
+  const table2 = parser.table.build(file2, docnos);
+  reportDuplicates(table2, format, problems);
   problems.throwIfAny();
+  return table2;
 }
-var QRELS_COLUMNS = ["qid", "iter", "docno", "rel"];
-var RUN_COLUMNS = ["qid", "Q0", "docno", "rank", "score", "tag"];
-async function readQrels(file2) {
-  const qrels = /* @__PURE__ */ new Map();
-  await readColumns(file2, QRELS_COLUMNS, (tokens, line, problems) => {
-    const [qid, , docno, rel] = tokens;
-    if (!/^[+-]?\d+$/.test(rel.text)) {
-      problems.add({ file: file2, line, column: rel.column, field: "rel", message: `relevance grade "${rel.text}" is not an integer` });
-      return;
-    }
-    let judged = qrels.get(qid.text);
-    if (judged === void 0) {
-      judged = /* @__PURE__ */ new Map();
-      qrels.set(qid.text, judged);
-    }
-    if (judged.has(docno.text)) {
-      problems.add({ file: file2, line, column: docno.column, field: "docno", message: `document "${docno.text}" is judged twice for query "${qid.text}"` });
-      return;
-    }
-    judged.set(docno.text, Number(rel.text));
-  });
-  return qrels;
+function readQrelsTable(file2, docnos = new ByteDictionary(), onProgress) {
+  return readTable(file2, QRELS, docnos, onProgress);
 }
-function compareRanked(a, b) {
-  if (a.score !== b.score) return b.score - a.score;
-  return a.docno < b.docno ? 1 : a.docno > b.docno ? -1 : 0;
-}
-async function readRun(file2) {
-  const scored = /* @__PURE__ */ new Map();
-  const seen = /* @__PURE__ */ new Map();
-  await readColumns(file2, RUN_COLUMNS, (tokens, line, problems) => {
-    const [qid, , docno, , scoreToken] = tokens;
-    const score = Number(scoreToken.text);
-    if (!Number.isFinite(score) || scoreToken.text.trim() === "") {
-      problems.add({ file: file2, line, column: scoreToken.column, field: "score", message: `score "${scoreToken.text}" is not a finite number` });
-      return;
-    }
-    let docs = seen.get(qid.text);
-    if (docs === void 0) {
-      docs = /* @__PURE__ */ new Map();
-      seen.set(qid.text, docs);
-      scored.set(qid.text, []);
-    }
-    const first = docs.get(docno.text);
-    if (first !== void 0) {
-      problems.add({
-        file: file2,
-        line,
-        column: docno.column,
-        field: "docno",
-        message: `document "${docno.text}" is listed twice for query "${qid.text}" (first on line ${first})`
-      });
-      return;
-    }
-    docs.set(docno.text, line);
-    scored.get(qid.text).push({ docno: docno.text, score });
-  });
-  const run = /* @__PURE__ */ new Map();
-  for (const [qid, docs] of scored) run.set(qid, docs.sort(compareRanked).map((d) => d.docno));
-  return run;
+function readRunTable(file2, docnos = new ByteDictionary(), onProgress) {
+  return readTable(file2, RUN, docnos, onProgress);
 }
 
+// src/metrics/trec-rank.ts
+var SMALL_GROUP = 16;
+function atLeastFloat64(array2, length) {
+  return array2.length >= length ? array2 : new Float64Array(Math.max(length, array2.length * 2));
+}
+function atLeastInt32(array2, length) {
+  return array2.length >= length ? array2 : new Int32Array(Math.max(length, array2.length * 2));
+}
+function lowerBound(sorted, length, value) {
+  let low = 0;
+  let high = length;
+  while (low < high) {
+    const middle = low + high >>> 1;
+    if (sorted[middle] < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+var JudgedRanker = class {
+  constructor(docnos) {
+    this.docnos = docnos;
+    this.gradeOf = new Float64Array(docnos.size);
+    this.gradeStamp = new Int32Array(docnos.size);
+  }
+  docnos;
+  /** Per document id: the grade of the query being judged, valid where gradeStamp holds the current stamp. */
+  gradeOf;
+  gradeStamp;
+  stamp = 0;
+  // Per run entry (grown to the longest query).
+  grades = new Float64Array(1024);
+  level = new Int32Array(1024);
+  tieRank = new Int32Array(1024);
+  members = new Int32Array(1024);
+  // Per judged document (grown to the most judged documents of a query).
+  ideal = new Float64Array(256);
+  judged = new Int32Array(256);
+  levels = new Float64Array(256);
+  above = new Int32Array(257);
+  groupStart = new Int32Array(257);
+  groupFill = new Int32Array(256);
+  tied = new Int32Array(256);
+  tieCounts = new Int32Array(257);
+  /** The graded ranking of `run` (undefined: the query retrieved nothing) against `judgments`. */
+  judge(judgments, run) {
+    this.stamp++;
+    const idealGrades = this.markJudgments(judgments);
+    const n = run?.count ?? 0;
+    this.grades = atLeastFloat64(this.grades, n);
+    const grades = this.grades.subarray(0, n);
+    grades.fill(0);
+    if (run !== void 0) this.placeJudged(run, grades);
+    return { grades, idealGrades };
+  }
+  /** Step 1: records each judged document's grade; returns the relevant grades sorted descending (the ideal ranking). */
+  markJudgments(judgments) {
+    const { gradeOf, gradeStamp, stamp } = this;
+    this.ideal = atLeastFloat64(this.ideal, judgments.count);
+    let relevant = 0;
+    for (let i = 0; i < judgments.count; i++) {
+      const docId = judgments.docIds[i];
+      const grade2 = judgments.values[i];
+      gradeOf[docId] = grade2;
+      gradeStamp[docId] = stamp;
+      if (isRelevant(grade2)) this.ideal[relevant++] = grade2;
+    }
+    return this.ideal.subarray(0, relevant).sort().reverse();
+  }
+  gradeOfDoc(docId) {
+    return this.gradeStamp[docId] === this.stamp ? this.gradeOf[docId] : 0;
+  }
+  /** Steps 2–5 for a query that retrieved something. */
+  placeJudged(run, grades) {
+    const judgedCount = this.findJudged(run);
+    if (judgedCount === 0) return;
+    const levelCount = this.sortJudgedScores(run, judgedCount);
+    this.locate(run, levelCount);
+    this.rankTies(run, levelCount);
+    const { judged, level, tieRank, above } = this;
+    for (let j = 0; j < judgedCount; j++) {
+      const entry = judged[j];
+      grades[above[level[entry]] + tieRank[entry]] = this.gradeOfDoc(run.docIds[entry]);
+    }
+  }
+  /** Step 2a: the run entries whose document has a non-zero grade; returns how many. */
+  findJudged(run) {
+    this.judged = atLeastInt32(this.judged, run.count);
+    let count2 = 0;
+    for (let i = 0; i < run.count; i++) if (this.gradeOfDoc(run.docIds[i]) !== 0) this.judged[count2++] = i;
+    return count2;
+  }
+  /** Step 2b: the judged entries' distinct scores, ascending, in `levels`; returns how many. */
+  sortJudgedScores(run, judgedCount) {
+    this.levels = atLeastFloat64(this.levels, judgedCount);
+    const { levels, judged } = this;
+    for (let j = 0; j < judgedCount; j++) levels[j] = run.values[judged[j]];
+    levels.subarray(0, judgedCount).sort();
+    let distinct = 1;
+    for (let j = 1; j < judgedCount; j++) if (levels[j] !== levels[distinct - 1]) levels[distinct++] = levels[j];
+    return distinct;
+  }
+  /**
+   * Step 3: for each entry, finds the first level not below its score. Leaves `above[k]` = how many entries
+   * score above level k, `level[i]` = the level entry i ties with (−1 when none), and each level's tied entries
+   * bucketed in `members` from `groupStart[k]`.
+   */
+  locate(run, levelCount) {
+    const n = run.count;
+    this.level = atLeastInt32(this.level, n);
+    this.members = atLeastInt32(this.members, n);
+    this.above = atLeastInt32(this.above, levelCount + 1);
+    this.groupStart = atLeastInt32(this.groupStart, levelCount + 1);
+    const { levels, level, members: members2, above, groupStart } = this;
+    const scores = run.values;
+    above.fill(0, 0, levelCount + 1);
+    groupStart.fill(0, 0, levelCount + 1);
+    for (let i = 0; i < n; i++) {
+      const score = scores[i];
+      const k = lowerBound(levels, levelCount, score);
+      above[k]++;
+      if (k < levelCount && levels[k] === score) {
+        level[i] = k;
+        groupStart[k + 1]++;
+      } else {
+        level[i] = -1;
+      }
+    }
+    let sum = 0;
+    for (let k = levelCount; k >= 0; k--) {
+      const here = above[k];
+      above[k] = sum;
+      sum += here;
+    }
+    for (let k = 0; k < levelCount; k++) groupStart[k + 1] += groupStart[k];
+    this.groupFill = atLeastInt32(this.groupFill, levelCount);
+    const fill = this.groupFill;
+    fill.set(groupStart.subarray(0, levelCount));
+    for (let i = 0; i < n; i++) {
+      const k = level[i];
+      if (k >= 0) members2[fill[k]++] = i;
+    }
+  }
+  /**
+   * Step 4: each judged entry's place among the entries that tie with it, that is how many of them have a greater
+   * docno. Per group of ties, the judged members are sorted by docno, greatest first; then every member is placed
+   * among them by binary search, and counts as one more above each judged member with a smaller docno. A group
+   * of m entries, t of them judged, costs m log t comparisons, not m log m.
+   */
+  rankTies(run, levelCount) {
+    this.tieRank = atLeastInt32(this.tieRank, run.count);
+    const { members: members2, groupStart, tieRank } = this;
+    const { docIds } = run;
+    for (let k = 0; k < levelCount; k++) {
+      const start = groupStart[k];
+      const end = groupStart[k + 1];
+      if (end - start === 1) {
+        tieRank[members2[start]] = 0;
+        continue;
+      }
+      const judgedCount = this.sortJudgedMembers(docIds, start, end);
+      const { tied, tieCounts } = this;
+      tieCounts.fill(0, 0, judgedCount + 1);
+      for (let m = start; m < end; m++) tieCounts[this.firstSmallerDocno(docIds, docIds[members2[m]], judgedCount)]++;
+      let greater = 0;
+      for (let t = 0; t < judgedCount; t++) {
+        greater += tieCounts[t];
+        tieRank[tied[t]] = greater;
+      }
+    }
+  }
+  /** The judged entries among members[start, end), in `tied` sorted by docno, greatest first; returns how many. */
+  sortJudgedMembers(docIds, start, end) {
+    this.tied = atLeastInt32(this.tied, end - start);
+    this.tieCounts = atLeastInt32(this.tieCounts, end - start + 1);
+    const { tied, members: members2 } = this;
+    let count2 = 0;
+    for (let m = start; m < end; m++) if (this.gradeOfDoc(docIds[members2[m]]) !== 0) tied[count2++] = members2[m];
+    this.sortByDocnoDescending(tied, count2, docIds);
+    return count2;
+  }
+  /** Index of the first of tied[0, count) (greatest docno first) whose docno is smaller than docId's. */
+  firstSmallerDocno(docIds, docId, count2) {
+    const { tied, docnos } = this;
+    let low = 0;
+    let high = count2;
+    while (low < high) {
+      const middle = low + high >>> 1;
+      if (docnos.compare(docIds[tied[middle]], docId) < 0) high = middle;
+      else low = middle + 1;
+    }
+    return low;
+  }
+  /** Sorts entries[0, count) by their documents' docnos, greatest first (byte order, as strcmp). */
+  sortByDocnoDescending(entries, count2, docIds) {
+    const { docnos } = this;
+    if (count2 > SMALL_GROUP) {
+      entries.subarray(0, count2).sort((a, b) => docnos.compare(docIds[b], docIds[a]));
+      return;
+    }
+    for (let i = 1; i < count2; i++) {
+      const entry = entries[i];
+      const docId = docIds[entry];
+      let j = i - 1;
+      while (j >= 0 && docnos.compare(docIds[entries[j]], docId) < 0) {
+        entries[j + 1] = entries[j];
+        j--;
+      }
+      entries[j + 1] = entry;
+    }
+  }
+};
+
 // src/metrics/trec-eval.ts
-function evaluateTrec(qrels, run, metrics) {
+function evaluation(metrics, queries, rankings) {
   const sums = new Float64Array(metrics.length);
   const perQuery = {};
-  for (const [qid, relevance] of qrels) {
-    const ranking = judgeRanking(run.get(qid) ?? [], relevance);
+  for (const [qid, ranking] of rankings) {
     const values = {};
-    metrics.forEach((metric, i) => {
+    for (let i = 0; i < metrics.length; i++) {
+      const metric = metrics[i];
       const value = metric.compute(ranking);
       values[metric.name] = value;
       sums[i] += value;
-    });
+    }
     perQuery[qid] = values;
   }
-  const queries = qrels.size;
   const aggregate = {};
   metrics.forEach((metric, i) => aggregate[metric.name] = queries === 0 ? 0 : sums[i] / queries);
   return { queries, aggregate, perQuery };
 }
+function evaluateTrecTables(qrels, run, metrics) {
+  if (qrels.docnos !== run.docnos) throw new Error("evaluateTrecTables: qrels and run must be read with the same ByteDictionary");
+  const ranker = new JudgedRanker(qrels.docnos);
+  const judgments = new QueryEntries();
+  const retrieved = new QueryEntries();
+  function* rankings() {
+    for (const [q, qid] of qrels.qids.entries()) {
+      const r = run.queryNumber(qid);
+      yield [qid, ranker.judge(qrels.entries(q, judgments), r === void 0 ? void 0 : run.entries(r, retrieved))];
+    }
+  }
+  return evaluation(metrics, qrels.qids.length, rankings());
+}
 
 // src/report/trec-text.ts
 var value4 = (value) => value === void 0 ? "\u2014" : value.toFixed(4);
-function renderTrecText(evaluation, metrics, perQuery) {
+function renderTrecText(evaluation2, metrics, perQuery) {
   const names = metrics.map((metric) => metric.name);
-  let text4 = `rag-gate trec: ${evaluation.queries} queries (every query in the qrels, as trec_eval -c)
+  let text4 = `rag-gate trec: ${evaluation2.queries} queries (every query in the qrels, as trec_eval -c)
 `;
-  text4 += `${textTable([["metric", "mean"], ...names.map((name) => [name, value4(evaluation.aggregate[name])])])}
+  text4 += `${textTable([["metric", "mean"], ...names.map((name) => [name, value4(evaluation2.aggregate[name])])])}
 `;
   if (perQuery) {
-    const rows = Object.entries(evaluation.perQuery).map(([qid, values]) => [qid, ...names.map((name) => value4(values[name]))]);
+    const rows = Object.entries(evaluation2.perQuery).map(([qid, values]) => [qid, ...names.map((name) => value4(values[name]))]);
     text4 += `
 Per query
 ${textTable([["qid", ...names], ...rows])}
@@ -39352,38 +41778,79 @@ ${textTable([["qid", ...names], ...rows])}
 }
 
 // src/cli/trec-command.ts
+function readingProgress(context) {
+  if (process.stderr.isTTY !== true) return { reporter: () => void 0, end: () => void 0 };
+  const started = performance.now();
+  const files = [];
+  let drawn = 0;
+  let shown = false;
+  const draw = () => {
+    const now = performance.now();
+    if (now - drawn < 100) return;
+    drawn = now;
+    shown = true;
+    const records = files.reduce((sum, file2) => sum + file2.records, 0);
+    const megabytes = files.reduce((sum, file2) => sum + file2.bytes, 0) / 1e6;
+    const rate = megabytes / Math.max((now - started) / 1e3, 1e-3);
+    context.stderr(`\rreading: ${records.toLocaleString("en-US")} records, ${megabytes.toFixed(0)} MB, ${rate.toFixed(0)} MB/s\x1B[K`);
+  };
+  return {
+    reporter: () => {
+      const file2 = { records: 0, bytes: 0 };
+      files.push(file2);
+      return (records, bytes) => {
+        file2.records = records;
+        file2.bytes = bytes;
+        draw();
+      };
+    },
+    end: () => {
+      if (shown) context.stderr("\r\x1B[K");
+    }
+  };
+}
 function trecCommand(context) {
-  return new Command("trec").description("evaluate a TREC run against qrels with trec_eval's conventions (as trec_eval -c)").requiredOption("--qrels <file>", 'judgments: "qid iter docno rel" per line').requiredOption("--run <file>", 'run: "qid Q0 docno rank score tag" per line; ranked by score, ties by docno descending').addOption(new Option("--metrics <list>", "metrics to compute, e.g. ndcg@10,map,mrr,recall@100 (default: all at --k)").argParser(metricsOption)).addOption(new Option("--k <list>", "cut-offs for the default metrics").argParser(cutoffsOption).default(DEFAULT_CUTOFFS, "1,3,5,10")).option("--per-query", "also print each query\u2019s values").option("--json", "print one JSON object on stdout: {queries, aggregate, perQuery}").action(async (options) => {
+  return new Command("trec").description("evaluate a TREC run against qrels with trec_eval's conventions (as trec_eval -c)").requiredOption("--qrels <file>", 'judgments: "qid iter docno rel" per line').requiredOption("--run <file>", 'run: "qid Q0 docno rank score tag" per line; ranked by score, ties by docno descending').addOption(new Option("--metrics <list>", "metrics to compute, e.g. ndcg@10,map,mrr,recall@100 (default: all at --k)").argParser(metricsOption2)).addOption(new Option("--k <list>", "cut-offs for the default metrics").argParser(cutoffsOption).default(DEFAULT_CUTOFFS, "1,3,5,10")).option("--per-query", "also print each query\u2019s values").option("--json", "print one JSON object on stdout: {queries, aggregate, perQuery}").action(async (options) => {
     const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);
-    const [qrels, run] = await readBoth(readQrels(options.qrels), readRun(options.run));
-    const evaluation = evaluateTrec(qrels, run, metrics);
-    context.stdout(options.json ? `${JSON.stringify(evaluation)}
-` : renderTrecText(evaluation, metrics, options.perQuery === true));
+    const docnos = new ByteDictionary();
+    const progress = readingProgress(context);
+    const [qrels, run] = await readBoth(
+      readQrelsTable(options.qrels, docnos, progress.reporter()),
+      readRunTable(options.run, docnos, progress.reporter())
+    ).finally(progress.end);
+    const evaluation2 = evaluateTrecTables(qrels, run, metrics);
+    context.stdout(options.json ? `${JSON.stringify(evaluation2)}
+` : renderTrecText(evaluation2, metrics, options.perQuery === true));
   });
 }
 
 // src/cli/main.ts
 async function main(argv, context) {
-  let exitCode = EXIT2.ok;
-  const program2 = new Command("rag-gate").description("CI quality gate for retrieval-augmented generation: metrics, paired tests, PR comments").showHelpAfterError("(run with --help for usage)").exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr }).addCommand(evalCommand(context)).addCommand(trecCommand(context)).addCommand(compareCommand(context, (code3) => exitCode = code3));
+  let exitCode = EXIT.ok;
+  const program2 = new Command("rag-gate").description("CI quality gate for retrieval-augmented generation: metrics, paired tests, PR comments").showHelpAfterError("(run with --help for usage)").exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr }).addCommand(evalCommand(context)).addCommand(trecCommand(context)).addCommand(compareCommand(context, (code3) => exitCode = code3)).addCommand(judgeCommand(context, (code3) => exitCode = code3)).addCommand(calibrateCommand(context, (code3) => exitCode = code3));
   for (const command of program2.commands) command.exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr });
   try {
     await program2.parseAsync(argv, { from: "user" });
     return exitCode;
   } catch (error62) {
-    if (error62 instanceof CommanderError) return error62.exitCode === 0 ? EXIT2.ok : EXIT2.badInput;
+    if (error62 instanceof CommanderError) return error62.exitCode === 0 ? EXIT.ok : EXIT.badInput;
     if (error62 instanceof InputError) {
       context.stderr(`rag-gate: error: bad input
 ${error62.message}
 `);
-      return EXIT2.badInput;
+      return EXIT.badInput;
     }
     throw error62;
   }
 }
 
 // src/cli.ts
-process.exitCode = await main(process.argv.slice(2), {
-  stdout: (text4) => process.stdout.write(text4),
-  stderr: (text4) => process.stderr.write(text4)
-});
+if (isReaderThread()) {
+  await serveReader();
+} else {
+  process.exitCode = await main(process.argv.slice(2), {
+    stdout: (text4) => process.stdout.write(text4),
+    stderr: (text4) => process.stderr.write(text4),
+    readerEntry: new URL(import.meta.url)
+  });
+}

@@ -13612,7 +13612,7 @@ var require_fetch = __commonJS({
     function handleFetchDone(response) {
       finalizeAndReportTiming(response, "fetch");
     }
-    function fetch(input2, init = void 0) {
+    function fetch2(input2, init = void 0) {
       webidl.argumentLengthCheck(arguments, 1, "globalThis.fetch");
       let p = createDeferredPromise();
       let requestObject;
@@ -14567,7 +14567,7 @@ var require_fetch = __commonJS({
       }
     }
     module.exports = {
-      fetch,
+      fetch: fetch2,
       Fetch,
       fetching,
       finalizeAndReportTiming
@@ -19105,7 +19105,7 @@ var require_undici = __commonJS({
     module.exports.setGlobalDispatcher = setGlobalDispatcher;
     module.exports.getGlobalDispatcher = getGlobalDispatcher;
     var fetchImpl = require_fetch().fetch;
-    module.exports.fetch = async function fetch(init, options = void 0) {
+    module.exports.fetch = async function fetch2(init, options = void 0) {
       try {
         return await fetchImpl(init, options);
       } catch (err2) {
@@ -31538,9 +31538,9 @@ function info(message) {
 }
 
 // src/action/run.ts
-import { mkdir as mkdir3 } from "node:fs/promises";
+import { mkdir as mkdir5 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename as basename4, join as join4 } from "node:path";
+import { basename as basename5, join as join6 } from "node:path";
 
 // node_modules/tinyglobby/dist/index.mjs
 import { readdir as readdir2, readdirSync, realpath, realpathSync, stat as stat2, statSync } from "fs";
@@ -32404,6 +32404,14 @@ var InputError = class _InputError extends Error {
   static single(problem) {
     return new _InputError([problem]);
   }
+  /** One error for several failed reads: their input problems together, or the first failure that is not bad input. */
+  static merge(failures) {
+    const other = failures.find((error63) => !(error63 instanceof _InputError));
+    if (other !== void 0) return other instanceof Error ? other : new Error(String(other));
+    const errors = failures;
+    const problems = errors.flatMap((error63) => error63.problems).slice(0, MAX_LISTED_PROBLEMS);
+    return new _InputError(problems, errors.reduce((sum, error63) => sum + error63.totalProblems, 0));
+  }
 };
 var SettingError = class extends Error {
   name = "SettingError";
@@ -32482,6 +32490,85 @@ async function* jsonArrayElements(lines) {
     if (state === "inside") parts.push(text4.slice(start));
   }
   if (!closed) throw new JsonArrayShapeError('the JSON array is not closed with "]"', lastLine);
+}
+
+// src/io/record-json.ts
+var LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
+var isSpace = (code3) => code3 === 32 || code3 === 9 || code3 === 10 || code3 === 13;
+function atTopLevel(text4, end) {
+  let depth = 0;
+  let inString = false;
+  for (let i2 = 0; i2 < end; i2++) {
+    const code3 = text4.charCodeAt(i2);
+    if (inString) {
+      if (code3 === 92) i2++;
+      else if (code3 === 34) inString = false;
+    } else if (code3 === 34) inString = true;
+    else if (code3 === 123 || code3 === 91) depth++;
+    else if (code3 === 125 || code3 === 93) depth--;
+  }
+  return depth === 1 && !inString;
+}
+function plainStringArray(text4, start) {
+  const ids = [];
+  let i2 = start + 1;
+  while (isSpace(text4.charCodeAt(i2))) i2++;
+  if (text4.charCodeAt(i2) === 93) return { ids, end: i2 + 1 };
+  for (; ; ) {
+    if (text4.charCodeAt(i2) !== 34) return null;
+    const from = i2 + 1;
+    let to = from;
+    for (; ; ) {
+      const code4 = text4.charCodeAt(to);
+      if (code4 === 34) break;
+      if (code4 === 92 || code4 < 32 || Number.isNaN(code4)) return null;
+      to++;
+    }
+    ids.push(text4.slice(from, to));
+    i2 = to + 1;
+    while (isSpace(text4.charCodeAt(i2))) i2++;
+    const code3 = text4.charCodeAt(i2);
+    if (code3 === 93) return { ids, end: i2 + 1 };
+    if (code3 !== 44) return null;
+    i2++;
+    while (isSpace(text4.charCodeAt(i2))) i2++;
+  }
+}
+function listValueStart(text4, key) {
+  const at = text4.indexOf(key);
+  if (at < 0 || text4.indexOf(key, at + key.length) >= 0) return -1;
+  let i2 = at + key.length;
+  while (isSpace(text4.charCodeAt(i2))) i2++;
+  if (text4.charCodeAt(i2) !== 58) return -1;
+  i2++;
+  while (isSpace(text4.charCodeAt(i2))) i2++;
+  return text4.charCodeAt(i2) === 91 && atTopLevel(text4, at) ? i2 : -1;
+}
+function parseRecordJson(text4) {
+  let rest = text4;
+  const lifted = [];
+  for (const key of LIFTED_KEYS) {
+    const start = listValueStart(rest, key);
+    if (start < 0) continue;
+    const list3 = plainStringArray(rest, start);
+    if (list3 === null) continue;
+    rest = `${rest.slice(0, start)}[]${rest.slice(list3.end)}`;
+    lifted.push([key.slice(1, -1), list3.ids]);
+  }
+  if (lifted.length === 0) return JSON.parse(text4);
+  let parsed;
+  try {
+    parsed = JSON.parse(rest);
+  } catch {
+    return JSON.parse(text4);
+  }
+  const record3 = parsed;
+  for (const [name, ids] of lifted) {
+    const placeholder = record3[name];
+    if (!Array.isArray(placeholder) || placeholder.length !== 0) return JSON.parse(text4);
+    record3[name] = ids;
+  }
+  return record3;
 }
 
 // src/io/lines.ts
@@ -52225,7 +52312,22 @@ var FIELD_ALIASES = {
   reference_context_ids: "relevant_ids"
 };
 var documentId = external_exports.string({ error: "must be a document id (a string)" }).min(1, "must not be an empty string");
-var rankedIds = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids, ctx) => {
+function checkedFirst(isValid, schema) {
+  return external_exports.unknown().transform((value, ctx) => {
+    if (isValid(value)) return value;
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue3.path, message: issue3.message });
+    return external_exports.NEVER;
+  });
+}
+function isIdList(value) {
+  if (!Array.isArray(value)) return false;
+  for (const id of value) if (typeof id !== "string" || id === "") return false;
+  return true;
+}
+var isRankedIdList = (value) => isIdList(value) && new Set(value).size === value.length;
+var rankedIdSchema = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids, ctx) => {
   const seen = /* @__PURE__ */ new Map();
   ids.forEach((id, index) => {
     const first = seen.get(id);
@@ -52234,7 +52336,8 @@ var rankedIds = external_exports.array(documentId, { error: "must be a list of d
   });
 });
 var grade = external_exports.number({ error: "must be a relevance grade (a number)" }).int("must be a whole-number grade").nonnegative("must not be negative (grades are 0 or more; 1 and up is relevant)");
-var relevantIdList = external_exports.array(documentId);
+var rankedIds = checkedFirst(isRankedIdList, rankedIdSchema);
+var relevantIdList = checkedFirst(isIdList, external_exports.array(documentId));
 var relevanceGrades = external_exports.record(external_exports.string(), grade);
 var relevantIds = external_exports.unknown().transform((value, ctx) => {
   const schema = Array.isArray(value) ? relevantIdList : typeof value === "object" && value !== null ? relevanceGrades : null;
@@ -52250,6 +52353,20 @@ var relevantIds = external_exports.unknown().transform((value, ctx) => {
 var label = external_exports.union([external_exports.string(), external_exports.boolean()], { error: "must be a string or a boolean" });
 var flag = external_exports.boolean({ error: "must be true or false" });
 var text = external_exports.string({ error: "must be a string" });
+var judgedBySchema = external_exports.object({
+  model: external_exports.string({ error: "must be a string" }),
+  embedding_model: external_exports.string({ error: "must be a string" }).optional(),
+  prompt_version: external_exports.string({ error: "must be a string" })
+});
+var judgedByFieldSchema = external_exports.object({
+  claims: judgedBySchema.optional(),
+  answer_relevance: judgedBySchema.optional(),
+  correct: judgedBySchema.optional()
+});
+var judgeErrorsFieldSchema = external_exports.array(
+  external_exports.object({ metric: external_exports.enum(["faithfulness", "answer_relevance", "correctness"]), kind: external_exports.string(), message: external_exports.string() }),
+  { error: "must be a list of {metric, kind, message}" }
+);
 var claim2 = external_exports.object({
   text: text.optional(),
   verdict: external_exports.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(", ")}` })
@@ -52272,6 +52389,8 @@ var resultRecordSchema = external_exports.object({
   judge_label: label.optional(),
   closed_book_correct: flag.optional(),
   tags: external_exports.array(external_exports.string({ error: "must be a string" }), { error: "must be a list of strings" }).optional(),
+  judged_by: judgedByFieldSchema.optional(),
+  judge_errors: judgeErrorsFieldSchema.optional(),
   /** The texts sent to the generator, aligned with `retrieved_ids` (Ragas' name); the judge reads them. */
   retrieved_contexts: external_exports.array(external_exports.string({ error: "must be a string" }), { error: "must be a list of strings (the retrieved texts, in retrieved_ids order)" }).optional()
 }).superRefine((record3, ctx) => {
@@ -52330,7 +52449,7 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map())
   const handle2 = (text4, line) => {
     let raw;
     try {
-      raw = JSON.parse(text4);
+      raw = parseRecordJson(text4);
     } catch (error63) {
       problems.add(notJsonProblem(file2, line, text4, error63));
       return;
@@ -52477,6 +52596,9 @@ function parseCorrectnessRule(text4) {
   if (f1 && threshold > 0 && threshold <= 1) return { kind: "f1", threshold };
   throw new CorrectnessRuleError(`invalid correctness rule "${rule}"; use "exact" or "f1:T" with 0 < T \u2264 1, e.g. "f1:0.5"`);
 }
+function formatCorrectnessRule(rule) {
+  return rule.kind === "exact" ? "exact" : `f1:${rule.threshold}`;
+}
 function judgeCorrect(rule, answer, expected) {
   return rule.kind === "exact" ? exactMatch(answer, expected) : tokenF1(answer, expected) >= rule.threshold ? 1 : 0;
 }
@@ -52517,9 +52639,8 @@ function answerCorrect(record3, rule) {
   return judgeCorrect(rule, record3.answer, record3.expected_answer) === 1;
 }
 var bit = (value) => value ? 1 : 0;
-function scoreQuestion(record3, config2) {
+function scoreQuestion(record3, config2, ranking = judgedRanking(record3)) {
   const scores = {};
-  const ranking = judgedRanking(record3);
   if (ranking !== void 0) for (const metric of config2.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
   const ok2 = retrievalSucceeded(record3, ranking, config2.retrievalOk);
   if (ok2 !== void 0) scores.retrieval_ok = bit(ok2);
@@ -52548,9 +52669,11 @@ function goldKey(record3) {
   const grades = relevant === void 0 ? [] : Array.isArray(relevant) ? [...new Set(relevant)].sort().map((id) => [id, 1]) : Object.entries(relevant).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
   return JSON.stringify([grades, record3.expected_answer ?? null, record3.answerable ?? true]);
 }
-function relevantWithin(record3, k) {
-  const relevance = relevanceMap(record3.relevant_ids);
-  return (record3.retrieved_ids ?? []).slice(0, k).filter((id) => isRelevant(relevance.get(id) ?? 0));
+function relevantWithin(retrieved, ranking, k) {
+  const found = [];
+  const depth = Math.min(k, retrieved.length);
+  for (let i2 = 0; i2 < depth; i2++) if (isRelevant(ranking.grades[i2])) found.push(retrieved[i2]);
+  return found;
 }
 var OutcomeBuilder = class {
   constructor(config2) {
@@ -52562,9 +52685,12 @@ var OutcomeBuilder = class {
   tags = [];
   goldKeys = [];
   goldFound = [];
+  /** Growing columns: capacity doubles, unset rows are NaN. */
   values = /* @__PURE__ */ new Map();
   labelPairs = [];
   noClaims = 0;
+  judgeErrors = 0;
+  judges = /* @__PURE__ */ new Map();
   noRelevant = 0;
   add(record3) {
     const row = this.ids.length;
@@ -52573,28 +52699,39 @@ var OutcomeBuilder = class {
     this.tags.push(record3.tags ?? []);
     this.goldKeys.push(goldKey(record3));
     if (record3.claims?.length === 0) this.noClaims++;
+    if (record3.judge_errors !== void 0 && record3.judge_errors.length > 0) this.judgeErrors++;
+    for (const [field, judge] of Object.entries(record3.judged_by ?? {})) {
+      if (judge === void 0) continue;
+      const key = JSON.stringify([field, judge.model, judge.prompt_version]);
+      const use = this.judges.get(key);
+      this.judges.set(key, { field, model: judge.model, promptVersion: judge.prompt_version, questions: (use?.questions ?? 0) + 1 });
+    }
     const ranking = judgedRanking(record3);
     if (record3.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
-    this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record3, this.config.retrievalOk.metric.k));
+    this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record3.retrieved_ids ?? [], ranking, this.config.retrievalOk.metric.k));
     if (record3.human_label !== void 0 && record3.judge_label !== void 0) {
       this.labelPairs.push([String(record3.human_label), String(record3.judge_label)]);
     }
-    for (const [name, value] of Object.entries(scoreQuestion(record3, this.config))) {
-      let values = this.values.get(name);
-      if (values === void 0) {
-        values = [];
-        this.values.set(name, values);
-      }
-      while (values.length < row) values.push(NaN);
-      values.push(value);
+    const scores = scoreQuestion(record3, this.config, ranking);
+    for (const name in scores) this.columnFor(name, row)[row] = scores[name];
+  }
+  /** The column of `name`, with room for `row`. */
+  columnFor(name, row) {
+    let column2 = this.values.get(name);
+    if (column2 === void 0 || column2.length <= row) {
+      const grown = new Float64Array(Math.max(1024, (column2?.length ?? 0) * 2, row + 1)).fill(NaN);
+      if (column2 !== void 0) grown.set(column2);
+      column2 = grown;
+      this.values.set(name, column2);
     }
+    return column2;
   }
   build() {
     const size = this.ids.length;
     const columns = /* @__PURE__ */ new Map();
     for (const [name, values] of this.values) {
       const column2 = new Float64Array(size).fill(NaN);
-      column2.set(values);
+      column2.set(values.subarray(0, Math.min(size, values.length)));
       columns.set(name, column2);
     }
     return {
@@ -52607,6 +52744,8 @@ var OutcomeBuilder = class {
       columns,
       labelPairs: this.labelPairs,
       noClaims: this.noClaims,
+      judgeErrors: this.judgeErrors,
+      judges: [...this.judges.values()],
       noRelevant: this.noRelevant
     };
   }
@@ -52783,53 +52922,81 @@ var DEFAULT_SEED = "rag-gate";
 var DEFAULT_RESAMPLES = 2e3;
 var TWO_POW_322 = 4294967296;
 var LEMIRE_MAX_BOUND = 2097152;
-function bootstrapMeanCI(values, options = {}) {
+function bootstrapMeanCIs(samples, options = {}) {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const level = options.level ?? 0.95;
   if (!Number.isInteger(resamples) || resamples < 1) {
     throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
   }
   if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
-  const n = values.length;
-  if (n === 0) return [NaN, NaN];
-  const first = values[0];
-  let allEqual = true;
-  for (let i2 = 0; i2 < n; i2++) {
-    const v = values[i2];
-    if (!Number.isFinite(v)) throw new RangeError(`value ${i2} is not finite: ${v}`);
-    if (v !== first) allEqual = false;
-  }
-  if (allEqual) return [first, first];
-  const random = new Random(options.seed ?? DEFAULT_SEED);
-  const means = new Float64Array(resamples);
-  if (n <= LEMIRE_MAX_BOUND) {
-    const data = Float64Array.from(values);
-    const words = new Uint32Array(n);
-    const rejectBelow = TWO_POW_322 % n;
-    for (let r = 0; r < resamples; r++) {
-      random.fillUint32(words);
-      let sum = 0;
-      for (let i2 = 0; i2 < n; i2++) {
-        let product = words[i2] * n;
-        let index = Math.floor(product / TWO_POW_322);
-        while (product - index * TWO_POW_322 < rejectBelow) {
-          product = random.nextUint32() * n;
-          index = Math.floor(product / TWO_POW_322);
-        }
-        sum += data[index];
+  const n = samples[0]?.length ?? 0;
+  const intervals = samples.map(() => [NaN, NaN]);
+  if (n === 0) return intervals;
+  const varying = [];
+  samples.forEach((values, index) => {
+    if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
+    const first = values[0];
+    let allEqual = true;
+    let nonZero = 0;
+    for (let i2 = 0; i2 < n; i2++) {
+      const v = values[i2];
+      if (!Number.isFinite(v)) throw new RangeError(`value ${i2} is not finite: ${v}`);
+      if (v !== first) allEqual = false;
+      if (v !== 0) nonZero++;
+    }
+    if (allEqual) {
+      intervals[index] = [first, first];
+      return;
+    }
+    const at = new Int32Array(nonZero);
+    const kept = new Float64Array(nonZero);
+    for (let i2 = 0, j = 0; i2 < n; i2++) {
+      const v = values[i2];
+      if (v !== 0) {
+        at[j] = i2;
+        kept[j++] = v;
       }
-      means[r] = sum / n;
     }
-  } else {
-    for (let r = 0; r < resamples; r++) {
-      let sum = 0;
-      for (let i2 = 0; i2 < n; i2++) sum += values[random.nextBelow(n)];
-      means[r] = sum / n;
-    }
+    varying.push({ index, at, values: kept, means: new Float64Array(resamples) });
+  });
+  if (varying.length === 0) return intervals;
+  const random = new Random(options.seed ?? DEFAULT_SEED);
+  const words = new Uint32Array(n);
+  const counts = new Int32Array(n);
+  for (let r = 0; r < resamples; r++) {
+    drawCounts(random, words, counts);
+    for (const sample of varying) sample.means[r] = weightedSum(counts, sample.at, sample.values) / n;
   }
-  means.sort();
   const tail = (1 - level) / 2;
-  return [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
+  for (const { index, means } of varying) {
+    means.sort();
+    intervals[index] = [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
+  }
+  return intervals;
+}
+function weightedSum(counts, at, values) {
+  let sum = 0;
+  for (let j = 0; j < at.length; j++) sum += counts[at[j]] * values[j];
+  return sum;
+}
+function drawCounts(random, words, counts) {
+  const n = counts.length;
+  counts.fill(0);
+  if (n > LEMIRE_MAX_BOUND) {
+    for (let i2 = 0; i2 < n; i2++) counts[random.nextBelow(n)]++;
+    return;
+  }
+  random.fillUint32(words);
+  const rejectBelow = TWO_POW_322 % n;
+  for (let i2 = 0; i2 < n; i2++) {
+    let product = words[i2] * n;
+    let index = Math.floor(product / TWO_POW_322);
+    while (product - index * TWO_POW_322 < rejectBelow) {
+      product = random.nextUint32() * n;
+      index = Math.floor(product / TWO_POW_322);
+    }
+    counts[index]++;
+  }
 }
 function quantileSorted(sorted, q) {
   const position = (sorted.length - 1) * q;
@@ -53122,334 +53289,6 @@ function defaultRetrievalMetrics(ks) {
   return names.map(parseRetrievalMetric);
 }
 
-// src/compare/gate.ts
-var GATE_CATEGORIES = ["retrieval", "end-to-end", "generation", "refusal"];
-var RUN_METRICS = [
-  "retrieval_ok",
-  "correct",
-  "faithfulness",
-  "answer_relevance",
-  "length_ratio",
-  "long_answer_rate",
-  "context_utilisation",
-  "low_utilisation_rate",
-  "refusal_rate_unanswerable",
-  "false_refusal_rate",
-  "closed_book_correct"
-];
-var RUN_METRIC_SET = new Set(RUN_METRICS);
-function isRunMetric(name) {
-  return RUN_METRIC_SET.has(name);
-}
-function parseFloor(text4) {
-  const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
-  if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
-  const [, name = "", op, valueText = ""] = match;
-  const value = Number(valueText);
-  if (!Number.isFinite(value)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
-  const metric = isRunMetric(name) ? name : parseRetrievalMetric(name).name;
-  return { metric, op: op === "<=" ? "<=" : ">=", value };
-}
-function formatFloor(floor) {
-  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
-}
-var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
-function describeDrop(test, config2) {
-  const metric = test.metric === "retrieval_ok" ? `retrieval ok (${config2.eval.retrievalOk.name})` : test.metric;
-  const counts = test.kind === "mcnemar" ? `, ${test.broken} broken vs ${test.fixed} fixed` : "";
-  return `${metric} ${test.base.toFixed(3)} \u2192 ${test.head.toFixed(3)}${counts}, p = ${p4(test.pValue)}, Holm-adjusted ${p4(test.adjustedPValue ?? test.pValue)} < \u03B1 ${config2.alpha}`;
-}
-function decideGate(tests, head, config2) {
-  const reasons = [];
-  const warnings = [];
-  for (const category of config2.failOn) {
-    const test = tests.find((t) => t.gate === category);
-    if (test === void 0) {
-      warnings.push(`cannot gate ${category}: no paired question carries its outcome in both runs`);
-      continue;
-    }
-    if (!test.significant || test.delta >= 0) continue;
-    if (-test.delta < config2.minEffect) {
-      warnings.push(`${category} dropped significantly but by less than the minimum effect ${config2.minEffect}: ${describeDrop(test, config2)}`);
-    } else {
-      reasons.push(`${category} regressed significantly: ${describeDrop(test, config2)}`);
-    }
-  }
-  for (const floor of config2.floors) {
-    const value = head.metrics[floor.metric]?.value ?? null;
-    if (value === null) reasons.push(`floor ${formatFloor(floor)} cannot be checked: no head question carries ${floor.metric}`);
-    else if (floor.op === ">=" ? value < floor.value : value > floor.value) {
-      reasons.push(`floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`);
-    }
-  }
-  return { verdict: reasons.length > 0 ? "fail" : "pass", reasons, warnings };
-}
-
-// src/compare/pairing.ts
-function pairQuestions(base, head, files) {
-  const baseRowOf = /* @__PURE__ */ new Map();
-  base.ids.forEach((id, row) => baseRowOf.set(id, row));
-  const baseRows = [];
-  const headRows = [];
-  const added = [];
-  const labelsChanged = [];
-  const inHead = /* @__PURE__ */ new Set();
-  head.ids.forEach((id, headRow) => {
-    inHead.add(id);
-    const baseRow = baseRowOf.get(id);
-    if (baseRow === void 0) added.push(id);
-    else if (base.goldKeys[baseRow] !== head.goldKeys[headRow]) labelsChanged.push(id);
-    else {
-      baseRows.push(baseRow);
-      headRows.push(headRow);
-    }
-  });
-  const removed = base.ids.filter((id) => !inHead.has(id));
-  if (baseRows.length === 0) {
-    const why = labelsChanged.length > 0 ? `the ${labelsChanged.length} shared question ids all have different gold labels` : "no question id appears in both files";
-    throw InputError.single({ file: files.head, message: `nothing to compare with ${files.base}: ${why}` });
-  }
-  return { baseRows: Int32Array.from(baseRows), headRows: Int32Array.from(headRows), added, removed, labelsChanged };
-}
-function gather(column2, rows) {
-  const out = new Float64Array(rows.length);
-  for (let i2 = 0; i2 < rows.length; i2++) out[i2] = column2[rows[i2]];
-  return out;
-}
-
-// src/compare/compare.ts
-var GATED_METRIC = {
-  retrieval: "retrieval_ok",
-  "end-to-end": "correct",
-  generation: "correct_given_retrieval",
-  refusal: "refusal"
-};
-function paired(baseRun, headRun, pairing, name) {
-  return { base: gather(column(baseRun, name), pairing.baseRows), head: gather(column(headRun, name), pairing.headRows) };
-}
-function binaryTest(metric, values, config2, keep = () => true) {
-  let bothRight = 0;
-  let bothWrong = 0;
-  let fixed = 0;
-  let broken = 0;
-  for (let i2 = 0; i2 < values.base.length; i2++) {
-    const before = values.base[i2];
-    const after = values.head[i2];
-    if (Number.isNaN(before) || Number.isNaN(after) || !keep(i2)) continue;
-    if (before === 1 && after === 1) bothRight++;
-    else if (before === 1) broken++;
-    else if (after === 1) fixed++;
-    else bothWrong++;
-  }
-  const n = bothRight + bothWrong + fixed + broken;
-  if (n === 0) return null;
-  const result = mcnemar(fixed, broken, bothRight, bothWrong);
-  const significant = result.pValue < config2.alpha;
-  return {
-    ...result,
-    kind: "mcnemar",
-    metric,
-    gate: null,
-    n,
-    base: (bothRight + broken) / n,
-    head: (bothRight + fixed) / n,
-    delta: (fixed - broken) / n,
-    adjustedPValue: null,
-    significant,
-    requiredN: significant ? null : mcnemarSampleSize({ pFixed: fixed / n, pBroken: broken / n, alpha: config2.alpha })
-  };
-}
-function gradedTest(metric, values, config2) {
-  const result = pairedRandomizationTest(values.base, values.head, { permutations: config2.permutations, seed: metric });
-  if (result.n === 0) return null;
-  const { differences } = pairValues(values.base, values.head);
-  let squares = 0;
-  for (const d of differences) squares += (d - result.delta) ** 2;
-  const sd = Math.sqrt(squares / Math.max(1, result.n - 1));
-  const significant = result.pValue < config2.alpha;
-  return {
-    kind: "randomization",
-    metric,
-    gate: null,
-    n: result.n,
-    base: result.meanBase,
-    head: result.meanHead,
-    delta: result.delta,
-    ci: bootstrapMeanCI(differences, { seed: metric }),
-    pValue: result.pValue,
-    adjustedPValue: null,
-    significant,
-    requiredN: significant ? null : pairedMeanSampleSize({ meanDifference: result.delta, sdDifference: sd, alpha: config2.alpha })
-  };
-}
-function adjustGatedTests(tests, config2) {
-  const gateOf = /* @__PURE__ */ new Map();
-  for (const category of config2.failOn) gateOf.set(GATED_METRIC[category], category);
-  const gated = tests.filter((test) => gateOf.has(test.metric));
-  const adjusted = holmAdjust(gated.map((test) => test.pValue));
-  return tests.map((test) => {
-    const index = gated.indexOf(test);
-    if (index < 0) return test;
-    const adjustedPValue = adjusted[index];
-    return { ...test, gate: gateOf.get(test.metric), adjustedPValue, significant: adjustedPValue < config2.alpha, requiredN: adjustedPValue < config2.alpha ? null : test.requiredN };
-  });
-}
-function causeOf(retrievalBase, retrievalHead, improving) {
-  if (Number.isNaN(retrievalBase) || Number.isNaN(retrievalHead)) return "unknown";
-  const retrievalChanged = improving ? retrievalBase === 0 && retrievalHead === 1 : retrievalBase === 1 && retrievalHead === 0;
-  return retrievalChanged ? "retrieval" : "generation";
-}
-function compareRuns(baseRun, headRun, headSummary, config2, files) {
-  const pairing = pairQuestions(baseRun, headRun, files);
-  const retrieval = paired(baseRun, headRun, pairing, "retrieval_ok");
-  const correct = paired(baseRun, headRun, pairing, "correct");
-  const refused = paired(baseRun, headRun, pairing, "refused");
-  const answerable = gather(column(headRun, "answerable"), pairing.headRows);
-  const binary = [
-    binaryTest("retrieval_ok", retrieval, config2),
-    binaryTest("correct", correct, config2),
-    binaryTest("correct_given_retrieval", correct, config2, (i2) => retrieval.base[i2] === 1 && retrieval.head[i2] === 1),
-    binaryTest("refusal", refused, config2, (i2) => answerable[i2] === 0)
-  ];
-  const graded = config2.gradedMetrics.map((metric) => gradedTest(metric, paired(baseRun, headRun, pairing, metric), config2));
-  const tests = adjustGatedTests([...binary, ...graded].filter((test) => test !== null), config2);
-  const regressions = [];
-  const fixed = [];
-  const retrievalRegressions = [];
-  const describe3 = (i2, improving) => {
-    const row = pairing.headRows[i2];
-    return {
-      id: headRun.ids[row],
-      question: headRun.questions[row],
-      tags: headRun.tags[row],
-      cause: causeOf(retrieval.base[i2], retrieval.head[i2], improving),
-      lostDocuments: lostDocuments(baseRun, headRun, pairing, i2)
-    };
-  };
-  for (let i2 = 0; i2 < pairing.headRows.length; i2++) {
-    if (correct.base[i2] === 1 && correct.head[i2] === 0) regressions.push(describe3(i2, false));
-    if (correct.base[i2] === 0 && correct.head[i2] === 1) fixed.push(describe3(i2, true));
-    if (retrieval.base[i2] === 1 && retrieval.head[i2] === 0) {
-      const change = describe3(i2, false);
-      retrievalRegressions.push({ id: change.id, question: change.question, tags: change.tags, lostDocuments: change.lostDocuments, rescued: correct.head[i2] === 1 });
-    }
-  }
-  const decomposition = {
-    base: decompose(retrieval.base, correct.base, answerable, gather(column(baseRun, "closed_book_correct"), pairing.baseRows)),
-    head: decompose(retrieval.head, correct.head, answerable, gather(column(headRun, "closed_book_correct"), pairing.headRows))
-  };
-  const retrievalTest = tests.find((test) => test.metric === "retrieval_ok");
-  const { verdict, reasons, warnings } = decideGate(tests, headSummary, config2);
-  return {
-    paired: pairing.headRows.length,
-    added: pairing.added,
-    removed: pairing.removed,
-    labelsChanged: pairing.labelsChanged,
-    alpha: config2.alpha,
-    tests,
-    regressions,
-    retrievalRegressions,
-    fixed,
-    regressionsByTag: countByTag(regressions),
-    causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
-    decomposition,
-    retrievalShifted: retrievalTest !== void 0 && retrievalTest.pValue < config2.alpha,
-    verdict,
-    reasons,
-    warnings
-  };
-}
-function lostDocuments(baseRun, headRun, pairing, i2) {
-  const before = baseRun.goldFound[pairing.baseRows[i2]] ?? [];
-  const after = new Set(headRun.goldFound[pairing.headRows[i2]] ?? []);
-  return before.filter((id) => !after.has(id));
-}
-function countCauses(changes) {
-  const counts = { retrieval: 0, generation: 0, unknown: 0 };
-  for (const change of changes) counts[change.cause]++;
-  return counts;
-}
-function countByTag(changes) {
-  const counts = {};
-  for (const change of changes) for (const tag of new Set(change.tags)) counts[tag] = (counts[tag] ?? 0) + 1;
-  return Object.fromEntries(Object.entries(counts).sort(([a, x2], [b, y]) => y - x2 || (a < b ? -1 : 1)));
-}
-
-// src/compare/settings.ts
-var PER_QUESTION_GRADED = /* @__PURE__ */ new Set(["faithfulness", "answer_relevance", "length_ratio", "context_utilisation"]);
-function splitList(text4) {
-  return text4.split(",").map((item) => item.trim()).filter(Boolean);
-}
-function parseCutoffs(text4) {
-  const items = splitList(text4);
-  const cutoffs = items.map(Number);
-  if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
-    throw new SettingError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
-  }
-  return [...new Set(cutoffs)].sort((a, b) => a - b);
-}
-function parseAlpha(text4) {
-  const value = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value) || value <= 0 || value >= 1) throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
-  return value;
-}
-function parseMinEffect(text4) {
-  const value = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value) || value < 0) throw new SettingError(`the minimum effect must be a number \u2265 0, got "${text4}"`);
-  return value;
-}
-function parsePermutations(text4) {
-  const value = Number(text4);
-  if (!Number.isInteger(value) || value < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text4}"`);
-  return value;
-}
-function parseFailOn(text4) {
-  const categories = splitList(text4);
-  for (const category of categories) {
-    if (!GATE_CATEGORIES.includes(category)) {
-      throw new SettingError(`"${category}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}`);
-    }
-  }
-  return new Set(categories);
-}
-function parseGraded(text4) {
-  return [...new Set(splitList(text4).map((name) => PER_QUESTION_GRADED.has(name) ? name : parseRetrievalMetric(name).name))];
-}
-function evalConfig(cutoffs, retrievalOk, correctness, extraMetrics = []) {
-  const metrics = defaultRetrievalMetrics(cutoffs);
-  const add = (metric) => {
-    if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
-  };
-  add(retrievalOk.metric);
-  for (const name of extraMetrics) if (!PER_QUESTION_GRADED.has(name) && !isRunMetric(name)) add(parseRetrievalMetric(name));
-  return { retrievalMetrics: metrics, retrievalOk, correctness };
-}
-function compareConfig(settings) {
-  return {
-    eval: evalConfig(settings.k, settings.retrievalOk, settings.correct, [...settings.graded, ...settings.floors.map((floor) => floor.metric)]),
-    alpha: settings.alpha,
-    failOn: settings.failOn,
-    minEffect: settings.minEffect,
-    floors: settings.floors,
-    permutations: settings.permutations,
-    gradedMetrics: settings.graded
-  };
-}
-
-// src/io/write.ts
-import { rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, join } from "node:path";
-async function writeFileAtomic(file2, content) {
-  const temporary = join(dirname2(file2), `.${basename2(file2)}.${process.pid}.tmp`);
-  try {
-    await writeFile2(temporary, content);
-    await rename2(temporary, file2);
-  } catch (error63) {
-    await rm2(temporary, { force: true });
-    throw error63;
-  }
-}
-
 // src/stats/kappa.ts
 function cohensKappa(pairs) {
   const n = pairs.length;
@@ -53486,6 +53325,19 @@ function wilsonInterval(successes, n, z3 = Z95) {
 }
 
 // src/metrics/summary.ts
+var RUN_METRICS = [
+  "retrieval_ok",
+  "correct",
+  "faithfulness",
+  "answer_relevance",
+  "length_ratio",
+  "long_answer_rate",
+  "context_utilisation",
+  "low_utilisation_rate",
+  "refusal_rate_unanswerable",
+  "false_refusal_rate",
+  "closed_book_correct"
+];
 var KAPPA_FLOOR = 0.6;
 function mean(values, rows, keep = () => true) {
   let n = 0;
@@ -53567,12 +53419,763 @@ function summarizeRun(outcomes, config2) {
   return {
     questions: outcomes.size,
     metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size)),
-    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, unanswerable },
+    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
     decomposition,
     judgeAgreement,
     byTag,
     warnings
   };
+}
+
+// src/compare/gate.ts
+var GATE_CATEGORIES = ["retrieval", "end-to-end", "generation", "refusal"];
+var RUN_METRIC_SET = new Set(RUN_METRICS);
+function isRunMetric(name) {
+  return RUN_METRIC_SET.has(name);
+}
+function parseFloor(text4) {
+  const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
+  if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
+  const [, name = "", op, valueText = ""] = match;
+  const value = Number(valueText);
+  if (!Number.isFinite(value)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
+  const metric = isRunMetric(name) ? name : parseRetrievalMetric(name).name;
+  return { metric, op: op === "<=" ? "<=" : ">=", value };
+}
+function formatFloor(floor) {
+  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
+}
+var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+function describeDrop(test, config2) {
+  const metric = test.metric === "retrieval_ok" ? `retrieval ok (${config2.eval.retrievalOk.name})` : test.metric;
+  const counts = test.kind === "mcnemar" ? `, ${test.broken} broken vs ${test.fixed} fixed` : "";
+  return `${metric} ${test.base.toFixed(3)} \u2192 ${test.head.toFixed(3)}${counts}, p = ${p4(test.pValue)}, Holm-adjusted ${p4(test.adjustedPValue ?? test.pValue)} < \u03B1 ${config2.alpha}`;
+}
+function decideGate(tests, head, config2, blocked = /* @__PURE__ */ new Map()) {
+  const reasons = [];
+  const warnings = [];
+  const outcomes = /* @__PURE__ */ new Map();
+  for (const category of config2.failOn) {
+    const test = tests.find((t) => t.gate === category);
+    if (test === void 0) {
+      warnings.push(`cannot gate ${category}: no paired question carries its outcome in both runs`);
+      continue;
+    }
+    if (!test.significant || test.delta >= 0) continue;
+    const uncalibrated = blocked.get(test.metric);
+    if (uncalibrated !== void 0) {
+      outcomes.set(category, "uncalibrated-judge");
+      warnings.push(`${category} dropped significantly (${describeDrop(test, config2)}), but it does not gate: ${uncalibrated}`);
+    } else if (-test.delta < config2.minEffect) {
+      outcomes.set(category, "below-minimum-effect");
+      warnings.push(`${category} dropped significantly but by less than the minimum effect ${config2.minEffect}: ${describeDrop(test, config2)}`);
+    } else {
+      outcomes.set(category, "fails");
+      reasons.push(`${category} regressed significantly: ${describeDrop(test, config2)}`);
+    }
+  }
+  for (const floor of config2.floors) {
+    const value = head.metrics[floor.metric]?.value ?? null;
+    if (value === null) reasons.push(`floor ${formatFloor(floor)} cannot be checked: no head question carries ${floor.metric}`);
+    else if (floor.op === ">=" ? value < floor.value : value > floor.value) {
+      const broken = `floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
+      const uncalibrated = blocked.get(floor.metric);
+      if (uncalibrated === void 0) reasons.push(broken);
+      else warnings.push(`${broken}, but it does not gate: ${uncalibrated}`);
+    }
+  }
+  return { verdict: reasons.length > 0 ? "fail" : "pass", reasons, warnings, outcomes };
+}
+
+// src/judge/calibration.ts
+import { readFile } from "node:fs/promises";
+
+// node_modules/yocto-queue/index.js
+var Node = class {
+  value;
+  next;
+  constructor(value) {
+    this.value = value;
+  }
+};
+var Queue2 = class {
+  #head;
+  #tail;
+  #size;
+  constructor() {
+    this.clear();
+  }
+  enqueue(value) {
+    const node3 = new Node(value);
+    if (this.#head) {
+      this.#tail.next = node3;
+      this.#tail = node3;
+    } else {
+      this.#head = node3;
+      this.#tail = node3;
+    }
+    this.#size++;
+  }
+  dequeue() {
+    const current = this.#head;
+    if (!current) {
+      return;
+    }
+    this.#head = this.#head.next;
+    this.#size--;
+    if (!this.#head) {
+      this.#tail = void 0;
+    }
+    return current.value;
+  }
+  peek() {
+    if (!this.#head) {
+      return;
+    }
+    return this.#head.value;
+  }
+  clear() {
+    this.#head = void 0;
+    this.#tail = void 0;
+    this.#size = 0;
+  }
+  get size() {
+    return this.#size;
+  }
+  *[Symbol.iterator]() {
+    let current = this.#head;
+    while (current) {
+      yield current.value;
+      current = current.next;
+    }
+  }
+  *drain() {
+    while (this.#head) {
+      yield this.dequeue();
+    }
+  }
+};
+
+// node_modules/p-limit/index.js
+function pLimit(concurrency) {
+  let rejectOnClear = false;
+  if (typeof concurrency === "object") {
+    ({ concurrency, rejectOnClear = false } = concurrency);
+  }
+  validateConcurrency(concurrency);
+  if (typeof rejectOnClear !== "boolean") {
+    throw new TypeError("Expected `rejectOnClear` to be a boolean");
+  }
+  const queue = new Queue2();
+  let activeCount = 0;
+  const resumeNext = () => {
+    if (activeCount < concurrency && queue.size > 0) {
+      activeCount++;
+      queue.dequeue().run();
+    }
+  };
+  const next = () => {
+    activeCount--;
+    resumeNext();
+  };
+  const run2 = async (function_, resolve3, arguments_) => {
+    const result = (async () => function_(...arguments_))();
+    resolve3(result);
+    try {
+      await result;
+    } catch {
+    }
+    next();
+  };
+  const enqueue = (function_, resolve3, reject, arguments_) => {
+    const queueItem = { reject };
+    new Promise((internalResolve) => {
+      queueItem.run = internalResolve;
+      queue.enqueue(queueItem);
+    }).then(run2.bind(void 0, function_, resolve3, arguments_));
+    if (activeCount < concurrency) {
+      resumeNext();
+    }
+  };
+  const generator = (function_, ...arguments_) => new Promise((resolve3, reject) => {
+    enqueue(function_, resolve3, reject, arguments_);
+  });
+  Object.defineProperties(generator, {
+    activeCount: {
+      get: () => activeCount
+    },
+    pendingCount: {
+      get: () => queue.size
+    },
+    clearQueue: {
+      value() {
+        if (!rejectOnClear) {
+          queue.clear();
+          return;
+        }
+        const abortError = AbortSignal.abort().reason;
+        while (queue.size > 0) {
+          queue.dequeue().reject(abortError);
+        }
+      }
+    },
+    concurrency: {
+      get: () => concurrency,
+      set(newConcurrency) {
+        validateConcurrency(newConcurrency);
+        concurrency = newConcurrency;
+        queueMicrotask(() => {
+          while (activeCount < concurrency && queue.size > 0) {
+            resumeNext();
+          }
+        });
+      }
+    },
+    map: {
+      async value(iterable, function_) {
+        const promises3 = [];
+        try {
+          Array.from(iterable, (value, index) => {
+            const promise3 = generator(function_, value, index);
+            promises3.push(promise3);
+            return promise3;
+          });
+        } catch (error63) {
+          for (const promise3 of promises3) {
+            promise3.catch(() => {
+            });
+          }
+          throw error63;
+        }
+        return Promise.all(promises3);
+      }
+    }
+  });
+  return generator;
+}
+function validateConcurrency(concurrency) {
+  if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
+    throw new TypeError("Expected `concurrency` to be a number from 1 and up");
+  }
+}
+
+// src/judge/errors.ts
+var JudgeCallError = class extends Error {
+  constructor(kind, message) {
+    super(message);
+    this.kind = kind;
+  }
+  kind;
+  name = "JudgeCallError";
+};
+var JudgeSetupError = class extends Error {
+  name = "JudgeSetupError";
+};
+
+// src/judge/prompts.ts
+var PROMPT_VERSIONS = {
+  faithfulness: "faithfulness-v1",
+  answer_relevance: "answer-relevance-v1",
+  correctness: "correctness-v1"
+};
+var CLAIM_VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
+var FAITHFULNESS_RUBRIC = `Give each claim exactly one verdict, judged against the context alone:
+- SUPPORTED: the context states the claim or entails it directly.
+- CONTRADICTED: the context states something incompatible with the claim.
+- NOT_STATED: the context neither states nor directly entails the claim, and does not contradict it.
+A claim is SUPPORTED only if the context states it or entails it directly. Plausible inference is NOT support.
+Do not use your own knowledge: a claim that is true in the world but absent from the context is NOT_STATED.
+A claim that is only partly in the context (a number, date, name, condition or qualifier is missing or different) is not SUPPORTED.`;
+var FAITHFULNESS_SYSTEM = `You are a strict fact-checker for a retrieval-augmented generation system. You check whether an answer is supported by the context that was retrieved for it.
+
+Step 1. Split the answer into atomic claims. Each claim is one self-contained factual assertion (pronouns resolved), close to the answer's own words. Leave out text that asserts nothing: greetings, restating the question, offers of further help.
+Step 2. ${FAITHFULNESS_RUBRIC}
+
+Reply with JSON only, exactly of this shape: {"claims": [{"text": "...", "verdict": "SUPPORTED" | "CONTRADICTED" | "NOT_STATED"}]}. An answer that makes no factual claim gets {"claims": []}.`;
+var CLAIM_SYSTEM = `You are a strict fact-checker. You check whether one claim is supported by a context.
+
+${FAITHFULNESS_RUBRIC}
+
+Reply with JSON only, exactly of this shape: {"verdict": "SUPPORTED" | "CONTRADICTED" | "NOT_STATED"}.`;
+var RELEVANCE_SYSTEM = `You read an answer and write the questions it answers.
+Write exactly three different questions for which the answer below would be a complete and direct response. Base them on the answer alone, not on what the user might have asked. If the answer is evasive or says it does not know, write the questions it actually addresses, however vague.
+
+Reply with JSON only, exactly of this shape: {"questions": ["...", "...", "..."]}.`;
+var CORRECTNESS_SYSTEM = `You grade an answer against a reference answer, strictly.
+CORRECT: the answer gives the essential facts of the reference that the question asks for, and nothing that contradicts the reference. Wording may differ; extra detail that does not contradict the reference is allowed.
+INCORRECT: anything else, including an answer that is only partly right, leaves out a fact the question asks for, hedges between alternatives, contradicts the reference, or declines to answer (unless the reference itself says the question cannot be answered).
+Judge against the reference only, not your own knowledge.
+
+Reply with JSON only, exactly of this shape: {"verdict": "CORRECT" | "INCORRECT"}.`;
+function block(label2, text4) {
+  return `${label2}:
+<<<
+${text4}
+>>>`;
+}
+function joinContexts(contexts) {
+  return contexts.map((text4, i2) => `[${i2 + 1}] ${text4}`).join("\n\n");
+}
+var strictObject2 = (properties) => ({
+  type: "object",
+  properties,
+  required: Object.keys(properties),
+  additionalProperties: false
+});
+var verdictProperty = (values) => ({ type: "string", enum: [...values] });
+var claimsReply = external_exports.object({
+  claims: external_exports.array(external_exports.object({ text: external_exports.string(), verdict: external_exports.enum(CLAIM_VERDICTS) }))
+});
+function faithfulnessRequest(question, answer, contexts) {
+  return {
+    task: "faithfulness.answer",
+    promptVersion: PROMPT_VERSIONS.faithfulness,
+    schemaName: "faithfulness_claims",
+    jsonSchema: strictObject2({
+      claims: { type: "array", items: strictObject2({ text: { type: "string" }, verdict: verdictProperty(CLAIM_VERDICTS) }) }
+    }),
+    messages: [
+      { role: "system", content: FAITHFULNESS_SYSTEM },
+      { role: "user", content: [block("Context", joinContexts(contexts)), block("Question", question), block("Answer", answer)].join("\n\n") }
+    ],
+    reply: claimsReply
+  };
+}
+var verdictReply = external_exports.object({ verdict: external_exports.enum(CLAIM_VERDICTS) });
+var questionsReply = external_exports.object({ questions: external_exports.array(external_exports.string().trim().min(1)).min(3) });
+function relevanceQuestionsRequest(answer) {
+  return {
+    task: "answer_relevance.questions",
+    promptVersion: PROMPT_VERSIONS.answer_relevance,
+    schemaName: "answer_questions",
+    jsonSchema: strictObject2({ questions: { type: "array", items: { type: "string" } } }),
+    messages: [
+      { role: "system", content: RELEVANCE_SYSTEM },
+      { role: "user", content: block("Answer", answer) }
+    ],
+    reply: questionsReply
+  };
+}
+var CORRECTNESS_VERDICTS = ["CORRECT", "INCORRECT"];
+var correctnessReply = external_exports.object({ verdict: external_exports.enum(CORRECTNESS_VERDICTS) });
+function correctnessRequest(question, answer, expected) {
+  return {
+    task: "correctness",
+    promptVersion: PROMPT_VERSIONS.correctness,
+    schemaName: "correctness_verdict",
+    jsonSchema: strictObject2({ verdict: verdictProperty(CORRECTNESS_VERDICTS) }),
+    messages: [
+      { role: "system", content: CORRECTNESS_SYSTEM },
+      { role: "user", content: [block("Question", question), block("Reference answer", expected), block("Answer", answer)].join("\n\n") }
+    ],
+    reply: correctnessReply
+  };
+}
+
+// src/judge/metrics.ts
+var JUDGE_METRICS = ["faithfulness", "answer_relevance", "correctness"];
+var METRIC_FIELD = {
+  faithfulness: "claims",
+  answer_relevance: "answer_relevance",
+  correctness: "correct"
+};
+async function judgeClaims(client, question, answer, contexts) {
+  const reply = await client.structured(faithfulnessRequest(question, answer, contexts));
+  return reply.claims.map(({ text: text4, verdict }) => ({ text: text4, verdict }));
+}
+async function judgeCorrect2(client, question, answer, expected) {
+  return (await client.structured(correctnessRequest(question, answer, expected))).verdict === "CORRECT";
+}
+async function judgeAnswerRelevance(client, question, answer) {
+  const generated = (await client.structured(relevanceQuestionsRequest(answer))).questions.slice(0, 3);
+  const similarities = await client.cosinesToFirst(PROMPT_VERSIONS.answer_relevance, "answer_relevance.embeddings", [question, ...generated]);
+  const mean2 = similarities.reduce((sum, s) => sum + Math.max(0, s), 0) / similarities.length;
+  return Math.min(1, Math.max(0, mean2));
+}
+
+// src/judge/calibration.ts
+var DEFAULT_KAPPA_FLOOR = 0.6;
+var calibrationRecordSchema = external_exports.object({
+  model: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
+  promptVersion: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
+  kind: external_exports.enum(["faithfulness", "correctness"], { error: 'must be "faithfulness" or "correctness"' }),
+  kappa: external_exports.number({ error: "must be a number or null" }).nullable(),
+  observed: external_exports.number({ error: "must be a number" }),
+  expected: external_exports.number({ error: "must be a number" }),
+  n: external_exports.number({ error: "must be a number" }).int("must be a whole number").nonnegative("must not be negative"),
+  date: external_exports.string({ error: "must be an ISO date string" }),
+  confusion: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), external_exports.number())).optional(),
+  labels: external_exports.object({ file: external_exports.string(), sha256: external_exports.string(), total: external_exports.number(), failed: external_exports.number() }).optional()
+});
+function judgeMayGate(record3, model, promptVersion, kappaFloor = DEFAULT_KAPPA_FLOOR) {
+  const judge = `judge ${model} (${promptVersion})`;
+  const uncalibrated = (why) => ({ allowed: false, note: `${judge} is uncalibrated: ${why}; its metrics are reported but do not gate` });
+  if (record3 === void 0) return uncalibrated("no calibration record");
+  if (record3.model !== model) return uncalibrated(`the calibration record is for model ${record3.model}`);
+  if (record3.promptVersion !== promptVersion) return uncalibrated(`the calibration record is for prompt ${record3.promptVersion}`);
+  if (record3.kappa === null) return uncalibrated(`kappa is undefined on the ${record3.n} labels (one label only)`);
+  const measured = `kappa ${record3.kappa.toFixed(3)} on n = ${record3.n}`;
+  if (!(record3.kappa >= kappaFloor)) return uncalibrated(`${measured} is below the floor ${kappaFloor}`);
+  return { allowed: true, note: `${judge} is calibrated: ${measured} (floor ${kappaFloor}, ${record3.date.slice(0, 10)})` };
+}
+async function readCalibrationRecord(file2) {
+  let text4;
+  try {
+    text4 = await readFile(file2, "utf8");
+  } catch (error63) {
+    throw readFailure(file2, error63);
+  }
+  let raw;
+  try {
+    raw = JSON.parse(text4);
+  } catch (error63) {
+    throw InputError.single({ file: file2, message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)}); expected a calibration record written by rag-gate calibrate` });
+  }
+  const parsed = calibrationRecordSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new InputError(parsed.error.issues.slice(0, 20).map((issue3) => ({ file: file2, field: formatFieldPath(issue3.path) || void 0, message: issue3.message })));
+  }
+  return parsed.data;
+}
+
+// src/compare/judge-gate.ts
+var CALIBRATION_KIND = {
+  claims: "faithfulness",
+  correct: "correctness",
+  answer_relevance: null
+};
+var METRICS_OF_FIELD = {
+  claims: ["faithfulness"],
+  correct: ["correct", "correct_given_retrieval"],
+  answer_relevance: ["answer_relevance"]
+};
+function judgeStatuses(uses, calibrations, kappaFloor) {
+  const fields = [...new Set(uses.map((use) => use.field))].sort();
+  return fields.map((field) => {
+    const judges = /* @__PURE__ */ new Map();
+    for (const use of uses) if (use.field === field) judges.set(JSON.stringify([use.model, use.promptVersion]), use);
+    const kind = CALIBRATION_KIND[field];
+    const verdicts = [...judges.values()].map((use) => {
+      if (kind === null) {
+        return { allowed: false, note: `${field} from judge ${use.model} (${use.promptVersion}) has no calibration; it is reported and never gates` };
+      }
+      const ofKind = calibrations.filter((record4) => record4.kind === kind);
+      const record3 = ofKind.find((r) => r.model === use.model && r.promptVersion === use.promptVersion) ?? ofKind[0];
+      return judgeMayGate(record3, use.model, use.promptVersion, kappaFloor);
+    });
+    return { field, allowed: verdicts.every((v) => v.allowed), notes: verdicts.map((v) => v.note) };
+  });
+}
+function blockedMetrics(statuses) {
+  const blocked = /* @__PURE__ */ new Map();
+  for (const status of statuses) {
+    if (status.allowed) continue;
+    const why = status.notes.join("; ");
+    for (const metric of METRICS_OF_FIELD[status.field]) blocked.set(metric, why);
+  }
+  return blocked;
+}
+
+// src/compare/pairing.ts
+function pairQuestions(base, head, files) {
+  const baseRowOf = /* @__PURE__ */ new Map();
+  base.ids.forEach((id, row) => baseRowOf.set(id, row));
+  const baseRows = [];
+  const headRows = [];
+  const added = [];
+  const labelsChanged = [];
+  const inHead = /* @__PURE__ */ new Set();
+  head.ids.forEach((id, headRow) => {
+    inHead.add(id);
+    const baseRow = baseRowOf.get(id);
+    if (baseRow === void 0) added.push(id);
+    else if (base.goldKeys[baseRow] !== head.goldKeys[headRow]) labelsChanged.push(id);
+    else {
+      baseRows.push(baseRow);
+      headRows.push(headRow);
+    }
+  });
+  const removed = base.ids.filter((id) => !inHead.has(id));
+  if (baseRows.length === 0) {
+    const why = labelsChanged.length > 0 ? `the ${labelsChanged.length} shared question ids all have different gold labels` : "no question id appears in both files";
+    throw InputError.single({ file: files.head, message: `nothing to compare with ${files.base}: ${why}` });
+  }
+  return { baseRows: Int32Array.from(baseRows), headRows: Int32Array.from(headRows), added, removed, labelsChanged };
+}
+function gather(column2, rows) {
+  const out = new Float64Array(rows.length);
+  for (let i2 = 0; i2 < rows.length; i2++) out[i2] = column2[rows[i2]];
+  return out;
+}
+
+// src/compare/compare.ts
+var GATED_METRIC = {
+  retrieval: "retrieval_ok",
+  "end-to-end": "correct",
+  generation: "correct_given_retrieval",
+  refusal: "refusal"
+};
+function paired(baseRun, headRun, pairing, name) {
+  return { base: gather(column(baseRun, name), pairing.baseRows), head: gather(column(headRun, name), pairing.headRows) };
+}
+function binaryTest(metric, values, config2, keep = () => true) {
+  let bothRight = 0;
+  let bothWrong = 0;
+  let fixed = 0;
+  let broken = 0;
+  for (let i2 = 0; i2 < values.base.length; i2++) {
+    const before = values.base[i2];
+    const after = values.head[i2];
+    if (Number.isNaN(before) || Number.isNaN(after) || !keep(i2)) continue;
+    if (before === 1 && after === 1) bothRight++;
+    else if (before === 1) broken++;
+    else if (after === 1) fixed++;
+    else bothWrong++;
+  }
+  const n = bothRight + bothWrong + fixed + broken;
+  if (n === 0) return null;
+  const result = mcnemar(fixed, broken, bothRight, bothWrong);
+  const significant = result.pValue < config2.alpha;
+  return {
+    ...result,
+    kind: "mcnemar",
+    metric,
+    gate: null,
+    n,
+    base: (bothRight + broken) / n,
+    head: (bothRight + fixed) / n,
+    delta: (fixed - broken) / n,
+    adjustedPValue: null,
+    significant,
+    gateOutcome: null,
+    requiredN: significant ? null : mcnemarSampleSize({ pFixed: fixed / n, pBroken: broken / n, alpha: config2.alpha })
+  };
+}
+function keptMask(values) {
+  const mask = new Uint8Array(values.base.length);
+  for (let i2 = 0; i2 < mask.length; i2++) mask[i2] = Number.isNaN(values.base[i2]) || Number.isNaN(values.head[i2]) ? 0 : 1;
+  return mask;
+}
+var sameMask = (a, b) => a.length === b.length && a.every((value, i2) => value === b[i2]);
+function gradedTests(metrics, columns, config2) {
+  const groups2 = [];
+  const differences = columns.map((values, index) => {
+    const mask = keptMask(values);
+    const group = groups2.find((g) => sameMask(g.mask, mask));
+    if (group) group.members.push(index);
+    else groups2.push({ mask, members: [index] });
+    return pairValues(values.base, values.head).differences;
+  });
+  const intervals = new Array(metrics.length);
+  for (const { members: members2 } of groups2) {
+    const cis = bootstrapMeanCIs(members2.map((index) => differences[index]), { seed: metrics[members2[0]] });
+    members2.forEach((index, j) => intervals[index] = cis[j]);
+  }
+  return metrics.map((metric, index) => {
+    const values = columns[index];
+    const result = pairedRandomizationTest(values.base, values.head, { permutations: config2.permutations, seed: metric });
+    if (result.n === 0) return null;
+    let squares = 0;
+    for (const d of differences[index]) squares += (d - result.delta) ** 2;
+    const sd = Math.sqrt(squares / Math.max(1, result.n - 1));
+    const significant = result.pValue < config2.alpha;
+    return {
+      kind: "randomization",
+      metric,
+      gate: null,
+      n: result.n,
+      base: result.meanBase,
+      head: result.meanHead,
+      delta: result.delta,
+      ci: intervals[index],
+      pValue: result.pValue,
+      adjustedPValue: null,
+      significant,
+      gateOutcome: null,
+      requiredN: significant ? null : pairedMeanSampleSize({ meanDifference: result.delta, sdDifference: sd, alpha: config2.alpha })
+    };
+  });
+}
+function adjustGatedTests(tests, config2) {
+  const gateOf = /* @__PURE__ */ new Map();
+  for (const category of config2.failOn) gateOf.set(GATED_METRIC[category], category);
+  const gated = tests.filter((test) => gateOf.has(test.metric));
+  const adjusted = holmAdjust(gated.map((test) => test.pValue));
+  return tests.map((test) => {
+    const index = gated.indexOf(test);
+    if (index < 0) return test;
+    const adjustedPValue = adjusted[index];
+    return { ...test, gate: gateOf.get(test.metric), adjustedPValue, significant: adjustedPValue < config2.alpha, requiredN: adjustedPValue < config2.alpha ? null : test.requiredN };
+  });
+}
+function causeOf(retrievalBase, retrievalHead, improving) {
+  if (Number.isNaN(retrievalBase) || Number.isNaN(retrievalHead)) return "unknown";
+  const retrievalChanged = improving ? retrievalBase === 0 && retrievalHead === 1 : retrievalBase === 1 && retrievalHead === 0;
+  return retrievalChanged ? "retrieval" : "generation";
+}
+function compareRuns(baseRun, headRun, headSummary, config2, files) {
+  const pairing = pairQuestions(baseRun, headRun, files);
+  const retrieval = paired(baseRun, headRun, pairing, "retrieval_ok");
+  const correct = paired(baseRun, headRun, pairing, "correct");
+  const refused = paired(baseRun, headRun, pairing, "refused");
+  const answerable = gather(column(headRun, "answerable"), pairing.headRows);
+  const binary = [
+    binaryTest("retrieval_ok", retrieval, config2),
+    binaryTest("correct", correct, config2),
+    binaryTest("correct_given_retrieval", correct, config2, (i2) => retrieval.base[i2] === 1 && retrieval.head[i2] === 1),
+    binaryTest("refusal", refused, config2, (i2) => answerable[i2] === 0)
+  ];
+  const graded = gradedTests(
+    config2.gradedMetrics,
+    config2.gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
+    config2
+  );
+  const testsBeforeGate = adjustGatedTests([...binary, ...graded].filter((test) => test !== null), config2);
+  const regressions = [];
+  const fixed = [];
+  const retrievalRegressions = [];
+  const describe3 = (i2, improving) => {
+    const row = pairing.headRows[i2];
+    return {
+      id: headRun.ids[row],
+      question: headRun.questions[row],
+      tags: headRun.tags[row],
+      cause: causeOf(retrieval.base[i2], retrieval.head[i2], improving),
+      lostDocuments: lostDocuments(baseRun, headRun, pairing, i2)
+    };
+  };
+  for (let i2 = 0; i2 < pairing.headRows.length; i2++) {
+    if (correct.base[i2] === 1 && correct.head[i2] === 0) regressions.push(describe3(i2, false));
+    if (correct.base[i2] === 0 && correct.head[i2] === 1) fixed.push(describe3(i2, true));
+    if (retrieval.base[i2] === 1 && retrieval.head[i2] === 0) {
+      const change = describe3(i2, false);
+      retrievalRegressions.push({ id: change.id, question: change.question, tags: change.tags, lostDocuments: change.lostDocuments, rescued: correct.head[i2] === 1 });
+    }
+  }
+  const decomposition = {
+    base: decompose(retrieval.base, correct.base, answerable, gather(column(baseRun, "closed_book_correct"), pairing.baseRows)),
+    head: decompose(retrieval.head, correct.head, answerable, gather(column(headRun, "closed_book_correct"), pairing.headRows))
+  };
+  const retrievalTest = testsBeforeGate.find((test) => test.metric === "retrieval_ok");
+  const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config2.calibrations, config2.kappaFloor);
+  const { verdict, reasons, warnings, outcomes } = decideGate(testsBeforeGate, headSummary, config2, blockedMetrics(judges));
+  const tests = testsBeforeGate.map((test) => test.gate === null ? test : { ...test, gateOutcome: outcomes.get(test.gate) ?? null });
+  return {
+    paired: pairing.headRows.length,
+    added: pairing.added,
+    removed: pairing.removed,
+    labelsChanged: pairing.labelsChanged,
+    alpha: config2.alpha,
+    tests,
+    regressions,
+    retrievalRegressions,
+    fixed,
+    regressionsByTag: countByTag(regressions),
+    causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
+    decomposition,
+    retrievalShifted: retrievalTest !== void 0 && retrievalTest.pValue < config2.alpha,
+    judges,
+    verdict,
+    reasons,
+    warnings
+  };
+}
+function lostDocuments(baseRun, headRun, pairing, i2) {
+  const before = baseRun.goldFound[pairing.baseRows[i2]] ?? [];
+  const after = new Set(headRun.goldFound[pairing.headRows[i2]] ?? []);
+  return before.filter((id) => !after.has(id));
+}
+function countCauses(changes) {
+  const counts = { retrieval: 0, generation: 0, unknown: 0 };
+  for (const change of changes) counts[change.cause]++;
+  return counts;
+}
+function countByTag(changes) {
+  const counts = {};
+  for (const change of changes) for (const tag of new Set(change.tags)) counts[tag] = (counts[tag] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(counts).sort(([a, x2], [b, y]) => y - x2 || (a < b ? -1 : 1)));
+}
+
+// src/compare/settings.ts
+var PER_QUESTION_GRADED = /* @__PURE__ */ new Set(["faithfulness", "answer_relevance", "length_ratio", "context_utilisation"]);
+function splitList(text4) {
+  return text4.split(",").map((item) => item.trim()).filter(Boolean);
+}
+function parseCutoffs(text4) {
+  const items = splitList(text4);
+  const cutoffs = items.map(Number);
+  if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
+    throw new SettingError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
+  }
+  return [...new Set(cutoffs)].sort((a, b) => a - b);
+}
+function parseAlpha(text4) {
+  const value = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value) || value <= 0 || value >= 1) throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
+  return value;
+}
+function parseKappaFloor(text4) {
+  const value = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value) || value < 0 || value > 1) throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text4}"`);
+  return value;
+}
+function parseMinEffect(text4) {
+  const value = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value) || value < 0) throw new SettingError(`the minimum effect must be a number \u2265 0, got "${text4}"`);
+  return value;
+}
+function parsePermutations(text4) {
+  const value = Number(text4);
+  if (!Number.isInteger(value) || value < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text4}"`);
+  return value;
+}
+function parseFailOn(text4) {
+  const categories = splitList(text4);
+  for (const category of categories) {
+    if (!GATE_CATEGORIES.includes(category)) {
+      throw new SettingError(`"${category}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}`);
+    }
+  }
+  return new Set(categories);
+}
+function parseGraded(text4) {
+  return [...new Set(splitList(text4).map((name) => PER_QUESTION_GRADED.has(name) ? name : parseRetrievalMetric(name).name))];
+}
+function evalConfig(cutoffs, retrievalOk, correctness, extraMetrics = []) {
+  const metrics = defaultRetrievalMetrics(cutoffs);
+  const add = (metric) => {
+    if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
+  };
+  add(retrievalOk.metric);
+  for (const name of extraMetrics) if (!PER_QUESTION_GRADED.has(name) && !isRunMetric(name)) add(parseRetrievalMetric(name));
+  return { retrievalMetrics: metrics, retrievalOk, correctness };
+}
+function compareConfig(settings) {
+  return {
+    eval: evalConfig(settings.k, settings.retrievalOk, settings.correct, [...settings.graded, ...settings.floors.map((floor) => floor.metric)]),
+    alpha: settings.alpha,
+    failOn: settings.failOn,
+    minEffect: settings.minEffect,
+    floors: settings.floors,
+    permutations: settings.permutations,
+    gradedMetrics: settings.graded,
+    calibrations: settings.calibrations,
+    kappaFloor: settings.kappaFloor
+  };
+}
+
+// src/io/write.ts
+import { rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
+import { basename as basename2, dirname as dirname2, join } from "node:path";
+async function writeFileAtomic(file2, content) {
+  const temporary = join(dirname2(file2), `.${basename2(file2)}.${process.pid}.tmp`);
+  try {
+    await writeFile2(temporary, content);
+    await rename2(temporary, file2);
+  } catch (error63) {
+    await rm2(temporary, { force: true });
+    throw error63;
+  }
 }
 
 // src/report/format.ts
@@ -53701,6 +54304,8 @@ ${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
   ! ${retrievalShiftNote(comparison)}`;
     sections.push(text4);
   }
+  if (comparison.judges.length > 0) sections.push(`Judge
+${comparison.judges.flatMap((j) => j.notes).map((note) => `  ${note}`).join("\n")}`);
   const warnings = [...comparison.warnings, ...head.warnings.map((w) => `head: ${w}`)];
   if (warnings.length > 0) sections.push(`Warnings
 ${warnings.map((w) => `  ! ${w}`).join("\n")}`);
@@ -53721,23 +54326,12 @@ function evalJson(summary2, config2) {
     judgeAgreement: summary2.judgeAgreement,
     byTag: summary2.byTag,
     warnings: summary2.warnings,
-    config: { retrievalOk: config2.retrievalOk.name, correct: config2.correctness.kind === "exact" ? "exact" : `f1:${config2.correctness.threshold}` }
+    config: { retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) }
   };
 }
 
 // src/report/eval-text.ts
-var GENERATION_METRICS = [
-  "correct",
-  "faithfulness",
-  "answer_relevance",
-  "length_ratio",
-  "long_answer_rate",
-  "context_utilisation",
-  "low_utilisation_rate",
-  "refusal_rate_unanswerable",
-  "false_refusal_rate",
-  "closed_book_correct"
-];
+var GENERATION_METRICS = RUN_METRICS.filter((name) => name !== "retrieval_ok");
 function metricRow(name, summary2) {
   const ci = summary2.ci ? `[${fixed3(summary2.ci[0])}, ${fixed3(summary2.ci[1])}]` : "";
   const count = summary2.count === void 0 ? "" : `${summary2.count}/${summary2.n}`;
@@ -53787,7 +54381,8 @@ function renderEvalText(file2, summary2, config2) {
   const notes = [
     excluded.unanswerable > 0 ? `${excluded.unanswerable} unanswerable` : "",
     excluded.noRelevant > 0 ? `${excluded.noRelevant} without relevant documents, left out of retrieval metrics` : "",
-    excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : ""
+    excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
+    excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
   ].filter(Boolean);
   const sections = [
     `rag-gate eval: ${file2}: ${summary2.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`
@@ -58933,30 +59528,29 @@ function powerSentence(test, rule) {
 var failReason = (category) => `${category} regressed significantly`;
 function decideWords(comparison) {
   const gated = comparison.tests.filter((t) => t.gate !== null);
-  const named = new Set(CATEGORIES.filter((c) => comparison.reasons.some((r) => r.startsWith(failReason(c)))));
   const otherReasons = comparison.reasons.filter((r) => !CATEGORIES.some((c) => r.startsWith(failReason(c))));
-  let failing = gated.filter((t) => named.has(t.gate));
-  if (comparison.verdict === "fail" && failing.length === 0 && otherReasons.length === 0) {
-    failing = gated.filter((t) => t.significant && t.delta < 0);
-  }
+  const failing = gated.filter((t) => t.gateOutcome === "fails");
   const failingSet = new Set(failing);
-  const join5 = (words2) => words2.length <= 1 ? words2.join("") : `${words2.slice(0, -1).join(", ")} and ${words2.at(-1)}`;
+  const join7 = (words2) => words2.length <= 1 ? words2.join("") : `${words2.slice(0, -1).join(", ")} and ${words2.at(-1)}`;
   if (comparison.verdict === "fail") {
     const parts = [];
-    if (failing.length > 0) parts.push(`${join5(failing.map((t) => CATEGORY_WORDS[t.gate]))} regressed significantly`);
+    if (failing.length > 0) parts.push(`${join7(failing.map((t) => CATEGORY_WORDS[t.gate]))} regressed significantly`);
     if (otherReasons.length > 0) parts.push(otherReasons.length === 1 ? "a floor is broken" : `${otherReasons.length} floors are broken`);
     return { heading: `\u274C rag-gate: ${parts.length > 0 ? parts.join("; ") : "this check fails"}`, failing: failingSet, otherReasons };
   }
-  const smallDrops = gated.filter((t) => t.significant && t.delta < 0);
+  const uncalibrated = gated.filter((t) => t.gateOutcome === "uncalibrated-judge");
+  const smallDrops = gated.filter((t) => t.gateOutcome === "below-minimum-effect");
   const gains = gated.filter((t) => t.significant && t.delta > 0);
-  const words = smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join5(gains.map((t) => CATEGORY_WORDS[t.gate]))} improved` : "no significant regression";
-  return { heading: `\u2705 rag-gate: ${words}`, failing: failingSet, otherReasons };
+  const words = uncalibrated.length > 0 ? `${join7(uncalibrated.map((t) => CATEGORY_WORDS[t.gate]))} dropped, but the judge is uncalibrated, so it does not gate` : smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join7(gains.map((t) => CATEGORY_WORDS[t.gate]))} improved` : "no significant regression";
+  return { heading: `${uncalibrated.length > 0 ? "\u26A0\uFE0F" : "\u2705"} rag-gate: ${words}`, failing: failingSet, otherReasons };
 }
 function roleCell(test, failing) {
   if (test.gate === null) return test.significant ? `report, significant ${test.delta < 0 ? "drop" : "gain"}` : "report";
   if (failing.has(test)) return "\u274C gate";
+  if (test.gateOutcome === "uncalibrated-judge") return "\u26A0\uFE0F gate, uncalibrated judge";
+  if (test.gateOutcome === "below-minimum-effect") return "\u26A0\uFE0F gate, below the minimum effect";
   if (!test.significant) return "gate, not significant";
-  return test.delta < 0 ? "\u26A0\uFE0F gate, below the minimum effect" : "\u2705 gate, improved";
+  return test.delta < 0 ? "\u26A0\uFE0F gate" : "\u2705 gate, improved";
 }
 function verdictSections(comparison, rule, verdict) {
   const { alpha } = comparison;
@@ -58967,7 +59561,8 @@ function verdictSections(comparison, rule, verdict) {
   for (const test of evidenceTests) {
     if (lead.length > 0) lead.push(text3(" "));
     lead.push(...evidence(test, rule, alpha));
-    if (!verdict.failing.has(test) && test.delta < 0) lead.push(text3(" The drop is smaller than the minimum effect, so it only warns."));
+    if (test.gateOutcome === "below-minimum-effect") lead.push(text3(" The drop is smaller than the minimum effect, so it only warns."));
+    if (test.gateOutcome === "uncalibrated-judge") lead.push(text3(" Its values come from an uncalibrated judge, so it only warns."));
   }
   for (const reason of verdict.otherReasons) {
     if (lead.length > 0) lead.push(text3(" "));
@@ -59142,6 +59737,10 @@ function warningsSection(comparison) {
   };
   return [paragraph2(strong2(text3("Warnings"))), list3];
 }
+function judgeSection(comparison) {
+  const notes = comparison.judges.flatMap((judge) => judge.notes);
+  return notes.length === 0 ? [] : [paragraph2(strong2(text3("Judge")), text3(": "), ...prose(notes.join("; ")))];
+}
 function footer(comparison, options) {
   const parts = [];
   if (options.baseline !== void 0 && options.baseline.trim() !== "") parts.push([text3("Baseline: "), ...annotated(options.baseline)]);
@@ -59165,7 +59764,7 @@ function renderComment(comparison, options) {
     testsTable(comparison, rule, verdict.failing),
     ...mcnemarSection(comparison, rule)
   ];
-  const tail = [...decompositionSection(comparison), ...warningsSection(comparison), footer(comparison, options)];
+  const tail = [...decompositionSection(comparison), ...judgeSection(comparison), ...warningsSection(comparison), footer(comparison, options)];
   const render2 = (limits2) => serialise({ type: "root", children: [...head, ...questionSections(lists, limits2, options.reportLink), ...tail] });
   const limits = {
     main: rowsWithin(lists.main.list, maxLength),
@@ -59728,7 +60327,9 @@ async function findArtifactBaseline(search) {
   const { api, pullRequest } = search;
   const since = new Date(search.now.getTime() - search.maxAgeDays * 864e5);
   const workflowId = await api.getWorkflowId(search.producerRunId);
-  const runs = (await api.listSuccessfulPushRuns(workflowId, pullRequest.baseRef, since)).filter((run2) => run2.headRepository === search.repository);
+  const runs = (await api.listSuccessfulPushRuns(workflowId, pullRequest.baseRef, since)).filter(
+    (run2) => run2.headRepository === search.repository && Date.parse(run2.createdAt) >= since.getTime()
+  );
   if (runs.length === 0) {
     return { found: false, reason: `no successful push run of this workflow on \`${pullRequest.baseRef}\` in the last ${search.maxAgeDays} days` };
   }
@@ -59757,7 +60358,7 @@ function commentMarker(tag) {
   return `rag-gate:${tag}`;
 }
 function isOwnComment(comment, marker, login) {
-  if (!comment.body.includes(`<!-- ${marker} -->`)) return false;
+  if (!comment.body.trimStart().startsWith(`<!-- ${marker} -->`)) return false;
   return login === null ? comment.authorType === "Bot" : comment.authorLogin === login;
 }
 async function upsertComment(api, issueNumber, marker, body, options) {
@@ -61119,8 +61720,8 @@ function isPlainObject3(value) {
 }
 var noop2 = () => "";
 async function fetchWrapper(requestOptions) {
-  const fetch = requestOptions.request?.fetch || globalThis.fetch;
-  if (!fetch) {
+  const fetch2 = requestOptions.request?.fetch || globalThis.fetch;
+  if (!fetch2) {
     throw new Error(
       "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
     );
@@ -61136,7 +61737,7 @@ async function fetchWrapper(requestOptions) {
   );
   let fetchResponse;
   try {
-    fetchResponse = await fetch(requestOptions.url, {
+    fetchResponse = await fetch2(requestOptions.url, {
       method: requestOptions.method,
       body,
       redirect: requestOptions.request?.redirect,
@@ -64176,6 +64777,11 @@ function createGitHubApi(options) {
   });
   const octokit = new RestClient({
     auth: options.token,
+    // Octokit logs every failed request; the expected ones (GET /user with GITHUB_TOKEN) would read as errors.
+    log: { debug: () => {
+    }, info: () => {
+    }, warn: log2, error: () => {
+    } },
     baseUrl: options.baseUrl,
     userAgent: "rag-gate",
     retry: { retries, retryAfterBaseValue: options.retryBaseMs ?? 1e3, doNotRetry: [400, 401, 403, 404, 410, 422, 451] },
@@ -64204,7 +64810,8 @@ function createGitHubApi(options) {
         branch,
         event: "push",
         status: "success",
-        created: `>=${since.toISOString()}`,
+        // GitHub's search date syntax is YYYY-MM-DDTHH:MM:SSZ, without fractional seconds.
+        created: `>=${since.toISOString().replace(/\.\d+Z$/, "Z")}`,
         per_page: 100
       });
       return data.workflow_runs.map((run2) => ({
@@ -64299,7 +64906,13 @@ var INPUT_DEFAULTS = {
   comment: "always",
   "comment-tag": "default",
   mode: "gate",
-  "pr-number": ""
+  "pr-number": "",
+  judge: "none",
+  "judge-model": "gpt-4o-mini",
+  "judge-base-url": "",
+  "judge-calibration": "",
+  "judge-cache": ".rag-gate-cache",
+  "kappa-floor": "0.6"
 };
 function setting(parse5) {
   return external_exports.string().transform((text4, ctx) => {
@@ -64342,9 +64955,16 @@ var inputSchema = external_exports.object({
   graded: setting(parseGraded),
   permutations: setting(parsePermutations),
   comment: external_exports.enum(["always", "on-change", "never"], { error: "must be always, on-change or never" }),
-  "comment-tag": external_exports.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1\u201364 letters, digits, dots, dashes or underscores"),
+  // No "--" and no dash at the end: the marker is an HTML comment, which cannot hold either, and would lose them.
+  "comment-tag": external_exports.string().regex(/^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/, "must be 1\u201364 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end"),
   mode: external_exports.enum(["gate", "advisory"], { error: "must be gate or advisory" }),
-  "pr-number": setting(parseOptionalPrNumber)
+  "pr-number": setting(parseOptionalPrNumber),
+  judge: external_exports.enum(["none", "openai"], { error: "must be none or openai" }),
+  "judge-model": external_exports.string().trim().min(1, "must name a model"),
+  "judge-base-url": external_exports.string().trim(),
+  "judge-calibration": external_exports.string(),
+  "judge-cache": external_exports.string().trim().min(1, "must be a directory"),
+  "kappa-floor": setting(parseKappaFloor)
 });
 var ActionInputError = class extends Error {
   name = "ActionInputError";
@@ -64379,8 +64999,651 @@ function readInputs(getInput2) {
     comment: inputs.comment,
     commentTag: inputs["comment-tag"],
     mode: inputs.mode,
-    prNumber: inputs["pr-number"]
+    prNumber: inputs["pr-number"],
+    judge: inputs.judge,
+    judgeModel: inputs["judge-model"],
+    judgeBaseUrl: inputs["judge-base-url"] === "" ? void 0 : inputs["judge-base-url"],
+    judgeCalibration: inputs["judge-calibration"].split(/[\n,]/).map((path) => path.trim()).filter(Boolean),
+    judgeCache: inputs["judge-cache"],
+    kappaFloor: inputs["kappa-floor"]
   };
+}
+
+// src/action/judge.ts
+import { mkdir as mkdir4 } from "node:fs/promises";
+import { basename as basename4, join as join5 } from "node:path";
+
+// src/judge/raw.ts
+async function readRawRecords(file2) {
+  const lines = readLines(file2);
+  let first = await lines.next();
+  while (!first.done && first.value.text.trim() === "") first = await lines.next();
+  if (first.done) return { jsonLines: true, texts: [] };
+  const head = first.value;
+  if (head.text.trimStart().startsWith("[")) {
+    const texts2 = [];
+    async function* all2() {
+      yield head;
+      yield* lines;
+    }
+    for await (const element of jsonArrayElements(all2())) texts2.push(element.text);
+    return { jsonLines: false, texts: texts2 };
+  }
+  const texts = [head.text];
+  for await (const line of lines) if (line.text.trim() !== "") texts.push(line.text);
+  return { jsonLines: true, texts };
+}
+function rewriteRecord(text4, jsonLines, set2, remove) {
+  const object2 = JSON.parse(text4);
+  const removing = [...remove].filter((key) => Object.hasOwn(object2, key));
+  if (set2.size === 0 && removing.length === 0) return jsonLines ? text4 : JSON.stringify(object2);
+  const allNew = [...set2.keys()].every((key) => !Object.hasOwn(object2, key));
+  const trimmed = text4.trimEnd();
+  if (jsonLines && allNew && removing.length === 0 && trimmed.endsWith("}")) {
+    const spaced = /^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s/.test(trimmed);
+    const [colon, comma] = spaced ? [": ", ", "] : [":", ","];
+    const appended = [...set2].map(([key, value]) => `${JSON.stringify(key)}${colon}${JSON.stringify(value)}`).join(comma);
+    return `${trimmed.slice(0, -1).trimEnd()}${comma}${appended}}`;
+  }
+  for (const key of removing) delete object2[key];
+  for (const [key, value] of set2) object2[key] = value;
+  return JSON.stringify(object2);
+}
+
+// src/judge/run.ts
+var JUDGE_ERRORS_FIELD = "judge_errors";
+var JUDGED_BY_FIELD = "judged_by";
+var hasText = (text4) => text4 !== void 0 && text4.trim() !== "";
+function planMetric(metric, record3, overwrite) {
+  if (!overwrite && record3[METRIC_FIELD[metric]] !== void 0) return { judge: false, kept: true };
+  if (!hasText(record3.answer)) return { judge: false, kept: false, reason: "no answer" };
+  if (metric === "faithfulness" && (record3.retrieved_contexts ?? []).length === 0) return { judge: false, kept: false, reason: "no retrieved_contexts" };
+  if (metric === "correctness" && record3.expected_answer === void 0) return { judge: false, kept: false, reason: "no expected_answer" };
+  return { judge: true };
+}
+function judgeMetric(client, metric, record3) {
+  const answer = record3.answer ?? "";
+  switch (metric) {
+    case "faithfulness":
+      return judgeClaims(client, record3.question, answer, record3.retrieved_contexts ?? []);
+    case "answer_relevance":
+      return judgeAnswerRelevance(client, record3.question, answer);
+    case "correctness":
+      return judgeCorrect2(client, record3.question, answer, record3.expected_answer ?? "");
+  }
+}
+var metricOrder = (metric) => {
+  const index = JUDGE_METRICS.indexOf(metric);
+  return index < 0 ? JUDGE_METRICS.length : index;
+};
+function earlierErrors(object2) {
+  const value = object2[JUDGE_ERRORS_FIELD];
+  if (!Array.isArray(value)) return [];
+  return value.filter((entry) => typeof entry === "object" && entry !== null && typeof entry.metric === "string");
+}
+function judgeProvenance(client) {
+  return {
+    faithfulness: { model: client.model, prompt_version: PROMPT_VERSIONS.faithfulness },
+    answer_relevance: { model: client.model, embedding_model: client.embeddingModel, prompt_version: PROMPT_VERSIONS.answer_relevance },
+    correctness: { model: client.model, prompt_version: PROMPT_VERSIONS.correctness }
+  };
+}
+async function judgeResults(client, options) {
+  const records = [];
+  const { warnings: readWarnings } = await readResults(options.results, (record3) => records.push(record3));
+  const raw = await readRawRecords(options.results);
+  if (raw.texts.length !== records.length) throw new Error(`internal: read ${records.length} records but ${raw.texts.length} record texts`);
+  const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
+  const reports = {};
+  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0 };
+  const values = records.map(() => /* @__PURE__ */ new Map());
+  const errors = records.map(() => []);
+  const limit = pLimit(options.concurrency);
+  const tasks = [];
+  const toJudge = /* @__PURE__ */ new Set();
+  const judgedMetrics = records.map(() => /* @__PURE__ */ new Set());
+  let done = 0;
+  let failedTasks = 0;
+  records.forEach((record3, index) => {
+    for (const metric of metrics) {
+      const report2 = reports[metric];
+      const plan = planMetric(metric, record3, options.overwrite);
+      if (!plan.judge) {
+        if (plan.kept) report2.kept++;
+        else if (plan.reason !== void 0) report2.skipped[plan.reason] = (report2.skipped[plan.reason] ?? 0) + 1;
+        continue;
+      }
+      toJudge.add(index);
+      judgedMetrics[index].add(metric);
+      tasks.push(
+        limit(async () => {
+          try {
+            values[index].set(METRIC_FIELD[metric], await judgeMetric(client, metric, record3));
+            report2.judged++;
+          } catch (error63) {
+            if (!(error63 instanceof JudgeCallError)) throw error63;
+            errors[index].push({ metric, kind: error63.kind, message: error63.message });
+            report2.failed++;
+            failedTasks++;
+          }
+          done++;
+          options.onProgress?.(done, tasks.length, failedTasks);
+        })
+      );
+    }
+  });
+  options.onProgress?.(0, tasks.length, 0);
+  try {
+    await Promise.all(tasks);
+  } finally {
+    limit.clearQueue();
+  }
+  const failuresByKind = {};
+  let recordsFailed = 0;
+  const provenance = judgeProvenance(client);
+  const lines = raw.texts.map((text4, index) => {
+    const recordErrors = errors[index];
+    if (recordErrors.length > 0) {
+      recordsFailed++;
+      for (const error63 of recordErrors) failuresByKind[error63.kind] = (failuresByKind[error63.kind] ?? 0) + 1;
+    }
+    const judgedHere = judgedMetrics[index];
+    if (judgedHere.size === 0) return rewriteRecord(text4, raw.jsonLines, /* @__PURE__ */ new Map(), /* @__PURE__ */ new Set());
+    const object2 = JSON.parse(text4);
+    const judged = values[index];
+    const set2 = /* @__PURE__ */ new Map();
+    const remove = /* @__PURE__ */ new Set();
+    const by = {};
+    const earlierBy = object2[JUDGED_BY_FIELD];
+    for (const metric of JUDGE_METRICS) {
+      const field = METRIC_FIELD[metric];
+      if (judged.has(field)) {
+        set2.set(field, judged.get(field));
+        by[field] = provenance[metric];
+      } else if (typeof earlierBy === "object" && earlierBy !== null && !Array.isArray(earlierBy) && Object.hasOwn(earlierBy, field)) {
+        by[field] = earlierBy[field];
+      }
+    }
+    if (Object.keys(by).length > 0 && judged.size > 0) set2.set(JUDGED_BY_FIELD, by);
+    const earlier = earlierErrors(object2).filter((entry) => !judgedHere.has(entry.metric));
+    const all2 = [...earlier, ...recordErrors].sort((a, b) => metricOrder(a.metric) - metricOrder(b.metric));
+    if (all2.length > 0) set2.set(JUDGE_ERRORS_FIELD, all2);
+    else remove.add(JUDGE_ERRORS_FIELD);
+    return rewriteRecord(text4, raw.jsonLines, set2, remove);
+  });
+  return {
+    lines,
+    records: records.length,
+    recordsToJudge: toJudge.size,
+    recordsFailed,
+    failureShare: toJudge.size === 0 ? 0 : recordsFailed / toJudge.size,
+    failuresByKind,
+    metrics: reports,
+    readWarnings
+  };
+}
+async function judgeFile(client, options) {
+  const result = await judgeResults(client, options);
+  await writeFileAtomic(options.out, result.lines.map((line) => `${line}
+`).join(""));
+  return result;
+}
+
+// src/judge/cache.ts
+import { createHash, randomUUID as randomUUID2 } from "node:crypto";
+import { mkdir as mkdir3, readFile as readFile2, rename as rename3, rm as rm3, writeFile as writeFile4 } from "node:fs/promises";
+import { dirname as dirname3, join as join4 } from "node:path";
+var CACHE_FORMAT = "rag-gate-judge-cache-v1";
+function cacheKey(parts) {
+  const canonical = JSON.stringify([CACHE_FORMAT, parts.endpoint, parts.model, parts.promptVersion, parts.task, parts.input]);
+  return createHash("sha256").update(canonical).digest("hex");
+}
+var JudgeCache = class {
+  constructor(dir) {
+    this.dir = dir;
+  }
+  dir;
+  /** Set once when the cache cannot be written; judging goes on without it. */
+  writeProblem;
+  path(key) {
+    return join4(this.dir, key.slice(0, 2), `${key}.json`);
+  }
+  /** The stored value, or undefined when there is none or the file is unreadable (then it is a miss). */
+  async get(key) {
+    let text4;
+    try {
+      text4 = await readFile2(this.path(key), "utf8");
+    } catch {
+      return void 0;
+    }
+    try {
+      const entry = JSON.parse(text4);
+      return entry.key === key ? entry.value : void 0;
+    } catch {
+      return void 0;
+    }
+  }
+  async put(key, parts, value) {
+    const file2 = this.path(key);
+    const temporary = join4(dirname3(file2), `.${key}.${randomUUID2()}.tmp`);
+    const entry = { key, format: CACHE_FORMAT, endpoint: parts.endpoint, model: parts.model, promptVersion: parts.promptVersion, task: parts.task, value };
+    try {
+      await mkdir3(dirname3(file2), { recursive: true });
+      await writeFile4(temporary, `${JSON.stringify(entry)}
+`);
+      await rename3(temporary, file2);
+    } catch (error63) {
+      await rm3(temporary, { force: true }).catch(() => void 0);
+      this.writeProblem ??= `cannot write the judge cache under ${this.dir} (${error63 instanceof Error ? error63.message : String(error63)}); continuing without caching`;
+    }
+  }
+};
+
+// src/judge/retry.ts
+function parseRetryAfter(value, now = Date.now()) {
+  if (value === null || value === void 0) return void 0;
+  const text4 = value.trim();
+  if (text4 === "") return void 0;
+  if (/^\d+(\.\d+)?$/.test(text4)) return Math.round(Number(text4) * 1e3);
+  const date5 = Date.parse(text4);
+  return Number.isNaN(date5) ? void 0 : Math.max(0, date5 - now);
+}
+function retryAfterFromHeaders(headers, now = Date.now()) {
+  const ms = headers.get("retry-after-ms")?.trim();
+  if (ms !== void 0 && /^\d+(\.\d+)?$/.test(ms)) return Math.round(Number(ms));
+  return parseRetryAfter(headers.get("retry-after"), now);
+}
+function backoffDelay(retry2, baseMs, random = Math.random, capMs = 3e4) {
+  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, retry2 - 1));
+  return ceiling / 2 + random() * ceiling / 2;
+}
+function sleep(ms, signal) {
+  return new Promise((resolve3, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve3();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+// src/judge/vector.ts
+function cosine(a, b) {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i2 = 0; i2 < a.length; i2++) {
+    const x2 = a[i2];
+    const y = b[i2] ?? 0;
+    dot += x2 * y;
+    normA += x2 * x2;
+    normB += y * y;
+  }
+  if (normA === 0 || normB === 0) return Number.NaN;
+  return dot / Math.sqrt(normA * normB);
+}
+
+// src/judge/client.ts
+var DEFAULT_BASE_URL = "https://api.openai.com/v1";
+var DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small";
+var DEFAULT_BACKOFF_MS = 500;
+var DEFAULT_MAX_RETRY_AFTER_MS = 12e4;
+var Retryable = class extends Error {
+  constructor(kind, message, retryAfterMs) {
+    super(message);
+    this.kind = kind;
+    this.retryAfterMs = retryAfterMs;
+  }
+  kind;
+  retryAfterMs;
+};
+var usageSchema = external_exports.object({ prompt_tokens: external_exports.number().optional(), completion_tokens: external_exports.number().optional(), total_tokens: external_exports.number().optional() }).nullable().optional();
+var chatEnvelope = external_exports.object({
+  choices: external_exports.array(
+    external_exports.object({
+      message: external_exports.object({ content: external_exports.string().nullable().optional(), refusal: external_exports.string().nullable().optional() }),
+      finish_reason: external_exports.string().nullable().optional()
+    })
+  ).min(1),
+  usage: usageSchema
+});
+var embeddingsEnvelope = external_exports.object({
+  data: external_exports.array(external_exports.object({ embedding: external_exports.array(external_exports.number()).min(1), index: external_exports.number().int().nonnegative() })),
+  usage: usageSchema
+});
+var cosinesValue = external_exports.array(external_exports.number());
+var UNREACHABLE = {
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "host not found",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  EAI_AGAIN: "host name lookup failed"
+};
+function networkCode(error63) {
+  const seen = /* @__PURE__ */ new Set();
+  const visit3 = (value) => {
+    if (typeof value !== "object" || value === null || seen.has(value)) return void 0;
+    seen.add(value);
+    const { code: code3, cause, errors } = value;
+    if (typeof code3 === "string" && code3 in UNREACHABLE) return code3;
+    const nested = visit3(cause) ?? (Array.isArray(errors) ? errors.map(visit3).find((c) => c !== void 0) : void 0);
+    return nested ?? (typeof code3 === "string" ? code3 : void 0);
+  };
+  return visit3(error63);
+}
+function serverMessage(text4) {
+  try {
+    const body = JSON.parse(text4);
+    if (typeof body.error === "string") return body.error;
+    if (typeof body.error?.message === "string") return body.error.message;
+    if (typeof body.message === "string") return body.message;
+  } catch {
+  }
+  const flat = text4.replace(/\s+/g, " ").trim();
+  return flat.length > 200 ? `${flat.slice(0, 200)}\u2026` : flat || "(empty body)";
+}
+function replyJson(content) {
+  const fenced = /^\s*```(?:json)?\s*\n?([\s\S]*?)\n?```\s*$/i.exec(content);
+  return JSON.parse(fenced ? fenced[1] : content);
+}
+function zodSummary(error63) {
+  return error63.issues.slice(0, 3).map((issue3) => `${issue3.path.length > 0 ? issue3.path.join(".") : "(root)"}: ${issue3.message}`).join("; ");
+}
+var JudgeClient = class {
+  constructor(options) {
+    this.options = options;
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+  }
+  options;
+  stats = { calls: 0, retries: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  warnings = [];
+  abort = new AbortController();
+  setupError;
+  memo = /* @__PURE__ */ new Map();
+  responseFormat = "json_schema";
+  baseUrl;
+  get model() {
+    return this.options.model;
+  }
+  get embeddingModel() {
+    return this.options.embeddingModel;
+  }
+  /** A chat completion whose reply must be JSON matching `request.reply`; cached by model, prompt version and messages. */
+  structured(request2) {
+    const parts = {
+      endpoint: "chat",
+      model: this.options.model,
+      promptVersion: request2.promptVersion,
+      task: request2.task,
+      input: request2.messages.map(({ role, content }) => ({ role, content }))
+    };
+    return this.cached(parts, request2.reply, () => this.withRetries(() => this.chatAttempt(request2)));
+  }
+  /**
+   * Embeds `texts` in one call and returns the cosine similarity of the first text with each of the others.
+   * The similarities, not the vectors, are cached (a few numbers instead of thousands), keyed by embedding
+   * model, prompt version and texts.
+   */
+  cosinesToFirst(promptVersion, task, texts) {
+    const parts = { endpoint: "embeddings", model: this.options.embeddingModel, promptVersion, task, input: [...texts] };
+    const compute = async () => {
+      const [first, ...others] = await this.withRetries(() => this.embeddingsAttempt(texts));
+      const cosines = others.map((vector) => cosine(first, vector));
+      if (cosines.some((value) => !Number.isFinite(value))) throw new JudgeCallError("invalid_reply", "the embeddings endpoint returned a zero vector");
+      return cosines;
+    };
+    return this.cached(parts, cosinesValue, compute);
+  }
+  async cached(parts, check3, compute) {
+    const key = cacheKey(parts);
+    const shared = this.memo.get(key);
+    if (shared !== void 0) {
+      const value = await shared;
+      this.stats.cacheHits++;
+      return value;
+    }
+    const promise3 = (async () => {
+      const stored = await this.options.cache?.get(key);
+      if (stored !== void 0) {
+        const parsed = check3.safeParse(stored);
+        if (parsed.success) {
+          this.stats.cacheHits++;
+          return parsed.data;
+        }
+      }
+      const value = await compute();
+      await this.options.cache?.put(key, parts, value);
+      return value;
+    })();
+    this.memo.set(key, promise3);
+    try {
+      return await promise3;
+    } catch (error63) {
+      this.memo.delete(key);
+      throw error63;
+    }
+  }
+  async withRetries(attempt) {
+    const { maxAttempts, backoffMs } = this.options;
+    const maxRetryAfterMs = this.options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+    let last;
+    for (let n = 1; n <= maxAttempts; n++) {
+      if (last !== void 0) {
+        if (last.retryAfterMs !== void 0 && last.retryAfterMs > maxRetryAfterMs) {
+          throw new JudgeCallError(last.kind, `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1e3)} s, longer than the ${maxRetryAfterMs / 1e3} s rag-gate waits`);
+        }
+        this.stats.retries++;
+        await sleep(last.retryAfterMs ?? backoffDelay(n - 1, backoffMs, this.options.random), this.abort.signal);
+      }
+      try {
+        return await attempt();
+      } catch (error63) {
+        if (!(error63 instanceof Retryable)) throw error63;
+        last = error63;
+      }
+    }
+    const kind = last?.kind ?? "network";
+    throw new JudgeCallError(kind, `${last?.message ?? "no attempt made"} (gave up after ${maxAttempts} attempt${maxAttempts === 1 ? "" : "s"})`);
+  }
+  /** Stops the whole run: every pending and later call rejects with `error`. */
+  stop(error63) {
+    this.setupError ??= error63;
+    this.abort.abort(this.setupError);
+    throw this.setupError;
+  }
+  /** One HTTP POST: budget, timeout, and the failures no retry can fix. */
+  async post(path, body) {
+    if (this.setupError !== void 0) throw this.setupError;
+    const { maxCalls, timeoutMs, apiKey } = this.options;
+    if (maxCalls !== void 0 && this.stats.calls >= maxCalls) {
+      throw new JudgeCallError("budget", `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? "" : "s"} is used up`);
+    }
+    this.stats.calls++;
+    const url2 = `${this.baseUrl}${path}`;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let reply;
+    try {
+      const response = await fetch(url2, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
+        body: JSON.stringify(body),
+        signal: AbortSignal.any([timeout, this.abort.signal])
+      });
+      reply = { status: response.status, headers: response.headers, text: await response.text() };
+    } catch (error63) {
+      if (this.setupError !== void 0) throw this.setupError;
+      if (timeout.aborted) throw new Retryable("timeout", `no complete reply from ${url2} within ${timeoutMs} ms`);
+      const code3 = networkCode(error63);
+      const reason = code3 !== void 0 ? UNREACHABLE[code3] : void 0;
+      if (reason !== void 0) {
+        this.stop(new JudgeSetupError(`cannot reach the judge endpoint ${url2} (${reason}); check --base-url or OPENAI_BASE_URL`));
+      }
+      throw new Retryable("network", `the connection to ${url2} failed (${code3 ?? (error63 instanceof Error ? error63.message : String(error63))})`);
+    }
+    const { status } = reply;
+    if (status === 401 || status === 403) {
+      this.stop(new JudgeSetupError(`the judge endpoint ${url2} rejected the API key (HTTP ${status}: ${serverMessage(reply.text)}); check OPENAI_API_KEY`));
+    }
+    if (status === 404) {
+      this.stop(
+        new JudgeSetupError(
+          `the judge endpoint ${url2} answered HTTP 404 (${serverMessage(reply.text)}); check --base-url (OpenAI-compatible servers usually end in /v1) and the model name`
+        )
+      );
+    }
+    return reply;
+  }
+  /** Turns an error status into a retry (408, 409, 429, 5xx, honouring Retry-After) or a final failure. */
+  failedStatus(reply) {
+    const message = `HTTP ${reply.status}: ${serverMessage(reply.text)}`;
+    if (reply.status === 408 || reply.status === 409 || reply.status === 429 || reply.status >= 500) {
+      throw new Retryable(reply.status === 408 ? "timeout" : "unavailable", message, retryAfterFromHeaders(reply.headers));
+    }
+    throw new JudgeCallError("http", message);
+  }
+  addUsage(usage) {
+    if (!usage) return;
+    const prompt = usage.prompt_tokens ?? 0;
+    const completion = usage.completion_tokens ?? 0;
+    this.stats.promptTokens += prompt;
+    this.stats.completionTokens += completion;
+    this.stats.totalTokens += usage.total_tokens ?? prompt + completion;
+  }
+  async chatAttempt(request2) {
+    let reply;
+    for (; ; ) {
+      const format = this.responseFormat;
+      reply = await this.post("/chat/completions", {
+        model: this.options.model,
+        temperature: 0,
+        messages: request2.messages,
+        response_format: format === "json_schema" ? { type: "json_schema", json_schema: { name: request2.schemaName, strict: true, schema: request2.jsonSchema } } : { type: "json_object" }
+      });
+      if (reply.status === 400 && format === "json_schema" && /response_format|json_schema/i.test(reply.text)) {
+        if (this.responseFormat === "json_schema") {
+          this.responseFormat = "json_object";
+          this.warnings.push(`the endpoint does not accept the JSON-schema response format (${serverMessage(reply.text)}); using JSON mode, replies are still validated`);
+        }
+        continue;
+      }
+      break;
+    }
+    if (reply.status < 200 || reply.status >= 300) this.failedStatus(reply);
+    let envelope;
+    try {
+      const parsed = chatEnvelope.safeParse(JSON.parse(reply.text));
+      if (!parsed.success) throw new Retryable("invalid_reply", `the reply is not a chat completion (${zodSummary(parsed.error)})`);
+      envelope = parsed.data;
+    } catch (error63) {
+      if (error63 instanceof Retryable) throw error63;
+      throw new Retryable("invalid_reply", `the reply is not JSON (${serverMessage(reply.text)})`);
+    }
+    this.addUsage(envelope.usage);
+    const message = envelope.choices[0].message;
+    if (typeof message.content !== "string" || message.content.trim() === "") {
+      throw new Retryable("invalid_reply", message.refusal ? `the model refused: ${message.refusal}` : "the reply has no content");
+    }
+    let json2;
+    try {
+      json2 = replyJson(message.content);
+    } catch {
+      const truncated = envelope.choices[0].finish_reason === "length" ? " (cut off at the token limit)" : "";
+      throw new Retryable("invalid_reply", `the model's reply is not JSON${truncated}: ${serverMessage(message.content)}`);
+    }
+    const checked = request2.reply.safeParse(json2);
+    if (!checked.success) throw new Retryable("invalid_reply", `the model's reply does not have the expected shape (${zodSummary(checked.error)})`);
+    return checked.data;
+  }
+  async embeddingsAttempt(texts) {
+    const reply = await this.post("/embeddings", { model: this.options.embeddingModel, input: texts });
+    if (reply.status < 200 || reply.status >= 300) this.failedStatus(reply);
+    let envelope;
+    try {
+      const parsed = embeddingsEnvelope.safeParse(JSON.parse(reply.text));
+      if (!parsed.success) throw new Retryable("invalid_reply", `the reply is not an embeddings list (${zodSummary(parsed.error)})`);
+      envelope = parsed.data;
+    } catch (error63) {
+      if (error63 instanceof Retryable) throw error63;
+      throw new Retryable("invalid_reply", `the reply is not JSON (${serverMessage(reply.text)})`);
+    }
+    this.addUsage(envelope.usage);
+    const byIndex = [...envelope.data].sort((a, b) => a.index - b.index);
+    const dimension = byIndex[0]?.embedding.length;
+    if (byIndex.length !== texts.length || byIndex.some((item, i2) => item.index !== i2 || item.embedding.length !== dimension)) {
+      throw new Retryable("invalid_reply", `expected ${texts.length} embeddings of one dimension, indexed 0\u2026${texts.length - 1}`);
+    }
+    return byIndex.map((item) => item.embedding);
+  }
+};
+
+// src/judge/setup.ts
+function createJudgeClient(settings, env = process.env) {
+  const apiKey = env.OPENAI_API_KEY?.trim();
+  if (!apiKey) {
+    throw new JudgeSetupError(
+      "no API key: set OPENAI_API_KEY in the environment (in GitHub Actions, pass a secret as env OPENAI_API_KEY); for a local server that needs none, set any value"
+    );
+  }
+  const fromEnv = env.OPENAI_BASE_URL?.trim();
+  const baseUrl = settings.baseUrl ?? (fromEnv ? fromEnv : DEFAULT_BASE_URL);
+  const source = settings.baseUrl !== void 0 ? "the base URL" : fromEnv ? "OPENAI_BASE_URL" : "the default base URL";
+  let url2;
+  try {
+    url2 = new URL(baseUrl);
+  } catch {
+    throw new JudgeSetupError(`${source} "${baseUrl}" is not a URL; use for example https://api.openai.com/v1 or http://localhost:11434/v1`);
+  }
+  if (url2.protocol !== "http:" && url2.protocol !== "https:") throw new JudgeSetupError(`${source} "${baseUrl}" must be an http or https URL`);
+  const backoffText = env.RAG_GATE_JUDGE_BACKOFF_MS?.trim();
+  const backoffMs = backoffText ? Number(backoffText) : DEFAULT_BACKOFF_MS;
+  if (!Number.isFinite(backoffMs) || backoffMs < 0) throw new JudgeSetupError(`RAG_GATE_JUDGE_BACKOFF_MS must be a number of milliseconds \u2265 0, got "${backoffText}"`);
+  return new JudgeClient({
+    baseUrl,
+    apiKey,
+    model: settings.model,
+    embeddingModel: settings.embeddingModel ?? DEFAULT_EMBEDDING_MODEL,
+    timeoutMs: settings.timeoutMs,
+    maxAttempts: settings.maxAttempts,
+    backoffMs,
+    maxCalls: settings.maxCalls,
+    cache: settings.cache === false ? void 0 : new JudgeCache(settings.cache)
+  });
+}
+
+// src/action/judge.ts
+var MAX_FAILURE_SHARE = 0.05;
+var JudgeRunError = class extends Error {
+  name = "JudgeRunError";
+};
+async function judgeFiles(files, inputs, directory, env, log2) {
+  const client = createJudgeClient(
+    { model: inputs.judgeModel, baseUrl: inputs.judgeBaseUrl, cache: inputs.judgeCache, timeoutMs: 6e4, maxAttempts: 4 },
+    env
+  );
+  await mkdir4(directory, { recursive: true });
+  const judged = [];
+  for (const [index, file2] of files.entries()) {
+    const out = join5(directory, `${index}-${basename4(file2)}`);
+    const result = await judgeFile(client, { results: file2, out, metrics: JUDGE_METRICS, overwrite: false, concurrency: 8 });
+    log2(`judged ${file2}: ${result.recordsToJudge} records needed the judge, ${result.recordsFailed} failed`);
+    if (result.failureShare > MAX_FAILURE_SHARE) {
+      throw new JudgeRunError(
+        `the judge failed on ${result.recordsFailed} of ${result.recordsToJudge} records of ${file2} (${(result.failureShare * 100).toFixed(1)}%, more than ${MAX_FAILURE_SHARE * 100}%); see judge_errors in ${out}`
+      );
+    }
+    judged.push(out);
+  }
+  const { calls, cacheHits } = client.stats;
+  log2(`judge: ${calls} calls, ${cacheHits} cache hits`);
+  return judged;
 }
 
 // src/action/run.ts
@@ -64417,7 +65680,7 @@ async function runAction(runtime) {
   try {
     await run(runtime);
   } catch (error63) {
-    if (error63 instanceof ActionInputError || error63 instanceof InputError) {
+    if (error63 instanceof ActionInputError || error63 instanceof InputError || error63 instanceof JudgeSetupError) {
       runtime.setFailed(`rag-gate: bad input
 ${error63.message}`);
       return;
@@ -64429,11 +65692,14 @@ async function run(runtime) {
   const inputs = readInputs((name) => runtime.getInput(name));
   const env = runtime.env;
   const [owner = "", repo = ""] = (env.GITHUB_REPOSITORY ?? "").split("/");
-  const event = readEvent(env.GITHUB_EVENT_NAME ?? "", runtime.eventPayload, Number(env.GITHUB_RUN_ID ?? 0));
-  const reportDir = join4(env.RUNNER_TEMP || tmpdir(), "rag-gate", inputs.commentTag);
-  await mkdir3(reportDir, { recursive: true });
-  const config2 = compareConfig(inputs);
-  const headFiles = await expandGlob(inputs.results, "results");
+  const event = readEvent(env.GITHUB_EVENT_NAME ?? "", runtime.readEventPayload(), Number(env.GITHUB_RUN_ID ?? 0));
+  const reportDir = join6(env.RUNNER_TEMP || tmpdir(), "rag-gate", inputs.commentTag);
+  await mkdir5(reportDir, { recursive: true });
+  const calibrations = await Promise.all(inputs.judgeCalibration.map(readCalibrationRecord));
+  const config2 = compareConfig({ ...inputs, calibrations });
+  const judge = (files, side) => inputs.judge === "openai" ? judgeFiles(files, inputs, join6(reportDir, "judged", side), env, (message) => runtime.info(message)) : Promise.resolve([...files]);
+  const resultFiles = await expandGlob(inputs.results, "results");
+  const headFiles = await judge(resultFiles, "head");
   const head = await readOutcomes(headFiles, config2.eval);
   for (const warning2 of head.warnings) runtime.warning(warning2);
   const headSummary = summarizeRun(head.outcomes, config2.eval);
@@ -64456,20 +65722,20 @@ async function run(runtime) {
       repository: `${owner}/${repo}`,
       artifactName: inputs.baselineArtifact,
       maxAgeDays: inputs.baselineMaxAgeDays,
-      resultNames: headFiles.map((file2) => basename4(file2)),
-      directory: join4(reportDir, "baseline"),
+      resultNames: resultFiles.map((file2) => basename5(file2)),
+      directory: join6(reportDir, "baseline"),
       now: runtime.now()
     }).catch((error63) => ({ found: false, reason: `the baseline lookup failed (${errorMessage(error63)})` }));
   }
   const marker = commentMarker(inputs.commentTag);
-  const jsonFile = join4(reportDir, "report.json");
-  const markdownFile = join4(reportDir, "comment.md");
+  const jsonFile = join6(reportDir, "report.json");
+  const markdownFile = join6(reportDir, "comment.md");
   let comment;
   let summary2;
   let comparison = null;
   let report2;
   if (baseline.found) {
-    const base = await readOutcomes(baseline.files, config2.eval);
+    const base = await readOutcomes(await judge(baseline.files, "base"), config2.eval);
     comparison = compareRuns(base.outcomes, head.outcomes, headSummary, config2, { base: baseline.files.join(", "), head: headFiles.join(", ") });
     const options = { retrievalOk: config2.eval.retrievalOk.name, marker, baseline: baseline.description, reportLink: "the `report-json` output" };
     comment = renderComment(comparison, options);
@@ -64518,11 +65784,13 @@ ${renderEvalText(headFiles.join(", "), headSummary, config2.eval)}`);
 }
 
 // src/index.ts
-var eventPath = process.env.GITHUB_EVENT_PATH;
 await runAction({
   getInput: (name) => getInput(name),
   env: process.env,
-  eventPayload: eventPath ? JSON.parse(readFileSync(eventPath, "utf8")) : {},
+  readEventPayload: () => {
+    const eventPath = process.env.GITHUB_EVENT_PATH;
+    return eventPath ? JSON.parse(readFileSync(eventPath, "utf8")) : {};
+  },
   createApi: (token, owner, repo) => createGitHubApi({
     token,
     owner,

@@ -1,7 +1,13 @@
 #!/usr/bin/env node
 import { main } from './cli/main.js';
+import { isReaderThread, serveReader } from './io/parallel.js';
 
-process.exitCode = await main(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-});
+if (isReaderThread()) {
+  await serveReader();
+} else {
+  process.exitCode = await main(process.argv.slice(2), {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    readerEntry: new URL(import.meta.url),
+  });
+}

@@ -2,12 +2,11 @@ import { Command, Option } from 'commander';
 import { compareRuns } from '../compare/compare.js';
 import { type Floor, GATE_CATEGORIES, type GateCategory } from '../compare/gate.js';
 import { compareConfig, DEFAULT_CUTOFFS, DEFAULT_GRADED } from '../compare/settings.js';
-import { readBoth } from '../io/errors.js';
+import { readBothRuns } from '../io/parallel.js';
 import { DEFAULT_KAPPA_FLOOR, readCalibrationRecord } from '../judge/calibration.js';
 import { writeFileAtomic } from '../io/write.js';
 import type { CorrectnessRule } from '../metrics/generation/correctness.js';
 import { parseRetrievalOkRule, type RetrievalOkRule } from '../metrics/retrieval-ok.js';
-import { readOutcomes } from '../metrics/outcomes.js';
 import { summarizeRun } from '../metrics/summary.js';
 import { renderCompareText } from '../report/compare-text.js';
 import { renderComment } from '../report/markdown.js';
@@ -77,7 +76,7 @@ export function compareCommand(context: CommandContext, setExitCode: (code: numb
     .action(async (options: CompareOptions) => {
       const calibrations = await Promise.all(options.judgeCalibration.map(readCalibrationRecord));
       const config = compareConfig({ ...options, floors: options.floor, calibrations });
-      const [base, head] = await readBoth(readOutcomes(options.base, config.eval), readOutcomes(options.head, config.eval));
+      const [base, head] = await readBothRuns([options.base], [options.head], config.eval, context.readerEntry);
       for (const warning of [...base.warnings, ...head.warnings]) context.stderr(`rag-gate: warning: ${warning}\n`);
       const comparison = compareRuns(base.outcomes, head.outcomes, summarizeRun(head.outcomes, config.eval), config, { base: options.base, head: options.head });
       if (options.markdown !== undefined) await writeFileAtomic(options.markdown, renderComment(comparison, { retrievalOk: config.eval.retrievalOk.name }));
