@@ -32375,12 +32375,14 @@ function parseRecordJson(text4) {
 // src/io/lines.ts
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-async function* readLines(file2) {
+var PROGRESS_EVERY = 4096;
+async function* readLines(file2, onProgress) {
   const input2 = createReadStream(file2, { encoding: "utf8", highWaterMark: 1 << 20 });
   const lines = createInterface({ input: input2, crlfDelay: Infinity });
   let line = 0;
   for await (const raw of lines) {
     line++;
+    if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, input2.bytesRead);
     const text4 = line === 1 && raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
     yield { text: text4, line };
   }
@@ -32526,7 +32528,7 @@ function canonicalize(raw, file2, line, problems) {
   }
   return { record: record2, spelling };
 }
-async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map()) {
+async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(), onProgress) {
   const problems = new ProblemCollector();
   const unknownFields = /* @__PURE__ */ new Map();
   let records = 0;
@@ -32565,7 +32567,7 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map())
     if (problems.count === 0) onRecord(parsed.data, line);
   };
   try {
-    for await (const element of recordTexts(file2)) handle2(element.text, element.line);
+    for await (const element of recordTexts(file2, onProgress)) handle2(element.text, element.line);
   } catch (error62) {
     if (error62 instanceof JsonArrayShapeError) problems.add({ file: file2, line: error62.line, message: error62.message });
     else throw readFailure(file2, error62);
@@ -32579,8 +32581,8 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map())
   );
   return { records, warnings };
 }
-async function* recordTexts(file2) {
-  const lines = readLines(file2);
+async function* recordTexts(file2, onProgress) {
+  const lines = readLines(file2, onProgress);
   let first = await lines.next();
   while (!first.done && first.value.text.trim() === "") first = await lines.next();
   if (first.done) return;
@@ -34172,12 +34174,12 @@ var OutcomeBuilder = class {
 function column(outcomes, name) {
   return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
 }
-async function readOutcomes(files, config2) {
+async function readOutcomes(files, config2, onProgress) {
   const builder = new OutcomeBuilder(config2);
   const seenIds = /* @__PURE__ */ new Map();
   const warnings = [];
   for (const file2 of typeof files === "string" ? [files] : files) {
-    const read = await readResults(file2, (record2) => builder.add(record2), seenIds);
+    const read = await readResults(file2, (record2) => builder.add(record2), seenIds, onProgress);
     warnings.push(...read.warnings);
   }
   return { outcomes: builder.build(), warnings };
@@ -35268,9 +35270,9 @@ function readInThread(entry, files, config2) {
     });
   });
 }
-async function readBothRuns(base, head, config2, entry) {
+async function readBothRuns(base, head, config2, entry, onProgress) {
   const baseRead = entry === void 0 ? readOutcomes(base, config2) : readInThread(entry, base, config2);
-  const [a, b] = await Promise.allSettled([baseRead, readOutcomes(head, config2)]);
+  const [a, b] = await Promise.allSettled([baseRead, readOutcomes(head, config2, onProgress)]);
   if (a.status === "fulfilled" && b.status === "fulfilled") return [a.value, b.value];
   throw InputError.merge([a, b].flatMap((result) => result.status === "rejected" ? [result.reason] : []));
 }
@@ -40730,6 +40732,39 @@ function cellLength(cell) {
   return nodes.reduce((sum, node3) => sum + ("value" in node3 ? node3.value.length : 0), 0);
 }
 
+// src/cli/progress.ts
+function readingProgress(context) {
+  if (process.stderr.isTTY !== true) return { reporter: () => void 0, end: () => void 0 };
+  const started = performance.now();
+  const files = [];
+  let drawn = 0;
+  let shown = false;
+  const draw = () => {
+    const now = performance.now();
+    if (now - drawn < 100) return;
+    drawn = now;
+    shown = true;
+    const records = files.reduce((sum, file2) => sum + file2.records, 0);
+    const megabytes = files.reduce((sum, file2) => sum + file2.bytes, 0) / 1e6;
+    const rate = megabytes / Math.max((now - started) / 1e3, 1e-3);
+    context.stderr(`\rreading: ${records.toLocaleString("en-US")} records, ${megabytes.toFixed(0)} MB, ${rate.toFixed(0)} MB/s\x1B[K`);
+  };
+  return {
+    reporter: () => {
+      const file2 = { records: 0, bytes: 0 };
+      files.push(file2);
+      return (records, bytes) => {
+        file2.records = records;
+        file2.bytes = bytes;
+        draw();
+      };
+    },
+    end: () => {
+      if (shown) context.stderr("\r\x1B[K");
+    }
+  };
+}
+
 // src/cli/options.ts
 function argParser(parse3) {
   return (text4) => {
@@ -40768,7 +40803,8 @@ function compareCommand(context, setExitCode) {
   ).addOption(new Option("--kappa-floor <kappa>", "lowest judge\u2013human kappa at which judged metrics may gate").argParser(kappaFloorOption2).default(DEFAULT_KAPPA_FLOOR)).option("--json", "print the comparison as one JSON object on stdout").option("--markdown <file>", "write the PR comment body (Markdown) to this file").action(async (options) => {
     const calibrations = await Promise.all(options.judgeCalibration.map(readCalibrationRecord));
     const config2 = compareConfig({ ...options, floors: options.floor, calibrations });
-    const [base, head] = await readBothRuns([options.base], [options.head], config2.eval, context.readerEntry);
+    const progress = readingProgress(context);
+    const [base, head] = await readBothRuns([options.base], [options.head], config2.eval, context.readerEntry, progress.reporter()).finally(progress.end);
     for (const warning of [...base.warnings, ...head.warnings]) context.stderr(`rag-gate: warning: ${warning}
 `);
     const comparison = compareRuns(base.outcomes, head.outcomes, summarizeRun(head.outcomes, config2.eval), config2, { base: options.base, head: options.head });
@@ -40886,7 +40922,8 @@ function evalCommand(context) {
     new Option("--correct <rule>", 'how to judge answers that lack "correct": exact (normalised exact match) or f1:T (token F1 \u2265 T)').argParser(correctnessOption).default({ kind: "exact" }, "exact")
   ).option("--json", "print one JSON object on stdout instead of the report").action(async (options) => {
     const config2 = evalConfig(options.k, options.retrievalOk, options.correct);
-    const { outcomes, warnings } = await readOutcomes(options.results, config2);
+    const progress = readingProgress(context);
+    const { outcomes, warnings } = await readOutcomes(options.results, config2, progress.reporter()).finally(progress.end);
     const summary = summarizeRun(outcomes, config2);
     for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}
 `);
@@ -41778,37 +41815,6 @@ ${textTable([["qid", ...names], ...rows])}
 }
 
 // src/cli/trec-command.ts
-function readingProgress(context) {
-  if (process.stderr.isTTY !== true) return { reporter: () => void 0, end: () => void 0 };
-  const started = performance.now();
-  const files = [];
-  let drawn = 0;
-  let shown = false;
-  const draw = () => {
-    const now = performance.now();
-    if (now - drawn < 100) return;
-    drawn = now;
-    shown = true;
-    const records = files.reduce((sum, file2) => sum + file2.records, 0);
-    const megabytes = files.reduce((sum, file2) => sum + file2.bytes, 0) / 1e6;
-    const rate = megabytes / Math.max((now - started) / 1e3, 1e-3);
-    context.stderr(`\rreading: ${records.toLocaleString("en-US")} records, ${megabytes.toFixed(0)} MB, ${rate.toFixed(0)} MB/s\x1B[K`);
-  };
-  return {
-    reporter: () => {
-      const file2 = { records: 0, bytes: 0 };
-      files.push(file2);
-      return (records, bytes) => {
-        file2.records = records;
-        file2.bytes = bytes;
-        draw();
-      };
-    },
-    end: () => {
-      if (shown) context.stderr("\r\x1B[K");
-    }
-  };
-}
 function trecCommand(context) {
   return new Command("trec").description("evaluate a TREC run against qrels with trec_eval's conventions (as trec_eval -c)").requiredOption("--qrels <file>", 'judgments: "qid iter docno rel" per line').requiredOption("--run <file>", 'run: "qid Q0 docno rank score tag" per line; ranked by score, ties by docno descending').addOption(new Option("--metrics <list>", "metrics to compute, e.g. ndcg@10,map,mrr,recall@100 (default: all at --k)").argParser(metricsOption2)).addOption(new Option("--k <list>", "cut-offs for the default metrics").argParser(cutoffsOption).default(DEFAULT_CUTOFFS, "1,3,5,10")).option("--per-query", "also print each query\u2019s values").option("--json", "print one JSON object on stdout: {queries, aggregate, perQuery}").action(async (options) => {
     const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);

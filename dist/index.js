@@ -32574,12 +32574,14 @@ function parseRecordJson(text4) {
 // src/io/lines.ts
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-async function* readLines(file2) {
+var PROGRESS_EVERY = 4096;
+async function* readLines(file2, onProgress) {
   const input2 = createReadStream(file2, { encoding: "utf8", highWaterMark: 1 << 20 });
   const lines = createInterface({ input: input2, crlfDelay: Infinity });
   let line = 0;
   for await (const raw of lines) {
     line++;
+    if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, input2.bytesRead);
     const text4 = line === 1 && raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
     yield { text: text4, line };
   }
@@ -52442,7 +52444,7 @@ function canonicalize(raw, file2, line, problems) {
   }
   return { record: record3, spelling };
 }
-async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map()) {
+async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(), onProgress) {
   const problems = new ProblemCollector();
   const unknownFields = /* @__PURE__ */ new Map();
   let records = 0;
@@ -52481,7 +52483,7 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map())
     if (problems.count === 0) onRecord(parsed.data, line);
   };
   try {
-    for await (const element of recordTexts(file2)) handle2(element.text, element.line);
+    for await (const element of recordTexts(file2, onProgress)) handle2(element.text, element.line);
   } catch (error63) {
     if (error63 instanceof JsonArrayShapeError) problems.add({ file: file2, line: error63.line, message: error63.message });
     else throw readFailure(file2, error63);
@@ -52495,8 +52497,8 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map())
   );
   return { records, warnings };
 }
-async function* recordTexts(file2) {
-  const lines = readLines(file2);
+async function* recordTexts(file2, onProgress) {
+  const lines = readLines(file2, onProgress);
   let first = await lines.next();
   while (!first.done && first.value.text.trim() === "") first = await lines.next();
   if (first.done) return;
@@ -52753,12 +52755,12 @@ var OutcomeBuilder = class {
 function column(outcomes, name) {
   return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
 }
-async function readOutcomes(files, config2) {
+async function readOutcomes(files, config2, onProgress) {
   const builder = new OutcomeBuilder(config2);
   const seenIds = /* @__PURE__ */ new Map();
   const warnings = [];
   for (const file2 of typeof files === "string" ? [files] : files) {
-    const read = await readResults(file2, (record3) => builder.add(record3), seenIds);
+    const read = await readResults(file2, (record3) => builder.add(record3), seenIds, onProgress);
     warnings.push(...read.warnings);
   }
   return { outcomes: builder.build(), warnings };

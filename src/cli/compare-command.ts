@@ -11,6 +11,7 @@ import { summarizeRun } from '../metrics/summary.js';
 import { renderCompareText } from '../report/compare-text.js';
 import { renderComment } from '../report/markdown.js';
 import type { CommandContext } from './context.js';
+import { readingProgress } from './progress.js';
 import { EXIT } from './exit.js';
 import {
   alphaOption,
@@ -76,7 +77,8 @@ export function compareCommand(context: CommandContext, setExitCode: (code: numb
     .action(async (options: CompareOptions) => {
       const calibrations = await Promise.all(options.judgeCalibration.map(readCalibrationRecord));
       const config = compareConfig({ ...options, floors: options.floor, calibrations });
-      const [base, head] = await readBothRuns([options.base], [options.head], config.eval, context.readerEntry);
+      const progress = readingProgress(context);
+      const [base, head] = await readBothRuns([options.base], [options.head], config.eval, context.readerEntry, progress.reporter()).finally(progress.end);
       for (const warning of [...base.warnings, ...head.warnings]) context.stderr(`rag-gate: warning: ${warning}\n`);
       const comparison = compareRuns(base.outcomes, head.outcomes, summarizeRun(head.outcomes, config.eval), config, { base: options.base, head: options.head });
       if (options.markdown !== undefined) await writeFileAtomic(options.markdown, renderComment(comparison, { retrievalOk: config.eval.retrievalOk.name }));

@@ -8,6 +8,7 @@ import { evalJson } from '../report/eval-json.js';
 import { renderEvalText } from '../report/eval-text.js';
 import { correctnessOption, cutoffsOption, retrievalOkOption } from './options.js';
 import type { CommandContext } from './context.js';
+import { readingProgress } from './progress.js';
 
 interface EvalOptions {
   results: string;
@@ -35,7 +36,8 @@ export function evalCommand(context: CommandContext): Command {
     .option('--json', 'print one JSON object on stdout instead of the report')
     .action(async (options: EvalOptions) => {
       const config = evalConfig(options.k, options.retrievalOk, options.correct);
-      const { outcomes, warnings } = await readOutcomes(options.results, config);
+      const progress = readingProgress(context);
+      const { outcomes, warnings } = await readOutcomes(options.results, config, progress.reporter()).finally(progress.end);
       const summary = summarizeRun(outcomes, config);
       for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}\n`);
       context.stdout(options.json ? `${JSON.stringify(evalJson(summary, config), null, 2)}\n` : renderEvalText(options.results, summary, config));

@@ -5,6 +5,7 @@ import { parseRetrievalMetric } from '../metrics/registry.js';
 import { parseRetrievalOkRule } from '../metrics/retrieval-ok.js';
 import type { EvalConfig } from '../metrics/score.js';
 import { InputError, type InputProblem } from './errors.js';
+import type { ReadProgress } from './lines.js';
 
 /**
  * Reads the base and head runs of a comparison at the same time, the base on a worker thread. Reading and scoring
@@ -71,11 +72,18 @@ function readInThread(entry: URL, files: readonly string[], config: EvalConfig):
 
 /**
  * Reads base and head: the base on a reader thread started from `entry` (the bundled entry file) when given,
- * otherwise both here. Either way, both files' input problems are reported together.
+ * otherwise both here. Either way, both files' input problems are reported together. Progress is reported for
+ * the head (read on this thread).
  */
-export async function readBothRuns(base: readonly string[], head: readonly string[], config: EvalConfig, entry: URL | undefined): Promise<[Read, Read]> {
+export async function readBothRuns(
+  base: readonly string[],
+  head: readonly string[],
+  config: EvalConfig,
+  entry: URL | undefined,
+  onProgress?: ReadProgress,
+): Promise<[Read, Read]> {
   const baseRead = entry === undefined ? readOutcomes(base, config) : readInThread(entry, base, config);
-  const [a, b] = await Promise.allSettled([baseRead, readOutcomes(head, config)]);
+  const [a, b] = await Promise.allSettled([baseRead, readOutcomes(head, config, onProgress)]);
   if (a.status === 'fulfilled' && b.status === 'fulfilled') return [a.value, b.value];
   throw InputError.merge([a, b].flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : [])));
 }

@@ -1,7 +1,7 @@
 import { type InputProblem, InputError, ProblemCollector } from './errors.js';
 import { JsonArrayShapeError, jsonArrayElements } from './json-array.js';
 import { parseRecordJson } from './record-json.js';
-import { type NumberedLine, readLines } from './lines.js';
+import { type NumberedLine, type ReadProgress, readLines } from './lines.js';
 import { FIELD_ALIASES, KNOWN_FIELDS, type ResultRecord, resultRecordSchema } from './schema.js';
 
 /** What a read found besides the records: fields nobody reads, so a typo such as `retreived_ids` is visible. */
@@ -61,6 +61,7 @@ export async function readResults(
   file: string,
   onRecord: (record: ResultRecord, line: number) => void,
   seenIds: Map<string, { file: string; line: number }> = new Map(),
+  onProgress?: ReadProgress,
 ): Promise<ReadSummary> {
   const problems = new ProblemCollector();
   const unknownFields = new Map<string, number>();
@@ -102,7 +103,7 @@ export async function readResults(
   };
 
   try {
-    for await (const element of recordTexts(file)) handle(element.text, element.line);
+    for await (const element of recordTexts(file, onProgress)) handle(element.text, element.line);
   } catch (error) {
     if (error instanceof JsonArrayShapeError) problems.add({ file, line: error.line, message: error.message });
     else throw readFailure(file, error);
@@ -118,8 +119,8 @@ export async function readResults(
 }
 
 /** The text of each record with its line: non-blank lines of JSON Lines, or the elements of a JSON array. */
-async function* recordTexts(file: string): AsyncGenerator<NumberedLine> {
-  const lines = readLines(file);
+async function* recordTexts(file: string, onProgress?: ReadProgress): AsyncGenerator<NumberedLine> {
+  const lines = readLines(file, onProgress);
   let first = await lines.next();
   while (!first.done && first.value.text.trim() === '') first = await lines.next();
   if (first.done) return;

@@ -1,3 +1,4 @@
+import type { ReadProgress } from './lines.js';
 import { ByteDictionary } from './byte-dictionary.js';
 import { type InputProblem, InputError, MAX_LISTED_PROBLEMS } from './errors.js';
 import { readLineChunks } from './line-chunks.js';
@@ -15,7 +16,7 @@ export type Qrels = Map<string, Map<string, number>>;
 export type Run = Map<string, string[]>;
 
 /** Called after each chunk of a file is parsed: records (non-blank lines) and bytes read so far. */
-export type ReadProgress = (records: number, bytes: number) => void;
+
 
 /** What differs between reading qrels and reading a run. */
 interface TrecFormat {

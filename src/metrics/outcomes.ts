@@ -1,3 +1,4 @@
+import type { ReadProgress } from '../io/lines.js';
 import { readResults } from '../io/results.js';
 import type { ResultRecord } from '../io/schema.js';
 import { isRelevant, type JudgedRanking } from './ranking.js';
@@ -139,12 +140,16 @@ export function column(outcomes: QuestionOutcomes, name: string): Float64Array {
  * Reads and scores a results file, or several shards of one run (merged in order; an id in two shards is an
  * error). Throws InputError (file, line, field) on bad input.
  */
-export async function readOutcomes(files: string | readonly string[], config: EvalConfig): Promise<{ outcomes: QuestionOutcomes; warnings: readonly string[] }> {
+export async function readOutcomes(
+  files: string | readonly string[],
+  config: EvalConfig,
+  onProgress?: ReadProgress,
+): Promise<{ outcomes: QuestionOutcomes; warnings: readonly string[] }> {
   const builder = new OutcomeBuilder(config);
   const seenIds = new Map<string, { file: string; line: number }>();
   const warnings: string[] = [];
   for (const file of typeof files === 'string' ? [files] : files) {
-    const read = await readResults(file, (record) => builder.add(record), seenIds);
+    const read = await readResults(file, (record) => builder.add(record), seenIds, onProgress);
     warnings.push(...read.warnings);
   }
   return { outcomes: builder.build(), warnings };
