@@ -32250,6 +32250,7 @@ async function* jsonArrayElements(lines) {
   let elementLine = 0;
   let lastLine = 0;
   let closed = false;
+  let sawElement = false;
   for await (const { text: text4, line } of lines) {
     lastLine = line;
     start = 0;
@@ -32276,6 +32277,8 @@ async function* jsonArrayElements(lines) {
         start = i + 1;
         if (element.trim() !== "") yield { text: element, line: elementLine };
         else if (ch === ",") throw new JsonArrayShapeError("empty element in the array (two commas in a row?)", line);
+        else if (sawElement) throw new JsonArrayShapeError('a comma before the closing "]" (JSON allows no trailing comma)', line);
+        sawElement = true;
         elementLine = 0;
         if (ch === "]") {
           state = "after";
@@ -32421,7 +32424,8 @@ var rankedIdSchema = external_exports.array(documentId, { error: "must be a list
     else ctx.addIssue({ code: "custom", path: [index], message: `duplicate document id "${id2}" (also at position ${first})` });
   });
 });
-var grade = external_exports.number({ error: "must be a relevance grade (a number)" }).int("must be a whole-number grade").nonnegative("must not be negative (grades are 0 or more; 1 and up is relevant)");
+var notFinite = (what) => (issue2) => typeof issue2.input === "number" && !Number.isFinite(issue2.input) ? `${String(issue2.input)} is not a finite number (too large for a double?)` : what;
+var grade = external_exports.number({ error: notFinite("must be a relevance grade (a number)") }).int("must be a whole-number grade").nonnegative("must not be negative (grades are 0 or more; 1 and up is relevant)");
 var rankedIds = checkedFirst(isRankedIdList, rankedIdSchema);
 var relevantIdList = checkedFirst(isIdList, external_exports.array(documentId));
 var relevanceGrades = external_exports.record(external_exports.string(), grade);
@@ -32470,7 +32474,7 @@ var resultRecordSchema = external_exports.object({
   refused: flag.optional(),
   claims: external_exports.array(claim2, { error: "must be a list of {text, verdict} objects" }).optional(),
   cited_ids: external_exports.array(documentId, { error: "must be a list of document ids" }).optional(),
-  answer_relevance: external_exports.number({ error: "must be a number in [0, 1]" }).min(0, "must be in [0, 1]").max(1, "must be in [0, 1]").optional(),
+  answer_relevance: external_exports.number({ error: notFinite("must be a number in [0, 1]") }).min(0, "must be in [0, 1]").max(1, "must be in [0, 1]").optional(),
   human_label: label.optional(),
   judge_label: label.optional(),
   closed_book_correct: flag.optional(),
@@ -34806,7 +34810,7 @@ function summarizeRun(outcomes, config2) {
   const answerable = column(outcomes, "answerable");
   const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
   const judgeAgreement = cohensKappa(outcomes.labelPairs);
-  const byTag = {};
+  const byTag = /* @__PURE__ */ Object.create(null);
   for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows) };
   const warnings = [...decomposition.warnings];
   if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
@@ -35139,7 +35143,7 @@ function countCauses(changes) {
   return counts;
 }
 function countByTag(changes) {
-  const counts = {};
+  const counts = /* @__PURE__ */ Object.create(null);
   for (const change of changes) for (const tag of new Set(change.tags)) counts[tag] = (counts[tag] ?? 0) + 1;
   return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
 }

@@ -324,7 +324,7 @@ function countCauses(changes: readonly QuestionChange[]): Record<RegressionCause
 }
 
 function countByTag(changes: readonly QuestionChange[]): Record<string, number> {
-  const counts: Record<string, number> = {};
+  const counts: Record<string, number> = Object.create(null);
   for (const change of changes) for (const tag of new Set(change.tags)) counts[tag] = (counts[tag] ?? 0) + 1;
   return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
 }

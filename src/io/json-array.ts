@@ -30,6 +30,7 @@ export async function* jsonArrayElements(lines: AsyncIterable<NumberedLine>): As
   let elementLine = 0;
   let lastLine = 0;
   let closed = false;
+  let sawElement = false;
 
   for await (const { text, line } of lines) {
     lastLine = line;
@@ -57,6 +58,8 @@ export async function* jsonArrayElements(lines: AsyncIterable<NumberedLine>): As
         start = i + 1;
         if (element.trim() !== '') yield { text: element, line: elementLine };
         else if (ch === ',') throw new JsonArrayShapeError('empty element in the array (two commas in a row?)', line);
+        else if (sawElement) throw new JsonArrayShapeError('a comma before the closing "]" (JSON allows no trailing comma)', line);
+        sawElement = true;
         elementLine = 0;
         if (ch === ']') {
           state = 'after';

@@ -45,8 +45,12 @@ const rankedIdSchema = z.array(documentId, { error: 'must be a list of document 
   });
 });
 
+/** JSON.parse reads 1e999 as Infinity: say so rather than "must be a number". */
+const notFinite = (what: string) => (issue: { input?: unknown }) =>
+  typeof issue.input === 'number' && !Number.isFinite(issue.input) ? `${String(issue.input)} is not a finite number (too large for a double?)` : what;
+
 const grade = z
-  .number({ error: 'must be a relevance grade (a number)' })
+  .number({ error: notFinite('must be a relevance grade (a number)') })
   .int('must be a whole-number grade')
   .nonnegative('must not be negative (grades are 0 or more; 1 and up is relevant)');
 
@@ -113,7 +117,7 @@ export const resultRecordSchema = z.object({
   claims: z.array(claim, { error: 'must be a list of {text, verdict} objects' }).optional(),
   cited_ids: z.array(documentId, { error: 'must be a list of document ids' }).optional(),
   answer_relevance: z
-    .number({ error: 'must be a number in [0, 1]' })
+    .number({ error: notFinite('must be a number in [0, 1]') })
     .min(0, 'must be in [0, 1]')
     .max(1, 'must be in [0, 1]')
     .optional(),

@@ -126,7 +126,8 @@ export function summarizeRun(outcomes: QuestionOutcomes, config: EvalConfig): Ru
   const answerable = column(outcomes, 'answerable');
   const decomposition = decompose(column(outcomes, 'retrieval_ok'), column(outcomes, 'correct'), answerable, column(outcomes, 'closed_book_correct'));
   const judgeAgreement = cohensKappa(outcomes.labelPairs);
-  const byTag: Record<string, { questions: number; metrics: Record<string, MetricSummary> }> = {};
+  // A null prototype, so a tag named like an Object property (`__proto__`, `constructor`) is a plain key.
+  const byTag: Record<string, { questions: number; metrics: Record<string, MetricSummary> }> = Object.create(null);
   for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config, rows) };
 
   const warnings = [...decomposition.warnings];

@@ -130,8 +130,8 @@ describe('readResults rejects, naming file, line and field', () => {
     ['a NaN literal', '{"id": "q1", "question": "a", "answer_relevance": NaN}', 'answer_relevance', /^NaN is not a number in JSON/],
     ['an Infinity literal', '{"id": "q1", "question": "a", "answer_relevance": Infinity}', 'answer_relevance', /^Infinity is not a number in JSON/],
     ['a -Infinity literal', '{"id": "q1", "question": "a", "answer_relevance": -Infinity}', 'answer_relevance', /^-Infinity is not a number in JSON/],
-    ['1e999 (parses to Infinity)', '{"id": "q1", "question": "a", "answer_relevance": 1e999}', 'answer_relevance', /number in \[0, 1\]/],
-    ['a grade of 1e999', '{"id": "q1", "question": "a", "relevant_ids": {"d1": 1e999}}', 'relevant_ids.d1', /grade/],
+    ['1e999 (parses to Infinity)', '{"id": "q1", "question": "a", "answer_relevance": 1e999}', 'answer_relevance', /^Infinity is not a finite number \(too large for a double\?\)$/],
+    ['a grade of 1e999', '{"id": "q1", "question": "a", "relevant_ids": {"d1": 1e999}}', 'relevant_ids.d1', /^Infinity is not a finite number/],
     ['a missing id', '{"question": "a"}', 'id', /^is required and must be a string$/],
     ['an empty id', '{"id": "", "question": "a"}', 'id', /must not be empty/],
     ['a missing question', '{"id": "q1"}', 'question', /^is required and must be a string$/],
@@ -229,6 +229,12 @@ describe('readResults rejects, naming file, line and field', () => {
     const path = file('[\n  {"id": "q1", "question": "a"},\n  {"id": "q2", "question": "b"}\n', 'json');
     const { problems } = await reject(path);
     expect(problems).toEqual([{ file: path, line: 3, message: 'the JSON array is not closed with "]"' }]);
+  });
+
+  it('a trailing comma before the closing bracket of an array', async () => {
+    const path = file('[\n  {"id": "q1", "question": "a"},\n]\n', 'json');
+    const { problems } = await reject(path);
+    expect(problems).toEqual([{ file: path, line: 3, message: 'a comma before the closing "]" (JSON allows no trailing comma)' }]);
   });
 
   it('text after the closing bracket of an array', async () => {

@@ -3,6 +3,7 @@ import { evalConfig } from '../../src/compare/settings.js';
 import type { ResultRecord } from '../../src/io/schema.js';
 import { OutcomeBuilder } from '../../src/metrics/outcomes.js';
 import { parseRetrievalOkRule } from '../../src/metrics/retrieval-ok.js';
+import { runCli, tempDir, writeJsonl } from '../helpers/files.js';
 
 const config = evalConfig([5], parseRetrievalOkRule('hit@5'), { kind: 'exact' });
 
@@ -25,5 +26,14 @@ describe('OutcomeBuilder columns', () => {
     expect(Number.isNaN(refused[1999]!)).toBe(true);
     expect(refused[2000]).toBe(1);
     expect(refused[2001]).toBe(0);
+  });
+});
+
+describe('tags named like Object properties', () => {
+  it('are ordinary tags in the breakdown', async () => {
+    const file = writeJsonl(tempDir(), 'r.jsonl', [{ id: 'a', question: 'a?', tags: ['__proto__', 'constructor'], correct: true }]);
+    const json = JSON.parse((await runCli(['eval', '--results', file, '--json'])).stdout);
+    expect(Object.keys(json.byTag)).toEqual(['__proto__', 'constructor']);
+    expect(json.byTag.__proto__.metrics.correct.value).toBe(1);
   });
 });
