@@ -12338,7 +12338,9 @@ async function writeFileAtomic(file2, content) {
     await rename(temporary, file2);
   } catch (error62) {
     await rm(temporary, { force: true });
-    throw error62;
+    const code3 = error62.code;
+    const reason = code3 === "ENOENT" ? "its folder does not exist" : code3 === "EACCES" ? "permission denied" : code3 === "EISDIR" ? "it is a directory" : String(error62);
+    throw InputError.single({ file: file2, message: `cannot write: ${reason}` });
   }
 }
 
@@ -32610,6 +32612,7 @@ function readFailure(file2, error62) {
 }
 
 // src/stats/kappa.ts
+var KAPPA_FLOOR = 0.6;
 function cohensKappa(pairs) {
   const n = pairs.length;
   if (n === 0) return null;
@@ -32782,7 +32785,6 @@ async function judgeAnswerRelevance(client, question, answer) {
 }
 
 // src/judge/calibration.ts
-var DEFAULT_KAPPA_FLOOR = 0.6;
 var calibrationRecordSchema = external_exports.object({
   model: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
   promptVersion: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
@@ -32795,13 +32797,13 @@ var calibrationRecordSchema = external_exports.object({
   confusion: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), external_exports.number())).optional(),
   labels: external_exports.object({ file: external_exports.string(), sha256: external_exports.string(), total: external_exports.number(), failed: external_exports.number() }).optional()
 });
-function judgeMayGate(record2, model, promptVersion, kappaFloor = DEFAULT_KAPPA_FLOOR) {
+function judgeMayGate(record2, model, promptVersion, kappaFloor = KAPPA_FLOOR) {
   const judge = `judge ${model} (${promptVersion})`;
   const uncalibrated = (why) => ({ allowed: false, note: `${judge} is uncalibrated: ${why}; its metrics are reported but do not gate` });
   if (record2 === void 0) return uncalibrated("no calibration record");
   if (record2.model !== model) return uncalibrated(`the calibration record is for model ${record2.model}`);
   if (record2.promptVersion !== promptVersion) return uncalibrated(`the calibration record is for prompt ${record2.promptVersion}`);
-  if (record2.kappa === null) return uncalibrated(`kappa is undefined on the ${record2.n} labels (one label only)`);
+  if (record2.kappa === null) return uncalibrated(`kappa is undefined on the ${record2.n} labels (both raters gave every item the same label)`);
   const measured = `kappa ${record2.kappa.toFixed(3)} on n = ${record2.n}`;
   if (!(record2.kappa >= kappaFloor)) return uncalibrated(`${measured} is below the floor ${kappaFloor}`);
   return { allowed: true, note: `${judge} is calibrated: ${measured} (floor ${kappaFloor}, ${record2.date.slice(0, 10)})` };
@@ -32997,2391 +32999,6 @@ function plural2(count2, one2, many = `${one2}s`) {
   return `${count2.toLocaleString("en-US")} ${count2 === 1 ? one2 : many}`;
 }
 
-// src/report/text-table.ts
-function textTable(rows, indent = "  ") {
-  const widths = [];
-  for (const row of rows) row.forEach((cell, i) => widths[i] = Math.max(widths[i] ?? 0, [...cell].length));
-  const numeric = /^[-+−]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^—$|^$/;
-  const rightAligned = widths.map((_, i) => rows.slice(1).every((row) => numeric.test(row[i] ?? "")));
-  return rows.map(
-    (row) => indent + row.map((cell, i) => {
-      const pad = (widths[i] ?? 0) - [...cell].length;
-      return i > 0 && rightAligned[i] ? " ".repeat(pad) + cell : cell + " ".repeat(pad);
-    }).join("  ").trimEnd()
-  ).join("\n");
-}
-function fixed3(value) {
-  return value === null || value === void 0 || Number.isNaN(value) ? "\u2014" : value.toFixed(3);
-}
-
-// src/judge/report.ts
-var count = (n) => n.toLocaleString("en-US");
-var percent = (share2) => `${(share2 * 100).toFixed(1)}%`;
-function formatStats(stats) {
-  return `calls ${count(stats.calls)} (${plural2(stats.retries, "retry", "retries")}), tokens ${count(stats.totalTokens)} (prompt ${count(stats.promptTokens)}, completion ${count(stats.completionTokens)}), cache hits ${count(stats.cacheHits)}`;
-}
-function renderJudgeSummary(result, stats, out, maxFailureShare) {
-  const rows = [["metric", "judged", "kept", "skipped", "failed"]];
-  for (const [metric, report] of Object.entries(result.metrics)) {
-    const skipped = Object.values(report.skipped).reduce((a, b) => a + b, 0);
-    const reasons = Object.entries(report.skipped).map(([reason, n]) => `${reason}: ${count(n)}`).join(", ");
-    rows.push([metric, count(report.judged), count(report.kept), skipped === 0 ? "0" : `${count(skipped)} (${reasons})`, count(report.failed)]);
-  }
-  const lines = [
-    `rag-gate judge: ${plural2(result.records, "record")} \u2192 ${out}`,
-    textTable(rows),
-    `  ${formatStats(stats)}`
-  ];
-  if (result.recordsFailed > 0) {
-    const kinds = Object.entries(result.failuresByKind).map(([kind, n]) => `${kind} ${count(n)}`).join(", ");
-    lines.push(
-      `  judge errors: ${count(result.recordsFailed)} of ${plural2(result.recordsToJudge, "record")} judged (${percent(result.failureShare)}; allowed ${percent(maxFailureShare)}); by kind: ${kinds}; each is marked with "judge_errors" in ${out}`
-    );
-  }
-  return `${lines.join("\n")}
-`;
-}
-function renderCalibration(result, stats, kappaFloor) {
-  const { record: record2, agreement } = result;
-  const what = result.kind === "faithfulness" ? "claim\u2013context pairs" : "answers";
-  const decision = result.kind === "faithfulness" ? "SUPPORTED or not" : "CORRECT or not";
-  const rows = [
-    ["kappa", fixed3(record2.kappa)],
-    ["observed agreement", fixed3(agreement?.observed)],
-    ["chance agreement", fixed3(agreement?.expected)],
-    ["n", count(record2.n)]
-  ];
-  if (result.threeWay) rows.push(["kappa on all three verdicts", fixed3(result.threeWay.kappa)]);
-  const confusion = [["human \\ judge", ...result.labelValues]];
-  for (const human of result.labelValues) confusion.push([human, ...result.labelValues.map((judge) => count(result.confusion[human]?.[judge] ?? 0))]);
-  const lines = [
-    `Judge calibration: ${result.kind}, model ${record2.model}, prompt ${record2.promptVersion}`,
-    `${plural2(result.total, "labelled item")} (${what}); agreement on ${decision}`,
-    "",
-    textTable(rows),
-    "",
-    "Confusion (rows: human label, columns: judge label)",
-    textTable(confusion),
-    "",
-    `  ${formatStats(stats)}`
-  ];
-  if (result.failures.length > 0) {
-    lines.push(`  ${plural2(result.failures.length, "label")} could not be judged and ${result.failures.length === 1 ? "is" : "are"} left out of kappa: ${result.failures.slice(0, 5).map((f) => `${f.id} (${f.kind})`).join(", ")}${result.failures.length > 5 ? ", \u2026" : ""}`);
-  }
-  const verdict = record2.kappa !== null && record2.kappa >= kappaFloor ? `kappa ${fixed3(record2.kappa)} \u2265 ${kappaFloor}: this judge may gate metrics computed with model ${record2.model} and prompt ${record2.promptVersion}` : `kappa ${fixed3(record2.kappa)} is below ${kappaFloor}: this judge does not agree with the human labels well enough to gate`;
-  lines.push("", verdict);
-  return `${lines.join("\n")}
-`;
-}
-
-// src/cli/exit.ts
-var EXIT = { ok: 0, gateFailed: 1, badInput: 2 };
-
-// src/cli/judge-command.ts
-import { stat } from "node:fs/promises";
-import { dirname as dirname3, resolve } from "node:path";
-
-// src/judge/cache.ts
-import { createHash as createHash2, randomUUID } from "node:crypto";
-import { mkdir, readFile as readFile2, rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
-import { dirname as dirname2, join as join2 } from "node:path";
-var CACHE_FORMAT = "rag-gate-judge-cache-v1";
-function cacheKey(parts) {
-  const canonical = JSON.stringify([CACHE_FORMAT, parts.endpoint, parts.model, parts.promptVersion, parts.task, parts.input]);
-  return createHash2("sha256").update(canonical).digest("hex");
-}
-var JudgeCache = class {
-  constructor(dir) {
-    this.dir = dir;
-  }
-  dir;
-  /** Set once when the cache cannot be written; judging goes on without it. */
-  writeProblem;
-  path(key) {
-    return join2(this.dir, key.slice(0, 2), `${key}.json`);
-  }
-  /** The stored value, or undefined when there is none or the file is unreadable (then it is a miss). */
-  async get(key) {
-    let text4;
-    try {
-      text4 = await readFile2(this.path(key), "utf8");
-    } catch {
-      return void 0;
-    }
-    try {
-      const entry = JSON.parse(text4);
-      return entry.key === key ? entry.value : void 0;
-    } catch {
-      return void 0;
-    }
-  }
-  async put(key, parts, value) {
-    const file2 = this.path(key);
-    const temporary = join2(dirname2(file2), `.${key}.${randomUUID()}.tmp`);
-    const entry = { key, format: CACHE_FORMAT, endpoint: parts.endpoint, model: parts.model, promptVersion: parts.promptVersion, task: parts.task, value };
-    try {
-      await mkdir(dirname2(file2), { recursive: true });
-      await writeFile2(temporary, `${JSON.stringify(entry)}
-`);
-      await rename2(temporary, file2);
-    } catch (error62) {
-      await rm2(temporary, { force: true }).catch(() => void 0);
-      this.writeProblem ??= `cannot write the judge cache under ${this.dir} (${error62 instanceof Error ? error62.message : String(error62)}); continuing without caching`;
-    }
-  }
-};
-
-// src/judge/retry.ts
-function parseRetryAfter(value, now = Date.now()) {
-  if (value === null || value === void 0) return void 0;
-  const text4 = value.trim();
-  if (text4 === "") return void 0;
-  if (/^\d+(\.\d+)?$/.test(text4)) return Math.round(Number(text4) * 1e3);
-  const date5 = Date.parse(text4);
-  return Number.isNaN(date5) ? void 0 : Math.max(0, date5 - now);
-}
-function retryAfterFromHeaders(headers, now = Date.now()) {
-  const ms = headers.get("retry-after-ms")?.trim();
-  if (ms !== void 0 && /^\d+(\.\d+)?$/.test(ms)) return Math.round(Number(ms));
-  return parseRetryAfter(headers.get("retry-after"), now);
-}
-function backoffDelay(retry, baseMs, random = Math.random, capMs = 3e4) {
-  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, retry - 1));
-  return ceiling / 2 + random() * ceiling / 2;
-}
-function sleep(ms, signal) {
-  return new Promise((resolve2, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve2();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-// src/judge/vector.ts
-function cosine(a, b) {
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    const y = b[i] ?? 0;
-    dot += x * y;
-    normA += x * x;
-    normB += y * y;
-  }
-  if (normA === 0 || normB === 0) return Number.NaN;
-  return dot / Math.sqrt(normA * normB);
-}
-
-// src/judge/client.ts
-var DEFAULT_BASE_URL = "https://api.openai.com/v1";
-var DEFAULT_MODEL = "gpt-4o-mini";
-var DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small";
-var DEFAULT_BACKOFF_MS = 500;
-var DEFAULT_MAX_RETRY_AFTER_MS = 12e4;
-var Retryable = class extends Error {
-  constructor(kind, message, retryAfterMs) {
-    super(message);
-    this.kind = kind;
-    this.retryAfterMs = retryAfterMs;
-  }
-  kind;
-  retryAfterMs;
-};
-var usageSchema = external_exports.object({ prompt_tokens: external_exports.number().optional(), completion_tokens: external_exports.number().optional(), total_tokens: external_exports.number().optional() }).nullable().optional();
-var chatEnvelope = external_exports.object({
-  choices: external_exports.array(
-    external_exports.object({
-      message: external_exports.object({ content: external_exports.string().nullable().optional(), refusal: external_exports.string().nullable().optional() }),
-      finish_reason: external_exports.string().nullable().optional()
-    })
-  ).min(1),
-  usage: usageSchema
-});
-var embeddingsEnvelope = external_exports.object({
-  data: external_exports.array(external_exports.object({ embedding: external_exports.array(external_exports.number()).min(1), index: external_exports.number().int().nonnegative() })),
-  usage: usageSchema
-});
-var cosinesValue = external_exports.array(external_exports.number());
-var UNREACHABLE = {
-  ECONNREFUSED: "connection refused",
-  ENOTFOUND: "host not found",
-  EHOSTUNREACH: "host unreachable",
-  ENETUNREACH: "network unreachable",
-  EAI_AGAIN: "host name lookup failed"
-};
-function networkCode(error62) {
-  const seen = /* @__PURE__ */ new Set();
-  const visit3 = (value) => {
-    if (typeof value !== "object" || value === null || seen.has(value)) return void 0;
-    seen.add(value);
-    const { code: code3, cause, errors } = value;
-    if (typeof code3 === "string" && code3 in UNREACHABLE) return code3;
-    const nested = visit3(cause) ?? (Array.isArray(errors) ? errors.map(visit3).find((c) => c !== void 0) : void 0);
-    return nested ?? (typeof code3 === "string" ? code3 : void 0);
-  };
-  return visit3(error62);
-}
-function serverMessage(text4) {
-  try {
-    const body = JSON.parse(text4);
-    if (typeof body.error === "string") return body.error;
-    if (typeof body.error?.message === "string") return body.error.message;
-    if (typeof body.message === "string") return body.message;
-  } catch {
-  }
-  const flat = text4.replace(/\s+/g, " ").trim();
-  return flat.length > 200 ? `${flat.slice(0, 200)}\u2026` : flat || "(empty body)";
-}
-function replyJson(content) {
-  const fenced = /^\s*```(?:json)?\s*\n?([\s\S]*?)\n?```\s*$/i.exec(content);
-  return JSON.parse(fenced ? fenced[1] : content);
-}
-function zodSummary(error62) {
-  return error62.issues.slice(0, 3).map((issue2) => `${issue2.path.length > 0 ? issue2.path.join(".") : "(root)"}: ${issue2.message}`).join("; ");
-}
-var JudgeClient = class {
-  constructor(options) {
-    this.options = options;
-    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
-  }
-  options;
-  stats = { calls: 0, retries: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-  warnings = [];
-  abort = new AbortController();
-  setupError;
-  memo = /* @__PURE__ */ new Map();
-  responseFormat = "json_schema";
-  baseUrl;
-  get model() {
-    return this.options.model;
-  }
-  get embeddingModel() {
-    return this.options.embeddingModel;
-  }
-  /** A chat completion whose reply must be JSON matching `request.reply`; cached by model, prompt version and messages. */
-  structured(request) {
-    const parts = {
-      endpoint: "chat",
-      model: this.options.model,
-      promptVersion: request.promptVersion,
-      task: request.task,
-      input: request.messages.map(({ role, content }) => ({ role, content }))
-    };
-    return this.cached(parts, request.reply, () => this.withRetries(() => this.chatAttempt(request)));
-  }
-  /**
-   * Embeds `texts` in one call and returns the cosine similarity of the first text with each of the others.
-   * The similarities, not the vectors, are cached (a few numbers instead of thousands), keyed by embedding
-   * model, prompt version and texts.
-   */
-  cosinesToFirst(promptVersion, task, texts) {
-    const parts = { endpoint: "embeddings", model: this.options.embeddingModel, promptVersion, task, input: [...texts] };
-    const compute = async () => {
-      const [first, ...others] = await this.withRetries(() => this.embeddingsAttempt(texts));
-      const cosines = others.map((vector) => cosine(first, vector));
-      if (cosines.some((value) => !Number.isFinite(value))) throw new JudgeCallError("invalid_reply", "the embeddings endpoint returned a zero vector");
-      return cosines;
-    };
-    return this.cached(parts, cosinesValue, compute);
-  }
-  async cached(parts, check3, compute) {
-    const key = cacheKey(parts);
-    const shared = this.memo.get(key);
-    if (shared !== void 0) {
-      const value = await shared;
-      this.stats.cacheHits++;
-      return value;
-    }
-    const promise2 = (async () => {
-      const stored = await this.options.cache?.get(key);
-      if (stored !== void 0) {
-        const parsed = check3.safeParse(stored);
-        if (parsed.success) {
-          this.stats.cacheHits++;
-          return parsed.data;
-        }
-      }
-      const value = await compute();
-      await this.options.cache?.put(key, parts, value);
-      return value;
-    })();
-    this.memo.set(key, promise2);
-    try {
-      return await promise2;
-    } catch (error62) {
-      this.memo.delete(key);
-      throw error62;
-    }
-  }
-  async withRetries(attempt) {
-    const { maxAttempts, backoffMs } = this.options;
-    const maxRetryAfterMs = this.options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
-    let last;
-    for (let n = 1; n <= maxAttempts; n++) {
-      if (last !== void 0) {
-        if (last.retryAfterMs !== void 0 && last.retryAfterMs > maxRetryAfterMs) {
-          throw new JudgeCallError(last.kind, `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1e3)} s, longer than the ${maxRetryAfterMs / 1e3} s rag-gate waits`);
-        }
-        this.stats.retries++;
-        await sleep(last.retryAfterMs ?? backoffDelay(n - 1, backoffMs, this.options.random), this.abort.signal);
-      }
-      try {
-        return await attempt();
-      } catch (error62) {
-        if (!(error62 instanceof Retryable)) throw error62;
-        last = error62;
-      }
-    }
-    const kind = last?.kind ?? "network";
-    throw new JudgeCallError(kind, `${last?.message ?? "no attempt made"} (gave up after ${maxAttempts} attempt${maxAttempts === 1 ? "" : "s"})`);
-  }
-  /** Stops the whole run: every pending and later call rejects with `error`. */
-  stop(error62) {
-    this.setupError ??= error62;
-    this.abort.abort(this.setupError);
-    throw this.setupError;
-  }
-  /** One HTTP POST: budget, timeout, and the failures no retry can fix. */
-  async post(path, body) {
-    if (this.setupError !== void 0) throw this.setupError;
-    const { maxCalls, timeoutMs, apiKey } = this.options;
-    if (maxCalls !== void 0 && this.stats.calls >= maxCalls) {
-      throw new JudgeCallError("budget", `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? "" : "s"} is used up`);
-    }
-    this.stats.calls++;
-    const url2 = `${this.baseUrl}${path}`;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    let reply;
-    try {
-      const response = await fetch(url2, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
-        body: JSON.stringify(body),
-        signal: AbortSignal.any([timeout, this.abort.signal])
-      });
-      reply = { status: response.status, headers: response.headers, text: await response.text() };
-    } catch (error62) {
-      if (this.setupError !== void 0) throw this.setupError;
-      if (timeout.aborted) throw new Retryable("timeout", `no complete reply from ${url2} within ${timeoutMs} ms`);
-      const code3 = networkCode(error62);
-      const reason = code3 !== void 0 ? UNREACHABLE[code3] : void 0;
-      if (reason !== void 0) {
-        this.stop(new JudgeSetupError(`cannot reach the judge endpoint ${url2} (${reason}); check --base-url or OPENAI_BASE_URL`));
-      }
-      throw new Retryable("network", `the connection to ${url2} failed (${code3 ?? (error62 instanceof Error ? error62.message : String(error62))})`);
-    }
-    const { status } = reply;
-    if (status === 401 || status === 403) {
-      this.stop(new JudgeSetupError(`the judge endpoint ${url2} rejected the API key (HTTP ${status}: ${serverMessage(reply.text)}); check OPENAI_API_KEY`));
-    }
-    if (status === 404) {
-      this.stop(
-        new JudgeSetupError(
-          `the judge endpoint ${url2} answered HTTP 404 (${serverMessage(reply.text)}); check --base-url (OpenAI-compatible servers usually end in /v1) and the model name`
-        )
-      );
-    }
-    return reply;
-  }
-  /** Turns an error status into a retry (408, 409, 429, 5xx, honouring Retry-After) or a final failure. */
-  failedStatus(reply) {
-    const message = `HTTP ${reply.status}: ${serverMessage(reply.text)}`;
-    if (reply.status === 408 || reply.status === 409 || reply.status === 429 || reply.status >= 500) {
-      throw new Retryable(reply.status === 408 ? "timeout" : "unavailable", message, retryAfterFromHeaders(reply.headers));
-    }
-    throw new JudgeCallError("http", message);
-  }
-  addUsage(usage) {
-    if (!usage) return;
-    const prompt = usage.prompt_tokens ?? 0;
-    const completion = usage.completion_tokens ?? 0;
-    this.stats.promptTokens += prompt;
-    this.stats.completionTokens += completion;
-    this.stats.totalTokens += usage.total_tokens ?? prompt + completion;
-  }
-  async chatAttempt(request) {
-    let reply;
-    for (; ; ) {
-      const format = this.responseFormat;
-      reply = await this.post("/chat/completions", {
-        model: this.options.model,
-        temperature: 0,
-        messages: request.messages,
-        response_format: format === "json_schema" ? { type: "json_schema", json_schema: { name: request.schemaName, strict: true, schema: request.jsonSchema } } : { type: "json_object" }
-      });
-      if (reply.status === 400 && format === "json_schema" && /response_format|json_schema/i.test(reply.text)) {
-        if (this.responseFormat === "json_schema") {
-          this.responseFormat = "json_object";
-          this.warnings.push(`the endpoint does not accept the JSON-schema response format (${serverMessage(reply.text)}); using JSON mode, replies are still validated`);
-        }
-        continue;
-      }
-      break;
-    }
-    if (reply.status < 200 || reply.status >= 300) this.failedStatus(reply);
-    let envelope;
-    try {
-      const parsed = chatEnvelope.safeParse(JSON.parse(reply.text));
-      if (!parsed.success) throw new Retryable("invalid_reply", `the reply is not a chat completion (${zodSummary(parsed.error)})`);
-      envelope = parsed.data;
-    } catch (error62) {
-      if (error62 instanceof Retryable) throw error62;
-      throw new Retryable("invalid_reply", `the reply is not JSON (${serverMessage(reply.text)})`);
-    }
-    this.addUsage(envelope.usage);
-    const message = envelope.choices[0].message;
-    if (typeof message.content !== "string" || message.content.trim() === "") {
-      throw new Retryable("invalid_reply", message.refusal ? `the model refused: ${message.refusal}` : "the reply has no content");
-    }
-    let json2;
-    try {
-      json2 = replyJson(message.content);
-    } catch {
-      const truncated = envelope.choices[0].finish_reason === "length" ? " (cut off at the token limit)" : "";
-      throw new Retryable("invalid_reply", `the model's reply is not JSON${truncated}: ${serverMessage(message.content)}`);
-    }
-    const checked = request.reply.safeParse(json2);
-    if (!checked.success) throw new Retryable("invalid_reply", `the model's reply does not have the expected shape (${zodSummary(checked.error)})`);
-    return checked.data;
-  }
-  async embeddingsAttempt(texts) {
-    const reply = await this.post("/embeddings", { model: this.options.embeddingModel, input: texts });
-    if (reply.status < 200 || reply.status >= 300) this.failedStatus(reply);
-    let envelope;
-    try {
-      const parsed = embeddingsEnvelope.safeParse(JSON.parse(reply.text));
-      if (!parsed.success) throw new Retryable("invalid_reply", `the reply is not an embeddings list (${zodSummary(parsed.error)})`);
-      envelope = parsed.data;
-    } catch (error62) {
-      if (error62 instanceof Retryable) throw error62;
-      throw new Retryable("invalid_reply", `the reply is not JSON (${serverMessage(reply.text)})`);
-    }
-    this.addUsage(envelope.usage);
-    const byIndex = [...envelope.data].sort((a, b) => a.index - b.index);
-    const dimension = byIndex[0]?.embedding.length;
-    if (byIndex.length !== texts.length || byIndex.some((item, i) => item.index !== i || item.embedding.length !== dimension)) {
-      throw new Retryable("invalid_reply", `expected ${texts.length} embeddings of one dimension, indexed 0\u2026${texts.length - 1}`);
-    }
-    return byIndex.map((item) => item.embedding);
-  }
-};
-
-// src/judge/raw.ts
-async function readRawRecords(file2) {
-  const lines = readLines(file2);
-  let first = await lines.next();
-  while (!first.done && first.value.text.trim() === "") first = await lines.next();
-  if (first.done) return { jsonLines: true, texts: [] };
-  const head = first.value;
-  if (head.text.trimStart().startsWith("[")) {
-    const texts2 = [];
-    async function* all2() {
-      yield head;
-      yield* lines;
-    }
-    for await (const element of jsonArrayElements(all2())) texts2.push(element.text);
-    return { jsonLines: false, texts: texts2 };
-  }
-  const texts = [head.text];
-  for await (const line of lines) if (line.text.trim() !== "") texts.push(line.text);
-  return { jsonLines: true, texts };
-}
-function rewriteRecord(text4, jsonLines, set2, remove) {
-  const object2 = JSON.parse(text4);
-  const removing = [...remove].filter((key) => Object.hasOwn(object2, key));
-  if (set2.size === 0 && removing.length === 0) return jsonLines ? text4 : JSON.stringify(object2);
-  const allNew = [...set2.keys()].every((key) => !Object.hasOwn(object2, key));
-  const trimmed = text4.trimEnd();
-  if (jsonLines && allNew && removing.length === 0 && trimmed.endsWith("}")) {
-    const spaced = /^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s/.test(trimmed);
-    const [colon, comma] = spaced ? [": ", ", "] : [":", ","];
-    const appended = [...set2].map(([key, value]) => `${JSON.stringify(key)}${colon}${JSON.stringify(value)}`).join(comma);
-    return `${trimmed.slice(0, -1).trimEnd()}${comma}${appended}}`;
-  }
-  for (const key of removing) delete object2[key];
-  for (const [key, value] of set2) object2[key] = value;
-  return JSON.stringify(object2);
-}
-
-// src/judge/run.ts
-var JUDGE_ERRORS_FIELD = "judge_errors";
-var JUDGED_BY_FIELD = "judged_by";
-var hasText = (text4) => text4 !== void 0 && text4.trim() !== "";
-function planMetric(metric, record2, overwrite) {
-  if (!overwrite && record2[METRIC_FIELD[metric]] !== void 0) return { judge: false, kept: true };
-  if (!hasText(record2.answer)) return { judge: false, kept: false, reason: "no answer" };
-  if (metric === "faithfulness" && (record2.retrieved_contexts ?? []).length === 0) return { judge: false, kept: false, reason: "no retrieved_contexts" };
-  if (metric === "correctness" && record2.expected_answer === void 0) return { judge: false, kept: false, reason: "no expected_answer" };
-  return { judge: true };
-}
-function judgeMetric(client, metric, record2) {
-  const answer = record2.answer ?? "";
-  switch (metric) {
-    case "faithfulness":
-      return judgeClaims(client, record2.question, answer, record2.retrieved_contexts ?? []);
-    case "answer_relevance":
-      return judgeAnswerRelevance(client, record2.question, answer);
-    case "correctness":
-      return judgeCorrect(client, record2.question, answer, record2.expected_answer ?? "");
-  }
-}
-var metricOrder = (metric) => {
-  const index = JUDGE_METRICS.indexOf(metric);
-  return index < 0 ? JUDGE_METRICS.length : index;
-};
-function earlierErrors(object2) {
-  const value = object2[JUDGE_ERRORS_FIELD];
-  if (!Array.isArray(value)) return [];
-  return value.filter((entry) => typeof entry === "object" && entry !== null && typeof entry.metric === "string");
-}
-function judgeProvenance(client) {
-  return {
-    faithfulness: { model: client.model, prompt_version: PROMPT_VERSIONS.faithfulness },
-    answer_relevance: { model: client.model, embedding_model: client.embeddingModel, prompt_version: PROMPT_VERSIONS.answer_relevance },
-    correctness: { model: client.model, prompt_version: PROMPT_VERSIONS.correctness }
-  };
-}
-async function judgeResults(client, options) {
-  const records = [];
-  const { warnings: readWarnings } = await readResults(options.results, (record2) => records.push(record2));
-  const raw = await readRawRecords(options.results);
-  if (raw.texts.length !== records.length) throw new Error(`internal: read ${records.length} records but ${raw.texts.length} record texts`);
-  const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
-  const reports = {};
-  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0 };
-  const values = records.map(() => /* @__PURE__ */ new Map());
-  const errors = records.map(() => []);
-  const limit = pLimit(options.concurrency);
-  const tasks = [];
-  const toJudge = /* @__PURE__ */ new Set();
-  const judgedMetrics = records.map(() => /* @__PURE__ */ new Set());
-  let done = 0;
-  let failedTasks = 0;
-  records.forEach((record2, index) => {
-    for (const metric of metrics) {
-      const report = reports[metric];
-      const plan = planMetric(metric, record2, options.overwrite);
-      if (!plan.judge) {
-        if (plan.kept) report.kept++;
-        else if (plan.reason !== void 0) report.skipped[plan.reason] = (report.skipped[plan.reason] ?? 0) + 1;
-        continue;
-      }
-      toJudge.add(index);
-      judgedMetrics[index].add(metric);
-      tasks.push(
-        limit(async () => {
-          try {
-            values[index].set(METRIC_FIELD[metric], await judgeMetric(client, metric, record2));
-            report.judged++;
-          } catch (error62) {
-            if (!(error62 instanceof JudgeCallError)) throw error62;
-            errors[index].push({ metric, kind: error62.kind, message: error62.message });
-            report.failed++;
-            failedTasks++;
-          }
-          done++;
-          options.onProgress?.(done, tasks.length, failedTasks);
-        })
-      );
-    }
-  });
-  options.onProgress?.(0, tasks.length, 0);
-  try {
-    await Promise.all(tasks);
-  } finally {
-    limit.clearQueue();
-  }
-  const failuresByKind = {};
-  let recordsFailed = 0;
-  const provenance = judgeProvenance(client);
-  const lines = raw.texts.map((text4, index) => {
-    const recordErrors = errors[index];
-    if (recordErrors.length > 0) {
-      recordsFailed++;
-      for (const error62 of recordErrors) failuresByKind[error62.kind] = (failuresByKind[error62.kind] ?? 0) + 1;
-    }
-    const judgedHere = judgedMetrics[index];
-    if (judgedHere.size === 0) return rewriteRecord(text4, raw.jsonLines, /* @__PURE__ */ new Map(), /* @__PURE__ */ new Set());
-    const object2 = JSON.parse(text4);
-    const judged = values[index];
-    const set2 = /* @__PURE__ */ new Map();
-    const remove = /* @__PURE__ */ new Set();
-    const by = {};
-    const earlierBy = object2[JUDGED_BY_FIELD];
-    for (const metric of JUDGE_METRICS) {
-      const field = METRIC_FIELD[metric];
-      if (judged.has(field)) {
-        set2.set(field, judged.get(field));
-        by[field] = provenance[metric];
-      } else if (typeof earlierBy === "object" && earlierBy !== null && !Array.isArray(earlierBy) && Object.hasOwn(earlierBy, field)) {
-        by[field] = earlierBy[field];
-      }
-    }
-    if (Object.keys(by).length > 0 && judged.size > 0) set2.set(JUDGED_BY_FIELD, by);
-    const earlier = earlierErrors(object2).filter((entry) => !judgedHere.has(entry.metric));
-    const all2 = [...earlier, ...recordErrors].sort((a, b) => metricOrder(a.metric) - metricOrder(b.metric));
-    if (all2.length > 0) set2.set(JUDGE_ERRORS_FIELD, all2);
-    else remove.add(JUDGE_ERRORS_FIELD);
-    return rewriteRecord(text4, raw.jsonLines, set2, remove);
-  });
-  return {
-    lines,
-    records: records.length,
-    recordsToJudge: toJudge.size,
-    recordsFailed,
-    failureShare: toJudge.size === 0 ? 0 : recordsFailed / toJudge.size,
-    failuresByKind,
-    metrics: reports,
-    readWarnings
-  };
-}
-async function judgeFile(client, options) {
-  const result = await judgeResults(client, options);
-  await writeFileAtomic(options.out, result.lines.map((line) => `${line}
-`).join(""));
-  return result;
-}
-
-// src/judge/setup.ts
-var DEFAULT_CACHE_DIR = ".rag-gate-cache";
-function createJudgeClient(settings, env = process.env) {
-  const apiKey = env.OPENAI_API_KEY?.trim();
-  if (!apiKey) {
-    throw new JudgeSetupError(
-      "no API key: set OPENAI_API_KEY in the environment (in GitHub Actions, pass a secret as env OPENAI_API_KEY); for a local server that needs none, set any value"
-    );
-  }
-  const fromEnv = env.OPENAI_BASE_URL?.trim();
-  const baseUrl = settings.baseUrl ?? (fromEnv ? fromEnv : DEFAULT_BASE_URL);
-  const source = settings.baseUrl !== void 0 ? "the base URL" : fromEnv ? "OPENAI_BASE_URL" : "the default base URL";
-  let url2;
-  try {
-    url2 = new URL(baseUrl);
-  } catch {
-    throw new JudgeSetupError(`${source} "${baseUrl}" is not a URL; use for example https://api.openai.com/v1 or http://localhost:11434/v1`);
-  }
-  if (url2.protocol !== "http:" && url2.protocol !== "https:") throw new JudgeSetupError(`${source} "${baseUrl}" must be an http or https URL`);
-  const backoffText = env.RAG_GATE_JUDGE_BACKOFF_MS?.trim();
-  const backoffMs = backoffText ? Number(backoffText) : DEFAULT_BACKOFF_MS;
-  if (!Number.isFinite(backoffMs) || backoffMs < 0) throw new JudgeSetupError(`RAG_GATE_JUDGE_BACKOFF_MS must be a number of milliseconds \u2265 0, got "${backoffText}"`);
-  return new JudgeClient({
-    baseUrl,
-    apiKey,
-    model: settings.model,
-    embeddingModel: settings.embeddingModel ?? DEFAULT_EMBEDDING_MODEL,
-    timeoutMs: settings.timeoutMs,
-    maxAttempts: settings.maxAttempts,
-    backoffMs,
-    maxCalls: settings.maxCalls,
-    cache: settings.cache === false ? void 0 : new JudgeCache(settings.cache)
-  });
-}
-
-// src/cli/judge-command.ts
-var wholeNumber = (min, what) => (text4) => {
-  const value = Number(text4);
-  if (!/^\s*\d+\s*$/.test(text4) || !Number.isSafeInteger(value) || value < min) throw new InvalidArgumentError(`must be ${what}, got "${text4}"`);
-  return value;
-};
-var share = (text4) => {
-  const value = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value) || value < 0 || value > 1) throw new InvalidArgumentError(`must be a share between 0 and 1, got "${text4}"`);
-  return value;
-};
-var metricsOption = (text4) => {
-  const names = text4.split(",").map((name) => name.trim()).filter(Boolean);
-  for (const name of names) {
-    if (!JUDGE_METRICS.includes(name)) throw new InvalidArgumentError(`"${name}" is not a judge metric; use a comma list of ${JUDGE_METRICS.join(", ")}`);
-  }
-  if (names.length === 0) throw new InvalidArgumentError(`give at least one of ${JUDGE_METRICS.join(", ")}`);
-  return [...new Set(names)];
-};
-function addJudgeClientOptions(command) {
-  return command.addOption(new Option("--model <name>", "judge chat model").default(DEFAULT_MODEL)).addOption(new Option("--base-url <url>", `OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else ${DEFAULT_BASE_URL}); the key comes from $OPENAI_API_KEY`)).addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(wholeNumber(1, "a whole number \u2265 1")).default(8)).addOption(new Option("--cache <dir>", "content-addressed cache of judge replies").default(DEFAULT_CACHE_DIR)).addOption(new Option("--no-cache", "do not read or write the cache")).addOption(new Option("--max-calls <n>", "budget of HTTP requests (retries included); beyond it items are marked as judge errors").argParser(wholeNumber(0, "a whole number \u2265 0"))).addOption(new Option("--timeout-ms <ms>", "timeout of each request").argParser(wholeNumber(1, "a whole number of milliseconds \u2265 1")).default(6e4)).addOption(new Option("--max-attempts <n>", "attempts per call, the first included (retries 408/409/429/5xx, timeouts, invalid replies)").argParser(wholeNumber(1, "a whole number \u2265 1")).default(4)).addOption(new Option("--max-failure-share <share>", "exit 1 when more than this share of items could not be judged").argParser(share).default(0.05));
-}
-function judgeClientFromOptions(options, env = process.env) {
-  return createJudgeClient(options, env);
-}
-async function withJudgeSetup(context, run) {
-  try {
-    return await run();
-  } catch (error62) {
-    if (!(error62 instanceof JudgeSetupError)) throw error62;
-    context.stderr(`rag-gate: error: ${error62.message}
-`);
-    return EXIT.badInput;
-  }
-}
-function progressLine(context, label2) {
-  if (process.stderr.isTTY !== true) return { update: () => void 0, end: () => void 0 };
-  let last = 0;
-  let shown = false;
-  return {
-    update: (done, total, failed = 0) => {
-      const now = Date.now();
-      if (done !== total && now - last < 100) return;
-      last = now;
-      shown = true;
-      context.stderr(`\r${label2}: ${done}/${total}${failed > 0 ? `, ${failed} failed` : ""}\x1B[K`);
-    },
-    end: () => {
-      if (shown) context.stderr("\r\x1B[K");
-    }
-  };
-}
-function clientWarnings(client) {
-  const warnings = [...client.warnings];
-  const cacheProblem = client.options.cache?.writeProblem;
-  if (cacheProblem !== void 0) warnings.push(cacheProblem);
-  return warnings;
-}
-async function checkOut(results, out) {
-  if (resolve(out) === resolve(results)) {
-    throw InputError.single({ file: out, message: "is the results file itself; --out must name another file (the input is never modified)" });
-  }
-  const directory = dirname3(resolve(out));
-  const info = await stat(directory).catch(() => void 0);
-  if (!info?.isDirectory()) throw InputError.single({ file: out, message: `cannot write: the directory ${directory} does not exist` });
-}
-function judgeCommand(context, setExitCode) {
-  const command = new Command("judge").description("fill in judge metrics (claims, answer_relevance, correct) with an LLM judge on an OpenAI-compatible endpoint").requiredOption("--results <file>", "results file to judge (never modified)").requiredOption("--out <file>", "where to write the judged copy (JSON Lines, written atomically)").addOption(new Option("--metrics <list>", `metrics to judge: ${JUDGE_METRICS.join(", ")}`).argParser(metricsOption).default([...JUDGE_METRICS], JUDGE_METRICS.join(","))).addOption(new Option("--embedding-model <name>", "embedding model for answer_relevance").default(DEFAULT_EMBEDDING_MODEL));
-  return addJudgeClientOptions(command).option("--overwrite", "replace judged fields the input already has (default: keep them)").option("--json", "print a JSON summary on stdout").action(async (options) => {
-    const code3 = await withJudgeSetup(context, async () => {
-      await checkOut(options.results, options.out);
-      const client = judgeClientFromOptions(options);
-      const progress = progressLine(context, "judging");
-      const result = await judgeFile(client, {
-        results: options.results,
-        out: options.out,
-        metrics: options.metrics,
-        overwrite: options.overwrite === true,
-        concurrency: options.concurrency,
-        onProgress: progress.update
-      }).finally(progress.end);
-      const own6 = [JUDGE_ERRORS_FIELD, JUDGED_BY_FIELD].map((field) => `"${field}"`);
-      const warnings = [...result.readWarnings.filter((w) => !own6.some((field) => w.includes(field))), ...clientWarnings(client)];
-      for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}
-`);
-      context.stderr(renderJudgeSummary(result, client.stats, options.out, options.maxFailureShare));
-      const failed = result.failureShare > options.maxFailureShare;
-      if (options.json) {
-        context.stdout(
-          `${JSON.stringify(
-            {
-              results: options.results,
-              out: options.out,
-              model: client.model,
-              embeddingModel: options.metrics.includes("answer_relevance") ? client.embeddingModel : void 0,
-              promptVersions: Object.fromEntries(options.metrics.map((metric) => [metric, PROMPT_VERSIONS[metric]])),
-              records: result.records,
-              recordsToJudge: result.recordsToJudge,
-              recordsFailed: result.recordsFailed,
-              failureShare: result.failureShare,
-              maxFailureShare: options.maxFailureShare,
-              failuresByKind: result.failuresByKind,
-              metrics: result.metrics,
-              stats: client.stats,
-              passed: !failed
-            },
-            null,
-            2
-          )}
-`
-        );
-      }
-      if (failed) {
-        context.stderr(
-          `rag-gate: error: ${result.recordsFailed} of ${result.recordsToJudge} records (${(result.failureShare * 100).toFixed(1)}%) could not be judged, more than the ${(options.maxFailureShare * 100).toFixed(1)}% --max-failure-share allows. ${options.out} was still written, with "${JUDGE_ERRORS_FIELD}" on those records so no work is lost; rerun to retry them${options.cache === false ? "" : " (replies already received come from the cache)"}
-`
-        );
-        return EXIT.gateFailed;
-      }
-      return EXIT.ok;
-    });
-    setExitCode(code3);
-  });
-}
-
-// src/cli/calibrate-command.ts
-var kappaFloorOption = (text4) => {
-  const value = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value) || value < -1 || value > 1) throw new InvalidArgumentError(`must be a kappa between \u22121 and 1, got "${text4}"`);
-  return value;
-};
-function calibrateCommand(context, setExitCode) {
-  const command = new Command("calibrate").description("measure the judge against human labels (Cohen's kappa) and write a calibration record").requiredOption("--labels <file>", 'JSON Lines of human labels: {"id","claim","context","human_verdict"} or {"id","question","answer","expected_answer","human_correct"}').option("--out <file>", "write the calibration record (JSON) here").addOption(new Option("--kappa-floor <kappa>", "warn when kappa is below this (judge metrics may gate only at or above it)").argParser(kappaFloorOption).default(DEFAULT_KAPPA_FLOOR));
-  return addJudgeClientOptions(command).option("--json", "print the calibration as one JSON object on stdout").action(async (options) => {
-    const code3 = await withJudgeSetup(context, async () => {
-      const labels = await readLabels(options.labels);
-      const client = judgeClientFromOptions(options);
-      const progress = progressLine(context, "calibrating");
-      const result = await calibrate(client, labels, { labelsFile: options.labels, concurrency: options.concurrency, onProgress: progress.update }).finally(progress.end);
-      for (const warning of clientWarnings(client)) context.stderr(`rag-gate: warning: ${warning}
-`);
-      const failureShare = result.total === 0 ? 0 : result.failures.length / result.total;
-      const incomplete = failureShare > options.maxFailureShare;
-      if (options.json) {
-        context.stdout(
-          `${JSON.stringify(
-            {
-              record: result.record,
-              agreement: result.agreement,
-              threeWay: result.threeWay,
-              failures: result.failures,
-              stats: client.stats,
-              kappaFloor: options.kappaFloor,
-              written: options.out !== void 0 && !incomplete ? options.out : null
-            },
-            null,
-            2
-          )}
-`
-        );
-      } else {
-        context.stdout(renderCalibration(result, client.stats, options.kappaFloor));
-      }
-      if (incomplete) {
-        context.stderr(
-          `rag-gate: error: ${result.failures.length} of ${result.total} labels (${(failureShare * 100).toFixed(1)}%) could not be judged, more than the ${(options.maxFailureShare * 100).toFixed(1)}% --max-failure-share allows; no calibration record is written from an incomplete run
-`
-        );
-        return EXIT.gateFailed;
-      }
-      if (options.out !== void 0) {
-        await writeFileAtomic(options.out, `${JSON.stringify(result.record, null, 2)}
-`);
-        context.stderr(`rag-gate: calibration record written to ${options.out}
-`);
-      } else if (!options.json) {
-        context.stderr("rag-gate: note: no calibration record written; pass --out FILE to keep it\n");
-      }
-      const { kappa } = result.record;
-      if (kappa === null || kappa < options.kappaFloor) {
-        context.stderr(
-          `rag-gate: warning: kappa ${kappa === null ? "is undefined (one label only)" : `${kappa.toFixed(3)} is below ${options.kappaFloor}`}: the judge does not agree with the human labels well enough, so its metrics will be reported but will not gate. Review the disagreements, then change the model or the prompt and calibrate again
-`
-        );
-      }
-      return EXIT.ok;
-    });
-    setExitCode(code3);
-  });
-}
-
-// src/metrics/decomposition.ts
-var ratio = (part, whole) => whole === 0 ? null : part / whole;
-var weighted = (weight, rate) => weight === 0 ? 0 : rate === null ? null : weight * rate;
-var SMALL_SPLIT = 10;
-function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
-  let nGood = 0;
-  let correctGood = 0;
-  let nBad = 0;
-  let correctBad = 0;
-  let closedAll = 0;
-  let closedAllRight = 0;
-  let closedFailed = 0;
-  let closedFailedRight = 0;
-  for (let i = 0; i < correct.length; i++) {
-    const ok2 = retrievalOk[i];
-    const right = correct[i];
-    if (answerable[i] === 0 || Number.isNaN(ok2) || Number.isNaN(right)) continue;
-    if (ok2 === 1) {
-      nGood++;
-      correctGood += right;
-    } else {
-      nBad++;
-      correctBad += right;
-    }
-    const closed = closedBookCorrect[i];
-    if (!Number.isNaN(closed)) {
-      closedAll++;
-      closedAllRight += closed;
-      if (ok2 === 0) {
-        closedFailed++;
-        closedFailedRight += closed;
-      }
-    }
-  }
-  const n = nGood + nBad;
-  const r = ratio(nGood, n);
-  const gGood = ratio(correctGood, nGood);
-  const gBad = ratio(correctBad, nBad);
-  const e2e = ratio(correctGood + correctBad, n);
-  let e2eCheck = null;
-  let ceiling = null;
-  if (r !== null) {
-    const good = weighted(r, gGood);
-    const bad = weighted(1 - r, gBad);
-    e2eCheck = good === null || bad === null ? null : good + bad;
-    ceiling = bad === null ? null : r + bad;
-  }
-  const productModelG = r === null || r === 0 || e2e === null ? null : e2e / r;
-  const productModelBias = r === null || r === 0 ? null : (1 - r) * (gBad ?? 0) / r;
-  const rLowerBound = e2e === null || gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
-  const closedBook = closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
-  const warnings = [];
-  if (productModelG !== null && productModelG > 1) {
-    warnings.push(
-      `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r\xB7g is misspecified here, because answers are right without good context (g_bad = ${gBad?.toFixed(4)}).`
-    );
-  }
-  if (e2e !== null && e2eCheck !== null && Math.abs(e2e - e2eCheck) > 1e-9) {
-    warnings.push(`e2eCheck ${e2eCheck} differs from e2e ${e2e}: the three terms were computed on different slices (a bug).`);
-  }
-  if (n > 0 && nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? "" : "s"}: read it as a rough figure.`);
-  if (n > 0 && nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? "" : "s"}: read it as a rough figure.`);
-  return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
-}
-
-// src/metrics/ranking.ts
-var RELEVANT_GRADE = 1;
-function isRelevant(grade2) {
-  return grade2 >= RELEVANT_GRADE;
-}
-function judgeRanking(retrieved, relevance) {
-  const grades = new Float64Array(retrieved.length);
-  for (let i = 0; i < retrieved.length; i++) grades[i] = relevance.get(retrieved[i]) ?? 0;
-  const ideal = [];
-  for (const grade2 of relevance.values()) if (isRelevant(grade2)) ideal.push(grade2);
-  ideal.sort((a, b) => b - a);
-  return { grades, idealGrades: Float64Array.from(ideal) };
-}
-function relevantCount(ranking) {
-  return ranking.idealGrades.length;
-}
-function relevantRetrieved(ranking, k) {
-  const depth = Math.min(k, ranking.grades.length);
-  let found = 0;
-  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i])) found++;
-  return found;
-}
-
-// src/metrics/generation/context-utilisation.ts
-var LOW_UTILISATION = 0.4;
-function contextUtilisation(retrieved, cited) {
-  if (retrieved.length === 0) return void 0;
-  const citedSet = new Set(cited);
-  let used = 0;
-  for (const id2 of retrieved) if (citedSet.has(id2)) used++;
-  return used / retrieved.length;
-}
-
-// src/metrics/generation/text.ts
-var PUNCTUATION = /[\p{P}\p{S}]/gu;
-var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the"]);
-function normalizeAnswer(text4) {
-  return text4.toLowerCase().replace(PUNCTUATION, "").split(/\s+/u).filter((word) => word !== "" && !ARTICLES.has(word)).join(" ");
-}
-function answerTokens(text4) {
-  const normalized = normalizeAnswer(text4);
-  return normalized === "" ? [] : normalized.split(" ");
-}
-
-// src/metrics/generation/correctness.ts
-function exactMatch(answer, expected) {
-  return normalizeAnswer(answer) === normalizeAnswer(expected) ? 1 : 0;
-}
-function tokenF1(answer, expected) {
-  const predicted = answerTokens(answer);
-  const gold = answerTokens(expected);
-  if (predicted.length === 0 || gold.length === 0) return predicted.length === gold.length ? 1 : 0;
-  const goldCounts = /* @__PURE__ */ new Map();
-  for (const token of gold) goldCounts.set(token, (goldCounts.get(token) ?? 0) + 1);
-  let common = 0;
-  for (const token of predicted) {
-    const left = goldCounts.get(token) ?? 0;
-    if (left > 0) {
-      common++;
-      goldCounts.set(token, left - 1);
-    }
-  }
-  if (common === 0) return 0;
-  const precision = common / predicted.length;
-  const recall = common / gold.length;
-  return 2 * precision * recall / (precision + recall);
-}
-var CorrectnessRuleError = class extends SettingError {
-};
-function parseCorrectnessRule(text4) {
-  const rule = text4.trim();
-  if (rule === "exact") return { kind: "exact" };
-  const f1 = /^f1:(\d*\.?\d+)$/.exec(rule);
-  const threshold = f1 ? Number(f1[1]) : NaN;
-  if (f1 && threshold > 0 && threshold <= 1) return { kind: "f1", threshold };
-  throw new CorrectnessRuleError(`invalid correctness rule "${rule}"; use "exact" or "f1:T" with 0 < T \u2264 1, e.g. "f1:0.5"`);
-}
-function formatCorrectnessRule(rule) {
-  return rule.kind === "exact" ? "exact" : `f1:${rule.threshold}`;
-}
-function judgeCorrect2(rule, answer, expected) {
-  return rule.kind === "exact" ? exactMatch(answer, expected) : tokenF1(answer, expected) >= rule.threshold ? 1 : 0;
-}
-
-// src/metrics/generation/faithfulness.ts
-function faithfulness(claims) {
-  if (claims.length === 0) return void 0;
-  let supported = 0;
-  for (const claim3 of claims) if (claim3.verdict === "SUPPORTED") supported++;
-  return supported / claims.length;
-}
-
-// src/metrics/generation/length-ratio.ts
-var LONG_ANSWER_RATIO = 2.5;
-function lengthRatio(answer, expected) {
-  const goldLength = answerTokens(expected).length;
-  return goldLength === 0 ? void 0 : answerTokens(answer).length / goldLength;
-}
-
-// src/metrics/score.ts
-function relevanceMap(relevant) {
-  if (relevant === void 0) return /* @__PURE__ */ new Map();
-  if (Array.isArray(relevant)) return new Map(relevant.map((id2) => [id2, 1]));
-  return new Map(Object.entries(relevant));
-}
-function judgedRanking(record2) {
-  if (record2.retrieved_ids === void 0) return void 0;
-  const ranking = judgeRanking(record2.retrieved_ids, relevanceMap(record2.relevant_ids));
-  return relevantCount(ranking) === 0 ? void 0 : ranking;
-}
-function retrievalSucceeded(record2, ranking, rule) {
-  if (record2.retrieval_ok !== void 0) return record2.retrieval_ok;
-  return ranking === void 0 ? void 0 : rule.metric.compute(ranking) >= rule.threshold;
-}
-function answerCorrect(record2, rule) {
-  if (record2.correct !== void 0) return record2.correct;
-  if (record2.answer === void 0 || record2.expected_answer === void 0) return void 0;
-  return judgeCorrect2(rule, record2.answer, record2.expected_answer) === 1;
-}
-var bit = (value) => value ? 1 : 0;
-function scoreQuestion(record2, config2, ranking = judgedRanking(record2)) {
-  const scores = {};
-  if (ranking !== void 0) for (const metric of config2.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
-  const ok2 = retrievalSucceeded(record2, ranking, config2.retrievalOk);
-  if (ok2 !== void 0) scores.retrieval_ok = bit(ok2);
-  const correct = answerCorrect(record2, config2.correctness);
-  if (correct !== void 0) scores.correct = bit(correct);
-  scores.answerable = bit(record2.answerable ?? true);
-  if (record2.refused !== void 0) scores.refused = bit(record2.refused);
-  if (record2.closed_book_correct !== void 0) scores.closed_book_correct = bit(record2.closed_book_correct);
-  if (record2.answer_relevance !== void 0) scores.answer_relevance = record2.answer_relevance;
-  const faithful = record2.claims === void 0 ? void 0 : faithfulness(record2.claims);
-  if (faithful !== void 0) scores.faithfulness = faithful;
-  if (record2.answer !== void 0 && record2.expected_answer !== void 0) {
-    const ratio2 = lengthRatio(record2.answer, record2.expected_answer);
-    if (ratio2 !== void 0) scores.length_ratio = ratio2;
-  }
-  if (record2.cited_ids !== void 0 && record2.retrieved_ids !== void 0) {
-    const utilisation = contextUtilisation(record2.retrieved_ids, record2.cited_ids);
-    if (utilisation !== void 0) scores.context_utilisation = utilisation;
-  }
-  return scores;
-}
-
-// src/metrics/outcomes.ts
-function goldKey(record2) {
-  const relevant = record2.relevant_ids;
-  const grades = relevant === void 0 ? [] : Array.isArray(relevant) ? [...new Set(relevant)].sort().map((id2) => [id2, 1]) : Object.entries(relevant).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-  return JSON.stringify([grades, record2.expected_answer ?? null, record2.answerable ?? true]);
-}
-function relevantWithin(retrieved, ranking, k) {
-  const found = [];
-  const depth = Math.min(k, retrieved.length);
-  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i])) found.push(retrieved[i]);
-  return found;
-}
-var OutcomeBuilder = class {
-  constructor(config2) {
-    this.config = config2;
-  }
-  config;
-  ids = [];
-  questions = [];
-  tags = [];
-  goldKeys = [];
-  goldFound = [];
-  /** Growing columns: capacity doubles, unset rows are NaN. */
-  values = /* @__PURE__ */ new Map();
-  labelPairs = [];
-  noClaims = 0;
-  judgeErrors = 0;
-  judges = /* @__PURE__ */ new Map();
-  noRelevant = 0;
-  add(record2) {
-    const row = this.ids.length;
-    this.ids.push(record2.id);
-    this.questions.push(record2.question);
-    this.tags.push(record2.tags ?? []);
-    this.goldKeys.push(goldKey(record2));
-    if (record2.claims?.length === 0) this.noClaims++;
-    if (record2.judge_errors !== void 0 && record2.judge_errors.length > 0) this.judgeErrors++;
-    for (const [field, judge] of Object.entries(record2.judged_by ?? {})) {
-      if (judge === void 0) continue;
-      const key = JSON.stringify([field, judge.model, judge.prompt_version]);
-      const use = this.judges.get(key);
-      this.judges.set(key, { field, model: judge.model, promptVersion: judge.prompt_version, questions: (use?.questions ?? 0) + 1 });
-    }
-    const ranking = judgedRanking(record2);
-    if (record2.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
-    this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record2.retrieved_ids ?? [], ranking, this.config.retrievalOk.metric.k));
-    if (record2.human_label !== void 0 && record2.judge_label !== void 0) {
-      this.labelPairs.push([String(record2.human_label), String(record2.judge_label)]);
-    }
-    const scores = scoreQuestion(record2, this.config, ranking);
-    for (const name in scores) this.columnFor(name, row)[row] = scores[name];
-  }
-  /** The column of `name`, with room for `row`. */
-  columnFor(name, row) {
-    let column2 = this.values.get(name);
-    if (column2 === void 0 || column2.length <= row) {
-      const grown2 = new Float64Array(Math.max(1024, (column2?.length ?? 0) * 2, row + 1)).fill(NaN);
-      if (column2 !== void 0) grown2.set(column2);
-      column2 = grown2;
-      this.values.set(name, column2);
-    }
-    return column2;
-  }
-  build() {
-    const size = this.ids.length;
-    const columns = /* @__PURE__ */ new Map();
-    for (const [name, values] of this.values) {
-      const column2 = new Float64Array(size).fill(NaN);
-      column2.set(values.subarray(0, Math.min(size, values.length)));
-      columns.set(name, column2);
-    }
-    return {
-      size,
-      ids: this.ids,
-      questions: this.questions,
-      tags: this.tags,
-      goldKeys: this.goldKeys,
-      goldFound: this.goldFound,
-      columns,
-      labelPairs: this.labelPairs,
-      noClaims: this.noClaims,
-      judgeErrors: this.judgeErrors,
-      judges: [...this.judges.values()],
-      noRelevant: this.noRelevant
-    };
-  }
-};
-function column(outcomes, name) {
-  return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
-}
-async function readOutcomes(files, config2, onProgress) {
-  const builder = new OutcomeBuilder(config2);
-  const seenIds = /* @__PURE__ */ new Map();
-  const warnings = [];
-  for (const file2 of typeof files === "string" ? [files] : files) {
-    const read = await readResults(file2, (record2) => builder.add(record2), seenIds, onProgress);
-    warnings.push(...read.warnings);
-  }
-  return { outcomes: builder.build(), warnings };
-}
-
-// src/stats/paired.ts
-function pairValues(base, head) {
-  if (base.length !== head.length) {
-    throw new RangeError(`base and head must have the same length, got ${base.length} and ${head.length}`);
-  }
-  const differences = new Float64Array(base.length);
-  let n = 0;
-  let sumBase = 0;
-  let sumHead = 0;
-  for (let i = 0; i < base.length; i++) {
-    const b = base[i];
-    const h = head[i];
-    if (Number.isNaN(b) || Number.isNaN(h)) continue;
-    if (!Number.isFinite(b) || !Number.isFinite(h)) {
-      throw new RangeError(`pair ${i} has an infinite value (base ${b}, head ${h})`);
-    }
-    differences[n++] = h - b;
-    sumBase += b;
-    sumHead += h;
-  }
-  return {
-    n,
-    meanBase: n === 0 ? NaN : sumBase / n,
-    meanHead: n === 0 ? NaN : sumHead / n,
-    differences: differences.subarray(0, n)
-  };
-}
-
-// src/stats/random.ts
-function cyrb128(text4) {
-  let h1 = 1779033703;
-  let h2 = 3144134277;
-  let h3 = 1013904242;
-  let h4 = 2773480762;
-  for (let i = 0; i < text4.length; i++) {
-    const k = text4.charCodeAt(i);
-    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
-    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
-    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
-    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
-  }
-  h1 = Math.imul(h3 ^ h1 >>> 18, 597399067);
-  h2 = Math.imul(h4 ^ h2 >>> 22, 2869860233);
-  h3 = Math.imul(h1 ^ h3 >>> 17, 951274213);
-  h4 = Math.imul(h2 ^ h4 >>> 19, 2716044179);
-  h1 ^= h2 ^ h3 ^ h4;
-  h2 ^= h1;
-  h3 ^= h1;
-  h4 ^= h1;
-  return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
-}
-function seedWords(seed) {
-  if (typeof seed === "number") {
-    if (!Number.isFinite(seed)) throw new RangeError(`seed must be a finite number or a string, got ${seed}`);
-    return cyrb128(`\0number:${String(seed)}`);
-  }
-  return cyrb128(seed);
-}
-var TWO_POW_32 = 4294967296;
-var Random = class _Random {
-  s0;
-  s1;
-  s2;
-  s3;
-  constructor(seed) {
-    const [a, b, c, d] = seedWords(seed);
-    this.s0 = a | 0;
-    this.s1 = b | 0;
-    this.s2 = c | 0;
-    this.s3 = d | 0;
-    if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
-  }
-  /** A generator started from an explicit 128-bit state (four 32-bit words), e.g. to compare with the C reference. */
-  static fromState(state) {
-    const random = new _Random("");
-    [random.s0, random.s1, random.s2, random.s3] = state.map((word) => word | 0);
-    if ((random.s0 | random.s1 | random.s2 | random.s3) === 0) random.s0 = 1;
-    return random;
-  }
-  /** Next 32 random bits as an unsigned integer in [0, 2^32). */
-  nextUint32() {
-    const s1 = this.s1;
-    const result = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
-    const t = s1 << 9;
-    this.s2 ^= this.s0;
-    this.s3 ^= s1;
-    this.s1 = s1 ^ this.s2;
-    this.s0 ^= this.s3;
-    this.s2 ^= t;
-    this.s3 = rotl(this.s3, 11);
-    return result >>> 0;
-  }
-  /** Uniform float in [0, 1) with 32 bits of resolution (one word). */
-  nextFloat() {
-    return this.nextUint32() / TWO_POW_32;
-  }
-  /** Uniform float in [0, 1) with full 53-bit resolution (two words). */
-  nextFloat53() {
-    const high = this.nextUint32() >>> 5;
-    const low = this.nextUint32() >>> 6;
-    return (high * 67108864 + low) / 9007199254740992;
-  }
-  /**
-   * Uniform integer in [0, bound), without modulo bias, for 1 ≤ bound ≤ 2^32.
-   * Lemire's multiply-and-reject (exact in doubles while bound ≤ 2^21), otherwise classic threshold rejection.
-   */
-  nextBelow(bound) {
-    if (!Number.isInteger(bound) || bound < 1 || bound > TWO_POW_32) {
-      throw new RangeError(`bound must be an integer in [1, 2^32], got ${bound}`);
-    }
-    if (bound <= 2097152) {
-      let product = this.nextUint32() * bound;
-      let high = Math.floor(product / TWO_POW_32);
-      if (product - high * TWO_POW_32 < bound) {
-        const threshold = TWO_POW_32 % bound;
-        while (product - high * TWO_POW_32 < threshold) {
-          product = this.nextUint32() * bound;
-          high = Math.floor(product / TWO_POW_32);
-        }
-      }
-      return high;
-    }
-    const limit = TWO_POW_32 - TWO_POW_32 % bound;
-    let word = this.nextUint32();
-    while (word >= limit) word = this.nextUint32();
-    return word % bound;
-  }
-  /** Fill `target` with random 32-bit words (same stream as repeated {@link nextUint32} calls). */
-  fillUint32(target) {
-    let s0 = this.s0;
-    let s1 = this.s1;
-    let s2 = this.s2;
-    let s3 = this.s3;
-    for (let i = 0; i < target.length; i++) {
-      target[i] = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
-      const t = s1 << 9;
-      s2 ^= s0;
-      s3 ^= s1;
-      s1 ^= s2;
-      s0 ^= s3;
-      s2 ^= t;
-      s3 = rotl(s3, 11);
-    }
-    this.s0 = s0;
-    this.s1 = s1;
-    this.s2 = s2;
-    this.s3 = s3;
-  }
-};
-function rotl(x, k) {
-  return x << k | x >>> 32 - k;
-}
-var DEFAULT_SEED = "rag-gate";
-
-// src/stats/bootstrap.ts
-var DEFAULT_RESAMPLES = 2e3;
-var TWO_POW_322 = 4294967296;
-var LEMIRE_MAX_BOUND = 2097152;
-function bootstrapMeanCIs(samples, options = {}) {
-  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
-  const level = options.level ?? 0.95;
-  if (!Number.isInteger(resamples) || resamples < 1) {
-    throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
-  }
-  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
-  const n = samples[0]?.length ?? 0;
-  const intervals = samples.map(() => [NaN, NaN]);
-  if (n === 0) return intervals;
-  const varying = [];
-  samples.forEach((values, index) => {
-    if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
-    const first = values[0];
-    let allEqual = true;
-    let nonZero = 0;
-    for (let i = 0; i < n; i++) {
-      const v = values[i];
-      if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
-      if (v !== first) allEqual = false;
-      if (v !== 0) nonZero++;
-    }
-    if (allEqual) {
-      intervals[index] = [first, first];
-      return;
-    }
-    const at = new Int32Array(nonZero);
-    const kept = new Float64Array(nonZero);
-    for (let i = 0, j = 0; i < n; i++) {
-      const v = values[i];
-      if (v !== 0) {
-        at[j] = i;
-        kept[j++] = v;
-      }
-    }
-    varying.push({ index, at, values: kept, means: new Float64Array(resamples) });
-  });
-  if (varying.length === 0) return intervals;
-  const random = new Random(options.seed ?? DEFAULT_SEED);
-  const words = new Uint32Array(n);
-  const counts = new Int32Array(n);
-  for (let r = 0; r < resamples; r++) {
-    drawCounts(random, words, counts);
-    for (const sample of varying) sample.means[r] = weightedSum(counts, sample.at, sample.values) / n;
-  }
-  const tail = (1 - level) / 2;
-  for (const { index, means } of varying) {
-    means.sort();
-    intervals[index] = [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
-  }
-  return intervals;
-}
-function weightedSum(counts, at, values) {
-  let sum = 0;
-  for (let j = 0; j < at.length; j++) sum += counts[at[j]] * values[j];
-  return sum;
-}
-function drawCounts(random, words, counts) {
-  const n = counts.length;
-  counts.fill(0);
-  if (n > LEMIRE_MAX_BOUND) {
-    for (let i = 0; i < n; i++) counts[random.nextBelow(n)]++;
-    return;
-  }
-  random.fillUint32(words);
-  const rejectBelow = TWO_POW_322 % n;
-  for (let i = 0; i < n; i++) {
-    let product = words[i] * n;
-    let index = Math.floor(product / TWO_POW_322);
-    while (product - index * TWO_POW_322 < rejectBelow) {
-      product = random.nextUint32() * n;
-      index = Math.floor(product / TWO_POW_322);
-    }
-    counts[index]++;
-  }
-}
-function quantileSorted(sorted, q) {
-  const position = (sorted.length - 1) * q;
-  const below = Math.floor(position);
-  const above = Math.min(below + 1, sorted.length - 1);
-  const lower = sorted[below];
-  const upper = sorted[above];
-  return lower + (position - below) * (upper - lower);
-}
-
-// src/stats/holm.ts
-function holmAdjust(pValues) {
-  const m = pValues.length;
-  pValues.forEach((p, i) => {
-    if (!(p >= 0 && p <= 1)) throw new RangeError(`p-value ${i} must be in [0, 1], got ${p}`);
-  });
-  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
-  const adjusted = new Array(m);
-  let running = 0;
-  order.forEach((index, rank) => {
-    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
-    adjusted[index] = running;
-  });
-  return adjusted;
-}
-
-// src/stats/mcnemar.ts
-var import_math_base_special_gammainc = __toESM(require_lib107(), 1);
-var import_stats_base_dists_binomial_cdf = __toESM(require_lib125(), 1);
-var MCNEMAR_EXACT_THRESHOLD = 25;
-function mcnemarUsesExact(discordant) {
-  return discordant < MCNEMAR_EXACT_THRESHOLD;
-}
-function mcnemar(fixed, broken, bothRight = 0, bothWrong = 0) {
-  for (const [name, value] of [
-    ["fixed", fixed],
-    ["broken", broken],
-    ["bothRight", bothRight],
-    ["bothWrong", bothWrong]
-  ]) {
-    if (!Number.isSafeInteger(value) || value < 0) {
-      throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
-    }
-  }
-  const discordant = fixed + broken;
-  const decidedBy = mcnemarUsesExact(discordant) ? "exact" : "chi2";
-  if (discordant === 0) {
-    return { fixed, broken, bothRight, bothWrong, discordant, chi2: 0, chi2PValue: 1, exactPValue: 1, pValue: 1, decidedBy };
-  }
-  const corrected = Math.max(0, Math.abs(fixed - broken) - 1);
-  const chi2 = corrected * corrected / discordant;
-  const chi2PValue = chi2 === 0 ? 1 : (0, import_math_base_special_gammainc.default)(chi2 / 2, 0.5, true, true);
-  const exactPValue = Math.min(1, 2 * (0, import_stats_base_dists_binomial_cdf.default)(Math.min(fixed, broken), discordant, 0.5));
-  const pValue = decidedBy === "exact" ? exactPValue : chi2PValue;
-  return { fixed, broken, bothRight, bothWrong, discordant, chi2, chi2PValue, exactPValue, pValue, decidedBy };
-}
-
-// src/stats/power.ts
-var import_stats_base_dists_normal_quantile = __toESM(require_lib128(), 1);
-function z2(q) {
-  return (0, import_stats_base_dists_normal_quantile.default)(q, 0, 1);
-}
-function checkAlphaPower(alpha, power) {
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  if (!(power > 0 && power < 1)) throw new RangeError(`power must be in (0, 1), got ${power}`);
-}
-function mcnemarSampleSize({ pFixed, pBroken, alpha = 0.05, power = 0.8 }) {
-  checkAlphaPower(alpha, power);
-  if (!(pFixed >= 0 && pBroken >= 0 && pFixed + pBroken <= 1)) {
-    throw new RangeError(`pFixed and pBroken must be non-negative with sum \u2264 1, got ${pFixed} and ${pBroken}`);
-  }
-  const psi = pFixed + pBroken;
-  const delta = pFixed - pBroken;
-  if (delta === 0) return Infinity;
-  const root2 = z2(1 - alpha / 2) * Math.sqrt(psi) + z2(power) * Math.sqrt(Math.max(0, psi - delta * delta));
-  return ceilWithSlack(root2 * root2 / (delta * delta));
-}
-function pairedMeanSampleSize({
-  meanDifference,
-  sdDifference,
-  alpha = 0.05,
-  power = 0.8
-}) {
-  checkAlphaPower(alpha, power);
-  if (!Number.isFinite(meanDifference)) throw new RangeError(`meanDifference must be finite, got ${meanDifference}`);
-  if (!(sdDifference >= 0 && Number.isFinite(sdDifference))) {
-    throw new RangeError(`sdDifference must be finite and \u2265 0, got ${sdDifference}`);
-  }
-  if (meanDifference === 0) return Infinity;
-  const ratio2 = (z2(1 - alpha / 2) + z2(power)) * sdDifference / meanDifference;
-  return Math.max(1, ceilWithSlack(ratio2 * ratio2));
-}
-function ceilWithSlack(x) {
-  return Math.ceil(x - 1e-9);
-}
-
-// src/stats/randomization.ts
-var DEFAULT_PERMUTATIONS = 1e4;
-var TIE_TOLERANCE = 1e-9;
-function pairedRandomizationTest(base, head, options = {}) {
-  const paired2 = pairValues(base, head);
-  const { n, meanBase, meanHead, differences } = paired2;
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += differences[i];
-  const delta = n === 0 ? NaN : sum / n;
-  const { pValue, permutations } = signFlipPValue(differences, options);
-  return { n, meanBase, meanHead, delta, pValue, permutations };
-}
-function signFlipPValue(differences, options = {}) {
-  const permutations = options.permutations ?? DEFAULT_PERMUTATIONS;
-  if (!Number.isInteger(permutations) || permutations < 1) {
-    throw new RangeError(`permutations must be a positive integer, got ${permutations}`);
-  }
-  let nonZero = 0;
-  for (let i = 0; i < differences.length; i++) {
-    const d = differences[i];
-    if (!Number.isFinite(d)) throw new RangeError(`difference ${i} is not finite: ${d}`);
-    if (d !== 0) nonZero++;
-  }
-  if (nonZero === 0) return { pValue: 1, permutations: 0 };
-  const words = Math.ceil(nonZero / 32);
-  const padded = new Float64Array(words * 32);
-  let absoluteSum = 0;
-  for (let i = 0, k = 0; i < differences.length; i++) {
-    const d = differences[i];
-    if (d !== 0) {
-      padded[k++] = d;
-      absoluteSum += Math.abs(d);
-    }
-  }
-  const table2 = new Float64Array(words * 8 * 16);
-  for (let group = 0; group < words * 8; group++) {
-    const d0 = padded[group * 4];
-    const d1 = padded[group * 4 + 1];
-    const d2 = padded[group * 4 + 2];
-    const d3 = padded[group * 4 + 3];
-    for (let mask = 0; mask < 16; mask++) {
-      table2[group * 16 + mask] = (mask & 1 ? -d0 : d0) + (mask & 2 ? -d1 : d1) + (mask & 4 ? -d2 : d2) + (mask & 8 ? -d3 : d3);
-    }
-  }
-  const signs = new Uint32Array(words);
-  const observed = Math.abs(signedSum(table2, signs));
-  const threshold = observed - TIE_TOLERANCE * absoluteSum;
-  const random = new Random(options.seed ?? DEFAULT_SEED);
-  let extreme = 0;
-  for (let p = 0; p < permutations; p++) {
-    random.fillUint32(signs);
-    if (Math.abs(signedSum(table2, signs)) >= threshold) extreme++;
-  }
-  return { pValue: (1 + extreme) / (1 + permutations), permutations };
-}
-function signedSum(table2, signs) {
-  let low = 0;
-  let high = 0;
-  for (let w = 0; w < signs.length; w++) {
-    const bits = signs[w];
-    const o = w * 128;
-    low += table2[o + (bits & 15)] + table2[o + 16 + (bits >>> 4 & 15)] + table2[o + 32 + (bits >>> 8 & 15)] + table2[o + 48 + (bits >>> 12 & 15)];
-    high += table2[o + 64 + (bits >>> 16 & 15)] + table2[o + 80 + (bits >>> 20 & 15)] + table2[o + 96 + (bits >>> 24 & 15)] + table2[o + 112 + (bits >>> 28)];
-  }
-  return low + high;
-}
-
-// src/metrics/retrieval/average-precision.ts
-function averagePrecisionAt(ranking, k) {
-  const total = relevantCount(ranking);
-  if (total === 0) return 0;
-  const { grades } = ranking;
-  const depth = Math.min(k, grades.length);
-  let found = 0;
-  let sum = 0;
-  for (let i = 0; i < depth; i++) {
-    if (isRelevant(grades[i])) {
-      found++;
-      sum += found / (i + 1);
-    }
-  }
-  return sum / total;
-}
-
-// src/metrics/retrieval/reciprocal-rank.ts
-function firstRelevantRank(ranking) {
-  const { grades } = ranking;
-  for (let i = 0; i < grades.length; i++) if (isRelevant(grades[i])) return i + 1;
-  return Infinity;
-}
-function reciprocalRankAt(ranking, k) {
-  const rank = firstRelevantRank(ranking);
-  return rank <= k ? 1 / rank : 0;
-}
-
-// src/metrics/retrieval/hit.ts
-function hitAt(ranking, k) {
-  return firstRelevantRank(ranking) <= k ? 1 : 0;
-}
-
-// src/metrics/retrieval/ndcg.ts
-var linearGain = (grade2) => grade2 > 0 ? grade2 : 0;
-var exponentialGain = (grade2) => grade2 > 0 ? 2 ** grade2 - 1 : 0;
-function discountedGain(grades, k, gain) {
-  const depth = Math.min(k, grades.length);
-  let sum = 0;
-  for (let i = 0; i < depth; i++) {
-    const g = gain(grades[i]);
-    if (g !== 0) sum += g / Math.log2(i + 2);
-  }
-  return sum;
-}
-function ndcgAt(ranking, k, gain = linearGain) {
-  const ideal = discountedGain(ranking.idealGrades, k, gain);
-  return ideal === 0 ? 0 : discountedGain(ranking.grades, k, gain) / ideal;
-}
-
-// src/metrics/retrieval/precision.ts
-function precisionAt(ranking, k) {
-  return relevantRetrieved(ranking, k) / k;
-}
-
-// src/metrics/retrieval/r-precision.ts
-function rPrecision(ranking) {
-  const total = relevantCount(ranking);
-  return total === 0 ? 0 : relevantRetrieved(ranking, total) / total;
-}
-
-// src/metrics/retrieval/recall.ts
-function recallAt(ranking, k) {
-  const total = relevantCount(ranking);
-  return total === 0 ? 0 : relevantRetrieved(ranking, k) / total;
-}
-
-// src/metrics/registry.ts
-var RETRIEVAL_FAMILIES = {
-  precision: { cutoff: "required", binary: false, trecEval: "P_k", compute: precisionAt },
-  recall: { cutoff: "optional", binary: false, trecEval: "recall_k", compute: recallAt },
-  hit: { cutoff: "required", binary: true, trecEval: "success_k", compute: hitAt },
-  mrr: { cutoff: "optional", binary: false, trecEval: "recip_rank (-M k)", compute: reciprocalRankAt },
-  map: { cutoff: "optional", binary: false, trecEval: "map, map_cut_k", compute: averagePrecisionAt },
-  ndcg: { cutoff: "optional", binary: false, trecEval: "ndcg, ndcg_cut_k", compute: (r, k) => ndcgAt(r, k, linearGain) },
-  ndcg_exp: {
-    cutoff: "optional",
-    binary: false,
-    trecEval: "ndcg with gains 0=0,1=1,2=3,3=7",
-    compute: (r, k) => ndcgAt(r, k, exponentialGain)
-  },
-  r_precision: { cutoff: "none", binary: false, trecEval: "Rprec", compute: (r) => rPrecision(r) }
-};
-var MetricNameError = class extends SettingError {
-};
-var FAMILY_NAMES = Object.keys(RETRIEVAL_FAMILIES);
-function isFamily(name) {
-  return Object.hasOwn(RETRIEVAL_FAMILIES, name);
-}
-function parseRetrievalMetric(text4) {
-  const name = text4.trim();
-  const match = /^([a-z_]+)(?:@(\d+))?$/.exec(name);
-  const familyName = match?.[1] ?? "";
-  if (!match || !isFamily(familyName)) {
-    throw new MetricNameError(
-      `unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(", ")}`
-    );
-  }
-  const family = RETRIEVAL_FAMILIES[familyName];
-  const cut = match[2];
-  if (cut === void 0 && family.cutoff === "required") {
-    throw new MetricNameError(`metric "${name}" needs a cut-off, for example "${familyName}@10"`);
-  }
-  if (cut !== void 0 && family.cutoff === "none") {
-    throw new MetricNameError(`metric "${familyName}" takes no cut-off; write "${familyName}"`);
-  }
-  const k = cut === void 0 ? Infinity : Number(cut);
-  if (k < 1) throw new MetricNameError(`metric "${name}": the cut-off must be at least 1`);
-  return {
-    name: cut === void 0 ? familyName : `${familyName}@${k}`,
-    family: familyName,
-    k,
-    binary: family.binary,
-    compute: (ranking) => family.compute(ranking, k)
-  };
-}
-function cutoffExample(family) {
-  const { cutoff } = RETRIEVAL_FAMILIES[family];
-  return cutoff === "required" ? `${family}@k` : cutoff === "optional" ? `${family}[@k]` : family;
-}
-function defaultRetrievalMetrics(ks) {
-  const names = [];
-  for (const family of ["precision", "recall", "hit", "mrr", "ndcg", "ndcg_exp", "map"]) {
-    for (const k of ks) names.push(`${family}@${k}`);
-  }
-  names.push("mrr", "map", "ndcg", "ndcg_exp", "r_precision");
-  return names.map(parseRetrievalMetric);
-}
-
-// src/stats/wilson.ts
-var Z95 = 1.959963984540054;
-function wilsonInterval(successes, n, z3 = Z95) {
-  if (n === 0) return [0, 1];
-  const p = successes / n;
-  const z22 = z3 * z3;
-  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
-  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
-  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
-  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
-  return [lower, upper];
-}
-
-// src/metrics/summary.ts
-var RUN_METRICS = [
-  "retrieval_ok",
-  "correct",
-  "faithfulness",
-  "answer_relevance",
-  "length_ratio",
-  "long_answer_rate",
-  "context_utilisation",
-  "low_utilisation_rate",
-  "refusal_rate_unanswerable",
-  "false_refusal_rate",
-  "closed_book_correct"
-];
-var KAPPA_FLOOR = 0.6;
-function mean(values, rows, keep = () => true) {
-  let n = 0;
-  let sum = 0;
-  for (let j = 0; j < rows.length; j++) {
-    const row = rows[j];
-    const value = values[row];
-    if (Number.isNaN(value) || !keep(row)) continue;
-    n++;
-    sum += value;
-  }
-  return { value: n === 0 ? null : sum / n, n };
-}
-function proportion(values, rows, hit, keep = () => true) {
-  let n = 0;
-  let count2 = 0;
-  for (let j = 0; j < rows.length; j++) {
-    const row = rows[j];
-    const value = values[row];
-    if (Number.isNaN(value) || !keep(row)) continue;
-    n++;
-    if (hit(value)) count2++;
-  }
-  return { value: n === 0 ? null : count2 / n, n, count: count2, ci: wilsonInterval(count2, n) };
-}
-var isOne = (value) => value === 1;
-function summarizeMetrics(outcomes, config2, rows) {
-  const metrics = {};
-  for (const metric of config2.retrievalMetrics) {
-    const values = column(outcomes, metric.name);
-    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne) : mean(values, rows);
-  }
-  const answerable = column(outcomes, "answerable");
-  metrics.retrieval_ok = proportion(column(outcomes, "retrieval_ok"), rows, isOne);
-  metrics.correct = proportion(column(outcomes, "correct"), rows, isOne);
-  metrics.faithfulness = mean(column(outcomes, "faithfulness"), rows);
-  metrics.answer_relevance = mean(column(outcomes, "answer_relevance"), rows);
-  const lengthRatio2 = column(outcomes, "length_ratio");
-  metrics.length_ratio = mean(lengthRatio2, rows);
-  metrics.long_answer_rate = proportion(lengthRatio2, rows, (v) => v > LONG_ANSWER_RATIO);
-  const utilisation = column(outcomes, "context_utilisation");
-  metrics.context_utilisation = mean(utilisation, rows);
-  metrics.low_utilisation_rate = proportion(utilisation, rows, (v) => v < LOW_UTILISATION);
-  const refused = column(outcomes, "refused");
-  metrics.refusal_rate_unanswerable = proportion(refused, rows, isOne, (row) => answerable[row] === 0);
-  metrics.false_refusal_rate = proportion(refused, rows, isOne, (row) => answerable[row] === 1);
-  metrics.closed_book_correct = proportion(column(outcomes, "closed_book_correct"), rows, isOne);
-  return metrics;
-}
-function allRows(size) {
-  const rows = new Int32Array(size);
-  for (let i = 0; i < size; i++) rows[i] = i;
-  return rows;
-}
-function rowsByTag(outcomes) {
-  const byTag = /* @__PURE__ */ new Map();
-  outcomes.tags.forEach((tags, row) => {
-    for (const tag of new Set(tags)) {
-      const rows = byTag.get(tag) ?? [];
-      rows.push(row);
-      byTag.set(tag, rows);
-    }
-  });
-  return new Map([...byTag].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-}
-function summarizeRun(outcomes, config2) {
-  const answerable = column(outcomes, "answerable");
-  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
-  const judgeAgreement = cohensKappa(outcomes.labelPairs);
-  const byTag = /* @__PURE__ */ Object.create(null);
-  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows) };
-  const warnings = [...decomposition.warnings];
-  if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
-    const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
-    warnings.push(`judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`);
-  }
-  let unanswerable = 0;
-  for (const value of answerable) if (value === 0) unanswerable++;
-  return {
-    questions: outcomes.size,
-    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size)),
-    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
-    decomposition,
-    judgeAgreement,
-    byTag,
-    warnings
-  };
-}
-
-// src/compare/gate.ts
-var GATE_CATEGORIES = ["retrieval", "end-to-end", "generation", "refusal"];
-var RUN_METRIC_SET = new Set(RUN_METRICS);
-function isRunMetric(name) {
-  return RUN_METRIC_SET.has(name);
-}
-function parseFloor(text4) {
-  const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
-  if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
-  const [, name = "", op, valueText = ""] = match;
-  const value = Number(valueText);
-  if (!Number.isFinite(value)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
-  const metric = isRunMetric(name) ? name : parseRetrievalMetric(name).name;
-  return { metric, op: op === "<=" ? "<=" : ">=", value };
-}
-function formatFloor(floor) {
-  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
-}
-var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
-function describeDrop(test, config2) {
-  const metric = test.metric === "retrieval_ok" ? `retrieval ok (${config2.eval.retrievalOk.name})` : test.metric;
-  const counts = test.kind === "mcnemar" ? `, ${test.broken} broken vs ${test.fixed} fixed` : "";
-  return `${metric} ${test.base.toFixed(3)} \u2192 ${test.head.toFixed(3)}${counts}, p = ${p4(test.pValue)}, Holm-adjusted ${p4(test.adjustedPValue ?? test.pValue)} < \u03B1 ${config2.alpha}`;
-}
-function decideGate(tests, head, config2, blocked = /* @__PURE__ */ new Map()) {
-  const reasons = [];
-  const warnings = [];
-  const outcomes = /* @__PURE__ */ new Map();
-  for (const category of config2.failOn) {
-    const test = tests.find((t) => t.gate === category);
-    if (test === void 0) {
-      warnings.push(`cannot gate ${category}: no paired question carries its outcome in both runs`);
-      continue;
-    }
-    if (!test.significant || test.delta >= 0) continue;
-    const uncalibrated = blocked.get(test.metric);
-    if (uncalibrated !== void 0) {
-      outcomes.set(category, "uncalibrated-judge");
-      warnings.push(`${category} dropped significantly (${describeDrop(test, config2)}), but it does not gate: ${uncalibrated}`);
-    } else if (-test.delta < config2.minEffect) {
-      outcomes.set(category, "below-minimum-effect");
-      warnings.push(`${category} dropped significantly but by less than the minimum effect ${config2.minEffect}: ${describeDrop(test, config2)}`);
-    } else {
-      outcomes.set(category, "fails");
-      reasons.push(`${category} regressed significantly: ${describeDrop(test, config2)}`);
-    }
-  }
-  for (const floor of config2.floors) {
-    const value = head.metrics[floor.metric]?.value ?? null;
-    if (value === null) reasons.push(`floor ${formatFloor(floor)} cannot be checked: no head question carries ${floor.metric}`);
-    else if (floor.op === ">=" ? value < floor.value : value > floor.value) {
-      const broken = `floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
-      const uncalibrated = blocked.get(floor.metric);
-      if (uncalibrated === void 0) reasons.push(broken);
-      else warnings.push(`${broken}, but it does not gate: ${uncalibrated}`);
-    }
-  }
-  return { verdict: reasons.length > 0 ? "fail" : "pass", reasons, warnings, outcomes };
-}
-
-// src/compare/judge-gate.ts
-var CALIBRATION_KIND = {
-  claims: "faithfulness",
-  correct: "correctness",
-  answer_relevance: null
-};
-var METRICS_OF_FIELD = {
-  claims: ["faithfulness"],
-  correct: ["correct", "correct_given_retrieval"],
-  answer_relevance: ["answer_relevance"]
-};
-function judgeStatuses(uses, calibrations, kappaFloor) {
-  const fields = [...new Set(uses.map((use) => use.field))].sort();
-  return fields.map((field) => {
-    const judges = /* @__PURE__ */ new Map();
-    for (const use of uses) if (use.field === field) judges.set(JSON.stringify([use.model, use.promptVersion]), use);
-    const kind = CALIBRATION_KIND[field];
-    const verdicts = [...judges.values()].map((use) => {
-      if (kind === null) {
-        return { allowed: false, note: `${field} from judge ${use.model} (${use.promptVersion}) has no calibration; it is reported and never gates` };
-      }
-      const ofKind = calibrations.filter((record3) => record3.kind === kind);
-      const record2 = ofKind.find((r) => r.model === use.model && r.promptVersion === use.promptVersion) ?? ofKind[0];
-      return judgeMayGate(record2, use.model, use.promptVersion, kappaFloor);
-    });
-    return { field, allowed: verdicts.every((v) => v.allowed), notes: verdicts.map((v) => v.note) };
-  });
-}
-function blockedMetrics(statuses) {
-  const blocked = /* @__PURE__ */ new Map();
-  for (const status of statuses) {
-    if (status.allowed) continue;
-    const why = status.notes.join("; ");
-    for (const metric of METRICS_OF_FIELD[status.field]) blocked.set(metric, why);
-  }
-  return blocked;
-}
-
-// src/compare/pairing.ts
-function pairQuestions(base, head, files) {
-  const baseRowOf = /* @__PURE__ */ new Map();
-  base.ids.forEach((id2, row) => baseRowOf.set(id2, row));
-  const baseRows = [];
-  const headRows = [];
-  const added = [];
-  const labelsChanged = [];
-  const inHead = /* @__PURE__ */ new Set();
-  head.ids.forEach((id2, headRow) => {
-    inHead.add(id2);
-    const baseRow = baseRowOf.get(id2);
-    if (baseRow === void 0) added.push(id2);
-    else if (base.goldKeys[baseRow] !== head.goldKeys[headRow]) labelsChanged.push(id2);
-    else {
-      baseRows.push(baseRow);
-      headRows.push(headRow);
-    }
-  });
-  const removed = base.ids.filter((id2) => !inHead.has(id2));
-  if (baseRows.length === 0) {
-    const why = labelsChanged.length > 0 ? `the ${labelsChanged.length} shared question ids all have different gold labels` : "no question id appears in both files";
-    throw InputError.single({ file: files.head, message: `nothing to compare with ${files.base}: ${why}` });
-  }
-  return { baseRows: Int32Array.from(baseRows), headRows: Int32Array.from(headRows), added, removed, labelsChanged };
-}
-function gather(column2, rows) {
-  const out = new Float64Array(rows.length);
-  for (let i = 0; i < rows.length; i++) out[i] = column2[rows[i]];
-  return out;
-}
-
-// src/compare/compare.ts
-var GATED_METRIC = {
-  retrieval: "retrieval_ok",
-  "end-to-end": "correct",
-  generation: "correct_given_retrieval",
-  refusal: "refusal"
-};
-function paired(baseRun, headRun, pairing, name) {
-  return { base: gather(column(baseRun, name), pairing.baseRows), head: gather(column(headRun, name), pairing.headRows) };
-}
-function binaryTest(metric, values, config2, keep = () => true) {
-  let bothRight = 0;
-  let bothWrong = 0;
-  let fixed = 0;
-  let broken = 0;
-  for (let i = 0; i < values.base.length; i++) {
-    const before = values.base[i];
-    const after = values.head[i];
-    if (Number.isNaN(before) || Number.isNaN(after) || !keep(i)) continue;
-    if (before === 1 && after === 1) bothRight++;
-    else if (before === 1) broken++;
-    else if (after === 1) fixed++;
-    else bothWrong++;
-  }
-  const n = bothRight + bothWrong + fixed + broken;
-  if (n === 0) return null;
-  const result = mcnemar(fixed, broken, bothRight, bothWrong);
-  const significant = result.pValue < config2.alpha;
-  return {
-    ...result,
-    kind: "mcnemar",
-    metric,
-    gate: null,
-    n,
-    base: (bothRight + broken) / n,
-    head: (bothRight + fixed) / n,
-    delta: (fixed - broken) / n,
-    adjustedPValue: null,
-    significant,
-    gateOutcome: null,
-    requiredN: significant ? null : mcnemarSampleSize({ pFixed: fixed / n, pBroken: broken / n, alpha: config2.alpha })
-  };
-}
-function keptMask(values) {
-  const mask = new Uint8Array(values.base.length);
-  for (let i = 0; i < mask.length; i++) mask[i] = Number.isNaN(values.base[i]) || Number.isNaN(values.head[i]) ? 0 : 1;
-  return mask;
-}
-var sameMask = (a, b) => a.length === b.length && a.every((value, i) => value === b[i]);
-function gradedTests(metrics, columns, config2) {
-  const groups = [];
-  const differences = columns.map((values, index) => {
-    const mask = keptMask(values);
-    const group = groups.find((g) => sameMask(g.mask, mask));
-    if (group) group.members.push(index);
-    else groups.push({ mask, members: [index] });
-    return pairValues(values.base, values.head).differences;
-  });
-  const intervals = new Array(metrics.length);
-  for (const { members: members2 } of groups) {
-    const cis = bootstrapMeanCIs(members2.map((index) => differences[index]), { seed: metrics[members2[0]] });
-    members2.forEach((index, j) => intervals[index] = cis[j]);
-  }
-  return metrics.map((metric, index) => {
-    const values = columns[index];
-    const result = pairedRandomizationTest(values.base, values.head, { permutations: config2.permutations, seed: metric });
-    if (result.n === 0) return null;
-    let squares = 0;
-    for (const d of differences[index]) squares += (d - result.delta) ** 2;
-    const sd = Math.sqrt(squares / Math.max(1, result.n - 1));
-    const significant = result.pValue < config2.alpha;
-    return {
-      kind: "randomization",
-      metric,
-      gate: null,
-      n: result.n,
-      base: result.meanBase,
-      head: result.meanHead,
-      delta: result.delta,
-      ci: intervals[index],
-      pValue: result.pValue,
-      adjustedPValue: null,
-      significant,
-      gateOutcome: null,
-      requiredN: significant ? null : pairedMeanSampleSize({ meanDifference: result.delta, sdDifference: sd, alpha: config2.alpha })
-    };
-  });
-}
-function adjustGatedTests(tests, config2) {
-  const gateOf = /* @__PURE__ */ new Map();
-  for (const category of config2.failOn) gateOf.set(GATED_METRIC[category], category);
-  const gated = tests.filter((test) => gateOf.has(test.metric));
-  const adjusted = holmAdjust(gated.map((test) => test.pValue));
-  return tests.map((test) => {
-    const index = gated.indexOf(test);
-    if (index < 0) return test;
-    const adjustedPValue = adjusted[index];
-    return { ...test, gate: gateOf.get(test.metric), adjustedPValue, significant: adjustedPValue < config2.alpha, requiredN: adjustedPValue < config2.alpha ? null : test.requiredN };
-  });
-}
-function causeOf(retrievalBase, retrievalHead, improving) {
-  if (Number.isNaN(retrievalBase) || Number.isNaN(retrievalHead)) return "unknown";
-  const retrievalChanged = improving ? retrievalBase === 0 && retrievalHead === 1 : retrievalBase === 1 && retrievalHead === 0;
-  return retrievalChanged ? "retrieval" : "generation";
-}
-function compareRuns(baseRun, headRun, headSummary, config2, files) {
-  const pairing = pairQuestions(baseRun, headRun, files);
-  const retrieval = paired(baseRun, headRun, pairing, "retrieval_ok");
-  const correct = paired(baseRun, headRun, pairing, "correct");
-  const refused = paired(baseRun, headRun, pairing, "refused");
-  const answerable = gather(column(headRun, "answerable"), pairing.headRows);
-  const binary = [
-    binaryTest("retrieval_ok", retrieval, config2),
-    binaryTest("correct", correct, config2),
-    binaryTest("correct_given_retrieval", correct, config2, (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1),
-    binaryTest("refusal", refused, config2, (i) => answerable[i] === 0)
-  ];
-  const graded = gradedTests(
-    config2.gradedMetrics,
-    config2.gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
-    config2
-  );
-  const testsBeforeGate = adjustGatedTests([...binary, ...graded].filter((test) => test !== null), config2);
-  const regressions = [];
-  const fixed = [];
-  const retrievalRegressions = [];
-  const describe3 = (i, improving) => {
-    const row = pairing.headRows[i];
-    return {
-      id: headRun.ids[row],
-      question: headRun.questions[row],
-      tags: headRun.tags[row],
-      cause: causeOf(retrieval.base[i], retrieval.head[i], improving),
-      lostDocuments: lostDocuments(baseRun, headRun, pairing, i)
-    };
-  };
-  for (let i = 0; i < pairing.headRows.length; i++) {
-    if (correct.base[i] === 1 && correct.head[i] === 0) regressions.push(describe3(i, false));
-    if (correct.base[i] === 0 && correct.head[i] === 1) fixed.push(describe3(i, true));
-    if (retrieval.base[i] === 1 && retrieval.head[i] === 0) {
-      const change = describe3(i, false);
-      retrievalRegressions.push({ id: change.id, question: change.question, tags: change.tags, lostDocuments: change.lostDocuments, rescued: correct.head[i] === 1 });
-    }
-  }
-  const decomposition = {
-    base: decompose(retrieval.base, correct.base, answerable, gather(column(baseRun, "closed_book_correct"), pairing.baseRows)),
-    head: decompose(retrieval.head, correct.head, answerable, gather(column(headRun, "closed_book_correct"), pairing.headRows))
-  };
-  const retrievalTest = testsBeforeGate.find((test) => test.metric === "retrieval_ok");
-  const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config2.calibrations, config2.kappaFloor);
-  const { verdict, reasons, warnings, outcomes } = decideGate(testsBeforeGate, headSummary, config2, blockedMetrics(judges));
-  const tests = testsBeforeGate.map((test) => test.gate === null ? test : { ...test, gateOutcome: outcomes.get(test.gate) ?? null });
-  return {
-    paired: pairing.headRows.length,
-    added: pairing.added,
-    removed: pairing.removed,
-    labelsChanged: pairing.labelsChanged,
-    alpha: config2.alpha,
-    tests,
-    regressions,
-    retrievalRegressions,
-    fixed,
-    regressionsByTag: countByTag(regressions),
-    causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
-    decomposition,
-    retrievalShifted: retrievalTest !== void 0 && retrievalTest.pValue < config2.alpha,
-    judges,
-    verdict,
-    reasons,
-    warnings
-  };
-}
-function lostDocuments(baseRun, headRun, pairing, i) {
-  const before = baseRun.goldFound[pairing.baseRows[i]] ?? [];
-  const after = new Set(headRun.goldFound[pairing.headRows[i]] ?? []);
-  return before.filter((id2) => !after.has(id2));
-}
-function countCauses(changes) {
-  const counts = { retrieval: 0, generation: 0, unknown: 0 };
-  for (const change of changes) counts[change.cause]++;
-  return counts;
-}
-function countByTag(changes) {
-  const counts = /* @__PURE__ */ Object.create(null);
-  for (const change of changes) for (const tag of new Set(change.tags)) counts[tag] = (counts[tag] ?? 0) + 1;
-  return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
-}
-
-// src/compare/settings.ts
-var DEFAULT_CUTOFFS = [1, 3, 5, 10];
-var DEFAULT_GRADED = ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"];
-var PER_QUESTION_GRADED = /* @__PURE__ */ new Set(["faithfulness", "answer_relevance", "length_ratio", "context_utilisation"]);
-function splitList(text4) {
-  return text4.split(",").map((item) => item.trim()).filter(Boolean);
-}
-function parseCutoffs(text4) {
-  const items = splitList(text4);
-  const cutoffs = items.map(Number);
-  if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
-    throw new SettingError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
-  }
-  return [...new Set(cutoffs)].sort((a, b) => a - b);
-}
-function parseAlpha(text4) {
-  const value = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value) || value <= 0 || value >= 1) throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
-  return value;
-}
-function parseKappaFloor(text4) {
-  const value = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value) || value < 0 || value > 1) throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text4}"`);
-  return value;
-}
-function parseMinEffect(text4) {
-  const value = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value) || value < 0) throw new SettingError(`the minimum effect must be a number \u2265 0, got "${text4}"`);
-  return value;
-}
-function parsePermutations(text4) {
-  const value = Number(text4);
-  if (!Number.isInteger(value) || value < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text4}"`);
-  return value;
-}
-function parseFailOn(text4) {
-  const categories = splitList(text4);
-  for (const category of categories) {
-    if (!GATE_CATEGORIES.includes(category)) {
-      throw new SettingError(`"${category}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}`);
-    }
-  }
-  return new Set(categories);
-}
-function parseGraded(text4) {
-  return [...new Set(splitList(text4).map((name) => PER_QUESTION_GRADED.has(name) ? name : parseRetrievalMetric(name).name))];
-}
-function evalConfig(cutoffs, retrievalOk, correctness, extraMetrics = []) {
-  const metrics = defaultRetrievalMetrics(cutoffs);
-  const add = (metric) => {
-    if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
-  };
-  add(retrievalOk.metric);
-  for (const name of extraMetrics) if (!PER_QUESTION_GRADED.has(name) && !isRunMetric(name)) add(parseRetrievalMetric(name));
-  return { retrievalMetrics: metrics, retrievalOk, correctness };
-}
-function compareConfig(settings) {
-  return {
-    eval: evalConfig(settings.k, settings.retrievalOk, settings.correct, [...settings.graded, ...settings.floors.map((floor) => floor.metric)]),
-    alpha: settings.alpha,
-    failOn: settings.failOn,
-    minEffect: settings.minEffect,
-    floors: settings.floors,
-    permutations: settings.permutations,
-    gradedMetrics: settings.graded,
-    calibrations: settings.calibrations,
-    kappaFloor: settings.kappaFloor
-  };
-}
-
-// src/io/parallel.ts
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-
-// src/metrics/retrieval-ok.ts
-function parseRetrievalOkRule(text4) {
-  const [metricText = "", thresholdText, ...extra] = text4.split(">=");
-  const metric = parseRetrievalMetric(metricText);
-  if (thresholdText === void 0) {
-    if (metric.family !== "hit") {
-      throw new MetricNameError(`retrieval-ok rule "${text4}" needs a threshold, for example "${metric.name}>=0.8" (or use "hit@k")`);
-    }
-    return { name: metric.name, metric, threshold: 1 };
-  }
-  const threshold = Number(thresholdText);
-  if (extra.length > 0 || thresholdText.trim() === "" || !Number.isFinite(threshold)) {
-    throw new MetricNameError(`retrieval-ok rule "${text4}": the threshold must be a number, for example "${metric.name}>=0.8"`);
-  }
-  return { name: `${metric.name}>=${threshold}`, metric, threshold };
-}
-
-// src/io/parallel.ts
-var TAG = "rag-gate:read-outcomes";
-function toSpec(config2) {
-  return { metrics: config2.retrievalMetrics.map((m) => m.name), retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) };
-}
-function fromSpec(spec) {
-  return { retrievalMetrics: spec.metrics.map(parseRetrievalMetric), retrievalOk: parseRetrievalOkRule(spec.retrievalOk), correctness: parseCorrectnessRule(spec.correct) };
-}
-function isReaderThread() {
-  return !isMainThread && workerData?.tag === TAG;
-}
-async function serveReader() {
-  const { files, spec } = workerData;
-  let reply;
-  try {
-    reply = { ok: true, read: await readOutcomes(files, fromSpec(spec)) };
-  } catch (error62) {
-    reply = error62 instanceof InputError ? { ok: false, problems: [...error62.problems], totalProblems: error62.totalProblems } : { ok: false, message: error62 instanceof Error ? error62.message : String(error62) };
-  }
-  const columns = reply.ok ? [...reply.read.outcomes.columns.values()].map((column2) => column2.buffer) : [];
-  parentPort?.postMessage(reply, columns);
-}
-function readInThread(entry, files, config2) {
-  return new Promise((resolve2, reject) => {
-    const worker = new Worker(entry, { workerData: { tag: TAG, files, spec: toSpec(config2) } });
-    worker.once("message", (reply) => {
-      if (reply.ok) resolve2(reply.read);
-      else if ("problems" in reply) reject(new InputError(reply.problems, reply.totalProblems));
-      else reject(new Error(reply.message));
-    });
-    worker.once("error", reject);
-    worker.once("exit", (code3) => {
-      if (code3 !== 0) reject(new Error(`the reader thread stopped with exit code ${code3}`));
-    });
-  });
-}
-async function readBothRuns(base, head, config2, entry, onProgress) {
-  const baseRead = entry === void 0 ? readOutcomes(base, config2) : readInThread(entry, base, config2);
-  const [a, b] = await Promise.allSettled([baseRead, readOutcomes(head, config2, onProgress)]);
-  if (a.status === "fulfilled" && b.status === "fulfilled") return [a.value, b.value];
-  throw InputError.merge([a, b].flatMap((result) => result.status === "rejected" ? [result.reason] : []));
-}
-
-// src/report/compare-text.ts
-function testLabel(test, retrievalOk) {
-  return test.metric === "retrieval_ok" ? `retrieval_ok (${retrievalOk})` : test.metric;
-}
-function mcnemarSentence(test) {
-  const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
-  return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; \u03C7\xB2 ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}: ${rule}`;
-}
-function decompositionRows(base, head) {
-  const split = (d) => `${fixed3(d.r)} (${d.nGood}/${d.n})`;
-  return [
-    ["r = P(retrieval ok)", split(base), split(head)],
-    ["g_good = P(correct | ok)", `${fixed3(base.gGood)} (n ${base.nGood})`, `${fixed3(head.gGood)} (n ${head.nGood})`],
-    ["g_bad = P(correct | failed)", `${fixed3(base.gBad)} (n ${base.nBad})`, `${fixed3(head.gBad)} (n ${head.nBad})`],
-    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(base.e2eCheck), fixed3(head.e2eCheck)],
-    ["product model e2e / r", fixed3(base.productModelG), fixed3(head.productModelG)],
-    ["ceiling r + (1\u2212r)\xB7g_bad", fixed3(base.ceiling), fixed3(head.ceiling)]
-  ];
-}
-function retrievalShiftNote(comparison) {
-  const { regressions, fixed } = comparison.causes;
-  return `r moved significantly, so g_good and g_bad were measured on different sets of questions and cannot be compared alone. The paired causes are the reliable reading: of the regressions, ${regressions.retrieval} lost the gold document and ${regressions.generation} got a worse answer with the same or better retrieval; of the fixes, ${fixed.retrieval} came from retrieval and ${fixed.generation} from generation.`;
-}
-function changeRows(changes) {
-  return changes.map((change) => [
-    change.id,
-    change.cause,
-    change.question.replace(/\s+/g, " ").slice(0, 80),
-    change.lostDocuments.length > 0 ? `lost ${change.lostDocuments.join(", ")}` : ""
-  ]);
-}
-function renderCompareText(comparison, config2) {
-  const rule = config2.eval.retrievalOk.name;
-  const sections = [];
-  const verdict = comparison.verdict === "fail" ? "FAIL" : "PASS";
-  sections.push(
-    `rag-gate compare: ${verdict}
-` + comparison.reasons.map((reason) => `  - ${reason}
-`).join("") + `${plural2(comparison.paired, "paired question")} (${comparison.added.length} added, ${comparison.removed.length} removed, ${comparison.labelsChanged.length} with changed labels, left out)`
-  );
-  const rows = comparison.tests.map((test) => [
-    testLabel(test, rule),
-    test.gate ?? "report",
-    fixed3(test.base),
-    fixed3(test.head),
-    formatDelta(test.delta),
-    test.kind === "randomization" ? `[${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])}]` : "",
-    formatP(test.pValue),
-    formatP(test.adjustedPValue),
-    test.significant ? "yes" : "no",
-    String(test.n)
-  ]);
-  sections.push(
-    `Tests (\u03B1 = ${comparison.alpha}; Holm-adjusted across the gated tests)
-` + textTable([["metric", "gate", "base", "head", "\u0394", "95% CI", "p", "Holm p", "significant", "n"], ...rows])
-  );
-  const mcnemarLines = comparison.tests.filter((t) => t.kind === "mcnemar").map((t) => `  ${testLabel(t, rule)}: ${mcnemarSentence(t)}`);
-  if (mcnemarLines.length > 0) sections.push(`McNemar
-${mcnemarLines.join("\n")}`);
-  const power = comparison.tests.flatMap((t) => {
-    const needed = formatRequiredN(t.requiredN);
-    return needed && t.delta !== 0 ? [`  ${testLabel(t, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
-  });
-  if (power.length > 0) sections.push(`Cannot tell apart yet
-${power.join("\n")}`);
-  const { regressions: causes } = comparison.causes;
-  if (comparison.regressions.length > 0) {
-    sections.push(
-      `Regressed questions (${comparison.regressions.length}: ${causes.retrieval} retrieval, ${causes.generation} generation${causes.unknown > 0 ? `, ${causes.unknown} unknown` : ""})
-` + textTable([["id", "cause", "question", ""], ...changeRows(comparison.regressions)])
-    );
-  }
-  const rescued = comparison.retrievalRegressions.filter((r) => r.rescued);
-  if (rescued.length > 0) {
-    sections.push(
-      `Lost the gold document but still answered right (${rescued.length})
-` + textTable(rescued.map((r) => [r.id, r.question.replace(/\s+/g, " ").slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(", ")}` : ""]))
-    );
-  }
-  if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})
-${textTable(changeRows(comparison.fixed))}`);
-  const tags = Object.entries(comparison.regressionsByTag);
-  if (tags.length > 0) sections.push(`Regressions by tag
-${textTable(tags.map(([tag, count2]) => [tag, String(count2)]))}`);
-  const { base, head } = comparison.decomposition;
-  if (base.n > 0 || head.n > 0) {
-    let text4 = `Decomposition (paired answerable questions; retrieval ok: ${rule})
-${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
-    if (comparison.retrievalShifted) text4 += `
-  ! ${retrievalShiftNote(comparison)}`;
-    sections.push(text4);
-  }
-  if (comparison.judges.length > 0) sections.push(`Judge
-${comparison.judges.flatMap((j) => j.notes).map((note) => `  ${note}`).join("\n")}`);
-  const warnings = [...comparison.warnings, ...head.warnings.map((w) => `head: ${w}`)];
-  if (warnings.length > 0) sections.push(`Warnings
-${warnings.map((w) => `  ! ${w}`).join("\n")}`);
-  return `${sections.join("\n\n")}
-`;
-}
-
 // node_modules/micromark-util-character/index.js
 var asciiAlpha = regexCheck(/[A-Za-z]/);
 var asciiAlphanumeric = regexCheck(/[\dA-Za-z]/);
@@ -35508,7 +33125,7 @@ function color(d) {
 // node_modules/unist-util-visit-parents/lib/index.js
 var empty = [];
 var CONTINUE = true;
-var EXIT2 = false;
+var EXIT = false;
 var SKIP = "skip";
 function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, reverse) {
   if (!tree || typeof tree !== "object") {
@@ -35578,7 +33195,7 @@ function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, rev
       let result = empty;
       if (enter && matches) {
         result = toResult(enter(node3, parents, index));
-        if (result[0] === EXIT2) {
+        if (result[0] === EXIT) {
           return result;
         }
       }
@@ -35593,7 +33210,7 @@ function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, rev
           while (offset > -1 && offset < nodeAsParent.children.length) {
             const child = nodeAsParent.children[offset];
             const subresult = factory(child, offset, grandparents)();
-            if (subresult[0] === EXIT2) {
+            if (subresult[0] === EXIT) {
               return subresult;
             }
             offset = typeof subresult[1] === "number" ? subresult[1] : offset + step;
@@ -35607,7 +33224,7 @@ function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, rev
             "Unexpected value `" + exitResult[0] + "` from `exit`, expected `CONTINUE`, `EXIT`, index, or nothing"
           );
         }
-        if (exitResult[0] === EXIT2 || typeof exitResult[1] === "number") {
+        if (exitResult[0] === EXIT || typeof exitResult[1] === "number") {
           return exitResult;
         }
       }
@@ -36859,7 +34476,7 @@ function formatHeadingAsSetext(node3, state) {
   visit2(node3, function(node4) {
     if ("value" in node4 && /\r?\n|\r/.test(node4.value) || node4.type === "break") {
       literalWithBreak = true;
-      return EXIT2;
+      return EXIT;
     }
   });
   return Boolean(
@@ -37434,7 +35051,7 @@ var handle = {
 };
 
 // node_modules/mdast-util-to-markdown/lib/join.js
-var join3 = [joinDefaults];
+var join2 = [joinDefaults];
 function joinDefaults(left, right, parent, state) {
   if (right.type === "code" && formatCodeAsIndented(right, state) && (left.type === "list" || left.type === right.type && formatCodeAsIndented(left, state))) {
     return false;
@@ -40048,7 +37665,7 @@ function toMarkdown(tree, options) {
     handle: void 0,
     indentLines,
     indexStack: [],
-    join: [...join3],
+    join: [...join2],
     options: {},
     safe: safeBound,
     stack: [],
@@ -40235,7 +37852,7 @@ function formatHeadingAsSetext2(node3, state) {
   visit2(node3, function(node4) {
     if (node4.type === "break" || "value" in node4 && /\r?\n|\r/.test(node4.value)) {
       literalWithBreak = true;
-      return EXIT2;
+      return EXIT;
     }
   });
   return Boolean(
@@ -40362,6 +37979,2413 @@ function markerComment(marker) {
 }
 function serialise(tree) {
   return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown({ tablePipeAlign: false })] });
+}
+
+// src/report/text-table.ts
+var CELL_MAX_CHARS = 120;
+function textTable(cells, indent = "  ") {
+  const rows = cells.map((row) => row.map((cell) => oneLine(cell, CELL_MAX_CHARS)));
+  const widths = [];
+  for (const row of rows) row.forEach((cell, i) => widths[i] = Math.max(widths[i] ?? 0, [...cell].length));
+  const numeric = /^[-+−]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^—$|^$/;
+  const rightAligned = widths.map((_, i) => rows.slice(1).every((row) => numeric.test(row[i] ?? "")));
+  return rows.map(
+    (row) => indent + row.map((cell, i) => {
+      const pad = (widths[i] ?? 0) - [...cell].length;
+      return i > 0 && rightAligned[i] ? " ".repeat(pad) + cell : cell + " ".repeat(pad);
+    }).join("  ").trimEnd()
+  ).join("\n");
+}
+function fixed3(value) {
+  return value === null || value === void 0 || Number.isNaN(value) ? "\u2014" : value.toFixed(3);
+}
+
+// src/judge/report.ts
+var count = (n) => n.toLocaleString("en-US");
+var percent = (share2) => `${(share2 * 100).toFixed(1)}%`;
+function formatStats(stats) {
+  return `calls ${count(stats.calls)} (${plural2(stats.retries, "retry", "retries")}), tokens ${count(stats.totalTokens)} (prompt ${count(stats.promptTokens)}, completion ${count(stats.completionTokens)}), cache hits ${count(stats.cacheHits)}`;
+}
+function renderJudgeSummary(result, stats, out, maxFailureShare) {
+  const rows = [["metric", "judged", "kept", "skipped", "failed"]];
+  for (const [metric, report] of Object.entries(result.metrics)) {
+    const skipped = Object.values(report.skipped).reduce((a, b) => a + b, 0);
+    const reasons = Object.entries(report.skipped).map(([reason, n]) => `${reason}: ${count(n)}`).join(", ");
+    rows.push([metric, count(report.judged), count(report.kept), skipped === 0 ? "0" : `${count(skipped)} (${reasons})`, count(report.failed)]);
+  }
+  const lines = [
+    `rag-gate judge: ${plural2(result.records, "record")} \u2192 ${out}`,
+    textTable(rows),
+    `  ${formatStats(stats)}`
+  ];
+  if (result.recordsFailed > 0) {
+    const kinds = Object.entries(result.failuresByKind).map(([kind, n]) => `${kind} ${count(n)}`).join(", ");
+    lines.push(
+      `  judge errors: ${count(result.recordsFailed)} of ${plural2(result.recordsToJudge, "record")} judged (${percent(result.failureShare)}; allowed ${percent(maxFailureShare)}); by kind: ${kinds}; each is marked with "judge_errors" in ${out}`
+    );
+  }
+  return `${lines.join("\n")}
+`;
+}
+function renderCalibration(result, stats, kappaFloor) {
+  const { record: record2, agreement } = result;
+  const what = result.kind === "faithfulness" ? "claim\u2013context pairs" : "answers";
+  const decision = result.kind === "faithfulness" ? "SUPPORTED or not" : "CORRECT or not";
+  const rows = [
+    ["kappa", fixed3(record2.kappa)],
+    ["observed agreement", fixed3(agreement?.observed)],
+    ["chance agreement", fixed3(agreement?.expected)],
+    ["n", count(record2.n)]
+  ];
+  if (result.threeWay) rows.push(["kappa on all three verdicts", fixed3(result.threeWay.kappa)]);
+  const confusion = [["human \\ judge", ...result.labelValues]];
+  for (const human of result.labelValues) confusion.push([human, ...result.labelValues.map((judge) => count(result.confusion[human]?.[judge] ?? 0))]);
+  const lines = [
+    `Judge calibration: ${result.kind}, model ${record2.model}, prompt ${record2.promptVersion}`,
+    `${plural2(result.total, "labelled item")} (${what}); agreement on ${decision}`,
+    "",
+    textTable(rows),
+    "",
+    "Confusion (rows: human label, columns: judge label)",
+    textTable(confusion),
+    "",
+    `  ${formatStats(stats)}`
+  ];
+  if (result.failures.length > 0) {
+    lines.push(`  ${plural2(result.failures.length, "label")} could not be judged and ${result.failures.length === 1 ? "is" : "are"} left out of kappa: ${result.failures.slice(0, 5).map((f) => `${f.id} (${f.kind})`).join(", ")}${result.failures.length > 5 ? ", \u2026" : ""}`);
+  }
+  const verdict = record2.kappa !== null && record2.kappa >= kappaFloor ? `kappa ${fixed3(record2.kappa)} \u2265 ${kappaFloor}: this judge may gate metrics computed with model ${record2.model} and prompt ${record2.promptVersion}` : `kappa ${fixed3(record2.kappa)} is below ${kappaFloor}: this judge does not agree with the human labels well enough to gate`;
+  lines.push("", verdict);
+  return `${lines.join("\n")}
+`;
+}
+
+// src/metrics/ranking.ts
+var RELEVANT_GRADE = 1;
+function isRelevant(grade2) {
+  return grade2 >= RELEVANT_GRADE;
+}
+function judgeRanking(retrieved, relevance) {
+  const grades = new Float64Array(retrieved.length);
+  for (let i = 0; i < retrieved.length; i++) grades[i] = relevance.get(retrieved[i]) ?? 0;
+  const ideal = [];
+  for (const grade2 of relevance.values()) if (isRelevant(grade2)) ideal.push(grade2);
+  ideal.sort((a, b) => b - a);
+  return { grades, idealGrades: Float64Array.from(ideal) };
+}
+function relevantCount(ranking) {
+  return ranking.idealGrades.length;
+}
+function relevantRetrieved(ranking, k) {
+  const depth = Math.min(k, ranking.grades.length);
+  let found = 0;
+  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i])) found++;
+  return found;
+}
+
+// src/metrics/retrieval/average-precision.ts
+function averagePrecisionAt(ranking, k) {
+  const total = relevantCount(ranking);
+  if (total === 0) return 0;
+  const { grades } = ranking;
+  const depth = Math.min(k, grades.length);
+  let found = 0;
+  let sum = 0;
+  for (let i = 0; i < depth; i++) {
+    if (isRelevant(grades[i])) {
+      found++;
+      sum += found / (i + 1);
+    }
+  }
+  return sum / total;
+}
+
+// src/metrics/retrieval/reciprocal-rank.ts
+function firstRelevantRank(ranking) {
+  const { grades } = ranking;
+  for (let i = 0; i < grades.length; i++) if (isRelevant(grades[i])) return i + 1;
+  return Infinity;
+}
+function reciprocalRankAt(ranking, k) {
+  const rank = firstRelevantRank(ranking);
+  return rank <= k ? 1 / rank : 0;
+}
+
+// src/metrics/retrieval/hit.ts
+function hitAt(ranking, k) {
+  return firstRelevantRank(ranking) <= k ? 1 : 0;
+}
+
+// src/metrics/retrieval/ndcg.ts
+var linearGain = (grade2) => grade2 > 0 ? grade2 : 0;
+var exponentialGain = (grade2) => grade2 > 0 ? 2 ** grade2 - 1 : 0;
+function discountedGain(grades, k, gain) {
+  const depth = Math.min(k, grades.length);
+  let sum = 0;
+  for (let i = 0; i < depth; i++) {
+    const g = gain(grades[i]);
+    if (g !== 0) sum += g / Math.log2(i + 2);
+  }
+  return sum;
+}
+function ndcgAt(ranking, k, gain = linearGain) {
+  const ideal = discountedGain(ranking.idealGrades, k, gain);
+  return ideal === 0 ? 0 : discountedGain(ranking.grades, k, gain) / ideal;
+}
+
+// src/metrics/retrieval/precision.ts
+function precisionAt(ranking, k) {
+  return relevantRetrieved(ranking, k) / k;
+}
+
+// src/metrics/retrieval/r-precision.ts
+function rPrecision(ranking) {
+  const total = relevantCount(ranking);
+  return total === 0 ? 0 : relevantRetrieved(ranking, total) / total;
+}
+
+// src/metrics/retrieval/recall.ts
+function recallAt(ranking, k) {
+  const total = relevantCount(ranking);
+  return total === 0 ? 0 : relevantRetrieved(ranking, k) / total;
+}
+
+// src/metrics/registry.ts
+var RETRIEVAL_FAMILIES = {
+  precision: { cutoff: "required", binary: false, compute: precisionAt },
+  recall: { cutoff: "optional", binary: false, compute: recallAt },
+  hit: { cutoff: "required", binary: true, compute: hitAt },
+  mrr: { cutoff: "optional", binary: false, compute: reciprocalRankAt },
+  map: { cutoff: "optional", binary: false, compute: averagePrecisionAt },
+  ndcg: { cutoff: "optional", binary: false, compute: (r, k) => ndcgAt(r, k, linearGain) },
+  ndcg_exp: {
+    cutoff: "optional",
+    binary: false,
+    compute: (r, k) => ndcgAt(r, k, exponentialGain)
+  },
+  r_precision: { cutoff: "none", binary: false, compute: (r) => rPrecision(r) }
+};
+var MetricNameError = class extends SettingError {
+};
+var FAMILY_NAMES = Object.keys(RETRIEVAL_FAMILIES);
+function isFamily(name) {
+  return Object.hasOwn(RETRIEVAL_FAMILIES, name);
+}
+function parseRetrievalMetric(text4) {
+  const name = text4.trim();
+  const match = /^([a-z_]+)(?:@(\d+))?$/.exec(name);
+  const familyName = match?.[1] ?? "";
+  if (!match || !isFamily(familyName)) {
+    throw new MetricNameError(
+      `unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(", ")}`
+    );
+  }
+  const family = RETRIEVAL_FAMILIES[familyName];
+  const cut = match[2];
+  if (cut === void 0 && family.cutoff === "required") {
+    throw new MetricNameError(`metric "${name}" needs a cut-off, for example "${familyName}@10"`);
+  }
+  if (cut !== void 0 && family.cutoff === "none") {
+    throw new MetricNameError(`metric "${familyName}" takes no cut-off; write "${familyName}"`);
+  }
+  const k = cut === void 0 ? Infinity : Number(cut);
+  if (k < 1) throw new MetricNameError(`metric "${name}": the cut-off must be at least 1`);
+  return {
+    name: cut === void 0 ? familyName : `${familyName}@${k}`,
+    family: familyName,
+    k,
+    binary: family.binary,
+    compute: (ranking) => family.compute(ranking, k)
+  };
+}
+function cutoffExample(family) {
+  const { cutoff } = RETRIEVAL_FAMILIES[family];
+  return cutoff === "required" ? `${family}@k` : cutoff === "optional" ? `${family}[@k]` : family;
+}
+function defaultRetrievalMetrics(ks) {
+  const names = [];
+  for (const family of ["precision", "recall", "hit", "mrr", "ndcg", "ndcg_exp", "map"]) {
+    for (const k of ks) names.push(`${family}@${k}`);
+  }
+  names.push("mrr", "map", "ndcg", "ndcg_exp", "r_precision");
+  return names.map(parseRetrievalMetric);
+}
+
+// src/stats/wilson.ts
+var Z95 = 1.959963984540054;
+function wilsonInterval(successes, n, z3 = Z95) {
+  if (n === 0) return [0, 1];
+  const p = successes / n;
+  const z22 = z3 * z3;
+  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
+  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
+  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
+  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
+  return [lower, upper];
+}
+
+// src/metrics/decomposition.ts
+var ratio = (part, whole) => whole === 0 ? null : part / whole;
+var weighted = (weight, rate) => weight === 0 ? 0 : rate === null ? null : weight * rate;
+var SMALL_SPLIT = 10;
+function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
+  let nGood = 0;
+  let correctGood = 0;
+  let nBad = 0;
+  let correctBad = 0;
+  let closedAll = 0;
+  let closedAllRight = 0;
+  let closedFailed = 0;
+  let closedFailedRight = 0;
+  for (let i = 0; i < correct.length; i++) {
+    const ok2 = retrievalOk[i];
+    const right = correct[i];
+    if (answerable[i] === 0 || Number.isNaN(ok2) || Number.isNaN(right)) continue;
+    if (ok2 === 1) {
+      nGood++;
+      correctGood += right;
+    } else {
+      nBad++;
+      correctBad += right;
+    }
+    const closed = closedBookCorrect[i];
+    if (!Number.isNaN(closed)) {
+      closedAll++;
+      closedAllRight += closed;
+      if (ok2 === 0) {
+        closedFailed++;
+        closedFailedRight += closed;
+      }
+    }
+  }
+  const n = nGood + nBad;
+  const r = ratio(nGood, n);
+  const gGood = ratio(correctGood, nGood);
+  const gBad = ratio(correctBad, nBad);
+  const e2e = ratio(correctGood + correctBad, n);
+  let e2eCheck = null;
+  let ceiling = null;
+  if (r !== null) {
+    const good = weighted(r, gGood);
+    const bad = weighted(1 - r, gBad);
+    e2eCheck = good === null || bad === null ? null : good + bad;
+    ceiling = bad === null ? null : r + bad;
+  }
+  const productModelG = r === null || r === 0 || e2e === null ? null : e2e / r;
+  const productModelBias = r === null || r === 0 ? null : (1 - r) * (gBad ?? 0) / r;
+  const rLowerBound = e2e === null || gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
+  const closedBook = closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
+  const warnings = [];
+  if (productModelG !== null && productModelG > 1) {
+    warnings.push(
+      `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r\xB7g is misspecified here, because answers are right without good context (g_bad = ${gBad?.toFixed(4)}).`
+    );
+  }
+  if (e2e !== null && e2eCheck !== null && Math.abs(e2e - e2eCheck) > 1e-9) {
+    warnings.push(`e2eCheck ${e2eCheck} differs from e2e ${e2e}: the three terms were computed on different slices (a bug).`);
+  }
+  if (n > 0 && nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? "" : "s"}: read it as a rough figure.`);
+  if (n > 0 && nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? "" : "s"}: read it as a rough figure.`);
+  return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
+}
+
+// src/metrics/generation/context-utilisation.ts
+var LOW_UTILISATION = 0.4;
+function contextUtilisation(retrieved, cited) {
+  if (retrieved.length === 0) return void 0;
+  const citedSet = new Set(cited);
+  let used = 0;
+  for (const id2 of retrieved) if (citedSet.has(id2)) used++;
+  return used / retrieved.length;
+}
+
+// src/metrics/generation/text.ts
+var PUNCTUATION = /[\p{P}\p{S}]/gu;
+var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the"]);
+function normalizeAnswer(text4) {
+  return text4.toLowerCase().replace(PUNCTUATION, "").split(/\s+/u).filter((word) => word !== "" && !ARTICLES.has(word)).join(" ");
+}
+function answerTokens(text4) {
+  const normalized = normalizeAnswer(text4);
+  return normalized === "" ? [] : normalized.split(" ");
+}
+
+// src/metrics/generation/length-ratio.ts
+var LONG_ANSWER_RATIO = 2.5;
+function lengthRatio(answer, expected) {
+  const goldLength = answerTokens(expected).length;
+  return goldLength === 0 ? void 0 : answerTokens(answer).length / goldLength;
+}
+
+// src/metrics/generation/correctness.ts
+function exactMatch(answer, expected) {
+  return normalizeAnswer(answer) === normalizeAnswer(expected) ? 1 : 0;
+}
+function tokenF1(answer, expected) {
+  const predicted = answerTokens(answer);
+  const gold = answerTokens(expected);
+  if (predicted.length === 0 || gold.length === 0) return predicted.length === gold.length ? 1 : 0;
+  const goldCounts = /* @__PURE__ */ new Map();
+  for (const token of gold) goldCounts.set(token, (goldCounts.get(token) ?? 0) + 1);
+  let common = 0;
+  for (const token of predicted) {
+    const left = goldCounts.get(token) ?? 0;
+    if (left > 0) {
+      common++;
+      goldCounts.set(token, left - 1);
+    }
+  }
+  if (common === 0) return 0;
+  const precision = common / predicted.length;
+  const recall = common / gold.length;
+  return 2 * precision * recall / (precision + recall);
+}
+var CorrectnessRuleError = class extends SettingError {
+};
+function parseCorrectnessRule(text4) {
+  const rule = text4.trim();
+  if (rule === "exact") return { kind: "exact" };
+  const f1 = /^f1:(\d*\.?\d+)$/.exec(rule);
+  const threshold = f1 ? Number(f1[1]) : NaN;
+  if (f1 && threshold > 0 && threshold <= 1) return { kind: "f1", threshold };
+  throw new CorrectnessRuleError(`invalid correctness rule "${rule}"; use "exact" or "f1:T" with 0 < T \u2264 1, e.g. "f1:0.5"`);
+}
+function formatCorrectnessRule(rule) {
+  return rule.kind === "exact" ? "exact" : `f1:${rule.threshold}`;
+}
+function judgeCorrect2(rule, answer, expected) {
+  return rule.kind === "exact" ? exactMatch(answer, expected) : tokenF1(answer, expected) >= rule.threshold ? 1 : 0;
+}
+
+// src/metrics/generation/faithfulness.ts
+function faithfulness(claims) {
+  if (claims.length === 0) return void 0;
+  let supported = 0;
+  for (const claim3 of claims) if (claim3.verdict === "SUPPORTED") supported++;
+  return supported / claims.length;
+}
+
+// src/metrics/score.ts
+function relevanceMap(relevant) {
+  if (relevant === void 0) return /* @__PURE__ */ new Map();
+  if (Array.isArray(relevant)) return new Map(relevant.map((id2) => [id2, 1]));
+  return new Map(Object.entries(relevant));
+}
+function judgedRanking(record2) {
+  if (record2.retrieved_ids === void 0) return void 0;
+  const ranking = judgeRanking(record2.retrieved_ids, relevanceMap(record2.relevant_ids));
+  return relevantCount(ranking) === 0 ? void 0 : ranking;
+}
+function retrievalSucceeded(record2, ranking, rule) {
+  if (record2.retrieval_ok !== void 0) return record2.retrieval_ok;
+  return ranking === void 0 ? void 0 : rule.metric.compute(ranking) >= rule.threshold;
+}
+function answerCorrect(record2, rule) {
+  if (record2.correct !== void 0) return record2.correct;
+  if (record2.answer === void 0 || record2.expected_answer === void 0) return void 0;
+  return judgeCorrect2(rule, record2.answer, record2.expected_answer) === 1;
+}
+var bit = (value) => value ? 1 : 0;
+function scoreQuestion(record2, config2, ranking = judgedRanking(record2)) {
+  const scores = {};
+  if (ranking !== void 0) for (const metric of config2.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
+  const ok2 = retrievalSucceeded(record2, ranking, config2.retrievalOk);
+  if (ok2 !== void 0) scores.retrieval_ok = bit(ok2);
+  const correct = answerCorrect(record2, config2.correctness);
+  if (correct !== void 0) scores.correct = bit(correct);
+  scores.answerable = bit(record2.answerable ?? true);
+  if (record2.refused !== void 0) scores.refused = bit(record2.refused);
+  if (record2.closed_book_correct !== void 0) scores.closed_book_correct = bit(record2.closed_book_correct);
+  if (record2.answer_relevance !== void 0) scores.answer_relevance = record2.answer_relevance;
+  const faithful = record2.claims === void 0 ? void 0 : faithfulness(record2.claims);
+  if (faithful !== void 0) scores.faithfulness = faithful;
+  if (record2.answer !== void 0 && record2.expected_answer !== void 0) {
+    const ratio2 = lengthRatio(record2.answer, record2.expected_answer);
+    if (ratio2 !== void 0) scores.length_ratio = ratio2;
+  }
+  if (record2.cited_ids !== void 0 && record2.retrieved_ids !== void 0) {
+    const utilisation = contextUtilisation(record2.retrieved_ids, record2.cited_ids);
+    if (utilisation !== void 0) scores.context_utilisation = utilisation;
+  }
+  return scores;
+}
+
+// src/metrics/outcomes.ts
+function goldKey(record2) {
+  const relevant = record2.relevant_ids;
+  const grades = relevant === void 0 ? [] : Array.isArray(relevant) ? [...new Set(relevant)].sort().map((id2) => [id2, 1]) : Object.entries(relevant).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  return JSON.stringify([grades, record2.expected_answer ?? null, record2.answerable ?? true]);
+}
+function relevantWithin(retrieved, ranking, k) {
+  const found = [];
+  const depth = Math.min(k, retrieved.length);
+  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i])) found.push(retrieved[i]);
+  return found;
+}
+var OutcomeBuilder = class {
+  constructor(config2) {
+    this.config = config2;
+  }
+  config;
+  ids = [];
+  questions = [];
+  tags = [];
+  goldKeys = [];
+  goldFound = [];
+  /** Growing columns: capacity doubles, unset rows are NaN. */
+  values = /* @__PURE__ */ new Map();
+  labelPairs = [];
+  noClaims = 0;
+  judgeErrors = 0;
+  judges = /* @__PURE__ */ new Map();
+  noRelevant = 0;
+  add(record2) {
+    const row = this.ids.length;
+    this.ids.push(record2.id);
+    this.questions.push(record2.question);
+    this.tags.push(record2.tags ?? []);
+    this.goldKeys.push(goldKey(record2));
+    if (record2.claims?.length === 0) this.noClaims++;
+    if (record2.judge_errors !== void 0 && record2.judge_errors.length > 0) this.judgeErrors++;
+    for (const [field, judge] of Object.entries(record2.judged_by ?? {})) {
+      if (judge === void 0) continue;
+      const key = JSON.stringify([field, judge.model, judge.prompt_version]);
+      const use = this.judges.get(key);
+      this.judges.set(key, { field, model: judge.model, promptVersion: judge.prompt_version, questions: (use?.questions ?? 0) + 1 });
+    }
+    const ranking = judgedRanking(record2);
+    if (record2.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
+    this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record2.retrieved_ids ?? [], ranking, this.config.retrievalOk.metric.k));
+    if (record2.human_label !== void 0 && record2.judge_label !== void 0) {
+      this.labelPairs.push([String(record2.human_label), String(record2.judge_label)]);
+    }
+    const scores = scoreQuestion(record2, this.config, ranking);
+    for (const name in scores) this.columnFor(name, row)[row] = scores[name];
+  }
+  /** The column of `name`, with room for `row`. */
+  columnFor(name, row) {
+    let column2 = this.values.get(name);
+    if (column2 === void 0 || column2.length <= row) {
+      const grown2 = new Float64Array(Math.max(1024, (column2?.length ?? 0) * 2, row + 1)).fill(NaN);
+      if (column2 !== void 0) grown2.set(column2);
+      column2 = grown2;
+      this.values.set(name, column2);
+    }
+    return column2;
+  }
+  build() {
+    const size = this.ids.length;
+    const columns = /* @__PURE__ */ new Map();
+    for (const [name, values] of this.values) {
+      const column2 = new Float64Array(size).fill(NaN);
+      column2.set(values.subarray(0, Math.min(size, values.length)));
+      columns.set(name, column2);
+    }
+    return {
+      size,
+      ids: this.ids,
+      questions: this.questions,
+      tags: this.tags,
+      goldKeys: this.goldKeys,
+      goldFound: this.goldFound,
+      columns,
+      labelPairs: this.labelPairs,
+      noClaims: this.noClaims,
+      judgeErrors: this.judgeErrors,
+      judges: [...this.judges.values()],
+      noRelevant: this.noRelevant
+    };
+  }
+};
+function column(outcomes, name) {
+  return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
+}
+async function readOutcomes(files, config2, onProgress) {
+  const builder = new OutcomeBuilder(config2);
+  const seenIds = /* @__PURE__ */ new Map();
+  const warnings = [];
+  for (const file2 of typeof files === "string" ? [files] : files) {
+    const read = await readResults(file2, (record2) => builder.add(record2), seenIds, onProgress);
+    warnings.push(...read.warnings);
+  }
+  return { outcomes: builder.build(), warnings };
+}
+
+// src/metrics/summary.ts
+var RUN_METRICS = [
+  "retrieval_ok",
+  "correct",
+  "faithfulness",
+  "answer_relevance",
+  "length_ratio",
+  "long_answer_rate",
+  "context_utilisation",
+  "low_utilisation_rate",
+  "refusal_rate_unanswerable",
+  "false_refusal_rate",
+  "closed_book_correct"
+];
+function mean(values, rows, keep = () => true) {
+  let n = 0;
+  let sum = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const row = rows[j];
+    const value = values[row];
+    if (Number.isNaN(value) || !keep(row)) continue;
+    n++;
+    sum += value;
+  }
+  return { value: n === 0 ? null : sum / n, n };
+}
+function proportion(values, rows, hit, keep = () => true) {
+  let n = 0;
+  let count2 = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const row = rows[j];
+    const value = values[row];
+    if (Number.isNaN(value) || !keep(row)) continue;
+    n++;
+    if (hit(value)) count2++;
+  }
+  return { value: n === 0 ? null : count2 / n, n, count: count2, ci: wilsonInterval(count2, n) };
+}
+var isOne = (value) => value === 1;
+function summarizeMetrics(outcomes, config2, rows) {
+  const metrics = {};
+  for (const metric of config2.retrievalMetrics) {
+    const values = column(outcomes, metric.name);
+    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne) : mean(values, rows);
+  }
+  const answerable = column(outcomes, "answerable");
+  metrics.retrieval_ok = proportion(column(outcomes, "retrieval_ok"), rows, isOne);
+  metrics.correct = proportion(column(outcomes, "correct"), rows, isOne);
+  metrics.faithfulness = mean(column(outcomes, "faithfulness"), rows);
+  metrics.answer_relevance = mean(column(outcomes, "answer_relevance"), rows);
+  const lengthRatio2 = column(outcomes, "length_ratio");
+  metrics.length_ratio = mean(lengthRatio2, rows);
+  metrics.long_answer_rate = proportion(lengthRatio2, rows, (v) => v > LONG_ANSWER_RATIO);
+  const utilisation = column(outcomes, "context_utilisation");
+  metrics.context_utilisation = mean(utilisation, rows);
+  metrics.low_utilisation_rate = proportion(utilisation, rows, (v) => v < LOW_UTILISATION);
+  const refused = column(outcomes, "refused");
+  metrics.refusal_rate_unanswerable = proportion(refused, rows, isOne, (row) => answerable[row] === 0);
+  metrics.false_refusal_rate = proportion(refused, rows, isOne, (row) => answerable[row] === 1);
+  metrics.closed_book_correct = proportion(column(outcomes, "closed_book_correct"), rows, isOne);
+  return metrics;
+}
+function allRows(size) {
+  const rows = new Int32Array(size);
+  for (let i = 0; i < size; i++) rows[i] = i;
+  return rows;
+}
+function rowsByTag(outcomes) {
+  const byTag = /* @__PURE__ */ new Map();
+  outcomes.tags.forEach((tags, row) => {
+    for (const tag of new Set(tags)) {
+      const rows = byTag.get(tag) ?? [];
+      rows.push(row);
+      byTag.set(tag, rows);
+    }
+  });
+  return new Map([...byTag].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+function summarizeRun(outcomes, config2) {
+  const answerable = column(outcomes, "answerable");
+  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
+  const judgeAgreement = cohensKappa(outcomes.labelPairs);
+  const byTag = /* @__PURE__ */ Object.create(null);
+  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows) };
+  const warnings = [...decomposition.warnings];
+  if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
+    const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
+    warnings.push(`judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`);
+  }
+  let unanswerable = 0;
+  for (const value of answerable) if (value === 0) unanswerable++;
+  return {
+    questions: outcomes.size,
+    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size)),
+    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
+    decomposition,
+    judgeAgreement,
+    byTag,
+    warnings
+  };
+}
+
+// src/compare/gate.ts
+var GATE_CATEGORIES = ["retrieval", "end-to-end", "generation", "refusal"];
+var RUN_METRIC_SET = new Set(RUN_METRICS);
+function isRunMetric(name) {
+  return RUN_METRIC_SET.has(name);
+}
+function parseFloor(text4) {
+  const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
+  if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
+  const [, name = "", op, valueText = ""] = match;
+  const value = Number(valueText);
+  if (!Number.isFinite(value)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
+  const metric = isRunMetric(name) ? name : parseRetrievalMetric(name).name;
+  return { metric, op: op === "<=" ? "<=" : ">=", value };
+}
+function formatFloor(floor) {
+  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
+}
+var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+function describeDrop(test, config2) {
+  const metric = test.metric === "retrieval_ok" ? `retrieval ok (${config2.eval.retrievalOk.name})` : test.metric;
+  const counts = test.kind === "mcnemar" ? `, ${test.broken} broken vs ${test.fixed} fixed` : "";
+  return `${metric} ${test.base.toFixed(3)} \u2192 ${test.head.toFixed(3)}${counts}, p = ${p4(test.pValue)}, Holm-adjusted ${p4(test.adjustedPValue ?? test.pValue)} < \u03B1 ${config2.alpha}`;
+}
+function decideGate(tests, head, config2, blocked = /* @__PURE__ */ new Map()) {
+  const reasons = [];
+  const warnings = [];
+  const outcomes = /* @__PURE__ */ new Map();
+  for (const category of config2.failOn) {
+    const test = tests.find((t) => t.gate === category);
+    if (test === void 0) {
+      warnings.push(`cannot gate ${category}: no paired question carries its outcome in both runs`);
+      continue;
+    }
+    if (!test.significant || test.delta >= 0) continue;
+    const uncalibrated = blocked.get(test.metric);
+    if (uncalibrated !== void 0) {
+      outcomes.set(category, "uncalibrated-judge");
+      warnings.push(`${category} dropped significantly (${describeDrop(test, config2)}), but it does not gate: ${uncalibrated}`);
+    } else if (-test.delta < config2.minEffect) {
+      outcomes.set(category, "below-minimum-effect");
+      warnings.push(`${category} dropped significantly but by less than the minimum effect ${config2.minEffect}: ${describeDrop(test, config2)}`);
+    } else {
+      outcomes.set(category, "fails");
+      reasons.push(`${category} regressed significantly: ${describeDrop(test, config2)}`);
+    }
+  }
+  for (const floor of config2.floors) {
+    const value = head.metrics[floor.metric]?.value ?? null;
+    if (value === null) reasons.push(`floor ${formatFloor(floor)} cannot be checked: no head question carries ${floor.metric}`);
+    else if (floor.op === ">=" ? value < floor.value : value > floor.value) {
+      const broken = `floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
+      const uncalibrated = blocked.get(floor.metric);
+      if (uncalibrated === void 0) reasons.push(broken);
+      else warnings.push(`${broken}, but it does not gate: ${uncalibrated}`);
+    }
+  }
+  return { verdict: reasons.length > 0 ? "fail" : "pass", reasons, warnings, outcomes };
+}
+
+// src/compare/settings.ts
+var DEFAULT_CUTOFFS = [1, 3, 5, 10];
+var DEFAULT_GRADED = ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"];
+var PER_QUESTION_GRADED = /* @__PURE__ */ new Set(["faithfulness", "answer_relevance", "length_ratio", "context_utilisation"]);
+function splitList(text4) {
+  return text4.split(",").map((item) => item.trim()).filter(Boolean);
+}
+function parseCutoffs(text4) {
+  const items = splitList(text4);
+  const cutoffs = items.map(Number);
+  if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
+    throw new SettingError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
+  }
+  return [...new Set(cutoffs)].sort((a, b) => a - b);
+}
+function parseAlpha(text4) {
+  const value = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value) || value <= 0 || value >= 1) throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
+  return value;
+}
+function parseKappaFloor(text4) {
+  const value = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value) || value < 0 || value > 1) throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text4}"`);
+  return value;
+}
+function parseMinEffect(text4) {
+  const value = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value) || value < 0) throw new SettingError(`the minimum effect must be a number \u2265 0, got "${text4}"`);
+  return value;
+}
+function parsePermutations(text4) {
+  const value = Number(text4);
+  if (!Number.isInteger(value) || value < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text4}"`);
+  return value;
+}
+function parseFailOn(text4) {
+  const categories = splitList(text4);
+  for (const category of categories) {
+    if (!GATE_CATEGORIES.includes(category)) {
+      throw new SettingError(`"${category}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}`);
+    }
+  }
+  return new Set(categories);
+}
+function parseGraded(text4) {
+  return [...new Set(splitList(text4).map((name) => PER_QUESTION_GRADED.has(name) ? name : parseRetrievalMetric(name).name))];
+}
+function evalConfig(cutoffs, retrievalOk, correctness, extraMetrics = []) {
+  const metrics = defaultRetrievalMetrics(cutoffs);
+  const add = (metric) => {
+    if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
+  };
+  add(retrievalOk.metric);
+  for (const name of extraMetrics) if (!PER_QUESTION_GRADED.has(name) && !isRunMetric(name)) add(parseRetrievalMetric(name));
+  return { retrievalMetrics: metrics, retrievalOk, correctness };
+}
+function compareConfig(settings) {
+  return {
+    eval: evalConfig(settings.k, settings.retrievalOk, settings.correct, [...settings.graded, ...settings.floors.map((floor) => floor.metric)]),
+    alpha: settings.alpha,
+    failOn: settings.failOn,
+    minEffect: settings.minEffect,
+    floors: settings.floors,
+    permutations: settings.permutations,
+    gradedMetrics: settings.graded,
+    calibrations: settings.calibrations,
+    kappaFloor: settings.kappaFloor
+  };
+}
+
+// src/metrics/retrieval-ok.ts
+function parseRetrievalOkRule(text4) {
+  const [metricText = "", thresholdText, ...extra] = text4.split(">=");
+  const metric = parseRetrievalMetric(metricText);
+  if (thresholdText === void 0) {
+    if (metric.family !== "hit") {
+      throw new MetricNameError(`retrieval-ok rule "${text4}" needs a threshold, for example "${metric.name}>=0.8" (or use "hit@k")`);
+    }
+    return { name: metric.name, metric, threshold: 1 };
+  }
+  const threshold = Number(thresholdText);
+  if (extra.length > 0 || thresholdText.trim() === "" || !Number.isFinite(threshold)) {
+    throw new MetricNameError(`retrieval-ok rule "${text4}": the threshold must be a number, for example "${metric.name}>=0.8"`);
+  }
+  return { name: `${metric.name}>=${threshold}`, metric, threshold };
+}
+
+// src/cli/options.ts
+function argParser(parse3) {
+  return (text4) => {
+    try {
+      return parse3(text4);
+    } catch (error62) {
+      if (error62 instanceof SettingError) throw new InvalidArgumentError(error62.message);
+      throw error62;
+    }
+  };
+}
+var cutoffsOption = argParser(parseCutoffs);
+var retrievalOkOption = argParser(parseRetrievalOkRule);
+var correctnessOption = argParser(parseCorrectnessRule);
+var alphaOption = argParser(parseAlpha);
+var minEffectOption = argParser(parseMinEffect);
+var permutationsOption = argParser(parsePermutations);
+var failOnOption = argParser(parseFailOn);
+var gradedOption = argParser(parseGraded);
+var floorOption = argParser(parseFloor);
+var kappaFloorOption = argParser(parseKappaFloor);
+var metricsOption = argParser((text4) => {
+  const metrics = splitList(text4).map(parseRetrievalMetric);
+  if (metrics.length === 0) throw new SettingError("give at least one metric, for example ndcg@10,map");
+  return [...new Map(metrics.map((metric) => [metric.name, metric])).values()];
+});
+
+// src/cli/exit.ts
+var EXIT2 = { ok: 0, gateFailed: 1, badInput: 2 };
+
+// src/cli/judge-command.ts
+import { stat } from "node:fs/promises";
+import { dirname as dirname3, resolve } from "node:path";
+
+// src/judge/cache.ts
+import { createHash as createHash2, randomUUID } from "node:crypto";
+import { mkdir, readFile as readFile2, rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
+import { dirname as dirname2, join as join3 } from "node:path";
+var CACHE_FORMAT = "rag-gate-judge-cache-v1";
+function cacheKey(parts) {
+  const canonical = JSON.stringify([CACHE_FORMAT, parts.endpoint, parts.model, parts.promptVersion, parts.task, parts.input]);
+  return createHash2("sha256").update(canonical).digest("hex");
+}
+var JudgeCache = class {
+  constructor(dir) {
+    this.dir = dir;
+  }
+  dir;
+  /** Set once when the cache cannot be written; judging goes on without it. */
+  writeProblem;
+  path(key) {
+    return join3(this.dir, key.slice(0, 2), `${key}.json`);
+  }
+  /** The stored value, or undefined when there is none or the file is unreadable (then it is a miss). */
+  async get(key) {
+    let text4;
+    try {
+      text4 = await readFile2(this.path(key), "utf8");
+    } catch {
+      return void 0;
+    }
+    try {
+      const entry = JSON.parse(text4);
+      return entry.key === key ? entry.value : void 0;
+    } catch {
+      return void 0;
+    }
+  }
+  async put(key, parts, value) {
+    const file2 = this.path(key);
+    const temporary = join3(dirname2(file2), `.${key}.${randomUUID()}.tmp`);
+    const entry = { key, format: CACHE_FORMAT, endpoint: parts.endpoint, model: parts.model, promptVersion: parts.promptVersion, task: parts.task, value };
+    try {
+      await mkdir(dirname2(file2), { recursive: true });
+      await writeFile2(temporary, `${JSON.stringify(entry)}
+`);
+      await rename2(temporary, file2);
+    } catch (error62) {
+      await rm2(temporary, { force: true }).catch(() => void 0);
+      this.writeProblem ??= `cannot write the judge cache under ${this.dir} (${error62 instanceof Error ? error62.message : String(error62)}); continuing without caching`;
+    }
+  }
+};
+
+// src/judge/retry.ts
+function parseRetryAfter(value, now = Date.now()) {
+  if (value === null || value === void 0) return void 0;
+  const text4 = value.trim();
+  if (text4 === "") return void 0;
+  if (/^\d+(\.\d+)?$/.test(text4)) return Math.round(Number(text4) * 1e3);
+  const date5 = Date.parse(text4);
+  return Number.isNaN(date5) ? void 0 : Math.max(0, date5 - now);
+}
+function retryAfterFromHeaders(headers, now = Date.now()) {
+  const ms = headers.get("retry-after-ms")?.trim();
+  if (ms !== void 0 && /^\d+(\.\d+)?$/.test(ms)) return Math.round(Number(ms));
+  return parseRetryAfter(headers.get("retry-after"), now);
+}
+function backoffDelay(retry, baseMs, random = Math.random, capMs = 3e4) {
+  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, retry - 1));
+  return ceiling / 2 + random() * ceiling / 2;
+}
+function sleep(ms, signal) {
+  return new Promise((resolve2, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve2();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+// src/judge/vector.ts
+function cosine(a, b) {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i] ?? 0;
+    dot += x * y;
+    normA += x * x;
+    normB += y * y;
+  }
+  if (normA === 0 || normB === 0) return Number.NaN;
+  return dot / Math.sqrt(normA * normB);
+}
+
+// src/judge/client.ts
+var DEFAULT_BASE_URL = "https://api.openai.com/v1";
+var DEFAULT_MODEL = "gpt-4o-mini";
+var DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small";
+var DEFAULT_BACKOFF_MS = 500;
+var DEFAULT_MAX_RETRY_AFTER_MS = 12e4;
+var Retryable = class extends Error {
+  constructor(kind, message, retryAfterMs) {
+    super(message);
+    this.kind = kind;
+    this.retryAfterMs = retryAfterMs;
+  }
+  kind;
+  retryAfterMs;
+};
+var usageSchema = external_exports.object({ prompt_tokens: external_exports.number().optional(), completion_tokens: external_exports.number().optional(), total_tokens: external_exports.number().optional() }).nullable().optional();
+var chatEnvelope = external_exports.object({
+  choices: external_exports.array(
+    external_exports.object({
+      message: external_exports.object({ content: external_exports.string().nullable().optional(), refusal: external_exports.string().nullable().optional() }),
+      finish_reason: external_exports.string().nullable().optional()
+    })
+  ).min(1),
+  usage: usageSchema
+});
+var embeddingsEnvelope = external_exports.object({
+  data: external_exports.array(external_exports.object({ embedding: external_exports.array(external_exports.number()).min(1), index: external_exports.number().int().nonnegative() })),
+  usage: usageSchema
+});
+var cosinesValue = external_exports.array(external_exports.number());
+var UNREACHABLE = {
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "host not found",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  EAI_AGAIN: "host name lookup failed"
+};
+function networkCode(error62) {
+  const seen = /* @__PURE__ */ new Set();
+  const visit3 = (value) => {
+    if (typeof value !== "object" || value === null || seen.has(value)) return void 0;
+    seen.add(value);
+    const { code: code3, cause, errors } = value;
+    if (typeof code3 === "string" && code3 in UNREACHABLE) return code3;
+    const nested = visit3(cause) ?? (Array.isArray(errors) ? errors.map(visit3).find((c) => c !== void 0) : void 0);
+    return nested ?? (typeof code3 === "string" ? code3 : void 0);
+  };
+  return visit3(error62);
+}
+function serverMessage(text4) {
+  try {
+    const body = JSON.parse(text4);
+    if (typeof body.error === "string") return body.error;
+    if (typeof body.error?.message === "string") return body.error.message;
+    if (typeof body.message === "string") return body.message;
+  } catch {
+  }
+  const flat = text4.replace(/\s+/g, " ").trim();
+  return flat.length > 200 ? `${flat.slice(0, 200)}\u2026` : flat || "(empty body)";
+}
+function replyJson(content) {
+  const fenced = /^\s*```(?:json)?\s*\n?([\s\S]*?)\n?```\s*$/i.exec(content);
+  return JSON.parse(fenced ? fenced[1] : content);
+}
+function zodSummary(error62) {
+  return error62.issues.slice(0, 3).map((issue2) => `${issue2.path.length > 0 ? issue2.path.join(".") : "(root)"}: ${issue2.message}`).join("; ");
+}
+var JudgeClient = class {
+  constructor(options) {
+    this.options = options;
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+  }
+  options;
+  stats = { calls: 0, retries: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  warnings = [];
+  abort = new AbortController();
+  setupError;
+  memo = /* @__PURE__ */ new Map();
+  responseFormat = "json_schema";
+  baseUrl;
+  get model() {
+    return this.options.model;
+  }
+  get embeddingModel() {
+    return this.options.embeddingModel;
+  }
+  /** A chat completion whose reply must be JSON matching `request.reply`; cached by model, prompt version and messages. */
+  structured(request) {
+    const parts = {
+      endpoint: "chat",
+      model: this.options.model,
+      promptVersion: request.promptVersion,
+      task: request.task,
+      input: request.messages.map(({ role, content }) => ({ role, content }))
+    };
+    return this.cached(parts, request.reply, () => this.withRetries(() => this.chatAttempt(request)));
+  }
+  /**
+   * Embeds `texts` in one call and returns the cosine similarity of the first text with each of the others.
+   * The similarities, not the vectors, are cached (a few numbers instead of thousands), keyed by embedding
+   * model, prompt version and texts.
+   */
+  cosinesToFirst(promptVersion, task, texts) {
+    const parts = { endpoint: "embeddings", model: this.options.embeddingModel, promptVersion, task, input: [...texts] };
+    const compute = async () => {
+      const [first, ...others] = await this.withRetries(() => this.embeddingsAttempt(texts));
+      const cosines = others.map((vector) => cosine(first, vector));
+      if (cosines.some((value) => !Number.isFinite(value))) throw new JudgeCallError("invalid_reply", "the embeddings endpoint returned a zero vector");
+      return cosines;
+    };
+    return this.cached(parts, cosinesValue, compute);
+  }
+  async cached(parts, check3, compute) {
+    const key = cacheKey(parts);
+    const shared = this.memo.get(key);
+    if (shared !== void 0) {
+      const value = await shared;
+      this.stats.cacheHits++;
+      return value;
+    }
+    const promise2 = (async () => {
+      const stored = await this.options.cache?.get(key);
+      if (stored !== void 0) {
+        const parsed = check3.safeParse(stored);
+        if (parsed.success) {
+          this.stats.cacheHits++;
+          return parsed.data;
+        }
+      }
+      const value = await compute();
+      await this.options.cache?.put(key, parts, value);
+      return value;
+    })();
+    this.memo.set(key, promise2);
+    try {
+      return await promise2;
+    } catch (error62) {
+      this.memo.delete(key);
+      throw error62;
+    }
+  }
+  async withRetries(attempt) {
+    const { maxAttempts, backoffMs } = this.options;
+    const maxRetryAfterMs = this.options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+    let last;
+    for (let n = 1; n <= maxAttempts; n++) {
+      if (last !== void 0) {
+        if (last.retryAfterMs !== void 0 && last.retryAfterMs > maxRetryAfterMs) {
+          throw new JudgeCallError(last.kind, `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1e3)} s, longer than the ${maxRetryAfterMs / 1e3} s rag-gate waits`);
+        }
+        this.stats.retries++;
+        await sleep(last.retryAfterMs ?? backoffDelay(n - 1, backoffMs, this.options.random), this.abort.signal);
+      }
+      try {
+        return await attempt();
+      } catch (error62) {
+        if (!(error62 instanceof Retryable)) throw error62;
+        last = error62;
+      }
+    }
+    const kind = last?.kind ?? "network";
+    throw new JudgeCallError(kind, `${last?.message ?? "no attempt made"} (gave up after ${maxAttempts} attempt${maxAttempts === 1 ? "" : "s"})`);
+  }
+  /** Stops the whole run: every pending and later call rejects with `error`. */
+  stop(error62) {
+    this.setupError ??= error62;
+    this.abort.abort(this.setupError);
+    throw this.setupError;
+  }
+  /** One HTTP POST: budget, timeout, and the failures no retry can fix. */
+  async post(path, body) {
+    if (this.setupError !== void 0) throw this.setupError;
+    const { maxCalls, timeoutMs, apiKey } = this.options;
+    if (maxCalls !== void 0 && this.stats.calls >= maxCalls) {
+      throw new JudgeCallError("budget", `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? "" : "s"} is used up`);
+    }
+    this.stats.calls++;
+    const url2 = `${this.baseUrl}${path}`;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let reply;
+    try {
+      const response = await fetch(url2, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
+        body: JSON.stringify(body),
+        signal: AbortSignal.any([timeout, this.abort.signal])
+      });
+      reply = { status: response.status, headers: response.headers, text: await response.text() };
+    } catch (error62) {
+      if (this.setupError !== void 0) throw this.setupError;
+      if (timeout.aborted) throw new Retryable("timeout", `no complete reply from ${url2} within ${timeoutMs} ms`);
+      const code3 = networkCode(error62);
+      const reason = code3 !== void 0 ? UNREACHABLE[code3] : void 0;
+      if (reason !== void 0) {
+        this.stop(new JudgeSetupError(`cannot reach the judge endpoint ${url2} (${reason}); check --base-url or OPENAI_BASE_URL`));
+      }
+      throw new Retryable("network", `the connection to ${url2} failed (${code3 ?? (error62 instanceof Error ? error62.message : String(error62))})`);
+    }
+    const { status } = reply;
+    if (status === 401 || status === 403) {
+      this.stop(new JudgeSetupError(`the judge endpoint ${url2} rejected the API key (HTTP ${status}: ${serverMessage(reply.text)}); check OPENAI_API_KEY`));
+    }
+    if (status === 404) {
+      this.stop(
+        new JudgeSetupError(
+          `the judge endpoint ${url2} answered HTTP 404 (${serverMessage(reply.text)}); check --base-url (OpenAI-compatible servers usually end in /v1) and the model name`
+        )
+      );
+    }
+    return reply;
+  }
+  /** Turns an error status into a retry (408, 409, 429, 5xx, honouring Retry-After) or a final failure. */
+  failedStatus(reply) {
+    const message = `HTTP ${reply.status}: ${serverMessage(reply.text)}`;
+    if (reply.status === 408 || reply.status === 409 || reply.status === 429 || reply.status >= 500) {
+      throw new Retryable(reply.status === 408 ? "timeout" : "unavailable", message, retryAfterFromHeaders(reply.headers));
+    }
+    throw new JudgeCallError("http", message);
+  }
+  addUsage(usage) {
+    if (!usage) return;
+    const prompt = usage.prompt_tokens ?? 0;
+    const completion = usage.completion_tokens ?? 0;
+    this.stats.promptTokens += prompt;
+    this.stats.completionTokens += completion;
+    this.stats.totalTokens += usage.total_tokens ?? prompt + completion;
+  }
+  async chatAttempt(request) {
+    let reply;
+    for (; ; ) {
+      const format = this.responseFormat;
+      reply = await this.post("/chat/completions", {
+        model: this.options.model,
+        temperature: 0,
+        messages: request.messages,
+        response_format: format === "json_schema" ? { type: "json_schema", json_schema: { name: request.schemaName, strict: true, schema: request.jsonSchema } } : { type: "json_object" }
+      });
+      if (reply.status === 400 && format === "json_schema" && /response_format|json_schema/i.test(reply.text)) {
+        if (this.responseFormat === "json_schema") {
+          this.responseFormat = "json_object";
+          this.warnings.push(`the endpoint does not accept the JSON-schema response format (${serverMessage(reply.text)}); using JSON mode, replies are still validated`);
+        }
+        continue;
+      }
+      break;
+    }
+    if (reply.status < 200 || reply.status >= 300) this.failedStatus(reply);
+    let envelope;
+    try {
+      const parsed = chatEnvelope.safeParse(JSON.parse(reply.text));
+      if (!parsed.success) throw new Retryable("invalid_reply", `the reply is not a chat completion (${zodSummary(parsed.error)})`);
+      envelope = parsed.data;
+    } catch (error62) {
+      if (error62 instanceof Retryable) throw error62;
+      throw new Retryable("invalid_reply", `the reply is not JSON (${serverMessage(reply.text)})`);
+    }
+    this.addUsage(envelope.usage);
+    const message = envelope.choices[0].message;
+    if (typeof message.content !== "string" || message.content.trim() === "") {
+      throw new Retryable("invalid_reply", message.refusal ? `the model refused: ${message.refusal}` : "the reply has no content");
+    }
+    let json2;
+    try {
+      json2 = replyJson(message.content);
+    } catch {
+      const truncated = envelope.choices[0].finish_reason === "length" ? " (cut off at the token limit)" : "";
+      throw new Retryable("invalid_reply", `the model's reply is not JSON${truncated}: ${serverMessage(message.content)}`);
+    }
+    const checked = request.reply.safeParse(json2);
+    if (!checked.success) throw new Retryable("invalid_reply", `the model's reply does not have the expected shape (${zodSummary(checked.error)})`);
+    return checked.data;
+  }
+  async embeddingsAttempt(texts) {
+    const reply = await this.post("/embeddings", { model: this.options.embeddingModel, input: texts });
+    if (reply.status < 200 || reply.status >= 300) this.failedStatus(reply);
+    let envelope;
+    try {
+      const parsed = embeddingsEnvelope.safeParse(JSON.parse(reply.text));
+      if (!parsed.success) throw new Retryable("invalid_reply", `the reply is not an embeddings list (${zodSummary(parsed.error)})`);
+      envelope = parsed.data;
+    } catch (error62) {
+      if (error62 instanceof Retryable) throw error62;
+      throw new Retryable("invalid_reply", `the reply is not JSON (${serverMessage(reply.text)})`);
+    }
+    this.addUsage(envelope.usage);
+    const byIndex = [...envelope.data].sort((a, b) => a.index - b.index);
+    const dimension = byIndex[0]?.embedding.length;
+    if (byIndex.length !== texts.length || byIndex.some((item, i) => item.index !== i || item.embedding.length !== dimension)) {
+      throw new Retryable("invalid_reply", `expected ${texts.length} embeddings of one dimension, indexed 0\u2026${texts.length - 1}`);
+    }
+    return byIndex.map((item) => item.embedding);
+  }
+};
+
+// src/judge/raw.ts
+async function readRawRecords(file2) {
+  const lines = readLines(file2);
+  let first = await lines.next();
+  while (!first.done && first.value.text.trim() === "") first = await lines.next();
+  if (first.done) return { jsonLines: true, texts: [] };
+  const head = first.value;
+  if (head.text.trimStart().startsWith("[")) {
+    const texts2 = [];
+    async function* all2() {
+      yield head;
+      yield* lines;
+    }
+    for await (const element of jsonArrayElements(all2())) texts2.push(element.text);
+    return { jsonLines: false, texts: texts2 };
+  }
+  const texts = [head.text];
+  for await (const line of lines) if (line.text.trim() !== "") texts.push(line.text);
+  return { jsonLines: true, texts };
+}
+function rewriteRecord(text4, jsonLines, set2, remove) {
+  const object2 = JSON.parse(text4);
+  const removing = [...remove].filter((key) => Object.hasOwn(object2, key));
+  if (set2.size === 0 && removing.length === 0) return jsonLines ? text4 : JSON.stringify(object2);
+  const allNew = [...set2.keys()].every((key) => !Object.hasOwn(object2, key));
+  const trimmed = text4.trimEnd();
+  if (jsonLines && allNew && removing.length === 0 && trimmed.endsWith("}")) {
+    const spaced = /^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s/.test(trimmed);
+    const [colon, comma] = spaced ? [": ", ", "] : [":", ","];
+    const appended = [...set2].map(([key, value]) => `${JSON.stringify(key)}${colon}${JSON.stringify(value)}`).join(comma);
+    return `${trimmed.slice(0, -1).trimEnd()}${comma}${appended}}`;
+  }
+  for (const key of removing) delete object2[key];
+  for (const [key, value] of set2) object2[key] = value;
+  return JSON.stringify(object2);
+}
+
+// src/judge/run.ts
+var JUDGE_ERRORS_FIELD = "judge_errors";
+var JUDGED_BY_FIELD = "judged_by";
+var hasText = (text4) => text4 !== void 0 && text4.trim() !== "";
+function planMetric(metric, record2, overwrite) {
+  if (!overwrite && record2[METRIC_FIELD[metric]] !== void 0) return { judge: false, kept: true };
+  if (!hasText(record2.answer)) return { judge: false, kept: false, reason: "no answer" };
+  if (metric === "faithfulness" && (record2.retrieved_contexts ?? []).length === 0) return { judge: false, kept: false, reason: "no retrieved_contexts" };
+  if (metric === "correctness" && record2.expected_answer === void 0) return { judge: false, kept: false, reason: "no expected_answer" };
+  return { judge: true };
+}
+function judgeMetric(client, metric, record2) {
+  const answer = record2.answer ?? "";
+  switch (metric) {
+    case "faithfulness":
+      return judgeClaims(client, record2.question, answer, record2.retrieved_contexts ?? []);
+    case "answer_relevance":
+      return judgeAnswerRelevance(client, record2.question, answer);
+    case "correctness":
+      return judgeCorrect(client, record2.question, answer, record2.expected_answer ?? "");
+  }
+}
+var metricOrder = (metric) => {
+  const index = JUDGE_METRICS.indexOf(metric);
+  return index < 0 ? JUDGE_METRICS.length : index;
+};
+function earlierErrors(object2) {
+  const value = object2[JUDGE_ERRORS_FIELD];
+  if (!Array.isArray(value)) return [];
+  return value.filter((entry) => typeof entry === "object" && entry !== null && typeof entry.metric === "string");
+}
+function judgeProvenance(client) {
+  return {
+    faithfulness: { model: client.model, prompt_version: PROMPT_VERSIONS.faithfulness },
+    answer_relevance: { model: client.model, embedding_model: client.embeddingModel, prompt_version: PROMPT_VERSIONS.answer_relevance },
+    correctness: { model: client.model, prompt_version: PROMPT_VERSIONS.correctness }
+  };
+}
+async function judgeResults(client, options) {
+  const records = [];
+  const { warnings: readWarnings } = await readResults(options.results, (record2) => records.push(record2));
+  const raw = await readRawRecords(options.results);
+  if (raw.texts.length !== records.length) throw new Error(`internal: read ${records.length} records but ${raw.texts.length} record texts`);
+  const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
+  const reports = {};
+  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0 };
+  const values = records.map(() => /* @__PURE__ */ new Map());
+  const errors = records.map(() => []);
+  const limit = pLimit(options.concurrency);
+  const tasks = [];
+  const toJudge = /* @__PURE__ */ new Set();
+  const judgedMetrics = records.map(() => /* @__PURE__ */ new Set());
+  let done = 0;
+  let failedTasks = 0;
+  records.forEach((record2, index) => {
+    for (const metric of metrics) {
+      const report = reports[metric];
+      const plan = planMetric(metric, record2, options.overwrite);
+      if (!plan.judge) {
+        if (plan.kept) report.kept++;
+        else if (plan.reason !== void 0) report.skipped[plan.reason] = (report.skipped[plan.reason] ?? 0) + 1;
+        continue;
+      }
+      toJudge.add(index);
+      judgedMetrics[index].add(metric);
+      tasks.push(
+        limit(async () => {
+          try {
+            values[index].set(METRIC_FIELD[metric], await judgeMetric(client, metric, record2));
+            report.judged++;
+          } catch (error62) {
+            if (!(error62 instanceof JudgeCallError)) throw error62;
+            errors[index].push({ metric, kind: error62.kind, message: error62.message });
+            report.failed++;
+            failedTasks++;
+          }
+          done++;
+          options.onProgress?.(done, tasks.length, failedTasks);
+        })
+      );
+    }
+  });
+  options.onProgress?.(0, tasks.length, 0);
+  try {
+    await Promise.all(tasks);
+  } finally {
+    limit.clearQueue();
+  }
+  const failuresByKind = {};
+  let recordsFailed = 0;
+  const provenance = judgeProvenance(client);
+  const lines = raw.texts.map((text4, index) => {
+    const recordErrors = errors[index];
+    if (recordErrors.length > 0) {
+      recordsFailed++;
+      for (const error62 of recordErrors) failuresByKind[error62.kind] = (failuresByKind[error62.kind] ?? 0) + 1;
+    }
+    const judgedHere = judgedMetrics[index];
+    if (judgedHere.size === 0) return rewriteRecord(text4, raw.jsonLines, /* @__PURE__ */ new Map(), /* @__PURE__ */ new Set());
+    const object2 = JSON.parse(text4);
+    const judged = values[index];
+    const set2 = /* @__PURE__ */ new Map();
+    const remove = /* @__PURE__ */ new Set();
+    const by = {};
+    const earlierBy = object2[JUDGED_BY_FIELD];
+    for (const metric of JUDGE_METRICS) {
+      const field = METRIC_FIELD[metric];
+      if (judged.has(field)) {
+        set2.set(field, judged.get(field));
+        by[field] = provenance[metric];
+      } else if (typeof earlierBy === "object" && earlierBy !== null && !Array.isArray(earlierBy) && Object.hasOwn(earlierBy, field)) {
+        by[field] = earlierBy[field];
+      }
+    }
+    if (Object.keys(by).length > 0 && judged.size > 0) set2.set(JUDGED_BY_FIELD, by);
+    const earlier = earlierErrors(object2).filter((entry) => !judgedHere.has(entry.metric));
+    const all2 = [...earlier, ...recordErrors].sort((a, b) => metricOrder(a.metric) - metricOrder(b.metric));
+    if (all2.length > 0) set2.set(JUDGE_ERRORS_FIELD, all2);
+    else remove.add(JUDGE_ERRORS_FIELD);
+    return rewriteRecord(text4, raw.jsonLines, set2, remove);
+  });
+  return {
+    lines,
+    records: records.length,
+    recordsToJudge: toJudge.size,
+    recordsFailed,
+    failureShare: toJudge.size === 0 ? 0 : recordsFailed / toJudge.size,
+    failuresByKind,
+    metrics: reports,
+    readWarnings
+  };
+}
+async function judgeFile(client, options) {
+  const result = await judgeResults(client, options);
+  await writeFileAtomic(options.out, result.lines.map((line) => `${line}
+`).join(""));
+  return result;
+}
+
+// src/judge/setup.ts
+var DEFAULT_CACHE_DIR = ".rag-gate-cache";
+function createJudgeClient(settings, env = process.env) {
+  const apiKey = env.OPENAI_API_KEY?.trim();
+  if (!apiKey) {
+    throw new JudgeSetupError(
+      "no API key: set OPENAI_API_KEY in the environment (in GitHub Actions, pass a secret as env OPENAI_API_KEY); for a local server that needs none, set any value"
+    );
+  }
+  const fromEnv = env.OPENAI_BASE_URL?.trim();
+  const baseUrl = settings.baseUrl ?? (fromEnv ? fromEnv : DEFAULT_BASE_URL);
+  const source = settings.baseUrl !== void 0 ? "the base URL" : fromEnv ? "OPENAI_BASE_URL" : "the default base URL";
+  let url2;
+  try {
+    url2 = new URL(baseUrl);
+  } catch {
+    throw new JudgeSetupError(`${source} "${baseUrl}" is not a URL; use for example https://api.openai.com/v1 or http://localhost:11434/v1`);
+  }
+  if (url2.protocol !== "http:" && url2.protocol !== "https:") throw new JudgeSetupError(`${source} "${baseUrl}" must be an http or https URL`);
+  const backoffText = env.RAG_GATE_JUDGE_BACKOFF_MS?.trim();
+  const backoffMs = backoffText ? Number(backoffText) : DEFAULT_BACKOFF_MS;
+  if (!Number.isFinite(backoffMs) || backoffMs < 0) throw new JudgeSetupError(`RAG_GATE_JUDGE_BACKOFF_MS must be a number of milliseconds \u2265 0, got "${backoffText}"`);
+  return new JudgeClient({
+    baseUrl,
+    apiKey,
+    model: settings.model,
+    embeddingModel: settings.embeddingModel ?? DEFAULT_EMBEDDING_MODEL,
+    timeoutMs: settings.timeoutMs,
+    maxAttempts: settings.maxAttempts,
+    backoffMs,
+    maxCalls: settings.maxCalls,
+    cache: settings.cache === false ? void 0 : new JudgeCache(settings.cache)
+  });
+}
+
+// src/cli/judge-command.ts
+var wholeNumber = (min, what) => (text4) => {
+  const value = Number(text4);
+  if (!/^\s*\d+\s*$/.test(text4) || !Number.isSafeInteger(value) || value < min) throw new InvalidArgumentError(`must be ${what}, got "${text4}"`);
+  return value;
+};
+var share = (text4) => {
+  const value = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value) || value < 0 || value > 1) throw new InvalidArgumentError(`must be a share between 0 and 1, got "${text4}"`);
+  return value;
+};
+var metricsOption2 = (text4) => {
+  const names = text4.split(",").map((name) => name.trim()).filter(Boolean);
+  for (const name of names) {
+    if (!JUDGE_METRICS.includes(name)) throw new InvalidArgumentError(`"${name}" is not a judge metric; use a comma list of ${JUDGE_METRICS.join(", ")}`);
+  }
+  if (names.length === 0) throw new InvalidArgumentError(`give at least one of ${JUDGE_METRICS.join(", ")}`);
+  return [...new Set(names)];
+};
+function addJudgeClientOptions(command) {
+  return command.addOption(new Option("--model <name>", "judge chat model").default(DEFAULT_MODEL)).addOption(new Option("--base-url <url>", `OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else ${DEFAULT_BASE_URL}); the key comes from $OPENAI_API_KEY`)).addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(wholeNumber(1, "a whole number \u2265 1")).default(8)).addOption(new Option("--cache <dir>", "content-addressed cache of judge replies").default(DEFAULT_CACHE_DIR)).addOption(new Option("--no-cache", "do not read or write the cache")).addOption(new Option("--max-calls <n>", "budget of HTTP requests (retries included); beyond it items are marked as judge errors").argParser(wholeNumber(0, "a whole number \u2265 0"))).addOption(new Option("--timeout-ms <ms>", "timeout of each request").argParser(wholeNumber(1, "a whole number of milliseconds \u2265 1")).default(6e4)).addOption(new Option("--max-attempts <n>", "attempts per call, the first included (retries 408/409/429/5xx, timeouts, invalid replies)").argParser(wholeNumber(1, "a whole number \u2265 1")).default(4)).addOption(new Option("--max-failure-share <share>", "exit 1 when more than this share of items could not be judged").argParser(share).default(0.05));
+}
+function judgeClientFromOptions(options, env = process.env) {
+  return createJudgeClient(options, env);
+}
+async function withJudgeSetup(context, run) {
+  try {
+    return await run();
+  } catch (error62) {
+    if (!(error62 instanceof JudgeSetupError)) throw error62;
+    context.stderr(`rag-gate: error: ${error62.message}
+`);
+    return EXIT2.badInput;
+  }
+}
+function progressLine(context, label2) {
+  if (process.stderr.isTTY !== true) return { update: () => void 0, end: () => void 0 };
+  let last = 0;
+  let shown = false;
+  return {
+    update: (done, total, failed = 0) => {
+      const now = Date.now();
+      if (done !== total && now - last < 100) return;
+      last = now;
+      shown = true;
+      context.stderr(`\r${label2}: ${done}/${total}${failed > 0 ? `, ${failed} failed` : ""}\x1B[K`);
+    },
+    end: () => {
+      if (shown) context.stderr("\r\x1B[K");
+    }
+  };
+}
+function clientWarnings(client) {
+  const warnings = [...client.warnings];
+  const cacheProblem = client.options.cache?.writeProblem;
+  if (cacheProblem !== void 0) warnings.push(cacheProblem);
+  return warnings;
+}
+async function checkOut(results, out) {
+  if (resolve(out) === resolve(results)) {
+    throw InputError.single({ file: out, message: "is the results file itself; --out must name another file (the input is never modified)" });
+  }
+  const directory = dirname3(resolve(out));
+  const info = await stat(directory).catch(() => void 0);
+  if (!info?.isDirectory()) throw InputError.single({ file: out, message: `cannot write: the directory ${directory} does not exist` });
+}
+function judgeCommand(context, setExitCode) {
+  const command = new Command("judge").description("fill in judge metrics (claims, answer_relevance, correct) with an LLM judge on an OpenAI-compatible endpoint").requiredOption("--results <file>", "results file to judge (never modified)").requiredOption("--out <file>", "where to write the judged copy (JSON Lines, written atomically)").addOption(new Option("--metrics <list>", `metrics to judge: ${JUDGE_METRICS.join(", ")}`).argParser(metricsOption2).default([...JUDGE_METRICS], JUDGE_METRICS.join(","))).addOption(new Option("--embedding-model <name>", "embedding model for answer_relevance").default(DEFAULT_EMBEDDING_MODEL));
+  return addJudgeClientOptions(command).option("--overwrite", "replace judged fields the input already has (default: keep them)").option("--json", "print a JSON summary on stdout").action(async (options) => {
+    const code3 = await withJudgeSetup(context, async () => {
+      await checkOut(options.results, options.out);
+      const client = judgeClientFromOptions(options);
+      const progress = progressLine(context, "judging");
+      const result = await judgeFile(client, {
+        results: options.results,
+        out: options.out,
+        metrics: options.metrics,
+        overwrite: options.overwrite === true,
+        concurrency: options.concurrency,
+        onProgress: progress.update
+      }).finally(progress.end);
+      const warnings = [...result.readWarnings, ...clientWarnings(client)];
+      for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}
+`);
+      context.stderr(renderJudgeSummary(result, client.stats, options.out, options.maxFailureShare));
+      const failed = result.failureShare > options.maxFailureShare;
+      if (options.json) {
+        context.stdout(
+          `${JSON.stringify(
+            {
+              results: options.results,
+              out: options.out,
+              model: client.model,
+              embeddingModel: options.metrics.includes("answer_relevance") ? client.embeddingModel : void 0,
+              promptVersions: Object.fromEntries(options.metrics.map((metric) => [metric, PROMPT_VERSIONS[metric]])),
+              records: result.records,
+              recordsToJudge: result.recordsToJudge,
+              recordsFailed: result.recordsFailed,
+              failureShare: result.failureShare,
+              maxFailureShare: options.maxFailureShare,
+              failuresByKind: result.failuresByKind,
+              metrics: result.metrics,
+              stats: client.stats,
+              passed: !failed
+            },
+            null,
+            2
+          )}
+`
+        );
+      }
+      if (failed) {
+        context.stderr(
+          `rag-gate: error: ${result.recordsFailed} of ${result.recordsToJudge} records (${(result.failureShare * 100).toFixed(1)}%) could not be judged, more than the ${(options.maxFailureShare * 100).toFixed(1)}% --max-failure-share allows. ${options.out} was still written, with "${JUDGE_ERRORS_FIELD}" on those records so no work is lost; rerun to retry them${options.cache === false ? "" : " (replies already received come from the cache)"}
+`
+        );
+        return EXIT2.gateFailed;
+      }
+      return EXIT2.ok;
+    });
+    setExitCode(code3);
+  });
+}
+
+// src/cli/calibrate-command.ts
+function calibrateCommand(context, setExitCode) {
+  const command = new Command("calibrate").description("measure the judge against human labels (Cohen's kappa) and write a calibration record").requiredOption("--labels <file>", 'JSON Lines of human labels: {"id","claim","context","human_verdict"} or {"id","question","answer","expected_answer","human_correct"}').option("--out <file>", "write the calibration record (JSON) here").addOption(new Option("--kappa-floor <kappa>", "warn when kappa is below this (judge metrics may gate only at or above it)").argParser(kappaFloorOption).default(KAPPA_FLOOR));
+  return addJudgeClientOptions(command).option("--json", "print the calibration as one JSON object on stdout").action(async (options) => {
+    const code3 = await withJudgeSetup(context, async () => {
+      const labels = await readLabels(options.labels);
+      const client = judgeClientFromOptions(options);
+      const progress = progressLine(context, "calibrating");
+      const result = await calibrate(client, labels, { labelsFile: options.labels, concurrency: options.concurrency, onProgress: progress.update }).finally(progress.end);
+      for (const warning of clientWarnings(client)) context.stderr(`rag-gate: warning: ${warning}
+`);
+      const failureShare = result.total === 0 ? 0 : result.failures.length / result.total;
+      const incomplete = failureShare > options.maxFailureShare;
+      if (options.json) {
+        context.stdout(
+          `${JSON.stringify(
+            {
+              record: result.record,
+              agreement: result.agreement,
+              threeWay: result.threeWay,
+              failures: result.failures,
+              stats: client.stats,
+              kappaFloor: options.kappaFloor,
+              written: options.out !== void 0 && !incomplete ? options.out : null
+            },
+            null,
+            2
+          )}
+`
+        );
+      } else {
+        context.stdout(renderCalibration(result, client.stats, options.kappaFloor));
+      }
+      if (incomplete) {
+        context.stderr(
+          `rag-gate: error: ${result.failures.length} of ${result.total} labels (${(failureShare * 100).toFixed(1)}%) could not be judged, more than the ${(options.maxFailureShare * 100).toFixed(1)}% --max-failure-share allows; no calibration record is written from an incomplete run
+`
+        );
+        return EXIT2.gateFailed;
+      }
+      if (options.out !== void 0) {
+        await writeFileAtomic(options.out, `${JSON.stringify(result.record, null, 2)}
+`);
+        context.stderr(`rag-gate: calibration record written to ${options.out}
+`);
+      } else if (!options.json) {
+        context.stderr("rag-gate: note: no calibration record written; pass --out FILE to keep it\n");
+      }
+      const { kappa } = result.record;
+      if (kappa === null || kappa < options.kappaFloor) {
+        context.stderr(
+          `rag-gate: warning: kappa ${kappa === null ? "is undefined (both raters gave every item the same label)" : `${kappa.toFixed(3)} is below ${options.kappaFloor}`}: the judge does not agree with the human labels well enough, so its metrics will be reported but will not gate. Review the disagreements, then change the model or the prompt and calibrate again
+`
+        );
+      }
+      return EXIT2.ok;
+    });
+    setExitCode(code3);
+  });
+}
+
+// src/stats/paired.ts
+function pairValues(base, head) {
+  if (base.length !== head.length) {
+    throw new RangeError(`base and head must have the same length, got ${base.length} and ${head.length}`);
+  }
+  const differences = new Float64Array(base.length);
+  let n = 0;
+  let sumBase = 0;
+  let sumHead = 0;
+  for (let i = 0; i < base.length; i++) {
+    const b = base[i];
+    const h = head[i];
+    if (Number.isNaN(b) || Number.isNaN(h)) continue;
+    if (!Number.isFinite(b) || !Number.isFinite(h)) {
+      throw new RangeError(`pair ${i} has an infinite value (base ${b}, head ${h})`);
+    }
+    differences[n++] = h - b;
+    sumBase += b;
+    sumHead += h;
+  }
+  return {
+    n,
+    meanBase: n === 0 ? NaN : sumBase / n,
+    meanHead: n === 0 ? NaN : sumHead / n,
+    differences: differences.subarray(0, n)
+  };
+}
+
+// src/stats/random.ts
+function cyrb128(text4) {
+  let h1 = 1779033703;
+  let h2 = 3144134277;
+  let h3 = 1013904242;
+  let h4 = 2773480762;
+  for (let i = 0; i < text4.length; i++) {
+    const k = text4.charCodeAt(i);
+    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
+    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
+    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
+    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
+  }
+  h1 = Math.imul(h3 ^ h1 >>> 18, 597399067);
+  h2 = Math.imul(h4 ^ h2 >>> 22, 2869860233);
+  h3 = Math.imul(h1 ^ h3 >>> 17, 951274213);
+  h4 = Math.imul(h2 ^ h4 >>> 19, 2716044179);
+  h1 ^= h2 ^ h3 ^ h4;
+  h2 ^= h1;
+  h3 ^= h1;
+  h4 ^= h1;
+  return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
+}
+function seedWords(seed) {
+  if (typeof seed === "number") {
+    if (!Number.isFinite(seed)) throw new RangeError(`seed must be a finite number or a string, got ${seed}`);
+    return cyrb128(`\0number:${String(seed)}`);
+  }
+  return cyrb128(seed);
+}
+var TWO_POW_32 = 4294967296;
+var Random = class _Random {
+  s0;
+  s1;
+  s2;
+  s3;
+  constructor(seed) {
+    const [a, b, c, d] = seedWords(seed);
+    this.s0 = a | 0;
+    this.s1 = b | 0;
+    this.s2 = c | 0;
+    this.s3 = d | 0;
+    if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
+  }
+  /** A generator started from an explicit 128-bit state (four 32-bit words), e.g. to compare with the C reference. */
+  static fromState(state) {
+    const random = new _Random("");
+    [random.s0, random.s1, random.s2, random.s3] = state.map((word) => word | 0);
+    if ((random.s0 | random.s1 | random.s2 | random.s3) === 0) random.s0 = 1;
+    return random;
+  }
+  /** Next 32 random bits as an unsigned integer in [0, 2^32). */
+  nextUint32() {
+    const s1 = this.s1;
+    const result = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
+    const t = s1 << 9;
+    this.s2 ^= this.s0;
+    this.s3 ^= s1;
+    this.s1 = s1 ^ this.s2;
+    this.s0 ^= this.s3;
+    this.s2 ^= t;
+    this.s3 = rotl(this.s3, 11);
+    return result >>> 0;
+  }
+  /** Uniform float in [0, 1) with 32 bits of resolution (one word). */
+  nextFloat() {
+    return this.nextUint32() / TWO_POW_32;
+  }
+  /** Uniform float in [0, 1) with full 53-bit resolution (two words). */
+  nextFloat53() {
+    const high = this.nextUint32() >>> 5;
+    const low = this.nextUint32() >>> 6;
+    return (high * 67108864 + low) / 9007199254740992;
+  }
+  /**
+   * Uniform integer in [0, bound), without modulo bias, for 1 ≤ bound ≤ 2^32.
+   * Lemire's multiply-and-reject (exact in doubles while bound ≤ 2^21), otherwise classic threshold rejection.
+   */
+  nextBelow(bound) {
+    if (!Number.isInteger(bound) || bound < 1 || bound > TWO_POW_32) {
+      throw new RangeError(`bound must be an integer in [1, 2^32], got ${bound}`);
+    }
+    if (bound <= 2097152) {
+      let product = this.nextUint32() * bound;
+      let high = Math.floor(product / TWO_POW_32);
+      if (product - high * TWO_POW_32 < bound) {
+        const threshold = TWO_POW_32 % bound;
+        while (product - high * TWO_POW_32 < threshold) {
+          product = this.nextUint32() * bound;
+          high = Math.floor(product / TWO_POW_32);
+        }
+      }
+      return high;
+    }
+    const limit = TWO_POW_32 - TWO_POW_32 % bound;
+    let word = this.nextUint32();
+    while (word >= limit) word = this.nextUint32();
+    return word % bound;
+  }
+  /** Fill `target` with random 32-bit words (same stream as repeated {@link nextUint32} calls). */
+  fillUint32(target) {
+    let s0 = this.s0;
+    let s1 = this.s1;
+    let s2 = this.s2;
+    let s3 = this.s3;
+    for (let i = 0; i < target.length; i++) {
+      target[i] = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
+      const t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = rotl(s3, 11);
+    }
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
+  }
+};
+function rotl(x, k) {
+  return x << k | x >>> 32 - k;
+}
+var DEFAULT_SEED = "rag-gate";
+
+// src/stats/bootstrap.ts
+var DEFAULT_RESAMPLES = 2e3;
+var TWO_POW_322 = 4294967296;
+var LEMIRE_MAX_BOUND = 2097152;
+function bootstrapMeanCIs(samples, options = {}) {
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const level = options.level ?? 0.95;
+  if (!Number.isInteger(resamples) || resamples < 1) {
+    throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
+  }
+  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
+  const n = samples[0]?.length ?? 0;
+  const intervals = samples.map(() => [NaN, NaN]);
+  if (n === 0) return intervals;
+  const varying = [];
+  samples.forEach((values, index) => {
+    if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
+    const first = values[0];
+    let allEqual = true;
+    let nonZero = 0;
+    for (let i = 0; i < n; i++) {
+      const v = values[i];
+      if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
+      if (v !== first) allEqual = false;
+      if (v !== 0) nonZero++;
+    }
+    if (allEqual) {
+      intervals[index] = [first, first];
+      return;
+    }
+    const at = new Int32Array(nonZero);
+    const kept = new Float64Array(nonZero);
+    for (let i = 0, j = 0; i < n; i++) {
+      const v = values[i];
+      if (v !== 0) {
+        at[j] = i;
+        kept[j++] = v;
+      }
+    }
+    varying.push({ index, at, values: kept, means: new Float64Array(resamples) });
+  });
+  if (varying.length === 0) return intervals;
+  const random = new Random(options.seed ?? DEFAULT_SEED);
+  const words = new Uint32Array(n);
+  const counts = new Int32Array(n);
+  for (let r = 0; r < resamples; r++) {
+    drawCounts(random, words, counts);
+    for (const sample of varying) sample.means[r] = weightedSum(counts, sample.at, sample.values) / n;
+  }
+  const tail = (1 - level) / 2;
+  for (const { index, means } of varying) {
+    means.sort();
+    intervals[index] = [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
+  }
+  return intervals;
+}
+function weightedSum(counts, at, values) {
+  let sum = 0;
+  for (let j = 0; j < at.length; j++) sum += counts[at[j]] * values[j];
+  return sum;
+}
+function drawCounts(random, words, counts) {
+  const n = counts.length;
+  counts.fill(0);
+  if (n > LEMIRE_MAX_BOUND) {
+    for (let i = 0; i < n; i++) counts[random.nextBelow(n)]++;
+    return;
+  }
+  random.fillUint32(words);
+  const rejectBelow = TWO_POW_322 % n;
+  for (let i = 0; i < n; i++) {
+    let product = words[i] * n;
+    let index = Math.floor(product / TWO_POW_322);
+    while (product - index * TWO_POW_322 < rejectBelow) {
+      product = random.nextUint32() * n;
+      index = Math.floor(product / TWO_POW_322);
+    }
+    counts[index]++;
+  }
+}
+function quantileSorted(sorted, q) {
+  const position = (sorted.length - 1) * q;
+  const below = Math.floor(position);
+  const above = Math.min(below + 1, sorted.length - 1);
+  const lower = sorted[below];
+  const upper = sorted[above];
+  return lower + (position - below) * (upper - lower);
+}
+
+// src/stats/holm.ts
+function holmAdjust(pValues) {
+  const m = pValues.length;
+  pValues.forEach((p, i) => {
+    if (!(p >= 0 && p <= 1)) throw new RangeError(`p-value ${i} must be in [0, 1], got ${p}`);
+  });
+  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
+  const adjusted = new Array(m);
+  let running = 0;
+  order.forEach((index, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
+    adjusted[index] = running;
+  });
+  return adjusted;
+}
+
+// src/stats/mcnemar.ts
+var import_math_base_special_gammainc = __toESM(require_lib107(), 1);
+var import_stats_base_dists_binomial_cdf = __toESM(require_lib125(), 1);
+var MCNEMAR_EXACT_THRESHOLD = 25;
+function mcnemarUsesExact(discordant) {
+  return discordant < MCNEMAR_EXACT_THRESHOLD;
+}
+function mcnemar(fixed, broken, bothRight = 0, bothWrong = 0) {
+  for (const [name, value] of [
+    ["fixed", fixed],
+    ["broken", broken],
+    ["bothRight", bothRight],
+    ["bothWrong", bothWrong]
+  ]) {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+    }
+  }
+  const discordant = fixed + broken;
+  const decidedBy = mcnemarUsesExact(discordant) ? "exact" : "chi2";
+  if (discordant === 0) {
+    return { fixed, broken, bothRight, bothWrong, discordant, chi2: 0, chi2PValue: 1, exactPValue: 1, pValue: 1, decidedBy };
+  }
+  const corrected = Math.max(0, Math.abs(fixed - broken) - 1);
+  const chi2 = corrected * corrected / discordant;
+  const chi2PValue = chi2 === 0 ? 1 : (0, import_math_base_special_gammainc.default)(chi2 / 2, 0.5, true, true);
+  const exactPValue = Math.min(1, 2 * (0, import_stats_base_dists_binomial_cdf.default)(Math.min(fixed, broken), discordant, 0.5));
+  const pValue = decidedBy === "exact" ? exactPValue : chi2PValue;
+  return { fixed, broken, bothRight, bothWrong, discordant, chi2, chi2PValue, exactPValue, pValue, decidedBy };
+}
+
+// src/stats/power.ts
+var import_stats_base_dists_normal_quantile = __toESM(require_lib128(), 1);
+function z2(q) {
+  return (0, import_stats_base_dists_normal_quantile.default)(q, 0, 1);
+}
+function checkAlphaPower(alpha, power) {
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(power > 0 && power < 1)) throw new RangeError(`power must be in (0, 1), got ${power}`);
+}
+function mcnemarSampleSize({ pFixed, pBroken, alpha = 0.05, power = 0.8 }) {
+  checkAlphaPower(alpha, power);
+  if (!(pFixed >= 0 && pBroken >= 0 && pFixed + pBroken <= 1)) {
+    throw new RangeError(`pFixed and pBroken must be non-negative with sum \u2264 1, got ${pFixed} and ${pBroken}`);
+  }
+  const psi = pFixed + pBroken;
+  const delta = pFixed - pBroken;
+  if (delta === 0) return Infinity;
+  const root2 = z2(1 - alpha / 2) * Math.sqrt(psi) + z2(power) * Math.sqrt(Math.max(0, psi - delta * delta));
+  return ceilWithSlack(root2 * root2 / (delta * delta));
+}
+function pairedMeanSampleSize({
+  meanDifference,
+  sdDifference,
+  alpha = 0.05,
+  power = 0.8
+}) {
+  checkAlphaPower(alpha, power);
+  if (!Number.isFinite(meanDifference)) throw new RangeError(`meanDifference must be finite, got ${meanDifference}`);
+  if (!(sdDifference >= 0 && Number.isFinite(sdDifference))) {
+    throw new RangeError(`sdDifference must be finite and \u2265 0, got ${sdDifference}`);
+  }
+  if (meanDifference === 0) return Infinity;
+  const ratio2 = (z2(1 - alpha / 2) + z2(power)) * sdDifference / meanDifference;
+  return Math.max(1, ceilWithSlack(ratio2 * ratio2));
+}
+function ceilWithSlack(x) {
+  return Math.ceil(x - 1e-9);
+}
+
+// src/stats/randomization.ts
+var DEFAULT_PERMUTATIONS = 1e4;
+var TIE_TOLERANCE = 1e-9;
+function pairedRandomizationTest(base, head, options = {}) {
+  const paired2 = pairValues(base, head);
+  const { n, meanBase, meanHead, differences } = paired2;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += differences[i];
+  const delta = n === 0 ? NaN : sum / n;
+  const { pValue, permutations } = signFlipPValue(differences, options);
+  return { n, meanBase, meanHead, delta, pValue, permutations };
+}
+function signFlipPValue(differences, options = {}) {
+  const permutations = options.permutations ?? DEFAULT_PERMUTATIONS;
+  if (!Number.isInteger(permutations) || permutations < 1) {
+    throw new RangeError(`permutations must be a positive integer, got ${permutations}`);
+  }
+  let nonZero = 0;
+  for (let i = 0; i < differences.length; i++) {
+    const d = differences[i];
+    if (!Number.isFinite(d)) throw new RangeError(`difference ${i} is not finite: ${d}`);
+    if (d !== 0) nonZero++;
+  }
+  if (nonZero === 0) return { pValue: 1, permutations: 0 };
+  const words = Math.ceil(nonZero / 32);
+  const padded = new Float64Array(words * 32);
+  let absoluteSum = 0;
+  for (let i = 0, k = 0; i < differences.length; i++) {
+    const d = differences[i];
+    if (d !== 0) {
+      padded[k++] = d;
+      absoluteSum += Math.abs(d);
+    }
+  }
+  const table2 = new Float64Array(words * 8 * 16);
+  for (let group = 0; group < words * 8; group++) {
+    const d0 = padded[group * 4];
+    const d1 = padded[group * 4 + 1];
+    const d2 = padded[group * 4 + 2];
+    const d3 = padded[group * 4 + 3];
+    for (let mask = 0; mask < 16; mask++) {
+      table2[group * 16 + mask] = (mask & 1 ? -d0 : d0) + (mask & 2 ? -d1 : d1) + (mask & 4 ? -d2 : d2) + (mask & 8 ? -d3 : d3);
+    }
+  }
+  const signs = new Uint32Array(words);
+  const observed = Math.abs(signedSum(table2, signs));
+  const threshold = observed - TIE_TOLERANCE * absoluteSum;
+  const random = new Random(options.seed ?? DEFAULT_SEED);
+  let extreme = 0;
+  for (let p = 0; p < permutations; p++) {
+    random.fillUint32(signs);
+    if (Math.abs(signedSum(table2, signs)) >= threshold) extreme++;
+  }
+  return { pValue: (1 + extreme) / (1 + permutations), permutations };
+}
+function signedSum(table2, signs) {
+  let low = 0;
+  let high = 0;
+  for (let w = 0; w < signs.length; w++) {
+    const bits = signs[w];
+    const o = w * 128;
+    low += table2[o + (bits & 15)] + table2[o + 16 + (bits >>> 4 & 15)] + table2[o + 32 + (bits >>> 8 & 15)] + table2[o + 48 + (bits >>> 12 & 15)];
+    high += table2[o + 64 + (bits >>> 16 & 15)] + table2[o + 80 + (bits >>> 20 & 15)] + table2[o + 96 + (bits >>> 24 & 15)] + table2[o + 112 + (bits >>> 28)];
+  }
+  return low + high;
+}
+
+// src/compare/judge-gate.ts
+var CALIBRATION_KIND = {
+  claims: "faithfulness",
+  correct: "correctness",
+  answer_relevance: null
+};
+var METRICS_OF_FIELD = {
+  claims: ["faithfulness"],
+  correct: ["correct", "correct_given_retrieval"],
+  answer_relevance: ["answer_relevance"]
+};
+function judgeStatuses(uses, calibrations, kappaFloor) {
+  const fields = [...new Set(uses.map((use) => use.field))].sort();
+  return fields.map((field) => {
+    const judges = /* @__PURE__ */ new Map();
+    for (const use of uses) if (use.field === field) judges.set(JSON.stringify([use.model, use.promptVersion]), use);
+    const kind = CALIBRATION_KIND[field];
+    const verdicts = [...judges.values()].map((use) => {
+      if (kind === null) {
+        return { allowed: false, note: `${field} from judge ${use.model} (${use.promptVersion}) has no calibration; it is reported and never gates` };
+      }
+      const ofKind = calibrations.filter((record3) => record3.kind === kind).sort((a, b) => a.date < b.date ? 1 : a.date > b.date ? -1 : 0);
+      const record2 = ofKind.find((r) => r.model === use.model && r.promptVersion === use.promptVersion) ?? ofKind[0];
+      return judgeMayGate(record2, use.model, use.promptVersion, kappaFloor);
+    });
+    return { field, allowed: verdicts.every((v) => v.allowed), notes: verdicts.map((v) => v.note) };
+  });
+}
+function blockedMetrics(statuses) {
+  const blocked = /* @__PURE__ */ new Map();
+  for (const status of statuses) {
+    if (status.allowed) continue;
+    const why = status.notes.join("; ");
+    for (const metric of METRICS_OF_FIELD[status.field]) blocked.set(metric, why);
+  }
+  return blocked;
+}
+
+// src/compare/pairing.ts
+function pairQuestions(base, head, files) {
+  const baseRowOf = /* @__PURE__ */ new Map();
+  base.ids.forEach((id2, row) => baseRowOf.set(id2, row));
+  const baseRows = [];
+  const headRows = [];
+  const added = [];
+  const labelsChanged = [];
+  const inHead = /* @__PURE__ */ new Set();
+  head.ids.forEach((id2, headRow) => {
+    inHead.add(id2);
+    const baseRow = baseRowOf.get(id2);
+    if (baseRow === void 0) added.push(id2);
+    else if (base.goldKeys[baseRow] !== head.goldKeys[headRow]) labelsChanged.push(id2);
+    else {
+      baseRows.push(baseRow);
+      headRows.push(headRow);
+    }
+  });
+  const removed = base.ids.filter((id2) => !inHead.has(id2));
+  if (baseRows.length === 0) {
+    const why = labelsChanged.length > 0 ? `the ${labelsChanged.length} shared question ids all have different gold labels` : "no question id appears in both files";
+    throw InputError.single({ file: files.head, message: `nothing to compare with ${files.base}: ${why}` });
+  }
+  return { baseRows: Int32Array.from(baseRows), headRows: Int32Array.from(headRows), added, removed, labelsChanged };
+}
+function gather(column2, rows) {
+  const out = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = column2[rows[i]];
+  return out;
+}
+
+// src/compare/compare.ts
+var GATED_METRIC = {
+  retrieval: "retrieval_ok",
+  "end-to-end": "correct",
+  generation: "correct_given_retrieval",
+  refusal: "refusal"
+};
+function neededBeyond(needed, paired2) {
+  return Number.isFinite(needed) && needed > paired2 ? needed : null;
+}
+function paired(baseRun, headRun, pairing, name) {
+  return { base: gather(column(baseRun, name), pairing.baseRows), head: gather(column(headRun, name), pairing.headRows) };
+}
+function binaryTest(metric, values, config2, keep = () => true) {
+  let bothRight = 0;
+  let bothWrong = 0;
+  let fixed = 0;
+  let broken = 0;
+  for (let i = 0; i < values.base.length; i++) {
+    const before = values.base[i];
+    const after = values.head[i];
+    if (Number.isNaN(before) || Number.isNaN(after) || !keep(i)) continue;
+    if (before === 1 && after === 1) bothRight++;
+    else if (before === 1) broken++;
+    else if (after === 1) fixed++;
+    else bothWrong++;
+  }
+  const n = bothRight + bothWrong + fixed + broken;
+  if (n === 0) return null;
+  const result = mcnemar(fixed, broken, bothRight, bothWrong);
+  const significant = result.pValue < config2.alpha;
+  return {
+    ...result,
+    kind: "mcnemar",
+    metric,
+    gate: null,
+    n,
+    base: (bothRight + broken) / n,
+    head: (bothRight + fixed) / n,
+    delta: (fixed - broken) / n,
+    adjustedPValue: null,
+    significant,
+    gateOutcome: null,
+    requiredN: significant ? null : neededBeyond(mcnemarSampleSize({ pFixed: fixed / n, pBroken: broken / n, alpha: config2.alpha }), n)
+  };
+}
+function keptMask(values) {
+  const mask = new Uint8Array(values.base.length);
+  for (let i = 0; i < mask.length; i++) mask[i] = Number.isNaN(values.base[i]) || Number.isNaN(values.head[i]) ? 0 : 1;
+  return mask;
+}
+var sameMask = (a, b) => a.length === b.length && a.every((value, i) => value === b[i]);
+function gradedTests(metrics, columns, config2) {
+  const groups = [];
+  const differences = columns.map((values, index) => {
+    const mask = keptMask(values);
+    const group = groups.find((g) => sameMask(g.mask, mask));
+    if (group) group.members.push(index);
+    else groups.push({ mask, members: [index] });
+    return pairValues(values.base, values.head).differences;
+  });
+  const intervals = new Array(metrics.length);
+  for (const { members: members2 } of groups) {
+    const cis = bootstrapMeanCIs(members2.map((index) => differences[index]));
+    members2.forEach((index, j) => intervals[index] = cis[j]);
+  }
+  return metrics.map((metric, index) => {
+    const values = columns[index];
+    const result = pairedRandomizationTest(values.base, values.head, { permutations: config2.permutations, seed: metric });
+    if (result.n === 0) return null;
+    let squares = 0;
+    for (const d of differences[index]) squares += (d - result.delta) ** 2;
+    const sd = Math.sqrt(squares / Math.max(1, result.n - 1));
+    const significant = result.pValue < config2.alpha;
+    return {
+      kind: "randomization",
+      metric,
+      gate: null,
+      n: result.n,
+      base: result.meanBase,
+      head: result.meanHead,
+      delta: result.delta,
+      ci: intervals[index],
+      pValue: result.pValue,
+      adjustedPValue: null,
+      significant,
+      gateOutcome: null,
+      requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: result.delta, sdDifference: sd, alpha: config2.alpha }), result.n)
+    };
+  });
+}
+function adjustGatedTests(tests, config2) {
+  const gateOf = /* @__PURE__ */ new Map();
+  for (const category of config2.failOn) gateOf.set(GATED_METRIC[category], category);
+  const gated = tests.filter((test) => gateOf.has(test.metric));
+  const adjusted = holmAdjust(gated.map((test) => test.pValue));
+  return tests.map((test) => {
+    const index = gated.indexOf(test);
+    if (index < 0) return test;
+    const adjustedPValue = adjusted[index];
+    return { ...test, gate: gateOf.get(test.metric), adjustedPValue, significant: adjustedPValue < config2.alpha, requiredN: adjustedPValue < config2.alpha ? null : test.requiredN };
+  });
+}
+function causeOf(retrievalBase, retrievalHead, improving) {
+  if (Number.isNaN(retrievalBase) || Number.isNaN(retrievalHead)) return "unknown";
+  const retrievalChanged = improving ? retrievalBase === 0 && retrievalHead === 1 : retrievalBase === 1 && retrievalHead === 0;
+  return retrievalChanged ? "retrieval" : "generation";
+}
+function compareRuns(baseRun, headRun, headSummary, config2, files) {
+  const pairing = pairQuestions(baseRun, headRun, files);
+  const retrieval = paired(baseRun, headRun, pairing, "retrieval_ok");
+  const correct = paired(baseRun, headRun, pairing, "correct");
+  const refused = paired(baseRun, headRun, pairing, "refused");
+  const answerable = gather(column(headRun, "answerable"), pairing.headRows);
+  const binary = [
+    binaryTest("retrieval_ok", retrieval, config2),
+    binaryTest("correct", correct, config2),
+    binaryTest("correct_given_retrieval", correct, config2, (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1),
+    binaryTest("refusal", refused, config2, (i) => answerable[i] === 0)
+  ];
+  const graded = gradedTests(
+    config2.gradedMetrics,
+    config2.gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
+    config2
+  );
+  const testsBeforeGate = adjustGatedTests([...binary, ...graded].filter((test) => test !== null), config2);
+  const regressions = [];
+  const fixed = [];
+  const retrievalRegressions = [];
+  const describe3 = (i, improving) => {
+    const row = pairing.headRows[i];
+    return {
+      id: headRun.ids[row],
+      question: headRun.questions[row],
+      tags: headRun.tags[row],
+      cause: causeOf(retrieval.base[i], retrieval.head[i], improving),
+      lostDocuments: lostDocuments(baseRun, headRun, pairing, i)
+    };
+  };
+  for (let i = 0; i < pairing.headRows.length; i++) {
+    if (correct.base[i] === 1 && correct.head[i] === 0) regressions.push(describe3(i, false));
+    if (correct.base[i] === 0 && correct.head[i] === 1) fixed.push(describe3(i, true));
+    if (retrieval.base[i] === 1 && retrieval.head[i] === 0) {
+      const change = describe3(i, false);
+      retrievalRegressions.push({ id: change.id, question: change.question, tags: change.tags, lostDocuments: change.lostDocuments, rescued: correct.head[i] === 1 });
+    }
+  }
+  const decomposition = {
+    base: decompose(retrieval.base, correct.base, answerable, gather(column(baseRun, "closed_book_correct"), pairing.baseRows)),
+    head: decompose(retrieval.head, correct.head, answerable, gather(column(headRun, "closed_book_correct"), pairing.headRows))
+  };
+  const retrievalTest = testsBeforeGate.find((test) => test.metric === "retrieval_ok");
+  const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config2.calibrations, config2.kappaFloor);
+  const { verdict, reasons, warnings, outcomes } = decideGate(testsBeforeGate, headSummary, config2, blockedMetrics(judges));
+  const tests = testsBeforeGate.map((test) => test.gate === null ? test : { ...test, gateOutcome: outcomes.get(test.gate) ?? null });
+  return {
+    paired: pairing.headRows.length,
+    added: pairing.added,
+    removed: pairing.removed,
+    labelsChanged: pairing.labelsChanged,
+    alpha: config2.alpha,
+    tests,
+    regressions,
+    retrievalRegressions,
+    fixed,
+    regressionsByTag: countByTag(regressions),
+    causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
+    decomposition,
+    retrievalShifted: retrievalTest?.significant === true,
+    judges,
+    verdict,
+    reasons,
+    warnings
+  };
+}
+function lostDocuments(baseRun, headRun, pairing, i) {
+  const before = baseRun.goldFound[pairing.baseRows[i]] ?? [];
+  const after = new Set(headRun.goldFound[pairing.headRows[i]] ?? []);
+  return before.filter((id2) => !after.has(id2));
+}
+function countCauses(changes) {
+  const counts = { retrieval: 0, generation: 0, unknown: 0 };
+  for (const change of changes) counts[change.cause]++;
+  return counts;
+}
+function countByTag(changes) {
+  const counts = /* @__PURE__ */ Object.create(null);
+  for (const change of changes) for (const tag of new Set(change.tags)) counts[tag] = (counts[tag] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
+}
+
+// src/io/parallel.ts
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+var TAG = "rag-gate:read-outcomes";
+function toSpec(config2) {
+  return { metrics: config2.retrievalMetrics.map((m) => m.name), retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) };
+}
+function fromSpec(spec) {
+  return { retrievalMetrics: spec.metrics.map(parseRetrievalMetric), retrievalOk: parseRetrievalOkRule(spec.retrievalOk), correctness: parseCorrectnessRule(spec.correct) };
+}
+function isReaderThread() {
+  return !isMainThread && workerData?.tag === TAG;
+}
+async function serveReader() {
+  const { files, spec } = workerData;
+  let reply;
+  try {
+    reply = { ok: true, read: await readOutcomes(files, fromSpec(spec)) };
+  } catch (error62) {
+    reply = error62 instanceof InputError ? { ok: false, problems: [...error62.problems], totalProblems: error62.totalProblems } : { ok: false, message: error62 instanceof Error ? error62.message : String(error62) };
+  }
+  const columns = reply.ok ? [...reply.read.outcomes.columns.values()].map((column2) => column2.buffer) : [];
+  parentPort?.postMessage(reply, columns);
+}
+function readInThread(entry, files, config2) {
+  return new Promise((resolve2, reject) => {
+    const worker = new Worker(entry, { workerData: { tag: TAG, files, spec: toSpec(config2) } });
+    worker.once("message", (reply) => {
+      if (reply.ok) resolve2(reply.read);
+      else if ("problems" in reply) reject(new InputError(reply.problems, reply.totalProblems));
+      else reject(new Error(reply.message));
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code3) => {
+      if (code3 !== 0) reject(new Error(`the reader thread stopped with exit code ${code3}`));
+    });
+  });
+}
+async function readBothRuns(base, head, config2, entry, onProgress) {
+  const baseRead = entry === void 0 ? readOutcomes(base, config2) : readInThread(entry, base, config2);
+  const [a, b] = await Promise.allSettled([baseRead, readOutcomes(head, config2, onProgress)]);
+  if (a.status === "fulfilled" && b.status === "fulfilled") return [a.value, b.value];
+  throw InputError.merge([a, b].flatMap((result) => result.status === "rejected" ? [result.reason] : []));
+}
+
+// src/report/compare-text.ts
+function testLabel(test, retrievalOk) {
+  return test.metric === "retrieval_ok" ? `retrieval_ok (${retrievalOk})` : test.metric;
+}
+function mcnemarSentence(test) {
+  const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
+  return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; \u03C7\xB2 ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}: ${rule}`;
+}
+function decompositionRows(base, head) {
+  const split = (d) => `${fixed3(d.r)} (${d.nGood}/${d.n})`;
+  return [
+    ["r = P(retrieval ok)", split(base), split(head)],
+    ["g_good = P(correct | ok)", `${fixed3(base.gGood)} (n ${base.nGood})`, `${fixed3(head.gGood)} (n ${head.nGood})`],
+    ["g_bad = P(correct | failed)", `${fixed3(base.gBad)} (n ${base.nBad})`, `${fixed3(head.gBad)} (n ${head.nBad})`],
+    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(base.e2eCheck), fixed3(head.e2eCheck)],
+    ["product model e2e / r", fixed3(base.productModelG), fixed3(head.productModelG)],
+    ["ceiling r + (1\u2212r)\xB7g_bad", fixed3(base.ceiling), fixed3(head.ceiling)]
+  ];
+}
+function retrievalShiftNote(comparison) {
+  const { regressions, fixed } = comparison.causes;
+  return `r moved significantly, so g_good and g_bad were measured on different sets of questions and cannot be compared alone. The paired causes are the reliable reading: of the regressions, ${regressions.retrieval} lost the gold document and ${regressions.generation} got a worse answer with the same or better retrieval; of the fixes, ${fixed.retrieval} came from retrieval and ${fixed.generation} from generation.`;
+}
+function changeRows(changes) {
+  return changes.map((change) => [
+    change.id,
+    change.cause,
+    change.question.replace(/\s+/g, " ").slice(0, 80),
+    change.lostDocuments.length > 0 ? `lost ${change.lostDocuments.join(", ")}` : ""
+  ]);
+}
+function renderCompareText(comparison, config2) {
+  const rule = config2.eval.retrievalOk.name;
+  const sections = [];
+  const verdict = comparison.verdict === "fail" ? "FAIL" : "PASS";
+  sections.push(
+    `rag-gate compare: ${verdict}
+` + comparison.reasons.map((reason) => `  - ${reason}
+`).join("") + `${plural2(comparison.paired, "paired question")} (${comparison.added.length} added, ${comparison.removed.length} removed, ${comparison.labelsChanged.length} with changed labels, left out)`
+  );
+  const rows = comparison.tests.map((test) => [
+    testLabel(test, rule),
+    test.gate ?? "report",
+    fixed3(test.base),
+    fixed3(test.head),
+    formatDelta(test.delta),
+    test.kind === "randomization" ? `[${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])}]` : "",
+    formatP(test.pValue),
+    formatP(test.adjustedPValue),
+    test.significant ? "yes" : "no",
+    String(test.n)
+  ]);
+  sections.push(
+    `Tests (\u03B1 = ${comparison.alpha}; Holm-adjusted across the gated tests)
+` + textTable([["metric", "gate", "base", "head", "\u0394", "95% CI", "p", "Holm p", "significant", "n"], ...rows])
+  );
+  const mcnemarLines = comparison.tests.filter((t) => t.kind === "mcnemar").map((t) => `  ${testLabel(t, rule)}: ${mcnemarSentence(t)}`);
+  if (mcnemarLines.length > 0) sections.push(`McNemar
+${mcnemarLines.join("\n")}`);
+  const power = comparison.tests.flatMap((t) => {
+    const needed = formatRequiredN(t.requiredN);
+    return needed && t.delta !== 0 ? [`  ${testLabel(t, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
+  });
+  if (power.length > 0) sections.push(`Cannot tell apart yet
+${power.join("\n")}`);
+  const { regressions: causes } = comparison.causes;
+  if (comparison.regressions.length > 0) {
+    sections.push(
+      `Regressed questions (${comparison.regressions.length}: ${causes.retrieval} retrieval, ${causes.generation} generation${causes.unknown > 0 ? `, ${causes.unknown} unknown` : ""})
+` + textTable([["id", "cause", "question", ""], ...changeRows(comparison.regressions)])
+    );
+  }
+  const rescued = comparison.retrievalRegressions.filter((r) => r.rescued);
+  if (rescued.length > 0) {
+    sections.push(
+      `Lost the gold document but still answered right (${rescued.length})
+` + textTable(rescued.map((r) => [r.id, r.question.replace(/\s+/g, " ").slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(", ")}` : ""]))
+    );
+  }
+  if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})
+${textTable(changeRows(comparison.fixed))}`);
+  const tags = Object.entries(comparison.regressionsByTag);
+  if (tags.length > 0) sections.push(`Regressions by tag
+${textTable(tags.map(([tag, count2]) => [tag, String(count2)]))}`);
+  const { base, head } = comparison.decomposition;
+  if (base.n > 0 || head.n > 0) {
+    let text4 = `Decomposition (paired answerable questions; retrieval ok: ${rule})
+${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
+    if (comparison.retrievalShifted) text4 += `
+  ! ${retrievalShiftNote(comparison)}`;
+    sections.push(text4);
+  }
+  if (comparison.judges.length > 0) sections.push(`Judge
+${comparison.judges.flatMap((j) => j.notes).map((note) => `  ${note}`).join("\n")}`);
+  const warnings = [...comparison.warnings, ...head.warnings.map((w) => `head: ${w}`)];
+  if (warnings.length > 0) sections.push(`Warnings
+${warnings.map((w) => `  ! ${w}`).join("\n")}`);
+  return `${sections.join("\n\n")}
+`;
 }
 
 // src/report/markdown.ts
@@ -40769,33 +40793,6 @@ function readingProgress(context) {
   };
 }
 
-// src/cli/options.ts
-function argParser(parse3) {
-  return (text4) => {
-    try {
-      return parse3(text4);
-    } catch (error62) {
-      if (error62 instanceof SettingError) throw new InvalidArgumentError(error62.message);
-      throw error62;
-    }
-  };
-}
-var cutoffsOption = argParser(parseCutoffs);
-var retrievalOkOption = argParser(parseRetrievalOkRule);
-var correctnessOption = argParser(parseCorrectnessRule);
-var alphaOption = argParser(parseAlpha);
-var minEffectOption = argParser(parseMinEffect);
-var permutationsOption = argParser(parsePermutations);
-var failOnOption = argParser(parseFailOn);
-var gradedOption = argParser(parseGraded);
-var floorOption = argParser(parseFloor);
-var kappaFloorOption2 = argParser(parseKappaFloor);
-var metricsOption2 = argParser((text4) => {
-  const metrics = splitList(text4).map(parseRetrievalMetric);
-  if (metrics.length === 0) throw new SettingError("give at least one metric, for example ndcg@10,map");
-  return [...new Map(metrics.map((metric) => [metric.name, metric])).values()];
-});
-
 // src/cli/compare-command.ts
 function compareCommand(context, setExitCode) {
   return new Command("compare").description("compare head results with base results question by question, and decide the gate").requiredOption("--base <file>", "results of the base branch").requiredOption("--head <file>", "results of the pull request").addOption(new Option("--k <list>", "cut-offs for the @k metrics").argParser(cutoffsOption).default(DEFAULT_CUTOFFS, "1,3,5,10")).addOption(new Option("--retrieval-ok <rule>", "when retrieval succeeded: hit@k or METRIC>=x").argParser(retrievalOkOption).default(parseRetrievalOkRule("hit@5"), "hit@5")).addOption(new Option("--correct <rule>", 'how to judge answers that lack "correct": exact or f1:T').argParser(correctnessOption).default({ kind: "exact" }, "exact")).addOption(new Option("--alpha <p>", "significance level").argParser(alphaOption).default(0.05)).addOption(
@@ -40804,7 +40801,7 @@ function compareCommand(context, setExitCode) {
     new Option("--floor <metric=value>", "absolute floor on a head metric, e.g. recall@5=0.8 (repeatable; METRIC<=x for a ceiling)").argParser((text4, previous) => [...previous, floorOption(text4)]).default([], "none")
   ).addOption(new Option("--graded <list>", "graded metrics for paired randomization tests").argParser(gradedOption).default(DEFAULT_GRADED, DEFAULT_GRADED.join(","))).addOption(new Option("--permutations <n>", "permutations per randomization test").argParser(permutationsOption).default(1e4)).addOption(
     new Option("--judge-calibration <file>", "calibration record from `rag-gate calibrate` (repeatable): judged metrics gate only when calibrated").argParser((file2, previous) => [...previous, file2]).default([], "none")
-  ).addOption(new Option("--kappa-floor <kappa>", "lowest judge\u2013human kappa at which judged metrics may gate").argParser(kappaFloorOption2).default(DEFAULT_KAPPA_FLOOR)).option("--json", "print the comparison as one JSON object on stdout").option("--markdown <file>", "write the PR comment body (Markdown) to this file").action(async (options) => {
+  ).addOption(new Option("--kappa-floor <kappa>", "lowest judge\u2013human kappa at which judged metrics may gate").argParser(kappaFloorOption).default(KAPPA_FLOOR)).option("--json", "print the comparison as one JSON object on stdout").option("--markdown <file>", "write the PR comment body (Markdown) to this file").action(async (options) => {
     const calibrations = await Promise.all(options.judgeCalibration.map(readCalibrationRecord));
     const config2 = compareConfig({ ...options, floors: options.floor, calibrations });
     const progress = readingProgress(context);
@@ -40815,7 +40812,7 @@ function compareCommand(context, setExitCode) {
     if (options.markdown !== void 0) await writeFileAtomic(options.markdown, renderComment(comparison, { retrievalOk: config2.eval.retrievalOk.name }));
     context.stdout(options.json ? `${JSON.stringify(comparison, null, 2)}
 ` : renderCompareText(comparison, config2));
-    setExitCode(comparison.verdict === "fail" ? EXIT.gateFailed : EXIT.ok);
+    setExitCode(comparison.verdict === "fail" ? EXIT2.gateFailed : EXIT2.ok);
   });
 }
 
@@ -41142,8 +41139,10 @@ var DOT = 46;
 var ZERO = 48;
 var EXACT_POWERS_OF_TEN = Float64Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
 var MAX_EXACT_DIGITS = 15;
+var SHARED_NUMBER_FORM = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)$|^0[xX][0-9a-fA-F]+$/;
 function numberOfText(bytes, start, end) {
-  return Number(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString("utf8"));
+  const text4 = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString("utf8");
+  return SHARED_NUMBER_FORM.test(text4) ? Number(text4) : NaN;
 }
 function parseNumberBytes(bytes, start, end) {
   let i = start;
@@ -41185,7 +41184,10 @@ function parseIntegerBytes(bytes, start, end) {
     if (digit < 0 || digit > 9) return NaN;
     value = value * 10 + digit;
   }
-  if (end - i > MAX_EXACT_DIGITS) return numberOfText(bytes, start, end);
+  if (end - i > MAX_EXACT_DIGITS) {
+    const exact = numberOfText(bytes, start, end);
+    return Number.isSafeInteger(exact) ? exact : NaN;
+  }
   return negative ? -value : value;
 }
 
@@ -41397,7 +41399,7 @@ var QRELS = {
   valueColumn: 3,
   valueField: "rel",
   parseValue: parseIntegerBytes,
-  invalidValue: (text4) => `relevance grade "${text4}" is not an integer`,
+  invalidValue: (text4) => `relevance grade "${text4}" ${/^[+-]?\d+$/.test(text4) ? "is too large a whole number to hold exactly" : "is not an integer"}`,
   duplicate: (docno, qid) => `document "${docno}" is judged twice for query "${qid}"`
 };
 var RUN = {
@@ -41820,7 +41822,7 @@ ${textTable([["qid", ...names], ...rows])}
 
 // src/cli/trec-command.ts
 function trecCommand(context) {
-  return new Command("trec").description("evaluate a TREC run against qrels with trec_eval's conventions (as trec_eval -c)").requiredOption("--qrels <file>", 'judgments: "qid iter docno rel" per line').requiredOption("--run <file>", 'run: "qid Q0 docno rank score tag" per line; ranked by score, ties by docno descending').addOption(new Option("--metrics <list>", "metrics to compute, e.g. ndcg@10,map,mrr,recall@100 (default: all at --k)").argParser(metricsOption2)).addOption(new Option("--k <list>", "cut-offs for the default metrics").argParser(cutoffsOption).default(DEFAULT_CUTOFFS, "1,3,5,10")).option("--per-query", "also print each query\u2019s values").option("--json", "print one JSON object on stdout: {queries, aggregate, perQuery}").action(async (options) => {
+  return new Command("trec").description("evaluate a TREC run against qrels with trec_eval's conventions (as trec_eval -c)").requiredOption("--qrels <file>", 'judgments: "qid iter docno rel" per line').requiredOption("--run <file>", 'run: "qid Q0 docno rank score tag" per line; ranked by score, ties by docno descending').addOption(new Option("--metrics <list>", "metrics to compute, e.g. ndcg@10,map,mrr,recall@100 (default: all at --k)").argParser(metricsOption)).addOption(new Option("--k <list>", "cut-offs for the default metrics").argParser(cutoffsOption).default(DEFAULT_CUTOFFS, "1,3,5,10")).option("--per-query", "also print each query\u2019s values").option("--json", "print one JSON object on stdout: {queries, aggregate, perQuery}").action(async (options) => {
     const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);
     const docnos = new ByteDictionary();
     const progress = readingProgress(context);
@@ -41836,21 +41838,23 @@ function trecCommand(context) {
 
 // src/cli/main.ts
 async function main(argv, context) {
-  let exitCode = EXIT.ok;
+  let exitCode = EXIT2.ok;
   const program2 = new Command("rag-gate").description("CI quality gate for retrieval-augmented generation: metrics, paired tests, PR comments").showHelpAfterError("(run with --help for usage)").exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr }).addCommand(evalCommand(context)).addCommand(trecCommand(context)).addCommand(compareCommand(context, (code3) => exitCode = code3)).addCommand(judgeCommand(context, (code3) => exitCode = code3)).addCommand(calibrateCommand(context, (code3) => exitCode = code3));
   for (const command of program2.commands) command.exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr });
   try {
     await program2.parseAsync(argv, { from: "user" });
     return exitCode;
   } catch (error62) {
-    if (error62 instanceof CommanderError) return error62.exitCode === 0 ? EXIT.ok : EXIT.badInput;
+    if (error62 instanceof CommanderError) return error62.exitCode === 0 ? EXIT2.ok : EXIT2.badInput;
     if (error62 instanceof InputError) {
       context.stderr(`rag-gate: error: bad input
 ${error62.message}
 `);
-      return EXIT.badInput;
+      return EXIT2.badInput;
     }
-    throw error62;
+    context.stderr(`rag-gate: internal error: ${error62 instanceof Error ? error62.stack ?? error62.message : String(error62)}
+`);
+    return EXIT2.badInput;
   }
 }
 

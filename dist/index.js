@@ -31538,6 +31538,7 @@ function info(message) {
 }
 
 // src/action/run.ts
+import { randomUUID as randomUUID3 } from "node:crypto";
 import { mkdir as mkdir5 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename as basename5, join as join6 } from "node:path";
@@ -53235,19 +53236,18 @@ function recallAt(ranking, k) {
 
 // src/metrics/registry.ts
 var RETRIEVAL_FAMILIES = {
-  precision: { cutoff: "required", binary: false, trecEval: "P_k", compute: precisionAt },
-  recall: { cutoff: "optional", binary: false, trecEval: "recall_k", compute: recallAt },
-  hit: { cutoff: "required", binary: true, trecEval: "success_k", compute: hitAt },
-  mrr: { cutoff: "optional", binary: false, trecEval: "recip_rank (-M k)", compute: reciprocalRankAt },
-  map: { cutoff: "optional", binary: false, trecEval: "map, map_cut_k", compute: averagePrecisionAt },
-  ndcg: { cutoff: "optional", binary: false, trecEval: "ndcg, ndcg_cut_k", compute: (r, k) => ndcgAt(r, k, linearGain) },
+  precision: { cutoff: "required", binary: false, compute: precisionAt },
+  recall: { cutoff: "optional", binary: false, compute: recallAt },
+  hit: { cutoff: "required", binary: true, compute: hitAt },
+  mrr: { cutoff: "optional", binary: false, compute: reciprocalRankAt },
+  map: { cutoff: "optional", binary: false, compute: averagePrecisionAt },
+  ndcg: { cutoff: "optional", binary: false, compute: (r, k) => ndcgAt(r, k, linearGain) },
   ndcg_exp: {
     cutoff: "optional",
     binary: false,
-    trecEval: "ndcg with gains 0=0,1=1,2=3,3=7",
     compute: (r, k) => ndcgAt(r, k, exponentialGain)
   },
-  r_precision: { cutoff: "none", binary: false, trecEval: "Rprec", compute: (r) => rPrecision(r) }
+  r_precision: { cutoff: "none", binary: false, compute: (r) => rPrecision(r) }
 };
 var MetricNameError = class extends SettingError {
 };
@@ -53296,6 +53296,7 @@ function defaultRetrievalMetrics(ks) {
 }
 
 // src/stats/kappa.ts
+var KAPPA_FLOOR = 0.6;
 function cohensKappa(pairs) {
   const n = pairs.length;
   if (n === 0) return null;
@@ -53344,7 +53345,6 @@ var RUN_METRICS = [
   "false_refusal_rate",
   "closed_book_correct"
 ];
-var KAPPA_FLOOR = 0.6;
 function mean(values, rows, keep = () => true) {
   let n = 0;
   let sum = 0;
@@ -53800,7 +53800,6 @@ async function judgeAnswerRelevance(client, question, answer) {
 }
 
 // src/judge/calibration.ts
-var DEFAULT_KAPPA_FLOOR = 0.6;
 var calibrationRecordSchema = external_exports.object({
   model: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
   promptVersion: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
@@ -53813,13 +53812,13 @@ var calibrationRecordSchema = external_exports.object({
   confusion: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), external_exports.number())).optional(),
   labels: external_exports.object({ file: external_exports.string(), sha256: external_exports.string(), total: external_exports.number(), failed: external_exports.number() }).optional()
 });
-function judgeMayGate(record3, model, promptVersion, kappaFloor = DEFAULT_KAPPA_FLOOR) {
+function judgeMayGate(record3, model, promptVersion, kappaFloor = KAPPA_FLOOR) {
   const judge = `judge ${model} (${promptVersion})`;
   const uncalibrated = (why) => ({ allowed: false, note: `${judge} is uncalibrated: ${why}; its metrics are reported but do not gate` });
   if (record3 === void 0) return uncalibrated("no calibration record");
   if (record3.model !== model) return uncalibrated(`the calibration record is for model ${record3.model}`);
   if (record3.promptVersion !== promptVersion) return uncalibrated(`the calibration record is for prompt ${record3.promptVersion}`);
-  if (record3.kappa === null) return uncalibrated(`kappa is undefined on the ${record3.n} labels (one label only)`);
+  if (record3.kappa === null) return uncalibrated(`kappa is undefined on the ${record3.n} labels (both raters gave every item the same label)`);
   const measured = `kappa ${record3.kappa.toFixed(3)} on n = ${record3.n}`;
   if (!(record3.kappa >= kappaFloor)) return uncalibrated(`${measured} is below the floor ${kappaFloor}`);
   return { allowed: true, note: `${judge} is calibrated: ${measured} (floor ${kappaFloor}, ${record3.date.slice(0, 10)})` };
@@ -53865,7 +53864,7 @@ function judgeStatuses(uses, calibrations, kappaFloor) {
       if (kind === null) {
         return { allowed: false, note: `${field} from judge ${use.model} (${use.promptVersion}) has no calibration; it is reported and never gates` };
       }
-      const ofKind = calibrations.filter((record4) => record4.kind === kind);
+      const ofKind = calibrations.filter((record4) => record4.kind === kind).sort((a, b) => a.date < b.date ? 1 : a.date > b.date ? -1 : 0);
       const record3 = ofKind.find((r) => r.model === use.model && r.promptVersion === use.promptVersion) ?? ofKind[0];
       return judgeMayGate(record3, use.model, use.promptVersion, kappaFloor);
     });
@@ -53921,6 +53920,9 @@ var GATED_METRIC = {
   generation: "correct_given_retrieval",
   refusal: "refusal"
 };
+function neededBeyond(needed, paired2) {
+  return Number.isFinite(needed) && needed > paired2 ? needed : null;
+}
 function paired(baseRun, headRun, pairing, name) {
   return { base: gather(column(baseRun, name), pairing.baseRows), head: gather(column(headRun, name), pairing.headRows) };
 }
@@ -53954,7 +53956,7 @@ function binaryTest(metric, values, config2, keep = () => true) {
     adjustedPValue: null,
     significant,
     gateOutcome: null,
-    requiredN: significant ? null : mcnemarSampleSize({ pFixed: fixed / n, pBroken: broken / n, alpha: config2.alpha })
+    requiredN: significant ? null : neededBeyond(mcnemarSampleSize({ pFixed: fixed / n, pBroken: broken / n, alpha: config2.alpha }), n)
   };
 }
 function keptMask(values) {
@@ -53974,7 +53976,7 @@ function gradedTests(metrics, columns, config2) {
   });
   const intervals = new Array(metrics.length);
   for (const { members: members2 } of groups2) {
-    const cis = bootstrapMeanCIs(members2.map((index) => differences[index]), { seed: metrics[members2[0]] });
+    const cis = bootstrapMeanCIs(members2.map((index) => differences[index]));
     members2.forEach((index, j) => intervals[index] = cis[j]);
   }
   return metrics.map((metric, index) => {
@@ -53998,7 +54000,7 @@ function gradedTests(metrics, columns, config2) {
       adjustedPValue: null,
       significant,
       gateOutcome: null,
-      requiredN: significant ? null : pairedMeanSampleSize({ meanDifference: result.delta, sdDifference: sd, alpha: config2.alpha })
+      requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: result.delta, sdDifference: sd, alpha: config2.alpha }), result.n)
     };
   });
 }
@@ -54079,7 +54081,7 @@ function compareRuns(baseRun, headRun, headSummary, config2, files) {
     regressionsByTag: countByTag(regressions),
     causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
     decomposition,
-    retrievalShifted: retrievalTest !== void 0 && retrievalTest.pValue < config2.alpha,
+    retrievalShifted: retrievalTest?.significant === true,
     judges,
     verdict,
     reasons,
@@ -54180,7 +54182,9 @@ async function writeFileAtomic(file2, content) {
     await rename2(temporary, file2);
   } catch (error63) {
     await rm2(temporary, { force: true });
-    throw error63;
+    const code3 = error63.code;
+    const reason = code3 === "ENOENT" ? "its folder does not exist" : code3 === "EACCES" ? "permission denied" : code3 === "EISDIR" ? "it is a directory" : String(error63);
+    throw InputError.single({ file: file2, message: `cannot write: ${reason}` });
   }
 }
 
@@ -54199,223 +54203,6 @@ function formatRequiredN(n) {
 }
 function plural2(count, one2, many = `${one2}s`) {
   return `${count.toLocaleString("en-US")} ${count === 1 ? one2 : many}`;
-}
-
-// src/report/text-table.ts
-function textTable(rows, indent = "  ") {
-  const widths = [];
-  for (const row of rows) row.forEach((cell, i2) => widths[i2] = Math.max(widths[i2] ?? 0, [...cell].length));
-  const numeric = /^[-+−]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^—$|^$/;
-  const rightAligned = widths.map((_, i2) => rows.slice(1).every((row) => numeric.test(row[i2] ?? "")));
-  return rows.map(
-    (row) => indent + row.map((cell, i2) => {
-      const pad = (widths[i2] ?? 0) - [...cell].length;
-      return i2 > 0 && rightAligned[i2] ? " ".repeat(pad) + cell : cell + " ".repeat(pad);
-    }).join("  ").trimEnd()
-  ).join("\n");
-}
-function fixed3(value) {
-  return value === null || value === void 0 || Number.isNaN(value) ? "\u2014" : value.toFixed(3);
-}
-
-// src/report/compare-text.ts
-function testLabel(test, retrievalOk) {
-  return test.metric === "retrieval_ok" ? `retrieval_ok (${retrievalOk})` : test.metric;
-}
-function mcnemarSentence(test) {
-  const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
-  return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; \u03C7\xB2 ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}: ${rule}`;
-}
-function decompositionRows(base, head) {
-  const split = (d) => `${fixed3(d.r)} (${d.nGood}/${d.n})`;
-  return [
-    ["r = P(retrieval ok)", split(base), split(head)],
-    ["g_good = P(correct | ok)", `${fixed3(base.gGood)} (n ${base.nGood})`, `${fixed3(head.gGood)} (n ${head.nGood})`],
-    ["g_bad = P(correct | failed)", `${fixed3(base.gBad)} (n ${base.nBad})`, `${fixed3(head.gBad)} (n ${head.nBad})`],
-    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(base.e2eCheck), fixed3(head.e2eCheck)],
-    ["product model e2e / r", fixed3(base.productModelG), fixed3(head.productModelG)],
-    ["ceiling r + (1\u2212r)\xB7g_bad", fixed3(base.ceiling), fixed3(head.ceiling)]
-  ];
-}
-function retrievalShiftNote(comparison) {
-  const { regressions, fixed } = comparison.causes;
-  return `r moved significantly, so g_good and g_bad were measured on different sets of questions and cannot be compared alone. The paired causes are the reliable reading: of the regressions, ${regressions.retrieval} lost the gold document and ${regressions.generation} got a worse answer with the same or better retrieval; of the fixes, ${fixed.retrieval} came from retrieval and ${fixed.generation} from generation.`;
-}
-function changeRows(changes) {
-  return changes.map((change) => [
-    change.id,
-    change.cause,
-    change.question.replace(/\s+/g, " ").slice(0, 80),
-    change.lostDocuments.length > 0 ? `lost ${change.lostDocuments.join(", ")}` : ""
-  ]);
-}
-function renderCompareText(comparison, config2) {
-  const rule = config2.eval.retrievalOk.name;
-  const sections = [];
-  const verdict = comparison.verdict === "fail" ? "FAIL" : "PASS";
-  sections.push(
-    `rag-gate compare: ${verdict}
-` + comparison.reasons.map((reason) => `  - ${reason}
-`).join("") + `${plural2(comparison.paired, "paired question")} (${comparison.added.length} added, ${comparison.removed.length} removed, ${comparison.labelsChanged.length} with changed labels, left out)`
-  );
-  const rows = comparison.tests.map((test) => [
-    testLabel(test, rule),
-    test.gate ?? "report",
-    fixed3(test.base),
-    fixed3(test.head),
-    formatDelta(test.delta),
-    test.kind === "randomization" ? `[${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])}]` : "",
-    formatP(test.pValue),
-    formatP(test.adjustedPValue),
-    test.significant ? "yes" : "no",
-    String(test.n)
-  ]);
-  sections.push(
-    `Tests (\u03B1 = ${comparison.alpha}; Holm-adjusted across the gated tests)
-` + textTable([["metric", "gate", "base", "head", "\u0394", "95% CI", "p", "Holm p", "significant", "n"], ...rows])
-  );
-  const mcnemarLines = comparison.tests.filter((t) => t.kind === "mcnemar").map((t) => `  ${testLabel(t, rule)}: ${mcnemarSentence(t)}`);
-  if (mcnemarLines.length > 0) sections.push(`McNemar
-${mcnemarLines.join("\n")}`);
-  const power = comparison.tests.flatMap((t) => {
-    const needed = formatRequiredN(t.requiredN);
-    return needed && t.delta !== 0 ? [`  ${testLabel(t, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
-  });
-  if (power.length > 0) sections.push(`Cannot tell apart yet
-${power.join("\n")}`);
-  const { regressions: causes } = comparison.causes;
-  if (comparison.regressions.length > 0) {
-    sections.push(
-      `Regressed questions (${comparison.regressions.length}: ${causes.retrieval} retrieval, ${causes.generation} generation${causes.unknown > 0 ? `, ${causes.unknown} unknown` : ""})
-` + textTable([["id", "cause", "question", ""], ...changeRows(comparison.regressions)])
-    );
-  }
-  const rescued = comparison.retrievalRegressions.filter((r) => r.rescued);
-  if (rescued.length > 0) {
-    sections.push(
-      `Lost the gold document but still answered right (${rescued.length})
-` + textTable(rescued.map((r) => [r.id, r.question.replace(/\s+/g, " ").slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(", ")}` : ""]))
-    );
-  }
-  if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})
-${textTable(changeRows(comparison.fixed))}`);
-  const tags = Object.entries(comparison.regressionsByTag);
-  if (tags.length > 0) sections.push(`Regressions by tag
-${textTable(tags.map(([tag, count]) => [tag, String(count)]))}`);
-  const { base, head } = comparison.decomposition;
-  if (base.n > 0 || head.n > 0) {
-    let text4 = `Decomposition (paired answerable questions; retrieval ok: ${rule})
-${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
-    if (comparison.retrievalShifted) text4 += `
-  ! ${retrievalShiftNote(comparison)}`;
-    sections.push(text4);
-  }
-  if (comparison.judges.length > 0) sections.push(`Judge
-${comparison.judges.flatMap((j) => j.notes).map((note) => `  ${note}`).join("\n")}`);
-  const warnings = [...comparison.warnings, ...head.warnings.map((w) => `head: ${w}`)];
-  if (warnings.length > 0) sections.push(`Warnings
-${warnings.map((w) => `  ! ${w}`).join("\n")}`);
-  return `${sections.join("\n\n")}
-`;
-}
-
-// src/report/eval-json.ts
-function evalJson(summary2, config2) {
-  const metrics = {};
-  for (const [name, metric] of Object.entries(summary2.metrics)) metrics[name] = metric.value;
-  return {
-    questions: summary2.questions,
-    metrics,
-    details: summary2.metrics,
-    excluded: summary2.excluded,
-    decomposition: summary2.decomposition,
-    judgeAgreement: summary2.judgeAgreement,
-    byTag: summary2.byTag,
-    warnings: summary2.warnings,
-    config: { retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) }
-  };
-}
-
-// src/report/eval-text.ts
-var GENERATION_METRICS = RUN_METRICS.filter((name) => name !== "retrieval_ok");
-function metricRow(name, summary2) {
-  const ci = summary2.ci ? `[${fixed3(summary2.ci[0])}, ${fixed3(summary2.ci[1])}]` : "";
-  const count = summary2.count === void 0 ? "" : `${summary2.count}/${summary2.n}`;
-  return [name, fixed3(summary2.value), ci, count || String(summary2.n)];
-}
-function metricTable(summary2, names) {
-  const rows = names.flatMap((name) => {
-    const metric = summary2.metrics[name];
-    return metric && metric.n > 0 ? [metricRow(name, metric)] : [];
-  });
-  return rows.length === 0 ? null : textTable([["metric", "value", "95% CI", "n"], ...rows]);
-}
-function ratioLine(part, whole) {
-  return `(${part}/${whole})`;
-}
-function decompositionText(summary2, retrievalOkRule) {
-  const d = summary2.decomposition;
-  if (d.n === 0) return null;
-  const rows = [
-    ["r = P(retrieval ok)", fixed3(d.r), ratioLine(d.nGood, d.n)],
-    ["g_good = P(correct | retrieval ok)", fixed3(d.gGood), `n ${d.nGood}`],
-    ["g_bad = P(correct | retrieval failed)", fixed3(d.gBad), `n ${d.nBad}`],
-    ["e2e, measured", fixed3(d.e2e), `n ${d.n}`],
-    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(d.e2eCheck), ""],
-    ["product model g = e2e / r", fixed3(d.productModelG), `bias ${d.productModelBias === null ? "\u2014" : `+${d.productModelBias.toFixed(3)}`}`],
-    ["ceiling = r + (1\u2212r)\xB7g_bad", fixed3(d.ceiling), "e2e with perfect generation on good context"],
-    ["lowest r for this e2e", fixed3(d.rLowerBound), "(e2e \u2212 g_bad) / (1 \u2212 g_bad)"]
-  ];
-  if (d.closedBook) {
-    rows.push(["closed-book on retrieval-failed", fixed3(d.closedBook.onFailed), `n ${d.closedBook.nFailed} (beside g_bad: no context vs wrong context)`]);
-    rows.push(["closed-book, all", fixed3(d.closedBook.all), `n ${d.closedBook.n}`]);
-  }
-  return `Decomposition (retrieval ok: ${retrievalOkRule}; ${d.n} answerable questions)
-${textTable(rows)}`;
-}
-function tagTable(summary2, headline) {
-  const tags = Object.entries(summary2.byTag);
-  if (tags.length === 0) return null;
-  const columns = headline.filter((name) => tags.some(([, t]) => (t.metrics[name]?.n ?? 0) > 0));
-  const rows = tags.map(([tag, t]) => [tag, String(t.questions), ...columns.map((name) => fixed3(t.metrics[name]?.value))]);
-  return `By tag
-${textTable([["tag", "questions", ...columns], ...rows])}`;
-}
-function renderEvalText(file2, summary2, config2) {
-  const retrievalNames = config2.retrievalMetrics.map((metric) => metric.name);
-  const { excluded } = summary2;
-  const notes = [
-    excluded.unanswerable > 0 ? `${excluded.unanswerable} unanswerable` : "",
-    excluded.noRelevant > 0 ? `${excluded.noRelevant} without relevant documents, left out of retrieval metrics` : "",
-    excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
-    excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
-  ].filter(Boolean);
-  const sections = [
-    `rag-gate eval: ${file2}: ${summary2.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`
-  ];
-  const retrieval = metricTable(summary2, [...retrievalNames, "retrieval_ok"]);
-  if (retrieval) sections.push(`Retrieval
-${retrieval}`);
-  const generation = metricTable(summary2, GENERATION_METRICS);
-  if (generation) sections.push(`Generation
-${generation}`);
-  sections.push(decompositionText(summary2, config2.retrievalOk.name));
-  const agreement = summary2.judgeAgreement;
-  if (agreement) {
-    sections.push(
-      `Judge agreement with humans
-${textTable([
-        ["kappa", "observed", "chance", "n"],
-        [fixed3(agreement.kappa), fixed3(agreement.observed), fixed3(agreement.expected), String(agreement.n)]
-      ])}`
-    );
-  }
-  const headline = [config2.retrievalOk.metric.name, "mrr", "retrieval_ok", "correct", "faithfulness"];
-  sections.push(tagTable(summary2, headline));
-  if (summary2.warnings.length > 0) sections.push(`Warnings
-${summary2.warnings.map((w) => `  ! ${w}`).join("\n")}`);
-  return `${sections.filter((s) => s !== null).join("\n\n")}
-`;
 }
 
 // node_modules/micromark-util-character/index.js
@@ -59400,6 +59187,225 @@ function serialise(tree) {
   return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown({ tablePipeAlign: false })] });
 }
 
+// src/report/text-table.ts
+var CELL_MAX_CHARS = 120;
+function textTable(cells, indent = "  ") {
+  const rows = cells.map((row) => row.map((cell) => oneLine(cell, CELL_MAX_CHARS)));
+  const widths = [];
+  for (const row of rows) row.forEach((cell, i2) => widths[i2] = Math.max(widths[i2] ?? 0, [...cell].length));
+  const numeric = /^[-+−]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^—$|^$/;
+  const rightAligned = widths.map((_, i2) => rows.slice(1).every((row) => numeric.test(row[i2] ?? "")));
+  return rows.map(
+    (row) => indent + row.map((cell, i2) => {
+      const pad = (widths[i2] ?? 0) - [...cell].length;
+      return i2 > 0 && rightAligned[i2] ? " ".repeat(pad) + cell : cell + " ".repeat(pad);
+    }).join("  ").trimEnd()
+  ).join("\n");
+}
+function fixed3(value) {
+  return value === null || value === void 0 || Number.isNaN(value) ? "\u2014" : value.toFixed(3);
+}
+
+// src/report/compare-text.ts
+function testLabel(test, retrievalOk) {
+  return test.metric === "retrieval_ok" ? `retrieval_ok (${retrievalOk})` : test.metric;
+}
+function mcnemarSentence(test) {
+  const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
+  return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; \u03C7\xB2 ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}: ${rule}`;
+}
+function decompositionRows(base, head) {
+  const split = (d) => `${fixed3(d.r)} (${d.nGood}/${d.n})`;
+  return [
+    ["r = P(retrieval ok)", split(base), split(head)],
+    ["g_good = P(correct | ok)", `${fixed3(base.gGood)} (n ${base.nGood})`, `${fixed3(head.gGood)} (n ${head.nGood})`],
+    ["g_bad = P(correct | failed)", `${fixed3(base.gBad)} (n ${base.nBad})`, `${fixed3(head.gBad)} (n ${head.nBad})`],
+    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(base.e2eCheck), fixed3(head.e2eCheck)],
+    ["product model e2e / r", fixed3(base.productModelG), fixed3(head.productModelG)],
+    ["ceiling r + (1\u2212r)\xB7g_bad", fixed3(base.ceiling), fixed3(head.ceiling)]
+  ];
+}
+function retrievalShiftNote(comparison) {
+  const { regressions, fixed } = comparison.causes;
+  return `r moved significantly, so g_good and g_bad were measured on different sets of questions and cannot be compared alone. The paired causes are the reliable reading: of the regressions, ${regressions.retrieval} lost the gold document and ${regressions.generation} got a worse answer with the same or better retrieval; of the fixes, ${fixed.retrieval} came from retrieval and ${fixed.generation} from generation.`;
+}
+function changeRows(changes) {
+  return changes.map((change) => [
+    change.id,
+    change.cause,
+    change.question.replace(/\s+/g, " ").slice(0, 80),
+    change.lostDocuments.length > 0 ? `lost ${change.lostDocuments.join(", ")}` : ""
+  ]);
+}
+function renderCompareText(comparison, config2) {
+  const rule = config2.eval.retrievalOk.name;
+  const sections = [];
+  const verdict = comparison.verdict === "fail" ? "FAIL" : "PASS";
+  sections.push(
+    `rag-gate compare: ${verdict}
+` + comparison.reasons.map((reason) => `  - ${reason}
+`).join("") + `${plural2(comparison.paired, "paired question")} (${comparison.added.length} added, ${comparison.removed.length} removed, ${comparison.labelsChanged.length} with changed labels, left out)`
+  );
+  const rows = comparison.tests.map((test) => [
+    testLabel(test, rule),
+    test.gate ?? "report",
+    fixed3(test.base),
+    fixed3(test.head),
+    formatDelta(test.delta),
+    test.kind === "randomization" ? `[${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])}]` : "",
+    formatP(test.pValue),
+    formatP(test.adjustedPValue),
+    test.significant ? "yes" : "no",
+    String(test.n)
+  ]);
+  sections.push(
+    `Tests (\u03B1 = ${comparison.alpha}; Holm-adjusted across the gated tests)
+` + textTable([["metric", "gate", "base", "head", "\u0394", "95% CI", "p", "Holm p", "significant", "n"], ...rows])
+  );
+  const mcnemarLines = comparison.tests.filter((t) => t.kind === "mcnemar").map((t) => `  ${testLabel(t, rule)}: ${mcnemarSentence(t)}`);
+  if (mcnemarLines.length > 0) sections.push(`McNemar
+${mcnemarLines.join("\n")}`);
+  const power = comparison.tests.flatMap((t) => {
+    const needed = formatRequiredN(t.requiredN);
+    return needed && t.delta !== 0 ? [`  ${testLabel(t, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
+  });
+  if (power.length > 0) sections.push(`Cannot tell apart yet
+${power.join("\n")}`);
+  const { regressions: causes } = comparison.causes;
+  if (comparison.regressions.length > 0) {
+    sections.push(
+      `Regressed questions (${comparison.regressions.length}: ${causes.retrieval} retrieval, ${causes.generation} generation${causes.unknown > 0 ? `, ${causes.unknown} unknown` : ""})
+` + textTable([["id", "cause", "question", ""], ...changeRows(comparison.regressions)])
+    );
+  }
+  const rescued = comparison.retrievalRegressions.filter((r) => r.rescued);
+  if (rescued.length > 0) {
+    sections.push(
+      `Lost the gold document but still answered right (${rescued.length})
+` + textTable(rescued.map((r) => [r.id, r.question.replace(/\s+/g, " ").slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(", ")}` : ""]))
+    );
+  }
+  if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})
+${textTable(changeRows(comparison.fixed))}`);
+  const tags = Object.entries(comparison.regressionsByTag);
+  if (tags.length > 0) sections.push(`Regressions by tag
+${textTable(tags.map(([tag, count]) => [tag, String(count)]))}`);
+  const { base, head } = comparison.decomposition;
+  if (base.n > 0 || head.n > 0) {
+    let text4 = `Decomposition (paired answerable questions; retrieval ok: ${rule})
+${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
+    if (comparison.retrievalShifted) text4 += `
+  ! ${retrievalShiftNote(comparison)}`;
+    sections.push(text4);
+  }
+  if (comparison.judges.length > 0) sections.push(`Judge
+${comparison.judges.flatMap((j) => j.notes).map((note) => `  ${note}`).join("\n")}`);
+  const warnings = [...comparison.warnings, ...head.warnings.map((w) => `head: ${w}`)];
+  if (warnings.length > 0) sections.push(`Warnings
+${warnings.map((w) => `  ! ${w}`).join("\n")}`);
+  return `${sections.join("\n\n")}
+`;
+}
+
+// src/report/eval-json.ts
+function evalJson(summary2, config2) {
+  const metrics = {};
+  for (const [name, metric] of Object.entries(summary2.metrics)) metrics[name] = metric.value;
+  return {
+    questions: summary2.questions,
+    metrics,
+    details: summary2.metrics,
+    excluded: summary2.excluded,
+    decomposition: summary2.decomposition,
+    judgeAgreement: summary2.judgeAgreement,
+    byTag: summary2.byTag,
+    warnings: summary2.warnings,
+    config: { retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) }
+  };
+}
+
+// src/report/eval-text.ts
+var GENERATION_METRICS = RUN_METRICS.filter((name) => name !== "retrieval_ok");
+function metricRow(name, summary2) {
+  const ci = summary2.ci ? `[${fixed3(summary2.ci[0])}, ${fixed3(summary2.ci[1])}]` : "";
+  const count = summary2.count === void 0 ? "" : `${summary2.count}/${summary2.n}`;
+  return [name, fixed3(summary2.value), ci, count || String(summary2.n)];
+}
+function metricTable(summary2, names) {
+  const rows = names.flatMap((name) => {
+    const metric = summary2.metrics[name];
+    return metric && metric.n > 0 ? [metricRow(name, metric)] : [];
+  });
+  return rows.length === 0 ? null : textTable([["metric", "value", "95% CI", "n"], ...rows]);
+}
+function ratioLine(part, whole) {
+  return `(${part}/${whole})`;
+}
+function decompositionText(summary2, retrievalOkRule) {
+  const d = summary2.decomposition;
+  if (d.n === 0) return null;
+  const rows = [
+    ["r = P(retrieval ok)", fixed3(d.r), ratioLine(d.nGood, d.n)],
+    ["g_good = P(correct | retrieval ok)", fixed3(d.gGood), `n ${d.nGood}`],
+    ["g_bad = P(correct | retrieval failed)", fixed3(d.gBad), `n ${d.nBad}`],
+    ["e2e, measured", fixed3(d.e2e), `n ${d.n}`],
+    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(d.e2eCheck), ""],
+    ["product model g = e2e / r", fixed3(d.productModelG), `bias ${d.productModelBias === null ? "\u2014" : `+${d.productModelBias.toFixed(3)}`}`],
+    ["ceiling = r + (1\u2212r)\xB7g_bad", fixed3(d.ceiling), "e2e with perfect generation on good context"],
+    ["lowest r for this e2e", fixed3(d.rLowerBound), "(e2e \u2212 g_bad) / (1 \u2212 g_bad)"]
+  ];
+  if (d.closedBook) {
+    rows.push(["closed-book on retrieval-failed", fixed3(d.closedBook.onFailed), `n ${d.closedBook.nFailed} (beside g_bad: no context vs wrong context)`]);
+    rows.push(["closed-book, all", fixed3(d.closedBook.all), `n ${d.closedBook.n}`]);
+  }
+  return `Decomposition (retrieval ok: ${retrievalOkRule}; ${d.n} answerable questions)
+${textTable(rows)}`;
+}
+function tagTable(summary2, headline) {
+  const tags = Object.entries(summary2.byTag);
+  if (tags.length === 0) return null;
+  const columns = headline.filter((name) => tags.some(([, t]) => (t.metrics[name]?.n ?? 0) > 0));
+  const rows = tags.map(([tag, t]) => [tag, String(t.questions), ...columns.map((name) => fixed3(t.metrics[name]?.value))]);
+  return `By tag
+${textTable([["tag", "questions", ...columns], ...rows])}`;
+}
+function renderEvalText(file2, summary2, config2) {
+  const retrievalNames = config2.retrievalMetrics.map((metric) => metric.name);
+  const { excluded } = summary2;
+  const notes = [
+    excluded.unanswerable > 0 ? `${excluded.unanswerable} unanswerable` : "",
+    excluded.noRelevant > 0 ? `${excluded.noRelevant} without relevant documents, left out of retrieval metrics` : "",
+    excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
+    excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
+  ].filter(Boolean);
+  const sections = [
+    `rag-gate eval: ${file2}: ${summary2.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`
+  ];
+  const retrieval = metricTable(summary2, [...retrievalNames, "retrieval_ok"]);
+  if (retrieval) sections.push(`Retrieval
+${retrieval}`);
+  const generation = metricTable(summary2, GENERATION_METRICS);
+  if (generation) sections.push(`Generation
+${generation}`);
+  sections.push(decompositionText(summary2, config2.retrievalOk.name));
+  const agreement = summary2.judgeAgreement;
+  if (agreement) {
+    sections.push(
+      `Judge agreement with humans
+${textTable([
+        ["kappa", "observed", "chance", "n"],
+        [fixed3(agreement.kappa), fixed3(agreement.observed), fixed3(agreement.expected), String(agreement.n)]
+      ])}`
+    );
+  }
+  const headline = [config2.retrievalOk.metric.name, "mrr", "retrieval_ok", "correct", "faithfulness"];
+  sections.push(tagTable(summary2, headline));
+  if (summary2.warnings.length > 0) sections.push(`Warnings
+${summary2.warnings.map((w) => `  ! ${w}`).join("\n")}`);
+  return `${sections.filter((s) => s !== null).join("\n\n")}
+`;
+}
+
 // src/report/head-only.ts
 var HEADLINE_TAIL = ["retrieval_ok", "correct", "faithfulness", "answer_relevance", "refusal_rate_unanswerable", "false_refusal_rate"];
 function renderHeadOnly(summary2, options) {
@@ -60305,6 +60311,7 @@ function unzipSync(data, opts) {
 // src/action/baseline.ts
 var RUNS_SEARCHED = 10;
 var RESULTS_FILE = /\.(jsonl|ndjson|json)$/i;
+var MAX_INFLATED_BYTES = 2 * 1024 ** 3;
 function age(createdAt, now) {
   const hours = Math.max(0, (now.getTime() - Date.parse(createdAt)) / 36e5);
   if (hours < 1) return "less than an hour old";
@@ -60312,7 +60319,14 @@ function age(createdAt, now) {
   return `${Math.round(hours / 24)} days old`;
 }
 async function extractResults(zip, resultNames, directory) {
-  const entries = Object.entries(unzipSync(zip)).filter(([name]) => !name.endsWith("/") && RESULTS_FILE.test(name));
+  let declared = 0;
+  const filter = (file2) => {
+    if (file2.name.endsWith("/") || !RESULTS_FILE.test(file2.name)) return false;
+    declared += file2.originalSize;
+    if (declared > MAX_INFLATED_BYTES) throw new Error(`its results files would inflate to more than ${MAX_INFLATED_BYTES / 1024 ** 3} GiB`);
+    return true;
+  };
+  const entries = Object.entries(unzipSync(zip, { filter }));
   const named = entries.filter(([name]) => resultNames.includes(basename3(name)));
   const chosen = (named.length > 0 ? named : entries).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
   await mkdir2(directory, { recursive: true });
@@ -65682,6 +65696,12 @@ function decidingPValue(comparison) {
   const adjusted = comparison.tests.flatMap((test) => test.adjustedPValue === null ? [] : [test.adjustedPValue]);
   return adjusted.length === 0 ? "" : String(Math.min(...adjusted));
 }
+function logUntrusted(runtime, text4) {
+  const token = randomUUID3();
+  runtime.info(`::stop-commands::${token}`);
+  runtime.info(text4);
+  runtime.info(`::${token}::`);
+}
 async function runAction(runtime) {
   try {
     await run(runtime);
@@ -65747,12 +65767,12 @@ async function run(runtime) {
     comment = renderComment(comparison, options);
     summary2 = renderComment(comparison, { ...options, maxLength: SUMMARY_MAX_BYTES / 2 });
     report2 = { ...comparison, baseline: { found: true, sha: baseline.sha, description: baseline.description }, head: evalJson(headSummary, config2.eval) };
-    runtime.info(renderCompareText(comparison, config2));
+    logUntrusted(runtime, renderCompareText(comparison, config2));
   } else {
     comment = renderHeadOnly(headSummary, { reason: `No baseline: ${baseline.reason}`, retrievalOk: config2.eval.retrievalOk.name, marker, headline: [config2.eval.retrievalOk.metric.name, "ndcg@10", "recall@5", "mrr", "map"] });
     summary2 = comment;
     report2 = { verdict: "neutral", reasons: [], baseline: { found: false, reason: baseline.reason }, head: evalJson(headSummary, config2.eval) };
-    runtime.info(`No baseline: ${baseline.reason}. Reporting the head results only.
+    logUntrusted(runtime, `No baseline: ${baseline.reason}. Reporting the head results only.
 ${renderEvalText(headFiles.join(", "), headSummary, config2.eval)}`);
   }
   await writeFileAtomic(jsonFile, `${JSON.stringify(report2, null, 2)}

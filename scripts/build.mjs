@@ -1,11 +1,9 @@
 // Bundles each entry point into one ESM file under dist/, which GitHub and users run directly.
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
-
 const entries = [
   ['src/cli.ts', 'dist/cli.js'],
   ['src/index.ts', 'dist/index.js'],
-].filter(([src]) => existsSync(src));
+];
 
 // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
 const banner = "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);";

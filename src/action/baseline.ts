@@ -41,6 +41,9 @@ const RUNS_SEARCHED = 10;
 
 const RESULTS_FILE = /\.(jsonl|ndjson|json)$/i;
 
+/** The most an artifact's results files may inflate to: an artifact is untrusted, and a zip bomb must not sink the job. */
+const MAX_INFLATED_BYTES = 2 * 1024 ** 3;
+
 function age(createdAt: string, now: Date): string {
   const hours = Math.max(0, (now.getTime() - Date.parse(createdAt)) / 3_600_000);
   if (hours < 1) return 'less than an hour old';
@@ -51,10 +54,17 @@ function age(createdAt: string, now: Date): string {
 /**
  * The results files inside an artifact: those named like the head results if any, otherwise every JSON or JSON
  * Lines file (the shards of one run). Entry paths are never used as paths (zip-slip): files are written flat
- * under `directory` with their base names.
+ * under `directory` with their base names. Other entries are never inflated, and results past 2 GiB are refused.
  */
 async function extractResults(zip: Uint8Array, resultNames: readonly string[], directory: string): Promise<string[]> {
-  const entries = Object.entries(unzipSync(zip)).filter(([name]) => !name.endsWith('/') && RESULTS_FILE.test(name));
+  let declared = 0;
+  const filter = (file: { name: string; originalSize: number }) => {
+    if (file.name.endsWith('/') || !RESULTS_FILE.test(file.name)) return false;
+    declared += file.originalSize;
+    if (declared > MAX_INFLATED_BYTES) throw new Error(`its results files would inflate to more than ${MAX_INFLATED_BYTES / 1024 ** 3} GiB`);
+    return true;
+  };
+  const entries = Object.entries(unzipSync(zip, { filter }));
   const named = entries.filter(([name]) => resultNames.includes(basename(name)));
   const chosen = (named.length > 0 ? named : entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   await mkdir(directory, { recursive: true });

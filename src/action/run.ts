@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -77,6 +78,17 @@ function decidingPValue(comparison: Comparison): string {
   return adjusted.length === 0 ? '' : String(Math.min(...adjusted));
 }
 
+/**
+ * Prints a report made of users' text to the log with workflow commands switched off around it, so that no line
+ * of it (an id such as `::set-output …`) is ever run by the runner.
+ */
+function logUntrusted(runtime: ActionRuntime, text: string): void {
+  const token = randomUUID();
+  runtime.info(`::stop-commands::${token}`);
+  runtime.info(text);
+  runtime.info(`::${token}::`);
+}
+
 /** Runs the action: read, compare with the base branch's results, report, and decide the gate. */
 export async function runAction(runtime: ActionRuntime): Promise<void> {
   try {
@@ -148,12 +160,12 @@ async function run(runtime: ActionRuntime): Promise<void> {
     comment = renderComment(comparison, options);
     summary = renderComment(comparison, { ...options, maxLength: SUMMARY_MAX_BYTES / 2 });
     report = { ...comparison, baseline: { found: true, sha: baseline.sha, description: baseline.description }, head: evalJson(headSummary, config.eval) };
-    runtime.info(renderCompareText(comparison, config));
+    logUntrusted(runtime, renderCompareText(comparison, config));
   } else {
     comment = renderHeadOnly(headSummary, { reason: `No baseline: ${baseline.reason}`, retrievalOk: config.eval.retrievalOk.name, marker, headline: [config.eval.retrievalOk.metric.name, 'ndcg@10', 'recall@5', 'mrr', 'map'] });
     summary = comment;
     report = { verdict: 'neutral', reasons: [], baseline: { found: false, reason: baseline.reason }, head: evalJson(headSummary, config.eval) };
-    runtime.info(`No baseline: ${baseline.reason}. Reporting the head results only.\n${renderEvalText(headFiles.join(', '), headSummary, config.eval)}`);
+    logUntrusted(runtime, `No baseline: ${baseline.reason}. Reporting the head results only.\n${renderEvalText(headFiles.join(', '), headSummary, config.eval)}`);
   }
   await writeFileAtomic(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
   await writeFileAtomic(markdownFile, comment);

@@ -1,9 +1,11 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { writeFileAtomic } from '../io/write.js';
-import { DEFAULT_KAPPA_FLOOR, calibrate } from '../judge/calibration.js';
+import { calibrate } from '../judge/calibration.js';
+import { KAPPA_FLOOR } from '../stats/kappa.js';
 import { readLabels } from '../judge/labels.js';
 import { renderCalibration } from '../judge/report.js';
 import type { CommandContext } from './context.js';
+import { kappaFloorOption } from './options.js';
 import { EXIT } from './exit.js';
 import { type JudgeClientCliOptions, addJudgeClientOptions, clientWarnings, judgeClientFromOptions, progressLine, withJudgeSetup } from './judge-command.js';
 
@@ -13,18 +15,12 @@ interface CalibrateOptions extends JudgeClientCliOptions {
   kappaFloor: number;
 }
 
-const kappaFloorOption = (text: string) => {
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value < -1 || value > 1) throw new InvalidArgumentError(`must be a kappa between −1 and 1, got "${text}"`);
-  return value;
-};
-
 export function calibrateCommand(context: CommandContext, setExitCode: (code: number) => void): Command {
   const command = new Command('calibrate')
     .description("measure the judge against human labels (Cohen's kappa) and write a calibration record")
     .requiredOption('--labels <file>', 'JSON Lines of human labels: {"id","claim","context","human_verdict"} or {"id","question","answer","expected_answer","human_correct"}')
     .option('--out <file>', 'write the calibration record (JSON) here')
-    .addOption(new Option('--kappa-floor <kappa>', 'warn when kappa is below this (judge metrics may gate only at or above it)').argParser(kappaFloorOption).default(DEFAULT_KAPPA_FLOOR));
+    .addOption(new Option('--kappa-floor <kappa>', 'warn when kappa is below this (judge metrics may gate only at or above it)').argParser(kappaFloorOption).default(KAPPA_FLOOR));
   return addJudgeClientOptions(command)
     .option('--json', 'print the calibration as one JSON object on stdout')
     .action(async (options: CalibrateOptions) => {
@@ -71,7 +67,7 @@ export function calibrateCommand(context: CommandContext, setExitCode: (code: nu
         const { kappa } = result.record;
         if (kappa === null || kappa < options.kappaFloor) {
           context.stderr(
-            `rag-gate: warning: kappa ${kappa === null ? 'is undefined (one label only)' : `${kappa.toFixed(3)} is below ${options.kappaFloor}`}: ` +
+            `rag-gate: warning: kappa ${kappa === null ? 'is undefined (both raters gave every item the same label)' : `${kappa.toFixed(3)} is below ${options.kappaFloor}`}: ` +
               `the judge does not agree with the human labels well enough, so its metrics will be reported but will not gate. ` +
               `Review the disagreements, then change the model or the prompt and calibrate again\n`,
           );

@@ -3,7 +3,8 @@ import { compareRuns } from '../compare/compare.js';
 import { type Floor, GATE_CATEGORIES, type GateCategory } from '../compare/gate.js';
 import { compareConfig, DEFAULT_CUTOFFS, DEFAULT_GRADED } from '../compare/settings.js';
 import { readBothRuns } from '../io/parallel.js';
-import { DEFAULT_KAPPA_FLOOR, readCalibrationRecord } from '../judge/calibration.js';
+import { readCalibrationRecord } from '../judge/calibration.js';
+import { KAPPA_FLOOR } from '../stats/kappa.js';
 import { writeFileAtomic } from '../io/write.js';
 import type { CorrectnessRule } from '../metrics/generation/correctness.js';
 import { parseRetrievalOkRule, type RetrievalOkRule } from '../metrics/retrieval-ok.js';
@@ -71,7 +72,7 @@ export function compareCommand(context: CommandContext, setExitCode: (code: numb
         .argParser((file: string, previous: string[]) => [...previous, file])
         .default([], 'none'),
     )
-    .addOption(new Option('--kappa-floor <kappa>', 'lowest judge–human kappa at which judged metrics may gate').argParser(kappaFloorOption).default(DEFAULT_KAPPA_FLOOR))
+    .addOption(new Option('--kappa-floor <kappa>', 'lowest judge–human kappa at which judged metrics may gate').argParser(kappaFloorOption).default(KAPPA_FLOOR))
     .option('--json', 'print the comparison as one JSON object on stdout')
     .option('--markdown <file>', 'write the PR comment body (Markdown) to this file')
     .action(async (options: CompareOptions) => {

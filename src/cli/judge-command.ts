@@ -7,7 +7,7 @@ import { JudgeSetupError } from '../judge/errors.js';
 import { JUDGE_METRICS, type JudgeMetric } from '../judge/metrics.js';
 import { PROMPT_VERSIONS } from '../judge/prompts.js';
 import { renderJudgeSummary } from '../judge/report.js';
-import { JUDGED_BY_FIELD, JUDGE_ERRORS_FIELD, judgeFile } from '../judge/run.js';
+import { JUDGE_ERRORS_FIELD, judgeFile } from '../judge/run.js';
 import { DEFAULT_CACHE_DIR, createJudgeClient } from '../judge/setup.js';
 import type { CommandContext } from './context.js';
 import { EXIT } from './exit.js';
@@ -147,8 +147,7 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
           concurrency: options.concurrency,
           onProgress: progress.update,
         }).finally(progress.end);
-        const own = [JUDGE_ERRORS_FIELD, JUDGED_BY_FIELD].map((field) => `"${field}"`);
-        const warnings = [...result.readWarnings.filter((w) => !own.some((field) => w.includes(field))), ...clientWarnings(client)];
+        const warnings = [...result.readWarnings, ...clientWarnings(client)];
         for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}\n`);
         context.stderr(renderJudgeSummary(result, client.stats, options.out, options.maxFailureShare));
         const failed = result.failureShare > options.maxFailureShare;

@@ -32,6 +32,8 @@ export async function main(argv: readonly string[], context: CommandContext): Pr
       context.stderr(`rag-gate: error: bad input\n${error.message}\n`);
       return EXIT.badInput;
     }
-    throw error;
+    // Anything else is ours; it must not read as "the gate failed" (exit 1).
+    context.stderr(`rag-gate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return EXIT.badInput;
   }
 }

@@ -105,13 +105,21 @@ export interface Comparison {
   readonly causes: { readonly regressions: Readonly<Record<RegressionCause, number>>; readonly fixed: Readonly<Record<RegressionCause, number>> };
   /** On the paired questions, so the two sides describe the same set. */
   readonly decomposition: { readonly base: Decomposition; readonly head: Decomposition };
-  /** r moved significantly: gGood and gBad were measured on different subsets and cannot be read alone. */
+  /** r moved significantly (the retrieval test, Holm-adjusted when gated): gGood and gBad were measured on different subsets. */
   readonly retrievalShifted: boolean;
   /** For each field `rag-gate judge` filled: whether its judge is calibrated and may gate. */
   readonly judges: readonly JudgeStatus[];
   readonly verdict: Verdict;
   readonly reasons: readonly string[];
   readonly warnings: readonly string[];
+}
+
+/**
+ * The power estimate worth printing: only a finite number above the questions already paired. At or below it the
+ * approximation has nothing to say (a zero spread, or an exact test that is coarser than the normal one).
+ */
+function neededBeyond(needed: number, paired: number): number | null {
+  return Number.isFinite(needed) && needed > paired ? needed : null;
 }
 
 interface PairedColumns {
@@ -159,7 +167,7 @@ function binaryTest(
     adjustedPValue: null,
     significant,
     gateOutcome: null,
-    requiredN: significant ? null : mcnemarSampleSize({ pFixed: fixed / n, pBroken: broken / n, alpha: config.alpha }),
+    requiredN: significant ? null : neededBeyond(mcnemarSampleSize({ pFixed: fixed / n, pBroken: broken / n, alpha: config.alpha }), n),
   };
 }
 
@@ -187,7 +195,8 @@ function gradedTests(metrics: readonly string[], columns: readonly PairedColumns
   });
   const intervals: [number, number][] = new Array(metrics.length);
   for (const { members } of groups) {
-    const cis = bootstrapMeanCIs(members.map((index) => differences[index]!), { seed: metrics[members[0]!]! });
+    // One seed for every group, so that a metric's interval does not depend on which others are tested with it.
+    const cis = bootstrapMeanCIs(members.map((index) => differences[index]!));
     members.forEach((index, j) => (intervals[index] = cis[j]!));
   }
   return metrics.map((metric, index) => {
@@ -211,7 +220,7 @@ function gradedTests(metrics: readonly string[], columns: readonly PairedColumns
       adjustedPValue: null,
       significant,
       gateOutcome: null,
-      requiredN: significant ? null : pairedMeanSampleSize({ meanDifference: result.delta, sdDifference: sd, alpha: config.alpha }),
+      requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: result.delta, sdDifference: sd, alpha: config.alpha }), result.n),
     };
   });
 }
@@ -303,7 +312,7 @@ export function compareRuns(baseRun: QuestionOutcomes, headRun: QuestionOutcomes
     regressionsByTag: countByTag(regressions),
     causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
     decomposition,
-    retrievalShifted: retrievalTest !== undefined && retrievalTest.pValue < config.alpha,
+    retrievalShifted: retrievalTest?.significant === true,
     judges,
     verdict,
     reasons,

@@ -37,7 +37,8 @@ export function judgeStatuses(uses: readonly JudgeUse[], calibrations: readonly 
       if (kind === null) {
         return { allowed: false, note: `${field} from judge ${use.model} (${use.promptVersion}) has no calibration; it is reported and never gates` };
       }
-      const ofKind = calibrations.filter((record) => record.kind === kind);
+      // The newest matching record decides; another judge's record only serves to say why it does not apply.
+      const ofKind = calibrations.filter((record) => record.kind === kind).sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
       const record = ofKind.find((r) => r.model === use.model && r.promptVersion === use.promptVersion) ?? ofKind[0];
       return judgeMayGate(record, use.model, use.promptVersion, kappaFloor);
     });

@@ -44,7 +44,7 @@ const QRELS: TrecFormat = {
   valueColumn: 3,
   valueField: 'rel',
   parseValue: parseIntegerBytes,
-  invalidValue: (text) => `relevance grade "${text}" is not an integer`,
+  invalidValue: (text) => `relevance grade "${text}" ${/^[+-]?\d+$/.test(text) ? 'is too large a whole number to hold exactly' : 'is not an integer'}`,
   duplicate: (docno, qid) => `document "${docno}" is judged twice for query "${qid}"`,
 };
 

@@ -4,15 +4,13 @@ import pLimit from 'p-limit';
 import { z } from 'zod';
 import { InputError } from '../io/errors.js';
 import { formatFieldPath, readFailure } from '../io/results.js';
-import { type Agreement, cohensKappa } from '../stats/kappa.js';
+import { type Agreement, cohensKappa, KAPPA_FLOOR } from '../stats/kappa.js';
 import type { JudgeClient } from './client.js';
 import { type JudgeErrorKind, JudgeCallError } from './errors.js';
 import type { LabelKind, Labels } from './labels.js';
 import { judgeClaimVerdict, judgeCorrect } from './metrics.js';
 import { CLAIM_VERDICTS, CORRECTNESS_VERDICTS, PROMPT_VERSIONS, joinContexts } from './prompts.js';
 
-/** Below this kappa a judge does not measure what you think (the evaluation article); it may not gate. */
-export const DEFAULT_KAPPA_FLOOR = 0.6;
 
 /**
  * The record `calibrate` writes: which judge (model and prompt version) agreed how well with human labels.
@@ -42,14 +40,14 @@ export function judgeMayGate(
   record: CalibrationRecord | undefined,
   model: string,
   promptVersion: string,
-  kappaFloor = DEFAULT_KAPPA_FLOOR,
+  kappaFloor = KAPPA_FLOOR,
 ): { allowed: boolean; note: string } {
   const judge = `judge ${model} (${promptVersion})`;
   const uncalibrated = (why: string) => ({ allowed: false, note: `${judge} is uncalibrated: ${why}; its metrics are reported but do not gate` });
   if (record === undefined) return uncalibrated('no calibration record');
   if (record.model !== model) return uncalibrated(`the calibration record is for model ${record.model}`);
   if (record.promptVersion !== promptVersion) return uncalibrated(`the calibration record is for prompt ${record.promptVersion}`);
-  if (record.kappa === null) return uncalibrated(`kappa is undefined on the ${record.n} labels (one label only)`);
+  if (record.kappa === null) return uncalibrated(`kappa is undefined on the ${record.n} labels (both raters gave every item the same label)`);
   const measured = `kappa ${record.kappa.toFixed(3)} on n = ${record.n}`;
   if (!(record.kappa >= kappaFloor)) return uncalibrated(`${measured} is below the floor ${kappaFloor}`);
   return { allowed: true, note: `${judge} is calibrated: ${measured} (floor ${kappaFloor}, ${record.date.slice(0, 10)})` };

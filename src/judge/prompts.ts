@@ -31,7 +31,7 @@ export interface StructuredRequest<T> {
 }
 
 /**
- * The faithfulness rubric, after the evaluation article's prompt: strict support. Without "Plausible
+ * The faithfulness rubric, with strict support. Without "Plausible
  * inference is NOT support" judges mark anything reasonable as supported and faithfulness clusters near 0.95.
  */
 export const FAITHFULNESS_RUBRIC = `Give each claim exactly one verdict, judged against the context alone:

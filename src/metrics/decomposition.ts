@@ -1,6 +1,6 @@
 /**
  * The decomposition e2e = r·gGood + (1 − r)·gBad of end-to-end correctness over the answerable questions
- * that carry both a retrieval outcome and a correctness outcome (first reference article). Every rate is
+ * that carry both a retrieval outcome and a correctness outcome (README: The decomposition). Every rate is
  * null when its subset is empty.
  */
 export interface Decomposition {

@@ -14,25 +14,24 @@ interface RetrievalFamily {
   readonly cutoff: 'required' | 'optional' | 'none';
   /** A 0/1 score per question, so its mean is a proportion with a Wilson interval. */
   readonly binary: boolean;
-  readonly trecEval: string;
   readonly compute: (ranking: JudgedRanking, k: number) => number;
 }
 
 /** The retrieval metric table. Every name a user can type (`--metrics`, floors, rules) is parsed against it. */
 export const RETRIEVAL_FAMILIES = {
-  precision: { cutoff: 'required', binary: false, trecEval: 'P_k', compute: precisionAt },
-  recall: { cutoff: 'optional', binary: false, trecEval: 'recall_k', compute: recallAt },
-  hit: { cutoff: 'required', binary: true, trecEval: 'success_k', compute: hitAt },
-  mrr: { cutoff: 'optional', binary: false, trecEval: 'recip_rank (-M k)', compute: reciprocalRankAt },
-  map: { cutoff: 'optional', binary: false, trecEval: 'map, map_cut_k', compute: averagePrecisionAt },
-  ndcg: { cutoff: 'optional', binary: false, trecEval: 'ndcg, ndcg_cut_k', compute: (r, k) => ndcgAt(r, k, linearGain) },
+  precision: { cutoff: 'required', binary: false, compute: precisionAt },
+  recall: { cutoff: 'optional', binary: false, compute: recallAt },
+  hit: { cutoff: 'required', binary: true, compute: hitAt },
+  mrr: { cutoff: 'optional', binary: false, compute: reciprocalRankAt },
+  map: { cutoff: 'optional', binary: false, compute: averagePrecisionAt },
+  ndcg: { cutoff: 'optional', binary: false, compute: (r, k) => ndcgAt(r, k, linearGain) },
   ndcg_exp: {
     cutoff: 'optional',
     binary: false,
-    trecEval: 'ndcg with gains 0=0,1=1,2=3,3=7',
+   
     compute: (r, k) => ndcgAt(r, k, exponentialGain),
   },
-  r_precision: { cutoff: 'none', binary: false, trecEval: 'Rprec', compute: (r) => rPrecision(r) },
+  r_precision: { cutoff: 'none', binary: false, compute: (r) => rPrecision(r) },
 } as const satisfies Record<string, RetrievalFamily>;
 
 export type RetrievalFamilyName = keyof typeof RETRIEVAL_FAMILIES;

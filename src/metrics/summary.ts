@@ -1,4 +1,4 @@
-import { cohensKappa, type Agreement } from '../stats/kappa.js';
+import { cohensKappa, type Agreement, KAPPA_FLOOR } from '../stats/kappa.js';
 import { wilsonInterval } from '../stats/wilson.js';
 import { type Decomposition, decompose } from './decomposition.js';
 import { LOW_UTILISATION } from './generation/context-utilisation.js';
@@ -43,8 +43,6 @@ export const RUN_METRICS = [
   'closed_book_correct',
 ] as const;
 
-/** Kappa below this means the judge does not measure what the humans do (third reference article). */
-export const KAPPA_FLOOR = 0.6;
 
 type Rows = ArrayLike<number>;
 

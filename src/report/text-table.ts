@@ -1,5 +1,15 @@
-/** Renders rows as left-aligned text columns (numbers right-aligned), two spaces apart. */
-export function textTable(rows: readonly (readonly string[])[], indent = '  '): string {
+import { oneLine } from './mdast.js';
+
+/** Longest cell shown; ids and questions come from users' files. */
+const CELL_MAX_CHARS = 120;
+
+/**
+ * Renders rows as left-aligned text columns (numbers right-aligned), two spaces apart. Every cell is made one
+ * line (control characters and newlines become spaces): cells carry user text, and a line of theirs must never
+ * become a line of ours, such as a `::error::` workflow command in a runner's log.
+ */
+export function textTable(cells: readonly (readonly string[])[], indent = '  '): string {
+  const rows = cells.map((row) => row.map((cell) => oneLine(cell, CELL_MAX_CHARS)));
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, [...cell].length)));
   const numeric = /^[-+−]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^—$|^$/;

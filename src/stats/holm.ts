@@ -2,7 +2,7 @@
  * Holm–Bonferroni step-down adjusted p-values, returned in the input order.
  *
  * Definition: sort the m p-values ascending, p(1) ≤ … ≤ p(m); the adjusted value of p(i) is
- * max_{j ≤ i} min(1, (m − j + 1)·p(j)). Rejecting every hypothesis whose adjusted p ≤ α controls the
+ * max_{j ≤ i} min(1, (m − j + 1)·p(j)). Rejecting every hypothesis whose adjusted p < α (as the gate does) controls the
  * family-wise error rate at α under any dependence between the tests.
  *
  * Conventions: adjusted values are monotone in the raw ones and clamped to 1; tied raw p-values get the same

@@ -137,6 +137,34 @@ describe('findArtifactBaseline', () => {
     expect(baseline.files.map(read).sort()).toEqual(['evil2\n', 'evil\n'].sort());
   });
 
+  /** A zip whose central directory claims `entry` inflates to `size` bytes, as a zip bomb's would. */
+  function claimingSize(files: Record<string, string>, entry: string, size: number): Uint8Array {
+    const zip = zipOf(files);
+    const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+    for (let at = 0; at + 46 < zip.length; at++) {
+      if (view.getUint32(at, true) !== 0x02014b50) continue;
+      const nameLength = view.getUint16(at + 28, true);
+      const name = new TextDecoder().decode(zip.subarray(at + 46, at + 46 + nameLength));
+      if (name === entry) view.setUint32(at + 24, size, true);
+    }
+    return zip;
+  }
+
+  it('refuses an artifact whose results files would inflate past 2 GiB, before inflating them', async () => {
+    const api = new FakeGitHub();
+    addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', {});
+    api.zips.set(10, claimingSize({ 'results.jsonl': '{"id":"a","question":"a?"}\n' }, 'results.jsonl', 0xf0000000));
+    await expect(findArtifactBaseline(search(api))).rejects.toThrow(/would inflate to more than 2 GiB/);
+  });
+
+  it('never inflates entries that are not results files', async () => {
+    const api = new FakeGitHub();
+    addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', {});
+    api.zips.set(10, claimingSize({ 'results.jsonl': '{"id":"a","question":"a?"}\n', 'model.bin': 'x' }, 'model.bin', 0xf0000000));
+    const baseline = await found(api);
+    expect(baseline.files.map(read)).toEqual(['{"id":"a","question":"a?"}\n']);
+  });
+
   it('prefers files named like the head results', async () => {
     const api = new FakeGitHub();
     addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', { 'results.jsonl': 'mine\n', 'other.jsonl': 'not mine\n', 'eval/extra.json': '[]' });

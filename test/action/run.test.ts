@@ -43,6 +43,23 @@ async function run(setup: Setup, inputs: Partial<Record<InputName, string>>, opt
 
 const commentCalls = (api: FakeGitHub) => api.calls.filter((call) => COMMENT_METHODS.includes(call.method));
 
+describe('the log', () => {
+  it('never lets user text run a workflow command: one line per cell, and commands stopped around the report', async () => {
+    const { base, head } = sketchScenario();
+    const hostile = '::error title=injected::gotcha';
+    const rename = (records: Question[]) => records.map((r, i) => (i === 0 ? { ...r, id: `q0\n${hostile}`, tags: [`t\n${hostile}`] } : r));
+    const setup = files(rename(head), rename(base));
+    const { infos } = await run(setup, { baseline: setup.base });
+    const report = infos.findIndex((line) => line.startsWith('rag-gate compare:'));
+    expect(report).toBeGreaterThan(0);
+    const token = /^::stop-commands::(.+)$/.exec(infos[report - 1]!)?.[1];
+    expect(token).toMatch(/^[0-9a-f-]{36}$/);
+    expect(infos[report + 1]).toBe(`::${token}::`);
+    expect(infos[report]!.split('\n').some((line) => line.startsWith('::'))).toBe(false);
+    expect(infos[report]).toContain(`q0 ${hostile}`);
+  });
+});
+
 describe('runAction with a base results file', () => {
   it('fails the gate on a significant retrieval drop, with every output, the summary and the comment', async () => {
     const setup = failing();

@@ -28,7 +28,7 @@ describe('eval: bad results files exit 2 naming file, line and field', () => {
     ['a NaN literal', '{"id": "q1", "question": "a", "answer_relevance": NaN}', /^:2: answer_relevance: NaN is not a number in JSON; write a finite number or leave the field out$/],
     ['an Infinity literal', '{"id": "q1", "question": "a", "answer_relevance": Infinity}', /^:2: answer_relevance: Infinity is not a number in JSON/],
     ['a -Infinity literal', '{"id": "q1", "question": "a", "answer_relevance": -Infinity}', /^:2: answer_relevance: -Infinity is not a number in JSON/],
-    ['1e999, which parses to Infinity', '{"id": "q1", "question": "a", "answer_relevance": 1e999}', /^:2: answer_relevance: must be a number in \[0, 1\]$/],
+    ['1e999, which parses to Infinity', '{"id": "q1", "question": "a", "answer_relevance": 1e999}', /^:2: answer_relevance: Infinity is not a finite number \(too large for a double\?\)$/],
     ['a grade of 1e999', '{"id": "q1", "question": "a", "relevant_ids": {"d1": 1e999}}', /^:2: relevant_ids\.d1: /],
     ['a missing id', '{"question": "a"}', /^:2: id: is required and must be a string$/],
     ['a missing question', '{"id": "q1"}', /^:2: question: is required and must be a string$/],

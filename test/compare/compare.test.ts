@@ -264,6 +264,17 @@ describe('gate options', () => {
     expect((await compare(base, head, ['--alpha', '1.5'])).code).toBe(2);
   });
 
+  it('Holm-adjusts across the gated tests: the smaller p doubled, the larger kept when it is bigger', async () => {
+    const { base, head } = sketchScenario();
+    const { json } = await compare(base, head);
+    const retrieval = json.tests.find((t: TestJson) => t.metric === 'retrieval_ok');
+    const correct = json.tests.find((t: TestJson) => t.metric === 'correct');
+    expect(retrieval.pValue).toBeLessThan(correct.pValue);
+    expect(retrieval.adjustedPValue).toBeCloseTo(2 * retrieval.pValue, 15);
+    expect(correct.adjustedPValue).toBeCloseTo(Math.max(correct.pValue, 2 * retrieval.pValue), 15);
+    expect(json.tests.filter((t: TestJson) => t.adjustedPValue !== null)).toHaveLength(2);
+  });
+
   it('Holm-adjusts only the gated tests', async () => {
     const { base, head } = scenario();
     const { json } = await compare(base, head, ['--fail-on', 'end-to-end']);
@@ -312,6 +323,20 @@ describe('graded metrics', () => {
     expect(relevance).toMatchObject({ delta: 0, pValue: 1, significant: false });
   });
 
+  it('gives a metric the same interval whichever other metrics are tested with it', async () => {
+    const { base, head } = gradedRuns();
+    const alone = (await compare(base, head, ['--graded', 'mrr'])).test('mrr');
+    const together = (await compare(base, head, ['--graded', 'ndcg@10,map,mrr'])).test('mrr');
+    expect(together.ci).toEqual(alone.ci);
+    expect(together.pValue).toBe(alone.pValue);
+  });
+
+  it('gives no sample-size estimate when the differences have no spread', async () => {
+    const records = (shift: number) => [0, 1, 2].map((i) => ({ id: `q${i}`, question: `q${i}?`, answer_relevance: 0.5 + shift }));
+    const { test } = await compare(records(0), records(-0.1), ['--graded', 'answer_relevance']);
+    expect(test('answer_relevance')).toMatchObject({ significant: false, requiredN: null });
+  });
+
   it('uses --permutations', async () => {
     const { base, head } = gradedRuns();
     const { test } = await compare(base, head, ['--permutations', '100']);
@@ -328,6 +353,16 @@ describe('--markdown', () => {
     expect(result.code).toBe(1);
     expect(readFileSync(out, 'utf8')).toMatch(/end-to-end/);
     expect(result.stdout).toMatch(/^rag-gate compare: FAIL/);
+  });
+
+  it('names the target, exits 2 and leaves nothing behind when it cannot be written', async () => {
+    const { base, head } = correctnessPairs({ bothRight: 5, fixed: 1, broken: 1, bothWrong: 3 });
+    const dir = tempDir();
+    const out = join(dir, 'missing-folder', 'comment.md');
+    const result = await runCli(['compare', '--base', writeJsonl(dir, 'b.jsonl', base), '--head', writeJsonl(dir, 'h.jsonl', head), '--markdown', out]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${out}: cannot write: its folder does not exist`);
+    expect(result.stdout).toBe('');
   });
 
   it('writes nothing when the input is bad', async () => {

@@ -101,9 +101,16 @@ describe('TREC readers: bytes', () => {
     expect((await readRun(path)).get('q1')).toEqual(['\u{1F600}', '\ufffd', 'é', 'z']);
   });
 
-  it('separates fields by space, tab, CR, VT and FF (as trec_eval), and reads scores in any form Number() takes', async () => {
+  it('separates fields by space, tab, CR, VT and FF (as trec_eval), and reads scores as decimals, exponents or hex', async () => {
     const path = file(['q1\tQ0\vd1\f1\r0x10 t', 'q1 Q0 d2 2 1.5e1 t', 'q1 Q0 d3 3 -.5 t', 'q1 Q0 d4 4 +17 t'], 'run');
     expect((await readRun(path)).get('q1')).toEqual(['d4', 'd1', 'd2', 'd3']);
+  });
+
+  it('rejects a grade too large to hold exactly, and a score in a form trec_eval reads differently', async () => {
+    const qrels = file([`q1 0 d1 ${'9'.repeat(40)}`], 'qrels');
+    await expect(readQrels(qrels)).rejects.toThrow(/relevance grade "9{40}" is too large a whole number to hold exactly/);
+    const run = file(['q1 Q0 d1 1 0o17 t'], 'run');
+    await expect(readRun(run)).rejects.toThrow(/score "0o17" is not a finite number/);
   });
 
   it('reads a final line without a line feed, and a byte-order mark', async () => {

@@ -1,4 +1,4 @@
-/** Below this share of cited chunks, fewer chunks would do (the third reference article's 0.4). */
+/** Below this share of cited chunks, fewer chunks would do (a common rule of thumb: send fewer chunks). */
 export const LOW_UTILISATION = 0.4;
 
 /**

@@ -1,6 +1,6 @@
 import { answerTokens } from './text.js';
 
-/** Above this length ratio an answer is padded: restating, hedging (the third reference article's 2.5). */
+/** Above this length ratio an answer is padded: restating, hedging (a common rule of thumb). */
 export const LONG_ANSWER_RATIO = 2.5;
 
 /**
