@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { claimVerdictRequest, correctnessRequest, faithfulnessRequest, PROMPT_VERSIONS, relevanceQuestionsRequest } from '../../src/judge/prompts.js';
+
+/** Everything a prompt version stands for: the messages and reply schemas of every request of that metric. */
+function fingerprint(requests: readonly unknown[]): string {
+  return createHash('sha256').update(JSON.stringify(requests)).digest('hex').slice(0, 16);
+}
+
+const PROMPTS = {
+  // Calibration measures the claim-level request; the judge fills `claims` with the answer-level one. Both
+  // carry the faithfulness version, so both are pinned to it.
+  faithfulness: () => fingerprint([faithfulnessRequest('Q', 'A', ['C1', 'C2']), claimVerdictRequest('CLAIM', 'CONTEXT')]),
+  answer_relevance: () => fingerprint([relevanceQuestionsRequest('A')]),
+  correctness: () => fingerprint([correctnessRequest('Q', 'A', 'REF')]),
+};
+
+/**
+ * The fingerprint each prompt version was released with. A calibration record and every cached reply name a
+ * version: when a prompt's wording or schema changes, its version must change too, or an old calibration would
+ * let a judge it never measured block merges. Bump the version in src/judge/prompts.ts, then update this table.
+ */
+const RELEASED: Record<string, string> = {
+  'faithfulness-v1': 'c87c43068b520215',
+  'answer-relevance-v1': 'b2e575f9affc3f46',
+  'correctness-v1': '74d774b482139d03',
+};
+
+describe('prompt versions', () => {
+  it.each(Object.entries(PROMPTS))('%s: the prompts match the fingerprint released under their version', (metric, print) => {
+    const version = PROMPT_VERSIONS[metric as keyof typeof PROMPT_VERSIONS];
+    expect(print(), `the ${metric} prompts changed under ${version}: bump PROMPT_VERSIONS.${metric} and record the new fingerprint`).toBe(RELEASED[version]);
+  });
+});
