@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { claimVerdictRequest, correctnessRequest, faithfulnessRequest, PROMPT_VERSIONS, relevanceQuestionsRequest } from '../../src/judge/prompts.js';
+import { claimVerdictRequest, correctnessRequest, faithfulnessRequest, PROMPT_VERSIONS, relevanceQuestionsRequest, type StructuredRequest } from '../../src/judge/prompts.js';
 
 /** Everything a prompt version stands for: the messages and reply schemas of every request of that metric. */
-function fingerprint(requests: readonly unknown[]): string {
-  return createHash('sha256').update(JSON.stringify(requests)).digest('hex').slice(0, 16);
+function fingerprint(requests: readonly StructuredRequest<unknown>[]): string {
+  const prompts = requests.map(({ task, schemaName, jsonSchema, messages }) => ({ task, schemaName, jsonSchema, messages }));
+  return createHash('sha256').update(JSON.stringify(prompts)).digest('hex').slice(0, 16);
 }
 
 const PROMPTS = {
@@ -21,9 +22,9 @@ const PROMPTS = {
  * let a judge it never measured block merges. Bump the version in src/judge/prompts.ts, then update this table.
  */
 const RELEASED: Record<string, string> = {
-  'faithfulness-v1': 'c87c43068b520215',
-  'answer-relevance-v1': 'b2e575f9affc3f46',
-  'correctness-v1': '74d774b482139d03',
+  'faithfulness-v1': 'fea3d0363f24317d',
+  'answer-relevance-v1': '56b04080c455904c',
+  'correctness-v1': '89a36574e88a1b1d',
 };
 
 describe('prompt versions', () => {
