@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { JUDGE_METRICS } from '../judge/metrics.js';
 import { judgeFile } from '../judge/run.js';
-import { createJudgeClient } from '../judge/setup.js';
+import { clientWarnings, createJudgeClient } from '../judge/setup.js';
 import type { ActionInputs } from './inputs.js';
 
 /** A share of records the judge may fail on before the run counts as broken (as `rag-gate judge`'s default). */
@@ -24,6 +24,7 @@ export async function judgeFiles(
   directory: string,
   env: Readonly<Record<string, string | undefined>>,
   log: (message: string) => void,
+  warn: (message: string) => void,
 ): Promise<string[]> {
   const client = createJudgeClient(
     { model: inputs.judgeModel, baseUrl: inputs.judgeBaseUrl, cache: inputs.judgeCache, timeoutMs: 60_000, maxAttempts: 4 },
@@ -44,5 +45,6 @@ export async function judgeFiles(
   }
   const { calls, cacheHits } = client.stats;
   log(`judge: ${calls} calls, ${cacheHits} cache hits`);
+  for (const message of clientWarnings(client)) warn(message);
   return judged;
 }

@@ -113,7 +113,7 @@ async function run(runtime: ActionRuntime): Promise<void> {
   const calibrations = await Promise.all(inputs.judgeCalibration.map(readCalibrationRecord));
   const config = compareConfig({ ...inputs, calibrations });
   const judge = (files: readonly string[], side: string) =>
-    inputs.judge === 'openai' ? judgeFiles(files, inputs, join(reportDir, 'judged', side), env, (message) => runtime.info(message)) : Promise.resolve([...files]);
+    inputs.judge === 'openai' ? judgeFiles(files, inputs, join(reportDir, 'judged', side), env, (message) => runtime.info(message), (message) => runtime.warning(`judge: ${message}`)) : Promise.resolve([...files]);
   const resultFiles = await expandGlob(inputs.results, 'results');
   const headFiles = await judge(resultFiles, 'head');
   const head = await readOutcomes(headFiles, config.eval);

@@ -7,7 +7,8 @@ import { renderCalibration } from '../judge/report.js';
 import type { CommandContext } from './context.js';
 import { kappaFloorOption } from './options.js';
 import { EXIT } from './exit.js';
-import { type JudgeClientCliOptions, addJudgeClientOptions, clientWarnings, judgeClientFromOptions, progressLine, withJudgeSetup } from './judge-command.js';
+import { clientWarnings } from '../judge/setup.js';
+import { type JudgeClientCliOptions, addJudgeClientOptions, judgeClientFromOptions, progressLine, withJudgeSetup } from './judge-command.js';
 
 interface CalibrateOptions extends JudgeClientCliOptions {
   labels: string;

@@ -8,7 +8,7 @@ import { JUDGE_METRICS, type JudgeMetric } from '../judge/metrics.js';
 import { PROMPT_VERSIONS } from '../judge/prompts.js';
 import { renderJudgeSummary } from '../judge/report.js';
 import { JUDGE_ERRORS_FIELD, judgeFile } from '../judge/run.js';
-import { DEFAULT_CACHE_DIR, createJudgeClient } from '../judge/setup.js';
+import { clientWarnings, DEFAULT_CACHE_DIR, createJudgeClient } from '../judge/setup.js';
 import type { CommandContext } from './context.js';
 import { EXIT } from './exit.js';
 
@@ -97,14 +97,6 @@ export function progressLine(context: CommandContext, label: string): { update: 
       if (shown) context.stderr('\r\x1b[K');
     },
   };
-}
-
-/** Warnings the client and cache collected, printed once each. */
-export function clientWarnings(client: JudgeClient): string[] {
-  const warnings = [...client.warnings];
-  const cacheProblem = client.options.cache?.writeProblem;
-  if (cacheProblem !== undefined) warnings.push(cacheProblem);
-  return warnings;
 }
 
 interface JudgeOptions extends JudgeClientCliOptions {

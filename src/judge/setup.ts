@@ -55,3 +55,11 @@ export function createJudgeClient(settings: JudgeSettings, env: NodeJS.ProcessEn
     cache: settings.cache === false ? undefined : new JudgeCache(settings.cache),
   });
 }
+
+/** Warnings the client and its cache collected (a fallback to JSON mode, an unwritable cache), once each. */
+export function clientWarnings(client: JudgeClient): string[] {
+  const warnings = [...client.warnings];
+  const cacheProblem = client.options.cache?.writeProblem;
+  if (cacheProblem !== undefined) warnings.push(cacheProblem);
+  return warnings;
+}
