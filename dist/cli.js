@@ -38790,10 +38790,6 @@ var metricsOption = argParser((text4) => {
 // src/cli/exit.ts
 var EXIT2 = { ok: 0, gateFailed: 1, badInput: 2 };
 
-// src/cli/judge-command.ts
-import { stat } from "node:fs/promises";
-import { dirname as dirname3, resolve } from "node:path";
-
 // src/judge/cache.ts
 import { createHash as createHash2, randomUUID } from "node:crypto";
 import { mkdir, readFile as readFile2, rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
@@ -39190,6 +39186,51 @@ var JudgeClient = class {
   }
 };
 
+// src/judge/setup.ts
+var DEFAULT_CACHE_DIR = ".rag-gate-cache";
+function createJudgeClient(settings, env = process.env) {
+  const apiKey = env.OPENAI_API_KEY?.trim();
+  if (!apiKey) {
+    throw new JudgeSetupError(
+      "no API key: set OPENAI_API_KEY in the environment (in GitHub Actions, pass a secret as env OPENAI_API_KEY); for a local server that needs none, set any value"
+    );
+  }
+  const fromEnv = env.OPENAI_BASE_URL?.trim();
+  const baseUrl = settings.baseUrl ?? (fromEnv ? fromEnv : DEFAULT_BASE_URL);
+  const source = settings.baseUrl !== void 0 ? "the base URL" : fromEnv ? "OPENAI_BASE_URL" : "the default base URL";
+  let url2;
+  try {
+    url2 = new URL(baseUrl);
+  } catch {
+    throw new JudgeSetupError(`${source} "${baseUrl}" is not a URL; use for example https://api.openai.com/v1 or http://localhost:11434/v1`);
+  }
+  if (url2.protocol !== "http:" && url2.protocol !== "https:") throw new JudgeSetupError(`${source} "${baseUrl}" must be an http or https URL`);
+  const backoffText = env.RAG_GATE_JUDGE_BACKOFF_MS?.trim();
+  const backoffMs = backoffText ? Number(backoffText) : DEFAULT_BACKOFF_MS;
+  if (!Number.isFinite(backoffMs) || backoffMs < 0) throw new JudgeSetupError(`RAG_GATE_JUDGE_BACKOFF_MS must be a number of milliseconds \u2265 0, got "${backoffText}"`);
+  return new JudgeClient({
+    baseUrl,
+    apiKey,
+    model: settings.model,
+    embeddingModel: settings.embeddingModel ?? DEFAULT_EMBEDDING_MODEL,
+    timeoutMs: settings.timeoutMs,
+    maxAttempts: settings.maxAttempts,
+    backoffMs,
+    maxCalls: settings.maxCalls,
+    cache: settings.cache === false ? void 0 : new JudgeCache(settings.cache)
+  });
+}
+function clientWarnings(client) {
+  const warnings = [...client.warnings];
+  const cacheProblem = client.options.cache?.writeProblem;
+  if (cacheProblem !== void 0) warnings.push(cacheProblem);
+  return warnings;
+}
+
+// src/cli/judge-command.ts
+import { stat } from "node:fs/promises";
+import { dirname as dirname3, resolve } from "node:path";
+
 // src/judge/raw.ts
 async function readRawRecords(file2) {
   const lines = readLines(file2);
@@ -39366,39 +39407,55 @@ async function judgeFile(client, options) {
   return result;
 }
 
-// src/judge/setup.ts
-var DEFAULT_CACHE_DIR = ".rag-gate-cache";
-function createJudgeClient(settings, env = process.env) {
-  const apiKey = env.OPENAI_API_KEY?.trim();
-  if (!apiKey) {
-    throw new JudgeSetupError(
-      "no API key: set OPENAI_API_KEY in the environment (in GitHub Actions, pass a secret as env OPENAI_API_KEY); for a local server that needs none, set any value"
-    );
-  }
-  const fromEnv = env.OPENAI_BASE_URL?.trim();
-  const baseUrl = settings.baseUrl ?? (fromEnv ? fromEnv : DEFAULT_BASE_URL);
-  const source = settings.baseUrl !== void 0 ? "the base URL" : fromEnv ? "OPENAI_BASE_URL" : "the default base URL";
-  let url2;
-  try {
-    url2 = new URL(baseUrl);
-  } catch {
-    throw new JudgeSetupError(`${source} "${baseUrl}" is not a URL; use for example https://api.openai.com/v1 or http://localhost:11434/v1`);
-  }
-  if (url2.protocol !== "http:" && url2.protocol !== "https:") throw new JudgeSetupError(`${source} "${baseUrl}" must be an http or https URL`);
-  const backoffText = env.RAG_GATE_JUDGE_BACKOFF_MS?.trim();
-  const backoffMs = backoffText ? Number(backoffText) : DEFAULT_BACKOFF_MS;
-  if (!Number.isFinite(backoffMs) || backoffMs < 0) throw new JudgeSetupError(`RAG_GATE_JUDGE_BACKOFF_MS must be a number of milliseconds \u2265 0, got "${backoffText}"`);
-  return new JudgeClient({
-    baseUrl,
-    apiKey,
-    model: settings.model,
-    embeddingModel: settings.embeddingModel ?? DEFAULT_EMBEDDING_MODEL,
-    timeoutMs: settings.timeoutMs,
-    maxAttempts: settings.maxAttempts,
-    backoffMs,
-    maxCalls: settings.maxCalls,
-    cache: settings.cache === false ? void 0 : new JudgeCache(settings.cache)
-  });
+// src/cli/progress.ts
+var REDRAW_MS = 100;
+function statusLine(context) {
+  if (process.stderr.isTTY !== true) return { draw: () => void 0, end: () => void 0 };
+  let drawn = -Infinity;
+  let shown = false;
+  return {
+    draw: (text4, force = false) => {
+      const now = performance.now();
+      if (!force && now - drawn < REDRAW_MS) return;
+      drawn = now;
+      shown = true;
+      context.stderr(`\r${text4}\x1B[K`);
+    },
+    end: () => {
+      if (shown) context.stderr("\r\x1B[K");
+    }
+  };
+}
+function readingProgress(context) {
+  if (process.stderr.isTTY !== true) return { reporter: () => void 0, end: () => void 0 };
+  const line = statusLine(context);
+  const started = performance.now();
+  const files = [];
+  const draw = () => {
+    const records = files.reduce((sum, file2) => sum + file2.records, 0);
+    const megabytes = files.reduce((sum, file2) => sum + file2.bytes, 0) / 1e6;
+    const rate = megabytes / Math.max((performance.now() - started) / 1e3, 1e-3);
+    line.draw(`reading: ${records.toLocaleString("en-US")} records, ${megabytes.toFixed(0)} MB, ${rate.toFixed(0)} MB/s`);
+  };
+  return {
+    reporter: () => {
+      const file2 = { records: 0, bytes: 0 };
+      files.push(file2);
+      return (records, bytes) => {
+        file2.records = records;
+        file2.bytes = bytes;
+        draw();
+      };
+    },
+    end: line.end
+  };
+}
+function countingProgress(context, label2) {
+  const line = statusLine(context);
+  return {
+    update: (done, total, failed = 0) => line.draw(`${label2}: ${done}/${total}${failed > 0 ? `, ${failed} failed` : ""}`, done === total),
+    end: line.end
+  };
 }
 
 // src/cli/judge-command.ts
@@ -39436,29 +39493,6 @@ async function withJudgeSetup(context, run) {
     return EXIT2.badInput;
   }
 }
-function progressLine(context, label2) {
-  if (process.stderr.isTTY !== true) return { update: () => void 0, end: () => void 0 };
-  let last = 0;
-  let shown = false;
-  return {
-    update: (done, total, failed = 0) => {
-      const now = Date.now();
-      if (done !== total && now - last < 100) return;
-      last = now;
-      shown = true;
-      context.stderr(`\r${label2}: ${done}/${total}${failed > 0 ? `, ${failed} failed` : ""}\x1B[K`);
-    },
-    end: () => {
-      if (shown) context.stderr("\r\x1B[K");
-    }
-  };
-}
-function clientWarnings(client) {
-  const warnings = [...client.warnings];
-  const cacheProblem = client.options.cache?.writeProblem;
-  if (cacheProblem !== void 0) warnings.push(cacheProblem);
-  return warnings;
-}
 async function checkOut(results, out) {
   if (resolve(out) === resolve(results)) {
     throw InputError.single({ file: out, message: "is the results file itself; --out must name another file (the input is never modified)" });
@@ -39473,7 +39507,7 @@ function judgeCommand(context, setExitCode) {
     const code3 = await withJudgeSetup(context, async () => {
       await checkOut(options.results, options.out);
       const client = judgeClientFromOptions(options);
-      const progress = progressLine(context, "judging");
+      const progress = countingProgress(context, "judging");
       const result = await judgeFile(client, {
         results: options.results,
         out: options.out,
@@ -39532,7 +39566,7 @@ function calibrateCommand(context, setExitCode) {
     const code3 = await withJudgeSetup(context, async () => {
       const labels = await readLabels(options.labels);
       const client = judgeClientFromOptions(options);
-      const progress = progressLine(context, "calibrating");
+      const progress = countingProgress(context, "calibrating");
       const result = await calibrate(client, labels, { labelsFile: options.labels, concurrency: options.concurrency, onProgress: progress.update }).finally(progress.end);
       for (const warning of clientWarnings(client)) context.stderr(`rag-gate: warning: ${warning}
 `);
@@ -40758,39 +40792,6 @@ function cellLength(cell) {
   if (typeof cell === "string") return cell.length;
   const nodes = Array.isArray(cell) ? cell : [cell];
   return nodes.reduce((sum, node3) => sum + ("value" in node3 ? node3.value.length : 0), 0);
-}
-
-// src/cli/progress.ts
-function readingProgress(context) {
-  if (process.stderr.isTTY !== true) return { reporter: () => void 0, end: () => void 0 };
-  const started = performance.now();
-  const files = [];
-  let drawn = 0;
-  let shown = false;
-  const draw = () => {
-    const now = performance.now();
-    if (now - drawn < 100) return;
-    drawn = now;
-    shown = true;
-    const records = files.reduce((sum, file2) => sum + file2.records, 0);
-    const megabytes = files.reduce((sum, file2) => sum + file2.bytes, 0) / 1e6;
-    const rate = megabytes / Math.max((now - started) / 1e3, 1e-3);
-    context.stderr(`\rreading: ${records.toLocaleString("en-US")} records, ${megabytes.toFixed(0)} MB, ${rate.toFixed(0)} MB/s\x1B[K`);
-  };
-  return {
-    reporter: () => {
-      const file2 = { records: 0, bytes: 0 };
-      files.push(file2);
-      return (records, bytes) => {
-        file2.records = records;
-        file2.bytes = bytes;
-        draw();
-      };
-    },
-    end: () => {
-      if (shown) context.stderr("\r\x1B[K");
-    }
-  };
 }
 
 // src/cli/compare-command.ts

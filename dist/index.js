@@ -65637,13 +65637,19 @@ function createJudgeClient(settings, env = process.env) {
     cache: settings.cache === false ? void 0 : new JudgeCache(settings.cache)
   });
 }
+function clientWarnings(client) {
+  const warnings = [...client.warnings];
+  const cacheProblem = client.options.cache?.writeProblem;
+  if (cacheProblem !== void 0) warnings.push(cacheProblem);
+  return warnings;
+}
 
 // src/action/judge.ts
 var MAX_FAILURE_SHARE = 0.05;
 var JudgeRunError = class extends Error {
   name = "JudgeRunError";
 };
-async function judgeFiles(files, inputs, directory, env, log2) {
+async function judgeFiles(files, inputs, directory, env, log2, warn) {
   const client = createJudgeClient(
     { model: inputs.judgeModel, baseUrl: inputs.judgeBaseUrl, cache: inputs.judgeCache, timeoutMs: 6e4, maxAttempts: 4 },
     env
@@ -65663,6 +65669,7 @@ async function judgeFiles(files, inputs, directory, env, log2) {
   }
   const { calls, cacheHits } = client.stats;
   log2(`judge: ${calls} calls, ${cacheHits} cache hits`);
+  for (const message of clientWarnings(client)) warn(message);
   return judged;
 }
 
@@ -65723,7 +65730,7 @@ async function run(runtime) {
   await mkdir5(reportDir, { recursive: true });
   const calibrations = await Promise.all(inputs.judgeCalibration.map(readCalibrationRecord));
   const config2 = compareConfig({ ...inputs, calibrations });
-  const judge = (files, side) => inputs.judge === "openai" ? judgeFiles(files, inputs, join6(reportDir, "judged", side), env, (message) => runtime.info(message)) : Promise.resolve([...files]);
+  const judge = (files, side) => inputs.judge === "openai" ? judgeFiles(files, inputs, join6(reportDir, "judged", side), env, (message) => runtime.info(message), (message) => runtime.warning(`judge: ${message}`)) : Promise.resolve([...files]);
   const resultFiles = await expandGlob(inputs.results, "results");
   const headFiles = await judge(resultFiles, "head");
   const head = await readOutcomes(headFiles, config2.eval);

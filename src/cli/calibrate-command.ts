@@ -8,7 +8,8 @@ import type { CommandContext } from './context.js';
 import { kappaFloorOption } from './options.js';
 import { EXIT } from './exit.js';
 import { clientWarnings } from '../judge/setup.js';
-import { type JudgeClientCliOptions, addJudgeClientOptions, judgeClientFromOptions, progressLine, withJudgeSetup } from './judge-command.js';
+import { type JudgeClientCliOptions, addJudgeClientOptions, judgeClientFromOptions, withJudgeSetup } from './judge-command.js';
+import { countingProgress } from './progress.js';
 
 interface CalibrateOptions extends JudgeClientCliOptions {
   labels: string;
@@ -28,7 +29,7 @@ export function calibrateCommand(context: CommandContext, setExitCode: (code: nu
       const code = await withJudgeSetup(context, async () => {
         const labels = await readLabels(options.labels);
         const client = judgeClientFromOptions(options);
-        const progress = progressLine(context, 'calibrating');
+        const progress = countingProgress(context, 'calibrating');
         const result = await calibrate(client, labels, { labelsFile: options.labels, concurrency: options.concurrency, onProgress: progress.update }).finally(progress.end);
         for (const warning of clientWarnings(client)) context.stderr(`rag-gate: warning: ${warning}\n`);
         const failureShare = result.total === 0 ? 0 : result.failures.length / result.total;

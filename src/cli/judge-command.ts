@@ -10,6 +10,7 @@ import { renderJudgeSummary } from '../judge/report.js';
 import { JUDGE_ERRORS_FIELD, judgeFile } from '../judge/run.js';
 import { clientWarnings, DEFAULT_CACHE_DIR, createJudgeClient } from '../judge/setup.js';
 import type { CommandContext } from './context.js';
+import { countingProgress } from './progress.js';
 import { EXIT } from './exit.js';
 
 const wholeNumber = (min: number, what: string) => (text: string) => {
@@ -80,24 +81,6 @@ export async function withJudgeSetup(context: CommandContext, run: () => Promise
   }
 }
 
-/** A one-line progress counter on stderr, only when stderr is a terminal; redrawn at most every 100 ms. */
-export function progressLine(context: CommandContext, label: string): { update: (done: number, total: number, failed?: number) => void; end: () => void } {
-  if (process.stderr.isTTY !== true) return { update: () => undefined, end: () => undefined };
-  let last = 0;
-  let shown = false;
-  return {
-    update: (done, total, failed = 0) => {
-      const now = Date.now();
-      if (done !== total && now - last < 100) return;
-      last = now;
-      shown = true;
-      context.stderr(`\r${label}: ${done}/${total}${failed > 0 ? `, ${failed} failed` : ''}\x1b[K`);
-    },
-    end: () => {
-      if (shown) context.stderr('\r\x1b[K');
-    },
-  };
-}
 
 interface JudgeOptions extends JudgeClientCliOptions {
   results: string;
@@ -129,7 +112,7 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
       const code = await withJudgeSetup(context, async () => {
         await checkOut(options.results, options.out);
         const client = judgeClientFromOptions(options);
-        const progress = progressLine(context, 'judging');
+        const progress = countingProgress(context, 'judging');
         // OUT is written even when too many records failed: the judged ones are not lost, the failed ones are marked.
         const result = await judgeFile(client, {
           results: options.results,
