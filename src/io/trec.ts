@@ -9,12 +9,6 @@ import { QueryEntries, type TrecTable, TrecTableBuilder } from './trec-table.js'
 
 export { QueryEntries, TrecTable } from './trec-table.js';
 
-/** Judgments: query id → (docno → relevance grade). */
-export type Qrels = Map<string, Map<string, number>>;
-
-/** A run: query id → docnos ranked best first (by score, ties by docno, as trec_eval orders them). */
-export type Run = Map<string, string[]>;
-
 /** Called after each chunk of a file is parsed: records (non-blank lines) and bytes read so far. */
 
 
@@ -240,43 +234,4 @@ export function readQrelsTable(file: string, docnos = new ByteDictionary(), onPr
  */
 export function readRunTable(file: string, docnos = new ByteDictionary(), onProgress?: ReadProgress): Promise<TrecTable> {
   return readTable(file, RUN, docnos, onProgress);
-}
-
-/**
- * A query's run entries (indexes into its QueryEntries) in trec_eval's order: score descending, ties broken by
- * docno in descending byte order. A plain comparator sort: for small inputs and as the reference ordering.
- */
-export function trecOrder(query: QueryEntries, docnos: ByteDictionary): number[] {
-  const { values: scores, docIds } = query;
-  const order = Array.from({ length: query.count }, (_, i) => i);
-  return order.sort((a, b) => scores[b]! - scores[a]! || docnos.compare(docIds[b]!, docIds[a]!));
-}
-
-/** Reads TREC qrels (`qid iter docno rel`) as maps. Grades must be integers; a docno may be judged once per query. */
-export async function readQrels(file: string): Promise<Qrels> {
-  const table = await readQrelsTable(file);
-  const { docnos } = table;
-  const qrels: Qrels = new Map();
-  for (const [q, qid] of table.qids.entries()) {
-    const query = table.entries(q);
-    const judged = new Map<string, number>();
-    for (let i = 0; i < query.count; i++) judged.set(docnos.text(query.docIds[i]!), query.values[i]!);
-    qrels.set(qid, judged);
-  }
-  return qrels;
-}
-
-/**
- * Reads a TREC run (`qid Q0 docno rank score tag`) and ranks each query's documents as trec_eval does (see
- * trecOrder; the rank column is ignored). Errors as readRunTable.
- */
-export async function readRun(file: string): Promise<Run> {
-  const table = await readRunTable(file);
-  const { docnos } = table;
-  const run: Run = new Map();
-  for (const [q, qid] of table.qids.entries()) {
-    const query = table.entries(q);
-    run.set(qid, trecOrder(query, docnos).map((i) => docnos.text(query.docIds[i]!)));
-  }
-  return run;
 }

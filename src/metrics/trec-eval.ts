@@ -1,5 +1,5 @@
-import { QueryEntries, type Qrels, type Run, type TrecTable } from '../io/trec.js';
-import { type JudgedRanking, judgeRanking } from './ranking.js';
+import { QueryEntries, type TrecTable } from '../io/trec.js';
+import type { JudgedRanking } from './ranking.js';
 import type { RetrievalMetric } from './registry.js';
 import { JudgedRanker } from './trec-rank.js';
 
@@ -30,20 +30,10 @@ function evaluation(metrics: readonly RetrievalMetric[], queries: number, rankin
 }
 
 /**
- * Evaluates a run against qrels with trec_eval's `-c` semantics: every query in the qrels is evaluated and
- * counted in the mean (a query missing from the run retrieved nothing and scores 0; a query whose judgments
- * are all below grade 1 scores 0); queries only in the run are ignored.
- */
-export function evaluateTrec(qrels: Qrels, run: Run, metrics: readonly RetrievalMetric[]): TrecEvaluation {
-  function* rankings(): Generator<[string, JudgedRanking]> {
-    for (const [qid, relevance] of qrels) yield [qid, judgeRanking(run.get(qid) ?? [], relevance)];
-  }
-  return evaluation(metrics, qrels.size, rankings());
-}
-
-/**
- * evaluateTrec on files read into compact form (readQrelsTable and readRunTable with one shared dictionary):
- * the same semantics, ranking each query with JudgedRanker instead of sorting string arrays.
+ * Evaluates a run against qrels, both read with readQrelsTable and readRunTable into one shared dictionary,
+ * with trec_eval's `-c` semantics: every query in the qrels is evaluated and counted in the mean (a query missing
+ * from the run retrieved nothing and scores 0; a query whose judgments are all below grade 1 scores 0); queries
+ * only in the run are ignored. Each query is ranked with JudgedRanker (score descending, docno descending).
  */
 export function evaluateTrecTables(qrels: TrecTable, run: TrecTable, metrics: readonly RetrievalMetric[]): TrecEvaluation {
   if (qrels.docnos !== run.docnos) throw new Error('evaluateTrecTables: qrels and run must be read with the same ByteDictionary');

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError, type InputProblem } from '../../src/io/errors.js';
-import { readQrels, readRun } from '../../src/io/trec.js';
+import { readQrels, readRun } from '../helpers/trec-reference.js';
 import { scratchDir } from '../helpers/cli.js';
 
 const scratch = scratchDir();

@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ByteDictionary } from '../../src/io/byte-dictionary.js';
 import { InputError, type InputProblem } from '../../src/io/errors.js';
-import { readQrels, readQrelsTable, readRun, readRunTable } from '../../src/io/trec.js';
-import { evaluateTrec, evaluateTrecTables } from '../../src/metrics/trec-eval.js';
+import { readQrelsTable, readRunTable } from '../../src/io/trec.js';
+import { evaluateTrec, readQrels, readRun } from '../helpers/trec-reference.js';
+import { evaluateTrecTables } from '../../src/metrics/trec-eval.js';
 import { parseRetrievalMetric } from '../../src/metrics/registry.js';
 import { scratchDir } from '../helpers/cli.js';
 

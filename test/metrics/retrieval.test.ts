@@ -8,7 +8,7 @@ import { precisionAt } from '../../src/metrics/retrieval/precision.js';
 import { rPrecision } from '../../src/metrics/retrieval/r-precision.js';
 import { recallAt } from '../../src/metrics/retrieval/recall.js';
 import { firstRelevantRank, reciprocalRankAt } from '../../src/metrics/retrieval/reciprocal-rank.js';
-import { evaluateTrec } from '../../src/metrics/trec-eval.js';
+import { evaluateTrec } from '../helpers/trec-reference.js';
 
 /** A ranked list of `length` filler ids with the given ids placed at the given 1-based ranks. */
 function rankedWith(length: number, placed: Record<number, string>): string[] {

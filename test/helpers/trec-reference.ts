@@ -1,0 +1,52 @@
+import { readQrelsTable, readRunTable } from '../../src/io/trec.js';
+import { judgeRanking } from '../../src/metrics/ranking.js';
+import type { RetrievalMetric } from '../../src/metrics/registry.js';
+import type { TrecEvaluation } from '../../src/metrics/trec-eval.js';
+
+/**
+ * A plain reference for the TREC path, for tests: qrels and runs as maps of strings, each query ranked by a
+ * comparator sort (score descending, docno descending by byte order, as trec_eval). The product reads into
+ * compact tables and ranks with JudgedRanker; tests compare the two.
+ */
+
+/** Judgments: query id → (docno → relevance grade). */
+export type Qrels = Map<string, Map<string, number>>;
+
+/** A run: query id → docnos ranked best first. */
+export type Run = Map<string, string[]>;
+
+export async function readQrels(file: string): Promise<Qrels> {
+  const table = await readQrelsTable(file);
+  const qrels: Qrels = new Map();
+  for (const [q, qid] of table.qids.entries()) {
+    const query = table.entries(q);
+    const judged = new Map<string, number>();
+    for (let i = 0; i < query.count; i++) judged.set(table.docnos.text(query.docIds[i]!), query.values[i]!);
+    qrels.set(qid, judged);
+  }
+  return qrels;
+}
+
+export async function readRun(file: string): Promise<Run> {
+  const table = await readRunTable(file);
+  const { docnos } = table;
+  const run: Run = new Map();
+  for (const [q, qid] of table.qids.entries()) {
+    const { values: scores, docIds, count } = table.entries(q);
+    const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => scores[b]! - scores[a]! || docnos.compare(docIds[b]!, docIds[a]!));
+    run.set(qid, order.map((i) => docnos.text(docIds[i]!)));
+  }
+  return run;
+}
+
+/** trec_eval -c over the maps: every qrels query counts, a query missing from the run scores 0. */
+export function evaluateTrec(qrels: Qrels, run: Run, metrics: readonly RetrievalMetric[]): TrecEvaluation {
+  const perQuery: Record<string, Record<string, number>> = {};
+  const aggregate: Record<string, number> = Object.fromEntries(metrics.map((metric) => [metric.name, 0]));
+  for (const [qid, relevance] of qrels) {
+    const ranking = judgeRanking(run.get(qid) ?? [], relevance);
+    perQuery[qid] = Object.fromEntries(metrics.map((metric) => [metric.name, metric.compute(ranking)]));
+    for (const metric of metrics) aggregate[metric.name]! += perQuery[qid]![metric.name]! / qrels.size;
+  }
+  return { queries: qrels.size, aggregate, perQuery };
+}
