@@ -8,7 +8,7 @@ import type { ActionInputs } from './inputs.js';
 /** A share of records the judge may fail on before the run counts as broken (as `rag-gate judge`'s default). */
 const MAX_FAILURE_SHARE = 0.05;
 
-export class JudgeRunError extends Error {
+class JudgeRunError extends Error {
   override name = 'JudgeRunError';
 }
 

@@ -11,7 +11,7 @@ export interface InputProblem {
 /** How many problems an error lists; the rest are counted. */
 export const MAX_LISTED_PROBLEMS = 20;
 
-export function formatProblem(problem: InputProblem): string {
+function formatProblem(problem: InputProblem): string {
   let where = problem.file;
   if (problem.line !== undefined) where += `:${problem.line}`;
   if (problem.column !== undefined) where += `:${problem.column}`;

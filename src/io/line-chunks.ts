@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 
 /** Whole lines of a file as raw bytes: `bytes[start, end)` holds complete lines, each ending in a line feed. */
-export interface LineChunk {
+interface LineChunk {
   readonly bytes: Buffer;
   readonly start: number;
   readonly end: number;

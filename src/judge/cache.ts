@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /** Bumped when the meaning of a cached value changes, so old entries are simply never found again. */
-export const CACHE_FORMAT = 'rag-gate-judge-cache-v1';
+const CACHE_FORMAT = 'rag-gate-judge-cache-v1';
 
 /** Everything a judge reply depends on. The base URL is not part of it: the model name identifies the judge. */
 export interface CacheKeyParts {

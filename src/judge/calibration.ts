@@ -17,7 +17,7 @@ import { CLAIM_VERDICTS, CORRECTNESS_VERDICTS, PROMPT_VERSIONS, joinContexts } f
  * `kappa`, `observed` and `expected` are for the decision the metric uses: SUPPORTED or not for faithfulness,
  * CORRECT or not for correctness. `confusion` counts (human label → judge label) with every label kept.
  */
-export const calibrationRecordSchema = z.object({
+const calibrationRecordSchema = z.object({
   model: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty'),
   promptVersion: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty'),
   kind: z.enum(['faithfulness', 'correctness'], { error: 'must be "faithfulness" or "correctness"' }),

@@ -11,7 +11,7 @@ export const DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
 /** Base of the exponential backoff; `RAG_GATE_JUDGE_BACKOFF_MS` overrides it (tests use a few ms). */
 export const DEFAULT_BACKOFF_MS = 500;
 /** A server that asks to wait longer than this is not waited for: the call fails as `unavailable`. */
-export const DEFAULT_MAX_RETRY_AFTER_MS = 120_000;
+const DEFAULT_MAX_RETRY_AFTER_MS = 120_000;
 
 export interface JudgeClientOptions {
   /** e.g. https://api.openai.com/v1; `/chat/completions` and `/embeddings` are appended. */

@@ -8,7 +8,7 @@ const id = z.string({ error: 'is required and must be a string' }).min(1, 'must 
 const required = z.string({ error: 'is required and must be a string' });
 
 /** A claim–context pair with a human verdict (faithfulness calibration). */
-export const claimLabelSchema = z.object({
+const claimLabelSchema = z.object({
   id,
   claim: required,
   context: z.union([z.string(), z.array(z.string())], { error: 'is required: a string, or a list of strings (the retrieved texts)' }),
@@ -17,7 +17,7 @@ export const claimLabelSchema = z.object({
 export type ClaimLabel = z.infer<typeof claimLabelSchema>;
 
 /** An answer with a human correct / incorrect judgement (correctness calibration). */
-export const answerLabelSchema = z.object({
+const answerLabelSchema = z.object({
   id,
   question: required,
   answer: required,

@@ -19,7 +19,7 @@ export const METRIC_FIELD: Readonly<Record<JudgeMetric, 'claims' | 'answer_relev
   correctness: 'correct',
 };
 
-export interface JudgedClaim {
+interface JudgedClaim {
   text: string;
   verdict: ClaimVerdict;
 }

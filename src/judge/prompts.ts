@@ -14,7 +14,7 @@ export const CLAIM_VERDICTS = ['SUPPORTED', 'CONTRADICTED', 'NOT_STATED'] as con
 export type ClaimVerdict = (typeof CLAIM_VERDICTS)[number];
 
 /** A chat message in the OpenAI wire format. */
-export interface ChatMessage {
+interface ChatMessage {
   readonly role: 'system' | 'user';
   readonly content: string;
 }
@@ -85,10 +85,10 @@ const strictObject = (properties: Record<string, unknown>) => ({
 });
 const verdictProperty = (values: readonly string[]) => ({ type: 'string', enum: [...values] });
 
-export const claimsReply = z.object({
+const claimsReply = z.object({
   claims: z.array(z.object({ text: z.string(), verdict: z.enum(CLAIM_VERDICTS) })),
 });
-export type ClaimsReply = z.infer<typeof claimsReply>;
+type ClaimsReply = z.infer<typeof claimsReply>;
 
 /** Faithfulness of one answer: claims split out and judged in one call. */
 export function faithfulnessRequest(question: string, answer: string, contexts: readonly string[]): StructuredRequest<ClaimsReply> {
@@ -107,7 +107,7 @@ export function faithfulnessRequest(question: string, answer: string, contexts: 
   };
 }
 
-export const verdictReply = z.object({ verdict: z.enum(CLAIM_VERDICTS) });
+const verdictReply = z.object({ verdict: z.enum(CLAIM_VERDICTS) });
 
 /** One claim against one context (calibration): the same rubric, the verdict only. */
 export function claimVerdictRequest(claim: string, context: string): StructuredRequest<z.infer<typeof verdictReply>> {
@@ -125,7 +125,7 @@ export function claimVerdictRequest(claim: string, context: string): StructuredR
 }
 
 /** At least three questions (extra ones are dropped); fewer is an invalid reply and is retried. */
-export const questionsReply = z.object({ questions: z.array(z.string().trim().min(1)).min(3) });
+const questionsReply = z.object({ questions: z.array(z.string().trim().min(1)).min(3) });
 
 /** Answer relevance, step one: three questions the answer would answer. */
 export function relevanceQuestionsRequest(answer: string): StructuredRequest<z.infer<typeof questionsReply>> {
@@ -143,7 +143,7 @@ export function relevanceQuestionsRequest(answer: string): StructuredRequest<z.i
 }
 
 export const CORRECTNESS_VERDICTS = ['CORRECT', 'INCORRECT'] as const;
-export const correctnessReply = z.object({ verdict: z.enum(CORRECTNESS_VERDICTS) });
+const correctnessReply = z.object({ verdict: z.enum(CORRECTNESS_VERDICTS) });
 
 /** Correctness of an answer against the reference answer. */
 export function correctnessRequest(question: string, answer: string, expected: string): StructuredRequest<z.infer<typeof correctnessReply>> {

@@ -2,7 +2,7 @@ import { jsonArrayElements } from '../io/json-array.js';
 import { readLines } from '../io/lines.js';
 
 /** The source text of each record of a results file, in file order, as `readResults` sees them. */
-export interface RawRecords {
+interface RawRecords {
   /** True for JSON Lines (each text is one line), false for a JSON array (a text may span lines). */
   readonly jsonLines: boolean;
   readonly texts: string[];

@@ -9,7 +9,7 @@ const count = (n: number) => n.toLocaleString('en-US');
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
 /** "calls 12 (2 retries), tokens 3,456 (prompt 3,000, completion 456), cache hits 7" */
-export function formatStats(stats: JudgeStats): string {
+function formatStats(stats: JudgeStats): string {
   return (
     `calls ${count(stats.calls)} (${plural(stats.retries, 'retry', 'retries')}), ` +
     `tokens ${count(stats.totalTokens)} (prompt ${count(stats.promptTokens)}, completion ${count(stats.completionTokens)}), ` +

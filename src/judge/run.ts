@@ -65,7 +65,7 @@ type Plan = { readonly judge: true } | { readonly judge: false; readonly kept: b
 const hasText = (text: string | undefined): text is string => text !== undefined && text.trim() !== '';
 
 /** Whether a record's metric is judged, kept (already present) or skipped (inputs missing, with the reason). */
-export function planMetric(metric: JudgeMetric, record: ResultRecord, overwrite: boolean): Plan {
+function planMetric(metric: JudgeMetric, record: ResultRecord, overwrite: boolean): Plan {
   if (!overwrite && record[METRIC_FIELD[metric]] !== undefined) return { judge: false, kept: true };
   if (!hasText(record.answer)) return { judge: false, kept: false, reason: 'no answer' };
   if (metric === 'faithfulness' && (record.retrieved_contexts ?? []).length === 0) return { judge: false, kept: false, reason: 'no retrieved_contexts' };
@@ -98,7 +98,7 @@ function earlierErrors(object: Record<string, unknown>): { metric: string }[] {
 }
 
 /** Who judged each metric: the `judged_by` entry a field gets when this client fills it in. */
-export function judgeProvenance(client: JudgeClient): Record<JudgeMetric, JudgedBy> {
+function judgeProvenance(client: JudgeClient): Record<JudgeMetric, JudgedBy> {
   return {
     faithfulness: { model: client.model, prompt_version: PROMPT_VERSIONS.faithfulness },
     answer_relevance: { model: client.model, embedding_model: client.embeddingModel, prompt_version: PROMPT_VERSIONS.answer_relevance },
@@ -113,7 +113,7 @@ export function judgeProvenance(client: JudgeClient): Record<JudgeMetric, Judged
  * At most `concurrency` metric judgements (so HTTP requests) run at once. A JudgeSetupError (endpoint
  * unreachable, key rejected) rejects the whole run; any other failure is recorded on its record.
  */
-export async function judgeResults(client: JudgeClient, options: JudgeRunOptions): Promise<JudgeRunResult> {
+async function judgeResults(client: JudgeClient, options: JudgeRunOptions): Promise<JudgeRunResult> {
   const records: ResultRecord[] = [];
   const { warnings: readWarnings } = await readResults(options.results, (record) => records.push(record));
   const raw = await readRawRecords(options.results);

@@ -17,7 +17,7 @@
 export type Seed = string | number;
 
 /** cyrb128: a fast non-cryptographic 128-bit string hash, returned as four unsigned 32-bit words. */
-export function cyrb128(text: string): [number, number, number, number] {
+function cyrb128(text: string): [number, number, number, number] {
   let h1 = 1779033703;
   let h2 = 3144134277;
   let h3 = 1013904242;
