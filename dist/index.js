@@ -53480,17 +53480,23 @@ function decideGate(tests, head, config2, blocked = /* @__PURE__ */ new Map()) {
       reasons.push(`${category} regressed significantly: ${describeDrop(test, config2)}`);
     }
   }
-  for (const floor of config2.floors) {
+  const floors = config2.floors.map((floor) => {
     const value = head.metrics[floor.metric]?.value ?? null;
-    if (value === null) reasons.push(`floor ${formatFloor(floor)} cannot be checked: no head question carries ${floor.metric}`);
-    else if (floor.op === ">=" ? value < floor.value : value > floor.value) {
-      const broken = `floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
-      const uncalibrated = blocked.get(floor.metric);
-      if (uncalibrated === void 0) reasons.push(broken);
-      else warnings.push(`${broken}, but it does not gate: ${uncalibrated}`);
+    if (value === null) {
+      reasons.push(`floor ${formatFloor(floor)} cannot be checked: no head question carries ${floor.metric}`);
+      return { floor, value, outcome: "unchecked" };
     }
-  }
-  return { verdict: reasons.length > 0 ? "fail" : "pass", reasons, warnings, outcomes };
+    if (floor.op === ">=" ? value >= floor.value : value <= floor.value) return { floor, value, outcome: "holds" };
+    const broken = `floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
+    const uncalibrated = blocked.get(floor.metric);
+    if (uncalibrated !== void 0) {
+      warnings.push(`${broken}, but it does not gate: ${uncalibrated}`);
+      return { floor, value, outcome: "uncalibrated-judge" };
+    }
+    reasons.push(broken);
+    return { floor, value, outcome: "broken" };
+  });
+  return { verdict: reasons.length > 0 ? "fail" : "pass", reasons, warnings, outcomes, floors };
 }
 
 // src/judge/calibration.ts
@@ -54066,7 +54072,7 @@ function compareRuns(baseRun, headRun, headSummary, config2, files) {
   };
   const retrievalTest = testsBeforeGate.find((test) => test.metric === "retrieval_ok");
   const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config2.calibrations, config2.kappaFloor);
-  const { verdict, reasons, warnings, outcomes } = decideGate(testsBeforeGate, headSummary, config2, blockedMetrics(judges));
+  const { verdict, reasons, warnings, outcomes, floors } = decideGate(testsBeforeGate, headSummary, config2, blockedMetrics(judges));
   const tests = testsBeforeGate.map((test) => test.gate === null ? test : { ...test, gateOutcome: outcomes.get(test.gate) ?? null });
   return {
     paired: pairing.headRows.length,
@@ -54082,6 +54088,7 @@ function compareRuns(baseRun, headRun, headSummary, config2, files) {
     causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
     decomposition,
     retrievalShifted: retrievalTest?.significant === true,
+    floors,
     judges,
     verdict,
     reasons,
@@ -59547,7 +59554,10 @@ function decideWords(comparison) {
   if (comparison.verdict === "fail") {
     const parts = [];
     if (failing.length > 0) parts.push(`${join7(failing.map((t) => CATEGORY_WORDS[t.gate]))} regressed significantly`);
-    if (otherReasons.length > 0) parts.push(otherReasons.length === 1 ? "a floor is broken" : `${otherReasons.length} floors are broken`);
+    const broken = comparison.floors.filter((f) => f.outcome === "broken").length;
+    const unchecked = comparison.floors.filter((f) => f.outcome === "unchecked").length;
+    if (broken > 0) parts.push(broken === 1 ? "a floor is broken" : `${broken} floors are broken`);
+    if (unchecked > 0) parts.push(unchecked === 1 ? "a floor cannot be checked" : `${unchecked} floors cannot be checked`);
     return { heading: `\u274C rag-gate: ${parts.length > 0 ? parts.join("; ") : "this check fails"}`, failing: failingSet, otherReasons };
   }
   const uncalibrated = gated.filter((t) => t.gateOutcome === "uncalibrated-judge");

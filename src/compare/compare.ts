@@ -9,7 +9,7 @@ import { mcnemar, type McNemarResult } from '../stats/mcnemar.js';
 import { mcnemarSampleSize, pairedMeanSampleSize } from '../stats/power.js';
 import { pairValues } from '../stats/paired.js';
 import { pairedRandomizationTest } from '../stats/randomization.js';
-import { type Floor, decideGate, type GateCategory, type GateOutcome, type Verdict } from './gate.js';
+import { type Floor, type FloorCheck, decideGate, type GateCategory, type GateOutcome, type Verdict } from './gate.js';
 import { blockedMetrics, type JudgeStatus, judgeStatuses } from './judge-gate.js';
 import { gather, pairQuestions, type Pairing } from './pairing.js';
 
@@ -107,6 +107,8 @@ export interface Comparison {
   readonly decomposition: { readonly base: Decomposition; readonly head: Decomposition };
   /** r moved significantly (the retrieval test, Holm-adjusted when gated): gGood and gBad were measured on different subsets. */
   readonly retrievalShifted: boolean;
+  /** Each `--floor`, its head value and whether it held. */
+  readonly floors: readonly FloorCheck[];
   /** For each field `rag-gate judge` filled: whether its judge is calibrated and may gate. */
   readonly judges: readonly JudgeStatus[];
   readonly verdict: Verdict;
@@ -297,7 +299,7 @@ export function compareRuns(baseRun: QuestionOutcomes, headRun: QuestionOutcomes
   };
   const retrievalTest = testsBeforeGate.find((test) => test.metric === 'retrieval_ok');
   const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config.calibrations, config.kappaFloor);
-  const { verdict, reasons, warnings, outcomes } = decideGate(testsBeforeGate, headSummary, config, blockedMetrics(judges));
+  const { verdict, reasons, warnings, outcomes, floors } = decideGate(testsBeforeGate, headSummary, config, blockedMetrics(judges));
   const tests = testsBeforeGate.map((test) => (test.gate === null ? test : { ...test, gateOutcome: outcomes.get(test.gate) ?? null }));
   return {
     paired: pairing.headRows.length,
@@ -313,6 +315,7 @@ export function compareRuns(baseRun: QuestionOutcomes, headRun: QuestionOutcomes
     causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
     decomposition,
     retrievalShifted: retrievalTest?.significant === true,
+    floors,
     judges,
     verdict,
     reasons,

@@ -37,6 +37,13 @@ export function parseFloor(text: string): Floor {
   return { metric, op: op === '<=' ? '<=' : '>=', value };
 }
 
+/** How a floor fared on head: its value, and whether it held, broke (failing the check) or could not be checked. */
+export interface FloorCheck {
+  readonly floor: Floor;
+  readonly value: number | null;
+  readonly outcome: 'holds' | 'broken' | 'unchecked' | 'uncalibrated-judge';
+}
+
 export function formatFloor(floor: Floor): string {
   return `${floor.metric} ${floor.op === '>=' ? '≥' : '≤'} ${floor.value}`;
 }
@@ -58,7 +65,7 @@ export function decideGate(
   head: RunSummary,
   config: CompareConfig,
   blocked: ReadonlyMap<string, string> = new Map(),
-): { verdict: Verdict; reasons: string[]; warnings: string[]; outcomes: Map<GateCategory, GateOutcome> } {
+): { verdict: Verdict; reasons: string[]; warnings: string[]; outcomes: Map<GateCategory, GateOutcome>; floors: FloorCheck[] } {
   const reasons: string[] = [];
   const warnings: string[] = [];
   const outcomes = new Map<GateCategory, GateOutcome>();
@@ -81,15 +88,21 @@ export function decideGate(
       reasons.push(`${category} regressed significantly: ${describeDrop(test, config)}`);
     }
   }
-  for (const floor of config.floors) {
+  const floors = config.floors.map((floor): FloorCheck => {
     const value = head.metrics[floor.metric]?.value ?? null;
-    if (value === null) reasons.push(`floor ${formatFloor(floor)} cannot be checked: no head question carries ${floor.metric}`);
-    else if (floor.op === '>=' ? value < floor.value : value > floor.value) {
-      const broken = `floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
-      const uncalibrated = blocked.get(floor.metric);
-      if (uncalibrated === undefined) reasons.push(broken);
-      else warnings.push(`${broken}, but it does not gate: ${uncalibrated}`);
+    if (value === null) {
+      reasons.push(`floor ${formatFloor(floor)} cannot be checked: no head question carries ${floor.metric}`);
+      return { floor, value, outcome: 'unchecked' };
     }
-  }
-  return { verdict: reasons.length > 0 ? 'fail' : 'pass', reasons, warnings, outcomes };
+    if (floor.op === '>=' ? value >= floor.value : value <= floor.value) return { floor, value, outcome: 'holds' };
+    const broken = `floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
+    const uncalibrated = blocked.get(floor.metric);
+    if (uncalibrated !== undefined) {
+      warnings.push(`${broken}, but it does not gate: ${uncalibrated}`);
+      return { floor, value, outcome: 'uncalibrated-judge' };
+    }
+    reasons.push(broken);
+    return { floor, value, outcome: 'broken' };
+  });
+  return { verdict: reasons.length > 0 ? 'fail' : 'pass', reasons, warnings, outcomes, floors };
 }

@@ -173,7 +173,10 @@ function decideWords(comparison: Comparison): Verdict {
   if (comparison.verdict === 'fail') {
     const parts: string[] = [];
     if (failing.length > 0) parts.push(`${join(failing.map((t) => CATEGORY_WORDS[t.gate!]))} regressed significantly`);
-    if (otherReasons.length > 0) parts.push(otherReasons.length === 1 ? 'a floor is broken' : `${otherReasons.length} floors are broken`);
+    const broken = comparison.floors.filter((f) => f.outcome === 'broken').length;
+    const unchecked = comparison.floors.filter((f) => f.outcome === 'unchecked').length;
+    if (broken > 0) parts.push(broken === 1 ? 'a floor is broken' : `${broken} floors are broken`);
+    if (unchecked > 0) parts.push(unchecked === 1 ? 'a floor cannot be checked' : `${unchecked} floors cannot be checked`);
     return { heading: `❌ rag-gate: ${parts.length > 0 ? parts.join('; ') : 'this check fails'}`, failing: failingSet, otherReasons };
   }
   const uncalibrated = gated.filter((t) => t.gateOutcome === 'uncalibrated-judge');

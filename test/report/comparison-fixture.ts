@@ -182,6 +182,7 @@ export function makeComparison(overrides: Partial<Comparison> = {}): Comparison 
     causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
     decomposition: { base: decomposition(155, 119, 15, 4), head: decomposition(141, 110, 29, 7) },
     retrievalShifted: true,
+    floors: [],
     judges: [],
     verdict: 'fail',
     reasons: [

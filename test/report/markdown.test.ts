@@ -7,6 +7,8 @@ import type { Comparison, QuestionChange } from '../../src/compare/compare.js';
 import { renderComment, type CommentOptions } from '../../src/report/markdown.js';
 import { change, countByTag, gate, makeComparison, makePassingComparison, mcnemarTest, randomizationTest, retrievalRegression, sketchTests } from './comparison-fixture.js';
 
+const RECALL_FLOOR_BROKEN = { floor: { metric: 'recall@5', op: '>=' as const, value: 0.8 }, value: 0.7, outcome: 'broken' as const };
+
 const OPTIONS: CommentOptions = {
   retrievalOk: 'hit@5',
   marker: 'rag-gate:default',
@@ -212,6 +214,16 @@ describe('renderComment: variants', () => {
     expect(plain(tree)).not.toContain('fixed (wrong in base');
   });
 
+  it('says a floor cannot be checked rather than broken', () => {
+    const comparison = makePassingComparison({
+      verdict: 'fail',
+      reasons: ['floor faithfulness ≥ 0.9 cannot be checked: no head question carries faithfulness'],
+      floors: [{ floor: { metric: 'faithfulness', op: '>=', value: 0.9 }, value: null, outcome: 'unchecked' }],
+    });
+    const tree = parse(renderComment(comparison, OPTIONS));
+    expect(plain(tree.children[1]!)).toBe('❌ rag-gate: a floor cannot be checked');
+  });
+
   it('names every failing category and the floors in the heading', () => {
     const tests = gate([
       mcnemarTest('retrieval_ok', { fixed: 2, broken: 30, bothRight: 125, bothWrong: 13 }),
@@ -220,6 +232,7 @@ describe('renderComment: variants', () => {
     const comparison = makeComparison({
       tests,
       reasons: ['retrieval regressed significantly: …', 'end-to-end regressed significantly: …', 'floor broken: recall@5 is 0.700 in head, the floor is recall@5 ≥ 0.8'],
+      floors: [RECALL_FLOOR_BROKEN],
     });
     const { tree } = render(comparison);
     expect(plain(tree.children[1]!)).toBe('❌ rag-gate: retrieval and end-to-end correctness regressed significantly; a floor is broken');
@@ -232,7 +245,7 @@ describe('renderComment: variants', () => {
   });
 
   it('fails on a floor alone', () => {
-    const comparison = makePassingComparison({ verdict: 'fail', reasons: ['floor broken: recall@5 is 0.700 in head, the floor is recall@5 ≥ 0.8'] });
+    const comparison = makePassingComparison({ verdict: 'fail', reasons: ['floor broken: recall@5 is 0.700 in head, the floor is recall@5 ≥ 0.8'], floors: [RECALL_FLOOR_BROKEN] });
     const { tree } = render(comparison);
     expect(plain(tree.children[1]!)).toBe('❌ rag-gate: a floor is broken');
     expect(plain(tree.children[2]!)).toBe('Floor broken: recall@5 is 0.700 in head, the floor is recall@5 ≥ 0.8. This check fails.');
