@@ -38976,6 +38976,8 @@ var JudgeClient = class {
   abort = new AbortController();
   setupError;
   memo = /* @__PURE__ */ new Map();
+  /** Until when (epoch ms) the server asked everyone to wait: a 429's Retry-After holds back every call, not one. */
+  pausedUntil = 0;
   responseFormat = "json_schema";
   baseUrl;
   get model() {
@@ -39049,6 +39051,7 @@ var JudgeClient = class {
           throw new JudgeCallError(last.kind, `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1e3)} s, longer than the ${maxRetryAfterMs / 1e3} s rag-gate waits`);
         }
         this.stats.retries++;
+        if (last.retryAfterMs !== void 0) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + last.retryAfterMs);
         await sleep(last.retryAfterMs ?? backoffDelay(n - 1, backoffMs, this.options.random), this.abort.signal);
       }
       try {
@@ -39070,6 +39073,8 @@ var JudgeClient = class {
   /** One HTTP POST: budget, timeout, and the failures no retry can fix. */
   async post(path, body) {
     if (this.setupError !== void 0) throw this.setupError;
+    const paused = this.pausedUntil - Date.now();
+    if (paused > 0) await sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1e3, paused / 10)), this.abort.signal);
     const { maxCalls, timeoutMs, apiKey } = this.options;
     if (maxCalls !== void 0 && this.stats.calls >= maxCalls) {
       throw new JudgeCallError("budget", `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? "" : "s"} is used up`);

@@ -146,6 +146,8 @@ export class JudgeClient {
   private readonly abort = new AbortController();
   private setupError: JudgeSetupError | undefined;
   private readonly memo = new Map<string, Promise<unknown>>();
+  /** Until when (epoch ms) the server asked everyone to wait: a 429's Retry-After holds back every call, not one. */
+  private pausedUntil = 0;
   private responseFormat: 'json_schema' | 'json_object' = 'json_schema';
   private readonly baseUrl: string;
 
@@ -229,6 +231,7 @@ export class JudgeClient {
           throw new JudgeCallError(last.kind, `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1000)} s, longer than the ${maxRetryAfterMs / 1000} s rag-gate waits`);
         }
         this.stats.retries++;
+        if (last.retryAfterMs !== undefined) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + last.retryAfterMs);
         await sleep(last.retryAfterMs ?? backoffDelay(n - 1, backoffMs, this.options.random), this.abort.signal);
       }
       try {
@@ -252,6 +255,10 @@ export class JudgeClient {
   /** One HTTP POST: budget, timeout, and the failures no retry can fix. */
   private async post(path: string, body: unknown): Promise<RawReply> {
     if (this.setupError !== undefined) throw this.setupError;
+    // Calls in flight when the server asked for a pause wait it out too, each with a little jitter so they do not
+    // all return at the same instant.
+    const paused = this.pausedUntil - Date.now();
+    if (paused > 0) await sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1000, paused / 10)), this.abort.signal);
     const { maxCalls, timeoutMs, apiKey } = this.options;
     if (maxCalls !== undefined && this.stats.calls >= maxCalls) {
       throw new JudgeCallError('budget', `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? '' : 's'} is used up`);

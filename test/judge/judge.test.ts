@@ -231,6 +231,19 @@ describe('judge: retries, timeouts and failures', () => {
     expect(run.stderr).toMatch(/calls 2 \(1 retry\)/);
   });
 
+  it('holds back every call, not only the one that got it, while a 429 asks to wait', async () => {
+    server.delayMs = 50;
+    server.handler = (_request, index) =>
+      index === 0 ? { status: 429, headers: { 'retry-after-ms': '400' }, body: { error: { message: 'Rate limit reached' } }, delayMs: 0 } : undefined;
+    const records = Array.from({ length: 6 }, (_, i) => ({ ...REFUND, id: `q${i}`, answer: `${REFUND.answer} (${i})` }));
+    const run = await judge(input(records), ['--metrics', 'faithfulness', '--concurrency', '2']);
+    expect(run.code, run.stderr).toBe(0);
+    const first = server.requests[0]!.at;
+    // Request 1 was already in flight when the 429 came back; every later one waited out the pause.
+    for (const request of server.requests.slice(2)) expect(request.at - first).toBeGreaterThanOrEqual(380);
+    expect(server.requests).toHaveLength(7);
+  });
+
   it('retries 5xx with backoff, and gives up after --max-attempts as a judge error', async () => {
     server.handler = (_request, index) => (index < 2 ? { status: 503, body: 'upstream overloaded' } : undefined);
     const recovered = await judge(input([REFUND]), ['--metrics', 'faithfulness']);
