@@ -32538,6 +32538,7 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(),
   const problems = new ProblemCollector();
   const unknownFields = /* @__PURE__ */ new Map();
   let records = 0;
+  const shape = { format: "jsonl" };
   const handle2 = (text4, line) => {
     let raw;
     try {
@@ -32570,10 +32571,10 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(),
     }
     seenIds.set(id2, { file: file2, line });
     records++;
-    if (problems.count === 0) onRecord(parsed.data, line);
+    if (problems.count === 0) onRecord(parsed.data, line, text4);
   };
   try {
-    for await (const element of recordTexts(file2, onProgress)) handle2(element.text, element.line);
+    for await (const element of recordTexts(file2, onProgress, shape)) handle2(element.text, element.line);
   } catch (error62) {
     if (error62 instanceof JsonArrayShapeError) problems.add({ file: file2, line: error62.line, message: error62.message });
     else throw readFailure(file2, error62);
@@ -32585,15 +32586,16 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(),
   const warnings = [...unknownFields].map(
     ([key, line]) => `${file2}:${line}: unknown field "${key}" is ignored (check its spelling against the results format)`
   );
-  return { records, warnings };
+  return { records, format: shape.format, warnings };
 }
-async function* recordTexts(file2, onProgress) {
+async function* recordTexts(file2, onProgress, shape) {
   const lines = readLines(file2, onProgress);
   let first = await lines.next();
   while (!first.done && first.value.text.trim() === "") first = await lines.next();
   if (first.done) return;
   const firstLine = first.value;
   if (firstLine.text.trimStart().startsWith("[")) {
+    shape.format = "array";
     yield* jsonArrayElements(prepend(firstLine, lines));
     return;
   }
@@ -39243,25 +39245,6 @@ import { stat } from "node:fs/promises";
 import { dirname as dirname3, resolve } from "node:path";
 
 // src/judge/raw.ts
-async function readRawRecords(file2) {
-  const lines = readLines(file2);
-  let first = await lines.next();
-  while (!first.done && first.value.text.trim() === "") first = await lines.next();
-  if (first.done) return { jsonLines: true, texts: [] };
-  const head = first.value;
-  if (head.text.trimStart().startsWith("[")) {
-    const texts2 = [];
-    async function* all2() {
-      yield head;
-      yield* lines;
-    }
-    for await (const element of jsonArrayElements(all2())) texts2.push(element.text);
-    return { jsonLines: false, texts: texts2 };
-  }
-  const texts = [head.text];
-  for await (const line of lines) if (line.text.trim() !== "") texts.push(line.text);
-  return { jsonLines: true, texts };
-}
 function rewriteRecord(text4, jsonLines, set2, remove) {
   const object2 = JSON.parse(text4);
   const removing = [...remove].filter((key) => Object.hasOwn(object2, key));
@@ -39319,9 +39302,12 @@ function judgeProvenance(client) {
 }
 async function judgeResults(client, options) {
   const records = [];
-  const { warnings: readWarnings } = await readResults(options.results, (record2) => records.push(record2));
-  const raw = await readRawRecords(options.results);
-  if (raw.texts.length !== records.length) throw new Error(`internal: read ${records.length} records but ${raw.texts.length} record texts`);
+  const texts = [];
+  const { warnings: readWarnings, format } = await readResults(options.results, (record2, _line, text4) => {
+    records.push(record2);
+    texts.push(text4);
+  });
+  const jsonLines = format === "jsonl";
   const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
   const reports = {};
   for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0 };
@@ -39370,14 +39356,14 @@ async function judgeResults(client, options) {
   const failuresByKind = {};
   let recordsFailed = 0;
   const provenance = judgeProvenance(client);
-  const lines = raw.texts.map((text4, index) => {
+  const lines = texts.map((text4, index) => {
     const recordErrors = errors[index];
     if (recordErrors.length > 0) {
       recordsFailed++;
       for (const error62 of recordErrors) failuresByKind[error62.kind] = (failuresByKind[error62.kind] ?? 0) + 1;
     }
     const judgedHere = judgedMetrics[index];
-    if (judgedHere.size === 0) return rewriteRecord(text4, raw.jsonLines, /* @__PURE__ */ new Map(), /* @__PURE__ */ new Set());
+    if (judgedHere.size === 0) return rewriteRecord(text4, jsonLines, /* @__PURE__ */ new Map(), /* @__PURE__ */ new Set());
     const object2 = JSON.parse(text4);
     const judged = values[index];
     const set2 = /* @__PURE__ */ new Map();
@@ -39398,7 +39384,7 @@ async function judgeResults(client, options) {
     const all2 = [...earlier, ...recordErrors].sort((a, b) => metricOrder(a.metric) - metricOrder(b.metric));
     if (all2.length > 0) set2.set(JUDGE_ERRORS_FIELD, all2);
     else remove.add(JUDGE_ERRORS_FIELD);
-    return rewriteRecord(text4, raw.jsonLines, set2, remove);
+    return rewriteRecord(text4, jsonLines, set2, remove);
   });
   return {
     lines,

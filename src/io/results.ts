@@ -7,6 +7,8 @@ import { FIELD_ALIASES, KNOWN_FIELDS, type ResultRecord, resultRecordSchema } fr
 /** What a read found besides the records: fields nobody reads, so a typo such as `retreived_ids` is visible. */
 export interface ReadSummary {
   readonly records: number;
+  /** JSON Lines (each record's text is one line), or one JSON array (a record's text may span lines). */
+  readonly format: 'jsonl' | 'array';
   readonly warnings: readonly string[];
 }
 
@@ -54,18 +56,20 @@ function canonicalize(raw: Record<string, unknown>, file: string, line: number, 
  * Reads a results file (JSON Lines, or one JSON array) record by record, validating each against the schema
  * and handing valid records to `onRecord` in file order. Reads to the end even after a problem, so that up
  * to 20 problems are reported together; then throws an InputError naming file, line and field for each.
- * `onRecord` sees only records of a file that is valid so far; callers keep nothing if the read throws.
+ * `onRecord` sees only records of a file that is valid so far, with their source text; callers keep nothing if
+ * the read throws.
  * `seenIds`, shared across the shards of one run, makes an id repeated in another shard an error too.
  */
 export async function readResults(
   file: string,
-  onRecord: (record: ResultRecord, line: number) => void,
+  onRecord: (record: ResultRecord, line: number, text: string) => void,
   seenIds: Map<string, { file: string; line: number }> = new Map(),
   onProgress?: ReadProgress,
 ): Promise<ReadSummary> {
   const problems = new ProblemCollector();
   const unknownFields = new Map<string, number>();
   let records = 0;
+  const shape: { format: 'jsonl' | 'array' } = { format: 'jsonl' };
 
   const handle = (text: string, line: number) => {
     let raw: unknown;
@@ -99,11 +103,11 @@ export async function readResults(
     }
     seenIds.set(id, { file, line });
     records++;
-    if (problems.count === 0) onRecord(parsed.data, line);
+    if (problems.count === 0) onRecord(parsed.data, line, text);
   };
 
   try {
-    for await (const element of recordTexts(file, onProgress)) handle(element.text, element.line);
+    for await (const element of recordTexts(file, onProgress, shape)) handle(element.text, element.line);
   } catch (error) {
     if (error instanceof JsonArrayShapeError) problems.add({ file, line: error.line, message: error.message });
     else throw readFailure(file, error);
@@ -115,17 +119,18 @@ export async function readResults(
   const warnings = [...unknownFields].map(
     ([key, line]) => `${file}:${line}: unknown field "${key}" is ignored (check its spelling against the results format)`,
   );
-  return { records, warnings };
+  return { records, format: shape.format, warnings };
 }
 
 /** The text of each record with its line: non-blank lines of JSON Lines, or the elements of a JSON array. */
-async function* recordTexts(file: string, onProgress?: ReadProgress): AsyncGenerator<NumberedLine> {
+async function* recordTexts(file: string, onProgress: ReadProgress | undefined, shape: { format: 'jsonl' | 'array' }): AsyncGenerator<NumberedLine> {
   const lines = readLines(file, onProgress);
   let first = await lines.next();
   while (!first.done && first.value.text.trim() === '') first = await lines.next();
   if (first.done) return;
   const firstLine = first.value;
   if (firstLine.text.trimStart().startsWith('[')) {
+    shape.format = 'array';
     yield* jsonArrayElements(prepend(firstLine, lines));
     return;
   }

@@ -1,37 +1,3 @@
-import { jsonArrayElements } from '../io/json-array.js';
-import { readLines } from '../io/lines.js';
-
-/** The source text of each record of a results file, in file order, as `readResults` sees them. */
-interface RawRecords {
-  /** True for JSON Lines (each text is one line), false for a JSON array (a text may span lines). */
-  readonly jsonLines: boolean;
-  readonly texts: string[];
-}
-
-/**
- * Reads the records' source texts of a results file that `readResults` has already validated, so the judge
- * can write each record back with its unknown fields, its spelling and (for JSON Lines) its bytes intact.
- */
-export async function readRawRecords(file: string): Promise<RawRecords> {
-  const lines = readLines(file);
-  let first = await lines.next();
-  while (!first.done && first.value.text.trim() === '') first = await lines.next();
-  if (first.done) return { jsonLines: true, texts: [] };
-  const head = first.value;
-  if (head.text.trimStart().startsWith('[')) {
-    const texts: string[] = [];
-    async function* all() {
-      yield head;
-      yield* lines;
-    }
-    for await (const element of jsonArrayElements(all())) texts.push(element.text);
-    return { jsonLines: false, texts };
-  }
-  const texts = [head.text];
-  for await (const line of lines) if (line.text.trim() !== '') texts.push(line.text);
-  return { jsonLines: true, texts };
-}
-
 /**
  * The record's text with `set` fields written and `remove` fields deleted, as one JSON line. When every set
  * field is new and nothing is removed, a JSON Lines record keeps its exact text and the fields are appended;

@@ -6,7 +6,7 @@ import type { JudgeClient } from './client.js';
 import { type JudgeErrorKind, JudgeCallError } from './errors.js';
 import { type JudgeMetric, JUDGE_METRICS, METRIC_FIELD, judgeAnswerRelevance, judgeClaims, judgeCorrect } from './metrics.js';
 import { PROMPT_VERSIONS } from './prompts.js';
-import { readRawRecords, rewriteRecord } from './raw.js';
+import { rewriteRecord } from './raw.js';
 
 /** The field a record gets when judging one of its metrics failed; replaced on every run. */
 export const JUDGE_ERRORS_FIELD = 'judge_errors';
@@ -115,9 +115,12 @@ function judgeProvenance(client: JudgeClient): Record<JudgeMetric, JudgedBy> {
  */
 async function judgeResults(client: JudgeClient, options: JudgeRunOptions): Promise<JudgeRunResult> {
   const records: ResultRecord[] = [];
-  const { warnings: readWarnings } = await readResults(options.results, (record) => records.push(record));
-  const raw = await readRawRecords(options.results);
-  if (raw.texts.length !== records.length) throw new Error(`internal: read ${records.length} records but ${raw.texts.length} record texts`);
+  const texts: string[] = [];
+  const { warnings: readWarnings, format } = await readResults(options.results, (record, _line, text) => {
+    records.push(record);
+    texts.push(text);
+  });
+  const jsonLines = format === 'jsonl';
 
   const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
   const reports: Partial<Record<JudgeMetric, MetricReport>> = {};
@@ -169,14 +172,14 @@ async function judgeResults(client: JudgeClient, options: JudgeRunOptions): Prom
   const failuresByKind: Partial<Record<JudgeErrorKind, number>> = {};
   let recordsFailed = 0;
   const provenance = judgeProvenance(client);
-  const lines = raw.texts.map((text, index) => {
+  const lines = texts.map((text, index) => {
     const recordErrors = errors[index]!;
     if (recordErrors.length > 0) {
       recordsFailed++;
       for (const error of recordErrors) failuresByKind[error.kind] = (failuresByKind[error.kind] ?? 0) + 1;
     }
     const judgedHere = judgedMetrics[index]!;
-    if (judgedHere.size === 0) return rewriteRecord(text, raw.jsonLines, new Map(), new Set());
+    if (judgedHere.size === 0) return rewriteRecord(text, jsonLines, new Map(), new Set());
     const object = JSON.parse(text) as Record<string, unknown>;
     const judged = values[index]!;
     // Fields in a fixed order (not the order the calls finished in), so equal runs write equal bytes.
@@ -199,7 +202,7 @@ async function judgeResults(client: JudgeClient, options: JudgeRunOptions): Prom
     const all = [...earlier, ...recordErrors].sort((a, b) => metricOrder(a.metric) - metricOrder(b.metric));
     if (all.length > 0) set.set(JUDGE_ERRORS_FIELD, all);
     else remove.add(JUDGE_ERRORS_FIELD);
-    return rewriteRecord(text, raw.jsonLines, set, remove);
+    return rewriteRecord(text, jsonLines, set, remove);
   });
 
   return {
