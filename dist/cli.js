@@ -38794,6 +38794,13 @@ var metricsOption = argParser((text4) => {
   if (metrics.length === 0) throw new SettingError("give at least one metric, for example ndcg@10,map");
   return [...new Map(metrics.map((metric) => [metric.name, metric])).values()];
 });
+function addScoringOptions(command) {
+  return command.addOption(new Option("--k <list>", "cut-offs for the @k metrics").argParser(cutoffsOption).default(DEFAULT_CUTOFFS, DEFAULT_CUTOFFS.join(","))).addOption(
+    new Option("--retrieval-ok <rule>", "when retrieval succeeded, unless a record says so: hit@k or METRIC>=x (e.g. recall@5>=0.8)").argParser(retrievalOkOption).default(parseRetrievalOkRule("hit@5"), "hit@5")
+  ).addOption(
+    new Option("--correct <rule>", 'how to judge answers that lack "correct": exact (normalised exact match) or f1:T (token F1 \u2265 T)').argParser(correctnessOption).default(parseCorrectnessRule("exact"), "exact")
+  );
+}
 
 // src/cli/exit.ts
 var EXIT2 = { ok: 0, gateFailed: 1, badInput: 2 };
@@ -40797,7 +40804,8 @@ function cellLength(cell) {
 
 // src/cli/compare-command.ts
 function compareCommand(context, setExitCode) {
-  return new Command("compare").description("compare head results with base results question by question, and decide the gate").requiredOption("--base <file>", "results of the base branch").requiredOption("--head <file>", "results of the pull request").addOption(new Option("--k <list>", "cut-offs for the @k metrics").argParser(cutoffsOption).default(DEFAULT_CUTOFFS, "1,3,5,10")).addOption(new Option("--retrieval-ok <rule>", "when retrieval succeeded: hit@k or METRIC>=x").argParser(retrievalOkOption).default(parseRetrievalOkRule("hit@5"), "hit@5")).addOption(new Option("--correct <rule>", 'how to judge answers that lack "correct": exact or f1:T').argParser(correctnessOption).default({ kind: "exact" }, "exact")).addOption(new Option("--alpha <p>", "significance level").argParser(alphaOption).default(0.05)).addOption(
+  const command = new Command("compare").description("compare head results with base results question by question, and decide the gate").requiredOption("--base <file>", "results of the base branch").requiredOption("--head <file>", "results of the pull request");
+  return addScoringOptions(command).addOption(new Option("--alpha <p>", "significance level").argParser(alphaOption).default(0.05)).addOption(
     new Option("--fail-on <list>", `gates that fail the check on a significant drop: ${GATE_CATEGORIES.join(", ")}`).argParser(failOnOption).default(/* @__PURE__ */ new Set(["retrieval", "end-to-end"]), "retrieval,end-to-end")
   ).addOption(new Option("--min-effect <drop>", "a significant drop smaller than this (absolute) only warns").argParser(minEffectOption).default(0)).addOption(
     new Option("--floor <metric=value>", "absolute floor on a head metric, e.g. recall@5=0.8 (repeatable; METRIC<=x for a ceiling)").argParser((text4, previous) => [...previous, floorOption(text4)]).default([], "none")
@@ -40919,11 +40927,8 @@ ${summary.warnings.map((w) => `  ! ${w}`).join("\n")}`);
 
 // src/cli/eval-command.ts
 function evalCommand(context) {
-  return new Command("eval").description("score one results file: retrieval, generation, decomposition, judge agreement").requiredOption("--results <file>", "results file: JSON Lines or a JSON array, one record per question").addOption(new Option("--k <list>", "cut-offs for the @k metrics").argParser(cutoffsOption).default(DEFAULT_CUTOFFS, "1,3,5,10")).addOption(
-    new Option("--retrieval-ok <rule>", "when retrieval succeeded, unless a record says so: hit@k or METRIC>=x (e.g. recall@5>=0.8)").argParser(retrievalOkOption).default(parseRetrievalOkRule("hit@5"), "hit@5")
-  ).addOption(
-    new Option("--correct <rule>", 'how to judge answers that lack "correct": exact (normalised exact match) or f1:T (token F1 \u2265 T)').argParser(correctnessOption).default({ kind: "exact" }, "exact")
-  ).option("--json", "print one JSON object on stdout instead of the report").action(async (options) => {
+  const command = new Command("eval").description("score one results file: retrieval, generation, decomposition, judge agreement").requiredOption("--results <file>", "results file: JSON Lines or a JSON array, one record per question");
+  return addScoringOptions(command).option("--json", "print one JSON object on stdout instead of the report").action(async (options) => {
     const config2 = evalConfig(options.k, options.retrievalOk, options.correct);
     const progress = readingProgress(context);
     const { outcomes, warnings } = await readOutcomes(options.results, config2, progress.reporter()).finally(progress.end);

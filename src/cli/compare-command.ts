@@ -1,13 +1,13 @@
 import { Command, Option } from 'commander';
 import { compareRuns } from '../compare/compare.js';
 import { type Floor, GATE_CATEGORIES, type GateCategory } from '../compare/gate.js';
-import { compareConfig, DEFAULT_CUTOFFS, DEFAULT_GRADED } from '../compare/settings.js';
+import { compareConfig, DEFAULT_GRADED } from '../compare/settings.js';
 import { readBothRuns } from '../io/parallel.js';
 import { readCalibrationRecord } from '../judge/calibration.js';
 import { KAPPA_FLOOR } from '../stats/kappa.js';
 import { writeFileAtomic } from '../io/write.js';
 import type { CorrectnessRule } from '../metrics/generation/correctness.js';
-import { parseRetrievalOkRule, type RetrievalOkRule } from '../metrics/retrieval-ok.js';
+import type { RetrievalOkRule } from '../metrics/retrieval-ok.js';
 import { summarizeRun } from '../metrics/summary.js';
 import { renderCompareText } from '../report/compare-text.js';
 import { renderComment } from '../report/markdown.js';
@@ -15,16 +15,14 @@ import type { CommandContext } from './context.js';
 import { readingProgress } from './progress.js';
 import { EXIT } from './exit.js';
 import {
+  addScoringOptions,
   alphaOption,
-  correctnessOption,
-  cutoffsOption,
   failOnOption,
   floorOption,
   gradedOption,
   kappaFloorOption,
   minEffectOption,
   permutationsOption,
-  retrievalOkOption,
 } from './options.js';
 
 interface CompareOptions {
@@ -46,13 +44,11 @@ interface CompareOptions {
 }
 
 export function compareCommand(context: CommandContext, setExitCode: (code: number) => void): Command {
-  return new Command('compare')
+  const command = new Command('compare')
     .description('compare head results with base results question by question, and decide the gate')
     .requiredOption('--base <file>', 'results of the base branch')
-    .requiredOption('--head <file>', 'results of the pull request')
-    .addOption(new Option('--k <list>', 'cut-offs for the @k metrics').argParser(cutoffsOption).default(DEFAULT_CUTOFFS, '1,3,5,10'))
-    .addOption(new Option('--retrieval-ok <rule>', 'when retrieval succeeded: hit@k or METRIC>=x').argParser(retrievalOkOption).default(parseRetrievalOkRule('hit@5'), 'hit@5'))
-    .addOption(new Option('--correct <rule>', 'how to judge answers that lack "correct": exact or f1:T').argParser(correctnessOption).default({ kind: 'exact' }, 'exact'))
+    .requiredOption('--head <file>', 'results of the pull request');
+  return addScoringOptions(command)
     .addOption(new Option('--alpha <p>', 'significance level').argParser(alphaOption).default(0.05))
     .addOption(
       new Option('--fail-on <list>', `gates that fail the check on a significant drop: ${GATE_CATEGORIES.join(', ')}`)

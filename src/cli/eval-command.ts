@@ -1,12 +1,12 @@
-import { Command, Option } from 'commander';
-import { DEFAULT_CUTOFFS, evalConfig } from '../compare/settings.js';
+import { Command } from 'commander';
+import { evalConfig } from '../compare/settings.js';
 import type { CorrectnessRule } from '../metrics/generation/correctness.js';
 import { readOutcomes } from '../metrics/outcomes.js';
-import { parseRetrievalOkRule, type RetrievalOkRule } from '../metrics/retrieval-ok.js';
+import type { RetrievalOkRule } from '../metrics/retrieval-ok.js';
 import { summarizeRun } from '../metrics/summary.js';
 import { evalJson } from '../report/eval-json.js';
 import { renderEvalText } from '../report/eval-text.js';
-import { correctnessOption, cutoffsOption, retrievalOkOption } from './options.js';
+import { addScoringOptions } from './options.js';
 import type { CommandContext } from './context.js';
 import { readingProgress } from './progress.js';
 
@@ -19,20 +19,10 @@ interface EvalOptions {
 }
 
 export function evalCommand(context: CommandContext): Command {
-  return new Command('eval')
+  const command = new Command('eval')
     .description('score one results file: retrieval, generation, decomposition, judge agreement')
-    .requiredOption('--results <file>', 'results file: JSON Lines or a JSON array, one record per question')
-    .addOption(new Option('--k <list>', 'cut-offs for the @k metrics').argParser(cutoffsOption).default(DEFAULT_CUTOFFS, '1,3,5,10'))
-    .addOption(
-      new Option('--retrieval-ok <rule>', 'when retrieval succeeded, unless a record says so: hit@k or METRIC>=x (e.g. recall@5>=0.8)')
-        .argParser(retrievalOkOption)
-        .default(parseRetrievalOkRule('hit@5'), 'hit@5'),
-    )
-    .addOption(
-      new Option('--correct <rule>', 'how to judge answers that lack "correct": exact (normalised exact match) or f1:T (token F1 ≥ T)')
-        .argParser(correctnessOption)
-        .default({ kind: 'exact' }, 'exact'),
-    )
+    .requiredOption('--results <file>', 'results file: JSON Lines or a JSON array, one record per question');
+  return addScoringOptions(command)
     .option('--json', 'print one JSON object on stdout instead of the report')
     .action(async (options: EvalOptions) => {
       const config = evalConfig(options.k, options.retrievalOk, options.correct);

@@ -1,6 +1,6 @@
-import { InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parseFloor } from '../compare/gate.js';
-import { parseAlpha, parseCutoffs, parseFailOn, parseGraded, parseKappaFloor, parseMinEffect, parsePermutations, splitList } from '../compare/settings.js';
+import { DEFAULT_CUTOFFS, parseAlpha, parseCutoffs, parseFailOn, parseGraded, parseKappaFloor, parseMinEffect, parsePermutations, splitList } from '../compare/settings.js';
 import { SettingError } from '../io/errors.js';
 import { parseCorrectnessRule } from '../metrics/generation/correctness.js';
 import { parseRetrievalMetric, type RetrievalMetric } from '../metrics/registry.js';
@@ -19,8 +19,8 @@ export function argParser<T>(parse: (text: string) => T): (text: string) => T {
 }
 
 export const cutoffsOption = argParser(parseCutoffs);
-export const retrievalOkOption = argParser(parseRetrievalOkRule);
-export const correctnessOption = argParser(parseCorrectnessRule);
+const retrievalOkOption = argParser(parseRetrievalOkRule);
+const correctnessOption = argParser(parseCorrectnessRule);
 export const alphaOption = argParser(parseAlpha);
 export const minEffectOption = argParser(parseMinEffect);
 export const permutationsOption = argParser(parsePermutations);
@@ -35,3 +35,19 @@ export const metricsOption = argParser((text: string): RetrievalMetric[] => {
   if (metrics.length === 0) throw new SettingError('give at least one metric, for example ndcg@10,map');
   return [...new Map(metrics.map((metric) => [metric.name, metric])).values()];
 });
+
+/** The options that decide how questions are scored, shared by `eval` and `compare`: --k, --retrieval-ok, --correct. */
+export function addScoringOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--k <list>', 'cut-offs for the @k metrics').argParser(cutoffsOption).default(DEFAULT_CUTOFFS, DEFAULT_CUTOFFS.join(',')))
+    .addOption(
+      new Option('--retrieval-ok <rule>', 'when retrieval succeeded, unless a record says so: hit@k or METRIC>=x (e.g. recall@5>=0.8)')
+        .argParser(retrievalOkOption)
+        .default(parseRetrievalOkRule('hit@5'), 'hit@5'),
+    )
+    .addOption(
+      new Option('--correct <rule>', 'how to judge answers that lack "correct": exact (normalised exact match) or f1:T (token F1 ≥ T)')
+        .argParser(correctnessOption)
+        .default(parseCorrectnessRule('exact'), 'exact'),
+    );
+}
