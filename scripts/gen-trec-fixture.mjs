@@ -12,24 +12,13 @@
 // - lines shuffled and the rank column numbered in file order, so it disagrees with the scores;
 // - judged queries absent from the run, run queries absent from the qrels, queries with no relevant docs.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { mulberry32 } from './seeded-random.mjs';
 
 const SEED = 20240611;
 const JUDGED_QUERIES = 60;
 const RUN_ONLY_QUERIES = 3;
 const MAX_RETRIEVED = 150;
 const TAG = 'randrun';
-
-/** mulberry32: a tiny, well-known 32-bit PRNG; returns floats in [0, 1). */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rand = mulberry32(SEED);
 const int = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1)); // inclusive

@@ -2,18 +2,7 @@
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
-
-/** mulberry32: a tiny seeded generator; the same seed always writes the same files. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from '../seeded-random.mjs';
 
 async function writeLines(file, produce) {
   const out = createWriteStream(file, { highWaterMark: 1 << 20 });
