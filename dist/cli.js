@@ -39956,15 +39956,6 @@ function ceilWithSlack(x) {
 // src/stats/randomization.ts
 var DEFAULT_PERMUTATIONS = 1e4;
 var TIE_TOLERANCE = 1e-9;
-function pairedRandomizationTest(base, head, options = {}) {
-  const paired2 = pairValues(base, head);
-  const { n, meanBase, meanHead, differences } = paired2;
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += differences[i];
-  const delta = n === 0 ? NaN : sum / n;
-  const { pValue, permutations } = signFlipPValue(differences, options);
-  return { n, meanBase, meanHead, delta, pValue, permutations };
-}
 function signFlipPValue(differences, options = {}) {
   const permutations = options.permutations ?? DEFAULT_PERMUTATIONS;
   if (!Number.isInteger(permutations) || permutations < 1) {
@@ -40144,40 +40135,43 @@ function keptMask(values) {
 var sameMask = (a, b) => a.length === b.length && a.every((value, i) => value === b[i]);
 function gradedTests(metrics, columns, config2) {
   const groups = [];
-  const differences = columns.map((values, index) => {
+  const pairs = columns.map((values, index) => {
     const mask = keptMask(values);
     const group = groups.find((g) => sameMask(g.mask, mask));
     if (group) group.members.push(index);
     else groups.push({ mask, members: [index] });
-    return pairValues(values.base, values.head).differences;
+    return pairValues(values.base, values.head);
   });
   const intervals = new Array(metrics.length);
   for (const { members: members2 } of groups) {
-    const cis = bootstrapMeanCIs(members2.map((index) => differences[index]));
+    const cis = bootstrapMeanCIs(members2.map((index) => pairs[index].differences));
     members2.forEach((index, j) => intervals[index] = cis[j]);
   }
   return metrics.map((metric, index) => {
-    const values = columns[index];
-    const result = pairedRandomizationTest(values.base, values.head, { permutations: config2.permutations, seed: metric });
-    if (result.n === 0) return null;
+    const { n, meanBase, meanHead, differences } = pairs[index];
+    if (n === 0) return null;
+    let sum = 0;
+    for (const d of differences) sum += d;
+    const delta = sum / n;
+    const { pValue } = signFlipPValue(differences, { permutations: config2.permutations, seed: metric });
     let squares = 0;
-    for (const d of differences[index]) squares += (d - result.delta) ** 2;
-    const sd = Math.sqrt(squares / Math.max(1, result.n - 1));
-    const significant = result.pValue < config2.alpha;
+    for (const d of differences) squares += (d - delta) ** 2;
+    const sd = Math.sqrt(squares / Math.max(1, n - 1));
+    const significant = pValue < config2.alpha;
     return {
       kind: "randomization",
       metric,
       gate: null,
-      n: result.n,
-      base: result.meanBase,
-      head: result.meanHead,
-      delta: result.delta,
+      n,
+      base: meanBase,
+      head: meanHead,
+      delta,
       ci: intervals[index],
-      pValue: result.pValue,
+      pValue,
       adjustedPValue: null,
       significant,
       gateOutcome: null,
-      requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: result.delta, sdDifference: sd, alpha: config2.alpha }), result.n)
+      requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: delta, sdDifference: sd, alpha: config2.alpha }), n)
     };
   });
 }

@@ -8,7 +8,7 @@ import { holmAdjust } from '../stats/holm.js';
 import { mcnemar, type McNemarResult } from '../stats/mcnemar.js';
 import { mcnemarSampleSize, pairedMeanSampleSize } from '../stats/power.js';
 import { pairValues } from '../stats/paired.js';
-import { pairedRandomizationTest } from '../stats/randomization.js';
+import { signFlipPValue } from '../stats/randomization.js';
 import { type Floor, type FloorCheck, decideGate, type GateCategory, type GateOutcome, type Verdict } from './gate.js';
 import { blockedMetrics, type JudgeStatus, judgeStatuses } from './judge-gate.js';
 import { gather, pairQuestions, type Pairing } from './pairing.js';
@@ -188,41 +188,44 @@ const sameMask = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.ev
  */
 function gradedTests(metrics: readonly string[], columns: readonly PairedColumns[], config: CompareConfig): (RandomizationTest | null)[] {
   const groups: { mask: Uint8Array; members: number[] }[] = [];
-  const differences = columns.map((values, index) => {
+  const pairs = columns.map((values, index) => {
     const mask = keptMask(values);
     const group = groups.find((g) => sameMask(g.mask, mask));
     if (group) group.members.push(index);
     else groups.push({ mask, members: [index] });
-    return pairValues(values.base, values.head).differences;
+    return pairValues(values.base, values.head);
   });
   const intervals: [number, number][] = new Array(metrics.length);
   for (const { members } of groups) {
     // One seed for every group, so that a metric's interval does not depend on which others are tested with it.
-    const cis = bootstrapMeanCIs(members.map((index) => differences[index]!));
+    const cis = bootstrapMeanCIs(members.map((index) => pairs[index]!.differences));
     members.forEach((index, j) => (intervals[index] = cis[j]!));
   }
   return metrics.map((metric, index) => {
-    const values = columns[index]!;
-    const result = pairedRandomizationTest(values.base, values.head, { permutations: config.permutations, seed: metric });
-    if (result.n === 0) return null;
+    const { n, meanBase, meanHead, differences } = pairs[index]!;
+    if (n === 0) return null;
+    let sum = 0;
+    for (const d of differences) sum += d;
+    const delta = sum / n;
+    const { pValue } = signFlipPValue(differences, { permutations: config.permutations, seed: metric });
     let squares = 0;
-    for (const d of differences[index]!) squares += (d - result.delta) ** 2;
-    const sd = Math.sqrt(squares / Math.max(1, result.n - 1));
-    const significant = result.pValue < config.alpha;
+    for (const d of differences) squares += (d - delta) ** 2;
+    const sd = Math.sqrt(squares / Math.max(1, n - 1));
+    const significant = pValue < config.alpha;
     return {
       kind: 'randomization',
       metric,
       gate: null,
-      n: result.n,
-      base: result.meanBase,
-      head: result.meanHead,
-      delta: result.delta,
+      n,
+      base: meanBase,
+      head: meanHead,
+      delta,
       ci: intervals[index]!,
-      pValue: result.pValue,
+      pValue,
       adjustedPValue: null,
       significant,
       gateOutcome: null,
-      requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: result.delta, sdDifference: sd, alpha: config.alpha }), result.n),
+      requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: delta, sdDifference: sd, alpha: config.alpha }), n),
     };
   });
 }
