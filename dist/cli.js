@@ -39624,34 +39624,6 @@ function calibrateCommand(context, setExitCode) {
   });
 }
 
-// src/stats/paired.ts
-function pairValues(base, head) {
-  if (base.length !== head.length) {
-    throw new RangeError(`base and head must have the same length, got ${base.length} and ${head.length}`);
-  }
-  const differences = new Float64Array(base.length);
-  let n = 0;
-  let sumBase = 0;
-  let sumHead = 0;
-  for (let i = 0; i < base.length; i++) {
-    const b = base[i];
-    const h = head[i];
-    if (Number.isNaN(b) || Number.isNaN(h)) continue;
-    if (!Number.isFinite(b) || !Number.isFinite(h)) {
-      throw new RangeError(`pair ${i} has an infinite value (base ${b}, head ${h})`);
-    }
-    differences[n++] = h - b;
-    sumBase += b;
-    sumHead += h;
-  }
-  return {
-    n,
-    meanBase: n === 0 ? NaN : sumBase / n,
-    meanHead: n === 0 ? NaN : sumHead / n,
-    differences: differences.subarray(0, n)
-  };
-}
-
 // src/stats/random.ts
 function cyrb128(text4) {
   let h1 = 1779033703;
@@ -39953,9 +39925,45 @@ function ceilWithSlack(x) {
   return Math.ceil(x - 1e-9);
 }
 
+// src/stats/paired.ts
+function pairValues(base, head) {
+  if (base.length !== head.length) {
+    throw new RangeError(`base and head must have the same length, got ${base.length} and ${head.length}`);
+  }
+  const differences = new Float64Array(base.length);
+  let n = 0;
+  let sumBase = 0;
+  let sumHead = 0;
+  for (let i = 0; i < base.length; i++) {
+    const b = base[i];
+    const h = head[i];
+    if (Number.isNaN(b) || Number.isNaN(h)) continue;
+    if (!Number.isFinite(b) || !Number.isFinite(h)) {
+      throw new RangeError(`pair ${i} has an infinite value (base ${b}, head ${h})`);
+    }
+    differences[n++] = h - b;
+    sumBase += b;
+    sumHead += h;
+  }
+  return {
+    n,
+    meanBase: n === 0 ? NaN : sumBase / n,
+    meanHead: n === 0 ? NaN : sumHead / n,
+    differences: differences.subarray(0, n)
+  };
+}
+
 // src/stats/randomization.ts
 var DEFAULT_PERMUTATIONS = 1e4;
 var TIE_TOLERANCE = 1e-9;
+function pairedRandomizationTest(paired2, options = {}) {
+  const { n, meanBase, meanHead, differences } = paired2;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += differences[i];
+  const delta = n === 0 ? NaN : sum / n;
+  const { pValue, permutations } = signFlipPValue(differences, options);
+  return { n, meanBase, meanHead, delta, pValue, permutations };
+}
 function signFlipPValue(differences, options = {}) {
   const permutations = options.permutations ?? DEFAULT_PERMUTATIONS;
   if (!Number.isInteger(permutations) || permutations < 1) {
@@ -40150,10 +40158,7 @@ function gradedTests(metrics, columns, config2) {
   return metrics.map((metric, index) => {
     const { n, meanBase, meanHead, differences } = pairs[index];
     if (n === 0) return null;
-    let sum = 0;
-    for (const d of differences) sum += d;
-    const delta = sum / n;
-    const { pValue } = signFlipPValue(differences, { permutations: config2.permutations, seed: metric });
+    const { delta, pValue } = pairedRandomizationTest(pairs[index], { permutations: config2.permutations, seed: metric });
     let squares = 0;
     for (const d of differences) squares += (d - delta) ** 2;
     const sd = Math.sqrt(squares / Math.max(1, n - 1));

@@ -8,7 +8,7 @@ import { holmAdjust } from '../stats/holm.js';
 import { mcnemar, type McNemarResult } from '../stats/mcnemar.js';
 import { mcnemarSampleSize, pairedMeanSampleSize } from '../stats/power.js';
 import { pairValues } from '../stats/paired.js';
-import { signFlipPValue } from '../stats/randomization.js';
+import { pairedRandomizationTest } from '../stats/randomization.js';
 import { type Floor, type FloorCheck, decideGate, type GateCategory, type GateOutcome, type Verdict } from './gate.js';
 import { blockedMetrics, type JudgeStatus, judgeStatuses } from './judge-gate.js';
 import { gather, pairQuestions, type Pairing } from './pairing.js';
@@ -204,10 +204,7 @@ function gradedTests(metrics: readonly string[], columns: readonly PairedColumns
   return metrics.map((metric, index) => {
     const { n, meanBase, meanHead, differences } = pairs[index]!;
     if (n === 0) return null;
-    let sum = 0;
-    for (const d of differences) sum += d;
-    const delta = sum / n;
-    const { pValue } = signFlipPValue(differences, { permutations: config.permutations, seed: metric });
+    const { delta, pValue } = pairedRandomizationTest(pairs[index]!, { permutations: config.permutations, seed: metric });
     let squares = 0;
     for (const d of differences) squares += (d - delta) ** 2;
     const sd = Math.sqrt(squares / Math.max(1, n - 1));

@@ -1,4 +1,3 @@
-import { pairValues } from './paired.js';
 import { DEFAULT_SEED, Random, type Seed } from './random.js';
 
 /** Default number of bootstrap resamples. */
@@ -18,57 +17,18 @@ export interface BootstrapOptions {
 }
 
 /**
- * Percentile bootstrap confidence interval for the mean paired difference head − base.
+ * Percentile bootstrap confidence intervals for the mean of each sample (e.g. a metric's paired differences).
  *
- * Two call forms: `(differences, options?)` with head − base already computed, or `(base, head, options?)`.
- * Either way, pairs with a NaN (a NaN difference) are dropped first, as in the randomization test; see
- * {@link bootstrapMeanCI} for the definition and conventions.
- */
-export function bootstrapMeanDifferenceCI(differences: ArrayLike<number>, options?: BootstrapOptions): [number, number];
-export function bootstrapMeanDifferenceCI(
-  base: ArrayLike<number>,
-  head: ArrayLike<number>,
-  options?: BootstrapOptions,
-): [number, number];
-export function bootstrapMeanDifferenceCI(
-  first: ArrayLike<number>,
-  second?: ArrayLike<number> | BootstrapOptions,
-  third?: BootstrapOptions,
-): [number, number] {
-  if (second !== undefined && isArrayLike(second)) {
-    return bootstrapMeanCI(pairValues(first, second).differences, third);
-  }
-  const kept = new Float64Array(first.length);
-  let n = 0;
-  for (let i = 0; i < first.length; i++) {
-    const d = first[i] as number;
-    if (!Number.isNaN(d)) kept[n++] = d;
-  }
-  return bootstrapMeanCI(kept.subarray(0, n), second);
-}
-
-function isArrayLike(value: ArrayLike<number> | BootstrapOptions): value is ArrayLike<number> {
-  return typeof (value as { length?: unknown }).length === 'number';
-}
-
-/**
- * Percentile bootstrap confidence interval for the mean of `values` (e.g. paired differences).
- *
- * Definition: draw `resamples` samples of size n with replacement (indices from seeded xoshiro128**, unbiased),
+ * Definition, per sample: draw `resamples` samples of size n with replacement (indices from seeded xoshiro128**, unbiased),
  * take each sample's mean, and return the (1 − level)/2 and (1 + level)/2 quantiles of those means, using
  * linear interpolation between order statistics (quantile type 7, R's default: position h = (B − 1)·q).
  *
  * Conventions: n = 0 → [NaN, NaN]; all values equal (including n = 1) → [v, v] exactly. Memory: buffers allocated
  * once (the `resamples` means, n indices and counts, the non-zero values), nothing allocated per resample.
- */
-export function bootstrapMeanCI(values: ArrayLike<number>, options: BootstrapOptions = {}): [number, number] {
-  return bootstrapMeanCIs([values], options)[0]!;
-}
-
-/**
- * {@link bootstrapMeanCI} for several samples over the same n units (say, four retrieval metrics on the same
- * questions): each resample's indices are drawn once and summed over every sample, so the cost of drawing is paid
- * once. Each interval equals what bootstrapMeanCI gives for that sample alone with the same seed.
+ *
+ * Several samples over the same n units (say, four retrieval metrics on the same questions) share each
+ * resample's draw, so its cost is paid once; each interval equals the one its sample would get alone with the
+ * same seed.
  */
 export function bootstrapMeanCIs(samples: readonly ArrayLike<number>[], options: BootstrapOptions = {}): [number, number][] {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;

@@ -1,4 +1,4 @@
-import { pairValues } from './paired.js';
+import type { PairedValues } from './paired.js';
 import { DEFAULT_SEED, Random, type Seed } from './random.js';
 
 /** Default number of random sign-flip arrangements. */
@@ -34,7 +34,7 @@ export interface RandomizationResult {
 /**
  * Paired two-sided randomization (sign-flip) test of "head and base have the same mean" on one metric.
  *
- * Definition: with dᵢ = headᵢ − baseᵢ over the n kept pairs (a pair is dropped when either value is NaN), under
+ * Definition: with dᵢ = headᵢ − baseᵢ over the n kept pairs (see pairValues: a pair with a NaN is dropped), under
  * the null hypothesis each dᵢ is as likely to be +|dᵢ| as −|dᵢ|. The test draws `permutations` random sign
  * vectors sᵢ ∈ {+1, −1} (one random bit per pair, 32 pairs per random 32-bit word, seeded xoshiro128**) and counts
  * the arrangements with |Σ sᵢdᵢ| ≥ |Σ dᵢ| (up to a {@link TIE_TOLERANCE} for float ties).
@@ -44,12 +44,7 @@ export interface RandomizationResult {
  * This keeps the test valid (P(p ≤ α) ≤ α under the null) despite Monte Carlo sampling. When every difference is
  * 0, or n = 0, p = 1 without sampling.
  */
-export function pairedRandomizationTest(
-  base: ArrayLike<number>,
-  head: ArrayLike<number>,
-  options: RandomizationOptions = {},
-): RandomizationResult {
-  const paired = pairValues(base, head);
+export function pairedRandomizationTest(paired: PairedValues, options: RandomizationOptions = {}): RandomizationResult {
   const { n, meanBase, meanHead, differences } = paired;
   let sum = 0;
   for (let i = 0; i < n; i++) sum += differences[i] as number;

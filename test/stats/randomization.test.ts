@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEED, Random } from '../../src/stats/random.js';
-import { DEFAULT_PERMUTATIONS, pairedRandomizationTest, signFlipPValue } from '../../src/stats/randomization.js';
+import { DEFAULT_PERMUTATIONS, pairedRandomizationTest, type RandomizationOptions, signFlipPValue } from '../../src/stats/randomization.js';
+import { pairValues } from '../../src/stats/paired.js';
+
+/** The test on two columns, paired as compare pairs them. */
+const randomize = (base: ArrayLike<number>, head: ArrayLike<number>, options?: RandomizationOptions) => pairedRandomizationTest(pairValues(base, head), options);
 
 /** Deterministic test data: `n` values uniform in [low, high). */
 function uniform(random: Random, n: number, low: number, high: number): Float64Array {
@@ -85,7 +89,7 @@ describe('Random (xoshiro128**)', () => {
 
 describe('pairedRandomizationTest', () => {
   it('reports means, delta and the default permutation count', () => {
-    const result = pairedRandomizationTest(new Float64Array([0.5, 0.25, 1]), new Float64Array([0.75, 0.25, 0.5]));
+    const result = randomize(new Float64Array([0.5, 0.25, 1]), new Float64Array([0.75, 0.25, 0.5]));
     expect(result.n).toBe(3);
     expect(result.meanBase).toBeCloseTo(1.75 / 3, 15);
     expect(result.meanHead).toBeCloseTo(1.5 / 3, 15);
@@ -97,9 +101,9 @@ describe('pairedRandomizationTest', () => {
   it('is reproducible: the same inputs give the identical p-value (pinned)', () => {
     const base = Float64Array.from({ length: 40 }, (_, i) => ((i * 37) % 11) / 10);
     const head = Float64Array.from({ length: 40 }, (_, i) => ((i * 37) % 11) / 10 + (((i * 53) % 7) - 2.6) / 20);
-    const first = pairedRandomizationTest(base, head);
-    expect(pairedRandomizationTest(base, head)).toEqual(first);
-    expect(pairedRandomizationTest(Array.from(base), Array.from(head))).toEqual(first);
+    const first = randomize(base, head);
+    expect(randomize(base, head)).toEqual(first);
+    expect(randomize(Array.from(base), Array.from(head))).toEqual(first);
     expect(first.pValue).toBe(3200 / 10_001);
   });
 
@@ -107,8 +111,8 @@ describe('pairedRandomizationTest', () => {
     const random = new Random('seed-data');
     const base = uniform(random, 60, 0, 1);
     const head = base.map((b) => b + (random.nextFloat() - 0.48) * 0.4);
-    const a = pairedRandomizationTest(base, head, { seed: 'one' });
-    const b = pairedRandomizationTest(base, head, { seed: 2 });
+    const a = randomize(base, head, { seed: 'one' });
+    const b = randomize(base, head, { seed: 2 });
     expect(a.pValue).not.toBe(b.pValue);
     expect(a.pValue).toBeGreaterThan(0.05);
     expect(Math.abs(a.pValue - b.pValue)).toBeLessThan(0.03); // Monte Carlo SE ≈ 0.005 each
@@ -118,7 +122,7 @@ describe('pairedRandomizationTest', () => {
     const random = new Random('shift');
     const base = uniform(random, 200, 0.2, 0.8);
     const head = base.map((b) => b + 0.1 + (random.nextFloat() - 0.5) * 0.04);
-    const result = pairedRandomizationTest(base, head);
+    const result = randomize(base, head);
     expect(result.pValue).toBeLessThanOrEqual(3 / (1 + DEFAULT_PERMUTATIONS));
     expect(result.pValue).toBeGreaterThanOrEqual(1 / (1 + DEFAULT_PERMUTATIONS)); // never 0
     expect(result.delta).toBeCloseTo(0.1, 2);
@@ -128,11 +132,11 @@ describe('pairedRandomizationTest', () => {
     const random = new Random('noise');
     const base = uniform(random, 300, 0, 1);
     const head = base.map((b) => b + (random.nextFloat() - 0.5) * 0.2);
-    expect(pairedRandomizationTest(base, head).pValue).toBeGreaterThan(0.1);
+    expect(randomize(base, head).pValue).toBeGreaterThan(0.1);
     // Differences ±0.3, ±0.1, ±0.7: the observed sum is 0 up to rounding, so every arrangement is as extreme.
     const balancedBase = new Float64Array([0.1, 0.4, 0.5, 0.2, 0.9, 0.0]);
     const balancedHead = new Float64Array([0.4, 0.1, 0.6, 0.1, 0.2, 0.7]);
-    expect(pairedRandomizationTest(balancedBase, balancedHead).pValue).toBe(1);
+    expect(randomize(balancedBase, balancedHead).pValue).toBe(1);
   });
 
   it.each([
@@ -143,33 +147,33 @@ describe('pairedRandomizationTest', () => {
     const exact = exactSignFlipP(integers);
     const base = new Float64Array(8).fill(0.5);
     const head = Float64Array.from(integers, (k, i) => (base[i] as number) + k / 10);
-    const result = pairedRandomizationTest(base, head, { permutations: 20_000 });
+    const result = randomize(base, head, { permutations: 20_000 });
     expect(Math.abs(result.pValue - exact)).toBeLessThan(0.02);
   });
 
   it('drops pairs where either side is NaN; n counts the rest', () => {
     const base = [0.1, Number.NaN, 0.3, 0.4, 0.9];
     const head = [0.2, 0.5, Number.NaN, 0.8, 0.7];
-    const result = pairedRandomizationTest(base, head, { seed: 'nan' });
-    expect(result).toEqual(pairedRandomizationTest([0.1, 0.4, 0.9], [0.2, 0.8, 0.7], { seed: 'nan' }));
+    const result = randomize(base, head, { seed: 'nan' });
+    expect(result).toEqual(randomize([0.1, 0.4, 0.9], [0.2, 0.8, 0.7], { seed: 'nan' }));
     expect(result.n).toBe(3);
     expect(result.meanBase).toBeCloseTo(1.4 / 3, 15);
   });
 
   it('all differences 0, or no pairs left: p = 1 without sampling', () => {
-    const same = pairedRandomizationTest([0.2, 0.4, 0.6], [0.2, 0.4, 0.6]);
+    const same = randomize([0.2, 0.4, 0.6], [0.2, 0.4, 0.6]);
     expect(same).toMatchObject({ n: 3, delta: 0, pValue: 1, permutations: 0 });
-    const empty = pairedRandomizationTest([Number.NaN], [0.3]);
+    const empty = randomize([Number.NaN], [0.3]);
     expect(empty.n).toBe(0);
     expect(empty.pValue).toBe(1);
     expect(empty.delta).toBeNaN();
   });
 
   it('rejects bad input', () => {
-    expect(() => pairedRandomizationTest([1, 2], [1])).toThrow(RangeError);
-    expect(() => pairedRandomizationTest([1], [Infinity])).toThrow(RangeError);
-    expect(() => pairedRandomizationTest([1], [2], { permutations: 0 })).toThrow(RangeError);
-    expect(() => pairedRandomizationTest([1], [2], { permutations: 1.5 })).toThrow(RangeError);
+    expect(() => randomize([1, 2], [1])).toThrow(RangeError);
+    expect(() => randomize([1], [Infinity])).toThrow(RangeError);
+    expect(() => randomize([1], [2], { permutations: 0 })).toThrow(RangeError);
+    expect(() => randomize([1], [2], { permutations: 1.5 })).toThrow(RangeError);
     expect(() => signFlipPValue([Number.NaN])).toThrow(RangeError);
   });
 
@@ -182,8 +186,8 @@ describe('pairedRandomizationTest', () => {
         (pairs, permutations) => {
           const base = pairs.map(([b]) => b);
           const head = pairs.map(([, h]) => h);
-          const forward = pairedRandomizationTest(base, head, { permutations, seed: 'prop' });
-          const backward = pairedRandomizationTest(head, base, { permutations, seed: 'prop' });
+          const forward = randomize(base, head, { permutations, seed: 'prop' });
+          const backward = randomize(head, base, { permutations, seed: 'prop' });
           expect(forward.pValue).toBeGreaterThanOrEqual(1 / (1 + permutations));
           expect(forward.pValue).toBeLessThanOrEqual(1);
           expect(backward.pValue).toBe(forward.pValue);
