@@ -44,7 +44,7 @@ export interface FloorCheck {
   readonly outcome: 'holds' | 'broken' | 'unchecked' | 'uncalibrated-judge';
 }
 
-export function formatFloor(floor: Floor): string {
+function formatFloor(floor: Floor): string {
   return `${floor.metric} ${floor.op === '>=' ? '≥' : '≤'} ${floor.value}`;
 }
 

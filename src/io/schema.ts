@@ -77,7 +77,7 @@ const flag = z.boolean({ error: 'must be true or false' });
 const text = z.string({ error: 'must be a string' });
 
 /** Which judge filled a field in (written by `rag-gate judge`): the model and prompt a calibration must match. */
-export const judgedBySchema = z.object({
+const judgedBySchema = z.object({
   model: z.string({ error: 'must be a string' }),
   embedding_model: z.string({ error: 'must be a string' }).optional(),
   prompt_version: z.string({ error: 'must be a string' }),
@@ -85,14 +85,14 @@ export const judgedBySchema = z.object({
 export type JudgedBy = z.infer<typeof judgedBySchema>;
 
 /** `judged_by`: `{"claims": {...}, "answer_relevance": {...}, "correct": {...}}`, one entry per judged field. */
-export const judgedByFieldSchema = z.object({
+const judgedByFieldSchema = z.object({
   claims: judgedBySchema.optional(),
   answer_relevance: judgedBySchema.optional(),
   correct: judgedBySchema.optional(),
 });
 
 /** `judge_errors`: the metrics whose judging failed for this record, counted in reports. */
-export const judgeErrorsFieldSchema = z.array(
+const judgeErrorsFieldSchema = z.array(
   z.object({ metric: z.enum(['faithfulness', 'answer_relevance', 'correctness']), kind: z.string(), message: z.string() }),
   { error: 'must be a list of {metric, kind, message}' },
 );

@@ -16,7 +16,7 @@ export const JUDGE_ERRORS_FIELD = 'judge_errors';
  * calibration record must match before the metric may gate (see `judgeMayGate`). A field the input brought
  * itself has no entry: it is the pipeline's own value.
  */
-export const JUDGED_BY_FIELD = 'judged_by';
+const JUDGED_BY_FIELD = 'judged_by';
 
 
 export interface JudgeErrorEntry {

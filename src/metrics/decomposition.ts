@@ -46,7 +46,7 @@ const ratio = (part: number, whole: number) => (whole === 0 ? null : part / whol
 const weighted = (weight: number, rate: number | null) => (weight === 0 ? 0 : rate === null ? null : weight * rate);
 
 /** Below this many questions a conditional rate is too noisy to read alone. */
-export const SMALL_SPLIT = 10;
+const SMALL_SPLIT = 10;
 
 /**
  * Decomposes end-to-end correctness. Inputs are per-question columns (1/0, NaN when absent) of equal length.

@@ -10,7 +10,7 @@ export interface JudgedRanking {
 }
 
 /** A grade counts as relevant from 1 up, as trec_eval's default relevance level. */
-export const RELEVANT_GRADE = 1;
+const RELEVANT_GRADE = 1;
 
 export function isRelevant(grade: number): boolean {
   return grade >= RELEVANT_GRADE;

@@ -18,7 +18,7 @@ interface RetrievalFamily {
 }
 
 /** The retrieval metric table. Every name a user can type (`--metrics`, floors, rules) is parsed against it. */
-export const RETRIEVAL_FAMILIES = {
+const RETRIEVAL_FAMILIES = {
   precision: { cutoff: 'required', binary: false, compute: precisionAt },
   recall: { cutoff: 'optional', binary: false, compute: recallAt },
   hit: { cutoff: 'required', binary: true, compute: hitAt },

@@ -18,7 +18,7 @@ export interface EvalConfig {
 export type QuestionScores = Record<string, number>;
 
 /** Document id → grade, from a list (grade 1 each) or graded relevance. */
-export function relevanceMap(relevant: ResultRecord['relevant_ids']): Map<string, number> {
+function relevanceMap(relevant: ResultRecord['relevant_ids']): Map<string, number> {
   if (relevant === undefined) return new Map();
   if (Array.isArray(relevant)) return new Map(relevant.map((id) => [id, 1]));
   return new Map(Object.entries(relevant));
@@ -32,13 +32,13 @@ export function judgedRanking(record: ResultRecord): JudgedRanking | undefined {
 }
 
 /** Whether retrieval succeeded: the record's `retrieval_ok` if given, else the rule over its ranking. */
-export function retrievalSucceeded(record: ResultRecord, ranking: JudgedRanking | undefined, rule: RetrievalOkRule): boolean | undefined {
+function retrievalSucceeded(record: ResultRecord, ranking: JudgedRanking | undefined, rule: RetrievalOkRule): boolean | undefined {
   if (record.retrieval_ok !== undefined) return record.retrieval_ok;
   return ranking === undefined ? undefined : rule.metric.compute(ranking) >= rule.threshold;
 }
 
 /** End-to-end correctness: the record's `correct` if given, else the rule over answer and expected answer. */
-export function answerCorrect(record: ResultRecord, rule: CorrectnessRule): boolean | undefined {
+function answerCorrect(record: ResultRecord, rule: CorrectnessRule): boolean | undefined {
   if (record.correct !== undefined) return record.correct;
   if (record.answer === undefined || record.expected_answer === undefined) return undefined;
   return judgeCorrect(rule, record.answer, record.expected_answer) === 1;

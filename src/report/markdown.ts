@@ -29,9 +29,9 @@ export interface CommentOptions {
 }
 
 /** GitHub rejects comment bodies over 65,536 characters; stay a little below. */
-export const DEFAULT_COMMENT_MAX_LENGTH = 65_000;
+const DEFAULT_COMMENT_MAX_LENGTH = 65_000;
 /** Longest question text shown, ellipsis included (in code points). */
-export const QUESTION_MAX_CHARS = 200;
+const QUESTION_MAX_CHARS = 200;
 const ID_MAX_CHARS = 80;
 const TAG_MAX_CHARS = 60;
 /** Lost documents named per question; the rest are counted. */

@@ -75,7 +75,7 @@ export function annotated(value: string): PhrasingContent[] {
 export type Cell = string | PhrasingContent | PhrasingContent[];
 export type Align = 'left' | 'right' | 'center' | null;
 
-export function tableCell(content: Cell): TableCell {
+function tableCell(content: Cell): TableCell {
   const children = typeof content === 'string' ? prose(content) : Array.isArray(content) ? content : [content];
   return { type: 'tableCell', children };
 }

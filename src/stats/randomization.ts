@@ -9,7 +9,7 @@ export const DEFAULT_PERMUTATIONS = 10_000;
  * |permuted| ≥ |observed| − TIE_TOLERANCE · Σ|dᵢ|, so arrangements that equal the observed one up to
  * floating-point rounding are counted (the worst-case rounding error of the sums is far below this).
  */
-export const TIE_TOLERANCE = 1e-9;
+const TIE_TOLERANCE = 1e-9;
 
 export interface RandomizationOptions {
   /** Number of random sign-flip arrangements drawn (default {@link DEFAULT_PERMUTATIONS}). */

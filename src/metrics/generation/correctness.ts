@@ -33,7 +33,7 @@ export function tokenF1(answer: string, expected: string): number {
 /** How `correct` is computed when a record has an answer and an expected answer but no `correct` field. */
 export type CorrectnessRule = { kind: 'exact' } | { kind: 'f1'; threshold: number };
 
-export class CorrectnessRuleError extends SettingError {}
+class CorrectnessRuleError extends SettingError {}
 
 /** Parses `exact` or `f1:0.5` (token F1 at or above the threshold counts as correct). */
 export function parseCorrectnessRule(text: string): CorrectnessRule {
