@@ -65649,29 +65649,41 @@ var MAX_FAILURE_SHARE = 0.05;
 var JudgeRunError = class extends Error {
   name = "JudgeRunError";
 };
-async function judgeFiles(files, inputs, directory, env, log2, warn) {
-  const client = createJudgeClient(
-    { model: inputs.judgeModel, baseUrl: inputs.judgeBaseUrl, cache: inputs.judgeCache, timeoutMs: 6e4, maxAttempts: 4 },
-    env
-  );
-  await mkdir4(directory, { recursive: true });
-  const judged = [];
-  for (const [index, file2] of files.entries()) {
-    const out = join5(directory, `${index}-${basename4(file2)}`);
-    const result = await judgeFile(client, { results: file2, out, metrics: JUDGE_METRICS, overwrite: false, concurrency: 8 });
-    log2(`judged ${file2}: ${result.recordsToJudge} records needed the judge, ${result.recordsFailed} failed`);
-    if (result.failureShare > MAX_FAILURE_SHARE) {
-      throw new JudgeRunError(
-        `the judge failed on ${result.recordsFailed} of ${result.recordsToJudge} records of ${file2} (${(result.failureShare * 100).toFixed(1)}%, more than ${MAX_FAILURE_SHARE * 100}%); see judge_errors in ${out}`
-      );
-    }
-    judged.push(out);
+var ActionJudge = class {
+  client;
+  constructor(inputs, env) {
+    this.client = createJudgeClient(
+      { model: inputs.judgeModel, baseUrl: inputs.judgeBaseUrl, cache: inputs.judgeCache, timeoutMs: 6e4, maxAttempts: 4 },
+      env
+    );
   }
-  const { calls, cacheHits } = client.stats;
-  log2(`judge: ${calls} calls, ${cacheHits} cache hits`);
-  for (const message of clientWarnings(client)) warn(message);
-  return judged;
-}
+  /**
+   * Writes judged copies of `files` under `directory` and returns their paths in the same order. Throws
+   * JudgeRunError when more than 5% of a file's records could not be judged.
+   */
+  async judgeFiles(files, directory, log2) {
+    await mkdir4(directory, { recursive: true });
+    const judged = [];
+    for (const [index, file2] of files.entries()) {
+      const out = join5(directory, `${index}-${basename4(file2)}`);
+      const result = await judgeFile(this.client, { results: file2, out, metrics: JUDGE_METRICS, overwrite: false, concurrency: 8 });
+      log2(`judged ${file2}: ${result.recordsToJudge} records needed the judge, ${result.recordsFailed} failed`);
+      if (result.failureShare > MAX_FAILURE_SHARE) {
+        throw new JudgeRunError(
+          `the judge failed on ${result.recordsFailed} of ${result.recordsToJudge} records of ${file2} (${(result.failureShare * 100).toFixed(1)}%, more than ${MAX_FAILURE_SHARE * 100}%); see judge_errors in ${out}`
+        );
+      }
+      judged.push(out);
+    }
+    return judged;
+  }
+  /** The run's calls and cache hits, and what the client warned about (a JSON-mode fallback, an unwritable cache). */
+  report(log2, warn) {
+    const { calls, cacheHits } = this.client.stats;
+    log2(`judge: ${calls} calls, ${cacheHits} cache hits`);
+    for (const message of clientWarnings(this.client)) warn(message);
+  }
+};
 
 // src/action/run.ts
 var SUMMARY_MAX_BYTES = 1024 * 1024;
@@ -65730,7 +65742,8 @@ async function run(runtime) {
   await mkdir5(reportDir, { recursive: true });
   const calibrations = await Promise.all(inputs.judgeCalibration.map(readCalibrationRecord));
   const config2 = compareConfig({ ...inputs, calibrations });
-  const judge = (files, side) => inputs.judge === "openai" ? judgeFiles(files, inputs, join6(reportDir, "judged", side), env, (message) => runtime.info(message), (message) => runtime.warning(`judge: ${message}`)) : Promise.resolve([...files]);
+  const judgeClient = inputs.judge === "openai" ? new ActionJudge(inputs, env) : null;
+  const judge = (files, side) => judgeClient === null ? Promise.resolve([...files]) : judgeClient.judgeFiles(files, join6(reportDir, "judged", side), (message) => runtime.info(message));
   const resultFiles = await expandGlob(inputs.results, "results");
   const headFiles = await judge(resultFiles, "head");
   const head = await readOutcomes(headFiles, config2.eval);
@@ -65782,6 +65795,10 @@ async function run(runtime) {
     logUntrusted(runtime, `No baseline: ${baseline.reason}. Reporting the head results only.
 ${renderEvalText(headFiles.join(", "), headSummary, config2.eval)}`);
   }
+  judgeClient?.report(
+    (message) => runtime.info(message),
+    (message) => runtime.warning(`judge: ${message}`)
+  );
   await writeFileAtomic(jsonFile, `${JSON.stringify(report2, null, 2)}
 `);
   await writeFileAtomic(markdownFile, comment);

@@ -21,7 +21,7 @@ import { commentMarker, type CommentResult, upsertComment } from './comment.js';
 import { readEvent } from './event.js';
 import { type GitHubApi, httpStatus, type PullRequestRef } from './github.js';
 import { ActionInputError, type ActionInputs, type InputName, readInputs } from './inputs.js';
-import { judgeFiles } from './judge.js';
+import { ActionJudge } from './judge.js';
 
 /** Everything the action touches outside the pure core, so tests can run it without a runner or GitHub. */
 export interface ActionRuntime {
@@ -112,8 +112,9 @@ async function run(runtime: ActionRuntime): Promise<void> {
 
   const calibrations = await Promise.all(inputs.judgeCalibration.map(readCalibrationRecord));
   const config = compareConfig({ ...inputs, calibrations });
+  const judgeClient = inputs.judge === 'openai' ? new ActionJudge(inputs, env) : null;
   const judge = (files: readonly string[], side: string) =>
-    inputs.judge === 'openai' ? judgeFiles(files, inputs, join(reportDir, 'judged', side), env, (message) => runtime.info(message), (message) => runtime.warning(`judge: ${message}`)) : Promise.resolve([...files]);
+    judgeClient === null ? Promise.resolve([...files]) : judgeClient.judgeFiles(files, join(reportDir, 'judged', side), (message) => runtime.info(message));
   const resultFiles = await expandGlob(inputs.results, 'results');
   const headFiles = await judge(resultFiles, 'head');
   const head = await readOutcomes(headFiles, config.eval);
@@ -167,6 +168,10 @@ async function run(runtime: ActionRuntime): Promise<void> {
     report = { verdict: 'neutral', reasons: [], baseline: { found: false, reason: baseline.reason }, head: evalJson(headSummary, config.eval) };
     logUntrusted(runtime, `No baseline: ${baseline.reason}. Reporting the head results only.\n${renderEvalText(headFiles.join(', '), headSummary, config.eval)}`);
   }
+  judgeClient?.report(
+    (message) => runtime.info(message),
+    (message) => runtime.warning(`judge: ${message}`),
+  );
   await writeFileAtomic(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
   await writeFileAtomic(markdownFile, comment);
 
