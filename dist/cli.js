@@ -38415,7 +38415,8 @@ function scoreQuestion(record2, config2, ranking = judgedRanking(record2)) {
 // src/metrics/outcomes.ts
 function goldKey(record2) {
   const relevant = record2.relevant_ids;
-  const grades = relevant === void 0 ? [] : Array.isArray(relevant) ? [...new Set(relevant)].sort().map((id2) => [id2, 1]) : Object.entries(relevant).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  const graded = relevant === void 0 ? [] : Array.isArray(relevant) ? relevant.map((id2) => [id2, 1]) : Object.entries(relevant);
+  const grades = [...new Map(graded.filter(([, grade2]) => isRelevant(grade2)))].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
   return JSON.stringify([grades, record2.expected_answer ?? null, record2.answerable ?? true]);
 }
 function relevantWithin(retrieved, ranking, k) {

@@ -52675,7 +52675,8 @@ function scoreQuestion(record3, config2, ranking = judgedRanking(record3)) {
 // src/metrics/outcomes.ts
 function goldKey(record3) {
   const relevant = record3.relevant_ids;
-  const grades = relevant === void 0 ? [] : Array.isArray(relevant) ? [...new Set(relevant)].sort().map((id) => [id, 1]) : Object.entries(relevant).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  const graded = relevant === void 0 ? [] : Array.isArray(relevant) ? relevant.map((id) => [id, 1]) : Object.entries(relevant);
+  const grades = [...new Map(graded.filter(([, grade2]) => isRelevant(grade2)))].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
   return JSON.stringify([grades, record3.expected_answer ?? null, record3.answerable ?? true]);
 }
 function relevantWithin(retrieved, ranking, k) {

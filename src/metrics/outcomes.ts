@@ -31,9 +31,14 @@ export interface QuestionOutcomes {
   readonly noRelevant: number;
 }
 
+/**
+ * A fingerprint of a question's gold labels: its relevant documents with their grades (grades below 1 count as
+ * not relevant, so `{"a": 1, "c": 0}` and `["a"]` are the same labels), expected answer and answerability.
+ */
 function goldKey(record: ResultRecord): string {
   const relevant = record.relevant_ids;
-  const grades = relevant === undefined ? [] : Array.isArray(relevant) ? [...new Set(relevant)].sort().map((id) => [id, 1]) : Object.entries(relevant).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const graded: [string, number][] = relevant === undefined ? [] : Array.isArray(relevant) ? relevant.map((id) => [id, 1]) : Object.entries(relevant);
+  const grades = [...new Map(graded.filter(([, grade]) => isRelevant(grade)))].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return JSON.stringify([grades, record.expected_answer ?? null, record.answerable ?? true]);
 }
 

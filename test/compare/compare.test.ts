@@ -203,6 +203,16 @@ describe('pairing', () => {
     expect(test('correct')).toMatchObject({ bothRight: 4, fixed: 1, broken: 1, bothWrong: 3 });
   });
 
+  it('does not take the same relevant documents written two ways for changed labels', async () => {
+    const base = [{ id: 'a', question: 'a?', relevant_ids: ['d1', 'd2'], correct: true }];
+    const head = [{ id: 'a', question: 'a?', relevant_ids: { d2: 1, d1: 1, d9: 0 }, correct: true }];
+    const { json } = await compare(base, head);
+    expect(json.labelsChanged).toEqual([]);
+    expect(json.paired).toBe(1);
+    const regraded = await compare(base, [{ ...head[0]!, relevant_ids: { d1: 2, d2: 1 } }]);
+    expect(regraded.code).toBe(2);
+  });
+
   it('treats no shared question as bad input (exit 2)', async () => {
     const { code, stderr } = await compare([{ id: 'a', question: 'a?' }], [{ id: 'b', question: 'b?' }]);
     expect(code).toBe(2);
