@@ -1,35 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { judgeMayGate, readCalibrationRecord } from '../../src/judge/calibration.js';
 import { FAITHFULNESS_RUBRIC, PROMPT_VERSIONS } from '../../src/judge/prompts.js';
-import { jsonl, runMain, scratchDir } from '../helpers/cli.js';
-import { type FakeOpenAI, startFakeOpenAI } from './fake-openai.js';
+import { jsonl, runMain } from '../helpers/cli.js';
+import { useFakeJudge } from './fake-openai.js';
 
-const scratch = scratchDir();
-let server: FakeOpenAI;
-let counter = 0;
-
-beforeAll(async () => {
-  server = await startFakeOpenAI();
-});
-afterAll(async () => {
-  await server.close();
-  scratch.cleanup();
-});
-beforeEach(() => {
-  server.reset();
-  vi.stubEnv('OPENAI_API_KEY', 'sk-test-key');
-  vi.stubEnv('RAG_GATE_JUDGE_BACKOFF_MS', '5');
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
-
-function path(name: string): string {
-  counter++;
-  return join(scratch.dir, `${counter}-${name}`);
-}
+const fake = useFakeJudge();
+const path = (name: string) => fake.path(name);
 
 function labelsFile(records: readonly object[]): string {
   const file = path('labels.jsonl');
@@ -60,7 +37,7 @@ function articlePairs(): object[] {
 }
 
 async function calibrate(labels: string, extra: readonly string[] = []) {
-  return runMain(['calibrate', '--labels', labels, '--base-url', server.url, '--no-cache', ...extra]);
+  return runMain(['calibrate', '--labels', labels, '--base-url', fake.server.url, '--no-cache', ...extra]);
 }
 
 describe('calibrate: claim–context pairs', () => {
@@ -69,8 +46,8 @@ describe('calibrate: claim–context pairs', () => {
     const out = path('calibration.json');
     const run = await calibrate(labels, ['--model', 'judge-model-x', '--out', out]);
     expect(run.code, run.stderr).toBe(0);
-    expect(server.requests).toHaveLength(100);
-    const request = server.requests[0]!;
+    expect(fake.server.requests).toHaveLength(100);
+    const request = fake.server.requests[0]!;
     expect(request.body.response_format.json_schema.name).toBe('claim_verdict');
     expect(request.body.messages[0].content).toContain(FAITHFULNESS_RUBRIC);
     expect(request.body.messages[1].content).toContain('Claim:\n<<<\nItem 0 ships within 2 days.\n>>>');
@@ -116,18 +93,18 @@ describe('calibrate: claim–context pairs', () => {
   it('a second calibration is served from the cache', async () => {
     const cache = path('cache');
     const labels = labelsFile(articlePairs().slice(0, 10));
-    const first = await runMain(['calibrate', '--labels', labels, '--base-url', server.url, '--cache', cache]);
+    const first = await runMain(['calibrate', '--labels', labels, '--base-url', fake.server.url, '--cache', cache]);
     expect(first.code, first.stderr).toBe(0);
-    expect(server.requests).toHaveLength(10);
-    server.reset();
-    const second = await runMain(['calibrate', '--labels', labels, '--base-url', server.url, '--cache', cache]);
+    expect(fake.server.requests).toHaveLength(10);
+    fake.server.reset();
+    const second = await runMain(['calibrate', '--labels', labels, '--base-url', fake.server.url, '--cache', cache]);
     expect(second.code, second.stderr).toBe(0);
-    expect(server.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
     expect(second.stdout).toContain('cache hits 10');
   });
 
   it('labels the judge cannot rate are left out and counted; too many fail → exit 1 and no record', async () => {
-    server.handler = (request) => (request.body.messages[1].content.includes('Item 0 ') ? { status: 400, body: { error: { message: 'nope' } } } : undefined);
+    fake.server.handler = (request) => (request.body.messages[1].content.includes('Item 0 ') ? { status: 400, body: { error: { message: 'nope' } } } : undefined);
     const out = path('calibration.json');
     const run = await calibrate(labelsFile(articlePairs().slice(0, 10)), ['--out', out]);
     expect(run.code).toBe(1);
@@ -148,8 +125,8 @@ describe('calibrate: answers with human correct / incorrect', () => {
     const out = path('calibration.json');
     const run = await calibrate(labels, ['--out', out, '--json']);
     expect(run.code, run.stderr).toBe(0);
-    expect(server.requests).toHaveLength(4);
-    expect(server.requests[0]!.body.response_format.json_schema.name).toBe('correctness_verdict');
+    expect(fake.server.requests).toHaveLength(4);
+    expect(fake.server.requests[0]!.body.response_format.json_schema.name).toBe('correctness_verdict');
     const record = JSON.parse(readFileSync(out, 'utf8'));
     expect(record).toMatchObject({ kind: 'correctness', promptVersion: PROMPT_VERSIONS.correctness, n: 4, observed: 0.75 });
     // human 3 correct / 1 not, judge 2 / 2, agree on 3: p_e = 0.75·0.5 + 0.25·0.5 = 0.5, kappa = 0.5
@@ -186,7 +163,7 @@ describe('calibrate: bad labels exit 2 naming file, line and field, before any c
     const run = await calibrate(labels);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${labels}${expected}`);
-    expect(server.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
   });
 
   it('no key exits 2', async () => {

@@ -1,37 +1,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FAITHFULNESS_RUBRIC, PROMPT_VERSIONS } from '../../src/judge/prompts.js';
-import { jsonl, runMain, scratchDir } from '../helpers/cli.js';
-import { type FakeOpenAI, chatCompletion, closedPort, startFakeOpenAI } from './fake-openai.js';
+import { jsonl, runMain } from '../helpers/cli.js';
+import { chatCompletion, closedPort, useFakeJudge } from './fake-openai.js';
 
-const scratch = scratchDir();
-let server: FakeOpenAI;
-let counter = 0;
-
-beforeAll(async () => {
-  server = await startFakeOpenAI();
-});
-afterAll(async () => {
-  await server.close();
-  scratch.cleanup();
-});
-beforeEach(() => {
-  server.reset();
-  vi.stubEnv('OPENAI_API_KEY', 'sk-test-key');
-  vi.stubEnv('OPENAI_BASE_URL', undefined);
-  vi.stubEnv('RAG_GATE_JUDGE_BACKOFF_MS', '5');
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
-
-/** A fresh name in the scratch directory. */
-function path(name: string): string {
-  counter++;
-  return join(scratch.dir, `${counter}-${name}`);
-}
+const fake = useFakeJudge();
+const path = (name: string) => fake.path(name);
 
 function input(records: readonly object[]): string {
   const file = path('in.jsonl');
@@ -52,7 +28,7 @@ const sha = (file: string) => createHash('sha256').update(readFileSync(file)).di
 async function judge(results: string, extra: readonly string[] = []) {
   const out = path('out.jsonl');
   const cache = extra.includes('--cache') ? [] : ['--no-cache'];
-  const run = await runMain(['judge', '--results', results, '--out', out, '--base-url', server.url, ...cache, ...extra]);
+  const run = await runMain(['judge', '--results', results, '--out', out, '--base-url', fake.server.url, ...cache, ...extra]);
   return { ...run, out };
 }
 
@@ -70,8 +46,8 @@ describe('judge: faithfulness', () => {
   it('sends the strict rubric with a JSON-schema response format and writes validated claims', async () => {
     const run = await judge(input([REFUND]), ['--metrics', 'faithfulness', '--model', 'judge-model-x']);
     expect(run.code, run.stderr).toBe(0);
-    expect(server.requests).toHaveLength(1);
-    const request = server.requests[0]!;
+    expect(fake.server.requests).toHaveLength(1);
+    const request = fake.server.requests[0]!;
     expect(request.path).toBe('/v1/chat/completions');
     expect(request.headers.authorization).toBe('Bearer sk-test-key');
     expect(request.body.model).toBe('judge-model-x');
@@ -108,7 +84,7 @@ describe('judge: faithfulness', () => {
     ]);
     const run = await judge(results, ['--metrics', 'faithfulness', '--json']);
     expect(run.code, run.stderr).toBe(0);
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
     const summary = JSON.parse(run.stdout);
     expect(summary.metrics.faithfulness).toEqual({ judged: 1, kept: 0, skipped: { 'no retrieved_contexts': 1, 'no answer': 1 }, failed: 0 });
     expect(summary.promptVersions).toEqual({ faithfulness: PROMPT_VERSIONS.faithfulness });
@@ -122,16 +98,16 @@ describe('judge: answer relevance and correctness', () => {
   it('answer relevance is the mean cosine between the question and three generated questions', async () => {
     // The evaluation article's example: cosines 0.91, 0.88 and 0.62 → 0.803.
     const unit = (c: number) => [c, Math.sqrt(1 - c * c)];
-    server.embeddings.set(REFUND.question, [1, 0]);
-    server.embeddings.set('Q-A', unit(0.91));
-    server.embeddings.set('Q-B', unit(0.88));
-    server.embeddings.set('Q-C', unit(0.62));
+    fake.server.embeddings.set(REFUND.question, [1, 0]);
+    fake.server.embeddings.set('Q-A', unit(0.91));
+    fake.server.embeddings.set('Q-B', unit(0.88));
+    fake.server.embeddings.set('Q-C', unit(0.62));
     const run = await judge(input([REFUND]), ['--metrics', 'answer_relevance', '--embedding-model', 'embed-x']);
     expect(run.code, run.stderr).toBe(0);
-    expect(server.requests.map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/embeddings']);
-    expect(server.requests[0]!.body.response_format.json_schema.name).toBe('answer_questions');
-    expect(server.requests[0]!.body.messages[1].content).toContain(REFUND.answer);
-    expect(server.requests[1]!.body).toEqual({ model: 'embed-x', input: [REFUND.question, 'Q-A', 'Q-B', 'Q-C'] });
+    expect(fake.server.requests.map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/embeddings']);
+    expect(fake.server.requests[0]!.body.response_format.json_schema.name).toBe('answer_questions');
+    expect(fake.server.requests[0]!.body.messages[1].content).toContain(REFUND.answer);
+    expect(fake.server.requests[1]!.body).toEqual({ model: 'embed-x', input: [REFUND.question, 'Q-A', 'Q-B', 'Q-C'] });
     const [record] = readJsonl(run.out);
     expect(record!.answer_relevance).toBeCloseTo((0.91 + 0.88 + 0.62) / 3, 12);
     expect(run.stderr).toMatch(/calls 2 .*tokens 148 \(prompt 128, completion 20\)/);
@@ -146,8 +122,8 @@ describe('judge: answer relevance and correctness', () => {
     ]);
     const run = await judge(results, ['--metrics', 'correctness', '--json']);
     expect(run.code, run.stderr).toBe(0);
-    expect(server.requests).toHaveLength(2);
-    const request = server.requests[0]!;
+    expect(fake.server.requests).toHaveLength(2);
+    const request = fake.server.requests[0]!;
     expect(request.body.response_format.json_schema.name).toBe('correctness_verdict');
     expect(request.body.messages[0].content).toContain('CORRECT');
     expect(readJsonl(run.out).map((r) => r.correct)).toEqual([true, false, true, undefined]);
@@ -179,7 +155,7 @@ describe('judge: the input is never changed, and nothing the input has is lost',
     const before = sha(results);
     const kept = await judge(results);
     expect(kept.code, kept.stderr).toBe(0);
-    expect(server.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
     expect(readJsonl(kept.out)[0]).toMatchObject({ claims: own, answer_relevance: 0.5, correct: false });
     expect(readFileSync(kept.out, 'utf8')).toBe(readFileSync(results, 'utf8'));
 
@@ -205,7 +181,7 @@ describe('judge: the input is never changed, and nothing the input has is lost',
 
   it('refuses --out equal to --results (exit 2), and a bad results file is bad input (exit 2), making no call', async () => {
     const results = input([REFUND]);
-    const same = await runMain(['judge', '--results', results, '--out', results, '--base-url', server.url, '--no-cache']);
+    const same = await runMain(['judge', '--results', results, '--out', results, '--base-url', fake.server.url, '--no-cache']);
     expect(same.code).toBe(2);
     expect(same.stderr).toContain('--out must name another file');
     const bad = input([{ ...REFUND, retrieved_contexts: ['only one'] }]);
@@ -216,44 +192,44 @@ describe('judge: the input is never changed, and nothing the input has is lost',
     const unknownMetric = await judge(results, ['--metrics', 'faithfulness,fluency']);
     expect(unknownMetric.code).toBe(2);
     expect(unknownMetric.stderr).toContain('"fluency" is not a judge metric');
-    expect(server.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
   });
 });
 
 describe('judge: retries, timeouts and failures', () => {
   it('retries a 429 after the Retry-After seconds', async () => {
-    server.handler = (_request, index) => (index === 0 ? { status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'Rate limit reached' } } } : undefined);
+    fake.server.handler = (_request, index) => (index === 0 ? { status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'Rate limit reached' } } } : undefined);
     const run = await judge(input([REFUND]), ['--metrics', 'faithfulness']);
     expect(run.code, run.stderr).toBe(0);
-    expect(server.requests).toHaveLength(2);
-    expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(950);
+    expect(fake.server.requests).toHaveLength(2);
+    expect(fake.server.requests[1]!.at - fake.server.requests[0]!.at).toBeGreaterThanOrEqual(950);
     expect(readJsonl(run.out)[0]!.claims).toHaveLength(2);
     expect(run.stderr).toMatch(/calls 2 \(1 retry\)/);
   });
 
   it('holds back every call, not only the one that got it, while a 429 asks to wait', async () => {
-    server.delayMs = 50;
-    server.handler = (_request, index) =>
+    fake.server.delayMs = 50;
+    fake.server.handler = (_request, index) =>
       index === 0 ? { status: 429, headers: { 'retry-after-ms': '400' }, body: { error: { message: 'Rate limit reached' } }, delayMs: 0 } : undefined;
     const records = Array.from({ length: 6 }, (_, i) => ({ ...REFUND, id: `q${i}`, answer: `${REFUND.answer} (${i})` }));
     const run = await judge(input(records), ['--metrics', 'faithfulness', '--concurrency', '2']);
     expect(run.code, run.stderr).toBe(0);
-    const first = server.requests[0]!.at;
+    const first = fake.server.requests[0]!.at;
     // Request 1 was already in flight when the 429 came back; every later one waited out the pause.
-    for (const request of server.requests.slice(2)) expect(request.at - first).toBeGreaterThanOrEqual(380);
-    expect(server.requests).toHaveLength(7);
+    for (const request of fake.server.requests.slice(2)) expect(request.at - first).toBeGreaterThanOrEqual(380);
+    expect(fake.server.requests).toHaveLength(7);
   });
 
   it('retries 5xx with backoff, and gives up after --max-attempts as a judge error', async () => {
-    server.handler = (_request, index) => (index < 2 ? { status: 503, body: 'upstream overloaded' } : undefined);
+    fake.server.handler = (_request, index) => (index < 2 ? { status: 503, body: 'upstream overloaded' } : undefined);
     const recovered = await judge(input([REFUND]), ['--metrics', 'faithfulness']);
     expect(recovered.code, recovered.stderr).toBe(0);
-    expect(server.requests).toHaveLength(3);
+    expect(fake.server.requests).toHaveLength(3);
 
-    server.reset();
-    server.handler = () => ({ status: 500, body: { error: { message: 'boom' } } });
+    fake.server.reset();
+    fake.server.handler = () => ({ status: 500, body: { error: { message: 'boom' } } });
     const failed = await judge(input([REFUND]), ['--metrics', 'faithfulness', '--max-attempts', '3']);
-    expect(server.requests).toHaveLength(3);
+    expect(fake.server.requests).toHaveLength(3);
     expect(failed.code).toBe(1);
     expect(readJsonl(failed.out)[0]!.judge_errors).toEqual([
       { metric: 'faithfulness', kind: 'unavailable', message: 'HTTP 500: boom (gave up after 3 attempts)' },
@@ -261,15 +237,15 @@ describe('judge: retries, timeouts and failures', () => {
   });
 
   it('a reply that does not parse is retried; one that never parses is a judge error, counted', async () => {
-    server.handler = (_request, index) => (index === 0 ? { body: chatCompletion('Sure! Here are the claims: ...') } : undefined);
+    fake.server.handler = (_request, index) => (index === 0 ? { body: chatCompletion('Sure! Here are the claims: ...') } : undefined);
     const retried = await judge(input([REFUND]), ['--metrics', 'faithfulness']);
     expect(retried.code, retried.stderr).toBe(0);
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
 
-    server.reset();
-    server.handler = () => ({ body: chatCompletion(JSON.stringify({ claims: [{ text: 'x', verdict: 'MOSTLY_TRUE' }] })) });
+    fake.server.reset();
+    fake.server.handler = () => ({ body: chatCompletion(JSON.stringify({ claims: [{ text: 'x', verdict: 'MOSTLY_TRUE' }] })) });
     const failed = await judge(input([REFUND]), ['--metrics', 'faithfulness', '--max-attempts', '2', '--json']);
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
     expect(failed.code).toBe(1);
     const [record] = readJsonl(failed.out);
     expect(record!.claims).toBeUndefined();
@@ -283,15 +259,15 @@ describe('judge: retries, timeouts and failures', () => {
   });
 
   it('a request that exceeds --timeout-ms is retried, then a timeout error', async () => {
-    server.delayMs = 400;
+    fake.server.delayMs = 400;
     const run = await judge(input([REFUND]), ['--metrics', 'faithfulness', '--timeout-ms', '50', '--max-attempts', '2']);
     expect(run.code).toBe(1);
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
     expect((readJsonl(run.out)[0]!.judge_errors as { kind: string }[])[0]!.kind).toBe('timeout');
   });
 
   it('more than --max-failure-share of records failing exits 1, but OUT is still written; at or below it exits 0', async () => {
-    server.handler = (request) =>
+    fake.server.handler = (request) =>
       request.body.messages?.[1]?.content.includes('POISON') ? { status: 400, body: { error: { message: 'context length exceeded' } } } : undefined;
     const records = (n: number, bad: number) =>
       Array.from({ length: n }, (_, i) => ({ ...REFUND, id: `q${i}`, answer: i < bad ? `POISON ${i}.` : REFUND.answer }));
@@ -314,12 +290,12 @@ describe('judge: retries, timeouts and failures', () => {
   });
 
   it('falls back to JSON mode when the endpoint rejects the JSON-schema response format', async () => {
-    server.handler = (request) =>
+    fake.server.handler = (request) =>
       request.body.response_format?.type === 'json_schema' ? { status: 400, body: { error: { message: "response_format 'json_schema' is not supported" } } } : undefined;
     const run = await judge(input([REFUND, { ...REFUND, id: 'q2', answer: 'Refunds are issued to the original payment method.' }]), ['--metrics', 'faithfulness', '--concurrency', '1']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('using JSON mode');
-    expect(server.requests.map((r) => r.body.response_format.type)).toEqual(['json_schema', 'json_object', 'json_object']);
+    expect(fake.server.requests.map((r) => r.body.response_format.type)).toEqual(['json_schema', 'json_object', 'json_object']);
     expect(readJsonl(run.out).every((r) => Array.isArray(r.claims))).toBe(true);
   });
 
@@ -348,16 +324,16 @@ describe('judge: concurrency, budget and cache', () => {
     Array.from({ length: n }, (_, i) => ({ ...REFUND, id: `q${i}`, question: `${REFUND.question} (${i})`, answer: `Answer number ${i}. ${REFUND.answer}` }));
 
   it('never has more than --concurrency requests in flight', async () => {
-    server.delayMs = 30;
+    fake.server.delayMs = 30;
     const run = await judge(input(many(24)), ['--metrics', 'faithfulness,correctness', '--concurrency', '3']);
     expect(run.code, run.stderr).toBe(0);
-    expect(server.requests).toHaveLength(48);
-    expect(server.maxInFlight).toBe(3);
+    expect(fake.server.requests).toHaveLength(48);
+    expect(fake.server.maxInFlight).toBe(3);
   });
 
   it('--max-calls is a budget: no more requests than it allows, the rest marked as budget errors', async () => {
     const run = await judge(input(many(8)), ['--metrics', 'faithfulness', '--max-calls', '3', '--concurrency', '2', '--json']);
-    expect(server.requests).toHaveLength(3);
+    expect(fake.server.requests).toHaveLength(3);
     expect(run.code).toBe(1);
     const out = readJsonl(run.out);
     expect(out.filter((r) => Array.isArray(r.claims))).toHaveLength(3);
@@ -372,7 +348,7 @@ describe('judge: concurrency, budget and cache', () => {
     const results = input(many(5));
     const first = await judge(results, ['--cache', cache]);
     expect(first.code, first.stderr).toBe(0);
-    expect(server.requests).toHaveLength(5 * 4);
+    expect(fake.server.requests).toHaveLength(5 * 4);
     // One JSON file per distinct call, under a two-hex-digit fan-out, no temporary files left behind.
     const entries = readdirSync(cache, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.json') || name.endsWith('.tmp'));
     expect(entries).toHaveLength(20);
@@ -381,26 +357,26 @@ describe('judge: concurrency, budget and cache', () => {
       expect(JSON.parse(readFileSync(join(cache, entry), 'utf8')).key).toBe(entry.slice(3, -5));
     }
 
-    server.reset();
-    server.handler = () => ({ status: 500, body: 'the cache should have answered' });
+    fake.server.reset();
+    fake.server.handler = () => ({ status: 500, body: 'the cache should have answered' });
     const second = await judge(results, ['--cache', cache]);
     expect(second.code, second.stderr).toBe(0);
-    expect(server.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
     expect(readFileSync(second.out, 'utf8')).toBe(readFileSync(first.out, 'utf8'));
     expect(second.stderr).toMatch(/calls 0 \(0 retries\), tokens 0 \(prompt 0, completion 0\), cache hits 20/);
 
     // Another model is another judge: nothing cached for it.
-    server.reset();
+    fake.server.reset();
     const other = await judge(results, ['--cache', cache, '--metrics', 'faithfulness', '--model', 'other-model']);
     expect(other.code, other.stderr).toBe(0);
-    expect(server.requests).toHaveLength(5);
+    expect(fake.server.requests).toHaveLength(5);
   });
 
   it('identical calls within a run are made once', async () => {
     const results = input([REFUND, { ...REFUND, id: 'q2' }, { ...REFUND, id: 'q3' }]);
     const run = await judge(results, ['--metrics', 'faithfulness']);
     expect(run.code, run.stderr).toBe(0);
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
     expect(readJsonl(run.out).map((r) => (r.claims as unknown[]).length)).toEqual([2, 2, 2]);
     expect(run.stderr).toContain('cache hits 2');
   });
@@ -413,7 +389,7 @@ describe('judge: setup problems exit 2 with a clear message and write nothing', 
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^rag-gate: error: no API key: set OPENAI_API_KEY/);
     expect(existsSync(run.out)).toBe(false);
-    expect(server.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
   });
 
   it('an unreachable endpoint (connection refused)', async () => {
@@ -426,7 +402,7 @@ describe('judge: setup problems exit 2 with a clear message and write nothing', 
   });
 
   it('a rejected key (401)', async () => {
-    server.handler = () => ({ status: 401, body: { error: { message: 'Incorrect API key provided' } } });
+    fake.server.handler = () => ({ status: 401, body: { error: { message: 'Incorrect API key provided' } } });
     const run = await judge(input([REFUND, { ...REFUND, id: 'q2', answer: 'Other.' }]));
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('rejected the API key (HTTP 401: Incorrect API key provided); check OPENAI_API_KEY');
@@ -441,10 +417,10 @@ describe('judge: setup problems exit 2 with a clear message and write nothing', 
   });
 
   it('the base URL comes from OPENAI_BASE_URL when --base-url is absent', async () => {
-    vi.stubEnv('OPENAI_BASE_URL', server.url);
+    vi.stubEnv('OPENAI_BASE_URL', fake.server.url);
     const out = path('out.jsonl');
     const run = await runMain(['judge', '--results', input([REFUND]), '--out', out, '--metrics', 'faithfulness', '--no-cache']);
     expect(run.code, run.stderr).toBe(0);
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 });
