@@ -12273,7 +12273,7 @@ var {
   Help
 } = import_index.default;
 
-// src/io/errors.ts
+// src/core/errors.ts
 var MAX_LISTED_PROBLEMS = 20;
 function formatProblem(problem) {
   let where = problem.file;
@@ -12328,7 +12328,7 @@ async function readBoth(first, second) {
   throw InputError.merge([a, b].flatMap((result) => result.status === "rejected" ? [result.reason] : []));
 }
 
-// src/io/write.ts
+// src/sources/write.ts
 import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 async function writeFileAtomic(file2, content) {
@@ -32234,7 +32234,7 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/io/json-array.ts
+// src/sources/json-array.ts
 var JsonArrayShapeError = class extends Error {
   constructor(message, line) {
     super(message);
@@ -32298,7 +32298,7 @@ async function* jsonArrayElements(lines) {
   if (!closed) throw new JsonArrayShapeError('the JSON array is not closed with "]"', lastLine);
 }
 
-// src/io/record-json.ts
+// src/sources/record-json.ts
 var LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
 var isSpace = (code3) => code3 === 32 || code3 === 9 || code3 === 10 || code3 === 13;
 function atTopLevel(text4, end) {
@@ -32377,7 +32377,7 @@ function parseRecordJson(text4) {
   return record2;
 }
 
-// src/io/lines.ts
+// src/sources/lines.ts
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 var PROGRESS_EVERY = 4096;
@@ -32393,7 +32393,7 @@ async function* readLines(file2, onProgress) {
   }
 }
 
-// src/io/schema.ts
+// src/core/record.ts
 var VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
 var FIELD_ALIASES = {
   user_input: "question",
@@ -32500,7 +32500,7 @@ var KNOWN_FIELDS = /* @__PURE__ */ new Set([
   ...Object.keys(FIELD_ALIASES)
 ]);
 
-// src/io/results.ts
+// src/sources/results.ts
 function formatFieldPath(path) {
   let out = "";
   for (const key of path) {
@@ -32613,7 +32613,7 @@ function readFailure(file2, error62) {
   return InputError.single({ file: file2, message: `cannot read: ${reason}` });
 }
 
-// src/stats/kappa.ts
+// src/core/stats/kappa.ts
 var KAPPA_FLOOR = 0.6;
 function cohensKappa(pairs) {
   const n = pairs.length;
@@ -32634,6 +32634,31 @@ function cohensKappa(pairs) {
   const observed = agree / n;
   const kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
   return { kappa, observed, expected, n, confusion };
+}
+
+// src/core/compare/calibration.ts
+var calibrationRecordSchema = external_exports.object({
+  model: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
+  promptVersion: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
+  kind: external_exports.enum(["faithfulness", "correctness"], { error: 'must be "faithfulness" or "correctness"' }),
+  kappa: external_exports.number({ error: "must be a number or null" }).nullable(),
+  observed: external_exports.number({ error: "must be a number" }),
+  expected: external_exports.number({ error: "must be a number" }),
+  n: external_exports.number({ error: "must be a number" }).int("must be a whole number").nonnegative("must not be negative"),
+  date: external_exports.string({ error: "must be an ISO date string" }),
+  confusion: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), external_exports.number())).optional(),
+  labels: external_exports.object({ file: external_exports.string(), sha256: external_exports.string(), total: external_exports.number(), failed: external_exports.number() }).optional()
+});
+function judgeMayGate(record2, model, promptVersion, kappaFloor = KAPPA_FLOOR) {
+  const judge = `judge ${model} (${promptVersion})`;
+  const uncalibrated = (why) => ({ allowed: false, note: `${judge} is uncalibrated: ${why}; its metrics are reported but do not gate` });
+  if (record2 === void 0) return uncalibrated("no calibration record");
+  if (record2.model !== model) return uncalibrated(`the calibration record is for model ${record2.model}`);
+  if (record2.promptVersion !== promptVersion) return uncalibrated(`the calibration record is for prompt ${record2.promptVersion}`);
+  if (record2.kappa === null) return uncalibrated(`kappa is undefined on the ${record2.n} labels (both raters gave every item the same label)`);
+  const measured = `kappa ${record2.kappa.toFixed(3)} on n = ${record2.n}`;
+  if (!(record2.kappa >= kappaFloor)) return uncalibrated(`${measured} is below the floor ${kappaFloor}`);
+  return { allowed: true, note: `${judge} is calibrated: ${measured} (floor ${kappaFloor}, ${record2.date.slice(0, 10)})` };
 }
 
 // src/judge/errors.ts
@@ -32787,29 +32812,6 @@ async function judgeAnswerRelevance(client, question, answer) {
 }
 
 // src/judge/calibration.ts
-var calibrationRecordSchema = external_exports.object({
-  model: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
-  promptVersion: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
-  kind: external_exports.enum(["faithfulness", "correctness"], { error: 'must be "faithfulness" or "correctness"' }),
-  kappa: external_exports.number({ error: "must be a number or null" }).nullable(),
-  observed: external_exports.number({ error: "must be a number" }),
-  expected: external_exports.number({ error: "must be a number" }),
-  n: external_exports.number({ error: "must be a number" }).int("must be a whole number").nonnegative("must not be negative"),
-  date: external_exports.string({ error: "must be an ISO date string" }),
-  confusion: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), external_exports.number())).optional(),
-  labels: external_exports.object({ file: external_exports.string(), sha256: external_exports.string(), total: external_exports.number(), failed: external_exports.number() }).optional()
-});
-function judgeMayGate(record2, model, promptVersion, kappaFloor = KAPPA_FLOOR) {
-  const judge = `judge ${model} (${promptVersion})`;
-  const uncalibrated = (why) => ({ allowed: false, note: `${judge} is uncalibrated: ${why}; its metrics are reported but do not gate` });
-  if (record2 === void 0) return uncalibrated("no calibration record");
-  if (record2.model !== model) return uncalibrated(`the calibration record is for model ${record2.model}`);
-  if (record2.promptVersion !== promptVersion) return uncalibrated(`the calibration record is for prompt ${record2.promptVersion}`);
-  if (record2.kappa === null) return uncalibrated(`kappa is undefined on the ${record2.n} labels (both raters gave every item the same label)`);
-  const measured = `kappa ${record2.kappa.toFixed(3)} on n = ${record2.n}`;
-  if (!(record2.kappa >= kappaFloor)) return uncalibrated(`${measured} is below the floor ${kappaFloor}`);
-  return { allowed: true, note: `${judge} is calibrated: ${measured} (floor ${kappaFloor}, ${record2.date.slice(0, 10)})` };
-}
 async function readCalibrationRecord(file2) {
   let text4;
   try {
@@ -32984,7 +32986,7 @@ async function readLabels(file2) {
   return kind?.kind === "correctness" ? { kind: "correctness", items: answers } : { kind: "faithfulness", items: claims };
 }
 
-// src/report/format.ts
+// src/render/format.ts
 function formatP(p) {
   if (p === null || p === void 0) return "";
   return p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
@@ -37920,7 +37922,7 @@ function gfmToMarkdown(options) {
   };
 }
 
-// src/report/mdast.ts
+// src/render/mdast.ts
 var BIDI_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 var CONTROLS = new RegExp("\\p{Cc}", "gu");
 function oneLine(value, max) {
@@ -37983,7 +37985,7 @@ function serialise(tree) {
   return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown({ tablePipeAlign: false })] });
 }
 
-// src/report/text-table.ts
+// src/render/text-table.ts
 var CELL_MAX_CHARS = 120;
 function textTable(cells, indent = "  ") {
   const rows = cells.map((row) => row.map((cell) => oneLine(cell, CELL_MAX_CHARS)));
@@ -38002,7 +38004,7 @@ function fixed3(value) {
   return value === null || value === void 0 || Number.isNaN(value) ? "\u2014" : value.toFixed(3);
 }
 
-// src/judge/report.ts
+// src/render/judge-report.ts
 var count = (n) => n.toLocaleString("en-US");
 var percent = (share2) => `${(share2 * 100).toFixed(1)}%`;
 function formatStats(stats) {
@@ -38062,7 +38064,7 @@ function renderCalibration(result, stats, kappaFloor) {
 `;
 }
 
-// src/metrics/ranking.ts
+// src/core/scoring/ranking.ts
 var RELEVANT_GRADE = 1;
 function isRelevant(grade2) {
   return grade2 >= RELEVANT_GRADE;
@@ -38085,7 +38087,7 @@ function relevantRetrieved(ranking, k) {
   return found;
 }
 
-// src/metrics/retrieval/average-precision.ts
+// src/core/scoring/retrieval/average-precision.ts
 function averagePrecisionAt(ranking, k) {
   const total = relevantCount(ranking);
   if (total === 0) return 0;
@@ -38102,7 +38104,7 @@ function averagePrecisionAt(ranking, k) {
   return sum / total;
 }
 
-// src/metrics/retrieval/reciprocal-rank.ts
+// src/core/scoring/retrieval/reciprocal-rank.ts
 function firstRelevantRank(ranking) {
   const { grades } = ranking;
   for (let i = 0; i < grades.length; i++) if (isRelevant(grades[i])) return i + 1;
@@ -38113,12 +38115,12 @@ function reciprocalRankAt(ranking, k) {
   return rank <= k ? 1 / rank : 0;
 }
 
-// src/metrics/retrieval/hit.ts
+// src/core/scoring/retrieval/hit.ts
 function hitAt(ranking, k) {
   return firstRelevantRank(ranking) <= k ? 1 : 0;
 }
 
-// src/metrics/retrieval/ndcg.ts
+// src/core/scoring/retrieval/ndcg.ts
 var linearGain = (grade2) => grade2 > 0 ? grade2 : 0;
 var exponentialGain = (grade2) => grade2 > 0 ? 2 ** grade2 - 1 : 0;
 function discountedGain(grades, k, gain) {
@@ -38135,24 +38137,24 @@ function ndcgAt(ranking, k, gain = linearGain) {
   return ideal === 0 ? 0 : discountedGain(ranking.grades, k, gain) / ideal;
 }
 
-// src/metrics/retrieval/precision.ts
+// src/core/scoring/retrieval/precision.ts
 function precisionAt(ranking, k) {
   return relevantRetrieved(ranking, k) / k;
 }
 
-// src/metrics/retrieval/r-precision.ts
+// src/core/scoring/retrieval/r-precision.ts
 function rPrecision(ranking) {
   const total = relevantCount(ranking);
   return total === 0 ? 0 : relevantRetrieved(ranking, total) / total;
 }
 
-// src/metrics/retrieval/recall.ts
+// src/core/scoring/retrieval/recall.ts
 function recallAt(ranking, k) {
   const total = relevantCount(ranking);
   return total === 0 ? 0 : relevantRetrieved(ranking, k) / total;
 }
 
-// src/metrics/registry.ts
+// src/core/catalog/retrieval-metrics.ts
 var RETRIEVAL_FAMILIES = {
   precision: { cutoff: "required", binary: false, compute: precisionAt },
   recall: { cutoff: "optional", binary: false, compute: recallAt },
@@ -38213,7 +38215,7 @@ function defaultRetrievalMetrics(ks) {
   return names.map(parseRetrievalMetric);
 }
 
-// src/stats/wilson.ts
+// src/core/stats/wilson.ts
 var Z95 = 1.959963984540054;
 function wilsonInterval(successes, n, z3 = Z95) {
   if (n === 0) return [0, 1];
@@ -38226,7 +38228,7 @@ function wilsonInterval(successes, n, z3 = Z95) {
   return [lower, upper];
 }
 
-// src/metrics/decomposition.ts
+// src/core/scoring/decomposition.ts
 var ratio = (part, whole) => whole === 0 ? null : part / whole;
 var weighted = (weight, rate) => weight === 0 ? 0 : rate === null ? null : weight * rate;
 var SMALL_SPLIT = 10;
@@ -38291,7 +38293,7 @@ function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
   return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
 }
 
-// src/metrics/generation/context-utilisation.ts
+// src/core/scoring/generation/context-utilisation.ts
 var LOW_UTILISATION = 0.4;
 function contextUtilisation(retrieved, cited) {
   if (retrieved.length === 0) return void 0;
@@ -38301,7 +38303,7 @@ function contextUtilisation(retrieved, cited) {
   return used / retrieved.length;
 }
 
-// src/metrics/generation/text.ts
+// src/core/scoring/generation/text.ts
 var PUNCTUATION = /[\p{P}\p{S}]/gu;
 var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the"]);
 function normalizeAnswer(text4) {
@@ -38312,14 +38314,14 @@ function answerTokens(text4) {
   return normalized === "" ? [] : normalized.split(" ");
 }
 
-// src/metrics/generation/length-ratio.ts
+// src/core/scoring/generation/length-ratio.ts
 var LONG_ANSWER_RATIO = 2.5;
 function lengthRatio(answer, expected) {
   const goldLength = answerTokens(expected).length;
   return goldLength === 0 ? void 0 : answerTokens(answer).length / goldLength;
 }
 
-// src/metrics/generation/correctness.ts
+// src/core/scoring/generation/correctness.ts
 function exactMatch(answer, expected) {
   return normalizeAnswer(answer) === normalizeAnswer(expected) ? 1 : 0;
 }
@@ -38359,7 +38361,7 @@ function judgeCorrect2(rule, answer, expected) {
   return rule.kind === "exact" ? exactMatch(answer, expected) : tokenF1(answer, expected) >= rule.threshold ? 1 : 0;
 }
 
-// src/metrics/generation/faithfulness.ts
+// src/core/scoring/generation/faithfulness.ts
 function faithfulness(claims) {
   if (claims.length === 0) return void 0;
   let supported = 0;
@@ -38367,7 +38369,7 @@ function faithfulness(claims) {
   return supported / claims.length;
 }
 
-// src/metrics/score.ts
+// src/core/scoring/score.ts
 function relevanceMap(relevant) {
   if (relevant === void 0) return /* @__PURE__ */ new Map();
   if (Array.isArray(relevant)) return new Map(relevant.map((id2) => [id2, 1]));
@@ -38412,7 +38414,7 @@ function scoreQuestion(record2, config2, ranking = judgedRanking(record2)) {
   return scores;
 }
 
-// src/metrics/outcomes.ts
+// src/core/scoring/outcomes.ts
 function goldKey(record2) {
   const relevant = record2.relevant_ids;
   const graded = relevant === void 0 ? [] : Array.isArray(relevant) ? relevant.map((id2) => [id2, 1]) : Object.entries(relevant);
@@ -38503,18 +38505,8 @@ var OutcomeBuilder = class {
 function column(outcomes, name) {
   return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
 }
-async function readOutcomes(files, config2, onProgress) {
-  const builder = new OutcomeBuilder(config2);
-  const seenIds = /* @__PURE__ */ new Map();
-  const warnings = [];
-  for (const file2 of typeof files === "string" ? [files] : files) {
-    const read = await readResults(file2, (record2) => builder.add(record2), seenIds, onProgress);
-    warnings.push(...read.warnings);
-  }
-  return { outcomes: builder.build(), warnings };
-}
 
-// src/metrics/summary.ts
+// src/core/scoring/summary.ts
 var RUN_METRICS = [
   "retrieval_ok",
   "correct",
@@ -38616,7 +38608,7 @@ function summarizeRun(outcomes, config2) {
   };
 }
 
-// src/compare/gate.ts
+// src/core/compare/gate.ts
 var GATE_CATEGORIES = ["retrieval", "end-to-end", "generation", "refusal"];
 var RUN_METRIC_SET = new Set(RUN_METRICS);
 function isRunMetric(name) {
@@ -38682,7 +38674,7 @@ function decideGate(tests, head, config2, blocked = /* @__PURE__ */ new Map()) {
   return { verdict: reasons.length > 0 ? "fail" : "pass", reasons, warnings, outcomes, floors };
 }
 
-// src/compare/settings.ts
+// src/core/compare/settings.ts
 var DEFAULT_CUTOFFS = [1, 3, 5, 10];
 var DEFAULT_GRADED = ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"];
 var PER_QUESTION_GRADED = /* @__PURE__ */ new Set(["faithfulness", "answer_relevance", "length_ratio", "context_utilisation"]);
@@ -38752,7 +38744,7 @@ function compareConfig(settings) {
   };
 }
 
-// src/metrics/retrieval-ok.ts
+// src/core/scoring/retrieval-ok.ts
 function parseRetrievalOkRule(text4) {
   const [metricText = "", thresholdText, ...extra] = text4.split(">=");
   const metric = parseRetrievalMetric(metricText);
@@ -38769,7 +38761,7 @@ function parseRetrievalOkRule(text4) {
   return { name: `${metric.name}>=${threshold}`, metric, threshold };
 }
 
-// src/cli/options.ts
+// src/frontends/cli/options.ts
 function argParser(parse3) {
   return (text4) => {
     try {
@@ -38803,7 +38795,7 @@ function addScoringOptions(command) {
   );
 }
 
-// src/cli/exit.ts
+// src/frontends/cli/exit.ts
 var EXIT2 = { ok: 0, gateFailed: 1, badInput: 2 };
 
 // src/judge/cache.ts
@@ -39248,7 +39240,7 @@ function clientWarnings(client) {
   return warnings;
 }
 
-// src/cli/judge-command.ts
+// src/frontends/cli/judge-command.ts
 import { stat } from "node:fs/promises";
 import { dirname as dirname3, resolve } from "node:path";
 
@@ -39412,7 +39404,7 @@ async function judgeFile(client, options) {
   return result;
 }
 
-// src/cli/progress.ts
+// src/frontends/cli/progress.ts
 var REDRAW_MS = 100;
 function statusLine(context) {
   if (process.stderr.isTTY !== true) return { draw: () => void 0, end: () => void 0 };
@@ -39463,7 +39455,7 @@ function countingProgress(context, label2) {
   };
 }
 
-// src/cli/judge-command.ts
+// src/frontends/cli/judge-command.ts
 var wholeNumber = (min, what) => (text4) => {
   const value = Number(text4);
   if (!/^\s*\d+\s*$/.test(text4) || !Number.isSafeInteger(value) || value < min) throw new InvalidArgumentError(`must be ${what}, got "${text4}"`);
@@ -39564,7 +39556,7 @@ function judgeCommand(context, setExitCode) {
   });
 }
 
-// src/cli/calibrate-command.ts
+// src/frontends/cli/calibrate-command.ts
 function calibrateCommand(context, setExitCode) {
   const command = new Command("calibrate").description("measure the judge against human labels (Cohen's kappa) and write a calibration record").requiredOption("--labels <file>", 'JSON Lines of human labels: {"id","claim","context","human_verdict"} or {"id","question","answer","expected_answer","human_correct"}').option("--out <file>", "write the calibration record (JSON) here").addOption(new Option("--kappa-floor <kappa>", "warn when kappa is below this (judge metrics may gate only at or above it)").argParser(kappaFloorOption).default(KAPPA_FLOOR));
   return addJudgeClientOptions(command).option("--json", "print the calibration as one JSON object on stdout").action(async (options) => {
@@ -39625,7 +39617,7 @@ function calibrateCommand(context, setExitCode) {
   });
 }
 
-// src/stats/random.ts
+// src/core/stats/random.ts
 function cyrb128(text4) {
   let h1 = 1779033703;
   let h2 = 3144134277;
@@ -39751,7 +39743,7 @@ function rotl(x, k) {
 }
 var DEFAULT_SEED = "rag-gate";
 
-// src/stats/bootstrap.ts
+// src/core/stats/bootstrap.ts
 var DEFAULT_RESAMPLES = 2e3;
 var TWO_POW_322 = 4294967296;
 var LEMIRE_MAX_BOUND = 2097152;
@@ -39840,7 +39832,7 @@ function quantileSorted(sorted, q) {
   return lower + (position - below) * (upper - lower);
 }
 
-// src/stats/holm.ts
+// src/core/stats/holm.ts
 function holmAdjust(pValues) {
   const m = pValues.length;
   pValues.forEach((p, i) => {
@@ -39856,7 +39848,7 @@ function holmAdjust(pValues) {
   return adjusted;
 }
 
-// src/stats/mcnemar.ts
+// src/core/stats/mcnemar.ts
 var import_math_base_special_gammainc = __toESM(require_lib107(), 1);
 var import_stats_base_dists_binomial_cdf = __toESM(require_lib125(), 1);
 var MCNEMAR_EXACT_THRESHOLD = 25;
@@ -39887,7 +39879,7 @@ function mcnemar(fixed, broken, bothRight = 0, bothWrong = 0) {
   return { fixed, broken, bothRight, bothWrong, discordant, chi2, chi2PValue, exactPValue, pValue, decidedBy };
 }
 
-// src/stats/power.ts
+// src/core/stats/power.ts
 var import_stats_base_dists_normal_quantile = __toESM(require_lib128(), 1);
 function z2(q) {
   return (0, import_stats_base_dists_normal_quantile.default)(q, 0, 1);
@@ -39926,7 +39918,7 @@ function ceilWithSlack(x) {
   return Math.ceil(x - 1e-9);
 }
 
-// src/stats/paired.ts
+// src/core/stats/paired.ts
 function pairValues(base, head) {
   if (base.length !== head.length) {
     throw new RangeError(`base and head must have the same length, got ${base.length} and ${head.length}`);
@@ -39954,7 +39946,7 @@ function pairValues(base, head) {
   };
 }
 
-// src/stats/randomization.ts
+// src/core/stats/randomization.ts
 var DEFAULT_PERMUTATIONS = 1e4;
 var TIE_TOLERANCE = 1e-9;
 function pairedRandomizationTest(paired2, options = {}) {
@@ -40020,7 +40012,7 @@ function signedSum(table2, signs) {
   return low + high;
 }
 
-// src/compare/judge-gate.ts
+// src/core/compare/judge-gate.ts
 var CALIBRATION_KIND = {
   claims: "faithfulness",
   correct: "correctness",
@@ -40058,7 +40050,7 @@ function blockedMetrics(statuses) {
   return blocked;
 }
 
-// src/compare/pairing.ts
+// src/core/compare/pairing.ts
 function pairQuestions(base, head, files) {
   const baseRowOf = /* @__PURE__ */ new Map();
   base.ids.forEach((id2, row) => baseRowOf.set(id2, row));
@@ -40090,7 +40082,7 @@ function gather(column2, rows) {
   return out;
 }
 
-// src/compare/compare.ts
+// src/core/compare/compare.ts
 var GATED_METRIC = {
   retrieval: "retrieval_ok",
   "end-to-end": "correct",
@@ -40282,8 +40274,22 @@ function countByTag(changes) {
   return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
 }
 
-// src/io/parallel.ts
+// src/sources/parallel.ts
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+
+// src/sources/outcomes.ts
+async function readOutcomes(files, config2, onProgress) {
+  const builder = new OutcomeBuilder(config2);
+  const seenIds = /* @__PURE__ */ new Map();
+  const warnings = [];
+  for (const file2 of typeof files === "string" ? [files] : files) {
+    const read = await readResults(file2, (record2) => builder.add(record2), seenIds, onProgress);
+    warnings.push(...read.warnings);
+  }
+  return { outcomes: builder.build(), warnings };
+}
+
+// src/sources/parallel.ts
 var TAG = "rag-gate:read-outcomes";
 function toSpec(config2) {
   return { metrics: config2.retrievalMetrics.map((m) => m.name), retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) };
@@ -40326,7 +40332,7 @@ async function readBothRuns(base, head, config2, entry, onProgress) {
   throw InputError.merge([a, b].flatMap((result) => result.status === "rejected" ? [result.reason] : []));
 }
 
-// src/report/compare-text.ts
+// src/render/compare-text.ts
 function testLabel(test, retrievalOk) {
   return test.metric === "retrieval_ok" ? `retrieval_ok (${retrievalOk})` : test.metric;
 }
@@ -40427,7 +40433,7 @@ ${warnings.map((w) => `  ! ${w}`).join("\n")}`);
 `;
 }
 
-// src/report/markdown.ts
+// src/render/markdown.ts
 var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
 var QUESTION_MAX_CHARS = 200;
 var ID_MAX_CHARS = 80;
@@ -40802,7 +40808,7 @@ function cellLength(cell) {
   return nodes.reduce((sum, node3) => sum + ("value" in node3 ? node3.value.length : 0), 0);
 }
 
-// src/cli/compare-command.ts
+// src/frontends/cli/compare-command.ts
 function compareCommand(context, setExitCode) {
   const command = new Command("compare").description("compare head results with base results question by question, and decide the gate").requiredOption("--base <file>", "results of the base branch").requiredOption("--head <file>", "results of the pull request");
   return addScoringOptions(command).addOption(new Option("--alpha <p>", "significance level").argParser(alphaOption).default(0.05)).addOption(
@@ -40826,7 +40832,7 @@ function compareCommand(context, setExitCode) {
   });
 }
 
-// src/report/eval-json.ts
+// src/render/eval-json.ts
 function evalJson(summary, config2) {
   const metrics = {};
   for (const [name, metric] of Object.entries(summary.metrics)) metrics[name] = metric.value;
@@ -40843,7 +40849,7 @@ function evalJson(summary, config2) {
   };
 }
 
-// src/report/eval-text.ts
+// src/render/eval-text.ts
 var GENERATION_METRICS = RUN_METRICS.filter((name) => name !== "retrieval_ok");
 function metricRow(name, summary) {
   const ci = summary.ci ? `[${fixed3(summary.ci[0])}, ${fixed3(summary.ci[1])}]` : "";
@@ -40925,7 +40931,7 @@ ${summary.warnings.map((w) => `  ! ${w}`).join("\n")}`);
 `;
 }
 
-// src/cli/eval-command.ts
+// src/frontends/cli/eval-command.ts
 function evalCommand(context) {
   const command = new Command("eval").description("score one results file: retrieval, generation, decomposition, judge agreement").requiredOption("--results <file>", "results file: JSON Lines or a JSON array, one record per question");
   return addScoringOptions(command).option("--json", "print one JSON object on stdout instead of the report").action(async (options) => {
@@ -40940,7 +40946,7 @@ function evalCommand(context) {
   });
 }
 
-// src/io/byte-dictionary.ts
+// src/core/scoring/byte-dictionary.ts
 function hashBytes(bytes, start, end) {
   let hash2 = 2166136261;
   for (let i = start; i < end; i++) hash2 = Math.imul(hash2 ^ bytes[i], 16777619);
@@ -41038,7 +41044,7 @@ var ByteDictionary = class {
   }
 };
 
-// src/io/line-chunks.ts
+// src/sources/line-chunks.ts
 import { open as open2 } from "node:fs/promises";
 var LINE_FEED = 10;
 var CHUNK_BYTES = 1 << 22;
@@ -41085,7 +41091,7 @@ async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
   }
 }
 
-// src/io/line-fields.ts
+// src/sources/line-fields.ts
 var FIELD = 0;
 var BLANK = 1;
 var LINE_FEED2 = 2;
@@ -41139,7 +41145,7 @@ var LineFields = class {
   }
 };
 
-// src/io/number-bytes.ts
+// src/sources/number-bytes.ts
 var PLUS = 43;
 var MINUS = 45;
 var DOT = 46;
@@ -41198,7 +41204,7 @@ function parseIntegerBytes(bytes, start, end) {
   return negative ? -value : value;
 }
 
-// src/io/trec-table.ts
+// src/core/scoring/trec-table.ts
 var BLOCK_BITS = 16;
 var BLOCK_SIZE = 1 << BLOCK_BITS;
 var BLOCK_MASK = BLOCK_SIZE - 1;
@@ -41394,7 +41400,7 @@ var TrecTableBuilder = class {
   }
 };
 
-// src/io/trec.ts
+// src/sources/trec.ts
 var QID_COLUMN = 0;
 var DOCNO_COLUMN = 2;
 function parseFiniteScore(bytes, start, end) {
@@ -41565,7 +41571,7 @@ function readRunTable(file2, docnos = new ByteDictionary(), onProgress) {
   return readTable(file2, RUN, docnos, onProgress);
 }
 
-// src/metrics/trec-rank.ts
+// src/core/scoring/trec-rank.ts
 var SMALL_GROUP = 16;
 function atLeastFloat64(array2, length) {
   return array2.length >= length ? array2 : new Float64Array(Math.max(length, array2.length * 2));
@@ -41777,7 +41783,7 @@ var JudgedRanker = class {
   }
 };
 
-// src/metrics/trec-eval.ts
+// src/core/scoring/trec-eval.ts
 function evaluation(metrics, queries, rankings) {
   const sums = new Float64Array(metrics.length);
   const perQuery = {};
@@ -41809,7 +41815,7 @@ function evaluateTrecTables(qrels, run, metrics) {
   return evaluation(metrics, qrels.qids.length, rankings());
 }
 
-// src/report/trec-text.ts
+// src/render/trec-text.ts
 var value4 = (value) => value === void 0 ? "\u2014" : value.toFixed(4);
 function renderTrecText(evaluation2, metrics, perQuery) {
   const names = metrics.map((metric) => metric.name);
@@ -41827,7 +41833,7 @@ ${textTable([["qid", ...names], ...rows])}
   return text4;
 }
 
-// src/cli/trec-command.ts
+// src/frontends/cli/trec-command.ts
 function trecCommand(context) {
   return new Command("trec").description("evaluate a TREC run against qrels with trec_eval's conventions (as trec_eval -c)").requiredOption("--qrels <file>", 'judgments: "qid iter docno rel" per line').requiredOption("--run <file>", 'run: "qid Q0 docno rank score tag" per line; ranked by score, ties by docno descending').addOption(new Option("--metrics <list>", "metrics to compute, e.g. ndcg@10,map,mrr,recall@100 (default: all at --k)").argParser(metricsOption)).addOption(new Option("--k <list>", "cut-offs for the default metrics").argParser(cutoffsOption).default(DEFAULT_CUTOFFS, "1,3,5,10")).option("--per-query", "also print each query\u2019s values").option("--json", "print one JSON object on stdout: {queries, aggregate, perQuery}").action(async (options) => {
     const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);
@@ -41843,7 +41849,7 @@ function trecCommand(context) {
   });
 }
 
-// src/cli/main.ts
+// src/frontends/cli/main.ts
 async function main(argv, context) {
   let exitCode = EXIT2.ok;
   const program2 = new Command("rag-gate").description("CI quality gate for retrieval-augmented generation: metrics, paired tests, PR comments").showHelpAfterError("(run with --help for usage)").exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr }).addCommand(evalCommand(context)).addCommand(trecCommand(context)).addCommand(compareCommand(context, (code3) => exitCode = code3)).addCommand(judgeCommand(context, (code3) => exitCode = code3)).addCommand(calibrateCommand(context, (code3) => exitCode = code3));

@@ -31537,7 +31537,7 @@ function info(message) {
   process.stdout.write(message + os4.EOL);
 }
 
-// src/action/run.ts
+// src/frontends/github/run.ts
 import { randomUUID as randomUUID3 } from "node:crypto";
 import { mkdir as mkdir5 } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -32317,7 +32317,7 @@ async function glob(globInput, options) {
   return crawler ? formatPaths(await crawler.withPromise(), relative2) : [];
 }
 
-// src/metrics/decomposition.ts
+// src/core/scoring/decomposition.ts
 var ratio = (part, whole) => whole === 0 ? null : part / whole;
 var weighted = (weight, rate) => weight === 0 ? 0 : rate === null ? null : weight * rate;
 var SMALL_SPLIT = 10;
@@ -32382,7 +32382,40 @@ function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
   return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
 }
 
-// src/io/errors.ts
+// src/core/scoring/ranking.ts
+var RELEVANT_GRADE = 1;
+function isRelevant(grade2) {
+  return grade2 >= RELEVANT_GRADE;
+}
+function judgeRanking(retrieved, relevance) {
+  const grades = new Float64Array(retrieved.length);
+  for (let i2 = 0; i2 < retrieved.length; i2++) grades[i2] = relevance.get(retrieved[i2]) ?? 0;
+  const ideal = [];
+  for (const grade2 of relevance.values()) if (isRelevant(grade2)) ideal.push(grade2);
+  ideal.sort((a, b) => b - a);
+  return { grades, idealGrades: Float64Array.from(ideal) };
+}
+function relevantCount(ranking) {
+  return ranking.idealGrades.length;
+}
+function relevantRetrieved(ranking, k) {
+  const depth = Math.min(k, ranking.grades.length);
+  let found = 0;
+  for (let i2 = 0; i2 < depth; i2++) if (isRelevant(ranking.grades[i2])) found++;
+  return found;
+}
+
+// src/core/scoring/generation/context-utilisation.ts
+var LOW_UTILISATION = 0.4;
+function contextUtilisation(retrieved, cited) {
+  if (retrieved.length === 0) return void 0;
+  const citedSet = new Set(cited);
+  let used = 0;
+  for (const id of retrieved) if (citedSet.has(id)) used++;
+  return used / retrieved.length;
+}
+
+// src/core/errors.ts
 var MAX_LISTED_PROBLEMS = 20;
 function formatProblem(problem) {
   let where = problem.file;
@@ -32432,163 +32465,934 @@ var ProblemCollector = class {
   }
 };
 
-// src/io/json-array.ts
-var JsonArrayShapeError = class extends Error {
-  constructor(message, line) {
-    super(message);
-    this.line = line;
+// src/core/scoring/generation/text.ts
+var PUNCTUATION = /[\p{P}\p{S}]/gu;
+var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the"]);
+function normalizeAnswer(text4) {
+  return text4.toLowerCase().replace(PUNCTUATION, "").split(/\s+/u).filter((word) => word !== "" && !ARTICLES.has(word)).join(" ");
+}
+function answerTokens(text4) {
+  const normalized = normalizeAnswer(text4);
+  return normalized === "" ? [] : normalized.split(" ");
+}
+
+// src/core/scoring/generation/correctness.ts
+function exactMatch(answer, expected) {
+  return normalizeAnswer(answer) === normalizeAnswer(expected) ? 1 : 0;
+}
+function tokenF1(answer, expected) {
+  const predicted = answerTokens(answer);
+  const gold = answerTokens(expected);
+  if (predicted.length === 0 || gold.length === 0) return predicted.length === gold.length ? 1 : 0;
+  const goldCounts = /* @__PURE__ */ new Map();
+  for (const token of gold) goldCounts.set(token, (goldCounts.get(token) ?? 0) + 1);
+  let common = 0;
+  for (const token of predicted) {
+    const left = goldCounts.get(token) ?? 0;
+    if (left > 0) {
+      common++;
+      goldCounts.set(token, left - 1);
+    }
   }
-  line;
+  if (common === 0) return 0;
+  const precision = common / predicted.length;
+  const recall = common / gold.length;
+  return 2 * precision * recall / (precision + recall);
+}
+var CorrectnessRuleError = class extends SettingError {
 };
-async function* jsonArrayElements(lines) {
-  let state = "before";
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  let parts = [];
-  let start = 0;
-  let elementLine = 0;
-  let lastLine = 0;
-  let closed = false;
-  let sawElement = false;
-  for await (const { text: text4, line } of lines) {
-    lastLine = line;
-    start = 0;
-    for (let i2 = 0; i2 < text4.length; i2++) {
-      const ch = text4[i2];
-      if (inString) {
-        if (escaped) escaped = false;
-        else if (ch === "\\") escaped = true;
-        else if (ch === '"') inString = false;
-        continue;
-      }
-      if (ch === " " || ch === "	" || ch === "\r") continue;
-      if (state === "before") {
-        if (ch !== "[") throw new JsonArrayShapeError("expected a JSON array or JSON Lines", line);
-        state = "inside";
-        start = i2 + 1;
-        continue;
-      }
-      if (state === "after") throw new JsonArrayShapeError('unexpected text after the closing "]" of the array', line);
-      if (depth === 0 && (ch === "," || ch === "]")) {
-        parts.push(text4.slice(start, i2));
-        const element = parts.join("\n");
-        parts = [];
-        start = i2 + 1;
-        if (element.trim() !== "") yield { text: element, line: elementLine };
-        else if (ch === ",") throw new JsonArrayShapeError("empty element in the array (two commas in a row?)", line);
-        else if (sawElement) throw new JsonArrayShapeError('a comma before the closing "]" (JSON allows no trailing comma)', line);
-        sawElement = true;
-        elementLine = 0;
-        if (ch === "]") {
-          state = "after";
-          closed = true;
+function parseCorrectnessRule(text4) {
+  const rule = text4.trim();
+  if (rule === "exact") return { kind: "exact" };
+  const f1 = /^f1:(\d*\.?\d+)$/.exec(rule);
+  const threshold = f1 ? Number(f1[1]) : NaN;
+  if (f1 && threshold > 0 && threshold <= 1) return { kind: "f1", threshold };
+  throw new CorrectnessRuleError(`invalid correctness rule "${rule}"; use "exact" or "f1:T" with 0 < T \u2264 1, e.g. "f1:0.5"`);
+}
+function formatCorrectnessRule(rule) {
+  return rule.kind === "exact" ? "exact" : `f1:${rule.threshold}`;
+}
+function judgeCorrect(rule, answer, expected) {
+  return rule.kind === "exact" ? exactMatch(answer, expected) : tokenF1(answer, expected) >= rule.threshold ? 1 : 0;
+}
+
+// src/core/scoring/generation/faithfulness.ts
+function faithfulness(claims) {
+  if (claims.length === 0) return void 0;
+  let supported = 0;
+  for (const claim3 of claims) if (claim3.verdict === "SUPPORTED") supported++;
+  return supported / claims.length;
+}
+
+// src/core/scoring/generation/length-ratio.ts
+var LONG_ANSWER_RATIO = 2.5;
+function lengthRatio(answer, expected) {
+  const goldLength = answerTokens(expected).length;
+  return goldLength === 0 ? void 0 : answerTokens(answer).length / goldLength;
+}
+
+// src/core/scoring/score.ts
+function relevanceMap(relevant) {
+  if (relevant === void 0) return /* @__PURE__ */ new Map();
+  if (Array.isArray(relevant)) return new Map(relevant.map((id) => [id, 1]));
+  return new Map(Object.entries(relevant));
+}
+function judgedRanking(record3) {
+  if (record3.retrieved_ids === void 0) return void 0;
+  const ranking = judgeRanking(record3.retrieved_ids, relevanceMap(record3.relevant_ids));
+  return relevantCount(ranking) === 0 ? void 0 : ranking;
+}
+function retrievalSucceeded(record3, ranking, rule) {
+  if (record3.retrieval_ok !== void 0) return record3.retrieval_ok;
+  return ranking === void 0 ? void 0 : rule.metric.compute(ranking) >= rule.threshold;
+}
+function answerCorrect(record3, rule) {
+  if (record3.correct !== void 0) return record3.correct;
+  if (record3.answer === void 0 || record3.expected_answer === void 0) return void 0;
+  return judgeCorrect(rule, record3.answer, record3.expected_answer) === 1;
+}
+var bit = (value) => value ? 1 : 0;
+function scoreQuestion(record3, config2, ranking = judgedRanking(record3)) {
+  const scores = {};
+  if (ranking !== void 0) for (const metric of config2.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
+  const ok2 = retrievalSucceeded(record3, ranking, config2.retrievalOk);
+  if (ok2 !== void 0) scores.retrieval_ok = bit(ok2);
+  const correct = answerCorrect(record3, config2.correctness);
+  if (correct !== void 0) scores.correct = bit(correct);
+  scores.answerable = bit(record3.answerable ?? true);
+  if (record3.refused !== void 0) scores.refused = bit(record3.refused);
+  if (record3.closed_book_correct !== void 0) scores.closed_book_correct = bit(record3.closed_book_correct);
+  if (record3.answer_relevance !== void 0) scores.answer_relevance = record3.answer_relevance;
+  const faithful = record3.claims === void 0 ? void 0 : faithfulness(record3.claims);
+  if (faithful !== void 0) scores.faithfulness = faithful;
+  if (record3.answer !== void 0 && record3.expected_answer !== void 0) {
+    const ratio2 = lengthRatio(record3.answer, record3.expected_answer);
+    if (ratio2 !== void 0) scores.length_ratio = ratio2;
+  }
+  if (record3.cited_ids !== void 0 && record3.retrieved_ids !== void 0) {
+    const utilisation = contextUtilisation(record3.retrieved_ids, record3.cited_ids);
+    if (utilisation !== void 0) scores.context_utilisation = utilisation;
+  }
+  return scores;
+}
+
+// src/core/scoring/outcomes.ts
+function goldKey(record3) {
+  const relevant = record3.relevant_ids;
+  const graded = relevant === void 0 ? [] : Array.isArray(relevant) ? relevant.map((id) => [id, 1]) : Object.entries(relevant);
+  const grades = [...new Map(graded.filter(([, grade2]) => isRelevant(grade2)))].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  return JSON.stringify([grades, record3.expected_answer ?? null, record3.answerable ?? true]);
+}
+function relevantWithin(retrieved, ranking, k) {
+  const found = [];
+  const depth = Math.min(k, retrieved.length);
+  for (let i2 = 0; i2 < depth; i2++) if (isRelevant(ranking.grades[i2])) found.push(retrieved[i2]);
+  return found;
+}
+var OutcomeBuilder = class {
+  constructor(config2) {
+    this.config = config2;
+  }
+  config;
+  ids = [];
+  questions = [];
+  tags = [];
+  goldKeys = [];
+  goldFound = [];
+  /** Growing columns: capacity doubles, unset rows are NaN. */
+  values = /* @__PURE__ */ new Map();
+  labelPairs = [];
+  noClaims = 0;
+  judgeErrors = 0;
+  judges = /* @__PURE__ */ new Map();
+  noRelevant = 0;
+  add(record3) {
+    const row = this.ids.length;
+    this.ids.push(record3.id);
+    this.questions.push(record3.question);
+    this.tags.push(record3.tags ?? []);
+    this.goldKeys.push(goldKey(record3));
+    if (record3.claims?.length === 0) this.noClaims++;
+    if (record3.judge_errors !== void 0 && record3.judge_errors.length > 0) this.judgeErrors++;
+    for (const [field, judge] of Object.entries(record3.judged_by ?? {})) {
+      if (judge === void 0) continue;
+      const key = JSON.stringify([field, judge.model, judge.prompt_version]);
+      const use = this.judges.get(key);
+      this.judges.set(key, { field, model: judge.model, promptVersion: judge.prompt_version, questions: (use?.questions ?? 0) + 1 });
+    }
+    const ranking = judgedRanking(record3);
+    if (record3.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
+    this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record3.retrieved_ids ?? [], ranking, this.config.retrievalOk.metric.k));
+    if (record3.human_label !== void 0 && record3.judge_label !== void 0) {
+      this.labelPairs.push([String(record3.human_label), String(record3.judge_label)]);
+    }
+    const scores = scoreQuestion(record3, this.config, ranking);
+    for (const name in scores) this.columnFor(name, row)[row] = scores[name];
+  }
+  /** The column of `name`, with room for `row`. */
+  columnFor(name, row) {
+    let column2 = this.values.get(name);
+    if (column2 === void 0 || column2.length <= row) {
+      const grown = new Float64Array(Math.max(1024, (column2?.length ?? 0) * 2, row + 1)).fill(NaN);
+      if (column2 !== void 0) grown.set(column2);
+      column2 = grown;
+      this.values.set(name, column2);
+    }
+    return column2;
+  }
+  build() {
+    const size = this.ids.length;
+    const columns = /* @__PURE__ */ new Map();
+    for (const [name, values] of this.values) {
+      const column2 = new Float64Array(size).fill(NaN);
+      column2.set(values.subarray(0, Math.min(size, values.length)));
+      columns.set(name, column2);
+    }
+    return {
+      size,
+      ids: this.ids,
+      questions: this.questions,
+      tags: this.tags,
+      goldKeys: this.goldKeys,
+      goldFound: this.goldFound,
+      columns,
+      labelPairs: this.labelPairs,
+      noClaims: this.noClaims,
+      judgeErrors: this.judgeErrors,
+      judges: [...this.judges.values()],
+      noRelevant: this.noRelevant
+    };
+  }
+};
+function column(outcomes, name) {
+  return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
+}
+
+// src/core/stats/random.ts
+function cyrb128(text4) {
+  let h1 = 1779033703;
+  let h2 = 3144134277;
+  let h3 = 1013904242;
+  let h4 = 2773480762;
+  for (let i2 = 0; i2 < text4.length; i2++) {
+    const k = text4.charCodeAt(i2);
+    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
+    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
+    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
+    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
+  }
+  h1 = Math.imul(h3 ^ h1 >>> 18, 597399067);
+  h2 = Math.imul(h4 ^ h2 >>> 22, 2869860233);
+  h3 = Math.imul(h1 ^ h3 >>> 17, 951274213);
+  h4 = Math.imul(h2 ^ h4 >>> 19, 2716044179);
+  h1 ^= h2 ^ h3 ^ h4;
+  h2 ^= h1;
+  h3 ^= h1;
+  h4 ^= h1;
+  return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
+}
+function seedWords(seed) {
+  if (typeof seed === "number") {
+    if (!Number.isFinite(seed)) throw new RangeError(`seed must be a finite number or a string, got ${seed}`);
+    return cyrb128(`\0number:${String(seed)}`);
+  }
+  return cyrb128(seed);
+}
+var TWO_POW_32 = 4294967296;
+var Random = class _Random {
+  s0;
+  s1;
+  s2;
+  s3;
+  constructor(seed) {
+    const [a, b, c, d] = seedWords(seed);
+    this.s0 = a | 0;
+    this.s1 = b | 0;
+    this.s2 = c | 0;
+    this.s3 = d | 0;
+    if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
+  }
+  /** A generator started from an explicit 128-bit state (four 32-bit words), e.g. to compare with the C reference. */
+  static fromState(state) {
+    const random = new _Random("");
+    [random.s0, random.s1, random.s2, random.s3] = state.map((word) => word | 0);
+    if ((random.s0 | random.s1 | random.s2 | random.s3) === 0) random.s0 = 1;
+    return random;
+  }
+  /** Next 32 random bits as an unsigned integer in [0, 2^32). */
+  nextUint32() {
+    const s1 = this.s1;
+    const result = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
+    const t = s1 << 9;
+    this.s2 ^= this.s0;
+    this.s3 ^= s1;
+    this.s1 = s1 ^ this.s2;
+    this.s0 ^= this.s3;
+    this.s2 ^= t;
+    this.s3 = rotl(this.s3, 11);
+    return result >>> 0;
+  }
+  /** Uniform float in [0, 1) with 32 bits of resolution (one word). */
+  nextFloat() {
+    return this.nextUint32() / TWO_POW_32;
+  }
+  /** Uniform float in [0, 1) with full 53-bit resolution (two words). */
+  nextFloat53() {
+    const high = this.nextUint32() >>> 5;
+    const low = this.nextUint32() >>> 6;
+    return (high * 67108864 + low) / 9007199254740992;
+  }
+  /**
+   * Uniform integer in [0, bound), without modulo bias, for 1 ≤ bound ≤ 2^32.
+   * Lemire's multiply-and-reject (exact in doubles while bound ≤ 2^21), otherwise classic threshold rejection.
+   */
+  nextBelow(bound) {
+    if (!Number.isInteger(bound) || bound < 1 || bound > TWO_POW_32) {
+      throw new RangeError(`bound must be an integer in [1, 2^32], got ${bound}`);
+    }
+    if (bound <= 2097152) {
+      let product = this.nextUint32() * bound;
+      let high = Math.floor(product / TWO_POW_32);
+      if (product - high * TWO_POW_32 < bound) {
+        const threshold = TWO_POW_32 % bound;
+        while (product - high * TWO_POW_32 < threshold) {
+          product = this.nextUint32() * bound;
+          high = Math.floor(product / TWO_POW_32);
         }
-        continue;
       }
-      if (elementLine === 0) elementLine = line;
-      if (ch === '"') inString = true;
-      else if (ch === "{" || ch === "[") depth++;
-      else if (ch === "}" || ch === "]") depth--;
+      return high;
     }
-    if (state === "inside") parts.push(text4.slice(start));
+    const limit = TWO_POW_32 - TWO_POW_32 % bound;
+    let word = this.nextUint32();
+    while (word >= limit) word = this.nextUint32();
+    return word % bound;
   }
-  if (!closed) throw new JsonArrayShapeError('the JSON array is not closed with "]"', lastLine);
+  /** Fill `target` with random 32-bit words (same stream as repeated {@link nextUint32} calls). */
+  fillUint32(target) {
+    let s0 = this.s0;
+    let s1 = this.s1;
+    let s2 = this.s2;
+    let s3 = this.s3;
+    for (let i2 = 0; i2 < target.length; i2++) {
+      target[i2] = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
+      const t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = rotl(s3, 11);
+    }
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
+  }
+};
+function rotl(x2, k) {
+  return x2 << k | x2 >>> 32 - k;
+}
+var DEFAULT_SEED = "rag-gate";
+
+// src/core/stats/bootstrap.ts
+var DEFAULT_RESAMPLES = 2e3;
+var TWO_POW_322 = 4294967296;
+var LEMIRE_MAX_BOUND = 2097152;
+function bootstrapMeanCIs(samples, options = {}) {
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const level = options.level ?? 0.95;
+  if (!Number.isInteger(resamples) || resamples < 1) {
+    throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
+  }
+  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
+  const n = samples[0]?.length ?? 0;
+  const intervals = samples.map(() => [NaN, NaN]);
+  if (n === 0) return intervals;
+  const varying = [];
+  samples.forEach((values, index) => {
+    if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
+    const first = values[0];
+    let allEqual = true;
+    let nonZero = 0;
+    for (let i2 = 0; i2 < n; i2++) {
+      const v = values[i2];
+      if (!Number.isFinite(v)) throw new RangeError(`value ${i2} is not finite: ${v}`);
+      if (v !== first) allEqual = false;
+      if (v !== 0) nonZero++;
+    }
+    if (allEqual) {
+      intervals[index] = [first, first];
+      return;
+    }
+    const at = new Int32Array(nonZero);
+    const kept = new Float64Array(nonZero);
+    for (let i2 = 0, j = 0; i2 < n; i2++) {
+      const v = values[i2];
+      if (v !== 0) {
+        at[j] = i2;
+        kept[j++] = v;
+      }
+    }
+    varying.push({ index, at, values: kept, means: new Float64Array(resamples) });
+  });
+  if (varying.length === 0) return intervals;
+  const random = new Random(options.seed ?? DEFAULT_SEED);
+  const words = new Uint32Array(n);
+  const counts = new Int32Array(n);
+  for (let r = 0; r < resamples; r++) {
+    drawCounts(random, words, counts);
+    for (const sample of varying) sample.means[r] = weightedSum(counts, sample.at, sample.values) / n;
+  }
+  const tail = (1 - level) / 2;
+  for (const { index, means } of varying) {
+    means.sort();
+    intervals[index] = [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
+  }
+  return intervals;
+}
+function weightedSum(counts, at, values) {
+  let sum = 0;
+  for (let j = 0; j < at.length; j++) sum += counts[at[j]] * values[j];
+  return sum;
+}
+function drawCounts(random, words, counts) {
+  const n = counts.length;
+  counts.fill(0);
+  if (n > LEMIRE_MAX_BOUND) {
+    for (let i2 = 0; i2 < n; i2++) counts[random.nextBelow(n)]++;
+    return;
+  }
+  random.fillUint32(words);
+  const rejectBelow = TWO_POW_322 % n;
+  for (let i2 = 0; i2 < n; i2++) {
+    let product = words[i2] * n;
+    let index = Math.floor(product / TWO_POW_322);
+    while (product - index * TWO_POW_322 < rejectBelow) {
+      product = random.nextUint32() * n;
+      index = Math.floor(product / TWO_POW_322);
+    }
+    counts[index]++;
+  }
+}
+function quantileSorted(sorted, q) {
+  const position = (sorted.length - 1) * q;
+  const below = Math.floor(position);
+  const above = Math.min(below + 1, sorted.length - 1);
+  const lower = sorted[below];
+  const upper = sorted[above];
+  return lower + (position - below) * (upper - lower);
 }
 
-// src/io/record-json.ts
-var LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
-var isSpace = (code3) => code3 === 32 || code3 === 9 || code3 === 10 || code3 === 13;
-function atTopLevel(text4, end) {
-  let depth = 0;
-  let inString = false;
-  for (let i2 = 0; i2 < end; i2++) {
-    const code3 = text4.charCodeAt(i2);
-    if (inString) {
-      if (code3 === 92) i2++;
-      else if (code3 === 34) inString = false;
-    } else if (code3 === 34) inString = true;
-    else if (code3 === 123 || code3 === 91) depth++;
-    else if (code3 === 125 || code3 === 93) depth--;
-  }
-  return depth === 1 && !inString;
-}
-function plainStringArray(text4, start) {
-  const ids = [];
-  let i2 = start + 1;
-  while (isSpace(text4.charCodeAt(i2))) i2++;
-  if (text4.charCodeAt(i2) === 93) return { ids, end: i2 + 1 };
-  for (; ; ) {
-    if (text4.charCodeAt(i2) !== 34) return null;
-    const from = i2 + 1;
-    let to = from;
-    for (; ; ) {
-      const code4 = text4.charCodeAt(to);
-      if (code4 === 34) break;
-      if (code4 === 92 || code4 < 32 || Number.isNaN(code4)) return null;
-      to++;
-    }
-    ids.push(text4.slice(from, to));
-    i2 = to + 1;
-    while (isSpace(text4.charCodeAt(i2))) i2++;
-    const code3 = text4.charCodeAt(i2);
-    if (code3 === 93) return { ids, end: i2 + 1 };
-    if (code3 !== 44) return null;
-    i2++;
-    while (isSpace(text4.charCodeAt(i2))) i2++;
-  }
-}
-function listValueStart(text4, key) {
-  const at = text4.indexOf(key);
-  if (at < 0 || text4.indexOf(key, at + key.length) >= 0) return -1;
-  let i2 = at + key.length;
-  while (isSpace(text4.charCodeAt(i2))) i2++;
-  if (text4.charCodeAt(i2) !== 58) return -1;
-  i2++;
-  while (isSpace(text4.charCodeAt(i2))) i2++;
-  return text4.charCodeAt(i2) === 91 && atTopLevel(text4, at) ? i2 : -1;
-}
-function parseRecordJson(text4) {
-  let rest = text4;
-  const lifted = [];
-  for (const key of LIFTED_KEYS) {
-    const start = listValueStart(rest, key);
-    if (start < 0) continue;
-    const list3 = plainStringArray(rest, start);
-    if (list3 === null) continue;
-    rest = `${rest.slice(0, start)}[]${rest.slice(list3.end)}`;
-    lifted.push([key.slice(1, -1), list3.ids]);
-  }
-  if (lifted.length === 0) return JSON.parse(text4);
-  let parsed;
-  try {
-    parsed = JSON.parse(rest);
-  } catch {
-    return JSON.parse(text4);
-  }
-  const record3 = parsed;
-  for (const [name, ids] of lifted) {
-    const placeholder = record3[name];
-    if (!Array.isArray(placeholder) || placeholder.length !== 0) return JSON.parse(text4);
-    record3[name] = ids;
-  }
-  return record3;
+// src/core/stats/holm.ts
+function holmAdjust(pValues) {
+  const m = pValues.length;
+  pValues.forEach((p, i2) => {
+    if (!(p >= 0 && p <= 1)) throw new RangeError(`p-value ${i2} must be in [0, 1], got ${p}`);
+  });
+  const order = pValues.map((_, i2) => i2).sort((a, b) => pValues[a] - pValues[b]);
+  const adjusted = new Array(m);
+  let running = 0;
+  order.forEach((index, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
+    adjusted[index] = running;
+  });
+  return adjusted;
 }
 
-// src/io/lines.ts
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
-var PROGRESS_EVERY = 4096;
-async function* readLines(file2, onProgress) {
-  const input2 = createReadStream(file2, { encoding: "utf8", highWaterMark: 1 << 20 });
-  const lines = createInterface({ input: input2, crlfDelay: Infinity });
-  let line = 0;
-  for await (const raw of lines) {
-    line++;
-    if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, input2.bytesRead);
-    const text4 = line === 1 && raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
-    yield { text: text4, line };
+// src/core/stats/mcnemar.ts
+var import_math_base_special_gammainc = __toESM(require_lib107(), 1);
+var import_stats_base_dists_binomial_cdf = __toESM(require_lib125(), 1);
+var MCNEMAR_EXACT_THRESHOLD = 25;
+function mcnemarUsesExact(discordant) {
+  return discordant < MCNEMAR_EXACT_THRESHOLD;
+}
+function mcnemar(fixed, broken, bothRight = 0, bothWrong = 0) {
+  for (const [name, value] of [
+    ["fixed", fixed],
+    ["broken", broken],
+    ["bothRight", bothRight],
+    ["bothWrong", bothWrong]
+  ]) {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+    }
   }
+  const discordant = fixed + broken;
+  const decidedBy = mcnemarUsesExact(discordant) ? "exact" : "chi2";
+  if (discordant === 0) {
+    return { fixed, broken, bothRight, bothWrong, discordant, chi2: 0, chi2PValue: 1, exactPValue: 1, pValue: 1, decidedBy };
+  }
+  const corrected = Math.max(0, Math.abs(fixed - broken) - 1);
+  const chi2 = corrected * corrected / discordant;
+  const chi2PValue = chi2 === 0 ? 1 : (0, import_math_base_special_gammainc.default)(chi2 / 2, 0.5, true, true);
+  const exactPValue = Math.min(1, 2 * (0, import_stats_base_dists_binomial_cdf.default)(Math.min(fixed, broken), discordant, 0.5));
+  const pValue = decidedBy === "exact" ? exactPValue : chi2PValue;
+  return { fixed, broken, bothRight, bothWrong, discordant, chi2, chi2PValue, exactPValue, pValue, decidedBy };
+}
+
+// src/core/stats/power.ts
+var import_stats_base_dists_normal_quantile = __toESM(require_lib128(), 1);
+function z(q) {
+  return (0, import_stats_base_dists_normal_quantile.default)(q, 0, 1);
+}
+function checkAlphaPower(alpha, power) {
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(power > 0 && power < 1)) throw new RangeError(`power must be in (0, 1), got ${power}`);
+}
+function mcnemarSampleSize({ pFixed, pBroken, alpha = 0.05, power = 0.8 }) {
+  checkAlphaPower(alpha, power);
+  if (!(pFixed >= 0 && pBroken >= 0 && pFixed + pBroken <= 1)) {
+    throw new RangeError(`pFixed and pBroken must be non-negative with sum \u2264 1, got ${pFixed} and ${pBroken}`);
+  }
+  const psi = pFixed + pBroken;
+  const delta = pFixed - pBroken;
+  if (delta === 0) return Infinity;
+  const root2 = z(1 - alpha / 2) * Math.sqrt(psi) + z(power) * Math.sqrt(Math.max(0, psi - delta * delta));
+  return ceilWithSlack(root2 * root2 / (delta * delta));
+}
+function pairedMeanSampleSize({
+  meanDifference,
+  sdDifference,
+  alpha = 0.05,
+  power = 0.8
+}) {
+  checkAlphaPower(alpha, power);
+  if (!Number.isFinite(meanDifference)) throw new RangeError(`meanDifference must be finite, got ${meanDifference}`);
+  if (!(sdDifference >= 0 && Number.isFinite(sdDifference))) {
+    throw new RangeError(`sdDifference must be finite and \u2265 0, got ${sdDifference}`);
+  }
+  if (meanDifference === 0) return Infinity;
+  const ratio2 = (z(1 - alpha / 2) + z(power)) * sdDifference / meanDifference;
+  return Math.max(1, ceilWithSlack(ratio2 * ratio2));
+}
+function ceilWithSlack(x2) {
+  return Math.ceil(x2 - 1e-9);
+}
+
+// src/core/stats/paired.ts
+function pairValues(base, head) {
+  if (base.length !== head.length) {
+    throw new RangeError(`base and head must have the same length, got ${base.length} and ${head.length}`);
+  }
+  const differences = new Float64Array(base.length);
+  let n = 0;
+  let sumBase = 0;
+  let sumHead = 0;
+  for (let i2 = 0; i2 < base.length; i2++) {
+    const b = base[i2];
+    const h = head[i2];
+    if (Number.isNaN(b) || Number.isNaN(h)) continue;
+    if (!Number.isFinite(b) || !Number.isFinite(h)) {
+      throw new RangeError(`pair ${i2} has an infinite value (base ${b}, head ${h})`);
+    }
+    differences[n++] = h - b;
+    sumBase += b;
+    sumHead += h;
+  }
+  return {
+    n,
+    meanBase: n === 0 ? NaN : sumBase / n,
+    meanHead: n === 0 ? NaN : sumHead / n,
+    differences: differences.subarray(0, n)
+  };
+}
+
+// src/core/stats/randomization.ts
+var DEFAULT_PERMUTATIONS = 1e4;
+var TIE_TOLERANCE = 1e-9;
+function pairedRandomizationTest(paired2, options = {}) {
+  const { n, meanBase, meanHead, differences } = paired2;
+  let sum = 0;
+  for (let i2 = 0; i2 < n; i2++) sum += differences[i2];
+  const delta = n === 0 ? NaN : sum / n;
+  const { pValue, permutations } = signFlipPValue(differences, options);
+  return { n, meanBase, meanHead, delta, pValue, permutations };
+}
+function signFlipPValue(differences, options = {}) {
+  const permutations = options.permutations ?? DEFAULT_PERMUTATIONS;
+  if (!Number.isInteger(permutations) || permutations < 1) {
+    throw new RangeError(`permutations must be a positive integer, got ${permutations}`);
+  }
+  let nonZero = 0;
+  for (let i2 = 0; i2 < differences.length; i2++) {
+    const d = differences[i2];
+    if (!Number.isFinite(d)) throw new RangeError(`difference ${i2} is not finite: ${d}`);
+    if (d !== 0) nonZero++;
+  }
+  if (nonZero === 0) return { pValue: 1, permutations: 0 };
+  const words = Math.ceil(nonZero / 32);
+  const padded = new Float64Array(words * 32);
+  let absoluteSum = 0;
+  for (let i2 = 0, k = 0; i2 < differences.length; i2++) {
+    const d = differences[i2];
+    if (d !== 0) {
+      padded[k++] = d;
+      absoluteSum += Math.abs(d);
+    }
+  }
+  const table2 = new Float64Array(words * 8 * 16);
+  for (let group = 0; group < words * 8; group++) {
+    const d0 = padded[group * 4];
+    const d1 = padded[group * 4 + 1];
+    const d2 = padded[group * 4 + 2];
+    const d3 = padded[group * 4 + 3];
+    for (let mask = 0; mask < 16; mask++) {
+      table2[group * 16 + mask] = (mask & 1 ? -d0 : d0) + (mask & 2 ? -d1 : d1) + (mask & 4 ? -d2 : d2) + (mask & 8 ? -d3 : d3);
+    }
+  }
+  const signs = new Uint32Array(words);
+  const observed = Math.abs(signedSum(table2, signs));
+  const threshold = observed - TIE_TOLERANCE * absoluteSum;
+  const random = new Random(options.seed ?? DEFAULT_SEED);
+  let extreme = 0;
+  for (let p = 0; p < permutations; p++) {
+    random.fillUint32(signs);
+    if (Math.abs(signedSum(table2, signs)) >= threshold) extreme++;
+  }
+  return { pValue: (1 + extreme) / (1 + permutations), permutations };
+}
+function signedSum(table2, signs) {
+  let low = 0;
+  let high = 0;
+  for (let w = 0; w < signs.length; w++) {
+    const bits2 = signs[w];
+    const o = w * 128;
+    low += table2[o + (bits2 & 15)] + table2[o + 16 + (bits2 >>> 4 & 15)] + table2[o + 32 + (bits2 >>> 8 & 15)] + table2[o + 48 + (bits2 >>> 12 & 15)];
+    high += table2[o + 64 + (bits2 >>> 16 & 15)] + table2[o + 80 + (bits2 >>> 20 & 15)] + table2[o + 96 + (bits2 >>> 24 & 15)] + table2[o + 112 + (bits2 >>> 28)];
+  }
+  return low + high;
+}
+
+// src/core/scoring/retrieval/average-precision.ts
+function averagePrecisionAt(ranking, k) {
+  const total = relevantCount(ranking);
+  if (total === 0) return 0;
+  const { grades } = ranking;
+  const depth = Math.min(k, grades.length);
+  let found = 0;
+  let sum = 0;
+  for (let i2 = 0; i2 < depth; i2++) {
+    if (isRelevant(grades[i2])) {
+      found++;
+      sum += found / (i2 + 1);
+    }
+  }
+  return sum / total;
+}
+
+// src/core/scoring/retrieval/reciprocal-rank.ts
+function firstRelevantRank(ranking) {
+  const { grades } = ranking;
+  for (let i2 = 0; i2 < grades.length; i2++) if (isRelevant(grades[i2])) return i2 + 1;
+  return Infinity;
+}
+function reciprocalRankAt(ranking, k) {
+  const rank = firstRelevantRank(ranking);
+  return rank <= k ? 1 / rank : 0;
+}
+
+// src/core/scoring/retrieval/hit.ts
+function hitAt(ranking, k) {
+  return firstRelevantRank(ranking) <= k ? 1 : 0;
+}
+
+// src/core/scoring/retrieval/ndcg.ts
+var linearGain = (grade2) => grade2 > 0 ? grade2 : 0;
+var exponentialGain = (grade2) => grade2 > 0 ? 2 ** grade2 - 1 : 0;
+function discountedGain(grades, k, gain) {
+  const depth = Math.min(k, grades.length);
+  let sum = 0;
+  for (let i2 = 0; i2 < depth; i2++) {
+    const g = gain(grades[i2]);
+    if (g !== 0) sum += g / Math.log2(i2 + 2);
+  }
+  return sum;
+}
+function ndcgAt(ranking, k, gain = linearGain) {
+  const ideal = discountedGain(ranking.idealGrades, k, gain);
+  return ideal === 0 ? 0 : discountedGain(ranking.grades, k, gain) / ideal;
+}
+
+// src/core/scoring/retrieval/precision.ts
+function precisionAt(ranking, k) {
+  return relevantRetrieved(ranking, k) / k;
+}
+
+// src/core/scoring/retrieval/r-precision.ts
+function rPrecision(ranking) {
+  const total = relevantCount(ranking);
+  return total === 0 ? 0 : relevantRetrieved(ranking, total) / total;
+}
+
+// src/core/scoring/retrieval/recall.ts
+function recallAt(ranking, k) {
+  const total = relevantCount(ranking);
+  return total === 0 ? 0 : relevantRetrieved(ranking, k) / total;
+}
+
+// src/core/catalog/retrieval-metrics.ts
+var RETRIEVAL_FAMILIES = {
+  precision: { cutoff: "required", binary: false, compute: precisionAt },
+  recall: { cutoff: "optional", binary: false, compute: recallAt },
+  hit: { cutoff: "required", binary: true, compute: hitAt },
+  mrr: { cutoff: "optional", binary: false, compute: reciprocalRankAt },
+  map: { cutoff: "optional", binary: false, compute: averagePrecisionAt },
+  ndcg: { cutoff: "optional", binary: false, compute: (r, k) => ndcgAt(r, k, linearGain) },
+  ndcg_exp: {
+    cutoff: "optional",
+    binary: false,
+    compute: (r, k) => ndcgAt(r, k, exponentialGain)
+  },
+  r_precision: { cutoff: "none", binary: false, compute: (r) => rPrecision(r) }
+};
+var MetricNameError = class extends SettingError {
+};
+var FAMILY_NAMES = Object.keys(RETRIEVAL_FAMILIES);
+function isFamily(name) {
+  return Object.hasOwn(RETRIEVAL_FAMILIES, name);
+}
+function parseRetrievalMetric(text4) {
+  const name = text4.trim();
+  const match = /^([a-z_]+)(?:@(\d+))?$/.exec(name);
+  const familyName = match?.[1] ?? "";
+  if (!match || !isFamily(familyName)) {
+    throw new MetricNameError(
+      `unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(", ")}`
+    );
+  }
+  const family = RETRIEVAL_FAMILIES[familyName];
+  const cut = match[2];
+  if (cut === void 0 && family.cutoff === "required") {
+    throw new MetricNameError(`metric "${name}" needs a cut-off, for example "${familyName}@10"`);
+  }
+  if (cut !== void 0 && family.cutoff === "none") {
+    throw new MetricNameError(`metric "${familyName}" takes no cut-off; write "${familyName}"`);
+  }
+  const k = cut === void 0 ? Infinity : Number(cut);
+  if (k < 1) throw new MetricNameError(`metric "${name}": the cut-off must be at least 1`);
+  return {
+    name: cut === void 0 ? familyName : `${familyName}@${k}`,
+    family: familyName,
+    k,
+    binary: family.binary,
+    compute: (ranking) => family.compute(ranking, k)
+  };
+}
+function cutoffExample(family) {
+  const { cutoff } = RETRIEVAL_FAMILIES[family];
+  return cutoff === "required" ? `${family}@k` : cutoff === "optional" ? `${family}[@k]` : family;
+}
+function defaultRetrievalMetrics(ks) {
+  const names = [];
+  for (const family of ["precision", "recall", "hit", "mrr", "ndcg", "ndcg_exp", "map"]) {
+    for (const k of ks) names.push(`${family}@${k}`);
+  }
+  names.push("mrr", "map", "ndcg", "ndcg_exp", "r_precision");
+  return names.map(parseRetrievalMetric);
+}
+
+// src/core/stats/kappa.ts
+var KAPPA_FLOOR = 0.6;
+function cohensKappa(pairs) {
+  const n = pairs.length;
+  if (n === 0) return null;
+  const firstCounts = /* @__PURE__ */ new Map();
+  const secondCounts = /* @__PURE__ */ new Map();
+  const confusion = {};
+  let agree = 0;
+  for (const [first, second] of pairs) {
+    if (first === second) agree++;
+    firstCounts.set(first, (firstCounts.get(first) ?? 0) + 1);
+    secondCounts.set(second, (secondCounts.get(second) ?? 0) + 1);
+    const row = confusion[first] ??= {};
+    row[second] = (row[second] ?? 0) + 1;
+  }
+  let expected = 0;
+  for (const [label2, count] of firstCounts) expected += count / n * ((secondCounts.get(label2) ?? 0) / n);
+  const observed = agree / n;
+  const kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
+  return { kappa, observed, expected, n, confusion };
+}
+
+// src/core/stats/wilson.ts
+var Z95 = 1.959963984540054;
+function wilsonInterval(successes, n, z3 = Z95) {
+  if (n === 0) return [0, 1];
+  const p = successes / n;
+  const z22 = z3 * z3;
+  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
+  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
+  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
+  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
+  return [lower, upper];
+}
+
+// src/core/scoring/summary.ts
+var RUN_METRICS = [
+  "retrieval_ok",
+  "correct",
+  "faithfulness",
+  "answer_relevance",
+  "length_ratio",
+  "long_answer_rate",
+  "context_utilisation",
+  "low_utilisation_rate",
+  "refusal_rate_unanswerable",
+  "false_refusal_rate",
+  "closed_book_correct"
+];
+function mean(values, rows, keep = () => true) {
+  let n = 0;
+  let sum = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const row = rows[j];
+    const value = values[row];
+    if (Number.isNaN(value) || !keep(row)) continue;
+    n++;
+    sum += value;
+  }
+  return { value: n === 0 ? null : sum / n, n };
+}
+function proportion(values, rows, hit, keep = () => true) {
+  let n = 0;
+  let count = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const row = rows[j];
+    const value = values[row];
+    if (Number.isNaN(value) || !keep(row)) continue;
+    n++;
+    if (hit(value)) count++;
+  }
+  return { value: n === 0 ? null : count / n, n, count, ci: wilsonInterval(count, n) };
+}
+var isOne = (value) => value === 1;
+function summarizeMetrics(outcomes, config2, rows) {
+  const metrics = {};
+  for (const metric of config2.retrievalMetrics) {
+    const values = column(outcomes, metric.name);
+    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne) : mean(values, rows);
+  }
+  const answerable = column(outcomes, "answerable");
+  metrics.retrieval_ok = proportion(column(outcomes, "retrieval_ok"), rows, isOne);
+  metrics.correct = proportion(column(outcomes, "correct"), rows, isOne);
+  metrics.faithfulness = mean(column(outcomes, "faithfulness"), rows);
+  metrics.answer_relevance = mean(column(outcomes, "answer_relevance"), rows);
+  const lengthRatio2 = column(outcomes, "length_ratio");
+  metrics.length_ratio = mean(lengthRatio2, rows);
+  metrics.long_answer_rate = proportion(lengthRatio2, rows, (v) => v > LONG_ANSWER_RATIO);
+  const utilisation = column(outcomes, "context_utilisation");
+  metrics.context_utilisation = mean(utilisation, rows);
+  metrics.low_utilisation_rate = proportion(utilisation, rows, (v) => v < LOW_UTILISATION);
+  const refused = column(outcomes, "refused");
+  metrics.refusal_rate_unanswerable = proportion(refused, rows, isOne, (row) => answerable[row] === 0);
+  metrics.false_refusal_rate = proportion(refused, rows, isOne, (row) => answerable[row] === 1);
+  metrics.closed_book_correct = proportion(column(outcomes, "closed_book_correct"), rows, isOne);
+  return metrics;
+}
+function allRows(size) {
+  const rows = new Int32Array(size);
+  for (let i2 = 0; i2 < size; i2++) rows[i2] = i2;
+  return rows;
+}
+function rowsByTag(outcomes) {
+  const byTag = /* @__PURE__ */ new Map();
+  outcomes.tags.forEach((tags, row) => {
+    for (const tag of new Set(tags)) {
+      const rows = byTag.get(tag) ?? [];
+      rows.push(row);
+      byTag.set(tag, rows);
+    }
+  });
+  return new Map([...byTag].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+function summarizeRun(outcomes, config2) {
+  const answerable = column(outcomes, "answerable");
+  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
+  const judgeAgreement = cohensKappa(outcomes.labelPairs);
+  const byTag = /* @__PURE__ */ Object.create(null);
+  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows) };
+  const warnings = [...decomposition.warnings];
+  if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
+    const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
+    warnings.push(`judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`);
+  }
+  let unanswerable = 0;
+  for (const value of answerable) if (value === 0) unanswerable++;
+  return {
+    questions: outcomes.size,
+    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size)),
+    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
+    decomposition,
+    judgeAgreement,
+    byTag,
+    warnings
+  };
+}
+
+// src/core/compare/gate.ts
+var GATE_CATEGORIES = ["retrieval", "end-to-end", "generation", "refusal"];
+var RUN_METRIC_SET = new Set(RUN_METRICS);
+function isRunMetric(name) {
+  return RUN_METRIC_SET.has(name);
+}
+function parseFloor(text4) {
+  const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
+  if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
+  const [, name = "", op, valueText = ""] = match;
+  const value = Number(valueText);
+  if (!Number.isFinite(value)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
+  const metric = isRunMetric(name) ? name : parseRetrievalMetric(name).name;
+  return { metric, op: op === "<=" ? "<=" : ">=", value };
+}
+function formatFloor(floor) {
+  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
+}
+var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+function describeDrop(test, config2) {
+  const metric = test.metric === "retrieval_ok" ? `retrieval ok (${config2.eval.retrievalOk.name})` : test.metric;
+  const counts = test.kind === "mcnemar" ? `, ${test.broken} broken vs ${test.fixed} fixed` : "";
+  return `${metric} ${test.base.toFixed(3)} \u2192 ${test.head.toFixed(3)}${counts}, p = ${p4(test.pValue)}, Holm-adjusted ${p4(test.adjustedPValue ?? test.pValue)} < \u03B1 ${config2.alpha}`;
+}
+function decideGate(tests, head, config2, blocked = /* @__PURE__ */ new Map()) {
+  const reasons = [];
+  const warnings = [];
+  const outcomes = /* @__PURE__ */ new Map();
+  for (const category of config2.failOn) {
+    const test = tests.find((t) => t.gate === category);
+    if (test === void 0) {
+      warnings.push(`cannot gate ${category}: no paired question carries its outcome in both runs`);
+      continue;
+    }
+    if (!test.significant || test.delta >= 0) continue;
+    const uncalibrated = blocked.get(test.metric);
+    if (uncalibrated !== void 0) {
+      outcomes.set(category, "uncalibrated-judge");
+      warnings.push(`${category} dropped significantly (${describeDrop(test, config2)}), but it does not gate: ${uncalibrated}`);
+    } else if (-test.delta < config2.minEffect) {
+      outcomes.set(category, "below-minimum-effect");
+      warnings.push(`${category} dropped significantly but by less than the minimum effect ${config2.minEffect}: ${describeDrop(test, config2)}`);
+    } else {
+      outcomes.set(category, "fails");
+      reasons.push(`${category} regressed significantly: ${describeDrop(test, config2)}`);
+    }
+  }
+  const floors = config2.floors.map((floor) => {
+    const value = head.metrics[floor.metric]?.value ?? null;
+    if (value === null) {
+      reasons.push(`floor ${formatFloor(floor)} cannot be checked: no head question carries ${floor.metric}`);
+      return { floor, value, outcome: "unchecked" };
+    }
+    if (floor.op === ">=" ? value >= floor.value : value <= floor.value) return { floor, value, outcome: "holds" };
+    const broken = `floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
+    const uncalibrated = blocked.get(floor.metric);
+    if (uncalibrated !== void 0) {
+      warnings.push(`${broken}, but it does not gate: ${uncalibrated}`);
+      return { floor, value, outcome: "uncalibrated-judge" };
+    }
+    reasons.push(broken);
+    return { floor, value, outcome: "broken" };
+  });
+  return { verdict: reasons.length > 0 ? "fail" : "pass", reasons, warnings, outcomes, floors };
 }
 
 // node_modules/zod/v4/classic/external.js
@@ -51354,7 +52158,7 @@ function duration2(params) {
 }
 
 // node_modules/zod/v4/classic/from-json-schema.js
-var z = {
+var z2 = {
   ...schemas_exports2,
   ...checks_exports2,
   iso: iso_exports
@@ -51468,7 +52272,7 @@ function resolveRef(ref, ctx) {
   throw new Error(`Reference not found: ${ref}`);
 }
 function checkObjectGuards(objectSchema, guards) {
-  const guard = z.transform((value) => value).check((payload) => {
+  const guard = z2.transform((value) => value).check((payload) => {
     const value = payload.value;
     if (typeof value !== "object" || value === null || Array.isArray(value))
       return;
@@ -51597,7 +52401,7 @@ function plural(n) {
   return n === 1 ? "element" : "elements";
 }
 function checkArrayGuards(arraySchema, guards) {
-  const guard = z.transform((value) => value).check((payload) => {
+  const guard = z2.transform((value) => value).check((payload) => {
     const items = payload.value;
     if (!Array.isArray(items))
       return;
@@ -51654,7 +52458,7 @@ function getTupleRest(restSchema, ctx) {
     return void 0;
   }
   if (restSchema === void 0 || restSchema === true) {
-    return z.any();
+    return z2.any();
   }
   return convertSchema(restSchema, ctx);
 }
@@ -51662,7 +52466,7 @@ var fullTime = /^(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2
 function convertBaseSchema(schema, ctx) {
   if (schema.not !== void 0) {
     if (typeof schema.not === "object" && Object.keys(schema.not).length === 0) {
-      return z.never();
+      return z2.never();
     }
     throw new Error("not is not supported in Zod (except { not: {} } for never)");
   }
@@ -51684,7 +52488,7 @@ function convertBaseSchema(schema, ctx) {
       return ctx.refs.get(refPath);
     }
     if (ctx.processing.has(refPath)) {
-      return z.lazy(() => {
+      return z2.lazy(() => {
         if (!ctx.refs.has(refPath)) {
           throw new Error(`Circular reference not resolved: ${refPath}`);
         }
@@ -51701,25 +52505,25 @@ function convertBaseSchema(schema, ctx) {
   if (schema.enum !== void 0) {
     const enumValues = schema.enum;
     if (ctx.version === "openapi-3.0" && schema.nullable === true && enumValues.length === 1 && enumValues[0] === null) {
-      return z.null();
+      return z2.null();
     }
     if (enumValues.length === 0) {
-      return z.never();
+      return z2.never();
     }
     if (enumValues.length === 1) {
-      return z.literal(enumValues[0]);
+      return z2.literal(enumValues[0]);
     }
     if (enumValues.every((v) => typeof v === "string")) {
-      return z.enum(enumValues);
+      return z2.enum(enumValues);
     }
-    const literalSchemas = enumValues.map((v) => z.literal(v));
+    const literalSchemas = enumValues.map((v) => z2.literal(v));
     if (literalSchemas.length < 2) {
       return literalSchemas[0];
     }
-    return z.union([literalSchemas[0], literalSchemas[1], ...literalSchemas.slice(2)]);
+    return z2.union([literalSchemas[0], literalSchemas[1], ...literalSchemas.slice(2)]);
   }
   if (schema.const !== void 0) {
-    return z.literal(schema.const);
+    return z2.literal(schema.const);
   }
   const type = schema.type;
   if (Array.isArray(type)) {
@@ -51728,74 +52532,74 @@ function convertBaseSchema(schema, ctx) {
       return convertBaseSchema(typeSchema, ctx);
     });
     if (typeSchemas.length === 0) {
-      return z.never();
+      return z2.never();
     }
     if (typeSchemas.length === 1) {
       return typeSchemas[0];
     }
-    return z.union(typeSchemas);
+    return z2.union(typeSchemas);
   }
   if (!type) {
-    return z.any();
+    return z2.any();
   }
   let zodSchema;
   switch (type) {
     case "string": {
-      let stringSchema = z.string();
+      let stringSchema = z2.string();
       if (schema.format) {
         const format = schema.format;
         if (format === "email") {
-          stringSchema = stringSchema.check(z.email());
+          stringSchema = stringSchema.check(z2.email());
         } else if (format === "uri" || format === "uri-reference") {
-          stringSchema = stringSchema.check(z.url());
+          stringSchema = stringSchema.check(z2.url());
         } else if (format === "uuid" || format === "guid") {
-          stringSchema = stringSchema.check(z.uuid());
+          stringSchema = stringSchema.check(z2.uuid());
         } else if (format === "date-time") {
-          stringSchema = stringSchema.check(z.iso.datetime({ offset: true }));
+          stringSchema = stringSchema.check(z2.iso.datetime({ offset: true }));
         } else if (format === "date") {
-          stringSchema = stringSchema.check(z.iso.date());
+          stringSchema = stringSchema.check(z2.iso.date());
         } else if (format === "time") {
-          stringSchema = stringSchema.check(z.regex(fullTime));
+          stringSchema = stringSchema.check(z2.regex(fullTime));
         } else if (format === "duration") {
-          stringSchema = stringSchema.check(z.iso.duration());
+          stringSchema = stringSchema.check(z2.iso.duration());
         } else if (format === "hostname") {
-          stringSchema = stringSchema.check(z.hostname());
+          stringSchema = stringSchema.check(z2.hostname());
         } else if (format === "ipv4") {
-          stringSchema = stringSchema.check(z.ipv4());
+          stringSchema = stringSchema.check(z2.ipv4());
         } else if (format === "ipv6") {
-          stringSchema = stringSchema.check(z.ipv6());
+          stringSchema = stringSchema.check(z2.ipv6());
         } else if (format === "mac") {
-          stringSchema = stringSchema.check(z.mac());
+          stringSchema = stringSchema.check(z2.mac());
         } else if (format === "cidr") {
-          stringSchema = stringSchema.check(z.cidrv4());
+          stringSchema = stringSchema.check(z2.cidrv4());
         } else if (format === "cidr-v6") {
-          stringSchema = stringSchema.check(z.cidrv6());
+          stringSchema = stringSchema.check(z2.cidrv6());
         } else if (format === "base64") {
-          stringSchema = stringSchema.check(z.base64());
+          stringSchema = stringSchema.check(z2.base64());
         } else if (format === "base64url") {
-          stringSchema = stringSchema.check(z.base64url());
+          stringSchema = stringSchema.check(z2.base64url());
         } else if (format === "e164") {
-          stringSchema = stringSchema.check(z.e164());
+          stringSchema = stringSchema.check(z2.e164());
         } else if (format === "credit_card") {
-          stringSchema = stringSchema.check(z.creditCard());
+          stringSchema = stringSchema.check(z2.creditCard());
         } else if (format === "iban") {
-          stringSchema = stringSchema.check(z.iban());
+          stringSchema = stringSchema.check(z2.iban());
         } else if (format === "jwt") {
-          stringSchema = stringSchema.check(z.jwt());
+          stringSchema = stringSchema.check(z2.jwt());
         } else if (format === "emoji") {
-          stringSchema = stringSchema.check(z.emoji());
+          stringSchema = stringSchema.check(z2.emoji());
         } else if (format === "nanoid") {
-          stringSchema = stringSchema.check(z.nanoid());
+          stringSchema = stringSchema.check(z2.nanoid());
         } else if (format === "cuid") {
-          stringSchema = stringSchema.check(z.cuid());
+          stringSchema = stringSchema.check(z2.cuid());
         } else if (format === "cuid2") {
-          stringSchema = stringSchema.check(z.cuid2());
+          stringSchema = stringSchema.check(z2.cuid2());
         } else if (format === "ulid") {
-          stringSchema = stringSchema.check(z.ulid());
+          stringSchema = stringSchema.check(z2.ulid());
         } else if (format === "xid") {
-          stringSchema = stringSchema.check(z.xid());
+          stringSchema = stringSchema.check(z2.xid());
         } else if (format === "ksuid") {
-          stringSchema = stringSchema.check(z.ksuid());
+          stringSchema = stringSchema.check(z2.ksuid());
         }
       }
       if (typeof schema.minLength === "number") {
@@ -51812,7 +52616,7 @@ function convertBaseSchema(schema, ctx) {
     }
     case "number":
     case "integer": {
-      let numberSchema = type === "integer" ? z.number().int() : z.number();
+      let numberSchema = type === "integer" ? z2.number().int() : z2.number();
       if (typeof schema.minimum === "number" && schema.exclusiveMinimum !== true) {
         numberSchema = numberSchema.min(schema.minimum);
       }
@@ -51836,11 +52640,11 @@ function convertBaseSchema(schema, ctx) {
       break;
     }
     case "boolean": {
-      zodSchema = z.boolean();
+      zodSchema = z2.boolean();
       break;
     }
     case "null": {
-      zodSchema = z.null();
+      zodSchema = z2.null();
       break;
     }
     case "object": {
@@ -51858,22 +52662,22 @@ function convertBaseSchema(schema, ctx) {
         const looseRecords = [];
         for (const pattern of patternKeys) {
           const patternValue = convertSchema(patternProps[pattern], ctx);
-          const keySchema = z.string().regex(new RegExp(pattern));
-          looseRecords.push(z.looseRecord(keySchema, patternValue));
+          const keySchema = z2.string().regex(new RegExp(pattern));
+          looseRecords.push(z2.looseRecord(keySchema, patternValue));
         }
         const schemasToIntersect = [];
         if (Object.keys(shape).length > 0) {
-          schemasToIntersect.push(z.object(shape).passthrough());
+          schemasToIntersect.push(z2.object(shape).passthrough());
         }
         schemasToIntersect.push(...looseRecords);
         if (schemasToIntersect.length === 0) {
-          zodSchema = z.object({}).passthrough();
+          zodSchema = z2.object({}).passthrough();
         } else if (schemasToIntersect.length === 1) {
           zodSchema = schemasToIntersect[0];
         } else {
-          let result = z.intersection(schemasToIntersect[0], schemasToIntersect[1]);
+          let result = z2.intersection(schemasToIntersect[0], schemasToIntersect[1]);
           for (let i2 = 2; i2 < schemasToIntersect.length; i2++) {
-            result = z.intersection(result, schemasToIntersect[i2]);
+            result = z2.intersection(result, schemasToIntersect[i2]);
           }
           zodSchema = result;
         }
@@ -51903,7 +52707,7 @@ function convertBaseSchema(schema, ctx) {
           });
         }
       } else {
-        const objectSchema = z.object(shape);
+        const objectSchema = z2.object(shape);
         if (schema.additionalProperties === false) {
           zodSchema = objectSchema.strict();
         } else if (additionalSchema) {
@@ -51933,30 +52737,30 @@ function convertBaseSchema(schema, ctx) {
         const tupleItems = prefixItems.map((item) => convertSchema(item, ctx));
         const positionalItems = applyMinItems(tupleItems, minItems);
         const rest = !Array.isArray(items) ? getTupleRest(items, ctx) : void 0;
-        const tupleSchema = z.tuple(positionalItems);
+        const tupleSchema = z2.tuple(positionalItems);
         zodSchema = rest ? tupleSchema.rest(rest) : tupleSchema;
         if (typeof schema.minItems === "number") {
-          zodSchema = zodSchema.check(z.minLength(schema.minItems));
+          zodSchema = zodSchema.check(z2.minLength(schema.minItems));
         }
         if (typeof schema.maxItems === "number") {
-          zodSchema = zodSchema.check(z.maxLength(schema.maxItems));
+          zodSchema = zodSchema.check(z2.maxLength(schema.maxItems));
         }
       } else if (Array.isArray(items)) {
         const minItems = typeof schema.minItems === "number" ? schema.minItems : 0;
         const tupleItems = items.map((item) => convertSchema(item, ctx));
         const positionalItems = applyMinItems(tupleItems, minItems);
         const rest = getTupleRest(schema.additionalItems, ctx);
-        const tupleSchema = z.tuple(positionalItems);
+        const tupleSchema = z2.tuple(positionalItems);
         zodSchema = rest ? tupleSchema.rest(rest) : tupleSchema;
         if (typeof schema.minItems === "number") {
-          zodSchema = zodSchema.check(z.minLength(schema.minItems));
+          zodSchema = zodSchema.check(z2.minLength(schema.minItems));
         }
         if (typeof schema.maxItems === "number") {
-          zodSchema = zodSchema.check(z.maxLength(schema.maxItems));
+          zodSchema = zodSchema.check(z2.maxLength(schema.maxItems));
         }
       } else if (items !== void 0) {
         const element = convertSchema(items, ctx);
-        let arraySchema = z.array(element);
+        let arraySchema = z2.array(element);
         if (typeof schema.minItems === "number") {
           arraySchema = arraySchema.min(schema.minItems);
         }
@@ -51965,7 +52769,7 @@ function convertBaseSchema(schema, ctx) {
         }
         zodSchema = arraySchema;
       } else {
-        zodSchema = z.array(z.any());
+        zodSchema = z2.array(z2.any());
       }
       if (schema.uniqueItems === true || schema.contains !== void 0) {
         zodSchema = checkArrayGuards(zodSchema, {
@@ -51984,37 +52788,37 @@ function convertBaseSchema(schema, ctx) {
 }
 function convertSchema(schema, ctx) {
   if (typeof schema === "boolean") {
-    return schema ? z.any() : z.never();
+    return schema ? z2.any() : z2.never();
   }
   let baseSchema = convertBaseSchema(schema, ctx);
   const hasExplicitType = schema.type || schema.enum !== void 0 || schema.const !== void 0;
   if (schema.anyOf && Array.isArray(schema.anyOf)) {
     const options = schema.anyOf.map((s) => convertSchema(s, ctx));
-    const anyOfUnion = z.union(options);
-    baseSchema = hasExplicitType ? z.intersection(baseSchema, anyOfUnion) : anyOfUnion;
+    const anyOfUnion = z2.union(options);
+    baseSchema = hasExplicitType ? z2.intersection(baseSchema, anyOfUnion) : anyOfUnion;
   }
   if (schema.oneOf && Array.isArray(schema.oneOf)) {
     const options = schema.oneOf.map((s) => convertSchema(s, ctx));
-    const oneOfUnion = z.xor(options);
-    baseSchema = hasExplicitType ? z.intersection(baseSchema, oneOfUnion) : oneOfUnion;
+    const oneOfUnion = z2.xor(options);
+    baseSchema = hasExplicitType ? z2.intersection(baseSchema, oneOfUnion) : oneOfUnion;
   }
   if (schema.allOf && Array.isArray(schema.allOf)) {
     if (schema.allOf.length === 0) {
-      baseSchema = hasExplicitType ? baseSchema : z.any();
+      baseSchema = hasExplicitType ? baseSchema : z2.any();
     } else {
       let result = hasExplicitType ? baseSchema : convertSchema(schema.allOf[0], ctx);
       const startIdx = hasExplicitType ? 0 : 1;
       for (let i2 = startIdx; i2 < schema.allOf.length; i2++) {
-        result = z.intersection(result, convertSchema(schema.allOf[i2], ctx));
+        result = z2.intersection(result, convertSchema(schema.allOf[i2], ctx));
       }
       baseSchema = result;
     }
   }
   if (schema.nullable === true && ctx.version === "openapi-3.0") {
-    baseSchema = z.nullable(baseSchema);
+    baseSchema = z2.nullable(baseSchema);
   }
   if (schema.readOnly === true) {
-    baseSchema = z.readonly(baseSchema);
+    baseSchema = z2.readonly(baseSchema);
   }
   if (schema.default !== void 0) {
     baseSchema = baseSchema.default(schema.default);
@@ -52065,7 +52869,7 @@ function convertSchema(schema, ctx) {
 }
 function fromJSONSchema(schema, params) {
   if (typeof schema === "boolean") {
-    return schema ? z.any() : z.never();
+    return schema ? z2.any() : z2.never();
   }
   let normalized;
   try {
@@ -52308,1506 +53112,7 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/io/schema.ts
-var VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
-var FIELD_ALIASES = {
-  user_input: "question",
-  response: "answer",
-  reference: "expected_answer",
-  retrieved_context_ids: "retrieved_ids",
-  reference_context_ids: "relevant_ids"
-};
-var documentId = external_exports.string({ error: "must be a document id (a string)" }).min(1, "must not be an empty string");
-function checkedFirst(isValid, schema) {
-  return external_exports.unknown().transform((value, ctx) => {
-    if (isValid(value)) return value;
-    const parsed = schema.safeParse(value);
-    if (parsed.success) return parsed.data;
-    for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue3.path, message: issue3.message });
-    return external_exports.NEVER;
-  });
-}
-function isIdList(value) {
-  if (!Array.isArray(value)) return false;
-  for (const id of value) if (typeof id !== "string" || id === "") return false;
-  return true;
-}
-var isRankedIdList = (value) => isIdList(value) && new Set(value).size === value.length;
-var rankedIdSchema = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids, ctx) => {
-  const seen = /* @__PURE__ */ new Map();
-  ids.forEach((id, index) => {
-    const first = seen.get(id);
-    if (first === void 0) seen.set(id, index);
-    else ctx.addIssue({ code: "custom", path: [index], message: `duplicate document id "${id}" (also at position ${first})` });
-  });
-});
-var notFinite = (what) => (issue3) => typeof issue3.input === "number" && !Number.isFinite(issue3.input) ? `${String(issue3.input)} is not a finite number (too large for a double?)` : what;
-var grade = external_exports.number({ error: notFinite("must be a relevance grade (a number)") }).int("must be a whole-number grade").nonnegative("must not be negative (grades are 0 or more; 1 and up is relevant)");
-var rankedIds = checkedFirst(isRankedIdList, rankedIdSchema);
-var relevantIdList = checkedFirst(isIdList, external_exports.array(documentId));
-var relevanceGrades = external_exports.record(external_exports.string(), grade);
-var relevantIds = external_exports.unknown().transform((value, ctx) => {
-  const schema = Array.isArray(value) ? relevantIdList : typeof value === "object" && value !== null ? relevanceGrades : null;
-  if (schema === null) {
-    ctx.addIssue({ code: "custom", message: 'must be a list of document ids or an object of grades such as {"d17": 3}' });
-    return external_exports.NEVER;
-  }
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue3.path, message: issue3.message });
-  return external_exports.NEVER;
-});
-var label = external_exports.union([external_exports.string(), external_exports.boolean()], { error: "must be a string or a boolean" });
-var flag = external_exports.boolean({ error: "must be true or false" });
-var text = external_exports.string({ error: "must be a string" });
-var judgedBySchema = external_exports.object({
-  model: external_exports.string({ error: "must be a string" }),
-  embedding_model: external_exports.string({ error: "must be a string" }).optional(),
-  prompt_version: external_exports.string({ error: "must be a string" })
-});
-var judgedByFieldSchema = external_exports.object({
-  claims: judgedBySchema.optional(),
-  answer_relevance: judgedBySchema.optional(),
-  correct: judgedBySchema.optional()
-});
-var judgeErrorsFieldSchema = external_exports.array(
-  external_exports.object({ metric: external_exports.enum(["faithfulness", "answer_relevance", "correctness"]), kind: external_exports.string(), message: external_exports.string() }),
-  { error: "must be a list of {metric, kind, message}" }
-);
-var claim2 = external_exports.object({
-  text: text.optional(),
-  verdict: external_exports.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(", ")}` })
-});
-var resultRecordSchema = external_exports.object({
-  id: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
-  question: external_exports.string({ error: "is required and must be a string" }),
-  retrieved_ids: rankedIds.optional(),
-  relevant_ids: relevantIds.optional(),
-  answer: text.optional(),
-  expected_answer: text.optional(),
-  correct: flag.optional(),
-  retrieval_ok: flag.optional(),
-  answerable: flag.optional(),
-  refused: flag.optional(),
-  claims: external_exports.array(claim2, { error: "must be a list of {text, verdict} objects" }).optional(),
-  cited_ids: external_exports.array(documentId, { error: "must be a list of document ids" }).optional(),
-  answer_relevance: external_exports.number({ error: notFinite("must be a number in [0, 1]") }).min(0, "must be in [0, 1]").max(1, "must be in [0, 1]").optional(),
-  human_label: label.optional(),
-  judge_label: label.optional(),
-  closed_book_correct: flag.optional(),
-  tags: external_exports.array(external_exports.string({ error: "must be a string" }), { error: "must be a list of strings" }).optional(),
-  judged_by: judgedByFieldSchema.optional(),
-  judge_errors: judgeErrorsFieldSchema.optional(),
-  /** The texts sent to the generator, aligned with `retrieved_ids` (Ragas' name); the judge reads them. */
-  retrieved_contexts: external_exports.array(external_exports.string({ error: "must be a string" }), { error: "must be a list of strings (the retrieved texts, in retrieved_ids order)" }).optional()
-}).superRefine((record3, ctx) => {
-  const { retrieved_ids: ids, retrieved_contexts: contexts } = record3;
-  if (ids !== void 0 && contexts !== void 0 && ids.length !== contexts.length) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["retrieved_contexts"],
-      message: `has ${contexts.length} text${contexts.length === 1 ? "" : "s"} but retrieved_ids has ${ids.length} id${ids.length === 1 ? "" : "s"}; give one text per retrieved id, in the same order`
-    });
-  }
-});
-var KNOWN_FIELDS = /* @__PURE__ */ new Set([
-  ...Object.keys(resultRecordSchema.shape),
-  ...Object.keys(FIELD_ALIASES)
-]);
-
-// src/io/results.ts
-function formatFieldPath(path) {
-  let out = "";
-  for (const key of path) {
-    if (typeof key === "number") out += `[${key}]`;
-    else if (out === "") out = String(key);
-    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(String(key))) out += `.${String(key)}`;
-    else out += `[${JSON.stringify(String(key))}]`;
-  }
-  return out;
-}
-var BARE_NON_FINITE = /"([^"\\]+)"\s*:\s*(-?Infinity|NaN)\b/;
-function notJsonProblem(file2, line, text4, error63) {
-  const nonFinite = BARE_NON_FINITE.exec(text4);
-  if (nonFinite) {
-    return { file: file2, line, field: nonFinite[1], message: `${nonFinite[2]} is not a number in JSON; write a finite number or leave the field out` };
-  }
-  const detail = error63 instanceof Error ? error63.message : String(error63);
-  return { file: file2, line, message: `not valid JSON (${detail}); each line must hold one complete JSON object` };
-}
-function canonicalize(raw, file2, line, problems) {
-  const spelling = /* @__PURE__ */ new Map();
-  const record3 = {};
-  for (const [key, value] of Object.entries(raw)) {
-    const canonical = FIELD_ALIASES[key] ?? key;
-    if (spelling.has(canonical)) {
-      problems.add({ file: file2, line, field: key, message: `gives "${canonical}" twice (as "${spelling.get(canonical)}" and "${key}"); keep one` });
-      continue;
-    }
-    spelling.set(canonical, key);
-    record3[canonical] = value;
-  }
-  return { record: record3, spelling };
-}
-async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(), onProgress) {
-  const problems = new ProblemCollector();
-  const unknownFields = /* @__PURE__ */ new Map();
-  let records = 0;
-  const shape = { format: "jsonl" };
-  const handle2 = (text4, line) => {
-    let raw;
-    try {
-      raw = parseRecordJson(text4);
-    } catch (error63) {
-      problems.add(notJsonProblem(file2, line, text4, error63));
-      return;
-    }
-    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-      problems.add({ file: file2, line, message: 'a record must be a JSON object such as {"id": "q1", "question": "\u2026"}' });
-      return;
-    }
-    const { record: record3, spelling } = canonicalize(raw, file2, line, problems);
-    for (const key of Object.keys(raw)) if (!KNOWN_FIELDS.has(key) && !unknownFields.has(key)) unknownFields.set(key, line);
-    const parsed = resultRecordSchema.safeParse(record3);
-    if (!parsed.success) {
-      for (const issue3 of parsed.error.issues) {
-        const [head, ...rest] = issue3.path;
-        const field = formatFieldPath([spelling.get(String(head)) ?? String(head ?? ""), ...rest]);
-        problems.add({ file: file2, line, field: field || void 0, message: issue3.message });
-      }
-      return;
-    }
-    const { id } = parsed.data;
-    const first = seenIds.get(id);
-    if (first !== void 0) {
-      const where = first.file === file2 ? `line ${first.line}` : `${first.file}:${first.line}`;
-      problems.add({ file: file2, line, field: spelling.get("id") ?? "id", message: `duplicate id "${id}" (first on ${where})` });
-      return;
-    }
-    seenIds.set(id, { file: file2, line });
-    records++;
-    if (problems.count === 0) onRecord(parsed.data, line, text4);
-  };
-  try {
-    for await (const element of recordTexts(file2, onProgress, shape)) handle2(element.text, element.line);
-  } catch (error63) {
-    if (error63 instanceof JsonArrayShapeError) problems.add({ file: file2, line: error63.line, message: error63.message });
-    else throw readFailure(file2, error63);
-  }
-  if (records === 0 && problems.count === 0) {
-    problems.add({ file: file2, message: "the file holds no records; expected JSON Lines or a JSON array of result objects" });
-  }
-  problems.throwIfAny();
-  const warnings = [...unknownFields].map(
-    ([key, line]) => `${file2}:${line}: unknown field "${key}" is ignored (check its spelling against the results format)`
-  );
-  return { records, format: shape.format, warnings };
-}
-async function* recordTexts(file2, onProgress, shape) {
-  const lines = readLines(file2, onProgress);
-  let first = await lines.next();
-  while (!first.done && first.value.text.trim() === "") first = await lines.next();
-  if (first.done) return;
-  const firstLine = first.value;
-  if (firstLine.text.trimStart().startsWith("[")) {
-    shape.format = "array";
-    yield* jsonArrayElements(prepend(firstLine, lines));
-    return;
-  }
-  yield firstLine;
-  for await (const line of lines) if (line.text.trim() !== "") yield line;
-}
-async function* prepend(head, rest) {
-  yield head;
-  yield* rest;
-}
-function readFailure(file2, error63) {
-  const code3 = error63?.code;
-  if (code3 === void 0) throw error63;
-  const reason = code3 === "ENOENT" ? "no such file" : code3 === "EISDIR" ? "is a directory, not a file" : code3 === "EACCES" ? "permission denied" : String(error63);
-  return InputError.single({ file: file2, message: `cannot read: ${reason}` });
-}
-
-// src/metrics/ranking.ts
-var RELEVANT_GRADE = 1;
-function isRelevant(grade2) {
-  return grade2 >= RELEVANT_GRADE;
-}
-function judgeRanking(retrieved, relevance) {
-  const grades = new Float64Array(retrieved.length);
-  for (let i2 = 0; i2 < retrieved.length; i2++) grades[i2] = relevance.get(retrieved[i2]) ?? 0;
-  const ideal = [];
-  for (const grade2 of relevance.values()) if (isRelevant(grade2)) ideal.push(grade2);
-  ideal.sort((a, b) => b - a);
-  return { grades, idealGrades: Float64Array.from(ideal) };
-}
-function relevantCount(ranking) {
-  return ranking.idealGrades.length;
-}
-function relevantRetrieved(ranking, k) {
-  const depth = Math.min(k, ranking.grades.length);
-  let found = 0;
-  for (let i2 = 0; i2 < depth; i2++) if (isRelevant(ranking.grades[i2])) found++;
-  return found;
-}
-
-// src/metrics/generation/context-utilisation.ts
-var LOW_UTILISATION = 0.4;
-function contextUtilisation(retrieved, cited) {
-  if (retrieved.length === 0) return void 0;
-  const citedSet = new Set(cited);
-  let used = 0;
-  for (const id of retrieved) if (citedSet.has(id)) used++;
-  return used / retrieved.length;
-}
-
-// src/metrics/generation/text.ts
-var PUNCTUATION = /[\p{P}\p{S}]/gu;
-var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the"]);
-function normalizeAnswer(text4) {
-  return text4.toLowerCase().replace(PUNCTUATION, "").split(/\s+/u).filter((word) => word !== "" && !ARTICLES.has(word)).join(" ");
-}
-function answerTokens(text4) {
-  const normalized = normalizeAnswer(text4);
-  return normalized === "" ? [] : normalized.split(" ");
-}
-
-// src/metrics/generation/correctness.ts
-function exactMatch(answer, expected) {
-  return normalizeAnswer(answer) === normalizeAnswer(expected) ? 1 : 0;
-}
-function tokenF1(answer, expected) {
-  const predicted = answerTokens(answer);
-  const gold = answerTokens(expected);
-  if (predicted.length === 0 || gold.length === 0) return predicted.length === gold.length ? 1 : 0;
-  const goldCounts = /* @__PURE__ */ new Map();
-  for (const token of gold) goldCounts.set(token, (goldCounts.get(token) ?? 0) + 1);
-  let common = 0;
-  for (const token of predicted) {
-    const left = goldCounts.get(token) ?? 0;
-    if (left > 0) {
-      common++;
-      goldCounts.set(token, left - 1);
-    }
-  }
-  if (common === 0) return 0;
-  const precision = common / predicted.length;
-  const recall = common / gold.length;
-  return 2 * precision * recall / (precision + recall);
-}
-var CorrectnessRuleError = class extends SettingError {
-};
-function parseCorrectnessRule(text4) {
-  const rule = text4.trim();
-  if (rule === "exact") return { kind: "exact" };
-  const f1 = /^f1:(\d*\.?\d+)$/.exec(rule);
-  const threshold = f1 ? Number(f1[1]) : NaN;
-  if (f1 && threshold > 0 && threshold <= 1) return { kind: "f1", threshold };
-  throw new CorrectnessRuleError(`invalid correctness rule "${rule}"; use "exact" or "f1:T" with 0 < T \u2264 1, e.g. "f1:0.5"`);
-}
-function formatCorrectnessRule(rule) {
-  return rule.kind === "exact" ? "exact" : `f1:${rule.threshold}`;
-}
-function judgeCorrect(rule, answer, expected) {
-  return rule.kind === "exact" ? exactMatch(answer, expected) : tokenF1(answer, expected) >= rule.threshold ? 1 : 0;
-}
-
-// src/metrics/generation/faithfulness.ts
-function faithfulness(claims) {
-  if (claims.length === 0) return void 0;
-  let supported = 0;
-  for (const claim3 of claims) if (claim3.verdict === "SUPPORTED") supported++;
-  return supported / claims.length;
-}
-
-// src/metrics/generation/length-ratio.ts
-var LONG_ANSWER_RATIO = 2.5;
-function lengthRatio(answer, expected) {
-  const goldLength = answerTokens(expected).length;
-  return goldLength === 0 ? void 0 : answerTokens(answer).length / goldLength;
-}
-
-// src/metrics/score.ts
-function relevanceMap(relevant) {
-  if (relevant === void 0) return /* @__PURE__ */ new Map();
-  if (Array.isArray(relevant)) return new Map(relevant.map((id) => [id, 1]));
-  return new Map(Object.entries(relevant));
-}
-function judgedRanking(record3) {
-  if (record3.retrieved_ids === void 0) return void 0;
-  const ranking = judgeRanking(record3.retrieved_ids, relevanceMap(record3.relevant_ids));
-  return relevantCount(ranking) === 0 ? void 0 : ranking;
-}
-function retrievalSucceeded(record3, ranking, rule) {
-  if (record3.retrieval_ok !== void 0) return record3.retrieval_ok;
-  return ranking === void 0 ? void 0 : rule.metric.compute(ranking) >= rule.threshold;
-}
-function answerCorrect(record3, rule) {
-  if (record3.correct !== void 0) return record3.correct;
-  if (record3.answer === void 0 || record3.expected_answer === void 0) return void 0;
-  return judgeCorrect(rule, record3.answer, record3.expected_answer) === 1;
-}
-var bit = (value) => value ? 1 : 0;
-function scoreQuestion(record3, config2, ranking = judgedRanking(record3)) {
-  const scores = {};
-  if (ranking !== void 0) for (const metric of config2.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
-  const ok2 = retrievalSucceeded(record3, ranking, config2.retrievalOk);
-  if (ok2 !== void 0) scores.retrieval_ok = bit(ok2);
-  const correct = answerCorrect(record3, config2.correctness);
-  if (correct !== void 0) scores.correct = bit(correct);
-  scores.answerable = bit(record3.answerable ?? true);
-  if (record3.refused !== void 0) scores.refused = bit(record3.refused);
-  if (record3.closed_book_correct !== void 0) scores.closed_book_correct = bit(record3.closed_book_correct);
-  if (record3.answer_relevance !== void 0) scores.answer_relevance = record3.answer_relevance;
-  const faithful = record3.claims === void 0 ? void 0 : faithfulness(record3.claims);
-  if (faithful !== void 0) scores.faithfulness = faithful;
-  if (record3.answer !== void 0 && record3.expected_answer !== void 0) {
-    const ratio2 = lengthRatio(record3.answer, record3.expected_answer);
-    if (ratio2 !== void 0) scores.length_ratio = ratio2;
-  }
-  if (record3.cited_ids !== void 0 && record3.retrieved_ids !== void 0) {
-    const utilisation = contextUtilisation(record3.retrieved_ids, record3.cited_ids);
-    if (utilisation !== void 0) scores.context_utilisation = utilisation;
-  }
-  return scores;
-}
-
-// src/metrics/outcomes.ts
-function goldKey(record3) {
-  const relevant = record3.relevant_ids;
-  const graded = relevant === void 0 ? [] : Array.isArray(relevant) ? relevant.map((id) => [id, 1]) : Object.entries(relevant);
-  const grades = [...new Map(graded.filter(([, grade2]) => isRelevant(grade2)))].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-  return JSON.stringify([grades, record3.expected_answer ?? null, record3.answerable ?? true]);
-}
-function relevantWithin(retrieved, ranking, k) {
-  const found = [];
-  const depth = Math.min(k, retrieved.length);
-  for (let i2 = 0; i2 < depth; i2++) if (isRelevant(ranking.grades[i2])) found.push(retrieved[i2]);
-  return found;
-}
-var OutcomeBuilder = class {
-  constructor(config2) {
-    this.config = config2;
-  }
-  config;
-  ids = [];
-  questions = [];
-  tags = [];
-  goldKeys = [];
-  goldFound = [];
-  /** Growing columns: capacity doubles, unset rows are NaN. */
-  values = /* @__PURE__ */ new Map();
-  labelPairs = [];
-  noClaims = 0;
-  judgeErrors = 0;
-  judges = /* @__PURE__ */ new Map();
-  noRelevant = 0;
-  add(record3) {
-    const row = this.ids.length;
-    this.ids.push(record3.id);
-    this.questions.push(record3.question);
-    this.tags.push(record3.tags ?? []);
-    this.goldKeys.push(goldKey(record3));
-    if (record3.claims?.length === 0) this.noClaims++;
-    if (record3.judge_errors !== void 0 && record3.judge_errors.length > 0) this.judgeErrors++;
-    for (const [field, judge] of Object.entries(record3.judged_by ?? {})) {
-      if (judge === void 0) continue;
-      const key = JSON.stringify([field, judge.model, judge.prompt_version]);
-      const use = this.judges.get(key);
-      this.judges.set(key, { field, model: judge.model, promptVersion: judge.prompt_version, questions: (use?.questions ?? 0) + 1 });
-    }
-    const ranking = judgedRanking(record3);
-    if (record3.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
-    this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record3.retrieved_ids ?? [], ranking, this.config.retrievalOk.metric.k));
-    if (record3.human_label !== void 0 && record3.judge_label !== void 0) {
-      this.labelPairs.push([String(record3.human_label), String(record3.judge_label)]);
-    }
-    const scores = scoreQuestion(record3, this.config, ranking);
-    for (const name in scores) this.columnFor(name, row)[row] = scores[name];
-  }
-  /** The column of `name`, with room for `row`. */
-  columnFor(name, row) {
-    let column2 = this.values.get(name);
-    if (column2 === void 0 || column2.length <= row) {
-      const grown = new Float64Array(Math.max(1024, (column2?.length ?? 0) * 2, row + 1)).fill(NaN);
-      if (column2 !== void 0) grown.set(column2);
-      column2 = grown;
-      this.values.set(name, column2);
-    }
-    return column2;
-  }
-  build() {
-    const size = this.ids.length;
-    const columns = /* @__PURE__ */ new Map();
-    for (const [name, values] of this.values) {
-      const column2 = new Float64Array(size).fill(NaN);
-      column2.set(values.subarray(0, Math.min(size, values.length)));
-      columns.set(name, column2);
-    }
-    return {
-      size,
-      ids: this.ids,
-      questions: this.questions,
-      tags: this.tags,
-      goldKeys: this.goldKeys,
-      goldFound: this.goldFound,
-      columns,
-      labelPairs: this.labelPairs,
-      noClaims: this.noClaims,
-      judgeErrors: this.judgeErrors,
-      judges: [...this.judges.values()],
-      noRelevant: this.noRelevant
-    };
-  }
-};
-function column(outcomes, name) {
-  return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
-}
-async function readOutcomes(files, config2, onProgress) {
-  const builder = new OutcomeBuilder(config2);
-  const seenIds = /* @__PURE__ */ new Map();
-  const warnings = [];
-  for (const file2 of typeof files === "string" ? [files] : files) {
-    const read = await readResults(file2, (record3) => builder.add(record3), seenIds, onProgress);
-    warnings.push(...read.warnings);
-  }
-  return { outcomes: builder.build(), warnings };
-}
-
-// src/stats/random.ts
-function cyrb128(text4) {
-  let h1 = 1779033703;
-  let h2 = 3144134277;
-  let h3 = 1013904242;
-  let h4 = 2773480762;
-  for (let i2 = 0; i2 < text4.length; i2++) {
-    const k = text4.charCodeAt(i2);
-    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
-    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
-    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
-    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
-  }
-  h1 = Math.imul(h3 ^ h1 >>> 18, 597399067);
-  h2 = Math.imul(h4 ^ h2 >>> 22, 2869860233);
-  h3 = Math.imul(h1 ^ h3 >>> 17, 951274213);
-  h4 = Math.imul(h2 ^ h4 >>> 19, 2716044179);
-  h1 ^= h2 ^ h3 ^ h4;
-  h2 ^= h1;
-  h3 ^= h1;
-  h4 ^= h1;
-  return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
-}
-function seedWords(seed) {
-  if (typeof seed === "number") {
-    if (!Number.isFinite(seed)) throw new RangeError(`seed must be a finite number or a string, got ${seed}`);
-    return cyrb128(`\0number:${String(seed)}`);
-  }
-  return cyrb128(seed);
-}
-var TWO_POW_32 = 4294967296;
-var Random = class _Random {
-  s0;
-  s1;
-  s2;
-  s3;
-  constructor(seed) {
-    const [a, b, c, d] = seedWords(seed);
-    this.s0 = a | 0;
-    this.s1 = b | 0;
-    this.s2 = c | 0;
-    this.s3 = d | 0;
-    if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
-  }
-  /** A generator started from an explicit 128-bit state (four 32-bit words), e.g. to compare with the C reference. */
-  static fromState(state) {
-    const random = new _Random("");
-    [random.s0, random.s1, random.s2, random.s3] = state.map((word) => word | 0);
-    if ((random.s0 | random.s1 | random.s2 | random.s3) === 0) random.s0 = 1;
-    return random;
-  }
-  /** Next 32 random bits as an unsigned integer in [0, 2^32). */
-  nextUint32() {
-    const s1 = this.s1;
-    const result = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
-    const t = s1 << 9;
-    this.s2 ^= this.s0;
-    this.s3 ^= s1;
-    this.s1 = s1 ^ this.s2;
-    this.s0 ^= this.s3;
-    this.s2 ^= t;
-    this.s3 = rotl(this.s3, 11);
-    return result >>> 0;
-  }
-  /** Uniform float in [0, 1) with 32 bits of resolution (one word). */
-  nextFloat() {
-    return this.nextUint32() / TWO_POW_32;
-  }
-  /** Uniform float in [0, 1) with full 53-bit resolution (two words). */
-  nextFloat53() {
-    const high = this.nextUint32() >>> 5;
-    const low = this.nextUint32() >>> 6;
-    return (high * 67108864 + low) / 9007199254740992;
-  }
-  /**
-   * Uniform integer in [0, bound), without modulo bias, for 1 ≤ bound ≤ 2^32.
-   * Lemire's multiply-and-reject (exact in doubles while bound ≤ 2^21), otherwise classic threshold rejection.
-   */
-  nextBelow(bound) {
-    if (!Number.isInteger(bound) || bound < 1 || bound > TWO_POW_32) {
-      throw new RangeError(`bound must be an integer in [1, 2^32], got ${bound}`);
-    }
-    if (bound <= 2097152) {
-      let product = this.nextUint32() * bound;
-      let high = Math.floor(product / TWO_POW_32);
-      if (product - high * TWO_POW_32 < bound) {
-        const threshold = TWO_POW_32 % bound;
-        while (product - high * TWO_POW_32 < threshold) {
-          product = this.nextUint32() * bound;
-          high = Math.floor(product / TWO_POW_32);
-        }
-      }
-      return high;
-    }
-    const limit = TWO_POW_32 - TWO_POW_32 % bound;
-    let word = this.nextUint32();
-    while (word >= limit) word = this.nextUint32();
-    return word % bound;
-  }
-  /** Fill `target` with random 32-bit words (same stream as repeated {@link nextUint32} calls). */
-  fillUint32(target) {
-    let s0 = this.s0;
-    let s1 = this.s1;
-    let s2 = this.s2;
-    let s3 = this.s3;
-    for (let i2 = 0; i2 < target.length; i2++) {
-      target[i2] = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
-      const t = s1 << 9;
-      s2 ^= s0;
-      s3 ^= s1;
-      s1 ^= s2;
-      s0 ^= s3;
-      s2 ^= t;
-      s3 = rotl(s3, 11);
-    }
-    this.s0 = s0;
-    this.s1 = s1;
-    this.s2 = s2;
-    this.s3 = s3;
-  }
-};
-function rotl(x2, k) {
-  return x2 << k | x2 >>> 32 - k;
-}
-var DEFAULT_SEED = "rag-gate";
-
-// src/stats/bootstrap.ts
-var DEFAULT_RESAMPLES = 2e3;
-var TWO_POW_322 = 4294967296;
-var LEMIRE_MAX_BOUND = 2097152;
-function bootstrapMeanCIs(samples, options = {}) {
-  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
-  const level = options.level ?? 0.95;
-  if (!Number.isInteger(resamples) || resamples < 1) {
-    throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
-  }
-  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
-  const n = samples[0]?.length ?? 0;
-  const intervals = samples.map(() => [NaN, NaN]);
-  if (n === 0) return intervals;
-  const varying = [];
-  samples.forEach((values, index) => {
-    if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
-    const first = values[0];
-    let allEqual = true;
-    let nonZero = 0;
-    for (let i2 = 0; i2 < n; i2++) {
-      const v = values[i2];
-      if (!Number.isFinite(v)) throw new RangeError(`value ${i2} is not finite: ${v}`);
-      if (v !== first) allEqual = false;
-      if (v !== 0) nonZero++;
-    }
-    if (allEqual) {
-      intervals[index] = [first, first];
-      return;
-    }
-    const at = new Int32Array(nonZero);
-    const kept = new Float64Array(nonZero);
-    for (let i2 = 0, j = 0; i2 < n; i2++) {
-      const v = values[i2];
-      if (v !== 0) {
-        at[j] = i2;
-        kept[j++] = v;
-      }
-    }
-    varying.push({ index, at, values: kept, means: new Float64Array(resamples) });
-  });
-  if (varying.length === 0) return intervals;
-  const random = new Random(options.seed ?? DEFAULT_SEED);
-  const words = new Uint32Array(n);
-  const counts = new Int32Array(n);
-  for (let r = 0; r < resamples; r++) {
-    drawCounts(random, words, counts);
-    for (const sample of varying) sample.means[r] = weightedSum(counts, sample.at, sample.values) / n;
-  }
-  const tail = (1 - level) / 2;
-  for (const { index, means } of varying) {
-    means.sort();
-    intervals[index] = [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
-  }
-  return intervals;
-}
-function weightedSum(counts, at, values) {
-  let sum = 0;
-  for (let j = 0; j < at.length; j++) sum += counts[at[j]] * values[j];
-  return sum;
-}
-function drawCounts(random, words, counts) {
-  const n = counts.length;
-  counts.fill(0);
-  if (n > LEMIRE_MAX_BOUND) {
-    for (let i2 = 0; i2 < n; i2++) counts[random.nextBelow(n)]++;
-    return;
-  }
-  random.fillUint32(words);
-  const rejectBelow = TWO_POW_322 % n;
-  for (let i2 = 0; i2 < n; i2++) {
-    let product = words[i2] * n;
-    let index = Math.floor(product / TWO_POW_322);
-    while (product - index * TWO_POW_322 < rejectBelow) {
-      product = random.nextUint32() * n;
-      index = Math.floor(product / TWO_POW_322);
-    }
-    counts[index]++;
-  }
-}
-function quantileSorted(sorted, q) {
-  const position = (sorted.length - 1) * q;
-  const below = Math.floor(position);
-  const above = Math.min(below + 1, sorted.length - 1);
-  const lower = sorted[below];
-  const upper = sorted[above];
-  return lower + (position - below) * (upper - lower);
-}
-
-// src/stats/holm.ts
-function holmAdjust(pValues) {
-  const m = pValues.length;
-  pValues.forEach((p, i2) => {
-    if (!(p >= 0 && p <= 1)) throw new RangeError(`p-value ${i2} must be in [0, 1], got ${p}`);
-  });
-  const order = pValues.map((_, i2) => i2).sort((a, b) => pValues[a] - pValues[b]);
-  const adjusted = new Array(m);
-  let running = 0;
-  order.forEach((index, rank) => {
-    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
-    adjusted[index] = running;
-  });
-  return adjusted;
-}
-
-// src/stats/mcnemar.ts
-var import_math_base_special_gammainc = __toESM(require_lib107(), 1);
-var import_stats_base_dists_binomial_cdf = __toESM(require_lib125(), 1);
-var MCNEMAR_EXACT_THRESHOLD = 25;
-function mcnemarUsesExact(discordant) {
-  return discordant < MCNEMAR_EXACT_THRESHOLD;
-}
-function mcnemar(fixed, broken, bothRight = 0, bothWrong = 0) {
-  for (const [name, value] of [
-    ["fixed", fixed],
-    ["broken", broken],
-    ["bothRight", bothRight],
-    ["bothWrong", bothWrong]
-  ]) {
-    if (!Number.isSafeInteger(value) || value < 0) {
-      throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
-    }
-  }
-  const discordant = fixed + broken;
-  const decidedBy = mcnemarUsesExact(discordant) ? "exact" : "chi2";
-  if (discordant === 0) {
-    return { fixed, broken, bothRight, bothWrong, discordant, chi2: 0, chi2PValue: 1, exactPValue: 1, pValue: 1, decidedBy };
-  }
-  const corrected = Math.max(0, Math.abs(fixed - broken) - 1);
-  const chi2 = corrected * corrected / discordant;
-  const chi2PValue = chi2 === 0 ? 1 : (0, import_math_base_special_gammainc.default)(chi2 / 2, 0.5, true, true);
-  const exactPValue = Math.min(1, 2 * (0, import_stats_base_dists_binomial_cdf.default)(Math.min(fixed, broken), discordant, 0.5));
-  const pValue = decidedBy === "exact" ? exactPValue : chi2PValue;
-  return { fixed, broken, bothRight, bothWrong, discordant, chi2, chi2PValue, exactPValue, pValue, decidedBy };
-}
-
-// src/stats/power.ts
-var import_stats_base_dists_normal_quantile = __toESM(require_lib128(), 1);
-function z2(q) {
-  return (0, import_stats_base_dists_normal_quantile.default)(q, 0, 1);
-}
-function checkAlphaPower(alpha, power) {
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  if (!(power > 0 && power < 1)) throw new RangeError(`power must be in (0, 1), got ${power}`);
-}
-function mcnemarSampleSize({ pFixed, pBroken, alpha = 0.05, power = 0.8 }) {
-  checkAlphaPower(alpha, power);
-  if (!(pFixed >= 0 && pBroken >= 0 && pFixed + pBroken <= 1)) {
-    throw new RangeError(`pFixed and pBroken must be non-negative with sum \u2264 1, got ${pFixed} and ${pBroken}`);
-  }
-  const psi = pFixed + pBroken;
-  const delta = pFixed - pBroken;
-  if (delta === 0) return Infinity;
-  const root2 = z2(1 - alpha / 2) * Math.sqrt(psi) + z2(power) * Math.sqrt(Math.max(0, psi - delta * delta));
-  return ceilWithSlack(root2 * root2 / (delta * delta));
-}
-function pairedMeanSampleSize({
-  meanDifference,
-  sdDifference,
-  alpha = 0.05,
-  power = 0.8
-}) {
-  checkAlphaPower(alpha, power);
-  if (!Number.isFinite(meanDifference)) throw new RangeError(`meanDifference must be finite, got ${meanDifference}`);
-  if (!(sdDifference >= 0 && Number.isFinite(sdDifference))) {
-    throw new RangeError(`sdDifference must be finite and \u2265 0, got ${sdDifference}`);
-  }
-  if (meanDifference === 0) return Infinity;
-  const ratio2 = (z2(1 - alpha / 2) + z2(power)) * sdDifference / meanDifference;
-  return Math.max(1, ceilWithSlack(ratio2 * ratio2));
-}
-function ceilWithSlack(x2) {
-  return Math.ceil(x2 - 1e-9);
-}
-
-// src/stats/paired.ts
-function pairValues(base, head) {
-  if (base.length !== head.length) {
-    throw new RangeError(`base and head must have the same length, got ${base.length} and ${head.length}`);
-  }
-  const differences = new Float64Array(base.length);
-  let n = 0;
-  let sumBase = 0;
-  let sumHead = 0;
-  for (let i2 = 0; i2 < base.length; i2++) {
-    const b = base[i2];
-    const h = head[i2];
-    if (Number.isNaN(b) || Number.isNaN(h)) continue;
-    if (!Number.isFinite(b) || !Number.isFinite(h)) {
-      throw new RangeError(`pair ${i2} has an infinite value (base ${b}, head ${h})`);
-    }
-    differences[n++] = h - b;
-    sumBase += b;
-    sumHead += h;
-  }
-  return {
-    n,
-    meanBase: n === 0 ? NaN : sumBase / n,
-    meanHead: n === 0 ? NaN : sumHead / n,
-    differences: differences.subarray(0, n)
-  };
-}
-
-// src/stats/randomization.ts
-var DEFAULT_PERMUTATIONS = 1e4;
-var TIE_TOLERANCE = 1e-9;
-function pairedRandomizationTest(paired2, options = {}) {
-  const { n, meanBase, meanHead, differences } = paired2;
-  let sum = 0;
-  for (let i2 = 0; i2 < n; i2++) sum += differences[i2];
-  const delta = n === 0 ? NaN : sum / n;
-  const { pValue, permutations } = signFlipPValue(differences, options);
-  return { n, meanBase, meanHead, delta, pValue, permutations };
-}
-function signFlipPValue(differences, options = {}) {
-  const permutations = options.permutations ?? DEFAULT_PERMUTATIONS;
-  if (!Number.isInteger(permutations) || permutations < 1) {
-    throw new RangeError(`permutations must be a positive integer, got ${permutations}`);
-  }
-  let nonZero = 0;
-  for (let i2 = 0; i2 < differences.length; i2++) {
-    const d = differences[i2];
-    if (!Number.isFinite(d)) throw new RangeError(`difference ${i2} is not finite: ${d}`);
-    if (d !== 0) nonZero++;
-  }
-  if (nonZero === 0) return { pValue: 1, permutations: 0 };
-  const words = Math.ceil(nonZero / 32);
-  const padded = new Float64Array(words * 32);
-  let absoluteSum = 0;
-  for (let i2 = 0, k = 0; i2 < differences.length; i2++) {
-    const d = differences[i2];
-    if (d !== 0) {
-      padded[k++] = d;
-      absoluteSum += Math.abs(d);
-    }
-  }
-  const table2 = new Float64Array(words * 8 * 16);
-  for (let group = 0; group < words * 8; group++) {
-    const d0 = padded[group * 4];
-    const d1 = padded[group * 4 + 1];
-    const d2 = padded[group * 4 + 2];
-    const d3 = padded[group * 4 + 3];
-    for (let mask = 0; mask < 16; mask++) {
-      table2[group * 16 + mask] = (mask & 1 ? -d0 : d0) + (mask & 2 ? -d1 : d1) + (mask & 4 ? -d2 : d2) + (mask & 8 ? -d3 : d3);
-    }
-  }
-  const signs = new Uint32Array(words);
-  const observed = Math.abs(signedSum(table2, signs));
-  const threshold = observed - TIE_TOLERANCE * absoluteSum;
-  const random = new Random(options.seed ?? DEFAULT_SEED);
-  let extreme = 0;
-  for (let p = 0; p < permutations; p++) {
-    random.fillUint32(signs);
-    if (Math.abs(signedSum(table2, signs)) >= threshold) extreme++;
-  }
-  return { pValue: (1 + extreme) / (1 + permutations), permutations };
-}
-function signedSum(table2, signs) {
-  let low = 0;
-  let high = 0;
-  for (let w = 0; w < signs.length; w++) {
-    const bits2 = signs[w];
-    const o = w * 128;
-    low += table2[o + (bits2 & 15)] + table2[o + 16 + (bits2 >>> 4 & 15)] + table2[o + 32 + (bits2 >>> 8 & 15)] + table2[o + 48 + (bits2 >>> 12 & 15)];
-    high += table2[o + 64 + (bits2 >>> 16 & 15)] + table2[o + 80 + (bits2 >>> 20 & 15)] + table2[o + 96 + (bits2 >>> 24 & 15)] + table2[o + 112 + (bits2 >>> 28)];
-  }
-  return low + high;
-}
-
-// src/metrics/retrieval/average-precision.ts
-function averagePrecisionAt(ranking, k) {
-  const total = relevantCount(ranking);
-  if (total === 0) return 0;
-  const { grades } = ranking;
-  const depth = Math.min(k, grades.length);
-  let found = 0;
-  let sum = 0;
-  for (let i2 = 0; i2 < depth; i2++) {
-    if (isRelevant(grades[i2])) {
-      found++;
-      sum += found / (i2 + 1);
-    }
-  }
-  return sum / total;
-}
-
-// src/metrics/retrieval/reciprocal-rank.ts
-function firstRelevantRank(ranking) {
-  const { grades } = ranking;
-  for (let i2 = 0; i2 < grades.length; i2++) if (isRelevant(grades[i2])) return i2 + 1;
-  return Infinity;
-}
-function reciprocalRankAt(ranking, k) {
-  const rank = firstRelevantRank(ranking);
-  return rank <= k ? 1 / rank : 0;
-}
-
-// src/metrics/retrieval/hit.ts
-function hitAt(ranking, k) {
-  return firstRelevantRank(ranking) <= k ? 1 : 0;
-}
-
-// src/metrics/retrieval/ndcg.ts
-var linearGain = (grade2) => grade2 > 0 ? grade2 : 0;
-var exponentialGain = (grade2) => grade2 > 0 ? 2 ** grade2 - 1 : 0;
-function discountedGain(grades, k, gain) {
-  const depth = Math.min(k, grades.length);
-  let sum = 0;
-  for (let i2 = 0; i2 < depth; i2++) {
-    const g = gain(grades[i2]);
-    if (g !== 0) sum += g / Math.log2(i2 + 2);
-  }
-  return sum;
-}
-function ndcgAt(ranking, k, gain = linearGain) {
-  const ideal = discountedGain(ranking.idealGrades, k, gain);
-  return ideal === 0 ? 0 : discountedGain(ranking.grades, k, gain) / ideal;
-}
-
-// src/metrics/retrieval/precision.ts
-function precisionAt(ranking, k) {
-  return relevantRetrieved(ranking, k) / k;
-}
-
-// src/metrics/retrieval/r-precision.ts
-function rPrecision(ranking) {
-  const total = relevantCount(ranking);
-  return total === 0 ? 0 : relevantRetrieved(ranking, total) / total;
-}
-
-// src/metrics/retrieval/recall.ts
-function recallAt(ranking, k) {
-  const total = relevantCount(ranking);
-  return total === 0 ? 0 : relevantRetrieved(ranking, k) / total;
-}
-
-// src/metrics/registry.ts
-var RETRIEVAL_FAMILIES = {
-  precision: { cutoff: "required", binary: false, compute: precisionAt },
-  recall: { cutoff: "optional", binary: false, compute: recallAt },
-  hit: { cutoff: "required", binary: true, compute: hitAt },
-  mrr: { cutoff: "optional", binary: false, compute: reciprocalRankAt },
-  map: { cutoff: "optional", binary: false, compute: averagePrecisionAt },
-  ndcg: { cutoff: "optional", binary: false, compute: (r, k) => ndcgAt(r, k, linearGain) },
-  ndcg_exp: {
-    cutoff: "optional",
-    binary: false,
-    compute: (r, k) => ndcgAt(r, k, exponentialGain)
-  },
-  r_precision: { cutoff: "none", binary: false, compute: (r) => rPrecision(r) }
-};
-var MetricNameError = class extends SettingError {
-};
-var FAMILY_NAMES = Object.keys(RETRIEVAL_FAMILIES);
-function isFamily(name) {
-  return Object.hasOwn(RETRIEVAL_FAMILIES, name);
-}
-function parseRetrievalMetric(text4) {
-  const name = text4.trim();
-  const match = /^([a-z_]+)(?:@(\d+))?$/.exec(name);
-  const familyName = match?.[1] ?? "";
-  if (!match || !isFamily(familyName)) {
-    throw new MetricNameError(
-      `unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(", ")}`
-    );
-  }
-  const family = RETRIEVAL_FAMILIES[familyName];
-  const cut = match[2];
-  if (cut === void 0 && family.cutoff === "required") {
-    throw new MetricNameError(`metric "${name}" needs a cut-off, for example "${familyName}@10"`);
-  }
-  if (cut !== void 0 && family.cutoff === "none") {
-    throw new MetricNameError(`metric "${familyName}" takes no cut-off; write "${familyName}"`);
-  }
-  const k = cut === void 0 ? Infinity : Number(cut);
-  if (k < 1) throw new MetricNameError(`metric "${name}": the cut-off must be at least 1`);
-  return {
-    name: cut === void 0 ? familyName : `${familyName}@${k}`,
-    family: familyName,
-    k,
-    binary: family.binary,
-    compute: (ranking) => family.compute(ranking, k)
-  };
-}
-function cutoffExample(family) {
-  const { cutoff } = RETRIEVAL_FAMILIES[family];
-  return cutoff === "required" ? `${family}@k` : cutoff === "optional" ? `${family}[@k]` : family;
-}
-function defaultRetrievalMetrics(ks) {
-  const names = [];
-  for (const family of ["precision", "recall", "hit", "mrr", "ndcg", "ndcg_exp", "map"]) {
-    for (const k of ks) names.push(`${family}@${k}`);
-  }
-  names.push("mrr", "map", "ndcg", "ndcg_exp", "r_precision");
-  return names.map(parseRetrievalMetric);
-}
-
-// src/stats/kappa.ts
-var KAPPA_FLOOR = 0.6;
-function cohensKappa(pairs) {
-  const n = pairs.length;
-  if (n === 0) return null;
-  const firstCounts = /* @__PURE__ */ new Map();
-  const secondCounts = /* @__PURE__ */ new Map();
-  const confusion = {};
-  let agree = 0;
-  for (const [first, second] of pairs) {
-    if (first === second) agree++;
-    firstCounts.set(first, (firstCounts.get(first) ?? 0) + 1);
-    secondCounts.set(second, (secondCounts.get(second) ?? 0) + 1);
-    const row = confusion[first] ??= {};
-    row[second] = (row[second] ?? 0) + 1;
-  }
-  let expected = 0;
-  for (const [label2, count] of firstCounts) expected += count / n * ((secondCounts.get(label2) ?? 0) / n);
-  const observed = agree / n;
-  const kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
-  return { kappa, observed, expected, n, confusion };
-}
-
-// src/stats/wilson.ts
-var Z95 = 1.959963984540054;
-function wilsonInterval(successes, n, z3 = Z95) {
-  if (n === 0) return [0, 1];
-  const p = successes / n;
-  const z22 = z3 * z3;
-  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
-  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
-  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
-  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
-  return [lower, upper];
-}
-
-// src/metrics/summary.ts
-var RUN_METRICS = [
-  "retrieval_ok",
-  "correct",
-  "faithfulness",
-  "answer_relevance",
-  "length_ratio",
-  "long_answer_rate",
-  "context_utilisation",
-  "low_utilisation_rate",
-  "refusal_rate_unanswerable",
-  "false_refusal_rate",
-  "closed_book_correct"
-];
-function mean(values, rows, keep = () => true) {
-  let n = 0;
-  let sum = 0;
-  for (let j = 0; j < rows.length; j++) {
-    const row = rows[j];
-    const value = values[row];
-    if (Number.isNaN(value) || !keep(row)) continue;
-    n++;
-    sum += value;
-  }
-  return { value: n === 0 ? null : sum / n, n };
-}
-function proportion(values, rows, hit, keep = () => true) {
-  let n = 0;
-  let count = 0;
-  for (let j = 0; j < rows.length; j++) {
-    const row = rows[j];
-    const value = values[row];
-    if (Number.isNaN(value) || !keep(row)) continue;
-    n++;
-    if (hit(value)) count++;
-  }
-  return { value: n === 0 ? null : count / n, n, count, ci: wilsonInterval(count, n) };
-}
-var isOne = (value) => value === 1;
-function summarizeMetrics(outcomes, config2, rows) {
-  const metrics = {};
-  for (const metric of config2.retrievalMetrics) {
-    const values = column(outcomes, metric.name);
-    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne) : mean(values, rows);
-  }
-  const answerable = column(outcomes, "answerable");
-  metrics.retrieval_ok = proportion(column(outcomes, "retrieval_ok"), rows, isOne);
-  metrics.correct = proportion(column(outcomes, "correct"), rows, isOne);
-  metrics.faithfulness = mean(column(outcomes, "faithfulness"), rows);
-  metrics.answer_relevance = mean(column(outcomes, "answer_relevance"), rows);
-  const lengthRatio2 = column(outcomes, "length_ratio");
-  metrics.length_ratio = mean(lengthRatio2, rows);
-  metrics.long_answer_rate = proportion(lengthRatio2, rows, (v) => v > LONG_ANSWER_RATIO);
-  const utilisation = column(outcomes, "context_utilisation");
-  metrics.context_utilisation = mean(utilisation, rows);
-  metrics.low_utilisation_rate = proportion(utilisation, rows, (v) => v < LOW_UTILISATION);
-  const refused = column(outcomes, "refused");
-  metrics.refusal_rate_unanswerable = proportion(refused, rows, isOne, (row) => answerable[row] === 0);
-  metrics.false_refusal_rate = proportion(refused, rows, isOne, (row) => answerable[row] === 1);
-  metrics.closed_book_correct = proportion(column(outcomes, "closed_book_correct"), rows, isOne);
-  return metrics;
-}
-function allRows(size) {
-  const rows = new Int32Array(size);
-  for (let i2 = 0; i2 < size; i2++) rows[i2] = i2;
-  return rows;
-}
-function rowsByTag(outcomes) {
-  const byTag = /* @__PURE__ */ new Map();
-  outcomes.tags.forEach((tags, row) => {
-    for (const tag of new Set(tags)) {
-      const rows = byTag.get(tag) ?? [];
-      rows.push(row);
-      byTag.set(tag, rows);
-    }
-  });
-  return new Map([...byTag].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-}
-function summarizeRun(outcomes, config2) {
-  const answerable = column(outcomes, "answerable");
-  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
-  const judgeAgreement = cohensKappa(outcomes.labelPairs);
-  const byTag = /* @__PURE__ */ Object.create(null);
-  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows) };
-  const warnings = [...decomposition.warnings];
-  if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
-    const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
-    warnings.push(`judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`);
-  }
-  let unanswerable = 0;
-  for (const value of answerable) if (value === 0) unanswerable++;
-  return {
-    questions: outcomes.size,
-    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size)),
-    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
-    decomposition,
-    judgeAgreement,
-    byTag,
-    warnings
-  };
-}
-
-// src/compare/gate.ts
-var GATE_CATEGORIES = ["retrieval", "end-to-end", "generation", "refusal"];
-var RUN_METRIC_SET = new Set(RUN_METRICS);
-function isRunMetric(name) {
-  return RUN_METRIC_SET.has(name);
-}
-function parseFloor(text4) {
-  const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
-  if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
-  const [, name = "", op, valueText = ""] = match;
-  const value = Number(valueText);
-  if (!Number.isFinite(value)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
-  const metric = isRunMetric(name) ? name : parseRetrievalMetric(name).name;
-  return { metric, op: op === "<=" ? "<=" : ">=", value };
-}
-function formatFloor(floor) {
-  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
-}
-var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
-function describeDrop(test, config2) {
-  const metric = test.metric === "retrieval_ok" ? `retrieval ok (${config2.eval.retrievalOk.name})` : test.metric;
-  const counts = test.kind === "mcnemar" ? `, ${test.broken} broken vs ${test.fixed} fixed` : "";
-  return `${metric} ${test.base.toFixed(3)} \u2192 ${test.head.toFixed(3)}${counts}, p = ${p4(test.pValue)}, Holm-adjusted ${p4(test.adjustedPValue ?? test.pValue)} < \u03B1 ${config2.alpha}`;
-}
-function decideGate(tests, head, config2, blocked = /* @__PURE__ */ new Map()) {
-  const reasons = [];
-  const warnings = [];
-  const outcomes = /* @__PURE__ */ new Map();
-  for (const category of config2.failOn) {
-    const test = tests.find((t) => t.gate === category);
-    if (test === void 0) {
-      warnings.push(`cannot gate ${category}: no paired question carries its outcome in both runs`);
-      continue;
-    }
-    if (!test.significant || test.delta >= 0) continue;
-    const uncalibrated = blocked.get(test.metric);
-    if (uncalibrated !== void 0) {
-      outcomes.set(category, "uncalibrated-judge");
-      warnings.push(`${category} dropped significantly (${describeDrop(test, config2)}), but it does not gate: ${uncalibrated}`);
-    } else if (-test.delta < config2.minEffect) {
-      outcomes.set(category, "below-minimum-effect");
-      warnings.push(`${category} dropped significantly but by less than the minimum effect ${config2.minEffect}: ${describeDrop(test, config2)}`);
-    } else {
-      outcomes.set(category, "fails");
-      reasons.push(`${category} regressed significantly: ${describeDrop(test, config2)}`);
-    }
-  }
-  const floors = config2.floors.map((floor) => {
-    const value = head.metrics[floor.metric]?.value ?? null;
-    if (value === null) {
-      reasons.push(`floor ${formatFloor(floor)} cannot be checked: no head question carries ${floor.metric}`);
-      return { floor, value, outcome: "unchecked" };
-    }
-    if (floor.op === ">=" ? value >= floor.value : value <= floor.value) return { floor, value, outcome: "holds" };
-    const broken = `floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
-    const uncalibrated = blocked.get(floor.metric);
-    if (uncalibrated !== void 0) {
-      warnings.push(`${broken}, but it does not gate: ${uncalibrated}`);
-      return { floor, value, outcome: "uncalibrated-judge" };
-    }
-    reasons.push(broken);
-    return { floor, value, outcome: "broken" };
-  });
-  return { verdict: reasons.length > 0 ? "fail" : "pass", reasons, warnings, outcomes, floors };
-}
-
-// src/judge/calibration.ts
-import { readFile } from "node:fs/promises";
-
-// node_modules/yocto-queue/index.js
-var Node = class {
-  value;
-  next;
-  constructor(value) {
-    this.value = value;
-  }
-};
-var Queue2 = class {
-  #head;
-  #tail;
-  #size;
-  constructor() {
-    this.clear();
-  }
-  enqueue(value) {
-    const node3 = new Node(value);
-    if (this.#head) {
-      this.#tail.next = node3;
-      this.#tail = node3;
-    } else {
-      this.#head = node3;
-      this.#tail = node3;
-    }
-    this.#size++;
-  }
-  dequeue() {
-    const current = this.#head;
-    if (!current) {
-      return;
-    }
-    this.#head = this.#head.next;
-    this.#size--;
-    if (!this.#head) {
-      this.#tail = void 0;
-    }
-    return current.value;
-  }
-  peek() {
-    if (!this.#head) {
-      return;
-    }
-    return this.#head.value;
-  }
-  clear() {
-    this.#head = void 0;
-    this.#tail = void 0;
-    this.#size = 0;
-  }
-  get size() {
-    return this.#size;
-  }
-  *[Symbol.iterator]() {
-    let current = this.#head;
-    while (current) {
-      yield current.value;
-      current = current.next;
-    }
-  }
-  *drain() {
-    while (this.#head) {
-      yield this.dequeue();
-    }
-  }
-};
-
-// node_modules/p-limit/index.js
-function pLimit(concurrency) {
-  let rejectOnClear = false;
-  if (typeof concurrency === "object") {
-    ({ concurrency, rejectOnClear = false } = concurrency);
-  }
-  validateConcurrency(concurrency);
-  if (typeof rejectOnClear !== "boolean") {
-    throw new TypeError("Expected `rejectOnClear` to be a boolean");
-  }
-  const queue = new Queue2();
-  let activeCount = 0;
-  const resumeNext = () => {
-    if (activeCount < concurrency && queue.size > 0) {
-      activeCount++;
-      queue.dequeue().run();
-    }
-  };
-  const next = () => {
-    activeCount--;
-    resumeNext();
-  };
-  const run2 = async (function_, resolve3, arguments_) => {
-    const result = (async () => function_(...arguments_))();
-    resolve3(result);
-    try {
-      await result;
-    } catch {
-    }
-    next();
-  };
-  const enqueue = (function_, resolve3, reject, arguments_) => {
-    const queueItem = { reject };
-    new Promise((internalResolve) => {
-      queueItem.run = internalResolve;
-      queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve3, arguments_));
-    if (activeCount < concurrency) {
-      resumeNext();
-    }
-  };
-  const generator = (function_, ...arguments_) => new Promise((resolve3, reject) => {
-    enqueue(function_, resolve3, reject, arguments_);
-  });
-  Object.defineProperties(generator, {
-    activeCount: {
-      get: () => activeCount
-    },
-    pendingCount: {
-      get: () => queue.size
-    },
-    clearQueue: {
-      value() {
-        if (!rejectOnClear) {
-          queue.clear();
-          return;
-        }
-        const abortError = AbortSignal.abort().reason;
-        while (queue.size > 0) {
-          queue.dequeue().reject(abortError);
-        }
-      }
-    },
-    concurrency: {
-      get: () => concurrency,
-      set(newConcurrency) {
-        validateConcurrency(newConcurrency);
-        concurrency = newConcurrency;
-        queueMicrotask(() => {
-          while (activeCount < concurrency && queue.size > 0) {
-            resumeNext();
-          }
-        });
-      }
-    },
-    map: {
-      async value(iterable, function_) {
-        const promises3 = [];
-        try {
-          Array.from(iterable, (value, index) => {
-            const promise3 = generator(function_, value, index);
-            promises3.push(promise3);
-            return promise3;
-          });
-        } catch (error63) {
-          for (const promise3 of promises3) {
-            promise3.catch(() => {
-            });
-          }
-          throw error63;
-        }
-        return Promise.all(promises3);
-      }
-    }
-  });
-  return generator;
-}
-function validateConcurrency(concurrency) {
-  if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
-    throw new TypeError("Expected `concurrency` to be a number from 1 and up");
-  }
-}
-
-// src/judge/errors.ts
-var JudgeCallError = class extends Error {
-  constructor(kind, message) {
-    super(message);
-    this.kind = kind;
-  }
-  kind;
-  name = "JudgeCallError";
-};
-var JudgeSetupError = class extends Error {
-  name = "JudgeSetupError";
-};
-
-// src/judge/prompts.ts
-var PROMPT_VERSIONS = {
-  faithfulness: "faithfulness-v1",
-  answer_relevance: "answer-relevance-v1",
-  correctness: "correctness-v1"
-};
-var CLAIM_VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
-var FAITHFULNESS_RUBRIC = `Give each claim exactly one verdict, judged against the context alone:
-- SUPPORTED: the context states the claim or entails it directly.
-- CONTRADICTED: the context states something incompatible with the claim.
-- NOT_STATED: the context neither states nor directly entails the claim, and does not contradict it.
-A claim is SUPPORTED only if the context states it or entails it directly. Plausible inference is NOT support.
-Do not use your own knowledge: a claim that is true in the world but absent from the context is NOT_STATED.
-A claim that is only partly in the context (a number, date, name, condition or qualifier is missing or different) is not SUPPORTED.`;
-var FAITHFULNESS_SYSTEM = `You are a strict fact-checker for a retrieval-augmented generation system. You check whether an answer is supported by the context that was retrieved for it.
-
-Step 1. Split the answer into atomic claims. Each claim is one self-contained factual assertion (pronouns resolved), close to the answer's own words. Leave out text that asserts nothing: greetings, restating the question, offers of further help.
-Step 2. ${FAITHFULNESS_RUBRIC}
-
-Reply with JSON only, exactly of this shape: {"claims": [{"text": "...", "verdict": "SUPPORTED" | "CONTRADICTED" | "NOT_STATED"}]}. An answer that makes no factual claim gets {"claims": []}.`;
-var CLAIM_SYSTEM = `You are a strict fact-checker. You check whether one claim is supported by a context.
-
-${FAITHFULNESS_RUBRIC}
-
-Reply with JSON only, exactly of this shape: {"verdict": "SUPPORTED" | "CONTRADICTED" | "NOT_STATED"}.`;
-var RELEVANCE_SYSTEM = `You read an answer and write the questions it answers.
-Write exactly three different questions for which the answer below would be a complete and direct response. Base them on the answer alone, not on what the user might have asked. If the answer is evasive or says it does not know, write the questions it actually addresses, however vague.
-
-Reply with JSON only, exactly of this shape: {"questions": ["...", "...", "..."]}.`;
-var CORRECTNESS_SYSTEM = `You grade an answer against a reference answer, strictly.
-CORRECT: the answer gives the essential facts of the reference that the question asks for, and nothing that contradicts the reference. Wording may differ; extra detail that does not contradict the reference is allowed.
-INCORRECT: anything else, including an answer that is only partly right, leaves out a fact the question asks for, hedges between alternatives, contradicts the reference, or declines to answer (unless the reference itself says the question cannot be answered).
-Judge against the reference only, not your own knowledge.
-
-Reply with JSON only, exactly of this shape: {"verdict": "CORRECT" | "INCORRECT"}.`;
-function block(label2, text4) {
-  return `${label2}:
-<<<
-${text4}
->>>`;
-}
-function joinContexts(contexts) {
-  return contexts.map((text4, i2) => `[${i2 + 1}] ${text4}`).join("\n\n");
-}
-var strictObject2 = (properties) => ({
-  type: "object",
-  properties,
-  required: Object.keys(properties),
-  additionalProperties: false
-});
-var verdictProperty = (values) => ({ type: "string", enum: [...values] });
-var claimsReply = external_exports.object({
-  claims: external_exports.array(external_exports.object({ text: external_exports.string(), verdict: external_exports.enum(CLAIM_VERDICTS) }))
-});
-function faithfulnessRequest(question, answer, contexts) {
-  return {
-    task: "faithfulness.answer",
-    promptVersion: PROMPT_VERSIONS.faithfulness,
-    schemaName: "faithfulness_claims",
-    jsonSchema: strictObject2({
-      claims: { type: "array", items: strictObject2({ text: { type: "string" }, verdict: verdictProperty(CLAIM_VERDICTS) }) }
-    }),
-    messages: [
-      { role: "system", content: FAITHFULNESS_SYSTEM },
-      { role: "user", content: [block("Context", joinContexts(contexts)), block("Question", question), block("Answer", answer)].join("\n\n") }
-    ],
-    reply: claimsReply
-  };
-}
-var verdictReply = external_exports.object({ verdict: external_exports.enum(CLAIM_VERDICTS) });
-var questionsReply = external_exports.object({ questions: external_exports.array(external_exports.string().trim().min(1)).min(3) });
-function relevanceQuestionsRequest(answer) {
-  return {
-    task: "answer_relevance.questions",
-    promptVersion: PROMPT_VERSIONS.answer_relevance,
-    schemaName: "answer_questions",
-    jsonSchema: strictObject2({ questions: { type: "array", items: { type: "string" } } }),
-    messages: [
-      { role: "system", content: RELEVANCE_SYSTEM },
-      { role: "user", content: block("Answer", answer) }
-    ],
-    reply: questionsReply
-  };
-}
-var CORRECTNESS_VERDICTS = ["CORRECT", "INCORRECT"];
-var correctnessReply = external_exports.object({ verdict: external_exports.enum(CORRECTNESS_VERDICTS) });
-function correctnessRequest(question, answer, expected) {
-  return {
-    task: "correctness",
-    promptVersion: PROMPT_VERSIONS.correctness,
-    schemaName: "correctness_verdict",
-    jsonSchema: strictObject2({ verdict: verdictProperty(CORRECTNESS_VERDICTS) }),
-    messages: [
-      { role: "system", content: CORRECTNESS_SYSTEM },
-      { role: "user", content: [block("Question", question), block("Reference answer", expected), block("Answer", answer)].join("\n\n") }
-    ],
-    reply: correctnessReply
-  };
-}
-
-// src/judge/metrics.ts
-var JUDGE_METRICS = ["faithfulness", "answer_relevance", "correctness"];
-var METRIC_FIELD = {
-  faithfulness: "claims",
-  answer_relevance: "answer_relevance",
-  correctness: "correct"
-};
-async function judgeClaims(client, question, answer, contexts) {
-  const reply = await client.structured(faithfulnessRequest(question, answer, contexts));
-  return reply.claims.map(({ text: text4, verdict }) => ({ text: text4, verdict }));
-}
-async function judgeCorrect2(client, question, answer, expected) {
-  return (await client.structured(correctnessRequest(question, answer, expected))).verdict === "CORRECT";
-}
-async function judgeAnswerRelevance(client, question, answer) {
-  const generated = (await client.structured(relevanceQuestionsRequest(answer))).questions.slice(0, 3);
-  const similarities = await client.cosinesToFirst(PROMPT_VERSIONS.answer_relevance, "answer_relevance.embeddings", [question, ...generated]);
-  const mean2 = similarities.reduce((sum, s) => sum + Math.max(0, s), 0) / similarities.length;
-  return Math.min(1, Math.max(0, mean2));
-}
-
-// src/judge/calibration.ts
+// src/core/compare/calibration.ts
 var calibrationRecordSchema = external_exports.object({
   model: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
   promptVersion: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
@@ -53831,27 +53136,8 @@ function judgeMayGate(record3, model, promptVersion, kappaFloor = KAPPA_FLOOR) {
   if (!(record3.kappa >= kappaFloor)) return uncalibrated(`${measured} is below the floor ${kappaFloor}`);
   return { allowed: true, note: `${judge} is calibrated: ${measured} (floor ${kappaFloor}, ${record3.date.slice(0, 10)})` };
 }
-async function readCalibrationRecord(file2) {
-  let text4;
-  try {
-    text4 = await readFile(file2, "utf8");
-  } catch (error63) {
-    throw readFailure(file2, error63);
-  }
-  let raw;
-  try {
-    raw = JSON.parse(text4);
-  } catch (error63) {
-    throw InputError.single({ file: file2, message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)}); expected a calibration record written by rag-gate calibrate` });
-  }
-  const parsed = calibrationRecordSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new InputError(parsed.error.issues.slice(0, 20).map((issue3) => ({ file: file2, field: formatFieldPath(issue3.path) || void 0, message: issue3.message })));
-  }
-  return parsed.data;
-}
 
-// src/compare/judge-gate.ts
+// src/core/compare/judge-gate.ts
 var CALIBRATION_KIND = {
   claims: "faithfulness",
   correct: "correctness",
@@ -53889,7 +53175,7 @@ function blockedMetrics(statuses) {
   return blocked;
 }
 
-// src/compare/pairing.ts
+// src/core/compare/pairing.ts
 function pairQuestions(base, head, files) {
   const baseRowOf = /* @__PURE__ */ new Map();
   base.ids.forEach((id, row) => baseRowOf.set(id, row));
@@ -53921,7 +53207,7 @@ function gather(column2, rows) {
   return out;
 }
 
-// src/compare/compare.ts
+// src/core/compare/compare.ts
 var GATED_METRIC = {
   retrieval: "retrieval_ok",
   "end-to-end": "correct",
@@ -54113,7 +53399,7 @@ function countByTag(changes) {
   return Object.fromEntries(Object.entries(counts).sort(([a, x2], [b, y]) => y - x2 || (a < b ? -1 : 1)));
 }
 
-// src/compare/settings.ts
+// src/core/compare/settings.ts
 var PER_QUESTION_GRADED = /* @__PURE__ */ new Set(["faithfulness", "answer_relevance", "length_ratio", "context_utilisation"]);
 function splitList(text4) {
   return text4.split(",").map((item) => item.trim()).filter(Boolean);
@@ -54181,7 +53467,7 @@ function compareConfig(settings) {
   };
 }
 
-// src/io/write.ts
+// src/sources/write.ts
 import { rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
 import { basename as basename2, dirname as dirname2, join } from "node:path";
 async function writeFileAtomic(file2, content) {
@@ -54197,7 +53483,398 @@ async function writeFileAtomic(file2, content) {
   }
 }
 
-// src/report/format.ts
+// src/sources/json-array.ts
+var JsonArrayShapeError = class extends Error {
+  constructor(message, line) {
+    super(message);
+    this.line = line;
+  }
+  line;
+};
+async function* jsonArrayElements(lines) {
+  let state = "before";
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let parts = [];
+  let start = 0;
+  let elementLine = 0;
+  let lastLine = 0;
+  let closed = false;
+  let sawElement = false;
+  for await (const { text: text4, line } of lines) {
+    lastLine = line;
+    start = 0;
+    for (let i2 = 0; i2 < text4.length; i2++) {
+      const ch = text4[i2];
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (ch === "\\") escaped = true;
+        else if (ch === '"') inString = false;
+        continue;
+      }
+      if (ch === " " || ch === "	" || ch === "\r") continue;
+      if (state === "before") {
+        if (ch !== "[") throw new JsonArrayShapeError("expected a JSON array or JSON Lines", line);
+        state = "inside";
+        start = i2 + 1;
+        continue;
+      }
+      if (state === "after") throw new JsonArrayShapeError('unexpected text after the closing "]" of the array', line);
+      if (depth === 0 && (ch === "," || ch === "]")) {
+        parts.push(text4.slice(start, i2));
+        const element = parts.join("\n");
+        parts = [];
+        start = i2 + 1;
+        if (element.trim() !== "") yield { text: element, line: elementLine };
+        else if (ch === ",") throw new JsonArrayShapeError("empty element in the array (two commas in a row?)", line);
+        else if (sawElement) throw new JsonArrayShapeError('a comma before the closing "]" (JSON allows no trailing comma)', line);
+        sawElement = true;
+        elementLine = 0;
+        if (ch === "]") {
+          state = "after";
+          closed = true;
+        }
+        continue;
+      }
+      if (elementLine === 0) elementLine = line;
+      if (ch === '"') inString = true;
+      else if (ch === "{" || ch === "[") depth++;
+      else if (ch === "}" || ch === "]") depth--;
+    }
+    if (state === "inside") parts.push(text4.slice(start));
+  }
+  if (!closed) throw new JsonArrayShapeError('the JSON array is not closed with "]"', lastLine);
+}
+
+// src/sources/record-json.ts
+var LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
+var isSpace = (code3) => code3 === 32 || code3 === 9 || code3 === 10 || code3 === 13;
+function atTopLevel(text4, end) {
+  let depth = 0;
+  let inString = false;
+  for (let i2 = 0; i2 < end; i2++) {
+    const code3 = text4.charCodeAt(i2);
+    if (inString) {
+      if (code3 === 92) i2++;
+      else if (code3 === 34) inString = false;
+    } else if (code3 === 34) inString = true;
+    else if (code3 === 123 || code3 === 91) depth++;
+    else if (code3 === 125 || code3 === 93) depth--;
+  }
+  return depth === 1 && !inString;
+}
+function plainStringArray(text4, start) {
+  const ids = [];
+  let i2 = start + 1;
+  while (isSpace(text4.charCodeAt(i2))) i2++;
+  if (text4.charCodeAt(i2) === 93) return { ids, end: i2 + 1 };
+  for (; ; ) {
+    if (text4.charCodeAt(i2) !== 34) return null;
+    const from = i2 + 1;
+    let to = from;
+    for (; ; ) {
+      const code4 = text4.charCodeAt(to);
+      if (code4 === 34) break;
+      if (code4 === 92 || code4 < 32 || Number.isNaN(code4)) return null;
+      to++;
+    }
+    ids.push(text4.slice(from, to));
+    i2 = to + 1;
+    while (isSpace(text4.charCodeAt(i2))) i2++;
+    const code3 = text4.charCodeAt(i2);
+    if (code3 === 93) return { ids, end: i2 + 1 };
+    if (code3 !== 44) return null;
+    i2++;
+    while (isSpace(text4.charCodeAt(i2))) i2++;
+  }
+}
+function listValueStart(text4, key) {
+  const at = text4.indexOf(key);
+  if (at < 0 || text4.indexOf(key, at + key.length) >= 0) return -1;
+  let i2 = at + key.length;
+  while (isSpace(text4.charCodeAt(i2))) i2++;
+  if (text4.charCodeAt(i2) !== 58) return -1;
+  i2++;
+  while (isSpace(text4.charCodeAt(i2))) i2++;
+  return text4.charCodeAt(i2) === 91 && atTopLevel(text4, at) ? i2 : -1;
+}
+function parseRecordJson(text4) {
+  let rest = text4;
+  const lifted = [];
+  for (const key of LIFTED_KEYS) {
+    const start = listValueStart(rest, key);
+    if (start < 0) continue;
+    const list3 = plainStringArray(rest, start);
+    if (list3 === null) continue;
+    rest = `${rest.slice(0, start)}[]${rest.slice(list3.end)}`;
+    lifted.push([key.slice(1, -1), list3.ids]);
+  }
+  if (lifted.length === 0) return JSON.parse(text4);
+  let parsed;
+  try {
+    parsed = JSON.parse(rest);
+  } catch {
+    return JSON.parse(text4);
+  }
+  const record3 = parsed;
+  for (const [name, ids] of lifted) {
+    const placeholder = record3[name];
+    if (!Array.isArray(placeholder) || placeholder.length !== 0) return JSON.parse(text4);
+    record3[name] = ids;
+  }
+  return record3;
+}
+
+// src/sources/lines.ts
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+var PROGRESS_EVERY = 4096;
+async function* readLines(file2, onProgress) {
+  const input2 = createReadStream(file2, { encoding: "utf8", highWaterMark: 1 << 20 });
+  const lines = createInterface({ input: input2, crlfDelay: Infinity });
+  let line = 0;
+  for await (const raw of lines) {
+    line++;
+    if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, input2.bytesRead);
+    const text4 = line === 1 && raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
+    yield { text: text4, line };
+  }
+}
+
+// src/core/record.ts
+var VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
+var FIELD_ALIASES = {
+  user_input: "question",
+  response: "answer",
+  reference: "expected_answer",
+  retrieved_context_ids: "retrieved_ids",
+  reference_context_ids: "relevant_ids"
+};
+var documentId = external_exports.string({ error: "must be a document id (a string)" }).min(1, "must not be an empty string");
+function checkedFirst(isValid, schema) {
+  return external_exports.unknown().transform((value, ctx) => {
+    if (isValid(value)) return value;
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue3.path, message: issue3.message });
+    return external_exports.NEVER;
+  });
+}
+function isIdList(value) {
+  if (!Array.isArray(value)) return false;
+  for (const id of value) if (typeof id !== "string" || id === "") return false;
+  return true;
+}
+var isRankedIdList = (value) => isIdList(value) && new Set(value).size === value.length;
+var rankedIdSchema = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids, ctx) => {
+  const seen = /* @__PURE__ */ new Map();
+  ids.forEach((id, index) => {
+    const first = seen.get(id);
+    if (first === void 0) seen.set(id, index);
+    else ctx.addIssue({ code: "custom", path: [index], message: `duplicate document id "${id}" (also at position ${first})` });
+  });
+});
+var notFinite = (what) => (issue3) => typeof issue3.input === "number" && !Number.isFinite(issue3.input) ? `${String(issue3.input)} is not a finite number (too large for a double?)` : what;
+var grade = external_exports.number({ error: notFinite("must be a relevance grade (a number)") }).int("must be a whole-number grade").nonnegative("must not be negative (grades are 0 or more; 1 and up is relevant)");
+var rankedIds = checkedFirst(isRankedIdList, rankedIdSchema);
+var relevantIdList = checkedFirst(isIdList, external_exports.array(documentId));
+var relevanceGrades = external_exports.record(external_exports.string(), grade);
+var relevantIds = external_exports.unknown().transform((value, ctx) => {
+  const schema = Array.isArray(value) ? relevantIdList : typeof value === "object" && value !== null ? relevanceGrades : null;
+  if (schema === null) {
+    ctx.addIssue({ code: "custom", message: 'must be a list of document ids or an object of grades such as {"d17": 3}' });
+    return external_exports.NEVER;
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue3.path, message: issue3.message });
+  return external_exports.NEVER;
+});
+var label = external_exports.union([external_exports.string(), external_exports.boolean()], { error: "must be a string or a boolean" });
+var flag = external_exports.boolean({ error: "must be true or false" });
+var text = external_exports.string({ error: "must be a string" });
+var judgedBySchema = external_exports.object({
+  model: external_exports.string({ error: "must be a string" }),
+  embedding_model: external_exports.string({ error: "must be a string" }).optional(),
+  prompt_version: external_exports.string({ error: "must be a string" })
+});
+var judgedByFieldSchema = external_exports.object({
+  claims: judgedBySchema.optional(),
+  answer_relevance: judgedBySchema.optional(),
+  correct: judgedBySchema.optional()
+});
+var judgeErrorsFieldSchema = external_exports.array(
+  external_exports.object({ metric: external_exports.enum(["faithfulness", "answer_relevance", "correctness"]), kind: external_exports.string(), message: external_exports.string() }),
+  { error: "must be a list of {metric, kind, message}" }
+);
+var claim2 = external_exports.object({
+  text: text.optional(),
+  verdict: external_exports.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(", ")}` })
+});
+var resultRecordSchema = external_exports.object({
+  id: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
+  question: external_exports.string({ error: "is required and must be a string" }),
+  retrieved_ids: rankedIds.optional(),
+  relevant_ids: relevantIds.optional(),
+  answer: text.optional(),
+  expected_answer: text.optional(),
+  correct: flag.optional(),
+  retrieval_ok: flag.optional(),
+  answerable: flag.optional(),
+  refused: flag.optional(),
+  claims: external_exports.array(claim2, { error: "must be a list of {text, verdict} objects" }).optional(),
+  cited_ids: external_exports.array(documentId, { error: "must be a list of document ids" }).optional(),
+  answer_relevance: external_exports.number({ error: notFinite("must be a number in [0, 1]") }).min(0, "must be in [0, 1]").max(1, "must be in [0, 1]").optional(),
+  human_label: label.optional(),
+  judge_label: label.optional(),
+  closed_book_correct: flag.optional(),
+  tags: external_exports.array(external_exports.string({ error: "must be a string" }), { error: "must be a list of strings" }).optional(),
+  judged_by: judgedByFieldSchema.optional(),
+  judge_errors: judgeErrorsFieldSchema.optional(),
+  /** The texts sent to the generator, aligned with `retrieved_ids` (Ragas' name); the judge reads them. */
+  retrieved_contexts: external_exports.array(external_exports.string({ error: "must be a string" }), { error: "must be a list of strings (the retrieved texts, in retrieved_ids order)" }).optional()
+}).superRefine((record3, ctx) => {
+  const { retrieved_ids: ids, retrieved_contexts: contexts } = record3;
+  if (ids !== void 0 && contexts !== void 0 && ids.length !== contexts.length) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["retrieved_contexts"],
+      message: `has ${contexts.length} text${contexts.length === 1 ? "" : "s"} but retrieved_ids has ${ids.length} id${ids.length === 1 ? "" : "s"}; give one text per retrieved id, in the same order`
+    });
+  }
+});
+var KNOWN_FIELDS = /* @__PURE__ */ new Set([
+  ...Object.keys(resultRecordSchema.shape),
+  ...Object.keys(FIELD_ALIASES)
+]);
+
+// src/sources/results.ts
+function formatFieldPath(path) {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else if (out === "") out = String(key);
+    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(String(key))) out += `.${String(key)}`;
+    else out += `[${JSON.stringify(String(key))}]`;
+  }
+  return out;
+}
+var BARE_NON_FINITE = /"([^"\\]+)"\s*:\s*(-?Infinity|NaN)\b/;
+function notJsonProblem(file2, line, text4, error63) {
+  const nonFinite = BARE_NON_FINITE.exec(text4);
+  if (nonFinite) {
+    return { file: file2, line, field: nonFinite[1], message: `${nonFinite[2]} is not a number in JSON; write a finite number or leave the field out` };
+  }
+  const detail = error63 instanceof Error ? error63.message : String(error63);
+  return { file: file2, line, message: `not valid JSON (${detail}); each line must hold one complete JSON object` };
+}
+function canonicalize(raw, file2, line, problems) {
+  const spelling = /* @__PURE__ */ new Map();
+  const record3 = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const canonical = FIELD_ALIASES[key] ?? key;
+    if (spelling.has(canonical)) {
+      problems.add({ file: file2, line, field: key, message: `gives "${canonical}" twice (as "${spelling.get(canonical)}" and "${key}"); keep one` });
+      continue;
+    }
+    spelling.set(canonical, key);
+    record3[canonical] = value;
+  }
+  return { record: record3, spelling };
+}
+async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(), onProgress) {
+  const problems = new ProblemCollector();
+  const unknownFields = /* @__PURE__ */ new Map();
+  let records = 0;
+  const shape = { format: "jsonl" };
+  const handle2 = (text4, line) => {
+    let raw;
+    try {
+      raw = parseRecordJson(text4);
+    } catch (error63) {
+      problems.add(notJsonProblem(file2, line, text4, error63));
+      return;
+    }
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+      problems.add({ file: file2, line, message: 'a record must be a JSON object such as {"id": "q1", "question": "\u2026"}' });
+      return;
+    }
+    const { record: record3, spelling } = canonicalize(raw, file2, line, problems);
+    for (const key of Object.keys(raw)) if (!KNOWN_FIELDS.has(key) && !unknownFields.has(key)) unknownFields.set(key, line);
+    const parsed = resultRecordSchema.safeParse(record3);
+    if (!parsed.success) {
+      for (const issue3 of parsed.error.issues) {
+        const [head, ...rest] = issue3.path;
+        const field = formatFieldPath([spelling.get(String(head)) ?? String(head ?? ""), ...rest]);
+        problems.add({ file: file2, line, field: field || void 0, message: issue3.message });
+      }
+      return;
+    }
+    const { id } = parsed.data;
+    const first = seenIds.get(id);
+    if (first !== void 0) {
+      const where = first.file === file2 ? `line ${first.line}` : `${first.file}:${first.line}`;
+      problems.add({ file: file2, line, field: spelling.get("id") ?? "id", message: `duplicate id "${id}" (first on ${where})` });
+      return;
+    }
+    seenIds.set(id, { file: file2, line });
+    records++;
+    if (problems.count === 0) onRecord(parsed.data, line, text4);
+  };
+  try {
+    for await (const element of recordTexts(file2, onProgress, shape)) handle2(element.text, element.line);
+  } catch (error63) {
+    if (error63 instanceof JsonArrayShapeError) problems.add({ file: file2, line: error63.line, message: error63.message });
+    else throw readFailure(file2, error63);
+  }
+  if (records === 0 && problems.count === 0) {
+    problems.add({ file: file2, message: "the file holds no records; expected JSON Lines or a JSON array of result objects" });
+  }
+  problems.throwIfAny();
+  const warnings = [...unknownFields].map(
+    ([key, line]) => `${file2}:${line}: unknown field "${key}" is ignored (check its spelling against the results format)`
+  );
+  return { records, format: shape.format, warnings };
+}
+async function* recordTexts(file2, onProgress, shape) {
+  const lines = readLines(file2, onProgress);
+  let first = await lines.next();
+  while (!first.done && first.value.text.trim() === "") first = await lines.next();
+  if (first.done) return;
+  const firstLine = first.value;
+  if (firstLine.text.trimStart().startsWith("[")) {
+    shape.format = "array";
+    yield* jsonArrayElements(prepend(firstLine, lines));
+    return;
+  }
+  yield firstLine;
+  for await (const line of lines) if (line.text.trim() !== "") yield line;
+}
+async function* prepend(head, rest) {
+  yield head;
+  yield* rest;
+}
+function readFailure(file2, error63) {
+  const code3 = error63?.code;
+  if (code3 === void 0) throw error63;
+  const reason = code3 === "ENOENT" ? "no such file" : code3 === "EISDIR" ? "is a directory, not a file" : code3 === "EACCES" ? "permission denied" : String(error63);
+  return InputError.single({ file: file2, message: `cannot read: ${reason}` });
+}
+
+// src/sources/outcomes.ts
+async function readOutcomes(files, config2, onProgress) {
+  const builder = new OutcomeBuilder(config2);
+  const seenIds = /* @__PURE__ */ new Map();
+  const warnings = [];
+  for (const file2 of typeof files === "string" ? [files] : files) {
+    const read = await readResults(file2, (record3) => builder.add(record3), seenIds, onProgress);
+    warnings.push(...read.warnings);
+  }
+  return { outcomes: builder.build(), warnings };
+}
+
+// src/render/format.ts
 function formatP(p) {
   if (p === null || p === void 0) return "";
   return p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
@@ -59133,7 +58810,7 @@ function gfmToMarkdown(options) {
   };
 }
 
-// src/report/mdast.ts
+// src/render/mdast.ts
 var BIDI_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 var CONTROLS = new RegExp("\\p{Cc}", "gu");
 function oneLine(value, max2) {
@@ -59196,7 +58873,7 @@ function serialise(tree) {
   return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown({ tablePipeAlign: false })] });
 }
 
-// src/report/text-table.ts
+// src/render/text-table.ts
 var CELL_MAX_CHARS = 120;
 function textTable(cells, indent = "  ") {
   const rows = cells.map((row) => row.map((cell) => oneLine(cell, CELL_MAX_CHARS)));
@@ -59215,7 +58892,7 @@ function fixed3(value) {
   return value === null || value === void 0 || Number.isNaN(value) ? "\u2014" : value.toFixed(3);
 }
 
-// src/report/compare-text.ts
+// src/render/compare-text.ts
 function testLabel(test, retrievalOk) {
   return test.metric === "retrieval_ok" ? `retrieval_ok (${retrievalOk})` : test.metric;
 }
@@ -59316,7 +58993,7 @@ ${warnings.map((w) => `  ! ${w}`).join("\n")}`);
 `;
 }
 
-// src/report/eval-json.ts
+// src/render/eval-json.ts
 function evalJson(summary2, config2) {
   const metrics = {};
   for (const [name, metric] of Object.entries(summary2.metrics)) metrics[name] = metric.value;
@@ -59333,7 +59010,7 @@ function evalJson(summary2, config2) {
   };
 }
 
-// src/report/eval-text.ts
+// src/render/eval-text.ts
 var GENERATION_METRICS = RUN_METRICS.filter((name) => name !== "retrieval_ok");
 function metricRow(name, summary2) {
   const ci = summary2.ci ? `[${fixed3(summary2.ci[0])}, ${fixed3(summary2.ci[1])}]` : "";
@@ -59415,7 +59092,7 @@ ${summary2.warnings.map((w) => `  ! ${w}`).join("\n")}`);
 `;
 }
 
-// src/report/head-only.ts
+// src/render/head-only.ts
 var HEADLINE_TAIL = ["retrieval_ok", "correct", "faithfulness", "answer_relevance", "refusal_rate_unanswerable", "false_refusal_rate"];
 function renderHeadOnly(summary2, options) {
   const names = [.../* @__PURE__ */ new Set([...options.headline, ...HEADLINE_TAIL])];
@@ -59458,7 +59135,7 @@ function renderHeadOnly(summary2, options) {
   return serialise({ type: "root", children });
 }
 
-// src/report/markdown.ts
+// src/render/markdown.ts
 var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
 var QUESTION_MAX_CHARS = 200;
 var ID_MAX_CHARS = 80;
@@ -59833,7 +59510,334 @@ function cellLength(cell) {
   return nodes.reduce((sum, node3) => sum + ("value" in node3 ? node3.value.length : 0), 0);
 }
 
-// src/action/baseline.ts
+// src/judge/calibration.ts
+import { readFile } from "node:fs/promises";
+
+// node_modules/yocto-queue/index.js
+var Node = class {
+  value;
+  next;
+  constructor(value) {
+    this.value = value;
+  }
+};
+var Queue2 = class {
+  #head;
+  #tail;
+  #size;
+  constructor() {
+    this.clear();
+  }
+  enqueue(value) {
+    const node3 = new Node(value);
+    if (this.#head) {
+      this.#tail.next = node3;
+      this.#tail = node3;
+    } else {
+      this.#head = node3;
+      this.#tail = node3;
+    }
+    this.#size++;
+  }
+  dequeue() {
+    const current = this.#head;
+    if (!current) {
+      return;
+    }
+    this.#head = this.#head.next;
+    this.#size--;
+    if (!this.#head) {
+      this.#tail = void 0;
+    }
+    return current.value;
+  }
+  peek() {
+    if (!this.#head) {
+      return;
+    }
+    return this.#head.value;
+  }
+  clear() {
+    this.#head = void 0;
+    this.#tail = void 0;
+    this.#size = 0;
+  }
+  get size() {
+    return this.#size;
+  }
+  *[Symbol.iterator]() {
+    let current = this.#head;
+    while (current) {
+      yield current.value;
+      current = current.next;
+    }
+  }
+  *drain() {
+    while (this.#head) {
+      yield this.dequeue();
+    }
+  }
+};
+
+// node_modules/p-limit/index.js
+function pLimit(concurrency) {
+  let rejectOnClear = false;
+  if (typeof concurrency === "object") {
+    ({ concurrency, rejectOnClear = false } = concurrency);
+  }
+  validateConcurrency(concurrency);
+  if (typeof rejectOnClear !== "boolean") {
+    throw new TypeError("Expected `rejectOnClear` to be a boolean");
+  }
+  const queue = new Queue2();
+  let activeCount = 0;
+  const resumeNext = () => {
+    if (activeCount < concurrency && queue.size > 0) {
+      activeCount++;
+      queue.dequeue().run();
+    }
+  };
+  const next = () => {
+    activeCount--;
+    resumeNext();
+  };
+  const run2 = async (function_, resolve3, arguments_) => {
+    const result = (async () => function_(...arguments_))();
+    resolve3(result);
+    try {
+      await result;
+    } catch {
+    }
+    next();
+  };
+  const enqueue = (function_, resolve3, reject, arguments_) => {
+    const queueItem = { reject };
+    new Promise((internalResolve) => {
+      queueItem.run = internalResolve;
+      queue.enqueue(queueItem);
+    }).then(run2.bind(void 0, function_, resolve3, arguments_));
+    if (activeCount < concurrency) {
+      resumeNext();
+    }
+  };
+  const generator = (function_, ...arguments_) => new Promise((resolve3, reject) => {
+    enqueue(function_, resolve3, reject, arguments_);
+  });
+  Object.defineProperties(generator, {
+    activeCount: {
+      get: () => activeCount
+    },
+    pendingCount: {
+      get: () => queue.size
+    },
+    clearQueue: {
+      value() {
+        if (!rejectOnClear) {
+          queue.clear();
+          return;
+        }
+        const abortError = AbortSignal.abort().reason;
+        while (queue.size > 0) {
+          queue.dequeue().reject(abortError);
+        }
+      }
+    },
+    concurrency: {
+      get: () => concurrency,
+      set(newConcurrency) {
+        validateConcurrency(newConcurrency);
+        concurrency = newConcurrency;
+        queueMicrotask(() => {
+          while (activeCount < concurrency && queue.size > 0) {
+            resumeNext();
+          }
+        });
+      }
+    },
+    map: {
+      async value(iterable, function_) {
+        const promises3 = [];
+        try {
+          Array.from(iterable, (value, index) => {
+            const promise3 = generator(function_, value, index);
+            promises3.push(promise3);
+            return promise3;
+          });
+        } catch (error63) {
+          for (const promise3 of promises3) {
+            promise3.catch(() => {
+            });
+          }
+          throw error63;
+        }
+        return Promise.all(promises3);
+      }
+    }
+  });
+  return generator;
+}
+function validateConcurrency(concurrency) {
+  if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
+    throw new TypeError("Expected `concurrency` to be a number from 1 and up");
+  }
+}
+
+// src/judge/errors.ts
+var JudgeCallError = class extends Error {
+  constructor(kind, message) {
+    super(message);
+    this.kind = kind;
+  }
+  kind;
+  name = "JudgeCallError";
+};
+var JudgeSetupError = class extends Error {
+  name = "JudgeSetupError";
+};
+
+// src/judge/prompts.ts
+var PROMPT_VERSIONS = {
+  faithfulness: "faithfulness-v1",
+  answer_relevance: "answer-relevance-v1",
+  correctness: "correctness-v1"
+};
+var CLAIM_VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
+var FAITHFULNESS_RUBRIC = `Give each claim exactly one verdict, judged against the context alone:
+- SUPPORTED: the context states the claim or entails it directly.
+- CONTRADICTED: the context states something incompatible with the claim.
+- NOT_STATED: the context neither states nor directly entails the claim, and does not contradict it.
+A claim is SUPPORTED only if the context states it or entails it directly. Plausible inference is NOT support.
+Do not use your own knowledge: a claim that is true in the world but absent from the context is NOT_STATED.
+A claim that is only partly in the context (a number, date, name, condition or qualifier is missing or different) is not SUPPORTED.`;
+var FAITHFULNESS_SYSTEM = `You are a strict fact-checker for a retrieval-augmented generation system. You check whether an answer is supported by the context that was retrieved for it.
+
+Step 1. Split the answer into atomic claims. Each claim is one self-contained factual assertion (pronouns resolved), close to the answer's own words. Leave out text that asserts nothing: greetings, restating the question, offers of further help.
+Step 2. ${FAITHFULNESS_RUBRIC}
+
+Reply with JSON only, exactly of this shape: {"claims": [{"text": "...", "verdict": "SUPPORTED" | "CONTRADICTED" | "NOT_STATED"}]}. An answer that makes no factual claim gets {"claims": []}.`;
+var CLAIM_SYSTEM = `You are a strict fact-checker. You check whether one claim is supported by a context.
+
+${FAITHFULNESS_RUBRIC}
+
+Reply with JSON only, exactly of this shape: {"verdict": "SUPPORTED" | "CONTRADICTED" | "NOT_STATED"}.`;
+var RELEVANCE_SYSTEM = `You read an answer and write the questions it answers.
+Write exactly three different questions for which the answer below would be a complete and direct response. Base them on the answer alone, not on what the user might have asked. If the answer is evasive or says it does not know, write the questions it actually addresses, however vague.
+
+Reply with JSON only, exactly of this shape: {"questions": ["...", "...", "..."]}.`;
+var CORRECTNESS_SYSTEM = `You grade an answer against a reference answer, strictly.
+CORRECT: the answer gives the essential facts of the reference that the question asks for, and nothing that contradicts the reference. Wording may differ; extra detail that does not contradict the reference is allowed.
+INCORRECT: anything else, including an answer that is only partly right, leaves out a fact the question asks for, hedges between alternatives, contradicts the reference, or declines to answer (unless the reference itself says the question cannot be answered).
+Judge against the reference only, not your own knowledge.
+
+Reply with JSON only, exactly of this shape: {"verdict": "CORRECT" | "INCORRECT"}.`;
+function block(label2, text4) {
+  return `${label2}:
+<<<
+${text4}
+>>>`;
+}
+function joinContexts(contexts) {
+  return contexts.map((text4, i2) => `[${i2 + 1}] ${text4}`).join("\n\n");
+}
+var strictObject2 = (properties) => ({
+  type: "object",
+  properties,
+  required: Object.keys(properties),
+  additionalProperties: false
+});
+var verdictProperty = (values) => ({ type: "string", enum: [...values] });
+var claimsReply = external_exports.object({
+  claims: external_exports.array(external_exports.object({ text: external_exports.string(), verdict: external_exports.enum(CLAIM_VERDICTS) }))
+});
+function faithfulnessRequest(question, answer, contexts) {
+  return {
+    task: "faithfulness.answer",
+    promptVersion: PROMPT_VERSIONS.faithfulness,
+    schemaName: "faithfulness_claims",
+    jsonSchema: strictObject2({
+      claims: { type: "array", items: strictObject2({ text: { type: "string" }, verdict: verdictProperty(CLAIM_VERDICTS) }) }
+    }),
+    messages: [
+      { role: "system", content: FAITHFULNESS_SYSTEM },
+      { role: "user", content: [block("Context", joinContexts(contexts)), block("Question", question), block("Answer", answer)].join("\n\n") }
+    ],
+    reply: claimsReply
+  };
+}
+var verdictReply = external_exports.object({ verdict: external_exports.enum(CLAIM_VERDICTS) });
+var questionsReply = external_exports.object({ questions: external_exports.array(external_exports.string().trim().min(1)).min(3) });
+function relevanceQuestionsRequest(answer) {
+  return {
+    task: "answer_relevance.questions",
+    promptVersion: PROMPT_VERSIONS.answer_relevance,
+    schemaName: "answer_questions",
+    jsonSchema: strictObject2({ questions: { type: "array", items: { type: "string" } } }),
+    messages: [
+      { role: "system", content: RELEVANCE_SYSTEM },
+      { role: "user", content: block("Answer", answer) }
+    ],
+    reply: questionsReply
+  };
+}
+var CORRECTNESS_VERDICTS = ["CORRECT", "INCORRECT"];
+var correctnessReply = external_exports.object({ verdict: external_exports.enum(CORRECTNESS_VERDICTS) });
+function correctnessRequest(question, answer, expected) {
+  return {
+    task: "correctness",
+    promptVersion: PROMPT_VERSIONS.correctness,
+    schemaName: "correctness_verdict",
+    jsonSchema: strictObject2({ verdict: verdictProperty(CORRECTNESS_VERDICTS) }),
+    messages: [
+      { role: "system", content: CORRECTNESS_SYSTEM },
+      { role: "user", content: [block("Question", question), block("Reference answer", expected), block("Answer", answer)].join("\n\n") }
+    ],
+    reply: correctnessReply
+  };
+}
+
+// src/judge/metrics.ts
+var JUDGE_METRICS = ["faithfulness", "answer_relevance", "correctness"];
+var METRIC_FIELD = {
+  faithfulness: "claims",
+  answer_relevance: "answer_relevance",
+  correctness: "correct"
+};
+async function judgeClaims(client, question, answer, contexts) {
+  const reply = await client.structured(faithfulnessRequest(question, answer, contexts));
+  return reply.claims.map(({ text: text4, verdict }) => ({ text: text4, verdict }));
+}
+async function judgeCorrect2(client, question, answer, expected) {
+  return (await client.structured(correctnessRequest(question, answer, expected))).verdict === "CORRECT";
+}
+async function judgeAnswerRelevance(client, question, answer) {
+  const generated = (await client.structured(relevanceQuestionsRequest(answer))).questions.slice(0, 3);
+  const similarities = await client.cosinesToFirst(PROMPT_VERSIONS.answer_relevance, "answer_relevance.embeddings", [question, ...generated]);
+  const mean2 = similarities.reduce((sum, s) => sum + Math.max(0, s), 0) / similarities.length;
+  return Math.min(1, Math.max(0, mean2));
+}
+
+// src/judge/calibration.ts
+async function readCalibrationRecord(file2) {
+  let text4;
+  try {
+    text4 = await readFile(file2, "utf8");
+  } catch (error63) {
+    throw readFailure(file2, error63);
+  }
+  let raw;
+  try {
+    raw = JSON.parse(text4);
+  } catch (error63) {
+    throw InputError.single({ file: file2, message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)}); expected a calibration record written by rag-gate calibrate` });
+  }
+  const parsed = calibrationRecordSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new InputError(parsed.error.issues.slice(0, 20).map((issue3) => ({ file: file2, field: formatFieldPath(issue3.path) || void 0, message: issue3.message })));
+  }
+  return parsed.data;
+}
+
+// src/frontends/github/baseline.ts
 import { mkdir as mkdir2, writeFile as writeFile3 } from "node:fs/promises";
 import { basename as basename3, join as join3 } from "node:path";
 
@@ -60320,7 +60324,7 @@ function unzipSync(data, opts) {
   return files;
 }
 
-// src/action/baseline.ts
+// src/frontends/github/baseline.ts
 var RUNS_SEARCHED = 10;
 var RESULTS_FILE = /\.(jsonl|ndjson|json)$/i;
 var MAX_INFLATED_BYTES = 2 * 1024 ** 3;
@@ -60385,7 +60389,7 @@ async function findArtifactBaseline(search) {
   };
 }
 
-// src/action/comment.ts
+// src/frontends/github/comment.ts
 function commentMarker(tag) {
   return `rag-gate:${tag}`;
 }
@@ -60406,7 +60410,7 @@ async function upsertComment(api, issueNumber, marker, body, options) {
   return { action: "updated", url: updated.url };
 }
 
-// src/action/event.ts
+// src/frontends/github/event.ts
 var record2 = (value) => typeof value === "object" && value !== null ? value : {};
 function readEvent(eventName, payload, runId) {
   const body = record2(payload);
@@ -64797,7 +64801,7 @@ var Octokit2 = Octokit.plugin(requestLog, legacyRestEndpointMethods, paginateRes
   }
 );
 
-// src/action/github.ts
+// src/frontends/github/github.ts
 function httpStatus(error63) {
   const status = error63?.status;
   return typeof status === "number" ? status : void 0;
@@ -64902,7 +64906,7 @@ function createGitHubApi(options) {
   };
 }
 
-// src/metrics/retrieval-ok.ts
+// src/core/scoring/retrieval-ok.ts
 function parseRetrievalOkRule(text4) {
   const [metricText = "", thresholdText, ...extra] = text4.split(">=");
   const metric = parseRetrievalMetric(metricText);
@@ -64919,7 +64923,7 @@ function parseRetrievalOkRule(text4) {
   return { name: `${metric.name}>=${threshold}`, metric, threshold };
 }
 
-// src/action/inputs.ts
+// src/frontends/github/inputs.ts
 var INPUT_DEFAULTS = {
   results: "",
   baseline: "",
@@ -65041,7 +65045,7 @@ function readInputs(getInput2) {
   };
 }
 
-// src/action/judge.ts
+// src/frontends/github/judge.ts
 import { mkdir as mkdir4 } from "node:fs/promises";
 import { basename as basename4, join as join5 } from "node:path";
 
@@ -65645,7 +65649,7 @@ function clientWarnings(client) {
   return warnings;
 }
 
-// src/action/judge.ts
+// src/frontends/github/judge.ts
 var MAX_FAILURE_SHARE = 0.05;
 var JudgeRunError = class extends Error {
   name = "JudgeRunError";
@@ -65686,7 +65690,7 @@ var ActionJudge = class {
   }
 };
 
-// src/action/run.ts
+// src/frontends/github/run.ts
 var SUMMARY_MAX_BYTES = 1024 * 1024;
 var FORK_HINT = 'the token cannot write to this pull request (a pull request from a fork gets a read-only token). The summary, outputs and gate still apply; to get the comment, use the workflow_run recipe ("Pull requests from forks") in the rag-gate README.';
 async function expandGlob(pattern, input2) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { main } from './cli/main.js';
-import { isReaderThread, serveReader } from './io/parallel.js';
+import { main } from './frontends/cli/main.js';
+import { isReaderThread, serveReader } from './sources/parallel.js';
 
 if (isReaderThread()) {
   await serveReader();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as core from '@actions/core';
-import { runAction } from './action/run.js';
-import { createGitHubApi } from './action/github.js';
+import { runAction } from './frontends/github/run.js';
+import { createGitHubApi } from './frontends/github/github.js';
 
 await runAction({
   getInput: (name) => core.getInput(name),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ProblemCollector } from '../io/errors.js';
-import { readLines } from '../io/lines.js';
-import { formatFieldPath, readFailure } from '../io/results.js';
+import { ProblemCollector } from '../core/errors.js';
+import { readLines } from '../sources/lines.js';
+import { formatFieldPath, readFailure } from '../sources/results.js';
 import { CLAIM_VERDICTS } from './prompts.js';
 
 const id = z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty');

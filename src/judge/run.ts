@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
-import { readResults } from '../io/results.js';
-import type { JudgedBy, ResultRecord } from '../io/schema.js';
-import { writeFileAtomic } from '../io/write.js';
+import { readResults } from '../sources/results.js';
+import type { JudgedBy, ResultRecord } from '../core/record.js';
+import { writeFileAtomic } from '../sources/write.js';
 import type { JudgeClient } from './client.js';
 import { type JudgeErrorKind, JudgeCallError } from './errors.js';
 import { type JudgeMetric, JUDGE_METRICS, METRIC_FIELD, judgeAnswerRelevance, judgeClaims, judgeCorrect } from './metrics.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { main } from '../../src/cli/main.js';
+import { main } from '../../src/frontends/cli/main.js';
 
 /** The repository root (tests run the bundled CLI from here). */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));

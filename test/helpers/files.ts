@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main.js';
+import { main } from '../../src/frontends/cli/main.js';
 
 /** A fresh temporary directory for one test's files. */
 export function tempDir(): string {

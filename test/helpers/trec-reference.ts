@@ -1,7 +1,7 @@
-import { readQrelsTable, readRunTable } from '../../src/io/trec.js';
-import { judgeRanking } from '../../src/metrics/ranking.js';
-import type { RetrievalMetric } from '../../src/metrics/registry.js';
-import type { TrecEvaluation } from '../../src/metrics/trec-eval.js';
+import { readQrelsTable, readRunTable } from '../../src/sources/trec.js';
+import { judgeRanking } from '../../src/core/scoring/ranking.js';
+import type { RetrievalMetric } from '../../src/core/catalog/retrieval-metrics.js';
+import type { TrecEvaluation } from '../../src/core/scoring/trec-eval.js';
 
 /**
  * A plain reference for the TREC path, for tests: qrels and runs as maps of strings, each query ranked by a

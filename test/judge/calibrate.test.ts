@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { judgeMayGate, readCalibrationRecord } from '../../src/judge/calibration.js';
+import { judgeMayGate } from '../../src/core/compare/calibration.js';
+import { readCalibrationRecord } from '../../src/judge/calibration.js';
 import { FAITHFULNESS_RUBRIC, PROMPT_VERSIONS } from '../../src/judge/prompts.js';
 import { jsonl, runMain } from '../helpers/cli.js';
 import { useFakeJudge } from './fake-openai.js';

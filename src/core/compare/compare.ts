@@ -1,0 +1,342 @@
+import type { CalibrationRecord } from './calibration.js';
+import { type Decomposition, decompose } from '../scoring/decomposition.js';
+import { column, type QuestionOutcomes } from '../scoring/outcomes.js';
+import type { EvalConfig } from '../scoring/score.js';
+import type { RunSummary } from '../scoring/summary.js';
+import { bootstrapMeanCIs } from '../stats/bootstrap.js';
+import { holmAdjust } from '../stats/holm.js';
+import { mcnemar, type McNemarResult } from '../stats/mcnemar.js';
+import { mcnemarSampleSize, pairedMeanSampleSize } from '../stats/power.js';
+import { pairValues } from '../stats/paired.js';
+import { pairedRandomizationTest } from '../stats/randomization.js';
+import { type Floor, type FloorCheck, decideGate, type GateCategory, type GateOutcome, type Verdict } from './gate.js';
+import { blockedMetrics, type JudgeStatus, judgeStatuses } from './judge-gate.js';
+import { gather, pairQuestions, type Pairing } from './pairing.js';
+
+export interface CompareConfig {
+  readonly eval: EvalConfig;
+  readonly alpha: number;
+  readonly failOn: ReadonlySet<GateCategory>;
+  /** An absolute drop smaller than this only warns, even when significant. */
+  readonly minEffect: number;
+  readonly floors: readonly Floor[];
+  readonly permutations: number;
+  /** Graded per-question metrics that get a paired randomization test. */
+  readonly gradedMetrics: readonly string[];
+  /** Calibration records of `rag-gate calibrate`: judged metrics gate only with kappa ≥ kappaFloor. */
+  readonly calibrations: readonly CalibrationRecord[];
+  readonly kappaFloor: number;
+}
+
+/** Which test decides a gate category. */
+const GATED_METRIC: Readonly<Record<GateCategory, string>> = {
+  retrieval: 'retrieval_ok',
+  'end-to-end': 'correct',
+  generation: 'correct_given_retrieval',
+  refusal: 'refusal',
+};
+
+interface TestBase {
+  readonly metric: string;
+  /** The gate category this test decides, or null when it is reported only. */
+  readonly gate: GateCategory | null;
+  /** Paired questions in the test. */
+  readonly n: number;
+  readonly base: number;
+  readonly head: number;
+  readonly delta: number;
+  readonly pValue: number;
+  /** Holm–Bonferroni adjusted over the tests the gate uses; null for report-only tests. */
+  readonly adjustedPValue: number | null;
+  /** Adjusted p below alpha for gated tests, raw p below alpha otherwise. */
+  readonly significant: boolean;
+  /** For a gated test with a significant drop: whether it failed the check or only warned, and why. */
+  readonly gateOutcome: GateOutcome | null;
+  /** When not significant: paired questions needed to detect the observed difference at alpha with 80% power. */
+  readonly requiredN: number | null;
+}
+
+export interface McNemarTest extends TestBase, Omit<McNemarResult, 'pValue'> {
+  readonly kind: 'mcnemar';
+}
+
+export interface RandomizationTest extends TestBase {
+  readonly kind: 'randomization';
+  /** 95% bootstrap interval of the mean paired difference (head − base). */
+  readonly ci: readonly [number, number];
+}
+
+export type PairedTest = McNemarTest | RandomizationTest;
+
+export type RegressionCause = 'retrieval' | 'generation' | 'unknown';
+
+export interface QuestionChange {
+  readonly id: string;
+  readonly question: string;
+  readonly tags: readonly string[];
+  readonly cause: RegressionCause;
+  /** Relevant documents found within the retrieval-ok cut-off in base but not in head. */
+  readonly lostDocuments: readonly string[];
+}
+
+export interface RetrievalRegression {
+  readonly id: string;
+  readonly question: string;
+  readonly tags: readonly string[];
+  readonly lostDocuments: readonly string[];
+  /** Still answered right in head, from the model's own knowledge. */
+  readonly rescued: boolean;
+}
+
+export interface Comparison {
+  readonly paired: number;
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  readonly labelsChanged: readonly string[];
+  readonly alpha: number;
+  readonly tests: readonly PairedTest[];
+  /** Right in base, wrong in head, with the cause. */
+  readonly regressions: readonly QuestionChange[];
+  /** Retrieval ok in base, failed in head, whether or not the answer survived. */
+  readonly retrievalRegressions: readonly RetrievalRegression[];
+  /** Wrong in base, right in head. */
+  readonly fixed: readonly QuestionChange[];
+  readonly regressionsByTag: Readonly<Record<string, number>>;
+  readonly causes: { readonly regressions: Readonly<Record<RegressionCause, number>>; readonly fixed: Readonly<Record<RegressionCause, number>> };
+  /** On the paired questions, so the two sides describe the same set. */
+  readonly decomposition: { readonly base: Decomposition; readonly head: Decomposition };
+  /** r moved significantly (the retrieval test, Holm-adjusted when gated): gGood and gBad were measured on different subsets. */
+  readonly retrievalShifted: boolean;
+  /** Each `--floor`, its head value and whether it held. */
+  readonly floors: readonly FloorCheck[];
+  /** For each field `rag-gate judge` filled: whether its judge is calibrated and may gate. */
+  readonly judges: readonly JudgeStatus[];
+  readonly verdict: Verdict;
+  readonly reasons: readonly string[];
+  readonly warnings: readonly string[];
+}
+
+/**
+ * The power estimate worth printing: only a finite number above the questions already paired. At or below it the
+ * approximation has nothing to say (a zero spread, or an exact test that is coarser than the normal one).
+ */
+function neededBeyond(needed: number, paired: number): number | null {
+  return Number.isFinite(needed) && needed > paired ? needed : null;
+}
+
+interface PairedColumns {
+  base: Float64Array;
+  head: Float64Array;
+}
+
+function paired(baseRun: QuestionOutcomes, headRun: QuestionOutcomes, pairing: Pairing, name: string): PairedColumns {
+  return { base: gather(column(baseRun, name), pairing.baseRows), head: gather(column(headRun, name), pairing.headRows) };
+}
+
+/** McNemar over pairs where both outcomes are known (and `keep` holds). Null when no pair qualifies. */
+function binaryTest(
+  metric: string,
+  values: PairedColumns,
+  config: CompareConfig,
+  keep: (i: number) => boolean = () => true,
+): McNemarTest | null {
+  let bothRight = 0;
+  let bothWrong = 0;
+  let fixed = 0;
+  let broken = 0;
+  for (let i = 0; i < values.base.length; i++) {
+    const before = values.base[i]!;
+    const after = values.head[i]!;
+    if (Number.isNaN(before) || Number.isNaN(after) || !keep(i)) continue;
+    if (before === 1 && after === 1) bothRight++;
+    else if (before === 1) broken++;
+    else if (after === 1) fixed++;
+    else bothWrong++;
+  }
+  const n = bothRight + bothWrong + fixed + broken;
+  if (n === 0) return null;
+  const result = mcnemar(fixed, broken, bothRight, bothWrong);
+  const significant = result.pValue < config.alpha;
+  return {
+    ...result,
+    kind: 'mcnemar',
+    metric,
+    gate: null,
+    n,
+    base: (bothRight + broken) / n,
+    head: (bothRight + fixed) / n,
+    delta: (fixed - broken) / n,
+    adjustedPValue: null,
+    significant,
+    gateOutcome: null,
+    requiredN: significant ? null : neededBeyond(mcnemarSampleSize({ pFixed: fixed / n, pBroken: broken / n, alpha: config.alpha }), n),
+  };
+}
+
+/** Pairs where both runs carry the metric: 1 kept, 0 dropped. */
+function keptMask(values: PairedColumns): Uint8Array {
+  const mask = new Uint8Array(values.base.length);
+  for (let i = 0; i < mask.length; i++) mask[i] = Number.isNaN(values.base[i]!) || Number.isNaN(values.head[i]!) ? 0 : 1;
+  return mask;
+}
+
+const sameMask = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((value, i) => value === b[i]);
+
+/**
+ * Randomization tests and bootstrap intervals for the graded metrics. Metrics carried by exactly the same
+ * questions (the retrieval metrics, typically) share each bootstrap resample's draw, which is where the time goes.
+ */
+function gradedTests(metrics: readonly string[], columns: readonly PairedColumns[], config: CompareConfig): (RandomizationTest | null)[] {
+  const groups: { mask: Uint8Array; members: number[] }[] = [];
+  const pairs = columns.map((values, index) => {
+    const mask = keptMask(values);
+    const group = groups.find((g) => sameMask(g.mask, mask));
+    if (group) group.members.push(index);
+    else groups.push({ mask, members: [index] });
+    return pairValues(values.base, values.head);
+  });
+  const intervals: [number, number][] = new Array(metrics.length);
+  for (const { members } of groups) {
+    // One seed for every group, so that a metric's interval does not depend on which others are tested with it.
+    const cis = bootstrapMeanCIs(members.map((index) => pairs[index]!.differences));
+    members.forEach((index, j) => (intervals[index] = cis[j]!));
+  }
+  return metrics.map((metric, index) => {
+    const { n, meanBase, meanHead, differences } = pairs[index]!;
+    if (n === 0) return null;
+    const { delta, pValue } = pairedRandomizationTest(pairs[index]!, { permutations: config.permutations, seed: metric });
+    let squares = 0;
+    for (const d of differences) squares += (d - delta) ** 2;
+    const sd = Math.sqrt(squares / Math.max(1, n - 1));
+    const significant = pValue < config.alpha;
+    return {
+      kind: 'randomization',
+      metric,
+      gate: null,
+      n,
+      base: meanBase,
+      head: meanHead,
+      delta,
+      ci: intervals[index]!,
+      pValue,
+      adjustedPValue: null,
+      significant,
+      gateOutcome: null,
+      requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: delta, sdDifference: sd, alpha: config.alpha }), n),
+    };
+  });
+}
+
+/** Applies Holm–Bonferroni across the tests the gate uses, and marks each test's gate and significance. */
+function adjustGatedTests(tests: PairedTest[], config: CompareConfig): PairedTest[] {
+  const gateOf = new Map<string, GateCategory>();
+  for (const category of config.failOn) gateOf.set(GATED_METRIC[category], category);
+  const gated = tests.filter((test) => gateOf.has(test.metric));
+  const adjusted = holmAdjust(gated.map((test) => test.pValue));
+  return tests.map((test) => {
+    const index = gated.indexOf(test);
+    if (index < 0) return test;
+    const adjustedPValue = adjusted[index]!;
+    return { ...test, gate: gateOf.get(test.metric)!, adjustedPValue, significant: adjustedPValue < config.alpha, requiredN: adjustedPValue < config.alpha ? null : test.requiredN };
+  });
+}
+
+function causeOf(retrievalBase: number, retrievalHead: number, improving: boolean): RegressionCause {
+  if (Number.isNaN(retrievalBase) || Number.isNaN(retrievalHead)) return 'unknown';
+  const retrievalChanged = improving ? retrievalBase === 0 && retrievalHead === 1 : retrievalBase === 1 && retrievalHead === 0;
+  return retrievalChanged ? 'retrieval' : 'generation';
+}
+
+/**
+ * Compares head with base question by question: pairing, McNemar on binary outcomes, randomization tests on
+ * graded metrics, regressions with their cause, the decomposition side by side, and the gate verdict.
+ */
+export function compareRuns(baseRun: QuestionOutcomes, headRun: QuestionOutcomes, headSummary: RunSummary, config: CompareConfig, files: { base: string; head: string }): Comparison {
+  const pairing = pairQuestions(baseRun, headRun, files);
+  const retrieval = paired(baseRun, headRun, pairing, 'retrieval_ok');
+  const correct = paired(baseRun, headRun, pairing, 'correct');
+  const refused = paired(baseRun, headRun, pairing, 'refused');
+  const answerable = gather(column(headRun, 'answerable'), pairing.headRows);
+
+  const binary = [
+    binaryTest('retrieval_ok', retrieval, config),
+    binaryTest('correct', correct, config),
+    binaryTest('correct_given_retrieval', correct, config, (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1),
+    binaryTest('refusal', refused, config, (i) => answerable[i] === 0),
+  ];
+  const graded = gradedTests(
+    config.gradedMetrics,
+    config.gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
+    config,
+  );
+  const testsBeforeGate = adjustGatedTests([...binary, ...graded].filter((test): test is PairedTest => test !== null), config);
+
+  const regressions: QuestionChange[] = [];
+  const fixed: QuestionChange[] = [];
+  const retrievalRegressions: RetrievalRegression[] = [];
+  const describe = (i: number, improving: boolean): QuestionChange => {
+    const row = pairing.headRows[i]!;
+    return {
+      id: headRun.ids[row]!,
+      question: headRun.questions[row]!,
+      tags: headRun.tags[row]!,
+      cause: causeOf(retrieval.base[i]!, retrieval.head[i]!, improving),
+      lostDocuments: lostDocuments(baseRun, headRun, pairing, i),
+    };
+  };
+  for (let i = 0; i < pairing.headRows.length; i++) {
+    if (correct.base[i] === 1 && correct.head[i] === 0) regressions.push(describe(i, false));
+    if (correct.base[i] === 0 && correct.head[i] === 1) fixed.push(describe(i, true));
+    if (retrieval.base[i] === 1 && retrieval.head[i] === 0) {
+      const change = describe(i, false);
+      retrievalRegressions.push({ id: change.id, question: change.question, tags: change.tags, lostDocuments: change.lostDocuments, rescued: correct.head[i] === 1 });
+    }
+  }
+
+  const decomposition = {
+    base: decompose(retrieval.base, correct.base, answerable, gather(column(baseRun, 'closed_book_correct'), pairing.baseRows)),
+    head: decompose(retrieval.head, correct.head, answerable, gather(column(headRun, 'closed_book_correct'), pairing.headRows)),
+  };
+  const retrievalTest = testsBeforeGate.find((test) => test.metric === 'retrieval_ok');
+  const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config.calibrations, config.kappaFloor);
+  const { verdict, reasons, warnings, outcomes, floors } = decideGate(testsBeforeGate, headSummary, config, blockedMetrics(judges));
+  const tests = testsBeforeGate.map((test) => (test.gate === null ? test : { ...test, gateOutcome: outcomes.get(test.gate) ?? null }));
+  return {
+    paired: pairing.headRows.length,
+    added: pairing.added,
+    removed: pairing.removed,
+    labelsChanged: pairing.labelsChanged,
+    alpha: config.alpha,
+    tests,
+    regressions,
+    retrievalRegressions,
+    fixed,
+    regressionsByTag: countByTag(regressions),
+    causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
+    decomposition,
+    retrievalShifted: retrievalTest?.significant === true,
+    floors,
+    judges,
+    verdict,
+    reasons,
+    warnings,
+  };
+}
+
+function lostDocuments(baseRun: QuestionOutcomes, headRun: QuestionOutcomes, pairing: Pairing, i: number): string[] {
+  const before = baseRun.goldFound[pairing.baseRows[i]!] ?? [];
+  const after = new Set(headRun.goldFound[pairing.headRows[i]!] ?? []);
+  return before.filter((id) => !after.has(id));
+}
+
+function countCauses(changes: readonly QuestionChange[]): Record<RegressionCause, number> {
+  const counts: Record<RegressionCause, number> = { retrieval: 0, generation: 0, unknown: 0 };
+  for (const change of changes) counts[change.cause]++;
+  return counts;
+}
+
+function countByTag(changes: readonly QuestionChange[]): Record<string, number> {
+  const counts: Record<string, number> = Object.create(null);
+  for (const change of changes) for (const tag of new Set(change.tags)) counts[tag] = (counts[tag] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
+}

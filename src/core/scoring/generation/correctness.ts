@@ -1,0 +1,56 @@
+import { SettingError } from '../../errors.js';
+import { answerTokens, normalizeAnswer } from './text.js';
+
+/** Normalised exact match: 1 when the answer equals the expected answer after SQuAD normalisation. */
+export function exactMatch(answer: string, expected: string): number {
+  return normalizeAnswer(answer) === normalizeAnswer(expected) ? 1 : 0;
+}
+
+/**
+ * SQuAD token F1 between answer and expected answer, over normalised tokens counted with multiplicity.
+ * When either side has no tokens, 1 if both have none, else 0.
+ */
+export function tokenF1(answer: string, expected: string): number {
+  const predicted = answerTokens(answer);
+  const gold = answerTokens(expected);
+  if (predicted.length === 0 || gold.length === 0) return predicted.length === gold.length ? 1 : 0;
+  const goldCounts = new Map<string, number>();
+  for (const token of gold) goldCounts.set(token, (goldCounts.get(token) ?? 0) + 1);
+  let common = 0;
+  for (const token of predicted) {
+    const left = goldCounts.get(token) ?? 0;
+    if (left > 0) {
+      common++;
+      goldCounts.set(token, left - 1);
+    }
+  }
+  if (common === 0) return 0;
+  const precision = common / predicted.length;
+  const recall = common / gold.length;
+  return (2 * precision * recall) / (precision + recall);
+}
+
+/** How `correct` is computed when a record has an answer and an expected answer but no `correct` field. */
+export type CorrectnessRule = { kind: 'exact' } | { kind: 'f1'; threshold: number };
+
+class CorrectnessRuleError extends SettingError {}
+
+/** Parses `exact` or `f1:0.5` (token F1 at or above the threshold counts as correct). */
+export function parseCorrectnessRule(text: string): CorrectnessRule {
+  const rule = text.trim();
+  if (rule === 'exact') return { kind: 'exact' };
+  const f1 = /^f1:(\d*\.?\d+)$/.exec(rule);
+  const threshold = f1 ? Number(f1[1]) : NaN;
+  if (f1 && threshold > 0 && threshold <= 1) return { kind: 'f1', threshold };
+  throw new CorrectnessRuleError(`invalid correctness rule "${rule}"; use "exact" or "f1:T" with 0 < T ≤ 1, e.g. "f1:0.5"`);
+}
+
+/** The rule as `parseCorrectnessRule` reads it: `exact` or `f1:T`. */
+export function formatCorrectnessRule(rule: CorrectnessRule): string {
+  return rule.kind === 'exact' ? 'exact' : `f1:${rule.threshold}`;
+}
+
+/** Applies the rule: 1 correct, 0 not. */
+export function judgeCorrect(rule: CorrectnessRule, answer: string, expected: string): number {
+  return rule.kind === 'exact' ? exactMatch(answer, expected) : tokenF1(answer, expected) >= rule.threshold ? 1 : 0;
+}

@@ -1,0 +1,140 @@
+import type { ResultRecord } from '../record.js';
+import { isRelevant, type JudgedRanking } from './ranking.js';
+import { type EvalConfig, judgedRanking, scoreQuestion } from './score.js';
+
+/**
+ * Per-question outcomes of one run, column by column: for each metric a Float64Array with one value per
+ * question in file order, NaN where the question lacks that metric's inputs. Records are scored as they are
+ * read and then dropped, so only this compact form stays in memory.
+ */
+export interface QuestionOutcomes {
+  readonly size: number;
+  readonly ids: readonly string[];
+  readonly questions: readonly string[];
+  readonly tags: readonly (readonly string[])[];
+  /** A fingerprint of each question's gold labels (relevant ids, expected answer, answerable). */
+  readonly goldKeys: readonly string[];
+  readonly columns: ReadonlyMap<string, Float64Array>;
+  /** Relevant ids retrieved within the retrieval-ok rule's cut-off, where the question has a ranking. */
+  readonly goldFound: readonly (readonly string[] | undefined)[];
+  /** Human and judge labels, where both are given, as strings (true → "true"). */
+  readonly labelPairs: readonly (readonly [string, string])[];
+  /** Answers that came with an empty claims list: no faithfulness score, counted. */
+  readonly noClaims: number;
+  /** Records `rag-gate judge` could not judge (they carry `judge_errors`): no judged score, counted. */
+  readonly judgeErrors: number;
+  /** Which judges filled which fields (from `judged_by`), and for how many questions. */
+  readonly judges: readonly JudgeUse[];
+  /** Questions with a ranking but no relevant document: left out of retrieval metrics, counted. */
+  readonly noRelevant: number;
+}
+
+/**
+ * A fingerprint of a question's gold labels: its relevant documents with their grades (grades below 1 count as
+ * not relevant, so `{"a": 1, "c": 0}` and `["a"]` are the same labels), expected answer and answerability.
+ */
+function goldKey(record: ResultRecord): string {
+  const relevant = record.relevant_ids;
+  const graded: [string, number][] = relevant === undefined ? [] : Array.isArray(relevant) ? relevant.map((id) => [id, 1]) : Object.entries(relevant);
+  const grades = [...new Map(graded.filter(([, grade]) => isRelevant(grade)))].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([grades, record.expected_answer ?? null, record.answerable ?? true]);
+}
+
+/** Relevant documents among the first k retrieved; the ranking's grades are aligned with `retrieved`. */
+function relevantWithin(retrieved: readonly string[], ranking: JudgedRanking, k: number): string[] {
+  const found: string[] = [];
+  const depth = Math.min(k, retrieved.length);
+  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i]!)) found.push(retrieved[i]!);
+  return found;
+}
+
+/** A judge that filled a field of some records: calibration is checked per model and prompt version. */
+export interface JudgeUse {
+  readonly field: 'claims' | 'answer_relevance' | 'correct';
+  readonly model: string;
+  readonly promptVersion: string;
+  readonly questions: number;
+}
+
+/** Scores records one at a time into columns. */
+export class OutcomeBuilder {
+  private readonly ids: string[] = [];
+  private readonly questions: string[] = [];
+  private readonly tags: (readonly string[])[] = [];
+  private readonly goldKeys: string[] = [];
+  private readonly goldFound: (readonly string[] | undefined)[] = [];
+  /** Growing columns: capacity doubles, unset rows are NaN. */
+  private readonly values = new Map<string, Float64Array>();
+  private readonly labelPairs: [string, string][] = [];
+  private noClaims = 0;
+  private judgeErrors = 0;
+  private readonly judges = new Map<string, JudgeUse>();
+  private noRelevant = 0;
+
+  constructor(private readonly config: EvalConfig) {}
+
+  add(record: ResultRecord): void {
+    const row = this.ids.length;
+    this.ids.push(record.id);
+    this.questions.push(record.question);
+    this.tags.push(record.tags ?? []);
+    this.goldKeys.push(goldKey(record));
+    if (record.claims?.length === 0) this.noClaims++;
+    if (record.judge_errors !== undefined && record.judge_errors.length > 0) this.judgeErrors++;
+    for (const [field, judge] of Object.entries(record.judged_by ?? {})) {
+      if (judge === undefined) continue;
+      const key = JSON.stringify([field, judge.model, judge.prompt_version]);
+      const use = this.judges.get(key);
+      this.judges.set(key, { field: field as JudgeUse['field'], model: judge.model, promptVersion: judge.prompt_version, questions: (use?.questions ?? 0) + 1 });
+    }
+    const ranking = judgedRanking(record);
+    if (record.retrieved_ids !== undefined && ranking === undefined) this.noRelevant++;
+    this.goldFound.push(ranking === undefined ? undefined : relevantWithin(record.retrieved_ids ?? [], ranking, this.config.retrievalOk.metric.k));
+    if (record.human_label !== undefined && record.judge_label !== undefined) {
+      this.labelPairs.push([String(record.human_label), String(record.judge_label)]);
+    }
+    const scores = scoreQuestion(record, this.config, ranking);
+    for (const name in scores) this.columnFor(name, row)[row] = scores[name]!;
+  }
+
+  /** The column of `name`, with room for `row`. */
+  private columnFor(name: string, row: number): Float64Array {
+    let column = this.values.get(name);
+    if (column === undefined || column.length <= row) {
+      const grown = new Float64Array(Math.max(1024, (column?.length ?? 0) * 2, row + 1)).fill(NaN);
+      if (column !== undefined) grown.set(column);
+      column = grown;
+      this.values.set(name, column);
+    }
+    return column;
+  }
+
+  build(): QuestionOutcomes {
+    const size = this.ids.length;
+    const columns = new Map<string, Float64Array>();
+    for (const [name, values] of this.values) {
+      const column = new Float64Array(size).fill(NaN);
+      column.set(values.subarray(0, Math.min(size, values.length)));
+      columns.set(name, column);
+    }
+    return {
+      size,
+      ids: this.ids,
+      questions: this.questions,
+      tags: this.tags,
+      goldKeys: this.goldKeys,
+      goldFound: this.goldFound,
+      columns,
+      labelPairs: this.labelPairs,
+      noClaims: this.noClaims,
+      judgeErrors: this.judgeErrors,
+      judges: [...this.judges.values()],
+      noRelevant: this.noRelevant,
+    };
+  }
+}
+
+/** The column of a metric, all NaN when no question carries it. */
+export function column(outcomes: QuestionOutcomes, name: string): Float64Array {
+  return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
+}

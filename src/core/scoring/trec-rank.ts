@@ -1,0 +1,252 @@
+import type { ByteDictionary } from './byte-dictionary.js';
+import type { QueryEntries } from './trec-table.js';
+import { type JudgedRanking, isRelevant } from './ranking.js';
+
+/** Up to this many judged documents tied on one score are sorted by insertion sort; more by the built-in sort. */
+const SMALL_GROUP = 16;
+
+/** A Float64Array of at least `length` elements: `array` itself when it is large enough. */
+function atLeastFloat64(array: Float64Array, length: number): Float64Array {
+  return array.length >= length ? array : new Float64Array(Math.max(length, array.length * 2));
+}
+
+function atLeastInt32(array: Int32Array, length: number): Int32Array {
+  return array.length >= length ? array : new Int32Array(Math.max(length, array.length * 2));
+}
+
+/** Index of the first of `sorted[0, length)` (ascending) that is not below `value`. */
+function lowerBound(sorted: Float64Array, length: number, value: number): number {
+  let low = 0;
+  let high = length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * Judges one query's run against its qrels the way trec_eval ranks it (score descending, ties by docno in
+ * descending byte order) without sorting the whole run. Metrics only look at where the judged documents land:
+ * every other document has grade 0. A judged document's rank is the number of documents scored above it plus
+ * the number that tie with it and have a greater docno. So the steps, per query of n documents of which j are
+ * judged (grade ≠ 0), are:
+ *
+ *   1. mark the query's grades in an array indexed by document id;
+ *   2. find the run's judged documents and sort their distinct scores (j values, not n);
+ *   3. place every document between those scores by binary search, counting how many lie above each and
+ *      collecting the ones that tie with a judged score (n log j);
+ *   4. place the documents that tie with a judged one among the judged ones of their group by docno, again by
+ *      binary search (groups are usually of one or two);
+ *   5. write each judged document's grade at its rank in a zeroed buffer of n grades.
+ *
+ * All buffers are reused from query to query; `judge` returns views of them, valid until the next call.
+ */
+export class JudgedRanker {
+  /** Per document id: the grade of the query being judged, valid where gradeStamp holds the current stamp. */
+  private readonly gradeOf: Float64Array;
+  private readonly gradeStamp: Int32Array;
+  private stamp = 0;
+
+  // Per run entry (grown to the longest query).
+  private grades: Float64Array = new Float64Array(1024);
+  private level: Int32Array = new Int32Array(1024);
+  private tieRank: Int32Array = new Int32Array(1024);
+  private members: Int32Array = new Int32Array(1024);
+
+  // Per judged document (grown to the most judged documents of a query).
+  private ideal: Float64Array = new Float64Array(256);
+  private judged: Int32Array = new Int32Array(256);
+  private levels: Float64Array = new Float64Array(256);
+  private above: Int32Array = new Int32Array(257);
+  private groupStart: Int32Array = new Int32Array(257);
+  private groupFill: Int32Array = new Int32Array(256);
+  private tied: Int32Array = new Int32Array(256);
+  private tieCounts: Int32Array = new Int32Array(257);
+
+  constructor(private readonly docnos: ByteDictionary) {
+    this.gradeOf = new Float64Array(docnos.size);
+    this.gradeStamp = new Int32Array(docnos.size);
+  }
+
+  /** The graded ranking of `run` (undefined: the query retrieved nothing) against `judgments`. */
+  judge(judgments: QueryEntries, run: QueryEntries | undefined): JudgedRanking {
+    this.stamp++;
+    const idealGrades = this.markJudgments(judgments);
+    const n = run?.count ?? 0;
+    this.grades = atLeastFloat64(this.grades, n);
+    const grades = this.grades.subarray(0, n);
+    grades.fill(0);
+    if (run !== undefined) this.placeJudged(run, grades);
+    return { grades, idealGrades };
+  }
+
+  /** Step 1: records each judged document's grade; returns the relevant grades sorted descending (the ideal ranking). */
+  private markJudgments(judgments: QueryEntries): Float64Array {
+    const { gradeOf, gradeStamp, stamp } = this;
+    this.ideal = atLeastFloat64(this.ideal, judgments.count);
+    let relevant = 0;
+    for (let i = 0; i < judgments.count; i++) {
+      const docId = judgments.docIds[i]!;
+      const grade = judgments.values[i]!;
+      gradeOf[docId] = grade;
+      gradeStamp[docId] = stamp;
+      if (isRelevant(grade)) this.ideal[relevant++] = grade;
+    }
+    return this.ideal.subarray(0, relevant).sort().reverse();
+  }
+
+  private gradeOfDoc(docId: number): number {
+    return this.gradeStamp[docId] === this.stamp ? this.gradeOf[docId]! : 0;
+  }
+
+  /** Steps 2–5 for a query that retrieved something. */
+  private placeJudged(run: QueryEntries, grades: Float64Array): void {
+    const judgedCount = this.findJudged(run);
+    if (judgedCount === 0) return;
+    const levelCount = this.sortJudgedScores(run, judgedCount);
+    this.locate(run, levelCount);
+    this.rankTies(run, levelCount);
+    const { judged, level, tieRank, above } = this;
+    for (let j = 0; j < judgedCount; j++) {
+      const entry = judged[j]!;
+      grades[above[level[entry]!]! + tieRank[entry]!] = this.gradeOfDoc(run.docIds[entry]!);
+    }
+  }
+
+  /** Step 2a: the run entries whose document has a non-zero grade; returns how many. */
+  private findJudged(run: QueryEntries): number {
+    this.judged = atLeastInt32(this.judged, run.count);
+    let count = 0;
+    for (let i = 0; i < run.count; i++) if (this.gradeOfDoc(run.docIds[i]!) !== 0) this.judged[count++] = i;
+    return count;
+  }
+
+  /** Step 2b: the judged entries' distinct scores, ascending, in `levels`; returns how many. */
+  private sortJudgedScores(run: QueryEntries, judgedCount: number): number {
+    this.levels = atLeastFloat64(this.levels, judgedCount);
+    const { levels, judged } = this;
+    for (let j = 0; j < judgedCount; j++) levels[j] = run.values[judged[j]!]!;
+    levels.subarray(0, judgedCount).sort();
+    let distinct = 1;
+    for (let j = 1; j < judgedCount; j++) if (levels[j] !== levels[distinct - 1]) levels[distinct++] = levels[j]!;
+    return distinct;
+  }
+
+  /**
+   * Step 3: for each entry, finds the first level not below its score. Leaves `above[k]` = how many entries
+   * score above level k, `level[i]` = the level entry i ties with (−1 when none), and each level's tied entries
+   * bucketed in `members` from `groupStart[k]`.
+   */
+  private locate(run: QueryEntries, levelCount: number): void {
+    const n = run.count;
+    this.level = atLeastInt32(this.level, n);
+    this.members = atLeastInt32(this.members, n);
+    this.above = atLeastInt32(this.above, levelCount + 1);
+    this.groupStart = atLeastInt32(this.groupStart, levelCount + 1);
+    const { levels, level, members, above, groupStart } = this;
+    const scores = run.values;
+    above.fill(0, 0, levelCount + 1);
+    groupStart.fill(0, 0, levelCount + 1);
+    for (let i = 0; i < n; i++) {
+      const score = scores[i]!;
+      const k = lowerBound(levels, levelCount, score);
+      // Entry i scores above levels 0 … k − 1: count it at k; the sums below turn the counts into above[·].
+      above[k]!++;
+      if (k < levelCount && levels[k] === score) {
+        level[i] = k;
+        groupStart[k + 1]!++;
+      } else {
+        level[i] = -1;
+      }
+    }
+    // above[k] := entries scoring above level k = those counted at k + 1 … levelCount.
+    let sum = 0;
+    for (let k = levelCount; k >= 0; k--) {
+      const here = above[k]!;
+      above[k] = sum;
+      sum += here;
+    }
+    for (let k = 0; k < levelCount; k++) groupStart[k + 1]! += groupStart[k]!;
+    this.groupFill = atLeastInt32(this.groupFill, levelCount);
+    const fill = this.groupFill;
+    fill.set(groupStart.subarray(0, levelCount));
+    for (let i = 0; i < n; i++) {
+      const k = level[i]!;
+      if (k >= 0) members[fill[k]!++] = i;
+    }
+  }
+
+  /**
+   * Step 4: each judged entry's place among the entries that tie with it, that is how many of them have a greater
+   * docno. Per group of ties, the judged members are sorted by docno, greatest first; then every member is placed
+   * among them by binary search, and counts as one more above each judged member with a smaller docno. A group
+   * of m entries, t of them judged, costs m log t comparisons, not m log m.
+   */
+  private rankTies(run: QueryEntries, levelCount: number): void {
+    this.tieRank = atLeastInt32(this.tieRank, run.count);
+    const { members, groupStart, tieRank } = this;
+    const { docIds } = run;
+    for (let k = 0; k < levelCount; k++) {
+      const start = groupStart[k]!;
+      const end = groupStart[k + 1]!;
+      if (end - start === 1) {
+        tieRank[members[start]!] = 0;
+        continue;
+      }
+      const judgedCount = this.sortJudgedMembers(docIds, start, end);
+      const { tied, tieCounts } = this;
+      tieCounts.fill(0, 0, judgedCount + 1);
+      for (let m = start; m < end; m++) tieCounts[this.firstSmallerDocno(docIds, docIds[members[m]!]!, judgedCount)]!++;
+      let greater = 0;
+      for (let t = 0; t < judgedCount; t++) {
+        greater += tieCounts[t]!;
+        tieRank[tied[t]!] = greater;
+      }
+    }
+  }
+
+  /** The judged entries among members[start, end), in `tied` sorted by docno, greatest first; returns how many. */
+  private sortJudgedMembers(docIds: Int32Array, start: number, end: number): number {
+    this.tied = atLeastInt32(this.tied, end - start);
+    this.tieCounts = atLeastInt32(this.tieCounts, end - start + 1);
+    const { tied, members } = this;
+    let count = 0;
+    for (let m = start; m < end; m++) if (this.gradeOfDoc(docIds[members[m]!]!) !== 0) tied[count++] = members[m]!;
+    this.sortByDocnoDescending(tied, count, docIds);
+    return count;
+  }
+
+  /** Index of the first of tied[0, count) (greatest docno first) whose docno is smaller than docId's. */
+  private firstSmallerDocno(docIds: Int32Array, docId: number, count: number): number {
+    const { tied, docnos } = this;
+    let low = 0;
+    let high = count;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (docnos.compare(docIds[tied[middle]!]!, docId) < 0) high = middle;
+      else low = middle + 1;
+    }
+    return low;
+  }
+
+  /** Sorts entries[0, count) by their documents' docnos, greatest first (byte order, as strcmp). */
+  private sortByDocnoDescending(entries: Int32Array, count: number, docIds: Int32Array): void {
+    const { docnos } = this;
+    if (count > SMALL_GROUP) {
+      entries.subarray(0, count).sort((a, b) => docnos.compare(docIds[b]!, docIds[a]!));
+      return;
+    }
+    for (let i = 1; i < count; i++) {
+      const entry = entries[i]!;
+      const docId = docIds[entry]!;
+      let j = i - 1;
+      while (j >= 0 && docnos.compare(docIds[entries[j]!]!, docId) < 0) {
+        entries[j + 1] = entries[j]!;
+        j--;
+      }
+      entries[j + 1] = entry;
+    }
+  }
+}

@@ -1,0 +1,166 @@
+import { stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { InputError } from '../../core/errors.js';
+import { DEFAULT_BASE_URL, DEFAULT_EMBEDDING_MODEL, DEFAULT_MODEL, type JudgeClient } from '../../judge/client.js';
+import { JudgeSetupError } from '../../judge/errors.js';
+import { JUDGE_METRICS, type JudgeMetric } from '../../judge/metrics.js';
+import { PROMPT_VERSIONS } from '../../judge/prompts.js';
+import { renderJudgeSummary } from '../../render/judge-report.js';
+import { JUDGE_ERRORS_FIELD, judgeFile } from '../../judge/run.js';
+import { clientWarnings, DEFAULT_CACHE_DIR, createJudgeClient } from '../../judge/setup.js';
+import type { CommandContext } from './context.js';
+import { countingProgress } from './progress.js';
+import { EXIT } from './exit.js';
+
+const wholeNumber = (min: number, what: string) => (text: string) => {
+  const value = Number(text);
+  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(value) || value < min) throw new InvalidArgumentError(`must be ${what}, got "${text}"`);
+  return value;
+};
+
+const share = (text: string) => {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) throw new InvalidArgumentError(`must be a share between 0 and 1, got "${text}"`);
+  return value;
+};
+
+const metricsOption = (text: string): JudgeMetric[] => {
+  const names = text
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  for (const name of names) {
+    if (!(JUDGE_METRICS as readonly string[]).includes(name)) throw new InvalidArgumentError(`"${name}" is not a judge metric; use a comma list of ${JUDGE_METRICS.join(', ')}`);
+  }
+  if (names.length === 0) throw new InvalidArgumentError(`give at least one of ${JUDGE_METRICS.join(', ')}`);
+  return [...new Set(names)] as JudgeMetric[];
+};
+
+/** Options of `judge` and `calibrate` that configure the endpoint and the client. */
+export interface JudgeClientCliOptions {
+  model: string;
+  embeddingModel?: string;
+  baseUrl?: string;
+  concurrency: number;
+  cache: string | false;
+  maxCalls?: number;
+  timeoutMs: number;
+  maxAttempts: number;
+  maxFailureShare: number;
+  json?: boolean;
+}
+
+/** Adds the endpoint and client options shared by `judge` and `calibrate`. */
+export function addJudgeClientOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--model <name>', 'judge chat model').default(DEFAULT_MODEL))
+    .addOption(new Option('--base-url <url>', `OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else ${DEFAULT_BASE_URL}); the key comes from $OPENAI_API_KEY`))
+    .addOption(new Option('--concurrency <n>', 'judge calls in flight at once').argParser(wholeNumber(1, 'a whole number ≥ 1')).default(8))
+    .addOption(new Option('--cache <dir>', 'content-addressed cache of judge replies').default(DEFAULT_CACHE_DIR))
+    .addOption(new Option('--no-cache', 'do not read or write the cache'))
+    .addOption(new Option('--max-calls <n>', 'budget of HTTP requests (retries included); beyond it items are marked as judge errors').argParser(wholeNumber(0, 'a whole number ≥ 0')))
+    .addOption(new Option('--timeout-ms <ms>', 'timeout of each request').argParser(wholeNumber(1, 'a whole number of milliseconds ≥ 1')).default(60_000))
+    .addOption(new Option('--max-attempts <n>', 'attempts per call, the first included (retries 408/409/429/5xx, timeouts, invalid replies)').argParser(wholeNumber(1, 'a whole number ≥ 1')).default(4))
+    .addOption(new Option('--max-failure-share <share>', 'exit 1 when more than this share of items could not be judged').argParser(share).default(0.05));
+}
+
+/** The client for the command's options (see `createJudgeClient` for the environment it reads). */
+export function judgeClientFromOptions(options: JudgeClientCliOptions, env: NodeJS.ProcessEnv = process.env): JudgeClient {
+  return createJudgeClient(options, env);
+}
+
+/** Runs a judge command; a setup problem (no key, endpoint unreachable, key rejected) prints one error and exits 2. */
+export async function withJudgeSetup(context: CommandContext, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof JudgeSetupError)) throw error;
+    context.stderr(`rag-gate: error: ${error.message}\n`);
+    return EXIT.badInput;
+  }
+}
+
+
+interface JudgeOptions extends JudgeClientCliOptions {
+  results: string;
+  out: string;
+  metrics: JudgeMetric[];
+  overwrite?: boolean;
+}
+
+async function checkOut(results: string, out: string): Promise<void> {
+  if (resolve(out) === resolve(results)) {
+    throw InputError.single({ file: out, message: 'is the results file itself; --out must name another file (the input is never modified)' });
+  }
+  const directory = dirname(resolve(out));
+  const info = await stat(directory).catch(() => undefined);
+  if (!info?.isDirectory()) throw InputError.single({ file: out, message: `cannot write: the directory ${directory} does not exist` });
+}
+
+export function judgeCommand(context: CommandContext, setExitCode: (code: number) => void): Command {
+  const command = new Command('judge')
+    .description('fill in judge metrics (claims, answer_relevance, correct) with an LLM judge on an OpenAI-compatible endpoint')
+    .requiredOption('--results <file>', 'results file to judge (never modified)')
+    .requiredOption('--out <file>', 'where to write the judged copy (JSON Lines, written atomically)')
+    .addOption(new Option('--metrics <list>', `metrics to judge: ${JUDGE_METRICS.join(', ')}`).argParser(metricsOption).default([...JUDGE_METRICS], JUDGE_METRICS.join(',')))
+    .addOption(new Option('--embedding-model <name>', 'embedding model for answer_relevance').default(DEFAULT_EMBEDDING_MODEL));
+  return addJudgeClientOptions(command)
+    .option('--overwrite', 'replace judged fields the input already has (default: keep them)')
+    .option('--json', 'print a JSON summary on stdout')
+    .action(async (options: JudgeOptions) => {
+      const code = await withJudgeSetup(context, async () => {
+        await checkOut(options.results, options.out);
+        const client = judgeClientFromOptions(options);
+        const progress = countingProgress(context, 'judging');
+        // OUT is written even when too many records failed: the judged ones are not lost, the failed ones are marked.
+        const result = await judgeFile(client, {
+          results: options.results,
+          out: options.out,
+          metrics: options.metrics,
+          overwrite: options.overwrite === true,
+          concurrency: options.concurrency,
+          onProgress: progress.update,
+        }).finally(progress.end);
+        const warnings = [...result.readWarnings, ...clientWarnings(client)];
+        for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}\n`);
+        context.stderr(renderJudgeSummary(result, client.stats, options.out, options.maxFailureShare));
+        const failed = result.failureShare > options.maxFailureShare;
+        if (options.json) {
+          context.stdout(
+            `${JSON.stringify(
+              {
+                results: options.results,
+                out: options.out,
+                model: client.model,
+                embeddingModel: options.metrics.includes('answer_relevance') ? client.embeddingModel : undefined,
+                promptVersions: Object.fromEntries(options.metrics.map((metric) => [metric, PROMPT_VERSIONS[metric]])),
+                records: result.records,
+                recordsToJudge: result.recordsToJudge,
+                recordsFailed: result.recordsFailed,
+                failureShare: result.failureShare,
+                maxFailureShare: options.maxFailureShare,
+                failuresByKind: result.failuresByKind,
+                metrics: result.metrics,
+                stats: client.stats,
+                passed: !failed,
+              },
+              null,
+              2,
+            )}\n`,
+          );
+        }
+        if (failed) {
+          context.stderr(
+            `rag-gate: error: ${result.recordsFailed} of ${result.recordsToJudge} records (${(result.failureShare * 100).toFixed(1)}%) could not be judged, ` +
+              `more than the ${(options.maxFailureShare * 100).toFixed(1)}% --max-failure-share allows. ${options.out} was still written, ` +
+              `with "${JUDGE_ERRORS_FIELD}" on those records so no work is lost; rerun to retry them` +
+              `${options.cache === false ? '' : ' (replies already received come from the cache)'}\n`,
+          );
+          return EXIT.gateFailed;
+        }
+        return EXIT.ok;
+      });
+      setExitCode(code);
+    });
+}

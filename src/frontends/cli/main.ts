@@ -1,0 +1,39 @@
+import { Command, CommanderError } from 'commander';
+import { InputError } from '../../core/errors.js';
+import { calibrateCommand } from './calibrate-command.js';
+import type { CommandContext } from './context.js';
+import { compareCommand } from './compare-command.js';
+import { evalCommand } from './eval-command.js';
+import { EXIT } from './exit.js';
+import { judgeCommand } from './judge-command.js';
+import { trecCommand } from './trec-command.js';
+
+
+/** Runs the CLI on `argv` (without node and script) and returns the exit code; never calls process.exit. */
+export async function main(argv: readonly string[], context: CommandContext): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = new Command('rag-gate')
+    .description('CI quality gate for retrieval-augmented generation: metrics, paired tests, PR comments')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeOut: context.stdout, writeErr: context.stderr })
+    .addCommand(evalCommand(context))
+    .addCommand(trecCommand(context))
+    .addCommand(compareCommand(context, (code) => (exitCode = code)))
+    .addCommand(judgeCommand(context, (code) => (exitCode = code)))
+    .addCommand(calibrateCommand(context, (code) => (exitCode = code)));
+  for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.badInput;
+    if (error instanceof InputError) {
+      context.stderr(`rag-gate: error: bad input\n${error.message}\n`);
+      return EXIT.badInput;
+    }
+    // Anything else is ours; it must not read as "the gate failed" (exit 1).
+    context.stderr(`rag-gate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return EXIT.badInput;
+  }
+}

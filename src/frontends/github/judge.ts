@@ -1,0 +1,58 @@
+import { mkdir } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { JudgeClient } from '../../judge/client.js';
+import { JUDGE_METRICS } from '../../judge/metrics.js';
+import { judgeFile } from '../../judge/run.js';
+import { clientWarnings, createJudgeClient } from '../../judge/setup.js';
+import type { ActionInputs } from './inputs.js';
+
+/** A share of records the judge may fail on before the run counts as broken (as `rag-gate judge`'s default). */
+const MAX_FAILURE_SHARE = 0.05;
+
+class JudgeRunError extends Error {
+  override name = 'JudgeRunError';
+}
+
+/**
+ * The judge of one action run: one client (one cache, one call count) for the head and the base files. It judges
+ * the fields the records lack (faithfulness, answer relevance, correctness), so a base judged before costs nothing,
+ * and the on-disk cache (keep it with actions/cache) makes a rerun free.
+ */
+export class ActionJudge {
+  private readonly client: JudgeClient;
+
+  constructor(inputs: ActionInputs, env: Readonly<Record<string, string | undefined>>) {
+    this.client = createJudgeClient(
+      { model: inputs.judgeModel, baseUrl: inputs.judgeBaseUrl, cache: inputs.judgeCache, timeoutMs: 60_000, maxAttempts: 4 },
+      env as NodeJS.ProcessEnv,
+    );
+  }
+
+  /**
+   * Writes judged copies of `files` under `directory` and returns their paths in the same order. Throws
+   * JudgeRunError when more than 5% of a file's records could not be judged.
+   */
+  async judgeFiles(files: readonly string[], directory: string, log: (message: string) => void): Promise<string[]> {
+    await mkdir(directory, { recursive: true });
+    const judged: string[] = [];
+    for (const [index, file] of files.entries()) {
+      const out = join(directory, `${index}-${basename(file)}`);
+      const result = await judgeFile(this.client, { results: file, out, metrics: JUDGE_METRICS, overwrite: false, concurrency: 8 });
+      log(`judged ${file}: ${result.recordsToJudge} records needed the judge, ${result.recordsFailed} failed`);
+      if (result.failureShare > MAX_FAILURE_SHARE) {
+        throw new JudgeRunError(
+          `the judge failed on ${result.recordsFailed} of ${result.recordsToJudge} records of ${file} (${(result.failureShare * 100).toFixed(1)}%, more than ${MAX_FAILURE_SHARE * 100}%); see judge_errors in ${out}`,
+        );
+      }
+      judged.push(out);
+    }
+    return judged;
+  }
+
+  /** The run's calls and cache hits, and what the client warned about (a JSON-mode fallback, an unwritable cache). */
+  report(log: (message: string) => void, warn: (message: string) => void): void {
+    const { calls, cacheHits } = this.client.stats;
+    log(`judge: ${calls} calls, ${cacheHits} cache hits`);
+    for (const message of clientWarnings(this.client)) warn(message);
+  }
+}

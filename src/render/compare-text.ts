@@ -1,0 +1,117 @@
+import type { Comparison, McNemarTest, PairedTest } from '../core/compare/compare.js';
+import type { CompareConfig } from '../core/compare/compare.js';
+import type { Decomposition } from '../core/scoring/decomposition.js';
+import { formatDelta, formatP, formatRequiredN, plural } from './format.js';
+import { fixed3, textTable } from './text-table.js';
+
+/** How a test's metric reads in a report: the retrieval test names its rule. */
+export function testLabel(test: PairedTest, retrievalOk: string): string {
+  return test.metric === 'retrieval_ok' ? `retrieval_ok (${retrievalOk})` : test.metric;
+}
+
+/** One line on a McNemar test's 2×2 table and which p-value decided. */
+export function mcnemarSentence(test: McNemarTest): string {
+  const rule =
+    test.discordant === 0
+      ? 'no discordant pair, p = 1'
+      : test.decidedBy === 'exact'
+        ? `${test.discordant} discordant < 25, so the exact binomial test decides`
+        : `${test.discordant} discordant ≥ 25, so χ² with continuity correction decides`;
+  return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; χ² ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}: ${rule}`;
+}
+
+/** Rows of the decomposition, base beside head. */
+export function decompositionRows(base: Decomposition, head: Decomposition): string[][] {
+  const split = (d: Decomposition) => `${fixed3(d.r)} (${d.nGood}/${d.n})`;
+  return [
+    ['r = P(retrieval ok)', split(base), split(head)],
+    ['g_good = P(correct | ok)', `${fixed3(base.gGood)} (n ${base.nGood})`, `${fixed3(head.gGood)} (n ${head.nGood})`],
+    ['g_bad = P(correct | failed)', `${fixed3(base.gBad)} (n ${base.nBad})`, `${fixed3(head.gBad)} (n ${head.nBad})`],
+    ['e2e = r·g_good + (1−r)·g_bad', fixed3(base.e2eCheck), fixed3(head.e2eCheck)],
+    ['product model e2e / r', fixed3(base.productModelG), fixed3(head.productModelG)],
+    ['ceiling r + (1−r)·g_bad', fixed3(base.ceiling), fixed3(head.ceiling)],
+  ];
+}
+
+/** Why gGood and gBad cannot be read alone when r moved, with the paired causes that can. */
+export function retrievalShiftNote(comparison: Comparison): string {
+  const { regressions, fixed } = comparison.causes;
+  return (
+    'r moved significantly, so g_good and g_bad were measured on different sets of questions and cannot be compared alone. ' +
+    `The paired causes are the reliable reading: of the regressions, ${regressions.retrieval} lost the gold document and ${regressions.generation} got a worse answer with the same or better retrieval; ` +
+    `of the fixes, ${fixed.retrieval} came from retrieval and ${fixed.generation} from generation.`
+  );
+}
+
+function changeRows(changes: Comparison['regressions']): string[][] {
+  return changes.map((change) => [
+    change.id,
+    change.cause,
+    change.question.replace(/\s+/g, ' ').slice(0, 80),
+    change.lostDocuments.length > 0 ? `lost ${change.lostDocuments.join(', ')}` : '',
+  ]);
+}
+
+/** The human-readable `compare` report. */
+export function renderCompareText(comparison: Comparison, config: CompareConfig): string {
+  const rule = config.eval.retrievalOk.name;
+  const sections: string[] = [];
+  const verdict = comparison.verdict === 'fail' ? 'FAIL' : 'PASS';
+  sections.push(
+    `rag-gate compare: ${verdict}\n` +
+      comparison.reasons.map((reason) => `  - ${reason}\n`).join('') +
+      `${plural(comparison.paired, 'paired question')} (${comparison.added.length} added, ${comparison.removed.length} removed, ${comparison.labelsChanged.length} with changed labels, left out)`,
+  );
+  const rows = comparison.tests.map((test) => [
+    testLabel(test, rule),
+    test.gate ?? 'report',
+    fixed3(test.base),
+    fixed3(test.head),
+    formatDelta(test.delta),
+    test.kind === 'randomization' ? `[${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])}]` : '',
+    formatP(test.pValue),
+    formatP(test.adjustedPValue),
+    test.significant ? 'yes' : 'no',
+    String(test.n),
+  ]);
+  sections.push(
+    `Tests (α = ${comparison.alpha}; Holm-adjusted across the gated tests)\n` +
+      textTable([['metric', 'gate', 'base', 'head', 'Δ', '95% CI', 'p', 'Holm p', 'significant', 'n'], ...rows]),
+  );
+  const mcnemarLines = comparison.tests.filter((t): t is McNemarTest => t.kind === 'mcnemar').map((t) => `  ${testLabel(t, rule)}: ${mcnemarSentence(t)}`);
+  if (mcnemarLines.length > 0) sections.push(`McNemar\n${mcnemarLines.join('\n')}`);
+  const power = comparison.tests.flatMap((t) => {
+    const needed = formatRequiredN(t.requiredN);
+    return needed && t.delta !== 0 ? [`  ${testLabel(t, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
+  });
+  if (power.length > 0) sections.push(`Cannot tell apart yet\n${power.join('\n')}`);
+
+  const { regressions: causes } = comparison.causes;
+  if (comparison.regressions.length > 0) {
+    sections.push(
+      `Regressed questions (${comparison.regressions.length}: ${causes.retrieval} retrieval, ${causes.generation} generation${causes.unknown > 0 ? `, ${causes.unknown} unknown` : ''})\n` +
+        textTable([['id', 'cause', 'question', ''], ...changeRows(comparison.regressions)]),
+    );
+  }
+  const rescued = comparison.retrievalRegressions.filter((r) => r.rescued);
+  if (rescued.length > 0) {
+    sections.push(
+      `Lost the gold document but still answered right (${rescued.length})\n` +
+        textTable(rescued.map((r) => [r.id, r.question.replace(/\s+/g, ' ').slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(', ')}` : ''])),
+    );
+  }
+  if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})\n${textTable(changeRows(comparison.fixed))}`);
+  const tags = Object.entries(comparison.regressionsByTag);
+  if (tags.length > 0) sections.push(`Regressions by tag\n${textTable(tags.map(([tag, count]) => [tag, String(count)]))}`);
+
+  const { base, head } = comparison.decomposition;
+  if (base.n > 0 || head.n > 0) {
+    let text = `Decomposition (paired answerable questions; retrieval ok: ${rule})\n${textTable([['', 'base', 'head'], ...decompositionRows(base, head)])}`;
+    if (comparison.retrievalShifted) text += `\n  ! ${retrievalShiftNote(comparison)}`;
+    sections.push(text);
+  }
+  if (comparison.judges.length > 0) sections.push(`Judge\n${comparison.judges.flatMap((j) => j.notes).map((note) => `  ${note}`).join('\n')}`);
+  const warnings = [...comparison.warnings, ...head.warnings.map((w) => `head: ${w}`)];
+  if (warnings.length > 0) sections.push(`Warnings\n${warnings.map((w) => `  ! ${w}`).join('\n')}`);
+  return `${sections.join('\n\n')}\n`;
+}

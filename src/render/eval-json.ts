@@ -1,0 +1,23 @@
+import { formatCorrectnessRule } from '../core/scoring/generation/correctness.js';
+import type { EvalConfig } from '../core/scoring/score.js';
+import type { RunSummary } from '../core/scoring/summary.js';
+
+/**
+ * The `eval --json` object. Contract: `questions`, `metrics` (name → value, null when no question carries
+ * it), `decomposition` and `judgeAgreement` keep their keys; `details` adds n, counts and intervals.
+ */
+export function evalJson(summary: RunSummary, config: EvalConfig) {
+  const metrics: Record<string, number | null> = {};
+  for (const [name, metric] of Object.entries(summary.metrics)) metrics[name] = metric.value;
+  return {
+    questions: summary.questions,
+    metrics,
+    details: summary.metrics,
+    excluded: summary.excluded,
+    decomposition: summary.decomposition,
+    judgeAgreement: summary.judgeAgreement,
+    byTag: summary.byTag,
+    warnings: summary.warnings,
+    config: { retrievalOk: config.retrievalOk.name, correct: formatCorrectnessRule(config.correctness) },
+  };
+}

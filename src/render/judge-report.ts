@@ -1,0 +1,81 @@
+import { plural } from './format.js';
+import { fixed3, textTable } from './text-table.js';
+import type { CalibrationResult } from '../judge/calibration.js';
+import type { JudgeStats } from '../judge/client.js';
+import type { JudgeMetric } from '../judge/metrics.js';
+import type { JudgeRunResult } from '../judge/run.js';
+
+const count = (n: number) => n.toLocaleString('en-US');
+const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
+
+/** "calls 12 (2 retries), tokens 3,456 (prompt 3,000, completion 456), cache hits 7" */
+function formatStats(stats: JudgeStats): string {
+  return (
+    `calls ${count(stats.calls)} (${plural(stats.retries, 'retry', 'retries')}), ` +
+    `tokens ${count(stats.totalTokens)} (prompt ${count(stats.promptTokens)}, completion ${count(stats.completionTokens)}), ` +
+    `cache hits ${count(stats.cacheHits)}`
+  );
+}
+
+/** The end-of-run report of `judge`, for stderr. */
+export function renderJudgeSummary(result: JudgeRunResult, stats: JudgeStats, out: string, maxFailureShare: number): string {
+  const rows = [['metric', 'judged', 'kept', 'skipped', 'failed']];
+  for (const [metric, report] of Object.entries(result.metrics) as [JudgeMetric, NonNullable<JudgeRunResult['metrics'][JudgeMetric]>][]) {
+    const skipped = Object.values(report.skipped).reduce((a, b) => a + b, 0);
+    const reasons = Object.entries(report.skipped)
+      .map(([reason, n]) => `${reason}: ${count(n)}`)
+      .join(', ');
+    rows.push([metric, count(report.judged), count(report.kept), skipped === 0 ? '0' : `${count(skipped)} (${reasons})`, count(report.failed)]);
+  }
+  const lines = [
+    `rag-gate judge: ${plural(result.records, 'record')} → ${out}`,
+    textTable(rows),
+    `  ${formatStats(stats)}`,
+  ];
+  if (result.recordsFailed > 0) {
+    const kinds = Object.entries(result.failuresByKind)
+      .map(([kind, n]) => `${kind} ${count(n)}`)
+      .join(', ');
+    lines.push(
+      `  judge errors: ${count(result.recordsFailed)} of ${plural(result.recordsToJudge, 'record')} judged (${percent(result.failureShare)}; ` +
+        `allowed ${percent(maxFailureShare)}); by kind: ${kinds}; each is marked with "judge_errors" in ${out}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The calibration report: kappa with its parts, and the confusion table (rows human, columns judge). */
+export function renderCalibration(result: CalibrationResult, stats: JudgeStats, kappaFloor: number): string {
+  const { record, agreement } = result;
+  const what = result.kind === 'faithfulness' ? 'claim–context pairs' : 'answers';
+  const decision = result.kind === 'faithfulness' ? 'SUPPORTED or not' : 'CORRECT or not';
+  const rows = [
+    ['kappa', fixed3(record.kappa)],
+    ['observed agreement', fixed3(agreement?.observed)],
+    ['chance agreement', fixed3(agreement?.expected)],
+    ['n', count(record.n)],
+  ];
+  if (result.threeWay) rows.push(['kappa on all three verdicts', fixed3(result.threeWay.kappa)]);
+  const confusion = [['human \\ judge', ...result.labelValues]];
+  for (const human of result.labelValues) confusion.push([human, ...result.labelValues.map((judge) => count(result.confusion[human]?.[judge] ?? 0))]);
+  const lines = [
+    `Judge calibration: ${result.kind}, model ${record.model}, prompt ${record.promptVersion}`,
+    `${plural(result.total, 'labelled item')} (${what}); agreement on ${decision}`,
+    '',
+    textTable(rows),
+    '',
+    'Confusion (rows: human label, columns: judge label)',
+    textTable(confusion),
+    '',
+    `  ${formatStats(stats)}`,
+  ];
+  if (result.failures.length > 0) {
+    lines.push(`  ${plural(result.failures.length, 'label')} could not be judged and ${result.failures.length === 1 ? 'is' : 'are'} left out of kappa: ${result.failures.slice(0, 5).map((f) => `${f.id} (${f.kind})`).join(', ')}${result.failures.length > 5 ? ', …' : ''}`);
+  }
+  const verdict =
+    record.kappa !== null && record.kappa >= kappaFloor
+      ? `kappa ${fixed3(record.kappa)} ≥ ${kappaFloor}: this judge may gate metrics computed with model ${record.model} and prompt ${record.promptVersion}`
+      : `kappa ${fixed3(record.kappa)} is below ${kappaFloor}: this judge does not agree with the human labels well enough to gate`;
+  lines.push('', verdict);
+  return `${lines.join('\n')}\n`;
+}

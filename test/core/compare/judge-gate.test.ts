@@ -1,0 +1,111 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { judgeStatuses } from '../../../src/core/compare/judge-gate.js';
+import type { CalibrationRecord } from '../../../src/core/compare/calibration.js';
+import { correctnessPairs, type Question } from '../../helpers/paired-runs.js';
+import { runCli, tempDir, writeJsonl } from '../../helpers/files.js';
+
+const JUDGE = { model: 'judge-1', prompt_version: 'correctness-v1' };
+
+/** End-to-end correctness that drops significantly (60 fixed, 95 broken of 500), every value from the judge. */
+function judgedDrop(): { base: Question[]; head: Question[] } {
+  const { base, head } = correctnessPairs({ bothRight: 250, fixed: 60, broken: 95, bothWrong: 95 });
+  const judged = (records: Question[]) => records.map((record) => ({ ...record, judged_by: { correct: JUDGE } }));
+  return { base: judged(base), head: judged(head) };
+}
+
+function calibration(fields: Partial<CalibrationRecord>): CalibrationRecord {
+  return { model: 'judge-1', promptVersion: 'correctness-v1', kind: 'correctness', kappa: 0.72, observed: 0.9, expected: 0.64, n: 100, date: '2026-11-01T00:00:00Z', ...fields };
+}
+
+async function compare(base: object[], head: object[], records: CalibrationRecord[] = [], extra: string[] = []) {
+  const dir = tempDir();
+  const calibrationArgs = records.flatMap((record, i) => {
+    const file = join(dir, `calibration-${i}.json`);
+    writeFileSync(file, JSON.stringify(record));
+    return ['--judge-calibration', file];
+  });
+  const result = await runCli(['compare', '--base', writeJsonl(dir, 'b.jsonl', base), '--head', writeJsonl(dir, 'h.jsonl', head), '--json', ...calibrationArgs, ...extra]);
+  return { ...result, json: JSON.parse(result.stdout) };
+}
+
+describe('judged metrics gate only when their judge is calibrated', () => {
+  it('an uncalibrated judge’s significant end-to-end drop is reported but does not fail the check', async () => {
+    const { base, head } = judgedDrop();
+    const { code, json } = await compare(base, head);
+    expect(code).toBe(0);
+    expect(json.verdict).toBe('pass');
+    expect(json.judges).toEqual([
+      { field: 'correct', allowed: false, notes: ['judge judge-1 (correctness-v1) is uncalibrated: no calibration record; its metrics are reported but do not gate'] },
+    ]);
+    expect(json.warnings.join('\n')).toMatch(/end-to-end dropped significantly .* but it does not gate: judge judge-1 \(correctness-v1\) is uncalibrated/);
+  });
+
+  it('a calibrated judge (kappa ≥ floor, same model and prompt) fails the check', async () => {
+    const { base, head } = judgedDrop();
+    const { code, json } = await compare(base, head, [calibration({})]);
+    expect(code).toBe(1);
+    expect(json.reasons[0]).toMatch(/^end-to-end regressed significantly/);
+    expect(json.judges[0].allowed).toBe(true);
+    expect(json.judges[0].notes[0]).toBe('judge judge-1 (correctness-v1) is calibrated: kappa 0.720 on n = 100 (floor 0.6, 2026-11-01)');
+  });
+
+  it('kappa below the floor, another model or another prompt version do not vouch for the judge', async () => {
+    const { base, head } = judgedDrop();
+    for (const record of [calibration({ kappa: 0.55 }), calibration({ model: 'judge-2' }), calibration({ promptVersion: 'correctness-v0' })]) {
+      const { code, json } = await compare(base, head, [record]);
+      expect(code).toBe(0);
+      expect(json.judges[0].allowed).toBe(false);
+    }
+    expect((await compare(base, head, [calibration({ kappa: 0.65 })], ['--kappa-floor', '0.7'])).code).toBe(0);
+  });
+
+  it('turns a broken floor on an uncalibrated judged metric into a warning', async () => {
+    const records = [
+      { id: 'a', question: 'a?', claims: [{ text: 'x', verdict: 'NOT_STATED' }], judged_by: { claims: { model: 'judge-1', prompt_version: 'faithfulness-v1' } } },
+      { id: 'b', question: 'b?', claims: [{ text: 'y', verdict: 'SUPPORTED' }], judged_by: { claims: { model: 'judge-1', prompt_version: 'faithfulness-v1' } } },
+    ];
+    const { code, json } = await compare(records, records, [], ['--floor', 'faithfulness=0.9']);
+    expect(code).toBe(0);
+    expect(json.warnings.join('\n')).toMatch(/floor broken: faithfulness is 0\.500 in head.*but it does not gate/);
+    const calibrated = await compare(records, records, [calibration({ kind: 'faithfulness', promptVersion: 'faithfulness-v1' })], ['--floor', 'faithfulness=0.9']);
+    expect(calibrated.code).toBe(1);
+  });
+
+  it('values a pipeline supplies itself (no judged_by) gate as before', async () => {
+    const { base, head } = correctnessPairs({ bothRight: 250, fixed: 60, broken: 95, bothWrong: 95 });
+    const { code, json } = await compare(base, head);
+    expect(code).toBe(1);
+    expect(json.judges).toEqual([]);
+  });
+
+  it('answer relevance from the judge has no calibration path and never gates', () => {
+    const statuses = judgeStatuses([{ field: 'answer_relevance', model: 'm', promptVersion: 'answer-relevance-v1', questions: 3 }], [calibration({})], 0.6);
+    expect(statuses).toEqual([{ field: 'answer_relevance', allowed: false, notes: ['answer_relevance from judge m (answer-relevance-v1) has no calibration; it is reported and never gates'] }]);
+  });
+
+  it('names a calibration file that is not a record (exit 2)', async () => {
+    const dir = tempDir();
+    const bad = join(dir, 'calibration.json');
+    writeFileSync(bad, JSON.stringify({ model: 'm' }));
+    const file = writeJsonl(dir, 'r.jsonl', [{ id: 'a', question: 'a?' }]);
+    const result = await runCli(['compare', '--base', file, '--head', file, '--judge-calibration', bad]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/calibration\.json: promptVersion: is required/);
+  });
+});
+
+describe('judge errors are counted', () => {
+  it('eval reports records the judge could not score', async () => {
+    const dir = tempDir();
+    const file = writeJsonl(dir, 'r.jsonl', [
+      { id: 'a', question: 'a?', judge_errors: [{ metric: 'faithfulness', kind: 'timeout', message: 'no reply in 60 s' }] },
+      { id: 'b', question: 'b?' },
+    ]);
+    const result = await runCli(['eval', '--results', file, '--json']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout).excluded.judgeErrors).toBe(1);
+  });
+});

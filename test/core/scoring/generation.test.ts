@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { contextUtilisation, LOW_UTILISATION } from '../../../src/core/scoring/generation/context-utilisation.js';
+import { exactMatch, judgeCorrect, parseCorrectnessRule, tokenF1 } from '../../../src/core/scoring/generation/correctness.js';
+import { type ClaimVerdict, faithfulness } from '../../../src/core/scoring/generation/faithfulness.js';
+import { LONG_ANSWER_RATIO, lengthRatio } from '../../../src/core/scoring/generation/length-ratio.js';
+import { answerTokens, normalizeAnswer } from '../../../src/core/scoring/generation/text.js';
+
+describe('SQuAD answer normalisation', () => {
+  it('lower-cases, drops punctuation and the articles a/an/the, collapses whitespace', () => {
+    expect(normalizeAnswer('  The   Eiffel Tower! ')).toBe('eiffel tower');
+    expect(normalizeAnswer('An apple, a pear and THE plum.')).toBe('apple pear and plum');
+    expect(answerTokens('The cat sat on a mat.')).toEqual(['cat', 'sat', 'on', 'mat']);
+    expect(answerTokens('  ...  ')).toEqual([]);
+  });
+
+  it('keeps words that merely contain an article (theory, another, again)', () => {
+    expect(normalizeAnswer('Theory of another again')).toBe('theory of another again');
+  });
+
+  it('deletes punctuation inside words as SQuAD does ("U.S.A." = "USA", "don\'t" = "dont")', () => {
+    // SQuAD v1.1 evaluate.py: remove_punc joins the characters that are not punctuation.
+    expect(normalizeAnswer('U.S.A.')).toBe('usa');
+    expect(normalizeAnswer("Don't")).toBe('dont');
+    expect(exactMatch('U.S.A.', 'USA')).toBe(1);
+  });
+
+  it('removes articles only as whole words, also next to non-ASCII letters', () => {
+    // Python's \b (SQuAD) is Unicode-aware: "ça" and "España" keep their final "a".
+    expect(normalizeAnswer('Ça va, España!')).toBe('ça va españa');
+    expect(answerTokens('ñaño')).toEqual(['ñaño']);
+  });
+});
+
+describe('exact match and token F1', () => {
+  it('exact match ignores case, punctuation and articles', () => {
+    expect(exactMatch('The Eiffel Tower!', 'eiffel tower')).toBe(1);
+    expect(exactMatch('Eiffel Towers', 'eiffel tower')).toBe(0);
+  });
+
+  it('token F1 counts shared tokens with multiplicity (SQuAD)', () => {
+    // [in, paris, france] vs [paris]: P = 1/3, R = 1, F1 = 2·(1/3)·1 / (4/3) = 0.5
+    expect(tokenF1('in Paris, France', 'Paris')).toBe(0.5);
+    // [paris, paris] vs [paris]: one shared token (multiplicity), P = 1/2, R = 1, F1 = 2/3
+    expect(tokenF1('Paris Paris', 'Paris')).toBeCloseTo(2 / 3, 15);
+    // [it, is, in, city, of, paris] vs [paris]: P = 1/6, R = 1, F1 = 2/7
+    expect(tokenF1('It is in the city of Paris.', 'Paris')).toBeCloseTo(2 / 7, 15);
+    expect(tokenF1('London', 'Paris')).toBe(0);
+    expect(tokenF1('The Paris', 'paris!')).toBe(1);
+  });
+
+  it('token F1 with no tokens on a side: 1 when both are empty, else 0', () => {
+    expect(tokenF1('the', 'a')).toBe(1);
+    expect(tokenF1('', 'Paris')).toBe(0);
+    expect(tokenF1('Paris', '...')).toBe(0);
+  });
+
+  it('correctness rules: exact, and f1:T counting F1 ≥ T as correct', () => {
+    expect(parseCorrectnessRule('exact')).toEqual({ kind: 'exact' });
+    expect(parseCorrectnessRule(' f1:0.5 ')).toEqual({ kind: 'f1', threshold: 0.5 });
+    expect(parseCorrectnessRule('f1:1')).toEqual({ kind: 'f1', threshold: 1 });
+    const f1 = parseCorrectnessRule('f1:0.5');
+    expect(judgeCorrect(f1, 'in Paris, France', 'Paris')).toBe(1); // F1 = 0.5 exactly: at the threshold counts
+    expect(judgeCorrect(f1, 'It is in the city of Paris.', 'Paris')).toBe(0); // 0.2857
+    expect(judgeCorrect({ kind: 'exact' }, 'in Paris, France', 'Paris')).toBe(0);
+  });
+
+  it.each(['f1:0', 'f1:1.5', 'f1:', 'f1:abc', 'f1', 'exactly', 'F1:0.5', ''])('rejects correctness rule %j', (rule) => {
+    expect(() => parseCorrectnessRule(rule)).toThrow(/use "exact" or "f1:T" with 0 < T ≤ 1/);
+  });
+});
+
+describe('faithfulness', () => {
+  it('the third article: 3 of 5 claims supported = 0.60', () => {
+    const claims: { text: string; verdict: ClaimVerdict }[] = [
+      { text: 'Enterprise annual contracts have a refund window.', verdict: 'SUPPORTED' },
+      { text: 'The window is 14 days.', verdict: 'SUPPORTED' },
+      { text: 'It runs from the invoice date.', verdict: 'SUPPORTED' },
+      { text: 'Refunds require approval from two signatories.', verdict: 'NOT_STATED' },
+      { text: 'The policy was last updated in March 2024.', verdict: 'NOT_STATED' },
+    ];
+    expect(faithfulness(claims)).toBe(0.6);
+  });
+
+  it('CONTRADICTED and NOT_STATED both count against it', () => {
+    expect(faithfulness([{ verdict: 'SUPPORTED' }, { verdict: 'CONTRADICTED' }, { verdict: 'NOT_STATED' }, { verdict: 'SUPPORTED' }])).toBe(0.5);
+  });
+
+  it('an answer with no claims has no score (not 0, not 1)', () => {
+    expect(faithfulness([])).toBeUndefined();
+  });
+});
+
+describe('length ratio and context utilisation', () => {
+  it('length_ratio is answer tokens / expected tokens after normalisation; the long threshold is 2.5', () => {
+    expect(LONG_ANSWER_RATIO).toBe(2.5);
+    expect(lengthRatio('The Eiffel Tower!', 'eiffel tower')).toBe(1);
+    expect(lengthRatio('one two three four five', 'one two')).toBe(2.5);
+    expect(lengthRatio('It is in the city of Paris.', 'Paris')).toBe(6);
+    expect(lengthRatio('anything', 'the')).toBeUndefined();
+  });
+
+  it('context_utilisation is retrieved ids cited / retrieved ids; the low threshold is 0.4', () => {
+    expect(LOW_UTILISATION).toBe(0.4);
+    // The article: send 5 chunks, cite 1.
+    expect(contextUtilisation(['a', 'b', 'c', 'd', 'e'], ['a'])).toBe(0.2);
+    // A cited id that was not retrieved does not count.
+    expect(contextUtilisation(['a', 'b'], ['a', 'b', 'z'])).toBe(1);
+    expect(contextUtilisation(['a', 'b', 'c', 'd', 'e'], ['b', 'a'])).toBe(0.4);
+    expect(contextUtilisation(['a'], [])).toBe(0);
+    expect(contextUtilisation([], ['a'])).toBeUndefined();
+  });
+});

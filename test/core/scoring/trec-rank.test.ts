@@ -1,0 +1,104 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ByteDictionary } from '../../../src/core/scoring/byte-dictionary.js';
+import { QueryEntries } from '../../../src/core/scoring/trec-table.js';
+import { JudgedRanker } from '../../../src/core/scoring/trec-rank.js';
+
+/** Docnos that tie-break in interesting ways: prefixes, case, digits vs letters, multi-byte UTF-8. */
+const DOCNOS = ['a', 'ab', 'abc', 'b', 'B', 'Z', '0', '10', '9', 'é', 'z', '\u{1F600}', '\ufffd', 'doc-1', 'doc-10', 'doc-2'];
+/** Few distinct scores, so that most documents tie; −0 and 0 must tie too. */
+const SCORES = [-0, 0, 0.5, 1, 1, 2.5, -3, 1e-300, 7];
+
+interface Query {
+  /** Retrieved documents (indexes into DOCNOS, no repeats) with scores. */
+  readonly run: readonly { doc: number; score: number }[];
+  /** Judged documents (retrieved or not) with grades −1 … 3. */
+  readonly qrels: readonly { doc: number; grade: number }[];
+}
+
+const queryArb: fc.Arbitrary<Query> = fc.record({
+  run: fc.uniqueArray(fc.record({ doc: fc.nat(DOCNOS.length - 1), score: fc.constantFrom(...SCORES) }), {
+    selector: (entry) => entry.doc,
+    maxLength: DOCNOS.length,
+  }),
+  qrels: fc.uniqueArray(fc.record({ doc: fc.nat(DOCNOS.length - 1), grade: fc.integer({ min: -1, max: 3 }) }), {
+    selector: (entry) => entry.doc,
+    maxLength: DOCNOS.length,
+  }),
+});
+
+/** The reference: a comparator sort by score descending, then docno bytes descending (trec_eval's qsort order). */
+function naiveGrades(query: Query): number[] {
+  const grade = new Map(query.qrels.map((entry) => [entry.doc, entry.grade]));
+  const bytes = (doc: number) => Buffer.from(DOCNOS[doc]!, 'utf8');
+  return [...query.run]
+    .sort((a, b) => b.score - a.score || Buffer.compare(bytes(b.doc), bytes(a.doc)))
+    .map((entry) => grade.get(entry.doc) ?? 0);
+}
+
+function naiveIdeal(query: Query): number[] {
+  return query.qrels.map((entry) => entry.grade).filter((grade) => grade >= 1).sort((a, b) => b - a);
+}
+
+/** The query as a reader would store it, with docnos interned in `dictionary` (run order shuffled by the arbitrary). */
+function tables(query: Query, dictionary: ByteDictionary): { run: QueryEntries; qrels: QueryEntries } {
+  const id = (doc: number) => {
+    const bytes = Buffer.from(DOCNOS[doc]!, 'utf8');
+    return dictionary.intern(bytes, 0, bytes.length);
+  };
+  const run = new QueryEntries();
+  query.run.forEach((entry, line) => run.push(id(entry.doc), entry.score, line + 1, 1));
+  const qrels = new QueryEntries();
+  query.qrels.forEach((entry, line) => qrels.push(id(entry.doc), entry.grade, line + 1, 1));
+  return { run, qrels };
+}
+
+describe('JudgedRanker', () => {
+  it('places every judged grade where a full comparator sort puts it, over a sequence of queries (property)', () => {
+    fc.assert(
+      fc.property(fc.array(queryArb, { minLength: 1, maxLength: 8 }), (queries) => {
+        const dictionary = new ByteDictionary();
+        const stored = queries.map((query) => tables(query, dictionary));
+        // Every docno interned before the ranker is made, as after reading both files.
+        for (const docno of DOCNOS) dictionary.intern(Buffer.from(docno, 'utf8'), 0, Buffer.byteLength(docno));
+        const ranker = new JudgedRanker(dictionary);
+        queries.forEach((query, i) => {
+          const ranking = ranker.judge(stored[i]!.qrels, stored[i]!.run);
+          expect(Array.from(ranking.grades)).toEqual(naiveGrades(query));
+          expect(Array.from(ranking.idealGrades)).toEqual(naiveIdeal(query));
+        });
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('handles large tie groups (more than the insertion-sort size) and many levels', () => {
+    const docnos = Array.from({ length: 300 }, (_, i) => `d${(i * 37) % 300}`);
+    const query: Query = {
+      run: docnos.map((_, doc) => ({ doc, score: doc % 3 === 0 ? 1 : doc % 7 })),
+      qrels: docnos.map((_, doc) => ({ doc, grade: (doc % 5) - 1 })),
+    };
+    const dictionary = new ByteDictionary();
+    const id = (doc: number) => dictionary.intern(Buffer.from(docnos[doc]!), 0, docnos[doc]!.length);
+    const run = new QueryEntries();
+    const qrels = new QueryEntries();
+    for (const entry of query.run) run.push(id(entry.doc), entry.score, 1, 1);
+    for (const entry of query.qrels) qrels.push(id(entry.doc), entry.grade, 1, 1);
+    const grade = new Map(query.qrels.map((entry) => [entry.doc, entry.grade]));
+    const expected = [...query.run]
+      .sort((a, b) => b.score - a.score || Buffer.compare(Buffer.from(docnos[b.doc]!), Buffer.from(docnos[a.doc]!)))
+      .map((entry) => grade.get(entry.doc) ?? 0);
+    expect(Array.from(new JudgedRanker(dictionary).judge(qrels, run).grades)).toEqual(expected);
+  });
+
+  it('a query missing from the run retrieved nothing: no grades, the ideal ranking still from the qrels', () => {
+    const dictionary = new ByteDictionary();
+    const qrels = new QueryEntries();
+    qrels.push(dictionary.intern(Buffer.from('d1'), 0, 2), 2, 1, 1);
+    qrels.push(dictionary.intern(Buffer.from('d2'), 0, 2), 0, 2, 1);
+    qrels.push(dictionary.intern(Buffer.from('d3'), 0, 2), 3, 3, 1);
+    const ranking = new JudgedRanker(dictionary).judge(qrels, undefined);
+    expect(Array.from(ranking.grades)).toEqual([]);
+    expect(Array.from(ranking.idealGrades)).toEqual([3, 2]);
+  });
+});

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { type BootstrapOptions, bootstrapMeanCIs, DEFAULT_RESAMPLES } from '../../../src/core/stats/bootstrap.js';
+import { pairValues } from '../../../src/core/stats/paired.js';
+import { Random } from '../../../src/core/stats/random.js';
+
+/** The interval of one sample's mean (bootstrapMeanCIs with a single sample). */
+const bootstrapMeanCI = (values: ArrayLike<number>, options?: BootstrapOptions) => bootstrapMeanCIs([values], options)[0]!;
+
+/** The interval of the mean paired difference head − base, pairs with a NaN dropped (as compare does). */
+const pairedCI = (base: ArrayLike<number>, head: ArrayLike<number>, options?: BootstrapOptions) => bootstrapMeanCI(pairValues(base, head).differences, options);
+
+/** Deterministic differences: `mean` plus uniform noise in ±halfWidth. */
+function noisy(seed: string, n: number, mean: number, halfWidth: number): Float64Array {
+  const random = new Random(seed);
+  return Float64Array.from({ length: n }, () => mean + (random.nextFloat53() * 2 - 1) * halfWidth);
+}
+
+function width([lo, hi]: [number, number]): number {
+  return hi - lo;
+}
+
+describe('bootstrap interval of a mean (paired differences)', () => {
+  it('defaults to 2000 resamples at 95%', () => {
+    expect(DEFAULT_RESAMPLES).toBe(2000);
+    const diffs = noisy('defaults', 100, 0.02, 0.1);
+    expect(bootstrapMeanCI(diffs)).toEqual(bootstrapMeanCI(diffs, { resamples: 2000, level: 0.95 }));
+  });
+
+  it('contains the true mean for a large clear sample, and excludes 0', () => {
+    const diffs = noisy('clear', 2000, 0.05, 0.1);
+    const [lo, hi] = bootstrapMeanCI(diffs);
+    expect(lo).toBeLessThan(0.05);
+    expect(hi).toBeGreaterThan(0.05);
+    expect(lo).toBeGreaterThan(0);
+    expect(lo).toBeLessThan(hi);
+  });
+
+  it('agrees with the normal-theory interval mean ± 1.96·sd/√n for a large sample (within 10% of the width)', () => {
+    const diffs = noisy('normal', 5000, -0.01, 0.3);
+    const n = diffs.length;
+    const mean = diffs.reduce((s, d) => s + d, 0) / n;
+    const sd = Math.sqrt(diffs.reduce((s, d) => s + (d - mean) ** 2, 0) / (n - 1));
+    const halfWidth = (1.959964 * sd) / Math.sqrt(n);
+    const [lo, hi] = bootstrapMeanCI(diffs);
+    expect(Math.abs(lo - (mean - halfWidth))).toBeLessThan(0.1 * 2 * halfWidth);
+    expect(Math.abs(hi - (mean + halfWidth))).toBeLessThan(0.1 * 2 * halfWidth);
+  });
+
+  it('the interval shrinks like 1/√n', () => {
+    const small = width(bootstrapMeanCI(noisy('shrink', 100, 0, 0.5)));
+    const large = width(bootstrapMeanCI(noisy('shrink', 10_000, 0, 0.5)));
+    expect(large).toBeLessThan(small / 5); // expected ratio ≈ 10
+    expect(large).toBeGreaterThan(small / 20);
+  });
+
+  it('a higher level gives a wider interval', () => {
+    const diffs = noisy('level', 300, 0.01, 0.2);
+    expect(width(bootstrapMeanCI(diffs, { level: 0.99 }))).toBeGreaterThan(
+      width(bootstrapMeanCI(diffs, { level: 0.8 })),
+    );
+  });
+
+  it('is reproducible; another seed moves it only slightly', () => {
+    const diffs = noisy('repro', 500, 0.03, 0.2);
+    const a = bootstrapMeanCI(diffs);
+    expect(bootstrapMeanCI(Float64Array.from(diffs))).toEqual(a);
+    const b = bootstrapMeanCI(diffs, { seed: 'another' });
+    expect(b).not.toEqual(a);
+    expect(Math.abs(b[0] - a[0])).toBeLessThan(0.2 * width(a));
+    expect(Math.abs(b[1] - a[1])).toBeLessThan(0.2 * width(a));
+  });
+
+  it('degenerate samples: all-equal differences → [d, d]; one pair → [d, d]; none → [NaN, NaN]', () => {
+    expect(bootstrapMeanCI(new Float64Array(50).fill(0.1))).toEqual([0.1, 0.1]);
+    expect(pairedCI([0.3], [0.4])).toEqual([0.4 - 0.3, 0.4 - 0.3]);
+    const [lo, hi] = bootstrapMeanCI([]);
+    expect(lo).toBeNaN();
+    expect(hi).toBeNaN();
+  });
+
+  it('pairs with a NaN are dropped before resampling', () => {
+    const random = new Random('pairs');
+    const base = Array.from({ length: 80 }, () => random.nextFloat());
+    const head = base.map((b) => b + (random.nextFloat() - 0.4) * 0.3);
+    base[3] = Number.NaN;
+    head[10] = Number.NaN;
+    const differences = head.map((h, i) => h - (base[i] as number));
+    const fromPairs = pairedCI(base, head, { seed: 's' });
+    expect(bootstrapMeanCI(differences.filter((d) => !Number.isNaN(d)), { seed: 's' })).toEqual(fromPairs);
+    expect(fromPairs.every(Number.isFinite)).toBe(true);
+  });
+
+  it('several samples share each draw and each gets the interval it would get alone', () => {
+    const a = noisy('a', 300, 0.05, 0.2);
+    const b = noisy('b', 300, -0.1, 0.3).map((d, i) => (i % 3 === 0 ? 0 : d));
+    const constant = new Float64Array(300).fill(0.25);
+    expect(bootstrapMeanCIs([a, b, constant], { seed: 'shared' })).toEqual([
+      bootstrapMeanCI(a, { seed: 'shared' }),
+      bootstrapMeanCI(b, { seed: 'shared' }),
+      [0.25, 0.25],
+    ]);
+  });
+
+  it('rejects bad options and infinite values', () => {
+    expect(() => bootstrapMeanCI([1, 2], { resamples: 0 })).toThrow(RangeError);
+    expect(() => bootstrapMeanCI([1, 2], { level: 1 })).toThrow(RangeError);
+    expect(() => bootstrapMeanCI([1, Infinity])).toThrow(RangeError);
+    expect(() => pairedCI([1, 2], [1])).toThrow(RangeError);
+    expect(() => bootstrapMeanCIs([[1, 2], [1]])).toThrow(RangeError);
+  });
+});

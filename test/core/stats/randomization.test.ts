@@ -1,0 +1,200 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SEED, Random } from '../../../src/core/stats/random.js';
+import { DEFAULT_PERMUTATIONS, pairedRandomizationTest, type RandomizationOptions, signFlipPValue } from '../../../src/core/stats/randomization.js';
+import { pairValues } from '../../../src/core/stats/paired.js';
+
+/** The test on two columns, paired as compare pairs them. */
+const randomize = (base: ArrayLike<number>, head: ArrayLike<number>, options?: RandomizationOptions) => pairedRandomizationTest(pairValues(base, head), options);
+
+/** Deterministic test data: `n` values uniform in [low, high). */
+function uniform(random: Random, n: number, low: number, high: number): Float64Array {
+  return Float64Array.from({ length: n }, () => low + (high - low) * random.nextFloat53());
+}
+
+/**
+ * Exact two-sided sign-flip p-value by enumerating all 2^n sign patterns of integer differences (exact integer
+ * arithmetic, so ties are exact): #{patterns with |Σ sᵢdᵢ| ≥ |Σ dᵢ|} / 2^n.
+ */
+function exactSignFlipP(integerDifferences: readonly number[]): number {
+  const n = integerDifferences.length;
+  const observed = Math.abs(integerDifferences.reduce((sum, d) => sum + d, 0));
+  let extreme = 0;
+  for (let mask = 0; mask < 2 ** n; mask++) {
+    let sum = 0;
+    integerDifferences.forEach((d, i) => {
+      sum += (mask >> i) & 1 ? -d : d;
+    });
+    if (Math.abs(sum) >= observed) extreme++;
+  }
+  return extreme / 2 ** n;
+}
+
+describe('Random (xoshiro128**)', () => {
+  it('matches the C reference implementation (prng.di.unimi.it/xoshiro128starstar.c) from a given state', () => {
+    // Output of the reference C code compiled with gcc, state {1, 2, 3, 4}.
+    const fromSmall = Random.fromState([1, 2, 3, 4]);
+    expect(Array.from({ length: 8 }, () => fromSmall.nextUint32())).toEqual([
+      11520, 0, 5927040, 70819200, 2031721883, 1637235492, 1287239034, 3734860849,
+    ]);
+    // State {0x9E3779B9, 0xDEADBEEF, 0x01234567, 0xFFFFFFFF}.
+    const fromLarge = Random.fromState([0x9e3779b9, 0xdeadbeef, 0x01234567, 0xffffffff]);
+    expect(Array.from({ length: 8 }, () => fromLarge.nextUint32())).toEqual([
+      1162347276, 3455143876, 4030867362, 1305335628, 96195844, 1709856328, 1003566784, 3023661209,
+    ]);
+  });
+
+  it('is pinned for string and number seeds (a change here changes every published p-value)', () => {
+    const fromDefault = new Random(DEFAULT_SEED);
+    expect(DEFAULT_SEED).toBe('rag-gate');
+    expect(Array.from({ length: 4 }, () => fromDefault.nextUint32())).toEqual([4099203635, 2929233804, 1165168699, 846788234]);
+    const fromNumber = new Random(42);
+    expect(Array.from({ length: 4 }, () => fromNumber.nextUint32())).toEqual([588573134, 3309539119, 2506702303, 2183796308]);
+  });
+
+  it('fillUint32 continues the same stream as nextUint32', () => {
+    const a = new Random('stream');
+    const b = new Random('stream');
+    const words = new Uint32Array(37);
+    a.fillUint32(words);
+    expect(Array.from(words)).toEqual(Array.from({ length: 37 }, () => b.nextUint32()));
+    expect(a.nextUint32()).toBe(b.nextUint32());
+  });
+
+  it('floats lie in [0, 1), nextBelow in [0, bound), and different seeds give different streams', () => {
+    const random = new Random('ranges');
+    for (let i = 0; i < 10_000; i++) {
+      const f = random.nextFloat();
+      const g = random.nextFloat53();
+      expect(f >= 0 && f < 1 && g >= 0 && g < 1).toBe(true);
+      const k = random.nextBelow(7);
+      expect(Number.isInteger(k) && k >= 0 && k < 7).toBe(true);
+      const big = random.nextBelow(3_000_000_000);
+      expect(Number.isInteger(big) && big >= 0 && big < 3_000_000_000).toBe(true);
+    }
+    expect(new Random('a').nextUint32()).not.toBe(new Random('b').nextUint32());
+    expect(new Random(1).nextUint32()).not.toBe(new Random(2).nextUint32());
+    expect(() => new Random(Number.NaN)).toThrow(RangeError);
+    expect(() => random.nextBelow(0)).toThrow(RangeError);
+  });
+
+  it('nextBelow is uniform (χ² over 10 cells, 100,000 draws)', () => {
+    const random = new Random('uniform');
+    const cells = new Array<number>(10).fill(0);
+    for (let i = 0; i < 100_000; i++) cells[random.nextBelow(10)]!++;
+    const chi2 = cells.reduce((sum, c) => sum + (c - 10_000) ** 2 / 10_000, 0);
+    expect(chi2).toBeLessThan(27.88); // χ²₉ 0.999 quantile
+  });
+});
+
+describe('pairedRandomizationTest', () => {
+  it('reports means, delta and the default permutation count', () => {
+    const result = randomize(new Float64Array([0.5, 0.25, 1]), new Float64Array([0.75, 0.25, 0.5]));
+    expect(result.n).toBe(3);
+    expect(result.meanBase).toBeCloseTo(1.75 / 3, 15);
+    expect(result.meanHead).toBeCloseTo(1.5 / 3, 15);
+    expect(result.delta).toBeCloseTo(-0.25 / 3, 15);
+    expect(result.permutations).toBe(DEFAULT_PERMUTATIONS);
+    expect(DEFAULT_PERMUTATIONS).toBe(10_000);
+  });
+
+  it('is reproducible: the same inputs give the identical p-value (pinned)', () => {
+    const base = Float64Array.from({ length: 40 }, (_, i) => ((i * 37) % 11) / 10);
+    const head = Float64Array.from({ length: 40 }, (_, i) => ((i * 37) % 11) / 10 + (((i * 53) % 7) - 2.6) / 20);
+    const first = randomize(base, head);
+    expect(randomize(base, head)).toEqual(first);
+    expect(randomize(Array.from(base), Array.from(head))).toEqual(first);
+    expect(first.pValue).toBe(3200 / 10_001);
+  });
+
+  it('a different seed gives a different but close p-value', () => {
+    const random = new Random('seed-data');
+    const base = uniform(random, 60, 0, 1);
+    const head = base.map((b) => b + (random.nextFloat() - 0.48) * 0.4);
+    const a = randomize(base, head, { seed: 'one' });
+    const b = randomize(base, head, { seed: 2 });
+    expect(a.pValue).not.toBe(b.pValue);
+    expect(a.pValue).toBeGreaterThan(0.05);
+    expect(Math.abs(a.pValue - b.pValue)).toBeLessThan(0.03); // Monte Carlo SE ≈ 0.005 each
+  });
+
+  it('a clear shift (n = 200, d ≈ 0.1 ± 0.02) reaches the smallest possible p, 1 / (1 + permutations)', () => {
+    const random = new Random('shift');
+    const base = uniform(random, 200, 0.2, 0.8);
+    const head = base.map((b) => b + 0.1 + (random.nextFloat() - 0.5) * 0.04);
+    const result = randomize(base, head);
+    expect(result.pValue).toBeLessThanOrEqual(3 / (1 + DEFAULT_PERMUTATIONS));
+    expect(result.pValue).toBeGreaterThanOrEqual(1 / (1 + DEFAULT_PERMUTATIONS)); // never 0
+    expect(result.delta).toBeCloseTo(0.1, 2);
+  });
+
+  it('pure symmetric noise gives a large p; exactly balanced differences give p = 1', () => {
+    const random = new Random('noise');
+    const base = uniform(random, 300, 0, 1);
+    const head = base.map((b) => b + (random.nextFloat() - 0.5) * 0.2);
+    expect(randomize(base, head).pValue).toBeGreaterThan(0.1);
+    // Differences ±0.3, ±0.1, ±0.7: the observed sum is 0 up to rounding, so every arrangement is as extreme.
+    const balancedBase = new Float64Array([0.1, 0.4, 0.5, 0.2, 0.9, 0.0]);
+    const balancedHead = new Float64Array([0.4, 0.1, 0.6, 0.1, 0.2, 0.7]);
+    expect(randomize(balancedBase, balancedHead).pValue).toBe(1);
+  });
+
+  it.each([
+    ['distinct tenths', [31, -12, 45, 8, 27, -5, 19, 22]],
+    ['many ties (0.1 + 0.2 ≠ 0.3 in floating point)', [1, 2, 3, -1, 2, 1, -3, 3]],
+    ['a borderline case', [5, -3, 2, 7, -1, 4, -6, 3]],
+  ])('n = 8 (%s): Monte Carlo p with 20,000 permutations is within 0.02 of full enumeration', (_, integers) => {
+    const exact = exactSignFlipP(integers);
+    const base = new Float64Array(8).fill(0.5);
+    const head = Float64Array.from(integers, (k, i) => (base[i] as number) + k / 10);
+    const result = randomize(base, head, { permutations: 20_000 });
+    expect(Math.abs(result.pValue - exact)).toBeLessThan(0.02);
+  });
+
+  it('drops pairs where either side is NaN; n counts the rest', () => {
+    const base = [0.1, Number.NaN, 0.3, 0.4, 0.9];
+    const head = [0.2, 0.5, Number.NaN, 0.8, 0.7];
+    const result = randomize(base, head, { seed: 'nan' });
+    expect(result).toEqual(randomize([0.1, 0.4, 0.9], [0.2, 0.8, 0.7], { seed: 'nan' }));
+    expect(result.n).toBe(3);
+    expect(result.meanBase).toBeCloseTo(1.4 / 3, 15);
+  });
+
+  it('all differences 0, or no pairs left: p = 1 without sampling', () => {
+    const same = randomize([0.2, 0.4, 0.6], [0.2, 0.4, 0.6]);
+    expect(same).toMatchObject({ n: 3, delta: 0, pValue: 1, permutations: 0 });
+    const empty = randomize([Number.NaN], [0.3]);
+    expect(empty.n).toBe(0);
+    expect(empty.pValue).toBe(1);
+    expect(empty.delta).toBeNaN();
+  });
+
+  it('rejects bad input', () => {
+    expect(() => randomize([1, 2], [1])).toThrow(RangeError);
+    expect(() => randomize([1], [Infinity])).toThrow(RangeError);
+    expect(() => randomize([1], [2], { permutations: 0 })).toThrow(RangeError);
+    expect(() => randomize([1], [2], { permutations: 1.5 })).toThrow(RangeError);
+    expect(() => signFlipPValue([Number.NaN])).toThrow(RangeError);
+  });
+
+  it('properties: p in [1/(1+P), 1]; swapping base and head gives the same p and the opposite delta', () => {
+    const value = fc.double({ min: 0, max: 1, noNaN: true });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(value, value), { minLength: 1, maxLength: 70 }),
+        fc.integer({ min: 1, max: 300 }),
+        (pairs, permutations) => {
+          const base = pairs.map(([b]) => b);
+          const head = pairs.map(([, h]) => h);
+          const forward = randomize(base, head, { permutations, seed: 'prop' });
+          const backward = randomize(head, base, { permutations, seed: 'prop' });
+          expect(forward.pValue).toBeGreaterThanOrEqual(1 / (1 + permutations));
+          expect(forward.pValue).toBeLessThanOrEqual(1);
+          expect(backward.pValue).toBe(forward.pValue);
+          expect(backward.delta).toBeCloseTo(-forward.delta, 12);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});

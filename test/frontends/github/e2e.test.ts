@@ -1,0 +1,436 @@
+/**
+ * End to end: the bundled dist/index.js as a child process, exactly as the runner starts it (inputs as INPUT_*
+ * variables with action.yml's defaults applied, the GITHUB_* files), against a loopback server that plays the
+ * GitHub REST API and records every call.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ROOT } from '../../helpers/cli.js';
+import { tempDir, writeJsonl } from '../../helpers/files.js';
+import type { Question } from '../../helpers/paired-runs.js';
+import { type FakeComment, type FakeGitHubServer, type FakeRun, startFakeGitHub, type RepositoryState } from './fake-github-server.js';
+import { BASE_SHA, HEAD_SHA, jsonlText, MERGE_BASE_SHA, pullRequestPayload, sketchScenario, zipOf } from './fakes.js';
+
+const DIST_INDEX = join(ROOT, 'dist', 'index.js');
+const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> };
+const MARKER = '<!-- rag-gate:default -->';
+
+interface ActionRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly outputs: Record<string, string>;
+  readonly summary: string;
+  readonly ms: number;
+}
+
+/** Parses GITHUB_OUTPUT as the runner does: `name<<DELIMITER`, the value's lines, `DELIMITER`. */
+function parseOutputFile(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line === '') continue;
+    const heredoc = line.match(/^([^=<]+)<<(.+)$/);
+    if (heredoc === null) {
+      const [name, ...value] = line.split('=');
+      outputs[name!] = value.join('=');
+      continue;
+    }
+    const [, name, delimiter] = heredoc;
+    const value: string[] = [];
+    for (i++; i < lines.length && lines[i] !== delimiter; i++) value.push(lines[i]!);
+    if (i >= lines.length) throw new Error(`output ${name}: no closing delimiter ${delimiter}`);
+    outputs[name!] = value.join('\n');
+  }
+  return outputs;
+}
+
+interface RunOptions {
+  readonly inputs?: Record<string, string>;
+  readonly eventName?: string;
+  readonly payload?: object;
+}
+
+/** The results files of one job's workspace. */
+interface Workspace {
+  readonly dir: string;
+}
+
+function workspace(head: readonly Question[], base?: readonly Question[]): Workspace {
+  const dir = tempDir();
+  writeJsonl(dir, 'results.jsonl', head);
+  if (base !== undefined) writeJsonl(dir, 'base.jsonl', base);
+  return { dir };
+}
+
+const failing = () => {
+  const { base, head } = sketchScenario();
+  return workspace(head, base);
+};
+const unchanged = () => {
+  const { base } = sketchScenario();
+  return workspace(base, base);
+};
+
+let runs = 0;
+
+/** `node dist/index.js` in the workspace, with the environment the runner gives a JavaScript action. */
+async function runDist(server: FakeGitHubServer, work: Workspace, options: RunOptions = {}): Promise<ActionRun> {
+  runs++;
+  const files = join(work.dir, `_runner-${runs}`);
+  mkdirSync(join(files, 'temp'), { recursive: true });
+  const outputFile = join(files, 'output');
+  const summaryFile = join(files, 'step_summary');
+  const eventFile = join(files, 'event.json');
+  writeFileSync(outputFile, '');
+  writeFileSync(summaryFile, '');
+  writeFileSync(eventFile, JSON.stringify(options.payload ?? pullRequestPayload(42)));
+
+  const given: Record<string, string> = { results: 'results.jsonl', ...options.inputs };
+  const inputs: Record<string, string> = {};
+  for (const [name, input] of Object.entries(ACTION.inputs)) {
+    const value = given[name] ?? (input.default === '${{ github.token }}' ? 'ghs_faketoken' : input.default);
+    if (value !== undefined) inputs[`INPUT_${name.toUpperCase()}`] = String(value);
+  }
+  for (const name of Object.keys(given)) if (!(name in ACTION.inputs)) throw new Error(`action.yml has no input ${name}`);
+
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    ...inputs,
+    CI: 'true',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: options.eventName ?? 'pull_request',
+    GITHUB_EVENT_PATH: eventFile,
+    GITHUB_REPOSITORY: 'octo/shop',
+    GITHUB_REPOSITORY_OWNER: 'octo',
+    GITHUB_RUN_ID: '5000',
+    GITHUB_WORKSPACE: work.dir,
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_API_URL: server.url,
+    GITHUB_SERVER_URL: 'https://github.com',
+    RUNNER_TEMP: join(files, 'temp'),
+    RAG_GATE_RETRY_BASE_MS: '10',
+  };
+
+  const started = Date.now();
+  const child = spawn(process.execPath, [DIST_INDEX], { cwd: work.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (exitCode) => resolve(exitCode));
+  }).finally(() => clearTimeout(timer));
+  return { code, stdout, stderr, outputs: parseOutputFile(readFileSync(outputFile, 'utf8')), summary: readFileSync(summaryFile, 'utf8'), ms: Date.now() - started };
+}
+
+const COMMENTS = /^\/repos\/octo\/shop\/issues\/42\/comments$/;
+const COMMENT_ID = /^\/repos\/octo\/shop\/issues\/comments\/\d+$/;
+const ANY_COMMENT_CALL = /^\/(user$|repos\/octo\/shop\/issues\/)/;
+
+let server: FakeGitHubServer | undefined;
+
+async function start(initial: Partial<RepositoryState> = {}): Promise<FakeGitHubServer> {
+  server = await startFakeGitHub(initial);
+  return server;
+}
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** The ::warning workflow commands the action printed. */
+const warnings = (run: ActionRun) => run.stdout.split('\n').filter((line) => line.startsWith('::warning'));
+
+/**
+ * Nothing on stderr but Octokit's own log line for the expected 403 on GET /user (GITHUB_TOKEN cannot read it;
+ * the action then identifies its comments by the Bot type).
+ */
+function expectQuietStderr(run: ActionRun): void {
+  expect(run.stderr.split('\n').filter((line) => line !== '' && !/^GET \/user - 403 with id \S+ in \d+ms$/.test(line))).toEqual([]);
+}
+
+function expectFast(run: ActionRun): void {
+  expect(run.ms, `the action took ${run.ms} ms`).toBeLessThan(3000);
+}
+
+describe('dist/index.js as the runner runs it', () => {
+  it('fails on a significant retrieval drop: exit 1, outputs, summary, comment', async () => {
+    const api = await start();
+    const run = await runDist(api, failing(), { inputs: { baseline: 'base.jsonl' } });
+    expectQuietStderr(run);
+    expect(run.code).toBe(1);
+    expectFast(run);
+    expect(run.stdout).toMatch(/^::error::rag-gate: retrieval regressed significantly: retrieval ok \(hit@5\) 0\.912 → 0\.829, 16 broken vs 2 fixed/m);
+
+    const { outputs } = run;
+    expect(Object.keys(outputs).sort()).toEqual(['baseline-found', 'baseline-sha', 'broken', 'comment-url', 'fixed', 'p-value', 'regressions', 'report-json', 'report-markdown', 'verdict']);
+    expect(outputs.verdict).toBe('fail');
+    expect(Number(outputs['p-value'])).toBeCloseTo((2 * 2 * 172) / 262144, 12);
+    expect(outputs.fixed).toBe('6');
+    expect(outputs.broken).toBe('15');
+    expect(outputs.regressions).toBe('15');
+    expect(outputs['baseline-found']).toBe('true');
+    expect(outputs['baseline-sha']).toBe('');
+    expect(outputs['comment-url']).toBe('https://github.com/octo/shop/pull/42#issuecomment-1000');
+    expect(existsSync(outputs['report-json']!)).toBe(true);
+    expect(JSON.parse(readFileSync(outputs['report-json']!, 'utf8'))).toMatchObject({ verdict: 'fail', paired: 200, regressions: expect.any(Array) });
+    const markdown = readFileSync(outputs['report-markdown']!, 'utf8');
+
+    expect(run.summary).toContain('16 broken');
+    expect(run.summary).toContain(MARKER);
+    const [post] = api.callsTo('POST', COMMENTS);
+    expect(post?.body).toEqual({ body: markdown });
+    expect(markdown.startsWith(MARKER)).toBe(true);
+  });
+
+  it('passes when nothing changed: exit 0', async () => {
+    const api = await start();
+    const run = await runDist(api, unchanged(), { inputs: { baseline: 'base.jsonl' } });
+    expect(run.code).toBe(0);
+    expectFast(run);
+    expect(run.outputs).toMatchObject({ verdict: 'pass', fixed: '0', broken: '0', regressions: '0', 'baseline-found': 'true' });
+    expect(warnings(run)).toEqual([]);
+    expect(run.stdout).not.toContain('::error');
+  });
+
+  it('creates the comment on the first run and updates it, not duplicated, on the second', async () => {
+    const api = await start();
+    const first = await runDist(api, failing(), { inputs: { baseline: 'base.jsonl' } });
+    expect(first.code).toBe(1);
+    expect(api.callsTo('POST', COMMENTS)).toHaveLength(1);
+    expect(api.callsTo('GET', /^\/user$/)).toHaveLength(1);
+    const id = api.state.comments[0]!.id;
+
+    const second = await runDist(api, unchanged(), { inputs: { baseline: 'base.jsonl' } });
+    expect(second.code).toBe(0);
+    expect(api.callsTo('POST', COMMENTS)).toHaveLength(1);
+    const patches = api.callsTo('PATCH', COMMENT_ID);
+    expect(patches.map((call) => call.path)).toEqual([`/repos/octo/shop/issues/comments/${id}`]);
+    expect(api.state.comments).toHaveLength(1);
+    expect(api.state.comments[0]!.body).toBe(readFileSync(second.outputs['report-markdown']!, 'utf8'));
+    expect(api.state.comments[0]!.body).toContain('✅');
+    expect(second.outputs['comment-url']).toBe(first.outputs['comment-url']);
+  });
+
+  it("leaves a human's comment with the marker alone", async () => {
+    const human: FakeComment = { id: 1, body: `Our bot writes ${MARKER} — see?\n${MARKER}`, user: { login: 'alice', type: 'User' } };
+    const api = await start({ comments: [{ ...human, user: { ...human.user } }] });
+    const first = await runDist(api, failing(), { inputs: { baseline: 'base.jsonl' } });
+    const second = await runDist(api, unchanged(), { inputs: { baseline: 'base.jsonl' } });
+    expect([first.code, second.code]).toEqual([1, 0]);
+    expect(api.callsTo('PATCH', /\/issues\/comments\/1$/)).toEqual([]);
+    expect(api.callsTo('POST', COMMENTS)).toHaveLength(1);
+    expect(api.callsTo('PATCH', COMMENT_ID)).toHaveLength(1);
+    expect(api.state.comments.map((c) => [c.id, c.user.login])).toEqual([
+      [1, 'alice'],
+      [1001, 'github-actions[bot]'],
+    ]);
+    expect(api.state.comments[0]!.body).toBe(human.body);
+  });
+
+  it('reads every page of comments to find its own (more than 100)', async () => {
+    const comments: FakeComment[] = Array.from({ length: 150 }, (_, i) => ({ id: i + 1, body: `comment ${i + 1}`, user: { login: 'alice', type: 'User' } }));
+    comments[119] = { id: 120, body: `${MARKER}\nold report`, user: { login: 'github-actions[bot]', type: 'Bot' } };
+    const api = await start({ comments });
+    const run = await runDist(api, unchanged(), { inputs: { baseline: 'base.jsonl' } });
+    expect(run.code).toBe(0);
+    expectFast(run);
+    const pages = api.callsTo('GET', COMMENTS);
+    expect(pages.map((call) => [call.query.per_page, call.query.page])).toEqual([
+      ['100', undefined],
+      ['100', '2'],
+    ]);
+    expect(api.callsTo('POST', COMMENTS)).toEqual([]);
+    expect(api.callsTo('PATCH', COMMENT_ID).map((call) => call.path)).toEqual(['/repos/octo/shop/issues/comments/120']);
+    expect(run.outputs['comment-url']).toMatch(/#issuecomment-120$/);
+  });
+
+  it('a read-only token (a fork): 403 on the comment, warning with the workflow_run recipe, summary, and the gate', async () => {
+    const api = await start({ faults: [{ method: 'POST', path: COMMENTS, status: 403, times: Infinity, message: 'Resource not accessible by integration' }] });
+    const run = await runDist(api, failing(), { inputs: { baseline: 'base.jsonl' } });
+    expect(run.code).toBe(1);
+    expectFast(run);
+    expect(api.callsTo('POST', COMMENTS)).toHaveLength(1);
+    const [warning, ...more] = warnings(run);
+    expect(more).toEqual([]);
+    expect(warning).toMatch(/^::warning title=rag-gate%3A no PR comment::rag-gate could not comment on pull request #42: .*workflow_run/);
+    expect(run.summary).toContain('16 broken');
+    expect(run.outputs).toMatchObject({ verdict: 'fail', 'comment-url': '' });
+    expect(run.stdout).toMatch(/^::error::rag-gate: retrieval regressed significantly/m);
+  });
+
+  it('finds the baseline artifact of the merge-base run, ignoring a newer run and a fork', async () => {
+    const { base, head } = sketchScenario();
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const pushRun = (fields: Partial<FakeRun> & Pick<FakeRun, 'id' | 'headSha' | 'createdAt'>): FakeRun => ({
+      runNumber: fields.id - 1000,
+      branch: 'main',
+      event: 'push',
+      conclusion: 'success',
+      headRepository: 'octo/shop',
+      ...fields,
+    });
+    const api = await start({
+      mergeBase: MERGE_BASE_SHA,
+      runs: [
+        pushRun({ id: 1011, headSha: MERGE_BASE_SHA, createdAt: hoursAgo(50) }),
+        pushRun({ id: 1012, headSha: 'e'.repeat(40), createdAt: hoursAgo(3) }),
+        pushRun({ id: 1013, headSha: MERGE_BASE_SHA, createdAt: hoursAgo(1), headRepository: 'mallory/shop' }),
+        pushRun({ id: 1014, headSha: MERGE_BASE_SHA, createdAt: hoursAgo(24 * 40) }),
+      ],
+      artifacts: new Map([
+        [1011, [{ id: 511, name: 'rag-gate-results', expired: false }]],
+        [1012, [{ id: 512, name: 'rag-gate-results', expired: false }]],
+        [1013, [{ id: 513, name: 'rag-gate-results', expired: false }]],
+        [1014, [{ id: 514, name: 'rag-gate-results', expired: false }]],
+      ]),
+      zips: new Map([
+        [511, zipOf({ 'results.jsonl': jsonlText(base), 'logs/run.txt': 'ok\n' })],
+        [512, zipOf({ 'results.jsonl': jsonlText(head) })],
+        [513, zipOf({ 'results.jsonl': jsonlText(head) })],
+        [514, zipOf({ 'results.jsonl': jsonlText(head) })],
+      ]),
+    });
+    const run = await runDist(api, workspace(head));
+    expectQuietStderr(run);
+    expectFast(run);
+
+    expect(api.callsTo('GET', /^\/repos\/octo\/shop\/actions\/runs\/5000$/)).toHaveLength(1);
+    const [list] = api.callsTo('GET', /^\/repos\/octo\/shop\/actions\/workflows\/77\/runs$/);
+    expect(list?.query).toMatchObject({ branch: 'main', event: 'push', status: 'success' });
+    expect(list?.query.created).toMatch(/^>=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(Date.now() - Date.parse(list!.query.created!.replace(/^>=/, ''))).toBeCloseTo(30 * 86_400_000, -5);
+    expect(api.callsTo('GET', /\/compare\//).map((call) => call.path)).toEqual([`/repos/octo/shop/compare/${BASE_SHA}...${HEAD_SHA}`]);
+    expect(api.callsTo('GET', /\/artifacts$/).map((call) => [call.path, call.query.name])).toEqual([['/repos/octo/shop/actions/runs/1011/artifacts', 'rag-gate-results']]);
+    // Octokit follows GitHub's redirect to the blob storage, on another origin, without the token.
+    const download = api.callsTo('GET', /^\/repos\/octo\/shop\/actions\/artifacts\/511\/zip$/);
+    expect(download.map((call) => call.authorization)).toEqual(['token ghs_faketoken']);
+    const blob = api.calls.filter((call) => call.server === 'blob');
+    expect(blob.map((call) => [call.method, call.path, call.query.sig, call.authorization])).toEqual([['GET', '/blob/artifact-511.zip', 'abc', undefined]]);
+    expect(api.calls.filter((call) => call.server === 'api').every((call) => call.authorization === 'token ghs_faketoken')).toBe(true);
+
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({ verdict: 'fail', 'baseline-found': 'true', 'baseline-sha': MERGE_BASE_SHA, broken: '15' });
+    const body = api.state.comments[0]!.body;
+    expect(body).toContain('`main` at `aaaaaaa` (the merge-base), results from run 11, 2 days old');
+    expect(run.summary).toContain('`aaaaaaa`');
+  });
+
+  it('with no baseline (no runs yet): a neutral pass that says why', async () => {
+    const api = await start();
+    const { head } = sketchScenario();
+    const run = await runDist(api, workspace(head));
+    expect(run.code).toBe(0);
+    expectFast(run);
+    expect(run.outputs).toMatchObject({ verdict: 'neutral', 'baseline-found': 'false', 'baseline-sha': '', 'p-value': '', regressions: '0' });
+    expect(JSON.parse(readFileSync(run.outputs['report-json']!, 'utf8'))).toMatchObject({ verdict: 'neutral', baseline: { found: false } });
+    const body = api.state.comments[0]!.body;
+    expect(body.startsWith(MARKER)).toBe(true);
+    expect(body).toContain('no successful push run of this workflow on `main` in the last 30 days');
+    expect(run.summary).toContain('no successful push run');
+    expect(run.stdout).not.toContain('::error');
+    expect(warnings(run)).toEqual([]);
+  });
+
+  it('retries a transient 502 on the comments list', async () => {
+    const api = await start({ faults: [{ method: 'GET', path: COMMENTS, status: 502, times: 1, message: 'Bad Gateway' }] });
+    const run = await runDist(api, failing(), { inputs: { baseline: 'base.jsonl' } });
+    expect(run.code).toBe(1);
+    expectFast(run);
+    expect(api.callsTo('GET', COMMENTS)).toHaveLength(2);
+    expect(api.callsTo('POST', COMMENTS)).toHaveLength(1);
+    expect(warnings(run)).toEqual([]);
+    expect(run.outputs['comment-url']).toMatch(/#issuecomment-1000$/);
+  });
+
+  it('waits out a secondary rate limit for its retry-after, then carries on', async () => {
+    // On a GET: a retried write would also wait for Octokit's own 3 s spacing of notifying writes.
+    const limited = 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.';
+    const api = await start({ faults: [{ method: 'GET', path: COMMENTS, status: 403, times: 1, message: limited, headers: { 'retry-after': '1' } }] });
+    const run = await runDist(api, failing(), { inputs: { baseline: 'base.jsonl' } });
+    expect(run.code).toBe(1);
+    expectFast(run);
+    const [first, second] = api.callsTo('GET', COMMENTS);
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(1000);
+    expect(run.stdout).toMatch(/^GitHub secondary rate limit on GET \S*\/issues\/(42|\{issue_number\})\/comments\S*; retrying in 1s$/m);
+    expect(api.callsTo('POST', COMMENTS)).toHaveLength(1);
+    expect(warnings(run)).toEqual([]);
+    expect(run.outputs['comment-url']).toMatch(/#issuecomment-1000$/);
+  });
+
+  it('gives up after bounded retries of a 5xx, warns, and keeps the verdict', async () => {
+    const api = await start({ faults: [{ method: 'GET', path: COMMENTS, status: 500, times: Infinity }] });
+    const run = await runDist(api, failing(), { inputs: { baseline: 'base.jsonl' } });
+    expect(run.code).toBe(1);
+    expectFast(run);
+    expect(api.callsTo('GET', COMMENTS)).toHaveLength(4);
+    expect(warnings(run)).toEqual([expect.stringMatching(/^::warning title=rag-gate%3A no PR comment::.*the GitHub API failed.*the verdict below still stands/)]);
+    expect(run.outputs.verdict).toBe('fail');
+  });
+
+  it('comment: never makes no comment call', async () => {
+    const api = await start();
+    const run = await runDist(api, failing(), { inputs: { baseline: 'base.jsonl', comment: 'never' } });
+    expect(run.code).toBe(1);
+    expect(api.calls.filter((call) => ANY_COMMENT_CALL.test(call.path))).toEqual([]);
+    expect(run.outputs['comment-url']).toBe('');
+    expect(run.summary).toContain('16 broken');
+  });
+
+  it('advisory mode: exit 0 with a warning on a failing gate', async () => {
+    const api = await start();
+    const run = await runDist(api, failing(), { inputs: { baseline: 'base.jsonl', mode: 'advisory' } });
+    expect(run.code).toBe(0);
+    expect(run.outputs.verdict).toBe('fail');
+    expect(warnings(run)).toEqual([expect.stringMatching(/^::warning title=rag-gate%3A regression::rag-gate: retrieval regressed significantly/)]);
+  });
+
+  it('a workflow_run event: comments on the pull request of the triggering run, with its workflow as the producer', async () => {
+    const api = await start({ pulls: new Map([[42, { number: 42, baseRef: 'main', baseSha: BASE_SHA, headRef: 'feature', headSha: HEAD_SHA }]]) });
+    const { head } = sketchScenario();
+    const payload = {
+      action: 'completed',
+      workflow_run: { id: 4321, event: 'pull_request', head_branch: 'feature', head_sha: HEAD_SHA, head_repository: { full_name: 'octo/shop', owner: { login: 'octo' } }, pull_requests: [{ number: 42 }] },
+    };
+    const run = await runDist(api, workspace(head), { eventName: 'workflow_run', payload });
+    expect(run.code).toBe(0);
+    expectFast(run);
+    expect(api.callsTo('GET', /^\/repos\/octo\/shop\/pulls\/42$/)).toHaveLength(1);
+    expect(api.callsTo('GET', /^\/repos\/octo\/shop\/actions\/runs\/\d+$/).map((call) => call.path)).toEqual(['/repos/octo/shop/actions/runs/4321']);
+    expect(api.callsTo('GET', /\/workflows\/77\/runs$/)[0]?.query.branch).toBe('main');
+    expect(api.callsTo('POST', COMMENTS)).toHaveLength(1);
+    expect(run.outputs).toMatchObject({ verdict: 'neutral', 'baseline-found': 'false' });
+  });
+
+  it('a push event: summary only, no comment', async () => {
+    const api = await start();
+    const run = await runDist(api, failing(), {
+      eventName: 'push',
+      payload: { ref: 'refs/heads/main', before: BASE_SHA, after: HEAD_SHA, repository: { full_name: 'octo/shop' } },
+    });
+    expect(run.code).toBe(0);
+    expectFast(run);
+    expect(api.calls.filter((call) => ANY_COMMENT_CALL.test(call.path))).toEqual([]);
+    expect(run.summary).toContain('a push event has no base branch to compare with');
+    expect(run.outputs).toMatchObject({ verdict: 'neutral', 'comment-url': '' });
+  });
+
+  it('bad results: fails naming file, line and field, and posts nothing', async () => {
+    const api = await start();
+    const work = failing();
+    writeFileSync(join(work.dir, 'results.jsonl'), '{"id": "q1", "question": "a"}\n{"id": "q2", "question": "b", "correct": "yes"}\n');
+    const run = await runDist(api, work, { inputs: { baseline: 'base.jsonl' } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^::error::rag-gate: bad input%0Aresults\.jsonl:2: correct: must be true or false$/m);
+    expect(api.calls).toEqual([]);
+  });
+});

@@ -1,0 +1,205 @@
+/** Fakes for the action's unit tests: a GitHubApi held in memory, a runtime that records, and scenario data. */
+import { strToU8, zipSync } from 'fflate';
+import type { ActionRuntime } from '../../../src/frontends/github/run.js';
+import type { GitHubApi, IssueComment, PullRequestRef, WorkflowRun } from '../../../src/frontends/github/github.js';
+import type { InputName } from '../../../src/frontends/github/inputs.js';
+export { sketchScenario } from '../../helpers/paired-runs.js';
+
+/** An error like Octokit's RequestError: what the action reads is `status`. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message = `HTTP ${status}`,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export interface ApiCall {
+  readonly method: keyof GitHubApi;
+  readonly args: readonly unknown[];
+}
+
+/** A repository in memory. Each method records its call; `fail` makes a method throw instead. */
+export class FakeGitHub implements GitHubApi {
+  readonly calls: ApiCall[] = [];
+  workflowId = 77;
+  /** What listSuccessfulPushRuns returns, whatever it is asked (the real API filters by branch and date). */
+  runs: WorkflowRun[] = [];
+  mergeBaseSha: string | null = null;
+  /** Artifacts by run id. */
+  artifacts = new Map<number, { id: number; name: string }>();
+  /** Zip bytes by artifact id. */
+  zips = new Map<number, Uint8Array>();
+  comments: IssueComment[] = [];
+  login: string | null = null;
+  pulls = new Map<number, PullRequestRef>();
+  fail: Partial<Record<keyof GitHubApi, Error>> = {};
+  private nextCommentId = 9000;
+
+  private record(method: keyof GitHubApi, ...args: unknown[]): void {
+    this.calls.push({ method, args });
+    const error = this.fail[method];
+    if (error !== undefined) throw error;
+  }
+
+  /** The calls of one method. */
+  called(method: keyof GitHubApi): ApiCall[] {
+    return this.calls.filter((call) => call.method === method);
+  }
+
+  async getWorkflowId(runId: number): Promise<number> {
+    this.record('getWorkflowId', runId);
+    return this.workflowId;
+  }
+
+  async listSuccessfulPushRuns(workflowId: number, branch: string, since: Date): Promise<WorkflowRun[]> {
+    this.record('listSuccessfulPushRuns', workflowId, branch, since);
+    return this.runs;
+  }
+
+  async mergeBase(base: string, head: string): Promise<string | null> {
+    this.record('mergeBase', base, head);
+    return this.mergeBaseSha;
+  }
+
+  async findArtifact(runId: number, name: string): Promise<{ id: number; name: string } | null> {
+    this.record('findArtifact', runId, name);
+    const artifact = this.artifacts.get(runId);
+    return artifact !== undefined && artifact.name === name ? artifact : null;
+  }
+
+  async downloadArtifact(artifactId: number): Promise<Uint8Array> {
+    this.record('downloadArtifact', artifactId);
+    const zip = this.zips.get(artifactId);
+    if (zip === undefined) throw new HttpError(404, 'artifact not found');
+    return zip;
+  }
+
+  async listComments(issueNumber: number): Promise<IssueComment[]> {
+    this.record('listComments', issueNumber);
+    return this.comments.map((comment) => ({ ...comment }));
+  }
+
+  async createComment(issueNumber: number, body: string): Promise<{ id: number; url: string }> {
+    this.record('createComment', issueNumber, body);
+    const id = this.nextCommentId++;
+    const url = `https://github.com/octo/shop/pull/${issueNumber}#issuecomment-${id}`;
+    this.comments.push({ id, body, authorLogin: this.login ?? 'github-actions[bot]', authorType: 'Bot', url });
+    return { id, url };
+  }
+
+  async updateComment(commentId: number, body: string): Promise<{ id: number; url: string }> {
+    this.record('updateComment', commentId, body);
+    const comment = this.comments.find((c) => c.id === commentId);
+    if (comment === undefined) throw new HttpError(404, 'comment not found');
+    this.comments = this.comments.map((c) => (c.id === commentId ? { ...c, body } : c));
+    return { id: commentId, url: comment.url };
+  }
+
+  async authenticatedLogin(): Promise<string | null> {
+    this.record('authenticatedLogin');
+    return this.login;
+  }
+
+  async findPullRequest(headOwner: string, headBranch: string, headSha: string): Promise<PullRequestRef | null> {
+    this.record('findPullRequest', headOwner, headBranch, headSha);
+    return [...this.pulls.values()].find((pull) => pull.headSha === headSha) ?? null;
+  }
+
+  async getPullRequest(issueNumber: number): Promise<PullRequestRef> {
+    this.record('getPullRequest', issueNumber);
+    const pull = this.pulls.get(issueNumber);
+    if (pull === undefined) throw new HttpError(404, 'pull request not found');
+    return pull;
+  }
+}
+
+/** The comment methods: none of them may be called when no comment is wanted. */
+export const COMMENT_METHODS: readonly (keyof GitHubApi)[] = ['authenticatedLogin', 'listComments', 'createComment', 'updateComment'];
+
+export function workflowRun(fields: Partial<WorkflowRun> & Pick<WorkflowRun, 'id' | 'headSha' | 'createdAt'>): WorkflowRun {
+  return { runNumber: fields.id, headRepository: 'octo/shop', url: `https://github.com/octo/shop/actions/runs/${fields.id}`, ...fields };
+}
+
+export function comment(fields: Partial<IssueComment> & Pick<IssueComment, 'id' | 'body'>): IssueComment {
+  return { authorLogin: 'someone', authorType: 'User', url: `https://github.com/octo/shop/pull/42#issuecomment-${fields.id}`, ...fields };
+}
+
+/** JSON Lines text for records. */
+export function jsonlText(records: readonly object[]): string {
+  return records.map((record) => JSON.stringify(record)).join('\n') + '\n';
+}
+
+/** A zip archive of named text files, as GitHub serves an artifact. */
+export function zipOf(files: Readonly<Record<string, string>>): Uint8Array {
+  return zipSync(Object.fromEntries(Object.entries(files).map(([name, text]) => [name, strToU8(text)])));
+}
+
+export interface FakeRun {
+  readonly runtime: ActionRuntime;
+  readonly outputs: Map<string, string>;
+  readonly failures: string[];
+  readonly warnings: { message: string; title: string | undefined }[];
+  readonly infos: string[];
+  readonly summaries: string[];
+}
+
+export interface FakeRuntimeOptions {
+  readonly inputs: Partial<Record<InputName, string>>;
+  readonly api: GitHubApi;
+  readonly env?: Record<string, string | undefined>;
+  readonly eventName?: string;
+  readonly eventPayload?: unknown;
+  readonly now?: Date;
+  readonly writeSummary?: (markdown: string) => Promise<void>;
+}
+
+export const NOW = new Date('2026-11-20T12:00:00Z');
+
+/** A runtime that records what the action reports; the API is the one given, whatever the token. */
+export function fakeRuntime(options: FakeRuntimeOptions): FakeRun {
+  const run: Omit<FakeRun, 'runtime'> = { outputs: new Map(), failures: [], warnings: [], infos: [], summaries: [] };
+  const runtime: ActionRuntime = {
+    getInput: (name) => options.inputs[name] ?? (name === 'github-token' ? 'fake-token' : ''),
+    env: {
+      GITHUB_REPOSITORY: 'octo/shop',
+      GITHUB_EVENT_NAME: options.eventName ?? 'pull_request',
+      GITHUB_RUN_ID: '5000',
+      ...options.env,
+    },
+    readEventPayload: () => options.eventPayload ?? pullRequestPayload(),
+    createApi: () => options.api,
+    info: (message) => void run.infos.push(message),
+    warning: (message, title) => void run.warnings.push({ message, title }),
+    setOutput: (name, value) => void run.outputs.set(name, value),
+    setFailed: (message) => void run.failures.push(message),
+    writeSummary:
+      options.writeSummary ??
+      (async (markdown) => {
+        run.summaries.push(markdown);
+      }),
+    now: () => options.now ?? NOW,
+  };
+  return { runtime, ...run };
+}
+
+export const BASE_SHA = 'b'.repeat(40);
+export const HEAD_SHA = 'c'.repeat(40);
+export const MERGE_BASE_SHA = 'a'.repeat(40);
+
+/** A pull_request event payload, as GitHub writes it to GITHUB_EVENT_PATH (the fields the action reads). */
+export function pullRequestPayload(number = 42): object {
+  return {
+    action: 'synchronize',
+    number,
+    pull_request: {
+      number,
+      base: { ref: 'main', sha: BASE_SHA, repo: { full_name: 'octo/shop' } },
+      head: { ref: 'feature', sha: HEAD_SHA, repo: { full_name: 'octo/shop' } },
+    },
+    repository: { full_name: 'octo/shop' },
+  };
+}
+

@@ -1,0 +1,80 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAction } from '../../../src/frontends/github/run.js';
+import { tempDir, writeJsonl } from '../../helpers/files.js';
+import { type FakeOpenAI, startFakeOpenAI } from '../../judge/fake-openai.js';
+import { FakeGitHub, fakeRuntime } from './fakes.js';
+
+let judge: FakeOpenAI;
+beforeAll(async () => {
+  judge = await startFakeOpenAI();
+});
+afterAll(() => judge.close());
+
+/** 40 questions whose answers the fake judge finds correct in base and wrong in head for 30 of them. */
+function judgedRuns(dir: string): { base: string; head: string } {
+  const records = (wrong: (i: number) => boolean) =>
+    Array.from({ length: 40 }, (_, i) => ({ id: `q${i}`, question: `Q${i}?`, expected_answer: `answer ${i}`, answer: wrong(i) ? 'no idea' : `it is answer ${i}` }));
+  return { base: writeJsonl(dir, 'base.jsonl', records(() => false)), head: writeJsonl(dir, 'results.jsonl', records((i) => i < 30)) };
+}
+
+async function run(dir: string, files: { base: string; head: string }, inputs: Record<string, string> = {}) {
+  judge.reset();
+  const fake = fakeRuntime({
+    api: new FakeGitHub(),
+    inputs: { results: files.head, baseline: files.base, judge: 'openai', 'judge-model': 'judge-1', 'judge-cache': join(dir, 'cache'), 'fail-on': 'end-to-end', ...inputs },
+    env: { RUNNER_TEMP: dir, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: judge.url, RAG_GATE_JUDGE_BACKOFF_MS: '5' },
+  });
+  await runAction(fake.runtime);
+  return fake;
+}
+
+describe('the action with judge: openai', () => {
+  it('judges correctness where records lack it, and an uncalibrated judge does not fail the check', async () => {
+    const dir = tempDir();
+    const { outputs, failures, warnings } = await run(dir, judgedRuns(dir));
+    expect(failures).toEqual([]);
+    expect(judge.requests.filter((r) => r.path === '/v1/chat/completions').length).toBeGreaterThan(0);
+    expect(outputs.get('verdict')).toBe('pass');
+    expect(outputs.get('broken')).toBe('30');
+    const report = JSON.parse(readFileSync(outputs.get('report-json')!, 'utf8'));
+    expect(report.judges.map((j: { field: string; allowed: boolean }) => [j.field, j.allowed])).toEqual([
+      ['answer_relevance', false],
+      ['correct', false],
+    ]);
+    const comment = readFileSync(outputs.get('report-markdown')!, 'utf8');
+    expect(comment).toMatch(/### ⚠️ rag-gate: end-to-end correctness dropped, but the judge is uncalibrated, so it does not gate/);
+    expect(comment).toMatch(/\*\*Judge\*\*: .*judge judge-1 \(correctness-v1\) is uncalibrated/);
+    expect(warnings).toEqual([]);
+  });
+
+  it('a calibration record for the same judge lets the drop fail the check, and the cache makes the rerun call nothing', async () => {
+    const dir = tempDir();
+    const files = judgedRuns(dir);
+    await run(dir, files);
+    const record = join(dir, 'calibration.json');
+    writeFileSync(record, JSON.stringify({ model: 'judge-1', promptVersion: 'correctness-v1', kind: 'correctness', kappa: 0.8, observed: 0.9, expected: 0.5, n: 100, date: '2026-11-01T00:00:00Z' }));
+    const { failures, outputs } = await run(dir, files, { 'judge-calibration': record });
+    expect(judge.requests).toEqual([]);
+    expect(outputs.get('verdict')).toBe('fail');
+    expect(failures.join('\n')).toMatch(/end-to-end regressed significantly/);
+  });
+
+  it('fails with a clear message when no key is set, before reading anything', async () => {
+    const dir = tempDir();
+    const files = judgedRuns(dir);
+    const fake = fakeRuntime({ api: new FakeGitHub(), inputs: { results: files.head, baseline: files.base, judge: 'openai', 'judge-cache': join(dir, 'cache') }, env: { RUNNER_TEMP: dir } });
+    await runAction(fake.runtime);
+    expect(fake.failures.join('\n')).toMatch(/no API key: set OPENAI_API_KEY/);
+    expect(existsSync(join(dir, 'rag-gate', 'default', 'report.json'))).toBe(false);
+  });
+
+  it('rejects an unknown judge', async () => {
+    const dir = tempDir();
+    const files = judgedRuns(dir);
+    const fake = fakeRuntime({ api: new FakeGitHub(), inputs: { results: files.head, judge: 'claude' }, env: { RUNNER_TEMP: dir } });
+    await runAction(fake.runtime);
+    expect(fake.failures.join('\n')).toMatch(/input "judge": must be none or openai/);
+  });
+});

@@ -1,0 +1,432 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { commentMarker } from '../../../src/frontends/github/comment.js';
+import type { InputName } from '../../../src/frontends/github/inputs.js';
+import { runAction } from '../../../src/frontends/github/run.js';
+import { ROOT } from '../../helpers/cli.js';
+import { tempDir, writeJsonl } from '../../helpers/files.js';
+import { type Question } from '../../helpers/paired-runs.js';
+import { comment, COMMENT_METHODS, FakeGitHub, type FakeRuntimeOptions, fakeRuntime, HEAD_SHA, HttpError, MERGE_BASE_SHA, sketchScenario, workflowRun, zipOf, jsonlText } from './fakes.js';
+
+const DECLARED_OUTPUTS = Object.keys((parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { outputs: Record<string, unknown> }).outputs).sort();
+
+interface Setup {
+  dir: string;
+  head: string;
+  base: string;
+}
+
+/** Head and base results files in a fresh directory. */
+function files(head: readonly Question[], base: readonly Question[]): Setup {
+  const dir = tempDir();
+  return { dir, head: writeJsonl(dir, 'results.jsonl', head), base: writeJsonl(dir, 'base.jsonl', base) };
+}
+
+function failing(): Setup {
+  const { base, head } = sketchScenario();
+  return files(head, base);
+}
+
+function unchanged(): Setup {
+  const { base } = sketchScenario();
+  return files(base, base);
+}
+
+async function run(setup: Setup, inputs: Partial<Record<InputName, string>>, options: Partial<FakeRuntimeOptions> & { api?: FakeGitHub } = {}) {
+  const api = options.api ?? new FakeGitHub();
+  const fake = fakeRuntime({ api, ...options, inputs: { results: setup.head, ...inputs }, env: { RUNNER_TEMP: setup.dir, ...options.env } });
+  await runAction(fake.runtime);
+  return { ...fake, api };
+}
+
+const commentCalls = (api: FakeGitHub) => api.calls.filter((call) => COMMENT_METHODS.includes(call.method));
+
+describe('the log', () => {
+  it('never lets user text run a workflow command: one line per cell, and commands stopped around the report', async () => {
+    const { base, head } = sketchScenario();
+    const hostile = '::error title=injected::gotcha';
+    const rename = (records: Question[]) => records.map((r, i) => (i === 0 ? { ...r, id: `q0\n${hostile}`, tags: [`t\n${hostile}`] } : r));
+    const setup = files(rename(head), rename(base));
+    const { infos } = await run(setup, { baseline: setup.base });
+    const report = infos.findIndex((line) => line.startsWith('rag-gate compare:'));
+    expect(report).toBeGreaterThan(0);
+    const token = /^::stop-commands::(.+)$/.exec(infos[report - 1]!)?.[1];
+    expect(token).toMatch(/^[0-9a-f-]{36}$/);
+    expect(infos[report + 1]).toBe(`::${token}::`);
+    expect(infos[report]!.split('\n').some((line) => line.startsWith('::'))).toBe(false);
+    expect(infos[report]).toContain(`q0 ${hostile}`);
+  });
+});
+
+describe('runAction with a base results file', () => {
+  it('fails the gate on a significant retrieval drop, with every output, the summary and the comment', async () => {
+    const setup = failing();
+    const { outputs, failures, warnings, summaries, api } = await run(setup, { baseline: setup.base });
+
+    expect([...outputs.keys()].sort()).toEqual(DECLARED_OUTPUTS);
+    expect(outputs.get('verdict')).toBe('fail');
+    expect(Number(outputs.get('p-value'))).toBeCloseTo((2 * 2 * 172) / 262144, 12);
+    expect(outputs.get('fixed')).toBe('6');
+    expect(outputs.get('broken')).toBe('15');
+    expect(outputs.get('regressions')).toBe('15');
+    expect(outputs.get('baseline-found')).toBe('true');
+    expect(outputs.get('baseline-sha')).toBe('');
+    expect(outputs.get('comment-url')).toBe('https://github.com/octo/shop/pull/42#issuecomment-9000');
+
+    const reportJson = outputs.get('report-json')!;
+    expect(reportJson.startsWith(join(setup.dir, 'rag-gate', 'default'))).toBe(true);
+    const report = JSON.parse(readFileSync(reportJson, 'utf8'));
+    expect(report).toMatchObject({ verdict: 'fail', paired: 200, baseline: { found: true, sha: null } });
+    expect(report.head.questions).toBe(200);
+
+    const markdown = readFileSync(outputs.get('report-markdown')!, 'utf8');
+    expect(markdown.startsWith(`<!-- ${commentMarker('default')} -->`)).toBe(true);
+    expect(api.called('createComment').map((call) => call.args)).toEqual([[42, markdown]]);
+    expect(summaries).toHaveLength(1);
+    expect(summaries[0]).toContain('16 broken');
+
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatch(/^rag-gate: retrieval regressed significantly: retrieval ok \(hit@5\) 0\.912 → 0\.829, 16 broken vs 2 fixed/);
+    expect(warnings).toEqual([]);
+  });
+
+  it('only warns in advisory mode', async () => {
+    const setup = failing();
+    const { outputs, failures, warnings } = await run(setup, { baseline: setup.base, mode: 'advisory' });
+    expect(outputs.get('verdict')).toBe('fail');
+    expect(failures).toEqual([]);
+    expect(warnings).toEqual([{ message: expect.stringMatching(/^rag-gate: retrieval regressed significantly.*\(advisory mode: the check passes\)$/s), title: 'rag-gate: regression' }]);
+  });
+
+  it('passes when nothing changed', async () => {
+    const setup = unchanged();
+    const { outputs, failures, warnings } = await run(setup, { baseline: setup.base });
+    expect(outputs.get('verdict')).toBe('pass');
+    expect(outputs.get('fixed')).toBe('0');
+    expect(outputs.get('broken')).toBe('0');
+    expect(outputs.get('regressions')).toBe('0');
+    expect(Number(outputs.get('p-value'))).toBe(1);
+    expect(failures).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('reports retrieval counts as fixed and broken when the results carry no correctness', async () => {
+    const strip = (records: Question[]) => records.map(({ correct: _correct, ...rest }) => rest);
+    const { base, head } = sketchScenario();
+    const setup = files(strip(head), strip(base));
+    const { outputs, failures } = await run(setup, { baseline: setup.base });
+    expect(outputs.get('verdict')).toBe('fail');
+    expect(outputs.get('fixed')).toBe('2');
+    expect(outputs.get('broken')).toBe('16');
+    expect(failures).toHaveLength(1);
+  });
+
+  it('updates its comment on the next run instead of adding one, and sends nothing when the body is unchanged', async () => {
+    const api = new FakeGitHub();
+    const first = await run(failing(), {}, { api });
+    expect(first.outputs.get('comment-url')).toMatch(/issuecomment-9000$/);
+    api.calls.length = 0;
+
+    const setup = failing();
+    await run(setup, { baseline: setup.base }, { api });
+    expect(api.called('createComment')).toEqual([]);
+    expect(api.called('updateComment').map((call) => call.args[0])).toEqual([9000]);
+    api.calls.length = 0;
+
+    const again = await run(setup, { baseline: setup.base }, { api });
+    expect(api.called('createComment')).toEqual([]);
+    expect(api.called('updateComment')).toEqual([]);
+    expect(again.outputs.get('comment-url')).toMatch(/issuecomment-9000$/);
+    expect(api.comments).toHaveLength(1);
+  });
+
+  it("leaves a human's comment with the marker alone", async () => {
+    const api = new FakeGitHub();
+    const human = comment({ id: 5, body: `I copied this: <!-- ${commentMarker('default')} -->`, authorLogin: 'alice', authorType: 'User' });
+    api.comments = [human];
+    const setup = failing();
+    await run(setup, { baseline: setup.base }, { api });
+    expect(api.called('updateComment')).toEqual([]);
+    expect(api.called('createComment')).toHaveLength(1);
+    expect(api.comments[0]).toEqual(human);
+  });
+
+  it.each(['default', 'nightly', 'nightly.v2', 'a_b-c', '-lead', 'x'.repeat(64)])('writes a marker the next run finds again (comment-tag %j)', async (tag) => {
+    const api = new FakeGitHub();
+    const setup = unchanged();
+    await run(setup, { baseline: setup.base, 'comment-tag': tag }, { api });
+    const body = api.called('createComment')[0]?.args[1] as string;
+    expect(body).toContain(`<!-- ${commentMarker(tag)} -->`);
+    await run(setup, { baseline: setup.base, 'comment-tag': tag }, { api });
+    expect(api.comments).toHaveLength(1);
+  });
+
+  it('keeps separate comments for separate tags', async () => {
+    const api = new FakeGitHub();
+    const setup = unchanged();
+    await run(setup, { baseline: setup.base, 'comment-tag': 'retrieval' }, { api });
+    await run(setup, { baseline: setup.base, 'comment-tag': 'answers' }, { api });
+    await run(setup, { baseline: setup.base, 'comment-tag': 'retrieval' }, { api });
+    expect(api.comments).toHaveLength(2);
+  });
+
+  it('on-change: posts nothing when nothing changed and there is no comment yet', async () => {
+    const setup = unchanged();
+    const { api, outputs } = await run(setup, { baseline: setup.base, comment: 'on-change' });
+    expect(api.called('createComment')).toEqual([]);
+    expect(outputs.get('comment-url')).toBe('');
+  });
+
+  it('on-change: posts when something changed', async () => {
+    const setup = failing();
+    const { api } = await run(setup, { baseline: setup.base, comment: 'on-change' });
+    expect(api.called('createComment')).toHaveLength(1);
+  });
+
+  it('never: makes no comment call at all', async () => {
+    const setup = failing();
+    const { api, outputs, failures, summaries } = await run(setup, { baseline: setup.base, comment: 'never' });
+    expect(commentCalls(api)).toEqual([]);
+    expect(outputs.get('comment-url')).toBe('');
+    expect(summaries).toHaveLength(1);
+    expect(failures).toHaveLength(1);
+  });
+});
+
+describe('runAction: bad input fails naming it, and posts nothing', () => {
+  it('a bad results file: file, line and field', async () => {
+    const dir = tempDir();
+    const head = join(dir, 'results.jsonl');
+    writeFileSync(head, '{"id": "q1", "question": "fine"}\n{"id": "q2", "question": "bad", "correct": "yes"}\n');
+    const base = writeJsonl(dir, 'base.jsonl', [{ id: 'q1', question: 'fine' }]);
+    const { failures, api, outputs } = await run({ dir, head, base }, { baseline: base });
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatch(/^rag-gate: bad input\n.*results\.jsonl:2: correct: must be true or false$/);
+    expect(api.calls).toEqual([]);
+    expect(outputs.size).toBe(0);
+  });
+
+  it('a bad base results file (untrusted input: same validation)', async () => {
+    const dir = tempDir();
+    const head = writeJsonl(dir, 'results.jsonl', [{ id: 'q1', question: 'fine' }]);
+    const base = join(dir, 'base.jsonl');
+    writeFileSync(base, '{"id": "q1", "question": "fine", "retrieved_ids": "d1"}\n');
+    const { failures, api } = await run({ dir, head, base }, { baseline: base });
+    expect(failures).toEqual([expect.stringMatching(/^rag-gate: bad input\n.*base\.jsonl:1: retrieved_ids: /)]);
+    expect(commentCalls(api)).toEqual([]);
+  });
+
+  it('a duplicate id across two shards of a glob: both files named', async () => {
+    const dir = tempDir();
+    writeJsonl(dir, 'shard-1.jsonl', [{ id: 'q1', question: 'a' }, { id: 'q2', question: 'b' }]);
+    writeJsonl(dir, 'shard-2.jsonl', [{ id: 'q3', question: 'c' }, { id: 'q2', question: 'b again' }]);
+    const { failures, api } = await run({ dir, head: join(dir, 'shard-*.jsonl'), base: '' }, {});
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatch(/shard-2\.jsonl:2: id: duplicate id "q2" \(first on [^)]*shard-1\.jsonl:2\)/);
+    expect(commentCalls(api)).toEqual([]);
+  });
+
+  it('merges the shards of a glob when the ids are distinct', async () => {
+    const { base, head } = sketchScenario();
+    const dir = tempDir();
+    writeJsonl(dir, 'shard-1.jsonl', head.slice(0, 100));
+    writeJsonl(dir, 'shard-2.jsonl', head.slice(100));
+    const baseFile = writeJsonl(dir, 'base.jsonl', base);
+    const { outputs } = await run({ dir, head: join(dir, 'shard-*.jsonl'), base: baseFile }, { baseline: baseFile });
+    expect(outputs.get('verdict')).toBe('fail');
+    expect(outputs.get('broken')).toBe('15');
+  });
+
+  it('a results glob that matches nothing', async () => {
+    const dir = tempDir();
+    const { failures } = await run({ dir, head: join(dir, 'nothing-*.jsonl'), base: '' }, {});
+    expect(failures).toEqual([expect.stringMatching(/^rag-gate: bad input\ninput "results": no file matches/)]);
+  });
+
+  it('a bad input value', async () => {
+    const setup = unchanged();
+    const { failures, api } = await run(setup, { alpha: '2' });
+    expect(failures).toEqual([expect.stringMatching(/^rag-gate: bad input\ninput "alpha": /)]);
+    expect(api.calls).toEqual([]);
+  });
+});
+
+describe('runAction: GitHub failures never hide the verdict', () => {
+  it('a 403 on the comment (a fork): warns with the workflow_run recipe and still applies the gate', async () => {
+    const api = new FakeGitHub();
+    api.fail.createComment = new HttpError(403, 'Resource not accessible by integration');
+    const setup = failing();
+    const { failures, warnings, outputs, summaries } = await run(setup, { baseline: setup.base }, { api });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.message).toMatch(/could not comment on pull request #42: .*read-only token.*workflow_run/s);
+    expect(warnings[0]?.title).toBe('rag-gate: no PR comment');
+    expect(summaries).toHaveLength(1);
+    expect(outputs.get('verdict')).toBe('fail');
+    expect(outputs.get('comment-url')).toBe('');
+    expect(failures).toEqual([expect.stringMatching(/^rag-gate: retrieval regressed significantly/)]);
+  });
+
+  it('server errors on the comment after the retries: warns and the verdict still stands', async () => {
+    const api = new FakeGitHub();
+    api.fail.listComments = new HttpError(500, 'Server Error');
+    const setup = failing();
+    const { failures, warnings, outputs } = await run(setup, { baseline: setup.base }, { api });
+    expect(warnings).toEqual([{ message: expect.stringMatching(/the GitHub API failed \(Server Error\); the verdict below still stands/), title: 'rag-gate: no PR comment' }]);
+    expect(warnings[0]?.message).not.toContain('workflow_run');
+    expect(outputs.get('verdict')).toBe('fail');
+    expect(failures).toHaveLength(1);
+  });
+
+  it('a passing gate stays passing when the comment fails', async () => {
+    const api = new FakeGitHub();
+    api.fail.createComment = new HttpError(502);
+    const setup = unchanged();
+    const { failures, warnings, outputs } = await run(setup, { baseline: setup.base }, { api });
+    expect(outputs.get('verdict')).toBe('pass');
+    expect(failures).toEqual([]);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('a failed job summary only warns', async () => {
+    const setup = failing();
+    const { failures, warnings, outputs } = await run(
+      setup,
+      { baseline: setup.base },
+      {
+        writeSummary: async () => {
+          throw new Error('EACCES');
+        },
+      },
+    );
+    expect(warnings).toEqual([{ message: 'could not write the job summary: EACCES', title: undefined }]);
+    expect(outputs.get('verdict')).toBe('fail');
+    expect(failures).toHaveLength(1);
+  });
+});
+
+describe('runAction: the baseline from the base branch artifact', () => {
+  it('compares with the merge-base run and names it', async () => {
+    const { base, head } = sketchScenario();
+    const api = new FakeGitHub();
+    api.mergeBaseSha = MERGE_BASE_SHA;
+    api.runs = [
+      workflowRun({ id: 12, runNumber: 112, headSha: 'e'.repeat(40), createdAt: '2026-11-20T11:00:00Z' }),
+      workflowRun({ id: 11, runNumber: 111, headSha: MERGE_BASE_SHA, createdAt: '2026-11-19T12:00:00Z' }),
+    ];
+    api.artifacts.set(11, { id: 110, name: 'rag-gate-results' });
+    api.artifacts.set(12, { id: 120, name: 'rag-gate-results' });
+    api.zips.set(110, zipOf({ 'results.jsonl': jsonlText(base) }));
+    api.zips.set(120, zipOf({ 'results.jsonl': jsonlText(head) }));
+    const setup = files(head, []);
+    const { outputs, failures, api: used } = await run(setup, {}, { api });
+    expect(used.called('getWorkflowId')[0]?.args).toEqual([5000]);
+    expect(outputs.get('baseline-found')).toBe('true');
+    expect(outputs.get('baseline-sha')).toBe(MERGE_BASE_SHA);
+    expect(outputs.get('verdict')).toBe('fail');
+    const body = api.called('createComment')[0]?.args[1] as string;
+    expect(body).toContain('`aaaaaaa` (the merge-base), results from run 111, 24 hours old');
+    expect(failures).toHaveLength(1);
+  });
+
+  it('with no baseline: neutral, says why, never fails', async () => {
+    const setup = failing();
+    const { outputs, failures, warnings, summaries, api } = await run(setup, {});
+    expect([...outputs.keys()].sort()).toEqual(DECLARED_OUTPUTS);
+    expect(outputs.get('verdict')).toBe('neutral');
+    expect(outputs.get('baseline-found')).toBe('false');
+    expect(outputs.get('baseline-sha')).toBe('');
+    expect(outputs.get('p-value')).toBe('');
+    expect(outputs.get('fixed')).toBe('');
+    expect(outputs.get('regressions')).toBe('0');
+    const body = api.called('createComment')[0]?.args[1] as string;
+    expect(body).toContain('No baseline: no successful push run of this workflow on `main` in the last 30 days');
+    expect(body.startsWith(`<!-- ${commentMarker('default')} -->`)).toBe(true);
+    expect(summaries[0]).toBe(body);
+    expect(JSON.parse(readFileSync(outputs.get('report-json')!, 'utf8'))).toMatchObject({ verdict: 'neutral', baseline: { found: false } });
+    expect(failures).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('a failing baseline lookup is a missing baseline, not a failure', async () => {
+    const api = new FakeGitHub();
+    api.fail.getWorkflowId = new HttpError(500, 'Server Error');
+    const setup = failing();
+    const { outputs, failures } = await run(setup, {}, { api });
+    expect(outputs.get('verdict')).toBe('neutral');
+    expect(api.called('createComment')[0]?.args[1]).toContain('the baseline lookup failed (Server Error)');
+    expect(failures).toEqual([]);
+  });
+
+  it('honours baseline-artifact and baseline-max-age-days', async () => {
+    const setup = failing();
+    const { api } = await run(setup, { 'baseline-artifact': 'eval-results', 'baseline-max-age-days': '2' });
+    const since = api.called('listSuccessfulPushRuns')[0]?.args[2] as Date;
+    expect(since.toISOString()).toBe('2026-11-18T12:00:00.000Z');
+    api.runs = [workflowRun({ id: 1, headSha: MERGE_BASE_SHA, createdAt: '2026-11-19T12:00:00Z' })];
+    api.calls.length = 0;
+    await run(setup, { 'baseline-artifact': 'eval-results' }, { api });
+    expect(api.called('findArtifact')[0]?.args).toEqual([1, 'eval-results']);
+  });
+});
+
+describe('runAction: events', () => {
+  it('push: summary only, no comment, neutral without a baseline', async () => {
+    const setup = failing();
+    const { api, summaries, outputs, failures } = await run(setup, {}, { eventName: 'push', eventPayload: { ref: 'refs/heads/main' } });
+    expect(commentCalls(api)).toEqual([]);
+    expect(summaries).toHaveLength(1);
+    expect(summaries[0]).toContain('a push event has no base branch');
+    expect(outputs.get('verdict')).toBe('neutral');
+    expect(failures).toEqual([]);
+  });
+
+  it('push with a baseline file: the gate applies, still no comment', async () => {
+    const setup = failing();
+    const { api, failures } = await run(setup, { baseline: setup.base }, { eventName: 'push', eventPayload: {} });
+    expect(commentCalls(api)).toEqual([]);
+    expect(failures).toHaveLength(1);
+  });
+
+  it('workflow_run: comments on the pull request of the triggering run, and takes the baseline from its workflow', async () => {
+    const api = new FakeGitHub();
+    api.pulls.set(7, { number: 7, baseRef: 'release', baseSha: 'f'.repeat(40), headSha: HEAD_SHA });
+    const payload = { workflow_run: { id: 4321, head_sha: HEAD_SHA, head_branch: 'feature', pull_requests: [{ number: 7 }], head_repository: { owner: { login: 'octo' } } } };
+    const setup = failing();
+    await run(setup, {}, { api, eventName: 'workflow_run', eventPayload: payload });
+    expect(api.called('getPullRequest')[0]?.args).toEqual([7]);
+    expect(api.called('getWorkflowId')[0]?.args).toEqual([4321]);
+    expect(api.called('listSuccessfulPushRuns')[0]?.args[1]).toBe('release');
+    expect(api.called('createComment')[0]?.args[0]).toBe(7);
+  });
+
+  it('workflow_run from a fork: finds the pull request by its head', async () => {
+    const api = new FakeGitHub();
+    api.pulls.set(8, { number: 8, baseRef: 'main', baseSha: 'f'.repeat(40), headSha: HEAD_SHA });
+    const payload = { workflow_run: { id: 4321, head_sha: HEAD_SHA, head_branch: 'patch-1', pull_requests: [], head_repository: { owner: { login: 'mallory' } } } };
+    const setup = failing();
+    await run(setup, { baseline: setup.base }, { api, eventName: 'workflow_run', eventPayload: payload });
+    expect(api.called('findPullRequest')[0]?.args).toEqual(['mallory', 'patch-1', HEAD_SHA]);
+    expect(api.called('createComment')[0]?.args[0]).toBe(8);
+  });
+
+  it('pr-number overrides the event', async () => {
+    const api = new FakeGitHub();
+    api.pulls.set(9, { number: 9, baseRef: 'main', baseSha: 'f'.repeat(40), headSha: HEAD_SHA });
+    const setup = failing();
+    await run(setup, { baseline: setup.base, 'pr-number': '9' }, { api, eventName: 'workflow_run', eventPayload: { workflow_run: { id: 1, pull_requests: [] } } });
+    expect(api.called('createComment')[0]?.args[0]).toBe(9);
+  });
+
+  it('a pull request it cannot find: warns, and reports without a comment', async () => {
+    const api = new FakeGitHub();
+    api.fail.findPullRequest = new HttpError(500, 'Server Error');
+    const setup = failing();
+    const { warnings, failures, outputs } = await run(setup, { baseline: setup.base }, { api, eventName: 'workflow_run', eventPayload: { workflow_run: { id: 1, pull_requests: [] } } });
+    expect(warnings.map((w) => w.message)).toEqual([expect.stringContaining('could not find the pull request of this workflow_run event')]);
+    expect(api.called('createComment')).toEqual([]);
+    expect(outputs.get('verdict')).toBe('fail');
+    expect(failures).toHaveLength(1);
+  });
+});

@@ -1,0 +1,58 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ByteDictionary } from '../../src/core/scoring/byte-dictionary.js';
+
+function intern(dictionary: ByteDictionary, text: string): number {
+  const bytes = Buffer.from(`<${text}>`, 'utf8');
+  return dictionary.intern(bytes, 1, bytes.length - 1);
+}
+
+describe('ByteDictionary', () => {
+  it('gives each distinct byte string the next id, and the same id again when it comes back', () => {
+    const dictionary = new ByteDictionary();
+    expect(['b', 'a', 'b', '', 'ab', 'a'].map((text) => intern(dictionary, text))).toEqual([0, 1, 0, 2, 3, 1]);
+    expect(dictionary.size).toBe(4);
+    expect([0, 1, 2, 3].map((id) => dictionary.text(id))).toEqual(['b', 'a', '', 'ab']);
+  });
+
+  it('keeps every id through many rehashes and arena growths', () => {
+    const dictionary = new ByteDictionary();
+    const texts = Array.from({ length: 50_000 }, (_, i) => `clueweb09-en${String(i * 7919).padStart(10, '0')}`);
+    const ids = texts.map((text) => intern(dictionary, text));
+    expect(ids).toEqual(texts.map((_, i) => i));
+    expect(texts.map((text) => intern(dictionary, text))).toEqual(ids);
+    expect(dictionary.size).toBe(texts.length);
+    expect(dictionary.text(12_345)).toBe(texts[12_345]);
+  });
+
+  it('compares in byte order, as strcmp (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 6 }), { minLength: 2, maxLength: 20 }), (texts) => {
+        const dictionary = new ByteDictionary();
+        const ids = texts.map((text) => intern(dictionary, text));
+        for (let i = 0; i < texts.length; i++) {
+          for (let j = 0; j < texts.length; j++) {
+            const expected = Math.sign(Buffer.compare(Buffer.from(texts[i]!, 'utf8'), Buffer.from(texts[j]!, 'utf8')));
+            expect(Math.sign(dictionary.compare(ids[i]!, ids[j]!))).toBe(expected);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keys on bytes: equal bytes share an id, different bytes never do (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'grapheme-ascii', maxLength: 4 }), { maxLength: 200 }), (texts) => {
+        const dictionary = new ByteDictionary();
+        const ids = texts.map((text) => intern(dictionary, text));
+        const firstId = new Map<string, number>();
+        texts.forEach((text, i) => {
+          if (!firstId.has(text)) firstId.set(text, ids[i]!);
+          expect(ids[i]).toBe(firstId.get(text));
+        });
+        expect(dictionary.size).toBe(firstId.size);
+      }),
+    );
+  });
+});

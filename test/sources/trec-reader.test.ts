@@ -1,0 +1,122 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { ByteDictionary } from '../../src/core/scoring/byte-dictionary.js';
+import { InputError, type InputProblem } from '../../src/core/errors.js';
+import { readQrelsTable, readRunTable } from '../../src/sources/trec.js';
+import { evaluateTrec, readQrels, readRun } from '../helpers/trec-reference.js';
+import { evaluateTrecTables } from '../../src/core/scoring/trec-eval.js';
+import { parseRetrievalMetric } from '../../src/core/catalog/retrieval-metrics.js';
+import { scratchDir } from '../helpers/cli.js';
+
+const scratch = scratchDir();
+afterAll(() => scratch.cleanup());
+
+let counter = 0;
+function file(lines: readonly string[], ext: string): string {
+  counter++;
+  return scratch.file(`reader-${counter}.${ext}`, `${lines.join('\n')}\n`);
+}
+
+async function problems(read: (path: string) => Promise<unknown>, path: string): Promise<{ listed: readonly InputProblem[]; total: number }> {
+  try {
+    await read(path);
+  } catch (error) {
+    if (error instanceof InputError) return { listed: error.problems, total: error.totalProblems };
+    throw error;
+  }
+  throw new Error(`${path} was accepted`);
+}
+
+const METRICS = ['map', 'ndcg@3', 'mrr', 'recall@2', 'precision@2', 'ndcg'].map(parseRetrievalMetric);
+
+describe('TREC readers: queries whose lines are not contiguous', () => {
+  const run = file(['q2 Q0 a 1 0.3 t', 'q1 Q0 x 1 0.9 t', 'q2 Q0 b 2 0.8 t', 'q1 Q0 y 2 0.9 t', '', 'q2 Q0 c 3 0.5 t', 'q1 Q0 z 3 1.5 t'], 'run');
+  const qrels = file(['q1 0 y 1', 'q2 0 c 2', 'q1 0 z 0', 'q2 0 a 1', 'q1 0 x 3'], 'qrels');
+
+  it('gathers each query from all of its lines', async () => {
+    const ranked = await readRun(run);
+    expect([...ranked.keys()]).toEqual(['q2', 'q1']);
+    expect(ranked.get('q1')).toEqual(['z', 'y', 'x']);
+    expect(ranked.get('q2')).toEqual(['b', 'c', 'a']);
+    const judged = await readQrels(qrels);
+    expect([...judged.keys()]).toEqual(['q1', 'q2']);
+    expect(Object.fromEntries(judged.get('q1')!)).toEqual({ y: 1, z: 0, x: 3 });
+  });
+
+  it('evaluates the same as the contiguous file', async () => {
+    const docnos = new ByteDictionary();
+    const fast = evaluateTrecTables(await readQrelsTable(qrels, docnos), await readRunTable(run, docnos), METRICS);
+    const reference = evaluateTrec(await readQrels(qrels), await readRun(run), METRICS);
+    expect(fast).toEqual(reference);
+    const contiguousRun = file(['q1 Q0 x 1 0.9 t', 'q1 Q0 y 2 0.9 t', 'q1 Q0 z 3 1.5 t', 'q2 Q0 a 1 0.3 t', 'q2 Q0 b 2 0.8 t', 'q2 Q0 c 3 0.5 t'], 'run');
+    const shared = new ByteDictionary();
+    expect(evaluateTrecTables(await readQrelsTable(qrels, shared), await readRunTable(contiguousRun, shared), METRICS).perQuery).toEqual(fast.perQuery);
+  });
+
+  it('finds a document listed twice in separate stretches of its query, naming both lines', async () => {
+    const path = file(['q1 Q0 d1 1 0.9 t', 'q2 Q0 d1 1 0.9 t', 'q2 Q0 d2 2 0.9 t', 'q1 Q0 d2 2 0.8 t', 'q2 Q0 d3 3 0.1 t', 'q1  Q0 d1 3 0.7 t'], 'run');
+    expect((await problems(readRun, path)).listed).toEqual([
+      { file: path, line: 6, column: 8, field: 'docno', message: 'document "d1" is listed twice for query "q1" (first on line 1)' },
+    ]);
+    const judged = file(['q1 0 d1 1', 'q2 0 d1 1', 'q1 0 d2 0', 'q1 0 d1 2'], 'qrels');
+    expect((await problems(readQrels, judged)).listed).toEqual([
+      { file: judged, line: 4, column: 6, field: 'docno', message: 'document "d1" is judged twice for query "q1"' },
+    ]);
+  });
+});
+
+describe('TREC readers: problems', () => {
+  it('lists problems in line order whether found while reading or after (duplicates), up to 20, counting the rest', async () => {
+    // Line 1 lists d1; then odd lines repeat it (found once the file is read), even lines have a bad score.
+    const lines = ['q1 Q0 d1 1 0.9 t'];
+    for (let line = 2; line <= 30; line++) lines.push(line % 2 === 1 ? 'q1 Q0 d1 2 0.5 t' : `q1 Q0 e${line} 2 x t`);
+    const path = file(lines, 'run');
+    const { listed, total } = await problems(readRun, path);
+    expect(total).toBe(29);
+    expect(listed.map((problem) => problem.line)).toEqual(Array.from({ length: 20 }, (_, i) => i + 2));
+    expect(listed[0]!.message).toBe('score "x" is not a finite number');
+    expect(listed[1]!.message).toBe('document "d1" is listed twice for query "q1" (first on line 1)');
+  });
+
+  it('counts columns in characters, not bytes, after non-ASCII text', async () => {
+    const path = file(['qé Q0 d1 1 0.5 t', 'qé Q0 d1 2 0.4 t', 'qé Q0 d2 3 abc t', 'q€ Q0 d9 1 0.5'], 'run');
+    const { listed } = await problems(readRun, path);
+    expect(listed.map((problem) => [problem.line, problem.column, problem.message])).toEqual([
+      [2, 7, 'document "d1" is listed twice for query "qé" (first on line 1)'],
+      [3, 12, 'score "abc" is not a finite number'],
+      [4, 15, 'expected 6 columns (qid Q0 docno rank score tag), found 5'],
+    ]);
+  });
+
+  it('reports a bad score and a bad grade with their text, decoded as UTF-8', async () => {
+    const run = file(['q1 Q0 d1 1 0,5€ t'], 'run');
+    expect((await problems(readRun, run)).listed[0]).toMatchObject({ line: 1, column: 12, field: 'score', message: 'score "0,5€" is not a finite number' });
+    const qrels = file(['q1 0 d1 ½'], 'qrels');
+    expect((await problems(readQrels, qrels)).listed[0]).toMatchObject({ line: 1, column: 9, field: 'rel', message: 'relevance grade "½" is not an integer' });
+  });
+});
+
+describe('TREC readers: bytes', () => {
+  it('breaks score ties by docno bytes, as strcmp, not by UTF-16 order', async () => {
+    // Bytes: 😀 F0…, U+FFFD EF BF BD, é C3 A9, z 7A. (UTF-16 would put U+FFFD above 😀, whose first unit is D83D.)
+    const path = file(['q1 Q0 z 1 1 t', 'q1 Q0 é 2 1 t', 'q1 Q0 \ufffd 3 1 t', 'q1 Q0 \u{1F600} 4 1 t'], 'run');
+    expect((await readRun(path)).get('q1')).toEqual(['\u{1F600}', '\ufffd', 'é', 'z']);
+  });
+
+  it('separates fields by space, tab, CR, VT and FF (as trec_eval), and reads scores as decimals, exponents or hex', async () => {
+    const path = file(['q1\tQ0\vd1\f1\r0x10 t', 'q1 Q0 d2 2 1.5e1 t', 'q1 Q0 d3 3 -.5 t', 'q1 Q0 d4 4 +17 t'], 'run');
+    expect((await readRun(path)).get('q1')).toEqual(['d4', 'd1', 'd2', 'd3']);
+  });
+
+  it('rejects a grade too large to hold exactly, and a score in a form trec_eval reads differently', async () => {
+    const qrels = file([`q1 0 d1 ${'9'.repeat(40)}`], 'qrels');
+    await expect(readQrels(qrels)).rejects.toThrow(/relevance grade "9{40}" is too large a whole number to hold exactly/);
+    const run = file(['q1 Q0 d1 1 0o17 t'], 'run');
+    await expect(readRun(run)).rejects.toThrow(/score "0o17" is not a finite number/);
+  });
+
+  it('reads a final line without a line feed, and a byte-order mark', async () => {
+    counter++;
+    const path = scratch.file(`reader-${counter}.qrels`, '\ufeffq1 0 d1 1\r\nq1 0 d2 2');
+    expect(Object.fromEntries((await readQrels(path)).get('q1')!)).toEqual({ d1: 1, d2: 2 });
+  });
+});
