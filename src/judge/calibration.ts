@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
-import { z } from 'zod';
 import { InputError } from '../core/errors.js';
 import { formatFieldPath, readFailure } from '../sources/results.js';
 import { type CalibrationRecord, calibrationRecordSchema } from '../core/compare/calibration.js';
-import { type Agreement, cohensKappa, KAPPA_FLOOR } from '../core/stats/kappa.js';
+import { type Agreement, cohensKappa } from '../core/stats/kappa.js';
 import type { JudgeClient } from './client.js';
 import { type JudgeErrorKind, JudgeCallError } from './errors.js';
 import type { LabelKind, Labels } from './labels.js';
