@@ -12517,6 +12517,165 @@ function validateConcurrency(concurrency) {
   }
 }
 
+// src/sources/json-array.ts
+var JsonArrayShapeError = class extends Error {
+  constructor(message, line) {
+    super(message);
+    this.line = line;
+  }
+  line;
+};
+async function* jsonArrayElements(lines) {
+  let state = "before";
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let parts = [];
+  let start = 0;
+  let elementLine = 0;
+  let lastLine = 0;
+  let closed = false;
+  let sawElement = false;
+  for await (const { text: text4, line } of lines) {
+    lastLine = line;
+    start = 0;
+    for (let i = 0; i < text4.length; i++) {
+      const ch = text4[i];
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (ch === "\\") escaped = true;
+        else if (ch === '"') inString = false;
+        continue;
+      }
+      if (ch === " " || ch === "	" || ch === "\r") continue;
+      if (state === "before") {
+        if (ch !== "[") throw new JsonArrayShapeError("expected a JSON array or JSON Lines", line);
+        state = "inside";
+        start = i + 1;
+        continue;
+      }
+      if (state === "after") throw new JsonArrayShapeError('unexpected text after the closing "]" of the array', line);
+      if (depth === 0 && (ch === "," || ch === "]")) {
+        parts.push(text4.slice(start, i));
+        const element = parts.join("\n");
+        parts = [];
+        start = i + 1;
+        if (element.trim() !== "") yield { text: element, line: elementLine };
+        else if (ch === ",") throw new JsonArrayShapeError("empty element in the array (two commas in a row?)", line);
+        else if (sawElement) throw new JsonArrayShapeError('a comma before the closing "]" (JSON allows no trailing comma)', line);
+        sawElement = true;
+        elementLine = 0;
+        if (ch === "]") {
+          state = "after";
+          closed = true;
+        }
+        continue;
+      }
+      if (elementLine === 0) elementLine = line;
+      if (ch === '"') inString = true;
+      else if (ch === "{" || ch === "[") depth++;
+      else if (ch === "}" || ch === "]") depth--;
+    }
+    if (state === "inside") parts.push(text4.slice(start));
+  }
+  if (!closed) throw new JsonArrayShapeError('the JSON array is not closed with "]"', lastLine);
+}
+
+// src/sources/record-json.ts
+var LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
+var isSpace = (code3) => code3 === 32 || code3 === 9 || code3 === 10 || code3 === 13;
+function atTopLevel(text4, end) {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < end; i++) {
+    const code3 = text4.charCodeAt(i);
+    if (inString) {
+      if (code3 === 92) i++;
+      else if (code3 === 34) inString = false;
+    } else if (code3 === 34) inString = true;
+    else if (code3 === 123 || code3 === 91) depth++;
+    else if (code3 === 125 || code3 === 93) depth--;
+  }
+  return depth === 1 && !inString;
+}
+function plainStringArray(text4, start) {
+  const ids = [];
+  let i = start + 1;
+  while (isSpace(text4.charCodeAt(i))) i++;
+  if (text4.charCodeAt(i) === 93) return { ids, end: i + 1 };
+  for (; ; ) {
+    if (text4.charCodeAt(i) !== 34) return null;
+    const from = i + 1;
+    let to = from;
+    for (; ; ) {
+      const code4 = text4.charCodeAt(to);
+      if (code4 === 34) break;
+      if (code4 === 92 || code4 < 32 || Number.isNaN(code4)) return null;
+      to++;
+    }
+    ids.push(text4.slice(from, to));
+    i = to + 1;
+    while (isSpace(text4.charCodeAt(i))) i++;
+    const code3 = text4.charCodeAt(i);
+    if (code3 === 93) return { ids, end: i + 1 };
+    if (code3 !== 44) return null;
+    i++;
+    while (isSpace(text4.charCodeAt(i))) i++;
+  }
+}
+function listValueStart(text4, key) {
+  const at = text4.indexOf(key);
+  if (at < 0 || text4.indexOf(key, at + key.length) >= 0) return -1;
+  let i = at + key.length;
+  while (isSpace(text4.charCodeAt(i))) i++;
+  if (text4.charCodeAt(i) !== 58) return -1;
+  i++;
+  while (isSpace(text4.charCodeAt(i))) i++;
+  return text4.charCodeAt(i) === 91 && atTopLevel(text4, at) ? i : -1;
+}
+function parseRecordJson(text4) {
+  let rest = text4;
+  const lifted = [];
+  for (const key of LIFTED_KEYS) {
+    const start = listValueStart(rest, key);
+    if (start < 0) continue;
+    const list3 = plainStringArray(rest, start);
+    if (list3 === null) continue;
+    rest = `${rest.slice(0, start)}[]${rest.slice(list3.end)}`;
+    lifted.push([key.slice(1, -1), list3.ids]);
+  }
+  if (lifted.length === 0) return JSON.parse(text4);
+  let parsed;
+  try {
+    parsed = JSON.parse(rest);
+  } catch {
+    return JSON.parse(text4);
+  }
+  const record2 = parsed;
+  for (const [name, ids] of lifted) {
+    const placeholder = record2[name];
+    if (!Array.isArray(placeholder) || placeholder.length !== 0) return JSON.parse(text4);
+    record2[name] = ids;
+  }
+  return record2;
+}
+
+// src/sources/lines.ts
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+var PROGRESS_EVERY = 4096;
+async function* readLines(file2, onProgress) {
+  const input2 = createReadStream(file2, { encoding: "utf8", highWaterMark: 1 << 20 });
+  const lines = createInterface({ input: input2, crlfDelay: Infinity });
+  let line = 0;
+  for await (const raw of lines) {
+    line++;
+    if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, input2.bytesRead);
+    const text4 = line === 1 && raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
+    yield { text: text4, line };
+  }
+}
+
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
@@ -20342,51 +20501,51 @@ var error20 = () => {
       }
       case "too_big": {
         const sizing = getSizing(issue2.origin);
-        const subject2 = withDefinite(issue2.origin ?? "value");
+        const subject = withDefinite(issue2.origin ?? "value");
         if (issue2.origin === "string") {
-          return `${sizing?.longLabel ?? "\u05D0\u05E8\u05D5\u05DA"} \u05DE\u05D3\u05D9: ${subject2} \u05E6\u05E8\u05D9\u05DB\u05D4 \u05DC\u05D4\u05DB\u05D9\u05DC ${issue2.maximum.toString()} ${sizing?.unit ?? ""} ${issue2.inclusive ? "\u05D0\u05D5 \u05E4\u05D7\u05D5\u05EA" : "\u05DC\u05DB\u05DC \u05D4\u05D9\u05D5\u05EA\u05E8"}`.trim();
+          return `${sizing?.longLabel ?? "\u05D0\u05E8\u05D5\u05DA"} \u05DE\u05D3\u05D9: ${subject} \u05E6\u05E8\u05D9\u05DB\u05D4 \u05DC\u05D4\u05DB\u05D9\u05DC ${issue2.maximum.toString()} ${sizing?.unit ?? ""} ${issue2.inclusive ? "\u05D0\u05D5 \u05E4\u05D7\u05D5\u05EA" : "\u05DC\u05DB\u05DC \u05D4\u05D9\u05D5\u05EA\u05E8"}`.trim();
         }
         if (issue2.origin === "number") {
           const comparison = issue2.inclusive ? `\u05E7\u05D8\u05DF \u05D0\u05D5 \u05E9\u05D5\u05D5\u05D4 \u05DC-${issue2.maximum}` : `\u05E7\u05D8\u05DF \u05DE-${issue2.maximum}`;
-          return `\u05D2\u05D3\u05D5\u05DC \u05DE\u05D3\u05D9: ${subject2} \u05E6\u05E8\u05D9\u05DA \u05DC\u05D4\u05D9\u05D5\u05EA ${comparison}`;
+          return `\u05D2\u05D3\u05D5\u05DC \u05DE\u05D3\u05D9: ${subject} \u05E6\u05E8\u05D9\u05DA \u05DC\u05D4\u05D9\u05D5\u05EA ${comparison}`;
         }
         if (issue2.origin === "array" || issue2.origin === "set") {
           const verb = issue2.origin === "set" ? "\u05E6\u05E8\u05D9\u05DB\u05D4" : "\u05E6\u05E8\u05D9\u05DA";
           const comparison = issue2.inclusive ? `${issue2.maximum} ${sizing?.unit ?? ""} \u05D0\u05D5 \u05E4\u05D7\u05D5\u05EA` : `\u05E4\u05D7\u05D5\u05EA \u05DE-${issue2.maximum} ${sizing?.unit ?? ""}`;
-          return `\u05D2\u05D3\u05D5\u05DC \u05DE\u05D3\u05D9: ${subject2} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${comparison}`.trim();
+          return `\u05D2\u05D3\u05D5\u05DC \u05DE\u05D3\u05D9: ${subject} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${comparison}`.trim();
         }
         const adj = issue2.inclusive ? "<=" : "<";
         const be = verbFor(issue2.origin ?? "value");
         if (sizing?.unit) {
-          return `${sizing.longLabel} \u05DE\u05D3\u05D9: ${subject2} ${be} ${adj}${issue2.maximum.toString()} ${sizing.unit}`;
+          return `${sizing.longLabel} \u05DE\u05D3\u05D9: ${subject} ${be} ${adj}${issue2.maximum.toString()} ${sizing.unit}`;
         }
-        return `${sizing?.longLabel ?? "\u05D2\u05D3\u05D5\u05DC"} \u05DE\u05D3\u05D9: ${subject2} ${be} ${adj}${issue2.maximum.toString()}`;
+        return `${sizing?.longLabel ?? "\u05D2\u05D3\u05D5\u05DC"} \u05DE\u05D3\u05D9: ${subject} ${be} ${adj}${issue2.maximum.toString()}`;
       }
       case "too_small": {
         const sizing = getSizing(issue2.origin);
-        const subject2 = withDefinite(issue2.origin ?? "value");
+        const subject = withDefinite(issue2.origin ?? "value");
         if (issue2.origin === "string") {
-          return `${sizing?.shortLabel ?? "\u05E7\u05E6\u05E8"} \u05DE\u05D3\u05D9: ${subject2} \u05E6\u05E8\u05D9\u05DB\u05D4 \u05DC\u05D4\u05DB\u05D9\u05DC ${issue2.minimum.toString()} ${sizing?.unit ?? ""} ${issue2.inclusive ? "\u05D0\u05D5 \u05D9\u05D5\u05EA\u05E8" : "\u05DC\u05E4\u05D7\u05D5\u05EA"}`.trim();
+          return `${sizing?.shortLabel ?? "\u05E7\u05E6\u05E8"} \u05DE\u05D3\u05D9: ${subject} \u05E6\u05E8\u05D9\u05DB\u05D4 \u05DC\u05D4\u05DB\u05D9\u05DC ${issue2.minimum.toString()} ${sizing?.unit ?? ""} ${issue2.inclusive ? "\u05D0\u05D5 \u05D9\u05D5\u05EA\u05E8" : "\u05DC\u05E4\u05D7\u05D5\u05EA"}`.trim();
         }
         if (issue2.origin === "number") {
           const comparison = issue2.inclusive ? `\u05D2\u05D3\u05D5\u05DC \u05D0\u05D5 \u05E9\u05D5\u05D5\u05D4 \u05DC-${issue2.minimum}` : `\u05D2\u05D3\u05D5\u05DC \u05DE-${issue2.minimum}`;
-          return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject2} \u05E6\u05E8\u05D9\u05DA \u05DC\u05D4\u05D9\u05D5\u05EA ${comparison}`;
+          return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject} \u05E6\u05E8\u05D9\u05DA \u05DC\u05D4\u05D9\u05D5\u05EA ${comparison}`;
         }
         if (issue2.origin === "array" || issue2.origin === "set") {
           const verb = issue2.origin === "set" ? "\u05E6\u05E8\u05D9\u05DB\u05D4" : "\u05E6\u05E8\u05D9\u05DA";
           if (issue2.minimum === 1 && issue2.inclusive) {
             const singularPhrase = issue2.origin === "set" ? "\u05DC\u05E4\u05D7\u05D5\u05EA \u05E4\u05E8\u05D9\u05D8 \u05D0\u05D7\u05D3" : "\u05DC\u05E4\u05D7\u05D5\u05EA \u05E4\u05E8\u05D9\u05D8 \u05D0\u05D7\u05D3";
-            return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject2} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${singularPhrase}`;
+            return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${singularPhrase}`;
           }
           const comparison = issue2.inclusive ? `${issue2.minimum} ${sizing?.unit ?? ""} \u05D0\u05D5 \u05D9\u05D5\u05EA\u05E8` : `\u05D9\u05D5\u05EA\u05E8 \u05DE-${issue2.minimum} ${sizing?.unit ?? ""}`;
-          return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject2} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${comparison}`.trim();
+          return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${comparison}`.trim();
         }
         const adj = issue2.inclusive ? ">=" : ">";
         const be = verbFor(issue2.origin ?? "value");
         if (sizing?.unit) {
-          return `${sizing.shortLabel} \u05DE\u05D3\u05D9: ${subject2} ${be} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+          return `${sizing.shortLabel} \u05DE\u05D3\u05D9: ${subject} ${be} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
         }
-        return `${sizing?.shortLabel ?? "\u05E7\u05D8\u05DF"} \u05DE\u05D3\u05D9: ${subject2} ${be} ${adj}${issue2.minimum.toString()}`;
+        return `${sizing?.shortLabel ?? "\u05E7\u05D8\u05DF"} \u05DE\u05D3\u05D9: ${subject} ${be} ${adj}${issue2.minimum.toString()}`;
       }
       case "invalid_format": {
         const _issue = issue2;
@@ -32234,165 +32393,6 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/sources/json-array.ts
-var JsonArrayShapeError = class extends Error {
-  constructor(message, line) {
-    super(message);
-    this.line = line;
-  }
-  line;
-};
-async function* jsonArrayElements(lines) {
-  let state = "before";
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  let parts = [];
-  let start = 0;
-  let elementLine = 0;
-  let lastLine = 0;
-  let closed = false;
-  let sawElement = false;
-  for await (const { text: text4, line } of lines) {
-    lastLine = line;
-    start = 0;
-    for (let i = 0; i < text4.length; i++) {
-      const ch = text4[i];
-      if (inString) {
-        if (escaped) escaped = false;
-        else if (ch === "\\") escaped = true;
-        else if (ch === '"') inString = false;
-        continue;
-      }
-      if (ch === " " || ch === "	" || ch === "\r") continue;
-      if (state === "before") {
-        if (ch !== "[") throw new JsonArrayShapeError("expected a JSON array or JSON Lines", line);
-        state = "inside";
-        start = i + 1;
-        continue;
-      }
-      if (state === "after") throw new JsonArrayShapeError('unexpected text after the closing "]" of the array', line);
-      if (depth === 0 && (ch === "," || ch === "]")) {
-        parts.push(text4.slice(start, i));
-        const element = parts.join("\n");
-        parts = [];
-        start = i + 1;
-        if (element.trim() !== "") yield { text: element, line: elementLine };
-        else if (ch === ",") throw new JsonArrayShapeError("empty element in the array (two commas in a row?)", line);
-        else if (sawElement) throw new JsonArrayShapeError('a comma before the closing "]" (JSON allows no trailing comma)', line);
-        sawElement = true;
-        elementLine = 0;
-        if (ch === "]") {
-          state = "after";
-          closed = true;
-        }
-        continue;
-      }
-      if (elementLine === 0) elementLine = line;
-      if (ch === '"') inString = true;
-      else if (ch === "{" || ch === "[") depth++;
-      else if (ch === "}" || ch === "]") depth--;
-    }
-    if (state === "inside") parts.push(text4.slice(start));
-  }
-  if (!closed) throw new JsonArrayShapeError('the JSON array is not closed with "]"', lastLine);
-}
-
-// src/sources/record-json.ts
-var LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
-var isSpace = (code3) => code3 === 32 || code3 === 9 || code3 === 10 || code3 === 13;
-function atTopLevel(text4, end) {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < end; i++) {
-    const code3 = text4.charCodeAt(i);
-    if (inString) {
-      if (code3 === 92) i++;
-      else if (code3 === 34) inString = false;
-    } else if (code3 === 34) inString = true;
-    else if (code3 === 123 || code3 === 91) depth++;
-    else if (code3 === 125 || code3 === 93) depth--;
-  }
-  return depth === 1 && !inString;
-}
-function plainStringArray(text4, start) {
-  const ids = [];
-  let i = start + 1;
-  while (isSpace(text4.charCodeAt(i))) i++;
-  if (text4.charCodeAt(i) === 93) return { ids, end: i + 1 };
-  for (; ; ) {
-    if (text4.charCodeAt(i) !== 34) return null;
-    const from = i + 1;
-    let to = from;
-    for (; ; ) {
-      const code4 = text4.charCodeAt(to);
-      if (code4 === 34) break;
-      if (code4 === 92 || code4 < 32 || Number.isNaN(code4)) return null;
-      to++;
-    }
-    ids.push(text4.slice(from, to));
-    i = to + 1;
-    while (isSpace(text4.charCodeAt(i))) i++;
-    const code3 = text4.charCodeAt(i);
-    if (code3 === 93) return { ids, end: i + 1 };
-    if (code3 !== 44) return null;
-    i++;
-    while (isSpace(text4.charCodeAt(i))) i++;
-  }
-}
-function listValueStart(text4, key) {
-  const at = text4.indexOf(key);
-  if (at < 0 || text4.indexOf(key, at + key.length) >= 0) return -1;
-  let i = at + key.length;
-  while (isSpace(text4.charCodeAt(i))) i++;
-  if (text4.charCodeAt(i) !== 58) return -1;
-  i++;
-  while (isSpace(text4.charCodeAt(i))) i++;
-  return text4.charCodeAt(i) === 91 && atTopLevel(text4, at) ? i : -1;
-}
-function parseRecordJson(text4) {
-  let rest = text4;
-  const lifted = [];
-  for (const key of LIFTED_KEYS) {
-    const start = listValueStart(rest, key);
-    if (start < 0) continue;
-    const list3 = plainStringArray(rest, start);
-    if (list3 === null) continue;
-    rest = `${rest.slice(0, start)}[]${rest.slice(list3.end)}`;
-    lifted.push([key.slice(1, -1), list3.ids]);
-  }
-  if (lifted.length === 0) return JSON.parse(text4);
-  let parsed;
-  try {
-    parsed = JSON.parse(rest);
-  } catch {
-    return JSON.parse(text4);
-  }
-  const record2 = parsed;
-  for (const [name, ids] of lifted) {
-    const placeholder = record2[name];
-    if (!Array.isArray(placeholder) || placeholder.length !== 0) return JSON.parse(text4);
-    record2[name] = ids;
-  }
-  return record2;
-}
-
-// src/sources/lines.ts
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
-var PROGRESS_EVERY = 4096;
-async function* readLines(file2, onProgress) {
-  const input2 = createReadStream(file2, { encoding: "utf8", highWaterMark: 1 << 20 });
-  const lines = createInterface({ input: input2, crlfDelay: Infinity });
-  let line = 0;
-  for await (const raw of lines) {
-    line++;
-    if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, input2.bytesRead);
-    const text4 = line === 1 && raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
-    yield { text: text4, line };
-  }
-}
-
 // src/core/record.ts
 var VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
 var FIELD_ALIASES = {
@@ -32807,8 +32807,8 @@ async function judgeCorrect(client, question, answer, expected) {
 async function judgeAnswerRelevance(client, question, answer) {
   const generated = (await client.structured(relevanceQuestionsRequest(answer))).questions.slice(0, 3);
   const similarities = await client.cosinesToFirst(PROMPT_VERSIONS.answer_relevance, "answer_relevance.embeddings", [question, ...generated]);
-  const mean2 = similarities.reduce((sum, s) => sum + Math.max(0, s), 0) / similarities.length;
-  return Math.min(1, Math.max(0, mean2));
+  const mean3 = similarities.reduce((sum, s) => sum + Math.max(0, s), 0) / similarities.length;
+  return Math.min(1, Math.max(0, mean3));
 }
 
 // src/judge/calibration.ts
@@ -37528,9 +37528,9 @@ function safe(state, input2, config2) {
     }
     const expression = state.compilePattern(pattern);
     const from = pattern.beforeNode ? offset : 0;
-    const subject2 = value.slice(from, pattern.afterNode ? end : void 0);
+    const subject = value.slice(from, pattern.afterNode ? end : void 0);
     let match;
-    while (match = expression.exec(subject2)) {
+    while (match = expression.exec(subject)) {
       const before = Boolean(pattern.before || pattern.atBreak);
       const after = Boolean(pattern.after);
       const position = from + match.index + (before ? match[1].length : 0);
@@ -38064,6 +38064,222 @@ function renderCalibration(result, stats, kappaFloor) {
 `;
 }
 
+// src/core/scoring/generation/context-utilisation.ts
+function contextUtilisation(retrieved, cited) {
+  if (retrieved.length === 0) return void 0;
+  const citedSet = new Set(cited);
+  let used = 0;
+  for (const id2 of retrieved) if (citedSet.has(id2)) used++;
+  return used / retrieved.length;
+}
+
+// src/core/scoring/generation/text.ts
+var PUNCTUATION = /[\p{P}\p{S}]/gu;
+var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the"]);
+function normalizeAnswer(text4) {
+  return text4.toLowerCase().replace(PUNCTUATION, "").split(/\s+/u).filter((word) => word !== "" && !ARTICLES.has(word)).join(" ");
+}
+function answerTokens(text4) {
+  const normalized = normalizeAnswer(text4);
+  return normalized === "" ? [] : normalized.split(" ");
+}
+
+// src/core/scoring/generation/correctness.ts
+function exactMatch(answer, expected) {
+  return normalizeAnswer(answer) === normalizeAnswer(expected) ? 1 : 0;
+}
+function tokenF1(answer, expected) {
+  const predicted = answerTokens(answer);
+  const gold = answerTokens(expected);
+  if (predicted.length === 0 || gold.length === 0) return predicted.length === gold.length ? 1 : 0;
+  const goldCounts = /* @__PURE__ */ new Map();
+  for (const token of gold) goldCounts.set(token, (goldCounts.get(token) ?? 0) + 1);
+  let common = 0;
+  for (const token of predicted) {
+    const left = goldCounts.get(token) ?? 0;
+    if (left > 0) {
+      common++;
+      goldCounts.set(token, left - 1);
+    }
+  }
+  if (common === 0) return 0;
+  const precision = common / predicted.length;
+  const recall = common / gold.length;
+  return 2 * precision * recall / (precision + recall);
+}
+var CorrectnessRuleError = class extends SettingError {
+};
+function parseCorrectnessRule(text4) {
+  const rule = text4.trim();
+  if (rule === "exact") return { kind: "exact" };
+  const f1 = /^f1:(\d*\.?\d+)$/.exec(rule);
+  const threshold = f1 ? Number(f1[1]) : NaN;
+  if (f1 && threshold > 0 && threshold <= 1) return { kind: "f1", threshold };
+  throw new CorrectnessRuleError(`invalid correctness rule "${rule}"; use "exact" or "f1:T" with 0 < T \u2264 1, e.g. "f1:0.5"`);
+}
+function formatCorrectnessRule(rule) {
+  return rule.kind === "exact" ? "exact" : `f1:${rule.threshold}`;
+}
+function judgeCorrect2(rule, answer, expected) {
+  return rule.kind === "exact" ? exactMatch(answer, expected) : tokenF1(answer, expected) >= rule.threshold ? 1 : 0;
+}
+
+// src/core/scoring/generation/faithfulness.ts
+function faithfulness(claims) {
+  if (claims.length === 0) return void 0;
+  let supported = 0;
+  for (const claim3 of claims) if (claim3.verdict === "SUPPORTED") supported++;
+  return supported / claims.length;
+}
+
+// src/core/scoring/generation/length-ratio.ts
+function lengthRatio(answer, expected) {
+  const goldLength = answerTokens(expected).length;
+  return goldLength === 0 ? void 0 : answerTokens(answer).length / goldLength;
+}
+
+// src/core/catalog/metrics.ts
+var JUDGED_FIELDS = {
+  claims: { calibration: "faithfulness" },
+  correct: { calibration: "correctness" },
+  answer_relevance: { calibration: null }
+};
+var bit = (value) => value === void 0 ? void 0 : value ? 1 : 0;
+var QUESTION_COLUMNS = [
+  {
+    name: "retrieval_ok",
+    needs: ["retrieval_ok", "retrieved_ids", "relevant_ids"],
+    binary: true,
+    compute: (record2, ranking, rules) => record2.retrieval_ok !== void 0 ? bit(record2.retrieval_ok) : ranking === void 0 ? void 0 : bit(rules.retrievalOk.metric.compute(ranking) >= rules.retrievalOk.threshold)
+  },
+  {
+    name: "correct",
+    needs: ["correct", "answer", "expected_answer"],
+    binary: true,
+    judgedField: "correct",
+    compute: (record2, _ranking, rules) => record2.correct !== void 0 ? bit(record2.correct) : record2.answer === void 0 || record2.expected_answer === void 0 ? void 0 : judgeCorrect2(rules.correctness, record2.answer, record2.expected_answer)
+  },
+  { name: "answerable", needs: ["answerable"], binary: true, compute: (record2) => bit(record2.answerable ?? true) },
+  { name: "refused", needs: ["refused"], binary: true, compute: (record2) => bit(record2.refused) },
+  { name: "closed_book_correct", needs: ["closed_book_correct"], binary: true, compute: (record2) => bit(record2.closed_book_correct) },
+  { name: "answer_relevance", needs: ["answer_relevance"], binary: false, judgedField: "answer_relevance", compute: (record2) => record2.answer_relevance },
+  { name: "faithfulness", needs: ["claims"], binary: false, judgedField: "claims", compute: (record2) => record2.claims === void 0 ? void 0 : faithfulness(record2.claims) },
+  {
+    name: "length_ratio",
+    needs: ["answer", "expected_answer"],
+    binary: false,
+    compute: (record2) => record2.answer === void 0 || record2.expected_answer === void 0 ? void 0 : lengthRatio(record2.answer, record2.expected_answer)
+  },
+  {
+    name: "context_utilisation",
+    needs: ["cited_ids", "retrieved_ids"],
+    binary: false,
+    compute: (record2) => record2.cited_ids === void 0 || record2.retrieved_ids === void 0 ? void 0 : contextUtilisation(record2.retrieved_ids, record2.cited_ids)
+  }
+];
+var LONG_ANSWER_RATIO = 2.5;
+var LOW_UTILISATION = 0.4;
+var mean = { kind: "mean" };
+var isOne = (value) => value === 1;
+var ANSWER_METRICS = [
+  {
+    name: "retrieval_ok",
+    definition: "share of questions whose retrieval succeeded (the `retrieval_ok` field or the `retrieval-ok` rule)",
+    column: "retrieval_ok",
+    aggregate: { kind: "share", counts: isOne },
+    graded: false,
+    headline: true,
+    better: "higher"
+  },
+  {
+    name: "correct",
+    definition: "share of questions judged correct (`correct`, or computed with the `correct` rule: SQuAD normalisation lower-cases, drops punctuation and symbols and the articles a/an/the)",
+    column: "correct",
+    aggregate: { kind: "share", counts: isOne },
+    graded: false,
+    headline: true,
+    better: "higher"
+  },
+  {
+    name: "faithfulness",
+    definition: "per answer, SUPPORTED claims / all claims, averaged; an answer with an empty claims list is left out and counted (`excluded.noClaims`), never scored 0 or 1",
+    column: "faithfulness",
+    aggregate: mean,
+    graded: true,
+    headline: true,
+    better: "higher"
+  },
+  { name: "answer_relevance", definition: "mean of the per-question values in [0, 1]", column: "answer_relevance", aggregate: mean, graded: true, headline: true, better: "higher" },
+  { name: "length_ratio", definition: "answer tokens / expected-answer tokens (normalised tokens)", column: "length_ratio", aggregate: mean, graded: true, headline: false, better: "neither" },
+  {
+    name: "long_answer_rate",
+    definition: `share of answers with a length ratio above ${LONG_ANSWER_RATIO} (padding, hedging)`,
+    column: "length_ratio",
+    aggregate: { kind: "share", counts: (value) => value > LONG_ANSWER_RATIO },
+    graded: false,
+    headline: false,
+    better: "lower"
+  },
+  {
+    name: "context_utilisation",
+    definition: "retrieved ids the answer cites / retrieved ids sent to the generator",
+    column: "context_utilisation",
+    aggregate: mean,
+    graded: true,
+    headline: false,
+    better: "higher"
+  },
+  {
+    name: "low_utilisation_rate",
+    definition: `share of answers citing less than ${LOW_UTILISATION} of the retrieved ids (send fewer chunks)`,
+    column: "context_utilisation",
+    aggregate: { kind: "share", counts: (value) => value < LOW_UTILISATION },
+    graded: false,
+    headline: false,
+    better: "lower"
+  },
+  {
+    name: "refusal_rate_unanswerable",
+    definition: "refused / unanswerable questions (higher is better)",
+    column: "refused",
+    aggregate: { kind: "share", counts: isOne, among: "unanswerable" },
+    graded: false,
+    headline: true,
+    better: "higher"
+  },
+  {
+    name: "false_refusal_rate",
+    definition: "refused / answerable questions (lower is better)",
+    column: "refused",
+    aggregate: { kind: "share", counts: isOne, among: "answerable" },
+    graded: false,
+    headline: true,
+    better: "lower"
+  },
+  {
+    name: "closed_book_correct",
+    definition: "share correct with no context",
+    column: "closed_book_correct",
+    aggregate: { kind: "share", counts: isOne },
+    graded: false,
+    headline: false,
+    better: "higher"
+  }
+];
+var METRICS_BY_NAME = new Map(ANSWER_METRICS.map((metric) => [metric.name, metric]));
+var COLUMNS_BY_NAME = new Map(QUESTION_COLUMNS.map((column2) => [column2.name, column2]));
+function answerMetric(name) {
+  return METRICS_BY_NAME.get(name);
+}
+function judgedFieldOf(column2) {
+  return COLUMNS_BY_NAME.get(column2)?.judgedField;
+}
+var GRADED_ANSWER_METRICS = ANSWER_METRICS.filter((metric) => metric.graded).map((metric) => metric.name);
+var HEADLINE_RETRIEVAL_METRICS = ["ndcg@10", "recall@5", "mrr", "map"];
+function headlineMetrics(retrievalOkMetric) {
+  return [.../* @__PURE__ */ new Set([retrievalOkMetric, ...HEADLINE_RETRIEVAL_METRICS, ...ANSWER_METRICS.filter((metric) => metric.headline).map((metric) => metric.name)])];
+}
+
 // src/core/scoring/ranking.ts
 var RELEVANT_GRADE = 1;
 function isRelevant(grade2) {
@@ -38215,469 +38431,140 @@ function defaultRetrievalMetrics(ks) {
   return names.map(parseRetrievalMetric);
 }
 
-// src/core/stats/wilson.ts
-var Z95 = 1.959963984540054;
-function wilsonInterval(successes, n, z3 = Z95) {
-  if (n === 0) return [0, 1];
-  const p = successes / n;
-  const z22 = z3 * z3;
-  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
-  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
-  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
-  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
-  return [lower, upper];
-}
-
-// src/core/scoring/decomposition.ts
-var ratio = (part, whole) => whole === 0 ? null : part / whole;
-var weighted = (weight, rate) => weight === 0 ? 0 : rate === null ? null : weight * rate;
-var SMALL_SPLIT = 10;
-function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
-  let nGood = 0;
-  let correctGood = 0;
-  let nBad = 0;
-  let correctBad = 0;
-  let closedAll = 0;
-  let closedAllRight = 0;
-  let closedFailed = 0;
-  let closedFailedRight = 0;
-  for (let i = 0; i < correct.length; i++) {
-    const ok2 = retrievalOk[i];
-    const right = correct[i];
-    if (answerable[i] === 0 || Number.isNaN(ok2) || Number.isNaN(right)) continue;
-    if (ok2 === 1) {
-      nGood++;
-      correctGood += right;
-    } else {
-      nBad++;
-      correctBad += right;
-    }
-    const closed = closedBookCorrect[i];
-    if (!Number.isNaN(closed)) {
-      closedAll++;
-      closedAllRight += closed;
-      if (ok2 === 0) {
-        closedFailed++;
-        closedFailedRight += closed;
-      }
-    }
-  }
-  const n = nGood + nBad;
-  const r = ratio(nGood, n);
-  const gGood = ratio(correctGood, nGood);
-  const gBad = ratio(correctBad, nBad);
-  const e2e = ratio(correctGood + correctBad, n);
-  let e2eCheck = null;
-  let ceiling = null;
-  if (r !== null) {
-    const good = weighted(r, gGood);
-    const bad = weighted(1 - r, gBad);
-    e2eCheck = good === null || bad === null ? null : good + bad;
-    ceiling = bad === null ? null : r + bad;
-  }
-  const productModelG = r === null || r === 0 || e2e === null ? null : e2e / r;
-  const productModelBias = r === null || r === 0 ? null : (1 - r) * (gBad ?? 0) / r;
-  const rLowerBound = e2e === null || gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
-  const closedBook = closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
-  const warnings = [];
-  if (productModelG !== null && productModelG > 1) {
-    warnings.push(
-      `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r\xB7g is misspecified here, because answers are right without good context (g_bad = ${gBad?.toFixed(4)}).`
-    );
-  }
-  if (e2e !== null && e2eCheck !== null && Math.abs(e2e - e2eCheck) > 1e-9) {
-    warnings.push(`e2eCheck ${e2eCheck} differs from e2e ${e2e}: the three terms were computed on different slices (a bug).`);
-  }
-  if (n > 0 && nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? "" : "s"}: read it as a rough figure.`);
-  if (n > 0 && nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? "" : "s"}: read it as a rough figure.`);
-  return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
-}
-
-// src/core/scoring/generation/context-utilisation.ts
-var LOW_UTILISATION = 0.4;
-function contextUtilisation(retrieved, cited) {
-  if (retrieved.length === 0) return void 0;
-  const citedSet = new Set(cited);
-  let used = 0;
-  for (const id2 of retrieved) if (citedSet.has(id2)) used++;
-  return used / retrieved.length;
-}
-
-// src/core/scoring/generation/text.ts
-var PUNCTUATION = /[\p{P}\p{S}]/gu;
-var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the"]);
-function normalizeAnswer(text4) {
-  return text4.toLowerCase().replace(PUNCTUATION, "").split(/\s+/u).filter((word) => word !== "" && !ARTICLES.has(word)).join(" ");
-}
-function answerTokens(text4) {
-  const normalized = normalizeAnswer(text4);
-  return normalized === "" ? [] : normalized.split(" ");
-}
-
-// src/core/scoring/generation/length-ratio.ts
-var LONG_ANSWER_RATIO = 2.5;
-function lengthRatio(answer, expected) {
-  const goldLength = answerTokens(expected).length;
-  return goldLength === 0 ? void 0 : answerTokens(answer).length / goldLength;
-}
-
-// src/core/scoring/generation/correctness.ts
-function exactMatch(answer, expected) {
-  return normalizeAnswer(answer) === normalizeAnswer(expected) ? 1 : 0;
-}
-function tokenF1(answer, expected) {
-  const predicted = answerTokens(answer);
-  const gold = answerTokens(expected);
-  if (predicted.length === 0 || gold.length === 0) return predicted.length === gold.length ? 1 : 0;
-  const goldCounts = /* @__PURE__ */ new Map();
-  for (const token of gold) goldCounts.set(token, (goldCounts.get(token) ?? 0) + 1);
-  let common = 0;
-  for (const token of predicted) {
-    const left = goldCounts.get(token) ?? 0;
-    if (left > 0) {
-      common++;
-      goldCounts.set(token, left - 1);
-    }
-  }
-  if (common === 0) return 0;
-  const precision = common / predicted.length;
-  const recall = common / gold.length;
-  return 2 * precision * recall / (precision + recall);
-}
-var CorrectnessRuleError = class extends SettingError {
-};
-function parseCorrectnessRule(text4) {
-  const rule = text4.trim();
-  if (rule === "exact") return { kind: "exact" };
-  const f1 = /^f1:(\d*\.?\d+)$/.exec(rule);
-  const threshold = f1 ? Number(f1[1]) : NaN;
-  if (f1 && threshold > 0 && threshold <= 1) return { kind: "f1", threshold };
-  throw new CorrectnessRuleError(`invalid correctness rule "${rule}"; use "exact" or "f1:T" with 0 < T \u2264 1, e.g. "f1:0.5"`);
-}
-function formatCorrectnessRule(rule) {
-  return rule.kind === "exact" ? "exact" : `f1:${rule.threshold}`;
-}
-function judgeCorrect2(rule, answer, expected) {
-  return rule.kind === "exact" ? exactMatch(answer, expected) : tokenF1(answer, expected) >= rule.threshold ? 1 : 0;
-}
-
-// src/core/scoring/generation/faithfulness.ts
-function faithfulness(claims) {
-  if (claims.length === 0) return void 0;
-  let supported = 0;
-  for (const claim3 of claims) if (claim3.verdict === "SUPPORTED") supported++;
-  return supported / claims.length;
-}
-
-// src/core/scoring/score.ts
-function relevanceMap(relevant) {
-  if (relevant === void 0) return /* @__PURE__ */ new Map();
-  if (Array.isArray(relevant)) return new Map(relevant.map((id2) => [id2, 1]));
-  return new Map(Object.entries(relevant));
-}
-function judgedRanking(record2) {
-  if (record2.retrieved_ids === void 0) return void 0;
-  const ranking = judgeRanking(record2.retrieved_ids, relevanceMap(record2.relevant_ids));
-  return relevantCount(ranking) === 0 ? void 0 : ranking;
-}
-function retrievalSucceeded(record2, ranking, rule) {
-  if (record2.retrieval_ok !== void 0) return record2.retrieval_ok;
-  return ranking === void 0 ? void 0 : rule.metric.compute(ranking) >= rule.threshold;
-}
-function answerCorrect(record2, rule) {
-  if (record2.correct !== void 0) return record2.correct;
-  if (record2.answer === void 0 || record2.expected_answer === void 0) return void 0;
-  return judgeCorrect2(rule, record2.answer, record2.expected_answer) === 1;
-}
-var bit = (value) => value ? 1 : 0;
-function scoreQuestion(record2, config2, ranking = judgedRanking(record2)) {
-  const scores = {};
-  if (ranking !== void 0) for (const metric of config2.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
-  const ok2 = retrievalSucceeded(record2, ranking, config2.retrievalOk);
-  if (ok2 !== void 0) scores.retrieval_ok = bit(ok2);
-  const correct = answerCorrect(record2, config2.correctness);
-  if (correct !== void 0) scores.correct = bit(correct);
-  scores.answerable = bit(record2.answerable ?? true);
-  if (record2.refused !== void 0) scores.refused = bit(record2.refused);
-  if (record2.closed_book_correct !== void 0) scores.closed_book_correct = bit(record2.closed_book_correct);
-  if (record2.answer_relevance !== void 0) scores.answer_relevance = record2.answer_relevance;
-  const faithful = record2.claims === void 0 ? void 0 : faithfulness(record2.claims);
-  if (faithful !== void 0) scores.faithfulness = faithful;
-  if (record2.answer !== void 0 && record2.expected_answer !== void 0) {
-    const ratio2 = lengthRatio(record2.answer, record2.expected_answer);
-    if (ratio2 !== void 0) scores.length_ratio = ratio2;
-  }
-  if (record2.cited_ids !== void 0 && record2.retrieved_ids !== void 0) {
-    const utilisation = contextUtilisation(record2.retrieved_ids, record2.cited_ids);
-    if (utilisation !== void 0) scores.context_utilisation = utilisation;
-  }
-  return scores;
-}
-
-// src/core/scoring/outcomes.ts
-function goldKey(record2) {
-  const relevant = record2.relevant_ids;
-  const graded = relevant === void 0 ? [] : Array.isArray(relevant) ? relevant.map((id2) => [id2, 1]) : Object.entries(relevant);
-  const grades = [...new Map(graded.filter(([, grade2]) => isRelevant(grade2)))].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-  return JSON.stringify([grades, record2.expected_answer ?? null, record2.answerable ?? true]);
-}
-function relevantWithin(retrieved, ranking, k) {
-  const found = [];
-  const depth = Math.min(k, retrieved.length);
-  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i])) found.push(retrieved[i]);
-  return found;
-}
-var OutcomeBuilder = class {
-  constructor(config2) {
-    this.config = config2;
-  }
-  config;
-  ids = [];
-  questions = [];
-  tags = [];
-  goldKeys = [];
-  goldFound = [];
-  /** Growing columns: capacity doubles, unset rows are NaN. */
-  values = /* @__PURE__ */ new Map();
-  labelPairs = [];
-  noClaims = 0;
-  judgeErrors = 0;
-  judges = /* @__PURE__ */ new Map();
-  noRelevant = 0;
-  add(record2) {
-    const row = this.ids.length;
-    this.ids.push(record2.id);
-    this.questions.push(record2.question);
-    this.tags.push(record2.tags ?? []);
-    this.goldKeys.push(goldKey(record2));
-    if (record2.claims?.length === 0) this.noClaims++;
-    if (record2.judge_errors !== void 0 && record2.judge_errors.length > 0) this.judgeErrors++;
-    for (const [field, judge] of Object.entries(record2.judged_by ?? {})) {
-      if (judge === void 0) continue;
-      const key = JSON.stringify([field, judge.model, judge.prompt_version]);
-      const use = this.judges.get(key);
-      this.judges.set(key, { field, model: judge.model, promptVersion: judge.prompt_version, questions: (use?.questions ?? 0) + 1 });
-    }
-    const ranking = judgedRanking(record2);
-    if (record2.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
-    this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record2.retrieved_ids ?? [], ranking, this.config.retrievalOk.metric.k));
-    if (record2.human_label !== void 0 && record2.judge_label !== void 0) {
-      this.labelPairs.push([String(record2.human_label), String(record2.judge_label)]);
-    }
-    const scores = scoreQuestion(record2, this.config, ranking);
-    for (const name in scores) this.columnFor(name, row)[row] = scores[name];
-  }
-  /** The column of `name`, with room for `row`. */
-  columnFor(name, row) {
-    let column2 = this.values.get(name);
-    if (column2 === void 0 || column2.length <= row) {
-      const grown2 = new Float64Array(Math.max(1024, (column2?.length ?? 0) * 2, row + 1)).fill(NaN);
-      if (column2 !== void 0) grown2.set(column2);
-      column2 = grown2;
-      this.values.set(name, column2);
-    }
-    return column2;
-  }
-  build() {
-    const size = this.ids.length;
-    const columns = /* @__PURE__ */ new Map();
-    for (const [name, values] of this.values) {
-      const column2 = new Float64Array(size).fill(NaN);
-      column2.set(values.subarray(0, Math.min(size, values.length)));
-      columns.set(name, column2);
-    }
-    return {
-      size,
-      ids: this.ids,
-      questions: this.questions,
-      tags: this.tags,
-      goldKeys: this.goldKeys,
-      goldFound: this.goldFound,
-      columns,
-      labelPairs: this.labelPairs,
-      noClaims: this.noClaims,
-      judgeErrors: this.judgeErrors,
-      judges: [...this.judges.values()],
-      noRelevant: this.noRelevant
-    };
-  }
-};
-function column(outcomes, name) {
-  return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
-}
-
-// src/core/scoring/summary.ts
-var RUN_METRICS = [
-  "retrieval_ok",
-  "correct",
-  "faithfulness",
-  "answer_relevance",
-  "length_ratio",
-  "long_answer_rate",
-  "context_utilisation",
-  "low_utilisation_rate",
-  "refusal_rate_unanswerable",
-  "false_refusal_rate",
-  "closed_book_correct"
-];
-function mean(values, rows, keep = () => true) {
-  let n = 0;
-  let sum = 0;
-  for (let j = 0; j < rows.length; j++) {
-    const row = rows[j];
-    const value = values[row];
-    if (Number.isNaN(value) || !keep(row)) continue;
-    n++;
-    sum += value;
-  }
-  return { value: n === 0 ? null : sum / n, n };
-}
-function proportion(values, rows, hit, keep = () => true) {
-  let n = 0;
-  let count2 = 0;
-  for (let j = 0; j < rows.length; j++) {
-    const row = rows[j];
-    const value = values[row];
-    if (Number.isNaN(value) || !keep(row)) continue;
-    n++;
-    if (hit(value)) count2++;
-  }
-  return { value: n === 0 ? null : count2 / n, n, count: count2, ci: wilsonInterval(count2, n) };
-}
-var isOne = (value) => value === 1;
-function summarizeMetrics(outcomes, config2, rows) {
-  const metrics = {};
-  for (const metric of config2.retrievalMetrics) {
-    const values = column(outcomes, metric.name);
-    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne) : mean(values, rows);
-  }
-  const answerable = column(outcomes, "answerable");
-  metrics.retrieval_ok = proportion(column(outcomes, "retrieval_ok"), rows, isOne);
-  metrics.correct = proportion(column(outcomes, "correct"), rows, isOne);
-  metrics.faithfulness = mean(column(outcomes, "faithfulness"), rows);
-  metrics.answer_relevance = mean(column(outcomes, "answer_relevance"), rows);
-  const lengthRatio2 = column(outcomes, "length_ratio");
-  metrics.length_ratio = mean(lengthRatio2, rows);
-  metrics.long_answer_rate = proportion(lengthRatio2, rows, (v) => v > LONG_ANSWER_RATIO);
-  const utilisation = column(outcomes, "context_utilisation");
-  metrics.context_utilisation = mean(utilisation, rows);
-  metrics.low_utilisation_rate = proportion(utilisation, rows, (v) => v < LOW_UTILISATION);
-  const refused = column(outcomes, "refused");
-  metrics.refusal_rate_unanswerable = proportion(refused, rows, isOne, (row) => answerable[row] === 0);
-  metrics.false_refusal_rate = proportion(refused, rows, isOne, (row) => answerable[row] === 1);
-  metrics.closed_book_correct = proportion(column(outcomes, "closed_book_correct"), rows, isOne);
-  return metrics;
-}
-function allRows(size) {
-  const rows = new Int32Array(size);
-  for (let i = 0; i < size; i++) rows[i] = i;
-  return rows;
-}
-function rowsByTag(outcomes) {
-  const byTag = /* @__PURE__ */ new Map();
-  outcomes.tags.forEach((tags, row) => {
-    for (const tag of new Set(tags)) {
-      const rows = byTag.get(tag) ?? [];
-      rows.push(row);
-      byTag.set(tag, rows);
-    }
-  });
-  return new Map([...byTag].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-}
-function summarizeRun(outcomes, config2) {
-  const answerable = column(outcomes, "answerable");
-  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
-  const judgeAgreement = cohensKappa(outcomes.labelPairs);
-  const byTag = /* @__PURE__ */ Object.create(null);
-  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows) };
-  const warnings = [...decomposition.warnings];
-  if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
-    const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
-    warnings.push(`judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`);
-  }
-  let unanswerable = 0;
-  for (const value of answerable) if (value === 0) unanswerable++;
-  return {
-    questions: outcomes.size,
-    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size)),
-    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
-    decomposition,
-    judgeAgreement,
-    byTag,
-    warnings
-  };
-}
-
 // src/core/compare/gate.ts
-var GATE_CATEGORIES = ["retrieval", "end-to-end", "generation", "refusal"];
-var RUN_METRIC_SET = new Set(RUN_METRICS);
-function isRunMetric(name) {
-  return RUN_METRIC_SET.has(name);
-}
 function parseFloor(text4) {
   const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
   if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
   const [, name = "", op, valueText = ""] = match;
   const value = Number(valueText);
   if (!Number.isFinite(value)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
-  const metric = isRunMetric(name) ? name : parseRetrievalMetric(name).name;
+  const metric = answerMetric(name) !== void 0 ? name : parseRetrievalMetric(name).name;
   return { metric, op: op === "<=" ? "<=" : ">=", value };
 }
-function formatFloor(floor) {
-  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
-}
-var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
-function describeDrop(test, config2) {
-  const metric = test.metric === "retrieval_ok" ? `retrieval ok (${config2.eval.retrievalOk.name})` : test.metric;
-  const counts = test.kind === "mcnemar" ? `, ${test.broken} broken vs ${test.fixed} fixed` : "";
-  return `${metric} ${test.base.toFixed(3)} \u2192 ${test.head.toFixed(3)}${counts}, p = ${p4(test.pValue)}, Holm-adjusted ${p4(test.adjustedPValue ?? test.pValue)} < \u03B1 ${config2.alpha}`;
+function drop(test, gate, alpha) {
+  const counts = test.kind === "mcnemar" ? { broken: test.broken, fixed: test.fixed } : {};
+  return { gate, metric: test.metric, base: test.base, head: test.head, delta: test.delta, pValue: test.pValue, adjustedPValue: test.adjustedPValue ?? test.pValue, alpha, ...counts };
 }
 function decideGate(tests, head, config2, blocked = /* @__PURE__ */ new Map()) {
   const reasons = [];
   const warnings = [];
   const outcomes = /* @__PURE__ */ new Map();
-  for (const category of config2.failOn) {
-    const test = tests.find((t) => t.gate === category);
+  for (const gate of config2.failOn) {
+    const test = tests.find((t) => t.gate === gate);
     if (test === void 0) {
-      warnings.push(`cannot gate ${category}: no paired question carries its outcome in both runs`);
+      warnings.push({ kind: "gate-untestable", gate });
       continue;
     }
     if (!test.significant || test.delta >= 0) continue;
-    const uncalibrated = blocked.get(test.metric);
-    if (uncalibrated !== void 0) {
-      outcomes.set(category, "uncalibrated-judge");
-      warnings.push(`${category} dropped significantly (${describeDrop(test, config2)}), but it does not gate: ${uncalibrated}`);
+    const field = blocked.get(test.metric);
+    if (field !== void 0) {
+      outcomes.set(gate, "uncalibrated-judge");
+      warnings.push({ kind: "drop-from-uncalibrated-judge", field, ...drop(test, gate, config2.alpha) });
     } else if (-test.delta < config2.minEffect) {
-      outcomes.set(category, "below-minimum-effect");
-      warnings.push(`${category} dropped significantly but by less than the minimum effect ${config2.minEffect}: ${describeDrop(test, config2)}`);
+      outcomes.set(gate, "below-minimum-effect");
+      warnings.push({ kind: "drop-below-minimum-effect", minEffect: config2.minEffect, ...drop(test, gate, config2.alpha) });
     } else {
-      outcomes.set(category, "fails");
-      reasons.push(`${category} regressed significantly: ${describeDrop(test, config2)}`);
+      outcomes.set(gate, "fails");
+      reasons.push({ kind: "regressed", ...drop(test, gate, config2.alpha) });
     }
   }
   const floors = config2.floors.map((floor) => {
     const value = head.metrics[floor.metric]?.value ?? null;
     if (value === null) {
-      reasons.push(`floor ${formatFloor(floor)} cannot be checked: no head question carries ${floor.metric}`);
+      reasons.push({ kind: "floor-unchecked", floor });
       return { floor, value, outcome: "unchecked" };
     }
     if (floor.op === ">=" ? value >= floor.value : value <= floor.value) return { floor, value, outcome: "holds" };
-    const broken = `floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
-    const uncalibrated = blocked.get(floor.metric);
-    if (uncalibrated !== void 0) {
-      warnings.push(`${broken}, but it does not gate: ${uncalibrated}`);
+    const field = blocked.get(floor.metric);
+    if (field !== void 0) {
+      warnings.push({ kind: "floor-from-uncalibrated-judge", floor, value, field });
       return { floor, value, outcome: "uncalibrated-judge" };
     }
-    reasons.push(broken);
+    reasons.push({ kind: "floor-broken", floor, value });
     return { floor, value, outcome: "broken" };
   });
   return { verdict: reasons.length > 0 ? "fail" : "pass", reasons, warnings, outcomes, floors };
 }
 
+// src/core/catalog/gates.ts
+var questions = (n, noun = "question") => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+var GATED_TESTS = [
+  {
+    gate: "retrieval",
+    metric: "retrieval_ok",
+    column: "retrieval_ok",
+    pairs: "all",
+    onByDefault: true,
+    definition: "retrieval success (the `retrieval-ok` rule or the records' `retrieval_ok`) dropped",
+    words: {
+      gate: "retrieval",
+      subject: "{rule}",
+      label: "{rule} \u2014 retrieval ok",
+      outcomes: ["ok", "failed"],
+      movement: (broken, fixed) => `${questions(broken)} lost ${broken === 1 ? "its" : "their"} gold document, ${fixed} gained it`
+    }
+  },
+  {
+    gate: "end-to-end",
+    metric: "correct",
+    column: "correct",
+    pairs: "all",
+    onByDefault: true,
+    definition: "end-to-end correctness dropped",
+    words: {
+      gate: "end-to-end correctness",
+      subject: "end-to-end correctness",
+      label: "correct \u2014 end to end",
+      outcomes: ["right", "wrong"],
+      movement: (broken, fixed) => `${questions(broken)} went from right to wrong, ${fixed} from wrong to right`
+    }
+  },
+  {
+    gate: "generation",
+    metric: "correct_given_retrieval",
+    column: "correct",
+    pairs: "retrieval-ok-on-both-sides",
+    onByDefault: false,
+    definition: "correctness dropped on the questions whose retrieval succeeded in both runs: the answerer got worse",
+    words: {
+      gate: "generation",
+      subject: "correctness with retrieval ok on both sides",
+      label: "correct with retrieval ok \u2014 generation",
+      outcomes: ["right", "wrong"],
+      movement: (broken, fixed) => `with retrieval ok on both sides, ${questions(broken, "answer")} went from right to wrong, ${fixed} from wrong to right`
+    }
+  },
+  {
+    gate: "refusal",
+    metric: "refusal",
+    column: "refused",
+    pairs: "unanswerable",
+    onByDefault: false,
+    definition: "fewer unanswerable questions were refused",
+    words: {
+      gate: "refusal of unanswerable questions",
+      subject: "correct refusals on unanswerable questions",
+      label: "refusals on unanswerable",
+      outcomes: ["right", "wrong"],
+      movement: (broken, fixed) => `${questions(broken, "unanswerable question")} ${broken === 1 ? "was" : "were"} no longer refused, ${fixed} newly refused`
+    }
+  }
+];
+var GATE_CATEGORIES = GATED_TESTS.map((test) => test.gate);
+var DEFAULT_FAIL_ON = GATED_TESTS.filter((test) => test.onByDefault).map((test) => test.gate);
+var BY_METRIC = new Map(GATED_TESTS.map((test) => [test.metric, test]));
+var BY_GATE = new Map(GATED_TESTS.map((test) => [test.gate, test]));
+function gatedTestOf(metric) {
+  return BY_METRIC.get(metric);
+}
+function gatedTest(gate) {
+  return BY_GATE.get(gate);
+}
+
 // src/core/compare/settings.ts
 var DEFAULT_CUTOFFS = [1, 3, 5, 10];
 var DEFAULT_GRADED = ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"];
-var PER_QUESTION_GRADED = /* @__PURE__ */ new Set(["faithfulness", "answer_relevance", "length_ratio", "context_utilisation"]);
+var PER_QUESTION_GRADED = new Set(GRADED_ANSWER_METRICS);
 function splitList(text4) {
   return text4.split(",").map((item) => item.trim()).filter(Boolean);
 }
@@ -38727,7 +38614,7 @@ function evalConfig(cutoffs, retrievalOk, correctness, extraMetrics = []) {
     if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
   };
   add(retrievalOk.metric);
-  for (const name of extraMetrics) if (!PER_QUESTION_GRADED.has(name) && !isRunMetric(name)) add(parseRetrievalMetric(name));
+  for (const name of extraMetrics) if (answerMetric(name) === void 0) add(parseRetrievalMetric(name));
   return { retrievalMetrics: metrics, retrievalOk, correctness };
 }
 function compareConfig(settings) {
@@ -39617,6 +39504,184 @@ function calibrateCommand(context, setExitCode) {
   });
 }
 
+// src/core/scoring/decomposition.ts
+var ratio = (part, whole) => whole === 0 ? null : part / whole;
+var weighted = (weight, rate) => weight === 0 ? 0 : rate === null ? null : weight * rate;
+var SMALL_SPLIT = 10;
+function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
+  let nGood = 0;
+  let correctGood = 0;
+  let nBad = 0;
+  let correctBad = 0;
+  let closedAll = 0;
+  let closedAllRight = 0;
+  let closedFailed = 0;
+  let closedFailedRight = 0;
+  for (let i = 0; i < correct.length; i++) {
+    const ok2 = retrievalOk[i];
+    const right = correct[i];
+    if (answerable[i] === 0 || Number.isNaN(ok2) || Number.isNaN(right)) continue;
+    if (ok2 === 1) {
+      nGood++;
+      correctGood += right;
+    } else {
+      nBad++;
+      correctBad += right;
+    }
+    const closed = closedBookCorrect[i];
+    if (!Number.isNaN(closed)) {
+      closedAll++;
+      closedAllRight += closed;
+      if (ok2 === 0) {
+        closedFailed++;
+        closedFailedRight += closed;
+      }
+    }
+  }
+  const n = nGood + nBad;
+  const r = ratio(nGood, n);
+  const gGood = ratio(correctGood, nGood);
+  const gBad = ratio(correctBad, nBad);
+  const e2e = ratio(correctGood + correctBad, n);
+  let e2eCheck = null;
+  let ceiling = null;
+  if (r !== null) {
+    const good = weighted(r, gGood);
+    const bad = weighted(1 - r, gBad);
+    e2eCheck = good === null || bad === null ? null : good + bad;
+    ceiling = bad === null ? null : r + bad;
+  }
+  const productModelG = r === null || r === 0 || e2e === null ? null : e2e / r;
+  const productModelBias = r === null || r === 0 ? null : (1 - r) * (gBad ?? 0) / r;
+  const rLowerBound = e2e === null || gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
+  const closedBook = closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
+  const warnings = [];
+  if (productModelG !== null && productModelG > 1) {
+    warnings.push(
+      `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r\xB7g is misspecified here, because answers are right without good context (g_bad = ${gBad?.toFixed(4)}).`
+    );
+  }
+  if (e2e !== null && e2eCheck !== null && Math.abs(e2e - e2eCheck) > 1e-9) {
+    warnings.push(`e2eCheck ${e2eCheck} differs from e2e ${e2e}: the three terms were computed on different slices (a bug).`);
+  }
+  if (n > 0 && nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? "" : "s"}: read it as a rough figure.`);
+  if (n > 0 && nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? "" : "s"}: read it as a rough figure.`);
+  return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
+}
+
+// src/core/scoring/score.ts
+function relevanceMap(relevant) {
+  if (relevant === void 0) return /* @__PURE__ */ new Map();
+  if (Array.isArray(relevant)) return new Map(relevant.map((id2) => [id2, 1]));
+  return new Map(Object.entries(relevant));
+}
+function judgedRanking(record2) {
+  if (record2.retrieved_ids === void 0) return void 0;
+  const ranking = judgeRanking(record2.retrieved_ids, relevanceMap(record2.relevant_ids));
+  return relevantCount(ranking) === 0 ? void 0 : ranking;
+}
+function scoreQuestion(record2, config2, ranking = judgedRanking(record2)) {
+  const scores = {};
+  if (ranking !== void 0) for (const metric of config2.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
+  for (const column2 of QUESTION_COLUMNS) {
+    const value = column2.compute(record2, ranking, config2);
+    if (value !== void 0) scores[column2.name] = value;
+  }
+  return scores;
+}
+
+// src/core/scoring/outcomes.ts
+function goldKey(record2) {
+  const relevant = record2.relevant_ids;
+  const graded = relevant === void 0 ? [] : Array.isArray(relevant) ? relevant.map((id2) => [id2, 1]) : Object.entries(relevant);
+  const grades = [...new Map(graded.filter(([, grade2]) => isRelevant(grade2)))].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  return JSON.stringify([grades, record2.expected_answer ?? null, record2.answerable ?? true]);
+}
+function relevantWithin(retrieved, ranking, k) {
+  const found = [];
+  const depth = Math.min(k, retrieved.length);
+  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i])) found.push(retrieved[i]);
+  return found;
+}
+var OutcomeBuilder = class {
+  constructor(config2) {
+    this.config = config2;
+  }
+  config;
+  ids = [];
+  questions = [];
+  tags = [];
+  goldKeys = [];
+  goldFound = [];
+  /** Growing columns: capacity doubles, unset rows are NaN. */
+  values = /* @__PURE__ */ new Map();
+  labelPairs = [];
+  noClaims = 0;
+  judgeErrors = 0;
+  judges = /* @__PURE__ */ new Map();
+  noRelevant = 0;
+  add(record2) {
+    const row = this.ids.length;
+    this.ids.push(record2.id);
+    this.questions.push(record2.question);
+    this.tags.push(record2.tags ?? []);
+    this.goldKeys.push(goldKey(record2));
+    if (record2.claims?.length === 0) this.noClaims++;
+    if (record2.judge_errors !== void 0 && record2.judge_errors.length > 0) this.judgeErrors++;
+    for (const [field, judge] of Object.entries(record2.judged_by ?? {})) {
+      if (judge === void 0) continue;
+      const key = JSON.stringify([field, judge.model, judge.prompt_version]);
+      const use = this.judges.get(key);
+      this.judges.set(key, { field, model: judge.model, promptVersion: judge.prompt_version, questions: (use?.questions ?? 0) + 1 });
+    }
+    const ranking = judgedRanking(record2);
+    if (record2.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
+    this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record2.retrieved_ids ?? [], ranking, this.config.retrievalOk.metric.k));
+    if (record2.human_label !== void 0 && record2.judge_label !== void 0) {
+      this.labelPairs.push([String(record2.human_label), String(record2.judge_label)]);
+    }
+    const scores = scoreQuestion(record2, this.config, ranking);
+    for (const name in scores) this.columnFor(name, row)[row] = scores[name];
+  }
+  /** The column of `name`, with room for `row`. */
+  columnFor(name, row) {
+    let column2 = this.values.get(name);
+    if (column2 === void 0 || column2.length <= row) {
+      const grown2 = new Float64Array(Math.max(1024, (column2?.length ?? 0) * 2, row + 1)).fill(NaN);
+      if (column2 !== void 0) grown2.set(column2);
+      column2 = grown2;
+      this.values.set(name, column2);
+    }
+    return column2;
+  }
+  build() {
+    const size = this.ids.length;
+    const columns = /* @__PURE__ */ new Map();
+    for (const [name, values] of this.values) {
+      const column2 = new Float64Array(size).fill(NaN);
+      column2.set(values.subarray(0, Math.min(size, values.length)));
+      columns.set(name, column2);
+    }
+    return {
+      size,
+      ids: this.ids,
+      questions: this.questions,
+      tags: this.tags,
+      goldKeys: this.goldKeys,
+      goldFound: this.goldFound,
+      columns,
+      labelPairs: this.labelPairs,
+      noClaims: this.noClaims,
+      judgeErrors: this.judgeErrors,
+      judges: [...this.judges.values()],
+      noRelevant: this.noRelevant
+    };
+  }
+};
+function column(outcomes, name) {
+  return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
+}
+
 // src/core/stats/random.ts
 function cyrb128(text4) {
   let h1 = 1779033703;
@@ -40013,22 +40078,12 @@ function signedSum(table2, signs) {
 }
 
 // src/core/compare/judge-gate.ts
-var CALIBRATION_KIND = {
-  claims: "faithfulness",
-  correct: "correctness",
-  answer_relevance: null
-};
-var METRICS_OF_FIELD = {
-  claims: ["faithfulness"],
-  correct: ["correct", "correct_given_retrieval"],
-  answer_relevance: ["answer_relevance"]
-};
 function judgeStatuses(uses, calibrations, kappaFloor) {
   const fields = [...new Set(uses.map((use) => use.field))].sort();
   return fields.map((field) => {
     const judges = /* @__PURE__ */ new Map();
     for (const use of uses) if (use.field === field) judges.set(JSON.stringify([use.model, use.promptVersion]), use);
-    const kind = CALIBRATION_KIND[field];
+    const kind = JUDGED_FIELDS[field].calibration;
     const verdicts = [...judges.values()].map((use) => {
       if (kind === null) {
         return { allowed: false, note: `${field} from judge ${use.model} (${use.promptVersion}) has no calibration; it is reported and never gates` };
@@ -40042,10 +40097,10 @@ function judgeStatuses(uses, calibrations, kappaFloor) {
 }
 function blockedMetrics(statuses) {
   const blocked = /* @__PURE__ */ new Map();
-  for (const status of statuses) {
-    if (status.allowed) continue;
-    const why = status.notes.join("; ");
-    for (const metric of METRICS_OF_FIELD[status.field]) blocked.set(metric, why);
+  const uncalibrated = new Set(statuses.filter((status) => !status.allowed).map((status) => status.field));
+  for (const { name, column: column2 } of [...ANSWER_METRICS, ...GATED_TESTS.map((test) => ({ name: test.metric, column: test.column }))]) {
+    const field = judgedFieldOf(column2);
+    if (field !== void 0 && uncalibrated.has(field)) blocked.set(name, field);
   }
   return blocked;
 }
@@ -40083,12 +40138,6 @@ function gather(column2, rows) {
 }
 
 // src/core/compare/compare.ts
-var GATED_METRIC = {
-  retrieval: "retrieval_ok",
-  "end-to-end": "correct",
-  generation: "correct_given_retrieval",
-  refusal: "refusal"
-};
 function neededBeyond(needed, paired2) {
   return Number.isFinite(needed) && needed > paired2 ? needed : null;
 }
@@ -40175,7 +40224,7 @@ function gradedTests(metrics, columns, config2) {
 }
 function adjustGatedTests(tests, config2) {
   const gateOf = /* @__PURE__ */ new Map();
-  for (const category of config2.failOn) gateOf.set(GATED_METRIC[category], category);
+  for (const gate of config2.failOn) gateOf.set(gatedTest(gate).metric, gate);
   const gated = tests.filter((test) => gateOf.has(test.metric));
   const adjusted = holmAdjust(gated.map((test) => test.pValue));
   return tests.map((test) => {
@@ -40194,14 +40243,13 @@ function compareRuns(baseRun, headRun, headSummary, config2, files) {
   const pairing = pairQuestions(baseRun, headRun, files);
   const retrieval = paired(baseRun, headRun, pairing, "retrieval_ok");
   const correct = paired(baseRun, headRun, pairing, "correct");
-  const refused = paired(baseRun, headRun, pairing, "refused");
   const answerable = gather(column(headRun, "answerable"), pairing.headRows);
-  const binary = [
-    binaryTest("retrieval_ok", retrieval, config2),
-    binaryTest("correct", correct, config2),
-    binaryTest("correct_given_retrieval", correct, config2, (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1),
-    binaryTest("refusal", refused, config2, (i) => answerable[i] === 0)
-  ];
+  const pairFilters = {
+    all: void 0,
+    "retrieval-ok-on-both-sides": (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1,
+    unanswerable: (i) => answerable[i] === 0
+  };
+  const binary = GATED_TESTS.map((test) => binaryTest(test.metric, paired(baseRun, headRun, pairing, test.column), config2, pairFilters[test.pairs]));
   const graded = gradedTests(
     config2.gradedMetrics,
     config2.gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
@@ -40274,6 +40322,70 @@ function countByTag(changes) {
   return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
 }
 
+// src/render/gate-words.ts
+var withRule = (template, rule) => template.replaceAll("{rule}", rule);
+function testSubject(metric, rule) {
+  const test = gatedTestOf(metric);
+  return test === void 0 ? metric : withRule(test.words.subject, rule);
+}
+function testTableLabel(metric, rule) {
+  const test = gatedTestOf(metric);
+  return test === void 0 ? metric : withRule(test.words.label, rule);
+}
+function testLabel(metric, rule) {
+  return metric === "retrieval_ok" ? `retrieval_ok (${rule})` : metric;
+}
+function gateWords(gate) {
+  return gatedTest(gate).words.gate;
+}
+function formatFloor(floor) {
+  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
+}
+var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+function dropWords(drop2, rule) {
+  const metric = drop2.metric === "retrieval_ok" ? `retrieval ok (${rule})` : drop2.metric;
+  const counts = drop2.broken === void 0 ? "" : `, ${drop2.broken} broken vs ${drop2.fixed} fixed`;
+  return `${metric} ${drop2.base.toFixed(3)} \u2192 ${drop2.head.toFixed(3)}${counts}, p = ${p4(drop2.pValue)}, Holm-adjusted ${p4(drop2.adjustedPValue)} < \u03B1 ${drop2.alpha}`;
+}
+function brokenFloor(floor, value) {
+  return `floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
+}
+function judgeNotes(field, judges) {
+  return judges.filter((judge) => judge.field === field).flatMap((judge) => judge.notes).join("; ");
+}
+function reasonText(reason, context) {
+  switch (reason.kind) {
+    case "regressed":
+      return `${reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
+    case "floor-broken":
+      return brokenFloor(reason.floor, reason.value);
+    case "floor-unchecked":
+      return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${reason.floor.metric}`;
+  }
+}
+function warningText(warning, context) {
+  switch (warning.kind) {
+    case "gate-untestable":
+      return `cannot gate ${warning.gate}: no paired question carries its outcome in both runs`;
+    case "drop-below-minimum-effect":
+      return `${warning.gate} dropped significantly but by less than the minimum effect ${warning.minEffect}: ${dropWords(warning, context.retrievalOk)}`;
+    case "drop-from-uncalibrated-judge":
+      return `${warning.gate} dropped significantly (${dropWords(warning, context.retrievalOk)}), but it does not gate: ${judgeNotes(warning.field, context.judges)}`;
+    case "floor-from-uncalibrated-judge":
+      return `${brokenFloor(warning.floor, warning.value)}, but it does not gate: ${judgeNotes(warning.field, context.judges)}`;
+  }
+}
+
+// src/render/compare-json.ts
+function comparisonJson(comparison, retrievalOk) {
+  const context = { retrievalOk, judges: comparison.judges };
+  return {
+    ...comparison,
+    reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
+    warnings: comparison.warnings.map((warning) => ({ ...warning, message: warningText(warning, context) }))
+  };
+}
+
 // src/sources/parallel.ts
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 
@@ -40332,10 +40444,100 @@ async function readBothRuns(base, head, config2, entry, onProgress) {
   throw InputError.merge([a, b].flatMap((result) => result.status === "rejected" ? [result.reason] : []));
 }
 
-// src/render/compare-text.ts
-function testLabel(test, retrievalOk) {
-  return test.metric === "retrieval_ok" ? `retrieval_ok (${retrievalOk})` : test.metric;
+// src/core/stats/wilson.ts
+var Z95 = 1.959963984540054;
+function wilsonInterval(successes, n, z3 = Z95) {
+  if (n === 0) return [0, 1];
+  const p = successes / n;
+  const z22 = z3 * z3;
+  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
+  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
+  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
+  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
+  return [lower, upper];
 }
+
+// src/core/scoring/summary.ts
+function mean2(values, rows) {
+  let n = 0;
+  let sum = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const value = values[rows[j]];
+    if (Number.isNaN(value)) continue;
+    n++;
+    sum += value;
+  }
+  return { value: n === 0 ? null : sum / n, n };
+}
+function proportion(values, rows, hit, keep = () => true) {
+  let n = 0;
+  let count2 = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const row = rows[j];
+    const value = values[row];
+    if (Number.isNaN(value) || !keep(row)) continue;
+    n++;
+    if (hit(value)) count2++;
+  }
+  return { value: n === 0 ? null : count2 / n, n, count: count2, ci: wilsonInterval(count2, n) };
+}
+var isOne2 = (value) => value === 1;
+function summarizeMetrics(outcomes, config2, rows) {
+  const metrics = {};
+  for (const metric of config2.retrievalMetrics) {
+    const values = column(outcomes, metric.name);
+    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne2) : mean2(values, rows);
+  }
+  const answerable = column(outcomes, "answerable");
+  const among = { answerable: (row) => answerable[row] === 1, unanswerable: (row) => answerable[row] === 0 };
+  for (const metric of ANSWER_METRICS) {
+    const values = column(outcomes, metric.column);
+    const { aggregate } = metric;
+    metrics[metric.name] = aggregate.kind === "mean" ? mean2(values, rows) : proportion(values, rows, aggregate.counts, aggregate.among === void 0 ? void 0 : among[aggregate.among]);
+  }
+  return metrics;
+}
+function allRows(size) {
+  const rows = new Int32Array(size);
+  for (let i = 0; i < size; i++) rows[i] = i;
+  return rows;
+}
+function rowsByTag(outcomes) {
+  const byTag = /* @__PURE__ */ new Map();
+  outcomes.tags.forEach((tags, row) => {
+    for (const tag of new Set(tags)) {
+      const rows = byTag.get(tag) ?? [];
+      rows.push(row);
+      byTag.set(tag, rows);
+    }
+  });
+  return new Map([...byTag].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+function summarizeRun(outcomes, config2) {
+  const answerable = column(outcomes, "answerable");
+  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
+  const judgeAgreement = cohensKappa(outcomes.labelPairs);
+  const byTag = /* @__PURE__ */ Object.create(null);
+  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows) };
+  const warnings = [...decomposition.warnings];
+  if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
+    const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
+    warnings.push(`judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`);
+  }
+  let unanswerable = 0;
+  for (const value of answerable) if (value === 0) unanswerable++;
+  return {
+    questions: outcomes.size,
+    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size)),
+    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
+    decomposition,
+    judgeAgreement,
+    byTag,
+    warnings
+  };
+}
+
+// src/render/compare-text.ts
 function mcnemarSentence(test) {
   const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
   return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; \u03C7\xB2 ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}: ${rule}`;
@@ -40366,14 +40568,15 @@ function changeRows(changes) {
 function renderCompareText(comparison, config2) {
   const rule = config2.eval.retrievalOk.name;
   const sections = [];
+  const context = { retrievalOk: rule, judges: comparison.judges };
   const verdict = comparison.verdict === "fail" ? "FAIL" : "PASS";
   sections.push(
     `rag-gate compare: ${verdict}
-` + comparison.reasons.map((reason) => `  - ${reason}
+` + comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}
 `).join("") + `${plural2(comparison.paired, "paired question")} (${comparison.added.length} added, ${comparison.removed.length} removed, ${comparison.labelsChanged.length} with changed labels, left out)`
   );
   const rows = comparison.tests.map((test) => [
-    testLabel(test, rule),
+    testLabel(test.metric, rule),
     test.gate ?? "report",
     fixed3(test.base),
     fixed3(test.head),
@@ -40388,12 +40591,12 @@ function renderCompareText(comparison, config2) {
     `Tests (\u03B1 = ${comparison.alpha}; Holm-adjusted across the gated tests)
 ` + textTable([["metric", "gate", "base", "head", "\u0394", "95% CI", "p", "Holm p", "significant", "n"], ...rows])
   );
-  const mcnemarLines = comparison.tests.filter((t) => t.kind === "mcnemar").map((t) => `  ${testLabel(t, rule)}: ${mcnemarSentence(t)}`);
+  const mcnemarLines = comparison.tests.filter((t) => t.kind === "mcnemar").map((t) => `  ${testLabel(t.metric, rule)}: ${mcnemarSentence(t)}`);
   if (mcnemarLines.length > 0) sections.push(`McNemar
 ${mcnemarLines.join("\n")}`);
   const power = comparison.tests.flatMap((t) => {
     const needed = formatRequiredN(t.requiredN);
-    return needed && t.delta !== 0 ? [`  ${testLabel(t, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
+    return needed && t.delta !== 0 ? [`  ${testLabel(t.metric, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
   });
   if (power.length > 0) sections.push(`Cannot tell apart yet
 ${power.join("\n")}`);
@@ -40426,7 +40629,7 @@ ${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
   }
   if (comparison.judges.length > 0) sections.push(`Judge
 ${comparison.judges.flatMap((j) => j.notes).map((note) => `  ${note}`).join("\n")}`);
-  const warnings = [...comparison.warnings, ...head.warnings.map((w) => `head: ${w}`)];
+  const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...head.warnings.map((w) => `head: ${w}`)];
   if (warnings.length > 0) sections.push(`Warnings
 ${warnings.map((w) => `  ! ${w}`).join("\n")}`);
   return `${sections.join("\n\n")}
@@ -40443,60 +40646,13 @@ var LIST_FOLD_AFTER = 20;
 var LIST_VISIBLE = 10;
 var TAGS_FOLD_AFTER = 8;
 var TAGS_SHOWN = 50;
-var CATEGORY_WORDS = {
-  retrieval: "retrieval",
-  "end-to-end": "end-to-end correctness",
-  generation: "generation",
-  refusal: "refusal of unanswerable questions"
-};
-var CATEGORIES = Object.keys(CATEGORY_WORDS);
-function subject(test, rule) {
-  switch (test.metric) {
-    case "retrieval_ok":
-      return rule;
-    case "correct":
-      return "end-to-end correctness";
-    case "correct_given_retrieval":
-      return "correctness with retrieval ok on both sides";
-    case "refusal":
-      return "correct refusals on unanswerable questions";
-    default:
-      return test.metric;
-  }
-}
-function tableLabel(test, rule) {
-  switch (test.metric) {
-    case "retrieval_ok":
-      return `${rule} \u2014 retrieval ok`;
-    case "correct":
-      return "correct \u2014 end to end";
-    case "correct_given_retrieval":
-      return "correct with retrieval ok \u2014 generation";
-    case "refusal":
-      return "refusals on unanswerable";
-    default:
-      return test.metric;
-  }
-}
 var capitalise = (value) => value.charAt(0).toUpperCase() + value.slice(1);
 function sentenceStart(test, rule) {
-  const words = subject(test, rule);
+  const words = testSubject(test.metric, rule);
   return words === rule || words === test.metric ? words : capitalise(words);
 }
 function movement(test) {
-  const { fixed, broken } = test;
-  switch (test.metric) {
-    case "retrieval_ok":
-      return `${plural2(broken, "question")} lost ${broken === 1 ? "its" : "their"} gold document, ${fixed} gained it`;
-    case "correct":
-      return `${plural2(broken, "question")} went from right to wrong, ${fixed} from wrong to right`;
-    case "correct_given_retrieval":
-      return `with retrieval ok on both sides, ${plural2(broken, "answer")} went from right to wrong, ${fixed} from wrong to right`;
-    case "refusal":
-      return `${plural2(broken, "unanswerable question")} ${broken === 1 ? "was" : "were"} no longer refused, ${fixed} newly refused`;
-    default:
-      return `${broken} broken, ${fixed} fixed`;
-  }
+  return gatedTestOf(test.metric)?.words.movement(test.broken, test.fixed) ?? `${test.broken} broken, ${test.fixed} fixed`;
 }
 function pWords(test, alpha) {
   const name = test.kind === "mcnemar" ? test.decidedBy === "exact" ? "exact McNemar" : "McNemar \u03C7\xB2" : "randomization";
@@ -40505,7 +40661,7 @@ function pWords(test, alpha) {
   return test.adjustedPValue === null ? `${name} p = ${formatP(test.pValue)} ${compare}` : `${name} p = ${formatP(test.pValue)}, Holm-adjusted ${formatP(test.adjustedPValue)} ${compare}`;
 }
 function evidence(test, rule, alpha) {
-  const head = strong2(...prose(`${subject(test, rule)} ${fixed3(test.base)} \u2192 ${fixed3(test.head)}`));
+  const head = strong2(...prose(`${testSubject(test.metric, rule)} ${fixed3(test.base)} \u2192 ${fixed3(test.head)}`));
   const detail = test.kind === "mcnemar" ? `: ${movement(test)} (${pWords(test, alpha)}).` : `: \u0394 ${formatDelta(test.delta)}, 95% CI ${formatDelta(test.ci[0])} to ${formatDelta(test.ci[1])} (${pWords(test, alpha)}).`;
   return [head, ...prose(detail)];
 }
@@ -40521,16 +40677,16 @@ function powerSentence(test, rule) {
   const spread = test.kind === "mcnemar" ? "this discordance" : "this spread";
   return needed === null ? `${what} is not significant (${p}).` : `${what} is not significant yet (${p}): with ${spread} ${needed} paired questions would be needed to tell ${sizeWords(test)} from noise.`;
 }
-var failReason = (category) => `${category} regressed significantly`;
-function decideWords(comparison) {
+function decideWords(comparison, rule) {
   const gated = comparison.tests.filter((t) => t.gate !== null);
-  const otherReasons = comparison.reasons.filter((r) => !CATEGORIES.some((c) => r.startsWith(failReason(c))));
+  const context = { retrievalOk: rule, judges: comparison.judges };
+  const otherReasons = comparison.reasons.filter((r) => r.kind !== "regressed").map((r) => reasonText(r, context));
   const failing = gated.filter((t) => t.gateOutcome === "fails");
   const failingSet = new Set(failing);
   const join4 = (words2) => words2.length <= 1 ? words2.join("") : `${words2.slice(0, -1).join(", ")} and ${words2.at(-1)}`;
   if (comparison.verdict === "fail") {
     const parts = [];
-    if (failing.length > 0) parts.push(`${join4(failing.map((t) => CATEGORY_WORDS[t.gate]))} regressed significantly`);
+    if (failing.length > 0) parts.push(`${join4(failing.map((t) => gateWords(t.gate)))} regressed significantly`);
     const broken = comparison.floors.filter((f) => f.outcome === "broken").length;
     const unchecked = comparison.floors.filter((f) => f.outcome === "unchecked").length;
     if (broken > 0) parts.push(broken === 1 ? "a floor is broken" : `${broken} floors are broken`);
@@ -40540,7 +40696,7 @@ function decideWords(comparison) {
   const uncalibrated = gated.filter((t) => t.gateOutcome === "uncalibrated-judge");
   const smallDrops = gated.filter((t) => t.gateOutcome === "below-minimum-effect");
   const gains = gated.filter((t) => t.significant && t.delta > 0);
-  const words = uncalibrated.length > 0 ? `${join4(uncalibrated.map((t) => CATEGORY_WORDS[t.gate]))} dropped, but the judge is uncalibrated, so it does not gate` : smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join4(gains.map((t) => CATEGORY_WORDS[t.gate]))} improved` : "no significant regression";
+  const words = uncalibrated.length > 0 ? `${join4(uncalibrated.map((t) => gateWords(t.gate)))} dropped, but the judge is uncalibrated, so it does not gate` : smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join4(gains.map((t) => gateWords(t.gate)))} improved` : "no significant regression";
   return { heading: `${uncalibrated.length > 0 ? "\u26A0\uFE0F" : "\u2705"} rag-gate: ${words}`, failing: failingSet, otherReasons };
 }
 function roleCell(test, failing) {
@@ -40604,7 +40760,7 @@ function causeLine(comparison) {
 }
 function testsTable(comparison, rule, failing) {
   const rows = comparison.tests.map((test) => [
-    tableLabel(test, rule),
+    testTableLabel(test.metric, rule),
     fixed3(test.base),
     fixed3(test.head),
     test.kind === "randomization" ? `${formatDelta(test.delta)} (${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])})` : formatDelta(test.delta),
@@ -40619,10 +40775,10 @@ function mcnemarSection(comparison, rule) {
   if (tests.length === 0) return [];
   const body = [];
   for (const test of tests) {
-    const [ok2, failed] = test.metric === "retrieval_ok" ? ["ok", "failed"] : ["right", "wrong"];
+    const [ok2, failed] = gatedTestOf(test.metric)?.words.outcomes ?? ["right", "wrong"];
     body.push(
       table(
-        [testLabel(test, rule), `head ${ok2}`, `head ${failed}`],
+        [testLabel(test.metric, rule), `head ${ok2}`, `head ${failed}`],
         [
           [strong2(text3(`base ${ok2}`)), `${test.bothRight} both`, strong2(text3(`${test.broken} broken`))],
           [strong2(text3(`base ${failed}`)), strong2(text3(`${test.fixed} fixed`)), `${test.bothWrong} both`]
@@ -40725,8 +40881,9 @@ function decompositionSection(comparison) {
   if (comparison.retrievalShifted) body.push(paragraph2(...prose(`\u26A0\uFE0F ${retrievalShiftNote(comparison)}`)));
   return details("Where the errors come from (decomposition)", body);
 }
-function warningsSection(comparison) {
-  const warnings = [...comparison.warnings, ...comparison.decomposition.head.warnings.map((w) => `head: ${w}`)];
+function warningsSection(comparison, rule) {
+  const context = { retrievalOk: rule, judges: comparison.judges };
+  const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...comparison.decomposition.head.warnings.map((w) => `head: ${w}`)];
   if (warnings.length === 0) return [];
   const list3 = {
     type: "list",
@@ -40755,7 +40912,7 @@ function footer(comparison, options) {
 function renderComment(comparison, options) {
   const maxLength = options.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH;
   const rule = options.retrievalOk;
-  const verdict = decideWords(comparison);
+  const verdict = decideWords(comparison, rule);
   const lists = buildLists(comparison);
   const head = [
     ...options.marker !== void 0 ? [markerComment(options.marker)] : [],
@@ -40763,7 +40920,7 @@ function renderComment(comparison, options) {
     testsTable(comparison, rule, verdict.failing),
     ...mcnemarSection(comparison, rule)
   ];
-  const tail = [...decompositionSection(comparison), ...judgeSection(comparison), ...warningsSection(comparison), footer(comparison, options)];
+  const tail = [...decompositionSection(comparison), ...judgeSection(comparison), ...warningsSection(comparison, rule), footer(comparison, options)];
   const render2 = (limits2) => serialise({ type: "root", children: [...head, ...questionSections(lists, limits2, options.reportLink), ...tail] });
   const limits = {
     main: rowsWithin(lists.main.list, maxLength),
@@ -40812,7 +40969,7 @@ function cellLength(cell) {
 function compareCommand(context, setExitCode) {
   const command = new Command("compare").description("compare head results with base results question by question, and decide the gate").requiredOption("--base <file>", "results of the base branch").requiredOption("--head <file>", "results of the pull request");
   return addScoringOptions(command).addOption(new Option("--alpha <p>", "significance level").argParser(alphaOption).default(0.05)).addOption(
-    new Option("--fail-on <list>", `gates that fail the check on a significant drop: ${GATE_CATEGORIES.join(", ")}`).argParser(failOnOption).default(/* @__PURE__ */ new Set(["retrieval", "end-to-end"]), "retrieval,end-to-end")
+    new Option("--fail-on <list>", `gates that fail the check on a significant drop: ${GATE_CATEGORIES.join(", ")}`).argParser(failOnOption).default(new Set(DEFAULT_FAIL_ON), DEFAULT_FAIL_ON.join(","))
   ).addOption(new Option("--min-effect <drop>", "a significant drop smaller than this (absolute) only warns").argParser(minEffectOption).default(0)).addOption(
     new Option("--floor <metric=value>", "absolute floor on a head metric, e.g. recall@5=0.8 (repeatable; METRIC<=x for a ceiling)").argParser((text4, previous) => [...previous, floorOption(text4)]).default([], "none")
   ).addOption(new Option("--graded <list>", "graded metrics for paired randomization tests").argParser(gradedOption).default(DEFAULT_GRADED, DEFAULT_GRADED.join(","))).addOption(new Option("--permutations <n>", "permutations per randomization test").argParser(permutationsOption).default(1e4)).addOption(
@@ -40826,7 +40983,7 @@ function compareCommand(context, setExitCode) {
 `);
     const comparison = compareRuns(base.outcomes, head.outcomes, summarizeRun(head.outcomes, config2.eval), config2, { base: options.base, head: options.head });
     if (options.markdown !== void 0) await writeFileAtomic(options.markdown, renderComment(comparison, { retrievalOk: config2.eval.retrievalOk.name }));
-    context.stdout(options.json ? `${JSON.stringify(comparison, null, 2)}
+    context.stdout(options.json ? `${JSON.stringify(comparisonJson(comparison, config2.eval.retrievalOk.name), null, 2)}
 ` : renderCompareText(comparison, config2));
     setExitCode(comparison.verdict === "fail" ? EXIT2.gateFailed : EXIT2.ok);
   });
@@ -40850,7 +41007,7 @@ function evalJson(summary, config2) {
 }
 
 // src/render/eval-text.ts
-var GENERATION_METRICS = RUN_METRICS.filter((name) => name !== "retrieval_ok");
+var GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((name) => name !== "retrieval_ok");
 function metricRow(name, summary) {
   const ci = summary.ci ? `[${fixed3(summary.ci[0])}, ${fixed3(summary.ci[1])}]` : "";
   const count2 = summary.count === void 0 ? "" : `${summary.count}/${summary.n}`;
@@ -40923,8 +41080,7 @@ ${textTable([
       ])}`
     );
   }
-  const headline = [config2.retrievalOk.metric.name, "mrr", "retrieval_ok", "correct", "faithfulness"];
-  sections.push(tagTable(summary, headline));
+  sections.push(tagTable(summary, headlineMetrics(config2.retrievalOk.metric.name)));
   if (summary.warnings.length > 0) sections.push(`Warnings
 ${summary.warnings.map((w) => `  ! ${w}`).join("\n")}`);
   return `${sections.filter((s) => s !== null).join("\n\n")}

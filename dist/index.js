@@ -32406,7 +32406,6 @@ function relevantRetrieved(ranking, k) {
 }
 
 // src/core/scoring/generation/context-utilisation.ts
-var LOW_UTILISATION = 0.4;
 function contextUtilisation(retrieved, cited) {
   if (retrieved.length === 0) return void 0;
   const citedSet = new Set(cited);
@@ -32525,10 +32524,151 @@ function faithfulness(claims) {
 }
 
 // src/core/scoring/generation/length-ratio.ts
-var LONG_ANSWER_RATIO = 2.5;
 function lengthRatio(answer, expected) {
   const goldLength = answerTokens(expected).length;
   return goldLength === 0 ? void 0 : answerTokens(answer).length / goldLength;
+}
+
+// src/core/catalog/metrics.ts
+var JUDGED_FIELDS = {
+  claims: { calibration: "faithfulness" },
+  correct: { calibration: "correctness" },
+  answer_relevance: { calibration: null }
+};
+var bit = (value) => value === void 0 ? void 0 : value ? 1 : 0;
+var QUESTION_COLUMNS = [
+  {
+    name: "retrieval_ok",
+    needs: ["retrieval_ok", "retrieved_ids", "relevant_ids"],
+    binary: true,
+    compute: (record3, ranking, rules) => record3.retrieval_ok !== void 0 ? bit(record3.retrieval_ok) : ranking === void 0 ? void 0 : bit(rules.retrievalOk.metric.compute(ranking) >= rules.retrievalOk.threshold)
+  },
+  {
+    name: "correct",
+    needs: ["correct", "answer", "expected_answer"],
+    binary: true,
+    judgedField: "correct",
+    compute: (record3, _ranking, rules) => record3.correct !== void 0 ? bit(record3.correct) : record3.answer === void 0 || record3.expected_answer === void 0 ? void 0 : judgeCorrect(rules.correctness, record3.answer, record3.expected_answer)
+  },
+  { name: "answerable", needs: ["answerable"], binary: true, compute: (record3) => bit(record3.answerable ?? true) },
+  { name: "refused", needs: ["refused"], binary: true, compute: (record3) => bit(record3.refused) },
+  { name: "closed_book_correct", needs: ["closed_book_correct"], binary: true, compute: (record3) => bit(record3.closed_book_correct) },
+  { name: "answer_relevance", needs: ["answer_relevance"], binary: false, judgedField: "answer_relevance", compute: (record3) => record3.answer_relevance },
+  { name: "faithfulness", needs: ["claims"], binary: false, judgedField: "claims", compute: (record3) => record3.claims === void 0 ? void 0 : faithfulness(record3.claims) },
+  {
+    name: "length_ratio",
+    needs: ["answer", "expected_answer"],
+    binary: false,
+    compute: (record3) => record3.answer === void 0 || record3.expected_answer === void 0 ? void 0 : lengthRatio(record3.answer, record3.expected_answer)
+  },
+  {
+    name: "context_utilisation",
+    needs: ["cited_ids", "retrieved_ids"],
+    binary: false,
+    compute: (record3) => record3.cited_ids === void 0 || record3.retrieved_ids === void 0 ? void 0 : contextUtilisation(record3.retrieved_ids, record3.cited_ids)
+  }
+];
+var LONG_ANSWER_RATIO = 2.5;
+var LOW_UTILISATION = 0.4;
+var mean = { kind: "mean" };
+var isOne = (value) => value === 1;
+var ANSWER_METRICS = [
+  {
+    name: "retrieval_ok",
+    definition: "share of questions whose retrieval succeeded (the `retrieval_ok` field or the `retrieval-ok` rule)",
+    column: "retrieval_ok",
+    aggregate: { kind: "share", counts: isOne },
+    graded: false,
+    headline: true,
+    better: "higher"
+  },
+  {
+    name: "correct",
+    definition: "share of questions judged correct (`correct`, or computed with the `correct` rule: SQuAD normalisation lower-cases, drops punctuation and symbols and the articles a/an/the)",
+    column: "correct",
+    aggregate: { kind: "share", counts: isOne },
+    graded: false,
+    headline: true,
+    better: "higher"
+  },
+  {
+    name: "faithfulness",
+    definition: "per answer, SUPPORTED claims / all claims, averaged; an answer with an empty claims list is left out and counted (`excluded.noClaims`), never scored 0 or 1",
+    column: "faithfulness",
+    aggregate: mean,
+    graded: true,
+    headline: true,
+    better: "higher"
+  },
+  { name: "answer_relevance", definition: "mean of the per-question values in [0, 1]", column: "answer_relevance", aggregate: mean, graded: true, headline: true, better: "higher" },
+  { name: "length_ratio", definition: "answer tokens / expected-answer tokens (normalised tokens)", column: "length_ratio", aggregate: mean, graded: true, headline: false, better: "neither" },
+  {
+    name: "long_answer_rate",
+    definition: `share of answers with a length ratio above ${LONG_ANSWER_RATIO} (padding, hedging)`,
+    column: "length_ratio",
+    aggregate: { kind: "share", counts: (value) => value > LONG_ANSWER_RATIO },
+    graded: false,
+    headline: false,
+    better: "lower"
+  },
+  {
+    name: "context_utilisation",
+    definition: "retrieved ids the answer cites / retrieved ids sent to the generator",
+    column: "context_utilisation",
+    aggregate: mean,
+    graded: true,
+    headline: false,
+    better: "higher"
+  },
+  {
+    name: "low_utilisation_rate",
+    definition: `share of answers citing less than ${LOW_UTILISATION} of the retrieved ids (send fewer chunks)`,
+    column: "context_utilisation",
+    aggregate: { kind: "share", counts: (value) => value < LOW_UTILISATION },
+    graded: false,
+    headline: false,
+    better: "lower"
+  },
+  {
+    name: "refusal_rate_unanswerable",
+    definition: "refused / unanswerable questions (higher is better)",
+    column: "refused",
+    aggregate: { kind: "share", counts: isOne, among: "unanswerable" },
+    graded: false,
+    headline: true,
+    better: "higher"
+  },
+  {
+    name: "false_refusal_rate",
+    definition: "refused / answerable questions (lower is better)",
+    column: "refused",
+    aggregate: { kind: "share", counts: isOne, among: "answerable" },
+    graded: false,
+    headline: true,
+    better: "lower"
+  },
+  {
+    name: "closed_book_correct",
+    definition: "share correct with no context",
+    column: "closed_book_correct",
+    aggregate: { kind: "share", counts: isOne },
+    graded: false,
+    headline: false,
+    better: "higher"
+  }
+];
+var METRICS_BY_NAME = new Map(ANSWER_METRICS.map((metric) => [metric.name, metric]));
+var COLUMNS_BY_NAME = new Map(QUESTION_COLUMNS.map((column2) => [column2.name, column2]));
+function answerMetric(name) {
+  return METRICS_BY_NAME.get(name);
+}
+function judgedFieldOf(column2) {
+  return COLUMNS_BY_NAME.get(column2)?.judgedField;
+}
+var GRADED_ANSWER_METRICS = ANSWER_METRICS.filter((metric) => metric.graded).map((metric) => metric.name);
+var HEADLINE_RETRIEVAL_METRICS = ["ndcg@10", "recall@5", "mrr", "map"];
+function headlineMetrics(retrievalOkMetric) {
+  return [.../* @__PURE__ */ new Set([retrievalOkMetric, ...HEADLINE_RETRIEVAL_METRICS, ...ANSWER_METRICS.filter((metric) => metric.headline).map((metric) => metric.name)])];
 }
 
 // src/core/scoring/score.ts
@@ -32542,36 +32682,12 @@ function judgedRanking(record3) {
   const ranking = judgeRanking(record3.retrieved_ids, relevanceMap(record3.relevant_ids));
   return relevantCount(ranking) === 0 ? void 0 : ranking;
 }
-function retrievalSucceeded(record3, ranking, rule) {
-  if (record3.retrieval_ok !== void 0) return record3.retrieval_ok;
-  return ranking === void 0 ? void 0 : rule.metric.compute(ranking) >= rule.threshold;
-}
-function answerCorrect(record3, rule) {
-  if (record3.correct !== void 0) return record3.correct;
-  if (record3.answer === void 0 || record3.expected_answer === void 0) return void 0;
-  return judgeCorrect(rule, record3.answer, record3.expected_answer) === 1;
-}
-var bit = (value) => value ? 1 : 0;
 function scoreQuestion(record3, config2, ranking = judgedRanking(record3)) {
   const scores = {};
   if (ranking !== void 0) for (const metric of config2.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
-  const ok2 = retrievalSucceeded(record3, ranking, config2.retrievalOk);
-  if (ok2 !== void 0) scores.retrieval_ok = bit(ok2);
-  const correct = answerCorrect(record3, config2.correctness);
-  if (correct !== void 0) scores.correct = bit(correct);
-  scores.answerable = bit(record3.answerable ?? true);
-  if (record3.refused !== void 0) scores.refused = bit(record3.refused);
-  if (record3.closed_book_correct !== void 0) scores.closed_book_correct = bit(record3.closed_book_correct);
-  if (record3.answer_relevance !== void 0) scores.answer_relevance = record3.answer_relevance;
-  const faithful = record3.claims === void 0 ? void 0 : faithfulness(record3.claims);
-  if (faithful !== void 0) scores.faithfulness = faithful;
-  if (record3.answer !== void 0 && record3.expected_answer !== void 0) {
-    const ratio2 = lengthRatio(record3.answer, record3.expected_answer);
-    if (ratio2 !== void 0) scores.length_ratio = ratio2;
-  }
-  if (record3.cited_ids !== void 0 && record3.retrieved_ids !== void 0) {
-    const utilisation = contextUtilisation(record3.retrieved_ids, record3.cited_ids);
-    if (utilisation !== void 0) scores.context_utilisation = utilisation;
+  for (const column2 of QUESTION_COLUMNS) {
+    const value = column2.compute(record3, ranking, config2);
+    if (value !== void 0) scores[column2.name] = value;
   }
   return scores;
 }
@@ -33063,6 +33179,81 @@ function signedSum(table2, signs) {
   return low + high;
 }
 
+// src/core/catalog/gates.ts
+var questions = (n, noun = "question") => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+var GATED_TESTS = [
+  {
+    gate: "retrieval",
+    metric: "retrieval_ok",
+    column: "retrieval_ok",
+    pairs: "all",
+    onByDefault: true,
+    definition: "retrieval success (the `retrieval-ok` rule or the records' `retrieval_ok`) dropped",
+    words: {
+      gate: "retrieval",
+      subject: "{rule}",
+      label: "{rule} \u2014 retrieval ok",
+      outcomes: ["ok", "failed"],
+      movement: (broken, fixed) => `${questions(broken)} lost ${broken === 1 ? "its" : "their"} gold document, ${fixed} gained it`
+    }
+  },
+  {
+    gate: "end-to-end",
+    metric: "correct",
+    column: "correct",
+    pairs: "all",
+    onByDefault: true,
+    definition: "end-to-end correctness dropped",
+    words: {
+      gate: "end-to-end correctness",
+      subject: "end-to-end correctness",
+      label: "correct \u2014 end to end",
+      outcomes: ["right", "wrong"],
+      movement: (broken, fixed) => `${questions(broken)} went from right to wrong, ${fixed} from wrong to right`
+    }
+  },
+  {
+    gate: "generation",
+    metric: "correct_given_retrieval",
+    column: "correct",
+    pairs: "retrieval-ok-on-both-sides",
+    onByDefault: false,
+    definition: "correctness dropped on the questions whose retrieval succeeded in both runs: the answerer got worse",
+    words: {
+      gate: "generation",
+      subject: "correctness with retrieval ok on both sides",
+      label: "correct with retrieval ok \u2014 generation",
+      outcomes: ["right", "wrong"],
+      movement: (broken, fixed) => `with retrieval ok on both sides, ${questions(broken, "answer")} went from right to wrong, ${fixed} from wrong to right`
+    }
+  },
+  {
+    gate: "refusal",
+    metric: "refusal",
+    column: "refused",
+    pairs: "unanswerable",
+    onByDefault: false,
+    definition: "fewer unanswerable questions were refused",
+    words: {
+      gate: "refusal of unanswerable questions",
+      subject: "correct refusals on unanswerable questions",
+      label: "refusals on unanswerable",
+      outcomes: ["right", "wrong"],
+      movement: (broken, fixed) => `${questions(broken, "unanswerable question")} ${broken === 1 ? "was" : "were"} no longer refused, ${fixed} newly refused`
+    }
+  }
+];
+var GATE_CATEGORIES = GATED_TESTS.map((test) => test.gate);
+var DEFAULT_FAIL_ON = GATED_TESTS.filter((test) => test.onByDefault).map((test) => test.gate);
+var BY_METRIC = new Map(GATED_TESTS.map((test) => [test.metric, test]));
+var BY_GATE = new Map(GATED_TESTS.map((test) => [test.gate, test]));
+function gatedTestOf(metric) {
+  return BY_METRIC.get(metric);
+}
+function gatedTest(gate) {
+  return BY_GATE.get(gate);
+}
+
 // src/core/scoring/retrieval/average-precision.ts
 function averagePrecisionAt(ranking, k) {
   const total = relevantCount(ranking);
@@ -33191,205 +33382,56 @@ function defaultRetrievalMetrics(ks) {
   return names.map(parseRetrievalMetric);
 }
 
-// src/core/stats/kappa.ts
-var KAPPA_FLOOR = 0.6;
-function cohensKappa(pairs) {
-  const n = pairs.length;
-  if (n === 0) return null;
-  const firstCounts = /* @__PURE__ */ new Map();
-  const secondCounts = /* @__PURE__ */ new Map();
-  const confusion = {};
-  let agree = 0;
-  for (const [first, second] of pairs) {
-    if (first === second) agree++;
-    firstCounts.set(first, (firstCounts.get(first) ?? 0) + 1);
-    secondCounts.set(second, (secondCounts.get(second) ?? 0) + 1);
-    const row = confusion[first] ??= {};
-    row[second] = (row[second] ?? 0) + 1;
-  }
-  let expected = 0;
-  for (const [label2, count] of firstCounts) expected += count / n * ((secondCounts.get(label2) ?? 0) / n);
-  const observed = agree / n;
-  const kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
-  return { kappa, observed, expected, n, confusion };
-}
-
-// src/core/stats/wilson.ts
-var Z95 = 1.959963984540054;
-function wilsonInterval(successes, n, z3 = Z95) {
-  if (n === 0) return [0, 1];
-  const p = successes / n;
-  const z22 = z3 * z3;
-  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
-  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
-  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
-  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
-  return [lower, upper];
-}
-
-// src/core/scoring/summary.ts
-var RUN_METRICS = [
-  "retrieval_ok",
-  "correct",
-  "faithfulness",
-  "answer_relevance",
-  "length_ratio",
-  "long_answer_rate",
-  "context_utilisation",
-  "low_utilisation_rate",
-  "refusal_rate_unanswerable",
-  "false_refusal_rate",
-  "closed_book_correct"
-];
-function mean(values, rows, keep = () => true) {
-  let n = 0;
-  let sum = 0;
-  for (let j = 0; j < rows.length; j++) {
-    const row = rows[j];
-    const value = values[row];
-    if (Number.isNaN(value) || !keep(row)) continue;
-    n++;
-    sum += value;
-  }
-  return { value: n === 0 ? null : sum / n, n };
-}
-function proportion(values, rows, hit, keep = () => true) {
-  let n = 0;
-  let count = 0;
-  for (let j = 0; j < rows.length; j++) {
-    const row = rows[j];
-    const value = values[row];
-    if (Number.isNaN(value) || !keep(row)) continue;
-    n++;
-    if (hit(value)) count++;
-  }
-  return { value: n === 0 ? null : count / n, n, count, ci: wilsonInterval(count, n) };
-}
-var isOne = (value) => value === 1;
-function summarizeMetrics(outcomes, config2, rows) {
-  const metrics = {};
-  for (const metric of config2.retrievalMetrics) {
-    const values = column(outcomes, metric.name);
-    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne) : mean(values, rows);
-  }
-  const answerable = column(outcomes, "answerable");
-  metrics.retrieval_ok = proportion(column(outcomes, "retrieval_ok"), rows, isOne);
-  metrics.correct = proportion(column(outcomes, "correct"), rows, isOne);
-  metrics.faithfulness = mean(column(outcomes, "faithfulness"), rows);
-  metrics.answer_relevance = mean(column(outcomes, "answer_relevance"), rows);
-  const lengthRatio2 = column(outcomes, "length_ratio");
-  metrics.length_ratio = mean(lengthRatio2, rows);
-  metrics.long_answer_rate = proportion(lengthRatio2, rows, (v) => v > LONG_ANSWER_RATIO);
-  const utilisation = column(outcomes, "context_utilisation");
-  metrics.context_utilisation = mean(utilisation, rows);
-  metrics.low_utilisation_rate = proportion(utilisation, rows, (v) => v < LOW_UTILISATION);
-  const refused = column(outcomes, "refused");
-  metrics.refusal_rate_unanswerable = proportion(refused, rows, isOne, (row) => answerable[row] === 0);
-  metrics.false_refusal_rate = proportion(refused, rows, isOne, (row) => answerable[row] === 1);
-  metrics.closed_book_correct = proportion(column(outcomes, "closed_book_correct"), rows, isOne);
-  return metrics;
-}
-function allRows(size) {
-  const rows = new Int32Array(size);
-  for (let i2 = 0; i2 < size; i2++) rows[i2] = i2;
-  return rows;
-}
-function rowsByTag(outcomes) {
-  const byTag = /* @__PURE__ */ new Map();
-  outcomes.tags.forEach((tags, row) => {
-    for (const tag of new Set(tags)) {
-      const rows = byTag.get(tag) ?? [];
-      rows.push(row);
-      byTag.set(tag, rows);
-    }
-  });
-  return new Map([...byTag].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-}
-function summarizeRun(outcomes, config2) {
-  const answerable = column(outcomes, "answerable");
-  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
-  const judgeAgreement = cohensKappa(outcomes.labelPairs);
-  const byTag = /* @__PURE__ */ Object.create(null);
-  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows) };
-  const warnings = [...decomposition.warnings];
-  if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
-    const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
-    warnings.push(`judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`);
-  }
-  let unanswerable = 0;
-  for (const value of answerable) if (value === 0) unanswerable++;
-  return {
-    questions: outcomes.size,
-    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size)),
-    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
-    decomposition,
-    judgeAgreement,
-    byTag,
-    warnings
-  };
-}
-
 // src/core/compare/gate.ts
-var GATE_CATEGORIES = ["retrieval", "end-to-end", "generation", "refusal"];
-var RUN_METRIC_SET = new Set(RUN_METRICS);
-function isRunMetric(name) {
-  return RUN_METRIC_SET.has(name);
-}
 function parseFloor(text4) {
   const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
   if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
   const [, name = "", op, valueText = ""] = match;
   const value = Number(valueText);
   if (!Number.isFinite(value)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
-  const metric = isRunMetric(name) ? name : parseRetrievalMetric(name).name;
+  const metric = answerMetric(name) !== void 0 ? name : parseRetrievalMetric(name).name;
   return { metric, op: op === "<=" ? "<=" : ">=", value };
 }
-function formatFloor(floor) {
-  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
-}
-var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
-function describeDrop(test, config2) {
-  const metric = test.metric === "retrieval_ok" ? `retrieval ok (${config2.eval.retrievalOk.name})` : test.metric;
-  const counts = test.kind === "mcnemar" ? `, ${test.broken} broken vs ${test.fixed} fixed` : "";
-  return `${metric} ${test.base.toFixed(3)} \u2192 ${test.head.toFixed(3)}${counts}, p = ${p4(test.pValue)}, Holm-adjusted ${p4(test.adjustedPValue ?? test.pValue)} < \u03B1 ${config2.alpha}`;
+function drop(test, gate, alpha) {
+  const counts = test.kind === "mcnemar" ? { broken: test.broken, fixed: test.fixed } : {};
+  return { gate, metric: test.metric, base: test.base, head: test.head, delta: test.delta, pValue: test.pValue, adjustedPValue: test.adjustedPValue ?? test.pValue, alpha, ...counts };
 }
 function decideGate(tests, head, config2, blocked = /* @__PURE__ */ new Map()) {
   const reasons = [];
   const warnings = [];
   const outcomes = /* @__PURE__ */ new Map();
-  for (const category of config2.failOn) {
-    const test = tests.find((t) => t.gate === category);
+  for (const gate of config2.failOn) {
+    const test = tests.find((t) => t.gate === gate);
     if (test === void 0) {
-      warnings.push(`cannot gate ${category}: no paired question carries its outcome in both runs`);
+      warnings.push({ kind: "gate-untestable", gate });
       continue;
     }
     if (!test.significant || test.delta >= 0) continue;
-    const uncalibrated = blocked.get(test.metric);
-    if (uncalibrated !== void 0) {
-      outcomes.set(category, "uncalibrated-judge");
-      warnings.push(`${category} dropped significantly (${describeDrop(test, config2)}), but it does not gate: ${uncalibrated}`);
+    const field = blocked.get(test.metric);
+    if (field !== void 0) {
+      outcomes.set(gate, "uncalibrated-judge");
+      warnings.push({ kind: "drop-from-uncalibrated-judge", field, ...drop(test, gate, config2.alpha) });
     } else if (-test.delta < config2.minEffect) {
-      outcomes.set(category, "below-minimum-effect");
-      warnings.push(`${category} dropped significantly but by less than the minimum effect ${config2.minEffect}: ${describeDrop(test, config2)}`);
+      outcomes.set(gate, "below-minimum-effect");
+      warnings.push({ kind: "drop-below-minimum-effect", minEffect: config2.minEffect, ...drop(test, gate, config2.alpha) });
     } else {
-      outcomes.set(category, "fails");
-      reasons.push(`${category} regressed significantly: ${describeDrop(test, config2)}`);
+      outcomes.set(gate, "fails");
+      reasons.push({ kind: "regressed", ...drop(test, gate, config2.alpha) });
     }
   }
   const floors = config2.floors.map((floor) => {
     const value = head.metrics[floor.metric]?.value ?? null;
     if (value === null) {
-      reasons.push(`floor ${formatFloor(floor)} cannot be checked: no head question carries ${floor.metric}`);
+      reasons.push({ kind: "floor-unchecked", floor });
       return { floor, value, outcome: "unchecked" };
     }
     if (floor.op === ">=" ? value >= floor.value : value <= floor.value) return { floor, value, outcome: "holds" };
-    const broken = `floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
-    const uncalibrated = blocked.get(floor.metric);
-    if (uncalibrated !== void 0) {
-      warnings.push(`${broken}, but it does not gate: ${uncalibrated}`);
+    const field = blocked.get(floor.metric);
+    if (field !== void 0) {
+      warnings.push({ kind: "floor-from-uncalibrated-judge", floor, value, field });
       return { floor, value, outcome: "uncalibrated-judge" };
     }
-    reasons.push(broken);
+    reasons.push({ kind: "floor-broken", floor, value });
     return { floor, value, outcome: "broken" };
   });
   return { verdict: reasons.length > 0 ? "fail" : "pass", reasons, warnings, outcomes, floors };
@@ -41220,51 +41262,51 @@ var error21 = () => {
       }
       case "too_big": {
         const sizing = getSizing(issue3.origin);
-        const subject2 = withDefinite(issue3.origin ?? "value");
+        const subject = withDefinite(issue3.origin ?? "value");
         if (issue3.origin === "string") {
-          return `${sizing?.longLabel ?? "\u05D0\u05E8\u05D5\u05DA"} \u05DE\u05D3\u05D9: ${subject2} \u05E6\u05E8\u05D9\u05DB\u05D4 \u05DC\u05D4\u05DB\u05D9\u05DC ${issue3.maximum.toString()} ${sizing?.unit ?? ""} ${issue3.inclusive ? "\u05D0\u05D5 \u05E4\u05D7\u05D5\u05EA" : "\u05DC\u05DB\u05DC \u05D4\u05D9\u05D5\u05EA\u05E8"}`.trim();
+          return `${sizing?.longLabel ?? "\u05D0\u05E8\u05D5\u05DA"} \u05DE\u05D3\u05D9: ${subject} \u05E6\u05E8\u05D9\u05DB\u05D4 \u05DC\u05D4\u05DB\u05D9\u05DC ${issue3.maximum.toString()} ${sizing?.unit ?? ""} ${issue3.inclusive ? "\u05D0\u05D5 \u05E4\u05D7\u05D5\u05EA" : "\u05DC\u05DB\u05DC \u05D4\u05D9\u05D5\u05EA\u05E8"}`.trim();
         }
         if (issue3.origin === "number") {
           const comparison = issue3.inclusive ? `\u05E7\u05D8\u05DF \u05D0\u05D5 \u05E9\u05D5\u05D5\u05D4 \u05DC-${issue3.maximum}` : `\u05E7\u05D8\u05DF \u05DE-${issue3.maximum}`;
-          return `\u05D2\u05D3\u05D5\u05DC \u05DE\u05D3\u05D9: ${subject2} \u05E6\u05E8\u05D9\u05DA \u05DC\u05D4\u05D9\u05D5\u05EA ${comparison}`;
+          return `\u05D2\u05D3\u05D5\u05DC \u05DE\u05D3\u05D9: ${subject} \u05E6\u05E8\u05D9\u05DA \u05DC\u05D4\u05D9\u05D5\u05EA ${comparison}`;
         }
         if (issue3.origin === "array" || issue3.origin === "set") {
           const verb = issue3.origin === "set" ? "\u05E6\u05E8\u05D9\u05DB\u05D4" : "\u05E6\u05E8\u05D9\u05DA";
           const comparison = issue3.inclusive ? `${issue3.maximum} ${sizing?.unit ?? ""} \u05D0\u05D5 \u05E4\u05D7\u05D5\u05EA` : `\u05E4\u05D7\u05D5\u05EA \u05DE-${issue3.maximum} ${sizing?.unit ?? ""}`;
-          return `\u05D2\u05D3\u05D5\u05DC \u05DE\u05D3\u05D9: ${subject2} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${comparison}`.trim();
+          return `\u05D2\u05D3\u05D5\u05DC \u05DE\u05D3\u05D9: ${subject} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${comparison}`.trim();
         }
         const adj = issue3.inclusive ? "<=" : "<";
         const be = verbFor(issue3.origin ?? "value");
         if (sizing?.unit) {
-          return `${sizing.longLabel} \u05DE\u05D3\u05D9: ${subject2} ${be} ${adj}${issue3.maximum.toString()} ${sizing.unit}`;
+          return `${sizing.longLabel} \u05DE\u05D3\u05D9: ${subject} ${be} ${adj}${issue3.maximum.toString()} ${sizing.unit}`;
         }
-        return `${sizing?.longLabel ?? "\u05D2\u05D3\u05D5\u05DC"} \u05DE\u05D3\u05D9: ${subject2} ${be} ${adj}${issue3.maximum.toString()}`;
+        return `${sizing?.longLabel ?? "\u05D2\u05D3\u05D5\u05DC"} \u05DE\u05D3\u05D9: ${subject} ${be} ${adj}${issue3.maximum.toString()}`;
       }
       case "too_small": {
         const sizing = getSizing(issue3.origin);
-        const subject2 = withDefinite(issue3.origin ?? "value");
+        const subject = withDefinite(issue3.origin ?? "value");
         if (issue3.origin === "string") {
-          return `${sizing?.shortLabel ?? "\u05E7\u05E6\u05E8"} \u05DE\u05D3\u05D9: ${subject2} \u05E6\u05E8\u05D9\u05DB\u05D4 \u05DC\u05D4\u05DB\u05D9\u05DC ${issue3.minimum.toString()} ${sizing?.unit ?? ""} ${issue3.inclusive ? "\u05D0\u05D5 \u05D9\u05D5\u05EA\u05E8" : "\u05DC\u05E4\u05D7\u05D5\u05EA"}`.trim();
+          return `${sizing?.shortLabel ?? "\u05E7\u05E6\u05E8"} \u05DE\u05D3\u05D9: ${subject} \u05E6\u05E8\u05D9\u05DB\u05D4 \u05DC\u05D4\u05DB\u05D9\u05DC ${issue3.minimum.toString()} ${sizing?.unit ?? ""} ${issue3.inclusive ? "\u05D0\u05D5 \u05D9\u05D5\u05EA\u05E8" : "\u05DC\u05E4\u05D7\u05D5\u05EA"}`.trim();
         }
         if (issue3.origin === "number") {
           const comparison = issue3.inclusive ? `\u05D2\u05D3\u05D5\u05DC \u05D0\u05D5 \u05E9\u05D5\u05D5\u05D4 \u05DC-${issue3.minimum}` : `\u05D2\u05D3\u05D5\u05DC \u05DE-${issue3.minimum}`;
-          return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject2} \u05E6\u05E8\u05D9\u05DA \u05DC\u05D4\u05D9\u05D5\u05EA ${comparison}`;
+          return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject} \u05E6\u05E8\u05D9\u05DA \u05DC\u05D4\u05D9\u05D5\u05EA ${comparison}`;
         }
         if (issue3.origin === "array" || issue3.origin === "set") {
           const verb = issue3.origin === "set" ? "\u05E6\u05E8\u05D9\u05DB\u05D4" : "\u05E6\u05E8\u05D9\u05DA";
           if (issue3.minimum === 1 && issue3.inclusive) {
             const singularPhrase = issue3.origin === "set" ? "\u05DC\u05E4\u05D7\u05D5\u05EA \u05E4\u05E8\u05D9\u05D8 \u05D0\u05D7\u05D3" : "\u05DC\u05E4\u05D7\u05D5\u05EA \u05E4\u05E8\u05D9\u05D8 \u05D0\u05D7\u05D3";
-            return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject2} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${singularPhrase}`;
+            return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${singularPhrase}`;
           }
           const comparison = issue3.inclusive ? `${issue3.minimum} ${sizing?.unit ?? ""} \u05D0\u05D5 \u05D9\u05D5\u05EA\u05E8` : `\u05D9\u05D5\u05EA\u05E8 \u05DE-${issue3.minimum} ${sizing?.unit ?? ""}`;
-          return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject2} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${comparison}`.trim();
+          return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${comparison}`.trim();
         }
         const adj = issue3.inclusive ? ">=" : ">";
         const be = verbFor(issue3.origin ?? "value");
         if (sizing?.unit) {
-          return `${sizing.shortLabel} \u05DE\u05D3\u05D9: ${subject2} ${be} ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
+          return `${sizing.shortLabel} \u05DE\u05D3\u05D9: ${subject} ${be} ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
         }
-        return `${sizing?.shortLabel ?? "\u05E7\u05D8\u05DF"} \u05DE\u05D3\u05D9: ${subject2} ${be} ${adj}${issue3.minimum.toString()}`;
+        return `${sizing?.shortLabel ?? "\u05E7\u05D8\u05DF"} \u05DE\u05D3\u05D9: ${subject} ${be} ${adj}${issue3.minimum.toString()}`;
       }
       case "invalid_format": {
         const _issue = issue3;
@@ -53112,6 +53154,29 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/core/stats/kappa.ts
+var KAPPA_FLOOR = 0.6;
+function cohensKappa(pairs) {
+  const n = pairs.length;
+  if (n === 0) return null;
+  const firstCounts = /* @__PURE__ */ new Map();
+  const secondCounts = /* @__PURE__ */ new Map();
+  const confusion = {};
+  let agree = 0;
+  for (const [first, second] of pairs) {
+    if (first === second) agree++;
+    firstCounts.set(first, (firstCounts.get(first) ?? 0) + 1);
+    secondCounts.set(second, (secondCounts.get(second) ?? 0) + 1);
+    const row = confusion[first] ??= {};
+    row[second] = (row[second] ?? 0) + 1;
+  }
+  let expected = 0;
+  for (const [label2, count] of firstCounts) expected += count / n * ((secondCounts.get(label2) ?? 0) / n);
+  const observed = agree / n;
+  const kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
+  return { kappa, observed, expected, n, confusion };
+}
+
 // src/core/compare/calibration.ts
 var calibrationRecordSchema = external_exports.object({
   model: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
@@ -53138,22 +53203,12 @@ function judgeMayGate(record3, model, promptVersion, kappaFloor = KAPPA_FLOOR) {
 }
 
 // src/core/compare/judge-gate.ts
-var CALIBRATION_KIND = {
-  claims: "faithfulness",
-  correct: "correctness",
-  answer_relevance: null
-};
-var METRICS_OF_FIELD = {
-  claims: ["faithfulness"],
-  correct: ["correct", "correct_given_retrieval"],
-  answer_relevance: ["answer_relevance"]
-};
 function judgeStatuses(uses, calibrations, kappaFloor) {
   const fields = [...new Set(uses.map((use) => use.field))].sort();
   return fields.map((field) => {
     const judges = /* @__PURE__ */ new Map();
     for (const use of uses) if (use.field === field) judges.set(JSON.stringify([use.model, use.promptVersion]), use);
-    const kind = CALIBRATION_KIND[field];
+    const kind = JUDGED_FIELDS[field].calibration;
     const verdicts = [...judges.values()].map((use) => {
       if (kind === null) {
         return { allowed: false, note: `${field} from judge ${use.model} (${use.promptVersion}) has no calibration; it is reported and never gates` };
@@ -53167,10 +53222,10 @@ function judgeStatuses(uses, calibrations, kappaFloor) {
 }
 function blockedMetrics(statuses) {
   const blocked = /* @__PURE__ */ new Map();
-  for (const status of statuses) {
-    if (status.allowed) continue;
-    const why = status.notes.join("; ");
-    for (const metric of METRICS_OF_FIELD[status.field]) blocked.set(metric, why);
+  const uncalibrated = new Set(statuses.filter((status) => !status.allowed).map((status) => status.field));
+  for (const { name, column: column2 } of [...ANSWER_METRICS, ...GATED_TESTS.map((test) => ({ name: test.metric, column: test.column }))]) {
+    const field = judgedFieldOf(column2);
+    if (field !== void 0 && uncalibrated.has(field)) blocked.set(name, field);
   }
   return blocked;
 }
@@ -53208,12 +53263,6 @@ function gather(column2, rows) {
 }
 
 // src/core/compare/compare.ts
-var GATED_METRIC = {
-  retrieval: "retrieval_ok",
-  "end-to-end": "correct",
-  generation: "correct_given_retrieval",
-  refusal: "refusal"
-};
 function neededBeyond(needed, paired2) {
   return Number.isFinite(needed) && needed > paired2 ? needed : null;
 }
@@ -53300,7 +53349,7 @@ function gradedTests(metrics, columns, config2) {
 }
 function adjustGatedTests(tests, config2) {
   const gateOf = /* @__PURE__ */ new Map();
-  for (const category of config2.failOn) gateOf.set(GATED_METRIC[category], category);
+  for (const gate of config2.failOn) gateOf.set(gatedTest(gate).metric, gate);
   const gated = tests.filter((test) => gateOf.has(test.metric));
   const adjusted = holmAdjust(gated.map((test) => test.pValue));
   return tests.map((test) => {
@@ -53319,14 +53368,13 @@ function compareRuns(baseRun, headRun, headSummary, config2, files) {
   const pairing = pairQuestions(baseRun, headRun, files);
   const retrieval = paired(baseRun, headRun, pairing, "retrieval_ok");
   const correct = paired(baseRun, headRun, pairing, "correct");
-  const refused = paired(baseRun, headRun, pairing, "refused");
   const answerable = gather(column(headRun, "answerable"), pairing.headRows);
-  const binary = [
-    binaryTest("retrieval_ok", retrieval, config2),
-    binaryTest("correct", correct, config2),
-    binaryTest("correct_given_retrieval", correct, config2, (i2) => retrieval.base[i2] === 1 && retrieval.head[i2] === 1),
-    binaryTest("refusal", refused, config2, (i2) => answerable[i2] === 0)
-  ];
+  const pairFilters = {
+    all: void 0,
+    "retrieval-ok-on-both-sides": (i2) => retrieval.base[i2] === 1 && retrieval.head[i2] === 1,
+    unanswerable: (i2) => answerable[i2] === 0
+  };
+  const binary = GATED_TESTS.map((test) => binaryTest(test.metric, paired(baseRun, headRun, pairing, test.column), config2, pairFilters[test.pairs]));
   const graded = gradedTests(
     config2.gradedMetrics,
     config2.gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
@@ -53399,8 +53447,72 @@ function countByTag(changes) {
   return Object.fromEntries(Object.entries(counts).sort(([a, x2], [b, y]) => y - x2 || (a < b ? -1 : 1)));
 }
 
+// src/render/gate-words.ts
+var withRule = (template, rule) => template.replaceAll("{rule}", rule);
+function testSubject(metric, rule) {
+  const test = gatedTestOf(metric);
+  return test === void 0 ? metric : withRule(test.words.subject, rule);
+}
+function testTableLabel(metric, rule) {
+  const test = gatedTestOf(metric);
+  return test === void 0 ? metric : withRule(test.words.label, rule);
+}
+function testLabel(metric, rule) {
+  return metric === "retrieval_ok" ? `retrieval_ok (${rule})` : metric;
+}
+function gateWords(gate) {
+  return gatedTest(gate).words.gate;
+}
+function formatFloor(floor) {
+  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
+}
+var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+function dropWords(drop2, rule) {
+  const metric = drop2.metric === "retrieval_ok" ? `retrieval ok (${rule})` : drop2.metric;
+  const counts = drop2.broken === void 0 ? "" : `, ${drop2.broken} broken vs ${drop2.fixed} fixed`;
+  return `${metric} ${drop2.base.toFixed(3)} \u2192 ${drop2.head.toFixed(3)}${counts}, p = ${p4(drop2.pValue)}, Holm-adjusted ${p4(drop2.adjustedPValue)} < \u03B1 ${drop2.alpha}`;
+}
+function brokenFloor(floor, value) {
+  return `floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
+}
+function judgeNotes(field, judges) {
+  return judges.filter((judge) => judge.field === field).flatMap((judge) => judge.notes).join("; ");
+}
+function reasonText(reason, context) {
+  switch (reason.kind) {
+    case "regressed":
+      return `${reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
+    case "floor-broken":
+      return brokenFloor(reason.floor, reason.value);
+    case "floor-unchecked":
+      return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${reason.floor.metric}`;
+  }
+}
+function warningText(warning2, context) {
+  switch (warning2.kind) {
+    case "gate-untestable":
+      return `cannot gate ${warning2.gate}: no paired question carries its outcome in both runs`;
+    case "drop-below-minimum-effect":
+      return `${warning2.gate} dropped significantly but by less than the minimum effect ${warning2.minEffect}: ${dropWords(warning2, context.retrievalOk)}`;
+    case "drop-from-uncalibrated-judge":
+      return `${warning2.gate} dropped significantly (${dropWords(warning2, context.retrievalOk)}), but it does not gate: ${judgeNotes(warning2.field, context.judges)}`;
+    case "floor-from-uncalibrated-judge":
+      return `${brokenFloor(warning2.floor, warning2.value)}, but it does not gate: ${judgeNotes(warning2.field, context.judges)}`;
+  }
+}
+
+// src/render/compare-json.ts
+function comparisonJson(comparison, retrievalOk) {
+  const context = { retrievalOk, judges: comparison.judges };
+  return {
+    ...comparison,
+    reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
+    warnings: comparison.warnings.map((warning2) => ({ ...warning2, message: warningText(warning2, context) }))
+  };
+}
+
 // src/core/compare/settings.ts
-var PER_QUESTION_GRADED = /* @__PURE__ */ new Set(["faithfulness", "answer_relevance", "length_ratio", "context_utilisation"]);
+var PER_QUESTION_GRADED = new Set(GRADED_ANSWER_METRICS);
 function splitList(text4) {
   return text4.split(",").map((item) => item.trim()).filter(Boolean);
 }
@@ -53450,7 +53562,7 @@ function evalConfig(cutoffs, retrievalOk, correctness, extraMetrics = []) {
     if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
   };
   add(retrievalOk.metric);
-  for (const name of extraMetrics) if (!PER_QUESTION_GRADED.has(name) && !isRunMetric(name)) add(parseRetrievalMetric(name));
+  for (const name of extraMetrics) if (answerMetric(name) === void 0) add(parseRetrievalMetric(name));
   return { retrievalMetrics: metrics, retrievalOk, correctness };
 }
 function compareConfig(settings) {
@@ -53872,6 +53984,99 @@ async function readOutcomes(files, config2, onProgress) {
     warnings.push(...read.warnings);
   }
   return { outcomes: builder.build(), warnings };
+}
+
+// src/core/stats/wilson.ts
+var Z95 = 1.959963984540054;
+function wilsonInterval(successes, n, z3 = Z95) {
+  if (n === 0) return [0, 1];
+  const p = successes / n;
+  const z22 = z3 * z3;
+  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
+  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
+  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
+  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
+  return [lower, upper];
+}
+
+// src/core/scoring/summary.ts
+function mean2(values, rows) {
+  let n = 0;
+  let sum = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const value = values[rows[j]];
+    if (Number.isNaN(value)) continue;
+    n++;
+    sum += value;
+  }
+  return { value: n === 0 ? null : sum / n, n };
+}
+function proportion(values, rows, hit, keep = () => true) {
+  let n = 0;
+  let count = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const row = rows[j];
+    const value = values[row];
+    if (Number.isNaN(value) || !keep(row)) continue;
+    n++;
+    if (hit(value)) count++;
+  }
+  return { value: n === 0 ? null : count / n, n, count, ci: wilsonInterval(count, n) };
+}
+var isOne2 = (value) => value === 1;
+function summarizeMetrics(outcomes, config2, rows) {
+  const metrics = {};
+  for (const metric of config2.retrievalMetrics) {
+    const values = column(outcomes, metric.name);
+    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne2) : mean2(values, rows);
+  }
+  const answerable = column(outcomes, "answerable");
+  const among = { answerable: (row) => answerable[row] === 1, unanswerable: (row) => answerable[row] === 0 };
+  for (const metric of ANSWER_METRICS) {
+    const values = column(outcomes, metric.column);
+    const { aggregate } = metric;
+    metrics[metric.name] = aggregate.kind === "mean" ? mean2(values, rows) : proportion(values, rows, aggregate.counts, aggregate.among === void 0 ? void 0 : among[aggregate.among]);
+  }
+  return metrics;
+}
+function allRows(size) {
+  const rows = new Int32Array(size);
+  for (let i2 = 0; i2 < size; i2++) rows[i2] = i2;
+  return rows;
+}
+function rowsByTag(outcomes) {
+  const byTag = /* @__PURE__ */ new Map();
+  outcomes.tags.forEach((tags, row) => {
+    for (const tag of new Set(tags)) {
+      const rows = byTag.get(tag) ?? [];
+      rows.push(row);
+      byTag.set(tag, rows);
+    }
+  });
+  return new Map([...byTag].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+function summarizeRun(outcomes, config2) {
+  const answerable = column(outcomes, "answerable");
+  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
+  const judgeAgreement = cohensKappa(outcomes.labelPairs);
+  const byTag = /* @__PURE__ */ Object.create(null);
+  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows) };
+  const warnings = [...decomposition.warnings];
+  if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
+    const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
+    warnings.push(`judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`);
+  }
+  let unanswerable = 0;
+  for (const value of answerable) if (value === 0) unanswerable++;
+  return {
+    questions: outcomes.size,
+    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size)),
+    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
+    decomposition,
+    judgeAgreement,
+    byTag,
+    warnings
+  };
 }
 
 // src/render/format.ts
@@ -58416,9 +58621,9 @@ function safe(state, input2, config2) {
     }
     const expression = state.compilePattern(pattern);
     const from = pattern.beforeNode ? offset : 0;
-    const subject2 = value.slice(from, pattern.afterNode ? end : void 0);
+    const subject = value.slice(from, pattern.afterNode ? end : void 0);
     let match;
-    while (match = expression.exec(subject2)) {
+    while (match = expression.exec(subject)) {
       const before = Boolean(pattern.before || pattern.atBreak);
       const after = Boolean(pattern.after);
       const position = from + match.index + (before ? match[1].length : 0);
@@ -58893,9 +59098,6 @@ function fixed3(value) {
 }
 
 // src/render/compare-text.ts
-function testLabel(test, retrievalOk) {
-  return test.metric === "retrieval_ok" ? `retrieval_ok (${retrievalOk})` : test.metric;
-}
 function mcnemarSentence(test) {
   const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
   return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; \u03C7\xB2 ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}: ${rule}`;
@@ -58926,14 +59128,15 @@ function changeRows(changes) {
 function renderCompareText(comparison, config2) {
   const rule = config2.eval.retrievalOk.name;
   const sections = [];
+  const context = { retrievalOk: rule, judges: comparison.judges };
   const verdict = comparison.verdict === "fail" ? "FAIL" : "PASS";
   sections.push(
     `rag-gate compare: ${verdict}
-` + comparison.reasons.map((reason) => `  - ${reason}
+` + comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}
 `).join("") + `${plural2(comparison.paired, "paired question")} (${comparison.added.length} added, ${comparison.removed.length} removed, ${comparison.labelsChanged.length} with changed labels, left out)`
   );
   const rows = comparison.tests.map((test) => [
-    testLabel(test, rule),
+    testLabel(test.metric, rule),
     test.gate ?? "report",
     fixed3(test.base),
     fixed3(test.head),
@@ -58948,12 +59151,12 @@ function renderCompareText(comparison, config2) {
     `Tests (\u03B1 = ${comparison.alpha}; Holm-adjusted across the gated tests)
 ` + textTable([["metric", "gate", "base", "head", "\u0394", "95% CI", "p", "Holm p", "significant", "n"], ...rows])
   );
-  const mcnemarLines = comparison.tests.filter((t) => t.kind === "mcnemar").map((t) => `  ${testLabel(t, rule)}: ${mcnemarSentence(t)}`);
+  const mcnemarLines = comparison.tests.filter((t) => t.kind === "mcnemar").map((t) => `  ${testLabel(t.metric, rule)}: ${mcnemarSentence(t)}`);
   if (mcnemarLines.length > 0) sections.push(`McNemar
 ${mcnemarLines.join("\n")}`);
   const power = comparison.tests.flatMap((t) => {
     const needed = formatRequiredN(t.requiredN);
-    return needed && t.delta !== 0 ? [`  ${testLabel(t, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
+    return needed && t.delta !== 0 ? [`  ${testLabel(t.metric, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
   });
   if (power.length > 0) sections.push(`Cannot tell apart yet
 ${power.join("\n")}`);
@@ -58986,7 +59189,7 @@ ${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
   }
   if (comparison.judges.length > 0) sections.push(`Judge
 ${comparison.judges.flatMap((j) => j.notes).map((note) => `  ${note}`).join("\n")}`);
-  const warnings = [...comparison.warnings, ...head.warnings.map((w) => `head: ${w}`)];
+  const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...head.warnings.map((w) => `head: ${w}`)];
   if (warnings.length > 0) sections.push(`Warnings
 ${warnings.map((w) => `  ! ${w}`).join("\n")}`);
   return `${sections.join("\n\n")}
@@ -59011,7 +59214,7 @@ function evalJson(summary2, config2) {
 }
 
 // src/render/eval-text.ts
-var GENERATION_METRICS = RUN_METRICS.filter((name) => name !== "retrieval_ok");
+var GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((name) => name !== "retrieval_ok");
 function metricRow(name, summary2) {
   const ci = summary2.ci ? `[${fixed3(summary2.ci[0])}, ${fixed3(summary2.ci[1])}]` : "";
   const count = summary2.count === void 0 ? "" : `${summary2.count}/${summary2.n}`;
@@ -59084,8 +59287,7 @@ ${textTable([
       ])}`
     );
   }
-  const headline = [config2.retrievalOk.metric.name, "mrr", "retrieval_ok", "correct", "faithfulness"];
-  sections.push(tagTable(summary2, headline));
+  sections.push(tagTable(summary2, headlineMetrics(config2.retrievalOk.metric.name)));
   if (summary2.warnings.length > 0) sections.push(`Warnings
 ${summary2.warnings.map((w) => `  ! ${w}`).join("\n")}`);
   return `${sections.filter((s) => s !== null).join("\n\n")}
@@ -59093,9 +59295,8 @@ ${summary2.warnings.map((w) => `  ! ${w}`).join("\n")}`);
 }
 
 // src/render/head-only.ts
-var HEADLINE_TAIL = ["retrieval_ok", "correct", "faithfulness", "answer_relevance", "refusal_rate_unanswerable", "false_refusal_rate"];
 function renderHeadOnly(summary2, options) {
-  const names = [.../* @__PURE__ */ new Set([...options.headline, ...HEADLINE_TAIL])];
+  const names = headlineMetrics(options.retrievalOkMetric);
   const rows = names.flatMap((name) => {
     const metric = summary2.metrics[name];
     if (metric === void 0 || metric.n === 0) return [];
@@ -59145,60 +59346,13 @@ var LIST_FOLD_AFTER = 20;
 var LIST_VISIBLE = 10;
 var TAGS_FOLD_AFTER = 8;
 var TAGS_SHOWN = 50;
-var CATEGORY_WORDS = {
-  retrieval: "retrieval",
-  "end-to-end": "end-to-end correctness",
-  generation: "generation",
-  refusal: "refusal of unanswerable questions"
-};
-var CATEGORIES = Object.keys(CATEGORY_WORDS);
-function subject(test, rule) {
-  switch (test.metric) {
-    case "retrieval_ok":
-      return rule;
-    case "correct":
-      return "end-to-end correctness";
-    case "correct_given_retrieval":
-      return "correctness with retrieval ok on both sides";
-    case "refusal":
-      return "correct refusals on unanswerable questions";
-    default:
-      return test.metric;
-  }
-}
-function tableLabel(test, rule) {
-  switch (test.metric) {
-    case "retrieval_ok":
-      return `${rule} \u2014 retrieval ok`;
-    case "correct":
-      return "correct \u2014 end to end";
-    case "correct_given_retrieval":
-      return "correct with retrieval ok \u2014 generation";
-    case "refusal":
-      return "refusals on unanswerable";
-    default:
-      return test.metric;
-  }
-}
 var capitalise = (value) => value.charAt(0).toUpperCase() + value.slice(1);
 function sentenceStart(test, rule) {
-  const words = subject(test, rule);
+  const words = testSubject(test.metric, rule);
   return words === rule || words === test.metric ? words : capitalise(words);
 }
 function movement(test) {
-  const { fixed, broken } = test;
-  switch (test.metric) {
-    case "retrieval_ok":
-      return `${plural2(broken, "question")} lost ${broken === 1 ? "its" : "their"} gold document, ${fixed} gained it`;
-    case "correct":
-      return `${plural2(broken, "question")} went from right to wrong, ${fixed} from wrong to right`;
-    case "correct_given_retrieval":
-      return `with retrieval ok on both sides, ${plural2(broken, "answer")} went from right to wrong, ${fixed} from wrong to right`;
-    case "refusal":
-      return `${plural2(broken, "unanswerable question")} ${broken === 1 ? "was" : "were"} no longer refused, ${fixed} newly refused`;
-    default:
-      return `${broken} broken, ${fixed} fixed`;
-  }
+  return gatedTestOf(test.metric)?.words.movement(test.broken, test.fixed) ?? `${test.broken} broken, ${test.fixed} fixed`;
 }
 function pWords(test, alpha) {
   const name = test.kind === "mcnemar" ? test.decidedBy === "exact" ? "exact McNemar" : "McNemar \u03C7\xB2" : "randomization";
@@ -59207,7 +59361,7 @@ function pWords(test, alpha) {
   return test.adjustedPValue === null ? `${name} p = ${formatP(test.pValue)} ${compare}` : `${name} p = ${formatP(test.pValue)}, Holm-adjusted ${formatP(test.adjustedPValue)} ${compare}`;
 }
 function evidence(test, rule, alpha) {
-  const head = strong2(...prose(`${subject(test, rule)} ${fixed3(test.base)} \u2192 ${fixed3(test.head)}`));
+  const head = strong2(...prose(`${testSubject(test.metric, rule)} ${fixed3(test.base)} \u2192 ${fixed3(test.head)}`));
   const detail = test.kind === "mcnemar" ? `: ${movement(test)} (${pWords(test, alpha)}).` : `: \u0394 ${formatDelta(test.delta)}, 95% CI ${formatDelta(test.ci[0])} to ${formatDelta(test.ci[1])} (${pWords(test, alpha)}).`;
   return [head, ...prose(detail)];
 }
@@ -59223,16 +59377,16 @@ function powerSentence(test, rule) {
   const spread = test.kind === "mcnemar" ? "this discordance" : "this spread";
   return needed === null ? `${what} is not significant (${p}).` : `${what} is not significant yet (${p}): with ${spread} ${needed} paired questions would be needed to tell ${sizeWords(test)} from noise.`;
 }
-var failReason = (category) => `${category} regressed significantly`;
-function decideWords(comparison) {
+function decideWords(comparison, rule) {
   const gated = comparison.tests.filter((t) => t.gate !== null);
-  const otherReasons = comparison.reasons.filter((r) => !CATEGORIES.some((c) => r.startsWith(failReason(c))));
+  const context = { retrievalOk: rule, judges: comparison.judges };
+  const otherReasons = comparison.reasons.filter((r) => r.kind !== "regressed").map((r) => reasonText(r, context));
   const failing = gated.filter((t) => t.gateOutcome === "fails");
   const failingSet = new Set(failing);
   const join7 = (words2) => words2.length <= 1 ? words2.join("") : `${words2.slice(0, -1).join(", ")} and ${words2.at(-1)}`;
   if (comparison.verdict === "fail") {
     const parts = [];
-    if (failing.length > 0) parts.push(`${join7(failing.map((t) => CATEGORY_WORDS[t.gate]))} regressed significantly`);
+    if (failing.length > 0) parts.push(`${join7(failing.map((t) => gateWords(t.gate)))} regressed significantly`);
     const broken = comparison.floors.filter((f) => f.outcome === "broken").length;
     const unchecked = comparison.floors.filter((f) => f.outcome === "unchecked").length;
     if (broken > 0) parts.push(broken === 1 ? "a floor is broken" : `${broken} floors are broken`);
@@ -59242,7 +59396,7 @@ function decideWords(comparison) {
   const uncalibrated = gated.filter((t) => t.gateOutcome === "uncalibrated-judge");
   const smallDrops = gated.filter((t) => t.gateOutcome === "below-minimum-effect");
   const gains = gated.filter((t) => t.significant && t.delta > 0);
-  const words = uncalibrated.length > 0 ? `${join7(uncalibrated.map((t) => CATEGORY_WORDS[t.gate]))} dropped, but the judge is uncalibrated, so it does not gate` : smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join7(gains.map((t) => CATEGORY_WORDS[t.gate]))} improved` : "no significant regression";
+  const words = uncalibrated.length > 0 ? `${join7(uncalibrated.map((t) => gateWords(t.gate)))} dropped, but the judge is uncalibrated, so it does not gate` : smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join7(gains.map((t) => gateWords(t.gate)))} improved` : "no significant regression";
   return { heading: `${uncalibrated.length > 0 ? "\u26A0\uFE0F" : "\u2705"} rag-gate: ${words}`, failing: failingSet, otherReasons };
 }
 function roleCell(test, failing) {
@@ -59306,7 +59460,7 @@ function causeLine(comparison) {
 }
 function testsTable(comparison, rule, failing) {
   const rows = comparison.tests.map((test) => [
-    tableLabel(test, rule),
+    testTableLabel(test.metric, rule),
     fixed3(test.base),
     fixed3(test.head),
     test.kind === "randomization" ? `${formatDelta(test.delta)} (${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])})` : formatDelta(test.delta),
@@ -59321,10 +59475,10 @@ function mcnemarSection(comparison, rule) {
   if (tests.length === 0) return [];
   const body = [];
   for (const test of tests) {
-    const [ok2, failed] = test.metric === "retrieval_ok" ? ["ok", "failed"] : ["right", "wrong"];
+    const [ok2, failed] = gatedTestOf(test.metric)?.words.outcomes ?? ["right", "wrong"];
     body.push(
       table(
-        [testLabel(test, rule), `head ${ok2}`, `head ${failed}`],
+        [testLabel(test.metric, rule), `head ${ok2}`, `head ${failed}`],
         [
           [strong2(text3(`base ${ok2}`)), `${test.bothRight} both`, strong2(text3(`${test.broken} broken`))],
           [strong2(text3(`base ${failed}`)), strong2(text3(`${test.fixed} fixed`)), `${test.bothWrong} both`]
@@ -59427,8 +59581,9 @@ function decompositionSection(comparison) {
   if (comparison.retrievalShifted) body.push(paragraph2(...prose(`\u26A0\uFE0F ${retrievalShiftNote(comparison)}`)));
   return details("Where the errors come from (decomposition)", body);
 }
-function warningsSection(comparison) {
-  const warnings = [...comparison.warnings, ...comparison.decomposition.head.warnings.map((w) => `head: ${w}`)];
+function warningsSection(comparison, rule) {
+  const context = { retrievalOk: rule, judges: comparison.judges };
+  const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...comparison.decomposition.head.warnings.map((w) => `head: ${w}`)];
   if (warnings.length === 0) return [];
   const list3 = {
     type: "list",
@@ -59457,7 +59612,7 @@ function footer(comparison, options) {
 function renderComment(comparison, options) {
   const maxLength = options.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH;
   const rule = options.retrievalOk;
-  const verdict = decideWords(comparison);
+  const verdict = decideWords(comparison, rule);
   const lists = buildLists(comparison);
   const head = [
     ...options.marker !== void 0 ? [markerComment(options.marker)] : [],
@@ -59465,7 +59620,7 @@ function renderComment(comparison, options) {
     testsTable(comparison, rule, verdict.failing),
     ...mcnemarSection(comparison, rule)
   ];
-  const tail = [...decompositionSection(comparison), ...judgeSection(comparison), ...warningsSection(comparison), footer(comparison, options)];
+  const tail = [...decompositionSection(comparison), ...judgeSection(comparison), ...warningsSection(comparison, rule), footer(comparison, options)];
   const render2 = (limits2) => serialise({ type: "root", children: [...head, ...questionSections(lists, limits2, options.reportLink), ...tail] });
   const limits = {
     main: rowsWithin(lists.main.list, maxLength),
@@ -59812,8 +59967,8 @@ async function judgeCorrect2(client, question, answer, expected) {
 async function judgeAnswerRelevance(client, question, answer) {
   const generated = (await client.structured(relevanceQuestionsRequest(answer))).questions.slice(0, 3);
   const similarities = await client.cosinesToFirst(PROMPT_VERSIONS.answer_relevance, "answer_relevance.embeddings", [question, ...generated]);
-  const mean2 = similarities.reduce((sum, s) => sum + Math.max(0, s), 0) / similarities.length;
-  return Math.min(1, Math.max(0, mean2));
+  const mean3 = similarities.reduce((sum, s) => sum + Math.max(0, s), 0) / similarities.length;
+  return Math.min(1, Math.max(0, mean3));
 }
 
 // src/judge/calibration.ts
@@ -65791,10 +65946,10 @@ async function run(runtime) {
     const options = { retrievalOk: config2.eval.retrievalOk.name, marker, baseline: baseline.description, reportLink: "the `report-json` output" };
     comment = renderComment(comparison, options);
     summary2 = renderComment(comparison, { ...options, maxLength: SUMMARY_MAX_BYTES / 2 });
-    report2 = { ...comparison, baseline: { found: true, sha: baseline.sha, description: baseline.description }, head: evalJson(headSummary, config2.eval) };
+    report2 = { ...comparisonJson(comparison, config2.eval.retrievalOk.name), baseline: { found: true, sha: baseline.sha, description: baseline.description }, head: evalJson(headSummary, config2.eval) };
     logUntrusted(runtime, renderCompareText(comparison, config2));
   } else {
-    comment = renderHeadOnly(headSummary, { reason: `No baseline: ${baseline.reason}`, retrievalOk: config2.eval.retrievalOk.name, marker, headline: [config2.eval.retrievalOk.metric.name, "ndcg@10", "recall@5", "mrr", "map"] });
+    comment = renderHeadOnly(headSummary, { reason: `No baseline: ${baseline.reason}`, retrievalOk: config2.eval.retrievalOk.name, marker, retrievalOkMetric: config2.eval.retrievalOk.metric.name });
     summary2 = comment;
     report2 = { verdict: "neutral", reasons: [], baseline: { found: false, reason: baseline.reason }, head: evalJson(headSummary, config2.eval) };
     logUntrusted(runtime, `No baseline: ${baseline.reason}. Reporting the head results only.
@@ -65832,7 +65987,8 @@ ${renderEvalText(headFiles.join(", "), headSummary, config2.eval)}`);
   runtime.setOutput("baseline-sha", baseline.found ? baseline.sha ?? "" : "");
   runtime.setOutput("comment-url", posted.url ?? "");
   if (comparison?.verdict === "fail") {
-    const message = `rag-gate: ${comparison.reasons.join("; ")}`;
+    const context = { retrievalOk: config2.eval.retrievalOk.name, judges: comparison.judges };
+    const message = `rag-gate: ${comparison.reasons.map((reason) => reasonText(reason, context)).join("; ")}`;
     if (inputs.mode === "gate") runtime.setFailed(message);
     else runtime.warning(`${message} (advisory mode: the check passes)`, "rag-gate: regression");
   }

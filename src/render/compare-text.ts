@@ -1,13 +1,8 @@
-import type { Comparison, McNemarTest, PairedTest } from '../core/compare/compare.js';
-import type { CompareConfig } from '../core/compare/compare.js';
+import type { Comparison, CompareConfig, McNemarTest } from '../core/compare/types.js';
 import type { Decomposition } from '../core/scoring/decomposition.js';
 import { formatDelta, formatP, formatRequiredN, plural } from './format.js';
+import { reasonText, testLabel, warningText } from './gate-words.js';
 import { fixed3, textTable } from './text-table.js';
-
-/** How a test's metric reads in a report: the retrieval test names its rule. */
-export function testLabel(test: PairedTest, retrievalOk: string): string {
-  return test.metric === 'retrieval_ok' ? `retrieval_ok (${retrievalOk})` : test.metric;
-}
 
 /** One line on a McNemar test's 2×2 table and which p-value decided. */
 export function mcnemarSentence(test: McNemarTest): string {
@@ -56,14 +51,15 @@ function changeRows(changes: Comparison['regressions']): string[][] {
 export function renderCompareText(comparison: Comparison, config: CompareConfig): string {
   const rule = config.eval.retrievalOk.name;
   const sections: string[] = [];
+  const context = { retrievalOk: rule, judges: comparison.judges };
   const verdict = comparison.verdict === 'fail' ? 'FAIL' : 'PASS';
   sections.push(
     `rag-gate compare: ${verdict}\n` +
-      comparison.reasons.map((reason) => `  - ${reason}\n`).join('') +
+      comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}\n`).join('') +
       `${plural(comparison.paired, 'paired question')} (${comparison.added.length} added, ${comparison.removed.length} removed, ${comparison.labelsChanged.length} with changed labels, left out)`,
   );
   const rows = comparison.tests.map((test) => [
-    testLabel(test, rule),
+    testLabel(test.metric, rule),
     test.gate ?? 'report',
     fixed3(test.base),
     fixed3(test.head),
@@ -78,11 +74,11 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
     `Tests (α = ${comparison.alpha}; Holm-adjusted across the gated tests)\n` +
       textTable([['metric', 'gate', 'base', 'head', 'Δ', '95% CI', 'p', 'Holm p', 'significant', 'n'], ...rows]),
   );
-  const mcnemarLines = comparison.tests.filter((t): t is McNemarTest => t.kind === 'mcnemar').map((t) => `  ${testLabel(t, rule)}: ${mcnemarSentence(t)}`);
+  const mcnemarLines = comparison.tests.filter((t): t is McNemarTest => t.kind === 'mcnemar').map((t) => `  ${testLabel(t.metric, rule)}: ${mcnemarSentence(t)}`);
   if (mcnemarLines.length > 0) sections.push(`McNemar\n${mcnemarLines.join('\n')}`);
   const power = comparison.tests.flatMap((t) => {
     const needed = formatRequiredN(t.requiredN);
-    return needed && t.delta !== 0 ? [`  ${testLabel(t, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
+    return needed && t.delta !== 0 ? [`  ${testLabel(t.metric, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
   });
   if (power.length > 0) sections.push(`Cannot tell apart yet\n${power.join('\n')}`);
 
@@ -111,7 +107,7 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
     sections.push(text);
   }
   if (comparison.judges.length > 0) sections.push(`Judge\n${comparison.judges.flatMap((j) => j.notes).map((note) => `  ${note}`).join('\n')}`);
-  const warnings = [...comparison.warnings, ...head.warnings.map((w) => `head: ${w}`)];
+  const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...head.warnings.map((w) => `head: ${w}`)];
   if (warnings.length > 0) sections.push(`Warnings\n${warnings.map((w) => `  ! ${w}`).join('\n')}`);
   return `${sections.join('\n\n')}\n`;
 }

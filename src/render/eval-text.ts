@@ -1,9 +1,10 @@
 import type { EvalConfig } from '../core/scoring/score.js';
-import { type MetricSummary, RUN_METRICS, type RunSummary } from '../core/scoring/summary.js';
+import { ANSWER_METRICS, headlineMetrics } from '../core/catalog/metrics.js';
+import type { MetricSummary, RunSummary } from '../core/scoring/summary.js';
 import { fixed3, textTable } from './text-table.js';
 
 /** The generation and answer metrics: every run metric but retrieval success, which the retrieval table shows. */
-const GENERATION_METRICS = RUN_METRICS.filter((name) => name !== 'retrieval_ok');
+const GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((name) => name !== 'retrieval_ok');
 
 function metricRow(name: string, summary: MetricSummary): string[] {
   const ci = summary.ci ? `[${fixed3(summary.ci[0])}, ${fixed3(summary.ci[1])}]` : '';
@@ -78,8 +79,7 @@ export function renderEvalText(file: string, summary: RunSummary, config: EvalCo
       ])}`,
     );
   }
-  const headline = [config.retrievalOk.metric.name, 'mrr', 'retrieval_ok', 'correct', 'faithfulness'];
-  sections.push(tagTable(summary, headline));
+  sections.push(tagTable(summary, headlineMetrics(config.retrievalOk.metric.name)));
   if (summary.warnings.length > 0) sections.push(`Warnings\n${summary.warnings.map((w) => `  ! ${w}`).join('\n')}`);
   return `${sections.filter((s): s is string => s !== null).join('\n\n')}\n`;
 }

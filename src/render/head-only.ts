@@ -1,4 +1,5 @@
 import type { RootContent } from 'mdast';
+import { headlineMetrics } from '../core/catalog/metrics.js';
 import type { RunSummary } from '../core/scoring/summary.js';
 import { annotated, details, heading, markerComment, paragraph, prose, serialise, table } from './mdast.js';
 import { fixed3 } from './text-table.js';
@@ -8,15 +9,13 @@ export interface HeadOnlyOptions {
   readonly reason: string;
   readonly retrievalOk: string;
   readonly marker?: string;
-  /** Metrics shown first, in this order, when the run carries them. */
-  readonly headline: readonly string[];
+  /** The retrieval-ok rule's metric, shown first. */
+  readonly retrievalOkMetric: string;
 }
-
-const HEADLINE_TAIL = ['retrieval_ok', 'correct', 'faithfulness', 'answer_relevance', 'refusal_rate_unanswerable', 'false_refusal_rate'];
 
 /** The report when there is no baseline: the head run's metrics, and why nothing was compared. The check is neutral. */
 export function renderHeadOnly(summary: RunSummary, options: HeadOnlyOptions): string {
-  const names = [...new Set([...options.headline, ...HEADLINE_TAIL])];
+  const names = headlineMetrics(options.retrievalOkMetric);
   const rows = names.flatMap((name) => {
     const metric = summary.metrics[name];
     if (metric === undefined || metric.n === 0) return [];

@@ -8,9 +8,10 @@
  * own fixed markup: the sticky-comment marker and the `<details><summary>` wrappers.
  */
 import type { List, Paragraph, PhrasingContent, RootContent, Table } from 'mdast';
-import type { Comparison, McNemarTest, PairedTest, QuestionChange, RetrievalRegression } from '../core/compare/compare.js';
-import type { GateCategory } from '../core/compare/gate.js';
-import { decompositionRows, mcnemarSentence, retrievalShiftNote, testLabel } from './compare-text.js';
+import { gatedTestOf } from '../core/catalog/gates.js';
+import type { Comparison, McNemarTest, PairedTest, QuestionChange, RetrievalRegression } from '../core/compare/types.js';
+import { decompositionRows, mcnemarSentence, retrievalShiftNote } from './compare-text.js';
+import { gateWords, reasonText, testLabel, testSubject, testTableLabel, warningText } from './gate-words.js';
 import { formatDelta, formatP, formatRequiredN, plural } from './format.js';
 import { annotated, type Cell, details, heading, markerComment, paragraph, prose, serialise, strong, table, text, userCode } from './mdast.js';
 import { fixed3 } from './text-table.js';
@@ -47,69 +48,17 @@ const TAGS_SHOWN = 50;
 // ---------------------------------------------------------------------------------------------------------------
 // Words for tests
 
-const CATEGORY_WORDS: Readonly<Record<GateCategory, string>> = {
-  retrieval: 'retrieval',
-  'end-to-end': 'end-to-end correctness',
-  generation: 'generation',
-  refusal: 'refusal of unanswerable questions',
-};
-const CATEGORIES = Object.keys(CATEGORY_WORDS) as GateCategory[];
-
-/** What a test measures, as the subject of a sentence. */
-function subject(test: PairedTest, rule: string): string {
-  switch (test.metric) {
-    case 'retrieval_ok':
-      return rule;
-    case 'correct':
-      return 'end-to-end correctness';
-    case 'correct_given_retrieval':
-      return 'correctness with retrieval ok on both sides';
-    case 'refusal':
-      return 'correct refusals on unanswerable questions';
-    default:
-      return test.metric;
-  }
-}
-
-/** The metric column of the tests table. */
-function tableLabel(test: PairedTest, rule: string): string {
-  switch (test.metric) {
-    case 'retrieval_ok':
-      return `${rule} — retrieval ok`;
-    case 'correct':
-      return 'correct — end to end';
-    case 'correct_given_retrieval':
-      return 'correct with retrieval ok — generation';
-    case 'refusal':
-      return 'refusals on unanswerable';
-    default:
-      return test.metric;
-  }
-}
-
 const capitalise = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
 
 /** The subject at the start of a sentence: our phrases capitalised, metric names as they are spelt. */
 function sentenceStart(test: PairedTest, rule: string): string {
-  const words = subject(test, rule);
+  const words = testSubject(test.metric, rule);
   return words === rule || words === test.metric ? words : capitalise(words);
 }
 
 /** "16 questions lost their gold document, 2 gained it": the discordant pairs in the test's own words. */
 function movement(test: McNemarTest): string {
-  const { fixed, broken } = test;
-  switch (test.metric) {
-    case 'retrieval_ok':
-      return `${plural(broken, 'question')} lost ${broken === 1 ? 'its' : 'their'} gold document, ${fixed} gained it`;
-    case 'correct':
-      return `${plural(broken, 'question')} went from right to wrong, ${fixed} from wrong to right`;
-    case 'correct_given_retrieval':
-      return `with retrieval ok on both sides, ${plural(broken, 'answer')} went from right to wrong, ${fixed} from wrong to right`;
-    case 'refusal':
-      return `${plural(broken, 'unanswerable question')} ${broken === 1 ? 'was' : 'were'} no longer refused, ${fixed} newly refused`;
-    default:
-      return `${broken} broken, ${fixed} fixed`;
-  }
+  return gatedTestOf(test.metric)?.words.movement(test.broken, test.fixed) ?? `${test.broken} broken, ${test.fixed} fixed`;
 }
 
 /** "exact McNemar p = 0.0013, Holm-adjusted 0.0026 < α = 0.05". */
@@ -124,7 +73,7 @@ function pWords(test: PairedTest, alpha: number): string {
 
 /** A significant gated test as evidence: bold "metric base → head", then the counts and p-values. */
 function evidence(test: PairedTest, rule: string, alpha: number): PhrasingContent[] {
-  const head = strong(...prose(`${subject(test, rule)} ${fixed3(test.base)} → ${fixed3(test.head)}`));
+  const head = strong(...prose(`${testSubject(test.metric, rule)} ${fixed3(test.base)} → ${fixed3(test.head)}`));
   const detail =
     test.kind === 'mcnemar'
       ? `: ${movement(test)} (${pWords(test, alpha)}).`
@@ -157,22 +106,21 @@ interface Verdict {
   readonly heading: string;
   /** Gated tests whose significant drop fails the check. */
   readonly failing: ReadonlySet<PairedTest>;
-  /** Reasons that are not a failing test (floors). */
+  /** Reasons that are not a failing test (floors), in words. */
   readonly otherReasons: readonly string[];
 }
 
-const failReason = (category: GateCategory) => `${category} regressed significantly`;
-
-function decideWords(comparison: Comparison): Verdict {
+function decideWords(comparison: Comparison, rule: string): Verdict {
   const gated = comparison.tests.filter((t) => t.gate !== null);
-  const otherReasons = comparison.reasons.filter((r) => !CATEGORIES.some((c) => r.startsWith(failReason(c))));
+  const context = { retrievalOk: rule, judges: comparison.judges };
+  const otherReasons = comparison.reasons.filter((r) => r.kind !== 'regressed').map((r) => reasonText(r, context));
   const failing = gated.filter((t) => t.gateOutcome === 'fails');
   const failingSet = new Set(failing);
   const join = (words: string[]) => (words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`);
 
   if (comparison.verdict === 'fail') {
     const parts: string[] = [];
-    if (failing.length > 0) parts.push(`${join(failing.map((t) => CATEGORY_WORDS[t.gate!]))} regressed significantly`);
+    if (failing.length > 0) parts.push(`${join(failing.map((t) => gateWords(t.gate!)))} regressed significantly`);
     const broken = comparison.floors.filter((f) => f.outcome === 'broken').length;
     const unchecked = comparison.floors.filter((f) => f.outcome === 'unchecked').length;
     if (broken > 0) parts.push(broken === 1 ? 'a floor is broken' : `${broken} floors are broken`);
@@ -184,11 +132,11 @@ function decideWords(comparison: Comparison): Verdict {
   const gains = gated.filter((t) => t.significant && t.delta > 0);
   const words =
     uncalibrated.length > 0
-      ? `${join(uncalibrated.map((t) => CATEGORY_WORDS[t.gate!]))} dropped, but the judge is uncalibrated, so it does not gate`
+      ? `${join(uncalibrated.map((t) => gateWords(t.gate!)))} dropped, but the judge is uncalibrated, so it does not gate`
       : smallDrops.length > 0
         ? 'no regression beyond the minimum effect'
         : gains.length > 0
-          ? `no significant regression; ${join(gains.map((t) => CATEGORY_WORDS[t.gate!]))} improved`
+          ? `no significant regression; ${join(gains.map((t) => gateWords(t.gate!)))} improved`
           : 'no significant regression';
   return { heading: `${uncalibrated.length > 0 ? '⚠️' : '✅'} rag-gate: ${words}`, failing: failingSet, otherReasons };
 }
@@ -267,7 +215,7 @@ function causeLine(comparison: Comparison): PhrasingContent[] {
 
 function testsTable(comparison: Comparison, rule: string, failing: ReadonlySet<PairedTest>): Table {
   const rows = comparison.tests.map((test) => [
-    tableLabel(test, rule),
+    testTableLabel(test.metric, rule),
     fixed3(test.base),
     fixed3(test.head),
     test.kind === 'randomization' ? `${formatDelta(test.delta)} (${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])})` : formatDelta(test.delta),
@@ -283,10 +231,10 @@ function mcnemarSection(comparison: Comparison, rule: string): RootContent[] {
   if (tests.length === 0) return [];
   const body: RootContent[] = [];
   for (const test of tests) {
-    const [ok, failed] = test.metric === 'retrieval_ok' ? ['ok', 'failed'] : ['right', 'wrong'];
+    const [ok, failed] = gatedTestOf(test.metric)?.words.outcomes ?? ['right', 'wrong'];
     body.push(
       table(
-        [testLabel(test, rule), `head ${ok}`, `head ${failed}`],
+        [testLabel(test.metric, rule), `head ${ok}`, `head ${failed}`],
         [
           [strong(text(`base ${ok}`)), `${test.bothRight} both`, strong(text(`${test.broken} broken`))],
           [strong(text(`base ${failed}`)), strong(text(`${test.fixed} fixed`)), `${test.bothWrong} both`],
@@ -434,8 +382,9 @@ function decompositionSection(comparison: Comparison): RootContent[] {
   return details('Where the errors come from (decomposition)', body);
 }
 
-function warningsSection(comparison: Comparison): RootContent[] {
-  const warnings = [...comparison.warnings, ...comparison.decomposition.head.warnings.map((w) => `head: ${w}`)];
+function warningsSection(comparison: Comparison, rule: string): RootContent[] {
+  const context = { retrievalOk: rule, judges: comparison.judges };
+  const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...comparison.decomposition.head.warnings.map((w) => `head: ${w}`)];
   if (warnings.length === 0) return [];
   const list: List = {
     type: 'list',
@@ -481,7 +430,7 @@ function footer(comparison: Comparison, options: CommentOptions): Paragraph {
 export function renderComment(comparison: Comparison, options: CommentOptions): string {
   const maxLength = options.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH;
   const rule = options.retrievalOk;
-  const verdict = decideWords(comparison);
+  const verdict = decideWords(comparison, rule);
   const lists = buildLists(comparison);
 
   const head: RootContent[] = [
@@ -490,7 +439,7 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
     testsTable(comparison, rule, verdict.failing),
     ...mcnemarSection(comparison, rule),
   ];
-  const tail: RootContent[] = [...decompositionSection(comparison), ...judgeSection(comparison), ...warningsSection(comparison), footer(comparison, options)];
+  const tail: RootContent[] = [...decompositionSection(comparison), ...judgeSection(comparison), ...warningsSection(comparison, rule), footer(comparison, options)];
   const render = (limits: Limits) => serialise({ type: 'root', children: [...head, ...questionSections(lists, limits, options.reportLink), ...tail] });
 
   // No list can keep more rows than would fill the budget with their raw text alone; this keeps every render near

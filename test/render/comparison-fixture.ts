@@ -3,8 +3,8 @@
  * 170 answerable; hit@5 2 fixed / 16 broken; correct 6 fixed / 15 broken; 15 regressions (11 retrieval,
  * 4 generation), 5 more retrieval regressions rescued by the model, 6 fixed questions.
  */
-import type { Comparison, McNemarTest, PairedTest, QuestionChange, RandomizationTest, RegressionCause, RetrievalRegression } from '../../src/core/compare/compare.js';
-import type { GateCategory } from '../../src/core/compare/gate.js';
+import type { Comparison, McNemarTest, PairedTest, QuestionChange, RandomizationTest, RegressionCause, RetrievalRegression } from '../../src/core/compare/types.js';
+import { type GateCategory, gatedTest } from '../../src/core/catalog/gates.js';
 import { decompose, type Decomposition } from '../../src/core/scoring/decomposition.js';
 import { holmAdjust } from '../../src/core/stats/holm.js';
 import { mcnemar } from '../../src/core/stats/mcnemar.js';
@@ -60,11 +60,10 @@ export function randomizationTest(metric: string, values: { base: number; head: 
   };
 }
 
-const GATED_METRIC: Record<GateCategory, string> = { retrieval: 'retrieval_ok', 'end-to-end': 'correct', generation: 'correct_given_retrieval', refusal: 'refusal' };
 
 /** Marks the tests of `categories` as gated and Holm-adjusts them, as compareRuns does. */
 export function gate(tests: readonly PairedTest[], categories: readonly GateCategory[] = ['retrieval', 'end-to-end'], alpha = ALPHA): PairedTest[] {
-  const gateOf = new Map(categories.map((c) => [GATED_METRIC[c], c] as const));
+  const gateOf = new Map(categories.map((c) => [gatedTest(c).metric, c] as const));
   const gated = tests.filter((t) => gateOf.has(t.metric));
   const adjusted = holmAdjust(gated.map((t) => t.pValue));
   return tests.map((test) => {
@@ -185,9 +184,7 @@ export function makeComparison(overrides: Partial<Comparison> = {}): Comparison 
     floors: [],
     judges: [],
     verdict: 'fail',
-    reasons: [
-      'retrieval regressed significantly: retrieval ok (hit@5) 0.912 → 0.829, 16 broken vs 2 fixed, p = 0.0013, Holm-adjusted 0.0026 < α 0.05',
-    ],
+    reasons: [{ kind: 'regressed', gate: 'retrieval', metric: 'retrieval_ok', base: 0.912, head: 0.829, delta: -0.083, pValue: 0.0013, adjustedPValue: 0.0026, alpha: 0.05, broken: 16, fixed: 2 }],
     warnings: [],
     ...overrides,
   };

@@ -3,7 +3,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 import { describe, expect, it } from 'vitest';
-import type { Comparison, QuestionChange } from '../../src/core/compare/compare.js';
+import type { Comparison, QuestionChange } from '../../src/core/compare/types.js';
 import { renderComment, type CommentOptions } from '../../src/render/markdown.js';
 import { change, countByTag, gate, makeComparison, makePassingComparison, mcnemarTest, randomizationTest, retrievalRegression, sketchTests } from './comparison-fixture.js';
 
@@ -217,7 +217,7 @@ describe('renderComment: variants', () => {
   it('says a floor cannot be checked rather than broken', () => {
     const comparison = makePassingComparison({
       verdict: 'fail',
-      reasons: ['floor faithfulness ≥ 0.9 cannot be checked: no head question carries faithfulness'],
+      reasons: [{ kind: 'floor-unchecked', floor: { metric: 'faithfulness', op: '>=', value: 0.9 } }],
       floors: [{ floor: { metric: 'faithfulness', op: '>=', value: 0.9 }, value: null, outcome: 'unchecked' }],
     });
     const tree = parse(renderComment(comparison, OPTIONS));
@@ -231,7 +231,11 @@ describe('renderComment: variants', () => {
     ]);
     const comparison = makeComparison({
       tests,
-      reasons: ['retrieval regressed significantly: …', 'end-to-end regressed significantly: …', 'floor broken: recall@5 is 0.700 in head, the floor is recall@5 ≥ 0.8'],
+      reasons: [
+        { kind: 'regressed', gate: 'retrieval', metric: 'retrieval_ok', base: 0.912, head: 0.829, delta: -0.083, pValue: 0.0013, adjustedPValue: 0.0026, alpha: 0.05, broken: 16, fixed: 2 },
+        { kind: 'regressed', gate: 'end-to-end', metric: 'correct', base: 0.69, head: 0.515, delta: -0.175, pValue: 1e-7, adjustedPValue: 1e-7, alpha: 0.05, broken: 40, fixed: 5 },
+        { kind: 'floor-broken', floor: RECALL_FLOOR_BROKEN.floor, value: 0.7 },
+      ],
       floors: [RECALL_FLOOR_BROKEN],
     });
     const { tree } = render(comparison);
@@ -245,7 +249,7 @@ describe('renderComment: variants', () => {
   });
 
   it('fails on a floor alone', () => {
-    const comparison = makePassingComparison({ verdict: 'fail', reasons: ['floor broken: recall@5 is 0.700 in head, the floor is recall@5 ≥ 0.8'], floors: [RECALL_FLOOR_BROKEN] });
+    const comparison = makePassingComparison({ verdict: 'fail', reasons: [{ kind: 'floor-broken', floor: RECALL_FLOOR_BROKEN.floor, value: 0.7 }], floors: [RECALL_FLOOR_BROKEN] });
     const { tree } = render(comparison);
     expect(plain(tree.children[1]!)).toBe('❌ rag-gate: a floor is broken');
     expect(plain(tree.children[2]!)).toBe('Floor broken: recall@5 is 0.700 in head, the floor is recall@5 ≥ 0.8. This check fails.');
@@ -253,7 +257,7 @@ describe('renderComment: variants', () => {
 
   it('passes a significant drop below the minimum effect, saying it only warns', () => {
     const tests = sketchTests().map((t) => (t.metric === 'retrieval_ok' ? { ...t, gateOutcome: 'below-minimum-effect' as const } : t));
-    const comparison = makeComparison({ tests, verdict: 'pass', reasons: [], warnings: ['retrieval dropped significantly but by less than the minimum effect 0.1: …'] });
+    const comparison = makeComparison({ tests, verdict: 'pass', reasons: [], warnings: [{ kind: 'drop-below-minimum-effect', minEffect: 0.1, gate: 'retrieval', metric: 'retrieval_ok', base: 0.912, head: 0.829, delta: -0.083, pValue: 0.0013, adjustedPValue: 0.0026, alpha: 0.05, broken: 16, fixed: 2 }] });
     const { tree } = render(comparison);
     expect(plain(tree.children[1]!)).toBe('✅ rag-gate: no regression beyond the minimum effect');
     expect(plain(tree.children[2]!)).toContain('The drop is smaller than the minimum effect, so it only warns. This check passes.');
@@ -329,7 +333,8 @@ describe('renderComment: untrusted text', () => {
     fixed: regressions.slice(0, 5),
     retrievalRegressions: [...regressions.filter((r) => r.cause === 'retrieval').map((r) => retrievalRegression(r, false)), retrievalRegression(change(999, 'retrieval', { question: '<b>rescued</b> @someone |' }), true)],
     regressionsByTag: countByTag(regressions),
-    warnings: ['something about @someone and #42'],
+    judges: [{ field: 'correct', allowed: false, notes: ['judge something about @someone and #42 is uncalibrated'] }],
+    warnings: [{ kind: 'floor-from-uncalibrated-judge', floor: { metric: 'correct', op: '>=', value: 0.9 }, value: 0.5, field: 'correct' }],
   });
   const { markdown, tree } = render(comparison, { baseline: '`main` at `abc1234` by @octocat, run #1234' });
   const nodes = all(tree);

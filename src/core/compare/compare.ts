@@ -1,120 +1,17 @@
-import type { CalibrationRecord } from './calibration.js';
-import { type Decomposition, decompose } from '../scoring/decomposition.js';
+import { decompose } from '../scoring/decomposition.js';
 import { column, type QuestionOutcomes } from '../scoring/outcomes.js';
-import type { EvalConfig } from '../scoring/score.js';
 import type { RunSummary } from '../scoring/summary.js';
 import { bootstrapMeanCIs } from '../stats/bootstrap.js';
 import { holmAdjust } from '../stats/holm.js';
-import { mcnemar, type McNemarResult } from '../stats/mcnemar.js';
+import { mcnemar } from '../stats/mcnemar.js';
 import { mcnemarSampleSize, pairedMeanSampleSize } from '../stats/power.js';
 import { pairValues } from '../stats/paired.js';
 import { pairedRandomizationTest } from '../stats/randomization.js';
-import { type Floor, type FloorCheck, decideGate, type GateCategory, type GateOutcome, type Verdict } from './gate.js';
-import { blockedMetrics, type JudgeStatus, judgeStatuses } from './judge-gate.js';
+import { type GateCategory, GATED_TESTS, type GatedTest, gatedTest } from '../catalog/gates.js';
+import { decideGate } from './gate.js';
+import type { CompareConfig, Comparison, McNemarTest, PairedTest, QuestionChange, RandomizationTest, RegressionCause, RetrievalRegression } from './types.js';
+import { blockedMetrics, judgeStatuses } from './judge-gate.js';
 import { gather, pairQuestions, type Pairing } from './pairing.js';
-
-export interface CompareConfig {
-  readonly eval: EvalConfig;
-  readonly alpha: number;
-  readonly failOn: ReadonlySet<GateCategory>;
-  /** An absolute drop smaller than this only warns, even when significant. */
-  readonly minEffect: number;
-  readonly floors: readonly Floor[];
-  readonly permutations: number;
-  /** Graded per-question metrics that get a paired randomization test. */
-  readonly gradedMetrics: readonly string[];
-  /** Calibration records of `rag-gate calibrate`: judged metrics gate only with kappa ≥ kappaFloor. */
-  readonly calibrations: readonly CalibrationRecord[];
-  readonly kappaFloor: number;
-}
-
-/** Which test decides a gate category. */
-const GATED_METRIC: Readonly<Record<GateCategory, string>> = {
-  retrieval: 'retrieval_ok',
-  'end-to-end': 'correct',
-  generation: 'correct_given_retrieval',
-  refusal: 'refusal',
-};
-
-interface TestBase {
-  readonly metric: string;
-  /** The gate category this test decides, or null when it is reported only. */
-  readonly gate: GateCategory | null;
-  /** Paired questions in the test. */
-  readonly n: number;
-  readonly base: number;
-  readonly head: number;
-  readonly delta: number;
-  readonly pValue: number;
-  /** Holm–Bonferroni adjusted over the tests the gate uses; null for report-only tests. */
-  readonly adjustedPValue: number | null;
-  /** Adjusted p below alpha for gated tests, raw p below alpha otherwise. */
-  readonly significant: boolean;
-  /** For a gated test with a significant drop: whether it failed the check or only warned, and why. */
-  readonly gateOutcome: GateOutcome | null;
-  /** When not significant: paired questions needed to detect the observed difference at alpha with 80% power. */
-  readonly requiredN: number | null;
-}
-
-export interface McNemarTest extends TestBase, Omit<McNemarResult, 'pValue'> {
-  readonly kind: 'mcnemar';
-}
-
-export interface RandomizationTest extends TestBase {
-  readonly kind: 'randomization';
-  /** 95% bootstrap interval of the mean paired difference (head − base). */
-  readonly ci: readonly [number, number];
-}
-
-export type PairedTest = McNemarTest | RandomizationTest;
-
-export type RegressionCause = 'retrieval' | 'generation' | 'unknown';
-
-export interface QuestionChange {
-  readonly id: string;
-  readonly question: string;
-  readonly tags: readonly string[];
-  readonly cause: RegressionCause;
-  /** Relevant documents found within the retrieval-ok cut-off in base but not in head. */
-  readonly lostDocuments: readonly string[];
-}
-
-export interface RetrievalRegression {
-  readonly id: string;
-  readonly question: string;
-  readonly tags: readonly string[];
-  readonly lostDocuments: readonly string[];
-  /** Still answered right in head, from the model's own knowledge. */
-  readonly rescued: boolean;
-}
-
-export interface Comparison {
-  readonly paired: number;
-  readonly added: readonly string[];
-  readonly removed: readonly string[];
-  readonly labelsChanged: readonly string[];
-  readonly alpha: number;
-  readonly tests: readonly PairedTest[];
-  /** Right in base, wrong in head, with the cause. */
-  readonly regressions: readonly QuestionChange[];
-  /** Retrieval ok in base, failed in head, whether or not the answer survived. */
-  readonly retrievalRegressions: readonly RetrievalRegression[];
-  /** Wrong in base, right in head. */
-  readonly fixed: readonly QuestionChange[];
-  readonly regressionsByTag: Readonly<Record<string, number>>;
-  readonly causes: { readonly regressions: Readonly<Record<RegressionCause, number>>; readonly fixed: Readonly<Record<RegressionCause, number>> };
-  /** On the paired questions, so the two sides describe the same set. */
-  readonly decomposition: { readonly base: Decomposition; readonly head: Decomposition };
-  /** r moved significantly (the retrieval test, Holm-adjusted when gated): gGood and gBad were measured on different subsets. */
-  readonly retrievalShifted: boolean;
-  /** Each `--floor`, its head value and whether it held. */
-  readonly floors: readonly FloorCheck[];
-  /** For each field `rag-gate judge` filled: whether its judge is calibrated and may gate. */
-  readonly judges: readonly JudgeStatus[];
-  readonly verdict: Verdict;
-  readonly reasons: readonly string[];
-  readonly warnings: readonly string[];
-}
 
 /**
  * The power estimate worth printing: only a finite number above the questions already paired. At or below it the
@@ -230,7 +127,7 @@ function gradedTests(metrics: readonly string[], columns: readonly PairedColumns
 /** Applies Holm–Bonferroni across the tests the gate uses, and marks each test's gate and significance. */
 function adjustGatedTests(tests: PairedTest[], config: CompareConfig): PairedTest[] {
   const gateOf = new Map<string, GateCategory>();
-  for (const category of config.failOn) gateOf.set(GATED_METRIC[category], category);
+  for (const gate of config.failOn) gateOf.set(gatedTest(gate).metric, gate);
   const gated = tests.filter((test) => gateOf.has(test.metric));
   const adjusted = holmAdjust(gated.map((test) => test.pValue));
   return tests.map((test) => {
@@ -255,15 +152,14 @@ export function compareRuns(baseRun: QuestionOutcomes, headRun: QuestionOutcomes
   const pairing = pairQuestions(baseRun, headRun, files);
   const retrieval = paired(baseRun, headRun, pairing, 'retrieval_ok');
   const correct = paired(baseRun, headRun, pairing, 'correct');
-  const refused = paired(baseRun, headRun, pairing, 'refused');
   const answerable = gather(column(headRun, 'answerable'), pairing.headRows);
 
-  const binary = [
-    binaryTest('retrieval_ok', retrieval, config),
-    binaryTest('correct', correct, config),
-    binaryTest('correct_given_retrieval', correct, config, (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1),
-    binaryTest('refusal', refused, config, (i) => answerable[i] === 0),
-  ];
+  const pairFilters: Record<GatedTest['pairs'], ((i: number) => boolean) | undefined> = {
+    all: undefined,
+    'retrieval-ok-on-both-sides': (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1,
+    unanswerable: (i) => answerable[i] === 0,
+  };
+  const binary = GATED_TESTS.map((test) => binaryTest(test.metric, paired(baseRun, headRun, pairing, test.column), config, pairFilters[test.pairs]));
   const graded = gradedTests(
     config.gradedMetrics,
     config.gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),

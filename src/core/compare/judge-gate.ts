@@ -1,19 +1,7 @@
+import { GATED_TESTS } from '../catalog/gates.js';
+import { ANSWER_METRICS, JUDGED_FIELDS, judgedFieldOf } from '../catalog/metrics.js';
 import { type CalibrationRecord, judgeMayGate } from './calibration.js';
 import type { JudgeUse } from '../scoring/outcomes.js';
-
-/** The calibration kind that vouches for each judged field; answer relevance has none, so it never gates. */
-const CALIBRATION_KIND: Readonly<Record<JudgeUse['field'], CalibrationRecord['kind'] | null>> = {
-  claims: 'faithfulness',
-  correct: 'correctness',
-  answer_relevance: null,
-};
-
-/** The metrics (test and floor names) whose values come from each judged field. */
-const METRICS_OF_FIELD: Readonly<Record<JudgeUse['field'], readonly string[]>> = {
-  claims: ['faithfulness'],
-  correct: ['correct', 'correct_given_retrieval'],
-  answer_relevance: ['answer_relevance'],
-};
 
 /** Whether the judge behind a field may fail the check, and why (shown in the report). */
 export interface JudgeStatus {
@@ -32,7 +20,7 @@ export function judgeStatuses(uses: readonly JudgeUse[], calibrations: readonly 
   return fields.map((field) => {
     const judges = new Map<string, JudgeUse>();
     for (const use of uses) if (use.field === field) judges.set(JSON.stringify([use.model, use.promptVersion]), use);
-    const kind = CALIBRATION_KIND[field];
+    const kind = JUDGED_FIELDS[field].calibration;
     const verdicts = [...judges.values()].map((use) => {
       if (kind === null) {
         return { allowed: false, note: `${field} from judge ${use.model} (${use.promptVersion}) has no calibration; it is reported and never gates` };
@@ -46,13 +34,13 @@ export function judgeStatuses(uses: readonly JudgeUse[], calibrations: readonly 
   });
 }
 
-/** Metric name → why it may not gate, for every metric an uncalibrated judge produced. */
-export function blockedMetrics(statuses: readonly JudgeStatus[]): Map<string, string> {
-  const blocked = new Map<string, string>();
-  for (const status of statuses) {
-    if (status.allowed) continue;
-    const why = status.notes.join('; ');
-    for (const metric of METRICS_OF_FIELD[status.field]) blocked.set(metric, why);
+/** Metric (test or floor) name → the judged field it comes from, for every metric an uncalibrated judge produced. */
+export function blockedMetrics(statuses: readonly JudgeStatus[]): Map<string, JudgeUse['field']> {
+  const blocked = new Map<string, JudgeUse['field']>();
+  const uncalibrated = new Set(statuses.filter((status) => !status.allowed).map((status) => status.field));
+  for (const { name, column } of [...ANSWER_METRICS, ...GATED_TESTS.map((test) => ({ name: test.metric, column: test.column }))]) {
+    const field = judgedFieldOf(column);
+    if (field !== undefined && uncalibrated.has(field)) blocked.set(name, field);
   }
   return blocked;
 }

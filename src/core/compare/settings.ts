@@ -4,8 +4,9 @@ import type { CorrectnessRule } from '../scoring/generation/correctness.js';
 import { defaultRetrievalMetrics, parseRetrievalMetric, type RetrievalMetric } from '../catalog/retrieval-metrics.js';
 import type { RetrievalOkRule } from '../scoring/retrieval-ok.js';
 import type { EvalConfig } from '../scoring/score.js';
-import type { CompareConfig } from './compare.js';
-import { type Floor, GATE_CATEGORIES, type GateCategory, isRunMetric } from './gate.js';
+import { GATE_CATEGORIES, type GateCategory } from '../catalog/gates.js';
+import { answerMetric, GRADED_ANSWER_METRICS } from '../catalog/metrics.js';
+import type { CompareConfig, Floor } from './types.js';
 
 /** Parsers for the settings the CLI options and the action inputs share; each throws SettingError. */
 
@@ -14,7 +15,7 @@ export const DEFAULT_CUTOFFS = [1, 3, 5, 10];
 /** Graded metrics that get a paired randomization test unless told otherwise. */
 export const DEFAULT_GRADED = ['ndcg@10', 'recall@5', 'mrr', 'map', 'faithfulness', 'answer_relevance'];
 
-const PER_QUESTION_GRADED = new Set(['faithfulness', 'answer_relevance', 'length_ratio', 'context_utilisation']);
+const PER_QUESTION_GRADED: ReadonlySet<string> = new Set(GRADED_ANSWER_METRICS);
 
 export function splitList(text: string): string[] {
   return text
@@ -83,7 +84,7 @@ export function evalConfig(cutoffs: readonly number[], retrievalOk: RetrievalOkR
     if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
   };
   add(retrievalOk.metric);
-  for (const name of extraMetrics) if (!PER_QUESTION_GRADED.has(name) && !isRunMetric(name)) add(parseRetrievalMetric(name));
+  for (const name of extraMetrics) if (answerMetric(name) === undefined) add(parseRetrievalMetric(name));
   return { retrievalMetrics: metrics, retrievalOk, correctness };
 }
 

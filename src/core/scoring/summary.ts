@@ -1,8 +1,7 @@
 import { cohensKappa, type Agreement, KAPPA_FLOOR } from '../stats/kappa.js';
 import { wilsonInterval } from '../stats/wilson.js';
 import { type Decomposition, decompose } from './decomposition.js';
-import { LOW_UTILISATION } from './generation/context-utilisation.js';
-import { LONG_ANSWER_RATIO } from './generation/length-ratio.js';
+import { ANSWER_METRICS } from '../catalog/metrics.js';
 import { column, type QuestionOutcomes } from './outcomes.js';
 import type { EvalConfig } from './score.js';
 
@@ -28,31 +27,14 @@ export interface RunSummary {
   readonly warnings: readonly string[];
 }
 
-/** Aggregate metrics that are not retrieval metrics, by the names `eval --json` reports them under. */
-export const RUN_METRICS = [
-  'retrieval_ok',
-  'correct',
-  'faithfulness',
-  'answer_relevance',
-  'length_ratio',
-  'long_answer_rate',
-  'context_utilisation',
-  'low_utilisation_rate',
-  'refusal_rate_unanswerable',
-  'false_refusal_rate',
-  'closed_book_correct',
-] as const;
-
-
 type Rows = ArrayLike<number>;
 
-function mean(values: Float64Array, rows: Rows, keep: (row: number) => boolean = () => true): MetricSummary {
+function mean(values: Float64Array, rows: Rows): MetricSummary {
   let n = 0;
   let sum = 0;
   for (let j = 0; j < rows.length; j++) {
-    const row = rows[j]!;
-    const value = values[row]!;
-    if (Number.isNaN(value) || !keep(row)) continue;
+    const value = values[rows[j]!]!;
+    if (Number.isNaN(value)) continue;
     n++;
     sum += value;
   }
@@ -83,20 +65,13 @@ function summarizeMetrics(outcomes: QuestionOutcomes, config: EvalConfig, rows: 
     metrics[metric.name] = metric.binary ? proportion(values, rows, isOne) : mean(values, rows);
   }
   const answerable = column(outcomes, 'answerable');
-  metrics.retrieval_ok = proportion(column(outcomes, 'retrieval_ok'), rows, isOne);
-  metrics.correct = proportion(column(outcomes, 'correct'), rows, isOne);
-  metrics.faithfulness = mean(column(outcomes, 'faithfulness'), rows);
-  metrics.answer_relevance = mean(column(outcomes, 'answer_relevance'), rows);
-  const lengthRatio = column(outcomes, 'length_ratio');
-  metrics.length_ratio = mean(lengthRatio, rows);
-  metrics.long_answer_rate = proportion(lengthRatio, rows, (v) => v > LONG_ANSWER_RATIO);
-  const utilisation = column(outcomes, 'context_utilisation');
-  metrics.context_utilisation = mean(utilisation, rows);
-  metrics.low_utilisation_rate = proportion(utilisation, rows, (v) => v < LOW_UTILISATION);
-  const refused = column(outcomes, 'refused');
-  metrics.refusal_rate_unanswerable = proportion(refused, rows, isOne, (row) => answerable[row] === 0);
-  metrics.false_refusal_rate = proportion(refused, rows, isOne, (row) => answerable[row] === 1);
-  metrics.closed_book_correct = proportion(column(outcomes, 'closed_book_correct'), rows, isOne);
+  const among = { answerable: (row: number) => answerable[row] === 1, unanswerable: (row: number) => answerable[row] === 0 };
+  for (const metric of ANSWER_METRICS) {
+    const values = column(outcomes, metric.column);
+    const { aggregate } = metric;
+    metrics[metric.name] =
+      aggregate.kind === 'mean' ? mean(values, rows) : proportion(values, rows, aggregate.counts, aggregate.among === undefined ? undefined : among[aggregate.among]);
+  }
   return metrics;
 }
 

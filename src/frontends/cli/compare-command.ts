@@ -1,6 +1,8 @@
 import { Command, Option } from 'commander';
 import { compareRuns } from '../../core/compare/compare.js';
-import { type Floor, GATE_CATEGORIES, type GateCategory } from '../../core/compare/gate.js';
+import { DEFAULT_FAIL_ON, GATE_CATEGORIES, type GateCategory } from '../../core/catalog/gates.js';
+import type { Floor } from '../../core/compare/types.js';
+import { comparisonJson } from '../../render/compare-json.js';
 import { compareConfig, DEFAULT_GRADED } from '../../core/compare/settings.js';
 import { readBothRuns } from '../../sources/parallel.js';
 import { readCalibrationRecord } from '../../judge/calibration.js';
@@ -53,7 +55,7 @@ export function compareCommand(context: CommandContext, setExitCode: (code: numb
     .addOption(
       new Option('--fail-on <list>', `gates that fail the check on a significant drop: ${GATE_CATEGORIES.join(', ')}`)
         .argParser(failOnOption)
-        .default(new Set<GateCategory>(['retrieval', 'end-to-end']), 'retrieval,end-to-end'),
+        .default(new Set<GateCategory>(DEFAULT_FAIL_ON), DEFAULT_FAIL_ON.join(',')),
     )
     .addOption(new Option('--min-effect <drop>', 'a significant drop smaller than this (absolute) only warns').argParser(minEffectOption).default(0))
     .addOption(
@@ -79,7 +81,7 @@ export function compareCommand(context: CommandContext, setExitCode: (code: numb
       for (const warning of [...base.warnings, ...head.warnings]) context.stderr(`rag-gate: warning: ${warning}\n`);
       const comparison = compareRuns(base.outcomes, head.outcomes, summarizeRun(head.outcomes, config.eval), config, { base: options.base, head: options.head });
       if (options.markdown !== undefined) await writeFileAtomic(options.markdown, renderComment(comparison, { retrievalOk: config.eval.retrievalOk.name }));
-      context.stdout(options.json ? `${JSON.stringify(comparison, null, 2)}\n` : renderCompareText(comparison, config));
+      context.stdout(options.json ? `${JSON.stringify(comparisonJson(comparison, config.eval.retrievalOk.name), null, 2)}\n` : renderCompareText(comparison, config));
       setExitCode(comparison.verdict === 'fail' ? EXIT.gateFailed : EXIT.ok);
     });
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { type Floor, type GateCategory, parseFloor } from '../../core/compare/gate.js';
+import type { GateCategory } from '../../core/catalog/gates.js';
+import { parseFloor } from '../../core/compare/gate.js';
+import type { Floor } from '../../core/compare/types.js';
 import { type CompareSettings, parseAlpha, parseCutoffs, parseFailOn, parseGraded, parseKappaFloor, parseMinEffect, parsePermutations } from '../../core/compare/settings.js';
 import { SettingError } from '../../core/errors.js';
 import { type CorrectnessRule, parseCorrectnessRule } from '../../core/scoring/generation/correctness.js';

@@ -3,7 +3,10 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { glob } from 'tinyglobby';
-import { type Comparison, compareRuns } from '../../core/compare/compare.js';
+import { compareRuns } from '../../core/compare/compare.js';
+import type { Comparison } from '../../core/compare/types.js';
+import { comparisonJson } from '../../render/compare-json.js';
+import { reasonText } from '../../render/gate-words.js';
 import { compareConfig } from '../../core/compare/settings.js';
 import { InputError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../sources/write.js';
@@ -160,10 +163,10 @@ async function run(runtime: ActionRuntime): Promise<void> {
     const options = { retrievalOk: config.eval.retrievalOk.name, marker, baseline: baseline.description, reportLink: 'the `report-json` output' };
     comment = renderComment(comparison, options);
     summary = renderComment(comparison, { ...options, maxLength: SUMMARY_MAX_BYTES / 2 });
-    report = { ...comparison, baseline: { found: true, sha: baseline.sha, description: baseline.description }, head: evalJson(headSummary, config.eval) };
+    report = { ...comparisonJson(comparison, config.eval.retrievalOk.name), baseline: { found: true, sha: baseline.sha, description: baseline.description }, head: evalJson(headSummary, config.eval) };
     logUntrusted(runtime, renderCompareText(comparison, config));
   } else {
-    comment = renderHeadOnly(headSummary, { reason: `No baseline: ${baseline.reason}`, retrievalOk: config.eval.retrievalOk.name, marker, headline: [config.eval.retrievalOk.metric.name, 'ndcg@10', 'recall@5', 'mrr', 'map'] });
+    comment = renderHeadOnly(headSummary, { reason: `No baseline: ${baseline.reason}`, retrievalOk: config.eval.retrievalOk.name, marker, retrievalOkMetric: config.eval.retrievalOk.metric.name });
     summary = comment;
     report = { verdict: 'neutral', reasons: [], baseline: { found: false, reason: baseline.reason }, head: evalJson(headSummary, config.eval) };
     logUntrusted(runtime, `No baseline: ${baseline.reason}. Reporting the head results only.\n${renderEvalText(headFiles.join(', '), headSummary, config.eval)}`);
@@ -203,7 +206,8 @@ async function run(runtime: ActionRuntime): Promise<void> {
   runtime.setOutput('comment-url', posted.url ?? '');
 
   if (comparison?.verdict === 'fail') {
-    const message = `rag-gate: ${comparison.reasons.join('; ')}`;
+    const context = { retrievalOk: config.eval.retrievalOk.name, judges: comparison.judges };
+    const message = `rag-gate: ${comparison.reasons.map((reason) => reasonText(reason, context)).join('; ')}`;
     if (inputs.mode === 'gate') runtime.setFailed(message);
     else runtime.warning(`${message} (advisory mode: the check passes)`, 'rag-gate: regression');
   }

@@ -75,7 +75,8 @@ describe('McNemar on the third article’s A/B numbers', () => {
     expect(code).toBe(1);
     expect(json.verdict).toBe('fail');
     expect(json.reasons).toHaveLength(1);
-    expect(json.reasons[0]).toMatch(/^end-to-end regressed significantly: correct 0\.690 → 0\.620, 95 broken vs 60 fixed/);
+    expect(json.reasons[0]).toMatchObject({ kind: 'regressed', gate: 'end-to-end', metric: 'correct', broken: 95, fixed: 60, alpha: 0.05 });
+    expect(json.reasons[0]!.message).toMatch(/^end-to-end regressed significantly: correct 0\.690 → 0\.620, 95 broken vs 60 fixed/);
     expect(json.regressions).toHaveLength(95);
     expect(json.fixed).toHaveLength(60);
   });
@@ -85,7 +86,7 @@ describe('McNemar on the third article’s A/B numbers', () => {
     const { code, json } = await compare(base, head, ['--min-effect', '0.1']);
     expect(code).toBe(0);
     expect(json.verdict).toBe('pass');
-    expect(json.warnings.join('\n')).toMatch(/less than the minimum effect 0\.1/);
+    expect(json.warnings.map((w: { message: string }) => w.message).join('\n')).toMatch(/less than the minimum effect 0\.1/);
   });
 
   it('no discordant pair gives p = 1', async () => {
@@ -119,7 +120,7 @@ describe('the comment sketch scenario: a retrieval regression', () => {
     expect(test('correct_given_retrieval')).toMatchObject({ gate: null, fixed: 4, broken: 4, adjustedPValue: null });
 
     expect(json.verdict).toBe('fail');
-    expect(json.reasons).toEqual([expect.stringMatching(/^retrieval regressed significantly: retrieval ok \(hit@5\) 0\.912 → 0\.829, 16 broken vs 2 fixed, p = 0\.0013/)]);
+    expect(json.reasons.map((r: { message: string }) => r.message)).toEqual([expect.stringMatching(/^retrieval regressed significantly: retrieval ok \(hit@5\) 0\.912 → 0\.829, 16 broken vs 2 fixed, p = 0\.0013/)]);
 
     expect(json.regressions).toHaveLength(15);
     expect(json.causes.regressions).toEqual({ retrieval: 11, generation: 4, unknown: 0 });
@@ -248,7 +249,7 @@ describe('gate options', () => {
     const { base, head } = scenario();
     const failing = await compare(base, head, ['--floor', 'correct=0.9']);
     expect(failing.code).toBe(1);
-    expect(failing.json.reasons).toEqual(['floor broken: correct is 0.717 in head, the floor is correct ≥ 0.9']);
+    expect(failing.json.reasons).toEqual([{ kind: 'floor-broken', floor: { metric: 'correct', op: '>=', value: 0.9 }, value: expect.closeTo(0.717, 3), message: 'floor broken: correct is 0.717 in head, the floor is correct ≥ 0.9' }]);
     expect(failing.json.floors).toEqual([{ floor: { metric: 'correct', op: '>=', value: 0.9 }, value: 43 / 60, outcome: 'broken' }]);
     const holding = await compare(base, head, ['--floor', 'correct>=0.7']);
     expect(holding.code).toBe(0);
@@ -258,7 +259,7 @@ describe('gate options', () => {
     const base = [{ id: 'a', question: 'a?', refused: false }, { id: 'b', question: 'b?', refused: true }];
     const { code, json } = await compare(base, base, ['--floor', 'false_refusal_rate<=0.25']);
     expect(code).toBe(1);
-    expect(json.reasons[0]).toMatch(/false_refusal_rate is 0\.500 in head, the floor is false_refusal_rate ≤ 0\.25/);
+    expect(json.reasons[0]!.message).toMatch(/false_refusal_rate is 0\.500 in head, the floor is false_refusal_rate ≤ 0\.25/);
   });
 
   it('computes a floor metric outside --k', async () => {
@@ -298,7 +299,7 @@ describe('gate options', () => {
   it('warns when a gate has no data to decide on', async () => {
     const { base, head } = scenario();
     const { json } = await compare(base, head);
-    expect(json.warnings).toContain('cannot gate retrieval: no paired question carries its outcome in both runs');
+    expect(json.warnings).toContainEqual({ kind: 'gate-untestable', gate: 'retrieval', message: 'cannot gate retrieval: no paired question carries its outcome in both runs' });
   });
 });
 

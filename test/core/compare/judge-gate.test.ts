@@ -39,14 +39,14 @@ describe('judged metrics gate only when their judge is calibrated', () => {
     expect(json.judges).toEqual([
       { field: 'correct', allowed: false, notes: ['judge judge-1 (correctness-v1) is uncalibrated: no calibration record; its metrics are reported but do not gate'] },
     ]);
-    expect(json.warnings.join('\n')).toMatch(/end-to-end dropped significantly .* but it does not gate: judge judge-1 \(correctness-v1\) is uncalibrated/);
+    expect(json.warnings.map((w: { message: string }) => w.message).join('\n')).toMatch(/end-to-end dropped significantly .* but it does not gate: judge judge-1 \(correctness-v1\) is uncalibrated/);
   });
 
   it('a calibrated judge (kappa ≥ floor, same model and prompt) fails the check', async () => {
     const { base, head } = judgedDrop();
     const { code, json } = await compare(base, head, [calibration({})]);
     expect(code).toBe(1);
-    expect(json.reasons[0]).toMatch(/^end-to-end regressed significantly/);
+    expect(json.reasons[0]!.message).toMatch(/^end-to-end regressed significantly/);
     expect(json.judges[0].allowed).toBe(true);
     expect(json.judges[0].notes[0]).toBe('judge judge-1 (correctness-v1) is calibrated: kappa 0.720 on n = 100 (floor 0.6, 2026-11-01)');
   });
@@ -68,7 +68,7 @@ describe('judged metrics gate only when their judge is calibrated', () => {
     ];
     const { code, json } = await compare(records, records, [], ['--floor', 'faithfulness=0.9']);
     expect(code).toBe(0);
-    expect(json.warnings.join('\n')).toMatch(/floor broken: faithfulness is 0\.500 in head.*but it does not gate/);
+    expect(json.warnings.map((w: { message: string }) => w.message).join('\n')).toMatch(/floor broken: faithfulness is 0\.500 in head.*but it does not gate/);
     const calibrated = await compare(records, records, [calibration({ kind: 'faithfulness', promptVersion: 'faithfulness-v1' })], ['--floor', 'faithfulness=0.9']);
     expect(calibrated.code).toBe(1);
   });

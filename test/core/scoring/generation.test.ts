@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { contextUtilisation, LOW_UTILISATION } from '../../../src/core/scoring/generation/context-utilisation.js';
+import { LONG_ANSWER_RATIO, LOW_UTILISATION } from '../../../src/core/catalog/metrics.js';
+import { contextUtilisation } from '../../../src/core/scoring/generation/context-utilisation.js';
 import { exactMatch, judgeCorrect, parseCorrectnessRule, tokenF1 } from '../../../src/core/scoring/generation/correctness.js';
 import { type ClaimVerdict, faithfulness } from '../../../src/core/scoring/generation/faithfulness.js';
-import { LONG_ANSWER_RATIO, lengthRatio } from '../../../src/core/scoring/generation/length-ratio.js';
+import { lengthRatio } from '../../../src/core/scoring/generation/length-ratio.js';
 import { answerTokens, normalizeAnswer } from '../../../src/core/scoring/generation/text.js';
 
 describe('SQuAD answer normalisation', () => {

@@ -1,6 +1,3 @@
-/** Below this share of cited chunks, fewer chunks would do (a common rule of thumb: send fewer chunks). */
-export const LOW_UTILISATION = 0.4;
-
 /**
  * context_utilisation: retrieved ids the answer cites / retrieved ids sent to the generator.
  * Cited ids that were not retrieved do not count. Undefined when nothing was retrieved.

@@ -1,8 +1,5 @@
 import { answerTokens } from './text.js';
 
-/** Above this length ratio an answer is padded: restating, hedging (a common rule of thumb). */
-export const LONG_ANSWER_RATIO = 2.5;
-
 /**
  * length_ratio: answer tokens / expected-answer tokens, both after SQuAD normalisation.
  * Undefined when the expected answer has no tokens.

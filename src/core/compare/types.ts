@@ -1,0 +1,154 @@
+import type { GateCategory } from '../catalog/gates.js';
+import type { Decomposition } from '../scoring/decomposition.js';
+import type { EvalConfig } from '../scoring/score.js';
+import type { McNemarResult } from '../stats/mcnemar.js';
+import type { CalibrationRecord } from './calibration.js';
+import type { JudgeStatus } from './judge-gate.js';
+
+/** The comparison's vocabulary: its settings, its tests, and the gate's structured findings. */
+
+export type Verdict = 'pass' | 'fail';
+
+/**
+ * What a gated test's significant drop did: failed the check, or only warned because it was smaller than the
+ * minimum effect or came from an uncalibrated judge. Null when the test shows no significant drop.
+ */
+export type GateOutcome = 'fails' | 'below-minimum-effect' | 'uncalibrated-judge';
+
+/** An absolute bound on a head metric: `recall@5>=0.8` (a floor) or `false_refusal_rate<=0.1` (a ceiling). */
+export interface Floor {
+  readonly metric: string;
+  readonly op: '>=' | '<=';
+  readonly value: number;
+}
+
+/** How a floor fared on head: its value, and whether it held, broke (failing the check) or could not be checked. */
+export interface FloorCheck {
+  readonly floor: Floor;
+  readonly value: number | null;
+  readonly outcome: 'holds' | 'broken' | 'unchecked' | 'uncalibrated-judge';
+}
+
+/** A significant drop of a gated test, with the numbers that decided it. */
+export interface Drop {
+  readonly gate: GateCategory;
+  readonly metric: string;
+  readonly base: number;
+  readonly head: number;
+  readonly delta: number;
+  readonly pValue: number;
+  readonly adjustedPValue: number;
+  readonly alpha: number;
+  /** McNemar's discordant counts, for the binary tests. */
+  readonly broken?: number;
+  readonly fixed?: number;
+}
+
+/** Why the gate fails. Words are the renderers' business. */
+export type GateReason =
+  | ({ readonly kind: 'regressed' } & Drop)
+  | { readonly kind: 'floor-broken'; readonly floor: Floor; readonly value: number }
+  | { readonly kind: 'floor-unchecked'; readonly floor: Floor };
+
+/** What the gate saw but did not fail on. `field` names the judged field whose judge is uncalibrated. */
+export type GateWarning =
+  | { readonly kind: 'gate-untestable'; readonly gate: GateCategory }
+  | ({ readonly kind: 'drop-below-minimum-effect'; readonly minEffect: number } & Drop)
+  | ({ readonly kind: 'drop-from-uncalibrated-judge'; readonly field: string } & Drop)
+  | { readonly kind: 'floor-from-uncalibrated-judge'; readonly floor: Floor; readonly value: number; readonly field: string };
+
+export interface CompareConfig {
+  readonly eval: EvalConfig;
+  readonly alpha: number;
+  readonly failOn: ReadonlySet<GateCategory>;
+  /** An absolute drop smaller than this only warns, even when significant. */
+  readonly minEffect: number;
+  readonly floors: readonly Floor[];
+  readonly permutations: number;
+  /** Graded per-question metrics that get a paired randomization test. */
+  readonly gradedMetrics: readonly string[];
+  /** Calibration records of `rag-gate calibrate`: judged metrics gate only with kappa ≥ kappaFloor. */
+  readonly calibrations: readonly CalibrationRecord[];
+  readonly kappaFloor: number;
+}
+
+export interface TestBase {
+  readonly metric: string;
+  /** The gate category this test decides, or null when it is reported only. */
+  readonly gate: GateCategory | null;
+  /** Paired questions in the test. */
+  readonly n: number;
+  readonly base: number;
+  readonly head: number;
+  readonly delta: number;
+  readonly pValue: number;
+  /** Holm–Bonferroni adjusted over the tests the gate uses; null for report-only tests. */
+  readonly adjustedPValue: number | null;
+  /** Adjusted p below alpha for gated tests, raw p below alpha otherwise. */
+  readonly significant: boolean;
+  /** For a gated test with a significant drop: whether it failed the check or only warned, and why. */
+  readonly gateOutcome: GateOutcome | null;
+  /** When not significant: paired questions needed to detect the observed difference at alpha with 80% power. */
+  readonly requiredN: number | null;
+}
+
+export interface McNemarTest extends TestBase, Omit<McNemarResult, 'pValue'> {
+  readonly kind: 'mcnemar';
+}
+
+export interface RandomizationTest extends TestBase {
+  readonly kind: 'randomization';
+  /** 95% bootstrap interval of the mean paired difference (head − base). */
+  readonly ci: readonly [number, number];
+}
+
+export type PairedTest = McNemarTest | RandomizationTest;
+
+export type RegressionCause = 'retrieval' | 'generation' | 'unknown';
+
+export interface QuestionChange {
+  readonly id: string;
+  readonly question: string;
+  readonly tags: readonly string[];
+  readonly cause: RegressionCause;
+  /** Relevant documents found within the retrieval-ok cut-off in base but not in head. */
+  readonly lostDocuments: readonly string[];
+}
+
+export interface RetrievalRegression {
+  readonly id: string;
+  readonly question: string;
+  readonly tags: readonly string[];
+  readonly lostDocuments: readonly string[];
+  /** Still answered right in head, from the model's own knowledge. */
+  readonly rescued: boolean;
+}
+
+export interface Comparison {
+  readonly paired: number;
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  readonly labelsChanged: readonly string[];
+  readonly alpha: number;
+  readonly tests: readonly PairedTest[];
+  /** Right in base, wrong in head, with the cause. */
+  readonly regressions: readonly QuestionChange[];
+  /** Retrieval ok in base, failed in head, whether or not the answer survived. */
+  readonly retrievalRegressions: readonly RetrievalRegression[];
+  /** Wrong in base, right in head. */
+  readonly fixed: readonly QuestionChange[];
+  readonly regressionsByTag: Readonly<Record<string, number>>;
+  readonly causes: { readonly regressions: Readonly<Record<RegressionCause, number>>; readonly fixed: Readonly<Record<RegressionCause, number>> };
+  /** On the paired questions, so the two sides describe the same set. */
+  readonly decomposition: { readonly base: Decomposition; readonly head: Decomposition };
+  /** r moved significantly (the retrieval test, Holm-adjusted when gated): gGood and gBad were measured on different subsets. */
+  readonly retrievalShifted: boolean;
+  /** Each `--floor`, its head value and whether it held. */
+  readonly floors: readonly FloorCheck[];
+  /** For each field `rag-gate judge` filled: whether its judge is calibrated and may gate. */
+  readonly judges: readonly JudgeStatus[];
+  readonly verdict: Verdict;
+  readonly reasons: readonly GateReason[];
+  readonly warnings: readonly GateWarning[];
+}
+

@@ -1,0 +1,87 @@
+import { type GateCategory, gatedTest, gatedTestOf } from '../core/catalog/gates.js';
+import type { JudgeStatus } from '../core/compare/judge-gate.js';
+import type { Drop, Floor, GateReason, GateWarning } from '../core/compare/types.js';
+
+/** The words every renderer uses for tests, gates and the gate's findings; the gate catalog supplies the phrases. */
+
+/** What the report needs besides a finding to put it in words. */
+export interface WordsContext {
+  /** The retrieval-ok rule, e.g. `hit@5`. */
+  readonly retrievalOk: string;
+  readonly judges: readonly JudgeStatus[];
+}
+
+const withRule = (template: string, rule: string) => template.replaceAll('{rule}', rule);
+
+/** What a test measures, as the subject of a sentence: the catalog's phrase for a gated test, else its name. */
+export function testSubject(metric: string, rule: string): string {
+  const test = gatedTestOf(metric);
+  return test === undefined ? metric : withRule(test.words.subject, rule);
+}
+
+/** The metric cell of the comment's tests table. */
+export function testTableLabel(metric: string, rule: string): string {
+  const test = gatedTestOf(metric);
+  return test === undefined ? metric : withRule(test.words.label, rule);
+}
+
+/** How a test's metric reads in the text report: the retrieval test names its rule. */
+export function testLabel(metric: string, rule: string): string {
+  return metric === 'retrieval_ok' ? `retrieval_ok (${rule})` : metric;
+}
+
+/** The gate in a verdict: "end-to-end correctness". */
+export function gateWords(gate: GateCategory): string {
+  return gatedTest(gate).words.gate;
+}
+
+export function formatFloor(floor: Floor): string {
+  return `${floor.metric} ${floor.op === '>=' ? '≥' : '≤'} ${floor.value}`;
+}
+
+const p4 = (p: number) => (p < 0.0001 ? p.toExponential(1) : p.toFixed(4));
+
+/** "correct 0.690 → 0.620, 95 broken vs 60 fixed, p = 0.0123, Holm-adjusted 0.0246 < α 0.05". */
+function dropWords(drop: Drop, rule: string): string {
+  const metric = drop.metric === 'retrieval_ok' ? `retrieval ok (${rule})` : drop.metric;
+  const counts = drop.broken === undefined ? '' : `, ${drop.broken} broken vs ${drop.fixed} fixed`;
+  return `${metric} ${drop.base.toFixed(3)} → ${drop.head.toFixed(3)}${counts}, p = ${p4(drop.pValue)}, Holm-adjusted ${p4(drop.adjustedPValue)} < α ${drop.alpha}`;
+}
+
+function brokenFloor(floor: Floor, value: number): string {
+  return `floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
+}
+
+/** Why an uncalibrated judge's metrics do not gate: its calibration notes. */
+function judgeNotes(field: string, judges: readonly JudgeStatus[]): string {
+  return judges
+    .filter((judge) => judge.field === field)
+    .flatMap((judge) => judge.notes)
+    .join('; ');
+}
+
+/** A reason the gate fails, as one sentence without the final full stop. */
+export function reasonText(reason: GateReason, context: WordsContext): string {
+  switch (reason.kind) {
+    case 'regressed':
+      return `${reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
+    case 'floor-broken':
+      return brokenFloor(reason.floor, reason.value);
+    case 'floor-unchecked':
+      return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${reason.floor.metric}`;
+  }
+}
+
+/** A warning of the gate, as one sentence without the final full stop. */
+export function warningText(warning: GateWarning, context: WordsContext): string {
+  switch (warning.kind) {
+    case 'gate-untestable':
+      return `cannot gate ${warning.gate}: no paired question carries its outcome in both runs`;
+    case 'drop-below-minimum-effect':
+      return `${warning.gate} dropped significantly but by less than the minimum effect ${warning.minEffect}: ${dropWords(warning, context.retrievalOk)}`;
+    case 'drop-from-uncalibrated-judge':
+      return `${warning.gate} dropped significantly (${dropWords(warning, context.retrievalOk)}), but it does not gate: ${judgeNotes(warning.field, context.judges)}`;
+    case 'floor-from-uncalibrated-judge':
+      return `${brokenFloor(warning.floor, warning.value)}, but it does not gate: ${judgeNotes(warning.field, context.judges)}`;
+  }
+}
