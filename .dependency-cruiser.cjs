@@ -1,6 +1,6 @@
 /**
- * The dependency rule (README, "Architecture"): frontends → {render, sources, judge} → core, and core imports
- * nothing outside core: no file, network or process. `npm run lint` runs it; a test plants a violation.
+ * The dependency rule (README, "Architecture"): frontends → pipeline → {render, sources, judge} → core, and core
+ * imports nothing outside core: no file, network or process. `npm run lint` runs it; a test plants a violation.
  */
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -25,26 +25,33 @@ module.exports = {
       comment: 'Sources read records into the core; they know nothing of the judge, renderers or front ends.',
       severity: 'error',
       from: { path: '^src/sources/' },
-      to: { path: '^src/(judge|render|frontends)/' },
+      to: { path: '^src/(judge|render|pipeline|frontends)/' },
     },
     {
       name: 'judge-below-render-and-frontends',
       severity: 'error',
       from: { path: '^src/judge/' },
-      to: { path: '^src/(render|frontends)/' },
+      to: { path: '^src/(render|pipeline|frontends)/' },
     },
     {
       name: 'render-makes-words-only',
       comment: 'Renderers turn core results into text; they read no source and call no judge (types only).',
       severity: 'error',
       from: { path: '^src/render/' },
-      to: { path: '^src/(sources|frontends)/' },
+      to: { path: '^src/(sources|pipeline|frontends)/' },
     },
     {
       name: 'render-uses-judge-types-only',
       severity: 'error',
       from: { path: '^src/render/' },
       to: { path: '^src/judge/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'pipeline-below-frontends',
+      comment: 'The pipeline serves both front ends and knows neither.',
+      severity: 'error',
+      from: { path: '^src/pipeline/' },
+      to: { path: '^src/frontends/' },
     },
     {
       name: 'no-frontend-to-frontend',

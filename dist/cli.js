@@ -13,7 +13,7 @@ var __require = /* @__PURE__ */ ((x) => typeof require !== "undefined" ? require
   if (typeof require !== "undefined") return require.apply(this, arguments);
   throw Error('Dynamic require of "' + x + '" is not supported');
 });
-var __commonJS = (cb, mod) => function __require2() {
+var __commonJS = (cb, mod) => function __require3() {
   try {
     return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
   } catch (e) {
@@ -126,11 +126,11 @@ var require_argument = __commonJS({
       /**
        * @package
        */
-      _collectValue(value, previous) {
+      _collectValue(value2, previous) {
         if (previous === this.defaultValue || !Array.isArray(previous)) {
-          return [value];
+          return [value2];
         }
-        previous.push(value);
+        previous.push(value2);
         return previous;
       }
       /**
@@ -140,8 +140,8 @@ var require_argument = __commonJS({
        * @param {string} [description]
        * @return {Argument}
        */
-      default(value, description) {
-        this.defaultValue = value;
+      default(value2, description) {
+        this.defaultValue = value2;
         this.defaultValueDescription = description;
         return this;
       }
@@ -849,8 +849,8 @@ var require_option = __commonJS({
        * @param {string} [description]
        * @return {Option}
        */
-      default(value, description) {
-        this.defaultValue = value;
+      default(value2, description) {
+        this.defaultValue = value2;
         this.defaultValueDescription = description;
         return this;
       }
@@ -951,11 +951,11 @@ var require_option = __commonJS({
       /**
        * @package
        */
-      _collectValue(value, previous) {
+      _collectValue(value2, previous) {
         if (previous === this.defaultValue || !Array.isArray(previous)) {
-          return [value];
+          return [value2];
         }
-        previous.push(value);
+        previous.push(value2);
         return previous;
       }
       /**
@@ -1049,7 +1049,7 @@ var require_option = __commonJS({
             this.positiveOptions.set(option.attributeName(), option);
           }
         });
-        this.negativeOptions.forEach((value, key) => {
+        this.negativeOptions.forEach((value2, key) => {
           if (this.positiveOptions.has(key)) {
             this.dualOptions.add(key);
           }
@@ -1062,12 +1062,12 @@ var require_option = __commonJS({
        * @param {Option} option
        * @returns {boolean}
        */
-      valueFromOption(value, option) {
+      valueFromOption(value2, option) {
         const optionKey = option.attributeName();
         if (!this.dualOptions.has(optionKey)) return true;
         const preset = this.negativeOptions.get(optionKey).presetArg;
         const negativeValue = preset !== void 0 ? preset : false;
-        return option.negate === (negativeValue === value);
+        return option.negate === (negativeValue === value2);
       }
     };
     function camelcase(str) {
@@ -1706,9 +1706,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} invalidArgumentMessage
        * @private
        */
-      _callParseArg(target, value, previous, invalidArgumentMessage) {
+      _callParseArg(target, value2, previous, invalidArgumentMessage) {
         try {
-          return target.parseArg(value, previous);
+          return target.parseArg(value2, previous);
         } catch (err) {
           if (err.code === "commander.invalidArgument") {
             const message = `${invalidArgumentMessage} ${err.message}`;
@@ -1995,8 +1995,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {object} value
        * @return {Command} `this` command for chaining
        */
-      setOptionValue(key, value) {
-        return this.setOptionValueWithSource(key, value, void 0);
+      setOptionValue(key, value2) {
+        return this.setOptionValueWithSource(key, value2, void 0);
       }
       /**
        * Store option value and where the value came from.
@@ -2006,11 +2006,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} source - expected values are default/config/env/cli/implied
        * @return {Command} `this` command for chaining
        */
-      setOptionValueWithSource(key, value, source) {
+      setOptionValueWithSource(key, value2, source) {
         if (this._storeOptionsAsProperties) {
-          this[key] = value;
+          this[key] = value2;
         } else {
-          this._optionValues[key] = value;
+          this._optionValues[key] = value2;
         }
         this._optionValueSources[key] = source;
         return this;
@@ -2393,13 +2393,13 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @private
        */
       _processArguments() {
-        const myParseArg = (argument, value, previous) => {
-          let parsedValue = value;
-          if (value !== null && argument.parseArg) {
-            const invalidValueMessage = `error: command-argument value '${value}' is invalid for argument '${argument.name()}'.`;
+        const myParseArg = (argument, value2, previous) => {
+          let parsedValue = value2;
+          if (value2 !== null && argument.parseArg) {
+            const invalidValueMessage = `error: command-argument value '${value2}' is invalid for argument '${argument.name()}'.`;
             parsedValue = this._callParseArg(
               argument,
-              value,
+              value2,
               previous,
               invalidValueMessage
             );
@@ -2409,25 +2409,25 @@ Expecting one of '${allowedValues.join("', '")}'`);
         this._checkNumberOfArguments();
         const processedArgs = [];
         this.registeredArguments.forEach((declaredArg, index) => {
-          let value = declaredArg.defaultValue;
+          let value2 = declaredArg.defaultValue;
           if (declaredArg.variadic) {
             if (index < this.args.length) {
-              value = this.args.slice(index);
+              value2 = this.args.slice(index);
               if (declaredArg.parseArg) {
-                value = value.reduce((processed, v) => {
+                value2 = value2.reduce((processed, v) => {
                   return myParseArg(declaredArg, v, processed);
                 }, declaredArg.defaultValue);
               }
-            } else if (value === void 0) {
-              value = [];
+            } else if (value2 === void 0) {
+              value2 = [];
             }
           } else if (index < this.args.length) {
-            value = this.args[index];
+            value2 = this.args[index];
             if (declaredArg.parseArg) {
-              value = myParseArg(declaredArg, value, declaredArg.defaultValue);
+              value2 = myParseArg(declaredArg, value2, declaredArg.defaultValue);
             }
           }
-          processedArgs[index] = value;
+          processedArgs[index] = value2;
         });
         this.processedArgs = processedArgs;
       }
@@ -2439,9 +2439,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {(Promise|undefined)}
        * @private
        */
-      _chainOrCall(promise2, fn) {
-        if (promise2?.then && typeof promise2.then === "function") {
-          return promise2.then(() => fn());
+      _chainOrCall(promise3, fn) {
+        if (promise3?.then && typeof promise3.then === "function") {
+          return promise3.then(() => fn());
         }
         return fn();
       }
@@ -2452,12 +2452,12 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {(Promise|undefined)}
        * @private
        */
-      _chainOrCallHooks(promise2, event) {
-        let result = promise2;
+      _chainOrCallHooks(promise3, event) {
+        let result = promise3;
         const hooks = [];
         this._getCommandAndAncestors().reverse().filter((cmd) => cmd._lifeCycleHooks[event] !== void 0).forEach((hookedCommand) => {
-          hookedCommand._lifeCycleHooks[event].forEach((callback) => {
-            hooks.push({ hookedCommand, callback });
+          hookedCommand._lifeCycleHooks[event].forEach((callback2) => {
+            hooks.push({ hookedCommand, callback: callback2 });
           });
         });
         if (event === "postAction") {
@@ -2478,8 +2478,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {(Promise|undefined)}
        * @private
        */
-      _chainOrCallSubCommandHook(promise2, subCommand, event) {
-        let result = promise2;
+      _chainOrCallSubCommandHook(promise3, subCommand, event) {
+        let result = promise3;
         if (this._lifeCycleHooks[event] !== void 0) {
           this._lifeCycleHooks[event].forEach((hook) => {
             result = this._chainOrCall(result, () => {
@@ -2692,15 +2692,15 @@ Expecting one of '${allowedValues.join("', '")}'`);
             const option = this._findOption(arg);
             if (option) {
               if (option.required) {
-                const value = args[i++];
-                if (value === void 0) this.optionMissingArgument(option);
-                this.emit(`option:${option.name()}`, value);
+                const value2 = args[i++];
+                if (value2 === void 0) this.optionMissingArgument(option);
+                this.emit(`option:${option.name()}`, value2);
               } else if (option.optional) {
-                let value = null;
+                let value2 = null;
                 if (i < args.length && (!maybeOption(args[i]) || negativeNumberArg(args[i]))) {
-                  value = args[i++];
+                  value2 = args[i++];
                 }
-                this.emit(`option:${option.name()}`, value);
+                this.emit(`option:${option.name()}`, value2);
               } else {
                 this.emit(`option:${option.name()}`);
               }
@@ -3633,11 +3633,11 @@ var require_main8 = __commonJS({
   "node_modules/@stdlib/assert-has-own-property/lib/main.js"(exports, module) {
     "use strict";
     var has = Object.prototype.hasOwnProperty;
-    function hasOwnProp(value, property) {
-      if (value === void 0 || value === null) {
+    function hasOwnProp(value2, property) {
+      if (value2 === void 0 || value2 === null) {
         return false;
       }
-      return has.call(value, property);
+      return has.call(value2, property);
     }
     module.exports = hasOwnProp;
   }
@@ -3736,9 +3736,9 @@ var require_main10 = __commonJS({
     "use strict";
     var nativeClass = require_lib11();
     var hasUint32Array = typeof Uint32Array === "function";
-    function isUint32Array(value) {
-      return hasUint32Array && value instanceof Uint32Array || // eslint-disable-line stdlib/require-globals
-      nativeClass(value) === "[object Uint32Array]";
+    function isUint32Array(value2) {
+      return hasUint32Array && value2 instanceof Uint32Array || // eslint-disable-line stdlib/require-globals
+      nativeClass(value2) === "[object Uint32Array]";
     }
     module.exports = isUint32Array;
   }
@@ -3852,9 +3852,9 @@ var require_main13 = __commonJS({
     "use strict";
     var nativeClass = require_lib11();
     var hasFloat64Array = typeof Float64Array === "function";
-    function isFloat64Array(value) {
-      return hasFloat64Array && value instanceof Float64Array || // eslint-disable-line stdlib/require-globals
-      nativeClass(value) === "[object Float64Array]";
+    function isFloat64Array(value2) {
+      return hasFloat64Array && value2 instanceof Float64Array || // eslint-disable-line stdlib/require-globals
+      nativeClass(value2) === "[object Float64Array]";
     }
     module.exports = isFloat64Array;
   }
@@ -3954,9 +3954,9 @@ var require_main16 = __commonJS({
     "use strict";
     var nativeClass = require_lib11();
     var hasUint8Array = typeof Uint8Array === "function";
-    function isUint8Array(value) {
-      return hasUint8Array && value instanceof Uint8Array || // eslint-disable-line stdlib/require-globals
-      nativeClass(value) === "[object Uint8Array]";
+    function isUint8Array(value2) {
+      return hasUint8Array && value2 instanceof Uint8Array || // eslint-disable-line stdlib/require-globals
+      nativeClass(value2) === "[object Uint8Array]";
     }
     module.exports = isUint8Array;
   }
@@ -4070,9 +4070,9 @@ var require_main19 = __commonJS({
     "use strict";
     var nativeClass = require_lib11();
     var hasUint16Array = typeof Uint16Array === "function";
-    function isUint16Array(value) {
-      return hasUint16Array && value instanceof Uint16Array || // eslint-disable-line stdlib/require-globals
-      nativeClass(value) === "[object Uint16Array]";
+    function isUint16Array(value2) {
+      return hasUint16Array && value2 instanceof Uint16Array || // eslint-disable-line stdlib/require-globals
+      nativeClass(value2) === "[object Uint16Array]";
     }
     module.exports = isUint16Array;
   }
@@ -4796,8 +4796,8 @@ var require_builtin = __commonJS({
 var require_is_number = __commonJS({
   "node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js"(exports, module) {
     "use strict";
-    function isNumber(value) {
-      return typeof value === "number";
+    function isNumber(value2) {
+      return typeof value2 === "number";
     }
     module.exports = isNumber;
   }
@@ -4917,8 +4917,8 @@ var require_format_integer = __commonJS({
 var require_is_string = __commonJS({
   "node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js"(exports, module) {
     "use strict";
-    function isString(value) {
-      return typeof value === "string";
+    function isString(value2) {
+      return typeof value2 === "string";
     }
     module.exports = isString;
   }
@@ -5023,8 +5023,8 @@ var require_main33 = __commonJS({
     var zeroPad = require_zero_pad();
     var fromCharCode = String.fromCharCode;
     var isArray = Array.isArray;
-    function isnan(value) {
-      return value !== value;
+    function isnan(value2) {
+      return value2 !== value2;
     }
     function initialize(token) {
       var out = {};
@@ -5250,8 +5250,8 @@ var require_lib47 = __commonJS({
 var require_is_string2 = __commonJS({
   "node_modules/@stdlib/string-format/lib/is_string.js"(exports, module) {
     "use strict";
-    function isString(value) {
-      return typeof value === "string";
+    function isString(value2) {
+      return typeof value2 === "string";
     }
     module.exports = isString;
   }
@@ -5362,12 +5362,12 @@ var require_main36 = __commonJS({
   "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js"(exports, module) {
     "use strict";
     var defineProperty = require_lib49();
-    function setNonEnumerableReadOnly(obj, prop, value) {
+    function setNonEnumerableReadOnly(obj, prop, value2) {
       defineProperty(obj, prop, {
         "configurable": false,
         "enumerable": false,
         "writable": false,
-        "value": value
+        "value": value2
       });
     }
     module.exports = setNonEnumerableReadOnly;
@@ -5503,7 +5503,7 @@ var require_assign2 = __commonJS({
     var isnan = require_lib();
     var abs = require_lib6();
     var SCALAR = 4503599627370496;
-    function normalize(x, out, stride, offset) {
+    function normalize2(x, out, stride, offset) {
       if (isnan(x) || isInfinite(x)) {
         out[offset] = x;
         out[offset + stride] = 0;
@@ -5518,7 +5518,7 @@ var require_assign2 = __commonJS({
       out[offset + stride] = 0;
       return out;
     }
-    module.exports = normalize;
+    module.exports = normalize2;
   }
 });
 
@@ -5527,10 +5527,10 @@ var require_main39 = __commonJS({
   "node_modules/@stdlib/number-float64-base-normalize/lib/main.js"(exports, module) {
     "use strict";
     var fcn = require_assign2();
-    function normalize(x) {
+    function normalize2(x) {
       return fcn(x, [0, 0], 1, 0);
     }
-    module.exports = normalize;
+    module.exports = normalize2;
   }
 });
 
@@ -5584,7 +5584,7 @@ var require_main41 = __commonJS({
     var isnan = require_lib();
     var isInfinite = require_lib5();
     var copysign = require_lib52();
-    var normalize = require_lib54().assign;
+    var normalize2 = require_lib54().assign;
     var floatExp = require_lib55();
     var toWords = require_lib51();
     var fromWords = require_lib41();
@@ -5599,7 +5599,7 @@ var require_main41 = __commonJS({
       isnan(frac) || isInfinite(frac)) {
         return frac;
       }
-      normalize(frac, FRAC, 1, 0);
+      normalize2(frac, FRAC, 1, 0);
       frac = FRAC[0];
       exp += FRAC[1];
       exp += floatExp(frac);
@@ -5641,12 +5641,12 @@ var require_lib56 = __commonJS({
 var require_main42 = __commonJS({
   "node_modules/@stdlib/array-base-filled/lib/main.js"(exports, module) {
     "use strict";
-    function filled(value, len) {
+    function filled(value2, len) {
       var arr;
       var i;
       arr = [];
       for (i = 0; i < len; i++) {
-        arr.push(value);
+        arr.push(value2);
       }
       return arr;
     }
@@ -11837,10 +11837,10 @@ var require_main86 = __commonJS({
 var require_main87 = __commonJS({
   "node_modules/@stdlib/utils-constant-function/lib/main.js"(exports, module) {
     "use strict";
-    function wrap2(value) {
+    function wrap2(value2) {
       return constantFunction;
       function constantFunction() {
-        return value;
+        return value2;
       }
     }
     module.exports = wrap2;
@@ -12256,6 +12256,9112 @@ var require_lib128 = __commonJS({
   }
 });
 
+// node_modules/picomatch/lib/constants.js
+var require_constants = __commonJS({
+  "node_modules/picomatch/lib/constants.js"(exports, module) {
+    "use strict";
+    var WIN_SLASH = "\\\\/";
+    var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+    var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+    var DOT_LITERAL = "\\.";
+    var PLUS_LITERAL = "\\+";
+    var QMARK_LITERAL = "\\?";
+    var SLASH_LITERAL = "\\/";
+    var ONE_CHAR = "(?=.)";
+    var QMARK = "[^/]";
+    var END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+    var START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+    var DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+    var NO_DOT = `(?!${DOT_LITERAL})`;
+    var NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+    var NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+    var NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+    var QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+    var STAR = `${QMARK}*?`;
+    var SEP = "/";
+    var POSIX_CHARS = {
+      DOT_LITERAL,
+      PLUS_LITERAL,
+      QMARK_LITERAL,
+      SLASH_LITERAL,
+      ONE_CHAR,
+      QMARK,
+      END_ANCHOR,
+      DOTS_SLASH,
+      NO_DOT,
+      NO_DOTS,
+      NO_DOT_SLASH,
+      NO_DOTS_SLASH,
+      QMARK_NO_DOT,
+      STAR,
+      START_ANCHOR,
+      SEP
+    };
+    var WINDOWS_CHARS = {
+      ...POSIX_CHARS,
+      SLASH_LITERAL: `[${WIN_SLASH}]`,
+      QMARK: WIN_NO_SLASH,
+      STAR: `${WIN_NO_SLASH}*?`,
+      DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+      NO_DOT: `(?!${DOT_LITERAL})`,
+      NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+      NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+      START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+      END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+      SEP: "\\"
+    };
+    var POSIX_REGEX_SOURCE = {
+      __proto__: null,
+      alnum: "a-zA-Z0-9",
+      alpha: "a-zA-Z",
+      ascii: "\\x00-\\x7F",
+      blank: " \\t",
+      cntrl: "\\x00-\\x1F\\x7F",
+      digit: "0-9",
+      graph: "\\x21-\\x7E",
+      lower: "a-z",
+      print: "\\x20-\\x7E ",
+      punct: "\\-!\"#$%&'()\\*+,./:;<=>?@[\\]^_`{|}~",
+      space: " \\t\\r\\n\\v\\f",
+      upper: "A-Z",
+      word: "A-Za-z0-9_",
+      xdigit: "A-Fa-f0-9"
+    };
+    module.exports = {
+      DEFAULT_MAX_EXTGLOB_RECURSION,
+      MAX_LENGTH: 1024 * 64,
+      POSIX_REGEX_SOURCE,
+      // regular expressions
+      REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+      REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+      REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+      REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+      REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+      REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+      // Replace globs with equivalent patterns to reduce parsing time.
+      REPLACEMENTS: {
+        __proto__: null,
+        "***": "*",
+        "**/**": "**",
+        "**/**/**": "**"
+      },
+      // Digits
+      CHAR_0: 48,
+      /* 0 */
+      CHAR_9: 57,
+      /* 9 */
+      // Alphabet chars.
+      CHAR_UPPERCASE_A: 65,
+      /* A */
+      CHAR_LOWERCASE_A: 97,
+      /* a */
+      CHAR_UPPERCASE_Z: 90,
+      /* Z */
+      CHAR_LOWERCASE_Z: 122,
+      /* z */
+      CHAR_LEFT_PARENTHESES: 40,
+      /* ( */
+      CHAR_RIGHT_PARENTHESES: 41,
+      /* ) */
+      CHAR_ASTERISK: 42,
+      /* * */
+      // Non-alphabetic chars.
+      CHAR_AMPERSAND: 38,
+      /* & */
+      CHAR_AT: 64,
+      /* @ */
+      CHAR_BACKWARD_SLASH: 92,
+      /* \ */
+      CHAR_CARRIAGE_RETURN: 13,
+      /* \r */
+      CHAR_CIRCUMFLEX_ACCENT: 94,
+      /* ^ */
+      CHAR_COLON: 58,
+      /* : */
+      CHAR_COMMA: 44,
+      /* , */
+      CHAR_DOT: 46,
+      /* . */
+      CHAR_DOUBLE_QUOTE: 34,
+      /* " */
+      CHAR_EQUAL: 61,
+      /* = */
+      CHAR_EXCLAMATION_MARK: 33,
+      /* ! */
+      CHAR_FORM_FEED: 12,
+      /* \f */
+      CHAR_FORWARD_SLASH: 47,
+      /* / */
+      CHAR_GRAVE_ACCENT: 96,
+      /* ` */
+      CHAR_HASH: 35,
+      /* # */
+      CHAR_HYPHEN_MINUS: 45,
+      /* - */
+      CHAR_LEFT_ANGLE_BRACKET: 60,
+      /* < */
+      CHAR_LEFT_CURLY_BRACE: 123,
+      /* { */
+      CHAR_LEFT_SQUARE_BRACKET: 91,
+      /* [ */
+      CHAR_LINE_FEED: 10,
+      /* \n */
+      CHAR_NO_BREAK_SPACE: 160,
+      /* \u00A0 */
+      CHAR_PERCENT: 37,
+      /* % */
+      CHAR_PLUS: 43,
+      /* + */
+      CHAR_QUESTION_MARK: 63,
+      /* ? */
+      CHAR_RIGHT_ANGLE_BRACKET: 62,
+      /* > */
+      CHAR_RIGHT_CURLY_BRACE: 125,
+      /* } */
+      CHAR_RIGHT_SQUARE_BRACKET: 93,
+      /* ] */
+      CHAR_SEMICOLON: 59,
+      /* ; */
+      CHAR_SINGLE_QUOTE: 39,
+      /* ' */
+      CHAR_SPACE: 32,
+      /*   */
+      CHAR_TAB: 9,
+      /* \t */
+      CHAR_UNDERSCORE: 95,
+      /* _ */
+      CHAR_VERTICAL_LINE: 124,
+      /* | */
+      CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
+      /* \uFEFF */
+      /**
+       * Create EXTGLOB_CHARS
+       */
+      extglobChars(chars) {
+        return {
+          "!": { type: "negate", open: "(?:(?!(?:", close: `))${chars.STAR})` },
+          "?": { type: "qmark", open: "(?:", close: ")?" },
+          "+": { type: "plus", open: "(?:", close: ")+" },
+          "*": { type: "star", open: "(?:", close: ")*" },
+          "@": { type: "at", open: "(?:", close: ")" }
+        };
+      },
+      /**
+       * Create GLOB_CHARS
+       */
+      globChars(win32) {
+        return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+      }
+    };
+  }
+});
+
+// node_modules/picomatch/lib/utils.js
+var require_utils = __commonJS({
+  "node_modules/picomatch/lib/utils.js"(exports) {
+    "use strict";
+    var {
+      REGEX_BACKSLASH,
+      REGEX_REMOVE_BACKSLASH,
+      REGEX_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_GLOBAL
+    } = require_constants();
+    exports.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
+    exports.hasRegexChars = (str) => REGEX_SPECIAL_CHARS.test(str);
+    exports.isRegexChar = (str) => str.length === 1 && exports.hasRegexChars(str);
+    exports.escapeRegex = (str) => str.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
+    exports.toPosixSlashes = (str) => str.replace(REGEX_BACKSLASH, "/");
+    exports.isWindows = () => {
+      if (typeof navigator !== "undefined" && navigator.platform) {
+        const platform = navigator.platform.toLowerCase();
+        return platform === "win32" || platform === "windows";
+      }
+      if (typeof process !== "undefined" && process.platform) {
+        return process.platform === "win32";
+      }
+      return false;
+    };
+    exports.removeBackslashes = (str) => {
+      return str.replace(REGEX_REMOVE_BACKSLASH, (match) => {
+        return match === "\\" ? "" : match;
+      });
+    };
+    exports.escapeLast = (input2, char, lastIdx) => {
+      const idx = input2.lastIndexOf(char, lastIdx);
+      if (idx === -1) return input2;
+      if (input2[idx - 1] === "\\") return exports.escapeLast(input2, char, idx - 1);
+      return `${input2.slice(0, idx)}\\${input2.slice(idx)}`;
+    };
+    exports.removePrefix = (input2, state = {}) => {
+      let output2 = input2;
+      if (output2.startsWith("./")) {
+        output2 = output2.slice(2);
+        state.prefix = "./";
+      }
+      return output2;
+    };
+    exports.wrapOutput = (input2, state = {}, options = {}) => {
+      const prepend2 = options.contains ? "" : "^";
+      const append = options.contains ? "" : "$";
+      let output2 = `${prepend2}(?:${input2})${append}`;
+      if (state.negated === true) {
+        output2 = `(?:^(?!${output2}).*$)`;
+      }
+      return output2;
+    };
+    exports.basename = (path, { windows } = {}) => {
+      const segs = path.split(windows ? /[\\/]/ : "/");
+      const last = segs[segs.length - 1];
+      if (last === "") {
+        return segs[segs.length - 2];
+      }
+      return last;
+    };
+  }
+});
+
+// node_modules/picomatch/lib/scan.js
+var require_scan = __commonJS({
+  "node_modules/picomatch/lib/scan.js"(exports, module) {
+    "use strict";
+    var utils = require_utils();
+    var {
+      CHAR_ASTERISK,
+      /* * */
+      CHAR_AT,
+      /* @ */
+      CHAR_BACKWARD_SLASH,
+      /* \ */
+      CHAR_COMMA,
+      /* , */
+      CHAR_DOT,
+      /* . */
+      CHAR_EXCLAMATION_MARK,
+      /* ! */
+      CHAR_FORWARD_SLASH,
+      /* / */
+      CHAR_LEFT_CURLY_BRACE,
+      /* { */
+      CHAR_LEFT_PARENTHESES,
+      /* ( */
+      CHAR_LEFT_SQUARE_BRACKET,
+      /* [ */
+      CHAR_PLUS,
+      /* + */
+      CHAR_QUESTION_MARK,
+      /* ? */
+      CHAR_RIGHT_CURLY_BRACE,
+      /* } */
+      CHAR_RIGHT_PARENTHESES,
+      /* ) */
+      CHAR_RIGHT_SQUARE_BRACKET
+      /* ] */
+    } = require_constants();
+    var isPathSeparator = (code3) => {
+      return code3 === CHAR_FORWARD_SLASH || code3 === CHAR_BACKWARD_SLASH;
+    };
+    var depth = (token) => {
+      if (token.isPrefix !== true) {
+        token.depth = token.isGlobstar ? Infinity : 1;
+      }
+    };
+    var scan = (input2, options) => {
+      const opts = options || {};
+      const length = input2.length - 1;
+      const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+      const slashes = [];
+      const tokens = [];
+      const parts = [];
+      let str = input2;
+      let index = -1;
+      let start = 0;
+      let lastIndex = 0;
+      let isBrace = false;
+      let isBracket = false;
+      let isGlob = false;
+      let isExtglob = false;
+      let isGlobstar = false;
+      let braceEscaped = false;
+      let backslashes = false;
+      let negated = false;
+      let negatedExtglob = false;
+      let finished = false;
+      let braces = 0;
+      let prev;
+      let code3;
+      let token = { value: "", depth: 0, isGlob: false };
+      const eos = () => index >= length;
+      const peek3 = () => str.charCodeAt(index + 1);
+      const advance = () => {
+        prev = code3;
+        return str.charCodeAt(++index);
+      };
+      while (index < length) {
+        code3 = advance();
+        let next;
+        if (code3 === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          code3 = advance();
+          if (code3 === CHAR_LEFT_CURLY_BRACE) {
+            braceEscaped = true;
+          }
+          continue;
+        }
+        if (braceEscaped === true || code3 === CHAR_LEFT_CURLY_BRACE) {
+          braces++;
+          while (eos() !== true && (code3 = advance())) {
+            if (code3 === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (code3 === CHAR_LEFT_CURLY_BRACE) {
+              braces++;
+              continue;
+            }
+            if (braceEscaped !== true && code3 === CHAR_DOT && (code3 = advance()) === CHAR_DOT) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (braceEscaped !== true && code3 === CHAR_COMMA) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (code3 === CHAR_RIGHT_CURLY_BRACE) {
+              braces--;
+              if (braces === 0) {
+                braceEscaped = false;
+                isBrace = token.isBrace = true;
+                finished = true;
+                break;
+              }
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code3 === CHAR_FORWARD_SLASH) {
+          slashes.push(index);
+          tokens.push(token);
+          token = { value: "", depth: 0, isGlob: false };
+          if (finished === true) continue;
+          if (prev === CHAR_DOT && index === start + 1) {
+            start += 2;
+            continue;
+          }
+          lastIndex = index + 1;
+          continue;
+        }
+        if (opts.noext !== true) {
+          const isExtglobChar = code3 === CHAR_PLUS || code3 === CHAR_AT || code3 === CHAR_ASTERISK || code3 === CHAR_QUESTION_MARK || code3 === CHAR_EXCLAMATION_MARK;
+          if (isExtglobChar === true && peek3() === CHAR_LEFT_PARENTHESES) {
+            isGlob = token.isGlob = true;
+            isExtglob = token.isExtglob = true;
+            finished = true;
+            if (code3 === CHAR_EXCLAMATION_MARK && index === start) {
+              negatedExtglob = true;
+            }
+            if (scanToEnd === true) {
+              let parens = 0;
+              while (eos() !== true && (code3 = advance())) {
+                if (code3 === CHAR_BACKWARD_SLASH) {
+                  backslashes = token.backslashes = true;
+                  advance();
+                  continue;
+                }
+                if (code3 === CHAR_LEFT_PARENTHESES) {
+                  parens++;
+                  continue;
+                }
+                if (code3 === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                  finished = true;
+                  break;
+                }
+              }
+              continue;
+            }
+            break;
+          }
+        }
+        if (code3 === CHAR_ASTERISK) {
+          if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code3 === CHAR_QUESTION_MARK) {
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code3 === CHAR_LEFT_SQUARE_BRACKET) {
+          while (eos() !== true && (next = advance())) {
+            if (next === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+              isBracket = token.isBracket = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              break;
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (opts.nonegate !== true && code3 === CHAR_EXCLAMATION_MARK && index === start) {
+          negated = token.negated = true;
+          start++;
+          continue;
+        }
+        if (opts.noparen !== true && code3 === CHAR_LEFT_PARENTHESES) {
+          isGlob = token.isGlob = true;
+          if (scanToEnd === true) {
+            let parens = 1;
+            while (eos() !== true && (code3 = advance())) {
+              if (code3 === CHAR_BACKWARD_SLASH) {
+                backslashes = token.backslashes = true;
+                advance();
+                continue;
+              }
+              if (code3 === CHAR_LEFT_PARENTHESES) {
+                parens++;
+                continue;
+              }
+              if (code3 === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                finished = true;
+                break;
+              }
+            }
+            continue;
+          }
+          break;
+        }
+        if (isGlob === true) {
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+      }
+      if (opts.noext === true) {
+        isExtglob = false;
+        isGlob = false;
+      }
+      let base = str;
+      let prefix = "";
+      let glob2 = "";
+      if (start > 0) {
+        prefix = str.slice(0, start);
+        str = str.slice(start);
+        lastIndex -= start;
+      }
+      if (base && isGlob === true && lastIndex > 0) {
+        base = str.slice(0, lastIndex);
+        glob2 = str.slice(lastIndex);
+      } else if (isGlob === true) {
+        base = "";
+        glob2 = str;
+      } else {
+        base = str;
+      }
+      if (base && base !== "" && base !== "/" && base !== str) {
+        if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+          base = base.slice(0, -1);
+        }
+      }
+      if (opts.unescape === true) {
+        if (glob2) glob2 = utils.removeBackslashes(glob2);
+        if (base && backslashes === true) {
+          base = utils.removeBackslashes(base);
+        }
+      }
+      const state = {
+        prefix,
+        input: input2,
+        start,
+        base,
+        glob: glob2,
+        isBrace,
+        isBracket,
+        isGlob,
+        isExtglob,
+        isGlobstar,
+        negated,
+        negatedExtglob
+      };
+      if (opts.tokens === true) {
+        state.maxDepth = 0;
+        if (!isPathSeparator(code3)) {
+          tokens.push(token);
+        }
+        state.tokens = tokens;
+      }
+      if (opts.parts === true || opts.tokens === true) {
+        let prevIndex;
+        for (let idx = 0; idx < slashes.length; idx++) {
+          const n2 = prevIndex !== void 0 ? prevIndex + 1 : start;
+          const i = slashes[idx];
+          const value3 = input2.slice(n2, i);
+          if (opts.tokens) {
+            if (idx === 0 && start !== 0) {
+              tokens[idx].isPrefix = true;
+              tokens[idx].value = prefix;
+            } else {
+              tokens[idx].value = value3;
+            }
+            depth(tokens[idx]);
+            state.maxDepth += tokens[idx].depth;
+          }
+          if (i >= start) {
+            parts.push(value3);
+            prevIndex = i;
+          }
+        }
+        const n = prevIndex !== void 0 ? prevIndex + 1 : start;
+        const value2 = input2.slice(n);
+        parts.push(value2);
+        if (opts.tokens && prevIndex && prevIndex + 1 < input2.length) {
+          tokens[tokens.length - 1].value = value2;
+          depth(tokens[tokens.length - 1]);
+          state.maxDepth += tokens[tokens.length - 1].depth;
+        }
+        state.slashes = slashes;
+        state.parts = parts;
+      }
+      return state;
+    };
+    module.exports = scan;
+  }
+});
+
+// node_modules/picomatch/lib/parse.js
+var require_parse = __commonJS({
+  "node_modules/picomatch/lib/parse.js"(exports, module) {
+    "use strict";
+    var constants = require_constants();
+    var utils = require_utils();
+    var {
+      MAX_LENGTH,
+      POSIX_REGEX_SOURCE,
+      REGEX_NON_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_BACKREF,
+      REPLACEMENTS
+    } = constants;
+    var expandRange = (args, options) => {
+      if (typeof options.expandRange === "function") {
+        return options.expandRange(...args, options);
+      }
+      args.sort();
+      const value2 = `[${args.join("-")}]`;
+      try {
+        new RegExp(value2);
+      } catch (ex) {
+        return args.map((v) => utils.escapeRegex(v)).join("..");
+      }
+      return value2;
+    };
+    var syntaxError = (type, char) => {
+      return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+    };
+    var splitTopLevel = (input2) => {
+      const parts = [];
+      let bracket = 0;
+      let paren = 0;
+      let quote = 0;
+      let value2 = "";
+      let escaped = false;
+      for (const ch of input2) {
+        if (escaped === true) {
+          value2 += ch;
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          value2 += ch;
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote = quote === 1 ? 0 : 1;
+          value2 += ch;
+          continue;
+        }
+        if (quote === 0) {
+          if (ch === "[") {
+            bracket++;
+          } else if (ch === "]" && bracket > 0) {
+            bracket--;
+          } else if (bracket === 0) {
+            if (ch === "(") {
+              paren++;
+            } else if (ch === ")" && paren > 0) {
+              paren--;
+            } else if (ch === "|" && paren === 0) {
+              parts.push(value2);
+              value2 = "";
+              continue;
+            }
+          }
+        }
+        value2 += ch;
+      }
+      parts.push(value2);
+      return parts;
+    };
+    var isPlainBranch = (branch) => {
+      let escaped = false;
+      for (const ch of branch) {
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (/[?*+@!()[\]{}]/.test(ch)) {
+          return false;
+        }
+      }
+      return true;
+    };
+    var normalizeSimpleBranch = (branch) => {
+      let value2 = branch.trim();
+      let changed = true;
+      while (changed === true) {
+        changed = false;
+        if (/^@\([^\\()[\]{}|]+\)$/.test(value2)) {
+          value2 = value2.slice(2, -1);
+          changed = true;
+        }
+      }
+      if (!isPlainBranch(value2)) {
+        return;
+      }
+      return value2.replace(/\\(.)/g, "$1");
+    };
+    var hasRepeatedCharPrefixOverlap = (branches) => {
+      const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+      for (let i = 0; i < values.length; i++) {
+        for (let j = i + 1; j < values.length; j++) {
+          const a = values[i];
+          const b = values[j];
+          const char = a[0];
+          if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+            continue;
+          }
+          if (a === b || a.startsWith(b) || b.startsWith(a)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    };
+    var parseRepeatedExtglob = (pattern, requireEnd = true) => {
+      if (pattern[0] !== "+" && pattern[0] !== "*" || pattern[1] !== "(") {
+        return;
+      }
+      let bracket = 0;
+      let paren = 0;
+      let quote = 0;
+      let escaped = false;
+      for (let i = 1; i < pattern.length; i++) {
+        const ch = pattern[i];
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote = quote === 1 ? 0 : 1;
+          continue;
+        }
+        if (quote === 1) {
+          continue;
+        }
+        if (ch === "[") {
+          bracket++;
+          continue;
+        }
+        if (ch === "]" && bracket > 0) {
+          bracket--;
+          continue;
+        }
+        if (bracket > 0) {
+          continue;
+        }
+        if (ch === "(") {
+          paren++;
+          continue;
+        }
+        if (ch === ")") {
+          paren--;
+          if (paren === 0) {
+            if (requireEnd === true && i !== pattern.length - 1) {
+              return;
+            }
+            return {
+              type: pattern[0],
+              body: pattern.slice(2, i),
+              end: i
+            };
+          }
+        }
+      }
+    };
+    var buildCharClassStar = (chars) => {
+      const source = chars.length === 1 ? utils.escapeRegex(chars[0]) : `[${chars.map((ch) => utils.escapeRegex(ch)).join("")}]`;
+      return `${source}*`;
+    };
+    var getStarExtglobSequenceChars = (pattern) => {
+      let index = 0;
+      const chars = [];
+      while (index < pattern.length) {
+        const match = parseRepeatedExtglob(pattern.slice(index), false);
+        if (!match || match.type !== "*") {
+          return;
+        }
+        const branches = splitTopLevel(match.body).map((branch2) => branch2.trim());
+        if (branches.length !== 1) {
+          return;
+        }
+        const branch = normalizeSimpleBranch(branches[0]);
+        if (!branch || branch.length !== 1) {
+          return;
+        }
+        chars.push(branch);
+        index += match.end + 1;
+      }
+      if (chars.length < 1) {
+        return;
+      }
+      return chars;
+    };
+    var repeatedExtglobRecursion = (pattern) => {
+      let depth = 0;
+      let value2 = pattern.trim();
+      let match = parseRepeatedExtglob(value2);
+      while (match) {
+        depth++;
+        value2 = match.body.trim();
+        match = parseRepeatedExtglob(value2);
+      }
+      return depth;
+    };
+    var analyzeRepeatedExtglob = (body, options) => {
+      if (options.maxExtglobRecursion === false) {
+        return { risky: false };
+      }
+      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const branches = splitTopLevel(body).map((branch) => branch.trim());
+      if (branches.length > 1) {
+        if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
+          return { risky: true };
+        }
+      }
+      const safeChars = [];
+      let sawStarSequence = false;
+      let combinable = true;
+      for (const branch of branches) {
+        const chars = getStarExtglobSequenceChars(branch);
+        if (chars) {
+          sawStarSequence = true;
+          safeChars.push(...chars);
+          continue;
+        }
+        const literal2 = normalizeSimpleBranch(branch);
+        if (literal2 && literal2.length === 1) {
+          safeChars.push(literal2);
+          continue;
+        }
+        combinable = false;
+        if (repeatedExtglobRecursion(branch) > max) {
+          return { risky: true };
+        }
+      }
+      if (sawStarSequence) {
+        return combinable ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) } : { risky: true };
+      }
+      return { risky: false };
+    };
+    var parse3 = (input2, options) => {
+      if (typeof input2 !== "string") {
+        throw new TypeError("Expected a string");
+      }
+      input2 = REPLACEMENTS[input2] || input2;
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      let len = input2.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      const bos = { type: "bos", value: "", output: opts.prepend || "" };
+      const tokens = [bos];
+      const capture = opts.capture ? "" : "?:";
+      const PLATFORM_CHARS = constants.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
+      const {
+        DOT_LITERAL,
+        PLUS_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOT_SLASH,
+        NO_DOTS_SLASH,
+        QMARK,
+        QMARK_NO_DOT,
+        STAR,
+        START_ANCHOR
+      } = PLATFORM_CHARS;
+      const globstar = (opts2) => {
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const nodot = opts.dot ? "" : NO_DOT;
+      const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+      let star = opts.bash === true ? globstar(opts) : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      if (typeof opts.noext === "boolean") {
+        opts.noextglob = opts.noext;
+      }
+      const state = {
+        input: input2,
+        index: -1,
+        start: 0,
+        dot: opts.dot === true,
+        consumed: "",
+        output: "",
+        prefix: "",
+        backtrack: false,
+        negated: false,
+        brackets: 0,
+        braces: 0,
+        parens: 0,
+        quotes: 0,
+        globstar: false,
+        tokens
+      };
+      input2 = utils.removePrefix(input2, state);
+      len = input2.length;
+      const extglobs = [];
+      const braces = [];
+      const stack = [];
+      let prev = bos;
+      let value2;
+      const eos = () => state.index === len - 1;
+      const peek3 = state.peek = (n = 1) => input2[state.index + n];
+      const advance = state.advance = () => input2[++state.index] || "";
+      const remaining = () => input2.slice(state.index + 1);
+      const consume = (value3 = "", num = 0) => {
+        state.consumed += value3;
+        state.index += num;
+      };
+      const append = (token) => {
+        state.output += token.output != null ? token.output : token.value;
+        consume(token.value);
+      };
+      const negate = () => {
+        let count2 = 1;
+        while (peek3() === "!" && (peek3(2) !== "(" || peek3(3) === "?")) {
+          advance();
+          state.start++;
+          count2++;
+        }
+        if (count2 % 2 === 0) {
+          return false;
+        }
+        state.negated = true;
+        state.start++;
+        return true;
+      };
+      const increment = (type) => {
+        state[type]++;
+        stack.push(type);
+      };
+      const decrement = (type) => {
+        state[type]--;
+        stack.pop();
+      };
+      const push = (tok) => {
+        if (prev.type === "globstar") {
+          const isBrace = state.braces > 0 && (tok.type === "comma" || tok.type === "brace");
+          const isExtglob = tok.extglob === true || extglobs.length && (tok.type === "pipe" || tok.type === "paren");
+          if (tok.type !== "slash" && tok.type !== "paren" && !isBrace && !isExtglob) {
+            state.output = state.output.slice(0, -prev.output.length);
+            prev.type = "star";
+            prev.value = "*";
+            prev.output = star;
+            state.output += prev.output;
+          }
+        }
+        if (extglobs.length && tok.type !== "paren") {
+          extglobs[extglobs.length - 1].inner += tok.value;
+        }
+        if (tok.value || tok.output) append(tok);
+        if (prev && prev.type === "text" && tok.type === "text") {
+          prev.output = (prev.output || prev.value) + tok.value;
+          prev.value += tok.value;
+          return;
+        }
+        tok.prev = prev;
+        tokens.push(tok);
+        prev = tok;
+      };
+      const extglobOpen = (type, value3) => {
+        const token = { ...EXTGLOB_CHARS[value3], conditions: 1, inner: "" };
+        token.prev = prev;
+        token.parens = state.parens;
+        token.output = state.output;
+        token.startIndex = state.index;
+        token.tokensIndex = tokens.length;
+        const output2 = (opts.capture ? "(" : "") + token.open;
+        increment("parens");
+        push({ type, value: value3, output: state.output ? "" : ONE_CHAR });
+        push({ type: "paren", extglob: true, value: advance(), output: output2 });
+        extglobs.push(token);
+      };
+      const extglobClose = (token) => {
+        const literal2 = input2.slice(token.startIndex, state.index + 1);
+        const body = input2.slice(token.startIndex + 2, state.index);
+        const analysis = analyzeRepeatedExtglob(body, opts);
+        if ((token.type === "plus" || token.type === "star") && analysis.risky) {
+          const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
+          const open3 = tokens[token.tokensIndex];
+          open3.type = "text";
+          open3.value = literal2;
+          open3.output = safeOutput || utils.escapeRegex(literal2);
+          for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+            tokens[i].value = "";
+            tokens[i].output = "";
+            delete tokens[i].suffix;
+          }
+          state.output = token.output + open3.output;
+          state.backtrack = true;
+          push({ type: "paren", extglob: true, value: value2, output: "" });
+          decrement("parens");
+          return;
+        }
+        let output2 = token.close + (opts.capture ? ")" : "");
+        let rest;
+        if (token.type === "negate") {
+          let extglobStar = star;
+          if (token.inner && token.inner.length > 1 && token.inner.includes("/")) {
+            extglobStar = globstar(opts);
+          }
+          if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+            output2 = token.close = `)$))${extglobStar}`;
+          }
+          if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+            const expression = parse3(rest, { ...options, fastpaths: false }).output;
+            output2 = token.close = `)${expression})${extglobStar})`;
+          }
+          if (token.prev.type === "bos") {
+            state.negatedExtglob = true;
+          }
+        }
+        push({ type: "paren", extglob: true, value: value2, output: output2 });
+        decrement("parens");
+      };
+      if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input2)) {
+        let backslashes = false;
+        let output2 = input2.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc2, chars, first, rest, index) => {
+          if (first === "\\") {
+            backslashes = true;
+            return m;
+          }
+          if (first === "?") {
+            if (esc2) {
+              return esc2 + first + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            if (index === 0) {
+              return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            return QMARK.repeat(chars.length);
+          }
+          if (first === ".") {
+            return DOT_LITERAL.repeat(chars.length);
+          }
+          if (first === "*") {
+            if (esc2) {
+              return esc2 + first + (rest ? star : "");
+            }
+            return star;
+          }
+          return esc2 ? m : `\\${m}`;
+        });
+        if (backslashes === true) {
+          if (opts.unescape === true) {
+            output2 = output2.replace(/\\/g, "");
+          } else {
+            output2 = output2.replace(/\\+/g, (m) => {
+              return m.length % 2 === 0 ? "\\\\" : m ? "\\" : "";
+            });
+          }
+        }
+        if (output2 === input2 && opts.contains === true) {
+          state.output = input2;
+          return state;
+        }
+        state.output = utils.wrapOutput(output2, state, options);
+        return state;
+      }
+      while (!eos()) {
+        value2 = advance();
+        if (value2 === "\0") {
+          continue;
+        }
+        if (value2 === "\\") {
+          const next = peek3();
+          if (next === "/" && opts.bash !== true) {
+            continue;
+          }
+          if (next === "." || next === ";") {
+            continue;
+          }
+          if (!next) {
+            value2 += "\\";
+            push({ type: "text", value: value2 });
+            continue;
+          }
+          const match = /^\\+/.exec(remaining());
+          let slashes = 0;
+          if (match && match[0].length > 2) {
+            slashes = match[0].length;
+            state.index += slashes;
+            if (slashes % 2 !== 0) {
+              value2 += "\\";
+            }
+          }
+          if (opts.unescape === true) {
+            value2 = advance();
+          } else {
+            value2 += advance();
+          }
+          if (state.brackets === 0) {
+            push({ type: "text", value: value2 });
+            continue;
+          }
+        }
+        if (state.brackets > 0 && (value2 !== "]" || prev.value === "[" || prev.value === "[^")) {
+          if (opts.posix !== false && value2 === ":") {
+            const inner = prev.value.slice(1);
+            if (inner.includes("[")) {
+              prev.posix = true;
+              if (inner.includes(":")) {
+                const idx = prev.value.lastIndexOf("[");
+                const pre = prev.value.slice(0, idx);
+                const rest2 = prev.value.slice(idx + 2);
+                const posix2 = POSIX_REGEX_SOURCE[rest2];
+                if (posix2) {
+                  prev.value = pre + posix2;
+                  state.backtrack = true;
+                  advance();
+                  if (!bos.output && tokens.indexOf(prev) === 1) {
+                    bos.output = ONE_CHAR;
+                  }
+                  continue;
+                }
+              }
+            }
+          }
+          if (value2 === "[" && peek3() !== ":" || value2 === "-" && peek3() === "]") {
+            value2 = `\\${value2}`;
+          }
+          if (value2 === "]" && (prev.value === "[" || prev.value === "[^")) {
+            value2 = `\\${value2}`;
+          }
+          if (opts.posix === true && value2 === "!" && prev.value === "[") {
+            value2 = "^";
+          }
+          prev.value += value2;
+          append({ value: value2 });
+          continue;
+        }
+        if (state.quotes === 1 && value2 !== '"') {
+          value2 = utils.escapeRegex(value2);
+          prev.value += value2;
+          append({ value: value2 });
+          continue;
+        }
+        if (value2 === '"') {
+          state.quotes = state.quotes === 1 ? 0 : 1;
+          if (opts.keepQuotes === true) {
+            push({ type: "text", value: value2 });
+          }
+          continue;
+        }
+        if (value2 === "(") {
+          increment("parens");
+          push({ type: "paren", value: value2 });
+          continue;
+        }
+        if (value2 === ")") {
+          if (state.parens === 0 && opts.strictBrackets === true) {
+            throw new SyntaxError(syntaxError("opening", "("));
+          }
+          const extglob = extglobs[extglobs.length - 1];
+          if (extglob && state.parens === extglob.parens + 1) {
+            extglobClose(extglobs.pop());
+            continue;
+          }
+          push({ type: "paren", value: value2, output: state.parens ? ")" : "\\)" });
+          decrement("parens");
+          continue;
+        }
+        if (value2 === "[") {
+          if (opts.nobracket === true || !remaining().includes("]")) {
+            if (opts.nobracket !== true && opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("closing", "]"));
+            }
+            value2 = `\\${value2}`;
+          } else {
+            increment("brackets");
+          }
+          push({ type: "bracket", value: value2 });
+          continue;
+        }
+        if (value2 === "]") {
+          if (opts.nobracket === true || prev && prev.type === "bracket" && prev.value.length === 1) {
+            push({ type: "text", value: value2, output: `\\${value2}` });
+            continue;
+          }
+          if (state.brackets === 0) {
+            if (opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("opening", "["));
+            }
+            push({ type: "text", value: value2, output: `\\${value2}` });
+            continue;
+          }
+          decrement("brackets");
+          const prevValue = prev.value.slice(1);
+          if (prev.posix !== true && prevValue[0] === "^" && !prevValue.includes("/")) {
+            value2 = `/${value2}`;
+          }
+          prev.value += value2;
+          append({ value: value2 });
+          if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+            continue;
+          }
+          const escaped = utils.escapeRegex(prev.value);
+          state.output = state.output.slice(0, -prev.value.length);
+          if (opts.literalBrackets === true) {
+            state.output += escaped;
+            prev.value = escaped;
+            continue;
+          }
+          prev.value = `(${capture}${escaped}|${prev.value})`;
+          state.output += prev.value;
+          continue;
+        }
+        if (value2 === "{" && opts.nobrace !== true) {
+          increment("braces");
+          const open3 = {
+            type: "brace",
+            value: value2,
+            output: "(",
+            outputIndex: state.output.length,
+            tokensIndex: state.tokens.length
+          };
+          braces.push(open3);
+          push(open3);
+          continue;
+        }
+        if (value2 === "}") {
+          const brace = braces[braces.length - 1];
+          if (opts.nobrace === true || !brace) {
+            push({ type: "text", value: value2, output: value2 });
+            continue;
+          }
+          let output2 = ")";
+          if (brace.dots === true) {
+            const arr = tokens.slice();
+            const range = [];
+            for (let i = arr.length - 1; i >= 0; i--) {
+              tokens.pop();
+              if (arr[i].type === "brace") {
+                break;
+              }
+              if (arr[i].type !== "dots") {
+                range.unshift(arr[i].value);
+              }
+            }
+            output2 = expandRange(range, opts);
+            state.backtrack = true;
+          }
+          if (brace.comma !== true && brace.dots !== true) {
+            const out = state.output.slice(0, brace.outputIndex);
+            const toks = state.tokens.slice(brace.tokensIndex);
+            brace.value = brace.output = "\\{";
+            value2 = output2 = "\\}";
+            state.output = out;
+            for (const t of toks) {
+              state.output += t.output || t.value;
+            }
+          }
+          push({ type: "brace", value: value2, output: output2 });
+          decrement("braces");
+          braces.pop();
+          continue;
+        }
+        if (value2 === "|") {
+          if (extglobs.length > 0) {
+            extglobs[extglobs.length - 1].conditions++;
+          }
+          push({ type: "text", value: value2 });
+          continue;
+        }
+        if (value2 === ",") {
+          let output2 = value2;
+          const brace = braces[braces.length - 1];
+          if (brace && stack[stack.length - 1] === "braces") {
+            brace.comma = true;
+            output2 = "|";
+          }
+          push({ type: "comma", value: value2, output: output2 });
+          continue;
+        }
+        if (value2 === "/") {
+          if (prev.type === "dot" && state.index === state.start + 1) {
+            state.start = state.index + 1;
+            state.consumed = "";
+            state.output = "";
+            tokens.pop();
+            prev = bos;
+            continue;
+          }
+          push({ type: "slash", value: value2, output: SLASH_LITERAL });
+          continue;
+        }
+        if (value2 === ".") {
+          if (state.braces > 0 && prev.type === "dot") {
+            if (prev.value === ".") prev.output = DOT_LITERAL;
+            const brace = braces[braces.length - 1];
+            prev.type = "dots";
+            prev.output += value2;
+            prev.value += value2;
+            brace.dots = true;
+            continue;
+          }
+          if (state.braces + state.parens === 0 && prev.type !== "bos" && prev.type !== "slash") {
+            push({ type: "text", value: value2, output: DOT_LITERAL });
+            continue;
+          }
+          push({ type: "dot", value: value2, output: DOT_LITERAL });
+          continue;
+        }
+        if (value2 === "?") {
+          const isGroup = prev && prev.value === "(";
+          if (!isGroup && opts.noextglob !== true && peek3() === "(" && peek3(2) !== "?") {
+            extglobOpen("qmark", value2);
+            continue;
+          }
+          if (prev && prev.type === "paren") {
+            const next = peek3();
+            let output2 = value2;
+            if (prev.value === "(" && !/[!=<:]/.test(next) || next === "<" && !/<([!=]|\w+>)/.test(remaining())) {
+              output2 = `\\${value2}`;
+            }
+            push({ type: "text", value: value2, output: output2 });
+            continue;
+          }
+          if (opts.dot !== true && (prev.type === "slash" || prev.type === "bos")) {
+            push({ type: "qmark", value: value2, output: QMARK_NO_DOT });
+            continue;
+          }
+          push({ type: "qmark", value: value2, output: QMARK });
+          continue;
+        }
+        if (value2 === "!") {
+          if (opts.noextglob !== true && peek3() === "(") {
+            if (peek3(2) !== "?" || !/[!=<:]/.test(peek3(3))) {
+              extglobOpen("negate", value2);
+              continue;
+            }
+          }
+          if (opts.nonegate !== true && state.index === 0) {
+            negate();
+            continue;
+          }
+        }
+        if (value2 === "+") {
+          if (opts.noextglob !== true && peek3() === "(" && peek3(2) !== "?") {
+            extglobOpen("plus", value2);
+            continue;
+          }
+          if (prev && prev.value === "(" || opts.regex === false) {
+            push({ type: "plus", value: value2, output: PLUS_LITERAL });
+            continue;
+          }
+          if (prev && (prev.type === "bracket" || prev.type === "paren" || prev.type === "brace") || state.parens > 0) {
+            push({ type: "plus", value: value2 });
+            continue;
+          }
+          push({ type: "plus", value: PLUS_LITERAL });
+          continue;
+        }
+        if (value2 === "@") {
+          if (opts.noextglob !== true && peek3() === "(" && peek3(2) !== "?") {
+            push({ type: "at", extglob: true, value: value2, output: "" });
+            continue;
+          }
+          push({ type: "text", value: value2 });
+          continue;
+        }
+        if (value2 !== "*") {
+          if (value2 === "$" || value2 === "^") {
+            value2 = `\\${value2}`;
+          }
+          const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+          if (match) {
+            value2 += match[0];
+            state.index += match[0].length;
+          }
+          push({ type: "text", value: value2 });
+          continue;
+        }
+        if (prev && (prev.type === "globstar" || prev.star === true)) {
+          prev.type = "star";
+          prev.star = true;
+          prev.value += value2;
+          prev.output = star;
+          state.backtrack = true;
+          state.globstar = true;
+          consume(value2);
+          continue;
+        }
+        let rest = remaining();
+        if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+          extglobOpen("star", value2);
+          continue;
+        }
+        if (prev.type === "star") {
+          if (opts.noglobstar === true) {
+            consume(value2);
+            continue;
+          }
+          const prior = prev.prev;
+          const before = prior.prev;
+          const isStart = prior.type === "slash" || prior.type === "bos";
+          const afterStar = before && (before.type === "star" || before.type === "globstar");
+          if (opts.bash === true && (!isStart || rest[0] && rest[0] !== "/")) {
+            push({ type: "star", value: value2, output: "" });
+            continue;
+          }
+          const isBrace = state.braces > 0 && (prior.type === "comma" || prior.type === "brace");
+          const isExtglob = extglobs.length && (prior.type === "pipe" || prior.type === "paren");
+          if (!isStart && prior.type !== "paren" && !isBrace && !isExtglob) {
+            push({ type: "star", value: value2, output: "" });
+            continue;
+          }
+          while (rest.slice(0, 3) === "/**") {
+            const after = input2[state.index + 4];
+            if (after && after !== "/") {
+              break;
+            }
+            rest = rest.slice(3);
+            consume("/**", 3);
+          }
+          const isEnd = eos() || state.parens > 0 && rest === ")".repeat(state.parens) && !extglobs.some((extglob) => extglob.type === "negate");
+          if (prior.type === "bos" && eos()) {
+            prev.type = "globstar";
+            prev.value += value2;
+            prev.output = globstar(opts);
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value2);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && !afterStar && isEnd) {
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = globstar(opts) + (opts.strictSlashes ? ")" : "|$)");
+            prev.value += value2;
+            state.globstar = true;
+            state.output += prior.output + prev.output;
+            consume(value2);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && rest[0] === "/") {
+            const end = rest[1] !== void 0 ? "|$" : "";
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+            prev.value += value2;
+            state.output += prior.output + prev.output;
+            state.globstar = true;
+            consume(value2 + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          if (prior.type === "bos" && rest[0] === "/") {
+            prev.type = "globstar";
+            prev.value += value2;
+            prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value2 + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          state.output = state.output.slice(0, -prev.output.length);
+          prev.type = "globstar";
+          prev.output = globstar(opts);
+          prev.value += value2;
+          state.output += prev.output;
+          state.globstar = true;
+          consume(value2);
+          continue;
+        }
+        const token = { type: "star", value: value2, output: star };
+        if (opts.bash === true) {
+          token.output = ".*?";
+          if (prev.type === "bos" || prev.type === "slash") {
+            token.output = nodot + token.output;
+          }
+          push(token);
+          continue;
+        }
+        if (prev && (prev.type === "bracket" || prev.type === "paren") && opts.regex === true) {
+          token.output = value2;
+          push(token);
+          continue;
+        }
+        if (state.index === state.start || prev.type === "slash" || prev.type === "dot") {
+          if (prev.type === "dot") {
+            state.output += NO_DOT_SLASH;
+            prev.output += NO_DOT_SLASH;
+          } else if (opts.dot === true) {
+            state.output += NO_DOTS_SLASH;
+            prev.output += NO_DOTS_SLASH;
+          } else {
+            state.output += nodot;
+            prev.output += nodot;
+          }
+          if (peek3() !== "*") {
+            state.output += ONE_CHAR;
+            prev.output += ONE_CHAR;
+          }
+        }
+        push(token);
+      }
+      while (state.brackets > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "]"));
+        state.output = utils.escapeLast(state.output, "[");
+        decrement("brackets");
+      }
+      while (state.parens > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", ")"));
+        state.output = utils.escapeLast(state.output, "(");
+        decrement("parens");
+      }
+      while (state.braces > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "}"));
+        state.output = utils.escapeLast(state.output, "{");
+        decrement("braces");
+      }
+      if (opts.strictSlashes !== true && (prev.type === "star" || prev.type === "bracket")) {
+        push({ type: "maybe_slash", value: "", output: `${SLASH_LITERAL}?` });
+      }
+      if (state.backtrack === true) {
+        state.output = "";
+        for (const token of state.tokens) {
+          state.output += token.output != null ? token.output : token.value;
+          if (token.suffix) {
+            state.output += token.suffix;
+          }
+        }
+      }
+      return state;
+    };
+    parse3.fastpaths = (input2, options) => {
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      const len = input2.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      input2 = REPLACEMENTS[input2] || input2;
+      const {
+        DOT_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOTS,
+        NO_DOTS_SLASH,
+        STAR,
+        START_ANCHOR
+      } = constants.globChars(opts.windows);
+      const nodot = opts.dot ? NO_DOTS : NO_DOT;
+      const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+      const capture = opts.capture ? "" : "?:";
+      const state = { negated: false, prefix: "" };
+      let star = opts.bash === true ? ".*?" : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      const globstar = (opts2) => {
+        if (opts2.noglobstar === true) return star;
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const create = (str) => {
+        switch (str) {
+          case "*":
+            return `${nodot}${ONE_CHAR}${star}`;
+          case ".*":
+            return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*.*":
+            return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*/*":
+            return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+          case "**":
+            return nodot + globstar(opts);
+          case "**/*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+          case "**/*.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "**/.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+          default: {
+            const match = /^(.*?)\.(\w+)$/.exec(str);
+            if (!match) return;
+            const source2 = create(match[1]);
+            if (!source2) return;
+            return source2 + DOT_LITERAL + match[2];
+          }
+        }
+      };
+      const output2 = utils.removePrefix(input2, state);
+      let source = create(output2);
+      if (source && opts.strictSlashes !== true) {
+        source += `${SLASH_LITERAL}?`;
+      }
+      return source;
+    };
+    module.exports = parse3;
+  }
+});
+
+// node_modules/picomatch/lib/picomatch.js
+var require_picomatch = __commonJS({
+  "node_modules/picomatch/lib/picomatch.js"(exports, module) {
+    "use strict";
+    var scan = require_scan();
+    var parse3 = require_parse();
+    var utils = require_utils();
+    var constants = require_constants();
+    var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
+    var picomatch2 = (glob2, options, returnState = false) => {
+      if (Array.isArray(glob2)) {
+        const fns = glob2.map((input2) => picomatch2(input2, options, returnState));
+        const arrayMatcher = (str) => {
+          for (const isMatch of fns) {
+            const state2 = isMatch(str);
+            if (state2) return state2;
+          }
+          return false;
+        };
+        return arrayMatcher;
+      }
+      const isState = isObject2(glob2) && glob2.tokens && glob2.input;
+      if (glob2 === "" || typeof glob2 !== "string" && !isState) {
+        throw new TypeError("Expected pattern to be a non-empty string");
+      }
+      const opts = options || {};
+      const posix2 = opts.windows;
+      const regex = isState ? picomatch2.compileRe(glob2, options) : picomatch2.makeRe(glob2, options, false, true);
+      const state = regex.state;
+      delete regex.state;
+      let isIgnored = () => false;
+      if (opts.ignore) {
+        const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+        isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
+      }
+      const matcher = (input2, returnObject = false) => {
+        const { isMatch, match, output: output2 } = picomatch2.test(input2, regex, options, { glob: glob2, posix: posix2 });
+        const result = { glob: glob2, state, regex, posix: posix2, input: input2, output: output2, match, isMatch };
+        if (typeof opts.onResult === "function") {
+          opts.onResult(result);
+        }
+        if (isMatch === false) {
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (isIgnored(input2)) {
+          if (typeof opts.onIgnore === "function") {
+            opts.onIgnore(result);
+          }
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (typeof opts.onMatch === "function") {
+          opts.onMatch(result);
+        }
+        return returnObject ? result : true;
+      };
+      if (returnState) {
+        matcher.state = state;
+      }
+      return matcher;
+    };
+    picomatch2.test = (input2, regex, options, { glob: glob2, posix: posix2 } = {}) => {
+      if (typeof input2 !== "string") {
+        throw new TypeError("Expected input to be a string");
+      }
+      if (input2 === "") {
+        return { isMatch: false, output: "" };
+      }
+      const opts = options || {};
+      const format = opts.format || (posix2 ? utils.toPosixSlashes : null);
+      let match = input2 === glob2;
+      let output2 = match && format ? format(input2) : input2;
+      if (match === false) {
+        output2 = format ? format(input2) : input2;
+        match = output2 === glob2;
+      }
+      if (match === false || opts.capture === true) {
+        if (opts.matchBase === true || opts.basename === true) {
+          match = picomatch2.matchBase(input2, regex, options, posix2);
+        } else {
+          match = regex.exec(output2);
+        }
+      }
+      return { isMatch: Boolean(match), match, output: output2 };
+    };
+    picomatch2.matchBase = (input2, glob2, options, posix2 = options && options.windows) => {
+      const regex = glob2 instanceof RegExp ? glob2 : picomatch2.makeRe(glob2, options);
+      return regex.test(utils.basename(input2, { windows: posix2 }));
+    };
+    picomatch2.isMatch = (str, patterns, options) => picomatch2(patterns, options)(str);
+    picomatch2.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options));
+      return parse3(pattern, { ...options, fastpaths: false });
+    };
+    picomatch2.scan = (input2, options) => scan(input2, options);
+    picomatch2.compileRe = (state, options, returnOutput = false, returnState = false) => {
+      if (returnOutput === true) {
+        return state.output;
+      }
+      const opts = options || {};
+      const prepend2 = opts.contains ? "" : "^";
+      const append = opts.contains ? "" : "$";
+      let source = `${prepend2}(?:${state.output})${append}`;
+      if (state && state.negated === true) {
+        source = `^(?!${source}).*$`;
+      }
+      const regex = picomatch2.toRegex(source, options);
+      if (returnState === true) {
+        regex.state = state;
+      }
+      return regex;
+    };
+    picomatch2.makeRe = (input2, options = {}, returnOutput = false, returnState = false) => {
+      if (!input2 || typeof input2 !== "string") {
+        throw new TypeError("Expected a non-empty string");
+      }
+      let parsed = { negated: false, fastpaths: true };
+      if (options.fastpaths !== false && (input2[0] === "." || input2[0] === "*")) {
+        parsed.output = parse3.fastpaths(input2, options);
+      }
+      if (!parsed.output) {
+        parsed = parse3(input2, options);
+      }
+      return picomatch2.compileRe(parsed, options, returnOutput, returnState);
+    };
+    picomatch2.toRegex = (source, options) => {
+      try {
+        const opts = options || {};
+        return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
+      } catch (err) {
+        if (options && options.debug === true) throw err;
+        return /$^/;
+      }
+    };
+    picomatch2.constants = constants;
+    module.exports = picomatch2;
+  }
+});
+
+// node_modules/picomatch/index.js
+var require_picomatch2 = __commonJS({
+  "node_modules/picomatch/index.js"(exports, module) {
+    "use strict";
+    var pico = require_picomatch();
+    var utils = require_utils();
+    function picomatch2(glob2, options, returnState = false) {
+      if (options && (options.windows === null || options.windows === void 0)) {
+        options = { ...options, windows: utils.isWindows() };
+      }
+      return pico(glob2, options, returnState);
+    }
+    Object.assign(picomatch2, pico);
+    module.exports = picomatch2;
+  }
+});
+
+// node_modules/yaml/dist/nodes/identity.js
+var require_identity = __commonJS({
+  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+    "use strict";
+    var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
+    var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
+    var MAP = /* @__PURE__ */ Symbol.for("yaml.map");
+    var PAIR = /* @__PURE__ */ Symbol.for("yaml.pair");
+    var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
+    var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
+    var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
+    var isAlias = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === ALIAS;
+    var isDocument = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === DOC;
+    var isMap2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === MAP;
+    var isPair = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === PAIR;
+    var isScalar2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === SCALAR;
+    var isSeq = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === SEQ;
+    function isCollection(node3) {
+      if (node3 && typeof node3 === "object")
+        switch (node3[NODE_TYPE]) {
+          case MAP:
+          case SEQ:
+            return true;
+        }
+      return false;
+    }
+    function isNode(node3) {
+      if (node3 && typeof node3 === "object")
+        switch (node3[NODE_TYPE]) {
+          case ALIAS:
+          case MAP:
+          case SCALAR:
+          case SEQ:
+            return true;
+        }
+      return false;
+    }
+    var hasAnchor = (node3) => (isScalar2(node3) || isCollection(node3)) && !!node3.anchor;
+    exports.ALIAS = ALIAS;
+    exports.DOC = DOC;
+    exports.MAP = MAP;
+    exports.NODE_TYPE = NODE_TYPE;
+    exports.PAIR = PAIR;
+    exports.SCALAR = SCALAR;
+    exports.SEQ = SEQ;
+    exports.hasAnchor = hasAnchor;
+    exports.isAlias = isAlias;
+    exports.isCollection = isCollection;
+    exports.isDocument = isDocument;
+    exports.isMap = isMap2;
+    exports.isNode = isNode;
+    exports.isPair = isPair;
+    exports.isScalar = isScalar2;
+    exports.isSeq = isSeq;
+  }
+});
+
+// node_modules/yaml/dist/visit.js
+var require_visit = __commonJS({
+  "node_modules/yaml/dist/visit.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var SKIP2 = /* @__PURE__ */ Symbol("skip children");
+    var REMOVE = /* @__PURE__ */ Symbol("remove node");
+    function visit3(node3, visitor) {
+      const visitor_ = initVisitor(visitor);
+      if (identity.isDocument(node3)) {
+        const cd = visit_(null, node3.contents, visitor_, Object.freeze([node3]));
+        if (cd === REMOVE)
+          node3.contents = null;
+      } else
+        visit_(null, node3, visitor_, Object.freeze([]));
+    }
+    visit3.BREAK = BREAK;
+    visit3.SKIP = SKIP2;
+    visit3.REMOVE = REMOVE;
+    function visit_(key, node3, visitor, path) {
+      const ctrl = callVisitor(key, node3, visitor, path);
+      if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
+        replaceNode(key, path, ctrl);
+        return visit_(key, ctrl, visitor, path);
+      }
+      if (typeof ctrl !== "symbol") {
+        if (identity.isCollection(node3)) {
+          path = Object.freeze(path.concat(node3));
+          for (let i = 0; i < node3.items.length; ++i) {
+            const ci = visit_(i, node3.items[i], visitor, path);
+            if (typeof ci === "number")
+              i = ci - 1;
+            else if (ci === BREAK)
+              return BREAK;
+            else if (ci === REMOVE) {
+              node3.items.splice(i, 1);
+              i -= 1;
+            }
+          }
+        } else if (identity.isPair(node3)) {
+          path = Object.freeze(path.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path);
+          if (ck === BREAK)
+            return BREAK;
+          else if (ck === REMOVE)
+            node3.key = null;
+          const cv = visit_("value", node3.value, visitor, path);
+          if (cv === BREAK)
+            return BREAK;
+          else if (cv === REMOVE)
+            node3.value = null;
+        }
+      }
+      return ctrl;
+    }
+    async function visitAsync(node3, visitor) {
+      const visitor_ = initVisitor(visitor);
+      if (identity.isDocument(node3)) {
+        const cd = await visitAsync_(null, node3.contents, visitor_, Object.freeze([node3]));
+        if (cd === REMOVE)
+          node3.contents = null;
+      } else
+        await visitAsync_(null, node3, visitor_, Object.freeze([]));
+    }
+    visitAsync.BREAK = BREAK;
+    visitAsync.SKIP = SKIP2;
+    visitAsync.REMOVE = REMOVE;
+    async function visitAsync_(key, node3, visitor, path) {
+      const ctrl = await callVisitor(key, node3, visitor, path);
+      if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
+        replaceNode(key, path, ctrl);
+        return visitAsync_(key, ctrl, visitor, path);
+      }
+      if (typeof ctrl !== "symbol") {
+        if (identity.isCollection(node3)) {
+          path = Object.freeze(path.concat(node3));
+          for (let i = 0; i < node3.items.length; ++i) {
+            const ci = await visitAsync_(i, node3.items[i], visitor, path);
+            if (typeof ci === "number")
+              i = ci - 1;
+            else if (ci === BREAK)
+              return BREAK;
+            else if (ci === REMOVE) {
+              node3.items.splice(i, 1);
+              i -= 1;
+            }
+          }
+        } else if (identity.isPair(node3)) {
+          path = Object.freeze(path.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path);
+          if (ck === BREAK)
+            return BREAK;
+          else if (ck === REMOVE)
+            node3.key = null;
+          const cv = await visitAsync_("value", node3.value, visitor, path);
+          if (cv === BREAK)
+            return BREAK;
+          else if (cv === REMOVE)
+            node3.value = null;
+        }
+      }
+      return ctrl;
+    }
+    function initVisitor(visitor) {
+      if (typeof visitor === "object" && (visitor.Collection || visitor.Node || visitor.Value)) {
+        return Object.assign({
+          Alias: visitor.Node,
+          Map: visitor.Node,
+          Scalar: visitor.Node,
+          Seq: visitor.Node
+        }, visitor.Value && {
+          Map: visitor.Value,
+          Scalar: visitor.Value,
+          Seq: visitor.Value
+        }, visitor.Collection && {
+          Map: visitor.Collection,
+          Seq: visitor.Collection
+        }, visitor);
+      }
+      return visitor;
+    }
+    function callVisitor(key, node3, visitor, path) {
+      if (typeof visitor === "function")
+        return visitor(key, node3, path);
+      if (identity.isMap(node3))
+        return visitor.Map?.(key, node3, path);
+      if (identity.isSeq(node3))
+        return visitor.Seq?.(key, node3, path);
+      if (identity.isPair(node3))
+        return visitor.Pair?.(key, node3, path);
+      if (identity.isScalar(node3))
+        return visitor.Scalar?.(key, node3, path);
+      if (identity.isAlias(node3))
+        return visitor.Alias?.(key, node3, path);
+      return void 0;
+    }
+    function replaceNode(key, path, node3) {
+      const parent = path[path.length - 1];
+      if (identity.isCollection(parent)) {
+        parent.items[key] = node3;
+      } else if (identity.isPair(parent)) {
+        if (key === "key")
+          parent.key = node3;
+        else
+          parent.value = node3;
+      } else if (identity.isDocument(parent)) {
+        parent.contents = node3;
+      } else {
+        const pt = identity.isAlias(parent) ? "alias" : "scalar";
+        throw new Error(`Cannot replace node with ${pt} parent`);
+      }
+    }
+    exports.visit = visit3;
+    exports.visitAsync = visitAsync;
+  }
+});
+
+// node_modules/yaml/dist/doc/directives.js
+var require_directives = __commonJS({
+  "node_modules/yaml/dist/doc/directives.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var visit3 = require_visit();
+    var escapeChars = {
+      "!": "%21",
+      ",": "%2C",
+      "[": "%5B",
+      "]": "%5D",
+      "{": "%7B",
+      "}": "%7D"
+    };
+    var escapeTagName = (tn) => tn.replace(/[!,[\]{}]/g, (ch) => escapeChars[ch]);
+    var Directives = class _Directives {
+      constructor(yaml, tags) {
+        this.docStart = null;
+        this.docEnd = false;
+        this.yaml = Object.assign({}, _Directives.defaultYaml, yaml);
+        this.tags = Object.assign({}, _Directives.defaultTags, tags);
+      }
+      clone() {
+        const copy = new _Directives(this.yaml, this.tags);
+        copy.docStart = this.docStart;
+        return copy;
+      }
+      /**
+       * During parsing, get a Directives instance for the current document and
+       * update the stream state according to the current version's spec.
+       */
+      atDocument() {
+        const res = new _Directives(this.yaml, this.tags);
+        switch (this.yaml.version) {
+          case "1.1":
+            this.atNextDocument = true;
+            break;
+          case "1.2":
+            this.atNextDocument = false;
+            this.yaml = {
+              explicit: _Directives.defaultYaml.explicit,
+              version: "1.2"
+            };
+            this.tags = Object.assign({}, _Directives.defaultTags);
+            break;
+        }
+        return res;
+      }
+      /**
+       * @param onError - May be called even if the action was successful
+       * @returns `true` on success
+       */
+      add(line, onError) {
+        if (this.atNextDocument) {
+          this.yaml = { explicit: _Directives.defaultYaml.explicit, version: "1.1" };
+          this.tags = Object.assign({}, _Directives.defaultTags);
+          this.atNextDocument = false;
+        }
+        const parts = line.trim().split(/[ \t]+/);
+        const name = parts.shift();
+        switch (name) {
+          case "%TAG": {
+            if (parts.length !== 2) {
+              onError(0, "%TAG directive should contain exactly two parts");
+              if (parts.length < 2)
+                return false;
+            }
+            const [handle2, prefix] = parts;
+            this.tags[handle2] = prefix;
+            return true;
+          }
+          case "%YAML": {
+            this.yaml.explicit = true;
+            if (parts.length !== 1) {
+              onError(0, "%YAML directive should contain exactly one part");
+              return false;
+            }
+            const [version2] = parts;
+            if (version2 === "1.1" || version2 === "1.2") {
+              this.yaml.version = version2;
+              return true;
+            } else {
+              const isValid = /^\d+\.\d+$/.test(version2);
+              onError(6, `Unsupported YAML version ${version2}`, isValid);
+              return false;
+            }
+          }
+          default:
+            onError(0, `Unknown directive ${name}`, true);
+            return false;
+        }
+      }
+      /**
+       * Resolves a tag, matching handles to those defined in %TAG directives.
+       *
+       * @returns Resolved tag, which may also be the non-specific tag `'!'` or a
+       *   `'!local'` tag, or `null` if unresolvable.
+       */
+      tagName(source, onError) {
+        if (source === "!")
+          return "!";
+        if (source[0] !== "!") {
+          onError(`Not a valid tag: ${source}`);
+          return null;
+        }
+        if (source[1] === "<") {
+          const verbatim = source.slice(2, -1);
+          if (verbatim === "!" || verbatim === "!!") {
+            onError(`Verbatim tags aren't resolved, so ${source} is invalid.`);
+            return null;
+          }
+          if (source[source.length - 1] !== ">")
+            onError("Verbatim tags must end with a >");
+          return verbatim;
+        }
+        const [, handle2, suffix] = source.match(/^(.*!)([^!]*)$/s);
+        if (!suffix)
+          onError(`The ${source} tag has no suffix`);
+        const prefix = this.tags[handle2];
+        if (prefix) {
+          try {
+            return prefix + decodeURIComponent(suffix);
+          } catch (error62) {
+            onError(String(error62));
+            return null;
+          }
+        }
+        if (handle2 === "!")
+          return source;
+        onError(`Could not resolve tag: ${source}`);
+        return null;
+      }
+      /**
+       * Given a fully resolved tag, returns its printable string form,
+       * taking into account current tag prefixes and defaults.
+       */
+      tagString(tag) {
+        for (const [handle2, prefix] of Object.entries(this.tags)) {
+          if (tag.startsWith(prefix))
+            return handle2 + escapeTagName(tag.substring(prefix.length));
+        }
+        return tag[0] === "!" ? tag : `!<${tag}>`;
+      }
+      toString(doc) {
+        const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
+        const tagEntries = Object.entries(this.tags);
+        let tagNames;
+        if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
+          const tags = {};
+          visit3.visit(doc.contents, (_key, node3) => {
+            if (identity.isNode(node3) && node3.tag)
+              tags[node3.tag] = true;
+          });
+          tagNames = Object.keys(tags);
+        } else
+          tagNames = [];
+        for (const [handle2, prefix] of tagEntries) {
+          if (handle2 === "!!" && prefix === "tag:yaml.org,2002:")
+            continue;
+          if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
+            lines.push(`%TAG ${handle2} ${prefix}`);
+        }
+        return lines.join("\n");
+      }
+    };
+    Directives.defaultYaml = { explicit: false, version: "1.2" };
+    Directives.defaultTags = { "!!": "tag:yaml.org,2002:" };
+    exports.Directives = Directives;
+  }
+});
+
+// node_modules/yaml/dist/doc/anchors.js
+var require_anchors = __commonJS({
+  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var visit3 = require_visit();
+    function anchorIsValid(anchor2) {
+      if (/[\x00-\x19\s,[\]{}]/.test(anchor2)) {
+        const sa = JSON.stringify(anchor2);
+        const msg = `Anchor must not contain whitespace or control characters: ${sa}`;
+        throw new Error(msg);
+      }
+      return true;
+    }
+    function anchorNames(root2) {
+      const anchors = /* @__PURE__ */ new Set();
+      visit3.visit(root2, {
+        Value(_key, node3) {
+          if (node3.anchor)
+            anchors.add(node3.anchor);
+        }
+      });
+      return anchors;
+    }
+    function findNewAnchor(prefix, exclude) {
+      for (let i = 1; true; ++i) {
+        const name = `${prefix}${i}`;
+        if (!exclude.has(name))
+          return name;
+      }
+    }
+    function createNodeAnchors(doc, prefix) {
+      const aliasObjects = [];
+      const sourceObjects = /* @__PURE__ */ new Map();
+      let prevAnchors = null;
+      return {
+        onAnchor: (source) => {
+          aliasObjects.push(source);
+          prevAnchors ?? (prevAnchors = anchorNames(doc));
+          const anchor2 = findNewAnchor(prefix, prevAnchors);
+          prevAnchors.add(anchor2);
+          return anchor2;
+        },
+        /**
+         * With circular references, the source node is only resolved after all
+         * of its child nodes are. This is why anchors are set only after all of
+         * the nodes have been created.
+         */
+        setAnchors: () => {
+          for (const source of aliasObjects) {
+            const ref = sourceObjects.get(source);
+            if (typeof ref === "object" && ref.anchor && (identity.isScalar(ref.node) || identity.isCollection(ref.node))) {
+              ref.node.anchor = ref.anchor;
+            } else {
+              const error62 = new Error("Failed to resolve repeated object (this should not happen)");
+              error62.source = source;
+              throw error62;
+            }
+          }
+        },
+        sourceObjects
+      };
+    }
+    exports.anchorIsValid = anchorIsValid;
+    exports.anchorNames = anchorNames;
+    exports.createNodeAnchors = createNodeAnchors;
+    exports.findNewAnchor = findNewAnchor;
+  }
+});
+
+// node_modules/yaml/dist/doc/applyReviver.js
+var require_applyReviver = __commonJS({
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+    "use strict";
+    function applyReviver(reviver, obj, key, val) {
+      if (val && typeof val === "object") {
+        if (Array.isArray(val)) {
+          for (let i = 0, len = val.length; i < len; ++i) {
+            const v0 = val[i];
+            const v1 = applyReviver(reviver, val, String(i), v0);
+            if (v1 === void 0)
+              delete val[i];
+            else if (v1 !== v0)
+              val[i] = v1;
+          }
+        } else if (val instanceof Map) {
+          for (const k of Array.from(val.keys())) {
+            const v0 = val.get(k);
+            const v1 = applyReviver(reviver, val, k, v0);
+            if (v1 === void 0)
+              val.delete(k);
+            else if (v1 !== v0)
+              val.set(k, v1);
+          }
+        } else if (val instanceof Set) {
+          for (const v0 of Array.from(val)) {
+            const v1 = applyReviver(reviver, val, v0, v0);
+            if (v1 === void 0)
+              val.delete(v0);
+            else if (v1 !== v0) {
+              val.delete(v0);
+              val.add(v1);
+            }
+          }
+        } else {
+          for (const [k, v0] of Object.entries(val)) {
+            const v1 = applyReviver(reviver, val, k, v0);
+            if (v1 === void 0)
+              delete val[k];
+            else if (v1 !== v0)
+              val[k] = v1;
+          }
+        }
+      }
+      return reviver.call(obj, key, val);
+    }
+    exports.applyReviver = applyReviver;
+  }
+});
+
+// node_modules/yaml/dist/nodes/toJS.js
+var require_toJS = __commonJS({
+  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    function toJS(value2, arg, ctx) {
+      if (Array.isArray(value2))
+        return value2.map((v, i) => toJS(v, String(i), ctx));
+      if (value2 && typeof value2.toJSON === "function") {
+        if (!ctx || !identity.hasAnchor(value2))
+          return value2.toJSON(arg, ctx);
+        const data = { aliasCount: 0, count: 1, res: void 0 };
+        ctx.anchors.set(value2, data);
+        ctx.onCreate = (res2) => {
+          data.res = res2;
+          delete ctx.onCreate;
+        };
+        const res = value2.toJSON(arg, ctx);
+        if (ctx.onCreate)
+          ctx.onCreate(res);
+        return res;
+      }
+      if (typeof value2 === "bigint" && !ctx?.keep)
+        return Number(value2);
+      return value2;
+    }
+    exports.toJS = toJS;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Node.js
+var require_Node = __commonJS({
+  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+    "use strict";
+    var applyReviver = require_applyReviver();
+    var identity = require_identity();
+    var toJS = require_toJS();
+    var NodeBase = class {
+      constructor(type) {
+        Object.defineProperty(this, identity.NODE_TYPE, { value: type });
+      }
+      /** Create a copy of this node.  */
+      clone() {
+        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /** A plain JavaScript representation of this node. */
+      toJS(doc, { mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+        if (!identity.isDocument(doc))
+          throw new TypeError("A document argument is required");
+        const ctx = {
+          anchors: /* @__PURE__ */ new Map(),
+          doc,
+          keep: true,
+          mapAsMap: mapAsMap === true,
+          mapKeyWarned: false,
+          maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
+        };
+        const res = toJS.toJS(this, "", ctx);
+        if (typeof onAnchor === "function")
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
+        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
+      }
+    };
+    exports.NodeBase = NodeBase;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Alias.js
+var require_Alias = __commonJS({
+  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+    "use strict";
+    var anchors = require_anchors();
+    var visit3 = require_visit();
+    var identity = require_identity();
+    var Node2 = require_Node();
+    var toJS = require_toJS();
+    var Alias = class extends Node2.NodeBase {
+      constructor(source) {
+        super(identity.ALIAS);
+        this.source = source;
+        Object.defineProperty(this, "tag", {
+          set() {
+            throw new Error("Alias nodes cannot have tags");
+          }
+        });
+      }
+      /**
+       * Resolve the value of this alias within `doc`, finding the last
+       * instance of the `source` anchor before this node.
+       */
+      resolve(doc, ctx) {
+        if (ctx?.maxAliasCount === 0)
+          throw new ReferenceError("Alias resolution is disabled");
+        let nodes;
+        if (ctx?.aliasResolveCache) {
+          nodes = ctx.aliasResolveCache;
+        } else {
+          nodes = [];
+          visit3.visit(doc, {
+            Node: (_key, node3) => {
+              if (identity.isAlias(node3) || identity.hasAnchor(node3))
+                nodes.push(node3);
+            }
+          });
+          if (ctx)
+            ctx.aliasResolveCache = nodes;
+        }
+        let found = void 0;
+        for (const node3 of nodes) {
+          if (node3 === this)
+            break;
+          if (node3.anchor === this.source)
+            found = node3;
+        }
+        if (found && ctx) {
+          const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
+          let data = anchors2.get(found);
+          if (!data) {
+            toJS.toJS(found, null, ctx);
+            data = anchors2.get(found);
+          }
+          if (data?.res === void 0) {
+            const msg = "This should not happen: Alias anchor was not resolved?";
+            throw new ReferenceError(msg);
+          }
+          if (maxAliasCount >= 0) {
+            data.count += 1;
+            if (data.aliasCount === 0)
+              data.aliasCount = getAliasCount(doc2, found, anchors2);
+            if (data.count * data.aliasCount > maxAliasCount) {
+              const msg = "Excessive alias count indicates a resource exhaustion attack";
+              throw new ReferenceError(msg);
+            }
+          }
+        }
+        return found;
+      }
+      toJSON(_arg, ctx) {
+        if (!ctx)
+          return { source: this.source };
+        const source = this.resolve(ctx.doc, ctx);
+        if (!source) {
+          const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
+          throw new ReferenceError(msg);
+        }
+        return ctx.anchors.get(source).res;
+      }
+      toString(ctx, _onComment, _onChompKeep) {
+        const src = `*${this.source}`;
+        if (ctx) {
+          anchors.anchorIsValid(this.source);
+          if (ctx.options.verifyAliasOrder && !ctx.anchors.has(this.source)) {
+            const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
+            throw new Error(msg);
+          }
+          if (ctx.implicitKey)
+            return `${src} `;
+        }
+        return src;
+      }
+    };
+    function getAliasCount(doc, node3, anchors2) {
+      if (identity.isAlias(node3)) {
+        const source = node3.resolve(doc);
+        const anchor2 = anchors2 && source && anchors2.get(source);
+        return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
+      } else if (identity.isCollection(node3)) {
+        let count2 = 0;
+        for (const item of node3.items) {
+          const c = getAliasCount(doc, item, anchors2);
+          if (c > count2)
+            count2 = c;
+        }
+        return count2;
+      } else if (identity.isPair(node3)) {
+        const kc = getAliasCount(doc, node3.key, anchors2);
+        const vc = getAliasCount(doc, node3.value, anchors2);
+        return Math.max(kc, vc);
+      }
+      return 1;
+    }
+    exports.Alias = Alias;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Scalar.js
+var require_Scalar = __commonJS({
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Node2 = require_Node();
+    var toJS = require_toJS();
+    var isScalarValue = (value2) => !value2 || typeof value2 !== "function" && typeof value2 !== "object";
+    var Scalar = class extends Node2.NodeBase {
+      constructor(value2) {
+        super(identity.SCALAR);
+        this.value = value2;
+      }
+      toJSON(arg, ctx) {
+        return ctx?.keep ? this.value : toJS.toJS(this.value, arg, ctx);
+      }
+      toString() {
+        return String(this.value);
+      }
+    };
+    Scalar.BLOCK_FOLDED = "BLOCK_FOLDED";
+    Scalar.BLOCK_LITERAL = "BLOCK_LITERAL";
+    Scalar.PLAIN = "PLAIN";
+    Scalar.QUOTE_DOUBLE = "QUOTE_DOUBLE";
+    Scalar.QUOTE_SINGLE = "QUOTE_SINGLE";
+    exports.Scalar = Scalar;
+    exports.isScalarValue = isScalarValue;
+  }
+});
+
+// node_modules/yaml/dist/doc/createNode.js
+var require_createNode = __commonJS({
+  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var defaultTagPrefix = "tag:yaml.org,2002:";
+    function findTagObject(value2, tagName, tags) {
+      if (tagName) {
+        const match = tags.filter((t) => t.tag === tagName);
+        const tagObj = match.find((t) => !t.format) ?? match[0];
+        if (!tagObj)
+          throw new Error(`Tag ${tagName} not found`);
+        return tagObj;
+      }
+      return tags.find((t) => t.identify?.(value2) && !t.format);
+    }
+    function createNode(value2, tagName, ctx) {
+      if (identity.isDocument(value2))
+        value2 = value2.contents;
+      if (identity.isNode(value2))
+        return value2;
+      if (identity.isPair(value2)) {
+        const map5 = ctx.schema[identity.MAP].createNode?.(ctx.schema, null, ctx);
+        map5.items.push(value2);
+        return map5;
+      }
+      if (value2 instanceof String || value2 instanceof Number || value2 instanceof Boolean || typeof BigInt !== "undefined" && value2 instanceof BigInt) {
+        value2 = value2.valueOf();
+      }
+      const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx;
+      let ref = void 0;
+      if (aliasDuplicateObjects && value2 && typeof value2 === "object") {
+        ref = sourceObjects.get(value2);
+        if (ref) {
+          ref.anchor ?? (ref.anchor = onAnchor(value2));
+          return new Alias.Alias(ref.anchor);
+        } else {
+          ref = { anchor: null, node: null };
+          sourceObjects.set(value2, ref);
+        }
+      }
+      if (tagName?.startsWith("!!"))
+        tagName = defaultTagPrefix + tagName.slice(2);
+      let tagObj = findTagObject(value2, tagName, schema.tags);
+      if (!tagObj) {
+        if (value2 && typeof value2.toJSON === "function") {
+          value2 = value2.toJSON();
+        }
+        if (!value2 || typeof value2 !== "object") {
+          const node4 = new Scalar.Scalar(value2);
+          if (ref)
+            ref.node = node4;
+          return node4;
+        }
+        tagObj = value2 instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value2) ? schema[identity.SEQ] : schema[identity.MAP];
+      }
+      if (onTagObj) {
+        onTagObj(tagObj);
+        delete ctx.onTagObj;
+      }
+      const node3 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value2, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value2, ctx) : new Scalar.Scalar(value2);
+      if (tagName)
+        node3.tag = tagName;
+      else if (!tagObj.default)
+        node3.tag = tagObj.tag;
+      if (ref)
+        ref.node = node3;
+      return node3;
+    }
+    exports.createNode = createNode;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Collection.js
+var require_Collection = __commonJS({
+  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var identity = require_identity();
+    var Node2 = require_Node();
+    function collectionFromPath(schema, path, value2) {
+      let v = value2;
+      for (let i = path.length - 1; i >= 0; --i) {
+        const k = path[i];
+        if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
+          const a = [];
+          a[k] = v;
+          v = a;
+        } else {
+          v = /* @__PURE__ */ new Map([[k, v]]);
+        }
+      }
+      return createNode.createNode(v, void 0, {
+        aliasDuplicateObjects: false,
+        keepUndefined: false,
+        onAnchor: () => {
+          throw new Error("This should not happen, please report a bug.");
+        },
+        schema,
+        sourceObjects: /* @__PURE__ */ new Map()
+      });
+    }
+    var isEmptyPath = (path) => path == null || typeof path === "object" && !!path[Symbol.iterator]().next().done;
+    var Collection = class extends Node2.NodeBase {
+      constructor(type, schema) {
+        super(type);
+        Object.defineProperty(this, "schema", {
+          value: schema,
+          configurable: true,
+          enumerable: false,
+          writable: true
+        });
+      }
+      /**
+       * Create a copy of this collection.
+       *
+       * @param schema - If defined, overwrites the original's schema
+       */
+      clone(schema) {
+        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        if (schema)
+          copy.schema = schema;
+        copy.items = copy.items.map((it) => identity.isNode(it) || identity.isPair(it) ? it.clone(schema) : it);
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /**
+       * Adds a value to the collection. For `!!map` and `!!omap` the value must
+       * be a Pair instance or a `{ key, value }` object, which may not have a key
+       * that already exists in the map.
+       */
+      addIn(path, value2) {
+        if (isEmptyPath(path))
+          this.add(value2);
+        else {
+          const [key, ...rest] = path;
+          const node3 = this.get(key, true);
+          if (identity.isCollection(node3))
+            node3.addIn(rest, value2);
+          else if (node3 === void 0 && this.schema)
+            this.set(key, collectionFromPath(this.schema, rest, value2));
+          else
+            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+        }
+      }
+      /**
+       * Removes a value from the collection.
+       * @returns `true` if the item was found and removed.
+       */
+      deleteIn(path) {
+        const [key, ...rest] = path;
+        if (rest.length === 0)
+          return this.delete(key);
+        const node3 = this.get(key, true);
+        if (identity.isCollection(node3))
+          return node3.deleteIn(rest);
+        else
+          throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+      }
+      /**
+       * Returns item at `key`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      getIn(path, keepScalar) {
+        const [key, ...rest] = path;
+        const node3 = this.get(key, true);
+        if (rest.length === 0)
+          return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
+        else
+          return identity.isCollection(node3) ? node3.getIn(rest, keepScalar) : void 0;
+      }
+      hasAllNullValues(allowScalar) {
+        return this.items.every((node3) => {
+          if (!identity.isPair(node3))
+            return false;
+          const n = node3.value;
+          return n == null || allowScalar && identity.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
+        });
+      }
+      /**
+       * Checks if the collection includes a value with the key `key`.
+       */
+      hasIn(path) {
+        const [key, ...rest] = path;
+        if (rest.length === 0)
+          return this.has(key);
+        const node3 = this.get(key, true);
+        return identity.isCollection(node3) ? node3.hasIn(rest) : false;
+      }
+      /**
+       * Sets a value in this collection. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      setIn(path, value2) {
+        const [key, ...rest] = path;
+        if (rest.length === 0) {
+          this.set(key, value2);
+        } else {
+          const node3 = this.get(key, true);
+          if (identity.isCollection(node3))
+            node3.setIn(rest, value2);
+          else if (node3 === void 0 && this.schema)
+            this.set(key, collectionFromPath(this.schema, rest, value2));
+          else
+            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+        }
+      }
+    };
+    exports.Collection = Collection;
+    exports.collectionFromPath = collectionFromPath;
+    exports.isEmptyPath = isEmptyPath;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyComment.js
+var require_stringifyComment = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+    "use strict";
+    var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
+    function indentComment(comment, indent) {
+      if (/^\n+$/.test(comment))
+        return comment.substring(1);
+      return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
+    }
+    var lineComment = (str, indent, comment) => str.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str.endsWith(" ") ? "" : " ") + comment;
+    exports.indentComment = indentComment;
+    exports.lineComment = lineComment;
+    exports.stringifyComment = stringifyComment;
+  }
+});
+
+// node_modules/yaml/dist/stringify/foldFlowLines.js
+var require_foldFlowLines = __commonJS({
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+    "use strict";
+    var FOLD_FLOW = "flow";
+    var FOLD_BLOCK = "block";
+    var FOLD_QUOTED = "quoted";
+    function foldFlowLines(text4, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+      if (!lineWidth || lineWidth < 0)
+        return text4;
+      if (lineWidth < minContentWidth)
+        minContentWidth = 0;
+      const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
+      if (text4.length <= endStep)
+        return text4;
+      const folds = [];
+      const escapedFolds = {};
+      let end = lineWidth - indent.length;
+      if (typeof indentAtStart === "number") {
+        if (indentAtStart > lineWidth - Math.max(2, minContentWidth))
+          folds.push(0);
+        else
+          end = lineWidth - indentAtStart;
+      }
+      let split = void 0;
+      let prev = void 0;
+      let overflow = false;
+      let i = -1;
+      let escStart = -1;
+      let escEnd = -1;
+      if (mode === FOLD_BLOCK) {
+        i = consumeMoreIndentedLines(text4, i, indent.length);
+        if (i !== -1)
+          end = i + endStep;
+      }
+      for (let ch; ch = text4[i += 1]; ) {
+        if (mode === FOLD_QUOTED && ch === "\\") {
+          escStart = i;
+          switch (text4[i + 1]) {
+            case "x":
+              i += 3;
+              break;
+            case "u":
+              i += 5;
+              break;
+            case "U":
+              i += 9;
+              break;
+            default:
+              i += 1;
+          }
+          escEnd = i;
+        }
+        if (ch === "\n") {
+          if (mode === FOLD_BLOCK)
+            i = consumeMoreIndentedLines(text4, i, indent.length);
+          end = i + indent.length + endStep;
+          split = void 0;
+        } else {
+          if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
+            const next = text4[i + 1];
+            if (next && next !== " " && next !== "\n" && next !== "	")
+              split = i;
+          }
+          if (i >= end) {
+            if (split) {
+              folds.push(split);
+              end = split + endStep;
+              split = void 0;
+            } else if (mode === FOLD_QUOTED) {
+              while (prev === " " || prev === "	") {
+                prev = ch;
+                ch = text4[i += 1];
+                overflow = true;
+              }
+              const j = i > escEnd + 1 ? i - 2 : escStart - 1;
+              if (escapedFolds[j])
+                return text4;
+              folds.push(j);
+              escapedFolds[j] = true;
+              end = j + endStep;
+              split = void 0;
+            } else {
+              overflow = true;
+            }
+          }
+        }
+        prev = ch;
+      }
+      if (overflow && onOverflow)
+        onOverflow();
+      if (folds.length === 0)
+        return text4;
+      if (onFold)
+        onFold();
+      let res = text4.slice(0, folds[0]);
+      for (let i2 = 0; i2 < folds.length; ++i2) {
+        const fold = folds[i2];
+        const end2 = folds[i2 + 1] || text4.length;
+        if (fold === 0)
+          res = `
+${indent}${text4.slice(0, end2)}`;
+        else {
+          if (mode === FOLD_QUOTED && escapedFolds[fold])
+            res += `${text4[fold]}\\`;
+          res += `
+${indent}${text4.slice(fold + 1, end2)}`;
+        }
+      }
+      return res;
+    }
+    function consumeMoreIndentedLines(text4, i, indent) {
+      let end = i;
+      let start = i + 1;
+      let ch = text4[start];
+      while (ch === " " || ch === "	") {
+        if (i < start + indent) {
+          ch = text4[++i];
+        } else {
+          do {
+            ch = text4[++i];
+          } while (ch && ch !== "\n");
+          end = i;
+          start = i + 1;
+          ch = text4[start];
+        }
+      }
+      return end;
+    }
+    exports.FOLD_BLOCK = FOLD_BLOCK;
+    exports.FOLD_FLOW = FOLD_FLOW;
+    exports.FOLD_QUOTED = FOLD_QUOTED;
+    exports.foldFlowLines = foldFlowLines;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyString.js
+var require_stringifyString = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var foldFlowLines = require_foldFlowLines();
+    var getFoldOptions = (ctx, isBlock) => ({
+      indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
+      lineWidth: ctx.options.lineWidth,
+      minContentWidth: ctx.options.minContentWidth
+    });
+    var containsDocumentMarker = (str) => /^(%|---|\.\.\.)/m.test(str);
+    function lineLengthOverLimit(str, lineWidth, indentLength) {
+      if (!lineWidth || lineWidth < 0)
+        return false;
+      const limit = lineWidth - indentLength;
+      const strLen = str.length;
+      if (strLen <= limit)
+        return false;
+      for (let i = 0, start = 0; i < strLen; ++i) {
+        if (str[i] === "\n") {
+          if (i - start > limit)
+            return true;
+          start = i + 1;
+          if (strLen - start <= limit)
+            return false;
+        }
+      }
+      return true;
+    }
+    function doubleQuotedString(value2, ctx) {
+      const json2 = JSON.stringify(value2);
+      if (ctx.options.doubleQuotedAsJSON)
+        return json2;
+      const { implicitKey } = ctx;
+      const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
+      const indent = ctx.indent || (containsDocumentMarker(value2) ? "  " : "");
+      let str = "";
+      let start = 0;
+      for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
+        if (ch === " " && json2[i + 1] === "\\" && json2[i + 2] === "n") {
+          str += json2.slice(start, i) + "\\ ";
+          i += 1;
+          start = i;
+          ch = "\\";
+        }
+        if (ch === "\\")
+          switch (json2[i + 1]) {
+            case "u":
+              {
+                str += json2.slice(start, i);
+                const code3 = json2.substr(i + 2, 4);
+                switch (code3) {
+                  case "0000":
+                    str += "\\0";
+                    break;
+                  case "0007":
+                    str += "\\a";
+                    break;
+                  case "000b":
+                    str += "\\v";
+                    break;
+                  case "001b":
+                    str += "\\e";
+                    break;
+                  case "0085":
+                    str += "\\N";
+                    break;
+                  case "00a0":
+                    str += "\\_";
+                    break;
+                  case "2028":
+                    str += "\\L";
+                    break;
+                  case "2029":
+                    str += "\\P";
+                    break;
+                  default:
+                    if (code3.substr(0, 2) === "00")
+                      str += "\\x" + code3.substr(2);
+                    else
+                      str += json2.substr(i, 6);
+                }
+                i += 5;
+                start = i + 1;
+              }
+              break;
+            case "n":
+              if (implicitKey || json2[i + 2] === '"' || json2.length < minMultiLineLength) {
+                i += 1;
+              } else {
+                str += json2.slice(start, i) + "\n\n";
+                while (json2[i + 2] === "\\" && json2[i + 3] === "n" && json2[i + 4] !== '"') {
+                  str += "\n";
+                  i += 2;
+                }
+                str += indent;
+                if (json2[i + 2] === " ")
+                  str += "\\";
+                i += 1;
+                start = i + 1;
+              }
+              break;
+            default:
+              i += 1;
+          }
+      }
+      str = start ? str + json2.slice(start) : json2;
+      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+    }
+    function singleQuotedString(value2, ctx) {
+      if (ctx.options.singleQuote === false || ctx.implicitKey && value2.includes("\n") || /[ \t]\n|\n[ \t]/.test(value2))
+        return doubleQuotedString(value2, ctx);
+      const indent = ctx.indent || (containsDocumentMarker(value2) ? "  " : "");
+      const res = "'" + value2.replace(/'/g, "''").replace(/\n+/g, `$&
+${indent}`) + "'";
+      return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+    }
+    function quotedString(value2, ctx) {
+      const { singleQuote } = ctx.options;
+      let qs;
+      if (singleQuote === false)
+        qs = doubleQuotedString;
+      else {
+        const hasDouble = value2.includes('"');
+        const hasSingle = value2.includes("'");
+        if (hasDouble && !hasSingle)
+          qs = singleQuotedString;
+        else if (hasSingle && !hasDouble)
+          qs = doubleQuotedString;
+        else
+          qs = singleQuote ? singleQuotedString : doubleQuotedString;
+      }
+      return qs(value2, ctx);
+    }
+    var blockEndNewlines;
+    try {
+      blockEndNewlines = new RegExp("(^|(?<!\n))\n+(?!\n|$)", "g");
+    } catch {
+      blockEndNewlines = /\n+(?!\n|$)/g;
+    }
+    function blockString({ comment, type, value: value2 }, ctx, onComment, onChompKeep) {
+      const { blockQuote, commentString, lineWidth } = ctx.options;
+      if (!blockQuote || /\n[\t ]+$/.test(value2)) {
+        return quotedString(value2, ctx);
+      }
+      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value2) ? "  " : "");
+      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value2, lineWidth, indent.length);
+      if (!value2)
+        return literal2 ? "|\n" : ">\n";
+      let chomp;
+      let endStart;
+      for (endStart = value2.length; endStart > 0; --endStart) {
+        const ch = value2[endStart - 1];
+        if (ch !== "\n" && ch !== "	" && ch !== " ")
+          break;
+      }
+      let end = value2.substring(endStart);
+      const endNlPos = end.indexOf("\n");
+      if (endNlPos === -1) {
+        chomp = "-";
+      } else if (value2 === end || endNlPos !== end.length - 1) {
+        chomp = "+";
+        if (onChompKeep)
+          onChompKeep();
+      } else {
+        chomp = "";
+      }
+      if (end) {
+        value2 = value2.slice(0, -end.length);
+        if (end[end.length - 1] === "\n")
+          end = end.slice(0, -1);
+        end = end.replace(blockEndNewlines, `$&${indent}`);
+      }
+      let startWithSpace = false;
+      let startEnd;
+      let startNlPos = -1;
+      for (startEnd = 0; startEnd < value2.length; ++startEnd) {
+        const ch = value2[startEnd];
+        if (ch === " ")
+          startWithSpace = true;
+        else if (ch === "\n")
+          startNlPos = startEnd;
+        else
+          break;
+      }
+      let start = value2.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
+      if (start) {
+        value2 = value2.substring(start.length);
+        start = start.replace(/\n+/g, `$&${indent}`);
+      }
+      const indentSize = indent ? "2" : "1";
+      let header = (startWithSpace ? indentSize : "") + chomp;
+      if (comment) {
+        header += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
+        if (onComment)
+          onComment();
+      }
+      if (!literal2) {
+        const foldedValue = value2.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
+        let literalFallback = false;
+        const foldOptions = getFoldOptions(ctx, true);
+        if (blockQuote !== "folded" && type !== Scalar.Scalar.BLOCK_FOLDED) {
+          foldOptions.onOverflow = () => {
+            literalFallback = true;
+          };
+        }
+        const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
+        if (!literalFallback)
+          return `>${header}
+${indent}${body}`;
+      }
+      value2 = value2.replace(/\n+/g, `$&${indent}`);
+      return `|${header}
+${indent}${start}${value2}${end}`;
+    }
+    function plainString(item, ctx, onComment, onChompKeep) {
+      const { type, value: value2 } = item;
+      const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
+      if (implicitKey && value2.includes("\n") || inFlow && /[[\]{},]/.test(value2)) {
+        return quotedString(value2, ctx);
+      }
+      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value2)) {
+        return implicitKey || inFlow || !value2.includes("\n") ? quotedString(value2, ctx) : blockString(item, ctx, onComment, onChompKeep);
+      }
+      if (!implicitKey && !inFlow && type !== Scalar.Scalar.PLAIN && value2.includes("\n")) {
+        return blockString(item, ctx, onComment, onChompKeep);
+      }
+      if (containsDocumentMarker(value2)) {
+        if (indent === "") {
+          ctx.forceBlockIndent = true;
+          return blockString(item, ctx, onComment, onChompKeep);
+        } else if (implicitKey && indent === indentStep) {
+          return quotedString(value2, ctx);
+        }
+      }
+      const str = value2.replace(/\n+/g, `$&
+${indent}`);
+      if (actualString) {
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
+        const { compat, tags } = ctx.doc.schema;
+        if (tags.some(test) || compat?.some(test))
+          return quotedString(value2, ctx);
+      }
+      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+    }
+    function stringifyString(item, ctx, onComment, onChompKeep) {
+      const { implicitKey, inFlow } = ctx;
+      const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
+      let { type } = item;
+      if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+        if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
+          type = Scalar.Scalar.QUOTE_DOUBLE;
+      }
+      const _stringify = (_type) => {
+        switch (_type) {
+          case Scalar.Scalar.BLOCK_FOLDED:
+          case Scalar.Scalar.BLOCK_LITERAL:
+            return implicitKey || inFlow ? quotedString(ss.value, ctx) : blockString(ss, ctx, onComment, onChompKeep);
+          case Scalar.Scalar.QUOTE_DOUBLE:
+            return doubleQuotedString(ss.value, ctx);
+          case Scalar.Scalar.QUOTE_SINGLE:
+            return singleQuotedString(ss.value, ctx);
+          case Scalar.Scalar.PLAIN:
+            return plainString(ss, ctx, onComment, onChompKeep);
+          default:
+            return null;
+        }
+      };
+      let res = _stringify(type);
+      if (res === null) {
+        const { defaultKeyType, defaultStringType } = ctx.options;
+        const t = implicitKey && defaultKeyType || defaultStringType;
+        res = _stringify(t);
+        if (res === null)
+          throw new Error(`Unsupported default string type ${t}`);
+      }
+      return res;
+    }
+    exports.stringifyString = stringifyString;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringify.js
+var require_stringify = __commonJS({
+  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+    "use strict";
+    var anchors = require_anchors();
+    var identity = require_identity();
+    var stringifyComment = require_stringifyComment();
+    var stringifyString = require_stringifyString();
+    function createStringifyContext(doc, options) {
+      const opt = Object.assign({
+        blockQuote: true,
+        commentString: stringifyComment.stringifyComment,
+        defaultKeyType: null,
+        defaultStringType: "PLAIN",
+        directives: null,
+        doubleQuotedAsJSON: false,
+        doubleQuotedMinMultiLineLength: 40,
+        falseStr: "false",
+        flowCollectionPadding: true,
+        indentSeq: true,
+        lineWidth: 80,
+        minContentWidth: 20,
+        nullStr: "null",
+        simpleKeys: false,
+        singleQuote: null,
+        trailingComma: false,
+        trueStr: "true",
+        verifyAliasOrder: true
+      }, doc.schema.toStringOptions, options);
+      let inFlow;
+      switch (opt.collectionStyle) {
+        case "block":
+          inFlow = false;
+          break;
+        case "flow":
+          inFlow = true;
+          break;
+        default:
+          inFlow = null;
+      }
+      return {
+        anchors: /* @__PURE__ */ new Set(),
+        doc,
+        flowCollectionPadding: opt.flowCollectionPadding ? " " : "",
+        indent: "",
+        indentStep: typeof opt.indent === "number" ? " ".repeat(opt.indent) : "  ",
+        inFlow,
+        options: opt
+      };
+    }
+    function getTagObject(tags, item) {
+      if (item.tag) {
+        const match = tags.filter((t) => t.tag === item.tag);
+        if (match.length > 0)
+          return match.find((t) => t.format === item.format) ?? match[0];
+      }
+      let tagObj = void 0;
+      let obj;
+      if (identity.isScalar(item)) {
+        obj = item.value;
+        let match = tags.filter((t) => t.identify?.(obj));
+        if (match.length > 1) {
+          const testMatch = match.filter((t) => t.test);
+          if (testMatch.length > 0)
+            match = testMatch;
+        }
+        tagObj = match.find((t) => t.format === item.format) ?? match.find((t) => !t.format);
+      } else {
+        obj = item;
+        tagObj = tags.find((t) => t.nodeClass && obj instanceof t.nodeClass);
+      }
+      if (!tagObj) {
+        const name = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
+        throw new Error(`Tag not resolved for ${name} value`);
+      }
+      return tagObj;
+    }
+    function stringifyProps(node3, tagObj, { anchors: anchors$1, doc }) {
+      if (!doc.directives)
+        return "";
+      const props = [];
+      const anchor2 = (identity.isScalar(node3) || identity.isCollection(node3)) && node3.anchor;
+      if (anchor2 && anchors.anchorIsValid(anchor2)) {
+        anchors$1.add(anchor2);
+        props.push(`&${anchor2}`);
+      }
+      const tag = node3.tag ?? (tagObj.default ? null : tagObj.tag);
+      if (tag)
+        props.push(doc.directives.tagString(tag));
+      return props.join(" ");
+    }
+    function stringify(item, ctx, onComment, onChompKeep) {
+      if (identity.isPair(item))
+        return item.toString(ctx, onComment, onChompKeep);
+      if (identity.isAlias(item)) {
+        if (ctx.doc.directives)
+          return item.toString(ctx);
+        if (ctx.resolvedAliases?.has(item)) {
+          throw new TypeError(`Cannot stringify circular structure without alias nodes`);
+        } else {
+          if (ctx.resolvedAliases)
+            ctx.resolvedAliases.add(item);
+          else
+            ctx.resolvedAliases = /* @__PURE__ */ new Set([item]);
+          item = item.resolve(ctx.doc);
+        }
+      }
+      let tagObj = void 0;
+      const node3 = identity.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
+      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node3));
+      const props = stringifyProps(node3, tagObj, ctx);
+      if (props.length > 0)
+        ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
+      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node3, ctx, onComment, onChompKeep) : identity.isScalar(node3) ? stringifyString.stringifyString(node3, ctx, onComment, onChompKeep) : node3.toString(ctx, onComment, onChompKeep);
+      if (!props)
+        return str;
+      return identity.isScalar(node3) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
+${ctx.indent}${str}`;
+    }
+    exports.createStringifyContext = createStringifyContext;
+    exports.stringify = stringify;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyPair.js
+var require_stringifyPair = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var stringify = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyPair({ key, value: value2 }, ctx, onComment, onChompKeep) {
+      const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
+      let keyComment = identity.isNode(key) && key.comment || null;
+      if (simpleKeys) {
+        if (keyComment) {
+          throw new Error("With simple keys, key nodes cannot have comments");
+        }
+        if (identity.isCollection(key) || !identity.isNode(key) && typeof key === "object") {
+          const msg = "With simple keys, collection cannot be used as a key value";
+          throw new Error(msg);
+        }
+      }
+      let explicitKey = !simpleKeys && (!key || keyComment && value2 == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      ctx = Object.assign({}, ctx, {
+        allNullValues: false,
+        implicitKey: !explicitKey && (simpleKeys || !allNullValues),
+        indent: indent + indentStep
+      });
+      let keyCommentDone = false;
+      let chompKeep = false;
+      let str = stringify.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str.length > 1024) {
+        if (simpleKeys)
+          throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
+        explicitKey = true;
+      }
+      if (ctx.inFlow) {
+        if (allNullValues || value2 == null) {
+          if (keyCommentDone && onComment)
+            onComment();
+          return str === "" ? "?" : explicitKey ? `? ${str}` : str;
+        }
+      } else if (allNullValues && !simpleKeys || value2 == null && explicitKey) {
+        str = `? ${str}`;
+        if (keyComment && !keyCommentDone) {
+          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+        } else if (chompKeep && onChompKeep)
+          onChompKeep();
+        return str;
+      }
+      if (keyCommentDone)
+        keyComment = null;
+      if (explicitKey) {
+        if (keyComment)
+          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+        str = `? ${str}
+${indent}:`;
+      } else {
+        str = `${str}:`;
+        if (keyComment)
+          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+      }
+      let vsb, vcb, valueComment;
+      if (identity.isNode(value2)) {
+        vsb = !!value2.spaceBefore;
+        vcb = value2.commentBefore;
+        valueComment = value2.comment;
+      } else {
+        vsb = false;
+        vcb = null;
+        valueComment = null;
+        if (value2 && typeof value2 === "object")
+          value2 = doc.createNode(value2);
+      }
+      ctx.implicitKey = false;
+      if (!explicitKey && !keyComment && identity.isScalar(value2))
+        ctx.indentAtStart = str.length + 1;
+      chompKeep = false;
+      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value2) && !value2.flow && !value2.tag && !value2.anchor) {
+        ctx.indent = ctx.indent.substring(2);
+      }
+      let valueCommentDone = false;
+      const valueStr = stringify.stringify(value2, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      let ws = " ";
+      if (keyComment || vsb || vcb) {
+        ws = vsb ? "\n" : "";
+        if (vcb) {
+          const cs = commentString(vcb);
+          ws += `
+${stringifyComment.indentComment(cs, ctx.indent)}`;
+        }
+        if (valueStr === "" && !ctx.inFlow) {
+          if (ws === "\n" && valueComment)
+            ws = "\n\n";
+        } else {
+          ws += `
+${ctx.indent}`;
+        }
+      } else if (!explicitKey && identity.isCollection(value2)) {
+        const vs0 = valueStr[0];
+        const nl0 = valueStr.indexOf("\n");
+        const hasNewline = nl0 !== -1;
+        const flow = ctx.inFlow ?? value2.flow ?? value2.items.length === 0;
+        if (hasNewline || !flow) {
+          let hasPropsLine = false;
+          if (hasNewline && (vs0 === "&" || vs0 === "!")) {
+            let sp0 = valueStr.indexOf(" ");
+            if (vs0 === "&" && sp0 !== -1 && sp0 < nl0 && valueStr[sp0 + 1] === "!") {
+              sp0 = valueStr.indexOf(" ", sp0 + 1);
+            }
+            if (sp0 === -1 || nl0 < sp0)
+              hasPropsLine = true;
+          }
+          if (!hasPropsLine)
+            ws = `
+${ctx.indent}`;
+        }
+      } else if (valueStr === "" || valueStr[0] === "\n") {
+        ws = "";
+      }
+      str += ws + valueStr;
+      if (ctx.inFlow) {
+        if (valueCommentDone && onComment)
+          onComment();
+      } else if (valueComment && !valueCommentDone) {
+        str += stringifyComment.lineComment(str, ctx.indent, commentString(valueComment));
+      } else if (chompKeep && onChompKeep) {
+        onChompKeep();
+      }
+      return str;
+    }
+    exports.stringifyPair = stringifyPair;
+  }
+});
+
+// node_modules/yaml/dist/log.js
+var require_log = __commonJS({
+  "node_modules/yaml/dist/log.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    function debug(logLevel, ...messages) {
+      if (logLevel === "debug")
+        console.log(...messages);
+    }
+    function warn(logLevel, warning) {
+      if (logLevel === "debug" || logLevel === "warn") {
+        if (typeof node_process.emitWarning === "function")
+          node_process.emitWarning(warning);
+        else
+          console.warn(warning);
+      }
+    }
+    exports.debug = debug;
+    exports.warn = warn;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+var require_merge = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var MERGE_KEY = "<<";
+    var merge2 = {
+      identify: (value2) => value2 === MERGE_KEY || typeof value2 === "symbol" && value2.description === MERGE_KEY,
+      default: "key",
+      tag: "tag:yaml.org,2002:merge",
+      test: /^<<$/,
+      resolve: () => Object.assign(new Scalar.Scalar(Symbol(MERGE_KEY)), {
+        addToJSMap: addMergeToJSMap
+      }),
+      stringify: () => MERGE_KEY
+    };
+    var isMergeKey = (ctx, key) => (merge2.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
+    function addMergeToJSMap(ctx, map5, value2) {
+      const source = resolveAliasValue(ctx, value2);
+      if (identity.isSeq(source))
+        for (const it of source.items)
+          mergeValue(ctx, map5, it);
+      else if (Array.isArray(source))
+        for (const it of source)
+          mergeValue(ctx, map5, it);
+      else
+        mergeValue(ctx, map5, source);
+    }
+    function mergeValue(ctx, map5, value2) {
+      const source = resolveAliasValue(ctx, value2);
+      if (!identity.isMap(source))
+        throw new Error("Merge sources must be maps or map aliases");
+      const srcMap = source.toJSON(null, ctx, Map);
+      for (const [key, value3] of srcMap) {
+        if (map5 instanceof Map) {
+          if (!map5.has(key))
+            map5.set(key, value3);
+        } else if (map5 instanceof Set) {
+          map5.add(key);
+        } else if (!Object.prototype.hasOwnProperty.call(map5, key)) {
+          Object.defineProperty(map5, key, {
+            value: value3,
+            writable: true,
+            enumerable: true,
+            configurable: true
+          });
+        }
+      }
+      return map5;
+    }
+    function resolveAliasValue(ctx, value2) {
+      return ctx && identity.isAlias(value2) ? value2.resolve(ctx.doc, ctx) : value2;
+    }
+    exports.addMergeToJSMap = addMergeToJSMap;
+    exports.isMergeKey = isMergeKey;
+    exports.merge = merge2;
+  }
+});
+
+// node_modules/yaml/dist/nodes/addPairToJSMap.js
+var require_addPairToJSMap = __commonJS({
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+    "use strict";
+    var log2 = require_log();
+    var merge2 = require_merge();
+    var stringify = require_stringify();
+    var identity = require_identity();
+    var toJS = require_toJS();
+    function addPairToJSMap(ctx, map5, { key, value: value2 }) {
+      if (identity.isNode(key) && key.addToJSMap)
+        key.addToJSMap(ctx, map5, value2);
+      else if (merge2.isMergeKey(ctx, key))
+        merge2.addMergeToJSMap(ctx, map5, value2);
+      else {
+        const jsKey = toJS.toJS(key, "", ctx);
+        if (map5 instanceof Map) {
+          map5.set(jsKey, toJS.toJS(value2, jsKey, ctx));
+        } else if (map5 instanceof Set) {
+          map5.add(jsKey);
+        } else {
+          const stringKey = stringifyKey(key, jsKey, ctx);
+          const jsValue = toJS.toJS(value2, stringKey, ctx);
+          if (stringKey in map5)
+            Object.defineProperty(map5, stringKey, {
+              value: jsValue,
+              writable: true,
+              enumerable: true,
+              configurable: true
+            });
+          else
+            map5[stringKey] = jsValue;
+        }
+      }
+      return map5;
+    }
+    function stringifyKey(key, jsKey, ctx) {
+      if (jsKey === null)
+        return "";
+      if (typeof jsKey !== "object")
+        return String(jsKey);
+      if (identity.isNode(key) && ctx?.doc) {
+        const strCtx = stringify.createStringifyContext(ctx.doc, {});
+        strCtx.anchors = /* @__PURE__ */ new Set();
+        for (const node3 of ctx.anchors.keys())
+          strCtx.anchors.add(node3.anchor);
+        strCtx.inFlow = true;
+        strCtx.inStringifyKey = true;
+        const strKey = key.toString(strCtx);
+        if (!ctx.mapKeyWarned) {
+          let jsonStr = JSON.stringify(strKey);
+          if (jsonStr.length > 40)
+            jsonStr = jsonStr.substring(0, 36) + '..."';
+          log2.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
+          ctx.mapKeyWarned = true;
+        }
+        return strKey;
+      }
+      return JSON.stringify(jsKey);
+    }
+    exports.addPairToJSMap = addPairToJSMap;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Pair.js
+var require_Pair = __commonJS({
+  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var stringifyPair = require_stringifyPair();
+    var addPairToJSMap = require_addPairToJSMap();
+    var identity = require_identity();
+    function createPair(key, value2, ctx) {
+      const k = createNode.createNode(key, void 0, ctx);
+      const v = createNode.createNode(value2, void 0, ctx);
+      return new Pair(k, v);
+    }
+    var Pair = class _Pair {
+      constructor(key, value2 = null) {
+        Object.defineProperty(this, identity.NODE_TYPE, { value: identity.PAIR });
+        this.key = key;
+        this.value = value2;
+      }
+      clone(schema) {
+        let { key, value: value2 } = this;
+        if (identity.isNode(key))
+          key = key.clone(schema);
+        if (identity.isNode(value2))
+          value2 = value2.clone(schema);
+        return new _Pair(key, value2);
+      }
+      toJSON(_, ctx) {
+        const pair2 = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
+        return addPairToJSMap.addPairToJSMap(ctx, pair2, this);
+      }
+      toString(ctx, onComment, onChompKeep) {
+        return ctx?.doc ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
+      }
+    };
+    exports.Pair = Pair;
+    exports.createPair = createPair;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyCollection.js
+var require_stringifyCollection = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var stringify = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyCollection(collection, ctx, options) {
+      const flow = ctx.inFlow ?? collection.flow;
+      const stringify2 = flow ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify2(collection, ctx, options);
+    }
+    function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
+      const { indent, options: { commentString } } = ctx;
+      const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
+      let chompKeep = false;
+      const lines = [];
+      for (let i = 0; i < items.length; ++i) {
+        const item = items[i];
+        let comment2 = null;
+        if (identity.isNode(item)) {
+          if (!chompKeep && item.spaceBefore)
+            lines.push("");
+          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
+          if (item.comment)
+            comment2 = item.comment;
+        } else if (identity.isPair(item)) {
+          const ik = identity.isNode(item.key) ? item.key : null;
+          if (ik) {
+            if (!chompKeep && ik.spaceBefore)
+              lines.push("");
+            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
+          }
+        }
+        chompKeep = false;
+        let str2 = stringify.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        if (comment2)
+          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
+        if (chompKeep && comment2)
+          chompKeep = false;
+        lines.push(blockItemPrefix + str2);
+      }
+      let str;
+      if (lines.length === 0) {
+        str = flowChars.start + flowChars.end;
+      } else {
+        str = lines[0];
+        for (let i = 1; i < lines.length; ++i) {
+          const line = lines[i];
+          str += line ? `
+${indent}${line}` : "\n";
+        }
+      }
+      if (comment) {
+        str += "\n" + stringifyComment.indentComment(commentString(comment), indent);
+        if (onComment)
+          onComment();
+      } else if (chompKeep && onChompKeep)
+        onChompKeep();
+      return str;
+    }
+    function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
+      const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
+      itemIndent += indentStep;
+      const itemCtx = Object.assign({}, ctx, {
+        indent: itemIndent,
+        inFlow: true,
+        type: null
+      });
+      let reqNewline = false;
+      let linesAtValue = 0;
+      const lines = [];
+      for (let i = 0; i < items.length; ++i) {
+        const item = items[i];
+        let comment = null;
+        if (identity.isNode(item)) {
+          if (item.spaceBefore)
+            lines.push("");
+          addCommentBefore(ctx, lines, item.commentBefore, false);
+          if (item.comment)
+            comment = item.comment;
+        } else if (identity.isPair(item)) {
+          const ik = identity.isNode(item.key) ? item.key : null;
+          if (ik) {
+            if (ik.spaceBefore)
+              lines.push("");
+            addCommentBefore(ctx, lines, ik.commentBefore, false);
+            if (ik.comment)
+              reqNewline = true;
+          }
+          const iv = identity.isNode(item.value) ? item.value : null;
+          if (iv) {
+            if (iv.comment)
+              comment = iv.comment;
+            if (iv.commentBefore)
+              reqNewline = true;
+          } else if (item.value == null && ik?.comment) {
+            comment = ik.comment;
+          }
+        }
+        if (comment)
+          reqNewline = true;
+        let str = stringify.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
+        if (i < items.length - 1) {
+          str += ",";
+        } else if (ctx.options.trailingComma) {
+          if (ctx.options.lineWidth > 0) {
+            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
+          }
+          if (reqNewline) {
+            str += ",";
+          }
+        }
+        if (comment)
+          str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
+        lines.push(str);
+        linesAtValue = lines.length;
+      }
+      const { start, end } = flowChars;
+      if (lines.length === 0) {
+        return start + end;
+      } else {
+        if (!reqNewline) {
+          const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
+          reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
+        }
+        if (reqNewline) {
+          let str = start;
+          for (const line of lines)
+            str += line ? `
+${indentStep}${indent}${line}` : "\n";
+          return `${str}
+${indent}${end}`;
+        } else {
+          return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
+        }
+      }
+    }
+    function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
+      if (comment && chompKeep)
+        comment = comment.replace(/^\n+/, "");
+      if (comment) {
+        const ic = stringifyComment.indentComment(commentString(comment), indent);
+        lines.push(ic.trimStart());
+      }
+    }
+    exports.stringifyCollection = stringifyCollection;
+  }
+});
+
+// node_modules/yaml/dist/nodes/YAMLMap.js
+var require_YAMLMap = __commonJS({
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+    "use strict";
+    var stringifyCollection = require_stringifyCollection();
+    var addPairToJSMap = require_addPairToJSMap();
+    var Collection = require_Collection();
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var Scalar = require_Scalar();
+    function findPair(items, key) {
+      const k = identity.isScalar(key) ? key.value : key;
+      for (const it of items) {
+        if (identity.isPair(it)) {
+          if (it.key === key || it.key === k)
+            return it;
+          if (identity.isScalar(it.key) && it.key.value === k)
+            return it;
+        }
+      }
+      return void 0;
+    }
+    var YAMLMap = class extends Collection.Collection {
+      static get tagName() {
+        return "tag:yaml.org,2002:map";
+      }
+      constructor(schema) {
+        super(identity.MAP, schema);
+        this.items = [];
+      }
+      /**
+       * A generic collection parsing method that can be extended
+       * to other node classes that inherit from YAMLMap
+       */
+      static from(schema, obj, ctx) {
+        const { keepUndefined, replacer } = ctx;
+        const map5 = new this(schema);
+        const add = (key, value2) => {
+          if (typeof replacer === "function")
+            value2 = replacer.call(obj, key, value2);
+          else if (Array.isArray(replacer) && !replacer.includes(key))
+            return;
+          if (value2 !== void 0 || keepUndefined)
+            map5.items.push(Pair.createPair(key, value2, ctx));
+        };
+        if (obj instanceof Map) {
+          for (const [key, value2] of obj)
+            add(key, value2);
+        } else if (obj && typeof obj === "object") {
+          for (const key of Object.keys(obj))
+            add(key, obj[key]);
+        }
+        if (typeof schema.sortMapEntries === "function") {
+          map5.items.sort(schema.sortMapEntries);
+        }
+        return map5;
+      }
+      /**
+       * Adds a value to the collection.
+       *
+       * @param overwrite - If not set `true`, using a key that is already in the
+       *   collection will throw. Otherwise, overwrites the previous value.
+       */
+      add(pair2, overwrite) {
+        let _pair;
+        if (identity.isPair(pair2))
+          _pair = pair2;
+        else if (!pair2 || typeof pair2 !== "object" || !("key" in pair2)) {
+          _pair = new Pair.Pair(pair2, pair2?.value);
+        } else
+          _pair = new Pair.Pair(pair2.key, pair2.value);
+        const prev = findPair(this.items, _pair.key);
+        const sortEntries = this.schema?.sortMapEntries;
+        if (prev) {
+          if (!overwrite)
+            throw new Error(`Key ${_pair.key} already set`);
+          if (identity.isScalar(prev.value) && Scalar.isScalarValue(_pair.value))
+            prev.value.value = _pair.value;
+          else
+            prev.value = _pair.value;
+        } else if (sortEntries) {
+          const i = this.items.findIndex((item) => sortEntries(_pair, item) < 0);
+          if (i === -1)
+            this.items.push(_pair);
+          else
+            this.items.splice(i, 0, _pair);
+        } else {
+          this.items.push(_pair);
+        }
+      }
+      delete(key) {
+        const it = findPair(this.items, key);
+        if (!it)
+          return false;
+        const del = this.items.splice(this.items.indexOf(it), 1);
+        return del.length > 0;
+      }
+      get(key, keepScalar) {
+        const it = findPair(this.items, key);
+        const node3 = it?.value;
+        return (!keepScalar && identity.isScalar(node3) ? node3.value : node3) ?? void 0;
+      }
+      has(key) {
+        return !!findPair(this.items, key);
+      }
+      set(key, value2) {
+        this.add(new Pair.Pair(key, value2), true);
+      }
+      /**
+       * @param ctx - Conversion context, originally set in Document#toJS()
+       * @param {Class} Type - If set, forces the returned collection type
+       * @returns Instance of Type, Map, or Object
+       */
+      toJSON(_, ctx, Type) {
+        const map5 = Type ? new Type() : ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
+        if (ctx?.onCreate)
+          ctx.onCreate(map5);
+        for (const item of this.items)
+          addPairToJSMap.addPairToJSMap(ctx, map5, item);
+        return map5;
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        for (const item of this.items) {
+          if (!identity.isPair(item))
+            throw new Error(`Map items must all be pairs; found ${JSON.stringify(item)} instead`);
+        }
+        if (!ctx.allNullValues && this.hasAllNullValues(false))
+          ctx = Object.assign({}, ctx, { allNullValues: true });
+        return stringifyCollection.stringifyCollection(this, ctx, {
+          blockItemPrefix: "",
+          flowChars: { start: "{", end: "}" },
+          itemIndent: ctx.indent || "",
+          onChompKeep,
+          onComment
+        });
+      }
+    };
+    exports.YAMLMap = YAMLMap;
+    exports.findPair = findPair;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/map.js
+var require_map = __commonJS({
+  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var YAMLMap = require_YAMLMap();
+    var map5 = {
+      collection: "map",
+      default: true,
+      nodeClass: YAMLMap.YAMLMap,
+      tag: "tag:yaml.org,2002:map",
+      resolve(map6, onError) {
+        if (!identity.isMap(map6))
+          onError("Expected a mapping for this tag");
+        return map6;
+      },
+      createNode: (schema, obj, ctx) => YAMLMap.YAMLMap.from(schema, obj, ctx)
+    };
+    exports.map = map5;
+  }
+});
+
+// node_modules/yaml/dist/nodes/YAMLSeq.js
+var require_YAMLSeq = __commonJS({
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var stringifyCollection = require_stringifyCollection();
+    var Collection = require_Collection();
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var toJS = require_toJS();
+    var YAMLSeq = class extends Collection.Collection {
+      static get tagName() {
+        return "tag:yaml.org,2002:seq";
+      }
+      constructor(schema) {
+        super(identity.SEQ, schema);
+        this.items = [];
+      }
+      add(value2) {
+        this.items.push(value2);
+      }
+      /**
+       * Removes a value from the collection.
+       *
+       * `key` must contain a representation of an integer for this to succeed.
+       * It may be wrapped in a `Scalar`.
+       *
+       * @returns `true` if the item was found and removed.
+       */
+      delete(key) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== "number")
+          return false;
+        const del = this.items.splice(idx, 1);
+        return del.length > 0;
+      }
+      get(key, keepScalar) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== "number")
+          return void 0;
+        const it = this.items[idx];
+        return !keepScalar && identity.isScalar(it) ? it.value : it;
+      }
+      /**
+       * Checks if the collection includes a value with the key `key`.
+       *
+       * `key` must contain a representation of an integer for this to succeed.
+       * It may be wrapped in a `Scalar`.
+       */
+      has(key) {
+        const idx = asItemIndex(key);
+        return typeof idx === "number" && idx < this.items.length;
+      }
+      /**
+       * Sets a value in this collection. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       *
+       * If `key` does not contain a representation of an integer, this will throw.
+       * It may be wrapped in a `Scalar`.
+       */
+      set(key, value2) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== "number")
+          throw new Error(`Expected a valid index, not ${key}.`);
+        const prev = this.items[idx];
+        if (identity.isScalar(prev) && Scalar.isScalarValue(value2))
+          prev.value = value2;
+        else
+          this.items[idx] = value2;
+      }
+      toJSON(_, ctx) {
+        const seq = [];
+        if (ctx?.onCreate)
+          ctx.onCreate(seq);
+        let i = 0;
+        for (const item of this.items)
+          seq.push(toJS.toJS(item, String(i++), ctx));
+        return seq;
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        return stringifyCollection.stringifyCollection(this, ctx, {
+          blockItemPrefix: "- ",
+          flowChars: { start: "[", end: "]" },
+          itemIndent: (ctx.indent || "") + "  ",
+          onChompKeep,
+          onComment
+        });
+      }
+      static from(schema, obj, ctx) {
+        const { replacer } = ctx;
+        const seq = new this(schema);
+        if (obj && Symbol.iterator in Object(obj)) {
+          let i = 0;
+          for (let it of obj) {
+            if (typeof replacer === "function") {
+              const key = obj instanceof Set ? it : String(i++);
+              it = replacer.call(obj, key, it);
+            }
+            seq.items.push(createNode.createNode(it, void 0, ctx));
+          }
+        }
+        return seq;
+      }
+    };
+    function asItemIndex(key) {
+      let idx = identity.isScalar(key) ? key.value : key;
+      if (idx && typeof idx === "string")
+        idx = Number(idx);
+      return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
+    }
+    exports.YAMLSeq = YAMLSeq;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/seq.js
+var require_seq = __commonJS({
+  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var YAMLSeq = require_YAMLSeq();
+    var seq = {
+      collection: "seq",
+      default: true,
+      nodeClass: YAMLSeq.YAMLSeq,
+      tag: "tag:yaml.org,2002:seq",
+      resolve(seq2, onError) {
+        if (!identity.isSeq(seq2))
+          onError("Expected a sequence for this tag");
+        return seq2;
+      },
+      createNode: (schema, obj, ctx) => YAMLSeq.YAMLSeq.from(schema, obj, ctx)
+    };
+    exports.seq = seq;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/string.js
+var require_string = __commonJS({
+  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+    "use strict";
+    var stringifyString = require_stringifyString();
+    var string4 = {
+      identify: (value2) => typeof value2 === "string",
+      default: true,
+      tag: "tag:yaml.org,2002:str",
+      resolve: (str) => str,
+      stringify(item, ctx, onComment, onChompKeep) {
+        ctx = Object.assign({ actualString: true }, ctx);
+        return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
+      }
+    };
+    exports.string = string4;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/null.js
+var require_null = __commonJS({
+  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var nullTag = {
+      identify: (value2) => value2 == null,
+      createNode: () => new Scalar.Scalar(null),
+      default: true,
+      tag: "tag:yaml.org,2002:null",
+      test: /^(?:~|[Nn]ull|NULL)?$/,
+      resolve: () => new Scalar.Scalar(null),
+      stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
+    };
+    exports.nullTag = nullTag;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/bool.js
+var require_bool = __commonJS({
+  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var boolTag = {
+      identify: (value2) => typeof value2 === "boolean",
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
+      resolve: (str) => new Scalar.Scalar(str[0] === "t" || str[0] === "T"),
+      stringify({ source, value: value2 }, ctx) {
+        if (source && boolTag.test.test(source)) {
+          const sv = source[0] === "t" || source[0] === "T";
+          if (value2 === sv)
+            return source;
+        }
+        return value2 ? ctx.options.trueStr : ctx.options.falseStr;
+      }
+    };
+    exports.boolTag = boolTag;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyNumber.js
+var require_stringifyNumber = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+    "use strict";
+    function stringifyNumber({ format, minFractionDigits, tag, value: value2 }) {
+      if (typeof value2 === "bigint")
+        return String(value2);
+      const num = typeof value2 === "number" ? value2 : Number(value2);
+      if (!isFinite(num))
+        return isNaN(num) ? ".nan" : num < 0 ? "-.inf" : ".inf";
+      let n = Object.is(value2, -0) ? "-0" : JSON.stringify(value2);
+      if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
+        let i = n.indexOf(".");
+        if (i < 0) {
+          i = n.length;
+          n += ".";
+        }
+        let d = minFractionDigits - (n.length - i - 1);
+        while (d-- > 0)
+          n += "0";
+      }
+      return n;
+    }
+    exports.stringifyNumber = stringifyNumber;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/float.js
+var require_float = __commonJS({
+  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var stringifyNumber = require_stringifyNumber();
+    var floatNaN = {
+      identify: (value2) => typeof value2 === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var floatExp = {
+      identify: (value2) => typeof value2 === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "EXP",
+      test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
+      resolve: (str) => parseFloat(str),
+      stringify(node3) {
+        const num = Number(node3.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node3);
+      }
+    };
+    var float = {
+      identify: (value2) => typeof value2 === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
+      resolve(str) {
+        const node3 = new Scalar.Scalar(parseFloat(str));
+        const dot = str.indexOf(".");
+        if (dot !== -1 && str[str.length - 1] === "0")
+          node3.minFractionDigits = str.length - dot - 1;
+        return node3;
+      },
+      stringify: stringifyNumber.stringifyNumber
+    };
+    exports.float = float;
+    exports.floatExp = floatExp;
+    exports.floatNaN = floatNaN;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/int.js
+var require_int = __commonJS({
+  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
+    var intResolve = (str, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix);
+    function intStringify(node3, radix, prefix) {
+      const { value: value2 } = node3;
+      if (intIdentify(value2) && value2 >= 0)
+        return prefix + value2.toString(radix);
+      return stringifyNumber.stringifyNumber(node3);
+    }
+    var intOct = {
+      identify: (value2) => intIdentify(value2) && value2 >= 0,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "OCT",
+      test: /^0o[0-7]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
+      stringify: (node3) => intStringify(node3, 8, "0o")
+    };
+    var int2 = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      test: /^[-+]?[0-9]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var intHex = {
+      identify: (value2) => intIdentify(value2) && value2 >= 0,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "HEX",
+      test: /^0x[0-9a-fA-F]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      stringify: (node3) => intStringify(node3, 16, "0x")
+    };
+    exports.int = int2;
+    exports.intHex = intHex;
+    exports.intOct = intOct;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/schema.js
+var require_schema = __commonJS({
+  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+    "use strict";
+    var map5 = require_map();
+    var _null4 = require_null();
+    var seq = require_seq();
+    var string4 = require_string();
+    var bool = require_bool();
+    var float = require_float();
+    var int2 = require_int();
+    var schema = [
+      map5.map,
+      seq.seq,
+      string4.string,
+      _null4.nullTag,
+      bool.boolTag,
+      int2.intOct,
+      int2.int,
+      int2.intHex,
+      float.floatNaN,
+      float.floatExp,
+      float.float
+    ];
+    exports.schema = schema;
+  }
+});
+
+// node_modules/yaml/dist/schema/json/schema.js
+var require_schema2 = __commonJS({
+  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var map5 = require_map();
+    var seq = require_seq();
+    function intIdentify(value2) {
+      return typeof value2 === "bigint" || Number.isInteger(value2);
+    }
+    var stringifyJSON = ({ value: value2 }) => JSON.stringify(value2);
+    var jsonScalars = [
+      {
+        identify: (value2) => typeof value2 === "string",
+        default: true,
+        tag: "tag:yaml.org,2002:str",
+        resolve: (str) => str,
+        stringify: stringifyJSON
+      },
+      {
+        identify: (value2) => value2 == null,
+        createNode: () => new Scalar.Scalar(null),
+        default: true,
+        tag: "tag:yaml.org,2002:null",
+        test: /^null$/,
+        resolve: () => null,
+        stringify: stringifyJSON
+      },
+      {
+        identify: (value2) => typeof value2 === "boolean",
+        default: true,
+        tag: "tag:yaml.org,2002:bool",
+        test: /^true$|^false$/,
+        resolve: (str) => str === "true",
+        stringify: stringifyJSON
+      },
+      {
+        identify: intIdentify,
+        default: true,
+        tag: "tag:yaml.org,2002:int",
+        test: /^-?(?:0|[1-9][0-9]*)$/,
+        resolve: (str, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str, 10),
+        stringify: ({ value: value2 }) => intIdentify(value2) ? value2.toString() : JSON.stringify(value2)
+      },
+      {
+        identify: (value2) => typeof value2 === "number",
+        default: true,
+        tag: "tag:yaml.org,2002:float",
+        test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
+        resolve: (str) => parseFloat(str),
+        stringify: stringifyJSON
+      }
+    ];
+    var jsonError = {
+      default: true,
+      tag: "",
+      test: /^/,
+      resolve(str, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str)}`);
+        return str;
+      }
+    };
+    var schema = [map5.map, seq.seq].concat(jsonScalars, jsonError);
+    exports.schema = schema;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+var require_binary = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+    "use strict";
+    var node_buffer = __require("buffer");
+    var Scalar = require_Scalar();
+    var stringifyString = require_stringifyString();
+    var binary = {
+      identify: (value2) => value2 instanceof Uint8Array,
+      // Buffer inherits from Uint8Array
+      default: false,
+      tag: "tag:yaml.org,2002:binary",
+      /**
+       * Returns a Buffer in node and an Uint8Array in browsers
+       *
+       * To use the resulting buffer as an image, you'll want to do something like:
+       *
+       *   const blob = new Blob([buffer], { type: 'image/jpeg' })
+       *   document.querySelector('#photo').src = URL.createObjectURL(blob)
+       */
+      resolve(src, onError) {
+        if (typeof node_buffer.Buffer === "function") {
+          return node_buffer.Buffer.from(src, "base64");
+        } else if (typeof atob === "function") {
+          const str = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str.length);
+          for (let i = 0; i < str.length; ++i)
+            buffer[i] = str.charCodeAt(i);
+          return buffer;
+        } else {
+          onError("This environment does not support reading binary tags; either Buffer or atob is required");
+          return src;
+        }
+      },
+      stringify({ comment, type, value: value2 }, ctx, onComment, onChompKeep) {
+        if (!value2)
+          return "";
+        const buf = value2;
+        let str;
+        if (typeof node_buffer.Buffer === "function") {
+          str = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+        } else if (typeof btoa === "function") {
+          let s = "";
+          for (let i = 0; i < buf.length; ++i)
+            s += String.fromCharCode(buf[i]);
+          str = btoa(s);
+        } else {
+          throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
+        }
+        type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
+        if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+          const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
+          const n = Math.ceil(str.length / lineWidth);
+          const lines = new Array(n);
+          for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
+            lines[i] = str.substr(o, lineWidth);
+          }
+          str = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+        }
+        return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
+      }
+    };
+    exports.binary = binary;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+var require_pairs = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var Scalar = require_Scalar();
+    var YAMLSeq = require_YAMLSeq();
+    function resolvePairs(seq, onError) {
+      if (identity.isSeq(seq)) {
+        for (let i = 0; i < seq.items.length; ++i) {
+          let item = seq.items[i];
+          if (identity.isPair(item))
+            continue;
+          else if (identity.isMap(item)) {
+            if (item.items.length > 1)
+              onError("Each pair must have its own sequence indicator");
+            const pair2 = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
+            if (item.commentBefore)
+              pair2.key.commentBefore = pair2.key.commentBefore ? `${item.commentBefore}
+${pair2.key.commentBefore}` : item.commentBefore;
+            if (item.comment) {
+              const cn = pair2.value ?? pair2.key;
+              cn.comment = cn.comment ? `${item.comment}
+${cn.comment}` : item.comment;
+            }
+            item = pair2;
+          }
+          seq.items[i] = identity.isPair(item) ? item : new Pair.Pair(item);
+        }
+      } else
+        onError("Expected a sequence for this tag");
+      return seq;
+    }
+    function createPairs(schema, iterable, ctx) {
+      const { replacer } = ctx;
+      const pairs2 = new YAMLSeq.YAMLSeq(schema);
+      pairs2.tag = "tag:yaml.org,2002:pairs";
+      let i = 0;
+      if (iterable && Symbol.iterator in Object(iterable))
+        for (let it of iterable) {
+          if (typeof replacer === "function")
+            it = replacer.call(iterable, String(i++), it);
+          let key, value2;
+          if (Array.isArray(it)) {
+            if (it.length === 2) {
+              key = it[0];
+              value2 = it[1];
+            } else
+              throw new TypeError(`Expected [key, value] tuple: ${it}`);
+          } else if (it && it instanceof Object) {
+            const keys = Object.keys(it);
+            if (keys.length === 1) {
+              key = keys[0];
+              value2 = it[key];
+            } else {
+              throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
+            }
+          } else {
+            key = it;
+          }
+          pairs2.items.push(Pair.createPair(key, value2, ctx));
+        }
+      return pairs2;
+    }
+    var pairs = {
+      collection: "seq",
+      default: false,
+      tag: "tag:yaml.org,2002:pairs",
+      resolve: resolvePairs,
+      createNode: createPairs
+    };
+    exports.createPairs = createPairs;
+    exports.pairs = pairs;
+    exports.resolvePairs = resolvePairs;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+var require_omap = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var toJS = require_toJS();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var pairs = require_pairs();
+    var YAMLOMap = class _YAMLOMap extends YAMLSeq.YAMLSeq {
+      constructor() {
+        super();
+        this.add = YAMLMap.YAMLMap.prototype.add.bind(this);
+        this.delete = YAMLMap.YAMLMap.prototype.delete.bind(this);
+        this.get = YAMLMap.YAMLMap.prototype.get.bind(this);
+        this.has = YAMLMap.YAMLMap.prototype.has.bind(this);
+        this.set = YAMLMap.YAMLMap.prototype.set.bind(this);
+        this.tag = _YAMLOMap.tag;
+      }
+      /**
+       * If `ctx` is given, the return type is actually `Map<unknown, unknown>`,
+       * but TypeScript won't allow widening the signature of a child method.
+       */
+      toJSON(_, ctx) {
+        if (!ctx)
+          return super.toJSON(_);
+        const map5 = /* @__PURE__ */ new Map();
+        if (ctx?.onCreate)
+          ctx.onCreate(map5);
+        for (const pair2 of this.items) {
+          let key, value2;
+          if (identity.isPair(pair2)) {
+            key = toJS.toJS(pair2.key, "", ctx);
+            value2 = toJS.toJS(pair2.value, key, ctx);
+          } else {
+            key = toJS.toJS(pair2, "", ctx);
+          }
+          if (map5.has(key))
+            throw new Error("Ordered maps must not include duplicate keys");
+          map5.set(key, value2);
+        }
+        return map5;
+      }
+      static from(schema, iterable, ctx) {
+        const pairs$1 = pairs.createPairs(schema, iterable, ctx);
+        const omap2 = new this();
+        omap2.items = pairs$1.items;
+        return omap2;
+      }
+    };
+    YAMLOMap.tag = "tag:yaml.org,2002:omap";
+    var omap = {
+      collection: "seq",
+      identify: (value2) => value2 instanceof Map,
+      nodeClass: YAMLOMap,
+      default: false,
+      tag: "tag:yaml.org,2002:omap",
+      resolve(seq, onError) {
+        const pairs$1 = pairs.resolvePairs(seq, onError);
+        const seenKeys = [];
+        for (const { key } of pairs$1.items) {
+          if (identity.isScalar(key)) {
+            if (seenKeys.includes(key.value)) {
+              onError(`Ordered maps must not include duplicate keys: ${key.value}`);
+            } else {
+              seenKeys.push(key.value);
+            }
+          }
+        }
+        return Object.assign(new YAMLOMap(), pairs$1);
+      },
+      createNode: (schema, iterable, ctx) => YAMLOMap.from(schema, iterable, ctx)
+    };
+    exports.YAMLOMap = YAMLOMap;
+    exports.omap = omap;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+var require_bool2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    function boolStringify({ value: value2, source }, ctx) {
+      const boolObj = value2 ? trueTag : falseTag;
+      if (source && boolObj.test.test(source))
+        return source;
+      return value2 ? ctx.options.trueStr : ctx.options.falseStr;
+    }
+    var trueTag = {
+      identify: (value2) => value2 === true,
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
+      resolve: () => new Scalar.Scalar(true),
+      stringify: boolStringify
+    };
+    var falseTag = {
+      identify: (value2) => value2 === false,
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
+      resolve: () => new Scalar.Scalar(false),
+      stringify: boolStringify
+    };
+    exports.falseTag = falseTag;
+    exports.trueTag = trueTag;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/float.js
+var require_float2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var stringifyNumber = require_stringifyNumber();
+    var floatNaN = {
+      identify: (value2) => typeof value2 === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var floatExp = {
+      identify: (value2) => typeof value2 === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "EXP",
+      test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
+      resolve: (str) => parseFloat(str.replace(/_/g, "")),
+      stringify(node3) {
+        const num = Number(node3.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node3);
+      }
+    };
+    var float = {
+      identify: (value2) => typeof value2 === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
+      resolve(str) {
+        const node3 = new Scalar.Scalar(parseFloat(str.replace(/_/g, "")));
+        const dot = str.indexOf(".");
+        if (dot !== -1) {
+          const f = str.substring(dot + 1).replace(/_/g, "");
+          if (f[f.length - 1] === "0")
+            node3.minFractionDigits = f.length;
+        }
+        return node3;
+      },
+      stringify: stringifyNumber.stringifyNumber
+    };
+    exports.float = float;
+    exports.floatExp = floatExp;
+    exports.floatNaN = floatNaN;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/int.js
+var require_int2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
+    function intResolve(str, offset, radix, { intAsBigInt }) {
+      const sign = str[0];
+      if (sign === "-" || sign === "+")
+        offset += 1;
+      str = str.substring(offset).replace(/_/g, "");
+      if (intAsBigInt) {
+        switch (radix) {
+          case 2:
+            str = `0b${str}`;
+            break;
+          case 8:
+            str = `0o${str}`;
+            break;
+          case 16:
+            str = `0x${str}`;
+            break;
+        }
+        const n2 = BigInt(str);
+        return sign === "-" ? BigInt(-1) * n2 : n2;
+      }
+      const n = parseInt(str, radix);
+      return sign === "-" ? -1 * n : n;
+    }
+    function intStringify(node3, radix, prefix) {
+      const { value: value2 } = node3;
+      if (intIdentify(value2)) {
+        const str = value2.toString(radix);
+        return value2 < 0 ? "-" + prefix + str.substr(1) : prefix + str;
+      }
+      return stringifyNumber.stringifyNumber(node3);
+    }
+    var intBin = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "BIN",
+      test: /^[-+]?0b[0-1_]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 2, 2, opt),
+      stringify: (node3) => intStringify(node3, 2, "0b")
+    };
+    var intOct = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "OCT",
+      test: /^[-+]?0[0-7_]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
+      stringify: (node3) => intStringify(node3, 8, "0")
+    };
+    var int2 = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      test: /^[-+]?[0-9][0-9_]*$/,
+      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var intHex = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "HEX",
+      test: /^[-+]?0x[0-9a-fA-F_]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      stringify: (node3) => intStringify(node3, 16, "0x")
+    };
+    exports.int = int2;
+    exports.intBin = intBin;
+    exports.intHex = intHex;
+    exports.intOct = intOct;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/set.js
+var require_set = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSet = class _YAMLSet extends YAMLMap.YAMLMap {
+      constructor(schema) {
+        super(schema);
+        this.tag = _YAMLSet.tag;
+      }
+      add(key) {
+        let pair2;
+        if (identity.isPair(key))
+          pair2 = key;
+        else if (key && typeof key === "object" && "key" in key && "value" in key && key.value === null)
+          pair2 = new Pair.Pair(key.key, null);
+        else
+          pair2 = new Pair.Pair(key, null);
+        const prev = YAMLMap.findPair(this.items, pair2.key);
+        if (!prev)
+          this.items.push(pair2);
+      }
+      /**
+       * If `keepPair` is `true`, returns the Pair matching `key`.
+       * Otherwise, returns the value of that Pair's key.
+       */
+      get(key, keepPair) {
+        const pair2 = YAMLMap.findPair(this.items, key);
+        return !keepPair && identity.isPair(pair2) ? identity.isScalar(pair2.key) ? pair2.key.value : pair2.key : pair2;
+      }
+      set(key, value2) {
+        if (typeof value2 !== "boolean")
+          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value2}`);
+        const prev = YAMLMap.findPair(this.items, key);
+        if (prev && !value2) {
+          this.items.splice(this.items.indexOf(prev), 1);
+        } else if (!prev && value2) {
+          this.items.push(new Pair.Pair(key));
+        }
+      }
+      toJSON(_, ctx) {
+        return super.toJSON(_, ctx, Set);
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        if (this.hasAllNullValues(true))
+          return super.toString(Object.assign({}, ctx, { allNullValues: true }), onComment, onChompKeep);
+        else
+          throw new Error("Set items must all have null values");
+      }
+      static from(schema, iterable, ctx) {
+        const { replacer } = ctx;
+        const set3 = new this(schema);
+        if (iterable && Symbol.iterator in Object(iterable))
+          for (let value2 of iterable) {
+            if (typeof replacer === "function")
+              value2 = replacer.call(iterable, value2, value2);
+            set3.items.push(Pair.createPair(value2, null, ctx));
+          }
+        return set3;
+      }
+    };
+    YAMLSet.tag = "tag:yaml.org,2002:set";
+    var set2 = {
+      collection: "map",
+      identify: (value2) => value2 instanceof Set,
+      nodeClass: YAMLSet,
+      default: false,
+      tag: "tag:yaml.org,2002:set",
+      createNode: (schema, iterable, ctx) => YAMLSet.from(schema, iterable, ctx),
+      resolve(map5, onError) {
+        if (identity.isMap(map5)) {
+          if (map5.hasAllNullValues(true))
+            return Object.assign(new YAMLSet(), map5);
+          else
+            onError("Set items must all have null values");
+        } else
+          onError("Expected a mapping for this tag");
+        return map5;
+      }
+    };
+    exports.YAMLSet = YAMLSet;
+    exports.set = set2;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+var require_timestamp = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    function parseSexagesimal(str, asBigInt) {
+      const sign = str[0];
+      const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
+      const num = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
+      return sign === "-" ? num(-1) * res : res;
+    }
+    function stringifySexagesimal(node3) {
+      let { value: value2 } = node3;
+      let num = (n) => n;
+      if (typeof value2 === "bigint")
+        num = (n) => BigInt(n);
+      else if (isNaN(value2) || !isFinite(value2))
+        return stringifyNumber.stringifyNumber(node3);
+      let sign = "";
+      if (value2 < 0) {
+        sign = "-";
+        value2 *= num(-1);
+      }
+      const _60 = num(60);
+      const parts = [value2 % _60];
+      if (value2 < 60) {
+        parts.unshift(0);
+      } else {
+        value2 = (value2 - parts[0]) / _60;
+        parts.unshift(value2 % _60);
+        if (value2 >= 60) {
+          value2 = (value2 - parts[0]) / _60;
+          parts.unshift(value2);
+        }
+      }
+      return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
+    }
+    var intTime = {
+      identify: (value2) => typeof value2 === "bigint" || Number.isInteger(value2),
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "TIME",
+      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
+      resolve: (str, _onError, { intAsBigInt }) => parseSexagesimal(str, intAsBigInt),
+      stringify: stringifySexagesimal
+    };
+    var floatTime = {
+      identify: (value2) => typeof value2 === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "TIME",
+      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
+      resolve: (str) => parseSexagesimal(str, false),
+      stringify: stringifySexagesimal
+    };
+    var timestamp = {
+      identify: (value2) => value2 instanceof Date,
+      default: true,
+      tag: "tag:yaml.org,2002:timestamp",
+      // If the time zone is omitted, the timestamp is assumed to be specified in UTC. The time part
+      // may be omitted altogether, resulting in a date format. In such a case, the time part is
+      // assumed to be 00:00:00Z (start of day, UTC).
+      test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
+      resolve(str) {
+        const match = str.match(timestamp.test);
+        if (!match)
+          throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
+        const [, year, month, day, hour, minute, second] = match.map(Number);
+        const millisec = match[7] ? Number((match[7] + "00").substr(1, 3)) : 0;
+        let date5 = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
+        const tz = match[8];
+        if (tz && tz !== "Z") {
+          let d = parseSexagesimal(tz, false);
+          if (Math.abs(d) < 30)
+            d *= 60;
+          date5 -= 6e4 * d;
+        }
+        return new Date(date5);
+      },
+      stringify: ({ value: value2 }) => value2?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
+    };
+    exports.floatTime = floatTime;
+    exports.intTime = intTime;
+    exports.timestamp = timestamp;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+var require_schema3 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+    "use strict";
+    var map5 = require_map();
+    var _null4 = require_null();
+    var seq = require_seq();
+    var string4 = require_string();
+    var binary = require_binary();
+    var bool = require_bool2();
+    var float = require_float2();
+    var int2 = require_int2();
+    var merge2 = require_merge();
+    var omap = require_omap();
+    var pairs = require_pairs();
+    var set2 = require_set();
+    var timestamp = require_timestamp();
+    var schema = [
+      map5.map,
+      seq.seq,
+      string4.string,
+      _null4.nullTag,
+      bool.trueTag,
+      bool.falseTag,
+      int2.intBin,
+      int2.intOct,
+      int2.int,
+      int2.intHex,
+      float.floatNaN,
+      float.floatExp,
+      float.float,
+      binary.binary,
+      merge2.merge,
+      omap.omap,
+      pairs.pairs,
+      set2.set,
+      timestamp.intTime,
+      timestamp.floatTime,
+      timestamp.timestamp
+    ];
+    exports.schema = schema;
+  }
+});
+
+// node_modules/yaml/dist/schema/tags.js
+var require_tags = __commonJS({
+  "node_modules/yaml/dist/schema/tags.js"(exports) {
+    "use strict";
+    var map5 = require_map();
+    var _null4 = require_null();
+    var seq = require_seq();
+    var string4 = require_string();
+    var bool = require_bool();
+    var float = require_float();
+    var int2 = require_int();
+    var schema = require_schema();
+    var schema$1 = require_schema2();
+    var binary = require_binary();
+    var merge2 = require_merge();
+    var omap = require_omap();
+    var pairs = require_pairs();
+    var schema$2 = require_schema3();
+    var set2 = require_set();
+    var timestamp = require_timestamp();
+    var schemas = /* @__PURE__ */ new Map([
+      ["core", schema.schema],
+      ["failsafe", [map5.map, seq.seq, string4.string]],
+      ["json", schema$1.schema],
+      ["yaml11", schema$2.schema],
+      ["yaml-1.1", schema$2.schema]
+    ]);
+    var tagsByName = {
+      binary: binary.binary,
+      bool: bool.boolTag,
+      float: float.float,
+      floatExp: float.floatExp,
+      floatNaN: float.floatNaN,
+      floatTime: timestamp.floatTime,
+      int: int2.int,
+      intHex: int2.intHex,
+      intOct: int2.intOct,
+      intTime: timestamp.intTime,
+      map: map5.map,
+      merge: merge2.merge,
+      null: _null4.nullTag,
+      omap: omap.omap,
+      pairs: pairs.pairs,
+      seq: seq.seq,
+      set: set2.set,
+      timestamp: timestamp.timestamp
+    };
+    var coreKnownTags = {
+      "tag:yaml.org,2002:binary": binary.binary,
+      "tag:yaml.org,2002:merge": merge2.merge,
+      "tag:yaml.org,2002:omap": omap.omap,
+      "tag:yaml.org,2002:pairs": pairs.pairs,
+      "tag:yaml.org,2002:set": set2.set,
+      "tag:yaml.org,2002:timestamp": timestamp.timestamp
+    };
+    function getTags(customTags, schemaName, addMergeTag) {
+      const schemaTags = schemas.get(schemaName);
+      if (schemaTags && !customTags) {
+        return addMergeTag && !schemaTags.includes(merge2.merge) ? schemaTags.concat(merge2.merge) : schemaTags.slice();
+      }
+      let tags = schemaTags;
+      if (!tags) {
+        if (Array.isArray(customTags))
+          tags = [];
+        else {
+          const keys = Array.from(schemas.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
+          throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
+        }
+      }
+      if (Array.isArray(customTags)) {
+        for (const tag of customTags)
+          tags = tags.concat(tag);
+      } else if (typeof customTags === "function") {
+        tags = customTags(tags.slice());
+      }
+      if (addMergeTag)
+        tags = tags.concat(merge2.merge);
+      return tags.reduce((tags2, tag) => {
+        const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
+        if (!tagObj) {
+          const tagName = JSON.stringify(tag);
+          const keys = Object.keys(tagsByName).map((key) => JSON.stringify(key)).join(", ");
+          throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
+        }
+        if (!tags2.includes(tagObj))
+          tags2.push(tagObj);
+        return tags2;
+      }, []);
+    }
+    exports.coreKnownTags = coreKnownTags;
+    exports.getTags = getTags;
+  }
+});
+
+// node_modules/yaml/dist/schema/Schema.js
+var require_Schema = __commonJS({
+  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var map5 = require_map();
+    var seq = require_seq();
+    var string4 = require_string();
+    var tags = require_tags();
+    var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+    var Schema = class _Schema {
+      constructor({ compat, customTags, merge: merge2, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
+        this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
+        this.name = typeof schema === "string" && schema || "core";
+        this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
+        this.tags = tags.getTags(customTags, this.name, merge2);
+        this.toStringOptions = toStringDefaults ?? null;
+        Object.defineProperty(this, identity.MAP, { value: map5.map });
+        Object.defineProperty(this, identity.SCALAR, { value: string4.string });
+        Object.defineProperty(this, identity.SEQ, { value: seq.seq });
+        this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
+      }
+      clone() {
+        const copy = Object.create(_Schema.prototype, Object.getOwnPropertyDescriptors(this));
+        copy.tags = this.tags.slice();
+        return copy;
+      }
+    };
+    exports.Schema = Schema;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyDocument.js
+var require_stringifyDocument = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var stringify = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyDocument(doc, options) {
+      const lines = [];
+      let hasDirectives = options.directives === true;
+      if (options.directives !== false && doc.directives) {
+        const dir = doc.directives.toString(doc);
+        if (dir) {
+          lines.push(dir);
+          hasDirectives = true;
+        } else if (doc.directives.docStart)
+          hasDirectives = true;
+      }
+      if (hasDirectives)
+        lines.push("---");
+      const ctx = stringify.createStringifyContext(doc, options);
+      const { commentString } = ctx.options;
+      if (doc.commentBefore) {
+        if (lines.length !== 1)
+          lines.unshift("");
+        const cs = commentString(doc.commentBefore);
+        lines.unshift(stringifyComment.indentComment(cs, ""));
+      }
+      let chompKeep = false;
+      let contentComment = null;
+      if (doc.contents) {
+        if (identity.isNode(doc.contents)) {
+          if (doc.contents.spaceBefore && hasDirectives)
+            lines.push("");
+          if (doc.contents.commentBefore) {
+            const cs = commentString(doc.contents.commentBefore);
+            lines.push(stringifyComment.indentComment(cs, ""));
+          }
+          ctx.forceBlockIndent = !!doc.comment;
+          contentComment = doc.contents.comment;
+        }
+        const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
+        let body = stringify.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        if (contentComment)
+          body += stringifyComment.lineComment(body, "", commentString(contentComment));
+        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
+          lines[lines.length - 1] = `--- ${body}`;
+        } else
+          lines.push(body);
+      } else {
+        lines.push(stringify.stringify(doc.contents, ctx));
+      }
+      if (doc.directives?.docEnd) {
+        if (doc.comment) {
+          const cs = commentString(doc.comment);
+          if (cs.includes("\n")) {
+            lines.push("...");
+            lines.push(stringifyComment.indentComment(cs, ""));
+          } else {
+            lines.push(`... ${cs}`);
+          }
+        } else {
+          lines.push("...");
+        }
+      } else {
+        let dc = doc.comment;
+        if (dc && chompKeep)
+          dc = dc.replace(/^\n+/, "");
+        if (dc) {
+          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
+            lines.push("");
+          lines.push(stringifyComment.indentComment(commentString(dc), ""));
+        }
+      }
+      return lines.join("\n") + "\n";
+    }
+    exports.stringifyDocument = stringifyDocument;
+  }
+});
+
+// node_modules/yaml/dist/doc/Document.js
+var require_Document = __commonJS({
+  "node_modules/yaml/dist/doc/Document.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var Collection = require_Collection();
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var toJS = require_toJS();
+    var Schema = require_Schema();
+    var stringifyDocument = require_stringifyDocument();
+    var anchors = require_anchors();
+    var applyReviver = require_applyReviver();
+    var createNode = require_createNode();
+    var directives = require_directives();
+    var Document = class _Document {
+      constructor(value2, replacer, options) {
+        this.commentBefore = null;
+        this.comment = null;
+        this.errors = [];
+        this.warnings = [];
+        Object.defineProperty(this, identity.NODE_TYPE, { value: identity.DOC });
+        let _replacer = null;
+        if (typeof replacer === "function" || Array.isArray(replacer)) {
+          _replacer = replacer;
+        } else if (options === void 0 && replacer) {
+          options = replacer;
+          replacer = void 0;
+        }
+        const opt = Object.assign({
+          intAsBigInt: false,
+          keepSourceTokens: false,
+          logLevel: "warn",
+          prettyErrors: true,
+          strict: true,
+          stringKeys: false,
+          uniqueKeys: true,
+          version: "1.2"
+        }, options);
+        this.options = opt;
+        let { version: version2 } = opt;
+        if (options?._directives) {
+          this.directives = options._directives.atDocument();
+          if (this.directives.yaml.explicit)
+            version2 = this.directives.yaml.version;
+        } else
+          this.directives = new directives.Directives({ version: version2 });
+        this.setSchema(version2, options);
+        this.contents = value2 === void 0 ? null : this.createNode(value2, _replacer, options);
+      }
+      /**
+       * Create a deep copy of this Document and its contents.
+       *
+       * Custom Node values that inherit from `Object` still refer to their original instances.
+       */
+      clone() {
+        const copy = Object.create(_Document.prototype, {
+          [identity.NODE_TYPE]: { value: identity.DOC }
+        });
+        copy.commentBefore = this.commentBefore;
+        copy.comment = this.comment;
+        copy.errors = this.errors.slice();
+        copy.warnings = this.warnings.slice();
+        copy.options = Object.assign({}, this.options);
+        if (this.directives)
+          copy.directives = this.directives.clone();
+        copy.schema = this.schema.clone();
+        copy.contents = identity.isNode(this.contents) ? this.contents.clone(copy.schema) : this.contents;
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /** Adds a value to the document. */
+      add(value2) {
+        if (assertCollection(this.contents))
+          this.contents.add(value2);
+      }
+      /** Adds a value to the document. */
+      addIn(path, value2) {
+        if (assertCollection(this.contents))
+          this.contents.addIn(path, value2);
+      }
+      /**
+       * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
+       *
+       * If `node` already has an anchor, `name` is ignored.
+       * Otherwise, the `node.anchor` value will be set to `name`,
+       * or if an anchor with that name is already present in the document,
+       * `name` will be used as a prefix for a new unique anchor.
+       * If `name` is undefined, the generated anchor will use 'a' as a prefix.
+       */
+      createAlias(node3, name) {
+        if (!node3.anchor) {
+          const prev = anchors.anchorNames(this);
+          node3.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          !name || prev.has(name) ? anchors.findNewAnchor(name || "a", prev) : name;
+        }
+        return new Alias.Alias(node3.anchor);
+      }
+      createNode(value2, replacer, options) {
+        let _replacer = void 0;
+        if (typeof replacer === "function") {
+          value2 = replacer.call({ "": value2 }, "", value2);
+          _replacer = replacer;
+        } else if (Array.isArray(replacer)) {
+          const keyToStr = (v) => typeof v === "number" || v instanceof String || v instanceof Number;
+          const asStr = replacer.filter(keyToStr).map(String);
+          if (asStr.length > 0)
+            replacer = replacer.concat(asStr);
+          _replacer = replacer;
+        } else if (options === void 0 && replacer) {
+          options = replacer;
+          replacer = void 0;
+        }
+        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options ?? {};
+        const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
+          this,
+          // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          anchorPrefix || "a"
+        );
+        const ctx = {
+          aliasDuplicateObjects: aliasDuplicateObjects ?? true,
+          keepUndefined: keepUndefined ?? false,
+          onAnchor,
+          onTagObj,
+          replacer: _replacer,
+          schema: this.schema,
+          sourceObjects
+        };
+        const node3 = createNode.createNode(value2, tag, ctx);
+        if (flow && identity.isCollection(node3))
+          node3.flow = true;
+        setAnchors();
+        return node3;
+      }
+      /**
+       * Convert a key and a value into a `Pair` using the current schema,
+       * recursively wrapping all values as `Scalar` or `Collection` nodes.
+       */
+      createPair(key, value2, options = {}) {
+        const k = this.createNode(key, null, options);
+        const v = this.createNode(value2, null, options);
+        return new Pair.Pair(k, v);
+      }
+      /**
+       * Removes a value from the document.
+       * @returns `true` if the item was found and removed.
+       */
+      delete(key) {
+        return assertCollection(this.contents) ? this.contents.delete(key) : false;
+      }
+      /**
+       * Removes a value from the document.
+       * @returns `true` if the item was found and removed.
+       */
+      deleteIn(path) {
+        if (Collection.isEmptyPath(path)) {
+          if (this.contents == null)
+            return false;
+          this.contents = null;
+          return true;
+        }
+        return assertCollection(this.contents) ? this.contents.deleteIn(path) : false;
+      }
+      /**
+       * Returns item at `key`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      get(key, keepScalar) {
+        return identity.isCollection(this.contents) ? this.contents.get(key, keepScalar) : void 0;
+      }
+      /**
+       * Returns item at `path`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      getIn(path, keepScalar) {
+        if (Collection.isEmptyPath(path))
+          return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path, keepScalar) : void 0;
+      }
+      /**
+       * Checks if the document includes a value with the key `key`.
+       */
+      has(key) {
+        return identity.isCollection(this.contents) ? this.contents.has(key) : false;
+      }
+      /**
+       * Checks if the document includes a value at `path`.
+       */
+      hasIn(path) {
+        if (Collection.isEmptyPath(path))
+          return this.contents !== void 0;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path) : false;
+      }
+      /**
+       * Sets a value in this document. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      set(key, value2) {
+        if (this.contents == null) {
+          this.contents = Collection.collectionFromPath(this.schema, [key], value2);
+        } else if (assertCollection(this.contents)) {
+          this.contents.set(key, value2);
+        }
+      }
+      /**
+       * Sets a value in this document. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      setIn(path, value2) {
+        if (Collection.isEmptyPath(path)) {
+          this.contents = value2;
+        } else if (this.contents == null) {
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path), value2);
+        } else if (assertCollection(this.contents)) {
+          this.contents.setIn(path, value2);
+        }
+      }
+      /**
+       * Change the YAML version and schema used by the document.
+       * A `null` version disables support for directives, explicit tags, anchors, and aliases.
+       * It also requires the `schema` option to be given as a `Schema` instance value.
+       *
+       * Overrides all previously set schema options.
+       */
+      setSchema(version2, options = {}) {
+        if (typeof version2 === "number")
+          version2 = String(version2);
+        let opt;
+        switch (version2) {
+          case "1.1":
+            if (this.directives)
+              this.directives.yaml.version = "1.1";
+            else
+              this.directives = new directives.Directives({ version: "1.1" });
+            opt = { resolveKnownTags: false, schema: "yaml-1.1" };
+            break;
+          case "1.2":
+          case "next":
+            if (this.directives)
+              this.directives.yaml.version = version2;
+            else
+              this.directives = new directives.Directives({ version: version2 });
+            opt = { resolveKnownTags: true, schema: "core" };
+            break;
+          case null:
+            if (this.directives)
+              delete this.directives;
+            opt = null;
+            break;
+          default: {
+            const sv = JSON.stringify(version2);
+            throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
+          }
+        }
+        if (options.schema instanceof Object)
+          this.schema = options.schema;
+        else if (opt)
+          this.schema = new Schema.Schema(Object.assign(opt, options));
+        else
+          throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
+      }
+      // json & jsonArg are only used from toJSON()
+      toJS({ json: json2, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+        const ctx = {
+          anchors: /* @__PURE__ */ new Map(),
+          doc: this,
+          keep: !json2,
+          mapAsMap: mapAsMap === true,
+          mapKeyWarned: false,
+          maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
+        };
+        const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
+        if (typeof onAnchor === "function")
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
+        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
+      }
+      /**
+       * A JSON representation of the document `contents`.
+       *
+       * @param jsonArg Used by `JSON.stringify` to indicate the array index or
+       *   property name.
+       */
+      toJSON(jsonArg, onAnchor) {
+        return this.toJS({ json: true, jsonArg, mapAsMap: false, onAnchor });
+      }
+      /** A YAML representation of the document. */
+      toString(options = {}) {
+        if (this.errors.length > 0)
+          throw new Error("Document with errors cannot be stringified");
+        if ("indent" in options && (!Number.isInteger(options.indent) || Number(options.indent) <= 0)) {
+          const s = JSON.stringify(options.indent);
+          throw new Error(`"indent" option must be a positive integer, not ${s}`);
+        }
+        return stringifyDocument.stringifyDocument(this, options);
+      }
+    };
+    function assertCollection(contents) {
+      if (identity.isCollection(contents))
+        return true;
+      throw new Error("Expected a YAML collection as document contents");
+    }
+    exports.Document = Document;
+  }
+});
+
+// node_modules/yaml/dist/errors.js
+var require_errors = __commonJS({
+  "node_modules/yaml/dist/errors.js"(exports) {
+    "use strict";
+    var YAMLError = class extends Error {
+      constructor(name, pos, code3, message) {
+        super();
+        this.name = name;
+        this.code = code3;
+        this.message = message;
+        this.pos = pos;
+      }
+    };
+    var YAMLParseError = class extends YAMLError {
+      constructor(pos, code3, message) {
+        super("YAMLParseError", pos, code3, message);
+      }
+    };
+    var YAMLWarning = class extends YAMLError {
+      constructor(pos, code3, message) {
+        super("YAMLWarning", pos, code3, message);
+      }
+    };
+    var prettifyError2 = (src, lc) => (error62) => {
+      if (error62.pos[0] === -1)
+        return;
+      error62.linePos = error62.pos.map((pos) => lc.linePos(pos));
+      const { line, col } = error62.linePos[0];
+      error62.message += ` at line ${line}, column ${col}`;
+      let ci = col - 1;
+      let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
+      if (ci >= 60 && lineStr.length > 80) {
+        const trimStart = Math.min(ci - 39, lineStr.length - 79);
+        lineStr = "\u2026" + lineStr.substring(trimStart);
+        ci -= trimStart - 1;
+      }
+      if (lineStr.length > 80)
+        lineStr = lineStr.substring(0, 79) + "\u2026";
+      if (line > 1 && /^ *$/.test(lineStr.substring(0, ci))) {
+        let prev = src.substring(lc.lineStarts[line - 2], lc.lineStarts[line - 1]);
+        if (prev.length > 80)
+          prev = prev.substring(0, 79) + "\u2026\n";
+        lineStr = prev + lineStr;
+      }
+      if (/[^ ]/.test(lineStr)) {
+        let count2 = 1;
+        const end = error62.linePos[1];
+        if (end?.line === line && end.col > col) {
+          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
+        }
+        const pointer = " ".repeat(ci) + "^".repeat(count2);
+        error62.message += `:
+
+${lineStr}
+${pointer}
+`;
+      }
+    };
+    exports.YAMLError = YAMLError;
+    exports.YAMLParseError = YAMLParseError;
+    exports.YAMLWarning = YAMLWarning;
+    exports.prettifyError = prettifyError2;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-props.js
+var require_resolve_props = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+    "use strict";
+    function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
+      let spaceBefore = false;
+      let atNewline = startOnNewline;
+      let hasSpace = startOnNewline;
+      let comment = "";
+      let commentSep = "";
+      let hasNewline = false;
+      let reqSpace = false;
+      let tab = null;
+      let anchor2 = null;
+      let tag = null;
+      let newlineAfterProp = null;
+      let comma = null;
+      let found = null;
+      let start = null;
+      for (const token of tokens) {
+        if (reqSpace) {
+          if (token.type !== "space" && token.type !== "newline" && token.type !== "comma")
+            onError(token.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+          reqSpace = false;
+        }
+        if (tab) {
+          if (atNewline && token.type !== "comment" && token.type !== "newline") {
+            onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
+          }
+          tab = null;
+        }
+        switch (token.type) {
+          case "space":
+            if (!flow && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
+              tab = token;
+            }
+            hasSpace = true;
+            break;
+          case "comment": {
+            if (!hasSpace)
+              onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+            const cb = token.source.substring(1) || " ";
+            if (!comment)
+              comment = cb;
+            else
+              comment += commentSep + cb;
+            commentSep = "";
+            atNewline = false;
+            break;
+          }
+          case "newline":
+            if (atNewline) {
+              if (comment)
+                comment += token.source;
+              else if (!found || indicator !== "seq-item-ind")
+                spaceBefore = true;
+            } else
+              commentSep += token.source;
+            atNewline = true;
+            hasNewline = true;
+            if (anchor2 || tag)
+              newlineAfterProp = token;
+            hasSpace = true;
+            break;
+          case "anchor":
+            if (anchor2)
+              onError(token, "MULTIPLE_ANCHORS", "A node can have at most one anchor");
+            if (token.source.endsWith(":"))
+              onError(token.offset + token.source.length - 1, "BAD_ALIAS", "Anchor ending in : is ambiguous", true);
+            anchor2 = token;
+            start ?? (start = token.offset);
+            atNewline = false;
+            hasSpace = false;
+            reqSpace = true;
+            break;
+          case "tag": {
+            if (tag)
+              onError(token, "MULTIPLE_TAGS", "A node can have at most one tag");
+            tag = token;
+            start ?? (start = token.offset);
+            atNewline = false;
+            hasSpace = false;
+            reqSpace = true;
+            break;
+          }
+          case indicator:
+            if (anchor2 || tag)
+              onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
+            if (found)
+              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow ?? "collection"}`);
+            found = token;
+            atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
+            hasSpace = false;
+            break;
+          case "comma":
+            if (flow) {
+              if (comma)
+                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow}`);
+              comma = token;
+              atNewline = false;
+              hasSpace = false;
+              break;
+            }
+          // else fallthrough
+          default:
+            onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.type} token`);
+            atNewline = false;
+            hasSpace = false;
+        }
+      }
+      const last = tokens[tokens.length - 1];
+      const end = last ? last.offset + last.source.length : offset;
+      if (reqSpace && next && next.type !== "space" && next.type !== "newline" && next.type !== "comma" && (next.type !== "scalar" || next.source !== "")) {
+        onError(next.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+      }
+      if (tab && (atNewline && tab.indent <= parentIndent || next?.type === "block-map" || next?.type === "block-seq"))
+        onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
+      return {
+        comma,
+        found,
+        spaceBefore,
+        comment,
+        hasNewline,
+        anchor: anchor2,
+        tag,
+        newlineAfterProp,
+        end,
+        start: start ?? end
+      };
+    }
+    exports.resolveProps = resolveProps;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-contains-newline.js
+var require_util_contains_newline = __commonJS({
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+    "use strict";
+    function containsNewline(key) {
+      if (!key)
+        return null;
+      switch (key.type) {
+        case "alias":
+        case "scalar":
+        case "double-quoted-scalar":
+        case "single-quoted-scalar":
+          if (key.source.includes("\n"))
+            return true;
+          if (key.end) {
+            for (const st of key.end)
+              if (st.type === "newline")
+                return true;
+          }
+          return false;
+        case "flow-collection":
+          for (const it of key.items) {
+            for (const st of it.start)
+              if (st.type === "newline")
+                return true;
+            if (it.sep) {
+              for (const st of it.sep)
+                if (st.type === "newline")
+                  return true;
+            }
+            if (containsNewline(it.key) || containsNewline(it.value))
+              return true;
+          }
+          return false;
+        default:
+          return true;
+      }
+    }
+    exports.containsNewline = containsNewline;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-flow-indent-check.js
+var require_util_flow_indent_check = __commonJS({
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+    "use strict";
+    var utilContainsNewline = require_util_contains_newline();
+    function flowIndentCheck(indent, fc, onError) {
+      if (fc?.type === "flow-collection") {
+        const end = fc.end[0];
+        if (end.indent === indent && (end.source === "]" || end.source === "}") && utilContainsNewline.containsNewline(fc)) {
+          const msg = "Flow end indicator should be more indented than parent";
+          onError(end, "BAD_INDENT", msg, true);
+        }
+      }
+    }
+    exports.flowIndentCheck = flowIndentCheck;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-map-includes.js
+var require_util_map_includes = __commonJS({
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    function mapIncludes(ctx, items, search) {
+      const { uniqueKeys } = ctx.options;
+      if (uniqueKeys === false)
+        return false;
+      const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity.isScalar(a) && identity.isScalar(b) && a.value === b.value;
+      return items.some((pair2) => isEqual(pair2.key, search));
+    }
+    exports.mapIncludes = mapIncludes;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-map.js
+var require_resolve_block_map = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+    "use strict";
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var resolveProps = require_resolve_props();
+    var utilContainsNewline = require_util_contains_newline();
+    var utilFlowIndentCheck = require_util_flow_indent_check();
+    var utilMapIncludes = require_util_map_includes();
+    var startColMsg = "All mapping items must start at the same column";
+    function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
+      const NodeClass = tag?.nodeClass ?? YAMLMap.YAMLMap;
+      const map5 = new NodeClass(ctx.schema);
+      if (ctx.atRoot)
+        ctx.atRoot = false;
+      let offset = bm.offset;
+      let commentEnd = null;
+      for (const collItem of bm.items) {
+        const { start, key, sep: sep2, value: value2 } = collItem;
+        const keyProps = resolveProps.resolveProps(start, {
+          indicator: "explicit-key-ind",
+          next: key ?? sep2?.[0],
+          offset,
+          onError,
+          parentIndent: bm.indent,
+          startOnNewline: true
+        });
+        const implicitKey = !keyProps.found;
+        if (implicitKey) {
+          if (key) {
+            if (key.type === "block-seq")
+              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key");
+            else if ("indent" in key && key.indent !== bm.indent)
+              onError(offset, "BAD_INDENT", startColMsg);
+          }
+          if (!keyProps.anchor && !keyProps.tag && !sep2) {
+            commentEnd = keyProps.end;
+            if (keyProps.comment) {
+              if (map5.comment)
+                map5.comment += "\n" + keyProps.comment;
+              else
+                map5.comment = keyProps.comment;
+            }
+            continue;
+          }
+          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key)) {
+            onError(key ?? start[start.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
+          }
+        } else if (keyProps.found?.indent !== bm.indent) {
+          onError(offset, "BAD_INDENT", startColMsg);
+        }
+        ctx.atKey = true;
+        const keyStart = keyProps.end;
+        const keyNode = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
+        if (ctx.schema.compat)
+          utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
+        ctx.atKey = false;
+        if (utilMapIncludes.mapIncludes(ctx, map5.items, keyNode))
+          onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
+        const valueProps = resolveProps.resolveProps(sep2 ?? [], {
+          indicator: "map-value-ind",
+          next: value2,
+          offset: keyNode.range[2],
+          onError,
+          parentIndent: bm.indent,
+          startOnNewline: !key || key.type === "block-scalar"
+        });
+        offset = valueProps.end;
+        if (valueProps.found) {
+          if (implicitKey) {
+            if (value2?.type === "block-map" && !valueProps.hasNewline)
+              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
+            if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
+              onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
+          }
+          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : composeEmptyNode(ctx, offset, sep2, null, valueProps, onError);
+          if (ctx.schema.compat)
+            utilFlowIndentCheck.flowIndentCheck(bm.indent, value2, onError);
+          offset = valueNode.range[2];
+          const pair2 = new Pair.Pair(keyNode, valueNode);
+          if (ctx.options.keepSourceTokens)
+            pair2.srcToken = collItem;
+          map5.items.push(pair2);
+        } else {
+          if (implicitKey)
+            onError(keyNode.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
+          if (valueProps.comment) {
+            if (keyNode.comment)
+              keyNode.comment += "\n" + valueProps.comment;
+            else
+              keyNode.comment = valueProps.comment;
+          }
+          const pair2 = new Pair.Pair(keyNode);
+          if (ctx.options.keepSourceTokens)
+            pair2.srcToken = collItem;
+          map5.items.push(pair2);
+        }
+      }
+      if (commentEnd && commentEnd < offset)
+        onError(commentEnd, "IMPOSSIBLE", "Map comment with trailing content");
+      map5.range = [bm.offset, offset, commentEnd ?? offset];
+      return map5;
+    }
+    exports.resolveBlockMap = resolveBlockMap;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-seq.js
+var require_resolve_block_seq = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+    "use strict";
+    var YAMLSeq = require_YAMLSeq();
+    var resolveProps = require_resolve_props();
+    var utilFlowIndentCheck = require_util_flow_indent_check();
+    function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
+      const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
+      const seq = new NodeClass(ctx.schema);
+      if (ctx.atRoot)
+        ctx.atRoot = false;
+      if (ctx.atKey)
+        ctx.atKey = false;
+      let offset = bs.offset;
+      let commentEnd = null;
+      for (const { start, value: value2 } of bs.items) {
+        const props = resolveProps.resolveProps(start, {
+          indicator: "seq-item-ind",
+          next: value2,
+          offset,
+          onError,
+          parentIndent: bs.indent,
+          startOnNewline: true
+        });
+        if (!props.found) {
+          if (props.anchor || props.tag || value2) {
+            if (value2?.type === "block-seq")
+              onError(props.end, "BAD_INDENT", "All sequence items must start at the same column");
+            else
+              onError(offset, "MISSING_CHAR", "Sequence item without - indicator");
+          } else {
+            commentEnd = props.end;
+            if (props.comment)
+              seq.comment = props.comment;
+            continue;
+          }
+        }
+        const node3 = value2 ? composeNode(ctx, value2, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
+        if (ctx.schema.compat)
+          utilFlowIndentCheck.flowIndentCheck(bs.indent, value2, onError);
+        offset = node3.range[2];
+        seq.items.push(node3);
+      }
+      seq.range = [bs.offset, offset, commentEnd ?? offset];
+      return seq;
+    }
+    exports.resolveBlockSeq = resolveBlockSeq;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-end.js
+var require_resolve_end = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+    "use strict";
+    function resolveEnd(end, offset, reqSpace, onError) {
+      let comment = "";
+      if (end) {
+        let hasSpace = false;
+        let sep2 = "";
+        for (const token of end) {
+          const { source, type } = token;
+          switch (type) {
+            case "space":
+              hasSpace = true;
+              break;
+            case "comment": {
+              if (reqSpace && !hasSpace)
+                onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+              const cb = source.substring(1) || " ";
+              if (!comment)
+                comment = cb;
+              else
+                comment += sep2 + cb;
+              sep2 = "";
+              break;
+            }
+            case "newline":
+              if (comment)
+                sep2 += source;
+              hasSpace = true;
+              break;
+            default:
+              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${type} at node end`);
+          }
+          offset += source.length;
+        }
+      }
+      return { comment, offset };
+    }
+    exports.resolveEnd = resolveEnd;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-flow-collection.js
+var require_resolve_flow_collection = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var resolveEnd = require_resolve_end();
+    var resolveProps = require_resolve_props();
+    var utilContainsNewline = require_util_contains_newline();
+    var utilMapIncludes = require_util_map_includes();
+    var blockMsg = "Block collections are not allowed within flow collections";
+    var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
+    function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
+      const isMap2 = fc.start.source === "{";
+      const fcName = isMap2 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const coll = new NodeClass(ctx.schema);
+      coll.flow = true;
+      const atRoot = ctx.atRoot;
+      if (atRoot)
+        ctx.atRoot = false;
+      if (ctx.atKey)
+        ctx.atKey = false;
+      let offset = fc.offset + fc.start.source.length;
+      for (let i = 0; i < fc.items.length; ++i) {
+        const collItem = fc.items[i];
+        const { start, key, sep: sep2, value: value2 } = collItem;
+        const props = resolveProps.resolveProps(start, {
+          flow: fcName,
+          indicator: "explicit-key-ind",
+          next: key ?? sep2?.[0],
+          offset,
+          onError,
+          parentIndent: fc.indent,
+          startOnNewline: false
+        });
+        if (!props.found) {
+          if (!props.anchor && !props.tag && !sep2 && !value2) {
+            if (i === 0 && props.comma)
+              onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
+            else if (i < fc.items.length - 1)
+              onError(props.start, "UNEXPECTED_TOKEN", `Unexpected empty item in ${fcName}`);
+            if (props.comment) {
+              if (coll.comment)
+                coll.comment += "\n" + props.comment;
+              else
+                coll.comment = props.comment;
+            }
+            offset = props.end;
+            continue;
+          }
+          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+            onError(
+              key,
+              // checked by containsNewline()
+              "MULTILINE_IMPLICIT_KEY",
+              "Implicit keys of flow sequence pairs need to be on a single line"
+            );
+        }
+        if (i === 0) {
+          if (props.comma)
+            onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
+        } else {
+          if (!props.comma)
+            onError(props.start, "MISSING_CHAR", `Missing , between ${fcName} items`);
+          if (props.comment) {
+            let prevItemComment = "";
+            loop: for (const st of start) {
+              switch (st.type) {
+                case "comma":
+                case "space":
+                  break;
+                case "comment":
+                  prevItemComment = st.source.substring(1);
+                  break loop;
+                default:
+                  break loop;
+              }
+            }
+            if (prevItemComment) {
+              let prev = coll.items[coll.items.length - 1];
+              if (identity.isPair(prev))
+                prev = prev.value ?? prev.key;
+              if (prev.comment)
+                prev.comment += "\n" + prevItemComment;
+              else
+                prev.comment = prevItemComment;
+              props.comment = props.comment.substring(prevItemComment.length + 1);
+            }
+          }
+        }
+        if (!isMap2 && !sep2 && !props.found) {
+          const valueNode = value2 ? composeNode(ctx, value2, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
+          coll.items.push(valueNode);
+          offset = valueNode.range[2];
+          if (isBlock(value2))
+            onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
+        } else {
+          ctx.atKey = true;
+          const keyStart = props.end;
+          const keyNode = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
+          if (isBlock(key))
+            onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
+          ctx.atKey = false;
+          const valueProps = resolveProps.resolveProps(sep2 ?? [], {
+            flow: fcName,
+            indicator: "map-value-ind",
+            next: value2,
+            offset: keyNode.range[2],
+            onError,
+            parentIndent: fc.indent,
+            startOnNewline: false
+          });
+          if (valueProps.found) {
+            if (!isMap2 && !props.found && ctx.options.strict) {
+              if (sep2)
+                for (const st of sep2) {
+                  if (st === valueProps.found)
+                    break;
+                  if (st.type === "newline") {
+                    onError(st, "MULTILINE_IMPLICIT_KEY", "Implicit keys of flow sequence pairs need to be on a single line");
+                    break;
+                  }
+                }
+              if (props.start < valueProps.found.offset - 1024)
+                onError(valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
+            }
+          } else if (value2) {
+            if ("source" in value2 && value2.source?.[0] === ":")
+              onError(value2, "MISSING_CHAR", `Missing space after : in ${fcName}`);
+            else
+              onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
+          }
+          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep2, null, valueProps, onError) : null;
+          if (valueNode) {
+            if (isBlock(value2))
+              onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
+          } else if (valueProps.comment) {
+            if (keyNode.comment)
+              keyNode.comment += "\n" + valueProps.comment;
+            else
+              keyNode.comment = valueProps.comment;
+          }
+          const pair2 = new Pair.Pair(keyNode, valueNode);
+          if (ctx.options.keepSourceTokens)
+            pair2.srcToken = collItem;
+          if (isMap2) {
+            const map5 = coll;
+            if (utilMapIncludes.mapIncludes(ctx, map5.items, keyNode))
+              onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
+            map5.items.push(pair2);
+          } else {
+            const map5 = new YAMLMap.YAMLMap(ctx.schema);
+            map5.flow = true;
+            map5.items.push(pair2);
+            const endRange = (valueNode ?? keyNode).range;
+            map5.range = [keyNode.range[0], endRange[1], endRange[2]];
+            coll.items.push(map5);
+          }
+          offset = valueNode ? valueNode.range[2] : valueProps.end;
+        }
+      }
+      const expectedEnd = isMap2 ? "}" : "]";
+      const [ce, ...ee] = fc.end;
+      let cePos = offset;
+      if (ce?.source === expectedEnd)
+        cePos = ce.offset + ce.source.length;
+      else {
+        const name = fcName[0].toUpperCase() + fcName.substring(1);
+        const msg = atRoot ? `${name} must end with a ${expectedEnd}` : `${name} in block collection must be sufficiently indented and end with a ${expectedEnd}`;
+        onError(offset, atRoot ? "MISSING_CHAR" : "BAD_INDENT", msg);
+        if (ce && ce.source.length !== 1)
+          ee.unshift(ce);
+      }
+      if (ee.length > 0) {
+        const end = resolveEnd.resolveEnd(ee, cePos, ctx.options.strict, onError);
+        if (end.comment) {
+          if (coll.comment)
+            coll.comment += "\n" + end.comment;
+          else
+            coll.comment = end.comment;
+        }
+        coll.range = [fc.offset, cePos, end.offset];
+      } else {
+        coll.range = [fc.offset, cePos, cePos];
+      }
+      return coll;
+    }
+    exports.resolveFlowCollection = resolveFlowCollection;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-collection.js
+var require_compose_collection = __commonJS({
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var resolveBlockMap = require_resolve_block_map();
+    var resolveBlockSeq = require_resolve_block_seq();
+    var resolveFlowCollection = require_resolve_flow_collection();
+    function resolveCollection(CN, ctx, token, onError, tagName, tag) {
+      const coll = token.type === "block-map" ? resolveBlockMap.resolveBlockMap(CN, ctx, token, onError, tag) : token.type === "block-seq" ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token, onError, tag) : resolveFlowCollection.resolveFlowCollection(CN, ctx, token, onError, tag);
+      const Coll = coll.constructor;
+      if (tagName === "!" || tagName === Coll.tagName) {
+        coll.tag = Coll.tagName;
+        return coll;
+      }
+      if (tagName)
+        coll.tag = tagName;
+      return coll;
+    }
+    function composeCollection(CN, ctx, token, props, onError) {
+      const tagToken = props.tag;
+      const tagName = !tagToken ? null : ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg));
+      if (token.type === "block-seq") {
+        const { anchor: anchor2, newlineAfterProp: nl } = props;
+        const lastProp = anchor2 && tagToken ? anchor2.offset > tagToken.offset ? anchor2 : tagToken : anchor2 ?? tagToken;
+        if (lastProp && (!nl || nl.offset < lastProp.offset)) {
+          const message = "Missing newline after block sequence props";
+          onError(lastProp, "MISSING_CHAR", message);
+        }
+      }
+      const expType = token.type === "block-map" ? "map" : token.type === "block-seq" ? "seq" : token.start.source === "{" ? "map" : "seq";
+      if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
+        return resolveCollection(CN, ctx, token, onError, tagName);
+      }
+      let tag = ctx.schema.tags.find((t) => t.tag === tagName && t.collection === expType);
+      if (!tag) {
+        const kt = ctx.schema.knownTags[tagName];
+        if (kt?.collection === expType) {
+          ctx.schema.tags.push(Object.assign({}, kt, { default: false }));
+          tag = kt;
+        } else {
+          if (kt) {
+            onError(tagToken, "BAD_COLLECTION_TYPE", `${kt.tag} used for ${expType} collection, but expects ${kt.collection ?? "scalar"}`, true);
+          } else {
+            onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, true);
+          }
+          return resolveCollection(CN, ctx, token, onError, tagName);
+        }
+      }
+      const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
+      const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
+      const node3 = identity.isNode(res) ? res : new Scalar.Scalar(res);
+      node3.range = coll.range;
+      node3.tag = tagName;
+      if (tag?.format)
+        node3.format = tag.format;
+      return node3;
+    }
+    exports.composeCollection = composeCollection;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-scalar.js
+var require_resolve_block_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    function resolveBlockScalar(ctx, scalar2, onError) {
+      const start = scalar2.offset;
+      const header = parseBlockScalarHeader(scalar2, ctx.options.strict, onError);
+      if (!header)
+        return { value: "", type: null, comment: "", range: [start, start, start] };
+      const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
+      const lines = scalar2.source ? splitLines2(scalar2.source) : [];
+      let chompStart = lines.length;
+      for (let i = lines.length - 1; i >= 0; --i) {
+        const content = lines[i][1];
+        if (content === "" || content === "\r")
+          chompStart = i;
+        else
+          break;
+      }
+      if (chompStart === 0) {
+        const value3 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        let end2 = start + header.length;
+        if (scalar2.source)
+          end2 += scalar2.source.length;
+        return { value: value3, type, comment: header.comment, range: [start, end2, end2] };
+      }
+      let trimIndent = scalar2.indent + header.indent;
+      let offset = scalar2.offset + header.length;
+      let contentStart = 0;
+      for (let i = 0; i < chompStart; ++i) {
+        const [indent, content] = lines[i];
+        if (content === "" || content === "\r") {
+          if (header.indent === 0 && indent.length > trimIndent)
+            trimIndent = indent.length;
+        } else {
+          if (indent.length < trimIndent) {
+            const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
+            onError(offset + indent.length, "MISSING_CHAR", message);
+          }
+          if (header.indent === 0)
+            trimIndent = indent.length;
+          contentStart = i;
+          if (trimIndent === 0 && !ctx.atRoot) {
+            const message = "Block scalar values in collections must be indented";
+            onError(offset, "BAD_INDENT", message);
+          }
+          break;
+        }
+        offset += indent.length + content.length + 1;
+      }
+      for (let i = lines.length - 1; i >= chompStart; --i) {
+        if (lines[i][0].length > trimIndent)
+          chompStart = i + 1;
+      }
+      let value2 = "";
+      let sep2 = "";
+      let prevMoreIndented = false;
+      for (let i = 0; i < contentStart; ++i)
+        value2 += lines[i][0].slice(trimIndent) + "\n";
+      for (let i = contentStart; i < chompStart; ++i) {
+        let [indent, content] = lines[i];
+        offset += indent.length + content.length + 1;
+        const crlf = content[content.length - 1] === "\r";
+        if (crlf)
+          content = content.slice(0, -1);
+        if (content && indent.length < trimIndent) {
+          const src = header.indent ? "explicit indentation indicator" : "first line";
+          const message = `Block scalar lines must not be less indented than their ${src}`;
+          onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
+          indent = "";
+        }
+        if (type === Scalar.Scalar.BLOCK_LITERAL) {
+          value2 += sep2 + indent.slice(trimIndent) + content;
+          sep2 = "\n";
+        } else if (indent.length > trimIndent || content[0] === "	") {
+          if (sep2 === " ")
+            sep2 = "\n";
+          else if (!prevMoreIndented && sep2 === "\n")
+            sep2 = "\n\n";
+          value2 += sep2 + indent.slice(trimIndent) + content;
+          sep2 = "\n";
+          prevMoreIndented = true;
+        } else if (content === "") {
+          if (sep2 === "\n")
+            value2 += "\n";
+          else
+            sep2 = "\n";
+        } else {
+          value2 += sep2 + content;
+          sep2 = " ";
+          prevMoreIndented = false;
+        }
+      }
+      switch (header.chomp) {
+        case "-":
+          break;
+        case "+":
+          for (let i = chompStart; i < lines.length; ++i)
+            value2 += "\n" + lines[i][0].slice(trimIndent);
+          if (value2[value2.length - 1] !== "\n")
+            value2 += "\n";
+          break;
+        default:
+          value2 += "\n";
+      }
+      const end = start + header.length + scalar2.source.length;
+      return { value: value2, type, comment: header.comment, range: [start, end, end] };
+    }
+    function parseBlockScalarHeader({ offset, props }, strict, onError) {
+      if (props[0].type !== "block-scalar-header") {
+        onError(props[0], "IMPOSSIBLE", "Block scalar header not found");
+        return null;
+      }
+      const { source } = props[0];
+      const mode = source[0];
+      let indent = 0;
+      let chomp = "";
+      let error62 = -1;
+      for (let i = 1; i < source.length; ++i) {
+        const ch = source[i];
+        if (!chomp && (ch === "-" || ch === "+"))
+          chomp = ch;
+        else {
+          const n = Number(ch);
+          if (!indent && n)
+            indent = n;
+          else if (error62 === -1)
+            error62 = offset + i;
+        }
+      }
+      if (error62 !== -1)
+        onError(error62, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+      let hasSpace = false;
+      let comment = "";
+      let length = source.length;
+      for (let i = 1; i < props.length; ++i) {
+        const token = props[i];
+        switch (token.type) {
+          case "space":
+            hasSpace = true;
+          // fallthrough
+          case "newline":
+            length += token.source.length;
+            break;
+          case "comment":
+            if (strict && !hasSpace) {
+              const message = "Comments must be separated from other tokens by white space characters";
+              onError(token, "MISSING_CHAR", message);
+            }
+            length += token.source.length;
+            comment = token.source.substring(1);
+            break;
+          case "error":
+            onError(token, "UNEXPECTED_TOKEN", token.message);
+            length += token.source.length;
+            break;
+          /* istanbul ignore next should not happen */
+          default: {
+            const message = `Unexpected token in block scalar header: ${token.type}`;
+            onError(token, "UNEXPECTED_TOKEN", message);
+            const ts = token.source;
+            if (ts && typeof ts === "string")
+              length += ts.length;
+          }
+        }
+      }
+      return { mode, indent, chomp, comment, length };
+    }
+    function splitLines2(source) {
+      const split = source.split(/\n( *)/);
+      const first = split[0];
+      const m = first.match(/^( *)/);
+      const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
+      const lines = [line0];
+      for (let i = 1; i < split.length; i += 2)
+        lines.push([split[i], split[i + 1]]);
+      return lines;
+    }
+    exports.resolveBlockScalar = resolveBlockScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+var require_resolve_flow_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var resolveEnd = require_resolve_end();
+    function resolveFlowScalar(scalar2, strict, onError) {
+      const { offset, type, source, end } = scalar2;
+      let _type;
+      let value2;
+      const _onError = (rel, code3, msg) => onError(offset + rel, code3, msg);
+      switch (type) {
+        case "scalar":
+          _type = Scalar.Scalar.PLAIN;
+          value2 = plainValue(source, _onError);
+          break;
+        case "single-quoted-scalar":
+          _type = Scalar.Scalar.QUOTE_SINGLE;
+          value2 = singleQuotedValue(source, _onError);
+          break;
+        case "double-quoted-scalar":
+          _type = Scalar.Scalar.QUOTE_DOUBLE;
+          value2 = doubleQuotedValue(source, _onError);
+          break;
+        /* istanbul ignore next should not happen */
+        default:
+          onError(scalar2, "UNEXPECTED_TOKEN", `Expected a flow scalar value, but found: ${type}`);
+          return {
+            value: "",
+            type: null,
+            comment: "",
+            range: [offset, offset + source.length, offset + source.length]
+          };
+      }
+      const valueEnd = offset + source.length;
+      const re = resolveEnd.resolveEnd(end, valueEnd, strict, onError);
+      return {
+        value: value2,
+        type: _type,
+        comment: re.comment,
+        range: [offset, valueEnd, re.offset]
+      };
+    }
+    function plainValue(source, onError) {
+      let badChar = "";
+      switch (source[0]) {
+        /* istanbul ignore next should not happen */
+        case "	":
+          badChar = "a tab character";
+          break;
+        case ",":
+          badChar = "flow indicator character ,";
+          break;
+        case "%":
+          badChar = "directive indicator character %";
+          break;
+        case "|":
+        case ">": {
+          badChar = `block scalar indicator ${source[0]}`;
+          break;
+        }
+        case "@":
+        case "`": {
+          badChar = `reserved character ${source[0]}`;
+          break;
+        }
+      }
+      if (badChar)
+        onError(0, "BAD_SCALAR_START", `Plain value cannot start with ${badChar}`);
+      return unfoldLines(source);
+    }
+    function singleQuotedValue(source, onError) {
+      if (source[source.length - 1] !== "'" || source.length === 1)
+        onError(source.length, "MISSING_CHAR", "Missing closing 'quote");
+      return unfoldLines(source.slice(1, -1)).replace(/''/g, "'");
+    }
+    function unfoldLines(source) {
+      const line = /(.*?)\r?\n/sy;
+      let match = line.exec(source);
+      if (!match)
+        return source;
+      let trimEnd, trimBoth;
+      try {
+        trimEnd = new RegExp("(?<![ 	])[ 	]+$");
+        trimBoth = new RegExp("^[ 	]+|(?<![ 	])[ 	]+$", "g");
+      } catch {
+        trimEnd = /[ \t]+$/;
+        trimBoth = /^[ \t]+|[ \t]+$/g;
+      }
+      let res = match[1].replace(trimEnd, "");
+      let sep2 = " ";
+      let pos = line.lastIndex;
+      while (match = line.exec(source)) {
+        const lm = match[1].replace(trimBoth, "");
+        if (lm === "") {
+          if (sep2 === "\n")
+            res += sep2;
+          else
+            sep2 = "\n";
+        } else {
+          res += sep2 + lm;
+          sep2 = " ";
+        }
+        pos = line.lastIndex;
+      }
+      const last = /[ \t]*(.*)/sy;
+      last.lastIndex = pos;
+      match = last.exec(source);
+      return res + sep2 + (match?.[1] ?? "");
+    }
+    function doubleQuotedValue(source, onError) {
+      let res = "";
+      for (let i = 1; i < source.length - 1; ++i) {
+        const ch = source[i];
+        if (ch === "\r" && source[i + 1] === "\n")
+          continue;
+        if (ch === "\n") {
+          const { fold, offset } = foldNewline(source, i);
+          res += fold;
+          i = offset;
+        } else if (ch === "\\") {
+          let next = source[++i];
+          const cc = escapeCodes[next];
+          if (cc)
+            res += cc;
+          else if (next === "\n") {
+            next = source[i + 1];
+            while (next === " " || next === "	")
+              next = source[++i + 1];
+          } else if (next === "\r" && source[i + 1] === "\n") {
+            next = source[++i + 1];
+            while (next === " " || next === "	")
+              next = source[++i + 1];
+          } else if (next === "x" || next === "u" || next === "U") {
+            const length = next === "x" ? 2 : next === "u" ? 4 : 8;
+            res += parseCharCode(source, i + 1, length, onError);
+            i += length;
+          } else {
+            const raw = source.substr(i - 1, 2);
+            onError(i - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
+            res += raw;
+          }
+        } else if (ch === " " || ch === "	") {
+          const wsStart = i;
+          let next = source[i + 1];
+          while (next === " " || next === "	")
+            next = source[++i + 1];
+          if (next !== "\n" && !(next === "\r" && source[i + 2] === "\n"))
+            res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
+        } else {
+          res += ch;
+        }
+      }
+      if (source[source.length - 1] !== '"' || source.length === 1)
+        onError(source.length, "MISSING_CHAR", 'Missing closing "quote');
+      return res;
+    }
+    function foldNewline(source, offset) {
+      let fold = "";
+      let ch = source[offset + 1];
+      while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
+        if (ch === "\r" && source[offset + 2] !== "\n")
+          break;
+        if (ch === "\n")
+          fold += "\n";
+        offset += 1;
+        ch = source[offset + 1];
+      }
+      if (!fold)
+        fold = " ";
+      return { fold, offset };
+    }
+    var escapeCodes = {
+      "0": "\0",
+      // null character
+      a: "\x07",
+      // bell character
+      b: "\b",
+      // backspace
+      e: "\x1B",
+      // escape character
+      f: "\f",
+      // form feed
+      n: "\n",
+      // line feed
+      r: "\r",
+      // carriage return
+      t: "	",
+      // horizontal tab
+      v: "\v",
+      // vertical tab
+      N: "\x85",
+      // Unicode next line
+      _: "\xA0",
+      // Unicode non-breaking space
+      L: "\u2028",
+      // Unicode line separator
+      P: "\u2029",
+      // Unicode paragraph separator
+      " ": " ",
+      '"': '"',
+      "/": "/",
+      "\\": "\\",
+      "	": "	"
+    };
+    function parseCharCode(source, offset, length, onError) {
+      const cc = source.substr(offset, length);
+      const ok2 = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
+      const code3 = ok2 ? parseInt(cc, 16) : NaN;
+      try {
+        return String.fromCodePoint(code3);
+      } catch {
+        const raw = source.substr(offset - 2, length + 2);
+        onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
+        return raw;
+      }
+    }
+    exports.resolveFlowScalar = resolveFlowScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-scalar.js
+var require_compose_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var resolveBlockScalar = require_resolve_block_scalar();
+    var resolveFlowScalar = require_resolve_flow_scalar();
+    function composeScalar(ctx, token, tagToken, onError) {
+      const { value: value2, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+      const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
+      let tag;
+      if (ctx.options.stringKeys && ctx.atKey) {
+        tag = ctx.schema[identity.SCALAR];
+      } else if (tagName)
+        tag = findScalarTagByName(ctx.schema, value2, tagName, tagToken, onError);
+      else if (token.type === "scalar")
+        tag = findScalarTagByTest(ctx, value2, token, onError);
+      else
+        tag = ctx.schema[identity.SCALAR];
+      let scalar2;
+      try {
+        const res = tag.resolve(value2, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
+        scalar2 = identity.isScalar(res) ? res : new Scalar.Scalar(res);
+      } catch (error62) {
+        const msg = error62 instanceof Error ? error62.message : String(error62);
+        onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
+        scalar2 = new Scalar.Scalar(value2);
+      }
+      scalar2.range = range;
+      scalar2.source = value2;
+      if (type)
+        scalar2.type = type;
+      if (tagName)
+        scalar2.tag = tagName;
+      if (tag.format)
+        scalar2.format = tag.format;
+      if (comment)
+        scalar2.comment = comment;
+      return scalar2;
+    }
+    function findScalarTagByName(schema, value2, tagName, tagToken, onError) {
+      if (tagName === "!")
+        return schema[identity.SCALAR];
+      const matchWithTest = [];
+      for (const tag of schema.tags) {
+        if (!tag.collection && tag.tag === tagName) {
+          if (tag.default && tag.test)
+            matchWithTest.push(tag);
+          else
+            return tag;
+        }
+      }
+      for (const tag of matchWithTest)
+        if (tag.test?.test(value2))
+          return tag;
+      const kt = schema.knownTags[tagName];
+      if (kt && !kt.collection) {
+        schema.tags.push(Object.assign({}, kt, { default: false, test: void 0 }));
+        return kt;
+      }
+      onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
+      return schema[identity.SCALAR];
+    }
+    function findScalarTagByTest({ atKey, directives, schema }, value2, token, onError) {
+      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value2)) || schema[identity.SCALAR];
+      if (schema.compat) {
+        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value2)) ?? schema[identity.SCALAR];
+        if (tag.tag !== compat.tag) {
+          const ts = directives.tagString(tag.tag);
+          const cs = directives.tagString(compat.tag);
+          const msg = `Value may be parsed as either ${ts} or ${cs}`;
+          onError(token, "TAG_RESOLVE_FAILED", msg, true);
+        }
+      }
+      return tag;
+    }
+    exports.composeScalar = composeScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+var require_util_empty_scalar_position = __commonJS({
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+    "use strict";
+    function emptyScalarPosition(offset, before, pos) {
+      if (before) {
+        pos ?? (pos = before.length);
+        for (let i = pos - 1; i >= 0; --i) {
+          let st = before[i];
+          switch (st.type) {
+            case "space":
+            case "comment":
+            case "newline":
+              offset -= st.source.length;
+              continue;
+          }
+          st = before[++i];
+          while (st?.type === "space") {
+            offset += st.source.length;
+            st = before[++i];
+          }
+          break;
+        }
+      }
+      return offset;
+    }
+    exports.emptyScalarPosition = emptyScalarPosition;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-node.js
+var require_compose_node = __commonJS({
+  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var identity = require_identity();
+    var composeCollection = require_compose_collection();
+    var composeScalar = require_compose_scalar();
+    var resolveEnd = require_resolve_end();
+    var utilEmptyScalarPosition = require_util_empty_scalar_position();
+    var CN = { composeNode, composeEmptyNode };
+    function composeNode(ctx, token, props, onError) {
+      const atKey = ctx.atKey;
+      const { spaceBefore, comment, anchor: anchor2, tag } = props;
+      let node3;
+      let isSrcToken = true;
+      switch (token.type) {
+        case "alias":
+          node3 = composeAlias(ctx, token, onError);
+          if (anchor2 || tag)
+            onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
+          break;
+        case "scalar":
+        case "single-quoted-scalar":
+        case "double-quoted-scalar":
+        case "block-scalar":
+          node3 = composeScalar.composeScalar(ctx, token, tag, onError);
+          if (anchor2)
+            node3.anchor = anchor2.source.substring(1);
+          break;
+        case "block-map":
+        case "block-seq":
+        case "flow-collection":
+          try {
+            node3 = composeCollection.composeCollection(CN, ctx, token, props, onError);
+            if (anchor2)
+              node3.anchor = anchor2.source.substring(1);
+          } catch (error62) {
+            const message = error62 instanceof Error ? error62.message : String(error62);
+            onError(token, "RESOURCE_EXHAUSTION", message);
+          }
+          break;
+        default: {
+          const message = token.type === "error" ? token.message : `Unsupported token (type: ${token.type})`;
+          onError(token, "UNEXPECTED_TOKEN", message);
+          isSrcToken = false;
+        }
+      }
+      node3 ?? (node3 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
+      if (anchor2 && node3.anchor === "")
+        onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
+      if (atKey && ctx.options.stringKeys && (!identity.isScalar(node3) || typeof node3.value !== "string" || node3.tag && node3.tag !== "tag:yaml.org,2002:str")) {
+        const msg = "With stringKeys, all keys must be strings";
+        onError(tag ?? token, "NON_STRING_KEY", msg);
+      }
+      if (spaceBefore)
+        node3.spaceBefore = true;
+      if (comment) {
+        if (token.type === "scalar" && token.source === "")
+          node3.comment = comment;
+        else
+          node3.commentBefore = comment;
+      }
+      if (ctx.options.keepSourceTokens && isSrcToken)
+        node3.srcToken = token;
+      return node3;
+    }
+    function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor: anchor2, tag, end }, onError) {
+      const token = {
+        type: "scalar",
+        offset: utilEmptyScalarPosition.emptyScalarPosition(offset, before, pos),
+        indent: -1,
+        source: ""
+      };
+      const node3 = composeScalar.composeScalar(ctx, token, tag, onError);
+      if (anchor2) {
+        node3.anchor = anchor2.source.substring(1);
+        if (node3.anchor === "")
+          onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
+      }
+      if (spaceBefore)
+        node3.spaceBefore = true;
+      if (comment) {
+        node3.comment = comment;
+        node3.range[2] = end;
+      }
+      return node3;
+    }
+    function composeAlias({ options }, { offset, source, end }, onError) {
+      const alias = new Alias.Alias(source.substring(1));
+      if (alias.source === "")
+        onError(offset, "BAD_ALIAS", "Alias cannot be an empty string");
+      if (alias.source.endsWith(":"))
+        onError(offset + source.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
+      const valueEnd = offset + source.length;
+      const re = resolveEnd.resolveEnd(end, valueEnd, options.strict, onError);
+      alias.range = [offset, valueEnd, re.offset];
+      if (re.comment)
+        alias.comment = re.comment;
+      return alias;
+    }
+    exports.composeEmptyNode = composeEmptyNode;
+    exports.composeNode = composeNode;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-doc.js
+var require_compose_doc = __commonJS({
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+    "use strict";
+    var Document = require_Document();
+    var composeNode = require_compose_node();
+    var resolveEnd = require_resolve_end();
+    var resolveProps = require_resolve_props();
+    function composeDoc(options, directives, { offset, start, value: value2, end }, onError) {
+      const opts = Object.assign({ _directives: directives }, options);
+      const doc = new Document.Document(void 0, opts);
+      const ctx = {
+        atKey: false,
+        atRoot: true,
+        directives: doc.directives,
+        options: doc.options,
+        schema: doc.schema
+      };
+      const props = resolveProps.resolveProps(start, {
+        indicator: "doc-start",
+        next: value2 ?? end?.[0],
+        offset,
+        onError,
+        parentIndent: 0,
+        startOnNewline: true
+      });
+      if (props.found) {
+        doc.directives.docStart = true;
+        if (value2 && (value2.type === "block-map" || value2.type === "block-seq") && !props.hasNewline)
+          onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
+      }
+      doc.contents = value2 ? composeNode.composeNode(ctx, value2, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
+      const contentEnd = doc.contents.range[2];
+      const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
+      if (re.comment)
+        doc.comment = re.comment;
+      doc.range = [offset, contentEnd, re.offset];
+      return doc;
+    }
+    exports.composeDoc = composeDoc;
+  }
+});
+
+// node_modules/yaml/dist/compose/composer.js
+var require_composer = __commonJS({
+  "node_modules/yaml/dist/compose/composer.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    var directives = require_directives();
+    var Document = require_Document();
+    var errors = require_errors();
+    var identity = require_identity();
+    var composeDoc = require_compose_doc();
+    var resolveEnd = require_resolve_end();
+    function getErrorPos(src) {
+      if (typeof src === "number")
+        return [src, src + 1];
+      if (Array.isArray(src))
+        return src.length === 2 ? src : [src[0], src[1]];
+      const { offset, source } = src;
+      return [offset, offset + (typeof source === "string" ? source.length : 1)];
+    }
+    function parsePrelude(prelude) {
+      let comment = "";
+      let atComment = false;
+      let afterEmptyLine = false;
+      for (let i = 0; i < prelude.length; ++i) {
+        const source = prelude[i];
+        switch (source[0]) {
+          case "#":
+            comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source.substring(1) || " ");
+            atComment = true;
+            afterEmptyLine = false;
+            break;
+          case "%":
+            if (prelude[i + 1]?.[0] !== "#")
+              i += 1;
+            atComment = false;
+            break;
+          default:
+            if (!atComment)
+              afterEmptyLine = true;
+            atComment = false;
+        }
+      }
+      return { comment, afterEmptyLine };
+    }
+    var Composer = class {
+      constructor(options = {}) {
+        this.doc = null;
+        this.atDirectives = false;
+        this.prelude = [];
+        this.errors = [];
+        this.warnings = [];
+        this.onError = (source, code3, message, warning) => {
+          const pos = getErrorPos(source);
+          if (warning)
+            this.warnings.push(new errors.YAMLWarning(pos, code3, message));
+          else
+            this.errors.push(new errors.YAMLParseError(pos, code3, message));
+        };
+        this.directives = new directives.Directives({ version: options.version || "1.2" });
+        this.options = options;
+      }
+      decorate(doc, afterDoc) {
+        const { comment, afterEmptyLine } = parsePrelude(this.prelude);
+        if (comment) {
+          const dc = doc.contents;
+          if (afterDoc) {
+            doc.comment = doc.comment ? `${doc.comment}
+${comment}` : comment;
+          } else if (afterEmptyLine || doc.directives.docStart || !dc) {
+            doc.commentBefore = comment;
+          } else if (identity.isCollection(dc) && !dc.flow && dc.items.length > 0) {
+            let it = dc.items[0];
+            if (identity.isPair(it))
+              it = it.key;
+            const cb = it.commentBefore;
+            it.commentBefore = cb ? `${comment}
+${cb}` : comment;
+          } else {
+            const cb = dc.commentBefore;
+            dc.commentBefore = cb ? `${comment}
+${cb}` : comment;
+          }
+        }
+        if (afterDoc) {
+          for (let i = 0; i < this.errors.length; ++i)
+            doc.errors.push(this.errors[i]);
+          for (let i = 0; i < this.warnings.length; ++i)
+            doc.warnings.push(this.warnings[i]);
+        } else {
+          doc.errors = this.errors;
+          doc.warnings = this.warnings;
+        }
+        this.prelude = [];
+        this.errors = [];
+        this.warnings = [];
+      }
+      /**
+       * Current stream status information.
+       *
+       * Mostly useful at the end of input for an empty stream.
+       */
+      streamInfo() {
+        return {
+          comment: parsePrelude(this.prelude).comment,
+          directives: this.directives,
+          errors: this.errors,
+          warnings: this.warnings
+        };
+      }
+      /**
+       * Compose tokens into documents.
+       *
+       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
+       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
+       */
+      *compose(tokens, forceDoc = false, endOffset = -1) {
+        for (const token of tokens)
+          yield* this.next(token);
+        yield* this.end(forceDoc, endOffset);
+      }
+      /** Advance the composer by one CST token. */
+      *next(token) {
+        if (node_process.env.LOG_STREAM)
+          console.dir(token, { depth: null });
+        switch (token.type) {
+          case "directive":
+            this.directives.add(token.source, (offset, message, warning) => {
+              const pos = getErrorPos(token);
+              pos[0] += offset;
+              this.onError(pos, "BAD_DIRECTIVE", message, warning);
+            });
+            this.prelude.push(token.source);
+            this.atDirectives = true;
+            break;
+          case "document": {
+            const doc = composeDoc.composeDoc(this.options, this.directives, token, this.onError);
+            if (this.atDirectives && !doc.directives.docStart)
+              this.onError(token, "MISSING_CHAR", "Missing directives-end/doc-start indicator line");
+            this.decorate(doc, false);
+            if (this.doc)
+              yield this.doc;
+            this.doc = doc;
+            this.atDirectives = false;
+            break;
+          }
+          case "byte-order-mark":
+          case "space":
+            break;
+          case "comment":
+          case "newline":
+            this.prelude.push(token.source);
+            break;
+          case "error": {
+            const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
+            const error62 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
+            if (this.atDirectives || !this.doc)
+              this.errors.push(error62);
+            else
+              this.doc.errors.push(error62);
+            break;
+          }
+          case "doc-end": {
+            if (!this.doc) {
+              const msg = "Unexpected doc-end without preceding document";
+              this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg));
+              break;
+            }
+            this.doc.directives.docEnd = true;
+            const end = resolveEnd.resolveEnd(token.end, token.offset + token.source.length, this.doc.options.strict, this.onError);
+            this.decorate(this.doc, true);
+            if (end.comment) {
+              const dc = this.doc.comment;
+              this.doc.comment = dc ? `${dc}
+${end.comment}` : end.comment;
+            }
+            this.doc.range[2] = end.offset;
+            break;
+          }
+          default:
+            this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", `Unsupported token ${token.type}`));
+        }
+      }
+      /**
+       * Call at end of input to yield any remaining document.
+       *
+       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
+       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
+       */
+      *end(forceDoc = false, endOffset = -1) {
+        if (this.doc) {
+          this.decorate(this.doc, true);
+          yield this.doc;
+          this.doc = null;
+        } else if (forceDoc) {
+          const opts = Object.assign({ _directives: this.directives }, this.options);
+          const doc = new Document.Document(void 0, opts);
+          if (this.atDirectives)
+            this.onError(endOffset, "MISSING_CHAR", "Missing directives-end indicator line");
+          doc.range = [0, endOffset, endOffset];
+          this.decorate(doc, false);
+          yield doc;
+        }
+      }
+    };
+    exports.Composer = Composer;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-scalar.js
+var require_cst_scalar = __commonJS({
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+    "use strict";
+    var resolveBlockScalar = require_resolve_block_scalar();
+    var resolveFlowScalar = require_resolve_flow_scalar();
+    var errors = require_errors();
+    var stringifyString = require_stringifyString();
+    function resolveAsScalar(token, strict = true, onError) {
+      if (token) {
+        const _onError = (pos, code3, message) => {
+          const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
+          if (onError)
+            onError(offset, code3, message);
+          else
+            throw new errors.YAMLParseError([offset, offset + 1], code3, message);
+        };
+        switch (token.type) {
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return resolveFlowScalar.resolveFlowScalar(token, strict, _onError);
+          case "block-scalar":
+            return resolveBlockScalar.resolveBlockScalar({ options: { strict } }, token, _onError);
+        }
+      }
+      return null;
+    }
+    function createScalarToken(value2, context) {
+      const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context;
+      const source = stringifyString.stringifyString({ type, value: value2 }, {
+        implicitKey,
+        indent: indent > 0 ? " ".repeat(indent) : "",
+        inFlow,
+        options: { blockQuote: true, lineWidth: -1 }
+      });
+      const end = context.end ?? [
+        { type: "newline", offset: -1, indent, source: "\n" }
+      ];
+      switch (source[0]) {
+        case "|":
+        case ">": {
+          const he = source.indexOf("\n");
+          const head = source.substring(0, he);
+          const body = source.substring(he + 1) + "\n";
+          const props = [
+            { type: "block-scalar-header", offset, indent, source: head }
+          ];
+          if (!addEndtoBlockProps(props, end))
+            props.push({ type: "newline", offset: -1, indent, source: "\n" });
+          return { type: "block-scalar", offset, indent, props, source: body };
+        }
+        case '"':
+          return { type: "double-quoted-scalar", offset, indent, source, end };
+        case "'":
+          return { type: "single-quoted-scalar", offset, indent, source, end };
+        default:
+          return { type: "scalar", offset, indent, source, end };
+      }
+    }
+    function setScalarValue(token, value2, context = {}) {
+      let { afterKey = false, implicitKey = false, inFlow = false, type } = context;
+      let indent = "indent" in token ? token.indent : null;
+      if (afterKey && typeof indent === "number")
+        indent += 2;
+      if (!type)
+        switch (token.type) {
+          case "single-quoted-scalar":
+            type = "QUOTE_SINGLE";
+            break;
+          case "double-quoted-scalar":
+            type = "QUOTE_DOUBLE";
+            break;
+          case "block-scalar": {
+            const header = token.props[0];
+            if (header.type !== "block-scalar-header")
+              throw new Error("Invalid block scalar header");
+            type = header.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
+            break;
+          }
+          default:
+            type = "PLAIN";
+        }
+      const source = stringifyString.stringifyString({ type, value: value2 }, {
+        implicitKey: implicitKey || indent === null,
+        indent: indent !== null && indent > 0 ? " ".repeat(indent) : "",
+        inFlow,
+        options: { blockQuote: true, lineWidth: -1 }
+      });
+      switch (source[0]) {
+        case "|":
+        case ">":
+          setBlockScalarValue(token, source);
+          break;
+        case '"':
+          setFlowScalarValue(token, source, "double-quoted-scalar");
+          break;
+        case "'":
+          setFlowScalarValue(token, source, "single-quoted-scalar");
+          break;
+        default:
+          setFlowScalarValue(token, source, "scalar");
+      }
+    }
+    function setBlockScalarValue(token, source) {
+      const he = source.indexOf("\n");
+      const head = source.substring(0, he);
+      const body = source.substring(he + 1) + "\n";
+      if (token.type === "block-scalar") {
+        const header = token.props[0];
+        if (header.type !== "block-scalar-header")
+          throw new Error("Invalid block scalar header");
+        header.source = head;
+        token.source = body;
+      } else {
+        const { offset } = token;
+        const indent = "indent" in token ? token.indent : -1;
+        const props = [
+          { type: "block-scalar-header", offset, indent, source: head }
+        ];
+        if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
+          props.push({ type: "newline", offset: -1, indent, source: "\n" });
+        for (const key of Object.keys(token))
+          if (key !== "type" && key !== "offset")
+            delete token[key];
+        Object.assign(token, { type: "block-scalar", indent, props, source: body });
+      }
+    }
+    function addEndtoBlockProps(props, end) {
+      if (end)
+        for (const st of end)
+          switch (st.type) {
+            case "space":
+            case "comment":
+              props.push(st);
+              break;
+            case "newline":
+              props.push(st);
+              return true;
+          }
+      return false;
+    }
+    function setFlowScalarValue(token, source, type) {
+      switch (token.type) {
+        case "scalar":
+        case "double-quoted-scalar":
+        case "single-quoted-scalar":
+          token.type = type;
+          token.source = source;
+          break;
+        case "block-scalar": {
+          const end = token.props.slice(1);
+          let oa = source.length;
+          if (token.props[0].type === "block-scalar-header")
+            oa -= token.props[0].source.length;
+          for (const tok of end)
+            tok.offset += oa;
+          delete token.props;
+          Object.assign(token, { type, source, end });
+          break;
+        }
+        case "block-map":
+        case "block-seq": {
+          const offset = token.offset + source.length;
+          const nl = { type: "newline", offset, indent: token.indent, source: "\n" };
+          delete token.items;
+          Object.assign(token, { type, source, end: [nl] });
+          break;
+        }
+        default: {
+          const indent = "indent" in token ? token.indent : -1;
+          const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
+          for (const key of Object.keys(token))
+            if (key !== "type" && key !== "offset")
+              delete token[key];
+          Object.assign(token, { type, indent, source, end });
+        }
+      }
+    }
+    exports.createScalarToken = createScalarToken;
+    exports.resolveAsScalar = resolveAsScalar;
+    exports.setScalarValue = setScalarValue;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-stringify.js
+var require_cst_stringify = __commonJS({
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+    "use strict";
+    var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    function stringifyToken(token) {
+      switch (token.type) {
+        case "block-scalar": {
+          let res = "";
+          for (const tok of token.props)
+            res += stringifyToken(tok);
+          return res + token.source;
+        }
+        case "block-map":
+        case "block-seq": {
+          let res = "";
+          for (const item of token.items)
+            res += stringifyItem(item);
+          return res;
+        }
+        case "flow-collection": {
+          let res = token.start.source;
+          for (const item of token.items)
+            res += stringifyItem(item);
+          for (const st of token.end)
+            res += st.source;
+          return res;
+        }
+        case "document": {
+          let res = stringifyItem(token);
+          if (token.end)
+            for (const st of token.end)
+              res += st.source;
+          return res;
+        }
+        default: {
+          let res = token.source;
+          if ("end" in token && token.end)
+            for (const st of token.end)
+              res += st.source;
+          return res;
+        }
+      }
+    }
+    function stringifyItem({ start, key, sep: sep2, value: value2 }) {
+      let res = "";
+      for (const st of start)
+        res += st.source;
+      if (key)
+        res += stringifyToken(key);
+      if (sep2)
+        for (const st of sep2)
+          res += st.source;
+      if (value2)
+        res += stringifyToken(value2);
+      return res;
+    }
+    exports.stringify = stringify;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-visit.js
+var require_cst_visit = __commonJS({
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+    "use strict";
+    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var SKIP2 = /* @__PURE__ */ Symbol("skip children");
+    var REMOVE = /* @__PURE__ */ Symbol("remove item");
+    function visit3(cst, visitor) {
+      if ("type" in cst && cst.type === "document")
+        cst = { start: cst.start, value: cst.value };
+      _visit(Object.freeze([]), cst, visitor);
+    }
+    visit3.BREAK = BREAK;
+    visit3.SKIP = SKIP2;
+    visit3.REMOVE = REMOVE;
+    visit3.itemAtPath = (cst, path) => {
+      let item = cst;
+      for (const [field, index] of path) {
+        const tok = item?.[field];
+        if (tok && "items" in tok) {
+          item = tok.items[index];
+        } else
+          return void 0;
+      }
+      return item;
+    };
+    visit3.parentCollection = (cst, path) => {
+      const parent = visit3.itemAtPath(cst, path.slice(0, -1));
+      const field = path[path.length - 1][0];
+      const coll = parent?.[field];
+      if (coll && "items" in coll)
+        return coll;
+      throw new Error("Parent collection not found");
+    };
+    function _visit(path, item, visitor) {
+      let ctrl = visitor(item, path);
+      if (typeof ctrl === "symbol")
+        return ctrl;
+      for (const field of ["key", "value"]) {
+        const token = item[field];
+        if (token && "items" in token) {
+          for (let i = 0; i < token.items.length; ++i) {
+            const ci = _visit(Object.freeze(path.concat([[field, i]])), token.items[i], visitor);
+            if (typeof ci === "number")
+              i = ci - 1;
+            else if (ci === BREAK)
+              return BREAK;
+            else if (ci === REMOVE) {
+              token.items.splice(i, 1);
+              i -= 1;
+            }
+          }
+          if (typeof ctrl === "function" && field === "key")
+            ctrl = ctrl(item, path);
+        }
+      }
+      return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
+    }
+    exports.visit = visit3;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst.js
+var require_cst = __commonJS({
+  "node_modules/yaml/dist/parse/cst.js"(exports) {
+    "use strict";
+    var cstScalar = require_cst_scalar();
+    var cstStringify = require_cst_stringify();
+    var cstVisit = require_cst_visit();
+    var BOM = "\uFEFF";
+    var DOCUMENT = "";
+    var FLOW_END = "";
+    var SCALAR = "";
+    var isCollection = (token) => !!token && "items" in token;
+    var isScalar2 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    function prettyToken(token) {
+      switch (token) {
+        case BOM:
+          return "<BOM>";
+        case DOCUMENT:
+          return "<DOC>";
+        case FLOW_END:
+          return "<FLOW_END>";
+        case SCALAR:
+          return "<SCALAR>";
+        default:
+          return JSON.stringify(token);
+      }
+    }
+    function tokenType(source) {
+      switch (source) {
+        case BOM:
+          return "byte-order-mark";
+        case DOCUMENT:
+          return "doc-mode";
+        case FLOW_END:
+          return "flow-error-end";
+        case SCALAR:
+          return "scalar";
+        case "---":
+          return "doc-start";
+        case "...":
+          return "doc-end";
+        case "":
+        case "\n":
+        case "\r\n":
+          return "newline";
+        case "-":
+          return "seq-item-ind";
+        case "?":
+          return "explicit-key-ind";
+        case ":":
+          return "map-value-ind";
+        case "{":
+          return "flow-map-start";
+        case "}":
+          return "flow-map-end";
+        case "[":
+          return "flow-seq-start";
+        case "]":
+          return "flow-seq-end";
+        case ",":
+          return "comma";
+      }
+      switch (source[0]) {
+        case " ":
+        case "	":
+          return "space";
+        case "#":
+          return "comment";
+        case "%":
+          return "directive-line";
+        case "*":
+          return "alias";
+        case "&":
+          return "anchor";
+        case "!":
+          return "tag";
+        case "'":
+          return "single-quoted-scalar";
+        case '"':
+          return "double-quoted-scalar";
+        case "|":
+        case ">":
+          return "block-scalar-header";
+      }
+      return null;
+    }
+    exports.createScalarToken = cstScalar.createScalarToken;
+    exports.resolveAsScalar = cstScalar.resolveAsScalar;
+    exports.setScalarValue = cstScalar.setScalarValue;
+    exports.stringify = cstStringify.stringify;
+    exports.visit = cstVisit.visit;
+    exports.BOM = BOM;
+    exports.DOCUMENT = DOCUMENT;
+    exports.FLOW_END = FLOW_END;
+    exports.SCALAR = SCALAR;
+    exports.isCollection = isCollection;
+    exports.isScalar = isScalar2;
+    exports.prettyToken = prettyToken;
+    exports.tokenType = tokenType;
+  }
+});
+
+// node_modules/yaml/dist/parse/lexer.js
+var require_lexer = __commonJS({
+  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+    "use strict";
+    var cst = require_cst();
+    function isEmpty(ch) {
+      switch (ch) {
+        case void 0:
+        case " ":
+        case "\n":
+        case "\r":
+        case "	":
+          return true;
+        default:
+          return false;
+      }
+    }
+    var hexDigits = new Set("0123456789ABCDEFabcdef");
+    var tagChars = new Set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-#;/?:@&=+$_.!~*'()");
+    var flowIndicatorChars = new Set(",[]{}");
+    var invalidAnchorChars = new Set(" ,[]{}\n\r	");
+    var isNotAnchorChar = (ch) => !ch || invalidAnchorChars.has(ch);
+    var Lexer = class {
+      constructor() {
+        this.atEnd = false;
+        this.blockScalarIndent = -1;
+        this.blockScalarKeep = false;
+        this.buffer = "";
+        this.flowKey = false;
+        this.flowLevel = 0;
+        this.indentNext = 0;
+        this.indentValue = 0;
+        this.lineEndPos = null;
+        this.next = null;
+        this.pos = 0;
+      }
+      /**
+       * Generate YAML tokens from the `source` string. If `incomplete`,
+       * a part of the last line may be left as a buffer for the next call.
+       *
+       * @returns A generator of lexical tokens
+       */
+      *lex(source, incomplete = false) {
+        if (source) {
+          if (typeof source !== "string")
+            throw TypeError("source is not a string");
+          this.buffer = this.buffer ? this.buffer + source : source;
+          this.lineEndPos = null;
+        }
+        this.atEnd = !incomplete;
+        let next = this.next ?? "stream";
+        while (next && (incomplete || this.hasChars(1)))
+          next = yield* this.parseNext(next);
+      }
+      atLineEnd() {
+        let i = this.pos;
+        let ch = this.buffer[i];
+        while (ch === " " || ch === "	")
+          ch = this.buffer[++i];
+        if (!ch || ch === "#" || ch === "\n")
+          return true;
+        if (ch === "\r")
+          return this.buffer[i + 1] === "\n";
+        return false;
+      }
+      charAt(n) {
+        return this.buffer[this.pos + n];
+      }
+      continueScalar(offset) {
+        let ch = this.buffer[offset];
+        if (this.indentNext > 0) {
+          let indent = 0;
+          while (ch === " ")
+            ch = this.buffer[++indent + offset];
+          if (ch === "\r") {
+            const next = this.buffer[indent + offset + 1];
+            if (next === "\n" || !next && !this.atEnd)
+              return offset + indent + 1;
+          }
+          return ch === "\n" || indent >= this.indentNext || !ch && !this.atEnd ? offset + indent : -1;
+        }
+        if (ch === "-" || ch === ".") {
+          const dt = this.buffer.substr(offset, 3);
+          if ((dt === "---" || dt === "...") && isEmpty(this.buffer[offset + 3]))
+            return -1;
+        }
+        return offset;
+      }
+      getLine() {
+        let end = this.lineEndPos;
+        if (typeof end !== "number" || end !== -1 && end < this.pos) {
+          end = this.buffer.indexOf("\n", this.pos);
+          this.lineEndPos = end;
+        }
+        if (end === -1)
+          return this.atEnd ? this.buffer.substring(this.pos) : null;
+        if (this.buffer[end - 1] === "\r")
+          end -= 1;
+        return this.buffer.substring(this.pos, end);
+      }
+      hasChars(n) {
+        return this.pos + n <= this.buffer.length;
+      }
+      setNext(state) {
+        this.buffer = this.buffer.substring(this.pos);
+        this.pos = 0;
+        this.lineEndPos = null;
+        this.next = state;
+        return null;
+      }
+      peek(n) {
+        return this.buffer.substr(this.pos, n);
+      }
+      *parseNext(next) {
+        switch (next) {
+          case "stream":
+            return yield* this.parseStream();
+          case "line-start":
+            return yield* this.parseLineStart();
+          case "block-start":
+            return yield* this.parseBlockStart();
+          case "doc":
+            return yield* this.parseDocument();
+          case "flow":
+            return yield* this.parseFlowCollection();
+          case "quoted-scalar":
+            return yield* this.parseQuotedScalar();
+          case "block-scalar":
+            return yield* this.parseBlockScalar();
+          case "plain-scalar":
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseStream() {
+        let line = this.getLine();
+        if (line === null)
+          return this.setNext("stream");
+        if (line[0] === cst.BOM) {
+          yield* this.pushCount(1);
+          line = line.substring(1);
+        }
+        if (line[0] === "%") {
+          let dirEnd = line.length;
+          let cs = line.indexOf("#");
+          while (cs !== -1) {
+            const ch = line[cs - 1];
+            if (ch === " " || ch === "	") {
+              dirEnd = cs - 1;
+              break;
+            } else {
+              cs = line.indexOf("#", cs + 1);
+            }
+          }
+          while (true) {
+            const ch = line[dirEnd - 1];
+            if (ch === " " || ch === "	")
+              dirEnd -= 1;
+            else
+              break;
+          }
+          const n = (yield* this.pushCount(dirEnd)) + (yield* this.pushSpaces(true));
+          yield* this.pushCount(line.length - n);
+          this.pushNewline();
+          return "stream";
+        }
+        if (this.atLineEnd()) {
+          const sp = yield* this.pushSpaces(true);
+          yield* this.pushCount(line.length - sp);
+          yield* this.pushNewline();
+          return "stream";
+        }
+        yield cst.DOCUMENT;
+        return yield* this.parseLineStart();
+      }
+      *parseLineStart() {
+        const ch = this.charAt(0);
+        if (!ch && !this.atEnd)
+          return this.setNext("line-start");
+        if (ch === "-" || ch === ".") {
+          if (!this.atEnd && !this.hasChars(4))
+            return this.setNext("line-start");
+          const s = this.peek(3);
+          if ((s === "---" || s === "...") && isEmpty(this.charAt(3))) {
+            yield* this.pushCount(3);
+            this.indentValue = 0;
+            this.indentNext = 0;
+            return s === "---" ? "doc" : "stream";
+          }
+        }
+        this.indentValue = yield* this.pushSpaces(false);
+        if (this.indentNext > this.indentValue && !isEmpty(this.charAt(1)))
+          this.indentNext = this.indentValue;
+        return yield* this.parseBlockStart();
+      }
+      *parseBlockStart() {
+        const [ch0, ch1] = this.peek(2);
+        if (!ch1 && !this.atEnd)
+          return this.setNext("block-start");
+        if ((ch0 === "-" || ch0 === "?" || ch0 === ":") && isEmpty(ch1)) {
+          const n = (yield* this.pushCount(1)) + (yield* this.pushSpaces(true));
+          this.indentNext = this.indentValue + 1;
+          this.indentValue += n;
+          return "block-start";
+        }
+        return "doc";
+      }
+      *parseDocument() {
+        yield* this.pushSpaces(true);
+        const line = this.getLine();
+        if (line === null)
+          return this.setNext("doc");
+        let n = yield* this.pushIndicators();
+        switch (line[n]) {
+          case "#":
+            yield* this.pushCount(line.length - n);
+          // fallthrough
+          case void 0:
+            yield* this.pushNewline();
+            return yield* this.parseLineStart();
+          case "{":
+          case "[":
+            yield* this.pushCount(1);
+            this.flowKey = false;
+            this.flowLevel = 1;
+            return "flow";
+          case "}":
+          case "]":
+            yield* this.pushCount(1);
+            return "doc";
+          case "*":
+            yield* this.pushUntil(isNotAnchorChar);
+            return "doc";
+          case '"':
+          case "'":
+            return yield* this.parseQuotedScalar();
+          case "|":
+          case ">":
+            n += yield* this.parseBlockScalarHeader();
+            n += yield* this.pushSpaces(true);
+            yield* this.pushCount(line.length - n);
+            yield* this.pushNewline();
+            return yield* this.parseBlockScalar();
+          default:
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseFlowCollection() {
+        let nl, sp;
+        let indent = -1;
+        do {
+          nl = yield* this.pushNewline();
+          if (nl > 0) {
+            sp = yield* this.pushSpaces(false);
+            this.indentValue = indent = sp;
+          } else {
+            sp = 0;
+          }
+          sp += yield* this.pushSpaces(true);
+        } while (nl + sp > 0);
+        const line = this.getLine();
+        if (line === null)
+          return this.setNext("flow");
+        if (indent !== -1 && indent < this.indentNext && line[0] !== "#" || indent === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty(line[3])) {
+          const atFlowEndMarker = indent === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
+          if (!atFlowEndMarker) {
+            this.flowLevel = 0;
+            yield cst.FLOW_END;
+            return yield* this.parseLineStart();
+          }
+        }
+        let n = 0;
+        while (line[n] === ",") {
+          n += yield* this.pushCount(1);
+          n += yield* this.pushSpaces(true);
+          this.flowKey = false;
+        }
+        n += yield* this.pushIndicators();
+        switch (line[n]) {
+          case void 0:
+            return "flow";
+          case "#":
+            yield* this.pushCount(line.length - n);
+            return "flow";
+          case "{":
+          case "[":
+            yield* this.pushCount(1);
+            this.flowKey = false;
+            this.flowLevel += 1;
+            return "flow";
+          case "}":
+          case "]":
+            yield* this.pushCount(1);
+            this.flowKey = true;
+            this.flowLevel -= 1;
+            return this.flowLevel ? "flow" : "doc";
+          case "*":
+            yield* this.pushUntil(isNotAnchorChar);
+            return "flow";
+          case '"':
+          case "'":
+            this.flowKey = true;
+            return yield* this.parseQuotedScalar();
+          case ":": {
+            const next = this.charAt(1);
+            if (this.flowKey || isEmpty(next) || next === ",") {
+              this.flowKey = false;
+              yield* this.pushCount(1);
+              yield* this.pushSpaces(true);
+              return "flow";
+            }
+          }
+          // fallthrough
+          default:
+            this.flowKey = false;
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseQuotedScalar() {
+        const quote = this.charAt(0);
+        let end = this.buffer.indexOf(quote, this.pos + 1);
+        if (quote === "'") {
+          while (end !== -1 && this.buffer[end + 1] === "'")
+            end = this.buffer.indexOf("'", end + 2);
+        } else {
+          while (end !== -1) {
+            let n = 0;
+            while (this.buffer[end - 1 - n] === "\\")
+              n += 1;
+            if (n % 2 === 0)
+              break;
+            end = this.buffer.indexOf('"', end + 1);
+          }
+        }
+        const qb = this.buffer.substring(0, end);
+        let nl = qb.indexOf("\n", this.pos);
+        if (nl !== -1) {
+          while (nl !== -1) {
+            const cs = this.continueScalar(nl + 1);
+            if (cs === -1)
+              break;
+            nl = qb.indexOf("\n", cs);
+          }
+          if (nl !== -1) {
+            end = nl - (qb[nl - 1] === "\r" ? 2 : 1);
+          }
+        }
+        if (end === -1) {
+          if (!this.atEnd)
+            return this.setNext("quoted-scalar");
+          end = this.buffer.length;
+        }
+        yield* this.pushToIndex(end + 1, false);
+        return this.flowLevel ? "flow" : "doc";
+      }
+      *parseBlockScalarHeader() {
+        this.blockScalarIndent = -1;
+        this.blockScalarKeep = false;
+        let i = this.pos;
+        while (true) {
+          const ch = this.buffer[++i];
+          if (ch === "+")
+            this.blockScalarKeep = true;
+          else if (ch > "0" && ch <= "9")
+            this.blockScalarIndent = Number(ch) - 1;
+          else if (ch !== "-")
+            break;
+        }
+        return yield* this.pushUntil((ch) => isEmpty(ch) || ch === "#");
+      }
+      *parseBlockScalar() {
+        let nl = this.pos - 1;
+        let indent = 0;
+        let ch;
+        loop: for (let i2 = this.pos; ch = this.buffer[i2]; ++i2) {
+          switch (ch) {
+            case " ":
+              indent += 1;
+              break;
+            case "\n":
+              nl = i2;
+              indent = 0;
+              break;
+            case "\r": {
+              const next = this.buffer[i2 + 1];
+              if (!next && !this.atEnd)
+                return this.setNext("block-scalar");
+              if (next === "\n")
+                break;
+            }
+            // fallthrough
+            default:
+              break loop;
+          }
+        }
+        if (!ch && !this.atEnd)
+          return this.setNext("block-scalar");
+        if (indent >= this.indentNext) {
+          if (this.blockScalarIndent === -1)
+            this.indentNext = indent;
+          else {
+            this.indentNext = this.blockScalarIndent + (this.indentNext === 0 ? 1 : this.indentNext);
+          }
+          do {
+            const cs = this.continueScalar(nl + 1);
+            if (cs === -1)
+              break;
+            nl = this.buffer.indexOf("\n", cs);
+          } while (nl !== -1);
+          if (nl === -1) {
+            if (!this.atEnd)
+              return this.setNext("block-scalar");
+            nl = this.buffer.length;
+          }
+        }
+        let i = nl + 1;
+        ch = this.buffer[i];
+        while (ch === " ")
+          ch = this.buffer[++i];
+        if (ch === "	") {
+          while (ch === "	" || ch === " " || ch === "\r" || ch === "\n")
+            ch = this.buffer[++i];
+          nl = i - 1;
+        } else if (!this.blockScalarKeep) {
+          do {
+            let i2 = nl - 1;
+            let ch2 = this.buffer[i2];
+            if (ch2 === "\r")
+              ch2 = this.buffer[--i2];
+            const lastChar = i2;
+            while (ch2 === " ")
+              ch2 = this.buffer[--i2];
+            if (ch2 === "\n" && i2 >= this.pos && i2 + 1 + indent > lastChar)
+              nl = i2;
+            else
+              break;
+          } while (true);
+        }
+        yield cst.SCALAR;
+        yield* this.pushToIndex(nl + 1, true);
+        return yield* this.parseLineStart();
+      }
+      *parsePlainScalar() {
+        const inFlow = this.flowLevel > 0;
+        let end = this.pos - 1;
+        let i = this.pos - 1;
+        let ch;
+        while (ch = this.buffer[++i]) {
+          if (ch === ":") {
+            const next = this.buffer[i + 1];
+            if (isEmpty(next) || inFlow && flowIndicatorChars.has(next))
+              break;
+            end = i;
+          } else if (isEmpty(ch)) {
+            let next = this.buffer[i + 1];
+            if (ch === "\r") {
+              if (next === "\n") {
+                i += 1;
+                ch = "\n";
+                next = this.buffer[i + 1];
+              } else
+                end = i;
+            }
+            if (next === "#" || inFlow && flowIndicatorChars.has(next))
+              break;
+            if (ch === "\n") {
+              const cs = this.continueScalar(i + 1);
+              if (cs === -1)
+                break;
+              i = Math.max(i, cs - 2);
+            }
+          } else {
+            if (inFlow && flowIndicatorChars.has(ch))
+              break;
+            end = i;
+          }
+        }
+        if (!ch && !this.atEnd)
+          return this.setNext("plain-scalar");
+        yield cst.SCALAR;
+        yield* this.pushToIndex(end + 1, true);
+        return inFlow ? "flow" : "doc";
+      }
+      *pushCount(n) {
+        if (n > 0) {
+          yield this.buffer.substr(this.pos, n);
+          this.pos += n;
+          return n;
+        }
+        return 0;
+      }
+      *pushToIndex(i, allowEmpty) {
+        const s = this.buffer.slice(this.pos, i);
+        if (s) {
+          yield s;
+          this.pos += s.length;
+          return s.length;
+        } else if (allowEmpty)
+          yield "";
+        return 0;
+      }
+      *pushIndicators() {
+        let n = 0;
+        loop: while (true) {
+          switch (this.charAt(0)) {
+            case "!":
+              n += yield* this.pushTag();
+              n += yield* this.pushSpaces(true);
+              continue loop;
+            case "&":
+              n += yield* this.pushUntil(isNotAnchorChar);
+              n += yield* this.pushSpaces(true);
+              continue loop;
+            case "-":
+            // this is an error
+            case "?":
+            // this is an error outside flow collections
+            case ":": {
+              const inFlow = this.flowLevel > 0;
+              const ch1 = this.charAt(1);
+              if (isEmpty(ch1) || inFlow && flowIndicatorChars.has(ch1)) {
+                if (!inFlow)
+                  this.indentNext = this.indentValue + 1;
+                else if (this.flowKey)
+                  this.flowKey = false;
+                n += yield* this.pushCount(1);
+                n += yield* this.pushSpaces(true);
+                continue loop;
+              }
+            }
+          }
+          break loop;
+        }
+        return n;
+      }
+      *pushTag() {
+        if (this.charAt(1) === "<") {
+          let i = this.pos + 2;
+          let ch = this.buffer[i];
+          while (!isEmpty(ch) && ch !== ">")
+            ch = this.buffer[++i];
+          return yield* this.pushToIndex(ch === ">" ? i + 1 : i, false);
+        } else {
+          let i = this.pos + 1;
+          let ch = this.buffer[i];
+          while (ch) {
+            if (tagChars.has(ch))
+              ch = this.buffer[++i];
+            else if (ch === "%" && hexDigits.has(this.buffer[i + 1]) && hexDigits.has(this.buffer[i + 2])) {
+              ch = this.buffer[i += 3];
+            } else
+              break;
+          }
+          return yield* this.pushToIndex(i, false);
+        }
+      }
+      *pushNewline() {
+        const ch = this.buffer[this.pos];
+        if (ch === "\n")
+          return yield* this.pushCount(1);
+        else if (ch === "\r" && this.charAt(1) === "\n")
+          return yield* this.pushCount(2);
+        else
+          return 0;
+      }
+      *pushSpaces(allowTabs) {
+        let i = this.pos - 1;
+        let ch;
+        do {
+          ch = this.buffer[++i];
+        } while (ch === " " || allowTabs && ch === "	");
+        const n = i - this.pos;
+        if (n > 0) {
+          yield this.buffer.substr(this.pos, n);
+          this.pos = i;
+        }
+        return n;
+      }
+      *pushUntil(test) {
+        let i = this.pos;
+        let ch = this.buffer[i];
+        while (!test(ch))
+          ch = this.buffer[++i];
+        return yield* this.pushToIndex(i, false);
+      }
+    };
+    exports.Lexer = Lexer;
+  }
+});
+
+// node_modules/yaml/dist/parse/line-counter.js
+var require_line_counter = __commonJS({
+  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+    "use strict";
+    var LineCounter2 = class {
+      constructor() {
+        this.lineStarts = [];
+        this.addNewLine = (offset) => this.lineStarts.push(offset);
+        this.linePos = (offset) => {
+          let low = 0;
+          let high = this.lineStarts.length;
+          while (low < high) {
+            const mid = low + high >> 1;
+            if (this.lineStarts[mid] < offset)
+              low = mid + 1;
+            else
+              high = mid;
+          }
+          if (this.lineStarts[low] === offset)
+            return { line: low + 1, col: 1 };
+          if (low === 0)
+            return { line: 0, col: offset };
+          const start = this.lineStarts[low - 1];
+          return { line: low, col: offset - start + 1 };
+        };
+      }
+    };
+    exports.LineCounter = LineCounter2;
+  }
+});
+
+// node_modules/yaml/dist/parse/parser.js
+var require_parser = __commonJS({
+  "node_modules/yaml/dist/parse/parser.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    var cst = require_cst();
+    var lexer = require_lexer();
+    function includesToken(list3, type) {
+      for (let i = 0; i < list3.length; ++i)
+        if (list3[i].type === type)
+          return true;
+      return false;
+    }
+    function findNonEmptyIndex(list3) {
+      for (let i = 0; i < list3.length; ++i) {
+        switch (list3[i].type) {
+          case "space":
+          case "comment":
+          case "newline":
+            break;
+          default:
+            return i;
+        }
+      }
+      return -1;
+    }
+    function isFlowToken(token) {
+      switch (token?.type) {
+        case "alias":
+        case "scalar":
+        case "single-quoted-scalar":
+        case "double-quoted-scalar":
+        case "flow-collection":
+          return true;
+        default:
+          return false;
+      }
+    }
+    function getPrevProps(parent) {
+      switch (parent.type) {
+        case "document":
+          return parent.start;
+        case "block-map": {
+          const it = parent.items[parent.items.length - 1];
+          return it.sep ?? it.start;
+        }
+        case "block-seq":
+          return parent.items[parent.items.length - 1].start;
+        /* istanbul ignore next should not happen */
+        default:
+          return [];
+      }
+    }
+    function getFirstKeyStartProps(prev) {
+      if (prev.length === 0)
+        return [];
+      let i = prev.length;
+      loop: while (--i >= 0) {
+        switch (prev[i].type) {
+          case "doc-start":
+          case "explicit-key-ind":
+          case "map-value-ind":
+          case "seq-item-ind":
+          case "newline":
+            break loop;
+        }
+      }
+      while (prev[++i]?.type === "space") {
+      }
+      return prev.splice(i, prev.length);
+    }
+    function arrayPushArray(target, source) {
+      if (source.length < 1e5)
+        Array.prototype.push.apply(target, source);
+      else
+        for (let i = 0; i < source.length; ++i)
+          target.push(source[i]);
+    }
+    function fixFlowSeqItems(fc) {
+      if (fc.start.type === "flow-seq-start") {
+        for (const it of fc.items) {
+          if (it.sep && !it.value && !includesToken(it.start, "explicit-key-ind") && !includesToken(it.sep, "map-value-ind")) {
+            if (it.key)
+              it.value = it.key;
+            delete it.key;
+            if (isFlowToken(it.value)) {
+              if (it.value.end)
+                arrayPushArray(it.value.end, it.sep);
+              else
+                it.value.end = it.sep;
+            } else
+              arrayPushArray(it.start, it.sep);
+            delete it.sep;
+          }
+        }
+      }
+    }
+    var Parser = class {
+      /**
+       * @param onNewLine - If defined, called separately with the start position of
+       *   each new line (in `parse()`, including the start of input).
+       */
+      constructor(onNewLine) {
+        this.atNewLine = true;
+        this.atScalar = false;
+        this.indent = 0;
+        this.offset = 0;
+        this.onKeyLine = false;
+        this.stack = [];
+        this.source = "";
+        this.type = "";
+        this.lexer = new lexer.Lexer();
+        this.onNewLine = onNewLine;
+      }
+      /**
+       * Parse `source` as a YAML stream.
+       * If `incomplete`, a part of the last line may be left as a buffer for the next call.
+       *
+       * Errors are not thrown, but yielded as `{ type: 'error', message }` tokens.
+       *
+       * @returns A generator of tokens representing each directive, document, and other structure.
+       */
+      *parse(source, incomplete = false) {
+        if (this.onNewLine && this.offset === 0)
+          this.onNewLine(0);
+        for (const lexeme of this.lexer.lex(source, incomplete))
+          yield* this.next(lexeme);
+        if (!incomplete)
+          yield* this.end();
+      }
+      /**
+       * Advance the parser by the `source` of one lexical token.
+       */
+      *next(source) {
+        this.source = source;
+        if (node_process.env.LOG_TOKENS)
+          console.log("|", cst.prettyToken(source));
+        if (this.atScalar) {
+          this.atScalar = false;
+          yield* this.step();
+          this.offset += source.length;
+          return;
+        }
+        const type = cst.tokenType(source);
+        if (!type) {
+          const message = `Not a YAML token: ${source}`;
+          yield* this.pop({ type: "error", offset: this.offset, message, source });
+          this.offset += source.length;
+        } else if (type === "scalar") {
+          this.atNewLine = false;
+          this.atScalar = true;
+          this.type = "scalar";
+        } else {
+          this.type = type;
+          yield* this.step();
+          switch (type) {
+            case "newline":
+              this.atNewLine = true;
+              this.indent = 0;
+              if (this.onNewLine)
+                this.onNewLine(this.offset + source.length);
+              break;
+            case "space":
+              if (this.atNewLine && source[0] === " ")
+                this.indent += source.length;
+              break;
+            case "explicit-key-ind":
+            case "map-value-ind":
+            case "seq-item-ind":
+              if (this.atNewLine)
+                this.indent += source.length;
+              break;
+            case "doc-mode":
+            case "flow-error-end":
+              return;
+            default:
+              this.atNewLine = false;
+          }
+          this.offset += source.length;
+        }
+      }
+      /** Call at end of input to push out any remaining constructions */
+      *end() {
+        while (this.stack.length > 0)
+          yield* this.pop();
+      }
+      get sourceToken() {
+        const st = {
+          type: this.type,
+          offset: this.offset,
+          indent: this.indent,
+          source: this.source
+        };
+        return st;
+      }
+      *step() {
+        const top = this.peek(1);
+        if (this.type === "doc-end" && top?.type !== "doc-end") {
+          while (this.stack.length > 0)
+            yield* this.pop();
+          this.stack.push({
+            type: "doc-end",
+            offset: this.offset,
+            source: this.source
+          });
+          return;
+        }
+        if (!top)
+          return yield* this.stream();
+        switch (top.type) {
+          case "document":
+            return yield* this.document(top);
+          case "alias":
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return yield* this.scalar(top);
+          case "block-scalar":
+            return yield* this.blockScalar(top);
+          case "block-map":
+            return yield* this.blockMap(top);
+          case "block-seq":
+            return yield* this.blockSequence(top);
+          case "flow-collection":
+            return yield* this.flowCollection(top);
+          case "doc-end":
+            return yield* this.documentEnd(top);
+        }
+        yield* this.pop();
+      }
+      peek(n) {
+        return this.stack[this.stack.length - n];
+      }
+      *pop(error62) {
+        const token = error62 ?? this.stack.pop();
+        if (!token) {
+          const message = "Tried to pop an empty stack";
+          yield { type: "error", offset: this.offset, source: "", message };
+        } else if (this.stack.length === 0) {
+          yield token;
+        } else {
+          const top = this.peek(1);
+          if (token.type === "block-scalar") {
+            token.indent = "indent" in top ? top.indent : 0;
+          } else if (token.type === "flow-collection" && top.type === "document") {
+            token.indent = 0;
+          }
+          if (token.type === "flow-collection")
+            fixFlowSeqItems(token);
+          switch (top.type) {
+            case "document":
+              top.value = token;
+              break;
+            case "block-scalar":
+              top.props.push(token);
+              break;
+            case "block-map": {
+              const it = top.items[top.items.length - 1];
+              if (it.value) {
+                top.items.push({ start: [], key: token, sep: [] });
+                this.onKeyLine = true;
+                return;
+              } else if (it.sep) {
+                it.value = token;
+              } else {
+                Object.assign(it, { key: token, sep: [] });
+                this.onKeyLine = !it.explicitKey;
+                return;
+              }
+              break;
+            }
+            case "block-seq": {
+              const it = top.items[top.items.length - 1];
+              if (it.value)
+                top.items.push({ start: [], value: token });
+              else
+                it.value = token;
+              break;
+            }
+            case "flow-collection": {
+              const it = top.items[top.items.length - 1];
+              if (!it || it.value)
+                top.items.push({ start: [], key: token, sep: [] });
+              else if (it.sep)
+                it.value = token;
+              else
+                Object.assign(it, { key: token, sep: [] });
+              return;
+            }
+            /* istanbul ignore next should not happen */
+            default:
+              yield* this.pop();
+              yield* this.pop(token);
+          }
+          if ((top.type === "document" || top.type === "block-map" || top.type === "block-seq") && (token.type === "block-map" || token.type === "block-seq")) {
+            const last = token.items[token.items.length - 1];
+            if (last && !last.sep && !last.value && last.start.length > 0 && findNonEmptyIndex(last.start) === -1 && (token.indent === 0 || last.start.every((st) => st.type !== "comment" || st.indent < token.indent))) {
+              if (top.type === "document")
+                top.end = last.start;
+              else
+                top.items.push({ start: last.start });
+              token.items.splice(-1, 1);
+            }
+          }
+        }
+      }
+      *stream() {
+        switch (this.type) {
+          case "directive-line":
+            yield { type: "directive", offset: this.offset, source: this.source };
+            return;
+          case "byte-order-mark":
+          case "space":
+          case "comment":
+          case "newline":
+            yield this.sourceToken;
+            return;
+          case "doc-mode":
+          case "doc-start": {
+            const doc = {
+              type: "document",
+              offset: this.offset,
+              start: []
+            };
+            if (this.type === "doc-start")
+              doc.start.push(this.sourceToken);
+            this.stack.push(doc);
+            return;
+          }
+        }
+        yield {
+          type: "error",
+          offset: this.offset,
+          message: `Unexpected ${this.type} token in YAML stream`,
+          source: this.source
+        };
+      }
+      *document(doc) {
+        if (doc.value)
+          return yield* this.lineEnd(doc);
+        switch (this.type) {
+          case "doc-start": {
+            if (findNonEmptyIndex(doc.start) !== -1) {
+              yield* this.pop();
+              yield* this.step();
+            } else
+              doc.start.push(this.sourceToken);
+            return;
+          }
+          case "anchor":
+          case "tag":
+          case "space":
+          case "comment":
+          case "newline":
+            doc.start.push(this.sourceToken);
+            return;
+        }
+        const bv = this.startBlockValue(doc);
+        if (bv)
+          this.stack.push(bv);
+        else {
+          yield {
+            type: "error",
+            offset: this.offset,
+            message: `Unexpected ${this.type} token in YAML document`,
+            source: this.source
+          };
+        }
+      }
+      *scalar(scalar2) {
+        if (this.type === "map-value-ind") {
+          const prev = getPrevProps(this.peek(2));
+          const start = getFirstKeyStartProps(prev);
+          let sep2;
+          if (scalar2.end) {
+            sep2 = scalar2.end;
+            sep2.push(this.sourceToken);
+            delete scalar2.end;
+          } else
+            sep2 = [this.sourceToken];
+          const map5 = {
+            type: "block-map",
+            offset: scalar2.offset,
+            indent: scalar2.indent,
+            items: [{ start, key: scalar2, sep: sep2 }]
+          };
+          this.onKeyLine = true;
+          this.stack[this.stack.length - 1] = map5;
+        } else
+          yield* this.lineEnd(scalar2);
+      }
+      *blockScalar(scalar2) {
+        switch (this.type) {
+          case "space":
+          case "comment":
+          case "newline":
+            scalar2.props.push(this.sourceToken);
+            return;
+          case "scalar":
+            scalar2.source = this.source;
+            this.atNewLine = true;
+            this.indent = 0;
+            if (this.onNewLine) {
+              let nl = this.source.indexOf("\n") + 1;
+              while (nl !== 0) {
+                this.onNewLine(this.offset + nl);
+                nl = this.source.indexOf("\n", nl) + 1;
+              }
+            }
+            yield* this.pop();
+            break;
+          /* istanbul ignore next should not happen */
+          default:
+            yield* this.pop();
+            yield* this.step();
+        }
+      }
+      *blockMap(map5) {
+        const it = map5.items[map5.items.length - 1];
+        switch (this.type) {
+          case "newline":
+            this.onKeyLine = false;
+            if (it.value) {
+              const end = "end" in it.value ? it.value.end : void 0;
+              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
+              if (last?.type === "comment")
+                end?.push(this.sourceToken);
+              else
+                map5.items.push({ start: [this.sourceToken] });
+            } else if (it.sep) {
+              it.sep.push(this.sourceToken);
+            } else {
+              it.start.push(this.sourceToken);
+            }
+            return;
+          case "space":
+          case "comment":
+            if (it.value) {
+              map5.items.push({ start: [this.sourceToken] });
+            } else if (it.sep) {
+              it.sep.push(this.sourceToken);
+            } else {
+              if (this.atIndentedComment(it.start, map5.indent)) {
+                const prev = map5.items[map5.items.length - 2];
+                const end = prev?.value?.end;
+                if (Array.isArray(end)) {
+                  arrayPushArray(end, it.start);
+                  end.push(this.sourceToken);
+                  map5.items.pop();
+                  return;
+                }
+              }
+              it.start.push(this.sourceToken);
+            }
+            return;
+        }
+        if (this.indent >= map5.indent) {
+          const atMapIndent = !this.onKeyLine && this.indent === map5.indent;
+          const atNextItem = atMapIndent && (it.sep || it.explicitKey) && this.type !== "seq-item-ind";
+          let start = [];
+          if (atNextItem && it.sep && !it.value) {
+            const nl = [];
+            for (let i = 0; i < it.sep.length; ++i) {
+              const st = it.sep[i];
+              switch (st.type) {
+                case "newline":
+                  nl.push(i);
+                  break;
+                case "space":
+                  break;
+                case "comment":
+                  if (st.indent > map5.indent)
+                    nl.length = 0;
+                  break;
+                default:
+                  nl.length = 0;
+              }
+            }
+            if (nl.length >= 2)
+              start = it.sep.splice(nl[1]);
+          }
+          switch (this.type) {
+            case "anchor":
+            case "tag":
+              if (atNextItem || it.value) {
+                start.push(this.sourceToken);
+                map5.items.push({ start });
+                this.onKeyLine = true;
+              } else if (it.sep) {
+                it.sep.push(this.sourceToken);
+              } else {
+                it.start.push(this.sourceToken);
+              }
+              return;
+            case "explicit-key-ind":
+              if (!it.sep && !it.explicitKey) {
+                it.start.push(this.sourceToken);
+                it.explicitKey = true;
+              } else if (atNextItem || it.value) {
+                start.push(this.sourceToken);
+                map5.items.push({ start, explicitKey: true });
+              } else {
+                this.stack.push({
+                  type: "block-map",
+                  offset: this.offset,
+                  indent: this.indent,
+                  items: [{ start: [this.sourceToken], explicitKey: true }]
+                });
+              }
+              this.onKeyLine = true;
+              return;
+            case "map-value-ind":
+              if (it.explicitKey) {
+                if (!it.sep) {
+                  if (includesToken(it.start, "newline")) {
+                    Object.assign(it, { key: null, sep: [this.sourceToken] });
+                  } else {
+                    const start2 = getFirstKeyStartProps(it.start);
+                    this.stack.push({
+                      type: "block-map",
+                      offset: this.offset,
+                      indent: this.indent,
+                      items: [{ start: start2, key: null, sep: [this.sourceToken] }]
+                    });
+                  }
+                } else if (it.value) {
+                  map5.items.push({ start: [], key: null, sep: [this.sourceToken] });
+                } else if (includesToken(it.sep, "map-value-ind")) {
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start, key: null, sep: [this.sourceToken] }]
+                  });
+                } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
+                  const start2 = getFirstKeyStartProps(it.start);
+                  const key = it.key;
+                  const sep2 = it.sep;
+                  sep2.push(this.sourceToken);
+                  delete it.key;
+                  delete it.sep;
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start: start2, key, sep: sep2 }]
+                  });
+                } else if (start.length > 0) {
+                  it.sep = it.sep.concat(start, this.sourceToken);
+                } else {
+                  it.sep.push(this.sourceToken);
+                }
+              } else {
+                if (!it.sep) {
+                  Object.assign(it, { key: null, sep: [this.sourceToken] });
+                } else if (it.value || atNextItem) {
+                  map5.items.push({ start, key: null, sep: [this.sourceToken] });
+                } else if (includesToken(it.sep, "map-value-ind")) {
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start: [], key: null, sep: [this.sourceToken] }]
+                  });
+                } else {
+                  it.sep.push(this.sourceToken);
+                }
+              }
+              this.onKeyLine = true;
+              return;
+            case "alias":
+            case "scalar":
+            case "single-quoted-scalar":
+            case "double-quoted-scalar": {
+              const fs = this.flowScalar(this.type);
+              if (atNextItem || it.value) {
+                map5.items.push({ start, key: fs, sep: [] });
+                this.onKeyLine = true;
+              } else if (it.sep) {
+                this.stack.push(fs);
+              } else {
+                Object.assign(it, { key: fs, sep: [] });
+                this.onKeyLine = true;
+              }
+              return;
+            }
+            default: {
+              const bv = this.startBlockValue(map5);
+              if (bv) {
+                if (bv.type === "block-seq") {
+                  if (!it.explicitKey && it.sep && !includesToken(it.sep, "newline")) {
+                    yield* this.pop({
+                      type: "error",
+                      offset: this.offset,
+                      message: "Unexpected block-seq-ind on same line with key",
+                      source: this.source
+                    });
+                    return;
+                  }
+                } else if (atMapIndent) {
+                  map5.items.push({ start });
+                }
+                this.stack.push(bv);
+                return;
+              }
+            }
+          }
+        }
+        yield* this.pop();
+        yield* this.step();
+      }
+      *blockSequence(seq) {
+        const it = seq.items[seq.items.length - 1];
+        switch (this.type) {
+          case "newline":
+            if (it.value) {
+              const end = "end" in it.value ? it.value.end : void 0;
+              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
+              if (last?.type === "comment")
+                end?.push(this.sourceToken);
+              else
+                seq.items.push({ start: [this.sourceToken] });
+            } else
+              it.start.push(this.sourceToken);
+            return;
+          case "space":
+          case "comment":
+            if (it.value)
+              seq.items.push({ start: [this.sourceToken] });
+            else {
+              if (this.atIndentedComment(it.start, seq.indent)) {
+                const prev = seq.items[seq.items.length - 2];
+                const end = prev?.value?.end;
+                if (Array.isArray(end)) {
+                  arrayPushArray(end, it.start);
+                  end.push(this.sourceToken);
+                  seq.items.pop();
+                  return;
+                }
+              }
+              it.start.push(this.sourceToken);
+            }
+            return;
+          case "anchor":
+          case "tag":
+            if (it.value || this.indent <= seq.indent)
+              break;
+            it.start.push(this.sourceToken);
+            return;
+          case "seq-item-ind":
+            if (this.indent !== seq.indent)
+              break;
+            if (it.value || includesToken(it.start, "seq-item-ind"))
+              seq.items.push({ start: [this.sourceToken] });
+            else
+              it.start.push(this.sourceToken);
+            return;
+        }
+        if (this.indent > seq.indent) {
+          const bv = this.startBlockValue(seq);
+          if (bv) {
+            this.stack.push(bv);
+            return;
+          }
+        }
+        yield* this.pop();
+        yield* this.step();
+      }
+      *flowCollection(fc) {
+        const it = fc.items[fc.items.length - 1];
+        if (this.type === "flow-error-end") {
+          let top;
+          do {
+            yield* this.pop();
+            top = this.peek(1);
+          } while (top?.type === "flow-collection");
+        } else if (fc.end.length === 0) {
+          switch (this.type) {
+            case "comma":
+            case "explicit-key-ind":
+              if (!it || it.sep)
+                fc.items.push({ start: [this.sourceToken] });
+              else
+                it.start.push(this.sourceToken);
+              return;
+            case "map-value-ind":
+              if (!it || it.value)
+                fc.items.push({ start: [], key: null, sep: [this.sourceToken] });
+              else if (it.sep)
+                it.sep.push(this.sourceToken);
+              else
+                Object.assign(it, { key: null, sep: [this.sourceToken] });
+              return;
+            case "space":
+            case "comment":
+            case "newline":
+            case "anchor":
+            case "tag":
+              if (!it || it.value)
+                fc.items.push({ start: [this.sourceToken] });
+              else if (it.sep)
+                it.sep.push(this.sourceToken);
+              else
+                it.start.push(this.sourceToken);
+              return;
+            case "alias":
+            case "scalar":
+            case "single-quoted-scalar":
+            case "double-quoted-scalar": {
+              const fs = this.flowScalar(this.type);
+              if (!it || it.value)
+                fc.items.push({ start: [], key: fs, sep: [] });
+              else if (it.sep)
+                this.stack.push(fs);
+              else
+                Object.assign(it, { key: fs, sep: [] });
+              return;
+            }
+            case "flow-map-end":
+            case "flow-seq-end":
+              fc.end.push(this.sourceToken);
+              return;
+          }
+          const bv = this.startBlockValue(fc);
+          if (bv)
+            this.stack.push(bv);
+          else {
+            yield* this.pop();
+            yield* this.step();
+          }
+        } else {
+          const parent = this.peek(2);
+          if (parent.type === "block-map" && (this.type === "map-value-ind" && parent.indent === fc.indent || this.type === "newline" && !parent.items[parent.items.length - 1].sep)) {
+            yield* this.pop();
+            yield* this.step();
+          } else if (this.type === "map-value-ind" && parent.type !== "flow-collection") {
+            const prev = getPrevProps(parent);
+            const start = getFirstKeyStartProps(prev);
+            fixFlowSeqItems(fc);
+            const sep2 = fc.end.splice(1, fc.end.length);
+            sep2.push(this.sourceToken);
+            const map5 = {
+              type: "block-map",
+              offset: fc.offset,
+              indent: fc.indent,
+              items: [{ start, key: fc, sep: sep2 }]
+            };
+            this.onKeyLine = true;
+            this.stack[this.stack.length - 1] = map5;
+          } else {
+            yield* this.lineEnd(fc);
+          }
+        }
+      }
+      flowScalar(type) {
+        if (this.onNewLine) {
+          let nl = this.source.indexOf("\n") + 1;
+          while (nl !== 0) {
+            this.onNewLine(this.offset + nl);
+            nl = this.source.indexOf("\n", nl) + 1;
+          }
+        }
+        return {
+          type,
+          offset: this.offset,
+          indent: this.indent,
+          source: this.source
+        };
+      }
+      startBlockValue(parent) {
+        switch (this.type) {
+          case "alias":
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return this.flowScalar(this.type);
+          case "block-scalar-header":
+            return {
+              type: "block-scalar",
+              offset: this.offset,
+              indent: this.indent,
+              props: [this.sourceToken],
+              source: ""
+            };
+          case "flow-map-start":
+          case "flow-seq-start":
+            return {
+              type: "flow-collection",
+              offset: this.offset,
+              indent: this.indent,
+              start: this.sourceToken,
+              items: [],
+              end: []
+            };
+          case "seq-item-ind":
+            return {
+              type: "block-seq",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start: [this.sourceToken] }]
+            };
+          case "explicit-key-ind": {
+            this.onKeyLine = true;
+            const prev = getPrevProps(parent);
+            const start = getFirstKeyStartProps(prev);
+            start.push(this.sourceToken);
+            return {
+              type: "block-map",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start, explicitKey: true }]
+            };
+          }
+          case "map-value-ind": {
+            this.onKeyLine = true;
+            const prev = getPrevProps(parent);
+            const start = getFirstKeyStartProps(prev);
+            return {
+              type: "block-map",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start, key: null, sep: [this.sourceToken] }]
+            };
+          }
+        }
+        return null;
+      }
+      atIndentedComment(start, indent) {
+        if (this.type !== "comment")
+          return false;
+        if (this.indent <= indent)
+          return false;
+        return start.every((st) => st.type === "newline" || st.type === "space");
+      }
+      *documentEnd(docEnd) {
+        if (this.type !== "doc-mode") {
+          if (docEnd.end)
+            docEnd.end.push(this.sourceToken);
+          else
+            docEnd.end = [this.sourceToken];
+          if (this.type === "newline")
+            yield* this.pop();
+        }
+      }
+      *lineEnd(token) {
+        switch (this.type) {
+          case "comma":
+          case "doc-start":
+          case "doc-end":
+          case "flow-seq-end":
+          case "flow-map-end":
+          case "map-value-ind":
+            yield* this.pop();
+            yield* this.step();
+            break;
+          case "newline":
+            this.onKeyLine = false;
+          // fallthrough
+          case "space":
+          case "comment":
+          default:
+            if (token.end)
+              token.end.push(this.sourceToken);
+            else
+              token.end = [this.sourceToken];
+            if (this.type === "newline")
+              yield* this.pop();
+        }
+      }
+    };
+    exports.Parser = Parser;
+  }
+});
+
+// node_modules/yaml/dist/public-api.js
+var require_public_api = __commonJS({
+  "node_modules/yaml/dist/public-api.js"(exports) {
+    "use strict";
+    var composer = require_composer();
+    var Document = require_Document();
+    var errors = require_errors();
+    var log2 = require_log();
+    var identity = require_identity();
+    var lineCounter = require_line_counter();
+    var parser = require_parser();
+    function parseOptions(options) {
+      const prettyErrors = options.prettyErrors !== false;
+      const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
+      return { lineCounter: lineCounter$1, prettyErrors };
+    }
+    function parseAllDocuments(source, options = {}) {
+      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
+      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const composer$1 = new composer.Composer(options);
+      const docs = Array.from(composer$1.compose(parser$1.parse(source)));
+      if (prettyErrors && lineCounter2)
+        for (const doc of docs) {
+          doc.errors.forEach(errors.prettifyError(source, lineCounter2));
+          doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+        }
+      if (docs.length > 0)
+        return docs;
+      return Object.assign([], { empty: true }, composer$1.streamInfo());
+    }
+    function parseDocument2(source, options = {}) {
+      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
+      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const composer$1 = new composer.Composer(options);
+      let doc = null;
+      for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
+        if (!doc)
+          doc = _doc;
+        else if (doc.options.logLevel !== "silent") {
+          doc.errors.push(new errors.YAMLParseError(_doc.range.slice(0, 2), "MULTIPLE_DOCS", "Source contains multiple documents; please use YAML.parseAllDocuments()"));
+          break;
+        }
+      }
+      if (prettyErrors && lineCounter2) {
+        doc.errors.forEach(errors.prettifyError(source, lineCounter2));
+        doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+      }
+      return doc;
+    }
+    function parse3(src, reviver, options) {
+      let _reviver = void 0;
+      if (typeof reviver === "function") {
+        _reviver = reviver;
+      } else if (options === void 0 && reviver && typeof reviver === "object") {
+        options = reviver;
+      }
+      const doc = parseDocument2(src, options);
+      if (!doc)
+        return null;
+      doc.warnings.forEach((warning) => log2.warn(doc.options.logLevel, warning));
+      if (doc.errors.length > 0) {
+        if (doc.options.logLevel !== "silent")
+          throw doc.errors[0];
+        else
+          doc.errors = [];
+      }
+      return doc.toJS(Object.assign({ reviver: _reviver }, options));
+    }
+    function stringify(value2, replacer, options) {
+      let _replacer = null;
+      if (typeof replacer === "function" || Array.isArray(replacer)) {
+        _replacer = replacer;
+      } else if (options === void 0 && replacer) {
+        options = replacer;
+      }
+      if (typeof options === "string")
+        options = options.length;
+      if (typeof options === "number") {
+        const indent = Math.round(options);
+        options = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
+      }
+      if (value2 === void 0) {
+        const { keepUndefined } = options ?? replacer ?? {};
+        if (!keepUndefined)
+          return void 0;
+      }
+      if (identity.isDocument(value2) && !_replacer)
+        return value2.toString(options);
+      return new Document.Document(value2, _replacer, options).toString(options);
+    }
+    exports.parse = parse3;
+    exports.parseAllDocuments = parseAllDocuments;
+    exports.parseDocument = parseDocument2;
+    exports.stringify = stringify;
+  }
+});
+
+// node_modules/yaml/dist/index.js
+var require_dist = __commonJS({
+  "node_modules/yaml/dist/index.js"(exports) {
+    "use strict";
+    var composer = require_composer();
+    var Document = require_Document();
+    var Schema = require_Schema();
+    var errors = require_errors();
+    var Alias = require_Alias();
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var Scalar = require_Scalar();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var cst = require_cst();
+    var lexer = require_lexer();
+    var lineCounter = require_line_counter();
+    var parser = require_parser();
+    var publicApi = require_public_api();
+    var visit3 = require_visit();
+    exports.Composer = composer.Composer;
+    exports.Document = Document.Document;
+    exports.Schema = Schema.Schema;
+    exports.YAMLError = errors.YAMLError;
+    exports.YAMLParseError = errors.YAMLParseError;
+    exports.YAMLWarning = errors.YAMLWarning;
+    exports.Alias = Alias.Alias;
+    exports.isAlias = identity.isAlias;
+    exports.isCollection = identity.isCollection;
+    exports.isDocument = identity.isDocument;
+    exports.isMap = identity.isMap;
+    exports.isNode = identity.isNode;
+    exports.isPair = identity.isPair;
+    exports.isScalar = identity.isScalar;
+    exports.isSeq = identity.isSeq;
+    exports.Pair = Pair.Pair;
+    exports.Scalar = Scalar.Scalar;
+    exports.YAMLMap = YAMLMap.YAMLMap;
+    exports.YAMLSeq = YAMLSeq.YAMLSeq;
+    exports.CST = cst;
+    exports.Lexer = lexer.Lexer;
+    exports.LineCounter = lineCounter.LineCounter;
+    exports.Parser = parser.Parser;
+    exports.parse = publicApi.parse;
+    exports.parseAllDocuments = publicApi.parseAllDocuments;
+    exports.parseDocument = publicApi.parseDocument;
+    exports.stringify = publicApi.stringify;
+    exports.visit = visit3.visit;
+    exports.visitAsync = visit3.visitAsync;
+  }
+});
+
 // node_modules/commander/esm.mjs
 var import_index = __toESM(require_commander(), 1);
 var {
@@ -12352,8 +21458,8 @@ import { readFile } from "node:fs/promises";
 var Node = class {
   value;
   next;
-  constructor(value) {
-    this.value = value;
+  constructor(value2) {
+    this.value = value2;
   }
 };
 var Queue = class {
@@ -12363,8 +21469,8 @@ var Queue = class {
   constructor() {
     this.clear();
   }
-  enqueue(value) {
-    const node3 = new Node(value);
+  enqueue(value2) {
+    const node3 = new Node(value2);
     if (this.#head) {
       this.#tail.next = node3;
       this.#tail = node3;
@@ -12436,27 +21542,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run = async (function_, resolve2, arguments_) => {
+  const run = async (function_, resolve4, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve2(result);
+    resolve4(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve2, reject, arguments_) => {
+  const enqueue = (function_, resolve4, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run.bind(void 0, function_, resolve2, arguments_));
+    }).then(run.bind(void 0, function_, resolve4, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve2, reject) => {
-    enqueue(function_, resolve2, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve4, reject) => {
+    enqueue(function_, resolve4, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -12493,14 +21599,14 @@ function pLimit(concurrency) {
       async value(iterable, function_) {
         const promises = [];
         try {
-          Array.from(iterable, (value, index) => {
-            const promise2 = generator(function_, value, index);
-            promises.push(promise2);
-            return promise2;
+          Array.from(iterable, (value2, index) => {
+            const promise3 = generator(function_, value2, index);
+            promises.push(promise3);
+            return promise3;
           });
         } catch (error62) {
-          for (const promise2 of promises) {
-            promise2.catch(() => {
+          for (const promise3 of promises) {
+            promise3.catch(() => {
             });
           }
           throw error62;
@@ -13360,10 +22466,10 @@ function getEnumValues(entries) {
 function joinValues(array2, separator = "|") {
   return array2.map((val) => stringifyPrimitive(val)).join(separator);
 }
-function jsonStringifyReplacer(_, value) {
-  if (typeof value === "bigint")
-    return value.toString();
-  return value;
+function jsonStringifyReplacer(_, value2) {
+  if (typeof value2 === "bigint")
+    return value2.toString();
+  return value2;
 }
 var Cached = class {
   constructor(getter) {
@@ -13400,17 +22506,17 @@ function floatSafeRemainder(val, step) {
 }
 var EVALUATING = /* @__PURE__ */ Symbol("evaluating");
 function defineLazy(object2, key, getter) {
-  let value = void 0;
+  let value2 = void 0;
   Object.defineProperty(object2, key, {
     get() {
-      if (value === EVALUATING) {
+      if (value2 === EVALUATING) {
         return void 0;
       }
-      if (value === void 0) {
-        value = EVALUATING;
-        value = getter();
+      if (value2 === void 0) {
+        value2 = EVALUATING;
+        value2 = getter();
       }
-      return value;
+      return value2;
     },
     set(v) {
       Object.defineProperty(object2, key, {
@@ -13424,9 +22530,9 @@ function defineLazy(object2, key, getter) {
 function objectClone(obj) {
   return Object.create(Object.getPrototypeOf(obj), Object.getOwnPropertyDescriptors(obj));
 }
-function assignProp(target, prop, value) {
+function assignProp(target, prop, value2) {
   Object.defineProperty(target, prop, {
-    value,
+    value: value2,
     writable: true,
     enumerable: true,
     configurable: true
@@ -13442,19 +22548,19 @@ function sourceShape(schema) {
 function deferProp(target, key, getter) {
   Object.defineProperty(target, key, {
     get() {
-      const value = getter();
-      assignProp(this, key, value);
-      return value;
+      const value2 = getter();
+      assignProp(this, key, value2);
+      return value2;
     },
     enumerable: true,
     configurable: true
   });
 }
-function putProp(target, key, value) {
+function putProp(target, key, value2) {
   if (key in target)
-    assignProp(target, key, value);
+    assignProp(target, key, value2);
   else
-    target[key] = value;
+    target[key] = value2;
 }
 function mirrorShape(target, source, keys, wrap2) {
   const raw = sourceShape(source);
@@ -13464,8 +22570,8 @@ function mirrorShape(target, source, keys, wrap2) {
       continue;
     if (desc.get) {
       deferProp(target, key, () => {
-        const value = source._zod.def.shape[key];
-        return wrap2 ? wrap2(value, key) : value;
+        const value2 = source._zod.def.shape[key];
+        return wrap2 ? wrap2(value2, key) : value2;
       });
     } else
       putProp(target, key, wrap2 ? wrap2(desc.value, key) : desc.value);
@@ -13664,9 +22770,9 @@ function createTransparentProxy(getter) {
       target ?? (target = getter());
       return Reflect.get(target, prop, receiver);
     },
-    set(_, prop, value, receiver) {
+    set(_, prop, value2, receiver) {
       target ?? (target = getter());
-      return Reflect.set(target, prop, value, receiver);
+      return Reflect.set(target, prop, value2, receiver);
     },
     has(_, prop) {
       target ?? (target = getter());
@@ -13690,12 +22796,12 @@ function createTransparentProxy(getter) {
     }
   });
 }
-function stringifyPrimitive(value) {
-  if (typeof value === "bigint")
-    return value.toString() + "n";
-  if (typeof value === "string")
-    return `"${value}"`;
-  return `${value}`;
+function stringifyPrimitive(value2) {
+  if (typeof value2 === "bigint")
+    return value2.toString() + "n";
+  if (typeof value2 === "string")
+    return `"${value2}"`;
+  return `${value2}`;
 }
 function optionalKeys(shape) {
   return Object.keys(shape).filter((k) => {
@@ -13804,15 +22910,15 @@ function partial(Class2, schema, mask, name = "partial") {
   }
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key) => selected && !selected.has(key) ? value : new Class2({ type: "optional", innerType: value })));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value2, key) => selected && !selected.has(key) ? value2 : new Class2({ type: "optional", innerType: value2 })));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape, checks: [] }));
 }
 function required(Class2, schema, mask) {
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key) => (
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value2, key) => (
     // overwrite with non-optional
-    selected && !selected.has(key) ? value : new Class2({ type: "nonoptional", innerType: value })
+    selected && !selected.has(key) ? value2 : new Class2({ type: "nonoptional", innerType: value2 })
   ));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape }));
 }
@@ -14007,12 +23113,12 @@ function members(proto, table2) {
       defineBound(proto, key, desc.value);
   }
 }
-function own(inst, key, value, enumerable = true) {
-  Object.defineProperty(inst, key, { configurable: true, writable: true, enumerable, value });
-  return value;
+function own(inst, key, value2, enumerable = true) {
+  Object.defineProperty(inst, key, { configurable: true, writable: true, enumerable, value: value2 });
+  return value2;
 }
-function hide(inst, key, value) {
-  return own(inst, key, value, false);
+function hide(inst, key, value2) {
+  return own(inst, key, value2, false);
 }
 // @__NO_SIDE_EFFECTS__
 function derived(computes, table2) {
@@ -14024,8 +23130,8 @@ function derived(computes, table2) {
       get() {
         return own(this, key, compute(this));
       },
-      set(value) {
-        own(this, key, value);
+      set(value2) {
+        own(this, key, value2);
       }
     });
   }
@@ -14037,8 +23143,8 @@ function defineBound(proto, key, fn) {
     get() {
       return this == null ? fn : own(this, key, fn.bind(this));
     },
-    set(value) {
-      own(this, key, value);
+    set(value2) {
+      own(this, key, value2);
     }
   });
 }
@@ -14069,21 +23175,21 @@ function defineLazyInternal(inst, key, compute) {
       const outer = broke;
       broke = false;
       try {
-        const value = compute(this);
+        const value2 = compute(this);
         if (broke)
           delete this[key];
         else
-          Object.defineProperty(this, key, { configurable: true, writable: true, value });
+          Object.defineProperty(this, key, { configurable: true, writable: true, value: value2 });
         broke = broke || outer;
-        return value;
+        return value2;
       } catch (err) {
         delete this[key];
         broke = broke || outer;
         throw err;
       }
     },
-    set(value) {
-      Object.defineProperty(this, key, { configurable: true, writable: true, value });
+    set(value2) {
+      Object.defineProperty(this, key, { configurable: true, writable: true, value: value2 });
     }
   });
 }
@@ -14100,14 +23206,14 @@ function installLazyProp(inst, key, make, enumerable) {
       Object.defineProperty(this, key, desc);
       return desc.value;
     },
-    set(value) {
-      Object.defineProperty(this, key, { configurable: true, writable: true, enumerable, value });
+    set(value2) {
+      Object.defineProperty(this, key, { configurable: true, writable: true, enumerable, value: value2 });
     }
   });
 }
 var CONSTANT_CATCH = "~constantCatch";
-function constantCatch(value) {
-  const fn = () => value;
+function constantCatch(value2) {
+  const fn = () => value2;
   fn[CONSTANT_CATCH] = true;
   return fn;
 }
@@ -14240,8 +23346,8 @@ function _getMessage() {
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
   return internals.message;
 }
-function _setMessage(value) {
-  this._zod.message = value;
+function _setMessage(value2) {
+  this._zod.message = value2;
 }
 var _messageDesc = {
   get: _getMessage,
@@ -14264,12 +23370,12 @@ var initializer = (inst, def) => {
       configurable: true,
       enumerable: false,
       get() {
-        const value = () => this.message;
-        Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
-        return value;
+        const value2 = () => this.message;
+        Object.defineProperty(this, "toString", { value: value2, configurable: true, writable: true });
+        return value2;
       },
-      set(value) {
-        Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
+      set(value2) {
+        Object.defineProperty(this, "toString", { value: value2, configurable: true, writable: true });
       }
     });
   }
@@ -14431,9 +23537,9 @@ function finalizeParams(callee, params) {
   return { callee: params?.callee ?? callee, Err: params?.Err };
 }
 var _parse = (_Err) => {
-  const fn = (schema, value, _ctx, _params) => {
+  const fn = (schema, value2, _ctx, _params) => {
     const ctx = _ctx ? { ..._ctx, async: false } : { async: false };
-    const result = schema._zod.run({ value, issues: [] }, ctx);
+    const result = schema._zod.run({ value: value2, issues: [] }, ctx);
     if (result instanceof Promise) {
       throw new $ZodAsyncError();
     }
@@ -14448,9 +23554,9 @@ var _parse = (_Err) => {
 };
 var parse = /* @__PURE__ */ _parse($ZodRealError);
 var _parseAsync = (_Err) => {
-  const fn = async (schema, value, _ctx, params) => {
+  const fn = async (schema, value2, _ctx, params) => {
     const ctx = _ctx ? { ..._ctx, async: true } : { async: true };
-    let result = schema._zod.run({ value, issues: [] }, ctx);
+    let result = schema._zod.run({ value: value2, issues: [] }, ctx);
     if (result instanceof Promise)
       result = await result;
     if (result.issues.length) {
@@ -14463,9 +23569,9 @@ var _parseAsync = (_Err) => {
   return fn;
 };
 var parseAsync = /* @__PURE__ */ _parseAsync($ZodRealError);
-var _safeParse = (_Err) => (schema, value, _ctx) => {
+var _safeParse = (_Err) => (schema, value2, _ctx) => {
   const ctx = _ctx ? { ..._ctx, async: false } : { async: false };
-  const result = schema._zod.run({ value, issues: [] }, ctx);
+  const result = schema._zod.run({ value: value2, issues: [] }, ctx);
   if (result instanceof Promise) {
     throw new $ZodAsyncError();
   }
@@ -14491,9 +23597,9 @@ function failure(Err, issues, ctx) {
     }
   };
 }
-var _safeParseAsync = (_Err) => async (schema, value, _ctx) => {
+var _safeParseAsync = (_Err) => async (schema, value2, _ctx) => {
   const ctx = _ctx ? { ..._ctx, async: true } : { async: true };
-  let result = schema._zod.run({ value, issues: [] }, ctx);
+  let result = schema._zod.run({ value: value2, issues: [] }, ctx);
   if (result instanceof Promise)
     result = await result;
   return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
@@ -14501,88 +23607,88 @@ var _safeParseAsync = (_Err) => async (schema, value, _ctx) => {
 var safeParseAsync = /* @__PURE__ */ _safeParseAsync($ZodRealError);
 var COMPILE_INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var COMPILE_FALLBACK = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
-var validate = ((schema, value, _ctx) => {
+var validate = ((schema, value2, _ctx) => {
   const validator = schema._zod.bag.validator;
   if (validator !== void 0) {
-    if (validator(value) !== COMPILE_INVALID)
+    if (validator(value2) !== COMPILE_INVALID)
       return true;
     if (validator.definite === true && _ctx === void 0)
       return false;
   }
-  return validateFallback(schema, value, _ctx);
+  return validateFallback(schema, value2, _ctx);
 });
-function validateFallback(schema, value, _ctx) {
+function validateFallback(schema, value2, _ctx) {
   const ctx = _ctx ? { ..._ctx, async: false, abortEarly: true } : { async: false, abortEarly: true };
   const fallbackRun = schema._zod.bag.fallbackRun;
   let result;
   if (fallbackRun) {
     ctx[COMPILE_FALLBACK] = true;
-    result = fallbackRun({ value, issues: [] }, ctx);
+    result = fallbackRun({ value: value2, issues: [] }, ctx);
   } else {
-    result = schema._zod.run({ value, issues: [] }, ctx);
+    result = schema._zod.run({ value: value2, issues: [] }, ctx);
   }
   if (result instanceof Promise) {
     throw new $ZodAsyncError();
   }
   return result.issues.length === 0;
 }
-var validateAsync = async (schema, value, _ctx) => {
+var validateAsync = async (schema, value2, _ctx) => {
   const ctx = _ctx ? { ..._ctx, async: true, abortEarly: true } : { async: true, abortEarly: true };
-  let result = schema._zod.run({ value, issues: [] }, ctx);
+  let result = schema._zod.run({ value: value2, issues: [] }, ctx);
   if (result instanceof Promise)
     result = await result;
   return result.issues.length === 0;
 };
 var _encode = (_Err) => {
   const parse3 = _parse(_Err);
-  const fn = (schema, value, _ctx, _params) => {
+  const fn = (schema, value2, _ctx, _params) => {
     const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-    return parse3(schema, value, ctx, finalizeParams(fn, _params));
+    return parse3(schema, value2, ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var encode = /* @__PURE__ */ _encode($ZodRealError);
 var _decode = (_Err) => {
   const parse3 = _parse(_Err);
-  const fn = (schema, value, _ctx, _params) => {
-    return parse3(schema, value, _ctx, finalizeParams(fn, _params));
+  const fn = (schema, value2, _ctx, _params) => {
+    return parse3(schema, value2, _ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var decode = /* @__PURE__ */ _decode($ZodRealError);
 var _encodeAsync = (_Err) => {
   const parseAsync3 = _parseAsync(_Err);
-  const fn = async (schema, value, _ctx, _params) => {
+  const fn = async (schema, value2, _ctx, _params) => {
     const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-    return await parseAsync3(schema, value, ctx, finalizeParams(fn, _params));
+    return await parseAsync3(schema, value2, ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var encodeAsync = /* @__PURE__ */ _encodeAsync($ZodRealError);
 var _decodeAsync = (_Err) => {
   const parseAsync3 = _parseAsync(_Err);
-  const fn = async (schema, value, _ctx, _params) => {
-    return await parseAsync3(schema, value, _ctx, finalizeParams(fn, _params));
+  const fn = async (schema, value2, _ctx, _params) => {
+    return await parseAsync3(schema, value2, _ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var decodeAsync = /* @__PURE__ */ _decodeAsync($ZodRealError);
-var _safeEncode = (_Err) => (schema, value, _ctx) => {
+var _safeEncode = (_Err) => (schema, value2, _ctx) => {
   const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-  return _safeParse(_Err)(schema, value, ctx);
+  return _safeParse(_Err)(schema, value2, ctx);
 };
 var safeEncode = /* @__PURE__ */ _safeEncode($ZodRealError);
-var _safeDecode = (_Err) => (schema, value, _ctx) => {
-  return _safeParse(_Err)(schema, value, _ctx);
+var _safeDecode = (_Err) => (schema, value2, _ctx) => {
+  return _safeParse(_Err)(schema, value2, _ctx);
 };
 var safeDecode = /* @__PURE__ */ _safeDecode($ZodRealError);
-var _safeEncodeAsync = (_Err) => async (schema, value, _ctx) => {
+var _safeEncodeAsync = (_Err) => async (schema, value2, _ctx) => {
   const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-  return _safeParseAsync(_Err)(schema, value, ctx);
+  return _safeParseAsync(_Err)(schema, value2, ctx);
 };
 var safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync($ZodRealError);
-var _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
-  return _safeParseAsync(_Err)(schema, value, _ctx);
+var _safeDecodeAsync = (_Err) => async (schema, value2, _ctx) => {
+  return _safeParseAsync(_Err)(schema, value2, _ctx);
 };
 var safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync($ZodRealError);
 
@@ -15388,26 +24494,26 @@ var $ZodType = /* @__PURE__ */ $constructor("$ZodType", (inst, def) => {
   get "~standard"() {
     return hide(this, "~standard", standardProps(this));
   },
-  set "~standard"(value) {
-    own(this, "~standard", value);
+  set "~standard"(value2) {
+    own(this, "~standard", value2);
   }
 });
 var toStandardResult = (r, ctx) => r.issues.length ? { issues: r.issues.map((iss) => finalizeIssue(iss, ctx, config())) } : { value: r.value };
-async function validateAsync2(inst, value) {
+async function validateAsync2(inst, value2) {
   const ctx = { async: true };
-  return toStandardResult(await inst._zod.run({ value, issues: [] }, ctx), ctx);
+  return toStandardResult(await inst._zod.run({ value: value2, issues: [] }, ctx), ctx);
 }
 function standardProps(inst) {
   return {
-    validate: (value) => {
+    validate: (value2) => {
       const ctx = { async: false };
       try {
-        const r = inst._zod.run({ value, issues: [] }, ctx);
+        const r = inst._zod.run({ value: value2, issues: [] }, ctx);
         if (!(r instanceof Promise))
           return toStandardResult(r, ctx);
       } catch (_) {
       }
-      return validateAsync2(inst, value);
+      return validateAsync2(inst, value2);
     },
     vendor: "zod",
     version: 1
@@ -15499,8 +24605,8 @@ function parseURLObject(trimmed, def) {
   }
 }
 var asciiTabOrNewline = /[\t\n\r]/g;
-function stripTabAndNewline(value) {
-  return value.replace(asciiTabOrNewline, "");
+function stripTabAndNewline(value2) {
+  return value2.replace(asciiTabOrNewline, "");
 }
 function urlHostnameOk(url2, hostname3) {
   hostname3.lastIndex = 0;
@@ -15627,10 +24733,10 @@ var $ZodIPv4 = /* @__PURE__ */ $constructor("$ZodIPv4", (inst, def) => {
   $ZodStringFormat.init(inst, def);
 });
 var ipv6Alphabet = /^[0-9a-fA-F:.]+$/;
-function isValidIPv6(value) {
-  if (!ipv6Alphabet.test(value))
+function isValidIPv6(value2) {
+  if (!ipv6Alphabet.test(value2))
     return false;
-  return canParseURL(`http://[${value}]`);
+  return canParseURL(`http://[${value2}]`);
 }
 var $ZodIPv6 = /* @__PURE__ */ $constructor("$ZodIPv6", (inst, def) => {
   def.pattern ?? (def.pattern = ipv6);
@@ -15655,8 +24761,8 @@ var $ZodCIDRv4 = /* @__PURE__ */ $constructor("$ZodCIDRv4", (inst, def) => {
   def.pattern ?? (def.pattern = cidrv4);
   $ZodStringFormat.init(inst, def);
 });
-function isValidCIDRv6(value) {
-  const parts = value.split("/");
+function isValidCIDRv6(value2) {
+  const parts = value2.split("/");
   if (parts.length !== 2)
     return false;
   const [address, prefix] = parts;
@@ -15747,9 +24853,9 @@ function isLuhnAlgo(digits) {
   let bit2 = 1;
   let sum = 0;
   while (length) {
-    const value = digits.charCodeAt(--length) - 48;
+    const value2 = digits.charCodeAt(--length) - 48;
     bit2 ^= 1;
-    sum += bit2 ? [0, 2, 4, 6, 8, 1, 3, 5, 7, 9][value] : value;
+    sum += bit2 ? [0, 2, 4, 6, 8, 1, 3, 5, 7, 9][value2] : value2;
   }
   return sum % 10 === 0;
 }
@@ -16240,11 +25346,11 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   });
   const isObject2 = isObject;
   const catchall = def.catchall;
-  let value;
+  let value2;
   const memo2 = globalConfig.memoizer;
   memo2?.attach(inst);
   inst._zod.parse = (payload, ctx) => {
-    value ?? (value = _normalized.value);
+    value2 ?? (value2 = _normalized.value);
     const input2 = payload.value;
     if (!isObject2(input2)) {
       payload.issues.push({
@@ -16257,10 +25363,10 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
     const proms = [];
-    const shape = value.shape;
+    const shape = value2.shape;
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const key of value.allKeys) {
+    for (const key of value2.allKeys) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
@@ -16387,9 +25493,9 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
   const allowsEval2 = allowsEval;
   const fastEnabled = jit && allowsEval2.value;
   const catchall = def.catchall;
-  let value;
+  let value2;
   inst._zod.parse = (payload, ctx) => {
-    value ?? (value = _normalized.value);
+    value2 ?? (value2 = _normalized.value);
     const input2 = payload.value;
     if (!isObject2(input2)) {
       payload.issues.push({
@@ -16406,7 +25512,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
       payload = fastpass(payload, ctx);
       if (!catchall)
         return payload;
-      return handleCatchall([], input2, payload, ctx, value, inst, ctx?.abortEarly === true);
+      return handleCatchall([], input2, payload, ctx, value2, inst, ctx?.abortEarly === true);
     }
     return superParse(payload, ctx);
   };
@@ -16534,16 +25640,16 @@ var $ZodXor = /* @__PURE__ */ $constructor("$ZodXor", (inst, def) => {
     });
   };
 });
-function getDiscriminatedOption(union2, value) {
+function getDiscriminatedOption(union2, value2) {
   const internals = union2._zod;
   let map5 = internals.bag.optionsMap;
   if (!map5) {
     map5 = discriminatorMap(internals.def);
     internals.bag.optionsMap = map5;
   }
-  const option = map5.get(value);
+  const option = map5.get(value2);
   if (option === null)
-    throw new Error(`Ambiguous discriminator value "${String(value)}"`);
+    throw new Error(`Ambiguous discriminator value "${String(value2)}"`);
   return option;
 }
 function discriminatorMap(def) {
@@ -16552,13 +25658,13 @@ function discriminatorMap(def) {
     const values = option._zod.propValues?.[def.discriminator];
     if (!values || values.size === 0)
       throw new Error(`Invalid discriminated union option at index "${def.options.indexOf(option)}"`);
-    for (const value of values) {
-      if (map5.has(value)) {
-        if (value !== void 0)
-          throw new Error(`Duplicate discriminator value "${String(value)}"`);
-        map5.set(value, null);
+    for (const value2 of values) {
+      if (map5.has(value2)) {
+        if (value2 !== void 0)
+          throw new Error(`Duplicate discriminator value "${String(value2)}"`);
+        map5.set(value2, null);
       } else {
-        map5.set(value, option);
+        map5.set(value2, option);
       }
     }
   }
@@ -16608,9 +25714,9 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
       });
       return payload;
     }
-    const value = input2?.[def.discriminator];
-    const opt = disc.value.get(value);
-    if (opt && (value !== void 0 || ctx.direction !== "backward")) {
+    const value2 = input2?.[def.discriminator];
+    const opt = disc.value.get(value2);
+    if (opt && (value2 !== void 0 || ctx.direction !== "backward")) {
       return opt._zod.run(payload, ctx);
     }
     if (def.unionFallback || ctx.direction === "backward") {
@@ -16621,7 +25727,7 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
       errors: [],
       note: "No matching discriminator",
       discriminator: def.discriminator,
-      options: Array.from(disc.value.keys()).filter((value2) => disc.value.get(value2) !== null),
+      options: Array.from(disc.value.keys()).filter((value3) => disc.value.get(value3) !== null),
       input: input2,
       path: [def.discriminator],
       inst
@@ -17040,14 +26146,14 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
     payload.value = memo2 ? memo2.alloc(inst, payload, /* @__PURE__ */ new Map(), ctx) : /* @__PURE__ */ new Map();
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const [key, value] of input2) {
+    for (const [key, value2] of input2) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
         seen = payload.issues.length;
       }
       const keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
-      const valueResult = def.valueType._zod.run({ value, issues: [] }, ctx);
+      const valueResult = def.valueType._zod.run({ value: value2, issues: [] }, ctx);
       if (keyResult instanceof Promise || valueResult instanceof Promise) {
         proms.push(Promise.all([keyResult, valueResult]).then(([keyResult2, valueResult2]) => {
           handleMapResult(keyResult2, valueResult2, payload, key, input2, inst, ctx);
@@ -17460,23 +26566,23 @@ function handleCodecAResult(result, def, ctx) {
   if (direction === "forward") {
     const transformed = def.transform(result.value, result);
     if (transformed instanceof Promise) {
-      return transformed.then((value) => handleCodecTxResult(result, value, def.out, ctx));
+      return transformed.then((value2) => handleCodecTxResult(result, value2, def.out, ctx));
     }
     return handleCodecTxResult(result, transformed, def.out, ctx);
   } else {
     const transformed = def.reverseTransform(result.value, result);
     if (transformed instanceof Promise) {
-      return transformed.then((value) => handleCodecTxResult(result, value, def.in, ctx));
+      return transformed.then((value2) => handleCodecTxResult(result, value2, def.in, ctx));
     }
     return handleCodecTxResult(result, transformed, def.in, ctx);
   }
 }
-function handleCodecTxResult(left, value, nextSchema, ctx) {
+function handleCodecTxResult(left, value2, nextSchema, ctx) {
   if (left.issues.length) {
     left.aborted = true;
     return left;
   }
-  return nextSchema._zod.run({ value, issues: left.issues }, ctx);
+  return nextSchema._zod.run({ value: value2, issues: left.issues }, ctx);
 }
 var $ZodPreprocess = /* @__PURE__ */ $constructor("$ZodPreprocess", (inst, def) => {
   $ZodPipe.init(inst, def);
@@ -17733,8 +26839,8 @@ var $ZodCyclicError = class extends Error {
 };
 var STATE = "~memo";
 var NO_ISSUES = [];
-function isRef(value) {
-  return value !== null && typeof value === "object";
+function isRef(value2) {
+  return value2 !== null && typeof value2 === "object";
 }
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
@@ -17743,7 +26849,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve2) {
+function isRecursive(inst, stack, resolve4) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -17753,7 +26859,7 @@ function isRecursive(inst, stack, resolve2) {
   let result = NONE;
   const check3 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve2);
+      const answer = isRecursive(child, stack, resolve4);
       if (answer > result)
         result = answer;
     }
@@ -17764,7 +26870,7 @@ function isRecursive(inst, stack, resolve2) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve2) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve4) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -17828,7 +26934,7 @@ function isRecursive(inst, stack, resolve2) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve2 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve4 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -17861,13 +26967,13 @@ function isRecursive(inst, stack, resolve2) {
         const desc = Object.getOwnPropertyDescriptor(def, key);
         if (!desc || desc.get)
           continue;
-        const value = desc.value;
-        if (!value || typeof value !== "object")
+        const value2 = desc.value;
+        if (!value2 || typeof value2 !== "object")
           continue;
-        if (value._zod)
-          check3(value);
-        else if (Array.isArray(value))
-          for (const el of value)
+        if (value2._zod)
+          check3(value2);
+        else if (Array.isArray(value2))
+          for (const el of value2)
             check3(el);
       }
     }
@@ -17894,15 +27000,15 @@ function bucketFor(state, inst) {
 var handoff;
 var open = [];
 var memo = {
-  alloc(_inst, payload, empty2) {
+  alloc(_inst, payload, empty3) {
     const bucket = handoff;
     if (!bucket)
-      return empty2;
+      return empty3;
     handoff = void 0;
-    const entry = { value: empty2, issues: null };
+    const entry = { value: empty3, issues: null };
     bucket.set(payload.value, entry);
     open.push(entry);
-    return empty2;
+    return empty3;
   },
   guard(inst) {
     var _a3;
@@ -17996,9 +27102,9 @@ var memo = {
 function memoizer() {
   return memo;
 }
-function isBackEdge(ctx, value) {
+function isBackEdge(ctx, value2) {
   const backEdges = ctx[STATE]?.backEdges;
-  return backEdges !== void 0 && isRef(value) && backEdges.has(value);
+  return backEdges !== void 0 && isRef(value2) && backEdges.has(value2);
 }
 
 // node_modules/zod/v4/locales/index.js
@@ -25601,9 +34707,9 @@ var $ZodRegistry = class {
   get(schema) {
     const p = schema._zod.parent;
     if (p) {
-      const pm = { ...this.get(p) ?? {} };
-      delete pm.id;
-      const f = { ...pm, ...this._map.get(schema) };
+      const pm2 = { ...this.get(p) ?? {} };
+      delete pm2.id;
+      const f = { ...pm2, ...this._map.get(schema) };
       return Object.keys(f).length ? f : void 0;
     }
     return this._map.get(schema);
@@ -25748,13 +34854,13 @@ ${code3}
   fn.definite = ctx.definite;
   return fn;
 }
-function addConstant(ctx, value) {
+function addConstant(ctx, value2) {
   for (const [name2, v] of ctx.constants) {
-    if (v === value)
+    if (v === value2)
       return name2;
   }
   const name = `c${ctx.constantCounter++}`;
-  ctx.constants.set(name, value);
+  ctx.constants.set(name, value2);
   return name;
 }
 function addUserConstant(ctx, fn) {
@@ -25764,8 +34870,8 @@ function addUserConstant(ctx, fn) {
 function newVar(ctx) {
   return `v${ctx.varCounter++}`;
 }
-function runtimeRun(schema, value) {
-  const result = schema._zod.run({ value, issues: [] }, {});
+function runtimeRun(schema, value2) {
+  const result = schema._zod.run({ value: value2, issues: [] }, {});
   if (result && typeof result.then === "function")
     return INVALID;
   const r = result;
@@ -25897,27 +35003,27 @@ function codePointLengthVar(doc, ctx, accessor, inDoubt) {
   doc.write(`const ${v} = typeof ${accessor} === "string" && ${inDoubt} ? ${cpLen}(${accessor}) : ${accessor}.length;`);
   return v;
 }
-function numericOperand(value, label2) {
-  if (typeof value !== "number" || !Number.isFinite(value)) {
-    throw new ZodCompileUnsupportedError(`${label2} bound of type ${typeof value}`);
+function numericOperand(value2, label2) {
+  if (typeof value2 !== "number" || !Number.isFinite(value2)) {
+    throw new ZodCompileUnsupportedError(`${label2} bound of type ${typeof value2}`);
   }
-  return `${value}`;
+  return `${value2}`;
 }
-function comparisonOperand(ctx, value) {
-  if (typeof value === "bigint")
-    return `${value}n`;
-  if (typeof value === "number") {
-    if (Number.isNaN(value))
+function comparisonOperand(ctx, value2) {
+  if (typeof value2 === "bigint")
+    return `${value2}n`;
+  if (typeof value2 === "number") {
+    if (Number.isNaN(value2))
       throw new ZodCompileUnsupportedError("comparison check with NaN bound");
-    return `${value}`;
+    return `${value2}`;
   }
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) {
+  if (value2 instanceof Date) {
+    if (Number.isNaN(value2.getTime())) {
       throw new ZodCompileUnsupportedError("comparison check with Invalid Date bound");
     }
-    return addConstant(ctx, value);
+    return addConstant(ctx, value2);
   }
-  throw new ZodCompileUnsupportedError(`comparison check bound of type ${typeof value}`);
+  throw new ZodCompileUnsupportedError(`comparison check bound of type ${typeof value2}`);
 }
 function generateGreaterThanCheck(doc, ctx, def, accessor) {
   const op = def.inclusive ? "<" : "<=";
@@ -26038,8 +35144,8 @@ function generateCustomRefineCheck(doc, ctx, check3, accessor) {
       throw new ZodCompileAsyncError("z.compile: async .superRefine() / check functions are not supported");
     }
     const checkFn = check3._zod.check;
-    const helperFn = (value) => {
-      const fakePayload = { value, issues: [], addIssue: pushIssue };
+    const helperFn = (value2) => {
+      const fakePayload = { value: value2, issues: [], addIssue: pushIssue };
       const result = checkFn(fakePayload);
       if (result instanceof Promise)
         throwAsync();
@@ -26690,24 +35796,24 @@ function generateLiteralCheck(doc, ctx, schema, accessor) {
     doc.write(`if (!${literalSet}.has(${accessor})) return INVALID;`);
     return accessor;
   }
-  const value = values[0];
-  if (typeof value === "number" && Number.isNaN(value)) {
+  const value2 = values[0];
+  if (typeof value2 === "number" && Number.isNaN(value2)) {
     const literalSet = addConstant(ctx, new Set(values));
     doc.write(`if (!${literalSet}.has(${accessor})) return INVALID;`);
     return accessor;
   }
-  if (typeof value === "string") {
-    doc.write(`if (${accessor} !== ${esc(value)}) return INVALID;`);
-  } else if (typeof value === "number" || typeof value === "boolean") {
-    doc.write(`if (${accessor} !== ${value}) return INVALID;`);
-  } else if (value === null) {
+  if (typeof value2 === "string") {
+    doc.write(`if (${accessor} !== ${esc(value2)}) return INVALID;`);
+  } else if (typeof value2 === "number" || typeof value2 === "boolean") {
+    doc.write(`if (${accessor} !== ${value2}) return INVALID;`);
+  } else if (value2 === null) {
     doc.write(`if (${accessor} !== null) return INVALID;`);
-  } else if (value === void 0) {
+  } else if (value2 === void 0) {
     doc.write(`if (${accessor} !== undefined) return INVALID;`);
-  } else if (typeof value === "bigint") {
-    doc.write(`if (${accessor} !== ${value}n) return INVALID;`);
+  } else if (typeof value2 === "bigint") {
+    doc.write(`if (${accessor} !== ${value2}n) return INVALID;`);
   } else {
-    throw new ZodCompileUnsupportedError(`literal type ${typeof value}`);
+    throw new ZodCompileUnsupportedError(`literal type ${typeof value2}`);
   }
   return accessor;
 }
@@ -26907,13 +36013,13 @@ function generateDiscriminatedUnionCheck(doc, ctx, def, accessor) {
     if (!values || values.size === 0) {
       throw new ZodCompileUnsupportedError("discriminated union option without static discriminator values");
     }
-    for (const value of values) {
-      if (claimed.has(value)) {
-        throw new ZodCompileUnsupportedError(`duplicate discriminator value ${String(value)}`);
+    for (const value2 of values) {
+      if (claimed.has(value2)) {
+        throw new ZodCompileUnsupportedError(`duplicate discriminator value ${String(value2)}`);
       }
-      claimed.add(value);
+      claimed.add(value2);
     }
-    const conditions = Array.from(values, (value) => literalEquality(ctx, discVar, value));
+    const conditions = Array.from(values, (value2) => literalEquality(ctx, discVar, value2));
     const prefix = firstBranch ? "if" : "else if";
     doc.write(`${prefix} (${conditions.join(" || ")}) {`);
     doc.indented((d) => {
@@ -26926,27 +36032,27 @@ function generateDiscriminatedUnionCheck(doc, ctx, def, accessor) {
   doc.write(`else { return INVALID; }`);
   return outputVar;
 }
-function literalEquality(ctx, accessor, value) {
-  if (typeof value === "string")
-    return `${accessor} === ${esc(value)}`;
-  if (typeof value === "number") {
-    if (Number.isNaN(value))
+function literalEquality(ctx, accessor, value2) {
+  if (typeof value2 === "string")
+    return `${accessor} === ${esc(value2)}`;
+  if (typeof value2 === "number") {
+    if (Number.isNaN(value2))
       return `Number.isNaN(${accessor})`;
-    return `${accessor} === ${value}`;
+    return `${accessor} === ${value2}`;
   }
-  if (typeof value === "boolean")
-    return `${accessor} === ${value}`;
-  if (value === null)
+  if (typeof value2 === "boolean")
+    return `${accessor} === ${value2}`;
+  if (value2 === null)
     return `${accessor} === null`;
-  if (value === void 0)
+  if (value2 === void 0)
     return `${accessor} === undefined`;
-  if (typeof value === "bigint")
-    return `${accessor} === ${value}n`;
-  if (typeof value === "symbol") {
-    const symbolConst = addConstant(ctx, value);
+  if (typeof value2 === "bigint")
+    return `${accessor} === ${value2}n`;
+  if (typeof value2 === "symbol") {
+    const symbolConst = addConstant(ctx, value2);
     return `${accessor} === ${symbolConst}`;
   }
-  throw new ZodCompileUnsupportedError(`literal discriminator value ${String(value)}`);
+  throw new ZodCompileUnsupportedError(`literal discriminator value ${String(value2)}`);
 }
 function generateIntersectionCheck(doc, ctx, schema, accessor) {
   const def = schema._zod.def;
@@ -27137,9 +36243,9 @@ function generatePipeCheck(doc, ctx, schema, accessor) {
       throw new ZodCompileAsyncError("z.compile: async transforms in pipes are not supported");
     }
     const transformFn = def.transform;
-    const helperFn = (value) => {
-      const fakePayload = { value, issues: [], addIssue: pushIssue };
-      const result = transformFn(value, fakePayload);
+    const helperFn = (value2) => {
+      const fakePayload = { value: value2, issues: [], addIssue: pushIssue };
+      const result = transformFn(value2, fakePayload);
       if (result instanceof Promise)
         return INVALID;
       return fakePayload.issues.length === 0 ? result : INVALID;
@@ -27173,8 +36279,8 @@ function generateCustomCheck(doc, ctx, schema, accessor) {
   }
   return accessor;
 }
-function runtimeCatch(innerSchema, catchValue, value) {
-  const result = innerSchema._zod.run({ value, issues: [] }, {});
+function runtimeCatch(innerSchema, catchValue, value2) {
+  const result = innerSchema._zod.run({ value: value2, issues: [] }, {});
   if (result && typeof result.then === "function")
     return INVALID;
   const r = result;
@@ -27212,9 +36318,9 @@ function generateTransformCheck(doc, ctx, schema, accessor) {
       throw new ZodCompileAsyncError("z.compile: async transforms are not supported");
     }
     const transformFn = def.transform;
-    const helperFn = (value) => {
-      const fakePayload = { value, issues: [], addIssue: pushIssue };
-      const result = transformFn(value, fakePayload);
+    const helperFn = (value2) => {
+      const fakePayload = { value: value2, issues: [], addIssue: pushIssue };
+      const result = transformFn(value2, fakePayload);
       if (result instanceof Promise)
         return INVALID;
       return fakePayload.issues.length === 0 ? result : INVALID;
@@ -27720,38 +36826,38 @@ function _nan(Class2, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _lt(value, params) {
+function _lt(value2, params) {
   return new $ZodCheckLessThan({
     check: "less_than",
     ...normalizeParams(params),
-    value,
+    value: value2,
     inclusive: false
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _lte(value, params) {
+function _lte(value2, params) {
   return new $ZodCheckLessThan({
     check: "less_than",
     ...normalizeParams(params),
-    value,
+    value: value2,
     inclusive: true
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _gt(value, params) {
+function _gt(value2, params) {
   return new $ZodCheckGreaterThan({
     check: "greater_than",
     ...normalizeParams(params),
-    value,
+    value: value2,
     inclusive: false
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _gte(value, params) {
+function _gte(value2, params) {
   return new $ZodCheckGreaterThan({
     check: "greater_than",
     ...normalizeParams(params),
-    value,
+    value: value2,
     inclusive: true
   });
 }
@@ -27772,11 +36878,11 @@ function _nonnegative(params) {
   return /* @__PURE__ */ _gte(0, params);
 }
 // @__NO_SIDE_EFFECTS__
-function _multipleOf(value, params) {
+function _multipleOf(value2, params) {
   return new $ZodCheckMultipleOf({
     check: "multiple_of",
     ...normalizeParams(params),
-    value
+    value: value2
   });
 }
 // @__NO_SIDE_EFFECTS__
@@ -28032,10 +37138,10 @@ function _nativeEnum(Class2, entries, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _literal(Class2, value, params) {
+function _literal(Class2, value2, params) {
   return new Class2({
     type: "literal",
-    values: Array.isArray(value) ? value : [value],
+    values: Array.isArray(value2) ? value2 : [value2],
     ...normalizeParams(params)
   });
 }
@@ -28818,22 +37924,22 @@ var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) =
 };
 
 // node_modules/zod/v4/core/json-schema-processors.js
-var narrowMin = (agg, key, value) => {
-  if (agg[key] === void 0 || value > agg[key])
-    agg[key] = value;
+var narrowMin = (agg, key, value2) => {
+  if (agg[key] === void 0 || value2 > agg[key])
+    agg[key] = value2;
 };
-var narrowMax = (agg, key, value) => {
-  if (agg[key] === void 0 || value < agg[key])
-    agg[key] = value;
+var narrowMax = (agg, key, value2) => {
+  if (agg[key] === void 0 || value2 < agg[key])
+    agg[key] = value2;
 };
-var narrowBoth = (agg, value) => {
-  narrowMin(agg, "minimum", value);
-  narrowMax(agg, "maximum", value);
+var narrowBoth = (agg, value2) => {
+  narrowMin(agg, "minimum", value2);
+  narrowMax(agg, "maximum", value2);
 };
-var addDivisor = (agg, value) => {
+var addDivisor = (agg, value2) => {
   agg.multipleOf ?? (agg.multipleOf = []);
-  if (!agg.multipleOf.includes(value))
-    agg.multipleOf.push(value);
+  if (!agg.multipleOf.includes(value2))
+    agg.multipleOf.push(value2);
 };
 var addPattern = (agg, pattern) => {
   agg.patterns ?? (agg.patterns = /* @__PURE__ */ new Set());
@@ -29409,9 +38515,9 @@ var nonoptionalProcessor = (schema, ctx, _json, params) => {
   seen.ref = def.innerType;
 };
 var UNREPRESENTABLE_DEFAULT = /* @__PURE__ */ Symbol();
-function serializeDefaultValue(value, schema, ctx, json2, params) {
+function serializeDefaultValue(value2, schema, ctx, json2, params) {
   let unrepresentable = false;
-  const serialized = JSON.stringify(value, (_, val) => {
+  const serialized = JSON.stringify(value2, (_, val) => {
     if (typeof val !== "bigint")
       return val;
     unrepresentable = true;
@@ -29427,9 +38533,9 @@ var defaultProcessor = (schema, ctx, json2, params) => {
   processSchema(def.innerType, ctx, params);
   const seen = ctx.seen.get(schema);
   seen.ref = def.innerType;
-  const value = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
-  if (value !== UNREPRESENTABLE_DEFAULT)
-    json2.default = value;
+  const value2 = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
+  if (value2 !== UNREPRESENTABLE_DEFAULT)
+    json2.default = value2;
 };
 var prefaultProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
@@ -29438,9 +38544,9 @@ var prefaultProcessor = (schema, ctx, json2, params) => {
   seen.ref = def.innerType;
   if (ctx.io !== "input")
     return;
-  const value = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
-  if (value !== UNREPRESENTABLE_DEFAULT)
-    json2._prefault = value;
+  const value2 = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
+  if (value2 !== UNREPRESENTABLE_DEFAULT)
+    json2._prefault = value2;
 };
 var catchProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
@@ -29592,8 +38698,8 @@ var JSONSchemaGenerator = class {
   get counter() {
     return this.ctx.counter;
   }
-  set counter(value) {
-    this.ctx.counter = value;
+  set counter(value2) {
+    this.ctx.counter = value2;
   }
   /** @deprecated Access via ctx instead */
   get seen() {
@@ -29869,12 +38975,12 @@ function _lazyMethod(proto, key, make) {
     configurable: true,
     enumerable: false,
     get() {
-      const value = make(this);
-      Object.defineProperty(this, key, { value, configurable: true, writable: true });
-      return value;
+      const value2 = make(this);
+      Object.defineProperty(this, key, { value: value2, configurable: true, writable: true });
+      return value2;
     },
-    set(value) {
-      Object.defineProperty(this, key, { value, configurable: true, writable: true });
+    set(value2) {
+      Object.defineProperty(this, key, { value: value2, configurable: true, writable: true });
     }
   });
 }
@@ -30042,8 +39148,8 @@ var ZodType = /* @__PURE__ */ $constructor("ZodType", (inst, def) => {
       }
     });
   },
-  set "~standard"(value) {
-    util_exports.own(this, "~standard", value);
+  set "~standard"(value2) {
+    util_exports.own(this, "~standard", value2);
   },
   parse: function _parse2(data, params) {
     return parse2(this, data, params, { callee: _parse2 });
@@ -30061,8 +39167,8 @@ var ZodType = /* @__PURE__ */ $constructor("ZodType", (inst, def) => {
   get spa() {
     return this?.safeParseAsync;
   },
-  set spa(value) {
-    util_exports.own(this, "spa", value);
+  set spa(value2) {
+    util_exports.own(this, "spa", value2);
   },
   validate(data, params) {
     return validate(this, data, params);
@@ -30488,23 +39594,23 @@ var ZodNumber = /* @__PURE__ */ $constructor(
     },
     format: (inst) => aggregateChecks(inst).format ?? null
   }, {
-    gt(value, params) {
-      return this.check(_gt(value, params));
+    gt(value2, params) {
+      return this.check(_gt(value2, params));
     },
-    gte(value, params) {
-      return this.check(_gte(value, params));
+    gte(value2, params) {
+      return this.check(_gte(value2, params));
     },
-    min(value, params) {
-      return this.check(_gte(value, params));
+    min(value2, params) {
+      return this.check(_gte(value2, params));
     },
-    lt(value, params) {
-      return this.check(_lt(value, params));
+    lt(value2, params) {
+      return this.check(_lt(value2, params));
     },
-    lte(value, params) {
-      return this.check(_lte(value, params));
+    lte(value2, params) {
+      return this.check(_lte(value2, params));
     },
-    max(value, params) {
-      return this.check(_lte(value, params));
+    max(value2, params) {
+      return this.check(_lte(value2, params));
     },
     int(params) {
       return this.check(int(params));
@@ -30524,11 +39630,11 @@ var ZodNumber = /* @__PURE__ */ $constructor(
     nonpositive(params) {
       return this.check(_lte(0, params));
     },
-    multipleOf(value, params) {
-      return this.check(_multipleOf(value, params));
+    multipleOf(value2, params) {
+      return this.check(_multipleOf(value2, params));
     },
-    step(value, params) {
-      return this.check(_multipleOf(value, params));
+    step(value2, params) {
+      return this.check(_multipleOf(value2, params));
     },
     finite() {
       return this;
@@ -30577,23 +39683,23 @@ var ZodBigInt = /* @__PURE__ */ $constructor(
     maxValue: (inst) => aggregateChecks(inst).maximum ?? null,
     format: (inst) => aggregateChecks(inst).format ?? null
   }, {
-    gte(value, params) {
-      return this.check(_gte(value, params));
+    gte(value2, params) {
+      return this.check(_gte(value2, params));
     },
-    min(value, params) {
-      return this.check(_gte(value, params));
+    min(value2, params) {
+      return this.check(_gte(value2, params));
     },
-    gt(value, params) {
-      return this.check(_gt(value, params));
+    gt(value2, params) {
+      return this.check(_gt(value2, params));
     },
-    lt(value, params) {
-      return this.check(_lt(value, params));
+    lt(value2, params) {
+      return this.check(_lt(value2, params));
     },
-    lte(value, params) {
-      return this.check(_lte(value, params));
+    lte(value2, params) {
+      return this.check(_lte(value2, params));
     },
-    max(value, params) {
-      return this.check(_lte(value, params));
+    max(value2, params) {
+      return this.check(_lte(value2, params));
     },
     positive(params) {
       return this.check(_gt(BigInt(0), params));
@@ -30607,8 +39713,8 @@ var ZodBigInt = /* @__PURE__ */ $constructor(
     nonnegative(params) {
       return this.check(_gte(BigInt(0), params));
     },
-    multipleOf(value, params) {
-      return this.check(_multipleOf(value, params));
+    multipleOf(value2, params) {
+      return this.check(_multipleOf(value2, params));
     }
   })
 );
@@ -30687,8 +39793,8 @@ var ZodDate = /* @__PURE__ */ $constructor(
     $ZodDate.init(inst, def);
     ZodType.init(inst, def);
     inst._zod.processJSONSchema = (ctx, json2, params) => dateProcessor(inst, ctx, json2, params);
-    inst.min = (value, params) => inst.check(_gte(value, params));
-    inst.max = (value, params) => inst.check(_lte(value, params));
+    inst.min = (value2, params) => inst.check(_gte(value2, params));
+    inst.max = (value2, params) => inst.check(_lte(value2, params));
   },
   /* @__PURE__ */ util_exports.derived({
     minDate: (inst) => {
@@ -30980,11 +40086,11 @@ var ZodEnum = /* @__PURE__ */ $constructor("ZodEnum", (inst, def) => {
   const keys = new Set(Object.keys(def.entries));
   inst.extract = (values, params) => {
     const newEntries = {};
-    for (const value of values) {
-      if (keys.has(value)) {
-        newEntries[value] = def.entries[value];
+    for (const value2 of values) {
+      if (keys.has(value2)) {
+        newEntries[value2] = def.entries[value2];
       } else
-        throw new Error(`Key ${value} not found in enum`);
+        throw new Error(`Key ${value2} not found in enum`);
     }
     return new ZodEnum({
       ...def,
@@ -30995,11 +40101,11 @@ var ZodEnum = /* @__PURE__ */ $constructor("ZodEnum", (inst, def) => {
   };
   inst.exclude = (values, params) => {
     const newEntries = { ...def.entries };
-    for (const value of values) {
-      if (keys.has(value)) {
-        delete newEntries[value];
+    for (const value2 of values) {
+      if (keys.has(value2)) {
+        delete newEntries[value2];
       } else
-        throw new Error(`Key ${value} not found in enum`);
+        throw new Error(`Key ${value2} not found in enum`);
     }
     return new ZodEnum({
       ...def,
@@ -31038,10 +40144,10 @@ var ZodLiteral = /* @__PURE__ */ $constructor("ZodLiteral", (inst, def) => {
     }
   });
 });
-function literal(value, params) {
+function literal(value2, params) {
   return new ZodLiteral({
     type: "literal",
-    values: Array.isArray(value) ? value : [value],
+    values: Array.isArray(value2) ? value2 : [value2],
     ...util_exports.normalizeParams(params)
   });
 }
@@ -31553,11 +40659,11 @@ function resolveRef(ref, ctx) {
   throw new Error(`Reference not found: ${ref}`);
 }
 function checkObjectGuards(objectSchema, guards) {
-  const guard = z.transform((value) => value).check((payload) => {
-    const value = payload.value;
-    if (typeof value !== "object" || value === null || Array.isArray(value))
+  const guard = z.transform((value2) => value2).check((payload) => {
+    const value2 = payload.value;
+    if (typeof value2 !== "object" || value2 === null || Array.isArray(value2))
       return;
-    const keys = Object.getOwnPropertyNames(value);
+    const keys = Object.getOwnPropertyNames(value2);
     if (guards.minProperties !== void 0 && keys.length < guards.minProperties) {
       payload.issues.push({
         origin: "object",
@@ -31565,7 +40671,7 @@ function checkObjectGuards(objectSchema, guards) {
         minimum: guards.minProperties,
         inclusive: true,
         message: `Too small: expected object to have >=${guards.minProperties} properties`,
-        input: value,
+        input: value2,
         inst: objectSchema,
         continue: true
       });
@@ -31577,7 +40683,7 @@ function checkObjectGuards(objectSchema, guards) {
         maximum: guards.maxProperties,
         inclusive: true,
         message: `Too big: expected object to have <=${guards.maxProperties} properties`,
-        input: value,
+        input: value2,
         inst: objectSchema,
         continue: true
       });
@@ -31600,23 +40706,23 @@ function checkObjectGuards(objectSchema, guards) {
   });
   return guard.pipe(objectSchema);
 }
-function canonicalKey(value, seen) {
-  if (value === null)
+function canonicalKey(value2, seen) {
+  if (value2 === null)
     return "z";
-  const type = typeof value;
+  const type = typeof value2;
   if (type !== "object") {
-    if (type === "number" && Number.isNaN(value))
+    if (type === "number" && Number.isNaN(value2))
       return null;
-    const raw = String(value);
+    const raw = String(value2);
     return `${type[0]}${raw.length}:${raw}`;
   }
-  if (seen.has(value))
+  if (seen.has(value2))
     return null;
-  seen.add(value);
+  seen.add(value2);
   try {
-    if (Array.isArray(value)) {
+    if (Array.isArray(value2)) {
       const parts2 = [];
-      for (const item of value) {
+      for (const item of value2) {
         const key = canonicalKey(item, seen);
         if (key === null)
           return null;
@@ -31624,17 +40730,17 @@ function canonicalKey(value, seen) {
       }
       return `a${parts2.length}:[${parts2.join(",")}]`;
     }
-    const keys = Object.keys(value).sort();
+    const keys = Object.keys(value2).sort();
     const parts = [];
     for (const k of keys) {
-      const key = canonicalKey(value[k], seen);
+      const key = canonicalKey(value2[k], seen);
       if (key === null)
         return null;
       parts.push(`${k.length}:${k}=${key}`);
     }
     return `o${parts.length}:{${parts.join(",")}}`;
   } finally {
-    seen.delete(value);
+    seen.delete(value2);
   }
 }
 var SCHEMA_KEYWORDS = /* @__PURE__ */ new Set([
@@ -31663,14 +40769,14 @@ var SCHEMA_MAP_KEYWORDS = /* @__PURE__ */ new Set([
   "$defs",
   "definitions"
 ]);
-function containsRef(value) {
-  if (typeof value !== "object" || value === null)
+function containsRef(value2) {
+  if (typeof value2 !== "object" || value2 === null)
     return false;
-  if (Array.isArray(value))
-    return value.some(containsRef);
-  if (typeof value.$ref === "string")
+  if (Array.isArray(value2))
+    return value2.some(containsRef);
+  if (typeof value2.$ref === "string")
     return true;
-  return Object.entries(value).some(([key, sub]) => {
+  return Object.entries(value2).some(([key, sub]) => {
     if (SCHEMA_KEYWORDS.has(key))
       return containsRef(sub);
     if (!SCHEMA_MAP_KEYWORDS.has(key) || typeof sub !== "object" || sub === null)
@@ -31682,7 +40788,7 @@ function plural(n) {
   return n === 1 ? "element" : "elements";
 }
 function checkArrayGuards(arraySchema, guards) {
-  const guard = z.transform((value) => value).check((payload) => {
+  const guard = z.transform((value2) => value2).check((payload) => {
     const items = payload.value;
     if (!Array.isArray(items))
       return;
@@ -32404,20 +41510,20 @@ var FIELD_ALIASES = {
 };
 var documentId = external_exports.string({ error: "must be a document id (a string)" }).min(1, "must not be an empty string");
 function checkedFirst(isValid, schema) {
-  return external_exports.unknown().transform((value, ctx) => {
-    if (isValid(value)) return value;
-    const parsed = schema.safeParse(value);
+  return external_exports.unknown().transform((value2, ctx) => {
+    if (isValid(value2)) return value2;
+    const parsed = schema.safeParse(value2);
     if (parsed.success) return parsed.data;
     for (const issue2 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue2.path, message: issue2.message });
     return external_exports.NEVER;
   });
 }
-function isIdList(value) {
-  if (!Array.isArray(value)) return false;
-  for (const id2 of value) if (typeof id2 !== "string" || id2 === "") return false;
+function isIdList(value2) {
+  if (!Array.isArray(value2)) return false;
+  for (const id2 of value2) if (typeof id2 !== "string" || id2 === "") return false;
   return true;
 }
-var isRankedIdList = (value) => isIdList(value) && new Set(value).size === value.length;
+var isRankedIdList = (value2) => isIdList(value2) && new Set(value2).size === value2.length;
 var rankedIdSchema = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids, ctx) => {
   const seen = /* @__PURE__ */ new Map();
   ids.forEach((id2, index) => {
@@ -32431,13 +41537,13 @@ var grade = external_exports.number({ error: notFinite("must be a relevance grad
 var rankedIds = checkedFirst(isRankedIdList, rankedIdSchema);
 var relevantIdList = checkedFirst(isIdList, external_exports.array(documentId));
 var relevanceGrades = external_exports.record(external_exports.string(), grade);
-var relevantIds = external_exports.unknown().transform((value, ctx) => {
-  const schema = Array.isArray(value) ? relevantIdList : typeof value === "object" && value !== null ? relevanceGrades : null;
+var relevantIds = external_exports.unknown().transform((value2, ctx) => {
+  const schema = Array.isArray(value2) ? relevantIdList : typeof value2 === "object" && value2 !== null ? relevanceGrades : null;
   if (schema === null) {
     ctx.addIssue({ code: "custom", message: 'must be a list of document ids or an object of grades such as {"d17": 3}' });
     return external_exports.NEVER;
   }
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(value2);
   if (parsed.success) return parsed.data;
   for (const issue2 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue2.path, message: issue2.message });
   return external_exports.NEVER;
@@ -32523,14 +41629,14 @@ function notJsonProblem(file2, line, text4, error62) {
 function canonicalize(raw, file2, line, problems) {
   const spelling = /* @__PURE__ */ new Map();
   const record2 = {};
-  for (const [key, value] of Object.entries(raw)) {
+  for (const [key, value2] of Object.entries(raw)) {
     const canonical = FIELD_ALIASES[key] ?? key;
     if (spelling.has(canonical)) {
       problems.add({ file: file2, line, field: key, message: `gives "${canonical}" twice (as "${spelling.get(canonical)}" and "${key}"); keep one` });
       continue;
     }
     spelling.set(canonical, key);
-    record2[canonical] = value;
+    record2[canonical] = value2;
   }
   return { record: record2, spelling };
 }
@@ -32908,6 +42014,831 @@ async function calibrate(client, labels, options) {
   };
 }
 
+// src/core/scoring/generation/context-utilisation.ts
+function contextUtilisation(retrieved, cited) {
+  if (retrieved.length === 0) return void 0;
+  const citedSet = new Set(cited);
+  let used = 0;
+  for (const id2 of retrieved) if (citedSet.has(id2)) used++;
+  return used / retrieved.length;
+}
+
+// src/core/scoring/generation/text.ts
+var PUNCTUATION = /[\p{P}\p{S}]/gu;
+var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the"]);
+function normalizeAnswer(text4) {
+  return text4.toLowerCase().replace(PUNCTUATION, "").split(/\s+/u).filter((word) => word !== "" && !ARTICLES.has(word)).join(" ");
+}
+function answerTokens(text4) {
+  const normalized = normalizeAnswer(text4);
+  return normalized === "" ? [] : normalized.split(" ");
+}
+
+// src/core/scoring/generation/correctness.ts
+function exactMatch(answer, expected) {
+  return normalizeAnswer(answer) === normalizeAnswer(expected) ? 1 : 0;
+}
+function tokenF1(answer, expected) {
+  const predicted = answerTokens(answer);
+  const gold = answerTokens(expected);
+  if (predicted.length === 0 || gold.length === 0) return predicted.length === gold.length ? 1 : 0;
+  const goldCounts = /* @__PURE__ */ new Map();
+  for (const token of gold) goldCounts.set(token, (goldCounts.get(token) ?? 0) + 1);
+  let common = 0;
+  for (const token of predicted) {
+    const left = goldCounts.get(token) ?? 0;
+    if (left > 0) {
+      common++;
+      goldCounts.set(token, left - 1);
+    }
+  }
+  if (common === 0) return 0;
+  const precision = common / predicted.length;
+  const recall = common / gold.length;
+  return 2 * precision * recall / (precision + recall);
+}
+var CorrectnessRuleError = class extends SettingError {
+};
+function parseCorrectnessRule(text4) {
+  const rule = text4.trim();
+  if (rule === "exact") return { kind: "exact" };
+  const f1 = /^f1:(\d*\.?\d+)$/.exec(rule);
+  const threshold = f1 ? Number(f1[1]) : NaN;
+  if (f1 && threshold > 0 && threshold <= 1) return { kind: "f1", threshold };
+  throw new CorrectnessRuleError(`invalid correctness rule "${rule}"; use "exact" or "f1:T" with 0 < T \u2264 1, e.g. "f1:0.5"`);
+}
+function formatCorrectnessRule(rule) {
+  return rule.kind === "exact" ? "exact" : `f1:${rule.threshold}`;
+}
+function judgeCorrect2(rule, answer, expected) {
+  return rule.kind === "exact" ? exactMatch(answer, expected) : tokenF1(answer, expected) >= rule.threshold ? 1 : 0;
+}
+
+// src/core/scoring/generation/faithfulness.ts
+function faithfulness(claims) {
+  if (claims.length === 0) return void 0;
+  let supported = 0;
+  for (const claim3 of claims) if (claim3.verdict === "SUPPORTED") supported++;
+  return supported / claims.length;
+}
+
+// src/core/scoring/generation/length-ratio.ts
+function lengthRatio(answer, expected) {
+  const goldLength = answerTokens(expected).length;
+  return goldLength === 0 ? void 0 : answerTokens(answer).length / goldLength;
+}
+
+// src/core/catalog/metrics.ts
+var JUDGED_FIELDS = {
+  claims: { calibration: "faithfulness" },
+  correct: { calibration: "correctness" },
+  answer_relevance: { calibration: null }
+};
+var bit = (value2) => value2 === void 0 ? void 0 : value2 ? 1 : 0;
+var QUESTION_COLUMNS = [
+  {
+    name: "retrieval_ok",
+    needs: ["retrieval_ok", "retrieved_ids", "relevant_ids"],
+    binary: true,
+    compute: (record2, ranking, rules) => record2.retrieval_ok !== void 0 ? bit(record2.retrieval_ok) : ranking === void 0 ? void 0 : bit(rules.retrievalOk.metric.compute(ranking) >= rules.retrievalOk.threshold)
+  },
+  {
+    name: "correct",
+    needs: ["correct", "answer", "expected_answer"],
+    binary: true,
+    judgedField: "correct",
+    compute: (record2, _ranking, rules) => record2.correct !== void 0 ? bit(record2.correct) : record2.answer === void 0 || record2.expected_answer === void 0 ? void 0 : judgeCorrect2(rules.correctness, record2.answer, record2.expected_answer)
+  },
+  { name: "answerable", needs: ["answerable"], binary: true, compute: (record2) => bit(record2.answerable ?? true) },
+  { name: "refused", needs: ["refused"], binary: true, compute: (record2) => bit(record2.refused) },
+  { name: "closed_book_correct", needs: ["closed_book_correct"], binary: true, compute: (record2) => bit(record2.closed_book_correct) },
+  { name: "answer_relevance", needs: ["answer_relevance"], binary: false, judgedField: "answer_relevance", compute: (record2) => record2.answer_relevance },
+  { name: "faithfulness", needs: ["claims"], binary: false, judgedField: "claims", compute: (record2) => record2.claims === void 0 ? void 0 : faithfulness(record2.claims) },
+  {
+    name: "length_ratio",
+    needs: ["answer", "expected_answer"],
+    binary: false,
+    compute: (record2) => record2.answer === void 0 || record2.expected_answer === void 0 ? void 0 : lengthRatio(record2.answer, record2.expected_answer)
+  },
+  {
+    name: "context_utilisation",
+    needs: ["cited_ids", "retrieved_ids"],
+    binary: false,
+    compute: (record2) => record2.cited_ids === void 0 || record2.retrieved_ids === void 0 ? void 0 : contextUtilisation(record2.retrieved_ids, record2.cited_ids)
+  }
+];
+var LONG_ANSWER_RATIO = 2.5;
+var LOW_UTILISATION = 0.4;
+var mean = { kind: "mean" };
+var isOne = (value2) => value2 === 1;
+var ANSWER_METRICS = [
+  {
+    name: "retrieval_ok",
+    definition: "share of questions whose retrieval succeeded (the `retrieval_ok` field or the `retrieval-ok` rule)",
+    column: "retrieval_ok",
+    aggregate: { kind: "share", counts: isOne },
+    graded: false,
+    headline: true,
+    better: "higher"
+  },
+  {
+    name: "correct",
+    definition: "share of questions judged correct (`correct`, or computed with the `correct` rule: SQuAD normalisation lower-cases, drops punctuation and symbols and the articles a/an/the)",
+    column: "correct",
+    aggregate: { kind: "share", counts: isOne },
+    graded: false,
+    headline: true,
+    better: "higher"
+  },
+  {
+    name: "faithfulness",
+    definition: "per answer, SUPPORTED claims / all claims, averaged; an answer with an empty claims list is left out and counted (`excluded.noClaims`), never scored 0 or 1",
+    column: "faithfulness",
+    aggregate: mean,
+    graded: true,
+    headline: true,
+    better: "higher"
+  },
+  { name: "answer_relevance", definition: "mean of the per-question values in [0, 1]", column: "answer_relevance", aggregate: mean, graded: true, headline: true, better: "higher" },
+  { name: "length_ratio", definition: "answer tokens / expected-answer tokens (normalised tokens)", column: "length_ratio", aggregate: mean, graded: true, headline: false, better: "neither" },
+  {
+    name: "long_answer_rate",
+    definition: `share of answers with a length ratio above ${LONG_ANSWER_RATIO} (padding, hedging)`,
+    column: "length_ratio",
+    aggregate: { kind: "share", counts: (value2) => value2 > LONG_ANSWER_RATIO },
+    graded: false,
+    headline: false,
+    better: "lower"
+  },
+  {
+    name: "context_utilisation",
+    definition: "retrieved ids the answer cites / retrieved ids sent to the generator",
+    column: "context_utilisation",
+    aggregate: mean,
+    graded: true,
+    headline: false,
+    better: "higher"
+  },
+  {
+    name: "low_utilisation_rate",
+    definition: `share of answers citing less than ${LOW_UTILISATION} of the retrieved ids (send fewer chunks)`,
+    column: "context_utilisation",
+    aggregate: { kind: "share", counts: (value2) => value2 < LOW_UTILISATION },
+    graded: false,
+    headline: false,
+    better: "lower"
+  },
+  {
+    name: "refusal_rate_unanswerable",
+    definition: "refused / unanswerable questions (higher is better)",
+    column: "refused",
+    aggregate: { kind: "share", counts: isOne, among: "unanswerable" },
+    graded: false,
+    headline: true,
+    better: "higher"
+  },
+  {
+    name: "false_refusal_rate",
+    definition: "refused / answerable questions (lower is better)",
+    column: "refused",
+    aggregate: { kind: "share", counts: isOne, among: "answerable" },
+    graded: false,
+    headline: true,
+    better: "lower"
+  },
+  {
+    name: "closed_book_correct",
+    definition: "share correct with no context",
+    column: "closed_book_correct",
+    aggregate: { kind: "share", counts: isOne },
+    graded: false,
+    headline: false,
+    better: "higher"
+  }
+];
+var METRICS_BY_NAME = new Map(ANSWER_METRICS.map((metric) => [metric.name, metric]));
+var COLUMNS_BY_NAME = new Map(QUESTION_COLUMNS.map((column2) => [column2.name, column2]));
+function answerMetric(name) {
+  return METRICS_BY_NAME.get(name);
+}
+function judgedFieldOf(column2) {
+  return COLUMNS_BY_NAME.get(column2)?.judgedField;
+}
+var GRADED_ANSWER_METRICS = ANSWER_METRICS.filter((metric) => metric.graded).map((metric) => metric.name);
+var HEADLINE_RETRIEVAL_METRICS = ["ndcg@10", "recall@5", "mrr", "map"];
+function headlineMetrics(retrievalOkMetric) {
+  return [.../* @__PURE__ */ new Set([retrievalOkMetric, ...HEADLINE_RETRIEVAL_METRICS, ...ANSWER_METRICS.filter((metric) => metric.headline).map((metric) => metric.name)])];
+}
+
+// src/core/scoring/ranking.ts
+var RELEVANT_GRADE = 1;
+function isRelevant(grade2) {
+  return grade2 >= RELEVANT_GRADE;
+}
+function judgeRanking(retrieved, relevance) {
+  const grades = new Float64Array(retrieved.length);
+  for (let i = 0; i < retrieved.length; i++) grades[i] = relevance.get(retrieved[i]) ?? 0;
+  const ideal = [];
+  for (const grade2 of relevance.values()) if (isRelevant(grade2)) ideal.push(grade2);
+  ideal.sort((a, b) => b - a);
+  return { grades, idealGrades: Float64Array.from(ideal) };
+}
+function relevantCount(ranking) {
+  return ranking.idealGrades.length;
+}
+function relevantRetrieved(ranking, k) {
+  const depth = Math.min(k, ranking.grades.length);
+  let found = 0;
+  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i])) found++;
+  return found;
+}
+
+// src/core/scoring/retrieval/average-precision.ts
+function averagePrecisionAt(ranking, k) {
+  const total = relevantCount(ranking);
+  if (total === 0) return 0;
+  const { grades } = ranking;
+  const depth = Math.min(k, grades.length);
+  let found = 0;
+  let sum = 0;
+  for (let i = 0; i < depth; i++) {
+    if (isRelevant(grades[i])) {
+      found++;
+      sum += found / (i + 1);
+    }
+  }
+  return sum / total;
+}
+
+// src/core/scoring/retrieval/reciprocal-rank.ts
+function firstRelevantRank(ranking) {
+  const { grades } = ranking;
+  for (let i = 0; i < grades.length; i++) if (isRelevant(grades[i])) return i + 1;
+  return Infinity;
+}
+function reciprocalRankAt(ranking, k) {
+  const rank = firstRelevantRank(ranking);
+  return rank <= k ? 1 / rank : 0;
+}
+
+// src/core/scoring/retrieval/hit.ts
+function hitAt(ranking, k) {
+  return firstRelevantRank(ranking) <= k ? 1 : 0;
+}
+
+// src/core/scoring/retrieval/ndcg.ts
+var linearGain = (grade2) => grade2 > 0 ? grade2 : 0;
+var exponentialGain = (grade2) => grade2 > 0 ? 2 ** grade2 - 1 : 0;
+function discountedGain(grades, k, gain) {
+  const depth = Math.min(k, grades.length);
+  let sum = 0;
+  for (let i = 0; i < depth; i++) {
+    const g = gain(grades[i]);
+    if (g !== 0) sum += g / Math.log2(i + 2);
+  }
+  return sum;
+}
+function ndcgAt(ranking, k, gain = linearGain) {
+  const ideal = discountedGain(ranking.idealGrades, k, gain);
+  return ideal === 0 ? 0 : discountedGain(ranking.grades, k, gain) / ideal;
+}
+
+// src/core/scoring/retrieval/precision.ts
+function precisionAt(ranking, k) {
+  return relevantRetrieved(ranking, k) / k;
+}
+
+// src/core/scoring/retrieval/r-precision.ts
+function rPrecision(ranking) {
+  const total = relevantCount(ranking);
+  return total === 0 ? 0 : relevantRetrieved(ranking, total) / total;
+}
+
+// src/core/scoring/retrieval/recall.ts
+function recallAt(ranking, k) {
+  const total = relevantCount(ranking);
+  return total === 0 ? 0 : relevantRetrieved(ranking, k) / total;
+}
+
+// src/core/catalog/retrieval-metrics.ts
+var RETRIEVAL_FAMILIES = {
+  precision: { cutoff: "required", binary: false, compute: precisionAt },
+  recall: { cutoff: "optional", binary: false, compute: recallAt },
+  hit: { cutoff: "required", binary: true, compute: hitAt },
+  mrr: { cutoff: "optional", binary: false, compute: reciprocalRankAt },
+  map: { cutoff: "optional", binary: false, compute: averagePrecisionAt },
+  ndcg: { cutoff: "optional", binary: false, compute: (r, k) => ndcgAt(r, k, linearGain) },
+  ndcg_exp: {
+    cutoff: "optional",
+    binary: false,
+    compute: (r, k) => ndcgAt(r, k, exponentialGain)
+  },
+  r_precision: { cutoff: "none", binary: false, compute: (r) => rPrecision(r) }
+};
+var MetricNameError = class extends SettingError {
+};
+var FAMILY_NAMES = Object.keys(RETRIEVAL_FAMILIES);
+function isFamily(name) {
+  return Object.hasOwn(RETRIEVAL_FAMILIES, name);
+}
+function parseRetrievalMetric(text4) {
+  const name = text4.trim();
+  const match = /^([a-z_]+)(?:@(\d+))?$/.exec(name);
+  const familyName = match?.[1] ?? "";
+  if (!match || !isFamily(familyName)) {
+    throw new MetricNameError(
+      `unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(", ")}`
+    );
+  }
+  const family = RETRIEVAL_FAMILIES[familyName];
+  const cut = match[2];
+  if (cut === void 0 && family.cutoff === "required") {
+    throw new MetricNameError(`metric "${name}" needs a cut-off, for example "${familyName}@10"`);
+  }
+  if (cut !== void 0 && family.cutoff === "none") {
+    throw new MetricNameError(`metric "${familyName}" takes no cut-off; write "${familyName}"`);
+  }
+  const k = cut === void 0 ? Infinity : Number(cut);
+  if (k < 1) throw new MetricNameError(`metric "${name}": the cut-off must be at least 1`);
+  return {
+    name: cut === void 0 ? familyName : `${familyName}@${k}`,
+    family: familyName,
+    k,
+    binary: family.binary,
+    compute: (ranking) => family.compute(ranking, k)
+  };
+}
+function cutoffExample(family) {
+  const { cutoff } = RETRIEVAL_FAMILIES[family];
+  return cutoff === "required" ? `${family}@k` : cutoff === "optional" ? `${family}[@k]` : family;
+}
+function defaultRetrievalMetrics(ks) {
+  const names = [];
+  for (const family of ["precision", "recall", "hit", "mrr", "ndcg", "ndcg_exp", "map"]) {
+    for (const k of ks) names.push(`${family}@${k}`);
+  }
+  names.push("mrr", "map", "ndcg", "ndcg_exp", "r_precision");
+  return names.map(parseRetrievalMetric);
+}
+
+// src/core/compare/gate.ts
+function parseFloor(text4) {
+  const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
+  if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
+  const [, name = "", op, valueText = ""] = match;
+  const value2 = Number(valueText);
+  if (!Number.isFinite(value2)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
+  const metric = answerMetric(name) !== void 0 ? name : parseRetrievalMetric(name).name;
+  return { metric, op: op === "<=" ? "<=" : ">=", value: value2 };
+}
+function drop(test, gate, alpha) {
+  const counts = test.kind === "mcnemar" ? { broken: test.broken, fixed: test.fixed } : {};
+  return { gate, metric: test.metric, base: test.base, head: test.head, delta: test.delta, pValue: test.pValue, adjustedPValue: test.adjustedPValue ?? test.pValue, alpha, ...counts };
+}
+function decideGate(tests, head, config2, blocked = /* @__PURE__ */ new Map()) {
+  const reasons = [];
+  const warnings = [];
+  const outcomes = /* @__PURE__ */ new Map();
+  for (const gate of config2.failOn) {
+    const test = tests.find((t) => t.gate === gate);
+    if (test === void 0) {
+      warnings.push({ kind: "gate-untestable", gate });
+      continue;
+    }
+    if (!test.significant || test.delta >= 0) continue;
+    const field = blocked.get(test.metric);
+    if (field !== void 0) {
+      outcomes.set(gate, "uncalibrated-judge");
+      warnings.push({ kind: "drop-from-uncalibrated-judge", field, ...drop(test, gate, config2.alpha) });
+    } else if (-test.delta < config2.minEffect) {
+      outcomes.set(gate, "below-minimum-effect");
+      warnings.push({ kind: "drop-below-minimum-effect", minEffect: config2.minEffect, ...drop(test, gate, config2.alpha) });
+    } else {
+      outcomes.set(gate, "fails");
+      reasons.push({ kind: "regressed", ...drop(test, gate, config2.alpha) });
+    }
+  }
+  const floors = config2.floors.map((floor) => {
+    const value2 = head.metrics[floor.metric]?.value ?? null;
+    if (value2 === null) {
+      reasons.push({ kind: "floor-unchecked", floor });
+      return { floor, value: value2, outcome: "unchecked" };
+    }
+    if (floor.op === ">=" ? value2 >= floor.value : value2 <= floor.value) return { floor, value: value2, outcome: "holds" };
+    const field = blocked.get(floor.metric);
+    if (field !== void 0) {
+      warnings.push({ kind: "floor-from-uncalibrated-judge", floor, value: value2, field });
+      return { floor, value: value2, outcome: "uncalibrated-judge" };
+    }
+    reasons.push({ kind: "floor-broken", floor, value: value2 });
+    return { floor, value: value2, outcome: "broken" };
+  });
+  return { verdict: reasons.length > 0 ? "fail" : "pass", reasons, warnings, outcomes, floors };
+}
+
+// src/core/scoring/retrieval-ok.ts
+function parseRetrievalOkRule(text4) {
+  const [metricText = "", thresholdText, ...extra] = text4.split(">=");
+  const metric = parseRetrievalMetric(metricText);
+  if (thresholdText === void 0) {
+    if (metric.family !== "hit") {
+      throw new MetricNameError(`retrieval-ok rule "${text4}" needs a threshold, for example "${metric.name}>=0.8" (or use "hit@k")`);
+    }
+    return { name: metric.name, metric, threshold: 1 };
+  }
+  const threshold = Number(thresholdText);
+  if (extra.length > 0 || thresholdText.trim() === "" || !Number.isFinite(threshold)) {
+    throw new MetricNameError(`retrieval-ok rule "${text4}": the threshold must be a number, for example "${metric.name}>=0.8"`);
+  }
+  return { name: `${metric.name}>=${threshold}`, metric, threshold };
+}
+
+// src/core/catalog/gates.ts
+var questions = (n, noun = "question") => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+var GATED_TESTS = [
+  {
+    gate: "retrieval",
+    metric: "retrieval_ok",
+    column: "retrieval_ok",
+    pairs: "all",
+    onByDefault: true,
+    definition: "retrieval success (the `retrieval-ok` rule or the records' `retrieval_ok`) dropped",
+    words: {
+      gate: "retrieval",
+      subject: "{rule}",
+      label: "{rule} \u2014 retrieval ok",
+      outcomes: ["ok", "failed"],
+      movement: (broken, fixed) => `${questions(broken)} lost ${broken === 1 ? "its" : "their"} gold document, ${fixed} gained it`
+    }
+  },
+  {
+    gate: "end-to-end",
+    metric: "correct",
+    column: "correct",
+    pairs: "all",
+    onByDefault: true,
+    definition: "end-to-end correctness dropped",
+    words: {
+      gate: "end-to-end correctness",
+      subject: "end-to-end correctness",
+      label: "correct \u2014 end to end",
+      outcomes: ["right", "wrong"],
+      movement: (broken, fixed) => `${questions(broken)} went from right to wrong, ${fixed} from wrong to right`
+    }
+  },
+  {
+    gate: "generation",
+    metric: "correct_given_retrieval",
+    column: "correct",
+    pairs: "retrieval-ok-on-both-sides",
+    onByDefault: false,
+    definition: "correctness dropped on the questions whose retrieval succeeded in both runs: the answerer got worse",
+    words: {
+      gate: "generation",
+      subject: "correctness with retrieval ok on both sides",
+      label: "correct with retrieval ok \u2014 generation",
+      outcomes: ["right", "wrong"],
+      movement: (broken, fixed) => `with retrieval ok on both sides, ${questions(broken, "answer")} went from right to wrong, ${fixed} from wrong to right`
+    }
+  },
+  {
+    gate: "refusal",
+    metric: "refusal",
+    column: "refused",
+    pairs: "unanswerable",
+    onByDefault: false,
+    definition: "fewer unanswerable questions were refused",
+    words: {
+      gate: "refusal of unanswerable questions",
+      subject: "correct refusals on unanswerable questions",
+      label: "refusals on unanswerable",
+      outcomes: ["right", "wrong"],
+      movement: (broken, fixed) => `${questions(broken, "unanswerable question")} ${broken === 1 ? "was" : "were"} no longer refused, ${fixed} newly refused`
+    }
+  }
+];
+var GATE_CATEGORIES = GATED_TESTS.map((test) => test.gate);
+var DEFAULT_FAIL_ON = GATED_TESTS.filter((test) => test.onByDefault).map((test) => test.gate);
+var BY_METRIC = new Map(GATED_TESTS.map((test) => [test.metric, test]));
+var BY_GATE = new Map(GATED_TESTS.map((test) => [test.gate, test]));
+function gatedTestOf(metric) {
+  return BY_METRIC.get(metric);
+}
+function gatedTest(gate) {
+  return BY_GATE.get(gate);
+}
+
+// src/core/catalog/settings.ts
+function splitList(text4) {
+  return text4.split(",").map((item) => item.trim()).filter(Boolean);
+}
+function splitLines(text4) {
+  return text4.split(/[\n,]/).map((item) => item.trim()).filter(Boolean);
+}
+function parseCutoffs(text4) {
+  const items = splitList(text4);
+  const cutoffs = items.map(Number);
+  if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
+    throw new SettingError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
+  }
+  return [...new Set(cutoffs)].sort((a, b) => a - b);
+}
+function parseAlpha(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1) throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseKappaFloor(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseMinEffect(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0) throw new SettingError(`the minimum effect must be a number \u2265 0, got "${text4}"`);
+  return value2;
+}
+function parsePermutations(text4) {
+  const value2 = Number(text4);
+  if (!Number.isInteger(value2) || value2 < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text4}"`);
+  return value2;
+}
+function parseFailOn(text4) {
+  const gates = splitList(text4);
+  for (const gate of gates) {
+    if (!GATE_CATEGORIES.includes(gate)) throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}`);
+  }
+  return new Set(gates);
+}
+function parseGraded(text4) {
+  const graded = new Set(GRADED_ANSWER_METRICS);
+  return [...new Set(splitList(text4).map((name) => graded.has(name) ? name : parseRetrievalMetric(name).name))];
+}
+function parseFloors(text4) {
+  return splitLines(text4).map(parseFloor);
+}
+function parsePositiveNumber(text4) {
+  const value2 = Number(text4);
+  if (!Number.isFinite(value2) || value2 <= 0) throw new SettingError(`must be a positive number, got "${text4}"`);
+  return value2;
+}
+function parseOptionalPrNumber(text4) {
+  if (text4.trim() === "") return void 0;
+  const value2 = Number(text4);
+  if (!Number.isInteger(value2) || value2 < 1) throw new SettingError(`must be a pull request number, got "${text4}"`);
+  return value2;
+}
+function oneOf(...values) {
+  return (text4) => {
+    const value2 = text4.trim();
+    if (!values.includes(value2)) throw new SettingError(`must be ${values.slice(0, -1).join(", ")} or ${values.at(-1)}, got "${text4}"`);
+    return value2;
+  };
+}
+function nonEmpty(what) {
+  return (text4) => {
+    const value2 = text4.trim();
+    if (value2 === "") throw new SettingError(`must name ${what}`);
+    return value2;
+  };
+}
+var optionalText = (text4) => text4.trim() === "" ? void 0 : text4.trim();
+var COMMENT_TAG = /^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/;
+function parseCommentTag(text4) {
+  const tag = text4.trim();
+  if (!COMMENT_TAG.test(tag)) throw new SettingError("must be 1\u201364 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end");
+  return tag;
+}
+var both = (flag2) => ({ flags: { eval: flag2, compare: flag2 } });
+var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
+var SETTINGS = {
+  config: {
+    name: "config",
+    description: "the settings file (YAML), read when it exists; its keys are these settings' names",
+    default: "rag-gate.yml",
+    parse: nonEmpty("a file"),
+    cli: both("--config <file>"),
+    action: true,
+    config: false
+  },
+  "comment-tag": {
+    name: "comment-tag",
+    description: "key of the sticky comment, so several gates in one repository each keep their own; also selects that gate's section of the config file",
+    default: "default",
+    parse: parseCommentTag,
+    cli: both("--comment-tag <tag>"),
+    action: true,
+    config: false
+  },
+  results: {
+    name: "results",
+    description: "path or glob of the head results (JSON Lines or a JSON array, one record per question); several files are shards of one run, merged, and an id in two shards is an error",
+    default: "",
+    parse: optionalText,
+    cli: { flags: { eval: "--results <glob>", compare: "--head <glob>" } },
+    action: true,
+    config: true
+  },
+  baseline: {
+    name: "baseline",
+    description: "path or glob of the base branch's results; in the action, empty means the baseline-artifact of the newest successful push run of this workflow on the pull request's base branch",
+    default: "",
+    parse: optionalText,
+    cli: compareOnly("--base <glob>"),
+    action: true,
+    config: true
+  },
+  k: { name: "k", description: "cut-offs for the @k metrics", default: "1,3,5,10", parse: parseCutoffs, cli: both("--k <list>"), action: true, config: true },
+  "retrieval-ok": {
+    name: "retrieval-ok",
+    description: "when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8",
+    default: "hit@5",
+    parse: parseRetrievalOkRule,
+    cli: both("--retrieval-ok <rule>"),
+    action: true,
+    config: true
+  },
+  correct: {
+    name: "correct",
+    description: "how to judge answers without a correct field: exact (normalised exact match) or f1:T (token F1 at least T)",
+    default: "exact",
+    parse: parseCorrectnessRule,
+    cli: both("--correct <rule>"),
+    action: true,
+    config: true
+  },
+  alpha: {
+    name: "alpha",
+    description: "significance level of the paired tests, after Holm correction across the gated tests",
+    default: "0.05",
+    parse: parseAlpha,
+    cli: compareOnly("--alpha <p>"),
+    action: true,
+    config: true
+  },
+  "fail-on": {
+    name: "fail-on",
+    description: `gates that fail the check on a significant drop, comma-separated from ${GATE_CATEGORIES.join(", ")}`,
+    default: DEFAULT_FAIL_ON.join(","),
+    parse: parseFailOn,
+    cli: compareOnly("--fail-on <list>"),
+    action: true,
+    config: true
+  },
+  "min-effect": {
+    name: "min-effect",
+    description: "a significant drop smaller than this (absolute, e.g. 0.02) only warns",
+    default: "0",
+    parse: parseMinEffect,
+    cli: compareOnly("--min-effect <drop>"),
+    action: true,
+    config: true
+  },
+  floors: {
+    name: "floors",
+    description: "absolute bounds on head metrics, comma- or newline-separated: recall@5=0.8 (head at least 0.8) or false_refusal_rate<=0.1 (a ceiling)",
+    default: "",
+    parse: parseFloors,
+    cli: { ...compareOnly("--floor <metric=value>"), repeatable: true },
+    action: true,
+    config: true
+  },
+  graded: {
+    name: "graded",
+    description: "graded metrics that get a paired randomization test, comma-separated",
+    default: ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"].join(","),
+    parse: parseGraded,
+    cli: compareOnly("--graded <list>"),
+    action: true,
+    config: true
+  },
+  permutations: {
+    name: "permutations",
+    description: "permutations per randomization test",
+    default: "10000",
+    parse: parsePermutations,
+    cli: compareOnly("--permutations <n>"),
+    action: true,
+    config: true
+  },
+  "judge-calibration": {
+    name: "judge-calibration",
+    description: "calibration records written by rag-gate calibrate, comma- or newline-separated; judged metrics gate only when their judge (model and prompt version) is calibrated",
+    default: "",
+    parse: splitLines,
+    cli: { ...compareOnly("--judge-calibration <file>"), repeatable: true },
+    action: true,
+    config: true
+  },
+  "kappa-floor": {
+    name: "kappa-floor",
+    description: "lowest judge\u2013human Cohen's kappa at which judged metrics may gate",
+    default: String(KAPPA_FLOOR),
+    parse: parseKappaFloor,
+    cli: compareOnly("--kappa-floor <kappa>"),
+    action: true,
+    config: true
+  },
+  "baseline-artifact": {
+    name: "baseline-artifact",
+    description: "name of the artifact that holds the base branch's results",
+    default: "rag-gate-results",
+    parse: nonEmpty("an artifact"),
+    action: true,
+    config: true
+  },
+  "baseline-max-age-days": {
+    name: "baseline-max-age-days",
+    description: "ignore base-branch runs older than this many days",
+    default: "30",
+    parse: parsePositiveNumber,
+    action: true,
+    config: true
+  },
+  "github-token": {
+    name: "github-token",
+    description: "token for reading workflow runs and artifacts and for writing the pull request comment",
+    default: "",
+    parse: (text4) => text4,
+    action: { runnerDefault: "${{ github.token }}" },
+    config: false
+  },
+  comment: {
+    name: "comment",
+    description: "when to post the sticky pull request comment: always, on-change (a first comment only once something changed, or to say there is no baseline; an existing comment is kept current) or never",
+    default: "always",
+    parse: oneOf("always", "on-change", "never"),
+    action: true,
+    config: true
+  },
+  mode: { name: "mode", description: "gate fails the job when the gate fails; advisory only reports", default: "gate", parse: oneOf("gate", "advisory"), action: true, config: true },
+  "pr-number": {
+    name: "pr-number",
+    description: "the pull request to comment on, for workflow_run events where GitHub cannot tell",
+    default: "",
+    parse: parseOptionalPrNumber,
+    action: true,
+    config: false
+  },
+  judge: {
+    name: "judge",
+    description: "none, or openai to judge faithfulness, answer relevance and correctness where the records lack them, with any OpenAI-compatible endpoint (key from the OPENAI_API_KEY environment variable)",
+    default: "none",
+    parse: oneOf("none", "openai"),
+    action: true,
+    config: true
+  },
+  "judge-model": { name: "judge-model", description: "the judge's chat model", default: "gpt-4o-mini", parse: nonEmpty("a model"), action: true, config: true },
+  "judge-base-url": {
+    name: "judge-base-url",
+    description: "the judge endpoint's base URL; empty means OPENAI_BASE_URL, else OpenAI's",
+    default: "",
+    parse: optionalText,
+    action: true,
+    config: true
+  },
+  "judge-cache": {
+    name: "judge-cache",
+    description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls",
+    default: ".rag-gate-cache",
+    parse: nonEmpty("a directory"),
+    action: true,
+    config: true
+  }
+};
+var SETTING_ROWS = Object.values(SETTINGS);
+var SettingsError = class extends SettingError {
+  constructor(problems, describe3) {
+    super(problems.map(describe3).join("\n"));
+    this.problems = problems;
+  }
+  problems;
+};
+function resolveSettings(layers, describe3) {
+  const settings = {};
+  const origins = {};
+  const problems = [];
+  for (const name of Object.keys(SETTINGS)) {
+    const given = layers.map((layer) => layer.get(name)).find((value2) => value2 !== void 0);
+    const { text: text4, origin } = given ?? { text: SETTINGS[name].default, origin: { kind: "default" } };
+    origins[name] = origin;
+    try {
+      settings[name] = SETTINGS[name].parse(text4);
+    } catch (error62) {
+      if (!(error62 instanceof SettingError)) throw error62;
+      problems.push({ setting: name, origin, message: error62.message });
+    }
+  }
+  if (problems.length > 0) throw new SettingsError(problems, describe3);
+  return { settings, origins };
+}
+function cliSettings(command) {
+  return Object.keys(SETTINGS).filter((name) => {
+    const row = SETTINGS[name];
+    return row.cli?.flags[command] !== void 0;
+  });
+}
+
 // src/judge/labels.ts
 var id = external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty");
 var required2 = external_exports.string({ error: "is required and must be a string" });
@@ -33103,11 +43034,11 @@ function typeFactory(check3) {
 }
 function castFactory(testFunction) {
   return check3;
-  function check3(value, index, parent) {
+  function check3(value2, index, parent) {
     return Boolean(
-      looksLikeANode(value) && testFunction.call(
+      looksLikeANode(value2) && testFunction.call(
         this,
-        value,
+        value2,
         typeof index === "number" ? index : void 0,
         parent || void 0
       )
@@ -33117,8 +43048,8 @@ function castFactory(testFunction) {
 function ok() {
   return true;
 }
-function looksLikeANode(value) {
-  return value !== null && typeof value === "object" && "type" in value;
+function looksLikeANode(value2) {
+  return value2 !== null && typeof value2 === "object" && "type" in value2;
 }
 
 // node_modules/unist-util-visit-parents/lib/color.node.js
@@ -33177,16 +43108,16 @@ function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, rev
   const step = preorder ? 1 : -1;
   factory(tree, void 0, [])();
   function factory(node3, index, parents) {
-    const value = (
+    const value2 = (
       /** @type {Record<string, unknown>} */
       node3 && typeof node3 === "object" ? node3 : {}
     );
-    if (typeof value.type === "string") {
+    if (typeof value2.type === "string") {
       const name = (
         // `hast`
-        typeof value.tagName === "string" ? value.tagName : (
+        typeof value2.tagName === "string" ? value2.tagName : (
           // `xast`
-          typeof value.name === "string" ? value.name : void 0
+          typeof value2.name === "string" ? value2.name : void 0
         )
       );
       Object.defineProperty(visit3, "name", {
@@ -33236,14 +43167,14 @@ function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, rev
     }
   }
 }
-function toResult(value) {
-  if (Array.isArray(value)) {
-    return value;
+function toResult(value2) {
+  if (Array.isArray(value2)) {
+    return value2;
   }
-  if (typeof value === "number") {
-    return [CONTINUE, value];
+  if (typeof value2 === "number") {
+    return [CONTINUE, value2];
   }
-  return value === null || value === void 0 ? empty : [value];
+  return value2 === null || value2 === void 0 ? empty : [value2];
 }
 
 // node_modules/mdast-util-gfm-autolink-literal/lib/index.js
@@ -33284,16 +43215,16 @@ function footnoteReferencePeek() {
 }
 function footnoteReference(node3, _, state, info) {
   const tracker = state.createTracker(info);
-  let value = tracker.move("[^");
+  let value2 = tracker.move("[^");
   const exit = state.enter("footnoteReference");
   const subexit = state.enter("reference");
-  value += tracker.move(
-    state.safe(state.associationId(node3), { after: "]", before: value })
+  value2 += tracker.move(
+    state.safe(state.associationId(node3), { after: "]", before: value2 })
   );
   subexit();
   exit();
-  value += tracker.move("]");
-  return value;
+  value2 += tracker.move("]");
+  return value2;
 }
 function gfmFootnoteToMarkdown(options) {
   let firstLineBlank = false;
@@ -33307,17 +43238,17 @@ function gfmFootnoteToMarkdown(options) {
   };
   function footnoteDefinition(node3, _, state, info) {
     const tracker = state.createTracker(info);
-    let value = tracker.move("[^");
+    let value2 = tracker.move("[^");
     const exit = state.enter("footnoteDefinition");
     const subexit = state.enter("label");
-    value += tracker.move(
-      state.safe(state.associationId(node3), { before: value, after: "]" })
+    value2 += tracker.move(
+      state.safe(state.associationId(node3), { before: value2, after: "]" })
     );
     subexit();
-    value += tracker.move("]:");
+    value2 += tracker.move("]:");
     if (node3.children && node3.children.length > 0) {
       tracker.shift(4);
-      value += tracker.move(
+      value2 += tracker.move(
         (firstLineBlank ? "\n" : " ") + state.indentLines(
           state.containerFlow(node3, tracker.current()),
           firstLineBlank ? mapAll : mapExceptFirst
@@ -33325,7 +43256,7 @@ function gfmFootnoteToMarkdown(options) {
       );
     }
     exit();
-    return value;
+    return value2;
   }
 }
 function mapExceptFirst(line, index, blank) {
@@ -33362,15 +43293,15 @@ function handleDelete(node3, _, state, info) {
   const tracker = state.createTracker(info);
   const sequence = state.stack.includes("strikethrough") ? "~" : "~~";
   const exit = state.enter("strikethrough");
-  let value = tracker.move(sequence);
-  value += state.containerPhrasing(node3, {
+  let value2 = tracker.move(sequence);
+  value2 += state.containerPhrasing(node3, {
     ...tracker.current(),
-    before: value,
+    before: value2,
     after: "~"
   });
-  value += tracker.move(sequence);
+  value2 += tracker.move(sequence);
   exit();
-  return value;
+  return value2;
 }
 function attentionDelete() {
   return { construct: "strikethrough", markers: ["~"], sizes: [2, 1] };
@@ -33380,8 +43311,8 @@ function peekDelete() {
 }
 
 // node_modules/markdown-table/index.js
-function defaultStringLength(value) {
-  return value.length;
+function defaultStringLength(value2) {
+  return value2.length;
 }
 function markdownTable(table2, options) {
   const settings = options || {};
@@ -33514,11 +43445,11 @@ function markdownTable(table2, options) {
   }
   return lines.join("\n");
 }
-function serialize(value) {
-  return value === null || value === void 0 ? "" : String(value);
+function serialize(value2) {
+  return value2 === null || value2 === void 0 ? "" : String(value2);
 }
-function toAlignment(value) {
-  const code3 = typeof value === "string" ? value.codePointAt(0) : 0;
+function toAlignment(value2) {
+  const code3 = typeof value2 === "string" ? value2.codePointAt(0) : 0;
   return code3 === 67 || code3 === 99 ? 99 : code3 === 76 || code3 === 108 ? 108 : code3 === 82 || code3 === 114 ? 114 : 0;
 }
 
@@ -33554,15 +43485,15 @@ var phrasing = (
 var own2 = {}.hasOwnProperty;
 function zwitch(key, options) {
   const settings = options || {};
-  function one2(value, ...parameters) {
+  function one2(value2, ...parameters) {
     let fn = one2.invalid;
     const handlers = one2.handlers;
-    if (value && own2.call(value, key)) {
-      const id2 = String(value[key]);
+    if (value2 && own2.call(value2, key)) {
+      const id2 = String(value2[key]);
       fn = own2.call(handlers, id2) ? handlers[id2] : one2.unknown;
     }
     if (fn) {
-      return fn.call(this, value, ...parameters);
+      return fn.call(this, value2, ...parameters);
     }
   }
   one2.handlers = settings.handlers || {};
@@ -33625,12 +43556,12 @@ function blockquote(node3, _, state, info) {
   const tracker = state.createTracker(info);
   tracker.move("> ");
   tracker.shift(2);
-  const value = state.indentLines(
+  const value2 = state.indentLines(
     state.containerFlow(node3, tracker.current()),
     map3
   );
   exit();
-  return value;
+  return value2;
 }
 function map3(line, _, blank) {
   return ">" + (blank ? "" : " ") + line;
@@ -33669,8 +43600,8 @@ function hardBreak(_, _1, state, info) {
 }
 
 // node_modules/longest-streak/index.js
-function longestStreak(value, substring) {
-  const source = String(value);
+function longestStreak(value2, substring) {
+  const source = String(value2);
   let index = source.indexOf(substring);
   let expected = index;
   let count2 = 0;
@@ -33719,20 +43650,20 @@ function code(node3, _, state, info) {
   const raw = node3.value || "";
   if (formatCodeAsIndented(node3, state)) {
     const exit2 = state.enter("codeIndented");
-    const value2 = state.indentLines(raw, map4);
+    const value3 = state.indentLines(raw, map4);
     exit2();
-    return value2;
+    return value3;
   }
   const tracker = state.createTracker(info);
   const sequence = marker.repeat(Math.max(longestStreak(raw, marker) + 1, 3));
   const exit = state.enter("codeFenced");
   const suffix = marker === "`" ? "GraveAccent" : "Tilde";
-  let value = tracker.move(sequence);
+  let value2 = tracker.move(sequence);
   if (node3.lang) {
     const subexit = state.enter(`codeFencedLang${suffix}`);
-    value += tracker.move(
+    value2 += tracker.move(
       state.safe(node3.lang, {
-        before: value,
+        before: value2,
         after: " ",
         encode: ["`"],
         ...tracker.current()
@@ -33742,10 +43673,10 @@ function code(node3, _, state, info) {
   }
   if (node3.lang && node3.meta) {
     const subexit = state.enter(`codeFencedMeta${suffix}`);
-    value += tracker.move(" ");
-    value += tracker.move(
+    value2 += tracker.move(" ");
+    value2 += tracker.move(
       state.safe(node3.meta, {
-        before: value,
+        before: value2,
         after: "\n",
         encode: ["`"],
         ...tracker.current()
@@ -33753,13 +43684,13 @@ function code(node3, _, state, info) {
     );
     subexit();
   }
-  value += tracker.move("\n");
+  value2 += tracker.move("\n");
   if (raw) {
-    value += tracker.move(raw + "\n");
+    value2 += tracker.move(raw + "\n");
   }
-  value += tracker.move(sequence);
+  value2 += tracker.move(sequence);
   exit();
-  return value;
+  return value2;
 }
 function map4(line, _, blank) {
   return (blank ? "" : "    ") + line;
@@ -33783,15 +43714,15 @@ function definition(node3, _, state, info) {
   const exit = state.enter("definition");
   let subexit = state.enter("label");
   const tracker = state.createTracker(info);
-  let value = tracker.move("[");
-  value += tracker.move(
+  let value2 = tracker.move("[");
+  value2 += tracker.move(
     state.safe(state.associationId(node3), {
-      before: value,
+      before: value2,
       after: "]",
       ...tracker.current()
     })
   );
-  value += tracker.move("]: ");
+  value2 += tracker.move("]: ");
   subexit();
   if (
     // If there’s no url, or…
@@ -33799,16 +43730,16 @@ function definition(node3, _, state, info) {
     /[\0- \u007F]/.test(node3.url)
   ) {
     subexit = state.enter("destinationLiteral");
-    value += tracker.move("<");
-    value += tracker.move(
-      state.safe(node3.url, { before: value, after: ">", ...tracker.current() })
+    value2 += tracker.move("<");
+    value2 += tracker.move(
+      state.safe(node3.url, { before: value2, after: ">", ...tracker.current() })
     );
-    value += tracker.move(">");
+    value2 += tracker.move(">");
   } else {
     subexit = state.enter("destinationRaw");
-    value += tracker.move(
+    value2 += tracker.move(
       state.safe(node3.url, {
-        before: value,
+        before: value2,
         after: node3.title ? " " : "\n",
         ...tracker.current()
       })
@@ -33817,19 +43748,19 @@ function definition(node3, _, state, info) {
   subexit();
   if (node3.title) {
     subexit = state.enter(`title${suffix}`);
-    value += tracker.move(" " + quote);
-    value += tracker.move(
+    value2 += tracker.move(" " + quote);
+    value2 += tracker.move(
       state.safe(node3.title, {
-        before: value,
+        before: value2,
         after: quote,
         ...tracker.current()
       })
     );
-    value += tracker.move(quote);
+    value2 += tracker.move(quote);
     subexit();
   }
   exit();
-  return value;
+  return value2;
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/check-emphasis.js
@@ -33854,13 +43785,13 @@ function classifyCharacter(code3) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/character.js
-function firstCharacter(value) {
-  const code3 = value.codePointAt(0);
+function firstCharacter(value2) {
+  const code3 = value2.codePointAt(0);
   return code3 === void 0 ? "" : String.fromCodePoint(code3);
 }
-function lastCharacter(value) {
-  const code3 = value.codePointAt(value.length - 2);
-  return code3 !== void 0 && code3 > 65535 ? value.slice(-2) : value.slice(-1);
+function lastCharacter(value2) {
+  const code3 = value2.codePointAt(value2.length - 2);
+  return code3 !== void 0 && code3 > 65535 ? value2.slice(-2) : value2.slice(-1);
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/encode-character-reference.js
@@ -33978,11 +43909,11 @@ var htmlBlockNames = [
 var htmlRawNames = ["pre", "script", "style", "textarea"];
 
 // node_modules/mdast-util-to-markdown/lib/util/html-kind.js
-function htmlKind(value) {
-  if (value.charCodeAt(0) !== 60) return;
-  const next = value.charCodeAt(1);
+function htmlKind(value2) {
+  if (value2.charCodeAt(0) !== 60) return;
+  const next = value2.charCodeAt(1);
   if (next === 33) {
-    const code4 = value.charCodeAt(2);
+    const code4 = value2.charCodeAt(2);
     if (code4 === 45) return 2;
     if (code4 === 91) return 5;
     if (asciiAlpha(code4)) return 4;
@@ -33992,12 +43923,12 @@ function htmlKind(value) {
   const closing = next === 47;
   const start = closing ? 2 : 1;
   let end = start;
-  let code3 = value.charCodeAt(end);
+  let code3 = value2.charCodeAt(end);
   if (!asciiAlpha(code3)) return;
   while (code3 === 45 || asciiAlphanumeric(code3)) {
-    code3 = value.charCodeAt(++end);
+    code3 = value2.charCodeAt(++end);
   }
-  const name = value.slice(start, end).toLowerCase();
+  const name = value2.slice(start, end).toLowerCase();
   if (!closing && code3 !== 47 && htmlRawNames.includes(name)) {
     return 1;
   }
@@ -34093,13 +44024,13 @@ function encode3(tokens, start) {
   if (start) {
     token.value = reference + token.value.slice(character.length);
   } else {
-    let value = token.value.slice(0, token.value.length - character.length);
+    let value2 = token.value.slice(0, token.value.length - character.length);
     let escapes = 0;
-    while (value.charCodeAt(value.length - 1 - escapes) === 92) {
+    while (value2.charCodeAt(value2.length - 1 - escapes) === 92) {
       escapes++;
     }
-    if (escapes % 2) value += "\\";
-    token.value = value + reference;
+    if (escapes % 2) value2 += "\\";
+    token.value = value2 + reference;
   }
 }
 function improve(items, chosen, mistake, before, after) {
@@ -34251,15 +44182,15 @@ function phrasing2(parent, state, info) {
       results.push(item);
       before = lastCharacter(item.sequences[0]);
     } else {
-      const value = state.handle(child, parent, state, {
+      const value2 = state.handle(child, parent, state, {
         ...tracker.current(),
         after,
         before
       });
-      if (!value) continue;
-      tracker.move(value);
-      results.push(value);
-      before = lastCharacter(value);
+      if (!value2) continue;
+      tracker.move(value2);
+      results.push(value2);
+      before = lastCharacter(value2);
     }
   }
   indexStack.pop();
@@ -34306,9 +44237,9 @@ function guess(items, chosen, before, after) {
       continue;
     }
     const next = index === items.length - 1 ? after : "";
-    const sequence = item.sequences.find(function(value) {
-      const marker = value.charAt(0);
-      return marker !== previous.charAt(0) && marker !== next.charAt(0) || items.length === 1 && builtins.has(marker) && value.length > before.length;
+    const sequence = item.sequences.find(function(value2) {
+      const marker = value2.charAt(0);
+      return marker !== previous.charAt(0) && marker !== next.charAt(0) || items.length === 1 && builtins.has(marker) && value2.length > before.length;
     }) || item.sequences[0];
     if (sequence !== item.sequences[0]) chosen.set(item, sequence);
     guess(item.children, chosen, sequence, sequence);
@@ -34386,9 +44317,9 @@ emphasis.peek = peek;
 function emphasis(node3, _, state, info) {
   const exit = state.enter("phrasing");
   const item = attentionItem(node3, attention, state, state.createTracker(info));
-  const value = item ? serialize2([item], info.before, info.after) : "";
+  const value2 = item ? serialize2([item], info.before, info.after) : "";
   exit();
-  return value;
+  return value2;
 }
 function attention(_, state) {
   const marker = checkEmphasis(state);
@@ -34439,26 +44370,26 @@ function wrap(visitor) {
 
 // node_modules/mdast-util-to-string/lib/index.js
 var emptyOptions = {};
-function toString(value, options) {
+function toString(value2, options) {
   const settings = options || emptyOptions;
   const includeImageAlt = typeof settings.includeImageAlt === "boolean" ? settings.includeImageAlt : true;
   const includeHtml = typeof settings.includeHtml === "boolean" ? settings.includeHtml : true;
-  return one(value, includeImageAlt, includeHtml);
+  return one(value2, includeImageAlt, includeHtml);
 }
-function one(value, includeImageAlt, includeHtml) {
-  if (node2(value)) {
-    if ("value" in value) {
-      return value.type === "html" && !includeHtml ? "" : value.value;
+function one(value2, includeImageAlt, includeHtml) {
+  if (node2(value2)) {
+    if ("value" in value2) {
+      return value2.type === "html" && !includeHtml ? "" : value2.value;
     }
-    if (includeImageAlt && "alt" in value && value.alt) {
-      return value.alt;
+    if (includeImageAlt && "alt" in value2 && value2.alt) {
+      return value2.alt;
     }
-    if ("children" in value) {
-      return all(value.children, includeImageAlt, includeHtml);
+    if ("children" in value2) {
+      return all(value2.children, includeImageAlt, includeHtml);
     }
   }
-  if (Array.isArray(value)) {
-    return all(value, includeImageAlt, includeHtml);
+  if (Array.isArray(value2)) {
+    return all(value2, includeImageAlt, includeHtml);
   }
   return "";
 }
@@ -34470,8 +44401,8 @@ function all(values, includeImageAlt, includeHtml) {
   }
   return result.join("");
 }
-function node2(value) {
-  return Boolean(value && typeof value === "object");
+function node2(value2) {
+  return Boolean(value2 && typeof value2 === "object");
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/format-heading-as-setext.js
@@ -34495,40 +44426,40 @@ function heading(node3, _, state, info) {
   if (formatHeadingAsSetext(node3, state)) {
     const exit2 = state.enter("headingSetext");
     const subexit2 = state.enter("phrasing");
-    const value2 = state.containerPhrasing(node3, {
+    const value3 = state.containerPhrasing(node3, {
       ...tracker.current(),
       before: "\n",
       after: "\n"
     });
     subexit2();
     exit2();
-    return value2 + "\n" + (rank === 1 ? "=" : "-").repeat(
+    return value3 + "\n" + (rank === 1 ? "=" : "-").repeat(
       // The whole size…
-      value2.length - // Minus the position of the character after the last EOL (or
+      value3.length - // Minus the position of the character after the last EOL (or
       // 0 if there is none)…
-      (Math.max(value2.lastIndexOf("\r"), value2.lastIndexOf("\n")) + 1)
+      (Math.max(value3.lastIndexOf("\r"), value3.lastIndexOf("\n")) + 1)
     );
   }
   const sequence = "#".repeat(rank);
   const exit = state.enter("headingAtx");
   const subexit = state.enter("phrasing");
   tracker.move(sequence + " ");
-  let value = state.containerPhrasing(node3, {
+  let value2 = state.containerPhrasing(node3, {
     before: "# ",
     after: "\n",
     ...tracker.current()
   });
-  const head = value.charCodeAt(0);
+  const head = value2.charCodeAt(0);
   if (head === 9 || head === 32) {
-    value = encodeCharacterReference(head) + value.slice(1);
+    value2 = encodeCharacterReference(head) + value2.slice(1);
   }
-  value = value ? sequence + " " + value : sequence;
+  value2 = value2 ? sequence + " " + value2 : sequence;
   if (state.options.closeAtx) {
-    value += " " + sequence;
+    value2 += " " + sequence;
   }
   subexit();
   exit();
-  return value;
+  return value2;
 }
 
 // node_modules/mdast-util-to-markdown/lib/handle/html.js
@@ -34548,11 +44479,11 @@ function image(node3, _, state, info) {
   const exit = state.enter("image");
   let subexit = state.enter("label");
   const tracker = state.createTracker(info);
-  let value = tracker.move("![");
-  value += tracker.move(
-    state.safe(node3.alt, { before: value, after: "]", ...tracker.current() })
+  let value2 = tracker.move("![");
+  value2 += tracker.move(
+    state.safe(node3.alt, { before: value2, after: "]", ...tracker.current() })
   );
-  value += tracker.move("](");
+  value2 += tracker.move("](");
   subexit();
   if (
     // If there’s no url but there is a title…
@@ -34560,16 +44491,16 @@ function image(node3, _, state, info) {
     /[\0- \u007F]/.test(node3.url)
   ) {
     subexit = state.enter("destinationLiteral");
-    value += tracker.move("<");
-    value += tracker.move(
-      state.safe(node3.url, { before: value, after: ">", ...tracker.current() })
+    value2 += tracker.move("<");
+    value2 += tracker.move(
+      state.safe(node3.url, { before: value2, after: ">", ...tracker.current() })
     );
-    value += tracker.move(">");
+    value2 += tracker.move(">");
   } else {
     subexit = state.enter("destinationRaw");
-    value += tracker.move(
+    value2 += tracker.move(
       state.safe(node3.url, {
-        before: value,
+        before: value2,
         after: node3.title ? " " : ")",
         ...tracker.current()
       })
@@ -34578,20 +44509,20 @@ function image(node3, _, state, info) {
   subexit();
   if (node3.title) {
     subexit = state.enter(`title${suffix}`);
-    value += tracker.move(" " + quote);
-    value += tracker.move(
+    value2 += tracker.move(" " + quote);
+    value2 += tracker.move(
       state.safe(node3.title, {
-        before: value,
+        before: value2,
         after: quote,
         ...tracker.current()
       })
     );
-    value += tracker.move(quote);
+    value2 += tracker.move(quote);
     subexit();
   }
-  value += tracker.move(")");
+  value2 += tracker.move(")");
   exit();
-  return value;
+  return value2;
 }
 function imagePeek() {
   return "!";
@@ -34604,13 +44535,13 @@ function imageReference(node3, _, state, info) {
   const exit = state.enter("imageReference");
   let subexit = state.enter("label");
   const tracker = state.createTracker(info);
-  let value = tracker.move("![");
+  let value2 = tracker.move("![");
   const alt = state.safe(node3.alt, {
-    before: value,
+    before: value2,
     after: "]",
     ...tracker.current()
   });
-  value += tracker.move(alt + "][");
+  value2 += tracker.move(alt + "][");
   subexit();
   const stack = state.stack;
   state.stack = stack.filter(function(d) {
@@ -34618,7 +44549,7 @@ function imageReference(node3, _, state, info) {
   });
   subexit = state.enter("reference");
   const reference = state.safe(state.associationId(node3), {
-    before: value,
+    before: value2,
     after: "]",
     ...tracker.current()
   });
@@ -34626,13 +44557,13 @@ function imageReference(node3, _, state, info) {
   state.stack = stack;
   exit();
   if (type === "full" || !alt || alt !== reference) {
-    value += tracker.move(reference + "]");
+    value2 += tracker.move(reference + "]");
   } else if (type === "shortcut") {
-    value = value.slice(0, -1);
+    value2 = value2.slice(0, -1);
   } else {
-    value += tracker.move("]");
+    value2 += tracker.move("]");
   }
-  return value;
+  return value2;
 }
 function imageReferencePeek() {
   return "!";
@@ -34641,29 +44572,29 @@ function imageReferencePeek() {
 // node_modules/mdast-util-to-markdown/lib/handle/inline-code.js
 inlineCode.peek = inlineCodePeek;
 function inlineCode(node3, _, state) {
-  let value = node3.value || "";
+  let value2 = node3.value || "";
   let sequence = "`";
   let index = -1;
-  while (new RegExp("(^|[^`])" + sequence + "([^`]|$)").test(value)) {
+  while (new RegExp("(^|[^`])" + sequence + "([^`]|$)").test(value2)) {
     sequence += "`";
   }
-  if (/[^\n\r ]/.test(value) && (/^[\n\r ]/.test(value) && /[\n\r ]$/.test(value) || /^`|`$/.test(value))) {
-    value = " " + value + " ";
+  if (/[^\n\r ]/.test(value2) && (/^[\n\r ]/.test(value2) && /[\n\r ]$/.test(value2) || /^`|`$/.test(value2))) {
+    value2 = " " + value2 + " ";
   }
   while (++index < state.unsafe.length) {
     const pattern = state.unsafe[index];
     const expression = state.compilePattern(pattern);
     if (!pattern.atBreak) continue;
     let match;
-    while (match = expression.exec(value)) {
+    while (match = expression.exec(value2)) {
       let position = match.index;
-      if (value.charCodeAt(position) === 10 && value.charCodeAt(position - 1) === 13) {
+      if (value2.charCodeAt(position) === 10 && value2.charCodeAt(position - 1) === 13) {
         position--;
       }
-      value = value.slice(0, position) + " " + value.slice(match.index + 1);
+      value2 = value2.slice(0, position) + " " + value2.slice(match.index + 1);
     }
   }
-  return sequence + value + sequence;
+  return sequence + value2 + sequence;
 }
 function inlineCodePeek() {
   return "`";
@@ -34696,30 +44627,30 @@ function link(node3, _, state, info) {
       return d !== "phrasing";
     });
     const exit2 = state.enter("autolink");
-    let value2 = tracker.move("<");
-    value2 += tracker.move(
+    let value3 = tracker.move("<");
+    value3 += tracker.move(
       state.containerPhrasing(node3, {
-        before: value2,
+        before: value3,
         after: ">",
         ...tracker.current()
       })
     );
-    value2 += tracker.move(">");
+    value3 += tracker.move(">");
     exit2();
     state.stack = stack;
-    return value2;
+    return value3;
   }
   const exit = state.enter("link");
   let subexit = state.enter("label");
-  let value = tracker.move("[");
+  let value2 = tracker.move("[");
   const text4 = state.containerPhrasing(node3, {
-    before: value,
+    before: value2,
     after: "](",
     ...tracker.current()
   });
-  value += tracker.move(text4);
+  value2 += tracker.move(text4);
   subexit();
-  value += tracker.move("](");
+  value2 += tracker.move("](");
   const enclose = /[\0- \u007F]/.test(node3.url);
   const last = info.before.charAt(info.before.length - 1);
   let title = node3.title || void 0;
@@ -34736,16 +44667,16 @@ function link(node3, _, state, info) {
     enclose
   ) {
     subexit = state.enter("destinationLiteral");
-    value += tracker.move("<");
-    value += tracker.move(
-      state.safe(node3.url, { before: value, after: ">", ...tracker.current() })
+    value2 += tracker.move("<");
+    value2 += tracker.move(
+      state.safe(node3.url, { before: value2, after: ">", ...tracker.current() })
     );
-    value += tracker.move(">");
+    value2 += tracker.move(">");
   } else {
     subexit = state.enter("destinationRaw");
-    value += tracker.move(
+    value2 += tracker.move(
       state.safe(node3.url, {
-        before: value,
+        before: value2,
         after: typeof title === "string" ? " " : ")",
         ...tracker.current()
       })
@@ -34754,20 +44685,20 @@ function link(node3, _, state, info) {
   subexit();
   if (typeof title === "string") {
     subexit = state.enter(`title${suffix}`);
-    value += tracker.move(" " + quote);
-    value += tracker.move(
+    value2 += tracker.move(" " + quote);
+    value2 += tracker.move(
       state.safe(title, {
-        before: value,
+        before: value2,
         after: quote,
         ...tracker.current()
       })
     );
-    value += tracker.move(quote);
+    value2 += tracker.move(quote);
     subexit();
   }
-  value += tracker.move(")");
+  value2 += tracker.move(")");
   exit();
-  return value;
+  return value2;
 }
 function linkPeek(node3, _, state) {
   return formatLinkAsAutolink(node3, state) ? "<" : "[";
@@ -34780,13 +44711,13 @@ function linkReference(node3, _, state, info) {
   const exit = state.enter("linkReference");
   let subexit = state.enter("label");
   const tracker = state.createTracker(info);
-  let value = tracker.move("[");
+  let value2 = tracker.move("[");
   const text4 = state.containerPhrasing(node3, {
-    before: value,
+    before: value2,
     after: "]",
     ...tracker.current()
   });
-  value += tracker.move(text4 + "][");
+  value2 += tracker.move(text4 + "][");
   subexit();
   const stack = state.stack;
   state.stack = stack.filter(function(d) {
@@ -34794,7 +44725,7 @@ function linkReference(node3, _, state, info) {
   });
   subexit = state.enter("reference");
   const reference = state.safe(state.associationId(node3), {
-    before: value,
+    before: value2,
     after: "]",
     ...tracker.current()
   });
@@ -34802,13 +44733,13 @@ function linkReference(node3, _, state, info) {
   state.stack = stack;
   exit();
   if (type === "full" || !text4 || text4 !== reference) {
-    value += tracker.move(reference + "]");
+    value2 += tracker.move(reference + "]");
   } else if (type === "shortcut") {
-    value = value.slice(0, -1);
+    value2 = value2.slice(0, -1);
   } else {
-    value += tracker.move("]");
+    value2 += tracker.move("]");
   }
-  return value;
+  return value2;
 }
 function linkReferencePeek() {
   return "[";
@@ -34900,11 +44831,11 @@ function list2(node3, parent, state, info) {
     bullet = bulletOther;
   }
   state.bulletCurrent = bullet;
-  const value = state.containerFlow(node3, info);
+  const value2 = state.containerFlow(node3, info);
   state.bulletLastUsed = bullet;
   state.bulletCurrent = bulletCurrent;
   exit();
-  return value;
+  return value2;
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/check-list-item-indent.js
@@ -34933,12 +44864,12 @@ function listItem(node3, parent, state, info) {
   tracker.move(bullet + " ".repeat(size - bullet.length));
   tracker.shift(size);
   const exit = state.enter("listItem");
-  const value = state.indentLines(
+  const value2 = state.indentLines(
     state.containerFlow(node3, tracker.current()),
     map5
   );
   exit();
-  return value;
+  return value2;
   function map5(line, index, blank) {
     if (index) {
       return (blank ? "" : " ".repeat(size)) + line;
@@ -34951,10 +44882,10 @@ function listItem(node3, parent, state, info) {
 function paragraph(node3, _, state, info) {
   const exit = state.enter("paragraph");
   const subexit = state.enter("phrasing");
-  const value = state.containerPhrasing(node3, info);
+  const value2 = state.containerPhrasing(node3, info);
   subexit();
   exit();
-  return value;
+  return value2;
 }
 
 // node_modules/mdast-util-to-markdown/lib/handle/root.js
@@ -34964,9 +44895,9 @@ function root(node3, _, state, info) {
   });
   if (!hasPhrasing) return state.containerFlow(node3, info);
   const exit = state.enter("phrasing");
-  const value = state.containerPhrasing(node3, info);
+  const value2 = state.containerPhrasing(node3, info);
   exit();
-  return value;
+  return value2;
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/check-strong.js
@@ -34986,9 +44917,9 @@ strong.peek = peek2;
 function strong(node3, _, state, info) {
   const exit = state.enter("phrasing");
   const item = attentionItem(node3, attention2, state, state.createTracker(info));
-  const value = item ? serialize2([item], info.before, info.after) : "";
+  const value2 = item ? serialize2([item], info.before, info.after) : "";
   exit();
-  return value;
+  return value2;
 }
 function attention2(_, state) {
   const marker = checkStrong(state);
@@ -35026,8 +44957,8 @@ function checkRuleRepetition(state) {
 
 // node_modules/mdast-util-to-markdown/lib/handle/thematic-break.js
 function thematicBreak(_, _1, state) {
-  const value = (checkRule(state) + (state.options.ruleSpaces ? " " : "")).repeat(checkRuleRepetition(state));
-  return state.options.ruleSpaces ? value.slice(0, -1) : value;
+  const value2 = (checkRule(state) + (state.options.ruleSpaces ? " " : "")).repeat(checkRuleRepetition(state));
+  return state.options.ruleSpaces ? value2.slice(0, -1) : value2;
 }
 
 // node_modules/mdast-util-to-markdown/lib/handle/index.js
@@ -37381,13 +47312,13 @@ var characterEntities = {
 
 // node_modules/decode-named-character-reference/index.js
 var own4 = {}.hasOwnProperty;
-function decodeNamedCharacterReference(value) {
-  return own4.call(characterEntities, value) ? characterEntities[value] : false;
+function decodeNamedCharacterReference(value2) {
+  return own4.call(characterEntities, value2) ? characterEntities[value2] : false;
 }
 
 // node_modules/micromark-util-decode-numeric-character-reference/index.js
-function decodeNumericCharacterReference(value, base) {
-  const code3 = Number.parseInt(value, base);
+function decodeNumericCharacterReference(value2, base) {
+  const code3 = Number.parseInt(value2, base);
   if (
     // C0 except for HT, LF, FF, CR, space.
     code3 < 9 || code3 === 11 || code3 > 13 && code3 < 32 || // Control character (DEL) of C0, and C1 controls.
@@ -37405,8 +47336,8 @@ function decodeNumericCharacterReference(value, base) {
 
 // node_modules/micromark-util-decode-string/index.js
 var characterEscapeOrReference = /\\([!-/:-@[-`{-~])|&(#(?:\d{1,7}|x[\da-f]{1,6})|[\da-z]{1,31});/gi;
-function decodeString(value) {
-  return value.replace(characterEscapeOrReference, decode3);
+function decodeString(value2) {
+  return value2.replace(characterEscapeOrReference, decode3);
 }
 function decode3($0, $1, $2) {
   if ($1) {
@@ -37492,34 +47423,34 @@ function between(left, right, parent, state) {
 
 // node_modules/mdast-util-to-markdown/lib/util/indent-lines.js
 var eol = /\r?\n|\r/g;
-function indentLines(value, map5) {
+function indentLines(value2, map5) {
   const result = [];
   let start = 0;
   let line = 0;
   let match;
-  while (match = eol.exec(value)) {
-    one2(value.slice(start, match.index));
+  while (match = eol.exec(value2)) {
+    one2(value2.slice(start, match.index));
     result.push(match[0]);
     start = match.index + match[0].length;
     line++;
   }
-  one2(value.slice(start));
+  one2(value2.slice(start));
   return result.join("");
-  function one2(value2) {
-    result.push(map5(value2, line, !value2));
+  function one2(value3) {
+    result.push(map5(value3, line, !value3));
   }
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/safe.js
 var own5 = {}.hasOwnProperty;
 function safe(state, input2, config2) {
-  const value = (config2.before || "") + (input2 || "") + (config2.after || "");
+  const value2 = (config2.before || "") + (input2 || "") + (config2.after || "");
   const positions = [];
   const result = [];
   const infos = {};
   const percentEncode = state.stack.includes("autolink");
   const offset = config2.before ? config2.before.length : 0;
-  const end = value.length - (config2.after ? config2.after.length : 0);
+  const end = value2.length - (config2.after ? config2.after.length : 0);
   let index = -1;
   while (++index < state.unsafe.length) {
     const pattern = state.unsafe[index];
@@ -37528,7 +47459,7 @@ function safe(state, input2, config2) {
     }
     const expression = state.compilePattern(pattern);
     const from = pattern.beforeNode ? offset : 0;
-    const subject = value.slice(from, pattern.afterNode ? end : void 0);
+    const subject = value2.slice(from, pattern.afterNode ? end : void 0);
     let match;
     while (match = expression.exec(subject)) {
       const before = Boolean(pattern.before || pattern.atBreak);
@@ -37555,12 +47486,12 @@ function safe(state, input2, config2) {
     if (position < start || position >= end) {
       continue;
     }
-    if (value.charAt(position) === "_" && // Preceded by an unescaped character that is not punctuation or whitespace:
-    position > 0 && classifyCharacter(value.charCodeAt(position - 1)) === void 0 && !own5.call(infos, position - 1) && // Characters next to attention markers can become character references
+    if (value2.charAt(position) === "_" && // Preceded by an unescaped character that is not punctuation or whitespace:
+    position > 0 && classifyCharacter(value2.charCodeAt(position - 1)) === void 0 && !own5.call(infos, position - 1) && // Characters next to attention markers can become character references
     // later, turning `a` into `&#x61;`, so those do not count.
-    !(position - 1 === offset && /[*_]/.test(value.charAt(offset - 1)))) {
+    !(position - 1 === offset && /[*_]/.test(value2.charAt(offset - 1)))) {
       let sequenceEnd = position + 1;
-      while (sequenceEnd < end && value.charAt(sequenceEnd) === "_") {
+      while (sequenceEnd < end && value2.charAt(sequenceEnd) === "_") {
         sequenceEnd++;
       }
       const skip = sequenceEnd - position - 1;
@@ -37568,7 +47499,7 @@ function safe(state, input2, config2) {
         // All underscores in the run are unsafe positions, so they can be
         // skipped.
         positions[index + skip] === sequenceEnd - 1 && // Rest as above.
-        sequenceEnd < value.length && classifyCharacter(value.charCodeAt(sequenceEnd)) === void 0 && !own5.call(infos, sequenceEnd) && !(sequenceEnd === end - 1 && /[*_]/.test(value.charAt(end)))
+        sequenceEnd < value2.length && classifyCharacter(value2.charCodeAt(sequenceEnd)) === void 0 && !own5.call(infos, sequenceEnd) && !(sequenceEnd === end - 1 && /[*_]/.test(value2.charAt(end)))
       ) {
         index += skip;
         continue;
@@ -37578,21 +47509,21 @@ function safe(state, input2, config2) {
       continue;
     }
     if (start !== position) {
-      const slice = value.slice(start, position);
+      const slice = value2.slice(start, position);
       result.push(percentEncode ? slice : escapeBackslashes(slice, "\\"));
     }
     start = position + 1;
     if (percentEncode) {
       result.push(
-        "%" + value.charCodeAt(position).toString(16).toUpperCase().padStart(2, "0")
+        "%" + value2.charCodeAt(position).toString(16).toUpperCase().padStart(2, "0")
       );
-    } else if (/[!-/:-@[-`{-~]/.test(value.charAt(position)) && (!config2.encode || !config2.encode.includes(value.charAt(position)))) {
-      result.push("\\" + value.charAt(position));
+    } else if (/[!-/:-@[-`{-~]/.test(value2.charAt(position)) && (!config2.encode || !config2.encode.includes(value2.charAt(position)))) {
+      result.push("\\" + value2.charAt(position));
     } else {
-      result.push(encodeCharacterReference(value.charCodeAt(position)));
+      result.push(encodeCharacterReference(value2.charCodeAt(position)));
     }
   }
-  const rest = value.slice(start, end);
+  const rest = value2.slice(start, end);
   result.push(percentEncode ? rest : escapeBackslashes(rest, config2.after));
   return result.join("");
 }
@@ -37604,11 +47535,11 @@ function nodeInScope(types, node3) {
 function numerical(a, b) {
   return a - b;
 }
-function escapeBackslashes(value, after) {
+function escapeBackslashes(value2, after) {
   const expression = /\\(?=[!-/:-@[-`{-~])/g;
   const positions = [];
   const results = [];
-  const whole = value + after;
+  const whole = value2 + after;
   let index = -1;
   let start = 0;
   let match;
@@ -37617,12 +47548,12 @@ function escapeBackslashes(value, after) {
   }
   while (++index < positions.length) {
     if (start !== positions[index]) {
-      results.push(value.slice(start, positions[index]));
+      results.push(value2.slice(start, positions[index]));
     }
     results.push("\\");
     start = positions[index];
   }
-  results.push(value.slice(start));
+  results.push(value2.slice(start));
   return results.join("");
 }
 
@@ -37637,16 +47568,16 @@ function track(config2) {
   function current() {
     return { now: { line, column: column2 }, lineShift };
   }
-  function shift(value) {
-    lineShift += value;
+  function shift(value2) {
+    lineShift += value2;
   }
   function move(input2) {
-    const value = input2 || "";
-    const chunks = value.split(/\r?\n|\r/g);
+    const value2 = input2 || "";
+    const chunks = value2.split(/\r?\n|\r/g);
     const tail = chunks[chunks.length - 1];
     line += chunks.length - 1;
     column2 = chunks.length === 1 ? column2 + tail.length : 1 + tail.length + lineShift;
-    return value;
+    return value2;
   }
 }
 
@@ -37702,13 +47633,13 @@ function toMarkdown(tree, options) {
     }
   }
 }
-function invalid(value) {
-  throw new Error("Cannot handle value `" + value + "`, expected node");
+function invalid(value2) {
+  throw new Error("Cannot handle value `" + value2 + "`, expected node");
 }
-function unknown2(value) {
+function unknown2(value2) {
   const node3 = (
     /** @type {Nodes} */
-    value
+    value2
   );
   throw new Error("Cannot handle unknown node `" + node3.type + "`");
 }
@@ -37723,8 +47654,8 @@ function containerPhrasingBound(parent, info) {
 function containerFlowBound(parent, info) {
   return containerFlow(parent, this, info);
 }
-function safeBound(value, config2) {
-  return safe(this, value, config2);
+function safeBound(value2, config2) {
+  return safe(this, value2, config2);
 }
 
 // node_modules/mdast-util-gfm-table/lib/index.js
@@ -37780,20 +47711,20 @@ function gfmTableToMarkdown(options) {
   }
   function handleTableRow(node3, _, state, info) {
     const row = handleTableRowAsData(node3, state, info);
-    const value = serializeData([row]);
-    return value.slice(0, value.indexOf("\n"));
+    const value2 = serializeData([row]);
+    return value2.slice(0, value2.indexOf("\n"));
   }
   function handleTableCell(node3, _, state, info) {
     const exit = state.enter("tableCell");
     const subexit = state.enter("phrasing");
-    const value = state.containerPhrasing(node3, {
+    const value2 = state.containerPhrasing(node3, {
       ...info,
       before: around,
       after: around
     });
     subexit();
     exit();
-    return value;
+    return value2;
   }
   function serializeData(matrix, align) {
     return markdownTable(matrix, {
@@ -37827,22 +47758,22 @@ function gfmTableToMarkdown(options) {
     return result;
   }
   function inlineCodeWithTable(node3, parent, state) {
-    const value = handle.inlineCode(node3, parent, state);
-    if (!state.stack.includes("tableCell")) return value;
+    const value2 = handle.inlineCode(node3, parent, state);
+    if (!state.stack.includes("tableCell")) return value2;
     const result = [];
     let start = 0;
-    let index = value.indexOf("|");
+    let index = value2.indexOf("|");
     while (index !== -1) {
       let before = index;
-      while (before > start && value.charCodeAt(before - 1) === 92) {
+      while (before > start && value2.charCodeAt(before - 1) === 92) {
         before--;
       }
-      result.push(value.slice(start, index));
+      result.push(value2.slice(start, index));
       if ((index - before) % 2 === 0) result.push("\\");
       start = index;
-      index = value.indexOf("|", index + 1);
+      index = value2.indexOf("|", index + 1);
     }
-    result.push(value.slice(start));
+    result.push(value2.slice(start));
     return result.join("");
   }
 }
@@ -37878,13 +47809,13 @@ function paragraphWithTaskListItem(node3, parent, state, info) {
   const checkbox = "[" + (parent.checked ? "x" : " ") + "] ";
   const tracker = state.createTracker(info);
   tracker.move(checkbox);
-  const value = handle.paragraph(
+  const value2 = handle.paragraph(
     node3.children.length > 0 ? node3 : { type: "paragraph", children: [{ type: "text", value: " " }] },
     parent,
     state,
     { ...info, ...tracker.current() }
   );
-  return checkbox + value;
+  return checkbox + value2;
 }
 function joinDefinitionsBeforeTaskListItemParagraph(left, _, parent) {
   if (!(left.type === "definition" && parent.type === "listItem")) {
@@ -37925,36 +47856,36 @@ function gfmToMarkdown(options) {
 // src/render/mdast.ts
 var BIDI_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 var CONTROLS = new RegExp("\\p{Cc}", "gu");
-function oneLine(value, max) {
-  const flat = value.replace(BIDI_CONTROLS, "").replace(CONTROLS, " ").replace(/\s+/g, " ").trim();
+function oneLine(value2, max) {
+  const flat = value2.replace(BIDI_CONTROLS, "").replace(CONTROLS, " ").replace(/\s+/g, " ").trim();
   const points = Array.from(flat);
   if (points.length <= max) return flat;
   return `${points.slice(0, max - 1).join("").trimEnd()}\u2026`;
 }
-var text3 = (value) => ({ type: "text", value });
+var text3 = (value2) => ({ type: "text", value: value2 });
 var strong2 = (...children) => ({ type: "strong", children });
-var emphasis2 = (value) => ({ type: "emphasis", children: [text3(value)] });
+var emphasis2 = (value2) => ({ type: "emphasis", children: [text3(value2)] });
 var paragraph2 = (...children) => ({ type: "paragraph", children });
-var heading2 = (depth, value) => ({ type: "heading", depth, children: [text3(value)] });
-var html2 = (value) => ({ type: "html", value });
-function userCode(value, max) {
-  const line = oneLine(value, max);
+var heading2 = (depth, value2) => ({ type: "heading", depth, children: [text3(value2)] });
+var html2 = (value2) => ({ type: "html", value: value2 });
+function userCode(value2, max) {
+  const line = oneLine(value2, max);
   return line === "" ? emphasis2("empty") : { type: "inlineCode", value: line };
 }
 var REFERENCE = /(?<![\w`])(?:@[A-Za-z0-9][\w-]*(?:\/[\w.-]+)?|#\d+)/g;
-function prose(value) {
+function prose(value2) {
   const out = [];
   let start = 0;
-  for (const match of value.matchAll(REFERENCE)) {
-    if (match.index > start) out.push(text3(value.slice(start, match.index)));
+  for (const match of value2.matchAll(REFERENCE)) {
+    if (match.index > start) out.push(text3(value2.slice(start, match.index)));
     out.push({ type: "inlineCode", value: match[0] });
     start = match.index + match[0].length;
   }
-  if (start < value.length) out.push(text3(value.slice(start)));
+  if (start < value2.length) out.push(text3(value2.slice(start)));
   return out;
 }
-function annotated(value) {
-  const flat = oneLine(value, 1e3);
+function annotated(value2) {
+  const flat = oneLine(value2, 1e3);
   const out = [];
   let start = 0;
   for (const match of flat.matchAll(/`([^`]+)`/g)) {
@@ -37973,7 +47904,7 @@ function table(header, rows, align = []) {
   const row = (cells) => ({ type: "tableRow", children: cells.map(tableCell) });
   return { type: "table", align: header.map((_, i) => align[i] ?? null), children: [row(header), ...rows.map(row)] };
 }
-var escapeHtml = (value) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+var escapeHtml = (value2) => value2.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 function details(summary, children) {
   return [html2(`<details><summary>${escapeHtml(summary)}</summary>`), ...children, html2("</details>")];
 }
@@ -38000,8 +47931,8 @@ function textTable(cells, indent = "  ") {
     }).join("  ").trimEnd()
   ).join("\n");
 }
-function fixed3(value) {
-  return value === null || value === void 0 || Number.isNaN(value) ? "\u2014" : value.toFixed(3);
+function fixed3(value2) {
+  return value2 === null || value2 === void 0 || Number.isNaN(value2) ? "\u2014" : value2.toFixed(3);
 }
 
 // src/render/judge-report.ts
@@ -38012,10 +47943,10 @@ function formatStats(stats) {
 }
 function renderJudgeSummary(result, stats, out, maxFailureShare) {
   const rows = [["metric", "judged", "kept", "skipped", "failed"]];
-  for (const [metric, report] of Object.entries(result.metrics)) {
-    const skipped = Object.values(report.skipped).reduce((a, b) => a + b, 0);
-    const reasons = Object.entries(report.skipped).map(([reason, n]) => `${reason}: ${count(n)}`).join(", ");
-    rows.push([metric, count(report.judged), count(report.kept), skipped === 0 ? "0" : `${count(skipped)} (${reasons})`, count(report.failed)]);
+  for (const [metric, report2] of Object.entries(result.metrics)) {
+    const skipped = Object.values(report2.skipped).reduce((a, b) => a + b, 0);
+    const reasons = Object.entries(report2.skipped).map(([reason, n]) => `${reason}: ${count(n)}`).join(", ");
+    rows.push([metric, count(report2.judged), count(report2.kept), skipped === 0 ? "0" : `${count(skipped)} (${reasons})`, count(report2.failed)]);
   }
   const lines = [
     `rag-gate judge: ${plural2(result.records, "record")} \u2192 ${out}`,
@@ -38064,590 +47995,6 @@ function renderCalibration(result, stats, kappaFloor) {
 `;
 }
 
-// src/core/scoring/generation/context-utilisation.ts
-function contextUtilisation(retrieved, cited) {
-  if (retrieved.length === 0) return void 0;
-  const citedSet = new Set(cited);
-  let used = 0;
-  for (const id2 of retrieved) if (citedSet.has(id2)) used++;
-  return used / retrieved.length;
-}
-
-// src/core/scoring/generation/text.ts
-var PUNCTUATION = /[\p{P}\p{S}]/gu;
-var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the"]);
-function normalizeAnswer(text4) {
-  return text4.toLowerCase().replace(PUNCTUATION, "").split(/\s+/u).filter((word) => word !== "" && !ARTICLES.has(word)).join(" ");
-}
-function answerTokens(text4) {
-  const normalized = normalizeAnswer(text4);
-  return normalized === "" ? [] : normalized.split(" ");
-}
-
-// src/core/scoring/generation/correctness.ts
-function exactMatch(answer, expected) {
-  return normalizeAnswer(answer) === normalizeAnswer(expected) ? 1 : 0;
-}
-function tokenF1(answer, expected) {
-  const predicted = answerTokens(answer);
-  const gold = answerTokens(expected);
-  if (predicted.length === 0 || gold.length === 0) return predicted.length === gold.length ? 1 : 0;
-  const goldCounts = /* @__PURE__ */ new Map();
-  for (const token of gold) goldCounts.set(token, (goldCounts.get(token) ?? 0) + 1);
-  let common = 0;
-  for (const token of predicted) {
-    const left = goldCounts.get(token) ?? 0;
-    if (left > 0) {
-      common++;
-      goldCounts.set(token, left - 1);
-    }
-  }
-  if (common === 0) return 0;
-  const precision = common / predicted.length;
-  const recall = common / gold.length;
-  return 2 * precision * recall / (precision + recall);
-}
-var CorrectnessRuleError = class extends SettingError {
-};
-function parseCorrectnessRule(text4) {
-  const rule = text4.trim();
-  if (rule === "exact") return { kind: "exact" };
-  const f1 = /^f1:(\d*\.?\d+)$/.exec(rule);
-  const threshold = f1 ? Number(f1[1]) : NaN;
-  if (f1 && threshold > 0 && threshold <= 1) return { kind: "f1", threshold };
-  throw new CorrectnessRuleError(`invalid correctness rule "${rule}"; use "exact" or "f1:T" with 0 < T \u2264 1, e.g. "f1:0.5"`);
-}
-function formatCorrectnessRule(rule) {
-  return rule.kind === "exact" ? "exact" : `f1:${rule.threshold}`;
-}
-function judgeCorrect2(rule, answer, expected) {
-  return rule.kind === "exact" ? exactMatch(answer, expected) : tokenF1(answer, expected) >= rule.threshold ? 1 : 0;
-}
-
-// src/core/scoring/generation/faithfulness.ts
-function faithfulness(claims) {
-  if (claims.length === 0) return void 0;
-  let supported = 0;
-  for (const claim3 of claims) if (claim3.verdict === "SUPPORTED") supported++;
-  return supported / claims.length;
-}
-
-// src/core/scoring/generation/length-ratio.ts
-function lengthRatio(answer, expected) {
-  const goldLength = answerTokens(expected).length;
-  return goldLength === 0 ? void 0 : answerTokens(answer).length / goldLength;
-}
-
-// src/core/catalog/metrics.ts
-var JUDGED_FIELDS = {
-  claims: { calibration: "faithfulness" },
-  correct: { calibration: "correctness" },
-  answer_relevance: { calibration: null }
-};
-var bit = (value) => value === void 0 ? void 0 : value ? 1 : 0;
-var QUESTION_COLUMNS = [
-  {
-    name: "retrieval_ok",
-    needs: ["retrieval_ok", "retrieved_ids", "relevant_ids"],
-    binary: true,
-    compute: (record2, ranking, rules) => record2.retrieval_ok !== void 0 ? bit(record2.retrieval_ok) : ranking === void 0 ? void 0 : bit(rules.retrievalOk.metric.compute(ranking) >= rules.retrievalOk.threshold)
-  },
-  {
-    name: "correct",
-    needs: ["correct", "answer", "expected_answer"],
-    binary: true,
-    judgedField: "correct",
-    compute: (record2, _ranking, rules) => record2.correct !== void 0 ? bit(record2.correct) : record2.answer === void 0 || record2.expected_answer === void 0 ? void 0 : judgeCorrect2(rules.correctness, record2.answer, record2.expected_answer)
-  },
-  { name: "answerable", needs: ["answerable"], binary: true, compute: (record2) => bit(record2.answerable ?? true) },
-  { name: "refused", needs: ["refused"], binary: true, compute: (record2) => bit(record2.refused) },
-  { name: "closed_book_correct", needs: ["closed_book_correct"], binary: true, compute: (record2) => bit(record2.closed_book_correct) },
-  { name: "answer_relevance", needs: ["answer_relevance"], binary: false, judgedField: "answer_relevance", compute: (record2) => record2.answer_relevance },
-  { name: "faithfulness", needs: ["claims"], binary: false, judgedField: "claims", compute: (record2) => record2.claims === void 0 ? void 0 : faithfulness(record2.claims) },
-  {
-    name: "length_ratio",
-    needs: ["answer", "expected_answer"],
-    binary: false,
-    compute: (record2) => record2.answer === void 0 || record2.expected_answer === void 0 ? void 0 : lengthRatio(record2.answer, record2.expected_answer)
-  },
-  {
-    name: "context_utilisation",
-    needs: ["cited_ids", "retrieved_ids"],
-    binary: false,
-    compute: (record2) => record2.cited_ids === void 0 || record2.retrieved_ids === void 0 ? void 0 : contextUtilisation(record2.retrieved_ids, record2.cited_ids)
-  }
-];
-var LONG_ANSWER_RATIO = 2.5;
-var LOW_UTILISATION = 0.4;
-var mean = { kind: "mean" };
-var isOne = (value) => value === 1;
-var ANSWER_METRICS = [
-  {
-    name: "retrieval_ok",
-    definition: "share of questions whose retrieval succeeded (the `retrieval_ok` field or the `retrieval-ok` rule)",
-    column: "retrieval_ok",
-    aggregate: { kind: "share", counts: isOne },
-    graded: false,
-    headline: true,
-    better: "higher"
-  },
-  {
-    name: "correct",
-    definition: "share of questions judged correct (`correct`, or computed with the `correct` rule: SQuAD normalisation lower-cases, drops punctuation and symbols and the articles a/an/the)",
-    column: "correct",
-    aggregate: { kind: "share", counts: isOne },
-    graded: false,
-    headline: true,
-    better: "higher"
-  },
-  {
-    name: "faithfulness",
-    definition: "per answer, SUPPORTED claims / all claims, averaged; an answer with an empty claims list is left out and counted (`excluded.noClaims`), never scored 0 or 1",
-    column: "faithfulness",
-    aggregate: mean,
-    graded: true,
-    headline: true,
-    better: "higher"
-  },
-  { name: "answer_relevance", definition: "mean of the per-question values in [0, 1]", column: "answer_relevance", aggregate: mean, graded: true, headline: true, better: "higher" },
-  { name: "length_ratio", definition: "answer tokens / expected-answer tokens (normalised tokens)", column: "length_ratio", aggregate: mean, graded: true, headline: false, better: "neither" },
-  {
-    name: "long_answer_rate",
-    definition: `share of answers with a length ratio above ${LONG_ANSWER_RATIO} (padding, hedging)`,
-    column: "length_ratio",
-    aggregate: { kind: "share", counts: (value) => value > LONG_ANSWER_RATIO },
-    graded: false,
-    headline: false,
-    better: "lower"
-  },
-  {
-    name: "context_utilisation",
-    definition: "retrieved ids the answer cites / retrieved ids sent to the generator",
-    column: "context_utilisation",
-    aggregate: mean,
-    graded: true,
-    headline: false,
-    better: "higher"
-  },
-  {
-    name: "low_utilisation_rate",
-    definition: `share of answers citing less than ${LOW_UTILISATION} of the retrieved ids (send fewer chunks)`,
-    column: "context_utilisation",
-    aggregate: { kind: "share", counts: (value) => value < LOW_UTILISATION },
-    graded: false,
-    headline: false,
-    better: "lower"
-  },
-  {
-    name: "refusal_rate_unanswerable",
-    definition: "refused / unanswerable questions (higher is better)",
-    column: "refused",
-    aggregate: { kind: "share", counts: isOne, among: "unanswerable" },
-    graded: false,
-    headline: true,
-    better: "higher"
-  },
-  {
-    name: "false_refusal_rate",
-    definition: "refused / answerable questions (lower is better)",
-    column: "refused",
-    aggregate: { kind: "share", counts: isOne, among: "answerable" },
-    graded: false,
-    headline: true,
-    better: "lower"
-  },
-  {
-    name: "closed_book_correct",
-    definition: "share correct with no context",
-    column: "closed_book_correct",
-    aggregate: { kind: "share", counts: isOne },
-    graded: false,
-    headline: false,
-    better: "higher"
-  }
-];
-var METRICS_BY_NAME = new Map(ANSWER_METRICS.map((metric) => [metric.name, metric]));
-var COLUMNS_BY_NAME = new Map(QUESTION_COLUMNS.map((column2) => [column2.name, column2]));
-function answerMetric(name) {
-  return METRICS_BY_NAME.get(name);
-}
-function judgedFieldOf(column2) {
-  return COLUMNS_BY_NAME.get(column2)?.judgedField;
-}
-var GRADED_ANSWER_METRICS = ANSWER_METRICS.filter((metric) => metric.graded).map((metric) => metric.name);
-var HEADLINE_RETRIEVAL_METRICS = ["ndcg@10", "recall@5", "mrr", "map"];
-function headlineMetrics(retrievalOkMetric) {
-  return [.../* @__PURE__ */ new Set([retrievalOkMetric, ...HEADLINE_RETRIEVAL_METRICS, ...ANSWER_METRICS.filter((metric) => metric.headline).map((metric) => metric.name)])];
-}
-
-// src/core/scoring/ranking.ts
-var RELEVANT_GRADE = 1;
-function isRelevant(grade2) {
-  return grade2 >= RELEVANT_GRADE;
-}
-function judgeRanking(retrieved, relevance) {
-  const grades = new Float64Array(retrieved.length);
-  for (let i = 0; i < retrieved.length; i++) grades[i] = relevance.get(retrieved[i]) ?? 0;
-  const ideal = [];
-  for (const grade2 of relevance.values()) if (isRelevant(grade2)) ideal.push(grade2);
-  ideal.sort((a, b) => b - a);
-  return { grades, idealGrades: Float64Array.from(ideal) };
-}
-function relevantCount(ranking) {
-  return ranking.idealGrades.length;
-}
-function relevantRetrieved(ranking, k) {
-  const depth = Math.min(k, ranking.grades.length);
-  let found = 0;
-  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i])) found++;
-  return found;
-}
-
-// src/core/scoring/retrieval/average-precision.ts
-function averagePrecisionAt(ranking, k) {
-  const total = relevantCount(ranking);
-  if (total === 0) return 0;
-  const { grades } = ranking;
-  const depth = Math.min(k, grades.length);
-  let found = 0;
-  let sum = 0;
-  for (let i = 0; i < depth; i++) {
-    if (isRelevant(grades[i])) {
-      found++;
-      sum += found / (i + 1);
-    }
-  }
-  return sum / total;
-}
-
-// src/core/scoring/retrieval/reciprocal-rank.ts
-function firstRelevantRank(ranking) {
-  const { grades } = ranking;
-  for (let i = 0; i < grades.length; i++) if (isRelevant(grades[i])) return i + 1;
-  return Infinity;
-}
-function reciprocalRankAt(ranking, k) {
-  const rank = firstRelevantRank(ranking);
-  return rank <= k ? 1 / rank : 0;
-}
-
-// src/core/scoring/retrieval/hit.ts
-function hitAt(ranking, k) {
-  return firstRelevantRank(ranking) <= k ? 1 : 0;
-}
-
-// src/core/scoring/retrieval/ndcg.ts
-var linearGain = (grade2) => grade2 > 0 ? grade2 : 0;
-var exponentialGain = (grade2) => grade2 > 0 ? 2 ** grade2 - 1 : 0;
-function discountedGain(grades, k, gain) {
-  const depth = Math.min(k, grades.length);
-  let sum = 0;
-  for (let i = 0; i < depth; i++) {
-    const g = gain(grades[i]);
-    if (g !== 0) sum += g / Math.log2(i + 2);
-  }
-  return sum;
-}
-function ndcgAt(ranking, k, gain = linearGain) {
-  const ideal = discountedGain(ranking.idealGrades, k, gain);
-  return ideal === 0 ? 0 : discountedGain(ranking.grades, k, gain) / ideal;
-}
-
-// src/core/scoring/retrieval/precision.ts
-function precisionAt(ranking, k) {
-  return relevantRetrieved(ranking, k) / k;
-}
-
-// src/core/scoring/retrieval/r-precision.ts
-function rPrecision(ranking) {
-  const total = relevantCount(ranking);
-  return total === 0 ? 0 : relevantRetrieved(ranking, total) / total;
-}
-
-// src/core/scoring/retrieval/recall.ts
-function recallAt(ranking, k) {
-  const total = relevantCount(ranking);
-  return total === 0 ? 0 : relevantRetrieved(ranking, k) / total;
-}
-
-// src/core/catalog/retrieval-metrics.ts
-var RETRIEVAL_FAMILIES = {
-  precision: { cutoff: "required", binary: false, compute: precisionAt },
-  recall: { cutoff: "optional", binary: false, compute: recallAt },
-  hit: { cutoff: "required", binary: true, compute: hitAt },
-  mrr: { cutoff: "optional", binary: false, compute: reciprocalRankAt },
-  map: { cutoff: "optional", binary: false, compute: averagePrecisionAt },
-  ndcg: { cutoff: "optional", binary: false, compute: (r, k) => ndcgAt(r, k, linearGain) },
-  ndcg_exp: {
-    cutoff: "optional",
-    binary: false,
-    compute: (r, k) => ndcgAt(r, k, exponentialGain)
-  },
-  r_precision: { cutoff: "none", binary: false, compute: (r) => rPrecision(r) }
-};
-var MetricNameError = class extends SettingError {
-};
-var FAMILY_NAMES = Object.keys(RETRIEVAL_FAMILIES);
-function isFamily(name) {
-  return Object.hasOwn(RETRIEVAL_FAMILIES, name);
-}
-function parseRetrievalMetric(text4) {
-  const name = text4.trim();
-  const match = /^([a-z_]+)(?:@(\d+))?$/.exec(name);
-  const familyName = match?.[1] ?? "";
-  if (!match || !isFamily(familyName)) {
-    throw new MetricNameError(
-      `unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(", ")}`
-    );
-  }
-  const family = RETRIEVAL_FAMILIES[familyName];
-  const cut = match[2];
-  if (cut === void 0 && family.cutoff === "required") {
-    throw new MetricNameError(`metric "${name}" needs a cut-off, for example "${familyName}@10"`);
-  }
-  if (cut !== void 0 && family.cutoff === "none") {
-    throw new MetricNameError(`metric "${familyName}" takes no cut-off; write "${familyName}"`);
-  }
-  const k = cut === void 0 ? Infinity : Number(cut);
-  if (k < 1) throw new MetricNameError(`metric "${name}": the cut-off must be at least 1`);
-  return {
-    name: cut === void 0 ? familyName : `${familyName}@${k}`,
-    family: familyName,
-    k,
-    binary: family.binary,
-    compute: (ranking) => family.compute(ranking, k)
-  };
-}
-function cutoffExample(family) {
-  const { cutoff } = RETRIEVAL_FAMILIES[family];
-  return cutoff === "required" ? `${family}@k` : cutoff === "optional" ? `${family}[@k]` : family;
-}
-function defaultRetrievalMetrics(ks) {
-  const names = [];
-  for (const family of ["precision", "recall", "hit", "mrr", "ndcg", "ndcg_exp", "map"]) {
-    for (const k of ks) names.push(`${family}@${k}`);
-  }
-  names.push("mrr", "map", "ndcg", "ndcg_exp", "r_precision");
-  return names.map(parseRetrievalMetric);
-}
-
-// src/core/compare/gate.ts
-function parseFloor(text4) {
-  const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
-  if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
-  const [, name = "", op, valueText = ""] = match;
-  const value = Number(valueText);
-  if (!Number.isFinite(value)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
-  const metric = answerMetric(name) !== void 0 ? name : parseRetrievalMetric(name).name;
-  return { metric, op: op === "<=" ? "<=" : ">=", value };
-}
-function drop(test, gate, alpha) {
-  const counts = test.kind === "mcnemar" ? { broken: test.broken, fixed: test.fixed } : {};
-  return { gate, metric: test.metric, base: test.base, head: test.head, delta: test.delta, pValue: test.pValue, adjustedPValue: test.adjustedPValue ?? test.pValue, alpha, ...counts };
-}
-function decideGate(tests, head, config2, blocked = /* @__PURE__ */ new Map()) {
-  const reasons = [];
-  const warnings = [];
-  const outcomes = /* @__PURE__ */ new Map();
-  for (const gate of config2.failOn) {
-    const test = tests.find((t) => t.gate === gate);
-    if (test === void 0) {
-      warnings.push({ kind: "gate-untestable", gate });
-      continue;
-    }
-    if (!test.significant || test.delta >= 0) continue;
-    const field = blocked.get(test.metric);
-    if (field !== void 0) {
-      outcomes.set(gate, "uncalibrated-judge");
-      warnings.push({ kind: "drop-from-uncalibrated-judge", field, ...drop(test, gate, config2.alpha) });
-    } else if (-test.delta < config2.minEffect) {
-      outcomes.set(gate, "below-minimum-effect");
-      warnings.push({ kind: "drop-below-minimum-effect", minEffect: config2.minEffect, ...drop(test, gate, config2.alpha) });
-    } else {
-      outcomes.set(gate, "fails");
-      reasons.push({ kind: "regressed", ...drop(test, gate, config2.alpha) });
-    }
-  }
-  const floors = config2.floors.map((floor) => {
-    const value = head.metrics[floor.metric]?.value ?? null;
-    if (value === null) {
-      reasons.push({ kind: "floor-unchecked", floor });
-      return { floor, value, outcome: "unchecked" };
-    }
-    if (floor.op === ">=" ? value >= floor.value : value <= floor.value) return { floor, value, outcome: "holds" };
-    const field = blocked.get(floor.metric);
-    if (field !== void 0) {
-      warnings.push({ kind: "floor-from-uncalibrated-judge", floor, value, field });
-      return { floor, value, outcome: "uncalibrated-judge" };
-    }
-    reasons.push({ kind: "floor-broken", floor, value });
-    return { floor, value, outcome: "broken" };
-  });
-  return { verdict: reasons.length > 0 ? "fail" : "pass", reasons, warnings, outcomes, floors };
-}
-
-// src/core/catalog/gates.ts
-var questions = (n, noun = "question") => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
-var GATED_TESTS = [
-  {
-    gate: "retrieval",
-    metric: "retrieval_ok",
-    column: "retrieval_ok",
-    pairs: "all",
-    onByDefault: true,
-    definition: "retrieval success (the `retrieval-ok` rule or the records' `retrieval_ok`) dropped",
-    words: {
-      gate: "retrieval",
-      subject: "{rule}",
-      label: "{rule} \u2014 retrieval ok",
-      outcomes: ["ok", "failed"],
-      movement: (broken, fixed) => `${questions(broken)} lost ${broken === 1 ? "its" : "their"} gold document, ${fixed} gained it`
-    }
-  },
-  {
-    gate: "end-to-end",
-    metric: "correct",
-    column: "correct",
-    pairs: "all",
-    onByDefault: true,
-    definition: "end-to-end correctness dropped",
-    words: {
-      gate: "end-to-end correctness",
-      subject: "end-to-end correctness",
-      label: "correct \u2014 end to end",
-      outcomes: ["right", "wrong"],
-      movement: (broken, fixed) => `${questions(broken)} went from right to wrong, ${fixed} from wrong to right`
-    }
-  },
-  {
-    gate: "generation",
-    metric: "correct_given_retrieval",
-    column: "correct",
-    pairs: "retrieval-ok-on-both-sides",
-    onByDefault: false,
-    definition: "correctness dropped on the questions whose retrieval succeeded in both runs: the answerer got worse",
-    words: {
-      gate: "generation",
-      subject: "correctness with retrieval ok on both sides",
-      label: "correct with retrieval ok \u2014 generation",
-      outcomes: ["right", "wrong"],
-      movement: (broken, fixed) => `with retrieval ok on both sides, ${questions(broken, "answer")} went from right to wrong, ${fixed} from wrong to right`
-    }
-  },
-  {
-    gate: "refusal",
-    metric: "refusal",
-    column: "refused",
-    pairs: "unanswerable",
-    onByDefault: false,
-    definition: "fewer unanswerable questions were refused",
-    words: {
-      gate: "refusal of unanswerable questions",
-      subject: "correct refusals on unanswerable questions",
-      label: "refusals on unanswerable",
-      outcomes: ["right", "wrong"],
-      movement: (broken, fixed) => `${questions(broken, "unanswerable question")} ${broken === 1 ? "was" : "were"} no longer refused, ${fixed} newly refused`
-    }
-  }
-];
-var GATE_CATEGORIES = GATED_TESTS.map((test) => test.gate);
-var DEFAULT_FAIL_ON = GATED_TESTS.filter((test) => test.onByDefault).map((test) => test.gate);
-var BY_METRIC = new Map(GATED_TESTS.map((test) => [test.metric, test]));
-var BY_GATE = new Map(GATED_TESTS.map((test) => [test.gate, test]));
-function gatedTestOf(metric) {
-  return BY_METRIC.get(metric);
-}
-function gatedTest(gate) {
-  return BY_GATE.get(gate);
-}
-
-// src/core/compare/settings.ts
-var DEFAULT_CUTOFFS = [1, 3, 5, 10];
-var DEFAULT_GRADED = ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"];
-var PER_QUESTION_GRADED = new Set(GRADED_ANSWER_METRICS);
-function splitList(text4) {
-  return text4.split(",").map((item) => item.trim()).filter(Boolean);
-}
-function parseCutoffs(text4) {
-  const items = splitList(text4);
-  const cutoffs = items.map(Number);
-  if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
-    throw new SettingError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
-  }
-  return [...new Set(cutoffs)].sort((a, b) => a - b);
-}
-function parseAlpha(text4) {
-  const value = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value) || value <= 0 || value >= 1) throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
-  return value;
-}
-function parseKappaFloor(text4) {
-  const value = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value) || value < 0 || value > 1) throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text4}"`);
-  return value;
-}
-function parseMinEffect(text4) {
-  const value = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value) || value < 0) throw new SettingError(`the minimum effect must be a number \u2265 0, got "${text4}"`);
-  return value;
-}
-function parsePermutations(text4) {
-  const value = Number(text4);
-  if (!Number.isInteger(value) || value < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text4}"`);
-  return value;
-}
-function parseFailOn(text4) {
-  const categories = splitList(text4);
-  for (const category of categories) {
-    if (!GATE_CATEGORIES.includes(category)) {
-      throw new SettingError(`"${category}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}`);
-    }
-  }
-  return new Set(categories);
-}
-function parseGraded(text4) {
-  return [...new Set(splitList(text4).map((name) => PER_QUESTION_GRADED.has(name) ? name : parseRetrievalMetric(name).name))];
-}
-function evalConfig(cutoffs, retrievalOk, correctness, extraMetrics = []) {
-  const metrics = defaultRetrievalMetrics(cutoffs);
-  const add = (metric) => {
-    if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
-  };
-  add(retrievalOk.metric);
-  for (const name of extraMetrics) if (answerMetric(name) === void 0) add(parseRetrievalMetric(name));
-  return { retrievalMetrics: metrics, retrievalOk, correctness };
-}
-function compareConfig(settings) {
-  return {
-    eval: evalConfig(settings.k, settings.retrievalOk, settings.correct, [...settings.graded, ...settings.floors.map((floor) => floor.metric)]),
-    alpha: settings.alpha,
-    failOn: settings.failOn,
-    minEffect: settings.minEffect,
-    floors: settings.floors,
-    permutations: settings.permutations,
-    gradedMetrics: settings.graded,
-    calibrations: settings.calibrations,
-    kappaFloor: settings.kappaFloor
-  };
-}
-
-// src/core/scoring/retrieval-ok.ts
-function parseRetrievalOkRule(text4) {
-  const [metricText = "", thresholdText, ...extra] = text4.split(">=");
-  const metric = parseRetrievalMetric(metricText);
-  if (thresholdText === void 0) {
-    if (metric.family !== "hit") {
-      throw new MetricNameError(`retrieval-ok rule "${text4}" needs a threshold, for example "${metric.name}>=0.8" (or use "hit@k")`);
-    }
-    return { name: metric.name, metric, threshold: 1 };
-  }
-  const threshold = Number(thresholdText);
-  if (extra.length > 0 || thresholdText.trim() === "" || !Number.isFinite(threshold)) {
-    throw new MetricNameError(`retrieval-ok rule "${text4}": the threshold must be a number, for example "${metric.name}>=0.8"`);
-  }
-  return { name: `${metric.name}>=${threshold}`, metric, threshold };
-}
-
 // src/frontends/cli/options.ts
 function argParser(parse3) {
   return (text4) => {
@@ -38659,27 +48006,37 @@ function argParser(parse3) {
     }
   };
 }
-var cutoffsOption = argParser(parseCutoffs);
-var retrievalOkOption = argParser(parseRetrievalOkRule);
-var correctnessOption = argParser(parseCorrectnessRule);
-var alphaOption = argParser(parseAlpha);
-var minEffectOption = argParser(parseMinEffect);
-var permutationsOption = argParser(parsePermutations);
-var failOnOption = argParser(parseFailOn);
-var gradedOption = argParser(parseGraded);
-var floorOption = argParser(parseFloor);
-var kappaFloorOption = argParser(parseKappaFloor);
+var cutoffsOption = argParser(SETTINGS.k.parse);
+var kappaFloorOption = argParser(SETTINGS["kappa-floor"].parse);
 var metricsOption = argParser((text4) => {
   const metrics = splitList(text4).map(parseRetrievalMetric);
   if (metrics.length === 0) throw new SettingError("give at least one metric, for example ndcg@10,map");
   return [...new Map(metrics.map((metric) => [metric.name, metric])).values()];
 });
-function addScoringOptions(command) {
-  return command.addOption(new Option("--k <list>", "cut-offs for the @k metrics").argParser(cutoffsOption).default(DEFAULT_CUTOFFS, DEFAULT_CUTOFFS.join(","))).addOption(
-    new Option("--retrieval-ok <rule>", "when retrieval succeeded, unless a record says so: hit@k or METRIC>=x (e.g. recall@5>=0.8)").argParser(retrievalOkOption).default(parseRetrievalOkRule("hit@5"), "hit@5")
-  ).addOption(
-    new Option("--correct <rule>", 'how to judge answers that lack "correct": exact (normalised exact match) or f1:T (token F1 \u2265 T)').argParser(correctnessOption).default(parseCorrectnessRule("exact"), "exact")
-  );
+function flagOf(name, command) {
+  return SETTINGS[name].cli.flags[command];
+}
+function addSettingOptions(command, name) {
+  for (const setting of cliSettings(name)) {
+    const row = SETTINGS[setting];
+    const fallback = row.default === "" ? "" : ` (default: ${row.default})`;
+    const option = new Option(flagOf(setting, name), `${row.description}${fallback}`);
+    if (row.cli?.repeatable === true) option.argParser((text4, previous) => [...previous ?? [], text4]);
+    command.addOption(option);
+  }
+  return command.option("--print-config", "print every setting with its value and where it came from, and exit");
+}
+function givenSettings(command, name) {
+  const given = /* @__PURE__ */ new Map();
+  const values = command.opts();
+  for (const setting of cliSettings(name)) {
+    const flag2 = flagOf(setting, name);
+    const option = command.options.find((o) => o.flags === flag2);
+    const value2 = values[option.attributeName()];
+    if (value2 === void 0) continue;
+    given.set(setting, { text: Array.isArray(value2) ? value2.join("\n") : value2, origin: { kind: "flag", flag: option.long ?? flag2 } });
+  }
+  return given;
 }
 
 // src/frontends/cli/exit.ts
@@ -38719,10 +48076,10 @@ var JudgeCache = class {
       return void 0;
     }
   }
-  async put(key, parts, value) {
+  async put(key, parts, value2) {
     const file2 = this.path(key);
     const temporary = join3(dirname2(file2), `.${key}.${randomUUID()}.tmp`);
-    const entry = { key, format: CACHE_FORMAT, endpoint: parts.endpoint, model: parts.model, promptVersion: parts.promptVersion, task: parts.task, value };
+    const entry = { key, format: CACHE_FORMAT, endpoint: parts.endpoint, model: parts.model, promptVersion: parts.promptVersion, task: parts.task, value: value2 };
     try {
       await mkdir(dirname2(file2), { recursive: true });
       await writeFile2(temporary, `${JSON.stringify(entry)}
@@ -38736,9 +48093,9 @@ var JudgeCache = class {
 };
 
 // src/judge/retry.ts
-function parseRetryAfter(value, now = Date.now()) {
-  if (value === null || value === void 0) return void 0;
-  const text4 = value.trim();
+function parseRetryAfter(value2, now = Date.now()) {
+  if (value2 === null || value2 === void 0) return void 0;
+  const text4 = value2.trim();
   if (text4 === "") return void 0;
   if (/^\d+(\.\d+)?$/.test(text4)) return Math.round(Number(text4) * 1e3);
   const date5 = Date.parse(text4);
@@ -38754,7 +48111,7 @@ function backoffDelay(retry, baseMs, random = Math.random, capMs = 3e4) {
   return ceiling / 2 + random() * ceiling / 2;
 }
 function sleep(ms, signal) {
-  return new Promise((resolve2, reject) => {
+  return new Promise((resolve4, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
       return;
@@ -38765,7 +48122,7 @@ function sleep(ms, signal) {
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
-      resolve2();
+      resolve4();
     }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
   });
@@ -38789,7 +48146,6 @@ function cosine(a, b) {
 
 // src/judge/client.ts
 var DEFAULT_BASE_URL = "https://api.openai.com/v1";
-var DEFAULT_MODEL = "gpt-4o-mini";
 var DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small";
 var DEFAULT_BACKOFF_MS = 500;
 var DEFAULT_MAX_RETRY_AFTER_MS = 12e4;
@@ -38826,10 +48182,10 @@ var UNREACHABLE = {
 };
 function networkCode(error62) {
   const seen = /* @__PURE__ */ new Set();
-  const visit3 = (value) => {
-    if (typeof value !== "object" || value === null || seen.has(value)) return void 0;
-    seen.add(value);
-    const { code: code3, cause, errors } = value;
+  const visit3 = (value2) => {
+    if (typeof value2 !== "object" || value2 === null || seen.has(value2)) return void 0;
+    seen.add(value2);
+    const { code: code3, cause, errors } = value2;
     if (typeof code3 === "string" && code3 in UNREACHABLE) return code3;
     const nested = visit3(cause) ?? (Array.isArray(errors) ? errors.map(visit3).find((c) => c !== void 0) : void 0);
     return nested ?? (typeof code3 === "string" ? code3 : void 0);
@@ -38896,7 +48252,7 @@ var JudgeClient = class {
     const compute = async () => {
       const [first, ...others] = await this.withRetries(() => this.embeddingsAttempt(texts));
       const cosines = others.map((vector) => cosine(first, vector));
-      if (cosines.some((value) => !Number.isFinite(value))) throw new JudgeCallError("invalid_reply", "the embeddings endpoint returned a zero vector");
+      if (cosines.some((value2) => !Number.isFinite(value2))) throw new JudgeCallError("invalid_reply", "the embeddings endpoint returned a zero vector");
       return cosines;
     };
     return this.cached(parts, cosinesValue, compute);
@@ -38905,11 +48261,11 @@ var JudgeClient = class {
     const key = cacheKey(parts);
     const shared = this.memo.get(key);
     if (shared !== void 0) {
-      const value = await shared;
+      const value2 = await shared;
       this.stats.cacheHits++;
-      return value;
+      return value2;
     }
-    const promise2 = (async () => {
+    const promise3 = (async () => {
       const stored = await this.options.cache?.get(key);
       if (stored !== void 0) {
         const parsed = check3.safeParse(stored);
@@ -38918,13 +48274,13 @@ var JudgeClient = class {
           return parsed.data;
         }
       }
-      const value = await compute();
-      await this.options.cache?.put(key, parts, value);
-      return value;
+      const value2 = await compute();
+      await this.options.cache?.put(key, parts, value2);
+      return value2;
     })();
-    this.memo.set(key, promise2);
+    this.memo.set(key, promise3);
     try {
-      return await promise2;
+      return await promise3;
     } catch (error62) {
       this.memo.delete(key);
       throw error62;
@@ -39087,7 +48443,6 @@ var JudgeClient = class {
 };
 
 // src/judge/setup.ts
-var DEFAULT_CACHE_DIR = ".rag-gate-cache";
 function createJudgeClient(settings, env = process.env) {
   const apiKey = env.OPENAI_API_KEY?.trim();
   if (!apiKey) {
@@ -39141,11 +48496,11 @@ function rewriteRecord(text4, jsonLines, set2, remove) {
   if (jsonLines && allNew && removing.length === 0 && trimmed.endsWith("}")) {
     const spaced = /^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s/.test(trimmed);
     const [colon, comma] = spaced ? [": ", ", "] : [":", ","];
-    const appended = [...set2].map(([key, value]) => `${JSON.stringify(key)}${colon}${JSON.stringify(value)}`).join(comma);
+    const appended = [...set2].map(([key, value2]) => `${JSON.stringify(key)}${colon}${JSON.stringify(value2)}`).join(comma);
     return `${trimmed.slice(0, -1).trimEnd()}${comma}${appended}}`;
   }
   for (const key of removing) delete object2[key];
-  for (const [key, value] of set2) object2[key] = value;
+  for (const [key, value2] of set2) object2[key] = value2;
   return JSON.stringify(object2);
 }
 
@@ -39176,9 +48531,9 @@ var metricOrder = (metric) => {
   return index < 0 ? JUDGE_METRICS.length : index;
 };
 function earlierErrors(object2) {
-  const value = object2[JUDGE_ERRORS_FIELD];
-  if (!Array.isArray(value)) return [];
-  return value.filter((entry) => typeof entry === "object" && entry !== null && typeof entry.metric === "string");
+  const value2 = object2[JUDGE_ERRORS_FIELD];
+  if (!Array.isArray(value2)) return [];
+  return value2.filter((entry) => typeof entry === "object" && entry !== null && typeof entry.metric === "string");
 }
 function judgeProvenance(client) {
   return {
@@ -39208,11 +48563,11 @@ async function judgeResults(client, options) {
   let failedTasks = 0;
   records.forEach((record2, index) => {
     for (const metric of metrics) {
-      const report = reports[metric];
+      const report2 = reports[metric];
       const plan = planMetric(metric, record2, options.overwrite);
       if (!plan.judge) {
-        if (plan.kept) report.kept++;
-        else if (plan.reason !== void 0) report.skipped[plan.reason] = (report.skipped[plan.reason] ?? 0) + 1;
+        if (plan.kept) report2.kept++;
+        else if (plan.reason !== void 0) report2.skipped[plan.reason] = (report2.skipped[plan.reason] ?? 0) + 1;
         continue;
       }
       toJudge.add(index);
@@ -39221,11 +48576,11 @@ async function judgeResults(client, options) {
         limit(async () => {
           try {
             values[index].set(METRIC_FIELD[metric], await judgeMetric(client, metric, record2));
-            report.judged++;
+            report2.judged++;
           } catch (error62) {
             if (!(error62 instanceof JudgeCallError)) throw error62;
             errors[index].push({ metric, kind: error62.kind, message: error62.message });
-            report.failed++;
+            report2.failed++;
             failedTasks++;
           }
           done++;
@@ -39344,14 +48699,14 @@ function countingProgress(context, label2) {
 
 // src/frontends/cli/judge-command.ts
 var wholeNumber = (min, what) => (text4) => {
-  const value = Number(text4);
-  if (!/^\s*\d+\s*$/.test(text4) || !Number.isSafeInteger(value) || value < min) throw new InvalidArgumentError(`must be ${what}, got "${text4}"`);
-  return value;
+  const value2 = Number(text4);
+  if (!/^\s*\d+\s*$/.test(text4) || !Number.isSafeInteger(value2) || value2 < min) throw new InvalidArgumentError(`must be ${what}, got "${text4}"`);
+  return value2;
 };
 var share = (text4) => {
-  const value = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value) || value < 0 || value > 1) throw new InvalidArgumentError(`must be a share between 0 and 1, got "${text4}"`);
-  return value;
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new InvalidArgumentError(`must be a share between 0 and 1, got "${text4}"`);
+  return value2;
 };
 var metricsOption2 = (text4) => {
   const names = text4.split(",").map((name) => name.trim()).filter(Boolean);
@@ -39362,7 +48717,7 @@ var metricsOption2 = (text4) => {
   return [...new Set(names)];
 };
 function addJudgeClientOptions(command) {
-  return command.addOption(new Option("--model <name>", "judge chat model").default(DEFAULT_MODEL)).addOption(new Option("--base-url <url>", `OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else ${DEFAULT_BASE_URL}); the key comes from $OPENAI_API_KEY`)).addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(wholeNumber(1, "a whole number \u2265 1")).default(8)).addOption(new Option("--cache <dir>", "content-addressed cache of judge replies").default(DEFAULT_CACHE_DIR)).addOption(new Option("--no-cache", "do not read or write the cache")).addOption(new Option("--max-calls <n>", "budget of HTTP requests (retries included); beyond it items are marked as judge errors").argParser(wholeNumber(0, "a whole number \u2265 0"))).addOption(new Option("--timeout-ms <ms>", "timeout of each request").argParser(wholeNumber(1, "a whole number of milliseconds \u2265 1")).default(6e4)).addOption(new Option("--max-attempts <n>", "attempts per call, the first included (retries 408/409/429/5xx, timeouts, invalid replies)").argParser(wholeNumber(1, "a whole number \u2265 1")).default(4)).addOption(new Option("--max-failure-share <share>", "exit 1 when more than this share of items could not be judged").argParser(share).default(0.05));
+  return command.addOption(new Option("--model <name>", "judge chat model").default(SETTINGS["judge-model"].default)).addOption(new Option("--base-url <url>", `OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else ${DEFAULT_BASE_URL}); the key comes from $OPENAI_API_KEY`)).addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(wholeNumber(1, "a whole number \u2265 1")).default(8)).addOption(new Option("--cache <dir>", "content-addressed cache of judge replies").default(SETTINGS["judge-cache"].default)).addOption(new Option("--no-cache", "do not read or write the cache")).addOption(new Option("--max-calls <n>", "budget of HTTP requests (retries included); beyond it items are marked as judge errors").argParser(wholeNumber(0, "a whole number \u2265 0"))).addOption(new Option("--timeout-ms <ms>", "timeout of each request").argParser(wholeNumber(1, "a whole number of milliseconds \u2265 1")).default(6e4)).addOption(new Option("--max-attempts <n>", "attempts per call, the first included (retries 408/409/429/5xx, timeouts, invalid replies)").argParser(wholeNumber(1, "a whole number \u2265 1")).default(4)).addOption(new Option("--max-failure-share <share>", "exit 1 when more than this share of items could not be judged").argParser(share).default(0.05));
 }
 function judgeClientFromOptions(options, env = process.env) {
   return createJudgeClient(options, env);
@@ -39445,7 +48800,7 @@ function judgeCommand(context, setExitCode) {
 
 // src/frontends/cli/calibrate-command.ts
 function calibrateCommand(context, setExitCode) {
-  const command = new Command("calibrate").description("measure the judge against human labels (Cohen's kappa) and write a calibration record").requiredOption("--labels <file>", 'JSON Lines of human labels: {"id","claim","context","human_verdict"} or {"id","question","answer","expected_answer","human_correct"}').option("--out <file>", "write the calibration record (JSON) here").addOption(new Option("--kappa-floor <kappa>", "warn when kappa is below this (judge metrics may gate only at or above it)").argParser(kappaFloorOption).default(KAPPA_FLOOR));
+  const command = new Command("calibrate").description("measure the judge against human labels (Cohen's kappa) and write a calibration record").requiredOption("--labels <file>", 'JSON Lines of human labels: {"id","claim","context","human_verdict"} or {"id","question","answer","expected_answer","human_correct"}').option("--out <file>", "write the calibration record (JSON) here").addOption(new Option("--kappa-floor <kappa>", "warn when kappa is below this (judge metrics may gate only at or above it)").argParser(kappaFloorOption).default(SETTINGS["kappa-floor"].parse(SETTINGS["kappa-floor"].default)));
   return addJudgeClientOptions(command).option("--json", "print the calibration as one JSON object on stdout").action(async (options) => {
     const code3 = await withJudgeSetup(context, async () => {
       const labels = await readLabels(options.labels);
@@ -39584,8 +48939,8 @@ function scoreQuestion(record2, config2, ranking = judgedRanking(record2)) {
   const scores = {};
   if (ranking !== void 0) for (const metric of config2.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
   for (const column2 of QUESTION_COLUMNS) {
-    const value = column2.compute(record2, ranking, config2);
-    if (value !== void 0) scores[column2.name] = value;
+    const value2 = column2.compute(record2, ranking, config2);
+    if (value2 !== void 0) scores[column2.name] = value2;
   }
   return scores;
 }
@@ -39921,14 +49276,14 @@ function mcnemarUsesExact(discordant) {
   return discordant < MCNEMAR_EXACT_THRESHOLD;
 }
 function mcnemar(fixed, broken, bothRight = 0, bothWrong = 0) {
-  for (const [name, value] of [
+  for (const [name, value2] of [
     ["fixed", fixed],
     ["broken", broken],
     ["bothRight", bothRight],
     ["bothWrong", bothWrong]
   ]) {
-    if (!Number.isSafeInteger(value) || value < 0) {
-      throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+    if (!Number.isSafeInteger(value2) || value2 < 0) {
+      throw new RangeError(`${name} must be a non-negative integer, got ${value2}`);
     }
   }
   const discordant = fixed + broken;
@@ -40182,7 +49537,7 @@ function keptMask(values) {
   for (let i = 0; i < mask.length; i++) mask[i] = Number.isNaN(values.base[i]) || Number.isNaN(values.head[i]) ? 0 : 1;
   return mask;
 }
-var sameMask = (a, b) => a.length === b.length && a.every((value, i) => value === b[i]);
+var sameMask = (a, b) => a.length === b.length && a.every((value2, i) => value2 === b[i]);
 function gradedTests(metrics, columns, config2) {
   const groups = [];
   const pairs = columns.map((values, index) => {
@@ -40322,126 +49677,28 @@ function countByTag(changes) {
   return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
 }
 
-// src/render/gate-words.ts
-var withRule = (template, rule) => template.replaceAll("{rule}", rule);
-function testSubject(metric, rule) {
-  const test = gatedTestOf(metric);
-  return test === void 0 ? metric : withRule(test.words.subject, rule);
-}
-function testTableLabel(metric, rule) {
-  const test = gatedTestOf(metric);
-  return test === void 0 ? metric : withRule(test.words.label, rule);
-}
-function testLabel(metric, rule) {
-  return metric === "retrieval_ok" ? `retrieval_ok (${rule})` : metric;
-}
-function gateWords(gate) {
-  return gatedTest(gate).words.gate;
-}
-function formatFloor(floor) {
-  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
-}
-var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
-function dropWords(drop2, rule) {
-  const metric = drop2.metric === "retrieval_ok" ? `retrieval ok (${rule})` : drop2.metric;
-  const counts = drop2.broken === void 0 ? "" : `, ${drop2.broken} broken vs ${drop2.fixed} fixed`;
-  return `${metric} ${drop2.base.toFixed(3)} \u2192 ${drop2.head.toFixed(3)}${counts}, p = ${p4(drop2.pValue)}, Holm-adjusted ${p4(drop2.adjustedPValue)} < \u03B1 ${drop2.alpha}`;
-}
-function brokenFloor(floor, value) {
-  return `floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
-}
-function judgeNotes(field, judges) {
-  return judges.filter((judge) => judge.field === field).flatMap((judge) => judge.notes).join("; ");
-}
-function reasonText(reason, context) {
-  switch (reason.kind) {
-    case "regressed":
-      return `${reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
-    case "floor-broken":
-      return brokenFloor(reason.floor, reason.value);
-    case "floor-unchecked":
-      return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${reason.floor.metric}`;
-  }
-}
-function warningText(warning, context) {
-  switch (warning.kind) {
-    case "gate-untestable":
-      return `cannot gate ${warning.gate}: no paired question carries its outcome in both runs`;
-    case "drop-below-minimum-effect":
-      return `${warning.gate} dropped significantly but by less than the minimum effect ${warning.minEffect}: ${dropWords(warning, context.retrievalOk)}`;
-    case "drop-from-uncalibrated-judge":
-      return `${warning.gate} dropped significantly (${dropWords(warning, context.retrievalOk)}), but it does not gate: ${judgeNotes(warning.field, context.judges)}`;
-    case "floor-from-uncalibrated-judge":
-      return `${brokenFloor(warning.floor, warning.value)}, but it does not gate: ${judgeNotes(warning.field, context.judges)}`;
-  }
-}
-
-// src/render/compare-json.ts
-function comparisonJson(comparison, retrievalOk) {
-  const context = { retrievalOk, judges: comparison.judges };
-  return {
-    ...comparison,
-    reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
-    warnings: comparison.warnings.map((warning) => ({ ...warning, message: warningText(warning, context) }))
+// src/core/compare/settings.ts
+function evalConfig(cutoffs, retrievalOk, correctness, extraMetrics = []) {
+  const metrics = defaultRetrievalMetrics(cutoffs);
+  const add = (metric) => {
+    if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
   };
+  add(retrievalOk.metric);
+  for (const name of extraMetrics) if (answerMetric(name) === void 0) add(parseRetrievalMetric(name));
+  return { retrievalMetrics: metrics, retrievalOk, correctness };
 }
-
-// src/sources/parallel.ts
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-
-// src/sources/outcomes.ts
-async function readOutcomes(files, config2, onProgress) {
-  const builder = new OutcomeBuilder(config2);
-  const seenIds = /* @__PURE__ */ new Map();
-  const warnings = [];
-  for (const file2 of typeof files === "string" ? [files] : files) {
-    const read = await readResults(file2, (record2) => builder.add(record2), seenIds, onProgress);
-    warnings.push(...read.warnings);
-  }
-  return { outcomes: builder.build(), warnings };
-}
-
-// src/sources/parallel.ts
-var TAG = "rag-gate:read-outcomes";
-function toSpec(config2) {
-  return { metrics: config2.retrievalMetrics.map((m) => m.name), retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) };
-}
-function fromSpec(spec) {
-  return { retrievalMetrics: spec.metrics.map(parseRetrievalMetric), retrievalOk: parseRetrievalOkRule(spec.retrievalOk), correctness: parseCorrectnessRule(spec.correct) };
-}
-function isReaderThread() {
-  return !isMainThread && workerData?.tag === TAG;
-}
-async function serveReader() {
-  const { files, spec } = workerData;
-  let reply;
-  try {
-    reply = { ok: true, read: await readOutcomes(files, fromSpec(spec)) };
-  } catch (error62) {
-    reply = error62 instanceof InputError ? { ok: false, problems: [...error62.problems], totalProblems: error62.totalProblems } : { ok: false, message: error62 instanceof Error ? error62.message : String(error62) };
-  }
-  const columns = reply.ok ? [...reply.read.outcomes.columns.values()].map((column2) => column2.buffer) : [];
-  parentPort?.postMessage(reply, columns);
-}
-function readInThread(entry, files, config2) {
-  return new Promise((resolve2, reject) => {
-    const worker = new Worker(entry, { workerData: { tag: TAG, files, spec: toSpec(config2) } });
-    worker.once("message", (reply) => {
-      if (reply.ok) resolve2(reply.read);
-      else if ("problems" in reply) reject(new InputError(reply.problems, reply.totalProblems));
-      else reject(new Error(reply.message));
-    });
-    worker.once("error", reject);
-    worker.once("exit", (code3) => {
-      if (code3 !== 0) reject(new Error(`the reader thread stopped with exit code ${code3}`));
-    });
-  });
-}
-async function readBothRuns(base, head, config2, entry, onProgress) {
-  const baseRead = entry === void 0 ? readOutcomes(base, config2) : readInThread(entry, base, config2);
-  const [a, b] = await Promise.allSettled([baseRead, readOutcomes(head, config2, onProgress)]);
-  if (a.status === "fulfilled" && b.status === "fulfilled") return [a.value, b.value];
-  throw InputError.merge([a, b].flatMap((result) => result.status === "rejected" ? [result.reason] : []));
+function compareConfig(settings) {
+  return {
+    eval: evalConfig(settings.k, settings.retrievalOk, settings.correct, [...settings.graded, ...settings.floors.map((floor) => floor.metric)]),
+    alpha: settings.alpha,
+    failOn: settings.failOn,
+    minEffect: settings.minEffect,
+    floors: settings.floors,
+    permutations: settings.permutations,
+    gradedMetrics: settings.graded,
+    calibrations: settings.calibrations,
+    kappaFloor: settings.kappaFloor
+  };
 }
 
 // src/core/stats/wilson.ts
@@ -40462,10 +49719,10 @@ function mean2(values, rows) {
   let n = 0;
   let sum = 0;
   for (let j = 0; j < rows.length; j++) {
-    const value = values[rows[j]];
-    if (Number.isNaN(value)) continue;
+    const value2 = values[rows[j]];
+    if (Number.isNaN(value2)) continue;
     n++;
-    sum += value;
+    sum += value2;
   }
   return { value: n === 0 ? null : sum / n, n };
 }
@@ -40474,14 +49731,14 @@ function proportion(values, rows, hit, keep = () => true) {
   let count2 = 0;
   for (let j = 0; j < rows.length; j++) {
     const row = rows[j];
-    const value = values[row];
-    if (Number.isNaN(value) || !keep(row)) continue;
+    const value2 = values[row];
+    if (Number.isNaN(value2) || !keep(row)) continue;
     n++;
-    if (hit(value)) count2++;
+    if (hit(value2)) count2++;
   }
   return { value: n === 0 ? null : count2 / n, n, count: count2, ci: wilsonInterval(count2, n) };
 }
-var isOne2 = (value) => value === 1;
+var isOne2 = (value2) => value2 === 1;
 function summarizeMetrics(outcomes, config2, rows) {
   const metrics = {};
   for (const metric of config2.retrievalMetrics) {
@@ -40525,7 +49782,7 @@ function summarizeRun(outcomes, config2) {
     warnings.push(`judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`);
   }
   let unanswerable = 0;
-  for (const value of answerable) if (value === 0) unanswerable++;
+  for (const value2 of answerable) if (value2 === 0) unanswerable++;
   return {
     questions: outcomes.size,
     metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size)),
@@ -40534,6 +49791,1122 @@ function summarizeRun(outcomes, config2) {
     judgeAgreement,
     byTag,
     warnings
+  };
+}
+
+// src/sources/outcomes.ts
+async function readOutcomes(files, config2, onProgress) {
+  const builder = new OutcomeBuilder(config2);
+  const seenIds = /* @__PURE__ */ new Map();
+  const warnings = [];
+  for (const file2 of typeof files === "string" ? [files] : files) {
+    const read = await readResults(file2, (record2) => builder.add(record2), seenIds, onProgress);
+    warnings.push(...read.warnings);
+  }
+  return { outcomes: builder.build(), warnings };
+}
+
+// src/sources/parallel.ts
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+var TAG = "rag-gate:read-outcomes";
+function toSpec(config2) {
+  return { metrics: config2.retrievalMetrics.map((m) => m.name), retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) };
+}
+function fromSpec(spec) {
+  return { retrievalMetrics: spec.metrics.map(parseRetrievalMetric), retrievalOk: parseRetrievalOkRule(spec.retrievalOk), correctness: parseCorrectnessRule(spec.correct) };
+}
+function isReaderThread() {
+  return !isMainThread && workerData?.tag === TAG;
+}
+async function serveReader() {
+  const { files, spec } = workerData;
+  let reply;
+  try {
+    reply = { ok: true, read: await readOutcomes(files, fromSpec(spec)) };
+  } catch (error62) {
+    reply = error62 instanceof InputError ? { ok: false, problems: [...error62.problems], totalProblems: error62.totalProblems } : { ok: false, message: error62 instanceof Error ? error62.message : String(error62) };
+  }
+  const columns = reply.ok ? [...reply.read.outcomes.columns.values()].map((column2) => column2.buffer) : [];
+  parentPort?.postMessage(reply, columns);
+}
+function readInThread(entry, files, config2) {
+  return new Promise((resolve4, reject) => {
+    const worker = new Worker(entry, { workerData: { tag: TAG, files, spec: toSpec(config2) } });
+    worker.once("message", (reply) => {
+      if (reply.ok) resolve4(reply.read);
+      else if ("problems" in reply) reject(new InputError(reply.problems, reply.totalProblems));
+      else reject(new Error(reply.message));
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code3) => {
+      if (code3 !== 0) reject(new Error(`the reader thread stopped with exit code ${code3}`));
+    });
+  });
+}
+async function readBothRuns(base, head, config2, entry, onProgress) {
+  const baseRead = entry === void 0 ? readOutcomes(base, config2) : readInThread(entry, base, config2);
+  const [a, b] = await Promise.allSettled([baseRead, readOutcomes(head, config2, onProgress)]);
+  if (a.status === "fulfilled" && b.status === "fulfilled") return [a.value, b.value];
+  throw InputError.merge([a, b].flatMap((result) => result.status === "rejected" ? [result.reason] : []));
+}
+
+// src/pipeline/compare.ts
+function evaluationConfig(settings) {
+  return evalConfig(settings.k, settings["retrieval-ok"], settings.correct);
+}
+async function comparisonConfig(settings) {
+  const calibrations = await Promise.all(settings["judge-calibration"].map(readCalibrationRecord));
+  return compareConfig({
+    k: settings.k,
+    retrievalOk: settings["retrieval-ok"],
+    correct: settings.correct,
+    alpha: settings.alpha,
+    failOn: settings["fail-on"],
+    minEffect: settings["min-effect"],
+    floors: settings.floors,
+    graded: settings.graded,
+    permutations: settings.permutations,
+    calibrations,
+    kappaFloor: settings["kappa-floor"]
+  });
+}
+async function evaluateFiles(files, config2, onProgress) {
+  const { outcomes, warnings } = await readOutcomes(files, config2, onProgress);
+  return { summary: summarizeRun(outcomes, config2), warnings };
+}
+async function compareFiles(files, config2, options = {}) {
+  const [base, head] = await readBothRuns(files.base, files.head, config2.eval, options.readerEntry, options.onProgress);
+  const headSummary = summarizeRun(head.outcomes, config2.eval);
+  const comparison = compareRuns(base.outcomes, head.outcomes, headSummary, config2, { base: files.base.join(", "), head: files.head.join(", ") });
+  return { comparison, head: headSummary, warnings: [...base.warnings, ...head.warnings] };
+}
+
+// src/pipeline/files.ts
+import { isAbsolute as isAbsolute2 } from "node:path";
+
+// node_modules/tinyglobby/dist/index.mjs
+import { readdir, readdirSync, realpath, realpathSync, stat as stat2, statSync } from "fs";
+import { isAbsolute, posix, resolve as resolve3 } from "path";
+import { fileURLToPath } from "url";
+
+// node_modules/fdir/dist/index.mjs
+import { createRequire } from "module";
+import { basename as basename2, dirname as dirname4, normalize, relative, resolve as resolve2, sep } from "path";
+import * as nativeFs from "fs";
+var __require2 = /* @__PURE__ */ createRequire(import.meta.url);
+function cleanPath(path) {
+  let normalized = normalize(path);
+  if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
+  return normalized;
+}
+var SLASHES_REGEX = /[\\/]/g;
+function convertSlashes(path, separator) {
+  return path.replace(SLASHES_REGEX, separator);
+}
+var WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
+function isRootDirectory(path) {
+  return path === "/" || WINDOWS_ROOT_DIR_REGEX.test(path);
+}
+function normalizePath(path, options) {
+  const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
+  const pathNeedsCleaning = process.platform === "win32" && path.includes("/") || path.startsWith(".");
+  if (resolvePaths) path = resolve2(path);
+  if (normalizePath$1 || pathNeedsCleaning) path = cleanPath(path);
+  if (path === ".") return "";
+  const needsSeperator = path[path.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path + pathSeparator : path, pathSeparator);
+}
+function joinPathWithBasePath(filename, directoryPath) {
+  return directoryPath + filename;
+}
+function joinPathWithRelativePath(root2, options) {
+  return function(filename, directoryPath) {
+    const sameRoot = directoryPath.startsWith(root2);
+    if (sameRoot) return directoryPath.slice(root2.length) + filename;
+    else return convertSlashes(relative(root2, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+  };
+}
+function joinPath(filename) {
+  return filename;
+}
+function joinDirectoryPath(filename, directoryPath, separator) {
+  return directoryPath + filename + separator;
+}
+function build$7(root2, options) {
+  const { relativePaths, includeBasePath } = options;
+  return relativePaths && root2 ? joinPathWithRelativePath(root2, options) : includeBasePath ? joinPathWithBasePath : joinPath;
+}
+function pushDirectoryWithRelativePath(root2) {
+  return function(directoryPath, paths) {
+    paths.push(directoryPath.substring(root2.length) || ".");
+  };
+}
+function pushDirectoryFilterWithRelativePath(root2) {
+  return function(directoryPath, paths, filters) {
+    const relativePath = directoryPath.substring(root2.length) || ".";
+    if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
+  };
+}
+var pushDirectory = (directoryPath, paths) => {
+  paths.push(directoryPath || ".");
+};
+var pushDirectoryFilter = (directoryPath, paths, filters) => {
+  const path = directoryPath || ".";
+  if (filters.every((filter) => filter(path, true))) paths.push(path);
+};
+var empty$2 = () => {
+};
+function build$6(root2, options) {
+  const { includeDirs, filters, relativePaths } = options;
+  if (!includeDirs) return empty$2;
+  if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root2) : pushDirectoryWithRelativePath(root2);
+  return filters && filters.length ? pushDirectoryFilter : pushDirectory;
+}
+var pushFileFilterAndCount = (filename, _paths, counts, filters) => {
+  if (filters.every((filter) => filter(filename, false))) counts.files++;
+};
+var pushFileFilter = (filename, paths, _counts, filters) => {
+  if (filters.every((filter) => filter(filename, false))) paths.push(filename);
+};
+var pushFileCount = (_filename, _paths, counts, _filters) => {
+  counts.files++;
+};
+var pushFile = (filename, paths) => {
+  paths.push(filename);
+};
+var empty$1 = () => {
+};
+function build$5(options) {
+  const { excludeFiles, filters, onlyCounts } = options;
+  if (excludeFiles) return empty$1;
+  if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
+  else if (onlyCounts) return pushFileCount;
+  else return pushFile;
+}
+var getArray = (paths) => {
+  return paths;
+};
+var getArrayGroup = () => {
+  return [""].slice(0, 0);
+};
+function build$4(options) {
+  return options.group ? getArrayGroup : getArray;
+}
+var groupFiles = (groups, directory, files) => {
+  groups.push({
+    directory,
+    files,
+    dir: directory
+  });
+};
+var empty2 = () => {
+};
+function build$3(options) {
+  return options.group ? groupFiles : empty2;
+}
+var resolveSymlinksAsync = function(path, state, callback$1) {
+  const { queue, fs, options: { suppressErrors } } = state;
+  queue.enqueue();
+  fs.realpath(path, (error62, resolvedPath) => {
+    if (error62) return queue.dequeue(suppressErrors ? null : error62, state);
+    fs.stat(resolvedPath, (error$1, stat3) => {
+      if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
+      if (stat3.isDirectory() && isRecursive2(path, resolvedPath, state)) return queue.dequeue(null, state);
+      callback$1(stat3, resolvedPath);
+      queue.dequeue(null, state);
+    });
+  });
+};
+var resolveSymlinks = function(path, state, callback$1) {
+  const { queue, fs, options: { suppressErrors } } = state;
+  queue.enqueue();
+  try {
+    const resolvedPath = fs.realpathSync(path);
+    const stat3 = fs.statSync(resolvedPath);
+    if (stat3.isDirectory() && isRecursive2(path, resolvedPath, state)) return;
+    callback$1(stat3, resolvedPath);
+  } catch (e) {
+    if (!suppressErrors) throw e;
+  }
+};
+function build$2(options, isSynchronous) {
+  if (!options.resolveSymlinks || options.excludeSymlinks) return null;
+  return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
+}
+function isRecursive2(path, resolved, state) {
+  if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
+  let parent = dirname4(path);
+  let depth = 1;
+  while (parent !== state.root && depth < 2) {
+    const resolvedPath = state.symlinks.get(parent);
+    const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
+    if (isSameRoot) depth++;
+    else parent = dirname4(parent);
+  }
+  state.symlinks.set(path, resolved);
+  return depth > 1;
+}
+function isRecursiveUsingRealPaths(resolved, state) {
+  return state.visited.includes(resolved + state.options.pathSeparator);
+}
+var onlyCountsSync = (state) => {
+  return state.counts;
+};
+var groupsSync = (state) => {
+  return state.groups;
+};
+var defaultSync = (state) => {
+  return state.paths;
+};
+var limitFilesSync = (state) => {
+  return state.paths.slice(0, state.options.maxFiles);
+};
+var onlyCountsAsync = (state, error62, callback$1) => {
+  report(error62, callback$1, state.counts, state.options.suppressErrors);
+  return null;
+};
+var defaultAsync = (state, error62, callback$1) => {
+  report(error62, callback$1, state.paths, state.options.suppressErrors);
+  return null;
+};
+var limitFilesAsync = (state, error62, callback$1) => {
+  report(error62, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+  return null;
+};
+var groupsAsync = (state, error62, callback$1) => {
+  report(error62, callback$1, state.groups, state.options.suppressErrors);
+  return null;
+};
+function report(error62, callback$1, output2, suppressErrors) {
+  if (error62 && !suppressErrors) callback$1(error62, output2);
+  else callback$1(null, output2);
+}
+function build$1(options, isSynchronous) {
+  const { onlyCounts, group, maxFiles } = options;
+  if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
+  else if (group) return isSynchronous ? groupsSync : groupsAsync;
+  else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
+  else return isSynchronous ? defaultSync : defaultAsync;
+}
+var readdirOpts = { withFileTypes: true };
+var walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+  state.queue.enqueue();
+  if (currentDepth < 0) return state.queue.dequeue(null, state);
+  const { fs } = state;
+  state.visited.push(crawlPath);
+  state.counts.directories++;
+  fs.readdir(crawlPath || ".", readdirOpts, (error62, entries = []) => {
+    callback$1(entries, directoryPath, currentDepth);
+    state.queue.dequeue(state.options.suppressErrors ? null : error62, state);
+  });
+};
+var walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+  const { fs } = state;
+  if (currentDepth < 0) return;
+  state.visited.push(crawlPath);
+  state.counts.directories++;
+  let entries = [];
+  try {
+    entries = fs.readdirSync(crawlPath || ".", readdirOpts);
+  } catch (e) {
+    if (!state.options.suppressErrors) throw e;
+  }
+  callback$1(entries, directoryPath, currentDepth);
+};
+function build(isSynchronous) {
+  return isSynchronous ? walkSync : walkAsync;
+}
+var Queue2 = class {
+  count = 0;
+  constructor(onQueueEmpty) {
+    this.onQueueEmpty = onQueueEmpty;
+  }
+  enqueue() {
+    this.count++;
+    return this.count;
+  }
+  dequeue(error62, output2) {
+    if (this.onQueueEmpty && (--this.count <= 0 || error62)) {
+      this.onQueueEmpty(error62, output2);
+      if (error62) {
+        output2.controller.abort();
+        this.onQueueEmpty = void 0;
+      }
+    }
+  }
+};
+var Counter = class {
+  _files = 0;
+  _directories = 0;
+  set files(num) {
+    this._files = num;
+  }
+  get files() {
+    return this._files;
+  }
+  set directories(num) {
+    this._directories = num;
+  }
+  get directories() {
+    return this._directories;
+  }
+  /**
+  * @deprecated use `directories` instead
+  */
+  /* c8 ignore next 3 */
+  get dirs() {
+    return this._directories;
+  }
+};
+var Aborter = class {
+  aborted = false;
+  abort() {
+    this.aborted = true;
+  }
+};
+var Walker = class {
+  root;
+  isSynchronous;
+  state;
+  joinPath;
+  pushDirectory;
+  pushFile;
+  getArray;
+  groupFiles;
+  resolveSymlink;
+  walkDirectory;
+  callbackInvoker;
+  constructor(root2, options, callback$1) {
+    this.isSynchronous = !callback$1;
+    this.callbackInvoker = build$1(options, this.isSynchronous);
+    this.root = normalizePath(root2, options);
+    this.state = {
+      root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
+      paths: [""].slice(0, 0),
+      groups: [],
+      counts: new Counter(),
+      options,
+      queue: new Queue2((error62, state) => this.callbackInvoker(state, error62, callback$1)),
+      symlinks: /* @__PURE__ */ new Map(),
+      visited: [""].slice(0, 0),
+      controller: new Aborter(),
+      fs: options.fs || nativeFs
+    };
+    this.joinPath = build$7(this.root, options);
+    this.pushDirectory = build$6(this.root, options);
+    this.pushFile = build$5(options);
+    this.getArray = build$4(options);
+    this.groupFiles = build$3(options);
+    this.resolveSymlink = build$2(options, this.isSynchronous);
+    this.walkDirectory = build(this.isSynchronous);
+  }
+  start() {
+    this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
+    this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
+    return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
+  }
+  walk = (entries, directoryPath, depth) => {
+    const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
+    if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
+    const files = this.getArray(this.state.paths);
+    for (let i = 0; i < entries.length; ++i) {
+      const entry = entries[i];
+      if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
+        const filename = this.joinPath(entry.name, directoryPath);
+        this.pushFile(filename, files, this.state.counts, filters);
+      } else if (entry.isDirectory()) {
+        let path = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
+        if (exclude && exclude(entry.name, path)) continue;
+        this.pushDirectory(path, paths, filters);
+        this.walkDirectory(this.state, path, path, depth - 1, this.walk);
+      } else if (this.resolveSymlink && entry.isSymbolicLink()) {
+        let path = joinPathWithBasePath(entry.name, directoryPath);
+        this.resolveSymlink(path, this.state, (stat3, resolvedPath) => {
+          if (stat3.isDirectory()) {
+            resolvedPath = normalizePath(resolvedPath, this.state.options);
+            if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path + pathSeparator)) return;
+            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
+          } else {
+            resolvedPath = useRealPaths ? resolvedPath : path;
+            const filename = basename2(resolvedPath);
+            const directoryPath$1 = normalizePath(dirname4(resolvedPath), this.state.options);
+            resolvedPath = this.joinPath(filename, directoryPath$1);
+            this.pushFile(resolvedPath, files, this.state.counts, filters);
+          }
+        });
+      }
+    }
+    this.groupFiles(this.state.groups, directoryPath, files);
+  };
+};
+function promise2(root2, options) {
+  return new Promise((resolve$1, reject) => {
+    callback(root2, options, (err, output2) => {
+      if (err) return reject(err);
+      resolve$1(output2);
+    });
+  });
+}
+function callback(root2, options, callback$1) {
+  let walker = new Walker(root2, options, callback$1);
+  walker.start();
+}
+function sync(root2, options) {
+  const walker = new Walker(root2, options);
+  return walker.start();
+}
+var APIBuilder = class {
+  constructor(root2, options) {
+    this.root = root2;
+    this.options = options;
+  }
+  withPromise() {
+    return promise2(this.root, this.options);
+  }
+  withCallback(cb) {
+    callback(this.root, this.options, cb);
+  }
+  sync() {
+    return sync(this.root, this.options);
+  }
+};
+var pm = null;
+try {
+  __require2.resolve("picomatch");
+  pm = __require2("picomatch");
+} catch {
+}
+var Builder = class {
+  globCache = {};
+  options = {
+    maxDepth: Infinity,
+    suppressErrors: true,
+    pathSeparator: sep,
+    filters: []
+  };
+  globFunction;
+  constructor(options) {
+    this.options = {
+      ...this.options,
+      ...options
+    };
+    this.globFunction = this.options.globFunction;
+  }
+  group() {
+    this.options.group = true;
+    return this;
+  }
+  withPathSeparator(separator) {
+    this.options.pathSeparator = separator;
+    return this;
+  }
+  withBasePath() {
+    this.options.includeBasePath = true;
+    return this;
+  }
+  withRelativePaths() {
+    this.options.relativePaths = true;
+    return this;
+  }
+  withDirs() {
+    this.options.includeDirs = true;
+    return this;
+  }
+  withMaxDepth(depth) {
+    this.options.maxDepth = depth;
+    return this;
+  }
+  withMaxFiles(limit) {
+    this.options.maxFiles = limit;
+    return this;
+  }
+  withFullPaths() {
+    this.options.resolvePaths = true;
+    this.options.includeBasePath = true;
+    return this;
+  }
+  withErrors() {
+    this.options.suppressErrors = false;
+    return this;
+  }
+  withSymlinks({ resolvePaths = true } = {}) {
+    this.options.resolveSymlinks = true;
+    this.options.useRealPaths = resolvePaths;
+    return this.withFullPaths();
+  }
+  withAbortSignal(signal) {
+    this.options.signal = signal;
+    return this;
+  }
+  normalize() {
+    this.options.normalizePath = true;
+    return this;
+  }
+  filter(predicate) {
+    this.options.filters.push(predicate);
+    return this;
+  }
+  onlyDirs() {
+    this.options.excludeFiles = true;
+    this.options.includeDirs = true;
+    return this;
+  }
+  exclude(predicate) {
+    this.options.exclude = predicate;
+    return this;
+  }
+  onlyCounts() {
+    this.options.onlyCounts = true;
+    return this;
+  }
+  crawl(root2) {
+    return new APIBuilder(root2 || ".", this.options);
+  }
+  withGlobFunction(fn) {
+    this.globFunction = fn;
+    return this;
+  }
+  /**
+  * @deprecated Pass options using the constructor instead:
+  * ```ts
+  * new fdir(options).crawl("/path/to/root");
+  * ```
+  * This method will be removed in v7.0
+  */
+  /* c8 ignore next 4 */
+  crawlWithOptions(root2, options) {
+    this.options = {
+      ...this.options,
+      ...options
+    };
+    return new APIBuilder(root2 || ".", this.options);
+  }
+  glob(...patterns) {
+    if (this.globFunction) return this.globWithOptions(patterns);
+    return this.globWithOptions(patterns, ...[{ dot: true }]);
+  }
+  globWithOptions(patterns, ...options) {
+    const globFn = this.globFunction || pm;
+    if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
+    var isMatch = this.globCache[patterns.join("\0")];
+    if (!isMatch) {
+      isMatch = globFn(patterns, ...options);
+      this.globCache[patterns.join("\0")] = isMatch;
+    }
+    this.options.filters.push((path) => isMatch(path));
+    return this;
+  }
+};
+
+// node_modules/tinyglobby/dist/index.mjs
+var import_picomatch = __toESM(require_picomatch2(), 1);
+var isReadonlyArray = Array.isArray;
+var BACKSLASHES = /\\/g;
+var DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
+var isWin = process.platform === "win32";
+var ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
+function getPartialMatcher(patterns, options = {}) {
+  const patternsCount = patterns.length;
+  const patternsParts = Array(patternsCount);
+  const matchers = Array(patternsCount);
+  let i, j;
+  for (i = 0; i < patternsCount; i++) {
+    const parts = splitPattern(patterns[i]);
+    patternsParts[i] = parts;
+    const partsCount = parts.length;
+    const partMatchers = Array(partsCount);
+    for (j = 0; j < partsCount; j++) partMatchers[j] = (0, import_picomatch.default)(parts[j], options);
+    matchers[i] = partMatchers;
+  }
+  return (input2) => {
+    const inputParts = input2.split("/");
+    if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input2)) return true;
+    for (i = 0; i < patternsCount; i++) {
+      const patternParts = patternsParts[i];
+      const matcher = matchers[i];
+      const inputPatternCount = inputParts.length;
+      const minParts = Math.min(inputPatternCount, patternParts.length);
+      j = 0;
+      while (j < minParts) {
+        const part = patternParts[j];
+        if (part.includes("/")) return true;
+        if (!matcher[j](inputParts[j])) break;
+        if (!options.noglobstar && part === "**") return true;
+        j++;
+      }
+      if (j === inputPatternCount) return true;
+    }
+    return false;
+  };
+}
+var WIN32_ROOT_DIR = /^[A-Z]:\/$/i;
+var isRoot = isWin ? (p) => WIN32_ROOT_DIR.test(p) : (p) => p === "/";
+function buildFormat(cwd, root2, absolute) {
+  if (cwd === root2 || root2.startsWith(`${cwd}/`)) {
+    if (absolute) {
+      const start = cwd.length + +!isRoot(cwd);
+      return (p, isDir) => p.slice(start, isDir ? -1 : void 0) || ".";
+    }
+    const prefix = root2.slice(cwd.length + 1);
+    if (prefix) return (p, isDir) => {
+      if (p === ".") return prefix;
+      const result = `${prefix}/${p}`;
+      return isDir ? result.slice(0, -1) : result;
+    };
+    return (p, isDir) => isDir && p !== "." ? p.slice(0, -1) : p;
+  }
+  if (absolute) return (p) => posix.relative(cwd, p) || ".";
+  return (p) => posix.relative(cwd, `${root2}/${p}`) || ".";
+}
+function buildRelative(cwd, root2) {
+  if (root2.startsWith(`${cwd}/`)) {
+    const prefix = root2.slice(cwd.length + 1);
+    return (p) => `${prefix}/${p}`;
+  }
+  return (p) => {
+    const result = posix.relative(cwd, `${root2}/${p}`);
+    return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
+  };
+}
+function ensureNonDriveRelativePath(path) {
+  return path.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+}
+var splitPatternOptions = { parts: true };
+function splitPattern(path) {
+  var _result$parts;
+  const result = import_picomatch.default.scan(path, splitPatternOptions);
+  return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path];
+}
+var POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
+var WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
+var escapePosixPath = (path) => path.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapeWin32Path = (path) => path.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapePath = isWin ? escapeWin32Path : escapePosixPath;
+function isDynamicPattern(pattern, options) {
+  if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
+  const scan = import_picomatch.default.scan(pattern);
+  return scan.isGlob || scan.negated;
+}
+function log(...tasks) {
+  console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
+}
+function ensureStringArray(value2) {
+  return typeof value2 === "string" ? [value2] : value2 !== null && value2 !== void 0 ? value2 : [];
+}
+var PARENT_DIRECTORY = /^(\/?\.\.)+/;
+var ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
+function normalizePattern(pattern, opts, props, isIgnore) {
+  var _PARENT_DIRECTORY$exe;
+  const cwd = opts.cwd;
+  let result = pattern;
+  if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
+  if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
+  const escapedCwd = escapePath(cwd);
+  result = isAbsolute(result.replace(ESCAPING_BACKSLASHES, "")) ? posix.relative(escapedCwd, result) : posix.normalize(result);
+  const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
+  const parts = splitPattern(result);
+  if (parentDir) {
+    const n = (parentDir.length + 1) / 3;
+    let i = 0;
+    const cwdParts = escapedCwd.split("/");
+    while (i < n && parts[i + n] === cwdParts[cwdParts.length + i - n]) {
+      result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
+      i++;
+    }
+    const potentialRoot = posix.join(cwd, parentDir.slice(i * 3));
+    if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
+      props.root = ensureNonDriveRelativePath(potentialRoot);
+      props.depthOffset = -n + i;
+    }
+  }
+  if (!isIgnore && props.depthOffset >= 0) {
+    var _props$commonPath;
+    (_props$commonPath = props.commonPath) !== null && _props$commonPath !== void 0 || (props.commonPath = parts);
+    const newCommonPath = [];
+    const length = Math.min(props.commonPath.length, parts.length);
+    for (let i = 0; i < length; i++) {
+      const part = parts[i];
+      if (part === "**" && !parts[i + 1]) {
+        newCommonPath.pop();
+        break;
+      }
+      if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
+      newCommonPath.push(part);
+    }
+    props.depthOffset = newCommonPath.length;
+    props.commonPath = newCommonPath;
+    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? posix.join(cwd, ...newCommonPath) : cwd);
+  }
+  return result;
+}
+function processPatterns(options, patterns, props) {
+  const matchPatterns = [];
+  const ignorePatterns = [];
+  for (const pattern of options.ignore) {
+    if (!pattern) continue;
+    if (pattern[0] !== "!" || pattern[1] === "(") ignorePatterns.push(normalizePattern(pattern, options, props, true));
+  }
+  for (const pattern of patterns) {
+    if (!pattern) continue;
+    if (pattern[0] !== "!" || pattern[1] === "(") matchPatterns.push(normalizePattern(pattern, options, props, false));
+    else if (pattern[1] !== "!" || pattern[2] === "(") ignorePatterns.push(normalizePattern(pattern.slice(1), options, props, true));
+  }
+  return {
+    match: matchPatterns,
+    ignore: ignorePatterns
+  };
+}
+function buildCrawler(options, patterns) {
+  const cwd = options.cwd;
+  const props = {
+    root: cwd,
+    depthOffset: 0
+  };
+  const processed = processPatterns(options, patterns, props);
+  if (options.debug) log("internal processing patterns:", processed);
+  const { absolute, caseSensitiveMatch, debug, dot, followSymbolicLinks, onlyDirectories } = options;
+  const root2 = props.root.replace(BACKSLASHES, "");
+  const matchOptions = {
+    dot,
+    nobrace: options.braceExpansion === false,
+    nocase: !caseSensitiveMatch,
+    noextglob: options.extglob === false,
+    noglobstar: options.globstar === false,
+    posix: true
+  };
+  const matcher = (0, import_picomatch.default)(processed.match, matchOptions);
+  const ignore = (0, import_picomatch.default)(processed.ignore, matchOptions);
+  const partialMatcher = getPartialMatcher(processed.match, matchOptions);
+  const format = buildFormat(cwd, root2, absolute);
+  const excludeFormatter = absolute ? format : buildFormat(cwd, root2, true);
+  const excludePredicate = (_, p) => {
+    const relativePath = excludeFormatter(p, true);
+    return relativePath !== "." && !partialMatcher(relativePath) || ignore(relativePath);
+  };
+  let maxDepth;
+  if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
+  const crawler = new Builder({
+    filters: [debug ? (p, isDirectory) => {
+      const path = format(p, isDirectory);
+      const matches = matcher(path) && !ignore(path);
+      if (matches) log(`matched ${path}`);
+      return matches;
+    } : (p, isDirectory) => {
+      const path = format(p, isDirectory);
+      return matcher(path) && !ignore(path);
+    }],
+    exclude: debug ? (_, p) => {
+      const skipped = excludePredicate(_, p);
+      log(`${skipped ? "skipped" : "crawling"} ${p}`);
+      return skipped;
+    } : excludePredicate,
+    fs: options.fs,
+    pathSeparator: "/",
+    relativePaths: !absolute,
+    resolvePaths: absolute,
+    includeBasePath: absolute,
+    resolveSymlinks: followSymbolicLinks,
+    excludeSymlinks: !followSymbolicLinks,
+    excludeFiles: onlyDirectories,
+    includeDirs: onlyDirectories || !options.onlyFiles,
+    maxDepth,
+    signal: options.signal
+  }).crawl(root2);
+  if (options.debug) log("internal properties:", {
+    ...props,
+    root: root2
+  });
+  return [crawler, cwd !== root2 && !absolute && buildRelative(cwd, root2)];
+}
+function formatPaths(paths, mapper) {
+  if (mapper) for (let i = paths.length - 1; i >= 0; i--) paths[i] = mapper(paths[i]);
+  return paths;
+}
+var defaultOptions = {
+  caseSensitiveMatch: true,
+  debug: !!process.env.TINYGLOBBY_DEBUG,
+  expandDirectories: true,
+  followSymbolicLinks: true,
+  onlyFiles: true
+};
+function getOptions(options) {
+  const opts = Object.assign({}, options);
+  for (const key in defaultOptions) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions[key] });
+  opts.cwd = (opts.cwd instanceof URL ? fileURLToPath(opts.cwd) : resolve3(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+  opts.ignore = ensureStringArray(opts.ignore);
+  opts.fs && (opts.fs = {
+    readdir: opts.fs.readdir || readdir,
+    readdirSync: opts.fs.readdirSync || readdirSync,
+    realpath: opts.fs.realpath || realpath,
+    realpathSync: opts.fs.realpathSync || realpathSync,
+    stat: opts.fs.stat || stat2,
+    statSync: opts.fs.statSync || statSync
+  });
+  if (opts.debug) log("globbing with options:", opts);
+  return opts;
+}
+function getCrawler(globInput, inputOptions = {}) {
+  var _ref;
+  if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
+  const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
+  const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
+  const options = getOptions(isModern ? inputOptions : globInput);
+  return patterns.length > 0 ? buildCrawler(options, patterns) : [];
+}
+async function glob(globInput, options) {
+  const [crawler, relative2] = getCrawler(globInput, options);
+  return crawler ? formatPaths(await crawler.withPromise(), relative2) : [];
+}
+
+// src/render/settings-text.ts
+function describeOrigin(origin) {
+  switch (origin.kind) {
+    case "flag":
+      return origin.flag;
+    case "input":
+      return "input";
+    case "file":
+      return `${origin.file}:${origin.line}${origin.section === void 0 ? "" : ` (gates.${origin.section})`}`;
+    case "default":
+      return "default";
+  }
+}
+function describeProblem(problem) {
+  const { origin, setting, message } = problem;
+  switch (origin.kind) {
+    case "flag":
+      return `option ${origin.flag}: ${message}`;
+    case "input":
+      return `input "${setting}": ${message}`;
+    case "file":
+      return `${origin.file}:${origin.line}: ${origin.section === void 0 ? "" : `gates.${origin.section}.`}${setting}: ${message}`;
+    case "default":
+      return `${setting}: ${message}`;
+  }
+}
+function renderSettings(names, texts, origins) {
+  const rows = names.map((name) => [name, texts[name].split("\n").filter(Boolean).join(", ") || "(none)", describeOrigin(origins[name])]);
+  return `${textTable([["setting", "value", "from"], ...rows])}
+`;
+}
+
+// src/pipeline/files.ts
+async function resultFiles(pattern, setting, origin) {
+  if (!isDynamicPattern(pattern)) return [pattern];
+  const files = (await glob(pattern, { absolute: isAbsolute2(pattern), onlyFiles: true, expandDirectories: false })).sort();
+  if (files.length === 0) throw new SettingError(describeProblem({ setting, origin, message: `no file matches "${pattern}"` }));
+  return files;
+}
+
+// src/sources/config-file.ts
+var import_yaml = __toESM(require_dist(), 1);
+import { readFile as readFile3 } from "node:fs/promises";
+var GATES_KEY = "gates";
+var FILE_KEYS = new Map(
+  Object.keys(SETTINGS).filter((name) => SETTINGS[name].config).map((name) => [name, name])
+);
+var NEWLINE_LISTS = /* @__PURE__ */ new Set(["floors", "judge-calibration"]);
+var scalar = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()], { error: "must be a text, a number, true/false or a list of those" });
+var value = external_exports.union([scalar, external_exports.array(scalar, { error: "must be a list of texts or numbers" })], { error: "must be a text, a number, true/false or a list of those" });
+var settingsMap = external_exports.record(external_exports.string(), value, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
+var fileSchema = external_exports.object({ [GATES_KEY]: external_exports.record(external_exports.string(), settingsMap, { error: "must map each comment tag to its settings" }).optional() }).catchall(value);
+function closest(key) {
+  const distance = (a, b) => {
+    const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      let diagonal = row[0];
+      row[0] = i;
+      for (let j = 1; j <= b.length; j++) {
+        const above = row[j];
+        row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+        diagonal = above;
+      }
+    }
+    return row[b.length];
+  };
+  let best;
+  let bestDistance = 3;
+  for (const name of FILE_KEYS.keys()) {
+    const d = distance(key, name);
+    if (d < bestDistance) [best, bestDistance] = [name, d];
+  }
+  return best;
+}
+async function readConfigFile(file2, options) {
+  let text4;
+  try {
+    text4 = await readFile3(file2, "utf8");
+  } catch (error62) {
+    if (!options.required && error62.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
+    throw readFailure(file2, error62);
+  }
+  const lines = new import_yaml.LineCounter();
+  const document = (0, import_yaml.parseDocument)(text4, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+  const lineOf = (node3) => node3?.range ? lines.linePos(node3.range[0]).line : void 0;
+  const keyLine = (path) => {
+    const parent = path.length === 1 ? document.contents : document.getIn(path.slice(0, -1), true);
+    const pair2 = (0, import_yaml.isMap)(parent) ? parent.items.find((item) => (0, import_yaml.isScalar)(item.key) && item.key.value === path.at(-1)) : void 0;
+    return pair2 !== void 0 && (0, import_yaml.isScalar)(pair2.key) ? lineOf(pair2.key) : lineOf(document.getIn(path, true));
+  };
+  if (document.errors.length > 0) {
+    const firstLine = (message) => message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+    throw new InputError(document.errors.map((error62) => ({ file: file2, line: error62.linePos?.[0].line, message: `not valid YAML: ${firstLine(error62.message)}` })));
+  }
+  const problems = [];
+  const root2 = document.contents;
+  if (root2 === null || (0, import_yaml.isScalar)(root2) && root2.value === null) return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
+  if (!(0, import_yaml.isMap)(root2)) throw InputError.single({ file: file2, line: lineOf(root2), message: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
+  const data = document.toJS();
+  const parsed = fileSchema.safeParse(data);
+  if (!parsed.success) {
+    for (const issue2 of parsed.error.issues) {
+      problems.push({ file: file2, line: keyLine(issue2.path), field: issue2.path.join(".") || void 0, message: issue2.message });
+    }
+    throw new InputError(problems);
+  }
+  const layer = (values, path, section) => {
+    const out = /* @__PURE__ */ new Map();
+    for (const [key, raw] of Object.entries(values)) {
+      if (path.length === 0 && key === GATES_KEY) continue;
+      const where = { file: file2, line: keyLine([...path, key]), field: [...path, key].join(".") };
+      const name = FILE_KEYS.get(key);
+      if (name === void 0) {
+        const known = Object.hasOwn(SETTINGS, key);
+        const hint = closest(key);
+        problems.push({
+          ...where,
+          message: known ? `cannot be set in ${file2}: give it as the action input or the command-line option` : `is not a setting${hint === void 0 ? "" : `; did you mean "${hint}"?`} (the settings are listed in the README under "The config file")`
+        });
+        continue;
+      }
+      const text5 = Array.isArray(raw) ? raw.map(String).join(NEWLINE_LISTS.has(name) ? "\n" : ",") : String(raw);
+      out.set(name, { text: text5, origin: { kind: "file", file: file2, line: where.line ?? 1, ...section === void 0 ? {} : { section } } });
+    }
+    return out;
+  };
+  const { [GATES_KEY]: gates, ...top } = parsed.data;
+  const topLayer = layer(top, []);
+  let sectionLayer = /* @__PURE__ */ new Map();
+  if (gates !== void 0) {
+    const sections = Object.keys(gates);
+    const selected = gates[options.tag];
+    if (selected === void 0) {
+      problems.push({
+        file: file2,
+        line: keyLine([GATES_KEY]),
+        field: GATES_KEY,
+        message: `has no section "${options.tag}" (the comment tag of this run); it has ${sections.map((s) => `"${s}"`).join(", ")}: set comment-tag to one of them`
+      });
+    } else {
+      sectionLayer = layer(selected, [GATES_KEY, options.tag], options.tag);
+    }
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  return { top: topLayer, section: sectionLayer };
+}
+
+// src/pipeline/settings.ts
+async function loadSettings(given) {
+  const tagText = given.get("comment-tag")?.text ?? SETTINGS["comment-tag"].default;
+  const configText = given.get("config")?.text ?? SETTINGS.config.default;
+  let tag;
+  try {
+    tag = SETTINGS["comment-tag"].parse(tagText);
+  } catch (error62) {
+    if (!(error62 instanceof SettingError)) throw error62;
+    throw new SettingError(describeProblem({ setting: "comment-tag", origin: given.get("comment-tag")?.origin ?? { kind: "default" }, message: error62.message }));
+  }
+  const file2 = await readConfigFile(configText.trim(), { required: given.has("config"), tag });
+  const layers = [given, file2.section, file2.top];
+  const { settings, origins } = resolveSettings(layers, describeProblem);
+  const texts = {};
+  for (const name of Object.keys(SETTINGS)) {
+    texts[name] = layers.map((layer) => layer.get(name)?.text).find((text4) => text4 !== void 0) ?? SETTINGS[name].default;
+  }
+  return { settings, origins, texts };
+}
+
+// src/render/eval-json.ts
+function evalJson(summary, config2) {
+  const metrics = {};
+  for (const [name, metric] of Object.entries(summary.metrics)) metrics[name] = metric.value;
+  return {
+    questions: summary.questions,
+    metrics,
+    details: summary.metrics,
+    excluded: summary.excluded,
+    decomposition: summary.decomposition,
+    judgeAgreement: summary.judgeAgreement,
+    byTag: summary.byTag,
+    warnings: summary.warnings,
+    config: { retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) }
+  };
+}
+
+// src/render/gate-words.ts
+var withRule = (template, rule) => template.replaceAll("{rule}", rule);
+function testSubject(metric, rule) {
+  const test = gatedTestOf(metric);
+  return test === void 0 ? metric : withRule(test.words.subject, rule);
+}
+function testTableLabel(metric, rule) {
+  const test = gatedTestOf(metric);
+  return test === void 0 ? metric : withRule(test.words.label, rule);
+}
+function testLabel(metric, rule) {
+  return metric === "retrieval_ok" ? `retrieval_ok (${rule})` : metric;
+}
+function gateWords(gate) {
+  return gatedTest(gate).words.gate;
+}
+function formatFloor(floor) {
+  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
+}
+var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+function dropWords(drop2, rule) {
+  const metric = drop2.metric === "retrieval_ok" ? `retrieval ok (${rule})` : drop2.metric;
+  const counts = drop2.broken === void 0 ? "" : `, ${drop2.broken} broken vs ${drop2.fixed} fixed`;
+  return `${metric} ${drop2.base.toFixed(3)} \u2192 ${drop2.head.toFixed(3)}${counts}, p = ${p4(drop2.pValue)}, Holm-adjusted ${p4(drop2.adjustedPValue)} < \u03B1 ${drop2.alpha}`;
+}
+function brokenFloor(floor, value2) {
+  return `floor broken: ${floor.metric} is ${value2.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
+}
+function judgeNotes(field, judges) {
+  return judges.filter((judge) => judge.field === field).flatMap((judge) => judge.notes).join("; ");
+}
+function reasonText(reason, context) {
+  switch (reason.kind) {
+    case "regressed":
+      return `${reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
+    case "floor-broken":
+      return brokenFloor(reason.floor, reason.value);
+    case "floor-unchecked":
+      return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${reason.floor.metric}`;
+  }
+}
+function warningText(warning, context) {
+  switch (warning.kind) {
+    case "gate-untestable":
+      return `cannot gate ${warning.gate}: no paired question carries its outcome in both runs`;
+    case "drop-below-minimum-effect":
+      return `${warning.gate} dropped significantly but by less than the minimum effect ${warning.minEffect}: ${dropWords(warning, context.retrievalOk)}`;
+    case "drop-from-uncalibrated-judge":
+      return `${warning.gate} dropped significantly (${dropWords(warning, context.retrievalOk)}), but it does not gate: ${judgeNotes(warning.field, context.judges)}`;
+    case "floor-from-uncalibrated-judge":
+      return `${brokenFloor(warning.floor, warning.value)}, but it does not gate: ${judgeNotes(warning.field, context.judges)}`;
+  }
+}
+
+// src/render/compare-json.ts
+function comparisonReport(run, config2, baseline) {
+  const { comparison } = run;
+  const context = { retrievalOk: config2.eval.retrievalOk.name, judges: comparison.judges };
+  return {
+    ...comparison,
+    reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
+    warnings: comparison.warnings.map((warning) => ({ ...warning, message: warningText(warning, context) })),
+    baseline,
+    head: evalJson(run.head, config2.eval)
   };
 }
 
@@ -40646,7 +51019,7 @@ var LIST_FOLD_AFTER = 20;
 var LIST_VISIBLE = 10;
 var TAGS_FOLD_AFTER = 8;
 var TAGS_SHOWN = 50;
-var capitalise = (value) => value.charAt(0).toUpperCase() + value.slice(1);
+var capitalise = (value2) => value2.charAt(0).toUpperCase() + value2.slice(1);
 function sentenceStart(test, rule) {
   const words = testSubject(test.metric, rule);
   return words === rule || words === test.metric ? words : capitalise(words);
@@ -40967,43 +51340,28 @@ function cellLength(cell) {
 
 // src/frontends/cli/compare-command.ts
 function compareCommand(context, setExitCode) {
-  const command = new Command("compare").description("compare head results with base results question by question, and decide the gate").requiredOption("--base <file>", "results of the base branch").requiredOption("--head <file>", "results of the pull request");
-  return addScoringOptions(command).addOption(new Option("--alpha <p>", "significance level").argParser(alphaOption).default(0.05)).addOption(
-    new Option("--fail-on <list>", `gates that fail the check on a significant drop: ${GATE_CATEGORIES.join(", ")}`).argParser(failOnOption).default(new Set(DEFAULT_FAIL_ON), DEFAULT_FAIL_ON.join(","))
-  ).addOption(new Option("--min-effect <drop>", "a significant drop smaller than this (absolute) only warns").argParser(minEffectOption).default(0)).addOption(
-    new Option("--floor <metric=value>", "absolute floor on a head metric, e.g. recall@5=0.8 (repeatable; METRIC<=x for a ceiling)").argParser((text4, previous) => [...previous, floorOption(text4)]).default([], "none")
-  ).addOption(new Option("--graded <list>", "graded metrics for paired randomization tests").argParser(gradedOption).default(DEFAULT_GRADED, DEFAULT_GRADED.join(","))).addOption(new Option("--permutations <n>", "permutations per randomization test").argParser(permutationsOption).default(1e4)).addOption(
-    new Option("--judge-calibration <file>", "calibration record from `rag-gate calibrate` (repeatable): judged metrics gate only when calibrated").argParser((file2, previous) => [...previous, file2]).default([], "none")
-  ).addOption(new Option("--kappa-floor <kappa>", "lowest judge\u2013human kappa at which judged metrics may gate").argParser(kappaFloorOption).default(KAPPA_FLOOR)).option("--json", "print the comparison as one JSON object on stdout").option("--markdown <file>", "write the PR comment body (Markdown) to this file").action(async (options) => {
-    const calibrations = await Promise.all(options.judgeCalibration.map(readCalibrationRecord));
-    const config2 = compareConfig({ ...options, floors: options.floor, calibrations });
+  const command = new Command("compare").description("compare head results with base results question by question, and decide the gate");
+  return addSettingOptions(command, "compare").option("--json", "print the report as one JSON object on stdout (the same object as the action\u2019s report-json)").option("--markdown <file>", "write the PR comment body (Markdown) to this file").action(async (options) => {
+    const { settings, texts, origins } = await loadSettings(givenSettings(command, "compare"));
+    if (options.printConfig) {
+      context.stdout(renderSettings(cliSettings("compare"), texts, origins));
+      return;
+    }
+    if (settings.baseline === void 0) throw new SettingError("no base results: give --base FILE (or a glob of shards), or baseline: in the config file");
+    if (settings.results === void 0) throw new SettingError("no head results: give --head FILE (or a glob of shards), or results: in the config file");
+    const [base, head] = await Promise.all([resultFiles(settings.baseline, "baseline", origins.baseline), resultFiles(settings.results, "results", origins.results)]);
+    const config2 = await comparisonConfig(settings);
     const progress = readingProgress(context);
-    const [base, head] = await readBothRuns([options.base], [options.head], config2.eval, context.readerEntry, progress.reporter()).finally(progress.end);
-    for (const warning of [...base.warnings, ...head.warnings]) context.stderr(`rag-gate: warning: ${warning}
+    const run = await compareFiles({ base, head }, config2, { readerEntry: context.readerEntry, onProgress: progress.reporter() }).finally(progress.end);
+    for (const warning of run.warnings) context.stderr(`rag-gate: warning: ${warning}
 `);
-    const comparison = compareRuns(base.outcomes, head.outcomes, summarizeRun(head.outcomes, config2.eval), config2, { base: options.base, head: options.head });
-    if (options.markdown !== void 0) await writeFileAtomic(options.markdown, renderComment(comparison, { retrievalOk: config2.eval.retrievalOk.name }));
-    context.stdout(options.json ? `${JSON.stringify(comparisonJson(comparison, config2.eval.retrievalOk.name), null, 2)}
-` : renderCompareText(comparison, config2));
-    setExitCode(comparison.verdict === "fail" ? EXIT2.gateFailed : EXIT2.ok);
+    const rule = config2.eval.retrievalOk.name;
+    if (options.markdown !== void 0) await writeFileAtomic(options.markdown, renderComment(run.comparison, { retrievalOk: rule }));
+    const report2 = comparisonReport(run, config2, { found: true, files: base });
+    context.stdout(options.json ? `${JSON.stringify(report2, null, 2)}
+` : renderCompareText(run.comparison, config2));
+    setExitCode(run.comparison.verdict === "fail" ? EXIT2.gateFailed : EXIT2.ok);
   });
-}
-
-// src/render/eval-json.ts
-function evalJson(summary, config2) {
-  const metrics = {};
-  for (const [name, metric] of Object.entries(summary.metrics)) metrics[name] = metric.value;
-  return {
-    questions: summary.questions,
-    metrics,
-    details: summary.metrics,
-    excluded: summary.excluded,
-    decomposition: summary.decomposition,
-    judgeAgreement: summary.judgeAgreement,
-    byTag: summary.byTag,
-    warnings: summary.warnings,
-    config: { retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) }
-  };
 }
 
 // src/render/eval-text.ts
@@ -41089,16 +51447,22 @@ ${summary.warnings.map((w) => `  ! ${w}`).join("\n")}`);
 
 // src/frontends/cli/eval-command.ts
 function evalCommand(context) {
-  const command = new Command("eval").description("score one results file: retrieval, generation, decomposition, judge agreement").requiredOption("--results <file>", "results file: JSON Lines or a JSON array, one record per question");
-  return addScoringOptions(command).option("--json", "print one JSON object on stdout instead of the report").action(async (options) => {
-    const config2 = evalConfig(options.k, options.retrievalOk, options.correct);
+  const command = new Command("eval").description("score one run (a results file, or a glob of its shards): retrieval, generation, decomposition, judge agreement");
+  return addSettingOptions(command, "eval").option("--json", "print one JSON object on stdout instead of the report").action(async (options) => {
+    const { settings, texts, origins } = await loadSettings(givenSettings(command, "eval"));
+    if (options.printConfig) {
+      context.stdout(renderSettings(cliSettings("eval"), texts, origins));
+      return;
+    }
+    if (settings.results === void 0) throw new SettingError("no results to score: give --results FILE (or a glob of shards), or results: in the config file");
+    const files = await resultFiles(settings.results, "results", origins.results);
+    const config2 = evaluationConfig(settings);
     const progress = readingProgress(context);
-    const { outcomes, warnings } = await readOutcomes(options.results, config2, progress.reporter()).finally(progress.end);
-    const summary = summarizeRun(outcomes, config2);
+    const { summary, warnings } = await evaluateFiles(files, config2, progress.reporter()).finally(progress.end);
     for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}
 `);
     context.stdout(options.json ? `${JSON.stringify(evalJson(summary, config2), null, 2)}
-` : renderEvalText(options.results, summary, config2));
+` : renderEvalText(files.join(", "), summary, config2));
   });
 }
 
@@ -41347,17 +51711,17 @@ function parseIntegerBytes(bytes, start, end) {
   const negative = sign === MINUS;
   if (negative || sign === PLUS) i++;
   if (i === end) return NaN;
-  let value = 0;
+  let value2 = 0;
   for (let j = i; j < end; j++) {
     const digit = bytes[j] - ZERO;
     if (digit < 0 || digit > 9) return NaN;
-    value = value * 10 + digit;
+    value2 = value2 * 10 + digit;
   }
   if (end - i > MAX_EXACT_DIGITS) {
     const exact = numberOfText(bytes, start, end);
     return Number.isSafeInteger(exact) ? exact : NaN;
   }
-  return negative ? -value : value;
+  return negative ? -value2 : value2;
 }
 
 // src/core/scoring/trec-table.ts
@@ -41396,11 +51760,11 @@ var QueryEntries = class {
     this.lines = grownInt32(this.lines, length);
     this.docnoColumns = grownInt32(this.docnoColumns, length);
   }
-  push(docId, value, line, docnoColumn) {
+  push(docId, value2, line, docnoColumn) {
     if (this.count === this.docIds.length) this.grow();
     const i = this.count++;
     this.docIds[i] = docId;
-    this.values[i] = value;
+    this.values[i] = value2;
     this.lines[i] = line;
     this.docnoColumns[i] = docnoColumn;
   }
@@ -41423,11 +51787,11 @@ var EntryStore = class {
   values = new Float64Array(0);
   lines = new Int32Array(0);
   columns = new Int32Array(0);
-  push(docId, value, line, docnoColumn) {
+  push(docId, value2, line, docnoColumn) {
     const at = this.count & BLOCK_MASK;
     if (at === 0) this.addBlock();
     this.docIds[at] = docId;
-    this.values[at] = value;
+    this.values[at] = value2;
     this.lines[at] = line;
     this.columns[at] = docnoColumn;
     this.count++;
@@ -41525,10 +51889,10 @@ var TrecTableBuilder = class {
     return q;
   }
   /** Appends an entry of query q (a number from queryNumber). */
-  add(q, docId, value, line, docnoColumn) {
+  add(q, docId, value2, line, docnoColumn) {
     if (q !== this.lastQuery) this.startStretch(q);
     this.sizes[q]++;
-    this.store.push(docId, value, line, docnoColumn);
+    this.store.push(docId, value2, line, docnoColumn);
   }
   startStretch(q) {
     this.stretchQueries = grownInt32(this.stretchQueries, this.stretches + 1);
@@ -41644,8 +52008,8 @@ var TableParser = class {
     const { starts, ends } = fields;
     const valueStart = starts[format.valueColumn];
     const valueEnd = ends[format.valueColumn];
-    const value = format.parseValue(bytes, valueStart, valueEnd);
-    if (Number.isNaN(value)) {
+    const value2 = format.parseValue(bytes, valueStart, valueEnd);
+    if (Number.isNaN(value2)) {
       this.problems.add({
         file: this.file,
         line: this.line,
@@ -41658,7 +52022,7 @@ var TableParser = class {
     const query = this.queryOf(bytes, starts[QID_COLUMN], ends[QID_COLUMN]);
     const docnoStart = starts[DOCNO_COLUMN];
     const docId = this.docnos.intern(bytes, docnoStart, ends[DOCNO_COLUMN]);
-    this.table.add(query, docId, value, this.line, columnOf(bytes, fields.lineStart, docnoStart));
+    this.table.add(query, docId, value2, this.line, columnOf(bytes, fields.lineStart, docnoStart));
   }
   /** The number of the query whose qid is in bytes [start, end): the previous record's when the bytes are the same. */
   queryOf(bytes, start, end) {
@@ -41735,12 +52099,12 @@ function atLeastFloat64(array2, length) {
 function atLeastInt32(array2, length) {
   return array2.length >= length ? array2 : new Int32Array(Math.max(length, array2.length * 2));
 }
-function lowerBound(sorted, length, value) {
+function lowerBound(sorted, length, value2) {
   let low = 0;
   let high = length;
   while (low < high) {
     const middle = low + high >>> 1;
-    if (sorted[middle] < value) low = middle + 1;
+    if (sorted[middle] < value2) low = middle + 1;
     else high = middle;
   }
   return low;
@@ -41947,9 +52311,9 @@ function evaluation(metrics, queries, rankings) {
     const values = {};
     for (let i = 0; i < metrics.length; i++) {
       const metric = metrics[i];
-      const value = metric.compute(ranking);
-      values[metric.name] = value;
-      sums[i] += value;
+      const value2 = metric.compute(ranking);
+      values[metric.name] = value2;
+      sums[i] += value2;
     }
     perQuery[qid] = values;
   }
@@ -41972,7 +52336,7 @@ function evaluateTrecTables(qrels, run, metrics) {
 }
 
 // src/render/trec-text.ts
-var value4 = (value) => value === void 0 ? "\u2014" : value.toFixed(4);
+var value4 = (value2) => value2 === void 0 ? "\u2014" : value2.toFixed(4);
 function renderTrecText(evaluation2, metrics, perQuery) {
   const names = metrics.map((metric) => metric.name);
   let text4 = `rag-gate trec: ${evaluation2.queries} queries (every query in the qrels, as trec_eval -c)
@@ -41991,7 +52355,7 @@ ${textTable([["qid", ...names], ...rows])}
 
 // src/frontends/cli/trec-command.ts
 function trecCommand(context) {
-  return new Command("trec").description("evaluate a TREC run against qrels with trec_eval's conventions (as trec_eval -c)").requiredOption("--qrels <file>", 'judgments: "qid iter docno rel" per line').requiredOption("--run <file>", 'run: "qid Q0 docno rank score tag" per line; ranked by score, ties by docno descending').addOption(new Option("--metrics <list>", "metrics to compute, e.g. ndcg@10,map,mrr,recall@100 (default: all at --k)").argParser(metricsOption)).addOption(new Option("--k <list>", "cut-offs for the default metrics").argParser(cutoffsOption).default(DEFAULT_CUTOFFS, "1,3,5,10")).option("--per-query", "also print each query\u2019s values").option("--json", "print one JSON object on stdout: {queries, aggregate, perQuery}").action(async (options) => {
+  return new Command("trec").description("evaluate a TREC run against qrels with trec_eval's conventions (as trec_eval -c)").requiredOption("--qrels <file>", 'judgments: "qid iter docno rel" per line').requiredOption("--run <file>", 'run: "qid Q0 docno rank score tag" per line; ranked by score, ties by docno descending').addOption(new Option("--metrics <list>", "metrics to compute, e.g. ndcg@10,map,mrr,recall@100 (default: all at --k)").argParser(metricsOption)).addOption(new Option("--k <list>", "cut-offs for the default metrics").argParser(cutoffsOption).default(SETTINGS.k.parse(SETTINGS.k.default), SETTINGS.k.default)).option("--per-query", "also print each query\u2019s values").option("--json", "print one JSON object on stdout: {queries, aggregate, perQuery}").action(async (options) => {
     const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);
     const docnos = new ByteDictionary();
     const progress = readingProgress(context);
@@ -42018,6 +52382,11 @@ async function main(argv, context) {
     if (error62 instanceof InputError) {
       context.stderr(`rag-gate: error: bad input
 ${error62.message}
+`);
+      return EXIT2.badInput;
+    }
+    if (error62 instanceof SettingError) {
+      context.stderr(`rag-gate: error: ${error62.message}
 `);
       return EXIT2.badInput;
     }

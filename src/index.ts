@@ -2,8 +2,11 @@ import { readFileSync } from 'node:fs';
 import * as core from '@actions/core';
 import { runAction } from './frontends/github/run.js';
 import { createGitHubApi } from './frontends/github/github.js';
+import { isReaderThread, serveReader } from './sources/parallel.js';
 
-await runAction({
+// The base run is read on a thread started from this same file; such a thread only reads.
+if (isReaderThread()) await serveReader();
+else await runAction({
   getInput: (name) => core.getInput(name),
   env: process.env,
   readEventPayload: () => {
@@ -27,4 +30,5 @@ await runAction({
     await core.summary.addRaw(markdown, true).write();
   },
   now: () => new Date(),
+  readerEntry: new URL(import.meta.url),
 });

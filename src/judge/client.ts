@@ -6,7 +6,6 @@ import { backoffDelay, retryAfterFromHeaders, sleep } from './retry.js';
 import { cosine } from './vector.js';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-export const DEFAULT_MODEL = 'gpt-4o-mini';
 export const DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
 /** Base of the exponential backoff; `RAG_GATE_JUDGE_BACKOFF_MS` overrides it (tests use a few ms). */
 export const DEFAULT_BACKOFF_MS = 500;

@@ -2,9 +2,6 @@ import { JudgeCache } from './cache.js';
 import { DEFAULT_BACKOFF_MS, DEFAULT_BASE_URL, DEFAULT_EMBEDDING_MODEL, JudgeClient } from './client.js';
 import { JudgeSetupError } from './errors.js';
 
-/** Where judge replies are cached by default; keep it between CI runs with actions/cache. */
-export const DEFAULT_CACHE_DIR = '.rag-gate-cache';
-
 /** How to reach and use the judge; the key and (unless given) the base URL come from the environment. */
 export interface JudgeSettings {
   readonly model: string;

@@ -1,15 +1,24 @@
-import type { Comparison } from '../core/compare/types.js';
+import type { CompareConfig, Comparison } from '../core/compare/types.js';
+import type { RunSummary } from '../core/scoring/summary.js';
+import { evalJson } from './eval-json.js';
 import { reasonText, warningText } from './gate-words.js';
 
+/** Where the base results came from: files given, an artifact found, or why there are none. */
+export type BaselineJson = { readonly found: true; readonly files?: readonly string[]; readonly sha?: string | null; readonly description?: string } | { readonly found: false; readonly reason: string };
+
 /**
- * The comparison as `compare --json` prints it and the action writes it (`report-json`): the comparison with each
- * gate reason and warning carrying, beside its structured fields, a `message` in words.
+ * The report `compare --json` prints and the action writes (`report-json`): the comparison, with each gate reason
+ * and warning carrying beside its structured fields a `message` in words; where the base came from; and the head
+ * run's own metrics.
  */
-export function comparisonJson(comparison: Comparison, retrievalOk: string) {
-  const context = { retrievalOk, judges: comparison.judges };
+export function comparisonReport(run: { readonly comparison: Comparison; readonly head: RunSummary }, config: CompareConfig, baseline: BaselineJson) {
+  const { comparison } = run;
+  const context = { retrievalOk: config.eval.retrievalOk.name, judges: comparison.judges };
   return {
     ...comparison,
     reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
     warnings: comparison.warnings.map((warning) => ({ ...warning, message: warningText(warning, context) })),
+    baseline,
+    head: evalJson(run.head, config.eval),
   };
 }

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { writeFileAtomic } from '../../sources/write.js';
 import { calibrate } from '../../judge/calibration.js';
-import { KAPPA_FLOOR } from '../../core/stats/kappa.js';
+import { SETTINGS } from '../../core/catalog/settings.js';
 import { readLabels } from '../../judge/labels.js';
 import { renderCalibration } from '../../render/judge-report.js';
 import type { CommandContext } from './context.js';
@@ -22,7 +22,7 @@ export function calibrateCommand(context: CommandContext, setExitCode: (code: nu
     .description("measure the judge against human labels (Cohen's kappa) and write a calibration record")
     .requiredOption('--labels <file>', 'JSON Lines of human labels: {"id","claim","context","human_verdict"} or {"id","question","answer","expected_answer","human_correct"}')
     .option('--out <file>', 'write the calibration record (JSON) here')
-    .addOption(new Option('--kappa-floor <kappa>', 'warn when kappa is below this (judge metrics may gate only at or above it)').argParser(kappaFloorOption).default(KAPPA_FLOOR));
+    .addOption(new Option('--kappa-floor <kappa>', 'warn when kappa is below this (judge metrics may gate only at or above it)').argParser(kappaFloorOption).default(SETTINGS['kappa-floor'].parse(SETTINGS['kappa-floor'].default)));
   return addJudgeClientOptions(command)
     .option('--json', 'print the calibration as one JSON object on stdout')
     .action(async (options: CalibrateOptions) => {

@@ -1,35 +1,32 @@
 import { Command } from 'commander';
-import { evalConfig } from '../../core/compare/settings.js';
-import type { CorrectnessRule } from '../../core/scoring/generation/correctness.js';
-import { readOutcomes } from '../../sources/outcomes.js';
-import type { RetrievalOkRule } from '../../core/scoring/retrieval-ok.js';
-import { summarizeRun } from '../../core/scoring/summary.js';
+import { cliSettings } from '../../core/catalog/settings.js';
+import { SettingError } from '../../core/errors.js';
+import { evaluateFiles, evaluationConfig } from '../../pipeline/compare.js';
+import { resultFiles } from '../../pipeline/files.js';
+import { loadSettings } from '../../pipeline/settings.js';
 import { evalJson } from '../../render/eval-json.js';
 import { renderEvalText } from '../../render/eval-text.js';
-import { addScoringOptions } from './options.js';
+import { renderSettings } from '../../render/settings-text.js';
 import type { CommandContext } from './context.js';
+import { addSettingOptions, givenSettings } from './options.js';
 import { readingProgress } from './progress.js';
 
-interface EvalOptions {
-  results: string;
-  k: number[];
-  retrievalOk: RetrievalOkRule;
-  correct: CorrectnessRule;
-  json?: boolean;
-}
-
 export function evalCommand(context: CommandContext): Command {
-  const command = new Command('eval')
-    .description('score one results file: retrieval, generation, decomposition, judge agreement')
-    .requiredOption('--results <file>', 'results file: JSON Lines or a JSON array, one record per question');
-  return addScoringOptions(command)
+  const command = new Command('eval').description('score one run (a results file, or a glob of its shards): retrieval, generation, decomposition, judge agreement');
+  return addSettingOptions(command, 'eval')
     .option('--json', 'print one JSON object on stdout instead of the report')
-    .action(async (options: EvalOptions) => {
-      const config = evalConfig(options.k, options.retrievalOk, options.correct);
+    .action(async (options: { json?: boolean; printConfig?: boolean }) => {
+      const { settings, texts, origins } = await loadSettings(givenSettings(command, 'eval'));
+      if (options.printConfig) {
+        context.stdout(renderSettings(cliSettings('eval'), texts, origins));
+        return;
+      }
+      if (settings.results === undefined) throw new SettingError('no results to score: give --results FILE (or a glob of shards), or results: in the config file');
+      const files = await resultFiles(settings.results, 'results', origins.results);
+      const config = evaluationConfig(settings);
       const progress = readingProgress(context);
-      const { outcomes, warnings } = await readOutcomes(options.results, config, progress.reporter()).finally(progress.end);
-      const summary = summarizeRun(outcomes, config);
+      const { summary, warnings } = await evaluateFiles(files, config, progress.reporter()).finally(progress.end);
       for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}\n`);
-      context.stdout(options.json ? `${JSON.stringify(evalJson(summary, config), null, 2)}\n` : renderEvalText(options.results, summary, config));
+      context.stdout(options.json ? `${JSON.stringify(evalJson(summary, config), null, 2)}\n` : renderEvalText(files.join(', '), summary, config));
     });
 }

@@ -2,13 +2,14 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { InputError } from '../../core/errors.js';
-import { DEFAULT_BASE_URL, DEFAULT_EMBEDDING_MODEL, DEFAULT_MODEL, type JudgeClient } from '../../judge/client.js';
+import { SETTINGS } from '../../core/catalog/settings.js';
+import { DEFAULT_BASE_URL, DEFAULT_EMBEDDING_MODEL, type JudgeClient } from '../../judge/client.js';
 import { JudgeSetupError } from '../../judge/errors.js';
 import { JUDGE_METRICS, type JudgeMetric } from '../../judge/metrics.js';
 import { PROMPT_VERSIONS } from '../../judge/prompts.js';
 import { renderJudgeSummary } from '../../render/judge-report.js';
 import { JUDGE_ERRORS_FIELD, judgeFile } from '../../judge/run.js';
-import { clientWarnings, DEFAULT_CACHE_DIR, createJudgeClient } from '../../judge/setup.js';
+import { clientWarnings, createJudgeClient } from '../../judge/setup.js';
 import type { CommandContext } from './context.js';
 import { countingProgress } from './progress.js';
 import { EXIT } from './exit.js';
@@ -54,10 +55,10 @@ export interface JudgeClientCliOptions {
 /** Adds the endpoint and client options shared by `judge` and `calibrate`. */
 export function addJudgeClientOptions(command: Command): Command {
   return command
-    .addOption(new Option('--model <name>', 'judge chat model').default(DEFAULT_MODEL))
+    .addOption(new Option('--model <name>', 'judge chat model').default(SETTINGS['judge-model'].default))
     .addOption(new Option('--base-url <url>', `OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else ${DEFAULT_BASE_URL}); the key comes from $OPENAI_API_KEY`))
     .addOption(new Option('--concurrency <n>', 'judge calls in flight at once').argParser(wholeNumber(1, 'a whole number ≥ 1')).default(8))
-    .addOption(new Option('--cache <dir>', 'content-addressed cache of judge replies').default(DEFAULT_CACHE_DIR))
+    .addOption(new Option('--cache <dir>', 'content-addressed cache of judge replies').default(SETTINGS['judge-cache'].default))
     .addOption(new Option('--no-cache', 'do not read or write the cache'))
     .addOption(new Option('--max-calls <n>', 'budget of HTTP requests (retries included); beyond it items are marked as judge errors').argParser(wholeNumber(0, 'a whole number ≥ 0')))
     .addOption(new Option('--timeout-ms <ms>', 'timeout of each request').argParser(wholeNumber(1, 'a whole number of milliseconds ≥ 1')).default(60_000))

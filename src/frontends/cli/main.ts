@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { InputError } from '../../core/errors.js';
+import { InputError, SettingError } from '../../core/errors.js';
 import { calibrateCommand } from './calibrate-command.js';
 import type { CommandContext } from './context.js';
 import { compareCommand } from './compare-command.js';
@@ -30,6 +30,10 @@ export async function main(argv: readonly string[], context: CommandContext): Pr
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.badInput;
     if (error instanceof InputError) {
       context.stderr(`rag-gate: error: bad input\n${error.message}\n`);
+      return EXIT.badInput;
+    }
+    if (error instanceof SettingError) {
+      context.stderr(`rag-gate: error: ${error.message}\n`);
       return EXIT.badInput;
     }
     // Anything else is ours; it must not read as "the gate failed" (exit 1).

@@ -1,10 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { parseFloor } from '../../core/compare/gate.js';
-import { DEFAULT_CUTOFFS, parseAlpha, parseCutoffs, parseFailOn, parseGraded, parseKappaFloor, parseMinEffect, parsePermutations, splitList } from '../../core/compare/settings.js';
+import { cliSettings, SETTINGS, type SettingCommand, type SettingName, type SettingRow, type SettingText, splitList } from '../../core/catalog/settings.js';
 import { SettingError } from '../../core/errors.js';
-import { parseCorrectnessRule } from '../../core/scoring/generation/correctness.js';
 import { parseRetrievalMetric, type RetrievalMetric } from '../../core/catalog/retrieval-metrics.js';
-import { parseRetrievalOkRule } from '../../core/scoring/retrieval-ok.js';
 
 /** Turns a core parser into a commander argument parser, so a bad value is reported against its option. */
 export function argParser<T>(parse: (text: string) => T): (text: string) => T {
@@ -18,16 +15,8 @@ export function argParser<T>(parse: (text: string) => T): (text: string) => T {
   };
 }
 
-export const cutoffsOption = argParser(parseCutoffs);
-const retrievalOkOption = argParser(parseRetrievalOkRule);
-const correctnessOption = argParser(parseCorrectnessRule);
-export const alphaOption = argParser(parseAlpha);
-export const minEffectOption = argParser(parseMinEffect);
-export const permutationsOption = argParser(parsePermutations);
-export const failOnOption = argParser(parseFailOn);
-export const gradedOption = argParser(parseGraded);
-export const floorOption = argParser(parseFloor);
-export const kappaFloorOption = argParser(parseKappaFloor);
+export const cutoffsOption = argParser(SETTINGS.k.parse);
+export const kappaFloorOption = argParser(SETTINGS['kappa-floor'].parse);
 
 /** `--metrics ndcg@10,map`: retrieval metric names, in the order given, without repeats. */
 export const metricsOption = argParser((text: string): RetrievalMetric[] => {
@@ -36,18 +25,35 @@ export const metricsOption = argParser((text: string): RetrievalMetric[] => {
   return [...new Map(metrics.map((metric) => [metric.name, metric])).values()];
 });
 
-/** The options that decide how questions are scored, shared by `eval` and `compare`: --k, --retrieval-ok, --correct. */
-export function addScoringOptions(command: Command): Command {
-  return command
-    .addOption(new Option('--k <list>', 'cut-offs for the @k metrics').argParser(cutoffsOption).default(DEFAULT_CUTOFFS, DEFAULT_CUTOFFS.join(',')))
-    .addOption(
-      new Option('--retrieval-ok <rule>', 'when retrieval succeeded, unless a record says so: hit@k or METRIC>=x (e.g. recall@5>=0.8)')
-        .argParser(retrievalOkOption)
-        .default(parseRetrievalOkRule('hit@5'), 'hit@5'),
-    )
-    .addOption(
-      new Option('--correct <rule>', 'how to judge answers that lack "correct": exact (normalised exact match) or f1:T (token F1 ≥ T)')
-        .argParser(correctnessOption)
-        .default(parseCorrectnessRule('exact'), 'exact'),
-    );
+function flagOf(name: SettingName, command: SettingCommand): string {
+  return (SETTINGS[name] as SettingRow<unknown>).cli!.flags[command]!;
+}
+
+/**
+ * Adds a command's options from the settings catalog. They carry no commander default: a value given on the
+ * command line is told apart from the config file's and the default, which the description names.
+ */
+export function addSettingOptions(command: Command, name: SettingCommand): Command {
+  for (const setting of cliSettings(name)) {
+    const row: SettingRow<unknown> = SETTINGS[setting];
+    const fallback = row.default === '' ? '' : ` (default: ${row.default})`;
+    const option = new Option(flagOf(setting, name), `${row.description}${fallback}`);
+    if (row.cli?.repeatable === true) option.argParser((text: string, previous: string[] | undefined) => [...(previous ?? []), text]);
+    command.addOption(option);
+  }
+  return command.option('--print-config', 'print every setting with its value and where it came from, and exit');
+}
+
+/** The settings given on the command line, as text, each with the flag that gave it. */
+export function givenSettings(command: Command, name: SettingCommand): Map<SettingName, SettingText> {
+  const given = new Map<SettingName, SettingText>();
+  const values = command.opts<Record<string, string | string[] | undefined>>();
+  for (const setting of cliSettings(name)) {
+    const flag = flagOf(setting, name);
+    const option = command.options.find((o) => o.flags === flag)!;
+    const value = values[option.attributeName()];
+    if (value === undefined) continue;
+    given.set(setting, { text: Array.isArray(value) ? value.join('\n') : value, origin: { kind: 'flag', flag: option.long ?? flag } });
+  }
+  return given;
 }

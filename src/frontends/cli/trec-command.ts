@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { DEFAULT_CUTOFFS } from '../../core/compare/settings.js';
+import { SETTINGS } from '../../core/catalog/settings.js';
 import { readBoth } from '../../core/errors.js';
 import { ByteDictionary } from '../../core/scoring/byte-dictionary.js';
 import { readQrelsTable, readRunTable } from '../../sources/trec.js';
@@ -25,7 +25,7 @@ export function trecCommand(context: CommandContext): Command {
     .requiredOption('--qrels <file>', 'judgments: "qid iter docno rel" per line')
     .requiredOption('--run <file>', 'run: "qid Q0 docno rank score tag" per line; ranked by score, ties by docno descending')
     .addOption(new Option('--metrics <list>', 'metrics to compute, e.g. ndcg@10,map,mrr,recall@100 (default: all at --k)').argParser(metricsOption))
-    .addOption(new Option('--k <list>', 'cut-offs for the default metrics').argParser(cutoffsOption).default(DEFAULT_CUTOFFS, '1,3,5,10'))
+    .addOption(new Option('--k <list>', 'cut-offs for the default metrics').argParser(cutoffsOption).default(SETTINGS.k.parse(SETTINGS.k.default), SETTINGS.k.default))
     .option('--per-query', 'also print each query’s values')
     .option('--json', 'print one JSON object on stdout: {queries, aggregate, perQuery}')
     .action(async (options: TrecOptions) => {

@@ -4,7 +4,7 @@ import type { JudgeClient } from '../../judge/client.js';
 import { JUDGE_METRICS } from '../../judge/metrics.js';
 import { judgeFile } from '../../judge/run.js';
 import { clientWarnings, createJudgeClient } from '../../judge/setup.js';
-import type { ActionInputs } from './inputs.js';
+import type { Settings } from '../../core/catalog/settings.js';
 
 /** A share of records the judge may fail on before the run counts as broken (as `rag-gate judge`'s default). */
 const MAX_FAILURE_SHARE = 0.05;
@@ -21,9 +21,9 @@ class JudgeRunError extends Error {
 export class ActionJudge {
   private readonly client: JudgeClient;
 
-  constructor(inputs: ActionInputs, env: Readonly<Record<string, string | undefined>>) {
+  constructor(settings: Settings, env: Readonly<Record<string, string | undefined>>) {
     this.client = createJudgeClient(
-      { model: inputs.judgeModel, baseUrl: inputs.judgeBaseUrl, cache: inputs.judgeCache, timeoutMs: 60_000, maxAttempts: 4 },
+      { model: settings['judge-model'], baseUrl: settings['judge-base-url'], cache: settings['judge-cache'], timeoutMs: 60_000, maxAttempts: 4 },
       env as NodeJS.ProcessEnv,
     );
   }

@@ -195,7 +195,7 @@ describe('bad option values exit 2 with a helpful message', () => {
     [['eval', '--results', EXAMPLE, '--retrieval-ok', 'hits@5'], /unknown retrieval metric "hits@5"/],
     [['eval', '--results', EXAMPLE, '--correct', 'fuzzy'], /invalid correctness rule "fuzzy"; use "exact" or "f1:T" with 0 < T ≤ 1, e\.g\. "f1:0\.5"/],
     [['eval', '--results', EXAMPLE, '--correct', 'f1:1.5'], /invalid correctness rule "f1:1\.5"/],
-    [['eval'], /required option '--results <file>' not specified/],
+    [['eval'], /no results to score: give --results FILE/],
     [['trec', '--qrels', 'x'], /required option '--run <file>' not specified/],
     [['evaluate'], /unknown command 'evaluate'/],
     [['eval', '--results', EXAMPLE, '--bogus'], /unknown option '--bogus'/],

@@ -365,7 +365,7 @@ describe('eval: human output', () => {
     const run = await runMain(['eval', '--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Usage: rag-gate eval \[options\]/);
-    for (const option of ['--results <file>', '--k <list>', '--retrieval-ok <rule>', '--correct <rule>', '--json']) expect(run.stdout).toContain(option);
+    for (const option of ['--results <glob>', '--k <list>', '--retrieval-ok <rule>', '--correct <rule>', '--json']) expect(run.stdout).toContain(option);
     expect(run.stderr).toBe('');
   });
 

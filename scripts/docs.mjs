@@ -1,0 +1,30 @@
+// npm run docs: writes what derives from the catalogs (action.yml's inputs, the README's settings table) from
+// src/. `node scripts/docs.mjs --check` only reports drift; test/docs.test.ts checks the same.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+// Inside the repository, so that the bundle's bare imports resolve from node_modules.
+const bundle = join(ROOT, 'node_modules', '.cache', 'rag-gate-docs.mjs');
+await build({ entryPoints: [join(ROOT, 'src/render/settings-docs.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning' });
+const docs = await import(pathToFileURL(bundle).href);
+rmSync(bundle, { force: true });
+
+const files = {
+  'action.yml': (text) => docs.actionYmlWithInputs(text),
+  'README.md': (text) => docs.replaceBetweenMarkers(text, 'settings', docs.settingsTable()),
+};
+const check = process.argv.includes('--check');
+let drift = false;
+for (const [name, make] of Object.entries(files)) {
+  const path = join(ROOT, name);
+  const before = readFileSync(path, 'utf8');
+  const after = make(before);
+  if (before === after) continue;
+  drift = true;
+  if (check) process.stderr.write(`${name} is out of date with the catalogs: run npm run docs\n`);
+  else writeFileSync(path, after);
+}
+process.exit(check && drift ? 1 : 0);

@@ -1,0 +1,407 @@
+import { SettingError } from '../errors.js';
+import { parseFloor } from '../compare/gate.js';
+import type { Floor } from '../compare/types.js';
+import { parseCorrectnessRule } from '../scoring/generation/correctness.js';
+import { parseRetrievalOkRule } from '../scoring/retrieval-ok.js';
+import { KAPPA_FLOOR } from '../stats/kappa.js';
+import { DEFAULT_FAIL_ON, GATE_CATEGORIES, type GateCategory } from './gates.js';
+import { GRADED_ANSWER_METRICS } from './metrics.js';
+import { parseRetrievalMetric } from './retrieval-metrics.js';
+
+/**
+ * The catalog of settings: one row per setting, from which the CLI's options, the action's inputs (action.yml),
+ * the keys of `rag-gate.yml`, `--print-config` and the README's table derive. A value always arrives as text
+ * (a flag, an input, or a config value turned into text) and the row's parser makes it typed or throws
+ * SettingError, whose message the front end prefixes with where the text came from.
+ */
+
+/** The CLI commands that take settings. */
+export type SettingCommand = 'eval' | 'compare';
+
+export interface SettingRow<T> {
+  /** The input's name in action.yml and the key in rag-gate.yml. */
+  readonly name: string;
+  readonly description: string;
+  /** The default as text ('' for none), parsed like any other value. */
+  readonly default: string;
+  readonly parse: (text: string) => T;
+  /** The CLI's spelling per command that takes it, e.g. `--retrieval-ok <rule>`; absent: not a CLI option. */
+  readonly cli?: { readonly flags: { readonly [C in SettingCommand]?: string }; readonly repeatable?: boolean };
+  /** An action input (true), with the runner's own default expression where there is one. */
+  readonly action: boolean | { readonly runnerDefault: string };
+  /** May be set in rag-gate.yml (secrets and per-event values may not). */
+  readonly config: boolean;
+}
+
+export function splitList(text: string): string[] {
+  return text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+/** Items of a comma- or newline-separated list. */
+function splitLines(text: string): string[] {
+  return text
+    .split(/[\n,]/)
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+/** `1,3,5,10`: distinct positive integers, ascending. */
+export function parseCutoffs(text: string): number[] {
+  const items = splitList(text);
+  const cutoffs = items.map(Number);
+  if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
+    throw new SettingError(`"${text}" is not a comma list of positive whole numbers such as 1,3,5,10`);
+  }
+  return [...new Set(cutoffs)].sort((a, b) => a - b);
+}
+
+function parseAlpha(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value <= 0 || value >= 1) throw new SettingError(`alpha must be a number between 0 and 1, got "${text}"`);
+  return value;
+}
+
+export function parseKappaFloor(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text}"`);
+  return value;
+}
+
+function parseMinEffect(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw new SettingError(`the minimum effect must be a number ≥ 0, got "${text}"`);
+  return value;
+}
+
+function parsePermutations(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text}"`);
+  return value;
+}
+
+/** `retrieval,end-to-end`: gates that fail the check on a significant drop; empty means none. */
+function parseFailOn(text: string): ReadonlySet<GateCategory> {
+  const gates = splitList(text);
+  for (const gate of gates) {
+    if (!(GATE_CATEGORIES as readonly string[]).includes(gate)) throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(', ')}`);
+  }
+  return new Set(gates as GateCategory[]);
+}
+
+/** Graded metrics for randomization tests: retrieval metric names or graded answer metrics. */
+function parseGraded(text: string): string[] {
+  const graded: ReadonlySet<string> = new Set(GRADED_ANSWER_METRICS);
+  return [...new Set(splitList(text).map((name) => (graded.has(name) ? name : parseRetrievalMetric(name).name)))];
+}
+
+function parseFloors(text: string): Floor[] {
+  return splitLines(text).map(parseFloor);
+}
+
+function parsePositiveNumber(text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new SettingError(`must be a positive number, got "${text}"`);
+  return value;
+}
+
+function parseOptionalPrNumber(text: string): number | undefined {
+  if (text.trim() === '') return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new SettingError(`must be a pull request number, got "${text}"`);
+  return value;
+}
+
+function oneOf<const T extends string>(...values: T[]) {
+  return (text: string): T => {
+    const value = text.trim();
+    if (!(values as string[]).includes(value)) throw new SettingError(`must be ${values.slice(0, -1).join(', ')} or ${values.at(-1)}, got "${text}"`);
+    return value as T;
+  };
+}
+
+function nonEmpty(what: string) {
+  return (text: string): string => {
+    const value = text.trim();
+    if (value === '') throw new SettingError(`must name ${what}`);
+    return value;
+  };
+}
+
+/** An optional path or URL: empty means none. */
+const optionalText = (text: string): string | undefined => (text.trim() === '' ? undefined : text.trim());
+
+// No "--" and no dash at the end: the marker is an HTML comment, which cannot hold either, and would lose them.
+const COMMENT_TAG = /^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/;
+
+function parseCommentTag(text: string): string {
+  const tag = text.trim();
+  if (!COMMENT_TAG.test(tag)) throw new SettingError('must be 1–64 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end');
+  return tag;
+}
+
+const both = (flag: string) => ({ flags: { eval: flag, compare: flag } });
+const compareOnly = (flag: string) => ({ flags: { compare: flag } });
+
+export const SETTINGS = {
+  config: {
+    name: 'config',
+    description: 'the settings file (YAML), read when it exists; its keys are these settings\' names',
+    default: 'rag-gate.yml',
+    parse: nonEmpty('a file'),
+    cli: both('--config <file>'),
+    action: true,
+    config: false,
+  },
+  'comment-tag': {
+    name: 'comment-tag',
+    description: 'key of the sticky comment, so several gates in one repository each keep their own; also selects that gate\'s section of the config file',
+    default: 'default',
+    parse: parseCommentTag,
+    cli: both('--comment-tag <tag>'),
+    action: true,
+    config: false,
+  },
+  results: {
+    name: 'results',
+    description: 'path or glob of the head results (JSON Lines or a JSON array, one record per question); several files are shards of one run, merged, and an id in two shards is an error',
+    default: '',
+    parse: optionalText,
+    cli: { flags: { eval: '--results <glob>', compare: '--head <glob>' } },
+    action: true,
+    config: true,
+  },
+  baseline: {
+    name: 'baseline',
+    description: "path or glob of the base branch's results; in the action, empty means the baseline-artifact of the newest successful push run of this workflow on the pull request's base branch",
+    default: '',
+    parse: optionalText,
+    cli: compareOnly('--base <glob>'),
+    action: true,
+    config: true,
+  },
+  k: { name: 'k', description: 'cut-offs for the @k metrics', default: '1,3,5,10', parse: parseCutoffs, cli: both('--k <list>'), action: true, config: true },
+  'retrieval-ok': {
+    name: 'retrieval-ok',
+    description: 'when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8',
+    default: 'hit@5',
+    parse: parseRetrievalOkRule,
+    cli: both('--retrieval-ok <rule>'),
+    action: true,
+    config: true,
+  },
+  correct: {
+    name: 'correct',
+    description: 'how to judge answers without a correct field: exact (normalised exact match) or f1:T (token F1 at least T)',
+    default: 'exact',
+    parse: parseCorrectnessRule,
+    cli: both('--correct <rule>'),
+    action: true,
+    config: true,
+  },
+  alpha: {
+    name: 'alpha',
+    description: 'significance level of the paired tests, after Holm correction across the gated tests',
+    default: '0.05',
+    parse: parseAlpha,
+    cli: compareOnly('--alpha <p>'),
+    action: true,
+    config: true,
+  },
+  'fail-on': {
+    name: 'fail-on',
+    description: `gates that fail the check on a significant drop, comma-separated from ${GATE_CATEGORIES.join(', ')}`,
+    default: DEFAULT_FAIL_ON.join(','),
+    parse: parseFailOn,
+    cli: compareOnly('--fail-on <list>'),
+    action: true,
+    config: true,
+  },
+  'min-effect': {
+    name: 'min-effect',
+    description: 'a significant drop smaller than this (absolute, e.g. 0.02) only warns',
+    default: '0',
+    parse: parseMinEffect,
+    cli: compareOnly('--min-effect <drop>'),
+    action: true,
+    config: true,
+  },
+  floors: {
+    name: 'floors',
+    description: 'absolute bounds on head metrics, comma- or newline-separated: recall@5=0.8 (head at least 0.8) or false_refusal_rate<=0.1 (a ceiling)',
+    default: '',
+    parse: parseFloors,
+    cli: { ...compareOnly('--floor <metric=value>'), repeatable: true },
+    action: true,
+    config: true,
+  },
+  graded: {
+    name: 'graded',
+    description: 'graded metrics that get a paired randomization test, comma-separated',
+    default: ['ndcg@10', 'recall@5', 'mrr', 'map', 'faithfulness', 'answer_relevance'].join(','),
+    parse: parseGraded,
+    cli: compareOnly('--graded <list>'),
+    action: true,
+    config: true,
+  },
+  permutations: {
+    name: 'permutations',
+    description: 'permutations per randomization test',
+    default: '10000',
+    parse: parsePermutations,
+    cli: compareOnly('--permutations <n>'),
+    action: true,
+    config: true,
+  },
+  'judge-calibration': {
+    name: 'judge-calibration',
+    description: 'calibration records written by rag-gate calibrate, comma- or newline-separated; judged metrics gate only when their judge (model and prompt version) is calibrated',
+    default: '',
+    parse: splitLines,
+    cli: { ...compareOnly('--judge-calibration <file>'), repeatable: true },
+    action: true,
+    config: true,
+  },
+  'kappa-floor': {
+    name: 'kappa-floor',
+    description: "lowest judge–human Cohen's kappa at which judged metrics may gate",
+    default: String(KAPPA_FLOOR),
+    parse: parseKappaFloor,
+    cli: compareOnly('--kappa-floor <kappa>'),
+    action: true,
+    config: true,
+  },
+  'baseline-artifact': {
+    name: 'baseline-artifact',
+    description: "name of the artifact that holds the base branch's results",
+    default: 'rag-gate-results',
+    parse: nonEmpty('an artifact'),
+    action: true,
+    config: true,
+  },
+  'baseline-max-age-days': {
+    name: 'baseline-max-age-days',
+    description: 'ignore base-branch runs older than this many days',
+    default: '30',
+    parse: parsePositiveNumber,
+    action: true,
+    config: true,
+  },
+  'github-token': {
+    name: 'github-token',
+    description: 'token for reading workflow runs and artifacts and for writing the pull request comment',
+    default: '',
+    parse: (text: string) => text,
+    action: { runnerDefault: '${{ github.token }}' },
+    config: false,
+  },
+  comment: {
+    name: 'comment',
+    description: 'when to post the sticky pull request comment: always, on-change (a first comment only once something changed, or to say there is no baseline; an existing comment is kept current) or never',
+    default: 'always',
+    parse: oneOf('always', 'on-change', 'never'),
+    action: true,
+    config: true,
+  },
+  mode: { name: 'mode', description: 'gate fails the job when the gate fails; advisory only reports', default: 'gate', parse: oneOf('gate', 'advisory'), action: true, config: true },
+  'pr-number': {
+    name: 'pr-number',
+    description: 'the pull request to comment on, for workflow_run events where GitHub cannot tell',
+    default: '',
+    parse: parseOptionalPrNumber,
+    action: true,
+    config: false,
+  },
+  judge: {
+    name: 'judge',
+    description: 'none, or openai to judge faithfulness, answer relevance and correctness where the records lack them, with any OpenAI-compatible endpoint (key from the OPENAI_API_KEY environment variable)',
+    default: 'none',
+    parse: oneOf('none', 'openai'),
+    action: true,
+    config: true,
+  },
+  'judge-model': { name: 'judge-model', description: "the judge's chat model", default: 'gpt-4o-mini', parse: nonEmpty('a model'), action: true, config: true },
+  'judge-base-url': {
+    name: 'judge-base-url',
+    description: "the judge endpoint's base URL; empty means OPENAI_BASE_URL, else OpenAI's",
+    default: '',
+    parse: optionalText,
+    action: true,
+    config: true,
+  },
+  'judge-cache': {
+    name: 'judge-cache',
+    description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls",
+    default: '.rag-gate-cache',
+    parse: nonEmpty('a directory'),
+    action: true,
+    config: true,
+  },
+} as const satisfies Record<string, SettingRow<unknown>>;
+
+export type SettingName = keyof typeof SETTINGS;
+
+/** Every setting's parsed value. */
+export type Settings = { readonly [K in SettingName]: ReturnType<(typeof SETTINGS)[K]['parse']> };
+
+export const SETTING_ROWS: readonly SettingRow<unknown>[] = Object.values(SETTINGS);
+
+/** Where a setting's value came from, for `--print-config` and error messages. */
+export type SettingOrigin = { readonly kind: 'flag'; readonly flag: string } | { readonly kind: 'input' } | { readonly kind: 'file'; readonly file: string; readonly line: number; readonly section?: string } | { readonly kind: 'default' };
+
+/** A value as text with its origin, before parsing. */
+export interface SettingText {
+  readonly text: string;
+  readonly origin: SettingOrigin;
+}
+
+/** A problem with one setting's value, located by its origin. */
+export interface SettingProblem {
+  readonly setting: SettingName;
+  readonly origin: SettingOrigin;
+  readonly message: string;
+}
+
+export class SettingsError extends SettingError {
+  constructor(readonly problems: readonly SettingProblem[], describe: (problem: SettingProblem) => string) {
+    super(problems.map(describe).join('\n'));
+  }
+}
+
+/**
+ * Merges the layers (earlier wins: flags or inputs, then the config file's section, then its top level) over
+ * the defaults and parses every value. Returns each value with its origin; throws SettingsError listing every bad
+ * value, described by `describe`.
+ */
+export function resolveSettings(
+  layers: readonly ReadonlyMap<SettingName, SettingText>[],
+  describe: (problem: SettingProblem) => string,
+): { settings: Settings; origins: Readonly<Record<SettingName, SettingOrigin>> } {
+  const settings: Record<string, unknown> = {};
+  const origins: Record<string, SettingOrigin> = {};
+  const problems: SettingProblem[] = [];
+  for (const name of Object.keys(SETTINGS) as SettingName[]) {
+    const given = layers.map((layer) => layer.get(name)).find((value) => value !== undefined);
+    const { text, origin } = given ?? { text: SETTINGS[name].default, origin: { kind: 'default' } as const };
+    origins[name] = origin;
+    try {
+      settings[name] = SETTINGS[name].parse(text);
+    } catch (error) {
+      if (!(error instanceof SettingError)) throw error;
+      problems.push({ setting: name, origin, message: error.message });
+    }
+  }
+  if (problems.length > 0) throw new SettingsError(problems, describe);
+  return { settings: settings as Settings, origins: origins as Record<SettingName, SettingOrigin> };
+}
+
+/** The CLI settings of a command, in catalog order. */
+export function cliSettings(command: SettingCommand): SettingName[] {
+  return (Object.keys(SETTINGS) as SettingName[]).filter((name) => {
+    const row: SettingRow<unknown> = SETTINGS[name];
+    return row.cli?.flags[command] !== undefined;
+  });
+}
+

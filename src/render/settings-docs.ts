@@ -1,0 +1,58 @@
+import { stringify } from 'yaml';
+import { SETTINGS, type SettingName, type SettingRow } from '../core/catalog/settings.js';
+
+/**
+ * The documents derived from the settings catalog: action.yml's `inputs:` and the README's settings table.
+ * `npm run docs` writes them; a test fails when they drift from the catalog.
+ */
+
+const ROWS = Object.entries(SETTINGS) as [SettingName, SettingRow<unknown>][];
+
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+
+/** The `inputs:` block of action.yml. No input has a default but the token: an input left out lets the config file speak. */
+export function actionInputsYaml(): string {
+  const inputs: Record<string, object> = {};
+  for (const [name, row] of ROWS) {
+    if (row.action === false) continue;
+    const fallback = row.default === '' ? '' : ` Default: ${row.default}.`;
+    inputs[name] =
+      typeof row.action === 'object'
+        ? { description: sentence(row.description), required: false, default: row.action.runnerDefault }
+        : { description: `${sentence(row.description)}${fallback}`, required: false };
+  }
+  return stringify({ inputs }, { lineWidth: 0 });
+}
+
+const code = (text: string) => (text === '' ? '' : `\`${text.replaceAll('|', '\\|')}\``);
+
+/** The README's table: every setting with its action input, CLI option, config key and default. */
+export function settingsTable(): string {
+  const lines = ['| setting | action input | CLI option | in rag-gate.yml | default | meaning |', '|---|---|---|---|---|---|'];
+  for (const [name, row] of ROWS) {
+    const commandsOf = new Map<string, string[]>();
+    for (const [command, flag] of Object.entries(row.cli?.flags ?? {})) commandsOf.set(flag.split(' ')[0]!, [...(commandsOf.get(flag.split(' ')[0]!) ?? []), command]);
+    const flags = [...commandsOf].map(([flag, commands]) => `${code(flag)} (${commands.join(', ')})`);
+    const fallback = typeof row.action === 'object' ? code(row.action.runnerDefault) : code(row.default);
+    lines.push(`| \`${name}\` | ${row.action === false ? '' : 'yes'} | ${flags.join(', ')} | ${row.config ? 'yes' : ''} | ${fallback} | ${row.description.replaceAll('|', '\\|')} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Replaces the text between `<!-- NAME:start -->` and `<!-- NAME:end -->`. */
+export function replaceBetweenMarkers(document: string, name: string, body: string): string {
+  const start = `<!-- ${name}:start -->\n`;
+  const end = `<!-- ${name}:end -->`;
+  const from = document.indexOf(start);
+  const to = document.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`no ${start.trim()} … ${end} in the document`);
+  return `${document.slice(0, from + start.length)}${body}${document.slice(to)}`;
+}
+
+/** action.yml with its `inputs:` block made anew from the catalog. */
+export function actionYmlWithInputs(actionYml: string): string {
+  const from = actionYml.indexOf('\ninputs:\n');
+  const to = actionYml.indexOf('\noutputs:\n');
+  if (from < 0 || to < from) throw new Error('action.yml has no inputs: block before outputs:');
+  return `${actionYml.slice(0, from + 1)}${actionInputsYaml()}${actionYml.slice(to)}`;
+}
