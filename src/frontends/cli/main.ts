@@ -8,12 +8,15 @@ import { EXIT } from './exit.js';
 import { judgeCommand } from './judge-command.js';
 import { trecCommand } from './trec-command.js';
 
+/** package.json's version, put in by scripts/build.mjs (and vitest.config.ts), so nothing reads package.json at run time. */
+declare const RAG_GATE_VERSION: string;
 
 /** Runs the CLI on `argv` (without node and script) and returns the exit code; never calls process.exit. */
 export async function main(argv: readonly string[], context: CommandContext): Promise<number> {
   let exitCode: number = EXIT.ok;
   const program = new Command('rag-gate')
     .description('CI quality gate for retrieval-augmented generation: metrics, paired tests, PR comments')
+    .version(RAG_GATE_VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: context.stdout, writeErr: context.stderr })

