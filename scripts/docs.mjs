@@ -1,4 +1,4 @@
-// npm run docs: writes what derives from the catalogs (action.yml's inputs, the README's settings table) from
+// npm run docs: writes what derives from the catalogs (action.yml's inputs, the README's tables of settings, metrics and gates) from
 // src/. `node scripts/docs.mjs --check` only reports drift; test/docs.test.ts checks the same.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,13 +8,13 @@ import { build } from 'esbuild';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // Inside the repository, so that the bundle's bare imports resolve from node_modules.
 const bundle = join(ROOT, 'node_modules', '.cache', 'rag-gate-docs.mjs');
-await build({ entryPoints: [join(ROOT, 'src/render/settings-docs.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning' });
+await build({ entryPoints: [join(ROOT, 'src/render/catalog-docs.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning' });
 const docs = await import(pathToFileURL(bundle).href);
 rmSync(bundle, { force: true });
 
 const files = {
   'action.yml': (text) => docs.actionYmlWithInputs(text),
-  'README.md': (text) => docs.replaceBetweenMarkers(text, 'settings', docs.settingsTable()),
+  'README.md': (text) => Object.entries(docs.README_TABLES).reduce((out, [name, table]) => docs.replaceBetweenMarkers(out, name, table()), text),
 };
 const check = process.argv.includes('--check');
 let drift = false;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { INPUT_NAMES } from '../../../src/frontends/github/inputs.js';
-import { actionYmlWithInputs, replaceBetweenMarkers, settingsTable } from '../../../src/render/settings-docs.js';
+import { actionYmlWithInputs, README_TABLES, replaceBetweenMarkers } from '../../../src/render/catalog-docs.js';
 import { ROOT } from '../../helpers/cli.js';
 
 interface ActionYml {
@@ -28,11 +28,11 @@ describe('action.yml', () => {
     }
   });
 
-  it('is what npm run docs makes from the catalog: action.yml inputs and the README settings table', () => {
+  it('is what npm run docs makes from the catalogs: action.yml inputs and the README tables', () => {
     const text = readFileSync(join(ROOT, 'action.yml'), 'utf8');
     expect(text, 'action.yml is out of date: run npm run docs').toBe(actionYmlWithInputs(text));
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    expect(readme, 'README.md is out of date: run npm run docs').toBe(replaceBetweenMarkers(readme, 'settings', settingsTable()));
+    for (const [name, table] of Object.entries(README_TABLES)) expect(readme, `README.md's ${name} table is out of date: run npm run docs`).toBe(replaceBetweenMarkers(readme, name, table()));
   });
 
   it('declares every output that run.ts sets, and sets every output it declares', () => {

@@ -1,9 +1,11 @@
 import { stringify } from 'yaml';
+import { GATED_TESTS } from '../core/catalog/gates.js';
+import { ANSWER_METRICS } from '../core/catalog/metrics.js';
 import { SETTINGS, type SettingName, type SettingRow } from '../core/catalog/settings.js';
 
 /**
- * The documents derived from the settings catalog: action.yml's `inputs:` and the README's settings table.
- * `npm run docs` writes them; a test fails when they drift from the catalog.
+ * The documents derived from the catalogs: action.yml's `inputs:`, and the README's tables of settings, answer
+ * metrics and gates. `npm run docs` writes them; a test fails when they drift from the catalogs.
  */
 
 const ROWS = Object.entries(SETTINGS) as [SettingName, SettingRow<unknown>][];
@@ -38,6 +40,25 @@ export function settingsTable(): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/** The README's table of answer metrics. */
+export function answerMetricsTable(): string {
+  const lines = ['| metric | definition | better | graded test |', '|---|---|---|---|'];
+  for (const metric of ANSWER_METRICS) {
+    lines.push(`| \`${metric.name}\` | ${metric.definition.replaceAll('|', '\\|')} | ${metric.better === 'neither' ? '' : metric.better} | ${metric.graded ? 'yes' : ''} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The README's table of gates. */
+export function gatesTable(): string {
+  const lines = ['| gate | test | fails the check when | on by default |', '|---|---|---|---|'];
+  for (const test of GATED_TESTS) lines.push(`| \`${test.gate}\` | \`${test.metric}\` (McNemar) | ${test.definition} | ${test.onByDefault ? 'yes' : ''} |`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Every README section made from a catalog, by marker name. */
+export const README_TABLES: Readonly<Record<string, () => string>> = { settings: settingsTable, 'answer-metrics': answerMetricsTable, gates: gatesTable };
 
 /** Replaces the text between `<!-- NAME:start -->` and `<!-- NAME:end -->`. */
 export function replaceBetweenMarkers(document: string, name: string, body: string): string {
