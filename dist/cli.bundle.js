@@ -42033,6 +42033,10 @@ function answerTokens(text4) {
   const normalized = normalizeAnswer(text4);
   return normalized === "" ? [] : normalized.split(" ");
 }
+function answerWords(text4) {
+  const words = text4.trim();
+  return words === "" ? 0 : words.split(/\s+/u).length;
+}
 
 // src/core/scoring/generation/correctness.ts
 function exactMatch(answer, expected) {
@@ -42125,7 +42129,8 @@ var QUESTION_COLUMNS = [
     needs: ["cited_ids", "retrieved_ids"],
     binary: false,
     compute: (record2) => record2.cited_ids === void 0 || record2.retrieved_ids === void 0 ? void 0 : contextUtilisation(record2.retrieved_ids, record2.cited_ids)
-  }
+  },
+  { name: "answer_length", needs: ["answer"], binary: false, compute: (record2) => record2.answer === void 0 ? void 0 : answerWords(record2.answer) }
 ];
 var LONG_ANSWER_RATIO = 2.5;
 var LOW_UTILISATION = 0.4;
@@ -42169,6 +42174,15 @@ var ANSWER_METRICS = [
     graded: false,
     headline: false,
     better: "lower"
+  },
+  {
+    name: "answer_length",
+    definition: "words in the answer (whitespace-separated), averaged: a ceiling such as answer_length<=80 keeps answers short",
+    column: "answer_length",
+    aggregate: mean,
+    graded: true,
+    headline: false,
+    better: "neither"
   },
   {
     name: "context_utilisation",

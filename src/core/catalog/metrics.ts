@@ -3,6 +3,7 @@ import { contextUtilisation } from '../scoring/generation/context-utilisation.js
 import { type CorrectnessRule, judgeCorrect } from '../scoring/generation/correctness.js';
 import { faithfulness } from '../scoring/generation/faithfulness.js';
 import { lengthRatio } from '../scoring/generation/length-ratio.js';
+import { answerWords } from '../scoring/generation/text.js';
 import type { JudgedRanking } from '../scoring/ranking.js';
 import type { RetrievalOkRule } from '../scoring/retrieval-ok.js';
 
@@ -84,6 +85,7 @@ export const QUESTION_COLUMNS = [
     binary: false,
     compute: (record) => (record.cited_ids === undefined || record.retrieved_ids === undefined ? undefined : contextUtilisation(record.retrieved_ids, record.cited_ids)),
   },
+  { name: 'answer_length', needs: ['answer'], binary: false, compute: (record) => (record.answer === undefined ? undefined : answerWords(record.answer)) },
 ] as const satisfies readonly QuestionColumn[];
 
 export type ColumnName = (typeof QUESTION_COLUMNS)[number]['name'];
@@ -156,6 +158,15 @@ export const ANSWER_METRICS: readonly AnswerMetric[] = [
     graded: false,
     headline: false,
     better: 'lower',
+  },
+  {
+    name: 'answer_length',
+    definition: 'words in the answer (whitespace-separated), averaged: a ceiling such as answer_length<=80 keeps answers short',
+    column: 'answer_length',
+    aggregate: mean,
+    graded: true,
+    headline: false,
+    better: 'neither',
   },
   {
     name: 'context_utilisation',

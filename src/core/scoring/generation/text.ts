@@ -21,3 +21,9 @@ export function answerTokens(text: string): string[] {
   const normalized = normalizeAnswer(text);
   return normalized === '' ? [] : normalized.split(' ');
 }
+
+/** answer_length: words as a reader counts them, whitespace-separated, punctuation and articles included. */
+export function answerWords(text: string): number {
+  const words = text.trim();
+  return words === '' ? 0 : words.split(/\s+/u).length;
+}
