@@ -1169,14 +1169,14 @@ var require_suggestSimilar = __commonJS({
       const minSimilarity = 0.4;
       candidates2.forEach((candidate) => {
         if (candidate.length <= 1) return;
-        const distance = editDistance(word, candidate);
+        const distance2 = editDistance(word, candidate);
         const length = Math.max(word.length, candidate.length);
-        const similarity = (length - distance) / length;
+        const similarity = (length - distance2) / length;
         if (similarity > minSimilarity) {
-          if (distance < bestDistance) {
-            bestDistance = distance;
+          if (distance2 < bestDistance) {
+            bestDistance = distance2;
             similar = [candidate];
-          } else if (distance === bestDistance) {
+          } else if (distance2 === bestDistance) {
             similar.push(candidate);
           }
         }
@@ -41499,6 +41499,30 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/core/closest.ts
+function distance(a, b) {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length];
+}
+function closestName(word, candidates2) {
+  let best;
+  let bestDistance = 3;
+  for (const candidate of candidates2) {
+    const d = distance(word.toLowerCase(), candidate);
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best;
+}
+
 // src/core/record.ts
 var VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
 var FIELD_ALIASES = {
@@ -41605,6 +41629,22 @@ var KNOWN_FIELDS = /* @__PURE__ */ new Set([
   ...Object.keys(resultRecordSchema.shape),
   ...Object.keys(FIELD_ALIASES)
 ]);
+var FIELD_SYNONYMS = {
+  ground_truth: "expected_answer",
+  ground_truths: "expected_answer",
+  expected_output: "expected_answer",
+  reference_answer: "expected_answer",
+  contexts: "retrieved_contexts",
+  context: "retrieved_contexts",
+  retrieval_context: "retrieved_contexts",
+  actual_output: "answer",
+  input: "question",
+  query: "question",
+  is_correct: "correct"
+};
+function suggestField(unknown3) {
+  return FIELD_SYNONYMS[unknown3.toLowerCase()] ?? closestName(unknown3, KNOWN_FIELDS);
+}
 
 // src/sources/results.ts
 function formatFieldPath(path) {
@@ -41658,7 +41698,7 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(),
       return;
     }
     const { record: record2, spelling } = canonicalize(raw, file2, line, problems);
-    for (const key of Object.keys(raw)) if (!KNOWN_FIELDS.has(key) && !unknownFields.has(key)) unknownFields.set(key, line);
+    for (const key of Object.keys(raw)) if (!KNOWN_FIELDS.has(key)) unknownFields.set(key, (unknownFields.get(key) ?? 0) + 1);
     const parsed = resultRecordSchema.safeParse(record2);
     if (!parsed.success) {
       for (const issue2 of parsed.error.issues) {
@@ -41689,10 +41729,11 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(),
     problems.add({ file: file2, message: "the file holds no records; expected JSON Lines or a JSON array of result objects" });
   }
   problems.throwIfAny();
-  const warnings = [...unknownFields].map(
-    ([key, line]) => `${file2}:${line}: unknown field "${key}" is ignored (check its spelling against the results format)`
-  );
-  return { records, format: shape.format, warnings };
+  const warnings = [...unknownFields].map(([key, count2]) => {
+    const hint = suggestField(key);
+    return `${file2}: unknown field "${key}" in ${count2} record${count2 === 1 ? "" : "s"} is ignored (${hint === void 0 ? "check its spelling against the results format" : `did you mean "${hint}"?`})`;
+  });
+  return { records, format: shape.format, warnings, unknownFields };
 }
 async function* recordTexts(file2, onProgress, shape) {
   const lines = readLines(file2, onProgress);
@@ -42409,8 +42450,12 @@ function drop(test, gate, alpha) {
   const counts = test.kind === "mcnemar" ? { broken: test.broken, fixed: test.fixed } : {};
   return { gate, metric: test.metric, base: test.base, head: test.head, delta: test.delta, pValue: test.pValue, adjustedPValue: test.adjustedPValue ?? test.pValue, alpha, ...counts };
 }
-function decideGate(tests, head, config2, blocked = /* @__PURE__ */ new Map()) {
+function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ new Map()) {
   const reasons = [];
+  if (coverage.paired < config2.minPaired) reasons.push({ kind: "too-few-paired", paired: coverage.paired, minPaired: config2.minPaired });
+  if (coverage.share < config2.minCoverage) {
+    reasons.push({ kind: "low-coverage", compared: coverage.compared, baseQuestions: coverage.baseQuestions, share: coverage.share, minCoverage: config2.minCoverage });
+  }
   const warnings = [];
   const outcomes = /* @__PURE__ */ new Map();
   for (const gate of config2.failOn) {
@@ -42447,7 +42492,8 @@ function decideGate(tests, head, config2, blocked = /* @__PURE__ */ new Map()) {
     reasons.push({ kind: "floor-broken", floor, value: value2 });
     return { floor, value: value2, outcome: "broken" };
   });
-  return { verdict: reasons.length > 0 ? "fail" : "pass", reasons, warnings, outcomes, floors };
+  const ungated = config2.floors.length === 0 && ![...config2.failOn].some((gate) => tests.some((t) => t.gate === gate));
+  return { verdict: reasons.length > 0 ? "fail" : "pass", ungated, reasons, warnings, outcomes, floors };
 }
 
 // src/core/scoring/retrieval-ok.ts
@@ -42616,6 +42662,22 @@ function nonEmpty(what) {
     return value2;
   };
 }
+function parseShare(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`must be a share between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseCount(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 0) throw new SettingError(`must be a whole number \u2265 0, got "${text4}"`);
+  return value2;
+}
+function parseBoolean(text4) {
+  const value2 = text4.trim().toLowerCase();
+  if (value2 === "true") return true;
+  if (value2 === "false") return false;
+  throw new SettingError(`must be true or false, got "${text4}"`);
+}
 var optionalText = (text4) => text4.trim() === "" ? void 0 : text4.trim();
 var COMMENT_TAG = /^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/;
 function parseCommentTag(text4) {
@@ -42659,6 +42721,51 @@ var SETTINGS = {
     default: "",
     parse: optionalText,
     cli: compareOnly("--base <glob>"),
+    action: true,
+    config: true
+  },
+  golden: {
+    name: "golden",
+    description: "the head's golden set (a JSON Lines or JSON file of records with an id, or a text file of ids, one per line): a base question no longer in it was removed on purpose and is left out; one still in it but missing from the head results counts as failed",
+    default: "",
+    parse: optionalText,
+    cli: compareOnly("--golden <file>"),
+    action: true,
+    config: true
+  },
+  missing: {
+    name: "missing",
+    description: "what a base question missing from the head results counts as: fail (failed in head for every gated test) or exclude (left out of the tests, listed)",
+    default: "fail",
+    parse: oneOf("fail", "exclude"),
+    cli: compareOnly("--missing <how>"),
+    action: true,
+    config: true
+  },
+  "min-paired": {
+    name: "min-paired",
+    description: "the gate fails when fewer questions than this are paired (in both runs, with the same gold labels)",
+    default: "30",
+    parse: parseCount,
+    cli: compareOnly("--min-paired <n>"),
+    action: true,
+    config: true
+  },
+  "min-coverage": {
+    name: "min-coverage",
+    description: "the gate fails when less than this share of the base's questions is compared (paired, or counted as failed when missing)",
+    default: "0.95",
+    parse: parseShare,
+    cli: compareOnly("--min-coverage <share>"),
+    action: true,
+    config: true
+  },
+  "allow-ungated": {
+    name: "allow-ungated",
+    description: "pass when no gated test has data and no floor is set (a report only); otherwise that is an error naming the fields that are missing",
+    default: "false",
+    parse: parseBoolean,
+    cli: compareOnly("--allow-ungated"),
     action: true,
     config: true
   },
@@ -48048,7 +48155,7 @@ function givenSettings(command, name) {
     const option = command.options.find((o) => o.flags === flag2);
     const value2 = values[option.attributeName()];
     if (value2 === void 0) continue;
-    given.set(setting, { text: Array.isArray(value2) ? value2.join("\n") : value2, origin: { kind: "flag", flag: option.long ?? flag2 } });
+    given.set(setting, { text: Array.isArray(value2) ? value2.join("\n") : String(value2), origin: { kind: "flag", flag: option.long ?? flag2 } });
   }
   return given;
 }
@@ -48960,11 +49067,21 @@ function scoreQuestion(record2, config2, ranking = judgedRanking(record2)) {
 }
 
 // src/core/scoring/outcomes.ts
-function goldKey(record2) {
+function normalizeLabel(text4) {
+  return text4.normalize("NFC").replace(/\s+/gu, " ").trim();
+}
+function goldKeyOf(record2) {
   const relevant = record2.relevant_ids;
   const graded = relevant === void 0 ? [] : Array.isArray(relevant) ? relevant.map((id2) => [id2, 1]) : Object.entries(relevant);
   const grades = [...new Map(graded.filter(([, grade2]) => isRelevant(grade2)))].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-  return JSON.stringify([grades, record2.expected_answer ?? null, record2.answerable ?? true]);
+  const expected = record2.expected_answer === void 0 ? null : normalizeLabel(record2.expected_answer);
+  return JSON.stringify([grades, expected, record2.answerable ?? true]);
+}
+function goldLabelsOf(key) {
+  const [grades, expected, answerable] = JSON.parse(key);
+  const relevant = /* @__PURE__ */ Object.create(null);
+  for (const [id2, grade2] of grades) relevant[id2] = grade2;
+  return { relevant_ids: relevant, answerable, ...expected === null ? {} : { expected_answer: expected } };
 }
 function relevantWithin(retrieved, ranking, k) {
   const found = [];
@@ -48994,7 +49111,7 @@ var OutcomeBuilder = class {
     this.ids.push(record2.id);
     this.questions.push(record2.question);
     this.tags.push(record2.tags ?? []);
-    this.goldKeys.push(goldKey(record2));
+    this.goldKeys.push(goldKeyOf(record2));
     if (record2.claims?.length === 0) this.noClaims++;
     if (record2.judge_errors !== void 0 && record2.judge_errors.length > 0) this.judgeErrors++;
     for (const [field, judge] of Object.entries(record2.judged_by ?? {})) {
@@ -49049,6 +49166,23 @@ var OutcomeBuilder = class {
 };
 function column(outcomes, name) {
   return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
+}
+function withRowsOf(run, replacement) {
+  if (replacement.size === 0) return run;
+  const rowOf = new Map(run.ids.map((id2, row) => [id2, row]));
+  const goldKeys = [...run.goldKeys];
+  const goldFound = [...run.goldFound];
+  const names = [.../* @__PURE__ */ new Set([...run.columns.keys(), ...replacement.columns.keys()])];
+  const columns = new Map(names.map((name) => [name, Float64Array.from(column(run, name))]));
+  const replacing = names.map((name) => [columns.get(name), column(replacement, name)]);
+  replacement.ids.forEach((id2, from) => {
+    const row = rowOf.get(id2);
+    if (row === void 0) return;
+    goldKeys[row] = replacement.goldKeys[from];
+    goldFound[row] = replacement.goldFound[from];
+    for (const [to, values] of replacing) to[row] = values[from];
+  });
+  return { ...run, goldKeys, goldFound, columns };
 }
 
 // src/core/stats/random.ts
@@ -49475,7 +49609,7 @@ function blockedMetrics(statuses) {
 }
 
 // src/core/compare/pairing.ts
-function pairQuestions(base, head, files) {
+function pairQuestions(base, head, files, rules) {
   const baseRowOf = /* @__PURE__ */ new Map();
   base.ids.forEach((id2, row) => baseRowOf.set(id2, row));
   const baseRows = [];
@@ -49493,12 +49627,20 @@ function pairQuestions(base, head, files) {
       headRows.push(headRow);
     }
   });
-  const removed = base.ids.filter((id2) => !inHead.has(id2));
+  const removed = [];
+  const excluded = [];
+  const missingRows = [];
+  base.ids.forEach((id2, row) => {
+    if (inHead.has(id2)) return;
+    if (rules.golden !== void 0 && !rules.golden.has(id2)) removed.push(id2);
+    else if (rules.missing === "fail") missingRows.push(row);
+    else excluded.push(id2);
+  });
   if (baseRows.length === 0) {
     const why = labelsChanged.length > 0 ? `the ${labelsChanged.length} shared question ids all have different gold labels` : "no question id appears in both files";
     throw InputError.single({ file: files.head, message: `nothing to compare with ${files.base}: ${why}` });
   }
-  return { baseRows: Int32Array.from(baseRows), headRows: Int32Array.from(headRows), added, removed, labelsChanged };
+  return { baseRows: Int32Array.from(baseRows), headRows: Int32Array.from(headRows), missingRows: Int32Array.from(missingRows), added, removed, excluded, labelsChanged };
 }
 function gather(column2, rows) {
   const out = new Float64Array(rows.length);
@@ -49510,8 +49652,21 @@ function gather(column2, rows) {
 function neededBeyond(needed, paired2) {
   return Number.isFinite(needed) && needed > paired2 ? needed : null;
 }
+var FAILED_WHEN_MISSING = new Set(GATED_TESTS.map((test) => test.column));
 function paired(baseRun, headRun, pairing, name) {
-  return { base: gather(column(baseRun, name), pairing.baseRows), head: gather(column(headRun, name), pairing.headRows) };
+  const base = gather(column(baseRun, name), concat(pairing.baseRows, pairing.missingRows));
+  const head = new Float64Array(base.length).fill(NaN);
+  head.set(gather(column(headRun, name), pairing.headRows));
+  if (FAILED_WHEN_MISSING.has(name)) {
+    for (let i = pairing.headRows.length; i < base.length; i++) if (!Number.isNaN(base[i])) head[i] = 0;
+  }
+  return { base, head };
+}
+function concat(a, b) {
+  const out = new Int32Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }
 function binaryTest(metric, values, config2, keep = () => true) {
   let bothRight = 0;
@@ -49608,11 +49763,13 @@ function causeOf(retrievalBase, retrievalHead, improving) {
   const retrievalChanged = improving ? retrievalBase === 0 && retrievalHead === 1 : retrievalBase === 1 && retrievalHead === 0;
   return retrievalChanged ? "retrieval" : "generation";
 }
-function compareRuns(baseRun, headRun, headSummary, config2, files) {
-  const pairing = pairQuestions(baseRun, headRun, files);
+function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}) {
+  const golden = options.golden;
+  const pairing = pairQuestions(baseRun, headRun, files, { missing: config2.missing, golden });
+  const pairedCount = pairing.headRows.length;
   const retrieval = paired(baseRun, headRun, pairing, "retrieval_ok");
   const correct = paired(baseRun, headRun, pairing, "correct");
-  const answerable = gather(column(headRun, "answerable"), pairing.headRows);
+  const answerable = concatValues(gather(column(headRun, "answerable"), pairing.headRows), gather(column(baseRun, "answerable"), pairing.missingRows));
   const pairFilters = {
     all: void 0,
     "retrieval-ok-on-both-sides": (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1,
@@ -49638,7 +49795,7 @@ function compareRuns(baseRun, headRun, headSummary, config2, files) {
       lostDocuments: lostDocuments(baseRun, headRun, pairing, i)
     };
   };
-  for (let i = 0; i < pairing.headRows.length; i++) {
+  for (let i = 0; i < pairedCount; i++) {
     if (correct.base[i] === 1 && correct.head[i] === 0) regressions.push(describe3(i, false));
     if (correct.base[i] === 0 && correct.head[i] === 1) fixed.push(describe3(i, true));
     if (retrieval.base[i] === 1 && retrieval.head[i] === 0) {
@@ -49646,19 +49803,31 @@ function compareRuns(baseRun, headRun, headSummary, config2, files) {
       retrievalRegressions.push({ id: change.id, question: change.question, tags: change.tags, lostDocuments: change.lostDocuments, rescued: correct.head[i] === 1 });
     }
   }
+  const missing = [...pairing.missingRows].map((row, j) => {
+    const i = pairedCount + j;
+    const outcome = (value2) => Number.isNaN(value2) ? null : value2 === 1;
+    return { id: baseRun.ids[row], question: baseRun.questions[row], tags: baseRun.tags[row], wasCorrect: outcome(correct.base[i]), retrievalWasOk: outcome(retrieval.base[i]) };
+  });
+  const onPaired = (values) => values.subarray(0, pairedCount);
   const decomposition = {
-    base: decompose(retrieval.base, correct.base, answerable, gather(column(baseRun, "closed_book_correct"), pairing.baseRows)),
-    head: decompose(retrieval.head, correct.head, answerable, gather(column(headRun, "closed_book_correct"), pairing.headRows))
+    base: decompose(onPaired(retrieval.base), onPaired(correct.base), onPaired(answerable), gather(column(baseRun, "closed_book_correct"), pairing.baseRows)),
+    head: decompose(onPaired(retrieval.head), onPaired(correct.head), onPaired(answerable), gather(column(headRun, "closed_book_correct"), pairing.headRows))
   };
+  const baseQuestions = baseRun.size - pairing.removed.length;
+  const coverage = { paired: pairedCount, missing: missing.length, compared: pairedCount + missing.length, baseQuestions, share: baseQuestions === 0 ? 1 : (pairedCount + missing.length) / baseQuestions };
   const retrievalTest = testsBeforeGate.find((test) => test.metric === "retrieval_ok");
   const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config2.calibrations, config2.kappaFloor);
-  const { verdict, reasons, warnings, outcomes, floors } = decideGate(testsBeforeGate, headSummary, config2, blockedMetrics(judges));
+  const { verdict, reasons, warnings, outcomes, floors, ungated } = decideGate(testsBeforeGate, headSummary, config2, coverage, blockedMetrics(judges));
   const tests = testsBeforeGate.map((test) => test.gate === null ? test : { ...test, gateOutcome: outcomes.get(test.gate) ?? null });
   return {
-    paired: pairing.headRows.length,
+    paired: pairedCount,
     added: pairing.added,
     removed: pairing.removed,
-    labelsChanged: pairing.labelsChanged,
+    excluded: pairing.excluded,
+    missing,
+    rescored: options.rescored ?? [],
+    labelsChanged: pairing.labelsChanged.map((id2) => ({ id: id2, reason: options.notRescorable?.get(id2) ?? "not-rescored" })),
+    coverage,
     alpha: config2.alpha,
     tests,
     regressions,
@@ -49671,9 +49840,16 @@ function compareRuns(baseRun, headRun, headSummary, config2, files) {
     floors,
     judges,
     verdict,
+    ungated,
     reasons,
     warnings
   };
+}
+function concatValues(a, b) {
+  const out = new Float64Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }
 function lostDocuments(baseRun, headRun, pairing, i) {
   const before = baseRun.goldFound[pairing.baseRows[i]] ?? [];
@@ -49701,17 +49877,21 @@ function evalConfig(cutoffs, retrievalOk, correctness, extraMetrics = []) {
   for (const name of extraMetrics) if (answerMetric(name) === void 0) add(parseRetrievalMetric(name));
   return { retrievalMetrics: metrics, retrievalOk, correctness };
 }
-function compareConfig(settings) {
+function compareConfig(settings, calibrations) {
+  const floors = settings.floors;
   return {
-    eval: evalConfig(settings.k, settings.retrievalOk, settings.correct, [...settings.graded, ...settings.floors.map((floor) => floor.metric)]),
+    eval: evalConfig(settings.k, settings["retrieval-ok"], settings.correct, [...settings.graded, ...floors.map((floor) => floor.metric)]),
+    missing: settings.missing,
+    minPaired: settings["min-paired"],
+    minCoverage: settings["min-coverage"],
     alpha: settings.alpha,
-    failOn: settings.failOn,
-    minEffect: settings.minEffect,
-    floors: settings.floors,
+    failOn: settings["fail-on"],
+    minEffect: settings["min-effect"],
+    floors,
     permutations: settings.permutations,
     gradedMetrics: settings.graded,
-    calibrations: settings.calibrations,
-    kappaFloor: settings.kappaFloor
+    calibrations,
+    kappaFloor: settings["kappa-floor"]
   };
 }
 
@@ -49808,16 +49988,161 @@ function summarizeRun(outcomes, config2) {
   };
 }
 
+// src/sources/golden.ts
+import { readFile as readFile3 } from "node:fs/promises";
+async function readGoldenIds(file2) {
+  let text4;
+  try {
+    text4 = await readFile3(file2, "utf8");
+  } catch (error62) {
+    throw readFailure(file2, error62);
+  }
+  const problems = new ProblemCollector();
+  const ids = /* @__PURE__ */ new Set();
+  const idOf = (value2, line) => {
+    const id2 = typeof value2 === "object" && value2 !== null && !Array.isArray(value2) ? value2.id : void 0;
+    if (typeof id2 === "string" && id2 !== "" || typeof id2 === "number" && Number.isSafeInteger(id2)) ids.add(String(id2));
+    else problems.add({ file: file2, line, field: "id", message: "a golden record needs an id (a string or a whole number)" });
+  };
+  const trimmed = text4.trimStart();
+  if (trimmed.startsWith("[")) {
+    let records;
+    try {
+      records = JSON.parse(text4);
+    } catch (error62) {
+      throw InputError.single({ file: file2, message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)})` });
+    }
+    records.forEach((record2) => idOf(record2, 1));
+  } else {
+    const lines = text4.split(/\r?\n/);
+    const json2 = trimmed.startsWith("{");
+    lines.forEach((raw, index) => {
+      const line = raw.trim();
+      if (line === "") return;
+      if (!json2) {
+        ids.add(line);
+        return;
+      }
+      try {
+        idOf(JSON.parse(line), index + 1);
+      } catch (error62) {
+        problems.add({ file: file2, line: index + 1, message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)})` });
+      }
+    });
+  }
+  problems.throwIfAny();
+  if (ids.size === 0) throw InputError.single({ file: file2, message: "the golden set holds no question id" });
+  return ids;
+}
+
 // src/sources/outcomes.ts
 async function readOutcomes(files, config2, onProgress) {
   const builder = new OutcomeBuilder(config2);
   const seenIds = /* @__PURE__ */ new Map();
   const warnings = [];
+  const unknownFields = /* @__PURE__ */ new Map();
   for (const file2 of typeof files === "string" ? [files] : files) {
     const read = await readResults(file2, (record2) => builder.add(record2), seenIds, onProgress);
     warnings.push(...read.warnings);
+    for (const [field, count2] of read.unknownFields) unknownFields.set(field, (unknownFields.get(field) ?? 0) + count2);
   }
-  return { outcomes: builder.build(), warnings };
+  return { outcomes: builder.build(), warnings, unknownFields };
+}
+async function rescoreUnderHeadLabels(files, headLabels, config2) {
+  const builder = new OutcomeBuilder(config2);
+  const notRescorable = /* @__PURE__ */ new Map();
+  const seenIds = /* @__PURE__ */ new Map();
+  for (const file2 of files) {
+    await readResults(
+      file2,
+      (record2) => {
+        const head = headLabels.get(record2.id);
+        if (head === void 0) return;
+        const relabelled = { ...record2, relevant_ids: head.labels.relevant_ids, answerable: head.labels.answerable, expected_answer: head.labels.expected_answer };
+        const own6 = goldLabelsOf(goldKeyOf(record2));
+        const relevantChanged = JSON.stringify(Object.entries(own6.relevant_ids)) !== JSON.stringify(Object.entries(head.labels.relevant_ids));
+        const answerChanged = own6.expected_answer !== head.labels.expected_answer || own6.answerable !== head.labels.answerable;
+        if (record2.correct !== void 0 && answerChanged) notRescorable.set(record2.id, "correct-given");
+        else if (record2.retrieval_ok !== void 0 && relevantChanged) notRescorable.set(record2.id, "retrieval-ok-given");
+        else builder.add(relabelled);
+      },
+      seenIds
+    );
+  }
+  return { outcomes: builder.build(), notRescorable };
+}
+
+// src/render/gate-words.ts
+var withRule = (template, rule) => template.replaceAll("{rule}", rule);
+function testSubject(metric, rule) {
+  const test = gatedTestOf(metric);
+  return test === void 0 ? metric : withRule(test.words.subject, rule);
+}
+function testTableLabel(metric, rule) {
+  const test = gatedTestOf(metric);
+  return test === void 0 ? metric : withRule(test.words.label, rule);
+}
+function testLabel(metric, rule) {
+  return metric === "retrieval_ok" ? `retrieval_ok (${rule})` : metric;
+}
+function gateWords(gate) {
+  return gatedTest(gate).words.gate;
+}
+function formatFloor(floor) {
+  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
+}
+var formatShare = (share2) => `${+(share2 * 100).toFixed(2)}%`;
+var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+function dropWords(drop2, rule) {
+  const metric = drop2.metric === "retrieval_ok" ? `retrieval ok (${rule})` : drop2.metric;
+  const counts = drop2.broken === void 0 ? "" : `, ${drop2.broken} broken vs ${drop2.fixed} fixed`;
+  return `${metric} ${drop2.base.toFixed(3)} \u2192 ${drop2.head.toFixed(3)}${counts}, p = ${p4(drop2.pValue)}, Holm-adjusted ${p4(drop2.adjustedPValue)} < \u03B1 ${drop2.alpha}`;
+}
+function brokenFloor(floor, value2) {
+  return `floor broken: ${floor.metric} is ${value2.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
+}
+function judgeNotes(field, judges) {
+  return judges.filter((judge) => judge.field === field).flatMap((judge) => judge.notes).join("; ");
+}
+function reasonText(reason, context) {
+  switch (reason.kind) {
+    case "regressed":
+      return `${reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
+    case "floor-broken":
+      return brokenFloor(reason.floor, reason.value);
+    case "floor-unchecked":
+      return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${reason.floor.metric}`;
+    case "too-few-paired":
+      return `only ${reason.paired} question${reason.paired === 1 ? " is" : "s are"} paired, fewer than min-paired ${reason.minPaired}: too few to tell a regression from noise`;
+    case "low-coverage":
+      return `only ${reason.compared} of the base's ${reason.baseQuestions} questions are compared (${(reason.share * 100).toFixed(1)}%, below min-coverage ${formatShare(reason.minCoverage)}): the rest were relabelled and could not be re-scored, or are missing from head and excluded`;
+  }
+}
+function warningText(warning, context) {
+  switch (warning.kind) {
+    case "gate-untestable":
+      return `cannot gate ${warning.gate}: no paired question carries its outcome in both runs`;
+    case "drop-below-minimum-effect":
+      return `${warning.gate} dropped significantly but by less than the minimum effect ${warning.minEffect}: ${dropWords(warning, context.retrievalOk)}`;
+    case "drop-from-uncalibrated-judge":
+      return `${warning.gate} dropped significantly (${dropWords(warning, context.retrievalOk)}), but it does not gate: ${judgeNotes(warning.field, context.judges)}`;
+    case "floor-from-uncalibrated-judge":
+      return `${brokenFloor(warning.floor, warning.value)}, but it does not gate: ${judgeNotes(warning.field, context.judges)}`;
+  }
+}
+function ungatedText(config2, unknownFields) {
+  const needs = [...config2.failOn].map((gate) => {
+    const test = gatedTest(gate);
+    const column2 = QUESTION_COLUMNS.find((c) => c.name === test.column);
+    return `${gate} (${test.metric}, from ${column2.needs.join(" or ")})`;
+  });
+  const asked = needs.length === 0 ? "no gate is switched on (fail-on is empty) and no floor is set" : `no paired question carries what the gates need: ${needs.join("; ")}`;
+  const unknown3 = [...unknownFields].map(([field, count2]) => {
+    const hint = suggestField(field);
+    return `"${field}" (${count2} record${count2 === 1 ? "" : "s"}${hint === void 0 ? "" : `; did you mean "${hint}"?`})`;
+  });
+  const fields = unknown3.length === 0 ? "" : ` The results carry fields rag-gate does not read: ${unknown3.join(", ")}.`;
+  return `nothing to gate: ${asked}.${fields} Rename the fields to the results format (README: "The results file"), or set allow-ungated (--allow-ungated) for a report without a gate`;
 }
 
 // src/sources/parallel.ts
@@ -49870,29 +50195,41 @@ function evaluationConfig(settings) {
 }
 async function comparisonConfig(settings) {
   const calibrations = await Promise.all(settings["judge-calibration"].map(readCalibrationRecord));
-  return compareConfig({
-    k: settings.k,
-    retrievalOk: settings["retrieval-ok"],
-    correct: settings.correct,
-    alpha: settings.alpha,
-    failOn: settings["fail-on"],
-    minEffect: settings["min-effect"],
-    floors: settings.floors,
-    graded: settings.graded,
-    permutations: settings.permutations,
-    calibrations,
-    kappaFloor: settings["kappa-floor"]
-  });
+  return compareConfig(settings, calibrations);
 }
 async function evaluateFiles(files, config2, onProgress) {
   const { outcomes, warnings } = await readOutcomes(files, config2, onProgress);
   return { summary: summarizeRun(outcomes, config2), warnings };
 }
 async function compareFiles(files, config2, options = {}) {
-  const [base, head] = await readBothRuns(files.base, files.head, config2.eval, options.readerEntry, options.onProgress);
+  const [[base, head], golden] = await Promise.all([
+    readBothRuns(files.base, files.head, config2.eval, options.readerEntry, options.onProgress),
+    files.golden === void 0 ? void 0 : readGoldenIds(files.golden)
+  ]);
   const headSummary = summarizeRun(head.outcomes, config2.eval);
-  const comparison = compareRuns(base.outcomes, head.outcomes, headSummary, config2, { base: files.base.join(", "), head: files.head.join(", ") });
+  const relabelled = relabelledQuestions(base.outcomes, head.outcomes);
+  let baseOutcomes = base.outcomes;
+  let rescoring = { rescored: [], notRescorable: /* @__PURE__ */ new Map() };
+  if (relabelled.size > 0) {
+    const rescored = await rescoreUnderHeadLabels(files.base, relabelled, config2.eval);
+    baseOutcomes = withRowsOf(base.outcomes, rescored.outcomes);
+    rescoring = { rescored: [...rescored.outcomes.ids], notRescorable: rescored.notRescorable };
+  }
+  const names = { base: files.base.join(", "), head: files.head.join(", ") };
+  const comparison = compareRuns(baseOutcomes, head.outcomes, headSummary, config2, names, { golden, ...rescoring });
+  if (comparison.ungated && options.allowUngated !== true) {
+    throw InputError.single({ file: names.head, message: ungatedText(config2, head.unknownFields) });
+  }
   return { comparison, head: headSummary, warnings: [...base.warnings, ...head.warnings] };
+}
+function relabelledQuestions(base, head) {
+  const headKeyOf = new Map(head.ids.map((id2, row) => [id2, head.goldKeys[row]]));
+  const relabelled = /* @__PURE__ */ new Map();
+  base.ids.forEach((id2, row) => {
+    const key = headKeyOf.get(id2);
+    if (key !== void 0 && key !== base.goldKeys[row]) relabelled.set(id2, { key, labels: goldLabelsOf(key) });
+  });
+  return relabelled;
 }
 
 // src/pipeline/files.ts
@@ -50714,7 +51051,7 @@ async function resultFiles(pattern, setting, origin) {
 
 // src/sources/config-file.ts
 var import_yaml = __toESM(require_dist(), 1);
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 var GATES_KEY = "gates";
 var FILE_KEYS = new Map(
   Object.keys(SETTINGS).filter((name) => SETTINGS[name].config).map((name) => [name, name])
@@ -50724,32 +51061,10 @@ var scalar = external_exports.union([external_exports.string(), external_exports
 var value = external_exports.union([scalar, external_exports.array(scalar, { error: "must be a list of texts or numbers" })], { error: "must be a text, a number, true/false or a list of those" });
 var settingsMap = external_exports.record(external_exports.string(), value, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
 var fileSchema = external_exports.object({ [GATES_KEY]: external_exports.record(external_exports.string(), settingsMap, { error: "must map each comment tag to its settings" }).optional() }).catchall(value);
-function closest(key) {
-  const distance = (a, b) => {
-    const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-      let diagonal = row[0];
-      row[0] = i;
-      for (let j = 1; j <= b.length; j++) {
-        const above = row[j];
-        row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-        diagonal = above;
-      }
-    }
-    return row[b.length];
-  };
-  let best;
-  let bestDistance = 3;
-  for (const name of FILE_KEYS.keys()) {
-    const d = distance(key, name);
-    if (d < bestDistance) [best, bestDistance] = [name, d];
-  }
-  return best;
-}
 async function readConfigFile(file2, options) {
   let text4;
   try {
-    text4 = await readFile3(file2, "utf8");
+    text4 = await readFile4(file2, "utf8");
   } catch (error62) {
     if (!options.required && error62.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
     throw readFailure(file2, error62);
@@ -50786,7 +51101,7 @@ async function readConfigFile(file2, options) {
       const name = FILE_KEYS.get(key);
       if (name === void 0) {
         const known = Object.hasOwn(SETTINGS, key);
-        const hint = closest(key);
+        const hint = closestName(key, FILE_KEYS.keys());
         problems.push({
           ...where,
           message: known ? `cannot be set in ${file2}: give it as the action input or the command-line option` : `is not a setting${hint === void 0 ? "" : `; did you mean "${hint}"?`} (the settings are listed in the README under "The config file")`
@@ -50857,60 +51172,6 @@ function evalJson(summary, config2) {
   };
 }
 
-// src/render/gate-words.ts
-var withRule = (template, rule) => template.replaceAll("{rule}", rule);
-function testSubject(metric, rule) {
-  const test = gatedTestOf(metric);
-  return test === void 0 ? metric : withRule(test.words.subject, rule);
-}
-function testTableLabel(metric, rule) {
-  const test = gatedTestOf(metric);
-  return test === void 0 ? metric : withRule(test.words.label, rule);
-}
-function testLabel(metric, rule) {
-  return metric === "retrieval_ok" ? `retrieval_ok (${rule})` : metric;
-}
-function gateWords(gate) {
-  return gatedTest(gate).words.gate;
-}
-function formatFloor(floor) {
-  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
-}
-var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
-function dropWords(drop2, rule) {
-  const metric = drop2.metric === "retrieval_ok" ? `retrieval ok (${rule})` : drop2.metric;
-  const counts = drop2.broken === void 0 ? "" : `, ${drop2.broken} broken vs ${drop2.fixed} fixed`;
-  return `${metric} ${drop2.base.toFixed(3)} \u2192 ${drop2.head.toFixed(3)}${counts}, p = ${p4(drop2.pValue)}, Holm-adjusted ${p4(drop2.adjustedPValue)} < \u03B1 ${drop2.alpha}`;
-}
-function brokenFloor(floor, value2) {
-  return `floor broken: ${floor.metric} is ${value2.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
-}
-function judgeNotes(field, judges) {
-  return judges.filter((judge) => judge.field === field).flatMap((judge) => judge.notes).join("; ");
-}
-function reasonText(reason, context) {
-  switch (reason.kind) {
-    case "regressed":
-      return `${reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
-    case "floor-broken":
-      return brokenFloor(reason.floor, reason.value);
-    case "floor-unchecked":
-      return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${reason.floor.metric}`;
-  }
-}
-function warningText(warning, context) {
-  switch (warning.kind) {
-    case "gate-untestable":
-      return `cannot gate ${warning.gate}: no paired question carries its outcome in both runs`;
-    case "drop-below-minimum-effect":
-      return `${warning.gate} dropped significantly but by less than the minimum effect ${warning.minEffect}: ${dropWords(warning, context.retrievalOk)}`;
-    case "drop-from-uncalibrated-judge":
-      return `${warning.gate} dropped significantly (${dropWords(warning, context.retrievalOk)}), but it does not gate: ${judgeNotes(warning.field, context.judges)}`;
-    case "floor-from-uncalibrated-judge":
-      return `${brokenFloor(warning.floor, warning.value)}, but it does not gate: ${judgeNotes(warning.field, context.judges)}`;
-  }
-}
-
 // src/render/compare-json.ts
 function comparisonReport(run, config2, baseline) {
   const { comparison } = run;
@@ -50960,7 +51221,7 @@ function renderCompareText(comparison, config2) {
   sections.push(
     `rag-gate compare: ${verdict}
 ` + comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}
-`).join("") + `${plural2(comparison.paired, "paired question")} (${comparison.added.length} added, ${comparison.removed.length} removed, ${comparison.labelsChanged.length} with changed labels, left out)`
+`).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed); left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels`
   );
   const rows = comparison.tests.map((test) => [
     testLabel(test.metric, rule),
@@ -50987,6 +51248,11 @@ ${mcnemarLines.join("\n")}`);
   });
   if (power.length > 0) sections.push(`Cannot tell apart yet
 ${power.join("\n")}`);
+  if (comparison.missing.length > 0) {
+    const rows2 = comparison.missing.map((m) => [m.id, m.question.replace(/\s+/g, " ").slice(0, 80), m.wasCorrect === null ? "" : m.wasCorrect ? "right in base" : "wrong in base"]);
+    sections.push(`Missing from head, counted as failed (${comparison.missing.length})
+${textTable(rows2)}`);
+  }
   const { regressions: causes } = comparison.causes;
   if (comparison.regressions.length > 0) {
     sections.push(
@@ -51078,6 +51344,7 @@ function decideWords(comparison, rule) {
     const unchecked = comparison.floors.filter((f) => f.outcome === "unchecked").length;
     if (broken > 0) parts.push(broken === 1 ? "a floor is broken" : `${broken} floors are broken`);
     if (unchecked > 0) parts.push(unchecked === 1 ? "a floor cannot be checked" : `${unchecked} floors cannot be checked`);
+    if (comparison.reasons.some((r) => r.kind === "too-few-paired" || r.kind === "low-coverage")) parts.push("too few questions were compared");
     return { heading: `\u274C rag-gate: ${parts.length > 0 ? parts.join("; ") : "this check fails"}`, failing: failingSet, otherReasons };
   }
   const uncalibrated = gated.filter((t) => t.gateOutcome === "uncalibrated-judge");
@@ -51221,11 +51488,19 @@ function listBody(list3, keep, noun, reportLink) {
   if (keep < list3.rows.length) out.push(moreLine(list3.rows.length - keep, reportLink));
   return out;
 }
+function baseOutcome(question) {
+  const parts = [question.wasCorrect === null ? "" : question.wasCorrect ? "right" : "wrong", question.retrievalWasOk === null ? "" : question.retrievalWasOk ? "retrieval ok" : "retrieval failed"];
+  return parts.filter(Boolean).join(", ") || "\u2014";
+}
+function missingList(comparison) {
+  return { header: ["id", "question", "in base"], rows: comparison.missing.map((m) => [...questionCells(m), baseOutcome(m)]) };
+}
 function buildLists(comparison) {
   const hasCorrect = comparison.tests.some((t) => t.metric === "correct");
   if (!hasCorrect) {
     const items = comparison.retrievalRegressions;
     return {
+      missing: missingList(comparison),
       main: { title: `Questions that lost their gold document (${items.length.toLocaleString("en-US")})`, noun: "question", list: retrievalList(items, false) },
       extra: null,
       fixed: regressionList(comparison.fixed, true),
@@ -51237,6 +51512,7 @@ function buildLists(comparison) {
   const rescued = others.filter((r) => r.rescued).length;
   const summary = rescued === others.length ? `${others.length.toLocaleString("en-US")} more lost their gold document but ${others.length === 1 ? "was" : "were"} still answered right (rescued by the model)` : `${others.length.toLocaleString("en-US")} more lost their gold document (${rescued} still answered right)`;
   return {
+    missing: missingList(comparison),
     main: { title: `Regressed questions (${comparison.regressions.length.toLocaleString("en-US")})`, noun: "regressed question", list: regressionList(comparison.regressions, false) },
     extra: others.length === 0 ? null : { summary, list: retrievalList(others, rescued !== others.length) },
     fixed: regressionList(comparison.fixed, true),
@@ -51245,7 +51521,10 @@ function buildLists(comparison) {
 }
 function questionSections(lists, limits, reportLink) {
   const out = [];
-  const { main: main2, extra, fixed, tags } = lists;
+  const { missing, main: main2, extra, fixed, tags } = lists;
+  if (missing.rows.length > 0) {
+    out.push(heading2(4, `Missing from head: counted as failed (${missing.rows.length.toLocaleString("en-US")})`), ...listBody(missing, limits.missing, "missing question", reportLink));
+  }
   if (main2.list.rows.length > 0) out.push(heading2(4, main2.title), ...listBody(main2.list, limits.main, main2.noun, reportLink));
   if (extra !== null) out.push(...details(extra.summary, listBody(extra.list, limits.extra, null, reportLink)));
   if (fixed.rows.length > 0) {
@@ -51290,7 +51569,7 @@ function footer(comparison, options) {
   const gated = comparison.tests.filter((t) => t.gate !== null).length;
   parts.push([
     text3(
-      `${plural2(comparison.paired, "paired question")}, ${comparison.added.length.toLocaleString("en-US")} added, ${comparison.removed.length.toLocaleString("en-US")} removed, ${comparison.labelsChanged.length.toLocaleString("en-US")} relabelled \xB7 \u03B1 = ${comparison.alpha}${gated > 1 ? `, Holm-adjusted across ${gated} gated tests` : ""}`
+      `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length.toLocaleString("en-US")} missing (counted as failed), ${comparison.added.length.toLocaleString("en-US")} added, ${comparison.removed.length.toLocaleString("en-US")} removed, ${comparison.excluded.length > 0 ? `${comparison.excluded.length.toLocaleString("en-US")} excluded, ` : ""}${comparison.labelsChanged.length.toLocaleString("en-US")} relabelled \xB7 \u03B1 = ${comparison.alpha}${gated > 1 ? `, Holm-adjusted across ${gated} gated tests` : ""}`
     )
   ]);
   if (options.reportLink !== void 0 && options.reportLink.trim() !== "") parts.push(annotated(options.reportLink));
@@ -51310,6 +51589,7 @@ function renderComment(comparison, options) {
   const tail = [...decompositionSection(comparison), ...judgeSection(comparison), ...warningsSection(comparison, rule), footer(comparison, options)];
   const render2 = (limits2) => serialise({ type: "root", children: [...head, ...questionSections(lists, limits2, options.reportLink), ...tail] });
   const limits = {
+    missing: rowsWithin(lists.missing, maxLength),
     main: rowsWithin(lists.main.list, maxLength),
     extra: lists.extra === null ? 0 : rowsWithin(lists.extra.list, maxLength),
     fixed: rowsWithin(lists.fixed, maxLength),
@@ -51318,7 +51598,7 @@ function renderComment(comparison, options) {
   const fits = (candidate) => render2(candidate).length <= maxLength;
   let best = limits;
   if (!fits(best)) {
-    for (const key of ["fixed", "extra", "main", "tags"]) {
+    for (const key of ["fixed", "extra", "missing", "main", "tags"]) {
       const zero = { ...best, [key]: 0 };
       if (!fits(zero)) {
         best = zero;
@@ -51366,7 +51646,11 @@ function compareCommand(context, setExitCode) {
     const [base, head] = await Promise.all([resultFiles(settings.baseline, "baseline", origins.baseline), resultFiles(settings.results, "results", origins.results)]);
     const config2 = await comparisonConfig(settings);
     const progress = readingProgress(context);
-    const run = await compareFiles({ base, head }, config2, { readerEntry: context.readerEntry, onProgress: progress.reporter() }).finally(progress.end);
+    const run = await compareFiles({ base, head, golden: settings.golden }, config2, {
+      readerEntry: context.readerEntry,
+      onProgress: progress.reporter(),
+      allowUngated: settings["allow-ungated"]
+    }).finally(progress.end);
     for (const warning of run.warnings) context.stderr(`rag-gate: warning: ${warning}
 `);
     const rule = config2.eval.retrievalOk.name;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { closestName } from './closest.js';
 
 const VERDICTS = ['SUPPORTED', 'CONTRADICTED', 'NOT_STATED'] as const;
 
@@ -148,3 +149,26 @@ export const KNOWN_FIELDS: ReadonlySet<string> = new Set([
   ...Object.keys(resultRecordSchema.shape),
   ...Object.keys(FIELD_ALIASES),
 ]);
+
+/**
+ * Field names other tools use for what rag-gate reads under another name (a hint for an unknown field, not an
+ * alias: their meaning may differ, so the user decides).
+ */
+const FIELD_SYNONYMS: Readonly<Record<string, string>> = {
+  ground_truth: 'expected_answer',
+  ground_truths: 'expected_answer',
+  expected_output: 'expected_answer',
+  reference_answer: 'expected_answer',
+  contexts: 'retrieved_contexts',
+  context: 'retrieved_contexts',
+  retrieval_context: 'retrieved_contexts',
+  actual_output: 'answer',
+  input: 'question',
+  query: 'question',
+  is_correct: 'correct',
+};
+
+/** The known field an unknown one probably means: a synonym from another tool, or a near spelling. */
+export function suggestField(unknown: string): string | undefined {
+  return FIELD_SYNONYMS[unknown.toLowerCase()] ?? closestName(unknown, KNOWN_FIELDS);
+}

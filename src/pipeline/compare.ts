@@ -1,12 +1,16 @@
 import type { Settings } from '../core/catalog/settings.js';
 import { compareRuns } from '../core/compare/compare.js';
 import { compareConfig, evalConfig } from '../core/compare/settings.js';
-import type { CompareConfig, Comparison } from '../core/compare/types.js';
+import type { CompareConfig, Comparison, NotRescorable } from '../core/compare/types.js';
+import { InputError } from '../core/errors.js';
+import { type GoldLabels, goldLabelsOf, type QuestionOutcomes, withRowsOf } from '../core/scoring/outcomes.js';
 import type { EvalConfig } from '../core/scoring/score.js';
 import { type RunSummary, summarizeRun } from '../core/scoring/summary.js';
 import { readCalibrationRecord } from '../judge/calibration.js';
 import type { ReadProgress } from '../sources/lines.js';
-import { readOutcomes } from '../sources/outcomes.js';
+import { readGoldenIds } from '../sources/golden.js';
+import { readOutcomes, rescoreUnderHeadLabels } from '../sources/outcomes.js';
+import { ungatedText } from '../render/gate-words.js';
 import { readBothRuns } from '../sources/parallel.js';
 
 /**
@@ -23,19 +27,7 @@ export function evaluationConfig(settings: Settings): EvalConfig {
 /** The comparison configuration, with the calibration records read from their files. */
 export async function comparisonConfig(settings: Settings): Promise<CompareConfig> {
   const calibrations = await Promise.all(settings['judge-calibration'].map(readCalibrationRecord));
-  return compareConfig({
-    k: settings.k,
-    retrievalOk: settings['retrieval-ok'],
-    correct: settings.correct,
-    alpha: settings.alpha,
-    failOn: settings['fail-on'],
-    minEffect: settings['min-effect'],
-    floors: settings.floors,
-    graded: settings.graded,
-    permutations: settings.permutations,
-    calibrations,
-    kappaFloor: settings['kappa-floor'],
-  });
+  return compareConfig(settings, calibrations);
 }
 
 export interface Evaluation {
@@ -61,12 +53,38 @@ export interface ComparisonRun {
  * when given) and compares them. Input problems of both sides are reported together.
  */
 export async function compareFiles(
-  files: { readonly base: readonly string[]; readonly head: readonly string[] },
+  files: { readonly base: readonly string[]; readonly head: readonly string[]; readonly golden?: string },
   config: CompareConfig,
-  options: { readonly readerEntry?: URL; readonly onProgress?: ReadProgress } = {},
+  options: { readonly readerEntry?: URL; readonly onProgress?: ReadProgress; readonly allowUngated?: boolean } = {},
 ): Promise<ComparisonRun> {
-  const [base, head] = await readBothRuns(files.base, files.head, config.eval, options.readerEntry, options.onProgress);
+  const [[base, head], golden] = await Promise.all([
+    readBothRuns(files.base, files.head, config.eval, options.readerEntry, options.onProgress),
+    files.golden === undefined ? undefined : readGoldenIds(files.golden),
+  ]);
   const headSummary = summarizeRun(head.outcomes, config.eval);
-  const comparison = compareRuns(base.outcomes, head.outcomes, headSummary, config, { base: files.base.join(', '), head: files.head.join(', ') });
+  const relabelled = relabelledQuestions(base.outcomes, head.outcomes);
+  let baseOutcomes = base.outcomes;
+  let rescoring: { rescored: string[]; notRescorable: ReadonlyMap<string, NotRescorable> } = { rescored: [], notRescorable: new Map() };
+  if (relabelled.size > 0) {
+    const rescored = await rescoreUnderHeadLabels(files.base, relabelled, config.eval);
+    baseOutcomes = withRowsOf(base.outcomes, rescored.outcomes);
+    rescoring = { rescored: [...rescored.outcomes.ids], notRescorable: rescored.notRescorable };
+  }
+  const names = { base: files.base.join(', '), head: files.head.join(', ') };
+  const comparison = compareRuns(baseOutcomes, head.outcomes, headSummary, config, names, { golden, ...rescoring });
+  if (comparison.ungated && options.allowUngated !== true) {
+    throw InputError.single({ file: names.head, message: ungatedText(config, head.unknownFields) });
+  }
   return { comparison, head: headSummary, warnings: [...base.warnings, ...head.warnings] };
+}
+
+/** Questions in both runs whose gold labels differ, with the head's labels. */
+function relabelledQuestions(base: QuestionOutcomes, head: QuestionOutcomes): Map<string, { key: string; labels: GoldLabels }> {
+  const headKeyOf = new Map(head.ids.map((id, row) => [id, head.goldKeys[row]!]));
+  const relabelled = new Map<string, { key: string; labels: GoldLabels }>();
+  base.ids.forEach((id, row) => {
+    const key = headKeyOf.get(id);
+    if (key !== undefined && key !== base.goldKeys[row]) relabelled.set(id, { key, labels: goldLabelsOf(key) });
+  });
+  return relabelled;
 }

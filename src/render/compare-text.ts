@@ -56,7 +56,8 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
   sections.push(
     `rag-gate compare: ${verdict}\n` +
       comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}\n`).join('') +
-      `${plural(comparison.paired, 'paired question')} (${comparison.added.length} added, ${comparison.removed.length} removed, ${comparison.labelsChanged.length} with changed labels, left out)`,
+      `${plural(comparison.paired, 'paired question')}, ${comparison.missing.length} missing from head (counted as failed); ` +
+      `left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels`,
   );
   const rows = comparison.tests.map((test) => [
     testLabel(test.metric, rule),
@@ -82,6 +83,10 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
   });
   if (power.length > 0) sections.push(`Cannot tell apart yet\n${power.join('\n')}`);
 
+  if (comparison.missing.length > 0) {
+    const rows = comparison.missing.map((m) => [m.id, m.question.replace(/\s+/g, ' ').slice(0, 80), m.wasCorrect === null ? '' : m.wasCorrect ? 'right in base' : 'wrong in base']);
+    sections.push(`Missing from head, counted as failed (${comparison.missing.length})\n${textTable(rows)}`);
+  }
   const { regressions: causes } = comparison.causes;
   if (comparison.regressions.length > 0) {
     sections.push(

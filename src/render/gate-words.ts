@@ -1,6 +1,8 @@
 import { type GateCategory, gatedTest, gatedTestOf } from '../core/catalog/gates.js';
+import { QUESTION_COLUMNS } from '../core/catalog/metrics.js';
+import { suggestField } from '../core/record.js';
 import type { JudgeStatus } from '../core/compare/judge-gate.js';
-import type { Drop, Floor, GateReason, GateWarning } from '../core/compare/types.js';
+import type { CompareConfig, Drop, Floor, GateReason, GateWarning } from '../core/compare/types.js';
 
 /** The words every renderer uses for tests, gates and the gate's findings; the gate catalog supplies the phrases. */
 
@@ -39,6 +41,8 @@ export function formatFloor(floor: Floor): string {
   return `${floor.metric} ${floor.op === '>=' ? '≥' : '≤'} ${floor.value}`;
 }
 
+const formatShare = (share: number) => `${+(share * 100).toFixed(2)}%`;
+
 const p4 = (p: number) => (p < 0.0001 ? p.toExponential(1) : p.toFixed(4));
 
 /** "correct 0.690 → 0.620, 95 broken vs 60 fixed, p = 0.0123, Holm-adjusted 0.0246 < α 0.05". */
@@ -69,6 +73,13 @@ export function reasonText(reason: GateReason, context: WordsContext): string {
       return brokenFloor(reason.floor, reason.value);
     case 'floor-unchecked':
       return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${reason.floor.metric}`;
+    case 'too-few-paired':
+      return `only ${reason.paired} question${reason.paired === 1 ? ' is' : 's are'} paired, fewer than min-paired ${reason.minPaired}: too few to tell a regression from noise`;
+    case 'low-coverage':
+      return (
+        `only ${reason.compared} of the base's ${reason.baseQuestions} questions are compared (${(reason.share * 100).toFixed(1)}%, below min-coverage ${formatShare(reason.minCoverage)}): ` +
+        'the rest were relabelled and could not be re-scored, or are missing from head and excluded'
+      );
   }
 }
 
@@ -84,4 +95,23 @@ export function warningText(warning: GateWarning, context: WordsContext): string
     case 'floor-from-uncalibrated-judge':
       return `${brokenFloor(warning.floor, warning.value)}, but it does not gate: ${judgeNotes(warning.field, context.judges)}`;
   }
+}
+
+/**
+ * Why a comparison measured nothing that could fail, and how to fix it: the fields each gate needs, and the
+ * fields the head results carried that rag-gate does not read, with the name each probably means.
+ */
+export function ungatedText(config: CompareConfig, unknownFields: ReadonlyMap<string, number>): string {
+  const needs = [...config.failOn].map((gate) => {
+    const test = gatedTest(gate);
+    const column = QUESTION_COLUMNS.find((c) => c.name === test.column)!;
+    return `${gate} (${test.metric}, from ${column.needs.join(' or ')})`;
+  });
+  const asked = needs.length === 0 ? 'no gate is switched on (fail-on is empty) and no floor is set' : `no paired question carries what the gates need: ${needs.join('; ')}`;
+  const unknown = [...unknownFields].map(([field, count]) => {
+    const hint = suggestField(field);
+    return `"${field}" (${count} record${count === 1 ? '' : 's'}${hint === undefined ? '' : `; did you mean "${hint}"?`})`;
+  });
+  const fields = unknown.length === 0 ? '' : ` The results carry fields rag-gate does not read: ${unknown.join(', ')}.`;
+  return `nothing to gate: ${asked}.${fields} Rename the fields to the results format (README: "The results file"), or set allow-ungated (--allow-ungated) for a report without a gate`;
 }

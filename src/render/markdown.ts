@@ -9,7 +9,7 @@
  */
 import type { List, Paragraph, PhrasingContent, RootContent, Table } from 'mdast';
 import { gatedTestOf } from '../core/catalog/gates.js';
-import type { Comparison, McNemarTest, PairedTest, QuestionChange, RetrievalRegression } from '../core/compare/types.js';
+import type { Comparison, McNemarTest, MissingQuestion, PairedTest, QuestionChange, RetrievalRegression } from '../core/compare/types.js';
 import { decompositionRows, mcnemarSentence, retrievalShiftNote } from './compare-text.js';
 import { gateWords, reasonText, testLabel, testSubject, testTableLabel, warningText } from './gate-words.js';
 import { formatDelta, formatP, formatRequiredN, plural } from './format.js';
@@ -125,6 +125,7 @@ function decideWords(comparison: Comparison, rule: string): Verdict {
     const unchecked = comparison.floors.filter((f) => f.outcome === 'unchecked').length;
     if (broken > 0) parts.push(broken === 1 ? 'a floor is broken' : `${broken} floors are broken`);
     if (unchecked > 0) parts.push(unchecked === 1 ? 'a floor cannot be checked' : `${unchecked} floors cannot be checked`);
+    if (comparison.reasons.some((r) => r.kind === 'too-few-paired' || r.kind === 'low-coverage')) parts.push('too few questions were compared');
     return { heading: `❌ rag-gate: ${parts.length > 0 ? parts.join('; ') : 'this check fails'}`, failing: failingSet, otherReasons };
   }
   const uncalibrated = gated.filter((t) => t.gateOutcome === 'uncalibrated-judge');
@@ -314,6 +315,7 @@ function listBody(list: QuestionList, keep: number, noun: string | null, reportL
 
 /** How many rows of each truncatable list to render. */
 interface Limits {
+  missing: number;
   main: number;
   extra: number;
   fixed: number;
@@ -321,6 +323,8 @@ interface Limits {
 }
 
 interface Lists {
+  /** Base questions missing from head, counted as failed. */
+  readonly missing: QuestionList;
   /** The regressed questions, or the retrieval regressions when no question carries correctness. */
   readonly main: { readonly title: string; readonly noun: string; readonly list: QuestionList };
   /** Retrieval regressions not in the main list (mostly rescued by the model). */
@@ -329,11 +333,22 @@ interface Lists {
   readonly tags: readonly (readonly [string, number])[];
 }
 
+/** A missing question's base outcomes: what it lost by being left out. */
+function baseOutcome(question: MissingQuestion): string {
+  const parts = [question.wasCorrect === null ? '' : question.wasCorrect ? 'right' : 'wrong', question.retrievalWasOk === null ? '' : question.retrievalWasOk ? 'retrieval ok' : 'retrieval failed'];
+  return parts.filter(Boolean).join(', ') || '—';
+}
+
+function missingList(comparison: Comparison): QuestionList {
+  return { header: ['id', 'question', 'in base'], rows: comparison.missing.map((m) => [...questionCells(m), baseOutcome(m)]) };
+}
+
 function buildLists(comparison: Comparison): Lists {
   const hasCorrect = comparison.tests.some((t) => t.metric === 'correct');
   if (!hasCorrect) {
     const items = comparison.retrievalRegressions;
     return {
+      missing: missingList(comparison),
       main: { title: `Questions that lost their gold document (${items.length.toLocaleString('en-US')})`, noun: 'question', list: retrievalList(items, false) },
       extra: null,
       fixed: regressionList(comparison.fixed, true),
@@ -348,6 +363,7 @@ function buildLists(comparison: Comparison): Lists {
       ? `${others.length.toLocaleString('en-US')} more lost their gold document but ${others.length === 1 ? 'was' : 'were'} still answered right (rescued by the model)`
       : `${others.length.toLocaleString('en-US')} more lost their gold document (${rescued} still answered right)`;
   return {
+    missing: missingList(comparison),
     main: { title: `Regressed questions (${comparison.regressions.length.toLocaleString('en-US')})`, noun: 'regressed question', list: regressionList(comparison.regressions, false) },
     extra: others.length === 0 ? null : { summary, list: retrievalList(others, rescued !== others.length) },
     fixed: regressionList(comparison.fixed, true),
@@ -357,7 +373,10 @@ function buildLists(comparison: Comparison): Lists {
 
 function questionSections(lists: Lists, limits: Limits, reportLink: string | undefined): RootContent[] {
   const out: RootContent[] = [];
-  const { main, extra, fixed, tags } = lists;
+  const { missing, main, extra, fixed, tags } = lists;
+  if (missing.rows.length > 0) {
+    out.push(heading(4, `Missing from head: counted as failed (${missing.rows.length.toLocaleString('en-US')})`), ...listBody(missing, limits.missing, 'missing question', reportLink));
+  }
   if (main.list.rows.length > 0) out.push(heading(4, main.title), ...listBody(main.list, limits.main, main.noun, reportLink));
   if (extra !== null) out.push(...details(extra.summary, listBody(extra.list, limits.extra, null, reportLink)));
   if (fixed.rows.length > 0) {
@@ -407,8 +426,9 @@ function footer(comparison: Comparison, options: CommentOptions): Paragraph {
   const gated = comparison.tests.filter((t) => t.gate !== null).length;
   parts.push([
     text(
-      `${plural(comparison.paired, 'paired question')}, ${comparison.added.length.toLocaleString('en-US')} added, ` +
-        `${comparison.removed.length.toLocaleString('en-US')} removed, ${comparison.labelsChanged.length.toLocaleString('en-US')} relabelled` +
+      `${plural(comparison.paired, 'paired question')}, ${comparison.missing.length.toLocaleString('en-US')} missing (counted as failed), ` +
+        `${comparison.added.length.toLocaleString('en-US')} added, ${comparison.removed.length.toLocaleString('en-US')} removed, ` +
+        `${comparison.excluded.length > 0 ? `${comparison.excluded.length.toLocaleString('en-US')} excluded, ` : ''}${comparison.labelsChanged.length.toLocaleString('en-US')} relabelled` +
         ` · α = ${comparison.alpha}${gated > 1 ? `, Holm-adjusted across ${gated} gated tests` : ''}`,
     ),
   ]);
@@ -445,6 +465,7 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
   // No list can keep more rows than would fill the budget with their raw text alone; this keeps every render near
   // maxLength even when the lists hold thousands of questions.
   const limits: Limits = {
+    missing: rowsWithin(lists.missing, maxLength),
     main: rowsWithin(lists.main.list, maxLength),
     extra: lists.extra === null ? 0 : rowsWithin(lists.extra.list, maxLength),
     fixed: rowsWithin(lists.fixed, maxLength),
@@ -453,7 +474,7 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
   const fits = (candidate: Limits) => render(candidate).length <= maxLength;
   let best = limits;
   if (!fits(best)) {
-    for (const key of ['fixed', 'extra', 'main', 'tags'] as const) {
+    for (const key of ['fixed', 'extra', 'missing', 'main', 'tags'] as const) {
       const zero = { ...best, [key]: 0 };
       if (!fits(zero)) {
         best = zero;

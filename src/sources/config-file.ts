@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { isMap, isScalar, LineCounter, parseDocument, type Node } from 'yaml';
 import { z } from 'zod';
 import { SETTINGS, type SettingName, type SettingRow, type SettingText } from '../core/catalog/settings.js';
+import { closestName } from '../core/closest.js';
 import { InputError, type InputProblem } from '../core/errors.js';
 import { readFailure } from './results.js';
 
@@ -28,29 +29,6 @@ const scalar = z.union([z.string(), z.number(), z.boolean()], { error: 'must be 
 const value = z.union([scalar, z.array(scalar, { error: 'must be a list of texts or numbers' })], { error: 'must be a text, a number, true/false or a list of those' });
 const settingsMap = z.record(z.string(), value, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
 const fileSchema = z.object({ [GATES_KEY]: z.record(z.string(), settingsMap, { error: 'must map each comment tag to its settings' }).optional() }).catchall(value);
-
-function closest(key: string): string | undefined {
-  const distance = (a: string, b: string) => {
-    const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-      let diagonal = row[0]!;
-      row[0] = i;
-      for (let j = 1; j <= b.length; j++) {
-        const above = row[j]!;
-        row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-        diagonal = above;
-      }
-    }
-    return row[b.length]!;
-  };
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const name of FILE_KEYS.keys()) {
-    const d = distance(key, name);
-    if (d < bestDistance) [best, bestDistance] = [name, d];
-  }
-  return best;
-}
 
 /**
  * Reads the config file. A missing file is no error unless `required` (it was named by `--config` or the
@@ -100,7 +78,7 @@ export async function readConfigFile(file: string, options: { required: boolean;
       const name = FILE_KEYS.get(key);
       if (name === undefined) {
         const known = Object.hasOwn(SETTINGS, key);
-        const hint = closest(key);
+        const hint = closestName(key, FILE_KEYS.keys());
         problems.push({
           ...where,
           message: known

@@ -1,23 +1,64 @@
 import { type EvalConfig } from '../core/scoring/score.js';
-import { OutcomeBuilder, type QuestionOutcomes } from '../core/scoring/outcomes.js';
+import type { NotRescorable } from '../core/compare/types.js';
+import type { ResultRecord } from '../core/record.js';
+import { type GoldLabels, goldKeyOf, goldLabelsOf, OutcomeBuilder, type QuestionOutcomes } from '../core/scoring/outcomes.js';
 import type { ReadProgress } from './lines.js';
 import { readResults } from './results.js';
+
+/** A read run: its outcomes, warnings about the files, and the fields rag-gate does not know with their counts. */
+export interface RunRead {
+  readonly outcomes: QuestionOutcomes;
+  readonly warnings: readonly string[];
+  readonly unknownFields: ReadonlyMap<string, number>;
+}
 
 /**
  * Reads and scores a results file, or several shards of one run (merged in order; an id in two shards is an
  * error). Throws InputError (file, line, field) on bad input.
  */
-export async function readOutcomes(
-  files: string | readonly string[],
-  config: EvalConfig,
-  onProgress?: ReadProgress,
-): Promise<{ outcomes: QuestionOutcomes; warnings: readonly string[] }> {
+export async function readOutcomes(files: string | readonly string[], config: EvalConfig, onProgress?: ReadProgress): Promise<RunRead> {
   const builder = new OutcomeBuilder(config);
   const seenIds = new Map<string, { file: string; line: number }>();
   const warnings: string[] = [];
+  const unknownFields = new Map<string, number>();
   for (const file of typeof files === 'string' ? [files] : files) {
     const read = await readResults(file, (record) => builder.add(record), seenIds, onProgress);
     warnings.push(...read.warnings);
+    for (const [field, count] of read.unknownFields) unknownFields.set(field, (unknownFields.get(field) ?? 0) + count);
   }
-  return { outcomes: builder.build(), warnings };
+  return { outcomes: builder.build(), warnings, unknownFields };
+}
+
+/**
+ * Re-reads the base run and scores the questions whose gold labels changed against the head's labels, from what
+ * the base record holds: retrieval metrics from its `retrieved_ids`, correctness from its `answer` under the same
+ * rule. A record that states `correct` (or `retrieval_ok`) itself cannot follow a changed expected answer (or
+ * changed relevant documents): it is left out, with that reason.
+ */
+export async function rescoreUnderHeadLabels(
+  files: readonly string[],
+  headLabels: ReadonlyMap<string, { readonly key: string; readonly labels: GoldLabels }>,
+  config: EvalConfig,
+): Promise<{ outcomes: QuestionOutcomes; notRescorable: ReadonlyMap<string, Exclude<NotRescorable, 'not-rescored'>> }> {
+  const builder = new OutcomeBuilder(config);
+  const notRescorable = new Map<string, Exclude<NotRescorable, 'not-rescored'>>();
+  const seenIds = new Map<string, { file: string; line: number }>();
+  for (const file of files) {
+    await readResults(
+      file,
+      (record) => {
+        const head = headLabels.get(record.id);
+        if (head === undefined) return;
+        const relabelled: ResultRecord = { ...record, relevant_ids: head.labels.relevant_ids, answerable: head.labels.answerable, expected_answer: head.labels.expected_answer };
+        const own = goldLabelsOf(goldKeyOf(record));
+        const relevantChanged = JSON.stringify(Object.entries(own.relevant_ids)) !== JSON.stringify(Object.entries(head.labels.relevant_ids));
+        const answerChanged = own.expected_answer !== head.labels.expected_answer || own.answerable !== head.labels.answerable;
+        if (record.correct !== undefined && answerChanged) notRescorable.set(record.id, 'correct-given');
+        else if (record.retrieval_ok !== undefined && relevantChanged) notRescorable.set(record.id, 'retrieval-ok-given');
+        else builder.add(relabelled);
+      },
+      seenIds,
+    );
+  }
+  return { outcomes: builder.build(), notRescorable };
 }

@@ -2,7 +2,7 @@ import { type InputProblem, InputError, ProblemCollector } from '../core/errors.
 import { JsonArrayShapeError, jsonArrayElements } from './json-array.js';
 import { parseRecordJson } from './record-json.js';
 import { type NumberedLine, type ReadProgress, readLines } from './lines.js';
-import { FIELD_ALIASES, KNOWN_FIELDS, type ResultRecord, resultRecordSchema } from '../core/record.js';
+import { FIELD_ALIASES, KNOWN_FIELDS, type ResultRecord, resultRecordSchema, suggestField } from '../core/record.js';
 
 /** What a read found besides the records: fields nobody reads, so a typo such as `retreived_ids` is visible. */
 export interface ReadSummary {
@@ -10,6 +10,8 @@ export interface ReadSummary {
   /** JSON Lines (each record's text is one line), or one JSON array (a record's text may span lines). */
   readonly format: 'jsonl' | 'array';
   readonly warnings: readonly string[];
+  /** Each unknown field with the number of records that carry it. */
+  readonly unknownFields: ReadonlyMap<string, number>;
 }
 
 /** Formats a field path the way a user writes it: `claims[2].verdict`, `relevant_ids["d17"]`. */
@@ -84,7 +86,7 @@ export async function readResults(
       return;
     }
     const { record, spelling } = canonicalize(raw as Record<string, unknown>, file, line, problems);
-    for (const key of Object.keys(raw)) if (!KNOWN_FIELDS.has(key) && !unknownFields.has(key)) unknownFields.set(key, line);
+    for (const key of Object.keys(raw)) if (!KNOWN_FIELDS.has(key)) unknownFields.set(key, (unknownFields.get(key) ?? 0) + 1);
     const parsed = resultRecordSchema.safeParse(record);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
@@ -116,10 +118,11 @@ export async function readResults(
     problems.add({ file, message: 'the file holds no records; expected JSON Lines or a JSON array of result objects' });
   }
   problems.throwIfAny();
-  const warnings = [...unknownFields].map(
-    ([key, line]) => `${file}:${line}: unknown field "${key}" is ignored (check its spelling against the results format)`,
-  );
-  return { records, format: shape.format, warnings };
+  const warnings = [...unknownFields].map(([key, count]) => {
+    const hint = suggestField(key);
+    return `${file}: unknown field "${key}" in ${count} record${count === 1 ? '' : 's'} is ignored (${hint === undefined ? 'check its spelling against the results format' : `did you mean "${hint}"?`})`;
+  });
+  return { records, format: shape.format, warnings, unknownFields };
 }
 
 /** The text of each record with its line: non-blank lines of JSON Lines, or the elements of a JSON array. */

@@ -179,7 +179,7 @@ describe('renderComment: the sketch scenario (fails on retrieval)', () => {
   it('ends with the counts, the baseline and the report link', () => {
     const last = tree.children.at(-1)!;
     expect(plain(last)).toBe(
-      'Baseline: main at abc1234 (merge-base), run #1234, 2 hours old · 200 paired questions, 0 added, 0 removed, 0 relabelled · α = 0.05, Holm-adjusted across 2 gated tests · full JSON: the report-json output',
+      'Baseline: main at abc1234 (merge-base), run #1234, 2 hours old · 200 paired questions, 0 missing (counted as failed), 0 added, 0 removed, 0 relabelled · α = 0.05, Holm-adjusted across 2 gated tests · full JSON: the report-json output',
     );
     const codes = all(last).filter((n) => n.type === 'inlineCode').map((n) => (n as { value: string }).value);
     expect(codes).toEqual(['main', 'abc1234', '#1234', 'report-json']);
@@ -467,7 +467,7 @@ describe('renderComment: the length budget', () => {
     expect((fold(tree, 'Regressions by tag (40 tags)')[0] as Table).children).toHaveLength(41);
     // The diagnosis and the footer survive.
     expect(plain(tree)).toContain('r moved significantly');
-    expect(plain(tree.children.at(-1)!)).toContain('200 paired questions, 0 added, 0 removed, 0 relabelled');
+    expect(plain(tree.children.at(-1)!)).toContain('200 paired questions, 0 missing (counted as failed), 0 added, 0 removed, 0 relabelled');
   });
 
   it('cuts the fixed questions before the regressions', () => {

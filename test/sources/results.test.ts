@@ -117,10 +117,20 @@ describe('readResults accepts', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('warns once per unknown field, naming the first line it appears on', async () => {
-    const path = file(jsonl([{ id: 'q1', question: 'a' }, { id: 'q2', question: 'b', retreived_ids: [] }, { id: 'q3', question: 'c', retreived_ids: [] }]));
+  it('warns once per unknown field, with the number of records carrying it and the name it probably means', async () => {
+    const path = file(
+      jsonl([
+        { id: 'q1', question: 'a', ground_truth: 'x' },
+        { id: 'q2', question: 'b', retreived_ids: [] },
+        { id: 'q3', question: 'c', retreived_ids: [], zzz_extra: 1 },
+      ]),
+    );
     const { warnings } = await read(path);
-    expect(warnings).toEqual([`${path}:2: unknown field "retreived_ids" is ignored (check its spelling against the results format)`]);
+    expect(warnings).toEqual([
+      `${path}: unknown field "ground_truth" in 1 record is ignored (did you mean "expected_answer"?)`,
+      `${path}: unknown field "retreived_ids" in 2 records is ignored (did you mean "retrieved_ids"?)`,
+      `${path}: unknown field "zzz_extra" in 1 record is ignored (check its spelling against the results format)`,
+    ]);
   });
 });
 

@@ -130,6 +130,25 @@ function nonEmpty(what: string) {
   };
 }
 
+function parseShare(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) throw new SettingError(`must be a share between 0 and 1, got "${text}"`);
+  return value;
+}
+
+function parseCount(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isInteger(value) || value < 0) throw new SettingError(`must be a whole number ≥ 0, got "${text}"`);
+  return value;
+}
+
+function parseBoolean(text: string): boolean {
+  const value = text.trim().toLowerCase();
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new SettingError(`must be true or false, got "${text}"`);
+}
+
 /** An optional path or URL: empty means none. */
 const optionalText = (text: string): string | undefined => (text.trim() === '' ? undefined : text.trim());
 
@@ -179,6 +198,52 @@ export const SETTINGS = {
     default: '',
     parse: optionalText,
     cli: compareOnly('--base <glob>'),
+    action: true,
+    config: true,
+  },
+  golden: {
+    name: 'golden',
+    description:
+      "the head's golden set (a JSON Lines or JSON file of records with an id, or a text file of ids, one per line): a base question no longer in it was removed on purpose and is left out; one still in it but missing from the head results counts as failed",
+    default: '',
+    parse: optionalText,
+    cli: compareOnly('--golden <file>'),
+    action: true,
+    config: true,
+  },
+  missing: {
+    name: 'missing',
+    description: 'what a base question missing from the head results counts as: fail (failed in head for every gated test) or exclude (left out of the tests, listed)',
+    default: 'fail',
+    parse: oneOf('fail', 'exclude'),
+    cli: compareOnly('--missing <how>'),
+    action: true,
+    config: true,
+  },
+  'min-paired': {
+    name: 'min-paired',
+    description: 'the gate fails when fewer questions than this are paired (in both runs, with the same gold labels)',
+    default: '30',
+    parse: parseCount,
+    cli: compareOnly('--min-paired <n>'),
+    action: true,
+    config: true,
+  },
+  'min-coverage': {
+    name: 'min-coverage',
+    description: "the gate fails when less than this share of the base's questions is compared (paired, or counted as failed when missing)",
+    default: '0.95',
+    parse: parseShare,
+    cli: compareOnly('--min-coverage <share>'),
+    action: true,
+    config: true,
+  },
+  'allow-ungated': {
+    name: 'allow-ungated',
+    description: 'pass when no gated test has data and no floor is set (a report only); otherwise that is an error naming the fields that are missing',
+    default: 'false',
+    parse: parseBoolean,
+    cli: compareOnly('--allow-ungated'),
     action: true,
     config: true,
   },

@@ -9,7 +9,7 @@ import { pairValues } from '../stats/paired.js';
 import { pairedRandomizationTest } from '../stats/randomization.js';
 import { type GateCategory, GATED_TESTS, type GatedTest, gatedTest } from '../catalog/gates.js';
 import { decideGate } from './gate.js';
-import type { CompareConfig, Comparison, McNemarTest, PairedTest, QuestionChange, RandomizationTest, RegressionCause, RetrievalRegression } from './types.js';
+import type { CompareConfig, Comparison, Coverage, McNemarTest, MissingQuestion, NotRescorable, PairedTest, QuestionChange, RandomizationTest, RegressionCause, RetrievalRegression } from './types.js';
 import { blockedMetrics, judgeStatuses } from './judge-gate.js';
 import { gather, pairQuestions, type Pairing } from './pairing.js';
 
@@ -26,8 +26,26 @@ interface PairedColumns {
   head: Float64Array;
 }
 
+/** The columns a missing question fails in head: the gated tests' outcomes (retrieval not ok, answer wrong, not refused). */
+const FAILED_WHEN_MISSING: ReadonlySet<string> = new Set(GATED_TESTS.map((test) => test.column));
+
+/**
+ * A metric's values for the pairs: the paired questions first, then the questions missing from head, which
+ * count as failed (0) for a gated outcome the base has, and carry no head value (NaN) for anything else.
+ */
 function paired(baseRun: QuestionOutcomes, headRun: QuestionOutcomes, pairing: Pairing, name: string): PairedColumns {
-  return { base: gather(column(baseRun, name), pairing.baseRows), head: gather(column(headRun, name), pairing.headRows) };
+  const base = gather(column(baseRun, name), concat(pairing.baseRows, pairing.missingRows));
+  const head = new Float64Array(base.length).fill(NaN);
+  head.set(gather(column(headRun, name), pairing.headRows));
+  if (FAILED_WHEN_MISSING.has(name)) for (let i = pairing.headRows.length; i < base.length; i++) if (!Number.isNaN(base[i]!)) head[i] = 0;
+  return { base, head };
+}
+
+function concat(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }
 
 /** McNemar over pairs where both outcomes are known (and `keep` holds). Null when no pair qualifies. */
@@ -148,11 +166,27 @@ function causeOf(retrievalBase: number, retrievalHead: number, improving: boolea
  * Compares head with base question by question: pairing, McNemar on binary outcomes, randomization tests on
  * graded metrics, regressions with their cause, the decomposition side by side, and the gate verdict.
  */
-export function compareRuns(baseRun: QuestionOutcomes, headRun: QuestionOutcomes, headSummary: RunSummary, config: CompareConfig, files: { base: string; head: string }): Comparison {
-  const pairing = pairQuestions(baseRun, headRun, files);
+export function compareRuns(
+  baseRun: QuestionOutcomes,
+  headRun: QuestionOutcomes,
+  headSummary: RunSummary,
+  config: CompareConfig,
+  files: { base: string; head: string },
+  options: {
+    /** Ids of the head's golden set, when known. */
+    readonly golden?: ReadonlySet<string>;
+    /** Relabelled questions whose base `baseRun` already holds re-scored under the head's labels, and those it could not. */
+    readonly rescored?: readonly string[];
+    readonly notRescorable?: ReadonlyMap<string, NotRescorable>;
+  } = {},
+): Comparison {
+  const golden = options.golden;
+  const pairing = pairQuestions(baseRun, headRun, files, { missing: config.missing, golden });
+  const pairedCount = pairing.headRows.length;
   const retrieval = paired(baseRun, headRun, pairing, 'retrieval_ok');
   const correct = paired(baseRun, headRun, pairing, 'correct');
-  const answerable = gather(column(headRun, 'answerable'), pairing.headRows);
+  // A missing question keeps its base answerability, so that it still counts in the refusal test.
+  const answerable = concatValues(gather(column(headRun, 'answerable'), pairing.headRows), gather(column(baseRun, 'answerable'), pairing.missingRows));
 
   const pairFilters: Record<GatedTest['pairs'], ((i: number) => boolean) | undefined> = {
     all: undefined,
@@ -180,7 +214,7 @@ export function compareRuns(baseRun: QuestionOutcomes, headRun: QuestionOutcomes
       lostDocuments: lostDocuments(baseRun, headRun, pairing, i),
     };
   };
-  for (let i = 0; i < pairing.headRows.length; i++) {
+  for (let i = 0; i < pairedCount; i++) {
     if (correct.base[i] === 1 && correct.head[i] === 0) regressions.push(describe(i, false));
     if (correct.base[i] === 0 && correct.head[i] === 1) fixed.push(describe(i, true));
     if (retrieval.base[i] === 1 && retrieval.head[i] === 0) {
@@ -189,19 +223,32 @@ export function compareRuns(baseRun: QuestionOutcomes, headRun: QuestionOutcomes
     }
   }
 
+  const missing = [...pairing.missingRows].map((row, j): MissingQuestion => {
+    const i = pairedCount + j;
+    const outcome = (value: number) => (Number.isNaN(value) ? null : value === 1);
+    return { id: baseRun.ids[row]!, question: baseRun.questions[row]!, tags: baseRun.tags[row]!, wasCorrect: outcome(correct.base[i]!), retrievalWasOk: outcome(retrieval.base[i]!) };
+  });
+  // On the paired questions only: a missing question has no head split to show.
+  const onPaired = (values: Float64Array) => values.subarray(0, pairedCount);
   const decomposition = {
-    base: decompose(retrieval.base, correct.base, answerable, gather(column(baseRun, 'closed_book_correct'), pairing.baseRows)),
-    head: decompose(retrieval.head, correct.head, answerable, gather(column(headRun, 'closed_book_correct'), pairing.headRows)),
+    base: decompose(onPaired(retrieval.base), onPaired(correct.base), onPaired(answerable), gather(column(baseRun, 'closed_book_correct'), pairing.baseRows)),
+    head: decompose(onPaired(retrieval.head), onPaired(correct.head), onPaired(answerable), gather(column(headRun, 'closed_book_correct'), pairing.headRows)),
   };
+  const baseQuestions = baseRun.size - pairing.removed.length;
+  const coverage: Coverage = { paired: pairedCount, missing: missing.length, compared: pairedCount + missing.length, baseQuestions, share: baseQuestions === 0 ? 1 : (pairedCount + missing.length) / baseQuestions };
   const retrievalTest = testsBeforeGate.find((test) => test.metric === 'retrieval_ok');
   const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config.calibrations, config.kappaFloor);
-  const { verdict, reasons, warnings, outcomes, floors } = decideGate(testsBeforeGate, headSummary, config, blockedMetrics(judges));
+  const { verdict, reasons, warnings, outcomes, floors, ungated } = decideGate(testsBeforeGate, headSummary, config, coverage, blockedMetrics(judges));
   const tests = testsBeforeGate.map((test) => (test.gate === null ? test : { ...test, gateOutcome: outcomes.get(test.gate) ?? null }));
   return {
-    paired: pairing.headRows.length,
+    paired: pairedCount,
     added: pairing.added,
     removed: pairing.removed,
-    labelsChanged: pairing.labelsChanged,
+    excluded: pairing.excluded,
+    missing,
+    rescored: options.rescored ?? [],
+    labelsChanged: pairing.labelsChanged.map((id) => ({ id, reason: options.notRescorable?.get(id) ?? 'not-rescored' })),
+    coverage,
     alpha: config.alpha,
     tests,
     regressions,
@@ -214,9 +261,17 @@ export function compareRuns(baseRun: QuestionOutcomes, headRun: QuestionOutcomes
     floors,
     judges,
     verdict,
+    ungated,
     reasons,
     warnings,
   };
+}
+
+function concatValues(a: Float64Array, b: Float64Array): Float64Array {
+  const out = new Float64Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }
 
 function lostDocuments(baseRun: QuestionOutcomes, headRun: QuestionOutcomes, pairing: Pairing, i: number): string[] {

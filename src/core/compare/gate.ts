@@ -2,7 +2,7 @@ import type { GateCategory } from '../catalog/gates.js';
 import { answerMetric } from '../catalog/metrics.js';
 import { MetricNameError, parseRetrievalMetric } from '../catalog/retrieval-metrics.js';
 import type { RunSummary } from '../scoring/summary.js';
-import type { CompareConfig, Drop, Floor, FloorCheck, GateOutcome, GateReason, GateWarning, PairedTest, Verdict } from './types.js';
+import type { CompareConfig, Coverage, Drop, Floor, FloorCheck, GateOutcome, GateReason, GateWarning, PairedTest, Verdict } from './types.js';
 
 /** Parses `metric=x`, `metric>=x` or `metric<=x`; the metric must be one rag-gate reports. */
 export function parseFloor(text: string): Floor {
@@ -32,9 +32,15 @@ export function decideGate(
   tests: readonly PairedTest[],
   head: RunSummary,
   config: CompareConfig,
+  coverage: Coverage,
   blocked: BlockedMetrics = new Map(),
-): { verdict: Verdict; reasons: GateReason[]; warnings: GateWarning[]; outcomes: Map<GateCategory, GateOutcome>; floors: FloorCheck[] } {
+): { verdict: Verdict; ungated: boolean; reasons: GateReason[]; warnings: GateWarning[]; outcomes: Map<GateCategory, GateOutcome>; floors: FloorCheck[] } {
   const reasons: GateReason[] = [];
+  // Measuring less must not pass: too few pairs, or too much of the base left out, fails.
+  if (coverage.paired < config.minPaired) reasons.push({ kind: 'too-few-paired', paired: coverage.paired, minPaired: config.minPaired });
+  if (coverage.share < config.minCoverage) {
+    reasons.push({ kind: 'low-coverage', compared: coverage.compared, baseQuestions: coverage.baseQuestions, share: coverage.share, minCoverage: config.minCoverage });
+  }
   const warnings: GateWarning[] = [];
   const outcomes = new Map<GateCategory, GateOutcome>();
   for (const gate of config.failOn) {
@@ -71,5 +77,6 @@ export function decideGate(
     reasons.push({ kind: 'floor-broken', floor, value });
     return { floor, value, outcome: 'broken' };
   });
-  return { verdict: reasons.length > 0 ? 'fail' : 'pass', reasons, warnings, outcomes, floors };
+  const ungated = config.floors.length === 0 && ![...config.failOn].some((gate) => tests.some((t) => t.gate === gate));
+  return { verdict: reasons.length > 0 ? 'fail' : 'pass', ungated, reasons, warnings, outcomes, floors };
 }

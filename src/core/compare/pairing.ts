@@ -5,19 +5,31 @@ import type { QuestionOutcomes } from '../scoring/outcomes.js';
 export interface Pairing {
   readonly baseRows: Int32Array;
   readonly headRows: Int32Array;
+  /** Base rows of questions the head results lack that count as failed in head (still in the golden set). */
+  readonly missingRows: Int32Array;
   /** Ids only in head, in head order. */
   readonly added: readonly string[];
-  /** Ids only in base, in base order. */
+  /** Ids only in base that are no longer in the head's golden set: removed on purpose, left out. */
   readonly removed: readonly string[];
+  /** Ids only in base, still in the golden set, left out because `missing` is `exclude`. */
+  readonly excluded: readonly string[];
   /** Ids in both whose gold labels differ (relevant ids, expected answer or answerable): a test across them compares nothing. */
   readonly labelsChanged: readonly string[];
 }
 
+/** What a base question the head lacks counts as, and the head's golden set when known. */
+export interface CoverageRules {
+  readonly missing: 'fail' | 'exclude';
+  /** Ids of the head's golden set: a base question outside it was removed on purpose. */
+  readonly golden?: ReadonlySet<string>;
+}
+
 /**
- * Pairs base and head questions by id, in head order. Throws InputError when the two share no question with
- * the same gold labels, since then there is nothing to compare.
+ * Pairs base and head questions by id, in head order. A base question the head lacks counts as failed unless it
+ * left the golden set or `missing` is `exclude`. Throws InputError when the two share no question with the same
+ * gold labels, since then there is nothing to compare.
  */
-export function pairQuestions(base: QuestionOutcomes, head: QuestionOutcomes, files: { base: string; head: string }): Pairing {
+export function pairQuestions(base: QuestionOutcomes, head: QuestionOutcomes, files: { base: string; head: string }, rules: CoverageRules): Pairing {
   const baseRowOf = new Map<string, number>();
   base.ids.forEach((id, row) => baseRowOf.set(id, row));
   const baseRows: number[] = [];
@@ -35,7 +47,15 @@ export function pairQuestions(base: QuestionOutcomes, head: QuestionOutcomes, fi
       headRows.push(headRow);
     }
   });
-  const removed = base.ids.filter((id) => !inHead.has(id));
+  const removed: string[] = [];
+  const excluded: string[] = [];
+  const missingRows: number[] = [];
+  base.ids.forEach((id, row) => {
+    if (inHead.has(id)) return;
+    if (rules.golden !== undefined && !rules.golden.has(id)) removed.push(id);
+    else if (rules.missing === 'fail') missingRows.push(row);
+    else excluded.push(id);
+  });
   if (baseRows.length === 0) {
     const why =
       labelsChanged.length > 0
@@ -43,7 +63,7 @@ export function pairQuestions(base: QuestionOutcomes, head: QuestionOutcomes, fi
         : 'no question id appears in both files';
     throw InputError.single({ file: files.head, message: `nothing to compare with ${files.base}: ${why}` });
   }
-  return { baseRows: Int32Array.from(baseRows), headRows: Int32Array.from(headRows), added, removed, labelsChanged };
+  return { baseRows: Int32Array.from(baseRows), headRows: Int32Array.from(headRows), missingRows: Int32Array.from(missingRows), added, removed, excluded, labelsChanged };
 }
 
 /** The values of `column` at `rows`. */

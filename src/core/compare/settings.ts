@@ -3,9 +3,9 @@ import type { CorrectnessRule } from '../scoring/generation/correctness.js';
 import { defaultRetrievalMetrics, parseRetrievalMetric, type RetrievalMetric } from '../catalog/retrieval-metrics.js';
 import type { RetrievalOkRule } from '../scoring/retrieval-ok.js';
 import type { EvalConfig } from '../scoring/score.js';
-import type { GateCategory } from '../catalog/gates.js';
+import type { Settings } from '../catalog/settings.js';
 import { answerMetric } from '../catalog/metrics.js';
-import type { CompareConfig, Floor } from './types.js';
+import type { CompareConfig } from './types.js';
 
 /** The scoring configuration; the retrieval-ok rule's metric is always computed, reported or not. */
 export function evalConfig(cutoffs: readonly number[], retrievalOk: RetrievalOkRule, correctness: CorrectnessRule, extraMetrics: readonly string[] = []): EvalConfig {
@@ -18,31 +18,21 @@ export function evalConfig(cutoffs: readonly number[], retrievalOk: RetrievalOkR
   return { retrievalMetrics: metrics, retrievalOk, correctness };
 }
 
-export interface CompareSettings {
-  readonly k: readonly number[];
-  readonly retrievalOk: RetrievalOkRule;
-  readonly correct: CorrectnessRule;
-  readonly alpha: number;
-  readonly failOn: ReadonlySet<GateCategory>;
-  readonly minEffect: number;
-  readonly floors: readonly Floor[];
-  readonly graded: readonly string[];
-  readonly permutations: number;
-  readonly calibrations: readonly CalibrationRecord[];
-  readonly kappaFloor: number;
-}
-
 /** The comparison configuration; every metric named by a floor or a graded test is computed. */
-export function compareConfig(settings: CompareSettings): CompareConfig {
+export function compareConfig(settings: Settings, calibrations: readonly CalibrationRecord[]): CompareConfig {
+  const floors = settings.floors;
   return {
-    eval: evalConfig(settings.k, settings.retrievalOk, settings.correct, [...settings.graded, ...settings.floors.map((floor) => floor.metric)]),
+    eval: evalConfig(settings.k, settings['retrieval-ok'], settings.correct, [...settings.graded, ...floors.map((floor) => floor.metric)]),
+    missing: settings.missing,
+    minPaired: settings['min-paired'],
+    minCoverage: settings['min-coverage'],
     alpha: settings.alpha,
-    failOn: settings.failOn,
-    minEffect: settings.minEffect,
-    floors: settings.floors,
+    failOn: settings['fail-on'],
+    minEffect: settings['min-effect'],
+    floors,
     permutations: settings.permutations,
     gradedMetrics: settings.graded,
-    calibrations: settings.calibrations,
-    kappaFloor: settings.kappaFloor,
+    calibrations,
+    kappaFloor: settings['kappa-floor'],
   };
 }

@@ -48,7 +48,9 @@ export interface Drop {
 export type GateReason =
   | ({ readonly kind: 'regressed' } & Drop)
   | { readonly kind: 'floor-broken'; readonly floor: Floor; readonly value: number }
-  | { readonly kind: 'floor-unchecked'; readonly floor: Floor };
+  | { readonly kind: 'floor-unchecked'; readonly floor: Floor }
+  | { readonly kind: 'too-few-paired'; readonly paired: number; readonly minPaired: number }
+  | { readonly kind: 'low-coverage'; readonly compared: number; readonly baseQuestions: number; readonly share: number; readonly minCoverage: number };
 
 /** What the gate saw but did not fail on. `field` names the judged field whose judge is uncalibrated. */
 export type GateWarning =
@@ -59,6 +61,11 @@ export type GateWarning =
 
 export interface CompareConfig {
   readonly eval: EvalConfig;
+  /** What a base question missing from head counts as. */
+  readonly missing: 'fail' | 'exclude';
+  /** The gate fails with fewer paired questions, or a smaller share of the base compared. */
+  readonly minPaired: number;
+  readonly minCoverage: number;
   readonly alpha: number;
   readonly failOn: ReadonlySet<GateCategory>;
   /** An absolute drop smaller than this only warns, even when significant. */
@@ -124,11 +131,52 @@ export interface RetrievalRegression {
   readonly rescued: boolean;
 }
 
+/** A base question the head results lack, counted as failed in head for every gated test. */
+export interface MissingQuestion {
+  readonly id: string;
+  readonly question: string;
+  readonly tags: readonly string[];
+  /** Its base outcomes, null where the base run did not carry them. */
+  readonly wasCorrect: boolean | null;
+  readonly retrievalWasOk: boolean | null;
+}
+
+/** Why a base question whose gold labels changed in head could not be re-scored under the head's labels. */
+export type NotRescorable = 'correct-given' | 'retrieval-ok-given' | 'not-rescored';
+
+/** A question left out because its gold labels changed and its base record could not be re-scored. */
+export interface Relabelled {
+  readonly id: string;
+  readonly reason: NotRescorable;
+}
+
+/** How much of the base run the comparison accounts for. */
+export interface Coverage {
+  /** Questions in both runs with the same gold labels. */
+  readonly paired: number;
+  /** Base questions missing from head, counted as failed. */
+  readonly missing: number;
+  /** paired + missing. */
+  readonly compared: number;
+  /** Base questions still in the golden set. */
+  readonly baseQuestions: number;
+  /** compared / baseQuestions. */
+  readonly share: number;
+}
+
 export interface Comparison {
   readonly paired: number;
   readonly added: readonly string[];
+  /** Base questions no longer in the head's golden set: removed on purpose, left out. */
   readonly removed: readonly string[];
-  readonly labelsChanged: readonly string[];
+  /** Base questions missing from head and left out because `missing` is `exclude`. */
+  readonly excluded: readonly string[];
+  readonly missing: readonly MissingQuestion[];
+  /** Questions whose gold labels changed in head and whose base was re-scored under the head's labels: paired. */
+  readonly rescored: readonly string[];
+  /** Questions whose gold labels changed and could not be re-scored: left out. */
+  readonly labelsChanged: readonly Relabelled[];
+  readonly coverage: Coverage;
   readonly alpha: number;
   readonly tests: readonly PairedTest[];
   /** Right in base, wrong in head, with the cause. */
@@ -148,6 +196,8 @@ export interface Comparison {
   /** For each field `rag-gate judge` filled: whether its judge is calibrated and may gate. */
   readonly judges: readonly JudgeStatus[];
   readonly verdict: Verdict;
+  /** No gated test had data and no floor was set: nothing was measured that could fail. */
+  readonly ungated: boolean;
   readonly reasons: readonly GateReason[];
   readonly warnings: readonly GateWarning[];
 }

@@ -29,15 +29,32 @@ export interface QuestionOutcomes {
   readonly noRelevant: number;
 }
 
+/** An expected answer as its meaning: Unicode NFC, runs of white space as one space, no space at either end. */
+function normalizeLabel(text: string): string {
+  return text.normalize('NFC').replace(/\s+/gu, ' ').trim();
+}
+
 /**
- * A fingerprint of a question's gold labels: its relevant documents with their grades (grades below 1 count as
- * not relevant, so `{"a": 1, "c": 0}` and `["a"]` are the same labels), expected answer and answerability.
+ * A fingerprint of a question's gold labels, by meaning rather than spelling: its relevant documents with their
+ * grades in id order (grades below 1 count as not relevant, so `{"a": 1, "c": 0}` and `["a"]` are the same
+ * labels), the normalised expected answer, and answerability.
  */
-function goldKey(record: ResultRecord): string {
+export function goldKeyOf(record: ResultRecord): string {
   const relevant = record.relevant_ids;
   const graded: [string, number][] = relevant === undefined ? [] : Array.isArray(relevant) ? relevant.map((id) => [id, 1]) : Object.entries(relevant);
   const grades = [...new Map(graded.filter(([, grade]) => isRelevant(grade)))].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify([grades, record.expected_answer ?? null, record.answerable ?? true]);
+  const expected = record.expected_answer === undefined ? null : normalizeLabel(record.expected_answer);
+  return JSON.stringify([grades, expected, record.answerable ?? true]);
+}
+
+/** The gold labels a fingerprint holds, as record fields: what another run's record is re-scored against. */
+export type GoldLabels = Required<Pick<ResultRecord, 'relevant_ids' | 'answerable'>> & Pick<ResultRecord, 'expected_answer'>;
+
+export function goldLabelsOf(key: string): GoldLabels {
+  const [grades, expected, answerable] = JSON.parse(key) as [[string, number][], string | null, boolean];
+  const relevant: Record<string, number> = Object.create(null);
+  for (const [id, grade] of grades) relevant[id] = grade;
+  return { relevant_ids: relevant, answerable, ...(expected === null ? {} : { expected_answer: expected }) };
 }
 
 /** Relevant documents among the first k retrieved; the ranking's grades are aligned with `retrieved`. */
@@ -78,7 +95,7 @@ export class OutcomeBuilder {
     this.ids.push(record.id);
     this.questions.push(record.question);
     this.tags.push(record.tags ?? []);
-    this.goldKeys.push(goldKey(record));
+    this.goldKeys.push(goldKeyOf(record));
     if (record.claims?.length === 0) this.noClaims++;
     if (record.judge_errors !== undefined && record.judge_errors.length > 0) this.judgeErrors++;
     for (const [field, judge] of Object.entries(record.judged_by ?? {})) {
@@ -137,4 +154,26 @@ export class OutcomeBuilder {
 /** The column of a metric, all NaN when no question carries it. */
 export function column(outcomes: QuestionOutcomes, name: string): Float64Array {
   return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
+}
+
+/**
+ * `run` with the rows of `replacement`'s questions taken from it (matched by id): the base run re-scored under
+ * the head's labels where they changed. Columns `replacement` lacks become NaN in those rows.
+ */
+export function withRowsOf(run: QuestionOutcomes, replacement: QuestionOutcomes): QuestionOutcomes {
+  if (replacement.size === 0) return run;
+  const rowOf = new Map(run.ids.map((id, row) => [id, row]));
+  const goldKeys = [...run.goldKeys];
+  const goldFound = [...run.goldFound];
+  const names = [...new Set([...run.columns.keys(), ...replacement.columns.keys()])];
+  const columns = new Map(names.map((name) => [name, Float64Array.from(column(run, name))]));
+  const replacing = names.map((name) => [columns.get(name)!, column(replacement, name)] as const);
+  replacement.ids.forEach((id, from) => {
+    const row = rowOf.get(id);
+    if (row === undefined) return;
+    goldKeys[row] = replacement.goldKeys[from]!;
+    goldFound[row] = replacement.goldFound[from];
+    for (const [to, values] of replacing) to[row] = values[from]!;
+  });
+  return { ...run, goldKeys, goldFound, columns };
 }

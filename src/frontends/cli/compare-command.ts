@@ -30,7 +30,11 @@ export function compareCommand(context: CommandContext, setExitCode: (code: numb
       const [base, head] = await Promise.all([resultFiles(settings.baseline, 'baseline', origins.baseline), resultFiles(settings.results, 'results', origins.results)]);
       const config = await comparisonConfig(settings);
       const progress = readingProgress(context);
-      const run = await compareFiles({ base, head }, config, { readerEntry: context.readerEntry, onProgress: progress.reporter() }).finally(progress.end);
+      const run = await compareFiles({ base, head, golden: settings.golden }, config, {
+        readerEntry: context.readerEntry,
+        onProgress: progress.reporter(),
+        allowUngated: settings['allow-ungated'],
+      }).finally(progress.end);
       for (const warning of run.warnings) context.stderr(`rag-gate: warning: ${warning}\n`);
       const rule = config.eval.retrievalOk.name;
       if (options.markdown !== undefined) await writeFileAtomic(options.markdown, renderComment(run.comparison, { retrievalOk: rule }));

@@ -47,13 +47,13 @@ export function addSettingOptions(command: Command, name: SettingCommand): Comma
 /** The settings given on the command line, as text, each with the flag that gave it. */
 export function givenSettings(command: Command, name: SettingCommand): Map<SettingName, SettingText> {
   const given = new Map<SettingName, SettingText>();
-  const values = command.opts<Record<string, string | string[] | undefined>>();
+  const values = command.opts<Record<string, unknown>>();
   for (const setting of cliSettings(name)) {
     const flag = flagOf(setting, name);
     const option = command.options.find((o) => o.flags === flag)!;
-    const value = values[option.attributeName()];
+    const value = values[option.attributeName()] as string | string[] | boolean | undefined;
     if (value === undefined) continue;
-    given.set(setting, { text: Array.isArray(value) ? value.join('\n') : value, origin: { kind: 'flag', flag: option.long ?? flag } });
+    given.set(setting, { text: Array.isArray(value) ? value.join('\n') : String(value), origin: { kind: 'flag', flag: option.long ?? flag } });
   }
   return given;
 }

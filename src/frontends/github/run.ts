@@ -134,7 +134,10 @@ async function run(runtime: ActionRuntime): Promise<void> {
   let report: object;
   const rule = config.eval.retrievalOk.name;
   if (baseline.found) {
-    const run = await compareFiles({ base: await judge(baseline.files, 'base'), head: headFiles }, config, { readerEntry: runtime.readerEntry });
+    const run = await compareFiles({ base: await judge(baseline.files, 'base'), head: headFiles, golden: settings.golden }, config, {
+      readerEntry: runtime.readerEntry,
+      allowUngated: settings['allow-ungated'],
+    });
     for (const warning of run.warnings) runtime.warning(warning);
     comparison = run.comparison;
     const options = { retrievalOk: rule, marker, baseline: baseline.description, reportLink: 'the `report-json` output' };

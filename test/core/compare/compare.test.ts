@@ -190,28 +190,55 @@ describe('the misattribution story: an index rebuild that hurts long questions',
 });
 
 describe('pairing', () => {
-  it('lists added, removed and relabelled questions and leaves them out of the tests', async () => {
+  it('lists added, missing and relabelled questions; a missing one counts as failed, a relabelled one is re-scored', async () => {
     const { base, head } = correctnessPairs({ bothRight: 5, fixed: 1, broken: 1, bothWrong: 3 });
     base.push({ id: 'only-base', question: 'gone?', correct: true });
     head.push({ id: 'only-head', question: 'new?', correct: false });
     base[0]!.expected_answer = 'forty-two';
     head[0]!.expected_answer = '42';
-    const { json, test } = await compare(base, head);
+    const { json, test } = await compare(base, head, ['--min-paired', '1']);
     expect(json.added).toEqual(['only-head']);
-    expect(json.removed).toEqual(['only-base']);
-    expect(json.labelsChanged).toEqual(['q-0000']);
+    expect(json.removed).toEqual([]);
+    expect(json.missing).toEqual([{ id: 'only-base', question: 'gone?', tags: [], wasCorrect: true, retrievalWasOk: null }]);
+    // q-0000 states `correct` itself, so it cannot follow the new expected answer: left out, with the reason.
+    expect(json.labelsChanged).toEqual([{ id: 'q-0000', reason: 'correct-given' }]);
+    expect(json.rescored).toEqual([]);
     expect(json.paired).toBe(9);
-    expect(test('correct')).toMatchObject({ bothRight: 4, fixed: 1, broken: 1, bothWrong: 3 });
+    expect(json.coverage).toEqual({ paired: 9, missing: 1, compared: 10, baseQuestions: 11, share: 10 / 11 });
+    // The missing question was right in base: it counts as broken.
+    expect(test('correct')).toMatchObject({ bothRight: 4, fixed: 1, broken: 2, bothWrong: 3, n: 10 });
   });
 
-  it('does not take the same relevant documents written two ways for changed labels', async () => {
-    const base = [{ id: 'a', question: 'a?', relevant_ids: ['d1', 'd2'], correct: true }];
-    const head = [{ id: 'a', question: 'a?', relevant_ids: { d2: 1, d1: 1, d9: 0 }, correct: true }];
+  it('with --missing exclude, leaves a missing question out and lists it', async () => {
+    const { base, head } = correctnessPairs({ bothRight: 5, fixed: 1, broken: 1, bothWrong: 3 });
+    base.push({ id: 'only-base', question: 'gone?', correct: true });
+    const { json, test } = await compare(base, head, ['--min-paired', '1', '--min-coverage', '0.5', '--missing', 'exclude']);
+    expect(json.missing).toEqual([]);
+    expect(json.excluded).toEqual(['only-base']);
+    expect(test('correct')).toMatchObject({ broken: 1, n: 10 });
+  });
+
+  it('does not take the same relevant documents written two ways for changed labels, and re-scores real changes', async () => {
+    const base = [{ id: 'a', question: 'a?', relevant_ids: ['d1', 'd2'], retrieved_ids: ['d1'], correct: true }];
+    const head = [{ id: 'a', question: 'a?', relevant_ids: { d2: 1, d1: 1, d9: 0 }, retrieved_ids: ['d1'], correct: true }];
+    const { json } = await compare(base, head, ['--min-paired', '1']);
+    expect(json.labelsChanged).toEqual([]);
+    expect(json.rescored).toEqual([]);
+    expect(json.paired).toBe(1);
+    const regraded = await compare(base, [{ ...head[0]!, relevant_ids: { d1: 2, d2: 1 } }], ['--min-paired', '1', '--graded', 'ndcg@10']);
+    expect(regraded.json.rescored).toEqual(['a']);
+    expect(regraded.json.paired).toBe(1);
+    // Base re-scored under the head's grades: the same ranking, the same nDCG.
+    expect(regraded.test('ndcg@10')).toMatchObject({ delta: 0 });
+  });
+
+  it('reads an expected answer by its meaning: white space and Unicode composition are not a relabelling', async () => {
+    const { base, head } = correctnessPairs({ bothRight: 30, fixed: 0, broken: 0, bothWrong: 0 });
+    base.forEach((record) => (record.expected_answer = 'Café au lait'));
+    head.forEach((record) => (record.expected_answer = '  Cafe\u0301   au lait \n'));
     const { json } = await compare(base, head);
     expect(json.labelsChanged).toEqual([]);
-    expect(json.paired).toBe(1);
-    const regraded = await compare(base, [{ ...head[0]!, relevant_ids: { d1: 2, d2: 1 } }]);
-    expect(regraded.code).toBe(2);
+    expect(json.paired).toBe(30);
   });
 
   it('treats no shared question as bad input (exit 2)', async () => {
@@ -220,10 +247,10 @@ describe('pairing', () => {
     expect(stderr).toMatch(/head\.jsonl: nothing to compare with .*base\.jsonl: no question id appears in both files/);
   });
 
-  it('treats shared questions whose labels all changed as bad input (exit 2)', async () => {
+  it('treats shared questions whose labels all changed and cannot be re-scored as bad input (exit 2)', async () => {
     const { code, stderr } = await compare(
-      [{ id: 'a', question: 'a?', relevant_ids: ['d1'] }],
-      [{ id: 'a', question: 'a?', relevant_ids: ['d2'] }],
+      [{ id: 'a', question: 'a?', relevant_ids: ['d1'], retrieval_ok: true }],
+      [{ id: 'a', question: 'a?', relevant_ids: ['d2'], retrieval_ok: true }],
     );
     expect(code).toBe(2);
     expect(stderr).toMatch(/all have different gold labels/);
@@ -257,14 +284,14 @@ describe('gate options', () => {
 
   it('supports ceilings on lower-is-better rates', async () => {
     const base = [{ id: 'a', question: 'a?', refused: false }, { id: 'b', question: 'b?', refused: true }];
-    const { code, json } = await compare(base, base, ['--floor', 'false_refusal_rate<=0.25']);
+    const { code, json } = await compare(base, base, ['--min-paired', '1', '--floor', 'false_refusal_rate<=0.25']);
     expect(code).toBe(1);
     expect(json.reasons[0]!.message).toMatch(/false_refusal_rate is 0\.500 in head, the floor is false_refusal_rate ≤ 0\.25/);
   });
 
   it('computes a floor metric outside --k', async () => {
     const records = [{ id: 'a', question: 'a?', relevant_ids: ['d'], retrieved_ids: ['x', 'y', 'd'] }];
-    const { code, json } = await compare(records, records, ['--k', '1', '--floor', 'recall@20=1']);
+    const { code, json } = await compare(records, records, ['--min-paired', '1', '--k', '1', '--floor', 'recall@20=1']);
     expect(json.reasons).toEqual([]);
     expect(code).toBe(0);
   });
@@ -345,7 +372,7 @@ describe('graded metrics', () => {
 
   it('gives no sample-size estimate when the differences have no spread', async () => {
     const records = (shift: number) => [0, 1, 2].map((i) => ({ id: `q${i}`, question: `q${i}?`, answer_relevance: 0.5 + shift }));
-    const { test } = await compare(records(0), records(-0.1), ['--graded', 'answer_relevance']);
+    const { test } = await compare(records(0), records(-0.1), ['--graded', 'answer_relevance', '--min-paired', '1', '--allow-ungated']);
     expect(test('answer_relevance')).toMatchObject({ significant: false, requiredN: null });
   });
 

@@ -66,10 +66,10 @@ describe('judged metrics gate only when their judge is calibrated', () => {
       { id: 'a', question: 'a?', claims: [{ text: 'x', verdict: 'NOT_STATED' }], judged_by: { claims: { model: 'judge-1', prompt_version: 'faithfulness-v1' } } },
       { id: 'b', question: 'b?', claims: [{ text: 'y', verdict: 'SUPPORTED' }], judged_by: { claims: { model: 'judge-1', prompt_version: 'faithfulness-v1' } } },
     ];
-    const { code, json } = await compare(records, records, [], ['--floor', 'faithfulness=0.9']);
+    const { code, json } = await compare(records, records, [], ['--min-paired', '1', '--floor', 'faithfulness=0.9']);
     expect(code).toBe(0);
     expect(json.warnings.map((w: { message: string }) => w.message).join('\n')).toMatch(/floor broken: faithfulness is 0\.500 in head.*but it does not gate/);
-    const calibrated = await compare(records, records, [calibration({ kind: 'faithfulness', promptVersion: 'faithfulness-v1' })], ['--floor', 'faithfulness=0.9']);
+    const calibrated = await compare(records, records, [calibration({ kind: 'faithfulness', promptVersion: 'faithfulness-v1' })], ['--min-paired', '1', '--floor', 'faithfulness=0.9']);
     expect(calibrated.code).toBe(1);
   });
 

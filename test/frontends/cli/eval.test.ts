@@ -266,7 +266,7 @@ describe('eval: input conventions', () => {
     const path = scratch.file('typo.jsonl', jsonl([{ id: 'q1', question: 'a', retreived_ids: ['d1'], correct: true }]));
     const run = await runMain(['eval', '--results', path, '--json']);
     expect(run.code).toBe(0);
-    expect(run.stderr).toBe(`rag-gate: warning: ${path}:1: unknown field "retreived_ids" is ignored (check its spelling against the results format)\n`);
+    expect(run.stderr).toBe(`rag-gate: warning: ${path}: unknown field "retreived_ids" in 1 record is ignored (did you mean "retrieved_ids"?)\n`);
     expect(parseJsonOutput(run.stdout).metrics.correct).toBe(1);
   });
 
