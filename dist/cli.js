@@ -12517,6 +12517,165 @@ function validateConcurrency(concurrency) {
   }
 }
 
+// src/sources/json-array.ts
+var JsonArrayShapeError = class extends Error {
+  constructor(message, line) {
+    super(message);
+    this.line = line;
+  }
+  line;
+};
+async function* jsonArrayElements(lines) {
+  let state = "before";
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let parts = [];
+  let start = 0;
+  let elementLine = 0;
+  let lastLine = 0;
+  let closed = false;
+  let sawElement = false;
+  for await (const { text: text4, line } of lines) {
+    lastLine = line;
+    start = 0;
+    for (let i = 0; i < text4.length; i++) {
+      const ch = text4[i];
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (ch === "\\") escaped = true;
+        else if (ch === '"') inString = false;
+        continue;
+      }
+      if (ch === " " || ch === "	" || ch === "\r") continue;
+      if (state === "before") {
+        if (ch !== "[") throw new JsonArrayShapeError("expected a JSON array or JSON Lines", line);
+        state = "inside";
+        start = i + 1;
+        continue;
+      }
+      if (state === "after") throw new JsonArrayShapeError('unexpected text after the closing "]" of the array', line);
+      if (depth === 0 && (ch === "," || ch === "]")) {
+        parts.push(text4.slice(start, i));
+        const element = parts.join("\n");
+        parts = [];
+        start = i + 1;
+        if (element.trim() !== "") yield { text: element, line: elementLine };
+        else if (ch === ",") throw new JsonArrayShapeError("empty element in the array (two commas in a row?)", line);
+        else if (sawElement) throw new JsonArrayShapeError('a comma before the closing "]" (JSON allows no trailing comma)', line);
+        sawElement = true;
+        elementLine = 0;
+        if (ch === "]") {
+          state = "after";
+          closed = true;
+        }
+        continue;
+      }
+      if (elementLine === 0) elementLine = line;
+      if (ch === '"') inString = true;
+      else if (ch === "{" || ch === "[") depth++;
+      else if (ch === "}" || ch === "]") depth--;
+    }
+    if (state === "inside") parts.push(text4.slice(start));
+  }
+  if (!closed) throw new JsonArrayShapeError('the JSON array is not closed with "]"', lastLine);
+}
+
+// src/sources/record-json.ts
+var LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
+var isSpace = (code3) => code3 === 32 || code3 === 9 || code3 === 10 || code3 === 13;
+function atTopLevel(text4, end) {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < end; i++) {
+    const code3 = text4.charCodeAt(i);
+    if (inString) {
+      if (code3 === 92) i++;
+      else if (code3 === 34) inString = false;
+    } else if (code3 === 34) inString = true;
+    else if (code3 === 123 || code3 === 91) depth++;
+    else if (code3 === 125 || code3 === 93) depth--;
+  }
+  return depth === 1 && !inString;
+}
+function plainStringArray(text4, start) {
+  const ids = [];
+  let i = start + 1;
+  while (isSpace(text4.charCodeAt(i))) i++;
+  if (text4.charCodeAt(i) === 93) return { ids, end: i + 1 };
+  for (; ; ) {
+    if (text4.charCodeAt(i) !== 34) return null;
+    const from = i + 1;
+    let to = from;
+    for (; ; ) {
+      const code4 = text4.charCodeAt(to);
+      if (code4 === 34) break;
+      if (code4 === 92 || code4 < 32 || Number.isNaN(code4)) return null;
+      to++;
+    }
+    ids.push(text4.slice(from, to));
+    i = to + 1;
+    while (isSpace(text4.charCodeAt(i))) i++;
+    const code3 = text4.charCodeAt(i);
+    if (code3 === 93) return { ids, end: i + 1 };
+    if (code3 !== 44) return null;
+    i++;
+    while (isSpace(text4.charCodeAt(i))) i++;
+  }
+}
+function listValueStart(text4, key) {
+  const at = text4.indexOf(key);
+  if (at < 0 || text4.indexOf(key, at + key.length) >= 0) return -1;
+  let i = at + key.length;
+  while (isSpace(text4.charCodeAt(i))) i++;
+  if (text4.charCodeAt(i) !== 58) return -1;
+  i++;
+  while (isSpace(text4.charCodeAt(i))) i++;
+  return text4.charCodeAt(i) === 91 && atTopLevel(text4, at) ? i : -1;
+}
+function parseRecordJson(text4) {
+  let rest = text4;
+  const lifted = [];
+  for (const key of LIFTED_KEYS) {
+    const start = listValueStart(rest, key);
+    if (start < 0) continue;
+    const list3 = plainStringArray(rest, start);
+    if (list3 === null) continue;
+    rest = `${rest.slice(0, start)}[]${rest.slice(list3.end)}`;
+    lifted.push([key.slice(1, -1), list3.ids]);
+  }
+  if (lifted.length === 0) return JSON.parse(text4);
+  let parsed;
+  try {
+    parsed = JSON.parse(rest);
+  } catch {
+    return JSON.parse(text4);
+  }
+  const record2 = parsed;
+  for (const [name, ids] of lifted) {
+    const placeholder = record2[name];
+    if (!Array.isArray(placeholder) || placeholder.length !== 0) return JSON.parse(text4);
+    record2[name] = ids;
+  }
+  return record2;
+}
+
+// src/sources/lines.ts
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+var PROGRESS_EVERY = 4096;
+async function* readLines(file2, onProgress) {
+  const input2 = createReadStream(file2, { encoding: "utf8", highWaterMark: 1 << 20 });
+  const lines = createInterface({ input: input2, crlfDelay: Infinity });
+  let line = 0;
+  for await (const raw of lines) {
+    line++;
+    if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, input2.bytesRead);
+    const text4 = line === 1 && raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
+    yield { text: text4, line };
+  }
+}
+
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
@@ -32232,165 +32391,6 @@ function bigint3(params) {
 }
 function date4(params) {
   return _coercedDate(ZodDate, params);
-}
-
-// src/sources/json-array.ts
-var JsonArrayShapeError = class extends Error {
-  constructor(message, line) {
-    super(message);
-    this.line = line;
-  }
-  line;
-};
-async function* jsonArrayElements(lines) {
-  let state = "before";
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  let parts = [];
-  let start = 0;
-  let elementLine = 0;
-  let lastLine = 0;
-  let closed = false;
-  let sawElement = false;
-  for await (const { text: text4, line } of lines) {
-    lastLine = line;
-    start = 0;
-    for (let i = 0; i < text4.length; i++) {
-      const ch = text4[i];
-      if (inString) {
-        if (escaped) escaped = false;
-        else if (ch === "\\") escaped = true;
-        else if (ch === '"') inString = false;
-        continue;
-      }
-      if (ch === " " || ch === "	" || ch === "\r") continue;
-      if (state === "before") {
-        if (ch !== "[") throw new JsonArrayShapeError("expected a JSON array or JSON Lines", line);
-        state = "inside";
-        start = i + 1;
-        continue;
-      }
-      if (state === "after") throw new JsonArrayShapeError('unexpected text after the closing "]" of the array', line);
-      if (depth === 0 && (ch === "," || ch === "]")) {
-        parts.push(text4.slice(start, i));
-        const element = parts.join("\n");
-        parts = [];
-        start = i + 1;
-        if (element.trim() !== "") yield { text: element, line: elementLine };
-        else if (ch === ",") throw new JsonArrayShapeError("empty element in the array (two commas in a row?)", line);
-        else if (sawElement) throw new JsonArrayShapeError('a comma before the closing "]" (JSON allows no trailing comma)', line);
-        sawElement = true;
-        elementLine = 0;
-        if (ch === "]") {
-          state = "after";
-          closed = true;
-        }
-        continue;
-      }
-      if (elementLine === 0) elementLine = line;
-      if (ch === '"') inString = true;
-      else if (ch === "{" || ch === "[") depth++;
-      else if (ch === "}" || ch === "]") depth--;
-    }
-    if (state === "inside") parts.push(text4.slice(start));
-  }
-  if (!closed) throw new JsonArrayShapeError('the JSON array is not closed with "]"', lastLine);
-}
-
-// src/sources/record-json.ts
-var LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
-var isSpace = (code3) => code3 === 32 || code3 === 9 || code3 === 10 || code3 === 13;
-function atTopLevel(text4, end) {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < end; i++) {
-    const code3 = text4.charCodeAt(i);
-    if (inString) {
-      if (code3 === 92) i++;
-      else if (code3 === 34) inString = false;
-    } else if (code3 === 34) inString = true;
-    else if (code3 === 123 || code3 === 91) depth++;
-    else if (code3 === 125 || code3 === 93) depth--;
-  }
-  return depth === 1 && !inString;
-}
-function plainStringArray(text4, start) {
-  const ids = [];
-  let i = start + 1;
-  while (isSpace(text4.charCodeAt(i))) i++;
-  if (text4.charCodeAt(i) === 93) return { ids, end: i + 1 };
-  for (; ; ) {
-    if (text4.charCodeAt(i) !== 34) return null;
-    const from = i + 1;
-    let to = from;
-    for (; ; ) {
-      const code4 = text4.charCodeAt(to);
-      if (code4 === 34) break;
-      if (code4 === 92 || code4 < 32 || Number.isNaN(code4)) return null;
-      to++;
-    }
-    ids.push(text4.slice(from, to));
-    i = to + 1;
-    while (isSpace(text4.charCodeAt(i))) i++;
-    const code3 = text4.charCodeAt(i);
-    if (code3 === 93) return { ids, end: i + 1 };
-    if (code3 !== 44) return null;
-    i++;
-    while (isSpace(text4.charCodeAt(i))) i++;
-  }
-}
-function listValueStart(text4, key) {
-  const at = text4.indexOf(key);
-  if (at < 0 || text4.indexOf(key, at + key.length) >= 0) return -1;
-  let i = at + key.length;
-  while (isSpace(text4.charCodeAt(i))) i++;
-  if (text4.charCodeAt(i) !== 58) return -1;
-  i++;
-  while (isSpace(text4.charCodeAt(i))) i++;
-  return text4.charCodeAt(i) === 91 && atTopLevel(text4, at) ? i : -1;
-}
-function parseRecordJson(text4) {
-  let rest = text4;
-  const lifted = [];
-  for (const key of LIFTED_KEYS) {
-    const start = listValueStart(rest, key);
-    if (start < 0) continue;
-    const list3 = plainStringArray(rest, start);
-    if (list3 === null) continue;
-    rest = `${rest.slice(0, start)}[]${rest.slice(list3.end)}`;
-    lifted.push([key.slice(1, -1), list3.ids]);
-  }
-  if (lifted.length === 0) return JSON.parse(text4);
-  let parsed;
-  try {
-    parsed = JSON.parse(rest);
-  } catch {
-    return JSON.parse(text4);
-  }
-  const record2 = parsed;
-  for (const [name, ids] of lifted) {
-    const placeholder = record2[name];
-    if (!Array.isArray(placeholder) || placeholder.length !== 0) return JSON.parse(text4);
-    record2[name] = ids;
-  }
-  return record2;
-}
-
-// src/sources/lines.ts
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
-var PROGRESS_EVERY = 4096;
-async function* readLines(file2, onProgress) {
-  const input2 = createReadStream(file2, { encoding: "utf8", highWaterMark: 1 << 20 });
-  const lines = createInterface({ input: input2, crlfDelay: Infinity });
-  let line = 0;
-  for await (const raw of lines) {
-    line++;
-    if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, input2.bytesRead);
-    const text4 = line === 1 && raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
-    yield { text: text4, line };
-  }
 }
 
 // src/core/record.ts
