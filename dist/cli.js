@@ -38906,6 +38906,7 @@ var DEFAULT_MODEL = "gpt-4o-mini";
 var DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small";
 var DEFAULT_BACKOFF_MS = 500;
 var DEFAULT_MAX_RETRY_AFTER_MS = 12e4;
+var SYSTEM_CLOCK = { now: () => Date.now(), sleep };
 var Retryable = class extends Error {
   constructor(kind, message, retryAfterMs) {
     super(message);
@@ -38971,6 +38972,7 @@ var JudgeClient = class {
   constructor(options) {
     this.options = options;
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.clock = options.clock ?? SYSTEM_CLOCK;
   }
   options;
   stats = { calls: 0, retries: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
@@ -38982,6 +38984,7 @@ var JudgeClient = class {
   pausedUntil = 0;
   responseFormat = "json_schema";
   baseUrl;
+  clock;
   get model() {
     return this.options.model;
   }
@@ -39053,8 +39056,8 @@ var JudgeClient = class {
           throw new JudgeCallError(last.kind, `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1e3)} s, longer than the ${maxRetryAfterMs / 1e3} s rag-gate waits`);
         }
         this.stats.retries++;
-        if (last.retryAfterMs !== void 0) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + last.retryAfterMs);
-        await sleep(last.retryAfterMs ?? backoffDelay(n - 1, backoffMs, this.options.random), this.abort.signal);
+        if (last.retryAfterMs !== void 0) this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + last.retryAfterMs);
+        await this.clock.sleep(last.retryAfterMs ?? backoffDelay(n - 1, backoffMs, this.options.random), this.abort.signal);
       }
       try {
         return await attempt();
@@ -39075,8 +39078,8 @@ var JudgeClient = class {
   /** One HTTP POST: budget, timeout, and the failures no retry can fix. */
   async post(path, body) {
     if (this.setupError !== void 0) throw this.setupError;
-    const paused = this.pausedUntil - Date.now();
-    if (paused > 0) await sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1e3, paused / 10)), this.abort.signal);
+    const paused = this.pausedUntil - this.clock.now();
+    if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1e3, paused / 10)), this.abort.signal);
     const { maxCalls, timeoutMs, apiKey } = this.options;
     if (maxCalls !== void 0 && this.stats.calls >= maxCalls) {
       throw new JudgeCallError("budget", `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? "" : "s"} is used up`);
