@@ -32586,7 +32586,7 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(),
   const warnings = [...unknownFields].map(
     ([key, line]) => `${file2}:${line}: unknown field "${key}" is ignored (check its spelling against the results format)`
   );
-  return { records, format: shape.format, warnings };
+  return { format: shape.format, warnings };
 }
 async function* recordTexts(file2, onProgress, shape) {
   const lines = readLines(file2, onProgress);

@@ -6,7 +6,6 @@ import { FIELD_ALIASES, KNOWN_FIELDS, type ResultRecord, resultRecordSchema } fr
 
 /** What a read found besides the records: fields nobody reads, so a typo such as `retreived_ids` is visible. */
 export interface ReadSummary {
-  readonly records: number;
   /** JSON Lines (each record's text is one line), or one JSON array (a record's text may span lines). */
   readonly format: 'jsonl' | 'array';
   readonly warnings: readonly string[];
@@ -119,7 +118,7 @@ export async function readResults(
   const warnings = [...unknownFields].map(
     ([key, line]) => `${file}:${line}: unknown field "${key}" is ignored (check its spelling against the results format)`,
   );
-  return { records, format: shape.format, warnings };
+  return { format: shape.format, warnings };
 }
 
 /** The text of each record with its line: non-blank lines of JSON Lines, or the elements of a JSON array. */
