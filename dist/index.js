@@ -32699,7 +32699,7 @@ function seedWords(seed) {
   return cyrb128(seed);
 }
 var TWO_POW_32 = 4294967296;
-var Random = class _Random {
+var Random = class {
   s0;
   s1;
   s2;
@@ -32711,13 +32711,6 @@ var Random = class _Random {
     this.s2 = c | 0;
     this.s3 = d | 0;
     if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
-  }
-  /** A generator started from an explicit 128-bit state (four 32-bit words), e.g. to compare with the C reference. */
-  static fromState(state) {
-    const random = new _Random("");
-    [random.s0, random.s1, random.s2, random.s3] = state.map((word) => word | 0);
-    if ((random.s0 | random.s1 | random.s2 | random.s3) === 0) random.s0 = 1;
-    return random;
   }
   /** Next 32 random bits as an unsigned integer in [0, 2^32). */
   nextUint32() {
@@ -32731,16 +32724,6 @@ var Random = class _Random {
     this.s2 ^= t;
     this.s3 = rotl(this.s3, 11);
     return result >>> 0;
-  }
-  /** Uniform float in [0, 1) with 32 bits of resolution (one word). */
-  nextFloat() {
-    return this.nextUint32() / TWO_POW_32;
-  }
-  /** Uniform float in [0, 1) with full 53-bit resolution (two words). */
-  nextFloat53() {
-    const high = this.nextUint32() >>> 5;
-    const low = this.nextUint32() >>> 6;
-    return (high * 67108864 + low) / 9007199254740992;
   }
   /**
    * Uniform integer in [0, bound), without modulo bias, for 1 ≤ bound ≤ 2^32.
