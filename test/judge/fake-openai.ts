@@ -45,13 +45,13 @@ export interface FakeOpenAI {
 }
 
 /** The labelled blocks of a user message: `Label:\n<<<\ntext\n>>>`. */
-export function blocks(content: string): Record<string, string> {
+function blocks(content: string): Record<string, string> {
   const found: Record<string, string> = {};
   for (const match of content.matchAll(/(^|\n)([A-Za-z ]+):\n<<<\n([\s\S]*?)\n>>>/g)) found[match[2]!] = match[3]!;
   return found;
 }
 
-export function letterVector(text: string): number[] {
+function letterVector(text: string): number[] {
   const vector = Array.from({ length: 26 }, () => 0);
   for (const ch of text.toLowerCase()) {
     const code = ch.charCodeAt(0) - 97;
@@ -61,7 +61,7 @@ export function letterVector(text: string): number[] {
 }
 
 /** Splits an answer into sentences, the fake judge's "claims". */
-export function sentences(text: string): string[] {
+function sentences(text: string): string[] {
   return text
     .split(/(?<=\.)\s+/)
     .map((s) => s.trim())
@@ -69,7 +69,7 @@ export function sentences(text: string): string[] {
 }
 
 /** Supported when the context contains the claim's words (without the final full stop). */
-export function fakeVerdict(context: string, claim: string): string {
+function fakeVerdict(context: string, claim: string): string {
   return context.toLowerCase().includes(claim.replace(/\.$/, '').toLowerCase()) ? 'SUPPORTED' : 'NOT_STATED';
 }
 
