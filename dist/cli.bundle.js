@@ -41733,7 +41733,7 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(),
     const hint = suggestField(key);
     return `${file2}: unknown field "${key}" in ${count2} record${count2 === 1 ? "" : "s"} is ignored (${hint === void 0 ? "check its spelling against the results format" : `did you mean "${hint}"?`})`;
   });
-  return { records, format: shape.format, warnings, unknownFields };
+  return { format: shape.format, warnings, unknownFields };
 }
 async function* recordTexts(file2, onProgress, shape) {
   const lines = readLines(file2, onProgress);
@@ -48270,6 +48270,7 @@ var DEFAULT_BASE_URL = "https://api.openai.com/v1";
 var DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small";
 var DEFAULT_BACKOFF_MS = 500;
 var DEFAULT_MAX_RETRY_AFTER_MS = 12e4;
+var SYSTEM_CLOCK = { now: () => Date.now(), sleep };
 var Retryable = class extends Error {
   constructor(kind, message, retryAfterMs) {
     super(message);
@@ -48335,6 +48336,7 @@ var JudgeClient = class {
   constructor(options) {
     this.options = options;
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.clock = options.clock ?? SYSTEM_CLOCK;
   }
   options;
   stats = { calls: 0, retries: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
@@ -48346,6 +48348,7 @@ var JudgeClient = class {
   pausedUntil = 0;
   responseFormat = "json_schema";
   baseUrl;
+  clock;
   get model() {
     return this.options.model;
   }
@@ -48417,8 +48420,8 @@ var JudgeClient = class {
           throw new JudgeCallError(last.kind, `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1e3)} s, longer than the ${maxRetryAfterMs / 1e3} s rag-gate waits`);
         }
         this.stats.retries++;
-        if (last.retryAfterMs !== void 0) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + last.retryAfterMs);
-        await sleep(last.retryAfterMs ?? backoffDelay(n - 1, backoffMs, this.options.random), this.abort.signal);
+        if (last.retryAfterMs !== void 0) this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + last.retryAfterMs);
+        await this.clock.sleep(last.retryAfterMs ?? backoffDelay(n - 1, backoffMs, this.options.random), this.abort.signal);
       }
       try {
         return await attempt();
@@ -48439,8 +48442,8 @@ var JudgeClient = class {
   /** One HTTP POST: budget, timeout, and the failures no retry can fix. */
   async post(path, body) {
     if (this.setupError !== void 0) throw this.setupError;
-    const paused = this.pausedUntil - Date.now();
-    if (paused > 0) await sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1e3, paused / 10)), this.abort.signal);
+    const paused = this.pausedUntil - this.clock.now();
+    if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1e3, paused / 10)), this.abort.signal);
     const { maxCalls, timeoutMs, apiKey } = this.options;
     if (maxCalls !== void 0 && this.stats.calls >= maxCalls) {
       throw new JudgeCallError("budget", `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? "" : "s"} is used up`);
@@ -49216,7 +49219,7 @@ function seedWords(seed) {
   return cyrb128(seed);
 }
 var TWO_POW_32 = 4294967296;
-var Random = class _Random {
+var Random = class {
   s0;
   s1;
   s2;
@@ -49228,13 +49231,6 @@ var Random = class _Random {
     this.s2 = c | 0;
     this.s3 = d | 0;
     if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
-  }
-  /** A generator started from an explicit 128-bit state (four 32-bit words), e.g. to compare with the C reference. */
-  static fromState(state) {
-    const random = new _Random("");
-    [random.s0, random.s1, random.s2, random.s3] = state.map((word) => word | 0);
-    if ((random.s0 | random.s1 | random.s2 | random.s3) === 0) random.s0 = 1;
-    return random;
   }
   /** Next 32 random bits as an unsigned integer in [0, 2^32). */
   nextUint32() {
@@ -49248,16 +49244,6 @@ var Random = class _Random {
     this.s2 ^= t;
     this.s3 = rotl(this.s3, 11);
     return result >>> 0;
-  }
-  /** Uniform float in [0, 1) with 32 bits of resolution (one word). */
-  nextFloat() {
-    return this.nextUint32() / TWO_POW_32;
-  }
-  /** Uniform float in [0, 1) with full 53-bit resolution (two words). */
-  nextFloat53() {
-    const high = this.nextUint32() >>> 5;
-    const low = this.nextUint32() >>> 6;
-    return (high * 67108864 + low) / 9007199254740992;
   }
   /**
    * Uniform integer in [0, bound), without modulo bias, for 1 ≤ bound ≤ 2^32.

@@ -12,6 +12,14 @@ export const DEFAULT_BACKOFF_MS = 500;
 /** A server that asks to wait longer than this is not waited for: the call fails as `unavailable`. */
 const DEFAULT_MAX_RETRY_AFTER_MS = 120_000;
 
+/** Where the client reads the time and how it waits; tests pass a manual clock to check waits without waiting. */
+export interface JudgeClock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+const SYSTEM_CLOCK: JudgeClock = { now: () => Date.now(), sleep };
+
 export interface JudgeClientOptions {
   /** e.g. https://api.openai.com/v1; `/chat/completions` and `/embeddings` are appended. */
   readonly baseUrl: string;
@@ -28,6 +36,7 @@ export interface JudgeClientOptions {
   readonly maxCalls?: number;
   readonly cache?: JudgeCache;
   readonly random?: () => number;
+  readonly clock?: JudgeClock;
 }
 
 /** What the judge cost, for the end-of-run report. */
@@ -149,9 +158,11 @@ export class JudgeClient {
   private pausedUntil = 0;
   private responseFormat: 'json_schema' | 'json_object' = 'json_schema';
   private readonly baseUrl: string;
+  private readonly clock: JudgeClock;
 
   constructor(readonly options: JudgeClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.clock = options.clock ?? SYSTEM_CLOCK;
   }
 
   get model(): string {
@@ -230,8 +241,8 @@ export class JudgeClient {
           throw new JudgeCallError(last.kind, `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1000)} s, longer than the ${maxRetryAfterMs / 1000} s rag-gate waits`);
         }
         this.stats.retries++;
-        if (last.retryAfterMs !== undefined) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + last.retryAfterMs);
-        await sleep(last.retryAfterMs ?? backoffDelay(n - 1, backoffMs, this.options.random), this.abort.signal);
+        if (last.retryAfterMs !== undefined) this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + last.retryAfterMs);
+        await this.clock.sleep(last.retryAfterMs ?? backoffDelay(n - 1, backoffMs, this.options.random), this.abort.signal);
       }
       try {
         return await attempt();
@@ -256,8 +267,8 @@ export class JudgeClient {
     if (this.setupError !== undefined) throw this.setupError;
     // Calls in flight when the server asked for a pause wait it out too, each with a little jitter so they do not
     // all return at the same instant.
-    const paused = this.pausedUntil - Date.now();
-    if (paused > 0) await sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1000, paused / 10)), this.abort.signal);
+    const paused = this.pausedUntil - this.clock.now();
+    if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1000, paused / 10)), this.abort.signal);
     const { maxCalls, timeoutMs, apiKey } = this.options;
     if (maxCalls !== undefined && this.stats.calls >= maxCalls) {
       throw new JudgeCallError('budget', `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? '' : 's'} is used up`);

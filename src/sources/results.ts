@@ -6,7 +6,6 @@ import { FIELD_ALIASES, KNOWN_FIELDS, type ResultRecord, resultRecordSchema, sug
 
 /** What a read found besides the records: fields nobody reads, so a typo such as `retreived_ids` is visible. */
 export interface ReadSummary {
-  readonly records: number;
   /** JSON Lines (each record's text is one line), or one JSON array (a record's text may span lines). */
   readonly format: 'jsonl' | 'array';
   readonly warnings: readonly string[];
@@ -122,7 +121,7 @@ export async function readResults(
     const hint = suggestField(key);
     return `${file}: unknown field "${key}" in ${count} record${count === 1 ? '' : 's'} is ignored (${hint === undefined ? 'check its spelling against the results format' : `did you mean "${hint}"?`})`;
   });
-  return { records, format: shape.format, warnings, unknownFields };
+  return { format: shape.format, warnings, unknownFields };
 }
 
 /** The text of each record with its line: non-blank lines of JSON Lines, or the elements of a JSON array. */

@@ -32,8 +32,12 @@ export interface FakeOpenAI {
   /** Most requests in flight at once so far. */
   readonly maxInFlight: number;
   handler: Handler | undefined;
+  /** Holds a reply until the promise settles (then the delay applies): orders events without timing margins. */
+  hold: ((request: RecordedRequest, index: number) => Promise<unknown> | undefined) | undefined;
   /** Delay of every reply, so that requests overlap. */
   delayMs: number;
+  /** Resolves once `count` requests have been in flight at the same time. */
+  inFlightReached(count: number): Promise<void>;
   /** Vectors for exact texts; other texts get a letter-frequency vector. */
   readonly embeddings: Map<string, number[]>;
   reset(): void;
@@ -41,13 +45,13 @@ export interface FakeOpenAI {
 }
 
 /** The labelled blocks of a user message: `Label:\n<<<\ntext\n>>>`. */
-export function blocks(content: string): Record<string, string> {
+function blocks(content: string): Record<string, string> {
   const found: Record<string, string> = {};
   for (const match of content.matchAll(/(^|\n)([A-Za-z ]+):\n<<<\n([\s\S]*?)\n>>>/g)) found[match[2]!] = match[3]!;
   return found;
 }
 
-export function letterVector(text: string): number[] {
+function letterVector(text: string): number[] {
   const vector = Array.from({ length: 26 }, () => 0);
   for (const ch of text.toLowerCase()) {
     const code = ch.charCodeAt(0) - 97;
@@ -57,7 +61,7 @@ export function letterVector(text: string): number[] {
 }
 
 /** Splits an answer into sentences, the fake judge's "claims". */
-export function sentences(text: string): string[] {
+function sentences(text: string): string[] {
   return text
     .split(/(?<=\.)\s+/)
     .map((s) => s.trim())
@@ -65,7 +69,7 @@ export function sentences(text: string): string[] {
 }
 
 /** Supported when the context contains the claim's words (without the final full stop). */
-export function fakeVerdict(context: string, claim: string): string {
+function fakeVerdict(context: string, claim: string): string {
   return context.toLowerCase().includes(claim.replace(/\.$/, '').toLowerCase()) ? 'SUPPORTED' : 'NOT_STATED';
 }
 
@@ -126,14 +130,18 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   const requests: RecordedRequest[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
+  let inFlightWaiters: { count: number; resolve: () => void }[] = [];
   const state = {
     handler: undefined as Handler | undefined,
+    hold: undefined as FakeOpenAI['hold'],
     delayMs: 0,
     embeddings: new Map<string, number[]>(),
   };
   const server: Server = createServer((req, res) => {
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
+    for (const waiter of inFlightWaiters.filter((w) => w.count <= maxInFlight)) waiter.resolve();
+    inFlightWaiters = inFlightWaiters.filter((w) => w.count > maxInFlight);
     let done = false;
     const finish = () => {
       if (!done) {
@@ -162,8 +170,10 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         res.end(payload);
       };
       const delay = reply.delayMs ?? state.delayMs;
-      if (delay > 0) setTimeout(send, delay);
-      else send();
+      const release = () => (delay > 0 ? setTimeout(send, delay) : send());
+      const held = state.hold?.(request, index);
+      if (held !== undefined) void held.then(release, release);
+      else release();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -180,6 +190,12 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     set handler(value) {
       state.handler = value;
     },
+    get hold() {
+      return state.hold;
+    },
+    set hold(value) {
+      state.hold = value;
+    },
     get delayMs() {
       return state.delayMs;
     },
@@ -187,10 +203,14 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       state.delayMs = value;
     },
     embeddings: state.embeddings,
+    inFlightReached: (count) =>
+      count <= maxInFlight ? Promise.resolve() : new Promise<void>((resolve) => inFlightWaiters.push({ count, resolve })),
     reset() {
       requests.length = 0;
       maxInFlight = 0;
+      inFlightWaiters = [];
       state.handler = undefined;
+      state.hold = undefined;
       state.delayMs = 0;
       state.embeddings.clear();
     },

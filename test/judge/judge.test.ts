@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { type JudgeClock, JudgeClient } from '../../src/judge/client.js';
+import { judgeCorrect } from '../../src/judge/metrics.js';
 import { FAITHFULNESS_RUBRIC, PROMPT_VERSIONS } from '../../src/judge/prompts.js';
 import { jsonl, runMain } from '../helpers/cli.js';
-import { chatCompletion, closedPort, useFakeJudge } from './fake-openai.js';
+import { type RecordedRequest, chatCompletion, closedPort, useFakeJudge } from './fake-openai.js';
 
 const fake = useFakeJudge();
 const path = (name: string) => fake.path(name);
@@ -23,6 +25,35 @@ function readJsonl(file: string): Record<string, unknown>[] {
 }
 
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/** A clock that moves only when told to: every sleep is recorded and ends once `advance` reaches its end. */
+function manualClock() {
+  let time = 0;
+  const slept: number[] = [];
+  let sleeping: { until: number; wake: () => void }[] = [];
+  let waiters: { count: number; resolve: () => void }[] = [];
+  const clock: JudgeClock = {
+    now: () => time,
+    sleep: (ms) =>
+      new Promise<void>((wake) => {
+        slept.push(ms);
+        sleeping.push({ until: time + ms, wake });
+        for (const waiter of waiters.filter((w) => w.count <= slept.length)) waiter.resolve();
+        waiters = waiters.filter((w) => w.count > slept.length);
+      }),
+  };
+  return {
+    clock,
+    slept,
+    /** Resolves once `count` sleeps have begun. */
+    sleeps: (count: number) => (count <= slept.length ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve }))),
+    advance(ms: number) {
+      time += ms;
+      for (const sleeper of sleeping.filter((s) => s.until <= time)) sleeper.wake();
+      sleeping = sleeping.filter((s) => s.until > time);
+    },
+  };
+}
 
 /** `judge` in-process against the fake server, without the cache unless `extra` names one. */
 async function judge(results: string, extra: readonly string[] = []) {
@@ -197,27 +228,14 @@ describe('judge: the input is never changed, and nothing the input has is lost',
 });
 
 describe('judge: retries, timeouts and failures', () => {
-  it('retries a 429 after the Retry-After seconds', async () => {
-    fake.server.handler = (_request, index) => (index === 0 ? { status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'Rate limit reached' } } } : undefined);
+  it('retries a 429 and counts the retry', async () => {
+    // A short Retry-After keeps the test quick; how long the client waits is checked with a manual clock below.
+    fake.server.handler = (_request, index) => (index === 0 ? { status: 429, headers: { 'retry-after-ms': '5' }, body: { error: { message: 'Rate limit reached' } } } : undefined);
     const run = await judge(input([REFUND]), ['--metrics', 'faithfulness']);
     expect(run.code, run.stderr).toBe(0);
     expect(fake.server.requests).toHaveLength(2);
-    expect(fake.server.requests[1]!.at - fake.server.requests[0]!.at).toBeGreaterThanOrEqual(950);
     expect(readJsonl(run.out)[0]!.claims).toHaveLength(2);
     expect(run.stderr).toMatch(/calls 2 \(1 retry\)/);
-  });
-
-  it('holds back every call, not only the one that got it, while a 429 asks to wait', async () => {
-    fake.server.delayMs = 50;
-    fake.server.handler = (_request, index) =>
-      index === 0 ? { status: 429, headers: { 'retry-after-ms': '400' }, body: { error: { message: 'Rate limit reached' } }, delayMs: 0 } : undefined;
-    const records = Array.from({ length: 6 }, (_, i) => ({ ...REFUND, id: `q${i}`, answer: `${REFUND.answer} (${i})` }));
-    const run = await judge(input(records), ['--metrics', 'faithfulness', '--concurrency', '2']);
-    expect(run.code, run.stderr).toBe(0);
-    const first = fake.server.requests[0]!.at;
-    // Request 1 was already in flight when the 429 came back; every later one waited out the pause.
-    for (const request of fake.server.requests.slice(2)) expect(request.at - first).toBeGreaterThanOrEqual(380);
-    expect(fake.server.requests).toHaveLength(7);
   });
 
   it('retries 5xx with backoff, and gives up after --max-attempts as a judge error', async () => {
@@ -259,7 +277,8 @@ describe('judge: retries, timeouts and failures', () => {
   });
 
   it('a request that exceeds --timeout-ms is retried, then a timeout error', async () => {
-    fake.server.delayMs = 400;
+    // No reply at all, rather than a late one, so the outcome cannot depend on which timer fires first.
+    fake.server.hold = () => new Promise(() => {});
     const run = await judge(input([REFUND]), ['--metrics', 'faithfulness', '--timeout-ms', '50', '--max-attempts', '2']);
     expect(run.code).toBe(1);
     expect(fake.server.requests).toHaveLength(2);
@@ -319,11 +338,60 @@ describe('judge: retries, timeouts and failures', () => {
   });
 });
 
+describe('judge client: waits, on a manual clock', () => {
+  const client = (clock: JudgeClock) =>
+    new JudgeClient({ baseUrl: fake.server.url, apiKey: 'k', model: 'm', embeddingModel: 'e', timeoutMs: 60_000, maxAttempts: 3, backoffMs: 5, random: () => 0, clock });
+  const asked = (word: string) => (request: RecordedRequest) => (request.body.messages[1].content as string).includes(word);
+  const rateLimited = (headers: Record<string, string>) => ({ status: 429, headers, body: { error: { message: 'Rate limit reached' } } });
+
+  it('waits the Retry-After seconds before retrying', async () => {
+    const clock = manualClock();
+    fake.server.handler = (_request, index) => (index === 0 ? rateLimited({ 'retry-after': '1' }) : undefined);
+    const verdict = judgeCorrect(client(clock.clock), 'alpha?', 'yes', 'yes');
+    await Promise.race([clock.sleeps(1), verdict]);
+    expect(clock.slept).toEqual([1000]);
+    expect(fake.server.requests).toHaveLength(1);
+    clock.advance(1000);
+    expect(await verdict).toBe(true);
+    expect(fake.server.requests).toHaveLength(2);
+  });
+
+  it('holds back every call, not only the one that got it, while a 429 asks to wait', async () => {
+    const clock = manualClock();
+    const judgeClient = client(clock.clock);
+    let limited = false;
+    fake.server.handler = (request) => (asked('alpha')(request) && !limited ? ((limited = true), rateLimited({ 'retry-after-ms': '400' })) : undefined);
+    let releaseBravo!: () => void;
+    const bravoHeld = new Promise<void>((resolve) => (releaseBravo = resolve));
+    fake.server.hold = (request) => (asked('bravo')(request) ? bravoHeld : undefined);
+
+    const alpha = judgeCorrect(judgeClient, 'alpha?', 'yes', 'yes');
+    const bravo = judgeCorrect(judgeClient, 'bravo?', 'yes', 'yes');
+    await Promise.race([clock.sleeps(1), alpha]); // alpha got the 429 and waits
+    expect(clock.slept).toEqual([400]);
+    // Bravo was already in flight: its reply is not held back.
+    releaseBravo();
+    expect(await bravo).toBe(true);
+    // A call started during the pause waits out the rest of it before sending anything.
+    const charlie = judgeCorrect(judgeClient, 'charlie?', 'yes', 'yes');
+    await Promise.race([clock.sleeps(2), charlie]);
+    expect(clock.slept).toEqual([400, 400]);
+    expect(fake.server.requests.filter(asked('charlie'))).toHaveLength(0);
+    clock.advance(400);
+    expect([await alpha, await charlie]).toEqual([true, true]);
+    expect(clock.slept).toEqual([400, 400]);
+    expect(fake.server.requests.map((r) => ['alpha', 'bravo', 'charlie'].find((word) => asked(word)(r))).sort()).toEqual(['alpha', 'alpha', 'bravo', 'charlie']);
+  });
+});
+
 describe('judge: concurrency, budget and cache', () => {
   const many = (n: number) =>
     Array.from({ length: n }, (_, i) => ({ ...REFUND, id: `q${i}`, question: `${REFUND.question} (${i})`, answer: `Answer number ${i}. ${REFUND.answer}` }));
 
   it('never has more than --concurrency requests in flight', async () => {
+    // The first replies wait until three requests overlap, so reaching the limit does not depend on speed.
+    const three = fake.server.inFlightReached(3);
+    fake.server.hold = () => three;
     fake.server.delayMs = 30;
     const run = await judge(input(many(24)), ['--metrics', 'faithfulness,correctness', '--concurrency', '3']);
     expect(run.code, run.stderr).toBe(0);

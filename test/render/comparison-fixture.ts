@@ -10,7 +10,7 @@ import { holmAdjust } from '../../src/core/stats/holm.js';
 import { mcnemar } from '../../src/core/stats/mcnemar.js';
 import { mcnemarSampleSize } from '../../src/core/stats/power.js';
 
-export const ALPHA = 0.05;
+const ALPHA = 0.05;
 
 export interface Counts {
   fixed: number;
@@ -100,11 +100,11 @@ const QUESTIONS = [
   'How do I reset two-factor authentication for a user?',
 ];
 
-export function question(i: number): string {
+function question(i: number): string {
   return `${QUESTIONS[i % QUESTIONS.length]} (#${i})`;
 }
 
-export function questionId(i: number): string {
+function questionId(i: number): string {
   return `q-${String(i).padStart(4, '0')}`;
 }
 

@@ -442,12 +442,9 @@ describe('renderComment: the length budget', () => {
       regressionsByTag: countByTag(regressions),
       causes: { regressions: { retrieval: 5_000, generation: 0, unknown: 0 }, fixed: { retrieval: 0, generation: 3_000, unknown: 0 } },
     });
-    const started = performance.now();
     const { markdown, tree } = render(comparison);
-    const elapsed = performance.now() - started;
     expect(markdown.length).toBeLessThanOrEqual(65_000);
     expect(markdown.length).toBeGreaterThan(60_000);
-    expect(elapsed).toBeLessThan(10_000);
 
     expect(plain(tree.children[1]!)).toBe('❌ rag-gate: retrieval regressed significantly');
     expect(plain(tree.children[4]!)).toMatch(/^5,000 questions regressed: 5,000 because retrieval lost the gold document\. 3,000 questions went from wrong to right\.$/);

@@ -17,7 +17,6 @@ function file(content: string | Buffer, ext = 'jsonl'): string {
 async function read(path: string) {
   const records: { record: ResultRecord; line: number }[] = [];
   const summary = await readResults(path, (record, line) => records.push({ record, line }));
-  expect(summary.records).toBe(records.length);
   return { records, warnings: summary.warnings };
 }
 

@@ -66,14 +66,6 @@ export class Random {
     if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
   }
 
-  /** A generator started from an explicit 128-bit state (four 32-bit words), e.g. to compare with the C reference. */
-  static fromState(state: readonly [number, number, number, number]): Random {
-    const random = new Random('');
-    [random.s0, random.s1, random.s2, random.s3] = state.map((word) => word | 0) as [number, number, number, number];
-    if ((random.s0 | random.s1 | random.s2 | random.s3) === 0) random.s0 = 1;
-    return random;
-  }
-
   /** Next 32 random bits as an unsigned integer in [0, 2^32). */
   nextUint32(): number {
     const s1 = this.s1;
@@ -86,18 +78,6 @@ export class Random {
     this.s2 ^= t;
     this.s3 = rotl(this.s3, 11);
     return result >>> 0;
-  }
-
-  /** Uniform float in [0, 1) with 32 bits of resolution (one word). */
-  nextFloat(): number {
-    return this.nextUint32() / TWO_POW_32;
-  }
-
-  /** Uniform float in [0, 1) with full 53-bit resolution (two words). */
-  nextFloat53(): number {
-    const high = this.nextUint32() >>> 5; // 27 bits
-    const low = this.nextUint32() >>> 6; // 26 bits
-    return (high * 67108864 + low) / 9007199254740992;
   }
 
   /**

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type BootstrapOptions, bootstrapMeanCIs, DEFAULT_RESAMPLES } from '../../../src/core/stats/bootstrap.js';
 import { pairValues } from '../../../src/core/stats/paired.js';
 import { Random } from '../../../src/core/stats/random.js';
+import { uniform32, uniform53 } from '../../helpers/uniform.js';
 
 /** The interval of one sample's mean (bootstrapMeanCIs with a single sample). */
 const bootstrapMeanCI = (values: ArrayLike<number>, options?: BootstrapOptions) => bootstrapMeanCIs([values], options)[0]!;
@@ -12,7 +13,7 @@ const pairedCI = (base: ArrayLike<number>, head: ArrayLike<number>, options?: Bo
 /** Deterministic differences: `mean` plus uniform noise in ±halfWidth. */
 function noisy(seed: string, n: number, mean: number, halfWidth: number): Float64Array {
   const random = new Random(seed);
-  return Float64Array.from({ length: n }, () => mean + (random.nextFloat53() * 2 - 1) * halfWidth);
+  return Float64Array.from({ length: n }, () => mean + (uniform53(random) * 2 - 1) * halfWidth);
 }
 
 function width([lo, hi]: [number, number]): number {
@@ -80,8 +81,8 @@ describe('bootstrap interval of a mean (paired differences)', () => {
 
   it('pairs with a NaN are dropped before resampling', () => {
     const random = new Random('pairs');
-    const base = Array.from({ length: 80 }, () => random.nextFloat());
-    const head = base.map((b) => b + (random.nextFloat() - 0.4) * 0.3);
+    const base = Array.from({ length: 80 }, () => uniform32(random));
+    const head = base.map((b) => b + (uniform32(random) - 0.4) * 0.3);
     base[3] = Number.NaN;
     head[10] = Number.NaN;
     const differences = head.map((h, i) => h - (base[i] as number));

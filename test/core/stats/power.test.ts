@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { mcnemar } from '../../../src/core/stats/mcnemar.js';
 import { mcnemarSampleSize, pairedMeanSampleSize } from '../../../src/core/stats/power.js';
 import { Random } from '../../../src/core/stats/random.js';
+import { uniform32 } from '../../helpers/uniform.js';
 
 /*
  * Worked values, by hand with z(0.975) = 1.959964, z(0.8) = 0.841621, z(0.995) = 2.575829, z(0.9) = 1.281552
@@ -60,7 +61,7 @@ describe('mcnemarSampleSize', () => {
       let fixed = 0;
       let broken = 0;
       for (let i = 0; i < n; i++) {
-        const u = random.nextFloat();
+        const u = uniform32(random);
         if (u < 0.03) fixed++;
         else if (u < 0.105) broken++;
       }

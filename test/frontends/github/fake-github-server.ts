@@ -5,9 +5,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export const OWNER = 'octo';
-export const REPO = 'shop';
-export const WORKFLOW_ID = 77;
+const OWNER = 'octo';
+const REPO = 'shop';
+const WORKFLOW_ID = 77;
 
 export interface RecordedCall {
   /** `api` for the REST API, `blob` for the storage that artifact downloads are redirected to. */
