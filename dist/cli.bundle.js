@@ -52135,10 +52135,6 @@ var TrecTable = class {
   queryNumber(qid) {
     return this.queryNumbers.get(qid);
   }
-  /** How many entries query q has. */
-  size(q) {
-    return this.sizes[q];
-  }
   /**
    * Copies query q's entries, in file order, into `into` (replacing what it held) and returns it. Lines and
    * docno columns are copied only `withLocations` (they are for messages); otherwise `into` holds stale ones.

@@ -28,10 +28,10 @@ export function oneLine(value: string, max: number): string {
 
 export const text = (value: string): Text => ({ type: 'text', value });
 export const strong = (...children: PhrasingContent[]): Strong => ({ type: 'strong', children });
-export const emphasis = (value: string): Emphasis => ({ type: 'emphasis', children: [text(value)] });
+const emphasis = (value: string): Emphasis => ({ type: 'emphasis', children: [text(value)] });
 export const paragraph = (...children: PhrasingContent[]): Paragraph => ({ type: 'paragraph', children });
 export const heading = (depth: 3 | 4, value: string): Heading => ({ type: 'heading', depth, children: [text(value)] });
-export const html = (value: string): Html => ({ type: 'html', value });
+const html = (value: string): Html => ({ type: 'html', value });
 
 /** Untrusted text as a code span, or an emphasised "empty" when nothing is left to show. */
 export function userCode(value: string, max: number): InlineCode | Emphasis {

@@ -4,7 +4,7 @@ import { SettingError } from '../../core/errors.js';
 import { parseRetrievalMetric, type RetrievalMetric } from '../../core/catalog/retrieval-metrics.js';
 
 /** Turns a core parser into a commander argument parser, so a bad value is reported against its option. */
-export function argParser<T>(parse: (text: string) => T): (text: string) => T {
+function argParser<T>(parse: (text: string) => T): (text: string) => T {
   return (text) => {
     try {
       return parse(text);
