@@ -41797,15 +41797,13 @@ var calibrationRecordSchema = external_exports.object({
   labels: external_exports.object({ file: external_exports.string(), sha256: external_exports.string(), total: external_exports.number(), failed: external_exports.number() }).optional()
 });
 function judgeMayGate(record2, model, promptVersion, kappaFloor = KAPPA_FLOOR) {
-  const judge = `judge ${model} (${promptVersion})`;
-  const uncalibrated = (why) => ({ allowed: false, note: `${judge} is uncalibrated: ${why}; its metrics are reported but do not gate` });
-  if (record2 === void 0) return uncalibrated("no calibration record");
-  if (record2.model !== model) return uncalibrated(`the calibration record is for model ${record2.model}`);
-  if (record2.promptVersion !== promptVersion) return uncalibrated(`the calibration record is for prompt ${record2.promptVersion}`);
-  if (record2.kappa === null) return uncalibrated(`kappa is undefined on the ${record2.n} labels (both raters gave every item the same label)`);
-  const measured = `kappa ${record2.kappa.toFixed(3)} on n = ${record2.n}`;
-  if (!(record2.kappa >= kappaFloor)) return uncalibrated(`${measured} is below the floor ${kappaFloor}`);
-  return { allowed: true, note: `${judge} is calibrated: ${measured} (floor ${kappaFloor}, ${record2.date.slice(0, 10)})` };
+  const check3 = (verdict) => ({ model, promptVersion, allowed: verdict.kind === "calibrated", verdict });
+  if (record2 === void 0) return check3({ kind: "no-record" });
+  if (record2.model !== model) return check3({ kind: "other-model", recordModel: record2.model });
+  if (record2.promptVersion !== promptVersion) return check3({ kind: "other-prompt", recordPrompt: record2.promptVersion });
+  if (record2.kappa === null) return check3({ kind: "kappa-undefined", n: record2.n });
+  if (!(record2.kappa >= kappaFloor)) return check3({ kind: "below-floor", kappa: record2.kappa, n: record2.n, floor: kappaFloor });
+  return check3({ kind: "calibrated", kappa: record2.kappa, n: record2.n, floor: kappaFloor, date: record2.date.slice(0, 10) });
 }
 
 // src/judge/errors.ts
@@ -43055,6 +43053,3300 @@ function plural2(count2, one2, many = `${one2}s`) {
   return `${count2.toLocaleString("en-US")} ${count2 === 1 ? one2 : many}`;
 }
 
+// src/render/untrusted.ts
+var untrusted = (value2, max) => ({ untrusted: value2, max });
+var CONTROLS = new RegExp("\\p{Cc}", "gu");
+var INVISIBLE = /[\p{Cf}\u2028\u2029\u115f\u1160\u3164\uffa0]/gu;
+var codePoint = (char) => `<U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
+function inertText(value2, max) {
+  const flat = value2.replace(CONTROLS, " ").replace(INVISIBLE, codePoint).replace(/\s+/gu, " ").trim();
+  const points = Array.from(flat);
+  if (points.length <= max) return flat;
+  return `${points.slice(0, max - 1).join("").trimEnd()}\u2026`;
+}
+function sentenceText(sentence) {
+  return sentence.map((piece) => typeof piece === "string" ? piece : inertText(piece.untrusted, piece.max)).join("");
+}
+
+// src/render/text-table.ts
+var CELL_MAX_CHARS = 120;
+function textTable(cells, indent = "  ") {
+  const rows = cells.map((row) => row.map((cell) => inertText(cell, CELL_MAX_CHARS)));
+  const widths = [];
+  for (const row of rows) row.forEach((cell, i) => widths[i] = Math.max(widths[i] ?? 0, [...cell].length));
+  const numeric = /^[-+−]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^—$|^$/;
+  const rightAligned = widths.map((_, i) => rows.slice(1).every((row) => numeric.test(row[i] ?? "")));
+  return rows.map(
+    (row) => indent + row.map((cell, i) => {
+      const pad = (widths[i] ?? 0) - [...cell].length;
+      return i > 0 && rightAligned[i] ? " ".repeat(pad) + cell : cell + " ".repeat(pad);
+    }).join("  ").trimEnd()
+  ).join("\n");
+}
+function fixed3(value2) {
+  return value2 === null || value2 === void 0 || Number.isNaN(value2) ? "\u2014" : value2.toFixed(3);
+}
+
+// src/render/judge-report.ts
+var count = (n) => n.toLocaleString("en-US");
+var percent = (share2) => `${(share2 * 100).toFixed(1)}%`;
+function formatStats(stats) {
+  return `calls ${count(stats.calls)} (${plural2(stats.retries, "retry", "retries")}), tokens ${count(stats.totalTokens)} (prompt ${count(stats.promptTokens)}, completion ${count(stats.completionTokens)}), cache hits ${count(stats.cacheHits)}`;
+}
+function renderJudgeSummary(result, stats, out, maxFailureShare) {
+  const rows = [["metric", "judged", "kept", "skipped", "failed"]];
+  for (const [metric, report2] of Object.entries(result.metrics)) {
+    const skipped = Object.values(report2.skipped).reduce((a, b) => a + b, 0);
+    const reasons = Object.entries(report2.skipped).map(([reason, n]) => `${reason}: ${count(n)}`).join(", ");
+    rows.push([metric, count(report2.judged), count(report2.kept), skipped === 0 ? "0" : `${count(skipped)} (${reasons})`, count(report2.failed)]);
+  }
+  const lines = [
+    `rag-gate judge: ${plural2(result.records, "record")} \u2192 ${out}`,
+    textTable(rows),
+    `  ${formatStats(stats)}`
+  ];
+  if (result.recordsFailed > 0) {
+    const kinds = Object.entries(result.failuresByKind).map(([kind, n]) => `${kind} ${count(n)}`).join(", ");
+    lines.push(
+      `  judge errors: ${count(result.recordsFailed)} of ${plural2(result.recordsToJudge, "record")} judged (${percent(result.failureShare)}; allowed ${percent(maxFailureShare)}); by kind: ${kinds}; each is marked with "judge_errors" in ${out}`
+    );
+  }
+  return `${lines.join("\n")}
+`;
+}
+function renderCalibration(result, stats, kappaFloor) {
+  const { record: record2, agreement } = result;
+  const what = result.kind === "faithfulness" ? "claim\u2013context pairs" : "answers";
+  const decision = result.kind === "faithfulness" ? "SUPPORTED or not" : "CORRECT or not";
+  const rows = [
+    ["kappa", fixed3(record2.kappa)],
+    ["observed agreement", fixed3(agreement?.observed)],
+    ["chance agreement", fixed3(agreement?.expected)],
+    ["n", count(record2.n)]
+  ];
+  if (result.threeWay) rows.push(["kappa on all three verdicts", fixed3(result.threeWay.kappa)]);
+  const confusion = [["human \\ judge", ...result.labelValues]];
+  for (const human of result.labelValues) confusion.push([human, ...result.labelValues.map((judge) => count(result.confusion[human]?.[judge] ?? 0))]);
+  const lines = [
+    `Judge calibration: ${result.kind}, model ${record2.model}, prompt ${record2.promptVersion}`,
+    `${plural2(result.total, "labelled item")} (${what}); agreement on ${decision}`,
+    "",
+    textTable(rows),
+    "",
+    "Confusion (rows: human label, columns: judge label)",
+    textTable(confusion),
+    "",
+    `  ${formatStats(stats)}`
+  ];
+  if (result.failures.length > 0) {
+    lines.push(`  ${plural2(result.failures.length, "label")} could not be judged and ${result.failures.length === 1 ? "is" : "are"} left out of kappa: ${result.failures.slice(0, 5).map((f) => `${f.id} (${f.kind})`).join(", ")}${result.failures.length > 5 ? ", \u2026" : ""}`);
+  }
+  const verdict = record2.kappa !== null && record2.kappa >= kappaFloor ? `kappa ${fixed3(record2.kappa)} \u2265 ${kappaFloor}: this judge may gate metrics computed with model ${record2.model} and prompt ${record2.promptVersion}` : `kappa ${fixed3(record2.kappa)} is below ${kappaFloor}: this judge does not agree with the human labels well enough to gate`;
+  lines.push("", verdict);
+  return `${lines.join("\n")}
+`;
+}
+
+// src/frontends/cli/options.ts
+function argParser(parse3) {
+  return (text4) => {
+    try {
+      return parse3(text4);
+    } catch (error62) {
+      if (error62 instanceof SettingError) throw new InvalidArgumentError(error62.message);
+      throw error62;
+    }
+  };
+}
+var cutoffsOption = argParser(SETTINGS.k.parse);
+var kappaFloorOption = argParser(SETTINGS["kappa-floor"].parse);
+var metricsOption = argParser((text4) => {
+  const metrics = splitList(text4).map(parseRetrievalMetric);
+  if (metrics.length === 0) throw new SettingError("give at least one metric, for example ndcg@10,map");
+  return [...new Map(metrics.map((metric) => [metric.name, metric])).values()];
+});
+function flagOf(name, command) {
+  return SETTINGS[name].cli.flags[command];
+}
+function addSettingOptions(command, name) {
+  for (const setting of cliSettings(name)) {
+    const row = SETTINGS[setting];
+    const fallback = row.default === "" ? "" : ` (default: ${row.default})`;
+    const option = new Option(flagOf(setting, name), `${row.description}${fallback}`);
+    if (row.cli?.repeatable === true) option.argParser((text4, previous) => [...previous ?? [], text4]);
+    command.addOption(option);
+  }
+  return command.option("--print-config", "print every setting with its value and where it came from, and exit");
+}
+function givenSettings(command, name) {
+  const given = /* @__PURE__ */ new Map();
+  const values = command.opts();
+  for (const setting of cliSettings(name)) {
+    const flag2 = flagOf(setting, name);
+    const option = command.options.find((o) => o.flags === flag2);
+    const value2 = values[option.attributeName()];
+    if (value2 === void 0) continue;
+    given.set(setting, { text: Array.isArray(value2) ? value2.join("\n") : String(value2), origin: { kind: "flag", flag: option.long ?? flag2 } });
+  }
+  return given;
+}
+
+// src/frontends/cli/exit.ts
+var EXIT = { ok: 0, gateFailed: 1, badInput: 2 };
+
+// src/judge/cache.ts
+import { createHash as createHash2, randomUUID } from "node:crypto";
+import { mkdir, readFile as readFile2, rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
+import { dirname as dirname2, join as join2 } from "node:path";
+var CACHE_FORMAT = "rag-gate-judge-cache-v1";
+function cacheKey(parts) {
+  const canonical = JSON.stringify([CACHE_FORMAT, parts.endpoint, parts.model, parts.promptVersion, parts.task, parts.input]);
+  return createHash2("sha256").update(canonical).digest("hex");
+}
+var JudgeCache = class {
+  constructor(dir) {
+    this.dir = dir;
+  }
+  dir;
+  /** Set once when the cache cannot be written; judging goes on without it. */
+  writeProblem;
+  path(key) {
+    return join2(this.dir, key.slice(0, 2), `${key}.json`);
+  }
+  /** The stored value, or undefined when there is none or the file is unreadable (then it is a miss). */
+  async get(key) {
+    let text4;
+    try {
+      text4 = await readFile2(this.path(key), "utf8");
+    } catch {
+      return void 0;
+    }
+    try {
+      const entry = JSON.parse(text4);
+      return entry.key === key ? entry.value : void 0;
+    } catch {
+      return void 0;
+    }
+  }
+  async put(key, parts, value2) {
+    const file2 = this.path(key);
+    const temporary = join2(dirname2(file2), `.${key}.${randomUUID()}.tmp`);
+    const entry = { key, format: CACHE_FORMAT, endpoint: parts.endpoint, model: parts.model, promptVersion: parts.promptVersion, task: parts.task, value: value2 };
+    try {
+      await mkdir(dirname2(file2), { recursive: true });
+      await writeFile2(temporary, `${JSON.stringify(entry)}
+`);
+      await rename2(temporary, file2);
+    } catch (error62) {
+      await rm2(temporary, { force: true }).catch(() => void 0);
+      this.writeProblem ??= `cannot write the judge cache under ${this.dir} (${error62 instanceof Error ? error62.message : String(error62)}); continuing without caching`;
+    }
+  }
+};
+
+// src/judge/retry.ts
+function parseRetryAfter(value2, now = Date.now()) {
+  if (value2 === null || value2 === void 0) return void 0;
+  const text4 = value2.trim();
+  if (text4 === "") return void 0;
+  if (/^\d+(\.\d+)?$/.test(text4)) return Math.round(Number(text4) * 1e3);
+  const date5 = Date.parse(text4);
+  return Number.isNaN(date5) ? void 0 : Math.max(0, date5 - now);
+}
+function retryAfterFromHeaders(headers, now = Date.now()) {
+  const ms = headers.get("retry-after-ms")?.trim();
+  if (ms !== void 0 && /^\d+(\.\d+)?$/.test(ms)) return Math.round(Number(ms));
+  return parseRetryAfter(headers.get("retry-after"), now);
+}
+function backoffDelay(retry, baseMs, random = Math.random, capMs = 3e4) {
+  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, retry - 1));
+  return ceiling / 2 + random() * ceiling / 2;
+}
+function sleep(ms, signal) {
+  return new Promise((resolve4, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve4();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+// src/judge/vector.ts
+function cosine(a, b) {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i] ?? 0;
+    dot += x * y;
+    normA += x * x;
+    normB += y * y;
+  }
+  if (normA === 0 || normB === 0) return Number.NaN;
+  return dot / Math.sqrt(normA * normB);
+}
+
+// src/judge/client.ts
+var DEFAULT_BASE_URL = "https://api.openai.com/v1";
+var DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small";
+var DEFAULT_BACKOFF_MS = 500;
+var DEFAULT_MAX_RETRY_AFTER_MS = 12e4;
+var SYSTEM_CLOCK = { now: () => Date.now(), sleep };
+var Retryable = class extends Error {
+  constructor(kind, message, retryAfterMs) {
+    super(message);
+    this.kind = kind;
+    this.retryAfterMs = retryAfterMs;
+  }
+  kind;
+  retryAfterMs;
+};
+var usageSchema = external_exports.object({ prompt_tokens: external_exports.number().optional(), completion_tokens: external_exports.number().optional(), total_tokens: external_exports.number().optional() }).nullable().optional();
+var chatEnvelope = external_exports.object({
+  choices: external_exports.array(
+    external_exports.object({
+      message: external_exports.object({ content: external_exports.string().nullable().optional(), refusal: external_exports.string().nullable().optional() }),
+      finish_reason: external_exports.string().nullable().optional()
+    })
+  ).min(1),
+  usage: usageSchema
+});
+var embeddingsEnvelope = external_exports.object({
+  data: external_exports.array(external_exports.object({ embedding: external_exports.array(external_exports.number()).min(1), index: external_exports.number().int().nonnegative() })),
+  usage: usageSchema
+});
+var cosinesValue = external_exports.array(external_exports.number());
+var UNREACHABLE = {
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "host not found",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  EAI_AGAIN: "host name lookup failed"
+};
+function networkCode(error62) {
+  const seen = /* @__PURE__ */ new Set();
+  const visit3 = (value2) => {
+    if (typeof value2 !== "object" || value2 === null || seen.has(value2)) return void 0;
+    seen.add(value2);
+    const { code: code3, cause, errors } = value2;
+    if (typeof code3 === "string" && code3 in UNREACHABLE) return code3;
+    const nested = visit3(cause) ?? (Array.isArray(errors) ? errors.map(visit3).find((c) => c !== void 0) : void 0);
+    return nested ?? (typeof code3 === "string" ? code3 : void 0);
+  };
+  return visit3(error62);
+}
+function serverMessage(text4) {
+  try {
+    const body = JSON.parse(text4);
+    if (typeof body.error === "string") return body.error;
+    if (typeof body.error?.message === "string") return body.error.message;
+    if (typeof body.message === "string") return body.message;
+  } catch {
+  }
+  const flat = text4.replace(/\s+/g, " ").trim();
+  return flat.length > 200 ? `${flat.slice(0, 200)}\u2026` : flat || "(empty body)";
+}
+function replyJson(content) {
+  const fenced = /^\s*```(?:json)?\s*\n?([\s\S]*?)\n?```\s*$/i.exec(content);
+  return JSON.parse(fenced ? fenced[1] : content);
+}
+function zodSummary(error62) {
+  return error62.issues.slice(0, 3).map((issue2) => `${issue2.path.length > 0 ? issue2.path.join(".") : "(root)"}: ${issue2.message}`).join("; ");
+}
+var JudgeClient = class {
+  constructor(options) {
+    this.options = options;
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.clock = options.clock ?? SYSTEM_CLOCK;
+  }
+  options;
+  stats = { calls: 0, retries: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  warnings = [];
+  abort = new AbortController();
+  setupError;
+  memo = /* @__PURE__ */ new Map();
+  /** Until when (epoch ms) the server asked everyone to wait: a 429's Retry-After holds back every call, not one. */
+  pausedUntil = 0;
+  responseFormat = "json_schema";
+  baseUrl;
+  clock;
+  get model() {
+    return this.options.model;
+  }
+  get embeddingModel() {
+    return this.options.embeddingModel;
+  }
+  /** A chat completion whose reply must be JSON matching `request.reply`; cached by model, prompt version and messages. */
+  structured(request) {
+    const parts = {
+      endpoint: "chat",
+      model: this.options.model,
+      promptVersion: request.promptVersion,
+      task: request.task,
+      input: request.messages.map(({ role, content }) => ({ role, content }))
+    };
+    return this.cached(parts, request.reply, () => this.withRetries(() => this.chatAttempt(request)));
+  }
+  /**
+   * Embeds `texts` in one call and returns the cosine similarity of the first text with each of the others.
+   * The similarities, not the vectors, are cached (a few numbers instead of thousands), keyed by embedding
+   * model, prompt version and texts.
+   */
+  cosinesToFirst(promptVersion, task, texts) {
+    const parts = { endpoint: "embeddings", model: this.options.embeddingModel, promptVersion, task, input: [...texts] };
+    const compute = async () => {
+      const [first, ...others] = await this.withRetries(() => this.embeddingsAttempt(texts));
+      const cosines = others.map((vector) => cosine(first, vector));
+      if (cosines.some((value2) => !Number.isFinite(value2))) throw new JudgeCallError("invalid_reply", "the embeddings endpoint returned a zero vector");
+      return cosines;
+    };
+    return this.cached(parts, cosinesValue, compute);
+  }
+  async cached(parts, check3, compute) {
+    const key = cacheKey(parts);
+    const shared = this.memo.get(key);
+    if (shared !== void 0) {
+      const value2 = await shared;
+      this.stats.cacheHits++;
+      return value2;
+    }
+    const promise3 = (async () => {
+      const stored = await this.options.cache?.get(key);
+      if (stored !== void 0) {
+        const parsed = check3.safeParse(stored);
+        if (parsed.success) {
+          this.stats.cacheHits++;
+          return parsed.data;
+        }
+      }
+      const value2 = await compute();
+      await this.options.cache?.put(key, parts, value2);
+      return value2;
+    })();
+    this.memo.set(key, promise3);
+    try {
+      return await promise3;
+    } catch (error62) {
+      this.memo.delete(key);
+      throw error62;
+    }
+  }
+  async withRetries(attempt) {
+    const { maxAttempts, backoffMs } = this.options;
+    const maxRetryAfterMs = this.options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+    let last;
+    for (let n = 1; n <= maxAttempts; n++) {
+      if (last !== void 0) {
+        if (last.retryAfterMs !== void 0 && last.retryAfterMs > maxRetryAfterMs) {
+          throw new JudgeCallError(last.kind, `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1e3)} s, longer than the ${maxRetryAfterMs / 1e3} s rag-gate waits`);
+        }
+        this.stats.retries++;
+        if (last.retryAfterMs !== void 0) this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + last.retryAfterMs);
+        await this.clock.sleep(last.retryAfterMs ?? backoffDelay(n - 1, backoffMs, this.options.random), this.abort.signal);
+      }
+      try {
+        return await attempt();
+      } catch (error62) {
+        if (!(error62 instanceof Retryable)) throw error62;
+        last = error62;
+      }
+    }
+    const kind = last?.kind ?? "network";
+    throw new JudgeCallError(kind, `${last?.message ?? "no attempt made"} (gave up after ${maxAttempts} attempt${maxAttempts === 1 ? "" : "s"})`);
+  }
+  /** Stops the whole run: every pending and later call rejects with `error`. */
+  stop(error62) {
+    this.setupError ??= error62;
+    this.abort.abort(this.setupError);
+    throw this.setupError;
+  }
+  /** One HTTP POST: budget, timeout, and the failures no retry can fix. */
+  async post(path, body) {
+    if (this.setupError !== void 0) throw this.setupError;
+    const paused = this.pausedUntil - this.clock.now();
+    if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1e3, paused / 10)), this.abort.signal);
+    const { maxCalls, timeoutMs, apiKey } = this.options;
+    if (maxCalls !== void 0 && this.stats.calls >= maxCalls) {
+      throw new JudgeCallError("budget", `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? "" : "s"} is used up`);
+    }
+    this.stats.calls++;
+    const url2 = `${this.baseUrl}${path}`;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let reply;
+    try {
+      const response = await fetch(url2, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
+        body: JSON.stringify(body),
+        signal: AbortSignal.any([timeout, this.abort.signal])
+      });
+      reply = { status: response.status, headers: response.headers, text: await response.text() };
+    } catch (error62) {
+      if (this.setupError !== void 0) throw this.setupError;
+      if (timeout.aborted) throw new Retryable("timeout", `no complete reply from ${url2} within ${timeoutMs} ms`);
+      const code3 = networkCode(error62);
+      const reason = code3 !== void 0 ? UNREACHABLE[code3] : void 0;
+      if (reason !== void 0) {
+        this.stop(new JudgeSetupError(`cannot reach the judge endpoint ${url2} (${reason}); check --base-url or OPENAI_BASE_URL`));
+      }
+      throw new Retryable("network", `the connection to ${url2} failed (${code3 ?? (error62 instanceof Error ? error62.message : String(error62))})`);
+    }
+    const { status } = reply;
+    if (status === 401 || status === 403) {
+      this.stop(new JudgeSetupError(`the judge endpoint ${url2} rejected the API key (HTTP ${status}: ${serverMessage(reply.text)}); check OPENAI_API_KEY`));
+    }
+    if (status === 404) {
+      this.stop(
+        new JudgeSetupError(
+          `the judge endpoint ${url2} answered HTTP 404 (${serverMessage(reply.text)}); check --base-url (OpenAI-compatible servers usually end in /v1) and the model name`
+        )
+      );
+    }
+    return reply;
+  }
+  /** Turns an error status into a retry (408, 409, 429, 5xx, honouring Retry-After) or a final failure. */
+  failedStatus(reply) {
+    const message = `HTTP ${reply.status}: ${serverMessage(reply.text)}`;
+    if (reply.status === 408 || reply.status === 409 || reply.status === 429 || reply.status >= 500) {
+      throw new Retryable(reply.status === 408 ? "timeout" : "unavailable", message, retryAfterFromHeaders(reply.headers));
+    }
+    throw new JudgeCallError("http", message);
+  }
+  addUsage(usage) {
+    if (!usage) return;
+    const prompt = usage.prompt_tokens ?? 0;
+    const completion = usage.completion_tokens ?? 0;
+    this.stats.promptTokens += prompt;
+    this.stats.completionTokens += completion;
+    this.stats.totalTokens += usage.total_tokens ?? prompt + completion;
+  }
+  async chatAttempt(request) {
+    let reply;
+    for (; ; ) {
+      const format = this.responseFormat;
+      reply = await this.post("/chat/completions", {
+        model: this.options.model,
+        temperature: 0,
+        messages: request.messages,
+        response_format: format === "json_schema" ? { type: "json_schema", json_schema: { name: request.schemaName, strict: true, schema: request.jsonSchema } } : { type: "json_object" }
+      });
+      if (reply.status === 400 && format === "json_schema" && /response_format|json_schema/i.test(reply.text)) {
+        if (this.responseFormat === "json_schema") {
+          this.responseFormat = "json_object";
+          this.warnings.push(`the endpoint does not accept the JSON-schema response format (${serverMessage(reply.text)}); using JSON mode, replies are still validated`);
+        }
+        continue;
+      }
+      break;
+    }
+    if (reply.status < 200 || reply.status >= 300) this.failedStatus(reply);
+    let envelope;
+    try {
+      const parsed = chatEnvelope.safeParse(JSON.parse(reply.text));
+      if (!parsed.success) throw new Retryable("invalid_reply", `the reply is not a chat completion (${zodSummary(parsed.error)})`);
+      envelope = parsed.data;
+    } catch (error62) {
+      if (error62 instanceof Retryable) throw error62;
+      throw new Retryable("invalid_reply", `the reply is not JSON (${serverMessage(reply.text)})`);
+    }
+    this.addUsage(envelope.usage);
+    const message = envelope.choices[0].message;
+    if (typeof message.content !== "string" || message.content.trim() === "") {
+      throw new Retryable("invalid_reply", message.refusal ? `the model refused: ${message.refusal}` : "the reply has no content");
+    }
+    let json2;
+    try {
+      json2 = replyJson(message.content);
+    } catch {
+      const truncated = envelope.choices[0].finish_reason === "length" ? " (cut off at the token limit)" : "";
+      throw new Retryable("invalid_reply", `the model's reply is not JSON${truncated}: ${serverMessage(message.content)}`);
+    }
+    const checked = request.reply.safeParse(json2);
+    if (!checked.success) throw new Retryable("invalid_reply", `the model's reply does not have the expected shape (${zodSummary(checked.error)})`);
+    return checked.data;
+  }
+  async embeddingsAttempt(texts) {
+    const reply = await this.post("/embeddings", { model: this.options.embeddingModel, input: texts });
+    if (reply.status < 200 || reply.status >= 300) this.failedStatus(reply);
+    let envelope;
+    try {
+      const parsed = embeddingsEnvelope.safeParse(JSON.parse(reply.text));
+      if (!parsed.success) throw new Retryable("invalid_reply", `the reply is not an embeddings list (${zodSummary(parsed.error)})`);
+      envelope = parsed.data;
+    } catch (error62) {
+      if (error62 instanceof Retryable) throw error62;
+      throw new Retryable("invalid_reply", `the reply is not JSON (${serverMessage(reply.text)})`);
+    }
+    this.addUsage(envelope.usage);
+    const byIndex = [...envelope.data].sort((a, b) => a.index - b.index);
+    const dimension = byIndex[0]?.embedding.length;
+    if (byIndex.length !== texts.length || byIndex.some((item, i) => item.index !== i || item.embedding.length !== dimension)) {
+      throw new Retryable("invalid_reply", `expected ${texts.length} embeddings of one dimension, indexed 0\u2026${texts.length - 1}`);
+    }
+    return byIndex.map((item) => item.embedding);
+  }
+};
+
+// src/judge/setup.ts
+function createJudgeClient(settings, env = process.env) {
+  const apiKey = env.OPENAI_API_KEY?.trim();
+  if (!apiKey) {
+    throw new JudgeSetupError(
+      "no API key: set OPENAI_API_KEY in the environment (in GitHub Actions, pass a secret as env OPENAI_API_KEY); for a local server that needs none, set any value"
+    );
+  }
+  const fromEnv = env.OPENAI_BASE_URL?.trim();
+  const baseUrl = settings.baseUrl ?? (fromEnv ? fromEnv : DEFAULT_BASE_URL);
+  const source = settings.baseUrl !== void 0 ? "the base URL" : fromEnv ? "OPENAI_BASE_URL" : "the default base URL";
+  let url2;
+  try {
+    url2 = new URL(baseUrl);
+  } catch {
+    throw new JudgeSetupError(`${source} "${baseUrl}" is not a URL; use for example https://api.openai.com/v1 or http://localhost:11434/v1`);
+  }
+  if (url2.protocol !== "http:" && url2.protocol !== "https:") throw new JudgeSetupError(`${source} "${baseUrl}" must be an http or https URL`);
+  const backoffText = env.RAG_GATE_JUDGE_BACKOFF_MS?.trim();
+  const backoffMs = backoffText ? Number(backoffText) : DEFAULT_BACKOFF_MS;
+  if (!Number.isFinite(backoffMs) || backoffMs < 0) throw new JudgeSetupError(`RAG_GATE_JUDGE_BACKOFF_MS must be a number of milliseconds \u2265 0, got "${backoffText}"`);
+  return new JudgeClient({
+    baseUrl,
+    apiKey,
+    model: settings.model,
+    embeddingModel: settings.embeddingModel ?? DEFAULT_EMBEDDING_MODEL,
+    timeoutMs: settings.timeoutMs,
+    maxAttempts: settings.maxAttempts,
+    backoffMs,
+    maxCalls: settings.maxCalls,
+    cache: settings.cache === false ? void 0 : new JudgeCache(settings.cache)
+  });
+}
+function clientWarnings(client) {
+  const warnings = [...client.warnings];
+  const cacheProblem = client.options.cache?.writeProblem;
+  if (cacheProblem !== void 0) warnings.push(cacheProblem);
+  return warnings;
+}
+
+// src/frontends/cli/judge-command.ts
+import { stat } from "node:fs/promises";
+import { dirname as dirname3, resolve } from "node:path";
+
+// src/judge/raw.ts
+function rewriteRecord(text4, jsonLines, set2, remove) {
+  const object2 = JSON.parse(text4);
+  const removing = [...remove].filter((key) => Object.hasOwn(object2, key));
+  if (set2.size === 0 && removing.length === 0) return jsonLines ? text4 : JSON.stringify(object2);
+  const allNew = [...set2.keys()].every((key) => !Object.hasOwn(object2, key));
+  const trimmed = text4.trimEnd();
+  if (jsonLines && allNew && removing.length === 0 && trimmed.endsWith("}")) {
+    const spaced = /^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s/.test(trimmed);
+    const [colon, comma] = spaced ? [": ", ", "] : [":", ","];
+    const appended = [...set2].map(([key, value2]) => `${JSON.stringify(key)}${colon}${JSON.stringify(value2)}`).join(comma);
+    return `${trimmed.slice(0, -1).trimEnd()}${comma}${appended}}`;
+  }
+  for (const key of removing) delete object2[key];
+  for (const [key, value2] of set2) object2[key] = value2;
+  return JSON.stringify(object2);
+}
+
+// src/judge/run.ts
+var JUDGE_ERRORS_FIELD = "judge_errors";
+var JUDGED_BY_FIELD = "judged_by";
+var hasText = (text4) => text4 !== void 0 && text4.trim() !== "";
+function planMetric(metric, record2, overwrite) {
+  if (!overwrite && record2[METRIC_FIELD[metric]] !== void 0) return { judge: false, kept: true };
+  if (!hasText(record2.answer)) return { judge: false, kept: false, reason: "no answer" };
+  if (metric === "faithfulness" && (record2.retrieved_contexts ?? []).length === 0) return { judge: false, kept: false, reason: "no retrieved_contexts" };
+  if (metric === "correctness" && record2.expected_answer === void 0) return { judge: false, kept: false, reason: "no expected_answer" };
+  return { judge: true };
+}
+function judgeMetric(client, metric, record2) {
+  const answer = record2.answer ?? "";
+  switch (metric) {
+    case "faithfulness":
+      return judgeClaims(client, record2.question, answer, record2.retrieved_contexts ?? []);
+    case "answer_relevance":
+      return judgeAnswerRelevance(client, record2.question, answer);
+    case "correctness":
+      return judgeCorrect(client, record2.question, answer, record2.expected_answer ?? "");
+  }
+}
+var metricOrder = (metric) => {
+  const index = JUDGE_METRICS.indexOf(metric);
+  return index < 0 ? JUDGE_METRICS.length : index;
+};
+function earlierErrors(object2) {
+  const value2 = object2[JUDGE_ERRORS_FIELD];
+  if (!Array.isArray(value2)) return [];
+  return value2.filter((entry) => typeof entry === "object" && entry !== null && typeof entry.metric === "string");
+}
+function judgeProvenance(client) {
+  return {
+    faithfulness: { model: client.model, prompt_version: PROMPT_VERSIONS.faithfulness },
+    answer_relevance: { model: client.model, embedding_model: client.embeddingModel, prompt_version: PROMPT_VERSIONS.answer_relevance },
+    correctness: { model: client.model, prompt_version: PROMPT_VERSIONS.correctness }
+  };
+}
+async function judgeResults(client, options) {
+  const records = [];
+  const texts = [];
+  const { warnings: readWarnings, format } = await readResults(options.results, (record2, _line, text4) => {
+    records.push(record2);
+    texts.push(text4);
+  });
+  const jsonLines = format === "jsonl";
+  const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
+  const reports = {};
+  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0 };
+  const values = records.map(() => /* @__PURE__ */ new Map());
+  const errors = records.map(() => []);
+  const limit = pLimit(options.concurrency);
+  const tasks = [];
+  const toJudge = /* @__PURE__ */ new Set();
+  const judgedMetrics = records.map(() => /* @__PURE__ */ new Set());
+  let done = 0;
+  let failedTasks = 0;
+  records.forEach((record2, index) => {
+    for (const metric of metrics) {
+      const report2 = reports[metric];
+      const plan = planMetric(metric, record2, options.overwrite);
+      if (!plan.judge) {
+        if (plan.kept) report2.kept++;
+        else if (plan.reason !== void 0) report2.skipped[plan.reason] = (report2.skipped[plan.reason] ?? 0) + 1;
+        continue;
+      }
+      toJudge.add(index);
+      judgedMetrics[index].add(metric);
+      tasks.push(
+        limit(async () => {
+          try {
+            values[index].set(METRIC_FIELD[metric], await judgeMetric(client, metric, record2));
+            report2.judged++;
+          } catch (error62) {
+            if (!(error62 instanceof JudgeCallError)) throw error62;
+            errors[index].push({ metric, kind: error62.kind, message: error62.message });
+            report2.failed++;
+            failedTasks++;
+          }
+          done++;
+          options.onProgress?.(done, tasks.length, failedTasks);
+        })
+      );
+    }
+  });
+  options.onProgress?.(0, tasks.length, 0);
+  try {
+    await Promise.all(tasks);
+  } finally {
+    limit.clearQueue();
+  }
+  const failuresByKind = {};
+  let recordsFailed = 0;
+  const provenance = judgeProvenance(client);
+  const lines = texts.map((text4, index) => {
+    const recordErrors = errors[index];
+    if (recordErrors.length > 0) {
+      recordsFailed++;
+      for (const error62 of recordErrors) failuresByKind[error62.kind] = (failuresByKind[error62.kind] ?? 0) + 1;
+    }
+    const judgedHere = judgedMetrics[index];
+    if (judgedHere.size === 0) return rewriteRecord(text4, jsonLines, /* @__PURE__ */ new Map(), /* @__PURE__ */ new Set());
+    const object2 = JSON.parse(text4);
+    const judged = values[index];
+    const set2 = /* @__PURE__ */ new Map();
+    const remove = /* @__PURE__ */ new Set();
+    const by = {};
+    const earlierBy = object2[JUDGED_BY_FIELD];
+    for (const metric of JUDGE_METRICS) {
+      const field = METRIC_FIELD[metric];
+      if (judged.has(field)) {
+        set2.set(field, judged.get(field));
+        by[field] = provenance[metric];
+      } else if (typeof earlierBy === "object" && earlierBy !== null && !Array.isArray(earlierBy) && Object.hasOwn(earlierBy, field)) {
+        by[field] = earlierBy[field];
+      }
+    }
+    if (Object.keys(by).length > 0 && judged.size > 0) set2.set(JUDGED_BY_FIELD, by);
+    const earlier = earlierErrors(object2).filter((entry) => !judgedHere.has(entry.metric));
+    const all2 = [...earlier, ...recordErrors].sort((a, b) => metricOrder(a.metric) - metricOrder(b.metric));
+    if (all2.length > 0) set2.set(JUDGE_ERRORS_FIELD, all2);
+    else remove.add(JUDGE_ERRORS_FIELD);
+    return rewriteRecord(text4, jsonLines, set2, remove);
+  });
+  return {
+    lines,
+    records: records.length,
+    recordsToJudge: toJudge.size,
+    recordsFailed,
+    failureShare: toJudge.size === 0 ? 0 : recordsFailed / toJudge.size,
+    failuresByKind,
+    metrics: reports,
+    readWarnings
+  };
+}
+async function judgeFile(client, options) {
+  const result = await judgeResults(client, options);
+  await writeFileAtomic(options.out, result.lines.map((line) => `${line}
+`).join(""));
+  return result;
+}
+
+// src/frontends/cli/progress.ts
+var REDRAW_MS = 100;
+function statusLine(context) {
+  if (process.stderr.isTTY !== true) return { draw: () => void 0, end: () => void 0 };
+  let drawn = -Infinity;
+  let shown = false;
+  return {
+    draw: (text4, force = false) => {
+      const now = performance.now();
+      if (!force && now - drawn < REDRAW_MS) return;
+      drawn = now;
+      shown = true;
+      context.stderr(`\r${text4}\x1B[K`);
+    },
+    end: () => {
+      if (shown) context.stderr("\r\x1B[K");
+    }
+  };
+}
+function readingProgress(context) {
+  if (process.stderr.isTTY !== true) return { reporter: () => void 0, end: () => void 0 };
+  const line = statusLine(context);
+  const started = performance.now();
+  const files = [];
+  const draw = () => {
+    const records = files.reduce((sum, file2) => sum + file2.records, 0);
+    const megabytes = files.reduce((sum, file2) => sum + file2.bytes, 0) / 1e6;
+    const rate = megabytes / Math.max((performance.now() - started) / 1e3, 1e-3);
+    line.draw(`reading: ${records.toLocaleString("en-US")} records, ${megabytes.toFixed(0)} MB, ${rate.toFixed(0)} MB/s`);
+  };
+  return {
+    reporter: () => {
+      const file2 = { records: 0, bytes: 0 };
+      files.push(file2);
+      return (records, bytes) => {
+        file2.records = records;
+        file2.bytes = bytes;
+        draw();
+      };
+    },
+    end: line.end
+  };
+}
+function countingProgress(context, label2) {
+  const line = statusLine(context);
+  return {
+    update: (done, total, failed = 0) => line.draw(`${label2}: ${done}/${total}${failed > 0 ? `, ${failed} failed` : ""}`, done === total),
+    end: line.end
+  };
+}
+
+// src/frontends/cli/judge-command.ts
+var wholeNumber = (min, what) => (text4) => {
+  const value2 = Number(text4);
+  if (!/^\s*\d+\s*$/.test(text4) || !Number.isSafeInteger(value2) || value2 < min) throw new InvalidArgumentError(`must be ${what}, got "${text4}"`);
+  return value2;
+};
+var share = (text4) => {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new InvalidArgumentError(`must be a share between 0 and 1, got "${text4}"`);
+  return value2;
+};
+var metricsOption2 = (text4) => {
+  const names = text4.split(",").map((name) => name.trim()).filter(Boolean);
+  for (const name of names) {
+    if (!JUDGE_METRICS.includes(name)) throw new InvalidArgumentError(`"${name}" is not a judge metric; use a comma list of ${JUDGE_METRICS.join(", ")}`);
+  }
+  if (names.length === 0) throw new InvalidArgumentError(`give at least one of ${JUDGE_METRICS.join(", ")}`);
+  return [...new Set(names)];
+};
+function addJudgeClientOptions(command) {
+  return command.addOption(new Option("--model <name>", "judge chat model").default(SETTINGS["judge-model"].default)).addOption(new Option("--base-url <url>", `OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else ${DEFAULT_BASE_URL}); the key comes from $OPENAI_API_KEY`)).addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(wholeNumber(1, "a whole number \u2265 1")).default(8)).addOption(new Option("--cache <dir>", "content-addressed cache of judge replies").default(SETTINGS["judge-cache"].default)).addOption(new Option("--no-cache", "do not read or write the cache")).addOption(new Option("--max-calls <n>", "budget of HTTP requests (retries included); beyond it items are marked as judge errors").argParser(wholeNumber(0, "a whole number \u2265 0"))).addOption(new Option("--timeout-ms <ms>", "timeout of each request").argParser(wholeNumber(1, "a whole number of milliseconds \u2265 1")).default(6e4)).addOption(new Option("--max-attempts <n>", "attempts per call, the first included (retries 408/409/429/5xx, timeouts, invalid replies)").argParser(wholeNumber(1, "a whole number \u2265 1")).default(4)).addOption(new Option("--max-failure-share <share>", "exit 1 when more than this share of items could not be judged").argParser(share).default(0.05));
+}
+function judgeClientFromOptions(options, env = process.env) {
+  return createJudgeClient(options, env);
+}
+async function withJudgeSetup(context, run) {
+  try {
+    return await run();
+  } catch (error62) {
+    if (!(error62 instanceof JudgeSetupError)) throw error62;
+    context.stderr(`rag-gate: error: ${error62.message}
+`);
+    return EXIT.badInput;
+  }
+}
+async function checkOut(results, out) {
+  if (resolve(out) === resolve(results)) {
+    throw InputError.single({ file: out, message: "is the results file itself; --out must name another file (the input is never modified)" });
+  }
+  const directory = dirname3(resolve(out));
+  const info = await stat(directory).catch(() => void 0);
+  if (!info?.isDirectory()) throw InputError.single({ file: out, message: `cannot write: the directory ${directory} does not exist` });
+}
+function judgeCommand(context, setExitCode) {
+  const command = new Command("judge").description("fill in judge metrics (claims, answer_relevance, correct) with an LLM judge on an OpenAI-compatible endpoint").requiredOption("--results <file>", "results file to judge (never modified)").requiredOption("--out <file>", "where to write the judged copy (JSON Lines, written atomically)").addOption(new Option("--metrics <list>", `metrics to judge: ${JUDGE_METRICS.join(", ")}`).argParser(metricsOption2).default([...JUDGE_METRICS], JUDGE_METRICS.join(","))).addOption(new Option("--embedding-model <name>", "embedding model for answer_relevance").default(DEFAULT_EMBEDDING_MODEL));
+  return addJudgeClientOptions(command).option("--overwrite", "replace judged fields the input already has (default: keep them)").option("--json", "print a JSON summary on stdout").action(async (options) => {
+    const code3 = await withJudgeSetup(context, async () => {
+      await checkOut(options.results, options.out);
+      const client = judgeClientFromOptions(options);
+      const progress = countingProgress(context, "judging");
+      const result = await judgeFile(client, {
+        results: options.results,
+        out: options.out,
+        metrics: options.metrics,
+        overwrite: options.overwrite === true,
+        concurrency: options.concurrency,
+        onProgress: progress.update
+      }).finally(progress.end);
+      const warnings = [...result.readWarnings, ...clientWarnings(client)];
+      for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}
+`);
+      context.stderr(renderJudgeSummary(result, client.stats, options.out, options.maxFailureShare));
+      const failed = result.failureShare > options.maxFailureShare;
+      if (options.json) {
+        context.stdout(
+          `${JSON.stringify(
+            {
+              results: options.results,
+              out: options.out,
+              model: client.model,
+              embeddingModel: options.metrics.includes("answer_relevance") ? client.embeddingModel : void 0,
+              promptVersions: Object.fromEntries(options.metrics.map((metric) => [metric, PROMPT_VERSIONS[metric]])),
+              records: result.records,
+              recordsToJudge: result.recordsToJudge,
+              recordsFailed: result.recordsFailed,
+              failureShare: result.failureShare,
+              maxFailureShare: options.maxFailureShare,
+              failuresByKind: result.failuresByKind,
+              metrics: result.metrics,
+              stats: client.stats,
+              passed: !failed
+            },
+            null,
+            2
+          )}
+`
+        );
+      }
+      if (failed) {
+        context.stderr(
+          `rag-gate: error: ${result.recordsFailed} of ${result.recordsToJudge} records (${(result.failureShare * 100).toFixed(1)}%) could not be judged, more than the ${(options.maxFailureShare * 100).toFixed(1)}% --max-failure-share allows. ${options.out} was still written, with "${JUDGE_ERRORS_FIELD}" on those records so no work is lost; rerun to retry them${options.cache === false ? "" : " (replies already received come from the cache)"}
+`
+        );
+        return EXIT.gateFailed;
+      }
+      return EXIT.ok;
+    });
+    setExitCode(code3);
+  });
+}
+
+// src/frontends/cli/calibrate-command.ts
+function calibrateCommand(context, setExitCode) {
+  const command = new Command("calibrate").description("measure the judge against human labels (Cohen's kappa) and write a calibration record").requiredOption("--labels <file>", 'JSON Lines of human labels: {"id","claim","context","human_verdict"} or {"id","question","answer","expected_answer","human_correct"}').option("--out <file>", "write the calibration record (JSON) here").addOption(new Option("--kappa-floor <kappa>", "warn when kappa is below this (judge metrics may gate only at or above it)").argParser(kappaFloorOption).default(SETTINGS["kappa-floor"].parse(SETTINGS["kappa-floor"].default)));
+  return addJudgeClientOptions(command).option("--json", "print the calibration as one JSON object on stdout").action(async (options) => {
+    const code3 = await withJudgeSetup(context, async () => {
+      const labels = await readLabels(options.labels);
+      const client = judgeClientFromOptions(options);
+      const progress = countingProgress(context, "calibrating");
+      const result = await calibrate(client, labels, { labelsFile: options.labels, concurrency: options.concurrency, onProgress: progress.update }).finally(progress.end);
+      for (const warning of clientWarnings(client)) context.stderr(`rag-gate: warning: ${warning}
+`);
+      const failureShare = result.total === 0 ? 0 : result.failures.length / result.total;
+      const incomplete = failureShare > options.maxFailureShare;
+      if (options.json) {
+        context.stdout(
+          `${JSON.stringify(
+            {
+              record: result.record,
+              agreement: result.agreement,
+              threeWay: result.threeWay,
+              failures: result.failures,
+              stats: client.stats,
+              kappaFloor: options.kappaFloor,
+              written: options.out !== void 0 && !incomplete ? options.out : null
+            },
+            null,
+            2
+          )}
+`
+        );
+      } else {
+        context.stdout(renderCalibration(result, client.stats, options.kappaFloor));
+      }
+      if (incomplete) {
+        context.stderr(
+          `rag-gate: error: ${result.failures.length} of ${result.total} labels (${(failureShare * 100).toFixed(1)}%) could not be judged, more than the ${(options.maxFailureShare * 100).toFixed(1)}% --max-failure-share allows; no calibration record is written from an incomplete run
+`
+        );
+        return EXIT.gateFailed;
+      }
+      if (options.out !== void 0) {
+        await writeFileAtomic(options.out, `${JSON.stringify(result.record, null, 2)}
+`);
+        context.stderr(`rag-gate: calibration record written to ${options.out}
+`);
+      } else if (!options.json) {
+        context.stderr("rag-gate: note: no calibration record written; pass --out FILE to keep it\n");
+      }
+      const { kappa } = result.record;
+      if (kappa === null || kappa < options.kappaFloor) {
+        context.stderr(
+          `rag-gate: warning: kappa ${kappa === null ? "is undefined (both raters gave every item the same label)" : `${kappa.toFixed(3)} is below ${options.kappaFloor}`}: the judge does not agree with the human labels well enough, so its metrics will be reported but will not gate. Review the disagreements, then change the model or the prompt and calibrate again
+`
+        );
+      }
+      return EXIT.ok;
+    });
+    setExitCode(code3);
+  });
+}
+
+// src/core/scoring/decomposition.ts
+var ratio = (part, whole) => whole === 0 ? null : part / whole;
+var weighted = (weight, rate) => weight === 0 ? 0 : rate === null ? null : weight * rate;
+var SMALL_SPLIT = 10;
+function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
+  let nGood = 0;
+  let correctGood = 0;
+  let nBad = 0;
+  let correctBad = 0;
+  let closedAll = 0;
+  let closedAllRight = 0;
+  let closedFailed = 0;
+  let closedFailedRight = 0;
+  for (let i = 0; i < correct.length; i++) {
+    const ok2 = retrievalOk[i];
+    const right = correct[i];
+    if (answerable[i] === 0 || Number.isNaN(ok2) || Number.isNaN(right)) continue;
+    if (ok2 === 1) {
+      nGood++;
+      correctGood += right;
+    } else {
+      nBad++;
+      correctBad += right;
+    }
+    const closed = closedBookCorrect[i];
+    if (!Number.isNaN(closed)) {
+      closedAll++;
+      closedAllRight += closed;
+      if (ok2 === 0) {
+        closedFailed++;
+        closedFailedRight += closed;
+      }
+    }
+  }
+  const n = nGood + nBad;
+  const r = ratio(nGood, n);
+  const gGood = ratio(correctGood, nGood);
+  const gBad = ratio(correctBad, nBad);
+  const e2e = ratio(correctGood + correctBad, n);
+  let e2eCheck = null;
+  let ceiling = null;
+  if (r !== null) {
+    const good = weighted(r, gGood);
+    const bad = weighted(1 - r, gBad);
+    e2eCheck = good === null || bad === null ? null : good + bad;
+    ceiling = bad === null ? null : r + bad;
+  }
+  const productModelG = r === null || r === 0 || e2e === null ? null : e2e / r;
+  const productModelBias = r === null || r === 0 ? null : (1 - r) * (gBad ?? 0) / r;
+  const rLowerBound = e2e === null || gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
+  const closedBook = closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
+  const warnings = [];
+  if (productModelG !== null && productModelG > 1) {
+    warnings.push(
+      `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r\xB7g is misspecified here, because answers are right without good context (g_bad = ${gBad?.toFixed(4)}).`
+    );
+  }
+  if (e2e !== null && e2eCheck !== null && Math.abs(e2e - e2eCheck) > 1e-9) {
+    warnings.push(`e2eCheck ${e2eCheck} differs from e2e ${e2e}: the three terms were computed on different slices (a bug).`);
+  }
+  if (n > 0 && nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? "" : "s"}: read it as a rough figure.`);
+  if (n > 0 && nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? "" : "s"}: read it as a rough figure.`);
+  return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
+}
+
+// src/core/scoring/score.ts
+function relevanceMap(relevant) {
+  if (relevant === void 0) return /* @__PURE__ */ new Map();
+  if (Array.isArray(relevant)) return new Map(relevant.map((id2) => [id2, 1]));
+  return new Map(Object.entries(relevant));
+}
+function judgedRanking(record2) {
+  if (record2.retrieved_ids === void 0) return void 0;
+  const ranking = judgeRanking(record2.retrieved_ids, relevanceMap(record2.relevant_ids));
+  return relevantCount(ranking) === 0 ? void 0 : ranking;
+}
+function scoreQuestion(record2, config2, ranking = judgedRanking(record2)) {
+  const scores = {};
+  if (ranking !== void 0) for (const metric of config2.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
+  for (const column2 of QUESTION_COLUMNS) {
+    const value2 = column2.compute(record2, ranking, config2);
+    if (value2 !== void 0) scores[column2.name] = value2;
+  }
+  return scores;
+}
+
+// src/core/scoring/outcomes.ts
+function normalizeLabel(text4) {
+  return text4.normalize("NFC").replace(/\s+/gu, " ").trim();
+}
+function goldKeyOf(record2) {
+  const relevant = record2.relevant_ids;
+  const graded = relevant === void 0 ? [] : Array.isArray(relevant) ? relevant.map((id2) => [id2, 1]) : Object.entries(relevant);
+  const grades = [...new Map(graded.filter(([, grade2]) => isRelevant(grade2)))].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  const expected = record2.expected_answer === void 0 ? null : normalizeLabel(record2.expected_answer);
+  return JSON.stringify([grades, expected, record2.answerable ?? true]);
+}
+function goldLabelsOf(key) {
+  const [grades, expected, answerable] = JSON.parse(key);
+  const relevant = /* @__PURE__ */ Object.create(null);
+  for (const [id2, grade2] of grades) relevant[id2] = grade2;
+  return { relevant_ids: relevant, answerable, ...expected === null ? {} : { expected_answer: expected } };
+}
+function relevantWithin(retrieved, ranking, k) {
+  const found = [];
+  const depth = Math.min(k, retrieved.length);
+  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i])) found.push(retrieved[i]);
+  return found;
+}
+var OutcomeBuilder = class {
+  constructor(config2) {
+    this.config = config2;
+  }
+  config;
+  ids = [];
+  questions = [];
+  tags = [];
+  goldKeys = [];
+  goldFound = [];
+  /** Growing columns: capacity doubles, unset rows are NaN. */
+  values = /* @__PURE__ */ new Map();
+  labelPairs = [];
+  noClaims = 0;
+  judgeErrors = 0;
+  judges = /* @__PURE__ */ new Map();
+  noRelevant = 0;
+  add(record2) {
+    const row = this.ids.length;
+    this.ids.push(record2.id);
+    this.questions.push(record2.question);
+    this.tags.push(record2.tags ?? []);
+    this.goldKeys.push(goldKeyOf(record2));
+    if (record2.claims?.length === 0) this.noClaims++;
+    if (record2.judge_errors !== void 0 && record2.judge_errors.length > 0) this.judgeErrors++;
+    for (const [field, judge] of Object.entries(record2.judged_by ?? {})) {
+      if (judge === void 0) continue;
+      const key = JSON.stringify([field, judge.model, judge.prompt_version]);
+      const use = this.judges.get(key);
+      this.judges.set(key, { field, model: judge.model, promptVersion: judge.prompt_version, questions: (use?.questions ?? 0) + 1 });
+    }
+    const ranking = judgedRanking(record2);
+    if (record2.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
+    this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record2.retrieved_ids ?? [], ranking, this.config.retrievalOk.metric.k));
+    if (record2.human_label !== void 0 && record2.judge_label !== void 0) {
+      this.labelPairs.push([String(record2.human_label), String(record2.judge_label)]);
+    }
+    const scores = scoreQuestion(record2, this.config, ranking);
+    for (const name in scores) this.columnFor(name, row)[row] = scores[name];
+  }
+  /** The column of `name`, with room for `row`. */
+  columnFor(name, row) {
+    let column2 = this.values.get(name);
+    if (column2 === void 0 || column2.length <= row) {
+      const grown2 = new Float64Array(Math.max(1024, (column2?.length ?? 0) * 2, row + 1)).fill(NaN);
+      if (column2 !== void 0) grown2.set(column2);
+      column2 = grown2;
+      this.values.set(name, column2);
+    }
+    return column2;
+  }
+  build() {
+    const size = this.ids.length;
+    const columns = /* @__PURE__ */ new Map();
+    for (const [name, values] of this.values) {
+      const column2 = new Float64Array(size).fill(NaN);
+      column2.set(values.subarray(0, Math.min(size, values.length)));
+      columns.set(name, column2);
+    }
+    return {
+      size,
+      ids: this.ids,
+      questions: this.questions,
+      tags: this.tags,
+      goldKeys: this.goldKeys,
+      goldFound: this.goldFound,
+      columns,
+      labelPairs: this.labelPairs,
+      noClaims: this.noClaims,
+      judgeErrors: this.judgeErrors,
+      judges: [...this.judges.values()],
+      noRelevant: this.noRelevant
+    };
+  }
+};
+function column(outcomes, name) {
+  return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
+}
+function withRowsOf(run, replacement) {
+  if (replacement.size === 0) return run;
+  const rowOf = new Map(run.ids.map((id2, row) => [id2, row]));
+  const goldKeys = [...run.goldKeys];
+  const goldFound = [...run.goldFound];
+  const names = [.../* @__PURE__ */ new Set([...run.columns.keys(), ...replacement.columns.keys()])];
+  const columns = new Map(names.map((name) => [name, Float64Array.from(column(run, name))]));
+  const replacing = names.map((name) => [columns.get(name), column(replacement, name)]);
+  replacement.ids.forEach((id2, from) => {
+    const row = rowOf.get(id2);
+    if (row === void 0) return;
+    goldKeys[row] = replacement.goldKeys[from];
+    goldFound[row] = replacement.goldFound[from];
+    for (const [to, values] of replacing) to[row] = values[from];
+  });
+  return { ...run, goldKeys, goldFound, columns };
+}
+
+// src/core/stats/random.ts
+function cyrb128(text4) {
+  let h1 = 1779033703;
+  let h2 = 3144134277;
+  let h3 = 1013904242;
+  let h4 = 2773480762;
+  for (let i = 0; i < text4.length; i++) {
+    const k = text4.charCodeAt(i);
+    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
+    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
+    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
+    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
+  }
+  h1 = Math.imul(h3 ^ h1 >>> 18, 597399067);
+  h2 = Math.imul(h4 ^ h2 >>> 22, 2869860233);
+  h3 = Math.imul(h1 ^ h3 >>> 17, 951274213);
+  h4 = Math.imul(h2 ^ h4 >>> 19, 2716044179);
+  h1 ^= h2 ^ h3 ^ h4;
+  h2 ^= h1;
+  h3 ^= h1;
+  h4 ^= h1;
+  return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
+}
+function seedWords(seed) {
+  if (typeof seed === "number") {
+    if (!Number.isFinite(seed)) throw new RangeError(`seed must be a finite number or a string, got ${seed}`);
+    return cyrb128(`\0number:${String(seed)}`);
+  }
+  return cyrb128(seed);
+}
+var TWO_POW_32 = 4294967296;
+var Random = class {
+  s0;
+  s1;
+  s2;
+  s3;
+  constructor(seed) {
+    const [a, b, c, d] = seedWords(seed);
+    this.s0 = a | 0;
+    this.s1 = b | 0;
+    this.s2 = c | 0;
+    this.s3 = d | 0;
+    if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
+  }
+  /** Next 32 random bits as an unsigned integer in [0, 2^32). */
+  nextUint32() {
+    const s1 = this.s1;
+    const result = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
+    const t = s1 << 9;
+    this.s2 ^= this.s0;
+    this.s3 ^= s1;
+    this.s1 = s1 ^ this.s2;
+    this.s0 ^= this.s3;
+    this.s2 ^= t;
+    this.s3 = rotl(this.s3, 11);
+    return result >>> 0;
+  }
+  /**
+   * Uniform integer in [0, bound), without modulo bias, for 1 ≤ bound ≤ 2^32.
+   * Lemire's multiply-and-reject (exact in doubles while bound ≤ 2^21), otherwise classic threshold rejection.
+   */
+  nextBelow(bound) {
+    if (!Number.isInteger(bound) || bound < 1 || bound > TWO_POW_32) {
+      throw new RangeError(`bound must be an integer in [1, 2^32], got ${bound}`);
+    }
+    if (bound <= 2097152) {
+      let product = this.nextUint32() * bound;
+      let high = Math.floor(product / TWO_POW_32);
+      if (product - high * TWO_POW_32 < bound) {
+        const threshold = TWO_POW_32 % bound;
+        while (product - high * TWO_POW_32 < threshold) {
+          product = this.nextUint32() * bound;
+          high = Math.floor(product / TWO_POW_32);
+        }
+      }
+      return high;
+    }
+    const limit = TWO_POW_32 - TWO_POW_32 % bound;
+    let word = this.nextUint32();
+    while (word >= limit) word = this.nextUint32();
+    return word % bound;
+  }
+  /** Fill `target` with random 32-bit words (same stream as repeated {@link nextUint32} calls). */
+  fillUint32(target) {
+    let s0 = this.s0;
+    let s1 = this.s1;
+    let s2 = this.s2;
+    let s3 = this.s3;
+    for (let i = 0; i < target.length; i++) {
+      target[i] = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
+      const t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = rotl(s3, 11);
+    }
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
+  }
+};
+function rotl(x, k) {
+  return x << k | x >>> 32 - k;
+}
+var DEFAULT_SEED = "rag-gate";
+
+// src/core/stats/bootstrap.ts
+var DEFAULT_RESAMPLES = 2e3;
+var TWO_POW_322 = 4294967296;
+var LEMIRE_MAX_BOUND = 2097152;
+function bootstrapMeanCIs(samples, options = {}) {
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const level = options.level ?? 0.95;
+  if (!Number.isInteger(resamples) || resamples < 1) {
+    throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
+  }
+  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
+  const n = samples[0]?.length ?? 0;
+  const intervals = samples.map(() => [NaN, NaN]);
+  if (n === 0) return intervals;
+  const varying = [];
+  samples.forEach((values, index) => {
+    if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
+    const first = values[0];
+    let allEqual = true;
+    let nonZero = 0;
+    for (let i = 0; i < n; i++) {
+      const v = values[i];
+      if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
+      if (v !== first) allEqual = false;
+      if (v !== 0) nonZero++;
+    }
+    if (allEqual) {
+      intervals[index] = [first, first];
+      return;
+    }
+    const at = new Int32Array(nonZero);
+    const kept = new Float64Array(nonZero);
+    for (let i = 0, j = 0; i < n; i++) {
+      const v = values[i];
+      if (v !== 0) {
+        at[j] = i;
+        kept[j++] = v;
+      }
+    }
+    varying.push({ index, at, values: kept, means: new Float64Array(resamples) });
+  });
+  if (varying.length === 0) return intervals;
+  const random = new Random(options.seed ?? DEFAULT_SEED);
+  const words = new Uint32Array(n);
+  const counts = new Int32Array(n);
+  for (let r = 0; r < resamples; r++) {
+    drawCounts(random, words, counts);
+    for (const sample of varying) sample.means[r] = weightedSum(counts, sample.at, sample.values) / n;
+  }
+  const tail = (1 - level) / 2;
+  for (const { index, means } of varying) {
+    means.sort();
+    intervals[index] = [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
+  }
+  return intervals;
+}
+function weightedSum(counts, at, values) {
+  let sum = 0;
+  for (let j = 0; j < at.length; j++) sum += counts[at[j]] * values[j];
+  return sum;
+}
+function drawCounts(random, words, counts) {
+  const n = counts.length;
+  counts.fill(0);
+  if (n > LEMIRE_MAX_BOUND) {
+    for (let i = 0; i < n; i++) counts[random.nextBelow(n)]++;
+    return;
+  }
+  random.fillUint32(words);
+  const rejectBelow = TWO_POW_322 % n;
+  for (let i = 0; i < n; i++) {
+    let product = words[i] * n;
+    let index = Math.floor(product / TWO_POW_322);
+    while (product - index * TWO_POW_322 < rejectBelow) {
+      product = random.nextUint32() * n;
+      index = Math.floor(product / TWO_POW_322);
+    }
+    counts[index]++;
+  }
+}
+function quantileSorted(sorted, q) {
+  const position = (sorted.length - 1) * q;
+  const below = Math.floor(position);
+  const above = Math.min(below + 1, sorted.length - 1);
+  const lower = sorted[below];
+  const upper = sorted[above];
+  return lower + (position - below) * (upper - lower);
+}
+
+// src/core/stats/holm.ts
+function holmAdjust(pValues) {
+  const m = pValues.length;
+  pValues.forEach((p, i) => {
+    if (!(p >= 0 && p <= 1)) throw new RangeError(`p-value ${i} must be in [0, 1], got ${p}`);
+  });
+  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
+  const adjusted = new Array(m);
+  let running = 0;
+  order.forEach((index, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
+    adjusted[index] = running;
+  });
+  return adjusted;
+}
+
+// src/core/stats/mcnemar.ts
+var import_math_base_special_gammainc = __toESM(require_lib107(), 1);
+var import_stats_base_dists_binomial_cdf = __toESM(require_lib125(), 1);
+var MCNEMAR_EXACT_THRESHOLD = 25;
+function mcnemarUsesExact(discordant) {
+  return discordant < MCNEMAR_EXACT_THRESHOLD;
+}
+function mcnemar(fixed, broken, bothRight = 0, bothWrong = 0) {
+  for (const [name, value2] of [
+    ["fixed", fixed],
+    ["broken", broken],
+    ["bothRight", bothRight],
+    ["bothWrong", bothWrong]
+  ]) {
+    if (!Number.isSafeInteger(value2) || value2 < 0) {
+      throw new RangeError(`${name} must be a non-negative integer, got ${value2}`);
+    }
+  }
+  const discordant = fixed + broken;
+  const decidedBy = mcnemarUsesExact(discordant) ? "exact" : "chi2";
+  if (discordant === 0) {
+    return { fixed, broken, bothRight, bothWrong, discordant, chi2: 0, chi2PValue: 1, exactPValue: 1, pValue: 1, decidedBy };
+  }
+  const corrected = Math.max(0, Math.abs(fixed - broken) - 1);
+  const chi2 = corrected * corrected / discordant;
+  const chi2PValue = chi2 === 0 ? 1 : (0, import_math_base_special_gammainc.default)(chi2 / 2, 0.5, true, true);
+  const exactPValue = Math.min(1, 2 * (0, import_stats_base_dists_binomial_cdf.default)(Math.min(fixed, broken), discordant, 0.5));
+  const pValue = decidedBy === "exact" ? exactPValue : chi2PValue;
+  return { fixed, broken, bothRight, bothWrong, discordant, chi2, chi2PValue, exactPValue, pValue, decidedBy };
+}
+
+// src/core/stats/power.ts
+var import_stats_base_dists_normal_quantile = __toESM(require_lib128(), 1);
+function z2(q) {
+  return (0, import_stats_base_dists_normal_quantile.default)(q, 0, 1);
+}
+function checkAlphaPower(alpha, power) {
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(power > 0 && power < 1)) throw new RangeError(`power must be in (0, 1), got ${power}`);
+}
+function mcnemarSampleSize({ pFixed, pBroken, alpha = 0.05, power = 0.8 }) {
+  checkAlphaPower(alpha, power);
+  if (!(pFixed >= 0 && pBroken >= 0 && pFixed + pBroken <= 1)) {
+    throw new RangeError(`pFixed and pBroken must be non-negative with sum \u2264 1, got ${pFixed} and ${pBroken}`);
+  }
+  const psi = pFixed + pBroken;
+  const delta = pFixed - pBroken;
+  if (delta === 0) return Infinity;
+  const root2 = z2(1 - alpha / 2) * Math.sqrt(psi) + z2(power) * Math.sqrt(Math.max(0, psi - delta * delta));
+  return ceilWithSlack(root2 * root2 / (delta * delta));
+}
+function pairedMeanSampleSize({
+  meanDifference,
+  sdDifference,
+  alpha = 0.05,
+  power = 0.8
+}) {
+  checkAlphaPower(alpha, power);
+  if (!Number.isFinite(meanDifference)) throw new RangeError(`meanDifference must be finite, got ${meanDifference}`);
+  if (!(sdDifference >= 0 && Number.isFinite(sdDifference))) {
+    throw new RangeError(`sdDifference must be finite and \u2265 0, got ${sdDifference}`);
+  }
+  if (meanDifference === 0) return Infinity;
+  const ratio2 = (z2(1 - alpha / 2) + z2(power)) * sdDifference / meanDifference;
+  return Math.max(1, ceilWithSlack(ratio2 * ratio2));
+}
+function ceilWithSlack(x) {
+  return Math.ceil(x - 1e-9);
+}
+
+// src/core/stats/paired.ts
+function pairValues(base, head) {
+  if (base.length !== head.length) {
+    throw new RangeError(`base and head must have the same length, got ${base.length} and ${head.length}`);
+  }
+  const differences = new Float64Array(base.length);
+  let n = 0;
+  let sumBase = 0;
+  let sumHead = 0;
+  for (let i = 0; i < base.length; i++) {
+    const b = base[i];
+    const h = head[i];
+    if (Number.isNaN(b) || Number.isNaN(h)) continue;
+    if (!Number.isFinite(b) || !Number.isFinite(h)) {
+      throw new RangeError(`pair ${i} has an infinite value (base ${b}, head ${h})`);
+    }
+    differences[n++] = h - b;
+    sumBase += b;
+    sumHead += h;
+  }
+  return {
+    n,
+    meanBase: n === 0 ? NaN : sumBase / n,
+    meanHead: n === 0 ? NaN : sumHead / n,
+    differences: differences.subarray(0, n)
+  };
+}
+
+// src/core/stats/randomization.ts
+var DEFAULT_PERMUTATIONS = 1e4;
+var TIE_TOLERANCE = 1e-9;
+function pairedRandomizationTest(paired2, options = {}) {
+  const { n, meanBase, meanHead, differences } = paired2;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += differences[i];
+  const delta = n === 0 ? NaN : sum / n;
+  const { pValue, permutations } = signFlipPValue(differences, options);
+  return { n, meanBase, meanHead, delta, pValue, permutations };
+}
+function signFlipPValue(differences, options = {}) {
+  const permutations = options.permutations ?? DEFAULT_PERMUTATIONS;
+  if (!Number.isInteger(permutations) || permutations < 1) {
+    throw new RangeError(`permutations must be a positive integer, got ${permutations}`);
+  }
+  let nonZero = 0;
+  for (let i = 0; i < differences.length; i++) {
+    const d = differences[i];
+    if (!Number.isFinite(d)) throw new RangeError(`difference ${i} is not finite: ${d}`);
+    if (d !== 0) nonZero++;
+  }
+  if (nonZero === 0) return { pValue: 1, permutations: 0 };
+  const words = Math.ceil(nonZero / 32);
+  const padded = new Float64Array(words * 32);
+  let absoluteSum = 0;
+  for (let i = 0, k = 0; i < differences.length; i++) {
+    const d = differences[i];
+    if (d !== 0) {
+      padded[k++] = d;
+      absoluteSum += Math.abs(d);
+    }
+  }
+  const table2 = new Float64Array(words * 8 * 16);
+  for (let group = 0; group < words * 8; group++) {
+    const d0 = padded[group * 4];
+    const d1 = padded[group * 4 + 1];
+    const d2 = padded[group * 4 + 2];
+    const d3 = padded[group * 4 + 3];
+    for (let mask = 0; mask < 16; mask++) {
+      table2[group * 16 + mask] = (mask & 1 ? -d0 : d0) + (mask & 2 ? -d1 : d1) + (mask & 4 ? -d2 : d2) + (mask & 8 ? -d3 : d3);
+    }
+  }
+  const signs = new Uint32Array(words);
+  const observed = Math.abs(signedSum(table2, signs));
+  const threshold = observed - TIE_TOLERANCE * absoluteSum;
+  const random = new Random(options.seed ?? DEFAULT_SEED);
+  let extreme = 0;
+  for (let p = 0; p < permutations; p++) {
+    random.fillUint32(signs);
+    if (Math.abs(signedSum(table2, signs)) >= threshold) extreme++;
+  }
+  return { pValue: (1 + extreme) / (1 + permutations), permutations };
+}
+function signedSum(table2, signs) {
+  let low = 0;
+  let high = 0;
+  for (let w = 0; w < signs.length; w++) {
+    const bits = signs[w];
+    const o = w * 128;
+    low += table2[o + (bits & 15)] + table2[o + 16 + (bits >>> 4 & 15)] + table2[o + 32 + (bits >>> 8 & 15)] + table2[o + 48 + (bits >>> 12 & 15)];
+    high += table2[o + 64 + (bits >>> 16 & 15)] + table2[o + 80 + (bits >>> 20 & 15)] + table2[o + 96 + (bits >>> 24 & 15)] + table2[o + 112 + (bits >>> 28)];
+  }
+  return low + high;
+}
+
+// src/core/compare/judge-gate.ts
+function judgeStatuses(uses, calibrations, kappaFloor) {
+  const fields = [...new Set(uses.map((use) => use.field))].sort();
+  return fields.map((field) => {
+    const judges = /* @__PURE__ */ new Map();
+    for (const use of uses) if (use.field === field) judges.set(JSON.stringify([use.model, use.promptVersion]), use);
+    const kind = JUDGED_FIELDS[field].calibration;
+    const verdicts = [...judges.values()].map((use) => {
+      if (kind === null) return { model: use.model, promptVersion: use.promptVersion, allowed: false, verdict: { kind: "never-calibrated" } };
+      const ofKind = calibrations.filter((record3) => record3.kind === kind).sort((a, b) => a.date < b.date ? 1 : a.date > b.date ? -1 : 0);
+      const record2 = ofKind.find((r) => r.model === use.model && r.promptVersion === use.promptVersion) ?? ofKind[0];
+      return judgeMayGate(record2, use.model, use.promptVersion, kappaFloor);
+    });
+    return { field, allowed: verdicts.every((v) => v.allowed), judges: verdicts };
+  });
+}
+function blockedMetrics(statuses) {
+  const blocked = /* @__PURE__ */ new Map();
+  const uncalibrated = new Set(statuses.filter((status) => !status.allowed).map((status) => status.field));
+  for (const { name, column: column2 } of [...ANSWER_METRICS, ...GATED_TESTS.map((test) => ({ name: test.metric, column: test.column }))]) {
+    const field = judgedFieldOf(column2);
+    if (field !== void 0 && uncalibrated.has(field)) blocked.set(name, field);
+  }
+  return blocked;
+}
+
+// src/core/compare/pairing.ts
+function pairQuestions(base, head, files, rules) {
+  const baseRowOf = /* @__PURE__ */ new Map();
+  base.ids.forEach((id2, row) => baseRowOf.set(id2, row));
+  const baseRows = [];
+  const headRows = [];
+  const added = [];
+  const labelsChanged = [];
+  const inHead = /* @__PURE__ */ new Set();
+  head.ids.forEach((id2, headRow) => {
+    inHead.add(id2);
+    const baseRow = baseRowOf.get(id2);
+    if (baseRow === void 0) added.push(id2);
+    else if (base.goldKeys[baseRow] !== head.goldKeys[headRow]) labelsChanged.push(id2);
+    else {
+      baseRows.push(baseRow);
+      headRows.push(headRow);
+    }
+  });
+  const removed = [];
+  const excluded = [];
+  const missingRows = [];
+  base.ids.forEach((id2, row) => {
+    if (inHead.has(id2)) return;
+    if (rules.golden !== void 0 && !rules.golden.has(id2)) removed.push(id2);
+    else if (rules.missing === "fail") missingRows.push(row);
+    else excluded.push(id2);
+  });
+  if (baseRows.length === 0) {
+    const why = labelsChanged.length > 0 ? `the ${labelsChanged.length} shared question ids all have different gold labels` : "no question id appears in both files";
+    throw InputError.single({ file: files.head, message: `nothing to compare with ${files.base}: ${why}` });
+  }
+  return { baseRows: Int32Array.from(baseRows), headRows: Int32Array.from(headRows), missingRows: Int32Array.from(missingRows), added, removed, excluded, labelsChanged };
+}
+function gather(column2, rows) {
+  const out = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = column2[rows[i]];
+  return out;
+}
+
+// src/core/compare/compare.ts
+function neededBeyond(needed, paired2) {
+  return Number.isFinite(needed) && needed > paired2 ? needed : null;
+}
+var FAILED_WHEN_MISSING = new Set(GATED_TESTS.map((test) => test.column));
+function paired(baseRun, headRun, pairing, name) {
+  const base = gather(column(baseRun, name), concat(pairing.baseRows, pairing.missingRows));
+  const head = new Float64Array(base.length).fill(NaN);
+  head.set(gather(column(headRun, name), pairing.headRows));
+  if (FAILED_WHEN_MISSING.has(name)) {
+    for (let i = pairing.headRows.length; i < base.length; i++) if (!Number.isNaN(base[i])) head[i] = 0;
+  }
+  return { base, head };
+}
+function concat(a, b) {
+  const out = new Int32Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+function binaryTest(metric, values, config2, keep = () => true) {
+  let bothRight = 0;
+  let bothWrong = 0;
+  let fixed = 0;
+  let broken = 0;
+  for (let i = 0; i < values.base.length; i++) {
+    const before = values.base[i];
+    const after = values.head[i];
+    if (Number.isNaN(before) || Number.isNaN(after) || !keep(i)) continue;
+    if (before === 1 && after === 1) bothRight++;
+    else if (before === 1) broken++;
+    else if (after === 1) fixed++;
+    else bothWrong++;
+  }
+  const n = bothRight + bothWrong + fixed + broken;
+  if (n === 0) return null;
+  const result = mcnemar(fixed, broken, bothRight, bothWrong);
+  const significant = result.pValue < config2.alpha;
+  return {
+    ...result,
+    kind: "mcnemar",
+    metric,
+    gate: null,
+    n,
+    base: (bothRight + broken) / n,
+    head: (bothRight + fixed) / n,
+    delta: (fixed - broken) / n,
+    adjustedPValue: null,
+    significant,
+    gateOutcome: null,
+    requiredN: significant ? null : neededBeyond(mcnemarSampleSize({ pFixed: fixed / n, pBroken: broken / n, alpha: config2.alpha }), n)
+  };
+}
+function keptMask(values) {
+  const mask = new Uint8Array(values.base.length);
+  for (let i = 0; i < mask.length; i++) mask[i] = Number.isNaN(values.base[i]) || Number.isNaN(values.head[i]) ? 0 : 1;
+  return mask;
+}
+var sameMask = (a, b) => a.length === b.length && a.every((value2, i) => value2 === b[i]);
+function gradedTests(metrics, columns, config2) {
+  const groups = [];
+  const pairs = columns.map((values, index) => {
+    const mask = keptMask(values);
+    const group = groups.find((g) => sameMask(g.mask, mask));
+    if (group) group.members.push(index);
+    else groups.push({ mask, members: [index] });
+    return pairValues(values.base, values.head);
+  });
+  const intervals = new Array(metrics.length);
+  for (const { members: members2 } of groups) {
+    const cis = bootstrapMeanCIs(members2.map((index) => pairs[index].differences));
+    members2.forEach((index, j) => intervals[index] = cis[j]);
+  }
+  return metrics.map((metric, index) => {
+    const { n, meanBase, meanHead, differences } = pairs[index];
+    if (n === 0) return null;
+    const { delta, pValue } = pairedRandomizationTest(pairs[index], { permutations: config2.permutations, seed: metric });
+    let squares = 0;
+    for (const d of differences) squares += (d - delta) ** 2;
+    const sd = Math.sqrt(squares / Math.max(1, n - 1));
+    const significant = pValue < config2.alpha;
+    return {
+      kind: "randomization",
+      metric,
+      gate: null,
+      n,
+      base: meanBase,
+      head: meanHead,
+      delta,
+      ci: intervals[index],
+      pValue,
+      adjustedPValue: null,
+      significant,
+      gateOutcome: null,
+      requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: delta, sdDifference: sd, alpha: config2.alpha }), n)
+    };
+  });
+}
+function adjustGatedTests(tests, config2) {
+  const gateOf = /* @__PURE__ */ new Map();
+  for (const gate of config2.failOn) gateOf.set(gatedTest(gate).metric, gate);
+  const gated = tests.filter((test) => gateOf.has(test.metric));
+  const adjusted = holmAdjust(gated.map((test) => test.pValue));
+  return tests.map((test) => {
+    const index = gated.indexOf(test);
+    if (index < 0) return test;
+    const adjustedPValue = adjusted[index];
+    return { ...test, gate: gateOf.get(test.metric), adjustedPValue, significant: adjustedPValue < config2.alpha, requiredN: adjustedPValue < config2.alpha ? null : test.requiredN };
+  });
+}
+function causeOf(retrievalBase, retrievalHead, improving) {
+  if (Number.isNaN(retrievalBase) || Number.isNaN(retrievalHead)) return "unknown";
+  const retrievalChanged = improving ? retrievalBase === 0 && retrievalHead === 1 : retrievalBase === 1 && retrievalHead === 0;
+  return retrievalChanged ? "retrieval" : "generation";
+}
+function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}) {
+  const golden = options.golden;
+  const pairing = pairQuestions(baseRun, headRun, files, { missing: config2.missing, golden });
+  const pairedCount = pairing.headRows.length;
+  const retrieval = paired(baseRun, headRun, pairing, "retrieval_ok");
+  const correct = paired(baseRun, headRun, pairing, "correct");
+  const answerable = concatValues(gather(column(headRun, "answerable"), pairing.headRows), gather(column(baseRun, "answerable"), pairing.missingRows));
+  const pairFilters = {
+    all: void 0,
+    "retrieval-ok-on-both-sides": (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1,
+    unanswerable: (i) => answerable[i] === 0
+  };
+  const binary = GATED_TESTS.map((test) => binaryTest(test.metric, paired(baseRun, headRun, pairing, test.column), config2, pairFilters[test.pairs]));
+  const graded = gradedTests(
+    config2.gradedMetrics,
+    config2.gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
+    config2
+  );
+  const testsBeforeGate = adjustGatedTests([...binary, ...graded].filter((test) => test !== null), config2);
+  const regressions = [];
+  const fixed = [];
+  const retrievalRegressions = [];
+  const describe3 = (i, improving) => {
+    const row = pairing.headRows[i];
+    return {
+      id: headRun.ids[row],
+      question: headRun.questions[row],
+      tags: headRun.tags[row],
+      cause: causeOf(retrieval.base[i], retrieval.head[i], improving),
+      lostDocuments: lostDocuments(baseRun, headRun, pairing, i)
+    };
+  };
+  for (let i = 0; i < pairedCount; i++) {
+    if (correct.base[i] === 1 && correct.head[i] === 0) regressions.push(describe3(i, false));
+    if (correct.base[i] === 0 && correct.head[i] === 1) fixed.push(describe3(i, true));
+    if (retrieval.base[i] === 1 && retrieval.head[i] === 0) {
+      const change = describe3(i, false);
+      retrievalRegressions.push({ id: change.id, question: change.question, tags: change.tags, lostDocuments: change.lostDocuments, rescued: correct.head[i] === 1 });
+    }
+  }
+  const missing = [...pairing.missingRows].map((row, j) => {
+    const i = pairedCount + j;
+    const outcome = (value2) => Number.isNaN(value2) ? null : value2 === 1;
+    return { id: baseRun.ids[row], question: baseRun.questions[row], tags: baseRun.tags[row], wasCorrect: outcome(correct.base[i]), retrievalWasOk: outcome(retrieval.base[i]) };
+  });
+  const onPaired = (values) => values.subarray(0, pairedCount);
+  const decomposition = {
+    base: decompose(onPaired(retrieval.base), onPaired(correct.base), onPaired(answerable), gather(column(baseRun, "closed_book_correct"), pairing.baseRows)),
+    head: decompose(onPaired(retrieval.head), onPaired(correct.head), onPaired(answerable), gather(column(headRun, "closed_book_correct"), pairing.headRows))
+  };
+  const baseQuestions = baseRun.size - pairing.removed.length;
+  const coverage = { paired: pairedCount, missing: missing.length, compared: pairedCount + missing.length, baseQuestions, share: baseQuestions === 0 ? 1 : (pairedCount + missing.length) / baseQuestions };
+  const retrievalTest = testsBeforeGate.find((test) => test.metric === "retrieval_ok");
+  const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config2.calibrations, config2.kappaFloor);
+  const { verdict, reasons, warnings, outcomes, floors, ungated } = decideGate(testsBeforeGate, headSummary, config2, coverage, blockedMetrics(judges));
+  const tests = testsBeforeGate.map((test) => test.gate === null ? test : { ...test, gateOutcome: outcomes.get(test.gate) ?? null });
+  return {
+    paired: pairedCount,
+    added: pairing.added,
+    removed: pairing.removed,
+    excluded: pairing.excluded,
+    missing,
+    rescored: options.rescored ?? [],
+    labelsChanged: pairing.labelsChanged.map((id2) => ({ id: id2, reason: options.notRescorable?.get(id2) ?? "not-rescored" })),
+    coverage,
+    alpha: config2.alpha,
+    tests,
+    regressions,
+    retrievalRegressions,
+    fixed,
+    regressionsByTag: countByTag(regressions),
+    causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
+    decomposition,
+    retrievalShifted: retrievalTest?.significant === true,
+    floors,
+    judges,
+    verdict,
+    ungated,
+    reasons,
+    warnings
+  };
+}
+function concatValues(a, b) {
+  const out = new Float64Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+function lostDocuments(baseRun, headRun, pairing, i) {
+  const before = baseRun.goldFound[pairing.baseRows[i]] ?? [];
+  const after = new Set(headRun.goldFound[pairing.headRows[i]] ?? []);
+  return before.filter((id2) => !after.has(id2));
+}
+function countCauses(changes) {
+  const counts = { retrieval: 0, generation: 0, unknown: 0 };
+  for (const change of changes) counts[change.cause]++;
+  return counts;
+}
+function countByTag(changes) {
+  const counts = /* @__PURE__ */ Object.create(null);
+  for (const change of changes) for (const tag of new Set(change.tags)) counts[tag] = (counts[tag] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
+}
+
+// src/core/compare/settings.ts
+function evalConfig(cutoffs, retrievalOk, correctness, extraMetrics = []) {
+  const metrics = defaultRetrievalMetrics(cutoffs);
+  const add = (metric) => {
+    if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
+  };
+  add(retrievalOk.metric);
+  for (const name of extraMetrics) if (answerMetric(name) === void 0) add(parseRetrievalMetric(name));
+  return { retrievalMetrics: metrics, retrievalOk, correctness };
+}
+function compareConfig(settings, calibrations) {
+  const floors = settings.floors;
+  return {
+    eval: evalConfig(settings.k, settings["retrieval-ok"], settings.correct, [...settings.graded, ...floors.map((floor) => floor.metric)]),
+    missing: settings.missing,
+    minPaired: settings["min-paired"],
+    minCoverage: settings["min-coverage"],
+    alpha: settings.alpha,
+    failOn: settings["fail-on"],
+    minEffect: settings["min-effect"],
+    floors,
+    permutations: settings.permutations,
+    gradedMetrics: settings.graded,
+    calibrations,
+    kappaFloor: settings["kappa-floor"]
+  };
+}
+
+// src/core/stats/wilson.ts
+var Z95 = 1.959963984540054;
+function wilsonInterval(successes, n, z3 = Z95) {
+  if (n === 0) return [0, 1];
+  const p = successes / n;
+  const z22 = z3 * z3;
+  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
+  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
+  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
+  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
+  return [lower, upper];
+}
+
+// src/core/scoring/summary.ts
+function mean2(values, rows) {
+  let n = 0;
+  let sum = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const value2 = values[rows[j]];
+    if (Number.isNaN(value2)) continue;
+    n++;
+    sum += value2;
+  }
+  return { value: n === 0 ? null : sum / n, n };
+}
+function proportion(values, rows, hit, keep = () => true) {
+  let n = 0;
+  let count2 = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const row = rows[j];
+    const value2 = values[row];
+    if (Number.isNaN(value2) || !keep(row)) continue;
+    n++;
+    if (hit(value2)) count2++;
+  }
+  return { value: n === 0 ? null : count2 / n, n, count: count2, ci: wilsonInterval(count2, n) };
+}
+var isOne2 = (value2) => value2 === 1;
+function summarizeMetrics(outcomes, config2, rows) {
+  const metrics = {};
+  for (const metric of config2.retrievalMetrics) {
+    const values = column(outcomes, metric.name);
+    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne2) : mean2(values, rows);
+  }
+  const answerable = column(outcomes, "answerable");
+  const among = { answerable: (row) => answerable[row] === 1, unanswerable: (row) => answerable[row] === 0 };
+  for (const metric of ANSWER_METRICS) {
+    const values = column(outcomes, metric.column);
+    const { aggregate } = metric;
+    metrics[metric.name] = aggregate.kind === "mean" ? mean2(values, rows) : proportion(values, rows, aggregate.counts, aggregate.among === void 0 ? void 0 : among[aggregate.among]);
+  }
+  return metrics;
+}
+function allRows(size) {
+  const rows = new Int32Array(size);
+  for (let i = 0; i < size; i++) rows[i] = i;
+  return rows;
+}
+function rowsByTag(outcomes) {
+  const byTag = /* @__PURE__ */ new Map();
+  outcomes.tags.forEach((tags, row) => {
+    for (const tag of new Set(tags)) {
+      const rows = byTag.get(tag) ?? [];
+      rows.push(row);
+      byTag.set(tag, rows);
+    }
+  });
+  return new Map([...byTag].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+function summarizeRun(outcomes, config2) {
+  const answerable = column(outcomes, "answerable");
+  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
+  const judgeAgreement = cohensKappa(outcomes.labelPairs);
+  const byTag = /* @__PURE__ */ Object.create(null);
+  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows) };
+  const warnings = [...decomposition.warnings];
+  if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
+    const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
+    warnings.push(`judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`);
+  }
+  let unanswerable = 0;
+  for (const value2 of answerable) if (value2 === 0) unanswerable++;
+  return {
+    questions: outcomes.size,
+    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size)),
+    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
+    decomposition,
+    judgeAgreement,
+    byTag,
+    warnings
+  };
+}
+
+// src/sources/golden.ts
+import { readFile as readFile3 } from "node:fs/promises";
+async function readGoldenIds(file2) {
+  let text4;
+  try {
+    text4 = await readFile3(file2, "utf8");
+  } catch (error62) {
+    throw readFailure(file2, error62);
+  }
+  const problems = new ProblemCollector();
+  const ids = /* @__PURE__ */ new Set();
+  const idOf = (value2, line) => {
+    const id2 = typeof value2 === "object" && value2 !== null && !Array.isArray(value2) ? value2.id : void 0;
+    if (typeof id2 === "string" && id2 !== "" || typeof id2 === "number" && Number.isSafeInteger(id2)) ids.add(String(id2));
+    else problems.add({ file: file2, line, field: "id", message: "a golden record needs an id (a string or a whole number)" });
+  };
+  const trimmed = text4.trimStart();
+  if (trimmed.startsWith("[")) {
+    let records;
+    try {
+      records = JSON.parse(text4);
+    } catch (error62) {
+      throw InputError.single({ file: file2, message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)})` });
+    }
+    records.forEach((record2) => idOf(record2, 1));
+  } else {
+    const lines = text4.split(/\r?\n/);
+    const json2 = trimmed.startsWith("{");
+    lines.forEach((raw, index) => {
+      const line = raw.trim();
+      if (line === "") return;
+      if (!json2) {
+        ids.add(line);
+        return;
+      }
+      try {
+        idOf(JSON.parse(line), index + 1);
+      } catch (error62) {
+        problems.add({ file: file2, line: index + 1, message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)})` });
+      }
+    });
+  }
+  problems.throwIfAny();
+  if (ids.size === 0) throw InputError.single({ file: file2, message: "the golden set holds no question id" });
+  return ids;
+}
+
+// src/sources/outcomes.ts
+async function readOutcomes(files, config2, onProgress) {
+  const builder = new OutcomeBuilder(config2);
+  const seenIds = /* @__PURE__ */ new Map();
+  const warnings = [];
+  const unknownFields = /* @__PURE__ */ new Map();
+  for (const file2 of typeof files === "string" ? [files] : files) {
+    const read = await readResults(file2, (record2) => builder.add(record2), seenIds, onProgress);
+    warnings.push(...read.warnings);
+    for (const [field, count2] of read.unknownFields) unknownFields.set(field, (unknownFields.get(field) ?? 0) + count2);
+  }
+  return { outcomes: builder.build(), warnings, unknownFields };
+}
+async function rescoreUnderHeadLabels(files, headLabels, config2) {
+  const builder = new OutcomeBuilder(config2);
+  const notRescorable = /* @__PURE__ */ new Map();
+  const seenIds = /* @__PURE__ */ new Map();
+  for (const file2 of files) {
+    await readResults(
+      file2,
+      (record2) => {
+        const head = headLabels.get(record2.id);
+        if (head === void 0) return;
+        const relabelled = { ...record2, relevant_ids: head.labels.relevant_ids, answerable: head.labels.answerable, expected_answer: head.labels.expected_answer };
+        const own6 = goldLabelsOf(goldKeyOf(record2));
+        const relevantChanged = JSON.stringify(Object.entries(own6.relevant_ids)) !== JSON.stringify(Object.entries(head.labels.relevant_ids));
+        const answerChanged = own6.expected_answer !== head.labels.expected_answer || own6.answerable !== head.labels.answerable;
+        if (record2.correct !== void 0 && answerChanged) notRescorable.set(record2.id, "correct-given");
+        else if (record2.retrieval_ok !== void 0 && relevantChanged) notRescorable.set(record2.id, "retrieval-ok-given");
+        else builder.add(relabelled);
+      },
+      seenIds
+    );
+  }
+  return { outcomes: builder.build(), notRescorable };
+}
+
+// src/render/gate-words.ts
+var withRule = (template, rule) => template.replaceAll("{rule}", rule);
+function testSubject(metric, rule) {
+  const test = gatedTestOf(metric);
+  return test === void 0 ? metric : withRule(test.words.subject, rule);
+}
+function testTableLabel(metric, rule) {
+  const test = gatedTestOf(metric);
+  return test === void 0 ? metric : withRule(test.words.label, rule);
+}
+function testLabel(metric, rule) {
+  return metric === "retrieval_ok" ? `retrieval_ok (${rule})` : metric;
+}
+function gateWords(gate) {
+  return gatedTest(gate).words.gate;
+}
+function formatFloor(floor) {
+  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
+}
+var formatShare = (share2) => `${+(share2 * 100).toFixed(2)}%`;
+var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+function dropWords(drop2, rule) {
+  const metric = drop2.metric === "retrieval_ok" ? `retrieval ok (${rule})` : drop2.metric;
+  const counts = drop2.broken === void 0 ? "" : `, ${drop2.broken} broken vs ${drop2.fixed} fixed`;
+  return `${metric} ${drop2.base.toFixed(3)} \u2192 ${drop2.head.toFixed(3)}${counts}, p = ${p4(drop2.pValue)}, Holm-adjusted ${p4(drop2.adjustedPValue)} < \u03B1 ${drop2.alpha}`;
+}
+function brokenFloor(floor, value2) {
+  return `floor broken: ${floor.metric} is ${value2.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
+}
+var JUDGE_NAME_MAX = 80;
+function judgeNote(field, check3) {
+  const judge = ["judge ", untrusted(check3.model, JUDGE_NAME_MAX), " (", untrusted(check3.promptVersion, JUDGE_NAME_MAX), ")"];
+  const { verdict } = check3;
+  const uncalibrated = (...why) => [...judge, " is uncalibrated: ", ...why, "; its metrics are reported but do not gate"];
+  switch (verdict.kind) {
+    case "calibrated":
+      return [...judge, ` is calibrated: kappa ${verdict.kappa.toFixed(3)} on n = ${verdict.n} (floor ${verdict.floor}, ${verdict.date})`];
+    case "never-calibrated":
+      return [`${field} from `, ...judge, " has no calibration; it is reported and never gates"];
+    case "no-record":
+      return uncalibrated("no calibration record");
+    case "other-model":
+      return uncalibrated("the calibration record is for model ", untrusted(verdict.recordModel, JUDGE_NAME_MAX));
+    case "other-prompt":
+      return uncalibrated("the calibration record is for prompt ", untrusted(verdict.recordPrompt, JUDGE_NAME_MAX));
+    case "kappa-undefined":
+      return uncalibrated(`kappa is undefined on the ${verdict.n} labels (both raters gave every item the same label)`);
+    case "below-floor":
+      return uncalibrated(`kappa ${verdict.kappa.toFixed(3)} on n = ${verdict.n} is below the floor ${verdict.floor}`);
+  }
+}
+var JUDGES_SHOWN = 5;
+function judgeNotes(judges, field) {
+  const notes = [];
+  for (const status of judges) {
+    if (field !== void 0 && status.field !== field) continue;
+    status.judges.slice(0, JUDGES_SHOWN).forEach((check3) => notes.push(judgeNote(status.field, check3)));
+    const more = status.judges.length - JUDGES_SHOWN;
+    if (more > 0) notes.push([`${more} more judge${more === 1 ? "" : "s"} filled ${status.field}`]);
+  }
+  return notes.flatMap((note, i) => i === 0 ? note : ["; ", ...note]);
+}
+function reasonText(reason, context) {
+  return sentenceText(reasonWords(reason, context));
+}
+function warningText(warning, context) {
+  return sentenceText(warningWords(warning, context));
+}
+function reasonWords(reason, context) {
+  return [reasonOwnWords(reason, context)];
+}
+function reasonOwnWords(reason, context) {
+  switch (reason.kind) {
+    case "regressed":
+      return `${reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
+    case "floor-broken":
+      return brokenFloor(reason.floor, reason.value);
+    case "floor-unchecked":
+      return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${reason.floor.metric}`;
+    case "too-few-paired":
+      return `only ${reason.paired} question${reason.paired === 1 ? " is" : "s are"} paired, fewer than min-paired ${reason.minPaired}: too few to tell a regression from noise`;
+    case "low-coverage":
+      return `only ${reason.compared} of the base's ${reason.baseQuestions} questions are compared (${(reason.share * 100).toFixed(1)}%, below min-coverage ${formatShare(reason.minCoverage)}): the rest were relabelled and could not be re-scored, or are missing from head and excluded`;
+  }
+}
+function warningWords(warning, context) {
+  switch (warning.kind) {
+    case "gate-untestable":
+      return [`cannot gate ${warning.gate}: no paired question carries its outcome in both runs`];
+    case "drop-below-minimum-effect":
+      return [`${warning.gate} dropped significantly but by less than the minimum effect ${warning.minEffect}: ${dropWords(warning, context.retrievalOk)}`];
+    case "drop-from-uncalibrated-judge":
+      return [`${warning.gate} dropped significantly (${dropWords(warning, context.retrievalOk)}), but it does not gate: `, ...judgeNotes(context.judges, warning.field)];
+    case "floor-from-uncalibrated-judge":
+      return [`${brokenFloor(warning.floor, warning.value)}, but it does not gate: `, ...judgeNotes(context.judges, warning.field)];
+  }
+}
+function ungatedText(config2, unknownFields) {
+  const needs = [...config2.failOn].map((gate) => {
+    const test = gatedTest(gate);
+    const column2 = QUESTION_COLUMNS.find((c) => c.name === test.column);
+    return `${gate} (${test.metric}, from ${column2.needs.join(" or ")})`;
+  });
+  const asked = needs.length === 0 ? "no gate is switched on (fail-on is empty) and no floor is set" : `no paired question carries what the gates need: ${needs.join("; ")}`;
+  const unknown3 = [...unknownFields].map(([field, count2]) => {
+    const hint = suggestField(field);
+    return `"${field}" (${count2} record${count2 === 1 ? "" : "s"}${hint === void 0 ? "" : `; did you mean "${hint}"?`})`;
+  });
+  const fields = unknown3.length === 0 ? "" : ` The results carry fields rag-gate does not read: ${unknown3.join(", ")}.`;
+  return `nothing to gate: ${asked}.${fields} Rename the fields to the results format (README: "The results file"), or set allow-ungated (--allow-ungated) for a report without a gate`;
+}
+
+// src/sources/parallel.ts
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+var TAG = "rag-gate:read-outcomes";
+function toSpec(config2) {
+  return { metrics: config2.retrievalMetrics.map((m) => m.name), retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) };
+}
+function fromSpec(spec) {
+  return { retrievalMetrics: spec.metrics.map(parseRetrievalMetric), retrievalOk: parseRetrievalOkRule(spec.retrievalOk), correctness: parseCorrectnessRule(spec.correct) };
+}
+function isReaderThread() {
+  return !isMainThread && workerData?.tag === TAG;
+}
+async function serveReader() {
+  const { files, spec } = workerData;
+  let reply;
+  try {
+    reply = { ok: true, read: await readOutcomes(files, fromSpec(spec)) };
+  } catch (error62) {
+    reply = error62 instanceof InputError ? { ok: false, problems: [...error62.problems], totalProblems: error62.totalProblems } : { ok: false, message: error62 instanceof Error ? error62.message : String(error62) };
+  }
+  const columns = reply.ok ? [...reply.read.outcomes.columns.values()].map((column2) => column2.buffer) : [];
+  parentPort?.postMessage(reply, columns);
+}
+function readInThread(entry, files, config2) {
+  return new Promise((resolve4, reject) => {
+    const worker = new Worker(entry, { workerData: { tag: TAG, files, spec: toSpec(config2) } });
+    worker.once("message", (reply) => {
+      if (reply.ok) resolve4(reply.read);
+      else if ("problems" in reply) reject(new InputError(reply.problems, reply.totalProblems));
+      else reject(new Error(reply.message));
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code3) => {
+      if (code3 !== 0) reject(new Error(`the reader thread stopped with exit code ${code3}`));
+    });
+  });
+}
+async function readBothRuns(base, head, config2, entry, onProgress) {
+  const baseRead = entry === void 0 ? readOutcomes(base, config2) : readInThread(entry, base, config2);
+  const [a, b] = await Promise.allSettled([baseRead, readOutcomes(head, config2, onProgress)]);
+  if (a.status === "fulfilled" && b.status === "fulfilled") return [a.value, b.value];
+  throw InputError.merge([a, b].flatMap((result) => result.status === "rejected" ? [result.reason] : []));
+}
+
+// src/pipeline/compare.ts
+function evaluationConfig(settings) {
+  return evalConfig(settings.k, settings["retrieval-ok"], settings.correct);
+}
+async function comparisonConfig(settings) {
+  const calibrations = await Promise.all(settings["judge-calibration"].map(readCalibrationRecord));
+  return compareConfig(settings, calibrations);
+}
+async function evaluateFiles(files, config2, onProgress) {
+  const { outcomes, warnings } = await readOutcomes(files, config2, onProgress);
+  return { summary: summarizeRun(outcomes, config2), warnings };
+}
+async function compareFiles(files, config2, options = {}) {
+  const [[base, head], golden] = await Promise.all([
+    readBothRuns(files.base, files.head, config2.eval, options.readerEntry, options.onProgress),
+    files.golden === void 0 ? void 0 : readGoldenIds(files.golden)
+  ]);
+  const headSummary = summarizeRun(head.outcomes, config2.eval);
+  const relabelled = relabelledQuestions(base.outcomes, head.outcomes);
+  let baseOutcomes = base.outcomes;
+  let rescoring = { rescored: [], notRescorable: /* @__PURE__ */ new Map() };
+  if (relabelled.size > 0) {
+    const rescored = await rescoreUnderHeadLabels(files.base, relabelled, config2.eval);
+    baseOutcomes = withRowsOf(base.outcomes, rescored.outcomes);
+    rescoring = { rescored: [...rescored.outcomes.ids], notRescorable: rescored.notRescorable };
+  }
+  const names = { base: files.base.join(", "), head: files.head.join(", ") };
+  const comparison = compareRuns(baseOutcomes, head.outcomes, headSummary, config2, names, { golden, ...rescoring });
+  if (comparison.ungated && options.allowUngated !== true) {
+    throw InputError.single({ file: names.head, message: ungatedText(config2, head.unknownFields) });
+  }
+  return { comparison, head: headSummary, warnings: [...base.warnings, ...head.warnings] };
+}
+function relabelledQuestions(base, head) {
+  const headKeyOf = new Map(head.ids.map((id2, row) => [id2, head.goldKeys[row]]));
+  const relabelled = /* @__PURE__ */ new Map();
+  base.ids.forEach((id2, row) => {
+    const key = headKeyOf.get(id2);
+    if (key !== void 0 && key !== base.goldKeys[row]) relabelled.set(id2, { key, labels: goldLabelsOf(key) });
+  });
+  return relabelled;
+}
+
+// src/pipeline/files.ts
+import { isAbsolute as isAbsolute2 } from "node:path";
+
+// node_modules/tinyglobby/dist/index.mjs
+import { readdir, readdirSync, realpath, realpathSync, stat as stat2, statSync } from "fs";
+import { isAbsolute, posix, resolve as resolve3 } from "path";
+import { fileURLToPath } from "url";
+
+// node_modules/fdir/dist/index.mjs
+import { createRequire } from "module";
+import { basename as basename2, dirname as dirname4, normalize, relative, resolve as resolve2, sep } from "path";
+import * as nativeFs from "fs";
+var __require2 = /* @__PURE__ */ createRequire(import.meta.url);
+function cleanPath(path) {
+  let normalized = normalize(path);
+  if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
+  return normalized;
+}
+var SLASHES_REGEX = /[\\/]/g;
+function convertSlashes(path, separator) {
+  return path.replace(SLASHES_REGEX, separator);
+}
+var WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
+function isRootDirectory(path) {
+  return path === "/" || WINDOWS_ROOT_DIR_REGEX.test(path);
+}
+function normalizePath(path, options) {
+  const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
+  const pathNeedsCleaning = process.platform === "win32" && path.includes("/") || path.startsWith(".");
+  if (resolvePaths) path = resolve2(path);
+  if (normalizePath$1 || pathNeedsCleaning) path = cleanPath(path);
+  if (path === ".") return "";
+  const needsSeperator = path[path.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path + pathSeparator : path, pathSeparator);
+}
+function joinPathWithBasePath(filename, directoryPath) {
+  return directoryPath + filename;
+}
+function joinPathWithRelativePath(root2, options) {
+  return function(filename, directoryPath) {
+    const sameRoot = directoryPath.startsWith(root2);
+    if (sameRoot) return directoryPath.slice(root2.length) + filename;
+    else return convertSlashes(relative(root2, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+  };
+}
+function joinPath(filename) {
+  return filename;
+}
+function joinDirectoryPath(filename, directoryPath, separator) {
+  return directoryPath + filename + separator;
+}
+function build$7(root2, options) {
+  const { relativePaths, includeBasePath } = options;
+  return relativePaths && root2 ? joinPathWithRelativePath(root2, options) : includeBasePath ? joinPathWithBasePath : joinPath;
+}
+function pushDirectoryWithRelativePath(root2) {
+  return function(directoryPath, paths) {
+    paths.push(directoryPath.substring(root2.length) || ".");
+  };
+}
+function pushDirectoryFilterWithRelativePath(root2) {
+  return function(directoryPath, paths, filters) {
+    const relativePath = directoryPath.substring(root2.length) || ".";
+    if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
+  };
+}
+var pushDirectory = (directoryPath, paths) => {
+  paths.push(directoryPath || ".");
+};
+var pushDirectoryFilter = (directoryPath, paths, filters) => {
+  const path = directoryPath || ".";
+  if (filters.every((filter) => filter(path, true))) paths.push(path);
+};
+var empty$2 = () => {
+};
+function build$6(root2, options) {
+  const { includeDirs, filters, relativePaths } = options;
+  if (!includeDirs) return empty$2;
+  if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root2) : pushDirectoryWithRelativePath(root2);
+  return filters && filters.length ? pushDirectoryFilter : pushDirectory;
+}
+var pushFileFilterAndCount = (filename, _paths, counts, filters) => {
+  if (filters.every((filter) => filter(filename, false))) counts.files++;
+};
+var pushFileFilter = (filename, paths, _counts, filters) => {
+  if (filters.every((filter) => filter(filename, false))) paths.push(filename);
+};
+var pushFileCount = (_filename, _paths, counts, _filters) => {
+  counts.files++;
+};
+var pushFile = (filename, paths) => {
+  paths.push(filename);
+};
+var empty$1 = () => {
+};
+function build$5(options) {
+  const { excludeFiles, filters, onlyCounts } = options;
+  if (excludeFiles) return empty$1;
+  if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
+  else if (onlyCounts) return pushFileCount;
+  else return pushFile;
+}
+var getArray = (paths) => {
+  return paths;
+};
+var getArrayGroup = () => {
+  return [""].slice(0, 0);
+};
+function build$4(options) {
+  return options.group ? getArrayGroup : getArray;
+}
+var groupFiles = (groups, directory, files) => {
+  groups.push({
+    directory,
+    files,
+    dir: directory
+  });
+};
+var empty = () => {
+};
+function build$3(options) {
+  return options.group ? groupFiles : empty;
+}
+var resolveSymlinksAsync = function(path, state, callback$1) {
+  const { queue, fs, options: { suppressErrors } } = state;
+  queue.enqueue();
+  fs.realpath(path, (error62, resolvedPath) => {
+    if (error62) return queue.dequeue(suppressErrors ? null : error62, state);
+    fs.stat(resolvedPath, (error$1, stat3) => {
+      if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
+      if (stat3.isDirectory() && isRecursive2(path, resolvedPath, state)) return queue.dequeue(null, state);
+      callback$1(stat3, resolvedPath);
+      queue.dequeue(null, state);
+    });
+  });
+};
+var resolveSymlinks = function(path, state, callback$1) {
+  const { queue, fs, options: { suppressErrors } } = state;
+  queue.enqueue();
+  try {
+    const resolvedPath = fs.realpathSync(path);
+    const stat3 = fs.statSync(resolvedPath);
+    if (stat3.isDirectory() && isRecursive2(path, resolvedPath, state)) return;
+    callback$1(stat3, resolvedPath);
+  } catch (e) {
+    if (!suppressErrors) throw e;
+  }
+};
+function build$2(options, isSynchronous) {
+  if (!options.resolveSymlinks || options.excludeSymlinks) return null;
+  return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
+}
+function isRecursive2(path, resolved, state) {
+  if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
+  let parent = dirname4(path);
+  let depth = 1;
+  while (parent !== state.root && depth < 2) {
+    const resolvedPath = state.symlinks.get(parent);
+    const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
+    if (isSameRoot) depth++;
+    else parent = dirname4(parent);
+  }
+  state.symlinks.set(path, resolved);
+  return depth > 1;
+}
+function isRecursiveUsingRealPaths(resolved, state) {
+  return state.visited.includes(resolved + state.options.pathSeparator);
+}
+var onlyCountsSync = (state) => {
+  return state.counts;
+};
+var groupsSync = (state) => {
+  return state.groups;
+};
+var defaultSync = (state) => {
+  return state.paths;
+};
+var limitFilesSync = (state) => {
+  return state.paths.slice(0, state.options.maxFiles);
+};
+var onlyCountsAsync = (state, error62, callback$1) => {
+  report(error62, callback$1, state.counts, state.options.suppressErrors);
+  return null;
+};
+var defaultAsync = (state, error62, callback$1) => {
+  report(error62, callback$1, state.paths, state.options.suppressErrors);
+  return null;
+};
+var limitFilesAsync = (state, error62, callback$1) => {
+  report(error62, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+  return null;
+};
+var groupsAsync = (state, error62, callback$1) => {
+  report(error62, callback$1, state.groups, state.options.suppressErrors);
+  return null;
+};
+function report(error62, callback$1, output2, suppressErrors) {
+  if (error62 && !suppressErrors) callback$1(error62, output2);
+  else callback$1(null, output2);
+}
+function build$1(options, isSynchronous) {
+  const { onlyCounts, group, maxFiles } = options;
+  if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
+  else if (group) return isSynchronous ? groupsSync : groupsAsync;
+  else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
+  else return isSynchronous ? defaultSync : defaultAsync;
+}
+var readdirOpts = { withFileTypes: true };
+var walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+  state.queue.enqueue();
+  if (currentDepth < 0) return state.queue.dequeue(null, state);
+  const { fs } = state;
+  state.visited.push(crawlPath);
+  state.counts.directories++;
+  fs.readdir(crawlPath || ".", readdirOpts, (error62, entries = []) => {
+    callback$1(entries, directoryPath, currentDepth);
+    state.queue.dequeue(state.options.suppressErrors ? null : error62, state);
+  });
+};
+var walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+  const { fs } = state;
+  if (currentDepth < 0) return;
+  state.visited.push(crawlPath);
+  state.counts.directories++;
+  let entries = [];
+  try {
+    entries = fs.readdirSync(crawlPath || ".", readdirOpts);
+  } catch (e) {
+    if (!state.options.suppressErrors) throw e;
+  }
+  callback$1(entries, directoryPath, currentDepth);
+};
+function build(isSynchronous) {
+  return isSynchronous ? walkSync : walkAsync;
+}
+var Queue2 = class {
+  count = 0;
+  constructor(onQueueEmpty) {
+    this.onQueueEmpty = onQueueEmpty;
+  }
+  enqueue() {
+    this.count++;
+    return this.count;
+  }
+  dequeue(error62, output2) {
+    if (this.onQueueEmpty && (--this.count <= 0 || error62)) {
+      this.onQueueEmpty(error62, output2);
+      if (error62) {
+        output2.controller.abort();
+        this.onQueueEmpty = void 0;
+      }
+    }
+  }
+};
+var Counter = class {
+  _files = 0;
+  _directories = 0;
+  set files(num) {
+    this._files = num;
+  }
+  get files() {
+    return this._files;
+  }
+  set directories(num) {
+    this._directories = num;
+  }
+  get directories() {
+    return this._directories;
+  }
+  /**
+  * @deprecated use `directories` instead
+  */
+  /* c8 ignore next 3 */
+  get dirs() {
+    return this._directories;
+  }
+};
+var Aborter = class {
+  aborted = false;
+  abort() {
+    this.aborted = true;
+  }
+};
+var Walker = class {
+  root;
+  isSynchronous;
+  state;
+  joinPath;
+  pushDirectory;
+  pushFile;
+  getArray;
+  groupFiles;
+  resolveSymlink;
+  walkDirectory;
+  callbackInvoker;
+  constructor(root2, options, callback$1) {
+    this.isSynchronous = !callback$1;
+    this.callbackInvoker = build$1(options, this.isSynchronous);
+    this.root = normalizePath(root2, options);
+    this.state = {
+      root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
+      paths: [""].slice(0, 0),
+      groups: [],
+      counts: new Counter(),
+      options,
+      queue: new Queue2((error62, state) => this.callbackInvoker(state, error62, callback$1)),
+      symlinks: /* @__PURE__ */ new Map(),
+      visited: [""].slice(0, 0),
+      controller: new Aborter(),
+      fs: options.fs || nativeFs
+    };
+    this.joinPath = build$7(this.root, options);
+    this.pushDirectory = build$6(this.root, options);
+    this.pushFile = build$5(options);
+    this.getArray = build$4(options);
+    this.groupFiles = build$3(options);
+    this.resolveSymlink = build$2(options, this.isSynchronous);
+    this.walkDirectory = build(this.isSynchronous);
+  }
+  start() {
+    this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
+    this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
+    return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
+  }
+  walk = (entries, directoryPath, depth) => {
+    const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
+    if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
+    const files = this.getArray(this.state.paths);
+    for (let i = 0; i < entries.length; ++i) {
+      const entry = entries[i];
+      if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
+        const filename = this.joinPath(entry.name, directoryPath);
+        this.pushFile(filename, files, this.state.counts, filters);
+      } else if (entry.isDirectory()) {
+        let path = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
+        if (exclude && exclude(entry.name, path)) continue;
+        this.pushDirectory(path, paths, filters);
+        this.walkDirectory(this.state, path, path, depth - 1, this.walk);
+      } else if (this.resolveSymlink && entry.isSymbolicLink()) {
+        let path = joinPathWithBasePath(entry.name, directoryPath);
+        this.resolveSymlink(path, this.state, (stat3, resolvedPath) => {
+          if (stat3.isDirectory()) {
+            resolvedPath = normalizePath(resolvedPath, this.state.options);
+            if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path + pathSeparator)) return;
+            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
+          } else {
+            resolvedPath = useRealPaths ? resolvedPath : path;
+            const filename = basename2(resolvedPath);
+            const directoryPath$1 = normalizePath(dirname4(resolvedPath), this.state.options);
+            resolvedPath = this.joinPath(filename, directoryPath$1);
+            this.pushFile(resolvedPath, files, this.state.counts, filters);
+          }
+        });
+      }
+    }
+    this.groupFiles(this.state.groups, directoryPath, files);
+  };
+};
+function promise2(root2, options) {
+  return new Promise((resolve$1, reject) => {
+    callback(root2, options, (err, output2) => {
+      if (err) return reject(err);
+      resolve$1(output2);
+    });
+  });
+}
+function callback(root2, options, callback$1) {
+  let walker = new Walker(root2, options, callback$1);
+  walker.start();
+}
+function sync(root2, options) {
+  const walker = new Walker(root2, options);
+  return walker.start();
+}
+var APIBuilder = class {
+  constructor(root2, options) {
+    this.root = root2;
+    this.options = options;
+  }
+  withPromise() {
+    return promise2(this.root, this.options);
+  }
+  withCallback(cb) {
+    callback(this.root, this.options, cb);
+  }
+  sync() {
+    return sync(this.root, this.options);
+  }
+};
+var pm = null;
+try {
+  __require2.resolve("picomatch");
+  pm = __require2("picomatch");
+} catch {
+}
+var Builder = class {
+  globCache = {};
+  options = {
+    maxDepth: Infinity,
+    suppressErrors: true,
+    pathSeparator: sep,
+    filters: []
+  };
+  globFunction;
+  constructor(options) {
+    this.options = {
+      ...this.options,
+      ...options
+    };
+    this.globFunction = this.options.globFunction;
+  }
+  group() {
+    this.options.group = true;
+    return this;
+  }
+  withPathSeparator(separator) {
+    this.options.pathSeparator = separator;
+    return this;
+  }
+  withBasePath() {
+    this.options.includeBasePath = true;
+    return this;
+  }
+  withRelativePaths() {
+    this.options.relativePaths = true;
+    return this;
+  }
+  withDirs() {
+    this.options.includeDirs = true;
+    return this;
+  }
+  withMaxDepth(depth) {
+    this.options.maxDepth = depth;
+    return this;
+  }
+  withMaxFiles(limit) {
+    this.options.maxFiles = limit;
+    return this;
+  }
+  withFullPaths() {
+    this.options.resolvePaths = true;
+    this.options.includeBasePath = true;
+    return this;
+  }
+  withErrors() {
+    this.options.suppressErrors = false;
+    return this;
+  }
+  withSymlinks({ resolvePaths = true } = {}) {
+    this.options.resolveSymlinks = true;
+    this.options.useRealPaths = resolvePaths;
+    return this.withFullPaths();
+  }
+  withAbortSignal(signal) {
+    this.options.signal = signal;
+    return this;
+  }
+  normalize() {
+    this.options.normalizePath = true;
+    return this;
+  }
+  filter(predicate) {
+    this.options.filters.push(predicate);
+    return this;
+  }
+  onlyDirs() {
+    this.options.excludeFiles = true;
+    this.options.includeDirs = true;
+    return this;
+  }
+  exclude(predicate) {
+    this.options.exclude = predicate;
+    return this;
+  }
+  onlyCounts() {
+    this.options.onlyCounts = true;
+    return this;
+  }
+  crawl(root2) {
+    return new APIBuilder(root2 || ".", this.options);
+  }
+  withGlobFunction(fn) {
+    this.globFunction = fn;
+    return this;
+  }
+  /**
+  * @deprecated Pass options using the constructor instead:
+  * ```ts
+  * new fdir(options).crawl("/path/to/root");
+  * ```
+  * This method will be removed in v7.0
+  */
+  /* c8 ignore next 4 */
+  crawlWithOptions(root2, options) {
+    this.options = {
+      ...this.options,
+      ...options
+    };
+    return new APIBuilder(root2 || ".", this.options);
+  }
+  glob(...patterns) {
+    if (this.globFunction) return this.globWithOptions(patterns);
+    return this.globWithOptions(patterns, ...[{ dot: true }]);
+  }
+  globWithOptions(patterns, ...options) {
+    const globFn = this.globFunction || pm;
+    if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
+    var isMatch = this.globCache[patterns.join("\0")];
+    if (!isMatch) {
+      isMatch = globFn(patterns, ...options);
+      this.globCache[patterns.join("\0")] = isMatch;
+    }
+    this.options.filters.push((path) => isMatch(path));
+    return this;
+  }
+};
+
+// node_modules/tinyglobby/dist/index.mjs
+var import_picomatch = __toESM(require_picomatch2(), 1);
+var isReadonlyArray = Array.isArray;
+var BACKSLASHES = /\\/g;
+var DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
+var isWin = process.platform === "win32";
+var ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
+function getPartialMatcher(patterns, options = {}) {
+  const patternsCount = patterns.length;
+  const patternsParts = Array(patternsCount);
+  const matchers = Array(patternsCount);
+  let i, j;
+  for (i = 0; i < patternsCount; i++) {
+    const parts = splitPattern(patterns[i]);
+    patternsParts[i] = parts;
+    const partsCount = parts.length;
+    const partMatchers = Array(partsCount);
+    for (j = 0; j < partsCount; j++) partMatchers[j] = (0, import_picomatch.default)(parts[j], options);
+    matchers[i] = partMatchers;
+  }
+  return (input2) => {
+    const inputParts = input2.split("/");
+    if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input2)) return true;
+    for (i = 0; i < patternsCount; i++) {
+      const patternParts = patternsParts[i];
+      const matcher = matchers[i];
+      const inputPatternCount = inputParts.length;
+      const minParts = Math.min(inputPatternCount, patternParts.length);
+      j = 0;
+      while (j < minParts) {
+        const part = patternParts[j];
+        if (part.includes("/")) return true;
+        if (!matcher[j](inputParts[j])) break;
+        if (!options.noglobstar && part === "**") return true;
+        j++;
+      }
+      if (j === inputPatternCount) return true;
+    }
+    return false;
+  };
+}
+var WIN32_ROOT_DIR = /^[A-Z]:\/$/i;
+var isRoot = isWin ? (p) => WIN32_ROOT_DIR.test(p) : (p) => p === "/";
+function buildFormat(cwd, root2, absolute) {
+  if (cwd === root2 || root2.startsWith(`${cwd}/`)) {
+    if (absolute) {
+      const start = cwd.length + +!isRoot(cwd);
+      return (p, isDir) => p.slice(start, isDir ? -1 : void 0) || ".";
+    }
+    const prefix = root2.slice(cwd.length + 1);
+    if (prefix) return (p, isDir) => {
+      if (p === ".") return prefix;
+      const result = `${prefix}/${p}`;
+      return isDir ? result.slice(0, -1) : result;
+    };
+    return (p, isDir) => isDir && p !== "." ? p.slice(0, -1) : p;
+  }
+  if (absolute) return (p) => posix.relative(cwd, p) || ".";
+  return (p) => posix.relative(cwd, `${root2}/${p}`) || ".";
+}
+function buildRelative(cwd, root2) {
+  if (root2.startsWith(`${cwd}/`)) {
+    const prefix = root2.slice(cwd.length + 1);
+    return (p) => `${prefix}/${p}`;
+  }
+  return (p) => {
+    const result = posix.relative(cwd, `${root2}/${p}`);
+    return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
+  };
+}
+function ensureNonDriveRelativePath(path) {
+  return path.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+}
+var splitPatternOptions = { parts: true };
+function splitPattern(path) {
+  var _result$parts;
+  const result = import_picomatch.default.scan(path, splitPatternOptions);
+  return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path];
+}
+var POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
+var WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
+var escapePosixPath = (path) => path.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapeWin32Path = (path) => path.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapePath = isWin ? escapeWin32Path : escapePosixPath;
+function isDynamicPattern(pattern, options) {
+  if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
+  const scan = import_picomatch.default.scan(pattern);
+  return scan.isGlob || scan.negated;
+}
+function log(...tasks) {
+  console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
+}
+function ensureStringArray(value2) {
+  return typeof value2 === "string" ? [value2] : value2 !== null && value2 !== void 0 ? value2 : [];
+}
+var PARENT_DIRECTORY = /^(\/?\.\.)+/;
+var ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
+function normalizePattern(pattern, opts, props, isIgnore) {
+  var _PARENT_DIRECTORY$exe;
+  const cwd = opts.cwd;
+  let result = pattern;
+  if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
+  if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
+  const escapedCwd = escapePath(cwd);
+  result = isAbsolute(result.replace(ESCAPING_BACKSLASHES, "")) ? posix.relative(escapedCwd, result) : posix.normalize(result);
+  const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
+  const parts = splitPattern(result);
+  if (parentDir) {
+    const n = (parentDir.length + 1) / 3;
+    let i = 0;
+    const cwdParts = escapedCwd.split("/");
+    while (i < n && parts[i + n] === cwdParts[cwdParts.length + i - n]) {
+      result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
+      i++;
+    }
+    const potentialRoot = posix.join(cwd, parentDir.slice(i * 3));
+    if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
+      props.root = ensureNonDriveRelativePath(potentialRoot);
+      props.depthOffset = -n + i;
+    }
+  }
+  if (!isIgnore && props.depthOffset >= 0) {
+    var _props$commonPath;
+    (_props$commonPath = props.commonPath) !== null && _props$commonPath !== void 0 || (props.commonPath = parts);
+    const newCommonPath = [];
+    const length = Math.min(props.commonPath.length, parts.length);
+    for (let i = 0; i < length; i++) {
+      const part = parts[i];
+      if (part === "**" && !parts[i + 1]) {
+        newCommonPath.pop();
+        break;
+      }
+      if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
+      newCommonPath.push(part);
+    }
+    props.depthOffset = newCommonPath.length;
+    props.commonPath = newCommonPath;
+    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? posix.join(cwd, ...newCommonPath) : cwd);
+  }
+  return result;
+}
+function processPatterns(options, patterns, props) {
+  const matchPatterns = [];
+  const ignorePatterns = [];
+  for (const pattern of options.ignore) {
+    if (!pattern) continue;
+    if (pattern[0] !== "!" || pattern[1] === "(") ignorePatterns.push(normalizePattern(pattern, options, props, true));
+  }
+  for (const pattern of patterns) {
+    if (!pattern) continue;
+    if (pattern[0] !== "!" || pattern[1] === "(") matchPatterns.push(normalizePattern(pattern, options, props, false));
+    else if (pattern[1] !== "!" || pattern[2] === "(") ignorePatterns.push(normalizePattern(pattern.slice(1), options, props, true));
+  }
+  return {
+    match: matchPatterns,
+    ignore: ignorePatterns
+  };
+}
+function buildCrawler(options, patterns) {
+  const cwd = options.cwd;
+  const props = {
+    root: cwd,
+    depthOffset: 0
+  };
+  const processed = processPatterns(options, patterns, props);
+  if (options.debug) log("internal processing patterns:", processed);
+  const { absolute, caseSensitiveMatch, debug, dot, followSymbolicLinks, onlyDirectories } = options;
+  const root2 = props.root.replace(BACKSLASHES, "");
+  const matchOptions = {
+    dot,
+    nobrace: options.braceExpansion === false,
+    nocase: !caseSensitiveMatch,
+    noextglob: options.extglob === false,
+    noglobstar: options.globstar === false,
+    posix: true
+  };
+  const matcher = (0, import_picomatch.default)(processed.match, matchOptions);
+  const ignore = (0, import_picomatch.default)(processed.ignore, matchOptions);
+  const partialMatcher = getPartialMatcher(processed.match, matchOptions);
+  const format = buildFormat(cwd, root2, absolute);
+  const excludeFormatter = absolute ? format : buildFormat(cwd, root2, true);
+  const excludePredicate = (_, p) => {
+    const relativePath = excludeFormatter(p, true);
+    return relativePath !== "." && !partialMatcher(relativePath) || ignore(relativePath);
+  };
+  let maxDepth;
+  if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
+  const crawler = new Builder({
+    filters: [debug ? (p, isDirectory) => {
+      const path = format(p, isDirectory);
+      const matches = matcher(path) && !ignore(path);
+      if (matches) log(`matched ${path}`);
+      return matches;
+    } : (p, isDirectory) => {
+      const path = format(p, isDirectory);
+      return matcher(path) && !ignore(path);
+    }],
+    exclude: debug ? (_, p) => {
+      const skipped = excludePredicate(_, p);
+      log(`${skipped ? "skipped" : "crawling"} ${p}`);
+      return skipped;
+    } : excludePredicate,
+    fs: options.fs,
+    pathSeparator: "/",
+    relativePaths: !absolute,
+    resolvePaths: absolute,
+    includeBasePath: absolute,
+    resolveSymlinks: followSymbolicLinks,
+    excludeSymlinks: !followSymbolicLinks,
+    excludeFiles: onlyDirectories,
+    includeDirs: onlyDirectories || !options.onlyFiles,
+    maxDepth,
+    signal: options.signal
+  }).crawl(root2);
+  if (options.debug) log("internal properties:", {
+    ...props,
+    root: root2
+  });
+  return [crawler, cwd !== root2 && !absolute && buildRelative(cwd, root2)];
+}
+function formatPaths(paths, mapper) {
+  if (mapper) for (let i = paths.length - 1; i >= 0; i--) paths[i] = mapper(paths[i]);
+  return paths;
+}
+var defaultOptions = {
+  caseSensitiveMatch: true,
+  debug: !!process.env.TINYGLOBBY_DEBUG,
+  expandDirectories: true,
+  followSymbolicLinks: true,
+  onlyFiles: true
+};
+function getOptions(options) {
+  const opts = Object.assign({}, options);
+  for (const key in defaultOptions) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions[key] });
+  opts.cwd = (opts.cwd instanceof URL ? fileURLToPath(opts.cwd) : resolve3(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+  opts.ignore = ensureStringArray(opts.ignore);
+  opts.fs && (opts.fs = {
+    readdir: opts.fs.readdir || readdir,
+    readdirSync: opts.fs.readdirSync || readdirSync,
+    realpath: opts.fs.realpath || realpath,
+    realpathSync: opts.fs.realpathSync || realpathSync,
+    stat: opts.fs.stat || stat2,
+    statSync: opts.fs.statSync || statSync
+  });
+  if (opts.debug) log("globbing with options:", opts);
+  return opts;
+}
+function getCrawler(globInput, inputOptions = {}) {
+  var _ref;
+  if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
+  const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
+  const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
+  const options = getOptions(isModern ? inputOptions : globInput);
+  return patterns.length > 0 ? buildCrawler(options, patterns) : [];
+}
+async function glob(globInput, options) {
+  const [crawler, relative2] = getCrawler(globInput, options);
+  return crawler ? formatPaths(await crawler.withPromise(), relative2) : [];
+}
+
+// src/render/settings-text.ts
+function describeOrigin(origin) {
+  switch (origin.kind) {
+    case "flag":
+      return origin.flag;
+    case "input":
+      return "input";
+    case "file":
+      return `${origin.file}:${origin.line}${origin.section === void 0 ? "" : ` (gates.${origin.section})`}`;
+    case "default":
+      return "default";
+  }
+}
+function describeProblem(problem) {
+  const { origin, setting, message } = problem;
+  switch (origin.kind) {
+    case "flag":
+      return `option ${origin.flag}: ${message}`;
+    case "input":
+      return `input "${setting}": ${message}`;
+    case "file":
+      return `${origin.file}:${origin.line}: ${origin.section === void 0 ? "" : `gates.${origin.section}.`}${setting}: ${message}`;
+    case "default":
+      return `${setting}: ${message}`;
+  }
+}
+function renderSettings(names, texts, origins) {
+  const rows = names.map((name) => [name, texts[name].split("\n").filter(Boolean).join(", ") || "(none)", describeOrigin(origins[name])]);
+  return `${textTable([["setting", "value", "from"], ...rows])}
+`;
+}
+
+// src/pipeline/files.ts
+async function resultFiles(pattern, setting, origin) {
+  if (!isDynamicPattern(pattern)) return [pattern];
+  const files = (await glob(pattern, { absolute: isAbsolute2(pattern), onlyFiles: true, expandDirectories: false })).sort();
+  if (files.length === 0) throw new SettingError(describeProblem({ setting, origin, message: `no file matches "${pattern}"` }));
+  return files;
+}
+
+// src/sources/config-file.ts
+var import_yaml = __toESM(require_dist(), 1);
+import { readFile as readFile4 } from "node:fs/promises";
+var GATES_KEY = "gates";
+var FILE_KEYS = new Map(
+  Object.keys(SETTINGS).filter((name) => SETTINGS[name].config).map((name) => [name, name])
+);
+var NEWLINE_LISTS = /* @__PURE__ */ new Set(["floors", "judge-calibration"]);
+var scalar = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()], { error: "must be a text, a number, true/false or a list of those" });
+var value = external_exports.union([scalar, external_exports.array(scalar, { error: "must be a list of texts or numbers" })], { error: "must be a text, a number, true/false or a list of those" });
+var settingsMap = external_exports.record(external_exports.string(), value, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
+var fileSchema = external_exports.object({ [GATES_KEY]: external_exports.record(external_exports.string(), settingsMap, { error: "must map each comment tag to its settings" }).optional() }).catchall(value);
+async function readConfigFile(file2, options) {
+  let text4;
+  try {
+    text4 = await readFile4(file2, "utf8");
+  } catch (error62) {
+    if (!options.required && error62.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
+    throw readFailure(file2, error62);
+  }
+  const lines = new import_yaml.LineCounter();
+  const document = (0, import_yaml.parseDocument)(text4, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+  const lineOf = (node3) => node3?.range ? lines.linePos(node3.range[0]).line : void 0;
+  const keyLine = (path) => {
+    const parent = path.length === 1 ? document.contents : document.getIn(path.slice(0, -1), true);
+    const pair2 = (0, import_yaml.isMap)(parent) ? parent.items.find((item) => (0, import_yaml.isScalar)(item.key) && item.key.value === path.at(-1)) : void 0;
+    return pair2 !== void 0 && (0, import_yaml.isScalar)(pair2.key) ? lineOf(pair2.key) : lineOf(document.getIn(path, true));
+  };
+  if (document.errors.length > 0) {
+    const firstLine = (message) => message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+    throw new InputError(document.errors.map((error62) => ({ file: file2, line: error62.linePos?.[0].line, message: `not valid YAML: ${firstLine(error62.message)}` })));
+  }
+  const problems = [];
+  const root2 = document.contents;
+  if (root2 === null || (0, import_yaml.isScalar)(root2) && root2.value === null) return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
+  if (!(0, import_yaml.isMap)(root2)) throw InputError.single({ file: file2, line: lineOf(root2), message: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
+  const data = document.toJS();
+  const parsed = fileSchema.safeParse(data);
+  if (!parsed.success) {
+    for (const issue2 of parsed.error.issues) {
+      problems.push({ file: file2, line: keyLine(issue2.path), field: issue2.path.join(".") || void 0, message: issue2.message });
+    }
+    throw new InputError(problems);
+  }
+  const layer = (values, path, section) => {
+    const out = /* @__PURE__ */ new Map();
+    for (const [key, raw] of Object.entries(values)) {
+      if (path.length === 0 && key === GATES_KEY) continue;
+      const where = { file: file2, line: keyLine([...path, key]), field: [...path, key].join(".") };
+      const name = FILE_KEYS.get(key);
+      if (name === void 0) {
+        const known = Object.hasOwn(SETTINGS, key);
+        const hint = closestName(key, FILE_KEYS.keys());
+        problems.push({
+          ...where,
+          message: known ? `cannot be set in ${file2}: give it as the action input or the command-line option` : `is not a setting${hint === void 0 ? "" : `; did you mean "${hint}"?`} (the settings are listed in the README under "The config file")`
+        });
+        continue;
+      }
+      const text5 = Array.isArray(raw) ? raw.map(String).join(NEWLINE_LISTS.has(name) ? "\n" : ",") : String(raw);
+      out.set(name, { text: text5, origin: { kind: "file", file: file2, line: where.line ?? 1, ...section === void 0 ? {} : { section } } });
+    }
+    return out;
+  };
+  const { [GATES_KEY]: gates, ...top } = parsed.data;
+  const topLayer = layer(top, []);
+  let sectionLayer = /* @__PURE__ */ new Map();
+  if (gates !== void 0) {
+    const sections = Object.keys(gates);
+    const selected = gates[options.tag];
+    if (selected === void 0) {
+      problems.push({
+        file: file2,
+        line: keyLine([GATES_KEY]),
+        field: GATES_KEY,
+        message: `has no section "${options.tag}" (the comment tag of this run); it has ${sections.map((s) => `"${s}"`).join(", ")}: set comment-tag to one of them`
+      });
+    } else {
+      sectionLayer = layer(selected, [GATES_KEY, options.tag], options.tag);
+    }
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  return { top: topLayer, section: sectionLayer };
+}
+
+// src/pipeline/settings.ts
+async function loadSettings(given) {
+  const tagText = given.get("comment-tag")?.text ?? SETTINGS["comment-tag"].default;
+  const configText = given.get("config")?.text ?? SETTINGS.config.default;
+  let tag;
+  try {
+    tag = SETTINGS["comment-tag"].parse(tagText);
+  } catch (error62) {
+    if (!(error62 instanceof SettingError)) throw error62;
+    throw new SettingError(describeProblem({ setting: "comment-tag", origin: given.get("comment-tag")?.origin ?? { kind: "default" }, message: error62.message }));
+  }
+  const file2 = await readConfigFile(configText.trim(), { required: given.has("config"), tag });
+  const layers = [given, file2.section, file2.top];
+  const { settings, origins } = resolveSettings(layers, describeProblem);
+  const texts = {};
+  for (const name of Object.keys(SETTINGS)) {
+    texts[name] = layers.map((layer) => layer.get(name)?.text).find((text4) => text4 !== void 0) ?? SETTINGS[name].default;
+  }
+  return { settings, origins, texts };
+}
+
+// src/render/eval-json.ts
+function evalJson(summary, config2) {
+  const metrics = {};
+  for (const [name, metric] of Object.entries(summary.metrics)) metrics[name] = metric.value;
+  return {
+    questions: summary.questions,
+    metrics,
+    details: summary.metrics,
+    excluded: summary.excluded,
+    decomposition: summary.decomposition,
+    judgeAgreement: summary.judgeAgreement,
+    byTag: summary.byTag,
+    warnings: summary.warnings,
+    config: { retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) }
+  };
+}
+
+// src/render/compare-json.ts
+function comparisonReport(run, config2, baseline) {
+  const { comparison } = run;
+  const context = { retrievalOk: config2.eval.retrievalOk.name, judges: comparison.judges };
+  return {
+    ...comparison,
+    reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
+    warnings: comparison.warnings.map((warning) => ({ ...warning, message: warningText(warning, context) })),
+    judges: comparison.judges.map((status) => ({ ...status, judges: status.judges.map((check3) => ({ ...check3, message: sentenceText(judgeNote(status.field, check3)) })) })),
+    baseline,
+    head: evalJson(run.head, config2.eval)
+  };
+}
+
+// src/render/compare-text.ts
+function mcnemarSentence(test) {
+  const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
+  return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; \u03C7\xB2 ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}: ${rule}`;
+}
+function decompositionRows(base, head) {
+  const split = (d) => `${fixed3(d.r)} (${d.nGood}/${d.n})`;
+  return [
+    ["r = P(retrieval ok)", split(base), split(head)],
+    ["g_good = P(correct | ok)", `${fixed3(base.gGood)} (n ${base.nGood})`, `${fixed3(head.gGood)} (n ${head.nGood})`],
+    ["g_bad = P(correct | failed)", `${fixed3(base.gBad)} (n ${base.nBad})`, `${fixed3(head.gBad)} (n ${head.nBad})`],
+    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(base.e2eCheck), fixed3(head.e2eCheck)],
+    ["product model e2e / r", fixed3(base.productModelG), fixed3(head.productModelG)],
+    ["ceiling r + (1\u2212r)\xB7g_bad", fixed3(base.ceiling), fixed3(head.ceiling)]
+  ];
+}
+function retrievalShiftNote(comparison) {
+  const { regressions, fixed } = comparison.causes;
+  return `r moved significantly, so g_good and g_bad were measured on different sets of questions and cannot be compared alone. The paired causes are the reliable reading: of the regressions, ${regressions.retrieval} lost the gold document and ${regressions.generation} got a worse answer with the same or better retrieval; of the fixes, ${fixed.retrieval} came from retrieval and ${fixed.generation} from generation.`;
+}
+function changeRows(changes) {
+  return changes.map((change) => [
+    change.id,
+    change.cause,
+    change.question.replace(/\s+/g, " ").slice(0, 80),
+    change.lostDocuments.length > 0 ? `lost ${change.lostDocuments.join(", ")}` : ""
+  ]);
+}
+function renderCompareText(comparison, config2) {
+  const rule = config2.eval.retrievalOk.name;
+  const sections = [];
+  const context = { retrievalOk: rule, judges: comparison.judges };
+  const verdict = comparison.verdict === "fail" ? "FAIL" : "PASS";
+  sections.push(
+    `rag-gate compare: ${verdict}
+` + comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}
+`).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed); left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels`
+  );
+  const rows = comparison.tests.map((test) => [
+    testLabel(test.metric, rule),
+    test.gate ?? "report",
+    fixed3(test.base),
+    fixed3(test.head),
+    formatDelta(test.delta),
+    test.kind === "randomization" ? `[${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])}]` : "",
+    formatP(test.pValue),
+    formatP(test.adjustedPValue),
+    test.significant ? "yes" : "no",
+    String(test.n)
+  ]);
+  sections.push(
+    `Tests (\u03B1 = ${comparison.alpha}; Holm-adjusted across the gated tests)
+` + textTable([["metric", "gate", "base", "head", "\u0394", "95% CI", "p", "Holm p", "significant", "n"], ...rows])
+  );
+  const mcnemarLines = comparison.tests.filter((t) => t.kind === "mcnemar").map((t) => `  ${testLabel(t.metric, rule)}: ${mcnemarSentence(t)}`);
+  if (mcnemarLines.length > 0) sections.push(`McNemar
+${mcnemarLines.join("\n")}`);
+  const power = comparison.tests.flatMap((t) => {
+    const needed = formatRequiredN(t.requiredN);
+    return needed && t.delta !== 0 ? [`  ${testLabel(t.metric, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
+  });
+  if (power.length > 0) sections.push(`Cannot tell apart yet
+${power.join("\n")}`);
+  if (comparison.missing.length > 0) {
+    const rows2 = comparison.missing.map((m) => [m.id, m.question.replace(/\s+/g, " ").slice(0, 80), m.wasCorrect === null ? "" : m.wasCorrect ? "right in base" : "wrong in base"]);
+    sections.push(`Missing from head, counted as failed (${comparison.missing.length})
+${textTable(rows2)}`);
+  }
+  const { regressions: causes } = comparison.causes;
+  if (comparison.regressions.length > 0) {
+    sections.push(
+      `Regressed questions (${comparison.regressions.length}: ${causes.retrieval} retrieval, ${causes.generation} generation${causes.unknown > 0 ? `, ${causes.unknown} unknown` : ""})
+` + textTable([["id", "cause", "question", ""], ...changeRows(comparison.regressions)])
+    );
+  }
+  const rescued = comparison.retrievalRegressions.filter((r) => r.rescued);
+  if (rescued.length > 0) {
+    sections.push(
+      `Lost the gold document but still answered right (${rescued.length})
+` + textTable(rescued.map((r) => [r.id, r.question.replace(/\s+/g, " ").slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(", ")}` : ""]))
+    );
+  }
+  if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})
+${textTable(changeRows(comparison.fixed))}`);
+  const tags = Object.entries(comparison.regressionsByTag);
+  if (tags.length > 0) sections.push(`Regressions by tag
+${textTable(tags.map(([tag, count2]) => [tag, String(count2)]))}`);
+  const { base, head } = comparison.decomposition;
+  if (base.n > 0 || head.n > 0) {
+    let text4 = `Decomposition (paired answerable questions; retrieval ok: ${rule})
+${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
+    if (comparison.retrievalShifted) text4 += `
+  ! ${retrievalShiftNote(comparison)}`;
+    sections.push(text4);
+  }
+  if (comparison.judges.length > 0) {
+    const notes = comparison.judges.flatMap((status) => status.judges.map((check3) => `  ${sentenceText(judgeNote(status.field, check3))}`));
+    sections.push(`Judge
+${notes.join("\n")}`);
+  }
+  const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...head.warnings.map((w) => `head: ${w}`)];
+  if (warnings.length > 0) sections.push(`Warnings
+${warnings.map((w) => `  ! ${w}`).join("\n")}`);
+  return `${sections.join("\n\n")}
+`;
+}
+
 // node_modules/micromark-util-character/index.js
 var asciiAlpha = regexCheck(/[A-Za-z]/);
 var asciiAlphanumeric = regexCheck(/[\dA-Za-z]/);
@@ -43179,9 +46471,9 @@ function color(d) {
 }
 
 // node_modules/unist-util-visit-parents/lib/index.js
-var empty = [];
+var empty2 = [];
 var CONTINUE = true;
-var EXIT = false;
+var EXIT2 = false;
 var SKIP = "skip";
 function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, reverse) {
   if (!tree || typeof tree !== "object") {
@@ -43248,10 +46540,10 @@ function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, rev
     return visit3;
     function visit3() {
       const matches = !check3 || is2(node3, index, parents[parents.length - 1] || void 0);
-      let result = empty;
+      let result = empty2;
       if (enter && matches) {
         result = toResult(enter(node3, parents, index));
-        if (result[0] === EXIT) {
+        if (result[0] === EXIT2) {
           return result;
         }
       }
@@ -43266,7 +46558,7 @@ function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, rev
           while (offset > -1 && offset < nodeAsParent.children.length) {
             const child = nodeAsParent.children[offset];
             const subresult = factory(child, offset, grandparents)();
-            if (subresult[0] === EXIT) {
+            if (subresult[0] === EXIT2) {
               return subresult;
             }
             offset = typeof subresult[1] === "number" ? subresult[1] : offset + step;
@@ -43280,7 +46572,7 @@ function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, rev
             "Unexpected value `" + exitResult[0] + "` from `exit`, expected `CONTINUE`, `EXIT`, index, or nothing"
           );
         }
-        if (exitResult[0] === EXIT || typeof exitResult[1] === "number") {
+        if (exitResult[0] === EXIT2 || typeof exitResult[1] === "number") {
           return exitResult;
         }
       }
@@ -43295,7 +46587,7 @@ function toResult(value2) {
   if (typeof value2 === "number") {
     return [CONTINUE, value2];
   }
-  return value2 === null || value2 === void 0 ? empty : [value2];
+  return value2 === null || value2 === void 0 ? empty2 : [value2];
 }
 
 // node_modules/mdast-util-gfm-autolink-literal/lib/index.js
@@ -44532,7 +47824,7 @@ function formatHeadingAsSetext(node3, state) {
   visit2(node3, function(node4) {
     if ("value" in node4 && /\r?\n|\r/.test(node4.value) || node4.type === "break") {
       literalWithBreak = true;
-      return EXIT;
+      return EXIT2;
     }
   });
   return Boolean(
@@ -45107,7 +48399,7 @@ var handle = {
 };
 
 // node_modules/mdast-util-to-markdown/lib/join.js
-var join2 = [joinDefaults];
+var join3 = [joinDefaults];
 function joinDefaults(left, right, parent, state) {
   if (right.type === "code" && formatCodeAsIndented(right, state) && (left.type === "list" || left.type === right.type && formatCodeAsIndented(left, state))) {
     return false;
@@ -47721,7 +51013,7 @@ function toMarkdown(tree, options) {
     handle: void 0,
     indentLines,
     indexStack: [],
-    join: [...join2],
+    join: [...join3],
     options: {},
     safe: safeBound,
     stack: [],
@@ -47908,7 +51200,7 @@ function formatHeadingAsSetext2(node3, state) {
   visit2(node3, function(node4) {
     if (node4.type === "break" || "value" in node4 && /\r?\n|\r/.test(node4.value)) {
       literalWithBreak = true;
-      return EXIT;
+      return EXIT2;
     }
   });
   return Boolean(
@@ -47975,23 +51267,18 @@ function gfmToMarkdown(options) {
 }
 
 // src/render/mdast.ts
-var BIDI_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-var CONTROLS = new RegExp("\\p{Cc}", "gu");
-function oneLine(value2, max) {
-  const flat = value2.replace(BIDI_CONTROLS, "").replace(CONTROLS, " ").replace(/\s+/g, " ").trim();
-  const points = Array.from(flat);
-  if (points.length <= max) return flat;
-  return `${points.slice(0, max - 1).join("").trimEnd()}\u2026`;
-}
 var text3 = (value2) => ({ type: "text", value: value2 });
 var strong2 = (...children) => ({ type: "strong", children });
 var emphasis2 = (value2) => ({ type: "emphasis", children: [text3(value2)] });
 var paragraph2 = (...children) => ({ type: "paragraph", children });
 var heading2 = (depth, value2) => ({ type: "heading", depth, children: [text3(value2)] });
 var html2 = (value2) => ({ type: "html", value: value2 });
-function userCode(value2, max) {
-  const line = oneLine(value2, max);
+function inert(value2, max) {
+  const line = inertText(value2, max);
   return line === "" ? emphasis2("empty") : { type: "inlineCode", value: line };
+}
+function sentencePhrasing(sentence) {
+  return sentence.flatMap((piece) => typeof piece === "string" ? prose(piece) : [inert(piece.untrusted, piece.max)]);
 }
 var REFERENCE = /(?<![\w`])(?:@[A-Za-z0-9][\w-]*(?:\/[\w.-]+)?|#\d+)/g;
 function prose(value2) {
@@ -48006,7 +51293,7 @@ function prose(value2) {
   return out;
 }
 function annotated(value2) {
-  const flat = oneLine(value2, 1e3);
+  const flat = inertText(value2, 1e3);
   const out = [];
   let start = 0;
   for (const match of flat.matchAll(/`([^`]+)`/g)) {
@@ -48035,3244 +51322,6 @@ function markerComment(marker) {
 }
 function serialise(tree) {
   return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown({ tablePipeAlign: false })] });
-}
-
-// src/render/text-table.ts
-var CELL_MAX_CHARS = 120;
-function textTable(cells, indent = "  ") {
-  const rows = cells.map((row) => row.map((cell) => oneLine(cell, CELL_MAX_CHARS)));
-  const widths = [];
-  for (const row of rows) row.forEach((cell, i) => widths[i] = Math.max(widths[i] ?? 0, [...cell].length));
-  const numeric = /^[-+−]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^—$|^$/;
-  const rightAligned = widths.map((_, i) => rows.slice(1).every((row) => numeric.test(row[i] ?? "")));
-  return rows.map(
-    (row) => indent + row.map((cell, i) => {
-      const pad = (widths[i] ?? 0) - [...cell].length;
-      return i > 0 && rightAligned[i] ? " ".repeat(pad) + cell : cell + " ".repeat(pad);
-    }).join("  ").trimEnd()
-  ).join("\n");
-}
-function fixed3(value2) {
-  return value2 === null || value2 === void 0 || Number.isNaN(value2) ? "\u2014" : value2.toFixed(3);
-}
-
-// src/render/judge-report.ts
-var count = (n) => n.toLocaleString("en-US");
-var percent = (share2) => `${(share2 * 100).toFixed(1)}%`;
-function formatStats(stats) {
-  return `calls ${count(stats.calls)} (${plural2(stats.retries, "retry", "retries")}), tokens ${count(stats.totalTokens)} (prompt ${count(stats.promptTokens)}, completion ${count(stats.completionTokens)}), cache hits ${count(stats.cacheHits)}`;
-}
-function renderJudgeSummary(result, stats, out, maxFailureShare) {
-  const rows = [["metric", "judged", "kept", "skipped", "failed"]];
-  for (const [metric, report2] of Object.entries(result.metrics)) {
-    const skipped = Object.values(report2.skipped).reduce((a, b) => a + b, 0);
-    const reasons = Object.entries(report2.skipped).map(([reason, n]) => `${reason}: ${count(n)}`).join(", ");
-    rows.push([metric, count(report2.judged), count(report2.kept), skipped === 0 ? "0" : `${count(skipped)} (${reasons})`, count(report2.failed)]);
-  }
-  const lines = [
-    `rag-gate judge: ${plural2(result.records, "record")} \u2192 ${out}`,
-    textTable(rows),
-    `  ${formatStats(stats)}`
-  ];
-  if (result.recordsFailed > 0) {
-    const kinds = Object.entries(result.failuresByKind).map(([kind, n]) => `${kind} ${count(n)}`).join(", ");
-    lines.push(
-      `  judge errors: ${count(result.recordsFailed)} of ${plural2(result.recordsToJudge, "record")} judged (${percent(result.failureShare)}; allowed ${percent(maxFailureShare)}); by kind: ${kinds}; each is marked with "judge_errors" in ${out}`
-    );
-  }
-  return `${lines.join("\n")}
-`;
-}
-function renderCalibration(result, stats, kappaFloor) {
-  const { record: record2, agreement } = result;
-  const what = result.kind === "faithfulness" ? "claim\u2013context pairs" : "answers";
-  const decision = result.kind === "faithfulness" ? "SUPPORTED or not" : "CORRECT or not";
-  const rows = [
-    ["kappa", fixed3(record2.kappa)],
-    ["observed agreement", fixed3(agreement?.observed)],
-    ["chance agreement", fixed3(agreement?.expected)],
-    ["n", count(record2.n)]
-  ];
-  if (result.threeWay) rows.push(["kappa on all three verdicts", fixed3(result.threeWay.kappa)]);
-  const confusion = [["human \\ judge", ...result.labelValues]];
-  for (const human of result.labelValues) confusion.push([human, ...result.labelValues.map((judge) => count(result.confusion[human]?.[judge] ?? 0))]);
-  const lines = [
-    `Judge calibration: ${result.kind}, model ${record2.model}, prompt ${record2.promptVersion}`,
-    `${plural2(result.total, "labelled item")} (${what}); agreement on ${decision}`,
-    "",
-    textTable(rows),
-    "",
-    "Confusion (rows: human label, columns: judge label)",
-    textTable(confusion),
-    "",
-    `  ${formatStats(stats)}`
-  ];
-  if (result.failures.length > 0) {
-    lines.push(`  ${plural2(result.failures.length, "label")} could not be judged and ${result.failures.length === 1 ? "is" : "are"} left out of kappa: ${result.failures.slice(0, 5).map((f) => `${f.id} (${f.kind})`).join(", ")}${result.failures.length > 5 ? ", \u2026" : ""}`);
-  }
-  const verdict = record2.kappa !== null && record2.kappa >= kappaFloor ? `kappa ${fixed3(record2.kappa)} \u2265 ${kappaFloor}: this judge may gate metrics computed with model ${record2.model} and prompt ${record2.promptVersion}` : `kappa ${fixed3(record2.kappa)} is below ${kappaFloor}: this judge does not agree with the human labels well enough to gate`;
-  lines.push("", verdict);
-  return `${lines.join("\n")}
-`;
-}
-
-// src/frontends/cli/options.ts
-function argParser(parse3) {
-  return (text4) => {
-    try {
-      return parse3(text4);
-    } catch (error62) {
-      if (error62 instanceof SettingError) throw new InvalidArgumentError(error62.message);
-      throw error62;
-    }
-  };
-}
-var cutoffsOption = argParser(SETTINGS.k.parse);
-var kappaFloorOption = argParser(SETTINGS["kappa-floor"].parse);
-var metricsOption = argParser((text4) => {
-  const metrics = splitList(text4).map(parseRetrievalMetric);
-  if (metrics.length === 0) throw new SettingError("give at least one metric, for example ndcg@10,map");
-  return [...new Map(metrics.map((metric) => [metric.name, metric])).values()];
-});
-function flagOf(name, command) {
-  return SETTINGS[name].cli.flags[command];
-}
-function addSettingOptions(command, name) {
-  for (const setting of cliSettings(name)) {
-    const row = SETTINGS[setting];
-    const fallback = row.default === "" ? "" : ` (default: ${row.default})`;
-    const option = new Option(flagOf(setting, name), `${row.description}${fallback}`);
-    if (row.cli?.repeatable === true) option.argParser((text4, previous) => [...previous ?? [], text4]);
-    command.addOption(option);
-  }
-  return command.option("--print-config", "print every setting with its value and where it came from, and exit");
-}
-function givenSettings(command, name) {
-  const given = /* @__PURE__ */ new Map();
-  const values = command.opts();
-  for (const setting of cliSettings(name)) {
-    const flag2 = flagOf(setting, name);
-    const option = command.options.find((o) => o.flags === flag2);
-    const value2 = values[option.attributeName()];
-    if (value2 === void 0) continue;
-    given.set(setting, { text: Array.isArray(value2) ? value2.join("\n") : String(value2), origin: { kind: "flag", flag: option.long ?? flag2 } });
-  }
-  return given;
-}
-
-// src/frontends/cli/exit.ts
-var EXIT2 = { ok: 0, gateFailed: 1, badInput: 2 };
-
-// src/judge/cache.ts
-import { createHash as createHash2, randomUUID } from "node:crypto";
-import { mkdir, readFile as readFile2, rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
-import { dirname as dirname2, join as join3 } from "node:path";
-var CACHE_FORMAT = "rag-gate-judge-cache-v1";
-function cacheKey(parts) {
-  const canonical = JSON.stringify([CACHE_FORMAT, parts.endpoint, parts.model, parts.promptVersion, parts.task, parts.input]);
-  return createHash2("sha256").update(canonical).digest("hex");
-}
-var JudgeCache = class {
-  constructor(dir) {
-    this.dir = dir;
-  }
-  dir;
-  /** Set once when the cache cannot be written; judging goes on without it. */
-  writeProblem;
-  path(key) {
-    return join3(this.dir, key.slice(0, 2), `${key}.json`);
-  }
-  /** The stored value, or undefined when there is none or the file is unreadable (then it is a miss). */
-  async get(key) {
-    let text4;
-    try {
-      text4 = await readFile2(this.path(key), "utf8");
-    } catch {
-      return void 0;
-    }
-    try {
-      const entry = JSON.parse(text4);
-      return entry.key === key ? entry.value : void 0;
-    } catch {
-      return void 0;
-    }
-  }
-  async put(key, parts, value2) {
-    const file2 = this.path(key);
-    const temporary = join3(dirname2(file2), `.${key}.${randomUUID()}.tmp`);
-    const entry = { key, format: CACHE_FORMAT, endpoint: parts.endpoint, model: parts.model, promptVersion: parts.promptVersion, task: parts.task, value: value2 };
-    try {
-      await mkdir(dirname2(file2), { recursive: true });
-      await writeFile2(temporary, `${JSON.stringify(entry)}
-`);
-      await rename2(temporary, file2);
-    } catch (error62) {
-      await rm2(temporary, { force: true }).catch(() => void 0);
-      this.writeProblem ??= `cannot write the judge cache under ${this.dir} (${error62 instanceof Error ? error62.message : String(error62)}); continuing without caching`;
-    }
-  }
-};
-
-// src/judge/retry.ts
-function parseRetryAfter(value2, now = Date.now()) {
-  if (value2 === null || value2 === void 0) return void 0;
-  const text4 = value2.trim();
-  if (text4 === "") return void 0;
-  if (/^\d+(\.\d+)?$/.test(text4)) return Math.round(Number(text4) * 1e3);
-  const date5 = Date.parse(text4);
-  return Number.isNaN(date5) ? void 0 : Math.max(0, date5 - now);
-}
-function retryAfterFromHeaders(headers, now = Date.now()) {
-  const ms = headers.get("retry-after-ms")?.trim();
-  if (ms !== void 0 && /^\d+(\.\d+)?$/.test(ms)) return Math.round(Number(ms));
-  return parseRetryAfter(headers.get("retry-after"), now);
-}
-function backoffDelay(retry, baseMs, random = Math.random, capMs = 3e4) {
-  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, retry - 1));
-  return ceiling / 2 + random() * ceiling / 2;
-}
-function sleep(ms, signal) {
-  return new Promise((resolve4, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve4();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-// src/judge/vector.ts
-function cosine(a, b) {
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    const y = b[i] ?? 0;
-    dot += x * y;
-    normA += x * x;
-    normB += y * y;
-  }
-  if (normA === 0 || normB === 0) return Number.NaN;
-  return dot / Math.sqrt(normA * normB);
-}
-
-// src/judge/client.ts
-var DEFAULT_BASE_URL = "https://api.openai.com/v1";
-var DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small";
-var DEFAULT_BACKOFF_MS = 500;
-var DEFAULT_MAX_RETRY_AFTER_MS = 12e4;
-var SYSTEM_CLOCK = { now: () => Date.now(), sleep };
-var Retryable = class extends Error {
-  constructor(kind, message, retryAfterMs) {
-    super(message);
-    this.kind = kind;
-    this.retryAfterMs = retryAfterMs;
-  }
-  kind;
-  retryAfterMs;
-};
-var usageSchema = external_exports.object({ prompt_tokens: external_exports.number().optional(), completion_tokens: external_exports.number().optional(), total_tokens: external_exports.number().optional() }).nullable().optional();
-var chatEnvelope = external_exports.object({
-  choices: external_exports.array(
-    external_exports.object({
-      message: external_exports.object({ content: external_exports.string().nullable().optional(), refusal: external_exports.string().nullable().optional() }),
-      finish_reason: external_exports.string().nullable().optional()
-    })
-  ).min(1),
-  usage: usageSchema
-});
-var embeddingsEnvelope = external_exports.object({
-  data: external_exports.array(external_exports.object({ embedding: external_exports.array(external_exports.number()).min(1), index: external_exports.number().int().nonnegative() })),
-  usage: usageSchema
-});
-var cosinesValue = external_exports.array(external_exports.number());
-var UNREACHABLE = {
-  ECONNREFUSED: "connection refused",
-  ENOTFOUND: "host not found",
-  EHOSTUNREACH: "host unreachable",
-  ENETUNREACH: "network unreachable",
-  EAI_AGAIN: "host name lookup failed"
-};
-function networkCode(error62) {
-  const seen = /* @__PURE__ */ new Set();
-  const visit3 = (value2) => {
-    if (typeof value2 !== "object" || value2 === null || seen.has(value2)) return void 0;
-    seen.add(value2);
-    const { code: code3, cause, errors } = value2;
-    if (typeof code3 === "string" && code3 in UNREACHABLE) return code3;
-    const nested = visit3(cause) ?? (Array.isArray(errors) ? errors.map(visit3).find((c) => c !== void 0) : void 0);
-    return nested ?? (typeof code3 === "string" ? code3 : void 0);
-  };
-  return visit3(error62);
-}
-function serverMessage(text4) {
-  try {
-    const body = JSON.parse(text4);
-    if (typeof body.error === "string") return body.error;
-    if (typeof body.error?.message === "string") return body.error.message;
-    if (typeof body.message === "string") return body.message;
-  } catch {
-  }
-  const flat = text4.replace(/\s+/g, " ").trim();
-  return flat.length > 200 ? `${flat.slice(0, 200)}\u2026` : flat || "(empty body)";
-}
-function replyJson(content) {
-  const fenced = /^\s*```(?:json)?\s*\n?([\s\S]*?)\n?```\s*$/i.exec(content);
-  return JSON.parse(fenced ? fenced[1] : content);
-}
-function zodSummary(error62) {
-  return error62.issues.slice(0, 3).map((issue2) => `${issue2.path.length > 0 ? issue2.path.join(".") : "(root)"}: ${issue2.message}`).join("; ");
-}
-var JudgeClient = class {
-  constructor(options) {
-    this.options = options;
-    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
-    this.clock = options.clock ?? SYSTEM_CLOCK;
-  }
-  options;
-  stats = { calls: 0, retries: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-  warnings = [];
-  abort = new AbortController();
-  setupError;
-  memo = /* @__PURE__ */ new Map();
-  /** Until when (epoch ms) the server asked everyone to wait: a 429's Retry-After holds back every call, not one. */
-  pausedUntil = 0;
-  responseFormat = "json_schema";
-  baseUrl;
-  clock;
-  get model() {
-    return this.options.model;
-  }
-  get embeddingModel() {
-    return this.options.embeddingModel;
-  }
-  /** A chat completion whose reply must be JSON matching `request.reply`; cached by model, prompt version and messages. */
-  structured(request) {
-    const parts = {
-      endpoint: "chat",
-      model: this.options.model,
-      promptVersion: request.promptVersion,
-      task: request.task,
-      input: request.messages.map(({ role, content }) => ({ role, content }))
-    };
-    return this.cached(parts, request.reply, () => this.withRetries(() => this.chatAttempt(request)));
-  }
-  /**
-   * Embeds `texts` in one call and returns the cosine similarity of the first text with each of the others.
-   * The similarities, not the vectors, are cached (a few numbers instead of thousands), keyed by embedding
-   * model, prompt version and texts.
-   */
-  cosinesToFirst(promptVersion, task, texts) {
-    const parts = { endpoint: "embeddings", model: this.options.embeddingModel, promptVersion, task, input: [...texts] };
-    const compute = async () => {
-      const [first, ...others] = await this.withRetries(() => this.embeddingsAttempt(texts));
-      const cosines = others.map((vector) => cosine(first, vector));
-      if (cosines.some((value2) => !Number.isFinite(value2))) throw new JudgeCallError("invalid_reply", "the embeddings endpoint returned a zero vector");
-      return cosines;
-    };
-    return this.cached(parts, cosinesValue, compute);
-  }
-  async cached(parts, check3, compute) {
-    const key = cacheKey(parts);
-    const shared = this.memo.get(key);
-    if (shared !== void 0) {
-      const value2 = await shared;
-      this.stats.cacheHits++;
-      return value2;
-    }
-    const promise3 = (async () => {
-      const stored = await this.options.cache?.get(key);
-      if (stored !== void 0) {
-        const parsed = check3.safeParse(stored);
-        if (parsed.success) {
-          this.stats.cacheHits++;
-          return parsed.data;
-        }
-      }
-      const value2 = await compute();
-      await this.options.cache?.put(key, parts, value2);
-      return value2;
-    })();
-    this.memo.set(key, promise3);
-    try {
-      return await promise3;
-    } catch (error62) {
-      this.memo.delete(key);
-      throw error62;
-    }
-  }
-  async withRetries(attempt) {
-    const { maxAttempts, backoffMs } = this.options;
-    const maxRetryAfterMs = this.options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
-    let last;
-    for (let n = 1; n <= maxAttempts; n++) {
-      if (last !== void 0) {
-        if (last.retryAfterMs !== void 0 && last.retryAfterMs > maxRetryAfterMs) {
-          throw new JudgeCallError(last.kind, `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1e3)} s, longer than the ${maxRetryAfterMs / 1e3} s rag-gate waits`);
-        }
-        this.stats.retries++;
-        if (last.retryAfterMs !== void 0) this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + last.retryAfterMs);
-        await this.clock.sleep(last.retryAfterMs ?? backoffDelay(n - 1, backoffMs, this.options.random), this.abort.signal);
-      }
-      try {
-        return await attempt();
-      } catch (error62) {
-        if (!(error62 instanceof Retryable)) throw error62;
-        last = error62;
-      }
-    }
-    const kind = last?.kind ?? "network";
-    throw new JudgeCallError(kind, `${last?.message ?? "no attempt made"} (gave up after ${maxAttempts} attempt${maxAttempts === 1 ? "" : "s"})`);
-  }
-  /** Stops the whole run: every pending and later call rejects with `error`. */
-  stop(error62) {
-    this.setupError ??= error62;
-    this.abort.abort(this.setupError);
-    throw this.setupError;
-  }
-  /** One HTTP POST: budget, timeout, and the failures no retry can fix. */
-  async post(path, body) {
-    if (this.setupError !== void 0) throw this.setupError;
-    const paused = this.pausedUntil - this.clock.now();
-    if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1e3, paused / 10)), this.abort.signal);
-    const { maxCalls, timeoutMs, apiKey } = this.options;
-    if (maxCalls !== void 0 && this.stats.calls >= maxCalls) {
-      throw new JudgeCallError("budget", `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? "" : "s"} is used up`);
-    }
-    this.stats.calls++;
-    const url2 = `${this.baseUrl}${path}`;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    let reply;
-    try {
-      const response = await fetch(url2, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
-        body: JSON.stringify(body),
-        signal: AbortSignal.any([timeout, this.abort.signal])
-      });
-      reply = { status: response.status, headers: response.headers, text: await response.text() };
-    } catch (error62) {
-      if (this.setupError !== void 0) throw this.setupError;
-      if (timeout.aborted) throw new Retryable("timeout", `no complete reply from ${url2} within ${timeoutMs} ms`);
-      const code3 = networkCode(error62);
-      const reason = code3 !== void 0 ? UNREACHABLE[code3] : void 0;
-      if (reason !== void 0) {
-        this.stop(new JudgeSetupError(`cannot reach the judge endpoint ${url2} (${reason}); check --base-url or OPENAI_BASE_URL`));
-      }
-      throw new Retryable("network", `the connection to ${url2} failed (${code3 ?? (error62 instanceof Error ? error62.message : String(error62))})`);
-    }
-    const { status } = reply;
-    if (status === 401 || status === 403) {
-      this.stop(new JudgeSetupError(`the judge endpoint ${url2} rejected the API key (HTTP ${status}: ${serverMessage(reply.text)}); check OPENAI_API_KEY`));
-    }
-    if (status === 404) {
-      this.stop(
-        new JudgeSetupError(
-          `the judge endpoint ${url2} answered HTTP 404 (${serverMessage(reply.text)}); check --base-url (OpenAI-compatible servers usually end in /v1) and the model name`
-        )
-      );
-    }
-    return reply;
-  }
-  /** Turns an error status into a retry (408, 409, 429, 5xx, honouring Retry-After) or a final failure. */
-  failedStatus(reply) {
-    const message = `HTTP ${reply.status}: ${serverMessage(reply.text)}`;
-    if (reply.status === 408 || reply.status === 409 || reply.status === 429 || reply.status >= 500) {
-      throw new Retryable(reply.status === 408 ? "timeout" : "unavailable", message, retryAfterFromHeaders(reply.headers));
-    }
-    throw new JudgeCallError("http", message);
-  }
-  addUsage(usage) {
-    if (!usage) return;
-    const prompt = usage.prompt_tokens ?? 0;
-    const completion = usage.completion_tokens ?? 0;
-    this.stats.promptTokens += prompt;
-    this.stats.completionTokens += completion;
-    this.stats.totalTokens += usage.total_tokens ?? prompt + completion;
-  }
-  async chatAttempt(request) {
-    let reply;
-    for (; ; ) {
-      const format = this.responseFormat;
-      reply = await this.post("/chat/completions", {
-        model: this.options.model,
-        temperature: 0,
-        messages: request.messages,
-        response_format: format === "json_schema" ? { type: "json_schema", json_schema: { name: request.schemaName, strict: true, schema: request.jsonSchema } } : { type: "json_object" }
-      });
-      if (reply.status === 400 && format === "json_schema" && /response_format|json_schema/i.test(reply.text)) {
-        if (this.responseFormat === "json_schema") {
-          this.responseFormat = "json_object";
-          this.warnings.push(`the endpoint does not accept the JSON-schema response format (${serverMessage(reply.text)}); using JSON mode, replies are still validated`);
-        }
-        continue;
-      }
-      break;
-    }
-    if (reply.status < 200 || reply.status >= 300) this.failedStatus(reply);
-    let envelope;
-    try {
-      const parsed = chatEnvelope.safeParse(JSON.parse(reply.text));
-      if (!parsed.success) throw new Retryable("invalid_reply", `the reply is not a chat completion (${zodSummary(parsed.error)})`);
-      envelope = parsed.data;
-    } catch (error62) {
-      if (error62 instanceof Retryable) throw error62;
-      throw new Retryable("invalid_reply", `the reply is not JSON (${serverMessage(reply.text)})`);
-    }
-    this.addUsage(envelope.usage);
-    const message = envelope.choices[0].message;
-    if (typeof message.content !== "string" || message.content.trim() === "") {
-      throw new Retryable("invalid_reply", message.refusal ? `the model refused: ${message.refusal}` : "the reply has no content");
-    }
-    let json2;
-    try {
-      json2 = replyJson(message.content);
-    } catch {
-      const truncated = envelope.choices[0].finish_reason === "length" ? " (cut off at the token limit)" : "";
-      throw new Retryable("invalid_reply", `the model's reply is not JSON${truncated}: ${serverMessage(message.content)}`);
-    }
-    const checked = request.reply.safeParse(json2);
-    if (!checked.success) throw new Retryable("invalid_reply", `the model's reply does not have the expected shape (${zodSummary(checked.error)})`);
-    return checked.data;
-  }
-  async embeddingsAttempt(texts) {
-    const reply = await this.post("/embeddings", { model: this.options.embeddingModel, input: texts });
-    if (reply.status < 200 || reply.status >= 300) this.failedStatus(reply);
-    let envelope;
-    try {
-      const parsed = embeddingsEnvelope.safeParse(JSON.parse(reply.text));
-      if (!parsed.success) throw new Retryable("invalid_reply", `the reply is not an embeddings list (${zodSummary(parsed.error)})`);
-      envelope = parsed.data;
-    } catch (error62) {
-      if (error62 instanceof Retryable) throw error62;
-      throw new Retryable("invalid_reply", `the reply is not JSON (${serverMessage(reply.text)})`);
-    }
-    this.addUsage(envelope.usage);
-    const byIndex = [...envelope.data].sort((a, b) => a.index - b.index);
-    const dimension = byIndex[0]?.embedding.length;
-    if (byIndex.length !== texts.length || byIndex.some((item, i) => item.index !== i || item.embedding.length !== dimension)) {
-      throw new Retryable("invalid_reply", `expected ${texts.length} embeddings of one dimension, indexed 0\u2026${texts.length - 1}`);
-    }
-    return byIndex.map((item) => item.embedding);
-  }
-};
-
-// src/judge/setup.ts
-function createJudgeClient(settings, env = process.env) {
-  const apiKey = env.OPENAI_API_KEY?.trim();
-  if (!apiKey) {
-    throw new JudgeSetupError(
-      "no API key: set OPENAI_API_KEY in the environment (in GitHub Actions, pass a secret as env OPENAI_API_KEY); for a local server that needs none, set any value"
-    );
-  }
-  const fromEnv = env.OPENAI_BASE_URL?.trim();
-  const baseUrl = settings.baseUrl ?? (fromEnv ? fromEnv : DEFAULT_BASE_URL);
-  const source = settings.baseUrl !== void 0 ? "the base URL" : fromEnv ? "OPENAI_BASE_URL" : "the default base URL";
-  let url2;
-  try {
-    url2 = new URL(baseUrl);
-  } catch {
-    throw new JudgeSetupError(`${source} "${baseUrl}" is not a URL; use for example https://api.openai.com/v1 or http://localhost:11434/v1`);
-  }
-  if (url2.protocol !== "http:" && url2.protocol !== "https:") throw new JudgeSetupError(`${source} "${baseUrl}" must be an http or https URL`);
-  const backoffText = env.RAG_GATE_JUDGE_BACKOFF_MS?.trim();
-  const backoffMs = backoffText ? Number(backoffText) : DEFAULT_BACKOFF_MS;
-  if (!Number.isFinite(backoffMs) || backoffMs < 0) throw new JudgeSetupError(`RAG_GATE_JUDGE_BACKOFF_MS must be a number of milliseconds \u2265 0, got "${backoffText}"`);
-  return new JudgeClient({
-    baseUrl,
-    apiKey,
-    model: settings.model,
-    embeddingModel: settings.embeddingModel ?? DEFAULT_EMBEDDING_MODEL,
-    timeoutMs: settings.timeoutMs,
-    maxAttempts: settings.maxAttempts,
-    backoffMs,
-    maxCalls: settings.maxCalls,
-    cache: settings.cache === false ? void 0 : new JudgeCache(settings.cache)
-  });
-}
-function clientWarnings(client) {
-  const warnings = [...client.warnings];
-  const cacheProblem = client.options.cache?.writeProblem;
-  if (cacheProblem !== void 0) warnings.push(cacheProblem);
-  return warnings;
-}
-
-// src/frontends/cli/judge-command.ts
-import { stat } from "node:fs/promises";
-import { dirname as dirname3, resolve } from "node:path";
-
-// src/judge/raw.ts
-function rewriteRecord(text4, jsonLines, set2, remove) {
-  const object2 = JSON.parse(text4);
-  const removing = [...remove].filter((key) => Object.hasOwn(object2, key));
-  if (set2.size === 0 && removing.length === 0) return jsonLines ? text4 : JSON.stringify(object2);
-  const allNew = [...set2.keys()].every((key) => !Object.hasOwn(object2, key));
-  const trimmed = text4.trimEnd();
-  if (jsonLines && allNew && removing.length === 0 && trimmed.endsWith("}")) {
-    const spaced = /^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s/.test(trimmed);
-    const [colon, comma] = spaced ? [": ", ", "] : [":", ","];
-    const appended = [...set2].map(([key, value2]) => `${JSON.stringify(key)}${colon}${JSON.stringify(value2)}`).join(comma);
-    return `${trimmed.slice(0, -1).trimEnd()}${comma}${appended}}`;
-  }
-  for (const key of removing) delete object2[key];
-  for (const [key, value2] of set2) object2[key] = value2;
-  return JSON.stringify(object2);
-}
-
-// src/judge/run.ts
-var JUDGE_ERRORS_FIELD = "judge_errors";
-var JUDGED_BY_FIELD = "judged_by";
-var hasText = (text4) => text4 !== void 0 && text4.trim() !== "";
-function planMetric(metric, record2, overwrite) {
-  if (!overwrite && record2[METRIC_FIELD[metric]] !== void 0) return { judge: false, kept: true };
-  if (!hasText(record2.answer)) return { judge: false, kept: false, reason: "no answer" };
-  if (metric === "faithfulness" && (record2.retrieved_contexts ?? []).length === 0) return { judge: false, kept: false, reason: "no retrieved_contexts" };
-  if (metric === "correctness" && record2.expected_answer === void 0) return { judge: false, kept: false, reason: "no expected_answer" };
-  return { judge: true };
-}
-function judgeMetric(client, metric, record2) {
-  const answer = record2.answer ?? "";
-  switch (metric) {
-    case "faithfulness":
-      return judgeClaims(client, record2.question, answer, record2.retrieved_contexts ?? []);
-    case "answer_relevance":
-      return judgeAnswerRelevance(client, record2.question, answer);
-    case "correctness":
-      return judgeCorrect(client, record2.question, answer, record2.expected_answer ?? "");
-  }
-}
-var metricOrder = (metric) => {
-  const index = JUDGE_METRICS.indexOf(metric);
-  return index < 0 ? JUDGE_METRICS.length : index;
-};
-function earlierErrors(object2) {
-  const value2 = object2[JUDGE_ERRORS_FIELD];
-  if (!Array.isArray(value2)) return [];
-  return value2.filter((entry) => typeof entry === "object" && entry !== null && typeof entry.metric === "string");
-}
-function judgeProvenance(client) {
-  return {
-    faithfulness: { model: client.model, prompt_version: PROMPT_VERSIONS.faithfulness },
-    answer_relevance: { model: client.model, embedding_model: client.embeddingModel, prompt_version: PROMPT_VERSIONS.answer_relevance },
-    correctness: { model: client.model, prompt_version: PROMPT_VERSIONS.correctness }
-  };
-}
-async function judgeResults(client, options) {
-  const records = [];
-  const texts = [];
-  const { warnings: readWarnings, format } = await readResults(options.results, (record2, _line, text4) => {
-    records.push(record2);
-    texts.push(text4);
-  });
-  const jsonLines = format === "jsonl";
-  const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
-  const reports = {};
-  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0 };
-  const values = records.map(() => /* @__PURE__ */ new Map());
-  const errors = records.map(() => []);
-  const limit = pLimit(options.concurrency);
-  const tasks = [];
-  const toJudge = /* @__PURE__ */ new Set();
-  const judgedMetrics = records.map(() => /* @__PURE__ */ new Set());
-  let done = 0;
-  let failedTasks = 0;
-  records.forEach((record2, index) => {
-    for (const metric of metrics) {
-      const report2 = reports[metric];
-      const plan = planMetric(metric, record2, options.overwrite);
-      if (!plan.judge) {
-        if (plan.kept) report2.kept++;
-        else if (plan.reason !== void 0) report2.skipped[plan.reason] = (report2.skipped[plan.reason] ?? 0) + 1;
-        continue;
-      }
-      toJudge.add(index);
-      judgedMetrics[index].add(metric);
-      tasks.push(
-        limit(async () => {
-          try {
-            values[index].set(METRIC_FIELD[metric], await judgeMetric(client, metric, record2));
-            report2.judged++;
-          } catch (error62) {
-            if (!(error62 instanceof JudgeCallError)) throw error62;
-            errors[index].push({ metric, kind: error62.kind, message: error62.message });
-            report2.failed++;
-            failedTasks++;
-          }
-          done++;
-          options.onProgress?.(done, tasks.length, failedTasks);
-        })
-      );
-    }
-  });
-  options.onProgress?.(0, tasks.length, 0);
-  try {
-    await Promise.all(tasks);
-  } finally {
-    limit.clearQueue();
-  }
-  const failuresByKind = {};
-  let recordsFailed = 0;
-  const provenance = judgeProvenance(client);
-  const lines = texts.map((text4, index) => {
-    const recordErrors = errors[index];
-    if (recordErrors.length > 0) {
-      recordsFailed++;
-      for (const error62 of recordErrors) failuresByKind[error62.kind] = (failuresByKind[error62.kind] ?? 0) + 1;
-    }
-    const judgedHere = judgedMetrics[index];
-    if (judgedHere.size === 0) return rewriteRecord(text4, jsonLines, /* @__PURE__ */ new Map(), /* @__PURE__ */ new Set());
-    const object2 = JSON.parse(text4);
-    const judged = values[index];
-    const set2 = /* @__PURE__ */ new Map();
-    const remove = /* @__PURE__ */ new Set();
-    const by = {};
-    const earlierBy = object2[JUDGED_BY_FIELD];
-    for (const metric of JUDGE_METRICS) {
-      const field = METRIC_FIELD[metric];
-      if (judged.has(field)) {
-        set2.set(field, judged.get(field));
-        by[field] = provenance[metric];
-      } else if (typeof earlierBy === "object" && earlierBy !== null && !Array.isArray(earlierBy) && Object.hasOwn(earlierBy, field)) {
-        by[field] = earlierBy[field];
-      }
-    }
-    if (Object.keys(by).length > 0 && judged.size > 0) set2.set(JUDGED_BY_FIELD, by);
-    const earlier = earlierErrors(object2).filter((entry) => !judgedHere.has(entry.metric));
-    const all2 = [...earlier, ...recordErrors].sort((a, b) => metricOrder(a.metric) - metricOrder(b.metric));
-    if (all2.length > 0) set2.set(JUDGE_ERRORS_FIELD, all2);
-    else remove.add(JUDGE_ERRORS_FIELD);
-    return rewriteRecord(text4, jsonLines, set2, remove);
-  });
-  return {
-    lines,
-    records: records.length,
-    recordsToJudge: toJudge.size,
-    recordsFailed,
-    failureShare: toJudge.size === 0 ? 0 : recordsFailed / toJudge.size,
-    failuresByKind,
-    metrics: reports,
-    readWarnings
-  };
-}
-async function judgeFile(client, options) {
-  const result = await judgeResults(client, options);
-  await writeFileAtomic(options.out, result.lines.map((line) => `${line}
-`).join(""));
-  return result;
-}
-
-// src/frontends/cli/progress.ts
-var REDRAW_MS = 100;
-function statusLine(context) {
-  if (process.stderr.isTTY !== true) return { draw: () => void 0, end: () => void 0 };
-  let drawn = -Infinity;
-  let shown = false;
-  return {
-    draw: (text4, force = false) => {
-      const now = performance.now();
-      if (!force && now - drawn < REDRAW_MS) return;
-      drawn = now;
-      shown = true;
-      context.stderr(`\r${text4}\x1B[K`);
-    },
-    end: () => {
-      if (shown) context.stderr("\r\x1B[K");
-    }
-  };
-}
-function readingProgress(context) {
-  if (process.stderr.isTTY !== true) return { reporter: () => void 0, end: () => void 0 };
-  const line = statusLine(context);
-  const started = performance.now();
-  const files = [];
-  const draw = () => {
-    const records = files.reduce((sum, file2) => sum + file2.records, 0);
-    const megabytes = files.reduce((sum, file2) => sum + file2.bytes, 0) / 1e6;
-    const rate = megabytes / Math.max((performance.now() - started) / 1e3, 1e-3);
-    line.draw(`reading: ${records.toLocaleString("en-US")} records, ${megabytes.toFixed(0)} MB, ${rate.toFixed(0)} MB/s`);
-  };
-  return {
-    reporter: () => {
-      const file2 = { records: 0, bytes: 0 };
-      files.push(file2);
-      return (records, bytes) => {
-        file2.records = records;
-        file2.bytes = bytes;
-        draw();
-      };
-    },
-    end: line.end
-  };
-}
-function countingProgress(context, label2) {
-  const line = statusLine(context);
-  return {
-    update: (done, total, failed = 0) => line.draw(`${label2}: ${done}/${total}${failed > 0 ? `, ${failed} failed` : ""}`, done === total),
-    end: line.end
-  };
-}
-
-// src/frontends/cli/judge-command.ts
-var wholeNumber = (min, what) => (text4) => {
-  const value2 = Number(text4);
-  if (!/^\s*\d+\s*$/.test(text4) || !Number.isSafeInteger(value2) || value2 < min) throw new InvalidArgumentError(`must be ${what}, got "${text4}"`);
-  return value2;
-};
-var share = (text4) => {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new InvalidArgumentError(`must be a share between 0 and 1, got "${text4}"`);
-  return value2;
-};
-var metricsOption2 = (text4) => {
-  const names = text4.split(",").map((name) => name.trim()).filter(Boolean);
-  for (const name of names) {
-    if (!JUDGE_METRICS.includes(name)) throw new InvalidArgumentError(`"${name}" is not a judge metric; use a comma list of ${JUDGE_METRICS.join(", ")}`);
-  }
-  if (names.length === 0) throw new InvalidArgumentError(`give at least one of ${JUDGE_METRICS.join(", ")}`);
-  return [...new Set(names)];
-};
-function addJudgeClientOptions(command) {
-  return command.addOption(new Option("--model <name>", "judge chat model").default(SETTINGS["judge-model"].default)).addOption(new Option("--base-url <url>", `OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else ${DEFAULT_BASE_URL}); the key comes from $OPENAI_API_KEY`)).addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(wholeNumber(1, "a whole number \u2265 1")).default(8)).addOption(new Option("--cache <dir>", "content-addressed cache of judge replies").default(SETTINGS["judge-cache"].default)).addOption(new Option("--no-cache", "do not read or write the cache")).addOption(new Option("--max-calls <n>", "budget of HTTP requests (retries included); beyond it items are marked as judge errors").argParser(wholeNumber(0, "a whole number \u2265 0"))).addOption(new Option("--timeout-ms <ms>", "timeout of each request").argParser(wholeNumber(1, "a whole number of milliseconds \u2265 1")).default(6e4)).addOption(new Option("--max-attempts <n>", "attempts per call, the first included (retries 408/409/429/5xx, timeouts, invalid replies)").argParser(wholeNumber(1, "a whole number \u2265 1")).default(4)).addOption(new Option("--max-failure-share <share>", "exit 1 when more than this share of items could not be judged").argParser(share).default(0.05));
-}
-function judgeClientFromOptions(options, env = process.env) {
-  return createJudgeClient(options, env);
-}
-async function withJudgeSetup(context, run) {
-  try {
-    return await run();
-  } catch (error62) {
-    if (!(error62 instanceof JudgeSetupError)) throw error62;
-    context.stderr(`rag-gate: error: ${error62.message}
-`);
-    return EXIT2.badInput;
-  }
-}
-async function checkOut(results, out) {
-  if (resolve(out) === resolve(results)) {
-    throw InputError.single({ file: out, message: "is the results file itself; --out must name another file (the input is never modified)" });
-  }
-  const directory = dirname3(resolve(out));
-  const info = await stat(directory).catch(() => void 0);
-  if (!info?.isDirectory()) throw InputError.single({ file: out, message: `cannot write: the directory ${directory} does not exist` });
-}
-function judgeCommand(context, setExitCode) {
-  const command = new Command("judge").description("fill in judge metrics (claims, answer_relevance, correct) with an LLM judge on an OpenAI-compatible endpoint").requiredOption("--results <file>", "results file to judge (never modified)").requiredOption("--out <file>", "where to write the judged copy (JSON Lines, written atomically)").addOption(new Option("--metrics <list>", `metrics to judge: ${JUDGE_METRICS.join(", ")}`).argParser(metricsOption2).default([...JUDGE_METRICS], JUDGE_METRICS.join(","))).addOption(new Option("--embedding-model <name>", "embedding model for answer_relevance").default(DEFAULT_EMBEDDING_MODEL));
-  return addJudgeClientOptions(command).option("--overwrite", "replace judged fields the input already has (default: keep them)").option("--json", "print a JSON summary on stdout").action(async (options) => {
-    const code3 = await withJudgeSetup(context, async () => {
-      await checkOut(options.results, options.out);
-      const client = judgeClientFromOptions(options);
-      const progress = countingProgress(context, "judging");
-      const result = await judgeFile(client, {
-        results: options.results,
-        out: options.out,
-        metrics: options.metrics,
-        overwrite: options.overwrite === true,
-        concurrency: options.concurrency,
-        onProgress: progress.update
-      }).finally(progress.end);
-      const warnings = [...result.readWarnings, ...clientWarnings(client)];
-      for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}
-`);
-      context.stderr(renderJudgeSummary(result, client.stats, options.out, options.maxFailureShare));
-      const failed = result.failureShare > options.maxFailureShare;
-      if (options.json) {
-        context.stdout(
-          `${JSON.stringify(
-            {
-              results: options.results,
-              out: options.out,
-              model: client.model,
-              embeddingModel: options.metrics.includes("answer_relevance") ? client.embeddingModel : void 0,
-              promptVersions: Object.fromEntries(options.metrics.map((metric) => [metric, PROMPT_VERSIONS[metric]])),
-              records: result.records,
-              recordsToJudge: result.recordsToJudge,
-              recordsFailed: result.recordsFailed,
-              failureShare: result.failureShare,
-              maxFailureShare: options.maxFailureShare,
-              failuresByKind: result.failuresByKind,
-              metrics: result.metrics,
-              stats: client.stats,
-              passed: !failed
-            },
-            null,
-            2
-          )}
-`
-        );
-      }
-      if (failed) {
-        context.stderr(
-          `rag-gate: error: ${result.recordsFailed} of ${result.recordsToJudge} records (${(result.failureShare * 100).toFixed(1)}%) could not be judged, more than the ${(options.maxFailureShare * 100).toFixed(1)}% --max-failure-share allows. ${options.out} was still written, with "${JUDGE_ERRORS_FIELD}" on those records so no work is lost; rerun to retry them${options.cache === false ? "" : " (replies already received come from the cache)"}
-`
-        );
-        return EXIT2.gateFailed;
-      }
-      return EXIT2.ok;
-    });
-    setExitCode(code3);
-  });
-}
-
-// src/frontends/cli/calibrate-command.ts
-function calibrateCommand(context, setExitCode) {
-  const command = new Command("calibrate").description("measure the judge against human labels (Cohen's kappa) and write a calibration record").requiredOption("--labels <file>", 'JSON Lines of human labels: {"id","claim","context","human_verdict"} or {"id","question","answer","expected_answer","human_correct"}').option("--out <file>", "write the calibration record (JSON) here").addOption(new Option("--kappa-floor <kappa>", "warn when kappa is below this (judge metrics may gate only at or above it)").argParser(kappaFloorOption).default(SETTINGS["kappa-floor"].parse(SETTINGS["kappa-floor"].default)));
-  return addJudgeClientOptions(command).option("--json", "print the calibration as one JSON object on stdout").action(async (options) => {
-    const code3 = await withJudgeSetup(context, async () => {
-      const labels = await readLabels(options.labels);
-      const client = judgeClientFromOptions(options);
-      const progress = countingProgress(context, "calibrating");
-      const result = await calibrate(client, labels, { labelsFile: options.labels, concurrency: options.concurrency, onProgress: progress.update }).finally(progress.end);
-      for (const warning of clientWarnings(client)) context.stderr(`rag-gate: warning: ${warning}
-`);
-      const failureShare = result.total === 0 ? 0 : result.failures.length / result.total;
-      const incomplete = failureShare > options.maxFailureShare;
-      if (options.json) {
-        context.stdout(
-          `${JSON.stringify(
-            {
-              record: result.record,
-              agreement: result.agreement,
-              threeWay: result.threeWay,
-              failures: result.failures,
-              stats: client.stats,
-              kappaFloor: options.kappaFloor,
-              written: options.out !== void 0 && !incomplete ? options.out : null
-            },
-            null,
-            2
-          )}
-`
-        );
-      } else {
-        context.stdout(renderCalibration(result, client.stats, options.kappaFloor));
-      }
-      if (incomplete) {
-        context.stderr(
-          `rag-gate: error: ${result.failures.length} of ${result.total} labels (${(failureShare * 100).toFixed(1)}%) could not be judged, more than the ${(options.maxFailureShare * 100).toFixed(1)}% --max-failure-share allows; no calibration record is written from an incomplete run
-`
-        );
-        return EXIT2.gateFailed;
-      }
-      if (options.out !== void 0) {
-        await writeFileAtomic(options.out, `${JSON.stringify(result.record, null, 2)}
-`);
-        context.stderr(`rag-gate: calibration record written to ${options.out}
-`);
-      } else if (!options.json) {
-        context.stderr("rag-gate: note: no calibration record written; pass --out FILE to keep it\n");
-      }
-      const { kappa } = result.record;
-      if (kappa === null || kappa < options.kappaFloor) {
-        context.stderr(
-          `rag-gate: warning: kappa ${kappa === null ? "is undefined (both raters gave every item the same label)" : `${kappa.toFixed(3)} is below ${options.kappaFloor}`}: the judge does not agree with the human labels well enough, so its metrics will be reported but will not gate. Review the disagreements, then change the model or the prompt and calibrate again
-`
-        );
-      }
-      return EXIT2.ok;
-    });
-    setExitCode(code3);
-  });
-}
-
-// src/core/scoring/decomposition.ts
-var ratio = (part, whole) => whole === 0 ? null : part / whole;
-var weighted = (weight, rate) => weight === 0 ? 0 : rate === null ? null : weight * rate;
-var SMALL_SPLIT = 10;
-function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
-  let nGood = 0;
-  let correctGood = 0;
-  let nBad = 0;
-  let correctBad = 0;
-  let closedAll = 0;
-  let closedAllRight = 0;
-  let closedFailed = 0;
-  let closedFailedRight = 0;
-  for (let i = 0; i < correct.length; i++) {
-    const ok2 = retrievalOk[i];
-    const right = correct[i];
-    if (answerable[i] === 0 || Number.isNaN(ok2) || Number.isNaN(right)) continue;
-    if (ok2 === 1) {
-      nGood++;
-      correctGood += right;
-    } else {
-      nBad++;
-      correctBad += right;
-    }
-    const closed = closedBookCorrect[i];
-    if (!Number.isNaN(closed)) {
-      closedAll++;
-      closedAllRight += closed;
-      if (ok2 === 0) {
-        closedFailed++;
-        closedFailedRight += closed;
-      }
-    }
-  }
-  const n = nGood + nBad;
-  const r = ratio(nGood, n);
-  const gGood = ratio(correctGood, nGood);
-  const gBad = ratio(correctBad, nBad);
-  const e2e = ratio(correctGood + correctBad, n);
-  let e2eCheck = null;
-  let ceiling = null;
-  if (r !== null) {
-    const good = weighted(r, gGood);
-    const bad = weighted(1 - r, gBad);
-    e2eCheck = good === null || bad === null ? null : good + bad;
-    ceiling = bad === null ? null : r + bad;
-  }
-  const productModelG = r === null || r === 0 || e2e === null ? null : e2e / r;
-  const productModelBias = r === null || r === 0 ? null : (1 - r) * (gBad ?? 0) / r;
-  const rLowerBound = e2e === null || gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
-  const closedBook = closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
-  const warnings = [];
-  if (productModelG !== null && productModelG > 1) {
-    warnings.push(
-      `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r\xB7g is misspecified here, because answers are right without good context (g_bad = ${gBad?.toFixed(4)}).`
-    );
-  }
-  if (e2e !== null && e2eCheck !== null && Math.abs(e2e - e2eCheck) > 1e-9) {
-    warnings.push(`e2eCheck ${e2eCheck} differs from e2e ${e2e}: the three terms were computed on different slices (a bug).`);
-  }
-  if (n > 0 && nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? "" : "s"}: read it as a rough figure.`);
-  if (n > 0 && nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? "" : "s"}: read it as a rough figure.`);
-  return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
-}
-
-// src/core/scoring/score.ts
-function relevanceMap(relevant) {
-  if (relevant === void 0) return /* @__PURE__ */ new Map();
-  if (Array.isArray(relevant)) return new Map(relevant.map((id2) => [id2, 1]));
-  return new Map(Object.entries(relevant));
-}
-function judgedRanking(record2) {
-  if (record2.retrieved_ids === void 0) return void 0;
-  const ranking = judgeRanking(record2.retrieved_ids, relevanceMap(record2.relevant_ids));
-  return relevantCount(ranking) === 0 ? void 0 : ranking;
-}
-function scoreQuestion(record2, config2, ranking = judgedRanking(record2)) {
-  const scores = {};
-  if (ranking !== void 0) for (const metric of config2.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
-  for (const column2 of QUESTION_COLUMNS) {
-    const value2 = column2.compute(record2, ranking, config2);
-    if (value2 !== void 0) scores[column2.name] = value2;
-  }
-  return scores;
-}
-
-// src/core/scoring/outcomes.ts
-function normalizeLabel(text4) {
-  return text4.normalize("NFC").replace(/\s+/gu, " ").trim();
-}
-function goldKeyOf(record2) {
-  const relevant = record2.relevant_ids;
-  const graded = relevant === void 0 ? [] : Array.isArray(relevant) ? relevant.map((id2) => [id2, 1]) : Object.entries(relevant);
-  const grades = [...new Map(graded.filter(([, grade2]) => isRelevant(grade2)))].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-  const expected = record2.expected_answer === void 0 ? null : normalizeLabel(record2.expected_answer);
-  return JSON.stringify([grades, expected, record2.answerable ?? true]);
-}
-function goldLabelsOf(key) {
-  const [grades, expected, answerable] = JSON.parse(key);
-  const relevant = /* @__PURE__ */ Object.create(null);
-  for (const [id2, grade2] of grades) relevant[id2] = grade2;
-  return { relevant_ids: relevant, answerable, ...expected === null ? {} : { expected_answer: expected } };
-}
-function relevantWithin(retrieved, ranking, k) {
-  const found = [];
-  const depth = Math.min(k, retrieved.length);
-  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i])) found.push(retrieved[i]);
-  return found;
-}
-var OutcomeBuilder = class {
-  constructor(config2) {
-    this.config = config2;
-  }
-  config;
-  ids = [];
-  questions = [];
-  tags = [];
-  goldKeys = [];
-  goldFound = [];
-  /** Growing columns: capacity doubles, unset rows are NaN. */
-  values = /* @__PURE__ */ new Map();
-  labelPairs = [];
-  noClaims = 0;
-  judgeErrors = 0;
-  judges = /* @__PURE__ */ new Map();
-  noRelevant = 0;
-  add(record2) {
-    const row = this.ids.length;
-    this.ids.push(record2.id);
-    this.questions.push(record2.question);
-    this.tags.push(record2.tags ?? []);
-    this.goldKeys.push(goldKeyOf(record2));
-    if (record2.claims?.length === 0) this.noClaims++;
-    if (record2.judge_errors !== void 0 && record2.judge_errors.length > 0) this.judgeErrors++;
-    for (const [field, judge] of Object.entries(record2.judged_by ?? {})) {
-      if (judge === void 0) continue;
-      const key = JSON.stringify([field, judge.model, judge.prompt_version]);
-      const use = this.judges.get(key);
-      this.judges.set(key, { field, model: judge.model, promptVersion: judge.prompt_version, questions: (use?.questions ?? 0) + 1 });
-    }
-    const ranking = judgedRanking(record2);
-    if (record2.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
-    this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record2.retrieved_ids ?? [], ranking, this.config.retrievalOk.metric.k));
-    if (record2.human_label !== void 0 && record2.judge_label !== void 0) {
-      this.labelPairs.push([String(record2.human_label), String(record2.judge_label)]);
-    }
-    const scores = scoreQuestion(record2, this.config, ranking);
-    for (const name in scores) this.columnFor(name, row)[row] = scores[name];
-  }
-  /** The column of `name`, with room for `row`. */
-  columnFor(name, row) {
-    let column2 = this.values.get(name);
-    if (column2 === void 0 || column2.length <= row) {
-      const grown2 = new Float64Array(Math.max(1024, (column2?.length ?? 0) * 2, row + 1)).fill(NaN);
-      if (column2 !== void 0) grown2.set(column2);
-      column2 = grown2;
-      this.values.set(name, column2);
-    }
-    return column2;
-  }
-  build() {
-    const size = this.ids.length;
-    const columns = /* @__PURE__ */ new Map();
-    for (const [name, values] of this.values) {
-      const column2 = new Float64Array(size).fill(NaN);
-      column2.set(values.subarray(0, Math.min(size, values.length)));
-      columns.set(name, column2);
-    }
-    return {
-      size,
-      ids: this.ids,
-      questions: this.questions,
-      tags: this.tags,
-      goldKeys: this.goldKeys,
-      goldFound: this.goldFound,
-      columns,
-      labelPairs: this.labelPairs,
-      noClaims: this.noClaims,
-      judgeErrors: this.judgeErrors,
-      judges: [...this.judges.values()],
-      noRelevant: this.noRelevant
-    };
-  }
-};
-function column(outcomes, name) {
-  return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
-}
-function withRowsOf(run, replacement) {
-  if (replacement.size === 0) return run;
-  const rowOf = new Map(run.ids.map((id2, row) => [id2, row]));
-  const goldKeys = [...run.goldKeys];
-  const goldFound = [...run.goldFound];
-  const names = [.../* @__PURE__ */ new Set([...run.columns.keys(), ...replacement.columns.keys()])];
-  const columns = new Map(names.map((name) => [name, Float64Array.from(column(run, name))]));
-  const replacing = names.map((name) => [columns.get(name), column(replacement, name)]);
-  replacement.ids.forEach((id2, from) => {
-    const row = rowOf.get(id2);
-    if (row === void 0) return;
-    goldKeys[row] = replacement.goldKeys[from];
-    goldFound[row] = replacement.goldFound[from];
-    for (const [to, values] of replacing) to[row] = values[from];
-  });
-  return { ...run, goldKeys, goldFound, columns };
-}
-
-// src/core/stats/random.ts
-function cyrb128(text4) {
-  let h1 = 1779033703;
-  let h2 = 3144134277;
-  let h3 = 1013904242;
-  let h4 = 2773480762;
-  for (let i = 0; i < text4.length; i++) {
-    const k = text4.charCodeAt(i);
-    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
-    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
-    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
-    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
-  }
-  h1 = Math.imul(h3 ^ h1 >>> 18, 597399067);
-  h2 = Math.imul(h4 ^ h2 >>> 22, 2869860233);
-  h3 = Math.imul(h1 ^ h3 >>> 17, 951274213);
-  h4 = Math.imul(h2 ^ h4 >>> 19, 2716044179);
-  h1 ^= h2 ^ h3 ^ h4;
-  h2 ^= h1;
-  h3 ^= h1;
-  h4 ^= h1;
-  return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
-}
-function seedWords(seed) {
-  if (typeof seed === "number") {
-    if (!Number.isFinite(seed)) throw new RangeError(`seed must be a finite number or a string, got ${seed}`);
-    return cyrb128(`\0number:${String(seed)}`);
-  }
-  return cyrb128(seed);
-}
-var TWO_POW_32 = 4294967296;
-var Random = class {
-  s0;
-  s1;
-  s2;
-  s3;
-  constructor(seed) {
-    const [a, b, c, d] = seedWords(seed);
-    this.s0 = a | 0;
-    this.s1 = b | 0;
-    this.s2 = c | 0;
-    this.s3 = d | 0;
-    if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
-  }
-  /** Next 32 random bits as an unsigned integer in [0, 2^32). */
-  nextUint32() {
-    const s1 = this.s1;
-    const result = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
-    const t = s1 << 9;
-    this.s2 ^= this.s0;
-    this.s3 ^= s1;
-    this.s1 = s1 ^ this.s2;
-    this.s0 ^= this.s3;
-    this.s2 ^= t;
-    this.s3 = rotl(this.s3, 11);
-    return result >>> 0;
-  }
-  /**
-   * Uniform integer in [0, bound), without modulo bias, for 1 ≤ bound ≤ 2^32.
-   * Lemire's multiply-and-reject (exact in doubles while bound ≤ 2^21), otherwise classic threshold rejection.
-   */
-  nextBelow(bound) {
-    if (!Number.isInteger(bound) || bound < 1 || bound > TWO_POW_32) {
-      throw new RangeError(`bound must be an integer in [1, 2^32], got ${bound}`);
-    }
-    if (bound <= 2097152) {
-      let product = this.nextUint32() * bound;
-      let high = Math.floor(product / TWO_POW_32);
-      if (product - high * TWO_POW_32 < bound) {
-        const threshold = TWO_POW_32 % bound;
-        while (product - high * TWO_POW_32 < threshold) {
-          product = this.nextUint32() * bound;
-          high = Math.floor(product / TWO_POW_32);
-        }
-      }
-      return high;
-    }
-    const limit = TWO_POW_32 - TWO_POW_32 % bound;
-    let word = this.nextUint32();
-    while (word >= limit) word = this.nextUint32();
-    return word % bound;
-  }
-  /** Fill `target` with random 32-bit words (same stream as repeated {@link nextUint32} calls). */
-  fillUint32(target) {
-    let s0 = this.s0;
-    let s1 = this.s1;
-    let s2 = this.s2;
-    let s3 = this.s3;
-    for (let i = 0; i < target.length; i++) {
-      target[i] = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
-      const t = s1 << 9;
-      s2 ^= s0;
-      s3 ^= s1;
-      s1 ^= s2;
-      s0 ^= s3;
-      s2 ^= t;
-      s3 = rotl(s3, 11);
-    }
-    this.s0 = s0;
-    this.s1 = s1;
-    this.s2 = s2;
-    this.s3 = s3;
-  }
-};
-function rotl(x, k) {
-  return x << k | x >>> 32 - k;
-}
-var DEFAULT_SEED = "rag-gate";
-
-// src/core/stats/bootstrap.ts
-var DEFAULT_RESAMPLES = 2e3;
-var TWO_POW_322 = 4294967296;
-var LEMIRE_MAX_BOUND = 2097152;
-function bootstrapMeanCIs(samples, options = {}) {
-  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
-  const level = options.level ?? 0.95;
-  if (!Number.isInteger(resamples) || resamples < 1) {
-    throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
-  }
-  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
-  const n = samples[0]?.length ?? 0;
-  const intervals = samples.map(() => [NaN, NaN]);
-  if (n === 0) return intervals;
-  const varying = [];
-  samples.forEach((values, index) => {
-    if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
-    const first = values[0];
-    let allEqual = true;
-    let nonZero = 0;
-    for (let i = 0; i < n; i++) {
-      const v = values[i];
-      if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
-      if (v !== first) allEqual = false;
-      if (v !== 0) nonZero++;
-    }
-    if (allEqual) {
-      intervals[index] = [first, first];
-      return;
-    }
-    const at = new Int32Array(nonZero);
-    const kept = new Float64Array(nonZero);
-    for (let i = 0, j = 0; i < n; i++) {
-      const v = values[i];
-      if (v !== 0) {
-        at[j] = i;
-        kept[j++] = v;
-      }
-    }
-    varying.push({ index, at, values: kept, means: new Float64Array(resamples) });
-  });
-  if (varying.length === 0) return intervals;
-  const random = new Random(options.seed ?? DEFAULT_SEED);
-  const words = new Uint32Array(n);
-  const counts = new Int32Array(n);
-  for (let r = 0; r < resamples; r++) {
-    drawCounts(random, words, counts);
-    for (const sample of varying) sample.means[r] = weightedSum(counts, sample.at, sample.values) / n;
-  }
-  const tail = (1 - level) / 2;
-  for (const { index, means } of varying) {
-    means.sort();
-    intervals[index] = [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
-  }
-  return intervals;
-}
-function weightedSum(counts, at, values) {
-  let sum = 0;
-  for (let j = 0; j < at.length; j++) sum += counts[at[j]] * values[j];
-  return sum;
-}
-function drawCounts(random, words, counts) {
-  const n = counts.length;
-  counts.fill(0);
-  if (n > LEMIRE_MAX_BOUND) {
-    for (let i = 0; i < n; i++) counts[random.nextBelow(n)]++;
-    return;
-  }
-  random.fillUint32(words);
-  const rejectBelow = TWO_POW_322 % n;
-  for (let i = 0; i < n; i++) {
-    let product = words[i] * n;
-    let index = Math.floor(product / TWO_POW_322);
-    while (product - index * TWO_POW_322 < rejectBelow) {
-      product = random.nextUint32() * n;
-      index = Math.floor(product / TWO_POW_322);
-    }
-    counts[index]++;
-  }
-}
-function quantileSorted(sorted, q) {
-  const position = (sorted.length - 1) * q;
-  const below = Math.floor(position);
-  const above = Math.min(below + 1, sorted.length - 1);
-  const lower = sorted[below];
-  const upper = sorted[above];
-  return lower + (position - below) * (upper - lower);
-}
-
-// src/core/stats/holm.ts
-function holmAdjust(pValues) {
-  const m = pValues.length;
-  pValues.forEach((p, i) => {
-    if (!(p >= 0 && p <= 1)) throw new RangeError(`p-value ${i} must be in [0, 1], got ${p}`);
-  });
-  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
-  const adjusted = new Array(m);
-  let running = 0;
-  order.forEach((index, rank) => {
-    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
-    adjusted[index] = running;
-  });
-  return adjusted;
-}
-
-// src/core/stats/mcnemar.ts
-var import_math_base_special_gammainc = __toESM(require_lib107(), 1);
-var import_stats_base_dists_binomial_cdf = __toESM(require_lib125(), 1);
-var MCNEMAR_EXACT_THRESHOLD = 25;
-function mcnemarUsesExact(discordant) {
-  return discordant < MCNEMAR_EXACT_THRESHOLD;
-}
-function mcnemar(fixed, broken, bothRight = 0, bothWrong = 0) {
-  for (const [name, value2] of [
-    ["fixed", fixed],
-    ["broken", broken],
-    ["bothRight", bothRight],
-    ["bothWrong", bothWrong]
-  ]) {
-    if (!Number.isSafeInteger(value2) || value2 < 0) {
-      throw new RangeError(`${name} must be a non-negative integer, got ${value2}`);
-    }
-  }
-  const discordant = fixed + broken;
-  const decidedBy = mcnemarUsesExact(discordant) ? "exact" : "chi2";
-  if (discordant === 0) {
-    return { fixed, broken, bothRight, bothWrong, discordant, chi2: 0, chi2PValue: 1, exactPValue: 1, pValue: 1, decidedBy };
-  }
-  const corrected = Math.max(0, Math.abs(fixed - broken) - 1);
-  const chi2 = corrected * corrected / discordant;
-  const chi2PValue = chi2 === 0 ? 1 : (0, import_math_base_special_gammainc.default)(chi2 / 2, 0.5, true, true);
-  const exactPValue = Math.min(1, 2 * (0, import_stats_base_dists_binomial_cdf.default)(Math.min(fixed, broken), discordant, 0.5));
-  const pValue = decidedBy === "exact" ? exactPValue : chi2PValue;
-  return { fixed, broken, bothRight, bothWrong, discordant, chi2, chi2PValue, exactPValue, pValue, decidedBy };
-}
-
-// src/core/stats/power.ts
-var import_stats_base_dists_normal_quantile = __toESM(require_lib128(), 1);
-function z2(q) {
-  return (0, import_stats_base_dists_normal_quantile.default)(q, 0, 1);
-}
-function checkAlphaPower(alpha, power) {
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  if (!(power > 0 && power < 1)) throw new RangeError(`power must be in (0, 1), got ${power}`);
-}
-function mcnemarSampleSize({ pFixed, pBroken, alpha = 0.05, power = 0.8 }) {
-  checkAlphaPower(alpha, power);
-  if (!(pFixed >= 0 && pBroken >= 0 && pFixed + pBroken <= 1)) {
-    throw new RangeError(`pFixed and pBroken must be non-negative with sum \u2264 1, got ${pFixed} and ${pBroken}`);
-  }
-  const psi = pFixed + pBroken;
-  const delta = pFixed - pBroken;
-  if (delta === 0) return Infinity;
-  const root2 = z2(1 - alpha / 2) * Math.sqrt(psi) + z2(power) * Math.sqrt(Math.max(0, psi - delta * delta));
-  return ceilWithSlack(root2 * root2 / (delta * delta));
-}
-function pairedMeanSampleSize({
-  meanDifference,
-  sdDifference,
-  alpha = 0.05,
-  power = 0.8
-}) {
-  checkAlphaPower(alpha, power);
-  if (!Number.isFinite(meanDifference)) throw new RangeError(`meanDifference must be finite, got ${meanDifference}`);
-  if (!(sdDifference >= 0 && Number.isFinite(sdDifference))) {
-    throw new RangeError(`sdDifference must be finite and \u2265 0, got ${sdDifference}`);
-  }
-  if (meanDifference === 0) return Infinity;
-  const ratio2 = (z2(1 - alpha / 2) + z2(power)) * sdDifference / meanDifference;
-  return Math.max(1, ceilWithSlack(ratio2 * ratio2));
-}
-function ceilWithSlack(x) {
-  return Math.ceil(x - 1e-9);
-}
-
-// src/core/stats/paired.ts
-function pairValues(base, head) {
-  if (base.length !== head.length) {
-    throw new RangeError(`base and head must have the same length, got ${base.length} and ${head.length}`);
-  }
-  const differences = new Float64Array(base.length);
-  let n = 0;
-  let sumBase = 0;
-  let sumHead = 0;
-  for (let i = 0; i < base.length; i++) {
-    const b = base[i];
-    const h = head[i];
-    if (Number.isNaN(b) || Number.isNaN(h)) continue;
-    if (!Number.isFinite(b) || !Number.isFinite(h)) {
-      throw new RangeError(`pair ${i} has an infinite value (base ${b}, head ${h})`);
-    }
-    differences[n++] = h - b;
-    sumBase += b;
-    sumHead += h;
-  }
-  return {
-    n,
-    meanBase: n === 0 ? NaN : sumBase / n,
-    meanHead: n === 0 ? NaN : sumHead / n,
-    differences: differences.subarray(0, n)
-  };
-}
-
-// src/core/stats/randomization.ts
-var DEFAULT_PERMUTATIONS = 1e4;
-var TIE_TOLERANCE = 1e-9;
-function pairedRandomizationTest(paired2, options = {}) {
-  const { n, meanBase, meanHead, differences } = paired2;
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += differences[i];
-  const delta = n === 0 ? NaN : sum / n;
-  const { pValue, permutations } = signFlipPValue(differences, options);
-  return { n, meanBase, meanHead, delta, pValue, permutations };
-}
-function signFlipPValue(differences, options = {}) {
-  const permutations = options.permutations ?? DEFAULT_PERMUTATIONS;
-  if (!Number.isInteger(permutations) || permutations < 1) {
-    throw new RangeError(`permutations must be a positive integer, got ${permutations}`);
-  }
-  let nonZero = 0;
-  for (let i = 0; i < differences.length; i++) {
-    const d = differences[i];
-    if (!Number.isFinite(d)) throw new RangeError(`difference ${i} is not finite: ${d}`);
-    if (d !== 0) nonZero++;
-  }
-  if (nonZero === 0) return { pValue: 1, permutations: 0 };
-  const words = Math.ceil(nonZero / 32);
-  const padded = new Float64Array(words * 32);
-  let absoluteSum = 0;
-  for (let i = 0, k = 0; i < differences.length; i++) {
-    const d = differences[i];
-    if (d !== 0) {
-      padded[k++] = d;
-      absoluteSum += Math.abs(d);
-    }
-  }
-  const table2 = new Float64Array(words * 8 * 16);
-  for (let group = 0; group < words * 8; group++) {
-    const d0 = padded[group * 4];
-    const d1 = padded[group * 4 + 1];
-    const d2 = padded[group * 4 + 2];
-    const d3 = padded[group * 4 + 3];
-    for (let mask = 0; mask < 16; mask++) {
-      table2[group * 16 + mask] = (mask & 1 ? -d0 : d0) + (mask & 2 ? -d1 : d1) + (mask & 4 ? -d2 : d2) + (mask & 8 ? -d3 : d3);
-    }
-  }
-  const signs = new Uint32Array(words);
-  const observed = Math.abs(signedSum(table2, signs));
-  const threshold = observed - TIE_TOLERANCE * absoluteSum;
-  const random = new Random(options.seed ?? DEFAULT_SEED);
-  let extreme = 0;
-  for (let p = 0; p < permutations; p++) {
-    random.fillUint32(signs);
-    if (Math.abs(signedSum(table2, signs)) >= threshold) extreme++;
-  }
-  return { pValue: (1 + extreme) / (1 + permutations), permutations };
-}
-function signedSum(table2, signs) {
-  let low = 0;
-  let high = 0;
-  for (let w = 0; w < signs.length; w++) {
-    const bits = signs[w];
-    const o = w * 128;
-    low += table2[o + (bits & 15)] + table2[o + 16 + (bits >>> 4 & 15)] + table2[o + 32 + (bits >>> 8 & 15)] + table2[o + 48 + (bits >>> 12 & 15)];
-    high += table2[o + 64 + (bits >>> 16 & 15)] + table2[o + 80 + (bits >>> 20 & 15)] + table2[o + 96 + (bits >>> 24 & 15)] + table2[o + 112 + (bits >>> 28)];
-  }
-  return low + high;
-}
-
-// src/core/compare/judge-gate.ts
-function judgeStatuses(uses, calibrations, kappaFloor) {
-  const fields = [...new Set(uses.map((use) => use.field))].sort();
-  return fields.map((field) => {
-    const judges = /* @__PURE__ */ new Map();
-    for (const use of uses) if (use.field === field) judges.set(JSON.stringify([use.model, use.promptVersion]), use);
-    const kind = JUDGED_FIELDS[field].calibration;
-    const verdicts = [...judges.values()].map((use) => {
-      if (kind === null) {
-        return { allowed: false, note: `${field} from judge ${use.model} (${use.promptVersion}) has no calibration; it is reported and never gates` };
-      }
-      const ofKind = calibrations.filter((record3) => record3.kind === kind).sort((a, b) => a.date < b.date ? 1 : a.date > b.date ? -1 : 0);
-      const record2 = ofKind.find((r) => r.model === use.model && r.promptVersion === use.promptVersion) ?? ofKind[0];
-      return judgeMayGate(record2, use.model, use.promptVersion, kappaFloor);
-    });
-    return { field, allowed: verdicts.every((v) => v.allowed), notes: verdicts.map((v) => v.note) };
-  });
-}
-function blockedMetrics(statuses) {
-  const blocked = /* @__PURE__ */ new Map();
-  const uncalibrated = new Set(statuses.filter((status) => !status.allowed).map((status) => status.field));
-  for (const { name, column: column2 } of [...ANSWER_METRICS, ...GATED_TESTS.map((test) => ({ name: test.metric, column: test.column }))]) {
-    const field = judgedFieldOf(column2);
-    if (field !== void 0 && uncalibrated.has(field)) blocked.set(name, field);
-  }
-  return blocked;
-}
-
-// src/core/compare/pairing.ts
-function pairQuestions(base, head, files, rules) {
-  const baseRowOf = /* @__PURE__ */ new Map();
-  base.ids.forEach((id2, row) => baseRowOf.set(id2, row));
-  const baseRows = [];
-  const headRows = [];
-  const added = [];
-  const labelsChanged = [];
-  const inHead = /* @__PURE__ */ new Set();
-  head.ids.forEach((id2, headRow) => {
-    inHead.add(id2);
-    const baseRow = baseRowOf.get(id2);
-    if (baseRow === void 0) added.push(id2);
-    else if (base.goldKeys[baseRow] !== head.goldKeys[headRow]) labelsChanged.push(id2);
-    else {
-      baseRows.push(baseRow);
-      headRows.push(headRow);
-    }
-  });
-  const removed = [];
-  const excluded = [];
-  const missingRows = [];
-  base.ids.forEach((id2, row) => {
-    if (inHead.has(id2)) return;
-    if (rules.golden !== void 0 && !rules.golden.has(id2)) removed.push(id2);
-    else if (rules.missing === "fail") missingRows.push(row);
-    else excluded.push(id2);
-  });
-  if (baseRows.length === 0) {
-    const why = labelsChanged.length > 0 ? `the ${labelsChanged.length} shared question ids all have different gold labels` : "no question id appears in both files";
-    throw InputError.single({ file: files.head, message: `nothing to compare with ${files.base}: ${why}` });
-  }
-  return { baseRows: Int32Array.from(baseRows), headRows: Int32Array.from(headRows), missingRows: Int32Array.from(missingRows), added, removed, excluded, labelsChanged };
-}
-function gather(column2, rows) {
-  const out = new Float64Array(rows.length);
-  for (let i = 0; i < rows.length; i++) out[i] = column2[rows[i]];
-  return out;
-}
-
-// src/core/compare/compare.ts
-function neededBeyond(needed, paired2) {
-  return Number.isFinite(needed) && needed > paired2 ? needed : null;
-}
-var FAILED_WHEN_MISSING = new Set(GATED_TESTS.map((test) => test.column));
-function paired(baseRun, headRun, pairing, name) {
-  const base = gather(column(baseRun, name), concat(pairing.baseRows, pairing.missingRows));
-  const head = new Float64Array(base.length).fill(NaN);
-  head.set(gather(column(headRun, name), pairing.headRows));
-  if (FAILED_WHEN_MISSING.has(name)) {
-    for (let i = pairing.headRows.length; i < base.length; i++) if (!Number.isNaN(base[i])) head[i] = 0;
-  }
-  return { base, head };
-}
-function concat(a, b) {
-  const out = new Int32Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
-function binaryTest(metric, values, config2, keep = () => true) {
-  let bothRight = 0;
-  let bothWrong = 0;
-  let fixed = 0;
-  let broken = 0;
-  for (let i = 0; i < values.base.length; i++) {
-    const before = values.base[i];
-    const after = values.head[i];
-    if (Number.isNaN(before) || Number.isNaN(after) || !keep(i)) continue;
-    if (before === 1 && after === 1) bothRight++;
-    else if (before === 1) broken++;
-    else if (after === 1) fixed++;
-    else bothWrong++;
-  }
-  const n = bothRight + bothWrong + fixed + broken;
-  if (n === 0) return null;
-  const result = mcnemar(fixed, broken, bothRight, bothWrong);
-  const significant = result.pValue < config2.alpha;
-  return {
-    ...result,
-    kind: "mcnemar",
-    metric,
-    gate: null,
-    n,
-    base: (bothRight + broken) / n,
-    head: (bothRight + fixed) / n,
-    delta: (fixed - broken) / n,
-    adjustedPValue: null,
-    significant,
-    gateOutcome: null,
-    requiredN: significant ? null : neededBeyond(mcnemarSampleSize({ pFixed: fixed / n, pBroken: broken / n, alpha: config2.alpha }), n)
-  };
-}
-function keptMask(values) {
-  const mask = new Uint8Array(values.base.length);
-  for (let i = 0; i < mask.length; i++) mask[i] = Number.isNaN(values.base[i]) || Number.isNaN(values.head[i]) ? 0 : 1;
-  return mask;
-}
-var sameMask = (a, b) => a.length === b.length && a.every((value2, i) => value2 === b[i]);
-function gradedTests(metrics, columns, config2) {
-  const groups = [];
-  const pairs = columns.map((values, index) => {
-    const mask = keptMask(values);
-    const group = groups.find((g) => sameMask(g.mask, mask));
-    if (group) group.members.push(index);
-    else groups.push({ mask, members: [index] });
-    return pairValues(values.base, values.head);
-  });
-  const intervals = new Array(metrics.length);
-  for (const { members: members2 } of groups) {
-    const cis = bootstrapMeanCIs(members2.map((index) => pairs[index].differences));
-    members2.forEach((index, j) => intervals[index] = cis[j]);
-  }
-  return metrics.map((metric, index) => {
-    const { n, meanBase, meanHead, differences } = pairs[index];
-    if (n === 0) return null;
-    const { delta, pValue } = pairedRandomizationTest(pairs[index], { permutations: config2.permutations, seed: metric });
-    let squares = 0;
-    for (const d of differences) squares += (d - delta) ** 2;
-    const sd = Math.sqrt(squares / Math.max(1, n - 1));
-    const significant = pValue < config2.alpha;
-    return {
-      kind: "randomization",
-      metric,
-      gate: null,
-      n,
-      base: meanBase,
-      head: meanHead,
-      delta,
-      ci: intervals[index],
-      pValue,
-      adjustedPValue: null,
-      significant,
-      gateOutcome: null,
-      requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: delta, sdDifference: sd, alpha: config2.alpha }), n)
-    };
-  });
-}
-function adjustGatedTests(tests, config2) {
-  const gateOf = /* @__PURE__ */ new Map();
-  for (const gate of config2.failOn) gateOf.set(gatedTest(gate).metric, gate);
-  const gated = tests.filter((test) => gateOf.has(test.metric));
-  const adjusted = holmAdjust(gated.map((test) => test.pValue));
-  return tests.map((test) => {
-    const index = gated.indexOf(test);
-    if (index < 0) return test;
-    const adjustedPValue = adjusted[index];
-    return { ...test, gate: gateOf.get(test.metric), adjustedPValue, significant: adjustedPValue < config2.alpha, requiredN: adjustedPValue < config2.alpha ? null : test.requiredN };
-  });
-}
-function causeOf(retrievalBase, retrievalHead, improving) {
-  if (Number.isNaN(retrievalBase) || Number.isNaN(retrievalHead)) return "unknown";
-  const retrievalChanged = improving ? retrievalBase === 0 && retrievalHead === 1 : retrievalBase === 1 && retrievalHead === 0;
-  return retrievalChanged ? "retrieval" : "generation";
-}
-function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}) {
-  const golden = options.golden;
-  const pairing = pairQuestions(baseRun, headRun, files, { missing: config2.missing, golden });
-  const pairedCount = pairing.headRows.length;
-  const retrieval = paired(baseRun, headRun, pairing, "retrieval_ok");
-  const correct = paired(baseRun, headRun, pairing, "correct");
-  const answerable = concatValues(gather(column(headRun, "answerable"), pairing.headRows), gather(column(baseRun, "answerable"), pairing.missingRows));
-  const pairFilters = {
-    all: void 0,
-    "retrieval-ok-on-both-sides": (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1,
-    unanswerable: (i) => answerable[i] === 0
-  };
-  const binary = GATED_TESTS.map((test) => binaryTest(test.metric, paired(baseRun, headRun, pairing, test.column), config2, pairFilters[test.pairs]));
-  const graded = gradedTests(
-    config2.gradedMetrics,
-    config2.gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
-    config2
-  );
-  const testsBeforeGate = adjustGatedTests([...binary, ...graded].filter((test) => test !== null), config2);
-  const regressions = [];
-  const fixed = [];
-  const retrievalRegressions = [];
-  const describe3 = (i, improving) => {
-    const row = pairing.headRows[i];
-    return {
-      id: headRun.ids[row],
-      question: headRun.questions[row],
-      tags: headRun.tags[row],
-      cause: causeOf(retrieval.base[i], retrieval.head[i], improving),
-      lostDocuments: lostDocuments(baseRun, headRun, pairing, i)
-    };
-  };
-  for (let i = 0; i < pairedCount; i++) {
-    if (correct.base[i] === 1 && correct.head[i] === 0) regressions.push(describe3(i, false));
-    if (correct.base[i] === 0 && correct.head[i] === 1) fixed.push(describe3(i, true));
-    if (retrieval.base[i] === 1 && retrieval.head[i] === 0) {
-      const change = describe3(i, false);
-      retrievalRegressions.push({ id: change.id, question: change.question, tags: change.tags, lostDocuments: change.lostDocuments, rescued: correct.head[i] === 1 });
-    }
-  }
-  const missing = [...pairing.missingRows].map((row, j) => {
-    const i = pairedCount + j;
-    const outcome = (value2) => Number.isNaN(value2) ? null : value2 === 1;
-    return { id: baseRun.ids[row], question: baseRun.questions[row], tags: baseRun.tags[row], wasCorrect: outcome(correct.base[i]), retrievalWasOk: outcome(retrieval.base[i]) };
-  });
-  const onPaired = (values) => values.subarray(0, pairedCount);
-  const decomposition = {
-    base: decompose(onPaired(retrieval.base), onPaired(correct.base), onPaired(answerable), gather(column(baseRun, "closed_book_correct"), pairing.baseRows)),
-    head: decompose(onPaired(retrieval.head), onPaired(correct.head), onPaired(answerable), gather(column(headRun, "closed_book_correct"), pairing.headRows))
-  };
-  const baseQuestions = baseRun.size - pairing.removed.length;
-  const coverage = { paired: pairedCount, missing: missing.length, compared: pairedCount + missing.length, baseQuestions, share: baseQuestions === 0 ? 1 : (pairedCount + missing.length) / baseQuestions };
-  const retrievalTest = testsBeforeGate.find((test) => test.metric === "retrieval_ok");
-  const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config2.calibrations, config2.kappaFloor);
-  const { verdict, reasons, warnings, outcomes, floors, ungated } = decideGate(testsBeforeGate, headSummary, config2, coverage, blockedMetrics(judges));
-  const tests = testsBeforeGate.map((test) => test.gate === null ? test : { ...test, gateOutcome: outcomes.get(test.gate) ?? null });
-  return {
-    paired: pairedCount,
-    added: pairing.added,
-    removed: pairing.removed,
-    excluded: pairing.excluded,
-    missing,
-    rescored: options.rescored ?? [],
-    labelsChanged: pairing.labelsChanged.map((id2) => ({ id: id2, reason: options.notRescorable?.get(id2) ?? "not-rescored" })),
-    coverage,
-    alpha: config2.alpha,
-    tests,
-    regressions,
-    retrievalRegressions,
-    fixed,
-    regressionsByTag: countByTag(regressions),
-    causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
-    decomposition,
-    retrievalShifted: retrievalTest?.significant === true,
-    floors,
-    judges,
-    verdict,
-    ungated,
-    reasons,
-    warnings
-  };
-}
-function concatValues(a, b) {
-  const out = new Float64Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
-function lostDocuments(baseRun, headRun, pairing, i) {
-  const before = baseRun.goldFound[pairing.baseRows[i]] ?? [];
-  const after = new Set(headRun.goldFound[pairing.headRows[i]] ?? []);
-  return before.filter((id2) => !after.has(id2));
-}
-function countCauses(changes) {
-  const counts = { retrieval: 0, generation: 0, unknown: 0 };
-  for (const change of changes) counts[change.cause]++;
-  return counts;
-}
-function countByTag(changes) {
-  const counts = /* @__PURE__ */ Object.create(null);
-  for (const change of changes) for (const tag of new Set(change.tags)) counts[tag] = (counts[tag] ?? 0) + 1;
-  return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
-}
-
-// src/core/compare/settings.ts
-function evalConfig(cutoffs, retrievalOk, correctness, extraMetrics = []) {
-  const metrics = defaultRetrievalMetrics(cutoffs);
-  const add = (metric) => {
-    if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
-  };
-  add(retrievalOk.metric);
-  for (const name of extraMetrics) if (answerMetric(name) === void 0) add(parseRetrievalMetric(name));
-  return { retrievalMetrics: metrics, retrievalOk, correctness };
-}
-function compareConfig(settings, calibrations) {
-  const floors = settings.floors;
-  return {
-    eval: evalConfig(settings.k, settings["retrieval-ok"], settings.correct, [...settings.graded, ...floors.map((floor) => floor.metric)]),
-    missing: settings.missing,
-    minPaired: settings["min-paired"],
-    minCoverage: settings["min-coverage"],
-    alpha: settings.alpha,
-    failOn: settings["fail-on"],
-    minEffect: settings["min-effect"],
-    floors,
-    permutations: settings.permutations,
-    gradedMetrics: settings.graded,
-    calibrations,
-    kappaFloor: settings["kappa-floor"]
-  };
-}
-
-// src/core/stats/wilson.ts
-var Z95 = 1.959963984540054;
-function wilsonInterval(successes, n, z3 = Z95) {
-  if (n === 0) return [0, 1];
-  const p = successes / n;
-  const z22 = z3 * z3;
-  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
-  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
-  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
-  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
-  return [lower, upper];
-}
-
-// src/core/scoring/summary.ts
-function mean2(values, rows) {
-  let n = 0;
-  let sum = 0;
-  for (let j = 0; j < rows.length; j++) {
-    const value2 = values[rows[j]];
-    if (Number.isNaN(value2)) continue;
-    n++;
-    sum += value2;
-  }
-  return { value: n === 0 ? null : sum / n, n };
-}
-function proportion(values, rows, hit, keep = () => true) {
-  let n = 0;
-  let count2 = 0;
-  for (let j = 0; j < rows.length; j++) {
-    const row = rows[j];
-    const value2 = values[row];
-    if (Number.isNaN(value2) || !keep(row)) continue;
-    n++;
-    if (hit(value2)) count2++;
-  }
-  return { value: n === 0 ? null : count2 / n, n, count: count2, ci: wilsonInterval(count2, n) };
-}
-var isOne2 = (value2) => value2 === 1;
-function summarizeMetrics(outcomes, config2, rows) {
-  const metrics = {};
-  for (const metric of config2.retrievalMetrics) {
-    const values = column(outcomes, metric.name);
-    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne2) : mean2(values, rows);
-  }
-  const answerable = column(outcomes, "answerable");
-  const among = { answerable: (row) => answerable[row] === 1, unanswerable: (row) => answerable[row] === 0 };
-  for (const metric of ANSWER_METRICS) {
-    const values = column(outcomes, metric.column);
-    const { aggregate } = metric;
-    metrics[metric.name] = aggregate.kind === "mean" ? mean2(values, rows) : proportion(values, rows, aggregate.counts, aggregate.among === void 0 ? void 0 : among[aggregate.among]);
-  }
-  return metrics;
-}
-function allRows(size) {
-  const rows = new Int32Array(size);
-  for (let i = 0; i < size; i++) rows[i] = i;
-  return rows;
-}
-function rowsByTag(outcomes) {
-  const byTag = /* @__PURE__ */ new Map();
-  outcomes.tags.forEach((tags, row) => {
-    for (const tag of new Set(tags)) {
-      const rows = byTag.get(tag) ?? [];
-      rows.push(row);
-      byTag.set(tag, rows);
-    }
-  });
-  return new Map([...byTag].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-}
-function summarizeRun(outcomes, config2) {
-  const answerable = column(outcomes, "answerable");
-  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
-  const judgeAgreement = cohensKappa(outcomes.labelPairs);
-  const byTag = /* @__PURE__ */ Object.create(null);
-  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows) };
-  const warnings = [...decomposition.warnings];
-  if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
-    const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
-    warnings.push(`judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`);
-  }
-  let unanswerable = 0;
-  for (const value2 of answerable) if (value2 === 0) unanswerable++;
-  return {
-    questions: outcomes.size,
-    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size)),
-    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
-    decomposition,
-    judgeAgreement,
-    byTag,
-    warnings
-  };
-}
-
-// src/sources/golden.ts
-import { readFile as readFile3 } from "node:fs/promises";
-async function readGoldenIds(file2) {
-  let text4;
-  try {
-    text4 = await readFile3(file2, "utf8");
-  } catch (error62) {
-    throw readFailure(file2, error62);
-  }
-  const problems = new ProblemCollector();
-  const ids = /* @__PURE__ */ new Set();
-  const idOf = (value2, line) => {
-    const id2 = typeof value2 === "object" && value2 !== null && !Array.isArray(value2) ? value2.id : void 0;
-    if (typeof id2 === "string" && id2 !== "" || typeof id2 === "number" && Number.isSafeInteger(id2)) ids.add(String(id2));
-    else problems.add({ file: file2, line, field: "id", message: "a golden record needs an id (a string or a whole number)" });
-  };
-  const trimmed = text4.trimStart();
-  if (trimmed.startsWith("[")) {
-    let records;
-    try {
-      records = JSON.parse(text4);
-    } catch (error62) {
-      throw InputError.single({ file: file2, message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)})` });
-    }
-    records.forEach((record2) => idOf(record2, 1));
-  } else {
-    const lines = text4.split(/\r?\n/);
-    const json2 = trimmed.startsWith("{");
-    lines.forEach((raw, index) => {
-      const line = raw.trim();
-      if (line === "") return;
-      if (!json2) {
-        ids.add(line);
-        return;
-      }
-      try {
-        idOf(JSON.parse(line), index + 1);
-      } catch (error62) {
-        problems.add({ file: file2, line: index + 1, message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)})` });
-      }
-    });
-  }
-  problems.throwIfAny();
-  if (ids.size === 0) throw InputError.single({ file: file2, message: "the golden set holds no question id" });
-  return ids;
-}
-
-// src/sources/outcomes.ts
-async function readOutcomes(files, config2, onProgress) {
-  const builder = new OutcomeBuilder(config2);
-  const seenIds = /* @__PURE__ */ new Map();
-  const warnings = [];
-  const unknownFields = /* @__PURE__ */ new Map();
-  for (const file2 of typeof files === "string" ? [files] : files) {
-    const read = await readResults(file2, (record2) => builder.add(record2), seenIds, onProgress);
-    warnings.push(...read.warnings);
-    for (const [field, count2] of read.unknownFields) unknownFields.set(field, (unknownFields.get(field) ?? 0) + count2);
-  }
-  return { outcomes: builder.build(), warnings, unknownFields };
-}
-async function rescoreUnderHeadLabels(files, headLabels, config2) {
-  const builder = new OutcomeBuilder(config2);
-  const notRescorable = /* @__PURE__ */ new Map();
-  const seenIds = /* @__PURE__ */ new Map();
-  for (const file2 of files) {
-    await readResults(
-      file2,
-      (record2) => {
-        const head = headLabels.get(record2.id);
-        if (head === void 0) return;
-        const relabelled = { ...record2, relevant_ids: head.labels.relevant_ids, answerable: head.labels.answerable, expected_answer: head.labels.expected_answer };
-        const own6 = goldLabelsOf(goldKeyOf(record2));
-        const relevantChanged = JSON.stringify(Object.entries(own6.relevant_ids)) !== JSON.stringify(Object.entries(head.labels.relevant_ids));
-        const answerChanged = own6.expected_answer !== head.labels.expected_answer || own6.answerable !== head.labels.answerable;
-        if (record2.correct !== void 0 && answerChanged) notRescorable.set(record2.id, "correct-given");
-        else if (record2.retrieval_ok !== void 0 && relevantChanged) notRescorable.set(record2.id, "retrieval-ok-given");
-        else builder.add(relabelled);
-      },
-      seenIds
-    );
-  }
-  return { outcomes: builder.build(), notRescorable };
-}
-
-// src/render/gate-words.ts
-var withRule = (template, rule) => template.replaceAll("{rule}", rule);
-function testSubject(metric, rule) {
-  const test = gatedTestOf(metric);
-  return test === void 0 ? metric : withRule(test.words.subject, rule);
-}
-function testTableLabel(metric, rule) {
-  const test = gatedTestOf(metric);
-  return test === void 0 ? metric : withRule(test.words.label, rule);
-}
-function testLabel(metric, rule) {
-  return metric === "retrieval_ok" ? `retrieval_ok (${rule})` : metric;
-}
-function gateWords(gate) {
-  return gatedTest(gate).words.gate;
-}
-function formatFloor(floor) {
-  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
-}
-var formatShare = (share2) => `${+(share2 * 100).toFixed(2)}%`;
-var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
-function dropWords(drop2, rule) {
-  const metric = drop2.metric === "retrieval_ok" ? `retrieval ok (${rule})` : drop2.metric;
-  const counts = drop2.broken === void 0 ? "" : `, ${drop2.broken} broken vs ${drop2.fixed} fixed`;
-  return `${metric} ${drop2.base.toFixed(3)} \u2192 ${drop2.head.toFixed(3)}${counts}, p = ${p4(drop2.pValue)}, Holm-adjusted ${p4(drop2.adjustedPValue)} < \u03B1 ${drop2.alpha}`;
-}
-function brokenFloor(floor, value2) {
-  return `floor broken: ${floor.metric} is ${value2.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
-}
-function judgeNotes(field, judges) {
-  return judges.filter((judge) => judge.field === field).flatMap((judge) => judge.notes).join("; ");
-}
-function reasonText(reason, context) {
-  switch (reason.kind) {
-    case "regressed":
-      return `${reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
-    case "floor-broken":
-      return brokenFloor(reason.floor, reason.value);
-    case "floor-unchecked":
-      return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${reason.floor.metric}`;
-    case "too-few-paired":
-      return `only ${reason.paired} question${reason.paired === 1 ? " is" : "s are"} paired, fewer than min-paired ${reason.minPaired}: too few to tell a regression from noise`;
-    case "low-coverage":
-      return `only ${reason.compared} of the base's ${reason.baseQuestions} questions are compared (${(reason.share * 100).toFixed(1)}%, below min-coverage ${formatShare(reason.minCoverage)}): the rest were relabelled and could not be re-scored, or are missing from head and excluded`;
-  }
-}
-function warningText(warning, context) {
-  switch (warning.kind) {
-    case "gate-untestable":
-      return `cannot gate ${warning.gate}: no paired question carries its outcome in both runs`;
-    case "drop-below-minimum-effect":
-      return `${warning.gate} dropped significantly but by less than the minimum effect ${warning.minEffect}: ${dropWords(warning, context.retrievalOk)}`;
-    case "drop-from-uncalibrated-judge":
-      return `${warning.gate} dropped significantly (${dropWords(warning, context.retrievalOk)}), but it does not gate: ${judgeNotes(warning.field, context.judges)}`;
-    case "floor-from-uncalibrated-judge":
-      return `${brokenFloor(warning.floor, warning.value)}, but it does not gate: ${judgeNotes(warning.field, context.judges)}`;
-  }
-}
-function ungatedText(config2, unknownFields) {
-  const needs = [...config2.failOn].map((gate) => {
-    const test = gatedTest(gate);
-    const column2 = QUESTION_COLUMNS.find((c) => c.name === test.column);
-    return `${gate} (${test.metric}, from ${column2.needs.join(" or ")})`;
-  });
-  const asked = needs.length === 0 ? "no gate is switched on (fail-on is empty) and no floor is set" : `no paired question carries what the gates need: ${needs.join("; ")}`;
-  const unknown3 = [...unknownFields].map(([field, count2]) => {
-    const hint = suggestField(field);
-    return `"${field}" (${count2} record${count2 === 1 ? "" : "s"}${hint === void 0 ? "" : `; did you mean "${hint}"?`})`;
-  });
-  const fields = unknown3.length === 0 ? "" : ` The results carry fields rag-gate does not read: ${unknown3.join(", ")}.`;
-  return `nothing to gate: ${asked}.${fields} Rename the fields to the results format (README: "The results file"), or set allow-ungated (--allow-ungated) for a report without a gate`;
-}
-
-// src/sources/parallel.ts
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-var TAG = "rag-gate:read-outcomes";
-function toSpec(config2) {
-  return { metrics: config2.retrievalMetrics.map((m) => m.name), retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) };
-}
-function fromSpec(spec) {
-  return { retrievalMetrics: spec.metrics.map(parseRetrievalMetric), retrievalOk: parseRetrievalOkRule(spec.retrievalOk), correctness: parseCorrectnessRule(spec.correct) };
-}
-function isReaderThread() {
-  return !isMainThread && workerData?.tag === TAG;
-}
-async function serveReader() {
-  const { files, spec } = workerData;
-  let reply;
-  try {
-    reply = { ok: true, read: await readOutcomes(files, fromSpec(spec)) };
-  } catch (error62) {
-    reply = error62 instanceof InputError ? { ok: false, problems: [...error62.problems], totalProblems: error62.totalProblems } : { ok: false, message: error62 instanceof Error ? error62.message : String(error62) };
-  }
-  const columns = reply.ok ? [...reply.read.outcomes.columns.values()].map((column2) => column2.buffer) : [];
-  parentPort?.postMessage(reply, columns);
-}
-function readInThread(entry, files, config2) {
-  return new Promise((resolve4, reject) => {
-    const worker = new Worker(entry, { workerData: { tag: TAG, files, spec: toSpec(config2) } });
-    worker.once("message", (reply) => {
-      if (reply.ok) resolve4(reply.read);
-      else if ("problems" in reply) reject(new InputError(reply.problems, reply.totalProblems));
-      else reject(new Error(reply.message));
-    });
-    worker.once("error", reject);
-    worker.once("exit", (code3) => {
-      if (code3 !== 0) reject(new Error(`the reader thread stopped with exit code ${code3}`));
-    });
-  });
-}
-async function readBothRuns(base, head, config2, entry, onProgress) {
-  const baseRead = entry === void 0 ? readOutcomes(base, config2) : readInThread(entry, base, config2);
-  const [a, b] = await Promise.allSettled([baseRead, readOutcomes(head, config2, onProgress)]);
-  if (a.status === "fulfilled" && b.status === "fulfilled") return [a.value, b.value];
-  throw InputError.merge([a, b].flatMap((result) => result.status === "rejected" ? [result.reason] : []));
-}
-
-// src/pipeline/compare.ts
-function evaluationConfig(settings) {
-  return evalConfig(settings.k, settings["retrieval-ok"], settings.correct);
-}
-async function comparisonConfig(settings) {
-  const calibrations = await Promise.all(settings["judge-calibration"].map(readCalibrationRecord));
-  return compareConfig(settings, calibrations);
-}
-async function evaluateFiles(files, config2, onProgress) {
-  const { outcomes, warnings } = await readOutcomes(files, config2, onProgress);
-  return { summary: summarizeRun(outcomes, config2), warnings };
-}
-async function compareFiles(files, config2, options = {}) {
-  const [[base, head], golden] = await Promise.all([
-    readBothRuns(files.base, files.head, config2.eval, options.readerEntry, options.onProgress),
-    files.golden === void 0 ? void 0 : readGoldenIds(files.golden)
-  ]);
-  const headSummary = summarizeRun(head.outcomes, config2.eval);
-  const relabelled = relabelledQuestions(base.outcomes, head.outcomes);
-  let baseOutcomes = base.outcomes;
-  let rescoring = { rescored: [], notRescorable: /* @__PURE__ */ new Map() };
-  if (relabelled.size > 0) {
-    const rescored = await rescoreUnderHeadLabels(files.base, relabelled, config2.eval);
-    baseOutcomes = withRowsOf(base.outcomes, rescored.outcomes);
-    rescoring = { rescored: [...rescored.outcomes.ids], notRescorable: rescored.notRescorable };
-  }
-  const names = { base: files.base.join(", "), head: files.head.join(", ") };
-  const comparison = compareRuns(baseOutcomes, head.outcomes, headSummary, config2, names, { golden, ...rescoring });
-  if (comparison.ungated && options.allowUngated !== true) {
-    throw InputError.single({ file: names.head, message: ungatedText(config2, head.unknownFields) });
-  }
-  return { comparison, head: headSummary, warnings: [...base.warnings, ...head.warnings] };
-}
-function relabelledQuestions(base, head) {
-  const headKeyOf = new Map(head.ids.map((id2, row) => [id2, head.goldKeys[row]]));
-  const relabelled = /* @__PURE__ */ new Map();
-  base.ids.forEach((id2, row) => {
-    const key = headKeyOf.get(id2);
-    if (key !== void 0 && key !== base.goldKeys[row]) relabelled.set(id2, { key, labels: goldLabelsOf(key) });
-  });
-  return relabelled;
-}
-
-// src/pipeline/files.ts
-import { isAbsolute as isAbsolute2 } from "node:path";
-
-// node_modules/tinyglobby/dist/index.mjs
-import { readdir, readdirSync, realpath, realpathSync, stat as stat2, statSync } from "fs";
-import { isAbsolute, posix, resolve as resolve3 } from "path";
-import { fileURLToPath } from "url";
-
-// node_modules/fdir/dist/index.mjs
-import { createRequire } from "module";
-import { basename as basename2, dirname as dirname4, normalize, relative, resolve as resolve2, sep } from "path";
-import * as nativeFs from "fs";
-var __require2 = /* @__PURE__ */ createRequire(import.meta.url);
-function cleanPath(path) {
-  let normalized = normalize(path);
-  if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
-  return normalized;
-}
-var SLASHES_REGEX = /[\\/]/g;
-function convertSlashes(path, separator) {
-  return path.replace(SLASHES_REGEX, separator);
-}
-var WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-function isRootDirectory(path) {
-  return path === "/" || WINDOWS_ROOT_DIR_REGEX.test(path);
-}
-function normalizePath(path, options) {
-  const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-  const pathNeedsCleaning = process.platform === "win32" && path.includes("/") || path.startsWith(".");
-  if (resolvePaths) path = resolve2(path);
-  if (normalizePath$1 || pathNeedsCleaning) path = cleanPath(path);
-  if (path === ".") return "";
-  const needsSeperator = path[path.length - 1] !== pathSeparator;
-  return convertSlashes(needsSeperator ? path + pathSeparator : path, pathSeparator);
-}
-function joinPathWithBasePath(filename, directoryPath) {
-  return directoryPath + filename;
-}
-function joinPathWithRelativePath(root2, options) {
-  return function(filename, directoryPath) {
-    const sameRoot = directoryPath.startsWith(root2);
-    if (sameRoot) return directoryPath.slice(root2.length) + filename;
-    else return convertSlashes(relative(root2, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
-  };
-}
-function joinPath(filename) {
-  return filename;
-}
-function joinDirectoryPath(filename, directoryPath, separator) {
-  return directoryPath + filename + separator;
-}
-function build$7(root2, options) {
-  const { relativePaths, includeBasePath } = options;
-  return relativePaths && root2 ? joinPathWithRelativePath(root2, options) : includeBasePath ? joinPathWithBasePath : joinPath;
-}
-function pushDirectoryWithRelativePath(root2) {
-  return function(directoryPath, paths) {
-    paths.push(directoryPath.substring(root2.length) || ".");
-  };
-}
-function pushDirectoryFilterWithRelativePath(root2) {
-  return function(directoryPath, paths, filters) {
-    const relativePath = directoryPath.substring(root2.length) || ".";
-    if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
-  };
-}
-var pushDirectory = (directoryPath, paths) => {
-  paths.push(directoryPath || ".");
-};
-var pushDirectoryFilter = (directoryPath, paths, filters) => {
-  const path = directoryPath || ".";
-  if (filters.every((filter) => filter(path, true))) paths.push(path);
-};
-var empty$2 = () => {
-};
-function build$6(root2, options) {
-  const { includeDirs, filters, relativePaths } = options;
-  if (!includeDirs) return empty$2;
-  if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root2) : pushDirectoryWithRelativePath(root2);
-  return filters && filters.length ? pushDirectoryFilter : pushDirectory;
-}
-var pushFileFilterAndCount = (filename, _paths, counts, filters) => {
-  if (filters.every((filter) => filter(filename, false))) counts.files++;
-};
-var pushFileFilter = (filename, paths, _counts, filters) => {
-  if (filters.every((filter) => filter(filename, false))) paths.push(filename);
-};
-var pushFileCount = (_filename, _paths, counts, _filters) => {
-  counts.files++;
-};
-var pushFile = (filename, paths) => {
-  paths.push(filename);
-};
-var empty$1 = () => {
-};
-function build$5(options) {
-  const { excludeFiles, filters, onlyCounts } = options;
-  if (excludeFiles) return empty$1;
-  if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
-  else if (onlyCounts) return pushFileCount;
-  else return pushFile;
-}
-var getArray = (paths) => {
-  return paths;
-};
-var getArrayGroup = () => {
-  return [""].slice(0, 0);
-};
-function build$4(options) {
-  return options.group ? getArrayGroup : getArray;
-}
-var groupFiles = (groups, directory, files) => {
-  groups.push({
-    directory,
-    files,
-    dir: directory
-  });
-};
-var empty2 = () => {
-};
-function build$3(options) {
-  return options.group ? groupFiles : empty2;
-}
-var resolveSymlinksAsync = function(path, state, callback$1) {
-  const { queue, fs, options: { suppressErrors } } = state;
-  queue.enqueue();
-  fs.realpath(path, (error62, resolvedPath) => {
-    if (error62) return queue.dequeue(suppressErrors ? null : error62, state);
-    fs.stat(resolvedPath, (error$1, stat3) => {
-      if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-      if (stat3.isDirectory() && isRecursive2(path, resolvedPath, state)) return queue.dequeue(null, state);
-      callback$1(stat3, resolvedPath);
-      queue.dequeue(null, state);
-    });
-  });
-};
-var resolveSymlinks = function(path, state, callback$1) {
-  const { queue, fs, options: { suppressErrors } } = state;
-  queue.enqueue();
-  try {
-    const resolvedPath = fs.realpathSync(path);
-    const stat3 = fs.statSync(resolvedPath);
-    if (stat3.isDirectory() && isRecursive2(path, resolvedPath, state)) return;
-    callback$1(stat3, resolvedPath);
-  } catch (e) {
-    if (!suppressErrors) throw e;
-  }
-};
-function build$2(options, isSynchronous) {
-  if (!options.resolveSymlinks || options.excludeSymlinks) return null;
-  return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
-}
-function isRecursive2(path, resolved, state) {
-  if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname4(path);
-  let depth = 1;
-  while (parent !== state.root && depth < 2) {
-    const resolvedPath = state.symlinks.get(parent);
-    const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
-    if (isSameRoot) depth++;
-    else parent = dirname4(parent);
-  }
-  state.symlinks.set(path, resolved);
-  return depth > 1;
-}
-function isRecursiveUsingRealPaths(resolved, state) {
-  return state.visited.includes(resolved + state.options.pathSeparator);
-}
-var onlyCountsSync = (state) => {
-  return state.counts;
-};
-var groupsSync = (state) => {
-  return state.groups;
-};
-var defaultSync = (state) => {
-  return state.paths;
-};
-var limitFilesSync = (state) => {
-  return state.paths.slice(0, state.options.maxFiles);
-};
-var onlyCountsAsync = (state, error62, callback$1) => {
-  report(error62, callback$1, state.counts, state.options.suppressErrors);
-  return null;
-};
-var defaultAsync = (state, error62, callback$1) => {
-  report(error62, callback$1, state.paths, state.options.suppressErrors);
-  return null;
-};
-var limitFilesAsync = (state, error62, callback$1) => {
-  report(error62, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
-  return null;
-};
-var groupsAsync = (state, error62, callback$1) => {
-  report(error62, callback$1, state.groups, state.options.suppressErrors);
-  return null;
-};
-function report(error62, callback$1, output2, suppressErrors) {
-  if (error62 && !suppressErrors) callback$1(error62, output2);
-  else callback$1(null, output2);
-}
-function build$1(options, isSynchronous) {
-  const { onlyCounts, group, maxFiles } = options;
-  if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
-  else if (group) return isSynchronous ? groupsSync : groupsAsync;
-  else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
-  else return isSynchronous ? defaultSync : defaultAsync;
-}
-var readdirOpts = { withFileTypes: true };
-var walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-  state.queue.enqueue();
-  if (currentDepth < 0) return state.queue.dequeue(null, state);
-  const { fs } = state;
-  state.visited.push(crawlPath);
-  state.counts.directories++;
-  fs.readdir(crawlPath || ".", readdirOpts, (error62, entries = []) => {
-    callback$1(entries, directoryPath, currentDepth);
-    state.queue.dequeue(state.options.suppressErrors ? null : error62, state);
-  });
-};
-var walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-  const { fs } = state;
-  if (currentDepth < 0) return;
-  state.visited.push(crawlPath);
-  state.counts.directories++;
-  let entries = [];
-  try {
-    entries = fs.readdirSync(crawlPath || ".", readdirOpts);
-  } catch (e) {
-    if (!state.options.suppressErrors) throw e;
-  }
-  callback$1(entries, directoryPath, currentDepth);
-};
-function build(isSynchronous) {
-  return isSynchronous ? walkSync : walkAsync;
-}
-var Queue2 = class {
-  count = 0;
-  constructor(onQueueEmpty) {
-    this.onQueueEmpty = onQueueEmpty;
-  }
-  enqueue() {
-    this.count++;
-    return this.count;
-  }
-  dequeue(error62, output2) {
-    if (this.onQueueEmpty && (--this.count <= 0 || error62)) {
-      this.onQueueEmpty(error62, output2);
-      if (error62) {
-        output2.controller.abort();
-        this.onQueueEmpty = void 0;
-      }
-    }
-  }
-};
-var Counter = class {
-  _files = 0;
-  _directories = 0;
-  set files(num) {
-    this._files = num;
-  }
-  get files() {
-    return this._files;
-  }
-  set directories(num) {
-    this._directories = num;
-  }
-  get directories() {
-    return this._directories;
-  }
-  /**
-  * @deprecated use `directories` instead
-  */
-  /* c8 ignore next 3 */
-  get dirs() {
-    return this._directories;
-  }
-};
-var Aborter = class {
-  aborted = false;
-  abort() {
-    this.aborted = true;
-  }
-};
-var Walker = class {
-  root;
-  isSynchronous;
-  state;
-  joinPath;
-  pushDirectory;
-  pushFile;
-  getArray;
-  groupFiles;
-  resolveSymlink;
-  walkDirectory;
-  callbackInvoker;
-  constructor(root2, options, callback$1) {
-    this.isSynchronous = !callback$1;
-    this.callbackInvoker = build$1(options, this.isSynchronous);
-    this.root = normalizePath(root2, options);
-    this.state = {
-      root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
-      paths: [""].slice(0, 0),
-      groups: [],
-      counts: new Counter(),
-      options,
-      queue: new Queue2((error62, state) => this.callbackInvoker(state, error62, callback$1)),
-      symlinks: /* @__PURE__ */ new Map(),
-      visited: [""].slice(0, 0),
-      controller: new Aborter(),
-      fs: options.fs || nativeFs
-    };
-    this.joinPath = build$7(this.root, options);
-    this.pushDirectory = build$6(this.root, options);
-    this.pushFile = build$5(options);
-    this.getArray = build$4(options);
-    this.groupFiles = build$3(options);
-    this.resolveSymlink = build$2(options, this.isSynchronous);
-    this.walkDirectory = build(this.isSynchronous);
-  }
-  start() {
-    this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
-    this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
-    return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
-  }
-  walk = (entries, directoryPath, depth) => {
-    const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
-    if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
-    const files = this.getArray(this.state.paths);
-    for (let i = 0; i < entries.length; ++i) {
-      const entry = entries[i];
-      if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
-        const filename = this.joinPath(entry.name, directoryPath);
-        this.pushFile(filename, files, this.state.counts, filters);
-      } else if (entry.isDirectory()) {
-        let path = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
-        if (exclude && exclude(entry.name, path)) continue;
-        this.pushDirectory(path, paths, filters);
-        this.walkDirectory(this.state, path, path, depth - 1, this.walk);
-      } else if (this.resolveSymlink && entry.isSymbolicLink()) {
-        let path = joinPathWithBasePath(entry.name, directoryPath);
-        this.resolveSymlink(path, this.state, (stat3, resolvedPath) => {
-          if (stat3.isDirectory()) {
-            resolvedPath = normalizePath(resolvedPath, this.state.options);
-            if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path + pathSeparator)) return;
-            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
-          } else {
-            resolvedPath = useRealPaths ? resolvedPath : path;
-            const filename = basename2(resolvedPath);
-            const directoryPath$1 = normalizePath(dirname4(resolvedPath), this.state.options);
-            resolvedPath = this.joinPath(filename, directoryPath$1);
-            this.pushFile(resolvedPath, files, this.state.counts, filters);
-          }
-        });
-      }
-    }
-    this.groupFiles(this.state.groups, directoryPath, files);
-  };
-};
-function promise2(root2, options) {
-  return new Promise((resolve$1, reject) => {
-    callback(root2, options, (err, output2) => {
-      if (err) return reject(err);
-      resolve$1(output2);
-    });
-  });
-}
-function callback(root2, options, callback$1) {
-  let walker = new Walker(root2, options, callback$1);
-  walker.start();
-}
-function sync(root2, options) {
-  const walker = new Walker(root2, options);
-  return walker.start();
-}
-var APIBuilder = class {
-  constructor(root2, options) {
-    this.root = root2;
-    this.options = options;
-  }
-  withPromise() {
-    return promise2(this.root, this.options);
-  }
-  withCallback(cb) {
-    callback(this.root, this.options, cb);
-  }
-  sync() {
-    return sync(this.root, this.options);
-  }
-};
-var pm = null;
-try {
-  __require2.resolve("picomatch");
-  pm = __require2("picomatch");
-} catch {
-}
-var Builder = class {
-  globCache = {};
-  options = {
-    maxDepth: Infinity,
-    suppressErrors: true,
-    pathSeparator: sep,
-    filters: []
-  };
-  globFunction;
-  constructor(options) {
-    this.options = {
-      ...this.options,
-      ...options
-    };
-    this.globFunction = this.options.globFunction;
-  }
-  group() {
-    this.options.group = true;
-    return this;
-  }
-  withPathSeparator(separator) {
-    this.options.pathSeparator = separator;
-    return this;
-  }
-  withBasePath() {
-    this.options.includeBasePath = true;
-    return this;
-  }
-  withRelativePaths() {
-    this.options.relativePaths = true;
-    return this;
-  }
-  withDirs() {
-    this.options.includeDirs = true;
-    return this;
-  }
-  withMaxDepth(depth) {
-    this.options.maxDepth = depth;
-    return this;
-  }
-  withMaxFiles(limit) {
-    this.options.maxFiles = limit;
-    return this;
-  }
-  withFullPaths() {
-    this.options.resolvePaths = true;
-    this.options.includeBasePath = true;
-    return this;
-  }
-  withErrors() {
-    this.options.suppressErrors = false;
-    return this;
-  }
-  withSymlinks({ resolvePaths = true } = {}) {
-    this.options.resolveSymlinks = true;
-    this.options.useRealPaths = resolvePaths;
-    return this.withFullPaths();
-  }
-  withAbortSignal(signal) {
-    this.options.signal = signal;
-    return this;
-  }
-  normalize() {
-    this.options.normalizePath = true;
-    return this;
-  }
-  filter(predicate) {
-    this.options.filters.push(predicate);
-    return this;
-  }
-  onlyDirs() {
-    this.options.excludeFiles = true;
-    this.options.includeDirs = true;
-    return this;
-  }
-  exclude(predicate) {
-    this.options.exclude = predicate;
-    return this;
-  }
-  onlyCounts() {
-    this.options.onlyCounts = true;
-    return this;
-  }
-  crawl(root2) {
-    return new APIBuilder(root2 || ".", this.options);
-  }
-  withGlobFunction(fn) {
-    this.globFunction = fn;
-    return this;
-  }
-  /**
-  * @deprecated Pass options using the constructor instead:
-  * ```ts
-  * new fdir(options).crawl("/path/to/root");
-  * ```
-  * This method will be removed in v7.0
-  */
-  /* c8 ignore next 4 */
-  crawlWithOptions(root2, options) {
-    this.options = {
-      ...this.options,
-      ...options
-    };
-    return new APIBuilder(root2 || ".", this.options);
-  }
-  glob(...patterns) {
-    if (this.globFunction) return this.globWithOptions(patterns);
-    return this.globWithOptions(patterns, ...[{ dot: true }]);
-  }
-  globWithOptions(patterns, ...options) {
-    const globFn = this.globFunction || pm;
-    if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
-    var isMatch = this.globCache[patterns.join("\0")];
-    if (!isMatch) {
-      isMatch = globFn(patterns, ...options);
-      this.globCache[patterns.join("\0")] = isMatch;
-    }
-    this.options.filters.push((path) => isMatch(path));
-    return this;
-  }
-};
-
-// node_modules/tinyglobby/dist/index.mjs
-var import_picomatch = __toESM(require_picomatch2(), 1);
-var isReadonlyArray = Array.isArray;
-var BACKSLASHES = /\\/g;
-var DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
-var isWin = process.platform === "win32";
-var ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
-function getPartialMatcher(patterns, options = {}) {
-  const patternsCount = patterns.length;
-  const patternsParts = Array(patternsCount);
-  const matchers = Array(patternsCount);
-  let i, j;
-  for (i = 0; i < patternsCount; i++) {
-    const parts = splitPattern(patterns[i]);
-    patternsParts[i] = parts;
-    const partsCount = parts.length;
-    const partMatchers = Array(partsCount);
-    for (j = 0; j < partsCount; j++) partMatchers[j] = (0, import_picomatch.default)(parts[j], options);
-    matchers[i] = partMatchers;
-  }
-  return (input2) => {
-    const inputParts = input2.split("/");
-    if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input2)) return true;
-    for (i = 0; i < patternsCount; i++) {
-      const patternParts = patternsParts[i];
-      const matcher = matchers[i];
-      const inputPatternCount = inputParts.length;
-      const minParts = Math.min(inputPatternCount, patternParts.length);
-      j = 0;
-      while (j < minParts) {
-        const part = patternParts[j];
-        if (part.includes("/")) return true;
-        if (!matcher[j](inputParts[j])) break;
-        if (!options.noglobstar && part === "**") return true;
-        j++;
-      }
-      if (j === inputPatternCount) return true;
-    }
-    return false;
-  };
-}
-var WIN32_ROOT_DIR = /^[A-Z]:\/$/i;
-var isRoot = isWin ? (p) => WIN32_ROOT_DIR.test(p) : (p) => p === "/";
-function buildFormat(cwd, root2, absolute) {
-  if (cwd === root2 || root2.startsWith(`${cwd}/`)) {
-    if (absolute) {
-      const start = cwd.length + +!isRoot(cwd);
-      return (p, isDir) => p.slice(start, isDir ? -1 : void 0) || ".";
-    }
-    const prefix = root2.slice(cwd.length + 1);
-    if (prefix) return (p, isDir) => {
-      if (p === ".") return prefix;
-      const result = `${prefix}/${p}`;
-      return isDir ? result.slice(0, -1) : result;
-    };
-    return (p, isDir) => isDir && p !== "." ? p.slice(0, -1) : p;
-  }
-  if (absolute) return (p) => posix.relative(cwd, p) || ".";
-  return (p) => posix.relative(cwd, `${root2}/${p}`) || ".";
-}
-function buildRelative(cwd, root2) {
-  if (root2.startsWith(`${cwd}/`)) {
-    const prefix = root2.slice(cwd.length + 1);
-    return (p) => `${prefix}/${p}`;
-  }
-  return (p) => {
-    const result = posix.relative(cwd, `${root2}/${p}`);
-    return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
-  };
-}
-function ensureNonDriveRelativePath(path) {
-  return path.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
-}
-var splitPatternOptions = { parts: true };
-function splitPattern(path) {
-  var _result$parts;
-  const result = import_picomatch.default.scan(path, splitPatternOptions);
-  return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path];
-}
-var POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
-var WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-var escapePosixPath = (path) => path.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-var escapeWin32Path = (path) => path.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-var escapePath = isWin ? escapeWin32Path : escapePosixPath;
-function isDynamicPattern(pattern, options) {
-  if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
-  const scan = import_picomatch.default.scan(pattern);
-  return scan.isGlob || scan.negated;
-}
-function log(...tasks) {
-  console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
-}
-function ensureStringArray(value2) {
-  return typeof value2 === "string" ? [value2] : value2 !== null && value2 !== void 0 ? value2 : [];
-}
-var PARENT_DIRECTORY = /^(\/?\.\.)+/;
-var ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
-function normalizePattern(pattern, opts, props, isIgnore) {
-  var _PARENT_DIRECTORY$exe;
-  const cwd = opts.cwd;
-  let result = pattern;
-  if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
-  if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
-  const escapedCwd = escapePath(cwd);
-  result = isAbsolute(result.replace(ESCAPING_BACKSLASHES, "")) ? posix.relative(escapedCwd, result) : posix.normalize(result);
-  const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
-  const parts = splitPattern(result);
-  if (parentDir) {
-    const n = (parentDir.length + 1) / 3;
-    let i = 0;
-    const cwdParts = escapedCwd.split("/");
-    while (i < n && parts[i + n] === cwdParts[cwdParts.length + i - n]) {
-      result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
-      i++;
-    }
-    const potentialRoot = posix.join(cwd, parentDir.slice(i * 3));
-    if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
-      props.root = ensureNonDriveRelativePath(potentialRoot);
-      props.depthOffset = -n + i;
-    }
-  }
-  if (!isIgnore && props.depthOffset >= 0) {
-    var _props$commonPath;
-    (_props$commonPath = props.commonPath) !== null && _props$commonPath !== void 0 || (props.commonPath = parts);
-    const newCommonPath = [];
-    const length = Math.min(props.commonPath.length, parts.length);
-    for (let i = 0; i < length; i++) {
-      const part = parts[i];
-      if (part === "**" && !parts[i + 1]) {
-        newCommonPath.pop();
-        break;
-      }
-      if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
-      newCommonPath.push(part);
-    }
-    props.depthOffset = newCommonPath.length;
-    props.commonPath = newCommonPath;
-    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? posix.join(cwd, ...newCommonPath) : cwd);
-  }
-  return result;
-}
-function processPatterns(options, patterns, props) {
-  const matchPatterns = [];
-  const ignorePatterns = [];
-  for (const pattern of options.ignore) {
-    if (!pattern) continue;
-    if (pattern[0] !== "!" || pattern[1] === "(") ignorePatterns.push(normalizePattern(pattern, options, props, true));
-  }
-  for (const pattern of patterns) {
-    if (!pattern) continue;
-    if (pattern[0] !== "!" || pattern[1] === "(") matchPatterns.push(normalizePattern(pattern, options, props, false));
-    else if (pattern[1] !== "!" || pattern[2] === "(") ignorePatterns.push(normalizePattern(pattern.slice(1), options, props, true));
-  }
-  return {
-    match: matchPatterns,
-    ignore: ignorePatterns
-  };
-}
-function buildCrawler(options, patterns) {
-  const cwd = options.cwd;
-  const props = {
-    root: cwd,
-    depthOffset: 0
-  };
-  const processed = processPatterns(options, patterns, props);
-  if (options.debug) log("internal processing patterns:", processed);
-  const { absolute, caseSensitiveMatch, debug, dot, followSymbolicLinks, onlyDirectories } = options;
-  const root2 = props.root.replace(BACKSLASHES, "");
-  const matchOptions = {
-    dot,
-    nobrace: options.braceExpansion === false,
-    nocase: !caseSensitiveMatch,
-    noextglob: options.extglob === false,
-    noglobstar: options.globstar === false,
-    posix: true
-  };
-  const matcher = (0, import_picomatch.default)(processed.match, matchOptions);
-  const ignore = (0, import_picomatch.default)(processed.ignore, matchOptions);
-  const partialMatcher = getPartialMatcher(processed.match, matchOptions);
-  const format = buildFormat(cwd, root2, absolute);
-  const excludeFormatter = absolute ? format : buildFormat(cwd, root2, true);
-  const excludePredicate = (_, p) => {
-    const relativePath = excludeFormatter(p, true);
-    return relativePath !== "." && !partialMatcher(relativePath) || ignore(relativePath);
-  };
-  let maxDepth;
-  if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
-  const crawler = new Builder({
-    filters: [debug ? (p, isDirectory) => {
-      const path = format(p, isDirectory);
-      const matches = matcher(path) && !ignore(path);
-      if (matches) log(`matched ${path}`);
-      return matches;
-    } : (p, isDirectory) => {
-      const path = format(p, isDirectory);
-      return matcher(path) && !ignore(path);
-    }],
-    exclude: debug ? (_, p) => {
-      const skipped = excludePredicate(_, p);
-      log(`${skipped ? "skipped" : "crawling"} ${p}`);
-      return skipped;
-    } : excludePredicate,
-    fs: options.fs,
-    pathSeparator: "/",
-    relativePaths: !absolute,
-    resolvePaths: absolute,
-    includeBasePath: absolute,
-    resolveSymlinks: followSymbolicLinks,
-    excludeSymlinks: !followSymbolicLinks,
-    excludeFiles: onlyDirectories,
-    includeDirs: onlyDirectories || !options.onlyFiles,
-    maxDepth,
-    signal: options.signal
-  }).crawl(root2);
-  if (options.debug) log("internal properties:", {
-    ...props,
-    root: root2
-  });
-  return [crawler, cwd !== root2 && !absolute && buildRelative(cwd, root2)];
-}
-function formatPaths(paths, mapper) {
-  if (mapper) for (let i = paths.length - 1; i >= 0; i--) paths[i] = mapper(paths[i]);
-  return paths;
-}
-var defaultOptions = {
-  caseSensitiveMatch: true,
-  debug: !!process.env.TINYGLOBBY_DEBUG,
-  expandDirectories: true,
-  followSymbolicLinks: true,
-  onlyFiles: true
-};
-function getOptions(options) {
-  const opts = Object.assign({}, options);
-  for (const key in defaultOptions) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions[key] });
-  opts.cwd = (opts.cwd instanceof URL ? fileURLToPath(opts.cwd) : resolve3(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
-  opts.ignore = ensureStringArray(opts.ignore);
-  opts.fs && (opts.fs = {
-    readdir: opts.fs.readdir || readdir,
-    readdirSync: opts.fs.readdirSync || readdirSync,
-    realpath: opts.fs.realpath || realpath,
-    realpathSync: opts.fs.realpathSync || realpathSync,
-    stat: opts.fs.stat || stat2,
-    statSync: opts.fs.statSync || statSync
-  });
-  if (opts.debug) log("globbing with options:", opts);
-  return opts;
-}
-function getCrawler(globInput, inputOptions = {}) {
-  var _ref;
-  if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
-  const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
-  const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
-  const options = getOptions(isModern ? inputOptions : globInput);
-  return patterns.length > 0 ? buildCrawler(options, patterns) : [];
-}
-async function glob(globInput, options) {
-  const [crawler, relative2] = getCrawler(globInput, options);
-  return crawler ? formatPaths(await crawler.withPromise(), relative2) : [];
-}
-
-// src/render/settings-text.ts
-function describeOrigin(origin) {
-  switch (origin.kind) {
-    case "flag":
-      return origin.flag;
-    case "input":
-      return "input";
-    case "file":
-      return `${origin.file}:${origin.line}${origin.section === void 0 ? "" : ` (gates.${origin.section})`}`;
-    case "default":
-      return "default";
-  }
-}
-function describeProblem(problem) {
-  const { origin, setting, message } = problem;
-  switch (origin.kind) {
-    case "flag":
-      return `option ${origin.flag}: ${message}`;
-    case "input":
-      return `input "${setting}": ${message}`;
-    case "file":
-      return `${origin.file}:${origin.line}: ${origin.section === void 0 ? "" : `gates.${origin.section}.`}${setting}: ${message}`;
-    case "default":
-      return `${setting}: ${message}`;
-  }
-}
-function renderSettings(names, texts, origins) {
-  const rows = names.map((name) => [name, texts[name].split("\n").filter(Boolean).join(", ") || "(none)", describeOrigin(origins[name])]);
-  return `${textTable([["setting", "value", "from"], ...rows])}
-`;
-}
-
-// src/pipeline/files.ts
-async function resultFiles(pattern, setting, origin) {
-  if (!isDynamicPattern(pattern)) return [pattern];
-  const files = (await glob(pattern, { absolute: isAbsolute2(pattern), onlyFiles: true, expandDirectories: false })).sort();
-  if (files.length === 0) throw new SettingError(describeProblem({ setting, origin, message: `no file matches "${pattern}"` }));
-  return files;
-}
-
-// src/sources/config-file.ts
-var import_yaml = __toESM(require_dist(), 1);
-import { readFile as readFile4 } from "node:fs/promises";
-var GATES_KEY = "gates";
-var FILE_KEYS = new Map(
-  Object.keys(SETTINGS).filter((name) => SETTINGS[name].config).map((name) => [name, name])
-);
-var NEWLINE_LISTS = /* @__PURE__ */ new Set(["floors", "judge-calibration"]);
-var scalar = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()], { error: "must be a text, a number, true/false or a list of those" });
-var value = external_exports.union([scalar, external_exports.array(scalar, { error: "must be a list of texts or numbers" })], { error: "must be a text, a number, true/false or a list of those" });
-var settingsMap = external_exports.record(external_exports.string(), value, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
-var fileSchema = external_exports.object({ [GATES_KEY]: external_exports.record(external_exports.string(), settingsMap, { error: "must map each comment tag to its settings" }).optional() }).catchall(value);
-async function readConfigFile(file2, options) {
-  let text4;
-  try {
-    text4 = await readFile4(file2, "utf8");
-  } catch (error62) {
-    if (!options.required && error62.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
-    throw readFailure(file2, error62);
-  }
-  const lines = new import_yaml.LineCounter();
-  const document = (0, import_yaml.parseDocument)(text4, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
-  const lineOf = (node3) => node3?.range ? lines.linePos(node3.range[0]).line : void 0;
-  const keyLine = (path) => {
-    const parent = path.length === 1 ? document.contents : document.getIn(path.slice(0, -1), true);
-    const pair2 = (0, import_yaml.isMap)(parent) ? parent.items.find((item) => (0, import_yaml.isScalar)(item.key) && item.key.value === path.at(-1)) : void 0;
-    return pair2 !== void 0 && (0, import_yaml.isScalar)(pair2.key) ? lineOf(pair2.key) : lineOf(document.getIn(path, true));
-  };
-  if (document.errors.length > 0) {
-    const firstLine = (message) => message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
-    throw new InputError(document.errors.map((error62) => ({ file: file2, line: error62.linePos?.[0].line, message: `not valid YAML: ${firstLine(error62.message)}` })));
-  }
-  const problems = [];
-  const root2 = document.contents;
-  if (root2 === null || (0, import_yaml.isScalar)(root2) && root2.value === null) return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
-  if (!(0, import_yaml.isMap)(root2)) throw InputError.single({ file: file2, line: lineOf(root2), message: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
-  const data = document.toJS();
-  const parsed = fileSchema.safeParse(data);
-  if (!parsed.success) {
-    for (const issue2 of parsed.error.issues) {
-      problems.push({ file: file2, line: keyLine(issue2.path), field: issue2.path.join(".") || void 0, message: issue2.message });
-    }
-    throw new InputError(problems);
-  }
-  const layer = (values, path, section) => {
-    const out = /* @__PURE__ */ new Map();
-    for (const [key, raw] of Object.entries(values)) {
-      if (path.length === 0 && key === GATES_KEY) continue;
-      const where = { file: file2, line: keyLine([...path, key]), field: [...path, key].join(".") };
-      const name = FILE_KEYS.get(key);
-      if (name === void 0) {
-        const known = Object.hasOwn(SETTINGS, key);
-        const hint = closestName(key, FILE_KEYS.keys());
-        problems.push({
-          ...where,
-          message: known ? `cannot be set in ${file2}: give it as the action input or the command-line option` : `is not a setting${hint === void 0 ? "" : `; did you mean "${hint}"?`} (the settings are listed in the README under "The config file")`
-        });
-        continue;
-      }
-      const text5 = Array.isArray(raw) ? raw.map(String).join(NEWLINE_LISTS.has(name) ? "\n" : ",") : String(raw);
-      out.set(name, { text: text5, origin: { kind: "file", file: file2, line: where.line ?? 1, ...section === void 0 ? {} : { section } } });
-    }
-    return out;
-  };
-  const { [GATES_KEY]: gates, ...top } = parsed.data;
-  const topLayer = layer(top, []);
-  let sectionLayer = /* @__PURE__ */ new Map();
-  if (gates !== void 0) {
-    const sections = Object.keys(gates);
-    const selected = gates[options.tag];
-    if (selected === void 0) {
-      problems.push({
-        file: file2,
-        line: keyLine([GATES_KEY]),
-        field: GATES_KEY,
-        message: `has no section "${options.tag}" (the comment tag of this run); it has ${sections.map((s) => `"${s}"`).join(", ")}: set comment-tag to one of them`
-      });
-    } else {
-      sectionLayer = layer(selected, [GATES_KEY, options.tag], options.tag);
-    }
-  }
-  if (problems.length > 0) throw new InputError(problems);
-  return { top: topLayer, section: sectionLayer };
-}
-
-// src/pipeline/settings.ts
-async function loadSettings(given) {
-  const tagText = given.get("comment-tag")?.text ?? SETTINGS["comment-tag"].default;
-  const configText = given.get("config")?.text ?? SETTINGS.config.default;
-  let tag;
-  try {
-    tag = SETTINGS["comment-tag"].parse(tagText);
-  } catch (error62) {
-    if (!(error62 instanceof SettingError)) throw error62;
-    throw new SettingError(describeProblem({ setting: "comment-tag", origin: given.get("comment-tag")?.origin ?? { kind: "default" }, message: error62.message }));
-  }
-  const file2 = await readConfigFile(configText.trim(), { required: given.has("config"), tag });
-  const layers = [given, file2.section, file2.top];
-  const { settings, origins } = resolveSettings(layers, describeProblem);
-  const texts = {};
-  for (const name of Object.keys(SETTINGS)) {
-    texts[name] = layers.map((layer) => layer.get(name)?.text).find((text4) => text4 !== void 0) ?? SETTINGS[name].default;
-  }
-  return { settings, origins, texts };
-}
-
-// src/render/eval-json.ts
-function evalJson(summary, config2) {
-  const metrics = {};
-  for (const [name, metric] of Object.entries(summary.metrics)) metrics[name] = metric.value;
-  return {
-    questions: summary.questions,
-    metrics,
-    details: summary.metrics,
-    excluded: summary.excluded,
-    decomposition: summary.decomposition,
-    judgeAgreement: summary.judgeAgreement,
-    byTag: summary.byTag,
-    warnings: summary.warnings,
-    config: { retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) }
-  };
-}
-
-// src/render/compare-json.ts
-function comparisonReport(run, config2, baseline) {
-  const { comparison } = run;
-  const context = { retrievalOk: config2.eval.retrievalOk.name, judges: comparison.judges };
-  return {
-    ...comparison,
-    reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
-    warnings: comparison.warnings.map((warning) => ({ ...warning, message: warningText(warning, context) })),
-    baseline,
-    head: evalJson(run.head, config2.eval)
-  };
-}
-
-// src/render/compare-text.ts
-function mcnemarSentence(test) {
-  const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
-  return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; \u03C7\xB2 ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}: ${rule}`;
-}
-function decompositionRows(base, head) {
-  const split = (d) => `${fixed3(d.r)} (${d.nGood}/${d.n})`;
-  return [
-    ["r = P(retrieval ok)", split(base), split(head)],
-    ["g_good = P(correct | ok)", `${fixed3(base.gGood)} (n ${base.nGood})`, `${fixed3(head.gGood)} (n ${head.nGood})`],
-    ["g_bad = P(correct | failed)", `${fixed3(base.gBad)} (n ${base.nBad})`, `${fixed3(head.gBad)} (n ${head.nBad})`],
-    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(base.e2eCheck), fixed3(head.e2eCheck)],
-    ["product model e2e / r", fixed3(base.productModelG), fixed3(head.productModelG)],
-    ["ceiling r + (1\u2212r)\xB7g_bad", fixed3(base.ceiling), fixed3(head.ceiling)]
-  ];
-}
-function retrievalShiftNote(comparison) {
-  const { regressions, fixed } = comparison.causes;
-  return `r moved significantly, so g_good and g_bad were measured on different sets of questions and cannot be compared alone. The paired causes are the reliable reading: of the regressions, ${regressions.retrieval} lost the gold document and ${regressions.generation} got a worse answer with the same or better retrieval; of the fixes, ${fixed.retrieval} came from retrieval and ${fixed.generation} from generation.`;
-}
-function changeRows(changes) {
-  return changes.map((change) => [
-    change.id,
-    change.cause,
-    change.question.replace(/\s+/g, " ").slice(0, 80),
-    change.lostDocuments.length > 0 ? `lost ${change.lostDocuments.join(", ")}` : ""
-  ]);
-}
-function renderCompareText(comparison, config2) {
-  const rule = config2.eval.retrievalOk.name;
-  const sections = [];
-  const context = { retrievalOk: rule, judges: comparison.judges };
-  const verdict = comparison.verdict === "fail" ? "FAIL" : "PASS";
-  sections.push(
-    `rag-gate compare: ${verdict}
-` + comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}
-`).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed); left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels`
-  );
-  const rows = comparison.tests.map((test) => [
-    testLabel(test.metric, rule),
-    test.gate ?? "report",
-    fixed3(test.base),
-    fixed3(test.head),
-    formatDelta(test.delta),
-    test.kind === "randomization" ? `[${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])}]` : "",
-    formatP(test.pValue),
-    formatP(test.adjustedPValue),
-    test.significant ? "yes" : "no",
-    String(test.n)
-  ]);
-  sections.push(
-    `Tests (\u03B1 = ${comparison.alpha}; Holm-adjusted across the gated tests)
-` + textTable([["metric", "gate", "base", "head", "\u0394", "95% CI", "p", "Holm p", "significant", "n"], ...rows])
-  );
-  const mcnemarLines = comparison.tests.filter((t) => t.kind === "mcnemar").map((t) => `  ${testLabel(t.metric, rule)}: ${mcnemarSentence(t)}`);
-  if (mcnemarLines.length > 0) sections.push(`McNemar
-${mcnemarLines.join("\n")}`);
-  const power = comparison.tests.flatMap((t) => {
-    const needed = formatRequiredN(t.requiredN);
-    return needed && t.delta !== 0 ? [`  ${testLabel(t.metric, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
-  });
-  if (power.length > 0) sections.push(`Cannot tell apart yet
-${power.join("\n")}`);
-  if (comparison.missing.length > 0) {
-    const rows2 = comparison.missing.map((m) => [m.id, m.question.replace(/\s+/g, " ").slice(0, 80), m.wasCorrect === null ? "" : m.wasCorrect ? "right in base" : "wrong in base"]);
-    sections.push(`Missing from head, counted as failed (${comparison.missing.length})
-${textTable(rows2)}`);
-  }
-  const { regressions: causes } = comparison.causes;
-  if (comparison.regressions.length > 0) {
-    sections.push(
-      `Regressed questions (${comparison.regressions.length}: ${causes.retrieval} retrieval, ${causes.generation} generation${causes.unknown > 0 ? `, ${causes.unknown} unknown` : ""})
-` + textTable([["id", "cause", "question", ""], ...changeRows(comparison.regressions)])
-    );
-  }
-  const rescued = comparison.retrievalRegressions.filter((r) => r.rescued);
-  if (rescued.length > 0) {
-    sections.push(
-      `Lost the gold document but still answered right (${rescued.length})
-` + textTable(rescued.map((r) => [r.id, r.question.replace(/\s+/g, " ").slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(", ")}` : ""]))
-    );
-  }
-  if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})
-${textTable(changeRows(comparison.fixed))}`);
-  const tags = Object.entries(comparison.regressionsByTag);
-  if (tags.length > 0) sections.push(`Regressions by tag
-${textTable(tags.map(([tag, count2]) => [tag, String(count2)]))}`);
-  const { base, head } = comparison.decomposition;
-  if (base.n > 0 || head.n > 0) {
-    let text4 = `Decomposition (paired answerable questions; retrieval ok: ${rule})
-${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
-    if (comparison.retrievalShifted) text4 += `
-  ! ${retrievalShiftNote(comparison)}`;
-    sections.push(text4);
-  }
-  if (comparison.judges.length > 0) sections.push(`Judge
-${comparison.judges.flatMap((j) => j.notes).map((note) => `  ${note}`).join("\n")}`);
-  const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...head.warnings.map((w) => `head: ${w}`)];
-  if (warnings.length > 0) sections.push(`Warnings
-${warnings.map((w) => `  ! ${w}`).join("\n")}`);
-  return `${sections.join("\n\n")}
-`;
 }
 
 // src/render/markdown.ts
@@ -51440,13 +51489,13 @@ function documentList(ids) {
   const out = [];
   ids.slice(0, DOCUMENTS_SHOWN).forEach((id2, i) => {
     if (i > 0) out.push(text3(", "));
-    out.push(userCode(id2, ID_MAX_CHARS));
+    out.push(inert(id2, ID_MAX_CHARS));
   });
   if (ids.length > DOCUMENTS_SHOWN) out.push(text3(` and ${ids.length - DOCUMENTS_SHOWN} more`));
   return out;
 }
 function questionCells(item) {
-  return [userCode(item.id, ID_MAX_CHARS), userCode(item.question, QUESTION_MAX_CHARS)];
+  return [inert(item.id, ID_MAX_CHARS), inert(item.question, QUESTION_MAX_CHARS)];
 }
 function regressionList(changes, improving) {
   return { header: ["id", "question", "cause"], rows: changes.map((c) => [...questionCells(c), causeCell(c, improving)]) };
@@ -51517,7 +51566,7 @@ function questionSections(lists, limits, reportLink) {
     out.push(...details(`${plural2(fixed.rows.length, "question")} fixed (wrong in base, right in head)`, listBody(fixed, limits.fixed, null, reportLink)));
   }
   if (tags.length > 0) {
-    const rows = tags.slice(0, limits.tags).map(([tag, count2]) => [userCode(tag, TAG_MAX_CHARS), count2.toLocaleString("en-US")]);
+    const rows = tags.slice(0, limits.tags).map(([tag, count2]) => [inert(tag, TAG_MAX_CHARS), count2.toLocaleString("en-US")]);
     const body = [];
     if (rows.length > 0) body.push(table(["tag", "regressions"], rows, ["left", "right"]));
     if (limits.tags < tags.length) body.push(moreLine(tags.length - limits.tags, reportLink));
@@ -51533,21 +51582,24 @@ function decompositionSection(comparison) {
   if (comparison.retrievalShifted) body.push(paragraph2(...prose(`\u26A0\uFE0F ${retrievalShiftNote(comparison)}`)));
   return details("Where the errors come from (decomposition)", body);
 }
+var WARNINGS_SHOWN = 20;
 function warningsSection(comparison, rule) {
   const context = { retrievalOk: rule, judges: comparison.judges };
-  const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...comparison.decomposition.head.warnings.map((w) => `head: ${w}`)];
+  const warnings = [...comparison.warnings.map((w) => warningWords(w, context)), ...comparison.decomposition.head.warnings.map((w) => [`head: ${w}`])];
   if (warnings.length === 0) return [];
+  const shown = warnings.slice(0, WARNINGS_SHOWN);
+  if (warnings.length > WARNINGS_SHOWN) shown.push([`\u2026 and ${warnings.length - WARNINGS_SHOWN} more in the JSON report`]);
   const list3 = {
     type: "list",
     ordered: false,
     spread: false,
-    children: warnings.map((w) => ({ type: "listItem", spread: false, children: [paragraph2(...prose(w))] }))
+    children: shown.map((w) => ({ type: "listItem", spread: false, children: [paragraph2(...sentencePhrasing(w))] }))
   };
   return [paragraph2(strong2(text3("Warnings"))), list3];
 }
 function judgeSection(comparison) {
-  const notes = comparison.judges.flatMap((judge) => judge.notes);
-  return notes.length === 0 ? [] : [paragraph2(strong2(text3("Judge")), text3(": "), ...prose(notes.join("; ")))];
+  const notes = judgeNotes(comparison.judges);
+  return notes.length === 0 ? [] : [paragraph2(strong2(text3("Judge")), text3(": "), ...sentencePhrasing(notes))];
 }
 function footer(comparison, options) {
   const parts = [];
@@ -51644,7 +51696,7 @@ function compareCommand(context, setExitCode) {
     const report2 = comparisonReport(run, config2, { found: true, files: base });
     context.stdout(options.json ? `${JSON.stringify(report2, null, 2)}
 ` : renderCompareText(run.comparison, config2));
-    setExitCode(run.comparison.verdict === "fail" ? EXIT2.gateFailed : EXIT2.ok);
+    setExitCode(run.comparison.verdict === "fail" ? EXIT.gateFailed : EXIT.ok);
   });
 }
 
@@ -52651,28 +52703,28 @@ function trecCommand(context) {
 
 // src/frontends/cli/main.ts
 async function main(argv, context) {
-  let exitCode = EXIT2.ok;
+  let exitCode = EXIT.ok;
   const program2 = new Command("rag-gate").description("CI quality gate for retrieval-augmented generation: metrics, paired tests, PR comments").version("0.1.0", "-V, --version").showHelpAfterError("(run with --help for usage)").exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr }).addCommand(evalCommand(context)).addCommand(trecCommand(context)).addCommand(compareCommand(context, (code3) => exitCode = code3)).addCommand(judgeCommand(context, (code3) => exitCode = code3)).addCommand(calibrateCommand(context, (code3) => exitCode = code3));
   for (const command of program2.commands) command.exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr });
   try {
     await program2.parseAsync(argv, { from: "user" });
     return exitCode;
   } catch (error62) {
-    if (error62 instanceof CommanderError) return error62.exitCode === 0 ? EXIT2.ok : EXIT2.badInput;
+    if (error62 instanceof CommanderError) return error62.exitCode === 0 ? EXIT.ok : EXIT.badInput;
     if (error62 instanceof InputError) {
       context.stderr(`rag-gate: error: bad input
 ${error62.message}
 `);
-      return EXIT2.badInput;
+      return EXIT.badInput;
     }
     if (error62 instanceof SettingError) {
       context.stderr(`rag-gate: error: ${error62.message}
 `);
-      return EXIT2.badInput;
+      return EXIT.badInput;
     }
     context.stderr(`rag-gate: internal error: ${error62 instanceof Error ? error62.stack ?? error62.message : String(error62)}
 `);
-    return EXIT2.badInput;
+    return EXIT.badInput;
   }
 }
 

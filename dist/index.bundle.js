@@ -59789,15 +59789,13 @@ var calibrationRecordSchema = external_exports.object({
   labels: external_exports.object({ file: external_exports.string(), sha256: external_exports.string(), total: external_exports.number(), failed: external_exports.number() }).optional()
 });
 function judgeMayGate(record3, model, promptVersion, kappaFloor = KAPPA_FLOOR) {
-  const judge = `judge ${model} (${promptVersion})`;
-  const uncalibrated = (why) => ({ allowed: false, note: `${judge} is uncalibrated: ${why}; its metrics are reported but do not gate` });
-  if (record3 === void 0) return uncalibrated("no calibration record");
-  if (record3.model !== model) return uncalibrated(`the calibration record is for model ${record3.model}`);
-  if (record3.promptVersion !== promptVersion) return uncalibrated(`the calibration record is for prompt ${record3.promptVersion}`);
-  if (record3.kappa === null) return uncalibrated(`kappa is undefined on the ${record3.n} labels (both raters gave every item the same label)`);
-  const measured = `kappa ${record3.kappa.toFixed(3)} on n = ${record3.n}`;
-  if (!(record3.kappa >= kappaFloor)) return uncalibrated(`${measured} is below the floor ${kappaFloor}`);
-  return { allowed: true, note: `${judge} is calibrated: ${measured} (floor ${kappaFloor}, ${record3.date.slice(0, 10)})` };
+  const check3 = (verdict) => ({ model, promptVersion, allowed: verdict.kind === "calibrated", verdict });
+  if (record3 === void 0) return check3({ kind: "no-record" });
+  if (record3.model !== model) return check3({ kind: "other-model", recordModel: record3.model });
+  if (record3.promptVersion !== promptVersion) return check3({ kind: "other-prompt", recordPrompt: record3.promptVersion });
+  if (record3.kappa === null) return check3({ kind: "kappa-undefined", n: record3.n });
+  if (!(record3.kappa >= kappaFloor)) return check3({ kind: "below-floor", kappa: record3.kappa, n: record3.n, floor: kappaFloor });
+  return check3({ kind: "calibrated", kappa: record3.kappa, n: record3.n, floor: kappaFloor, date: record3.date.slice(0, 10) });
 }
 
 // src/core/compare/judge-gate.ts
@@ -59808,14 +59806,12 @@ function judgeStatuses(uses, calibrations, kappaFloor) {
     for (const use of uses) if (use.field === field) judges.set(JSON.stringify([use.model, use.promptVersion]), use);
     const kind = JUDGED_FIELDS[field].calibration;
     const verdicts = [...judges.values()].map((use) => {
-      if (kind === null) {
-        return { allowed: false, note: `${field} from judge ${use.model} (${use.promptVersion}) has no calibration; it is reported and never gates` };
-      }
+      if (kind === null) return { model: use.model, promptVersion: use.promptVersion, allowed: false, verdict: { kind: "never-calibrated" } };
       const ofKind = calibrations.filter((record4) => record4.kind === kind).sort((a, b) => a.date < b.date ? 1 : a.date > b.date ? -1 : 0);
       const record3 = ofKind.find((r) => r.model === use.model && r.promptVersion === use.promptVersion) ?? ofKind[0];
       return judgeMayGate(record3, use.model, use.promptVersion, kappaFloor);
     });
-    return { field, allowed: verdicts.every((v) => v.allowed), notes: verdicts.map((v) => v.note) };
+    return { field, allowed: verdicts.every((v) => v.allowed), judges: verdicts };
   });
 }
 function blockedMetrics(statuses) {
@@ -61026,6 +61022,21 @@ async function rescoreUnderHeadLabels(files, headLabels, config2) {
   return { outcomes: builder.build(), notRescorable };
 }
 
+// src/render/untrusted.ts
+var untrusted = (value2, max2) => ({ untrusted: value2, max: max2 });
+var CONTROLS = new RegExp("\\p{Cc}", "gu");
+var INVISIBLE = /[\p{Cf}\u2028\u2029\u115f\u1160\u3164\uffa0]/gu;
+var codePoint = (char) => `<U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
+function inertText(value2, max2) {
+  const flat = value2.replace(CONTROLS, " ").replace(INVISIBLE, codePoint).replace(/\s+/gu, " ").trim();
+  const points = Array.from(flat);
+  if (points.length <= max2) return flat;
+  return `${points.slice(0, max2 - 1).join("").trimEnd()}\u2026`;
+}
+function sentenceText(sentence) {
+  return sentence.map((piece) => typeof piece === "string" ? piece : inertText(piece.untrusted, piece.max)).join("");
+}
+
 // src/render/gate-words.ts
 var withRule = (template, rule) => template.replaceAll("{rule}", rule);
 function testSubject(metric, rule) {
@@ -61055,10 +61066,49 @@ function dropWords(drop2, rule) {
 function brokenFloor(floor, value2) {
   return `floor broken: ${floor.metric} is ${value2.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
 }
-function judgeNotes(field, judges) {
-  return judges.filter((judge) => judge.field === field).flatMap((judge) => judge.notes).join("; ");
+var JUDGE_NAME_MAX = 80;
+function judgeNote(field, check3) {
+  const judge = ["judge ", untrusted(check3.model, JUDGE_NAME_MAX), " (", untrusted(check3.promptVersion, JUDGE_NAME_MAX), ")"];
+  const { verdict } = check3;
+  const uncalibrated = (...why) => [...judge, " is uncalibrated: ", ...why, "; its metrics are reported but do not gate"];
+  switch (verdict.kind) {
+    case "calibrated":
+      return [...judge, ` is calibrated: kappa ${verdict.kappa.toFixed(3)} on n = ${verdict.n} (floor ${verdict.floor}, ${verdict.date})`];
+    case "never-calibrated":
+      return [`${field} from `, ...judge, " has no calibration; it is reported and never gates"];
+    case "no-record":
+      return uncalibrated("no calibration record");
+    case "other-model":
+      return uncalibrated("the calibration record is for model ", untrusted(verdict.recordModel, JUDGE_NAME_MAX));
+    case "other-prompt":
+      return uncalibrated("the calibration record is for prompt ", untrusted(verdict.recordPrompt, JUDGE_NAME_MAX));
+    case "kappa-undefined":
+      return uncalibrated(`kappa is undefined on the ${verdict.n} labels (both raters gave every item the same label)`);
+    case "below-floor":
+      return uncalibrated(`kappa ${verdict.kappa.toFixed(3)} on n = ${verdict.n} is below the floor ${verdict.floor}`);
+  }
+}
+var JUDGES_SHOWN = 5;
+function judgeNotes(judges, field) {
+  const notes = [];
+  for (const status of judges) {
+    if (field !== void 0 && status.field !== field) continue;
+    status.judges.slice(0, JUDGES_SHOWN).forEach((check3) => notes.push(judgeNote(status.field, check3)));
+    const more = status.judges.length - JUDGES_SHOWN;
+    if (more > 0) notes.push([`${more} more judge${more === 1 ? "" : "s"} filled ${status.field}`]);
+  }
+  return notes.flatMap((note, i2) => i2 === 0 ? note : ["; ", ...note]);
 }
 function reasonText(reason, context) {
+  return sentenceText(reasonWords(reason, context));
+}
+function warningText(warning2, context) {
+  return sentenceText(warningWords(warning2, context));
+}
+function reasonWords(reason, context) {
+  return [reasonOwnWords(reason, context)];
+}
+function reasonOwnWords(reason, context) {
   switch (reason.kind) {
     case "regressed":
       return `${reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
@@ -61072,16 +61122,16 @@ function reasonText(reason, context) {
       return `only ${reason.compared} of the base's ${reason.baseQuestions} questions are compared (${(reason.share * 100).toFixed(1)}%, below min-coverage ${formatShare(reason.minCoverage)}): the rest were relabelled and could not be re-scored, or are missing from head and excluded`;
   }
 }
-function warningText(warning2, context) {
+function warningWords(warning2, context) {
   switch (warning2.kind) {
     case "gate-untestable":
-      return `cannot gate ${warning2.gate}: no paired question carries its outcome in both runs`;
+      return [`cannot gate ${warning2.gate}: no paired question carries its outcome in both runs`];
     case "drop-below-minimum-effect":
-      return `${warning2.gate} dropped significantly but by less than the minimum effect ${warning2.minEffect}: ${dropWords(warning2, context.retrievalOk)}`;
+      return [`${warning2.gate} dropped significantly but by less than the minimum effect ${warning2.minEffect}: ${dropWords(warning2, context.retrievalOk)}`];
     case "drop-from-uncalibrated-judge":
-      return `${warning2.gate} dropped significantly (${dropWords(warning2, context.retrievalOk)}), but it does not gate: ${judgeNotes(warning2.field, context.judges)}`;
+      return [`${warning2.gate} dropped significantly (${dropWords(warning2, context.retrievalOk)}), but it does not gate: `, ...judgeNotes(context.judges, warning2.field)];
     case "floor-from-uncalibrated-judge":
-      return `${brokenFloor(warning2.floor, warning2.value)}, but it does not gate: ${judgeNotes(warning2.field, context.judges)}`;
+      return [`${brokenFloor(warning2.floor, warning2.value)}, but it does not gate: `, ...judgeNotes(context.judges, warning2.field)];
   }
 }
 function ungatedText(config2, unknownFields) {
@@ -61977,6 +62027,773 @@ function getCrawler(globInput, inputOptions = {}) {
 async function glob(globInput, options) {
   const [crawler, relative2] = getCrawler(globInput, options);
   return crawler ? formatPaths(await crawler.withPromise(), relative2) : [];
+}
+
+// src/render/text-table.ts
+var CELL_MAX_CHARS = 120;
+function textTable(cells, indent = "  ") {
+  const rows = cells.map((row) => row.map((cell) => inertText(cell, CELL_MAX_CHARS)));
+  const widths = [];
+  for (const row of rows) row.forEach((cell, i2) => widths[i2] = Math.max(widths[i2] ?? 0, [...cell].length));
+  const numeric = /^[-+−]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^—$|^$/;
+  const rightAligned = widths.map((_, i2) => rows.slice(1).every((row) => numeric.test(row[i2] ?? "")));
+  return rows.map(
+    (row) => indent + row.map((cell, i2) => {
+      const pad = (widths[i2] ?? 0) - [...cell].length;
+      return i2 > 0 && rightAligned[i2] ? " ".repeat(pad) + cell : cell + " ".repeat(pad);
+    }).join("  ").trimEnd()
+  ).join("\n");
+}
+function fixed3(value2) {
+  return value2 === null || value2 === void 0 || Number.isNaN(value2) ? "\u2014" : value2.toFixed(3);
+}
+
+// src/render/settings-text.ts
+function describeOrigin(origin) {
+  switch (origin.kind) {
+    case "flag":
+      return origin.flag;
+    case "input":
+      return "input";
+    case "file":
+      return `${origin.file}:${origin.line}${origin.section === void 0 ? "" : ` (gates.${origin.section})`}`;
+    case "default":
+      return "default";
+  }
+}
+function describeProblem(problem) {
+  const { origin, setting, message } = problem;
+  switch (origin.kind) {
+    case "flag":
+      return `option ${origin.flag}: ${message}`;
+    case "input":
+      return `input "${setting}": ${message}`;
+    case "file":
+      return `${origin.file}:${origin.line}: ${origin.section === void 0 ? "" : `gates.${origin.section}.`}${setting}: ${message}`;
+    case "default":
+      return `${setting}: ${message}`;
+  }
+}
+function renderSettings(names, texts, origins) {
+  const rows = names.map((name) => [name, texts[name].split("\n").filter(Boolean).join(", ") || "(none)", describeOrigin(origins[name])]);
+  return `${textTable([["setting", "value", "from"], ...rows])}
+`;
+}
+
+// src/pipeline/files.ts
+async function resultFiles(pattern, setting, origin) {
+  if (!isDynamicPattern(pattern)) return [pattern];
+  const files = (await glob(pattern, { absolute: isAbsolute2(pattern), onlyFiles: true, expandDirectories: false })).sort();
+  if (files.length === 0) throw new SettingError(describeProblem({ setting, origin, message: `no file matches "${pattern}"` }));
+  return files;
+}
+
+// src/core/catalog/settings.ts
+function splitList(text4) {
+  return text4.split(",").map((item) => item.trim()).filter(Boolean);
+}
+function splitLines(text4) {
+  return text4.split(/[\n,]/).map((item) => item.trim()).filter(Boolean);
+}
+function parseCutoffs(text4) {
+  const items = splitList(text4);
+  const cutoffs = items.map(Number);
+  if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
+    throw new SettingError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
+  }
+  return [...new Set(cutoffs)].sort((a, b) => a - b);
+}
+function parseAlpha(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1) throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseKappaFloor(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseMinEffect(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0) throw new SettingError(`the minimum effect must be a number \u2265 0, got "${text4}"`);
+  return value2;
+}
+function parsePermutations(text4) {
+  const value2 = Number(text4);
+  if (!Number.isInteger(value2) || value2 < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text4}"`);
+  return value2;
+}
+function parseFailOn(text4) {
+  const gates = splitList(text4);
+  for (const gate of gates) {
+    if (!GATE_CATEGORIES.includes(gate)) throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}`);
+  }
+  return new Set(gates);
+}
+function parseGraded(text4) {
+  const graded = new Set(GRADED_ANSWER_METRICS);
+  return [...new Set(splitList(text4).map((name) => graded.has(name) ? name : parseRetrievalMetric(name).name))];
+}
+function parseFloors(text4) {
+  return splitLines(text4).map(parseFloor);
+}
+function parsePositiveNumber(text4) {
+  const value2 = Number(text4);
+  if (!Number.isFinite(value2) || value2 <= 0) throw new SettingError(`must be a positive number, got "${text4}"`);
+  return value2;
+}
+function parseOptionalPrNumber(text4) {
+  if (text4.trim() === "") return void 0;
+  const value2 = Number(text4);
+  if (!Number.isInteger(value2) || value2 < 1) throw new SettingError(`must be a pull request number, got "${text4}"`);
+  return value2;
+}
+function oneOf(...values) {
+  return (text4) => {
+    const value2 = text4.trim();
+    if (!values.includes(value2)) throw new SettingError(`must be ${values.slice(0, -1).join(", ")} or ${values.at(-1)}, got "${text4}"`);
+    return value2;
+  };
+}
+function nonEmpty(what) {
+  return (text4) => {
+    const value2 = text4.trim();
+    if (value2 === "") throw new SettingError(`must name ${what}`);
+    return value2;
+  };
+}
+function parseShare(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`must be a share between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseCount(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 0) throw new SettingError(`must be a whole number \u2265 0, got "${text4}"`);
+  return value2;
+}
+function parseBoolean(text4) {
+  const value2 = text4.trim().toLowerCase();
+  if (value2 === "true") return true;
+  if (value2 === "false") return false;
+  throw new SettingError(`must be true or false, got "${text4}"`);
+}
+var optionalText = (text4) => text4.trim() === "" ? void 0 : text4.trim();
+var COMMENT_TAG = /^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/;
+function parseCommentTag(text4) {
+  const tag = text4.trim();
+  if (!COMMENT_TAG.test(tag)) throw new SettingError("must be 1\u201364 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end");
+  return tag;
+}
+var both = (flag2) => ({ flags: { eval: flag2, compare: flag2 } });
+var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
+var SETTINGS = {
+  config: {
+    name: "config",
+    description: "the settings file (YAML), read when it exists; its keys are these settings' names",
+    default: "rag-gate.yml",
+    parse: nonEmpty("a file"),
+    cli: both("--config <file>"),
+    action: true,
+    config: false
+  },
+  "comment-tag": {
+    name: "comment-tag",
+    description: "key of the sticky comment, so several gates in one repository each keep their own; also selects that gate's section of the config file",
+    default: "default",
+    parse: parseCommentTag,
+    cli: both("--comment-tag <tag>"),
+    action: true,
+    config: false
+  },
+  results: {
+    name: "results",
+    description: "path or glob of the head results (JSON Lines or a JSON array, one record per question); several files are shards of one run, merged, and an id in two shards is an error",
+    default: "",
+    parse: optionalText,
+    cli: { flags: { eval: "--results <glob>", compare: "--head <glob>" } },
+    action: true,
+    config: true
+  },
+  baseline: {
+    name: "baseline",
+    description: "path or glob of the base branch's results; in the action, empty means the baseline-artifact of the newest successful push run of this workflow on the pull request's base branch",
+    default: "",
+    parse: optionalText,
+    cli: compareOnly("--base <glob>"),
+    action: true,
+    config: true
+  },
+  golden: {
+    name: "golden",
+    description: "the head's golden set (a JSON Lines or JSON file of records with an id, or a text file of ids, one per line): a base question no longer in it was removed on purpose and is left out; one still in it but missing from the head results counts as failed",
+    default: "",
+    parse: optionalText,
+    cli: compareOnly("--golden <file>"),
+    action: true,
+    config: true
+  },
+  missing: {
+    name: "missing",
+    description: "what a base question missing from the head results counts as: fail (failed in head for every gated test) or exclude (left out of the tests, listed)",
+    default: "fail",
+    parse: oneOf("fail", "exclude"),
+    cli: compareOnly("--missing <how>"),
+    action: true,
+    config: true
+  },
+  "min-paired": {
+    name: "min-paired",
+    description: "the gate fails when fewer questions than this are paired (in both runs, with the same gold labels)",
+    default: "30",
+    parse: parseCount,
+    cli: compareOnly("--min-paired <n>"),
+    action: true,
+    config: true
+  },
+  "min-coverage": {
+    name: "min-coverage",
+    description: "the gate fails when less than this share of the base's questions is compared (paired, or counted as failed when missing)",
+    default: "0.95",
+    parse: parseShare,
+    cli: compareOnly("--min-coverage <share>"),
+    action: true,
+    config: true
+  },
+  "allow-ungated": {
+    name: "allow-ungated",
+    description: "pass when no gated test has data and no floor is set (a report only); otherwise that is an error naming the fields that are missing",
+    default: "false",
+    parse: parseBoolean,
+    cli: compareOnly("--allow-ungated"),
+    action: true,
+    config: true
+  },
+  k: { name: "k", description: "cut-offs for the @k metrics", default: "1,3,5,10", parse: parseCutoffs, cli: both("--k <list>"), action: true, config: true },
+  "retrieval-ok": {
+    name: "retrieval-ok",
+    description: "when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8",
+    default: "hit@5",
+    parse: parseRetrievalOkRule,
+    cli: both("--retrieval-ok <rule>"),
+    action: true,
+    config: true
+  },
+  correct: {
+    name: "correct",
+    description: "how to judge answers without a correct field: exact (normalised exact match) or f1:T (token F1 at least T)",
+    default: "exact",
+    parse: parseCorrectnessRule,
+    cli: both("--correct <rule>"),
+    action: true,
+    config: true
+  },
+  alpha: {
+    name: "alpha",
+    description: "significance level of the paired tests, after Holm correction across the gated tests",
+    default: "0.05",
+    parse: parseAlpha,
+    cli: compareOnly("--alpha <p>"),
+    action: true,
+    config: true
+  },
+  "fail-on": {
+    name: "fail-on",
+    description: `gates that fail the check on a significant drop, comma-separated from ${GATE_CATEGORIES.join(", ")}`,
+    default: DEFAULT_FAIL_ON.join(","),
+    parse: parseFailOn,
+    cli: compareOnly("--fail-on <list>"),
+    action: true,
+    config: true
+  },
+  "min-effect": {
+    name: "min-effect",
+    description: "a significant drop smaller than this (absolute, e.g. 0.02) only warns",
+    default: "0",
+    parse: parseMinEffect,
+    cli: compareOnly("--min-effect <drop>"),
+    action: true,
+    config: true
+  },
+  floors: {
+    name: "floors",
+    description: "absolute bounds on head metrics, comma- or newline-separated: recall@5=0.8 (head at least 0.8) or false_refusal_rate<=0.1 (a ceiling)",
+    default: "",
+    parse: parseFloors,
+    cli: { ...compareOnly("--floor <metric=value>"), repeatable: true },
+    action: true,
+    config: true
+  },
+  graded: {
+    name: "graded",
+    description: "graded metrics that get a paired randomization test, comma-separated",
+    default: ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"].join(","),
+    parse: parseGraded,
+    cli: compareOnly("--graded <list>"),
+    action: true,
+    config: true
+  },
+  permutations: {
+    name: "permutations",
+    description: "permutations per randomization test",
+    default: "10000",
+    parse: parsePermutations,
+    cli: compareOnly("--permutations <n>"),
+    action: true,
+    config: true
+  },
+  "judge-calibration": {
+    name: "judge-calibration",
+    description: "calibration records written by rag-gate calibrate, comma- or newline-separated; judged metrics gate only when their judge (model and prompt version) is calibrated",
+    default: "",
+    parse: splitLines,
+    cli: { ...compareOnly("--judge-calibration <file>"), repeatable: true },
+    action: true,
+    config: true
+  },
+  "kappa-floor": {
+    name: "kappa-floor",
+    description: "lowest judge\u2013human Cohen's kappa at which judged metrics may gate",
+    default: String(KAPPA_FLOOR),
+    parse: parseKappaFloor,
+    cli: compareOnly("--kappa-floor <kappa>"),
+    action: true,
+    config: true
+  },
+  "baseline-artifact": {
+    name: "baseline-artifact",
+    description: "name of the artifact that holds the base branch's results",
+    default: "rag-gate-results",
+    parse: nonEmpty("an artifact"),
+    action: true,
+    config: true
+  },
+  "baseline-max-age-days": {
+    name: "baseline-max-age-days",
+    description: "ignore base-branch runs older than this many days",
+    default: "30",
+    parse: parsePositiveNumber,
+    action: true,
+    config: true
+  },
+  "github-token": {
+    name: "github-token",
+    description: "token for reading workflow runs and artifacts and for writing the pull request comment",
+    default: "",
+    parse: (text4) => text4,
+    action: { runnerDefault: "${{ github.token }}" },
+    config: false
+  },
+  comment: {
+    name: "comment",
+    description: "when to post the sticky pull request comment: always, on-change (a first comment only once something changed, or to say there is no baseline; an existing comment is kept current) or never",
+    default: "always",
+    parse: oneOf("always", "on-change", "never"),
+    action: true,
+    config: true
+  },
+  mode: { name: "mode", description: "gate fails the job when the gate fails; advisory only reports", default: "gate", parse: oneOf("gate", "advisory"), action: true, config: true },
+  "pr-number": {
+    name: "pr-number",
+    description: "the pull request to comment on, for workflow_run events where GitHub cannot tell",
+    default: "",
+    parse: parseOptionalPrNumber,
+    action: true,
+    config: false
+  },
+  judge: {
+    name: "judge",
+    description: "none, or openai to judge faithfulness, answer relevance and correctness where the records lack them, with any OpenAI-compatible endpoint (key from the OPENAI_API_KEY environment variable)",
+    default: "none",
+    parse: oneOf("none", "openai"),
+    action: true,
+    config: true
+  },
+  "judge-model": { name: "judge-model", description: "the judge's chat model", default: "gpt-4o-mini", parse: nonEmpty("a model"), action: true, config: true },
+  "judge-base-url": {
+    name: "judge-base-url",
+    description: "the judge endpoint's base URL; empty means OPENAI_BASE_URL, else OpenAI's",
+    default: "",
+    parse: optionalText,
+    action: true,
+    config: true
+  },
+  "judge-cache": {
+    name: "judge-cache",
+    description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls",
+    default: ".rag-gate-cache",
+    parse: nonEmpty("a directory"),
+    action: true,
+    config: true
+  }
+};
+var SETTING_ROWS = Object.values(SETTINGS);
+var SettingsError = class extends SettingError {
+  constructor(problems, describe3) {
+    super(problems.map(describe3).join("\n"));
+    this.problems = problems;
+  }
+  problems;
+};
+function resolveSettings(layers, describe3) {
+  const settings = {};
+  const origins = {};
+  const problems = [];
+  for (const name of Object.keys(SETTINGS)) {
+    const given = layers.map((layer) => layer.get(name)).find((value2) => value2 !== void 0);
+    const { text: text4, origin } = given ?? { text: SETTINGS[name].default, origin: { kind: "default" } };
+    origins[name] = origin;
+    try {
+      settings[name] = SETTINGS[name].parse(text4);
+    } catch (error63) {
+      if (!(error63 instanceof SettingError)) throw error63;
+      problems.push({ setting: name, origin, message: error63.message });
+    }
+  }
+  if (problems.length > 0) throw new SettingsError(problems, describe3);
+  return { settings, origins };
+}
+
+// src/sources/config-file.ts
+var import_yaml = __toESM(require_dist(), 1);
+import { readFile as readFile3 } from "node:fs/promises";
+var GATES_KEY = "gates";
+var FILE_KEYS = new Map(
+  Object.keys(SETTINGS).filter((name) => SETTINGS[name].config).map((name) => [name, name])
+);
+var NEWLINE_LISTS = /* @__PURE__ */ new Set(["floors", "judge-calibration"]);
+var scalar = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()], { error: "must be a text, a number, true/false or a list of those" });
+var value = external_exports.union([scalar, external_exports.array(scalar, { error: "must be a list of texts or numbers" })], { error: "must be a text, a number, true/false or a list of those" });
+var settingsMap = external_exports.record(external_exports.string(), value, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
+var fileSchema = external_exports.object({ [GATES_KEY]: external_exports.record(external_exports.string(), settingsMap, { error: "must map each comment tag to its settings" }).optional() }).catchall(value);
+async function readConfigFile(file2, options) {
+  let text4;
+  try {
+    text4 = await readFile3(file2, "utf8");
+  } catch (error63) {
+    if (!options.required && error63.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
+    throw readFailure(file2, error63);
+  }
+  const lines = new import_yaml.LineCounter();
+  const document = (0, import_yaml.parseDocument)(text4, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+  const lineOf = (node3) => node3?.range ? lines.linePos(node3.range[0]).line : void 0;
+  const keyLine = (path) => {
+    const parent = path.length === 1 ? document.contents : document.getIn(path.slice(0, -1), true);
+    const pair2 = (0, import_yaml.isMap)(parent) ? parent.items.find((item) => (0, import_yaml.isScalar)(item.key) && item.key.value === path.at(-1)) : void 0;
+    return pair2 !== void 0 && (0, import_yaml.isScalar)(pair2.key) ? lineOf(pair2.key) : lineOf(document.getIn(path, true));
+  };
+  if (document.errors.length > 0) {
+    const firstLine = (message) => message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+    throw new InputError(document.errors.map((error63) => ({ file: file2, line: error63.linePos?.[0].line, message: `not valid YAML: ${firstLine(error63.message)}` })));
+  }
+  const problems = [];
+  const root2 = document.contents;
+  if (root2 === null || (0, import_yaml.isScalar)(root2) && root2.value === null) return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
+  if (!(0, import_yaml.isMap)(root2)) throw InputError.single({ file: file2, line: lineOf(root2), message: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
+  const data = document.toJS();
+  const parsed = fileSchema.safeParse(data);
+  if (!parsed.success) {
+    for (const issue3 of parsed.error.issues) {
+      problems.push({ file: file2, line: keyLine(issue3.path), field: issue3.path.join(".") || void 0, message: issue3.message });
+    }
+    throw new InputError(problems);
+  }
+  const layer = (values, path, section) => {
+    const out = /* @__PURE__ */ new Map();
+    for (const [key, raw] of Object.entries(values)) {
+      if (path.length === 0 && key === GATES_KEY) continue;
+      const where = { file: file2, line: keyLine([...path, key]), field: [...path, key].join(".") };
+      const name = FILE_KEYS.get(key);
+      if (name === void 0) {
+        const known = Object.hasOwn(SETTINGS, key);
+        const hint = closestName(key, FILE_KEYS.keys());
+        problems.push({
+          ...where,
+          message: known ? `cannot be set in ${file2}: give it as the action input or the command-line option` : `is not a setting${hint === void 0 ? "" : `; did you mean "${hint}"?`} (the settings are listed in the README under "The config file")`
+        });
+        continue;
+      }
+      const text5 = Array.isArray(raw) ? raw.map(String).join(NEWLINE_LISTS.has(name) ? "\n" : ",") : String(raw);
+      out.set(name, { text: text5, origin: { kind: "file", file: file2, line: where.line ?? 1, ...section === void 0 ? {} : { section } } });
+    }
+    return out;
+  };
+  const { [GATES_KEY]: gates, ...top } = parsed.data;
+  const topLayer = layer(top, []);
+  let sectionLayer = /* @__PURE__ */ new Map();
+  if (gates !== void 0) {
+    const sections = Object.keys(gates);
+    const selected = gates[options.tag];
+    if (selected === void 0) {
+      problems.push({
+        file: file2,
+        line: keyLine([GATES_KEY]),
+        field: GATES_KEY,
+        message: `has no section "${options.tag}" (the comment tag of this run); it has ${sections.map((s) => `"${s}"`).join(", ")}: set comment-tag to one of them`
+      });
+    } else {
+      sectionLayer = layer(selected, [GATES_KEY, options.tag], options.tag);
+    }
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  return { top: topLayer, section: sectionLayer };
+}
+
+// src/pipeline/settings.ts
+async function loadSettings(given) {
+  const tagText = given.get("comment-tag")?.text ?? SETTINGS["comment-tag"].default;
+  const configText = given.get("config")?.text ?? SETTINGS.config.default;
+  let tag;
+  try {
+    tag = SETTINGS["comment-tag"].parse(tagText);
+  } catch (error63) {
+    if (!(error63 instanceof SettingError)) throw error63;
+    throw new SettingError(describeProblem({ setting: "comment-tag", origin: given.get("comment-tag")?.origin ?? { kind: "default" }, message: error63.message }));
+  }
+  const file2 = await readConfigFile(configText.trim(), { required: given.has("config"), tag });
+  const layers = [given, file2.section, file2.top];
+  const { settings, origins } = resolveSettings(layers, describeProblem);
+  const texts = {};
+  for (const name of Object.keys(SETTINGS)) {
+    texts[name] = layers.map((layer) => layer.get(name)?.text).find((text4) => text4 !== void 0) ?? SETTINGS[name].default;
+  }
+  return { settings, origins, texts };
+}
+
+// src/render/eval-json.ts
+function evalJson(summary2, config2) {
+  const metrics = {};
+  for (const [name, metric] of Object.entries(summary2.metrics)) metrics[name] = metric.value;
+  return {
+    questions: summary2.questions,
+    metrics,
+    details: summary2.metrics,
+    excluded: summary2.excluded,
+    decomposition: summary2.decomposition,
+    judgeAgreement: summary2.judgeAgreement,
+    byTag: summary2.byTag,
+    warnings: summary2.warnings,
+    config: { retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) }
+  };
+}
+
+// src/render/compare-json.ts
+function comparisonReport(run2, config2, baseline) {
+  const { comparison } = run2;
+  const context = { retrievalOk: config2.eval.retrievalOk.name, judges: comparison.judges };
+  return {
+    ...comparison,
+    reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
+    warnings: comparison.warnings.map((warning2) => ({ ...warning2, message: warningText(warning2, context) })),
+    judges: comparison.judges.map((status) => ({ ...status, judges: status.judges.map((check3) => ({ ...check3, message: sentenceText(judgeNote(status.field, check3)) })) })),
+    baseline,
+    head: evalJson(run2.head, config2.eval)
+  };
+}
+
+// src/render/format.ts
+function formatP(p) {
+  if (p === null || p === void 0) return "";
+  return p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+}
+function formatDelta(delta) {
+  const text4 = Math.abs(delta).toFixed(3);
+  return delta < 0 && text4 !== "0.000" ? `\u2212${text4}` : delta > 0 && text4 !== "0.000" ? `+${text4}` : text4;
+}
+function formatRequiredN(n) {
+  if (n === null || !Number.isFinite(n)) return null;
+  return n > 1e6 ? "more than 1,000,000" : `about ${n.toLocaleString("en-US")}`;
+}
+function plural2(count, one2, many = `${one2}s`) {
+  return `${count.toLocaleString("en-US")} ${count === 1 ? one2 : many}`;
+}
+
+// src/render/compare-text.ts
+function mcnemarSentence(test) {
+  const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
+  return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; \u03C7\xB2 ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}: ${rule}`;
+}
+function decompositionRows(base, head) {
+  const split = (d) => `${fixed3(d.r)} (${d.nGood}/${d.n})`;
+  return [
+    ["r = P(retrieval ok)", split(base), split(head)],
+    ["g_good = P(correct | ok)", `${fixed3(base.gGood)} (n ${base.nGood})`, `${fixed3(head.gGood)} (n ${head.nGood})`],
+    ["g_bad = P(correct | failed)", `${fixed3(base.gBad)} (n ${base.nBad})`, `${fixed3(head.gBad)} (n ${head.nBad})`],
+    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(base.e2eCheck), fixed3(head.e2eCheck)],
+    ["product model e2e / r", fixed3(base.productModelG), fixed3(head.productModelG)],
+    ["ceiling r + (1\u2212r)\xB7g_bad", fixed3(base.ceiling), fixed3(head.ceiling)]
+  ];
+}
+function retrievalShiftNote(comparison) {
+  const { regressions, fixed } = comparison.causes;
+  return `r moved significantly, so g_good and g_bad were measured on different sets of questions and cannot be compared alone. The paired causes are the reliable reading: of the regressions, ${regressions.retrieval} lost the gold document and ${regressions.generation} got a worse answer with the same or better retrieval; of the fixes, ${fixed.retrieval} came from retrieval and ${fixed.generation} from generation.`;
+}
+function changeRows(changes) {
+  return changes.map((change) => [
+    change.id,
+    change.cause,
+    change.question.replace(/\s+/g, " ").slice(0, 80),
+    change.lostDocuments.length > 0 ? `lost ${change.lostDocuments.join(", ")}` : ""
+  ]);
+}
+function renderCompareText(comparison, config2) {
+  const rule = config2.eval.retrievalOk.name;
+  const sections = [];
+  const context = { retrievalOk: rule, judges: comparison.judges };
+  const verdict = comparison.verdict === "fail" ? "FAIL" : "PASS";
+  sections.push(
+    `rag-gate compare: ${verdict}
+` + comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}
+`).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed); left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels`
+  );
+  const rows = comparison.tests.map((test) => [
+    testLabel(test.metric, rule),
+    test.gate ?? "report",
+    fixed3(test.base),
+    fixed3(test.head),
+    formatDelta(test.delta),
+    test.kind === "randomization" ? `[${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])}]` : "",
+    formatP(test.pValue),
+    formatP(test.adjustedPValue),
+    test.significant ? "yes" : "no",
+    String(test.n)
+  ]);
+  sections.push(
+    `Tests (\u03B1 = ${comparison.alpha}; Holm-adjusted across the gated tests)
+` + textTable([["metric", "gate", "base", "head", "\u0394", "95% CI", "p", "Holm p", "significant", "n"], ...rows])
+  );
+  const mcnemarLines = comparison.tests.filter((t) => t.kind === "mcnemar").map((t) => `  ${testLabel(t.metric, rule)}: ${mcnemarSentence(t)}`);
+  if (mcnemarLines.length > 0) sections.push(`McNemar
+${mcnemarLines.join("\n")}`);
+  const power = comparison.tests.flatMap((t) => {
+    const needed = formatRequiredN(t.requiredN);
+    return needed && t.delta !== 0 ? [`  ${testLabel(t.metric, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
+  });
+  if (power.length > 0) sections.push(`Cannot tell apart yet
+${power.join("\n")}`);
+  if (comparison.missing.length > 0) {
+    const rows2 = comparison.missing.map((m) => [m.id, m.question.replace(/\s+/g, " ").slice(0, 80), m.wasCorrect === null ? "" : m.wasCorrect ? "right in base" : "wrong in base"]);
+    sections.push(`Missing from head, counted as failed (${comparison.missing.length})
+${textTable(rows2)}`);
+  }
+  const { regressions: causes } = comparison.causes;
+  if (comparison.regressions.length > 0) {
+    sections.push(
+      `Regressed questions (${comparison.regressions.length}: ${causes.retrieval} retrieval, ${causes.generation} generation${causes.unknown > 0 ? `, ${causes.unknown} unknown` : ""})
+` + textTable([["id", "cause", "question", ""], ...changeRows(comparison.regressions)])
+    );
+  }
+  const rescued = comparison.retrievalRegressions.filter((r) => r.rescued);
+  if (rescued.length > 0) {
+    sections.push(
+      `Lost the gold document but still answered right (${rescued.length})
+` + textTable(rescued.map((r) => [r.id, r.question.replace(/\s+/g, " ").slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(", ")}` : ""]))
+    );
+  }
+  if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})
+${textTable(changeRows(comparison.fixed))}`);
+  const tags = Object.entries(comparison.regressionsByTag);
+  if (tags.length > 0) sections.push(`Regressions by tag
+${textTable(tags.map(([tag, count]) => [tag, String(count)]))}`);
+  const { base, head } = comparison.decomposition;
+  if (base.n > 0 || head.n > 0) {
+    let text4 = `Decomposition (paired answerable questions; retrieval ok: ${rule})
+${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
+    if (comparison.retrievalShifted) text4 += `
+  ! ${retrievalShiftNote(comparison)}`;
+    sections.push(text4);
+  }
+  if (comparison.judges.length > 0) {
+    const notes = comparison.judges.flatMap((status) => status.judges.map((check3) => `  ${sentenceText(judgeNote(status.field, check3))}`));
+    sections.push(`Judge
+${notes.join("\n")}`);
+  }
+  const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...head.warnings.map((w) => `head: ${w}`)];
+  if (warnings.length > 0) sections.push(`Warnings
+${warnings.map((w) => `  ! ${w}`).join("\n")}`);
+  return `${sections.join("\n\n")}
+`;
+}
+
+// src/render/eval-text.ts
+var GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((name) => name !== "retrieval_ok");
+function metricRow(name, summary2) {
+  const ci = summary2.ci ? `[${fixed3(summary2.ci[0])}, ${fixed3(summary2.ci[1])}]` : "";
+  const count = summary2.count === void 0 ? "" : `${summary2.count}/${summary2.n}`;
+  return [name, fixed3(summary2.value), ci, count || String(summary2.n)];
+}
+function metricTable(summary2, names) {
+  const rows = names.flatMap((name) => {
+    const metric = summary2.metrics[name];
+    return metric && metric.n > 0 ? [metricRow(name, metric)] : [];
+  });
+  return rows.length === 0 ? null : textTable([["metric", "value", "95% CI", "n"], ...rows]);
+}
+function ratioLine(part, whole) {
+  return `(${part}/${whole})`;
+}
+function decompositionText(summary2, retrievalOkRule) {
+  const d = summary2.decomposition;
+  if (d.n === 0) return null;
+  const rows = [
+    ["r = P(retrieval ok)", fixed3(d.r), ratioLine(d.nGood, d.n)],
+    ["g_good = P(correct | retrieval ok)", fixed3(d.gGood), `n ${d.nGood}`],
+    ["g_bad = P(correct | retrieval failed)", fixed3(d.gBad), `n ${d.nBad}`],
+    ["e2e, measured", fixed3(d.e2e), `n ${d.n}`],
+    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(d.e2eCheck), ""],
+    ["product model g = e2e / r", fixed3(d.productModelG), `bias ${d.productModelBias === null ? "\u2014" : `+${d.productModelBias.toFixed(3)}`}`],
+    ["ceiling = r + (1\u2212r)\xB7g_bad", fixed3(d.ceiling), "e2e with perfect generation on good context"],
+    ["lowest r for this e2e", fixed3(d.rLowerBound), "(e2e \u2212 g_bad) / (1 \u2212 g_bad)"]
+  ];
+  if (d.closedBook) {
+    rows.push(["closed-book on retrieval-failed", fixed3(d.closedBook.onFailed), `n ${d.closedBook.nFailed} (beside g_bad: no context vs wrong context)`]);
+    rows.push(["closed-book, all", fixed3(d.closedBook.all), `n ${d.closedBook.n}`]);
+  }
+  return `Decomposition (retrieval ok: ${retrievalOkRule}; ${d.n} answerable questions)
+${textTable(rows)}`;
+}
+function tagTable(summary2, headline) {
+  const tags = Object.entries(summary2.byTag);
+  if (tags.length === 0) return null;
+  const columns = headline.filter((name) => tags.some(([, t]) => (t.metrics[name]?.n ?? 0) > 0));
+  const rows = tags.map(([tag, t]) => [tag, String(t.questions), ...columns.map((name) => fixed3(t.metrics[name]?.value))]);
+  return `By tag
+${textTable([["tag", "questions", ...columns], ...rows])}`;
+}
+function renderEvalText(file2, summary2, config2) {
+  const retrievalNames = config2.retrievalMetrics.map((metric) => metric.name);
+  const { excluded } = summary2;
+  const notes = [
+    excluded.unanswerable > 0 ? `${excluded.unanswerable} unanswerable` : "",
+    excluded.noRelevant > 0 ? `${excluded.noRelevant} without relevant documents, left out of retrieval metrics` : "",
+    excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
+    excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
+  ].filter(Boolean);
+  const sections = [
+    `rag-gate eval: ${file2}: ${summary2.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`
+  ];
+  const retrieval = metricTable(summary2, [...retrievalNames, "retrieval_ok"]);
+  if (retrieval) sections.push(`Retrieval
+${retrieval}`);
+  const generation = metricTable(summary2, GENERATION_METRICS);
+  if (generation) sections.push(`Generation
+${generation}`);
+  sections.push(decompositionText(summary2, config2.retrievalOk.name));
+  const agreement = summary2.judgeAgreement;
+  if (agreement) {
+    sections.push(
+      `Judge agreement with humans
+${textTable([
+        ["kappa", "observed", "chance", "n"],
+        [fixed3(agreement.kappa), fixed3(agreement.observed), fixed3(agreement.expected), String(agreement.n)]
+      ])}`
+    );
+  }
+  sections.push(tagTable(summary2, headlineMetrics(config2.retrievalOk.metric.name)));
+  if (summary2.warnings.length > 0) sections.push(`Warnings
+${summary2.warnings.map((w) => `  ! ${w}`).join("\n")}`);
+  return `${sections.filter((s) => s !== null).join("\n\n")}
+`;
 }
 
 // node_modules/micromark-util-character/index.js
@@ -66899,23 +67716,18 @@ function gfmToMarkdown(options) {
 }
 
 // src/render/mdast.ts
-var BIDI_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-var CONTROLS = new RegExp("\\p{Cc}", "gu");
-function oneLine(value2, max2) {
-  const flat = value2.replace(BIDI_CONTROLS, "").replace(CONTROLS, " ").replace(/\s+/g, " ").trim();
-  const points = Array.from(flat);
-  if (points.length <= max2) return flat;
-  return `${points.slice(0, max2 - 1).join("").trimEnd()}\u2026`;
-}
 var text3 = (value2) => ({ type: "text", value: value2 });
 var strong2 = (...children) => ({ type: "strong", children });
 var emphasis2 = (value2) => ({ type: "emphasis", children: [text3(value2)] });
 var paragraph2 = (...children) => ({ type: "paragraph", children });
 var heading2 = (depth, value2) => ({ type: "heading", depth, children: [text3(value2)] });
 var html2 = (value2) => ({ type: "html", value: value2 });
-function userCode(value2, max2) {
-  const line = oneLine(value2, max2);
+function inert(value2, max2) {
+  const line = inertText(value2, max2);
   return line === "" ? emphasis2("empty") : { type: "inlineCode", value: line };
+}
+function sentencePhrasing(sentence) {
+  return sentence.flatMap((piece) => typeof piece === "string" ? prose(piece) : [inert(piece.untrusted, piece.max)]);
 }
 var REFERENCE = /(?<![\w`])(?:@[A-Za-z0-9][\w-]*(?:\/[\w.-]+)?|#\d+)/g;
 function prose(value2) {
@@ -66930,7 +67742,7 @@ function prose(value2) {
   return out;
 }
 function annotated(value2) {
-  const flat = oneLine(value2, 1e3);
+  const flat = inertText(value2, 1e3);
   const out = [];
   let start = 0;
   for (const match of flat.matchAll(/`([^`]+)`/g)) {
@@ -66959,769 +67771,6 @@ function markerComment(marker) {
 }
 function serialise(tree) {
   return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown({ tablePipeAlign: false })] });
-}
-
-// src/render/text-table.ts
-var CELL_MAX_CHARS = 120;
-function textTable(cells, indent = "  ") {
-  const rows = cells.map((row) => row.map((cell) => oneLine(cell, CELL_MAX_CHARS)));
-  const widths = [];
-  for (const row of rows) row.forEach((cell, i2) => widths[i2] = Math.max(widths[i2] ?? 0, [...cell].length));
-  const numeric = /^[-+−]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^—$|^$/;
-  const rightAligned = widths.map((_, i2) => rows.slice(1).every((row) => numeric.test(row[i2] ?? "")));
-  return rows.map(
-    (row) => indent + row.map((cell, i2) => {
-      const pad = (widths[i2] ?? 0) - [...cell].length;
-      return i2 > 0 && rightAligned[i2] ? " ".repeat(pad) + cell : cell + " ".repeat(pad);
-    }).join("  ").trimEnd()
-  ).join("\n");
-}
-function fixed3(value2) {
-  return value2 === null || value2 === void 0 || Number.isNaN(value2) ? "\u2014" : value2.toFixed(3);
-}
-
-// src/render/settings-text.ts
-function describeOrigin(origin) {
-  switch (origin.kind) {
-    case "flag":
-      return origin.flag;
-    case "input":
-      return "input";
-    case "file":
-      return `${origin.file}:${origin.line}${origin.section === void 0 ? "" : ` (gates.${origin.section})`}`;
-    case "default":
-      return "default";
-  }
-}
-function describeProblem(problem) {
-  const { origin, setting, message } = problem;
-  switch (origin.kind) {
-    case "flag":
-      return `option ${origin.flag}: ${message}`;
-    case "input":
-      return `input "${setting}": ${message}`;
-    case "file":
-      return `${origin.file}:${origin.line}: ${origin.section === void 0 ? "" : `gates.${origin.section}.`}${setting}: ${message}`;
-    case "default":
-      return `${setting}: ${message}`;
-  }
-}
-function renderSettings(names, texts, origins) {
-  const rows = names.map((name) => [name, texts[name].split("\n").filter(Boolean).join(", ") || "(none)", describeOrigin(origins[name])]);
-  return `${textTable([["setting", "value", "from"], ...rows])}
-`;
-}
-
-// src/pipeline/files.ts
-async function resultFiles(pattern, setting, origin) {
-  if (!isDynamicPattern(pattern)) return [pattern];
-  const files = (await glob(pattern, { absolute: isAbsolute2(pattern), onlyFiles: true, expandDirectories: false })).sort();
-  if (files.length === 0) throw new SettingError(describeProblem({ setting, origin, message: `no file matches "${pattern}"` }));
-  return files;
-}
-
-// src/core/catalog/settings.ts
-function splitList(text4) {
-  return text4.split(",").map((item) => item.trim()).filter(Boolean);
-}
-function splitLines(text4) {
-  return text4.split(/[\n,]/).map((item) => item.trim()).filter(Boolean);
-}
-function parseCutoffs(text4) {
-  const items = splitList(text4);
-  const cutoffs = items.map(Number);
-  if (items.length === 0 || cutoffs.some((k) => !Number.isInteger(k) || k < 1)) {
-    throw new SettingError(`"${text4}" is not a comma list of positive whole numbers such as 1,3,5,10`);
-  }
-  return [...new Set(cutoffs)].sort((a, b) => a - b);
-}
-function parseAlpha(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1) throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
-  return value2;
-}
-function parseKappaFloor(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text4}"`);
-  return value2;
-}
-function parseMinEffect(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0) throw new SettingError(`the minimum effect must be a number \u2265 0, got "${text4}"`);
-  return value2;
-}
-function parsePermutations(text4) {
-  const value2 = Number(text4);
-  if (!Number.isInteger(value2) || value2 < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text4}"`);
-  return value2;
-}
-function parseFailOn(text4) {
-  const gates = splitList(text4);
-  for (const gate of gates) {
-    if (!GATE_CATEGORIES.includes(gate)) throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}`);
-  }
-  return new Set(gates);
-}
-function parseGraded(text4) {
-  const graded = new Set(GRADED_ANSWER_METRICS);
-  return [...new Set(splitList(text4).map((name) => graded.has(name) ? name : parseRetrievalMetric(name).name))];
-}
-function parseFloors(text4) {
-  return splitLines(text4).map(parseFloor);
-}
-function parsePositiveNumber(text4) {
-  const value2 = Number(text4);
-  if (!Number.isFinite(value2) || value2 <= 0) throw new SettingError(`must be a positive number, got "${text4}"`);
-  return value2;
-}
-function parseOptionalPrNumber(text4) {
-  if (text4.trim() === "") return void 0;
-  const value2 = Number(text4);
-  if (!Number.isInteger(value2) || value2 < 1) throw new SettingError(`must be a pull request number, got "${text4}"`);
-  return value2;
-}
-function oneOf(...values) {
-  return (text4) => {
-    const value2 = text4.trim();
-    if (!values.includes(value2)) throw new SettingError(`must be ${values.slice(0, -1).join(", ")} or ${values.at(-1)}, got "${text4}"`);
-    return value2;
-  };
-}
-function nonEmpty(what) {
-  return (text4) => {
-    const value2 = text4.trim();
-    if (value2 === "") throw new SettingError(`must name ${what}`);
-    return value2;
-  };
-}
-function parseShare(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`must be a share between 0 and 1, got "${text4}"`);
-  return value2;
-}
-function parseCount(text4) {
-  const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 0) throw new SettingError(`must be a whole number \u2265 0, got "${text4}"`);
-  return value2;
-}
-function parseBoolean(text4) {
-  const value2 = text4.trim().toLowerCase();
-  if (value2 === "true") return true;
-  if (value2 === "false") return false;
-  throw new SettingError(`must be true or false, got "${text4}"`);
-}
-var optionalText = (text4) => text4.trim() === "" ? void 0 : text4.trim();
-var COMMENT_TAG = /^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/;
-function parseCommentTag(text4) {
-  const tag = text4.trim();
-  if (!COMMENT_TAG.test(tag)) throw new SettingError("must be 1\u201364 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end");
-  return tag;
-}
-var both = (flag2) => ({ flags: { eval: flag2, compare: flag2 } });
-var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
-var SETTINGS = {
-  config: {
-    name: "config",
-    description: "the settings file (YAML), read when it exists; its keys are these settings' names",
-    default: "rag-gate.yml",
-    parse: nonEmpty("a file"),
-    cli: both("--config <file>"),
-    action: true,
-    config: false
-  },
-  "comment-tag": {
-    name: "comment-tag",
-    description: "key of the sticky comment, so several gates in one repository each keep their own; also selects that gate's section of the config file",
-    default: "default",
-    parse: parseCommentTag,
-    cli: both("--comment-tag <tag>"),
-    action: true,
-    config: false
-  },
-  results: {
-    name: "results",
-    description: "path or glob of the head results (JSON Lines or a JSON array, one record per question); several files are shards of one run, merged, and an id in two shards is an error",
-    default: "",
-    parse: optionalText,
-    cli: { flags: { eval: "--results <glob>", compare: "--head <glob>" } },
-    action: true,
-    config: true
-  },
-  baseline: {
-    name: "baseline",
-    description: "path or glob of the base branch's results; in the action, empty means the baseline-artifact of the newest successful push run of this workflow on the pull request's base branch",
-    default: "",
-    parse: optionalText,
-    cli: compareOnly("--base <glob>"),
-    action: true,
-    config: true
-  },
-  golden: {
-    name: "golden",
-    description: "the head's golden set (a JSON Lines or JSON file of records with an id, or a text file of ids, one per line): a base question no longer in it was removed on purpose and is left out; one still in it but missing from the head results counts as failed",
-    default: "",
-    parse: optionalText,
-    cli: compareOnly("--golden <file>"),
-    action: true,
-    config: true
-  },
-  missing: {
-    name: "missing",
-    description: "what a base question missing from the head results counts as: fail (failed in head for every gated test) or exclude (left out of the tests, listed)",
-    default: "fail",
-    parse: oneOf("fail", "exclude"),
-    cli: compareOnly("--missing <how>"),
-    action: true,
-    config: true
-  },
-  "min-paired": {
-    name: "min-paired",
-    description: "the gate fails when fewer questions than this are paired (in both runs, with the same gold labels)",
-    default: "30",
-    parse: parseCount,
-    cli: compareOnly("--min-paired <n>"),
-    action: true,
-    config: true
-  },
-  "min-coverage": {
-    name: "min-coverage",
-    description: "the gate fails when less than this share of the base's questions is compared (paired, or counted as failed when missing)",
-    default: "0.95",
-    parse: parseShare,
-    cli: compareOnly("--min-coverage <share>"),
-    action: true,
-    config: true
-  },
-  "allow-ungated": {
-    name: "allow-ungated",
-    description: "pass when no gated test has data and no floor is set (a report only); otherwise that is an error naming the fields that are missing",
-    default: "false",
-    parse: parseBoolean,
-    cli: compareOnly("--allow-ungated"),
-    action: true,
-    config: true
-  },
-  k: { name: "k", description: "cut-offs for the @k metrics", default: "1,3,5,10", parse: parseCutoffs, cli: both("--k <list>"), action: true, config: true },
-  "retrieval-ok": {
-    name: "retrieval-ok",
-    description: "when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8",
-    default: "hit@5",
-    parse: parseRetrievalOkRule,
-    cli: both("--retrieval-ok <rule>"),
-    action: true,
-    config: true
-  },
-  correct: {
-    name: "correct",
-    description: "how to judge answers without a correct field: exact (normalised exact match) or f1:T (token F1 at least T)",
-    default: "exact",
-    parse: parseCorrectnessRule,
-    cli: both("--correct <rule>"),
-    action: true,
-    config: true
-  },
-  alpha: {
-    name: "alpha",
-    description: "significance level of the paired tests, after Holm correction across the gated tests",
-    default: "0.05",
-    parse: parseAlpha,
-    cli: compareOnly("--alpha <p>"),
-    action: true,
-    config: true
-  },
-  "fail-on": {
-    name: "fail-on",
-    description: `gates that fail the check on a significant drop, comma-separated from ${GATE_CATEGORIES.join(", ")}`,
-    default: DEFAULT_FAIL_ON.join(","),
-    parse: parseFailOn,
-    cli: compareOnly("--fail-on <list>"),
-    action: true,
-    config: true
-  },
-  "min-effect": {
-    name: "min-effect",
-    description: "a significant drop smaller than this (absolute, e.g. 0.02) only warns",
-    default: "0",
-    parse: parseMinEffect,
-    cli: compareOnly("--min-effect <drop>"),
-    action: true,
-    config: true
-  },
-  floors: {
-    name: "floors",
-    description: "absolute bounds on head metrics, comma- or newline-separated: recall@5=0.8 (head at least 0.8) or false_refusal_rate<=0.1 (a ceiling)",
-    default: "",
-    parse: parseFloors,
-    cli: { ...compareOnly("--floor <metric=value>"), repeatable: true },
-    action: true,
-    config: true
-  },
-  graded: {
-    name: "graded",
-    description: "graded metrics that get a paired randomization test, comma-separated",
-    default: ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"].join(","),
-    parse: parseGraded,
-    cli: compareOnly("--graded <list>"),
-    action: true,
-    config: true
-  },
-  permutations: {
-    name: "permutations",
-    description: "permutations per randomization test",
-    default: "10000",
-    parse: parsePermutations,
-    cli: compareOnly("--permutations <n>"),
-    action: true,
-    config: true
-  },
-  "judge-calibration": {
-    name: "judge-calibration",
-    description: "calibration records written by rag-gate calibrate, comma- or newline-separated; judged metrics gate only when their judge (model and prompt version) is calibrated",
-    default: "",
-    parse: splitLines,
-    cli: { ...compareOnly("--judge-calibration <file>"), repeatable: true },
-    action: true,
-    config: true
-  },
-  "kappa-floor": {
-    name: "kappa-floor",
-    description: "lowest judge\u2013human Cohen's kappa at which judged metrics may gate",
-    default: String(KAPPA_FLOOR),
-    parse: parseKappaFloor,
-    cli: compareOnly("--kappa-floor <kappa>"),
-    action: true,
-    config: true
-  },
-  "baseline-artifact": {
-    name: "baseline-artifact",
-    description: "name of the artifact that holds the base branch's results",
-    default: "rag-gate-results",
-    parse: nonEmpty("an artifact"),
-    action: true,
-    config: true
-  },
-  "baseline-max-age-days": {
-    name: "baseline-max-age-days",
-    description: "ignore base-branch runs older than this many days",
-    default: "30",
-    parse: parsePositiveNumber,
-    action: true,
-    config: true
-  },
-  "github-token": {
-    name: "github-token",
-    description: "token for reading workflow runs and artifacts and for writing the pull request comment",
-    default: "",
-    parse: (text4) => text4,
-    action: { runnerDefault: "${{ github.token }}" },
-    config: false
-  },
-  comment: {
-    name: "comment",
-    description: "when to post the sticky pull request comment: always, on-change (a first comment only once something changed, or to say there is no baseline; an existing comment is kept current) or never",
-    default: "always",
-    parse: oneOf("always", "on-change", "never"),
-    action: true,
-    config: true
-  },
-  mode: { name: "mode", description: "gate fails the job when the gate fails; advisory only reports", default: "gate", parse: oneOf("gate", "advisory"), action: true, config: true },
-  "pr-number": {
-    name: "pr-number",
-    description: "the pull request to comment on, for workflow_run events where GitHub cannot tell",
-    default: "",
-    parse: parseOptionalPrNumber,
-    action: true,
-    config: false
-  },
-  judge: {
-    name: "judge",
-    description: "none, or openai to judge faithfulness, answer relevance and correctness where the records lack them, with any OpenAI-compatible endpoint (key from the OPENAI_API_KEY environment variable)",
-    default: "none",
-    parse: oneOf("none", "openai"),
-    action: true,
-    config: true
-  },
-  "judge-model": { name: "judge-model", description: "the judge's chat model", default: "gpt-4o-mini", parse: nonEmpty("a model"), action: true, config: true },
-  "judge-base-url": {
-    name: "judge-base-url",
-    description: "the judge endpoint's base URL; empty means OPENAI_BASE_URL, else OpenAI's",
-    default: "",
-    parse: optionalText,
-    action: true,
-    config: true
-  },
-  "judge-cache": {
-    name: "judge-cache",
-    description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls",
-    default: ".rag-gate-cache",
-    parse: nonEmpty("a directory"),
-    action: true,
-    config: true
-  }
-};
-var SETTING_ROWS = Object.values(SETTINGS);
-var SettingsError = class extends SettingError {
-  constructor(problems, describe3) {
-    super(problems.map(describe3).join("\n"));
-    this.problems = problems;
-  }
-  problems;
-};
-function resolveSettings(layers, describe3) {
-  const settings = {};
-  const origins = {};
-  const problems = [];
-  for (const name of Object.keys(SETTINGS)) {
-    const given = layers.map((layer) => layer.get(name)).find((value2) => value2 !== void 0);
-    const { text: text4, origin } = given ?? { text: SETTINGS[name].default, origin: { kind: "default" } };
-    origins[name] = origin;
-    try {
-      settings[name] = SETTINGS[name].parse(text4);
-    } catch (error63) {
-      if (!(error63 instanceof SettingError)) throw error63;
-      problems.push({ setting: name, origin, message: error63.message });
-    }
-  }
-  if (problems.length > 0) throw new SettingsError(problems, describe3);
-  return { settings, origins };
-}
-
-// src/sources/config-file.ts
-var import_yaml = __toESM(require_dist(), 1);
-import { readFile as readFile3 } from "node:fs/promises";
-var GATES_KEY = "gates";
-var FILE_KEYS = new Map(
-  Object.keys(SETTINGS).filter((name) => SETTINGS[name].config).map((name) => [name, name])
-);
-var NEWLINE_LISTS = /* @__PURE__ */ new Set(["floors", "judge-calibration"]);
-var scalar = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()], { error: "must be a text, a number, true/false or a list of those" });
-var value = external_exports.union([scalar, external_exports.array(scalar, { error: "must be a list of texts or numbers" })], { error: "must be a text, a number, true/false or a list of those" });
-var settingsMap = external_exports.record(external_exports.string(), value, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
-var fileSchema = external_exports.object({ [GATES_KEY]: external_exports.record(external_exports.string(), settingsMap, { error: "must map each comment tag to its settings" }).optional() }).catchall(value);
-async function readConfigFile(file2, options) {
-  let text4;
-  try {
-    text4 = await readFile3(file2, "utf8");
-  } catch (error63) {
-    if (!options.required && error63.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
-    throw readFailure(file2, error63);
-  }
-  const lines = new import_yaml.LineCounter();
-  const document = (0, import_yaml.parseDocument)(text4, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
-  const lineOf = (node3) => node3?.range ? lines.linePos(node3.range[0]).line : void 0;
-  const keyLine = (path) => {
-    const parent = path.length === 1 ? document.contents : document.getIn(path.slice(0, -1), true);
-    const pair2 = (0, import_yaml.isMap)(parent) ? parent.items.find((item) => (0, import_yaml.isScalar)(item.key) && item.key.value === path.at(-1)) : void 0;
-    return pair2 !== void 0 && (0, import_yaml.isScalar)(pair2.key) ? lineOf(pair2.key) : lineOf(document.getIn(path, true));
-  };
-  if (document.errors.length > 0) {
-    const firstLine = (message) => message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
-    throw new InputError(document.errors.map((error63) => ({ file: file2, line: error63.linePos?.[0].line, message: `not valid YAML: ${firstLine(error63.message)}` })));
-  }
-  const problems = [];
-  const root2 = document.contents;
-  if (root2 === null || (0, import_yaml.isScalar)(root2) && root2.value === null) return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
-  if (!(0, import_yaml.isMap)(root2)) throw InputError.single({ file: file2, line: lineOf(root2), message: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
-  const data = document.toJS();
-  const parsed = fileSchema.safeParse(data);
-  if (!parsed.success) {
-    for (const issue3 of parsed.error.issues) {
-      problems.push({ file: file2, line: keyLine(issue3.path), field: issue3.path.join(".") || void 0, message: issue3.message });
-    }
-    throw new InputError(problems);
-  }
-  const layer = (values, path, section) => {
-    const out = /* @__PURE__ */ new Map();
-    for (const [key, raw] of Object.entries(values)) {
-      if (path.length === 0 && key === GATES_KEY) continue;
-      const where = { file: file2, line: keyLine([...path, key]), field: [...path, key].join(".") };
-      const name = FILE_KEYS.get(key);
-      if (name === void 0) {
-        const known = Object.hasOwn(SETTINGS, key);
-        const hint = closestName(key, FILE_KEYS.keys());
-        problems.push({
-          ...where,
-          message: known ? `cannot be set in ${file2}: give it as the action input or the command-line option` : `is not a setting${hint === void 0 ? "" : `; did you mean "${hint}"?`} (the settings are listed in the README under "The config file")`
-        });
-        continue;
-      }
-      const text5 = Array.isArray(raw) ? raw.map(String).join(NEWLINE_LISTS.has(name) ? "\n" : ",") : String(raw);
-      out.set(name, { text: text5, origin: { kind: "file", file: file2, line: where.line ?? 1, ...section === void 0 ? {} : { section } } });
-    }
-    return out;
-  };
-  const { [GATES_KEY]: gates, ...top } = parsed.data;
-  const topLayer = layer(top, []);
-  let sectionLayer = /* @__PURE__ */ new Map();
-  if (gates !== void 0) {
-    const sections = Object.keys(gates);
-    const selected = gates[options.tag];
-    if (selected === void 0) {
-      problems.push({
-        file: file2,
-        line: keyLine([GATES_KEY]),
-        field: GATES_KEY,
-        message: `has no section "${options.tag}" (the comment tag of this run); it has ${sections.map((s) => `"${s}"`).join(", ")}: set comment-tag to one of them`
-      });
-    } else {
-      sectionLayer = layer(selected, [GATES_KEY, options.tag], options.tag);
-    }
-  }
-  if (problems.length > 0) throw new InputError(problems);
-  return { top: topLayer, section: sectionLayer };
-}
-
-// src/pipeline/settings.ts
-async function loadSettings(given) {
-  const tagText = given.get("comment-tag")?.text ?? SETTINGS["comment-tag"].default;
-  const configText = given.get("config")?.text ?? SETTINGS.config.default;
-  let tag;
-  try {
-    tag = SETTINGS["comment-tag"].parse(tagText);
-  } catch (error63) {
-    if (!(error63 instanceof SettingError)) throw error63;
-    throw new SettingError(describeProblem({ setting: "comment-tag", origin: given.get("comment-tag")?.origin ?? { kind: "default" }, message: error63.message }));
-  }
-  const file2 = await readConfigFile(configText.trim(), { required: given.has("config"), tag });
-  const layers = [given, file2.section, file2.top];
-  const { settings, origins } = resolveSettings(layers, describeProblem);
-  const texts = {};
-  for (const name of Object.keys(SETTINGS)) {
-    texts[name] = layers.map((layer) => layer.get(name)?.text).find((text4) => text4 !== void 0) ?? SETTINGS[name].default;
-  }
-  return { settings, origins, texts };
-}
-
-// src/render/eval-json.ts
-function evalJson(summary2, config2) {
-  const metrics = {};
-  for (const [name, metric] of Object.entries(summary2.metrics)) metrics[name] = metric.value;
-  return {
-    questions: summary2.questions,
-    metrics,
-    details: summary2.metrics,
-    excluded: summary2.excluded,
-    decomposition: summary2.decomposition,
-    judgeAgreement: summary2.judgeAgreement,
-    byTag: summary2.byTag,
-    warnings: summary2.warnings,
-    config: { retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) }
-  };
-}
-
-// src/render/compare-json.ts
-function comparisonReport(run2, config2, baseline) {
-  const { comparison } = run2;
-  const context = { retrievalOk: config2.eval.retrievalOk.name, judges: comparison.judges };
-  return {
-    ...comparison,
-    reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
-    warnings: comparison.warnings.map((warning2) => ({ ...warning2, message: warningText(warning2, context) })),
-    baseline,
-    head: evalJson(run2.head, config2.eval)
-  };
-}
-
-// src/render/format.ts
-function formatP(p) {
-  if (p === null || p === void 0) return "";
-  return p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
-}
-function formatDelta(delta) {
-  const text4 = Math.abs(delta).toFixed(3);
-  return delta < 0 && text4 !== "0.000" ? `\u2212${text4}` : delta > 0 && text4 !== "0.000" ? `+${text4}` : text4;
-}
-function formatRequiredN(n) {
-  if (n === null || !Number.isFinite(n)) return null;
-  return n > 1e6 ? "more than 1,000,000" : `about ${n.toLocaleString("en-US")}`;
-}
-function plural2(count, one2, many = `${one2}s`) {
-  return `${count.toLocaleString("en-US")} ${count === 1 ? one2 : many}`;
-}
-
-// src/render/compare-text.ts
-function mcnemarSentence(test) {
-  const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
-  return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; \u03C7\xB2 ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}: ${rule}`;
-}
-function decompositionRows(base, head) {
-  const split = (d) => `${fixed3(d.r)} (${d.nGood}/${d.n})`;
-  return [
-    ["r = P(retrieval ok)", split(base), split(head)],
-    ["g_good = P(correct | ok)", `${fixed3(base.gGood)} (n ${base.nGood})`, `${fixed3(head.gGood)} (n ${head.nGood})`],
-    ["g_bad = P(correct | failed)", `${fixed3(base.gBad)} (n ${base.nBad})`, `${fixed3(head.gBad)} (n ${head.nBad})`],
-    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(base.e2eCheck), fixed3(head.e2eCheck)],
-    ["product model e2e / r", fixed3(base.productModelG), fixed3(head.productModelG)],
-    ["ceiling r + (1\u2212r)\xB7g_bad", fixed3(base.ceiling), fixed3(head.ceiling)]
-  ];
-}
-function retrievalShiftNote(comparison) {
-  const { regressions, fixed } = comparison.causes;
-  return `r moved significantly, so g_good and g_bad were measured on different sets of questions and cannot be compared alone. The paired causes are the reliable reading: of the regressions, ${regressions.retrieval} lost the gold document and ${regressions.generation} got a worse answer with the same or better retrieval; of the fixes, ${fixed.retrieval} came from retrieval and ${fixed.generation} from generation.`;
-}
-function changeRows(changes) {
-  return changes.map((change) => [
-    change.id,
-    change.cause,
-    change.question.replace(/\s+/g, " ").slice(0, 80),
-    change.lostDocuments.length > 0 ? `lost ${change.lostDocuments.join(", ")}` : ""
-  ]);
-}
-function renderCompareText(comparison, config2) {
-  const rule = config2.eval.retrievalOk.name;
-  const sections = [];
-  const context = { retrievalOk: rule, judges: comparison.judges };
-  const verdict = comparison.verdict === "fail" ? "FAIL" : "PASS";
-  sections.push(
-    `rag-gate compare: ${verdict}
-` + comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}
-`).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed); left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels`
-  );
-  const rows = comparison.tests.map((test) => [
-    testLabel(test.metric, rule),
-    test.gate ?? "report",
-    fixed3(test.base),
-    fixed3(test.head),
-    formatDelta(test.delta),
-    test.kind === "randomization" ? `[${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])}]` : "",
-    formatP(test.pValue),
-    formatP(test.adjustedPValue),
-    test.significant ? "yes" : "no",
-    String(test.n)
-  ]);
-  sections.push(
-    `Tests (\u03B1 = ${comparison.alpha}; Holm-adjusted across the gated tests)
-` + textTable([["metric", "gate", "base", "head", "\u0394", "95% CI", "p", "Holm p", "significant", "n"], ...rows])
-  );
-  const mcnemarLines = comparison.tests.filter((t) => t.kind === "mcnemar").map((t) => `  ${testLabel(t.metric, rule)}: ${mcnemarSentence(t)}`);
-  if (mcnemarLines.length > 0) sections.push(`McNemar
-${mcnemarLines.join("\n")}`);
-  const power = comparison.tests.flatMap((t) => {
-    const needed = formatRequiredN(t.requiredN);
-    return needed && t.delta !== 0 ? [`  ${testLabel(t.metric, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
-  });
-  if (power.length > 0) sections.push(`Cannot tell apart yet
-${power.join("\n")}`);
-  if (comparison.missing.length > 0) {
-    const rows2 = comparison.missing.map((m) => [m.id, m.question.replace(/\s+/g, " ").slice(0, 80), m.wasCorrect === null ? "" : m.wasCorrect ? "right in base" : "wrong in base"]);
-    sections.push(`Missing from head, counted as failed (${comparison.missing.length})
-${textTable(rows2)}`);
-  }
-  const { regressions: causes } = comparison.causes;
-  if (comparison.regressions.length > 0) {
-    sections.push(
-      `Regressed questions (${comparison.regressions.length}: ${causes.retrieval} retrieval, ${causes.generation} generation${causes.unknown > 0 ? `, ${causes.unknown} unknown` : ""})
-` + textTable([["id", "cause", "question", ""], ...changeRows(comparison.regressions)])
-    );
-  }
-  const rescued = comparison.retrievalRegressions.filter((r) => r.rescued);
-  if (rescued.length > 0) {
-    sections.push(
-      `Lost the gold document but still answered right (${rescued.length})
-` + textTable(rescued.map((r) => [r.id, r.question.replace(/\s+/g, " ").slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(", ")}` : ""]))
-    );
-  }
-  if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})
-${textTable(changeRows(comparison.fixed))}`);
-  const tags = Object.entries(comparison.regressionsByTag);
-  if (tags.length > 0) sections.push(`Regressions by tag
-${textTable(tags.map(([tag, count]) => [tag, String(count)]))}`);
-  const { base, head } = comparison.decomposition;
-  if (base.n > 0 || head.n > 0) {
-    let text4 = `Decomposition (paired answerable questions; retrieval ok: ${rule})
-${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
-    if (comparison.retrievalShifted) text4 += `
-  ! ${retrievalShiftNote(comparison)}`;
-    sections.push(text4);
-  }
-  if (comparison.judges.length > 0) sections.push(`Judge
-${comparison.judges.flatMap((j) => j.notes).map((note) => `  ${note}`).join("\n")}`);
-  const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...head.warnings.map((w) => `head: ${w}`)];
-  if (warnings.length > 0) sections.push(`Warnings
-${warnings.map((w) => `  ! ${w}`).join("\n")}`);
-  return `${sections.join("\n\n")}
-`;
-}
-
-// src/render/eval-text.ts
-var GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((name) => name !== "retrieval_ok");
-function metricRow(name, summary2) {
-  const ci = summary2.ci ? `[${fixed3(summary2.ci[0])}, ${fixed3(summary2.ci[1])}]` : "";
-  const count = summary2.count === void 0 ? "" : `${summary2.count}/${summary2.n}`;
-  return [name, fixed3(summary2.value), ci, count || String(summary2.n)];
-}
-function metricTable(summary2, names) {
-  const rows = names.flatMap((name) => {
-    const metric = summary2.metrics[name];
-    return metric && metric.n > 0 ? [metricRow(name, metric)] : [];
-  });
-  return rows.length === 0 ? null : textTable([["metric", "value", "95% CI", "n"], ...rows]);
-}
-function ratioLine(part, whole) {
-  return `(${part}/${whole})`;
-}
-function decompositionText(summary2, retrievalOkRule) {
-  const d = summary2.decomposition;
-  if (d.n === 0) return null;
-  const rows = [
-    ["r = P(retrieval ok)", fixed3(d.r), ratioLine(d.nGood, d.n)],
-    ["g_good = P(correct | retrieval ok)", fixed3(d.gGood), `n ${d.nGood}`],
-    ["g_bad = P(correct | retrieval failed)", fixed3(d.gBad), `n ${d.nBad}`],
-    ["e2e, measured", fixed3(d.e2e), `n ${d.n}`],
-    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(d.e2eCheck), ""],
-    ["product model g = e2e / r", fixed3(d.productModelG), `bias ${d.productModelBias === null ? "\u2014" : `+${d.productModelBias.toFixed(3)}`}`],
-    ["ceiling = r + (1\u2212r)\xB7g_bad", fixed3(d.ceiling), "e2e with perfect generation on good context"],
-    ["lowest r for this e2e", fixed3(d.rLowerBound), "(e2e \u2212 g_bad) / (1 \u2212 g_bad)"]
-  ];
-  if (d.closedBook) {
-    rows.push(["closed-book on retrieval-failed", fixed3(d.closedBook.onFailed), `n ${d.closedBook.nFailed} (beside g_bad: no context vs wrong context)`]);
-    rows.push(["closed-book, all", fixed3(d.closedBook.all), `n ${d.closedBook.n}`]);
-  }
-  return `Decomposition (retrieval ok: ${retrievalOkRule}; ${d.n} answerable questions)
-${textTable(rows)}`;
-}
-function tagTable(summary2, headline) {
-  const tags = Object.entries(summary2.byTag);
-  if (tags.length === 0) return null;
-  const columns = headline.filter((name) => tags.some(([, t]) => (t.metrics[name]?.n ?? 0) > 0));
-  const rows = tags.map(([tag, t]) => [tag, String(t.questions), ...columns.map((name) => fixed3(t.metrics[name]?.value))]);
-  return `By tag
-${textTable([["tag", "questions", ...columns], ...rows])}`;
-}
-function renderEvalText(file2, summary2, config2) {
-  const retrievalNames = config2.retrievalMetrics.map((metric) => metric.name);
-  const { excluded } = summary2;
-  const notes = [
-    excluded.unanswerable > 0 ? `${excluded.unanswerable} unanswerable` : "",
-    excluded.noRelevant > 0 ? `${excluded.noRelevant} without relevant documents, left out of retrieval metrics` : "",
-    excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
-    excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
-  ].filter(Boolean);
-  const sections = [
-    `rag-gate eval: ${file2}: ${summary2.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`
-  ];
-  const retrieval = metricTable(summary2, [...retrievalNames, "retrieval_ok"]);
-  if (retrieval) sections.push(`Retrieval
-${retrieval}`);
-  const generation = metricTable(summary2, GENERATION_METRICS);
-  if (generation) sections.push(`Generation
-${generation}`);
-  sections.push(decompositionText(summary2, config2.retrievalOk.name));
-  const agreement = summary2.judgeAgreement;
-  if (agreement) {
-    sections.push(
-      `Judge agreement with humans
-${textTable([
-        ["kappa", "observed", "chance", "n"],
-        [fixed3(agreement.kappa), fixed3(agreement.observed), fixed3(agreement.expected), String(agreement.n)]
-      ])}`
-    );
-  }
-  sections.push(tagTable(summary2, headlineMetrics(config2.retrievalOk.metric.name)));
-  if (summary2.warnings.length > 0) sections.push(`Warnings
-${summary2.warnings.map((w) => `  ! ${w}`).join("\n")}`);
-  return `${sections.filter((s) => s !== null).join("\n\n")}
-`;
 }
 
 // src/render/head-only.ts
@@ -67931,13 +67980,13 @@ function documentList(ids) {
   const out = [];
   ids.slice(0, DOCUMENTS_SHOWN).forEach((id, i2) => {
     if (i2 > 0) out.push(text3(", "));
-    out.push(userCode(id, ID_MAX_CHARS));
+    out.push(inert(id, ID_MAX_CHARS));
   });
   if (ids.length > DOCUMENTS_SHOWN) out.push(text3(` and ${ids.length - DOCUMENTS_SHOWN} more`));
   return out;
 }
 function questionCells(item) {
-  return [userCode(item.id, ID_MAX_CHARS), userCode(item.question, QUESTION_MAX_CHARS)];
+  return [inert(item.id, ID_MAX_CHARS), inert(item.question, QUESTION_MAX_CHARS)];
 }
 function regressionList(changes, improving) {
   return { header: ["id", "question", "cause"], rows: changes.map((c) => [...questionCells(c), causeCell(c, improving)]) };
@@ -68008,7 +68057,7 @@ function questionSections(lists, limits, reportLink) {
     out.push(...details(`${plural2(fixed.rows.length, "question")} fixed (wrong in base, right in head)`, listBody(fixed, limits.fixed, null, reportLink)));
   }
   if (tags.length > 0) {
-    const rows = tags.slice(0, limits.tags).map(([tag, count]) => [userCode(tag, TAG_MAX_CHARS), count.toLocaleString("en-US")]);
+    const rows = tags.slice(0, limits.tags).map(([tag, count]) => [inert(tag, TAG_MAX_CHARS), count.toLocaleString("en-US")]);
     const body = [];
     if (rows.length > 0) body.push(table(["tag", "regressions"], rows, ["left", "right"]));
     if (limits.tags < tags.length) body.push(moreLine(tags.length - limits.tags, reportLink));
@@ -68024,21 +68073,24 @@ function decompositionSection(comparison) {
   if (comparison.retrievalShifted) body.push(paragraph2(...prose(`\u26A0\uFE0F ${retrievalShiftNote(comparison)}`)));
   return details("Where the errors come from (decomposition)", body);
 }
+var WARNINGS_SHOWN = 20;
 function warningsSection(comparison, rule) {
   const context = { retrievalOk: rule, judges: comparison.judges };
-  const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...comparison.decomposition.head.warnings.map((w) => `head: ${w}`)];
+  const warnings = [...comparison.warnings.map((w) => warningWords(w, context)), ...comparison.decomposition.head.warnings.map((w) => [`head: ${w}`])];
   if (warnings.length === 0) return [];
+  const shown = warnings.slice(0, WARNINGS_SHOWN);
+  if (warnings.length > WARNINGS_SHOWN) shown.push([`\u2026 and ${warnings.length - WARNINGS_SHOWN} more in the JSON report`]);
   const list3 = {
     type: "list",
     ordered: false,
     spread: false,
-    children: warnings.map((w) => ({ type: "listItem", spread: false, children: [paragraph2(...prose(w))] }))
+    children: shown.map((w) => ({ type: "listItem", spread: false, children: [paragraph2(...sentencePhrasing(w))] }))
   };
   return [paragraph2(strong2(text3("Warnings"))), list3];
 }
 function judgeSection(comparison) {
-  const notes = comparison.judges.flatMap((judge) => judge.notes);
-  return notes.length === 0 ? [] : [paragraph2(strong2(text3("Judge")), text3(": "), ...prose(notes.join("; ")))];
+  const notes = judgeNotes(comparison.judges);
+  return notes.length === 0 ? [] : [paragraph2(strong2(text3("Judge")), text3(": "), ...sentencePhrasing(notes))];
 }
 function footer(comparison, options) {
   const parts = [];

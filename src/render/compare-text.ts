@@ -1,7 +1,8 @@
 import type { Comparison, CompareConfig, McNemarTest } from '../core/compare/types.js';
 import type { Decomposition } from '../core/scoring/decomposition.js';
 import { formatDelta, formatP, formatRequiredN, plural } from './format.js';
-import { reasonText, testLabel, warningText } from './gate-words.js';
+import { judgeNote, reasonText, testLabel, warningText } from './gate-words.js';
+import { sentenceText } from './untrusted.js';
 import { fixed3, textTable } from './text-table.js';
 
 /** One line on a McNemar test's 2×2 table and which p-value decided. */
@@ -111,7 +112,10 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
     if (comparison.retrievalShifted) text += `\n  ! ${retrievalShiftNote(comparison)}`;
     sections.push(text);
   }
-  if (comparison.judges.length > 0) sections.push(`Judge\n${comparison.judges.flatMap((j) => j.notes).map((note) => `  ${note}`).join('\n')}`);
+  if (comparison.judges.length > 0) {
+    const notes = comparison.judges.flatMap((status) => status.judges.map((check) => `  ${sentenceText(judgeNote(status.field, check))}`));
+    sections.push(`Judge\n${notes.join('\n')}`);
+  }
   const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...head.warnings.map((w) => `head: ${w}`)];
   if (warnings.length > 0) sections.push(`Warnings\n${warnings.map((w) => `  ! ${w}`).join('\n')}`);
   return `${sections.join('\n\n')}\n`;

@@ -1,7 +1,9 @@
 import { type GateCategory, gatedTest, gatedTestOf } from '../core/catalog/gates.js';
 import { QUESTION_COLUMNS } from '../core/catalog/metrics.js';
 import { suggestField } from '../core/record.js';
+import type { JudgeCheck } from '../core/compare/calibration.js';
 import type { JudgeStatus } from '../core/compare/judge-gate.js';
+import { type Sentence, sentenceText, untrusted } from './untrusted.js';
 import type { CompareConfig, Drop, Floor, GateReason, GateWarning } from '../core/compare/types.js';
 
 /** The words every renderer uses for tests, gates and the gate's findings; the gate catalog supplies the phrases. */
@@ -56,16 +58,63 @@ function brokenFloor(floor: Floor, value: number): string {
   return `floor broken: ${floor.metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
 }
 
-/** Why an uncalibrated judge's metrics do not gate: its calibration notes. */
-function judgeNotes(field: string, judges: readonly JudgeStatus[]): string {
-  return judges
-    .filter((judge) => judge.field === field)
-    .flatMap((judge) => judge.notes)
-    .join('; ');
+/** Longest model name or prompt version shown; they come from results files. */
+const JUDGE_NAME_MAX = 80;
+
+/** A sentence about a judge's calibration: our words, with the judge's names as untrusted pieces. */
+export function judgeNote(field: string, check: JudgeCheck): Sentence {
+  const judge: Sentence = ['judge ', untrusted(check.model, JUDGE_NAME_MAX), ' (', untrusted(check.promptVersion, JUDGE_NAME_MAX), ')'];
+  const { verdict } = check;
+  const uncalibrated = (...why: Sentence) => [...judge, ' is uncalibrated: ', ...why, '; its metrics are reported but do not gate'];
+  switch (verdict.kind) {
+    case 'calibrated':
+      return [...judge, ` is calibrated: kappa ${verdict.kappa.toFixed(3)} on n = ${verdict.n} (floor ${verdict.floor}, ${verdict.date})`];
+    case 'never-calibrated':
+      return [`${field} from `, ...judge, ' has no calibration; it is reported and never gates'];
+    case 'no-record':
+      return uncalibrated('no calibration record');
+    case 'other-model':
+      return uncalibrated('the calibration record is for model ', untrusted(verdict.recordModel, JUDGE_NAME_MAX));
+    case 'other-prompt':
+      return uncalibrated('the calibration record is for prompt ', untrusted(verdict.recordPrompt, JUDGE_NAME_MAX));
+    case 'kappa-undefined':
+      return uncalibrated(`kappa is undefined on the ${verdict.n} labels (both raters gave every item the same label)`);
+    case 'below-floor':
+      return uncalibrated(`kappa ${verdict.kappa.toFixed(3)} on n = ${verdict.n} is below the floor ${verdict.floor}`);
+  }
+}
+
+/** At most this many judges are named per field; the rest are counted. */
+const JUDGES_SHOWN = 5;
+
+/** Every judge note of the judged fields (or of one field), at most {@link JUDGES_SHOWN} a field. */
+export function judgeNotes(judges: readonly JudgeStatus[], field?: string): Sentence {
+  const notes: Sentence[] = [];
+  for (const status of judges) {
+    if (field !== undefined && status.field !== field) continue;
+    status.judges.slice(0, JUDGES_SHOWN).forEach((check) => notes.push(judgeNote(status.field, check)));
+    const more = status.judges.length - JUDGES_SHOWN;
+    if (more > 0) notes.push([`${more} more judge${more === 1 ? '' : 's'} filled ${status.field}`]);
+  }
+  return notes.flatMap((note, i) => (i === 0 ? note : ['; ', ...note]));
 }
 
 /** A reason the gate fails, as one sentence without the final full stop. */
 export function reasonText(reason: GateReason, context: WordsContext): string {
+  return sentenceText(reasonWords(reason, context));
+}
+
+/** A warning of the gate, as one sentence without the final full stop. */
+export function warningText(warning: GateWarning, context: WordsContext): string {
+  return sentenceText(warningWords(warning, context));
+}
+
+/** A reason the gate fails, as a sentence whose untrusted pieces the renderer keeps inert. */
+export function reasonWords(reason: GateReason, context: WordsContext): Sentence {
+  return [reasonOwnWords(reason, context)];
+}
+
+function reasonOwnWords(reason: GateReason, context: WordsContext): string {
   switch (reason.kind) {
     case 'regressed':
       return `${reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
@@ -83,17 +132,17 @@ export function reasonText(reason: GateReason, context: WordsContext): string {
   }
 }
 
-/** A warning of the gate, as one sentence without the final full stop. */
-export function warningText(warning: GateWarning, context: WordsContext): string {
+/** A warning of the gate, as a sentence whose untrusted pieces (judges' names) the renderer keeps inert. */
+export function warningWords(warning: GateWarning, context: WordsContext): Sentence {
   switch (warning.kind) {
     case 'gate-untestable':
-      return `cannot gate ${warning.gate}: no paired question carries its outcome in both runs`;
+      return [`cannot gate ${warning.gate}: no paired question carries its outcome in both runs`];
     case 'drop-below-minimum-effect':
-      return `${warning.gate} dropped significantly but by less than the minimum effect ${warning.minEffect}: ${dropWords(warning, context.retrievalOk)}`;
+      return [`${warning.gate} dropped significantly but by less than the minimum effect ${warning.minEffect}: ${dropWords(warning, context.retrievalOk)}`];
     case 'drop-from-uncalibrated-judge':
-      return `${warning.gate} dropped significantly (${dropWords(warning, context.retrievalOk)}), but it does not gate: ${judgeNotes(warning.field, context.judges)}`;
+      return [`${warning.gate} dropped significantly (${dropWords(warning, context.retrievalOk)}), but it does not gate: `, ...judgeNotes(context.judges, warning.field)];
     case 'floor-from-uncalibrated-judge':
-      return `${brokenFloor(warning.floor, warning.value)}, but it does not gate: ${judgeNotes(warning.field, context.judges)}`;
+      return [`${brokenFloor(warning.floor, warning.value)}, but it does not gate: `, ...judgeNotes(context.judges, warning.field)];
   }
 }
 

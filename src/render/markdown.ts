@@ -11,9 +11,10 @@ import type { List, Paragraph, PhrasingContent, RootContent, Table } from 'mdast
 import { gatedTestOf } from '../core/catalog/gates.js';
 import type { Comparison, McNemarTest, MissingQuestion, PairedTest, QuestionChange, RetrievalRegression } from '../core/compare/types.js';
 import { decompositionRows, mcnemarSentence, retrievalShiftNote } from './compare-text.js';
-import { gateWords, reasonText, testLabel, testSubject, testTableLabel, warningText } from './gate-words.js';
+import { gateWords, judgeNotes, reasonText, testLabel, testSubject, testTableLabel, warningWords } from './gate-words.js';
 import { formatDelta, formatP, formatRequiredN, plural } from './format.js';
-import { annotated, type Cell, details, heading, markerComment, paragraph, prose, serialise, strong, table, text, userCode } from './mdast.js';
+import { annotated, type Cell, details, heading, inert, markerComment, paragraph, prose, sentencePhrasing, serialise, strong, table, text } from './mdast.js';
+import type { Sentence } from './untrusted.js';
 import { fixed3 } from './text-table.js';
 
 export interface CommentOptions {
@@ -261,7 +262,7 @@ function documentList(ids: readonly string[]): PhrasingContent[] {
   const out: PhrasingContent[] = [];
   ids.slice(0, DOCUMENTS_SHOWN).forEach((id, i) => {
     if (i > 0) out.push(text(', '));
-    out.push(userCode(id, ID_MAX_CHARS));
+    out.push(inert(id, ID_MAX_CHARS));
   });
   if (ids.length > DOCUMENTS_SHOWN) out.push(text(` and ${ids.length - DOCUMENTS_SHOWN} more`));
   return out;
@@ -273,7 +274,7 @@ interface QuestionList {
 }
 
 function questionCells(item: { id: string; question: string }): Cell[] {
-  return [userCode(item.id, ID_MAX_CHARS), userCode(item.question, QUESTION_MAX_CHARS)];
+  return [inert(item.id, ID_MAX_CHARS), inert(item.question, QUESTION_MAX_CHARS)];
 }
 
 function regressionList(changes: readonly QuestionChange[], improving: boolean): QuestionList {
@@ -383,7 +384,7 @@ function questionSections(lists: Lists, limits: Limits, reportLink: string | und
     out.push(...details(`${plural(fixed.rows.length, 'question')} fixed (wrong in base, right in head)`, listBody(fixed, limits.fixed, null, reportLink)));
   }
   if (tags.length > 0) {
-    const rows = tags.slice(0, limits.tags).map(([tag, count]) => [userCode(tag, TAG_MAX_CHARS), count.toLocaleString('en-US')]);
+    const rows = tags.slice(0, limits.tags).map(([tag, count]) => [inert(tag, TAG_MAX_CHARS), count.toLocaleString('en-US')]);
     const body: RootContent[] = [];
     if (rows.length > 0) body.push(table(['tag', 'regressions'], rows, ['left', 'right']));
     if (limits.tags < tags.length) body.push(moreLine(tags.length - limits.tags, reportLink));
@@ -401,23 +402,28 @@ function decompositionSection(comparison: Comparison): RootContent[] {
   return details('Where the errors come from (decomposition)', body);
 }
 
+/** At most this many warnings are listed; the rest are counted (all are in the JSON). */
+const WARNINGS_SHOWN = 20;
+
 function warningsSection(comparison: Comparison, rule: string): RootContent[] {
   const context = { retrievalOk: rule, judges: comparison.judges };
-  const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...comparison.decomposition.head.warnings.map((w) => `head: ${w}`)];
+  const warnings: Sentence[] = [...comparison.warnings.map((w) => warningWords(w, context)), ...comparison.decomposition.head.warnings.map((w) => [`head: ${w}`])];
   if (warnings.length === 0) return [];
+  const shown = warnings.slice(0, WARNINGS_SHOWN);
+  if (warnings.length > WARNINGS_SHOWN) shown.push([`… and ${warnings.length - WARNINGS_SHOWN} more in the JSON report`]);
   const list: List = {
     type: 'list',
     ordered: false,
     spread: false,
-    children: warnings.map((w) => ({ type: 'listItem', spread: false, children: [paragraph(...prose(w))] })),
+    children: shown.map((w) => ({ type: 'listItem', spread: false, children: [paragraph(...sentencePhrasing(w))] })),
   };
   return [paragraph(strong(text('Warnings'))), list];
 }
 
 /** Which judge produced the judged metrics and whether it is calibrated (model, prompt version, kappa). */
 function judgeSection(comparison: Comparison): RootContent[] {
-  const notes = comparison.judges.flatMap((judge) => judge.notes);
-  return notes.length === 0 ? [] : [paragraph(strong(text('Judge')), text(': '), ...prose(notes.join('; ')))];
+  const notes = judgeNotes(comparison.judges);
+  return notes.length === 0 ? [] : [paragraph(strong(text('Judge')), text(': '), ...sentencePhrasing(notes))];
 }
 
 function footer(comparison: Comparison, options: CommentOptions): Paragraph {

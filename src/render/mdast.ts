@@ -1,30 +1,15 @@
 /**
  * Building blocks for GitHub-flavoured Markdown as an mdast tree, serialised by mdast-util-to-markdown, so escaping
- * is never done by hand. Text from users' files enters only through `userCode` (a code span: never HTML, a
- * heading, a link, an image or an @mention); raw `html` nodes carry only our own fixed markup.
+ * is never done by hand. Untrusted text enters only through `inert` (a code span of `inertText`: never HTML, a
+ * heading, a link, an image, math or an @mention); raw `html` nodes carry only our own fixed markup.
  */
 import type { Emphasis, Heading, Html, InlineCode, Paragraph, PhrasingContent, Root, RootContent, Strong, Table, TableCell, TableRow, Text } from 'mdast';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown } from 'mdast-util-to-markdown';
+import { inertText, type Sentence } from './untrusted.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Untrusted text
-
-/** Bidirectional-text controls, which can make a code span read differently from what it holds. */
-const BIDI_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const CONTROLS = /\p{Cc}/gu;
-
-/**
- * User text made fit for one table cell: control characters and all whitespace runs (newlines included) become
- * one space, bidi controls go, the ends are trimmed, and text longer than `max` code points is cut to `max − 1`
- * of them plus "…".
- */
-export function oneLine(value: string, max: number): string {
-  const flat = value.replace(BIDI_CONTROLS, '').replace(CONTROLS, ' ').replace(/\s+/g, ' ').trim();
-  const points = Array.from(flat);
-  if (points.length <= max) return flat;
-  return `${points.slice(0, max - 1).join('').trimEnd()}…`;
-}
 
 export const text = (value: string): Text => ({ type: 'text', value });
 export const strong = (...children: PhrasingContent[]): Strong => ({ type: 'strong', children });
@@ -34,9 +19,14 @@ export const heading = (depth: 3 | 4, value: string): Heading => ({ type: 'headi
 const html = (value: string): Html => ({ type: 'html', value });
 
 /** Untrusted text as a code span, or an emphasised "empty" when nothing is left to show. */
-export function userCode(value: string, max: number): InlineCode | Emphasis {
-  const line = oneLine(value, max);
+export function inert(value: string, max: number): InlineCode | Emphasis {
+  const line = inertText(value, max);
   return line === '' ? emphasis('empty') : { type: 'inlineCode', value: line };
+}
+
+/** A sentence as Markdown: our words as text, untrusted pieces as code spans. */
+export function sentencePhrasing(sentence: Sentence): PhrasingContent[] {
+  return sentence.flatMap((piece) => (typeof piece === 'string' ? prose(piece) : [inert(piece.untrusted, piece.max)]));
 }
 
 /** Things GitHub would turn into a notification or a cross-reference when they appear in plain text. */
@@ -57,7 +47,7 @@ export function prose(value: string): PhrasingContent[] {
 
 /** Trusted one-line text (baseline provenance, report link) where `backtick` spans become code spans. */
 export function annotated(value: string): PhrasingContent[] {
-  const flat = oneLine(value, 1_000);
+  const flat = inertText(value, 1_000);
   const out: PhrasingContent[] = [];
   let start = 0;
   for (const match of flat.matchAll(/`([^`]+)`/g)) {

@@ -1,4 +1,4 @@
-import { oneLine } from './mdast.js';
+import { inertText } from './untrusted.js';
 
 /** Longest cell shown; ids and questions come from users' files. */
 const CELL_MAX_CHARS = 120;
@@ -9,7 +9,7 @@ const CELL_MAX_CHARS = 120;
  * become a line of ours, such as a `::error::` workflow command in a runner's log.
  */
 export function textTable(cells: readonly (readonly string[])[], indent = '  '): string {
-  const rows = cells.map((row) => row.map((cell) => oneLine(cell, CELL_MAX_CHARS)));
+  const rows = cells.map((row) => row.map((cell) => inertText(cell, CELL_MAX_CHARS)));
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, [...cell].length)));
   const numeric = /^[-+−]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^—$|^$/;

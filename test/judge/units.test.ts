@@ -2,7 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cacheKey } from '../../src/judge/cache.js';
-import { type CalibrationRecord, judgeMayGate } from '../../src/core/compare/calibration.js';
+import { type CalibrationRecord, type JudgeCheck, judgeMayGate } from '../../src/core/compare/calibration.js';
+import { judgeNote } from '../../src/render/gate-words.js';
+import { sentenceText } from '../../src/render/untrusted.js';
 import { readCalibrationRecord } from '../../src/judge/calibration.js';
 import { cosine } from '../../src/judge/vector.js';
 import { rewriteRecord } from '../../src/judge/raw.js';
@@ -58,12 +60,16 @@ describe('cache key', () => {
   });
 });
 
+/** The check in the report's words. */
+const note = (check: JudgeCheck) => sentenceText(judgeNote('claims', check));
+
 describe('judgeMayGate', () => {
   const record: CalibrationRecord = { model: 'gpt-x', promptVersion: 'faithfulness-v1', kind: 'faithfulness', kappa: 0.697, observed: 0.88, expected: 0.604, n: 100, date: '2025-03-01T10:00:00.000Z' };
   it('allows a judge calibrated at or above the floor for the same model and prompt', () => {
     const decision = judgeMayGate(record, 'gpt-x', 'faithfulness-v1');
     expect(decision.allowed).toBe(true);
-    expect(decision.note).toBe('judge gpt-x (faithfulness-v1) is calibrated: kappa 0.697 on n = 100 (floor 0.6, 2025-03-01)');
+    expect(decision.verdict).toEqual({ kind: 'calibrated', kappa: 0.697, n: 100, floor: 0.6, date: '2025-03-01' });
+    expect(note(decision)).toBe('judge gpt-x (faithfulness-v1) is calibrated: kappa 0.697 on n = 100 (floor 0.6, 2025-03-01)');
     expect(judgeMayGate({ ...record, kappa: 0.6 }, 'gpt-x', 'faithfulness-v1').allowed).toBe(true);
   });
   it.each([
@@ -76,8 +82,8 @@ describe('judgeMayGate', () => {
   ])('refuses with %s', (_name, rec, model, version, floor, reason) => {
     const decision = judgeMayGate(rec, model, version, floor);
     expect(decision.allowed).toBe(false);
-    expect(decision.note).toContain(reason);
-    expect(decision.note).toMatch(/is uncalibrated: .*; its metrics are reported but do not gate$/);
+    expect(note(decision)).toContain(reason);
+    expect(note(decision)).toMatch(/is uncalibrated: .*; its metrics are reported but do not gate$/);
   });
 });
 

@@ -333,7 +333,7 @@ describe('renderComment: untrusted text', () => {
     fixed: regressions.slice(0, 5),
     retrievalRegressions: [...regressions.filter((r) => r.cause === 'retrieval').map((r) => retrievalRegression(r, false)), retrievalRegression(change(999, 'retrieval', { question: '<b>rescued</b> @someone |' }), true)],
     regressionsByTag: countByTag(regressions),
-    judges: [{ field: 'correct', allowed: false, notes: ['judge something about @someone and #42 is uncalibrated'] }],
+    judges: [{ field: 'correct', allowed: false, judges: [{ model: 'evil@evil.example owner/repo#42 @someone', promptVersion: '$\\color{red}{FAKE}$ GH-77', allowed: false, verdict: { kind: 'no-record' } }] }],
     warnings: [{ kind: 'floor-from-uncalibrated-judge', floor: { metric: 'correct', op: '>=', value: 0.9 }, value: 0.5, field: 'correct' }],
   });
   const { markdown, tree } = render(comparison, { baseline: '`main` at `abc1234` by @octocat, run #1234' });
@@ -362,7 +362,8 @@ describe('renderComment: untrusted text', () => {
     const rows = section.filter((n): n is Table => n.type === 'table').flatMap((t) => t.children.slice(1));
     regressions.forEach((regression, i) => {
       const [id, question] = rows[i]!.children;
-      const expected = shown(regression.question.replace(/\p{Cc}/gu, ' ').replace(/[\u202a-\u202e]/g, ''));
+      const visible = (char: string) => `<U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
+      const expected = shown(regression.question.replace(/\p{Cc}/gu, ' ').replace(/[\u202a-\u202e]/g, visible));
       expect(question!.children).toEqual([expect.objectContaining({ type: 'inlineCode', value: expected })]);
       expect(Array.from(expected).length).toBeLessThanOrEqual(200);
       expect(id!.children).toEqual([expect.objectContaining({ type: 'inlineCode', value: regression.id })]);

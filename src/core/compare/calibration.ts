@@ -20,25 +20,35 @@ export const calibrationRecordSchema = z.object({
 });
 export type CalibrationRecord = z.infer<typeof calibrationRecordSchema>;
 
-/**
- * Whether metrics from this judge (model and prompt version) may fail a check: only when a calibration
- * record for the same model and prompt version shows kappa ≥ the floor. Otherwise they are reported with
- * `note` saying why the judge counts as uncalibrated, and never fail the check.
- */
-export function judgeMayGate(
-  record: CalibrationRecord | undefined,
-  model: string,
-  promptVersion: string,
-  kappaFloor = KAPPA_FLOOR,
-): { allowed: boolean; note: string } {
-  const judge = `judge ${model} (${promptVersion})`;
-  const uncalibrated = (why: string) => ({ allowed: false, note: `${judge} is uncalibrated: ${why}; its metrics are reported but do not gate` });
-  if (record === undefined) return uncalibrated('no calibration record');
-  if (record.model !== model) return uncalibrated(`the calibration record is for model ${record.model}`);
-  if (record.promptVersion !== promptVersion) return uncalibrated(`the calibration record is for prompt ${record.promptVersion}`);
-  if (record.kappa === null) return uncalibrated(`kappa is undefined on the ${record.n} labels (both raters gave every item the same label)`);
-  const measured = `kappa ${record.kappa.toFixed(3)} on n = ${record.n}`;
-  if (!(record.kappa >= kappaFloor)) return uncalibrated(`${measured} is below the floor ${kappaFloor}`);
-  return { allowed: true, note: `${judge} is calibrated: ${measured} (floor ${kappaFloor}, ${record.date.slice(0, 10)})` };
+/** Why a judge may or may not gate; the renderers make the words. */
+export type CalibrationVerdict =
+  | { readonly kind: 'calibrated'; readonly kappa: number; readonly n: number; readonly floor: number; readonly date: string }
+  | { readonly kind: 'no-record' }
+  | { readonly kind: 'other-model'; readonly recordModel: string }
+  | { readonly kind: 'other-prompt'; readonly recordPrompt: string }
+  | { readonly kind: 'kappa-undefined'; readonly n: number }
+  | { readonly kind: 'below-floor'; readonly kappa: number; readonly n: number; readonly floor: number }
+  /** Answer relevance has no calibration path: reported, never gating. */
+  | { readonly kind: 'never-calibrated' };
+
+/** One judge (model and prompt version) that filled a field, and whether its metrics may fail a check. */
+export interface JudgeCheck {
+  readonly model: string;
+  readonly promptVersion: string;
+  readonly allowed: boolean;
+  readonly verdict: CalibrationVerdict;
 }
 
+/**
+ * Whether metrics from this judge (model and prompt version) may fail a check: only when a calibration record for
+ * the same model and prompt version shows kappa ≥ the floor. Otherwise they are reported and never fail the check.
+ */
+export function judgeMayGate(record: CalibrationRecord | undefined, model: string, promptVersion: string, kappaFloor = KAPPA_FLOOR): JudgeCheck {
+  const check = (verdict: CalibrationVerdict): JudgeCheck => ({ model, promptVersion, allowed: verdict.kind === 'calibrated', verdict });
+  if (record === undefined) return check({ kind: 'no-record' });
+  if (record.model !== model) return check({ kind: 'other-model', recordModel: record.model });
+  if (record.promptVersion !== promptVersion) return check({ kind: 'other-prompt', recordPrompt: record.promptVersion });
+  if (record.kappa === null) return check({ kind: 'kappa-undefined', n: record.n });
+  if (!(record.kappa >= kappaFloor)) return check({ kind: 'below-floor', kappa: record.kappa, n: record.n, floor: kappaFloor });
+  return check({ kind: 'calibrated', kappa: record.kappa, n: record.n, floor: kappaFloor, date: record.date.slice(0, 10) });
+}

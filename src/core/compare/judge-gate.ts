@@ -1,13 +1,13 @@
 import { GATED_TESTS } from '../catalog/gates.js';
 import { ANSWER_METRICS, JUDGED_FIELDS, judgedFieldOf } from '../catalog/metrics.js';
-import { type CalibrationRecord, judgeMayGate } from './calibration.js';
+import { type CalibrationRecord, type JudgeCheck, judgeMayGate } from './calibration.js';
 import type { JudgeUse } from '../scoring/outcomes.js';
 
-/** Whether the judge behind a field may fail the check, and why (shown in the report). */
+/** Whether the judges behind a field may fail the check, and why (shown in the report). */
 export interface JudgeStatus {
   readonly field: JudgeUse['field'];
   readonly allowed: boolean;
-  readonly notes: readonly string[];
+  readonly judges: readonly JudgeCheck[];
 }
 
 /**
@@ -22,15 +22,13 @@ export function judgeStatuses(uses: readonly JudgeUse[], calibrations: readonly 
     for (const use of uses) if (use.field === field) judges.set(JSON.stringify([use.model, use.promptVersion]), use);
     const kind = JUDGED_FIELDS[field].calibration;
     const verdicts = [...judges.values()].map((use) => {
-      if (kind === null) {
-        return { allowed: false, note: `${field} from judge ${use.model} (${use.promptVersion}) has no calibration; it is reported and never gates` };
-      }
+      if (kind === null) return { model: use.model, promptVersion: use.promptVersion, allowed: false, verdict: { kind: 'never-calibrated' } } satisfies JudgeCheck;
       // The newest matching record decides; another judge's record only serves to say why it does not apply.
       const ofKind = calibrations.filter((record) => record.kind === kind).sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
       const record = ofKind.find((r) => r.model === use.model && r.promptVersion === use.promptVersion) ?? ofKind[0];
       return judgeMayGate(record, use.model, use.promptVersion, kappaFloor);
     });
-    return { field, allowed: verdicts.every((v) => v.allowed), notes: verdicts.map((v) => v.note) };
+    return { field, allowed: verdicts.every((v) => v.allowed), judges: verdicts };
   });
 }
 

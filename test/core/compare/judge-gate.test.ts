@@ -5,6 +5,8 @@ import { judgeStatuses } from '../../../src/core/compare/judge-gate.js';
 import type { CalibrationRecord } from '../../../src/core/compare/calibration.js';
 import { correctnessPairs, type Question } from '../../helpers/paired-runs.js';
 import { runCli, tempDir, writeJsonl } from '../../helpers/files.js';
+import { judgeNote } from '../../../src/render/gate-words.js';
+import { sentenceText } from '../../../src/render/untrusted.js';
 
 const JUDGE = { model: 'judge-1', prompt_version: 'correctness-v1' };
 
@@ -37,7 +39,19 @@ describe('judged metrics gate only when their judge is calibrated', () => {
     expect(code).toBe(0);
     expect(json.verdict).toBe('pass');
     expect(json.judges).toEqual([
-      { field: 'correct', allowed: false, notes: ['judge judge-1 (correctness-v1) is uncalibrated: no calibration record; its metrics are reported but do not gate'] },
+      {
+        field: 'correct',
+        allowed: false,
+        judges: [
+          {
+            model: 'judge-1',
+            promptVersion: 'correctness-v1',
+            allowed: false,
+            verdict: { kind: 'no-record' },
+            message: 'judge judge-1 (correctness-v1) is uncalibrated: no calibration record; its metrics are reported but do not gate',
+          },
+        ],
+      },
     ]);
     expect(json.warnings.map((w: { message: string }) => w.message).join('\n')).toMatch(/end-to-end dropped significantly .* but it does not gate: judge judge-1 \(correctness-v1\) is uncalibrated/);
   });
@@ -48,7 +62,7 @@ describe('judged metrics gate only when their judge is calibrated', () => {
     expect(code).toBe(1);
     expect(json.reasons[0]!.message).toMatch(/^end-to-end regressed significantly/);
     expect(json.judges[0].allowed).toBe(true);
-    expect(json.judges[0].notes[0]).toBe('judge judge-1 (correctness-v1) is calibrated: kappa 0.720 on n = 100 (floor 0.6, 2026-11-01)');
+    expect(json.judges[0].judges[0].message).toBe('judge judge-1 (correctness-v1) is calibrated: kappa 0.720 on n = 100 (floor 0.6, 2026-11-01)');
   });
 
   it('kappa below the floor, another model or another prompt version do not vouch for the judge', async () => {
@@ -82,7 +96,8 @@ describe('judged metrics gate only when their judge is calibrated', () => {
 
   it('answer relevance from the judge has no calibration path and never gates', () => {
     const statuses = judgeStatuses([{ field: 'answer_relevance', model: 'm', promptVersion: 'answer-relevance-v1', questions: 3 }], [calibration({})], 0.6);
-    expect(statuses).toEqual([{ field: 'answer_relevance', allowed: false, notes: ['answer_relevance from judge m (answer-relevance-v1) has no calibration; it is reported and never gates'] }]);
+    expect(statuses).toEqual([{ field: 'answer_relevance', allowed: false, judges: [{ model: 'm', promptVersion: 'answer-relevance-v1', allowed: false, verdict: { kind: 'never-calibrated' } }] }]);
+    expect(sentenceText(judgeNote('answer_relevance', statuses[0]!.judges[0]!))).toBe('answer_relevance from judge m (answer-relevance-v1) has no calibration; it is reported and never gates');
   });
 
   it('names a calibration file that is not a record (exit 2)', async () => {

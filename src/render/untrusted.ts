@@ -1,0 +1,46 @@
+/**
+ * The one path for untrusted text: everything that comes from a results file, an artifact, a judge's reply or the
+ * GitHub API (ids, questions, answers, tags, document ids, model names, prompt versions, file and branch names)
+ * reaches a report only through `inertText` — in the comment, inside a code span (`inert` in mdast.ts), where
+ * GitHub makes no mention, cross-reference, link, e-mail address, math or HTML of it.
+ */
+
+/** Text from outside, cut to at most `max` code points where it is shown. */
+export interface Untrusted {
+  readonly untrusted: string;
+  readonly max: number;
+}
+
+/** A sentence: our own words, and untrusted pieces that the renderers keep inert. */
+export type Piece = string | Untrusted;
+export type Sentence = readonly Piece[];
+
+export const untrusted = (value: string, max: number): Untrusted => ({ untrusted: value, max });
+
+/** Control characters: break a table row, a log line or a workflow command. */
+const CONTROLS = /\p{Cc}/gu;
+/**
+ * Characters that change how text reads without being seen: bidirectional controls (U+202E, U+2066…), the Arabic
+ * letter mark U+061C, zero-width spaces and joiners, the byte-order mark, and every other format character; also
+ * line and paragraph separators. They are shown by code point, so that two ids that look alike stay apart.
+ */
+const INVISIBLE = /[\p{Cf}\u2028\u2029\u115f\u1160\u3164\uffa0]/gu;
+
+const codePoint = (char: string) => `<U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
+
+/**
+ * Untrusted text made inert and bounded: control characters and white-space runs become one space, invisible
+ * characters are shown as `<U+XXXX>`, the ends are trimmed, and text longer than `max` code points is cut to
+ * `max − 1` of them plus "…".
+ */
+export function inertText(value: string, max: number): string {
+  const flat = value.replace(CONTROLS, ' ').replace(INVISIBLE, codePoint).replace(/\s+/gu, ' ').trim();
+  const points = Array.from(flat);
+  if (points.length <= max) return flat;
+  return `${points.slice(0, max - 1).join('').trimEnd()}…`;
+}
+
+/** A sentence as plain text (terminal, log, JSON), its untrusted pieces inert and bounded. */
+export function sentenceText(sentence: Sentence): string {
+  return sentence.map((piece) => (typeof piece === 'string' ? piece : inertText(piece.untrusted, piece.max))).join('');
+}

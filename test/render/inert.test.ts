@@ -1,0 +1,169 @@
+import { spawnSync } from 'node:child_process';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { JudgeStatus } from '../../src/core/compare/judge-gate.js';
+import type { Comparison, MissingQuestion, QuestionChange } from '../../src/core/compare/types.js';
+import { renderComment } from '../../src/render/markdown.js';
+import { inertText } from '../../src/render/untrusted.js';
+import { change, countByTag, makeComparison, retrievalRegression } from './comparison-fixture.js';
+
+/**
+ * Untrusted text in every field of the comment, rendered by the reference GFM renderer (cmark-gfm, with the
+ * extensions GitHub uses), never becomes a link, an e-mail address, a mention, a cross-reference, math, HTML or an
+ * invisible character; and the comment and the job summary stay within GitHub's limits whatever their size.
+ */
+
+/** The snippets GitHub's renderer acts on, and the characters that hide or reorder text. */
+const HOSTILE = [
+  '@someone',
+  '@org/team',
+  'owner/repo#42',
+  '#42',
+  'GH-77',
+  'evil@evil.example',
+  'evil\\@evil.example',
+  '$\\color{red}{\\Huge FAKE PASS}$',
+  '$$x^2$$',
+  '$`x`$',
+  'http://evil.example/x',
+  'www.evil.example',
+  '[click](http://evil.example)',
+  '![img](http://evil.example/x.png)',
+  '<img src=x onerror=alert(1)>',
+  '<script>alert(1)</script>',
+  '<!-- x -->',
+  '<details><summary>x',
+  '\u202e',
+  '\u061c',
+  '\u200b',
+  '\u2066',
+  '\ufeff',
+  '\u2028',
+  '|',
+  '`',
+  '```',
+  '\n# heading\n',
+  '\n---\n',
+  '::error::injected',
+  ':+1:',
+  '~~struck~~',
+  '\\',
+  '*',
+  '_',
+];
+
+const hostileText = fc
+  .array(fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ unit: 'grapheme', maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 4 })), { maxLength: 12 })
+  .map((parts) => parts.join(''));
+
+const judges = (names: readonly string[]): JudgeStatus[] => [
+  { field: 'correct', allowed: false, judges: names.map((model) => ({ model, promptVersion: `${model} v`, allowed: false, verdict: { kind: 'other-model', recordModel: model } })) },
+];
+
+function comparisonOf(texts: { ids: string[]; questions: string[]; tags: string[]; docs: string[]; models: string[] }): Comparison {
+  const at = (list: string[], i: number) => list[i % list.length] ?? '';
+  const regressions: QuestionChange[] = texts.ids.map((id, i) =>
+    change(i, i % 2 === 0 ? 'retrieval' : 'generation', { id, question: at(texts.questions, i), tags: [at(texts.tags, i)], lostDocuments: i % 2 === 0 ? [at(texts.docs, i)] : [] }),
+  );
+  const missing: MissingQuestion[] = texts.ids.slice(0, 3).map((id, i) => ({ id, question: at(texts.questions, i + 1), tags: [], wasCorrect: true, retrievalWasOk: null }));
+  return makeComparison({
+    regressions,
+    fixed: regressions.slice(0, 2),
+    retrievalRegressions: regressions.filter((r) => r.cause === 'retrieval').map((r) => retrievalRegression(r, false)),
+    regressionsByTag: countByTag(regressions),
+    missing,
+    judges: judges(texts.models),
+    warnings: [{ kind: 'floor-from-uncalibrated-judge', floor: { metric: 'correct', op: '>=', value: 0.9 }, value: 0.5, field: 'correct' }],
+  });
+}
+
+const hostileComparison = fc
+  .record({
+    ids: fc.array(hostileText, { minLength: 1, maxLength: 6 }),
+    questions: fc.array(hostileText, { minLength: 1, maxLength: 3 }),
+    tags: fc.array(hostileText, { minLength: 1, maxLength: 3 }),
+    docs: fc.array(hostileText, { minLength: 1, maxLength: 3 }),
+    models: fc.array(hostileText, { minLength: 1, maxLength: 3 }),
+  })
+  .map(comparisonOf);
+
+const OPTIONS = { retrievalOk: 'hit@5', marker: 'rag-gate:default', baseline: '`main` at `abc1234`', reportLink: 'the `report-json` output' };
+
+/** The comment as GitHub's reference renderer turns it into HTML. */
+function gfmHtml(markdown: string): string {
+  const run = spawnSync('cmark-gfm', ['-e', 'table', '-e', 'autolink', '-e', 'strikethrough', '-e', 'tagfilter'], { input: markdown, encoding: 'utf8' });
+  if (run.error) throw new Error(`cmark-gfm is needed for this test (.ci/run installs Debian's cmark-gfm): ${run.error.message}`);
+  return run.stdout;
+}
+
+/** The text GitHub would read as prose: the HTML without code spans, tags and our own fixed markup. */
+function proseOf(html: string): string {
+  return html
+    .replace(/<code>[\s\S]*?<\/code>/g, ' ')
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"');
+}
+
+const INVISIBLE = /[\p{Cf}\u2028\u2029]/u;
+
+describe('one inert path for untrusted text', () => {
+  it('makes bidi, invisible and control characters visible or spaces, and bounds the length', () => {
+    expect(inertText('a\u202eb\u061cc\u200bd', 80)).toBe('a<U+202E>b<U+061C>c<U+200B>d');
+    expect(inertText(' a\n\tb\u0000c ', 80)).toBe('a b c');
+    expect(inertText('x'.repeat(100), 10)).toBe(`${'x'.repeat(9)}…`);
+    expect(inertText('👍'.repeat(20), 5)).toBe('👍👍👍👍…');
+  });
+
+  it('renders 2,000 hostile comments, through cmark-gfm, with no link, e-mail, mention, reference, math, HTML or invisible character from user text', () => {
+    fc.assert(
+      // 20 comments to one cmark-gfm call: each ends its own blocks, so nothing spills from one into the next.
+      fc.property(fc.array(hostileComparison, { minLength: 20, maxLength: 20 }), (comparisons) => {
+        const html = gfmHtml(comparisons.map((comparison) => renderComment(comparison, OPTIONS)).join('\n\n'));
+        expect(html).not.toMatch(/<a |<img|<script|<details><summary>[^<]*[<@#$]/);
+        expect(html).not.toMatch(INVISIBLE);
+        const prose = proseOf(html);
+        // As GitHub reads them: a mention or an issue reference needs no word character before it.
+        expect(prose).not.toMatch(/(^|[^\w`])@[A-Za-z0-9]/);
+        expect(prose).not.toMatch(/(^|[^\w&])#\d|[\w.-]+\/[\w.-]+#\d|\bGH-\d/);
+        expect(prose).not.toMatch(/[\w.+-]+@[\w-]+\.[a-z]/i);
+        expect(prose).not.toContain('$');
+        expect(prose).not.toMatch(/https?:|www\./);
+        // Our own markup only: the details folds and the marker.
+        for (const tag of html.matchAll(/<(\/?[a-z0-9]+)/g)) expect(['p', '/p', 'h3', '/h3', 'h4', '/h4', 'table', '/table', 'thead', '/thead', 'tbody', '/tbody', 'tr', '/tr', 'th', '/th', 'td', '/td', 'code', '/code', 'strong', '/strong', 'em', '/em', 'ul', '/ul', 'li', '/li', 'details', '/details', 'summary', '/summary']).toContain(tag[1]);
+      }),
+      { numRuns: 100 },
+    );
+  }, 300_000);
+});
+
+describe('length caps hold for every section', () => {
+  /** A hostile string repeated to about `n` characters: generating that many random characters would be slow. */
+  const huge = (n: number) => hostileText.filter((t) => t.length > 0).map((t) => t.repeat(Math.ceil(n / t.length)));
+
+  it('keeps the comment within 65,536 characters and the summary within 1 MiB, with the verdict first, for inputs of any size', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          ids: fc.array(fc.oneof(huge(70_000), hostileText), { minLength: 1, maxLength: 300 }),
+          questions: fc.array(huge(50_000), { minLength: 1, maxLength: 3 }),
+          tags: fc.array(fc.oneof(huge(10_000), hostileText), { minLength: 1, maxLength: 60 }),
+          docs: fc.array(huge(20_000), { minLength: 1, maxLength: 3 }),
+          models: fc.array(fc.oneof(huge(70_000), hostileText), { minLength: 1, maxLength: 150 }),
+        }),
+        (texts) => {
+          const comparison = comparisonOf(texts);
+          const comment = renderComment(comparison, OPTIONS);
+          const summary = renderComment(comparison, { ...OPTIONS, maxLength: 512 * 1024 });
+          expect(comment.length).toBeLessThanOrEqual(65_536);
+          expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(1024 * 1024);
+          for (const body of [comment, summary]) expect(body).toMatch(/^<!-- rag-gate:default -->\n\n### ❌ rag-gate: /);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  }, 300_000);
+});
