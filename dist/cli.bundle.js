@@ -42874,9 +42874,33 @@ var SETTINGS = {
     action: true,
     config: true
   },
+  "on-missing-baseline": {
+    name: "on-missing-baseline",
+    description: "what a pull request gets when its base branch has no results yet (the first run, no successful push run, an expired artifact): pass reports the head results with a neutral pass; fail fails the check",
+    default: "pass",
+    parse: oneOf("pass", "fail"),
+    action: true,
+    config: true
+  },
+  "on-baseline-error": {
+    name: "on-baseline-error",
+    description: "what happens when the base branch's results exist but cannot be read (a missing actions: read permission, GitHub failing or not answering after the retries, an artifact that is not a valid zip or holds invalid results): fail fails the check naming the run, the artifact and the fix; pass warns and passes neutral",
+    default: "fail",
+    parse: oneOf("fail", "pass"),
+    action: true,
+    config: true
+  },
+  "api-timeout-seconds": {
+    name: "api-timeout-seconds",
+    description: "seconds each GitHub API request may take, an artifact download included, before it fails; a request that times out is retried like a server error",
+    default: "30",
+    parse: parsePositiveNumber,
+    action: true,
+    config: true
+  },
   "github-token": {
     name: "github-token",
-    description: "token for reading workflow runs and artifacts and for writing the pull request comment",
+    description: "token for reading workflow runs and artifacts and for writing the pull request comment and, on events other than pull_request, the commit status",
     default: "",
     parse: (text4) => text4,
     action: { runnerDefault: "${{ github.token }}" },
@@ -51380,13 +51404,13 @@ function decideWords(comparison, rule) {
     if (broken > 0) parts.push(broken === 1 ? "a floor is broken" : `${broken} floors are broken`);
     if (unchecked > 0) parts.push(unchecked === 1 ? "a floor cannot be checked" : `${unchecked} floors cannot be checked`);
     if (comparison.reasons.some((r) => r.kind === "too-few-paired" || r.kind === "low-coverage")) parts.push("too few questions were compared");
-    return { heading: `\u274C rag-gate: ${parts.length > 0 ? parts.join("; ") : "this check fails"}`, failing: failingSet, otherReasons };
+    return { words: parts.length > 0 ? parts.join("; ") : "this check fails", icon: "\u274C", failing: failingSet, otherReasons };
   }
   const uncalibrated = gated.filter((t) => t.gateOutcome === "uncalibrated-judge");
   const smallDrops = gated.filter((t) => t.gateOutcome === "below-minimum-effect");
   const gains = gated.filter((t) => t.significant && t.delta > 0);
   const words = uncalibrated.length > 0 ? `${join4(uncalibrated.map((t) => gateWords(t.gate)))} dropped, but the judge is uncalibrated, so it does not gate` : smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join4(gains.map((t) => gateWords(t.gate)))} improved` : "no significant regression";
-  return { heading: `${uncalibrated.length > 0 ? "\u26A0\uFE0F" : "\u2705"} rag-gate: ${words}`, failing: failingSet, otherReasons };
+  return { words, icon: uncalibrated.length > 0 ? "\u26A0\uFE0F" : "\u2705", failing: failingSet, otherReasons };
 }
 function roleCell(test, failing) {
   if (test.gate === null) return test.significant ? `report, significant ${test.delta < 0 ? "drop" : "gain"}` : "report";
@@ -51399,7 +51423,7 @@ function roleCell(test, failing) {
 function verdictSections(comparison, rule, verdict) {
   const { alpha } = comparison;
   const gated = comparison.tests.filter((t) => t.gate !== null);
-  const out = [heading2(3, verdict.heading)];
+  const out = [heading2(3, `${verdict.icon} rag-gate: ${verdict.words}`)];
   const evidenceTests = verdict.failing.size > 0 ? [...verdict.failing] : gated.filter((t) => t.significant);
   const lead = [];
   for (const test of evidenceTests) {

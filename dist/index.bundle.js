@@ -12405,7 +12405,7 @@ var require_response = __commonJS({
     var assert2 = __require("node:assert");
     var { types } = __require("node:util");
     var textEncoder = new TextEncoder("utf-8");
-    var Response = class _Response {
+    var Response2 = class _Response {
       // Creates network error Response.
       static error() {
         const responseObject = fromInnerResponse(makeNetworkError(), "immutable");
@@ -12548,8 +12548,8 @@ var require_response = __commonJS({
         return `Response ${nodeUtil.formatWithOptions(options, properties)}`;
       }
     };
-    mixinBody(Response);
-    Object.defineProperties(Response.prototype, {
+    mixinBody(Response2);
+    Object.defineProperties(Response2.prototype, {
       type: kEnumerableProperty,
       url: kEnumerableProperty,
       status: kEnumerableProperty,
@@ -12565,7 +12565,7 @@ var require_response = __commonJS({
         configurable: true
       }
     });
-    Object.defineProperties(Response, {
+    Object.defineProperties(Response2, {
       json: kEnumerableProperty,
       redirect: kEnumerableProperty,
       error: kEnumerableProperty
@@ -12698,7 +12698,7 @@ var require_response = __commonJS({
       }
     }
     function fromInnerResponse(innerResponse, guard) {
-      const response = new Response(kConstruct);
+      const response = new Response2(kConstruct);
       response[kState] = innerResponse;
       response[kHeaders] = new Headers2(kConstruct);
       setHeadersList(response[kHeaders], innerResponse.headersList);
@@ -12766,7 +12766,7 @@ var require_response = __commonJS({
       makeResponse,
       makeAppropriateNetworkError,
       filterResponse,
-      Response,
+      Response: Response2,
       cloneResponse,
       fromInnerResponse
     };
@@ -15436,7 +15436,7 @@ var require_cache = __commonJS({
     var { urlEquals, getFieldValues } = require_util5();
     var { kEnumerableProperty, isDisturbed } = require_util();
     var { webidl } = require_webidl();
-    var { Response, cloneResponse, fromInnerResponse } = require_response();
+    var { Response: Response2, cloneResponse, fromInnerResponse } = require_response();
     var { Request, fromInnerRequest } = require_request2();
     var { kState } = require_symbols2();
     var { fetching } = require_fetch();
@@ -15963,7 +15963,7 @@ var require_cache = __commonJS({
         converter: webidl.converters.DOMString
       }
     ]);
-    webidl.converters.Response = webidl.interfaceConverter(Response);
+    webidl.converters.Response = webidl.interfaceConverter(Response2);
     webidl.converters["sequence<RequestInfo>"] = webidl.sequenceConverter(
       webidl.converters.RequestInfo
     );
@@ -62376,9 +62376,33 @@ var SETTINGS = {
     action: true,
     config: true
   },
+  "on-missing-baseline": {
+    name: "on-missing-baseline",
+    description: "what a pull request gets when its base branch has no results yet (the first run, no successful push run, an expired artifact): pass reports the head results with a neutral pass; fail fails the check",
+    default: "pass",
+    parse: oneOf("pass", "fail"),
+    action: true,
+    config: true
+  },
+  "on-baseline-error": {
+    name: "on-baseline-error",
+    description: "what happens when the base branch's results exist but cannot be read (a missing actions: read permission, GitHub failing or not answering after the retries, an artifact that is not a valid zip or holds invalid results): fail fails the check naming the run, the artifact and the fix; pass warns and passes neutral",
+    default: "fail",
+    parse: oneOf("fail", "pass"),
+    action: true,
+    config: true
+  },
+  "api-timeout-seconds": {
+    name: "api-timeout-seconds",
+    description: "seconds each GitHub API request may take, an artifact download included, before it fails; a request that times out is retried like a server error",
+    default: "30",
+    parse: parsePositiveNumber,
+    action: true,
+    config: true
+  },
   "github-token": {
     name: "github-token",
-    description: "token for reading workflow runs and artifacts and for writing the pull request comment",
+    description: "token for reading workflow runs and artifacts and for writing the pull request comment and, on events other than pull_request, the commit status",
     default: "",
     parse: (text4) => text4,
     action: { runnerDefault: "${{ github.token }}" },
@@ -62558,242 +62582,6 @@ async function loadSettings(given) {
     texts[name] = layers.map((layer) => layer.get(name)?.text).find((text4) => text4 !== void 0) ?? SETTINGS[name].default;
   }
   return { settings, origins, texts };
-}
-
-// src/render/eval-json.ts
-function evalJson(summary2, config2) {
-  const metrics = {};
-  for (const [name, metric] of Object.entries(summary2.metrics)) metrics[name] = metric.value;
-  return {
-    questions: summary2.questions,
-    metrics,
-    details: summary2.metrics,
-    excluded: summary2.excluded,
-    decomposition: summary2.decomposition,
-    judgeAgreement: summary2.judgeAgreement,
-    byTag: summary2.byTag,
-    warnings: summary2.warnings,
-    config: { retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) }
-  };
-}
-
-// src/render/compare-json.ts
-function comparisonReport(run2, config2, baseline) {
-  const { comparison } = run2;
-  const context = { retrievalOk: config2.eval.retrievalOk.name, judges: comparison.judges };
-  return {
-    ...comparison,
-    reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
-    warnings: comparison.warnings.map((warning2) => ({ ...warning2, message: warningText(warning2, context) })),
-    judges: comparison.judges.map((status) => ({ ...status, judges: status.judges.map((check3) => ({ ...check3, message: sentenceText(judgeNote(status.field, check3)) })) })),
-    baseline,
-    head: evalJson(run2.head, config2.eval)
-  };
-}
-
-// src/render/format.ts
-function formatP(p) {
-  if (p === null || p === void 0) return "";
-  return p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
-}
-function formatDelta(delta) {
-  const text4 = Math.abs(delta).toFixed(3);
-  return delta < 0 && text4 !== "0.000" ? `\u2212${text4}` : delta > 0 && text4 !== "0.000" ? `+${text4}` : text4;
-}
-function formatRequiredN(n) {
-  if (n === null || !Number.isFinite(n)) return null;
-  return n > 1e6 ? "more than 1,000,000" : `about ${n.toLocaleString("en-US")}`;
-}
-function plural2(count, one2, many = `${one2}s`) {
-  return `${count.toLocaleString("en-US")} ${count === 1 ? one2 : many}`;
-}
-
-// src/render/compare-text.ts
-function mcnemarSentence(test) {
-  const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
-  return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; \u03C7\xB2 ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}: ${rule}`;
-}
-function decompositionRows(base, head) {
-  const split = (d) => `${fixed3(d.r)} (${d.nGood}/${d.n})`;
-  return [
-    ["r = P(retrieval ok)", split(base), split(head)],
-    ["g_good = P(correct | ok)", `${fixed3(base.gGood)} (n ${base.nGood})`, `${fixed3(head.gGood)} (n ${head.nGood})`],
-    ["g_bad = P(correct | failed)", `${fixed3(base.gBad)} (n ${base.nBad})`, `${fixed3(head.gBad)} (n ${head.nBad})`],
-    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(base.e2eCheck), fixed3(head.e2eCheck)],
-    ["product model e2e / r", fixed3(base.productModelG), fixed3(head.productModelG)],
-    ["ceiling r + (1\u2212r)\xB7g_bad", fixed3(base.ceiling), fixed3(head.ceiling)]
-  ];
-}
-function retrievalShiftNote(comparison) {
-  const { regressions, fixed } = comparison.causes;
-  return `r moved significantly, so g_good and g_bad were measured on different sets of questions and cannot be compared alone. The paired causes are the reliable reading: of the regressions, ${regressions.retrieval} lost the gold document and ${regressions.generation} got a worse answer with the same or better retrieval; of the fixes, ${fixed.retrieval} came from retrieval and ${fixed.generation} from generation.`;
-}
-function changeRows(changes) {
-  return changes.map((change) => [
-    change.id,
-    change.cause,
-    change.question.replace(/\s+/g, " ").slice(0, 80),
-    change.lostDocuments.length > 0 ? `lost ${change.lostDocuments.join(", ")}` : ""
-  ]);
-}
-function renderCompareText(comparison, config2) {
-  const rule = config2.eval.retrievalOk.name;
-  const sections = [];
-  const context = { retrievalOk: rule, judges: comparison.judges };
-  const verdict = comparison.verdict === "fail" ? "FAIL" : "PASS";
-  sections.push(
-    `rag-gate compare: ${verdict}
-` + comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}
-`).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed); left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels`
-  );
-  const rows = comparison.tests.map((test) => [
-    testLabel(test.metric, rule),
-    test.gate ?? "report",
-    fixed3(test.base),
-    fixed3(test.head),
-    formatDelta(test.delta),
-    test.kind === "randomization" ? `[${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])}]` : "",
-    formatP(test.pValue),
-    formatP(test.adjustedPValue),
-    test.significant ? "yes" : "no",
-    String(test.n)
-  ]);
-  sections.push(
-    `Tests (\u03B1 = ${comparison.alpha}; Holm-adjusted across the gated tests)
-` + textTable([["metric", "gate", "base", "head", "\u0394", "95% CI", "p", "Holm p", "significant", "n"], ...rows])
-  );
-  const mcnemarLines = comparison.tests.filter((t) => t.kind === "mcnemar").map((t) => `  ${testLabel(t.metric, rule)}: ${mcnemarSentence(t)}`);
-  if (mcnemarLines.length > 0) sections.push(`McNemar
-${mcnemarLines.join("\n")}`);
-  const power = comparison.tests.flatMap((t) => {
-    const needed = formatRequiredN(t.requiredN);
-    return needed && t.delta !== 0 ? [`  ${testLabel(t.metric, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
-  });
-  if (power.length > 0) sections.push(`Cannot tell apart yet
-${power.join("\n")}`);
-  if (comparison.missing.length > 0) {
-    const rows2 = comparison.missing.map((m) => [m.id, m.question.replace(/\s+/g, " ").slice(0, 80), m.wasCorrect === null ? "" : m.wasCorrect ? "right in base" : "wrong in base"]);
-    sections.push(`Missing from head, counted as failed (${comparison.missing.length})
-${textTable(rows2)}`);
-  }
-  const { regressions: causes } = comparison.causes;
-  if (comparison.regressions.length > 0) {
-    sections.push(
-      `Regressed questions (${comparison.regressions.length}: ${causes.retrieval} retrieval, ${causes.generation} generation${causes.unknown > 0 ? `, ${causes.unknown} unknown` : ""})
-` + textTable([["id", "cause", "question", ""], ...changeRows(comparison.regressions)])
-    );
-  }
-  const rescued = comparison.retrievalRegressions.filter((r) => r.rescued);
-  if (rescued.length > 0) {
-    sections.push(
-      `Lost the gold document but still answered right (${rescued.length})
-` + textTable(rescued.map((r) => [r.id, r.question.replace(/\s+/g, " ").slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(", ")}` : ""]))
-    );
-  }
-  if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})
-${textTable(changeRows(comparison.fixed))}`);
-  const tags = Object.entries(comparison.regressionsByTag);
-  if (tags.length > 0) sections.push(`Regressions by tag
-${textTable(tags.map(([tag, count]) => [tag, String(count)]))}`);
-  const { base, head } = comparison.decomposition;
-  if (base.n > 0 || head.n > 0) {
-    let text4 = `Decomposition (paired answerable questions; retrieval ok: ${rule})
-${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
-    if (comparison.retrievalShifted) text4 += `
-  ! ${retrievalShiftNote(comparison)}`;
-    sections.push(text4);
-  }
-  if (comparison.judges.length > 0) {
-    const notes = comparison.judges.flatMap((status) => status.judges.map((check3) => `  ${sentenceText(judgeNote(status.field, check3))}`));
-    sections.push(`Judge
-${notes.join("\n")}`);
-  }
-  const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...head.warnings.map((w) => `head: ${w}`)];
-  if (warnings.length > 0) sections.push(`Warnings
-${warnings.map((w) => `  ! ${w}`).join("\n")}`);
-  return `${sections.join("\n\n")}
-`;
-}
-
-// src/render/eval-text.ts
-var GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((name) => name !== "retrieval_ok");
-function metricRow(name, summary2) {
-  const ci = summary2.ci ? `[${fixed3(summary2.ci[0])}, ${fixed3(summary2.ci[1])}]` : "";
-  const count = summary2.count === void 0 ? "" : `${summary2.count}/${summary2.n}`;
-  return [name, fixed3(summary2.value), ci, count || String(summary2.n)];
-}
-function metricTable(summary2, names) {
-  const rows = names.flatMap((name) => {
-    const metric = summary2.metrics[name];
-    return metric && metric.n > 0 ? [metricRow(name, metric)] : [];
-  });
-  return rows.length === 0 ? null : textTable([["metric", "value", "95% CI", "n"], ...rows]);
-}
-function ratioLine(part, whole) {
-  return `(${part}/${whole})`;
-}
-function decompositionText(summary2, retrievalOkRule) {
-  const d = summary2.decomposition;
-  if (d.n === 0) return null;
-  const rows = [
-    ["r = P(retrieval ok)", fixed3(d.r), ratioLine(d.nGood, d.n)],
-    ["g_good = P(correct | retrieval ok)", fixed3(d.gGood), `n ${d.nGood}`],
-    ["g_bad = P(correct | retrieval failed)", fixed3(d.gBad), `n ${d.nBad}`],
-    ["e2e, measured", fixed3(d.e2e), `n ${d.n}`],
-    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(d.e2eCheck), ""],
-    ["product model g = e2e / r", fixed3(d.productModelG), `bias ${d.productModelBias === null ? "\u2014" : `+${d.productModelBias.toFixed(3)}`}`],
-    ["ceiling = r + (1\u2212r)\xB7g_bad", fixed3(d.ceiling), "e2e with perfect generation on good context"],
-    ["lowest r for this e2e", fixed3(d.rLowerBound), "(e2e \u2212 g_bad) / (1 \u2212 g_bad)"]
-  ];
-  if (d.closedBook) {
-    rows.push(["closed-book on retrieval-failed", fixed3(d.closedBook.onFailed), `n ${d.closedBook.nFailed} (beside g_bad: no context vs wrong context)`]);
-    rows.push(["closed-book, all", fixed3(d.closedBook.all), `n ${d.closedBook.n}`]);
-  }
-  return `Decomposition (retrieval ok: ${retrievalOkRule}; ${d.n} answerable questions)
-${textTable(rows)}`;
-}
-function tagTable(summary2, headline) {
-  const tags = Object.entries(summary2.byTag);
-  if (tags.length === 0) return null;
-  const columns = headline.filter((name) => tags.some(([, t]) => (t.metrics[name]?.n ?? 0) > 0));
-  const rows = tags.map(([tag, t]) => [tag, String(t.questions), ...columns.map((name) => fixed3(t.metrics[name]?.value))]);
-  return `By tag
-${textTable([["tag", "questions", ...columns], ...rows])}`;
-}
-function renderEvalText(file2, summary2, config2) {
-  const retrievalNames = config2.retrievalMetrics.map((metric) => metric.name);
-  const { excluded } = summary2;
-  const notes = [
-    excluded.unanswerable > 0 ? `${excluded.unanswerable} unanswerable` : "",
-    excluded.noRelevant > 0 ? `${excluded.noRelevant} without relevant documents, left out of retrieval metrics` : "",
-    excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
-    excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
-  ].filter(Boolean);
-  const sections = [
-    `rag-gate eval: ${file2}: ${summary2.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`
-  ];
-  const retrieval = metricTable(summary2, [...retrievalNames, "retrieval_ok"]);
-  if (retrieval) sections.push(`Retrieval
-${retrieval}`);
-  const generation = metricTable(summary2, GENERATION_METRICS);
-  if (generation) sections.push(`Generation
-${generation}`);
-  sections.push(decompositionText(summary2, config2.retrievalOk.name));
-  const agreement = summary2.judgeAgreement;
-  if (agreement) {
-    sections.push(
-      `Judge agreement with humans
-${textTable([
-        ["kappa", "observed", "chance", "n"],
-        [fixed3(agreement.kappa), fixed3(agreement.observed), fixed3(agreement.expected), String(agreement.n)]
-      ])}`
-    );
-  }
-  sections.push(tagTable(summary2, headlineMetrics(config2.retrievalOk.metric.name)));
-  if (summary2.warnings.length > 0) sections.push(`Warnings
-${summary2.warnings.map((w) => `  ! ${w}`).join("\n")}`);
-  return `${sections.filter((s) => s !== null).join("\n\n")}
-`;
 }
 
 // node_modules/micromark-util-character/index.js
@@ -67773,46 +67561,210 @@ function serialise(tree) {
   return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown({ tablePipeAlign: false })] });
 }
 
-// src/render/head-only.ts
-function renderHeadOnly(summary2, options) {
-  const names = headlineMetrics(options.retrievalOkMetric);
-  const rows = names.flatMap((name) => {
-    const metric = summary2.metrics[name];
-    if (metric === void 0 || metric.n === 0) return [];
-    const label2 = name === "retrieval_ok" ? `retrieval_ok (${options.retrievalOk})` : name;
-    const ci = metric.ci ? `${fixed3(metric.ci[0])}\u2013${fixed3(metric.ci[1])}` : "";
-    return [[label2, fixed3(metric.value), ci, metric.count === void 0 ? String(metric.n) : `${metric.count}/${metric.n}`]];
-  });
-  const d = summary2.decomposition;
-  const children = [];
-  if (options.marker !== void 0) children.push(markerComment(options.marker));
-  children.push(
-    heading2(3, "\u26AA rag-gate: no baseline to compare with"),
-    paragraph2(...annotated(`${options.reason}. This check passes: with nothing to compare against, there is nothing to gate.`)),
-    paragraph2(...prose(`Head results: ${summary2.questions.toLocaleString("en-US")} questions.`)),
-    table(["metric", "head", "95% CI", "n"], rows, ["left", "right", "right", "right"])
+// src/render/baseline-problem.ts
+function stepWords(problem) {
+  const { run: run2, artifact, baseRef } = problem;
+  switch (problem.step) {
+    case "find-workflow":
+      return `look up the workflow of run ${run2.id}, whose push runs hold artifact \`${artifact}\``;
+    case "list-runs":
+      return `list the successful push runs on \`${baseRef}\` of the workflow of run ${run2.id}, which hold artifact \`${artifact}\``;
+    case "list-artifacts":
+      return `list the artifacts of run ${run2.id}, looking for \`${artifact}\``;
+    case "download":
+      return `download artifact \`${artifact}\` of run ${run2.id}`;
+    case "unpack":
+      return `unpack artifact \`${artifact}\` of run ${run2.id}`;
+    case "read-results":
+      return `read the results in artifact \`${artifact}\` of run ${run2.id}`;
+  }
+}
+function whatWords(problem) {
+  const step = stepWords(problem);
+  switch (problem.kind) {
+    case "forbidden":
+      return `GitHub refused (403) to ${step}: the token may not read Actions`;
+    case "timeout":
+      return `GitHub did not answer within ${problem.timeoutSeconds} s (\`api-timeout-seconds\`) when asked to ${step}, retries included`;
+    case "api-failed":
+      return `GitHub failed to ${step}${problem.status === void 0 ? ", with no answer" : ` (HTTP ${problem.status})`}, retries included`;
+    case "corrupt-artifact":
+      return `artifact \`${problem.artifact}\` of run ${problem.run.id} is not a zip archive rag-gate will unpack`;
+    case "invalid-results":
+      return `the results in artifact \`${problem.artifact}\` of run ${problem.run.id} do not validate`;
+  }
+}
+function fixWords(problem) {
+  switch (problem.kind) {
+    case "forbidden":
+      return "add `actions: read` under `permissions:` in the workflow (or job) that runs rag-gate";
+    case "timeout":
+      return "re-run this job, or raise `api-timeout-seconds` if GitHub is merely slow (a large artifact)";
+    case "api-failed":
+      return "re-run this job";
+    case "corrupt-artifact":
+      return `re-run the base branch's workflow (run ${problem.run.id}) so that it uploads the artifact again`;
+    case "invalid-results":
+      return `fix the results the base branch writes and re-run its workflow (run ${problem.run.id}); base results get the same checks as yours`;
+  }
+}
+var plain = (words) => words.replaceAll("`", "");
+var detailLabel = (problem) => problem.kind === "invalid-results" ? "Problems:" : "Detail:";
+function baselineProblemText(problem) {
+  return `could not read the base branch's results: ${plain(whatWords(problem))} (run ${problem.run.url}). Fix: ${plain(fixWords(problem))}.
+${detailLabel(problem)} ${problem.detail}`;
+}
+function baselineProblemBrief(problem) {
+  switch (problem.kind) {
+    case "forbidden":
+      return "could not read the baseline: the token needs actions: read";
+    case "timeout":
+      return "could not read the baseline: GitHub did not answer in time";
+    case "api-failed":
+      return `could not read the baseline: GitHub failed${problem.status === void 0 ? "" : ` (HTTP ${problem.status})`}`;
+    case "corrupt-artifact":
+      return `could not read the baseline: artifact ${problem.artifact} of run ${problem.run.id} is not a valid zip`;
+    case "invalid-results":
+      return `could not read the baseline: the results in artifact ${problem.artifact} of run ${problem.run.id} do not validate`;
+  }
+}
+var DETAIL_LINES_SHOWN = 5;
+var DETAIL_LINE_MAX_CHARS = 300;
+function baselineProblemContent(problem) {
+  const lines = problem.detail.split("\n").filter((line) => line.trim() !== "");
+  const shown = lines.slice(0, DETAIL_LINES_SHOWN).flatMap((line, index) => [...index > 0 ? [{ type: "break" }] : [], inert(line, DETAIL_LINE_MAX_CHARS)]);
+  const more = lines.length - DETAIL_LINES_SHOWN;
+  const what = whatWords(problem);
+  const run2 = { type: "link", url: problem.run.url, children: [text3(`run ${problem.run.id}`)] };
+  return [
+    paragraph2(...annotated(`${what.charAt(0).toUpperCase()}${what.slice(1)}`), text3(" ("), run2, text3(").")),
+    paragraph2(text3(`${detailLabel(problem)} `), ...shown, ...more > 0 ? [text3(` \u2026 and ${more} more in the job log`)] : []),
+    paragraph2(...annotated(`Fix: ${fixWords(problem)}.`))
+  ];
+}
+
+// src/render/format.ts
+function formatP(p) {
+  if (p === null || p === void 0) return "";
+  return p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+}
+function formatDelta(delta) {
+  const text4 = Math.abs(delta).toFixed(3);
+  return delta < 0 && text4 !== "0.000" ? `\u2212${text4}` : delta > 0 && text4 !== "0.000" ? `+${text4}` : text4;
+}
+function formatRequiredN(n) {
+  if (n === null || !Number.isFinite(n)) return null;
+  return n > 1e6 ? "more than 1,000,000" : `about ${n.toLocaleString("en-US")}`;
+}
+function plural2(count, one2, many = `${one2}s`) {
+  return `${count.toLocaleString("en-US")} ${count === 1 ? one2 : many}`;
+}
+
+// src/render/compare-text.ts
+function mcnemarSentence(test) {
+  const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
+  return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; \u03C7\xB2 ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}: ${rule}`;
+}
+function decompositionRows(base, head) {
+  const split = (d) => `${fixed3(d.r)} (${d.nGood}/${d.n})`;
+  return [
+    ["r = P(retrieval ok)", split(base), split(head)],
+    ["g_good = P(correct | ok)", `${fixed3(base.gGood)} (n ${base.nGood})`, `${fixed3(head.gGood)} (n ${head.nGood})`],
+    ["g_bad = P(correct | failed)", `${fixed3(base.gBad)} (n ${base.nBad})`, `${fixed3(head.gBad)} (n ${head.nBad})`],
+    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(base.e2eCheck), fixed3(head.e2eCheck)],
+    ["product model e2e / r", fixed3(base.productModelG), fixed3(head.productModelG)],
+    ["ceiling r + (1\u2212r)\xB7g_bad", fixed3(base.ceiling), fixed3(head.ceiling)]
+  ];
+}
+function retrievalShiftNote(comparison) {
+  const { regressions, fixed } = comparison.causes;
+  return `r moved significantly, so g_good and g_bad were measured on different sets of questions and cannot be compared alone. The paired causes are the reliable reading: of the regressions, ${regressions.retrieval} lost the gold document and ${regressions.generation} got a worse answer with the same or better retrieval; of the fixes, ${fixed.retrieval} came from retrieval and ${fixed.generation} from generation.`;
+}
+function changeRows(changes) {
+  return changes.map((change) => [
+    change.id,
+    change.cause,
+    change.question.replace(/\s+/g, " ").slice(0, 80),
+    change.lostDocuments.length > 0 ? `lost ${change.lostDocuments.join(", ")}` : ""
+  ]);
+}
+function renderCompareText(comparison, config2) {
+  const rule = config2.eval.retrievalOk.name;
+  const sections = [];
+  const context = { retrievalOk: rule, judges: comparison.judges };
+  const verdict = comparison.verdict === "fail" ? "FAIL" : "PASS";
+  sections.push(
+    `rag-gate compare: ${verdict}
+` + comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}
+`).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed); left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels`
   );
-  if (d.n > 0) {
-    children.push(
-      ...details("Where the errors come from (decomposition)", [
-        table(
-          ["", "head"],
-          [
-            ["r = P(retrieval ok)", `${fixed3(d.r)} (${d.nGood}/${d.n})`],
-            ["g_good = P(correct | ok)", `${fixed3(d.gGood)} (n ${d.nGood})`],
-            ["g_bad = P(correct | failed)", `${fixed3(d.gBad)} (n ${d.nBad})`],
-            ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(d.e2eCheck)],
-            ["ceiling r + (1\u2212r)\xB7g_bad", fixed3(d.ceiling)]
-          ],
-          ["left", "right"]
-        )
-      ])
+  const rows = comparison.tests.map((test) => [
+    testLabel(test.metric, rule),
+    test.gate ?? "report",
+    fixed3(test.base),
+    fixed3(test.head),
+    formatDelta(test.delta),
+    test.kind === "randomization" ? `[${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])}]` : "",
+    formatP(test.pValue),
+    formatP(test.adjustedPValue),
+    test.significant ? "yes" : "no",
+    String(test.n)
+  ]);
+  sections.push(
+    `Tests (\u03B1 = ${comparison.alpha}; Holm-adjusted across the gated tests)
+` + textTable([["metric", "gate", "base", "head", "\u0394", "95% CI", "p", "Holm p", "significant", "n"], ...rows])
+  );
+  const mcnemarLines = comparison.tests.filter((t) => t.kind === "mcnemar").map((t) => `  ${testLabel(t.metric, rule)}: ${mcnemarSentence(t)}`);
+  if (mcnemarLines.length > 0) sections.push(`McNemar
+${mcnemarLines.join("\n")}`);
+  const power = comparison.tests.flatMap((t) => {
+    const needed = formatRequiredN(t.requiredN);
+    return needed && t.delta !== 0 ? [`  ${testLabel(t.metric, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
+  });
+  if (power.length > 0) sections.push(`Cannot tell apart yet
+${power.join("\n")}`);
+  if (comparison.missing.length > 0) {
+    const rows2 = comparison.missing.map((m) => [m.id, m.question.replace(/\s+/g, " ").slice(0, 80), m.wasCorrect === null ? "" : m.wasCorrect ? "right in base" : "wrong in base"]);
+    sections.push(`Missing from head, counted as failed (${comparison.missing.length})
+${textTable(rows2)}`);
+  }
+  const { regressions: causes } = comparison.causes;
+  if (comparison.regressions.length > 0) {
+    sections.push(
+      `Regressed questions (${comparison.regressions.length}: ${causes.retrieval} retrieval, ${causes.generation} generation${causes.unknown > 0 ? `, ${causes.unknown} unknown` : ""})
+` + textTable([["id", "cause", "question", ""], ...changeRows(comparison.regressions)])
     );
   }
-  if (summary2.warnings.length > 0) {
-    children.push(paragraph2(...prose(`Warnings: ${summary2.warnings.join(" ")}`)));
+  const rescued = comparison.retrievalRegressions.filter((r) => r.rescued);
+  if (rescued.length > 0) {
+    sections.push(
+      `Lost the gold document but still answered right (${rescued.length})
+` + textTable(rescued.map((r) => [r.id, r.question.replace(/\s+/g, " ").slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(", ")}` : ""]))
+    );
   }
-  return serialise({ type: "root", children });
+  if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})
+${textTable(changeRows(comparison.fixed))}`);
+  const tags = Object.entries(comparison.regressionsByTag);
+  if (tags.length > 0) sections.push(`Regressions by tag
+${textTable(tags.map(([tag, count]) => [tag, String(count)]))}`);
+  const { base, head } = comparison.decomposition;
+  if (base.n > 0 || head.n > 0) {
+    let text4 = `Decomposition (paired answerable questions; retrieval ok: ${rule})
+${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
+    if (comparison.retrievalShifted) text4 += `
+  ! ${retrievalShiftNote(comparison)}`;
+    sections.push(text4);
+  }
+  if (comparison.judges.length > 0) {
+    const notes = comparison.judges.flatMap((status) => status.judges.map((check3) => `  ${sentenceText(judgeNote(status.field, check3))}`));
+    sections.push(`Judge
+${notes.join("\n")}`);
+  }
+  const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...head.warnings.map((w) => `head: ${w}`)];
+  if (warnings.length > 0) sections.push(`Warnings
+${warnings.map((w) => `  ! ${w}`).join("\n")}`);
+  return `${sections.join("\n\n")}
+`;
 }
 
 // src/render/markdown.ts
@@ -67871,13 +67823,16 @@ function decideWords(comparison, rule) {
     if (broken > 0) parts.push(broken === 1 ? "a floor is broken" : `${broken} floors are broken`);
     if (unchecked > 0) parts.push(unchecked === 1 ? "a floor cannot be checked" : `${unchecked} floors cannot be checked`);
     if (comparison.reasons.some((r) => r.kind === "too-few-paired" || r.kind === "low-coverage")) parts.push("too few questions were compared");
-    return { heading: `\u274C rag-gate: ${parts.length > 0 ? parts.join("; ") : "this check fails"}`, failing: failingSet, otherReasons };
+    return { words: parts.length > 0 ? parts.join("; ") : "this check fails", icon: "\u274C", failing: failingSet, otherReasons };
   }
   const uncalibrated = gated.filter((t) => t.gateOutcome === "uncalibrated-judge");
   const smallDrops = gated.filter((t) => t.gateOutcome === "below-minimum-effect");
   const gains = gated.filter((t) => t.significant && t.delta > 0);
   const words = uncalibrated.length > 0 ? `${join7(uncalibrated.map((t) => gateWords(t.gate)))} dropped, but the judge is uncalibrated, so it does not gate` : smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join7(gains.map((t) => gateWords(t.gate)))} improved` : "no significant regression";
-  return { heading: `${uncalibrated.length > 0 ? "\u26A0\uFE0F" : "\u2705"} rag-gate: ${words}`, failing: failingSet, otherReasons };
+  return { words, icon: uncalibrated.length > 0 ? "\u26A0\uFE0F" : "\u2705", failing: failingSet, otherReasons };
+}
+function verdictWords(comparison, rule) {
+  return decideWords(comparison, rule).words;
 }
 function roleCell(test, failing) {
   if (test.gate === null) return test.significant ? `report, significant ${test.delta < 0 ? "drop" : "gain"}` : "report";
@@ -67890,7 +67845,7 @@ function roleCell(test, failing) {
 function verdictSections(comparison, rule, verdict) {
   const { alpha } = comparison;
   const gated = comparison.tests.filter((t) => t.gate !== null);
-  const out = [heading2(3, verdict.heading)];
+  const out = [heading2(3, `${verdict.icon} rag-gate: ${verdict.words}`)];
   const evidenceTests = verdict.failing.size > 0 ? [...verdict.failing] : gated.filter((t) => t.significant);
   const lead = [];
   for (const test of evidenceTests) {
@@ -68159,6 +68114,203 @@ function cellLength(cell) {
   if (typeof cell === "string") return cell.length;
   const nodes = Array.isArray(cell) ? cell : [cell];
   return nodes.reduce((sum, node3) => sum + ("value" in node3 ? node3.value.length : 0), 0);
+}
+
+// src/render/commit-status.ts
+var STATUS_DESCRIPTION_MAX = 140;
+function fit(words) {
+  if (words.length <= STATUS_DESCRIPTION_MAX) return words;
+  let cut = words.slice(0, STATUS_DESCRIPTION_MAX - 1);
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut.trimEnd()}\u2026`;
+}
+function commitStatusDescription(subject) {
+  switch (subject.kind) {
+    case "compared": {
+      const { comparison, retrievalOk } = subject;
+      if (comparison.verdict !== "fail") return fit(verdictWords(comparison, retrievalOk));
+      const reasons = comparison.reasons.map((reason) => reasonText(reason, { retrievalOk, judges: comparison.judges })).join("; ");
+      return fit(subject.advisory ? `advisory, passes: ${reasons}` : reasons);
+    }
+    case "not-compared": {
+      const { cause } = subject;
+      if (cause.kind === "no-baseline") return fit(`no baseline: ${cause.reason.replaceAll("`", "")}`);
+      return fit(cause.fails ? baselineProblemBrief(cause.problem) : `${baselineProblemBrief(cause.problem)} (on-baseline-error: pass)`);
+    }
+    case "stopped":
+      return subject.badInput ? "bad input: see the job log" : "rag-gate stopped on an error: see the job log";
+  }
+}
+
+// src/render/eval-json.ts
+function evalJson(summary2, config2) {
+  const metrics = {};
+  for (const [name, metric] of Object.entries(summary2.metrics)) metrics[name] = metric.value;
+  return {
+    questions: summary2.questions,
+    metrics,
+    details: summary2.metrics,
+    excluded: summary2.excluded,
+    decomposition: summary2.decomposition,
+    judgeAgreement: summary2.judgeAgreement,
+    byTag: summary2.byTag,
+    warnings: summary2.warnings,
+    config: { retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) }
+  };
+}
+
+// src/render/compare-json.ts
+function comparisonReport(run2, config2, baseline) {
+  const { comparison } = run2;
+  const context = { retrievalOk: config2.eval.retrievalOk.name, judges: comparison.judges };
+  return {
+    ...comparison,
+    reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
+    warnings: comparison.warnings.map((warning2) => ({ ...warning2, message: warningText(warning2, context) })),
+    judges: comparison.judges.map((status) => ({ ...status, judges: status.judges.map((check3) => ({ ...check3, message: sentenceText(judgeNote(status.field, check3)) })) })),
+    baseline,
+    head: evalJson(run2.head, config2.eval)
+  };
+}
+
+// src/render/eval-text.ts
+var GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((name) => name !== "retrieval_ok");
+function metricRow(name, summary2) {
+  const ci = summary2.ci ? `[${fixed3(summary2.ci[0])}, ${fixed3(summary2.ci[1])}]` : "";
+  const count = summary2.count === void 0 ? "" : `${summary2.count}/${summary2.n}`;
+  return [name, fixed3(summary2.value), ci, count || String(summary2.n)];
+}
+function metricTable(summary2, names) {
+  const rows = names.flatMap((name) => {
+    const metric = summary2.metrics[name];
+    return metric && metric.n > 0 ? [metricRow(name, metric)] : [];
+  });
+  return rows.length === 0 ? null : textTable([["metric", "value", "95% CI", "n"], ...rows]);
+}
+function ratioLine(part, whole) {
+  return `(${part}/${whole})`;
+}
+function decompositionText(summary2, retrievalOkRule) {
+  const d = summary2.decomposition;
+  if (d.n === 0) return null;
+  const rows = [
+    ["r = P(retrieval ok)", fixed3(d.r), ratioLine(d.nGood, d.n)],
+    ["g_good = P(correct | retrieval ok)", fixed3(d.gGood), `n ${d.nGood}`],
+    ["g_bad = P(correct | retrieval failed)", fixed3(d.gBad), `n ${d.nBad}`],
+    ["e2e, measured", fixed3(d.e2e), `n ${d.n}`],
+    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(d.e2eCheck), ""],
+    ["product model g = e2e / r", fixed3(d.productModelG), `bias ${d.productModelBias === null ? "\u2014" : `+${d.productModelBias.toFixed(3)}`}`],
+    ["ceiling = r + (1\u2212r)\xB7g_bad", fixed3(d.ceiling), "e2e with perfect generation on good context"],
+    ["lowest r for this e2e", fixed3(d.rLowerBound), "(e2e \u2212 g_bad) / (1 \u2212 g_bad)"]
+  ];
+  if (d.closedBook) {
+    rows.push(["closed-book on retrieval-failed", fixed3(d.closedBook.onFailed), `n ${d.closedBook.nFailed} (beside g_bad: no context vs wrong context)`]);
+    rows.push(["closed-book, all", fixed3(d.closedBook.all), `n ${d.closedBook.n}`]);
+  }
+  return `Decomposition (retrieval ok: ${retrievalOkRule}; ${d.n} answerable questions)
+${textTable(rows)}`;
+}
+function tagTable(summary2, headline) {
+  const tags = Object.entries(summary2.byTag);
+  if (tags.length === 0) return null;
+  const columns = headline.filter((name) => tags.some(([, t]) => (t.metrics[name]?.n ?? 0) > 0));
+  const rows = tags.map(([tag, t]) => [tag, String(t.questions), ...columns.map((name) => fixed3(t.metrics[name]?.value))]);
+  return `By tag
+${textTable([["tag", "questions", ...columns], ...rows])}`;
+}
+function renderEvalText(file2, summary2, config2) {
+  const retrievalNames = config2.retrievalMetrics.map((metric) => metric.name);
+  const { excluded } = summary2;
+  const notes = [
+    excluded.unanswerable > 0 ? `${excluded.unanswerable} unanswerable` : "",
+    excluded.noRelevant > 0 ? `${excluded.noRelevant} without relevant documents, left out of retrieval metrics` : "",
+    excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
+    excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
+  ].filter(Boolean);
+  const sections = [
+    `rag-gate eval: ${file2}: ${summary2.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`
+  ];
+  const retrieval = metricTable(summary2, [...retrievalNames, "retrieval_ok"]);
+  if (retrieval) sections.push(`Retrieval
+${retrieval}`);
+  const generation = metricTable(summary2, GENERATION_METRICS);
+  if (generation) sections.push(`Generation
+${generation}`);
+  sections.push(decompositionText(summary2, config2.retrievalOk.name));
+  const agreement = summary2.judgeAgreement;
+  if (agreement) {
+    sections.push(
+      `Judge agreement with humans
+${textTable([
+        ["kappa", "observed", "chance", "n"],
+        [fixed3(agreement.kappa), fixed3(agreement.observed), fixed3(agreement.expected), String(agreement.n)]
+      ])}`
+    );
+  }
+  sections.push(tagTable(summary2, headlineMetrics(config2.retrievalOk.metric.name)));
+  if (summary2.warnings.length > 0) sections.push(`Warnings
+${summary2.warnings.map((w) => `  ! ${w}`).join("\n")}`);
+  return `${sections.filter((s) => s !== null).join("\n\n")}
+`;
+}
+
+// src/render/head-only.ts
+function noComparisonText(cause) {
+  if (cause.kind === "baseline-error") return `${baselineProblemText(cause.problem)}${cause.fails ? "" : "\nThis check passes: on-baseline-error is pass."}`;
+  const reason = `no baseline: ${cause.reason.replaceAll("`", "")}`;
+  return cause.fails ? `${reason}. This check fails: on-missing-baseline is fail.` : `${reason}.`;
+}
+function causeContent(cause) {
+  if (cause.kind === "no-baseline") {
+    return cause.fails ? [
+      heading2(3, "\u274C rag-gate: no baseline to compare with"),
+      paragraph2(...annotated(`No baseline: ${cause.reason}. This check fails: \`on-missing-baseline\` is \`fail\`, so a pull request must be compared with its base branch's results.`))
+    ] : [
+      heading2(3, "\u26AA rag-gate: no baseline to compare with"),
+      paragraph2(...annotated(`No baseline: ${cause.reason}. This check passes: with nothing to compare against, there is nothing to gate.`))
+    ];
+  }
+  const verdict = cause.fails ? "This check fails (`on-baseline-error` is `fail`): without the base branch's results rag-gate cannot tell whether this pull request made anything worse." : "This check passes because `on-baseline-error` is `pass`, although nothing was compared.";
+  return [heading2(3, `${cause.fails ? "\u274C" : "\u26AA"} rag-gate: could not read the baseline`), ...baselineProblemContent(cause.problem), paragraph2(...annotated(verdict))];
+}
+function renderHeadOnly(summary2, options) {
+  const names = headlineMetrics(options.retrievalOkMetric);
+  const rows = names.flatMap((name) => {
+    const metric = summary2.metrics[name];
+    if (metric === void 0 || metric.n === 0) return [];
+    const label2 = name === "retrieval_ok" ? `retrieval_ok (${options.retrievalOk})` : name;
+    const ci = metric.ci ? `${fixed3(metric.ci[0])}\u2013${fixed3(metric.ci[1])}` : "";
+    return [[label2, fixed3(metric.value), ci, metric.count === void 0 ? String(metric.n) : `${metric.count}/${metric.n}`]];
+  });
+  const d = summary2.decomposition;
+  const children = [];
+  if (options.marker !== void 0) children.push(markerComment(options.marker));
+  children.push(
+    ...causeContent(options.cause),
+    paragraph2(...prose(`Head results: ${summary2.questions.toLocaleString("en-US")} questions.`)),
+    table(["metric", "head", "95% CI", "n"], rows, ["left", "right", "right", "right"])
+  );
+  if (d.n > 0) {
+    children.push(
+      ...details("Where the errors come from (decomposition)", [
+        table(
+          ["", "head"],
+          [
+            ["r = P(retrieval ok)", `${fixed3(d.r)} (${d.nGood}/${d.n})`],
+            ["g_good = P(correct | ok)", `${fixed3(d.gGood)} (n ${d.nGood})`],
+            ["g_bad = P(correct | failed)", `${fixed3(d.gBad)} (n ${d.nBad})`],
+            ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(d.e2eCheck)],
+            ["ceiling r + (1\u2212r)\xB7g_bad", fixed3(d.ceiling)]
+          ],
+          ["left", "right"]
+        )
+      ])
+    );
+  }
+  if (summary2.warnings.length > 0) {
+    children.push(paragraph2(...prose(`Warnings: ${summary2.warnings.join(" ")}`)));
+  }
+  return serialise({ type: "root", children });
 }
 
 // src/sources/write.ts
@@ -68662,127 +68814,6 @@ function unzipSync(data, opts) {
     }
   }
   return files;
-}
-
-// src/frontends/github/baseline.ts
-var RUNS_SEARCHED = 10;
-var RESULTS_FILE = /\.(jsonl|ndjson|json)$/i;
-var MAX_INFLATED_BYTES = 2 * 1024 ** 3;
-function age(createdAt, now) {
-  const hours = Math.max(0, (now.getTime() - Date.parse(createdAt)) / 36e5);
-  if (hours < 1) return "less than an hour old";
-  if (hours < 48) return `${Math.round(hours)} hour${Math.round(hours) === 1 ? "" : "s"} old`;
-  return `${Math.round(hours / 24)} days old`;
-}
-async function extractResults(zip, resultNames, directory) {
-  let declared = 0;
-  const filter = (file2) => {
-    if (file2.name.endsWith("/") || !RESULTS_FILE.test(file2.name)) return false;
-    declared += file2.originalSize;
-    if (declared > MAX_INFLATED_BYTES) throw new Error(`its results files would inflate to more than ${MAX_INFLATED_BYTES / 1024 ** 3} GiB`);
-    return true;
-  };
-  const entries = Object.entries(unzipSync(zip, { filter }));
-  const named = entries.filter(([name]) => resultNames.includes(basename3(name)));
-  const chosen = (named.length > 0 ? named : entries).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-  await mkdir2(directory, { recursive: true });
-  const files = [];
-  for (const [index, [name, content]] of chosen.entries()) {
-    const file2 = join3(directory, `${index}-${basename3(name).replace(/[^\w.-]/g, "_")}`);
-    await writeFile3(file2, content);
-    files.push(file2);
-  }
-  return files;
-}
-function orderCandidates(runs, mergeBase) {
-  const newestFirst = [...runs].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
-  if (mergeBase === null) return newestFirst;
-  return [...newestFirst.filter((run2) => run2.headSha === mergeBase), ...newestFirst.filter((run2) => run2.headSha !== mergeBase)];
-}
-async function findArtifactBaseline(search) {
-  const { api, pullRequest } = search;
-  const since = new Date(search.now.getTime() - search.maxAgeDays * 864e5);
-  const workflowId = await api.getWorkflowId(search.producerRunId);
-  const runs = (await api.listSuccessfulPushRuns(workflowId, pullRequest.baseRef, since)).filter(
-    (run2) => run2.headRepository === search.repository && Date.parse(run2.createdAt) >= since.getTime()
-  );
-  if (runs.length === 0) {
-    return { found: false, reason: `no successful push run of this workflow on \`${pullRequest.baseRef}\` in the last ${search.maxAgeDays} days` };
-  }
-  const mergeBase = await api.mergeBase(pullRequest.baseSha, pullRequest.headSha).catch(() => null);
-  for (const run2 of orderCandidates(runs, mergeBase).slice(0, RUNS_SEARCHED)) {
-    const artifact = await api.findArtifact(run2.id, search.artifactName);
-    if (artifact === null) continue;
-    const files = await extractResults(await api.downloadArtifact(artifact.id), search.resultNames, search.directory);
-    if (files.length === 0) continue;
-    const where = run2.headSha === mergeBase ? " (the merge-base)" : "";
-    return {
-      found: true,
-      files,
-      sha: run2.headSha,
-      description: `\`${pullRequest.baseRef}\` at \`${run2.headSha.slice(0, 7)}\`${where}, results from run ${run2.runNumber}, ${age(run2.createdAt, search.now)}`
-    };
-  }
-  return {
-    found: false,
-    reason: `no recent push run on \`${pullRequest.baseRef}\` has an unexpired artifact \`${search.artifactName}\` holding results (first run, or the artifact expired)`
-  };
-}
-
-// src/frontends/github/comment.ts
-function commentMarker(tag) {
-  return `rag-gate:${tag}`;
-}
-function isOwnComment(comment, marker, login) {
-  if (!comment.body.trimStart().startsWith(`<!-- ${marker} -->`)) return false;
-  return login === null ? comment.authorType === "Bot" : comment.authorLogin === login;
-}
-async function upsertComment(api, issueNumber, marker, body, options) {
-  const login = await api.authenticatedLogin();
-  const existing = (await api.listComments(issueNumber)).find((comment) => isOwnComment(comment, marker, login));
-  if (existing === void 0) {
-    if (options.onlyIfChanged && !options.hasNews) return { action: "skipped", url: null };
-    const created = await api.createComment(issueNumber, body);
-    return { action: "created", url: created.url };
-  }
-  if (existing.body === body) return { action: "unchanged", url: existing.url };
-  const updated = await api.updateComment(existing.id, body);
-  return { action: "updated", url: updated.url };
-}
-
-// src/frontends/github/event.ts
-var record2 = (value2) => typeof value2 === "object" && value2 !== null ? value2 : {};
-function readEvent(eventName, payload, runId) {
-  const body = record2(payload);
-  if (eventName === "pull_request" || eventName === "pull_request_target") {
-    const pull = record2(body.pull_request);
-    const base = record2(pull.base);
-    const head = record2(pull.head);
-    return {
-      eventName,
-      pullRequest: { number: Number(pull.number), baseRef: String(base.ref ?? ""), baseSha: String(base.sha ?? ""), headSha: String(head.sha ?? "") },
-      workflowRunHead: null,
-      producerRunId: runId
-    };
-  }
-  if (eventName === "workflow_run") {
-    const run2 = record2(body.workflow_run);
-    const pulls = Array.isArray(run2.pull_requests) ? run2.pull_requests.map(record2) : [];
-    const first = pulls[0];
-    const headRepository = record2(record2(run2.head_repository).owner);
-    return {
-      eventName,
-      pullRequest: first === void 0 ? null : {
-        number: Number(first.number),
-        baseRef: String(record2(first.base).ref ?? ""),
-        baseSha: String(record2(first.base).sha ?? ""),
-        headSha: String(record2(first.head).sha ?? run2.head_sha ?? "")
-      },
-      workflowRunHead: { owner: String(headRepository.login ?? ""), branch: String(run2.head_branch ?? ""), sha: String(run2.head_sha ?? "") },
-      producerRunId: Number(run2.id)
-    };
-  }
-  return { eventName, pullRequest: null, workflowRunHead: null, producerRunId: runId };
 }
 
 // node_modules/@octokit/plugin-retry/dist-bundle/index.js
@@ -73146,6 +73177,40 @@ function httpStatus(error63) {
   const status = error63?.status;
   return typeof status === "number" ? status : void 0;
 }
+var GitHubTimeoutError = class extends Error {
+  constructor(timeoutMs) {
+    super(`no answer from GitHub within ${timeoutMs / 1e3} s`);
+    this.timeoutMs = timeoutMs;
+  }
+  timeoutMs;
+  name = "GitHubTimeoutError";
+};
+function apiFailure(error63) {
+  for (let cause = error63; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof GitHubTimeoutError) return { kind: "timeout", timeoutMs: cause.timeoutMs };
+  }
+  const response = error63?.response;
+  const status = typeof response?.status === "number" ? response.status : void 0;
+  const headers = response?.headers ?? {};
+  const rateLimited = headers["x-ratelimit-remaining"] === "0" || headers["retry-after"] !== void 0;
+  return { kind: status === 403 && !rateLimited ? "forbidden" : "failed", status };
+}
+var NULL_BODY_STATUSES = /* @__PURE__ */ new Set([101, 204, 205, 304]);
+function fetchWithTimeout(timeoutMs) {
+  return async (input2, init) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    try {
+      const response = await fetch(input2, { ...init, signal: deadline });
+      const body = NULL_BODY_STATUSES.has(response.status) ? null : await response.arrayBuffer();
+      const read = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+      Object.defineProperty(read, "url", { value: response.url });
+      return read;
+    } catch (error63) {
+      if (deadline.aborted) throw new GitHubTimeoutError(timeoutMs);
+      throw error63;
+    }
+  };
+}
 var RestClient = Octokit2.plugin(retry, throttling);
 function createGitHubApi(options) {
   const retries = options.retries ?? 3;
@@ -73160,6 +73225,7 @@ function createGitHubApi(options) {
     } },
     baseUrl: options.baseUrl,
     userAgent: "rag-gate",
+    request: { fetch: fetchWithTimeout(options.timeoutMs) },
     retry: { retries, retryAfterBaseValue: options.retryBaseMs ?? 1e3, doNotRetry: [400, 401, 403, 404, 410, 422, 451] },
     throttle: {
       onRateLimit: (retryAfter, request2, _client, retryCount) => {
@@ -73242,8 +73308,195 @@ function createGitHubApi(options) {
     async getPullRequest(issueNumber) {
       const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: issueNumber });
       return { number: data.number, baseRef: data.base.ref, baseSha: data.base.sha, headSha: data.head.sha };
+    },
+    async createCommitStatus(sha, status) {
+      await octokit.rest.repos.createCommitStatus({ owner, repo, sha, state: status.state, context: status.context, description: status.description, target_url: status.targetUrl });
     }
   };
+}
+
+// src/frontends/github/baseline.ts
+var RUNS_SEARCHED = 10;
+var RESULTS_FILE = /\.(jsonl|ndjson|json)$/i;
+var MAX_INFLATED_BYTES = 2 * 1024 ** 3;
+function age(createdAt, now) {
+  const hours = Math.max(0, (now.getTime() - Date.parse(createdAt)) / 36e5);
+  if (hours < 1) return "less than an hour old";
+  if (hours < 48) return `${Math.round(hours)} hour${Math.round(hours) === 1 ? "" : "s"} old`;
+  return `${Math.round(hours / 24)} days old`;
+}
+var LookupBroken = class extends Error {
+  constructor(problem) {
+    super(problem.detail);
+    this.problem = problem;
+  }
+  problem;
+};
+var UnpackError = class extends Error {
+};
+var errorMessage = (error63) => error63 instanceof Error ? error63.message : String(error63);
+async function extractResults(zip, resultNames, directory) {
+  let declared = 0;
+  const filter = (file2) => {
+    if (file2.name.endsWith("/") || !RESULTS_FILE.test(file2.name)) return false;
+    declared += file2.originalSize;
+    if (declared > MAX_INFLATED_BYTES) throw new UnpackError(`its results files would inflate to more than ${MAX_INFLATED_BYTES / 1024 ** 3} GiB`);
+    return true;
+  };
+  let entries;
+  try {
+    entries = Object.entries(unzipSync(zip, { filter }));
+  } catch (error63) {
+    throw error63 instanceof UnpackError ? error63 : new UnpackError(errorMessage(error63));
+  }
+  const named = entries.filter(([name]) => resultNames.includes(basename3(name)));
+  const chosen = (named.length > 0 ? named : entries).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  await mkdir2(directory, { recursive: true });
+  const files = /* @__PURE__ */ new Map();
+  for (const [index, [name, content]] of chosen.entries()) {
+    const file2 = join3(directory, `${index}-${basename3(name).replace(/[^\w.-]/g, "_")}`);
+    await writeFile3(file2, content);
+    files.set(file2, name);
+  }
+  return files;
+}
+function orderCandidates(runs, mergeBase) {
+  const newestFirst = [...runs].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+  if (mergeBase === null) return newestFirst;
+  return [...newestFirst.filter((run2) => run2.headSha === mergeBase), ...newestFirst.filter((run2) => run2.headSha !== mergeBase)];
+}
+async function findArtifactBaseline(search) {
+  try {
+    return await lookUp(search);
+  } catch (error63) {
+    if (error63 instanceof LookupBroken) return { kind: "broken", problem: error63.problem };
+    throw error63;
+  }
+}
+async function lookUp(search) {
+  const { api, pullRequest } = search;
+  const problemAt = (step, run2) => ({ step, run: run2, artifact: search.artifactName, baseRef: pullRequest.baseRef });
+  const call = async (step, run2, request2) => {
+    try {
+      return await request2();
+    } catch (error63) {
+      const failure2 = apiFailure(error63);
+      const where = { ...problemAt(step, run2), detail: errorMessage(error63) };
+      throw new LookupBroken(
+        failure2.kind === "timeout" ? { ...where, kind: "timeout", timeoutSeconds: failure2.timeoutMs / 1e3 } : { ...where, kind: failure2.kind === "forbidden" ? "forbidden" : "api-failed", status: failure2.status }
+      );
+    }
+  };
+  const producer = { id: search.producerRunId, url: `${search.serverUrl}/${search.repository}/actions/runs/${search.producerRunId}` };
+  const since = new Date(search.now.getTime() - search.maxAgeDays * 864e5);
+  const workflowId = await call("find-workflow", producer, () => api.getWorkflowId(producer.id));
+  const runs = (await call("list-runs", producer, () => api.listSuccessfulPushRuns(workflowId, pullRequest.baseRef, since))).filter(
+    (run2) => run2.headRepository === search.repository && Date.parse(run2.createdAt) >= since.getTime()
+  );
+  if (runs.length === 0) {
+    return { kind: "absent", reason: `no successful push run of this workflow on \`${pullRequest.baseRef}\` in the last ${search.maxAgeDays} days` };
+  }
+  const mergeBase = await api.mergeBase(pullRequest.baseSha, pullRequest.headSha).catch(() => null);
+  for (const run2 of orderCandidates(runs, mergeBase).slice(0, RUNS_SEARCHED)) {
+    const runRef = { id: run2.id, url: run2.url };
+    const artifact = await call("list-artifacts", runRef, () => api.findArtifact(run2.id, search.artifactName));
+    if (artifact === null) continue;
+    const zip = await call(
+      "download",
+      runRef,
+      () => api.downloadArtifact(artifact.id).catch((error63) => {
+        if (httpStatus(error63) === 404 || httpStatus(error63) === 410) return null;
+        throw error63;
+      })
+    );
+    if (zip === null) continue;
+    const entries = await extractResults(zip, search.resultNames, search.directory).catch((error63) => {
+      if (error63 instanceof UnpackError) throw new LookupBroken({ ...problemAt("unpack", runRef), kind: "corrupt-artifact", detail: error63.message });
+      throw error63;
+    });
+    if (entries.size === 0) continue;
+    const where = run2.headSha === mergeBase ? " (the merge-base)" : "";
+    return {
+      kind: "found",
+      files: [...entries.keys()],
+      sha: run2.headSha,
+      description: `\`${pullRequest.baseRef}\` at \`${run2.headSha.slice(0, 7)}\`${where}, results from run ${run2.runNumber}, ${age(run2.createdAt, search.now)}`,
+      artifact: { name: search.artifactName, run: runRef, baseRef: pullRequest.baseRef, entries }
+    };
+  }
+  return {
+    kind: "absent",
+    reason: `no recent push run on \`${pullRequest.baseRef}\` has an unexpired artifact \`${search.artifactName}\` holding results (first run, or the artifact expired)`
+  };
+}
+function invalidArtifactResults(baseline, error63) {
+  const { artifact } = baseline;
+  if (artifact === void 0 || !(error63 instanceof InputError)) return null;
+  const problems = error63.problems.flatMap((problem) => {
+    const entry = artifact.entries.get(problem.file);
+    return entry === void 0 ? [] : [{ ...problem, file: `${artifact.name}/${entry}` }];
+  });
+  if (problems.length === 0) return null;
+  return {
+    kind: "broken",
+    problem: { kind: "invalid-results", step: "read-results", run: artifact.run, artifact: artifact.name, baseRef: artifact.baseRef, detail: new InputError(problems).message }
+  };
+}
+
+// src/frontends/github/comment.ts
+function commentMarker(tag) {
+  return `rag-gate:${tag}`;
+}
+function isOwnComment(comment, marker, login) {
+  if (!comment.body.trimStart().startsWith(`<!-- ${marker} -->`)) return false;
+  return login === null ? comment.authorType === "Bot" : comment.authorLogin === login;
+}
+async function upsertComment(api, issueNumber, marker, body, options) {
+  const login = await api.authenticatedLogin();
+  const existing = (await api.listComments(issueNumber)).find((comment) => isOwnComment(comment, marker, login));
+  if (existing === void 0) {
+    if (options.onlyIfChanged && !options.hasNews) return { action: "skipped", url: null };
+    const created = await api.createComment(issueNumber, body);
+    return { action: "created", url: created.url };
+  }
+  if (existing.body === body) return { action: "unchanged", url: existing.url };
+  const updated = await api.updateComment(existing.id, body);
+  return { action: "updated", url: updated.url };
+}
+
+// src/frontends/github/event.ts
+var record2 = (value2) => typeof value2 === "object" && value2 !== null ? value2 : {};
+function readEvent(eventName, payload, runId) {
+  const body = record2(payload);
+  if (eventName === "pull_request" || eventName === "pull_request_target") {
+    const pull = record2(body.pull_request);
+    const base = record2(pull.base);
+    const head = record2(pull.head);
+    return {
+      eventName,
+      pullRequest: { number: Number(pull.number), baseRef: String(base.ref ?? ""), baseSha: String(base.sha ?? ""), headSha: String(head.sha ?? "") },
+      workflowRunHead: null,
+      producerRunId: runId
+    };
+  }
+  if (eventName === "workflow_run") {
+    const run2 = record2(body.workflow_run);
+    const pulls = Array.isArray(run2.pull_requests) ? run2.pull_requests.map(record2) : [];
+    const first = pulls[0];
+    const headRepository = record2(record2(run2.head_repository).owner);
+    return {
+      eventName,
+      pullRequest: first === void 0 ? null : {
+        number: Number(first.number),
+        baseRef: String(record2(first.base).ref ?? ""),
+        baseSha: String(record2(first.base).sha ?? ""),
+        headSha: String(record2(first.head).sha ?? run2.head_sha ?? "")
+      },
+      workflowRunHead: { owner: String(headRepository.login ?? ""), branch: String(run2.head_branch ?? ""), sha: String(run2.head_sha ?? "") },
+      producerRunId: Number(run2.id)
+    };
+  }
+  return { eventName, pullRequest: null, workflowRunHead: null, producerRunId: runId };
 }
 
 // src/frontends/github/inputs.ts
@@ -73908,9 +74161,11 @@ var ActionJudge = class {
 // src/frontends/github/run.ts
 var SUMMARY_MAX_BYTES = 1024 * 1024;
 var FORK_HINT = 'the token cannot write to this pull request (a pull request from a fork gets a read-only token). The summary, outputs and gate still apply; to get the comment, use the workflow_run recipe ("Pull requests from forks") in the rag-gate README.';
-function errorMessage(error63) {
+var STATUS_PERMISSION_HINT = "the token may not write commit statuses: add `statuses: write` under `permissions:` in the workflow (or job) that runs rag-gate";
+function errorMessage2(error63) {
   return error63 instanceof Error ? error63.message : String(error63);
 }
+var isBadInput = (error63) => error63 instanceof SettingError || error63 instanceof InputError || error63 instanceof JudgeSetupError;
 async function resolvePullRequest(api, event, prNumber) {
   if (prNumber !== void 0) return api.getPullRequest(prNumber);
   if (event.pullRequest !== null) {
@@ -73940,12 +74195,29 @@ async function runAction(runtime) {
   try {
     await run(runtime);
   } catch (error63) {
-    if (error63 instanceof SettingError || error63 instanceof InputError || error63 instanceof JudgeSetupError) {
+    if (isBadInput(error63)) {
       runtime.setFailed(`rag-gate: bad input
 ${error63.message}`);
       return;
     }
-    runtime.setFailed(`rag-gate: ${errorMessage(error63)}`);
+    runtime.setFailed(`rag-gate: ${errorMessage2(error63)}`);
+  }
+}
+function statusTarget(event, pullRequest, tag, env) {
+  if (event.eventName === "pull_request" || pullRequest === null) return null;
+  return {
+    sha: event.workflowRunHead?.sha || pullRequest.headSha,
+    context: `rag-gate/${tag}`,
+    targetUrl: `${env.GITHUB_SERVER_URL || "https://github.com"}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
+  };
+}
+async function setCommitStatus(runtime, api, target, state, subject) {
+  try {
+    await api.createCommitStatus(target.sha, { state, context: target.context, description: commitStatusDescription(subject), targetUrl: target.targetUrl });
+    runtime.info(`commit status ${target.context}: ${state} on ${target.sha}`);
+  } catch (error63) {
+    const why = apiFailure(error63).kind === "forbidden" ? STATUS_PERMISSION_HINT : `the GitHub API failed (${errorMessage2(error63)})`;
+    runtime.warning(`rag-gate could not set the commit status ${target.context} on ${target.sha.slice(0, 7)}: ${why}. The verdict below still stands.`, "rag-gate: no commit status");
   }
 }
 async function run(runtime) {
@@ -73956,20 +74228,64 @@ ${renderSettings(INPUT_NAMES.filter((name) => name !== "github-token"), texts, o
   const env = runtime.env;
   const [owner = "", repo = ""] = (env.GITHUB_REPOSITORY ?? "").split("/");
   const event = readEvent(env.GITHUB_EVENT_NAME ?? "", runtime.readEventPayload(), Number(env.GITHUB_RUN_ID ?? 0));
+  const headInputs = await resultFiles(settings.results, "results", origins.results);
+  const api = runtime.createApi({ token: settings["github-token"], owner, repo, timeoutMs: settings["api-timeout-seconds"] * 1e3 });
+  const pullRequest = await resolvePullRequest(api, event, settings["pr-number"]).catch((error63) => {
+    runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage2(error63)}`);
+    return null;
+  });
+  const status = statusTarget(event, pullRequest, settings["comment-tag"], env);
+  let outcome;
+  try {
+    outcome = await compareAndReport(runtime, settings, origins.baseline, { api, event, pullRequest, owner, repo, headInputs });
+  } catch (error63) {
+    if (status !== null) await setCommitStatus(runtime, api, status, "failure", { kind: "stopped", badInput: isBadInput(error63) });
+    throw error63;
+  }
+  const fails = outcome.failure !== null && settings.mode === "gate";
+  if (status !== null) await setCommitStatus(runtime, api, status, fails ? "failure" : "success", outcome.status);
+  if (outcome.failure === null) return;
+  if (fails) runtime.setFailed(outcome.failure.message);
+  else runtime.warning(`${outcome.failure.message} (advisory mode: the check passes)`, outcome.failure.title);
+}
+function noComparison(baseline, settings) {
+  switch (baseline.kind) {
+    case "absent":
+      return { kind: "no-baseline", reason: baseline.reason, fails: settings["on-missing-baseline"] === "fail" };
+    case "no-base-branch":
+      return { kind: "no-baseline", reason: baseline.reason, fails: false };
+    case "broken":
+      return { kind: "baseline-error", problem: baseline.problem, fails: settings["on-baseline-error"] === "fail" };
+  }
+}
+async function compareAndReport(runtime, settings, baselineOrigin, context) {
+  const { api, event, pullRequest, headInputs } = context;
+  const env = runtime.env;
   const reportDir = join6(env.RUNNER_TEMP || tmpdir(), "rag-gate", settings["comment-tag"]);
   await mkdir5(reportDir, { recursive: true });
   const config2 = await comparisonConfig(settings);
   const judgeClient = settings.judge === "openai" ? new ActionJudge(settings, env) : null;
   const judge = (files, side) => judgeClient === null ? Promise.resolve([...files]) : judgeClient.judgeFiles(files, join6(reportDir, "judged", side), (message) => runtime.info(message));
-  const headInputs = await resultFiles(settings.results, "results", origins.results);
   const headFiles = await judge(headInputs, "head");
-  const api = runtime.createApi(settings["github-token"], owner, repo);
   const commentsAllowed = settings.comment !== "never" && event.eventName !== "push";
-  const pullRequest = await resolvePullRequest(api, event, settings["pr-number"]).catch((error63) => {
-    runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage(error63)}`);
-    return null;
-  });
-  const baseline = await findBaseline(runtime, settings, origins.baseline, { api, pullRequest, event, owner, repo, headInputs, reportDir });
+  const found = await findBaseline(runtime, settings, baselineOrigin, { ...context, reportDir });
+  const compareWith = async (baseline) => {
+    try {
+      return {
+        kind: "compared",
+        baseline,
+        run: await compareFiles({ base: await judge(baseline.files, "base"), head: headFiles, golden: settings.golden }, config2, {
+          readerEntry: runtime.readerEntry,
+          allowUngated: settings["allow-ungated"]
+        })
+      };
+    } catch (error63) {
+      const invalid2 = invalidArtifactResults(baseline, error63);
+      if (invalid2 === null) throw error63;
+      return invalid2;
+    }
+  };
+  const result = found.kind === "found" ? await compareWith(found) : found;
   const marker = commentMarker(settings["comment-tag"]);
   const jsonFile = join6(reportDir, "report.json");
   const markdownFile = join6(reportDir, "comment.md");
@@ -73977,12 +74293,10 @@ ${renderSettings(INPUT_NAMES.filter((name) => name !== "github-token"), texts, o
   let summary2;
   let comparison = null;
   let report2;
+  let outcome;
   const rule = config2.eval.retrievalOk.name;
-  if (baseline.found) {
-    const run2 = await compareFiles({ base: await judge(baseline.files, "base"), head: headFiles, golden: settings.golden }, config2, {
-      readerEntry: runtime.readerEntry,
-      allowUngated: settings["allow-ungated"]
-    });
+  if (result.kind === "compared") {
+    const { run: run2, baseline } = result;
     for (const warning2 of run2.warnings) runtime.warning(warning2);
     comparison = run2.comparison;
     const options = { retrievalOk: rule, marker, baseline: baseline.description, reportLink: "the `report-json` output" };
@@ -73990,14 +74304,28 @@ ${renderSettings(INPUT_NAMES.filter((name) => name !== "github-token"), texts, o
     summary2 = renderComment(comparison, { ...options, maxLength: SUMMARY_MAX_BYTES / 2 });
     report2 = comparisonReport(run2, config2, { found: true, sha: baseline.sha, description: baseline.description });
     logUntrusted(runtime, renderCompareText(comparison, config2));
+    const words = { retrievalOk: rule, judges: comparison.judges };
+    outcome = {
+      verdict: comparison.verdict,
+      failure: comparison.verdict === "fail" ? { message: `rag-gate: ${comparison.reasons.map((reason) => reasonText(reason, words)).join("; ")}`, title: "rag-gate: regression" } : null,
+      status: { kind: "compared", comparison, retrievalOk: rule, advisory: settings.mode === "advisory" }
+    };
   } else {
+    const cause = noComparison(result, settings);
+    const why = noComparisonText(cause);
     const head = await evaluateFiles(headFiles, config2.eval);
     for (const warning2 of head.warnings) runtime.warning(warning2);
-    comment = renderHeadOnly(head.summary, { reason: `No baseline: ${baseline.reason}`, retrievalOk: rule, marker, retrievalOkMetric: config2.eval.retrievalOk.metric.name });
+    comment = renderHeadOnly(head.summary, { cause, retrievalOk: rule, marker, retrievalOkMetric: config2.eval.retrievalOk.metric.name });
     summary2 = comment;
-    report2 = { verdict: "neutral", reasons: [], baseline: { found: false, reason: baseline.reason }, head: evalJson(head.summary, config2.eval) };
-    logUntrusted(runtime, `No baseline: ${baseline.reason}. Reporting the head results only.
+    const verdict = cause.fails ? "fail" : "neutral";
+    const baselineJson = cause.kind === "baseline-error" ? { found: false, reason: why, problem: cause.problem } : { found: false, reason: cause.reason };
+    report2 = { verdict, reasons: [], baseline: baselineJson, head: evalJson(head.summary, config2.eval) };
+    logUntrusted(runtime, `${why}
+Reporting the head results only.
 ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
+    const title = cause.kind === "baseline-error" ? "rag-gate: baseline unreadable" : "rag-gate: no baseline";
+    if (cause.kind === "baseline-error" && !cause.fails) runtime.warning(`rag-gate: ${why}`, title);
+    outcome = { verdict, failure: cause.fails ? { message: `rag-gate: ${why}`, title } : null, status: { kind: "not-compared", cause } };
   }
   judgeClient?.report(
     (message) => runtime.info(message),
@@ -74006,7 +74334,7 @@ ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
   await writeFileAtomic(jsonFile, `${JSON.stringify(report2, null, 2)}
 `);
   await writeFileAtomic(markdownFile, comment);
-  await runtime.writeSummary(Buffer.byteLength(summary2) <= SUMMARY_MAX_BYTES ? summary2 : comment).catch((error63) => runtime.warning(`could not write the job summary: ${errorMessage(error63)}`));
+  await runtime.writeSummary(Buffer.byteLength(summary2) <= SUMMARY_MAX_BYTES ? summary2 : comment).catch((error63) => runtime.warning(`could not write the job summary: ${errorMessage2(error63)}`));
   let posted = { action: "skipped", url: null };
   if (commentsAllowed && pullRequest !== null) {
     try {
@@ -74014,46 +74342,41 @@ ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
       if (posted.url !== null) runtime.info(`PR comment ${posted.action}: ${posted.url}`);
     } catch (error63) {
       const status = httpStatus(error63);
-      const why = status === 403 ? FORK_HINT : `the GitHub API failed (${errorMessage(error63)}); the verdict below still stands.`;
+      const why = status === 403 ? FORK_HINT : `the GitHub API failed (${errorMessage2(error63)}); the verdict below still stands.`;
       runtime.warning(`rag-gate could not comment on pull request #${pullRequest.number}: ${why}`, "rag-gate: no PR comment");
     }
   }
-  const verdict = comparison?.verdict ?? "neutral";
   const correct = comparison?.tests.find((test) => test.metric === "correct") ?? comparison?.tests.find((test) => test.metric === "retrieval_ok");
-  runtime.setOutput("verdict", verdict);
+  runtime.setOutput("verdict", outcome.verdict);
   runtime.setOutput("p-value", comparison === null ? "" : decidingPValue(comparison));
   runtime.setOutput("fixed", correct?.kind === "mcnemar" ? String(correct.fixed) : "");
   runtime.setOutput("broken", correct?.kind === "mcnemar" ? String(correct.broken) : "");
   runtime.setOutput("regressions", String(comparison?.regressions.length ?? 0));
   runtime.setOutput("report-json", jsonFile);
   runtime.setOutput("report-markdown", markdownFile);
-  runtime.setOutput("baseline-found", String(baseline.found));
-  runtime.setOutput("baseline-sha", baseline.found ? baseline.sha ?? "" : "");
+  runtime.setOutput("baseline-found", String(result.kind === "compared"));
+  runtime.setOutput("baseline-sha", result.kind === "compared" ? result.baseline.sha ?? "" : "");
   runtime.setOutput("comment-url", posted.url ?? "");
-  if (comparison?.verdict === "fail") {
-    const context = { retrievalOk: rule, judges: comparison.judges };
-    const message = `rag-gate: ${comparison.reasons.map((reason) => reasonText(reason, context)).join("; ")}`;
-    if (settings.mode === "gate") runtime.setFailed(message);
-    else runtime.warning(`${message} (advisory mode: the check passes)`, "rag-gate: regression");
-  }
+  return outcome;
 }
 async function findBaseline(runtime, settings, baselineOrigin, context) {
   const { api, pullRequest, event, owner, repo } = context;
   if (settings.baseline !== void 0) {
-    return { found: true, files: await resultFiles(settings.baseline, "baseline", baselineOrigin), sha: null, description: `\`${settings.baseline}\`` };
+    return { kind: "found", files: await resultFiles(settings.baseline, "baseline", baselineOrigin), sha: null, description: `\`${settings.baseline}\`` };
   }
-  if (pullRequest === null) return { found: false, reason: `a ${event.eventName || "non-pull-request"} event has no base branch to compare with` };
+  if (pullRequest === null) return { kind: "no-base-branch", reason: `a ${event.eventName || "non-pull-request"} event has no base branch to compare with` };
   return findArtifactBaseline({
     api,
     pullRequest,
     producerRunId: event.producerRunId,
     repository: `${owner}/${repo}`,
+    serverUrl: runtime.env.GITHUB_SERVER_URL || "https://github.com",
     artifactName: settings["baseline-artifact"],
     maxAgeDays: settings["baseline-max-age-days"],
     resultNames: context.headInputs.map((file2) => basename5(file2)),
     directory: join6(context.reportDir, "baseline"),
     now: runtime.now()
-  }).catch((error63) => ({ found: false, reason: `the baseline lookup failed (${errorMessage(error63)})` }));
+  });
 }
 
 // src/index.ts
@@ -74065,10 +74388,8 @@ else await runAction({
     const eventPath = process.env.GITHUB_EVENT_PATH;
     return eventPath ? JSON.parse(readFileSync(eventPath, "utf8")) : {};
   },
-  createApi: (token, owner, repo) => createGitHubApi({
-    token,
-    owner,
-    repo,
+  createApi: (options) => createGitHubApi({
+    ...options,
     baseUrl: process.env.GITHUB_API_URL || "https://api.github.com",
     retryBaseMs: Number(process.env.RAG_GATE_RETRY_BASE_MS) || void 0,
     log: (message) => info(message)

@@ -13,11 +13,9 @@ else await runAction({
     const eventPath = process.env.GITHUB_EVENT_PATH;
     return eventPath ? JSON.parse(readFileSync(eventPath, 'utf8')) : {};
   },
-  createApi: (token, owner, repo) =>
+  createApi: (options) =>
     createGitHubApi({
-      token,
-      owner,
-      repo,
+      ...options,
       baseUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
       retryBaseMs: Number(process.env.RAG_GATE_RETRY_BASE_MS) || undefined,
       log: (message) => core.info(message),

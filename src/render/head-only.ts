@@ -1,19 +1,54 @@
 import type { RootContent } from 'mdast';
 import { headlineMetrics } from '../core/catalog/metrics.js';
 import type { RunSummary } from '../core/scoring/summary.js';
+import { baselineProblemContent, type BaselineProblem, baselineProblemText } from './baseline-problem.js';
 import { annotated, details, heading, markerComment, paragraph, prose, serialise, table } from './mdast.js';
 import { fixed3 } from './text-table.js';
 
+/**
+ * Why nothing was compared: no base results (`reason` in our words, e.g. "no successful push run of this workflow
+ * on `main`"), or base results that could not be read. `fails` says whether that fails the check, by the
+ * on-missing-baseline or on-baseline-error setting.
+ */
+export type NoComparison =
+  | { readonly kind: 'no-baseline'; readonly reason: string; readonly fails: boolean }
+  | { readonly kind: 'baseline-error'; readonly problem: BaselineProblem; readonly fails: boolean };
+
 export interface HeadOnlyOptions {
-  /** Why there is no comparison, in our words (e.g. "no successful push run of this workflow on `main`"). */
-  readonly reason: string;
+  readonly cause: NoComparison;
   readonly retrievalOk: string;
   readonly marker?: string;
   /** The retrieval-ok rule's metric, shown first. */
   readonly retrievalOkMetric: string;
 }
 
-/** The report when there is no baseline: the head run's metrics, and why nothing was compared. The check is neutral. */
+/** Why nothing was compared, for the log, the failed check or the warning; without the rag-gate prefix. */
+export function noComparisonText(cause: NoComparison): string {
+  if (cause.kind === 'baseline-error') return `${baselineProblemText(cause.problem)}${cause.fails ? '' : '\nThis check passes: on-baseline-error is pass.'}`;
+  const reason = `no baseline: ${cause.reason.replaceAll('`', '')}`;
+  return cause.fails ? `${reason}. This check fails: on-missing-baseline is fail.` : `${reason}.`;
+}
+
+/** What the comment says first: why nothing was compared, and what that does to the check. */
+function causeContent(cause: NoComparison): RootContent[] {
+  if (cause.kind === 'no-baseline') {
+    return cause.fails
+      ? [
+          heading(3, '❌ rag-gate: no baseline to compare with'),
+          paragraph(...annotated(`No baseline: ${cause.reason}. This check fails: \`on-missing-baseline\` is \`fail\`, so a pull request must be compared with its base branch's results.`)),
+        ]
+      : [
+          heading(3, '⚪ rag-gate: no baseline to compare with'),
+          paragraph(...annotated(`No baseline: ${cause.reason}. This check passes: with nothing to compare against, there is nothing to gate.`)),
+        ];
+  }
+  const verdict = cause.fails
+    ? "This check fails (`on-baseline-error` is `fail`): without the base branch's results rag-gate cannot tell whether this pull request made anything worse."
+    : 'This check passes because `on-baseline-error` is `pass`, although nothing was compared.';
+  return [heading(3, `${cause.fails ? '❌' : '⚪'} rag-gate: could not read the baseline`), ...baselineProblemContent(cause.problem), paragraph(...annotated(verdict))];
+}
+
+/** The report when nothing was compared: why, what that does to the check, and the head run's metrics. */
 export function renderHeadOnly(summary: RunSummary, options: HeadOnlyOptions): string {
   const names = headlineMetrics(options.retrievalOkMetric);
   const rows = names.flatMap((name) => {
@@ -27,8 +62,7 @@ export function renderHeadOnly(summary: RunSummary, options: HeadOnlyOptions): s
   const children: RootContent[] = [];
   if (options.marker !== undefined) children.push(markerComment(options.marker));
   children.push(
-    heading(3, '⚪ rag-gate: no baseline to compare with'),
-    paragraph(...annotated(`${options.reason}. This check passes: with nothing to compare against, there is nothing to gate.`)),
+    ...causeContent(options.cause),
     paragraph(...prose(`Head results: ${summary.questions.toLocaleString('en-US')} questions.`)),
     table(['metric', 'head', '95% CI', 'n'], rows, ['left', 'right', 'right', 'right']),
   );

@@ -104,7 +104,9 @@ function powerSentence(test: PairedTest, rule: string): string {
 // The verdict
 
 interface Verdict {
-  readonly heading: string;
+  /** The verdict in a few words, also a commit status's description: "retrieval regressed significantly". */
+  readonly words: string;
+  readonly icon: '❌' | '⚠️' | '✅';
   /** Gated tests whose significant drop fails the check. */
   readonly failing: ReadonlySet<PairedTest>;
   /** Reasons that are not a failing test (floors), in words. */
@@ -127,7 +129,7 @@ function decideWords(comparison: Comparison, rule: string): Verdict {
     if (broken > 0) parts.push(broken === 1 ? 'a floor is broken' : `${broken} floors are broken`);
     if (unchecked > 0) parts.push(unchecked === 1 ? 'a floor cannot be checked' : `${unchecked} floors cannot be checked`);
     if (comparison.reasons.some((r) => r.kind === 'too-few-paired' || r.kind === 'low-coverage')) parts.push('too few questions were compared');
-    return { heading: `❌ rag-gate: ${parts.length > 0 ? parts.join('; ') : 'this check fails'}`, failing: failingSet, otherReasons };
+    return { words: parts.length > 0 ? parts.join('; ') : 'this check fails', icon: '❌', failing: failingSet, otherReasons };
   }
   const uncalibrated = gated.filter((t) => t.gateOutcome === 'uncalibrated-judge');
   const smallDrops = gated.filter((t) => t.gateOutcome === 'below-minimum-effect');
@@ -140,7 +142,12 @@ function decideWords(comparison: Comparison, rule: string): Verdict {
         : gains.length > 0
           ? `no significant regression; ${join(gains.map((t) => gateWords(t.gate!)))} improved`
           : 'no significant regression';
-  return { heading: `${uncalibrated.length > 0 ? '⚠️' : '✅'} rag-gate: ${words}`, failing: failingSet, otherReasons };
+  return { words, icon: uncalibrated.length > 0 ? '⚠️' : '✅', failing: failingSet, otherReasons };
+}
+
+/** The verdict in a few words, as the comment's heading says it. */
+export function verdictWords(comparison: Comparison, rule: string): string {
+  return decideWords(comparison, rule).words;
 }
 
 /** The last column of the tests table: what the test does to the verdict. */
@@ -159,7 +166,7 @@ function roleCell(test: PairedTest, failing: ReadonlySet<PairedTest>): string {
 function verdictSections(comparison: Comparison, rule: string, verdict: Verdict): RootContent[] {
   const { alpha } = comparison;
   const gated = comparison.tests.filter((t) => t.gate !== null);
-  const out: RootContent[] = [heading(3, verdict.heading)];
+  const out: RootContent[] = [heading(3, `${verdict.icon} rag-gate: ${verdict.words}`)];
 
   const evidenceTests = verdict.failing.size > 0 ? [...verdict.failing] : gated.filter((t) => t.significant);
   const lead: PhrasingContent[] = [];

@@ -354,9 +354,35 @@ export const SETTINGS = {
     action: true,
     config: true,
   },
+  'on-missing-baseline': {
+    name: 'on-missing-baseline',
+    description:
+      "what a pull request gets when its base branch has no results yet (the first run, no successful push run, an expired artifact): pass reports the head results with a neutral pass; fail fails the check",
+    default: 'pass',
+    parse: oneOf('pass', 'fail'),
+    action: true,
+    config: true,
+  },
+  'on-baseline-error': {
+    name: 'on-baseline-error',
+    description:
+      "what happens when the base branch's results exist but cannot be read (a missing actions: read permission, GitHub failing or not answering after the retries, an artifact that is not a valid zip or holds invalid results): fail fails the check naming the run, the artifact and the fix; pass warns and passes neutral",
+    default: 'fail',
+    parse: oneOf('fail', 'pass'),
+    action: true,
+    config: true,
+  },
+  'api-timeout-seconds': {
+    name: 'api-timeout-seconds',
+    description: 'seconds each GitHub API request may take, an artifact download included, before it fails; a request that times out is retried like a server error',
+    default: '30',
+    parse: parsePositiveNumber,
+    action: true,
+    config: true,
+  },
   'github-token': {
     name: 'github-token',
-    description: 'token for reading workflow runs and artifacts and for writing the pull request comment',
+    description: 'token for reading workflow runs and artifacts and for writing the pull request comment and, on events other than pull_request, the commit status',
     default: '',
     parse: (text: string) => text,
     action: { runnerDefault: '${{ github.token }}' },

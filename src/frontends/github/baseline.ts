@@ -1,25 +1,47 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { unzipSync } from 'fflate';
-import type { GitHubApi, PullRequestRef, WorkflowRun } from './github.js';
+import { InputError } from '../../core/errors.js';
+import type { BaselineProblem } from '../../render/baseline-problem.js';
+import { apiFailure, type GitHubApi, httpStatus, type PullRequestRef, type WorkflowRun } from './github.js';
+
+export interface RunRef {
+  readonly id: number;
+  readonly url: string;
+}
 
 /** Where the base results came from, for the comment and the `baseline-sha` output. */
 export interface BaselineFound {
-  readonly found: true;
+  readonly kind: 'found';
   readonly files: readonly string[];
   /** The base commit the results belong to, when known. */
   readonly sha: string | null;
   /** One line for the comment; `backtick` spans render as code. */
   readonly description: string;
+  /** The artifact the files came from (not for `baseline` files), to name it should they fail validation. */
+  readonly artifact?: { readonly name: string; readonly run: RunRef; readonly baseRef: string; readonly entries: ReadonlyMap<string, string> };
 }
 
-export interface BaselineMissing {
-  readonly found: false;
+/** A pull request whose base branch has no results yet: neutral unless on-missing-baseline is fail. */
+export interface BaselineAbsent {
+  readonly kind: 'absent';
   /** Why not, in a sentence for the comment. */
   readonly reason: string;
 }
 
-export type Baseline = BaselineFound | BaselineMissing;
+/** An event without a pull request (a push): there is nothing to compare with, and nothing to gate. */
+export interface BaselineNotApplicable {
+  readonly kind: 'no-base-branch';
+  readonly reason: string;
+}
+
+/** Base results that exist but could not be read: the check fails unless on-baseline-error is pass. */
+export interface BaselineBroken {
+  readonly kind: 'broken';
+  readonly problem: BaselineProblem;
+}
+
+export type Baseline = BaselineFound | BaselineAbsent | BaselineNotApplicable | BaselineBroken;
 
 export interface ArtifactSearch {
   readonly api: GitHubApi;
@@ -28,6 +50,8 @@ export interface ArtifactSearch {
   readonly producerRunId: number;
   /** owner/name: runs from any other repository (forks) are never trusted as a baseline. */
   readonly repository: string;
+  /** GitHub's web address (GITHUB_SERVER_URL), for the producer run's URL. */
+  readonly serverUrl: string;
   readonly artifactName: string;
   readonly maxAgeDays: number;
   /** Base names of the head results files: a same-named file in the artifact is preferred. */
@@ -51,28 +75,46 @@ function age(createdAt: string, now: Date): string {
   return `${Math.round(hours / 24)} days old`;
 }
 
+/** A step of the lookup failed: the lookup is broken, not merely without a result. */
+class LookupBroken extends Error {
+  constructor(readonly problem: BaselineProblem) {
+    super(problem.detail);
+  }
+}
+
+/** An artifact that is not a zip rag-gate will unpack. */
+class UnpackError extends Error {}
+
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /**
- * The results files inside an artifact: those named like the head results if any, otherwise every JSON or JSON
- * Lines file (the shards of one run). Entry paths are never used as paths (zip-slip): files are written flat
- * under `directory` with their base names. Other entries are never inflated, and results past 2 GiB are refused.
+ * The results files inside an artifact, each with its entry name: those named like the head results if any,
+ * otherwise every JSON or JSON Lines file (the shards of one run). Entry paths are never used as paths
+ * (zip-slip): files are written flat under `directory` with their base names. Other entries are never inflated,
+ * and results past 2 GiB are refused (UnpackError).
  */
-async function extractResults(zip: Uint8Array, resultNames: readonly string[], directory: string): Promise<string[]> {
+async function extractResults(zip: Uint8Array, resultNames: readonly string[], directory: string): Promise<Map<string, string>> {
   let declared = 0;
   const filter = (file: { name: string; originalSize: number }) => {
     if (file.name.endsWith('/') || !RESULTS_FILE.test(file.name)) return false;
     declared += file.originalSize;
-    if (declared > MAX_INFLATED_BYTES) throw new Error(`its results files would inflate to more than ${MAX_INFLATED_BYTES / 1024 ** 3} GiB`);
+    if (declared > MAX_INFLATED_BYTES) throw new UnpackError(`its results files would inflate to more than ${MAX_INFLATED_BYTES / 1024 ** 3} GiB`);
     return true;
   };
-  const entries = Object.entries(unzipSync(zip, { filter }));
+  let entries: [string, Uint8Array][];
+  try {
+    entries = Object.entries(unzipSync(zip, { filter }));
+  } catch (error) {
+    throw error instanceof UnpackError ? error : new UnpackError(errorMessage(error));
+  }
   const named = entries.filter(([name]) => resultNames.includes(basename(name)));
   const chosen = (named.length > 0 ? named : entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   await mkdir(directory, { recursive: true });
-  const files: string[] = [];
+  const files = new Map<string, string>();
   for (const [index, [name, content]] of chosen.entries()) {
     const file = join(directory, `${index}-${basename(name).replace(/[^\w.-]/g, '_')}`);
     await writeFile(file, content);
-    files.push(file);
+    files.set(file, name);
   }
   return files;
 }
@@ -86,34 +128,92 @@ function orderCandidates(runs: readonly WorkflowRun[], mergeBase: string | null)
 /**
  * Finds the base branch's results: the newest successful `push` run of the same workflow on the base branch, in
  * this repository, no older than `maxAgeDays`, preferring a run at the merge-base commit; downloads its artifact
- * and extracts the results. A missing baseline is an answer (with its reason), never an error.
+ * and extracts the results. No such run or artifact is `absent`, with its reason; a lookup that fails (GitHub
+ * refuses or fails after the retries, an artifact that will not unpack) is `broken`, with its problem.
  */
 export async function findArtifactBaseline(search: ArtifactSearch): Promise<Baseline> {
+  try {
+    return await lookUp(search);
+  } catch (error) {
+    if (error instanceof LookupBroken) return { kind: 'broken', problem: error.problem };
+    throw error;
+  }
+}
+
+async function lookUp(search: ArtifactSearch): Promise<BaselineFound | BaselineAbsent> {
   const { api, pullRequest } = search;
+  const problemAt = (step: BaselineProblem['step'], run: RunRef) => ({ step, run, artifact: search.artifactName, baseRef: pullRequest.baseRef });
+  /** One API call of the lookup; its failure breaks the lookup, named by step and run. */
+  const call = async <T>(step: BaselineProblem['step'], run: RunRef, request: () => Promise<T>): Promise<T> => {
+    try {
+      return await request();
+    } catch (error) {
+      const failure = apiFailure(error);
+      const where = { ...problemAt(step, run), detail: errorMessage(error) };
+      throw new LookupBroken(
+        failure.kind === 'timeout' ? { ...where, kind: 'timeout', timeoutSeconds: failure.timeoutMs / 1000 } : { ...where, kind: failure.kind === 'forbidden' ? 'forbidden' : 'api-failed', status: failure.status },
+      );
+    }
+  };
+
+  const producer = { id: search.producerRunId, url: `${search.serverUrl}/${search.repository}/actions/runs/${search.producerRunId}` };
   const since = new Date(search.now.getTime() - search.maxAgeDays * 86_400_000);
-  const workflowId = await api.getWorkflowId(search.producerRunId);
-  const runs = (await api.listSuccessfulPushRuns(workflowId, pullRequest.baseRef, since)).filter(
+  const workflowId = await call('find-workflow', producer, () => api.getWorkflowId(producer.id));
+  const runs = (await call('list-runs', producer, () => api.listSuccessfulPushRuns(workflowId, pullRequest.baseRef, since))).filter(
     (run) => run.headRepository === search.repository && Date.parse(run.createdAt) >= since.getTime(),
   );
   if (runs.length === 0) {
-    return { found: false, reason: `no successful push run of this workflow on \`${pullRequest.baseRef}\` in the last ${search.maxAgeDays} days` };
+    return { kind: 'absent', reason: `no successful push run of this workflow on \`${pullRequest.baseRef}\` in the last ${search.maxAgeDays} days` };
   }
+  // Only a preference among the runs: without it the newest run serves.
   const mergeBase = await api.mergeBase(pullRequest.baseSha, pullRequest.headSha).catch(() => null);
   for (const run of orderCandidates(runs, mergeBase).slice(0, RUNS_SEARCHED)) {
-    const artifact = await api.findArtifact(run.id, search.artifactName);
+    const runRef = { id: run.id, url: run.url };
+    const artifact = await call('list-artifacts', runRef, () => api.findArtifact(run.id, search.artifactName));
     if (artifact === null) continue;
-    const files = await extractResults(await api.downloadArtifact(artifact.id), search.resultNames, search.directory);
-    if (files.length === 0) continue;
+    const zip = await call('download', runRef, () =>
+      api.downloadArtifact(artifact.id).catch((error: unknown) => {
+        // Expired or deleted since it was listed: as good as never uploaded.
+        if (httpStatus(error) === 404 || httpStatus(error) === 410) return null;
+        throw error;
+      }),
+    );
+    if (zip === null) continue;
+    const entries = await extractResults(zip, search.resultNames, search.directory).catch((error: unknown) => {
+      if (error instanceof UnpackError) throw new LookupBroken({ ...problemAt('unpack', runRef), kind: 'corrupt-artifact', detail: error.message });
+      throw error;
+    });
+    if (entries.size === 0) continue;
     const where = run.headSha === mergeBase ? ' (the merge-base)' : '';
     return {
-      found: true,
-      files,
+      kind: 'found',
+      files: [...entries.keys()],
       sha: run.headSha,
       description: `\`${pullRequest.baseRef}\` at \`${run.headSha.slice(0, 7)}\`${where}, results from run ${run.runNumber}, ${age(run.createdAt, search.now)}`,
+      artifact: { name: search.artifactName, run: runRef, baseRef: pullRequest.baseRef, entries },
     };
   }
   return {
-    found: false,
+    kind: 'absent',
     reason: `no recent push run on \`${pullRequest.baseRef}\` has an unexpired artifact \`${search.artifactName}\` holding results (first run, or the artifact expired)`,
+  };
+}
+
+/**
+ * Base results from an artifact that failed validation, as a broken baseline naming the artifact, its run and
+ * each problem by its file's name in the artifact. Null when the error is not about the artifact's files: bad
+ * head results, and `baseline` files, are the workflow's own bad input.
+ */
+export function invalidArtifactResults(baseline: BaselineFound, error: unknown): BaselineBroken | null {
+  const { artifact } = baseline;
+  if (artifact === undefined || !(error instanceof InputError)) return null;
+  const problems = error.problems.flatMap((problem) => {
+    const entry = artifact.entries.get(problem.file);
+    return entry === undefined ? [] : [{ ...problem, file: `${artifact.name}/${entry}` }];
+  });
+  if (problems.length === 0) return null;
+  return {
+    kind: 'broken',
+    problem: { kind: 'invalid-results', step: 'read-results', run: artifact.run, artifact: artifact.name, baseRef: artifact.baseRef, detail: new InputError(problems).message },
   };
 }

@@ -23,6 +23,16 @@ export interface GitHubApi {
   /** An open pull request whose head is `owner:branch` at `sha`, for workflow_run events from forks. */
   findPullRequest(headOwner: string, headBranch: string, headSha: string): Promise<PullRequestRef | null>;
   getPullRequest(issueNumber: number): Promise<PullRequestRef>;
+  /** Sets a commit status: the check a workflow_run gate leaves on the pull request's head. */
+  createCommitStatus(sha: string, status: CommitStatus): Promise<void>;
+}
+
+export interface CommitStatus {
+  readonly state: 'success' | 'failure';
+  readonly context: string;
+  /** At most 140 characters: GitHub refuses longer ones. */
+  readonly description: string;
+  readonly targetUrl: string;
 }
 
 export interface WorkflowRun {
@@ -56,6 +66,57 @@ export function httpStatus(error: unknown): number | undefined {
   return typeof status === 'number' ? status : undefined;
 }
 
+/** A request that got no complete answer (headers and body) within the timeout. */
+export class GitHubTimeoutError extends Error {
+  override name = 'GitHubTimeoutError';
+  constructor(readonly timeoutMs: number) {
+    super(`no answer from GitHub within ${timeoutMs / 1000} s`);
+  }
+}
+
+/**
+ * Why an API call failed, for the advice that goes with it: a permission the token lacks (a 403 that is not a
+ * rate limit), no answer in time, or anything else (a 5xx after the retries, a rate limit, a network error).
+ * `status` is GitHub's answer, absent when there was none.
+ */
+export type ApiFailure = { readonly kind: 'forbidden' | 'failed'; readonly status?: number } | { readonly kind: 'timeout'; readonly timeoutMs: number };
+
+export function apiFailure(error: unknown): ApiFailure {
+  // Octokit wraps what fetch throws into its RequestError: the timeout is a cause.
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof GitHubTimeoutError) return { kind: 'timeout', timeoutMs: cause.timeoutMs };
+  }
+  const response = (error as { response?: { status?: unknown; headers?: Record<string, string | undefined> } } | null)?.response;
+  const status = typeof response?.status === 'number' ? response.status : undefined;
+  const headers = response?.headers ?? {};
+  const rateLimited = headers['x-ratelimit-remaining'] === '0' || headers['retry-after'] !== undefined;
+  return { kind: status === 403 && !rateLimited ? 'forbidden' : 'failed', status };
+}
+
+/** Statuses whose response has no body: a Response cannot be built with one. */
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+/**
+ * fetch with a deadline per request, the body included, so that a stalled API or artifact download cannot hang
+ * the job. Octokit's request options take one AbortSignal for the client's whole life, hence a fetch of our own.
+ */
+function fetchWithTimeout(timeoutMs: number): typeof fetch {
+  return async (input, init) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    try {
+      const response = await fetch(input, { ...init, signal: deadline });
+      const body = NULL_BODY_STATUSES.has(response.status) ? null : await response.arrayBuffer();
+      const read = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+      // The URL after redirects, which Octokit reports; a constructed Response has none.
+      Object.defineProperty(read, 'url', { value: response.url });
+      return read;
+    } catch (error) {
+      if (deadline.aborted) throw new GitHubTimeoutError(timeoutMs);
+      throw error;
+    }
+  };
+}
+
 const RestClient = Octokit.plugin(retry, throttling);
 
 export interface ClientOptions {
@@ -67,10 +128,15 @@ export interface ClientOptions {
   readonly retries?: number;
   /** Base of the retry back-off in milliseconds (grows with the square of the attempt). */
   readonly retryBaseMs?: number;
+  /** How long one request may take; each retry gets the time anew. */
+  readonly timeoutMs: number;
   readonly log?: (message: string) => void;
 }
 
-/** The GitHub API through Octokit, retrying transient failures and rate limits a bounded number of times. */
+/**
+ * The GitHub API through Octokit, retrying transient failures and rate limits a bounded number of times, every
+ * request with a timeout.
+ */
 export function createGitHubApi(options: ClientOptions): GitHubApi {
   const retries = options.retries ?? 3;
   const log = options.log ?? (() => {});
@@ -80,6 +146,7 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
     log: { debug: () => {}, info: () => {}, warn: log, error: () => {} },
     baseUrl: options.baseUrl,
     userAgent: 'rag-gate',
+    request: { fetch: fetchWithTimeout(options.timeoutMs) },
     retry: { retries, retryAfterBaseValue: options.retryBaseMs ?? 1000, doNotRetry: [400, 401, 403, 404, 410, 422, 451] },
     throttle: {
       onRateLimit: (retryAfter: number, request: { method: string; url: string }, _client: unknown, retryCount: number) => {
@@ -163,6 +230,9 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
     async getPullRequest(issueNumber) {
       const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: issueNumber });
       return { number: data.number, baseRef: data.base.ref, baseSha: data.base.sha, headSha: data.head.sha };
+    },
+    async createCommitStatus(sha, status) {
+      await octokit.rest.repos.createCommitStatus({ owner, repo, sha, state: status.state, context: status.context, description: status.description, target_url: status.targetUrl });
     },
   };
 }

@@ -2,26 +2,27 @@ import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { Settings } from '../../core/catalog/settings.js';
+import type { SettingOrigin, Settings } from '../../core/catalog/settings.js';
 import type { Comparison } from '../../core/compare/types.js';
 import { InputError, SettingError } from '../../core/errors.js';
 import { JudgeSetupError } from '../../judge/errors.js';
-import { compareFiles, comparisonConfig, evaluateFiles } from '../../pipeline/compare.js';
+import { compareFiles, type ComparisonRun, comparisonConfig, evaluateFiles } from '../../pipeline/compare.js';
 import { resultFiles } from '../../pipeline/files.js';
 import { loadSettings } from '../../pipeline/settings.js';
+import { commitStatusDescription, type StatusSubject } from '../../render/commit-status.js';
 import { comparisonReport } from '../../render/compare-json.js';
 import { renderCompareText } from '../../render/compare-text.js';
 import { evalJson } from '../../render/eval-json.js';
 import { renderEvalText } from '../../render/eval-text.js';
 import { reasonText } from '../../render/gate-words.js';
-import { renderHeadOnly } from '../../render/head-only.js';
+import { type NoComparison, noComparisonText, renderHeadOnly } from '../../render/head-only.js';
 import { renderComment } from '../../render/markdown.js';
 import { renderSettings } from '../../render/settings-text.js';
 import { writeFileAtomic } from '../../sources/write.js';
-import { type Baseline, findArtifactBaseline } from './baseline.js';
+import { type Baseline, type BaselineBroken, type BaselineFound, findArtifactBaseline, invalidArtifactResults } from './baseline.js';
 import { commentMarker, type CommentResult, upsertComment } from './comment.js';
-import { readEvent } from './event.js';
-import { type GitHubApi, httpStatus, type PullRequestRef } from './github.js';
+import { type EventInfo, readEvent } from './event.js';
+import { apiFailure, type CommitStatus, type GitHubApi, httpStatus, type PullRequestRef } from './github.js';
 import { givenInputs, INPUT_NAMES, type InputName } from './inputs.js';
 import { ActionJudge } from './judge.js';
 
@@ -31,7 +32,7 @@ export interface ActionRuntime {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The event payload (GitHub writes it to GITHUB_EVENT_PATH). */
   readEventPayload(): unknown;
-  createApi(token: string, owner: string, repo: string): GitHubApi;
+  createApi(options: { token: string; owner: string; repo: string; timeoutMs: number }): GitHubApi;
   info(message: string): void;
   warning(message: string, title?: string): void;
   setOutput(name: string, value: string): void;
@@ -48,12 +49,16 @@ const SUMMARY_MAX_BYTES = 1024 * 1024;
 const FORK_HINT =
   'the token cannot write to this pull request (a pull request from a fork gets a read-only token). The summary, outputs and gate still apply; to get the comment, use the workflow_run recipe ("Pull requests from forks") in the rag-gate README.';
 
+const STATUS_PERMISSION_HINT = 'the token may not write commit statuses: add `statuses: write` under `permissions:` in the workflow (or job) that runs rag-gate';
+
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+const isBadInput = (error: unknown) => error instanceof SettingError || error instanceof InputError || error instanceof JudgeSetupError;
+
 /** The pull request this run reports on: from the event, from a workflow_run's head, or from the `pr-number` input. */
-async function resolvePullRequest(api: GitHubApi, event: ReturnType<typeof readEvent>, prNumber: number | undefined): Promise<PullRequestRef | null> {
+async function resolvePullRequest(api: GitHubApi, event: EventInfo, prNumber: number | undefined): Promise<PullRequestRef | null> {
   if (prNumber !== undefined) return api.getPullRequest(prNumber);
   if (event.pullRequest !== null) {
     if (event.eventName !== 'workflow_run') return event.pullRequest;
@@ -92,12 +97,51 @@ export async function runAction(runtime: ActionRuntime): Promise<void> {
   try {
     await run(runtime);
   } catch (error) {
-    if (error instanceof SettingError || error instanceof InputError || error instanceof JudgeSetupError) {
+    if (isBadInput(error)) {
       runtime.setFailed(`rag-gate: bad input\n${error.message}`);
       return;
     }
     runtime.setFailed(`rag-gate: ${errorMessage(error)}`);
   }
+}
+
+/** Where this run's commit status goes, when it sets one. */
+interface StatusTarget {
+  readonly sha: string;
+  readonly context: string;
+  readonly targetUrl: string;
+}
+
+/**
+ * The commit to set a status on: only when this job's own check is not on the pull request's head (workflow_run
+ * and other events that are not pull_request), and then on the commit whose results these are: a workflow_run's
+ * head, not the pull request's newest commit, which may not have been measured yet.
+ */
+function statusTarget(event: EventInfo, pullRequest: PullRequestRef | null, tag: string, env: ActionRuntime['env']): StatusTarget | null {
+  if (event.eventName === 'pull_request' || pullRequest === null) return null;
+  return {
+    sha: event.workflowRunHead?.sha || pullRequest.headSha,
+    context: `rag-gate/${tag}`,
+    targetUrl: `${env.GITHUB_SERVER_URL || 'https://github.com'}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`,
+  };
+}
+
+/** Sets the commit status; a failure only warns, since the job's own check still carries the verdict. */
+async function setCommitStatus(runtime: ActionRuntime, api: GitHubApi, target: StatusTarget, state: CommitStatus['state'], subject: StatusSubject): Promise<void> {
+  try {
+    await api.createCommitStatus(target.sha, { state, context: target.context, description: commitStatusDescription(subject), targetUrl: target.targetUrl });
+    runtime.info(`commit status ${target.context}: ${state} on ${target.sha}`);
+  } catch (error) {
+    const why = apiFailure(error).kind === 'forbidden' ? STATUS_PERMISSION_HINT : `the GitHub API failed (${errorMessage(error)})`;
+    runtime.warning(`rag-gate could not set the commit status ${target.context} on ${target.sha.slice(0, 7)}: ${why}. The verdict below still stands.`, 'rag-gate: no commit status');
+  }
+}
+
+/** What the run decided: the verdict output, and why the check fails when it does (before advisory mode). */
+interface Outcome {
+  readonly verdict: 'pass' | 'fail' | 'neutral';
+  readonly failure: { readonly message: string; readonly title: string } | null;
+  readonly status: StatusSubject;
 }
 
 async function run(runtime: ActionRuntime): Promise<void> {
@@ -107,6 +151,50 @@ async function run(runtime: ActionRuntime): Promise<void> {
   const env = runtime.env;
   const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? '').split('/');
   const event = readEvent(env.GITHUB_EVENT_NAME ?? '', runtime.readEventPayload(), Number(env.GITHUB_RUN_ID ?? 0));
+  const headInputs = await resultFiles(settings.results, 'results', origins.results);
+  const api = runtime.createApi({ token: settings['github-token'], owner, repo, timeoutMs: settings['api-timeout-seconds'] * 1000 });
+  const pullRequest = await resolvePullRequest(api, event, settings['pr-number']).catch((error: unknown) => {
+    runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage(error)}`);
+    return null;
+  });
+  const status = statusTarget(event, pullRequest, settings['comment-tag'], env);
+
+  let outcome: Outcome;
+  try {
+    outcome = await compareAndReport(runtime, settings, origins.baseline, { api, event, pullRequest, owner, repo, headInputs });
+  } catch (error) {
+    // A required status that is never set would block the pull request without saying why.
+    if (status !== null) await setCommitStatus(runtime, api, status, 'failure', { kind: 'stopped', badInput: isBadInput(error) });
+    throw error;
+  }
+  const fails = outcome.failure !== null && settings.mode === 'gate';
+  if (status !== null) await setCommitStatus(runtime, api, status, fails ? 'failure' : 'success', outcome.status);
+  if (outcome.failure === null) return;
+  if (fails) runtime.setFailed(outcome.failure.message);
+  else runtime.warning(`${outcome.failure.message} (advisory mode: the check passes)`, outcome.failure.title);
+}
+
+/** Why nothing was compared, and whether that fails the check by the on-missing-baseline and on-baseline-error settings. */
+function noComparison(baseline: Exclude<Baseline, BaselineFound>, settings: Settings): NoComparison {
+  switch (baseline.kind) {
+    case 'absent':
+      return { kind: 'no-baseline', reason: baseline.reason, fails: settings['on-missing-baseline'] === 'fail' };
+    case 'no-base-branch':
+      return { kind: 'no-baseline', reason: baseline.reason, fails: false };
+    case 'broken':
+      return { kind: 'baseline-error', problem: baseline.problem, fails: settings['on-baseline-error'] === 'fail' };
+  }
+}
+
+/** Reads the results, compares them with the baseline when there is one, and reports: log, files, summary, comment, outputs. */
+async function compareAndReport(
+  runtime: ActionRuntime,
+  settings: Settings,
+  baselineOrigin: SettingOrigin,
+  context: { api: GitHubApi; event: EventInfo; pullRequest: PullRequestRef | null; owner: string; repo: string; headInputs: readonly string[] },
+): Promise<Outcome> {
+  const { api, event, pullRequest, headInputs } = context;
+  const env = runtime.env;
   const reportDir = join(env.RUNNER_TEMP || tmpdir(), 'rag-gate', settings['comment-tag']);
   await mkdir(reportDir, { recursive: true });
 
@@ -114,16 +202,27 @@ async function run(runtime: ActionRuntime): Promise<void> {
   const judgeClient = settings.judge === 'openai' ? new ActionJudge(settings, env) : null;
   const judge = (files: readonly string[], side: string) =>
     judgeClient === null ? Promise.resolve([...files]) : judgeClient.judgeFiles(files, join(reportDir, 'judged', side), (message) => runtime.info(message));
-  const headInputs = await resultFiles(settings.results, 'results', origins.results);
   const headFiles = await judge(headInputs, 'head');
 
-  const api = runtime.createApi(settings['github-token'], owner, repo);
   const commentsAllowed = settings.comment !== 'never' && event.eventName !== 'push';
-  const pullRequest = await resolvePullRequest(api, event, settings['pr-number']).catch((error: unknown) => {
-    runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage(error)}`);
-    return null;
-  });
-  const baseline = await findBaseline(runtime, settings, origins.baseline, { api, pullRequest, event, owner, repo, headInputs, reportDir });
+  const found = await findBaseline(runtime, settings, baselineOrigin, { ...context, reportDir });
+  const compareWith = async (baseline: BaselineFound): Promise<{ kind: 'compared'; baseline: BaselineFound; run: ComparisonRun } | BaselineBroken> => {
+    try {
+      return {
+        kind: 'compared',
+        baseline,
+        run: await compareFiles({ base: await judge(baseline.files, 'base'), head: headFiles, golden: settings.golden }, config, {
+          readerEntry: runtime.readerEntry,
+          allowUngated: settings['allow-ungated'],
+        }),
+      };
+    } catch (error) {
+      const invalid = invalidArtifactResults(baseline, error);
+      if (invalid === null) throw error;
+      return invalid;
+    }
+  };
+  const result = found.kind === 'found' ? await compareWith(found) : found;
 
   const marker = commentMarker(settings['comment-tag']);
   const jsonFile = join(reportDir, 'report.json');
@@ -132,12 +231,10 @@ async function run(runtime: ActionRuntime): Promise<void> {
   let summary: string;
   let comparison: Comparison | null = null;
   let report: object;
+  let outcome: Outcome;
   const rule = config.eval.retrievalOk.name;
-  if (baseline.found) {
-    const run = await compareFiles({ base: await judge(baseline.files, 'base'), head: headFiles, golden: settings.golden }, config, {
-      readerEntry: runtime.readerEntry,
-      allowUngated: settings['allow-ungated'],
-    });
+  if (result.kind === 'compared') {
+    const { run, baseline } = result;
     for (const warning of run.warnings) runtime.warning(warning);
     comparison = run.comparison;
     const options = { retrievalOk: rule, marker, baseline: baseline.description, reportLink: 'the `report-json` output' };
@@ -145,13 +242,26 @@ async function run(runtime: ActionRuntime): Promise<void> {
     summary = renderComment(comparison, { ...options, maxLength: SUMMARY_MAX_BYTES / 2 });
     report = comparisonReport(run, config, { found: true, sha: baseline.sha, description: baseline.description });
     logUntrusted(runtime, renderCompareText(comparison, config));
+    const words = { retrievalOk: rule, judges: comparison.judges };
+    outcome = {
+      verdict: comparison.verdict,
+      failure: comparison.verdict === 'fail' ? { message: `rag-gate: ${comparison.reasons.map((reason) => reasonText(reason, words)).join('; ')}`, title: 'rag-gate: regression' } : null,
+      status: { kind: 'compared', comparison, retrievalOk: rule, advisory: settings.mode === 'advisory' },
+    };
   } else {
+    const cause = noComparison(result, settings);
+    const why = noComparisonText(cause);
     const head = await evaluateFiles(headFiles, config.eval);
     for (const warning of head.warnings) runtime.warning(warning);
-    comment = renderHeadOnly(head.summary, { reason: `No baseline: ${baseline.reason}`, retrievalOk: rule, marker, retrievalOkMetric: config.eval.retrievalOk.metric.name });
+    comment = renderHeadOnly(head.summary, { cause, retrievalOk: rule, marker, retrievalOkMetric: config.eval.retrievalOk.metric.name });
     summary = comment;
-    report = { verdict: 'neutral', reasons: [], baseline: { found: false, reason: baseline.reason }, head: evalJson(head.summary, config.eval) };
-    logUntrusted(runtime, `No baseline: ${baseline.reason}. Reporting the head results only.\n${renderEvalText(headFiles.join(', '), head.summary, config.eval)}`);
+    const verdict = cause.fails ? 'fail' : 'neutral';
+    const baselineJson = cause.kind === 'baseline-error' ? { found: false, reason: why, problem: cause.problem } : { found: false, reason: cause.reason };
+    report = { verdict, reasons: [], baseline: baselineJson, head: evalJson(head.summary, config.eval) };
+    logUntrusted(runtime, `${why}\nReporting the head results only.\n${renderEvalText(headFiles.join(', '), head.summary, config.eval)}`);
+    const title = cause.kind === 'baseline-error' ? 'rag-gate: baseline unreadable' : 'rag-gate: no baseline';
+    if (cause.kind === 'baseline-error' && !cause.fails) runtime.warning(`rag-gate: ${why}`, title);
+    outcome = { verdict, failure: cause.fails ? { message: `rag-gate: ${why}`, title } : null, status: { kind: 'not-compared', cause } };
   }
   judgeClient?.report(
     (message) => runtime.info(message),
@@ -174,48 +284,42 @@ async function run(runtime: ActionRuntime): Promise<void> {
     }
   }
 
-  const verdict = comparison?.verdict ?? 'neutral';
   const correct = comparison?.tests.find((test) => test.metric === 'correct') ?? comparison?.tests.find((test) => test.metric === 'retrieval_ok');
-  runtime.setOutput('verdict', verdict);
+  runtime.setOutput('verdict', outcome.verdict);
   runtime.setOutput('p-value', comparison === null ? '' : decidingPValue(comparison));
   runtime.setOutput('fixed', correct?.kind === 'mcnemar' ? String(correct.fixed) : '');
   runtime.setOutput('broken', correct?.kind === 'mcnemar' ? String(correct.broken) : '');
   runtime.setOutput('regressions', String(comparison?.regressions.length ?? 0));
   runtime.setOutput('report-json', jsonFile);
   runtime.setOutput('report-markdown', markdownFile);
-  runtime.setOutput('baseline-found', String(baseline.found));
-  runtime.setOutput('baseline-sha', baseline.found ? (baseline.sha ?? '') : '');
+  runtime.setOutput('baseline-found', String(result.kind === 'compared'));
+  runtime.setOutput('baseline-sha', result.kind === 'compared' ? (result.baseline.sha ?? '') : '');
   runtime.setOutput('comment-url', posted.url ?? '');
-
-  if (comparison?.verdict === 'fail') {
-    const context = { retrievalOk: rule, judges: comparison.judges };
-    const message = `rag-gate: ${comparison.reasons.map((reason) => reasonText(reason, context)).join('; ')}`;
-    if (settings.mode === 'gate') runtime.setFailed(message);
-    else runtime.warning(`${message} (advisory mode: the check passes)`, 'rag-gate: regression');
-  }
+  return outcome;
 }
 
 /** The base results: the `baseline` files when given, else the base branch's artifact, else why there are none. */
 async function findBaseline(
   runtime: ActionRuntime,
   settings: Settings,
-  baselineOrigin: Parameters<typeof resultFiles>[2],
-  context: { api: GitHubApi; pullRequest: PullRequestRef | null; event: ReturnType<typeof readEvent>; owner: string; repo: string; headInputs: readonly string[]; reportDir: string },
+  baselineOrigin: SettingOrigin,
+  context: { api: GitHubApi; pullRequest: PullRequestRef | null; event: EventInfo; owner: string; repo: string; headInputs: readonly string[]; reportDir: string },
 ): Promise<Baseline> {
   const { api, pullRequest, event, owner, repo } = context;
   if (settings.baseline !== undefined) {
-    return { found: true, files: await resultFiles(settings.baseline, 'baseline', baselineOrigin), sha: null, description: `\`${settings.baseline}\`` };
+    return { kind: 'found', files: await resultFiles(settings.baseline, 'baseline', baselineOrigin), sha: null, description: `\`${settings.baseline}\`` };
   }
-  if (pullRequest === null) return { found: false, reason: `a ${event.eventName || 'non-pull-request'} event has no base branch to compare with` };
+  if (pullRequest === null) return { kind: 'no-base-branch', reason: `a ${event.eventName || 'non-pull-request'} event has no base branch to compare with` };
   return findArtifactBaseline({
     api,
     pullRequest,
     producerRunId: event.producerRunId,
     repository: `${owner}/${repo}`,
+    serverUrl: runtime.env.GITHUB_SERVER_URL || 'https://github.com',
     artifactName: settings['baseline-artifact'],
     maxAgeDays: settings['baseline-max-age-days'],
     resultNames: context.headInputs.map((file) => basename(file)),
     directory: join(context.reportDir, 'baseline'),
     now: runtime.now(),
-  }).catch((error: unknown): Baseline => ({ found: false, reason: `the baseline lookup failed (${errorMessage(error)})` }));
+  });
 }

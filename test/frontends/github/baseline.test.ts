@@ -1,11 +1,15 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type ArtifactSearch, type BaselineFound, findArtifactBaseline } from '../../../src/frontends/github/baseline.js';
+import { InputError } from '../../../src/core/errors.js';
+import { type ArtifactSearch, type BaselineFound, findArtifactBaseline, invalidArtifactResults } from '../../../src/frontends/github/baseline.js';
+import { GitHubTimeoutError } from '../../../src/frontends/github/github.js';
 import { tempDir } from '../../helpers/files.js';
 import { BASE_SHA, FakeGitHub, HEAD_SHA, HttpError, MERGE_BASE_SHA, NOW, workflowRun, zipOf } from './fakes.js';
 
 const OTHER_SHA = 'd'.repeat(40);
+const RUN_1 = { id: 1, url: 'https://github.com/octo/shop/actions/runs/1' };
+const PRODUCER = { id: 5000, url: 'https://github.com/octo/shop/actions/runs/5000' };
 
 function search(api: FakeGitHub, overrides: Partial<ArtifactSearch> = {}): ArtifactSearch {
   return {
@@ -13,6 +17,7 @@ function search(api: FakeGitHub, overrides: Partial<ArtifactSearch> = {}): Artif
     pullRequest: { number: 42, baseRef: 'main', baseSha: BASE_SHA, headSha: HEAD_SHA },
     producerRunId: 5000,
     repository: 'octo/shop',
+    serverUrl: 'https://github.com',
     artifactName: 'rag-gate-results',
     maxAgeDays: 30,
     resultNames: ['results.jsonl'],
@@ -34,7 +39,7 @@ const read = (file: string) => readFileSync(file, 'utf8');
 
 async function found(api: FakeGitHub, overrides: Partial<ArtifactSearch> = {}): Promise<BaselineFound> {
   const baseline = await findArtifactBaseline(search(api, overrides));
-  if (!baseline.found) throw new Error(`no baseline: ${baseline.reason}`);
+  if (baseline.kind !== 'found') throw new Error(`no baseline: ${JSON.stringify(baseline)}`);
   return baseline;
 }
 
@@ -46,7 +51,7 @@ describe('findArtifactBaseline', () => {
     const [list] = api.called('listSuccessfulPushRuns');
     expect(list?.args.slice(0, 2)).toEqual([77, 'main']);
     expect((list?.args[2] as Date).toISOString()).toBe('2026-11-13T12:00:00.000Z');
-    expect(baseline).toEqual({ found: false, reason: 'no successful push run of this workflow on `main` in the last 7 days' });
+    expect(baseline).toEqual({ kind: 'absent', reason: 'no successful push run of this workflow on `main` in the last 7 days' });
   });
 
   it('prefers the run at the merge-base over a newer one', async () => {
@@ -96,7 +101,7 @@ describe('findArtifactBaseline', () => {
     const api = new FakeGitHub();
     addRun(api, 3, MERGE_BASE_SHA, '2026-11-20T11:00:00Z', { 'results.jsonl': 'x\n' }, 'mallory/shop');
     const baseline = await findArtifactBaseline(search(api));
-    expect(baseline.found).toBe(false);
+    expect(baseline.kind).toBe('absent');
     expect(api.called('findArtifact')).toEqual([]);
   });
 
@@ -121,7 +126,7 @@ describe('findArtifactBaseline', () => {
     const api = new FakeGitHub();
     addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', null);
     const baseline = await findArtifactBaseline(search(api));
-    expect(baseline).toEqual({ found: false, reason: expect.stringContaining('unexpired artifact `rag-gate-results`') });
+    expect(baseline).toEqual({ kind: 'absent', reason: expect.stringContaining('unexpired artifact `rag-gate-results`') });
   });
 
   it('writes zip-slip entry names flat inside the directory', async () => {
@@ -150,11 +155,14 @@ describe('findArtifactBaseline', () => {
     return zip;
   }
 
-  it('refuses an artifact whose results files would inflate past 2 GiB, before inflating them', async () => {
+  it('refuses an artifact whose results files would inflate past 2 GiB, before inflating them: a broken baseline', async () => {
     const api = new FakeGitHub();
     addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', {});
     api.zips.set(10, claimingSize({ 'results.jsonl': '{"id":"a","question":"a?"}\n' }, 'results.jsonl', 0xf0000000));
-    await expect(findArtifactBaseline(search(api))).rejects.toThrow(/would inflate to more than 2 GiB/);
+    expect(await findArtifactBaseline(search(api))).toEqual({
+      kind: 'broken',
+      problem: expect.objectContaining({ kind: 'corrupt-artifact', step: 'unpack', run: RUN_1, detail: expect.stringMatching(/would inflate to more than 2 GiB/) }),
+    });
   });
 
   it('never inflates entries that are not results files', async () => {
@@ -184,5 +192,93 @@ describe('findArtifactBaseline', () => {
     addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', { 'a/shard-1.jsonl': 'one\n', 'b/shard-2.jsonl': 'two\n', 'shard-3.jsonl': 'three\n' });
     const baseline = await found(api, { resultNames: ['shard-1.jsonl', 'shard-2.jsonl'] });
     expect(baseline.files.map(read)).toEqual(['one\n', 'two\n']);
+  });
+});
+
+describe('findArtifactBaseline: absent is an answer, a failing lookup is broken', () => {
+  const lookupProblem = async (api: FakeGitHub) => {
+    const baseline = await findArtifactBaseline(search(api));
+    if (baseline.kind !== 'broken') throw new Error(`not broken: ${JSON.stringify(baseline)}`);
+    return baseline.problem;
+  };
+
+  it('a 403 listing the runs (no actions: read) names the producer run and the step', async () => {
+    const api = new FakeGitHub();
+    api.fail.listSuccessfulPushRuns = new HttpError(403, 'Resource not accessible by integration');
+    expect(await lookupProblem(api)).toEqual({
+      kind: 'forbidden',
+      step: 'list-runs',
+      run: PRODUCER,
+      artifact: 'rag-gate-results',
+      baseRef: 'main',
+      status: 403,
+      detail: 'Resource not accessible by integration',
+    });
+  });
+
+  it('a 403 that is a rate limit is a failure to retry, not a missing permission', async () => {
+    const api = new FakeGitHub();
+    api.fail.getWorkflowId = new HttpError(403, 'API rate limit exceeded', { 'x-ratelimit-remaining': '0' });
+    expect(await lookupProblem(api)).toMatchObject({ kind: 'api-failed', step: 'find-workflow', status: 403 });
+  });
+
+  it('a server error after the retries, on a candidate run, names that run', async () => {
+    const api = new FakeGitHub();
+    addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', { 'results.jsonl': 'x\n' });
+    api.fail.findArtifact = new HttpError(502, 'Bad Gateway');
+    expect(await lookupProblem(api)).toMatchObject({ kind: 'api-failed', step: 'list-artifacts', run: RUN_1, status: 502 });
+  });
+
+  it('a timeout names the timeout', async () => {
+    const api = new FakeGitHub();
+    addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', { 'results.jsonl': 'x\n' });
+    api.fail.downloadArtifact = new Error('fetch failed', { cause: new GitHubTimeoutError(2500) });
+    expect(await lookupProblem(api)).toMatchObject({ kind: 'timeout', step: 'download', run: RUN_1, timeoutSeconds: 2.5 });
+  });
+
+  it('an artifact that is not a zip is corrupt, naming the artifact and its run', async () => {
+    const api = new FakeGitHub();
+    addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', {});
+    api.zips.set(10, new TextEncoder().encode('<html>not a zip</html>'));
+    expect(await lookupProblem(api)).toMatchObject({ kind: 'corrupt-artifact', step: 'unpack', run: RUN_1, artifact: 'rag-gate-results' });
+  });
+
+  it('an artifact that expired between the listing and the download (410) is skipped like a missing one', async () => {
+    const api = new FakeGitHub();
+    addRun(api, 2, OTHER_SHA, '2026-11-19T11:00:00Z', {});
+    api.zips.delete(20);
+    addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', { 'results.jsonl': 'one\n' });
+    const download = api.downloadArtifact.bind(api);
+    api.downloadArtifact = async (id) => (id === 20 ? Promise.reject(new HttpError(410, 'Gone')) : download(id));
+    expect((await found(api)).files.map(read)).toEqual(['one\n']);
+  });
+
+  it('a failing merge-base lookup is no problem: it only orders the runs', async () => {
+    const api = new FakeGitHub();
+    api.fail.mergeBase = new HttpError(500, 'Server Error');
+    addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', { 'results.jsonl': 'one\n' });
+    expect((await found(api)).sha).toBe(BASE_SHA);
+  });
+});
+
+describe('invalidArtifactResults', () => {
+  it('names the artifact, its run and each problem by its file inside the artifact', async () => {
+    const api = new FakeGitHub();
+    addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', { 'eval/results.jsonl': '{"id": "q1", "question": "a", "correct": "yes"}\n' });
+    const baseline = await found(api);
+    const error = new InputError([{ file: baseline.files[0]!, line: 1, field: 'correct', message: 'must be true or false' }]);
+    expect(invalidArtifactResults(baseline, error)).toEqual({
+      kind: 'broken',
+      problem: { kind: 'invalid-results', step: 'read-results', run: RUN_1, artifact: 'rag-gate-results', baseRef: 'main', detail: 'rag-gate-results/eval/results.jsonl:1: correct: must be true or false' },
+    });
+  });
+
+  it('leaves problems of other files (the head results) to be bad input', async () => {
+    const api = new FakeGitHub();
+    addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', { 'results.jsonl': 'x\n' });
+    const baseline = await found(api);
+    expect(invalidArtifactResults(baseline, new InputError([{ file: 'results.jsonl', line: 1, message: 'bad' }]))).toBeNull();
+    expect(invalidArtifactResults(baseline, new Error('disk full'))).toBeNull();
+    expect(invalidArtifactResults({ ...baseline, artifact: undefined }, new InputError([{ file: baseline.files[0]!, message: 'bad' }]))).toBeNull();
   });
 });

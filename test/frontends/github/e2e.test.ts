@@ -425,3 +425,136 @@ describe('dist/index.js as the runner runs it', () => {
     expect(api.calls).toEqual([]);
   });
 });
+
+const WORKFLOW_RUNS = /^\/repos\/octo\/shop\/actions\/workflows\/77\/runs$/;
+const STATUSES = /^\/repos\/octo\/shop\/statuses\//;
+const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** One successful push run on main (id 1011, run number 11) with this artifact zip. */
+function baseRunWith(zip: Uint8Array): Partial<RepositoryState> {
+  return {
+    runs: [{ id: 1011, runNumber: 11, headSha: MERGE_BASE_SHA, createdAt: hoursAgo(5), branch: 'main', event: 'push', conclusion: 'success', headRepository: 'octo/shop' }],
+    artifacts: new Map([[1011, [{ id: 511, name: 'rag-gate-results', expired: false }]]]),
+    zips: new Map([[511, zip]]),
+  };
+}
+
+/** The ::error workflow command the action printed, decoded as the runner shows it. */
+const errorLine = (run: ActionRun) => run.stdout.split('\n').find((line) => line.startsWith('::error::'))?.replace(/%0A/g, '\n');
+
+describe('dist/index.js: an absent baseline is neutral, a broken one red', () => {
+  it('a 403 on the workflow runs (no actions: read) fails the check naming the permission, the run and the artifact', async () => {
+    const api = await start({ faults: [{ method: 'GET', path: WORKFLOW_RUNS, status: 403, times: Infinity, message: 'Resource not accessible by integration' }] });
+    const run = await runDist(api, failing());
+    expectQuietStderr(run);
+    expect(run.code).toBe(1);
+    expect(api.callsTo('GET', WORKFLOW_RUNS)).toHaveLength(1);
+    const error = errorLine(run);
+    expect(error).toMatch(/^::error::rag-gate: could not read the base branch's results: GitHub refused \(403\) to list the successful push runs on main of the workflow of run 5000, which hold artifact rag-gate-results/);
+    expect(error).toContain('(run https://github.com/octo/shop/actions/runs/5000)');
+    expect(error).toContain('Fix: add actions: read under permissions:');
+    expect(run.outputs).toMatchObject({ verdict: 'fail', 'baseline-found': 'false' });
+    expect(api.state.comments[0]!.body).toContain('### ❌ rag-gate: could not read the baseline');
+  });
+
+  it('on-baseline-error: pass turns the 403 into a warning and a neutral pass', async () => {
+    const api = await start({ faults: [{ method: 'GET', path: WORKFLOW_RUNS, status: 403, times: Infinity, message: 'Resource not accessible by integration' }] });
+    const run = await runDist(api, failing(), { inputs: { 'on-baseline-error': 'pass' } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain('::error');
+    expect(warnings(run)).toEqual([expect.stringMatching(/^::warning title=rag-gate%3A baseline unreadable::rag-gate: could not read the base branch's results: GitHub refused \(403\).*actions: read.*This check passes: on-baseline-error is pass\.$/)]);
+    expect(run.outputs).toMatchObject({ verdict: 'neutral', 'baseline-found': 'false' });
+  });
+
+  it('on-missing-baseline: fail fails when there are no runs', async () => {
+    const api = await start();
+    const run = await runDist(api, failing(), { inputs: { 'on-missing-baseline': 'fail' } });
+    expect(run.code).toBe(1);
+    expect(errorLine(run)).toBe('::error::rag-gate: no baseline: no successful push run of this workflow on main in the last 30 days. This check fails: on-missing-baseline is fail.');
+    expect(run.outputs.verdict).toBe('fail');
+  });
+
+  it('a corrupt artifact fails the check naming the artifact and its run', async () => {
+    const api = await start(baseRunWith(new TextEncoder().encode('<Error><Code>BlobNotFound</Code></Error>')));
+    const run = await runDist(api, failing());
+    expect(run.code).toBe(1);
+    expect(errorLine(run)).toMatch(/^::error::rag-gate: could not read the base branch's results: artifact rag-gate-results of run 1011 is not a zip archive rag-gate will unpack \(run https:\/\/github\.com\/octo\/shop\/actions\/runs\/1011\)\. Fix: re-run the base branch's workflow/);
+    expect(run.outputs.verdict).toBe('fail');
+  });
+
+  it('a stalled API times out after the retries and fails the check naming the timeout', async () => {
+    const api = await start({ stalls: [{ method: 'GET', path: WORKFLOW_RUNS }] });
+    const run = await runDist(api, failing(), { inputs: { 'api-timeout-seconds': '0.5' } });
+    expectQuietStderr(run);
+    expect(run.code).toBe(1);
+    expect(api.callsTo('GET', WORKFLOW_RUNS)).toHaveLength(4);
+    expect(errorLine(run)).toMatch(/^::error::rag-gate: could not read the base branch's results: GitHub did not answer within 0\.5 s \(api-timeout-seconds\) when asked to list the successful push runs/);
+    expect(errorLine(run)).toContain('Detail: no answer from GitHub within 0.5 s');
+    expect(run.outputs.verdict).toBe('fail');
+    expect(api.state.comments[0]!.body).toContain('GitHub did not answer within 0.5 s');
+  });
+
+  it('reads the shards of a merged artifact (upload-artifact/merge), named like the results glob', async () => {
+    const { base, head } = sketchScenario();
+    const api = await start(
+      baseRunWith(
+        zipOf({
+          'rag-gate-results-1/shard-1.jsonl': jsonlText(base.slice(0, 120)),
+          'rag-gate-results-2/shard-2.jsonl': jsonlText(base.slice(120)),
+          'rag-gate-results-2/run.log': 'not results\n',
+        }),
+      ),
+    );
+    const work = workspace([]);
+    mkdirSync(join(work.dir, 'results'));
+    writeFileSync(join(work.dir, 'results', 'shard-1.jsonl'), jsonlText(head.slice(0, 80)));
+    writeFileSync(join(work.dir, 'results', 'shard-2.jsonl'), jsonlText(head.slice(80)));
+    const run = await runDist(api, work, { inputs: { results: 'results/shard-*.jsonl' } });
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({ verdict: 'fail', 'baseline-found': 'true', 'baseline-sha': MERGE_BASE_SHA, broken: '15' });
+    expect(JSON.parse(readFileSync(run.outputs['report-json']!, 'utf8'))).toMatchObject({ paired: 200 });
+  });
+});
+
+describe('dist/index.js: the commit status of a workflow_run gate', () => {
+  const RUN_HEAD = 'e'.repeat(40);
+  const payload = {
+    action: 'completed',
+    workflow_run: { id: 4321, event: 'pull_request', head_branch: 'feature', head_sha: RUN_HEAD, head_repository: { full_name: 'mallory/shop', owner: { login: 'mallory' } }, pull_requests: [] },
+  };
+  const forkPull = { pulls: new Map([[42, { number: 42, baseRef: 'main', baseSha: BASE_SHA, headRef: 'feature', headSha: RUN_HEAD, headOwner: 'mallory' }]]) };
+
+  it("is posted on the head of the triggering run, as GitHub's API takes it", async () => {
+    const api = await start(forkPull);
+    const run = await runDist(api, failing(), { eventName: 'workflow_run', payload, inputs: { baseline: 'base.jsonl' } });
+    expect(run.code).toBe(1);
+    expect(api.callsTo('GET', /^\/repos\/octo\/shop\/pulls$/).map((call) => call.query.head)).toEqual(['mallory:feature']);
+    const posted = api.callsTo('POST', STATUSES);
+    expect(posted.map((call) => [call.path, call.authorization])).toEqual([[`/repos/octo/shop/statuses/${RUN_HEAD}`, 'token ghs_faketoken']]);
+    expect(posted[0]!.body).toEqual({
+      state: 'failure',
+      context: 'rag-gate/default',
+      description: 'retrieval regressed significantly: retrieval ok (hit@5) 0.912 → 0.829, 16 broken vs 2 fixed, p = 0.0013, Holm-adjusted 0.0026 < α 0.05',
+      target_url: 'https://github.com/octo/shop/actions/runs/5000',
+    });
+    expect(api.state.statuses).toHaveLength(1);
+    expect(warnings(run)).toEqual([]);
+  });
+
+  it('says success and why when there is no baseline', async () => {
+    const api = await start(forkPull);
+    const run = await runDist(api, failing(), { eventName: 'workflow_run', payload });
+    expect(run.code).toBe(0);
+    expect(api.state.statuses.map(({ sha, state, description }) => [sha, state, description])).toEqual([[RUN_HEAD, 'success', 'no baseline: no successful push run of this workflow on main in the last 30 days']]);
+  });
+
+  it('a 403 on the status warns naming statuses: write, and the verdict stands', async () => {
+    const api = await start({ ...forkPull, faults: [{ method: 'POST', path: STATUSES, status: 403, times: Infinity, message: 'Resource not accessible by integration' }] });
+    const run = await runDist(api, failing(), { eventName: 'workflow_run', payload, inputs: { baseline: 'base.jsonl' } });
+    expect(run.code).toBe(1);
+    expect(api.callsTo('POST', STATUSES)).toHaveLength(1);
+    expect(warnings(run)).toEqual([expect.stringMatching(/^::warning title=rag-gate%3A no commit status::rag-gate could not set the commit status rag-gate\/default on eeeeeee: .*add `statuses: write` under `permissions:`/)]);
+    expect(run.outputs.verdict).toBe('fail');
+    expect(errorLine(run)).toMatch(/^::error::rag-gate: retrieval regressed significantly/);
+  });
+});

@@ -5,8 +5,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-const OWNER = 'octo';
-const REPO = 'shop';
+export const OWNER = 'octo';
+export const REPO = 'shop';
 const WORKFLOW_ID = 77;
 
 export interface RecordedCall {
@@ -45,6 +45,8 @@ export interface FakePull {
   readonly baseSha: string;
   readonly headRef: string;
   readonly headSha: string;
+  /** The owner of the head repository: a fork's, or (by default) this repository's. */
+  readonly headOwner?: string;
 }
 
 /** A canned failure: `times` responses with `status` to requests matching method and path. */
@@ -57,6 +59,22 @@ export interface Fault {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+/** Requests matching method and path that are recorded and never answered: a stalled API. */
+export interface Stall {
+  readonly method: string;
+  readonly path: RegExp;
+}
+
+/** A commit status as created through POST /repos/{owner}/{repo}/statuses/{sha}. */
+export interface FakeStatus {
+  readonly id: number;
+  readonly sha: string;
+  readonly state: string;
+  readonly context: string;
+  readonly description: string | null;
+  readonly targetUrl: string | null;
+}
+
 export interface RepositoryState {
   runs: FakeRun[];
   /** Artifacts by run id. */
@@ -67,6 +85,8 @@ export interface RepositoryState {
   pulls: Map<number, FakePull>;
   mergeBase: string;
   faults: Fault[];
+  stalls: Stall[];
+  statuses: FakeStatus[];
 }
 
 export interface FakeGitHubServer {
@@ -96,6 +116,34 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   return text === '' ? undefined : JSON.parse(text);
 }
 
+const STATUS_FIELDS: Readonly<Record<string, (value: unknown) => boolean>> = {
+  state: (value) => ['error', 'failure', 'pending', 'success'].includes(value as string),
+  target_url: (value) => value === null || typeof value === 'string',
+  description: (value) => value === null || typeof value === 'string',
+  context: (value) => typeof value === 'string',
+};
+
+/**
+ * What GitHub would refuse (422) in a request to create a commit status: the request body of the OpenAPI
+ * operation `repos/create-commit-status` (state required, one of four; the rest optional strings), a
+ * description over 140 characters as GitHub itself refuses, and, stricter than GitHub, which ignores them,
+ * fields it does not define, so that a misspelt field fails the test instead of being dropped.
+ */
+function commitStatusProblem(sha: string, body: unknown): { field: string; code: string; message?: string } | null {
+  if (!/^[0-9a-f]{40}$/.test(sha)) return { field: 'sha', code: 'invalid' };
+  if (typeof body !== 'object' || body === null) return { field: 'body', code: 'missing' };
+  const fields = body as Record<string, unknown>;
+  if (fields.state === undefined) return { field: 'state', code: 'missing_field' };
+  for (const [name, value] of Object.entries(fields)) {
+    const valid = STATUS_FIELDS[name];
+    if (valid === undefined || !valid(value)) return { field: name, code: 'invalid' };
+  }
+  if (typeof fields.description === 'string' && Array.from(fields.description).length > 140) {
+    return { field: 'description', code: 'custom', message: 'description is too long (maximum is 140 characters)' };
+  }
+  return null;
+}
+
 export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): Promise<FakeGitHubServer> {
   const state: RepositoryState = {
     runs: [],
@@ -105,10 +153,13 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
     pulls: new Map(),
     mergeBase: '0'.repeat(40),
     faults: [],
+    stalls: [],
+    statuses: [],
     ...initial,
   };
   const calls: RecordedCall[] = [];
   let nextCommentId = 1000 + state.comments.length;
+  let nextStatusId = 1;
   let origin = '';
   let blobOrigin = '';
   const repoPath = `/repos/${OWNER}/${REPO}`;
@@ -142,12 +193,27 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
     repository: { id: 1, full_name: `${OWNER}/${REPO}` },
   });
 
+  // The `status` schema of GitHub's OpenAPI description.
+  const statusJson = (status: FakeStatus) => ({
+    url: `${origin}${repoPath}/statuses/${status.sha}`,
+    avatar_url: 'https://avatars.githubusercontent.com/in/15368?v=4',
+    id: status.id,
+    node_id: `SC_${status.id}`,
+    state: status.state,
+    description: status.description,
+    target_url: status.targetUrl,
+    context: status.context,
+    created_at: '2026-11-20T10:00:00Z',
+    updated_at: '2026-11-20T10:00:00Z',
+    creator: { login: BOT.login, id: 41898282, type: BOT.type },
+  });
+
   const pullJson = (pull: FakePull) => ({
     number: pull.number,
     state: 'open',
     html_url: `https://github.com/${OWNER}/${REPO}/pull/${pull.number}`,
     base: { ref: pull.baseRef, sha: pull.baseSha, repo: { full_name: `${OWNER}/${REPO}` } },
-    head: { ref: pull.headRef, sha: pull.headSha, repo: { full_name: `${OWNER}/${REPO}` } },
+    head: { ref: pull.headRef, sha: pull.headSha, label: `${pull.headOwner ?? OWNER}:${pull.headRef}`, repo: { full_name: `${pull.headOwner ?? OWNER}/${REPO}` } },
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -155,8 +221,11 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
     const method = request.method ?? 'GET';
     const path = decodeURIComponent(url.pathname);
     const query = Object.fromEntries(url.searchParams);
+    const record = (body: unknown) => calls.push({ server: 'api', method, path, query, body, authorization: request.headers.authorization, at: Date.now() });
+    // Recorded as it arrives, without waiting for a body: the client gives up on it, however slow this process is.
+    if (state.stalls.some((stall) => stall.method === method && stall.path.test(path))) return void record(undefined);
     const body = await readBody(request);
-    calls.push({ server: 'api', method, path, query, body, authorization: request.headers.authorization, at: Date.now() });
+    record(body);
 
     const fault = state.faults.find((f) => f.method === method && f.path.test(path) && f.times > 0);
     if (fault !== undefined) {
@@ -214,6 +283,17 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
       if (comment === undefined) return send(response, 404, { message: 'Not Found' });
       comment.body = (body as { body: string }).body;
       send(response, 200, commentJson(comment));
+    } else if (method === 'POST' && (match = path.match(new RegExp(`^${repoPath}/statuses/([^/]+)$`)))) {
+      const invalid = commitStatusProblem(match[1]!, body);
+      if (invalid !== null) return send(response, 422, { message: 'Validation Failed', errors: [{ resource: 'Status', ...invalid }], documentation_url: 'https://docs.github.com/rest/commits/statuses#create-a-commit-status' });
+      const fields = body as { state: string; context?: string; description?: string | null; target_url?: string | null };
+      const status: FakeStatus = { id: nextStatusId++, sha: match[1]!, state: fields.state, context: fields.context ?? 'default', description: fields.description ?? null, targetUrl: fields.target_url ?? null };
+      state.statuses.push(status);
+      send(response, 201, statusJson(status), { location: `${origin}${repoPath}/statuses/${status.sha}` });
+    } else if (method === 'GET' && path === `${repoPath}/pulls`) {
+      // Every fake pull request is open; `head` filters by owner:branch, as for a fork's pull request.
+      const pulls = [...state.pulls.values()].filter((pull) => query.head === undefined || `${pull.headOwner ?? OWNER}:${pull.headRef}` === query.head);
+      send(response, 200, pulls.map(pullJson));
     } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/pulls/(\\d+)$`)))) {
       const pull = state.pulls.get(Number(match[1]));
       if (pull === undefined) return send(response, 404, { message: 'Not Found' });

@@ -1,18 +1,21 @@
 /** Fakes for the action's unit tests: a GitHubApi held in memory, a runtime that records, and scenario data. */
 import { strToU8, zipSync } from 'fflate';
 import type { ActionRuntime } from '../../../src/frontends/github/run.js';
-import type { GitHubApi, IssueComment, PullRequestRef, WorkflowRun } from '../../../src/frontends/github/github.js';
+import type { CommitStatus, GitHubApi, IssueComment, PullRequestRef, WorkflowRun } from '../../../src/frontends/github/github.js';
 import type { InputName } from '../../../src/frontends/github/inputs.js';
 export { sketchScenario } from '../../helpers/paired-runs.js';
 
-/** An error like Octokit's RequestError: what the action reads is `status`. */
+/** An error like Octokit's RequestError for an answer from GitHub: what the action reads is the status and the headers. */
 export class HttpError extends Error {
+  readonly response: { status: number; headers: Record<string, string> };
   constructor(
     readonly status: number,
     message = `HTTP ${status}`,
+    headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'HttpError';
+    this.response = { status, headers };
   }
 }
 
@@ -35,6 +38,7 @@ export class FakeGitHub implements GitHubApi {
   comments: IssueComment[] = [];
   login: string | null = null;
   pulls = new Map<number, PullRequestRef>();
+  statuses: (CommitStatus & { sha: string })[] = [];
   fail: Partial<Record<keyof GitHubApi, Error>> = {};
   private nextCommentId = 9000;
 
@@ -114,6 +118,11 @@ export class FakeGitHub implements GitHubApi {
     if (pull === undefined) throw new HttpError(404, 'pull request not found');
     return pull;
   }
+
+  async createCommitStatus(sha: string, status: CommitStatus): Promise<void> {
+    this.record('createCommitStatus', sha, status);
+    this.statuses.push({ sha, ...status });
+  }
 }
 
 /** The comment methods: none of them may be called when no comment is wanted. */
@@ -144,6 +153,8 @@ export interface FakeRun {
   readonly warnings: { message: string; title: string | undefined }[];
   readonly infos: string[];
   readonly summaries: string[];
+  /** What the action asked of each API client it created (the token, the timeout). */
+  readonly apiOptions: Parameters<ActionRuntime['createApi']>[0][];
 }
 
 export interface FakeRuntimeOptions {
@@ -160,7 +171,7 @@ export const NOW = new Date('2026-11-20T12:00:00Z');
 
 /** A runtime that records what the action reports; the API is the one given, whatever the token. */
 export function fakeRuntime(options: FakeRuntimeOptions): FakeRun {
-  const run: Omit<FakeRun, 'runtime'> = { outputs: new Map(), failures: [], warnings: [], infos: [], summaries: [] };
+  const run: Omit<FakeRun, 'runtime'> = { outputs: new Map(), failures: [], warnings: [], infos: [], summaries: [], apiOptions: [] };
   const runtime: ActionRuntime = {
     getInput: (name) => options.inputs[name] ?? (name === 'github-token' ? 'fake-token' : ''),
     env: {
@@ -170,7 +181,10 @@ export function fakeRuntime(options: FakeRuntimeOptions): FakeRun {
       ...options.env,
     },
     readEventPayload: () => options.eventPayload ?? pullRequestPayload(),
-    createApi: () => options.api,
+    createApi: (apiOptions) => {
+      run.apiOptions.push(apiOptions);
+      return options.api;
+    },
     info: (message) => void run.infos.push(message),
     warning: (message, title) => void run.warnings.push({ message, title }),
     setOutput: (name, value) => void run.outputs.set(name, value),

@@ -35,6 +35,9 @@ describe('the action inputs', () => {
     ['baseline-max-age-days', '0'],
     ['pr-number', '#12'],
     ['judge', 'anthropic'],
+    ['on-missing-baseline', 'warn'],
+    ['on-baseline-error', 'ignore'],
+    ['api-timeout-seconds', '0'],
   ])('fails on %s = %j, naming the input', async (name, value) => {
     const message = await failure({ [name]: value });
     expect(message).toMatch(new RegExp(`^input "${name}": `));

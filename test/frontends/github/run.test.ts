@@ -8,6 +8,7 @@ import { runAction } from '../../../src/frontends/github/run.js';
 import { ROOT } from '../../helpers/cli.js';
 import { tempDir, writeJsonl } from '../../helpers/files.js';
 import { type Question } from '../../helpers/paired-runs.js';
+import { GitHubTimeoutError } from '../../../src/frontends/github/github.js';
 import { comment, COMMENT_METHODS, FakeGitHub, type FakeRuntimeOptions, fakeRuntime, HEAD_SHA, HttpError, MERGE_BASE_SHA, sketchScenario, workflowRun, zipOf, jsonlText } from './fakes.js';
 
 const DECLARED_OUTPUTS = Object.keys((parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { outputs: Record<string, unknown> }).outputs).sort();
@@ -349,15 +350,6 @@ describe('runAction: the baseline from the base branch artifact', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('a failing baseline lookup is a missing baseline, not a failure', async () => {
-    const api = new FakeGitHub();
-    api.fail.getWorkflowId = new HttpError(500, 'Server Error');
-    const setup = failing();
-    const { outputs, failures } = await run(setup, {}, { api });
-    expect(outputs.get('verdict')).toBe('neutral');
-    expect(api.called('createComment')[0]?.args[1]).toContain('the baseline lookup failed (Server Error)');
-    expect(failures).toEqual([]);
-  });
 
   it('honours baseline-artifact and baseline-max-age-days', async () => {
     const setup = failing();
@@ -428,5 +420,216 @@ describe('runAction: events', () => {
     expect(api.called('createComment')).toEqual([]);
     expect(outputs.get('verdict')).toBe('fail');
     expect(failures).toHaveLength(1);
+  });
+});
+
+/** A repository whose base branch has one push run (id 11) with this artifact zip. */
+function withBaselineArtifact(zip: Uint8Array): FakeGitHub {
+  const api = new FakeGitHub();
+  api.runs = [workflowRun({ id: 11, headSha: MERGE_BASE_SHA, createdAt: '2026-11-19T12:00:00Z' })];
+  api.artifacts.set(11, { id: 110, name: 'rag-gate-results' });
+  api.zips.set(110, zip);
+  return api;
+}
+
+const report = (outputs: Map<string, string>) => JSON.parse(readFileSync(outputs.get('report-json')!, 'utf8'));
+
+describe('runAction: an absent baseline is neutral, a broken lookup is red', () => {
+  it('a 403 on the workflow runs fails the check, naming the run, the artifact and the permission to add', async () => {
+    const api = new FakeGitHub();
+    api.fail.listSuccessfulPushRuns = new HttpError(403, 'Resource not accessible by integration');
+    const { outputs, failures, warnings, summaries } = await run(failing(), {}, { api });
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatch(/^rag-gate: could not read the base branch's results: GitHub refused \(403\)/);
+    expect(failures[0]).toContain('https://github.com/octo/shop/actions/runs/5000');
+    expect(failures[0]).toContain('rag-gate-results');
+    expect(failures[0]).toContain('Fix: add actions: read under permissions:');
+    expect(failures[0]).toContain('Detail: Resource not accessible by integration');
+    expect(warnings).toEqual([]);
+    expect(outputs.get('verdict')).toBe('fail');
+    expect(outputs.get('baseline-found')).toBe('false');
+    expect(report(outputs)).toMatchObject({ verdict: 'fail', baseline: { found: false, problem: { kind: 'forbidden', step: 'list-runs', status: 403 } } });
+    const body = api.called('createComment')[0]?.args[1] as string;
+    expect(body).toContain('### ❌ rag-gate: could not read the baseline');
+    expect(body).toContain('add `actions: read` under `permissions:`');
+    expect(body).toContain('`Resource not accessible by integration`');
+    expect(summaries[0]).toBe(body);
+  });
+
+  it('no runs at all: a neutral pass', async () => {
+    const { outputs, failures, warnings } = await run(failing(), {});
+    expect(outputs.get('verdict')).toBe('neutral');
+    expect(failures).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('an artifact that is not a zip fails the check naming the artifact, its run and the fix', async () => {
+    const api = withBaselineArtifact(new TextEncoder().encode('PK\u0003\u0004 truncated'));
+    const { outputs, failures } = await run(failing(), {}, { api });
+    expect(failures).toEqual([expect.stringMatching(/^rag-gate: could not read the base branch's results: artifact rag-gate-results of run 11 is not a zip archive/)]);
+    expect(failures[0]).toContain('(run https://github.com/octo/shop/actions/runs/11)');
+    expect(failures[0]).toContain("Fix: re-run the base branch's workflow (run 11) so that it uploads the artifact again");
+    expect(outputs.get('verdict')).toBe('fail');
+    expect(report(outputs).baseline.problem).toMatchObject({ kind: 'corrupt-artifact', run: { id: 11 } });
+  });
+
+  it('results in the artifact that do not validate fail the check naming the file inside the artifact', async () => {
+    const { head } = sketchScenario();
+    const api = withBaselineArtifact(zipOf({ 'out/results.jsonl': '{"id": "q1", "question": "a", "correct": "yes"}\n' }));
+    const { outputs, failures, api: used } = await run(files(head, []), {}, { api });
+    expect(failures).toEqual([expect.stringMatching(/^rag-gate: could not read the base branch's results: the results in artifact rag-gate-results of run 11 do not validate/)]);
+    expect(failures[0]).toMatch(/\nProblems: rag-gate-results\/out\/results\.jsonl:1: correct: must be true or false$/);
+    expect(outputs.get('verdict')).toBe('fail');
+    expect(used.called('createComment')[0]?.args[1]).toContain('`rag-gate-results/out/results.jsonl:1: correct: must be true or false`');
+  });
+
+  it('bad head results next to a valid artifact are still bad input', async () => {
+    const { base } = sketchScenario();
+    const api = withBaselineArtifact(zipOf({ 'results.jsonl': jsonlText(base) }));
+    const dir = tempDir();
+    const head = join(dir, 'results.jsonl');
+    writeFileSync(head, '{"id": "q1", "question": "a", "correct": "yes"}\n');
+    const { failures } = await run({ dir, head, base: '' }, {}, { api });
+    expect(failures).toEqual([expect.stringMatching(/^rag-gate: bad input\n.*results\.jsonl:1: correct: must be true or false$/)]);
+  });
+
+  it('a timeout names the timeout and the setting', async () => {
+    const api = new FakeGitHub();
+    api.fail.getWorkflowId = new Error('no answer from GitHub within 2.5 s', { cause: new GitHubTimeoutError(2500) });
+    const { failures, apiOptions } = await run(failing(), { 'api-timeout-seconds': '2.5' }, { api });
+    expect(apiOptions.map((options) => options.timeoutMs)).toEqual([2500]);
+    expect(failures).toEqual([expect.stringContaining('GitHub did not answer within 2.5 s (api-timeout-seconds)')]);
+  });
+
+  it('api-timeout-seconds is 30 by default', async () => {
+    const { apiOptions } = await run(unchanged(), {});
+    expect(apiOptions.map((options) => options.timeoutMs)).toEqual([30_000]);
+  });
+
+  it('on-baseline-error: pass turns the 403 into a warning and a neutral pass', async () => {
+    const api = new FakeGitHub();
+    api.fail.listSuccessfulPushRuns = new HttpError(403, 'Resource not accessible by integration');
+    const { outputs, failures, warnings } = await run(failing(), { 'on-baseline-error': 'pass' }, { api });
+    expect(failures).toEqual([]);
+    expect(warnings).toEqual([{ message: expect.stringMatching(/^rag-gate: could not read the base branch's results: .*actions: read.*\nThis check passes: on-baseline-error is pass\.$/s), title: 'rag-gate: baseline unreadable' }]);
+    expect(outputs.get('verdict')).toBe('neutral');
+    expect(api.called('createComment')[0]?.args[1]).toContain('### ⚪ rag-gate: could not read the baseline');
+  });
+
+  it('on-missing-baseline: fail fails when there are no runs', async () => {
+    const { outputs, failures, api } = await run(failing(), { 'on-missing-baseline': 'fail' });
+    expect(failures).toEqual(['rag-gate: no baseline: no successful push run of this workflow on main in the last 30 days. This check fails: on-missing-baseline is fail.']);
+    expect(outputs.get('verdict')).toBe('fail');
+    expect(api.called('createComment')[0]?.args[1]).toContain('### ❌ rag-gate: no baseline to compare with');
+  });
+
+  it('on-missing-baseline: fail leaves a push alone: it has no base branch to compare with', async () => {
+    const { outputs, failures } = await run(failing(), { 'on-missing-baseline': 'fail' }, { eventName: 'push', eventPayload: {} });
+    expect(failures).toEqual([]);
+    expect(outputs.get('verdict')).toBe('neutral');
+  });
+
+  it('advisory mode only warns about a broken lookup', async () => {
+    const api = new FakeGitHub();
+    api.fail.getWorkflowId = new HttpError(502, 'Bad Gateway');
+    const { outputs, failures, warnings } = await run(failing(), { mode: 'advisory' }, { api });
+    expect(failures).toEqual([]);
+    expect(warnings).toEqual([{ message: expect.stringMatching(/GitHub failed to look up the workflow of run 5000.*\(HTTP 502\).*Fix: re-run this job.*\(advisory mode: the check passes\)$/s), title: 'rag-gate: baseline unreadable' }]);
+    expect(outputs.get('verdict')).toBe('fail');
+  });
+});
+
+describe('runAction: a commit status on the pull request head when the job is not on it', () => {
+  const RUN_HEAD = 'e'.repeat(40);
+  /** A workflow_run event for pull request 42, whose head has moved on since the triggering run. */
+  function workflowRunEvent(api: FakeGitHub) {
+    api.pulls.set(42, { number: 42, baseRef: 'main', baseSha: 'f'.repeat(40), headSha: HEAD_SHA });
+    return { eventName: 'workflow_run', eventPayload: { workflow_run: { id: 4321, head_sha: RUN_HEAD, head_branch: 'feature', pull_requests: [{ number: 42 }], head_repository: { owner: { login: 'octo' } } } } };
+  }
+
+  it('on workflow_run: on the triggering run head, context rag-gate/<tag>, failure for a failing gate, linking this run', async () => {
+    const api = new FakeGitHub();
+    const setup = failing();
+    const { failures } = await run(setup, { baseline: setup.base, 'comment-tag': 'search' }, { api, ...workflowRunEvent(api), env: { GITHUB_SERVER_URL: 'https://ghe.example.com' } });
+    expect(api.statuses).toEqual([
+      {
+        sha: RUN_HEAD,
+        state: 'failure',
+        context: 'rag-gate/search',
+        description: 'retrieval regressed significantly: retrieval ok (hit@5) 0.912 → 0.829, 16 broken vs 2 fixed, p = 0.0013, Holm-adjusted 0.0026 < α 0.05',
+        targetUrl: 'https://ghe.example.com/octo/shop/actions/runs/5000',
+      },
+    ]);
+    expect(failures).toHaveLength(1);
+  });
+
+  it('success when nothing regressed; success saying so when there is no baseline', async () => {
+    const api = new FakeGitHub();
+    const setup = unchanged();
+    await run(setup, { baseline: setup.base }, { api, ...workflowRunEvent(api) });
+    await run(setup, {}, { api, ...workflowRunEvent(api) });
+    expect(api.statuses.map(({ state, description }) => [state, description])).toEqual([
+      ['success', 'no significant regression'],
+      ['success', 'no baseline: no successful push run of this workflow on main in the last 30 days'],
+    ]);
+  });
+
+  it('failure when the baseline lookup is broken, success with on-baseline-error: pass', async () => {
+    const api = new FakeGitHub();
+    api.fail.listSuccessfulPushRuns = new HttpError(403, 'Resource not accessible by integration');
+    await run(failing(), {}, { api, ...workflowRunEvent(api) });
+    await run(failing(), { 'on-baseline-error': 'pass' }, { api, ...workflowRunEvent(api) });
+    expect(api.statuses.map(({ state, description }) => [state, description])).toEqual([
+      ['failure', 'could not read the baseline: the token needs actions: read'],
+      ['success', 'could not read the baseline: the token needs actions: read (on-baseline-error: pass)'],
+    ]);
+  });
+
+  it('success in advisory mode, which passes the check, saying what it found', async () => {
+    const api = new FakeGitHub();
+    const setup = failing();
+    await run(setup, { baseline: setup.base, mode: 'advisory' }, { api, ...workflowRunEvent(api) });
+    expect(api.statuses.map(({ state, description }) => [state, description])).toEqual([['success', expect.stringMatching(/^advisory, passes: retrieval regressed significantly: retrieval ok \(hit@5\) 0\.912 → 0\.829, 16 broken vs 2 fixed.*…$/)]]);
+    expect(api.statuses[0]!.description.length).toBeLessThanOrEqual(140);
+  });
+
+  it('failure when the run stops on bad input, so that a required status never waits in vain', async () => {
+    const api = new FakeGitHub();
+    const dir = tempDir();
+    const head = join(dir, 'results.jsonl');
+    writeFileSync(head, '{"id": "q1", "question": "a", "correct": "yes"}\n');
+    const { failures } = await run({ dir, head, base: '' }, {}, { api, ...workflowRunEvent(api) });
+    expect(failures).toEqual([expect.stringMatching(/^rag-gate: bad input\n/)]);
+    expect(api.statuses.map(({ state, description }) => [state, description])).toEqual([['failure', 'bad input: see the job log']]);
+  });
+
+  it('a 403 on the status warns naming statuses: write and changes nothing else', async () => {
+    const api = new FakeGitHub();
+    api.fail.createCommitStatus = new HttpError(403, 'Resource not accessible by integration');
+    const setup = failing();
+    const { failures, warnings, outputs } = await run(setup, { baseline: setup.base }, { api, ...workflowRunEvent(api) });
+    expect(warnings).toEqual([
+      {
+        message: expect.stringMatching(/^rag-gate could not set the commit status rag-gate\/default on eeeeeee: .*add `statuses: write` under `permissions:`.*The verdict below still stands\.$/),
+        title: 'rag-gate: no commit status',
+      },
+    ]);
+    expect(outputs.get('verdict')).toBe('fail');
+    expect(failures).toEqual([expect.stringMatching(/^rag-gate: retrieval regressed significantly/)]);
+  });
+
+  it('no status on pull_request, whose job check is on the head already, nor on push', async () => {
+    const setup = failing();
+    const onPullRequest = await run(setup, { baseline: setup.base });
+    const onPush = await run(setup, { baseline: setup.base }, { eventName: 'push', eventPayload: {} });
+    expect([...onPullRequest.api.called('createCommitStatus'), ...onPush.api.called('createCommitStatus')]).toEqual([]);
+  });
+
+  it('with pr-number on another event: on the pull request head', async () => {
+    const api = new FakeGitHub();
+    api.pulls.set(9, { number: 9, baseRef: 'main', baseSha: 'f'.repeat(40), headSha: HEAD_SHA });
+    const setup = unchanged();
+    await run(setup, { baseline: setup.base, 'pr-number': '9' }, { api, eventName: 'workflow_dispatch', eventPayload: {} });
+    expect(api.statuses.map(({ sha, state }) => [sha, state])).toEqual([[HEAD_SHA, 'success']]);
   });
 });
