@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redactor } from '../core/redact.js';
 import { type CacheKeyParts, type JudgeCache, cacheKey } from './cache.js';
 import { type JudgeErrorKind, JudgeCallError, JudgeSetupError } from './errors.js';
 import type { StructuredRequest } from './prompts.js';
@@ -21,14 +22,21 @@ export interface JudgeClock {
 const SYSTEM_CLOCK: JudgeClock = { now: () => Date.now(), sleep };
 
 export interface JudgeClientOptions {
-  /** e.g. https://api.openai.com/v1; `/chat/completions` and `/embeddings` are appended. */
+  /**
+   * e.g. https://api.openai.com/v1; `/chat/completions` and `/embeddings` are appended. A `user:password@` in it
+   * is taken out of the URL and sent as HTTP Basic authentication instead of the key.
+   */
   readonly baseUrl: string;
+  /** Sent as `Authorization: Bearer <key>`. */
   readonly apiKey: string;
   readonly model: string;
   readonly embeddingModel: string;
   /** Per HTTP request, reply body included. */
   readonly timeoutMs: number;
-  /** Attempts per call, the first included; retried: 408, 409, 429, 5xx, timeouts, broken connections, invalid replies. */
+  /**
+   * Attempts per call, the first included; retried: 408, 409, 429, 5xx, timeouts, broken connections, invalid
+   * replies.
+   */
   readonly maxAttempts: number;
   readonly backoffMs: number;
   readonly maxRetryAfterMs?: number;
@@ -109,18 +117,45 @@ function networkCode(error: unknown): string | undefined {
   return visit(error);
 }
 
-/** The `error.message` of an OpenAI-style error body, else the body's start. */
-function serverMessage(text: string): string {
+/** Percent-decoded, or as written when it does not decode. */
+function decodeUserinfo(text: string): string {
   try {
-    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
-    if (typeof body.error === 'string') return body.error;
-    if (typeof body.error?.message === 'string') return body.error.message;
-    if (typeof body.message === 'string') return body.message;
+    return decodeURIComponent(text);
   } catch {
-    // not JSON: show the text
+    return text;
   }
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat || '(empty body)';
+}
+
+/**
+ * Where to send requests and how to authenticate: credentials in the base URL are taken out of it (fetch refuses
+ * a URL with them, and a URL is quoted in messages) and sent as HTTP Basic authentication, else the key as Bearer.
+ * `secrets` lists every form of them a server could echo.
+ */
+function endpointOf(baseUrl: string, apiKey: string) {
+  const url = new URL(baseUrl);
+  const { username, password } = url;
+  url.username = '';
+  url.password = '';
+  const base = url.href.replace(/\/+$/, '');
+  if (username === '' && password === '') {
+    return { base, authorization: `Bearer ${apiKey}`, credentials: 'the API key', check: 'check OPENAI_API_KEY', secrets: [apiKey, `Bearer ${apiKey}`] };
+  }
+  const token = Buffer.from(`${decodeUserinfo(username)}:${decodeUserinfo(password)}`).toString('base64');
+  return {
+    base,
+    authorization: `Basic ${token}`,
+    credentials: 'the user name and password in the base URL',
+    check: 'check --base-url or OPENAI_BASE_URL',
+    secrets: [apiKey, password, decodeUserinfo(password), token, `Basic ${token}`],
+  };
+}
+
+/** `value` with `redact` applied to every string in it. */
+function redactStrings(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, redact));
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactStrings(item, redact)]));
+  return value;
 }
 
 /** A reply's JSON, allowing the ```json fences some models put around it in JSON mode. */
@@ -146,23 +181,49 @@ interface RawReply {
  * A client for one OpenAI-compatible endpoint (OpenAI, Azure via a proxy, vLLM, Ollama, LiteLLM…) that
  * only ever returns validated replies: it checks the cache, keeps within the call budget, times each
  * request out, retries with backoff that honours Retry-After, and validates every reply with zod.
- * Identical calls within a run are made once.
+ * Identical calls within a run are made once. No credential leaves it: the values, errors and warnings it gives
+ * out are redacted.
  */
 export class JudgeClient {
   readonly stats: JudgeStats = { calls: 0, retries: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-  readonly warnings: string[] = [];
+  private readonly notes: string[] = [];
   private readonly abort = new AbortController();
   private setupError: JudgeSetupError | undefined;
   private readonly memo = new Map<string, Promise<unknown>>();
   /** Until when (epoch ms) the server asked everyone to wait: a 429's Retry-After holds back every call, not one. */
   private pausedUntil = 0;
   private responseFormat: 'json_schema' | 'json_object' = 'json_schema';
-  private readonly baseUrl: string;
+  private readonly endpoint: ReturnType<typeof endpointOf>;
+  private readonly redact: (text: string) => string;
   private readonly clock: JudgeClock;
 
-  constructor(readonly options: JudgeClientOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  constructor(private readonly options: JudgeClientOptions) {
+    this.endpoint = endpointOf(options.baseUrl, options.apiKey);
+    this.redact = redactor(this.endpoint.secrets);
     this.clock = options.clock ?? SYSTEM_CLOCK;
+  }
+
+  /**
+   * The `error.message` of an OpenAI-style error body, else the body's start: redacted before it is shortened, so
+   * that no cut leaves part of a secret.
+   */
+  private quote(text: string): string {
+    try {
+      const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+      if (typeof body.error === 'string') return body.error;
+      if (typeof body.error?.message === 'string') return body.error.message;
+      if (typeof body.message === 'string') return body.message;
+    } catch {
+      // not JSON: show the text
+    }
+    const flat = this.redact(text).replace(/\s+/g, ' ').trim();
+    return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat || '(empty body)';
+  }
+
+  /** What the run should be warned about (a fallback to JSON mode, an unwritable cache), once each. */
+  get warnings(): string[] {
+    const cacheProblem = this.options.cache?.writeProblem;
+    return [...this.notes, ...(cacheProblem === undefined ? [] : [cacheProblem])].map(this.redact);
   }
 
   get model(): string {
@@ -182,7 +243,7 @@ export class JudgeClient {
       task: request.task,
       input: request.messages.map(({ role, content }) => ({ role, content })),
     };
-    return this.cached(parts, request.reply, () => this.withRetries(() => this.chatAttempt(request)));
+    return this.redacting(this.cached(parts, request.reply, () => this.withRetries(() => this.chatAttempt(request))));
   }
 
   /**
@@ -198,7 +259,20 @@ export class JudgeClient {
       if (cosines.some((value) => !Number.isFinite(value))) throw new JudgeCallError('invalid_reply', 'the embeddings endpoint returned a zero vector');
       return cosines;
     };
-    return this.cached(parts, cosinesValue, compute);
+    return this.redacting(this.cached(parts, cosinesValue, compute));
+  }
+
+  /** Every error leaves the client through here, whatever its words came from: a server, fetch or this client. */
+  private async redacting<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      if (error instanceof Error) {
+        error.message = this.redact(error.message);
+        if (error.stack !== undefined) error.stack = this.redact(error.stack);
+      }
+      throw error;
+    }
   }
 
   private async cached<T>(parts: CacheKeyParts, check: z.ZodType<T>, compute: () => Promise<T>): Promise<T> {
@@ -218,7 +292,8 @@ export class JudgeClient {
           return parsed.data;
         }
       }
-      const value = await compute();
+      // A server may echo a credential even in a valid reply; what the judge returns is written to files and the cache.
+      const value = redactStrings(await compute(), this.redact) as T;
       await this.options.cache?.put(key, parts, value);
       return value;
     })();
@@ -269,18 +344,18 @@ export class JudgeClient {
     // all return at the same instant.
     const paused = this.pausedUntil - this.clock.now();
     if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1000, paused / 10)), this.abort.signal);
-    const { maxCalls, timeoutMs, apiKey } = this.options;
+    const { maxCalls, timeoutMs } = this.options;
     if (maxCalls !== undefined && this.stats.calls >= maxCalls) {
       throw new JudgeCallError('budget', `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? '' : 's'} is used up`);
     }
     this.stats.calls++;
-    const url = `${this.baseUrl}${path}`;
+    const url = `${this.endpoint.base}${path}`;
     const timeout = AbortSignal.timeout(timeoutMs);
     let reply: RawReply;
     try {
       const response = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+        headers: { 'content-type': 'application/json', authorization: this.endpoint.authorization },
         body: JSON.stringify(body),
         signal: AbortSignal.any([timeout, this.abort.signal]),
       });
@@ -297,12 +372,12 @@ export class JudgeClient {
     }
     const { status } = reply;
     if (status === 401 || status === 403) {
-      this.stop(new JudgeSetupError(`the judge endpoint ${url} rejected the API key (HTTP ${status}: ${serverMessage(reply.text)}); check OPENAI_API_KEY`));
+      this.stop(new JudgeSetupError(`the judge endpoint ${url} rejected ${this.endpoint.credentials} (HTTP ${status}: ${this.quote(reply.text)}); ${this.endpoint.check}`));
     }
     if (status === 404) {
       this.stop(
         new JudgeSetupError(
-          `the judge endpoint ${url} answered HTTP 404 (${serverMessage(reply.text)}); check --base-url (OpenAI-compatible servers usually end in /v1) and the model name`,
+          `the judge endpoint ${url} answered HTTP 404 (${this.quote(reply.text)}); check --base-url (OpenAI-compatible servers usually end in /v1) and the model name`,
         ),
       );
     }
@@ -311,7 +386,7 @@ export class JudgeClient {
 
   /** Turns an error status into a retry (408, 409, 429, 5xx, honouring Retry-After) or a final failure. */
   private failedStatus(reply: RawReply): never {
-    const message = `HTTP ${reply.status}: ${serverMessage(reply.text)}`;
+    const message = `HTTP ${reply.status}: ${this.quote(reply.text)}`;
     if (reply.status === 408 || reply.status === 409 || reply.status === 429 || reply.status >= 500) {
       throw new Retryable(reply.status === 408 ? 'timeout' : 'unavailable', message, retryAfterFromHeaders(reply.headers));
     }
@@ -344,7 +419,7 @@ export class JudgeClient {
       if (reply.status === 400 && format === 'json_schema' && /response_format|json_schema/i.test(reply.text)) {
         if (this.responseFormat === 'json_schema') {
           this.responseFormat = 'json_object';
-          this.warnings.push(`the endpoint does not accept the JSON-schema response format (${serverMessage(reply.text)}); using JSON mode, replies are still validated`);
+          this.notes.push(`the endpoint does not accept the JSON-schema response format (${this.quote(reply.text)}); using JSON mode, replies are still validated`);
         }
         continue;
       }
@@ -358,7 +433,7 @@ export class JudgeClient {
       envelope = parsed.data;
     } catch (error) {
       if (error instanceof Retryable) throw error;
-      throw new Retryable('invalid_reply', `the reply is not JSON (${serverMessage(reply.text)})`);
+      throw new Retryable('invalid_reply', `the reply is not JSON (${this.quote(reply.text)})`);
     }
     this.addUsage(envelope.usage);
     const message = envelope.choices[0]!.message;
@@ -370,7 +445,7 @@ export class JudgeClient {
       json = replyJson(message.content);
     } catch {
       const truncated = envelope.choices[0]!.finish_reason === 'length' ? ' (cut off at the token limit)' : '';
-      throw new Retryable('invalid_reply', `the model's reply is not JSON${truncated}: ${serverMessage(message.content)}`);
+      throw new Retryable('invalid_reply', `the model's reply is not JSON${truncated}: ${this.quote(message.content)}`);
     }
     const checked = request.reply.safeParse(json);
     if (!checked.success) throw new Retryable('invalid_reply', `the model's reply does not have the expected shape (${zodSummary(checked.error)})`);
@@ -387,7 +462,7 @@ export class JudgeClient {
       envelope = parsed.data;
     } catch (error) {
       if (error instanceof Retryable) throw error;
-      throw new Retryable('invalid_reply', `the reply is not JSON (${serverMessage(reply.text)})`);
+      throw new Retryable('invalid_reply', `the reply is not JSON (${this.quote(reply.text)})`);
     }
     this.addUsage(envelope.usage);
     const byIndex = [...envelope.data].sort((a, b) => a.index - b.index);
