@@ -34,8 +34,8 @@ export interface JudgeClientOptions {
   /** Per HTTP request, reply body included. */
   readonly timeoutMs: number;
   /**
-   * Attempts per call, the first included; retried: 408, 409, 429, 5xx, timeouts, broken connections, invalid
-   * replies.
+   * Attempts per call, the first included; retried: 408, 409, 429, 5xx, timeouts, broken and refused connections,
+   * invalid replies.
    */
   readonly maxAttempts: number;
   readonly backoffMs: number;
@@ -59,12 +59,16 @@ export interface JudgeStats {
   totalTokens: number;
 }
 
-/** A failure worth another attempt; after the last attempt it becomes a JudgeCallError of the same kind. */
+/**
+ * A failure worth another attempt; after the last attempt it becomes a JudgeCallError of the same kind, or, when
+ * the endpoint was `unreachable` on every attempt, a JudgeSetupError that stops the run.
+ */
 class Retryable extends Error {
   constructor(
     readonly kind: JudgeErrorKind,
     message: string,
     readonly retryAfterMs?: number,
+    readonly unreachable = false,
   ) {
     super(message);
   }
@@ -94,10 +98,22 @@ const embeddingsEnvelope = z.object({
 
 const cosinesValue = z.array(z.number());
 
-/** Network error codes meaning nothing listens at that address: the run stops (exit 2) instead of retrying. */
-const UNREACHABLE: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
+/** Codes of fetch failures no retry can fix: the run stops at once (exit 2). */
+const PERMANENT_FAULTS: Record<string, string> = {
   ENOTFOUND: 'host not found',
+  ERR_INVALID_URL: 'not a valid URL',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'TLS handshake failed; is it an http:// server?',
+  CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its TLS certificate chain is self-signed',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate cannot be verified',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "its TLS certificate's issuer is unknown",
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate is for another host name',
+};
+
+/** Codes meaning nothing answers at that address right now: retried, and the run stops (exit 2) when every attempt fails so. */
+const UNREACHABLE_FAULTS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
   EAI_AGAIN: 'host name lookup failed',
@@ -110,11 +126,31 @@ function networkCode(error: unknown): string | undefined {
     if (typeof value !== 'object' || value === null || seen.has(value)) return undefined;
     seen.add(value);
     const { code, cause, errors } = value as { code?: unknown; cause?: unknown; errors?: unknown };
-    if (typeof code === 'string' && code in UNREACHABLE) return code;
+    if (typeof code === 'string' && (code in PERMANENT_FAULTS || code in UNREACHABLE_FAULTS)) return code;
     const nested = visit(cause) ?? (Array.isArray(errors) ? errors.map(visit).find((c) => c !== undefined) : undefined);
     return nested ?? (typeof code === 'string' ? code : undefined);
   };
   return visit(error);
+}
+
+/** The message of the innermost cause: undici's reason under its generic "fetch failed". */
+function innermostMessage(error: unknown): string {
+  let inner = error;
+  while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
+  return inner instanceof Error ? inner.message : String(error);
+}
+
+/**
+ * How a fetch that got no reply failed. undici rejects a request it will not send at all (a bad port such as :9,
+ * a scheme it does not fetch, a header it cannot carry) with errors that carry no code, whereas every failure of
+ * a real connection has one (ECONNRESET, UND_ERR_SOCKET, …): no code at all means fetch refused, for good.
+ */
+function fetchFault(error: unknown): { readonly kind: 'refused' | 'permanent' | 'unreachable' | 'transient'; readonly reason: string } {
+  const code = networkCode(error);
+  if (code === undefined) return { kind: 'refused', reason: innermostMessage(error) };
+  if (code in PERMANENT_FAULTS) return { kind: 'permanent', reason: PERMANENT_FAULTS[code]! };
+  if (code in UNREACHABLE_FAULTS) return { kind: 'unreachable', reason: UNREACHABLE_FAULTS[code]! };
+  return { kind: 'transient', reason: code };
 }
 
 /** Percent-decoded, or as written when it does not decode. */
@@ -326,8 +362,9 @@ export class JudgeClient {
         last = error;
       }
     }
-    const kind = last?.kind ?? 'network';
-    throw new JudgeCallError(kind, `${last?.message ?? 'no attempt made'} (gave up after ${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'})`);
+    const attempts = `${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}`;
+    if (last?.unreachable) this.stop(new JudgeSetupError(`${last.message} on ${attempts}; check --base-url or OPENAI_BASE_URL`));
+    throw new JudgeCallError(last?.kind ?? 'network', `${last?.message ?? 'no attempt made'} (gave up after ${attempts})`);
   }
 
   /** Stops the whole run: every pending and later call rejects with `error`. */
@@ -363,12 +400,17 @@ export class JudgeClient {
     } catch (error) {
       if (this.setupError !== undefined) throw this.setupError;
       if (timeout.aborted) throw new Retryable('timeout', `no complete reply from ${url} within ${timeoutMs} ms`);
-      const code = networkCode(error);
-      const reason = code !== undefined ? UNREACHABLE[code] : undefined;
-      if (reason !== undefined) {
-        this.stop(new JudgeSetupError(`cannot reach the judge endpoint ${url} (${reason}); check --base-url or OPENAI_BASE_URL`));
+      const fault = fetchFault(error);
+      switch (fault.kind) {
+        case 'refused':
+          return this.stop(new JudgeSetupError(`fetch refuses to send a request to ${url} (${fault.reason}); check --base-url or OPENAI_BASE_URL`));
+        case 'permanent':
+          return this.stop(new JudgeSetupError(`cannot reach the judge endpoint ${url} (${fault.reason}); check --base-url or OPENAI_BASE_URL`));
+        case 'unreachable':
+          throw new Retryable('network', `cannot reach the judge endpoint ${url} (${fault.reason})`, undefined, true);
+        case 'transient':
+          throw new Retryable('network', `the connection to ${url} failed (${fault.reason})`);
       }
-      throw new Retryable('network', `the connection to ${url} failed (${code ?? (error instanceof Error ? error.message : String(error))})`);
     }
     const { status } = reply;
     if (status === 401 || status === 403) {

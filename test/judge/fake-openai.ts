@@ -19,6 +19,8 @@ export interface FakeReply {
   readonly headers?: Record<string, string>;
   /** An object is sent as JSON; a string as is. */
   readonly body?: unknown;
+  /** Closes the connection instead of replying. */
+  readonly hangUp?: boolean;
   readonly delayMs?: number;
 }
 
@@ -124,8 +126,8 @@ function guessTask(user: string): string {
   return 'answer_questions';
 }
 
-/** Starts the fake endpoint on 127.0.0.1 and an ephemeral port. */
-export async function startFakeOpenAI(): Promise<FakeOpenAI> {
+/** Starts the fake endpoint on 127.0.0.1 and `port` (by default an ephemeral one). */
+export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
   const started = Date.now();
   const requests: RecordedRequest[] = [];
   let inFlight = 0;
@@ -165,6 +167,10 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       const reply = state.handler?.(request, index) ?? fakeJudge(request, state.embeddings);
       const send = () => {
         if (res.destroyed) return;
+        if (reply.hangUp) {
+          res.socket?.destroy();
+          return;
+        }
         const payload = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
         res.end(payload);
@@ -176,10 +182,13 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       else release();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const { port: listening } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `http://127.0.0.1:${listening}/v1`,
     requests,
     get maxInFlight() {
       return maxInFlight;
