@@ -12,6 +12,14 @@ export const DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
 export const DEFAULT_BACKOFF_MS = 500;
 /** A server that asks to wait longer than this is not waited for: the call fails as `unavailable`. */
 const DEFAULT_MAX_RETRY_AFTER_MS = 120_000;
+const MIB = 1024 * 1024;
+/**
+ * The most of one reply rag-gate reads: a judge's chat reply is a few kB, and the embeddings of the four texts
+ * answer relevance sends are under 300 kB even at 3,072 dimensions. A longer body is abandoned at this size and the
+ * call fails as `invalid_reply`, without a retry: at temperature 0 the same request gets the same reply, and each
+ * attempt would download the cap again.
+ */
+export const MAX_REPLY_BYTES = 8 * MIB;
 
 /** Where the client reads the time and how it waits; tests pass a manual clock to check waits without waiting. */
 export interface JudgeClock {
@@ -35,11 +43,13 @@ export interface JudgeClientOptions {
   readonly timeoutMs: number;
   /**
    * Attempts per call, the first included; retried: 408, 409, 429, 5xx, timeouts, broken and refused connections,
-   * invalid replies.
+   * invalid replies (not one past `maxReplyBytes`).
    */
   readonly maxAttempts: number;
   readonly backoffMs: number;
   readonly maxRetryAfterMs?: number;
+  /** Default MAX_REPLY_BYTES. */
+  readonly maxReplyBytes?: number;
   /** Budget of HTTP requests (retries included) for the whole run; undefined = unlimited. */
   readonly maxCalls?: number;
   readonly cache?: JudgeCache;
@@ -151,6 +161,33 @@ function fetchFault(error: unknown): { readonly kind: 'refused' | 'permanent' | 
   if (code in PERMANENT_FAULTS) return { kind: 'permanent', reason: PERMANENT_FAULTS[code]! };
   if (code in UNREACHABLE_FAULTS) return { kind: 'unreachable', reason: UNREACHABLE_FAULTS[code]! };
   return { kind: 'transient', reason: code };
+}
+
+/** A body's text, read as a stream so that one past `maxBytes` is abandoned there (undefined) instead of held whole. */
+async function boundedText(response: Response, maxBytes: number): Promise<string | undefined> {
+  if (Number(response.headers.get('content-length')) > maxBytes) {
+    void response.body?.cancel().catch(() => undefined);
+    return undefined;
+  }
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      void reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+function sizeInWords(bytes: number): string {
+  return bytes >= MIB ? `${Number((bytes / MIB).toFixed(1))} MiB` : `${bytes} bytes`;
 }
 
 /** Percent-decoded, or as written when it does not decode. */
@@ -374,29 +411,30 @@ export class JudgeClient {
     throw this.setupError;
   }
 
-  /** One HTTP POST: budget, timeout, and the failures no retry can fix. */
+  /** One HTTP POST: budget, timeout, a bounded reply, and the failures no retry can fix. */
   private async post(path: string, body: unknown): Promise<RawReply> {
     if (this.setupError !== undefined) throw this.setupError;
     // Calls in flight when the server asked for a pause wait it out too, each with a little jitter so they do not
     // all return at the same instant.
     const paused = this.pausedUntil - this.clock.now();
     if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1000, paused / 10)), this.abort.signal);
-    const { maxCalls, timeoutMs } = this.options;
+    const { maxCalls, timeoutMs, maxReplyBytes = MAX_REPLY_BYTES } = this.options;
     if (maxCalls !== undefined && this.stats.calls >= maxCalls) {
       throw new JudgeCallError('budget', `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? '' : 's'} is used up`);
     }
     this.stats.calls++;
     const url = `${this.endpoint.base}${path}`;
     const timeout = AbortSignal.timeout(timeoutMs);
-    let reply: RawReply;
+    let response: Response;
+    let text: string | undefined;
     try {
-      const response = await fetch(url, {
+      response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: this.endpoint.authorization },
         body: JSON.stringify(body),
         signal: AbortSignal.any([timeout, this.abort.signal]),
       });
-      reply = { status: response.status, headers: response.headers, text: await response.text() };
+      text = await boundedText(response, maxReplyBytes);
     } catch (error) {
       if (this.setupError !== undefined) throw this.setupError;
       if (timeout.aborted) throw new Retryable('timeout', `no complete reply from ${url} within ${timeoutMs} ms`);
@@ -412,6 +450,8 @@ export class JudgeClient {
           throw new Retryable('network', `the connection to ${url} failed (${fault.reason})`);
       }
     }
+    if (text === undefined) throw new JudgeCallError('invalid_reply', `the reply from ${url} is larger than ${sizeInWords(maxReplyBytes)}, the most rag-gate reads`);
+    const reply: RawReply = { status: response.status, headers: response.headers, text };
     const { status } = reply;
     if (status === 401 || status === 403) {
       this.stop(new JudgeSetupError(`the judge endpoint ${url} rejected ${this.endpoint.credentials} (HTTP ${status}: ${this.quote(reply.text)}); ${this.endpoint.check}`));

@@ -2,7 +2,7 @@
 export type JudgeErrorKind =
   /** `--max-calls` was used up before this call could be made. */
   | 'budget'
-  /** The reply did not parse or did not match the expected JSON shape, on every attempt. */
+  /** The reply did not parse or did not match the expected JSON shape, on every attempt; or it was too large (not retried). */
   | 'invalid_reply'
   /** The endpoint answered with an error status that retrying does not fix (400, 422…). */
   | 'http'

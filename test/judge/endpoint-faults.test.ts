@@ -1,10 +1,10 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type JudgeClientOptions, type JudgeClock, JudgeClient } from '../../src/judge/client.js';
-import { JudgeSetupError } from '../../src/judge/errors.js';
+import { JudgeCallError, JudgeSetupError } from '../../src/judge/errors.js';
 import { judgeCorrect } from '../../src/judge/metrics.js';
 import { jsonl, runMain } from '../helpers/cli.js';
-import { type FakeOpenAI, closedPort, startFakeOpenAI, useFakeJudge } from './fake-openai.js';
+import { type FakeOpenAI, chatCompletion, closedPort, startFakeOpenAI, useFakeJudge } from './fake-openai.js';
 
 const fake = useFakeJudge();
 
@@ -93,5 +93,52 @@ describe('transient failures keep their retries', () => {
     expect(await verdict(client(fake.server.url, clock))).toBe(true);
     expect(slept).toHaveLength(1);
     expect(fake.server.requests).toHaveLength(2);
+  });
+});
+
+describe('a reply is read up to a cap', () => {
+  const cap = 64 * 1024;
+  const correct = chatCompletion(JSON.stringify({ verdict: 'CORRECT' }));
+
+  it('a reply of exactly the cap is read; one byte more is an invalid reply, not retried', async () => {
+    const { clock } = recordingClock();
+    fake.server.handler = () => ({ body: correct, padToBytes: cap });
+    expect(await verdict(client(fake.server.url, clock, { maxReplyBytes: cap }))).toBe(true);
+
+    fake.server.reset();
+    fake.server.handler = () => ({ body: correct, padToBytes: cap + 1 });
+    const error = await verdict(client(fake.server.url, clock, { maxReplyBytes: cap })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(JudgeCallError);
+    expect(error).toMatchObject({ kind: 'invalid_reply', message: `the reply from ${fake.server.url}/chat/completions is larger than 65536 bytes, the most rag-gate reads` });
+    expect(fake.server.requests).toHaveLength(1);
+  });
+
+  it('stops reading a streamed reply at the cap instead of taking it whole', async () => {
+    const { clock } = recordingClock();
+    fake.server.handler = () => ({ body: correct, padToBytes: 256 * 1024 * 1024 });
+    const error = await verdict(client(fake.server.url, clock, { maxReplyBytes: cap })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'invalid_reply' });
+    // What the socket buffers took before the client hung up, far from the 256 MiB offered.
+    expect(fake.server.paddedBytesWritten).toBeLessThan(32 * 1024 * 1024);
+  });
+
+  it('refuses a reply whose declared length is past the cap', async () => {
+    const { clock } = recordingClock();
+    const size = 256 * 1024 * 1024;
+    fake.server.handler = () => ({ body: correct, padToBytes: size, headers: { 'content-length': String(size) } });
+    const error = await verdict(client(fake.server.url, clock, { maxReplyBytes: cap })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'invalid_reply' });
+    expect(fake.server.paddedBytesWritten).toBeLessThan(32 * 1024 * 1024);
+  });
+
+  it('the CLI marks a record whose reply passes the 8 MiB default as an invalid reply', async () => {
+    fake.server.handler = () => ({ body: correct, padToBytes: 8 * 1024 * 1024 + 1 });
+    const out = fake.path('out.jsonl');
+    const run = await runMain(['judge', '--results', input(), '--out', out, '--base-url', fake.server.url, '--no-cache', '--metrics', 'correctness', '--max-attempts', '3']);
+    expect(run.code).toBe(1);
+    expect(fake.server.requests).toHaveLength(1);
+    expect(JSON.parse(readFileSync(out, 'utf8')).judge_errors).toEqual([
+      { metric: 'correctness', kind: 'invalid_reply', message: `the reply from ${fake.server.url}/chat/completions is larger than 8 MiB, the most rag-gate reads` },
+    ]);
   });
 });
