@@ -138,6 +138,17 @@ describe('credentials in the base URL', () => {
   });
 });
 
+describe('a key no HTTP header can carry', () => {
+  it('is refused at setup (exit 2) without quoting it', async () => {
+    vi.stubEnv('OPENAI_API_KEY', 'sk-pasted-\u201ccurly\u201d-key');
+    const run = await runMain(['judge', '--results', fake.path('never-read.jsonl'), '--out', fake.path('out.jsonl'), '--base-url', fake.server.url, '--no-cache']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('OPENAI_API_KEY has a character an HTTP header cannot carry');
+    expect(run.stderr).not.toContain('sk-pasted');
+    expect(fake.server.requests).toHaveLength(0);
+  });
+});
+
 describe('the redaction', () => {
   const redact = redactor(['sk-secret-key-123', 'Bearer sk-secret-key-123', 'x']);
 
