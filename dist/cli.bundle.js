@@ -43218,6 +43218,28 @@ function givenSettings(command, name) {
 // src/frontends/cli/exit.ts
 var EXIT = { ok: 0, gateFailed: 1, badInput: 2 };
 
+// src/frontends/cli/judge-command.ts
+import { stat } from "node:fs/promises";
+import { dirname as dirname3, resolve } from "node:path";
+
+// src/core/redact.ts
+var REDACTED = "***";
+var MIN_SECRET_LENGTH = 8;
+var URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
+function redactor(secrets) {
+  const forms = /* @__PURE__ */ new Set();
+  for (const secret of secrets) {
+    forms.add(secret);
+    forms.add(JSON.stringify(secret).slice(1, -1));
+  }
+  const targets = [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+  return (text4) => {
+    let redacted = text4;
+    for (const target of targets) redacted = redacted.replaceAll(target, REDACTED);
+    return redacted.replace(URL_USERINFO, `$1${REDACTED}@`);
+  };
+}
+
 // src/judge/cache.ts
 import { createHash as createHash2, randomUUID } from "node:crypto";
 import { mkdir, readFile as readFile2, rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
@@ -43325,15 +43347,19 @@ var DEFAULT_BASE_URL = "https://api.openai.com/v1";
 var DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small";
 var DEFAULT_BACKOFF_MS = 500;
 var DEFAULT_MAX_RETRY_AFTER_MS = 12e4;
+var MIB = 1024 * 1024;
+var MAX_REPLY_BYTES = 8 * MIB;
 var SYSTEM_CLOCK = { now: () => Date.now(), sleep };
 var Retryable = class extends Error {
-  constructor(kind, message, retryAfterMs) {
+  constructor(kind, message, retryAfterMs, unreachable = false) {
     super(message);
     this.kind = kind;
     this.retryAfterMs = retryAfterMs;
+    this.unreachable = unreachable;
   }
   kind;
   retryAfterMs;
+  unreachable;
 };
 var usageSchema = external_exports.object({ prompt_tokens: external_exports.number().optional(), completion_tokens: external_exports.number().optional(), total_tokens: external_exports.number().optional() }).nullable().optional();
 var chatEnvelope = external_exports.object({
@@ -43350,9 +43376,19 @@ var embeddingsEnvelope = external_exports.object({
   usage: usageSchema
 });
 var cosinesValue = external_exports.array(external_exports.number());
-var UNREACHABLE = {
-  ECONNREFUSED: "connection refused",
+var PERMANENT_FAULTS = {
   ENOTFOUND: "host not found",
+  ERR_INVALID_URL: "not a valid URL",
+  ERR_SSL_WRONG_VERSION_NUMBER: "TLS handshake failed; is it an http:// server?",
+  CERT_HAS_EXPIRED: "its TLS certificate has expired",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "its TLS certificate is self-signed",
+  SELF_SIGNED_CERT_IN_CHAIN: "its TLS certificate chain is self-signed",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "its TLS certificate cannot be verified",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "its TLS certificate's issuer is unknown",
+  ERR_TLS_CERT_ALTNAME_INVALID: "its TLS certificate is for another host name"
+};
+var UNREACHABLE_FAULTS = {
+  ECONNREFUSED: "connection refused",
   EHOSTUNREACH: "host unreachable",
   ENETUNREACH: "network unreachable",
   EAI_AGAIN: "host name lookup failed"
@@ -43363,22 +43399,78 @@ function networkCode(error62) {
     if (typeof value2 !== "object" || value2 === null || seen.has(value2)) return void 0;
     seen.add(value2);
     const { code: code3, cause, errors } = value2;
-    if (typeof code3 === "string" && code3 in UNREACHABLE) return code3;
+    if (typeof code3 === "string" && (code3 in PERMANENT_FAULTS || code3 in UNREACHABLE_FAULTS)) return code3;
     const nested = visit3(cause) ?? (Array.isArray(errors) ? errors.map(visit3).find((c) => c !== void 0) : void 0);
     return nested ?? (typeof code3 === "string" ? code3 : void 0);
   };
   return visit3(error62);
 }
-function serverMessage(text4) {
-  try {
-    const body = JSON.parse(text4);
-    if (typeof body.error === "string") return body.error;
-    if (typeof body.error?.message === "string") return body.error.message;
-    if (typeof body.message === "string") return body.message;
-  } catch {
+function innermostMessage(error62) {
+  let inner = error62;
+  while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
+  return inner instanceof Error ? inner.message : String(error62);
+}
+function fetchFault(error62) {
+  const code3 = networkCode(error62);
+  if (code3 === void 0) return { kind: "refused", reason: innermostMessage(error62) };
+  if (code3 in PERMANENT_FAULTS) return { kind: "permanent", reason: PERMANENT_FAULTS[code3] };
+  if (code3 in UNREACHABLE_FAULTS) return { kind: "unreachable", reason: UNREACHABLE_FAULTS[code3] };
+  return { kind: "transient", reason: code3 };
+}
+async function boundedText(response, maxBytes) {
+  if (Number(response.headers.get("content-length")) > maxBytes) {
+    void response.body?.cancel().catch(() => void 0);
+    return void 0;
   }
-  const flat = text4.replace(/\s+/g, " ").trim();
-  return flat.length > 200 ? `${flat.slice(0, 200)}\u2026` : flat || "(empty body)";
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text4 = "";
+  let bytes = 0;
+  for (; ; ) {
+    const { done, value: value2 } = await reader.read();
+    if (done) return text4 + decoder.decode();
+    bytes += value2.byteLength;
+    if (bytes > maxBytes) {
+      void reader.cancel().catch(() => void 0);
+      return void 0;
+    }
+    text4 += decoder.decode(value2, { stream: true });
+  }
+}
+function sizeInWords(bytes) {
+  return bytes >= MIB ? `${Number((bytes / MIB).toFixed(1))} MiB` : `${bytes} bytes`;
+}
+function decodeUserinfo(text4) {
+  try {
+    return decodeURIComponent(text4);
+  } catch {
+    return text4;
+  }
+}
+function endpointOf(baseUrl, apiKey) {
+  const url2 = new URL(baseUrl);
+  const { username, password } = url2;
+  url2.username = "";
+  url2.password = "";
+  const base = url2.href.replace(/\/+$/, "");
+  if (username === "" && password === "") {
+    return { base, authorization: `Bearer ${apiKey}`, credentials: "the API key", check: "check OPENAI_API_KEY", secrets: [apiKey, `Bearer ${apiKey}`] };
+  }
+  const token = Buffer.from(`${decodeUserinfo(username)}:${decodeUserinfo(password)}`).toString("base64");
+  return {
+    base,
+    authorization: `Basic ${token}`,
+    credentials: "the user name and password in the base URL",
+    check: "check --base-url or OPENAI_BASE_URL",
+    secrets: [apiKey, password, decodeUserinfo(password), token, `Basic ${token}`]
+  };
+}
+function redactStrings(value2, redact) {
+  if (typeof value2 === "string") return redact(value2);
+  if (Array.isArray(value2)) return value2.map((item) => redactStrings(item, redact));
+  if (typeof value2 === "object" && value2 !== null) return Object.fromEntries(Object.entries(value2).map(([key, item]) => [key, redactStrings(item, redact)]));
+  return value2;
 }
 function replyJson(content) {
   const fenced = /^\s*```(?:json)?\s*\n?([\s\S]*?)\n?```\s*$/i.exec(content);
@@ -43390,20 +43482,42 @@ function zodSummary(error62) {
 var JudgeClient = class {
   constructor(options) {
     this.options = options;
-    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.endpoint = endpointOf(options.baseUrl, options.apiKey);
+    this.redact = redactor(this.endpoint.secrets);
     this.clock = options.clock ?? SYSTEM_CLOCK;
   }
   options;
   stats = { calls: 0, retries: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-  warnings = [];
+  notes = [];
   abort = new AbortController();
   setupError;
   memo = /* @__PURE__ */ new Map();
   /** Until when (epoch ms) the server asked everyone to wait: a 429's Retry-After holds back every call, not one. */
   pausedUntil = 0;
   responseFormat = "json_schema";
-  baseUrl;
+  endpoint;
+  redact;
   clock;
+  /**
+   * The `error.message` of an OpenAI-style error body, else the body's start: redacted before it is shortened, so
+   * that no cut leaves part of a secret.
+   */
+  quote(text4) {
+    try {
+      const body = JSON.parse(text4);
+      if (typeof body.error === "string") return body.error;
+      if (typeof body.error?.message === "string") return body.error.message;
+      if (typeof body.message === "string") return body.message;
+    } catch {
+    }
+    const flat = this.redact(text4).replace(/\s+/g, " ").trim();
+    return flat.length > 200 ? `${flat.slice(0, 200)}\u2026` : flat || "(empty body)";
+  }
+  /** What the run should be warned about (a fallback to JSON mode, an unwritable cache), once each. */
+  get warnings() {
+    const cacheProblem = this.options.cache?.writeProblem;
+    return [...this.notes, ...cacheProblem === void 0 ? [] : [cacheProblem]].map(this.redact);
+  }
   get model() {
     return this.options.model;
   }
@@ -43419,7 +43533,7 @@ var JudgeClient = class {
       task: request.task,
       input: request.messages.map(({ role, content }) => ({ role, content }))
     };
-    return this.cached(parts, request.reply, () => this.withRetries(() => this.chatAttempt(request)));
+    return this.redacting(this.cached(parts, request.reply, () => this.withRetries(() => this.chatAttempt(request))));
   }
   /**
    * Embeds `texts` in one call and returns the cosine similarity of the first text with each of the others.
@@ -43434,7 +43548,19 @@ var JudgeClient = class {
       if (cosines.some((value2) => !Number.isFinite(value2))) throw new JudgeCallError("invalid_reply", "the embeddings endpoint returned a zero vector");
       return cosines;
     };
-    return this.cached(parts, cosinesValue, compute);
+    return this.redacting(this.cached(parts, cosinesValue, compute));
+  }
+  /** Every error leaves the client through here, whatever its words came from: a server, fetch or this client. */
+  async redacting(work) {
+    try {
+      return await work;
+    } catch (error62) {
+      if (error62 instanceof Error) {
+        error62.message = this.redact(error62.message);
+        if (error62.stack !== void 0) error62.stack = this.redact(error62.stack);
+      }
+      throw error62;
+    }
   }
   async cached(parts, check3, compute) {
     const key = cacheKey(parts);
@@ -43453,7 +43579,7 @@ var JudgeClient = class {
           return parsed.data;
         }
       }
-      const value2 = await compute();
+      const value2 = redactStrings(await compute(), this.redact);
       await this.options.cache?.put(key, parts, value2);
       return value2;
     })();
@@ -43485,8 +43611,9 @@ var JudgeClient = class {
         last = error62;
       }
     }
-    const kind = last?.kind ?? "network";
-    throw new JudgeCallError(kind, `${last?.message ?? "no attempt made"} (gave up after ${maxAttempts} attempt${maxAttempts === 1 ? "" : "s"})`);
+    const attempts = `${maxAttempts} attempt${maxAttempts === 1 ? "" : "s"}`;
+    if (last?.unreachable) this.stop(new JudgeSetupError(`${last.message} on ${attempts}; check --base-url or OPENAI_BASE_URL`));
+    throw new JudgeCallError(last?.kind ?? "network", `${last?.message ?? "no attempt made"} (gave up after ${attempts})`);
   }
   /** Stops the whole run: every pending and later call rejects with `error`. */
   stop(error62) {
@@ -43494,45 +43621,53 @@ var JudgeClient = class {
     this.abort.abort(this.setupError);
     throw this.setupError;
   }
-  /** One HTTP POST: budget, timeout, and the failures no retry can fix. */
+  /** One HTTP POST: budget, timeout, a bounded reply, and the failures no retry can fix. */
   async post(path, body) {
     if (this.setupError !== void 0) throw this.setupError;
     const paused = this.pausedUntil - this.clock.now();
     if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1e3, paused / 10)), this.abort.signal);
-    const { maxCalls, timeoutMs, apiKey } = this.options;
+    const { maxCalls, timeoutMs, maxReplyBytes = MAX_REPLY_BYTES } = this.options;
     if (maxCalls !== void 0 && this.stats.calls >= maxCalls) {
       throw new JudgeCallError("budget", `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? "" : "s"} is used up`);
     }
     this.stats.calls++;
-    const url2 = `${this.baseUrl}${path}`;
+    const url2 = `${this.endpoint.base}${path}`;
     const timeout = AbortSignal.timeout(timeoutMs);
-    let reply;
+    let response;
+    let text4;
     try {
-      const response = await fetch(url2, {
+      response = await fetch(url2, {
         method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
+        headers: { "content-type": "application/json", authorization: this.endpoint.authorization },
         body: JSON.stringify(body),
         signal: AbortSignal.any([timeout, this.abort.signal])
       });
-      reply = { status: response.status, headers: response.headers, text: await response.text() };
+      text4 = await boundedText(response, maxReplyBytes);
     } catch (error62) {
       if (this.setupError !== void 0) throw this.setupError;
       if (timeout.aborted) throw new Retryable("timeout", `no complete reply from ${url2} within ${timeoutMs} ms`);
-      const code3 = networkCode(error62);
-      const reason = code3 !== void 0 ? UNREACHABLE[code3] : void 0;
-      if (reason !== void 0) {
-        this.stop(new JudgeSetupError(`cannot reach the judge endpoint ${url2} (${reason}); check --base-url or OPENAI_BASE_URL`));
+      const fault = fetchFault(error62);
+      switch (fault.kind) {
+        case "refused":
+          return this.stop(new JudgeSetupError(`fetch refuses to send a request to ${url2} (${fault.reason}); check --base-url or OPENAI_BASE_URL`));
+        case "permanent":
+          return this.stop(new JudgeSetupError(`cannot reach the judge endpoint ${url2} (${fault.reason}); check --base-url or OPENAI_BASE_URL`));
+        case "unreachable":
+          throw new Retryable("network", `cannot reach the judge endpoint ${url2} (${fault.reason})`, void 0, true);
+        case "transient":
+          throw new Retryable("network", `the connection to ${url2} failed (${fault.reason})`);
       }
-      throw new Retryable("network", `the connection to ${url2} failed (${code3 ?? (error62 instanceof Error ? error62.message : String(error62))})`);
     }
+    if (text4 === void 0) throw new JudgeCallError("invalid_reply", `the reply from ${url2} is larger than ${sizeInWords(maxReplyBytes)}, the most rag-gate reads`);
+    const reply = { status: response.status, headers: response.headers, text: text4 };
     const { status } = reply;
     if (status === 401 || status === 403) {
-      this.stop(new JudgeSetupError(`the judge endpoint ${url2} rejected the API key (HTTP ${status}: ${serverMessage(reply.text)}); check OPENAI_API_KEY`));
+      this.stop(new JudgeSetupError(`the judge endpoint ${url2} rejected ${this.endpoint.credentials} (HTTP ${status}: ${this.quote(reply.text)}); ${this.endpoint.check}`));
     }
     if (status === 404) {
       this.stop(
         new JudgeSetupError(
-          `the judge endpoint ${url2} answered HTTP 404 (${serverMessage(reply.text)}); check --base-url (OpenAI-compatible servers usually end in /v1) and the model name`
+          `the judge endpoint ${url2} answered HTTP 404 (${this.quote(reply.text)}); check --base-url (OpenAI-compatible servers usually end in /v1) and the model name`
         )
       );
     }
@@ -43540,7 +43675,7 @@ var JudgeClient = class {
   }
   /** Turns an error status into a retry (408, 409, 429, 5xx, honouring Retry-After) or a final failure. */
   failedStatus(reply) {
-    const message = `HTTP ${reply.status}: ${serverMessage(reply.text)}`;
+    const message = `HTTP ${reply.status}: ${this.quote(reply.text)}`;
     if (reply.status === 408 || reply.status === 409 || reply.status === 429 || reply.status >= 500) {
       throw new Retryable(reply.status === 408 ? "timeout" : "unavailable", message, retryAfterFromHeaders(reply.headers));
     }
@@ -43567,7 +43702,7 @@ var JudgeClient = class {
       if (reply.status === 400 && format === "json_schema" && /response_format|json_schema/i.test(reply.text)) {
         if (this.responseFormat === "json_schema") {
           this.responseFormat = "json_object";
-          this.warnings.push(`the endpoint does not accept the JSON-schema response format (${serverMessage(reply.text)}); using JSON mode, replies are still validated`);
+          this.notes.push(`the endpoint does not accept the JSON-schema response format (${this.quote(reply.text)}); using JSON mode, replies are still validated`);
         }
         continue;
       }
@@ -43581,7 +43716,7 @@ var JudgeClient = class {
       envelope = parsed.data;
     } catch (error62) {
       if (error62 instanceof Retryable) throw error62;
-      throw new Retryable("invalid_reply", `the reply is not JSON (${serverMessage(reply.text)})`);
+      throw new Retryable("invalid_reply", `the reply is not JSON (${this.quote(reply.text)})`);
     }
     this.addUsage(envelope.usage);
     const message = envelope.choices[0].message;
@@ -43593,7 +43728,7 @@ var JudgeClient = class {
       json2 = replyJson(message.content);
     } catch {
       const truncated = envelope.choices[0].finish_reason === "length" ? " (cut off at the token limit)" : "";
-      throw new Retryable("invalid_reply", `the model's reply is not JSON${truncated}: ${serverMessage(message.content)}`);
+      throw new Retryable("invalid_reply", `the model's reply is not JSON${truncated}: ${this.quote(message.content)}`);
     }
     const checked = request.reply.safeParse(json2);
     if (!checked.success) throw new Retryable("invalid_reply", `the model's reply does not have the expected shape (${zodSummary(checked.error)})`);
@@ -43609,7 +43744,7 @@ var JudgeClient = class {
       envelope = parsed.data;
     } catch (error62) {
       if (error62 instanceof Retryable) throw error62;
-      throw new Retryable("invalid_reply", `the reply is not JSON (${serverMessage(reply.text)})`);
+      throw new Retryable("invalid_reply", `the reply is not JSON (${this.quote(reply.text)})`);
     }
     this.addUsage(envelope.usage);
     const byIndex = [...envelope.data].sort((a, b) => a.index - b.index);
@@ -43620,50 +43755,6 @@ var JudgeClient = class {
     return byIndex.map((item) => item.embedding);
   }
 };
-
-// src/judge/setup.ts
-function createJudgeClient(settings, env = process.env) {
-  const apiKey = env.OPENAI_API_KEY?.trim();
-  if (!apiKey) {
-    throw new JudgeSetupError(
-      "no API key: set OPENAI_API_KEY in the environment (in GitHub Actions, pass a secret as env OPENAI_API_KEY); for a local server that needs none, set any value"
-    );
-  }
-  const fromEnv = env.OPENAI_BASE_URL?.trim();
-  const baseUrl = settings.baseUrl ?? (fromEnv ? fromEnv : DEFAULT_BASE_URL);
-  const source = settings.baseUrl !== void 0 ? "the base URL" : fromEnv ? "OPENAI_BASE_URL" : "the default base URL";
-  let url2;
-  try {
-    url2 = new URL(baseUrl);
-  } catch {
-    throw new JudgeSetupError(`${source} "${baseUrl}" is not a URL; use for example https://api.openai.com/v1 or http://localhost:11434/v1`);
-  }
-  if (url2.protocol !== "http:" && url2.protocol !== "https:") throw new JudgeSetupError(`${source} "${baseUrl}" must be an http or https URL`);
-  const backoffText = env.RAG_GATE_JUDGE_BACKOFF_MS?.trim();
-  const backoffMs = backoffText ? Number(backoffText) : DEFAULT_BACKOFF_MS;
-  if (!Number.isFinite(backoffMs) || backoffMs < 0) throw new JudgeSetupError(`RAG_GATE_JUDGE_BACKOFF_MS must be a number of milliseconds \u2265 0, got "${backoffText}"`);
-  return new JudgeClient({
-    baseUrl,
-    apiKey,
-    model: settings.model,
-    embeddingModel: settings.embeddingModel ?? DEFAULT_EMBEDDING_MODEL,
-    timeoutMs: settings.timeoutMs,
-    maxAttempts: settings.maxAttempts,
-    backoffMs,
-    maxCalls: settings.maxCalls,
-    cache: settings.cache === false ? void 0 : new JudgeCache(settings.cache)
-  });
-}
-function clientWarnings(client) {
-  const warnings = [...client.warnings];
-  const cacheProblem = client.options.cache?.writeProblem;
-  if (cacheProblem !== void 0) warnings.push(cacheProblem);
-  return warnings;
-}
-
-// src/frontends/cli/judge-command.ts
-import { stat } from "node:fs/promises";
-import { dirname as dirname3, resolve } from "node:path";
 
 // src/judge/raw.ts
 function rewriteRecord(text4, jsonLines, set2, remove) {
@@ -43825,6 +43916,42 @@ async function judgeFile(client, options) {
   return result;
 }
 
+// src/judge/setup.ts
+function createJudgeClient(settings, env = process.env) {
+  const apiKey = env.OPENAI_API_KEY?.trim() ?? "";
+  const fromEnv = env.OPENAI_BASE_URL?.trim();
+  const baseUrl = settings.baseUrl ?? (fromEnv ? fromEnv : DEFAULT_BASE_URL);
+  const source = settings.baseUrl !== void 0 ? "the base URL" : fromEnv ? "OPENAI_BASE_URL" : "the default base URL";
+  const quoted = redactor([apiKey])(`"${baseUrl}"`);
+  let url2;
+  try {
+    url2 = new URL(baseUrl);
+  } catch {
+    throw new JudgeSetupError(`${source} ${quoted} is not a URL; use for example https://api.openai.com/v1 or http://localhost:11434/v1`);
+  }
+  if (url2.protocol !== "http:" && url2.protocol !== "https:") throw new JudgeSetupError(`${source} ${quoted} must be an http or https URL`);
+  if (!apiKey && url2.username === "" && url2.password === "") {
+    throw new JudgeSetupError(
+      "no API key: set OPENAI_API_KEY in the environment (in GitHub Actions, pass a secret as env OPENAI_API_KEY); for a local server that needs none, set any value"
+    );
+  }
+  if (/[^\x20-\x7e]/.test(apiKey)) throw new JudgeSetupError("OPENAI_API_KEY has a character an HTTP header cannot carry (only printable ASCII); check for a pasted curly quote or line break");
+  const backoffText = env.RAG_GATE_JUDGE_BACKOFF_MS?.trim();
+  const backoffMs = backoffText ? Number(backoffText) : DEFAULT_BACKOFF_MS;
+  if (!Number.isFinite(backoffMs) || backoffMs < 0) throw new JudgeSetupError(`RAG_GATE_JUDGE_BACKOFF_MS must be a number of milliseconds \u2265 0, got "${backoffText}"`);
+  return new JudgeClient({
+    baseUrl,
+    apiKey,
+    model: settings.model,
+    embeddingModel: settings.embeddingModel ?? DEFAULT_EMBEDDING_MODEL,
+    timeoutMs: settings.timeoutMs,
+    maxAttempts: settings.maxAttempts,
+    backoffMs,
+    maxCalls: settings.maxCalls,
+    cache: settings.cache === false ? void 0 : new JudgeCache(settings.cache)
+  });
+}
+
 // src/frontends/cli/progress.ts
 var REDRAW_MS = 100;
 function statusLine(context) {
@@ -43934,7 +44061,7 @@ function judgeCommand(context, setExitCode) {
         concurrency: options.concurrency,
         onProgress: progress.update
       }).finally(progress.end);
-      const warnings = [...result.readWarnings, ...clientWarnings(client)];
+      const warnings = [...result.readWarnings, ...client.warnings];
       for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}
 `);
       context.stderr(renderJudgeSummary(result, client.stats, options.out, options.maxFailureShare));
@@ -43986,7 +44113,7 @@ function calibrateCommand(context, setExitCode) {
       const client = judgeClientFromOptions(options);
       const progress = countingProgress(context, "calibrating");
       const result = await calibrate(client, labels, { labelsFile: options.labels, concurrency: options.concurrency, onProgress: progress.update }).finally(progress.end);
-      for (const warning of clientWarnings(client)) context.stderr(`rag-gate: warning: ${warning}
+      for (const warning of client.warnings) context.stderr(`rag-gate: warning: ${warning}
 `);
       const failureShare = result.total === 0 ? 0 : result.failures.length / result.total;
       const incomplete = failureShare > options.maxFailureShare;
@@ -46088,6 +46215,7 @@ async function glob(globInput, options) {
 }
 
 // src/render/settings-text.ts
+var redactUserinfo = redactor([]);
 function describeOrigin(origin) {
   switch (origin.kind) {
     case "flag":
@@ -46114,7 +46242,7 @@ function describeProblem(problem) {
   }
 }
 function renderSettings(names, texts, origins) {
-  const rows = names.map((name) => [name, texts[name].split("\n").filter(Boolean).join(", ") || "(none)", describeOrigin(origins[name])]);
+  const rows = names.map((name) => [name, redactUserinfo(texts[name].split("\n").filter(Boolean).join(", ")) || "(none)", describeOrigin(origins[name])]);
   return `${textTable([["setting", "value", "from"], ...rows])}
 `;
 }

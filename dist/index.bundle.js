@@ -62029,6 +62029,24 @@ async function glob(globInput, options) {
   return crawler ? formatPaths(await crawler.withPromise(), relative2) : [];
 }
 
+// src/core/redact.ts
+var REDACTED = "***";
+var MIN_SECRET_LENGTH = 8;
+var URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
+function redactor(secrets) {
+  const forms = /* @__PURE__ */ new Set();
+  for (const secret of secrets) {
+    forms.add(secret);
+    forms.add(JSON.stringify(secret).slice(1, -1));
+  }
+  const targets = [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+  return (text4) => {
+    let redacted = text4;
+    for (const target of targets) redacted = redacted.replaceAll(target, REDACTED);
+    return redacted.replace(URL_USERINFO, `$1${REDACTED}@`);
+  };
+}
+
 // src/render/text-table.ts
 var CELL_MAX_CHARS = 120;
 function textTable(cells, indent = "  ") {
@@ -62049,6 +62067,7 @@ function fixed3(value2) {
 }
 
 // src/render/settings-text.ts
+var redactUserinfo = redactor([]);
 function describeOrigin(origin) {
   switch (origin.kind) {
     case "flag":
@@ -62075,7 +62094,7 @@ function describeProblem(problem) {
   }
 }
 function renderSettings(names, texts, origins) {
-  const rows = names.map((name) => [name, texts[name].split("\n").filter(Boolean).join(", ") || "(none)", describeOrigin(origins[name])]);
+  const rows = names.map((name) => [name, redactUserinfo(texts[name].split("\n").filter(Boolean).join(", ")) || "(none)", describeOrigin(origins[name])]);
   return `${textTable([["setting", "value", "from"], ...rows])}
 `;
 }
@@ -73781,15 +73800,19 @@ var DEFAULT_BASE_URL = "https://api.openai.com/v1";
 var DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small";
 var DEFAULT_BACKOFF_MS = 500;
 var DEFAULT_MAX_RETRY_AFTER_MS = 12e4;
+var MIB = 1024 * 1024;
+var MAX_REPLY_BYTES = 8 * MIB;
 var SYSTEM_CLOCK = { now: () => Date.now(), sleep };
 var Retryable = class extends Error {
-  constructor(kind, message, retryAfterMs) {
+  constructor(kind, message, retryAfterMs, unreachable = false) {
     super(message);
     this.kind = kind;
     this.retryAfterMs = retryAfterMs;
+    this.unreachable = unreachable;
   }
   kind;
   retryAfterMs;
+  unreachable;
 };
 var usageSchema = external_exports.object({ prompt_tokens: external_exports.number().optional(), completion_tokens: external_exports.number().optional(), total_tokens: external_exports.number().optional() }).nullable().optional();
 var chatEnvelope = external_exports.object({
@@ -73806,9 +73829,19 @@ var embeddingsEnvelope = external_exports.object({
   usage: usageSchema
 });
 var cosinesValue = external_exports.array(external_exports.number());
-var UNREACHABLE = {
-  ECONNREFUSED: "connection refused",
+var PERMANENT_FAULTS = {
   ENOTFOUND: "host not found",
+  ERR_INVALID_URL: "not a valid URL",
+  ERR_SSL_WRONG_VERSION_NUMBER: "TLS handshake failed; is it an http:// server?",
+  CERT_HAS_EXPIRED: "its TLS certificate has expired",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "its TLS certificate is self-signed",
+  SELF_SIGNED_CERT_IN_CHAIN: "its TLS certificate chain is self-signed",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "its TLS certificate cannot be verified",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "its TLS certificate's issuer is unknown",
+  ERR_TLS_CERT_ALTNAME_INVALID: "its TLS certificate is for another host name"
+};
+var UNREACHABLE_FAULTS = {
+  ECONNREFUSED: "connection refused",
   EHOSTUNREACH: "host unreachable",
   ENETUNREACH: "network unreachable",
   EAI_AGAIN: "host name lookup failed"
@@ -73819,22 +73852,78 @@ function networkCode(error63) {
     if (typeof value2 !== "object" || value2 === null || seen.has(value2)) return void 0;
     seen.add(value2);
     const { code: code3, cause, errors } = value2;
-    if (typeof code3 === "string" && code3 in UNREACHABLE) return code3;
+    if (typeof code3 === "string" && (code3 in PERMANENT_FAULTS || code3 in UNREACHABLE_FAULTS)) return code3;
     const nested = visit3(cause) ?? (Array.isArray(errors) ? errors.map(visit3).find((c) => c !== void 0) : void 0);
     return nested ?? (typeof code3 === "string" ? code3 : void 0);
   };
   return visit3(error63);
 }
-function serverMessage(text4) {
-  try {
-    const body = JSON.parse(text4);
-    if (typeof body.error === "string") return body.error;
-    if (typeof body.error?.message === "string") return body.error.message;
-    if (typeof body.message === "string") return body.message;
-  } catch {
+function innermostMessage(error63) {
+  let inner = error63;
+  while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
+  return inner instanceof Error ? inner.message : String(error63);
+}
+function fetchFault(error63) {
+  const code3 = networkCode(error63);
+  if (code3 === void 0) return { kind: "refused", reason: innermostMessage(error63) };
+  if (code3 in PERMANENT_FAULTS) return { kind: "permanent", reason: PERMANENT_FAULTS[code3] };
+  if (code3 in UNREACHABLE_FAULTS) return { kind: "unreachable", reason: UNREACHABLE_FAULTS[code3] };
+  return { kind: "transient", reason: code3 };
+}
+async function boundedText(response, maxBytes) {
+  if (Number(response.headers.get("content-length")) > maxBytes) {
+    void response.body?.cancel().catch(() => void 0);
+    return void 0;
   }
-  const flat = text4.replace(/\s+/g, " ").trim();
-  return flat.length > 200 ? `${flat.slice(0, 200)}\u2026` : flat || "(empty body)";
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text4 = "";
+  let bytes = 0;
+  for (; ; ) {
+    const { done, value: value2 } = await reader.read();
+    if (done) return text4 + decoder.decode();
+    bytes += value2.byteLength;
+    if (bytes > maxBytes) {
+      void reader.cancel().catch(() => void 0);
+      return void 0;
+    }
+    text4 += decoder.decode(value2, { stream: true });
+  }
+}
+function sizeInWords(bytes) {
+  return bytes >= MIB ? `${Number((bytes / MIB).toFixed(1))} MiB` : `${bytes} bytes`;
+}
+function decodeUserinfo(text4) {
+  try {
+    return decodeURIComponent(text4);
+  } catch {
+    return text4;
+  }
+}
+function endpointOf(baseUrl, apiKey) {
+  const url2 = new URL(baseUrl);
+  const { username, password } = url2;
+  url2.username = "";
+  url2.password = "";
+  const base = url2.href.replace(/\/+$/, "");
+  if (username === "" && password === "") {
+    return { base, authorization: `Bearer ${apiKey}`, credentials: "the API key", check: "check OPENAI_API_KEY", secrets: [apiKey, `Bearer ${apiKey}`] };
+  }
+  const token = Buffer.from(`${decodeUserinfo(username)}:${decodeUserinfo(password)}`).toString("base64");
+  return {
+    base,
+    authorization: `Basic ${token}`,
+    credentials: "the user name and password in the base URL",
+    check: "check --base-url or OPENAI_BASE_URL",
+    secrets: [apiKey, password, decodeUserinfo(password), token, `Basic ${token}`]
+  };
+}
+function redactStrings(value2, redact) {
+  if (typeof value2 === "string") return redact(value2);
+  if (Array.isArray(value2)) return value2.map((item) => redactStrings(item, redact));
+  if (typeof value2 === "object" && value2 !== null) return Object.fromEntries(Object.entries(value2).map(([key, item]) => [key, redactStrings(item, redact)]));
+  return value2;
 }
 function replyJson(content) {
   const fenced = /^\s*```(?:json)?\s*\n?([\s\S]*?)\n?```\s*$/i.exec(content);
@@ -73846,20 +73935,42 @@ function zodSummary(error63) {
 var JudgeClient = class {
   constructor(options) {
     this.options = options;
-    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.endpoint = endpointOf(options.baseUrl, options.apiKey);
+    this.redact = redactor(this.endpoint.secrets);
     this.clock = options.clock ?? SYSTEM_CLOCK;
   }
   options;
   stats = { calls: 0, retries: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-  warnings = [];
+  notes = [];
   abort = new AbortController();
   setupError;
   memo = /* @__PURE__ */ new Map();
   /** Until when (epoch ms) the server asked everyone to wait: a 429's Retry-After holds back every call, not one. */
   pausedUntil = 0;
   responseFormat = "json_schema";
-  baseUrl;
+  endpoint;
+  redact;
   clock;
+  /**
+   * The `error.message` of an OpenAI-style error body, else the body's start: redacted before it is shortened, so
+   * that no cut leaves part of a secret.
+   */
+  quote(text4) {
+    try {
+      const body = JSON.parse(text4);
+      if (typeof body.error === "string") return body.error;
+      if (typeof body.error?.message === "string") return body.error.message;
+      if (typeof body.message === "string") return body.message;
+    } catch {
+    }
+    const flat = this.redact(text4).replace(/\s+/g, " ").trim();
+    return flat.length > 200 ? `${flat.slice(0, 200)}\u2026` : flat || "(empty body)";
+  }
+  /** What the run should be warned about (a fallback to JSON mode, an unwritable cache), once each. */
+  get warnings() {
+    const cacheProblem = this.options.cache?.writeProblem;
+    return [...this.notes, ...cacheProblem === void 0 ? [] : [cacheProblem]].map(this.redact);
+  }
   get model() {
     return this.options.model;
   }
@@ -73875,7 +73986,7 @@ var JudgeClient = class {
       task: request2.task,
       input: request2.messages.map(({ role, content }) => ({ role, content }))
     };
-    return this.cached(parts, request2.reply, () => this.withRetries(() => this.chatAttempt(request2)));
+    return this.redacting(this.cached(parts, request2.reply, () => this.withRetries(() => this.chatAttempt(request2))));
   }
   /**
    * Embeds `texts` in one call and returns the cosine similarity of the first text with each of the others.
@@ -73890,7 +74001,19 @@ var JudgeClient = class {
       if (cosines.some((value2) => !Number.isFinite(value2))) throw new JudgeCallError("invalid_reply", "the embeddings endpoint returned a zero vector");
       return cosines;
     };
-    return this.cached(parts, cosinesValue, compute);
+    return this.redacting(this.cached(parts, cosinesValue, compute));
+  }
+  /** Every error leaves the client through here, whatever its words came from: a server, fetch or this client. */
+  async redacting(work) {
+    try {
+      return await work;
+    } catch (error63) {
+      if (error63 instanceof Error) {
+        error63.message = this.redact(error63.message);
+        if (error63.stack !== void 0) error63.stack = this.redact(error63.stack);
+      }
+      throw error63;
+    }
   }
   async cached(parts, check3, compute) {
     const key = cacheKey(parts);
@@ -73909,7 +74032,7 @@ var JudgeClient = class {
           return parsed.data;
         }
       }
-      const value2 = await compute();
+      const value2 = redactStrings(await compute(), this.redact);
       await this.options.cache?.put(key, parts, value2);
       return value2;
     })();
@@ -73941,8 +74064,9 @@ var JudgeClient = class {
         last = error63;
       }
     }
-    const kind = last?.kind ?? "network";
-    throw new JudgeCallError(kind, `${last?.message ?? "no attempt made"} (gave up after ${maxAttempts} attempt${maxAttempts === 1 ? "" : "s"})`);
+    const attempts = `${maxAttempts} attempt${maxAttempts === 1 ? "" : "s"}`;
+    if (last?.unreachable) this.stop(new JudgeSetupError(`${last.message} on ${attempts}; check --base-url or OPENAI_BASE_URL`));
+    throw new JudgeCallError(last?.kind ?? "network", `${last?.message ?? "no attempt made"} (gave up after ${attempts})`);
   }
   /** Stops the whole run: every pending and later call rejects with `error`. */
   stop(error63) {
@@ -73950,45 +74074,53 @@ var JudgeClient = class {
     this.abort.abort(this.setupError);
     throw this.setupError;
   }
-  /** One HTTP POST: budget, timeout, and the failures no retry can fix. */
+  /** One HTTP POST: budget, timeout, a bounded reply, and the failures no retry can fix. */
   async post(path, body) {
     if (this.setupError !== void 0) throw this.setupError;
     const paused = this.pausedUntil - this.clock.now();
     if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1e3, paused / 10)), this.abort.signal);
-    const { maxCalls, timeoutMs, apiKey } = this.options;
+    const { maxCalls, timeoutMs, maxReplyBytes = MAX_REPLY_BYTES } = this.options;
     if (maxCalls !== void 0 && this.stats.calls >= maxCalls) {
       throw new JudgeCallError("budget", `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? "" : "s"} is used up`);
     }
     this.stats.calls++;
-    const url2 = `${this.baseUrl}${path}`;
+    const url2 = `${this.endpoint.base}${path}`;
     const timeout = AbortSignal.timeout(timeoutMs);
-    let reply;
+    let response;
+    let text4;
     try {
-      const response = await fetch(url2, {
+      response = await fetch(url2, {
         method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
+        headers: { "content-type": "application/json", authorization: this.endpoint.authorization },
         body: JSON.stringify(body),
         signal: AbortSignal.any([timeout, this.abort.signal])
       });
-      reply = { status: response.status, headers: response.headers, text: await response.text() };
+      text4 = await boundedText(response, maxReplyBytes);
     } catch (error63) {
       if (this.setupError !== void 0) throw this.setupError;
       if (timeout.aborted) throw new Retryable("timeout", `no complete reply from ${url2} within ${timeoutMs} ms`);
-      const code3 = networkCode(error63);
-      const reason = code3 !== void 0 ? UNREACHABLE[code3] : void 0;
-      if (reason !== void 0) {
-        this.stop(new JudgeSetupError(`cannot reach the judge endpoint ${url2} (${reason}); check --base-url or OPENAI_BASE_URL`));
+      const fault = fetchFault(error63);
+      switch (fault.kind) {
+        case "refused":
+          return this.stop(new JudgeSetupError(`fetch refuses to send a request to ${url2} (${fault.reason}); check --base-url or OPENAI_BASE_URL`));
+        case "permanent":
+          return this.stop(new JudgeSetupError(`cannot reach the judge endpoint ${url2} (${fault.reason}); check --base-url or OPENAI_BASE_URL`));
+        case "unreachable":
+          throw new Retryable("network", `cannot reach the judge endpoint ${url2} (${fault.reason})`, void 0, true);
+        case "transient":
+          throw new Retryable("network", `the connection to ${url2} failed (${fault.reason})`);
       }
-      throw new Retryable("network", `the connection to ${url2} failed (${code3 ?? (error63 instanceof Error ? error63.message : String(error63))})`);
     }
+    if (text4 === void 0) throw new JudgeCallError("invalid_reply", `the reply from ${url2} is larger than ${sizeInWords(maxReplyBytes)}, the most rag-gate reads`);
+    const reply = { status: response.status, headers: response.headers, text: text4 };
     const { status } = reply;
     if (status === 401 || status === 403) {
-      this.stop(new JudgeSetupError(`the judge endpoint ${url2} rejected the API key (HTTP ${status}: ${serverMessage(reply.text)}); check OPENAI_API_KEY`));
+      this.stop(new JudgeSetupError(`the judge endpoint ${url2} rejected ${this.endpoint.credentials} (HTTP ${status}: ${this.quote(reply.text)}); ${this.endpoint.check}`));
     }
     if (status === 404) {
       this.stop(
         new JudgeSetupError(
-          `the judge endpoint ${url2} answered HTTP 404 (${serverMessage(reply.text)}); check --base-url (OpenAI-compatible servers usually end in /v1) and the model name`
+          `the judge endpoint ${url2} answered HTTP 404 (${this.quote(reply.text)}); check --base-url (OpenAI-compatible servers usually end in /v1) and the model name`
         )
       );
     }
@@ -73996,7 +74128,7 @@ var JudgeClient = class {
   }
   /** Turns an error status into a retry (408, 409, 429, 5xx, honouring Retry-After) or a final failure. */
   failedStatus(reply) {
-    const message = `HTTP ${reply.status}: ${serverMessage(reply.text)}`;
+    const message = `HTTP ${reply.status}: ${this.quote(reply.text)}`;
     if (reply.status === 408 || reply.status === 409 || reply.status === 429 || reply.status >= 500) {
       throw new Retryable(reply.status === 408 ? "timeout" : "unavailable", message, retryAfterFromHeaders(reply.headers));
     }
@@ -74023,7 +74155,7 @@ var JudgeClient = class {
       if (reply.status === 400 && format === "json_schema" && /response_format|json_schema/i.test(reply.text)) {
         if (this.responseFormat === "json_schema") {
           this.responseFormat = "json_object";
-          this.warnings.push(`the endpoint does not accept the JSON-schema response format (${serverMessage(reply.text)}); using JSON mode, replies are still validated`);
+          this.notes.push(`the endpoint does not accept the JSON-schema response format (${this.quote(reply.text)}); using JSON mode, replies are still validated`);
         }
         continue;
       }
@@ -74037,7 +74169,7 @@ var JudgeClient = class {
       envelope = parsed.data;
     } catch (error63) {
       if (error63 instanceof Retryable) throw error63;
-      throw new Retryable("invalid_reply", `the reply is not JSON (${serverMessage(reply.text)})`);
+      throw new Retryable("invalid_reply", `the reply is not JSON (${this.quote(reply.text)})`);
     }
     this.addUsage(envelope.usage);
     const message = envelope.choices[0].message;
@@ -74049,7 +74181,7 @@ var JudgeClient = class {
       json2 = replyJson(message.content);
     } catch {
       const truncated = envelope.choices[0].finish_reason === "length" ? " (cut off at the token limit)" : "";
-      throw new Retryable("invalid_reply", `the model's reply is not JSON${truncated}: ${serverMessage(message.content)}`);
+      throw new Retryable("invalid_reply", `the model's reply is not JSON${truncated}: ${this.quote(message.content)}`);
     }
     const checked = request2.reply.safeParse(json2);
     if (!checked.success) throw new Retryable("invalid_reply", `the model's reply does not have the expected shape (${zodSummary(checked.error)})`);
@@ -74065,7 +74197,7 @@ var JudgeClient = class {
       envelope = parsed.data;
     } catch (error63) {
       if (error63 instanceof Retryable) throw error63;
-      throw new Retryable("invalid_reply", `the reply is not JSON (${serverMessage(reply.text)})`);
+      throw new Retryable("invalid_reply", `the reply is not JSON (${this.quote(reply.text)})`);
     }
     this.addUsage(envelope.usage);
     const byIndex = [...envelope.data].sort((a, b) => a.index - b.index);
@@ -74079,22 +74211,24 @@ var JudgeClient = class {
 
 // src/judge/setup.ts
 function createJudgeClient(settings, env = process.env) {
-  const apiKey = env.OPENAI_API_KEY?.trim();
-  if (!apiKey) {
-    throw new JudgeSetupError(
-      "no API key: set OPENAI_API_KEY in the environment (in GitHub Actions, pass a secret as env OPENAI_API_KEY); for a local server that needs none, set any value"
-    );
-  }
+  const apiKey = env.OPENAI_API_KEY?.trim() ?? "";
   const fromEnv = env.OPENAI_BASE_URL?.trim();
   const baseUrl = settings.baseUrl ?? (fromEnv ? fromEnv : DEFAULT_BASE_URL);
   const source = settings.baseUrl !== void 0 ? "the base URL" : fromEnv ? "OPENAI_BASE_URL" : "the default base URL";
+  const quoted = redactor([apiKey])(`"${baseUrl}"`);
   let url2;
   try {
     url2 = new URL(baseUrl);
   } catch {
-    throw new JudgeSetupError(`${source} "${baseUrl}" is not a URL; use for example https://api.openai.com/v1 or http://localhost:11434/v1`);
+    throw new JudgeSetupError(`${source} ${quoted} is not a URL; use for example https://api.openai.com/v1 or http://localhost:11434/v1`);
   }
-  if (url2.protocol !== "http:" && url2.protocol !== "https:") throw new JudgeSetupError(`${source} "${baseUrl}" must be an http or https URL`);
+  if (url2.protocol !== "http:" && url2.protocol !== "https:") throw new JudgeSetupError(`${source} ${quoted} must be an http or https URL`);
+  if (!apiKey && url2.username === "" && url2.password === "") {
+    throw new JudgeSetupError(
+      "no API key: set OPENAI_API_KEY in the environment (in GitHub Actions, pass a secret as env OPENAI_API_KEY); for a local server that needs none, set any value"
+    );
+  }
+  if (/[^\x20-\x7e]/.test(apiKey)) throw new JudgeSetupError("OPENAI_API_KEY has a character an HTTP header cannot carry (only printable ASCII); check for a pasted curly quote or line break");
   const backoffText = env.RAG_GATE_JUDGE_BACKOFF_MS?.trim();
   const backoffMs = backoffText ? Number(backoffText) : DEFAULT_BACKOFF_MS;
   if (!Number.isFinite(backoffMs) || backoffMs < 0) throw new JudgeSetupError(`RAG_GATE_JUDGE_BACKOFF_MS must be a number of milliseconds \u2265 0, got "${backoffText}"`);
@@ -74109,12 +74243,6 @@ function createJudgeClient(settings, env = process.env) {
     maxCalls: settings.maxCalls,
     cache: settings.cache === false ? void 0 : new JudgeCache(settings.cache)
   });
-}
-function clientWarnings(client) {
-  const warnings = [...client.warnings];
-  const cacheProblem = client.options.cache?.writeProblem;
-  if (cacheProblem !== void 0) warnings.push(cacheProblem);
-  return warnings;
 }
 
 // src/frontends/github/judge.ts
@@ -74154,7 +74282,7 @@ var ActionJudge = class {
   report(log2, warn) {
     const { calls, cacheHits } = this.client.stats;
     log2(`judge: ${calls} calls, ${cacheHits} cache hits`);
-    for (const message of clientWarnings(this.client)) warn(message);
+    for (const message of this.client.warnings) warn(message);
   }
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redactor } from '../core/redact.js';
 import { type CacheKeyParts, type JudgeCache, cacheKey } from './cache.js';
 import { type JudgeErrorKind, JudgeCallError, JudgeSetupError } from './errors.js';
 import type { StructuredRequest } from './prompts.js';
@@ -11,6 +12,14 @@ export const DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
 export const DEFAULT_BACKOFF_MS = 500;
 /** A server that asks to wait longer than this is not waited for: the call fails as `unavailable`. */
 const DEFAULT_MAX_RETRY_AFTER_MS = 120_000;
+const MIB = 1024 * 1024;
+/**
+ * The most of one reply rag-gate reads: a judge's chat reply is a few kB, and the embeddings of the four texts
+ * answer relevance sends are under 300 kB even at 3,072 dimensions. A longer body is abandoned at this size and the
+ * call fails as `invalid_reply`, without a retry: at temperature 0 the same request gets the same reply, and each
+ * attempt would download the cap again.
+ */
+export const MAX_REPLY_BYTES = 8 * MIB;
 
 /** Where the client reads the time and how it waits; tests pass a manual clock to check waits without waiting. */
 export interface JudgeClock {
@@ -21,17 +30,26 @@ export interface JudgeClock {
 const SYSTEM_CLOCK: JudgeClock = { now: () => Date.now(), sleep };
 
 export interface JudgeClientOptions {
-  /** e.g. https://api.openai.com/v1; `/chat/completions` and `/embeddings` are appended. */
+  /**
+   * e.g. https://api.openai.com/v1; `/chat/completions` and `/embeddings` are appended. A `user:password@` in it
+   * is taken out of the URL and sent as HTTP Basic authentication instead of the key.
+   */
   readonly baseUrl: string;
+  /** Sent as `Authorization: Bearer <key>`. */
   readonly apiKey: string;
   readonly model: string;
   readonly embeddingModel: string;
   /** Per HTTP request, reply body included. */
   readonly timeoutMs: number;
-  /** Attempts per call, the first included; retried: 408, 409, 429, 5xx, timeouts, broken connections, invalid replies. */
+  /**
+   * Attempts per call, the first included; retried: 408, 409, 429, 5xx, timeouts, broken and refused connections,
+   * invalid replies (not one past `maxReplyBytes`).
+   */
   readonly maxAttempts: number;
   readonly backoffMs: number;
   readonly maxRetryAfterMs?: number;
+  /** Default MAX_REPLY_BYTES. */
+  readonly maxReplyBytes?: number;
   /** Budget of HTTP requests (retries included) for the whole run; undefined = unlimited. */
   readonly maxCalls?: number;
   readonly cache?: JudgeCache;
@@ -51,12 +69,16 @@ export interface JudgeStats {
   totalTokens: number;
 }
 
-/** A failure worth another attempt; after the last attempt it becomes a JudgeCallError of the same kind. */
+/**
+ * A failure worth another attempt; after the last attempt it becomes a JudgeCallError of the same kind, or, when
+ * the endpoint was `unreachable` on every attempt, a JudgeSetupError that stops the run.
+ */
 class Retryable extends Error {
   constructor(
     readonly kind: JudgeErrorKind,
     message: string,
     readonly retryAfterMs?: number,
+    readonly unreachable = false,
   ) {
     super(message);
   }
@@ -86,10 +108,22 @@ const embeddingsEnvelope = z.object({
 
 const cosinesValue = z.array(z.number());
 
-/** Network error codes meaning nothing listens at that address: the run stops (exit 2) instead of retrying. */
-const UNREACHABLE: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
+/** Codes of fetch failures no retry can fix: the run stops at once (exit 2). */
+const PERMANENT_FAULTS: Record<string, string> = {
   ENOTFOUND: 'host not found',
+  ERR_INVALID_URL: 'not a valid URL',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'TLS handshake failed; is it an http:// server?',
+  CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its TLS certificate chain is self-signed',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate cannot be verified',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "its TLS certificate's issuer is unknown",
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate is for another host name',
+};
+
+/** Codes meaning nothing answers at that address right now: retried, and the run stops (exit 2) when every attempt fails so. */
+const UNREACHABLE_FAULTS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
   EAI_AGAIN: 'host name lookup failed',
@@ -102,25 +136,99 @@ function networkCode(error: unknown): string | undefined {
     if (typeof value !== 'object' || value === null || seen.has(value)) return undefined;
     seen.add(value);
     const { code, cause, errors } = value as { code?: unknown; cause?: unknown; errors?: unknown };
-    if (typeof code === 'string' && code in UNREACHABLE) return code;
+    if (typeof code === 'string' && (code in PERMANENT_FAULTS || code in UNREACHABLE_FAULTS)) return code;
     const nested = visit(cause) ?? (Array.isArray(errors) ? errors.map(visit).find((c) => c !== undefined) : undefined);
     return nested ?? (typeof code === 'string' ? code : undefined);
   };
   return visit(error);
 }
 
-/** The `error.message` of an OpenAI-style error body, else the body's start. */
-function serverMessage(text: string): string {
-  try {
-    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
-    if (typeof body.error === 'string') return body.error;
-    if (typeof body.error?.message === 'string') return body.error.message;
-    if (typeof body.message === 'string') return body.message;
-  } catch {
-    // not JSON: show the text
+/** The message of the innermost cause: undici's reason under its generic "fetch failed". */
+function innermostMessage(error: unknown): string {
+  let inner = error;
+  while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
+  return inner instanceof Error ? inner.message : String(error);
+}
+
+/**
+ * How a fetch that got no reply failed. undici rejects a request it will not send at all (a bad port such as :9,
+ * a scheme it does not fetch, a header it cannot carry) with errors that carry no code, whereas every failure of
+ * a real connection has one (ECONNRESET, UND_ERR_SOCKET, …): no code at all means fetch refused, for good.
+ */
+function fetchFault(error: unknown): { readonly kind: 'refused' | 'permanent' | 'unreachable' | 'transient'; readonly reason: string } {
+  const code = networkCode(error);
+  if (code === undefined) return { kind: 'refused', reason: innermostMessage(error) };
+  if (code in PERMANENT_FAULTS) return { kind: 'permanent', reason: PERMANENT_FAULTS[code]! };
+  if (code in UNREACHABLE_FAULTS) return { kind: 'unreachable', reason: UNREACHABLE_FAULTS[code]! };
+  return { kind: 'transient', reason: code };
+}
+
+/** A body's text, read as a stream so that one past `maxBytes` is abandoned there (undefined) instead of held whole. */
+async function boundedText(response: Response, maxBytes: number): Promise<string | undefined> {
+  if (Number(response.headers.get('content-length')) > maxBytes) {
+    void response.body?.cancel().catch(() => undefined);
+    return undefined;
   }
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat || '(empty body)';
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      void reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+function sizeInWords(bytes: number): string {
+  return bytes >= MIB ? `${Number((bytes / MIB).toFixed(1))} MiB` : `${bytes} bytes`;
+}
+
+/** Percent-decoded, or as written when it does not decode. */
+function decodeUserinfo(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Where to send requests and how to authenticate: credentials in the base URL are taken out of it (fetch refuses
+ * a URL with them, and a URL is quoted in messages) and sent as HTTP Basic authentication, else the key as Bearer.
+ * `secrets` lists every form of them a server could echo.
+ */
+function endpointOf(baseUrl: string, apiKey: string) {
+  const url = new URL(baseUrl);
+  const { username, password } = url;
+  url.username = '';
+  url.password = '';
+  const base = url.href.replace(/\/+$/, '');
+  if (username === '' && password === '') {
+    return { base, authorization: `Bearer ${apiKey}`, credentials: 'the API key', check: 'check OPENAI_API_KEY', secrets: [apiKey, `Bearer ${apiKey}`] };
+  }
+  const token = Buffer.from(`${decodeUserinfo(username)}:${decodeUserinfo(password)}`).toString('base64');
+  return {
+    base,
+    authorization: `Basic ${token}`,
+    credentials: 'the user name and password in the base URL',
+    check: 'check --base-url or OPENAI_BASE_URL',
+    secrets: [apiKey, password, decodeUserinfo(password), token, `Basic ${token}`],
+  };
+}
+
+/** `value` with `redact` applied to every string in it. */
+function redactStrings(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, redact));
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactStrings(item, redact)]));
+  return value;
 }
 
 /** A reply's JSON, allowing the ```json fences some models put around it in JSON mode. */
@@ -146,23 +254,49 @@ interface RawReply {
  * A client for one OpenAI-compatible endpoint (OpenAI, Azure via a proxy, vLLM, Ollama, LiteLLM…) that
  * only ever returns validated replies: it checks the cache, keeps within the call budget, times each
  * request out, retries with backoff that honours Retry-After, and validates every reply with zod.
- * Identical calls within a run are made once.
+ * Identical calls within a run are made once. No credential leaves it: the values, errors and warnings it gives
+ * out are redacted.
  */
 export class JudgeClient {
   readonly stats: JudgeStats = { calls: 0, retries: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-  readonly warnings: string[] = [];
+  private readonly notes: string[] = [];
   private readonly abort = new AbortController();
   private setupError: JudgeSetupError | undefined;
   private readonly memo = new Map<string, Promise<unknown>>();
   /** Until when (epoch ms) the server asked everyone to wait: a 429's Retry-After holds back every call, not one. */
   private pausedUntil = 0;
   private responseFormat: 'json_schema' | 'json_object' = 'json_schema';
-  private readonly baseUrl: string;
+  private readonly endpoint: ReturnType<typeof endpointOf>;
+  private readonly redact: (text: string) => string;
   private readonly clock: JudgeClock;
 
-  constructor(readonly options: JudgeClientOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  constructor(private readonly options: JudgeClientOptions) {
+    this.endpoint = endpointOf(options.baseUrl, options.apiKey);
+    this.redact = redactor(this.endpoint.secrets);
     this.clock = options.clock ?? SYSTEM_CLOCK;
+  }
+
+  /**
+   * The `error.message` of an OpenAI-style error body, else the body's start: redacted before it is shortened, so
+   * that no cut leaves part of a secret.
+   */
+  private quote(text: string): string {
+    try {
+      const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+      if (typeof body.error === 'string') return body.error;
+      if (typeof body.error?.message === 'string') return body.error.message;
+      if (typeof body.message === 'string') return body.message;
+    } catch {
+      // not JSON: show the text
+    }
+    const flat = this.redact(text).replace(/\s+/g, ' ').trim();
+    return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat || '(empty body)';
+  }
+
+  /** What the run should be warned about (a fallback to JSON mode, an unwritable cache), once each. */
+  get warnings(): string[] {
+    const cacheProblem = this.options.cache?.writeProblem;
+    return [...this.notes, ...(cacheProblem === undefined ? [] : [cacheProblem])].map(this.redact);
   }
 
   get model(): string {
@@ -182,7 +316,7 @@ export class JudgeClient {
       task: request.task,
       input: request.messages.map(({ role, content }) => ({ role, content })),
     };
-    return this.cached(parts, request.reply, () => this.withRetries(() => this.chatAttempt(request)));
+    return this.redacting(this.cached(parts, request.reply, () => this.withRetries(() => this.chatAttempt(request))));
   }
 
   /**
@@ -198,7 +332,20 @@ export class JudgeClient {
       if (cosines.some((value) => !Number.isFinite(value))) throw new JudgeCallError('invalid_reply', 'the embeddings endpoint returned a zero vector');
       return cosines;
     };
-    return this.cached(parts, cosinesValue, compute);
+    return this.redacting(this.cached(parts, cosinesValue, compute));
+  }
+
+  /** Every error leaves the client through here, whatever its words came from: a server, fetch or this client. */
+  private async redacting<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      if (error instanceof Error) {
+        error.message = this.redact(error.message);
+        if (error.stack !== undefined) error.stack = this.redact(error.stack);
+      }
+      throw error;
+    }
   }
 
   private async cached<T>(parts: CacheKeyParts, check: z.ZodType<T>, compute: () => Promise<T>): Promise<T> {
@@ -218,7 +365,8 @@ export class JudgeClient {
           return parsed.data;
         }
       }
-      const value = await compute();
+      // A server may echo a credential even in a valid reply; what the judge returns is written to files and the cache.
+      const value = redactStrings(await compute(), this.redact) as T;
       await this.options.cache?.put(key, parts, value);
       return value;
     })();
@@ -251,8 +399,9 @@ export class JudgeClient {
         last = error;
       }
     }
-    const kind = last?.kind ?? 'network';
-    throw new JudgeCallError(kind, `${last?.message ?? 'no attempt made'} (gave up after ${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'})`);
+    const attempts = `${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}`;
+    if (last?.unreachable) this.stop(new JudgeSetupError(`${last.message} on ${attempts}; check --base-url or OPENAI_BASE_URL`));
+    throw new JudgeCallError(last?.kind ?? 'network', `${last?.message ?? 'no attempt made'} (gave up after ${attempts})`);
   }
 
   /** Stops the whole run: every pending and later call rejects with `error`. */
@@ -262,47 +411,55 @@ export class JudgeClient {
     throw this.setupError;
   }
 
-  /** One HTTP POST: budget, timeout, and the failures no retry can fix. */
+  /** One HTTP POST: budget, timeout, a bounded reply, and the failures no retry can fix. */
   private async post(path: string, body: unknown): Promise<RawReply> {
     if (this.setupError !== undefined) throw this.setupError;
     // Calls in flight when the server asked for a pause wait it out too, each with a little jitter so they do not
     // all return at the same instant.
     const paused = this.pausedUntil - this.clock.now();
     if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1000, paused / 10)), this.abort.signal);
-    const { maxCalls, timeoutMs, apiKey } = this.options;
+    const { maxCalls, timeoutMs, maxReplyBytes = MAX_REPLY_BYTES } = this.options;
     if (maxCalls !== undefined && this.stats.calls >= maxCalls) {
       throw new JudgeCallError('budget', `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? '' : 's'} is used up`);
     }
     this.stats.calls++;
-    const url = `${this.baseUrl}${path}`;
+    const url = `${this.endpoint.base}${path}`;
     const timeout = AbortSignal.timeout(timeoutMs);
-    let reply: RawReply;
+    let response: Response;
+    let text: string | undefined;
     try {
-      const response = await fetch(url, {
+      response = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+        headers: { 'content-type': 'application/json', authorization: this.endpoint.authorization },
         body: JSON.stringify(body),
         signal: AbortSignal.any([timeout, this.abort.signal]),
       });
-      reply = { status: response.status, headers: response.headers, text: await response.text() };
+      text = await boundedText(response, maxReplyBytes);
     } catch (error) {
       if (this.setupError !== undefined) throw this.setupError;
       if (timeout.aborted) throw new Retryable('timeout', `no complete reply from ${url} within ${timeoutMs} ms`);
-      const code = networkCode(error);
-      const reason = code !== undefined ? UNREACHABLE[code] : undefined;
-      if (reason !== undefined) {
-        this.stop(new JudgeSetupError(`cannot reach the judge endpoint ${url} (${reason}); check --base-url or OPENAI_BASE_URL`));
+      const fault = fetchFault(error);
+      switch (fault.kind) {
+        case 'refused':
+          return this.stop(new JudgeSetupError(`fetch refuses to send a request to ${url} (${fault.reason}); check --base-url or OPENAI_BASE_URL`));
+        case 'permanent':
+          return this.stop(new JudgeSetupError(`cannot reach the judge endpoint ${url} (${fault.reason}); check --base-url or OPENAI_BASE_URL`));
+        case 'unreachable':
+          throw new Retryable('network', `cannot reach the judge endpoint ${url} (${fault.reason})`, undefined, true);
+        case 'transient':
+          throw new Retryable('network', `the connection to ${url} failed (${fault.reason})`);
       }
-      throw new Retryable('network', `the connection to ${url} failed (${code ?? (error instanceof Error ? error.message : String(error))})`);
     }
+    if (text === undefined) throw new JudgeCallError('invalid_reply', `the reply from ${url} is larger than ${sizeInWords(maxReplyBytes)}, the most rag-gate reads`);
+    const reply: RawReply = { status: response.status, headers: response.headers, text };
     const { status } = reply;
     if (status === 401 || status === 403) {
-      this.stop(new JudgeSetupError(`the judge endpoint ${url} rejected the API key (HTTP ${status}: ${serverMessage(reply.text)}); check OPENAI_API_KEY`));
+      this.stop(new JudgeSetupError(`the judge endpoint ${url} rejected ${this.endpoint.credentials} (HTTP ${status}: ${this.quote(reply.text)}); ${this.endpoint.check}`));
     }
     if (status === 404) {
       this.stop(
         new JudgeSetupError(
-          `the judge endpoint ${url} answered HTTP 404 (${serverMessage(reply.text)}); check --base-url (OpenAI-compatible servers usually end in /v1) and the model name`,
+          `the judge endpoint ${url} answered HTTP 404 (${this.quote(reply.text)}); check --base-url (OpenAI-compatible servers usually end in /v1) and the model name`,
         ),
       );
     }
@@ -311,7 +468,7 @@ export class JudgeClient {
 
   /** Turns an error status into a retry (408, 409, 429, 5xx, honouring Retry-After) or a final failure. */
   private failedStatus(reply: RawReply): never {
-    const message = `HTTP ${reply.status}: ${serverMessage(reply.text)}`;
+    const message = `HTTP ${reply.status}: ${this.quote(reply.text)}`;
     if (reply.status === 408 || reply.status === 409 || reply.status === 429 || reply.status >= 500) {
       throw new Retryable(reply.status === 408 ? 'timeout' : 'unavailable', message, retryAfterFromHeaders(reply.headers));
     }
@@ -344,7 +501,7 @@ export class JudgeClient {
       if (reply.status === 400 && format === 'json_schema' && /response_format|json_schema/i.test(reply.text)) {
         if (this.responseFormat === 'json_schema') {
           this.responseFormat = 'json_object';
-          this.warnings.push(`the endpoint does not accept the JSON-schema response format (${serverMessage(reply.text)}); using JSON mode, replies are still validated`);
+          this.notes.push(`the endpoint does not accept the JSON-schema response format (${this.quote(reply.text)}); using JSON mode, replies are still validated`);
         }
         continue;
       }
@@ -358,7 +515,7 @@ export class JudgeClient {
       envelope = parsed.data;
     } catch (error) {
       if (error instanceof Retryable) throw error;
-      throw new Retryable('invalid_reply', `the reply is not JSON (${serverMessage(reply.text)})`);
+      throw new Retryable('invalid_reply', `the reply is not JSON (${this.quote(reply.text)})`);
     }
     this.addUsage(envelope.usage);
     const message = envelope.choices[0]!.message;
@@ -370,7 +527,7 @@ export class JudgeClient {
       json = replyJson(message.content);
     } catch {
       const truncated = envelope.choices[0]!.finish_reason === 'length' ? ' (cut off at the token limit)' : '';
-      throw new Retryable('invalid_reply', `the model's reply is not JSON${truncated}: ${serverMessage(message.content)}`);
+      throw new Retryable('invalid_reply', `the model's reply is not JSON${truncated}: ${this.quote(message.content)}`);
     }
     const checked = request.reply.safeParse(json);
     if (!checked.success) throw new Retryable('invalid_reply', `the model's reply does not have the expected shape (${zodSummary(checked.error)})`);
@@ -387,7 +544,7 @@ export class JudgeClient {
       envelope = parsed.data;
     } catch (error) {
       if (error instanceof Retryable) throw error;
-      throw new Retryable('invalid_reply', `the reply is not JSON (${serverMessage(reply.text)})`);
+      throw new Retryable('invalid_reply', `the reply is not JSON (${this.quote(reply.text)})`);
     }
     this.addUsage(envelope.usage);
     const byIndex = [...envelope.data].sort((a, b) => a.index - b.index);

@@ -2,7 +2,7 @@
 export type JudgeErrorKind =
   /** `--max-calls` was used up before this call could be made. */
   | 'budget'
-  /** The reply did not parse or did not match the expected JSON shape, on every attempt. */
+  /** The reply did not parse or did not match the expected JSON shape, on every attempt; or it was too large (not retried). */
   | 'invalid_reply'
   /** The endpoint answered with an error status that retrying does not fix (400, 422…). */
   | 'http'
@@ -25,8 +25,10 @@ export class JudgeCallError extends Error {
 }
 
 /**
- * The judge cannot work at all: no API key, the endpoint is unreachable, or it rejects the key, the path or
- * the model. The run stops, nothing is written, and the CLI exits 2 (a setup problem, like bad input).
+ * The judge cannot work at all: no API key, a base URL fetch refuses (a bad port such as :9), an endpoint that
+ * cannot be reached (at once for an unknown host or a TLS failure, after every attempt for a refused connection),
+ * or one that rejects the key, the path or the model. The run stops, nothing is written, and the CLI exits 2 (a
+ * setup problem, like bad input).
  */
 export class JudgeSetupError extends Error {
   override name = 'JudgeSetupError';

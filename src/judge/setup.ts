@@ -1,3 +1,4 @@
+import { redactor } from '../core/redact.js';
 import { JudgeCache } from './cache.js';
 import { DEFAULT_BACKOFF_MS, DEFAULT_BASE_URL, DEFAULT_EMBEDDING_MODEL, JudgeClient } from './client.js';
 import { JudgeSetupError } from './errors.js';
@@ -18,25 +19,29 @@ export interface JudgeSettings {
 /**
  * The judge client for these settings and the environment: key from OPENAI_API_KEY; base URL from the
  * settings, else OPENAI_BASE_URL, else OpenAI's; backoff base from RAG_GATE_JUDGE_BACKOFF_MS. Missing or bad
- * values throw JudgeSetupError (exit 2), before any call.
+ * values throw JudgeSetupError (exit 2), before any call. A base URL with `user:password@` needs no key: they
+ * are sent instead of it.
  */
 export function createJudgeClient(settings: JudgeSettings, env: NodeJS.ProcessEnv = process.env): JudgeClient {
-  const apiKey = env.OPENAI_API_KEY?.trim();
-  if (!apiKey) {
-    throw new JudgeSetupError(
-      'no API key: set OPENAI_API_KEY in the environment (in GitHub Actions, pass a secret as env OPENAI_API_KEY); for a local server that needs none, set any value',
-    );
-  }
+  const apiKey = env.OPENAI_API_KEY?.trim() ?? '';
   const fromEnv = env.OPENAI_BASE_URL?.trim();
   const baseUrl = settings.baseUrl ?? (fromEnv ? fromEnv : DEFAULT_BASE_URL);
   const source = settings.baseUrl !== undefined ? 'the base URL' : fromEnv ? 'OPENAI_BASE_URL' : 'the default base URL';
+  const quoted = redactor([apiKey])(`"${baseUrl}"`);
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new JudgeSetupError(`${source} "${baseUrl}" is not a URL; use for example https://api.openai.com/v1 or http://localhost:11434/v1`);
+    throw new JudgeSetupError(`${source} ${quoted} is not a URL; use for example https://api.openai.com/v1 or http://localhost:11434/v1`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new JudgeSetupError(`${source} "${baseUrl}" must be an http or https URL`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new JudgeSetupError(`${source} ${quoted} must be an http or https URL`);
+  if (!apiKey && url.username === '' && url.password === '') {
+    throw new JudgeSetupError(
+      'no API key: set OPENAI_API_KEY in the environment (in GitHub Actions, pass a secret as env OPENAI_API_KEY); for a local server that needs none, set any value',
+    );
+  }
+  // fetch would refuse the header later, quoting the key; say here what is wrong, without quoting it.
+  if (/[^\x20-\x7e]/.test(apiKey)) throw new JudgeSetupError('OPENAI_API_KEY has a character an HTTP header cannot carry (only printable ASCII); check for a pasted curly quote or line break');
   const backoffText = env.RAG_GATE_JUDGE_BACKOFF_MS?.trim();
   const backoffMs = backoffText ? Number(backoffText) : DEFAULT_BACKOFF_MS;
   if (!Number.isFinite(backoffMs) || backoffMs < 0) throw new JudgeSetupError(`RAG_GATE_JUDGE_BACKOFF_MS must be a number of milliseconds ≥ 0, got "${backoffText}"`);
@@ -51,12 +56,4 @@ export function createJudgeClient(settings: JudgeSettings, env: NodeJS.ProcessEn
     maxCalls: settings.maxCalls,
     cache: settings.cache === false ? undefined : new JudgeCache(settings.cache),
   });
-}
-
-/** Warnings the client and its cache collected (a fallback to JSON mode, an unwritable cache), once each. */
-export function clientWarnings(client: JudgeClient): string[] {
-  const warnings = [...client.warnings];
-  const cacheProblem = client.options.cache?.writeProblem;
-  if (cacheProblem !== undefined) warnings.push(cacheProblem);
-  return warnings;
 }

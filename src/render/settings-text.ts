@@ -1,5 +1,9 @@
 import type { SettingName, SettingOrigin, SettingProblem } from '../core/catalog/settings.js';
+import { redactor } from '../core/redact.js';
 import { textTable } from './text-table.js';
+
+/** A URL's `user:password@` (the judge's base URL may carry one) is never printed: the action logs these settings. */
+const redactUserinfo = redactor([]);
 
 /** Where a value came from, in words: `--k`, `input "k"`, `rag-gate.yml:3`, `default`. */
 export function describeOrigin(origin: SettingOrigin): string {
@@ -36,6 +40,6 @@ export function renderSettings(
   texts: Readonly<Record<SettingName, string>>,
   origins: Readonly<Record<SettingName, SettingOrigin>>,
 ): string {
-  const rows = names.map((name) => [name, texts[name].split('\n').filter(Boolean).join(', ') || '(none)', describeOrigin(origins[name])]);
+  const rows = names.map((name) => [name, redactUserinfo(texts[name].split('\n').filter(Boolean).join(', ')) || '(none)', describeOrigin(origins[name])]);
   return `${textTable([['setting', 'value', 'from'], ...rows])}\n`;
 }

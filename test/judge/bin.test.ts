@@ -70,7 +70,7 @@ describe('the bundled CLI: node dist/cli.js judge / calibrate', () => {
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('rag-gate: error: no API key: set OPENAI_API_KEY');
     const port = await closedPort();
-    const unreachable = await runBinAsync(['judge', '--results', results(), '--out', out, '--no-cache', '--base-url', `http://127.0.0.1:${port}/v1`], { OPENAI_API_KEY: 'k' });
+    const unreachable = await runBinAsync(['judge', '--results', results(), '--out', out, '--no-cache', '--base-url', `http://127.0.0.1:${port}/v1`], { OPENAI_API_KEY: 'k', RAG_GATE_JUDGE_BACKOFF_MS: '5' });
     expect(unreachable.code).toBe(2);
     expect(unreachable.stderr).toContain('(connection refused)');
   });

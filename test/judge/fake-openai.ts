@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
@@ -19,6 +19,13 @@ export interface FakeReply {
   readonly headers?: Record<string, string>;
   /** An object is sent as JSON; a string as is. */
   readonly body?: unknown;
+  /**
+   * Pads the body with spaces to this many bytes, written as the client reads them (chunked unless the headers
+   * give a content-length); writing stops when the client hangs up.
+   */
+  readonly padToBytes?: number;
+  /** Closes the connection instead of replying. */
+  readonly hangUp?: boolean;
   readonly delayMs?: number;
 }
 
@@ -31,6 +38,8 @@ export interface FakeOpenAI {
   readonly requests: RecordedRequest[];
   /** Most requests in flight at once so far. */
   readonly maxInFlight: number;
+  /** Bytes of padded bodies (`padToBytes`) handed to the socket so far. */
+  readonly paddedBytesWritten: number;
   handler: Handler | undefined;
   /** Holds a reply until the promise settles (then the delay applies): orders events without timing margins. */
   hold: ((request: RecordedRequest, index: number) => Promise<unknown> | undefined) | undefined;
@@ -124,12 +133,34 @@ function guessTask(user: string): string {
   return 'answer_questions';
 }
 
-/** Starts the fake endpoint on 127.0.0.1 and an ephemeral port. */
-export async function startFakeOpenAI(): Promise<FakeOpenAI> {
+/** Writes `payload` then spaces up to `total` bytes, honouring backpressure; stops when the client hangs up. */
+function writePadded(res: ServerResponse, payload: Buffer, total: number, counted: (bytes: number) => void): void {
+  const spaces = Buffer.alloc(64 * 1024, 0x20);
+  let left = Math.max(0, total - payload.length);
+  const pump = () => {
+    while (left > 0 && !res.destroyed) {
+      const piece = spaces.subarray(0, Math.min(left, spaces.length));
+      left -= piece.length;
+      counted(piece.length);
+      if (!res.write(piece)) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+    if (!res.destroyed) res.end();
+  };
+  counted(payload.length);
+  if (res.write(payload)) pump();
+  else res.once('drain', pump);
+}
+
+/** Starts the fake endpoint on 127.0.0.1 and `port` (by default an ephemeral one). */
+export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
   const started = Date.now();
   const requests: RecordedRequest[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
+  let paddedBytesWritten = 0;
   let inFlightWaiters: { count: number; resolve: () => void }[] = [];
   const state = {
     handler: undefined as Handler | undefined,
@@ -165,9 +196,14 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       const reply = state.handler?.(request, index) ?? fakeJudge(request, state.embeddings);
       const send = () => {
         if (res.destroyed) return;
+        if (reply.hangUp) {
+          res.socket?.destroy();
+          return;
+        }
         const payload = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-        res.end(payload);
+        if (reply.padToBytes === undefined) res.end(payload);
+        else writePadded(res, Buffer.from(payload), reply.padToBytes, (bytes) => (paddedBytesWritten += bytes));
       };
       const delay = reply.delayMs ?? state.delayMs;
       const release = () => (delay > 0 ? setTimeout(send, delay) : send());
@@ -176,13 +212,19 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       else release();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const { port: listening } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `http://127.0.0.1:${listening}/v1`,
     requests,
     get maxInFlight() {
       return maxInFlight;
+    },
+    get paddedBytesWritten() {
+      return paddedBytesWritten;
     },
     get handler() {
       return state.handler;
@@ -208,6 +250,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     reset() {
       requests.length = 0;
       maxInFlight = 0;
+      paddedBytesWritten = 0;
       inFlightWaiters = [];
       state.handler = undefined;
       state.hold = undefined;

@@ -460,12 +460,12 @@ describe('judge: setup problems exit 2 with a clear message and write nothing', 
     expect(fake.server.requests).toHaveLength(0);
   });
 
-  it('an unreachable endpoint (connection refused)', async () => {
+  it('an unreachable endpoint (connection refused on every attempt)', async () => {
     const port = await closedPort();
     const out = path('out.jsonl');
     const run = await runMain(['judge', '--results', input([REFUND, { ...REFUND, id: 'q2' }]), '--out', out, '--base-url', `http://127.0.0.1:${port}/v1`, '--no-cache']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`rag-gate: error: cannot reach the judge endpoint http://127.0.0.1:${port}/v1/chat/completions (connection refused); check --base-url or OPENAI_BASE_URL`);
+    expect(run.stderr).toContain(`rag-gate: error: cannot reach the judge endpoint http://127.0.0.1:${port}/v1/chat/completions (connection refused) on 4 attempts; check --base-url or OPENAI_BASE_URL`);
     expect(existsSync(out)).toBe(false);
   });
 

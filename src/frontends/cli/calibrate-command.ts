@@ -7,7 +7,6 @@ import { renderCalibration } from '../../render/judge-report.js';
 import type { CommandContext } from './context.js';
 import { kappaFloorOption } from './options.js';
 import { EXIT } from './exit.js';
-import { clientWarnings } from '../../judge/setup.js';
 import { type JudgeClientCliOptions, addJudgeClientOptions, judgeClientFromOptions, withJudgeSetup } from './judge-command.js';
 import { countingProgress } from './progress.js';
 
@@ -31,7 +30,7 @@ export function calibrateCommand(context: CommandContext, setExitCode: (code: nu
         const client = judgeClientFromOptions(options);
         const progress = countingProgress(context, 'calibrating');
         const result = await calibrate(client, labels, { labelsFile: options.labels, concurrency: options.concurrency, onProgress: progress.update }).finally(progress.end);
-        for (const warning of clientWarnings(client)) context.stderr(`rag-gate: warning: ${warning}\n`);
+        for (const warning of client.warnings) context.stderr(`rag-gate: warning: ${warning}\n`);
         const failureShare = result.total === 0 ? 0 : result.failures.length / result.total;
         const incomplete = failureShare > options.maxFailureShare;
         if (options.json) {

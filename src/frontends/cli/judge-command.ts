@@ -9,7 +9,7 @@ import { JUDGE_METRICS, type JudgeMetric } from '../../judge/metrics.js';
 import { PROMPT_VERSIONS } from '../../judge/prompts.js';
 import { renderJudgeSummary } from '../../render/judge-report.js';
 import { JUDGE_ERRORS_FIELD, judgeFile } from '../../judge/run.js';
-import { clientWarnings, createJudgeClient } from '../../judge/setup.js';
+import { createJudgeClient } from '../../judge/setup.js';
 import type { CommandContext } from './context.js';
 import { countingProgress } from './progress.js';
 import { EXIT } from './exit.js';
@@ -123,7 +123,7 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
           concurrency: options.concurrency,
           onProgress: progress.update,
         }).finally(progress.end);
-        const warnings = [...result.readWarnings, ...clientWarnings(client)];
+        const warnings = [...result.readWarnings, ...client.warnings];
         for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}\n`);
         context.stderr(renderJudgeSummary(result, client.stats, options.out, options.maxFailureShare));
         const failed = result.failureShare > options.maxFailureShare;

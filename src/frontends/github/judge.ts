@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import type { JudgeClient } from '../../judge/client.js';
 import { JUDGE_METRICS } from '../../judge/metrics.js';
 import { judgeFile } from '../../judge/run.js';
-import { clientWarnings, createJudgeClient } from '../../judge/setup.js';
+import { createJudgeClient } from '../../judge/setup.js';
 import type { Settings } from '../../core/catalog/settings.js';
 
 /** A share of records the judge may fail on before the run counts as broken (as `rag-gate judge`'s default). */
@@ -53,6 +53,6 @@ export class ActionJudge {
   report(log: (message: string) => void, warn: (message: string) => void): void {
     const { calls, cacheHits } = this.client.stats;
     log(`judge: ${calls} calls, ${cacheHits} cache hits`);
-    for (const message of clientWarnings(this.client)) warn(message);
+    for (const message of this.client.warnings) warn(message);
   }
 }

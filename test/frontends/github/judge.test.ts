@@ -70,6 +70,17 @@ describe('the action with judge: openai', () => {
     expect(existsSync(join(dir, 'rag-gate', 'default', 'report.json'))).toBe(false);
   });
 
+  it('takes user:password from judge-base-url as Basic authentication, and the settings it logs do not show them', async () => {
+    const dir = tempDir();
+    const baseUrl = judge.url.replace('http://', 'http://ci-user:pw-from-a-secret@');
+    const fake = await run(dir, judgedRuns(dir), { 'judge-base-url': baseUrl });
+    expect(fake.failures).toEqual([]);
+    expect(judge.requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from('ci-user:pw-from-a-secret').toString('base64')}`);
+    const logged = [...fake.infos, ...fake.warnings.map((w) => w.message)].join('\n');
+    expect(logged).toMatch(/judge-base-url +http:\/\/\*\*\*@127\.0\.0\.1:\d+\/v1 +input/);
+    expect(logged).not.toContain('pw-from-a-secret');
+  });
+
   it('rejects an unknown judge', async () => {
     const dir = tempDir();
     const files = judgedRuns(dir);
