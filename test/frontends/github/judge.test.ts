@@ -45,7 +45,7 @@ describe('the action with judge: openai', () => {
     ]);
     const comment = readFileSync(outputs.get('report-markdown')!, 'utf8');
     expect(comment).toMatch(/### ⚠️ rag-gate: end-to-end correctness dropped, but the judge is uncalibrated, so it does not gate/);
-    expect(comment).toMatch(/\*\*Judge\*\*: .*judge judge-1 \(correctness-v1\) is uncalibrated/);
+    expect(comment).toMatch(/\*\*Judge\*\*: .*judge `judge-1` \(`correctness-v1`\) is uncalibrated/);
     expect(warnings).toEqual([]);
   });
 
