@@ -21642,8 +21642,10 @@ async function* jsonArrayElements(lines) {
   let lastLine = 0;
   let closed = false;
   let sawElement = false;
-  for await (const { text: text4, line } of lines) {
+  let notUtf8 = false;
+  for await (const { text: text4, line, notUtf8: lineNotUtf8 } of lines) {
     lastLine = line;
+    if (elementLine !== 0) notUtf8 ||= lineNotUtf8;
     start = 0;
     for (let i = 0; i < text4.length; i++) {
       const ch = text4[i];
@@ -21666,7 +21668,7 @@ async function* jsonArrayElements(lines) {
         const element = parts.join("\n");
         parts = [];
         start = i + 1;
-        if (element.trim() !== "") yield { text: element, line: elementLine };
+        if (element.trim() !== "") yield { text: element, line: elementLine, notUtf8 };
         else if (ch === ",") throw new JsonArrayShapeError("empty element in the array (two commas in a row?)", line);
         else if (sawElement) throw new JsonArrayShapeError('a comma before the closing "]" (JSON allows no trailing comma)', line);
         sawElement = true;
@@ -21677,7 +21679,10 @@ async function* jsonArrayElements(lines) {
         }
         continue;
       }
-      if (elementLine === 0) elementLine = line;
+      if (elementLine === 0) {
+        elementLine = line;
+        notUtf8 = lineNotUtf8;
+      }
       if (ch === '"') inString = true;
       else if (ch === "{" || ch === "[") depth++;
       else if (ch === "}" || ch === "]") depth--;
@@ -21767,18 +21772,114 @@ function parseRecordJson(text4) {
 }
 
 // src/sources/lines.ts
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
+import { isUtf8 as isUtf82 } from "node:buffer";
+
+// src/sources/line-chunks.ts
+import { open } from "node:fs/promises";
+var LINE_FEED = 10;
+var CHUNK_BYTES = 1 << 22;
+function startsWithByteOrderMark(bytes, end) {
+  return end >= 3 && bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191;
+}
+function grown(buffer, used) {
+  const larger = Buffer.allocUnsafe(buffer.length * 2);
+  buffer.copy(larger, 0, 0, used);
+  return larger;
+}
+async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
+  const handle2 = await open(file2, "r");
+  try {
+    let buffer = Buffer.allocUnsafe(chunkBytes);
+    let carried = 0;
+    let bytesRead = 0;
+    let first = true;
+    for (; ; ) {
+      if (carried === buffer.length) buffer = grown(buffer, carried);
+      const { bytesRead: read } = await handle2.read(buffer, carried, buffer.length - carried, null);
+      bytesRead += read;
+      let filled = carried + read;
+      const atEnd = read === 0;
+      if (atEnd) {
+        if (carried === 0) return;
+        if (filled === buffer.length) buffer = grown(buffer, filled);
+        buffer[filled++] = LINE_FEED;
+      }
+      const end = buffer.lastIndexOf(LINE_FEED, filled - 1) + 1;
+      if (end === 0) {
+        carried = filled;
+        continue;
+      }
+      const start = first && startsWithByteOrderMark(buffer, end) ? 3 : 0;
+      first = false;
+      yield { bytes: buffer, start, end, bytesRead };
+      if (atEnd) return;
+      buffer.copy(buffer, 0, end, filled);
+      carried = filled - end;
+    }
+  } finally {
+    await handle2.close();
+  }
+}
+
+// src/sources/utf8.ts
+import { isUtf8 } from "node:buffer";
+var LINE_FEED2 = 10;
+var REPLACEMENT = "\uFFFD";
+var lenient = new TextDecoder("utf-8", { ignoreBOM: true });
+function firstBadByte(bytes) {
+  if (isUtf8(bytes)) return -1;
+  const text4 = lenient.decode(bytes);
+  let offset = 0;
+  let decoded = 0;
+  for (; ; ) {
+    const at = text4.indexOf(REPLACEMENT, decoded);
+    offset += Buffer.byteLength(text4.slice(decoded, at));
+    if (bytes[offset] !== 239 || bytes[offset + 1] !== 191 || bytes[offset + 2] !== 189) return offset;
+    offset += 3;
+    decoded = at + 1;
+  }
+}
+function notUtf8Problem(file2, line, byte, column2) {
+  const hex3 = byte.toString(16).toUpperCase().padStart(2, "0");
+  return { file: file2, line, column: column2, message: `not valid UTF-8 (byte 0x${hex3} at byte ${column2} of the line); save the file as UTF-8` };
+}
+function utf8Text(file2, bytes) {
+  const start = bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191 ? 3 : 0;
+  if (!isUtf8(bytes.subarray(start))) {
+    const problems = new ProblemCollector();
+    let line = 0;
+    for (let from = start; from < bytes.length; ) {
+      const lineFeed = bytes.indexOf(LINE_FEED2, from);
+      const lineEnd = lineFeed < 0 ? bytes.length : lineFeed;
+      line++;
+      const bad = firstBadByte(bytes.subarray(from, lineEnd));
+      if (bad >= 0) problems.add(notUtf8Problem(file2, line, bytes[from + bad], bad + 1));
+      from = lineEnd + 1;
+    }
+    problems.throwIfAny();
+  }
+  return bytes.toString("utf8", start);
+}
+
+// src/sources/lines.ts
 var PROGRESS_EVERY = 4096;
-async function* readLines(file2, onProgress) {
-  const input2 = createReadStream(file2, { encoding: "utf8", highWaterMark: 1 << 20 });
-  const lines = createInterface({ input: input2, crlfDelay: Infinity });
+var LINE_FEED3 = 10;
+var CARRIAGE_RETURN = 13;
+async function* readLines(file2, problems, onProgress) {
   let line = 0;
-  for await (const raw of lines) {
-    line++;
-    if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, input2.bytesRead);
-    const text4 = line === 1 && raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
-    yield { text: text4, line };
+  for await (const { bytes, start, end, bytesRead } of readLineChunks(file2)) {
+    const chunkIsUtf8 = isUtf82(bytes.subarray(start, end));
+    for (let from = start; from < end; ) {
+      const lineFeed = bytes.indexOf(LINE_FEED3, from);
+      const contentEnd = lineFeed > from && bytes[lineFeed - 1] === CARRIAGE_RETURN ? lineFeed - 1 : lineFeed;
+      line++;
+      if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, bytesRead);
+      const text4 = bytes.toString("utf8", from, contentEnd);
+      const bad = chunkIsUtf8 ? -1 : firstBadByte(bytes.subarray(from, contentEnd));
+      if (bad >= 0) problems.add(notUtf8Problem(file2, line, bytes[from + bad], bad + 1));
+      yield { text: text4, line, notUtf8: bad >= 0 };
+      from = lineFeed + 1;
+    }
   }
 }
 
@@ -26998,7 +27099,7 @@ function bucketFor(state, inst) {
   return bucket;
 }
 var handoff;
-var open = [];
+var open2 = [];
 var memo = {
   alloc(_inst, payload, empty3) {
     const bucket = handoff;
@@ -27007,7 +27108,7 @@ var memo = {
     handoff = void 0;
     const entry = { value: empty3, issues: null };
     bucket.set(payload.value, entry);
-    open.push(entry);
+    open2.push(entry);
     return empty3;
   },
   guard(inst) {
@@ -27078,10 +27179,10 @@ var memo = {
           return payload;
         }
         handoff = bucket;
-        const depth = open.length;
+        const depth = open2.length;
         const result = base(payload, ctx);
         handoff = void 0;
-        const entry = open.length > depth ? open.pop() : void 0;
+        const entry = open2.length > depth ? open2.pop() : void 0;
         if (result instanceof Promise) {
           return result.then((r) => {
             if (entry)
@@ -41685,7 +41786,8 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(),
   const unknownFields = /* @__PURE__ */ new Map();
   let records = 0;
   const shape = { format: "jsonl" };
-  const handle2 = (text4, line) => {
+  const handle2 = ({ text: text4, line, notUtf8 }) => {
+    if (notUtf8) return;
     let raw;
     try {
       raw = parseRecordJson(text4);
@@ -41720,7 +41822,7 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(),
     if (problems.count === 0) onRecord(parsed.data, line, text4);
   };
   try {
-    for await (const element of recordTexts(file2, onProgress, shape)) handle2(element.text, element.line);
+    for await (const element of recordTexts(file2, problems, onProgress, shape)) handle2(element);
   } catch (error62) {
     if (error62 instanceof JsonArrayShapeError) problems.add({ file: file2, line: error62.line, message: error62.message });
     else throw readFailure(file2, error62);
@@ -41735,8 +41837,8 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(),
   });
   return { format: shape.format, warnings, unknownFields };
 }
-async function* recordTexts(file2, onProgress, shape) {
-  const lines = readLines(file2, onProgress);
+async function* recordTexts(file2, problems, onProgress, shape) {
+  const lines = readLines(file2, problems, onProgress);
   let first = await lines.next();
   while (!first.done && first.value.text.trim() === "") first = await lines.next();
   if (first.done) return;
@@ -41960,12 +42062,13 @@ async function judgeAnswerRelevance(client, question, answer) {
 
 // src/judge/calibration.ts
 async function readCalibrationRecord(file2) {
-  let text4;
+  let bytes;
   try {
-    text4 = await readFile(file2, "utf8");
+    bytes = await readFile(file2);
   } catch (error62) {
     throw readFailure(file2, error62);
   }
+  const text4 = utf8Text(file2, bytes);
   let raw;
   try {
     raw = JSON.parse(text4);
@@ -42989,8 +43092,8 @@ async function readLabels(file2) {
   const firstLineOfId = /* @__PURE__ */ new Map();
   let kind;
   try {
-    for await (const { text: text4, line } of readLines(file2)) {
-      if (text4.trim() === "") continue;
+    for await (const { text: text4, line, notUtf8 } of readLines(file2, problems)) {
+      if (notUtf8 || text4.trim() === "") continue;
       let raw;
       try {
         raw = JSON.parse(text4);
@@ -49977,12 +50080,13 @@ function summarizeRun(outcomes, config2) {
 // src/sources/golden.ts
 import { readFile as readFile3 } from "node:fs/promises";
 async function readGoldenIds(file2) {
-  let text4;
+  let bytes;
   try {
-    text4 = await readFile3(file2, "utf8");
+    bytes = await readFile3(file2);
   } catch (error62) {
     throw readFailure(file2, error62);
   }
+  const text4 = utf8Text(file2, bytes);
   const problems = new ProblemCollector();
   const ids = /* @__PURE__ */ new Set();
   const idOf = (value2, line) => {
@@ -51048,13 +51152,14 @@ var value = external_exports.union([scalar, external_exports.array(scalar, { err
 var settingsMap = external_exports.record(external_exports.string(), value, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
 var fileSchema = external_exports.object({ [GATES_KEY]: external_exports.record(external_exports.string(), settingsMap, { error: "must map each comment tag to its settings" }).optional() }).catchall(value);
 async function readConfigFile(file2, options) {
-  let text4;
+  let bytes;
   try {
-    text4 = await readFile4(file2, "utf8");
+    bytes = await readFile4(file2);
   } catch (error62) {
     if (!options.required && error62.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
     throw readFailure(file2, error62);
   }
+  const text4 = utf8Text(file2, bytes);
   const lines = new import_yaml.LineCounter();
   const document = (0, import_yaml.parseDocument)(text4, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   const lineOf = (node3) => node3?.range ? lines.linePos(node3.range[0]).line : void 0;
@@ -51848,61 +51953,17 @@ var ByteDictionary = class {
   }
 };
 
-// src/sources/line-chunks.ts
-import { open as open2 } from "node:fs/promises";
-var LINE_FEED = 10;
-var CHUNK_BYTES = 1 << 22;
-function startsWithByteOrderMark(bytes, end) {
-  return end >= 3 && bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191;
-}
-function grown(buffer, used) {
-  const larger = Buffer.allocUnsafe(buffer.length * 2);
-  buffer.copy(larger, 0, 0, used);
-  return larger;
-}
-async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
-  const handle2 = await open2(file2, "r");
-  try {
-    let buffer = Buffer.allocUnsafe(chunkBytes);
-    let carried = 0;
-    let bytesRead = 0;
-    let first = true;
-    for (; ; ) {
-      if (carried === buffer.length) buffer = grown(buffer, carried);
-      const { bytesRead: read } = await handle2.read(buffer, carried, buffer.length - carried, null);
-      bytesRead += read;
-      let filled = carried + read;
-      const atEnd = read === 0;
-      if (atEnd) {
-        if (carried === 0) return;
-        if (filled === buffer.length) buffer = grown(buffer, filled);
-        buffer[filled++] = LINE_FEED;
-      }
-      const end = buffer.lastIndexOf(LINE_FEED, filled - 1) + 1;
-      if (end === 0) {
-        carried = filled;
-        continue;
-      }
-      const start = first && startsWithByteOrderMark(buffer, end) ? 3 : 0;
-      first = false;
-      yield { bytes: buffer, start, end, bytesRead };
-      if (atEnd) return;
-      buffer.copy(buffer, 0, end, filled);
-      carried = filled - end;
-    }
-  } finally {
-    await handle2.close();
-  }
-}
+// src/sources/trec.ts
+import { isUtf8 as isUtf83 } from "node:buffer";
 
 // src/sources/line-fields.ts
 var FIELD = 0;
 var BLANK = 1;
-var LINE_FEED2 = 2;
+var LINE_FEED4 = 2;
 var SPACE = 32;
 var BYTE_CLASS = new Uint8Array(256);
 for (const blank of [32, 9, 11, 12, 13]) BYTE_CLASS[blank] = BLANK;
-BYTE_CLASS[10] = LINE_FEED2;
+BYTE_CLASS[10] = LINE_FEED4;
 var LineFields = class {
   /** Keeps the offsets of the first `capacity` fields of each line. */
   constructor(capacity) {
@@ -51930,7 +51991,7 @@ var LineFields = class {
     for (; ; ) {
       let kind = BYTE_CLASS[bytes[i]];
       while (kind === BLANK) kind = BYTE_CLASS[bytes[++i]];
-      if (kind === LINE_FEED2) break;
+      if (kind === LINE_FEED4) break;
       const fieldStart = i;
       let byte;
       do
@@ -52201,6 +52262,7 @@ var TrecTableBuilder = class {
 };
 
 // src/sources/trec.ts
+var LINE_FEED5 = 10;
 var QID_COLUMN = 0;
 var DOCNO_COLUMN = 2;
 function parseFiniteScore(bytes, start, end) {
@@ -52268,8 +52330,25 @@ var TableParser = class {
   /** The previous record's qid (in qidBytes) and query: the next line of the same query needs no lookup. */
   qid = -1;
   query = -1;
-  /** Parses the whole lines in bytes [start, end). */
+  /** Parses the whole lines in bytes [start, end); a line that is not UTF-8 is reported, and only counted. */
   parseChunk(bytes, start, end) {
+    if (isUtf83(bytes.subarray(start, end))) {
+      this.parseLines(bytes, start, end);
+      return;
+    }
+    for (let next = start; next < end; ) {
+      const lineEnd = bytes.indexOf(LINE_FEED5, next) + 1;
+      const bad = firstBadByte(bytes.subarray(next, lineEnd));
+      if (bad < 0) this.parseLines(bytes, next, lineEnd);
+      else {
+        this.line++;
+        this.records++;
+        this.problems.add(notUtf8Problem(this.file, this.line, bytes[next + bad], bad + 1));
+      }
+      next = lineEnd;
+    }
+  }
+  parseLines(bytes, start, end) {
     const { fields } = this;
     for (let next = start; next < end; ) {
       next = fields.split(bytes, next);

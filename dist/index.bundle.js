@@ -16916,7 +16916,7 @@ var require_util7 = __commonJS({
     var { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = require_symbols5();
     var { states, opcodes } = require_constants5();
     var { ErrorEvent, createFastMessageEvent } = require_events();
-    var { isUtf8 } = __require("node:buffer");
+    var { isUtf8: isUtf83 } = __require("node:buffer");
     var { collectASequenceOfCodePointsFast, removeHTTPWhitespace } = require_data_url();
     function isConnecting(ws) {
       return ws[kReadyState] === states.CONNECTING;
@@ -17056,7 +17056,7 @@ var require_util7 = __commonJS({
     var hasIntl = typeof process.versions.icu === "string";
     var fatalDecoder = hasIntl ? new TextDecoder("utf-8", { fatal: true }) : void 0;
     var utf8Decode = hasIntl ? fatalDecoder.decode.bind(fatalDecoder) : function(buffer) {
-      if (isUtf8(buffer)) {
+      if (isUtf83(buffer)) {
         return buffer.toString("utf-8");
       }
       throw new TypeError("Invalid utf-8 received.");
@@ -28944,16 +28944,16 @@ var require_parse2 = __commonJS({
         const analysis = analyzeRepeatedExtglob(body, opts);
         if ((token.type === "plus" || token.type === "star") && analysis.risky) {
           const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
-          const open3 = tokens[token.tokensIndex];
-          open3.type = "text";
-          open3.value = literal2;
-          open3.output = safeOutput || utils.escapeRegex(literal2);
+          const open4 = tokens[token.tokensIndex];
+          open4.type = "text";
+          open4.value = literal2;
+          open4.output = safeOutput || utils.escapeRegex(literal2);
           for (let i2 = token.tokensIndex + 1; i2 < tokens.length; i2++) {
             tokens[i2].value = "";
             tokens[i2].output = "";
             delete tokens[i2].suffix;
           }
-          state.output = token.output + open3.output;
+          state.output = token.output + open4.output;
           state.backtrack = true;
           push({ type: "paren", extglob: true, value: value2, output: "" });
           decrement("parens");
@@ -29173,15 +29173,15 @@ var require_parse2 = __commonJS({
         }
         if (value2 === "{" && opts.nobrace !== true) {
           increment("braces");
-          const open3 = {
+          const open4 = {
             type: "brace",
             value: value2,
             output: "(",
             outputIndex: state.output.length,
             tokensIndex: state.tokens.length
           };
-          braces.push(open3);
-          push(open3);
+          braces.push(open4);
+          push(open4);
           continue;
         }
         if (value2 === "}") {
@@ -39342,9 +39342,9 @@ var OutcomeBuilder = class {
   columnFor(name, row) {
     let column2 = this.values.get(name);
     if (column2 === void 0 || column2.length <= row) {
-      const grown = new Float64Array(Math.max(1024, (column2?.length ?? 0) * 2, row + 1)).fill(NaN);
-      if (column2 !== void 0) grown.set(column2);
-      column2 = grown;
+      const grown2 = new Float64Array(Math.max(1024, (column2?.length ?? 0) * 2, row + 1)).fill(NaN);
+      if (column2 !== void 0) grown2.set(column2);
+      column2 = grown2;
       this.values.set(name, column2);
     }
     return column2;
@@ -60399,8 +60399,10 @@ async function* jsonArrayElements(lines) {
   let lastLine = 0;
   let closed = false;
   let sawElement = false;
-  for await (const { text: text4, line } of lines) {
+  let notUtf8 = false;
+  for await (const { text: text4, line, notUtf8: lineNotUtf8 } of lines) {
     lastLine = line;
+    if (elementLine !== 0) notUtf8 ||= lineNotUtf8;
     start = 0;
     for (let i2 = 0; i2 < text4.length; i2++) {
       const ch = text4[i2];
@@ -60423,7 +60425,7 @@ async function* jsonArrayElements(lines) {
         const element = parts.join("\n");
         parts = [];
         start = i2 + 1;
-        if (element.trim() !== "") yield { text: element, line: elementLine };
+        if (element.trim() !== "") yield { text: element, line: elementLine, notUtf8 };
         else if (ch === ",") throw new JsonArrayShapeError("empty element in the array (two commas in a row?)", line);
         else if (sawElement) throw new JsonArrayShapeError('a comma before the closing "]" (JSON allows no trailing comma)', line);
         sawElement = true;
@@ -60434,7 +60436,10 @@ async function* jsonArrayElements(lines) {
         }
         continue;
       }
-      if (elementLine === 0) elementLine = line;
+      if (elementLine === 0) {
+        elementLine = line;
+        notUtf8 = lineNotUtf8;
+      }
       if (ch === '"') inString = true;
       else if (ch === "{" || ch === "[") depth++;
       else if (ch === "}" || ch === "]") depth--;
@@ -60524,18 +60529,114 @@ function parseRecordJson(text4) {
 }
 
 // src/sources/lines.ts
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
+import { isUtf8 as isUtf82 } from "node:buffer";
+
+// src/sources/line-chunks.ts
+import { open as open3 } from "node:fs/promises";
+var LINE_FEED = 10;
+var CHUNK_BYTES = 1 << 22;
+function startsWithByteOrderMark(bytes, end) {
+  return end >= 3 && bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191;
+}
+function grown(buffer, used) {
+  const larger = Buffer.allocUnsafe(buffer.length * 2);
+  buffer.copy(larger, 0, 0, used);
+  return larger;
+}
+async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
+  const handle2 = await open3(file2, "r");
+  try {
+    let buffer = Buffer.allocUnsafe(chunkBytes);
+    let carried = 0;
+    let bytesRead = 0;
+    let first = true;
+    for (; ; ) {
+      if (carried === buffer.length) buffer = grown(buffer, carried);
+      const { bytesRead: read } = await handle2.read(buffer, carried, buffer.length - carried, null);
+      bytesRead += read;
+      let filled = carried + read;
+      const atEnd = read === 0;
+      if (atEnd) {
+        if (carried === 0) return;
+        if (filled === buffer.length) buffer = grown(buffer, filled);
+        buffer[filled++] = LINE_FEED;
+      }
+      const end = buffer.lastIndexOf(LINE_FEED, filled - 1) + 1;
+      if (end === 0) {
+        carried = filled;
+        continue;
+      }
+      const start = first && startsWithByteOrderMark(buffer, end) ? 3 : 0;
+      first = false;
+      yield { bytes: buffer, start, end, bytesRead };
+      if (atEnd) return;
+      buffer.copy(buffer, 0, end, filled);
+      carried = filled - end;
+    }
+  } finally {
+    await handle2.close();
+  }
+}
+
+// src/sources/utf8.ts
+import { isUtf8 } from "node:buffer";
+var LINE_FEED2 = 10;
+var REPLACEMENT = "\uFFFD";
+var lenient = new TextDecoder("utf-8", { ignoreBOM: true });
+function firstBadByte(bytes) {
+  if (isUtf8(bytes)) return -1;
+  const text4 = lenient.decode(bytes);
+  let offset = 0;
+  let decoded = 0;
+  for (; ; ) {
+    const at = text4.indexOf(REPLACEMENT, decoded);
+    offset += Buffer.byteLength(text4.slice(decoded, at));
+    if (bytes[offset] !== 239 || bytes[offset + 1] !== 191 || bytes[offset + 2] !== 189) return offset;
+    offset += 3;
+    decoded = at + 1;
+  }
+}
+function notUtf8Problem(file2, line, byte, column2) {
+  const hex3 = byte.toString(16).toUpperCase().padStart(2, "0");
+  return { file: file2, line, column: column2, message: `not valid UTF-8 (byte 0x${hex3} at byte ${column2} of the line); save the file as UTF-8` };
+}
+function utf8Text(file2, bytes) {
+  const start = bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191 ? 3 : 0;
+  if (!isUtf8(bytes.subarray(start))) {
+    const problems = new ProblemCollector();
+    let line = 0;
+    for (let from = start; from < bytes.length; ) {
+      const lineFeed = bytes.indexOf(LINE_FEED2, from);
+      const lineEnd = lineFeed < 0 ? bytes.length : lineFeed;
+      line++;
+      const bad = firstBadByte(bytes.subarray(from, lineEnd));
+      if (bad >= 0) problems.add(notUtf8Problem(file2, line, bytes[from + bad], bad + 1));
+      from = lineEnd + 1;
+    }
+    problems.throwIfAny();
+  }
+  return bytes.toString("utf8", start);
+}
+
+// src/sources/lines.ts
 var PROGRESS_EVERY = 4096;
-async function* readLines(file2, onProgress) {
-  const input2 = createReadStream(file2, { encoding: "utf8", highWaterMark: 1 << 20 });
-  const lines = createInterface({ input: input2, crlfDelay: Infinity });
+var LINE_FEED3 = 10;
+var CARRIAGE_RETURN = 13;
+async function* readLines(file2, problems, onProgress) {
   let line = 0;
-  for await (const raw of lines) {
-    line++;
-    if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, input2.bytesRead);
-    const text4 = line === 1 && raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
-    yield { text: text4, line };
+  for await (const { bytes, start, end, bytesRead } of readLineChunks(file2)) {
+    const chunkIsUtf8 = isUtf82(bytes.subarray(start, end));
+    for (let from = start; from < end; ) {
+      const lineFeed = bytes.indexOf(LINE_FEED3, from);
+      const contentEnd = lineFeed > from && bytes[lineFeed - 1] === CARRIAGE_RETURN ? lineFeed - 1 : lineFeed;
+      line++;
+      if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, bytesRead);
+      const text4 = bytes.toString("utf8", from, contentEnd);
+      const bad = chunkIsUtf8 ? -1 : firstBadByte(bytes.subarray(from, contentEnd));
+      if (bad >= 0) problems.add(notUtf8Problem(file2, line, bytes[from + bad], bad + 1));
+      yield { text: text4, line, notUtf8: bad >= 0 };
+      from = lineFeed + 1;
+    }
   }
 }
 
@@ -60725,7 +60826,8 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(),
   const unknownFields = /* @__PURE__ */ new Map();
   let records = 0;
   const shape = { format: "jsonl" };
-  const handle2 = (text4, line) => {
+  const handle2 = ({ text: text4, line, notUtf8 }) => {
+    if (notUtf8) return;
     let raw;
     try {
       raw = parseRecordJson(text4);
@@ -60760,7 +60862,7 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(),
     if (problems.count === 0) onRecord(parsed.data, line, text4);
   };
   try {
-    for await (const element of recordTexts(file2, onProgress, shape)) handle2(element.text, element.line);
+    for await (const element of recordTexts(file2, problems, onProgress, shape)) handle2(element);
   } catch (error63) {
     if (error63 instanceof JsonArrayShapeError) problems.add({ file: file2, line: error63.line, message: error63.message });
     else throw readFailure(file2, error63);
@@ -60775,8 +60877,8 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(),
   });
   return { format: shape.format, warnings, unknownFields };
 }
-async function* recordTexts(file2, onProgress, shape) {
-  const lines = readLines(file2, onProgress);
+async function* recordTexts(file2, problems, onProgress, shape) {
+  const lines = readLines(file2, problems, onProgress);
   let first = await lines.next();
   while (!first.done && first.value.text.trim() === "") first = await lines.next();
   if (first.done) return;
@@ -60923,12 +61025,13 @@ async function judgeAnswerRelevance(client, question, answer) {
 
 // src/judge/calibration.ts
 async function readCalibrationRecord(file2) {
-  let text4;
+  let bytes;
   try {
-    text4 = await readFile(file2, "utf8");
+    bytes = await readFile(file2);
   } catch (error63) {
     throw readFailure(file2, error63);
   }
+  const text4 = utf8Text(file2, bytes);
   let raw;
   try {
     raw = JSON.parse(text4);
@@ -60945,12 +61048,13 @@ async function readCalibrationRecord(file2) {
 // src/sources/golden.ts
 import { readFile as readFile2 } from "node:fs/promises";
 async function readGoldenIds(file2) {
-  let text4;
+  let bytes;
   try {
-    text4 = await readFile2(file2, "utf8");
+    bytes = await readFile2(file2);
   } catch (error63) {
     throw readFailure(file2, error63);
   }
+  const text4 = utf8Text(file2, bytes);
   const problems = new ProblemCollector();
   const ids = /* @__PURE__ */ new Set();
   const idOf = (value2, line) => {
@@ -63025,7 +63129,7 @@ function check2(tokens, before, after) {
     const next = classifyCharacter(
       (end < tokens.length ? tokens[end].value : after).charCodeAt(0)
     );
-    const open3 = !next || next === 2 && Boolean(previous);
+    const open4 = !next || next === 2 && Boolean(previous);
     const close = !previous || previous === 2 && Boolean(next);
     const run2 = {
       tokens: tokens.slice(index, end),
@@ -63033,8 +63137,8 @@ function check2(tokens, before, after) {
       start: 0,
       end: 0,
       // Underscores are strict, they cannot open or close inside words.
-      open: strict ? open3 && (Boolean(previous) || !close) : open3,
-      close: strict ? close && (Boolean(next) || !open3) : close,
+      open: strict ? open4 && (Boolean(previous) || !close) : open4,
+      close: strict ? close && (Boolean(next) || !open4) : close,
       // All builtins can split runs.
       split: strict !== void 0
     };
@@ -63102,9 +63206,9 @@ function pair(runs, wrong) {
       openers = [];
       openersByMarker.set(marker, openers);
     }
-    let open3 = closer.close ? openers.length : 0;
-    while (open3-- && closer.start < closer.end) {
-      const opener = openers[open3];
+    let open4 = closer.close ? openers.length : 0;
+    while (open4-- && closer.start < closer.end) {
+      const opener = openers[open4];
       const openerSize = opener.end - opener.start;
       const closerSize = closer.end - closer.start;
       if (closer.split ? (
@@ -63140,8 +63244,8 @@ function pair(runs, wrong) {
       }
       opener.end -= size;
       closer.start += size;
-      if (opener.start === opener.end) openers.splice(open3, 1);
-      open3 = openers.length;
+      if (opener.start === opener.end) openers.splice(open4, 1);
+      open4 = openers.length;
     }
     if (closer.open && closer.start < closer.end) openers.push(closer);
   }
@@ -63317,12 +63421,12 @@ function render(items, chosen, before, after) {
     );
     const inside = render(item.children, chosen, sequence, sequence);
     const head = inside[0].value;
-    const open3 = encodeInfo(
+    const open4 = encodeInfo(
       outsideBefore.charCodeAt(outsideBefore.length - 1),
       head.charCodeAt(0),
       marker
     );
-    if (open3.inside) encode3(inside, true);
+    if (open4.inside) encode3(inside, true);
     const tail = lastCharacter(inside[inside.length - 1].value);
     const close = encodeInfo(
       outsideAfter.charCodeAt(0),
@@ -63330,7 +63434,7 @@ function render(items, chosen, before, after) {
       marker
     );
     if (close.inside) encode3(inside, false);
-    if (open3.outside && outsideBefore !== "\n" && outsideBefore !== "\r") {
+    if (open4.outside && outsideBefore !== "\n" && outsideBefore !== "\r") {
       encode3(tokens, false);
     }
     if (close.outside) encodeAfter = outsideAfter;
@@ -67399,13 +67503,14 @@ var value = external_exports.union([scalar, external_exports.array(scalar, { err
 var settingsMap = external_exports.record(external_exports.string(), value, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
 var fileSchema = external_exports.object({ [GATES_KEY]: external_exports.record(external_exports.string(), settingsMap, { error: "must map each comment tag to its settings" }).optional() }).catchall(value);
 async function readConfigFile(file2, options) {
-  let text4;
+  let bytes;
   try {
-    text4 = await readFile3(file2, "utf8");
+    bytes = await readFile3(file2);
   } catch (error63) {
     if (!options.required && error63.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
     throw readFailure(file2, error63);
   }
+  const text4 = utf8Text(file2, bytes);
   const lines = new import_yaml.LineCounter();
   const document = (0, import_yaml.parseDocument)(text4, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   const lineOf = (node3) => node3?.range ? lines.linePos(node3.range[0]).line : void 0;

@@ -50,8 +50,8 @@ export async function readLabels(file: string): Promise<Labels> {
   const firstLineOfId = new Map<string, number>();
   let kind: { kind: LabelKind; line: number } | undefined;
   try {
-    for await (const { text, line } of readLines(file)) {
-      if (text.trim() === '') continue;
+    for await (const { text, line, notUtf8 } of readLines(file, problems)) {
+      if (notUtf8 || text.trim() === '') continue;
       let raw: unknown;
       try {
         raw = JSON.parse(text);

@@ -72,7 +72,8 @@ export async function readResults(
   let records = 0;
   const shape: { format: 'jsonl' | 'array' } = { format: 'jsonl' };
 
-  const handle = (text: string, line: number) => {
+  const handle = ({ text, line, notUtf8 }: NumberedLine) => {
+    if (notUtf8) return;
     let raw: unknown;
     try {
       raw = parseRecordJson(text);
@@ -108,7 +109,7 @@ export async function readResults(
   };
 
   try {
-    for await (const element of recordTexts(file, onProgress, shape)) handle(element.text, element.line);
+    for await (const element of recordTexts(file, problems, onProgress, shape)) handle(element);
   } catch (error) {
     if (error instanceof JsonArrayShapeError) problems.add({ file, line: error.line, message: error.message });
     else throw readFailure(file, error);
@@ -125,8 +126,13 @@ export async function readResults(
 }
 
 /** The text of each record with its line: non-blank lines of JSON Lines, or the elements of a JSON array. */
-async function* recordTexts(file: string, onProgress: ReadProgress | undefined, shape: { format: 'jsonl' | 'array' }): AsyncGenerator<NumberedLine> {
-  const lines = readLines(file, onProgress);
+async function* recordTexts(
+  file: string,
+  problems: ProblemCollector,
+  onProgress: ReadProgress | undefined,
+  shape: { format: 'jsonl' | 'array' },
+): AsyncGenerator<NumberedLine> {
+  const lines = readLines(file, problems, onProgress);
   let first = await lines.next();
   while (!first.done && first.value.text.trim() === '') first = await lines.next();
   if (first.done) return;

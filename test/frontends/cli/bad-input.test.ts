@@ -91,6 +91,12 @@ describe('eval: bad results files exit 2 naming file, line and field', () => {
     expect(lines[20]).toBe('… and 1 more problem');
   });
 
+  it('two document ids that differ only in bytes that are not UTF-8: an error at the first bad byte, not hit@1 = 1', async () => {
+    const line = Buffer.concat([Buffer.from('{"id":"q1","question":"a","retrieved_ids":["d'), Buffer.from([0xff]), Buffer.from('"],"relevant_ids":["d'), Buffer.from([0xfe]), Buffer.from('"]}\n')]);
+    const path = file(line);
+    expect(await evalFails(path)).toBe(`${path}:1:46: not valid UTF-8 (byte 0xFF at byte 46 of the line); save the file as UTF-8\n`);
+  });
+
   it('errors in a pretty-printed JSON array name the line each element starts on', async () => {
     const text = ['[', '  {', '    "id": "q1",', '    "question": "a"', '  },', '  {', '    "id": "q2",', '    "question": "b",', '    "relevant_ids": {"d1": -1}', '  }', ']', ''].join('\n');
     const path = file(text, 'json');
