@@ -51,10 +51,11 @@ export async function* jsonArrayElements(lines: AsyncIterable<NumberedLine>): As
       if (state === 'after') throw new JsonArrayShapeError('unexpected text after the closing "]" of the array', line);
       if (depth === 0 && (ch === ',' || ch === ']')) {
         parts.push(text.slice(start, i));
-        const element = parts.join('\n');
+        // From its first character, so that a line within the text counts from the line the element starts on.
+        const element = parts.join('\n').trimStart();
         parts = [];
         start = i + 1;
-        if (element.trim() !== '') yield { text: element, line: elementLine, notUtf8 };
+        if (element !== '') yield { text: element, line: elementLine, notUtf8 };
         else if (ch === ',') throw new JsonArrayShapeError('empty element in the array (two commas in a row?)', line);
         else if (sawElement) throw new JsonArrayShapeError('a comma before the closing "]" (JSON allows no trailing comma)', line);
         sawElement = true;

@@ -1,6 +1,7 @@
 import { type InputProblem, InputError, ProblemCollector } from '../core/errors.js';
 import { JsonArrayShapeError, jsonArrayElements } from './json-array.js';
 import { parseRecordJson } from './record-json.js';
+import { DuplicateKeyError } from './unique-keys.js';
 import { type NumberedLine, type ReadProgress, readLines } from './lines.js';
 import { FIELD_ALIASES, KNOWN_FIELDS, type ResultRecord, resultRecordSchema, suggestField } from '../core/record.js';
 
@@ -35,6 +36,11 @@ function notJsonProblem(file: string, line: number, text: string, error: unknown
   }
   const detail = error instanceof Error ? error.message : String(error);
   return { file, line, message: `not valid JSON (${detail}); each line must hold one complete JSON object` };
+}
+
+/** A key given twice in one object of the text that starts on `line`. */
+export function duplicateKeyProblem(file: string, line: number, error: DuplicateKeyError): InputProblem {
+  return { file, line: line + error.lineInText, field: formatFieldPath(error.path), message: error.message };
 }
 
 /** Renames Ragas-style fields to canonical ones, remembering the user's spelling for error messages. */
@@ -78,7 +84,7 @@ export async function readResults(
     try {
       raw = parseRecordJson(text);
     } catch (error) {
-      problems.add(notJsonProblem(file, line, text, error));
+      problems.add(error instanceof DuplicateKeyError ? duplicateKeyProblem(file, line, error) : notJsonProblem(file, line, text, error));
       return;
     }
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {

@@ -153,6 +153,12 @@ describe('readResults rejects, naming file, line and field', () => {
     ['relevant_ids as a string', '{"id": "q1", "question": "a", "relevant_ids": "d1"}', 'relevant_ids', /list of document ids or an object of grades/],
     ['a duplicate id inside retrieved_ids', '{"id": "q1", "question": "a", "retrieved_ids": ["d1", "d2", "d1"]}', 'retrieved_ids[2]', /duplicate document id "d1" \(also at position 0\)/],
     ['an empty document id', '{"id": "q1", "question": "a", "retrieved_ids": ["d1", ""]}', 'retrieved_ids[1]', /must not be an empty string/],
+    ['a key given twice', '{"id": "q1", "question": "a", "correct": true, "correct": false}', 'correct', /^duplicate key "correct" in one object; keep one$/],
+    ['a graded id given twice', '{"id": "q1", "question": "a", "relevant_ids": {"d1": 2, "d2": 1, "d1": 0}}', 'relevant_ids.d1', /^duplicate key "d1"/],
+    ['a key given twice in judged_by', '{"id": "q1", "question": "a", "judged_by": {"correct": {"model": "m", "prompt_version": "p", "model": "n"}}}', 'judged_by.correct.model', /^duplicate key "model"/],
+    ['a key given twice in a claim', '{"id": "q1", "question": "a", "claims": [{"verdict": "SUPPORTED"}, {"verdict": "SUPPORTED", "verdict": "NOT_STATED"}]}', 'claims[1].verdict', /^duplicate key "verdict"/],
+    ['retrieved_ids given twice (the fast path)', '{"id": "q1", "question": "a", "retrieved_ids": ["d1"], "retrieved_ids": ["d2"]}', 'retrieved_ids', /^duplicate key "retrieved_ids"/],
+    ['a key given twice beside a plain id list', '{"id": "q1", "retrieved_ids": ["d1", "d2"], "question": "a", "question": "b"}', 'question', /^duplicate key "question"/],
     ['a verdict outside the three words', '{"id": "q1", "question": "a", "claims": [{"text": "t", "verdict": "SUPPORTED"}, {"text": "t", "verdict": "supported"}]}', 'claims[1].verdict', /must be one of SUPPORTED, CONTRADICTED, NOT_STATED/],
     ['answer_relevance above 1', '{"id": "q1", "question": "a", "answer_relevance": 1.2}', 'answer_relevance', /must be in \[0, 1\]/],
     ['answer_relevance below 0', '{"id": "q1", "question": "a", "answer_relevance": -0.1}', 'answer_relevance', /must be in \[0, 1\]/],
@@ -203,6 +209,12 @@ describe('readResults rejects, naming file, line and field', () => {
       { file: path, line: 3, field: 'question', message: 'is required and must be a string' },
       { file: path, line: 7, field: 'id', message: 'duplicate id "q1" (first on line 2)' },
     ]);
+  });
+
+  it('a key given twice in a pretty-printed array names the line of the second', async () => {
+    const text = ['[', '  {', '    "id": "q1",', '    "question": "a",', '    "retrieved_ids": ["d1",', '      "d2"],', '    "question": "b"', '  }', ']'].join('\n');
+    const path = file(text, 'json');
+    expect((await reject(path)).problems).toEqual([{ file: path, line: 7, field: 'question', message: 'duplicate key "question" in one object; keep one' }]);
   });
 
   it('an array element that is not JSON names its starting line', async () => {
