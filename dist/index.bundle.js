@@ -62198,7 +62198,12 @@ var FIELD_ALIASES = {
   retrieved_context_ids: "retrieved_ids",
   reference_context_ids: "relevant_ids"
 };
-var documentId = external_exports.string({ error: "must be a document id (a string)" }).min(1, "must not be an empty string");
+function isBlank(id) {
+  const first = id.charCodeAt(0);
+  return !(first > 32 && first < 160) && id.trim() === "";
+}
+var NOT_BLANK = "must not be empty or only white space";
+var documentId = external_exports.string({ error: "must be a document id (a string)" }).refine((id) => !isBlank(id), NOT_BLANK);
 function checkedFirst(isValid, schema) {
   return external_exports.unknown().transform((value2, ctx) => {
     if (isValid(value2)) return value2;
@@ -62210,7 +62215,7 @@ function checkedFirst(isValid, schema) {
 }
 function isIdList(value2) {
   if (!Array.isArray(value2)) return false;
-  for (const id of value2) if (typeof id !== "string" || id === "") return false;
+  for (const id of value2) if (typeof id !== "string" || isBlank(id)) return false;
   return true;
 }
 var isRankedIdList = (value2) => isIdList(value2) && new Set(value2).size === value2.length;
@@ -62226,14 +62231,23 @@ var notFinite = (what) => (issue3) => typeof issue3.input === "number" && !Numbe
 var grade = external_exports.number({ error: notFinite("must be a relevance grade (a number)") }).int("must be a whole-number grade").nonnegative("must not be negative (grades are 0 or more; 1 and up is relevant)");
 var rankedIds = checkedFirst(isRankedIdList, rankedIdSchema);
 var relevantIdList = checkedFirst(isIdList, external_exports.array(documentId));
-var relevanceGrades = external_exports.record(external_exports.string(), grade);
+function relevanceGrades(value2, ctx) {
+  const grades = [];
+  for (const [id, raw] of Object.entries(value2)) {
+    if (isBlank(id)) ctx.addIssue({ code: "custom", path: [id], message: NOT_BLANK });
+    const parsed = grade.safeParse(raw);
+    if (parsed.success) grades.push([id, parsed.data]);
+    else for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: [id, ...issue3.path], message: issue3.message });
+  }
+  return Object.fromEntries(grades);
+}
 var relevantIds = external_exports.unknown().transform((value2, ctx) => {
-  const schema = Array.isArray(value2) ? relevantIdList : typeof value2 === "object" && value2 !== null ? relevanceGrades : null;
-  if (schema === null) {
+  if (typeof value2 === "object" && value2 !== null && !Array.isArray(value2)) return relevanceGrades(value2, ctx);
+  if (!Array.isArray(value2)) {
     ctx.addIssue({ code: "custom", message: 'must be a list of document ids or an object of grades such as {"d17": 3}' });
     return external_exports.NEVER;
   }
-  const parsed = schema.safeParse(value2);
+  const parsed = relevantIdList.safeParse(value2);
   if (parsed.success) return parsed.data;
   for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue3.path, message: issue3.message });
   return external_exports.NEVER;
@@ -62260,7 +62274,7 @@ var claim2 = external_exports.object({
   verdict: external_exports.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(", ")}` })
 });
 var resultRecordSchema = external_exports.object({
-  id: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
+  id: external_exports.string({ error: "is required and must be a string" }).refine((id) => !isBlank(id), NOT_BLANK),
   question: external_exports.string({ error: "is required and must be a string" }),
   retrieved_ids: rankedIds.optional(),
   relevant_ids: relevantIds.optional(),
