@@ -5193,7 +5193,7 @@ var require_main34 = __commonJS({
   "node_modules/@stdlib/string-base-format-tokenize/lib/main.js"(exports, module) {
     "use strict";
     var RE = /%(?:([1-9]\d*)\$)?([0 +\-#]*)(\*|\d+)?(?:(\.)(\*|\d+)?)?[hlL]?([%A-Za-z])/g;
-    function parse3(match) {
+    function parse4(match) {
       var token = {
         "mapping": match[1] ? parseInt(match[1], 10) : void 0,
         "flags": match[2],
@@ -5222,7 +5222,7 @@ var require_main34 = __commonJS({
         if (match[6] === "%") {
           tokens.push("%");
         } else {
-          tokens.push(parse3(match));
+          tokens.push(parse4(match));
         }
         prev = RE.lastIndex;
         match = RE.exec(str);
@@ -12536,7 +12536,7 @@ var require_scan = __commonJS({
       /* \ */
       CHAR_COMMA,
       /* , */
-      CHAR_DOT,
+      CHAR_DOT: CHAR_DOT2,
       /* . */
       CHAR_EXCLAMATION_MARK,
       /* ! */
@@ -12548,7 +12548,7 @@ var require_scan = __commonJS({
       /* ( */
       CHAR_LEFT_SQUARE_BRACKET,
       /* [ */
-      CHAR_PLUS,
+      CHAR_PLUS: CHAR_PLUS2,
       /* + */
       CHAR_QUESTION_MARK,
       /* ? */
@@ -12621,7 +12621,7 @@ var require_scan = __commonJS({
               braces++;
               continue;
             }
-            if (braceEscaped !== true && code3 === CHAR_DOT && (code3 = advance()) === CHAR_DOT) {
+            if (braceEscaped !== true && code3 === CHAR_DOT2 && (code3 = advance()) === CHAR_DOT2) {
               isBrace = token.isBrace = true;
               isGlob = token.isGlob = true;
               finished = true;
@@ -12659,7 +12659,7 @@ var require_scan = __commonJS({
           tokens.push(token);
           token = { value: "", depth: 0, isGlob: false };
           if (finished === true) continue;
-          if (prev === CHAR_DOT && index === start + 1) {
+          if (prev === CHAR_DOT2 && index === start + 1) {
             start += 2;
             continue;
           }
@@ -12667,7 +12667,7 @@ var require_scan = __commonJS({
           continue;
         }
         if (opts.noext !== true) {
-          const isExtglobChar = code3 === CHAR_PLUS || code3 === CHAR_AT || code3 === CHAR_ASTERISK || code3 === CHAR_QUESTION_MARK || code3 === CHAR_EXCLAMATION_MARK;
+          const isExtglobChar = code3 === CHAR_PLUS2 || code3 === CHAR_AT || code3 === CHAR_ASTERISK || code3 === CHAR_QUESTION_MARK || code3 === CHAR_EXCLAMATION_MARK;
           if (isExtglobChar === true && peek3() === CHAR_LEFT_PARENTHESES) {
             isGlob = token.isGlob = true;
             isExtglob = token.isExtglob = true;
@@ -13113,7 +13113,7 @@ var require_parse = __commonJS({
       }
       return { risky: false };
     };
-    var parse3 = (input2, options) => {
+    var parse4 = (input2, options) => {
       if (typeof input2 !== "string") {
         throw new TypeError("Expected a string");
       }
@@ -13283,7 +13283,7 @@ var require_parse = __commonJS({
             output2 = token.close = `)$))${extglobStar}`;
           }
           if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
-            const expression = parse3(rest, { ...options, fastpaths: false }).output;
+            const expression = parse4(rest, { ...options, fastpaths: false }).output;
             output2 = token.close = `)${expression})${extglobStar})`;
           }
           if (token.prev.type === "bos") {
@@ -13806,7 +13806,7 @@ var require_parse = __commonJS({
       }
       return state;
     };
-    parse3.fastpaths = (input2, options) => {
+    parse4.fastpaths = (input2, options) => {
       const opts = { ...options };
       const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
       const len = input2.length;
@@ -13871,7 +13871,7 @@ var require_parse = __commonJS({
       }
       return source;
     };
-    module.exports = parse3;
+    module.exports = parse4;
   }
 });
 
@@ -13880,7 +13880,7 @@ var require_picomatch = __commonJS({
   "node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
     var scan = require_scan();
-    var parse3 = require_parse();
+    var parse4 = require_parse();
     var utils = require_utils();
     var constants = require_constants();
     var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
@@ -13968,7 +13968,7 @@ var require_picomatch = __commonJS({
     picomatch2.isMatch = (str, patterns, options) => picomatch2(patterns, options)(str);
     picomatch2.parse = (pattern, options) => {
       if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options));
-      return parse3(pattern, { ...options, fastpaths: false });
+      return parse4(pattern, { ...options, fastpaths: false });
     };
     picomatch2.scan = (input2, options) => scan(input2, options);
     picomatch2.compileRe = (state, options, returnOutput = false, returnState = false) => {
@@ -13994,10 +13994,10 @@ var require_picomatch = __commonJS({
       }
       let parsed = { negated: false, fastpaths: true };
       if (options.fastpaths !== false && (input2[0] === "." || input2[0] === "*")) {
-        parsed.output = parse3.fastpaths(input2, options);
+        parsed.output = parse4.fastpaths(input2, options);
       }
       if (!parsed.output) {
-        parsed = parse3(input2, options);
+        parsed = parse4(input2, options);
       }
       return picomatch2.compileRe(parsed, options, returnOutput, returnState);
     };
@@ -21262,7 +21262,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse3(src, reviver, options) {
+    function parse4(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -21303,7 +21303,7 @@ var require_public_api = __commonJS({
         return value2.toString(options);
       return new Document.Document(value2, _replacer, options).toString(options);
     }
-    exports.parse = parse3;
+    exports.parse = parse4;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
     exports.stringify = stringify;
@@ -21642,8 +21642,10 @@ async function* jsonArrayElements(lines) {
   let lastLine = 0;
   let closed = false;
   let sawElement = false;
-  for await (const { text: text4, line } of lines) {
+  let notUtf8 = false;
+  for await (const { text: text4, line, notUtf8: lineNotUtf8 } of lines) {
     lastLine = line;
+    if (elementLine !== 0) notUtf8 ||= lineNotUtf8;
     start = 0;
     for (let i = 0; i < text4.length; i++) {
       const ch = text4[i];
@@ -21663,10 +21665,10 @@ async function* jsonArrayElements(lines) {
       if (state === "after") throw new JsonArrayShapeError('unexpected text after the closing "]" of the array', line);
       if (depth === 0 && (ch === "," || ch === "]")) {
         parts.push(text4.slice(start, i));
-        const element = parts.join("\n");
+        const element = parts.join("\n").trimStart();
         parts = [];
         start = i + 1;
-        if (element.trim() !== "") yield { text: element, line: elementLine };
+        if (element !== "") yield { text: element, line: elementLine, notUtf8 };
         else if (ch === ",") throw new JsonArrayShapeError("empty element in the array (two commas in a row?)", line);
         else if (sawElement) throw new JsonArrayShapeError('a comma before the closing "]" (JSON allows no trailing comma)', line);
         sawElement = true;
@@ -21677,7 +21679,10 @@ async function* jsonArrayElements(lines) {
         }
         continue;
       }
-      if (elementLine === 0) elementLine = line;
+      if (elementLine === 0) {
+        elementLine = line;
+        notUtf8 = lineNotUtf8;
+      }
       if (ch === '"') inString = true;
       else if (ch === "{" || ch === "[") depth++;
       else if (ch === "}" || ch === "]") depth--;
@@ -21685,6 +21690,1530 @@ async function* jsonArrayElements(lines) {
     if (state === "inside") parts.push(text4.slice(start));
   }
   if (!closed) throw new JsonArrayShapeError('the JSON array is not closed with "]"', lastLine);
+}
+
+// node_modules/@humanwhocodes/momoa/dist/momoa.js
+var CHAR_0 = 48;
+var CHAR_1 = 49;
+var CHAR_9 = 57;
+var CHAR_BACKSLASH = 92;
+var CHAR_DOLLAR = 36;
+var CHAR_DOT = 46;
+var CHAR_DOUBLE_QUOTE = 34;
+var CHAR_LOWER_A = 97;
+var CHAR_LOWER_E = 101;
+var CHAR_LOWER_F = 102;
+var CHAR_LOWER_N = 110;
+var CHAR_LOWER_T = 116;
+var CHAR_LOWER_U = 117;
+var CHAR_LOWER_X = 120;
+var CHAR_LOWER_Z = 122;
+var CHAR_MINUS = 45;
+var CHAR_NEWLINE = 10;
+var CHAR_PLUS = 43;
+var CHAR_RETURN = 13;
+var CHAR_SINGLE_QUOTE = 39;
+var CHAR_SLASH = 47;
+var CHAR_SPACE = 32;
+var CHAR_TAB = 9;
+var CHAR_UNDERSCORE = 95;
+var CHAR_UPPER_A = 65;
+var CHAR_UPPER_E = 69;
+var CHAR_UPPER_F = 70;
+var CHAR_UPPER_N = 78;
+var CHAR_UPPER_X = 88;
+var CHAR_UPPER_Z = 90;
+var CHAR_LOWER_B = 98;
+var CHAR_LOWER_R = 114;
+var CHAR_LOWER_V = 118;
+var CHAR_LINE_SEPARATOR = 8232;
+var CHAR_PARAGRAPH_SEPARATOR = 8233;
+var CHAR_UPPER_I = 73;
+var CHAR_STAR = 42;
+var CHAR_VTAB = 11;
+var CHAR_FORM_FEED = 12;
+var CHAR_NBSP = 160;
+var CHAR_BOM = 65279;
+var CHAR_NON_BREAKING_SPACE = 160;
+var CHAR_EN_QUAD = 8192;
+var CHAR_EM_QUAD = 8193;
+var CHAR_EN_SPACE = 8194;
+var CHAR_EM_SPACE = 8195;
+var CHAR_THREE_PER_EM_SPACE = 8196;
+var CHAR_FOUR_PER_EM_SPACE = 8197;
+var CHAR_SIX_PER_EM_SPACE = 8198;
+var CHAR_FIGURE_SPACE = 8199;
+var CHAR_PUNCTUATION_SPACE = 8200;
+var CHAR_THIN_SPACE = 8201;
+var CHAR_HAIR_SPACE = 8202;
+var CHAR_NARROW_NO_BREAK_SPACE = 8239;
+var CHAR_MEDIUM_MATHEMATICAL_SPACE = 8287;
+var CHAR_IDEOGRAPHIC_SPACE = 12288;
+var LBRACKET = "[";
+var RBRACKET = "]";
+var LBRACE = "{";
+var RBRACE = "}";
+var COLON = ":";
+var COMMA = ",";
+var TRUE = "true";
+var FALSE = "false";
+var NULL = "null";
+var NAN$1 = "NaN";
+var INFINITY$1 = "Infinity";
+var QUOTE = '"';
+var escapeToChar = /* @__PURE__ */ new Map([
+  [CHAR_DOUBLE_QUOTE, QUOTE],
+  [CHAR_BACKSLASH, "\\"],
+  [CHAR_SLASH, "/"],
+  [CHAR_LOWER_B, "\b"],
+  [CHAR_LOWER_N, "\n"],
+  [CHAR_LOWER_F, "\f"],
+  [CHAR_LOWER_R, "\r"],
+  [CHAR_LOWER_T, "	"]
+]);
+var json5EscapeToChar = new Map([
+  ...escapeToChar,
+  [CHAR_LOWER_V, "\v"],
+  [CHAR_0, "\0"]
+]);
+var charToEscape = /* @__PURE__ */ new Map([
+  [QUOTE, QUOTE],
+  ["\\", "\\"],
+  ["/", "/"],
+  ["\b", "b"],
+  ["\n", "n"],
+  ["\f", "f"],
+  ["\r", "r"],
+  ["	", "t"]
+]);
+var json5CharToEscape = new Map([
+  ...charToEscape,
+  ["\v", "v"],
+  ["\0", "0"],
+  ["\u2028", "u2028"],
+  ["\u2029", "u2029"]
+]);
+var knownTokenTypes = /* @__PURE__ */ new Map([
+  [LBRACKET, "LBracket"],
+  [RBRACKET, "RBracket"],
+  [LBRACE, "LBrace"],
+  [RBRACE, "RBrace"],
+  [COLON, "Colon"],
+  [COMMA, "Comma"],
+  [TRUE, "Boolean"],
+  [FALSE, "Boolean"],
+  [NULL, "Null"]
+]);
+var knownJSON5TokenTypes = new Map([
+  ...knownTokenTypes,
+  [NAN$1, "Number"],
+  [INFINITY$1, "Number"]
+]);
+var json5LineTerminators = /* @__PURE__ */ new Set([
+  CHAR_NEWLINE,
+  CHAR_RETURN,
+  CHAR_LINE_SEPARATOR,
+  CHAR_PARAGRAPH_SEPARATOR
+]);
+var ErrorWithLocation = class extends Error {
+  /**
+   * Creates a new instance.
+   * @param {string} message The error message to report. 
+   * @param {Location} loc The location information for the error.
+   */
+  constructor(message, { line, column: column2, offset }) {
+    super(`${message} (${line}:${column2})`);
+    this.line = line;
+    this.column = column2;
+    this.offset = offset;
+  }
+};
+var UnexpectedChar = class extends ErrorWithLocation {
+  /**
+   * Creates a new instance.
+   * @param {number} unexpected The character that was found.
+   * @param {Location} loc The location information for the found character.
+   */
+  constructor(unexpected, loc) {
+    super(`Unexpected character '${String.fromCharCode(unexpected)}' found.`, loc);
+  }
+};
+var UnexpectedIdentifier = class extends ErrorWithLocation {
+  /**
+   * Creates a new instance.
+   * @param {string} unexpected The character that was found.
+   * @param {Location} loc The location information for the found character.
+   */
+  constructor(unexpected, loc) {
+    super(`Unexpected identifier '${unexpected}' found.`, loc);
+  }
+};
+var UnexpectedToken = class extends ErrorWithLocation {
+  /**
+   * Creates a new instance.
+   * @param {Token} token The token that was found. 
+   */
+  constructor(token) {
+    super(`Unexpected token ${token.type} found.`, token.loc.start);
+  }
+};
+var UnexpectedEOF = class extends ErrorWithLocation {
+  /**
+   * Creates a new instance.
+   * @param {Location} loc The location information for the found character.
+   */
+  constructor(loc) {
+    super("Unexpected end of input found.", loc);
+  }
+};
+var ID_Start = /[\xAA\xB5\xBA\xC0-\xD6\xD8-\xF6\xF8-\u02C1\u02C6-\u02D1\u02E0-\u02E4\u02EC\u02EE\u0370-\u0374\u0376\u0377\u037A-\u037D\u037F\u0386\u0388-\u038A\u038C\u038E-\u03A1\u03A3-\u03F5\u03F7-\u0481\u048A-\u052F\u0531-\u0556\u0559\u0561-\u0587\u05D0-\u05EA\u05F0-\u05F2\u0620-\u064A\u066E\u066F\u0671-\u06D3\u06D5\u06E5\u06E6\u06EE\u06EF\u06FA-\u06FC\u06FF\u0710\u0712-\u072F\u074D-\u07A5\u07B1\u07CA-\u07EA\u07F4\u07F5\u07FA\u0800-\u0815\u081A\u0824\u0828\u0840-\u0858\u0860-\u086A\u08A0-\u08B4\u08B6-\u08BD\u0904-\u0939\u093D\u0950\u0958-\u0961\u0971-\u0980\u0985-\u098C\u098F\u0990\u0993-\u09A8\u09AA-\u09B0\u09B2\u09B6-\u09B9\u09BD\u09CE\u09DC\u09DD\u09DF-\u09E1\u09F0\u09F1\u09FC\u0A05-\u0A0A\u0A0F\u0A10\u0A13-\u0A28\u0A2A-\u0A30\u0A32\u0A33\u0A35\u0A36\u0A38\u0A39\u0A59-\u0A5C\u0A5E\u0A72-\u0A74\u0A85-\u0A8D\u0A8F-\u0A91\u0A93-\u0AA8\u0AAA-\u0AB0\u0AB2\u0AB3\u0AB5-\u0AB9\u0ABD\u0AD0\u0AE0\u0AE1\u0AF9\u0B05-\u0B0C\u0B0F\u0B10\u0B13-\u0B28\u0B2A-\u0B30\u0B32\u0B33\u0B35-\u0B39\u0B3D\u0B5C\u0B5D\u0B5F-\u0B61\u0B71\u0B83\u0B85-\u0B8A\u0B8E-\u0B90\u0B92-\u0B95\u0B99\u0B9A\u0B9C\u0B9E\u0B9F\u0BA3\u0BA4\u0BA8-\u0BAA\u0BAE-\u0BB9\u0BD0\u0C05-\u0C0C\u0C0E-\u0C10\u0C12-\u0C28\u0C2A-\u0C39\u0C3D\u0C58-\u0C5A\u0C60\u0C61\u0C80\u0C85-\u0C8C\u0C8E-\u0C90\u0C92-\u0CA8\u0CAA-\u0CB3\u0CB5-\u0CB9\u0CBD\u0CDE\u0CE0\u0CE1\u0CF1\u0CF2\u0D05-\u0D0C\u0D0E-\u0D10\u0D12-\u0D3A\u0D3D\u0D4E\u0D54-\u0D56\u0D5F-\u0D61\u0D7A-\u0D7F\u0D85-\u0D96\u0D9A-\u0DB1\u0DB3-\u0DBB\u0DBD\u0DC0-\u0DC6\u0E01-\u0E30\u0E32\u0E33\u0E40-\u0E46\u0E81\u0E82\u0E84\u0E87\u0E88\u0E8A\u0E8D\u0E94-\u0E97\u0E99-\u0E9F\u0EA1-\u0EA3\u0EA5\u0EA7\u0EAA\u0EAB\u0EAD-\u0EB0\u0EB2\u0EB3\u0EBD\u0EC0-\u0EC4\u0EC6\u0EDC-\u0EDF\u0F00\u0F40-\u0F47\u0F49-\u0F6C\u0F88-\u0F8C\u1000-\u102A\u103F\u1050-\u1055\u105A-\u105D\u1061\u1065\u1066\u106E-\u1070\u1075-\u1081\u108E\u10A0-\u10C5\u10C7\u10CD\u10D0-\u10FA\u10FC-\u1248\u124A-\u124D\u1250-\u1256\u1258\u125A-\u125D\u1260-\u1288\u128A-\u128D\u1290-\u12B0\u12B2-\u12B5\u12B8-\u12BE\u12C0\u12C2-\u12C5\u12C8-\u12D6\u12D8-\u1310\u1312-\u1315\u1318-\u135A\u1380-\u138F\u13A0-\u13F5\u13F8-\u13FD\u1401-\u166C\u166F-\u167F\u1681-\u169A\u16A0-\u16EA\u16EE-\u16F8\u1700-\u170C\u170E-\u1711\u1720-\u1731\u1740-\u1751\u1760-\u176C\u176E-\u1770\u1780-\u17B3\u17D7\u17DC\u1820-\u1877\u1880-\u1884\u1887-\u18A8\u18AA\u18B0-\u18F5\u1900-\u191E\u1950-\u196D\u1970-\u1974\u1980-\u19AB\u19B0-\u19C9\u1A00-\u1A16\u1A20-\u1A54\u1AA7\u1B05-\u1B33\u1B45-\u1B4B\u1B83-\u1BA0\u1BAE\u1BAF\u1BBA-\u1BE5\u1C00-\u1C23\u1C4D-\u1C4F\u1C5A-\u1C7D\u1C80-\u1C88\u1CE9-\u1CEC\u1CEE-\u1CF1\u1CF5\u1CF6\u1D00-\u1DBF\u1E00-\u1F15\u1F18-\u1F1D\u1F20-\u1F45\u1F48-\u1F4D\u1F50-\u1F57\u1F59\u1F5B\u1F5D\u1F5F-\u1F7D\u1F80-\u1FB4\u1FB6-\u1FBC\u1FBE\u1FC2-\u1FC4\u1FC6-\u1FCC\u1FD0-\u1FD3\u1FD6-\u1FDB\u1FE0-\u1FEC\u1FF2-\u1FF4\u1FF6-\u1FFC\u2071\u207F\u2090-\u209C\u2102\u2107\u210A-\u2113\u2115\u2119-\u211D\u2124\u2126\u2128\u212A-\u212D\u212F-\u2139\u213C-\u213F\u2145-\u2149\u214E\u2160-\u2188\u2C00-\u2C2E\u2C30-\u2C5E\u2C60-\u2CE4\u2CEB-\u2CEE\u2CF2\u2CF3\u2D00-\u2D25\u2D27\u2D2D\u2D30-\u2D67\u2D6F\u2D80-\u2D96\u2DA0-\u2DA6\u2DA8-\u2DAE\u2DB0-\u2DB6\u2DB8-\u2DBE\u2DC0-\u2DC6\u2DC8-\u2DCE\u2DD0-\u2DD6\u2DD8-\u2DDE\u2E2F\u3005-\u3007\u3021-\u3029\u3031-\u3035\u3038-\u303C\u3041-\u3096\u309D-\u309F\u30A1-\u30FA\u30FC-\u30FF\u3105-\u312E\u3131-\u318E\u31A0-\u31BA\u31F0-\u31FF\u3400-\u4DB5\u4E00-\u9FEA\uA000-\uA48C\uA4D0-\uA4FD\uA500-\uA60C\uA610-\uA61F\uA62A\uA62B\uA640-\uA66E\uA67F-\uA69D\uA6A0-\uA6EF\uA717-\uA71F\uA722-\uA788\uA78B-\uA7AE\uA7B0-\uA7B7\uA7F7-\uA801\uA803-\uA805\uA807-\uA80A\uA80C-\uA822\uA840-\uA873\uA882-\uA8B3\uA8F2-\uA8F7\uA8FB\uA8FD\uA90A-\uA925\uA930-\uA946\uA960-\uA97C\uA984-\uA9B2\uA9CF\uA9E0-\uA9E4\uA9E6-\uA9EF\uA9FA-\uA9FE\uAA00-\uAA28\uAA40-\uAA42\uAA44-\uAA4B\uAA60-\uAA76\uAA7A\uAA7E-\uAAAF\uAAB1\uAAB5\uAAB6\uAAB9-\uAABD\uAAC0\uAAC2\uAADB-\uAADD\uAAE0-\uAAEA\uAAF2-\uAAF4\uAB01-\uAB06\uAB09-\uAB0E\uAB11-\uAB16\uAB20-\uAB26\uAB28-\uAB2E\uAB30-\uAB5A\uAB5C-\uAB65\uAB70-\uABE2\uAC00-\uD7A3\uD7B0-\uD7C6\uD7CB-\uD7FB\uF900-\uFA6D\uFA70-\uFAD9\uFB00-\uFB06\uFB13-\uFB17\uFB1D\uFB1F-\uFB28\uFB2A-\uFB36\uFB38-\uFB3C\uFB3E\uFB40\uFB41\uFB43\uFB44\uFB46-\uFBB1\uFBD3-\uFD3D\uFD50-\uFD8F\uFD92-\uFDC7\uFDF0-\uFDFB\uFE70-\uFE74\uFE76-\uFEFC\uFF21-\uFF3A\uFF41-\uFF5A\uFF66-\uFFBE\uFFC2-\uFFC7\uFFCA-\uFFCF\uFFD2-\uFFD7\uFFDA-\uFFDC]|\uD800[\uDC00-\uDC0B\uDC0D-\uDC26\uDC28-\uDC3A\uDC3C\uDC3D\uDC3F-\uDC4D\uDC50-\uDC5D\uDC80-\uDCFA\uDD40-\uDD74\uDE80-\uDE9C\uDEA0-\uDED0\uDF00-\uDF1F\uDF2D-\uDF4A\uDF50-\uDF75\uDF80-\uDF9D\uDFA0-\uDFC3\uDFC8-\uDFCF\uDFD1-\uDFD5]|\uD801[\uDC00-\uDC9D\uDCB0-\uDCD3\uDCD8-\uDCFB\uDD00-\uDD27\uDD30-\uDD63\uDE00-\uDF36\uDF40-\uDF55\uDF60-\uDF67]|\uD802[\uDC00-\uDC05\uDC08\uDC0A-\uDC35\uDC37\uDC38\uDC3C\uDC3F-\uDC55\uDC60-\uDC76\uDC80-\uDC9E\uDCE0-\uDCF2\uDCF4\uDCF5\uDD00-\uDD15\uDD20-\uDD39\uDD80-\uDDB7\uDDBE\uDDBF\uDE00\uDE10-\uDE13\uDE15-\uDE17\uDE19-\uDE33\uDE60-\uDE7C\uDE80-\uDE9C\uDEC0-\uDEC7\uDEC9-\uDEE4\uDF00-\uDF35\uDF40-\uDF55\uDF60-\uDF72\uDF80-\uDF91]|\uD803[\uDC00-\uDC48\uDC80-\uDCB2\uDCC0-\uDCF2]|\uD804[\uDC03-\uDC37\uDC83-\uDCAF\uDCD0-\uDCE8\uDD03-\uDD26\uDD50-\uDD72\uDD76\uDD83-\uDDB2\uDDC1-\uDDC4\uDDDA\uDDDC\uDE00-\uDE11\uDE13-\uDE2B\uDE80-\uDE86\uDE88\uDE8A-\uDE8D\uDE8F-\uDE9D\uDE9F-\uDEA8\uDEB0-\uDEDE\uDF05-\uDF0C\uDF0F\uDF10\uDF13-\uDF28\uDF2A-\uDF30\uDF32\uDF33\uDF35-\uDF39\uDF3D\uDF50\uDF5D-\uDF61]|\uD805[\uDC00-\uDC34\uDC47-\uDC4A\uDC80-\uDCAF\uDCC4\uDCC5\uDCC7\uDD80-\uDDAE\uDDD8-\uDDDB\uDE00-\uDE2F\uDE44\uDE80-\uDEAA\uDF00-\uDF19]|\uD806[\uDCA0-\uDCDF\uDCFF\uDE00\uDE0B-\uDE32\uDE3A\uDE50\uDE5C-\uDE83\uDE86-\uDE89\uDEC0-\uDEF8]|\uD807[\uDC00-\uDC08\uDC0A-\uDC2E\uDC40\uDC72-\uDC8F\uDD00-\uDD06\uDD08\uDD09\uDD0B-\uDD30\uDD46]|\uD808[\uDC00-\uDF99]|\uD809[\uDC00-\uDC6E\uDC80-\uDD43]|[\uD80C\uD81C-\uD820\uD840-\uD868\uD86A-\uD86C\uD86F-\uD872\uD874-\uD879][\uDC00-\uDFFF]|\uD80D[\uDC00-\uDC2E]|\uD811[\uDC00-\uDE46]|\uD81A[\uDC00-\uDE38\uDE40-\uDE5E\uDED0-\uDEED\uDF00-\uDF2F\uDF40-\uDF43\uDF63-\uDF77\uDF7D-\uDF8F]|\uD81B[\uDF00-\uDF44\uDF50\uDF93-\uDF9F\uDFE0\uDFE1]|\uD821[\uDC00-\uDFEC]|\uD822[\uDC00-\uDEF2]|\uD82C[\uDC00-\uDD1E\uDD70-\uDEFB]|\uD82F[\uDC00-\uDC6A\uDC70-\uDC7C\uDC80-\uDC88\uDC90-\uDC99]|\uD835[\uDC00-\uDC54\uDC56-\uDC9C\uDC9E\uDC9F\uDCA2\uDCA5\uDCA6\uDCA9-\uDCAC\uDCAE-\uDCB9\uDCBB\uDCBD-\uDCC3\uDCC5-\uDD05\uDD07-\uDD0A\uDD0D-\uDD14\uDD16-\uDD1C\uDD1E-\uDD39\uDD3B-\uDD3E\uDD40-\uDD44\uDD46\uDD4A-\uDD50\uDD52-\uDEA5\uDEA8-\uDEC0\uDEC2-\uDEDA\uDEDC-\uDEFA\uDEFC-\uDF14\uDF16-\uDF34\uDF36-\uDF4E\uDF50-\uDF6E\uDF70-\uDF88\uDF8A-\uDFA8\uDFAA-\uDFC2\uDFC4-\uDFCB]|\uD83A[\uDC00-\uDCC4\uDD00-\uDD43]|\uD83B[\uDE00-\uDE03\uDE05-\uDE1F\uDE21\uDE22\uDE24\uDE27\uDE29-\uDE32\uDE34-\uDE37\uDE39\uDE3B\uDE42\uDE47\uDE49\uDE4B\uDE4D-\uDE4F\uDE51\uDE52\uDE54\uDE57\uDE59\uDE5B\uDE5D\uDE5F\uDE61\uDE62\uDE64\uDE67-\uDE6A\uDE6C-\uDE72\uDE74-\uDE77\uDE79-\uDE7C\uDE7E\uDE80-\uDE89\uDE8B-\uDE9B\uDEA1-\uDEA3\uDEA5-\uDEA9\uDEAB-\uDEBB]|\uD869[\uDC00-\uDED6\uDF00-\uDFFF]|\uD86D[\uDC00-\uDF34\uDF40-\uDFFF]|\uD86E[\uDC00-\uDC1D\uDC20-\uDFFF]|\uD873[\uDC00-\uDEA1\uDEB0-\uDFFF]|\uD87A[\uDC00-\uDFE0]|\uD87E[\uDC00-\uDE1D]/;
+var ID_Continue = /[\xAA\xB5\xBA\xC0-\xD6\xD8-\xF6\xF8-\u02C1\u02C6-\u02D1\u02E0-\u02E4\u02EC\u02EE\u0300-\u0374\u0376\u0377\u037A-\u037D\u037F\u0386\u0388-\u038A\u038C\u038E-\u03A1\u03A3-\u03F5\u03F7-\u0481\u0483-\u0487\u048A-\u052F\u0531-\u0556\u0559\u0561-\u0587\u0591-\u05BD\u05BF\u05C1\u05C2\u05C4\u05C5\u05C7\u05D0-\u05EA\u05F0-\u05F2\u0610-\u061A\u0620-\u0669\u066E-\u06D3\u06D5-\u06DC\u06DF-\u06E8\u06EA-\u06FC\u06FF\u0710-\u074A\u074D-\u07B1\u07C0-\u07F5\u07FA\u0800-\u082D\u0840-\u085B\u0860-\u086A\u08A0-\u08B4\u08B6-\u08BD\u08D4-\u08E1\u08E3-\u0963\u0966-\u096F\u0971-\u0983\u0985-\u098C\u098F\u0990\u0993-\u09A8\u09AA-\u09B0\u09B2\u09B6-\u09B9\u09BC-\u09C4\u09C7\u09C8\u09CB-\u09CE\u09D7\u09DC\u09DD\u09DF-\u09E3\u09E6-\u09F1\u09FC\u0A01-\u0A03\u0A05-\u0A0A\u0A0F\u0A10\u0A13-\u0A28\u0A2A-\u0A30\u0A32\u0A33\u0A35\u0A36\u0A38\u0A39\u0A3C\u0A3E-\u0A42\u0A47\u0A48\u0A4B-\u0A4D\u0A51\u0A59-\u0A5C\u0A5E\u0A66-\u0A75\u0A81-\u0A83\u0A85-\u0A8D\u0A8F-\u0A91\u0A93-\u0AA8\u0AAA-\u0AB0\u0AB2\u0AB3\u0AB5-\u0AB9\u0ABC-\u0AC5\u0AC7-\u0AC9\u0ACB-\u0ACD\u0AD0\u0AE0-\u0AE3\u0AE6-\u0AEF\u0AF9-\u0AFF\u0B01-\u0B03\u0B05-\u0B0C\u0B0F\u0B10\u0B13-\u0B28\u0B2A-\u0B30\u0B32\u0B33\u0B35-\u0B39\u0B3C-\u0B44\u0B47\u0B48\u0B4B-\u0B4D\u0B56\u0B57\u0B5C\u0B5D\u0B5F-\u0B63\u0B66-\u0B6F\u0B71\u0B82\u0B83\u0B85-\u0B8A\u0B8E-\u0B90\u0B92-\u0B95\u0B99\u0B9A\u0B9C\u0B9E\u0B9F\u0BA3\u0BA4\u0BA8-\u0BAA\u0BAE-\u0BB9\u0BBE-\u0BC2\u0BC6-\u0BC8\u0BCA-\u0BCD\u0BD0\u0BD7\u0BE6-\u0BEF\u0C00-\u0C03\u0C05-\u0C0C\u0C0E-\u0C10\u0C12-\u0C28\u0C2A-\u0C39\u0C3D-\u0C44\u0C46-\u0C48\u0C4A-\u0C4D\u0C55\u0C56\u0C58-\u0C5A\u0C60-\u0C63\u0C66-\u0C6F\u0C80-\u0C83\u0C85-\u0C8C\u0C8E-\u0C90\u0C92-\u0CA8\u0CAA-\u0CB3\u0CB5-\u0CB9\u0CBC-\u0CC4\u0CC6-\u0CC8\u0CCA-\u0CCD\u0CD5\u0CD6\u0CDE\u0CE0-\u0CE3\u0CE6-\u0CEF\u0CF1\u0CF2\u0D00-\u0D03\u0D05-\u0D0C\u0D0E-\u0D10\u0D12-\u0D44\u0D46-\u0D48\u0D4A-\u0D4E\u0D54-\u0D57\u0D5F-\u0D63\u0D66-\u0D6F\u0D7A-\u0D7F\u0D82\u0D83\u0D85-\u0D96\u0D9A-\u0DB1\u0DB3-\u0DBB\u0DBD\u0DC0-\u0DC6\u0DCA\u0DCF-\u0DD4\u0DD6\u0DD8-\u0DDF\u0DE6-\u0DEF\u0DF2\u0DF3\u0E01-\u0E3A\u0E40-\u0E4E\u0E50-\u0E59\u0E81\u0E82\u0E84\u0E87\u0E88\u0E8A\u0E8D\u0E94-\u0E97\u0E99-\u0E9F\u0EA1-\u0EA3\u0EA5\u0EA7\u0EAA\u0EAB\u0EAD-\u0EB9\u0EBB-\u0EBD\u0EC0-\u0EC4\u0EC6\u0EC8-\u0ECD\u0ED0-\u0ED9\u0EDC-\u0EDF\u0F00\u0F18\u0F19\u0F20-\u0F29\u0F35\u0F37\u0F39\u0F3E-\u0F47\u0F49-\u0F6C\u0F71-\u0F84\u0F86-\u0F97\u0F99-\u0FBC\u0FC6\u1000-\u1049\u1050-\u109D\u10A0-\u10C5\u10C7\u10CD\u10D0-\u10FA\u10FC-\u1248\u124A-\u124D\u1250-\u1256\u1258\u125A-\u125D\u1260-\u1288\u128A-\u128D\u1290-\u12B0\u12B2-\u12B5\u12B8-\u12BE\u12C0\u12C2-\u12C5\u12C8-\u12D6\u12D8-\u1310\u1312-\u1315\u1318-\u135A\u135D-\u135F\u1380-\u138F\u13A0-\u13F5\u13F8-\u13FD\u1401-\u166C\u166F-\u167F\u1681-\u169A\u16A0-\u16EA\u16EE-\u16F8\u1700-\u170C\u170E-\u1714\u1720-\u1734\u1740-\u1753\u1760-\u176C\u176E-\u1770\u1772\u1773\u1780-\u17D3\u17D7\u17DC\u17DD\u17E0-\u17E9\u180B-\u180D\u1810-\u1819\u1820-\u1877\u1880-\u18AA\u18B0-\u18F5\u1900-\u191E\u1920-\u192B\u1930-\u193B\u1946-\u196D\u1970-\u1974\u1980-\u19AB\u19B0-\u19C9\u19D0-\u19D9\u1A00-\u1A1B\u1A20-\u1A5E\u1A60-\u1A7C\u1A7F-\u1A89\u1A90-\u1A99\u1AA7\u1AB0-\u1ABD\u1B00-\u1B4B\u1B50-\u1B59\u1B6B-\u1B73\u1B80-\u1BF3\u1C00-\u1C37\u1C40-\u1C49\u1C4D-\u1C7D\u1C80-\u1C88\u1CD0-\u1CD2\u1CD4-\u1CF9\u1D00-\u1DF9\u1DFB-\u1F15\u1F18-\u1F1D\u1F20-\u1F45\u1F48-\u1F4D\u1F50-\u1F57\u1F59\u1F5B\u1F5D\u1F5F-\u1F7D\u1F80-\u1FB4\u1FB6-\u1FBC\u1FBE\u1FC2-\u1FC4\u1FC6-\u1FCC\u1FD0-\u1FD3\u1FD6-\u1FDB\u1FE0-\u1FEC\u1FF2-\u1FF4\u1FF6-\u1FFC\u203F\u2040\u2054\u2071\u207F\u2090-\u209C\u20D0-\u20DC\u20E1\u20E5-\u20F0\u2102\u2107\u210A-\u2113\u2115\u2119-\u211D\u2124\u2126\u2128\u212A-\u212D\u212F-\u2139\u213C-\u213F\u2145-\u2149\u214E\u2160-\u2188\u2C00-\u2C2E\u2C30-\u2C5E\u2C60-\u2CE4\u2CEB-\u2CF3\u2D00-\u2D25\u2D27\u2D2D\u2D30-\u2D67\u2D6F\u2D7F-\u2D96\u2DA0-\u2DA6\u2DA8-\u2DAE\u2DB0-\u2DB6\u2DB8-\u2DBE\u2DC0-\u2DC6\u2DC8-\u2DCE\u2DD0-\u2DD6\u2DD8-\u2DDE\u2DE0-\u2DFF\u2E2F\u3005-\u3007\u3021-\u302F\u3031-\u3035\u3038-\u303C\u3041-\u3096\u3099\u309A\u309D-\u309F\u30A1-\u30FA\u30FC-\u30FF\u3105-\u312E\u3131-\u318E\u31A0-\u31BA\u31F0-\u31FF\u3400-\u4DB5\u4E00-\u9FEA\uA000-\uA48C\uA4D0-\uA4FD\uA500-\uA60C\uA610-\uA62B\uA640-\uA66F\uA674-\uA67D\uA67F-\uA6F1\uA717-\uA71F\uA722-\uA788\uA78B-\uA7AE\uA7B0-\uA7B7\uA7F7-\uA827\uA840-\uA873\uA880-\uA8C5\uA8D0-\uA8D9\uA8E0-\uA8F7\uA8FB\uA8FD\uA900-\uA92D\uA930-\uA953\uA960-\uA97C\uA980-\uA9C0\uA9CF-\uA9D9\uA9E0-\uA9FE\uAA00-\uAA36\uAA40-\uAA4D\uAA50-\uAA59\uAA60-\uAA76\uAA7A-\uAAC2\uAADB-\uAADD\uAAE0-\uAAEF\uAAF2-\uAAF6\uAB01-\uAB06\uAB09-\uAB0E\uAB11-\uAB16\uAB20-\uAB26\uAB28-\uAB2E\uAB30-\uAB5A\uAB5C-\uAB65\uAB70-\uABEA\uABEC\uABED\uABF0-\uABF9\uAC00-\uD7A3\uD7B0-\uD7C6\uD7CB-\uD7FB\uF900-\uFA6D\uFA70-\uFAD9\uFB00-\uFB06\uFB13-\uFB17\uFB1D-\uFB28\uFB2A-\uFB36\uFB38-\uFB3C\uFB3E\uFB40\uFB41\uFB43\uFB44\uFB46-\uFBB1\uFBD3-\uFD3D\uFD50-\uFD8F\uFD92-\uFDC7\uFDF0-\uFDFB\uFE00-\uFE0F\uFE20-\uFE2F\uFE33\uFE34\uFE4D-\uFE4F\uFE70-\uFE74\uFE76-\uFEFC\uFF10-\uFF19\uFF21-\uFF3A\uFF3F\uFF41-\uFF5A\uFF66-\uFFBE\uFFC2-\uFFC7\uFFCA-\uFFCF\uFFD2-\uFFD7\uFFDA-\uFFDC]|\uD800[\uDC00-\uDC0B\uDC0D-\uDC26\uDC28-\uDC3A\uDC3C\uDC3D\uDC3F-\uDC4D\uDC50-\uDC5D\uDC80-\uDCFA\uDD40-\uDD74\uDDFD\uDE80-\uDE9C\uDEA0-\uDED0\uDEE0\uDF00-\uDF1F\uDF2D-\uDF4A\uDF50-\uDF7A\uDF80-\uDF9D\uDFA0-\uDFC3\uDFC8-\uDFCF\uDFD1-\uDFD5]|\uD801[\uDC00-\uDC9D\uDCA0-\uDCA9\uDCB0-\uDCD3\uDCD8-\uDCFB\uDD00-\uDD27\uDD30-\uDD63\uDE00-\uDF36\uDF40-\uDF55\uDF60-\uDF67]|\uD802[\uDC00-\uDC05\uDC08\uDC0A-\uDC35\uDC37\uDC38\uDC3C\uDC3F-\uDC55\uDC60-\uDC76\uDC80-\uDC9E\uDCE0-\uDCF2\uDCF4\uDCF5\uDD00-\uDD15\uDD20-\uDD39\uDD80-\uDDB7\uDDBE\uDDBF\uDE00-\uDE03\uDE05\uDE06\uDE0C-\uDE13\uDE15-\uDE17\uDE19-\uDE33\uDE38-\uDE3A\uDE3F\uDE60-\uDE7C\uDE80-\uDE9C\uDEC0-\uDEC7\uDEC9-\uDEE6\uDF00-\uDF35\uDF40-\uDF55\uDF60-\uDF72\uDF80-\uDF91]|\uD803[\uDC00-\uDC48\uDC80-\uDCB2\uDCC0-\uDCF2]|\uD804[\uDC00-\uDC46\uDC66-\uDC6F\uDC7F-\uDCBA\uDCD0-\uDCE8\uDCF0-\uDCF9\uDD00-\uDD34\uDD36-\uDD3F\uDD50-\uDD73\uDD76\uDD80-\uDDC4\uDDCA-\uDDCC\uDDD0-\uDDDA\uDDDC\uDE00-\uDE11\uDE13-\uDE37\uDE3E\uDE80-\uDE86\uDE88\uDE8A-\uDE8D\uDE8F-\uDE9D\uDE9F-\uDEA8\uDEB0-\uDEEA\uDEF0-\uDEF9\uDF00-\uDF03\uDF05-\uDF0C\uDF0F\uDF10\uDF13-\uDF28\uDF2A-\uDF30\uDF32\uDF33\uDF35-\uDF39\uDF3C-\uDF44\uDF47\uDF48\uDF4B-\uDF4D\uDF50\uDF57\uDF5D-\uDF63\uDF66-\uDF6C\uDF70-\uDF74]|\uD805[\uDC00-\uDC4A\uDC50-\uDC59\uDC80-\uDCC5\uDCC7\uDCD0-\uDCD9\uDD80-\uDDB5\uDDB8-\uDDC0\uDDD8-\uDDDD\uDE00-\uDE40\uDE44\uDE50-\uDE59\uDE80-\uDEB7\uDEC0-\uDEC9\uDF00-\uDF19\uDF1D-\uDF2B\uDF30-\uDF39]|\uD806[\uDCA0-\uDCE9\uDCFF\uDE00-\uDE3E\uDE47\uDE50-\uDE83\uDE86-\uDE99\uDEC0-\uDEF8]|\uD807[\uDC00-\uDC08\uDC0A-\uDC36\uDC38-\uDC40\uDC50-\uDC59\uDC72-\uDC8F\uDC92-\uDCA7\uDCA9-\uDCB6\uDD00-\uDD06\uDD08\uDD09\uDD0B-\uDD36\uDD3A\uDD3C\uDD3D\uDD3F-\uDD47\uDD50-\uDD59]|\uD808[\uDC00-\uDF99]|\uD809[\uDC00-\uDC6E\uDC80-\uDD43]|[\uD80C\uD81C-\uD820\uD840-\uD868\uD86A-\uD86C\uD86F-\uD872\uD874-\uD879][\uDC00-\uDFFF]|\uD80D[\uDC00-\uDC2E]|\uD811[\uDC00-\uDE46]|\uD81A[\uDC00-\uDE38\uDE40-\uDE5E\uDE60-\uDE69\uDED0-\uDEED\uDEF0-\uDEF4\uDF00-\uDF36\uDF40-\uDF43\uDF50-\uDF59\uDF63-\uDF77\uDF7D-\uDF8F]|\uD81B[\uDF00-\uDF44\uDF50-\uDF7E\uDF8F-\uDF9F\uDFE0\uDFE1]|\uD821[\uDC00-\uDFEC]|\uD822[\uDC00-\uDEF2]|\uD82C[\uDC00-\uDD1E\uDD70-\uDEFB]|\uD82F[\uDC00-\uDC6A\uDC70-\uDC7C\uDC80-\uDC88\uDC90-\uDC99\uDC9D\uDC9E]|\uD834[\uDD65-\uDD69\uDD6D-\uDD72\uDD7B-\uDD82\uDD85-\uDD8B\uDDAA-\uDDAD\uDE42-\uDE44]|\uD835[\uDC00-\uDC54\uDC56-\uDC9C\uDC9E\uDC9F\uDCA2\uDCA5\uDCA6\uDCA9-\uDCAC\uDCAE-\uDCB9\uDCBB\uDCBD-\uDCC3\uDCC5-\uDD05\uDD07-\uDD0A\uDD0D-\uDD14\uDD16-\uDD1C\uDD1E-\uDD39\uDD3B-\uDD3E\uDD40-\uDD44\uDD46\uDD4A-\uDD50\uDD52-\uDEA5\uDEA8-\uDEC0\uDEC2-\uDEDA\uDEDC-\uDEFA\uDEFC-\uDF14\uDF16-\uDF34\uDF36-\uDF4E\uDF50-\uDF6E\uDF70-\uDF88\uDF8A-\uDFA8\uDFAA-\uDFC2\uDFC4-\uDFCB\uDFCE-\uDFFF]|\uD836[\uDE00-\uDE36\uDE3B-\uDE6C\uDE75\uDE84\uDE9B-\uDE9F\uDEA1-\uDEAF]|\uD838[\uDC00-\uDC06\uDC08-\uDC18\uDC1B-\uDC21\uDC23\uDC24\uDC26-\uDC2A]|\uD83A[\uDC00-\uDCC4\uDCD0-\uDCD6\uDD00-\uDD4A\uDD50-\uDD59]|\uD83B[\uDE00-\uDE03\uDE05-\uDE1F\uDE21\uDE22\uDE24\uDE27\uDE29-\uDE32\uDE34-\uDE37\uDE39\uDE3B\uDE42\uDE47\uDE49\uDE4B\uDE4D-\uDE4F\uDE51\uDE52\uDE54\uDE57\uDE59\uDE5B\uDE5D\uDE5F\uDE61\uDE62\uDE64\uDE67-\uDE6A\uDE6C-\uDE72\uDE74-\uDE77\uDE79-\uDE7C\uDE7E\uDE80-\uDE89\uDE8B-\uDE9B\uDEA1-\uDEA3\uDEA5-\uDEA9\uDEAB-\uDEBB]|\uD869[\uDC00-\uDED6\uDF00-\uDFFF]|\uD86D[\uDC00-\uDF34\uDF40-\uDFFF]|\uD86E[\uDC00-\uDC1D\uDC20-\uDFFF]|\uD873[\uDC00-\uDEA1\uDEB0-\uDFFF]|\uD87A[\uDC00-\uDFE0]|\uD87E[\uDC00-\uDE1D]|\uDB40[\uDD00-\uDDEF]/;
+var CHAR_CR = 13;
+var CHAR_LF = 10;
+var CharCodeReader = class {
+  /**
+   * The text to read from.
+   * @type {string}
+   */
+  #text = "";
+  /**
+   * The current line number.
+   * @type {number}
+   */
+  #line = 1;
+  /**
+   * The current column number.
+   * @type {number}
+   */
+  #column = 0;
+  /**
+   * The current offset in the text.
+   * @type {number}
+   */
+  #offset = -1;
+  /**
+   * Whether the last character read was a new line.
+   * @type {boolean}
+   */
+  #newLine = false;
+  /**
+   * The last character code read.
+   * @type {number}
+   */
+  #last = -1;
+  /**
+   * Whether the reader has ended.
+   * @type {boolean}
+   */
+  #ended = false;
+  /**
+   * Creates a new instance.
+   * @param {string} text The text to read from
+   */
+  constructor(text4) {
+    this.#text = text4;
+  }
+  /**
+   * Ends the reader.
+   * @returns {void}
+   */
+  #end() {
+    if (this.#ended) {
+      return;
+    }
+    this.#column++;
+    this.#offset++;
+    this.#last = -1;
+    this.#ended = true;
+  }
+  /**
+   * Returns the current position of the reader.
+   * @returns {Location} An object with line, column, and offset properties.
+   */
+  locate() {
+    return {
+      line: this.#line,
+      column: this.#column,
+      offset: this.#offset
+    };
+  }
+  /**
+   * Reads the next character code in the text.
+   * @returns {number} The next character code, or -1 if there are no more characters.
+   */
+  next() {
+    if (this.#offset >= this.#text.length - 1) {
+      this.#end();
+      return -1;
+    }
+    this.#offset++;
+    const charCode = this.#text.charCodeAt(this.#offset);
+    if (this.#newLine) {
+      this.#line++;
+      this.#column = 1;
+      this.#newLine = false;
+    } else {
+      this.#column++;
+    }
+    if (charCode === CHAR_CR) {
+      this.#newLine = true;
+      if (this.peek() === CHAR_LF) {
+        this.#offset++;
+      }
+    } else if (charCode === CHAR_LF) {
+      this.#newLine = true;
+    }
+    this.#last = charCode;
+    return charCode;
+  }
+  /**
+   * Peeks at the next character code in the text.
+   * @returns {number} The next character code, or -1 if there are no more characters.
+   */
+  peek() {
+    if (this.#offset === this.#text.length - 1) {
+      return -1;
+    }
+    return this.#text.charCodeAt(this.#offset + 1);
+  }
+  /**
+   * Determines if the next character code in the text matches a specific character code.
+   * @param {(number) => boolean} fn A function to call on the next character.
+   * @returns {boolean} True if the next character code matches, false if not.
+   */
+  match(fn) {
+    if (fn(this.peek())) {
+      this.next();
+      return true;
+    }
+    return false;
+  }
+  /**
+   * Returns the last character code read.
+   * @returns {number} The last character code read.
+   */
+  current() {
+    return this.#last;
+  }
+};
+var INFINITY = "Infinity";
+var NAN = "NaN";
+var keywordStarts = /* @__PURE__ */ new Set([CHAR_LOWER_T, CHAR_LOWER_F, CHAR_LOWER_N]);
+var whitespace = /* @__PURE__ */ new Set([CHAR_SPACE, CHAR_TAB, CHAR_NEWLINE, CHAR_RETURN]);
+var json5Whitespace = /* @__PURE__ */ new Set([
+  ...whitespace,
+  CHAR_VTAB,
+  CHAR_FORM_FEED,
+  CHAR_NBSP,
+  CHAR_LINE_SEPARATOR,
+  CHAR_PARAGRAPH_SEPARATOR,
+  CHAR_BOM,
+  CHAR_NON_BREAKING_SPACE,
+  CHAR_EN_QUAD,
+  CHAR_EM_QUAD,
+  CHAR_EN_SPACE,
+  CHAR_EM_SPACE,
+  CHAR_THREE_PER_EM_SPACE,
+  CHAR_FOUR_PER_EM_SPACE,
+  CHAR_SIX_PER_EM_SPACE,
+  CHAR_FIGURE_SPACE,
+  CHAR_PUNCTUATION_SPACE,
+  CHAR_THIN_SPACE,
+  CHAR_HAIR_SPACE,
+  CHAR_NARROW_NO_BREAK_SPACE,
+  CHAR_MEDIUM_MATHEMATICAL_SPACE,
+  CHAR_IDEOGRAPHIC_SPACE
+]);
+var DEFAULT_OPTIONS$1 = {
+  mode: "json",
+  ranges: false
+};
+var jsonKeywords = /* @__PURE__ */ new Set(["true", "false", "null"]);
+var tt = {
+  EOF: 0,
+  Number: 1,
+  String: 2,
+  Boolean: 3,
+  Null: 4,
+  NaN: 5,
+  Infinity: 6,
+  Identifier: 7,
+  Colon: 20,
+  LBrace: 21,
+  RBrace: 22,
+  LBracket: 23,
+  RBracket: 24,
+  Comma: 25,
+  LineComment: 40,
+  BlockComment: 41
+};
+function isDigit(c) {
+  return c >= CHAR_0 && c <= CHAR_9;
+}
+function isHexDigit(c) {
+  return isDigit(c) || c >= CHAR_UPPER_A && c <= CHAR_UPPER_F || c >= CHAR_LOWER_A && c <= CHAR_LOWER_F;
+}
+function isPositiveDigit(c) {
+  return c >= CHAR_1 && c <= CHAR_9;
+}
+function isKeywordStart(c) {
+  return keywordStarts.has(c);
+}
+function isNumberStart(c) {
+  return isDigit(c) || c === CHAR_DOT || c === CHAR_MINUS;
+}
+function isJSON5NumberStart(c) {
+  return isNumberStart(c) || c === CHAR_PLUS;
+}
+function isStringStart(c, json5) {
+  return c === CHAR_DOUBLE_QUOTE || json5 && c === CHAR_SINGLE_QUOTE;
+}
+function isJSON5IdentifierStart(c) {
+  if (c === CHAR_DOLLAR || c === CHAR_UNDERSCORE || c === CHAR_BACKSLASH) {
+    return true;
+  }
+  if (c >= CHAR_LOWER_A && c <= CHAR_LOWER_Z || c >= CHAR_UPPER_A && c <= CHAR_UPPER_Z) {
+    return true;
+  }
+  if (c === 8204 || c === 8205) {
+    return true;
+  }
+  const ct = String.fromCharCode(c);
+  return ID_Start.test(ct);
+}
+function isJSON5IdentifierPart(c) {
+  if (isJSON5IdentifierStart(c) || isDigit(c)) {
+    return true;
+  }
+  const ct = String.fromCharCode(c);
+  return ID_Continue.test(ct);
+}
+var Tokenizer = class {
+  /**
+   * Options for the tokenizer.
+   * @type {TokenizeOptions}
+   */
+  #options;
+  /**
+   * The source text to tokenize.
+   * @type {string}
+   */
+  #text;
+  /**
+   * The reader for the source text.
+   * @type {CharCodeReader}
+   */
+  #reader;
+  /**
+   * Indicates if the tokenizer is in JSON5 mode.
+   * @type {boolean}
+   */
+  #json5;
+  /**
+   * Indicates if comments are allowed.
+   * @type {boolean}
+   */
+  #allowComments;
+  /**
+   * Indicates if ranges should be included in the tokens.
+   * @type {boolean}
+   */
+  #ranges;
+  /**
+   * The last token type read.
+   * @type {Token}
+   */
+  #token;
+  /**
+   * Determines if a character is an escaped character.
+   * @type {(c:number) => boolean}
+   */
+  #isEscapedCharacter;
+  /**
+   * Determines if a character is a JSON5 line terminator.
+   * @type {(c:number) => boolean}
+   */
+  #isJSON5LineTerminator;
+  /**
+   * Determines if a character is a JSON5 hex escape.
+   * @type {(c:number) => boolean}
+   */
+  #isJSON5HexEscape;
+  /**
+   * Determines if a character is whitespace.
+   * @type {(c:number) => boolean}
+   */
+  #isWhitespace;
+  /**
+   * Creates a new instance of the tokenizer.
+   * @param {string} text The source text
+   * @param {TokenizeOptions} [options] Options for the tokenizer.
+   */
+  constructor(text4, options) {
+    this.#text = text4;
+    this.#options = {
+      ...DEFAULT_OPTIONS$1,
+      ...options
+    };
+    this.#reader = new CharCodeReader(text4);
+    this.#json5 = this.#options.mode === "json5";
+    this.#allowComments = this.#options.mode !== "json";
+    this.#ranges = this.#options.ranges;
+    this.#isEscapedCharacter = this.#json5 ? json5EscapeToChar.has.bind(json5EscapeToChar) : escapeToChar.has.bind(escapeToChar);
+    this.#isJSON5LineTerminator = this.#json5 ? json5LineTerminators.has.bind(json5LineTerminators) : () => false;
+    this.#isJSON5HexEscape = this.#json5 ? (c) => c === CHAR_LOWER_X : () => false;
+    this.#isWhitespace = this.#json5 ? json5Whitespace.has.bind(json5Whitespace) : whitespace.has.bind(whitespace);
+  }
+  // #region Errors
+  /**
+   * Convenience function for throwing unexpected character errors.
+   * @param {number} c The unexpected character.
+   * @param {Location} [loc] The location of the unexpected character.
+   * @returns {never}
+   * @throws {UnexpectedChar} always.
+   */
+  #unexpected(c, loc = this.#reader.locate()) {
+    throw new UnexpectedChar(c, loc);
+  }
+  /**
+   * Convenience function for throwing unexpected identifier errors.
+   * @param {string} identifier The unexpected identifier.
+   * @param {Location} [loc] The location of the unexpected identifier.
+   * @returns {never}
+   * @throws {UnexpectedIdentifier} always.
+   */
+  #unexpectedIdentifier(identifier, loc = this.#reader.locate()) {
+    throw new UnexpectedIdentifier(identifier, loc);
+  }
+  /**
+  * Convenience function for throwing unexpected EOF errors.
+  * @returns {never}
+  * @throws {UnexpectedEOF} always.
+  */
+  #unexpectedEOF() {
+    throw new UnexpectedEOF(this.#reader.locate());
+  }
+  // #endregion
+  // #region Helpers
+  /**
+   * Creates a new token.
+   * @param {TokenType} tokenType The type of token to create.
+   * @param {number} length The length of the token.
+   * @param {Location} startLoc The start location for the token.
+   * @param {Location} [endLoc] The end location for the token.
+   * @returns {Token} The token.
+   */
+  #createToken(tokenType, length, startLoc, endLoc) {
+    const endOffset = startLoc.offset + length;
+    let range = this.#options.ranges ? {
+      range: (
+        /** @type {Range} */
+        [startLoc.offset, endOffset]
+      )
+    } : void 0;
+    return {
+      type: tokenType,
+      loc: {
+        start: startLoc,
+        end: endLoc || {
+          line: startLoc.line,
+          column: startLoc.column + length,
+          offset: endOffset
+        }
+      },
+      ...range
+    };
+  }
+  /**
+   * Reads in a specific number of hex digits.
+   * @param {number} count The number of hex digits to read.
+   * @returns {string} The hex digits read.
+   */
+  #readHexDigits(count2) {
+    let value2 = "";
+    let c;
+    for (let i = 0; i < count2; i++) {
+      c = this.#reader.peek();
+      if (isHexDigit(c)) {
+        this.#reader.next();
+        value2 += String.fromCharCode(c);
+        continue;
+      }
+      this.#unexpected(c);
+    }
+    return value2;
+  }
+  /**
+   * Reads in a JSON5 identifier. Also used for JSON but we validate
+   * the identifier later.
+   * @param {number} c The first character of the identifier.
+   * @returns {string} The identifier read.
+   * @throws {UnexpectedChar} when the identifier cannot be read.
+   */
+  #readIdentifier(c) {
+    let value2 = "";
+    do {
+      value2 += String.fromCharCode(c);
+      if (c === CHAR_BACKSLASH) {
+        c = this.#reader.next();
+        if (c !== CHAR_LOWER_U) {
+          this.#unexpected(c);
+        }
+        value2 += String.fromCharCode(c);
+        const hexDigits = this.#readHexDigits(4);
+        const charCode = parseInt(hexDigits, 16);
+        if (value2.length === 2 && !isJSON5IdentifierStart(charCode)) {
+          const loc = this.#reader.locate();
+          this.#unexpected(CHAR_BACKSLASH, { line: loc.line, column: loc.column - 5, offset: loc.offset - 5 });
+        } else if (!isJSON5IdentifierPart(charCode)) {
+          const loc = this.#reader.locate();
+          this.#unexpected(charCode, { line: loc.line, column: loc.column - 5, offset: loc.offset - 5 });
+        }
+        value2 += hexDigits;
+      }
+      c = this.#reader.peek();
+      if (!isJSON5IdentifierPart(c)) {
+        break;
+      }
+      this.#reader.next();
+    } while (true);
+    return value2;
+  }
+  /**
+   * Reads in a string. Works for both JSON and JSON5.
+   * @param {number} c The first character of the string (either " or ').
+   * @returns {number} The length of the string.
+   * @throws {UnexpectedChar} when the string cannot be read.
+   * @throws {UnexpectedEOF} when EOF is reached before the string is finalized.
+   */
+  #readString(c) {
+    const delimiter = c;
+    let length = 1;
+    c = this.#reader.peek();
+    while (c !== -1 && c !== delimiter) {
+      this.#reader.next();
+      length++;
+      if (c === CHAR_BACKSLASH) {
+        c = this.#reader.peek();
+        if (this.#isEscapedCharacter(c) || this.#isJSON5LineTerminator(c)) {
+          this.#reader.next();
+          length++;
+        } else if (c === CHAR_LOWER_U) {
+          this.#reader.next();
+          length++;
+          const result = this.#readHexDigits(4);
+          length += result.length;
+        } else if (this.#isJSON5HexEscape(c)) {
+          this.#reader.next();
+          length++;
+          const result = this.#readHexDigits(2);
+          length += result.length;
+        } else if (this.#json5) {
+          this.#reader.next();
+          length++;
+        } else {
+          this.#unexpected(c);
+        }
+      }
+      c = this.#reader.peek();
+    }
+    if (c === -1) {
+      this.#reader.next();
+      this.#unexpectedEOF();
+    }
+    this.#reader.next();
+    length++;
+    return length;
+  }
+  /**
+   * Reads a number. Works for both JSON and JSON5.
+   * @param {number} c The first character of the number.
+   * @returns {number} The length of the number.
+   * @throws {UnexpectedChar} when the number cannot be read.
+   * @throws {UnexpectedEOF} when EOF is reached before the number is finalized.
+   */
+  #readNumber(c) {
+    let length = 1;
+    if (c === CHAR_MINUS || this.#json5 && c === CHAR_PLUS) {
+      c = this.#reader.peek();
+      if (this.#json5) {
+        if (c === CHAR_UPPER_I || c === CHAR_UPPER_N) {
+          this.#reader.next();
+          const identifier = this.#readIdentifier(c);
+          if (identifier !== INFINITY && identifier !== NAN) {
+            this.#unexpected(c);
+          }
+          return length + identifier.length;
+        }
+      }
+      if (!isDigit(c)) {
+        this.#unexpected(c);
+      }
+      this.#reader.next();
+      length++;
+    }
+    if (c === CHAR_0) {
+      c = this.#reader.peek();
+      if (this.#json5 && (c === CHAR_LOWER_X || c === CHAR_UPPER_X)) {
+        this.#reader.next();
+        length++;
+        c = this.#reader.peek();
+        if (!isHexDigit(c)) {
+          this.#reader.next();
+          this.#unexpected(c);
+        }
+        do {
+          this.#reader.next();
+          length++;
+          c = this.#reader.peek();
+        } while (isHexDigit(c));
+      } else if (isDigit(c)) {
+        this.#unexpected(c);
+      }
+    } else {
+      if (!this.#json5 || c !== CHAR_DOT) {
+        if (!isPositiveDigit(c)) {
+          this.#unexpected(c);
+        }
+        c = this.#reader.peek();
+        while (isDigit(c)) {
+          this.#reader.next();
+          length++;
+          c = this.#reader.peek();
+        }
+      }
+    }
+    if (c === CHAR_DOT) {
+      let digitCount = -1;
+      this.#reader.next();
+      length++;
+      digitCount++;
+      c = this.#reader.peek();
+      while (isDigit(c)) {
+        this.#reader.next();
+        length++;
+        digitCount++;
+        c = this.#reader.peek();
+      }
+      if (!this.#json5 && digitCount === 0) {
+        this.#reader.next();
+        if (c) {
+          this.#unexpected(c);
+        } else {
+          this.#unexpectedEOF();
+        }
+      }
+    }
+    if (c === CHAR_LOWER_E || c === CHAR_UPPER_E) {
+      this.#reader.next();
+      length++;
+      c = this.#reader.peek();
+      if (c === CHAR_PLUS || c === CHAR_MINUS) {
+        this.#reader.next();
+        length++;
+        c = this.#reader.peek();
+      }
+      if (c === -1) {
+        this.#reader.next();
+        this.#unexpectedEOF();
+      }
+      if (!isDigit(c)) {
+        this.#reader.next();
+        this.#unexpected(c);
+      }
+      while (isDigit(c)) {
+        this.#reader.next();
+        length++;
+        c = this.#reader.peek();
+      }
+    }
+    return length;
+  }
+  /**
+   * Reads a comment. Works for both JSON and JSON5.
+   * @param {number} c The first character of the comment.
+   * @returns {{length: number, multiline: boolean}} The length of the comment, and whether the comment is multi-line.
+   * @throws {UnexpectedChar} when the comment cannot be read.
+   * @throws {UnexpectedEOF} when EOF is reached before the comment is finalized.
+   */
+  #readComment(c) {
+    let length = 1;
+    c = this.#reader.peek();
+    if (c === CHAR_SLASH) {
+      do {
+        this.#reader.next();
+        length += 1;
+        c = this.#reader.peek();
+      } while (c > -1 && c !== CHAR_RETURN && c !== CHAR_NEWLINE);
+      return { length, multiline: false };
+    }
+    if (c === CHAR_STAR) {
+      this.#reader.next();
+      length += 1;
+      while (c > -1) {
+        c = this.#reader.peek();
+        if (c === CHAR_STAR) {
+          this.#reader.next();
+          length += 1;
+          c = this.#reader.peek();
+          if (c === CHAR_SLASH) {
+            this.#reader.next();
+            length += 1;
+            return { length, multiline: true };
+          }
+        } else {
+          this.#reader.next();
+          length += 1;
+        }
+      }
+      this.#reader.next();
+      this.#unexpectedEOF();
+    }
+    this.#reader.next();
+    this.#unexpected(c);
+  }
+  // #endregion
+  /**
+   * Returns the next token in the source text.
+   * @returns {number} The code for the next token.
+   */
+  next() {
+    let c = this.#reader.next();
+    while (this.#isWhitespace(c)) {
+      c = this.#reader.next();
+    }
+    if (c === -1) {
+      return tt.EOF;
+    }
+    const start = this.#reader.locate();
+    const ct = String.fromCharCode(c);
+    if (this.#json5) {
+      if (knownJSON5TokenTypes.has(ct)) {
+        this.#token = this.#createToken(knownJSON5TokenTypes.get(ct), 1, start);
+      } else if (isJSON5IdentifierStart(c)) {
+        const value2 = this.#readIdentifier(c);
+        if (knownJSON5TokenTypes.has(value2)) {
+          this.#token = this.#createToken(knownJSON5TokenTypes.get(value2), value2.length, start);
+        } else {
+          this.#token = this.#createToken("Identifier", value2.length, start);
+        }
+      } else if (isJSON5NumberStart(c)) {
+        const result = this.#readNumber(c);
+        this.#token = this.#createToken("Number", result, start);
+      } else if (isStringStart(c, this.#json5)) {
+        const result = this.#readString(c);
+        const lastCharLoc = this.#reader.locate();
+        this.#token = this.#createToken("String", result, start, {
+          line: lastCharLoc.line,
+          column: lastCharLoc.column + 1,
+          offset: lastCharLoc.offset + 1
+        });
+      } else if (c === CHAR_SLASH && this.#allowComments) {
+        const result = this.#readComment(c);
+        const lastCharLoc = this.#reader.locate();
+        this.#token = this.#createToken(!result.multiline ? "LineComment" : "BlockComment", result.length, start, {
+          line: lastCharLoc.line,
+          column: lastCharLoc.column + 1,
+          offset: lastCharLoc.offset + 1
+        });
+      } else {
+        this.#unexpected(c);
+      }
+    } else {
+      if (knownTokenTypes.has(ct)) {
+        this.#token = this.#createToken(knownTokenTypes.get(ct), 1, start);
+      } else if (isKeywordStart(c)) {
+        const value2 = this.#readIdentifier(c);
+        if (!jsonKeywords.has(value2)) {
+          this.#unexpectedIdentifier(value2, start);
+        }
+        this.#token = this.#createToken(knownTokenTypes.get(value2), value2.length, start);
+      } else if (isNumberStart(c)) {
+        const result = this.#readNumber(c);
+        this.#token = this.#createToken("Number", result, start);
+      } else if (isStringStart(c, this.#json5)) {
+        const result = this.#readString(c);
+        this.#token = this.#createToken("String", result, start);
+      } else if (c === CHAR_SLASH && this.#allowComments) {
+        const result = this.#readComment(c);
+        const lastCharLoc = this.#reader.locate();
+        this.#token = this.#createToken(!result.multiline ? "LineComment" : "BlockComment", result.length, start, {
+          line: lastCharLoc.line,
+          column: lastCharLoc.column + 1,
+          offset: lastCharLoc.offset + 1
+        });
+      } else {
+        this.#unexpected(c);
+      }
+    }
+    return tt[this.#token.type];
+  }
+  /**
+   * Returns the current token in the source text.
+   * @returns {Token} The current token.
+   */
+  get token() {
+    return this.#token;
+  }
+};
+var types = {
+  /**
+   * Creates a document node.
+   * @param {ValueNode} body The body of the document.
+   * @param {NodeParts} parts Additional properties for the node. 
+   * @returns {DocumentNode} The document node.
+   */
+  document(body, parts = {}) {
+    return {
+      type: "Document",
+      body,
+      loc: parts.loc,
+      ...parts
+    };
+  },
+  /**
+   * Creates a string node.
+   * @param {string} value The value for the string.
+   * @param {NodeParts} parts Additional properties for the node. 
+   * @returns {StringNode} The string node.
+   */
+  string(value2, parts = {}) {
+    return {
+      type: "String",
+      value: value2,
+      loc: parts.loc,
+      ...parts
+    };
+  },
+  /**
+   * Creates a number node.
+   * @param {number} value The value for the number.
+   * @param {NodeParts} parts Additional properties for the node. 
+   * @returns {NumberNode} The number node.
+   */
+  number(value2, parts = {}) {
+    return {
+      type: "Number",
+      value: value2,
+      loc: parts.loc,
+      ...parts
+    };
+  },
+  /**
+   * Creates a boolean node.
+   * @param {boolean} value The value for the boolean.
+   * @param {NodeParts} parts Additional properties for the node. 
+   * @returns {BooleanNode} The boolean node.
+   */
+  boolean(value2, parts = {}) {
+    return {
+      type: "Boolean",
+      value: value2,
+      loc: parts.loc,
+      ...parts
+    };
+  },
+  /**
+   * Creates a null node.
+   * @param {NodeParts} parts Additional properties for the node. 
+   * @returns {NullNode} The null node.
+   */
+  null(parts = {}) {
+    return {
+      type: "Null",
+      loc: parts.loc,
+      ...parts
+    };
+  },
+  /**
+   * Creates an array node.
+   * @param {Array<ElementNode>} elements The elements to add.
+   * @param {NodeParts} parts Additional properties for the node. 
+   * @returns {ArrayNode} The array node.
+   */
+  array(elements, parts = {}) {
+    return {
+      type: "Array",
+      elements,
+      loc: parts.loc,
+      ...parts
+    };
+  },
+  /**
+   * Creates an element node.
+   * @param {ValueNode} value The value for the element.
+   * @param {NodeParts} parts Additional properties for the node. 
+   * @returns {ElementNode} The element node.
+   */
+  element(value2, parts = {}) {
+    return {
+      type: "Element",
+      value: value2,
+      loc: parts.loc,
+      ...parts
+    };
+  },
+  /**
+   * Creates an object node.
+   * @param {Array<MemberNode>} members The members to add.
+   * @param {NodeParts} parts Additional properties for the node. 
+   * @returns {ObjectNode} The object node.
+   */
+  object(members2, parts = {}) {
+    return {
+      type: "Object",
+      members: members2,
+      loc: parts.loc,
+      ...parts
+    };
+  },
+  /**
+   * Creates a member node.
+   * @param {StringNode|IdentifierNode} name The name for the member.
+   * @param {ValueNode} value The value for the member.
+   * @param {NodeParts} parts Additional properties for the node. 
+   * @returns {MemberNode} The member node.
+   */
+  member(name, value2, parts = {}) {
+    return {
+      type: "Member",
+      name,
+      value: value2,
+      loc: parts.loc,
+      ...parts
+    };
+  },
+  /**
+   * Creates an identifier node.
+   * @param {string} name The name for the identifier.
+   * @param {NodeParts} parts Additional properties for the node.
+   * @returns {IdentifierNode} The identifier node.
+   */
+  identifier(name, parts = {}) {
+    return {
+      type: "Identifier",
+      name,
+      loc: parts.loc,
+      ...parts
+    };
+  },
+  /**
+   * Creates a NaN node.
+   * @param {Sign} sign The sign for the Infinity.
+   * @param {NodeParts} parts Additional properties for the node.
+   * @returns {NaNNode} The NaN node.
+   */
+  nan(sign = "", parts = {}) {
+    return {
+      type: "NaN",
+      sign,
+      loc: parts.loc,
+      ...parts
+    };
+  },
+  /**
+   * Creates an Infinity node.
+   * @param {Sign} sign The sign for the Infinity.
+   * @param {NodeParts} parts Additional properties for the node.
+   * @returns {InfinityNode} The Infinity node.
+   */
+  infinity(sign = "", parts = {}) {
+    return {
+      type: "Infinity",
+      sign,
+      loc: parts.loc,
+      ...parts
+    };
+  }
+};
+var DEFAULT_OPTIONS = {
+  mode: "json",
+  ranges: false,
+  tokens: false,
+  allowTrailingCommas: false
+};
+var UNICODE_SEQUENCE = /\\u[\da-fA-F]{4}/gu;
+function normalizeIdentifier(identifier) {
+  return identifier.replace(UNICODE_SEQUENCE, (unicodeEscape) => {
+    return String.fromCharCode(parseInt(unicodeEscape.slice(2), 16));
+  });
+}
+function getEndLocation(text4) {
+  let line = 1;
+  let column2 = 1;
+  for (let i = 0; i < text4.length; i++) {
+    const char = text4[i];
+    if (char === "\n") {
+      line++;
+      column2 = 1;
+    } else if (char === "\r") {
+      if (text4[i + 1] === "\n") {
+        i++;
+      }
+      line++;
+      column2 = 1;
+    } else {
+      column2++;
+    }
+  }
+  return {
+    line,
+    column: column2,
+    offset: text4.length
+  };
+}
+function getStringValue(value2, token, json5 = false) {
+  let result = "";
+  let escapeIndex = value2.indexOf("\\");
+  let lastIndex = 0;
+  while (escapeIndex >= 0) {
+    result += value2.slice(lastIndex, escapeIndex);
+    const escapeChar = value2.charAt(escapeIndex + 1);
+    const escapeCharCode = escapeChar.charCodeAt(0);
+    if (json5 && json5EscapeToChar.has(escapeCharCode)) {
+      result += json5EscapeToChar.get(escapeCharCode);
+      lastIndex = escapeIndex + 2;
+    } else if (escapeToChar.has(escapeCharCode)) {
+      result += escapeToChar.get(escapeCharCode);
+      lastIndex = escapeIndex + 2;
+    } else if (escapeChar === "u") {
+      const hexCode = value2.slice(escapeIndex + 2, escapeIndex + 6);
+      if (hexCode.length < 4 || /[^0-9a-f]/i.test(hexCode)) {
+        throw new ErrorWithLocation(
+          `Invalid unicode escape \\u${hexCode}.`,
+          {
+            line: token.loc.start.line,
+            column: token.loc.start.column + escapeIndex,
+            offset: token.loc.start.offset + escapeIndex
+          }
+        );
+      }
+      result += String.fromCharCode(parseInt(hexCode, 16));
+      lastIndex = escapeIndex + 6;
+    } else if (json5 && escapeChar === "x") {
+      const hexCode = value2.slice(escapeIndex + 2, escapeIndex + 4);
+      if (hexCode.length < 2 || /[^0-9a-f]/i.test(hexCode)) {
+        throw new ErrorWithLocation(
+          `Invalid hex escape \\x${hexCode}.`,
+          {
+            line: token.loc.start.line,
+            column: token.loc.start.column + escapeIndex,
+            offset: token.loc.start.offset + escapeIndex
+          }
+        );
+      }
+      result += String.fromCharCode(parseInt(hexCode, 16));
+      lastIndex = escapeIndex + 4;
+    } else if (json5 && json5LineTerminators.has(escapeCharCode)) {
+      lastIndex = escapeIndex + 2;
+      if (escapeChar === "\r" && value2.charAt(lastIndex) === "\n") {
+        lastIndex++;
+      }
+    } else {
+      if (json5) {
+        result += escapeChar;
+        lastIndex = escapeIndex + 2;
+      } else {
+        throw new ErrorWithLocation(
+          `Invalid escape \\${escapeChar}.`,
+          {
+            line: token.loc.start.line,
+            column: token.loc.start.column + escapeIndex,
+            offset: token.loc.start.offset + escapeIndex
+          }
+        );
+      }
+    }
+    escapeIndex = value2.indexOf("\\", lastIndex);
+  }
+  result += value2.slice(lastIndex);
+  return result;
+}
+function getLiteralValue(value2, token, json5 = false) {
+  switch (token.type) {
+    case "Boolean":
+      return value2 === "true";
+    case "Number":
+      if (json5) {
+        if (value2.charCodeAt(0) === 45) {
+          return -Number(value2.slice(1));
+        }
+        if (value2.charCodeAt(0) === 43) {
+          return Number(value2.slice(1));
+        }
+      }
+      return Number(value2);
+    case "String":
+      return getStringValue(value2.slice(1, -1), token, json5);
+    default:
+      throw new TypeError(`Unknown token type "${token.type}.`);
+  }
+}
+function parse(text4, options) {
+  options = Object.freeze({
+    ...DEFAULT_OPTIONS,
+    ...options
+  });
+  const tokens = [];
+  const tokenizer = new Tokenizer(text4, {
+    mode: options.mode,
+    ranges: options.ranges
+  });
+  const json5 = options.mode === "json5";
+  const allowTrailingCommas = options.allowTrailingCommas || json5;
+  function nextNoComments() {
+    const nextType = tokenizer.next();
+    if (nextType && options.tokens) {
+      tokens.push(tokenizer.token);
+    }
+    return nextType;
+  }
+  function nextSkipComments() {
+    const nextType = tokenizer.next();
+    if (nextType && options.tokens) {
+      tokens.push(tokenizer.token);
+    }
+    if (nextType >= tt.LineComment) {
+      return nextSkipComments();
+    }
+    return nextType;
+  }
+  const next = options.mode === "json" ? nextNoComments : nextSkipComments;
+  function assertTokenType(token, type) {
+    if (token !== type) {
+      throw new UnexpectedToken(tokenizer.token);
+    }
+  }
+  function assertTokenTypes(token, types2) {
+    if (!types2.includes(token)) {
+      throw new UnexpectedToken(tokenizer.token);
+    }
+  }
+  function createRange(start, end) {
+    return options.ranges ? {
+      range: [start.offset, end.offset]
+    } : void 0;
+  }
+  function createLiteralNode(tokenType) {
+    const token = tokenizer.token;
+    const range = createRange(token.loc.start, token.loc.end);
+    const value2 = getLiteralValue(
+      text4.slice(token.loc.start.offset, token.loc.end.offset),
+      token,
+      json5
+    );
+    const loc = {
+      start: {
+        ...token.loc.start
+      },
+      end: {
+        ...token.loc.end
+      }
+    };
+    const parts = { loc, ...range };
+    switch (tokenType) {
+      case tt.String:
+        return types.string(
+          /** @type {string} */
+          value2,
+          parts
+        );
+      case tt.Number:
+        return types.number(
+          /** @type {number} */
+          value2,
+          parts
+        );
+      case tt.Boolean:
+        return types.boolean(
+          /** @type {boolean} */
+          value2,
+          parts
+        );
+      default:
+        throw new TypeError(`Unknown token type ${token.type}.`);
+    }
+  }
+  function createJSON5IdentifierNode(token) {
+    const range = createRange(token.loc.start, token.loc.end);
+    const identifier = text4.slice(token.loc.start.offset, token.loc.end.offset);
+    const loc = {
+      start: {
+        ...token.loc.start
+      },
+      end: {
+        ...token.loc.end
+      }
+    };
+    const parts = { loc, ...range };
+    if (token.type !== "Identifier") {
+      let sign = "";
+      if (identifier[0] === "+" || identifier[0] === "-") {
+        sign = identifier[0];
+      }
+      return types[identifier.includes("NaN") ? "nan" : "infinity"](
+        /** @type {Sign} */
+        sign,
+        parts
+      );
+    }
+    return types.identifier(normalizeIdentifier(identifier), parts);
+  }
+  function createNullNode(token) {
+    const range = createRange(token.loc.start, token.loc.end);
+    return types.null({
+      loc: {
+        start: {
+          ...token.loc.start
+        },
+        end: {
+          ...token.loc.end
+        }
+      },
+      ...range
+    });
+  }
+  function parseProperty(tokenType) {
+    if (json5) {
+      assertTokenTypes(tokenType, [tt.String, tt.Identifier, tt.Number]);
+    } else {
+      assertTokenType(tokenType, tt.String);
+    }
+    const token = tokenizer.token;
+    if (json5 && tokenType === tt.Number && /[+\-0-9]/.test(text4[token.loc.start.offset])) {
+      throw new UnexpectedToken(token);
+    }
+    let key = tokenType === tt.String ? (
+      /** @type {StringNode} */
+      createLiteralNode(tokenType)
+    ) : (
+      /** @type {IdentifierNode|NaNNode|InfinityNode} */
+      createJSON5IdentifierNode(token)
+    );
+    if (json5 && (key.type === "NaN" || key.type === "Infinity")) {
+      if (key.sign !== "") {
+        throw new UnexpectedToken(tokenizer.token);
+      }
+      key = types.identifier(key.type, { loc: key.loc, ...createRange(key.loc.start, key.loc.end) });
+    }
+    tokenType = next();
+    assertTokenType(tokenType, tt.Colon);
+    const value2 = parseValue();
+    const range = createRange(key.loc.start, value2.loc.end);
+    return types.member(
+      /** @type {StringNode|IdentifierNode} */
+      key,
+      /** @type {ValueNode} */
+      value2,
+      {
+        loc: {
+          start: {
+            ...key.loc.start
+          },
+          end: {
+            ...value2.loc.end
+          }
+        },
+        ...range
+      }
+    );
+  }
+  function parseObject(firstTokenType) {
+    assertTokenType(firstTokenType, tt.LBrace);
+    const firstToken = tokenizer.token;
+    const members2 = [];
+    let tokenType = next();
+    if (tokenType !== tt.RBrace) {
+      do {
+        members2.push(parseProperty(tokenType));
+        tokenType = next();
+        if (!tokenType) {
+          throw new UnexpectedEOF(members2[members2.length - 1].loc.end);
+        }
+        if (tokenType === tt.Comma) {
+          tokenType = next();
+          if (allowTrailingCommas && tokenType === tt.RBrace) {
+            break;
+          }
+        } else {
+          break;
+        }
+      } while (tokenType);
+    }
+    assertTokenType(tokenType, tt.RBrace);
+    const lastToken = tokenizer.token;
+    const range = createRange(firstToken.loc.start, lastToken.loc.end);
+    return types.object(members2, {
+      loc: {
+        start: {
+          ...firstToken.loc.start
+        },
+        end: {
+          ...lastToken.loc.end
+        }
+      },
+      ...range
+    });
+  }
+  function parseArray(firstTokenType) {
+    assertTokenType(firstTokenType, tt.LBracket);
+    const firstToken = tokenizer.token;
+    const elements = [];
+    let tokenType = next();
+    if (tokenType !== tt.RBracket) {
+      do {
+        const value2 = parseValue(tokenType);
+        elements.push(types.element(
+          /** @type {ValueNode} */
+          value2,
+          { loc: value2.loc }
+        ));
+        tokenType = next();
+        if (tokenType === tt.Comma) {
+          tokenType = next();
+          if (allowTrailingCommas && tokenType === tt.RBracket) {
+            break;
+          }
+        } else {
+          break;
+        }
+      } while (tokenType);
+    }
+    assertTokenType(tokenType, tt.RBracket);
+    const lastToken = tokenizer.token;
+    const range = createRange(firstToken.loc.start, lastToken.loc.end);
+    return types.array(elements, {
+      loc: {
+        start: {
+          ...firstToken.loc.start
+        },
+        end: {
+          ...lastToken.loc.end
+        }
+      },
+      ...range
+    });
+  }
+  function parseValue(tokenType) {
+    tokenType = tokenType ?? next();
+    const token = tokenizer.token;
+    if (!tokenType) {
+      throw new UnexpectedEOF({
+        line: 1,
+        column: 1,
+        offset: 0
+      });
+    }
+    switch (tokenType) {
+      case tt.String:
+      case tt.Boolean:
+        return createLiteralNode(tokenType);
+      case tt.Number:
+        if (json5) {
+          let tokenText = text4.slice(token.loc.start.offset, token.loc.end.offset);
+          if (tokenText[0] === "+" || tokenText[0] === "-") {
+            tokenText = tokenText.slice(1);
+          }
+          if (tokenText === "NaN" || tokenText === "Infinity") {
+            return createJSON5IdentifierNode(token);
+          }
+        }
+        return createLiteralNode(tokenType);
+      case tt.Null:
+        return createNullNode(token);
+      case tt.LBrace:
+        return parseObject(tokenType);
+      case tt.LBracket:
+        return parseArray(tokenType);
+      default:
+        throw new UnexpectedToken(token);
+    }
+  }
+  const docBody = parseValue();
+  const unexpectedToken = next();
+  if (unexpectedToken) {
+    throw new UnexpectedToken(tokenizer.token);
+  }
+  const textEndLocation = getEndLocation(text4);
+  const docParts = {
+    loc: {
+      start: {
+        line: 1,
+        column: 1,
+        offset: 0
+      },
+      end: {
+        ...textEndLocation
+      }
+    }
+  };
+  if (options.tokens) {
+    docParts.tokens = tokens;
+  }
+  if (options.ranges) {
+    docParts.range = [
+      docParts.loc.start.offset,
+      docParts.loc.end.offset
+    ];
+  }
+  return types.document(
+    /** @type {ValueNode} */
+    docBody,
+    docParts
+  );
+}
+
+// src/sources/unique-keys.ts
+var DuplicateKeyError = class extends Error {
+  constructor(path, lineInText) {
+    super(`duplicate key ${JSON.stringify(path.at(-1))} in one object; keep one`);
+    this.path = path;
+    this.lineInText = lineInText;
+    this.name = "DuplicateKeyError";
+  }
+  path;
+  lineInText;
+};
+var KEY_END = /"\s*:/g;
+function keyCount(value2) {
+  if (typeof value2 !== "object" || value2 === null) return 0;
+  let count2 = 0;
+  if (Array.isArray(value2)) {
+    for (const item of value2) count2 += keyCount(item);
+    return count2;
+  }
+  for (const key of Object.keys(value2)) count2 += 1 + keyCount(value2[key]);
+  return count2;
+}
+function keysMayRepeat(text4, value2) {
+  return (text4.match(KEY_END)?.length ?? 0) !== keyCount(value2);
+}
+function firstRepeatedKey(node3, path) {
+  if (node3.type === "Array") {
+    for (const [index, element] of node3.elements.entries()) {
+      const repeated = firstRepeatedKey(element.value, [...path, index]);
+      if (repeated !== void 0) return repeated;
+    }
+  } else if (node3.type === "Object") {
+    const keys = /* @__PURE__ */ new Set();
+    for (const { name, value: value2 } of node3.members) {
+      const key = name.type === "String" ? name.value : name.name;
+      if (keys.has(key)) return new DuplicateKeyError([...path, key], name.loc.start.line - 1);
+      keys.add(key);
+      const repeated = firstRepeatedKey(value2, [...path, key]);
+      if (repeated !== void 0) return repeated;
+    }
+  }
+  return void 0;
+}
+function rejectRepeatedKeys(text4) {
+  const repeated = firstRepeatedKey(parse(text4).body, []);
+  if (repeated !== void 0) throw repeated;
+}
+function parseJsonUniqueKeys(text4) {
+  const value2 = JSON.parse(text4);
+  if (keysMayRepeat(text4, value2)) rejectRepeatedKeys(text4);
+  return value2;
 }
 
 // src/sources/record-json.ts
@@ -21750,35 +23279,132 @@ function parseRecordJson(text4) {
     rest = `${rest.slice(0, start)}[]${rest.slice(list3.end)}`;
     lifted.push([key.slice(1, -1), list3.ids]);
   }
-  if (lifted.length === 0) return JSON.parse(text4);
+  if (lifted.length === 0) return parseJsonUniqueKeys(text4);
   let parsed;
   try {
     parsed = JSON.parse(rest);
   } catch {
-    return JSON.parse(text4);
+    return parseJsonUniqueKeys(text4);
   }
   const record2 = parsed;
-  for (const [name, ids] of lifted) {
+  for (const [name] of lifted) {
     const placeholder = record2[name];
-    if (!Array.isArray(placeholder) || placeholder.length !== 0) return JSON.parse(text4);
-    record2[name] = ids;
+    if (!Array.isArray(placeholder) || placeholder.length !== 0) return parseJsonUniqueKeys(text4);
   }
+  if (keysMayRepeat(rest, record2)) rejectRepeatedKeys(text4);
+  for (const [name, ids] of lifted) record2[name] = ids;
   return record2;
 }
 
 // src/sources/lines.ts
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
+import { isUtf8 as isUtf82 } from "node:buffer";
+
+// src/sources/line-chunks.ts
+import { open } from "node:fs/promises";
+var LINE_FEED = 10;
+var CHUNK_BYTES = 1 << 22;
+function startsWithByteOrderMark(bytes, end) {
+  return end >= 3 && bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191;
+}
+function grown(buffer, used) {
+  const larger = Buffer.allocUnsafe(buffer.length * 2);
+  buffer.copy(larger, 0, 0, used);
+  return larger;
+}
+async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
+  const handle2 = await open(file2, "r");
+  try {
+    let buffer = Buffer.allocUnsafe(chunkBytes);
+    let carried = 0;
+    let bytesRead = 0;
+    let first = true;
+    for (; ; ) {
+      if (carried === buffer.length) buffer = grown(buffer, carried);
+      const { bytesRead: read } = await handle2.read(buffer, carried, buffer.length - carried, null);
+      bytesRead += read;
+      let filled = carried + read;
+      const atEnd = read === 0;
+      if (atEnd) {
+        if (carried === 0) return;
+        if (filled === buffer.length) buffer = grown(buffer, filled);
+        buffer[filled++] = LINE_FEED;
+      }
+      const end = buffer.lastIndexOf(LINE_FEED, filled - 1) + 1;
+      if (end === 0) {
+        carried = filled;
+        continue;
+      }
+      const start = first && startsWithByteOrderMark(buffer, end) ? 3 : 0;
+      first = false;
+      yield { bytes: buffer, start, end, bytesRead };
+      if (atEnd) return;
+      buffer.copy(buffer, 0, end, filled);
+      carried = filled - end;
+    }
+  } finally {
+    await handle2.close();
+  }
+}
+
+// src/sources/utf8.ts
+import { isUtf8 } from "node:buffer";
+var LINE_FEED2 = 10;
+var REPLACEMENT = "\uFFFD";
+var lenient = new TextDecoder("utf-8", { ignoreBOM: true });
+function firstBadByte(bytes) {
+  if (isUtf8(bytes)) return -1;
+  const text4 = lenient.decode(bytes);
+  let offset = 0;
+  let decoded = 0;
+  for (; ; ) {
+    const at = text4.indexOf(REPLACEMENT, decoded);
+    offset += Buffer.byteLength(text4.slice(decoded, at));
+    if (bytes[offset] !== 239 || bytes[offset + 1] !== 191 || bytes[offset + 2] !== 189) return offset;
+    offset += 3;
+    decoded = at + 1;
+  }
+}
+function notUtf8Problem(file2, line, byte, column2) {
+  const hex3 = byte.toString(16).toUpperCase().padStart(2, "0");
+  return { file: file2, line, column: column2, message: `not valid UTF-8 (byte 0x${hex3} at byte ${column2} of the line); save the file as UTF-8` };
+}
+function utf8Text(file2, bytes) {
+  const start = bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191 ? 3 : 0;
+  if (!isUtf8(bytes.subarray(start))) {
+    const problems = new ProblemCollector();
+    let line = 0;
+    for (let from = start; from < bytes.length; ) {
+      const lineFeed = bytes.indexOf(LINE_FEED2, from);
+      const lineEnd = lineFeed < 0 ? bytes.length : lineFeed;
+      line++;
+      const bad = firstBadByte(bytes.subarray(from, lineEnd));
+      if (bad >= 0) problems.add(notUtf8Problem(file2, line, bytes[from + bad], bad + 1));
+      from = lineEnd + 1;
+    }
+    problems.throwIfAny();
+  }
+  return bytes.toString("utf8", start);
+}
+
+// src/sources/lines.ts
 var PROGRESS_EVERY = 4096;
-async function* readLines(file2, onProgress) {
-  const input2 = createReadStream(file2, { encoding: "utf8", highWaterMark: 1 << 20 });
-  const lines = createInterface({ input: input2, crlfDelay: Infinity });
+var LINE_FEED3 = 10;
+var CARRIAGE_RETURN = 13;
+async function* readLines(file2, problems, onProgress) {
   let line = 0;
-  for await (const raw of lines) {
-    line++;
-    if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, input2.bytesRead);
-    const text4 = line === 1 && raw.charCodeAt(0) === 65279 ? raw.slice(1) : raw;
-    yield { text: text4, line };
+  for await (const { bytes, start, end, bytesRead } of readLineChunks(file2)) {
+    const chunkIsUtf8 = isUtf82(bytes.subarray(start, end));
+    for (let from = start; from < end; ) {
+      const lineFeed = bytes.indexOf(LINE_FEED3, from);
+      const contentEnd = lineFeed > from && bytes[lineFeed - 1] === CARRIAGE_RETURN ? lineFeed - 1 : lineFeed;
+      line++;
+      if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, bytesRead);
+      const text4 = bytes.toString("utf8", from, contentEnd);
+      const bad = chunkIsUtf8 ? -1 : firstBadByte(bytes.subarray(from, contentEnd));
+      if (bad >= 0) problems.add(notUtf8Problem(file2, line, bytes[from + bad], bad + 1));
+      yield { text: text4, line, notUtf8: bad >= 0 };
+      from = lineFeed + 1;
+    }
   }
 }
 
@@ -21980,7 +23606,7 @@ __export(external_exports, {
   optional: () => optional,
   output: () => output,
   overwrite: () => _overwrite,
-  parse: () => parse2,
+  parse: () => parse3,
   parseAsync: () => parseAsync2,
   partialRecord: () => partialRecord,
   pipe: () => pipe,
@@ -22332,7 +23958,7 @@ __export(core_exports2, {
   memoizer: () => memoizer,
   mergeValues: () => mergeValues,
   meta: () => meta,
-  parse: () => parse,
+  parse: () => parse2,
   parseAsync: () => parseAsync,
   parseURLObject: () => parseURLObject,
   prettifyError: () => prettifyError,
@@ -22677,13 +24303,13 @@ function shallowClone(o) {
   return o;
 }
 function numKeys(data) {
-  let keyCount = 0;
+  let keyCount2 = 0;
   for (const key in data) {
     if (Object.prototype.hasOwnProperty.call(data, key)) {
-      keyCount++;
+      keyCount2++;
     }
   }
-  return keyCount;
+  return keyCount2;
 }
 var getParsedType = (data) => {
   const t = typeof data;
@@ -23552,7 +25178,7 @@ var _parse = (_Err) => {
   };
   return fn;
 };
-var parse = /* @__PURE__ */ _parse($ZodRealError);
+var parse2 = /* @__PURE__ */ _parse($ZodRealError);
 var _parseAsync = (_Err) => {
   const fn = async (schema, value2, _ctx, params) => {
     const ctx = _ctx ? { ..._ctx, async: true } : { async: true };
@@ -23640,18 +25266,18 @@ var validateAsync = async (schema, value2, _ctx) => {
   return result.issues.length === 0;
 };
 var _encode = (_Err) => {
-  const parse3 = _parse(_Err);
+  const parse4 = _parse(_Err);
   const fn = (schema, value2, _ctx, _params) => {
     const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-    return parse3(schema, value2, ctx, finalizeParams(fn, _params));
+    return parse4(schema, value2, ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var encode = /* @__PURE__ */ _encode($ZodRealError);
 var _decode = (_Err) => {
-  const parse3 = _parse(_Err);
+  const parse4 = _parse(_Err);
   const fn = (schema, value2, _ctx, _params) => {
-    return parse3(schema, value2, _ctx, finalizeParams(fn, _params));
+    return parse4(schema, value2, _ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
@@ -25146,7 +26772,7 @@ function capSize(inst, size) {
   if (!caps.length)
     return;
   const cap = Math.min(...caps.map((c) => c[0]));
-  const parse3 = inst._zod.parse;
+  const parse4 = inst._zod.parse;
   inst._zod.parse = (payload, ctx) => {
     const n = size(payload.value);
     if (n > cap && !ctx?.skipChecks && ctx?.direction !== "backward") {
@@ -25160,7 +26786,7 @@ function capSize(inst, size) {
         }
       }
     }
-    return parse3(payload, ctx);
+    return parse4(payload, ctx);
   };
 }
 var arraySize = (input2) => Array.isArray(input2) ? input2.length : -1;
@@ -26705,10 +28331,10 @@ var $ZodFunction = /* @__PURE__ */ $constructor("$ZodFunction", (inst, def) => {
       throw new Error("implement() must be called with a function");
     }
     return Object.defineProperty(function(...args) {
-      const parsedArgs = inst._def.input ? parse(inst._def.input, args) : args;
+      const parsedArgs = inst._def.input ? parse2(inst._def.input, args) : args;
       const result = Reflect.apply(func, this, parsedArgs);
       if (inst._def.output) {
-        return parse(inst._def.output, result);
+        return parse2(inst._def.output, result);
       }
       return result;
     }, "_zod", { value: inst._zod, enumerable: false });
@@ -26998,7 +28624,7 @@ function bucketFor(state, inst) {
   return bucket;
 }
 var handoff;
-var open = [];
+var open2 = [];
 var memo = {
   alloc(_inst, payload, empty3) {
     const bucket = handoff;
@@ -27007,7 +28633,7 @@ var memo = {
     handoff = void 0;
     const entry = { value: empty3, issues: null };
     bucket.set(payload.value, entry);
-    open.push(entry);
+    open2.push(entry);
     return empty3;
   },
   guard(inst) {
@@ -27078,10 +28704,10 @@ var memo = {
           return payload;
         }
         handoff = bucket;
-        const depth = open.length;
+        const depth = open2.length;
         const result = base(payload, ctx);
         handoff = void 0;
-        const entry = open.length > depth ? open.pop() : void 0;
+        const entry = open2.length > depth ? open2.pop() : void 0;
         if (result instanceof Promise) {
           return result.then((r) => {
             if (entry)
@@ -37004,10 +38630,10 @@ function _properties(shape, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _mime(types, params) {
+function _mime(types2, params) {
   return new $ZodCheckMimeType({
     check: "mime_type",
-    mime: types,
+    mime: types2,
     ...normalizeParams(params)
   });
 }
@@ -37594,7 +39220,7 @@ function compactTypeUnion(schema) {
   const options = schema.anyOf;
   if (!Array.isArray(options) || options.length === 0 || schema.type !== void 0)
     return;
-  const types = [];
+  const types2 = [];
   for (const option of options) {
     if (!option || typeof option !== "object")
       return;
@@ -37606,12 +39232,12 @@ function compactTypeUnion(schema) {
     for (const member of Array.isArray(type) ? type : [type]) {
       if (typeof member !== "string")
         return;
-      if (!types.includes(member))
-        types.push(member);
+      if (!types2.includes(member))
+        types2.push(member);
     }
   }
   delete schema.anyOf;
-  schema.type = types.length === 1 ? types[0] : types;
+  schema.type = types2.length === 1 ? types2[0] : types2;
 }
 var FOLDABLE_KEYS = /* @__PURE__ */ new Set(["type", "properties", "required", "additionalProperties"]);
 var UNION_KEYS = ["oneOf", "anyOf"];
@@ -38410,8 +40036,8 @@ function stringifyKeyNames(bySchema, json2, visited) {
     if (mapped.some((branch, i) => branch !== branches[i]))
       json2 = { ...json2, [keyword]: mapped };
   }
-  const types = Array.isArray(json2.type) ? json2.type : [json2.type];
-  const numericType = !types.includes("string") && types.some((t) => t === "number" || t === "integer");
+  const types2 = Array.isArray(json2.type) ? json2.type : [json2.type];
+  const numericType = !types2.includes("string") && types2.some((t) => t === "number" || t === "integer");
   const values = json2.enum ?? (json2.const !== void 0 ? [json2.const] : void 0);
   if (!numericType && !values?.some((v) => typeof v === "number"))
     return json2;
@@ -38424,7 +40050,7 @@ function stringifyKeyNames(bySchema, json2, visited) {
     return rest;
   rest.type = "string";
   if (!values)
-    rest.pattern = (types.includes("number") ? number : integer).source;
+    rest.pattern = (types2.includes("number") ? number : integer).source;
   return rest;
 }
 var pendingRecords = /* @__PURE__ */ new WeakMap();
@@ -39015,7 +40641,7 @@ var ZodRealError = /* @__PURE__ */ $constructor("ZodError", initializer2, void 0
 });
 
 // node_modules/zod/v4/classic/parse.js
-var parse2 = /* @__PURE__ */ _parse(ZodRealError);
+var parse3 = /* @__PURE__ */ _parse(ZodRealError);
 var parseAsync2 = /* @__PURE__ */ _parseAsync(ZodRealError);
 var safeParse2 = /* @__PURE__ */ _safeParse(ZodRealError);
 var safeParseAsync2 = /* @__PURE__ */ _safeParseAsync(ZodRealError);
@@ -39152,7 +40778,7 @@ var ZodType = /* @__PURE__ */ $constructor("ZodType", (inst, def) => {
     util_exports.own(this, "~standard", value2);
   },
   parse: function _parse2(data, params) {
-    return parse2(this, data, params, { callee: _parse2 });
+    return parse3(this, data, params, { callee: _parse2 });
   },
   parseAsync: async function _parseAsync2(data, params) {
     return await parseAsync2(this, data, params, { callee: _parseAsync2 });
@@ -40157,7 +41783,7 @@ var ZodFile = /* @__PURE__ */ $constructor("ZodFile", (inst, def) => {
   inst._zod.processJSONSchema = (ctx, json2, params) => fileProcessor(inst, ctx, json2, params);
   inst.min = (size, params) => inst.check(_minSize(size, params));
   inst.max = (size, params) => inst.check(_maxSize(size, params));
-  inst.mime = (types, params) => inst.check(_mime(Array.isArray(types) ? types : [types], params));
+  inst.mime = (types2, params) => inst.check(_mime(Array.isArray(types2) ? types2 : [types2], params));
 });
 function file(params) {
   return _file(ZodFile, params);
@@ -41532,7 +43158,12 @@ var FIELD_ALIASES = {
   retrieved_context_ids: "retrieved_ids",
   reference_context_ids: "relevant_ids"
 };
-var documentId = external_exports.string({ error: "must be a document id (a string)" }).min(1, "must not be an empty string");
+function isBlank(id2) {
+  const first = id2.charCodeAt(0);
+  return !(first > 32 && first < 160) && id2.trim() === "";
+}
+var NOT_BLANK = "must not be empty or only white space";
+var documentId = external_exports.string({ error: "must be a document id (a string)" }).refine((id2) => !isBlank(id2), NOT_BLANK);
 function checkedFirst(isValid, schema) {
   return external_exports.unknown().transform((value2, ctx) => {
     if (isValid(value2)) return value2;
@@ -41544,7 +43175,7 @@ function checkedFirst(isValid, schema) {
 }
 function isIdList(value2) {
   if (!Array.isArray(value2)) return false;
-  for (const id2 of value2) if (typeof id2 !== "string" || id2 === "") return false;
+  for (const id2 of value2) if (typeof id2 !== "string" || isBlank(id2)) return false;
   return true;
 }
 var isRankedIdList = (value2) => isIdList(value2) && new Set(value2).size === value2.length;
@@ -41560,14 +43191,23 @@ var notFinite = (what) => (issue2) => typeof issue2.input === "number" && !Numbe
 var grade = external_exports.number({ error: notFinite("must be a relevance grade (a number)") }).int("must be a whole-number grade").nonnegative("must not be negative (grades are 0 or more; 1 and up is relevant)");
 var rankedIds = checkedFirst(isRankedIdList, rankedIdSchema);
 var relevantIdList = checkedFirst(isIdList, external_exports.array(documentId));
-var relevanceGrades = external_exports.record(external_exports.string(), grade);
+function relevanceGrades(value2, ctx) {
+  const grades = [];
+  for (const [id2, raw] of Object.entries(value2)) {
+    if (isBlank(id2)) ctx.addIssue({ code: "custom", path: [id2], message: NOT_BLANK });
+    const parsed = grade.safeParse(raw);
+    if (parsed.success) grades.push([id2, parsed.data]);
+    else for (const issue2 of parsed.error.issues) ctx.addIssue({ code: "custom", path: [id2, ...issue2.path], message: issue2.message });
+  }
+  return Object.fromEntries(grades);
+}
 var relevantIds = external_exports.unknown().transform((value2, ctx) => {
-  const schema = Array.isArray(value2) ? relevantIdList : typeof value2 === "object" && value2 !== null ? relevanceGrades : null;
-  if (schema === null) {
+  if (typeof value2 === "object" && value2 !== null && !Array.isArray(value2)) return relevanceGrades(value2, ctx);
+  if (!Array.isArray(value2)) {
     ctx.addIssue({ code: "custom", message: 'must be a list of document ids or an object of grades such as {"d17": 3}' });
     return external_exports.NEVER;
   }
-  const parsed = schema.safeParse(value2);
+  const parsed = relevantIdList.safeParse(value2);
   if (parsed.success) return parsed.data;
   for (const issue2 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue2.path, message: issue2.message });
   return external_exports.NEVER;
@@ -41594,7 +43234,7 @@ var claim2 = external_exports.object({
   verdict: external_exports.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(", ")}` })
 });
 var resultRecordSchema = external_exports.object({
-  id: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
+  id: external_exports.string({ error: "is required and must be a string" }).refine((id2) => !isBlank(id2), NOT_BLANK),
   question: external_exports.string({ error: "is required and must be a string" }),
   retrieved_ids: rankedIds.optional(),
   relevant_ids: relevantIds.optional(),
@@ -41666,6 +43306,9 @@ function notJsonProblem(file2, line, text4, error62) {
   const detail = error62 instanceof Error ? error62.message : String(error62);
   return { file: file2, line, message: `not valid JSON (${detail}); each line must hold one complete JSON object` };
 }
+function duplicateKeyProblem(file2, line, error62) {
+  return { file: file2, line: line + error62.lineInText, field: formatFieldPath(error62.path), message: error62.message };
+}
 function canonicalize(raw, file2, line, problems) {
   const spelling = /* @__PURE__ */ new Map();
   const record2 = {};
@@ -41685,12 +43328,13 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(),
   const unknownFields = /* @__PURE__ */ new Map();
   let records = 0;
   const shape = { format: "jsonl" };
-  const handle2 = (text4, line) => {
+  const handle2 = ({ text: text4, line, notUtf8 }) => {
+    if (notUtf8) return;
     let raw;
     try {
       raw = parseRecordJson(text4);
     } catch (error62) {
-      problems.add(notJsonProblem(file2, line, text4, error62));
+      problems.add(error62 instanceof DuplicateKeyError ? duplicateKeyProblem(file2, line, error62) : notJsonProblem(file2, line, text4, error62));
       return;
     }
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
@@ -41720,7 +43364,7 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(),
     if (problems.count === 0) onRecord(parsed.data, line, text4);
   };
   try {
-    for await (const element of recordTexts(file2, onProgress, shape)) handle2(element.text, element.line);
+    for await (const element of recordTexts(file2, problems, onProgress, shape)) handle2(element);
   } catch (error62) {
     if (error62 instanceof JsonArrayShapeError) problems.add({ file: file2, line: error62.line, message: error62.message });
     else throw readFailure(file2, error62);
@@ -41735,8 +43379,8 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(),
   });
   return { format: shape.format, warnings, unknownFields };
 }
-async function* recordTexts(file2, onProgress, shape) {
-  const lines = readLines(file2, onProgress);
+async function* recordTexts(file2, problems, onProgress, shape) {
+  const lines = readLines(file2, problems, onProgress);
   let first = await lines.next();
   while (!first.done && first.value.text.trim() === "") first = await lines.next();
   if (first.done) return;
@@ -41958,16 +43602,18 @@ async function judgeAnswerRelevance(client, question, answer) {
 
 // src/judge/calibration.ts
 async function readCalibrationRecord(file2) {
-  let text4;
+  let bytes;
   try {
-    text4 = await readFile(file2, "utf8");
+    bytes = await readFile(file2);
   } catch (error62) {
     throw readFailure(file2, error62);
   }
+  const text4 = utf8Text(file2, bytes);
   let raw;
   try {
-    raw = JSON.parse(text4);
+    raw = parseJsonUniqueKeys(text4);
   } catch (error62) {
+    if (error62 instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file2, 1, error62));
     throw InputError.single({ file: file2, message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)}); expected a calibration record written by rag-gate calibrate` });
   }
   const parsed = calibrationRecordSchema.safeParse(raw);
@@ -43011,13 +44657,14 @@ async function readLabels(file2) {
   const firstLineOfId = /* @__PURE__ */ new Map();
   let kind;
   try {
-    for await (const { text: text4, line } of readLines(file2)) {
-      if (text4.trim() === "") continue;
+    for await (const { text: text4, line, notUtf8 } of readLines(file2, problems)) {
+      if (notUtf8 || text4.trim() === "") continue;
       let raw;
       try {
-        raw = JSON.parse(text4);
+        raw = parseJsonUniqueKeys(text4);
       } catch (error62) {
-        problems.add({ file: file2, line, message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)}); each line must hold one label object` });
+        if (error62 instanceof DuplicateKeyError) problems.add(duplicateKeyProblem(file2, line, error62));
+        else problems.add({ file: file2, line, message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)}); each line must hold one label object` });
         continue;
       }
       if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
@@ -43172,10 +44819,10 @@ function renderCalibration(result, stats, kappaFloor) {
 }
 
 // src/frontends/cli/options.ts
-function argParser(parse3) {
+function argParser(parse4) {
   return (text4) => {
     try {
-      return parse3(text4);
+      return parse4(text4);
     } catch (error62) {
       if (error62 instanceof SettingError) throw new InvalidArgumentError(error62.message);
       throw error62;
@@ -45157,12 +46804,13 @@ function summarizeRun(outcomes, config2) {
 // src/sources/golden.ts
 import { readFile as readFile3 } from "node:fs/promises";
 async function readGoldenIds(file2) {
-  let text4;
+  let bytes;
   try {
-    text4 = await readFile3(file2, "utf8");
+    bytes = await readFile3(file2);
   } catch (error62) {
     throw readFailure(file2, error62);
   }
+  const text4 = utf8Text(file2, bytes);
   const problems = new ProblemCollector();
   const ids = /* @__PURE__ */ new Set();
   const idOf = (value2, line) => {
@@ -46268,13 +47916,14 @@ var value = external_exports.union([scalar, external_exports.array(scalar, { err
 var settingsMap = external_exports.record(external_exports.string(), value, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
 var fileSchema = external_exports.object({ [GATES_KEY]: external_exports.record(external_exports.string(), settingsMap, { error: "must map each comment tag to its settings" }).optional() }).catchall(value);
 async function readConfigFile(file2, options) {
-  let text4;
+  let bytes;
   try {
-    text4 = await readFile4(file2, "utf8");
+    bytes = await readFile4(file2);
   } catch (error62) {
     if (!options.required && error62.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
     throw readFailure(file2, error62);
   }
+  const text4 = utf8Text(file2, bytes);
   const lines = new import_yaml.LineCounter();
   const document = (0, import_yaml.parseDocument)(text4, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   const lineOf = (node3) => node3?.range ? lines.linePos(node3.range[0]).line : void 0;
@@ -51092,10 +52741,10 @@ function safe(state, input2, config2) {
   result.push(percentEncode ? rest : escapeBackslashes(rest, config2.after));
   return result.join("");
 }
-function nodeInScope(types, node3) {
-  if (!types) return true;
+function nodeInScope(types2, node3) {
+  if (!types2) return true;
   if (!node3) return false;
-  return typeof types === "string" ? types === node3.type : types.includes(node3.type);
+  return typeof types2 === "string" ? types2 === node3.type : types2.includes(node3.type);
 }
 function numerical(a, b) {
   return a - b;
@@ -52052,61 +53701,17 @@ var ByteDictionary = class {
   }
 };
 
-// src/sources/line-chunks.ts
-import { open as open2 } from "node:fs/promises";
-var LINE_FEED = 10;
-var CHUNK_BYTES = 1 << 22;
-function startsWithByteOrderMark(bytes, end) {
-  return end >= 3 && bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191;
-}
-function grown(buffer, used) {
-  const larger = Buffer.allocUnsafe(buffer.length * 2);
-  buffer.copy(larger, 0, 0, used);
-  return larger;
-}
-async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
-  const handle2 = await open2(file2, "r");
-  try {
-    let buffer = Buffer.allocUnsafe(chunkBytes);
-    let carried = 0;
-    let bytesRead = 0;
-    let first = true;
-    for (; ; ) {
-      if (carried === buffer.length) buffer = grown(buffer, carried);
-      const { bytesRead: read } = await handle2.read(buffer, carried, buffer.length - carried, null);
-      bytesRead += read;
-      let filled = carried + read;
-      const atEnd = read === 0;
-      if (atEnd) {
-        if (carried === 0) return;
-        if (filled === buffer.length) buffer = grown(buffer, filled);
-        buffer[filled++] = LINE_FEED;
-      }
-      const end = buffer.lastIndexOf(LINE_FEED, filled - 1) + 1;
-      if (end === 0) {
-        carried = filled;
-        continue;
-      }
-      const start = first && startsWithByteOrderMark(buffer, end) ? 3 : 0;
-      first = false;
-      yield { bytes: buffer, start, end, bytesRead };
-      if (atEnd) return;
-      buffer.copy(buffer, 0, end, filled);
-      carried = filled - end;
-    }
-  } finally {
-    await handle2.close();
-  }
-}
+// src/sources/trec.ts
+import { isUtf8 as isUtf83 } from "node:buffer";
 
 // src/sources/line-fields.ts
 var FIELD = 0;
 var BLANK = 1;
-var LINE_FEED2 = 2;
+var LINE_FEED4 = 2;
 var SPACE = 32;
 var BYTE_CLASS = new Uint8Array(256);
 for (const blank of [32, 9, 11, 12, 13]) BYTE_CLASS[blank] = BLANK;
-BYTE_CLASS[10] = LINE_FEED2;
+BYTE_CLASS[10] = LINE_FEED4;
 var LineFields = class {
   /** Keeps the offsets of the first `capacity` fields of each line. */
   constructor(capacity) {
@@ -52134,7 +53739,7 @@ var LineFields = class {
     for (; ; ) {
       let kind = BYTE_CLASS[bytes[i]];
       while (kind === BLANK) kind = BYTE_CLASS[bytes[++i]];
-      if (kind === LINE_FEED2) break;
+      if (kind === LINE_FEED4) break;
       const fieldStart = i;
       let byte;
       do
@@ -52405,6 +54010,7 @@ var TrecTableBuilder = class {
 };
 
 // src/sources/trec.ts
+var LINE_FEED5 = 10;
 var QID_COLUMN = 0;
 var DOCNO_COLUMN = 2;
 function parseFiniteScore(bytes, start, end) {
@@ -52472,8 +54078,25 @@ var TableParser = class {
   /** The previous record's qid (in qidBytes) and query: the next line of the same query needs no lookup. */
   qid = -1;
   query = -1;
-  /** Parses the whole lines in bytes [start, end). */
+  /** Parses the whole lines in bytes [start, end); a line that is not UTF-8 is reported, and only counted. */
   parseChunk(bytes, start, end) {
+    if (isUtf83(bytes.subarray(start, end))) {
+      this.parseLines(bytes, start, end);
+      return;
+    }
+    for (let next = start; next < end; ) {
+      const lineEnd = bytes.indexOf(LINE_FEED5, next) + 1;
+      const bad = firstBadByte(bytes.subarray(next, lineEnd));
+      if (bad < 0) this.parseLines(bytes, next, lineEnd);
+      else {
+        this.line++;
+        this.records++;
+        this.problems.add(notUtf8Problem(this.file, this.line, bytes[next + bad], bad + 1));
+      }
+      next = lineEnd;
+    }
+  }
+  parseLines(bytes, start, end) {
     const { fields } = this;
     for (let next = start; next < end; ) {
       next = fields.split(bytes, next);

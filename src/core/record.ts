@@ -12,7 +12,17 @@ export const FIELD_ALIASES: Readonly<Record<string, string>> = {
   reference_context_ids: 'relevant_ids',
 };
 
-const documentId = z.string({ error: 'must be a document id (a string)' }).min(1, 'must not be an empty string');
+/**
+ * An id that is empty or only white space names nothing. The first character settles it for nearly every id
+ * (white space is at most U+0020 or from U+00A0 up), which keeps a hundred ids a record cheap.
+ */
+function isBlank(id: string): boolean {
+  const first = id.charCodeAt(0);
+  return !(first > 0x20 && first < 0xa0) && id.trim() === '';
+}
+const NOT_BLANK = 'must not be empty or only white space';
+
+const documentId = z.string({ error: 'must be a document id (a string)' }).refine((id) => !isBlank(id), NOT_BLANK);
 
 /**
  * Validates with a plain check first and runs the zod schema only when the check fails, so that long id lists
@@ -30,7 +40,7 @@ function checkedFirst<T>(isValid: (value: unknown) => boolean, schema: z.ZodType
 
 function isIdList(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
-  for (const id of value) if (typeof id !== 'string' || id === '') return false;
+  for (const id of value) if (typeof id !== 'string' || isBlank(id)) return false;
   return true;
 }
 
@@ -58,16 +68,30 @@ const grade = z
 const rankedIds = checkedFirst(isRankedIdList, rankedIdSchema);
 
 const relevantIdList = checkedFirst(isIdList, z.array(documentId));
-const relevanceGrades = z.record(z.string(), grade);
+
+/**
+ * Graded relevance, `{"d17": 3}`, checked by hand: z.record drops a `__proto__` key, which is a document id like
+ * any other here (kept as an own property).
+ */
+function relevanceGrades(value: object, ctx: z.RefinementCtx): Record<string, number> {
+  const grades: [string, number][] = [];
+  for (const [id, raw] of Object.entries(value)) {
+    if (isBlank(id)) ctx.addIssue({ code: 'custom', path: [id], message: NOT_BLANK });
+    const parsed = grade.safeParse(raw);
+    if (parsed.success) grades.push([id, parsed.data]);
+    else for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [id, ...issue.path], message: issue.message });
+  }
+  return Object.fromEntries(grades);
+}
 
 /** A list of relevant ids, or graded relevance; each shape reports its own precise problems. */
 const relevantIds = z.unknown().transform((value, ctx): string[] | Record<string, number> => {
-  const schema = Array.isArray(value) ? relevantIdList : typeof value === 'object' && value !== null ? relevanceGrades : null;
-  if (schema === null) {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return relevanceGrades(value, ctx);
+  if (!Array.isArray(value)) {
     ctx.addIssue({ code: 'custom', message: 'must be a list of document ids or an object of grades such as {"d17": 3}' });
     return z.NEVER;
   }
-  const parsed = schema.safeParse(value);
+  const parsed = relevantIdList.safeParse(value);
   if (parsed.success) return parsed.data;
   for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   return z.NEVER;
@@ -105,7 +129,7 @@ const claim = z.object({
 
 /** The canonical fields of a result record; unknown fields are allowed (and reported once as a warning). */
 export const resultRecordSchema = z.object({
-  id: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty'),
+  id: z.string({ error: 'is required and must be a string' }).refine((id) => !isBlank(id), NOT_BLANK),
   question: z.string({ error: 'is required and must be a string' }),
   retrieved_ids: rankedIds.optional(),
   relevant_ids: relevantIds.optional(),

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { InputError } from '../core/errors.js';
-import { formatFieldPath, readFailure } from '../sources/results.js';
+import { duplicateKeyProblem, formatFieldPath, readFailure } from '../sources/results.js';
+import { DuplicateKeyError, parseJsonUniqueKeys } from '../sources/unique-keys.js';
+import { utf8Text } from '../sources/utf8.js';
 import { type CalibrationRecord, calibrationRecordSchema } from '../core/compare/calibration.js';
 import { type Agreement, cohensKappa } from '../core/stats/kappa.js';
 import type { JudgeClient } from './client.js';
@@ -14,16 +16,18 @@ import { CLAIM_VERDICTS, CORRECTNESS_VERDICTS, PROMPT_VERSIONS, joinContexts } f
 
 /** Reads and checks a calibration record written by `calibrate`. */
 export async function readCalibrationRecord(file: string): Promise<CalibrationRecord> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (error) {
     throw readFailure(file, error);
   }
+  const text = utf8Text(file, bytes);
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJsonUniqueKeys(text);
   } catch (error) {
+    if (error instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file, 1, error));
     throw InputError.single({ file, message: `not valid JSON (${error instanceof Error ? error.message : String(error)}); expected a calibration record written by rag-gate calibrate` });
   }
   const parsed = calibrationRecordSchema.safeParse(raw);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ProblemCollector } from '../core/errors.js';
 import { readLines } from '../sources/lines.js';
-import { formatFieldPath, readFailure } from '../sources/results.js';
+import { duplicateKeyProblem, formatFieldPath, readFailure } from '../sources/results.js';
+import { DuplicateKeyError, parseJsonUniqueKeys } from '../sources/unique-keys.js';
 import { CLAIM_VERDICTS } from './prompts.js';
 
 const id = z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty');
@@ -50,13 +51,14 @@ export async function readLabels(file: string): Promise<Labels> {
   const firstLineOfId = new Map<string, number>();
   let kind: { kind: LabelKind; line: number } | undefined;
   try {
-    for await (const { text, line } of readLines(file)) {
-      if (text.trim() === '') continue;
+    for await (const { text, line, notUtf8 } of readLines(file, problems)) {
+      if (notUtf8 || text.trim() === '') continue;
       let raw: unknown;
       try {
-        raw = JSON.parse(text);
+        raw = parseJsonUniqueKeys(text);
       } catch (error) {
-        problems.add({ file, line, message: `not valid JSON (${error instanceof Error ? error.message : String(error)}); each line must hold one label object` });
+        if (error instanceof DuplicateKeyError) problems.add(duplicateKeyProblem(file, line, error));
+        else problems.add({ file, line, message: `not valid JSON (${error instanceof Error ? error.message : String(error)}); each line must hold one label object` });
         continue;
       }
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {

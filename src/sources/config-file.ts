@@ -5,6 +5,7 @@ import { SETTINGS, type SettingName, type SettingRow, type SettingText } from '.
 import { closestName } from '../core/closest.js';
 import { InputError, type InputProblem } from '../core/errors.js';
 import { readFailure } from './results.js';
+import { utf8Text } from './utf8.js';
 
 /**
  * `rag-gate.yml`: the settings catalog's keys at the top level, and optionally `gates:`, one section per comment
@@ -35,13 +36,14 @@ const fileSchema = z.object({ [GATES_KEY]: z.record(z.string(), settingsMap, { e
  * `config` input). Every problem names the file, the line and the key; all are reported together.
  */
 export async function readConfigFile(file: string, options: { required: boolean; tag: string }): Promise<ConfigLayers> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (error) {
     if (!options.required && (error as NodeJS.ErrnoException).code === 'ENOENT') return { top: new Map(), section: new Map() };
     throw readFailure(file, error);
   }
+  const text = utf8Text(file, bytes);
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   const lineOf = (node: Node | null | undefined) => (node?.range ? lines.linePos(node.range[0]).line : undefined);

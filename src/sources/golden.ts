@@ -1,18 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { InputError, ProblemCollector } from '../core/errors.js';
 import { readFailure } from './results.js';
+import { utf8Text } from './utf8.js';
 
 /**
  * The question ids of a golden set: JSON Lines or a JSON array of records with an `id` (the golden file a
  * pipeline reads), or plain text with one id per line. A number id reads as its decimal string.
  */
 export async function readGoldenIds(file: string): Promise<Set<string>> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (error) {
     throw readFailure(file, error);
   }
+  const text = utf8Text(file, bytes);
   const problems = new ProblemCollector();
   const ids = new Set<string>();
   const idOf = (value: unknown, line: number) => {

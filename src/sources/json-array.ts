@@ -1,11 +1,5 @@
 import type { NumberedLine } from './lines.js';
 
-/** The source text of one element of a top-level JSON array, with the line it starts on. */
-export interface ArrayElement {
-  readonly text: string;
-  readonly line: number;
-}
-
 export class JsonArrayShapeError extends Error {
   constructor(
     message: string,
@@ -19,8 +13,9 @@ export class JsonArrayShapeError extends Error {
  * Splits a top-level JSON array into the source text of its elements without parsing the whole document,
  * so a large array is never held as text and as objects at once, and each element keeps its line number.
  * Only string and nesting state is tracked; each element's text is parsed (and judged) by JSON.parse later.
+ * Each element is yielded as the line it starts on, flagged when any of its lines is not UTF-8.
  */
-export async function* jsonArrayElements(lines: AsyncIterable<NumberedLine>): AsyncGenerator<ArrayElement> {
+export async function* jsonArrayElements(lines: AsyncIterable<NumberedLine>): AsyncGenerator<NumberedLine> {
   let state: 'before' | 'inside' | 'after' = 'before';
   let depth = 0;
   let inString = false;
@@ -31,9 +26,12 @@ export async function* jsonArrayElements(lines: AsyncIterable<NumberedLine>): As
   let lastLine = 0;
   let closed = false;
   let sawElement = false;
+  /** Whether a line of the element being read is not UTF-8. */
+  let notUtf8 = false;
 
-  for await (const { text, line } of lines) {
+  for await (const { text, line, notUtf8: lineNotUtf8 } of lines) {
     lastLine = line;
+    if (elementLine !== 0) notUtf8 ||= lineNotUtf8;
     start = 0;
     for (let i = 0; i < text.length; i++) {
       const ch = text[i]!;
@@ -53,10 +51,11 @@ export async function* jsonArrayElements(lines: AsyncIterable<NumberedLine>): As
       if (state === 'after') throw new JsonArrayShapeError('unexpected text after the closing "]" of the array', line);
       if (depth === 0 && (ch === ',' || ch === ']')) {
         parts.push(text.slice(start, i));
-        const element = parts.join('\n');
+        // From its first character, so that a line within the text counts from the line the element starts on.
+        const element = parts.join('\n').trimStart();
         parts = [];
         start = i + 1;
-        if (element.trim() !== '') yield { text: element, line: elementLine };
+        if (element !== '') yield { text: element, line: elementLine, notUtf8 };
         else if (ch === ',') throw new JsonArrayShapeError('empty element in the array (two commas in a row?)', line);
         else if (sawElement) throw new JsonArrayShapeError('a comma before the closing "]" (JSON allows no trailing comma)', line);
         sawElement = true;
@@ -67,7 +66,10 @@ export async function* jsonArrayElements(lines: AsyncIterable<NumberedLine>): As
         }
         continue;
       }
-      if (elementLine === 0) elementLine = line;
+      if (elementLine === 0) {
+        elementLine = line;
+        notUtf8 = lineNotUtf8;
+      }
       if (ch === '"') inString = true;
       else if (ch === '{' || ch === '[') depth++;
       else if (ch === '}' || ch === ']') depth--;

@@ -12,7 +12,7 @@ interface LineChunk {
 const LINE_FEED = 0x0a;
 
 /** 4 MiB: large enough that reads and chunk bookkeeping cost nothing next to parsing, small enough to stay in cache. */
-const CHUNK_BYTES = 1 << 22;
+export const CHUNK_BYTES = 1 << 22;
 
 function startsWithByteOrderMark(bytes: Buffer, end: number): boolean {
   return end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;

@@ -1,10 +1,17 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { isUtf8 } from 'node:buffer';
+import type { ProblemCollector } from '../core/errors.js';
+import { readLineChunks } from './line-chunks.js';
+import { firstBadByte, notUtf8Problem } from './utf8.js';
 
 /** A line of a text file with its 1-based number. */
 export interface NumberedLine {
   readonly text: string;
   readonly line: number;
+  /**
+   * The line is not UTF-8 (and reported as such): its text has U+FFFD for the bad bytes, only so that reading
+   * can go on to find other problems. Nothing in it may be taken as data.
+   */
+  readonly notUtf8: boolean;
 }
 
 /** Told, now and then, how many lines and bytes of a file have been read (for a progress line). */
@@ -13,18 +20,28 @@ export type ReadProgress = (records: number, bytes: number) => void;
 /** Lines between two progress reports. */
 const PROGRESS_EVERY = 4096;
 
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
 /**
  * Streams a UTF-8 file line by line: LF or CRLF line ends, an optional byte-order mark, and a missing final
- * newline are all fine. Only one line is held at a time.
+ * newline are all fine. A line that is not UTF-8 is added to `problems` (with the byte column of its first
+ * bad byte) and flagged. Only one chunk of lines is held at a time.
  */
-export async function* readLines(file: string, onProgress?: ReadProgress): AsyncGenerator<NumberedLine> {
-  const input = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
-  const lines = createInterface({ input, crlfDelay: Infinity });
+export async function* readLines(file: string, problems: ProblemCollector, onProgress?: ReadProgress): AsyncGenerator<NumberedLine> {
   let line = 0;
-  for await (const raw of lines) {
-    line++;
-    if (onProgress !== undefined && line % PROGRESS_EVERY === 0) onProgress(line, input.bytesRead);
-    const text = line === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-    yield { text, line };
+  for await (const { bytes, start, end, bytesRead } of readLineChunks(file)) {
+    const chunkIsUtf8 = isUtf8(bytes.subarray(start, end));
+    for (let from = start; from < end; ) {
+      const lineFeed = bytes.indexOf(LINE_FEED, from);
+      const contentEnd = lineFeed > from && bytes[lineFeed - 1] === CARRIAGE_RETURN ? lineFeed - 1 : lineFeed;
+      line++;
+      if (onProgress !== undefined && line % PROGRESS_EVERY === 0) onProgress(line, bytesRead);
+      const text = bytes.toString('utf8', from, contentEnd);
+      const bad = chunkIsUtf8 ? -1 : firstBadByte(bytes.subarray(from, contentEnd));
+      if (bad >= 0) problems.add(notUtf8Problem(file, line, bytes[from + bad]!, bad + 1));
+      yield { text, line, notUtf8: bad >= 0 };
+      from = lineFeed + 1;
+    }
   }
 }

@@ -1,3 +1,5 @@
+import { keysMayRepeat, parseJsonUniqueKeys, rejectRepeatedKeys } from './unique-keys.js';
+
 /**
  * JSON.parse for one result record, with a fast path for its long id lists.
  *
@@ -6,7 +8,8 @@
  * rest of the work together. So the top-level `retrieved_ids` list, when it holds only plain strings (no escape
  * sequences), is split out of the text here, and the rest of the record goes to JSON.parse. Anything unusual
  * (escapes, nesting, the key inside a string or an object, the key given twice) falls back to JSON.parse of the
- * whole text, so the result is always exactly what JSON.parse would return.
+ * whole text, so the result is always exactly what JSON.parse would return; except that a key given twice in
+ * one object, which JSON.parse reads as its last value, throws a DuplicateKeyError.
  */
 
 const LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
@@ -80,18 +83,20 @@ export function parseRecordJson(text: string): unknown {
     rest = `${rest.slice(0, start)}[]${rest.slice(list.end)}`;
     lifted.push([key.slice(1, -1), list.ids]);
   }
-  if (lifted.length === 0) return JSON.parse(text);
+  if (lifted.length === 0) return parseJsonUniqueKeys(text);
   let parsed: unknown;
   try {
     parsed = JSON.parse(rest);
   } catch {
-    return JSON.parse(text);
+    return parseJsonUniqueKeys(text);
   }
   const record = parsed as Record<string, unknown>;
-  for (const [name, ids] of lifted) {
+  for (const [name] of lifted) {
     const placeholder = record[name];
-    if (!Array.isArray(placeholder) || placeholder.length !== 0) return JSON.parse(text);
-    record[name] = ids;
+    if (!Array.isArray(placeholder) || placeholder.length !== 0) return parseJsonUniqueKeys(text);
   }
+  // The lifted lists hold no keys, so `rest` has all of the text's; only the whole text has its line numbers.
+  if (keysMayRepeat(rest, record)) rejectRepeatedKeys(text);
+  for (const [name, ids] of lifted) record[name] = ids;
   return record;
 }

@@ -1,6 +1,7 @@
 import { type InputProblem, InputError, ProblemCollector } from '../core/errors.js';
 import { JsonArrayShapeError, jsonArrayElements } from './json-array.js';
 import { parseRecordJson } from './record-json.js';
+import { DuplicateKeyError } from './unique-keys.js';
 import { type NumberedLine, type ReadProgress, readLines } from './lines.js';
 import { FIELD_ALIASES, KNOWN_FIELDS, type ResultRecord, resultRecordSchema, suggestField } from '../core/record.js';
 
@@ -35,6 +36,11 @@ function notJsonProblem(file: string, line: number, text: string, error: unknown
   }
   const detail = error instanceof Error ? error.message : String(error);
   return { file, line, message: `not valid JSON (${detail}); each line must hold one complete JSON object` };
+}
+
+/** A key given twice in one object of the text that starts on `line`. */
+export function duplicateKeyProblem(file: string, line: number, error: DuplicateKeyError): InputProblem {
+  return { file, line: line + error.lineInText, field: formatFieldPath(error.path), message: error.message };
 }
 
 /** Renames Ragas-style fields to canonical ones, remembering the user's spelling for error messages. */
@@ -72,12 +78,13 @@ export async function readResults(
   let records = 0;
   const shape: { format: 'jsonl' | 'array' } = { format: 'jsonl' };
 
-  const handle = (text: string, line: number) => {
+  const handle = ({ text, line, notUtf8 }: NumberedLine) => {
+    if (notUtf8) return;
     let raw: unknown;
     try {
       raw = parseRecordJson(text);
     } catch (error) {
-      problems.add(notJsonProblem(file, line, text, error));
+      problems.add(error instanceof DuplicateKeyError ? duplicateKeyProblem(file, line, error) : notJsonProblem(file, line, text, error));
       return;
     }
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -108,7 +115,7 @@ export async function readResults(
   };
 
   try {
-    for await (const element of recordTexts(file, onProgress, shape)) handle(element.text, element.line);
+    for await (const element of recordTexts(file, problems, onProgress, shape)) handle(element);
   } catch (error) {
     if (error instanceof JsonArrayShapeError) problems.add({ file, line: error.line, message: error.message });
     else throw readFailure(file, error);
@@ -125,8 +132,13 @@ export async function readResults(
 }
 
 /** The text of each record with its line: non-blank lines of JSON Lines, or the elements of a JSON array. */
-async function* recordTexts(file: string, onProgress: ReadProgress | undefined, shape: { format: 'jsonl' | 'array' }): AsyncGenerator<NumberedLine> {
-  const lines = readLines(file, onProgress);
+async function* recordTexts(
+  file: string,
+  problems: ProblemCollector,
+  onProgress: ReadProgress | undefined,
+  shape: { format: 'jsonl' | 'array' },
+): AsyncGenerator<NumberedLine> {
+  const lines = readLines(file, problems, onProgress);
   let first = await lines.next();
   while (!first.done && first.value.text.trim() === '') first = await lines.next();
   if (first.done) return;

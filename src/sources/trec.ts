@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { ReadProgress } from './lines.js';
 import { ByteDictionary } from '../core/scoring/byte-dictionary.js';
 import { type InputProblem, InputError, MAX_LISTED_PROBLEMS } from '../core/errors.js';
@@ -5,6 +6,7 @@ import { readLineChunks } from './line-chunks.js';
 import { LineFields } from './line-fields.js';
 import { parseIntegerBytes, parseNumberBytes } from './number-bytes.js';
 import { readFailure } from './results.js';
+import { firstBadByte, notUtf8Problem } from './utf8.js';
 import { QueryEntries, type TrecTable, TrecTableBuilder } from '../core/scoring/trec-table.js';
 
 
@@ -23,6 +25,7 @@ interface TrecFormat {
   readonly duplicate: (docno: string, qid: string, firstLine: number) => string;
 }
 
+const LINE_FEED = 0x0a;
 const QID_COLUMN = 0;
 const DOCNO_COLUMN = 2;
 
@@ -104,8 +107,26 @@ class TableParser {
     this.fields = new LineFields(format.columns.length + 1);
   }
 
-  /** Parses the whole lines in bytes [start, end). */
+  /** Parses the whole lines in bytes [start, end); a line that is not UTF-8 is reported, and only counted. */
   parseChunk(bytes: Buffer, start: number, end: number): void {
+    if (isUtf8(bytes.subarray(start, end))) {
+      this.parseLines(bytes, start, end);
+      return;
+    }
+    for (let next = start; next < end; ) {
+      const lineEnd = bytes.indexOf(LINE_FEED, next) + 1;
+      const bad = firstBadByte(bytes.subarray(next, lineEnd));
+      if (bad < 0) this.parseLines(bytes, next, lineEnd);
+      else {
+        this.line++;
+        this.records++;
+        this.problems.add(notUtf8Problem(this.file, this.line, bytes[next + bad]!, bad + 1));
+      }
+      next = lineEnd;
+    }
+  }
+
+  private parseLines(bytes: Buffer, start: number, end: number): void {
     const { fields } = this;
     for (let next = start; next < end; ) {
       next = fields.split(bytes, next);

@@ -6,6 +6,7 @@ import { type CalibrationRecord, type JudgeCheck, judgeMayGate } from '../../src
 import { judgeNote } from '../../src/render/gate-words.js';
 import { sentenceText } from '../../src/render/untrusted.js';
 import { readCalibrationRecord } from '../../src/judge/calibration.js';
+import { readLabels } from '../../src/judge/labels.js';
 import { cosine } from '../../src/judge/vector.js';
 import { rewriteRecord } from '../../src/judge/raw.js';
 import { backoffDelay, parseRetryAfter, retryAfterFromHeaders } from '../../src/judge/retry.js';
@@ -93,6 +94,20 @@ describe('readCalibrationRecord', () => {
     writeFileSync(file, JSON.stringify({ model: 'm', promptVersion: 'p', kind: 'faithfulness', kappa: '0.7', observed: 0.9, expected: 0.5, n: 10, date: 'x' }));
     await expect(readCalibrationRecord(file)).rejects.toThrow(`${file}: kappa: must be a number or null`);
     await expect(readCalibrationRecord(join(scratch.dir, 'missing.json'))).rejects.toThrow('cannot read: no such file');
+  });
+
+  it('names a key given twice, with its line', async () => {
+    const file = join(scratch.dir, 'twice-calibration.json');
+    writeFileSync(file, '{\n "model": "m", "promptVersion": "p", "kind": "faithfulness", "kappa": 0.9,\n "observed": 0.9, "expected": 0.5, "n": 10, "date": "x",\n "kappa": 0.1\n}\n');
+    await expect(readCalibrationRecord(file)).rejects.toThrow(`${file}:4: kappa: duplicate key "kappa" in one object; keep one`);
+  });
+});
+
+describe('readLabels', () => {
+  it('names a key given twice in a label', async () => {
+    const file = join(scratch.dir, 'twice-labels.jsonl');
+    writeFileSync(file, '{"id": "a", "claim": "c", "context": "k", "human_verdict": "SUPPORTED"}\n{"id": "b", "claim": "c", "context": "k", "human_verdict": "SUPPORTED", "human_verdict": "CONTRADICTED"}\n');
+    await expect(readLabels(file)).rejects.toThrow(`${file}:2: human_verdict: duplicate key "human_verdict" in one object; keep one`);
   });
 });
 

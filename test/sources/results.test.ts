@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { InputError, type InputProblem, MAX_LISTED_PROBLEMS } from '../../src/core/errors.js';
 import { readResults } from '../../src/sources/results.js';
 import type { ResultRecord } from '../../src/core/record.js';
+import { judgedRanking } from '../../src/core/scoring/score.js';
 import { jsonl, scratchDir } from '../helpers/cli.js';
 
 const scratch = scratchDir();
@@ -133,6 +134,19 @@ describe('readResults accepts', () => {
   });
 });
 
+describe('readResults: document ids are ids, whatever their text', () => {
+  it('"__proto__" is a graded document id and a retrieved one like any other', async () => {
+    const { records } = await read(file('{"id": "q1", "question": "a", "retrieved_ids": ["d2", "__proto__", "d1"], "relevant_ids": {"__proto__": 2, "d1": 1}}\n'));
+    const { record } = records[0]!;
+    expect(Object.entries(record.relevant_ids!)).toEqual([
+      ['__proto__', 2],
+      ['d1', 1],
+    ]);
+    expect(Object.getPrototypeOf(record.relevant_ids)).toBe(Object.prototype);
+    expect(Array.from(judgedRanking(record)!.grades)).toEqual([0, 2, 1]);
+  });
+});
+
 describe('readResults rejects, naming file, line and field', () => {
   it.each([
     ['not JSON', '{"id": "q1", "question": }', undefined, /^not valid JSON .*each line must hold one complete JSON object$/],
@@ -142,7 +156,8 @@ describe('readResults rejects, naming file, line and field', () => {
     ['1e999 (parses to Infinity)', '{"id": "q1", "question": "a", "answer_relevance": 1e999}', 'answer_relevance', /^Infinity is not a finite number \(too large for a double\?\)$/],
     ['a grade of 1e999', '{"id": "q1", "question": "a", "relevant_ids": {"d1": 1e999}}', 'relevant_ids.d1', /^Infinity is not a finite number/],
     ['a missing id', '{"question": "a"}', 'id', /^is required and must be a string$/],
-    ['an empty id', '{"id": "", "question": "a"}', 'id', /must not be empty/],
+    ['an empty id', '{"id": "", "question": "a"}', 'id', /^must not be empty or only white space$/],
+    ['an id of white space only', '{"id": " \\t\\u00a0", "question": "a"}', 'id', /^must not be empty or only white space$/],
     ['a missing question', '{"id": "q1"}', 'question', /^is required and must be a string$/],
     ['an id that is a number', '{"id": 7, "question": "a"}', 'id', /must be a string/],
     ['tags as a string', '{"id": "q1", "question": "a", "tags": "x"}', 'tags', /must be a list of strings/],
@@ -152,7 +167,18 @@ describe('readResults rejects, naming file, line and field', () => {
     ['a non-integer grade', '{"id": "q1", "question": "a", "relevant_ids": {"doc-1": 1.5}}', 'relevant_ids["doc-1"]', /whole-number grade/],
     ['relevant_ids as a string', '{"id": "q1", "question": "a", "relevant_ids": "d1"}', 'relevant_ids', /list of document ids or an object of grades/],
     ['a duplicate id inside retrieved_ids', '{"id": "q1", "question": "a", "retrieved_ids": ["d1", "d2", "d1"]}', 'retrieved_ids[2]', /duplicate document id "d1" \(also at position 0\)/],
-    ['an empty document id', '{"id": "q1", "question": "a", "retrieved_ids": ["d1", ""]}', 'retrieved_ids[1]', /must not be an empty string/],
+    ['an empty document id', '{"id": "q1", "question": "a", "retrieved_ids": ["d1", ""]}', 'retrieved_ids[1]', /^must not be empty or only white space$/],
+    ['a retrieved id of white space only', '{"id": "q1", "question": "a", "retrieved_ids": ["d1", "  "]}', 'retrieved_ids[1]', /^must not be empty or only white space$/],
+    ['a relevant id of white space only', '{"id": "q1", "question": "a", "relevant_ids": ["\\u2003"]}', 'relevant_ids[0]', /^must not be empty or only white space$/],
+    ['a graded id of white space only', '{"id": "q1", "question": "a", "relevant_ids": {"d1": 1, " ": 2}}', 'relevant_ids[" "]', /^must not be empty or only white space$/],
+    ['an empty graded id', '{"id": "q1", "question": "a", "relevant_ids": {"": 1}}', 'relevant_ids[""]', /^must not be empty or only white space$/],
+    ['a cited id of white space only', '{"id": "q1", "question": "a", "cited_ids": ["\\n"]}', 'cited_ids[0]', /^must not be empty or only white space$/],
+    ['a key given twice', '{"id": "q1", "question": "a", "correct": true, "correct": false}', 'correct', /^duplicate key "correct" in one object; keep one$/],
+    ['a graded id given twice', '{"id": "q1", "question": "a", "relevant_ids": {"d1": 2, "d2": 1, "d1": 0}}', 'relevant_ids.d1', /^duplicate key "d1"/],
+    ['a key given twice in judged_by', '{"id": "q1", "question": "a", "judged_by": {"correct": {"model": "m", "prompt_version": "p", "model": "n"}}}', 'judged_by.correct.model', /^duplicate key "model"/],
+    ['a key given twice in a claim', '{"id": "q1", "question": "a", "claims": [{"verdict": "SUPPORTED"}, {"verdict": "SUPPORTED", "verdict": "NOT_STATED"}]}', 'claims[1].verdict', /^duplicate key "verdict"/],
+    ['retrieved_ids given twice (the fast path)', '{"id": "q1", "question": "a", "retrieved_ids": ["d1"], "retrieved_ids": ["d2"]}', 'retrieved_ids', /^duplicate key "retrieved_ids"/],
+    ['a key given twice beside a plain id list', '{"id": "q1", "retrieved_ids": ["d1", "d2"], "question": "a", "question": "b"}', 'question', /^duplicate key "question"/],
     ['a verdict outside the three words', '{"id": "q1", "question": "a", "claims": [{"text": "t", "verdict": "SUPPORTED"}, {"text": "t", "verdict": "supported"}]}', 'claims[1].verdict', /must be one of SUPPORTED, CONTRADICTED, NOT_STATED/],
     ['answer_relevance above 1', '{"id": "q1", "question": "a", "answer_relevance": 1.2}', 'answer_relevance', /must be in \[0, 1\]/],
     ['answer_relevance below 0', '{"id": "q1", "question": "a", "answer_relevance": -0.1}', 'answer_relevance', /must be in \[0, 1\]/],
@@ -203,6 +229,12 @@ describe('readResults rejects, naming file, line and field', () => {
       { file: path, line: 3, field: 'question', message: 'is required and must be a string' },
       { file: path, line: 7, field: 'id', message: 'duplicate id "q1" (first on line 2)' },
     ]);
+  });
+
+  it('a key given twice in a pretty-printed array names the line of the second', async () => {
+    const text = ['[', '  {', '    "id": "q1",', '    "question": "a",', '    "retrieved_ids": ["d1",', '      "d2"],', '    "question": "b"', '  }', ']'].join('\n');
+    const path = file(text, 'json');
+    expect((await reject(path)).problems).toEqual([{ file: path, line: 7, field: 'question', message: 'duplicate key "question" in one object; keep one' }]);
   });
 
   it('an array element that is not JSON names its starting line', async () => {

@@ -91,6 +91,19 @@ describe('eval: bad results files exit 2 naming file, line and field', () => {
     expect(lines[20]).toBe('… and 1 more problem');
   });
 
+  it('two document ids that differ only in bytes that are not UTF-8: an error at the first bad byte, not hit@1 = 1', async () => {
+    const line = Buffer.concat([Buffer.from('{"id":"q1","question":"a","retrieved_ids":["d'), Buffer.from([0xff]), Buffer.from('"],"relevant_ids":["d'), Buffer.from([0xfe]), Buffer.from('"]}\n')]);
+    const path = file(line);
+    expect(await evalFails(path)).toBe(`${path}:1:46: not valid UTF-8 (byte 0xFF at byte 46 of the line); save the file as UTF-8\n`);
+  });
+
+  it('a key given twice in one record, even nested', async () => {
+    const path = file('{"id": "q1", "question": "a", "correct": true, "correct": false}\n{"id": "q2", "question": "b", "relevant_ids": {"d1": 1, "d1": 0}}\n');
+    expect(await evalFails(path)).toBe(
+      `${path}:1: correct: duplicate key "correct" in one object; keep one\n${path}:2: relevant_ids.d1: duplicate key "d1" in one object; keep one\n`,
+    );
+  });
+
   it('errors in a pretty-printed JSON array name the line each element starts on', async () => {
     const text = ['[', '  {', '    "id": "q1",', '    "question": "a"', '  },', '  {', '    "id": "q2",', '    "question": "b",', '    "relevant_ids": {"d1": -1}', '  }', ']', ''].join('\n');
     const path = file(text, 'json');

@@ -1,0 +1,74 @@
+import { parse, type ValueNode } from '@humanwhocodes/momoa';
+
+/**
+ * JSON.parse keeps the last of two values given for one key, so `{"correct": true, "correct": false}` would
+ * pass as false without a word. Input records must give each key once.
+ */
+
+/** A key given twice in one object: where (the object's path, then the key) and on which line of the text (from 0). */
+export class DuplicateKeyError extends Error {
+  constructor(
+    readonly path: readonly (string | number)[],
+    readonly lineInText: number,
+  ) {
+    super(`duplicate key ${JSON.stringify(path.at(-1))} in one object; keep one`);
+    this.name = 'DuplicateKeyError';
+  }
+}
+
+/** The end of a key: its closing quote and the colon after it. */
+const KEY_END = /"\s*:/g;
+
+/** How many keys the objects in a parsed value hold, nested ones included. */
+function keyCount(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) count += keyCount(item);
+    return count;
+  }
+  for (const key of Object.keys(value)) count += 1 + keyCount((value as Record<string, unknown>)[key]);
+  return count;
+}
+
+/**
+ * False when no object in `text`, which JSON.parse read as `value`, can give a key twice; a cheap test for the
+ * common case. Every key in the text ends in `"` and `:`, and so may an escaped quote inside a string: so the
+ * text holds at least as many such ends as keys, and as many as the parsed objects only if no key repeats.
+ */
+export function keysMayRepeat(text: string, value: unknown): boolean {
+  return (text.match(KEY_END)?.length ?? 0) !== keyCount(value);
+}
+
+/** The first key given twice in one object of `node`, in the order of the text; `path` leads to `node`. */
+function firstRepeatedKey(node: ValueNode, path: readonly (string | number)[]): DuplicateKeyError | undefined {
+  if (node.type === 'Array') {
+    for (const [index, element] of node.elements.entries()) {
+      const repeated = firstRepeatedKey(element.value, [...path, index]);
+      if (repeated !== undefined) return repeated;
+    }
+  } else if (node.type === 'Object') {
+    const keys = new Set<string>();
+    for (const { name, value } of node.members) {
+      const key = name.type === 'String' ? name.value : name.name;
+      if (keys.has(key)) return new DuplicateKeyError([...path, key], name.loc.start.line - 1);
+      keys.add(key);
+      const repeated = firstRepeatedKey(value, [...path, key]);
+      if (repeated !== undefined) return repeated;
+    }
+  }
+  return undefined;
+}
+
+/** Throws a DuplicateKeyError for the first key that `text` (valid JSON) gives twice in one object. */
+export function rejectRepeatedKeys(text: string): void {
+  const repeated = firstRepeatedKey(parse(text).body, []);
+  if (repeated !== undefined) throw repeated;
+}
+
+/** JSON.parse, except that a key given twice in one object throws a DuplicateKeyError. */
+export function parseJsonUniqueKeys(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  if (keysMayRepeat(text, value)) rejectRepeatedKeys(text);
+  return value;
+}
