@@ -12,7 +12,7 @@ import { ROOT } from '../../helpers/cli.js';
 import { tempDir, writeJsonl } from '../../helpers/files.js';
 import type { Question } from '../../helpers/paired-runs.js';
 import { type FakeComment, type FakeGitHubServer, type FakeRun, startFakeGitHub, type RepositoryState } from './fake-github-server.js';
-import { BASE_SHA, HEAD_SHA, jsonlText, MERGE_BASE_SHA, pullRequestPayload, sketchScenario, zipOf } from './fakes.js';
+import { BASE_SHA, HEAD_SHA, jsonlText, MERGE_BASE_SHA, pullRequestPayload, sketchScenario, tamperedZip, zipOf } from './fakes.js';
 
 const DIST_INDEX = join(ROOT, 'dist', 'index.js');
 const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> };
@@ -479,6 +479,14 @@ describe('dist/index.js: an absent baseline is neutral, a broken one red', () =>
     const run = await runDist(api, failing());
     expect(run.code).toBe(1);
     expect(errorLine(run)).toMatch(/^::error::rag-gate: could not read the base branch's results: artifact rag-gate-results of run 1011 is not a zip archive rag-gate will unpack \(run https:\/\/github\.com\/octo\/shop\/actions\/runs\/1011\)\. Fix: re-run the base branch's workflow/);
+    expect(run.outputs.verdict).toBe('fail');
+  });
+
+  it('an artifact whose results entry fails its CRC-32 fails the check naming the artifact and the entry', async () => {
+    const zip = tamperedZip(zipOf({ 'results.jsonl': jsonlText(sketchScenario().base) }, { stored: true }), 'results.jsonl', { flipDataByte: 0 });
+    const run = await runDist(await start(baseRunWith(zip)), failing());
+    expect(run.code).toBe(1);
+    expect(errorLine(run)).toMatch(/^::error::rag-gate: could not read the base branch's results: artifact rag-gate-results of run 1011 is not a zip archive rag-gate will unpack .*\nDetail: entry "results\.jsonl": its CRC-32 is 0x[0-9a-f]{8}, but 0x[0-9a-f]{8} is declared/s);
     expect(run.outputs.verdict).toBe('fail');
   });
 

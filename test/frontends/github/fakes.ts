@@ -142,8 +142,31 @@ export function jsonlText(records: readonly object[]): string {
 }
 
 /** A zip archive of named text files, as GitHub serves an artifact. */
-export function zipOf(files: Readonly<Record<string, string>>): Uint8Array {
-  return zipSync(Object.fromEntries(Object.entries(files).map(([name, text]) => [name, strToU8(text)])));
+export function zipOf(files: Readonly<Record<string, string>>, options: { stored?: boolean } = {}): Uint8Array {
+  return zipSync(Object.fromEntries(Object.entries(files).map(([name, text]) => [name, strToU8(text)])), { level: options.stored ? 0 : 6 });
+}
+
+/**
+ * A copy of a zip with one entry tampered with, as a broken upload or a hostile artifact would be: a byte of its
+ * stored data flipped, and/or its uncompressed size rewritten in both its local and central headers.
+ */
+export function tamperedZip(zip: Uint8Array, entry: string, tamper: { flipDataByte?: number; originalSize?: number }): Uint8Array {
+  const copy = zip.slice();
+  const view = new DataView(copy.buffer);
+  const nameAt = (at: number, lengthAt: number, nameStart: number) => new TextDecoder().decode(copy.subarray(at + nameStart, at + nameStart + view.getUint16(at + lengthAt, true)));
+  let found = false;
+  for (let at = 0; at + 30 < copy.length; at++) {
+    const signature = view.getUint32(at, true);
+    if (signature === 0x04034b50 && nameAt(at, 26, 30) === entry) {
+      found = true;
+      if (tamper.originalSize !== undefined) view.setUint32(at + 22, tamper.originalSize, true);
+      const dataAt = at + 30 + view.getUint16(at + 26, true) + view.getUint16(at + 28, true);
+      if (tamper.flipDataByte !== undefined) copy[dataAt + tamper.flipDataByte]! ^= 0xff;
+    }
+    if (signature === 0x02014b50 && nameAt(at, 28, 46) === entry && tamper.originalSize !== undefined) view.setUint32(at + 24, tamper.originalSize, true);
+  }
+  if (!found) throw new Error(`no entry ${entry} in the zip`);
+  return copy;
 }
 
 export interface FakeRun {
