@@ -72816,7 +72816,7 @@ function createGitHubApi(options) {
     },
     async listComments(issueNumber) {
       const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
-      return comments.map((c) => ({ id: c.id, body: c.body ?? "", authorLogin: c.user?.login ?? "", authorType: c.user?.type ?? "", url: c.html_url }));
+      return comments.map((c) => ({ id: c.id, body: c.body ?? "", authorLogin: c.user?.login ?? "", authorType: c.user?.type ?? "", appSlug: c.performed_via_github_app?.slug ?? null, url: c.html_url }));
     },
     async createComment(issueNumber, body) {
       const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });
@@ -73104,9 +73104,12 @@ function invalidArtifactResults(baseline, error63) {
 function commentMarker(tag) {
   return `rag-gate:${tag}`;
 }
+var GITHUB_ACTIONS_BOT = "github-actions[bot]";
+var GITHUB_ACTIONS_APP = "github-actions";
 function isOwnComment(comment, marker, login) {
   if (!comment.body.trimStart().startsWith(`<!-- ${marker} -->`)) return false;
-  return login === null ? comment.authorType === "Bot" : comment.authorLogin === login;
+  if (login !== null) return comment.authorLogin === login;
+  return comment.authorType === "Bot" && (comment.authorLogin === GITHUB_ACTIONS_BOT || comment.appSlug === GITHUB_ACTIONS_APP);
 }
 async function upsertComment(api, issueNumber, marker, body, options) {
   const login = await api.authenticatedLogin();

@@ -232,6 +232,19 @@ describe('dist/index.js as the runner runs it', () => {
     expect(api.state.comments[0]!.body).toBe(human.body);
   });
 
+  it("leaves another app's comment with the marker alone (GITHUB_TOKEN cannot say who it is)", async () => {
+    const otherApp: FakeComment = { id: 1, body: `${MARKER}\nsome other app's report`, user: { login: 'some-other-app[bot]', type: 'Bot' } };
+    const api = await start({ comments: [{ ...otherApp, user: { ...otherApp.user } }] });
+    const run = await runDist(api, failing(), { inputs: { baseline: 'base.jsonl' } });
+    expect(run.code).toBe(1);
+    expect(api.callsTo('PATCH', COMMENT_ID)).toEqual([]);
+    expect(api.callsTo('POST', COMMENTS)).toHaveLength(1);
+    expect(api.state.comments.map((c) => [c.id, c.user.login, c.body === otherApp.body])).toEqual([
+      [1, 'some-other-app[bot]', true],
+      [1001, 'github-actions[bot]', false],
+    ]);
+  });
+
   it('reads every page of comments to find its own (more than 100)', async () => {
     const comments: FakeComment[] = Array.from({ length: 150 }, (_, i) => ({ id: i + 1, body: `comment ${i + 1}`, user: { login: 'alice', type: 'User' } }));
     comments[119] = { id: 120, body: `${MARKER}\nold report`, user: { login: 'github-actions[bot]', type: 'Bot' } };

@@ -90,7 +90,7 @@ export class FakeGitHub implements GitHubApi {
     this.record('createComment', issueNumber, body);
     const id = this.nextCommentId++;
     const url = `https://github.com/octo/shop/pull/${issueNumber}#issuecomment-${id}`;
-    this.comments.push({ id, body, authorLogin: this.login ?? 'github-actions[bot]', authorType: 'Bot', url });
+    this.comments.push({ id, body, authorLogin: this.login ?? 'github-actions[bot]', authorType: 'Bot', appSlug: null, url });
     return { id, url };
   }
 
@@ -133,7 +133,7 @@ export function workflowRun(fields: Partial<WorkflowRun> & Pick<WorkflowRun, 'id
 }
 
 export function comment(fields: Partial<IssueComment> & Pick<IssueComment, 'id' | 'body'>): IssueComment {
-  return { authorLogin: 'someone', authorType: 'User', url: `https://github.com/octo/shop/pull/42#issuecomment-${fields.id}`, ...fields };
+  return { authorLogin: 'someone', authorType: 'User', appSlug: null, url: `https://github.com/octo/shop/pull/42#issuecomment-${fields.id}`, ...fields };
 }
 
 /** JSON Lines text for records. */
