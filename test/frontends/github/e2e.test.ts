@@ -144,8 +144,11 @@ async function start(initial: Partial<RepositoryState> = {}): Promise<FakeGitHub
 }
 
 afterEach(async () => {
-  await server?.close();
+  // Read once closed: by then every response has been sent and checked.
+  const closing = server;
   server = undefined;
+  await closing?.close();
+  expect(closing?.violations ?? [], "requests and responses outside GitHub's API description").toEqual([]);
 });
 
 /** The ::warning workflow commands the action printed. */
