@@ -12,7 +12,7 @@ import { ROOT } from '../../helpers/cli.js';
 import { tempDir, writeJsonl } from '../../helpers/files.js';
 import type { Question } from '../../helpers/paired-runs.js';
 import { type FakeComment, type FakeGitHubServer, type FakeRun, startFakeGitHub, type RepositoryState } from './fake-github-server.js';
-import { BASE_SHA, HEAD_SHA, jsonlText, MERGE_BASE_SHA, pullRequestPayload, sketchScenario, tamperedZip, zipOf } from './fakes.js';
+import { BASE_SHA, HEAD_SHA, jsonlText, MERGE_BASE_SHA, pullRequestPayload, pushPayload, sketchScenario, tamperedZip, workflowRunPayload, zipOf } from './fakes.js';
 
 const DIST_INDEX = join(ROOT, 'dist', 'index.js');
 const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> };
@@ -165,7 +165,7 @@ function expectQuietStderr(run: ActionRun): void {
 describe('dist/index.js as the runner runs it', () => {
   it('fails on a significant retrieval drop: exit 1, outputs, summary, comment', async () => {
     const api = await start();
-    const run = await runDist(api, failing(), { inputs: { baseline: 'base.jsonl' } });
+    const run = await runDist(api, failing(), { inputs: { baseline: 'base.jsonl' }, payload: pullRequestPayload(42, 'opened') });
     expectQuietStderr(run);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^::error::rag-gate: retrieval regressed significantly: retrieval ok \(hit@5\) 0\.912 → 0\.829, 16 broken vs 2 fixed/m);
@@ -406,10 +406,7 @@ describe('dist/index.js as the runner runs it', () => {
   it('a workflow_run event: comments on the pull request of the triggering run, with its workflow as the producer', async () => {
     const api = await start({ pulls: new Map([[42, { number: 42, baseRef: 'main', baseSha: BASE_SHA, headRef: 'feature', headSha: HEAD_SHA }]]) });
     const { head } = sketchScenario();
-    const payload = {
-      action: 'completed',
-      workflow_run: { id: 4321, event: 'pull_request', head_branch: 'feature', head_sha: HEAD_SHA, head_repository: { full_name: 'octo/shop', owner: { login: 'octo' } }, pull_requests: [{ number: 42 }] },
-    };
+    const payload = workflowRunPayload({ id: 4321, headBranch: 'feature', headSha: HEAD_SHA, headRepository: 'octo/shop', pullRequests: [42] });
     const run = await runDist(api, workspace(head), { eventName: 'workflow_run', payload });
     expect(run.code).toBe(0);
     expect(api.callsTo('GET', /^\/repos\/octo\/shop\/pulls\/42$/)).toHaveLength(1);
@@ -423,7 +420,7 @@ describe('dist/index.js as the runner runs it', () => {
     const api = await start();
     const run = await runDist(api, failing(), {
       eventName: 'push',
-      payload: { ref: 'refs/heads/main', before: BASE_SHA, after: HEAD_SHA, repository: { full_name: 'octo/shop' } },
+      payload: pushPayload('main', BASE_SHA, HEAD_SHA),
     });
     expect(run.code).toBe(0);
     expect(api.calls.filter((call) => ANY_COMMENT_CALL.test(call.path))).toEqual([]);
@@ -542,10 +539,7 @@ describe('dist/index.js: an absent baseline is neutral, a broken one red', () =>
 
 describe('dist/index.js: the commit status of a workflow_run gate', () => {
   const RUN_HEAD = 'e'.repeat(40);
-  const payload = {
-    action: 'completed',
-    workflow_run: { id: 4321, event: 'pull_request', head_branch: 'feature', head_sha: RUN_HEAD, head_repository: { full_name: 'mallory/shop', owner: { login: 'mallory' } }, pull_requests: [] },
-  };
+  const payload = workflowRunPayload({ id: 4321, headBranch: 'feature', headSha: RUN_HEAD, headRepository: 'mallory/shop', pullRequests: [] });
   const forkPull = { pulls: new Map([[42, { number: 42, baseRef: 'main', baseSha: BASE_SHA, headRef: 'feature', headSha: RUN_HEAD, headOwner: 'mallory' }]]) };
 
   it("is posted on the head of the triggering run, as GitHub's API takes it", async () => {

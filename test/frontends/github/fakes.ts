@@ -1,4 +1,5 @@
 /** Fakes for the action's unit tests: a GitHubApi held in memory, a runtime that records, and scenario data. */
+import { createRequire } from 'node:module';
 import { strToU8, zipSync } from 'fflate';
 import type { ActionRuntime } from '../../../src/frontends/github/run.js';
 import type { CommitStatus, GitHubApi, IssueComment, PullRequestRef, WorkflowRun } from '../../../src/frontends/github/github.js';
@@ -226,17 +227,68 @@ export const BASE_SHA = 'b'.repeat(40);
 export const HEAD_SHA = 'c'.repeat(40);
 export const MERGE_BASE_SHA = 'a'.repeat(40);
 
-/** A pull_request event payload, as GitHub writes it to GITHUB_EVENT_PATH (the fields the action reads). */
-export function pullRequestPayload(number = 42): object {
+type Json = Record<string, unknown>;
+const json = (value: unknown) => value as Json;
+
+/** octokit's recorded webhook payloads, by event (a JSON module that ESM cannot import by name). */
+const webhookExamples = createRequire(import.meta.url)('@octokit/webhooks-examples') as typeof import('@octokit/webhooks-examples').default;
+
+/** A copy of the first of octokit's recorded webhook payloads of this event (and action). */
+function webhookExample(event: string, action?: string): Json {
+  const examples = webhookExamples.find((definition) => definition.name === event)?.examples as Json[] | undefined;
+  const example = examples?.find((candidate) => action === undefined || candidate.action === action);
+  if (example === undefined) throw new Error(`@octokit/webhooks-examples has no ${event} ${action ?? ''} payload`);
+  return structuredClone(example);
+}
+
+/** A repository object of a payload, renamed to owner/name. */
+function renamed(repository: Json, fullName: string): Json {
+  const [owner = '', name = ''] = fullName.split('/');
+  return { ...repository, full_name: fullName, name, owner: { ...json(repository.owner), login: owner } };
+}
+
+/** A pull_request event payload as GitHub writes it to GITHUB_EVENT_PATH: a recorded one, on this repository's pull request. */
+export function pullRequestPayload(number = 42, action: 'opened' | 'synchronize' = 'synchronize'): object {
+  const payload = webhookExample('pull_request', action);
+  const repository = renamed(json(payload.repository), 'octo/shop');
+  const pull = json(payload.pull_request);
   return {
-    action: 'synchronize',
+    ...payload,
     number,
+    repository,
     pull_request: {
+      ...pull,
       number,
-      base: { ref: 'main', sha: BASE_SHA, repo: { full_name: 'octo/shop' } },
-      head: { ref: 'feature', sha: HEAD_SHA, repo: { full_name: 'octo/shop' } },
+      base: { ...json(pull.base), ref: 'main', sha: BASE_SHA, repo: repository },
+      head: { ...json(pull.head), ref: 'feature', sha: HEAD_SHA, repo: repository },
     },
-    repository: { full_name: 'octo/shop' },
   };
+}
+
+/** A completed workflow_run event payload (a recorded one) of run `id` of a pull_request workflow. */
+export function workflowRunPayload(run: { id: number; headBranch: string; headSha: string; headRepository: string; pullRequests: readonly number[] }): object {
+  const payload = webhookExample('workflow_run', 'completed');
+  const repository = renamed(json(payload.repository), 'octo/shop');
+  const workflowRun = json(payload.workflow_run);
+  const head = renamed(json(workflowRun.head_repository), run.headRepository);
+  // As GitHub lists them: only pull requests whose head is in this repository, never a fork's.
+  const pullRequests = run.pullRequests.map((number) => ({
+    url: `https://api.github.com/repos/octo/shop/pulls/${number}`,
+    id: 1000 + number,
+    number,
+    head: { ref: run.headBranch, sha: run.headSha, repo: { id: repository.id, url: repository.url, name: repository.name } },
+    base: { ref: 'main', sha: BASE_SHA, repo: { id: repository.id, url: repository.url, name: repository.name } },
+  }));
+  return {
+    ...payload,
+    repository,
+    workflow_run: { ...workflowRun, id: run.id, event: 'pull_request', head_branch: run.headBranch, head_sha: run.headSha, head_repository: head, repository, pull_requests: pullRequests },
+  };
+}
+
+/** A push event payload (a recorded one) of a branch of this repository. */
+export function pushPayload(branch: string, before: string, after: string): object {
+  const payload = webhookExample('push');
+  return { ...payload, ref: `refs/heads/${branch}`, base_ref: null, before, after, repository: renamed(json(payload.repository), 'octo/shop') };
 }
 
