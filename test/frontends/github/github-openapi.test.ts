@@ -39,6 +39,12 @@ describe("the fake GitHub held to GitHub's API description", () => {
     expect(runs('last week')).toEqual(['GET /repos/octo/shop/actions/workflows/77/runs: query parameter created=last week: not a date in the search syntax']);
   });
 
+  it('types a path parameter as its schema says: a run id must be an integer', () => {
+    const run = (id: string) => githubOpenApi().check({ method: 'GET', path: `/repos/octo/shop/actions/runs/${id}/artifacts`, query: {}, requestBody: undefined, status: 200, responseBody: { total_count: 0, artifacts: [] } });
+    expect(run('4321')).toEqual([]);
+    expect(run('latest')).toEqual(['GET /repos/octo/shop/actions/runs/latest/artifacts: path parameter run_id=latest: data must be integer']);
+  });
+
   it('knows no operation the description lacks', () => {
     expect(githubOpenApi().check({ method: 'GET', path: '/repos/octo/shop/nonsense', query: {}, requestBody: undefined, status: 200, responseBody: {} })).toEqual([
       "GET /repos/octo/shop/nonsense: no such operation in GitHub's API description",

@@ -112,22 +112,21 @@ class GitHubOpenApi {
     const problems: string[] = [];
 
     const parameters = [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])].map((parameter) => this.parameter(parameter));
-    const values: Record<string, string> = { ...exchange.query };
     const pathValues = exchange.path.match(route.pattern)!.slice(1);
-    [...route.template.matchAll(/\{([^}]+)\}/g)].forEach((name, index) => (values[name[1]!] = pathValues[index]!));
+    const pathParameters = Object.fromEntries([...route.template.matchAll(/\{([^}]+)\}/g)].map((name, index) => [name[1]!, pathValues[index]!]));
     for (const parameter of parameters.filter((p) => p.in === 'path' || p.in === 'query')) {
-      const value = values[parameter.name];
+      const value = parameter.in === 'path' ? pathParameters[parameter.name] : exchange.query[parameter.name];
       if (value === undefined) {
         if (parameter.required === true) problems.push(`${where}: ${parameter.in} parameter ${parameter.name} is required`);
+        continue;
+      }
+      if (parameter.description?.includes(SEARCH_DATE_SYNTAX)) {
+        if (!SEARCH_DATE.test(value)) problems.push(`${where}: ${parameter.in} parameter ${parameter.name}=${value}: not a date in the search syntax`);
         continue;
       }
       // Parameters arrive as text: typed as the schema says before validation.
       const type = parameter.schema?.type;
       const typed = type === 'integer' || type === 'number' ? (/^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value) : type === 'boolean' ? (value === 'true' ? true : value === 'false' ? false : value) : value;
-      if (parameter.description?.includes(SEARCH_DATE_SYNTAX)) {
-        if (!SEARCH_DATE.test(value)) problems.push(`${where}: ${parameter.in} parameter ${parameter.name}=${value}: not a date in the search syntax`);
-        continue;
-      }
       // Ajv caches a compiled schema by its object.
       const validate = this.ajv.compile(parameter.schema ?? {});
       if (!validate(typed)) problems.push(`${where}: ${parameter.in} parameter ${parameter.name}=${value}: ${this.ajv.errorsText(validate.errors)}`);
