@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { unzipSync } from 'fflate';
 import { InputError } from '../../core/errors.js';
 import type { BaselineProblem } from '../../render/baseline-problem.js';
 import { apiFailure, type GitHubApi, httpStatus, type PullRequestRef, type WorkflowRun } from './github.js';
+import { inflateEntry, type ZipEntry, zipEntries } from './zip.js';
 
 export interface RunRef {
   readonly id: number;
@@ -90,31 +90,32 @@ const errorMessage = (error: unknown) => (error instanceof Error ? error.message
 /**
  * The results files inside an artifact, each with its entry name: those named like the head results if any,
  * otherwise every JSON or JSON Lines file (the shards of one run). Entry paths are never used as paths
- * (zip-slip): files are written flat under `directory` with their base names. Other entries are never inflated,
- * and results past 2 GiB are refused (UnpackError).
+ * (zip-slip): files are written flat under `directory` with their base names. Other entries are never inflated;
+ * results past 2 GiB, and an entry whose data does not match its declared size or CRC-32, are refused (UnpackError).
  */
 async function extractResults(zip: Uint8Array, resultNames: readonly string[], directory: string): Promise<Map<string, string>> {
-  let declared = 0;
-  const filter = (file: { name: string; originalSize: number }) => {
-    if (file.name.endsWith('/') || !RESULTS_FILE.test(file.name)) return false;
-    declared += file.originalSize;
-    if (declared > MAX_INFLATED_BYTES) throw new UnpackError(`its results files would inflate to more than ${MAX_INFLATED_BYTES / 1024 ** 3} GiB`);
-    return true;
-  };
-  let entries: [string, Uint8Array][];
+  let results: ZipEntry[];
   try {
-    entries = Object.entries(unzipSync(zip, { filter }));
+    results = zipEntries(zip).filter((entry) => !entry.name.endsWith('/') && RESULTS_FILE.test(entry.name));
   } catch (error) {
-    throw error instanceof UnpackError ? error : new UnpackError(errorMessage(error));
+    throw new UnpackError(errorMessage(error));
   }
-  const named = entries.filter(([name]) => resultNames.includes(basename(name)));
-  const chosen = (named.length > 0 ? named : entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const declared = results.reduce((sum, entry) => sum + entry.originalSize, 0);
+  if (declared > MAX_INFLATED_BYTES) throw new UnpackError(`its results files would inflate to more than ${MAX_INFLATED_BYTES / 1024 ** 3} GiB`);
+  const named = results.filter((entry) => resultNames.includes(basename(entry.name)));
+  const chosen = (named.length > 0 ? named : results).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   await mkdir(directory, { recursive: true });
   const files = new Map<string, string>();
-  for (const [index, [name, content]] of chosen.entries()) {
-    const file = join(directory, `${index}-${basename(name).replace(/[^\w.-]/g, '_')}`);
+  for (const [index, entry] of chosen.entries()) {
+    let content: Uint8Array;
+    try {
+      content = inflateEntry(zip, entry);
+    } catch (error) {
+      throw new UnpackError(errorMessage(error));
+    }
+    const file = join(directory, `${index}-${basename(entry.name).replace(/[^\w.-]/g, '_')}`);
     await writeFile(file, content);
-    files.set(file, name);
+    files.set(file, entry.name);
   }
   return files;
 }

@@ -12,14 +12,19 @@ export interface CommentResult {
   readonly url: string | null;
 }
 
+/** Who writes with GITHUB_TOKEN: the GitHub Actions app, as its bot user. */
+const GITHUB_ACTIONS_BOT = 'github-actions[bot]';
+const GITHUB_ACTIONS_APP = 'github-actions';
+
 /**
  * Whether a comment is this gate's own: it starts with the marker (as every body rag-gate writes does) and was
- * written by the token's identity. When the token cannot say who it is (GITHUB_TOKEN, app tokens), only a bot's
- * comment qualifies: a human's comment is never edited, even one that quotes the marker.
+ * written by the token's identity. When the token cannot say who it is (GITHUB_TOKEN cannot read /user), only
+ * GitHub Actions' own bot qualifies: never a human, nor another app that happens to write the marker.
  */
 function isOwnComment(comment: IssueComment, marker: string, login: string | null): boolean {
   if (!comment.body.trimStart().startsWith(`<!-- ${marker} -->`)) return false;
-  return login === null ? comment.authorType === 'Bot' : comment.authorLogin === login;
+  if (login !== null) return comment.authorLogin === login;
+  return comment.authorType === 'Bot' && (comment.authorLogin === GITHUB_ACTIONS_BOT || comment.appSlug === GITHUB_ACTIONS_APP);
 }
 
 /**

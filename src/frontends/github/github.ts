@@ -50,6 +50,8 @@ export interface IssueComment {
   readonly body: string;
   readonly authorLogin: string;
   readonly authorType: string;
+  /** The GitHub App the comment was written through, if any. */
+  readonly appSlug: string | null;
   readonly url: string;
 }
 
@@ -202,7 +204,7 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
     },
     async listComments(issueNumber) {
       const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
-      return comments.map((c) => ({ id: c.id, body: c.body ?? '', authorLogin: c.user?.login ?? '', authorType: c.user?.type ?? '', url: c.html_url }));
+      return comments.map((c) => ({ id: c.id, body: c.body ?? '', authorLogin: c.user?.login ?? '', authorType: c.user?.type ?? '', appSlug: c.performed_via_github_app?.slug ?? null, url: c.html_url }));
     },
     async createComment(issueNumber, body) {
       const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });

@@ -5,7 +5,7 @@ import { InputError } from '../../../src/core/errors.js';
 import { type ArtifactSearch, type BaselineFound, findArtifactBaseline, invalidArtifactResults } from '../../../src/frontends/github/baseline.js';
 import { GitHubTimeoutError } from '../../../src/frontends/github/github.js';
 import { tempDir } from '../../helpers/files.js';
-import { BASE_SHA, FakeGitHub, HEAD_SHA, HttpError, MERGE_BASE_SHA, NOW, workflowRun, zipOf } from './fakes.js';
+import { BASE_SHA, FakeGitHub, HEAD_SHA, HttpError, MERGE_BASE_SHA, NOW, tamperedZip, workflowRun, zipOf } from './fakes.js';
 
 const OTHER_SHA = 'd'.repeat(40);
 const RUN_1 = { id: 1, url: 'https://github.com/octo/shop/actions/runs/1' };
@@ -241,6 +241,37 @@ describe('findArtifactBaseline: absent is an answer, a failing lookup is broken'
     addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', {});
     api.zips.set(10, new TextEncoder().encode('<html>not a zip</html>'));
     expect(await lookupProblem(api)).toMatchObject({ kind: 'corrupt-artifact', step: 'unpack', run: RUN_1, artifact: 'rag-gate-results' });
+  });
+
+  describe('an artifact whose results entry does not match what the zip declares is corrupt, naming the entry', () => {
+    const RESULTS = '{"id":"a","question":"a?"}\n{"id":"b","question":"b?"}\n';
+    const problemWith = async (zip: Uint8Array) => {
+      const api = new FakeGitHub();
+      addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', {});
+      api.zips.set(10, zip);
+      return lookupProblem(api);
+    };
+    const corrupt = (detail: RegExp) => ({ kind: 'corrupt-artifact', step: 'unpack', run: RUN_1, artifact: 'rag-gate-results', detail: expect.stringMatching(detail) });
+
+    it('a flipped byte of stored data: its CRC-32 does not match', async () => {
+      const zip = tamperedZip(zipOf({ 'results.jsonl': RESULTS }, { stored: true }), 'results.jsonl', { flipDataByte: 3 });
+      expect(await problemWith(zip)).toMatchObject(corrupt(/^entry "results\.jsonl": its CRC-32 is 0x[0-9a-f]{8}, but 0x[0-9a-f]{8} is declared$/));
+    });
+
+    it('a flipped byte of deflated data: corrupt data or a CRC-32 that does not match', async () => {
+      const zip = tamperedZip(zipOf({ 'results.jsonl': RESULTS }), 'results.jsonl', { flipDataByte: 2 });
+      expect(await problemWith(zip)).toMatchObject(corrupt(/^entry "results\.jsonl": its (compressed data is corrupt|CRC-32 is)/));
+    });
+
+    it('a declared size smaller than its data, in both headers: refused, not truncated', async () => {
+      const zip = tamperedZip(zipOf({ 'results.jsonl': RESULTS }), 'results.jsonl', { originalSize: 28 });
+      expect(await problemWith(zip)).toMatchObject(corrupt(/^entry "results\.jsonl": its data inflates to more than the 28 bytes declared$/));
+    });
+
+    it('a declared size larger than its data', async () => {
+      const zip = tamperedZip(zipOf({ 'results.jsonl': RESULTS }), 'results.jsonl', { originalSize: RESULTS.length + 5 });
+      expect(await problemWith(zip)).toMatchObject(corrupt(new RegExp(`^entry "results\\.jsonl": its data is ${RESULTS.length} bytes, but ${RESULTS.length + 5} are declared$`)));
+    });
   });
 
   it('an artifact that expired between the listing and the download (410) is skipped like a missing one', async () => {

@@ -55,6 +55,22 @@ describe('upsertComment', () => {
     expect(api.called('updateComment').map((call) => call.args)).toEqual([[2, BODY]]);
   });
 
+  it('updates a comment written through the GitHub Actions app when the token cannot say who it is', async () => {
+    const api = new FakeGitHub();
+    api.comments = [comment({ id: 2, body: `<!-- ${MARKER} -->\nold`, authorLogin: 'github-actions[bot]', authorType: 'Bot', appSlug: 'github-actions' })];
+    expect((await upsertComment(api, 42, MARKER, BODY, ALWAYS)).action).toBe('updated');
+  });
+
+  it("never patches another app's comment with the marker when the token cannot say who it is: creates its own", async () => {
+    const api = new FakeGitHub();
+    api.login = null;
+    const other = comment({ id: 2, body: `<!-- ${MARKER} -->\nnot ours`, authorLogin: 'some-other-app[bot]', authorType: 'Bot', appSlug: 'some-other-app' });
+    api.comments = [other];
+    expect((await upsertComment(api, 42, MARKER, BODY, ALWAYS)).action).toBe('created');
+    expect(api.called('updateComment')).toEqual([]);
+    expect(api.comments.find((c) => c.id === 2)).toEqual(other);
+  });
+
   it.each([
     ['the login is unknown', null],
     ['the login is known', 'gate-bot'],
@@ -79,7 +95,7 @@ describe('upsertComment', () => {
 
   it("ignores another tag's comment", async () => {
     const api = new FakeGitHub();
-    api.comments = [comment({ id: 2, body: `<!-- ${commentMarker('nightly')} -->\nold`, authorType: 'Bot' })];
+    api.comments = [comment({ id: 2, body: `<!-- ${commentMarker('nightly')} -->\nold`, authorLogin: 'github-actions[bot]', authorType: 'Bot' })];
     expect((await upsertComment(api, 42, MARKER, BODY, ALWAYS)).action).toBe('created');
   });
 
@@ -97,14 +113,14 @@ describe('upsertComment', () => {
 
   it('on-change: keeps an existing comment current even when nothing changed', async () => {
     const api = new FakeGitHub();
-    api.comments = [comment({ id: 2, body: `<!-- ${MARKER} -->\nwas failing`, authorType: 'Bot' })];
+    api.comments = [comment({ id: 2, body: `<!-- ${MARKER} -->\nwas failing`, authorLogin: 'github-actions[bot]', authorType: 'Bot' })];
     expect((await upsertComment(api, 42, MARKER, BODY, { onlyIfChanged: true, hasNews: false })).action).toBe('updated');
     expect(api.called('updateComment').map((call) => call.args)).toEqual([[2, BODY]]);
   });
 
   it('sends no update when the body is unchanged', async () => {
     const api = new FakeGitHub();
-    api.comments = [comment({ id: 2, body: BODY, authorType: 'Bot' })];
+    api.comments = [comment({ id: 2, body: BODY, authorLogin: 'github-actions[bot]', authorType: 'Bot' })];
     const result = await upsertComment(api, 42, MARKER, BODY, ALWAYS);
     expect(result).toEqual({ action: 'unchanged', url: expect.stringContaining('issuecomment-2') });
     expect(api.called('updateComment')).toEqual([]);

@@ -12,7 +12,7 @@ import { ROOT } from '../../helpers/cli.js';
 import { tempDir, writeJsonl } from '../../helpers/files.js';
 import type { Question } from '../../helpers/paired-runs.js';
 import { type FakeComment, type FakeGitHubServer, type FakeRun, startFakeGitHub, type RepositoryState } from './fake-github-server.js';
-import { BASE_SHA, HEAD_SHA, jsonlText, MERGE_BASE_SHA, pullRequestPayload, sketchScenario, zipOf } from './fakes.js';
+import { BASE_SHA, HEAD_SHA, jsonlText, MERGE_BASE_SHA, pullRequestPayload, pushPayload, sketchScenario, tamperedZip, workflowRunPayload, zipOf } from './fakes.js';
 
 const DIST_INDEX = join(ROOT, 'dist', 'index.js');
 const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> };
@@ -144,8 +144,11 @@ async function start(initial: Partial<RepositoryState> = {}): Promise<FakeGitHub
 }
 
 afterEach(async () => {
-  await server?.close();
+  // Read once closed: by then every response has been sent and checked.
+  const closing = server;
   server = undefined;
+  await closing?.close();
+  expect(closing?.violations ?? [], "requests and responses outside GitHub's API description").toEqual([]);
 });
 
 /** The ::warning workflow commands the action printed. */
@@ -162,7 +165,7 @@ function expectQuietStderr(run: ActionRun): void {
 describe('dist/index.js as the runner runs it', () => {
   it('fails on a significant retrieval drop: exit 1, outputs, summary, comment', async () => {
     const api = await start();
-    const run = await runDist(api, failing(), { inputs: { baseline: 'base.jsonl' } });
+    const run = await runDist(api, failing(), { inputs: { baseline: 'base.jsonl' }, payload: pullRequestPayload(42, 'opened') });
     expectQuietStderr(run);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^::error::rag-gate: retrieval regressed significantly: retrieval ok \(hit@5\) 0\.912 → 0\.829, 16 broken vs 2 fixed/m);
@@ -230,6 +233,19 @@ describe('dist/index.js as the runner runs it', () => {
       [1001, 'github-actions[bot]'],
     ]);
     expect(api.state.comments[0]!.body).toBe(human.body);
+  });
+
+  it("leaves another app's comment with the marker alone (GITHUB_TOKEN cannot say who it is)", async () => {
+    const otherApp: FakeComment = { id: 1, body: `${MARKER}\nsome other app's report`, user: { login: 'some-other-app[bot]', type: 'Bot' } };
+    const api = await start({ comments: [{ ...otherApp, user: { ...otherApp.user } }] });
+    const run = await runDist(api, failing(), { inputs: { baseline: 'base.jsonl' } });
+    expect(run.code).toBe(1);
+    expect(api.callsTo('PATCH', COMMENT_ID)).toEqual([]);
+    expect(api.callsTo('POST', COMMENTS)).toHaveLength(1);
+    expect(api.state.comments.map((c) => [c.id, c.user.login, c.body === otherApp.body])).toEqual([
+      [1, 'some-other-app[bot]', true],
+      [1001, 'github-actions[bot]', false],
+    ]);
   });
 
   it('reads every page of comments to find its own (more than 100)', async () => {
@@ -390,10 +406,7 @@ describe('dist/index.js as the runner runs it', () => {
   it('a workflow_run event: comments on the pull request of the triggering run, with its workflow as the producer', async () => {
     const api = await start({ pulls: new Map([[42, { number: 42, baseRef: 'main', baseSha: BASE_SHA, headRef: 'feature', headSha: HEAD_SHA }]]) });
     const { head } = sketchScenario();
-    const payload = {
-      action: 'completed',
-      workflow_run: { id: 4321, event: 'pull_request', head_branch: 'feature', head_sha: HEAD_SHA, head_repository: { full_name: 'octo/shop', owner: { login: 'octo' } }, pull_requests: [{ number: 42 }] },
-    };
+    const payload = workflowRunPayload({ id: 4321, headBranch: 'feature', headSha: HEAD_SHA, headRepository: 'octo/shop', pullRequests: [42] });
     const run = await runDist(api, workspace(head), { eventName: 'workflow_run', payload });
     expect(run.code).toBe(0);
     expect(api.callsTo('GET', /^\/repos\/octo\/shop\/pulls\/42$/)).toHaveLength(1);
@@ -407,7 +420,7 @@ describe('dist/index.js as the runner runs it', () => {
     const api = await start();
     const run = await runDist(api, failing(), {
       eventName: 'push',
-      payload: { ref: 'refs/heads/main', before: BASE_SHA, after: HEAD_SHA, repository: { full_name: 'octo/shop' } },
+      payload: pushPayload('main', BASE_SHA, HEAD_SHA),
     });
     expect(run.code).toBe(0);
     expect(api.calls.filter((call) => ANY_COMMENT_CALL.test(call.path))).toEqual([]);
@@ -482,6 +495,14 @@ describe('dist/index.js: an absent baseline is neutral, a broken one red', () =>
     expect(run.outputs.verdict).toBe('fail');
   });
 
+  it('an artifact whose results entry fails its CRC-32 fails the check naming the artifact and the entry', async () => {
+    const zip = tamperedZip(zipOf({ 'results.jsonl': jsonlText(sketchScenario().base) }, { stored: true }), 'results.jsonl', { flipDataByte: 0 });
+    const run = await runDist(await start(baseRunWith(zip)), failing());
+    expect(run.code).toBe(1);
+    expect(errorLine(run)).toMatch(/^::error::rag-gate: could not read the base branch's results: artifact rag-gate-results of run 1011 is not a zip archive rag-gate will unpack .*\nDetail: entry "results\.jsonl": its CRC-32 is 0x[0-9a-f]{8}, but 0x[0-9a-f]{8} is declared/s);
+    expect(run.outputs.verdict).toBe('fail');
+  });
+
   it('a stalled API times out after the retries and fails the check naming the timeout', async () => {
     const api = await start({ stalls: [{ method: 'GET', path: WORKFLOW_RUNS }] });
     const run = await runDist(api, failing(), { inputs: { 'api-timeout-seconds': '0.5' } });
@@ -518,10 +539,7 @@ describe('dist/index.js: an absent baseline is neutral, a broken one red', () =>
 
 describe('dist/index.js: the commit status of a workflow_run gate', () => {
   const RUN_HEAD = 'e'.repeat(40);
-  const payload = {
-    action: 'completed',
-    workflow_run: { id: 4321, event: 'pull_request', head_branch: 'feature', head_sha: RUN_HEAD, head_repository: { full_name: 'mallory/shop', owner: { login: 'mallory' } }, pull_requests: [] },
-  };
+  const payload = workflowRunPayload({ id: 4321, headBranch: 'feature', headSha: RUN_HEAD, headRepository: 'mallory/shop', pullRequests: [] });
   const forkPull = { pulls: new Map([[42, { number: 42, baseRef: 'main', baseSha: BASE_SHA, headRef: 'feature', headSha: RUN_HEAD, headOwner: 'mallory' }]]) };
 
   it("is posted on the head of the triggering run, as GitHub's API takes it", async () => {

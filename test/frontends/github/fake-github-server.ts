@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { githubOpenApi } from './github-openapi.js';
 
 export const OWNER = 'octo';
 export const REPO = 'shop';
@@ -57,6 +58,8 @@ export interface Fault {
   times: number;
   readonly message?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** The body to answer with instead of GitHub's error body. */
+  readonly body?: unknown;
 }
 
 /** Requests matching method and path that are recorded and never answered: a stalled API. */
@@ -95,6 +98,8 @@ export interface FakeGitHubServer {
   /** Where artifact downloads redirect to: another origin, like GitHub's blob storage. */
   readonly blobUrl: string;
   readonly calls: RecordedCall[];
+  /** Where a request to the API or the fake's response to it departs from GitHub's OpenAPI description. */
+  readonly violations: string[];
   readonly state: RepositoryState;
   /** Calls with this method whose path matches. */
   callsTo(method: string, path: RegExp): RecordedCall[];
@@ -103,7 +108,11 @@ export interface FakeGitHubServer {
 
 const BOT = { login: 'github-actions[bot]', type: 'Bot' as const };
 
+/** The JSON body each response was sent with, to check it against GitHub's description once sent. */
+const sentBodies = new WeakMap<ServerResponse, unknown>();
+
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  sentBodies.set(response, body);
   const text = JSON.stringify(body);
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), ...headers });
   response.end(text);
@@ -158,25 +167,38 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
     ...initial,
   };
   const calls: RecordedCall[] = [];
+  const violations: string[] = [];
   let nextCommentId = 1000 + state.comments.length;
   let nextStatusId = 1;
   let origin = '';
   let blobOrigin = '';
   const repoPath = `/repos/${OWNER}/${REPO}`;
 
+  // Every object is GitHub's own example from its API description, with the fields the fake keeps put in.
+  const openApi = githubOpenApi();
+  type Json = Record<string, unknown>;
+  const userJson = (login: string, type: 'Bot' | 'User') => ({ ...openApi.example('simple-user'), login, id: type === 'Bot' ? 41898282 : 1, type });
+  const repositoryJson = (fullName: string) => {
+    const [owner = '', name = ''] = fullName.split('/');
+    return { ...openApi.example<Json>('workflow-run').repository as Json, id: 1, name, full_name: fullName, owner: userJson(owner, 'User') };
+  };
+
   const commentJson = (comment: FakeComment) => ({
+    ...openApi.example('issue-comment'),
     id: comment.id,
     node_id: `IC_${comment.id}`,
     url: `${origin}${repoPath}/issues/comments/${comment.id}`,
     html_url: `https://github.com/${OWNER}/${REPO}/pull/42#issuecomment-${comment.id}`,
+    issue_url: `${origin}${repoPath}/issues/42`,
     body: comment.body,
-    user: { login: comment.user.login, id: comment.user.type === 'Bot' ? 41898282 : 1, type: comment.user.type },
+    user: userJson(comment.user.login, comment.user.type),
     created_at: '2026-11-20T10:00:00Z',
     updated_at: '2026-11-20T10:00:00Z',
     author_association: comment.user.type === 'Bot' ? 'NONE' : 'MEMBER',
   });
 
   const runJson = (run: FakeRun) => ({
+    ...openApi.example('workflow-run'),
     id: run.id,
     name: 'eval',
     head_branch: run.branch,
@@ -188,13 +210,15 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
     workflow_id: WORKFLOW_ID,
     created_at: run.createdAt,
     updated_at: run.createdAt,
+    url: `${origin}${repoPath}/actions/runs/${run.id}`,
     html_url: `https://github.com/${OWNER}/${REPO}/actions/runs/${run.id}`,
-    head_repository: { id: 1, full_name: run.headRepository, owner: { login: run.headRepository.split('/')[0] } },
-    repository: { id: 1, full_name: `${OWNER}/${REPO}` },
+    head_repository: repositoryJson(run.headRepository),
+    repository: repositoryJson(`${OWNER}/${REPO}`),
   });
 
   // The `status` schema of GitHub's OpenAPI description.
   const statusJson = (status: FakeStatus) => ({
+    ...openApi.example('status'),
     url: `${origin}${repoPath}/statuses/${status.sha}`,
     avatar_url: 'https://avatars.githubusercontent.com/in/15368?v=4',
     id: status.id,
@@ -205,16 +229,29 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
     context: status.context,
     created_at: '2026-11-20T10:00:00Z',
     updated_at: '2026-11-20T10:00:00Z',
-    creator: { login: BOT.login, id: 41898282, type: BOT.type },
+    creator: userJson(BOT.login, BOT.type),
   });
 
-  const pullJson = (pull: FakePull) => ({
-    number: pull.number,
-    state: 'open',
-    html_url: `https://github.com/${OWNER}/${REPO}/pull/${pull.number}`,
-    base: { ref: pull.baseRef, sha: pull.baseSha, repo: { full_name: `${OWNER}/${REPO}` } },
-    head: { ref: pull.headRef, sha: pull.headSha, label: `${pull.headOwner ?? OWNER}:${pull.headRef}`, repo: { full_name: `${pull.headOwner ?? OWNER}/${REPO}` } },
-  });
+  const pullJson = (pull: FakePull, example: Json) => {
+    const side = (name: 'base' | 'head', ref: string, sha: string, owner: string) => ({
+      ...(example[name] as Json),
+      ref,
+      sha,
+      label: `${owner}:${ref}`,
+      user: userJson(owner, 'User'),
+      repo: { ...((example[name] as Json).repo as Json), full_name: `${owner}/${REPO}`, owner: userJson(owner, 'User') },
+    });
+    return {
+      ...example,
+      // GitHub's example teams lack a field its own schema requires; no reviewers are requested here anyway.
+      requested_teams: [],
+      number: pull.number,
+      state: 'open',
+      html_url: `https://github.com/${OWNER}/${REPO}/pull/${pull.number}`,
+      base: side('base', pull.baseRef, pull.baseSha, OWNER),
+      head: side('head', pull.headRef, pull.headSha, pull.headOwner ?? OWNER),
+    };
+  };
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', origin);
@@ -226,11 +263,14 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
     if (state.stalls.some((stall) => stall.method === method && stall.path.test(path))) return void record(undefined);
     const body = await readBody(request);
     record(body);
+    response.once('finish', () =>
+      violations.push(...githubOpenApi().check({ method, path, query, requestBody: body, status: response.statusCode, responseBody: sentBodies.get(response) })),
+    );
 
     const fault = state.faults.find((f) => f.method === method && f.path.test(path) && f.times > 0);
     if (fault !== undefined) {
       fault.times--;
-      send(response, fault.status, { message: fault.message ?? `fake ${fault.status}`, documentation_url: 'https://docs.github.com/rest' }, fault.headers);
+      send(response, fault.status, fault.body ?? { message: fault.message ?? `fake ${fault.status}`, documentation_url: 'https://docs.github.com/rest' }, fault.headers);
       return;
     }
 
@@ -240,7 +280,7 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
       send(response, 403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user' });
     } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/actions/runs/(\\d+)$`)))) {
       const id = Number(match[1]);
-      send(response, 200, { id, workflow_id: WORKFLOW_ID, run_number: id, status: 'in_progress', head_sha: 'f'.repeat(40) });
+      send(response, 200, { ...runJson({ id, runNumber: id, headSha: 'f'.repeat(40), createdAt: '2026-11-20T10:00:00Z', branch: 'feature', event: 'pull_request', conclusion: '', headRepository: `${OWNER}/${REPO}` }), status: 'in_progress', conclusion: null });
     } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/actions/workflows/(\\d+)/runs$`)))) {
       const since = query.created?.startsWith('>=') ? Date.parse(query.created.slice(2)) : -Infinity;
       const workflowRuns = Number(match[1]) === WORKFLOW_ID ? state.runs : [];
@@ -252,12 +292,22 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
         .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
       send(response, 200, { total_count: runs.length, workflow_runs: runs.map(runJson) });
     } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/compare/([0-9a-f]+)\\.\\.\\.([0-9a-f]+)$`)))) {
-      send(response, 200, { status: 'diverged', ahead_by: 1, behind_by: 1, merge_base_commit: { sha: state.mergeBase }, base_commit: { sha: match[1] }, commits: [], files: [] });
+      const comparison = openApi.example('commit-comparison');
+      const commit = (sha: string | undefined) => ({ ...(comparison.base_commit as Json), sha });
+      send(response, 200, { ...comparison, status: 'diverged', ahead_by: 1, behind_by: 1, merge_base_commit: commit(state.mergeBase), base_commit: commit(match[1]), commits: [], files: [] });
     } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/actions/runs/(\\d+)/artifacts$`)))) {
       const artifacts = (state.artifacts.get(Number(match[1])) ?? []).filter((a) => query.name === undefined || a.name === query.name);
       send(response, 200, {
         total_count: artifacts.length,
-        artifacts: artifacts.map((a) => ({ id: a.id, name: a.name, expired: a.expired, size_in_bytes: state.zips.get(a.id)?.length ?? 0, archive_download_url: `${origin}${repoPath}/actions/artifacts/${a.id}/zip` })),
+        artifacts: artifacts.map((a) => ({
+          ...openApi.example<{ artifacts: Json[] }>('artifact-paginated').artifacts[0],
+          id: a.id,
+          name: a.name,
+          expired: a.expired,
+          size_in_bytes: state.zips.get(a.id)?.length ?? 0,
+          url: `${origin}${repoPath}/actions/artifacts/${a.id}`,
+          archive_download_url: `${origin}${repoPath}/actions/artifacts/${a.id}/zip`,
+        })),
       });
     } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/actions/artifacts/(\\d+)/zip$`)))) {
       // GitHub answers with a redirect to a short-lived, signed blob storage URL on another host.
@@ -293,11 +343,11 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
     } else if (method === 'GET' && path === `${repoPath}/pulls`) {
       // Every fake pull request is open; `head` filters by owner:branch, as for a fork's pull request.
       const pulls = [...state.pulls.values()].filter((pull) => query.head === undefined || `${pull.headOwner ?? OWNER}:${pull.headRef}` === query.head);
-      send(response, 200, pulls.map(pullJson));
+      send(response, 200, pulls.map((pull) => pullJson(pull, openApi.example<Json[]>('pull-request-simple-items')[0]!)));
     } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/pulls/(\\d+)$`)))) {
       const pull = state.pulls.get(Number(match[1]));
       if (pull === undefined) return send(response, 404, { message: 'Not Found' });
-      send(response, 200, pullJson(pull));
+      send(response, 200, pullJson(pull, openApi.example('pull-request')));
     } else {
       send(response, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
     }
@@ -345,6 +395,7 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
     url: origin,
     blobUrl: blobOrigin,
     calls,
+    violations,
     state,
     callsTo: (method, path) => calls.filter((call) => call.method === method && path.test(call.path)),
     close: async () => {

@@ -1,4 +1,5 @@
 /** Fakes for the action's unit tests: a GitHubApi held in memory, a runtime that records, and scenario data. */
+import { createRequire } from 'node:module';
 import { strToU8, zipSync } from 'fflate';
 import type { ActionRuntime } from '../../../src/frontends/github/run.js';
 import type { CommitStatus, GitHubApi, IssueComment, PullRequestRef, WorkflowRun } from '../../../src/frontends/github/github.js';
@@ -90,7 +91,7 @@ export class FakeGitHub implements GitHubApi {
     this.record('createComment', issueNumber, body);
     const id = this.nextCommentId++;
     const url = `https://github.com/octo/shop/pull/${issueNumber}#issuecomment-${id}`;
-    this.comments.push({ id, body, authorLogin: this.login ?? 'github-actions[bot]', authorType: 'Bot', url });
+    this.comments.push({ id, body, authorLogin: this.login ?? 'github-actions[bot]', authorType: 'Bot', appSlug: null, url });
     return { id, url };
   }
 
@@ -133,7 +134,7 @@ export function workflowRun(fields: Partial<WorkflowRun> & Pick<WorkflowRun, 'id
 }
 
 export function comment(fields: Partial<IssueComment> & Pick<IssueComment, 'id' | 'body'>): IssueComment {
-  return { authorLogin: 'someone', authorType: 'User', url: `https://github.com/octo/shop/pull/42#issuecomment-${fields.id}`, ...fields };
+  return { authorLogin: 'someone', authorType: 'User', appSlug: null, url: `https://github.com/octo/shop/pull/42#issuecomment-${fields.id}`, ...fields };
 }
 
 /** JSON Lines text for records. */
@@ -142,8 +143,31 @@ export function jsonlText(records: readonly object[]): string {
 }
 
 /** A zip archive of named text files, as GitHub serves an artifact. */
-export function zipOf(files: Readonly<Record<string, string>>): Uint8Array {
-  return zipSync(Object.fromEntries(Object.entries(files).map(([name, text]) => [name, strToU8(text)])));
+export function zipOf(files: Readonly<Record<string, string>>, options: { stored?: boolean } = {}): Uint8Array {
+  return zipSync(Object.fromEntries(Object.entries(files).map(([name, text]) => [name, strToU8(text)])), { level: options.stored ? 0 : 6 });
+}
+
+/**
+ * A copy of a zip with one entry tampered with, as a broken upload or a hostile artifact would be: a byte of its
+ * stored data flipped, and/or its uncompressed size rewritten in both its local and central headers.
+ */
+export function tamperedZip(zip: Uint8Array, entry: string, tamper: { flipDataByte?: number; originalSize?: number }): Uint8Array {
+  const copy = zip.slice();
+  const view = new DataView(copy.buffer);
+  const nameAt = (at: number, lengthAt: number, nameStart: number) => new TextDecoder().decode(copy.subarray(at + nameStart, at + nameStart + view.getUint16(at + lengthAt, true)));
+  let found = false;
+  for (let at = 0; at + 30 < copy.length; at++) {
+    const signature = view.getUint32(at, true);
+    if (signature === 0x04034b50 && nameAt(at, 26, 30) === entry) {
+      found = true;
+      if (tamper.originalSize !== undefined) view.setUint32(at + 22, tamper.originalSize, true);
+      const dataAt = at + 30 + view.getUint16(at + 26, true) + view.getUint16(at + 28, true);
+      if (tamper.flipDataByte !== undefined) copy[dataAt + tamper.flipDataByte]! ^= 0xff;
+    }
+    if (signature === 0x02014b50 && nameAt(at, 28, 46) === entry && tamper.originalSize !== undefined) view.setUint32(at + 24, tamper.originalSize, true);
+  }
+  if (!found) throw new Error(`no entry ${entry} in the zip`);
+  return copy;
 }
 
 export interface FakeRun {
@@ -203,17 +227,68 @@ export const BASE_SHA = 'b'.repeat(40);
 export const HEAD_SHA = 'c'.repeat(40);
 export const MERGE_BASE_SHA = 'a'.repeat(40);
 
-/** A pull_request event payload, as GitHub writes it to GITHUB_EVENT_PATH (the fields the action reads). */
-export function pullRequestPayload(number = 42): object {
+type Json = Record<string, unknown>;
+const json = (value: unknown) => value as Json;
+
+/** octokit's recorded webhook payloads, by event (a JSON module that ESM cannot import by name). */
+const webhookExamples = createRequire(import.meta.url)('@octokit/webhooks-examples') as typeof import('@octokit/webhooks-examples').default;
+
+/** A copy of the first of octokit's recorded webhook payloads of this event (and action). */
+function webhookExample(event: string, action?: string): Json {
+  const examples = webhookExamples.find((definition) => definition.name === event)?.examples as Json[] | undefined;
+  const example = examples?.find((candidate) => action === undefined || candidate.action === action);
+  if (example === undefined) throw new Error(`@octokit/webhooks-examples has no ${event} ${action ?? ''} payload`);
+  return structuredClone(example);
+}
+
+/** A repository object of a payload, renamed to owner/name. */
+function renamed(repository: Json, fullName: string): Json {
+  const [owner = '', name = ''] = fullName.split('/');
+  return { ...repository, full_name: fullName, name, owner: { ...json(repository.owner), login: owner } };
+}
+
+/** A pull_request event payload as GitHub writes it to GITHUB_EVENT_PATH: a recorded one, on this repository's pull request. */
+export function pullRequestPayload(number = 42, action: 'opened' | 'synchronize' = 'synchronize'): object {
+  const payload = webhookExample('pull_request', action);
+  const repository = renamed(json(payload.repository), 'octo/shop');
+  const pull = json(payload.pull_request);
   return {
-    action: 'synchronize',
+    ...payload,
     number,
+    repository,
     pull_request: {
+      ...pull,
       number,
-      base: { ref: 'main', sha: BASE_SHA, repo: { full_name: 'octo/shop' } },
-      head: { ref: 'feature', sha: HEAD_SHA, repo: { full_name: 'octo/shop' } },
+      base: { ...json(pull.base), ref: 'main', sha: BASE_SHA, repo: repository },
+      head: { ...json(pull.head), ref: 'feature', sha: HEAD_SHA, repo: repository },
     },
-    repository: { full_name: 'octo/shop' },
   };
+}
+
+/** A completed workflow_run event payload (a recorded one) of run `id` of a pull_request workflow. */
+export function workflowRunPayload(run: { id: number; headBranch: string; headSha: string; headRepository: string; pullRequests: readonly number[] }): object {
+  const payload = webhookExample('workflow_run', 'completed');
+  const repository = renamed(json(payload.repository), 'octo/shop');
+  const workflowRun = json(payload.workflow_run);
+  const head = renamed(json(workflowRun.head_repository), run.headRepository);
+  // As GitHub lists them: only pull requests whose head is in this repository, never a fork's.
+  const pullRequests = run.pullRequests.map((number) => ({
+    url: `https://api.github.com/repos/octo/shop/pulls/${number}`,
+    id: 1000 + number,
+    number,
+    head: { ref: run.headBranch, sha: run.headSha, repo: { id: repository.id, url: repository.url, name: repository.name } },
+    base: { ref: 'main', sha: BASE_SHA, repo: { id: repository.id, url: repository.url, name: repository.name } },
+  }));
+  return {
+    ...payload,
+    repository,
+    workflow_run: { ...workflowRun, id: run.id, event: 'pull_request', head_branch: run.headBranch, head_sha: run.headSha, head_repository: head, repository, pull_requests: pullRequests },
+  };
+}
+
+/** A push event payload (a recorded one) of a branch of this repository. */
+export function pushPayload(branch: string, before: string, after: string): object {
+  const payload = webhookExample('push');
+  return { ...payload, ref: `refs/heads/${branch}`, base_ref: null, before, after, repository: renamed(json(payload.repository), 'octo/shop') };
 }
 

@@ -9,7 +9,7 @@ import { ROOT } from '../../helpers/cli.js';
 import { tempDir, writeJsonl } from '../../helpers/files.js';
 import { type Question } from '../../helpers/paired-runs.js';
 import { GitHubTimeoutError } from '../../../src/frontends/github/github.js';
-import { comment, COMMENT_METHODS, FakeGitHub, type FakeRuntimeOptions, fakeRuntime, HEAD_SHA, HttpError, MERGE_BASE_SHA, sketchScenario, workflowRun, zipOf, jsonlText } from './fakes.js';
+import { comment, COMMENT_METHODS, FakeGitHub, type FakeRuntimeOptions, fakeRuntime, HEAD_SHA, HttpError, MERGE_BASE_SHA, sketchScenario, workflowRun, workflowRunPayload, zipOf, jsonlText } from './fakes.js';
 
 const DECLARED_OUTPUTS = Object.keys((parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { outputs: Record<string, unknown> }).outputs).sort();
 
@@ -384,7 +384,7 @@ describe('runAction: events', () => {
   it('workflow_run: comments on the pull request of the triggering run, and takes the baseline from its workflow', async () => {
     const api = new FakeGitHub();
     api.pulls.set(7, { number: 7, baseRef: 'release', baseSha: 'f'.repeat(40), headSha: HEAD_SHA });
-    const payload = { workflow_run: { id: 4321, head_sha: HEAD_SHA, head_branch: 'feature', pull_requests: [{ number: 7 }], head_repository: { owner: { login: 'octo' } } } };
+    const payload = workflowRunPayload({ id: 4321, headBranch: 'feature', headSha: HEAD_SHA, headRepository: 'octo/shop', pullRequests: [7] });
     const setup = failing();
     await run(setup, {}, { api, eventName: 'workflow_run', eventPayload: payload });
     expect(api.called('getPullRequest')[0]?.args).toEqual([7]);
@@ -396,7 +396,7 @@ describe('runAction: events', () => {
   it('workflow_run from a fork: finds the pull request by its head', async () => {
     const api = new FakeGitHub();
     api.pulls.set(8, { number: 8, baseRef: 'main', baseSha: 'f'.repeat(40), headSha: HEAD_SHA });
-    const payload = { workflow_run: { id: 4321, head_sha: HEAD_SHA, head_branch: 'patch-1', pull_requests: [], head_repository: { owner: { login: 'mallory' } } } };
+    const payload = workflowRunPayload({ id: 4321, headBranch: 'patch-1', headSha: HEAD_SHA, headRepository: 'mallory/shop', pullRequests: [] });
     const setup = failing();
     await run(setup, { baseline: setup.base }, { api, eventName: 'workflow_run', eventPayload: payload });
     expect(api.called('findPullRequest')[0]?.args).toEqual(['mallory', 'patch-1', HEAD_SHA]);
