@@ -21408,7 +21408,10 @@ var InputError = class _InputError extends Error {
     if (other !== void 0) return other instanceof Error ? other : new Error(String(other));
     const errors = failures;
     const problems = errors.flatMap((error62) => error62.problems).slice(0, MAX_LISTED_PROBLEMS);
-    return new _InputError(problems, errors.reduce((sum, error62) => sum + error62.totalProblems, 0));
+    return new _InputError(
+      problems,
+      errors.reduce((sum, error62) => sum + error62.totalProblems, 0)
+    );
   }
 };
 var SettingError = class extends Error {
@@ -43265,10 +43268,7 @@ var resultRecordSchema = external_exports.object({
     });
   }
 });
-var KNOWN_FIELDS = /* @__PURE__ */ new Set([
-  ...Object.keys(resultRecordSchema.shape),
-  ...Object.keys(FIELD_ALIASES)
-]);
+var KNOWN_FIELDS = /* @__PURE__ */ new Set([...Object.keys(resultRecordSchema.shape), ...Object.keys(FIELD_ALIASES)]);
 var FIELD_SYNONYMS = {
   ground_truth: "expected_answer",
   ground_truths: "expected_answer",
@@ -43614,7 +43614,10 @@ async function readCalibrationRecord(file2) {
     raw = parseJsonUniqueKeys(text4);
   } catch (error62) {
     if (error62 instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file2, 1, error62));
-    throw InputError.single({ file: file2, message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)}); expected a calibration record written by rag-gate calibrate` });
+    throw InputError.single({
+      file: file2,
+      message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)}); expected a calibration record written by rag-gate calibrate`
+    });
   }
   const parsed = calibrationRecordSchema.safeParse(raw);
   if (!parsed.success) {
@@ -43658,7 +43661,9 @@ async function calibrate(client, labels, options) {
     binary = pairs.map(([human, judge]) => [collapse(human), collapse(judge)]);
   } else {
     labelValues = CORRECTNESS_VERDICTS;
-    const verdicts = await Promise.all(labels.items.map((item) => limit(() => rate(item.id, () => judgeCorrect(client, item.question, item.answer, item.expected_answer)))));
+    const verdicts = await Promise.all(
+      labels.items.map((item) => limit(() => rate(item.id, () => judgeCorrect(client, item.question, item.answer, item.expected_answer))))
+    );
     pairs = [];
     labels.items.forEach((item, i) => {
       const correct = verdicts[i];
@@ -43802,7 +43807,13 @@ var QUESTION_COLUMNS = [
   { name: "refused", needs: ["refused"], binary: true, compute: (record2) => bit(record2.refused) },
   { name: "closed_book_correct", needs: ["closed_book_correct"], binary: true, compute: (record2) => bit(record2.closed_book_correct) },
   { name: "answer_relevance", needs: ["answer_relevance"], binary: false, judgedField: "answer_relevance", compute: (record2) => record2.answer_relevance },
-  { name: "faithfulness", needs: ["claims"], binary: false, judgedField: "claims", compute: (record2) => record2.claims === void 0 ? void 0 : faithfulness(record2.claims) },
+  {
+    name: "faithfulness",
+    needs: ["claims"],
+    binary: false,
+    judgedField: "claims",
+    compute: (record2) => record2.claims === void 0 ? void 0 : faithfulness(record2.claims)
+  },
   {
     name: "length_ratio",
     needs: ["answer", "expected_answer"],
@@ -43849,8 +43860,24 @@ var ANSWER_METRICS = [
     headline: true,
     better: "higher"
   },
-  { name: "answer_relevance", definition: "mean of the per-question values in [0, 1]", column: "answer_relevance", aggregate: mean, graded: true, headline: true, better: "higher" },
-  { name: "length_ratio", definition: "answer tokens / expected-answer tokens (normalised tokens)", column: "length_ratio", aggregate: mean, graded: true, headline: false, better: "neither" },
+  {
+    name: "answer_relevance",
+    definition: "mean of the per-question values in [0, 1]",
+    column: "answer_relevance",
+    aggregate: mean,
+    graded: true,
+    headline: true,
+    better: "higher"
+  },
+  {
+    name: "length_ratio",
+    definition: "answer tokens / expected-answer tokens (normalised tokens)",
+    column: "length_ratio",
+    aggregate: mean,
+    graded: true,
+    headline: false,
+    better: "neither"
+  },
   {
     name: "long_answer_rate",
     definition: `share of answers with a length ratio above ${LONG_ANSWER_RATIO} (padding, hedging)`,
@@ -44045,9 +44072,7 @@ function parseRetrievalMetric(text4) {
   const match = /^([a-z_]+)(?:@(\d+))?$/.exec(name);
   const familyName = match?.[1] ?? "";
   if (!match || !isFamily(familyName)) {
-    throw new MetricNameError(
-      `unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(", ")}`
-    );
+    throw new MetricNameError(`unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(", ")}`);
   }
   const family = RETRIEVAL_FAMILIES[familyName];
   const cut = match[2];
@@ -44092,13 +44117,29 @@ function parseFloor(text4) {
 }
 function drop(test, gate, alpha) {
   const counts = test.kind === "mcnemar" ? { broken: test.broken, fixed: test.fixed } : {};
-  return { gate, metric: test.metric, base: test.base, head: test.head, delta: test.delta, pValue: test.pValue, adjustedPValue: test.adjustedPValue ?? test.pValue, alpha, ...counts };
+  return {
+    gate,
+    metric: test.metric,
+    base: test.base,
+    head: test.head,
+    delta: test.delta,
+    pValue: test.pValue,
+    adjustedPValue: test.adjustedPValue ?? test.pValue,
+    alpha,
+    ...counts
+  };
 }
 function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ new Map()) {
   const reasons = [];
   if (coverage.paired < config2.minPaired) reasons.push({ kind: "too-few-paired", paired: coverage.paired, minPaired: config2.minPaired });
   if (coverage.share < config2.minCoverage) {
-    reasons.push({ kind: "low-coverage", compared: coverage.compared, baseQuestions: coverage.baseQuestions, share: coverage.share, minCoverage: config2.minCoverage });
+    reasons.push({
+      kind: "low-coverage",
+      compared: coverage.compared,
+      baseQuestions: coverage.baseQuestions,
+      share: coverage.share,
+      minCoverage: config2.minCoverage
+    });
   }
   const warnings = [];
   const outcomes = /* @__PURE__ */ new Map();
@@ -44249,12 +44290,14 @@ function parseCutoffs(text4) {
 }
 function parseAlpha(text4) {
   const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1) throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1)
+    throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
   return value2;
 }
 function parseKappaFloor(text4) {
   const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text4}"`);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1)
+    throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text4}"`);
   return value2;
 }
 function parseMinEffect(text4) {
@@ -44270,7 +44313,8 @@ function parsePermutations(text4) {
 function parseFailOn(text4) {
   const gates = splitList(text4);
   for (const gate of gates) {
-    if (!GATE_CATEGORIES.includes(gate)) throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}`);
+    if (!GATE_CATEGORIES.includes(gate))
+      throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}`);
   }
   return new Set(gates);
 }
@@ -44326,7 +44370,8 @@ var optionalText = (text4) => text4.trim() === "" ? void 0 : text4.trim();
 var COMMENT_TAG = /^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/;
 function parseCommentTag(text4) {
   const tag = text4.trim();
-  if (!COMMENT_TAG.test(tag)) throw new SettingError("must be 1\u201364 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end");
+  if (!COMMENT_TAG.test(tag))
+    throw new SettingError("must be 1\u201364 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end");
   return tag;
 }
 var both = (flag2) => ({ flags: { eval: flag2, compare: flag2 } });
@@ -44560,7 +44605,14 @@ var SETTINGS = {
     action: true,
     config: true
   },
-  mode: { name: "mode", description: "gate fails the job when the gate fails; advisory only reports", default: "gate", parse: oneOf("gate", "advisory"), action: true, config: true },
+  mode: {
+    name: "mode",
+    description: "gate fails the job when the gate fails; advisory only reports",
+    default: "gate",
+    parse: oneOf("gate", "advisory"),
+    action: true,
+    config: true
+  },
   "pr-number": {
     name: "pr-number",
     description: "the pull request to comment on, for workflow_run events where GitHub cannot tell",
@@ -44664,7 +44716,12 @@ async function readLabels(file2) {
         raw = parseJsonUniqueKeys(text4);
       } catch (error62) {
         if (error62 instanceof DuplicateKeyError) problems.add(duplicateKeyProblem(file2, line, error62));
-        else problems.add({ file: file2, line, message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)}); each line must hold one label object` });
+        else
+          problems.add({
+            file: file2,
+            line,
+            message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)}); each line must hold one label object`
+          });
         continue;
       }
       if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
@@ -44771,11 +44828,7 @@ function renderJudgeSummary(result, stats, out, maxFailureShare) {
     const reasons = Object.entries(report2.skipped).map(([reason, n]) => `${reason}: ${count(n)}`).join(", ");
     rows.push([metric, count(report2.judged), count(report2.kept), skipped === 0 ? "0" : `${count(skipped)} (${reasons})`, count(report2.failed)]);
   }
-  const lines = [
-    `rag-gate judge: ${plural2(result.records, "record")} \u2192 ${out}`,
-    textTable(rows),
-    `  ${formatStats(stats)}`
-  ];
+  const lines = [`rag-gate judge: ${plural2(result.records, "record")} \u2192 ${out}`, textTable(rows), `  ${formatStats(stats)}`];
   if (result.recordsFailed > 0) {
     const kinds = Object.entries(result.failuresByKind).map(([kind, n]) => `${kind} ${count(n)}`).join(", ");
     lines.push(
@@ -44810,7 +44863,9 @@ function renderCalibration(result, stats, kappaFloor) {
     `  ${formatStats(stats)}`
   ];
   if (result.failures.length > 0) {
-    lines.push(`  ${plural2(result.failures.length, "label")} could not be judged and ${result.failures.length === 1 ? "is" : "are"} left out of kappa: ${result.failures.slice(0, 5).map((f) => `${f.id} (${f.kind})`).join(", ")}${result.failures.length > 5 ? ", \u2026" : ""}`);
+    lines.push(
+      `  ${plural2(result.failures.length, "label")} could not be judged and ${result.failures.length === 1 ? "is" : "are"} left out of kappa: ${result.failures.slice(0, 5).map((f) => `${f.id} (${f.kind})`).join(", ")}${result.failures.length > 5 ? ", \u2026" : ""}`
+    );
   }
   const verdict = record2.kappa !== null && record2.kappa >= kappaFloor ? `kappa ${fixed3(record2.kappa)} \u2265 ${kappaFloor}: this judge may gate metrics computed with model ${record2.model} and prompt ${record2.promptVersion}` : `kappa ${fixed3(record2.kappa)} is below ${kappaFloor}: this judge does not agree with the human labels well enough to gate`;
   lines.push("", verdict);
@@ -45245,7 +45300,10 @@ var JudgeClient = class {
     for (let n = 1; n <= maxAttempts; n++) {
       if (last !== void 0) {
         if (last.retryAfterMs !== void 0 && last.retryAfterMs > maxRetryAfterMs) {
-          throw new JudgeCallError(last.kind, `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1e3)} s, longer than the ${maxRetryAfterMs / 1e3} s rag-gate waits`);
+          throw new JudgeCallError(
+            last.kind,
+            `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1e3)} s, longer than the ${maxRetryAfterMs / 1e3} s rag-gate waits`
+          );
         }
         this.stats.retries++;
         if (last.retryAfterMs !== void 0) this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + last.retryAfterMs);
@@ -45305,11 +45363,16 @@ var JudgeClient = class {
           throw new Retryable("network", `the connection to ${url2} failed (${fault.reason})`);
       }
     }
-    if (text4 === void 0) throw new JudgeCallError("invalid_reply", `the reply from ${url2} is larger than ${sizeInWords(maxReplyBytes)}, the most rag-gate reads`);
+    if (text4 === void 0)
+      throw new JudgeCallError("invalid_reply", `the reply from ${url2} is larger than ${sizeInWords(maxReplyBytes)}, the most rag-gate reads`);
     const reply = { status: response.status, headers: response.headers, text: text4 };
     const { status } = reply;
     if (status === 401 || status === 403) {
-      this.stop(new JudgeSetupError(`the judge endpoint ${url2} rejected ${this.endpoint.credentials} (HTTP ${status}: ${this.quote(reply.text)}); ${this.endpoint.check}`));
+      this.stop(
+        new JudgeSetupError(
+          `the judge endpoint ${url2} rejected ${this.endpoint.credentials} (HTTP ${status}: ${this.quote(reply.text)}); ${this.endpoint.check}`
+        )
+      );
     }
     if (status === 404) {
       this.stop(
@@ -45349,7 +45412,9 @@ var JudgeClient = class {
       if (reply.status === 400 && format === "json_schema" && /response_format|json_schema/i.test(reply.text)) {
         if (this.responseFormat === "json_schema") {
           this.responseFormat = "json_object";
-          this.notes.push(`the endpoint does not accept the JSON-schema response format (${this.quote(reply.text)}); using JSON mode, replies are still validated`);
+          this.notes.push(
+            `the endpoint does not accept the JSON-schema response format (${this.quote(reply.text)}); using JSON mode, replies are still validated`
+          );
         }
         continue;
       }
@@ -45450,7 +45515,9 @@ var metricOrder = (metric) => {
 function earlierErrors(object2) {
   const value2 = object2[JUDGE_ERRORS_FIELD];
   if (!Array.isArray(value2)) return [];
-  return value2.filter((entry) => typeof entry === "object" && entry !== null && typeof entry.metric === "string");
+  return value2.filter(
+    (entry) => typeof entry === "object" && entry !== null && typeof entry.metric === "string"
+  );
 }
 function judgeProvenance(client) {
   return {
@@ -45582,10 +45649,14 @@ function createJudgeClient(settings, env = process.env) {
       "no API key: set OPENAI_API_KEY in the environment (in GitHub Actions, pass a secret as env OPENAI_API_KEY); for a local server that needs none, set any value"
     );
   }
-  if (/[^\x20-\x7e]/.test(apiKey)) throw new JudgeSetupError("OPENAI_API_KEY has a character an HTTP header cannot carry (only printable ASCII); check for a pasted curly quote or line break");
+  if (/[^\x20-\x7e]/.test(apiKey))
+    throw new JudgeSetupError(
+      "OPENAI_API_KEY has a character an HTTP header cannot carry (only printable ASCII); check for a pasted curly quote or line break"
+    );
   const backoffText = env.RAG_GATE_JUDGE_BACKOFF_MS?.trim();
   const backoffMs = backoffText ? Number(backoffText) : DEFAULT_BACKOFF_MS;
-  if (!Number.isFinite(backoffMs) || backoffMs < 0) throw new JudgeSetupError(`RAG_GATE_JUDGE_BACKOFF_MS must be a number of milliseconds \u2265 0, got "${backoffText}"`);
+  if (!Number.isFinite(backoffMs) || backoffMs < 0)
+    throw new JudgeSetupError(`RAG_GATE_JUDGE_BACKOFF_MS must be a number of milliseconds \u2265 0, got "${backoffText}"`);
   return new JudgeClient({
     baseUrl,
     apiKey,
@@ -45664,13 +45735,22 @@ var share = (text4) => {
 var metricsOption2 = (text4) => {
   const names = text4.split(",").map((name) => name.trim()).filter(Boolean);
   for (const name of names) {
-    if (!JUDGE_METRICS.includes(name)) throw new InvalidArgumentError(`"${name}" is not a judge metric; use a comma list of ${JUDGE_METRICS.join(", ")}`);
+    if (!JUDGE_METRICS.includes(name))
+      throw new InvalidArgumentError(`"${name}" is not a judge metric; use a comma list of ${JUDGE_METRICS.join(", ")}`);
   }
   if (names.length === 0) throw new InvalidArgumentError(`give at least one of ${JUDGE_METRICS.join(", ")}`);
   return [...new Set(names)];
 };
 function addJudgeClientOptions(command) {
-  return command.addOption(new Option("--model <name>", "judge chat model").default(SETTINGS["judge-model"].default)).addOption(new Option("--base-url <url>", `OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else ${DEFAULT_BASE_URL}); the key comes from $OPENAI_API_KEY`)).addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(wholeNumber(1, "a whole number \u2265 1")).default(8)).addOption(new Option("--cache <dir>", "content-addressed cache of judge replies").default(SETTINGS["judge-cache"].default)).addOption(new Option("--no-cache", "do not read or write the cache")).addOption(new Option("--max-calls <n>", "budget of HTTP requests (retries included); beyond it items are marked as judge errors").argParser(wholeNumber(0, "a whole number \u2265 0"))).addOption(new Option("--timeout-ms <ms>", "timeout of each request").argParser(wholeNumber(1, "a whole number of milliseconds \u2265 1")).default(6e4)).addOption(new Option("--max-attempts <n>", "attempts per call, the first included (retries 408/409/429/5xx, timeouts, invalid replies)").argParser(wholeNumber(1, "a whole number \u2265 1")).default(4)).addOption(new Option("--max-failure-share <share>", "exit 1 when more than this share of items could not be judged").argParser(share).default(0.05));
+  return command.addOption(new Option("--model <name>", "judge chat model").default(SETTINGS["judge-model"].default)).addOption(
+    new Option("--base-url <url>", `OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else ${DEFAULT_BASE_URL}); the key comes from $OPENAI_API_KEY`)
+  ).addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(wholeNumber(1, "a whole number \u2265 1")).default(8)).addOption(new Option("--cache <dir>", "content-addressed cache of judge replies").default(SETTINGS["judge-cache"].default)).addOption(new Option("--no-cache", "do not read or write the cache")).addOption(
+    new Option("--max-calls <n>", "budget of HTTP requests (retries included); beyond it items are marked as judge errors").argParser(
+      wholeNumber(0, "a whole number \u2265 0")
+    )
+  ).addOption(new Option("--timeout-ms <ms>", "timeout of each request").argParser(wholeNumber(1, "a whole number of milliseconds \u2265 1")).default(6e4)).addOption(
+    new Option("--max-attempts <n>", "attempts per call, the first included (retries 408/409/429/5xx, timeouts, invalid replies)").argParser(wholeNumber(1, "a whole number \u2265 1")).default(4)
+  ).addOption(new Option("--max-failure-share <share>", "exit 1 when more than this share of items could not be judged").argParser(share).default(0.05));
 }
 function judgeClientFromOptions(options, env = process.env) {
   return createJudgeClient(options, env);
@@ -45694,7 +45774,9 @@ async function checkOut(results, out) {
   if (!info?.isDirectory()) throw InputError.single({ file: out, message: `cannot write: the directory ${directory} does not exist` });
 }
 function judgeCommand(context, setExitCode) {
-  const command = new Command("judge").description("fill in judge metrics (claims, answer_relevance, correct) with an LLM judge on an OpenAI-compatible endpoint").requiredOption("--results <file>", "results file to judge (never modified)").requiredOption("--out <file>", "where to write the judged copy (JSON Lines, written atomically)").addOption(new Option("--metrics <list>", `metrics to judge: ${JUDGE_METRICS.join(", ")}`).argParser(metricsOption2).default([...JUDGE_METRICS], JUDGE_METRICS.join(","))).addOption(new Option("--embedding-model <name>", "embedding model for answer_relevance").default(DEFAULT_EMBEDDING_MODEL));
+  const command = new Command("judge").description("fill in judge metrics (claims, answer_relevance, correct) with an LLM judge on an OpenAI-compatible endpoint").requiredOption("--results <file>", "results file to judge (never modified)").requiredOption("--out <file>", "where to write the judged copy (JSON Lines, written atomically)").addOption(
+    new Option("--metrics <list>", `metrics to judge: ${JUDGE_METRICS.join(", ")}`).argParser(metricsOption2).default([...JUDGE_METRICS], JUDGE_METRICS.join(","))
+  ).addOption(new Option("--embedding-model <name>", "embedding model for answer_relevance").default(DEFAULT_EMBEDDING_MODEL));
   return addJudgeClientOptions(command).option("--overwrite", "replace judged fields the input already has (default: keep them)").option("--json", "print a JSON summary on stdout").action(async (options) => {
     const code3 = await withJudgeSetup(context, async () => {
       await checkOut(options.results, options.out);
@@ -45753,13 +45835,20 @@ function judgeCommand(context, setExitCode) {
 
 // src/frontends/cli/calibrate-command.ts
 function calibrateCommand(context, setExitCode) {
-  const command = new Command("calibrate").description("measure the judge against human labels (Cohen's kappa) and write a calibration record").requiredOption("--labels <file>", 'JSON Lines of human labels: {"id","claim","context","human_verdict"} or {"id","question","answer","expected_answer","human_correct"}').option("--out <file>", "write the calibration record (JSON) here").addOption(new Option("--kappa-floor <kappa>", "warn when kappa is below this (judge metrics may gate only at or above it)").argParser(kappaFloorOption).default(SETTINGS["kappa-floor"].parse(SETTINGS["kappa-floor"].default)));
+  const command = new Command("calibrate").description("measure the judge against human labels (Cohen's kappa) and write a calibration record").requiredOption(
+    "--labels <file>",
+    'JSON Lines of human labels: {"id","claim","context","human_verdict"} or {"id","question","answer","expected_answer","human_correct"}'
+  ).option("--out <file>", "write the calibration record (JSON) here").addOption(
+    new Option("--kappa-floor <kappa>", "warn when kappa is below this (judge metrics may gate only at or above it)").argParser(kappaFloorOption).default(SETTINGS["kappa-floor"].parse(SETTINGS["kappa-floor"].default))
+  );
   return addJudgeClientOptions(command).option("--json", "print the calibration as one JSON object on stdout").action(async (options) => {
     const code3 = await withJudgeSetup(context, async () => {
       const labels = await readLabels(options.labels);
       const client = judgeClientFromOptions(options);
       const progress = countingProgress(context, "calibrating");
-      const result = await calibrate(client, labels, { labelsFile: options.labels, concurrency: options.concurrency, onProgress: progress.update }).finally(progress.end);
+      const result = await calibrate(client, labels, { labelsFile: options.labels, concurrency: options.concurrency, onProgress: progress.update }).finally(
+        progress.end
+      );
       for (const warning of client.warnings) context.stderr(`rag-gate: warning: ${warning}
 `);
       const failureShare = result.total === 0 ? 0 : result.failures.length / result.total;
@@ -45950,7 +46039,12 @@ var OutcomeBuilder = class {
       if (judge === void 0) continue;
       const key = JSON.stringify([field, judge.model, judge.prompt_version]);
       const use = this.judges.get(key);
-      this.judges.set(key, { field, model: judge.model, promptVersion: judge.prompt_version, questions: (use?.questions ?? 0) + 1 });
+      this.judges.set(key, {
+        field,
+        model: judge.model,
+        promptVersion: judge.prompt_version,
+        questions: (use?.questions ?? 0) + 1
+      });
     }
     const ranking = judgedRanking(record2);
     if (record2.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
@@ -46282,12 +46376,7 @@ function mcnemarSampleSize({ pFixed, pBroken, alpha = 0.05, power = 0.8 }) {
   const root2 = z2(1 - alpha / 2) * Math.sqrt(psi) + z2(power) * Math.sqrt(Math.max(0, psi - delta * delta));
   return ceilWithSlack(root2 * root2 / (delta * delta));
 }
-function pairedMeanSampleSize({
-  meanDifference,
-  sdDifference,
-  alpha = 0.05,
-  power = 0.8
-}) {
+function pairedMeanSampleSize({ meanDifference, sdDifference, alpha = 0.05, power = 0.8 }) {
   checkAlphaPower(alpha, power);
   if (!Number.isFinite(meanDifference)) throw new RangeError(`meanDifference must be finite, got ${meanDifference}`);
   if (!(sdDifference >= 0 && Number.isFinite(sdDifference))) {
@@ -46403,7 +46492,8 @@ function judgeStatuses(uses, calibrations, kappaFloor) {
     for (const use of uses) if (use.field === field) judges.set(JSON.stringify([use.model, use.promptVersion]), use);
     const kind = JUDGED_FIELDS[field].calibration;
     const verdicts = [...judges.values()].map((use) => {
-      if (kind === null) return { model: use.model, promptVersion: use.promptVersion, allowed: false, verdict: { kind: "never-calibrated" } };
+      if (kind === null)
+        return { model: use.model, promptVersion: use.promptVersion, allowed: false, verdict: { kind: "never-calibrated" } };
       const ofKind = calibrations.filter((record3) => record3.kind === kind).sort((a, b) => a.date < b.date ? 1 : a.date > b.date ? -1 : 0);
       const record2 = ofKind.find((r) => r.model === use.model && r.promptVersion === use.promptVersion) ?? ofKind[0];
       return judgeMayGate(record2, use.model, use.promptVersion, kappaFloor);
@@ -46453,7 +46543,15 @@ function pairQuestions(base, head, files, rules) {
     const why = labelsChanged.length > 0 ? `the ${labelsChanged.length} shared question ids all have different gold labels` : "no question id appears in both files";
     throw InputError.single({ file: files.head, message: `nothing to compare with ${files.base}: ${why}` });
   }
-  return { baseRows: Int32Array.from(baseRows), headRows: Int32Array.from(headRows), missingRows: Int32Array.from(missingRows), added, removed, excluded, labelsChanged };
+  return {
+    baseRows: Int32Array.from(baseRows),
+    headRows: Int32Array.from(headRows),
+    missingRows: Int32Array.from(missingRows),
+    added,
+    removed,
+    excluded,
+    labelsChanged
+  };
 }
 function gather(column2, rows) {
   const out = new Float64Array(rows.length);
@@ -46568,7 +46666,13 @@ function adjustGatedTests(tests, config2) {
     const index = gated.indexOf(test);
     if (index < 0) return test;
     const adjustedPValue = adjusted[index];
-    return { ...test, gate: gateOf.get(test.metric), adjustedPValue, significant: adjustedPValue < config2.alpha, requiredN: adjustedPValue < config2.alpha ? null : test.requiredN };
+    return {
+      ...test,
+      gate: gateOf.get(test.metric),
+      adjustedPValue,
+      significant: adjustedPValue < config2.alpha,
+      requiredN: adjustedPValue < config2.alpha ? null : test.requiredN
+    };
   });
 }
 function causeOf(retrievalBase, retrievalHead, improving) {
@@ -46594,7 +46698,10 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     config2.gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
     config2
   );
-  const testsBeforeGate = adjustGatedTests([...binary, ...graded].filter((test) => test !== null), config2);
+  const testsBeforeGate = adjustGatedTests(
+    [...binary, ...graded].filter((test) => test !== null),
+    config2
+  );
   const regressions = [];
   const fixed = [];
   const retrievalRegressions = [];
@@ -46613,13 +46720,25 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     if (correct.base[i] === 0 && correct.head[i] === 1) fixed.push(describe3(i, true));
     if (retrieval.base[i] === 1 && retrieval.head[i] === 0) {
       const change = describe3(i, false);
-      retrievalRegressions.push({ id: change.id, question: change.question, tags: change.tags, lostDocuments: change.lostDocuments, rescued: correct.head[i] === 1 });
+      retrievalRegressions.push({
+        id: change.id,
+        question: change.question,
+        tags: change.tags,
+        lostDocuments: change.lostDocuments,
+        rescued: correct.head[i] === 1
+      });
     }
   }
   const missing = [...pairing.missingRows].map((row, j) => {
     const i = pairedCount + j;
     const outcome = (value2) => Number.isNaN(value2) ? null : value2 === 1;
-    return { id: baseRun.ids[row], question: baseRun.questions[row], tags: baseRun.tags[row], wasCorrect: outcome(correct.base[i]), retrievalWasOk: outcome(retrieval.base[i]) };
+    return {
+      id: baseRun.ids[row],
+      question: baseRun.questions[row],
+      tags: baseRun.tags[row],
+      wasCorrect: outcome(correct.base[i]),
+      retrievalWasOk: outcome(retrieval.base[i])
+    };
   });
   const onPaired = (values) => values.subarray(0, pairedCount);
   const decomposition = {
@@ -46627,7 +46746,13 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     head: decompose(onPaired(retrieval.head), onPaired(correct.head), onPaired(answerable), gather(column(headRun, "closed_book_correct"), pairing.headRows))
   };
   const baseQuestions = baseRun.size - pairing.removed.length;
-  const coverage = { paired: pairedCount, missing: missing.length, compared: pairedCount + missing.length, baseQuestions, share: baseQuestions === 0 ? 1 : (pairedCount + missing.length) / baseQuestions };
+  const coverage = {
+    paired: pairedCount,
+    missing: missing.length,
+    compared: pairedCount + missing.length,
+    baseQuestions,
+    share: baseQuestions === 0 ? 1 : (pairedCount + missing.length) / baseQuestions
+  };
   const retrievalTest = testsBeforeGate.find((test) => test.metric === "retrieval_ok");
   const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config2.calibrations, config2.kappaFloor);
   const { verdict, reasons, warnings, outcomes, floors, ungated } = decideGate(testsBeforeGate, headSummary, config2, coverage, blockedMetrics(judges));
@@ -46786,7 +46911,9 @@ function summarizeRun(outcomes, config2) {
   const warnings = [...decomposition.warnings];
   if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
     const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
-    warnings.push(`judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`);
+    warnings.push(
+      `judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`
+    );
   }
   let unanswerable = 0;
   for (const value2 of answerable) if (value2 === 0) unanswerable++;
@@ -46872,7 +46999,12 @@ async function rescoreUnderHeadLabels(files, headLabels, config2) {
       (record2) => {
         const head = headLabels.get(record2.id);
         if (head === void 0) return;
-        const relabelled = { ...record2, relevant_ids: head.labels.relevant_ids, answerable: head.labels.answerable, expected_answer: head.labels.expected_answer };
+        const relabelled = {
+          ...record2,
+          relevant_ids: head.labels.relevant_ids,
+          answerable: head.labels.answerable,
+          expected_answer: head.labels.expected_answer
+        };
         const own6 = goldLabelsOf(goldKeyOf(record2));
         const relevantChanged = JSON.stringify(Object.entries(own6.relevant_ids)) !== JSON.stringify(Object.entries(head.labels.relevant_ids));
         const answerChanged = own6.expected_answer !== head.labels.expected_answer || own6.answerable !== head.labels.answerable;
@@ -46978,7 +47110,10 @@ function warningWords(warning, context) {
     case "drop-below-minimum-effect":
       return [`${warning.gate} dropped significantly but by less than the minimum effect ${warning.minEffect}: ${dropWords(warning, context.retrievalOk)}`];
     case "drop-from-uncalibrated-judge":
-      return [`${warning.gate} dropped significantly (${dropWords(warning, context.retrievalOk)}), but it does not gate: `, ...judgeNotes(context.judges, warning.field)];
+      return [
+        `${warning.gate} dropped significantly (${dropWords(warning, context.retrievalOk)}), but it does not gate: `,
+        ...judgeNotes(context.judges, warning.field)
+      ];
     case "floor-from-uncalibrated-judge":
       return [`${brokenFloor(warning.floor, warning.value)}, but it does not gate: `, ...judgeNotes(context.judges, warning.field)];
   }
@@ -47005,7 +47140,11 @@ function toSpec(config2) {
   return { metrics: config2.retrievalMetrics.map((m) => m.name), retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) };
 }
 function fromSpec(spec) {
-  return { retrievalMetrics: spec.metrics.map(parseRetrievalMetric), retrievalOk: parseRetrievalOkRule(spec.retrievalOk), correctness: parseCorrectnessRule(spec.correct) };
+  return {
+    retrievalMetrics: spec.metrics.map(parseRetrievalMetric),
+    retrievalOk: parseRetrievalOkRule(spec.retrievalOk),
+    correctness: parseCorrectnessRule(spec.correct)
+  };
 }
 function isReaderThread() {
   return !isMainThread && workerData?.tag === TAG;
@@ -47912,7 +48051,9 @@ var FILE_KEYS = new Map(
 );
 var NEWLINE_LISTS = /* @__PURE__ */ new Set(["floors", "judge-calibration"]);
 var scalar = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()], { error: "must be a text, a number, true/false or a list of those" });
-var value = external_exports.union([scalar, external_exports.array(scalar, { error: "must be a list of texts or numbers" })], { error: "must be a text, a number, true/false or a list of those" });
+var value = external_exports.union([scalar, external_exports.array(scalar, { error: "must be a list of texts or numbers" })], {
+  error: "must be a text, a number, true/false or a list of those"
+});
 var settingsMap = external_exports.record(external_exports.string(), value, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
 var fileSchema = external_exports.object({ [GATES_KEY]: external_exports.record(external_exports.string(), settingsMap, { error: "must map each comment tag to its settings" }).optional() }).catchall(value);
 async function readConfigFile(file2, options) {
@@ -47998,7 +48139,9 @@ async function loadSettings(given) {
     tag = SETTINGS["comment-tag"].parse(tagText);
   } catch (error62) {
     if (!(error62 instanceof SettingError)) throw error62;
-    throw new SettingError(describeProblem({ setting: "comment-tag", origin: given.get("comment-tag")?.origin ?? { kind: "default" }, message: error62.message }));
+    throw new SettingError(
+      describeProblem({ setting: "comment-tag", origin: given.get("comment-tag")?.origin ?? { kind: "default" }, message: error62.message })
+    );
   }
   const file2 = await readConfigFile(configText.trim(), { required: given.has("config"), tag });
   const layers = [given, file2.section, file2.top];
@@ -48035,7 +48178,10 @@ function comparisonReport(run, config2, baseline) {
     ...comparison,
     reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
     warnings: comparison.warnings.map((warning) => ({ ...warning, message: warningText(warning, context) })),
-    judges: comparison.judges.map((status) => ({ ...status, judges: status.judges.map((check3) => ({ ...check3, message: sentenceText(judgeNote(status.field, check3)) })) })),
+    judges: comparison.judges.map((status) => ({
+      ...status,
+      judges: status.judges.map((check3) => ({ ...check3, message: sentenceText(judgeNote(status.field, check3)) }))
+    })),
     baseline,
     head: evalJson(run.head, config2.eval)
   };
@@ -48100,12 +48246,18 @@ function renderCompareText(comparison, config2) {
 ${mcnemarLines.join("\n")}`);
   const power = comparison.tests.flatMap((t) => {
     const needed = formatRequiredN(t.requiredN);
-    return needed && t.delta !== 0 ? [`  ${testLabel(t.metric, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
+    return needed && t.delta !== 0 ? [
+      `  ${testLabel(t.metric, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`
+    ] : [];
   });
   if (power.length > 0) sections.push(`Cannot tell apart yet
 ${power.join("\n")}`);
   if (comparison.missing.length > 0) {
-    const rows2 = comparison.missing.map((m) => [m.id, m.question.replace(/\s+/g, " ").slice(0, 80), m.wasCorrect === null ? "" : m.wasCorrect ? "right in base" : "wrong in base"]);
+    const rows2 = comparison.missing.map((m) => [
+      m.id,
+      m.question.replace(/\s+/g, " ").slice(0, 80),
+      m.wasCorrect === null ? "" : m.wasCorrect ? "right in base" : "wrong in base"
+    ]);
     sections.push(`Missing from head, counted as failed (${comparison.missing.length})
 ${textTable(rows2)}`);
   }
@@ -48120,7 +48272,9 @@ ${textTable(rows2)}`);
   if (rescued.length > 0) {
     sections.push(
       `Lost the gold document but still answered right (${rescued.length})
-` + textTable(rescued.map((r) => [r.id, r.question.replace(/\s+/g, " ").slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(", ")}` : ""]))
+` + textTable(
+        rescued.map((r) => [r.id, r.question.replace(/\s+/g, " ").slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(", ")}` : ""])
+      )
     );
   }
   if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})
@@ -53229,7 +53383,11 @@ function causeLine(comparison) {
   const { regressions, fixed } = comparison;
   if (!hasCorrect) {
     const lost = comparison.retrievalRegressions.length;
-    return [text3(lost === 0 ? "No question carries end-to-end correctness in both runs, and none lost its gold document." : `No question carries end-to-end correctness in both runs; ${plural2(lost, "question")} lost ${lost === 1 ? "its" : "their"} gold document.`)];
+    return [
+      text3(
+        lost === 0 ? "No question carries end-to-end correctness in both runs, and none lost its gold document." : `No question carries end-to-end correctness in both runs; ${plural2(lost, "question")} lost ${lost === 1 ? "its" : "their"} gold document.`
+      )
+    ];
   }
   const fixedWords = fixed.length === 0 ? "" : ` ${plural2(fixed.length, "question")} went from wrong to right.`;
   if (regressions.length === 0) return [text3(`No question went from right to wrong.${fixedWords}`)];
@@ -53325,7 +53483,10 @@ function listBody(list3, keep, noun, reportLink) {
   return out;
 }
 function baseOutcome(question) {
-  const parts = [question.wasCorrect === null ? "" : question.wasCorrect ? "right" : "wrong", question.retrievalWasOk === null ? "" : question.retrievalWasOk ? "retrieval ok" : "retrieval failed"];
+  const parts = [
+    question.wasCorrect === null ? "" : question.wasCorrect ? "right" : "wrong",
+    question.retrievalWasOk === null ? "" : question.retrievalWasOk ? "retrieval ok" : "retrieval failed"
+  ];
   return parts.filter(Boolean).join(", ") || "\u2014";
 }
 function missingList(comparison) {
@@ -53349,7 +53510,11 @@ function buildLists(comparison) {
   const summary = rescued === others.length ? `${others.length.toLocaleString("en-US")} more lost their gold document but ${others.length === 1 ? "was" : "were"} still answered right (rescued by the model)` : `${others.length.toLocaleString("en-US")} more lost their gold document (${rescued} still answered right)`;
   return {
     missing: missingList(comparison),
-    main: { title: `Regressed questions (${comparison.regressions.length.toLocaleString("en-US")})`, noun: "regressed question", list: regressionList(comparison.regressions, false) },
+    main: {
+      title: `Regressed questions (${comparison.regressions.length.toLocaleString("en-US")})`,
+      noun: "regressed question",
+      list: regressionList(comparison.regressions, false)
+    },
     extra: others.length === 0 ? null : { summary, list: retrievalList(others, rescued !== others.length) },
     fixed: regressionList(comparison.fixed, true),
     tags: Object.entries(comparison.regressionsByTag)
@@ -53359,7 +53524,10 @@ function questionSections(lists, limits, reportLink) {
   const out = [];
   const { missing, main: main2, extra, fixed, tags } = lists;
   if (missing.rows.length > 0) {
-    out.push(heading2(4, `Missing from head: counted as failed (${missing.rows.length.toLocaleString("en-US")})`), ...listBody(missing, limits.missing, "missing question", reportLink));
+    out.push(
+      heading2(4, `Missing from head: counted as failed (${missing.rows.length.toLocaleString("en-US")})`),
+      ...listBody(missing, limits.missing, "missing question", reportLink)
+    );
   }
   if (main2.list.rows.length > 0) out.push(heading2(4, main2.title), ...listBody(main2.list, limits.main, main2.noun, reportLink));
   if (extra !== null) out.push(...details(extra.summary, listBody(extra.list, limits.extra, null, reportLink)));
@@ -53386,7 +53554,10 @@ function decompositionSection(comparison) {
 var WARNINGS_SHOWN = 20;
 function warningsSection(comparison, rule) {
   const context = { retrievalOk: rule, judges: comparison.judges };
-  const warnings = [...comparison.warnings.map((w) => warningWords(w, context)), ...comparison.decomposition.head.warnings.map((w) => [`head: ${w}`])];
+  const warnings = [
+    ...comparison.warnings.map((w) => warningWords(w, context)),
+    ...comparison.decomposition.head.warnings.map((w) => [`head: ${w}`])
+  ];
   if (warnings.length === 0) return [];
   const shown = warnings.slice(0, WARNINGS_SHOWN);
   if (warnings.length > WARNINGS_SHOWN) shown.push([`\u2026 and ${warnings.length - WARNINGS_SHOWN} more in the JSON report`]);
@@ -53425,7 +53596,12 @@ function renderComment(comparison, options) {
     testsTable(comparison, rule, verdict.failing),
     ...mcnemarSection(comparison, rule)
   ];
-  const tail = [...decompositionSection(comparison), ...judgeSection(comparison), ...warningsSection(comparison, rule), footer(comparison, options)];
+  const tail = [
+    ...decompositionSection(comparison),
+    ...judgeSection(comparison),
+    ...warningsSection(comparison, rule),
+    footer(comparison, options)
+  ];
   const render2 = (limits2) => serialise({ type: "root", children: [...head, ...questionSections(lists, limits2, options.reportLink), ...tail] });
   const limits = {
     missing: rowsWithin(lists.missing, maxLength),
@@ -53482,7 +53658,10 @@ function compareCommand(context, setExitCode) {
     }
     if (settings.baseline === void 0) throw new SettingError("no base results: give --base FILE (or a glob of shards), or baseline: in the config file");
     if (settings.results === void 0) throw new SettingError("no head results: give --head FILE (or a glob of shards), or results: in the config file");
-    const [base, head] = await Promise.all([resultFiles(settings.baseline, "baseline", origins.baseline), resultFiles(settings.results, "results", origins.results)]);
+    const [base, head] = await Promise.all([
+      resultFiles(settings.baseline, "baseline", origins.baseline),
+      resultFiles(settings.results, "results", origins.results)
+    ]);
     const config2 = await comparisonConfig(settings);
     const progress = readingProgress(context);
     const run = await compareFiles({ base, head, golden: settings.golden }, config2, {
@@ -53555,9 +53734,7 @@ function renderEvalText(file2, summary, config2) {
     excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
     excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
   ].filter(Boolean);
-  const sections = [
-    `rag-gate eval: ${file2}: ${summary.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`
-  ];
+  const sections = [`rag-gate eval: ${file2}: ${summary.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`];
   const retrieval = metricTable(summary, [...retrievalNames, "retrieval_ok"]);
   if (retrieval) sections.push(`Retrieval
 ${retrieval}`);
@@ -53584,14 +53761,17 @@ ${summary.warnings.map((w) => `  ! ${w}`).join("\n")}`);
 
 // src/frontends/cli/eval-command.ts
 function evalCommand(context) {
-  const command = new Command("eval").description("score one run (a results file, or a glob of its shards): retrieval, generation, decomposition, judge agreement");
+  const command = new Command("eval").description(
+    "score one run (a results file, or a glob of its shards): retrieval, generation, decomposition, judge agreement"
+  );
   return addSettingOptions(command, "eval").option("--json", "print one JSON object on stdout instead of the report").action(async (options) => {
     const { settings, texts, origins } = await loadSettings(givenSettings(command, "eval"));
     if (options.printConfig) {
       context.stdout(renderSettings(cliSettings("eval"), texts, origins));
       return;
     }
-    if (settings.results === void 0) throw new SettingError("no results to score: give --results FILE (or a glob of shards), or results: in the config file");
+    if (settings.results === void 0)
+      throw new SettingError("no results to score: give --results FILE (or a glob of shards), or results: in the config file");
     const files = await resultFiles(settings.results, "results", origins.results);
     const config2 = evaluationConfig(settings);
     const progress = readingProgress(context);
@@ -54462,7 +54642,9 @@ ${textTable([["qid", ...names], ...rows])}
 
 // src/frontends/cli/trec-command.ts
 function trecCommand(context) {
-  return new Command("trec").description("evaluate a TREC run against qrels with trec_eval's conventions (as trec_eval -c)").requiredOption("--qrels <file>", 'judgments: "qid iter docno rel" per line').requiredOption("--run <file>", 'run: "qid Q0 docno rank score tag" per line; ranked by score, ties by docno descending').addOption(new Option("--metrics <list>", "metrics to compute, e.g. ndcg@10,map,mrr,recall@100 (default: all at --k)").argParser(metricsOption)).addOption(new Option("--k <list>", "cut-offs for the default metrics").argParser(cutoffsOption).default(SETTINGS.k.parse(SETTINGS.k.default), SETTINGS.k.default)).option("--per-query", "also print each query\u2019s values").option("--json", "print one JSON object on stdout: {queries, aggregate, perQuery}").action(async (options) => {
+  return new Command("trec").description("evaluate a TREC run against qrels with trec_eval's conventions (as trec_eval -c)").requiredOption("--qrels <file>", 'judgments: "qid iter docno rel" per line').requiredOption("--run <file>", 'run: "qid Q0 docno rank score tag" per line; ranked by score, ties by docno descending').addOption(new Option("--metrics <list>", "metrics to compute, e.g. ndcg@10,map,mrr,recall@100 (default: all at --k)").argParser(metricsOption)).addOption(
+    new Option("--k <list>", "cut-offs for the default metrics").argParser(cutoffsOption).default(SETTINGS.k.parse(SETTINGS.k.default), SETTINGS.k.default)
+  ).option("--per-query", "also print each query\u2019s values").option("--json", "print one JSON object on stdout: {queries, aggregate, perQuery}").action(async (options) => {
     const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);
     const docnos = new ByteDictionary();
     const progress = readingProgress(context);

@@ -38902,7 +38902,10 @@ var InputError = class _InputError extends Error {
     if (other !== void 0) return other instanceof Error ? other : new Error(String(other));
     const errors = failures;
     const problems = errors.flatMap((error63) => error63.problems).slice(0, MAX_LISTED_PROBLEMS);
-    return new _InputError(problems, errors.reduce((sum, error63) => sum + error63.totalProblems, 0));
+    return new _InputError(
+      problems,
+      errors.reduce((sum, error63) => sum + error63.totalProblems, 0)
+    );
   }
 };
 var SettingError = class extends Error {
@@ -39127,7 +39130,13 @@ var QUESTION_COLUMNS = [
   { name: "refused", needs: ["refused"], binary: true, compute: (record3) => bit(record3.refused) },
   { name: "closed_book_correct", needs: ["closed_book_correct"], binary: true, compute: (record3) => bit(record3.closed_book_correct) },
   { name: "answer_relevance", needs: ["answer_relevance"], binary: false, judgedField: "answer_relevance", compute: (record3) => record3.answer_relevance },
-  { name: "faithfulness", needs: ["claims"], binary: false, judgedField: "claims", compute: (record3) => record3.claims === void 0 ? void 0 : faithfulness(record3.claims) },
+  {
+    name: "faithfulness",
+    needs: ["claims"],
+    binary: false,
+    judgedField: "claims",
+    compute: (record3) => record3.claims === void 0 ? void 0 : faithfulness(record3.claims)
+  },
   {
     name: "length_ratio",
     needs: ["answer", "expected_answer"],
@@ -39174,8 +39183,24 @@ var ANSWER_METRICS = [
     headline: true,
     better: "higher"
   },
-  { name: "answer_relevance", definition: "mean of the per-question values in [0, 1]", column: "answer_relevance", aggregate: mean, graded: true, headline: true, better: "higher" },
-  { name: "length_ratio", definition: "answer tokens / expected-answer tokens (normalised tokens)", column: "length_ratio", aggregate: mean, graded: true, headline: false, better: "neither" },
+  {
+    name: "answer_relevance",
+    definition: "mean of the per-question values in [0, 1]",
+    column: "answer_relevance",
+    aggregate: mean,
+    graded: true,
+    headline: true,
+    better: "higher"
+  },
+  {
+    name: "length_ratio",
+    definition: "answer tokens / expected-answer tokens (normalised tokens)",
+    column: "length_ratio",
+    aggregate: mean,
+    graded: true,
+    headline: false,
+    better: "neither"
+  },
   {
     name: "long_answer_rate",
     definition: `share of answers with a length ratio above ${LONG_ANSWER_RATIO} (padding, hedging)`,
@@ -39327,7 +39352,12 @@ var OutcomeBuilder = class {
       if (judge === void 0) continue;
       const key = JSON.stringify([field, judge.model, judge.prompt_version]);
       const use = this.judges.get(key);
-      this.judges.set(key, { field, model: judge.model, promptVersion: judge.prompt_version, questions: (use?.questions ?? 0) + 1 });
+      this.judges.set(key, {
+        field,
+        model: judge.model,
+        promptVersion: judge.prompt_version,
+        questions: (use?.questions ?? 0) + 1
+      });
     }
     const ranking = judgedRanking(record3);
     if (record3.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
@@ -39659,12 +39689,7 @@ function mcnemarSampleSize({ pFixed, pBroken, alpha = 0.05, power = 0.8 }) {
   const root2 = z(1 - alpha / 2) * Math.sqrt(psi) + z(power) * Math.sqrt(Math.max(0, psi - delta * delta));
   return ceilWithSlack(root2 * root2 / (delta * delta));
 }
-function pairedMeanSampleSize({
-  meanDifference,
-  sdDifference,
-  alpha = 0.05,
-  power = 0.8
-}) {
+function pairedMeanSampleSize({ meanDifference, sdDifference, alpha = 0.05, power = 0.8 }) {
   checkAlphaPower(alpha, power);
   if (!Number.isFinite(meanDifference)) throw new RangeError(`meanDifference must be finite, got ${meanDifference}`);
   if (!(sdDifference >= 0 && Number.isFinite(sdDifference))) {
@@ -39940,9 +39965,7 @@ function parseRetrievalMetric(text4) {
   const match = /^([a-z_]+)(?:@(\d+))?$/.exec(name);
   const familyName = match?.[1] ?? "";
   if (!match || !isFamily(familyName)) {
-    throw new MetricNameError(
-      `unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(", ")}`
-    );
+    throw new MetricNameError(`unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(", ")}`);
   }
   const family = RETRIEVAL_FAMILIES[familyName];
   const cut = match[2];
@@ -39987,13 +40010,29 @@ function parseFloor(text4) {
 }
 function drop(test, gate, alpha) {
   const counts = test.kind === "mcnemar" ? { broken: test.broken, fixed: test.fixed } : {};
-  return { gate, metric: test.metric, base: test.base, head: test.head, delta: test.delta, pValue: test.pValue, adjustedPValue: test.adjustedPValue ?? test.pValue, alpha, ...counts };
+  return {
+    gate,
+    metric: test.metric,
+    base: test.base,
+    head: test.head,
+    delta: test.delta,
+    pValue: test.pValue,
+    adjustedPValue: test.adjustedPValue ?? test.pValue,
+    alpha,
+    ...counts
+  };
 }
 function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ new Map()) {
   const reasons = [];
   if (coverage.paired < config2.minPaired) reasons.push({ kind: "too-few-paired", paired: coverage.paired, minPaired: config2.minPaired });
   if (coverage.share < config2.minCoverage) {
-    reasons.push({ kind: "low-coverage", compared: coverage.compared, baseQuestions: coverage.baseQuestions, share: coverage.share, minCoverage: config2.minCoverage });
+    reasons.push({
+      kind: "low-coverage",
+      compared: coverage.compared,
+      baseQuestions: coverage.baseQuestions,
+      share: coverage.share,
+      minCoverage: config2.minCoverage
+    });
   }
   const warnings = [];
   const outcomes = /* @__PURE__ */ new Map();
@@ -59806,7 +59845,8 @@ function judgeStatuses(uses, calibrations, kappaFloor) {
     for (const use of uses) if (use.field === field) judges.set(JSON.stringify([use.model, use.promptVersion]), use);
     const kind = JUDGED_FIELDS[field].calibration;
     const verdicts = [...judges.values()].map((use) => {
-      if (kind === null) return { model: use.model, promptVersion: use.promptVersion, allowed: false, verdict: { kind: "never-calibrated" } };
+      if (kind === null)
+        return { model: use.model, promptVersion: use.promptVersion, allowed: false, verdict: { kind: "never-calibrated" } };
       const ofKind = calibrations.filter((record4) => record4.kind === kind).sort((a, b) => a.date < b.date ? 1 : a.date > b.date ? -1 : 0);
       const record3 = ofKind.find((r) => r.model === use.model && r.promptVersion === use.promptVersion) ?? ofKind[0];
       return judgeMayGate(record3, use.model, use.promptVersion, kappaFloor);
@@ -59856,7 +59896,15 @@ function pairQuestions(base, head, files, rules) {
     const why = labelsChanged.length > 0 ? `the ${labelsChanged.length} shared question ids all have different gold labels` : "no question id appears in both files";
     throw InputError.single({ file: files.head, message: `nothing to compare with ${files.base}: ${why}` });
   }
-  return { baseRows: Int32Array.from(baseRows), headRows: Int32Array.from(headRows), missingRows: Int32Array.from(missingRows), added, removed, excluded, labelsChanged };
+  return {
+    baseRows: Int32Array.from(baseRows),
+    headRows: Int32Array.from(headRows),
+    missingRows: Int32Array.from(missingRows),
+    added,
+    removed,
+    excluded,
+    labelsChanged
+  };
 }
 function gather(column2, rows) {
   const out = new Float64Array(rows.length);
@@ -59971,7 +60019,13 @@ function adjustGatedTests(tests, config2) {
     const index = gated.indexOf(test);
     if (index < 0) return test;
     const adjustedPValue = adjusted[index];
-    return { ...test, gate: gateOf.get(test.metric), adjustedPValue, significant: adjustedPValue < config2.alpha, requiredN: adjustedPValue < config2.alpha ? null : test.requiredN };
+    return {
+      ...test,
+      gate: gateOf.get(test.metric),
+      adjustedPValue,
+      significant: adjustedPValue < config2.alpha,
+      requiredN: adjustedPValue < config2.alpha ? null : test.requiredN
+    };
   });
 }
 function causeOf(retrievalBase, retrievalHead, improving) {
@@ -59997,7 +60051,10 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     config2.gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
     config2
   );
-  const testsBeforeGate = adjustGatedTests([...binary, ...graded].filter((test) => test !== null), config2);
+  const testsBeforeGate = adjustGatedTests(
+    [...binary, ...graded].filter((test) => test !== null),
+    config2
+  );
   const regressions = [];
   const fixed = [];
   const retrievalRegressions = [];
@@ -60016,13 +60073,25 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     if (correct.base[i] === 0 && correct.head[i] === 1) fixed.push(describe3(i, true));
     if (retrieval.base[i] === 1 && retrieval.head[i] === 0) {
       const change = describe3(i, false);
-      retrievalRegressions.push({ id: change.id, question: change.question, tags: change.tags, lostDocuments: change.lostDocuments, rescued: correct.head[i] === 1 });
+      retrievalRegressions.push({
+        id: change.id,
+        question: change.question,
+        tags: change.tags,
+        lostDocuments: change.lostDocuments,
+        rescued: correct.head[i] === 1
+      });
     }
   }
   const missing = [...pairing.missingRows].map((row, j) => {
     const i = pairedCount + j;
     const outcome = (value2) => Number.isNaN(value2) ? null : value2 === 1;
-    return { id: baseRun.ids[row], question: baseRun.questions[row], tags: baseRun.tags[row], wasCorrect: outcome(correct.base[i]), retrievalWasOk: outcome(retrieval.base[i]) };
+    return {
+      id: baseRun.ids[row],
+      question: baseRun.questions[row],
+      tags: baseRun.tags[row],
+      wasCorrect: outcome(correct.base[i]),
+      retrievalWasOk: outcome(retrieval.base[i])
+    };
   });
   const onPaired = (values) => values.subarray(0, pairedCount);
   const decomposition = {
@@ -60030,7 +60099,13 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     head: decompose(onPaired(retrieval.head), onPaired(correct.head), onPaired(answerable), gather(column(headRun, "closed_book_correct"), pairing.headRows))
   };
   const baseQuestions = baseRun.size - pairing.removed.length;
-  const coverage = { paired: pairedCount, missing: missing.length, compared: pairedCount + missing.length, baseQuestions, share: baseQuestions === 0 ? 1 : (pairedCount + missing.length) / baseQuestions };
+  const coverage = {
+    paired: pairedCount,
+    missing: missing.length,
+    compared: pairedCount + missing.length,
+    baseQuestions,
+    share: baseQuestions === 0 ? 1 : (pairedCount + missing.length) / baseQuestions
+  };
   const retrievalTest = testsBeforeGate.find((test) => test.metric === "retrieval_ok");
   const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config2.calibrations, config2.kappaFloor);
   const { verdict, reasons, warnings, outcomes, floors, ungated } = decideGate(testsBeforeGate, headSummary, config2, coverage, blockedMetrics(judges));
@@ -60189,7 +60264,9 @@ function summarizeRun(outcomes, config2) {
   const warnings = [...decomposition.warnings];
   if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
     const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
-    warnings.push(`judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`);
+    warnings.push(
+      `judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`
+    );
   }
   let unanswerable = 0;
   for (const value2 of answerable) if (value2 === 0) unanswerable++;
@@ -62301,10 +62378,7 @@ var resultRecordSchema = external_exports.object({
     });
   }
 });
-var KNOWN_FIELDS = /* @__PURE__ */ new Set([
-  ...Object.keys(resultRecordSchema.shape),
-  ...Object.keys(FIELD_ALIASES)
-]);
+var KNOWN_FIELDS = /* @__PURE__ */ new Set([...Object.keys(resultRecordSchema.shape), ...Object.keys(FIELD_ALIASES)]);
 var FIELD_SYNONYMS = {
   ground_truth: "expected_answer",
   ground_truths: "expected_answer",
@@ -62575,7 +62649,10 @@ async function readCalibrationRecord(file2) {
     raw = parseJsonUniqueKeys(text4);
   } catch (error63) {
     if (error63 instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file2, 1, error63));
-    throw InputError.single({ file: file2, message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)}); expected a calibration record written by rag-gate calibrate` });
+    throw InputError.single({
+      file: file2,
+      message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)}); expected a calibration record written by rag-gate calibrate`
+    });
   }
   const parsed = calibrationRecordSchema.safeParse(raw);
   if (!parsed.success) {
@@ -62655,7 +62732,12 @@ async function rescoreUnderHeadLabels(files, headLabels, config2) {
       (record3) => {
         const head = headLabels.get(record3.id);
         if (head === void 0) return;
-        const relabelled = { ...record3, relevant_ids: head.labels.relevant_ids, answerable: head.labels.answerable, expected_answer: head.labels.expected_answer };
+        const relabelled = {
+          ...record3,
+          relevant_ids: head.labels.relevant_ids,
+          answerable: head.labels.answerable,
+          expected_answer: head.labels.expected_answer
+        };
         const own6 = goldLabelsOf(goldKeyOf(record3));
         const relevantChanged = JSON.stringify(Object.entries(own6.relevant_ids)) !== JSON.stringify(Object.entries(head.labels.relevant_ids));
         const answerChanged = own6.expected_answer !== head.labels.expected_answer || own6.answerable !== head.labels.answerable;
@@ -62776,7 +62858,10 @@ function warningWords(warning2, context) {
     case "drop-below-minimum-effect":
       return [`${warning2.gate} dropped significantly but by less than the minimum effect ${warning2.minEffect}: ${dropWords(warning2, context.retrievalOk)}`];
     case "drop-from-uncalibrated-judge":
-      return [`${warning2.gate} dropped significantly (${dropWords(warning2, context.retrievalOk)}), but it does not gate: `, ...judgeNotes(context.judges, warning2.field)];
+      return [
+        `${warning2.gate} dropped significantly (${dropWords(warning2, context.retrievalOk)}), but it does not gate: `,
+        ...judgeNotes(context.judges, warning2.field)
+      ];
     case "floor-from-uncalibrated-judge":
       return [`${brokenFloor(warning2.floor, warning2.value)}, but it does not gate: `, ...judgeNotes(context.judges, warning2.field)];
   }
@@ -62822,7 +62907,11 @@ function toSpec(config2) {
   return { metrics: config2.retrievalMetrics.map((m) => m.name), retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) };
 }
 function fromSpec(spec) {
-  return { retrievalMetrics: spec.metrics.map(parseRetrievalMetric), retrievalOk: parseRetrievalOkRule(spec.retrievalOk), correctness: parseCorrectnessRule(spec.correct) };
+  return {
+    retrievalMetrics: spec.metrics.map(parseRetrievalMetric),
+    retrievalOk: parseRetrievalOkRule(spec.retrievalOk),
+    correctness: parseCorrectnessRule(spec.correct)
+  };
 }
 function isReaderThread() {
   return !isMainThread && workerData?.tag === TAG;
@@ -63771,12 +63860,14 @@ function parseCutoffs(text4) {
 }
 function parseAlpha(text4) {
   const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1) throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1)
+    throw new SettingError(`alpha must be a number between 0 and 1, got "${text4}"`);
   return value2;
 }
 function parseKappaFloor(text4) {
   const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text4}"`);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 < 0 || value2 > 1)
+    throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text4}"`);
   return value2;
 }
 function parseMinEffect(text4) {
@@ -63792,7 +63883,8 @@ function parsePermutations(text4) {
 function parseFailOn(text4) {
   const gates = splitList(text4);
   for (const gate of gates) {
-    if (!GATE_CATEGORIES.includes(gate)) throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}`);
+    if (!GATE_CATEGORIES.includes(gate))
+      throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}`);
   }
   return new Set(gates);
 }
@@ -63848,7 +63940,8 @@ var optionalText = (text4) => text4.trim() === "" ? void 0 : text4.trim();
 var COMMENT_TAG = /^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/;
 function parseCommentTag(text4) {
   const tag = text4.trim();
-  if (!COMMENT_TAG.test(tag)) throw new SettingError("must be 1\u201364 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end");
+  if (!COMMENT_TAG.test(tag))
+    throw new SettingError("must be 1\u201364 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end");
   return tag;
 }
 var both = (flag2) => ({ flags: { eval: flag2, compare: flag2 } });
@@ -64082,7 +64175,14 @@ var SETTINGS = {
     action: true,
     config: true
   },
-  mode: { name: "mode", description: "gate fails the job when the gate fails; advisory only reports", default: "gate", parse: oneOf("gate", "advisory"), action: true, config: true },
+  mode: {
+    name: "mode",
+    description: "gate fails the job when the gate fails; advisory only reports",
+    default: "gate",
+    parse: oneOf("gate", "advisory"),
+    action: true,
+    config: true
+  },
   "pr-number": {
     name: "pr-number",
     description: "the pull request to comment on, for workflow_run events where GitHub cannot tell",
@@ -64153,7 +64253,9 @@ var FILE_KEYS = new Map(
 );
 var NEWLINE_LISTS = /* @__PURE__ */ new Set(["floors", "judge-calibration"]);
 var scalar = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()], { error: "must be a text, a number, true/false or a list of those" });
-var value = external_exports.union([scalar, external_exports.array(scalar, { error: "must be a list of texts or numbers" })], { error: "must be a text, a number, true/false or a list of those" });
+var value = external_exports.union([scalar, external_exports.array(scalar, { error: "must be a list of texts or numbers" })], {
+  error: "must be a text, a number, true/false or a list of those"
+});
 var settingsMap = external_exports.record(external_exports.string(), value, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
 var fileSchema = external_exports.object({ [GATES_KEY]: external_exports.record(external_exports.string(), settingsMap, { error: "must map each comment tag to its settings" }).optional() }).catchall(value);
 async function readConfigFile(file2, options) {
@@ -64239,7 +64341,9 @@ async function loadSettings(given) {
     tag = SETTINGS["comment-tag"].parse(tagText);
   } catch (error63) {
     if (!(error63 instanceof SettingError)) throw error63;
-    throw new SettingError(describeProblem({ setting: "comment-tag", origin: given.get("comment-tag")?.origin ?? { kind: "default" }, message: error63.message }));
+    throw new SettingError(
+      describeProblem({ setting: "comment-tag", origin: given.get("comment-tag")?.origin ?? { kind: "default" }, message: error63.message })
+    );
   }
   const file2 = await readConfigFile(configText.trim(), { required: given.has("config"), tag });
   const layers = [given, file2.section, file2.top];
@@ -69386,12 +69490,18 @@ function renderCompareText(comparison, config2) {
 ${mcnemarLines.join("\n")}`);
   const power = comparison.tests.flatMap((t) => {
     const needed = formatRequiredN(t.requiredN);
-    return needed && t.delta !== 0 ? [`  ${testLabel(t.metric, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
+    return needed && t.delta !== 0 ? [
+      `  ${testLabel(t.metric, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`
+    ] : [];
   });
   if (power.length > 0) sections.push(`Cannot tell apart yet
 ${power.join("\n")}`);
   if (comparison.missing.length > 0) {
-    const rows2 = comparison.missing.map((m) => [m.id, m.question.replace(/\s+/g, " ").slice(0, 80), m.wasCorrect === null ? "" : m.wasCorrect ? "right in base" : "wrong in base"]);
+    const rows2 = comparison.missing.map((m) => [
+      m.id,
+      m.question.replace(/\s+/g, " ").slice(0, 80),
+      m.wasCorrect === null ? "" : m.wasCorrect ? "right in base" : "wrong in base"
+    ]);
     sections.push(`Missing from head, counted as failed (${comparison.missing.length})
 ${textTable(rows2)}`);
   }
@@ -69406,7 +69516,9 @@ ${textTable(rows2)}`);
   if (rescued.length > 0) {
     sections.push(
       `Lost the gold document but still answered right (${rescued.length})
-` + textTable(rescued.map((r) => [r.id, r.question.replace(/\s+/g, " ").slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(", ")}` : ""]))
+` + textTable(
+        rescued.map((r) => [r.id, r.question.replace(/\s+/g, " ").slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(", ")}` : ""])
+      )
     );
   }
   if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})
@@ -69541,7 +69653,11 @@ function causeLine(comparison) {
   const { regressions, fixed } = comparison;
   if (!hasCorrect) {
     const lost = comparison.retrievalRegressions.length;
-    return [text3(lost === 0 ? "No question carries end-to-end correctness in both runs, and none lost its gold document." : `No question carries end-to-end correctness in both runs; ${plural2(lost, "question")} lost ${lost === 1 ? "its" : "their"} gold document.`)];
+    return [
+      text3(
+        lost === 0 ? "No question carries end-to-end correctness in both runs, and none lost its gold document." : `No question carries end-to-end correctness in both runs; ${plural2(lost, "question")} lost ${lost === 1 ? "its" : "their"} gold document.`
+      )
+    ];
   }
   const fixedWords = fixed.length === 0 ? "" : ` ${plural2(fixed.length, "question")} went from wrong to right.`;
   if (regressions.length === 0) return [text3(`No question went from right to wrong.${fixedWords}`)];
@@ -69637,7 +69753,10 @@ function listBody(list3, keep, noun, reportLink) {
   return out;
 }
 function baseOutcome(question) {
-  const parts = [question.wasCorrect === null ? "" : question.wasCorrect ? "right" : "wrong", question.retrievalWasOk === null ? "" : question.retrievalWasOk ? "retrieval ok" : "retrieval failed"];
+  const parts = [
+    question.wasCorrect === null ? "" : question.wasCorrect ? "right" : "wrong",
+    question.retrievalWasOk === null ? "" : question.retrievalWasOk ? "retrieval ok" : "retrieval failed"
+  ];
   return parts.filter(Boolean).join(", ") || "\u2014";
 }
 function missingList(comparison) {
@@ -69661,7 +69780,11 @@ function buildLists(comparison) {
   const summary2 = rescued === others.length ? `${others.length.toLocaleString("en-US")} more lost their gold document but ${others.length === 1 ? "was" : "were"} still answered right (rescued by the model)` : `${others.length.toLocaleString("en-US")} more lost their gold document (${rescued} still answered right)`;
   return {
     missing: missingList(comparison),
-    main: { title: `Regressed questions (${comparison.regressions.length.toLocaleString("en-US")})`, noun: "regressed question", list: regressionList(comparison.regressions, false) },
+    main: {
+      title: `Regressed questions (${comparison.regressions.length.toLocaleString("en-US")})`,
+      noun: "regressed question",
+      list: regressionList(comparison.regressions, false)
+    },
     extra: others.length === 0 ? null : { summary: summary2, list: retrievalList(others, rescued !== others.length) },
     fixed: regressionList(comparison.fixed, true),
     tags: Object.entries(comparison.regressionsByTag)
@@ -69671,7 +69794,10 @@ function questionSections(lists, limits, reportLink) {
   const out = [];
   const { missing, main, extra, fixed, tags } = lists;
   if (missing.rows.length > 0) {
-    out.push(heading2(4, `Missing from head: counted as failed (${missing.rows.length.toLocaleString("en-US")})`), ...listBody(missing, limits.missing, "missing question", reportLink));
+    out.push(
+      heading2(4, `Missing from head: counted as failed (${missing.rows.length.toLocaleString("en-US")})`),
+      ...listBody(missing, limits.missing, "missing question", reportLink)
+    );
   }
   if (main.list.rows.length > 0) out.push(heading2(4, main.title), ...listBody(main.list, limits.main, main.noun, reportLink));
   if (extra !== null) out.push(...details(extra.summary, listBody(extra.list, limits.extra, null, reportLink)));
@@ -69698,7 +69824,10 @@ function decompositionSection(comparison) {
 var WARNINGS_SHOWN = 20;
 function warningsSection(comparison, rule) {
   const context = { retrievalOk: rule, judges: comparison.judges };
-  const warnings = [...comparison.warnings.map((w) => warningWords(w, context)), ...comparison.decomposition.head.warnings.map((w) => [`head: ${w}`])];
+  const warnings = [
+    ...comparison.warnings.map((w) => warningWords(w, context)),
+    ...comparison.decomposition.head.warnings.map((w) => [`head: ${w}`])
+  ];
   if (warnings.length === 0) return [];
   const shown = warnings.slice(0, WARNINGS_SHOWN);
   if (warnings.length > WARNINGS_SHOWN) shown.push([`\u2026 and ${warnings.length - WARNINGS_SHOWN} more in the JSON report`]);
@@ -69737,7 +69866,12 @@ function renderComment(comparison, options) {
     testsTable(comparison, rule, verdict.failing),
     ...mcnemarSection(comparison, rule)
   ];
-  const tail = [...decompositionSection(comparison), ...judgeSection(comparison), ...warningsSection(comparison, rule), footer(comparison, options)];
+  const tail = [
+    ...decompositionSection(comparison),
+    ...judgeSection(comparison),
+    ...warningsSection(comparison, rule),
+    footer(comparison, options)
+  ];
   const render2 = (limits2) => serialise({ type: "root", children: [...head, ...questionSections(lists, limits2, options.reportLink), ...tail] });
   const limits = {
     missing: rowsWithin(lists.missing, maxLength),
@@ -69834,7 +69968,10 @@ function comparisonReport(run2, config2, baseline) {
     ...comparison,
     reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
     warnings: comparison.warnings.map((warning2) => ({ ...warning2, message: warningText(warning2, context) })),
-    judges: comparison.judges.map((status) => ({ ...status, judges: status.judges.map((check3) => ({ ...check3, message: sentenceText(judgeNote(status.field, check3)) })) })),
+    judges: comparison.judges.map((status) => ({
+      ...status,
+      judges: status.judges.map((check3) => ({ ...check3, message: sentenceText(judgeNote(status.field, check3)) }))
+    })),
     baseline,
     head: evalJson(run2.head, config2.eval)
   };
@@ -69894,9 +70031,7 @@ function renderEvalText(file2, summary2, config2) {
     excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
     excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
   ].filter(Boolean);
-  const sections = [
-    `rag-gate eval: ${file2}: ${summary2.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`
-  ];
+  const sections = [`rag-gate eval: ${file2}: ${summary2.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`];
   const retrieval = metricTable(summary2, [...retrievalNames, "retrieval_ok"]);
   if (retrieval) sections.push(`Retrieval
 ${retrieval}`);
@@ -69931,14 +70066,22 @@ function causeContent(cause) {
   if (cause.kind === "no-baseline") {
     return cause.fails ? [
       heading2(3, "\u274C rag-gate: no baseline to compare with"),
-      paragraph2(...annotated(`No baseline: ${cause.reason}. This check fails: \`on-missing-baseline\` is \`fail\`, so a pull request must be compared with its base branch's results.`))
+      paragraph2(
+        ...annotated(
+          `No baseline: ${cause.reason}. This check fails: \`on-missing-baseline\` is \`fail\`, so a pull request must be compared with its base branch's results.`
+        )
+      )
     ] : [
       heading2(3, "\u26AA rag-gate: no baseline to compare with"),
       paragraph2(...annotated(`No baseline: ${cause.reason}. This check passes: with nothing to compare against, there is nothing to gate.`))
     ];
   }
   const verdict = cause.fails ? "This check fails (`on-baseline-error` is `fail`): without the base branch's results rag-gate cannot tell whether this pull request made anything worse." : "This check passes because `on-baseline-error` is `pass`, although nothing was compared.";
-  return [heading2(3, `${cause.fails ? "\u274C" : "\u26AA"} rag-gate: could not read the baseline`), ...baselineProblemContent(cause.problem), paragraph2(...annotated(verdict))];
+  return [
+    heading2(3, `${cause.fails ? "\u274C" : "\u26AA"} rag-gate: could not read the baseline`),
+    ...baselineProblemContent(cause.problem),
+    paragraph2(...annotated(verdict))
+  ];
 }
 function renderHeadOnly(summary2, options) {
   const names = headlineMetrics(options.retrievalOkMetric);
@@ -74464,7 +74607,14 @@ function createGitHubApi(options) {
     },
     async listComments(issueNumber) {
       const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
-      return comments.map((c) => ({ id: c.id, body: c.body ?? "", authorLogin: c.user?.login ?? "", authorType: c.user?.type ?? "", appSlug: c.performed_via_github_app?.slug ?? null, url: c.html_url }));
+      return comments.map((c) => ({
+        id: c.id,
+        body: c.body ?? "",
+        authorLogin: c.user?.login ?? "",
+        authorType: c.user?.type ?? "",
+        appSlug: c.performed_via_github_app?.slug ?? null,
+        url: c.html_url
+      }));
     },
     async createComment(issueNumber, body) {
       const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });
@@ -74494,7 +74644,15 @@ function createGitHubApi(options) {
       return { number: data.number, baseRef: data.base.ref, baseSha: data.base.sha, headSha: data.head.sha };
     },
     async createCommitStatus(sha, status) {
-      await octokit.rest.repos.createCommitStatus({ owner, repo, sha, state: status.state, context: status.context, description: status.description, target_url: status.targetUrl });
+      await octokit.rest.repos.createCommitStatus({
+        owner,
+        repo,
+        sha,
+        state: status.state,
+        context: status.context,
+        description: status.description,
+        target_url: status.targetUrl
+      });
     }
   };
 }
@@ -74607,7 +74765,9 @@ function inflateEntry(zip, entry) {
       data = zlib.inflateRawSync(compressed, { maxOutputLength: entry.originalSize + 1 });
     } catch (error63) {
       const tooLong = error63.code === "ERR_BUFFER_TOO_LARGE";
-      throw fail(tooLong ? `its data inflates to more than the ${entry.originalSize} bytes declared` : `its compressed data is corrupt (${error63.message})`);
+      throw fail(
+        tooLong ? `its data inflates to more than the ${entry.originalSize} bytes declared` : `its compressed data is corrupt (${error63.message})`
+      );
     }
   } else {
     throw fail(`compression method ${entry.compression} is not supported (only stored and deflated)`);
@@ -74744,7 +74904,14 @@ function invalidArtifactResults(baseline, error63) {
   if (problems.length === 0) return null;
   return {
     kind: "broken",
-    problem: { kind: "invalid-results", step: "read-results", run: artifact.run, artifact: artifact.name, baseRef: artifact.baseRef, detail: new InputError(problems).message }
+    problem: {
+      kind: "invalid-results",
+      step: "read-results",
+      run: artifact.run,
+      artifact: artifact.name,
+      baseRef: artifact.baseRef,
+      detail: new InputError(problems).message
+    }
   };
 }
 
@@ -74808,7 +74975,9 @@ function readEvent(eventName, payload, runId) {
 }
 
 // src/frontends/github/inputs.ts
-var INPUT_NAMES = Object.keys(SETTINGS).filter((name) => SETTINGS[name].action !== false);
+var INPUT_NAMES = Object.keys(SETTINGS).filter(
+  (name) => SETTINGS[name].action !== false
+);
 function givenInputs(getInput2) {
   const given = /* @__PURE__ */ new Map();
   for (const name of INPUT_NAMES) {
@@ -74869,7 +75038,9 @@ var metricOrder = (metric) => {
 function earlierErrors(object2) {
   const value2 = object2[JUDGE_ERRORS_FIELD];
   if (!Array.isArray(value2)) return [];
-  return value2.filter((entry) => typeof entry === "object" && entry !== null && typeof entry.metric === "string");
+  return value2.filter(
+    (entry) => typeof entry === "object" && entry !== null && typeof entry.metric === "string"
+  );
 }
 function judgeProvenance(client) {
   return {
@@ -75340,7 +75511,10 @@ var JudgeClient = class {
     for (let n = 1; n <= maxAttempts; n++) {
       if (last !== void 0) {
         if (last.retryAfterMs !== void 0 && last.retryAfterMs > maxRetryAfterMs) {
-          throw new JudgeCallError(last.kind, `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1e3)} s, longer than the ${maxRetryAfterMs / 1e3} s rag-gate waits`);
+          throw new JudgeCallError(
+            last.kind,
+            `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1e3)} s, longer than the ${maxRetryAfterMs / 1e3} s rag-gate waits`
+          );
         }
         this.stats.retries++;
         if (last.retryAfterMs !== void 0) this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + last.retryAfterMs);
@@ -75400,11 +75574,16 @@ var JudgeClient = class {
           throw new Retryable("network", `the connection to ${url2} failed (${fault.reason})`);
       }
     }
-    if (text4 === void 0) throw new JudgeCallError("invalid_reply", `the reply from ${url2} is larger than ${sizeInWords(maxReplyBytes)}, the most rag-gate reads`);
+    if (text4 === void 0)
+      throw new JudgeCallError("invalid_reply", `the reply from ${url2} is larger than ${sizeInWords(maxReplyBytes)}, the most rag-gate reads`);
     const reply = { status: response.status, headers: response.headers, text: text4 };
     const { status } = reply;
     if (status === 401 || status === 403) {
-      this.stop(new JudgeSetupError(`the judge endpoint ${url2} rejected ${this.endpoint.credentials} (HTTP ${status}: ${this.quote(reply.text)}); ${this.endpoint.check}`));
+      this.stop(
+        new JudgeSetupError(
+          `the judge endpoint ${url2} rejected ${this.endpoint.credentials} (HTTP ${status}: ${this.quote(reply.text)}); ${this.endpoint.check}`
+        )
+      );
     }
     if (status === 404) {
       this.stop(
@@ -75444,7 +75623,9 @@ var JudgeClient = class {
       if (reply.status === 400 && format === "json_schema" && /response_format|json_schema/i.test(reply.text)) {
         if (this.responseFormat === "json_schema") {
           this.responseFormat = "json_object";
-          this.notes.push(`the endpoint does not accept the JSON-schema response format (${this.quote(reply.text)}); using JSON mode, replies are still validated`);
+          this.notes.push(
+            `the endpoint does not accept the JSON-schema response format (${this.quote(reply.text)}); using JSON mode, replies are still validated`
+          );
         }
         continue;
       }
@@ -75517,10 +75698,14 @@ function createJudgeClient(settings, env = process.env) {
       "no API key: set OPENAI_API_KEY in the environment (in GitHub Actions, pass a secret as env OPENAI_API_KEY); for a local server that needs none, set any value"
     );
   }
-  if (/[^\x20-\x7e]/.test(apiKey)) throw new JudgeSetupError("OPENAI_API_KEY has a character an HTTP header cannot carry (only printable ASCII); check for a pasted curly quote or line break");
+  if (/[^\x20-\x7e]/.test(apiKey))
+    throw new JudgeSetupError(
+      "OPENAI_API_KEY has a character an HTTP header cannot carry (only printable ASCII); check for a pasted curly quote or line break"
+    );
   const backoffText = env.RAG_GATE_JUDGE_BACKOFF_MS?.trim();
   const backoffMs = backoffText ? Number(backoffText) : DEFAULT_BACKOFF_MS;
-  if (!Number.isFinite(backoffMs) || backoffMs < 0) throw new JudgeSetupError(`RAG_GATE_JUDGE_BACKOFF_MS must be a number of milliseconds \u2265 0, got "${backoffText}"`);
+  if (!Number.isFinite(backoffMs) || backoffMs < 0)
+    throw new JudgeSetupError(`RAG_GATE_JUDGE_BACKOFF_MS must be a number of milliseconds \u2265 0, got "${backoffText}"`);
   return new JudgeClient({
     baseUrl,
     apiKey,
@@ -75634,14 +75819,24 @@ async function setCommitStatus(runtime, api, target, state, subject) {
     runtime.info(`commit status ${target.context}: ${state} on ${target.sha}`);
   } catch (error63) {
     const why = apiFailure(error63).kind === "forbidden" ? STATUS_PERMISSION_HINT : `the GitHub API failed (${errorMessage2(error63)})`;
-    runtime.warning(`rag-gate could not set the commit status ${target.context} on ${target.sha.slice(0, 7)}: ${why}. The verdict below still stands.`, "rag-gate: no commit status");
+    runtime.warning(
+      `rag-gate could not set the commit status ${target.context} on ${target.sha.slice(0, 7)}: ${why}. The verdict below still stands.`,
+      "rag-gate: no commit status"
+    );
   }
 }
 async function run(runtime) {
   const { settings, texts, origins } = await loadSettings(givenInputs((name) => runtime.getInput(name)));
-  runtime.info(`rag-gate settings:
-${renderSettings(INPUT_NAMES.filter((name) => name !== "github-token"), texts, origins)}`);
-  if (settings.results === void 0) throw new SettingError('input "results": is required: the path or glob of your results file(s), as the input or results: in the config file');
+  runtime.info(
+    `rag-gate settings:
+${renderSettings(
+      INPUT_NAMES.filter((name) => name !== "github-token"),
+      texts,
+      origins
+    )}`
+  );
+  if (settings.results === void 0)
+    throw new SettingError('input "results": is required: the path or glob of your results file(s), as the input or results: in the config file');
   const env = runtime.env;
   const [owner = "", repo = ""] = (env.GITHUB_REPOSITORY ?? "").split("/");
   const event = readEvent(env.GITHUB_EVENT_NAME ?? "", runtime.readEventPayload(), Number(env.GITHUB_RUN_ID ?? 0));
@@ -75755,7 +75950,10 @@ ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
   let posted = { action: "skipped", url: null };
   if (commentsAllowed && pullRequest !== null) {
     try {
-      posted = await upsertComment(api, pullRequest.number, marker, comment, { onlyIfChanged: settings.comment === "on-change", hasNews: comparison === null || hasNews(comparison) });
+      posted = await upsertComment(api, pullRequest.number, marker, comment, {
+        onlyIfChanged: settings.comment === "on-change",
+        hasNews: comparison === null || hasNews(comparison)
+      });
       if (posted.url !== null) runtime.info(`PR comment ${posted.action}: ${posted.url}`);
     } catch (error63) {
       const status = httpStatus(error63);
@@ -75798,27 +75996,28 @@ async function findBaseline(runtime, settings, baselineOrigin, context) {
 
 // src/index.ts
 if (isReaderThread()) await serveReader();
-else await runAction({
-  getInput: (name) => getInput(name),
-  env: process.env,
-  readEventPayload: () => {
-    const eventPath = process.env.GITHUB_EVENT_PATH;
-    return eventPath ? JSON.parse(readFileSync(eventPath, "utf8")) : {};
-  },
-  createApi: (options) => createGitHubApi({
-    ...options,
-    baseUrl: process.env.GITHUB_API_URL || "https://api.github.com",
-    retryBaseMs: Number(process.env.RAG_GATE_RETRY_BASE_MS) || void 0,
-    log: (message) => info(message)
-  }),
-  info: (message) => info(message),
-  warning: (message, title) => warning(message, title === void 0 ? void 0 : { title }),
-  setOutput: (name, value2) => setOutput(name, value2),
-  setFailed: (message) => setFailed(message),
-  writeSummary: async (markdown) => {
-    await summary.addRaw(markdown, true).write();
-  },
-  now: () => /* @__PURE__ */ new Date(),
-  readerEntry: new URL(import.meta.url)
-});
+else
+  await runAction({
+    getInput: (name) => getInput(name),
+    env: process.env,
+    readEventPayload: () => {
+      const eventPath = process.env.GITHUB_EVENT_PATH;
+      return eventPath ? JSON.parse(readFileSync(eventPath, "utf8")) : {};
+    },
+    createApi: (options) => createGitHubApi({
+      ...options,
+      baseUrl: process.env.GITHUB_API_URL || "https://api.github.com",
+      retryBaseMs: Number(process.env.RAG_GATE_RETRY_BASE_MS) || void 0,
+      log: (message) => info(message)
+    }),
+    info: (message) => info(message),
+    warning: (message, title) => warning(message, title === void 0 ? void 0 : { title }),
+    setOutput: (name, value2) => setOutput(name, value2),
+    setFailed: (message) => setFailed(message),
+    writeSummary: async (markdown) => {
+      await summary.addRaw(markdown, true).write();
+    },
+    now: () => /* @__PURE__ */ new Date(),
+    readerEntry: new URL(import.meta.url)
+  });
 //# sourceMappingURL=index.bundle.js.map

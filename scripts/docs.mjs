@@ -8,7 +8,15 @@ import { build } from 'esbuild';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // Inside the repository, so that the bundle's bare imports resolve from node_modules.
 const bundle = join(ROOT, 'node_modules', '.cache', 'rag-gate-docs.mjs');
-await build({ entryPoints: [join(ROOT, 'src/render/catalog-docs.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning' });
+await build({
+  entryPoints: [join(ROOT, 'src/render/catalog-docs.ts')],
+  outfile: bundle,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  packages: 'external',
+  logLevel: 'warning',
+});
 const docs = await import(pathToFileURL(bundle).href);
 rmSync(bundle, { force: true });
 

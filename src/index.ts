@@ -6,27 +6,28 @@ import { isReaderThread, serveReader } from './sources/parallel.js';
 
 // The base run is read on a thread started from this same file; such a thread only reads.
 if (isReaderThread()) await serveReader();
-else await runAction({
-  getInput: (name) => core.getInput(name),
-  env: process.env,
-  readEventPayload: () => {
-    const eventPath = process.env.GITHUB_EVENT_PATH;
-    return eventPath ? JSON.parse(readFileSync(eventPath, 'utf8')) : {};
-  },
-  createApi: (options) =>
-    createGitHubApi({
-      ...options,
-      baseUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
-      retryBaseMs: Number(process.env.RAG_GATE_RETRY_BASE_MS) || undefined,
-      log: (message) => core.info(message),
-    }),
-  info: (message) => core.info(message),
-  warning: (message, title) => core.warning(message, title === undefined ? undefined : { title }),
-  setOutput: (name, value) => core.setOutput(name, value),
-  setFailed: (message) => core.setFailed(message),
-  writeSummary: async (markdown) => {
-    await core.summary.addRaw(markdown, true).write();
-  },
-  now: () => new Date(),
-  readerEntry: new URL(import.meta.url),
-});
+else
+  await runAction({
+    getInput: (name) => core.getInput(name),
+    env: process.env,
+    readEventPayload: () => {
+      const eventPath = process.env.GITHUB_EVENT_PATH;
+      return eventPath ? JSON.parse(readFileSync(eventPath, 'utf8')) : {};
+    },
+    createApi: (options) =>
+      createGitHubApi({
+        ...options,
+        baseUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
+        retryBaseMs: Number(process.env.RAG_GATE_RETRY_BASE_MS) || undefined,
+        log: (message) => core.info(message),
+      }),
+    info: (message) => core.info(message),
+    warning: (message, title) => core.warning(message, title === undefined ? undefined : { title }),
+    setOutput: (name, value) => core.setOutput(name, value),
+    setFailed: (message) => core.setFailed(message),
+    writeSummary: async (markdown) => {
+      await core.summary.addRaw(markdown, true).write();
+    },
+    now: () => new Date(),
+    readerEntry: new URL(import.meta.url),
+  });

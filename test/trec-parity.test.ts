@@ -140,9 +140,7 @@ describe('trec_eval parity', () => {
 
           const problems = [
             ...disagreements('aggregate', expected.aggregate, actual.aggregate, wanted),
-            ...qids.flatMap((qid) =>
-              disagreements(`query ${qid}`, expected.perQuery[qid] ?? {}, actual.perQuery?.[qid], wanted),
-            ),
+            ...qids.flatMap((qid) => disagreements(`query ${qid}`, expected.perQuery[qid] ?? {}, actual.perQuery?.[qid], wanted)),
           ];
           expect(problems).toEqual([]);
         });

@@ -112,7 +112,8 @@ export function checkClaims(answer, context) {
     const numbers = [...claim.numbers];
     const all = [...claim.terms];
     const plain = all.filter((term) => !claim.numbers.has(term));
-    const share = (/** @type {Set<string>} */ other, /** @type {string[]} */ list) => (list.length === 0 ? 1 : list.filter((t) => other.has(t)).length / list.length);
+    const share = (/** @type {Set<string>} */ other, /** @type {string[]} */ list) =>
+      list.length === 0 ? 1 : list.filter((t) => other.has(t)).length / list.length;
     const hasNumbers = (/** @type {{ numbers: Set<string> }} */ r) => numbers.every((n) => r.numbers.has(n));
     if (retrieved.some((r) => hasNumbers(r) && share(r.terms, all) >= 0.8)) return { text, verdict: 'SUPPORTED' };
     if (numbers.length > 0 && retrieved.some((r) => r.numbers.size > 0 && !hasNumbers(r) && share(r.terms, plain) >= 0.5)) {

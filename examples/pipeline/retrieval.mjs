@@ -63,7 +63,7 @@ export function buildIndex(chunks) {
     search(query, limit) {
       return index
         .search(query)
-        .map((hit) => ({ score: hit.score, ...(/** @type {{ chunk: Chunk, order: number }} */ (byId.get(hit.id))) }))
+        .map((hit) => ({ score: hit.score, .../** @type {{ chunk: Chunk, order: number }} */ (byId.get(hit.id)) }))
         .sort((a, b) => b.score - a.score || a.order - b.order)
         .slice(0, limit)
         .map((hit) => hit.chunk);

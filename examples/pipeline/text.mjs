@@ -19,7 +19,12 @@ const STOPWORDS = new Set(
  * @returns {string[]}
  */
 export function words(text) {
-  return text.toLowerCase().replace(/(\d),(?=\d{3})/g, '$1').match(/[a-z0-9]+(?:\.[0-9]+)*/g) ?? [];
+  return (
+    text
+      .toLowerCase()
+      .replace(/(\d),(?=\d{3})/g, '$1')
+      .match(/[a-z0-9]+(?:\.[0-9]+)*/g) ?? []
+  );
 }
 
 /** Words the suffix stripper would mangle ("https" is not the plural of "http"). */

@@ -83,7 +83,10 @@ export async function generateResults(dir, questions, depth) {
         }
         const answerable = labels() > 0.1;
         const correct = random() < 0.7 - drift;
-        const claims = [{ text: 'c1', verdict: random() < 0.85 ? 'SUPPORTED' : 'NOT_STATED' }, { text: 'c2', verdict: 'SUPPORTED' }];
+        const claims = [
+          { text: 'c1', verdict: random() < 0.85 ? 'SUPPORTED' : 'NOT_STATED' },
+          { text: 'c2', verdict: 'SUPPORTED' },
+        ];
         await write(
           `${JSON.stringify({
             id: `q${i}`,

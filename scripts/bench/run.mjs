@@ -59,7 +59,9 @@ function parseArgs(argv) {
       if (!/^[1-9]\d*$/.test(text)) fail(`--runs: expected a positive integer, got "${text}"\n${USAGE}`);
       options.runs = Number(text);
     } else if (flag === '--only') {
-      const names = value().split(',').map((name) => name.trim());
+      const names = value()
+        .split(',')
+        .map((name) => name.trim());
       const unknown = names.filter((name) => !WORKLOADS.includes(name));
       if (unknown.length > 0 || names.length === 0) fail(`--only: unknown workload "${unknown.join(', ')}" (use ${WORKLOADS.join(', ')})\n${USAGE}`);
       options.only = new Set(names);
@@ -78,7 +80,8 @@ const MiB = 1024 * 1024;
 const group = (n) => Math.round(n).toLocaleString('en-US');
 const seconds = (s) => `${s.toFixed(s < 10 ? 3 : 2)} s`;
 const mebibytes = (kib) => (kib === null ? 'n/a' : `${group(kib / 1024)} MiB`);
-const rate = (perSecond) => (perSecond >= 1e6 ? `${(perSecond / 1e6).toFixed(2)} M/s` : perSecond >= 1e3 ? `${(perSecond / 1e3).toFixed(1)} k/s` : `${perSecond.toFixed(0)} /s`);
+const rate = (perSecond) =>
+  perSecond >= 1e6 ? `${(perSecond / 1e6).toFixed(2)} M/s` : perSecond >= 1e3 ? `${(perSecond / 1e3).toFixed(1)} k/s` : `${perSecond.toFixed(0)} /s`;
 const microseconds = (s) => (s * 1e6).toFixed(s >= 1e-4 ? 0 : s >= 1e-5 ? 1 : s >= 1e-6 ? 2 : 3);
 const ratio = (value) => (value === null ? 'n/a' : value.toFixed(2));
 const utc = (date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -216,7 +219,9 @@ async function runCase(bench) {
         if (!verdict.ok) {
           const how = result.code === null ? `was killed (${result.signal})` : `exited with status ${result.code}`;
           const detail = [verdict.detail, result.stderr].filter(Boolean).join('\n').trim();
-          throw new Error(`${label}: ${tool.name} ${how}\n  ${tool.command === ourNode ? 'node' : tool.command} ${tool.args.join(' ')}${detail ? `\n${detail}` : ''}`);
+          throw new Error(
+            `${label}: ${tool.name} ${how}\n  ${tool.command === ourNode ? 'node' : tool.command} ${tool.args.join(' ')}${detail ? `\n${detail}` : ''}`,
+          );
         }
         samples[t].push(result);
         if (verdict.note) notes[t].add(verdict.note);
@@ -333,7 +338,9 @@ async function main() {
   const header = [
     `rag-gate bench, ${utc(new Date())}`,
     `machine  ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${process.platform} ${release()} ${process.arch}, Node ${process.version}`,
-    `load     ${loadavg().map((load) => load.toFixed(2)).join(' ')} (1, 5, 15 min averages at start)`,
+    `load     ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')} (1, 5, 15 min averages at start)`,
     `code     ${gitDescription()}; dist/ built ${utc(new Date(builtAt))}`,
     `memory   ${memoryMeasured ? 'peak RSS from /usr/bin/time -f %M' : 'n/a (no GNU time at /usr/bin/time)'}`,
   ];
@@ -361,7 +368,9 @@ async function main() {
   console.log(`Commands (cwd ${ROOT}, stdout to /dev/null; median of the runs, peak RSS the largest over them)`);
   console.log(`  trec     node ${CLI} trec --qrels bench-data/trec-N.qrels --run bench-data/trec-N.run --metrics ${TREC_METRICS} --json`);
   console.log(`  compare  node ${CLI} compare --base bench-data/results-N-base.jsonl --head bench-data/results-N-head.jsonl --json`);
-  console.log(`  action   node ${ACTION}, push event, INPUT_RESULTS/INPUT_BASELINE = results-${ACTION_QUESTIONS}-head/base.jsonl, comment never, mode advisory, other inputs at action.yml's defaults`);
+  console.log(
+    `  action   node ${ACTION}, push event, INPUT_RESULTS/INPUT_BASELINE = results-${ACTION_QUESTIONS}-head/base.jsonl, comment never, mode advisory, other inputs at action.yml's defaults`,
+  );
   console.log();
 
   const columns = [
@@ -405,7 +414,16 @@ async function main() {
     console.log(`trec_eval: ${trecEval} ${TREC_EVAL_ARGS.join(' ')} QRELS RUN (same files, runs interleaved with rag-gate's)`);
     const referenceRows = trecRows.map(({ bench, ours, reference }) => {
       const r = ratios(ours, reference);
-      return [bench.scale, bench.size, bench.runs, seconds(reference.median), seconds(reference.min), mebibytes(reference.peakKiB), ratio(r.time), ratio(r.memory)];
+      return [
+        bench.scale,
+        bench.size,
+        bench.runs,
+        seconds(reference.median),
+        seconds(reference.min),
+        mebibytes(reference.peakKiB),
+        ratio(r.time),
+        ratio(r.memory),
+      ];
     });
     const referenceColumns = [
       { title: 'scale' },
@@ -424,13 +442,24 @@ async function main() {
   const find = (workload, scale) => measured.find(({ bench }) => bench.workload === workload && bench.scale === scale);
   const verdict = (ok) => (ok ? 'PASS' : 'MISS');
   const notRun = (workload, scale) =>
-    !options.only.has(workload) ? 'not run (--only)' : options.quick && scale === 'full' ? 'not run (--quick)' : failures.length > 0 ? 'not measured (the run failed)' : 'not measured';
+    !options.only.has(workload)
+      ? 'not run (--only)'
+      : options.quick && scale === 'full'
+        ? 'not run (--quick)'
+        : failures.length > 0
+          ? 'not measured (the run failed)'
+          : 'not measured';
   const targetRows = [];
   const trecFull = find('trec', 'full');
   if (trecFull && trecFull.reference) {
     const r = ratios(trecFull.ours, trecFull.reference);
     targetRows.push(['trec, 10,000 q × 1,000', `time ours/trec_eval ≤ ${TARGET.trecTimeRatio}`, ratio(r.time), verdict(r.time <= TARGET.trecTimeRatio)]);
-    targetRows.push(['', `memory ours/trec_eval ≤ ${TARGET.trecMemoryRatio.toFixed(1)}`, ratio(r.memory), r.memory === null ? 'n/a' : verdict(r.memory <= TARGET.trecMemoryRatio)]);
+    targetRows.push([
+      '',
+      `memory ours/trec_eval ≤ ${TARGET.trecMemoryRatio.toFixed(1)}`,
+      ratio(r.memory),
+      r.memory === null ? 'n/a' : verdict(r.memory <= TARGET.trecMemoryRatio),
+    ]);
   } else {
     const why = trecFull ? 'not measured (set TREC_EVAL to the trec_eval binary)' : notRun('trec', 'full');
     targetRows.push(['trec, 10,000 q × 1,000', `time ours/trec_eval ≤ ${TARGET.trecTimeRatio}`, why, '']);
@@ -446,7 +475,13 @@ async function main() {
     targetRows.push(['', 'peak RSS < 1.5 GiB', notRun('compare', 'full'), '']);
   }
   const action = find('action', '-');
-  if (action) targetRows.push([`action, ${ACTION_QUESTIONS} q`, `median time < ${TARGET.actionSeconds} s`, seconds(action.ours.median), verdict(action.ours.median < TARGET.actionSeconds)]);
+  if (action)
+    targetRows.push([
+      `action, ${ACTION_QUESTIONS} q`,
+      `median time < ${TARGET.actionSeconds} s`,
+      seconds(action.ours.median),
+      verdict(action.ours.median < TARGET.actionSeconds),
+    ]);
   else targetRows.push([`action, ${ACTION_QUESTIONS} q`, `median time < ${TARGET.actionSeconds} s`, notRun('action', '-'), '']);
   console.log('Targets (issue 6)');
   console.log(table([{ title: 'workload' }, { title: 'target' }, { title: 'measured', align: 'r' }, { title: 'result' }], targetRows));

@@ -41,7 +41,10 @@ export class InputError extends Error {
     if (other !== undefined) return other instanceof Error ? other : new Error(String(other));
     const errors = failures as InputError[];
     const problems = errors.flatMap((error) => error.problems).slice(0, MAX_LISTED_PROBLEMS);
-    return new InputError(problems, errors.reduce((sum, error) => sum + error.totalProblems, 0));
+    return new InputError(
+      problems,
+      errors.reduce((sum, error) => sum + error.totalProblems, 0),
+    );
   }
 }
 

@@ -128,51 +128,50 @@ const claim = z.object({
 });
 
 /** The canonical fields of a result record; unknown fields are allowed (and reported once as a warning). */
-export const resultRecordSchema = z.object({
-  id: z.string({ error: 'is required and must be a string' }).refine((id) => !isBlank(id), NOT_BLANK),
-  question: z.string({ error: 'is required and must be a string' }),
-  retrieved_ids: rankedIds.optional(),
-  relevant_ids: relevantIds.optional(),
-  answer: text.optional(),
-  expected_answer: text.optional(),
-  correct: flag.optional(),
-  retrieval_ok: flag.optional(),
-  answerable: flag.optional(),
-  refused: flag.optional(),
-  claims: z.array(claim, { error: 'must be a list of {text, verdict} objects' }).optional(),
-  cited_ids: z.array(documentId, { error: 'must be a list of document ids' }).optional(),
-  answer_relevance: z
-    .number({ error: notFinite('must be a number in [0, 1]') })
-    .min(0, 'must be in [0, 1]')
-    .max(1, 'must be in [0, 1]')
-    .optional(),
-  human_label: label.optional(),
-  judge_label: label.optional(),
-  closed_book_correct: flag.optional(),
-  tags: z.array(z.string({ error: 'must be a string' }), { error: 'must be a list of strings' }).optional(),
-  judged_by: judgedByFieldSchema.optional(),
-  judge_errors: judgeErrorsFieldSchema.optional(),
-  /** The texts sent to the generator, aligned with `retrieved_ids` (Ragas' name); the judge reads them. */
-  retrieved_contexts: z
-    .array(z.string({ error: 'must be a string' }), { error: 'must be a list of strings (the retrieved texts, in retrieved_ids order)' })
-    .optional(),
-}).superRefine((record, ctx) => {
-  const { retrieved_ids: ids, retrieved_contexts: contexts } = record;
-  if (ids !== undefined && contexts !== undefined && ids.length !== contexts.length) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['retrieved_contexts'],
-      message: `has ${contexts.length} text${contexts.length === 1 ? '' : 's'} but retrieved_ids has ${ids.length} id${ids.length === 1 ? '' : 's'}; give one text per retrieved id, in the same order`,
-    });
-  }
-});
+export const resultRecordSchema = z
+  .object({
+    id: z.string({ error: 'is required and must be a string' }).refine((id) => !isBlank(id), NOT_BLANK),
+    question: z.string({ error: 'is required and must be a string' }),
+    retrieved_ids: rankedIds.optional(),
+    relevant_ids: relevantIds.optional(),
+    answer: text.optional(),
+    expected_answer: text.optional(),
+    correct: flag.optional(),
+    retrieval_ok: flag.optional(),
+    answerable: flag.optional(),
+    refused: flag.optional(),
+    claims: z.array(claim, { error: 'must be a list of {text, verdict} objects' }).optional(),
+    cited_ids: z.array(documentId, { error: 'must be a list of document ids' }).optional(),
+    answer_relevance: z
+      .number({ error: notFinite('must be a number in [0, 1]') })
+      .min(0, 'must be in [0, 1]')
+      .max(1, 'must be in [0, 1]')
+      .optional(),
+    human_label: label.optional(),
+    judge_label: label.optional(),
+    closed_book_correct: flag.optional(),
+    tags: z.array(z.string({ error: 'must be a string' }), { error: 'must be a list of strings' }).optional(),
+    judged_by: judgedByFieldSchema.optional(),
+    judge_errors: judgeErrorsFieldSchema.optional(),
+    /** The texts sent to the generator, aligned with `retrieved_ids` (Ragas' name); the judge reads them. */
+    retrieved_contexts: z
+      .array(z.string({ error: 'must be a string' }), { error: 'must be a list of strings (the retrieved texts, in retrieved_ids order)' })
+      .optional(),
+  })
+  .superRefine((record, ctx) => {
+    const { retrieved_ids: ids, retrieved_contexts: contexts } = record;
+    if (ids !== undefined && contexts !== undefined && ids.length !== contexts.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['retrieved_contexts'],
+        message: `has ${contexts.length} text${contexts.length === 1 ? '' : 's'} but retrieved_ids has ${ids.length} id${ids.length === 1 ? '' : 's'}; give one text per retrieved id, in the same order`,
+      });
+    }
+  });
 
 export type ResultRecord = z.infer<typeof resultRecordSchema>;
 
-export const KNOWN_FIELDS: ReadonlySet<string> = new Set([
-  ...Object.keys(resultRecordSchema.shape),
-  ...Object.keys(FIELD_ALIASES),
-]);
+export const KNOWN_FIELDS: ReadonlySet<string> = new Set([...Object.keys(resultRecordSchema.shape), ...Object.keys(FIELD_ALIASES)]);
 
 /**
  * Field names other tools use for what rag-gate reads under another name (a hint for an unknown field, not an

@@ -13,7 +13,6 @@ import type { LabelKind, Labels } from './labels.js';
 import { judgeClaimVerdict, judgeCorrect } from './metrics.js';
 import { CLAIM_VERDICTS, CORRECTNESS_VERDICTS, PROMPT_VERSIONS, joinContexts } from './prompts.js';
 
-
 /** Reads and checks a calibration record written by `calibrate`. */
 export async function readCalibrationRecord(file: string): Promise<CalibrationRecord> {
   let bytes: Buffer;
@@ -28,7 +27,10 @@ export async function readCalibrationRecord(file: string): Promise<CalibrationRe
     raw = parseJsonUniqueKeys(text);
   } catch (error) {
     if (error instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file, 1, error));
-    throw InputError.single({ file, message: `not valid JSON (${error instanceof Error ? error.message : String(error)}); expected a calibration record written by rag-gate calibrate` });
+    throw InputError.single({
+      file,
+      message: `not valid JSON (${error instanceof Error ? error.message : String(error)}); expected a calibration record written by rag-gate calibrate`,
+    });
   }
   const parsed = calibrationRecordSchema.safeParse(raw);
   if (!parsed.success) {
@@ -104,7 +106,9 @@ export async function calibrate(
     binary = pairs.map(([human, judge]) => [collapse(human), collapse(judge)]);
   } else {
     labelValues = CORRECTNESS_VERDICTS;
-    const verdicts = await Promise.all(labels.items.map((item) => limit(() => rate(item.id, () => judgeCorrect(client, item.question, item.answer, item.expected_answer)))));
+    const verdicts = await Promise.all(
+      labels.items.map((item) => limit(() => rate(item.id, () => judgeCorrect(client, item.question, item.answer, item.expected_answer)))),
+    );
     pairs = [];
     labels.items.forEach((item, i) => {
       const correct = verdicts[i];
@@ -120,7 +124,9 @@ export async function calibrate(
     confusion[human] = {};
     for (const judge of labelValues) confusion[human]![judge] = full?.confusion[human]?.[judge] ?? 0;
   }
-  const sha256 = createHash('sha256').update(await readFile(options.labelsFile)).digest('hex');
+  const sha256 = createHash('sha256')
+    .update(await readFile(options.labelsFile))
+    .digest('hex');
   failures.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const record: CalibrationRecord = {
     model: client.model,
@@ -145,4 +151,3 @@ export async function calibrate(
     failures,
   };
 }
-

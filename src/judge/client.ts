@@ -386,7 +386,10 @@ export class JudgeClient {
     for (let n = 1; n <= maxAttempts; n++) {
       if (last !== undefined) {
         if (last.retryAfterMs !== undefined && last.retryAfterMs > maxRetryAfterMs) {
-          throw new JudgeCallError(last.kind, `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1000)} s, longer than the ${maxRetryAfterMs / 1000} s rag-gate waits`);
+          throw new JudgeCallError(
+            last.kind,
+            `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1000)} s, longer than the ${maxRetryAfterMs / 1000} s rag-gate waits`,
+          );
         }
         this.stats.retries++;
         if (last.retryAfterMs !== undefined) this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + last.retryAfterMs);
@@ -450,11 +453,16 @@ export class JudgeClient {
           throw new Retryable('network', `the connection to ${url} failed (${fault.reason})`);
       }
     }
-    if (text === undefined) throw new JudgeCallError('invalid_reply', `the reply from ${url} is larger than ${sizeInWords(maxReplyBytes)}, the most rag-gate reads`);
+    if (text === undefined)
+      throw new JudgeCallError('invalid_reply', `the reply from ${url} is larger than ${sizeInWords(maxReplyBytes)}, the most rag-gate reads`);
     const reply: RawReply = { status: response.status, headers: response.headers, text };
     const { status } = reply;
     if (status === 401 || status === 403) {
-      this.stop(new JudgeSetupError(`the judge endpoint ${url} rejected ${this.endpoint.credentials} (HTTP ${status}: ${this.quote(reply.text)}); ${this.endpoint.check}`));
+      this.stop(
+        new JudgeSetupError(
+          `the judge endpoint ${url} rejected ${this.endpoint.credentials} (HTTP ${status}: ${this.quote(reply.text)}); ${this.endpoint.check}`,
+        ),
+      );
     }
     if (status === 404) {
       this.stop(
@@ -501,7 +509,9 @@ export class JudgeClient {
       if (reply.status === 400 && format === 'json_schema' && /response_format|json_schema/i.test(reply.text)) {
         if (this.responseFormat === 'json_schema') {
           this.responseFormat = 'json_object';
-          this.notes.push(`the endpoint does not accept the JSON-schema response format (${this.quote(reply.text)}); using JSON mode, replies are still validated`);
+          this.notes.push(
+            `the endpoint does not accept the JSON-schema response format (${this.quote(reply.text)}); using JSON mode, replies are still validated`,
+          );
         }
         continue;
       }

@@ -58,7 +58,12 @@ export async function readLabels(file: string): Promise<Labels> {
         raw = parseJsonUniqueKeys(text);
       } catch (error) {
         if (error instanceof DuplicateKeyError) problems.add(duplicateKeyProblem(file, line, error));
-        else problems.add({ file, line, message: `not valid JSON (${error instanceof Error ? error.message : String(error)}); each line must hold one label object` });
+        else
+          problems.add({
+            file,
+            line,
+            message: `not valid JSON (${error instanceof Error ? error.message : String(error)}); each line must hold one label object`,
+          });
         continue;
       }
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -70,7 +75,8 @@ export async function readLabels(file: string): Promise<Labels> {
         problems.add({
           file,
           line,
-          message: 'is neither a claim–context pair {"id", "claim", "context", "human_verdict"} nor an answer {"id", "question", "answer", "expected_answer", "human_correct"}',
+          message:
+            'is neither a claim–context pair {"id", "claim", "context", "human_verdict"} nor an answer {"id", "question", "answer", "expected_answer", "human_correct"}',
         });
         continue;
       }

@@ -1,12 +1,5 @@
 import type { JudgeClient } from './client.js';
-import {
-  type ClaimVerdict,
-  PROMPT_VERSIONS,
-  claimVerdictRequest,
-  correctnessRequest,
-  faithfulnessRequest,
-  relevanceQuestionsRequest,
-} from './prompts.js';
+import { type ClaimVerdict, PROMPT_VERSIONS, claimVerdictRequest, correctnessRequest, faithfulnessRequest, relevanceQuestionsRequest } from './prompts.js';
 
 /** The metrics `rag-gate judge` computes, by the results field each fills. */
 export const JUDGE_METRICS = ['faithfulness', 'answer_relevance', 'correctness'] as const;

@@ -18,7 +18,6 @@ export const JUDGE_ERRORS_FIELD = 'judge_errors';
  */
 const JUDGED_BY_FIELD = 'judged_by';
 
-
 export interface JudgeErrorEntry {
   readonly metric: JudgeMetric;
   readonly kind: JudgeErrorKind;
@@ -94,7 +93,9 @@ const metricOrder = (metric: string) => {
 function earlierErrors(object: Record<string, unknown>): { metric: string }[] {
   const value = object[JUDGE_ERRORS_FIELD];
   if (!Array.isArray(value)) return [];
-  return value.filter((entry): entry is { metric: string } => typeof entry === 'object' && entry !== null && typeof (entry as { metric?: unknown }).metric === 'string');
+  return value.filter(
+    (entry): entry is { metric: string } => typeof entry === 'object' && entry !== null && typeof (entry as { metric?: unknown }).metric === 'string',
+  );
 }
 
 /** Who judged each metric: the `judged_by` entry a field gets when this client fills it in. */

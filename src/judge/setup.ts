@@ -41,10 +41,14 @@ export function createJudgeClient(settings: JudgeSettings, env: NodeJS.ProcessEn
     );
   }
   // fetch would refuse the header later, quoting the key; say here what is wrong, without quoting it.
-  if (/[^\x20-\x7e]/.test(apiKey)) throw new JudgeSetupError('OPENAI_API_KEY has a character an HTTP header cannot carry (only printable ASCII); check for a pasted curly quote or line break');
+  if (/[^\x20-\x7e]/.test(apiKey))
+    throw new JudgeSetupError(
+      'OPENAI_API_KEY has a character an HTTP header cannot carry (only printable ASCII); check for a pasted curly quote or line break',
+    );
   const backoffText = env.RAG_GATE_JUDGE_BACKOFF_MS?.trim();
   const backoffMs = backoffText ? Number(backoffText) : DEFAULT_BACKOFF_MS;
-  if (!Number.isFinite(backoffMs) || backoffMs < 0) throw new JudgeSetupError(`RAG_GATE_JUDGE_BACKOFF_MS must be a number of milliseconds ≥ 0, got "${backoffText}"`);
+  if (!Number.isFinite(backoffMs) || backoffMs < 0)
+    throw new JudgeSetupError(`RAG_GATE_JUDGE_BACKOFF_MS must be a number of milliseconds ≥ 0, got "${backoffText}"`);
   return new JudgeClient({
     baseUrl,
     apiKey,

@@ -25,7 +25,9 @@ export async function loadSettings(given: ReadonlyMap<SettingName, SettingText>)
     tag = SETTINGS['comment-tag'].parse(tagText);
   } catch (error) {
     if (!(error instanceof SettingError)) throw error;
-    throw new SettingError(describeProblem({ setting: 'comment-tag', origin: given.get('comment-tag')?.origin ?? { kind: 'default' }, message: error.message }));
+    throw new SettingError(
+      describeProblem({ setting: 'comment-tag', origin: given.get('comment-tag')?.origin ?? { kind: 'default' }, message: error.message }),
+    );
   }
   const file = await readConfigFile(configText.trim(), { required: given.has('config'), tag });
   const layers = [given, file.section, file.top];

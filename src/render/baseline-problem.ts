@@ -107,7 +107,9 @@ const DETAIL_LINE_MAX_CHARS = 300;
 /** The problem for the comment: what and where in our words, the detail only in code spans, then the fix. */
 export function baselineProblemContent(problem: BaselineProblem): RootContent[] {
   const lines = problem.detail.split('\n').filter((line) => line.trim() !== '');
-  const shown = lines.slice(0, DETAIL_LINES_SHOWN).flatMap((line, index) => [...(index > 0 ? [{ type: 'break' as const }] : []), inert(line, DETAIL_LINE_MAX_CHARS)]);
+  const shown = lines
+    .slice(0, DETAIL_LINES_SHOWN)
+    .flatMap((line, index) => [...(index > 0 ? [{ type: 'break' as const }] : []), inert(line, DETAIL_LINE_MAX_CHARS)]);
   const more = lines.length - DETAIL_LINES_SHOWN;
   const what = whatWords(problem);
   // Our own URL of the run, as a link: in text, GitHub's autolinking is escaped away.

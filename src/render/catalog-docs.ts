@@ -33,10 +33,13 @@ export function settingsTable(): string {
   const lines = ['| setting | action input | CLI option | in rag-gate.yml | default | meaning |', '|---|---|---|---|---|---|'];
   for (const [name, row] of ROWS) {
     const commandsOf = new Map<string, string[]>();
-    for (const [command, flag] of Object.entries(row.cli?.flags ?? {})) commandsOf.set(flag.split(' ')[0]!, [...(commandsOf.get(flag.split(' ')[0]!) ?? []), command]);
+    for (const [command, flag] of Object.entries(row.cli?.flags ?? {}))
+      commandsOf.set(flag.split(' ')[0]!, [...(commandsOf.get(flag.split(' ')[0]!) ?? []), command]);
     const flags = [...commandsOf].map(([flag, commands]) => `${code(flag)} (${commands.join(', ')})`);
     const fallback = typeof row.action === 'object' ? code(row.action.runnerDefault) : code(row.default);
-    lines.push(`| \`${name}\` | ${row.action === false ? '' : 'yes'} | ${flags.join(', ')} | ${row.config ? 'yes' : ''} | ${fallback} | ${row.description.replaceAll('|', '\\|')} |`);
+    lines.push(
+      `| \`${name}\` | ${row.action === false ? '' : 'yes'} | ${flags.join(', ')} | ${row.config ? 'yes' : ''} | ${fallback} | ${row.description.replaceAll('|', '\\|')} |`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -45,7 +48,9 @@ export function settingsTable(): string {
 export function answerMetricsTable(): string {
   const lines = ['| metric | definition | better | graded test |', '|---|---|---|---|'];
   for (const metric of ANSWER_METRICS) {
-    lines.push(`| \`${metric.name}\` | ${metric.definition.replaceAll('|', '\\|')} | ${metric.better === 'neither' ? '' : metric.better} | ${metric.graded ? 'yes' : ''} |`);
+    lines.push(
+      `| \`${metric.name}\` | ${metric.definition.replaceAll('|', '\\|')} | ${metric.better === 'neither' ? '' : metric.better} | ${metric.graded ? 'yes' : ''} |`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -5,7 +5,9 @@ import { judgeNote, reasonText, warningText } from './gate-words.js';
 import { sentenceText } from './untrusted.js';
 
 /** Where the base results came from: files given, an artifact found, or why there are none. */
-export type BaselineJson = { readonly found: true; readonly files?: readonly string[]; readonly sha?: string | null; readonly description?: string } | { readonly found: false; readonly reason: string };
+export type BaselineJson =
+  | { readonly found: true; readonly files?: readonly string[]; readonly sha?: string | null; readonly description?: string }
+  | { readonly found: false; readonly reason: string };
 
 /**
  * The report `compare --json` prints and the action writes (`report-json`): the comparison, with each gate reason
@@ -19,7 +21,10 @@ export function comparisonReport(run: { readonly comparison: Comparison; readonl
     ...comparison,
     reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
     warnings: comparison.warnings.map((warning) => ({ ...warning, message: warningText(warning, context) })),
-    judges: comparison.judges.map((status) => ({ ...status, judges: status.judges.map((check) => ({ ...check, message: sentenceText(judgeNote(status.field, check)) })) })),
+    judges: comparison.judges.map((status) => ({
+      ...status,
+      judges: status.judges.map((check) => ({ ...check, message: sentenceText(judgeNote(status.field, check)) })),
+    })),
     baseline,
     head: evalJson(run.head, config.eval),
   };

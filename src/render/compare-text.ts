@@ -76,16 +76,26 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
     `Tests (α = ${comparison.alpha}; Holm-adjusted across the gated tests)\n` +
       textTable([['metric', 'gate', 'base', 'head', 'Δ', '95% CI', 'p', 'Holm p', 'significant', 'n'], ...rows]),
   );
-  const mcnemarLines = comparison.tests.filter((t): t is McNemarTest => t.kind === 'mcnemar').map((t) => `  ${testLabel(t.metric, rule)}: ${mcnemarSentence(t)}`);
+  const mcnemarLines = comparison.tests
+    .filter((t): t is McNemarTest => t.kind === 'mcnemar')
+    .map((t) => `  ${testLabel(t.metric, rule)}: ${mcnemarSentence(t)}`);
   if (mcnemarLines.length > 0) sections.push(`McNemar\n${mcnemarLines.join('\n')}`);
   const power = comparison.tests.flatMap((t) => {
     const needed = formatRequiredN(t.requiredN);
-    return needed && t.delta !== 0 ? [`  ${testLabel(t.metric, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`] : [];
+    return needed && t.delta !== 0
+      ? [
+          `  ${testLabel(t.metric, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`,
+        ]
+      : [];
   });
   if (power.length > 0) sections.push(`Cannot tell apart yet\n${power.join('\n')}`);
 
   if (comparison.missing.length > 0) {
-    const rows = comparison.missing.map((m) => [m.id, m.question.replace(/\s+/g, ' ').slice(0, 80), m.wasCorrect === null ? '' : m.wasCorrect ? 'right in base' : 'wrong in base']);
+    const rows = comparison.missing.map((m) => [
+      m.id,
+      m.question.replace(/\s+/g, ' ').slice(0, 80),
+      m.wasCorrect === null ? '' : m.wasCorrect ? 'right in base' : 'wrong in base',
+    ]);
     sections.push(`Missing from head, counted as failed (${comparison.missing.length})\n${textTable(rows)}`);
   }
   const { regressions: causes } = comparison.causes;
@@ -99,7 +109,9 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
   if (rescued.length > 0) {
     sections.push(
       `Lost the gold document but still answered right (${rescued.length})\n` +
-        textTable(rescued.map((r) => [r.id, r.question.replace(/\s+/g, ' ').slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(', ')}` : ''])),
+        textTable(
+          rescued.map((r) => [r.id, r.question.replace(/\s+/g, ' ').slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(', ')}` : '']),
+        ),
     );
   }
   if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})\n${textTable(changeRows(comparison.fixed))}`);

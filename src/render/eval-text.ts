@@ -62,9 +62,7 @@ export function renderEvalText(file: string, summary: RunSummary, config: EvalCo
     excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : '',
     excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : '',
   ].filter(Boolean);
-  const sections: (string | null)[] = [
-    `rag-gate eval: ${file}: ${summary.questions} questions${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`,
-  ];
+  const sections: (string | null)[] = [`rag-gate eval: ${file}: ${summary.questions} questions${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`];
   const retrieval = metricTable(summary, [...retrievalNames, 'retrieval_ok']);
   if (retrieval) sections.push(`Retrieval\n${retrieval}`);
   const generation = metricTable(summary, GENERATION_METRICS);

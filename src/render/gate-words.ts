@@ -140,7 +140,10 @@ export function warningWords(warning: GateWarning, context: WordsContext): Sente
     case 'drop-below-minimum-effect':
       return [`${warning.gate} dropped significantly but by less than the minimum effect ${warning.minEffect}: ${dropWords(warning, context.retrievalOk)}`];
     case 'drop-from-uncalibrated-judge':
-      return [`${warning.gate} dropped significantly (${dropWords(warning, context.retrievalOk)}), but it does not gate: `, ...judgeNotes(context.judges, warning.field)];
+      return [
+        `${warning.gate} dropped significantly (${dropWords(warning, context.retrievalOk)}), but it does not gate: `,
+        ...judgeNotes(context.judges, warning.field),
+      ];
     case 'floor-from-uncalibrated-judge':
       return [`${brokenFloor(warning.floor, warning.value)}, but it does not gate: `, ...judgeNotes(context.judges, warning.field)];
   }
@@ -156,7 +159,10 @@ export function ungatedText(config: CompareConfig, unknownFields: ReadonlyMap<st
     const column = QUESTION_COLUMNS.find((c) => c.name === test.column)!;
     return `${gate} (${test.metric}, from ${column.needs.join(' or ')})`;
   });
-  const asked = needs.length === 0 ? 'no gate is switched on (fail-on is empty) and no floor is set' : `no paired question carries what the gates need: ${needs.join('; ')}`;
+  const asked =
+    needs.length === 0
+      ? 'no gate is switched on (fail-on is empty) and no floor is set'
+      : `no paired question carries what the gates need: ${needs.join('; ')}`;
   const unknown = [...unknownFields].map(([field, count]) => {
     const hint = suggestField(field);
     return `"${field}" (${count} record${count === 1 ? '' : 's'}${hint === undefined ? '' : `; did you mean "${hint}"?`})`;

@@ -35,7 +35,11 @@ function causeContent(cause: NoComparison): RootContent[] {
     return cause.fails
       ? [
           heading(3, '❌ rag-gate: no baseline to compare with'),
-          paragraph(...annotated(`No baseline: ${cause.reason}. This check fails: \`on-missing-baseline\` is \`fail\`, so a pull request must be compared with its base branch's results.`)),
+          paragraph(
+            ...annotated(
+              `No baseline: ${cause.reason}. This check fails: \`on-missing-baseline\` is \`fail\`, so a pull request must be compared with its base branch's results.`,
+            ),
+          ),
         ]
       : [
           heading(3, '⚪ rag-gate: no baseline to compare with'),
@@ -45,7 +49,11 @@ function causeContent(cause: NoComparison): RootContent[] {
   const verdict = cause.fails
     ? "This check fails (`on-baseline-error` is `fail`): without the base branch's results rag-gate cannot tell whether this pull request made anything worse."
     : 'This check passes because `on-baseline-error` is `pass`, although nothing was compared.';
-  return [heading(3, `${cause.fails ? '❌' : '⚪'} rag-gate: could not read the baseline`), ...baselineProblemContent(cause.problem), paragraph(...annotated(verdict))];
+  return [
+    heading(3, `${cause.fails ? '❌' : '⚪'} rag-gate: could not read the baseline`),
+    ...baselineProblemContent(cause.problem),
+    paragraph(...annotated(verdict)),
+  ];
 }
 
 /** The report when nothing was compared: why, what that does to the check, and the head run's metrics. */

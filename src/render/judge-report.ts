@@ -27,11 +27,7 @@ export function renderJudgeSummary(result: JudgeRunResult, stats: JudgeStats, ou
       .join(', ');
     rows.push([metric, count(report.judged), count(report.kept), skipped === 0 ? '0' : `${count(skipped)} (${reasons})`, count(report.failed)]);
   }
-  const lines = [
-    `rag-gate judge: ${plural(result.records, 'record')} → ${out}`,
-    textTable(rows),
-    `  ${formatStats(stats)}`,
-  ];
+  const lines = [`rag-gate judge: ${plural(result.records, 'record')} → ${out}`, textTable(rows), `  ${formatStats(stats)}`];
   if (result.recordsFailed > 0) {
     const kinds = Object.entries(result.failuresByKind)
       .map(([kind, n]) => `${kind} ${count(n)}`)
@@ -70,7 +66,12 @@ export function renderCalibration(result: CalibrationResult, stats: JudgeStats, 
     `  ${formatStats(stats)}`,
   ];
   if (result.failures.length > 0) {
-    lines.push(`  ${plural(result.failures.length, 'label')} could not be judged and ${result.failures.length === 1 ? 'is' : 'are'} left out of kappa: ${result.failures.slice(0, 5).map((f) => `${f.id} (${f.kind})`).join(', ')}${result.failures.length > 5 ? ', …' : ''}`);
+    lines.push(
+      `  ${plural(result.failures.length, 'label')} could not be judged and ${result.failures.length === 1 ? 'is' : 'are'} left out of kappa: ${result.failures
+        .slice(0, 5)
+        .map((f) => `${f.id} (${f.kind})`)
+        .join(', ')}${result.failures.length > 5 ? ', …' : ''}`,
+    );
   }
   const verdict =
     record.kappa !== null && record.kappa >= kappaFloor

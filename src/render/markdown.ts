@@ -91,7 +91,10 @@ function sizeWords(test: PairedTest): string {
 /** "End-to-end correctness 0.690 → 0.645 is not significant yet (p = 0.0784): … about 405 paired questions …". */
 function powerSentence(test: PairedTest, rule: string): string {
   const what = `${sentenceStart(test, rule)} ${fixed3(test.base)} → ${fixed3(test.head)}`;
-  const p = test.adjustedPValue !== null && test.adjustedPValue !== test.pValue ? `p = ${formatP(test.pValue)}, Holm-adjusted ${formatP(test.adjustedPValue)}` : `p = ${formatP(test.pValue)}`;
+  const p =
+    test.adjustedPValue !== null && test.adjustedPValue !== test.pValue
+      ? `p = ${formatP(test.pValue)}, Holm-adjusted ${formatP(test.adjustedPValue)}`
+      : `p = ${formatP(test.pValue)}`;
   if (test.delta === 0) return `${what}: no net change (${p}).`;
   const needed = formatRequiredN(test.requiredN);
   const spread = test.kind === 'mcnemar' ? 'this discordance' : 'this spread';
@@ -200,7 +203,13 @@ function causeLine(comparison: Comparison): PhrasingContent[] {
   const { regressions, fixed } = comparison;
   if (!hasCorrect) {
     const lost = comparison.retrievalRegressions.length;
-    return [text(lost === 0 ? 'No question carries end-to-end correctness in both runs, and none lost its gold document.' : `No question carries end-to-end correctness in both runs; ${plural(lost, 'question')} lost ${lost === 1 ? 'its' : 'their'} gold document.`)];
+    return [
+      text(
+        lost === 0
+          ? 'No question carries end-to-end correctness in both runs, and none lost its gold document.'
+          : `No question carries end-to-end correctness in both runs; ${plural(lost, 'question')} lost ${lost === 1 ? 'its' : 'their'} gold document.`,
+      ),
+    ];
   }
   const fixedWords = fixed.length === 0 ? '' : ` ${plural(fixed.length, 'question')} went from wrong to right.`;
   if (regressions.length === 0) return [text(`No question went from right to wrong.${fixedWords}`)];
@@ -300,7 +309,8 @@ function retrievalList(items: readonly RetrievalRegression[], showRescued: boole
 
 /** "… and N more; see the full JSON (…)". */
 function moreLine(hidden: number, reportLink: string | undefined): Paragraph {
-  const where = reportLink === undefined || reportLink.trim() === '' ? [text('the full JSON report')] : [text('the full JSON ('), ...annotated(reportLink), text(')')];
+  const where =
+    reportLink === undefined || reportLink.trim() === '' ? [text('the full JSON report')] : [text('the full JSON ('), ...annotated(reportLink), text(')')];
   return paragraph(text(`… and ${hidden.toLocaleString('en-US')} more; see `), ...where);
 }
 
@@ -343,7 +353,10 @@ interface Lists {
 
 /** A missing question's base outcomes: what it lost by being left out. */
 function baseOutcome(question: MissingQuestion): string {
-  const parts = [question.wasCorrect === null ? '' : question.wasCorrect ? 'right' : 'wrong', question.retrievalWasOk === null ? '' : question.retrievalWasOk ? 'retrieval ok' : 'retrieval failed'];
+  const parts = [
+    question.wasCorrect === null ? '' : question.wasCorrect ? 'right' : 'wrong',
+    question.retrievalWasOk === null ? '' : question.retrievalWasOk ? 'retrieval ok' : 'retrieval failed',
+  ];
   return parts.filter(Boolean).join(', ') || '—';
 }
 
@@ -372,7 +385,11 @@ function buildLists(comparison: Comparison): Lists {
       : `${others.length.toLocaleString('en-US')} more lost their gold document (${rescued} still answered right)`;
   return {
     missing: missingList(comparison),
-    main: { title: `Regressed questions (${comparison.regressions.length.toLocaleString('en-US')})`, noun: 'regressed question', list: regressionList(comparison.regressions, false) },
+    main: {
+      title: `Regressed questions (${comparison.regressions.length.toLocaleString('en-US')})`,
+      noun: 'regressed question',
+      list: regressionList(comparison.regressions, false),
+    },
     extra: others.length === 0 ? null : { summary, list: retrievalList(others, rescued !== others.length) },
     fixed: regressionList(comparison.fixed, true),
     tags: Object.entries(comparison.regressionsByTag),
@@ -383,7 +400,10 @@ function questionSections(lists: Lists, limits: Limits, reportLink: string | und
   const out: RootContent[] = [];
   const { missing, main, extra, fixed, tags } = lists;
   if (missing.rows.length > 0) {
-    out.push(heading(4, `Missing from head: counted as failed (${missing.rows.length.toLocaleString('en-US')})`), ...listBody(missing, limits.missing, 'missing question', reportLink));
+    out.push(
+      heading(4, `Missing from head: counted as failed (${missing.rows.length.toLocaleString('en-US')})`),
+      ...listBody(missing, limits.missing, 'missing question', reportLink),
+    );
   }
   if (main.list.rows.length > 0) out.push(heading(4, main.title), ...listBody(main.list, limits.main, main.noun, reportLink));
   if (extra !== null) out.push(...details(extra.summary, listBody(extra.list, limits.extra, null, reportLink)));
@@ -414,7 +434,10 @@ const WARNINGS_SHOWN = 20;
 
 function warningsSection(comparison: Comparison, rule: string): RootContent[] {
   const context = { retrievalOk: rule, judges: comparison.judges };
-  const warnings: Sentence[] = [...comparison.warnings.map((w) => warningWords(w, context)), ...comparison.decomposition.head.warnings.map((w) => [`head: ${w}`])];
+  const warnings: Sentence[] = [
+    ...comparison.warnings.map((w) => warningWords(w, context)),
+    ...comparison.decomposition.head.warnings.map((w) => [`head: ${w}`]),
+  ];
   if (warnings.length === 0) return [];
   const shown = warnings.slice(0, WARNINGS_SHOWN);
   if (warnings.length > WARNINGS_SHOWN) shown.push([`… and ${warnings.length - WARNINGS_SHOWN} more in the JSON report`]);
@@ -452,7 +475,6 @@ function footer(comparison: Comparison, options: CommentOptions): Paragraph {
 // ---------------------------------------------------------------------------------------------------------------
 // Assembly and the length budget
 
-
 /**
  * Renders the PR comment for a comparison. Pure and deterministic. The verdict, the counts, the tests table and
  * the folded diagnosis are always whole. When the comment would exceed `maxLength`, the question lists shrink,
@@ -472,7 +494,12 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
     testsTable(comparison, rule, verdict.failing),
     ...mcnemarSection(comparison, rule),
   ];
-  const tail: RootContent[] = [...decompositionSection(comparison), ...judgeSection(comparison), ...warningsSection(comparison, rule), footer(comparison, options)];
+  const tail: RootContent[] = [
+    ...decompositionSection(comparison),
+    ...judgeSection(comparison),
+    ...warningsSection(comparison, rule),
+    footer(comparison, options),
+  ];
   const render = (limits: Limits) => serialise({ type: 'root', children: [...head, ...questionSections(lists, limits, options.reportLink), ...tail] });
 
   // No list can keep more rows than would fill the budget with their raw text alone; this keeps every render near

@@ -84,7 +84,10 @@ export function details(summary: string, children: RootContent[]): RootContent[]
 
 /** The sticky-comment marker as an HTML comment, reduced to characters that cannot end or break it. */
 export function markerComment(marker: string): Html {
-  const safe = marker.replace(/[^\w:./@+-]/g, '').replace(/-{2,}/g, '-').replace(/^-|-$/g, '');
+  const safe = marker
+    .replace(/[^\w:./@+-]/g, '')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-|-$/g, '');
   return html(`<!-- ${safe} -->`);
 }
 

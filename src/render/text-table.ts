@@ -16,15 +16,16 @@ export function textTable(cells: readonly (readonly string[])[], indent = '  '):
   // A column is right-aligned when every cell below the header is a number.
   const rightAligned = widths.map((_, i) => rows.slice(1).every((row) => numeric.test(row[i] ?? '')));
   return rows
-    .map((row) =>
-      indent +
-      row
-        .map((cell, i) => {
-          const pad = (widths[i] ?? 0) - [...cell].length;
-          return i > 0 && rightAligned[i] ? ' '.repeat(pad) + cell : cell + ' '.repeat(pad);
-        })
-        .join('  ')
-        .trimEnd(),
+    .map(
+      (row) =>
+        indent +
+        row
+          .map((cell, i) => {
+            const pad = (widths[i] ?? 0) - [...cell].length;
+            return i > 0 && rightAligned[i] ? ' '.repeat(pad) + cell : cell + ' '.repeat(pad);
+          })
+          .join('  ')
+          .trimEnd(),
     )
     .join('\n');
 }

@@ -37,7 +37,10 @@ export function inertText(value: string, max: number): string {
   const flat = value.replace(CONTROLS, ' ').replace(INVISIBLE, codePoint).replace(/\s+/gu, ' ').trim();
   const points = Array.from(flat);
   if (points.length <= max) return flat;
-  return `${points.slice(0, max - 1).join('').trimEnd()}…`;
+  return `${points
+    .slice(0, max - 1)
+    .join('')
+    .trimEnd()}…`;
 }
 
 /** A sentence as plain text (terminal, log, JSON), its untrusted pieces inert and bounded. */

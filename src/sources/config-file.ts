@@ -27,9 +27,13 @@ const FILE_KEYS: ReadonlyMap<string, SettingName> = new Map(
 const NEWLINE_LISTS: ReadonlySet<SettingName> = new Set(['floors', 'judge-calibration']);
 
 const scalar = z.union([z.string(), z.number(), z.boolean()], { error: 'must be a text, a number, true/false or a list of those' });
-const value = z.union([scalar, z.array(scalar, { error: 'must be a list of texts or numbers' })], { error: 'must be a text, a number, true/false or a list of those' });
+const value = z.union([scalar, z.array(scalar, { error: 'must be a list of texts or numbers' })], {
+  error: 'must be a text, a number, true/false or a list of those',
+});
 const settingsMap = z.record(z.string(), value, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
-const fileSchema = z.object({ [GATES_KEY]: z.record(z.string(), settingsMap, { error: 'must map each comment tag to its settings' }).optional() }).catchall(value);
+const fileSchema = z
+  .object({ [GATES_KEY]: z.record(z.string(), settingsMap, { error: 'must map each comment tag to its settings' }).optional() })
+  .catchall(value);
 
 /**
  * Reads the config file. A missing file is no error unless `required` (it was named by `--config` or the

@@ -32,7 +32,7 @@ export async function* readLines(file: string, problems: ProblemCollector, onPro
   let line = 0;
   for await (const { bytes, start, end, bytesRead } of readLineChunks(file)) {
     const chunkIsUtf8 = isUtf8(bytes.subarray(start, end));
-    for (let from = start; from < end; ) {
+    for (let from = start; from < end;) {
       const lineFeed = bytes.indexOf(LINE_FEED, from);
       const contentEnd = lineFeed > from && bytes[lineFeed - 1] === CARRIAGE_RETURN ? lineFeed - 1 : lineFeed;
       line++;

@@ -49,7 +49,12 @@ export async function rescoreUnderHeadLabels(
       (record) => {
         const head = headLabels.get(record.id);
         if (head === undefined) return;
-        const relabelled: ResultRecord = { ...record, relevant_ids: head.labels.relevant_ids, answerable: head.labels.answerable, expected_answer: head.labels.expected_answer };
+        const relabelled: ResultRecord = {
+          ...record,
+          relevant_ids: head.labels.relevant_ids,
+          answerable: head.labels.answerable,
+          expected_answer: head.labels.expected_answer,
+        };
         const own = goldLabelsOf(goldKeyOf(record));
         const relevantChanged = JSON.stringify(Object.entries(own.relevant_ids)) !== JSON.stringify(Object.entries(head.labels.relevant_ids));
         const answerChanged = own.expected_answer !== head.labels.expected_answer || own.answerable !== head.labels.answerable;

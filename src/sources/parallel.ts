@@ -31,7 +31,11 @@ function toSpec(config: EvalConfig): EvalSpec {
 }
 
 function fromSpec(spec: EvalSpec): EvalConfig {
-  return { retrievalMetrics: spec.metrics.map(parseRetrievalMetric), retrievalOk: parseRetrievalOkRule(spec.retrievalOk), correctness: parseCorrectnessRule(spec.correct) };
+  return {
+    retrievalMetrics: spec.metrics.map(parseRetrievalMetric),
+    retrievalOk: parseRetrievalOkRule(spec.retrievalOk),
+    correctness: parseCorrectnessRule(spec.correct),
+  };
 }
 
 /** True in a reader thread started by `readBothRuns`: the entry point then calls `serveReader` and nothing else. */

@@ -9,9 +9,7 @@ import { readFailure } from './results.js';
 import { firstBadByte, notUtf8Problem } from './utf8.js';
 import { QueryEntries, type TrecTable, TrecTableBuilder } from '../core/scoring/trec-table.js';
 
-
 /** Called after each chunk of a file is parsed: records (non-blank lines) and bytes read so far. */
-
 
 /** What differs between reading qrels and reading a run. */
 interface TrecFormat {
@@ -113,7 +111,7 @@ class TableParser {
       this.parseLines(bytes, start, end);
       return;
     }
-    for (let next = start; next < end; ) {
+    for (let next = start; next < end;) {
       const lineEnd = bytes.indexOf(LINE_FEED, next) + 1;
       const bad = firstBadByte(bytes.subarray(next, lineEnd));
       if (bad < 0) this.parseLines(bytes, next, lineEnd);
@@ -128,7 +126,7 @@ class TableParser {
 
   private parseLines(bytes: Buffer, start: number, end: number): void {
     const { fields } = this;
-    for (let next = start; next < end; ) {
+    for (let next = start; next < end;) {
       next = fields.split(bytes, next);
       this.line++;
       if (fields.count > 0) this.parseRecord(bytes);
@@ -175,10 +173,7 @@ class TableParser {
   private columnCountProblem(bytes: Buffer): InputProblem {
     const { fields, format } = this;
     const expected = format.columns.length;
-    const column =
-      fields.count > expected
-        ? columnOf(bytes, fields.lineStart, fields.starts[expected]!)
-        : columnOf(bytes, fields.lineStart, fields.contentEnd);
+    const column = fields.count > expected ? columnOf(bytes, fields.lineStart, fields.starts[expected]!) : columnOf(bytes, fields.lineStart, fields.contentEnd);
     return {
       file: this.file,
       line: this.line,

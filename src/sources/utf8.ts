@@ -44,7 +44,7 @@ export function utf8Text(file: string, bytes: Buffer): string {
   if (!isUtf8(bytes.subarray(start))) {
     const problems = new ProblemCollector();
     let line = 0;
-    for (let from = start; from < bytes.length; ) {
+    for (let from = start; from < bytes.length;) {
       const lineFeed = bytes.indexOf(LINE_FEED, from);
       const lineEnd = lineFeed < 0 ? bytes.length : lineFeed;
       line++;

@@ -14,7 +14,8 @@ export async function writeFileAtomic(file: string, content: string): Promise<vo
   } catch (error) {
     await rm(temporary, { force: true });
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'its folder does not exist' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : String(error);
+    const reason =
+      code === 'ENOENT' ? 'its folder does not exist' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : String(error);
     throw InputError.single({ file, message: `cannot write: ${reason}` });
   }
 }

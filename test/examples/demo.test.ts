@@ -26,7 +26,14 @@ function trackedInputs(): string[] {
 }
 
 function fingerprints(files: readonly string[]): Record<string, string> {
-  return Object.fromEntries(files.map((file) => [file, createHash('sha256').update(readFileSync(join(ROOT, file))).digest('hex')]));
+  return Object.fromEntries(
+    files.map((file) => [
+      file,
+      createHash('sha256')
+        .update(readFileSync(join(ROOT, file)))
+        .digest('hex'),
+    ]),
+  );
 }
 
 describe('npm run demo', () => {

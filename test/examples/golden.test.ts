@@ -108,7 +108,7 @@ describe('the golden set', () => {
     }
   });
 
-  it('takes every expected answer from the question\'s own articles, so it has a definite answer', () => {
+  it("takes every expected answer from the question's own articles, so it has a definite answer", () => {
     for (const q of golden.filter((g) => g.answerable)) {
       const source = q.relevant_ids.map((id) => byId.get(id)?.text ?? '').join(' ');
       for (const sentence of sentences(q.expected_answer)) expect(source, `${q.id}: ${sentence}`).toContain(sentence);

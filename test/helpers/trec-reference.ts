@@ -34,7 +34,10 @@ export async function readRun(file: string): Promise<Run> {
   for (const [q, qid] of table.qids.entries()) {
     const { values: scores, docIds, count } = table.entries(q);
     const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => scores[b]! - scores[a]! || docnos.compare(docIds[b]!, docIds[a]!));
-    run.set(qid, order.map((i) => docnos.text(docIds[i]!)));
+    run.set(
+      qid,
+      order.map((i) => docnos.text(docIds[i]!)),
+    );
   }
   return run;
 }

@@ -36,7 +36,13 @@ describe('the bundled CLI: node dist/cli.js judge / calibrate', () => {
       file,
       jsonl([
         { id: 'q1', question: 'Refund window?', answer: 'The window is 14 days.', expected_answer: '14 days', retrieved_contexts: ['The window is 14 days'] },
-        { id: 'q2', question: 'Who approves?', answer: 'The CFO approves.', expected_answer: 'two signatories', retrieved_contexts: ['Two signatories approve refunds.'] },
+        {
+          id: 'q2',
+          question: 'Who approves?',
+          answer: 'The CFO approves.',
+          expected_answer: 'two signatories',
+          retrieved_contexts: ['Two signatories approve refunds.'],
+        },
       ]),
     );
     return file;
@@ -52,7 +58,10 @@ describe('the bundled CLI: node dist/cli.js judge / calibrate', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('rag-gate judge: 2 records');
     expect(server.requests.length).toBe(2 * 4);
-    const records = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const records = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(records.map((r) => r.claims[0].verdict)).toEqual(['SUPPORTED', 'NOT_STATED']);
     expect(records.map((r) => r.correct)).toEqual([true, false]);
     expect(records.every((r) => r.answer_relevance >= 0 && r.answer_relevance <= 1)).toBe(true);
@@ -70,19 +79,28 @@ describe('the bundled CLI: node dist/cli.js judge / calibrate', () => {
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('rag-gate: error: no API key: set OPENAI_API_KEY');
     const port = await closedPort();
-    const unreachable = await runBinAsync(['judge', '--results', results(), '--out', out, '--no-cache', '--base-url', `http://127.0.0.1:${port}/v1`], { OPENAI_API_KEY: 'k', RAG_GATE_JUDGE_BACKOFF_MS: '5' });
+    const unreachable = await runBinAsync(['judge', '--results', results(), '--out', out, '--no-cache', '--base-url', `http://127.0.0.1:${port}/v1`], {
+      OPENAI_API_KEY: 'k',
+      RAG_GATE_JUDGE_BACKOFF_MS: '5',
+    });
     expect(unreachable.code).toBe(2);
     expect(unreachable.stderr).toContain('(connection refused)');
   });
 
   it('calibrate writes the record', async () => {
     const labels = join(scratch.dir, 'labels.jsonl');
-    writeFileSync(labels, jsonl([
-      { id: 'a', claim: 'The window is 14 days.', context: 'The window is 14 days.', human_verdict: 'SUPPORTED' },
-      { id: 'b', claim: 'The CFO approves.', context: 'Two signatories approve.', human_verdict: 'NOT_STATED' },
-    ]));
+    writeFileSync(
+      labels,
+      jsonl([
+        { id: 'a', claim: 'The window is 14 days.', context: 'The window is 14 days.', human_verdict: 'SUPPORTED' },
+        { id: 'b', claim: 'The CFO approves.', context: 'Two signatories approve.', human_verdict: 'NOT_STATED' },
+      ]),
+    );
     const out = join(scratch.dir, 'calibration.json');
-    const run = await runBinAsync(['calibrate', '--labels', labels, '--out', out, '--no-cache', '--model', 'm1'], { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.url });
+    const run = await runBinAsync(['calibrate', '--labels', labels, '--out', out, '--no-cache', '--model', 'm1'], {
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: server.url,
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ model: 'm1', promptVersion: 'faithfulness-v1', kappa: 1, n: 2 });
   });

@@ -26,7 +26,9 @@ function articlePairs(): object[] {
     for (let i = 0; i < count; i++) {
       const n = pairs.length;
       const claim = `Item ${n} ships within ${n + 2} days.`;
-      const context = judgeSupports ? `Policy ${n}: item ${n} ships within ${n + 2} days of the order.` : `Policy ${n}: item ${n} ships from the central warehouse.`;
+      const context = judgeSupports
+        ? `Policy ${n}: item ${n} ships within ${n + 2} days of the order.`
+        : `Policy ${n}: item ${n} ships from the central warehouse.`;
       pairs.push({ id: `p${n}`, claim, context, human_verdict: human });
     }
   };
@@ -82,7 +84,9 @@ describe('calibrate: claim–context pairs', () => {
 
   it('kappa below the floor warns clearly but exits 0; --json prints the record', async () => {
     // Half the pairs disagree: the judge supports what the human rejects.
-    const pairs = articlePairs().map((pair, i) => (i % 2 === 0 ? { ...pair, human_verdict: (pair as { human_verdict: string }).human_verdict === 'SUPPORTED' ? 'NOT_STATED' : 'SUPPORTED' } : pair));
+    const pairs = articlePairs().map((pair, i) =>
+      i % 2 === 0 ? { ...pair, human_verdict: (pair as { human_verdict: string }).human_verdict === 'SUPPORTED' ? 'NOT_STATED' : 'SUPPORTED' } : pair,
+    );
     const run = await calibrate(labelsFile(pairs), ['--json']);
     expect(run.code, run.stderr).toBe(0);
     const json = JSON.parse(run.stdout);
@@ -105,7 +109,8 @@ describe('calibrate: claim–context pairs', () => {
   });
 
   it('labels the judge cannot rate are left out and counted; too many fail → exit 1 and no record', async () => {
-    fake.server.handler = (request) => (request.body.messages[1].content.includes('Item 0 ') ? { status: 400, body: { error: { message: 'nope' } } } : undefined);
+    fake.server.handler = (request) =>
+      request.body.messages[1].content.includes('Item 0 ') ? { status: 400, body: { error: { message: 'nope' } } } : undefined;
     const out = path('calibration.json');
     const run = await calibrate(labelsFile(articlePairs().slice(0, 10)), ['--out', out]);
     expect(run.code).toBe(1);
@@ -139,9 +144,17 @@ describe('calibrate: answers with human correct / incorrect', () => {
 
 describe('calibrate: bad labels exit 2 naming file, line and field, before any call', () => {
   it.each([
-    ['a verdict outside the three', [{ id: 'x', claim: 'c', context: 'k', human_verdict: 'TRUE' }], ':1: human_verdict: must be one of SUPPORTED, CONTRADICTED, NOT_STATED'],
+    [
+      'a verdict outside the three',
+      [{ id: 'x', claim: 'c', context: 'k', human_verdict: 'TRUE' }],
+      ':1: human_verdict: must be one of SUPPORTED, CONTRADICTED, NOT_STATED',
+    ],
     ['a missing context', [{ id: 'x', claim: 'c', human_verdict: 'SUPPORTED' }], ':1: context: is required'],
-    ['human_correct as a string', [{ id: 'x', question: 'q', answer: 'a', expected_answer: 'e', human_correct: 'yes' }], ':1: human_correct: is required and must be true or false'],
+    [
+      'human_correct as a string',
+      [{ id: 'x', question: 'q', answer: 'a', expected_answer: 'e', human_correct: 'yes' }],
+      ':1: human_correct: is required and must be true or false',
+    ],
     [
       'two kinds in one file',
       [

@@ -22,7 +22,18 @@ function recordingClock(onSleep: () => Promise<void> = async () => {}) {
 }
 
 function client(baseUrl: string, clock: JudgeClock, options: Partial<JudgeClientOptions> = {}): JudgeClient {
-  return new JudgeClient({ baseUrl, apiKey: 'k', model: 'm', embeddingModel: 'e', timeoutMs: 10_000, maxAttempts: 4, backoffMs: 5, random: () => 0, clock, ...options });
+  return new JudgeClient({
+    baseUrl,
+    apiKey: 'k',
+    model: 'm',
+    embeddingModel: 'e',
+    timeoutMs: 10_000,
+    maxAttempts: 4,
+    backoffMs: 5,
+    random: () => 0,
+    clock,
+    ...options,
+  });
 }
 
 const verdict = (judgeClient: JudgeClient) => judgeCorrect(judgeClient, 'Window?', 'A 14-day window.', '14-day');
@@ -35,9 +46,17 @@ function input(): string {
 
 describe('endpoint setup problems that no retry can fix stop the run at once (exit 2)', () => {
   it.each([
-    ['a port fetch refuses outright (:9)', () => 'http://127.0.0.1:9/v1', /^fetch refuses to send a request to http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions \(bad port\); check --base-url/],
+    [
+      'a port fetch refuses outright (:9)',
+      () => 'http://127.0.0.1:9/v1',
+      /^fetch refuses to send a request to http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions \(bad port\); check --base-url/,
+    ],
     ['a scheme fetch does not speak', () => 'ftp://127.0.0.1/v1', /^fetch refuses to send a request to ftp:\/\/127\.0\.0\.1\/v1\/chat\/completions/],
-    ['TLS to a server that speaks plain HTTP', () => fake.server.url.replace('http:', 'https:'), /^cannot reach the judge endpoint https:.* \(TLS handshake failed; is it an http:\/\/ server\?\)/],
+    [
+      'TLS to a server that speaks plain HTTP',
+      () => fake.server.url.replace('http:', 'https:'),
+      /^cannot reach the judge endpoint https:.* \(TLS handshake failed; is it an http:\/\/ server\?\)/,
+    ],
   ])('%s: one attempt, no retry', async (_name, baseUrl, message) => {
     const { clock, slept } = recordingClock();
     const judgeClient = client(baseUrl(), clock);
@@ -50,7 +69,11 @@ describe('endpoint setup problems that no retry can fix stop the run at once (ex
   });
 
   it.each([
-    ['a bad port', 'http://127.0.0.1:9/v1', 'fetch refuses to send a request to http://127.0.0.1:9/v1/chat/completions (bad port); check --base-url or OPENAI_BASE_URL'],
+    [
+      'a bad port',
+      'http://127.0.0.1:9/v1',
+      'fetch refuses to send a request to http://127.0.0.1:9/v1/chat/completions (bad port); check --base-url or OPENAI_BASE_URL',
+    ],
     ['an invalid host name', 'http://exa mple.com/v1', 'the base URL "http://exa mple.com/v1" is not a URL'],
     ['an unsupported protocol', 'file:///v1', 'the base URL "file:///v1" must be an http or https URL'],
   ])('the CLI exits 2 for %s and writes nothing', async (_name, baseUrl, message) => {
@@ -83,7 +106,9 @@ describe('transient failures keep their retries', () => {
     const { clock, slept } = recordingClock();
     const error = await verdict(client(`http://127.0.0.1:${port}/v1`, clock, { maxAttempts: 3 })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(JudgeSetupError);
-    expect((error as Error).message).toBe(`cannot reach the judge endpoint http://127.0.0.1:${port}/v1/chat/completions (connection refused) on 3 attempts; check --base-url or OPENAI_BASE_URL`);
+    expect((error as Error).message).toBe(
+      `cannot reach the judge endpoint http://127.0.0.1:${port}/v1/chat/completions (connection refused) on 3 attempts; check --base-url or OPENAI_BASE_URL`,
+    );
     expect(slept).toHaveLength(2);
   });
 
@@ -109,7 +134,10 @@ describe('a reply is read up to a cap', () => {
     fake.server.handler = () => ({ body: correct, padToBytes: cap + 1 });
     const error = await verdict(client(fake.server.url, clock, { maxReplyBytes: cap })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(JudgeCallError);
-    expect(error).toMatchObject({ kind: 'invalid_reply', message: `the reply from ${fake.server.url}/chat/completions is larger than 65536 bytes, the most rag-gate reads` });
+    expect(error).toMatchObject({
+      kind: 'invalid_reply',
+      message: `the reply from ${fake.server.url}/chat/completions is larger than 65536 bytes, the most rag-gate reads`,
+    });
     expect(fake.server.requests).toHaveLength(1);
   });
 
@@ -134,11 +162,28 @@ describe('a reply is read up to a cap', () => {
   it('the CLI marks a record whose reply passes the 8 MiB default as an invalid reply', async () => {
     fake.server.handler = () => ({ body: correct, padToBytes: 8 * 1024 * 1024 + 1 });
     const out = fake.path('out.jsonl');
-    const run = await runMain(['judge', '--results', input(), '--out', out, '--base-url', fake.server.url, '--no-cache', '--metrics', 'correctness', '--max-attempts', '3']);
+    const run = await runMain([
+      'judge',
+      '--results',
+      input(),
+      '--out',
+      out,
+      '--base-url',
+      fake.server.url,
+      '--no-cache',
+      '--metrics',
+      'correctness',
+      '--max-attempts',
+      '3',
+    ]);
     expect(run.code).toBe(1);
     expect(fake.server.requests).toHaveLength(1);
     expect(JSON.parse(readFileSync(out, 'utf8')).judge_errors).toEqual([
-      { metric: 'correctness', kind: 'invalid_reply', message: `the reply from ${fake.server.url}/chat/completions is larger than 8 MiB, the most rag-gate reads` },
+      {
+        metric: 'correctness',
+        kind: 'invalid_reply',
+        message: `the reply from ${fake.server.url}/chat/completions is larger than 8 MiB, the most rag-gate reads`,
+      },
     ]);
   });
 });

@@ -245,8 +245,7 @@ export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
       state.delayMs = value;
     },
     embeddings: state.embeddings,
-    inFlightReached: (count) =>
-      count <= maxInFlight ? Promise.resolve() : new Promise<void>((resolve) => inFlightWaiters.push({ count, resolve })),
+    inFlightReached: (count) => (count <= maxInFlight ? Promise.resolve() : new Promise<void>((resolve) => inFlightWaiters.push({ count, resolve }))),
     reset() {
       requests.length = 0;
       maxInFlight = 0;

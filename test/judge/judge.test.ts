@@ -164,7 +164,8 @@ describe('judge: answer relevance and correctness', () => {
 
 describe('judge: the input is never changed, and nothing the input has is lost', () => {
   it('keeps unknown fields and each JSON line byte for byte, appending the judged fields; IN is unchanged', async () => {
-    const line = '{"id": "q1",   "question": "What is the refund window for enterprise annual contracts?", "response": "Enterprise annual contracts have a 14-day refund window from the invoice date.", "retrieved_contexts": ["Enterprise annual contracts have a 14-day refund window from the invoice date."], "pipeline_version": "v7", "nested": {"a": [1, 2.50, {"b": null}]}}';
+    const line =
+      '{"id": "q1",   "question": "What is the refund window for enterprise annual contracts?", "response": "Enterprise annual contracts have a 14-day refund window from the invoice date.", "retrieved_contexts": ["Enterprise annual contracts have a 14-day refund window from the invoice date."], "pipeline_version": "v7", "nested": {"a": [1, 2.50, {"b": null}]}}';
     const results = path('in.jsonl');
     writeFileSync(results, `${line}\n`);
     const before = sha(results);
@@ -230,7 +231,8 @@ describe('judge: the input is never changed, and nothing the input has is lost',
 describe('judge: retries, timeouts and failures', () => {
   it('retries a 429 and counts the retry', async () => {
     // A short Retry-After keeps the test quick; how long the client waits is checked with a manual clock below.
-    fake.server.handler = (_request, index) => (index === 0 ? { status: 429, headers: { 'retry-after-ms': '5' }, body: { error: { message: 'Rate limit reached' } } } : undefined);
+    fake.server.handler = (_request, index) =>
+      index === 0 ? { status: 429, headers: { 'retry-after-ms': '5' }, body: { error: { message: 'Rate limit reached' } } } : undefined;
     const run = await judge(input([REFUND]), ['--metrics', 'faithfulness']);
     expect(run.code, run.stderr).toBe(0);
     expect(fake.server.requests).toHaveLength(2);
@@ -310,8 +312,15 @@ describe('judge: retries, timeouts and failures', () => {
 
   it('falls back to JSON mode when the endpoint rejects the JSON-schema response format', async () => {
     fake.server.handler = (request) =>
-      request.body.response_format?.type === 'json_schema' ? { status: 400, body: { error: { message: "response_format 'json_schema' is not supported" } } } : undefined;
-    const run = await judge(input([REFUND, { ...REFUND, id: 'q2', answer: 'Refunds are issued to the original payment method.' }]), ['--metrics', 'faithfulness', '--concurrency', '1']);
+      request.body.response_format?.type === 'json_schema'
+        ? { status: 400, body: { error: { message: "response_format 'json_schema' is not supported" } } }
+        : undefined;
+    const run = await judge(input([REFUND, { ...REFUND, id: 'q2', answer: 'Refunds are issued to the original payment method.' }]), [
+      '--metrics',
+      'faithfulness',
+      '--concurrency',
+      '1',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('using JSON mode');
     expect(fake.server.requests.map((r) => r.body.response_format.type)).toEqual(['json_schema', 'json_object', 'json_object']);
@@ -325,7 +334,10 @@ describe('judge: retries, timeouts and failures', () => {
         ...REFUND,
         answer_relevance: 0.4,
         judged_by: { answer_relevance: relevanceBy },
-        judge_errors: [{ metric: 'faithfulness', kind: 'timeout', message: 'old' }, { metric: 'correctness', kind: 'http', message: 'old' }],
+        judge_errors: [
+          { metric: 'faithfulness', kind: 'timeout', message: 'old' },
+          { metric: 'correctness', kind: 'http', message: 'old' },
+        ],
       },
     ]);
     const run = await judge(results, ['--metrics', 'faithfulness']);
@@ -340,7 +352,17 @@ describe('judge: retries, timeouts and failures', () => {
 
 describe('judge client: waits, on a manual clock', () => {
   const client = (clock: JudgeClock) =>
-    new JudgeClient({ baseUrl: fake.server.url, apiKey: 'k', model: 'm', embeddingModel: 'e', timeoutMs: 60_000, maxAttempts: 3, backoffMs: 5, random: () => 0, clock });
+    new JudgeClient({
+      baseUrl: fake.server.url,
+      apiKey: 'k',
+      model: 'm',
+      embeddingModel: 'e',
+      timeoutMs: 60_000,
+      maxAttempts: 3,
+      backoffMs: 5,
+      random: () => 0,
+      clock,
+    });
   const asked = (word: string) => (request: RecordedRequest) => (request.body.messages[1].content as string).includes(word);
   const rateLimited = (headers: Record<string, string>) => ({ status: 429, headers, body: { error: { message: 'Rate limit reached' } } });
 
@@ -380,7 +402,12 @@ describe('judge client: waits, on a manual clock', () => {
     clock.advance(400);
     expect([await alpha, await charlie]).toEqual([true, true]);
     expect(clock.slept).toEqual([400, 400]);
-    expect(fake.server.requests.map((r) => ['alpha', 'bravo', 'charlie'].find((word) => asked(word)(r))).sort()).toEqual(['alpha', 'alpha', 'bravo', 'charlie']);
+    expect(fake.server.requests.map((r) => ['alpha', 'bravo', 'charlie'].find((word) => asked(word)(r))).sort()).toEqual([
+      'alpha',
+      'alpha',
+      'bravo',
+      'charlie',
+    ]);
   });
 });
 
@@ -463,9 +490,20 @@ describe('judge: setup problems exit 2 with a clear message and write nothing', 
   it('an unreachable endpoint (connection refused on every attempt)', async () => {
     const port = await closedPort();
     const out = path('out.jsonl');
-    const run = await runMain(['judge', '--results', input([REFUND, { ...REFUND, id: 'q2' }]), '--out', out, '--base-url', `http://127.0.0.1:${port}/v1`, '--no-cache']);
+    const run = await runMain([
+      'judge',
+      '--results',
+      input([REFUND, { ...REFUND, id: 'q2' }]),
+      '--out',
+      out,
+      '--base-url',
+      `http://127.0.0.1:${port}/v1`,
+      '--no-cache',
+    ]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`rag-gate: error: cannot reach the judge endpoint http://127.0.0.1:${port}/v1/chat/completions (connection refused) on 4 attempts; check --base-url or OPENAI_BASE_URL`);
+    expect(run.stderr).toContain(
+      `rag-gate: error: cannot reach the judge endpoint http://127.0.0.1:${port}/v1/chat/completions (connection refused) on 4 attempts; check --base-url or OPENAI_BASE_URL`,
+    );
     expect(existsSync(out)).toBe(false);
   });
 

@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { claimVerdictRequest, correctnessRequest, faithfulnessRequest, PROMPT_VERSIONS, relevanceQuestionsRequest, type StructuredRequest } from '../../src/judge/prompts.js';
+import {
+  claimVerdictRequest,
+  correctnessRequest,
+  faithfulnessRequest,
+  PROMPT_VERSIONS,
+  relevanceQuestionsRequest,
+  type StructuredRequest,
+} from '../../src/judge/prompts.js';
 
 /** Everything a prompt version stands for: the messages and reply schemas of every request of that metric. */
 function fingerprint(requests: readonly StructuredRequest<unknown>[]): string {

@@ -28,10 +28,12 @@ function echo(request: RecordedRequest): string {
  */
 function echoingEndpoint(request: RecordedRequest) {
   const user: string = request.body.messages?.[1]?.content ?? '';
-  if (request.body.response_format?.type === 'json_schema') return { status: 400, body: { error: { message: `response_format json_schema is not supported; ${echo(request)}` } } };
+  if (request.body.response_format?.type === 'json_schema')
+    return { status: 400, body: { error: { message: `response_format json_schema is not supported; ${echo(request)}` } } };
   if (user.includes('ECHO-500')) return { status: 500, body: `${'x'.repeat(165)} ${echo(request)}` };
   if (user.includes('ECHO-400')) return { status: 400, body: { error: { message: echo(request) } } };
-  if (user.includes('ECHO-OK')) return { body: chatCompletion(JSON.stringify({ claims: [{ text: echo(request), verdict: 'NOT_STATED' }], verdict: 'NOT_STATED' })) };
+  if (user.includes('ECHO-OK'))
+    return { body: chatCompletion(JSON.stringify({ claims: [{ text: echo(request), verdict: 'NOT_STATED' }], verdict: 'NOT_STATED' })) };
   return undefined;
 }
 
@@ -71,22 +73,47 @@ describe.each(AUTHS)('no credential is written anywhere, with $name', (auth) => 
     fake.server.handler = echoingEndpoint;
     const results = fake.path('in.jsonl');
     const record = (id: string, answer: string) => ({ id, question: 'Window?', answer, retrieved_contexts: [CONTEXT] });
-    writeFileSync(results, jsonl([record('ok', 'The refund window is 14 days.'), record('leaky', 'ECHO-OK.'), record('rejected', 'ECHO-400.'), record('failing', 'ECHO-500.')]));
+    writeFileSync(
+      results,
+      jsonl([record('ok', 'The refund window is 14 days.'), record('leaky', 'ECHO-OK.'), record('rejected', 'ECHO-400.'), record('failing', 'ECHO-500.')]),
+    );
     const out = fake.path('out.jsonl');
     const cache = fake.path('cache');
-    const run = await runMain(['judge', '--results', results, '--out', out, '--base-url', auth.baseUrl(), '--cache', cache, '--metrics', 'faithfulness', '--concurrency', '1', '--max-attempts', '2', '--json']);
+    const run = await runMain([
+      'judge',
+      '--results',
+      results,
+      '--out',
+      out,
+      '--base-url',
+      auth.baseUrl(),
+      '--cache',
+      cache,
+      '--metrics',
+      'faithfulness',
+      '--concurrency',
+      '1',
+      '--max-attempts',
+      '2',
+      '--json',
+    ]);
 
     expect(run.code, run.stderr).toBe(1);
     expect(fake.server.requests[0]!.headers.authorization).toBe(auth.header);
     expect(fake.server.requests.every((request) => request.path.startsWith('/v1/'))).toBe(true);
     expectNoSecret([readFileSync(out, 'utf8'), run.stderr, run.stdout, ...filesUnder(cache)], auth.secrets);
     // The echoes did arrive, redacted.
-    const [ok, leaky, rejected, failing] = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const [ok, leaky, rejected, failing] = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(ok.claims).toHaveLength(1);
     expect(leaky.claims[0].text).toMatch(/^you sent Authorization: \*\*\* \(key /);
     expect(rejected.judge_errors[0]).toMatchObject({ kind: 'http', message: expect.stringMatching(/^HTTP 400: you sent Authorization: \*\*\*/) });
     expect(failing.judge_errors[0]).toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/^HTTP 500: x+ you sent Authorization: \*\*\*/) });
-    expect(run.stderr).toMatch(/rag-gate: warning: the endpoint does not accept the JSON-schema response format \(response_format json_schema is not supported; you sent Authorization: \*\*\*/);
+    expect(run.stderr).toMatch(
+      /rag-gate: warning: the endpoint does not accept the JSON-schema response format \(response_format json_schema is not supported; you sent Authorization: \*\*\*/,
+    );
     expect(filesUnder(cache).some((text) => text.includes('you sent Authorization: ***'))).toBe(true);
   });
 
@@ -95,15 +122,39 @@ describe.each(AUTHS)('no credential is written anywhere, with $name', (auth) => 
     fake.server.handler = echoingEndpoint;
     const labels = fake.path('labels.jsonl');
     const pair = (id: string, claim: string) => ({ id, claim, context: CONTEXT, human_verdict: 'NOT_STATED' });
-    writeFileSync(labels, jsonl([pair('ok', 'The window is 30 days.'), pair('leaky', 'ECHO-OK.'), pair('rejected', 'ECHO-400.'), pair('failing', 'ECHO-500.')]));
+    writeFileSync(
+      labels,
+      jsonl([pair('ok', 'The window is 30 days.'), pair('leaky', 'ECHO-OK.'), pair('rejected', 'ECHO-400.'), pair('failing', 'ECHO-500.')]),
+    );
     const record = fake.path('calibration.json');
     const cache = fake.path('cache');
-    const run = await runMain(['calibrate', '--labels', labels, '--out', record, '--base-url', auth.baseUrl(), '--cache', cache, '--concurrency', '1', '--max-attempts', '2', '--max-failure-share', '1', '--json']);
+    const run = await runMain([
+      'calibrate',
+      '--labels',
+      labels,
+      '--out',
+      record,
+      '--base-url',
+      auth.baseUrl(),
+      '--cache',
+      cache,
+      '--concurrency',
+      '1',
+      '--max-attempts',
+      '2',
+      '--max-failure-share',
+      '1',
+      '--json',
+    ]);
 
     expect(run.code, run.stderr).toBe(0);
     expect(existsSync(record)).toBe(true);
     expectNoSecret([readFileSync(record, 'utf8'), run.stdout, run.stderr, ...filesUnder(cache)], auth.secrets);
-    expect(JSON.parse(run.stdout).failures.map((failure: { message: string }) => failure.message).join('\n')).toContain('you sent Authorization: ***');
+    expect(
+      JSON.parse(run.stdout)
+        .failures.map((failure: { message: string }) => failure.message)
+        .join('\n'),
+    ).toContain('you sent Authorization: ***');
   });
 
   it('a rejection of the credentials (exit 2): not on stderr', async () => {
@@ -111,7 +162,18 @@ describe.each(AUTHS)('no credential is written anywhere, with $name', (auth) => 
     fake.server.handler = (request) => ({ status: 401, body: { error: { message: echo(request) } } });
     const results = fake.path('in.jsonl');
     writeFileSync(results, jsonl([{ id: 'q1', question: 'Window?', answer: 'Fourteen days.', expected_answer: '14 days' }]));
-    const run = await runMain(['judge', '--results', results, '--out', fake.path('out.jsonl'), '--base-url', auth.baseUrl(), '--no-cache', '--metrics', 'correctness']);
+    const run = await runMain([
+      'judge',
+      '--results',
+      results,
+      '--out',
+      fake.path('out.jsonl'),
+      '--base-url',
+      auth.baseUrl(),
+      '--no-cache',
+      '--metrics',
+      'correctness',
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/rejected (the API key|the user name and password in the base URL) \(HTTP 401: you sent Authorization: \*\*\*/);
     expectNoSecret([run.stderr, run.stdout], auth.secrets);
@@ -120,7 +182,16 @@ describe.each(AUTHS)('no credential is written anywhere, with $name', (auth) => 
 
 describe('credentials in the base URL', () => {
   it('are not quoted by a setup error about that URL', async () => {
-    const run = await runMain(['judge', '--results', fake.path('never-read.jsonl'), '--out', fake.path('out.jsonl'), '--base-url', 'http://alice:hunter2-secret@exa mple.com/v1', '--no-cache']);
+    const run = await runMain([
+      'judge',
+      '--results',
+      fake.path('never-read.jsonl'),
+      '--out',
+      fake.path('out.jsonl'),
+      '--base-url',
+      'http://alice:hunter2-secret@exa mple.com/v1',
+      '--no-cache',
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('the base URL "http://***@exa mple.com/v1" is not a URL');
     expect(run.stderr).not.toContain('hunter2');
@@ -131,7 +202,18 @@ describe('credentials in the base URL', () => {
     const results = fake.path('in.jsonl');
     writeFileSync(results, jsonl([{ id: 'q1', question: 'Window?', answer: 'A 14-day window.', expected_answer: '14-day' }]));
     const out = fake.path('out.jsonl');
-    const run = await runMain(['judge', '--results', results, '--out', out, '--base-url', fake.server.url.replace('http://', 'http://bob:s3cr3t-pw@'), '--no-cache', '--metrics', 'correctness']);
+    const run = await runMain([
+      'judge',
+      '--results',
+      results,
+      '--out',
+      out,
+      '--base-url',
+      fake.server.url.replace('http://', 'http://bob:s3cr3t-pw@'),
+      '--no-cache',
+      '--metrics',
+      'correctness',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(fake.server.requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from('bob:s3cr3t-pw').toString('base64')}`);
     expect(JSON.parse(readFileSync(out, 'utf8')).correct).toBe(true);
@@ -141,7 +223,16 @@ describe('credentials in the base URL', () => {
 describe('a key no HTTP header can carry', () => {
   it('is refused at setup (exit 2) without quoting it', async () => {
     vi.stubEnv('OPENAI_API_KEY', 'sk-pasted-\u201ccurly\u201d-key');
-    const run = await runMain(['judge', '--results', fake.path('never-read.jsonl'), '--out', fake.path('out.jsonl'), '--base-url', fake.server.url, '--no-cache']);
+    const run = await runMain([
+      'judge',
+      '--results',
+      fake.path('never-read.jsonl'),
+      '--out',
+      fake.path('out.jsonl'),
+      '--base-url',
+      fake.server.url,
+      '--no-cache',
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('OPENAI_API_KEY has a character an HTTP header cannot carry');
     expect(run.stderr).not.toContain('sk-pasted');
@@ -158,7 +249,9 @@ describe('the redaction', () => {
   });
 
   it("blanks the userinfo of every URL, up to the authority's last @", () => {
-    expect(redact('see http://u:p@ss@host:8/v1?a=b@c and "https://token@h/x", not mail@example.com')).toBe('see http://***@host:8/v1?a=b@c and "https://***@h/x", not mail@example.com');
+    expect(redact('see http://u:p@ss@host:8/v1?a=b@c and "https://token@h/x", not mail@example.com')).toBe(
+      'see http://***@host:8/v1?a=b@c and "https://***@h/x", not mail@example.com',
+    );
   });
 
   it('leaves a value too short to tell from ordinary words', () => {

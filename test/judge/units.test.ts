@@ -43,7 +43,13 @@ describe('Retry-After and backoff', () => {
 });
 
 describe('cache key', () => {
-  const base = { endpoint: 'chat', model: 'm', promptVersion: 'faithfulness-v1', task: 'faithfulness.answer', input: [{ role: 'user', content: 'x' }] } as const;
+  const base = {
+    endpoint: 'chat',
+    model: 'm',
+    promptVersion: 'faithfulness-v1',
+    task: 'faithfulness.answer',
+    input: [{ role: 'user', content: 'x' }],
+  } as const;
   it('is a sha256 hex digest, equal for equal calls', () => {
     expect(cacheKey(base)).toMatch(/^[0-9a-f]{64}$/);
     expect(cacheKey({ ...base, input: [{ role: 'user', content: 'x' }] })).toBe(cacheKey(base));
@@ -65,7 +71,16 @@ describe('cache key', () => {
 const note = (check: JudgeCheck) => sentenceText(judgeNote('claims', check));
 
 describe('judgeMayGate', () => {
-  const record: CalibrationRecord = { model: 'gpt-x', promptVersion: 'faithfulness-v1', kind: 'faithfulness', kappa: 0.697, observed: 0.88, expected: 0.604, n: 100, date: '2025-03-01T10:00:00.000Z' };
+  const record: CalibrationRecord = {
+    model: 'gpt-x',
+    promptVersion: 'faithfulness-v1',
+    kind: 'faithfulness',
+    kappa: 0.697,
+    observed: 0.88,
+    expected: 0.604,
+    n: 100,
+    date: '2025-03-01T10:00:00.000Z',
+  };
   it('allows a judge calibrated at or above the floor for the same model and prompt', () => {
     const decision = judgeMayGate(record, 'gpt-x', 'faithfulness-v1');
     expect(decision.allowed).toBe(true);
@@ -98,7 +113,10 @@ describe('readCalibrationRecord', () => {
 
   it('names a key given twice, with its line', async () => {
     const file = join(scratch.dir, 'twice-calibration.json');
-    writeFileSync(file, '{\n "model": "m", "promptVersion": "p", "kind": "faithfulness", "kappa": 0.9,\n "observed": 0.9, "expected": 0.5, "n": 10, "date": "x",\n "kappa": 0.1\n}\n');
+    writeFileSync(
+      file,
+      '{\n "model": "m", "promptVersion": "p", "kind": "faithfulness", "kappa": 0.9,\n "observed": 0.9, "expected": 0.5, "n": 10, "date": "x",\n "kappa": 0.1\n}\n',
+    );
     await expect(readCalibrationRecord(file)).rejects.toThrow(`${file}:4: kappa: duplicate key "kappa" in one object; keep one`);
   });
 });
@@ -106,7 +124,10 @@ describe('readCalibrationRecord', () => {
 describe('readLabels', () => {
   it('names a key given twice in a label', async () => {
     const file = join(scratch.dir, 'twice-labels.jsonl');
-    writeFileSync(file, '{"id": "a", "claim": "c", "context": "k", "human_verdict": "SUPPORTED"}\n{"id": "b", "claim": "c", "context": "k", "human_verdict": "SUPPORTED", "human_verdict": "CONTRADICTED"}\n');
+    writeFileSync(
+      file,
+      '{"id": "a", "claim": "c", "context": "k", "human_verdict": "SUPPORTED"}\n{"id": "b", "claim": "c", "context": "k", "human_verdict": "SUPPORTED", "human_verdict": "CONTRADICTED"}\n',
+    );
     await expect(readLabels(file)).rejects.toThrow(`${file}:2: human_verdict: duplicate key "human_verdict" in one object; keep one`);
   });
 });
@@ -137,13 +158,25 @@ describe('cosine', () => {
 describe('results schema: retrieved_contexts', () => {
   it('is accepted aligned with retrieved_ids, and a length mismatch names the field', async () => {
     const ok = join(scratch.dir, 'contexts-ok.jsonl');
-    writeFileSync(ok, jsonl([{ id: 'q1', question: 'a', retrieved_ids: ['d1', 'd2'], retrieved_contexts: ['one', 'two'] }, { id: 'q2', question: 'b', retrieved_contexts: ['only texts'] }]));
+    writeFileSync(
+      ok,
+      jsonl([
+        { id: 'q1', question: 'a', retrieved_ids: ['d1', 'd2'], retrieved_contexts: ['one', 'two'] },
+        { id: 'q2', question: 'b', retrieved_contexts: ['only texts'] },
+      ]),
+    );
     const good = await runMain(['eval', '--results', ok]);
     expect(good.code, good.stderr).toBe(0);
     expect(good.stderr).not.toContain('retrieved_contexts');
 
     const bad = join(scratch.dir, 'contexts-bad.jsonl');
-    writeFileSync(bad, jsonl([{ id: 'q1', question: 'a', retrieved_ids: ['d1', 'd2', 'd3'], retrieved_contexts: ['one', 'two'] }, { id: 'q2', question: 'b', retrieved_contexts: 'text' }]));
+    writeFileSync(
+      bad,
+      jsonl([
+        { id: 'q1', question: 'a', retrieved_ids: ['d1', 'd2', 'd3'], retrieved_contexts: ['one', 'two'] },
+        { id: 'q2', question: 'b', retrieved_contexts: 'text' },
+      ]),
+    );
     const run = await runMain(['eval', '--results', bad]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${bad}:1: retrieved_contexts: has 2 texts but retrieved_ids has 3 ids; give one text per retrieved id, in the same order`);

@@ -57,9 +57,7 @@ describe('the demo, with the questions that got worse taken out of head', async 
     );
     expect(code).toBe(1);
     expect(json.excluded).toHaveLength(worse.size);
-    expect(json.reasons).toEqual([
-      expect.objectContaining({ kind: 'low-coverage', compared: 212 - worse.size, baseQuestions: 212, minCoverage: 0.95 }),
-    ]);
+    expect(json.reasons).toEqual([expect.objectContaining({ kind: 'low-coverage', compared: 212 - worse.size, baseQuestions: 212, minCoverage: 0.95 })]);
     expect(json.reasons[0].message).toMatch(new RegExp(`^only ${212 - worse.size} of the base's 212 questions are compared`));
   });
 
@@ -124,7 +122,9 @@ describe('nothing measured is an error, not a pass', () => {
     const file = writeJsonl(dir, 'ragas.jsonl', records);
     const run = await runCli(['compare', '--base', file, '--head', file]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('nothing to gate: no paired question carries what the gates need: retrieval (retrieval_ok, from retrieval_ok or retrieved_ids or relevant_ids)');
+    expect(run.stderr).toContain(
+      'nothing to gate: no paired question carries what the gates need: retrieval (retrieval_ok, from retrieval_ok or retrieved_ids or relevant_ids)',
+    );
     expect(run.stderr).toContain('"ground_truth" (40 records; did you mean "expected_answer"?)');
     expect(run.stderr).toContain('"contexts" (40 records; did you mean "retrieved_contexts"?)');
     expect(run.stderr).toContain('"response_text" (40 records)');
@@ -146,7 +146,12 @@ describe('the coverage floor', () => {
     const failing = await runCli(['compare', '--base', file, '--head', file, '--json']);
     expect(failing.code).toBe(1);
     expect(JSON.parse(failing.stdout).reasons).toEqual([
-      { kind: 'too-few-paired', paired: 10, minPaired: 30, message: 'only 10 questions are paired, fewer than min-paired 30: too few to tell a regression from noise' },
+      {
+        kind: 'too-few-paired',
+        paired: 10,
+        minPaired: 30,
+        message: 'only 10 questions are paired, fewer than min-paired 30: too few to tell a regression from noise',
+      },
     ]);
     expect((await runCli(['compare', '--base', file, '--head', file, '--min-paired', '10'])).code).toBe(0);
   });

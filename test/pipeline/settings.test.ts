@@ -28,7 +28,15 @@ async function problem(yaml: string, given: Partial<Record<SettingName, string>>
 describe('rag-gate.yml', () => {
   it('sets values under the catalog names; flags win over the file, the file over the default', async () => {
     const { file, settings, origins, texts } = await withConfig(
-      ['retrieval-ok: recall@5>=1', 'alpha: 0.01', 'fail-on: [retrieval, generation]', 'floors:', '  - recall@5=0.8', '  - false_refusal_rate<=0.1', 'k: 1,5'].join('\n'),
+      [
+        'retrieval-ok: recall@5>=1',
+        'alpha: 0.01',
+        'fail-on: [retrieval, generation]',
+        'floors:',
+        '  - recall@5=0.8',
+        '  - false_refusal_rate<=0.1',
+        'k: 1,5',
+      ].join('\n'),
       { alpha: '0.02' },
     );
     expect(settings['retrieval-ok'].name).toBe('recall@5>=1');

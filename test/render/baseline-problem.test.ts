@@ -44,7 +44,9 @@ describe('a broken baseline in words', () => {
     expect(nodes.filter((node) => node.type === 'html' || node.type === 'heading')).toEqual([]);
     expect(nodes.flatMap((node) => (node.type === 'link' ? [node.url] : []))).toEqual([RUN.url]);
     const code = nodes.flatMap((node) => (node.type === 'inlineCode' ? [node.value] : []));
-    expect(code).toEqual(expect.arrayContaining(['@mallory <img src=x onerror=alert(1)> [click](https://evil.example) https://evil.example/x', '# heading', '::error::injected']));
+    expect(code).toEqual(
+      expect.arrayContaining(['@mallory <img src=x onerror=alert(1)> [click](https://evil.example) https://evil.example/x', '# heading', '::error::injected']),
+    );
     for (const node of nodes) if (node.type === 'text') expect(node.value).not.toMatch(/mallory|evil|injected/);
   });
 
@@ -52,7 +54,9 @@ describe('a broken baseline in words', () => {
     const detail = Array.from({ length: 8 }, (_, i) => `rag-gate-results/results.jsonl:${i + 1}: id: is required`).join('\n');
     const code = all(commentTree(problem({ kind: 'invalid-results', detail }))).flatMap((node) => (node.type === 'inlineCode' ? [node.value] : []));
     expect(code.filter((value) => value.includes('results.jsonl:'))).toEqual(detail.split('\n').slice(0, 5));
-    expect(serialise({ type: 'root', children: baselineProblemContent(problem({ kind: 'invalid-results', detail })) })).toContain('… and 3 more in the job log');
+    expect(serialise({ type: 'root', children: baselineProblemContent(problem({ kind: 'invalid-results', detail })) })).toContain(
+      '… and 3 more in the job log',
+    );
   });
 });
 
@@ -68,13 +72,20 @@ describe('commit status descriptions', () => {
   });
 
   it('say why nothing was compared, in plain text', () => {
-    expect(commitStatusDescription({ kind: 'not-compared', cause: { kind: 'no-baseline', reason: 'no run on `main`', fails: true } })).toBe('no baseline: no run on main');
+    expect(commitStatusDescription({ kind: 'not-compared', cause: { kind: 'no-baseline', reason: 'no run on `main`', fails: true } })).toBe(
+      'no baseline: no run on main',
+    );
     const broken = problem({ kind: 'forbidden', step: 'list-runs', status: 403 });
-    expect(commitStatusDescription({ kind: 'not-compared', cause: { kind: 'baseline-error', problem: broken, fails: true } })).toBe(baselineProblemBrief(broken));
+    expect(commitStatusDescription({ kind: 'not-compared', cause: { kind: 'baseline-error', problem: broken, fails: true } })).toBe(
+      baselineProblemBrief(broken),
+    );
     expect(commitStatusDescription({ kind: 'stopped', badInput: true })).toBe('bad input: see the job log');
   });
 
   it.each<BaselineProblem['kind']>(['forbidden', 'timeout', 'api-failed', 'corrupt-artifact', 'invalid-results'])('a %s baseline fits', (kind) => {
-    expect(commitStatusDescription({ kind: 'not-compared', cause: { kind: 'baseline-error', problem: problem({ kind, artifact: 'a'.repeat(100) }), fails: false } }).length).toBeLessThanOrEqual(STATUS_DESCRIPTION_MAX);
+    expect(
+      commitStatusDescription({ kind: 'not-compared', cause: { kind: 'baseline-error', problem: problem({ kind, artifact: 'a'.repeat(100) }), fails: false } })
+        .length,
+    ).toBeLessThanOrEqual(STATUS_DESCRIPTION_MAX);
   });
 });

@@ -3,7 +3,15 @@
  * 170 answerable; hit@5 2 fixed / 16 broken; correct 6 fixed / 15 broken; 15 regressions (11 retrieval,
  * 4 generation), 5 more retrieval regressions rescued by the model, 6 fixed questions.
  */
-import type { Comparison, McNemarTest, PairedTest, QuestionChange, RandomizationTest, RegressionCause, RetrievalRegression } from '../../src/core/compare/types.js';
+import type {
+  Comparison,
+  McNemarTest,
+  PairedTest,
+  QuestionChange,
+  RandomizationTest,
+  RegressionCause,
+  RetrievalRegression,
+} from '../../src/core/compare/types.js';
 import { type GateCategory, gatedTest } from '../../src/core/catalog/gates.js';
 import { decompose, type Decomposition } from '../../src/core/scoring/decomposition.js';
 import { holmAdjust } from '../../src/core/stats/holm.js';
@@ -41,7 +49,10 @@ export function mcnemarTest(metric: string, counts: Counts, alpha = ALPHA): McNe
   };
 }
 
-export function randomizationTest(metric: string, values: { base: number; head: number; ci: [number, number]; pValue: number; requiredN?: number }): RandomizationTest {
+export function randomizationTest(
+  metric: string,
+  values: { base: number; head: number; ci: [number, number]; pValue: number; requiredN?: number },
+): RandomizationTest {
   const significant = values.pValue < ALPHA;
   return {
     kind: 'randomization',
@@ -59,7 +70,6 @@ export function randomizationTest(metric: string, values: { base: number; head: 
     requiredN: significant ? null : (values.requiredN ?? 3_000),
   };
 }
-
 
 /** Marks the tests of `categories` as gated and Holm-adjusts them, as compareRuns does. */
 export function gate(tests: readonly PairedTest[], categories: readonly GateCategory[] = ['retrieval', 'end-to-end'], alpha = ALPHA): PairedTest[] {
@@ -136,7 +146,12 @@ function decomposition(nGood: number, correctGood: number, nBad: number, correct
     correct.push(i < correctBad ? 1 : 0);
   }
   const ones = retrieval.map(() => 1);
-  return decompose(retrieval, correct, ones, retrieval.map(() => Number.NaN));
+  return decompose(
+    retrieval,
+    correct,
+    ones,
+    retrieval.map(() => Number.NaN),
+  );
 }
 
 function countCauses(changes: readonly QuestionChange[]): Record<RegressionCause, number> {
@@ -189,7 +204,21 @@ export function makeComparison(overrides: Partial<Comparison> = {}): Comparison 
     floors: [],
     judges: [],
     verdict: 'fail',
-    reasons: [{ kind: 'regressed', gate: 'retrieval', metric: 'retrieval_ok', base: 0.912, head: 0.829, delta: -0.083, pValue: 0.0013, adjustedPValue: 0.0026, alpha: 0.05, broken: 16, fixed: 2 }],
+    reasons: [
+      {
+        kind: 'regressed',
+        gate: 'retrieval',
+        metric: 'retrieval_ok',
+        base: 0.912,
+        head: 0.829,
+        delta: -0.083,
+        pValue: 0.0013,
+        adjustedPValue: 0.0026,
+        alpha: 0.05,
+        broken: 16,
+        fixed: 2,
+      },
+    ],
     warnings: [],
     ...overrides,
   };

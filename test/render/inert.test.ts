@@ -57,15 +57,26 @@ const hostileText = fc
   .map((parts) => parts.join(''));
 
 const judges = (names: readonly string[]): JudgeStatus[] => [
-  { field: 'correct', allowed: false, judges: names.map((model) => ({ model, promptVersion: `${model} v`, allowed: false, verdict: { kind: 'other-model', recordModel: model } })) },
+  {
+    field: 'correct',
+    allowed: false,
+    judges: names.map((model) => ({ model, promptVersion: `${model} v`, allowed: false, verdict: { kind: 'other-model', recordModel: model } })),
+  },
 ];
 
 function comparisonOf(texts: { ids: string[]; questions: string[]; tags: string[]; docs: string[]; models: string[] }): Comparison {
   const at = (list: string[], i: number) => list[i % list.length] ?? '';
   const regressions: QuestionChange[] = texts.ids.map((id, i) =>
-    change(i, i % 2 === 0 ? 'retrieval' : 'generation', { id, question: at(texts.questions, i), tags: [at(texts.tags, i)], lostDocuments: i % 2 === 0 ? [at(texts.docs, i)] : [] }),
+    change(i, i % 2 === 0 ? 'retrieval' : 'generation', {
+      id,
+      question: at(texts.questions, i),
+      tags: [at(texts.tags, i)],
+      lostDocuments: i % 2 === 0 ? [at(texts.docs, i)] : [],
+    }),
   );
-  const missing: MissingQuestion[] = texts.ids.slice(0, 3).map((id, i) => ({ id, question: at(texts.questions, i + 1), tags: [], wasCorrect: true, retrievalWasOk: null }));
+  const missing: MissingQuestion[] = texts.ids
+    .slice(0, 3)
+    .map((id, i) => ({ id, question: at(texts.questions, i + 1), tags: [], wasCorrect: true, retrievalWasOk: null }));
   return makeComparison({
     regressions,
     fixed: regressions.slice(0, 2),
@@ -133,7 +144,41 @@ describe('one inert path for untrusted text', () => {
         expect(prose).not.toContain('$');
         expect(prose).not.toMatch(/https?:|www\./);
         // Our own markup only: the details folds and the marker.
-        for (const tag of html.matchAll(/<(\/?[a-z0-9]+)/g)) expect(['p', '/p', 'h3', '/h3', 'h4', '/h4', 'table', '/table', 'thead', '/thead', 'tbody', '/tbody', 'tr', '/tr', 'th', '/th', 'td', '/td', 'code', '/code', 'strong', '/strong', 'em', '/em', 'ul', '/ul', 'li', '/li', 'details', '/details', 'summary', '/summary']).toContain(tag[1]);
+        for (const tag of html.matchAll(/<(\/?[a-z0-9]+)/g))
+          expect([
+            'p',
+            '/p',
+            'h3',
+            '/h3',
+            'h4',
+            '/h4',
+            'table',
+            '/table',
+            'thead',
+            '/thead',
+            'tbody',
+            '/tbody',
+            'tr',
+            '/tr',
+            'th',
+            '/th',
+            'td',
+            '/td',
+            'code',
+            '/code',
+            'strong',
+            '/strong',
+            'em',
+            '/em',
+            'ul',
+            '/ul',
+            'li',
+            '/li',
+            'details',
+            '/details',
+            'summary',
+            '/summary',
+          ]).toContain(tag[1]);
       }),
       { numRuns: 100 },
     );

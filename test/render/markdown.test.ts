@@ -5,7 +5,17 @@ import { gfm } from 'micromark-extension-gfm';
 import { describe, expect, it } from 'vitest';
 import type { Comparison, QuestionChange } from '../../src/core/compare/types.js';
 import { renderComment, type CommentOptions } from '../../src/render/markdown.js';
-import { change, countByTag, gate, makeComparison, makePassingComparison, mcnemarTest, randomizationTest, retrievalRegression, sketchTests } from './comparison-fixture.js';
+import {
+  change,
+  countByTag,
+  gate,
+  makeComparison,
+  makePassingComparison,
+  mcnemarTest,
+  randomizationTest,
+  retrievalRegression,
+  sketchTests,
+} from './comparison-fixture.js';
 
 const RECALL_FLOOR_BROKEN = { floor: { metric: 'recall@5', op: '>=' as const, value: 0.8 }, value: 0.7, outcome: 'broken' as const };
 
@@ -102,7 +112,9 @@ describe('renderComment: the sketch scenario (fails on retrieval)', () => {
     expect(evidence).toBe(
       'hit@5 0.912 → 0.829: 16 questions lost their gold document, 2 gained it (exact McNemar p = 0.0013, Holm-adjusted 0.0026 < α = 0.05). This check fails.',
     );
-    expect(power).toMatch(/^End-to-end correctness 0\.690 → 0\.645 is not significant yet \(p = 0\.0784\): with this discordance about 405 paired questions would be needed to tell a 4\.5-point drop from noise\.$/);
+    expect(power).toMatch(
+      /^End-to-end correctness 0\.690 → 0\.645 is not significant yet \(p = 0\.0784\): with this discordance about 405 paired questions would be needed to tell a 4\.5-point drop from noise\.$/,
+    );
     expect(causes).toBe(
       '15 questions regressed: 11 because retrieval lost the gold document, 4 because the answer got worse with the same or better retrieval. 6 questions went from wrong to right.',
     );
@@ -181,7 +193,9 @@ describe('renderComment: the sketch scenario (fails on retrieval)', () => {
     expect(plain(last)).toBe(
       'Baseline: main at abc1234 (merge-base), run #1234, 2 hours old · 200 paired questions, 0 missing (counted as failed), 0 added, 0 removed, 0 relabelled · α = 0.05, Holm-adjusted across 2 gated tests · full JSON: the report-json output',
     );
-    const codes = all(last).filter((n) => n.type === 'inlineCode').map((n) => (n as { value: string }).value);
+    const codes = all(last)
+      .filter((n) => n.type === 'inlineCode')
+      .map((n) => (n as { value: string }).value);
     expect(codes).toEqual(['main', 'abc1234', '#1234', 'report-json']);
   });
 
@@ -200,14 +214,24 @@ describe('renderComment: variants', () => {
     const { tree } = render(makePassingComparison());
     expect(plain(tree.children[1]!)).toBe('✅ rag-gate: no significant regression');
     expect(plain(tree.children[2]!)).toBe('No gated test changed significantly (α = 0.05, Holm-adjusted across 2 tests). This check passes.');
-    expect(plain(tree.children[3]!)).toMatch(/^hit@5 0\.912 → 0\.900 is not significant yet \(p = 0\.7539, Holm-adjusted 1\.0000\): .*about 3,334 paired questions.* End-to-end correctness/);
+    expect(plain(tree.children[3]!)).toMatch(
+      /^hit@5 0\.912 → 0\.900 is not significant yet \(p = 0\.7539, Holm-adjusted 1\.0000\): .*about 3,334 paired questions.* End-to-end correctness/,
+    );
     const cells = cellTexts(tree.children[5] as Table);
     expect(cells.slice(1).map((row) => row[6])).toEqual(['gate, not significant', 'gate, not significant', 'report']);
     expect(plain(tree)).not.toContain('r moved significantly');
   });
 
   it('says so when no question regressed', () => {
-    const { tree } = render(makePassingComparison({ regressions: [], retrievalRegressions: [], fixed: [], regressionsByTag: {}, causes: { regressions: { retrieval: 0, generation: 0, unknown: 0 }, fixed: { retrieval: 0, generation: 0, unknown: 0 } } }));
+    const { tree } = render(
+      makePassingComparison({
+        regressions: [],
+        retrievalRegressions: [],
+        fixed: [],
+        regressionsByTag: {},
+        causes: { regressions: { retrieval: 0, generation: 0, unknown: 0 }, fixed: { retrieval: 0, generation: 0, unknown: 0 } },
+      }),
+    );
     expect(plain(tree.children[4]!)).toBe('No question went from right to wrong.');
     expect(all(tree).filter((n) => n.type === 'heading')).toHaveLength(1);
     expect(plain(tree)).not.toContain('Regressions by tag');
@@ -232,8 +256,32 @@ describe('renderComment: variants', () => {
     const comparison = makeComparison({
       tests,
       reasons: [
-        { kind: 'regressed', gate: 'retrieval', metric: 'retrieval_ok', base: 0.912, head: 0.829, delta: -0.083, pValue: 0.0013, adjustedPValue: 0.0026, alpha: 0.05, broken: 16, fixed: 2 },
-        { kind: 'regressed', gate: 'end-to-end', metric: 'correct', base: 0.69, head: 0.515, delta: -0.175, pValue: 1e-7, adjustedPValue: 1e-7, alpha: 0.05, broken: 40, fixed: 5 },
+        {
+          kind: 'regressed',
+          gate: 'retrieval',
+          metric: 'retrieval_ok',
+          base: 0.912,
+          head: 0.829,
+          delta: -0.083,
+          pValue: 0.0013,
+          adjustedPValue: 0.0026,
+          alpha: 0.05,
+          broken: 16,
+          fixed: 2,
+        },
+        {
+          kind: 'regressed',
+          gate: 'end-to-end',
+          metric: 'correct',
+          base: 0.69,
+          head: 0.515,
+          delta: -0.175,
+          pValue: 1e-7,
+          adjustedPValue: 1e-7,
+          alpha: 0.05,
+          broken: 40,
+          fixed: 5,
+        },
         { kind: 'floor-broken', floor: RECALL_FLOOR_BROKEN.floor, value: 0.7 },
       ],
       floors: [RECALL_FLOOR_BROKEN],
@@ -249,7 +297,11 @@ describe('renderComment: variants', () => {
   });
 
   it('fails on a floor alone', () => {
-    const comparison = makePassingComparison({ verdict: 'fail', reasons: [{ kind: 'floor-broken', floor: RECALL_FLOOR_BROKEN.floor, value: 0.7 }], floors: [RECALL_FLOOR_BROKEN] });
+    const comparison = makePassingComparison({
+      verdict: 'fail',
+      reasons: [{ kind: 'floor-broken', floor: RECALL_FLOOR_BROKEN.floor, value: 0.7 }],
+      floors: [RECALL_FLOOR_BROKEN],
+    });
     const { tree } = render(comparison);
     expect(plain(tree.children[1]!)).toBe('❌ rag-gate: a floor is broken');
     expect(plain(tree.children[2]!)).toBe('Floor broken: recall@5 is 0.700 in head, the floor is recall@5 ≥ 0.8. This check fails.');
@@ -257,7 +309,27 @@ describe('renderComment: variants', () => {
 
   it('passes a significant drop below the minimum effect, saying it only warns', () => {
     const tests = sketchTests().map((t) => (t.metric === 'retrieval_ok' ? { ...t, gateOutcome: 'below-minimum-effect' as const } : t));
-    const comparison = makeComparison({ tests, verdict: 'pass', reasons: [], warnings: [{ kind: 'drop-below-minimum-effect', minEffect: 0.1, gate: 'retrieval', metric: 'retrieval_ok', base: 0.912, head: 0.829, delta: -0.083, pValue: 0.0013, adjustedPValue: 0.0026, alpha: 0.05, broken: 16, fixed: 2 }] });
+    const comparison = makeComparison({
+      tests,
+      verdict: 'pass',
+      reasons: [],
+      warnings: [
+        {
+          kind: 'drop-below-minimum-effect',
+          minEffect: 0.1,
+          gate: 'retrieval',
+          metric: 'retrieval_ok',
+          base: 0.912,
+          head: 0.829,
+          delta: -0.083,
+          pValue: 0.0013,
+          adjustedPValue: 0.0026,
+          alpha: 0.05,
+          broken: 16,
+          fixed: 2,
+        },
+      ],
+    });
     const { tree } = render(comparison);
     expect(plain(tree.children[1]!)).toBe('✅ rag-gate: no regression beyond the minimum effect');
     expect(plain(tree.children[2]!)).toContain('The drop is smaller than the minimum effect, so it only warns. This check passes.');
@@ -331,9 +403,20 @@ describe('renderComment: untrusted text', () => {
   const comparison = makeComparison({
     regressions,
     fixed: regressions.slice(0, 5),
-    retrievalRegressions: [...regressions.filter((r) => r.cause === 'retrieval').map((r) => retrievalRegression(r, false)), retrievalRegression(change(999, 'retrieval', { question: '<b>rescued</b> @someone |' }), true)],
+    retrievalRegressions: [
+      ...regressions.filter((r) => r.cause === 'retrieval').map((r) => retrievalRegression(r, false)),
+      retrievalRegression(change(999, 'retrieval', { question: '<b>rescued</b> @someone |' }), true),
+    ],
     regressionsByTag: countByTag(regressions),
-    judges: [{ field: 'correct', allowed: false, judges: [{ model: 'evil@evil.example owner/repo#42 @someone', promptVersion: '$\\color{red}{FAKE}$ GH-77', allowed: false, verdict: { kind: 'no-record' } }] }],
+    judges: [
+      {
+        field: 'correct',
+        allowed: false,
+        judges: [
+          { model: 'evil@evil.example owner/repo#42 @someone', promptVersion: '$\\color{red}{FAKE}$ GH-77', allowed: false, verdict: { kind: 'no-record' } },
+        ],
+      },
+    ],
     warnings: [{ kind: 'floor-from-uncalibrated-judge', floor: { metric: 'correct', op: '>=', value: 0.9 }, value: 0.5, field: 'correct' }],
   });
   const { markdown, tree } = render(comparison, { baseline: '`main` at `abc1234` by @octocat, run #1234' });
@@ -341,9 +424,14 @@ describe('renderComment: untrusted text', () => {
 
   it('produces no html, link, image or extra heading from user text', () => {
     for (const node of nodes) if (node.type === 'html') expect(node.value).toMatch(OUR_HTML);
-    const forbidden = nodes.filter((n) => ['link', 'image', 'linkReference', 'imageReference', 'definition', 'footnoteReference', 'footnoteDefinition', 'delete'].includes(n.type));
+    const forbidden = nodes.filter((n) =>
+      ['link', 'image', 'linkReference', 'imageReference', 'definition', 'footnoteReference', 'footnoteDefinition', 'delete'].includes(n.type),
+    );
     expect(forbidden).toEqual([]);
-    expect(nodes.filter((n) => n.type === 'heading').map((n) => plain(n))).toEqual(['❌ rag-gate: retrieval regressed significantly', `Regressed questions (${HOSTILE.length})`]);
+    expect(nodes.filter((n) => n.type === 'heading').map((n) => plain(n))).toEqual([
+      '❌ rag-gate: retrieval regressed significantly',
+      `Regressed questions (${HOSTILE.length})`,
+    ]);
   });
 
   it('keeps every table rectangular and the regressed table one row per question', () => {
@@ -384,11 +472,16 @@ describe('renderComment: untrusted text', () => {
       const at = markdown.indexOf('@someone', from);
       if (at < 0) break;
       found++;
-      expect(spans.some(([start, end]) => start <= at && at < end), `@someone at ${at}`).toBe(true);
+      expect(
+        spans.some(([start, end]) => start <= at && at < end),
+        `@someone at ${at}`,
+      ).toBe(true);
       from = at + 1;
     }
     expect(found).toBeGreaterThan(5);
-    expect(nodes.filter((n) => n.type === 'inlineCode').map((n) => (n as { value: string }).value)).toEqual(expect.arrayContaining(['@octocat', '#1234', '@someone']));
+    expect(nodes.filter((n) => n.type === 'inlineCode').map((n) => (n as { value: string }).value)).toEqual(
+      expect.arrayContaining(['@octocat', '#1234', '@someone']),
+    );
   });
 
   it('keeps pipes inside code spans in table cells', () => {
@@ -406,7 +499,8 @@ describe('renderComment: untrusted text', () => {
     const rows = (sectionAfter(tree, 'Regressed questions')[0] as Table).children.slice(1);
     const cells = rows.map((row) => row.children[1]!.children);
     expect(cells.slice(0, 5)).toEqual(['`tick', 'tick`', '`', '``', '`'].map((value) => [expect.objectContaining({ type: 'inlineCode', value })]));
-    for (const cell of cells.slice(5)) expect(cell).toEqual([expect.objectContaining({ type: 'emphasis', children: [expect.objectContaining({ value: 'empty' })] })]);
+    for (const cell of cells.slice(5))
+      expect(cell).toEqual([expect.objectContaining({ type: 'emphasis', children: [expect.objectContaining({ value: 'empty' })] })]);
   });
 
   it('drops only the backslash before a pipe, never the table', () => {
@@ -448,7 +542,9 @@ describe('renderComment: the length budget', () => {
     expect(markdown.length).toBeGreaterThan(60_000);
 
     expect(plain(tree.children[1]!)).toBe('❌ rag-gate: retrieval regressed significantly');
-    expect(plain(tree.children[4]!)).toMatch(/^5,000 questions regressed: 5,000 because retrieval lost the gold document\. 3,000 questions went from wrong to right\.$/);
+    expect(plain(tree.children[4]!)).toMatch(
+      /^5,000 questions regressed: 5,000 because retrieval lost the gold document\. 3,000 questions went from wrong to right\.$/,
+    );
     expect(tree.children[5]?.type).toBe('table');
     expect((tree.children[5] as Table).children).toHaveLength(8);
 
@@ -457,7 +553,9 @@ describe('renderComment: the length budget', () => {
     expect(kept).toBeGreaterThan(100);
     expect(moreCount(section)).toBe(5_000 - kept);
     expect(plain(section.at(-1)!)).not.toBe('');
-    expect(section.map((n) => plain(n))).toContain(`… and ${(5_000 - kept).toLocaleString('en-US')} more; see the full JSON (full JSON: the report-json output)`);
+    expect(section.map((n) => plain(n))).toContain(
+      `… and ${(5_000 - kept).toLocaleString('en-US')} more; see the full JSON (full JSON: the report-json output)`,
+    );
     // The lists that go first are cut to nothing, with their counts kept.
     expect(moreCount(fold(tree, '2,000 more lost their gold document'))).toBe(2_000);
     expect(moreCount(fold(tree, '3,000 questions fixed'))).toBe(3_000);

@@ -72,7 +72,10 @@ describe('parseRecordJson', () => {
   it('agrees with JSON.parse on random records built around id lists (property)', () => {
     fc.assert(
       fc.property(
-        fc.dictionary(fc.constantFrom('id', 'question', 'retrieved_ids', 'retrieved_context_ids', 'meta', 'x'), fc.oneof(json, fc.array(fc.string()), fc.array(text))),
+        fc.dictionary(
+          fc.constantFrom('id', 'question', 'retrieved_ids', 'retrieved_context_ids', 'meta', 'x'),
+          fc.oneof(json, fc.array(fc.string()), fc.array(text)),
+        ),
         fc.constantFrom(0, 2),
         (record, indent) => same(JSON.stringify(record, null, indent)),
       ),
@@ -102,7 +105,9 @@ describe('parseRecordJson', () => {
   const { object } = fc.letrec<{ value: Built; object: Built }>((tie) => ({
     value: fc.oneof(
       { depthSize: 'small' },
-      fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 4 })).map((v) => ({ text: JSON.stringify(v), repeated: undefined })),
+      fc
+        .oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 4 }))
+        .map((v) => ({ text: JSON.stringify(v), repeated: undefined })),
       tie('object'),
       fc.array(tie('value'), { maxLength: 4 }).map((items) => ({
         text: `[${items.map((item) => item.text).join(',')}]`,

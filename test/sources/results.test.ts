@@ -113,7 +113,14 @@ describe('readResults accepts', () => {
       ]),
     );
     const { records, warnings } = await read(path);
-    expect(records[0]!.record).toMatchObject({ id: 'q1', question: 'Q?', answer: 'A', expected_answer: 'B', retrieved_ids: ['d1', 'd2'], relevant_ids: ['d2'] });
+    expect(records[0]!.record).toMatchObject({
+      id: 'q1',
+      question: 'Q?',
+      answer: 'A',
+      expected_answer: 'B',
+      retrieved_ids: ['d1', 'd2'],
+      relevant_ids: ['d2'],
+    });
     expect(warnings).toEqual([]);
   });
 
@@ -136,7 +143,9 @@ describe('readResults accepts', () => {
 
 describe('readResults: document ids are ids, whatever their text', () => {
   it('"__proto__" is a graded document id and a retrieved one like any other', async () => {
-    const { records } = await read(file('{"id": "q1", "question": "a", "retrieved_ids": ["d2", "__proto__", "d1"], "relevant_ids": {"__proto__": 2, "d1": 1}}\n'));
+    const { records } = await read(
+      file('{"id": "q1", "question": "a", "retrieved_ids": ["d2", "__proto__", "d1"], "relevant_ids": {"__proto__": 2, "d1": 1}}\n'),
+    );
     const { record } = records[0]!;
     expect(Object.entries(record.relevant_ids!)).toEqual([
       ['__proto__', 2],
@@ -153,7 +162,12 @@ describe('readResults rejects, naming file, line and field', () => {
     ['a NaN literal', '{"id": "q1", "question": "a", "answer_relevance": NaN}', 'answer_relevance', /^NaN is not a number in JSON/],
     ['an Infinity literal', '{"id": "q1", "question": "a", "answer_relevance": Infinity}', 'answer_relevance', /^Infinity is not a number in JSON/],
     ['a -Infinity literal', '{"id": "q1", "question": "a", "answer_relevance": -Infinity}', 'answer_relevance', /^-Infinity is not a number in JSON/],
-    ['1e999 (parses to Infinity)', '{"id": "q1", "question": "a", "answer_relevance": 1e999}', 'answer_relevance', /^Infinity is not a finite number \(too large for a double\?\)$/],
+    [
+      '1e999 (parses to Infinity)',
+      '{"id": "q1", "question": "a", "answer_relevance": 1e999}',
+      'answer_relevance',
+      /^Infinity is not a finite number \(too large for a double\?\)$/,
+    ],
     ['a grade of 1e999', '{"id": "q1", "question": "a", "relevant_ids": {"d1": 1e999}}', 'relevant_ids.d1', /^Infinity is not a finite number/],
     ['a missing id', '{"question": "a"}', 'id', /^is required and must be a string$/],
     ['an empty id', '{"id": "", "question": "a"}', 'id', /^must not be empty or only white space$/],
@@ -166,23 +180,73 @@ describe('readResults rejects, naming file, line and field', () => {
     ['a negative grade', '{"id": "q1", "question": "a", "relevant_ids": {"d1": -1}}', 'relevant_ids.d1', /must not be negative/],
     ['a non-integer grade', '{"id": "q1", "question": "a", "relevant_ids": {"doc-1": 1.5}}', 'relevant_ids["doc-1"]', /whole-number grade/],
     ['relevant_ids as a string', '{"id": "q1", "question": "a", "relevant_ids": "d1"}', 'relevant_ids', /list of document ids or an object of grades/],
-    ['a duplicate id inside retrieved_ids', '{"id": "q1", "question": "a", "retrieved_ids": ["d1", "d2", "d1"]}', 'retrieved_ids[2]', /duplicate document id "d1" \(also at position 0\)/],
+    [
+      'a duplicate id inside retrieved_ids',
+      '{"id": "q1", "question": "a", "retrieved_ids": ["d1", "d2", "d1"]}',
+      'retrieved_ids[2]',
+      /duplicate document id "d1" \(also at position 0\)/,
+    ],
     ['an empty document id', '{"id": "q1", "question": "a", "retrieved_ids": ["d1", ""]}', 'retrieved_ids[1]', /^must not be empty or only white space$/],
-    ['a retrieved id of white space only', '{"id": "q1", "question": "a", "retrieved_ids": ["d1", "  "]}', 'retrieved_ids[1]', /^must not be empty or only white space$/],
-    ['a relevant id of white space only', '{"id": "q1", "question": "a", "relevant_ids": ["\\u2003"]}', 'relevant_ids[0]', /^must not be empty or only white space$/],
-    ['a graded id of white space only', '{"id": "q1", "question": "a", "relevant_ids": {"d1": 1, " ": 2}}', 'relevant_ids[" "]', /^must not be empty or only white space$/],
+    [
+      'a retrieved id of white space only',
+      '{"id": "q1", "question": "a", "retrieved_ids": ["d1", "  "]}',
+      'retrieved_ids[1]',
+      /^must not be empty or only white space$/,
+    ],
+    [
+      'a relevant id of white space only',
+      '{"id": "q1", "question": "a", "relevant_ids": ["\\u2003"]}',
+      'relevant_ids[0]',
+      /^must not be empty or only white space$/,
+    ],
+    [
+      'a graded id of white space only',
+      '{"id": "q1", "question": "a", "relevant_ids": {"d1": 1, " ": 2}}',
+      'relevant_ids[" "]',
+      /^must not be empty or only white space$/,
+    ],
     ['an empty graded id', '{"id": "q1", "question": "a", "relevant_ids": {"": 1}}', 'relevant_ids[""]', /^must not be empty or only white space$/],
     ['a cited id of white space only', '{"id": "q1", "question": "a", "cited_ids": ["\\n"]}', 'cited_ids[0]', /^must not be empty or only white space$/],
     ['a key given twice', '{"id": "q1", "question": "a", "correct": true, "correct": false}', 'correct', /^duplicate key "correct" in one object; keep one$/],
     ['a graded id given twice', '{"id": "q1", "question": "a", "relevant_ids": {"d1": 2, "d2": 1, "d1": 0}}', 'relevant_ids.d1', /^duplicate key "d1"/],
-    ['a key given twice in judged_by', '{"id": "q1", "question": "a", "judged_by": {"correct": {"model": "m", "prompt_version": "p", "model": "n"}}}', 'judged_by.correct.model', /^duplicate key "model"/],
-    ['a key given twice in a claim', '{"id": "q1", "question": "a", "claims": [{"verdict": "SUPPORTED"}, {"verdict": "SUPPORTED", "verdict": "NOT_STATED"}]}', 'claims[1].verdict', /^duplicate key "verdict"/],
-    ['retrieved_ids given twice (the fast path)', '{"id": "q1", "question": "a", "retrieved_ids": ["d1"], "retrieved_ids": ["d2"]}', 'retrieved_ids', /^duplicate key "retrieved_ids"/],
-    ['a key given twice beside a plain id list', '{"id": "q1", "retrieved_ids": ["d1", "d2"], "question": "a", "question": "b"}', 'question', /^duplicate key "question"/],
-    ['a verdict outside the three words', '{"id": "q1", "question": "a", "claims": [{"text": "t", "verdict": "SUPPORTED"}, {"text": "t", "verdict": "supported"}]}', 'claims[1].verdict', /must be one of SUPPORTED, CONTRADICTED, NOT_STATED/],
+    [
+      'a key given twice in judged_by',
+      '{"id": "q1", "question": "a", "judged_by": {"correct": {"model": "m", "prompt_version": "p", "model": "n"}}}',
+      'judged_by.correct.model',
+      /^duplicate key "model"/,
+    ],
+    [
+      'a key given twice in a claim',
+      '{"id": "q1", "question": "a", "claims": [{"verdict": "SUPPORTED"}, {"verdict": "SUPPORTED", "verdict": "NOT_STATED"}]}',
+      'claims[1].verdict',
+      /^duplicate key "verdict"/,
+    ],
+    [
+      'retrieved_ids given twice (the fast path)',
+      '{"id": "q1", "question": "a", "retrieved_ids": ["d1"], "retrieved_ids": ["d2"]}',
+      'retrieved_ids',
+      /^duplicate key "retrieved_ids"/,
+    ],
+    [
+      'a key given twice beside a plain id list',
+      '{"id": "q1", "retrieved_ids": ["d1", "d2"], "question": "a", "question": "b"}',
+      'question',
+      /^duplicate key "question"/,
+    ],
+    [
+      'a verdict outside the three words',
+      '{"id": "q1", "question": "a", "claims": [{"text": "t", "verdict": "SUPPORTED"}, {"text": "t", "verdict": "supported"}]}',
+      'claims[1].verdict',
+      /must be one of SUPPORTED, CONTRADICTED, NOT_STATED/,
+    ],
     ['answer_relevance above 1', '{"id": "q1", "question": "a", "answer_relevance": 1.2}', 'answer_relevance', /must be in \[0, 1\]/],
     ['answer_relevance below 0', '{"id": "q1", "question": "a", "answer_relevance": -0.1}', 'answer_relevance', /must be in \[0, 1\]/],
-    ['an alias and its canonical name both given', '{"id": "q1", "question": "a", "user_input": "b"}', 'user_input', /gives "question" twice \(as "question" and "user_input"\); keep one/],
+    [
+      'an alias and its canonical name both given',
+      '{"id": "q1", "question": "a", "user_input": "b"}',
+      'user_input',
+      /gives "question" twice \(as "question" and "user_input"\); keep one/,
+    ],
     ['a wrong type under an alias', '{"id": "q1", "user_input": 5}', 'user_input', /must be a string/],
     ['a record that is not an object', '["q1", "a"]', undefined, /must be a JSON object/],
   ])('%s', async (_name, line, field, message) => {
@@ -195,7 +259,13 @@ describe('readResults rejects, naming file, line and field', () => {
   });
 
   it('a duplicate id names the line where the id first appeared', async () => {
-    const { path, problems } = await problemsOf(jsonl([{ id: 'q1', question: 'a' }, { id: 'q2', question: 'b' }, { id: 'q1', question: 'c' }]));
+    const { path, problems } = await problemsOf(
+      jsonl([
+        { id: 'q1', question: 'a' },
+        { id: 'q2', question: 'b' },
+        { id: 'q1', question: 'c' },
+      ]),
+    );
     expect(problems).toEqual([{ file: path, line: 3, field: 'id', message: 'duplicate id "q1" (first on line 1)' }]);
   });
 
@@ -222,7 +292,19 @@ describe('readResults rejects, naming file, line and field', () => {
   });
 
   it('errors in a pretty-printed array name the line each element starts on', async () => {
-    const text = ['[', '  {"id": "q1", "question": "a"},', '  {', '    "id": "q2",', '    "question": 3', '  },', '  {', '    "id": "q1",', '    "question": "b"', '  }', ']'].join('\n');
+    const text = [
+      '[',
+      '  {"id": "q1", "question": "a"},',
+      '  {',
+      '    "id": "q2",',
+      '    "question": 3',
+      '  },',
+      '  {',
+      '    "id": "q1",',
+      '    "question": "b"',
+      '  }',
+      ']',
+    ].join('\n');
     const path = file(text, 'json');
     const { problems } = await reject(path);
     expect(problems).toEqual([
@@ -232,7 +314,9 @@ describe('readResults rejects, naming file, line and field', () => {
   });
 
   it('a key given twice in a pretty-printed array names the line of the second', async () => {
-    const text = ['[', '  {', '    "id": "q1",', '    "question": "a",', '    "retrieved_ids": ["d1",', '      "d2"],', '    "question": "b"', '  }', ']'].join('\n');
+    const text = ['[', '  {', '    "id": "q1",', '    "question": "a",', '    "retrieved_ids": ["d1",', '      "d2"],', '    "question": "b"', '  }', ']'].join(
+      '\n',
+    );
     const path = file(text, 'json');
     expect((await reject(path)).problems).toEqual([{ file: path, line: 7, field: 'question', message: 'duplicate key "question" in one object; keep one' }]);
   });

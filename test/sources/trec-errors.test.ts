@@ -24,10 +24,7 @@ async function problems(read: (path: string) => Promise<unknown>, path: string):
 
 describe('readRun', () => {
   it('ranks by score descending, ties by docno in descending byte order, ignoring the rank column', async () => {
-    const path = file(
-      ['q1 Q0 a 1 1.0 t', 'q1 Q0 b 2 2.5 t', 'q1 Q0 c 3 1.0 t', 'q1 Q0 B 4 1.0 t', 'q2 Q0 x 9 -1 t', 'q2 Q0 y 1 3e0 t'].join('\n'),
-      'run',
-    );
+    const path = file(['q1 Q0 a 1 1.0 t', 'q1 Q0 b 2 2.5 t', 'q1 Q0 c 3 1.0 t', 'q1 Q0 B 4 1.0 t', 'q2 Q0 x 9 -1 t', 'q2 Q0 y 1 3e0 t'].join('\n'), 'run');
     const run = await readRun(path);
     // Score 2.5 first; then the 1.0 tie ordered c > a > B (bytes: 'c' 0x63, 'a' 0x61, 'B' 0x42).
     expect(run.get('q1')).toEqual(['b', 'c', 'a', 'B']);
@@ -111,7 +108,9 @@ describe('readQrels', () => {
 
   it('rejects a docno judged twice for one query', async () => {
     const path = file('q1 0 d1 1\nq2 0 d1 1\nq1 0 d1 2\n', 'qrels');
-    expect(await problems(readQrels, path)).toEqual([{ file: path, line: 3, column: 6, field: 'docno', message: 'document "d1" is judged twice for query "q1"' }]);
+    expect(await problems(readQrels, path)).toEqual([
+      { file: path, line: 3, column: 6, field: 'docno', message: 'document "d1" is judged twice for query "q1"' },
+    ]);
   });
 
   it('rejects empty qrels', async () => {

@@ -27,7 +27,10 @@ const decimalText = fc
     digits(25),
     fc.constantFrom('', '.', '.'),
     digits(30),
-    fc.oneof({ weight: 5, arbitrary: fc.constant('') }, fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits(4)).map((parts) => parts.join(''))),
+    fc.oneof(
+      { weight: 5, arbitrary: fc.constant('') },
+      fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits(4)).map((parts) => parts.join('')),
+    ),
   )
   .map((parts) => parts.join(''));
 
@@ -37,15 +40,74 @@ const typicalScore = fc
   .map(([sign, whole, fraction]) => `${sign}${whole}.${fraction}`);
 
 const EDGE_CASES = [
-  '0', '-0', '+0', '0.0', '-0.0', '00', '.5', '5.', '-.5', '+.5', '.', '-', '+', '-.', '',
-  '1e5', '1E-5', '1e+5', '1e', 'e5', '1e400', '-1e400', '1e-400',
-  'Infinity', '-Infinity', '+Infinity', 'inf', 'nan', 'NaN', 'abc',
-  '0x1A', '0X1a', '0b11', '0o17', '-0x1A', '1_000', '1..2', '1.2.3', '--1', '+-1', '1-', '1+1', ' 1', '1 ',
-  '\u00a01', '1\u00a0', '١', // a no-break space around a digit; an Arabic-Indic digit
-  '9007199254740991', '9007199254740992', '9007199254740993', '123456789012345', '1234567890123456', '999999999999999.9',
-  '0.1', '0.2', '0.3', '0.30000000000000004', '2.675', '1.005', '4.35', '0.1234567890123456789',
-  '0.0000000000000000000001', '0.00000000000000000000001', '1.0000000000000000000000', '000000000000000000000000001.5',
-  '100000000000000000000000', '1797693134862315708145274237317043567981e269', '4.9406564584124654e-324',
+  '0',
+  '-0',
+  '+0',
+  '0.0',
+  '-0.0',
+  '00',
+  '.5',
+  '5.',
+  '-.5',
+  '+.5',
+  '.',
+  '-',
+  '+',
+  '-.',
+  '',
+  '1e5',
+  '1E-5',
+  '1e+5',
+  '1e',
+  'e5',
+  '1e400',
+  '-1e400',
+  '1e-400',
+  'Infinity',
+  '-Infinity',
+  '+Infinity',
+  'inf',
+  'nan',
+  'NaN',
+  'abc',
+  '0x1A',
+  '0X1a',
+  '0b11',
+  '0o17',
+  '-0x1A',
+  '1_000',
+  '1..2',
+  '1.2.3',
+  '--1',
+  '+-1',
+  '1-',
+  '1+1',
+  ' 1',
+  '1 ',
+  '\u00a01',
+  '1\u00a0',
+  '١', // a no-break space around a digit; an Arabic-Indic digit
+  '9007199254740991',
+  '9007199254740992',
+  '9007199254740993',
+  '123456789012345',
+  '1234567890123456',
+  '999999999999999.9',
+  '0.1',
+  '0.2',
+  '0.3',
+  '0.30000000000000004',
+  '2.675',
+  '1.005',
+  '4.35',
+  '0.1234567890123456789',
+  '0.0000000000000000000001',
+  '0.00000000000000000000001',
+  '1.0000000000000000000000',
+  '000000000000000000000000001.5',
+  '100000000000000000000000',
+  '1797693134862315708145274237317043567981e269',
+  '4.9406564584124654e-324',
 ];
 
 /** What both Number() and C's strtod read the same way (decimals, exponents, unsigned hex); NaN for the rest. */
@@ -92,18 +154,41 @@ describe('parseNumberBytes', () => {
 describe('parseIntegerBytes', () => {
   const expected = (text: string) => (/^[+-]?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : NaN);
 
-  it.each(['0', '-0', '+3', '-1', '12', '007', '', '+', '-', '1.5', '1.0', 'high', '1e3', '0x10', ' 1', '123456789012345', '1234567890123456', '99999999999999999999', '9'.repeat(400)])(
-    'reads %j as the pattern [+-]?digits would, when it fits a double exactly',
-    (text) => {
-      expect(Object.is(parseInteger(text), expected(text))).toBe(true);
-    },
-  );
+  it.each([
+    '0',
+    '-0',
+    '+3',
+    '-1',
+    '12',
+    '007',
+    '',
+    '+',
+    '-',
+    '1.5',
+    '1.0',
+    'high',
+    '1e3',
+    '0x10',
+    ' 1',
+    '123456789012345',
+    '1234567890123456',
+    '99999999999999999999',
+    '9'.repeat(400),
+  ])('reads %j as the pattern [+-]?digits would, when it fits a double exactly', (text) => {
+    expect(Object.is(parseInteger(text), expected(text))).toBe(true);
+  });
 
   it('agrees with the pattern and Number() on random text (property)', () => {
     fc.assert(
-      fc.property(fc.oneof(decimalText, fc.tuple(fc.constantFrom('', '+', '-'), digits(20)).map((parts) => parts.join(''))), (text) => {
-        expect(Object.is(parseInteger(text), expected(text))).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(
+          decimalText,
+          fc.tuple(fc.constantFrom('', '+', '-'), digits(20)).map((parts) => parts.join('')),
+        ),
+        (text) => {
+          expect(Object.is(parseInteger(text), expected(text))).toBe(true);
+        },
+      ),
       { numRuns: 10_000 },
     );
   });

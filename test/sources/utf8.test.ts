@@ -31,7 +31,8 @@ async function problemsOf(read: (path: string) => Promise<unknown>, path: string
   throw new Error(`${path} was accepted`);
 }
 
-const bytes = (...parts: (string | readonly number[] | Uint8Array)[]) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
+const bytes = (...parts: (string | readonly number[] | Uint8Array)[]) =>
+  Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
 
 /** The problem a line that is not UTF-8 gets, its first bad byte at 1-based byte `column`. */
 const notUtf8 = (file: string, line: number, column: number, byte: string): InputProblem => ({
@@ -169,7 +170,11 @@ describe('results: two ids that differ only in bytes that are not UTF-8 stay apa
 
 describe('whole-file readers: invalid UTF-8 is an error naming line and byte column', () => {
   const calibration = (model: number[]) =>
-    bytes('{\n "model": "m', model, '",\n "promptVersion": "p", "kind": "faithfulness", "kappa": 0.7, "observed": 0.9, "expected": 0.5, "n": 10, "date": "x"\n}\n');
+    bytes(
+      '{\n "model": "m',
+      model,
+      '",\n "promptVersion": "p", "kind": "faithfulness", "kappa": 0.7, "observed": 0.9, "expected": 0.5, "n": 10, "date": "x"\n}\n',
+    );
   const config = (path: string) => readConfigFile(path, { required: true, tag: 'rag-gate' });
   const readers = { golden: readGoldenIds, config, calibration: readCalibrationRecord };
 

@@ -44,7 +44,7 @@ export const GATED_TESTS = [
     column: 'retrieval_ok',
     pairs: 'all',
     onByDefault: true,
-    definition: 'retrieval success (the `retrieval-ok` rule or the records\' `retrieval_ok`) dropped',
+    definition: "retrieval success (the `retrieval-ok` rule or the records' `retrieval_ok`) dropped",
     words: {
       gate: 'retrieval',
       subject: '{rule}',

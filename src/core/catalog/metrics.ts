@@ -54,7 +54,11 @@ export const QUESTION_COLUMNS = [
     needs: ['retrieval_ok', 'retrieved_ids', 'relevant_ids'],
     binary: true,
     compute: (record, ranking, rules) =>
-      record.retrieval_ok !== undefined ? bit(record.retrieval_ok) : ranking === undefined ? undefined : bit(rules.retrievalOk.metric.compute(ranking) >= rules.retrievalOk.threshold),
+      record.retrieval_ok !== undefined
+        ? bit(record.retrieval_ok)
+        : ranking === undefined
+          ? undefined
+          : bit(rules.retrievalOk.metric.compute(ranking) >= rules.retrievalOk.threshold),
   },
   {
     name: 'correct',
@@ -72,7 +76,13 @@ export const QUESTION_COLUMNS = [
   { name: 'refused', needs: ['refused'], binary: true, compute: (record) => bit(record.refused) },
   { name: 'closed_book_correct', needs: ['closed_book_correct'], binary: true, compute: (record) => bit(record.closed_book_correct) },
   { name: 'answer_relevance', needs: ['answer_relevance'], binary: false, judgedField: 'answer_relevance', compute: (record) => record.answer_relevance },
-  { name: 'faithfulness', needs: ['claims'], binary: false, judgedField: 'claims', compute: (record) => (record.claims === undefined ? undefined : faithfulness(record.claims)) },
+  {
+    name: 'faithfulness',
+    needs: ['claims'],
+    binary: false,
+    judgedField: 'claims',
+    compute: (record) => (record.claims === undefined ? undefined : faithfulness(record.claims)),
+  },
   {
     name: 'length_ratio',
     needs: ['answer', 'expected_answer'],
@@ -83,7 +93,8 @@ export const QUESTION_COLUMNS = [
     name: 'context_utilisation',
     needs: ['cited_ids', 'retrieved_ids'],
     binary: false,
-    compute: (record) => (record.cited_ids === undefined || record.retrieved_ids === undefined ? undefined : contextUtilisation(record.retrieved_ids, record.cited_ids)),
+    compute: (record) =>
+      record.cited_ids === undefined || record.retrieved_ids === undefined ? undefined : contextUtilisation(record.retrieved_ids, record.cited_ids),
   },
   { name: 'answer_length', needs: ['answer'], binary: false, compute: (record) => (record.answer === undefined ? undefined : answerWords(record.answer)) },
 ] as const satisfies readonly QuestionColumn[];
@@ -141,15 +152,32 @@ export const ANSWER_METRICS: readonly AnswerMetric[] = [
   },
   {
     name: 'faithfulness',
-    definition: 'per answer, SUPPORTED claims / all claims, averaged; an answer with an empty claims list is left out and counted (`excluded.noClaims`), never scored 0 or 1',
+    definition:
+      'per answer, SUPPORTED claims / all claims, averaged; an answer with an empty claims list is left out and counted (`excluded.noClaims`), never scored 0 or 1',
     column: 'faithfulness',
     aggregate: mean,
     graded: true,
     headline: true,
     better: 'higher',
   },
-  { name: 'answer_relevance', definition: 'mean of the per-question values in [0, 1]', column: 'answer_relevance', aggregate: mean, graded: true, headline: true, better: 'higher' },
-  { name: 'length_ratio', definition: 'answer tokens / expected-answer tokens (normalised tokens)', column: 'length_ratio', aggregate: mean, graded: true, headline: false, better: 'neither' },
+  {
+    name: 'answer_relevance',
+    definition: 'mean of the per-question values in [0, 1]',
+    column: 'answer_relevance',
+    aggregate: mean,
+    graded: true,
+    headline: true,
+    better: 'higher',
+  },
+  {
+    name: 'length_ratio',
+    definition: 'answer tokens / expected-answer tokens (normalised tokens)',
+    column: 'length_ratio',
+    aggregate: mean,
+    graded: true,
+    headline: false,
+    better: 'neither',
+  },
   {
     name: 'long_answer_rate',
     definition: `share of answers with a length ratio above ${LONG_ANSWER_RATIO} (padding, hedging)`,

@@ -28,7 +28,7 @@ const RETRIEVAL_FAMILIES = {
   ndcg_exp: {
     cutoff: 'optional',
     binary: false,
-   
+
     compute: (r, k) => ndcgAt(r, k, exponentialGain),
   },
   r_precision: { cutoff: 'none', binary: false, compute: (r) => rPrecision(r) },
@@ -59,9 +59,7 @@ export function parseRetrievalMetric(text: string): RetrievalMetric {
   const match = /^([a-z_]+)(?:@(\d+))?$/.exec(name);
   const familyName = match?.[1] ?? '';
   if (!match || !isFamily(familyName)) {
-    throw new MetricNameError(
-      `unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(', ')}`,
-    );
+    throw new MetricNameError(`unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(', ')}`);
   }
   const family = RETRIEVAL_FAMILIES[familyName];
   const cut = match[2];

@@ -60,13 +60,15 @@ export function parseCutoffs(text: string): number[] {
 
 function parseAlpha(text: string): number {
   const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value <= 0 || value >= 1) throw new SettingError(`alpha must be a number between 0 and 1, got "${text}"`);
+  if (text.trim() === '' || !Number.isFinite(value) || value <= 0 || value >= 1)
+    throw new SettingError(`alpha must be a number between 0 and 1, got "${text}"`);
   return value;
 }
 
 export function parseKappaFloor(text: string): number {
   const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text}"`);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1)
+    throw new SettingError(`the kappa floor must be a number between 0 and 1, got "${text}"`);
   return value;
 }
 
@@ -86,7 +88,8 @@ function parsePermutations(text: string): number {
 function parseFailOn(text: string): ReadonlySet<GateCategory> {
   const gates = splitList(text);
   for (const gate of gates) {
-    if (!(GATE_CATEGORIES as readonly string[]).includes(gate)) throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(', ')}`);
+    if (!(GATE_CATEGORIES as readonly string[]).includes(gate))
+      throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(', ')}`);
   }
   return new Set(gates as GateCategory[]);
 }
@@ -157,7 +160,8 @@ const COMMENT_TAG = /^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/;
 
 function parseCommentTag(text: string): string {
   const tag = text.trim();
-  if (!COMMENT_TAG.test(tag)) throw new SettingError('must be 1–64 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end');
+  if (!COMMENT_TAG.test(tag))
+    throw new SettingError('must be 1–64 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end');
   return tag;
 }
 
@@ -167,7 +171,7 @@ const compareOnly = (flag: string) => ({ flags: { compare: flag } });
 export const SETTINGS = {
   config: {
     name: 'config',
-    description: 'the settings file (YAML), read when it exists; its keys are these settings\' names',
+    description: "the settings file (YAML), read when it exists; its keys are these settings' names",
     default: 'rag-gate.yml',
     parse: nonEmpty('a file'),
     cli: both('--config <file>'),
@@ -176,7 +180,7 @@ export const SETTINGS = {
   },
   'comment-tag': {
     name: 'comment-tag',
-    description: 'key of the sticky comment, so several gates in one repository each keep their own; also selects that gate\'s section of the config file',
+    description: "key of the sticky comment, so several gates in one repository each keep their own; also selects that gate's section of the config file",
     default: 'default',
     parse: parseCommentTag,
     cli: both('--comment-tag <tag>'),
@@ -185,7 +189,8 @@ export const SETTINGS = {
   },
   results: {
     name: 'results',
-    description: 'path or glob of the head results (JSON Lines or a JSON array, one record per question); several files are shards of one run, merged, and an id in two shards is an error',
+    description:
+      'path or glob of the head results (JSON Lines or a JSON array, one record per question); several files are shards of one run, merged, and an id in two shards is an error',
     default: '',
     parse: optionalText,
     cli: { flags: { eval: '--results <glob>', compare: '--head <glob>' } },
@@ -194,7 +199,8 @@ export const SETTINGS = {
   },
   baseline: {
     name: 'baseline',
-    description: "path or glob of the base branch's results; in the action, empty means the baseline-artifact of the newest successful push run of this workflow on the pull request's base branch",
+    description:
+      "path or glob of the base branch's results; in the action, empty means the baseline-artifact of the newest successful push run of this workflow on the pull request's base branch",
     default: '',
     parse: optionalText,
     cli: compareOnly('--base <glob>'),
@@ -213,7 +219,8 @@ export const SETTINGS = {
   },
   missing: {
     name: 'missing',
-    description: 'what a base question missing from the head results counts as: fail (failed in head for every gated test) or exclude (left out of the tests, listed)',
+    description:
+      'what a base question missing from the head results counts as: fail (failed in head for every gated test) or exclude (left out of the tests, listed)',
     default: 'fail',
     parse: oneOf('fail', 'exclude'),
     cli: compareOnly('--missing <how>'),
@@ -322,7 +329,8 @@ export const SETTINGS = {
   },
   'judge-calibration': {
     name: 'judge-calibration',
-    description: 'calibration records written by rag-gate calibrate, comma- or newline-separated; judged metrics gate only when their judge (model and prompt version) is calibrated',
+    description:
+      'calibration records written by rag-gate calibrate, comma- or newline-separated; judged metrics gate only when their judge (model and prompt version) is calibrated',
     default: '',
     parse: splitLines,
     cli: { ...compareOnly('--judge-calibration <file>'), repeatable: true },
@@ -357,7 +365,7 @@ export const SETTINGS = {
   'on-missing-baseline': {
     name: 'on-missing-baseline',
     description:
-      "what a pull request gets when its base branch has no results yet (the first run, no successful push run, an expired artifact): pass reports the head results with a neutral pass; fail fails the check",
+      'what a pull request gets when its base branch has no results yet (the first run, no successful push run, an expired artifact): pass reports the head results with a neutral pass; fail fails the check',
     default: 'pass',
     parse: oneOf('pass', 'fail'),
     action: true,
@@ -374,7 +382,8 @@ export const SETTINGS = {
   },
   'api-timeout-seconds': {
     name: 'api-timeout-seconds',
-    description: 'seconds each GitHub API request may take, an artifact download included, before it fails; a request that times out is retried like a server error',
+    description:
+      'seconds each GitHub API request may take, an artifact download included, before it fails; a request that times out is retried like a server error',
     default: '30',
     parse: parsePositiveNumber,
     action: true,
@@ -382,7 +391,8 @@ export const SETTINGS = {
   },
   'github-token': {
     name: 'github-token',
-    description: 'token for reading workflow runs and artifacts and for writing the pull request comment and, on events other than pull_request, the commit status',
+    description:
+      'token for reading workflow runs and artifacts and for writing the pull request comment and, on events other than pull_request, the commit status',
     default: '',
     parse: (text: string) => text,
     action: { runnerDefault: '${{ github.token }}' },
@@ -390,13 +400,21 @@ export const SETTINGS = {
   },
   comment: {
     name: 'comment',
-    description: 'when to post the sticky pull request comment: always, on-change (a first comment only once something changed, or to say there is no baseline; an existing comment is kept current) or never',
+    description:
+      'when to post the sticky pull request comment: always, on-change (a first comment only once something changed, or to say there is no baseline; an existing comment is kept current) or never',
     default: 'always',
     parse: oneOf('always', 'on-change', 'never'),
     action: true,
     config: true,
   },
-  mode: { name: 'mode', description: 'gate fails the job when the gate fails; advisory only reports', default: 'gate', parse: oneOf('gate', 'advisory'), action: true, config: true },
+  mode: {
+    name: 'mode',
+    description: 'gate fails the job when the gate fails; advisory only reports',
+    default: 'gate',
+    parse: oneOf('gate', 'advisory'),
+    action: true,
+    config: true,
+  },
   'pr-number': {
     name: 'pr-number',
     description: 'the pull request to comment on, for workflow_run events where GitHub cannot tell',
@@ -407,7 +425,8 @@ export const SETTINGS = {
   },
   judge: {
     name: 'judge',
-    description: 'none, or openai to judge faithfulness, answer relevance and correctness where the records lack them, with any OpenAI-compatible endpoint (key from the OPENAI_API_KEY environment variable)',
+    description:
+      'none, or openai to judge faithfulness, answer relevance and correctness where the records lack them, with any OpenAI-compatible endpoint (key from the OPENAI_API_KEY environment variable)',
     default: 'none',
     parse: oneOf('none', 'openai'),
     action: true,
@@ -440,7 +459,11 @@ export type Settings = { readonly [K in SettingName]: ReturnType<(typeof SETTING
 export const SETTING_ROWS: readonly SettingRow<unknown>[] = Object.values(SETTINGS);
 
 /** Where a setting's value came from, for `--print-config` and error messages. */
-export type SettingOrigin = { readonly kind: 'flag'; readonly flag: string } | { readonly kind: 'input' } | { readonly kind: 'file'; readonly file: string; readonly line: number; readonly section?: string } | { readonly kind: 'default' };
+export type SettingOrigin =
+  | { readonly kind: 'flag'; readonly flag: string }
+  | { readonly kind: 'input' }
+  | { readonly kind: 'file'; readonly file: string; readonly line: number; readonly section?: string }
+  | { readonly kind: 'default' };
 
 /** A value as text with its origin, before parsing. */
 export interface SettingText {
@@ -456,7 +479,10 @@ export interface SettingProblem {
 }
 
 export class SettingsError extends SettingError {
-  constructor(readonly problems: readonly SettingProblem[], describe: (problem: SettingProblem) => string) {
+  constructor(
+    readonly problems: readonly SettingProblem[],
+    describe: (problem: SettingProblem) => string,
+  ) {
     super(problems.map(describe).join('\n'));
   }
 }
@@ -495,4 +521,3 @@ export function cliSettings(command: SettingCommand): SettingName[] {
     return row.cli?.flags[command] !== undefined;
   });
 }
-

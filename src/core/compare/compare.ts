@@ -9,7 +9,19 @@ import { pairValues } from '../stats/paired.js';
 import { pairedRandomizationTest } from '../stats/randomization.js';
 import { type GateCategory, GATED_TESTS, type GatedTest, gatedTest } from '../catalog/gates.js';
 import { decideGate } from './gate.js';
-import type { CompareConfig, Comparison, Coverage, McNemarTest, MissingQuestion, NotRescorable, PairedTest, QuestionChange, RandomizationTest, RegressionCause, RetrievalRegression } from './types.js';
+import type {
+  CompareConfig,
+  Comparison,
+  Coverage,
+  McNemarTest,
+  MissingQuestion,
+  NotRescorable,
+  PairedTest,
+  QuestionChange,
+  RandomizationTest,
+  RegressionCause,
+  RetrievalRegression,
+} from './types.js';
 import { blockedMetrics, judgeStatuses } from './judge-gate.js';
 import { gather, pairQuestions, type Pairing } from './pairing.js';
 
@@ -49,12 +61,7 @@ function concat(a: Int32Array, b: Int32Array): Int32Array {
 }
 
 /** McNemar over pairs where both outcomes are known (and `keep` holds). Null when no pair qualifies. */
-function binaryTest(
-  metric: string,
-  values: PairedColumns,
-  config: CompareConfig,
-  keep: (i: number) => boolean = () => true,
-): McNemarTest | null {
+function binaryTest(metric: string, values: PairedColumns, config: CompareConfig, keep: (i: number) => boolean = () => true): McNemarTest | null {
   let bothRight = 0;
   let bothWrong = 0;
   let fixed = 0;
@@ -152,7 +159,13 @@ function adjustGatedTests(tests: PairedTest[], config: CompareConfig): PairedTes
     const index = gated.indexOf(test);
     if (index < 0) return test;
     const adjustedPValue = adjusted[index]!;
-    return { ...test, gate: gateOf.get(test.metric)!, adjustedPValue, significant: adjustedPValue < config.alpha, requiredN: adjustedPValue < config.alpha ? null : test.requiredN };
+    return {
+      ...test,
+      gate: gateOf.get(test.metric)!,
+      adjustedPValue,
+      significant: adjustedPValue < config.alpha,
+      requiredN: adjustedPValue < config.alpha ? null : test.requiredN,
+    };
   });
 }
 
@@ -199,7 +212,10 @@ export function compareRuns(
     config.gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
     config,
   );
-  const testsBeforeGate = adjustGatedTests([...binary, ...graded].filter((test): test is PairedTest => test !== null), config);
+  const testsBeforeGate = adjustGatedTests(
+    [...binary, ...graded].filter((test): test is PairedTest => test !== null),
+    config,
+  );
 
   const regressions: QuestionChange[] = [];
   const fixed: QuestionChange[] = [];
@@ -219,14 +235,26 @@ export function compareRuns(
     if (correct.base[i] === 0 && correct.head[i] === 1) fixed.push(describe(i, true));
     if (retrieval.base[i] === 1 && retrieval.head[i] === 0) {
       const change = describe(i, false);
-      retrievalRegressions.push({ id: change.id, question: change.question, tags: change.tags, lostDocuments: change.lostDocuments, rescued: correct.head[i] === 1 });
+      retrievalRegressions.push({
+        id: change.id,
+        question: change.question,
+        tags: change.tags,
+        lostDocuments: change.lostDocuments,
+        rescued: correct.head[i] === 1,
+      });
     }
   }
 
   const missing = [...pairing.missingRows].map((row, j): MissingQuestion => {
     const i = pairedCount + j;
     const outcome = (value: number) => (Number.isNaN(value) ? null : value === 1);
-    return { id: baseRun.ids[row]!, question: baseRun.questions[row]!, tags: baseRun.tags[row]!, wasCorrect: outcome(correct.base[i]!), retrievalWasOk: outcome(retrieval.base[i]!) };
+    return {
+      id: baseRun.ids[row]!,
+      question: baseRun.questions[row]!,
+      tags: baseRun.tags[row]!,
+      wasCorrect: outcome(correct.base[i]!),
+      retrievalWasOk: outcome(retrieval.base[i]!),
+    };
   });
   // On the paired questions only: a missing question has no head split to show.
   const onPaired = (values: Float64Array) => values.subarray(0, pairedCount);
@@ -235,7 +263,13 @@ export function compareRuns(
     head: decompose(onPaired(retrieval.head), onPaired(correct.head), onPaired(answerable), gather(column(headRun, 'closed_book_correct'), pairing.headRows)),
   };
   const baseQuestions = baseRun.size - pairing.removed.length;
-  const coverage: Coverage = { paired: pairedCount, missing: missing.length, compared: pairedCount + missing.length, baseQuestions, share: baseQuestions === 0 ? 1 : (pairedCount + missing.length) / baseQuestions };
+  const coverage: Coverage = {
+    paired: pairedCount,
+    missing: missing.length,
+    compared: pairedCount + missing.length,
+    baseQuestions,
+    share: baseQuestions === 0 ? 1 : (pairedCount + missing.length) / baseQuestions,
+  };
   const retrievalTest = testsBeforeGate.find((test) => test.metric === 'retrieval_ok');
   const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config.calibrations, config.kappaFloor);
   const { verdict, reasons, warnings, outcomes, floors, ungated } = decideGate(testsBeforeGate, headSummary, config, coverage, blockedMetrics(judges));

@@ -17,7 +17,17 @@ export function parseFloor(text: string): Floor {
 
 function drop(test: PairedTest, gate: GateCategory, alpha: number): Drop {
   const counts = test.kind === 'mcnemar' ? { broken: test.broken, fixed: test.fixed } : {};
-  return { gate, metric: test.metric, base: test.base, head: test.head, delta: test.delta, pValue: test.pValue, adjustedPValue: test.adjustedPValue ?? test.pValue, alpha, ...counts };
+  return {
+    gate,
+    metric: test.metric,
+    base: test.base,
+    head: test.head,
+    delta: test.delta,
+    pValue: test.pValue,
+    adjustedPValue: test.adjustedPValue ?? test.pValue,
+    alpha,
+    ...counts,
+  };
 }
 
 /** Why a metric may not gate: the judged field whose judge is uncalibrated, by metric (test or floor) name. */
@@ -39,7 +49,13 @@ export function decideGate(
   // Measuring less must not pass: too few pairs, or too much of the base left out, fails.
   if (coverage.paired < config.minPaired) reasons.push({ kind: 'too-few-paired', paired: coverage.paired, minPaired: config.minPaired });
   if (coverage.share < config.minCoverage) {
-    reasons.push({ kind: 'low-coverage', compared: coverage.compared, baseQuestions: coverage.baseQuestions, share: coverage.share, minCoverage: config.minCoverage });
+    reasons.push({
+      kind: 'low-coverage',
+      compared: coverage.compared,
+      baseQuestions: coverage.baseQuestions,
+      share: coverage.share,
+      minCoverage: config.minCoverage,
+    });
   }
   const warnings: GateWarning[] = [];
   const outcomes = new Map<GateCategory, GateOutcome>();

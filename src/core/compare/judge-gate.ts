@@ -22,7 +22,8 @@ export function judgeStatuses(uses: readonly JudgeUse[], calibrations: readonly 
     for (const use of uses) if (use.field === field) judges.set(JSON.stringify([use.model, use.promptVersion]), use);
     const kind = JUDGED_FIELDS[field].calibration;
     const verdicts = [...judges.values()].map((use) => {
-      if (kind === null) return { model: use.model, promptVersion: use.promptVersion, allowed: false, verdict: { kind: 'never-calibrated' } } satisfies JudgeCheck;
+      if (kind === null)
+        return { model: use.model, promptVersion: use.promptVersion, allowed: false, verdict: { kind: 'never-calibrated' } } satisfies JudgeCheck;
       // The newest matching record decides; another judge's record only serves to say why it does not apply.
       const ofKind = calibrations.filter((record) => record.kind === kind).sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
       const record = ofKind.find((r) => r.model === use.model && r.promptVersion === use.promptVersion) ?? ofKind[0];

@@ -58,12 +58,18 @@ export function pairQuestions(base: QuestionOutcomes, head: QuestionOutcomes, fi
   });
   if (baseRows.length === 0) {
     const why =
-      labelsChanged.length > 0
-        ? `the ${labelsChanged.length} shared question ids all have different gold labels`
-        : 'no question id appears in both files';
+      labelsChanged.length > 0 ? `the ${labelsChanged.length} shared question ids all have different gold labels` : 'no question id appears in both files';
     throw InputError.single({ file: files.head, message: `nothing to compare with ${files.base}: ${why}` });
   }
-  return { baseRows: Int32Array.from(baseRows), headRows: Int32Array.from(headRows), missingRows: Int32Array.from(missingRows), added, removed, excluded, labelsChanged };
+  return {
+    baseRows: Int32Array.from(baseRows),
+    headRows: Int32Array.from(headRows),
+    missingRows: Int32Array.from(missingRows),
+    added,
+    removed,
+    excluded,
+    labelsChanged,
+  };
 }
 
 /** The values of `column` at `rows`. */

@@ -8,7 +8,12 @@ import { answerMetric } from '../catalog/metrics.js';
 import type { CompareConfig } from './types.js';
 
 /** The scoring configuration; the retrieval-ok rule's metric is always computed, reported or not. */
-export function evalConfig(cutoffs: readonly number[], retrievalOk: RetrievalOkRule, correctness: CorrectnessRule, extraMetrics: readonly string[] = []): EvalConfig {
+export function evalConfig(
+  cutoffs: readonly number[],
+  retrievalOk: RetrievalOkRule,
+  correctness: CorrectnessRule,
+  extraMetrics: readonly string[] = [],
+): EvalConfig {
   const metrics: RetrievalMetric[] = defaultRetrievalMetrics(cutoffs);
   const add = (metric: RetrievalMetric) => {
     if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);

@@ -201,4 +201,3 @@ export interface Comparison {
   readonly reasons: readonly GateReason[];
   readonly warnings: readonly GateWarning[];
 }
-

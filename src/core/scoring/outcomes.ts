@@ -102,7 +102,12 @@ export class OutcomeBuilder {
       if (judge === undefined) continue;
       const key = JSON.stringify([field, judge.model, judge.prompt_version]);
       const use = this.judges.get(key);
-      this.judges.set(key, { field: field as JudgeUse['field'], model: judge.model, promptVersion: judge.prompt_version, questions: (use?.questions ?? 0) + 1 });
+      this.judges.set(key, {
+        field: field as JudgeUse['field'],
+        model: judge.model,
+        promptVersion: judge.prompt_version,
+        questions: (use?.questions ?? 0) + 1,
+      });
     }
     const ranking = judgedRanking(record);
     if (record.retrieved_ids !== undefined && ranking === undefined) this.noRelevant++;

@@ -70,7 +70,9 @@ function summarizeMetrics(outcomes: QuestionOutcomes, config: EvalConfig, rows: 
     const values = column(outcomes, metric.column);
     const { aggregate } = metric;
     metrics[metric.name] =
-      aggregate.kind === 'mean' ? mean(values, rows) : proportion(values, rows, aggregate.counts, aggregate.among === undefined ? undefined : among[aggregate.among]);
+      aggregate.kind === 'mean'
+        ? mean(values, rows)
+        : proportion(values, rows, aggregate.counts, aggregate.among === undefined ? undefined : among[aggregate.among]);
   }
   return metrics;
 }
@@ -106,7 +108,9 @@ export function summarizeRun(outcomes: QuestionOutcomes, config: EvalConfig): Ru
   const warnings = [...decomposition.warnings];
   if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
     const kappa = judgeAgreement.kappa === null ? 'undefined' : judgeAgreement.kappa.toFixed(3);
-    warnings.push(`judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`);
+    warnings.push(
+      `judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`,
+    );
   }
   let unanswerable = 0;
   for (const value of answerable) if (value === 0) unanswerable++;

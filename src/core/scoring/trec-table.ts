@@ -98,7 +98,7 @@ class EntryStore {
    * Element by element: stretches are often short, and then this beats creating views to copy from.
    */
   copyTo(start: number, end: number, into: QueryEntries, withLocations: boolean): void {
-    for (let from = start; from < end; ) {
+    for (let from = start; from < end;) {
       const block = from >> BLOCK_BITS;
       const offset = from & BLOCK_MASK;
       const length = Math.min(end - from, BLOCK_SIZE - offset);

@@ -58,12 +58,7 @@ export interface PairedMeanSampleSizeInput {
  *   n = ((z_{1−α/2} + z_{power})·sd / δ)²,
  * rounded up, at least 1. Returns Infinity when δ = 0.
  */
-export function pairedMeanSampleSize({
-  meanDifference,
-  sdDifference,
-  alpha = 0.05,
-  power = 0.8,
-}: PairedMeanSampleSizeInput): number {
+export function pairedMeanSampleSize({ meanDifference, sdDifference, alpha = 0.05, power = 0.8 }: PairedMeanSampleSizeInput): number {
   checkAlphaPower(alpha, power);
   if (!Number.isFinite(meanDifference)) throw new RangeError(`meanDifference must be finite, got ${meanDifference}`);
   if (!(sdDifference >= 0 && Number.isFinite(sdDifference))) {

@@ -60,10 +60,7 @@ export function pairedRandomizationTest(paired: PairedValues, options: Randomiza
  * multiple of 32, and for every group of 4 pairs a 16-entry table of the signed sums under each sign pattern is
  * built once. A permutation then costs one random word and 8 table look-ups per 32 pairs, with no allocation.
  */
-export function signFlipPValue(
-  differences: ArrayLike<number>,
-  options: RandomizationOptions = {},
-): { pValue: number; permutations: number } {
+export function signFlipPValue(differences: ArrayLike<number>, options: RandomizationOptions = {}): { pValue: number; permutations: number } {
   const permutations = options.permutations ?? DEFAULT_PERMUTATIONS;
   if (!Number.isInteger(permutations) || permutations < 1) {
     throw new RangeError(`permutations must be a positive integer, got ${permutations}`);
@@ -94,8 +91,7 @@ export function signFlipPValue(
     const d2 = padded[group * 4 + 2] as number;
     const d3 = padded[group * 4 + 3] as number;
     for (let mask = 0; mask < 16; mask++) {
-      table[group * 16 + mask] =
-        (mask & 1 ? -d0 : d0) + (mask & 2 ? -d1 : d1) + (mask & 4 ? -d2 : d2) + (mask & 8 ? -d3 : d3);
+      table[group * 16 + mask] = (mask & 1 ? -d0 : d0) + (mask & 2 ? -d1 : d1) + (mask & 4 ? -d2 : d2) + (mask & 8 ? -d3 : d3);
     }
   }
 

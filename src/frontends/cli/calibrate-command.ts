@@ -19,9 +19,16 @@ interface CalibrateOptions extends JudgeClientCliOptions {
 export function calibrateCommand(context: CommandContext, setExitCode: (code: number) => void): Command {
   const command = new Command('calibrate')
     .description("measure the judge against human labels (Cohen's kappa) and write a calibration record")
-    .requiredOption('--labels <file>', 'JSON Lines of human labels: {"id","claim","context","human_verdict"} or {"id","question","answer","expected_answer","human_correct"}')
+    .requiredOption(
+      '--labels <file>',
+      'JSON Lines of human labels: {"id","claim","context","human_verdict"} or {"id","question","answer","expected_answer","human_correct"}',
+    )
     .option('--out <file>', 'write the calibration record (JSON) here')
-    .addOption(new Option('--kappa-floor <kappa>', 'warn when kappa is below this (judge metrics may gate only at or above it)').argParser(kappaFloorOption).default(SETTINGS['kappa-floor'].parse(SETTINGS['kappa-floor'].default)));
+    .addOption(
+      new Option('--kappa-floor <kappa>', 'warn when kappa is below this (judge metrics may gate only at or above it)')
+        .argParser(kappaFloorOption)
+        .default(SETTINGS['kappa-floor'].parse(SETTINGS['kappa-floor'].default)),
+    );
   return addJudgeClientOptions(command)
     .option('--json', 'print the calibration as one JSON object on stdout')
     .action(async (options: CalibrateOptions) => {
@@ -29,7 +36,9 @@ export function calibrateCommand(context: CommandContext, setExitCode: (code: nu
         const labels = await readLabels(options.labels);
         const client = judgeClientFromOptions(options);
         const progress = countingProgress(context, 'calibrating');
-        const result = await calibrate(client, labels, { labelsFile: options.labels, concurrency: options.concurrency, onProgress: progress.update }).finally(progress.end);
+        const result = await calibrate(client, labels, { labelsFile: options.labels, concurrency: options.concurrency, onProgress: progress.update }).finally(
+          progress.end,
+        );
         for (const warning of client.warnings) context.stderr(`rag-gate: warning: ${warning}\n`);
         const failureShare = result.total === 0 ? 0 : result.failures.length / result.total;
         const incomplete = failureShare > options.maxFailureShare;

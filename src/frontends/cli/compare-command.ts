@@ -27,7 +27,10 @@ export function compareCommand(context: CommandContext, setExitCode: (code: numb
       }
       if (settings.baseline === undefined) throw new SettingError('no base results: give --base FILE (or a glob of shards), or baseline: in the config file');
       if (settings.results === undefined) throw new SettingError('no head results: give --head FILE (or a glob of shards), or results: in the config file');
-      const [base, head] = await Promise.all([resultFiles(settings.baseline, 'baseline', origins.baseline), resultFiles(settings.results, 'results', origins.results)]);
+      const [base, head] = await Promise.all([
+        resultFiles(settings.baseline, 'baseline', origins.baseline),
+        resultFiles(settings.results, 'results', origins.results),
+      ]);
       const config = await comparisonConfig(settings);
       const progress = readingProgress(context);
       const run = await compareFiles({ base, head, golden: settings.golden }, config, {

@@ -12,7 +12,9 @@ import { addSettingOptions, givenSettings } from './options.js';
 import { readingProgress } from './progress.js';
 
 export function evalCommand(context: CommandContext): Command {
-  const command = new Command('eval').description('score one run (a results file, or a glob of its shards): retrieval, generation, decomposition, judge agreement');
+  const command = new Command('eval').description(
+    'score one run (a results file, or a glob of its shards): retrieval, generation, decomposition, judge agreement',
+  );
   return addSettingOptions(command, 'eval')
     .option('--json', 'print one JSON object on stdout instead of the report')
     .action(async (options: { json?: boolean; printConfig?: boolean }) => {
@@ -21,7 +23,8 @@ export function evalCommand(context: CommandContext): Command {
         context.stdout(renderSettings(cliSettings('eval'), texts, origins));
         return;
       }
-      if (settings.results === undefined) throw new SettingError('no results to score: give --results FILE (or a glob of shards), or results: in the config file');
+      if (settings.results === undefined)
+        throw new SettingError('no results to score: give --results FILE (or a glob of shards), or results: in the config file');
       const files = await resultFiles(settings.results, 'results', origins.results);
       const config = evaluationConfig(settings);
       const progress = readingProgress(context);

@@ -32,7 +32,8 @@ const metricsOption = (text: string): JudgeMetric[] => {
     .map((name) => name.trim())
     .filter(Boolean);
   for (const name of names) {
-    if (!(JUDGE_METRICS as readonly string[]).includes(name)) throw new InvalidArgumentError(`"${name}" is not a judge metric; use a comma list of ${JUDGE_METRICS.join(', ')}`);
+    if (!(JUDGE_METRICS as readonly string[]).includes(name))
+      throw new InvalidArgumentError(`"${name}" is not a judge metric; use a comma list of ${JUDGE_METRICS.join(', ')}`);
   }
   if (names.length === 0) throw new InvalidArgumentError(`give at least one of ${JUDGE_METRICS.join(', ')}`);
   return [...new Set(names)] as JudgeMetric[];
@@ -56,13 +57,23 @@ export interface JudgeClientCliOptions {
 export function addJudgeClientOptions(command: Command): Command {
   return command
     .addOption(new Option('--model <name>', 'judge chat model').default(SETTINGS['judge-model'].default))
-    .addOption(new Option('--base-url <url>', `OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else ${DEFAULT_BASE_URL}); the key comes from $OPENAI_API_KEY`))
+    .addOption(
+      new Option('--base-url <url>', `OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else ${DEFAULT_BASE_URL}); the key comes from $OPENAI_API_KEY`),
+    )
     .addOption(new Option('--concurrency <n>', 'judge calls in flight at once').argParser(wholeNumber(1, 'a whole number ≥ 1')).default(8))
     .addOption(new Option('--cache <dir>', 'content-addressed cache of judge replies').default(SETTINGS['judge-cache'].default))
     .addOption(new Option('--no-cache', 'do not read or write the cache'))
-    .addOption(new Option('--max-calls <n>', 'budget of HTTP requests (retries included); beyond it items are marked as judge errors').argParser(wholeNumber(0, 'a whole number ≥ 0')))
+    .addOption(
+      new Option('--max-calls <n>', 'budget of HTTP requests (retries included); beyond it items are marked as judge errors').argParser(
+        wholeNumber(0, 'a whole number ≥ 0'),
+      ),
+    )
     .addOption(new Option('--timeout-ms <ms>', 'timeout of each request').argParser(wholeNumber(1, 'a whole number of milliseconds ≥ 1')).default(60_000))
-    .addOption(new Option('--max-attempts <n>', 'attempts per call, the first included (retries 408/409/429/5xx, timeouts, invalid replies)').argParser(wholeNumber(1, 'a whole number ≥ 1')).default(4))
+    .addOption(
+      new Option('--max-attempts <n>', 'attempts per call, the first included (retries 408/409/429/5xx, timeouts, invalid replies)')
+        .argParser(wholeNumber(1, 'a whole number ≥ 1'))
+        .default(4),
+    )
     .addOption(new Option('--max-failure-share <share>', 'exit 1 when more than this share of items could not be judged').argParser(share).default(0.05));
 }
 
@@ -81,7 +92,6 @@ export async function withJudgeSetup(context: CommandContext, run: () => Promise
     return EXIT.badInput;
   }
 }
-
 
 interface JudgeOptions extends JudgeClientCliOptions {
   results: string;
@@ -104,7 +114,11 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
     .description('fill in judge metrics (claims, answer_relevance, correct) with an LLM judge on an OpenAI-compatible endpoint')
     .requiredOption('--results <file>', 'results file to judge (never modified)')
     .requiredOption('--out <file>', 'where to write the judged copy (JSON Lines, written atomically)')
-    .addOption(new Option('--metrics <list>', `metrics to judge: ${JUDGE_METRICS.join(', ')}`).argParser(metricsOption).default([...JUDGE_METRICS], JUDGE_METRICS.join(',')))
+    .addOption(
+      new Option('--metrics <list>', `metrics to judge: ${JUDGE_METRICS.join(', ')}`)
+        .argParser(metricsOption)
+        .default([...JUDGE_METRICS], JUDGE_METRICS.join(',')),
+    )
     .addOption(new Option('--embedding-model <name>', 'embedding model for answer_relevance').default(DEFAULT_EMBEDDING_MODEL));
   return addJudgeClientOptions(command)
     .option('--overwrite', 'replace judged fields the input already has (default: keep them)')

@@ -25,7 +25,9 @@ export function trecCommand(context: CommandContext): Command {
     .requiredOption('--qrels <file>', 'judgments: "qid iter docno rel" per line')
     .requiredOption('--run <file>', 'run: "qid Q0 docno rank score tag" per line; ranked by score, ties by docno descending')
     .addOption(new Option('--metrics <list>', 'metrics to compute, e.g. ndcg@10,map,mrr,recall@100 (default: all at --k)').argParser(metricsOption))
-    .addOption(new Option('--k <list>', 'cut-offs for the default metrics').argParser(cutoffsOption).default(SETTINGS.k.parse(SETTINGS.k.default), SETTINGS.k.default))
+    .addOption(
+      new Option('--k <list>', 'cut-offs for the default metrics').argParser(cutoffsOption).default(SETTINGS.k.parse(SETTINGS.k.default), SETTINGS.k.default),
+    )
     .option('--per-query', 'also print each query’s values')
     .option('--json', 'print one JSON object on stdout: {queries, aggregate, perQuery}')
     .action(async (options: TrecOptions) => {

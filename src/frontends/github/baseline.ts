@@ -152,7 +152,9 @@ async function lookUp(search: ArtifactSearch): Promise<BaselineFound | BaselineA
       const failure = apiFailure(error);
       const where = { ...problemAt(step, run), detail: errorMessage(error) };
       throw new LookupBroken(
-        failure.kind === 'timeout' ? { ...where, kind: 'timeout', timeoutSeconds: failure.timeoutMs / 1000 } : { ...where, kind: failure.kind === 'forbidden' ? 'forbidden' : 'api-failed', status: failure.status },
+        failure.kind === 'timeout'
+          ? { ...where, kind: 'timeout', timeoutSeconds: failure.timeoutMs / 1000 }
+          : { ...where, kind: failure.kind === 'forbidden' ? 'forbidden' : 'api-failed', status: failure.status },
       );
     }
   };
@@ -215,6 +217,13 @@ export function invalidArtifactResults(baseline: BaselineFound, error: unknown):
   if (problems.length === 0) return null;
   return {
     kind: 'broken',
-    problem: { kind: 'invalid-results', step: 'read-results', run: artifact.run, artifact: artifact.name, baseRef: artifact.baseRef, detail: new InputError(problems).message },
+    problem: {
+      kind: 'invalid-results',
+      step: 'read-results',
+      run: artifact.run,
+      artifact: artifact.name,
+      baseRef: artifact.baseRef,
+      detail: new InputError(problems).message,
+    },
   };
 }

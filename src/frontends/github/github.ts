@@ -204,7 +204,14 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
     },
     async listComments(issueNumber) {
       const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
-      return comments.map((c) => ({ id: c.id, body: c.body ?? '', authorLogin: c.user?.login ?? '', authorType: c.user?.type ?? '', appSlug: c.performed_via_github_app?.slug ?? null, url: c.html_url }));
+      return comments.map((c) => ({
+        id: c.id,
+        body: c.body ?? '',
+        authorLogin: c.user?.login ?? '',
+        authorType: c.user?.type ?? '',
+        appSlug: c.performed_via_github_app?.slug ?? null,
+        url: c.html_url,
+      }));
     },
     async createComment(issueNumber, body) {
       const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });
@@ -234,7 +241,15 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
       return { number: data.number, baseRef: data.base.ref, baseSha: data.base.sha, headSha: data.head.sha };
     },
     async createCommitStatus(sha, status) {
-      await octokit.rest.repos.createCommitStatus({ owner, repo, sha, state: status.state, context: status.context, description: status.description, target_url: status.targetUrl });
+      await octokit.rest.repos.createCommitStatus({
+        owner,
+        repo,
+        sha,
+        state: status.state,
+        context: status.context,
+        description: status.description,
+        target_url: status.targetUrl,
+      });
     },
   };
 }

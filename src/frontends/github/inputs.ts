@@ -1,7 +1,9 @@
 import { SETTINGS, type SettingName, type SettingRow, type SettingText } from '../../core/catalog/settings.js';
 
 /** The settings that are action inputs: every row of the catalog that action.yml declares. */
-export const INPUT_NAMES: readonly SettingName[] = (Object.keys(SETTINGS) as SettingName[]).filter((name) => (SETTINGS[name] as SettingRow<unknown>).action !== false);
+export const INPUT_NAMES: readonly SettingName[] = (Object.keys(SETTINGS) as SettingName[]).filter(
+  (name) => (SETTINGS[name] as SettingRow<unknown>).action !== false,
+);
 
 export type InputName = SettingName;
 

@@ -49,7 +49,8 @@ const SUMMARY_MAX_BYTES = 1024 * 1024;
 const FORK_HINT =
   'the token cannot write to this pull request (a pull request from a fork gets a read-only token). The summary, outputs and gate still apply; to get the comment, use the workflow_run recipe ("Pull requests from forks") in the rag-gate README.';
 
-const STATUS_PERMISSION_HINT = 'the token may not write commit statuses: add `statuses: write` under `permissions:` in the workflow (or job) that runs rag-gate';
+const STATUS_PERMISSION_HINT =
+  'the token may not write commit statuses: add `statuses: write` under `permissions:` in the workflow (or job) that runs rag-gate';
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -127,13 +128,22 @@ function statusTarget(event: EventInfo, pullRequest: PullRequestRef | null, tag:
 }
 
 /** Sets the commit status; a failure only warns, since the job's own check still carries the verdict. */
-async function setCommitStatus(runtime: ActionRuntime, api: GitHubApi, target: StatusTarget, state: CommitStatus['state'], subject: StatusSubject): Promise<void> {
+async function setCommitStatus(
+  runtime: ActionRuntime,
+  api: GitHubApi,
+  target: StatusTarget,
+  state: CommitStatus['state'],
+  subject: StatusSubject,
+): Promise<void> {
   try {
     await api.createCommitStatus(target.sha, { state, context: target.context, description: commitStatusDescription(subject), targetUrl: target.targetUrl });
     runtime.info(`commit status ${target.context}: ${state} on ${target.sha}`);
   } catch (error) {
     const why = apiFailure(error).kind === 'forbidden' ? STATUS_PERMISSION_HINT : `the GitHub API failed (${errorMessage(error)})`;
-    runtime.warning(`rag-gate could not set the commit status ${target.context} on ${target.sha.slice(0, 7)}: ${why}. The verdict below still stands.`, 'rag-gate: no commit status');
+    runtime.warning(
+      `rag-gate could not set the commit status ${target.context} on ${target.sha.slice(0, 7)}: ${why}. The verdict below still stands.`,
+      'rag-gate: no commit status',
+    );
   }
 }
 
@@ -146,8 +156,15 @@ interface Outcome {
 
 async function run(runtime: ActionRuntime): Promise<void> {
   const { settings, texts, origins } = await loadSettings(givenInputs((name) => runtime.getInput(name)));
-  runtime.info(`rag-gate settings:\n${renderSettings(INPUT_NAMES.filter((name) => name !== 'github-token'), texts, origins)}`);
-  if (settings.results === undefined) throw new SettingError('input "results": is required: the path or glob of your results file(s), as the input or results: in the config file');
+  runtime.info(
+    `rag-gate settings:\n${renderSettings(
+      INPUT_NAMES.filter((name) => name !== 'github-token'),
+      texts,
+      origins,
+    )}`,
+  );
+  if (settings.results === undefined)
+    throw new SettingError('input "results": is required: the path or glob of your results file(s), as the input or results: in the config file');
   const env = runtime.env;
   const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? '').split('/');
   const event = readEvent(env.GITHUB_EVENT_NAME ?? '', runtime.readEventPayload(), Number(env.GITHUB_RUN_ID ?? 0));
@@ -245,7 +262,10 @@ async function compareAndReport(
     const words = { retrievalOk: rule, judges: comparison.judges };
     outcome = {
       verdict: comparison.verdict,
-      failure: comparison.verdict === 'fail' ? { message: `rag-gate: ${comparison.reasons.map((reason) => reasonText(reason, words)).join('; ')}`, title: 'rag-gate: regression' } : null,
+      failure:
+        comparison.verdict === 'fail'
+          ? { message: `rag-gate: ${comparison.reasons.map((reason) => reasonText(reason, words)).join('; ')}`, title: 'rag-gate: regression' }
+          : null,
       status: { kind: 'compared', comparison, retrievalOk: rule, advisory: settings.mode === 'advisory' },
     };
   } else {
@@ -270,12 +290,17 @@ async function compareAndReport(
   await writeFileAtomic(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
   await writeFileAtomic(markdownFile, comment);
 
-  await runtime.writeSummary(Buffer.byteLength(summary) <= SUMMARY_MAX_BYTES ? summary : comment).catch((error: unknown) => runtime.warning(`could not write the job summary: ${errorMessage(error)}`));
+  await runtime
+    .writeSummary(Buffer.byteLength(summary) <= SUMMARY_MAX_BYTES ? summary : comment)
+    .catch((error: unknown) => runtime.warning(`could not write the job summary: ${errorMessage(error)}`));
 
   let posted: CommentResult = { action: 'skipped', url: null };
   if (commentsAllowed && pullRequest !== null) {
     try {
-      posted = await upsertComment(api, pullRequest.number, marker, comment, { onlyIfChanged: settings.comment === 'on-change', hasNews: comparison === null || hasNews(comparison) });
+      posted = await upsertComment(api, pullRequest.number, marker, comment, {
+        onlyIfChanged: settings.comment === 'on-change',
+        hasNews: comparison === null || hasNews(comparison),
+      });
       if (posted.url !== null) runtime.info(`PR comment ${posted.action}: ${posted.url}`);
     } catch (error) {
       const status = httpStatus(error);
@@ -303,7 +328,15 @@ async function findBaseline(
   runtime: ActionRuntime,
   settings: Settings,
   baselineOrigin: SettingOrigin,
-  context: { api: GitHubApi; pullRequest: PullRequestRef | null; event: EventInfo; owner: string; repo: string; headInputs: readonly string[]; reportDir: string },
+  context: {
+    api: GitHubApi;
+    pullRequest: PullRequestRef | null;
+    event: EventInfo;
+    owner: string;
+    repo: string;
+    headInputs: readonly string[];
+    reportDir: string;
+  },
 ): Promise<Baseline> {
   const { api, pullRequest, event, owner, repo } = context;
   if (settings.baseline !== undefined) {

@@ -137,7 +137,9 @@ export function inflateEntry(zip: Uint8Array, entry: ZipEntry): Uint8Array {
       data = zlib.inflateRawSync(compressed, { maxOutputLength: entry.originalSize + 1 });
     } catch (error) {
       const tooLong = (error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE';
-      throw fail(tooLong ? `its data inflates to more than the ${entry.originalSize} bytes declared` : `its compressed data is corrupt (${(error as Error).message})`);
+      throw fail(
+        tooLong ? `its data inflates to more than the ${entry.originalSize} bytes declared` : `its compressed data is corrupt (${(error as Error).message})`,
+      );
     }
   } else {
     throw fail(`compression method ${entry.compression} is not supported (only stored and deflated)`);

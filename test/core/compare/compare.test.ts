@@ -46,7 +46,16 @@ describe('McNemar on the third article’s A/B numbers', () => {
     const { code, test, json } = await compare(base, head);
     const correct = test('correct');
     expect(code).toBe(0);
-    expect(correct).toMatchObject({ kind: 'mcnemar', gate: 'end-to-end', fixed: 38, broken: 24, bothRight: 114, bothWrong: 24, decidedBy: 'chi2', significant: false });
+    expect(correct).toMatchObject({
+      kind: 'mcnemar',
+      gate: 'end-to-end',
+      fixed: 38,
+      broken: 24,
+      bothRight: 114,
+      bothWrong: 24,
+      decidedBy: 'chi2',
+      significant: false,
+    });
     expect(correct.base).toBeCloseTo(0.69, 12);
     expect(correct.head).toBeCloseTo(0.76, 12);
     expect(correct.chi2).toBeCloseTo(169 / 62, 12);
@@ -120,7 +129,9 @@ describe('the comment sketch scenario: a retrieval regression', () => {
     expect(test('correct_given_retrieval')).toMatchObject({ gate: null, fixed: 4, broken: 4, adjustedPValue: null });
 
     expect(json.verdict).toBe('fail');
-    expect(json.reasons.map((r: { message: string }) => r.message)).toEqual([expect.stringMatching(/^retrieval regressed significantly: retrieval ok \(hit@5\) 0\.912 → 0\.829, 16 broken vs 2 fixed, p = 0\.0013/)]);
+    expect(json.reasons.map((r: { message: string }) => r.message)).toEqual([
+      expect.stringMatching(/^retrieval regressed significantly: retrieval ok \(hit@5\) 0\.912 → 0\.829, 16 broken vs 2 fixed, p = 0\.0013/),
+    ]);
 
     expect(json.regressions).toHaveLength(15);
     expect(json.causes.regressions).toEqual({ retrieval: 11, generation: 4, unknown: 0 });
@@ -276,14 +287,24 @@ describe('gate options', () => {
     const { base, head } = scenario();
     const failing = await compare(base, head, ['--floor', 'correct=0.9']);
     expect(failing.code).toBe(1);
-    expect(failing.json.reasons).toEqual([{ kind: 'floor-broken', floor: { metric: 'correct', op: '>=', value: 0.9 }, value: expect.closeTo(0.717, 3), message: 'floor broken: correct is 0.717 in head, the floor is correct ≥ 0.9' }]);
+    expect(failing.json.reasons).toEqual([
+      {
+        kind: 'floor-broken',
+        floor: { metric: 'correct', op: '>=', value: 0.9 },
+        value: expect.closeTo(0.717, 3),
+        message: 'floor broken: correct is 0.717 in head, the floor is correct ≥ 0.9',
+      },
+    ]);
     expect(failing.json.floors).toEqual([{ floor: { metric: 'correct', op: '>=', value: 0.9 }, value: 43 / 60, outcome: 'broken' }]);
     const holding = await compare(base, head, ['--floor', 'correct>=0.7']);
     expect(holding.code).toBe(0);
   });
 
   it('supports ceilings on lower-is-better rates', async () => {
-    const base = [{ id: 'a', question: 'a?', refused: false }, { id: 'b', question: 'b?', refused: true }];
+    const base = [
+      { id: 'a', question: 'a?', refused: false },
+      { id: 'b', question: 'b?', refused: true },
+    ];
     const { code, json } = await compare(base, base, ['--min-paired', '1', '--floor', 'false_refusal_rate<=0.25']);
     expect(code).toBe(1);
     expect(json.reasons[0]!.message).toMatch(/false_refusal_rate is 0\.500 in head, the floor is false_refusal_rate ≤ 0\.25/);
@@ -326,7 +347,11 @@ describe('gate options', () => {
   it('warns when a gate has no data to decide on', async () => {
     const { base, head } = scenario();
     const { json } = await compare(base, head);
-    expect(json.warnings).toContainEqual({ kind: 'gate-untestable', gate: 'retrieval', message: 'cannot gate retrieval: no paired question carries its outcome in both runs' });
+    expect(json.warnings).toContainEqual({
+      kind: 'gate-untestable',
+      gate: 'retrieval',
+      message: 'cannot gate retrieval: no paired question carries its outcome in both runs',
+    });
   });
 });
 

@@ -18,7 +18,17 @@ function judgedDrop(): { base: Question[]; head: Question[] } {
 }
 
 function calibration(fields: Partial<CalibrationRecord>): CalibrationRecord {
-  return { model: 'judge-1', promptVersion: 'correctness-v1', kind: 'correctness', kappa: 0.72, observed: 0.9, expected: 0.64, n: 100, date: '2026-11-01T00:00:00Z', ...fields };
+  return {
+    model: 'judge-1',
+    promptVersion: 'correctness-v1',
+    kind: 'correctness',
+    kappa: 0.72,
+    observed: 0.9,
+    expected: 0.64,
+    n: 100,
+    date: '2026-11-01T00:00:00Z',
+    ...fields,
+  };
 }
 
 async function compare(base: object[], head: object[], records: CalibrationRecord[] = [], extra: string[] = []) {
@@ -28,7 +38,16 @@ async function compare(base: object[], head: object[], records: CalibrationRecor
     writeFileSync(file, JSON.stringify(record));
     return ['--judge-calibration', file];
   });
-  const result = await runCli(['compare', '--base', writeJsonl(dir, 'b.jsonl', base), '--head', writeJsonl(dir, 'h.jsonl', head), '--json', ...calibrationArgs, ...extra]);
+  const result = await runCli([
+    'compare',
+    '--base',
+    writeJsonl(dir, 'b.jsonl', base),
+    '--head',
+    writeJsonl(dir, 'h.jsonl', head),
+    '--json',
+    ...calibrationArgs,
+    ...extra,
+  ]);
   return { ...result, json: JSON.parse(result.stdout) };
 }
 
@@ -53,7 +72,9 @@ describe('judged metrics gate only when their judge is calibrated', () => {
         ],
       },
     ]);
-    expect(json.warnings.map((w: { message: string }) => w.message).join('\n')).toMatch(/end-to-end dropped significantly .* but it does not gate: judge judge-1 \(correctness-v1\) is uncalibrated/);
+    expect(json.warnings.map((w: { message: string }) => w.message).join('\n')).toMatch(
+      /end-to-end dropped significantly .* but it does not gate: judge judge-1 \(correctness-v1\) is uncalibrated/,
+    );
   });
 
   it('a calibrated judge (kappa ≥ floor, same model and prompt) fails the check', async () => {
@@ -77,13 +98,28 @@ describe('judged metrics gate only when their judge is calibrated', () => {
 
   it('turns a broken floor on an uncalibrated judged metric into a warning', async () => {
     const records = [
-      { id: 'a', question: 'a?', claims: [{ text: 'x', verdict: 'NOT_STATED' }], judged_by: { claims: { model: 'judge-1', prompt_version: 'faithfulness-v1' } } },
-      { id: 'b', question: 'b?', claims: [{ text: 'y', verdict: 'SUPPORTED' }], judged_by: { claims: { model: 'judge-1', prompt_version: 'faithfulness-v1' } } },
+      {
+        id: 'a',
+        question: 'a?',
+        claims: [{ text: 'x', verdict: 'NOT_STATED' }],
+        judged_by: { claims: { model: 'judge-1', prompt_version: 'faithfulness-v1' } },
+      },
+      {
+        id: 'b',
+        question: 'b?',
+        claims: [{ text: 'y', verdict: 'SUPPORTED' }],
+        judged_by: { claims: { model: 'judge-1', prompt_version: 'faithfulness-v1' } },
+      },
     ];
     const { code, json } = await compare(records, records, [], ['--min-paired', '1', '--floor', 'faithfulness=0.9']);
     expect(code).toBe(0);
     expect(json.warnings.map((w: { message: string }) => w.message).join('\n')).toMatch(/floor broken: faithfulness is 0\.500 in head.*but it does not gate/);
-    const calibrated = await compare(records, records, [calibration({ kind: 'faithfulness', promptVersion: 'faithfulness-v1' })], ['--min-paired', '1', '--floor', 'faithfulness=0.9']);
+    const calibrated = await compare(
+      records,
+      records,
+      [calibration({ kind: 'faithfulness', promptVersion: 'faithfulness-v1' })],
+      ['--min-paired', '1', '--floor', 'faithfulness=0.9'],
+    );
     expect(calibrated.code).toBe(1);
   });
 
@@ -96,8 +132,16 @@ describe('judged metrics gate only when their judge is calibrated', () => {
 
   it('answer relevance from the judge has no calibration path and never gates', () => {
     const statuses = judgeStatuses([{ field: 'answer_relevance', model: 'm', promptVersion: 'answer-relevance-v1', questions: 3 }], [calibration({})], 0.6);
-    expect(statuses).toEqual([{ field: 'answer_relevance', allowed: false, judges: [{ model: 'm', promptVersion: 'answer-relevance-v1', allowed: false, verdict: { kind: 'never-calibrated' } }] }]);
-    expect(sentenceText(judgeNote('answer_relevance', statuses[0]!.judges[0]!))).toBe('answer_relevance from judge m (answer-relevance-v1) has no calibration; it is reported and never gates');
+    expect(statuses).toEqual([
+      {
+        field: 'answer_relevance',
+        allowed: false,
+        judges: [{ model: 'm', promptVersion: 'answer-relevance-v1', allowed: false, verdict: { kind: 'never-calibrated' } }],
+      },
+    ]);
+    expect(sentenceText(judgeNote('answer_relevance', statuses[0]!.judges[0]!))).toBe(
+      'answer_relevance from judge m (answer-relevance-v1) has no calibration; it is reported and never gates',
+    );
   });
 
   it('names a calibration file that is not a record (exit 2)', async () => {

@@ -34,7 +34,16 @@ describe('answer_length through eval and compare', () => {
 
   it('takes a ceiling as a floor, and a paired randomization test', async () => {
     const dir = tempDir();
-    const args = ['compare', '--base', writeJsonl(dir, 'base.jsonl', base), '--head', writeJsonl(dir, 'head.jsonl', head), '--graded', 'answer_length', '--json'];
+    const args = [
+      'compare',
+      '--base',
+      writeJsonl(dir, 'base.jsonl', base),
+      '--head',
+      writeJsonl(dir, 'head.jsonl', head),
+      '--graded',
+      'answer_length',
+      '--json',
+    ];
     const broken = await runCli([...args, '--floor', 'answer_length<=3']);
     expect(broken.code, broken.stderr).toBe(1);
     const json = JSON.parse(broken.stdout);

@@ -155,7 +155,19 @@ describe('decomposition: slices and edge cases', () => {
   it('with no question at all every rate is null', () => {
     const empty = new Float64Array(0);
     const d = decompose(empty, empty, empty, empty);
-    expect(d).toMatchObject({ n: 0, r: null, gGood: null, gBad: null, e2e: null, e2eCheck: null, productModelG: null, productModelBias: null, ceiling: null, rLowerBound: null, closedBook: null });
+    expect(d).toMatchObject({
+      n: 0,
+      r: null,
+      gGood: null,
+      gBad: null,
+      e2e: null,
+      e2eCheck: null,
+      productModelG: null,
+      productModelBias: null,
+      ceiling: null,
+      rLowerBound: null,
+      closedBook: null,
+    });
     expect(d.warnings).toEqual([]);
   });
 

@@ -14,10 +14,16 @@ const qrelsArb = fc
   .map((entries) => new Map(entries.map(([doc, grade]) => [`d${doc}`, grade] as const)));
 
 /** A ranked list without repeats over judged and unjudged documents. */
-const rankingArb = fc.uniqueArray(fc.oneof(fc.integer({ min: 0, max: 29 }).map((i) => `d${i}`), fc.integer({ min: 0, max: 9 }).map((i) => `u${i}`)), {
-  maxLength: 30,
-  size: 'medium',
-});
+const rankingArb = fc.uniqueArray(
+  fc.oneof(
+    fc.integer({ min: 0, max: 29 }).map((i) => `d${i}`),
+    fc.integer({ min: 0, max: 9 }).map((i) => `u${i}`),
+  ),
+  {
+    maxLength: 30,
+    size: 'medium',
+  },
+);
 
 const CUTOFFS = [1, 2, 3, 5, 10, 20];
 /** Every metric at several cut-offs plus the full-depth ones. */
@@ -109,7 +115,10 @@ describe('retrieval metric properties', () => {
   it('a perfect ranking of all relevant documents scores 1 on ndcg, map, mrr, r_precision and recall', () => {
     fc.assert(
       fc.property(qrelsArb, (qrels) => {
-        const ideal = [...qrels].filter(([, grade]) => grade >= 1).sort((a, b) => b[1] - a[1]).map(([doc]) => doc);
+        const ideal = [...qrels]
+          .filter(([, grade]) => grade >= 1)
+          .sort((a, b) => b[1] - a[1])
+          .map(([doc]) => doc);
         fc.pre(ideal.length > 0);
         const ranking = judgeRanking(ideal, qrels);
         for (const name of ['ndcg', 'ndcg_exp', 'map', 'mrr', 'r_precision', 'recall']) {

@@ -203,9 +203,25 @@ describe('metric names', () => {
   it('the default report has every family at every cut-off, then the full-depth metrics', () => {
     const names = defaultRetrievalMetrics([1, 5]).map((metric) => metric.name);
     expect(names).toEqual([
-      'precision@1', 'precision@5', 'recall@1', 'recall@5', 'hit@1', 'hit@5', 'mrr@1', 'mrr@5',
-      'ndcg@1', 'ndcg@5', 'ndcg_exp@1', 'ndcg_exp@5', 'map@1', 'map@5',
-      'mrr', 'map', 'ndcg', 'ndcg_exp', 'r_precision',
+      'precision@1',
+      'precision@5',
+      'recall@1',
+      'recall@5',
+      'hit@1',
+      'hit@5',
+      'mrr@1',
+      'mrr@5',
+      'ndcg@1',
+      'ndcg@5',
+      'ndcg_exp@1',
+      'ndcg_exp@5',
+      'map@1',
+      'map@5',
+      'mrr',
+      'map',
+      'ndcg',
+      'ndcg_exp',
+      'r_precision',
     ]);
   });
 });

@@ -31,13 +31,14 @@ const queryArb: fc.Arbitrary<Query> = fc.record({
 function naiveGrades(query: Query): number[] {
   const grade = new Map(query.qrels.map((entry) => [entry.doc, entry.grade]));
   const bytes = (doc: number) => Buffer.from(DOCNOS[doc]!, 'utf8');
-  return [...query.run]
-    .sort((a, b) => b.score - a.score || Buffer.compare(bytes(b.doc), bytes(a.doc)))
-    .map((entry) => grade.get(entry.doc) ?? 0);
+  return [...query.run].sort((a, b) => b.score - a.score || Buffer.compare(bytes(b.doc), bytes(a.doc))).map((entry) => grade.get(entry.doc) ?? 0);
 }
 
 function naiveIdeal(query: Query): number[] {
-  return query.qrels.map((entry) => entry.grade).filter((grade) => grade >= 1).sort((a, b) => b - a);
+  return query.qrels
+    .map((entry) => entry.grade)
+    .filter((grade) => grade >= 1)
+    .sort((a, b) => b - a);
 }
 
 /** The query as a reader would store it, with docnos interned in `dictionary` (run order shuffled by the arbitrary). */

@@ -56,9 +56,7 @@ describe('bootstrap interval of a mean (paired differences)', () => {
 
   it('a higher level gives a wider interval', () => {
     const diffs = noisy('level', 300, 0.01, 0.2);
-    expect(width(bootstrapMeanCI(diffs, { level: 0.99 }))).toBeGreaterThan(
-      width(bootstrapMeanCI(diffs, { level: 0.8 })),
-    );
+    expect(width(bootstrapMeanCI(diffs, { level: 0.99 }))).toBeGreaterThan(width(bootstrapMeanCI(diffs, { level: 0.8 })));
   });
 
   it('is reproducible; another seed moves it only slightly', () => {
@@ -87,7 +85,12 @@ describe('bootstrap interval of a mean (paired differences)', () => {
     head[10] = Number.NaN;
     const differences = head.map((h, i) => h - (base[i] as number));
     const fromPairs = pairedCI(base, head, { seed: 's' });
-    expect(bootstrapMeanCI(differences.filter((d) => !Number.isNaN(d)), { seed: 's' })).toEqual(fromPairs);
+    expect(
+      bootstrapMeanCI(
+        differences.filter((d) => !Number.isNaN(d)),
+        { seed: 's' },
+      ),
+    ).toEqual(fromPairs);
     expect(fromPairs.every(Number.isFinite)).toBe(true);
   });
 

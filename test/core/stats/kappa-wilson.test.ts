@@ -32,7 +32,14 @@ describe("Cohen's kappa", () => {
   it('perfect agreement is 1; agreement at chance is 0; systematic disagreement is negative', () => {
     expect(cohensKappa([...repeat(5, 'a', 'a'), ...repeat(5, 'b', 'b')])!.kappa).toBe(1);
     // Independent raters: each uses a/b half the time, agreeing on exactly half.
-    expect(cohensKappa([['a', 'a'], ['a', 'b'], ['b', 'a'], ['b', 'b']])!.kappa).toBe(0);
+    expect(
+      cohensKappa([
+        ['a', 'a'],
+        ['a', 'b'],
+        ['b', 'a'],
+        ['b', 'b'],
+      ])!.kappa,
+    ).toBe(0);
     expect(cohensKappa([...repeat(5, 'a', 'b'), ...repeat(5, 'b', 'a')])!.kappa).toBe(-1);
   });
 

@@ -37,18 +37,23 @@ describe('mcnemarSampleSize', () => {
   it('is symmetric in fixed and broken; larger effects need fewer pairs; stricter alpha or more power need more', () => {
     const share = fc.integer({ min: 0, max: 400 }).map((k) => k / 1000);
     fc.assert(
-      fc.property(share, share, fc.integer({ min: 1, max: 100 }).map((k) => k / 1000), (pFixed, pBroken, extra) => {
-        const n = mcnemarSampleSize({ pFixed, pBroken });
-        expect(mcnemarSampleSize({ pFixed: pBroken, pBroken: pFixed })).toBe(n);
-        if (pFixed === pBroken) return;
-        expect(n).toBeGreaterThanOrEqual(1);
-        // Widen the gap keeping the discordant share: larger effect, smaller n.
-        const [low, high] = pFixed < pBroken ? [pFixed, pBroken] : [pBroken, pFixed];
-        const moved = Math.min(extra, low);
-        if (moved > 0) expect(mcnemarSampleSize({ pFixed: low - moved, pBroken: high + moved })).toBeLessThanOrEqual(n);
-        expect(mcnemarSampleSize({ pFixed, pBroken, alpha: 0.01 })).toBeGreaterThanOrEqual(n);
-        expect(mcnemarSampleSize({ pFixed, pBroken, power: 0.9 })).toBeGreaterThanOrEqual(n);
-      }),
+      fc.property(
+        share,
+        share,
+        fc.integer({ min: 1, max: 100 }).map((k) => k / 1000),
+        (pFixed, pBroken, extra) => {
+          const n = mcnemarSampleSize({ pFixed, pBroken });
+          expect(mcnemarSampleSize({ pFixed: pBroken, pBroken: pFixed })).toBe(n);
+          if (pFixed === pBroken) return;
+          expect(n).toBeGreaterThanOrEqual(1);
+          // Widen the gap keeping the discordant share: larger effect, smaller n.
+          const [low, high] = pFixed < pBroken ? [pFixed, pBroken] : [pBroken, pFixed];
+          const moved = Math.min(extra, low);
+          if (moved > 0) expect(mcnemarSampleSize({ pFixed: low - moved, pBroken: high + moved })).toBeLessThanOrEqual(n);
+          expect(mcnemarSampleSize({ pFixed, pBroken, alpha: 0.01 })).toBeGreaterThanOrEqual(n);
+          expect(mcnemarSampleSize({ pFixed, pBroken, power: 0.9 })).toBeGreaterThanOrEqual(n);
+        },
+      ),
     );
   });
 

@@ -6,7 +6,8 @@ import { pairValues } from '../../../src/core/stats/paired.js';
 import { uniform32, uniform53 } from '../../helpers/uniform.js';
 
 /** The test on two columns, paired as compare pairs them. */
-const randomize = (base: ArrayLike<number>, head: ArrayLike<number>, options?: RandomizationOptions) => pairedRandomizationTest(pairValues(base, head), options);
+const randomize = (base: ArrayLike<number>, head: ArrayLike<number>, options?: RandomizationOptions) =>
+  pairedRandomizationTest(pairValues(base, head), options);
 
 /** Deterministic test data: `n` values uniform in [low, high). */
 function uniform(random: Random, n: number, low: number, high: number): Float64Array {
@@ -195,20 +196,16 @@ describe('pairedRandomizationTest', () => {
   it('properties: p in [1/(1+P), 1]; swapping base and head gives the same p and the opposite delta', () => {
     const value = fc.double({ min: 0, max: 1, noNaN: true });
     fc.assert(
-      fc.property(
-        fc.array(fc.tuple(value, value), { minLength: 1, maxLength: 70 }),
-        fc.integer({ min: 1, max: 300 }),
-        (pairs, permutations) => {
-          const base = pairs.map(([b]) => b);
-          const head = pairs.map(([, h]) => h);
-          const forward = randomize(base, head, { permutations, seed: 'prop' });
-          const backward = randomize(head, base, { permutations, seed: 'prop' });
-          expect(forward.pValue).toBeGreaterThanOrEqual(1 / (1 + permutations));
-          expect(forward.pValue).toBeLessThanOrEqual(1);
-          expect(backward.pValue).toBe(forward.pValue);
-          expect(backward.delta).toBeCloseTo(-forward.delta, 12);
-        },
-      ),
+      fc.property(fc.array(fc.tuple(value, value), { minLength: 1, maxLength: 70 }), fc.integer({ min: 1, max: 300 }), (pairs, permutations) => {
+        const base = pairs.map(([b]) => b);
+        const head = pairs.map(([, h]) => h);
+        const forward = randomize(base, head, { permutations, seed: 'prop' });
+        const backward = randomize(head, base, { permutations, seed: 'prop' });
+        expect(forward.pValue).toBeGreaterThanOrEqual(1 / (1 + permutations));
+        expect(forward.pValue).toBeLessThanOrEqual(1);
+        expect(backward.pValue).toBe(forward.pValue);
+        expect(backward.delta).toBeCloseTo(-forward.delta, 12);
+      }),
       { numRuns: 200 },
     );
   });

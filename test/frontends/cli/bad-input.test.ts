@@ -25,23 +25,47 @@ async function evalFails(path: string, extra: readonly string[] = []) {
 describe('eval: bad results files exit 2 naming file, line and field', () => {
   it.each([
     ['not JSON', '{"id": "q1", "question": "a",}', /^:2: not valid JSON \(.*\); each line must hold one complete JSON object$/],
-    ['a NaN literal', '{"id": "q1", "question": "a", "answer_relevance": NaN}', /^:2: answer_relevance: NaN is not a number in JSON; write a finite number or leave the field out$/],
+    [
+      'a NaN literal',
+      '{"id": "q1", "question": "a", "answer_relevance": NaN}',
+      /^:2: answer_relevance: NaN is not a number in JSON; write a finite number or leave the field out$/,
+    ],
     ['an Infinity literal', '{"id": "q1", "question": "a", "answer_relevance": Infinity}', /^:2: answer_relevance: Infinity is not a number in JSON/],
     ['a -Infinity literal', '{"id": "q1", "question": "a", "answer_relevance": -Infinity}', /^:2: answer_relevance: -Infinity is not a number in JSON/],
-    ['1e999, which parses to Infinity', '{"id": "q1", "question": "a", "answer_relevance": 1e999}', /^:2: answer_relevance: Infinity is not a finite number \(too large for a double\?\)$/],
+    [
+      '1e999, which parses to Infinity',
+      '{"id": "q1", "question": "a", "answer_relevance": 1e999}',
+      /^:2: answer_relevance: Infinity is not a finite number \(too large for a double\?\)$/,
+    ],
     ['a grade of 1e999', '{"id": "q1", "question": "a", "relevant_ids": {"d1": 1e999}}', /^:2: relevant_ids\.d1: /],
     ['a missing id', '{"question": "a"}', /^:2: id: is required and must be a string$/],
     ['a missing question', '{"id": "q1"}', /^:2: question: is required and must be a string$/],
     ['an id that is a number', '{"id": 1, "question": "a"}', /^:2: id: is required and must be a string$/],
     ['tags as a string', '{"id": "q1", "question": "a", "tags": "billing"}', /^:2: tags: must be a list of strings$/],
     ['correct as "yes"', '{"id": "q1", "question": "a", "correct": "yes"}', /^:2: correct: must be true or false$/],
-    ['a negative grade', '{"id": "q1", "question": "a", "relevant_ids": {"d1": -2}}', /^:2: relevant_ids\.d1: must not be negative \(grades are 0 or more; 1 and up is relevant\)$/],
+    [
+      'a negative grade',
+      '{"id": "q1", "question": "a", "relevant_ids": {"d1": -2}}',
+      /^:2: relevant_ids\.d1: must not be negative \(grades are 0 or more; 1 and up is relevant\)$/,
+    ],
     ['a non-integer grade', '{"id": "q1", "question": "a", "relevant_ids": {"d1": 2.5}}', /^:2: relevant_ids\.d1: must be a whole-number grade$/],
-    ['duplicate ids inside retrieved_ids', '{"id": "q1", "question": "a", "retrieved_ids": ["d1", "d2", "d2"]}', /^:2: retrieved_ids\[2\]: duplicate document id "d2" \(also at position 1\)$/],
-    ['a verdict outside the three words', '{"id": "q1", "question": "a", "claims": [{"text": "t", "verdict": "UNSUPPORTED"}]}', /^:2: claims\[0\]\.verdict: must be one of SUPPORTED, CONTRADICTED, NOT_STATED$/],
+    [
+      'duplicate ids inside retrieved_ids',
+      '{"id": "q1", "question": "a", "retrieved_ids": ["d1", "d2", "d2"]}',
+      /^:2: retrieved_ids\[2\]: duplicate document id "d2" \(also at position 1\)$/,
+    ],
+    [
+      'a verdict outside the three words',
+      '{"id": "q1", "question": "a", "claims": [{"text": "t", "verdict": "UNSUPPORTED"}]}',
+      /^:2: claims\[0\]\.verdict: must be one of SUPPORTED, CONTRADICTED, NOT_STATED$/,
+    ],
     ['answer_relevance above 1', '{"id": "q1", "question": "a", "answer_relevance": 1.5}', /^:2: answer_relevance: must be in \[0, 1\]$/],
     ['answer_relevance below 0', '{"id": "q1", "question": "a", "answer_relevance": -0.5}', /^:2: answer_relevance: must be in \[0, 1\]$/],
-    ['an alias and its canonical name', '{"id": "q1", "question": "a", "response": "x", "answer": "y"}', /^:2: answer: gives "answer" twice \(as "response" and "answer"\); keep one$/],
+    [
+      'an alias and its canonical name',
+      '{"id": "q1", "question": "a", "response": "x", "answer": "y"}',
+      /^:2: answer: gives "answer" twice \(as "response" and "answer"\); keep one$/,
+    ],
   ])('%s', async (_name, line, expected) => {
     const path = file(`${OK_LINE}\n${line}\n`);
     const message = await evalFails(path);
@@ -52,7 +76,13 @@ describe('eval: bad results files exit 2 naming file, line and field', () => {
   });
 
   it('a duplicate id names the line of its first appearance', async () => {
-    const path = file(jsonl([{ id: 'q1', question: 'a' }, { id: 'q2', question: 'b' }, { id: 'q1', question: 'c' }]));
+    const path = file(
+      jsonl([
+        { id: 'q1', question: 'a' },
+        { id: 'q2', question: 'b' },
+        { id: 'q1', question: 'c' },
+      ]),
+    );
     expect(await evalFails(path)).toBe(`${path}:3: id: duplicate id "q1" (first on line 1)\n`);
   });
 
@@ -92,7 +122,13 @@ describe('eval: bad results files exit 2 naming file, line and field', () => {
   });
 
   it('two document ids that differ only in bytes that are not UTF-8: an error at the first bad byte, not hit@1 = 1', async () => {
-    const line = Buffer.concat([Buffer.from('{"id":"q1","question":"a","retrieved_ids":["d'), Buffer.from([0xff]), Buffer.from('"],"relevant_ids":["d'), Buffer.from([0xfe]), Buffer.from('"]}\n')]);
+    const line = Buffer.concat([
+      Buffer.from('{"id":"q1","question":"a","retrieved_ids":["d'),
+      Buffer.from([0xff]),
+      Buffer.from('"],"relevant_ids":["d'),
+      Buffer.from([0xfe]),
+      Buffer.from('"]}\n'),
+    ]);
     const path = file(line);
     expect(await evalFails(path)).toBe(`${path}:1:46: not valid UTF-8 (byte 0xFF at byte 46 of the line); save the file as UTF-8\n`);
   });
@@ -105,7 +141,20 @@ describe('eval: bad results files exit 2 naming file, line and field', () => {
   });
 
   it('errors in a pretty-printed JSON array name the line each element starts on', async () => {
-    const text = ['[', '  {', '    "id": "q1",', '    "question": "a"', '  },', '  {', '    "id": "q2",', '    "question": "b",', '    "relevant_ids": {"d1": -1}', '  }', ']', ''].join('\n');
+    const text = [
+      '[',
+      '  {',
+      '    "id": "q1",',
+      '    "question": "a"',
+      '  },',
+      '  {',
+      '    "id": "q2",',
+      '    "question": "b",',
+      '    "relevant_ids": {"d1": -1}',
+      '  }',
+      ']',
+      '',
+    ].join('\n');
     const path = file(text, 'json');
     expect(await evalFails(path)).toBe(`${path}:6: relevant_ids.d1: must not be negative (grades are 0 or more; 1 and up is relevant)\n`);
   });
@@ -136,7 +185,20 @@ describe('eval: inputs that are fine', () => {
   });
 
   it('a pretty-printed multi-line JSON array', async () => {
-    await expectQuestions(file(JSON.stringify([{ id: 'q1', question: 'a', tags: ['x'] }, { id: 'q2', question: 'b', claims: [{ text: 't', verdict: 'SUPPORTED' }] }], null, 2), 'json'), 2);
+    await expectQuestions(
+      file(
+        JSON.stringify(
+          [
+            { id: 'q1', question: 'a', tags: ['x'] },
+            { id: 'q2', question: 'b', claims: [{ text: 't', verdict: 'SUPPORTED' }] },
+          ],
+          null,
+          2,
+        ),
+        'json',
+      ),
+      2,
+    );
   });
 
   it('all of them at once: BOM, CRLF, a pretty array, no final newline', async () => {
@@ -163,7 +225,11 @@ describe('trec: bad files exit 2 naming file, line and column', () => {
     ['a score "abc"', 'q1 Q0 d1 1 abc t\n', ':1:12: score: score "abc" is not a finite number'],
     ['a score "nan"', 'q1 Q0 d1 1 nan t\n', ':1:12: score: score "nan" is not a finite number'],
     ['a score "inf"', 'q1 Q0 d1 1 inf t\n', ':1:12: score: score "inf" is not a finite number'],
-    ['a docno listed twice (names the first line)', 'q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.4 t\nq1 Q0 d1 3 0.3 t\n', ':3:7: docno: document "d1" is listed twice for query "q1" (first on line 1)'],
+    [
+      'a docno listed twice (names the first line)',
+      'q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.4 t\nq1 Q0 d1 3 0.3 t\n',
+      ':3:7: docno: document "d1" is listed twice for query "q1" (first on line 1)',
+    ],
   ])('run with %s', async (_name, run, expected) => {
     const { runPath, message } = await trecFails(QRELS_OK, run);
     expect(message).toBe(`${runPath}${expected}\n`);
@@ -194,7 +260,10 @@ describe('bad option values exit 2 with a helpful message', () => {
   const TREC = ['--qrels', 'test/fixtures/trec-cli/small.qrels', '--run', 'test/fixtures/trec-cli/small.run'];
 
   it.each([
-    [['trec', ...TREC, '--metrics', 'ndcg@10,foo'], /option '--metrics <list>' argument 'ndcg@10,foo' is invalid\. unknown retrieval metric "foo"; use one of precision@k, recall\[@k\], hit@k, mrr\[@k\], map\[@k\], ndcg\[@k\], ndcg_exp\[@k\], r_precision/],
+    [
+      ['trec', ...TREC, '--metrics', 'ndcg@10,foo'],
+      /option '--metrics <list>' argument 'ndcg@10,foo' is invalid\. unknown retrieval metric "foo"; use one of precision@k, recall\[@k\], hit@k, mrr\[@k\], map\[@k\], ndcg\[@k\], ndcg_exp\[@k\], r_precision/,
+    ],
     [['trec', ...TREC, '--metrics', 'precision'], /metric "precision" needs a cut-off, for example "precision@10"/],
     [['trec', ...TREC, '--metrics', 'r_precision@10'], /metric "r_precision" takes no cut-off/],
     [['trec', ...TREC, '--metrics', ','], /give at least one metric/],
@@ -202,7 +271,10 @@ describe('bad option values exit 2 with a helpful message', () => {
     [['eval', '--results', EXAMPLE, '--k', '1,x'], /"1,x" is not a comma list of positive whole numbers such as 1,3,5,10/],
     [['eval', '--results', EXAMPLE, '--k', '2.5'], /is not a comma list of positive whole numbers/],
     [['eval', '--results', EXAMPLE, '--k', ''], /is not a comma list of positive whole numbers/],
-    [['eval', '--results', EXAMPLE, '--retrieval-ok', 'recall@5'], /retrieval-ok rule "recall@5" needs a threshold, for example "recall@5>=0\.8" \(or use "hit@k"\)/],
+    [
+      ['eval', '--results', EXAMPLE, '--retrieval-ok', 'recall@5'],
+      /retrieval-ok rule "recall@5" needs a threshold, for example "recall@5>=0\.8" \(or use "hit@k"\)/,
+    ],
     [['eval', '--results', EXAMPLE, '--retrieval-ok', 'recall@5>=high'], /the threshold must be a number, for example "recall@5>=0\.8"/],
     [['eval', '--results', EXAMPLE, '--retrieval-ok', 'recall@5>=0.5>=0.6'], /the threshold must be a number/],
     [['eval', '--results', EXAMPLE, '--retrieval-ok', 'hits@5'], /unknown retrieval metric "hits@5"/],

@@ -17,7 +17,18 @@ describe('the config file on the command line', () => {
   });
 
   it('--print-config shows every setting, its value and where it came from, and runs nothing', async () => {
-    const run = await runCli(['compare', '--config', example('rag-gate.yml'), '--alpha', '0.01', '--floor', 'recall@5=0.8', '--floor', 'correct>=0.5', '--print-config']);
+    const run = await runCli([
+      'compare',
+      '--config',
+      example('rag-gate.yml'),
+      '--alpha',
+      '0.01',
+      '--floor',
+      'recall@5=0.8',
+      '--floor',
+      'correct>=0.5',
+      '--print-config',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const rows = new Map(
       run.stdout
@@ -38,7 +49,9 @@ describe('the config file on the command line', () => {
   it('names the flag of a bad value and exits 2', async () => {
     const run = await runCli(['compare', ...RUNS, '--alpha', '2', '--k', 'x']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe('rag-gate: error: option --k: "x" is not a comma list of positive whole numbers such as 1,3,5,10\noption --alpha: alpha must be a number between 0 and 1, got "2"\n');
+    expect(run.stderr).toBe(
+      'rag-gate: error: option --k: "x" is not a comma list of positive whole numbers such as 1,3,5,10\noption --alpha: alpha must be a number between 0 and 1, got "2"\n',
+    );
   });
 
   it('names file, line and key of a bad config value and exits 2', async () => {

@@ -53,7 +53,7 @@ describe('eval --json: the contract', () => {
     }
   });
 
-  it('reports the example file\'s numbers (12 answerable, 2 without relevant documents)', async () => {
+  it("reports the example file's numbers (12 answerable, 2 without relevant documents)", async () => {
     const json = await evalJson(EXAMPLE);
     expect(json.excluded).toEqual({ noRelevant: 2, noClaims: 1, judgeErrors: 0, unanswerable: 2 });
     expect(json.details['hit@5']).toMatchObject({ n: 12, count: 10 });
@@ -114,10 +114,7 @@ describe('eval: worked numbers from the articles', () => {
   });
 
   it('warns when kappa is below 0.6', async () => {
-    const path = scratch.file(
-      'kappa-low.jsonl',
-      jsonl(records('k-', 10, (i) => ({ human_label: i < 5, judge_label: i % 2 === 0 }))),
-    );
+    const path = scratch.file('kappa-low.jsonl', jsonl(records('k-', 10, (i) => ({ human_label: i < 5, judge_label: i % 2 === 0 }))));
     const json = await evalJson(path);
     expect(json.judgeAgreement!.kappa).toBeLessThan(0.6);
     expect(json.warnings.some((w) => /judge agreement with humans is low \(Cohen's kappa .* < 0\.6 on 10 labels\)/.test(w))).toBe(true);
@@ -336,7 +333,13 @@ describe('eval: human output', () => {
     expect(text.split('\n')[0]).toBe(
       'rag-gate eval: examples/results.jsonl: 14 questions (2 unanswerable; 2 without relevant documents, left out of retrieval metrics; 1 answers without claims, left out of faithfulness)',
     );
-    for (const heading of ['Retrieval', 'Generation', 'Decomposition (retrieval ok: hit@5; 12 answerable questions)', 'Judge agreement with humans', 'By tag']) {
+    for (const heading of [
+      'Retrieval',
+      'Generation',
+      'Decomposition (retrieval ok: hit@5; 12 answerable questions)',
+      'Judge agreement with humans',
+      'By tag',
+    ]) {
       expect(text).toMatch(new RegExp(`\\n\\n${heading.replace(/[()]/g, '\\$&')}\\n`));
     }
     // Spot-check one line: name, value, Wilson interval, count/n.

@@ -49,7 +49,20 @@ describe('trec', () => {
   it('default metrics: every family at --k, then the full-depth ones', async () => {
     const run = await runMain(['trec', ...FILES, '--json', '--k', '2']);
     const json = parseJsonOutput<TrecJson>(run.stdout);
-    expect(Object.keys(json.aggregate)).toEqual(['precision@2', 'recall@2', 'hit@2', 'mrr@2', 'ndcg@2', 'ndcg_exp@2', 'map@2', 'mrr', 'map', 'ndcg', 'ndcg_exp', 'r_precision']);
+    expect(Object.keys(json.aggregate)).toEqual([
+      'precision@2',
+      'recall@2',
+      'hit@2',
+      'mrr@2',
+      'ndcg@2',
+      'ndcg_exp@2',
+      'map@2',
+      'mrr',
+      'map',
+      'ndcg',
+      'ndcg_exp',
+      'r_precision',
+    ]);
     expect(json.perQuery.q1!['hit@2']).toBe(1);
     expect(json.perQuery.q1!['recall@2']).toBe(0.5);
   });

@@ -19,7 +19,7 @@ describe('action.yml', () => {
     expect(actionYml.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
   });
 
-  it('declares the catalog\'s settings as inputs, none with a default but the token, so a config file can speak', () => {
+  it("declares the catalog's settings as inputs, none with a default but the token, so a config file can speak", () => {
     expect(Object.keys(actionYml.inputs)).toEqual([...INPUT_NAMES]);
     for (const [name, input] of Object.entries(actionYml.inputs)) {
       expect(input.description, name).toBeTruthy();
@@ -32,7 +32,8 @@ describe('action.yml', () => {
     const text = readFileSync(join(ROOT, 'action.yml'), 'utf8');
     expect(text, 'action.yml is out of date: run npm run docs').toBe(actionYmlWithInputs(text));
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    for (const [name, table] of Object.entries(README_TABLES)) expect(readme, `README.md's ${name} table is out of date: run npm run docs`).toBe(replaceBetweenMarkers(readme, name, table()));
+    for (const [name, table] of Object.entries(README_TABLES))
+      expect(readme, `README.md's ${name} table is out of date: run npm run docs`).toBe(replaceBetweenMarkers(readme, name, table()));
   });
 
   it('declares every output that run.ts sets, and sets every output it declares', () => {
@@ -52,13 +53,20 @@ describe('action.yml', () => {
     for (const line of readme.slice(start + heading.length + 2).split('\n')) {
       if (line.startsWith('#')) break;
       if (!line.startsWith('| `')) continue;
-      const [first = '', second = ''] = line.split(/(?<!\\)\|/).slice(1).map((cell) => cell.trim());
+      const [first = '', second = ''] = line
+        .split(/(?<!\\)\|/)
+        .slice(1)
+        .map((cell) => cell.trim());
       rows.push({ names: [...first.matchAll(/`([^`]+)`/g)].map((match) => match[1]!), second });
     }
     return rows;
   }
 
   it('is documented in the README: every output', () => {
-    expect(readmeTable('### Outputs').flatMap((row) => row.names).sort()).toEqual(Object.keys(actionYml.outputs).sort());
+    expect(
+      readmeTable('### Outputs')
+        .flatMap((row) => row.names)
+        .sort(),
+    ).toEqual(Object.keys(actionYml.outputs).sort());
   });
 });

@@ -161,7 +161,12 @@ describe('findArtifactBaseline', () => {
     api.zips.set(10, claimingSize({ 'results.jsonl': '{"id":"a","question":"a?"}\n' }, 'results.jsonl', 0xf0000000));
     expect(await findArtifactBaseline(search(api))).toEqual({
       kind: 'broken',
-      problem: expect.objectContaining({ kind: 'corrupt-artifact', step: 'unpack', run: RUN_1, detail: expect.stringMatching(/would inflate to more than 2 GiB/) }),
+      problem: expect.objectContaining({
+        kind: 'corrupt-artifact',
+        step: 'unpack',
+        run: RUN_1,
+        detail: expect.stringMatching(/would inflate to more than 2 GiB/),
+      }),
     });
   });
 
@@ -251,7 +256,13 @@ describe('findArtifactBaseline: absent is an answer, a failing lookup is broken'
       api.zips.set(10, zip);
       return lookupProblem(api);
     };
-    const corrupt = (detail: RegExp) => ({ kind: 'corrupt-artifact', step: 'unpack', run: RUN_1, artifact: 'rag-gate-results', detail: expect.stringMatching(detail) });
+    const corrupt = (detail: RegExp) => ({
+      kind: 'corrupt-artifact',
+      step: 'unpack',
+      run: RUN_1,
+      artifact: 'rag-gate-results',
+      detail: expect.stringMatching(detail),
+    });
 
     it('a flipped byte of stored data: its CRC-32 does not match', async () => {
       const zip = tamperedZip(zipOf({ 'results.jsonl': RESULTS }, { stored: true }), 'results.jsonl', { flipDataByte: 3 });
@@ -270,7 +281,9 @@ describe('findArtifactBaseline: absent is an answer, a failing lookup is broken'
 
     it('a declared size larger than its data', async () => {
       const zip = tamperedZip(zipOf({ 'results.jsonl': RESULTS }), 'results.jsonl', { originalSize: RESULTS.length + 5 });
-      expect(await problemWith(zip)).toMatchObject(corrupt(new RegExp(`^entry "results\\.jsonl": its data is ${RESULTS.length} bytes, but ${RESULTS.length + 5} are declared$`)));
+      expect(await problemWith(zip)).toMatchObject(
+        corrupt(new RegExp(`^entry "results\\.jsonl": its data is ${RESULTS.length} bytes, but ${RESULTS.length + 5} are declared$`)),
+      );
     });
   });
 
@@ -300,7 +313,14 @@ describe('invalidArtifactResults', () => {
     const error = new InputError([{ file: baseline.files[0]!, line: 1, field: 'correct', message: 'must be true or false' }]);
     expect(invalidArtifactResults(baseline, error)).toEqual({
       kind: 'broken',
-      problem: { kind: 'invalid-results', step: 'read-results', run: RUN_1, artifact: 'rag-gate-results', baseRef: 'main', detail: 'rag-gate-results/eval/results.jsonl:1: correct: must be true or false' },
+      problem: {
+        kind: 'invalid-results',
+        step: 'read-results',
+        run: RUN_1,
+        artifact: 'rag-gate-results',
+        baseRef: 'main',
+        detail: 'rag-gate-results/eval/results.jsonl:1: correct: must be true or false',
+      },
     });
   });
 

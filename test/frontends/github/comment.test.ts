@@ -26,10 +26,7 @@ describe('upsertComment', () => {
   it('updates its own comment, found by login', async () => {
     const api = new FakeGitHub();
     api.login = 'gate-bot';
-    api.comments = [
-      comment({ id: 1, body: 'LGTM' }),
-      comment({ id: 2, body: `<!-- ${MARKER} -->\nold`, authorLogin: 'gate-bot', authorType: 'User' }),
-    ];
+    api.comments = [comment({ id: 1, body: 'LGTM' }), comment({ id: 2, body: `<!-- ${MARKER} -->\nold`, authorLogin: 'gate-bot', authorType: 'User' })];
     const result = await upsertComment(api, 42, MARKER, BODY, ALWAYS);
     expect(result).toEqual({ action: 'updated', url: expect.stringContaining('issuecomment-2') });
     expect(api.called('updateComment').map((call) => call.args)).toEqual([[2, BODY]]);

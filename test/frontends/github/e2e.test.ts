@@ -12,7 +12,18 @@ import { ROOT } from '../../helpers/cli.js';
 import { tempDir, writeJsonl } from '../../helpers/files.js';
 import type { Question } from '../../helpers/paired-runs.js';
 import { type FakeComment, type FakeGitHubServer, type FakeRun, startFakeGitHub, type RepositoryState } from './fake-github-server.js';
-import { BASE_SHA, HEAD_SHA, jsonlText, MERGE_BASE_SHA, pullRequestPayload, pushPayload, sketchScenario, tamperedZip, workflowRunPayload, zipOf } from './fakes.js';
+import {
+  BASE_SHA,
+  HEAD_SHA,
+  jsonlText,
+  MERGE_BASE_SHA,
+  pullRequestPayload,
+  pushPayload,
+  sketchScenario,
+  tamperedZip,
+  workflowRunPayload,
+  zipOf,
+} from './fakes.js';
 
 const DIST_INDEX = join(ROOT, 'dist', 'index.js');
 const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> };
@@ -171,7 +182,18 @@ describe('dist/index.js as the runner runs it', () => {
     expect(run.stdout).toMatch(/^::error::rag-gate: retrieval regressed significantly: retrieval ok \(hit@5\) 0\.912 → 0\.829, 16 broken vs 2 fixed/m);
 
     const { outputs } = run;
-    expect(Object.keys(outputs).sort()).toEqual(['baseline-found', 'baseline-sha', 'broken', 'comment-url', 'fixed', 'p-value', 'regressions', 'report-json', 'report-markdown', 'verdict']);
+    expect(Object.keys(outputs).sort()).toEqual([
+      'baseline-found',
+      'baseline-sha',
+      'broken',
+      'comment-url',
+      'fixed',
+      'p-value',
+      'regressions',
+      'report-json',
+      'report-markdown',
+      'verdict',
+    ]);
     expect(outputs.verdict).toBe('fail');
     expect(Number(outputs['p-value'])).toBeCloseTo((2 * 2 * 172) / 262144, 12);
     expect(outputs.fixed).toBe('6');
@@ -322,7 +344,9 @@ describe('dist/index.js as the runner runs it', () => {
     expect(since).toBeGreaterThan(before - 30 * 86_400_000 - 1000);
     expect(since).toBeLessThanOrEqual(list!.at - 30 * 86_400_000);
     expect(api.callsTo('GET', /\/compare\//).map((call) => call.path)).toEqual([`/repos/octo/shop/compare/${BASE_SHA}...${HEAD_SHA}`]);
-    expect(api.callsTo('GET', /\/artifacts$/).map((call) => [call.path, call.query.name])).toEqual([['/repos/octo/shop/actions/runs/1011/artifacts', 'rag-gate-results']]);
+    expect(api.callsTo('GET', /\/artifacts$/).map((call) => [call.path, call.query.name])).toEqual([
+      ['/repos/octo/shop/actions/runs/1011/artifacts', 'rag-gate-results'],
+    ]);
     // Octokit follows GitHub's redirect to the blob storage, on another origin, without the token.
     const download = api.callsTo('GET', /^\/repos\/octo\/shop\/actions\/artifacts\/511\/zip$/);
     expect(download.map((call) => call.authorization)).toEqual(['token ghs_faketoken']);
@@ -382,7 +406,9 @@ describe('dist/index.js as the runner runs it', () => {
     const run = await runDist(api, failing(), { inputs: { baseline: 'base.jsonl' } });
     expect(run.code).toBe(1);
     expect(api.callsTo('GET', COMMENTS)).toHaveLength(4);
-    expect(warnings(run)).toEqual([expect.stringMatching(/^::warning title=rag-gate%3A no PR comment::.*the GitHub API failed.*the verdict below still stands/)]);
+    expect(warnings(run)).toEqual([
+      expect.stringMatching(/^::warning title=rag-gate%3A no PR comment::.*the GitHub API failed.*the verdict below still stands/),
+    ]);
     expect(run.outputs.verdict).toBe('fail');
   });
 
@@ -446,24 +472,43 @@ const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toI
 /** One successful push run on main (id 1011, run number 11) with this artifact zip. */
 function baseRunWith(zip: Uint8Array): Partial<RepositoryState> {
   return {
-    runs: [{ id: 1011, runNumber: 11, headSha: MERGE_BASE_SHA, createdAt: hoursAgo(5), branch: 'main', event: 'push', conclusion: 'success', headRepository: 'octo/shop' }],
+    runs: [
+      {
+        id: 1011,
+        runNumber: 11,
+        headSha: MERGE_BASE_SHA,
+        createdAt: hoursAgo(5),
+        branch: 'main',
+        event: 'push',
+        conclusion: 'success',
+        headRepository: 'octo/shop',
+      },
+    ],
     artifacts: new Map([[1011, [{ id: 511, name: 'rag-gate-results', expired: false }]]]),
     zips: new Map([[511, zip]]),
   };
 }
 
 /** The ::error workflow command the action printed, decoded as the runner shows it. */
-const errorLine = (run: ActionRun) => run.stdout.split('\n').find((line) => line.startsWith('::error::'))?.replace(/%0A/g, '\n');
+const errorLine = (run: ActionRun) =>
+  run.stdout
+    .split('\n')
+    .find((line) => line.startsWith('::error::'))
+    ?.replace(/%0A/g, '\n');
 
 describe('dist/index.js: an absent baseline is neutral, a broken one red', () => {
   it('a 403 on the workflow runs (no actions: read) fails the check naming the permission, the run and the artifact', async () => {
-    const api = await start({ faults: [{ method: 'GET', path: WORKFLOW_RUNS, status: 403, times: Infinity, message: 'Resource not accessible by integration' }] });
+    const api = await start({
+      faults: [{ method: 'GET', path: WORKFLOW_RUNS, status: 403, times: Infinity, message: 'Resource not accessible by integration' }],
+    });
     const run = await runDist(api, failing());
     expectQuietStderr(run);
     expect(run.code).toBe(1);
     expect(api.callsTo('GET', WORKFLOW_RUNS)).toHaveLength(1);
     const error = errorLine(run);
-    expect(error).toMatch(/^::error::rag-gate: could not read the base branch's results: GitHub refused \(403\) to list the successful push runs on main of the workflow of run 5000, which hold artifact rag-gate-results/);
+    expect(error).toMatch(
+      /^::error::rag-gate: could not read the base branch's results: GitHub refused \(403\) to list the successful push runs on main of the workflow of run 5000, which hold artifact rag-gate-results/,
+    );
     expect(error).toContain('(run https://github.com/octo/shop/actions/runs/5000)');
     expect(error).toContain('Fix: add actions: read under permissions:');
     expect(run.outputs).toMatchObject({ verdict: 'fail', 'baseline-found': 'false' });
@@ -471,11 +516,17 @@ describe('dist/index.js: an absent baseline is neutral, a broken one red', () =>
   });
 
   it('on-baseline-error: pass turns the 403 into a warning and a neutral pass', async () => {
-    const api = await start({ faults: [{ method: 'GET', path: WORKFLOW_RUNS, status: 403, times: Infinity, message: 'Resource not accessible by integration' }] });
+    const api = await start({
+      faults: [{ method: 'GET', path: WORKFLOW_RUNS, status: 403, times: Infinity, message: 'Resource not accessible by integration' }],
+    });
     const run = await runDist(api, failing(), { inputs: { 'on-baseline-error': 'pass' } });
     expect(run.code).toBe(0);
     expect(run.stdout).not.toContain('::error');
-    expect(warnings(run)).toEqual([expect.stringMatching(/^::warning title=rag-gate%3A baseline unreadable::rag-gate: could not read the base branch's results: GitHub refused \(403\).*actions: read.*This check passes: on-baseline-error is pass\.$/)]);
+    expect(warnings(run)).toEqual([
+      expect.stringMatching(
+        /^::warning title=rag-gate%3A baseline unreadable::rag-gate: could not read the base branch's results: GitHub refused \(403\).*actions: read.*This check passes: on-baseline-error is pass\.$/,
+      ),
+    ]);
     expect(run.outputs).toMatchObject({ verdict: 'neutral', 'baseline-found': 'false' });
   });
 
@@ -483,7 +534,9 @@ describe('dist/index.js: an absent baseline is neutral, a broken one red', () =>
     const api = await start();
     const run = await runDist(api, failing(), { inputs: { 'on-missing-baseline': 'fail' } });
     expect(run.code).toBe(1);
-    expect(errorLine(run)).toBe('::error::rag-gate: no baseline: no successful push run of this workflow on main in the last 30 days. This check fails: on-missing-baseline is fail.');
+    expect(errorLine(run)).toBe(
+      '::error::rag-gate: no baseline: no successful push run of this workflow on main in the last 30 days. This check fails: on-missing-baseline is fail.',
+    );
     expect(run.outputs.verdict).toBe('fail');
   });
 
@@ -491,7 +544,9 @@ describe('dist/index.js: an absent baseline is neutral, a broken one red', () =>
     const api = await start(baseRunWith(new TextEncoder().encode('<Error><Code>BlobNotFound</Code></Error>')));
     const run = await runDist(api, failing());
     expect(run.code).toBe(1);
-    expect(errorLine(run)).toMatch(/^::error::rag-gate: could not read the base branch's results: artifact rag-gate-results of run 1011 is not a zip archive rag-gate will unpack \(run https:\/\/github\.com\/octo\/shop\/actions\/runs\/1011\)\. Fix: re-run the base branch's workflow/);
+    expect(errorLine(run)).toMatch(
+      /^::error::rag-gate: could not read the base branch's results: artifact rag-gate-results of run 1011 is not a zip archive rag-gate will unpack \(run https:\/\/github\.com\/octo\/shop\/actions\/runs\/1011\)\. Fix: re-run the base branch's workflow/,
+    );
     expect(run.outputs.verdict).toBe('fail');
   });
 
@@ -499,7 +554,9 @@ describe('dist/index.js: an absent baseline is neutral, a broken one red', () =>
     const zip = tamperedZip(zipOf({ 'results.jsonl': jsonlText(sketchScenario().base) }, { stored: true }), 'results.jsonl', { flipDataByte: 0 });
     const run = await runDist(await start(baseRunWith(zip)), failing());
     expect(run.code).toBe(1);
-    expect(errorLine(run)).toMatch(/^::error::rag-gate: could not read the base branch's results: artifact rag-gate-results of run 1011 is not a zip archive rag-gate will unpack .*\nDetail: entry "results\.jsonl": its CRC-32 is 0x[0-9a-f]{8}, but 0x[0-9a-f]{8} is declared/s);
+    expect(errorLine(run)).toMatch(
+      /^::error::rag-gate: could not read the base branch's results: artifact rag-gate-results of run 1011 is not a zip archive rag-gate will unpack .*\nDetail: entry "results\.jsonl": its CRC-32 is 0x[0-9a-f]{8}, but 0x[0-9a-f]{8} is declared/s,
+    );
     expect(run.outputs.verdict).toBe('fail');
   });
 
@@ -509,7 +566,9 @@ describe('dist/index.js: an absent baseline is neutral, a broken one red', () =>
     expectQuietStderr(run);
     expect(run.code).toBe(1);
     expect(api.callsTo('GET', WORKFLOW_RUNS)).toHaveLength(4);
-    expect(errorLine(run)).toMatch(/^::error::rag-gate: could not read the base branch's results: GitHub did not answer within 0\.5 s \(api-timeout-seconds\) when asked to list the successful push runs/);
+    expect(errorLine(run)).toMatch(
+      /^::error::rag-gate: could not read the base branch's results: GitHub did not answer within 0\.5 s \(api-timeout-seconds\) when asked to list the successful push runs/,
+    );
     expect(errorLine(run)).toContain('Detail: no answer from GitHub within 0.5 s');
     expect(run.outputs.verdict).toBe('fail');
     expect(api.state.comments[0]!.body).toContain('GitHub did not answer within 0.5 s');
@@ -563,15 +622,24 @@ describe('dist/index.js: the commit status of a workflow_run gate', () => {
     const api = await start(forkPull);
     const run = await runDist(api, failing(), { eventName: 'workflow_run', payload });
     expect(run.code).toBe(0);
-    expect(api.state.statuses.map(({ sha, state, description }) => [sha, state, description])).toEqual([[RUN_HEAD, 'success', 'no baseline: no successful push run of this workflow on main in the last 30 days']]);
+    expect(api.state.statuses.map(({ sha, state, description }) => [sha, state, description])).toEqual([
+      [RUN_HEAD, 'success', 'no baseline: no successful push run of this workflow on main in the last 30 days'],
+    ]);
   });
 
   it('a 403 on the status warns naming statuses: write, and the verdict stands', async () => {
-    const api = await start({ ...forkPull, faults: [{ method: 'POST', path: STATUSES, status: 403, times: Infinity, message: 'Resource not accessible by integration' }] });
+    const api = await start({
+      ...forkPull,
+      faults: [{ method: 'POST', path: STATUSES, status: 403, times: Infinity, message: 'Resource not accessible by integration' }],
+    });
     const run = await runDist(api, failing(), { eventName: 'workflow_run', payload, inputs: { baseline: 'base.jsonl' } });
     expect(run.code).toBe(1);
     expect(api.callsTo('POST', STATUSES)).toHaveLength(1);
-    expect(warnings(run)).toEqual([expect.stringMatching(/^::warning title=rag-gate%3A no commit status::rag-gate could not set the commit status rag-gate\/default on eeeeeee: .*add `statuses: write` under `permissions:`/)]);
+    expect(warnings(run)).toEqual([
+      expect.stringMatching(
+        /^::warning title=rag-gate%3A no commit status::rag-gate could not set the commit status rag-gate\/default on eeeeeee: .*add `statuses: write` under `permissions:`/,
+      ),
+    ]);
     expect(run.outputs.verdict).toBe('fail');
     expect(errorLine(run)).toMatch(/^::error::rag-gate: retrieval regressed significantly/);
   });

@@ -180,7 +180,7 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
   const userJson = (login: string, type: 'Bot' | 'User') => ({ ...openApi.example('simple-user'), login, id: type === 'Bot' ? 41898282 : 1, type });
   const repositoryJson = (fullName: string) => {
     const [owner = '', name = ''] = fullName.split('/');
-    return { ...openApi.example<Json>('workflow-run').repository as Json, id: 1, name, full_name: fullName, owner: userJson(owner, 'User') };
+    return { ...(openApi.example<Json>('workflow-run').repository as Json), id: 1, name, full_name: fullName, owner: userJson(owner, 'User') };
   };
 
   const commentJson = (comment: FakeComment) => ({
@@ -264,23 +264,46 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
     const body = await readBody(request);
     record(body);
     response.once('finish', () =>
-      violations.push(...githubOpenApi().check({ method, path, query, requestBody: body, status: response.statusCode, responseBody: sentBodies.get(response) })),
+      violations.push(
+        ...githubOpenApi().check({ method, path, query, requestBody: body, status: response.statusCode, responseBody: sentBodies.get(response) }),
+      ),
     );
 
     const fault = state.faults.find((f) => f.method === method && f.path.test(path) && f.times > 0);
     if (fault !== undefined) {
       fault.times--;
-      send(response, fault.status, fault.body ?? { message: fault.message ?? `fake ${fault.status}`, documentation_url: 'https://docs.github.com/rest' }, fault.headers);
+      send(
+        response,
+        fault.status,
+        fault.body ?? { message: fault.message ?? `fake ${fault.status}`, documentation_url: 'https://docs.github.com/rest' },
+        fault.headers,
+      );
       return;
     }
 
     let match: RegExpMatchArray | null;
     if (method === 'GET' && path === '/user') {
       // GITHUB_TOKEN is an installation token: it cannot read /user.
-      send(response, 403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user' });
+      send(response, 403, {
+        message: 'Resource not accessible by integration',
+        documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
+      });
     } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/actions/runs/(\\d+)$`)))) {
       const id = Number(match[1]);
-      send(response, 200, { ...runJson({ id, runNumber: id, headSha: 'f'.repeat(40), createdAt: '2026-11-20T10:00:00Z', branch: 'feature', event: 'pull_request', conclusion: '', headRepository: `${OWNER}/${REPO}` }), status: 'in_progress', conclusion: null });
+      send(response, 200, {
+        ...runJson({
+          id,
+          runNumber: id,
+          headSha: 'f'.repeat(40),
+          createdAt: '2026-11-20T10:00:00Z',
+          branch: 'feature',
+          event: 'pull_request',
+          conclusion: '',
+          headRepository: `${OWNER}/${REPO}`,
+        }),
+        status: 'in_progress',
+        conclusion: null,
+      });
     } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/actions/workflows/(\\d+)/runs$`)))) {
       const since = query.created?.startsWith('>=') ? Date.parse(query.created.slice(2)) : -Infinity;
       const workflowRuns = Number(match[1]) === WORKFLOW_ID ? state.runs : [];
@@ -294,7 +317,16 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
     } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/compare/([0-9a-f]+)\\.\\.\\.([0-9a-f]+)$`)))) {
       const comparison = openApi.example('commit-comparison');
       const commit = (sha: string | undefined) => ({ ...(comparison.base_commit as Json), sha });
-      send(response, 200, { ...comparison, status: 'diverged', ahead_by: 1, behind_by: 1, merge_base_commit: commit(state.mergeBase), base_commit: commit(match[1]), commits: [], files: [] });
+      send(response, 200, {
+        ...comparison,
+        status: 'diverged',
+        ahead_by: 1,
+        behind_by: 1,
+        merge_base_commit: commit(state.mergeBase),
+        base_commit: commit(match[1]),
+        commits: [],
+        files: [],
+      });
     } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/actions/runs/(\\d+)/artifacts$`)))) {
       const artifacts = (state.artifacts.get(Number(match[1])) ?? []).filter((a) => query.name === undefined || a.name === query.name);
       send(response, 200, {
@@ -335,15 +367,31 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
       send(response, 200, commentJson(comment));
     } else if (method === 'POST' && (match = path.match(new RegExp(`^${repoPath}/statuses/([^/]+)$`)))) {
       const invalid = commitStatusProblem(match[1]!, body);
-      if (invalid !== null) return send(response, 422, { message: 'Validation Failed', errors: [{ resource: 'Status', ...invalid }], documentation_url: 'https://docs.github.com/rest/commits/statuses#create-a-commit-status' });
+      if (invalid !== null)
+        return send(response, 422, {
+          message: 'Validation Failed',
+          errors: [{ resource: 'Status', ...invalid }],
+          documentation_url: 'https://docs.github.com/rest/commits/statuses#create-a-commit-status',
+        });
       const fields = body as { state: string; context?: string; description?: string | null; target_url?: string | null };
-      const status: FakeStatus = { id: nextStatusId++, sha: match[1]!, state: fields.state, context: fields.context ?? 'default', description: fields.description ?? null, targetUrl: fields.target_url ?? null };
+      const status: FakeStatus = {
+        id: nextStatusId++,
+        sha: match[1]!,
+        state: fields.state,
+        context: fields.context ?? 'default',
+        description: fields.description ?? null,
+        targetUrl: fields.target_url ?? null,
+      };
       state.statuses.push(status);
       send(response, 201, statusJson(status), { location: `${origin}${repoPath}/statuses/${status.sha}` });
     } else if (method === 'GET' && path === `${repoPath}/pulls`) {
       // Every fake pull request is open; `head` filters by owner:branch, as for a fork's pull request.
       const pulls = [...state.pulls.values()].filter((pull) => query.head === undefined || `${pull.headOwner ?? OWNER}:${pull.headRef}` === query.head);
-      send(response, 200, pulls.map((pull) => pullJson(pull, openApi.example<Json[]>('pull-request-simple-items')[0]!)));
+      send(
+        response,
+        200,
+        pulls.map((pull) => pullJson(pull, openApi.example<Json[]>('pull-request-simple-items')[0]!)),
+      );
     } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/pulls/(\\d+)$`)))) {
       const pull = state.pulls.get(Number(match[1]));
       if (pull === undefined) return send(response, 404, { message: 'Not Found' });
@@ -357,7 +405,15 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
   async function handleBlob(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', blobOrigin);
     const method = request.method ?? 'GET';
-    calls.push({ server: 'blob', method, path: url.pathname, query: Object.fromEntries(url.searchParams), body: await readBody(request), authorization: request.headers.authorization, at: Date.now() });
+    calls.push({
+      server: 'blob',
+      method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      body: await readBody(request),
+      authorization: request.headers.authorization,
+      at: Date.now(),
+    });
     const match = url.pathname.match(/^\/blob\/artifact-(\d+)\.zip$/);
     const zip = match === null ? undefined : state.zips.get(Number(match[1]));
     if (request.headers.authorization !== undefined) {

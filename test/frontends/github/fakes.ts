@@ -154,7 +154,8 @@ export function zipOf(files: Readonly<Record<string, string>>, options: { stored
 export function tamperedZip(zip: Uint8Array, entry: string, tamper: { flipDataByte?: number; originalSize?: number }): Uint8Array {
   const copy = zip.slice();
   const view = new DataView(copy.buffer);
-  const nameAt = (at: number, lengthAt: number, nameStart: number) => new TextDecoder().decode(copy.subarray(at + nameStart, at + nameStart + view.getUint16(at + lengthAt, true)));
+  const nameAt = (at: number, lengthAt: number, nameStart: number) =>
+    new TextDecoder().decode(copy.subarray(at + nameStart, at + nameStart + view.getUint16(at + lengthAt, true)));
   let found = false;
   for (let at = 0; at + 30 < copy.length; at++) {
     const signature = view.getUint32(at, true);
@@ -282,7 +283,16 @@ export function workflowRunPayload(run: { id: number; headBranch: string; headSh
   return {
     ...payload,
     repository,
-    workflow_run: { ...workflowRun, id: run.id, event: 'pull_request', head_branch: run.headBranch, head_sha: run.headSha, head_repository: head, repository, pull_requests: pullRequests },
+    workflow_run: {
+      ...workflowRun,
+      id: run.id,
+      event: 'pull_request',
+      head_branch: run.headBranch,
+      head_sha: run.headSha,
+      head_repository: head,
+      repository,
+      pull_requests: pullRequests,
+    },
   };
 }
 
@@ -291,4 +301,3 @@ export function pushPayload(branch: string, before: string, after: string): obje
   const payload = webhookExample('push');
   return { ...payload, ref: `refs/heads/${branch}`, base_ref: null, before, after, repository: renamed(json(payload.repository), 'octo/shop') };
 }
-

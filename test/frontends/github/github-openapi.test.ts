@@ -18,7 +18,9 @@ async function violationsOf(initial: Parameters<typeof startFakeGitHub>[0], path
 describe("the fake GitHub held to GitHub's API description", () => {
   it('reports a malformed response from the fake', async () => {
     const faults = [{ method: 'GET', path: /\/comments$/, status: 200, times: 1, body: [{ id: 'one', body: 'hi' }] }];
-    expect(await violationsOf({ faults }, COMMENTS)).toEqual(expect.arrayContaining([`GET ${COMMENTS}: 200 response body/0/id: must be integer {"type":"integer"}`]));
+    expect(await violationsOf({ faults }, COMMENTS)).toEqual(
+      expect.arrayContaining([`GET ${COMMENTS}: 200 response body/0/id: must be integer {"type":"integer"}`]),
+    );
   });
 
   it('reports a malformed request from the client: a missing field and a misspelt query parameter', async () => {
@@ -33,21 +35,36 @@ describe("the fake GitHub held to GitHub's API description", () => {
 
   it('takes the search syntax for a date query, as the parameter says, and refuses anything else', () => {
     const runs = (created: string) =>
-      githubOpenApi().check({ method: 'GET', path: '/repos/octo/shop/actions/workflows/77/runs', query: { created }, requestBody: undefined, status: 200, responseBody: { total_count: 0, workflow_runs: [] } });
+      githubOpenApi().check({
+        method: 'GET',
+        path: '/repos/octo/shop/actions/workflows/77/runs',
+        query: { created },
+        requestBody: undefined,
+        status: 200,
+        responseBody: { total_count: 0, workflow_runs: [] },
+      });
     expect(runs('>=2026-11-01T00:00:00Z')).toEqual([]);
     expect(runs('2026-11-01..2026-11-30')).toEqual([]);
     expect(runs('last week')).toEqual(['GET /repos/octo/shop/actions/workflows/77/runs: query parameter created=last week: not a date in the search syntax']);
   });
 
   it('types a path parameter as its schema says: a run id must be an integer', () => {
-    const run = (id: string) => githubOpenApi().check({ method: 'GET', path: `/repos/octo/shop/actions/runs/${id}/artifacts`, query: {}, requestBody: undefined, status: 200, responseBody: { total_count: 0, artifacts: [] } });
+    const run = (id: string) =>
+      githubOpenApi().check({
+        method: 'GET',
+        path: `/repos/octo/shop/actions/runs/${id}/artifacts`,
+        query: {},
+        requestBody: undefined,
+        status: 200,
+        responseBody: { total_count: 0, artifacts: [] },
+      });
     expect(run('4321')).toEqual([]);
     expect(run('latest')).toEqual(['GET /repos/octo/shop/actions/runs/latest/artifacts: path parameter run_id=latest: data must be integer']);
   });
 
   it('knows no operation the description lacks', () => {
-    expect(githubOpenApi().check({ method: 'GET', path: '/repos/octo/shop/nonsense', query: {}, requestBody: undefined, status: 200, responseBody: {} })).toEqual([
-      "GET /repos/octo/shop/nonsense: no such operation in GitHub's API description",
-    ]);
+    expect(
+      githubOpenApi().check({ method: 'GET', path: '/repos/octo/shop/nonsense', query: {}, requestBody: undefined, status: 200, responseBody: {} }),
+    ).toEqual(["GET /repos/octo/shop/nonsense: no such operation in GitHub's API description"]);
   });
 });

@@ -93,7 +93,9 @@ class GitHubOpenApi {
   private problemsOf(ref: string, value: unknown, what: string): string[] {
     const validate = this.validator(ref);
     if (validate(value)) return [];
-    return (validate.errors ?? []).map((error) => `${what}${error.instancePath || ''}: ${error.message ?? 'invalid'}${error.params ? ` ${JSON.stringify(error.params)}` : ''}`);
+    return (validate.errors ?? []).map(
+      (error) => `${what}${error.instancePath || ''}: ${error.message ?? 'invalid'}${error.params ? ` ${JSON.stringify(error.params)}` : ''}`,
+    );
   }
 
   private parameter(parameter: Parameter | Reference): Parameter {
@@ -126,14 +128,26 @@ class GitHubOpenApi {
       }
       // Parameters arrive as text: typed as the schema says before validation.
       const type = parameter.schema?.type;
-      const typed = type === 'integer' || type === 'number' ? (/^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value) : type === 'boolean' ? (value === 'true' ? true : value === 'false' ? false : value) : value;
+      const typed =
+        type === 'integer' || type === 'number'
+          ? /^-?\d+(\.\d+)?$/.test(value)
+            ? Number(value)
+            : value
+          : type === 'boolean'
+            ? value === 'true'
+              ? true
+              : value === 'false'
+                ? false
+                : value
+            : value;
       // Ajv caches a compiled schema by its object.
       const validate = this.ajv.compile(parameter.schema ?? {});
       if (!validate(typed)) problems.push(`${where}: ${parameter.in} parameter ${parameter.name}=${value}: ${this.ajv.errorsText(validate.errors)}`);
     }
     // GitHub ignores an unknown query parameter, so a misspelt one would silently do nothing.
     for (const name of Object.keys(exchange.query)) {
-      if (!parameters.some((p) => p.in === 'query' && p.name === name)) problems.push(`${where}: query parameter ${name} is not one of ${operation.operationId}'s`);
+      if (!parameters.some((p) => p.in === 'query' && p.name === name))
+        problems.push(`${where}: query parameter ${name} is not one of ${operation.operationId}'s`);
     }
 
     if (exchange.requestBody === undefined) {
@@ -147,7 +161,10 @@ class GitHubOpenApi {
     const described = operation.responses[String(exchange.status)];
     const responseName = described !== undefined && '$ref' in described ? described.$ref.split('/').pop()! : undefined;
     const response = responseName === undefined ? described : this.description.components.responses[responseName];
-    const responseSchema = responseName === undefined ? at('responses', String(exchange.status), 'content', JSON_TYPE, 'schema') : pointer('components', 'responses', responseName, 'content', JSON_TYPE, 'schema');
+    const responseSchema =
+      responseName === undefined
+        ? at('responses', String(exchange.status), 'content', JSON_TYPE, 'schema')
+        : pointer('components', 'responses', responseName, 'content', JSON_TYPE, 'schema');
     if (response === undefined || '$ref' in response) {
       if (exchange.status < 400) return [...problems, `${where}: status ${exchange.status} is not a response of ${operation.operationId}`];
       return [...problems, ...this.problemsOf(`${DESCRIPTION_ID}${ERROR_BODY}`, exchange.responseBody, `${where}: ${exchange.status} response body`)];

@@ -9,14 +9,17 @@ afterEach(async () => {
   server = undefined;
 });
 
-const client = (url: string, timeoutMs: number) => createGitHubApi({ token: 'ghs_test', baseUrl: url, owner: OWNER, repo: REPO, retries: 1, retryBaseMs: 1, timeoutMs });
+const client = (url: string, timeoutMs: number) =>
+  createGitHubApi({ token: 'ghs_test', baseUrl: url, owner: OWNER, repo: REPO, retries: 1, retryBaseMs: 1, timeoutMs });
 
 describe('the GitHub API client', () => {
   // How many attempts reached the server is left to the end-to-end test: here client and server share one event
   // loop, and a busy machine can fire the deadline before the server has read the request.
   it('gives up on a request that gets no answer within the timeout, after the retries, and says it timed out', async () => {
     server = await startFakeGitHub({ stalls: [{ method: 'GET', path: /\/actions\/runs\/\d+$/ }] });
-    const error = await client(server.url, 200).getWorkflowId(5000).catch((caught: unknown) => caught);
+    const error = await client(server.url, 200)
+      .getWorkflowId(5000)
+      .catch((caught: unknown) => caught);
     expect(apiFailure(error)).toEqual({ kind: 'timeout', timeoutMs: 200 });
     expect((error as Error).message).toBe('no answer from GitHub within 0.2 s');
   });
@@ -32,14 +35,33 @@ describe('the GitHub API client', () => {
   it('posts a commit status as GitHub takes it', async () => {
     server = await startFakeGitHub();
     const sha = 'e'.repeat(40);
-    await client(server.url, 5_000).createCommitStatus(sha, { state: 'success', context: 'rag-gate/default', description: 'no significant regression', targetUrl: 'https://github.com/octo/shop/actions/runs/1' });
-    expect(server.state.statuses).toEqual([{ id: 1, sha, state: 'success', context: 'rag-gate/default', description: 'no significant regression', targetUrl: 'https://github.com/octo/shop/actions/runs/1' }]);
+    await client(server.url, 5_000).createCommitStatus(sha, {
+      state: 'success',
+      context: 'rag-gate/default',
+      description: 'no significant regression',
+      targetUrl: 'https://github.com/octo/shop/actions/runs/1',
+    });
+    expect(server.state.statuses).toEqual([
+      {
+        id: 1,
+        sha,
+        state: 'success',
+        context: 'rag-gate/default',
+        description: 'no significant regression',
+        targetUrl: 'https://github.com/octo/shop/actions/runs/1',
+      },
+    ]);
   });
 
   it('is refused (422) by the fake, as by GitHub, for a description over 140 characters', async () => {
     server = await startFakeGitHub();
     const error = await client(server.url, 5_000)
-      .createCommitStatus('e'.repeat(40), { state: 'failure', context: 'rag-gate/default', description: 'x'.repeat(141), targetUrl: 'https://github.com/octo/shop/actions/runs/1' })
+      .createCommitStatus('e'.repeat(40), {
+        state: 'failure',
+        context: 'rag-gate/default',
+        description: 'x'.repeat(141),
+        targetUrl: 'https://github.com/octo/shop/actions/runs/1',
+      })
       .catch((caught: unknown) => caught);
     expect(apiFailure(error)).toEqual({ kind: 'failed', status: 422 });
     expect(server.state.statuses).toEqual([]);

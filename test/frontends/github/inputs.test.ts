@@ -57,7 +57,9 @@ describe('the action inputs', () => {
 
   it('reads an empty input as its default, and says so', async () => {
     const { settings, origins } = await read({});
-    const spelled = await read(Object.fromEntries(INPUT_NAMES.filter((name) => name !== 'config').map((name) => [name, name === 'results' ? 'results.jsonl' : SETTINGS[name].default])));
+    const spelled = await read(
+      Object.fromEntries(INPUT_NAMES.filter((name) => name !== 'config').map((name) => [name, name === 'results' ? 'results.jsonl' : SETTINGS[name].default])),
+    );
     // Sets as arrays; the rules hold functions, compared by their JSON (name and settings).
     const plain = (value: object) => JSON.parse(JSON.stringify(value, (_key, v: unknown) => (v instanceof Set ? [...v] : v)));
     expect(plain(settings)).toEqual(plain(spelled.settings));
@@ -101,7 +103,15 @@ describe('the action inputs', () => {
       'pr-number': '17',
       'judge-calibration': 'a.json\nb.json',
     });
-    expect(settings).toMatchObject({ baseline: 'base/*.jsonl', k: [5, 10], alpha: 0.01, comment: 'on-change', 'comment-tag': 'nightly.v2_x-y', mode: 'advisory', 'pr-number': 17 });
+    expect(settings).toMatchObject({
+      baseline: 'base/*.jsonl',
+      k: [5, 10],
+      alpha: 0.01,
+      comment: 'on-change',
+      'comment-tag': 'nightly.v2_x-y',
+      mode: 'advisory',
+      'pr-number': 17,
+    });
     expect(settings.floors).toHaveLength(2);
     expect(settings['judge-calibration']).toEqual(['a.json', 'b.json']);
     expect([...settings['fail-on']]).toEqual(['retrieval']);

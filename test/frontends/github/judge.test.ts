@@ -15,15 +15,39 @@ afterAll(() => judge.close());
 /** 40 questions whose answers the fake judge finds correct in base and wrong in head for 30 of them. */
 function judgedRuns(dir: string): { base: string; head: string } {
   const records = (wrong: (i: number) => boolean) =>
-    Array.from({ length: 40 }, (_, i) => ({ id: `q${i}`, question: `Q${i}?`, expected_answer: `answer ${i}`, answer: wrong(i) ? 'no idea' : `it is answer ${i}` }));
-  return { base: writeJsonl(dir, 'base.jsonl', records(() => false)), head: writeJsonl(dir, 'results.jsonl', records((i) => i < 30)) };
+    Array.from({ length: 40 }, (_, i) => ({
+      id: `q${i}`,
+      question: `Q${i}?`,
+      expected_answer: `answer ${i}`,
+      answer: wrong(i) ? 'no idea' : `it is answer ${i}`,
+    }));
+  return {
+    base: writeJsonl(
+      dir,
+      'base.jsonl',
+      records(() => false),
+    ),
+    head: writeJsonl(
+      dir,
+      'results.jsonl',
+      records((i) => i < 30),
+    ),
+  };
 }
 
 async function run(dir: string, files: { base: string; head: string }, inputs: Record<string, string> = {}) {
   judge.reset();
   const fake = fakeRuntime({
     api: new FakeGitHub(),
-    inputs: { results: files.head, baseline: files.base, judge: 'openai', 'judge-model': 'judge-1', 'judge-cache': join(dir, 'cache'), 'fail-on': 'end-to-end', ...inputs },
+    inputs: {
+      results: files.head,
+      baseline: files.base,
+      judge: 'openai',
+      'judge-model': 'judge-1',
+      'judge-cache': join(dir, 'cache'),
+      'fail-on': 'end-to-end',
+      ...inputs,
+    },
     env: { RUNNER_TEMP: dir, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: judge.url, RAG_GATE_JUDGE_BACKOFF_MS: '5' },
   });
   await runAction(fake.runtime);
@@ -54,7 +78,19 @@ describe('the action with judge: openai', () => {
     const files = judgedRuns(dir);
     await run(dir, files);
     const record = join(dir, 'calibration.json');
-    writeFileSync(record, JSON.stringify({ model: 'judge-1', promptVersion: 'correctness-v1', kind: 'correctness', kappa: 0.8, observed: 0.9, expected: 0.5, n: 100, date: '2026-11-01T00:00:00Z' }));
+    writeFileSync(
+      record,
+      JSON.stringify({
+        model: 'judge-1',
+        promptVersion: 'correctness-v1',
+        kind: 'correctness',
+        kappa: 0.8,
+        observed: 0.9,
+        expected: 0.5,
+        n: 100,
+        date: '2026-11-01T00:00:00Z',
+      }),
+    );
     const { failures, outputs } = await run(dir, files, { 'judge-calibration': record });
     expect(judge.requests).toEqual([]);
     expect(outputs.get('verdict')).toBe('fail');
@@ -64,7 +100,11 @@ describe('the action with judge: openai', () => {
   it('fails with a clear message when no key is set, before reading anything', async () => {
     const dir = tempDir();
     const files = judgedRuns(dir);
-    const fake = fakeRuntime({ api: new FakeGitHub(), inputs: { results: files.head, baseline: files.base, judge: 'openai', 'judge-cache': join(dir, 'cache') }, env: { RUNNER_TEMP: dir } });
+    const fake = fakeRuntime({
+      api: new FakeGitHub(),
+      inputs: { results: files.head, baseline: files.base, judge: 'openai', 'judge-cache': join(dir, 'cache') },
+      env: { RUNNER_TEMP: dir },
+    });
     await runAction(fake.runtime);
     expect(fake.failures.join('\n')).toMatch(/no API key: set OPENAI_API_KEY/);
     expect(existsSync(join(dir, 'rag-gate', 'default', 'report.json'))).toBe(false);

@@ -9,7 +9,21 @@ import { ROOT } from '../../helpers/cli.js';
 import { tempDir, writeJsonl } from '../../helpers/files.js';
 import { type Question } from '../../helpers/paired-runs.js';
 import { GitHubTimeoutError } from '../../../src/frontends/github/github.js';
-import { comment, COMMENT_METHODS, FakeGitHub, type FakeRuntimeOptions, fakeRuntime, HEAD_SHA, HttpError, MERGE_BASE_SHA, sketchScenario, workflowRun, workflowRunPayload, zipOf, jsonlText } from './fakes.js';
+import {
+  comment,
+  COMMENT_METHODS,
+  FakeGitHub,
+  type FakeRuntimeOptions,
+  fakeRuntime,
+  HEAD_SHA,
+  HttpError,
+  MERGE_BASE_SHA,
+  sketchScenario,
+  workflowRun,
+  workflowRunPayload,
+  zipOf,
+  jsonlText,
+} from './fakes.js';
 
 const DECLARED_OUTPUTS = Object.keys((parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { outputs: Record<string, unknown> }).outputs).sort();
 
@@ -98,7 +112,9 @@ describe('runAction with a base results file', () => {
     const { outputs, failures, warnings } = await run(setup, { baseline: setup.base, mode: 'advisory' });
     expect(outputs.get('verdict')).toBe('fail');
     expect(failures).toEqual([]);
-    expect(warnings).toEqual([{ message: expect.stringMatching(/^rag-gate: retrieval regressed significantly.*\(advisory mode: the check passes\)$/s), title: 'rag-gate: regression' }]);
+    expect(warnings).toEqual([
+      { message: expect.stringMatching(/^rag-gate: retrieval regressed significantly.*\(advisory mode: the check passes\)$/s), title: 'rag-gate: regression' },
+    ]);
   });
 
   it('passes when nothing changed', async () => {
@@ -221,8 +237,14 @@ describe('runAction: bad input fails naming it, and posts nothing', () => {
 
   it('a duplicate id across two shards of a glob: both files named', async () => {
     const dir = tempDir();
-    writeJsonl(dir, 'shard-1.jsonl', [{ id: 'q1', question: 'a' }, { id: 'q2', question: 'b' }]);
-    writeJsonl(dir, 'shard-2.jsonl', [{ id: 'q3', question: 'c' }, { id: 'q2', question: 'b again' }]);
+    writeJsonl(dir, 'shard-1.jsonl', [
+      { id: 'q1', question: 'a' },
+      { id: 'q2', question: 'b' },
+    ]);
+    writeJsonl(dir, 'shard-2.jsonl', [
+      { id: 'q3', question: 'c' },
+      { id: 'q2', question: 'b again' },
+    ]);
     const { failures, api } = await run({ dir, head: join(dir, 'shard-*.jsonl'), base: '' }, {});
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatch(/shard-2\.jsonl:2: id: duplicate id "q2" \(first on [^)]*shard-1\.jsonl:2\)/);
@@ -274,7 +296,9 @@ describe('runAction: GitHub failures never hide the verdict', () => {
     api.fail.listComments = new HttpError(500, 'Server Error');
     const setup = failing();
     const { failures, warnings, outputs } = await run(setup, { baseline: setup.base }, { api });
-    expect(warnings).toEqual([{ message: expect.stringMatching(/the GitHub API failed \(Server Error\); the verdict below still stands/), title: 'rag-gate: no PR comment' }]);
+    expect(warnings).toEqual([
+      { message: expect.stringMatching(/the GitHub API failed \(Server Error\); the verdict below still stands/), title: 'rag-gate: no PR comment' },
+    ]);
     expect(warnings[0]?.message).not.toContain('workflow_run');
     expect(outputs.get('verdict')).toBe('fail');
     expect(failures).toHaveLength(1);
@@ -350,7 +374,6 @@ describe('runAction: the baseline from the base branch artifact', () => {
     expect(warnings).toEqual([]);
   });
 
-
   it('honours baseline-artifact and baseline-max-age-days', async () => {
     const setup = failing();
     const { api } = await run(setup, { 'baseline-artifact': 'eval-results', 'baseline-max-age-days': '2' });
@@ -407,7 +430,11 @@ describe('runAction: events', () => {
     const api = new FakeGitHub();
     api.pulls.set(9, { number: 9, baseRef: 'main', baseSha: 'f'.repeat(40), headSha: HEAD_SHA });
     const setup = failing();
-    await run(setup, { baseline: setup.base, 'pr-number': '9' }, { api, eventName: 'workflow_run', eventPayload: { workflow_run: { id: 1, pull_requests: [] } } });
+    await run(
+      setup,
+      { baseline: setup.base, 'pr-number': '9' },
+      { api, eventName: 'workflow_run', eventPayload: { workflow_run: { id: 1, pull_requests: [] } } },
+    );
     expect(api.called('createComment')[0]?.args[0]).toBe(9);
   });
 
@@ -415,7 +442,11 @@ describe('runAction: events', () => {
     const api = new FakeGitHub();
     api.fail.findPullRequest = new HttpError(500, 'Server Error');
     const setup = failing();
-    const { warnings, failures, outputs } = await run(setup, { baseline: setup.base }, { api, eventName: 'workflow_run', eventPayload: { workflow_run: { id: 1, pull_requests: [] } } });
+    const { warnings, failures, outputs } = await run(
+      setup,
+      { baseline: setup.base },
+      { api, eventName: 'workflow_run', eventPayload: { workflow_run: { id: 1, pull_requests: [] } } },
+    );
     expect(warnings.map((w) => w.message)).toEqual([expect.stringContaining('could not find the pull request of this workflow_run event')]);
     expect(api.called('createComment')).toEqual([]);
     expect(outputs.get('verdict')).toBe('fail');
@@ -466,7 +497,9 @@ describe('runAction: an absent baseline is neutral, a broken lookup is red', () 
   it('an artifact that is not a zip fails the check naming the artifact, its run and the fix', async () => {
     const api = withBaselineArtifact(new TextEncoder().encode('PK\u0003\u0004 truncated'));
     const { outputs, failures } = await run(failing(), {}, { api });
-    expect(failures).toEqual([expect.stringMatching(/^rag-gate: could not read the base branch's results: artifact rag-gate-results of run 11 is not a zip archive/)]);
+    expect(failures).toEqual([
+      expect.stringMatching(/^rag-gate: could not read the base branch's results: artifact rag-gate-results of run 11 is not a zip archive/),
+    ]);
     expect(failures[0]).toContain('(run https://github.com/octo/shop/actions/runs/11)');
     expect(failures[0]).toContain("Fix: re-run the base branch's workflow (run 11) so that it uploads the artifact again");
     expect(outputs.get('verdict')).toBe('fail');
@@ -477,7 +510,9 @@ describe('runAction: an absent baseline is neutral, a broken lookup is red', () 
     const { head } = sketchScenario();
     const api = withBaselineArtifact(zipOf({ 'out/results.jsonl': '{"id": "q1", "question": "a", "correct": "yes"}\n' }));
     const { outputs, failures, api: used } = await run(files(head, []), {}, { api });
-    expect(failures).toEqual([expect.stringMatching(/^rag-gate: could not read the base branch's results: the results in artifact rag-gate-results of run 11 do not validate/)]);
+    expect(failures).toEqual([
+      expect.stringMatching(/^rag-gate: could not read the base branch's results: the results in artifact rag-gate-results of run 11 do not validate/),
+    ]);
     expect(failures[0]).toMatch(/\nProblems: rag-gate-results\/out\/results\.jsonl:1: correct: must be true or false$/);
     expect(outputs.get('verdict')).toBe('fail');
     expect(used.called('createComment')[0]?.args[1]).toContain('`rag-gate-results/out/results.jsonl:1: correct: must be true or false`');
@@ -511,14 +546,23 @@ describe('runAction: an absent baseline is neutral, a broken lookup is red', () 
     api.fail.listSuccessfulPushRuns = new HttpError(403, 'Resource not accessible by integration');
     const { outputs, failures, warnings } = await run(failing(), { 'on-baseline-error': 'pass' }, { api });
     expect(failures).toEqual([]);
-    expect(warnings).toEqual([{ message: expect.stringMatching(/^rag-gate: could not read the base branch's results: .*actions: read.*\nThis check passes: on-baseline-error is pass\.$/s), title: 'rag-gate: baseline unreadable' }]);
+    expect(warnings).toEqual([
+      {
+        message: expect.stringMatching(
+          /^rag-gate: could not read the base branch's results: .*actions: read.*\nThis check passes: on-baseline-error is pass\.$/s,
+        ),
+        title: 'rag-gate: baseline unreadable',
+      },
+    ]);
     expect(outputs.get('verdict')).toBe('neutral');
     expect(api.called('createComment')[0]?.args[1]).toContain('### ⚪ rag-gate: could not read the baseline');
   });
 
   it('on-missing-baseline: fail fails when there are no runs', async () => {
     const { outputs, failures, api } = await run(failing(), { 'on-missing-baseline': 'fail' });
-    expect(failures).toEqual(['rag-gate: no baseline: no successful push run of this workflow on main in the last 30 days. This check fails: on-missing-baseline is fail.']);
+    expect(failures).toEqual([
+      'rag-gate: no baseline: no successful push run of this workflow on main in the last 30 days. This check fails: on-missing-baseline is fail.',
+    ]);
     expect(outputs.get('verdict')).toBe('fail');
     expect(api.called('createComment')[0]?.args[1]).toContain('### ❌ rag-gate: no baseline to compare with');
   });
@@ -534,7 +578,14 @@ describe('runAction: an absent baseline is neutral, a broken lookup is red', () 
     api.fail.getWorkflowId = new HttpError(502, 'Bad Gateway');
     const { outputs, failures, warnings } = await run(failing(), { mode: 'advisory' }, { api });
     expect(failures).toEqual([]);
-    expect(warnings).toEqual([{ message: expect.stringMatching(/GitHub failed to look up the workflow of run 5000.*\(HTTP 502\).*Fix: re-run this job.*\(advisory mode: the check passes\)$/s), title: 'rag-gate: baseline unreadable' }]);
+    expect(warnings).toEqual([
+      {
+        message: expect.stringMatching(
+          /GitHub failed to look up the workflow of run 5000.*\(HTTP 502\).*Fix: re-run this job.*\(advisory mode: the check passes\)$/s,
+        ),
+        title: 'rag-gate: baseline unreadable',
+      },
+    ]);
     expect(outputs.get('verdict')).toBe('fail');
   });
 });
@@ -544,13 +595,22 @@ describe('runAction: a commit status on the pull request head when the job is no
   /** A workflow_run event for pull request 42, whose head has moved on since the triggering run. */
   function workflowRunEvent(api: FakeGitHub) {
     api.pulls.set(42, { number: 42, baseRef: 'main', baseSha: 'f'.repeat(40), headSha: HEAD_SHA });
-    return { eventName: 'workflow_run', eventPayload: { workflow_run: { id: 4321, head_sha: RUN_HEAD, head_branch: 'feature', pull_requests: [{ number: 42 }], head_repository: { owner: { login: 'octo' } } } } };
+    return {
+      eventName: 'workflow_run',
+      eventPayload: {
+        workflow_run: { id: 4321, head_sha: RUN_HEAD, head_branch: 'feature', pull_requests: [{ number: 42 }], head_repository: { owner: { login: 'octo' } } },
+      },
+    };
   }
 
   it('on workflow_run: on the triggering run head, context rag-gate/<tag>, failure for a failing gate, linking this run', async () => {
     const api = new FakeGitHub();
     const setup = failing();
-    const { failures } = await run(setup, { baseline: setup.base, 'comment-tag': 'search' }, { api, ...workflowRunEvent(api), env: { GITHUB_SERVER_URL: 'https://ghe.example.com' } });
+    const { failures } = await run(
+      setup,
+      { baseline: setup.base, 'comment-tag': 'search' },
+      { api, ...workflowRunEvent(api), env: { GITHUB_SERVER_URL: 'https://ghe.example.com' } },
+    );
     expect(api.statuses).toEqual([
       {
         sha: RUN_HEAD,
@@ -589,7 +649,12 @@ describe('runAction: a commit status on the pull request head when the job is no
     const api = new FakeGitHub();
     const setup = failing();
     await run(setup, { baseline: setup.base, mode: 'advisory' }, { api, ...workflowRunEvent(api) });
-    expect(api.statuses.map(({ state, description }) => [state, description])).toEqual([['success', expect.stringMatching(/^advisory, passes: retrieval regressed significantly: retrieval ok \(hit@5\) 0\.912 → 0\.829, 16 broken vs 2 fixed.*…$/)]]);
+    expect(api.statuses.map(({ state, description }) => [state, description])).toEqual([
+      [
+        'success',
+        expect.stringMatching(/^advisory, passes: retrieval regressed significantly: retrieval ok \(hit@5\) 0\.912 → 0\.829, 16 broken vs 2 fixed.*…$/),
+      ],
+    ]);
     expect(api.statuses[0]!.description.length).toBeLessThanOrEqual(140);
   });
 
@@ -610,7 +675,9 @@ describe('runAction: a commit status on the pull request head when the job is no
     const { failures, warnings, outputs } = await run(setup, { baseline: setup.base }, { api, ...workflowRunEvent(api) });
     expect(warnings).toEqual([
       {
-        message: expect.stringMatching(/^rag-gate could not set the commit status rag-gate\/default on eeeeeee: .*add `statuses: write` under `permissions:`.*The verdict below still stands\.$/),
+        message: expect.stringMatching(
+          /^rag-gate could not set the commit status rag-gate\/default on eeeeeee: .*add `statuses: write` under `permissions:`.*The verdict below still stands\.$/,
+        ),
         title: 'rag-gate: no commit status',
       },
     ]);
