@@ -62765,6 +62765,9 @@ function inertText(value2, max) {
 function sentenceText(sentence) {
   return sentence.map((piece) => typeof piece === "string" ? piece : inertText(piece.untrusted, piece.max)).join("");
 }
+function codeQuoted(value2, max) {
+  return `\`${inertText(value2, max).replaceAll("`", "<U+0060>")}\``;
+}
 
 // src/render/gate-words.ts
 var withRule = (template, rule) => template.replaceAll("{rule}", rule);
@@ -74780,6 +74783,7 @@ function inflateEntry(zip, entry) {
 var hex3 = (value2) => `0x${value2.toString(16).padStart(8, "0")}`;
 
 // src/frontends/github/baseline.ts
+var BRANCH_MAX = 100;
 var RUNS_SEARCHED = 10;
 var RESULTS_FILE = /\.(jsonl|ndjson|json)$/i;
 var MAX_INFLATED_BYTES = 2 * 1024 ** 3;
@@ -74859,7 +74863,10 @@ async function lookUp(search) {
     (run2) => run2.headRepository === search.repository && Date.parse(run2.createdAt) >= since.getTime()
   );
   if (runs.length === 0) {
-    return { kind: "absent", reason: `no successful push run of this workflow on \`${pullRequest.baseRef}\` in the last ${search.maxAgeDays} days` };
+    return {
+      kind: "absent",
+      reason: `no successful push run of this workflow on ${codeQuoted(pullRequest.baseRef, BRANCH_MAX)} in the last ${search.maxAgeDays} days`
+    };
   }
   const mergeBase = await api.mergeBase(pullRequest.baseSha, pullRequest.headSha).catch(() => null);
   for (const run2 of orderCandidates(runs, mergeBase).slice(0, RUNS_SEARCHED)) {
@@ -74885,13 +74892,13 @@ async function lookUp(search) {
       kind: "found",
       files: [...entries.keys()],
       sha: run2.headSha,
-      description: `\`${pullRequest.baseRef}\` at \`${run2.headSha.slice(0, 7)}\`${where}, results from run ${run2.runNumber}, ${age(run2.createdAt, search.now)}`,
+      description: `${codeQuoted(pullRequest.baseRef, BRANCH_MAX)} at ${codeQuoted(run2.headSha.slice(0, 7), 7)}${where}, results from run ${run2.runNumber}, ${age(run2.createdAt, search.now)}`,
       artifact: { name: search.artifactName, run: runRef, baseRef: pullRequest.baseRef, entries }
     };
   }
   return {
     kind: "absent",
-    reason: `no recent push run on \`${pullRequest.baseRef}\` has an unexpired artifact \`${search.artifactName}\` holding results (first run, or the artifact expired)`
+    reason: `no recent push run on ${codeQuoted(pullRequest.baseRef, BRANCH_MAX)} has an unexpired artifact ${codeQuoted(search.artifactName, BRANCH_MAX)} holding results (first run, or the artifact expired)`
   };
 }
 function invalidArtifactResults(baseline, error63) {
@@ -75977,7 +75984,12 @@ ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
 async function findBaseline(runtime, settings, baselineOrigin, context) {
   const { api, pullRequest, event, owner, repo } = context;
   if (settings.baseline !== void 0) {
-    return { kind: "found", files: await resultFiles(settings.baseline, "baseline", baselineOrigin), sha: null, description: `\`${settings.baseline}\`` };
+    return {
+      kind: "found",
+      files: await resultFiles(settings.baseline, "baseline", baselineOrigin),
+      sha: null,
+      description: codeQuoted(settings.baseline, 200)
+    };
   }
   if (pullRequest === null) return { kind: "no-base-branch", reason: `a ${event.eventName || "non-pull-request"} event has no base branch to compare with` };
   return findArtifactBaseline({

@@ -47,3 +47,11 @@ export function inertText(value: string, max: number): string {
 export function sentenceText(sentence: Sentence): string {
   return sentence.map((piece) => (typeof piece === 'string' ? piece : inertText(piece.untrusted, piece.max))).join('');
 }
+
+/**
+ * Untrusted text as a backtick span inside one of our own annotated lines (a baseline's description, a reason):
+ * inert, bounded, and with its own backticks shown by code point, so it cannot end the span early.
+ */
+export function codeQuoted(value: string, max: number): string {
+  return `\`${inertText(value, max).replaceAll('`', '<U+0060>')}\``;
+}

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { JudgeStatus } from '../../src/core/compare/judge-gate.js';
 import type { Comparison, MissingQuestion, QuestionChange } from '../../src/core/compare/types.js';
 import { renderComment } from '../../src/render/markdown.js';
-import { inertText } from '../../src/render/untrusted.js';
+import { codeQuoted, inertText } from '../../src/render/untrusted.js';
 import { change, countByTag, makeComparison, retrievalRegression } from './comparison-fixture.js';
 
 /**
@@ -98,6 +98,9 @@ const hostileComparison = fc
   })
   .map(comparisonOf);
 
+/** A baseline line as the action writes it, with a hostile branch name (the first missing id stands in for one). */
+const baselineLine = (comparison: Comparison) => `${codeQuoted(comparison.missing[0]?.id ?? 'main', 100)} at \`abc1234\`, results from run 7`;
+
 const OPTIONS = { retrievalOk: 'hit@5', marker: 'rag-gate:default', baseline: '`main` at `abc1234`', reportLink: 'the `report-json` output' };
 
 /** The comment as GitHub's reference renderer turns it into HTML. */
@@ -127,13 +130,14 @@ describe('one inert path for untrusted text', () => {
     expect(inertText(' a\n\tb\u0000c ', 80)).toBe('a b c');
     expect(inertText('x'.repeat(100), 10)).toBe(`${'x'.repeat(9)}…`);
     expect(inertText('👍'.repeat(20), 5)).toBe('👍👍👍👍…');
+    expect(codeQuoted('a`b@evil.example`', 80)).toBe('`a<U+0060>b@evil.example<U+0060>`');
   });
 
   it('renders 2,000 hostile comments, through cmark-gfm, with no link, e-mail, mention, reference, math, HTML or invisible character from user text', () => {
     fc.assert(
       // 20 comments to one cmark-gfm call: each ends its own blocks, so nothing spills from one into the next.
       fc.property(fc.array(hostileComparison, { minLength: 20, maxLength: 20 }), (comparisons) => {
-        const html = gfmHtml(comparisons.map((comparison) => renderComment(comparison, OPTIONS)).join('\n\n'));
+        const html = gfmHtml(comparisons.map((comparison) => renderComment(comparison, { ...OPTIONS, baseline: baselineLine(comparison) })).join('\n\n'));
         expect(html).not.toMatch(/<a |<img|<script|<details><summary>[^<]*[<@#$]/);
         expect(html).not.toMatch(INVISIBLE);
         const prose = proseOf(html);

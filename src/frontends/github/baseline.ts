@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { InputError } from '../../core/errors.js';
 import type { BaselineProblem } from '../../render/baseline-problem.js';
+import { codeQuoted } from '../../render/untrusted.js';
 import { apiFailure, type GitHubApi, httpStatus, type PullRequestRef, type WorkflowRun } from './github.js';
 import { inflateEntry, type ZipEntry, zipEntries } from './zip.js';
 
@@ -9,6 +10,9 @@ export interface RunRef {
   readonly id: number;
   readonly url: string;
 }
+
+/** Longest branch or artifact name shown; a branch name comes from whoever pushed it. */
+const BRANCH_MAX = 100;
 
 /** Where the base results came from, for the comment and the `baseline-sha` output. */
 export interface BaselineFound {
@@ -166,7 +170,10 @@ async function lookUp(search: ArtifactSearch): Promise<BaselineFound | BaselineA
     (run) => run.headRepository === search.repository && Date.parse(run.createdAt) >= since.getTime(),
   );
   if (runs.length === 0) {
-    return { kind: 'absent', reason: `no successful push run of this workflow on \`${pullRequest.baseRef}\` in the last ${search.maxAgeDays} days` };
+    return {
+      kind: 'absent',
+      reason: `no successful push run of this workflow on ${codeQuoted(pullRequest.baseRef, BRANCH_MAX)} in the last ${search.maxAgeDays} days`,
+    };
   }
   // Only a preference among the runs: without it the newest run serves.
   const mergeBase = await api.mergeBase(pullRequest.baseSha, pullRequest.headSha).catch(() => null);
@@ -192,13 +199,13 @@ async function lookUp(search: ArtifactSearch): Promise<BaselineFound | BaselineA
       kind: 'found',
       files: [...entries.keys()],
       sha: run.headSha,
-      description: `\`${pullRequest.baseRef}\` at \`${run.headSha.slice(0, 7)}\`${where}, results from run ${run.runNumber}, ${age(run.createdAt, search.now)}`,
+      description: `${codeQuoted(pullRequest.baseRef, BRANCH_MAX)} at ${codeQuoted(run.headSha.slice(0, 7), 7)}${where}, results from run ${run.runNumber}, ${age(run.createdAt, search.now)}`,
       artifact: { name: search.artifactName, run: runRef, baseRef: pullRequest.baseRef, entries },
     };
   }
   return {
     kind: 'absent',
-    reason: `no recent push run on \`${pullRequest.baseRef}\` has an unexpired artifact \`${search.artifactName}\` holding results (first run, or the artifact expired)`,
+    reason: `no recent push run on ${codeQuoted(pullRequest.baseRef, BRANCH_MAX)} has an unexpired artifact ${codeQuoted(search.artifactName, BRANCH_MAX)} holding results (first run, or the artifact expired)`,
   };
 }
 

@@ -11,6 +11,7 @@ import { resultFiles } from '../../pipeline/files.js';
 import { loadSettings } from '../../pipeline/settings.js';
 import { commitStatusDescription, type StatusSubject } from '../../render/commit-status.js';
 import { comparisonReport } from '../../render/compare-json.js';
+import { codeQuoted } from '../../render/untrusted.js';
 import { renderCompareText } from '../../render/compare-text.js';
 import { evalJson } from '../../render/eval-json.js';
 import { renderEvalText } from '../../render/eval-text.js';
@@ -340,7 +341,12 @@ async function findBaseline(
 ): Promise<Baseline> {
   const { api, pullRequest, event, owner, repo } = context;
   if (settings.baseline !== undefined) {
-    return { kind: 'found', files: await resultFiles(settings.baseline, 'baseline', baselineOrigin), sha: null, description: `\`${settings.baseline}\`` };
+    return {
+      kind: 'found',
+      files: await resultFiles(settings.baseline, 'baseline', baselineOrigin),
+      sha: null,
+      description: codeQuoted(settings.baseline, 200),
+    };
   }
   if (pullRequest === null) return { kind: 'no-base-branch', reason: `a ${event.eventName || 'non-pull-request'} event has no base branch to compare with` };
   return findArtifactBaseline({

@@ -61,6 +61,21 @@ const SEARCH_DATE = (() => {
 /** A pointer into the description, for a $ref. */
 const pointer = (...parts: string[]) => `${DESCRIPTION_ID}#/${parts.map((part) => part.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
 
+/**
+ * OpenAPI 3.0 lets `nullable: true` stand beside `anyOf`/`allOf` without a `type`, which Ajv's `nullable` keyword
+ * refuses to compile; such a schema says "this, or null", so it is written that way.
+ */
+function withTypelessNullables(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withTypelessNullables);
+  if (typeof value !== 'object' || value === null) return value;
+  const entries = Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, withTypelessNullables(item)] as const);
+  const object = Object.fromEntries(entries) as Record<string, unknown>;
+  if (object.nullable !== true || 'type' in object) return object;
+  const schema = { ...object };
+  delete schema.nullable;
+  return { anyOf: [schema, { type: 'null' }] };
+}
+
 class GitHubOpenApi {
   private readonly ajv: Ajv;
   private readonly routes: { readonly template: string; readonly pattern: RegExp; readonly literalLength: number }[];
@@ -70,7 +85,7 @@ class GitHubOpenApi {
     // strict off: the description uses OpenAPI's own keywords (example, discriminator, x-github); nullable is Ajv's.
     this.ajv = new Ajv({ strict: false, allErrors: true, logger: false });
     addFormatsPlugin.default(this.ajv);
-    this.ajv.addSchema(description as object, DESCRIPTION_ID);
+    this.ajv.addSchema(withTypelessNullables(description) as object, DESCRIPTION_ID);
     // A literal segment beats a parameter: /pulls/{pull_number} must not take /pulls/comments.
     this.routes = Object.keys(description.paths)
       .map((template) => ({
