@@ -62885,6 +62885,7 @@ function ungatedText(config2, unknownFields) {
 }
 
 // src/sources/parallel.ts
+import { stat as stat2 } from "node:fs/promises";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 
 // src/core/scoring/retrieval-ok.ts
@@ -62944,8 +62945,25 @@ function readInThread(entry, files, config2) {
     });
   });
 }
+var THREAD_MIN_BYTES = 16 * 1024 * 1024;
+function threadMinBytes() {
+  const given = Number(process.env.RAG_GATE_READER_THREAD_MIN_BYTES);
+  return Number.isFinite(given) && given >= 0 ? given : THREAD_MIN_BYTES;
+}
+async function totalBytes(files) {
+  const sizes = await Promise.all(
+    files.map(
+      (file2) => stat2(file2).then(
+        (info2) => info2.size,
+        () => 0
+      )
+    )
+  );
+  return sizes.reduce((sum, size) => sum + size, 0);
+}
 async function readBothRuns(base, head, config2, entry, onProgress) {
-  const baseRead = entry === void 0 ? readOutcomes(base, config2) : readInThread(entry, base, config2);
+  const onThread = entry !== void 0 && await totalBytes(base) >= threadMinBytes();
+  const baseRead = onThread ? readInThread(entry, base, config2) : readOutcomes(base, config2);
   const [a, b] = await Promise.allSettled([baseRead, readOutcomes(head, config2, onProgress)]);
   if (a.status === "fulfilled" && b.status === "fulfilled") return [a.value, b.value];
   throw InputError.merge([a, b].flatMap((result) => result.status === "rejected" ? [result.reason] : []));
@@ -62995,7 +63013,7 @@ function relabelledQuestions(base, head) {
 import { isAbsolute as isAbsolute2 } from "node:path";
 
 // node_modules/tinyglobby/dist/index.mjs
-import { readdir as readdir2, readdirSync, realpath, realpathSync, stat as stat2, statSync } from "fs";
+import { readdir as readdir2, readdirSync, realpath, realpathSync, stat as stat3, statSync } from "fs";
 import { isAbsolute, posix, resolve as resolve2 } from "path";
 import { fileURLToPath } from "url";
 
@@ -63119,10 +63137,10 @@ var resolveSymlinksAsync = function(path, state, callback$1) {
   queue.enqueue();
   fs3.realpath(path, (error63, resolvedPath) => {
     if (error63) return queue.dequeue(suppressErrors ? null : error63, state);
-    fs3.stat(resolvedPath, (error$1, stat3) => {
+    fs3.stat(resolvedPath, (error$1, stat4) => {
       if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-      if (stat3.isDirectory() && isRecursive2(path, resolvedPath, state)) return queue.dequeue(null, state);
-      callback$1(stat3, resolvedPath);
+      if (stat4.isDirectory() && isRecursive2(path, resolvedPath, state)) return queue.dequeue(null, state);
+      callback$1(stat4, resolvedPath);
       queue.dequeue(null, state);
     });
   });
@@ -63132,9 +63150,9 @@ var resolveSymlinks = function(path, state, callback$1) {
   queue.enqueue();
   try {
     const resolvedPath = fs3.realpathSync(path);
-    const stat3 = fs3.statSync(resolvedPath);
-    if (stat3.isDirectory() && isRecursive2(path, resolvedPath, state)) return;
-    callback$1(stat3, resolvedPath);
+    const stat4 = fs3.statSync(resolvedPath);
+    if (stat4.isDirectory() && isRecursive2(path, resolvedPath, state)) return;
+    callback$1(stat4, resolvedPath);
   } catch (e) {
     if (!suppressErrors) throw e;
   }
@@ -63331,8 +63349,8 @@ var Walker = class {
         this.walkDirectory(this.state, path, path, depth - 1, this.walk);
       } else if (this.resolveSymlink && entry.isSymbolicLink()) {
         let path = joinPathWithBasePath(entry.name, directoryPath);
-        this.resolveSymlink(path, this.state, (stat3, resolvedPath) => {
-          if (stat3.isDirectory()) {
+        this.resolveSymlink(path, this.state, (stat4, resolvedPath) => {
+          if (stat4.isDirectory()) {
             resolvedPath = normalizePath(resolvedPath, this.state.options);
             if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path + pathSeparator)) return;
             this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
@@ -63749,7 +63767,7 @@ function getOptions(options) {
     readdirSync: opts.fs.readdirSync || readdirSync,
     realpath: opts.fs.realpath || realpath,
     realpathSync: opts.fs.realpathSync || realpathSync,
-    stat: opts.fs.stat || stat2,
+    stat: opts.fs.stat || stat3,
     statSync: opts.fs.statSync || statSync
   });
   if (opts.debug) log("globbing with options:", opts);

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { formatCorrectnessRule, parseCorrectnessRule } from '../core/scoring/generation/correctness.js';
 import { readOutcomes } from './outcomes.js';
@@ -75,8 +76,33 @@ function readInThread(entry: URL, files: readonly string[], config: EvalConfig):
 }
 
 /**
- * Reads base and head: the base on a reader thread started from `entry` (the bundled entry file) when given,
- * otherwise both here. Either way, both files' input problems are reported together. Progress is reported for
+ * Below this much base input a reader thread costs more than it saves: starting one loads the whole bundle again
+ * (about 0.3 s), while reading a few megabytes takes less.
+ */
+const THREAD_MIN_BYTES = 16 * 1024 * 1024;
+
+/** The threshold, which tests lower (RAG_GATE_READER_THREAD_MIN_BYTES) to exercise the thread on small files. */
+function threadMinBytes(): number {
+  const given = Number(process.env.RAG_GATE_READER_THREAD_MIN_BYTES);
+  return Number.isFinite(given) && given >= 0 ? given : THREAD_MIN_BYTES;
+}
+
+/** The files' total size; a file that cannot be stat'ed counts as 0 and is reported by the reader. */
+async function totalBytes(files: readonly string[]): Promise<number> {
+  const sizes = await Promise.all(
+    files.map((file) =>
+      stat(file).then(
+        (info) => info.size,
+        () => 0,
+      ),
+    ),
+  );
+  return sizes.reduce((sum, size) => sum + size, 0);
+}
+
+/**
+ * Reads base and head: the base on a reader thread started from `entry` (the bundled entry file) when given
+ * and the base is large enough to pay for the thread, otherwise both here. Either way, both files' input problems are reported together. Progress is reported for
  * the head (read on this thread).
  */
 export async function readBothRuns(
@@ -86,7 +112,8 @@ export async function readBothRuns(
   entry: URL | undefined,
   onProgress?: ReadProgress,
 ): Promise<[Read, Read]> {
-  const baseRead = entry === undefined ? readOutcomes(base, config) : readInThread(entry, base, config);
+  const onThread = entry !== undefined && (await totalBytes(base)) >= threadMinBytes();
+  const baseRead = onThread ? readInThread(entry, base, config) : readOutcomes(base, config);
   const [a, b] = await Promise.allSettled([baseRead, readOutcomes(head, config, onProgress)]);
   if (a.status === 'fulfilled' && b.status === 'fulfilled') return [a.value, b.value];
   throw InputError.merge([a, b].flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : [])));
