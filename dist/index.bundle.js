@@ -59927,7 +59927,7 @@ function paired(baseRun, headRun, pairing, name) {
   return { base, head };
 }
 function concat(a, b) {
-  const out = new Int32Array(a.length + b.length);
+  const out = new a.constructor(a.length + b.length);
   out.set(a);
   out.set(b, a.length);
   return out;
@@ -60039,7 +60039,7 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
   const pairedCount = pairing.headRows.length;
   const retrieval = paired(baseRun, headRun, pairing, "retrieval_ok");
   const correct = paired(baseRun, headRun, pairing, "correct");
-  const answerable = concatValues(gather(column(headRun, "answerable"), pairing.headRows), gather(column(baseRun, "answerable"), pairing.missingRows));
+  const answerable = concat(gather(column(headRun, "answerable"), pairing.headRows), gather(column(baseRun, "answerable"), pairing.missingRows));
   const pairFilters = {
     all: void 0,
     "retrieval-ok-on-both-sides": (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1,
@@ -60135,12 +60135,6 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     reasons,
     warnings
   };
-}
-function concatValues(a, b) {
-  const out = new Float64Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
 function lostDocuments(baseRun, headRun, pairing, i) {
   const before = baseRun.goldFound[pairing.baseRows[i]] ?? [];
@@ -62831,16 +62825,10 @@ function judgeNotes(judges, field) {
   }
   return notes.flatMap((note, i) => i === 0 ? note : ["; ", ...note]);
 }
-function reasonText(reason, context) {
-  return sentenceText(reasonWords(reason, context));
-}
 function warningText(warning2, context) {
   return sentenceText(warningWords(warning2, context));
 }
-function reasonWords(reason, context) {
-  return [reasonOwnWords(reason, context)];
-}
-function reasonOwnWords(reason, context) {
+function reasonText(reason, context) {
   switch (reason.kind) {
     case "regressed":
       return `${reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;

@@ -99,22 +99,13 @@ export function judgeNotes(judges: readonly JudgeStatus[], field?: string): Sent
   return notes.flatMap((note, i) => (i === 0 ? note : ['; ', ...note]));
 }
 
-/** A reason the gate fails, as one sentence without the final full stop. */
-export function reasonText(reason: GateReason, context: WordsContext): string {
-  return sentenceText(reasonWords(reason, context));
-}
-
 /** A warning of the gate, as one sentence without the final full stop. */
 export function warningText(warning: GateWarning, context: WordsContext): string {
   return sentenceText(warningWords(warning, context));
 }
 
-/** A reason the gate fails, as a sentence whose untrusted pieces the renderer keeps inert. */
-export function reasonWords(reason: GateReason, context: WordsContext): Sentence {
-  return [reasonOwnWords(reason, context)];
-}
-
-function reasonOwnWords(reason: GateReason, context: WordsContext): string {
+/** A reason the gate fails, as one sentence without the final full stop (reasons hold no untrusted text). */
+export function reasonText(reason: GateReason, context: WordsContext): string {
   switch (reason.kind) {
     case 'regressed':
       return `${reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;

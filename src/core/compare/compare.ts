@@ -53,8 +53,8 @@ function paired(baseRun: QuestionOutcomes, headRun: QuestionOutcomes, pairing: P
   return { base, head };
 }
 
-function concat(a: Int32Array, b: Int32Array): Int32Array {
-  const out = new Int32Array(a.length + b.length);
+function concat<T extends Int32Array | Float64Array>(a: T, b: T): T {
+  const out = new (a.constructor as new (length: number) => T)(a.length + b.length);
   out.set(a);
   out.set(b, a.length);
   return out;
@@ -199,7 +199,7 @@ export function compareRuns(
   const retrieval = paired(baseRun, headRun, pairing, 'retrieval_ok');
   const correct = paired(baseRun, headRun, pairing, 'correct');
   // A missing question keeps its base answerability, so that it still counts in the refusal test.
-  const answerable = concatValues(gather(column(headRun, 'answerable'), pairing.headRows), gather(column(baseRun, 'answerable'), pairing.missingRows));
+  const answerable = concat(gather(column(headRun, 'answerable'), pairing.headRows), gather(column(baseRun, 'answerable'), pairing.missingRows));
 
   const pairFilters: Record<GatedTest['pairs'], ((i: number) => boolean) | undefined> = {
     all: undefined,
@@ -299,13 +299,6 @@ export function compareRuns(
     reasons,
     warnings,
   };
-}
-
-function concatValues(a: Float64Array, b: Float64Array): Float64Array {
-  const out = new Float64Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
 
 function lostDocuments(baseRun: QuestionOutcomes, headRun: QuestionOutcomes, pairing: Pairing, i: number): string[] {
