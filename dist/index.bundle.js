@@ -17231,8 +17231,8 @@ var require_connection = __commonJS({
             return;
           }
           const secWSAccept = response.headersList.get("Sec-WebSocket-Accept");
-          const digest = crypto2.createHash("sha1").update(keyValue + uid).digest("base64");
-          if (secWSAccept !== digest) {
+          const digest2 = crypto2.createHash("sha1").update(keyValue + uid).digest("base64");
+          if (secWSAccept !== digest2) {
             failWebsocketConnection(ws, "Incorrect hash received in Sec-WebSocket-Accept header.");
             return;
           }
@@ -39301,6 +39301,9 @@ function scoreQuestion(record3, config2, ranking = judgedRanking(record3)) {
 }
 
 // src/core/scoring/outcomes.ts
+function scoreMetric(name) {
+  return `score:${name}`;
+}
 function normalizeLabel(text4) {
   return text4.normalize("NFC").replace(/\s+/gu, " ").trim();
 }
@@ -39340,8 +39343,13 @@ var OutcomeBuilder = class {
   judgeErrors = 0;
   judges = /* @__PURE__ */ new Map();
   noRelevant = 0;
-  add(record3) {
+  idsFromQuestion = 0;
+  retrievalByText = 0;
+  scores = /* @__PURE__ */ new Map();
+  add(record3, derivation) {
     const row = this.ids.length;
+    if (derivation?.idFromQuestion) this.idsFromQuestion++;
+    if (derivation?.retrievalByText) this.retrievalByText++;
     this.ids.push(record3.id);
     this.questions.push(record3.question);
     this.tags.push(record3.tags ?? []);
@@ -39367,6 +39375,10 @@ var OutcomeBuilder = class {
     }
     const scores = scoreQuestion(record3, this.config, ranking);
     for (const name in scores) this.columnFor(name, row)[row] = scores[name];
+    for (const [name, value2] of Object.entries(record3.scores ?? {})) {
+      if (!this.scores.has(name)) this.scores.set(name, typeof value2 === "boolean" ? "boolean" : "number");
+      this.columnFor(scoreMetric(name), row)[row] = Number(value2);
+    }
   }
   /** The column of `name`, with room for `row`. */
   columnFor(name, row) {
@@ -39399,7 +39411,10 @@ var OutcomeBuilder = class {
       noClaims: this.noClaims,
       judgeErrors: this.judgeErrors,
       judges: [...this.judges.values()],
-      noRelevant: this.noRelevant
+      noRelevant: this.noRelevant,
+      idsFromQuestion: this.idsFromQuestion,
+      retrievalByText: this.retrievalByText,
+      scores: this.scores
     };
   }
 };
@@ -60153,19 +60168,23 @@ function countByTag(changes) {
 }
 
 // src/core/compare/settings.ts
-function evalConfig(cutoffs, retrievalOk, correctness, extraMetrics = []) {
+function evalConfig(rules, extraMetrics = []) {
+  const { cutoffs, retrievalOk, correctness, contextMatch = { kind: "exact" } } = rules;
   const metrics = defaultRetrievalMetrics(cutoffs);
   const add = (metric) => {
     if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
   };
   add(retrievalOk.metric);
   for (const name of extraMetrics) if (answerMetric(name) === void 0) add(parseRetrievalMetric(name));
-  return { retrievalMetrics: metrics, retrievalOk, correctness };
+  return { retrievalMetrics: metrics, retrievalOk, correctness, contextMatch };
+}
+function scoringRules(settings) {
+  return { cutoffs: settings.k, retrievalOk: settings["retrieval-ok"], correctness: settings.correct, contextMatch: settings["context-match"] };
 }
 function compareConfig(settings, calibrations) {
   const floors = settings.floors;
   return {
-    eval: evalConfig(settings.k, settings["retrieval-ok"], settings.correct, [...settings.graded, ...floors.map((floor) => floor.metric)]),
+    eval: evalConfig(scoringRules(settings), [...settings.graded, ...floors.map((floor) => floor.metric)]),
     missing: settings.missing,
     minPaired: settings["min-paired"],
     minCoverage: settings["min-coverage"],
@@ -62256,6 +62275,476 @@ function closestName(word, candidates2) {
   return best;
 }
 
+// node_modules/@noble/hashes/_u64.js
+var fromNumH = (n) => n / 2 ** 32 | 0;
+var fromNumL = (n) => n >>> 0;
+function setU64FromNum(view, byteOffset, n, isLE) {
+  const h = fromNumH(n);
+  const l = fromNumL(n);
+  view.setUint32(byteOffset, isLE ? l : h, isLE);
+  view.setUint32(byteOffset + 4, isLE ? h : l, isLE);
+}
+
+// node_modules/@noble/hashes/utils.js
+function isBytes(a) {
+  return a instanceof Uint8Array || ArrayBuffer.isView(a) && a.constructor.name === "Uint8Array" && "BYTES_PER_ELEMENT" in a && a.BYTES_PER_ELEMENT === 1;
+}
+var atitle = (title) => title ? `"${title}" ` : "";
+function anumber(n, title = "") {
+  if (typeof n !== "number")
+    throw new TypeError(atitle(title) + "expected number, got " + typeof n);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new RangeError(atitle(title) + "expected integer >= 0, got " + n);
+  return n;
+}
+function abytes(value2, length, title = "") {
+  if (isBytes(value2) && (length === void 0 || value2.length === length))
+    return value2;
+  if (length !== void 0)
+    anumber(length, "length");
+  const bytes = isBytes(value2);
+  const ofLen = length !== void 0 ? ` of length ${length}` : "";
+  const got = bytes ? `length=${value2.length}` : `type=${typeof value2}`;
+  const message = atitle(title) + "expected Uint8Array" + ofLen + ", got " + got;
+  if (!bytes)
+    throw new TypeError(message);
+  throw new RangeError(message);
+}
+var aobject = (value2, label2) => {
+  if (value2 === null || typeof value2 !== "object" || Array.isArray(value2))
+    throw new TypeError((label2 === "object" ? "" : `"${label2}" `) + "expected object, got type=" + typeof value2);
+};
+var aopts = (value2, label2) => {
+  aobject(value2, label2);
+  const proto = Object.getPrototypeOf(value2);
+  if (proto !== Object.prototype && proto !== null)
+    throw new TypeError(`"${label2}" expected plain object`);
+  if (Object.hasOwn(value2, "__proto__"))
+    throw new TypeError(`"${label2}.__proto__" is not allowed`);
+};
+function aexists(instance, checkFinished = true) {
+  if (instance.destroyed)
+    throw new Error("hash was destroyed");
+  if (checkFinished && instance.finished)
+    throw new Error("digest() was already called");
+}
+function aoutput(out, instance) {
+  abytes(out, void 0, "output");
+  const min = instance.outputLen;
+  if (!(out.length >= min)) {
+    throw new RangeError('"output" expected length >= ' + min);
+  }
+}
+function clean(...arrays) {
+  for (let i = 0; i < arrays.length; i++) {
+    arrays[i].fill(0);
+  }
+}
+function createView(arr) {
+  return new DataView(arr.buffer, arr.byteOffset, arr.byteLength);
+}
+function rotr(word, shift) {
+  return word << 32 - shift | word >>> shift;
+}
+var hasHexBuiltin = /* @__PURE__ */ (() => (
+  // @ts-ignore
+  typeof Uint8Array.from([]).toHex === "function" && typeof Uint8Array.fromHex === "function"
+))();
+var hexes = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+function bytesToHex(bytes) {
+  abytes(bytes);
+  if (hasHexBuiltin)
+    return bytes.toHex();
+  let hex4 = "";
+  for (let i = 0; i < bytes.length; i++) {
+    hex4 += hexes[bytes[i]];
+  }
+  return hex4;
+}
+function utf8ToBytes(str) {
+  if (typeof str !== "string")
+    throw new TypeError("string expected");
+  const encoded = new TextEncoder().encode(str);
+  try {
+    return new Uint8Array(encoded);
+  } finally {
+    clean(encoded);
+  }
+}
+function checkOpts(defaults, opts, title = "opts") {
+  aopts(defaults, "defaults");
+  if (opts !== void 0)
+    aopts(opts, title);
+  const merged = Object.assign(/* @__PURE__ */ Object.create(null), defaults, opts);
+  return merged;
+}
+function createHasher(hashCons, info2 = {}) {
+  if (typeof hashCons !== "function")
+    throw new TypeError('"hashCons" expected function, got type=' + typeof hashCons);
+  info2 = checkOpts({}, info2, "info");
+  const hashC = (msg, opts) => hashCons(opts).update(msg).digest();
+  const tmp = hashCons(void 0);
+  hashC.outputLen = tmp.outputLen;
+  hashC.blockLen = tmp.blockLen;
+  hashC.canXOF = tmp.canXOF;
+  hashC.create = (opts) => hashCons(opts);
+  Object.assign(hashC, info2);
+  return Object.freeze(hashC);
+}
+var oidNist = (suffix) => ({
+  // Current NIST hashAlgs suffixes used here fit in one DER subidentifier octet.
+  // Larger suffix values would need base-128 OID encoding and a different length byte.
+  oid: Uint8Array.from([6, 9, 96, 134, 72, 1, 101, 3, 4, 2, suffix])
+});
+
+// node_modules/@noble/hashes/_md.js
+function Chi(a, b, c) {
+  return a & b ^ ~a & c;
+}
+function Maj(a, b, c) {
+  return a & b ^ a & c ^ b & c;
+}
+var HashMD = class {
+  blockLen;
+  outputLen;
+  canXOF = false;
+  padOffset;
+  isLE;
+  // For partial updates less than block size
+  buffer;
+  view;
+  finished = false;
+  length = 0;
+  pos = 0;
+  destroyed = false;
+  constructor(blockLen, outputLen, padOffset, isLE) {
+    this.blockLen = blockLen;
+    this.outputLen = outputLen;
+    this.padOffset = padOffset;
+    this.isLE = isLE;
+    this.buffer = new Uint8Array(blockLen);
+    this.view = createView(this.buffer);
+  }
+  update(data) {
+    aexists(this);
+    abytes(data);
+    const { view, buffer, blockLen } = this;
+    const len = data.length;
+    let processed = false;
+    for (let pos = 0; pos < len; ) {
+      const take = Math.min(blockLen - this.pos, len - pos);
+      if (take === blockLen) {
+        const dataView = createView(data);
+        for (; blockLen <= len - pos; pos += blockLen)
+          this.process(dataView, pos);
+        processed = true;
+        continue;
+      }
+      buffer.set(pos === 0 && take === len ? data : data.subarray(pos, pos + take), this.pos);
+      this.pos += take;
+      pos += take;
+      if (this.pos === blockLen) {
+        this.process(view, 0);
+        this.pos = 0;
+        processed = true;
+      }
+    }
+    this.length += data.length;
+    if (processed)
+      this.roundClean();
+    return this;
+  }
+  digestInto(out) {
+    aexists(this);
+    aoutput(out, this);
+    this.finished = true;
+    const { buffer, view, blockLen, isLE } = this;
+    let { pos } = this;
+    buffer[pos++] = 128;
+    buffer.fill(0, pos);
+    if (this.padOffset > blockLen - pos) {
+      this.process(view, 0);
+      buffer.fill(0);
+    }
+    setU64FromNum(view, blockLen - 8, this.length * 8, isLE);
+    this.process(view, 0);
+    this.roundClean();
+    const oview = out === buffer ? view : createView(out);
+    const len = this.outputLen;
+    const outLen = len / 4;
+    const state = this.get();
+    if (len % 4 || outLen > state.length)
+      throw new Error("invalid outputLen");
+    for (let i = 0; i < outLen; i++)
+      oview.setUint32(4 * i, state[i], isLE);
+  }
+  digest() {
+    const { buffer, outputLen } = this;
+    this.digestInto(buffer);
+    const res = buffer.slice(0, outputLen);
+    this.destroy();
+    return res;
+  }
+  _cloneIntoMeta(to) {
+    const { buffer, length, finished, destroyed, pos } = this;
+    to.destroyed = destroyed;
+    to.finished = finished;
+    to.length = length;
+    to.pos = pos;
+    if (pos)
+      to.buffer.set(buffer);
+    return to;
+  }
+  clone() {
+    return this._cloneInto();
+  }
+};
+var SHA256_IV = /* @__PURE__ */ Uint32Array.from([
+  1779033703,
+  3144134277,
+  1013904242,
+  2773480762,
+  1359893119,
+  2600822924,
+  528734635,
+  1541459225
+]);
+
+// node_modules/@noble/hashes/sha2.js
+var SHA256_K = /* @__PURE__ */ Uint32Array.from([
+  1116352408,
+  1899447441,
+  3049323471,
+  3921009573,
+  961987163,
+  1508970993,
+  2453635748,
+  2870763221,
+  3624381080,
+  310598401,
+  607225278,
+  1426881987,
+  1925078388,
+  2162078206,
+  2614888103,
+  3248222580,
+  3835390401,
+  4022224774,
+  264347078,
+  604807628,
+  770255983,
+  1249150122,
+  1555081692,
+  1996064986,
+  2554220882,
+  2821834349,
+  2952996808,
+  3210313671,
+  3336571891,
+  3584528711,
+  113926993,
+  338241895,
+  666307205,
+  773529912,
+  1294757372,
+  1396182291,
+  1695183700,
+  1986661051,
+  2177026350,
+  2456956037,
+  2730485921,
+  2820302411,
+  3259730800,
+  3345764771,
+  3516065817,
+  3600352804,
+  4094571909,
+  275423344,
+  430227734,
+  506948616,
+  659060556,
+  883997877,
+  958139571,
+  1322822218,
+  1537002063,
+  1747873779,
+  1955562222,
+  2024104815,
+  2227730452,
+  2361852424,
+  2428436474,
+  2756734187,
+  3204031479,
+  3329325298
+]);
+var SHA256_W = /* @__PURE__ */ new Uint32Array(64);
+var SHA2_32B = class extends HashMD {
+  // We cannot use array here since array allows indexing by variable
+  // which means optimizer/compiler cannot use registers.
+  // Numeric initializers matter: starting the fields as `undefined` changes
+  // V8's field representation and makes sha256 3x slower (measured).
+  A = 0;
+  B = 0;
+  C = 0;
+  D = 0;
+  E = 0;
+  F = 0;
+  G = 0;
+  H = 0;
+  constructor(outputLen, IV) {
+    super(64, outputLen, 8, false);
+    this.A = IV[0] | 0;
+    this.B = IV[1] | 0;
+    this.C = IV[2] | 0;
+    this.D = IV[3] | 0;
+    this.E = IV[4] | 0;
+    this.F = IV[5] | 0;
+    this.G = IV[6] | 0;
+    this.H = IV[7] | 0;
+  }
+  get() {
+    const { A, B, C, D, E, F, G, H } = this;
+    return [A, B, C, D, E, F, G, H];
+  }
+  // prettier-ignore
+  set(A, B, C, D, E, F, G, H) {
+    this.A = A | 0;
+    this.B = B | 0;
+    this.C = C | 0;
+    this.D = D | 0;
+    this.E = E | 0;
+    this.F = F | 0;
+    this.G = G | 0;
+    this.H = H | 0;
+  }
+  _cloneInto(to) {
+    (to ||= new this.constructor()).set(...this.get());
+    return this._cloneIntoMeta(to);
+  }
+  process(view, offset) {
+    for (let i = 0; i < 16; i++, offset += 4)
+      SHA256_W[i] = view.getUint32(offset, false);
+    for (let i = 16; i < 64; i++) {
+      const W15 = SHA256_W[i - 15];
+      const W2 = SHA256_W[i - 2];
+      const s0 = rotr(W15, 7) ^ rotr(W15, 18) ^ W15 >>> 3;
+      const s1 = rotr(W2, 17) ^ rotr(W2, 19) ^ W2 >>> 10;
+      SHA256_W[i] = s1 + SHA256_W[i - 7] + s0 + SHA256_W[i - 16] | 0;
+    }
+    let { A, B, C, D, E, F, G, H } = this;
+    for (let i = 0; i < 64; i++) {
+      const sigma1 = rotr(E, 6) ^ rotr(E, 11) ^ rotr(E, 25);
+      const T1 = H + sigma1 + Chi(E, F, G) + SHA256_K[i] + SHA256_W[i] | 0;
+      const sigma0 = rotr(A, 2) ^ rotr(A, 13) ^ rotr(A, 22);
+      const T2 = sigma0 + Maj(A, B, C) | 0;
+      H = G;
+      G = F;
+      F = E;
+      E = D + T1 | 0;
+      D = C;
+      C = B;
+      B = A;
+      A = T1 + T2 | 0;
+    }
+    A = A + this.A | 0;
+    B = B + this.B | 0;
+    C = C + this.C | 0;
+    D = D + this.D | 0;
+    E = E + this.E | 0;
+    F = F + this.F | 0;
+    G = G + this.G | 0;
+    H = H + this.H | 0;
+    this.set(A, B, C, D, E, F, G, H);
+  }
+  roundClean() {
+    clean(SHA256_W);
+  }
+  destroy() {
+    this.destroyed = true;
+    this.set(0, 0, 0, 0, 0, 0, 0, 0);
+    clean(this.buffer);
+  }
+};
+var _SHA256 = class extends SHA2_32B {
+  constructor() {
+    super(32, SHA256_IV);
+  }
+};
+var sha256 = /* @__PURE__ */ createHasher(
+  () => new _SHA256(),
+  /* @__PURE__ */ oidNist(1)
+);
+
+// src/core/derived-ids.ts
+function normalizeText(text4) {
+  return text4.normalize("NFC").replace(/\s+/gu, " ").trim();
+}
+function digest(text4) {
+  return bytesToHex(sha256(utf8ToBytes(text4))).slice(0, 16);
+}
+function questionId(question) {
+  return `q-${digest(normalizeText(question))}`;
+}
+function contextId(context) {
+  return `text-${digest(normalizeText(context))}`;
+}
+function parseContextMatchRule(text4) {
+  const rule = text4.trim();
+  if (rule === "exact") return { kind: "exact" };
+  const overlap = /^overlap:(\d*\.?\d+)$/.exec(rule);
+  const threshold = overlap ? Number(overlap[1]) : NaN;
+  if (overlap && threshold > 0 && threshold <= 1) return { kind: "overlap", threshold };
+  throw new SettingError(`invalid context match rule "${rule}"; use "exact" or "overlap:T" with 0 < T \u2264 1, e.g. "overlap:0.8"`);
+}
+function formatContextMatchRule(rule) {
+  return rule.kind === "exact" ? "exact" : `overlap:${rule.threshold}`;
+}
+function tokenCounts(text4) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const token of answerTokens(text4)) counts.set(token, (counts.get(token) ?? 0) + 1);
+  return counts;
+}
+function tokenOverlap(retrieved, reference) {
+  let total = 0;
+  let common = 0;
+  for (const [token, count] of reference) {
+    total += count;
+    common += Math.min(count, retrieved.get(token) ?? 0);
+  }
+  return total === 0 ? 0 : common / total;
+}
+function referenceIds(retrievedIds, retrievedTexts, givenReferences, rule) {
+  const references = [...new Map(givenReferences.map((text4) => [normalizeText(text4), text4])).values()];
+  const ids = references.map(() => void 0);
+  if (rule.kind === "exact") {
+    const unclaimed = new Map(references.map((text4, index) => [normalizeText(text4), index]));
+    retrievedTexts.forEach((text4, rank) => {
+      const key = normalizeText(text4);
+      const index = unclaimed.get(key);
+      if (index === void 0) return;
+      ids[index] = retrievedIds[rank];
+      unclaimed.delete(key);
+    });
+  } else {
+    const referenceTokens = references.map(tokenCounts);
+    retrievedTexts.forEach((text4, rank) => {
+      const tokens = tokenCounts(text4);
+      let best = -1;
+      let bestOverlap = rule.threshold;
+      referenceTokens.forEach((reference, index) => {
+        if (ids[index] !== void 0) return;
+        const overlap = tokenOverlap(tokens, reference);
+        if (overlap >= bestOverlap && (best < 0 || overlap > bestOverlap)) {
+          best = index;
+          bestOverlap = overlap;
+        }
+      });
+      if (best >= 0) ids[best] = retrievedIds[rank];
+    });
+  }
+  return ids.map((id, index) => id ?? contextId(references[index]));
+}
+
 // src/core/record.ts
 var VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
 var FIELD_ALIASES = {
@@ -62263,14 +62752,28 @@ var FIELD_ALIASES = {
   response: "answer",
   reference: "expected_answer",
   retrieved_context_ids: "retrieved_ids",
-  reference_context_ids: "relevant_ids"
+  reference_context_ids: "relevant_ids",
+  ground_truth: "expected_answer",
+  contexts: "retrieved_contexts",
+  actual_output: "answer",
+  expected_output: "expected_answer",
+  retrieval_context: "retrieved_contexts"
+};
+var IGNORED_FIELDS = {
+  rubrics: "Ragas' rubrics steer its LLM metrics; rag-gate reads the scores they produced",
+  multi_responses: "Ragas' multiple responses; rag-gate scores the one `response`",
+  synthesizer_name: "Ragas' test-set generator name",
+  persona_name: "Ragas' test-set persona",
+  query_style: "Ragas' test-set query style",
+  query_length: "Ragas' test-set query length"
 };
 function isBlank(id) {
   const first = id.charCodeAt(0);
   return !(first > 32 && first < 160) && id.trim() === "";
 }
 var NOT_BLANK = "must not be empty or only white space";
-var documentId = external_exports.string({ error: "must be a document id (a string)" }).refine((id) => !isBlank(id), NOT_BLANK);
+var idText = (what) => external_exports.union([external_exports.string(), external_exports.number().int().refine(Number.isSafeInteger)], { error: `must be ${what} (a string or a whole number)` }).transform(String).refine((id) => !isBlank(id), NOT_BLANK);
+var documentId = idText("a document id");
 function checkedFirst(isValid, schema) {
   return external_exports.unknown().transform((value2, ctx) => {
     if (isValid(value2)) return value2;
@@ -62291,7 +62794,7 @@ var rankedIdSchema = external_exports.array(documentId, { error: "must be a list
   ids.forEach((id, index) => {
     const first = seen.get(id);
     if (first === void 0) seen.set(id, index);
-    else ctx.addIssue({ code: "custom", path: [index], message: `duplicate document id "${id}" (also at position ${first})` });
+    else ctx.addIssue({ code: "custom", path: [index], message: `duplicate document id ${JSON.stringify(id)} (also at position ${first})` });
   });
 });
 var notFinite = (what) => (issue3) => typeof issue3.input === "number" && !Number.isFinite(issue3.input) ? `${String(issue3.input)} is not a finite number (too large for a double?)` : what;
@@ -62340,8 +62843,23 @@ var claim2 = external_exports.object({
   text: text.optional(),
   verdict: external_exports.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(", ")}` })
 });
+var texts = (what) => external_exports.array(external_exports.string({ error: "must be a string" }), { error: `must be a list of strings (${what})` });
+var scoresField = external_exports.unknown().transform((value2, ctx) => {
+  if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) {
+    ctx.addIssue({ code: "custom", message: 'must be an object of scores such as {"faithfulness": 0.9}' });
+    return external_exports.NEVER;
+  }
+  const scores = [];
+  for (const [name, score] of Object.entries(value2)) {
+    if (isBlank(name)) ctx.addIssue({ code: "custom", path: [name], message: "a score needs a name" });
+    else if (typeof score === "boolean" || typeof score === "number" && Number.isFinite(score)) scores.push([name, score]);
+    else ctx.addIssue({ code: "custom", path: [name], message: "must be a finite number or true/false" });
+  }
+  return Object.fromEntries(scores);
+});
 var resultRecordSchema = external_exports.object({
-  id: external_exports.string({ error: "is required and must be a string" }).refine((id) => !isBlank(id), NOT_BLANK),
+  /** Optional: without it the id is derived from the question text (`questionId`). */
+  id: idText("an id").optional(),
   question: external_exports.string({ error: "is required and must be a string" }),
   retrieved_ids: rankedIds.optional(),
   relevant_ids: relevantIds.optional(),
@@ -62361,7 +62879,10 @@ var resultRecordSchema = external_exports.object({
   judged_by: judgedByFieldSchema.optional(),
   judge_errors: judgeErrorsFieldSchema.optional(),
   /** The texts sent to the generator, aligned with `retrieved_ids` (Ragas' name); the judge reads them. */
-  retrieved_contexts: external_exports.array(external_exports.string({ error: "must be a string" }), { error: "must be a list of strings (the retrieved texts, in retrieved_ids order)" }).optional()
+  retrieved_contexts: texts("the retrieved texts, in retrieved_ids order").optional(),
+  /** The gold contexts as text (Ragas' name): relevant documents matched by text when `relevant_ids` is absent. */
+  reference_contexts: texts("the reference texts").optional(),
+  scores: scoresField.optional()
 }).superRefine((record3, ctx) => {
   const { retrieved_ids: ids, retrieved_contexts: contexts } = record3;
   if (ids !== void 0 && contexts !== void 0 && ids.length !== contexts.length) {
@@ -62371,17 +62892,53 @@ var resultRecordSchema = external_exports.object({
       message: `has ${contexts.length} text${contexts.length === 1 ? "" : "s"} but retrieved_ids has ${ids.length} id${ids.length === 1 ? "" : "s"}; give one text per retrieved id, in the same order`
     });
   }
+  if (record3.relevant_ids === void 0 && record3.reference_contexts !== void 0 && ids !== void 0 && contexts === void 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["reference_contexts"],
+      message: "the gold contexts are text but the retrieved documents are ids only; add retrieved_contexts (the retrieved texts) or give relevant_ids"
+    });
+  }
+  if (record3.relevant_ids !== void 0 && ids === void 0 && contexts !== void 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["relevant_ids"],
+      message: "the relevant documents are ids but the retrieved documents are text only (retrieved_contexts); add retrieved_ids or give the gold contexts as reference_contexts"
+    });
+  }
 });
 var KNOWN_FIELDS = /* @__PURE__ */ new Set([...Object.keys(resultRecordSchema.shape), ...Object.keys(FIELD_ALIASES)]);
+function resolveRecord(fields, rule) {
+  const id = fields.id ?? questionId(fields.question);
+  const { reference_contexts: references, retrieved_contexts: contexts } = fields;
+  const retrievalByText = fields.relevant_ids === void 0 && references !== void 0 && contexts !== void 0;
+  let record3 = { ...fields, id };
+  if (retrievalByText) {
+    let retrieved = fields.retrieved_ids;
+    if (retrieved === void 0) {
+      retrieved = contexts.map(contextId);
+      const first = /* @__PURE__ */ new Map();
+      for (const [rank, docId] of retrieved.entries()) {
+        const earlier = first.get(docId);
+        if (earlier !== void 0) {
+          return {
+            problem: {
+              path: ["retrieved_contexts", rank],
+              message: `has the same text as retrieved_contexts[${earlier}]; a ranking holds each document once: remove the repeat`
+            }
+          };
+        }
+        first.set(docId, rank);
+      }
+    }
+    record3 = { ...record3, retrieved_ids: retrieved, relevant_ids: referenceIds(retrieved, contexts, references, rule) };
+  }
+  return { record: record3, derivation: { idFromQuestion: fields.id === void 0, retrievalByText } };
+}
 var FIELD_SYNONYMS = {
-  ground_truth: "expected_answer",
   ground_truths: "expected_answer",
-  expected_output: "expected_answer",
   reference_answer: "expected_answer",
-  contexts: "retrieved_contexts",
-  context: "retrieved_contexts",
-  retrieval_context: "retrieved_contexts",
-  actual_output: "answer",
+  context: "reference_contexts",
   input: "question",
   query: "question",
   is_correct: "correct"
@@ -62413,11 +62970,19 @@ function notJsonProblem(file2, line, text4, error63) {
 function duplicateKeyProblem(file2, line, error63) {
   return { file: file2, line: line + error63.lineInText, field: formatFieldPath(error63.path), message: error63.message };
 }
-function canonicalize(raw, file2, line, problems) {
+var isScoreValue = (value2) => typeof value2 === "boolean" || typeof value2 === "number" && Number.isFinite(value2);
+function canonicalize(raw, file2, line, problems, unknown3) {
   const spelling = /* @__PURE__ */ new Map();
   const record3 = {};
+  const scores = /* @__PURE__ */ Object.create(null);
   for (const [key, value2] of Object.entries(raw)) {
+    if (value2 === null) continue;
     const canonical = FIELD_ALIASES[key] ?? key;
+    if (!KNOWN_FIELDS.has(canonical)) {
+      if (isScoreValue(value2)) scores[key] = value2;
+      else unknown3.set(key, (unknown3.get(key) ?? 0) + 1);
+      continue;
+    }
     if (spelling.has(canonical)) {
       problems.add({ file: file2, line, field: key, message: `gives "${canonical}" twice (as "${spelling.get(canonical)}" and "${key}"); keep one` });
       continue;
@@ -62425,12 +62990,29 @@ function canonicalize(raw, file2, line, problems) {
     spelling.set(canonical, key);
     record3[canonical] = value2;
   }
+  const names = Object.keys(scores);
+  if (names.length > 0) {
+    const given = record3.scores;
+    if (typeof given === "object" && given !== null && !Array.isArray(given)) {
+      for (const name of names) {
+        if (Object.hasOwn(given, name)) problems.add({ file: file2, line, field: name, message: `is also given in scores; keep one` });
+      }
+      record3.scores = { ...given, ...scores };
+    } else if (given === void 0) {
+      record3.scores = scores;
+      spelling.set("scores", "scores");
+    }
+  }
   return { record: record3, spelling };
 }
-async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(), onProgress) {
+async function readResults(file2, onRecord, options = {}) {
+  const { seenIds = /* @__PURE__ */ new Map(), onProgress, contextMatch = { kind: "exact" }, scoreKinds = /* @__PURE__ */ new Map() } = options;
   const problems = new ProblemCollector();
   const unknownFields = /* @__PURE__ */ new Map();
+  const scores = /* @__PURE__ */ new Map();
   let records = 0;
+  let idsFromQuestion = 0;
+  let retrievalByText = 0;
   const shape = { format: "jsonl" };
   const handle2 = ({ text: text4, line, notUtf8 }) => {
     if (notUtf8) return;
@@ -62445,27 +63027,44 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(),
       problems.add({ file: file2, line, message: 'a record must be a JSON object such as {"id": "q1", "question": "\u2026"}' });
       return;
     }
-    const { record: record3, spelling } = canonicalize(raw, file2, line, problems);
-    for (const key of Object.keys(raw)) if (!KNOWN_FIELDS.has(key)) unknownFields.set(key, (unknownFields.get(key) ?? 0) + 1);
-    const parsed = resultRecordSchema.safeParse(record3);
+    const { record: fields, spelling } = canonicalize(raw, file2, line, problems, unknownFields);
+    const userField = (path) => {
+      const [head, ...rest] = path;
+      return formatFieldPath([spelling.get(String(head)) ?? String(head ?? ""), ...rest]) || void 0;
+    };
+    const parsed = resultRecordSchema.safeParse(fields);
     if (!parsed.success) {
-      for (const issue3 of parsed.error.issues) {
-        const [head, ...rest] = issue3.path;
-        const field = formatFieldPath([spelling.get(String(head)) ?? String(head ?? ""), ...rest]);
-        problems.add({ file: file2, line, field: field || void 0, message: issue3.message });
-      }
+      for (const issue3 of parsed.error.issues) problems.add({ file: file2, line, field: userField(issue3.path), message: issue3.message });
       return;
     }
-    const { id } = parsed.data;
-    const first = seenIds.get(id);
+    for (const [name, value2] of Object.entries(parsed.data.scores ?? {})) {
+      const kind = typeof value2 === "boolean" ? "boolean" : "number";
+      const first2 = scoreKinds.get(name);
+      if (first2 === void 0) scoreKinds.set(name, { kind, file: file2, line });
+      else if (first2.kind !== kind) {
+        const where = first2.file === file2 ? `line ${first2.line}` : `${first2.file}:${first2.line}`;
+        problems.add({ file: file2, line, field: name, message: `is ${kind === "boolean" ? "true/false" : "a number"} here but ${first2.kind === "boolean" ? "true/false" : "a number"} on ${where}; a score keeps one type` });
+      }
+      scores.set(name, scoreKinds.get(name).kind);
+    }
+    const resolved = resolveRecord(parsed.data, contextMatch);
+    if ("problem" in resolved) {
+      problems.add({ file: file2, line, field: userField(resolved.problem.path), message: resolved.problem.message });
+      return;
+    }
+    const { record: record3, derivation } = resolved;
+    const first = seenIds.get(record3.id);
     if (first !== void 0) {
       const where = first.file === file2 ? `line ${first.line}` : `${first.file}:${first.line}`;
-      problems.add({ file: file2, line, field: spelling.get("id") ?? "id", message: `duplicate id "${id}" (first on ${where})` });
+      const message = derivation.idFromQuestion && first.fromQuestion ? `the same question as ${where} (records without an id are told apart by their question text); give each an id, or remove the repeat` : `duplicate id ${JSON.stringify(record3.id)} (first on ${where})`;
+      problems.add({ file: file2, line, field: derivation.idFromQuestion ? spelling.get("question") ?? "question" : spelling.get("id") ?? "id", message });
       return;
     }
-    seenIds.set(id, { file: file2, line });
+    seenIds.set(record3.id, { file: file2, line, fromQuestion: derivation.idFromQuestion });
     records++;
-    if (problems.count === 0) onRecord(parsed.data, line, text4);
+    if (derivation.idFromQuestion) idsFromQuestion++;
+    if (derivation.retrievalByText) retrievalByText++;
+    if (problems.count === 0) onRecord(record3, line, text4, derivation);
   };
   try {
     for await (const element of recordTexts(file2, problems, onProgress, shape)) handle2(element);
@@ -62477,11 +63076,18 @@ async function readResults(file2, onRecord, seenIds = /* @__PURE__ */ new Map(),
     problems.add({ file: file2, message: "the file holds no records; expected JSON Lines or a JSON array of result objects" });
   }
   problems.throwIfAny();
+  const records_ = (count) => `${count} record${count === 1 ? "" : "s"}`;
   const warnings = [...unknownFields].map(([key, count]) => {
+    const ignored = IGNORED_FIELDS[key];
+    if (ignored !== void 0) return `${file2}: field "${key}" in ${records_(count)} is not used (${ignored})`;
     const hint = suggestField(key);
-    return `${file2}: unknown field "${key}" in ${count} record${count === 1 ? "" : "s"} is ignored (${hint === void 0 ? "check its spelling against the results format" : `did you mean "${hint}"?`})`;
+    return `${file2}: unknown field "${key}" in ${records_(count)} is ignored (${hint === void 0 ? "check its spelling against the results format" : `did you mean "${hint}"?`})`;
   });
-  return { format: shape.format, warnings, unknownFields };
+  for (const name of scores.keys()) {
+    const hint = suggestField(name);
+    if (hint !== void 0) warnings.push(`${file2}: "${name}" is read as a score, not as the field "${hint}"; rename it if you meant the field`);
+  }
+  return { format: shape.format, warnings, unknownFields, idsFromQuestion, retrievalByText, scores };
 }
 async function* recordTexts(file2, problems, onProgress, shape) {
   const lines = readLines(file2, problems, onProgress);
@@ -62706,11 +63312,11 @@ async function readGoldenIds(file2) {
 // src/sources/outcomes.ts
 async function readOutcomes(files, config2, onProgress) {
   const builder = new OutcomeBuilder(config2);
-  const seenIds = /* @__PURE__ */ new Map();
+  const shared = { seenIds: /* @__PURE__ */ new Map(), scoreKinds: /* @__PURE__ */ new Map(), contextMatch: config2.contextMatch };
   const warnings = [];
   const unknownFields = /* @__PURE__ */ new Map();
   for (const file2 of typeof files === "string" ? [files] : files) {
-    const read = await readResults(file2, (record3) => builder.add(record3), seenIds, onProgress);
+    const read = await readResults(file2, (record3, _line, _text, derivation) => builder.add(record3, derivation), { ...shared, onProgress });
     warnings.push(...read.warnings);
     for (const [field, count] of read.unknownFields) unknownFields.set(field, (unknownFields.get(field) ?? 0) + count);
   }
@@ -62719,7 +63325,7 @@ async function readOutcomes(files, config2, onProgress) {
 async function rescoreUnderHeadLabels(files, headLabels, config2) {
   const builder = new OutcomeBuilder(config2);
   const notRescorable = /* @__PURE__ */ new Map();
-  const seenIds = /* @__PURE__ */ new Map();
+  const shared = { seenIds: /* @__PURE__ */ new Map(), scoreKinds: /* @__PURE__ */ new Map(), contextMatch: config2.contextMatch };
   for (const file2 of files) {
     await readResults(
       file2,
@@ -62739,7 +63345,7 @@ async function rescoreUnderHeadLabels(files, headLabels, config2) {
         else if (record3.retrieval_ok !== void 0 && relevantChanged) notRescorable.set(record3.id, "retrieval-ok-given");
         else builder.add(relabelled);
       },
-      seenIds
+      shared
     );
   }
   return { outcomes: builder.build(), notRescorable };
@@ -62896,13 +63502,14 @@ function parseRetrievalOkRule(text4) {
 // src/sources/parallel.ts
 var TAG = "rag-gate:read-outcomes";
 function toSpec(config2) {
-  return { metrics: config2.retrievalMetrics.map((m) => m.name), retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) };
+  return { metrics: config2.retrievalMetrics.map((m) => m.name), retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness), contextMatch: formatContextMatchRule(config2.contextMatch) };
 }
 function fromSpec(spec) {
   return {
     retrievalMetrics: spec.metrics.map(parseRetrievalMetric),
     retrievalOk: parseRetrievalOkRule(spec.retrievalOk),
-    correctness: parseCorrectnessRule(spec.correct)
+    correctness: parseCorrectnessRule(spec.correct),
+    contextMatch: parseContextMatchRule(spec.contextMatch)
   };
 }
 function isReaderThread() {
@@ -63838,8 +64445,8 @@ function describeProblem(problem) {
       return `${setting}: ${message}`;
   }
 }
-function renderSettings(names, texts, origins) {
-  const rows = names.map((name) => [name, redactUserinfo(texts[name].split("\n").filter(Boolean).join(", ")) || "(none)", describeOrigin(origins[name])]);
+function renderSettings(names, texts2, origins) {
+  const rows = names.map((name) => [name, redactUserinfo(texts2[name].split("\n").filter(Boolean).join(", ")) || "(none)", describeOrigin(origins[name])]);
   return `${textTable([["setting", "value", "from"], ...rows])}
 `;
 }
@@ -64053,6 +64660,15 @@ var SETTINGS = {
     default: "exact",
     parse: parseCorrectnessRule,
     cli: both("--correct <rule>"),
+    action: true,
+    config: true
+  },
+  "context-match": {
+    name: "context-match",
+    description: "when a retrieved context given as text counts as a reference (gold) context: exact (the same text after Unicode NFC and white space collapsed, case kept) or overlap:T (at least a share T of the reference text's normalised tokens are in the retrieved text)",
+    default: "exact",
+    parse: parseContextMatchRule,
+    cli: both("--context-match <rule>"),
     action: true,
     config: true
   },
@@ -64357,11 +64973,11 @@ async function loadSettings(given) {
   const file2 = await readConfigFile(configText.trim(), { required: given.has("config"), tag });
   const layers = [given, file2.section, file2.top];
   const { settings, origins } = resolveSettings(layers, describeProblem);
-  const texts = {};
+  const texts2 = {};
   for (const name of Object.keys(SETTINGS)) {
-    texts[name] = layers.map((layer) => layer.get(name)?.text).find((text4) => text4 !== void 0) ?? SETTINGS[name].default;
+    texts2[name] = layers.map((layer) => layer.get(name)?.text).find((text4) => text4 !== void 0) ?? SETTINGS[name].default;
   }
-  return { settings, origins, texts };
+  return { settings, origins, texts: texts2 };
 }
 
 // node_modules/micromark-util-character/index.js
@@ -75064,10 +75680,10 @@ function judgeProvenance(client) {
 }
 async function judgeResults(client, options) {
   const records = [];
-  const texts = [];
+  const texts2 = [];
   const { warnings: readWarnings, format } = await readResults(options.results, (record3, _line, text4) => {
     records.push(record3);
-    texts.push(text4);
+    texts2.push(text4);
   });
   const jsonLines = format === "jsonl";
   const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
@@ -75118,7 +75734,7 @@ async function judgeResults(client, options) {
   const failuresByKind = {};
   let recordsFailed = 0;
   const provenance = judgeProvenance(client);
-  const lines = texts.map((text4, index) => {
+  const lines = texts2.map((text4, index) => {
     const recordErrors = errors[index];
     if (recordErrors.length > 0) {
       recordsFailed++;
@@ -75466,10 +76082,10 @@ var JudgeClient = class {
    * The similarities, not the vectors, are cached (a few numbers instead of thousands), keyed by embedding
    * model, prompt version and texts.
    */
-  cosinesToFirst(promptVersion, task, texts) {
-    const parts = { endpoint: "embeddings", model: this.options.embeddingModel, promptVersion, task, input: [...texts] };
+  cosinesToFirst(promptVersion, task, texts2) {
+    const parts = { endpoint: "embeddings", model: this.options.embeddingModel, promptVersion, task, input: [...texts2] };
     const compute = async () => {
-      const [first, ...others] = await this.withRetries(() => this.embeddingsAttempt(texts));
+      const [first, ...others] = await this.withRetries(() => this.embeddingsAttempt(texts2));
       const cosines = others.map((vector) => cosine(first, vector));
       if (cosines.some((value2) => !Number.isFinite(value2))) throw new JudgeCallError("invalid_reply", "the embeddings endpoint returned a zero vector");
       return cosines;
@@ -75670,8 +76286,8 @@ var JudgeClient = class {
     if (!checked.success) throw new Retryable("invalid_reply", `the model's reply does not have the expected shape (${zodSummary(checked.error)})`);
     return checked.data;
   }
-  async embeddingsAttempt(texts) {
-    const reply = await this.post("/embeddings", { model: this.options.embeddingModel, input: texts });
+  async embeddingsAttempt(texts2) {
+    const reply = await this.post("/embeddings", { model: this.options.embeddingModel, input: texts2 });
     if (reply.status < 200 || reply.status >= 300) this.failedStatus(reply);
     let envelope;
     try {
@@ -75685,8 +76301,8 @@ var JudgeClient = class {
     this.addUsage(envelope.usage);
     const byIndex = [...envelope.data].sort((a, b) => a.index - b.index);
     const dimension = byIndex[0]?.embedding.length;
-    if (byIndex.length !== texts.length || byIndex.some((item, i) => item.index !== i || item.embedding.length !== dimension)) {
-      throw new Retryable("invalid_reply", `expected ${texts.length} embeddings of one dimension, indexed 0\u2026${texts.length - 1}`);
+    if (byIndex.length !== texts2.length || byIndex.some((item, i) => item.index !== i || item.embedding.length !== dimension)) {
+      throw new Retryable("invalid_reply", `expected ${texts2.length} embeddings of one dimension, indexed 0\u2026${texts2.length - 1}`);
     }
     return byIndex.map((item) => item.embedding);
   }
@@ -75839,12 +76455,12 @@ async function setCommitStatus(runtime, api, target, state, subject) {
   }
 }
 async function run(runtime) {
-  const { settings, texts, origins } = await loadSettings(givenInputs((name) => runtime.getInput(name)));
+  const { settings, texts: texts2, origins } = await loadSettings(givenInputs((name) => runtime.getInput(name)));
   runtime.info(
     `rag-gate settings:
 ${renderSettings(
       INPUT_NAMES.filter((name) => name !== "github-token"),
-      texts,
+      texts2,
       origins
     )}`
   );

@@ -1,15 +1,34 @@
 import { z } from 'zod';
 import { closestName } from './closest.js';
+import { type ContextMatchRule, contextId, questionId, referenceIds } from './derived-ids.js';
 
 const VERDICTS = ['SUPPORTED', 'CONTRADICTED', 'NOT_STATED'] as const;
 
-/** Ragas-style field names accepted for the canonical ones. */
+/**
+ * Other tools' field names accepted for the canonical ones: Ragas' single-turn sample, the older Ragas and
+ * LangChain dataset columns, DeepEval's test case.
+ */
 export const FIELD_ALIASES: Readonly<Record<string, string>> = {
   user_input: 'question',
   response: 'answer',
   reference: 'expected_answer',
   retrieved_context_ids: 'retrieved_ids',
   reference_context_ids: 'relevant_ids',
+  ground_truth: 'expected_answer',
+  contexts: 'retrieved_contexts',
+  actual_output: 'answer',
+  expected_output: 'expected_answer',
+  retrieval_context: 'retrieved_contexts',
+};
+
+/** Fields of other tools that rag-gate reads past on purpose, with why: reported once as a note, never as a typo. */
+export const IGNORED_FIELDS: Readonly<Record<string, string>> = {
+  rubrics: "Ragas' rubrics steer its LLM metrics; rag-gate reads the scores they produced",
+  multi_responses: "Ragas' multiple responses; rag-gate scores the one `response`",
+  synthesizer_name: "Ragas' test-set generator name",
+  persona_name: "Ragas' test-set persona",
+  query_style: "Ragas' test-set query style",
+  query_length: "Ragas' test-set query length",
 };
 
 /**
@@ -22,7 +41,14 @@ function isBlank(id: string): boolean {
 }
 const NOT_BLANK = 'must not be empty or only white space';
 
-const documentId = z.string({ error: 'must be a document id (a string)' }).refine((id) => !isBlank(id), NOT_BLANK);
+/** An id written as a whole number is read as its decimal string, so `7` and `"7"` are the same id. */
+const idText = (what: string) =>
+  z
+    .union([z.string(), z.number().int().refine(Number.isSafeInteger)], { error: `must be ${what} (a string or a whole number)` })
+    .transform(String)
+    .refine((id) => !isBlank(id), NOT_BLANK);
+
+const documentId = idText('a document id');
 
 /**
  * Validates with a plain check first and runs the zod schema only when the check fails, so that long id lists
@@ -52,7 +78,7 @@ const rankedIdSchema = z.array(documentId, { error: 'must be a list of document 
   ids.forEach((id, index) => {
     const first = seen.get(id);
     if (first === undefined) seen.set(id, index);
-    else ctx.addIssue({ code: 'custom', path: [index], message: `duplicate document id "${id}" (also at position ${first})` });
+    else ctx.addIssue({ code: 'custom', path: [index], message: `duplicate document id ${JSON.stringify(id)} (also at position ${first})` });
   });
 });
 
@@ -127,10 +153,31 @@ const claim = z.object({
   verdict: z.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(', ')}` }),
 });
 
+const texts = (what: string) => z.array(z.string({ error: 'must be a string' }), { error: `must be a list of strings (${what})` });
+
+/**
+ * Scores another tool computed per question (`{"faithfulness": 0.9}`), checked by hand for the reason
+ * `relevanceGrades` is: a name is any key.
+ */
+const scoresField = z.unknown().transform((value, ctx): Record<string, number | boolean> => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    ctx.addIssue({ code: 'custom', message: 'must be an object of scores such as {"faithfulness": 0.9}' });
+    return z.NEVER;
+  }
+  const scores: [string, number | boolean][] = [];
+  for (const [name, score] of Object.entries(value)) {
+    if (isBlank(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'a score needs a name' });
+    else if (typeof score === 'boolean' || (typeof score === 'number' && Number.isFinite(score))) scores.push([name, score]);
+    else ctx.addIssue({ code: 'custom', path: [name], message: 'must be a finite number or true/false' });
+  }
+  return Object.fromEntries(scores);
+});
+
 /** The canonical fields of a result record; unknown fields are allowed (and reported once as a warning). */
 export const resultRecordSchema = z
   .object({
-    id: z.string({ error: 'is required and must be a string' }).refine((id) => !isBlank(id), NOT_BLANK),
+    /** Optional: without it the id is derived from the question text (`questionId`). */
+    id: idText('an id').optional(),
     question: z.string({ error: 'is required and must be a string' }),
     retrieved_ids: rankedIds.optional(),
     relevant_ids: relevantIds.optional(),
@@ -154,9 +201,10 @@ export const resultRecordSchema = z
     judged_by: judgedByFieldSchema.optional(),
     judge_errors: judgeErrorsFieldSchema.optional(),
     /** The texts sent to the generator, aligned with `retrieved_ids` (Ragas' name); the judge reads them. */
-    retrieved_contexts: z
-      .array(z.string({ error: 'must be a string' }), { error: 'must be a list of strings (the retrieved texts, in retrieved_ids order)' })
-      .optional(),
+    retrieved_contexts: texts('the retrieved texts, in retrieved_ids order').optional(),
+    /** The gold contexts as text (Ragas' name): relevant documents matched by text when `relevant_ids` is absent. */
+    reference_contexts: texts('the reference texts').optional(),
+    scores: scoresField.optional(),
   })
   .superRefine((record, ctx) => {
     const { retrieved_ids: ids, retrieved_contexts: contexts } = record;
@@ -167,25 +215,86 @@ export const resultRecordSchema = z
         message: `has ${contexts.length} text${contexts.length === 1 ? '' : 's'} but retrieved_ids has ${ids.length} id${ids.length === 1 ? '' : 's'}; give one text per retrieved id, in the same order`,
       });
     }
+    // Ids on one side and only text on the other cannot be matched: every retrieval metric would read 0.
+    if (record.relevant_ids === undefined && record.reference_contexts !== undefined && ids !== undefined && contexts === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reference_contexts'],
+        message:
+          'the gold contexts are text but the retrieved documents are ids only; add retrieved_contexts (the retrieved texts) or give relevant_ids',
+      });
+    }
+    if (record.relevant_ids !== undefined && ids === undefined && contexts !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['relevant_ids'],
+        message:
+          'the relevant documents are ids but the retrieved documents are text only (retrieved_contexts); add retrieved_ids or give the gold contexts as reference_contexts',
+      });
+    }
   });
 
-export type ResultRecord = z.infer<typeof resultRecordSchema>;
+/** A record as read: every field as the user gave it, the id possibly absent. */
+export type RecordFields = z.infer<typeof resultRecordSchema>;
+
+/** A record as scored: its id given or derived, its relevant documents as ids (derived from text where given so). */
+export type ResultRecord = Omit<RecordFields, 'id'> & { readonly id: string };
 
 export const KNOWN_FIELDS: ReadonlySet<string> = new Set([...Object.keys(resultRecordSchema.shape), ...Object.keys(FIELD_ALIASES)]);
+
+/** What the reader derived for a record, so reports can state it. */
+export interface Derivation {
+  /** The id is a hash of the question text. */
+  readonly idFromQuestion: boolean;
+  /** Relevant documents were matched to the retrieved ones by their text. */
+  readonly retrievalByText: boolean;
+}
+
+/**
+ * The record as scored: its id derived from the question when absent, and where the gold contexts come as text
+ * (`reference_contexts` without `relevant_ids`), its relevant ids matched to the retrieved documents by text under
+ * `rule` (retrieved documents without ids get text ids). A problem (a field path and a message) when the same
+ * text is retrieved twice, since a ranking holds each document once.
+ */
+export function resolveRecord(
+  fields: RecordFields,
+  rule: ContextMatchRule,
+): { record: ResultRecord; derivation: Derivation } | { problem: { path: (string | number)[]; message: string } } {
+  const id = fields.id ?? questionId(fields.question);
+  const { reference_contexts: references, retrieved_contexts: contexts } = fields;
+  const retrievalByText = fields.relevant_ids === undefined && references !== undefined && contexts !== undefined;
+  let record: ResultRecord = { ...fields, id };
+  if (retrievalByText) {
+    let retrieved = fields.retrieved_ids;
+    if (retrieved === undefined) {
+      retrieved = contexts.map(contextId);
+      const first = new Map<string, number>();
+      for (const [rank, docId] of retrieved.entries()) {
+        const earlier = first.get(docId);
+        if (earlier !== undefined) {
+          return {
+            problem: {
+              path: ['retrieved_contexts', rank],
+              message: `has the same text as retrieved_contexts[${earlier}]; a ranking holds each document once: remove the repeat`,
+            },
+          };
+        }
+        first.set(docId, rank);
+      }
+    }
+    record = { ...record, retrieved_ids: retrieved, relevant_ids: referenceIds(retrieved, contexts, references, rule) };
+  }
+  return { record, derivation: { idFromQuestion: fields.id === undefined, retrievalByText } };
+}
 
 /**
  * Field names other tools use for what rag-gate reads under another name (a hint for an unknown field, not an
  * alias: their meaning may differ, so the user decides).
  */
 const FIELD_SYNONYMS: Readonly<Record<string, string>> = {
-  ground_truth: 'expected_answer',
   ground_truths: 'expected_answer',
-  expected_output: 'expected_answer',
   reference_answer: 'expected_answer',
-  contexts: 'retrieved_contexts',
-  context: 'retrieved_contexts',
-  retrieval_context: 'retrieved_contexts',
-  actual_output: 'answer',
+  context: 'reference_contexts',
   input: 'question',
   query: 'question',
   is_correct: 'correct',

@@ -18,11 +18,11 @@ export interface RunRead {
  */
 export async function readOutcomes(files: string | readonly string[], config: EvalConfig, onProgress?: ReadProgress): Promise<RunRead> {
   const builder = new OutcomeBuilder(config);
-  const seenIds = new Map<string, { file: string; line: number }>();
+  const shared = { seenIds: new Map(), scoreKinds: new Map(), contextMatch: config.contextMatch };
   const warnings: string[] = [];
   const unknownFields = new Map<string, number>();
   for (const file of typeof files === 'string' ? [files] : files) {
-    const read = await readResults(file, (record) => builder.add(record), seenIds, onProgress);
+    const read = await readResults(file, (record, _line, _text, derivation) => builder.add(record, derivation), { ...shared, onProgress });
     warnings.push(...read.warnings);
     for (const [field, count] of read.unknownFields) unknownFields.set(field, (unknownFields.get(field) ?? 0) + count);
   }
@@ -42,7 +42,7 @@ export async function rescoreUnderHeadLabels(
 ): Promise<{ outcomes: QuestionOutcomes; notRescorable: ReadonlyMap<string, Exclude<NotRescorable, 'not-rescored'>> }> {
   const builder = new OutcomeBuilder(config);
   const notRescorable = new Map<string, Exclude<NotRescorable, 'not-rescored'>>();
-  const seenIds = new Map<string, { file: string; line: number }>();
+  const shared = { seenIds: new Map(), scoreKinds: new Map(), contextMatch: config.contextMatch };
   for (const file of files) {
     await readResults(
       file,
@@ -62,7 +62,7 @@ export async function rescoreUnderHeadLabels(
         else if (record.retrieval_ok !== undefined && relevantChanged) notRescorable.set(record.id, 'retrieval-ok-given');
         else builder.add(relabelled);
       },
-      seenIds,
+      shared,
     );
   }
   return { outcomes: builder.build(), notRescorable };

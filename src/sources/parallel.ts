@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { formatCorrectnessRule, parseCorrectnessRule } from '../core/scoring/generation/correctness.js';
 import { readOutcomes } from './outcomes.js';
+import { formatContextMatchRule, parseContextMatchRule } from '../core/derived-ids.js';
 import { parseRetrievalMetric } from '../core/catalog/retrieval-metrics.js';
 import { parseRetrievalOkRule } from '../core/scoring/retrieval-ok.js';
 import type { EvalConfig } from '../core/scoring/score.js';
@@ -21,6 +22,7 @@ interface EvalSpec {
   readonly metrics: readonly string[];
   readonly retrievalOk: string;
   readonly correct: string;
+  readonly contextMatch: string;
 }
 
 type Reply = { ok: true; read: Read } | { ok: false; problems: InputProblem[]; totalProblems: number } | { ok: false; message: string };
@@ -28,7 +30,7 @@ type Reply = { ok: true; read: Read } | { ok: false; problems: InputProblem[]; t
 const TAG = 'rag-gate:read-outcomes';
 
 function toSpec(config: EvalConfig): EvalSpec {
-  return { metrics: config.retrievalMetrics.map((m) => m.name), retrievalOk: config.retrievalOk.name, correct: formatCorrectnessRule(config.correctness) };
+  return { metrics: config.retrievalMetrics.map((m) => m.name), retrievalOk: config.retrievalOk.name, correct: formatCorrectnessRule(config.correctness), contextMatch: formatContextMatchRule(config.contextMatch) };
 }
 
 function fromSpec(spec: EvalSpec): EvalConfig {
@@ -36,6 +38,7 @@ function fromSpec(spec: EvalSpec): EvalConfig {
     retrievalMetrics: spec.metrics.map(parseRetrievalMetric),
     retrievalOk: parseRetrievalOkRule(spec.retrievalOk),
     correctness: parseCorrectnessRule(spec.correct),
+    contextMatch: parseContextMatchRule(spec.contextMatch),
   };
 }
 

@@ -3,15 +3,35 @@ import { JsonArrayShapeError, jsonArrayElements } from './json-array.js';
 import { parseRecordJson } from './record-json.js';
 import { DuplicateKeyError } from './unique-keys.js';
 import { type NumberedLine, type ReadProgress, readLines } from './lines.js';
-import { FIELD_ALIASES, KNOWN_FIELDS, type ResultRecord, resultRecordSchema, suggestField } from '../core/record.js';
+import { type Derivation, FIELD_ALIASES, IGNORED_FIELDS, KNOWN_FIELDS, type ResultRecord, resolveRecord, resultRecordSchema, suggestField } from '../core/record.js';
+import type { ContextMatchRule } from '../core/derived-ids.js';
 
-/** What a read found besides the records: fields nobody reads, so a typo such as `retreived_ids` is visible. */
+/** A score's type, fixed by the first record that carries it. */
+export type ScoreKind = 'number' | 'boolean';
+
+/** What a read found besides the records: what it derived, and fields nobody reads (a typo such as `retreived_ids`). */
 export interface ReadSummary {
   /** JSON Lines (each record's text is one line), or one JSON array (a record's text may span lines). */
   readonly format: 'jsonl' | 'array';
   readonly warnings: readonly string[];
   /** Each unknown field with the number of records that carry it. */
   readonly unknownFields: ReadonlyMap<string, number>;
+  /** Records whose id was derived from the question text. */
+  readonly idsFromQuestion: number;
+  /** Records whose relevant documents were matched to the retrieved ones by text. */
+  readonly retrievalByText: number;
+  /** Scores other tools computed (the `scores` object and unknown numeric or true/false fields), by name. */
+  readonly scores: ReadonlyMap<string, ScoreKind>;
+}
+
+export interface ReadOptions {
+  /** Shared across the shards of one run, so that an id repeated in another shard is an error too. */
+  readonly seenIds?: Map<string, { file: string; line: number; fromQuestion: boolean }>;
+  readonly onProgress?: ReadProgress;
+  /** How retrieved contexts given as text match the gold ones (default exact). */
+  readonly contextMatch?: ContextMatchRule;
+  /** Score kinds seen so far in the run's other shards, so a score keeps one kind across them. */
+  readonly scoreKinds?: Map<string, { kind: ScoreKind; file: string; line: number }>;
 }
 
 /** Formats a field path the way a user writes it: `claims[2].verdict`, `relevant_ids["d17"]`. */
@@ -43,18 +63,44 @@ export function duplicateKeyProblem(file: string, line: number, error: Duplicate
   return { file, line: line + error.lineInText, field: formatFieldPath(error.path), message: error.message };
 }
 
-/** Renames Ragas-style fields to canonical ones, remembering the user's spelling for error messages. */
-function canonicalize(raw: Record<string, unknown>, file: string, line: number, problems: ProblemCollector) {
+const isScoreValue = (value: unknown) => typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+
+/**
+ * Renames other tools' fields to canonical ones, remembering the user's spelling for error messages. A null value
+ * is an absent field (pandas writes null for a missing value). An unknown field holding a number or true/false is
+ * a score, gathered into `scores`; other unknown fields are counted in `unknown`.
+ */
+function canonicalize(raw: Record<string, unknown>, file: string, line: number, problems: ProblemCollector, unknown: Map<string, number>) {
   const spelling = new Map<string, string>();
   const record: Record<string, unknown> = {};
+  const scores: Record<string, unknown> = Object.create(null);
   for (const [key, value] of Object.entries(raw)) {
+    if (value === null) continue;
     const canonical = FIELD_ALIASES[key] ?? key;
+    if (!KNOWN_FIELDS.has(canonical)) {
+      if (isScoreValue(value)) scores[key] = value;
+      else unknown.set(key, (unknown.get(key) ?? 0) + 1);
+      continue;
+    }
     if (spelling.has(canonical)) {
       problems.add({ file, line, field: key, message: `gives "${canonical}" twice (as "${spelling.get(canonical)}" and "${key}"); keep one` });
       continue;
     }
     spelling.set(canonical, key);
     record[canonical] = value;
+  }
+  const names = Object.keys(scores);
+  if (names.length > 0) {
+    const given = record.scores;
+    if (typeof given === 'object' && given !== null && !Array.isArray(given)) {
+      for (const name of names) {
+        if (Object.hasOwn(given, name)) problems.add({ file, line, field: name, message: `is also given in scores; keep one` });
+      }
+      record.scores = { ...given, ...scores };
+    } else if (given === undefined) {
+      record.scores = scores;
+      spelling.set('scores', 'scores');
+    }
   }
   return { record, spelling };
 }
@@ -69,13 +115,16 @@ function canonicalize(raw: Record<string, unknown>, file: string, line: number, 
  */
 export async function readResults(
   file: string,
-  onRecord: (record: ResultRecord, line: number, text: string) => void,
-  seenIds: Map<string, { file: string; line: number }> = new Map(),
-  onProgress?: ReadProgress,
+  onRecord: (record: ResultRecord, line: number, text: string, derivation: Derivation) => void,
+  options: ReadOptions = {},
 ): Promise<ReadSummary> {
+  const { seenIds = new Map(), onProgress, contextMatch = { kind: 'exact' }, scoreKinds = new Map() } = options;
   const problems = new ProblemCollector();
   const unknownFields = new Map<string, number>();
+  const scores = new Map<string, ScoreKind>();
   let records = 0;
+  let idsFromQuestion = 0;
+  let retrievalByText = 0;
   const shape: { format: 'jsonl' | 'array' } = { format: 'jsonl' };
 
   const handle = ({ text, line, notUtf8 }: NumberedLine) => {
@@ -91,27 +140,47 @@ export async function readResults(
       problems.add({ file, line, message: 'a record must be a JSON object such as {"id": "q1", "question": "…"}' });
       return;
     }
-    const { record, spelling } = canonicalize(raw as Record<string, unknown>, file, line, problems);
-    for (const key of Object.keys(raw)) if (!KNOWN_FIELDS.has(key)) unknownFields.set(key, (unknownFields.get(key) ?? 0) + 1);
-    const parsed = resultRecordSchema.safeParse(record);
+    const { record: fields, spelling } = canonicalize(raw as Record<string, unknown>, file, line, problems, unknownFields);
+    const userField = (path: readonly PropertyKey[]) => {
+      const [head, ...rest] = path;
+      return formatFieldPath([spelling.get(String(head)) ?? String(head ?? ''), ...rest]) || undefined;
+    };
+    const parsed = resultRecordSchema.safeParse(fields);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const [head, ...rest] = issue.path;
-        const field = formatFieldPath([spelling.get(String(head)) ?? String(head ?? ''), ...rest]);
-        problems.add({ file, line, field: field || undefined, message: issue.message });
-      }
+      for (const issue of parsed.error.issues) problems.add({ file, line, field: userField(issue.path), message: issue.message });
       return;
     }
-    const { id } = parsed.data;
-    const first = seenIds.get(id);
+    for (const [name, value] of Object.entries(parsed.data.scores ?? {})) {
+      const kind: ScoreKind = typeof value === 'boolean' ? 'boolean' : 'number';
+      const first = scoreKinds.get(name);
+      if (first === undefined) scoreKinds.set(name, { kind, file, line });
+      else if (first.kind !== kind) {
+        const where = first.file === file ? `line ${first.line}` : `${first.file}:${first.line}`;
+        problems.add({ file, line, field: name, message: `is ${kind === 'boolean' ? 'true/false' : 'a number'} here but ${first.kind === 'boolean' ? 'true/false' : 'a number'} on ${where}; a score keeps one type` });
+      }
+      scores.set(name, scoreKinds.get(name)!.kind);
+    }
+    const resolved = resolveRecord(parsed.data, contextMatch);
+    if ('problem' in resolved) {
+      problems.add({ file, line, field: userField(resolved.problem.path), message: resolved.problem.message });
+      return;
+    }
+    const { record, derivation } = resolved;
+    const first = seenIds.get(record.id);
     if (first !== undefined) {
       const where = first.file === file ? `line ${first.line}` : `${first.file}:${first.line}`;
-      problems.add({ file, line, field: spelling.get('id') ?? 'id', message: `duplicate id "${id}" (first on ${where})` });
+      const message =
+        derivation.idFromQuestion && first.fromQuestion
+          ? `the same question as ${where} (records without an id are told apart by their question text); give each an id, or remove the repeat`
+          : `duplicate id ${JSON.stringify(record.id)} (first on ${where})`;
+      problems.add({ file, line, field: derivation.idFromQuestion ? (spelling.get('question') ?? 'question') : (spelling.get('id') ?? 'id'), message });
       return;
     }
-    seenIds.set(id, { file, line });
+    seenIds.set(record.id, { file, line, fromQuestion: derivation.idFromQuestion });
     records++;
-    if (problems.count === 0) onRecord(parsed.data, line, text);
+    if (derivation.idFromQuestion) idsFromQuestion++;
+    if (derivation.retrievalByText) retrievalByText++;
+    if (problems.count === 0) onRecord(record, line, text, derivation);
   };
 
   try {
@@ -124,11 +193,18 @@ export async function readResults(
     problems.add({ file, message: 'the file holds no records; expected JSON Lines or a JSON array of result objects' });
   }
   problems.throwIfAny();
+  const records_ = (count: number) => `${count} record${count === 1 ? '' : 's'}`;
   const warnings = [...unknownFields].map(([key, count]) => {
+    const ignored = IGNORED_FIELDS[key];
+    if (ignored !== undefined) return `${file}: field "${key}" in ${records_(count)} is not used (${ignored})`;
     const hint = suggestField(key);
-    return `${file}: unknown field "${key}" in ${count} record${count === 1 ? '' : 's'} is ignored (${hint === undefined ? 'check its spelling against the results format' : `did you mean "${hint}"?`})`;
+    return `${file}: unknown field "${key}" in ${records_(count)} is ignored (${hint === undefined ? 'check its spelling against the results format' : `did you mean "${hint}"?`})`;
   });
-  return { format: shape.format, warnings, unknownFields };
+  for (const name of scores.keys()) {
+    const hint = suggestField(name);
+    if (hint !== undefined) warnings.push(`${file}: "${name}" is read as a score, not as the field "${hint}"; rename it if you meant the field`);
+  }
+  return { format: shape.format, warnings, unknownFields, idsFromQuestion, retrievalByText, scores };
 }
 
 /** The text of each record with its line: non-blank lines of JSON Lines, or the elements of a JSON array. */

@@ -127,14 +127,14 @@ describe('readResults accepts', () => {
   it('warns once per unknown field, with the number of records carrying it and the name it probably means', async () => {
     const path = file(
       jsonl([
-        { id: 'q1', question: 'a', ground_truth: 'x' },
+        { id: 'q1', question: 'a', ground_truths: ['x'] },
         { id: 'q2', question: 'b', retreived_ids: [] },
-        { id: 'q3', question: 'c', retreived_ids: [], zzz_extra: 1 },
+        { id: 'q3', question: 'c', retreived_ids: [], zzz_extra: 'x' },
       ]),
     );
     const { warnings } = await read(path);
     expect(warnings).toEqual([
-      `${path}: unknown field "ground_truth" in 1 record is ignored (did you mean "expected_answer"?)`,
+      `${path}: unknown field "ground_truths" in 1 record is ignored (did you mean "expected_answer"?)`,
       `${path}: unknown field "retreived_ids" in 2 records is ignored (did you mean "retrieved_ids"?)`,
       `${path}: unknown field "zzz_extra" in 1 record is ignored (check its spelling against the results format)`,
     ]);
@@ -169,11 +169,33 @@ describe('readResults rejects, naming file, line and field', () => {
       /^Infinity is not a finite number \(too large for a double\?\)$/,
     ],
     ['a grade of 1e999', '{"id": "q1", "question": "a", "relevant_ids": {"d1": 1e999}}', 'relevant_ids.d1', /^Infinity is not a finite number/],
-    ['a missing id', '{"question": "a"}', 'id', /^is required and must be a string$/],
+    ['an id that is a fraction', '{"id": 7.5, "question": "a"}', 'id', /^must be an id \(a string or a whole number\)$/],
+    ['an id that is true', '{"id": true, "question": "a"}', 'id', /^must be an id \(a string or a whole number\)$/],
     ['an empty id', '{"id": "", "question": "a"}', 'id', /^must not be empty or only white space$/],
     ['an id of white space only', '{"id": " \\t\\u00a0", "question": "a"}', 'id', /^must not be empty or only white space$/],
     ['a missing question', '{"id": "q1"}', 'question', /^is required and must be a string$/],
-    ['an id that is a number', '{"id": 7, "question": "a"}', 'id', /must be a string/],
+    ['a document id that is a fraction', '{"id": "q1", "question": "a", "retrieved_ids": ["d1", 2.5]}', 'retrieved_ids[1]', /must be a document id \(a string or a whole number\)/],
+    ['the same document id as a number and a string', '{"id": "q1", "question": "a", "retrieved_ids": [7, "7"]}', 'retrieved_ids[1]', /duplicate document id "7" \(also at position 0\)/],
+    ['a score that is text inside scores', '{"id": "q1", "question": "a", "scores": {"f": "high"}}', 'scores.f', /must be a finite number or true\/false/],
+    ['scores as a list', '{"id": "q1", "question": "a", "scores": [0.5]}', 'scores', /must be an object of scores/],
+    [
+      'gold contexts as text with retrieved ids only',
+      '{"id": "q1", "question": "a", "retrieved_ids": ["d1"], "reference_contexts": ["x"]}',
+      'reference_contexts',
+      /add retrieved_contexts \(the retrieved texts\) or give relevant_ids/,
+    ],
+    [
+      'relevant ids with retrieved texts only',
+      '{"id": "q1", "question": "a", "retrieved_contexts": ["x"], "relevant_ids": ["d1"]}',
+      'relevant_ids',
+      /add retrieved_ids or give the gold contexts as reference_contexts/,
+    ],
+    [
+      'the same retrieved text twice, matched by text',
+      '{"question": "a", "retrieved_contexts": ["Alpha  beta", "x", "Alpha beta"], "reference_contexts": ["x"]}',
+      'retrieved_contexts[2]',
+      /has the same text as retrieved_contexts\[0\]/,
+    ],
     ['tags as a string', '{"id": "q1", "question": "a", "tags": "x"}', 'tags', /must be a list of strings/],
     ['a tag that is not a string', '{"id": "q1", "question": "a", "tags": ["x", 3]}', 'tags[1]', /must be a string/],
     ['correct as "yes"', '{"id": "q1", "question": "a", "correct": "yes"}', 'correct', /must be true or false/],
@@ -270,7 +292,7 @@ describe('readResults rejects, naming file, line and field', () => {
   });
 
   it('collects every problem of a record and of the file, not just the first', async () => {
-    const { problems } = await problemsOf(jsonl([{ id: 5, question: 'a', tags: 'x', correct: 'yes' }, { id: 'q2' }]));
+    const { problems } = await problemsOf(jsonl([{ id: 5.5, question: 'a', tags: 'x', correct: 'yes' }, { id: 'q2' }]));
     expect(problems.map((p) => [p.line, p.field])).toEqual([
       [1, 'id'],
       [1, 'correct'],

@@ -6,6 +6,7 @@ import { lengthRatio } from '../scoring/generation/length-ratio.js';
 import { answerWords } from '../scoring/generation/text.js';
 import type { JudgedRanking } from '../scoring/ranking.js';
 import type { RetrievalOkRule } from '../scoring/retrieval-ok.js';
+import type { ContextMatchRule } from '../derived-ids.js';
 
 /**
  * The catalog of everything rag-gate measures per question besides the retrieval metrics (whose table is
@@ -21,6 +22,8 @@ import type { RetrievalOkRule } from '../scoring/retrieval-ok.js';
 export interface ScoringRules {
   readonly retrievalOk: RetrievalOkRule;
   readonly correctness: CorrectnessRule;
+  /** How retrieved contexts given as text match the gold ones (applied as records are read). */
+  readonly contextMatch: ContextMatchRule;
 }
 
 /** A judged field of a record (`judged_by` key): who filled it decides whether its metrics may gate. */

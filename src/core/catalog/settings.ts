@@ -2,6 +2,7 @@ import { SettingError } from '../errors.js';
 import { parseFloor } from '../compare/gate.js';
 import type { Floor } from '../compare/types.js';
 import { parseCorrectnessRule } from '../scoring/generation/correctness.js';
+import { parseContextMatchRule } from '../derived-ids.js';
 import { parseRetrievalOkRule } from '../scoring/retrieval-ok.js';
 import { KAPPA_FLOOR } from '../stats/kappa.js';
 import { DEFAULT_FAIL_ON, GATE_CATEGORIES, type GateCategory } from './gates.js';
@@ -270,6 +271,16 @@ export const SETTINGS = {
     default: 'exact',
     parse: parseCorrectnessRule,
     cli: both('--correct <rule>'),
+    action: true,
+    config: true,
+  },
+  'context-match': {
+    name: 'context-match',
+    description:
+      'when a retrieved context given as text counts as a reference (gold) context: exact (the same text after Unicode NFC and white space collapsed, case kept) or overlap:T (at least a share T of the reference text\'s normalised tokens are in the retrieved text)',
+    default: 'exact',
+    parse: parseContextMatchRule,
+    cli: both('--context-match <rule>'),
     action: true,
     config: true,
   },

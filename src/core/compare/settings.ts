@@ -1,5 +1,6 @@
 import type { CalibrationRecord } from './calibration.js';
 import type { CorrectnessRule } from '../scoring/generation/correctness.js';
+import type { ContextMatchRule } from '../derived-ids.js';
 import { defaultRetrievalMetrics, parseRetrievalMetric, type RetrievalMetric } from '../catalog/retrieval-metrics.js';
 import type { RetrievalOkRule } from '../scoring/retrieval-ok.js';
 import type { EvalConfig } from '../scoring/score.js';
@@ -9,25 +10,29 @@ import type { CompareConfig } from './types.js';
 
 /** The scoring configuration; the retrieval-ok rule's metric is always computed, reported or not. */
 export function evalConfig(
-  cutoffs: readonly number[],
-  retrievalOk: RetrievalOkRule,
-  correctness: CorrectnessRule,
+  rules: { readonly cutoffs: readonly number[]; readonly retrievalOk: RetrievalOkRule; readonly correctness: CorrectnessRule; readonly contextMatch?: ContextMatchRule },
   extraMetrics: readonly string[] = [],
 ): EvalConfig {
+  const { cutoffs, retrievalOk, correctness, contextMatch = { kind: 'exact' } } = rules;
   const metrics: RetrievalMetric[] = defaultRetrievalMetrics(cutoffs);
   const add = (metric: RetrievalMetric) => {
     if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
   };
   add(retrievalOk.metric);
   for (const name of extraMetrics) if (answerMetric(name) === undefined) add(parseRetrievalMetric(name));
-  return { retrievalMetrics: metrics, retrievalOk, correctness };
+  return { retrievalMetrics: metrics, retrievalOk, correctness, contextMatch };
+}
+
+/** The scoring rules a run's settings name. */
+export function scoringRules(settings: Settings) {
+  return { cutoffs: settings.k, retrievalOk: settings['retrieval-ok'], correctness: settings.correct, contextMatch: settings['context-match'] };
 }
 
 /** The comparison configuration; every metric named by a floor or a graded test is computed. */
 export function compareConfig(settings: Settings, calibrations: readonly CalibrationRecord[]): CompareConfig {
   const floors = settings.floors;
   return {
-    eval: evalConfig(settings.k, settings['retrieval-ok'], settings.correct, [...settings.graded, ...floors.map((floor) => floor.metric)]),
+    eval: evalConfig(scoringRules(settings), [...settings.graded, ...floors.map((floor) => floor.metric)]),
     missing: settings.missing,
     minPaired: settings['min-paired'],
     minCoverage: settings['min-coverage'],

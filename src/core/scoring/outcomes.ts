@@ -1,4 +1,4 @@
-import type { ResultRecord } from '../record.js';
+import type { Derivation, ResultRecord } from '../record.js';
 import { isRelevant, type JudgedRanking } from './ranking.js';
 import { type EvalConfig, judgedRanking, scoreQuestion } from './score.js';
 
@@ -27,6 +27,16 @@ export interface QuestionOutcomes {
   readonly judges: readonly JudgeUse[];
   /** Questions with a ranking but no relevant document: left out of retrieval metrics, counted. */
   readonly noRelevant: number;
+  /** Questions whose id is a hash of their text, and whose relevant documents were matched by text. */
+  readonly idsFromQuestion: number;
+  readonly retrievalByText: number;
+  /** Scores other tools computed, by name (their columns are `score:NAME`): true/false ones are 1/0 outcomes. */
+  readonly scores: ReadonlyMap<string, 'number' | 'boolean'>;
+}
+
+/** The column (and metric) name of a score another tool computed. */
+export function scoreMetric(name: string): string {
+  return `score:${name}`;
 }
 
 /** An expected answer as its meaning: Unicode NFC, runs of white space as one space, no space at either end. */
@@ -87,11 +97,16 @@ export class OutcomeBuilder {
   private judgeErrors = 0;
   private readonly judges = new Map<string, JudgeUse>();
   private noRelevant = 0;
+  private idsFromQuestion = 0;
+  private retrievalByText = 0;
+  private readonly scores = new Map<string, 'number' | 'boolean'>();
 
   constructor(private readonly config: EvalConfig) {}
 
-  add(record: ResultRecord): void {
+  add(record: ResultRecord, derivation?: Derivation): void {
     const row = this.ids.length;
+    if (derivation?.idFromQuestion) this.idsFromQuestion++;
+    if (derivation?.retrievalByText) this.retrievalByText++;
     this.ids.push(record.id);
     this.questions.push(record.question);
     this.tags.push(record.tags ?? []);
@@ -117,6 +132,10 @@ export class OutcomeBuilder {
     }
     const scores = scoreQuestion(record, this.config, ranking);
     for (const name in scores) this.columnFor(name, row)[row] = scores[name]!;
+    for (const [name, value] of Object.entries(record.scores ?? {})) {
+      if (!this.scores.has(name)) this.scores.set(name, typeof value === 'boolean' ? 'boolean' : 'number');
+      this.columnFor(scoreMetric(name), row)[row] = Number(value);
+    }
   }
 
   /** The column of `name`, with room for `row`. */
@@ -152,6 +171,9 @@ export class OutcomeBuilder {
       judgeErrors: this.judgeErrors,
       judges: [...this.judges.values()],
       noRelevant: this.noRelevant,
+      idsFromQuestion: this.idsFromQuestion,
+      retrievalByText: this.retrievalByText,
+      scores: this.scores,
     };
   }
 }
