@@ -43736,18 +43736,26 @@ var claim2 = external_exports.object({
   verdict: external_exports.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(", ")}` })
 });
 var texts = (what) => external_exports.array(external_exports.string({ error: "must be a string" }), { error: `must be a list of strings (${what})` });
+function scoreName(given) {
+  const name = given.normalize("NFKD").toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 64).replace(/_+$/, "");
+  return name === "" ? void 0 : name;
+}
 var scoresField = external_exports.unknown().transform((value2, ctx) => {
   if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) {
     ctx.addIssue({ code: "custom", message: 'must be an object of scores such as {"faithfulness": 0.9}' });
     return external_exports.NEVER;
   }
-  const scores = [];
-  for (const [name, score] of Object.entries(value2)) {
-    if (isBlank(name)) ctx.addIssue({ code: "custom", path: [name], message: "a score needs a name" });
-    else if (typeof score === "boolean" || typeof score === "number" && Number.isFinite(score)) scores.push([name, score]);
-    else ctx.addIssue({ code: "custom", path: [name], message: "must be a finite number or true/false" });
+  const scores = /* @__PURE__ */ new Map();
+  for (const [given, score] of Object.entries(value2)) {
+    const name = scoreName(given);
+    const earlier = name === void 0 ? void 0 : scores.get(name);
+    if (name === void 0) ctx.addIssue({ code: "custom", path: [given], message: "a score needs a name with a letter or digit" });
+    else if (earlier !== void 0) {
+      ctx.addIssue({ code: "custom", path: [given], message: `is the score ${name}, as "${earlier[0]}" is; keep one` });
+    } else if (typeof score === "boolean" || typeof score === "number" && Number.isFinite(score)) scores.set(name, [given, score]);
+    else ctx.addIssue({ code: "custom", path: [given], message: "must be a finite number or true/false" });
   }
-  return Object.fromEntries(scores);
+  return Object.fromEntries([...scores].map(([name, [, score]]) => [name, score]));
 });
 var resultRecordSchema = external_exports.object({
   /** Optional: without it the id is derived from the question text (`questionId`). */
@@ -43882,17 +43890,16 @@ function canonicalize(raw, file2, line, problems, unknown3) {
     spelling.set(canonical, key);
     record2[canonical] = value2;
   }
-  const names = Object.keys(scores);
-  if (names.length > 0) {
+  if (Object.keys(scores).length > 0) {
     const given = record2.scores;
-    if (typeof given === "object" && given !== null && !Array.isArray(given)) {
-      for (const name of names) {
-        if (Object.hasOwn(given, name)) problems.add({ file: file2, line, field: name, message: `is also given in scores; keep one` });
-      }
-      record2.scores = { ...given, ...scores };
-    } else if (given === void 0) {
+    if (given === void 0) {
       record2.scores = scores;
       spelling.set("scores", "scores");
+    } else if (typeof given === "object" && given !== null && !Array.isArray(given)) {
+      for (const name of Object.keys(scores)) {
+        if (Object.hasOwn(given, name)) problems.add({ file: file2, line, field: name, message: "is also given in scores; keep one" });
+      }
+      record2.scores = { ...given, ...scores };
     }
   }
   return { record: record2, spelling };
@@ -47480,7 +47487,7 @@ function proportion(values, rows, hit, keep = () => true) {
   return { value: n === 0 ? null : count2 / n, n, count: count2, ci: wilsonInterval(count2, n) };
 }
 var isOne2 = (value2) => value2 === 1;
-function summarizeMetrics(outcomes, config2, rows) {
+function summarizeMetrics(outcomes, config2, rows, scoreIntervals) {
   const metrics = {};
   for (const metric of config2.retrievalMetrics) {
     const values = column(outcomes, metric.name);
@@ -47493,7 +47500,21 @@ function summarizeMetrics(outcomes, config2, rows) {
     const { aggregate } = metric;
     metrics[metric.name] = aggregate.kind === "mean" ? mean2(values, rows) : proportion(values, rows, aggregate.counts, aggregate.among === void 0 ? void 0 : among[aggregate.among]);
   }
+  for (const [name, kind] of outcomes.scores) {
+    const values = column(outcomes, scoreMetric(name));
+    metrics[scoreMetric(name)] = kind === "boolean" ? proportion(values, rows, isOne2) : scoreIntervals ? meanWithInterval(values, rows) : mean2(values, rows);
+  }
   return metrics;
+}
+function meanWithInterval(values, rows) {
+  const summary = mean2(values, rows);
+  if (summary.n === 0) return summary;
+  const present = [];
+  for (let j = 0; j < rows.length; j++) {
+    const value2 = values[rows[j]];
+    if (!Number.isNaN(value2)) present.push(value2);
+  }
+  return { ...summary, ci: bootstrapMeanCIs([present])[0] };
 }
 function allRows(size) {
   const rows = new Int32Array(size);
@@ -47516,7 +47537,7 @@ function summarizeRun(outcomes, config2) {
   const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
   const judgeAgreement = cohensKappa(outcomes.labelPairs);
   const byTag = /* @__PURE__ */ Object.create(null);
-  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows) };
+  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows, false) };
   const warnings = [...decomposition.warnings];
   if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
     const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
@@ -47528,11 +47549,12 @@ function summarizeRun(outcomes, config2) {
   for (const value2 of answerable) if (value2 === 0) unanswerable++;
   return {
     questions: outcomes.size,
-    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size)),
+    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size), true),
     excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
     decomposition,
     judgeAgreement,
     byTag,
+    provenance: { idsFromQuestion: outcomes.idsFromQuestion, retrievalByText: outcomes.retrievalByText, scores: Object.fromEntries(outcomes.scores) },
     warnings
   };
 }

@@ -156,21 +156,42 @@ const claim = z.object({
 const texts = (what: string) => z.array(z.string({ error: 'must be a string' }), { error: `must be a list of strings (${what})` });
 
 /**
+ * A score's name as rag-gate spells it: lower case ASCII letters, digits and single underscores, at most 64
+ * characters (`Answer Relevancy` → `answer_relevancy`, `factual_correctness(mode=f1)` → `factual_correctness_mode_f1`).
+ * It is typed in floors and fail-on, and printed in comments as it is, so nothing in it may be active markdown.
+ * Undefined when no letter or digit is left.
+ */
+export function scoreName(given: string): string | undefined {
+  const name = given
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 64)
+    .replace(/_+$/, '');
+  return name === '' ? undefined : name;
+}
+
+/**
  * Scores another tool computed per question (`{"faithfulness": 0.9}`), checked by hand for the reason
- * `relevanceGrades` is: a name is any key.
+ * `relevanceGrades` is: a name is any key. Names are spelled as `scoreName` makes them.
  */
 const scoresField = z.unknown().transform((value, ctx): Record<string, number | boolean> => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     ctx.addIssue({ code: 'custom', message: 'must be an object of scores such as {"faithfulness": 0.9}' });
     return z.NEVER;
   }
-  const scores: [string, number | boolean][] = [];
-  for (const [name, score] of Object.entries(value)) {
-    if (isBlank(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'a score needs a name' });
-    else if (typeof score === 'boolean' || (typeof score === 'number' && Number.isFinite(score))) scores.push([name, score]);
-    else ctx.addIssue({ code: 'custom', path: [name], message: 'must be a finite number or true/false' });
+  const scores = new Map<string, [given: string, score: number | boolean]>();
+  for (const [given, score] of Object.entries(value)) {
+    const name = scoreName(given);
+    const earlier = name === undefined ? undefined : scores.get(name);
+    if (name === undefined) ctx.addIssue({ code: 'custom', path: [given], message: 'a score needs a name with a letter or digit' });
+    else if (earlier !== undefined) {
+      ctx.addIssue({ code: 'custom', path: [given], message: `is the score ${name}, as "${earlier[0]}" is; keep one` });
+    } else if (typeof score === 'boolean' || (typeof score === 'number' && Number.isFinite(score))) scores.set(name, [given, score]);
+    else ctx.addIssue({ code: 'custom', path: [given], message: 'must be a finite number or true/false' });
   }
-  return Object.fromEntries(scores);
+  return Object.fromEntries([...scores].map(([name, [, score]]) => [name, score]));
 });
 
 /** The canonical fields of a result record; unknown fields are allowed (and reported once as a warning). */

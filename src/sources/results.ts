@@ -89,17 +89,17 @@ function canonicalize(raw: Record<string, unknown>, file: string, line: number, 
     spelling.set(canonical, key);
     record[canonical] = value;
   }
-  const names = Object.keys(scores);
-  if (names.length > 0) {
+  if (Object.keys(scores).length > 0) {
     const given = record.scores;
-    if (typeof given === 'object' && given !== null && !Array.isArray(given)) {
-      for (const name of names) {
-        if (Object.hasOwn(given, name)) problems.add({ file, line, field: name, message: `is also given in scores; keep one` });
-      }
-      record.scores = { ...given, ...scores };
-    } else if (given === undefined) {
+    if (given === undefined) {
       record.scores = scores;
       spelling.set('scores', 'scores');
+    } else if (typeof given === 'object' && given !== null && !Array.isArray(given)) {
+      // One object, so that two spellings of one score name are found by the schema.
+      for (const name of Object.keys(scores)) {
+        if (Object.hasOwn(given, name)) problems.add({ file, line, field: name, message: 'is also given in scores; keep one' });
+      }
+      record.scores = { ...given, ...scores };
     }
   }
   return { record, spelling };

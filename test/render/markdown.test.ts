@@ -17,7 +17,7 @@ import {
   sketchTests,
 } from './comparison-fixture.js';
 
-const RECALL_FLOOR_BROKEN = { floor: { metric: 'recall@5', op: '>=' as const, value: 0.8 }, value: 0.7, outcome: 'broken' as const };
+const RECALL_FLOOR_BROKEN = { floor: { metric: 'recall@5', op: '>=' as const, value: 0.8 }, reads: 'recall@5', value: 0.7, outcome: 'broken' as const };
 
 const OPTIONS: CommentOptions = {
   retrievalOk: 'hit@5',
@@ -242,7 +242,7 @@ describe('renderComment: variants', () => {
     const comparison = makePassingComparison({
       verdict: 'fail',
       reasons: [{ kind: 'floor-unchecked', floor: { metric: 'faithfulness', op: '>=', value: 0.9 } }],
-      floors: [{ floor: { metric: 'faithfulness', op: '>=', value: 0.9 }, value: null, outcome: 'unchecked' }],
+      floors: [{ floor: { metric: 'faithfulness', op: '>=', value: 0.9 }, reads: 'faithfulness', value: null, outcome: 'unchecked' }],
     });
     const tree = parse(renderComment(comparison, OPTIONS));
     expect(plain(tree.children[1]!)).toBe('❌ rag-gate: a floor cannot be checked');
@@ -282,7 +282,7 @@ describe('renderComment: variants', () => {
           broken: 40,
           fixed: 5,
         },
-        { kind: 'floor-broken', floor: RECALL_FLOOR_BROKEN.floor, value: 0.7 },
+        { kind: 'floor-broken', floor: RECALL_FLOOR_BROKEN.floor, reads: 'recall@5', value: 0.7 },
       ],
       floors: [RECALL_FLOOR_BROKEN],
     });
@@ -299,7 +299,7 @@ describe('renderComment: variants', () => {
   it('fails on a floor alone', () => {
     const comparison = makePassingComparison({
       verdict: 'fail',
-      reasons: [{ kind: 'floor-broken', floor: RECALL_FLOOR_BROKEN.floor, value: 0.7 }],
+      reasons: [{ kind: 'floor-broken', floor: RECALL_FLOOR_BROKEN.floor, reads: 'recall@5', value: 0.7 }],
       floors: [RECALL_FLOOR_BROKEN],
     });
     const { tree } = render(comparison);

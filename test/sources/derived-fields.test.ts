@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { InputError } from '../../src/core/errors.js';
 import { readResults, type ReadOptions } from '../../src/sources/results.js';
-import type { Derivation, ResultRecord } from '../../src/core/record.js';
+import { type Derivation, type ResultRecord, scoreName } from '../../src/core/record.js';
 import { contextId, parseContextMatchRule, questionId, referenceIds, tokenOverlap } from '../../src/core/derived-ids.js';
 import { jsonl, scratchDir } from '../helpers/cli.js';
 
@@ -141,15 +141,26 @@ describe('scores other tools computed', () => {
         { id: 'q2', question: 'b', faithfulness: 0.6 },
       ]),
     );
-    expect(records[0]!.record.scores).toEqual({ tone: 3, faithfulness: 0.8, 'factual_correctness(mode=f1)': 0.5, passed: true });
+    expect(records[0]!.record.scores).toEqual({ tone: 3, faithfulness: 0.8, factual_correctness_mode_f1: 0.5, passed: true });
     expect(records[1]!.record.scores).toEqual({ faithfulness: 0.6 });
     expect([...summary.scores]).toEqual([
       ['tone', 'number'],
       ['faithfulness', 'number'],
-      ['factual_correctness(mode=f1)', 'number'],
+      ['factual_correctness_mode_f1', 'number'],
       ['passed', 'boolean'],
     ]);
     expect([...summary.unknownFields]).toEqual([['note', 1]]);
+  });
+
+  it('score names are spelled as identifiers, so none is active markdown; two spellings of one name are an error', async () => {
+    expect(scoreName('Answer Relevancy')).toBe('answer_relevancy');
+    expect(scoreName('@team www.example.com #12 _x_')).toBe('team_www_example_com_12_x');
+    expect(scoreName('Größe')).toBe('gro_e');
+    expect(scoreName('分数')).toBeUndefined();
+    expect(scoreName('a'.repeat(70))).toHaveLength(64);
+    expect(await problems(jsonl([{ id: 'q1', question: 'a', 'Tone ': 1, scores: { tone: 2 } }]))).toEqual([
+      { line: 1, field: 'scores["Tone "]', message: 'is the score tone, as "tone" is; keep one' },
+    ]);
   });
 
   it('null is an absent field, as pandas writes a missing value', async () => {

@@ -102,6 +102,25 @@ export const GATED_TESTS = [
 
 export type GateCategory = (typeof GATED_TESTS)[number]['gate'];
 
+/**
+ * A gate on a score another tool computed, `score:NAME` in fail-on: its paired test (McNemar for a true/false
+ * score, randomization for a graded one) fails the check on a significant drop. Never on by default: the score
+ * was not calibrated here, so gating on it is the user's explicit choice.
+ */
+export type ScoreGate = `score:${string}`;
+
+/** A gate a user may switch on: a row of the catalog or a score. */
+export type GateName = GateCategory | ScoreGate;
+
+export function isScoreGate(gate: string): gate is ScoreGate {
+  return gate.startsWith('score:');
+}
+
+/** The test a gate decides, by its key: the catalog row's, or the score's own metric. */
+export function gateMetric(gate: GateName): string {
+  return isScoreGate(gate) ? gate : gatedTest(gate).metric;
+}
+
 export const GATE_CATEGORIES: readonly GateCategory[] = GATED_TESTS.map((test) => test.gate);
 
 export const DEFAULT_FAIL_ON: readonly GateCategory[] = GATED_TESTS.filter((test) => test.onByDefault).map((test) => test.gate);

@@ -5,7 +5,8 @@ import { parseCorrectnessRule } from '../scoring/generation/correctness.js';
 import { parseContextMatchRule } from '../derived-ids.js';
 import { parseRetrievalOkRule } from '../scoring/retrieval-ok.js';
 import { KAPPA_FLOOR } from '../stats/kappa.js';
-import { DEFAULT_FAIL_ON, GATE_CATEGORIES, type GateCategory } from './gates.js';
+import { DEFAULT_FAIL_ON, GATE_CATEGORIES, type GateName, isScoreGate } from './gates.js';
+import { scoreName } from '../record.js';
 import { GRADED_ANSWER_METRICS } from './metrics.js';
 import { parseRetrievalMetric } from './retrieval-metrics.js';
 
@@ -85,14 +86,21 @@ function parsePermutations(text: string): number {
   return value;
 }
 
-/** `retrieval,end-to-end`: gates that fail the check on a significant drop; empty means none. */
-function parseFailOn(text: string): ReadonlySet<GateCategory> {
+/** `retrieval,end-to-end,score:faithfulness`: gates that fail the check on a significant drop; empty means none. */
+function parseFailOn(text: string): ReadonlySet<GateName> {
   const gates = splitList(text);
   for (const gate of gates) {
-    if (!(GATE_CATEGORIES as readonly string[]).includes(gate))
-      throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(', ')}`);
+    if (isScoreGate(gate)) {
+      const name = gate.slice('score:'.length);
+      if (scoreName(name) !== name) {
+        throw new SettingError(
+          `"${gate}" does not name a score as rag-gate spells them (lower case letters, digits and single underscores)${scoreName(name) === undefined ? '' : `; write score:${scoreName(name)}`}`,
+        );
+      }
+    } else if (!(GATE_CATEGORIES as readonly string[]).includes(gate))
+      throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(', ')}, or score:NAME for a score in the results`);
   }
-  return new Set(gates as GateCategory[]);
+  return new Set(gates as GateName[]);
 }
 
 /** Graded metrics for randomization tests: retrieval metric names or graded answer metrics. */
@@ -295,7 +303,7 @@ export const SETTINGS = {
   },
   'fail-on': {
     name: 'fail-on',
-    description: `gates that fail the check on a significant drop, comma-separated from ${GATE_CATEGORIES.join(', ')}`,
+    description: `gates that fail the check on a significant drop, comma-separated from ${GATE_CATEGORIES.join(', ')}, and score:NAME for a score another tool wrote in the results (not calibrated here: naming it is your choice to gate on it)`,
     default: DEFAULT_FAIL_ON.join(','),
     parse: parseFailOn,
     cli: compareOnly('--fail-on <list>'),

@@ -1,5 +1,5 @@
 import { decompose } from '../scoring/decomposition.js';
-import { column, type QuestionOutcomes } from '../scoring/outcomes.js';
+import { column, type QuestionOutcomes, scoreMetric } from '../scoring/outcomes.js';
 import type { RunSummary } from '../scoring/summary.js';
 import { bootstrapMeanCIs } from '../stats/bootstrap.js';
 import { holmAdjust } from '../stats/holm.js';
@@ -7,7 +7,7 @@ import { mcnemar } from '../stats/mcnemar.js';
 import { mcnemarSampleSize, pairedMeanSampleSize } from '../stats/power.js';
 import { pairValues } from '../stats/paired.js';
 import { pairedRandomizationTest } from '../stats/randomization.js';
-import { type GateCategory, GATED_TESTS, type GatedTest, gatedTest } from '../catalog/gates.js';
+import { type GateName, GATED_TESTS, type GatedTest, gateMetric } from '../catalog/gates.js';
 import { decideGate } from './gate.js';
 import type {
   CompareConfig,
@@ -45,11 +45,11 @@ const FAILED_WHEN_MISSING: ReadonlySet<string> = new Set(GATED_TESTS.map((test) 
  * A metric's values for the pairs: the paired questions first, then the questions missing from head, which
  * count as failed (0) for a gated outcome the base has, and carry no head value (NaN) for anything else.
  */
-function paired(baseRun: QuestionOutcomes, headRun: QuestionOutcomes, pairing: Pairing, name: string): PairedColumns {
+function paired(baseRun: QuestionOutcomes, headRun: QuestionOutcomes, pairing: Pairing, name: string, failedWhenMissing = FAILED_WHEN_MISSING.has(name)): PairedColumns {
   const base = gather(column(baseRun, name), concat(pairing.baseRows, pairing.missingRows));
   const head = new Float64Array(base.length).fill(NaN);
   head.set(gather(column(headRun, name), pairing.headRows));
-  if (FAILED_WHEN_MISSING.has(name)) for (let i = pairing.headRows.length; i < base.length; i++) if (!Number.isNaN(base[i]!)) head[i] = 0;
+  if (failedWhenMissing) for (let i = pairing.headRows.length; i < base.length; i++) if (!Number.isNaN(base[i]!)) head[i] = 0;
   return { base, head };
 }
 
@@ -151,8 +151,8 @@ function gradedTests(metrics: readonly string[], columns: readonly PairedColumns
 
 /** Applies Holm–Bonferroni across the tests the gate uses, and marks each test's gate and significance. */
 function adjustGatedTests(tests: PairedTest[], config: CompareConfig): PairedTest[] {
-  const gateOf = new Map<string, GateCategory>();
-  for (const gate of config.failOn) gateOf.set(gatedTest(gate).metric, gate);
+  const gateOf = new Map<string, GateName>();
+  for (const gate of config.failOn) gateOf.set(gateMetric(gate), gate);
   const gated = tests.filter((test) => gateOf.has(test.metric));
   const adjusted = holmAdjust(gated.map((test) => test.pValue));
   return tests.map((test) => {
@@ -207,13 +207,22 @@ export function compareRuns(
     unanswerable: (i) => answerable[i] === 0,
   };
   const binary = GATED_TESTS.map((test) => binaryTest(test.metric, paired(baseRun, headRun, pairing, test.column), config, pairFilters[test.pairs]));
+  // Every score either run carries gets its paired test: McNemar when true/false in both runs, else randomization.
+  const scores = new Map<string, 'number' | 'boolean'>();
+  for (const run of [baseRun, headRun]) for (const [name, kind] of run.scores) scores.set(name, scores.get(name) === 'number' ? 'number' : kind);
+  const scoreNames = [...scores.keys()].map(scoreMetric);
+  const binaryScores = scoreNames.filter((metric) => scores.get(metric.slice('score:'.length)) === 'boolean');
+  const gradedScores = scoreNames.filter((metric) => !binaryScores.includes(metric));
+  const gated = new Set<string>(config.failOn);
+  const scoreTests = binaryScores.map((metric) => binaryTest(metric, paired(baseRun, headRun, pairing, metric, gated.has(metric)), config));
+  const gradedMetrics = [...config.gradedMetrics, ...gradedScores];
   const graded = gradedTests(
-    config.gradedMetrics,
-    config.gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
+    gradedMetrics,
+    gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
     config,
   );
   const testsBeforeGate = adjustGatedTests(
-    [...binary, ...graded].filter((test): test is PairedTest => test !== null),
+    [...binary, ...scoreTests, ...graded].filter((test): test is PairedTest => test !== null),
     config,
   );
 

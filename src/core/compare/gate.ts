@@ -1,21 +1,45 @@
-import type { GateCategory } from '../catalog/gates.js';
+import type { GateName } from '../catalog/gates.js';
 import { answerMetric } from '../catalog/metrics.js';
 import { MetricNameError, parseRetrievalMetric } from '../catalog/retrieval-metrics.js';
+import { scoreName } from '../record.js';
 import type { RunSummary } from '../scoring/summary.js';
 import type { CompareConfig, Coverage, Drop, Floor, FloorCheck, GateOutcome, GateReason, GateWarning, PairedTest, Verdict } from './types.js';
 
-/** Parses `metric=x`, `metric>=x` or `metric<=x`; the metric must be one rag-gate reports. */
+/**
+ * Parses `metric=x`, `metric>=x` or `metric<=x`. The metric is one rag-gate computes, or a score another tool
+ * wrote (`score:NAME`, or a bare NAME that names no metric of rag-gate's).
+ */
 export function parseFloor(text: string): Floor {
   const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text);
   if (!match) throw new MetricNameError(`floor "${text}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
   const [, name = '', op, valueText = ''] = match;
   const value = Number(valueText);
   if (!Number.isFinite(value)) throw new MetricNameError(`floor "${text}": "${valueText}" is not a number`);
-  const metric = answerMetric(name) !== undefined ? name : parseRetrievalMetric(name).name;
-  return { metric, op: op === '<=' ? '<=' : '>=', value };
+  return { metric: floorMetric(name), op: op === '<=' ? '<=' : '>=', value };
 }
 
-function drop(test: PairedTest, gate: GateCategory, alpha: number): Drop {
+function floorMetric(name: string): string {
+  if (answerMetric(name) !== undefined) return name;
+  const score = name.startsWith('score:') ? name.slice('score:'.length) : name;
+  try {
+    return parseRetrievalMetric(name).name;
+  } catch (error) {
+    if (!(error instanceof MetricNameError) || scoreName(score) !== score) throw error;
+    return `score:${score}`;
+  }
+}
+
+/**
+ * The metric a floor reads on head: its own, or, when no head question carries a metric of rag-gate's, the score
+ * of that name another tool wrote (a Ragas `faithfulness` column for `faithfulness>=0.8`).
+ */
+function floorReads(floor: Floor, head: RunSummary): string {
+  const own = head.metrics[floor.metric];
+  const score = `score:${floor.metric}`;
+  return (own === undefined || own.n === 0) && head.metrics[score] !== undefined ? score : floor.metric;
+}
+
+function drop(test: PairedTest, gate: GateName, alpha: number): Drop {
   const counts = test.kind === 'mcnemar' ? { broken: test.broken, fixed: test.fixed } : {};
   return {
     gate,
@@ -44,7 +68,7 @@ export function decideGate(
   config: CompareConfig,
   coverage: Coverage,
   blocked: BlockedMetrics = new Map(),
-): { verdict: Verdict; ungated: boolean; reasons: GateReason[]; warnings: GateWarning[]; outcomes: Map<GateCategory, GateOutcome>; floors: FloorCheck[] } {
+): { verdict: Verdict; ungated: boolean; reasons: GateReason[]; warnings: GateWarning[]; outcomes: Map<GateName, GateOutcome>; floors: FloorCheck[] } {
   const reasons: GateReason[] = [];
   // Measuring less must not pass: too few pairs, or too much of the base left out, fails.
   if (coverage.paired < config.minPaired) reasons.push({ kind: 'too-few-paired', paired: coverage.paired, minPaired: config.minPaired });
@@ -58,7 +82,7 @@ export function decideGate(
     });
   }
   const warnings: GateWarning[] = [];
-  const outcomes = new Map<GateCategory, GateOutcome>();
+  const outcomes = new Map<GateName, GateOutcome>();
   for (const gate of config.failOn) {
     const test = tests.find((t) => t.gate === gate);
     if (test === undefined) {
@@ -79,19 +103,20 @@ export function decideGate(
     }
   }
   const floors = config.floors.map((floor): FloorCheck => {
-    const value = head.metrics[floor.metric]?.value ?? null;
+    const reads = floorReads(floor, head);
+    const value = head.metrics[reads]?.value ?? null;
     if (value === null) {
       reasons.push({ kind: 'floor-unchecked', floor });
-      return { floor, value, outcome: 'unchecked' };
+      return { floor, reads, value, outcome: 'unchecked' };
     }
-    if (floor.op === '>=' ? value >= floor.value : value <= floor.value) return { floor, value, outcome: 'holds' };
+    if (floor.op === '>=' ? value >= floor.value : value <= floor.value) return { floor, reads, value, outcome: 'holds' };
     const field = blocked.get(floor.metric);
     if (field !== undefined) {
       warnings.push({ kind: 'floor-from-uncalibrated-judge', floor, value, field });
-      return { floor, value, outcome: 'uncalibrated-judge' };
+      return { floor, reads, value, outcome: 'uncalibrated-judge' };
     }
-    reasons.push({ kind: 'floor-broken', floor, value });
-    return { floor, value, outcome: 'broken' };
+    reasons.push({ kind: 'floor-broken', floor, reads, value });
+    return { floor, reads, value, outcome: 'broken' };
   });
   const ungated = config.floors.length === 0 && ![...config.failOn].some((gate) => tests.some((t) => t.gate === gate));
   return { verdict: reasons.length > 0 ? 'fail' : 'pass', ungated, reasons, warnings, outcomes, floors };

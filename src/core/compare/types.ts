@@ -1,4 +1,4 @@
-import type { GateCategory } from '../catalog/gates.js';
+import type { GateName } from '../catalog/gates.js';
 import type { Decomposition } from '../scoring/decomposition.js';
 import type { EvalConfig } from '../scoring/score.js';
 import type { McNemarResult } from '../stats/mcnemar.js';
@@ -25,13 +25,15 @@ export interface Floor {
 /** How a floor fared on head: its value, and whether it held, broke (failing the check) or could not be checked. */
 export interface FloorCheck {
   readonly floor: Floor;
+  /** The metric read on head: the floor's own, or `score:NAME` when only another tool's score of that name is there. */
+  readonly reads: string;
   readonly value: number | null;
   readonly outcome: 'holds' | 'broken' | 'unchecked' | 'uncalibrated-judge';
 }
 
 /** A significant drop of a gated test, with the numbers that decided it. */
 export interface Drop {
-  readonly gate: GateCategory;
+  readonly gate: GateName;
   readonly metric: string;
   readonly base: number;
   readonly head: number;
@@ -47,14 +49,14 @@ export interface Drop {
 /** Why the gate fails. Words are the renderers' business. */
 export type GateReason =
   | ({ readonly kind: 'regressed' } & Drop)
-  | { readonly kind: 'floor-broken'; readonly floor: Floor; readonly value: number }
+  | { readonly kind: 'floor-broken'; readonly floor: Floor; readonly reads: string; readonly value: number }
   | { readonly kind: 'floor-unchecked'; readonly floor: Floor }
   | { readonly kind: 'too-few-paired'; readonly paired: number; readonly minPaired: number }
   | { readonly kind: 'low-coverage'; readonly compared: number; readonly baseQuestions: number; readonly share: number; readonly minCoverage: number };
 
 /** What the gate saw but did not fail on. `field` names the judged field whose judge is uncalibrated. */
 export type GateWarning =
-  | { readonly kind: 'gate-untestable'; readonly gate: GateCategory }
+  | { readonly kind: 'gate-untestable'; readonly gate: GateName }
   | ({ readonly kind: 'drop-below-minimum-effect'; readonly minEffect: number } & Drop)
   | ({ readonly kind: 'drop-from-uncalibrated-judge'; readonly field: string } & Drop)
   | { readonly kind: 'floor-from-uncalibrated-judge'; readonly floor: Floor; readonly value: number; readonly field: string };
@@ -67,7 +69,7 @@ export interface CompareConfig {
   readonly minPaired: number;
   readonly minCoverage: number;
   readonly alpha: number;
-  readonly failOn: ReadonlySet<GateCategory>;
+  readonly failOn: ReadonlySet<GateName>;
   /** An absolute drop smaller than this only warns, even when significant. */
   readonly minEffect: number;
   readonly floors: readonly Floor[];
@@ -82,7 +84,7 @@ export interface CompareConfig {
 export interface TestBase {
   readonly metric: string;
   /** The gate category this test decides, or null when it is reported only. */
-  readonly gate: GateCategory | null;
+  readonly gate: GateName | null;
   /** Paired questions in the test. */
   readonly n: number;
   readonly base: number;

@@ -2,7 +2,8 @@ import { cohensKappa, type Agreement, KAPPA_FLOOR } from '../stats/kappa.js';
 import { wilsonInterval } from '../stats/wilson.js';
 import { type Decomposition, decompose } from './decomposition.js';
 import { ANSWER_METRICS } from '../catalog/metrics.js';
-import { column, type QuestionOutcomes } from './outcomes.js';
+import { column, type QuestionOutcomes, scoreMetric } from './outcomes.js';
+import { bootstrapMeanCIs } from '../stats/bootstrap.js';
 import type { EvalConfig } from './score.js';
 
 /** One aggregated metric: its mean over the n questions that carry it; proportions also get a Wilson 95% interval. */
@@ -12,8 +13,18 @@ export interface MetricSummary {
   readonly n: number;
   /** For proportions: how many of the n count (the numerator). */
   readonly count?: number;
-  /** For proportions: Wilson 95% interval. */
+  /** For proportions: Wilson 95% interval; for another tool's graded score: percentile bootstrap 95% interval. */
   readonly ci?: readonly [number, number];
+}
+
+/** What the reader derived or found, so that reports state the rules the numbers rest on. */
+export interface RunProvenance {
+  /** Questions whose id is a hash of their question text (they came without one). */
+  readonly idsFromQuestion: number;
+  /** Questions whose relevant documents were matched to the retrieved ones by text. */
+  readonly retrievalByText: number;
+  /** Scores other tools computed (metrics `score:NAME`): not calibrated here, never gated unless named. */
+  readonly scores: Readonly<Record<string, 'number' | 'boolean'>>;
 }
 
 export interface RunSummary {
@@ -24,6 +35,7 @@ export interface RunSummary {
   readonly decomposition: Decomposition;
   readonly judgeAgreement: Agreement | null;
   readonly byTag: Readonly<Record<string, { readonly questions: number; readonly metrics: Readonly<Record<string, MetricSummary>> }>>;
+  readonly provenance: RunProvenance;
   readonly warnings: readonly string[];
 }
 
@@ -57,8 +69,8 @@ function proportion(values: Float64Array, rows: Rows, hit: (value: number) => bo
 
 const isOne = (value: number) => value === 1;
 
-/** Every aggregate metric over the given rows of the outcomes. */
-function summarizeMetrics(outcomes: QuestionOutcomes, config: EvalConfig, rows: Rows): Record<string, MetricSummary> {
+/** Every aggregate metric over the given rows of the outcomes; bootstrap intervals of scores only when asked (not per tag). */
+function summarizeMetrics(outcomes: QuestionOutcomes, config: EvalConfig, rows: Rows, scoreIntervals: boolean): Record<string, MetricSummary> {
   const metrics: Record<string, MetricSummary> = {};
   for (const metric of config.retrievalMetrics) {
     const values = column(outcomes, metric.name);
@@ -74,7 +86,23 @@ function summarizeMetrics(outcomes: QuestionOutcomes, config: EvalConfig, rows: 
         ? mean(values, rows)
         : proportion(values, rows, aggregate.counts, aggregate.among === undefined ? undefined : among[aggregate.among]);
   }
+  for (const [name, kind] of outcomes.scores) {
+    const values = column(outcomes, scoreMetric(name));
+    metrics[scoreMetric(name)] = kind === 'boolean' ? proportion(values, rows, isOne) : scoreIntervals ? meanWithInterval(values, rows) : mean(values, rows);
+  }
   return metrics;
+}
+
+/** A mean with its percentile bootstrap interval (seeded, so the same values always give the same interval). */
+function meanWithInterval(values: Float64Array, rows: Rows): MetricSummary {
+  const summary = mean(values, rows);
+  if (summary.n === 0) return summary;
+  const present: number[] = [];
+  for (let j = 0; j < rows.length; j++) {
+    const value = values[rows[j]!]!;
+    if (!Number.isNaN(value)) present.push(value);
+  }
+  return { ...summary, ci: bootstrapMeanCIs([present])[0]! };
 }
 
 function allRows(size: number): Int32Array {
@@ -103,7 +131,7 @@ export function summarizeRun(outcomes: QuestionOutcomes, config: EvalConfig): Ru
   const judgeAgreement = cohensKappa(outcomes.labelPairs);
   // A null prototype, so a tag named like an Object property (`__proto__`, `constructor`) is a plain key.
   const byTag: Record<string, { questions: number; metrics: Record<string, MetricSummary> }> = Object.create(null);
-  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config, rows) };
+  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config, rows, false) };
 
   const warnings = [...decomposition.warnings];
   if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
@@ -116,11 +144,12 @@ export function summarizeRun(outcomes: QuestionOutcomes, config: EvalConfig): Ru
   for (const value of answerable) if (value === 0) unanswerable++;
   return {
     questions: outcomes.size,
-    metrics: summarizeMetrics(outcomes, config, allRows(outcomes.size)),
+    metrics: summarizeMetrics(outcomes, config, allRows(outcomes.size), true),
     excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
     decomposition,
     judgeAgreement,
     byTag,
+    provenance: { idsFromQuestion: outcomes.idsFromQuestion, retrievalByText: outcomes.retrievalByText, scores: Object.fromEntries(outcomes.scores) },
     warnings,
   };
 }

@@ -295,7 +295,7 @@ describe('gate options', () => {
         message: 'floor broken: correct is 0.717 in head, the floor is correct ≥ 0.9',
       },
     ]);
-    expect(failing.json.floors).toEqual([{ floor: { metric: 'correct', op: '>=', value: 0.9 }, value: 43 / 60, outcome: 'broken' }]);
+    expect(failing.json.floors).toEqual([{ floor: { metric: 'correct', op: '>=', value: 0.9 }, reads: 'correct', value: 43 / 60, outcome: 'broken' }]);
     const holding = await compare(base, head, ['--floor', 'correct>=0.7']);
     expect(holding.code).toBe(0);
   });
