@@ -43942,7 +43942,12 @@ async function readResults(file2, onRecord, options = {}) {
       if (first2 === void 0) scoreKinds.set(name, { kind, file: file2, line });
       else if (first2.kind !== kind) {
         const where = first2.file === file2 ? `line ${first2.line}` : `${first2.file}:${first2.line}`;
-        problems.add({ file: file2, line, field: name, message: `is ${kind === "boolean" ? "true/false" : "a number"} here but ${first2.kind === "boolean" ? "true/false" : "a number"} on ${where}; a score keeps one type` });
+        problems.add({
+          file: file2,
+          line,
+          field: name,
+          message: `is ${kind === "boolean" ? "true/false" : "a number"} here but ${first2.kind === "boolean" ? "true/false" : "a number"} on ${where}; a score keeps one type`
+        });
       }
       scores.set(name, scoreKinds.get(name).kind);
     }
@@ -44345,21 +44350,35 @@ function tokenF1(answer, expected) {
   const recall = common / gold.length;
   return 2 * precision * recall / (precision + recall);
 }
+function containsAnswer(answer, expected) {
+  const gold = normalizeAnswer(expected);
+  const predicted = normalizeAnswer(answer);
+  if (gold === "") return predicted === "" ? 1 : 0;
+  return ` ${predicted} `.includes(` ${gold} `) ? 1 : 0;
+}
 var CorrectnessRuleError = class extends SettingError {
 };
 function parseCorrectnessRule(text4) {
   const rule = text4.trim();
+  if (rule === "contains") return { kind: "contains" };
   if (rule === "exact") return { kind: "exact" };
   const f1 = /^f1:(\d*\.?\d+)$/.exec(rule);
   const threshold = f1 ? Number(f1[1]) : NaN;
   if (f1 && threshold > 0 && threshold <= 1) return { kind: "f1", threshold };
-  throw new CorrectnessRuleError(`invalid correctness rule "${rule}"; use "exact" or "f1:T" with 0 < T \u2264 1, e.g. "f1:0.5"`);
+  throw new CorrectnessRuleError(`invalid correctness rule "${rule}"; use "contains", "exact" or "f1:T" with 0 < T \u2264 1, e.g. "f1:0.5"`);
 }
 function formatCorrectnessRule(rule) {
-  return rule.kind === "exact" ? "exact" : `f1:${rule.threshold}`;
+  return rule.kind === "f1" ? `f1:${rule.threshold}` : rule.kind;
 }
 function judgeCorrect2(rule, answer, expected) {
-  return rule.kind === "exact" ? exactMatch(answer, expected) : tokenF1(answer, expected) >= rule.threshold ? 1 : 0;
+  switch (rule.kind) {
+    case "contains":
+      return containsAnswer(answer, expected);
+    case "exact":
+      return exactMatch(answer, expected);
+    case "f1":
+      return tokenF1(answer, expected) >= rule.threshold ? 1 : 0;
+  }
 }
 
 // src/core/scoring/generation/faithfulness.ts
@@ -44706,8 +44725,22 @@ function parseFloor(text4) {
   const [, name = "", op, valueText = ""] = match;
   const value2 = Number(valueText);
   if (!Number.isFinite(value2)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
-  const metric = answerMetric(name) !== void 0 ? name : parseRetrievalMetric(name).name;
-  return { metric, op: op === "<=" ? "<=" : ">=", value: value2 };
+  return { metric: floorMetric(name), op: op === "<=" ? "<=" : ">=", value: value2 };
+}
+function floorMetric(name) {
+  if (answerMetric(name) !== void 0) return name;
+  const score = name.startsWith("score:") ? name.slice("score:".length) : name;
+  try {
+    return parseRetrievalMetric(name).name;
+  } catch (error62) {
+    if (!(error62 instanceof MetricNameError) || scoreName(score) !== score) throw error62;
+    return `score:${score}`;
+  }
+}
+function floorReads(floor, head) {
+  const own6 = head.metrics[floor.metric];
+  const score = `score:${floor.metric}`;
+  return (own6 === void 0 || own6.n === 0) && head.metrics[score] !== void 0 ? score : floor.metric;
 }
 function drop(test, gate, alpha) {
   const counts = test.kind === "mcnemar" ? { broken: test.broken, fixed: test.fixed } : {};
@@ -44757,19 +44790,20 @@ function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ ne
     }
   }
   const floors = config2.floors.map((floor) => {
-    const value2 = head.metrics[floor.metric]?.value ?? null;
+    const reads = floorReads(floor, head);
+    const value2 = head.metrics[reads]?.value ?? null;
     if (value2 === null) {
       reasons.push({ kind: "floor-unchecked", floor });
-      return { floor, value: value2, outcome: "unchecked" };
+      return { floor, reads, value: value2, outcome: "unchecked" };
     }
-    if (floor.op === ">=" ? value2 >= floor.value : value2 <= floor.value) return { floor, value: value2, outcome: "holds" };
+    if (floor.op === ">=" ? value2 >= floor.value : value2 <= floor.value) return { floor, reads, value: value2, outcome: "holds" };
     const field = blocked.get(floor.metric);
     if (field !== void 0) {
       warnings.push({ kind: "floor-from-uncalibrated-judge", floor, value: value2, field });
-      return { floor, value: value2, outcome: "uncalibrated-judge" };
+      return { floor, reads, value: value2, outcome: "uncalibrated-judge" };
     }
-    reasons.push({ kind: "floor-broken", floor, value: value2 });
-    return { floor, value: value2, outcome: "broken" };
+    reasons.push({ kind: "floor-broken", floor, reads, value: value2 });
+    return { floor, reads, value: value2, outcome: "broken" };
   });
   const ungated = config2.floors.length === 0 && ![...config2.failOn].some((gate) => tests.some((t) => t.gate === gate));
   return { verdict: reasons.length > 0 ? "fail" : "pass", ungated, reasons, warnings, outcomes, floors };
@@ -44856,6 +44890,12 @@ var GATED_TESTS = [
     }
   }
 ];
+function isScoreGate(gate) {
+  return gate.startsWith("score:");
+}
+function gateMetric(gate) {
+  return isScoreGate(gate) ? gate : gatedTest(gate).metric;
+}
 var GATE_CATEGORIES = GATED_TESTS.map((test) => test.gate);
 var DEFAULT_FAIL_ON = GATED_TESTS.filter((test) => test.onByDefault).map((test) => test.gate);
 var BY_METRIC = new Map(GATED_TESTS.map((test) => [test.metric, test]));
@@ -44907,8 +44947,15 @@ function parsePermutations(text4) {
 function parseFailOn(text4) {
   const gates = splitList(text4);
   for (const gate of gates) {
-    if (!GATE_CATEGORIES.includes(gate))
-      throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}`);
+    if (isScoreGate(gate)) {
+      const name = gate.slice("score:".length);
+      if (scoreName(name) !== name) {
+        throw new SettingError(
+          `"${gate}" does not name a score as rag-gate spells them (lower case letters, digits and single underscores)${scoreName(name) === void 0 ? "" : `; write score:${scoreName(name)}`}`
+        );
+      }
+    } else if (!GATE_CATEGORIES.includes(gate))
+      throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}, or score:NAME for a score in the results`);
   }
   return new Set(gates);
 }
@@ -45064,8 +45111,8 @@ var SETTINGS = {
   },
   correct: {
     name: "correct",
-    description: "how to judge answers without a correct field: exact (normalised exact match) or f1:T (token F1 at least T)",
-    default: "exact",
+    description: "how to judge answers without a correct field: contains (the normalised expected answer appears in the normalised answer, as whole words), exact (normalised exact match) or f1:T (token F1 at least T)",
+    default: "contains",
     parse: parseCorrectnessRule,
     cli: both("--correct <rule>"),
     action: true,
@@ -45091,7 +45138,7 @@ var SETTINGS = {
   },
   "fail-on": {
     name: "fail-on",
-    description: `gates that fail the check on a significant drop, comma-separated from ${GATE_CATEGORIES.join(", ")}`,
+    description: `gates that fail the check on a significant drop, comma-separated from ${GATE_CATEGORIES.join(", ")}, and score:NAME for a score another tool wrote in the results (not calibrated here: naming it is your choice to gate on it)`,
     default: DEFAULT_FAIL_ON.join(","),
     parse: parseFailOn,
     cli: compareOnly("--fail-on <list>"),
@@ -46729,6 +46776,19 @@ function withRowsOf(run, replacement) {
   return { ...run, goldKeys, goldFound, columns };
 }
 
+// src/core/stats/wilson.ts
+var Z95 = 1.959963984540054;
+function wilsonInterval(successes, n, z3 = Z95) {
+  if (n === 0) return [0, 1];
+  const p = successes / n;
+  const z22 = z3 * z3;
+  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
+  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
+  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
+  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
+  return [lower, upper];
+}
+
 // src/core/stats/random.ts
 function cyrb128(text4) {
   let h1 = 1779033703;
@@ -46925,6 +46985,106 @@ function quantileSorted(sorted, q) {
   const lower = sorted[below];
   const upper = sorted[above];
   return lower + (position - below) * (upper - lower);
+}
+
+// src/core/scoring/summary.ts
+function mean2(values, rows) {
+  let n = 0;
+  let sum = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const value2 = values[rows[j]];
+    if (Number.isNaN(value2)) continue;
+    n++;
+    sum += value2;
+  }
+  return { value: n === 0 ? null : sum / n, n };
+}
+function proportion(values, rows, hit, keep = () => true) {
+  let n = 0;
+  let count2 = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const row = rows[j];
+    const value2 = values[row];
+    if (Number.isNaN(value2) || !keep(row)) continue;
+    n++;
+    if (hit(value2)) count2++;
+  }
+  return { value: n === 0 ? null : count2 / n, n, count: count2, ci: wilsonInterval(count2, n) };
+}
+var isOne2 = (value2) => value2 === 1;
+function summarizeMetrics(outcomes, config2, rows, scoreIntervals) {
+  const metrics = {};
+  for (const metric of config2.retrievalMetrics) {
+    const values = column(outcomes, metric.name);
+    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne2) : mean2(values, rows);
+  }
+  const answerable = column(outcomes, "answerable");
+  const among = { answerable: (row) => answerable[row] === 1, unanswerable: (row) => answerable[row] === 0 };
+  for (const metric of ANSWER_METRICS) {
+    const values = column(outcomes, metric.column);
+    const { aggregate } = metric;
+    metrics[metric.name] = aggregate.kind === "mean" ? mean2(values, rows) : proportion(values, rows, aggregate.counts, aggregate.among === void 0 ? void 0 : among[aggregate.among]);
+  }
+  for (const [name, kind] of outcomes.scores) {
+    const values = column(outcomes, scoreMetric(name));
+    metrics[scoreMetric(name)] = kind === "boolean" ? proportion(values, rows, isOne2) : scoreIntervals ? meanWithInterval(values, rows) : mean2(values, rows);
+  }
+  return metrics;
+}
+function meanWithInterval(values, rows) {
+  const summary = mean2(values, rows);
+  if (summary.n === 0) return summary;
+  const present = [];
+  for (let j = 0; j < rows.length; j++) {
+    const value2 = values[rows[j]];
+    if (!Number.isNaN(value2)) present.push(value2);
+  }
+  return { ...summary, ci: bootstrapMeanCIs([present])[0] };
+}
+function allRows(size) {
+  const rows = new Int32Array(size);
+  for (let i = 0; i < size; i++) rows[i] = i;
+  return rows;
+}
+function rowsByTag(outcomes) {
+  const byTag = /* @__PURE__ */ new Map();
+  outcomes.tags.forEach((tags, row) => {
+    for (const tag of new Set(tags)) {
+      const rows = byTag.get(tag) ?? [];
+      rows.push(row);
+      byTag.set(tag, rows);
+    }
+  });
+  return new Map([...byTag].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+function provenanceOf(outcomes) {
+  return { idsFromQuestion: outcomes.idsFromQuestion, retrievalByText: outcomes.retrievalByText, scores: Object.fromEntries(outcomes.scores) };
+}
+function summarizeRun(outcomes, config2) {
+  const answerable = column(outcomes, "answerable");
+  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
+  const judgeAgreement = cohensKappa(outcomes.labelPairs);
+  const byTag = /* @__PURE__ */ Object.create(null);
+  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows, false) };
+  const warnings = [...decomposition.warnings];
+  if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
+    const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
+    warnings.push(
+      `judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`
+    );
+  }
+  let unanswerable = 0;
+  for (const value2 of answerable) if (value2 === 0) unanswerable++;
+  return {
+    questions: outcomes.size,
+    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size), true),
+    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
+    decomposition,
+    judgeAgreement,
+    byTag,
+    provenance: provenanceOf(outcomes),
+    warnings
+  };
 }
 
 // src/core/stats/holm.ts
@@ -47182,11 +47342,11 @@ function neededBeyond(needed, paired2) {
   return Number.isFinite(needed) && needed > paired2 ? needed : null;
 }
 var FAILED_WHEN_MISSING = new Set(GATED_TESTS.map((test) => test.column));
-function paired(baseRun, headRun, pairing, name) {
+function paired(baseRun, headRun, pairing, name, failedWhenMissing = FAILED_WHEN_MISSING.has(name)) {
   const base = gather(column(baseRun, name), concat(pairing.baseRows, pairing.missingRows));
   const head = new Float64Array(base.length).fill(NaN);
   head.set(gather(column(headRun, name), pairing.headRows));
-  if (FAILED_WHEN_MISSING.has(name)) {
+  if (failedWhenMissing) {
     for (let i = pairing.headRows.length; i < base.length; i++) if (!Number.isNaN(base[i])) head[i] = 0;
   }
   return { base, head };
@@ -47277,7 +47437,7 @@ function gradedTests(metrics, columns, config2) {
 }
 function adjustGatedTests(tests, config2) {
   const gateOf = /* @__PURE__ */ new Map();
-  for (const gate of config2.failOn) gateOf.set(gatedTest(gate).metric, gate);
+  for (const gate of config2.failOn) gateOf.set(gateMetric(gate), gate);
   const gated = tests.filter((test) => gateOf.has(test.metric));
   const adjusted = holmAdjust(gated.map((test) => test.pValue));
   return tests.map((test) => {
@@ -47311,13 +47471,21 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     unanswerable: (i) => answerable[i] === 0
   };
   const binary = GATED_TESTS.map((test) => binaryTest(test.metric, paired(baseRun, headRun, pairing, test.column), config2, pairFilters[test.pairs]));
+  const scores = /* @__PURE__ */ new Map();
+  for (const run of [baseRun, headRun]) for (const [name, kind] of run.scores) scores.set(name, scores.get(name) === "number" ? "number" : kind);
+  const scoreNames = [...scores.keys()].map(scoreMetric);
+  const binaryScores = scoreNames.filter((metric) => scores.get(metric.slice("score:".length)) === "boolean");
+  const gradedScores = scoreNames.filter((metric) => !binaryScores.includes(metric));
+  const gated = new Set(config2.failOn);
+  const scoreTests = binaryScores.map((metric) => binaryTest(metric, paired(baseRun, headRun, pairing, metric, gated.has(metric)), config2));
+  const gradedMetrics = [...config2.gradedMetrics, ...gradedScores];
   const graded = gradedTests(
-    config2.gradedMetrics,
-    config2.gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
+    gradedMetrics,
+    gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
     config2
   );
   const testsBeforeGate = adjustGatedTests(
-    [...binary, ...graded].filter((test) => test !== null),
+    [...binary, ...scoreTests, ...graded].filter((test) => test !== null),
     config2
   );
   const regressions = [];
@@ -47395,6 +47563,7 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     retrievalShifted: retrievalTest?.significant === true,
     floors,
     judges,
+    provenance: { base: provenanceOf(baseRun), head: provenanceOf(headRun) },
     verdict,
     ungated,
     reasons,
@@ -47446,116 +47615,6 @@ function compareConfig(settings, calibrations) {
     gradedMetrics: settings.graded,
     calibrations,
     kappaFloor: settings["kappa-floor"]
-  };
-}
-
-// src/core/stats/wilson.ts
-var Z95 = 1.959963984540054;
-function wilsonInterval(successes, n, z3 = Z95) {
-  if (n === 0) return [0, 1];
-  const p = successes / n;
-  const z22 = z3 * z3;
-  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
-  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
-  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
-  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
-  return [lower, upper];
-}
-
-// src/core/scoring/summary.ts
-function mean2(values, rows) {
-  let n = 0;
-  let sum = 0;
-  for (let j = 0; j < rows.length; j++) {
-    const value2 = values[rows[j]];
-    if (Number.isNaN(value2)) continue;
-    n++;
-    sum += value2;
-  }
-  return { value: n === 0 ? null : sum / n, n };
-}
-function proportion(values, rows, hit, keep = () => true) {
-  let n = 0;
-  let count2 = 0;
-  for (let j = 0; j < rows.length; j++) {
-    const row = rows[j];
-    const value2 = values[row];
-    if (Number.isNaN(value2) || !keep(row)) continue;
-    n++;
-    if (hit(value2)) count2++;
-  }
-  return { value: n === 0 ? null : count2 / n, n, count: count2, ci: wilsonInterval(count2, n) };
-}
-var isOne2 = (value2) => value2 === 1;
-function summarizeMetrics(outcomes, config2, rows, scoreIntervals) {
-  const metrics = {};
-  for (const metric of config2.retrievalMetrics) {
-    const values = column(outcomes, metric.name);
-    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne2) : mean2(values, rows);
-  }
-  const answerable = column(outcomes, "answerable");
-  const among = { answerable: (row) => answerable[row] === 1, unanswerable: (row) => answerable[row] === 0 };
-  for (const metric of ANSWER_METRICS) {
-    const values = column(outcomes, metric.column);
-    const { aggregate } = metric;
-    metrics[metric.name] = aggregate.kind === "mean" ? mean2(values, rows) : proportion(values, rows, aggregate.counts, aggregate.among === void 0 ? void 0 : among[aggregate.among]);
-  }
-  for (const [name, kind] of outcomes.scores) {
-    const values = column(outcomes, scoreMetric(name));
-    metrics[scoreMetric(name)] = kind === "boolean" ? proportion(values, rows, isOne2) : scoreIntervals ? meanWithInterval(values, rows) : mean2(values, rows);
-  }
-  return metrics;
-}
-function meanWithInterval(values, rows) {
-  const summary = mean2(values, rows);
-  if (summary.n === 0) return summary;
-  const present = [];
-  for (let j = 0; j < rows.length; j++) {
-    const value2 = values[rows[j]];
-    if (!Number.isNaN(value2)) present.push(value2);
-  }
-  return { ...summary, ci: bootstrapMeanCIs([present])[0] };
-}
-function allRows(size) {
-  const rows = new Int32Array(size);
-  for (let i = 0; i < size; i++) rows[i] = i;
-  return rows;
-}
-function rowsByTag(outcomes) {
-  const byTag = /* @__PURE__ */ new Map();
-  outcomes.tags.forEach((tags, row) => {
-    for (const tag of new Set(tags)) {
-      const rows = byTag.get(tag) ?? [];
-      rows.push(row);
-      byTag.set(tag, rows);
-    }
-  });
-  return new Map([...byTag].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-}
-function summarizeRun(outcomes, config2) {
-  const answerable = column(outcomes, "answerable");
-  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
-  const judgeAgreement = cohensKappa(outcomes.labelPairs);
-  const byTag = /* @__PURE__ */ Object.create(null);
-  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows, false) };
-  const warnings = [...decomposition.warnings];
-  if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
-    const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
-    warnings.push(
-      `judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`
-    );
-  }
-  let unanswerable = 0;
-  for (const value2 of answerable) if (value2 === 0) unanswerable++;
-  return {
-    questions: outcomes.size,
-    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size), true),
-    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
-    decomposition,
-    judgeAgreement,
-    byTag,
-    provenance: { idsFromQuestion: outcomes.idsFromQuestion, retrievalByText: outcomes.retrievalByText, scores: Object.fromEntries(outcomes.scores) },
-    warnings
   };
 }
 
@@ -47651,32 +47710,44 @@ async function rescoreUnderHeadLabels(files, headLabels, config2) {
 
 // src/render/gate-words.ts
 var withRule = (template, rule) => template.replaceAll("{rule}", rule);
+function scoreWords(metric) {
+  return `the score ${scoreOf(metric)} (${SCORE_NOT_CALIBRATED})`;
+}
+var isScore = (metric) => metric.startsWith("score:");
 function testSubject(metric, rule) {
+  if (isScore(metric)) return scoreWords(metric);
   const test = gatedTestOf(metric);
   return test === void 0 ? metric : withRule(test.words.subject, rule);
 }
 function testTableLabel(metric, rule) {
+  if (isScore(metric)) return `${scoreOf(metric)} \u2014 score, ${SCORE_NOT_CALIBRATED}`;
   const test = gatedTestOf(metric);
   return test === void 0 ? metric : withRule(test.words.label, rule);
 }
 function testLabel(metric, rule) {
+  if (isScore(metric)) return `${metric} (${SCORE_NOT_CALIBRATED})`;
   return metric === "retrieval_ok" ? `retrieval_ok (${rule})` : metric;
 }
 function gateWords(gate) {
-  return gatedTest(gate).words.gate;
+  return isScoreGate(gate) ? `the score ${scoreOf(gate)} (${SCORE_NOT_CALIBRATED}, gated because fail-on names it)` : gatedTest(gate).words.gate;
+}
+var SCORE_NOT_CALIBRATED = "not calibrated here";
+function scoreOf(metric) {
+  return metric.slice("score:".length);
 }
 function formatFloor(floor) {
-  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
+  return `${isScore(floor.metric) ? scoreOf(floor.metric) : floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
 }
 var formatShare = (share2) => `${+(share2 * 100).toFixed(2)}%`;
 var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
 function dropWords(drop2, rule) {
-  const metric = drop2.metric === "retrieval_ok" ? `retrieval ok (${rule})` : drop2.metric;
+  const metric = drop2.metric === "retrieval_ok" ? `retrieval ok (${rule})` : isScore(drop2.metric) ? scoreOf(drop2.metric) : drop2.metric;
   const counts = drop2.broken === void 0 ? "" : `, ${drop2.broken} broken vs ${drop2.fixed} fixed`;
   return `${metric} ${drop2.base.toFixed(3)} \u2192 ${drop2.head.toFixed(3)}${counts}, p = ${p4(drop2.pValue)}, Holm-adjusted ${p4(drop2.adjustedPValue)} < \u03B1 ${drop2.alpha}`;
 }
-function brokenFloor(floor, value2) {
-  return `floor broken: ${floor.metric} is ${value2.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
+function brokenFloor(floor, value2, reads = floor.metric) {
+  const metric = isScore(reads) ? `${scoreWords(reads)}, gated because a floor names it,` : floor.metric;
+  return `floor broken: ${metric} is ${value2.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
 }
 var JUDGE_NAME_MAX = 80;
 function judgeNote(field, check3) {
@@ -47719,9 +47790,9 @@ function reasonText(reason, context) {
     case "regressed":
       return `${reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
     case "floor-broken":
-      return brokenFloor(reason.floor, reason.value);
+      return brokenFloor(reason.floor, reason.value, reason.reads);
     case "floor-unchecked":
-      return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${reason.floor.metric}`;
+      return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${isScore(reason.floor.metric) ? `a score named ${scoreOf(reason.floor.metric)}` : reason.floor.metric}`;
     case "too-few-paired":
       return `only ${reason.paired} question${reason.paired === 1 ? " is" : "s are"} paired, fewer than min-paired ${reason.minPaired}: too few to tell a regression from noise`;
     case "low-coverage":
@@ -47745,6 +47816,7 @@ function warningWords(warning, context) {
 }
 function ungatedText(config2, unknownFields) {
   const needs = [...config2.failOn].map((gate) => {
+    if (isScoreGate(gate)) return `${gate} (a "${scoreOf(gate)}" field or scores.${scoreOf(gate)})`;
     const test = gatedTest(gate);
     const column2 = QUESTION_COLUMNS.find((c) => c.name === test.column);
     return `${gate} (${test.metric}, from ${column2.needs.join(" or ")})`;
@@ -47763,7 +47835,12 @@ import { stat as stat2 } from "node:fs/promises";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 var TAG = "rag-gate:read-outcomes";
 function toSpec(config2) {
-  return { metrics: config2.retrievalMetrics.map((m) => m.name), retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness), contextMatch: formatContextMatchRule(config2.contextMatch) };
+  return {
+    metrics: config2.retrievalMetrics.map((m) => m.name),
+    retrievalOk: config2.retrievalOk.name,
+    correct: formatCorrectnessRule(config2.correctness),
+    contextMatch: formatContextMatchRule(config2.contextMatch)
+  };
 }
 function fromSpec(spec) {
   return {
@@ -48797,6 +48874,49 @@ async function loadSettings(given) {
   return { settings, origins, texts: texts2 };
 }
 
+// src/render/scoring-words.ts
+function correctnessWords(rule) {
+  switch (rule.kind) {
+    case "contains":
+      return "expected answer contained in the answer";
+    case "exact":
+      return "answer equal to the expected answer";
+    case "f1":
+      return `token F1 with the expected answer at least ${rule.threshold}`;
+  }
+}
+function contextMatchWords(rule) {
+  return rule.kind === "exact" ? "a retrieved context counts as a reference one when their normalised texts are the same" : `a retrieved context counts as a reference one when it holds at least ${rule.threshold} of the reference's normalised tokens`;
+}
+function scoringLines(provenance, questions2, rules, scoresCorrect) {
+  const lines = scoresCorrect ? [`correct: ${correctnessWords(rules.correctness)} (where a record has no correct field)`] : [];
+  if (provenance.idsFromQuestion > 0) {
+    const of = questions2 === void 0 ? plural2(provenance.idsFromQuestion, "question") : `${provenance.idsFromQuestion.toLocaleString("en-US")} of ${plural2(questions2, "question")}`;
+    lines.push(`ids derived from question text for ${of}`);
+  }
+  if (provenance.retrievalByText > 0) {
+    lines.push(`retrieval matched by text for ${plural2(provenance.retrievalByText, "question")}: ${contextMatchWords(rules.contextMatch)}`);
+  }
+  const scores = Object.keys(provenance.scores);
+  if (scores.length > 0) lines.push(`scores from the results, ${SCORE_NOT_CALIBRATED}: ${scores.join(", ")}`);
+  return lines;
+}
+function comparisonScoringLines(comparison, rules) {
+  const { base, head } = comparison.provenance;
+  const scores = { ...base.scores, ...head.scores };
+  const provenance = {
+    idsFromQuestion: Math.max(base.idsFromQuestion, head.idsFromQuestion),
+    retrievalByText: Math.max(base.retrievalByText, head.retrievalByText),
+    scores
+  };
+  return scoringLines(
+    provenance,
+    void 0,
+    rules,
+    comparison.tests.some((test) => test.metric === "correct")
+  );
+}
+
 // src/render/eval-json.ts
 function evalJson(summary, config2) {
   const metrics = {};
@@ -48809,8 +48929,14 @@ function evalJson(summary, config2) {
     decomposition: summary.decomposition,
     judgeAgreement: summary.judgeAgreement,
     byTag: summary.byTag,
+    provenance: summary.provenance,
+    scoring: scoringLines(summary.provenance, summary.questions, config2, (summary.metrics.correct?.n ?? 0) > 0),
     warnings: summary.warnings,
-    config: { retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) }
+    config: {
+      retrievalOk: config2.retrievalOk.name,
+      correct: formatCorrectnessRule(config2.correctness),
+      contextMatch: formatContextMatchRule(config2.contextMatch)
+    }
   };
 }
 
@@ -48867,7 +48993,8 @@ function renderCompareText(comparison, config2) {
   sections.push(
     `rag-gate compare: ${verdict}
 ` + comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}
-`).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed); left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels`
+`).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed); left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels` + comparisonScoringLines(comparison, config2.eval).map((line) => `
+  ${line}`).join("")
   );
   const rows = comparison.tests.map((test) => [
     testLabel(test.metric, rule),
@@ -54213,6 +54340,11 @@ function warningsSection(comparison, rule) {
   };
   return [paragraph2(strong2(text3("Warnings"))), list3];
 }
+function scoringSection(comparison, rules) {
+  if (rules === void 0) return [];
+  const lines = comparisonScoringLines(comparison, rules);
+  return lines.length === 0 ? [] : [paragraph2(strong2(text3("Scoring")), text3(`: ${lines.join(" \xB7 ")}`))];
+}
 function judgeSection(comparison) {
   const notes = judgeNotes(comparison.judges);
   return notes.length === 0 ? [] : [paragraph2(strong2(text3("Judge")), text3(": "), ...sentencePhrasing(notes))];
@@ -54237,6 +54369,7 @@ function renderComment(comparison, options) {
   const head = [
     ...options.marker !== void 0 ? [markerComment(options.marker)] : [],
     ...verdictSections(comparison, rule, verdict),
+    ...scoringSection(comparison, options.rules),
     testsTable(comparison, rule, verdict.failing),
     ...mcnemarSection(comparison, rule)
   ];
@@ -54316,7 +54449,7 @@ function compareCommand(context, setExitCode) {
     for (const warning of run.warnings) context.stderr(`rag-gate: warning: ${warning}
 `);
     const rule = config2.eval.retrievalOk.name;
-    if (options.markdown !== void 0) await writeFileAtomic(options.markdown, renderComment(run.comparison, { retrievalOk: rule }));
+    if (options.markdown !== void 0) await writeFileAtomic(options.markdown, renderComment(run.comparison, { retrievalOk: rule, rules: config2.eval }));
     const report2 = comparisonReport(run, config2, { found: true, files: base });
     context.stdout(options.json ? `${JSON.stringify(report2, null, 2)}
 ` : renderCompareText(run.comparison, config2));
@@ -54378,13 +54511,20 @@ function renderEvalText(file2, summary, config2) {
     excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
     excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
   ].filter(Boolean);
-  const sections = [`rag-gate eval: ${file2}: ${summary.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`];
+  const scoring = scoringLines(summary.provenance, summary.questions, config2, (summary.metrics.correct?.n ?? 0) > 0);
+  const sections = [
+    `rag-gate eval: ${file2}: ${summary.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}${scoring.map((line) => `
+  ${line}`).join("")}`
+  ];
   const retrieval = metricTable(summary, [...retrievalNames, "retrieval_ok"]);
   if (retrieval) sections.push(`Retrieval
 ${retrieval}`);
   const generation = metricTable(summary, GENERATION_METRICS);
   if (generation) sections.push(`Generation
 ${generation}`);
+  const scores = metricTable(summary, Object.keys(summary.provenance.scores).map(scoreMetric));
+  if (scores) sections.push(`Scores from the results (${SCORE_NOT_CALIBRATED})
+${scores}`);
   sections.push(decompositionText(summary, config2.retrievalOk.name));
   const agreement = summary.judgeAgreement;
   if (agreement) {

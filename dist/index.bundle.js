@@ -39074,21 +39074,35 @@ function tokenF1(answer, expected) {
   const recall = common / gold.length;
   return 2 * precision * recall / (precision + recall);
 }
+function containsAnswer(answer, expected) {
+  const gold = normalizeAnswer(expected);
+  const predicted = normalizeAnswer(answer);
+  if (gold === "") return predicted === "" ? 1 : 0;
+  return ` ${predicted} `.includes(` ${gold} `) ? 1 : 0;
+}
 var CorrectnessRuleError = class extends SettingError {
 };
 function parseCorrectnessRule(text4) {
   const rule = text4.trim();
+  if (rule === "contains") return { kind: "contains" };
   if (rule === "exact") return { kind: "exact" };
   const f1 = /^f1:(\d*\.?\d+)$/.exec(rule);
   const threshold = f1 ? Number(f1[1]) : NaN;
   if (f1 && threshold > 0 && threshold <= 1) return { kind: "f1", threshold };
-  throw new CorrectnessRuleError(`invalid correctness rule "${rule}"; use "exact" or "f1:T" with 0 < T \u2264 1, e.g. "f1:0.5"`);
+  throw new CorrectnessRuleError(`invalid correctness rule "${rule}"; use "contains", "exact" or "f1:T" with 0 < T \u2264 1, e.g. "f1:0.5"`);
 }
 function formatCorrectnessRule(rule) {
-  return rule.kind === "exact" ? "exact" : `f1:${rule.threshold}`;
+  return rule.kind === "f1" ? `f1:${rule.threshold}` : rule.kind;
 }
 function judgeCorrect(rule, answer, expected) {
-  return rule.kind === "exact" ? exactMatch(answer, expected) : tokenF1(answer, expected) >= rule.threshold ? 1 : 0;
+  switch (rule.kind) {
+    case "contains":
+      return containsAnswer(answer, expected);
+    case "exact":
+      return exactMatch(answer, expected);
+    case "f1":
+      return tokenF1(answer, expected) >= rule.threshold ? 1 : 0;
+  }
 }
 
 // src/core/scoring/generation/faithfulness.ts
@@ -39439,6 +39453,42 @@ function withRowsOf(run2, replacement) {
   return { ...run2, goldKeys, goldFound, columns };
 }
 
+// src/core/stats/kappa.ts
+var KAPPA_FLOOR = 0.6;
+function cohensKappa(pairs) {
+  const n = pairs.length;
+  if (n === 0) return null;
+  const firstCounts = /* @__PURE__ */ new Map();
+  const secondCounts = /* @__PURE__ */ new Map();
+  const confusion = {};
+  let agree = 0;
+  for (const [first, second] of pairs) {
+    if (first === second) agree++;
+    firstCounts.set(first, (firstCounts.get(first) ?? 0) + 1);
+    secondCounts.set(second, (secondCounts.get(second) ?? 0) + 1);
+    const row = confusion[first] ??= {};
+    row[second] = (row[second] ?? 0) + 1;
+  }
+  let expected = 0;
+  for (const [label2, count] of firstCounts) expected += count / n * ((secondCounts.get(label2) ?? 0) / n);
+  const observed = agree / n;
+  const kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
+  return { kappa, observed, expected, n, confusion };
+}
+
+// src/core/stats/wilson.ts
+var Z95 = 1.959963984540054;
+function wilsonInterval(successes, n, z3 = Z95) {
+  if (n === 0) return [0, 1];
+  const p = successes / n;
+  const z22 = z3 * z3;
+  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
+  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
+  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
+  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
+  return [lower, upper];
+}
+
 // src/core/stats/random.ts
 function cyrb128(text4) {
   let h1 = 1779033703;
@@ -39635,6 +39685,106 @@ function quantileSorted(sorted, q) {
   const lower = sorted[below];
   const upper = sorted[above];
   return lower + (position - below) * (upper - lower);
+}
+
+// src/core/scoring/summary.ts
+function mean2(values, rows) {
+  let n = 0;
+  let sum = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const value2 = values[rows[j]];
+    if (Number.isNaN(value2)) continue;
+    n++;
+    sum += value2;
+  }
+  return { value: n === 0 ? null : sum / n, n };
+}
+function proportion(values, rows, hit, keep = () => true) {
+  let n = 0;
+  let count = 0;
+  for (let j = 0; j < rows.length; j++) {
+    const row = rows[j];
+    const value2 = values[row];
+    if (Number.isNaN(value2) || !keep(row)) continue;
+    n++;
+    if (hit(value2)) count++;
+  }
+  return { value: n === 0 ? null : count / n, n, count, ci: wilsonInterval(count, n) };
+}
+var isOne2 = (value2) => value2 === 1;
+function summarizeMetrics(outcomes, config2, rows, scoreIntervals) {
+  const metrics = {};
+  for (const metric of config2.retrievalMetrics) {
+    const values = column(outcomes, metric.name);
+    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne2) : mean2(values, rows);
+  }
+  const answerable = column(outcomes, "answerable");
+  const among = { answerable: (row) => answerable[row] === 1, unanswerable: (row) => answerable[row] === 0 };
+  for (const metric of ANSWER_METRICS) {
+    const values = column(outcomes, metric.column);
+    const { aggregate } = metric;
+    metrics[metric.name] = aggregate.kind === "mean" ? mean2(values, rows) : proportion(values, rows, aggregate.counts, aggregate.among === void 0 ? void 0 : among[aggregate.among]);
+  }
+  for (const [name, kind] of outcomes.scores) {
+    const values = column(outcomes, scoreMetric(name));
+    metrics[scoreMetric(name)] = kind === "boolean" ? proportion(values, rows, isOne2) : scoreIntervals ? meanWithInterval(values, rows) : mean2(values, rows);
+  }
+  return metrics;
+}
+function meanWithInterval(values, rows) {
+  const summary2 = mean2(values, rows);
+  if (summary2.n === 0) return summary2;
+  const present = [];
+  for (let j = 0; j < rows.length; j++) {
+    const value2 = values[rows[j]];
+    if (!Number.isNaN(value2)) present.push(value2);
+  }
+  return { ...summary2, ci: bootstrapMeanCIs([present])[0] };
+}
+function allRows(size) {
+  const rows = new Int32Array(size);
+  for (let i = 0; i < size; i++) rows[i] = i;
+  return rows;
+}
+function rowsByTag(outcomes) {
+  const byTag = /* @__PURE__ */ new Map();
+  outcomes.tags.forEach((tags, row) => {
+    for (const tag of new Set(tags)) {
+      const rows = byTag.get(tag) ?? [];
+      rows.push(row);
+      byTag.set(tag, rows);
+    }
+  });
+  return new Map([...byTag].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+function provenanceOf(outcomes) {
+  return { idsFromQuestion: outcomes.idsFromQuestion, retrievalByText: outcomes.retrievalByText, scores: Object.fromEntries(outcomes.scores) };
+}
+function summarizeRun(outcomes, config2) {
+  const answerable = column(outcomes, "answerable");
+  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
+  const judgeAgreement = cohensKappa(outcomes.labelPairs);
+  const byTag = /* @__PURE__ */ Object.create(null);
+  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows, false) };
+  const warnings = [...decomposition.warnings];
+  if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
+    const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
+    warnings.push(
+      `judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`
+    );
+  }
+  let unanswerable = 0;
+  for (const value2 of answerable) if (value2 === 0) unanswerable++;
+  return {
+    questions: outcomes.size,
+    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size), true),
+    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
+    decomposition,
+    judgeAgreement,
+    byTag,
+    provenance: provenanceOf(outcomes),
+    warnings
+  };
 }
 
 // src/core/stats/holm.ts
@@ -39876,6 +40026,12 @@ var GATED_TESTS = [
     }
   }
 ];
+function isScoreGate(gate) {
+  return gate.startsWith("score:");
+}
+function gateMetric(gate) {
+  return isScoreGate(gate) ? gate : gatedTest(gate).metric;
+}
 var GATE_CATEGORIES = GATED_TESTS.map((test) => test.gate);
 var DEFAULT_FAIL_ON = GATED_TESTS.filter((test) => test.onByDefault).map((test) => test.gate);
 var BY_METRIC = new Map(GATED_TESTS.map((test) => [test.metric, test]));
@@ -40011,82 +40167,6 @@ function defaultRetrievalMetrics(ks) {
   }
   names.push("mrr", "map", "ndcg", "ndcg_exp", "r_precision");
   return names.map(parseRetrievalMetric);
-}
-
-// src/core/compare/gate.ts
-function parseFloor(text4) {
-  const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
-  if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
-  const [, name = "", op, valueText = ""] = match;
-  const value2 = Number(valueText);
-  if (!Number.isFinite(value2)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
-  const metric = answerMetric(name) !== void 0 ? name : parseRetrievalMetric(name).name;
-  return { metric, op: op === "<=" ? "<=" : ">=", value: value2 };
-}
-function drop(test, gate, alpha) {
-  const counts = test.kind === "mcnemar" ? { broken: test.broken, fixed: test.fixed } : {};
-  return {
-    gate,
-    metric: test.metric,
-    base: test.base,
-    head: test.head,
-    delta: test.delta,
-    pValue: test.pValue,
-    adjustedPValue: test.adjustedPValue ?? test.pValue,
-    alpha,
-    ...counts
-  };
-}
-function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ new Map()) {
-  const reasons = [];
-  if (coverage.paired < config2.minPaired) reasons.push({ kind: "too-few-paired", paired: coverage.paired, minPaired: config2.minPaired });
-  if (coverage.share < config2.minCoverage) {
-    reasons.push({
-      kind: "low-coverage",
-      compared: coverage.compared,
-      baseQuestions: coverage.baseQuestions,
-      share: coverage.share,
-      minCoverage: config2.minCoverage
-    });
-  }
-  const warnings = [];
-  const outcomes = /* @__PURE__ */ new Map();
-  for (const gate of config2.failOn) {
-    const test = tests.find((t) => t.gate === gate);
-    if (test === void 0) {
-      warnings.push({ kind: "gate-untestable", gate });
-      continue;
-    }
-    if (!test.significant || test.delta >= 0) continue;
-    const field = blocked.get(test.metric);
-    if (field !== void 0) {
-      outcomes.set(gate, "uncalibrated-judge");
-      warnings.push({ kind: "drop-from-uncalibrated-judge", field, ...drop(test, gate, config2.alpha) });
-    } else if (-test.delta < config2.minEffect) {
-      outcomes.set(gate, "below-minimum-effect");
-      warnings.push({ kind: "drop-below-minimum-effect", minEffect: config2.minEffect, ...drop(test, gate, config2.alpha) });
-    } else {
-      outcomes.set(gate, "fails");
-      reasons.push({ kind: "regressed", ...drop(test, gate, config2.alpha) });
-    }
-  }
-  const floors = config2.floors.map((floor) => {
-    const value2 = head.metrics[floor.metric]?.value ?? null;
-    if (value2 === null) {
-      reasons.push({ kind: "floor-unchecked", floor });
-      return { floor, value: value2, outcome: "unchecked" };
-    }
-    if (floor.op === ">=" ? value2 >= floor.value : value2 <= floor.value) return { floor, value: value2, outcome: "holds" };
-    const field = blocked.get(floor.metric);
-    if (field !== void 0) {
-      warnings.push({ kind: "floor-from-uncalibrated-judge", floor, value: value2, field });
-      return { floor, value: value2, outcome: "uncalibrated-judge" };
-    }
-    reasons.push({ kind: "floor-broken", floor, value: value2 });
-    return { floor, value: value2, outcome: "broken" };
-  });
-  const ungated = config2.floors.length === 0 && ![...config2.failOn].some((gate) => tests.some((t) => t.gate === gate));
-  return { verdict: reasons.length > 0 ? "fail" : "pass", ungated, reasons, warnings, outcomes, floors };
 }
 
 // node_modules/zod/v4/classic/external.js
@@ -59806,27 +59886,799 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/core/stats/kappa.ts
-var KAPPA_FLOOR = 0.6;
-function cohensKappa(pairs) {
-  const n = pairs.length;
-  if (n === 0) return null;
-  const firstCounts = /* @__PURE__ */ new Map();
-  const secondCounts = /* @__PURE__ */ new Map();
-  const confusion = {};
-  let agree = 0;
-  for (const [first, second] of pairs) {
-    if (first === second) agree++;
-    firstCounts.set(first, (firstCounts.get(first) ?? 0) + 1);
-    secondCounts.set(second, (secondCounts.get(second) ?? 0) + 1);
-    const row = confusion[first] ??= {};
-    row[second] = (row[second] ?? 0) + 1;
+// src/core/closest.ts
+function distance(a, b) {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
   }
-  let expected = 0;
-  for (const [label2, count] of firstCounts) expected += count / n * ((secondCounts.get(label2) ?? 0) / n);
-  const observed = agree / n;
-  const kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
-  return { kappa, observed, expected, n, confusion };
+  return row[b.length];
+}
+function closestName(word, candidates2) {
+  let best;
+  let bestDistance = 3;
+  for (const candidate of candidates2) {
+    const d = distance(word.toLowerCase(), candidate);
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best;
+}
+
+// node_modules/@noble/hashes/_u64.js
+var fromNumH = (n) => n / 2 ** 32 | 0;
+var fromNumL = (n) => n >>> 0;
+function setU64FromNum(view, byteOffset, n, isLE) {
+  const h = fromNumH(n);
+  const l = fromNumL(n);
+  view.setUint32(byteOffset, isLE ? l : h, isLE);
+  view.setUint32(byteOffset + 4, isLE ? h : l, isLE);
+}
+
+// node_modules/@noble/hashes/utils.js
+function isBytes(a) {
+  return a instanceof Uint8Array || ArrayBuffer.isView(a) && a.constructor.name === "Uint8Array" && "BYTES_PER_ELEMENT" in a && a.BYTES_PER_ELEMENT === 1;
+}
+var atitle = (title) => title ? `"${title}" ` : "";
+function anumber(n, title = "") {
+  if (typeof n !== "number")
+    throw new TypeError(atitle(title) + "expected number, got " + typeof n);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new RangeError(atitle(title) + "expected integer >= 0, got " + n);
+  return n;
+}
+function abytes(value2, length, title = "") {
+  if (isBytes(value2) && (length === void 0 || value2.length === length))
+    return value2;
+  if (length !== void 0)
+    anumber(length, "length");
+  const bytes = isBytes(value2);
+  const ofLen = length !== void 0 ? ` of length ${length}` : "";
+  const got = bytes ? `length=${value2.length}` : `type=${typeof value2}`;
+  const message = atitle(title) + "expected Uint8Array" + ofLen + ", got " + got;
+  if (!bytes)
+    throw new TypeError(message);
+  throw new RangeError(message);
+}
+var aobject = (value2, label2) => {
+  if (value2 === null || typeof value2 !== "object" || Array.isArray(value2))
+    throw new TypeError((label2 === "object" ? "" : `"${label2}" `) + "expected object, got type=" + typeof value2);
+};
+var aopts = (value2, label2) => {
+  aobject(value2, label2);
+  const proto = Object.getPrototypeOf(value2);
+  if (proto !== Object.prototype && proto !== null)
+    throw new TypeError(`"${label2}" expected plain object`);
+  if (Object.hasOwn(value2, "__proto__"))
+    throw new TypeError(`"${label2}.__proto__" is not allowed`);
+};
+function aexists(instance, checkFinished = true) {
+  if (instance.destroyed)
+    throw new Error("hash was destroyed");
+  if (checkFinished && instance.finished)
+    throw new Error("digest() was already called");
+}
+function aoutput(out, instance) {
+  abytes(out, void 0, "output");
+  const min = instance.outputLen;
+  if (!(out.length >= min)) {
+    throw new RangeError('"output" expected length >= ' + min);
+  }
+}
+function clean(...arrays) {
+  for (let i = 0; i < arrays.length; i++) {
+    arrays[i].fill(0);
+  }
+}
+function createView(arr) {
+  return new DataView(arr.buffer, arr.byteOffset, arr.byteLength);
+}
+function rotr(word, shift) {
+  return word << 32 - shift | word >>> shift;
+}
+var hasHexBuiltin = /* @__PURE__ */ (() => (
+  // @ts-ignore
+  typeof Uint8Array.from([]).toHex === "function" && typeof Uint8Array.fromHex === "function"
+))();
+var hexes = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+function bytesToHex(bytes) {
+  abytes(bytes);
+  if (hasHexBuiltin)
+    return bytes.toHex();
+  let hex4 = "";
+  for (let i = 0; i < bytes.length; i++) {
+    hex4 += hexes[bytes[i]];
+  }
+  return hex4;
+}
+function utf8ToBytes(str) {
+  if (typeof str !== "string")
+    throw new TypeError("string expected");
+  const encoded = new TextEncoder().encode(str);
+  try {
+    return new Uint8Array(encoded);
+  } finally {
+    clean(encoded);
+  }
+}
+function checkOpts(defaults, opts, title = "opts") {
+  aopts(defaults, "defaults");
+  if (opts !== void 0)
+    aopts(opts, title);
+  const merged = Object.assign(/* @__PURE__ */ Object.create(null), defaults, opts);
+  return merged;
+}
+function createHasher(hashCons, info2 = {}) {
+  if (typeof hashCons !== "function")
+    throw new TypeError('"hashCons" expected function, got type=' + typeof hashCons);
+  info2 = checkOpts({}, info2, "info");
+  const hashC = (msg, opts) => hashCons(opts).update(msg).digest();
+  const tmp = hashCons(void 0);
+  hashC.outputLen = tmp.outputLen;
+  hashC.blockLen = tmp.blockLen;
+  hashC.canXOF = tmp.canXOF;
+  hashC.create = (opts) => hashCons(opts);
+  Object.assign(hashC, info2);
+  return Object.freeze(hashC);
+}
+var oidNist = (suffix) => ({
+  // Current NIST hashAlgs suffixes used here fit in one DER subidentifier octet.
+  // Larger suffix values would need base-128 OID encoding and a different length byte.
+  oid: Uint8Array.from([6, 9, 96, 134, 72, 1, 101, 3, 4, 2, suffix])
+});
+
+// node_modules/@noble/hashes/_md.js
+function Chi(a, b, c) {
+  return a & b ^ ~a & c;
+}
+function Maj(a, b, c) {
+  return a & b ^ a & c ^ b & c;
+}
+var HashMD = class {
+  blockLen;
+  outputLen;
+  canXOF = false;
+  padOffset;
+  isLE;
+  // For partial updates less than block size
+  buffer;
+  view;
+  finished = false;
+  length = 0;
+  pos = 0;
+  destroyed = false;
+  constructor(blockLen, outputLen, padOffset, isLE) {
+    this.blockLen = blockLen;
+    this.outputLen = outputLen;
+    this.padOffset = padOffset;
+    this.isLE = isLE;
+    this.buffer = new Uint8Array(blockLen);
+    this.view = createView(this.buffer);
+  }
+  update(data) {
+    aexists(this);
+    abytes(data);
+    const { view, buffer, blockLen } = this;
+    const len = data.length;
+    let processed = false;
+    for (let pos = 0; pos < len; ) {
+      const take = Math.min(blockLen - this.pos, len - pos);
+      if (take === blockLen) {
+        const dataView = createView(data);
+        for (; blockLen <= len - pos; pos += blockLen)
+          this.process(dataView, pos);
+        processed = true;
+        continue;
+      }
+      buffer.set(pos === 0 && take === len ? data : data.subarray(pos, pos + take), this.pos);
+      this.pos += take;
+      pos += take;
+      if (this.pos === blockLen) {
+        this.process(view, 0);
+        this.pos = 0;
+        processed = true;
+      }
+    }
+    this.length += data.length;
+    if (processed)
+      this.roundClean();
+    return this;
+  }
+  digestInto(out) {
+    aexists(this);
+    aoutput(out, this);
+    this.finished = true;
+    const { buffer, view, blockLen, isLE } = this;
+    let { pos } = this;
+    buffer[pos++] = 128;
+    buffer.fill(0, pos);
+    if (this.padOffset > blockLen - pos) {
+      this.process(view, 0);
+      buffer.fill(0);
+    }
+    setU64FromNum(view, blockLen - 8, this.length * 8, isLE);
+    this.process(view, 0);
+    this.roundClean();
+    const oview = out === buffer ? view : createView(out);
+    const len = this.outputLen;
+    const outLen = len / 4;
+    const state = this.get();
+    if (len % 4 || outLen > state.length)
+      throw new Error("invalid outputLen");
+    for (let i = 0; i < outLen; i++)
+      oview.setUint32(4 * i, state[i], isLE);
+  }
+  digest() {
+    const { buffer, outputLen } = this;
+    this.digestInto(buffer);
+    const res = buffer.slice(0, outputLen);
+    this.destroy();
+    return res;
+  }
+  _cloneIntoMeta(to) {
+    const { buffer, length, finished, destroyed, pos } = this;
+    to.destroyed = destroyed;
+    to.finished = finished;
+    to.length = length;
+    to.pos = pos;
+    if (pos)
+      to.buffer.set(buffer);
+    return to;
+  }
+  clone() {
+    return this._cloneInto();
+  }
+};
+var SHA256_IV = /* @__PURE__ */ Uint32Array.from([
+  1779033703,
+  3144134277,
+  1013904242,
+  2773480762,
+  1359893119,
+  2600822924,
+  528734635,
+  1541459225
+]);
+
+// node_modules/@noble/hashes/sha2.js
+var SHA256_K = /* @__PURE__ */ Uint32Array.from([
+  1116352408,
+  1899447441,
+  3049323471,
+  3921009573,
+  961987163,
+  1508970993,
+  2453635748,
+  2870763221,
+  3624381080,
+  310598401,
+  607225278,
+  1426881987,
+  1925078388,
+  2162078206,
+  2614888103,
+  3248222580,
+  3835390401,
+  4022224774,
+  264347078,
+  604807628,
+  770255983,
+  1249150122,
+  1555081692,
+  1996064986,
+  2554220882,
+  2821834349,
+  2952996808,
+  3210313671,
+  3336571891,
+  3584528711,
+  113926993,
+  338241895,
+  666307205,
+  773529912,
+  1294757372,
+  1396182291,
+  1695183700,
+  1986661051,
+  2177026350,
+  2456956037,
+  2730485921,
+  2820302411,
+  3259730800,
+  3345764771,
+  3516065817,
+  3600352804,
+  4094571909,
+  275423344,
+  430227734,
+  506948616,
+  659060556,
+  883997877,
+  958139571,
+  1322822218,
+  1537002063,
+  1747873779,
+  1955562222,
+  2024104815,
+  2227730452,
+  2361852424,
+  2428436474,
+  2756734187,
+  3204031479,
+  3329325298
+]);
+var SHA256_W = /* @__PURE__ */ new Uint32Array(64);
+var SHA2_32B = class extends HashMD {
+  // We cannot use array here since array allows indexing by variable
+  // which means optimizer/compiler cannot use registers.
+  // Numeric initializers matter: starting the fields as `undefined` changes
+  // V8's field representation and makes sha256 3x slower (measured).
+  A = 0;
+  B = 0;
+  C = 0;
+  D = 0;
+  E = 0;
+  F = 0;
+  G = 0;
+  H = 0;
+  constructor(outputLen, IV) {
+    super(64, outputLen, 8, false);
+    this.A = IV[0] | 0;
+    this.B = IV[1] | 0;
+    this.C = IV[2] | 0;
+    this.D = IV[3] | 0;
+    this.E = IV[4] | 0;
+    this.F = IV[5] | 0;
+    this.G = IV[6] | 0;
+    this.H = IV[7] | 0;
+  }
+  get() {
+    const { A, B, C, D, E, F, G, H } = this;
+    return [A, B, C, D, E, F, G, H];
+  }
+  // prettier-ignore
+  set(A, B, C, D, E, F, G, H) {
+    this.A = A | 0;
+    this.B = B | 0;
+    this.C = C | 0;
+    this.D = D | 0;
+    this.E = E | 0;
+    this.F = F | 0;
+    this.G = G | 0;
+    this.H = H | 0;
+  }
+  _cloneInto(to) {
+    (to ||= new this.constructor()).set(...this.get());
+    return this._cloneIntoMeta(to);
+  }
+  process(view, offset) {
+    for (let i = 0; i < 16; i++, offset += 4)
+      SHA256_W[i] = view.getUint32(offset, false);
+    for (let i = 16; i < 64; i++) {
+      const W15 = SHA256_W[i - 15];
+      const W2 = SHA256_W[i - 2];
+      const s0 = rotr(W15, 7) ^ rotr(W15, 18) ^ W15 >>> 3;
+      const s1 = rotr(W2, 17) ^ rotr(W2, 19) ^ W2 >>> 10;
+      SHA256_W[i] = s1 + SHA256_W[i - 7] + s0 + SHA256_W[i - 16] | 0;
+    }
+    let { A, B, C, D, E, F, G, H } = this;
+    for (let i = 0; i < 64; i++) {
+      const sigma1 = rotr(E, 6) ^ rotr(E, 11) ^ rotr(E, 25);
+      const T1 = H + sigma1 + Chi(E, F, G) + SHA256_K[i] + SHA256_W[i] | 0;
+      const sigma0 = rotr(A, 2) ^ rotr(A, 13) ^ rotr(A, 22);
+      const T2 = sigma0 + Maj(A, B, C) | 0;
+      H = G;
+      G = F;
+      F = E;
+      E = D + T1 | 0;
+      D = C;
+      C = B;
+      B = A;
+      A = T1 + T2 | 0;
+    }
+    A = A + this.A | 0;
+    B = B + this.B | 0;
+    C = C + this.C | 0;
+    D = D + this.D | 0;
+    E = E + this.E | 0;
+    F = F + this.F | 0;
+    G = G + this.G | 0;
+    H = H + this.H | 0;
+    this.set(A, B, C, D, E, F, G, H);
+  }
+  roundClean() {
+    clean(SHA256_W);
+  }
+  destroy() {
+    this.destroyed = true;
+    this.set(0, 0, 0, 0, 0, 0, 0, 0);
+    clean(this.buffer);
+  }
+};
+var _SHA256 = class extends SHA2_32B {
+  constructor() {
+    super(32, SHA256_IV);
+  }
+};
+var sha256 = /* @__PURE__ */ createHasher(
+  () => new _SHA256(),
+  /* @__PURE__ */ oidNist(1)
+);
+
+// src/core/derived-ids.ts
+function normalizeText(text4) {
+  return text4.normalize("NFC").replace(/\s+/gu, " ").trim();
+}
+function digest(text4) {
+  return bytesToHex(sha256(utf8ToBytes(text4))).slice(0, 16);
+}
+function questionId(question) {
+  return `q-${digest(normalizeText(question))}`;
+}
+function contextId(context) {
+  return `text-${digest(normalizeText(context))}`;
+}
+function parseContextMatchRule(text4) {
+  const rule = text4.trim();
+  if (rule === "exact") return { kind: "exact" };
+  const overlap = /^overlap:(\d*\.?\d+)$/.exec(rule);
+  const threshold = overlap ? Number(overlap[1]) : NaN;
+  if (overlap && threshold > 0 && threshold <= 1) return { kind: "overlap", threshold };
+  throw new SettingError(`invalid context match rule "${rule}"; use "exact" or "overlap:T" with 0 < T \u2264 1, e.g. "overlap:0.8"`);
+}
+function formatContextMatchRule(rule) {
+  return rule.kind === "exact" ? "exact" : `overlap:${rule.threshold}`;
+}
+function tokenCounts(text4) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const token of answerTokens(text4)) counts.set(token, (counts.get(token) ?? 0) + 1);
+  return counts;
+}
+function tokenOverlap(retrieved, reference) {
+  let total = 0;
+  let common = 0;
+  for (const [token, count] of reference) {
+    total += count;
+    common += Math.min(count, retrieved.get(token) ?? 0);
+  }
+  return total === 0 ? 0 : common / total;
+}
+function referenceIds(retrievedIds, retrievedTexts, givenReferences, rule) {
+  const references = [...new Map(givenReferences.map((text4) => [normalizeText(text4), text4])).values()];
+  const ids = references.map(() => void 0);
+  if (rule.kind === "exact") {
+    const unclaimed = new Map(references.map((text4, index) => [normalizeText(text4), index]));
+    retrievedTexts.forEach((text4, rank) => {
+      const key = normalizeText(text4);
+      const index = unclaimed.get(key);
+      if (index === void 0) return;
+      ids[index] = retrievedIds[rank];
+      unclaimed.delete(key);
+    });
+  } else {
+    const referenceTokens = references.map(tokenCounts);
+    retrievedTexts.forEach((text4, rank) => {
+      const tokens = tokenCounts(text4);
+      let best = -1;
+      let bestOverlap = rule.threshold;
+      referenceTokens.forEach((reference, index) => {
+        if (ids[index] !== void 0) return;
+        const overlap = tokenOverlap(tokens, reference);
+        if (overlap >= bestOverlap && (best < 0 || overlap > bestOverlap)) {
+          best = index;
+          bestOverlap = overlap;
+        }
+      });
+      if (best >= 0) ids[best] = retrievedIds[rank];
+    });
+  }
+  return ids.map((id, index) => id ?? contextId(references[index]));
+}
+
+// src/core/record.ts
+var VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
+var FIELD_ALIASES = {
+  user_input: "question",
+  response: "answer",
+  reference: "expected_answer",
+  retrieved_context_ids: "retrieved_ids",
+  reference_context_ids: "relevant_ids",
+  ground_truth: "expected_answer",
+  contexts: "retrieved_contexts",
+  actual_output: "answer",
+  expected_output: "expected_answer",
+  retrieval_context: "retrieved_contexts"
+};
+var IGNORED_FIELDS = {
+  rubrics: "Ragas' rubrics steer its LLM metrics; rag-gate reads the scores they produced",
+  multi_responses: "Ragas' multiple responses; rag-gate scores the one `response`",
+  synthesizer_name: "Ragas' test-set generator name",
+  persona_name: "Ragas' test-set persona",
+  query_style: "Ragas' test-set query style",
+  query_length: "Ragas' test-set query length"
+};
+function isBlank(id) {
+  const first = id.charCodeAt(0);
+  return !(first > 32 && first < 160) && id.trim() === "";
+}
+var NOT_BLANK = "must not be empty or only white space";
+var idText = (what) => external_exports.union([external_exports.string(), external_exports.number().int().refine(Number.isSafeInteger)], { error: `must be ${what} (a string or a whole number)` }).transform(String).refine((id) => !isBlank(id), NOT_BLANK);
+var documentId = idText("a document id");
+function checkedFirst(isValid, schema) {
+  return external_exports.unknown().transform((value2, ctx) => {
+    if (isValid(value2)) return value2;
+    const parsed = schema.safeParse(value2);
+    if (parsed.success) return parsed.data;
+    for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue3.path, message: issue3.message });
+    return external_exports.NEVER;
+  });
+}
+function isIdList(value2) {
+  if (!Array.isArray(value2)) return false;
+  for (const id of value2) if (typeof id !== "string" || isBlank(id)) return false;
+  return true;
+}
+var isRankedIdList = (value2) => isIdList(value2) && new Set(value2).size === value2.length;
+var rankedIdSchema = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids, ctx) => {
+  const seen = /* @__PURE__ */ new Map();
+  ids.forEach((id, index) => {
+    const first = seen.get(id);
+    if (first === void 0) seen.set(id, index);
+    else ctx.addIssue({ code: "custom", path: [index], message: `duplicate document id ${JSON.stringify(id)} (also at position ${first})` });
+  });
+});
+var notFinite = (what) => (issue3) => typeof issue3.input === "number" && !Number.isFinite(issue3.input) ? `${String(issue3.input)} is not a finite number (too large for a double?)` : what;
+var grade = external_exports.number({ error: notFinite("must be a relevance grade (a number)") }).int("must be a whole-number grade").nonnegative("must not be negative (grades are 0 or more; 1 and up is relevant)");
+var rankedIds = checkedFirst(isRankedIdList, rankedIdSchema);
+var relevantIdList = checkedFirst(isIdList, external_exports.array(documentId));
+function relevanceGrades(value2, ctx) {
+  const grades = [];
+  for (const [id, raw] of Object.entries(value2)) {
+    if (isBlank(id)) ctx.addIssue({ code: "custom", path: [id], message: NOT_BLANK });
+    const parsed = grade.safeParse(raw);
+    if (parsed.success) grades.push([id, parsed.data]);
+    else for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: [id, ...issue3.path], message: issue3.message });
+  }
+  return Object.fromEntries(grades);
+}
+var relevantIds = external_exports.unknown().transform((value2, ctx) => {
+  if (typeof value2 === "object" && value2 !== null && !Array.isArray(value2)) return relevanceGrades(value2, ctx);
+  if (!Array.isArray(value2)) {
+    ctx.addIssue({ code: "custom", message: 'must be a list of document ids or an object of grades such as {"d17": 3}' });
+    return external_exports.NEVER;
+  }
+  const parsed = relevantIdList.safeParse(value2);
+  if (parsed.success) return parsed.data;
+  for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue3.path, message: issue3.message });
+  return external_exports.NEVER;
+});
+var label = external_exports.union([external_exports.string(), external_exports.boolean()], { error: "must be a string or a boolean" });
+var flag = external_exports.boolean({ error: "must be true or false" });
+var text = external_exports.string({ error: "must be a string" });
+var judgedBySchema = external_exports.object({
+  model: external_exports.string({ error: "must be a string" }),
+  embedding_model: external_exports.string({ error: "must be a string" }).optional(),
+  prompt_version: external_exports.string({ error: "must be a string" })
+});
+var judgedByFieldSchema = external_exports.object({
+  claims: judgedBySchema.optional(),
+  answer_relevance: judgedBySchema.optional(),
+  correct: judgedBySchema.optional()
+});
+var judgeErrorsFieldSchema = external_exports.array(
+  external_exports.object({ metric: external_exports.enum(["faithfulness", "answer_relevance", "correctness"]), kind: external_exports.string(), message: external_exports.string() }),
+  { error: "must be a list of {metric, kind, message}" }
+);
+var claim2 = external_exports.object({
+  text: text.optional(),
+  verdict: external_exports.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(", ")}` })
+});
+var texts = (what) => external_exports.array(external_exports.string({ error: "must be a string" }), { error: `must be a list of strings (${what})` });
+function scoreName(given) {
+  const name = given.normalize("NFKD").toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 64).replace(/_+$/, "");
+  return name === "" ? void 0 : name;
+}
+var scoresField = external_exports.unknown().transform((value2, ctx) => {
+  if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) {
+    ctx.addIssue({ code: "custom", message: 'must be an object of scores such as {"faithfulness": 0.9}' });
+    return external_exports.NEVER;
+  }
+  const scores = /* @__PURE__ */ new Map();
+  for (const [given, score] of Object.entries(value2)) {
+    const name = scoreName(given);
+    const earlier = name === void 0 ? void 0 : scores.get(name);
+    if (name === void 0) ctx.addIssue({ code: "custom", path: [given], message: "a score needs a name with a letter or digit" });
+    else if (earlier !== void 0) {
+      ctx.addIssue({ code: "custom", path: [given], message: `is the score ${name}, as "${earlier[0]}" is; keep one` });
+    } else if (typeof score === "boolean" || typeof score === "number" && Number.isFinite(score)) scores.set(name, [given, score]);
+    else ctx.addIssue({ code: "custom", path: [given], message: "must be a finite number or true/false" });
+  }
+  return Object.fromEntries([...scores].map(([name, [, score]]) => [name, score]));
+});
+var resultRecordSchema = external_exports.object({
+  /** Optional: without it the id is derived from the question text (`questionId`). */
+  id: idText("an id").optional(),
+  question: external_exports.string({ error: "is required and must be a string" }),
+  retrieved_ids: rankedIds.optional(),
+  relevant_ids: relevantIds.optional(),
+  answer: text.optional(),
+  expected_answer: text.optional(),
+  correct: flag.optional(),
+  retrieval_ok: flag.optional(),
+  answerable: flag.optional(),
+  refused: flag.optional(),
+  claims: external_exports.array(claim2, { error: "must be a list of {text, verdict} objects" }).optional(),
+  cited_ids: external_exports.array(documentId, { error: "must be a list of document ids" }).optional(),
+  answer_relevance: external_exports.number({ error: notFinite("must be a number in [0, 1]") }).min(0, "must be in [0, 1]").max(1, "must be in [0, 1]").optional(),
+  human_label: label.optional(),
+  judge_label: label.optional(),
+  closed_book_correct: flag.optional(),
+  tags: external_exports.array(external_exports.string({ error: "must be a string" }), { error: "must be a list of strings" }).optional(),
+  judged_by: judgedByFieldSchema.optional(),
+  judge_errors: judgeErrorsFieldSchema.optional(),
+  /** The texts sent to the generator, aligned with `retrieved_ids` (Ragas' name); the judge reads them. */
+  retrieved_contexts: texts("the retrieved texts, in retrieved_ids order").optional(),
+  /** The gold contexts as text (Ragas' name): relevant documents matched by text when `relevant_ids` is absent. */
+  reference_contexts: texts("the reference texts").optional(),
+  scores: scoresField.optional()
+}).superRefine((record3, ctx) => {
+  const { retrieved_ids: ids, retrieved_contexts: contexts } = record3;
+  if (ids !== void 0 && contexts !== void 0 && ids.length !== contexts.length) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["retrieved_contexts"],
+      message: `has ${contexts.length} text${contexts.length === 1 ? "" : "s"} but retrieved_ids has ${ids.length} id${ids.length === 1 ? "" : "s"}; give one text per retrieved id, in the same order`
+    });
+  }
+  if (record3.relevant_ids === void 0 && record3.reference_contexts !== void 0 && ids !== void 0 && contexts === void 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["reference_contexts"],
+      message: "the gold contexts are text but the retrieved documents are ids only; add retrieved_contexts (the retrieved texts) or give relevant_ids"
+    });
+  }
+  if (record3.relevant_ids !== void 0 && ids === void 0 && contexts !== void 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["relevant_ids"],
+      message: "the relevant documents are ids but the retrieved documents are text only (retrieved_contexts); add retrieved_ids or give the gold contexts as reference_contexts"
+    });
+  }
+});
+var KNOWN_FIELDS = /* @__PURE__ */ new Set([...Object.keys(resultRecordSchema.shape), ...Object.keys(FIELD_ALIASES)]);
+function resolveRecord(fields, rule) {
+  const id = fields.id ?? questionId(fields.question);
+  const { reference_contexts: references, retrieved_contexts: contexts } = fields;
+  const retrievalByText = fields.relevant_ids === void 0 && references !== void 0 && contexts !== void 0;
+  let record3 = { ...fields, id };
+  if (retrievalByText) {
+    let retrieved = fields.retrieved_ids;
+    if (retrieved === void 0) {
+      retrieved = contexts.map(contextId);
+      const first = /* @__PURE__ */ new Map();
+      for (const [rank, docId] of retrieved.entries()) {
+        const earlier = first.get(docId);
+        if (earlier !== void 0) {
+          return {
+            problem: {
+              path: ["retrieved_contexts", rank],
+              message: `has the same text as retrieved_contexts[${earlier}]; a ranking holds each document once: remove the repeat`
+            }
+          };
+        }
+        first.set(docId, rank);
+      }
+    }
+    record3 = { ...record3, retrieved_ids: retrieved, relevant_ids: referenceIds(retrieved, contexts, references, rule) };
+  }
+  return { record: record3, derivation: { idFromQuestion: fields.id === void 0, retrievalByText } };
+}
+var FIELD_SYNONYMS = {
+  ground_truths: "expected_answer",
+  reference_answer: "expected_answer",
+  context: "reference_contexts",
+  input: "question",
+  query: "question",
+  is_correct: "correct"
+};
+function suggestField(unknown3) {
+  return FIELD_SYNONYMS[unknown3.toLowerCase()] ?? closestName(unknown3, KNOWN_FIELDS);
+}
+
+// src/core/compare/gate.ts
+function parseFloor(text4) {
+  const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
+  if (!match) throw new MetricNameError(`floor "${text4}" must look like "recall@5=0.8" (head at least 0.8) or "false_refusal_rate<=0.1"`);
+  const [, name = "", op, valueText = ""] = match;
+  const value2 = Number(valueText);
+  if (!Number.isFinite(value2)) throw new MetricNameError(`floor "${text4}": "${valueText}" is not a number`);
+  return { metric: floorMetric(name), op: op === "<=" ? "<=" : ">=", value: value2 };
+}
+function floorMetric(name) {
+  if (answerMetric(name) !== void 0) return name;
+  const score = name.startsWith("score:") ? name.slice("score:".length) : name;
+  try {
+    return parseRetrievalMetric(name).name;
+  } catch (error63) {
+    if (!(error63 instanceof MetricNameError) || scoreName(score) !== score) throw error63;
+    return `score:${score}`;
+  }
+}
+function floorReads(floor, head) {
+  const own6 = head.metrics[floor.metric];
+  const score = `score:${floor.metric}`;
+  return (own6 === void 0 || own6.n === 0) && head.metrics[score] !== void 0 ? score : floor.metric;
+}
+function drop(test, gate, alpha) {
+  const counts = test.kind === "mcnemar" ? { broken: test.broken, fixed: test.fixed } : {};
+  return {
+    gate,
+    metric: test.metric,
+    base: test.base,
+    head: test.head,
+    delta: test.delta,
+    pValue: test.pValue,
+    adjustedPValue: test.adjustedPValue ?? test.pValue,
+    alpha,
+    ...counts
+  };
+}
+function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ new Map()) {
+  const reasons = [];
+  if (coverage.paired < config2.minPaired) reasons.push({ kind: "too-few-paired", paired: coverage.paired, minPaired: config2.minPaired });
+  if (coverage.share < config2.minCoverage) {
+    reasons.push({
+      kind: "low-coverage",
+      compared: coverage.compared,
+      baseQuestions: coverage.baseQuestions,
+      share: coverage.share,
+      minCoverage: config2.minCoverage
+    });
+  }
+  const warnings = [];
+  const outcomes = /* @__PURE__ */ new Map();
+  for (const gate of config2.failOn) {
+    const test = tests.find((t) => t.gate === gate);
+    if (test === void 0) {
+      warnings.push({ kind: "gate-untestable", gate });
+      continue;
+    }
+    if (!test.significant || test.delta >= 0) continue;
+    const field = blocked.get(test.metric);
+    if (field !== void 0) {
+      outcomes.set(gate, "uncalibrated-judge");
+      warnings.push({ kind: "drop-from-uncalibrated-judge", field, ...drop(test, gate, config2.alpha) });
+    } else if (-test.delta < config2.minEffect) {
+      outcomes.set(gate, "below-minimum-effect");
+      warnings.push({ kind: "drop-below-minimum-effect", minEffect: config2.minEffect, ...drop(test, gate, config2.alpha) });
+    } else {
+      outcomes.set(gate, "fails");
+      reasons.push({ kind: "regressed", ...drop(test, gate, config2.alpha) });
+    }
+  }
+  const floors = config2.floors.map((floor) => {
+    const reads = floorReads(floor, head);
+    const value2 = head.metrics[reads]?.value ?? null;
+    if (value2 === null) {
+      reasons.push({ kind: "floor-unchecked", floor });
+      return { floor, reads, value: value2, outcome: "unchecked" };
+    }
+    if (floor.op === ">=" ? value2 >= floor.value : value2 <= floor.value) return { floor, reads, value: value2, outcome: "holds" };
+    const field = blocked.get(floor.metric);
+    if (field !== void 0) {
+      warnings.push({ kind: "floor-from-uncalibrated-judge", floor, value: value2, field });
+      return { floor, reads, value: value2, outcome: "uncalibrated-judge" };
+    }
+    reasons.push({ kind: "floor-broken", floor, reads, value: value2 });
+    return { floor, reads, value: value2, outcome: "broken" };
+  });
+  const ungated = config2.floors.length === 0 && ![...config2.failOn].some((gate) => tests.some((t) => t.gate === gate));
+  return { verdict: reasons.length > 0 ? "fail" : "pass", ungated, reasons, warnings, outcomes, floors };
 }
 
 // src/core/compare/calibration.ts
@@ -59932,11 +60784,11 @@ function neededBeyond(needed, paired2) {
   return Number.isFinite(needed) && needed > paired2 ? needed : null;
 }
 var FAILED_WHEN_MISSING = new Set(GATED_TESTS.map((test) => test.column));
-function paired(baseRun, headRun, pairing, name) {
+function paired(baseRun, headRun, pairing, name, failedWhenMissing = FAILED_WHEN_MISSING.has(name)) {
   const base = gather(column(baseRun, name), concat(pairing.baseRows, pairing.missingRows));
   const head = new Float64Array(base.length).fill(NaN);
   head.set(gather(column(headRun, name), pairing.headRows));
-  if (FAILED_WHEN_MISSING.has(name)) {
+  if (failedWhenMissing) {
     for (let i = pairing.headRows.length; i < base.length; i++) if (!Number.isNaN(base[i])) head[i] = 0;
   }
   return { base, head };
@@ -60027,7 +60879,7 @@ function gradedTests(metrics, columns, config2) {
 }
 function adjustGatedTests(tests, config2) {
   const gateOf = /* @__PURE__ */ new Map();
-  for (const gate of config2.failOn) gateOf.set(gatedTest(gate).metric, gate);
+  for (const gate of config2.failOn) gateOf.set(gateMetric(gate), gate);
   const gated = tests.filter((test) => gateOf.has(test.metric));
   const adjusted = holmAdjust(gated.map((test) => test.pValue));
   return tests.map((test) => {
@@ -60061,13 +60913,21 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     unanswerable: (i) => answerable[i] === 0
   };
   const binary = GATED_TESTS.map((test) => binaryTest(test.metric, paired(baseRun, headRun, pairing, test.column), config2, pairFilters[test.pairs]));
+  const scores = /* @__PURE__ */ new Map();
+  for (const run2 of [baseRun, headRun]) for (const [name, kind] of run2.scores) scores.set(name, scores.get(name) === "number" ? "number" : kind);
+  const scoreNames = [...scores.keys()].map(scoreMetric);
+  const binaryScores = scoreNames.filter((metric) => scores.get(metric.slice("score:".length)) === "boolean");
+  const gradedScores = scoreNames.filter((metric) => !binaryScores.includes(metric));
+  const gated = new Set(config2.failOn);
+  const scoreTests = binaryScores.map((metric) => binaryTest(metric, paired(baseRun, headRun, pairing, metric, gated.has(metric)), config2));
+  const gradedMetrics = [...config2.gradedMetrics, ...gradedScores];
   const graded = gradedTests(
-    config2.gradedMetrics,
-    config2.gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
+    gradedMetrics,
+    gradedMetrics.map((metric) => paired(baseRun, headRun, pairing, metric)),
     config2
   );
   const testsBeforeGate = adjustGatedTests(
-    [...binary, ...graded].filter((test) => test !== null),
+    [...binary, ...scoreTests, ...graded].filter((test) => test !== null),
     config2
   );
   const regressions = [];
@@ -60145,6 +61005,7 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     retrievalShifted: retrievalTest?.significant === true,
     floors,
     judges,
+    provenance: { base: provenanceOf(baseRun), head: provenanceOf(headRun) },
     verdict,
     ungated,
     reasons,
@@ -60196,116 +61057,6 @@ function compareConfig(settings, calibrations) {
     gradedMetrics: settings.graded,
     calibrations,
     kappaFloor: settings["kappa-floor"]
-  };
-}
-
-// src/core/stats/wilson.ts
-var Z95 = 1.959963984540054;
-function wilsonInterval(successes, n, z3 = Z95) {
-  if (n === 0) return [0, 1];
-  const p = successes / n;
-  const z22 = z3 * z3;
-  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
-  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
-  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
-  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
-  return [lower, upper];
-}
-
-// src/core/scoring/summary.ts
-function mean2(values, rows) {
-  let n = 0;
-  let sum = 0;
-  for (let j = 0; j < rows.length; j++) {
-    const value2 = values[rows[j]];
-    if (Number.isNaN(value2)) continue;
-    n++;
-    sum += value2;
-  }
-  return { value: n === 0 ? null : sum / n, n };
-}
-function proportion(values, rows, hit, keep = () => true) {
-  let n = 0;
-  let count = 0;
-  for (let j = 0; j < rows.length; j++) {
-    const row = rows[j];
-    const value2 = values[row];
-    if (Number.isNaN(value2) || !keep(row)) continue;
-    n++;
-    if (hit(value2)) count++;
-  }
-  return { value: n === 0 ? null : count / n, n, count, ci: wilsonInterval(count, n) };
-}
-var isOne2 = (value2) => value2 === 1;
-function summarizeMetrics(outcomes, config2, rows, scoreIntervals) {
-  const metrics = {};
-  for (const metric of config2.retrievalMetrics) {
-    const values = column(outcomes, metric.name);
-    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne2) : mean2(values, rows);
-  }
-  const answerable = column(outcomes, "answerable");
-  const among = { answerable: (row) => answerable[row] === 1, unanswerable: (row) => answerable[row] === 0 };
-  for (const metric of ANSWER_METRICS) {
-    const values = column(outcomes, metric.column);
-    const { aggregate } = metric;
-    metrics[metric.name] = aggregate.kind === "mean" ? mean2(values, rows) : proportion(values, rows, aggregate.counts, aggregate.among === void 0 ? void 0 : among[aggregate.among]);
-  }
-  for (const [name, kind] of outcomes.scores) {
-    const values = column(outcomes, scoreMetric(name));
-    metrics[scoreMetric(name)] = kind === "boolean" ? proportion(values, rows, isOne2) : scoreIntervals ? meanWithInterval(values, rows) : mean2(values, rows);
-  }
-  return metrics;
-}
-function meanWithInterval(values, rows) {
-  const summary2 = mean2(values, rows);
-  if (summary2.n === 0) return summary2;
-  const present = [];
-  for (let j = 0; j < rows.length; j++) {
-    const value2 = values[rows[j]];
-    if (!Number.isNaN(value2)) present.push(value2);
-  }
-  return { ...summary2, ci: bootstrapMeanCIs([present])[0] };
-}
-function allRows(size) {
-  const rows = new Int32Array(size);
-  for (let i = 0; i < size; i++) rows[i] = i;
-  return rows;
-}
-function rowsByTag(outcomes) {
-  const byTag = /* @__PURE__ */ new Map();
-  outcomes.tags.forEach((tags, row) => {
-    for (const tag of new Set(tags)) {
-      const rows = byTag.get(tag) ?? [];
-      rows.push(row);
-      byTag.set(tag, rows);
-    }
-  });
-  return new Map([...byTag].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-}
-function summarizeRun(outcomes, config2) {
-  const answerable = column(outcomes, "answerable");
-  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
-  const judgeAgreement = cohensKappa(outcomes.labelPairs);
-  const byTag = /* @__PURE__ */ Object.create(null);
-  for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows, false) };
-  const warnings = [...decomposition.warnings];
-  if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
-    const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
-    warnings.push(
-      `judge agreement with humans is low (Cohen's kappa ${kappa} < ${KAPPA_FLOOR} on ${judgeAgreement.n} labels): judge-based metrics are noise until the judge is fixed.`
-    );
-  }
-  let unanswerable = 0;
-  for (const value2 of answerable) if (value2 === 0) unanswerable++;
-  return {
-    questions: outcomes.size,
-    metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size), true),
-    excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
-    decomposition,
-    judgeAgreement,
-    byTag,
-    provenance: { idsFromQuestion: outcomes.idsFromQuestion, retrievalByText: outcomes.retrievalByText, scores: Object.fromEntries(outcomes.scores) },
-    warnings
   };
 }
 
@@ -62266,710 +63017,6 @@ async function* readLines(file2, problems, onProgress) {
   }
 }
 
-// src/core/closest.ts
-function distance(a, b) {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length];
-}
-function closestName(word, candidates2) {
-  let best;
-  let bestDistance = 3;
-  for (const candidate of candidates2) {
-    const d = distance(word.toLowerCase(), candidate);
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
-  }
-  return best;
-}
-
-// node_modules/@noble/hashes/_u64.js
-var fromNumH = (n) => n / 2 ** 32 | 0;
-var fromNumL = (n) => n >>> 0;
-function setU64FromNum(view, byteOffset, n, isLE) {
-  const h = fromNumH(n);
-  const l = fromNumL(n);
-  view.setUint32(byteOffset, isLE ? l : h, isLE);
-  view.setUint32(byteOffset + 4, isLE ? h : l, isLE);
-}
-
-// node_modules/@noble/hashes/utils.js
-function isBytes(a) {
-  return a instanceof Uint8Array || ArrayBuffer.isView(a) && a.constructor.name === "Uint8Array" && "BYTES_PER_ELEMENT" in a && a.BYTES_PER_ELEMENT === 1;
-}
-var atitle = (title) => title ? `"${title}" ` : "";
-function anumber(n, title = "") {
-  if (typeof n !== "number")
-    throw new TypeError(atitle(title) + "expected number, got " + typeof n);
-  if (!Number.isSafeInteger(n) || n < 0)
-    throw new RangeError(atitle(title) + "expected integer >= 0, got " + n);
-  return n;
-}
-function abytes(value2, length, title = "") {
-  if (isBytes(value2) && (length === void 0 || value2.length === length))
-    return value2;
-  if (length !== void 0)
-    anumber(length, "length");
-  const bytes = isBytes(value2);
-  const ofLen = length !== void 0 ? ` of length ${length}` : "";
-  const got = bytes ? `length=${value2.length}` : `type=${typeof value2}`;
-  const message = atitle(title) + "expected Uint8Array" + ofLen + ", got " + got;
-  if (!bytes)
-    throw new TypeError(message);
-  throw new RangeError(message);
-}
-var aobject = (value2, label2) => {
-  if (value2 === null || typeof value2 !== "object" || Array.isArray(value2))
-    throw new TypeError((label2 === "object" ? "" : `"${label2}" `) + "expected object, got type=" + typeof value2);
-};
-var aopts = (value2, label2) => {
-  aobject(value2, label2);
-  const proto = Object.getPrototypeOf(value2);
-  if (proto !== Object.prototype && proto !== null)
-    throw new TypeError(`"${label2}" expected plain object`);
-  if (Object.hasOwn(value2, "__proto__"))
-    throw new TypeError(`"${label2}.__proto__" is not allowed`);
-};
-function aexists(instance, checkFinished = true) {
-  if (instance.destroyed)
-    throw new Error("hash was destroyed");
-  if (checkFinished && instance.finished)
-    throw new Error("digest() was already called");
-}
-function aoutput(out, instance) {
-  abytes(out, void 0, "output");
-  const min = instance.outputLen;
-  if (!(out.length >= min)) {
-    throw new RangeError('"output" expected length >= ' + min);
-  }
-}
-function clean(...arrays) {
-  for (let i = 0; i < arrays.length; i++) {
-    arrays[i].fill(0);
-  }
-}
-function createView(arr) {
-  return new DataView(arr.buffer, arr.byteOffset, arr.byteLength);
-}
-function rotr(word, shift) {
-  return word << 32 - shift | word >>> shift;
-}
-var hasHexBuiltin = /* @__PURE__ */ (() => (
-  // @ts-ignore
-  typeof Uint8Array.from([]).toHex === "function" && typeof Uint8Array.fromHex === "function"
-))();
-var hexes = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-function bytesToHex(bytes) {
-  abytes(bytes);
-  if (hasHexBuiltin)
-    return bytes.toHex();
-  let hex4 = "";
-  for (let i = 0; i < bytes.length; i++) {
-    hex4 += hexes[bytes[i]];
-  }
-  return hex4;
-}
-function utf8ToBytes(str) {
-  if (typeof str !== "string")
-    throw new TypeError("string expected");
-  const encoded = new TextEncoder().encode(str);
-  try {
-    return new Uint8Array(encoded);
-  } finally {
-    clean(encoded);
-  }
-}
-function checkOpts(defaults, opts, title = "opts") {
-  aopts(defaults, "defaults");
-  if (opts !== void 0)
-    aopts(opts, title);
-  const merged = Object.assign(/* @__PURE__ */ Object.create(null), defaults, opts);
-  return merged;
-}
-function createHasher(hashCons, info2 = {}) {
-  if (typeof hashCons !== "function")
-    throw new TypeError('"hashCons" expected function, got type=' + typeof hashCons);
-  info2 = checkOpts({}, info2, "info");
-  const hashC = (msg, opts) => hashCons(opts).update(msg).digest();
-  const tmp = hashCons(void 0);
-  hashC.outputLen = tmp.outputLen;
-  hashC.blockLen = tmp.blockLen;
-  hashC.canXOF = tmp.canXOF;
-  hashC.create = (opts) => hashCons(opts);
-  Object.assign(hashC, info2);
-  return Object.freeze(hashC);
-}
-var oidNist = (suffix) => ({
-  // Current NIST hashAlgs suffixes used here fit in one DER subidentifier octet.
-  // Larger suffix values would need base-128 OID encoding and a different length byte.
-  oid: Uint8Array.from([6, 9, 96, 134, 72, 1, 101, 3, 4, 2, suffix])
-});
-
-// node_modules/@noble/hashes/_md.js
-function Chi(a, b, c) {
-  return a & b ^ ~a & c;
-}
-function Maj(a, b, c) {
-  return a & b ^ a & c ^ b & c;
-}
-var HashMD = class {
-  blockLen;
-  outputLen;
-  canXOF = false;
-  padOffset;
-  isLE;
-  // For partial updates less than block size
-  buffer;
-  view;
-  finished = false;
-  length = 0;
-  pos = 0;
-  destroyed = false;
-  constructor(blockLen, outputLen, padOffset, isLE) {
-    this.blockLen = blockLen;
-    this.outputLen = outputLen;
-    this.padOffset = padOffset;
-    this.isLE = isLE;
-    this.buffer = new Uint8Array(blockLen);
-    this.view = createView(this.buffer);
-  }
-  update(data) {
-    aexists(this);
-    abytes(data);
-    const { view, buffer, blockLen } = this;
-    const len = data.length;
-    let processed = false;
-    for (let pos = 0; pos < len; ) {
-      const take = Math.min(blockLen - this.pos, len - pos);
-      if (take === blockLen) {
-        const dataView = createView(data);
-        for (; blockLen <= len - pos; pos += blockLen)
-          this.process(dataView, pos);
-        processed = true;
-        continue;
-      }
-      buffer.set(pos === 0 && take === len ? data : data.subarray(pos, pos + take), this.pos);
-      this.pos += take;
-      pos += take;
-      if (this.pos === blockLen) {
-        this.process(view, 0);
-        this.pos = 0;
-        processed = true;
-      }
-    }
-    this.length += data.length;
-    if (processed)
-      this.roundClean();
-    return this;
-  }
-  digestInto(out) {
-    aexists(this);
-    aoutput(out, this);
-    this.finished = true;
-    const { buffer, view, blockLen, isLE } = this;
-    let { pos } = this;
-    buffer[pos++] = 128;
-    buffer.fill(0, pos);
-    if (this.padOffset > blockLen - pos) {
-      this.process(view, 0);
-      buffer.fill(0);
-    }
-    setU64FromNum(view, blockLen - 8, this.length * 8, isLE);
-    this.process(view, 0);
-    this.roundClean();
-    const oview = out === buffer ? view : createView(out);
-    const len = this.outputLen;
-    const outLen = len / 4;
-    const state = this.get();
-    if (len % 4 || outLen > state.length)
-      throw new Error("invalid outputLen");
-    for (let i = 0; i < outLen; i++)
-      oview.setUint32(4 * i, state[i], isLE);
-  }
-  digest() {
-    const { buffer, outputLen } = this;
-    this.digestInto(buffer);
-    const res = buffer.slice(0, outputLen);
-    this.destroy();
-    return res;
-  }
-  _cloneIntoMeta(to) {
-    const { buffer, length, finished, destroyed, pos } = this;
-    to.destroyed = destroyed;
-    to.finished = finished;
-    to.length = length;
-    to.pos = pos;
-    if (pos)
-      to.buffer.set(buffer);
-    return to;
-  }
-  clone() {
-    return this._cloneInto();
-  }
-};
-var SHA256_IV = /* @__PURE__ */ Uint32Array.from([
-  1779033703,
-  3144134277,
-  1013904242,
-  2773480762,
-  1359893119,
-  2600822924,
-  528734635,
-  1541459225
-]);
-
-// node_modules/@noble/hashes/sha2.js
-var SHA256_K = /* @__PURE__ */ Uint32Array.from([
-  1116352408,
-  1899447441,
-  3049323471,
-  3921009573,
-  961987163,
-  1508970993,
-  2453635748,
-  2870763221,
-  3624381080,
-  310598401,
-  607225278,
-  1426881987,
-  1925078388,
-  2162078206,
-  2614888103,
-  3248222580,
-  3835390401,
-  4022224774,
-  264347078,
-  604807628,
-  770255983,
-  1249150122,
-  1555081692,
-  1996064986,
-  2554220882,
-  2821834349,
-  2952996808,
-  3210313671,
-  3336571891,
-  3584528711,
-  113926993,
-  338241895,
-  666307205,
-  773529912,
-  1294757372,
-  1396182291,
-  1695183700,
-  1986661051,
-  2177026350,
-  2456956037,
-  2730485921,
-  2820302411,
-  3259730800,
-  3345764771,
-  3516065817,
-  3600352804,
-  4094571909,
-  275423344,
-  430227734,
-  506948616,
-  659060556,
-  883997877,
-  958139571,
-  1322822218,
-  1537002063,
-  1747873779,
-  1955562222,
-  2024104815,
-  2227730452,
-  2361852424,
-  2428436474,
-  2756734187,
-  3204031479,
-  3329325298
-]);
-var SHA256_W = /* @__PURE__ */ new Uint32Array(64);
-var SHA2_32B = class extends HashMD {
-  // We cannot use array here since array allows indexing by variable
-  // which means optimizer/compiler cannot use registers.
-  // Numeric initializers matter: starting the fields as `undefined` changes
-  // V8's field representation and makes sha256 3x slower (measured).
-  A = 0;
-  B = 0;
-  C = 0;
-  D = 0;
-  E = 0;
-  F = 0;
-  G = 0;
-  H = 0;
-  constructor(outputLen, IV) {
-    super(64, outputLen, 8, false);
-    this.A = IV[0] | 0;
-    this.B = IV[1] | 0;
-    this.C = IV[2] | 0;
-    this.D = IV[3] | 0;
-    this.E = IV[4] | 0;
-    this.F = IV[5] | 0;
-    this.G = IV[6] | 0;
-    this.H = IV[7] | 0;
-  }
-  get() {
-    const { A, B, C, D, E, F, G, H } = this;
-    return [A, B, C, D, E, F, G, H];
-  }
-  // prettier-ignore
-  set(A, B, C, D, E, F, G, H) {
-    this.A = A | 0;
-    this.B = B | 0;
-    this.C = C | 0;
-    this.D = D | 0;
-    this.E = E | 0;
-    this.F = F | 0;
-    this.G = G | 0;
-    this.H = H | 0;
-  }
-  _cloneInto(to) {
-    (to ||= new this.constructor()).set(...this.get());
-    return this._cloneIntoMeta(to);
-  }
-  process(view, offset) {
-    for (let i = 0; i < 16; i++, offset += 4)
-      SHA256_W[i] = view.getUint32(offset, false);
-    for (let i = 16; i < 64; i++) {
-      const W15 = SHA256_W[i - 15];
-      const W2 = SHA256_W[i - 2];
-      const s0 = rotr(W15, 7) ^ rotr(W15, 18) ^ W15 >>> 3;
-      const s1 = rotr(W2, 17) ^ rotr(W2, 19) ^ W2 >>> 10;
-      SHA256_W[i] = s1 + SHA256_W[i - 7] + s0 + SHA256_W[i - 16] | 0;
-    }
-    let { A, B, C, D, E, F, G, H } = this;
-    for (let i = 0; i < 64; i++) {
-      const sigma1 = rotr(E, 6) ^ rotr(E, 11) ^ rotr(E, 25);
-      const T1 = H + sigma1 + Chi(E, F, G) + SHA256_K[i] + SHA256_W[i] | 0;
-      const sigma0 = rotr(A, 2) ^ rotr(A, 13) ^ rotr(A, 22);
-      const T2 = sigma0 + Maj(A, B, C) | 0;
-      H = G;
-      G = F;
-      F = E;
-      E = D + T1 | 0;
-      D = C;
-      C = B;
-      B = A;
-      A = T1 + T2 | 0;
-    }
-    A = A + this.A | 0;
-    B = B + this.B | 0;
-    C = C + this.C | 0;
-    D = D + this.D | 0;
-    E = E + this.E | 0;
-    F = F + this.F | 0;
-    G = G + this.G | 0;
-    H = H + this.H | 0;
-    this.set(A, B, C, D, E, F, G, H);
-  }
-  roundClean() {
-    clean(SHA256_W);
-  }
-  destroy() {
-    this.destroyed = true;
-    this.set(0, 0, 0, 0, 0, 0, 0, 0);
-    clean(this.buffer);
-  }
-};
-var _SHA256 = class extends SHA2_32B {
-  constructor() {
-    super(32, SHA256_IV);
-  }
-};
-var sha256 = /* @__PURE__ */ createHasher(
-  () => new _SHA256(),
-  /* @__PURE__ */ oidNist(1)
-);
-
-// src/core/derived-ids.ts
-function normalizeText(text4) {
-  return text4.normalize("NFC").replace(/\s+/gu, " ").trim();
-}
-function digest(text4) {
-  return bytesToHex(sha256(utf8ToBytes(text4))).slice(0, 16);
-}
-function questionId(question) {
-  return `q-${digest(normalizeText(question))}`;
-}
-function contextId(context) {
-  return `text-${digest(normalizeText(context))}`;
-}
-function parseContextMatchRule(text4) {
-  const rule = text4.trim();
-  if (rule === "exact") return { kind: "exact" };
-  const overlap = /^overlap:(\d*\.?\d+)$/.exec(rule);
-  const threshold = overlap ? Number(overlap[1]) : NaN;
-  if (overlap && threshold > 0 && threshold <= 1) return { kind: "overlap", threshold };
-  throw new SettingError(`invalid context match rule "${rule}"; use "exact" or "overlap:T" with 0 < T \u2264 1, e.g. "overlap:0.8"`);
-}
-function formatContextMatchRule(rule) {
-  return rule.kind === "exact" ? "exact" : `overlap:${rule.threshold}`;
-}
-function tokenCounts(text4) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const token of answerTokens(text4)) counts.set(token, (counts.get(token) ?? 0) + 1);
-  return counts;
-}
-function tokenOverlap(retrieved, reference) {
-  let total = 0;
-  let common = 0;
-  for (const [token, count] of reference) {
-    total += count;
-    common += Math.min(count, retrieved.get(token) ?? 0);
-  }
-  return total === 0 ? 0 : common / total;
-}
-function referenceIds(retrievedIds, retrievedTexts, givenReferences, rule) {
-  const references = [...new Map(givenReferences.map((text4) => [normalizeText(text4), text4])).values()];
-  const ids = references.map(() => void 0);
-  if (rule.kind === "exact") {
-    const unclaimed = new Map(references.map((text4, index) => [normalizeText(text4), index]));
-    retrievedTexts.forEach((text4, rank) => {
-      const key = normalizeText(text4);
-      const index = unclaimed.get(key);
-      if (index === void 0) return;
-      ids[index] = retrievedIds[rank];
-      unclaimed.delete(key);
-    });
-  } else {
-    const referenceTokens = references.map(tokenCounts);
-    retrievedTexts.forEach((text4, rank) => {
-      const tokens = tokenCounts(text4);
-      let best = -1;
-      let bestOverlap = rule.threshold;
-      referenceTokens.forEach((reference, index) => {
-        if (ids[index] !== void 0) return;
-        const overlap = tokenOverlap(tokens, reference);
-        if (overlap >= bestOverlap && (best < 0 || overlap > bestOverlap)) {
-          best = index;
-          bestOverlap = overlap;
-        }
-      });
-      if (best >= 0) ids[best] = retrievedIds[rank];
-    });
-  }
-  return ids.map((id, index) => id ?? contextId(references[index]));
-}
-
-// src/core/record.ts
-var VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
-var FIELD_ALIASES = {
-  user_input: "question",
-  response: "answer",
-  reference: "expected_answer",
-  retrieved_context_ids: "retrieved_ids",
-  reference_context_ids: "relevant_ids",
-  ground_truth: "expected_answer",
-  contexts: "retrieved_contexts",
-  actual_output: "answer",
-  expected_output: "expected_answer",
-  retrieval_context: "retrieved_contexts"
-};
-var IGNORED_FIELDS = {
-  rubrics: "Ragas' rubrics steer its LLM metrics; rag-gate reads the scores they produced",
-  multi_responses: "Ragas' multiple responses; rag-gate scores the one `response`",
-  synthesizer_name: "Ragas' test-set generator name",
-  persona_name: "Ragas' test-set persona",
-  query_style: "Ragas' test-set query style",
-  query_length: "Ragas' test-set query length"
-};
-function isBlank(id) {
-  const first = id.charCodeAt(0);
-  return !(first > 32 && first < 160) && id.trim() === "";
-}
-var NOT_BLANK = "must not be empty or only white space";
-var idText = (what) => external_exports.union([external_exports.string(), external_exports.number().int().refine(Number.isSafeInteger)], { error: `must be ${what} (a string or a whole number)` }).transform(String).refine((id) => !isBlank(id), NOT_BLANK);
-var documentId = idText("a document id");
-function checkedFirst(isValid, schema) {
-  return external_exports.unknown().transform((value2, ctx) => {
-    if (isValid(value2)) return value2;
-    const parsed = schema.safeParse(value2);
-    if (parsed.success) return parsed.data;
-    for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue3.path, message: issue3.message });
-    return external_exports.NEVER;
-  });
-}
-function isIdList(value2) {
-  if (!Array.isArray(value2)) return false;
-  for (const id of value2) if (typeof id !== "string" || isBlank(id)) return false;
-  return true;
-}
-var isRankedIdList = (value2) => isIdList(value2) && new Set(value2).size === value2.length;
-var rankedIdSchema = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids, ctx) => {
-  const seen = /* @__PURE__ */ new Map();
-  ids.forEach((id, index) => {
-    const first = seen.get(id);
-    if (first === void 0) seen.set(id, index);
-    else ctx.addIssue({ code: "custom", path: [index], message: `duplicate document id ${JSON.stringify(id)} (also at position ${first})` });
-  });
-});
-var notFinite = (what) => (issue3) => typeof issue3.input === "number" && !Number.isFinite(issue3.input) ? `${String(issue3.input)} is not a finite number (too large for a double?)` : what;
-var grade = external_exports.number({ error: notFinite("must be a relevance grade (a number)") }).int("must be a whole-number grade").nonnegative("must not be negative (grades are 0 or more; 1 and up is relevant)");
-var rankedIds = checkedFirst(isRankedIdList, rankedIdSchema);
-var relevantIdList = checkedFirst(isIdList, external_exports.array(documentId));
-function relevanceGrades(value2, ctx) {
-  const grades = [];
-  for (const [id, raw] of Object.entries(value2)) {
-    if (isBlank(id)) ctx.addIssue({ code: "custom", path: [id], message: NOT_BLANK });
-    const parsed = grade.safeParse(raw);
-    if (parsed.success) grades.push([id, parsed.data]);
-    else for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: [id, ...issue3.path], message: issue3.message });
-  }
-  return Object.fromEntries(grades);
-}
-var relevantIds = external_exports.unknown().transform((value2, ctx) => {
-  if (typeof value2 === "object" && value2 !== null && !Array.isArray(value2)) return relevanceGrades(value2, ctx);
-  if (!Array.isArray(value2)) {
-    ctx.addIssue({ code: "custom", message: 'must be a list of document ids or an object of grades such as {"d17": 3}' });
-    return external_exports.NEVER;
-  }
-  const parsed = relevantIdList.safeParse(value2);
-  if (parsed.success) return parsed.data;
-  for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue3.path, message: issue3.message });
-  return external_exports.NEVER;
-});
-var label = external_exports.union([external_exports.string(), external_exports.boolean()], { error: "must be a string or a boolean" });
-var flag = external_exports.boolean({ error: "must be true or false" });
-var text = external_exports.string({ error: "must be a string" });
-var judgedBySchema = external_exports.object({
-  model: external_exports.string({ error: "must be a string" }),
-  embedding_model: external_exports.string({ error: "must be a string" }).optional(),
-  prompt_version: external_exports.string({ error: "must be a string" })
-});
-var judgedByFieldSchema = external_exports.object({
-  claims: judgedBySchema.optional(),
-  answer_relevance: judgedBySchema.optional(),
-  correct: judgedBySchema.optional()
-});
-var judgeErrorsFieldSchema = external_exports.array(
-  external_exports.object({ metric: external_exports.enum(["faithfulness", "answer_relevance", "correctness"]), kind: external_exports.string(), message: external_exports.string() }),
-  { error: "must be a list of {metric, kind, message}" }
-);
-var claim2 = external_exports.object({
-  text: text.optional(),
-  verdict: external_exports.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(", ")}` })
-});
-var texts = (what) => external_exports.array(external_exports.string({ error: "must be a string" }), { error: `must be a list of strings (${what})` });
-function scoreName(given) {
-  const name = given.normalize("NFKD").toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 64).replace(/_+$/, "");
-  return name === "" ? void 0 : name;
-}
-var scoresField = external_exports.unknown().transform((value2, ctx) => {
-  if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) {
-    ctx.addIssue({ code: "custom", message: 'must be an object of scores such as {"faithfulness": 0.9}' });
-    return external_exports.NEVER;
-  }
-  const scores = /* @__PURE__ */ new Map();
-  for (const [given, score] of Object.entries(value2)) {
-    const name = scoreName(given);
-    const earlier = name === void 0 ? void 0 : scores.get(name);
-    if (name === void 0) ctx.addIssue({ code: "custom", path: [given], message: "a score needs a name with a letter or digit" });
-    else if (earlier !== void 0) {
-      ctx.addIssue({ code: "custom", path: [given], message: `is the score ${name}, as "${earlier[0]}" is; keep one` });
-    } else if (typeof score === "boolean" || typeof score === "number" && Number.isFinite(score)) scores.set(name, [given, score]);
-    else ctx.addIssue({ code: "custom", path: [given], message: "must be a finite number or true/false" });
-  }
-  return Object.fromEntries([...scores].map(([name, [, score]]) => [name, score]));
-});
-var resultRecordSchema = external_exports.object({
-  /** Optional: without it the id is derived from the question text (`questionId`). */
-  id: idText("an id").optional(),
-  question: external_exports.string({ error: "is required and must be a string" }),
-  retrieved_ids: rankedIds.optional(),
-  relevant_ids: relevantIds.optional(),
-  answer: text.optional(),
-  expected_answer: text.optional(),
-  correct: flag.optional(),
-  retrieval_ok: flag.optional(),
-  answerable: flag.optional(),
-  refused: flag.optional(),
-  claims: external_exports.array(claim2, { error: "must be a list of {text, verdict} objects" }).optional(),
-  cited_ids: external_exports.array(documentId, { error: "must be a list of document ids" }).optional(),
-  answer_relevance: external_exports.number({ error: notFinite("must be a number in [0, 1]") }).min(0, "must be in [0, 1]").max(1, "must be in [0, 1]").optional(),
-  human_label: label.optional(),
-  judge_label: label.optional(),
-  closed_book_correct: flag.optional(),
-  tags: external_exports.array(external_exports.string({ error: "must be a string" }), { error: "must be a list of strings" }).optional(),
-  judged_by: judgedByFieldSchema.optional(),
-  judge_errors: judgeErrorsFieldSchema.optional(),
-  /** The texts sent to the generator, aligned with `retrieved_ids` (Ragas' name); the judge reads them. */
-  retrieved_contexts: texts("the retrieved texts, in retrieved_ids order").optional(),
-  /** The gold contexts as text (Ragas' name): relevant documents matched by text when `relevant_ids` is absent. */
-  reference_contexts: texts("the reference texts").optional(),
-  scores: scoresField.optional()
-}).superRefine((record3, ctx) => {
-  const { retrieved_ids: ids, retrieved_contexts: contexts } = record3;
-  if (ids !== void 0 && contexts !== void 0 && ids.length !== contexts.length) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["retrieved_contexts"],
-      message: `has ${contexts.length} text${contexts.length === 1 ? "" : "s"} but retrieved_ids has ${ids.length} id${ids.length === 1 ? "" : "s"}; give one text per retrieved id, in the same order`
-    });
-  }
-  if (record3.relevant_ids === void 0 && record3.reference_contexts !== void 0 && ids !== void 0 && contexts === void 0) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["reference_contexts"],
-      message: "the gold contexts are text but the retrieved documents are ids only; add retrieved_contexts (the retrieved texts) or give relevant_ids"
-    });
-  }
-  if (record3.relevant_ids !== void 0 && ids === void 0 && contexts !== void 0) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["relevant_ids"],
-      message: "the relevant documents are ids but the retrieved documents are text only (retrieved_contexts); add retrieved_ids or give the gold contexts as reference_contexts"
-    });
-  }
-});
-var KNOWN_FIELDS = /* @__PURE__ */ new Set([...Object.keys(resultRecordSchema.shape), ...Object.keys(FIELD_ALIASES)]);
-function resolveRecord(fields, rule) {
-  const id = fields.id ?? questionId(fields.question);
-  const { reference_contexts: references, retrieved_contexts: contexts } = fields;
-  const retrievalByText = fields.relevant_ids === void 0 && references !== void 0 && contexts !== void 0;
-  let record3 = { ...fields, id };
-  if (retrievalByText) {
-    let retrieved = fields.retrieved_ids;
-    if (retrieved === void 0) {
-      retrieved = contexts.map(contextId);
-      const first = /* @__PURE__ */ new Map();
-      for (const [rank, docId] of retrieved.entries()) {
-        const earlier = first.get(docId);
-        if (earlier !== void 0) {
-          return {
-            problem: {
-              path: ["retrieved_contexts", rank],
-              message: `has the same text as retrieved_contexts[${earlier}]; a ranking holds each document once: remove the repeat`
-            }
-          };
-        }
-        first.set(docId, rank);
-      }
-    }
-    record3 = { ...record3, retrieved_ids: retrieved, relevant_ids: referenceIds(retrieved, contexts, references, rule) };
-  }
-  return { record: record3, derivation: { idFromQuestion: fields.id === void 0, retrievalByText } };
-}
-var FIELD_SYNONYMS = {
-  ground_truths: "expected_answer",
-  reference_answer: "expected_answer",
-  context: "reference_contexts",
-  input: "question",
-  query: "question",
-  is_correct: "correct"
-};
-function suggestField(unknown3) {
-  return FIELD_SYNONYMS[unknown3.toLowerCase()] ?? closestName(unknown3, KNOWN_FIELDS);
-}
-
 // src/sources/results.ts
 function formatFieldPath(path) {
   let out = "";
@@ -63065,7 +63112,12 @@ async function readResults(file2, onRecord, options = {}) {
       if (first2 === void 0) scoreKinds.set(name, { kind, file: file2, line });
       else if (first2.kind !== kind) {
         const where = first2.file === file2 ? `line ${first2.line}` : `${first2.file}:${first2.line}`;
-        problems.add({ file: file2, line, field: name, message: `is ${kind === "boolean" ? "true/false" : "a number"} here but ${first2.kind === "boolean" ? "true/false" : "a number"} on ${where}; a score keeps one type` });
+        problems.add({
+          file: file2,
+          line,
+          field: name,
+          message: `is ${kind === "boolean" ? "true/false" : "a number"} here but ${first2.kind === "boolean" ? "true/false" : "a number"} on ${where}; a score keeps one type`
+        });
       }
       scores.set(name, scoreKinds.get(name).kind);
     }
@@ -63393,32 +63445,44 @@ function codeQuoted(value2, max) {
 
 // src/render/gate-words.ts
 var withRule = (template, rule) => template.replaceAll("{rule}", rule);
+function scoreWords(metric) {
+  return `the score ${scoreOf(metric)} (${SCORE_NOT_CALIBRATED})`;
+}
+var isScore = (metric) => metric.startsWith("score:");
 function testSubject(metric, rule) {
+  if (isScore(metric)) return scoreWords(metric);
   const test = gatedTestOf(metric);
   return test === void 0 ? metric : withRule(test.words.subject, rule);
 }
 function testTableLabel(metric, rule) {
+  if (isScore(metric)) return `${scoreOf(metric)} \u2014 score, ${SCORE_NOT_CALIBRATED}`;
   const test = gatedTestOf(metric);
   return test === void 0 ? metric : withRule(test.words.label, rule);
 }
 function testLabel(metric, rule) {
+  if (isScore(metric)) return `${metric} (${SCORE_NOT_CALIBRATED})`;
   return metric === "retrieval_ok" ? `retrieval_ok (${rule})` : metric;
 }
 function gateWords(gate) {
-  return gatedTest(gate).words.gate;
+  return isScoreGate(gate) ? `the score ${scoreOf(gate)} (${SCORE_NOT_CALIBRATED}, gated because fail-on names it)` : gatedTest(gate).words.gate;
+}
+var SCORE_NOT_CALIBRATED = "not calibrated here";
+function scoreOf(metric) {
+  return metric.slice("score:".length);
 }
 function formatFloor(floor) {
-  return `${floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
+  return `${isScore(floor.metric) ? scoreOf(floor.metric) : floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
 }
 var formatShare = (share) => `${+(share * 100).toFixed(2)}%`;
 var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
 function dropWords(drop2, rule) {
-  const metric = drop2.metric === "retrieval_ok" ? `retrieval ok (${rule})` : drop2.metric;
+  const metric = drop2.metric === "retrieval_ok" ? `retrieval ok (${rule})` : isScore(drop2.metric) ? scoreOf(drop2.metric) : drop2.metric;
   const counts = drop2.broken === void 0 ? "" : `, ${drop2.broken} broken vs ${drop2.fixed} fixed`;
   return `${metric} ${drop2.base.toFixed(3)} \u2192 ${drop2.head.toFixed(3)}${counts}, p = ${p4(drop2.pValue)}, Holm-adjusted ${p4(drop2.adjustedPValue)} < \u03B1 ${drop2.alpha}`;
 }
-function brokenFloor(floor, value2) {
-  return `floor broken: ${floor.metric} is ${value2.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
+function brokenFloor(floor, value2, reads = floor.metric) {
+  const metric = isScore(reads) ? `${scoreWords(reads)}, gated because a floor names it,` : floor.metric;
+  return `floor broken: ${metric} is ${value2.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
 }
 var JUDGE_NAME_MAX = 80;
 function judgeNote(field, check3) {
@@ -63461,9 +63525,9 @@ function reasonText(reason, context) {
     case "regressed":
       return `${reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
     case "floor-broken":
-      return brokenFloor(reason.floor, reason.value);
+      return brokenFloor(reason.floor, reason.value, reason.reads);
     case "floor-unchecked":
-      return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${reason.floor.metric}`;
+      return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${isScore(reason.floor.metric) ? `a score named ${scoreOf(reason.floor.metric)}` : reason.floor.metric}`;
     case "too-few-paired":
       return `only ${reason.paired} question${reason.paired === 1 ? " is" : "s are"} paired, fewer than min-paired ${reason.minPaired}: too few to tell a regression from noise`;
     case "low-coverage":
@@ -63487,6 +63551,7 @@ function warningWords(warning2, context) {
 }
 function ungatedText(config2, unknownFields) {
   const needs = [...config2.failOn].map((gate) => {
+    if (isScoreGate(gate)) return `${gate} (a "${scoreOf(gate)}" field or scores.${scoreOf(gate)})`;
     const test = gatedTest(gate);
     const column2 = QUESTION_COLUMNS.find((c) => c.name === test.column);
     return `${gate} (${test.metric}, from ${column2.needs.join(" or ")})`;
@@ -63524,7 +63589,12 @@ function parseRetrievalOkRule(text4) {
 // src/sources/parallel.ts
 var TAG = "rag-gate:read-outcomes";
 function toSpec(config2) {
-  return { metrics: config2.retrievalMetrics.map((m) => m.name), retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness), contextMatch: formatContextMatchRule(config2.contextMatch) };
+  return {
+    metrics: config2.retrievalMetrics.map((m) => m.name),
+    retrievalOk: config2.retrievalOk.name,
+    correct: formatCorrectnessRule(config2.correctness),
+    contextMatch: formatContextMatchRule(config2.contextMatch)
+  };
 }
 function fromSpec(spec) {
   return {
@@ -64521,8 +64591,15 @@ function parsePermutations(text4) {
 function parseFailOn(text4) {
   const gates = splitList(text4);
   for (const gate of gates) {
-    if (!GATE_CATEGORIES.includes(gate))
-      throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}`);
+    if (isScoreGate(gate)) {
+      const name = gate.slice("score:".length);
+      if (scoreName(name) !== name) {
+        throw new SettingError(
+          `"${gate}" does not name a score as rag-gate spells them (lower case letters, digits and single underscores)${scoreName(name) === void 0 ? "" : `; write score:${scoreName(name)}`}`
+        );
+      }
+    } else if (!GATE_CATEGORIES.includes(gate))
+      throw new SettingError(`"${gate}" is not a gate; use a comma list of ${GATE_CATEGORIES.join(", ")}, or score:NAME for a score in the results`);
   }
   return new Set(gates);
 }
@@ -64678,8 +64755,8 @@ var SETTINGS = {
   },
   correct: {
     name: "correct",
-    description: "how to judge answers without a correct field: exact (normalised exact match) or f1:T (token F1 at least T)",
-    default: "exact",
+    description: "how to judge answers without a correct field: contains (the normalised expected answer appears in the normalised answer, as whole words), exact (normalised exact match) or f1:T (token F1 at least T)",
+    default: "contains",
     parse: parseCorrectnessRule,
     cli: both("--correct <rule>"),
     action: true,
@@ -64705,7 +64782,7 @@ var SETTINGS = {
   },
   "fail-on": {
     name: "fail-on",
-    description: `gates that fail the check on a significant drop, comma-separated from ${GATE_CATEGORIES.join(", ")}`,
+    description: `gates that fail the check on a significant drop, comma-separated from ${GATE_CATEGORIES.join(", ")}, and score:NAME for a score another tool wrote in the results (not calibrated here: naming it is your choice to gate on it)`,
     default: DEFAULT_FAIL_ON.join(","),
     parse: parseFailOn,
     cli: compareOnly("--fail-on <list>"),
@@ -70078,6 +70155,49 @@ function plural2(count, one2, many = `${one2}s`) {
   return `${count.toLocaleString("en-US")} ${count === 1 ? one2 : many}`;
 }
 
+// src/render/scoring-words.ts
+function correctnessWords(rule) {
+  switch (rule.kind) {
+    case "contains":
+      return "expected answer contained in the answer";
+    case "exact":
+      return "answer equal to the expected answer";
+    case "f1":
+      return `token F1 with the expected answer at least ${rule.threshold}`;
+  }
+}
+function contextMatchWords(rule) {
+  return rule.kind === "exact" ? "a retrieved context counts as a reference one when their normalised texts are the same" : `a retrieved context counts as a reference one when it holds at least ${rule.threshold} of the reference's normalised tokens`;
+}
+function scoringLines(provenance, questions2, rules, scoresCorrect) {
+  const lines = scoresCorrect ? [`correct: ${correctnessWords(rules.correctness)} (where a record has no correct field)`] : [];
+  if (provenance.idsFromQuestion > 0) {
+    const of = questions2 === void 0 ? plural2(provenance.idsFromQuestion, "question") : `${provenance.idsFromQuestion.toLocaleString("en-US")} of ${plural2(questions2, "question")}`;
+    lines.push(`ids derived from question text for ${of}`);
+  }
+  if (provenance.retrievalByText > 0) {
+    lines.push(`retrieval matched by text for ${plural2(provenance.retrievalByText, "question")}: ${contextMatchWords(rules.contextMatch)}`);
+  }
+  const scores = Object.keys(provenance.scores);
+  if (scores.length > 0) lines.push(`scores from the results, ${SCORE_NOT_CALIBRATED}: ${scores.join(", ")}`);
+  return lines;
+}
+function comparisonScoringLines(comparison, rules) {
+  const { base, head } = comparison.provenance;
+  const scores = { ...base.scores, ...head.scores };
+  const provenance = {
+    idsFromQuestion: Math.max(base.idsFromQuestion, head.idsFromQuestion),
+    retrievalByText: Math.max(base.retrievalByText, head.retrievalByText),
+    scores
+  };
+  return scoringLines(
+    provenance,
+    void 0,
+    rules,
+    comparison.tests.some((test) => test.metric === "correct")
+  );
+}
+
 // src/render/compare-text.ts
 function mcnemarSentence(test) {
   const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
@@ -70114,7 +70234,8 @@ function renderCompareText(comparison, config2) {
   sections.push(
     `rag-gate compare: ${verdict}
 ` + comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}
-`).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed); left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels`
+`).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed); left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels` + comparisonScoringLines(comparison, config2.eval).map((line) => `
+  ${line}`).join("")
   );
   const rows = comparison.tests.map((test) => [
     testLabel(test.metric, rule),
@@ -70486,6 +70607,11 @@ function warningsSection(comparison, rule) {
   };
   return [paragraph2(strong2(text3("Warnings"))), list3];
 }
+function scoringSection(comparison, rules) {
+  if (rules === void 0) return [];
+  const lines = comparisonScoringLines(comparison, rules);
+  return lines.length === 0 ? [] : [paragraph2(strong2(text3("Scoring")), text3(`: ${lines.join(" \xB7 ")}`))];
+}
 function judgeSection(comparison) {
   const notes = judgeNotes(comparison.judges);
   return notes.length === 0 ? [] : [paragraph2(strong2(text3("Judge")), text3(": "), ...sentencePhrasing(notes))];
@@ -70510,6 +70636,7 @@ function renderComment(comparison, options) {
   const head = [
     ...options.marker !== void 0 ? [markerComment(options.marker)] : [],
     ...verdictSections(comparison, rule, verdict),
+    ...scoringSection(comparison, options.rules),
     testsTable(comparison, rule, verdict.failing),
     ...mcnemarSection(comparison, rule)
   ];
@@ -70602,8 +70729,14 @@ function evalJson(summary2, config2) {
     decomposition: summary2.decomposition,
     judgeAgreement: summary2.judgeAgreement,
     byTag: summary2.byTag,
+    provenance: summary2.provenance,
+    scoring: scoringLines(summary2.provenance, summary2.questions, config2, (summary2.metrics.correct?.n ?? 0) > 0),
     warnings: summary2.warnings,
-    config: { retrievalOk: config2.retrievalOk.name, correct: formatCorrectnessRule(config2.correctness) }
+    config: {
+      retrievalOk: config2.retrievalOk.name,
+      correct: formatCorrectnessRule(config2.correctness),
+      contextMatch: formatContextMatchRule(config2.contextMatch)
+    }
   };
 }
 
@@ -70678,13 +70811,20 @@ function renderEvalText(file2, summary2, config2) {
     excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
     excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
   ].filter(Boolean);
-  const sections = [`rag-gate eval: ${file2}: ${summary2.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`];
+  const scoring = scoringLines(summary2.provenance, summary2.questions, config2, (summary2.metrics.correct?.n ?? 0) > 0);
+  const sections = [
+    `rag-gate eval: ${file2}: ${summary2.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}${scoring.map((line) => `
+  ${line}`).join("")}`
+  ];
   const retrieval = metricTable(summary2, [...retrievalNames, "retrieval_ok"]);
   if (retrieval) sections.push(`Retrieval
 ${retrieval}`);
   const generation = metricTable(summary2, GENERATION_METRICS);
   if (generation) sections.push(`Generation
 ${generation}`);
+  const scores = metricTable(summary2, Object.keys(summary2.provenance.scores).map(scoreMetric));
+  if (scores) sections.push(`Scores from the results (${SCORE_NOT_CALIBRATED})
+${scores}`);
   sections.push(decompositionText(summary2, config2.retrievalOk.name));
   const agreement = summary2.judgeAgreement;
   if (agreement) {
@@ -76562,7 +76702,7 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
     const { run: run2, baseline } = result;
     for (const warning2 of run2.warnings) runtime.warning(warning2);
     comparison = run2.comparison;
-    const options = { retrievalOk: rule, marker, baseline: baseline.description, reportLink: "the `report-json` output" };
+    const options = { retrievalOk: rule, rules: config2.eval, marker, baseline: baseline.description, reportLink: "the `report-json` output" };
     comment = renderComment(comparison, options);
     summary2 = renderComment(comparison, { ...options, maxLength: SUMMARY_MAX_BYTES / 2 });
     report2 = comparisonReport(run2, config2, { found: true, sha: baseline.sha, description: baseline.description });

@@ -241,8 +241,7 @@ export const resultRecordSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['reference_contexts'],
-        message:
-          'the gold contexts are text but the retrieved documents are ids only; add retrieved_contexts (the retrieved texts) or give relevant_ids',
+        message: 'the gold contexts are text but the retrieved documents are ids only; add retrieved_contexts (the retrieved texts) or give relevant_ids',
       });
     }
     if (record.relevant_ids !== undefined && ids === undefined && contexts !== undefined) {

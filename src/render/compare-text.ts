@@ -3,6 +3,7 @@ import type { Decomposition } from '../core/scoring/decomposition.js';
 import { formatDelta, formatP, formatRequiredN, plural } from './format.js';
 import { judgeNote, reasonText, testLabel, warningText } from './gate-words.js';
 import { sentenceText } from './untrusted.js';
+import { comparisonScoringLines } from './scoring-words.js';
 import { fixed3, textTable } from './text-table.js';
 
 /** One line on a McNemar test's 2×2 table and which p-value decided. */
@@ -58,7 +59,10 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
     `rag-gate compare: ${verdict}\n` +
       comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}\n`).join('') +
       `${plural(comparison.paired, 'paired question')}, ${comparison.missing.length} missing from head (counted as failed); ` +
-      `left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels`,
+      `left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels` +
+      comparisonScoringLines(comparison, config.eval)
+        .map((line) => `\n  ${line}`)
+        .join(''),
   );
   const rows = comparison.tests.map((test) => [
     testLabel(test.metric, rule),

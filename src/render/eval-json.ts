@@ -1,6 +1,8 @@
 import { formatCorrectnessRule } from '../core/scoring/generation/correctness.js';
 import type { EvalConfig } from '../core/scoring/score.js';
 import type { RunSummary } from '../core/scoring/summary.js';
+import { formatContextMatchRule } from '../core/derived-ids.js';
+import { scoringLines } from './scoring-words.js';
 
 /**
  * The `eval --json` object. Contract: `questions`, `metrics` (name → value, null when no question carries
@@ -17,7 +19,13 @@ export function evalJson(summary: RunSummary, config: EvalConfig) {
     decomposition: summary.decomposition,
     judgeAgreement: summary.judgeAgreement,
     byTag: summary.byTag,
+    provenance: summary.provenance,
+    scoring: scoringLines(summary.provenance, summary.questions, config, (summary.metrics.correct?.n ?? 0) > 0),
     warnings: summary.warnings,
-    config: { retrievalOk: config.retrievalOk.name, correct: formatCorrectnessRule(config.correctness) },
+    config: {
+      retrievalOk: config.retrievalOk.name,
+      correct: formatCorrectnessRule(config.correctness),
+      contextMatch: formatContextMatchRule(config.contextMatch),
+    },
   };
 }

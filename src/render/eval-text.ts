@@ -2,6 +2,9 @@ import type { EvalConfig } from '../core/scoring/score.js';
 import { ANSWER_METRICS, headlineMetrics } from '../core/catalog/metrics.js';
 import type { MetricSummary, RunSummary } from '../core/scoring/summary.js';
 import { fixed3, textTable } from './text-table.js';
+import { scoringLines } from './scoring-words.js';
+import { SCORE_NOT_CALIBRATED } from './gate-words.js';
+import { scoreMetric } from '../core/scoring/outcomes.js';
 
 /** The generation and answer metrics: every run metric but retrieval success, which the retrieval table shows. */
 const GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((name) => name !== 'retrieval_ok');
@@ -62,11 +65,16 @@ export function renderEvalText(file: string, summary: RunSummary, config: EvalCo
     excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : '',
     excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : '',
   ].filter(Boolean);
-  const sections: (string | null)[] = [`rag-gate eval: ${file}: ${summary.questions} questions${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`];
+  const scoring = scoringLines(summary.provenance, summary.questions, config, (summary.metrics.correct?.n ?? 0) > 0);
+  const sections: (string | null)[] = [
+    `rag-gate eval: ${file}: ${summary.questions} questions${notes.length > 0 ? ` (${notes.join('; ')})` : ''}${scoring.map((line) => `\n  ${line}`).join('')}`,
+  ];
   const retrieval = metricTable(summary, [...retrievalNames, 'retrieval_ok']);
   if (retrieval) sections.push(`Retrieval\n${retrieval}`);
   const generation = metricTable(summary, GENERATION_METRICS);
   if (generation) sections.push(`Generation\n${generation}`);
+  const scores = metricTable(summary, Object.keys(summary.provenance.scores).map(scoreMetric));
+  if (scores) sections.push(`Scores from the results (${SCORE_NOT_CALIBRATED})\n${scores}`);
   sections.push(decompositionText(summary, config.retrievalOk.name));
   const agreement = summary.judgeAgreement;
   if (agreement) {

@@ -9,6 +9,7 @@
  */
 import type { List, Paragraph, PhrasingContent, RootContent, Table } from 'mdast';
 import { gatedTestOf } from '../core/catalog/gates.js';
+import { comparisonScoringLines, type ScoringRulesInUse } from './scoring-words.js';
 import type { Comparison, McNemarTest, MissingQuestion, PairedTest, QuestionChange, RetrievalRegression } from '../core/compare/types.js';
 import { decompositionRows, mcnemarSentence, retrievalShiftNote } from './compare-text.js';
 import { gateWords, judgeNotes, reasonText, testLabel, testSubject, testTableLabel, warningWords } from './gate-words.js';
@@ -28,6 +29,8 @@ export interface CommentOptions {
   reportLink?: string;
   /** Upper bound on the comment's length in UTF-16 code units (default {@link DEFAULT_COMMENT_MAX_LENGTH}). */
   maxLength?: number;
+  /** The scoring rules, stated under the verdict (how `correct` was computed, what was matched by text). */
+  rules?: ScoringRulesInUse;
 }
 
 /** GitHub rejects comment bodies over 65,536 characters; stay a little below. */
@@ -450,6 +453,13 @@ function warningsSection(comparison: Comparison, rule: string): RootContent[] {
   return [paragraph(strong(text('Warnings'))), list];
 }
 
+/** How the numbers were scored, in one line: the rules and what the readers derived. */
+function scoringSection(comparison: Comparison, rules: ScoringRulesInUse | undefined): RootContent[] {
+  if (rules === undefined) return [];
+  const lines = comparisonScoringLines(comparison, rules);
+  return lines.length === 0 ? [] : [paragraph(strong(text('Scoring')), text(`: ${lines.join(' · ')}`))];
+}
+
 /** Which judge produced the judged metrics and whether it is calibrated (model, prompt version, kappa). */
 function judgeSection(comparison: Comparison): RootContent[] {
   const notes = judgeNotes(comparison.judges);
@@ -491,6 +501,7 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
   const head: RootContent[] = [
     ...(options.marker !== undefined ? [markerComment(options.marker)] : []),
     ...verdictSections(comparison, rule, verdict),
+    ...scoringSection(comparison, options.rules),
     testsTable(comparison, rule, verdict.failing),
     ...mcnemarSection(comparison, rule),
   ];

@@ -30,7 +30,12 @@ type Reply = { ok: true; read: Read } | { ok: false; problems: InputProblem[]; t
 const TAG = 'rag-gate:read-outcomes';
 
 function toSpec(config: EvalConfig): EvalSpec {
-  return { metrics: config.retrievalMetrics.map((m) => m.name), retrievalOk: config.retrievalOk.name, correct: formatCorrectnessRule(config.correctness), contextMatch: formatContextMatchRule(config.contextMatch) };
+  return {
+    metrics: config.retrievalMetrics.map((m) => m.name),
+    retrievalOk: config.retrievalOk.name,
+    correct: formatCorrectnessRule(config.correctness),
+    contextMatch: formatContextMatchRule(config.contextMatch),
+  };
 }
 
 function fromSpec(spec: EvalSpec): EvalConfig {

@@ -3,7 +3,16 @@ import { JsonArrayShapeError, jsonArrayElements } from './json-array.js';
 import { parseRecordJson } from './record-json.js';
 import { DuplicateKeyError } from './unique-keys.js';
 import { type NumberedLine, type ReadProgress, readLines } from './lines.js';
-import { type Derivation, FIELD_ALIASES, IGNORED_FIELDS, KNOWN_FIELDS, type ResultRecord, resolveRecord, resultRecordSchema, suggestField } from '../core/record.js';
+import {
+  type Derivation,
+  FIELD_ALIASES,
+  IGNORED_FIELDS,
+  KNOWN_FIELDS,
+  type ResultRecord,
+  resolveRecord,
+  resultRecordSchema,
+  suggestField,
+} from '../core/record.js';
 import type { ContextMatchRule } from '../core/derived-ids.js';
 
 /** A score's type, fixed by the first record that carries it. */
@@ -156,7 +165,12 @@ export async function readResults(
       if (first === undefined) scoreKinds.set(name, { kind, file, line });
       else if (first.kind !== kind) {
         const where = first.file === file ? `line ${first.line}` : `${first.file}:${first.line}`;
-        problems.add({ file, line, field: name, message: `is ${kind === 'boolean' ? 'true/false' : 'a number'} here but ${first.kind === 'boolean' ? 'true/false' : 'a number'} on ${where}; a score keeps one type` });
+        problems.add({
+          file,
+          line,
+          field: name,
+          message: `is ${kind === 'boolean' ? 'true/false' : 'a number'} here but ${first.kind === 'boolean' ? 'true/false' : 'a number'} on ${where}; a score keeps one type`,
+        });
       }
       scores.set(name, scoreKinds.get(name)!.kind);
     }

@@ -96,8 +96,10 @@ export interface EvalJson {
   };
   judgeAgreement: { kappa: number | null; observed: number; expected: number; n: number; confusion: Record<string, Record<string, number>> } | null;
   byTag: Record<string, { questions: number; metrics: Record<string, MetricDetail> }>;
+  provenance: { idsFromQuestion: number; retrievalByText: number; scores: Record<string, 'number' | 'boolean'> };
+  scoring: string[];
   warnings: string[];
-  config: { retrievalOk: string; correct: string };
+  config: { retrievalOk: string; correct: string; contextMatch: string };
 }
 
 /** `eval --json` on a file, in-process; fails the test with stderr if the exit code is not 0. */

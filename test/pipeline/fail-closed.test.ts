@@ -114,8 +114,8 @@ describe('relabelled questions are re-scored, not dropped', () => {
 });
 
 describe('nothing measured is an error, not a pass', () => {
-  // A Ragas-style dump with ids added: every field is one rag-gate does not read.
-  const records = Array.from({ length: 40 }, (_, i) => ({ id: `q${i}`, question: `q${i}?`, contexts: ['…'], response_text: 'x', ground_truth: 'y' }));
+  // A dump whose every field is one rag-gate does not read.
+  const records = Array.from({ length: 40 }, (_, i) => ({ id: `q${i}`, question: `q${i}?`, context: ['…'], response_text: 'x', ground_truths: ['y'] }));
 
   it('exits 2 naming the gates, the fields they need and the unknown fields with the names they probably mean', async () => {
     const dir = tempDir();
@@ -125,8 +125,8 @@ describe('nothing measured is an error, not a pass', () => {
     expect(run.stderr).toContain(
       'nothing to gate: no paired question carries what the gates need: retrieval (retrieval_ok, from retrieval_ok or retrieved_ids or relevant_ids)',
     );
-    expect(run.stderr).toContain('"ground_truth" (40 records; did you mean "expected_answer"?)');
-    expect(run.stderr).toContain('"contexts" (40 records; did you mean "retrieved_contexts"?)');
+    expect(run.stderr).toContain('"ground_truths" (40 records; did you mean "expected_answer"?)');
+    expect(run.stderr).toContain('"context" (40 records; did you mean "reference_contexts"?)');
     expect(run.stderr).toContain('"response_text" (40 records)');
   });
 

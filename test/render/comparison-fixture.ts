@@ -166,6 +166,8 @@ export function countByTag(changes: readonly QuestionChange[]): Record<string, n
   return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
 }
 
+const NOTHING_DERIVED = { idsFromQuestion: 0, retrievalByText: 0, scores: {} };
+
 /**
  * A Comparison: the sketch's failing scenario unless overridden. Passing `regressions` or `fixed` recomputes the
  * cause and tag counts from them (unless those are overridden too).
@@ -191,6 +193,7 @@ export function makeComparison(overrides: Partial<Comparison> = {}): Comparison 
     rescored: [],
     labelsChanged: [],
     coverage: { paired: 200, missing: 0, compared: 200, baseQuestions: 200, share: 1 },
+    provenance: { base: NOTHING_DERIVED, head: NOTHING_DERIVED },
     ungated: false,
     alpha: ALPHA,
     tests: sketchTests(),

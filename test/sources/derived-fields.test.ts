@@ -60,9 +60,14 @@ describe('ids', () => {
     expect(records[0]!.record.id).toBe('1');
     expect(records[0]!.record.retrieved_ids).toEqual(['10', 'd2']);
     expect(records[0]!.record.relevant_ids).toEqual(['10']);
-    expect(await problems(jsonl([{ id: 1, question: 'a' }, { id: '1', question: 'b' }]))).toEqual([
-      { line: 2, field: 'id', message: 'duplicate id "1" (first on line 1)' },
-    ]);
+    expect(
+      await problems(
+        jsonl([
+          { id: 1, question: 'a' },
+          { id: '1', question: 'b' },
+        ]),
+      ),
+    ).toEqual([{ line: 2, field: 'id', message: 'duplicate id "1" (first on line 1)' }]);
   });
 });
 
@@ -123,12 +128,24 @@ describe('contexts as text', () => {
 
   it('property: exact matching by text gives every retrieval metric the ids matching by id gives', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.string({ minLength: 1 }).filter((t) => t.trim() !== ''), { minLength: 1, maxLength: 8, selector: (t) => t.replace(/\s+/gu, ' ').trim().normalize('NFC') }), fc.array(fc.nat(7)), (texts, picks) => {
-        const ids = texts.map((_, i) => `d${i}`);
-        const gold = [...new Set(picks.filter((i) => i < texts.length))];
-        const byText = referenceIds(ids, texts, gold.map((i) => texts[i]!), { kind: 'exact' });
-        expect(byText).toEqual(gold.map((i) => ids[i]));
-      }),
+      fc.property(
+        fc.uniqueArray(
+          fc.string({ minLength: 1 }).filter((t) => t.trim() !== ''),
+          { minLength: 1, maxLength: 8, selector: (t) => t.replace(/\s+/gu, ' ').trim().normalize('NFC') },
+        ),
+        fc.array(fc.nat(7)),
+        (texts, picks) => {
+          const ids = texts.map((_, i) => `d${i}`);
+          const gold = [...new Set(picks.filter((i) => i < texts.length))];
+          const byText = referenceIds(
+            ids,
+            texts,
+            gold.map((i) => texts[i]!),
+            { kind: 'exact' },
+          );
+          expect(byText).toEqual(gold.map((i) => ids[i]));
+        },
+      ),
     );
   });
 });
@@ -169,9 +186,14 @@ describe('scores other tools computed', () => {
   });
 
   it('a score that is a number in one record and true/false in another is an error naming both lines', async () => {
-    expect(await problems(jsonl([{ id: 'q1', question: 'a', passed: 1 }, { id: 'q2', question: 'b', passed: false }]))).toEqual([
-      { line: 2, field: 'passed', message: 'is true/false here but a number on line 1; a score keeps one type' },
-    ]);
+    expect(
+      await problems(
+        jsonl([
+          { id: 'q1', question: 'a', passed: 1 },
+          { id: 'q2', question: 'b', passed: false },
+        ]),
+      ),
+    ).toEqual([{ line: 2, field: 'passed', message: 'is true/false here but a number on line 1; a score keeps one type' }]);
   });
 
   it('a score given both as a field and in scores is an error', async () => {
@@ -180,7 +202,7 @@ describe('scores other tools computed', () => {
     ]);
   });
 
-  it("Ragas fields rag-gate does not use are noted, not called typos; a score named like a field says so", async () => {
+  it('Ragas fields rag-gate does not use are noted, not called typos; a score named like a field says so', async () => {
     const path = file(jsonl([{ id: 'q1', question: 'a', rubrics: { score1: 'bad' }, answer_relevence: 0.5 }]));
     const summary = await readResults(path, () => {});
     expect(summary.warnings).toEqual([

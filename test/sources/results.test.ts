@@ -174,8 +174,18 @@ describe('readResults rejects, naming file, line and field', () => {
     ['an empty id', '{"id": "", "question": "a"}', 'id', /^must not be empty or only white space$/],
     ['an id of white space only', '{"id": " \\t\\u00a0", "question": "a"}', 'id', /^must not be empty or only white space$/],
     ['a missing question', '{"id": "q1"}', 'question', /^is required and must be a string$/],
-    ['a document id that is a fraction', '{"id": "q1", "question": "a", "retrieved_ids": ["d1", 2.5]}', 'retrieved_ids[1]', /must be a document id \(a string or a whole number\)/],
-    ['the same document id as a number and a string', '{"id": "q1", "question": "a", "retrieved_ids": [7, "7"]}', 'retrieved_ids[1]', /duplicate document id "7" \(also at position 0\)/],
+    [
+      'a document id that is a fraction',
+      '{"id": "q1", "question": "a", "retrieved_ids": ["d1", 2.5]}',
+      'retrieved_ids[1]',
+      /must be a document id \(a string or a whole number\)/,
+    ],
+    [
+      'the same document id as a number and a string',
+      '{"id": "q1", "question": "a", "retrieved_ids": [7, "7"]}',
+      'retrieved_ids[1]',
+      /duplicate document id "7" \(also at position 0\)/,
+    ],
     ['a score that is text inside scores', '{"id": "q1", "question": "a", "scores": {"f": "high"}}', 'scores.f', /must be a finite number or true\/false/],
     ['scores as a list', '{"id": "q1", "question": "a", "scores": [0.5]}', 'scores', /must be an object of scores/],
     [

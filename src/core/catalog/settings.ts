@@ -275,8 +275,9 @@ export const SETTINGS = {
   },
   correct: {
     name: 'correct',
-    description: 'how to judge answers without a correct field: exact (normalised exact match) or f1:T (token F1 at least T)',
-    default: 'exact',
+    description:
+      'how to judge answers without a correct field: contains (the normalised expected answer appears in the normalised answer, as whole words), exact (normalised exact match) or f1:T (token F1 at least T)',
+    default: 'contains',
     parse: parseCorrectnessRule,
     cli: both('--correct <rule>'),
     action: true,
@@ -285,7 +286,7 @@ export const SETTINGS = {
   'context-match': {
     name: 'context-match',
     description:
-      'when a retrieved context given as text counts as a reference (gold) context: exact (the same text after Unicode NFC and white space collapsed, case kept) or overlap:T (at least a share T of the reference text\'s normalised tokens are in the retrieved text)',
+      "when a retrieved context given as text counts as a reference (gold) context: exact (the same text after Unicode NFC and white space collapsed, case kept) or overlap:T (at least a share T of the reference text's normalised tokens are in the retrieved text)",
     default: 'exact',
     parse: parseContextMatchRule,
     cli: both('--context-match <rule>'),

@@ -1,6 +1,6 @@
 import { decompose } from '../scoring/decomposition.js';
 import { column, type QuestionOutcomes, scoreMetric } from '../scoring/outcomes.js';
-import type { RunSummary } from '../scoring/summary.js';
+import { provenanceOf, type RunSummary } from '../scoring/summary.js';
 import { bootstrapMeanCIs } from '../stats/bootstrap.js';
 import { holmAdjust } from '../stats/holm.js';
 import { mcnemar } from '../stats/mcnemar.js';
@@ -45,7 +45,13 @@ const FAILED_WHEN_MISSING: ReadonlySet<string> = new Set(GATED_TESTS.map((test) 
  * A metric's values for the pairs: the paired questions first, then the questions missing from head, which
  * count as failed (0) for a gated outcome the base has, and carry no head value (NaN) for anything else.
  */
-function paired(baseRun: QuestionOutcomes, headRun: QuestionOutcomes, pairing: Pairing, name: string, failedWhenMissing = FAILED_WHEN_MISSING.has(name)): PairedColumns {
+function paired(
+  baseRun: QuestionOutcomes,
+  headRun: QuestionOutcomes,
+  pairing: Pairing,
+  name: string,
+  failedWhenMissing = FAILED_WHEN_MISSING.has(name),
+): PairedColumns {
   const base = gather(column(baseRun, name), concat(pairing.baseRows, pairing.missingRows));
   const head = new Float64Array(base.length).fill(NaN);
   head.set(gather(column(headRun, name), pairing.headRows));
@@ -303,6 +309,7 @@ export function compareRuns(
     retrievalShifted: retrievalTest?.significant === true,
     floors,
     judges,
+    provenance: { base: provenanceOf(baseRun), head: provenanceOf(headRun) },
     verdict,
     ungated,
     reasons,

@@ -10,7 +10,12 @@ import type { CompareConfig } from './types.js';
 
 /** The scoring configuration; the retrieval-ok rule's metric is always computed, reported or not. */
 export function evalConfig(
-  rules: { readonly cutoffs: readonly number[]; readonly retrievalOk: RetrievalOkRule; readonly correctness: CorrectnessRule; readonly contextMatch?: ContextMatchRule },
+  rules: {
+    readonly cutoffs: readonly number[];
+    readonly retrievalOk: RetrievalOkRule;
+    readonly correctness: CorrectnessRule;
+    readonly contextMatch?: ContextMatchRule;
+  },
   extraMetrics: readonly string[] = [],
 ): EvalConfig {
   const { cutoffs, retrievalOk, correctness, contextMatch = { kind: 'exact' } } = rules;

@@ -1,6 +1,7 @@
 import type { GateName } from '../catalog/gates.js';
 import type { Decomposition } from '../scoring/decomposition.js';
 import type { EvalConfig } from '../scoring/score.js';
+import type { RunProvenance } from '../scoring/summary.js';
 import type { McNemarResult } from '../stats/mcnemar.js';
 import type { CalibrationRecord } from './calibration.js';
 import type { JudgeStatus } from './judge-gate.js';
@@ -197,6 +198,8 @@ export interface Comparison {
   readonly floors: readonly FloorCheck[];
   /** For each field `rag-gate judge` filled: whether its judge is calibrated and may gate. */
   readonly judges: readonly JudgeStatus[];
+  /** What each run's reader derived (ids, text matching) and the scores other tools wrote. */
+  readonly provenance: { readonly base: RunProvenance; readonly head: RunProvenance };
   readonly verdict: Verdict;
   /** No gated test had data and no floor was set: nothing was measured that could fail. */
   readonly ungated: boolean;

@@ -124,6 +124,10 @@ function rowsByTag(outcomes: QuestionOutcomes): Map<string, number[]> {
   return new Map([...byTag].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
+export function provenanceOf(outcomes: QuestionOutcomes): RunProvenance {
+  return { idsFromQuestion: outcomes.idsFromQuestion, retrievalByText: outcomes.retrievalByText, scores: Object.fromEntries(outcomes.scores) };
+}
+
 /** Aggregates a run: every metric with n (and intervals), the decomposition, judge agreement, tags. */
 export function summarizeRun(outcomes: QuestionOutcomes, config: EvalConfig): RunSummary {
   const answerable = column(outcomes, 'answerable');
@@ -149,7 +153,7 @@ export function summarizeRun(outcomes: QuestionOutcomes, config: EvalConfig): Ru
     decomposition,
     judgeAgreement,
     byTag,
-    provenance: { idsFromQuestion: outcomes.idsFromQuestion, retrievalByText: outcomes.retrievalByText, scores: Object.fromEntries(outcomes.scores) },
+    provenance: provenanceOf(outcomes),
     warnings,
   };
 }

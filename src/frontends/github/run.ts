@@ -255,7 +255,7 @@ async function compareAndReport(
     const { run, baseline } = result;
     for (const warning of run.warnings) runtime.warning(warning);
     comparison = run.comparison;
-    const options = { retrievalOk: rule, marker, baseline: baseline.description, reportLink: 'the `report-json` output' };
+    const options = { retrievalOk: rule, rules: config.eval, marker, baseline: baseline.description, reportLink: 'the `report-json` output' };
     comment = renderComment(comparison, options);
     summary = renderComment(comparison, { ...options, maxLength: SUMMARY_MAX_BYTES / 2 });
     report = comparisonReport(run, config, { found: true, sha: baseline.sha, description: baseline.description });

@@ -291,6 +291,7 @@ describe('gate options', () => {
       {
         kind: 'floor-broken',
         floor: { metric: 'correct', op: '>=', value: 0.9 },
+        reads: 'correct',
         value: expect.closeTo(0.717, 3),
         message: 'floor broken: correct is 0.717 in head, the floor is correct ≥ 0.9',
       },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LONG_ANSWER_RATIO, LOW_UTILISATION } from '../../../src/core/catalog/metrics.js';
 import { contextUtilisation } from '../../../src/core/scoring/generation/context-utilisation.js';
-import { exactMatch, judgeCorrect, parseCorrectnessRule, tokenF1 } from '../../../src/core/scoring/generation/correctness.js';
+import { exactMatch, formatCorrectnessRule, judgeCorrect, parseCorrectnessRule, tokenF1 } from '../../../src/core/scoring/generation/correctness.js';
 import { type ClaimVerdict, faithfulness } from '../../../src/core/scoring/generation/faithfulness.js';
 import { lengthRatio } from '../../../src/core/scoring/generation/length-ratio.js';
 import { answerTokens, normalizeAnswer } from '../../../src/core/scoring/generation/text.js';
@@ -65,8 +65,32 @@ describe('exact match and token F1', () => {
     expect(judgeCorrect({ kind: 'exact' }, 'in Paris, France', 'Paris')).toBe(0);
   });
 
+  it('contains: the normalised expected answer appears as whole words in the normalised answer', () => {
+    const contains = (answer: string, expected: string) => judgeCorrect(parseCorrectnessRule('contains'), answer, expected);
+    expect(contains('The capital of France is Paris.', 'paris')).toBe(1);
+    expect(contains('It opened in 1430.', '4')).toBe(0);
+    expect(contains('Refunds take 30 days, by card.', '30 days')).toBe(1);
+    expect(contains('Refunds take 30 business days.', '30 days')).toBe(0);
+    expect(contains('The U.S.A. signed it.', 'USA')).toBe(1);
+    // An expected answer that normalises to nothing is contained only in an answer that does too.
+    expect(contains('The.', 'the')).toBe(1);
+    expect(contains('Paris', 'the')).toBe(0);
+    expect(formatCorrectnessRule(parseCorrectnessRule('contains'))).toBe('contains');
+  });
+
+  it('three free-text answers: exact takes one, contains and f1:0.5 two (F1 0.714 and 0.444 for the others)', () => {
+    const expected = 'The refund window is 30 days';
+    const answers = ['The refund window is 30 days.', 'Good news: the refund window is 30 days from delivery.', 'Refunds within 30 days.'];
+    expect(tokenF1(answers[1]!, expected)).toBeCloseTo(10 / 14, 12);
+    expect(tokenF1(answers[2]!, expected)).toBeCloseTo(4 / 9, 12);
+    const count = (rule: string) => answers.filter((answer) => judgeCorrect(parseCorrectnessRule(rule), answer, expected) === 1).length;
+    expect(count('exact')).toBe(1);
+    expect(count('contains')).toBe(2);
+    expect(count('f1:0.5')).toBe(2);
+  });
+
   it.each(['f1:0', 'f1:1.5', 'f1:', 'f1:abc', 'f1', 'exactly', 'F1:0.5', ''])('rejects correctness rule %j', (rule) => {
-    expect(() => parseCorrectnessRule(rule)).toThrow(/use "exact" or "f1:T" with 0 < T ≤ 1/);
+    expect(() => parseCorrectnessRule(rule)).toThrow(/use "contains", "exact" or "f1:T" with 0 < T ≤ 1/);
   });
 });
 

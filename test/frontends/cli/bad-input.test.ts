@@ -38,9 +38,9 @@ describe('eval: bad results files exit 2 naming file, line and field', () => {
       /^:2: answer_relevance: Infinity is not a finite number \(too large for a double\?\)$/,
     ],
     ['a grade of 1e999', '{"id": "q1", "question": "a", "relevant_ids": {"d1": 1e999}}', /^:2: relevant_ids\.d1: /],
-    ['a missing id', '{"question": "a"}', /^:2: id: is required and must be a string$/],
+    ['an id that is a list', '{"id": ["q1"], "question": "a"}', /^:2: id: must be an id \(a string or a whole number\)$/],
     ['a missing question', '{"id": "q1"}', /^:2: question: is required and must be a string$/],
-    ['an id that is a number', '{"id": 1, "question": "a"}', /^:2: id: is required and must be a string$/],
+    ['an id that is a fraction', '{"id": 1.5, "question": "a"}', /^:2: id: must be an id \(a string or a whole number\)$/],
     ['tags as a string', '{"id": "q1", "question": "a", "tags": "billing"}', /^:2: tags: must be a list of strings$/],
     ['correct as "yes"', '{"id": "q1", "question": "a", "correct": "yes"}', /^:2: correct: must be true or false$/],
     [
@@ -278,7 +278,10 @@ describe('bad option values exit 2 with a helpful message', () => {
     [['eval', '--results', EXAMPLE, '--retrieval-ok', 'recall@5>=high'], /the threshold must be a number, for example "recall@5>=0\.8"/],
     [['eval', '--results', EXAMPLE, '--retrieval-ok', 'recall@5>=0.5>=0.6'], /the threshold must be a number/],
     [['eval', '--results', EXAMPLE, '--retrieval-ok', 'hits@5'], /unknown retrieval metric "hits@5"/],
-    [['eval', '--results', EXAMPLE, '--correct', 'fuzzy'], /invalid correctness rule "fuzzy"; use "exact" or "f1:T" with 0 < T ≤ 1, e\.g\. "f1:0\.5"/],
+    [
+      ['eval', '--results', EXAMPLE, '--correct', 'fuzzy'],
+      /invalid correctness rule "fuzzy"; use "contains", "exact" or "f1:T" with 0 < T ≤ 1, e\.g\. "f1:0\.5"/,
+    ],
     [['eval', '--results', EXAMPLE, '--correct', 'f1:1.5'], /invalid correctness rule "f1:1\.5"/],
     [['eval'], /no results to score: give --results FILE/],
     [['trec', '--qrels', 'x'], /required option '--run <file>' not specified/],

@@ -61,7 +61,7 @@ describe('eval --json: the contract', () => {
     expect(json.decomposition).toMatchObject({ n: 12, nGood: 10, nBad: 2 });
     expect(json.decomposition.e2e).toBeCloseTo(0.75, 12);
     expect(json.judgeAgreement!.n).toBe(10);
-    expect(json.config).toEqual({ retrievalOk: 'hit@5', correct: 'exact' });
+    expect(json.config).toEqual({ retrievalOk: 'hit@5', correct: 'contains', contextMatch: 'exact' });
   });
 
   it('through node dist/cli.js: exit 0, one JSON object on stdout, nothing on stderr', () => {
@@ -163,11 +163,20 @@ describe('eval: worked numbers from the articles', () => {
 describe('eval: generation metrics', () => {
   const GENERATION = fixture('generation.jsonl');
 
-  it('correct by normalised exact match when a record has no "correct" (default --correct exact)', async () => {
+  it('correct by normalised containment when a record has no "correct" (the default, --correct contains)', async () => {
     const json = await evalJson(GENERATION);
+    // g1 "the eiffel tower" holds "eiffel tower", g2 and g4 hold "paris", g6 holds "one two"; g3 "london" does not; g5 says correct: false.
+    expect(json.details.correct).toMatchObject({ count: 4, n: 6 });
+    expect(json.config.correct).toBe('contains');
+    expect(json.scoring).toEqual(['correct: expected answer contained in the answer (where a record has no correct field)']);
+  });
+
+  it('--correct exact: normalised exact match', async () => {
+    const json = await evalJson(GENERATION, ['--correct', 'exact']);
     // g1 "The Eiffel Tower!" = "eiffel tower"; g2, g3, g4, g6 differ; g5 says correct: false.
     expect(json.details.correct).toMatchObject({ count: 1, n: 6 });
     expect(json.config.correct).toBe('exact');
+    expect(json.scoring).toEqual(['correct: answer equal to the expected answer (where a record has no correct field)']);
   });
 
   it('--correct f1:0.5 counts token F1 ≥ 0.5 as correct', async () => {
@@ -237,10 +246,10 @@ describe('eval: generation metrics', () => {
     const json = await evalJson(GENERATION);
     expect(Object.keys(json.byTag)).toEqual(['capital', 'geo']);
     expect(json.byTag.geo!.questions).toBe(2);
-    expect(json.byTag.geo!.metrics.correct).toMatchObject({ value: 0.5, count: 1, n: 2 });
+    expect(json.byTag.geo!.metrics.correct).toMatchObject({ value: 1, count: 2, n: 2 });
     expect(json.byTag.geo!.metrics.faithfulness).toMatchObject({ value: 0.8, n: 2 });
     expect(json.byTag.capital!.questions).toBe(3);
-    expect(json.byTag.capital!.metrics.correct).toMatchObject({ value: 0, count: 0, n: 3 });
+    expect(json.byTag.capital!.metrics.correct).toMatchObject({ value: 2 / 3, count: 2, n: 3 });
     expect(json.byTag.capital!.metrics.length_ratio!.value).toBeCloseTo((3 + 1 + 6) / 3, 12);
   });
 });

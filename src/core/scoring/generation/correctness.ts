@@ -30,27 +30,47 @@ export function tokenF1(answer: string, expected: string): number {
   return (2 * precision * recall) / (precision + recall);
 }
 
+/**
+ * Normalised containment: 1 when the expected answer's normalised tokens appear, in order and adjacent, among the
+ * answer's (so "Paris" is in "The capital is Paris.", and "4" is not in "1430"). An expected answer with no tokens
+ * left after normalisation is contained only in an answer with none either.
+ */
+export function containsAnswer(answer: string, expected: string): number {
+  const gold = normalizeAnswer(expected);
+  const predicted = normalizeAnswer(answer);
+  if (gold === '') return predicted === '' ? 1 : 0;
+  return ` ${predicted} `.includes(` ${gold} `) ? 1 : 0;
+}
+
 /** How `correct` is computed when a record has an answer and an expected answer but no `correct` field. */
-export type CorrectnessRule = { kind: 'exact' } | { kind: 'f1'; threshold: number };
+export type CorrectnessRule = { kind: 'contains' } | { kind: 'exact' } | { kind: 'f1'; threshold: number };
 
 class CorrectnessRuleError extends SettingError {}
 
-/** Parses `exact` or `f1:0.5` (token F1 at or above the threshold counts as correct). */
+/** Parses `contains`, `exact` or `f1:0.5` (token F1 at or above the threshold counts as correct). */
 export function parseCorrectnessRule(text: string): CorrectnessRule {
   const rule = text.trim();
+  if (rule === 'contains') return { kind: 'contains' };
   if (rule === 'exact') return { kind: 'exact' };
   const f1 = /^f1:(\d*\.?\d+)$/.exec(rule);
   const threshold = f1 ? Number(f1[1]) : NaN;
   if (f1 && threshold > 0 && threshold <= 1) return { kind: 'f1', threshold };
-  throw new CorrectnessRuleError(`invalid correctness rule "${rule}"; use "exact" or "f1:T" with 0 < T ≤ 1, e.g. "f1:0.5"`);
+  throw new CorrectnessRuleError(`invalid correctness rule "${rule}"; use "contains", "exact" or "f1:T" with 0 < T ≤ 1, e.g. "f1:0.5"`);
 }
 
-/** The rule as `parseCorrectnessRule` reads it: `exact` or `f1:T`. */
+/** The rule as `parseCorrectnessRule` reads it: `contains`, `exact` or `f1:T`. */
 export function formatCorrectnessRule(rule: CorrectnessRule): string {
-  return rule.kind === 'exact' ? 'exact' : `f1:${rule.threshold}`;
+  return rule.kind === 'f1' ? `f1:${rule.threshold}` : rule.kind;
 }
 
 /** Applies the rule: 1 correct, 0 not. */
 export function judgeCorrect(rule: CorrectnessRule, answer: string, expected: string): number {
-  return rule.kind === 'exact' ? exactMatch(answer, expected) : tokenF1(answer, expected) >= rule.threshold ? 1 : 0;
+  switch (rule.kind) {
+    case 'contains':
+      return containsAnswer(answer, expected);
+    case 'exact':
+      return exactMatch(answer, expected);
+    case 'f1':
+      return tokenF1(answer, expected) >= rule.threshold ? 1 : 0;
+  }
 }

@@ -1,0 +1,71 @@
+import type { ContextMatchRule } from '../core/derived-ids.js';
+import type { CorrectnessRule } from '../core/scoring/generation/correctness.js';
+import type { RunProvenance } from '../core/scoring/summary.js';
+import type { Comparison } from '../core/compare/types.js';
+import { SCORE_NOT_CALIBRATED } from './gate-words.js';
+import { plural } from './format.js';
+
+/** The rules the numbers rest on, stated in every report: how `correct` was computed, what was derived. */
+
+export interface ScoringRulesInUse {
+  readonly correctness: CorrectnessRule;
+  readonly contextMatch: ContextMatchRule;
+}
+
+/** The correctness rule in words, as the headline of a report states it. */
+export function correctnessWords(rule: CorrectnessRule): string {
+  switch (rule.kind) {
+    case 'contains':
+      return 'expected answer contained in the answer';
+    case 'exact':
+      return 'answer equal to the expected answer';
+    case 'f1':
+      return `token F1 with the expected answer at least ${rule.threshold}`;
+  }
+}
+
+function contextMatchWords(rule: ContextMatchRule): string {
+  return rule.kind === 'exact'
+    ? 'a retrieved context counts as a reference one when their normalised texts are the same'
+    : `a retrieved context counts as a reference one when it holds at least ${rule.threshold} of the reference's normalised tokens`;
+}
+
+/**
+ * One line per rule or derivation that applies to a run (of `questions` questions): the correctness rule when the
+ * run `scoresCorrect`, ids
+ * derived from question text, retrieval matched by text, scores other tools wrote. Score names are spelled by
+ * `scoreName`, so they hold no active markdown.
+ */
+export function scoringLines(provenance: RunProvenance, questions: number | undefined, rules: ScoringRulesInUse, scoresCorrect: boolean): string[] {
+  const lines = scoresCorrect ? [`correct: ${correctnessWords(rules.correctness)} (where a record has no correct field)`] : [];
+  if (provenance.idsFromQuestion > 0) {
+    const of =
+      questions === undefined
+        ? plural(provenance.idsFromQuestion, 'question')
+        : `${provenance.idsFromQuestion.toLocaleString('en-US')} of ${plural(questions, 'question')}`;
+    lines.push(`ids derived from question text for ${of}`);
+  }
+  if (provenance.retrievalByText > 0) {
+    lines.push(`retrieval matched by text for ${plural(provenance.retrievalByText, 'question')}: ${contextMatchWords(rules.contextMatch)}`);
+  }
+  const scores = Object.keys(provenance.scores);
+  if (scores.length > 0) lines.push(`scores from the results, ${SCORE_NOT_CALIBRATED}: ${scores.join(', ')}`);
+  return lines;
+}
+
+/** The rules of a comparison, from the head run's reading (the base was read under the same settings). */
+export function comparisonScoringLines(comparison: Comparison, rules: ScoringRulesInUse): string[] {
+  const { base, head } = comparison.provenance;
+  const scores = { ...base.scores, ...head.scores };
+  const provenance = {
+    idsFromQuestion: Math.max(base.idsFromQuestion, head.idsFromQuestion),
+    retrievalByText: Math.max(base.retrievalByText, head.retrievalByText),
+    scores,
+  };
+  return scoringLines(
+    provenance,
+    undefined,
+    rules,
+    comparison.tests.some((test) => test.metric === 'correct'),
+  );
+}
