@@ -61036,7 +61036,7 @@ function evalConfig(rules, extraMetrics = []) {
     if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
   };
   add(retrievalOk.metric);
-  for (const name of extraMetrics) if (answerMetric(name) === void 0) add(parseRetrievalMetric(name));
+  for (const name of extraMetrics) if (answerMetric(name) === void 0 && !name.startsWith("score:")) add(parseRetrievalMetric(name));
   return { retrievalMetrics: metrics, retrievalOk, correctness, contextMatch };
 }
 function scoringRules(settings) {
@@ -63523,7 +63523,7 @@ function warningText(warning2, context) {
 function reasonText(reason, context) {
   switch (reason.kind) {
     case "regressed":
-      return `${reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
+      return `${isScoreGate(reason.gate) ? gateWords(reason.gate) : reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
     case "floor-broken":
       return brokenFloor(reason.floor, reason.value, reason.reads);
     case "floor-unchecked":

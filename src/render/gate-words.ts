@@ -127,7 +127,7 @@ export function warningText(warning: GateWarning, context: WordsContext): string
 export function reasonText(reason: GateReason, context: WordsContext): string {
   switch (reason.kind) {
     case 'regressed':
-      return `${reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
+      return `${isScoreGate(reason.gate) ? gateWords(reason.gate) : reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
     case 'floor-broken':
       return brokenFloor(reason.floor, reason.value, reason.reads);
     case 'floor-unchecked':

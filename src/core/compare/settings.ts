@@ -24,7 +24,7 @@ export function evalConfig(
     if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
   };
   add(retrievalOk.metric);
-  for (const name of extraMetrics) if (answerMetric(name) === undefined) add(parseRetrievalMetric(name));
+  for (const name of extraMetrics) if (answerMetric(name) === undefined && !name.startsWith('score:')) add(parseRetrievalMetric(name));
   return { retrievalMetrics: metrics, retrievalOk, correctness, contextMatch };
 }
 
