@@ -43846,6 +43846,7 @@ var FIELD_SYNONYMS = {
 function suggestField(unknown3) {
   return FIELD_SYNONYMS[unknown3.toLowerCase()] ?? closestName(unknown3, KNOWN_FIELDS);
 }
+var RECORD_FIELDS = Object.keys(resultRecordSchema.shape);
 
 // src/sources/results.ts
 function formatFieldPath(path) {
@@ -43871,13 +43872,13 @@ function duplicateKeyProblem(file2, line, error62) {
   return { file: file2, line: line + error62.lineInText, field: formatFieldPath(error62.path), message: error62.message };
 }
 var isScoreValue = (value2) => typeof value2 === "boolean" || typeof value2 === "number" && Number.isFinite(value2);
-function canonicalize(raw, file2, line, problems, unknown3) {
+function canonicalize(raw, fields, file2, line, problems, unknown3) {
   const spelling = /* @__PURE__ */ new Map();
   const record2 = {};
   const scores = /* @__PURE__ */ Object.create(null);
   for (const [key, value2] of Object.entries(raw)) {
     if (value2 === null) continue;
-    const canonical = FIELD_ALIASES[key] ?? key;
+    const canonical = fields.get(key) ?? FIELD_ALIASES[key] ?? key;
     if (!KNOWN_FIELDS.has(canonical)) {
       if (isScoreValue(value2)) scores[key] = value2;
       else unknown3.set(key, (unknown3.get(key) ?? 0) + 1);
@@ -43905,7 +43906,7 @@ function canonicalize(raw, file2, line, problems, unknown3) {
   return { record: record2, spelling };
 }
 async function readResults(file2, onRecord, options = {}) {
-  const { seenIds = /* @__PURE__ */ new Map(), onProgress, contextMatch = { kind: "exact" }, scoreKinds = /* @__PURE__ */ new Map() } = options;
+  const { seenIds = /* @__PURE__ */ new Map(), onProgress, contextMatch = { kind: "exact" }, scoreKinds = /* @__PURE__ */ new Map(), fields = /* @__PURE__ */ new Map() } = options;
   const problems = new ProblemCollector();
   const unknownFields = /* @__PURE__ */ new Map();
   const scores = /* @__PURE__ */ new Map();
@@ -43926,12 +43927,12 @@ async function readResults(file2, onRecord, options = {}) {
       problems.add({ file: file2, line, message: 'a record must be a JSON object such as {"id": "q1", "question": "\u2026"}' });
       return;
     }
-    const { record: fields, spelling } = canonicalize(raw, file2, line, problems, unknownFields);
+    const { record: given, spelling } = canonicalize(raw, fields, file2, line, problems, unknownFields);
     const userField = (path) => {
       const [head, ...rest] = path;
       return formatFieldPath([spelling.get(String(head)) ?? String(head ?? ""), ...rest]) || void 0;
     };
-    const parsed = resultRecordSchema.safeParse(fields);
+    const parsed = resultRecordSchema.safeParse(given);
     if (!parsed.success) {
       for (const issue2 of parsed.error.issues) problems.add({ file: file2, line, field: userField(issue2.path), message: issue2.message });
       return;
@@ -45007,6 +45008,24 @@ function parseBoolean(text4) {
   if (value2 === "false") return false;
   throw new SettingError(`must be true or false, got "${text4}"`);
 }
+function parseFieldMap(text4) {
+  const map5 = /* @__PURE__ */ new Map();
+  const ours = /* @__PURE__ */ new Set();
+  for (const item of splitLines(text4)) {
+    const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
+    if (!match) throw new SettingError(`"${item}" must be ours=yours, such as question=prompt`);
+    const [, canonical = "", yours = ""] = match;
+    if (!RECORD_FIELDS.includes(canonical)) {
+      const hint = closestName(canonical, RECORD_FIELDS);
+      throw new SettingError(`"${canonical}" is not a field of the results format${hint === void 0 ? "" : `; did you mean "${hint}"?`}`);
+    }
+    if (ours.has(canonical)) throw new SettingError(`"${canonical}" is mapped twice`);
+    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical}`);
+    ours.add(canonical);
+    map5.set(yours.trim(), canonical);
+  }
+  return map5;
+}
 var optionalText = (text4) => text4.trim() === "" ? void 0 : text4.trim();
 var COMMENT_TAG = /^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/;
 function parseCommentTag(text4) {
@@ -45115,6 +45134,15 @@ var SETTINGS = {
     default: "contains",
     parse: parseCorrectnessRule,
     cli: both("--correct <rule>"),
+    action: true,
+    config: true
+  },
+  fields: {
+    name: "fields",
+    description: "your results' field names for rag-gate's, as ours=yours, comma- or newline-separated: question=prompt,expected_answer=gold (in rag-gate.yml also a mapping such as {question: prompt})",
+    default: "",
+    parse: parseFieldMap,
+    cli: { flags: { eval: "--field <ours=yours>", compare: "--field <ours=yours>" }, repeatable: true },
     action: true,
     config: true
   },
@@ -47588,17 +47616,23 @@ function countByTag(changes) {
 
 // src/core/compare/settings.ts
 function evalConfig(rules, extraMetrics = []) {
-  const { cutoffs, retrievalOk, correctness, contextMatch = { kind: "exact" } } = rules;
+  const { cutoffs, retrievalOk, correctness, contextMatch = { kind: "exact" }, fields = /* @__PURE__ */ new Map() } = rules;
   const metrics = defaultRetrievalMetrics(cutoffs);
   const add = (metric) => {
     if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
   };
   add(retrievalOk.metric);
   for (const name of extraMetrics) if (answerMetric(name) === void 0 && !name.startsWith("score:")) add(parseRetrievalMetric(name));
-  return { retrievalMetrics: metrics, retrievalOk, correctness, contextMatch };
+  return { retrievalMetrics: metrics, retrievalOk, correctness, contextMatch, fields };
 }
 function scoringRules(settings) {
-  return { cutoffs: settings.k, retrievalOk: settings["retrieval-ok"], correctness: settings.correct, contextMatch: settings["context-match"] };
+  return {
+    cutoffs: settings.k,
+    retrievalOk: settings["retrieval-ok"],
+    correctness: settings.correct,
+    contextMatch: settings["context-match"],
+    fields: settings.fields
+  };
 }
 function compareConfig(settings, calibrations) {
   const floors = settings.floors;
@@ -47669,7 +47703,7 @@ async function readGoldenIds(file2) {
 // src/sources/outcomes.ts
 async function readOutcomes(files, config2, onProgress) {
   const builder = new OutcomeBuilder(config2);
-  const shared = { seenIds: /* @__PURE__ */ new Map(), scoreKinds: /* @__PURE__ */ new Map(), contextMatch: config2.contextMatch };
+  const shared = { seenIds: /* @__PURE__ */ new Map(), scoreKinds: /* @__PURE__ */ new Map(), contextMatch: config2.contextMatch, fields: config2.fields };
   const warnings = [];
   const unknownFields = /* @__PURE__ */ new Map();
   for (const file2 of typeof files === "string" ? [files] : files) {
@@ -47682,7 +47716,7 @@ async function readOutcomes(files, config2, onProgress) {
 async function rescoreUnderHeadLabels(files, headLabels, config2) {
   const builder = new OutcomeBuilder(config2);
   const notRescorable = /* @__PURE__ */ new Map();
-  const shared = { seenIds: /* @__PURE__ */ new Map(), scoreKinds: /* @__PURE__ */ new Map(), contextMatch: config2.contextMatch };
+  const shared = { seenIds: /* @__PURE__ */ new Map(), scoreKinds: /* @__PURE__ */ new Map(), contextMatch: config2.contextMatch, fields: config2.fields };
   for (const file2 of files) {
     await readResults(
       file2,
@@ -47839,7 +47873,8 @@ function toSpec(config2) {
     metrics: config2.retrievalMetrics.map((m) => m.name),
     retrievalOk: config2.retrievalOk.name,
     correct: formatCorrectnessRule(config2.correctness),
-    contextMatch: formatContextMatchRule(config2.contextMatch)
+    contextMatch: formatContextMatchRule(config2.contextMatch),
+    fields: [...config2.fields]
   };
 }
 function fromSpec(spec) {
@@ -47847,7 +47882,8 @@ function fromSpec(spec) {
     retrievalMetrics: spec.metrics.map(parseRetrievalMetric),
     retrievalOk: parseRetrievalOkRule(spec.retrievalOk),
     correctness: parseCorrectnessRule(spec.correct),
-    contextMatch: parseContextMatchRule(spec.contextMatch)
+    contextMatch: parseContextMatchRule(spec.contextMatch),
+    fields: new Map(spec.fields)
   };
 }
 function isReaderThread() {
@@ -48772,8 +48808,8 @@ var FILE_KEYS = new Map(
 );
 var NEWLINE_LISTS = /* @__PURE__ */ new Set(["floors", "judge-calibration"]);
 var scalar = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()], { error: "must be a text, a number, true/false or a list of those" });
-var value = external_exports.union([scalar, external_exports.array(scalar, { error: "must be a list of texts or numbers" })], {
-  error: "must be a text, a number, true/false or a list of those"
+var value = external_exports.union([scalar, external_exports.array(scalar, { error: "must be a list of texts or numbers" }), external_exports.record(external_exports.string(), scalar)], {
+  error: "must be a text, a number, true/false, a list of those, or a mapping (fields)"
 });
 var settingsMap = external_exports.record(external_exports.string(), value, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
 var fileSchema = external_exports.object({ [GATES_KEY]: external_exports.record(external_exports.string(), settingsMap, { error: "must map each comment tag to its settings" }).optional() }).catchall(value);
@@ -48825,7 +48861,7 @@ async function readConfigFile(file2, options) {
         });
         continue;
       }
-      const text5 = Array.isArray(raw) ? raw.map(String).join(NEWLINE_LISTS.has(name) ? "\n" : ",") : String(raw);
+      const text5 = Array.isArray(raw) ? raw.map(String).join(NEWLINE_LISTS.has(name) ? "\n" : ",") : typeof raw === "object" && raw !== null ? Object.entries(raw).map(([key2, item]) => `${key2}=${String(item)}`).join("\n") : String(raw);
       out.set(name, { text: text5, origin: { kind: "file", file: file2, line: where.line ?? 1, ...section === void 0 ? {} : { section } } });
     }
     return out;

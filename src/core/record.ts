@@ -324,3 +324,9 @@ const FIELD_SYNONYMS: Readonly<Record<string, string>> = {
 export function suggestField(unknown: string): string | undefined {
   return FIELD_SYNONYMS[unknown.toLowerCase()] ?? closestName(unknown, KNOWN_FIELDS);
 }
+
+/** The canonical fields of a record, the names a field map may map to. */
+export const RECORD_FIELDS: readonly string[] = Object.keys(resultRecordSchema.shape);
+
+/** A user's field names for canonical ones (`prompt` → `question`): read before the other tools' aliases. */
+export type FieldMap = ReadonlyMap<string, string>;

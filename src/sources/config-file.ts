@@ -27,8 +27,8 @@ const FILE_KEYS: ReadonlyMap<string, SettingName> = new Map(
 const NEWLINE_LISTS: ReadonlySet<SettingName> = new Set(['floors', 'judge-calibration']);
 
 const scalar = z.union([z.string(), z.number(), z.boolean()], { error: 'must be a text, a number, true/false or a list of those' });
-const value = z.union([scalar, z.array(scalar, { error: 'must be a list of texts or numbers' })], {
-  error: 'must be a text, a number, true/false or a list of those',
+const value = z.union([scalar, z.array(scalar, { error: 'must be a list of texts or numbers' }), z.record(z.string(), scalar)], {
+  error: 'must be a text, a number, true/false, a list of those, or a mapping (fields)',
 });
 const settingsMap = z.record(z.string(), value, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
 const fileSchema = z
@@ -93,7 +93,13 @@ export async function readConfigFile(file: string, options: { required: boolean;
         });
         continue;
       }
-      const text = Array.isArray(raw) ? raw.map(String).join(NEWLINE_LISTS.has(name) ? '\n' : ',') : String(raw);
+      const text = Array.isArray(raw)
+        ? raw.map(String).join(NEWLINE_LISTS.has(name) ? '\n' : ',')
+        : typeof raw === 'object' && raw !== null
+          ? Object.entries(raw)
+              .map(([key, item]) => `${key}=${String(item)}`)
+              .join('\n')
+          : String(raw);
       out.set(name, { text, origin: { kind: 'file', file, line: where.line ?? 1, ...(section === undefined ? {} : { section }) } });
     }
     return out;

@@ -18,7 +18,7 @@ export interface RunRead {
  */
 export async function readOutcomes(files: string | readonly string[], config: EvalConfig, onProgress?: ReadProgress): Promise<RunRead> {
   const builder = new OutcomeBuilder(config);
-  const shared = { seenIds: new Map(), scoreKinds: new Map(), contextMatch: config.contextMatch };
+  const shared = { seenIds: new Map(), scoreKinds: new Map(), contextMatch: config.contextMatch, fields: config.fields };
   const warnings: string[] = [];
   const unknownFields = new Map<string, number>();
   for (const file of typeof files === 'string' ? [files] : files) {
@@ -42,7 +42,7 @@ export async function rescoreUnderHeadLabels(
 ): Promise<{ outcomes: QuestionOutcomes; notRescorable: ReadonlyMap<string, Exclude<NotRescorable, 'not-rescored'>> }> {
   const builder = new OutcomeBuilder(config);
   const notRescorable = new Map<string, Exclude<NotRescorable, 'not-rescored'>>();
-  const shared = { seenIds: new Map(), scoreKinds: new Map(), contextMatch: config.contextMatch };
+  const shared = { seenIds: new Map(), scoreKinds: new Map(), contextMatch: config.contextMatch, fields: config.fields };
   for (const file of files) {
     await readResults(
       file,

@@ -23,6 +23,7 @@ interface EvalSpec {
   readonly retrievalOk: string;
   readonly correct: string;
   readonly contextMatch: string;
+  readonly fields: readonly (readonly [string, string])[];
 }
 
 type Reply = { ok: true; read: Read } | { ok: false; problems: InputProblem[]; totalProblems: number } | { ok: false; message: string };
@@ -35,6 +36,7 @@ function toSpec(config: EvalConfig): EvalSpec {
     retrievalOk: config.retrievalOk.name,
     correct: formatCorrectnessRule(config.correctness),
     contextMatch: formatContextMatchRule(config.contextMatch),
+    fields: [...config.fields],
   };
 }
 
@@ -44,6 +46,7 @@ function fromSpec(spec: EvalSpec): EvalConfig {
     retrievalOk: parseRetrievalOkRule(spec.retrievalOk),
     correctness: parseCorrectnessRule(spec.correct),
     contextMatch: parseContextMatchRule(spec.contextMatch),
+    fields: new Map(spec.fields),
   };
 }
 

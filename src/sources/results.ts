@@ -5,6 +5,7 @@ import { DuplicateKeyError } from './unique-keys.js';
 import { type NumberedLine, type ReadProgress, readLines } from './lines.js';
 import {
   type Derivation,
+  type FieldMap,
   FIELD_ALIASES,
   IGNORED_FIELDS,
   KNOWN_FIELDS,
@@ -39,6 +40,8 @@ export interface ReadOptions {
   readonly onProgress?: ReadProgress;
   /** How retrieved contexts given as text match the gold ones (default exact). */
   readonly contextMatch?: ContextMatchRule;
+  /** The user's field names for ours (`prompt` → `question`). */
+  readonly fields?: FieldMap;
   /** Score kinds seen so far in the run's other shards, so a score keeps one kind across them. */
   readonly scoreKinds?: Map<string, { kind: ScoreKind; file: string; line: number }>;
 }
@@ -79,13 +82,13 @@ const isScoreValue = (value: unknown) => typeof value === 'boolean' || (typeof v
  * is an absent field (pandas writes null for a missing value). An unknown field holding a number or true/false is
  * a score, gathered into `scores`; other unknown fields are counted in `unknown`.
  */
-function canonicalize(raw: Record<string, unknown>, file: string, line: number, problems: ProblemCollector, unknown: Map<string, number>) {
+function canonicalize(raw: Record<string, unknown>, fields: FieldMap, file: string, line: number, problems: ProblemCollector, unknown: Map<string, number>) {
   const spelling = new Map<string, string>();
   const record: Record<string, unknown> = {};
   const scores: Record<string, unknown> = Object.create(null);
   for (const [key, value] of Object.entries(raw)) {
     if (value === null) continue;
-    const canonical = FIELD_ALIASES[key] ?? key;
+    const canonical = fields.get(key) ?? FIELD_ALIASES[key] ?? key;
     if (!KNOWN_FIELDS.has(canonical)) {
       if (isScoreValue(value)) scores[key] = value;
       else unknown.set(key, (unknown.get(key) ?? 0) + 1);
@@ -127,7 +130,7 @@ export async function readResults(
   onRecord: (record: ResultRecord, line: number, text: string, derivation: Derivation) => void,
   options: ReadOptions = {},
 ): Promise<ReadSummary> {
-  const { seenIds = new Map(), onProgress, contextMatch = { kind: 'exact' }, scoreKinds = new Map() } = options;
+  const { seenIds = new Map(), onProgress, contextMatch = { kind: 'exact' }, scoreKinds = new Map(), fields = new Map() } = options;
   const problems = new ProblemCollector();
   const unknownFields = new Map<string, number>();
   const scores = new Map<string, ScoreKind>();
@@ -149,12 +152,12 @@ export async function readResults(
       problems.add({ file, line, message: 'a record must be a JSON object such as {"id": "q1", "question": "…"}' });
       return;
     }
-    const { record: fields, spelling } = canonicalize(raw as Record<string, unknown>, file, line, problems, unknownFields);
+    const { record: given, spelling } = canonicalize(raw as Record<string, unknown>, fields, file, line, problems, unknownFields);
     const userField = (path: readonly PropertyKey[]) => {
       const [head, ...rest] = path;
       return formatFieldPath([spelling.get(String(head)) ?? String(head ?? ''), ...rest]) || undefined;
     };
-    const parsed = resultRecordSchema.safeParse(fields);
+    const parsed = resultRecordSchema.safeParse(given);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) problems.add({ file, line, field: userField(issue.path), message: issue.message });
       return;

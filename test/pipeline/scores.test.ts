@@ -31,7 +31,15 @@ interface Report {
 
 async function compare(extra: string[], runs = { base, head }) {
   const dir = tempDir();
-  const run = await runCli(['compare', '--base', writeJsonl(dir, 'base.jsonl', runs.base), '--head', writeJsonl(dir, 'head.jsonl', runs.head), '--json', ...extra]);
+  const run = await runCli([
+    'compare',
+    '--base',
+    writeJsonl(dir, 'base.jsonl', runs.base),
+    '--head',
+    writeJsonl(dir, 'head.jsonl', runs.head),
+    '--json',
+    ...extra,
+  ]);
   return { code: run.code, stderr: run.stderr, report: parseJsonOutput<Report>(run.stdout) };
 }
 
@@ -45,7 +53,12 @@ describe("another tool's scores in compare", () => {
     expect(faithfulness.head).toBeCloseTo((24 * 0.4 + 36 * 0.95) / 60, 12);
     expect(report.tests.find((test) => test.metric === 'score:passed')).toMatchObject({ kind: 'mcnemar', gate: null });
     expect(report.provenance.head.idsFromQuestion).toBe(60);
-    expect(report.provenance.head.scores).toEqual({ faithfulness: 'number', answer_relevancy: 'number', factual_correctness_mode_f1: 'number', passed: 'boolean' });
+    expect(report.provenance.head.scores).toEqual({
+      faithfulness: 'number',
+      answer_relevancy: 'number',
+      factual_correctness_mode_f1: 'number',
+      passed: 'boolean',
+    });
   });
 
   it('--fail-on score:faithfulness fails the check on the significant drop, saying the score is not calibrated here', async () => {
@@ -60,7 +73,13 @@ describe("another tool's scores in compare", () => {
   });
 
   it('a true/false score gates through McNemar when named', async () => {
-    const dropped = { base, head: ragasRun(() => 0.95, (i) => i >= 20) };
+    const dropped = {
+      base,
+      head: ragasRun(
+        () => 0.95,
+        (i) => i >= 20,
+      ),
+    };
     const { code, report } = await compare(['--fail-on', 'score:passed'], dropped);
     expect(code).toBe(1);
     expect(report.reasons[0]).toMatchObject({ kind: 'regressed', gate: 'score:passed', broken: 20, fixed: 0 });

@@ -34,7 +34,12 @@ describe('retrieval matched by text', () => {
     const byIds = writeJsonl(
       dir,
       'ids.jsonl',
-      data.map(({ q, ranked, relevant }) => ({ id: `q${q}`, question: `Question ${q}?`, retrieved_ids: ranked.map((d) => `d${d}`), relevant_ids: relevant.map((d) => `d${d}`) })),
+      data.map(({ q, ranked, relevant }) => ({
+        id: `q${q}`,
+        question: `Question ${q}?`,
+        retrieved_ids: ranked.map((d) => `d${d}`),
+        relevant_ids: relevant.map((d) => `d${d}`),
+      })),
     );
     // Ragas' shape: no ids anywhere, contexts as text, spaced differently on the gold side.
     const byText = writeJsonl(

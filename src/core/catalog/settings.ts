@@ -6,7 +6,8 @@ import { parseContextMatchRule } from '../derived-ids.js';
 import { parseRetrievalOkRule } from '../scoring/retrieval-ok.js';
 import { KAPPA_FLOOR } from '../stats/kappa.js';
 import { DEFAULT_FAIL_ON, GATE_CATEGORIES, type GateName, isScoreGate } from './gates.js';
-import { scoreName } from '../record.js';
+import { type FieldMap, RECORD_FIELDS, scoreName } from '../record.js';
+import { closestName } from '../closest.js';
 import { GRADED_ANSWER_METRICS } from './metrics.js';
 import { parseRetrievalMetric } from './retrieval-metrics.js';
 
@@ -161,6 +162,26 @@ function parseBoolean(text: string): boolean {
   throw new SettingError(`must be true or false, got "${text}"`);
 }
 
+/** `question=prompt,expected_answer=gold` (ours=yours): the user's field name → ours. */
+function parseFieldMap(text: string): FieldMap {
+  const map = new Map<string, string>();
+  const ours = new Set<string>();
+  for (const item of splitLines(text)) {
+    const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
+    if (!match) throw new SettingError(`"${item}" must be ours=yours, such as question=prompt`);
+    const [, canonical = '', yours = ''] = match;
+    if (!RECORD_FIELDS.includes(canonical)) {
+      const hint = closestName(canonical, RECORD_FIELDS);
+      throw new SettingError(`"${canonical}" is not a field of the results format${hint === undefined ? '' : `; did you mean "${hint}"?`}`);
+    }
+    if (ours.has(canonical)) throw new SettingError(`"${canonical}" is mapped twice`);
+    if (map.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map.get(yours.trim())} and ${canonical}`);
+    ours.add(canonical);
+    map.set(yours.trim(), canonical);
+  }
+  return map;
+}
+
 /** An optional path or URL: empty means none. */
 const optionalText = (text: string): string | undefined => (text.trim() === '' ? undefined : text.trim());
 
@@ -280,6 +301,16 @@ export const SETTINGS = {
     default: 'contains',
     parse: parseCorrectnessRule,
     cli: both('--correct <rule>'),
+    action: true,
+    config: true,
+  },
+  fields: {
+    name: 'fields',
+    description:
+      "your results' field names for rag-gate's, as ours=yours, comma- or newline-separated: question=prompt,expected_answer=gold (in rag-gate.yml also a mapping such as {question: prompt})",
+    default: '',
+    parse: parseFieldMap,
+    cli: { flags: { eval: '--field <ours=yours>', compare: '--field <ours=yours>' }, repeatable: true },
     action: true,
     config: true,
   },

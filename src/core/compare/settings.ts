@@ -1,6 +1,7 @@
 import type { CalibrationRecord } from './calibration.js';
 import type { CorrectnessRule } from '../scoring/generation/correctness.js';
 import type { ContextMatchRule } from '../derived-ids.js';
+import type { FieldMap } from '../record.js';
 import { defaultRetrievalMetrics, parseRetrievalMetric, type RetrievalMetric } from '../catalog/retrieval-metrics.js';
 import type { RetrievalOkRule } from '../scoring/retrieval-ok.js';
 import type { EvalConfig } from '../scoring/score.js';
@@ -15,22 +16,29 @@ export function evalConfig(
     readonly retrievalOk: RetrievalOkRule;
     readonly correctness: CorrectnessRule;
     readonly contextMatch?: ContextMatchRule;
+    readonly fields?: FieldMap;
   },
   extraMetrics: readonly string[] = [],
 ): EvalConfig {
-  const { cutoffs, retrievalOk, correctness, contextMatch = { kind: 'exact' } } = rules;
+  const { cutoffs, retrievalOk, correctness, contextMatch = { kind: 'exact' }, fields = new Map() } = rules;
   const metrics: RetrievalMetric[] = defaultRetrievalMetrics(cutoffs);
   const add = (metric: RetrievalMetric) => {
     if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
   };
   add(retrievalOk.metric);
   for (const name of extraMetrics) if (answerMetric(name) === undefined && !name.startsWith('score:')) add(parseRetrievalMetric(name));
-  return { retrievalMetrics: metrics, retrievalOk, correctness, contextMatch };
+  return { retrievalMetrics: metrics, retrievalOk, correctness, contextMatch, fields };
 }
 
 /** The scoring rules a run's settings name. */
 export function scoringRules(settings: Settings) {
-  return { cutoffs: settings.k, retrievalOk: settings['retrieval-ok'], correctness: settings.correct, contextMatch: settings['context-match'] };
+  return {
+    cutoffs: settings.k,
+    retrievalOk: settings['retrieval-ok'],
+    correctness: settings.correct,
+    contextMatch: settings['context-match'],
+    fields: settings.fields,
+  };
 }
 
 /** The comparison configuration; every metric named by a floor or a graded test is computed. */

@@ -1,11 +1,13 @@
 import { QUESTION_COLUMNS, type ScoringRules } from '../catalog/metrics.js';
 import type { RetrievalMetric } from '../catalog/retrieval-metrics.js';
-import type { ResultRecord } from '../record.js';
+import type { FieldMap, ResultRecord } from '../record.js';
 import { type JudgedRanking, judgeRanking, relevantCount } from './ranking.js';
 
 /** How questions are scored: which retrieval metrics, when retrieval succeeded, how `correct` is computed. */
 export interface EvalConfig extends ScoringRules {
   readonly retrievalMetrics: readonly RetrievalMetric[];
+  /** The user's field names for ours, applied as records are read. */
+  readonly fields: FieldMap;
 }
 
 /** Per-question values; a key is absent when the question lacks that metric's inputs. 1/0 for yes/no. */
