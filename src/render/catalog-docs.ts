@@ -1,3 +1,4 @@
+import { FIELD_ALIASES, IGNORED_FIELDS } from '../core/record.js';
 import { stringify } from 'yaml';
 import { GATED_TESTS } from '../core/catalog/gates.js';
 import { ANSWER_METRICS } from '../core/catalog/metrics.js';
@@ -62,8 +63,24 @@ export function gatesTable(): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The README's table of other tools' field names: the aliases each canonical field accepts, and the fields read past. */
+export function fieldAliasesTable(): string {
+  const lines = ['| field | also accepted as |', '|---|---|'];
+  const byField = new Map<string, string[]>();
+  for (const [alias, field] of Object.entries(FIELD_ALIASES)) byField.set(field, [...(byField.get(field) ?? []), alias]);
+  for (const [field, aliases] of byField) lines.push(`| \`${field}\` | ${aliases.map((alias) => `\`${alias}\``).join(', ')} |`);
+  lines.push('', '| read past, with a note | why |', '|---|---|');
+  for (const [field, why] of Object.entries(IGNORED_FIELDS)) lines.push(`| \`${field}\` | ${why.replaceAll('`', '')} |`);
+  return `${lines.join('\n')}\n`;
+}
+
 /** Every README section made from a catalog, by marker name. */
-export const README_TABLES: Readonly<Record<string, () => string>> = { settings: settingsTable, 'answer-metrics': answerMetricsTable, gates: gatesTable };
+export const README_TABLES: Readonly<Record<string, () => string>> = {
+  settings: settingsTable,
+  'answer-metrics': answerMetricsTable,
+  gates: gatesTable,
+  'field-aliases': fieldAliasesTable,
+};
 
 /** Replaces the text between `<!-- NAME:start -->` and `<!-- NAME:end -->`. */
 export function replaceBetweenMarkers(document: string, name: string, body: string): string {
