@@ -44458,7 +44458,7 @@ var ANSWER_METRICS = [
   },
   {
     name: "correct",
-    definition: "share of questions judged correct (`correct`, or computed with the `correct` rule: SQuAD normalisation lower-cases, drops punctuation and symbols and the articles a/an/the)",
+    definition: "share of questions judged correct (`correct`, or computed with the `correct` rule: `contains`, the default, when the normalised expected answer appears as whole words in the normalised answer; `exact` when they are equal; `f1:T` when token F1 \u2265 T. SQuAD normalisation lower-cases, drops punctuation and symbols and the articles a/an/the)",
     column: "correct",
     aggregate: { kind: "share", counts: isOne },
     graded: false,
@@ -46710,11 +46710,13 @@ var OutcomeBuilder = class {
   noRelevant = 0;
   idsFromQuestion = 0;
   retrievalByText = 0;
+  correctByRule = 0;
   scores = /* @__PURE__ */ new Map();
   add(record2, derivation) {
     const row = this.ids.length;
     if (derivation?.idFromQuestion) this.idsFromQuestion++;
     if (derivation?.retrievalByText) this.retrievalByText++;
+    if (record2.correct === void 0 && record2.answer !== void 0 && record2.expected_answer !== void 0) this.correctByRule++;
     this.ids.push(record2.id);
     this.questions.push(record2.question);
     this.tags.push(record2.tags ?? []);
@@ -46779,6 +46781,7 @@ var OutcomeBuilder = class {
       noRelevant: this.noRelevant,
       idsFromQuestion: this.idsFromQuestion,
       retrievalByText: this.retrievalByText,
+      correctByRule: this.correctByRule,
       scores: this.scores
     };
   }
@@ -47086,7 +47089,12 @@ function rowsByTag(outcomes) {
   return new Map([...byTag].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
 }
 function provenanceOf(outcomes) {
-  return { idsFromQuestion: outcomes.idsFromQuestion, retrievalByText: outcomes.retrievalByText, scores: Object.fromEntries(outcomes.scores) };
+  return {
+    idsFromQuestion: outcomes.idsFromQuestion,
+    retrievalByText: outcomes.retrievalByText,
+    correctByRule: outcomes.correctByRule,
+    scores: Object.fromEntries(outcomes.scores)
+  };
 }
 function summarizeRun(outcomes, config2) {
   const answerable = column(outcomes, "answerable");
@@ -48808,11 +48816,14 @@ var FILE_KEYS = new Map(
 );
 var NEWLINE_LISTS = /* @__PURE__ */ new Set(["floors", "judge-calibration"]);
 var scalar = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()], { error: "must be a text, a number, true/false or a list of those" });
-var value = external_exports.union([scalar, external_exports.array(scalar, { error: "must be a list of texts or numbers" }), external_exports.record(external_exports.string(), scalar)], {
-  error: "must be a text, a number, true/false, a list of those, or a mapping (fields)"
+var value = external_exports.union([scalar, external_exports.array(scalar, { error: "must be a list of texts or numbers" })], {
+  error: "must be a text, a number, true/false or a list of those"
 });
-var settingsMap = external_exports.record(external_exports.string(), value, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
-var fileSchema = external_exports.object({ [GATES_KEY]: external_exports.record(external_exports.string(), settingsMap, { error: "must map each comment tag to its settings" }).optional() }).catchall(value);
+var mappings = {
+  fields: external_exports.union([value, external_exports.record(external_exports.string(), scalar)], { error: "must be a mapping such as {question: prompt}, or a list of ours=yours" }).optional()
+};
+var settingsMap = external_exports.object(mappings, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' }).catchall(value);
+var fileSchema = external_exports.object({ ...mappings, [GATES_KEY]: external_exports.record(external_exports.string(), settingsMap, { error: "must map each comment tag to its settings" }).optional() }).catchall(value);
 async function readConfigFile(file2, options) {
   let bytes;
   try {
@@ -48861,7 +48872,8 @@ async function readConfigFile(file2, options) {
         });
         continue;
       }
-      const text5 = Array.isArray(raw) ? raw.map(String).join(NEWLINE_LISTS.has(name) ? "\n" : ",") : typeof raw === "object" && raw !== null ? Object.entries(raw).map(([key2, item]) => `${key2}=${String(item)}`).join("\n") : String(raw);
+      const mapping = typeof raw === "object" && raw !== null && !Array.isArray(raw);
+      const text5 = Array.isArray(raw) ? raw.map(String).join(NEWLINE_LISTS.has(name) ? "\n" : ",") : mapping ? Object.entries(raw).map(([key2, item]) => `${key2}=${String(item)}`).join("\n") : String(raw);
       out.set(name, { text: text5, origin: { kind: "file", file: file2, line: where.line ?? 1, ...section === void 0 ? {} : { section } } });
     }
     return out;
@@ -48924,8 +48936,11 @@ function correctnessWords(rule) {
 function contextMatchWords(rule) {
   return rule.kind === "exact" ? "a retrieved context counts as a reference one when their normalised texts are the same" : `a retrieved context counts as a reference one when it holds at least ${rule.threshold} of the reference's normalised tokens`;
 }
-function scoringLines(provenance, questions2, rules, scoresCorrect) {
-  const lines = scoresCorrect ? [`correct: ${correctnessWords(rules.correctness)} (where a record has no correct field)`] : [];
+function scoringLines(provenance, questions2, rules) {
+  const lines = [];
+  if (provenance.correctByRule > 0) {
+    lines.push(`correct: ${correctnessWords(rules.correctness)} (computed for ${plural2(provenance.correctByRule, "question")} without a correct field)`);
+  }
   if (provenance.idsFromQuestion > 0) {
     const of = questions2 === void 0 ? plural2(provenance.idsFromQuestion, "question") : `${provenance.idsFromQuestion.toLocaleString("en-US")} of ${plural2(questions2, "question")}`;
     lines.push(`ids derived from question text for ${of}`);
@@ -48940,17 +48955,9 @@ function scoringLines(provenance, questions2, rules, scoresCorrect) {
 function comparisonScoringLines(comparison, rules) {
   const { base, head } = comparison.provenance;
   const scores = { ...base.scores, ...head.scores };
-  const provenance = {
-    idsFromQuestion: Math.max(base.idsFromQuestion, head.idsFromQuestion),
-    retrievalByText: Math.max(base.retrievalByText, head.retrievalByText),
-    scores
-  };
-  return scoringLines(
-    provenance,
-    void 0,
-    rules,
-    comparison.tests.some((test) => test.metric === "correct")
-  );
+  const most = (key) => Math.max(base[key], head[key]);
+  const provenance = { idsFromQuestion: most("idsFromQuestion"), retrievalByText: most("retrievalByText"), correctByRule: most("correctByRule"), scores };
+  return scoringLines(provenance, void 0, rules);
 }
 
 // src/render/eval-json.ts
@@ -48966,7 +48973,7 @@ function evalJson(summary, config2) {
     judgeAgreement: summary.judgeAgreement,
     byTag: summary.byTag,
     provenance: summary.provenance,
-    scoring: scoringLines(summary.provenance, summary.questions, config2, (summary.metrics.correct?.n ?? 0) > 0),
+    scoring: scoringLines(summary.provenance, summary.questions, config2),
     warnings: summary.warnings,
     config: {
       retrievalOk: config2.retrievalOk.name,
@@ -54547,7 +54554,7 @@ function renderEvalText(file2, summary, config2) {
     excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
     excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
   ].filter(Boolean);
-  const scoring = scoringLines(summary.provenance, summary.questions, config2, (summary.metrics.correct?.n ?? 0) > 0);
+  const scoring = scoringLines(summary.provenance, summary.questions, config2);
   const sections = [
     `rag-gate eval: ${file2}: ${summary.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}${scoring.map((line) => `
   ${line}`).join("")}`

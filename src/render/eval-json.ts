@@ -20,7 +20,7 @@ export function evalJson(summary: RunSummary, config: EvalConfig) {
     judgeAgreement: summary.judgeAgreement,
     byTag: summary.byTag,
     provenance: summary.provenance,
-    scoring: scoringLines(summary.provenance, summary.questions, config, (summary.metrics.correct?.n ?? 0) > 0),
+    scoring: scoringLines(summary.provenance, summary.questions, config),
     warnings: summary.warnings,
     config: {
       retrievalOk: config.retrievalOk.name,

@@ -65,7 +65,7 @@ export function renderEvalText(file: string, summary: RunSummary, config: EvalCo
     excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : '',
     excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : '',
   ].filter(Boolean);
-  const scoring = scoringLines(summary.provenance, summary.questions, config, (summary.metrics.correct?.n ?? 0) > 0);
+  const scoring = scoringLines(summary.provenance, summary.questions, config);
   const sections: (string | null)[] = [
     `rag-gate eval: ${file}: ${summary.questions} questions${notes.length > 0 ? ` (${notes.join('; ')})` : ''}${scoring.map((line) => `\n  ${line}`).join('')}`,
   ];

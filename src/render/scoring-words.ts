@@ -31,13 +31,16 @@ function contextMatchWords(rule: ContextMatchRule): string {
 }
 
 /**
- * One line per rule or derivation that applies to a run (of `questions` questions): the correctness rule when the
- * run `scoresCorrect`, ids
+ * One line per rule or derivation that applies to a run (of `questions` questions): the correctness rule where it
+ * computed `correct`, ids
  * derived from question text, retrieval matched by text, scores other tools wrote. Score names are spelled by
  * `scoreName`, so they hold no active markdown.
  */
-export function scoringLines(provenance: RunProvenance, questions: number | undefined, rules: ScoringRulesInUse, scoresCorrect: boolean): string[] {
-  const lines = scoresCorrect ? [`correct: ${correctnessWords(rules.correctness)} (where a record has no correct field)`] : [];
+export function scoringLines(provenance: RunProvenance, questions: number | undefined, rules: ScoringRulesInUse): string[] {
+  const lines: string[] = [];
+  if (provenance.correctByRule > 0) {
+    lines.push(`correct: ${correctnessWords(rules.correctness)} (computed for ${plural(provenance.correctByRule, 'question')} without a correct field)`);
+  }
   if (provenance.idsFromQuestion > 0) {
     const of =
       questions === undefined
@@ -53,19 +56,11 @@ export function scoringLines(provenance: RunProvenance, questions: number | unde
   return lines;
 }
 
-/** The rules of a comparison, from the head run's reading (the base was read under the same settings). */
+/** The rules of a comparison: both runs were read under the same settings; counts are the larger run's. */
 export function comparisonScoringLines(comparison: Comparison, rules: ScoringRulesInUse): string[] {
   const { base, head } = comparison.provenance;
   const scores = { ...base.scores, ...head.scores };
-  const provenance = {
-    idsFromQuestion: Math.max(base.idsFromQuestion, head.idsFromQuestion),
-    retrievalByText: Math.max(base.retrievalByText, head.retrievalByText),
-    scores,
-  };
-  return scoringLines(
-    provenance,
-    undefined,
-    rules,
-    comparison.tests.some((test) => test.metric === 'correct'),
-  );
+  const most = (key: 'idsFromQuestion' | 'retrievalByText' | 'correctByRule') => Math.max(base[key], head[key]);
+  const provenance = { idsFromQuestion: most('idsFromQuestion'), retrievalByText: most('retrievalByText'), correctByRule: most('correctByRule'), scores };
+  return scoringLines(provenance, undefined, rules);
 }

@@ -27,12 +27,16 @@ const FILE_KEYS: ReadonlyMap<string, SettingName> = new Map(
 const NEWLINE_LISTS: ReadonlySet<SettingName> = new Set(['floors', 'judge-calibration']);
 
 const scalar = z.union([z.string(), z.number(), z.boolean()], { error: 'must be a text, a number, true/false or a list of those' });
-const value = z.union([scalar, z.array(scalar, { error: 'must be a list of texts or numbers' }), z.record(z.string(), scalar)], {
-  error: 'must be a text, a number, true/false, a list of those, or a mapping (fields)',
+const value = z.union([scalar, z.array(scalar, { error: 'must be a list of texts or numbers' })], {
+  error: 'must be a text, a number, true/false or a list of those',
 });
-const settingsMap = z.record(z.string(), value, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
+/** The settings that may also be a mapping, written as `key=value` lines. */
+const mappings = {
+  fields: z.union([value, z.record(z.string(), scalar)], { error: 'must be a mapping such as {question: prompt}, or a list of ours=yours' }).optional(),
+};
+const settingsMap = z.object(mappings, { error: 'must be a map of settings, such as "retrieval-ok: hit@5"' }).catchall(value);
 const fileSchema = z
-  .object({ [GATES_KEY]: z.record(z.string(), settingsMap, { error: 'must map each comment tag to its settings' }).optional() })
+  .object({ ...mappings, [GATES_KEY]: z.record(z.string(), settingsMap, { error: 'must map each comment tag to its settings' }).optional() })
   .catchall(value);
 
 /**
@@ -93,9 +97,10 @@ export async function readConfigFile(file: string, options: { required: boolean;
         });
         continue;
       }
+      const mapping = typeof raw === 'object' && raw !== null && !Array.isArray(raw);
       const text = Array.isArray(raw)
         ? raw.map(String).join(NEWLINE_LISTS.has(name) ? '\n' : ',')
-        : typeof raw === 'object' && raw !== null
+        : mapping
           ? Object.entries(raw)
               .map(([key, item]) => `${key}=${String(item)}`)
               .join('\n')

@@ -30,6 +30,8 @@ export interface QuestionOutcomes {
   /** Questions whose id is a hash of their text, and whose relevant documents were matched by text. */
   readonly idsFromQuestion: number;
   readonly retrievalByText: number;
+  /** Questions whose `correct` was computed with the correctness rule (no `correct` field, an answer and an expected one). */
+  readonly correctByRule: number;
   /** Scores other tools computed, by name (their columns are `score:NAME`): true/false ones are 1/0 outcomes. */
   readonly scores: ReadonlyMap<string, 'number' | 'boolean'>;
 }
@@ -99,6 +101,7 @@ export class OutcomeBuilder {
   private noRelevant = 0;
   private idsFromQuestion = 0;
   private retrievalByText = 0;
+  private correctByRule = 0;
   private readonly scores = new Map<string, 'number' | 'boolean'>();
 
   constructor(private readonly config: EvalConfig) {}
@@ -107,6 +110,7 @@ export class OutcomeBuilder {
     const row = this.ids.length;
     if (derivation?.idFromQuestion) this.idsFromQuestion++;
     if (derivation?.retrievalByText) this.retrievalByText++;
+    if (record.correct === undefined && record.answer !== undefined && record.expected_answer !== undefined) this.correctByRule++;
     this.ids.push(record.id);
     this.questions.push(record.question);
     this.tags.push(record.tags ?? []);
@@ -173,6 +177,7 @@ export class OutcomeBuilder {
       noRelevant: this.noRelevant,
       idsFromQuestion: this.idsFromQuestion,
       retrievalByText: this.retrievalByText,
+      correctByRule: this.correctByRule,
       scores: this.scores,
     };
   }

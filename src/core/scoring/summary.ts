@@ -23,6 +23,8 @@ export interface RunProvenance {
   readonly idsFromQuestion: number;
   /** Questions whose relevant documents were matched to the retrieved ones by text. */
   readonly retrievalByText: number;
+  /** Questions whose `correct` was computed with the correctness rule. */
+  readonly correctByRule: number;
   /** Scores other tools computed (metrics `score:NAME`): not calibrated here, never gated unless named. */
   readonly scores: Readonly<Record<string, 'number' | 'boolean'>>;
 }
@@ -125,7 +127,12 @@ function rowsByTag(outcomes: QuestionOutcomes): Map<string, number[]> {
 }
 
 export function provenanceOf(outcomes: QuestionOutcomes): RunProvenance {
-  return { idsFromQuestion: outcomes.idsFromQuestion, retrievalByText: outcomes.retrievalByText, scores: Object.fromEntries(outcomes.scores) };
+  return {
+    idsFromQuestion: outcomes.idsFromQuestion,
+    retrievalByText: outcomes.retrievalByText,
+    correctByRule: outcomes.correctByRule,
+    scores: Object.fromEntries(outcomes.scores),
+  };
 }
 
 /** Aggregates a run: every metric with n (and intervals), the decomposition, judge agreement, tags. */

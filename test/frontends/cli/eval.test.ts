@@ -168,7 +168,7 @@ describe('eval: generation metrics', () => {
     // g1 "the eiffel tower" holds "eiffel tower", g2 and g4 hold "paris", g6 holds "one two"; g3 "london" does not; g5 says correct: false.
     expect(json.details.correct).toMatchObject({ count: 4, n: 6 });
     expect(json.config.correct).toBe('contains');
-    expect(json.scoring).toEqual(['correct: expected answer contained in the answer (where a record has no correct field)']);
+    expect(json.scoring).toEqual(['correct: expected answer contained in the answer (computed for 5 questions without a correct field)']);
   });
 
   it('--correct exact: normalised exact match', async () => {
@@ -176,7 +176,7 @@ describe('eval: generation metrics', () => {
     // g1 "The Eiffel Tower!" = "eiffel tower"; g2, g3, g4, g6 differ; g5 says correct: false.
     expect(json.details.correct).toMatchObject({ count: 1, n: 6 });
     expect(json.config.correct).toBe('exact');
-    expect(json.scoring).toEqual(['correct: answer equal to the expected answer (where a record has no correct field)']);
+    expect(json.scoring).toEqual(['correct: answer equal to the expected answer (computed for 5 questions without a correct field)']);
   });
 
   it('--correct f1:0.5 counts token F1 ≥ 0.5 as correct', async () => {
