@@ -16,6 +16,7 @@ import { type GateCategory, gatedTest } from '../../src/core/catalog/gates.js';
 import { decompose, type Decomposition } from '../../src/core/scoring/decomposition.js';
 import { holmAdjust } from '../../src/core/stats/holm.js';
 import { mcnemar } from '../../src/core/stats/mcnemar.js';
+import { intervalMethod, pairedRateInterval } from '../../src/core/stats/mean-interval.js';
 import { mcnemarSampleSize } from '../../src/core/stats/power.js';
 
 const ALPHA = 0.05;
@@ -41,6 +42,7 @@ export function mcnemarTest(metric: string, counts: Counts, alpha = ALPHA): McNe
     base: (counts.bothRight + counts.broken) / n,
     head: (counts.bothRight + counts.fixed) / n,
     delta: (counts.fixed - counts.broken) / n,
+    ...(({ ci, method }) => ({ ci, ciMethod: method }))(pairedRateInterval(counts.fixed, counts.broken, n)),
     pValue,
     adjustedPValue: null,
     significant,
@@ -63,7 +65,11 @@ export function randomizationTest(
     head: values.head,
     delta: values.head - values.base,
     ci: values.ci,
+    ciMethod: intervalMethod(200),
     pValue: values.pValue,
+    permutations: 10_000,
+    monteCarloSE: Math.sqrt((values.pValue * (1 - values.pValue)) / 10_000),
+    extra: {},
     adjustedPValue: null,
     significant,
     gateOutcome: null,
