@@ -25,11 +25,16 @@ export function pairedTTest(differences: ArrayLike<number>): PairedTTest | null 
   const n = differences.length;
   if (n < 2) return null;
   let sum = 0;
-  for (let i = 0; i < n; i++) sum += differences[i] as number;
+  let allEqual = true;
+  for (let i = 0; i < n; i++) {
+    sum += differences[i] as number;
+    if (differences[i] !== differences[0]) allEqual = false;
+  }
+  // Tested on the values, not the sum of squares, which rounding can leave a hair above 0.
+  if (allEqual) return null;
   const mean = sum / n;
   let squares = 0;
   for (let i = 0; i < n; i++) squares += ((differences[i] as number) - mean) ** 2;
-  if (squares === 0) return null;
   const df = n - 1;
   const statistic = mean / Math.sqrt(squares / df / n);
   // The lower tail at −|t|, doubled: no cancellation for small p-values.
