@@ -89,7 +89,8 @@ function parsePermutations(text: string): number {
 /** `t,wilcoxon`: classical paired tests reported beside the randomization tests; empty means none. */
 function parseExtraTests(text: string): ReadonlySet<ExtraTest> {
   const tests = splitList(text);
-  for (const test of tests) if (!(EXTRA_TESTS as readonly string[]).includes(test)) throw new SettingError(`"${test}" is not a test; use a comma list of t, wilcoxon`);
+  for (const test of tests)
+    if (!(EXTRA_TESTS as readonly string[]).includes(test)) throw new SettingError(`"${test}" is not a test; use a comma list of t, wilcoxon`);
   return new Set(tests as ExtraTest[]);
 }
 
@@ -349,7 +350,7 @@ export const SETTINGS = {
   'extra-tests': {
     name: 'extra-tests',
     description:
-      'classical paired tests reported beside each graded metric\'s randomization test, never gating, comma-separated: t (paired t-test) and wilcoxon (Wilcoxon signed-rank), as scipy.stats computes them',
+      "classical paired tests reported beside each graded metric's randomization test, never gating, comma-separated: t (paired t-test) and wilcoxon (Wilcoxon signed-rank), as scipy.stats computes them",
     default: '',
     parse: parseExtraTests,
     cli: compareOnly('--extra-tests <list>'),

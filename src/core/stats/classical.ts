@@ -105,7 +105,7 @@ function averageRanks(values: readonly number[]): { ranks: number[]; tieTerm: nu
   const order = values.map((_, i) => i).sort((a, b) => values[a]! - values[b]!);
   const ranks = new Array<number>(values.length);
   let tieTerm = 0;
-  for (let start = 0; start < order.length; ) {
+  for (let start = 0; start < order.length;) {
     let end = start + 1;
     while (end < order.length && values[order[end]!] === values[order[start]!]) end++;
     const t = end - start;

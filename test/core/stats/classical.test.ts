@@ -81,23 +81,32 @@ describe('wilcoxonSignedRank (scipy.stats.wilcoxon defaults)', () => {
     const d = [6, 8, 14, 16, 23, 24, 28, 29, 41, -48, 49, 56, 60, -67, 75];
     const result = wilcoxonSignedRank(d)!;
     expect(result).toEqual({ kind: 'wilcoxon', statistic: 24, nonZero: 15, pValue: 0.041259765625, method: 'exact' });
-    expect(enumeratedP(Array.from({ length: 15 }, (_, i) => i + 1), 120 - 24)).toBe(0.041259765625);
+    expect(
+      enumeratedP(
+        Array.from({ length: 15 }, (_, i) => i + 1),
+        120 - 24,
+      ),
+    ).toBe(0.041259765625);
   });
 
   it('exact p equals the signed-rank distribution of @stdlib to 1e-12 for n ≤ 50 without ties', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 10_000 }), { minLength: 1, maxLength: 50 }), fc.array(fc.boolean(), { minLength: 50, maxLength: 50 }), (magnitudes, signs) => {
-        const d = magnitudes.map((m, i) => (signs[i] ? m : -m));
-        const result = wilcoxonSignedRank(d)!;
-        expect(result.method).toBe('exact');
-        const n = d.length;
-        const order = [...magnitudes].sort((a, b) => a - b);
-        const rPlus = d.reduce((sum, v) => (v > 0 ? sum + order.indexOf(v) + 1 : sum), 0);
-        const lower = signrankCdf(rPlus, n);
-        const upper = 1 - (rPlus === 0 ? 0 : signrankCdf(rPlus - 1, n));
-        expect(Math.abs(result.pValue - Math.min(1, 2 * Math.min(lower, upper)))).toBeLessThan(1e-12);
-        expect(result.statistic).toBe(Math.min(rPlus, (n * (n + 1)) / 2 - rPlus));
-      }),
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 1, max: 10_000 }), { minLength: 1, maxLength: 50 }),
+        fc.array(fc.boolean(), { minLength: 50, maxLength: 50 }),
+        (magnitudes, signs) => {
+          const d = magnitudes.map((m, i) => (signs[i] ? m : -m));
+          const result = wilcoxonSignedRank(d)!;
+          expect(result.method).toBe('exact');
+          const n = d.length;
+          const order = [...magnitudes].sort((a, b) => a - b);
+          const rPlus = d.reduce((sum, v) => (v > 0 ? sum + order.indexOf(v) + 1 : sum), 0);
+          const lower = signrankCdf(rPlus, n);
+          const upper = 1 - (rPlus === 0 ? 0 : signrankCdf(rPlus - 1, n));
+          expect(Math.abs(result.pValue - Math.min(1, 2 * Math.min(lower, upper)))).toBeLessThan(1e-12);
+          expect(result.statistic).toBe(Math.min(rPlus, (n * (n + 1)) / 2 - rPlus));
+        },
+      ),
       { numRuns: 100 },
     );
   });

@@ -63,7 +63,11 @@ describe('coverage of the 95% interval at n = 30', () => {
     for (let fixed = 0; fixed <= n; fixed++) {
       for (let broken = 0; fixed + broken <= n; broken++) {
         const probability =
-          binomialCoefficient(n, fixed) * binomialCoefficient(n - fixed, broken) * pFixed ** fixed * pBroken ** broken * (1 - pFixed - pBroken) ** (n - fixed - broken);
+          binomialCoefficient(n, fixed) *
+          binomialCoefficient(n - fixed, broken) *
+          pFixed ** fixed *
+          pBroken ** broken *
+          (1 - pFixed - pBroken) ** (n - fixed - broken);
         const [lower, upper] = interval(fixed, broken);
         if (lower <= truth + 1e-12 && truth - 1e-12 <= upper) covered += probability;
       }
@@ -115,7 +119,7 @@ describe('coverage of the 95% interval at n = 30', () => {
     let covered = 0;
     for (let rep = 0; rep < reps; rep++) {
       const sample = Float64Array.from({ length: n }, () => draw(random));
-      const [{ ci }] = meanIntervals([sample]) as [{ ci: [number, number] }];
+      const { ci } = meanIntervals([sample])[0]!;
       // The truth is itself estimated (standard error < 0.001), far inside the intervals' width of about 0.2.
       if (ci[0] <= truth && truth <= ci[1]) covered++;
     }
