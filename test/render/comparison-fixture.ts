@@ -28,6 +28,15 @@ export interface Counts {
   bothWrong: number;
 }
 
+/** Intervals by counts: the hostile-text tests build thousands of comparisons from the same few tables. */
+const rateIntervals = new Map<string, ReturnType<typeof pairedRateInterval>>();
+function rateInterval(fixed: number, broken: number, n: number) {
+  const key = `${fixed},${broken},${n}`;
+  let interval = rateIntervals.get(key);
+  if (interval === undefined) rateIntervals.set(key, (interval = pairedRateInterval(fixed, broken, n)));
+  return interval;
+}
+
 /** A McNemar test with its real statistics; gated tests get their Holm adjustment from {@link gate}. */
 export function mcnemarTest(metric: string, counts: Counts, alpha = ALPHA): McNemarTest {
   const { pValue, ...result } = mcnemar(counts.fixed, counts.broken, counts.bothRight, counts.bothWrong);
@@ -42,7 +51,7 @@ export function mcnemarTest(metric: string, counts: Counts, alpha = ALPHA): McNe
     base: (counts.bothRight + counts.broken) / n,
     head: (counts.bothRight + counts.fixed) / n,
     delta: (counts.fixed - counts.broken) / n,
-    ...(({ ci, method }) => ({ ci, ciMethod: method }))(pairedRateInterval(counts.fixed, counts.broken, n)),
+    ...(({ ci, method }) => ({ ci, ciMethod: method }))(rateInterval(counts.fixed, counts.broken, n)),
     pValue,
     adjustedPValue: null,
     significant,
