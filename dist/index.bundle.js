@@ -73247,7 +73247,8 @@ function monteCarloWords(test, permutationsAsked) {
 function extraTestWords(test) {
   const parts = [];
   const { t, wilcoxon } = test.extra;
-  if (t !== void 0) parts.push(t === null ? "paired t undefined (no spread)" : `paired t = ${t.statistic.toFixed(3)} (df ${t.df}), p ${formatP(t.pValue)}`);
+  if (t !== void 0)
+    parts.push(t === null ? "paired t undefined (no spread)" : `paired t = ${t.statistic.toFixed(3).replace("-", "\u2212")} (df ${t.df}), p ${formatP(t.pValue)}`);
   if (wilcoxon !== void 0) {
     const method = { exact: "exact", permutation: "all sign flips", normal: "normal approximation" };
     parts.push(

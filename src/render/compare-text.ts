@@ -49,7 +49,8 @@ export function monteCarloWords(test: RandomizationTest, permutationsAsked: numb
 export function extraTestWords(test: RandomizationTest): string | null {
   const parts: string[] = [];
   const { t, wilcoxon } = test.extra;
-  if (t !== undefined) parts.push(t === null ? 'paired t undefined (no spread)' : `paired t = ${t.statistic.toFixed(3)} (df ${t.df}), p ${formatP(t.pValue)}`);
+  if (t !== undefined)
+    parts.push(t === null ? 'paired t undefined (no spread)' : `paired t = ${t.statistic.toFixed(3).replace('-', '−')} (df ${t.df}), p ${formatP(t.pValue)}`);
   if (wilcoxon !== undefined) {
     const method = { exact: 'exact', permutation: 'all sign flips', normal: 'normal approximation' };
     parts.push(
