@@ -3467,1296 +3467,6 @@ var require_commander = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-assert-is-nan/lib/main.js
-var require_main = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-nan/lib/main.js"(exports, module) {
-    "use strict";
-    function isnan(x) {
-      return x !== x;
-    }
-    module.exports = isnan;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-nan/lib/index.js
-var require_lib = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-nan/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-pinf/lib/index.js
-var require_lib2 = __commonJS({
-  "node_modules/@stdlib/constants-float64-pinf/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_PINF = Number.POSITIVE_INFINITY;
-    module.exports = FLOAT64_PINF;
-  }
-});
-
-// node_modules/@stdlib/number-ctor/lib/main.js
-var require_main2 = __commonJS({
-  "node_modules/@stdlib/number-ctor/lib/main.js"(exports, module) {
-    "use strict";
-    module.exports = Number;
-  }
-});
-
-// node_modules/@stdlib/number-ctor/lib/index.js
-var require_lib3 = __commonJS({
-  "node_modules/@stdlib/number-ctor/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main2();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-ninf/lib/index.js
-var require_lib4 = __commonJS({
-  "node_modules/@stdlib/constants-float64-ninf/lib/index.js"(exports, module) {
-    "use strict";
-    var Number2 = require_lib3();
-    var FLOAT64_NINF = Number2.NEGATIVE_INFINITY;
-    module.exports = FLOAT64_NINF;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js
-var require_main3 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js"(exports, module) {
-    "use strict";
-    var PINF = require_lib2();
-    var NINF = require_lib4();
-    function isInfinite(x) {
-      return x === PINF || x === NINF;
-    }
-    module.exports = isInfinite;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js
-var require_lib5 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main3();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-abs/lib/main.js
-var require_main4 = __commonJS({
-  "node_modules/@stdlib/math-base-special-abs/lib/main.js"(exports, module) {
-    "use strict";
-    function abs(x) {
-      return Math.abs(x);
-    }
-    module.exports = abs;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-abs/lib/index.js
-var require_lib6 = __commonJS({
-  "node_modules/@stdlib/math-base-special-abs/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main4();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/assert-has-symbol-support/lib/main.js
-var require_main5 = __commonJS({
-  "node_modules/@stdlib/assert-has-symbol-support/lib/main.js"(exports, module) {
-    "use strict";
-    function hasSymbolSupport() {
-      return typeof Symbol === "function" && typeof /* @__PURE__ */ Symbol("foo") === "symbol";
-    }
-    module.exports = hasSymbolSupport;
-  }
-});
-
-// node_modules/@stdlib/assert-has-symbol-support/lib/index.js
-var require_lib7 = __commonJS({
-  "node_modules/@stdlib/assert-has-symbol-support/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main5();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js
-var require_main6 = __commonJS({
-  "node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js"(exports, module) {
-    "use strict";
-    var hasSymbols = require_lib7();
-    var FLG = hasSymbols();
-    function hasToStringTagSupport() {
-      return FLG && typeof Symbol.toStringTag === "symbol";
-    }
-    module.exports = hasToStringTagSupport;
-  }
-});
-
-// node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js
-var require_lib8 = __commonJS({
-  "node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main6();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/utils-native-class/lib/tostring.js
-var require_tostring = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/tostring.js"(exports, module) {
-    "use strict";
-    var toStr = Object.prototype.toString;
-    module.exports = toStr;
-  }
-});
-
-// node_modules/@stdlib/utils-native-class/lib/main.js
-var require_main7 = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/main.js"(exports, module) {
-    "use strict";
-    var toStr = require_tostring();
-    function nativeClass(v) {
-      return toStr.call(v);
-    }
-    module.exports = nativeClass;
-  }
-});
-
-// node_modules/@stdlib/assert-has-own-property/lib/main.js
-var require_main8 = __commonJS({
-  "node_modules/@stdlib/assert-has-own-property/lib/main.js"(exports, module) {
-    "use strict";
-    var has = Object.prototype.hasOwnProperty;
-    function hasOwnProp(value2, property) {
-      if (value2 === void 0 || value2 === null) {
-        return false;
-      }
-      return has.call(value2, property);
-    }
-    module.exports = hasOwnProp;
-  }
-});
-
-// node_modules/@stdlib/assert-has-own-property/lib/index.js
-var require_lib9 = __commonJS({
-  "node_modules/@stdlib/assert-has-own-property/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main8();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/symbol-ctor/lib/main.js
-var require_main9 = __commonJS({
-  "node_modules/@stdlib/symbol-ctor/lib/main.js"(exports, module) {
-    "use strict";
-    var Sym = typeof Symbol === "function" ? Symbol : void 0;
-    module.exports = Sym;
-  }
-});
-
-// node_modules/@stdlib/symbol-ctor/lib/index.js
-var require_lib10 = __commonJS({
-  "node_modules/@stdlib/symbol-ctor/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main9();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/utils-native-class/lib/tostringtag.js
-var require_tostringtag = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/tostringtag.js"(exports, module) {
-    "use strict";
-    var Symbol2 = require_lib10();
-    var toStrTag = typeof Symbol2 === "function" ? Symbol2.toStringTag : "";
-    module.exports = toStrTag;
-  }
-});
-
-// node_modules/@stdlib/utils-native-class/lib/polyfill.js
-var require_polyfill = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/polyfill.js"(exports, module) {
-    "use strict";
-    var hasOwnProp = require_lib9();
-    var toStringTag = require_tostringtag();
-    var toStr = require_tostring();
-    function nativeClass(v) {
-      var isOwn;
-      var tag;
-      var out;
-      if (v === null || v === void 0) {
-        return toStr.call(v);
-      }
-      tag = v[toStringTag];
-      isOwn = hasOwnProp(v, toStringTag);
-      try {
-        v[toStringTag] = void 0;
-      } catch (err) {
-        return toStr.call(v);
-      }
-      out = toStr.call(v);
-      if (isOwn) {
-        v[toStringTag] = tag;
-      } else {
-        delete v[toStringTag];
-      }
-      return out;
-    }
-    module.exports = nativeClass;
-  }
-});
-
-// node_modules/@stdlib/utils-native-class/lib/index.js
-var require_lib11 = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/index.js"(exports, module) {
-    "use strict";
-    var hasToStringTag = require_lib8();
-    var builtin = require_main7();
-    var polyfill = require_polyfill();
-    var main2;
-    if (hasToStringTag()) {
-      main2 = polyfill;
-    } else {
-      main2 = builtin;
-    }
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/assert-is-uint32array/lib/main.js
-var require_main10 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint32array/lib/main.js"(exports, module) {
-    "use strict";
-    var nativeClass = require_lib11();
-    var hasUint32Array = typeof Uint32Array === "function";
-    function isUint32Array(value2) {
-      return hasUint32Array && value2 instanceof Uint32Array || // eslint-disable-line stdlib/require-globals
-      nativeClass(value2) === "[object Uint32Array]";
-    }
-    module.exports = isUint32Array;
-  }
-});
-
-// node_modules/@stdlib/assert-is-uint32array/lib/index.js
-var require_lib12 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint32array/lib/index.js"(exports, module) {
-    "use strict";
-    var isUint32Array = require_main10();
-    module.exports = isUint32Array;
-  }
-});
-
-// node_modules/@stdlib/constants-uint32-max/lib/index.js
-var require_lib13 = __commonJS({
-  "node_modules/@stdlib/constants-uint32-max/lib/index.js"(exports, module) {
-    "use strict";
-    var UINT32_MAX = 4294967295;
-    module.exports = UINT32_MAX;
-  }
-});
-
-// node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js
-var require_uint32array = __commonJS({
-  "node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js"(exports, module) {
-    "use strict";
-    var main2 = typeof Uint32Array === "function" ? Uint32Array : null;
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/assert-has-uint32array-support/lib/main.js
-var require_main11 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint32array-support/lib/main.js"(exports, module) {
-    "use strict";
-    var isUint32Array = require_lib12();
-    var UINT32_MAX = require_lib13();
-    var GlobalUint32Array = require_uint32array();
-    function hasUint32ArraySupport() {
-      var bool;
-      var arr;
-      if (typeof GlobalUint32Array !== "function") {
-        return false;
-      }
-      try {
-        arr = [1, 3.14, -3.14, UINT32_MAX + 1, UINT32_MAX + 2];
-        arr = new GlobalUint32Array(arr);
-        bool = isUint32Array(arr) && arr[0] === 1 && arr[1] === 3 && // truncation
-        arr[2] === UINT32_MAX - 2 && // truncation and wrap around
-        arr[3] === 0 && // wrap around
-        arr[4] === 1;
-      } catch (err) {
-        bool = false;
-      }
-      return bool;
-    }
-    module.exports = hasUint32ArraySupport;
-  }
-});
-
-// node_modules/@stdlib/assert-has-uint32array-support/lib/index.js
-var require_lib14 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint32array-support/lib/index.js"(exports, module) {
-    "use strict";
-    var hasUint32ArraySupport = require_main11();
-    module.exports = hasUint32ArraySupport;
-  }
-});
-
-// node_modules/@stdlib/array-uint32/lib/main.js
-var require_main12 = __commonJS({
-  "node_modules/@stdlib/array-uint32/lib/main.js"(exports, module) {
-    "use strict";
-    var ctor = typeof Uint32Array === "function" ? Uint32Array : void 0;
-    module.exports = ctor;
-  }
-});
-
-// node_modules/@stdlib/array-uint32/lib/polyfill.js
-var require_polyfill2 = __commonJS({
-  "node_modules/@stdlib/array-uint32/lib/polyfill.js"(exports, module) {
-    "use strict";
-    function polyfill() {
-      throw new Error("not implemented");
-    }
-    module.exports = polyfill;
-  }
-});
-
-// node_modules/@stdlib/array-uint32/lib/index.js
-var require_lib15 = __commonJS({
-  "node_modules/@stdlib/array-uint32/lib/index.js"(exports, module) {
-    "use strict";
-    var hasUint32ArraySupport = require_lib14();
-    var builtin = require_main12();
-    var polyfill = require_polyfill2();
-    var ctor;
-    if (hasUint32ArraySupport()) {
-      ctor = builtin;
-    } else {
-      ctor = polyfill;
-    }
-    module.exports = ctor;
-  }
-});
-
-// node_modules/@stdlib/assert-is-float64array/lib/main.js
-var require_main13 = __commonJS({
-  "node_modules/@stdlib/assert-is-float64array/lib/main.js"(exports, module) {
-    "use strict";
-    var nativeClass = require_lib11();
-    var hasFloat64Array = typeof Float64Array === "function";
-    function isFloat64Array(value2) {
-      return hasFloat64Array && value2 instanceof Float64Array || // eslint-disable-line stdlib/require-globals
-      nativeClass(value2) === "[object Float64Array]";
-    }
-    module.exports = isFloat64Array;
-  }
-});
-
-// node_modules/@stdlib/assert-is-float64array/lib/index.js
-var require_lib16 = __commonJS({
-  "node_modules/@stdlib/assert-is-float64array/lib/index.js"(exports, module) {
-    "use strict";
-    var isFloat64Array = require_main13();
-    module.exports = isFloat64Array;
-  }
-});
-
-// node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js
-var require_float64array = __commonJS({
-  "node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js"(exports, module) {
-    "use strict";
-    var main2 = typeof Float64Array === "function" ? Float64Array : null;
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/assert-has-float64array-support/lib/main.js
-var require_main14 = __commonJS({
-  "node_modules/@stdlib/assert-has-float64array-support/lib/main.js"(exports, module) {
-    "use strict";
-    var isFloat64Array = require_lib16();
-    var GlobalFloat64Array = require_float64array();
-    function hasFloat64ArraySupport() {
-      var bool;
-      var arr;
-      if (typeof GlobalFloat64Array !== "function") {
-        return false;
-      }
-      try {
-        arr = new GlobalFloat64Array([1, 3.14, -3.14, NaN]);
-        bool = isFloat64Array(arr) && arr[0] === 1 && arr[1] === 3.14 && arr[2] === -3.14 && arr[3] !== arr[3];
-      } catch (err) {
-        bool = false;
-      }
-      return bool;
-    }
-    module.exports = hasFloat64ArraySupport;
-  }
-});
-
-// node_modules/@stdlib/assert-has-float64array-support/lib/index.js
-var require_lib17 = __commonJS({
-  "node_modules/@stdlib/assert-has-float64array-support/lib/index.js"(exports, module) {
-    "use strict";
-    var hasFloat64ArraySupport = require_main14();
-    module.exports = hasFloat64ArraySupport;
-  }
-});
-
-// node_modules/@stdlib/array-float64/lib/main.js
-var require_main15 = __commonJS({
-  "node_modules/@stdlib/array-float64/lib/main.js"(exports, module) {
-    "use strict";
-    var ctor = typeof Float64Array === "function" ? Float64Array : void 0;
-    module.exports = ctor;
-  }
-});
-
-// node_modules/@stdlib/array-float64/lib/polyfill.js
-var require_polyfill3 = __commonJS({
-  "node_modules/@stdlib/array-float64/lib/polyfill.js"(exports, module) {
-    "use strict";
-    function polyfill() {
-      throw new Error("not implemented");
-    }
-    module.exports = polyfill;
-  }
-});
-
-// node_modules/@stdlib/array-float64/lib/index.js
-var require_lib18 = __commonJS({
-  "node_modules/@stdlib/array-float64/lib/index.js"(exports, module) {
-    "use strict";
-    var hasFloat64ArraySupport = require_lib17();
-    var builtin = require_main15();
-    var polyfill = require_polyfill3();
-    var ctor;
-    if (hasFloat64ArraySupport()) {
-      ctor = builtin;
-    } else {
-      ctor = polyfill;
-    }
-    module.exports = ctor;
-  }
-});
-
-// node_modules/@stdlib/assert-is-uint8array/lib/main.js
-var require_main16 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint8array/lib/main.js"(exports, module) {
-    "use strict";
-    var nativeClass = require_lib11();
-    var hasUint8Array = typeof Uint8Array === "function";
-    function isUint8Array(value2) {
-      return hasUint8Array && value2 instanceof Uint8Array || // eslint-disable-line stdlib/require-globals
-      nativeClass(value2) === "[object Uint8Array]";
-    }
-    module.exports = isUint8Array;
-  }
-});
-
-// node_modules/@stdlib/assert-is-uint8array/lib/index.js
-var require_lib19 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint8array/lib/index.js"(exports, module) {
-    "use strict";
-    var isUint8Array = require_main16();
-    module.exports = isUint8Array;
-  }
-});
-
-// node_modules/@stdlib/constants-uint8-max/lib/index.js
-var require_lib20 = __commonJS({
-  "node_modules/@stdlib/constants-uint8-max/lib/index.js"(exports, module) {
-    "use strict";
-    var UINT8_MAX = 255 | 0;
-    module.exports = UINT8_MAX;
-  }
-});
-
-// node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js
-var require_uint8array = __commonJS({
-  "node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js"(exports, module) {
-    "use strict";
-    var main2 = typeof Uint8Array === "function" ? Uint8Array : null;
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/assert-has-uint8array-support/lib/main.js
-var require_main17 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint8array-support/lib/main.js"(exports, module) {
-    "use strict";
-    var isUint8Array = require_lib19();
-    var UINT8_MAX = require_lib20();
-    var GlobalUint8Array = require_uint8array();
-    function hasUint8ArraySupport() {
-      var bool;
-      var arr;
-      if (typeof GlobalUint8Array !== "function") {
-        return false;
-      }
-      try {
-        arr = [1, 3.14, -3.14, UINT8_MAX + 1, UINT8_MAX + 2];
-        arr = new GlobalUint8Array(arr);
-        bool = isUint8Array(arr) && arr[0] === 1 && arr[1] === 3 && // truncation
-        arr[2] === UINT8_MAX - 2 && // truncation and wrap around
-        arr[3] === 0 && // wrap around
-        arr[4] === 1;
-      } catch (err) {
-        bool = false;
-      }
-      return bool;
-    }
-    module.exports = hasUint8ArraySupport;
-  }
-});
-
-// node_modules/@stdlib/assert-has-uint8array-support/lib/index.js
-var require_lib21 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint8array-support/lib/index.js"(exports, module) {
-    "use strict";
-    var hasUint8ArraySupport = require_main17();
-    module.exports = hasUint8ArraySupport;
-  }
-});
-
-// node_modules/@stdlib/array-uint8/lib/main.js
-var require_main18 = __commonJS({
-  "node_modules/@stdlib/array-uint8/lib/main.js"(exports, module) {
-    "use strict";
-    var ctor = typeof Uint8Array === "function" ? Uint8Array : void 0;
-    module.exports = ctor;
-  }
-});
-
-// node_modules/@stdlib/array-uint8/lib/polyfill.js
-var require_polyfill4 = __commonJS({
-  "node_modules/@stdlib/array-uint8/lib/polyfill.js"(exports, module) {
-    "use strict";
-    function polyfill() {
-      throw new Error("not implemented");
-    }
-    module.exports = polyfill;
-  }
-});
-
-// node_modules/@stdlib/array-uint8/lib/index.js
-var require_lib22 = __commonJS({
-  "node_modules/@stdlib/array-uint8/lib/index.js"(exports, module) {
-    "use strict";
-    var hasUint8ArraySupport = require_lib21();
-    var builtin = require_main18();
-    var polyfill = require_polyfill4();
-    var ctor;
-    if (hasUint8ArraySupport()) {
-      ctor = builtin;
-    } else {
-      ctor = polyfill;
-    }
-    module.exports = ctor;
-  }
-});
-
-// node_modules/@stdlib/assert-is-uint16array/lib/main.js
-var require_main19 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint16array/lib/main.js"(exports, module) {
-    "use strict";
-    var nativeClass = require_lib11();
-    var hasUint16Array = typeof Uint16Array === "function";
-    function isUint16Array(value2) {
-      return hasUint16Array && value2 instanceof Uint16Array || // eslint-disable-line stdlib/require-globals
-      nativeClass(value2) === "[object Uint16Array]";
-    }
-    module.exports = isUint16Array;
-  }
-});
-
-// node_modules/@stdlib/assert-is-uint16array/lib/index.js
-var require_lib23 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint16array/lib/index.js"(exports, module) {
-    "use strict";
-    var isUint16Array = require_main19();
-    module.exports = isUint16Array;
-  }
-});
-
-// node_modules/@stdlib/constants-uint16-max/lib/index.js
-var require_lib24 = __commonJS({
-  "node_modules/@stdlib/constants-uint16-max/lib/index.js"(exports, module) {
-    "use strict";
-    var UINT16_MAX = 65535 | 0;
-    module.exports = UINT16_MAX;
-  }
-});
-
-// node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js
-var require_uint16array = __commonJS({
-  "node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js"(exports, module) {
-    "use strict";
-    var main2 = typeof Uint16Array === "function" ? Uint16Array : null;
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/assert-has-uint16array-support/lib/main.js
-var require_main20 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint16array-support/lib/main.js"(exports, module) {
-    "use strict";
-    var isUint16Array = require_lib23();
-    var UINT16_MAX = require_lib24();
-    var GlobalUint16Array = require_uint16array();
-    function hasUint16ArraySupport() {
-      var bool;
-      var arr;
-      if (typeof GlobalUint16Array !== "function") {
-        return false;
-      }
-      try {
-        arr = [1, 3.14, -3.14, UINT16_MAX + 1, UINT16_MAX + 2];
-        arr = new GlobalUint16Array(arr);
-        bool = isUint16Array(arr) && arr[0] === 1 && arr[1] === 3 && // truncation
-        arr[2] === UINT16_MAX - 2 && // truncation and wrap around
-        arr[3] === 0 && // wrap around
-        arr[4] === 1;
-      } catch (err) {
-        bool = false;
-      }
-      return bool;
-    }
-    module.exports = hasUint16ArraySupport;
-  }
-});
-
-// node_modules/@stdlib/assert-has-uint16array-support/lib/index.js
-var require_lib25 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint16array-support/lib/index.js"(exports, module) {
-    "use strict";
-    var hasUint16ArraySupport = require_main20();
-    module.exports = hasUint16ArraySupport;
-  }
-});
-
-// node_modules/@stdlib/array-uint16/lib/main.js
-var require_main21 = __commonJS({
-  "node_modules/@stdlib/array-uint16/lib/main.js"(exports, module) {
-    "use strict";
-    var ctor = typeof Uint16Array === "function" ? Uint16Array : void 0;
-    module.exports = ctor;
-  }
-});
-
-// node_modules/@stdlib/array-uint16/lib/polyfill.js
-var require_polyfill5 = __commonJS({
-  "node_modules/@stdlib/array-uint16/lib/polyfill.js"(exports, module) {
-    "use strict";
-    function polyfill() {
-      throw new Error("not implemented");
-    }
-    module.exports = polyfill;
-  }
-});
-
-// node_modules/@stdlib/array-uint16/lib/index.js
-var require_lib26 = __commonJS({
-  "node_modules/@stdlib/array-uint16/lib/index.js"(exports, module) {
-    "use strict";
-    var hasUint16ArraySupport = require_lib25();
-    var builtin = require_main21();
-    var polyfill = require_polyfill5();
-    var ctor;
-    if (hasUint16ArraySupport()) {
-      ctor = builtin;
-    } else {
-      ctor = polyfill;
-    }
-    module.exports = ctor;
-  }
-});
-
-// node_modules/@stdlib/assert-is-little-endian/lib/ctors.js
-var require_ctors = __commonJS({
-  "node_modules/@stdlib/assert-is-little-endian/lib/ctors.js"(exports, module) {
-    "use strict";
-    var Uint8Array2 = require_lib22();
-    var Uint16Array2 = require_lib26();
-    var ctors = {
-      "uint16": Uint16Array2,
-      "uint8": Uint8Array2
-    };
-    module.exports = ctors;
-  }
-});
-
-// node_modules/@stdlib/assert-is-little-endian/lib/main.js
-var require_main22 = __commonJS({
-  "node_modules/@stdlib/assert-is-little-endian/lib/main.js"(exports, module) {
-    "use strict";
-    var ctors = require_ctors();
-    var bool;
-    function isLittleEndian() {
-      var uint16view;
-      var uint8view;
-      uint16view = new ctors["uint16"](1);
-      uint16view[0] = 4660;
-      uint8view = new ctors["uint8"](uint16view.buffer);
-      return uint8view[0] === 52;
-    }
-    bool = isLittleEndian();
-    module.exports = bool;
-  }
-});
-
-// node_modules/@stdlib/assert-is-little-endian/lib/index.js
-var require_lib27 = __commonJS({
-  "node_modules/@stdlib/assert-is-little-endian/lib/index.js"(exports, module) {
-    "use strict";
-    var IS_LITTLE_ENDIAN = require_main22();
-    module.exports = IS_LITTLE_ENDIAN;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js
-var require_high = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js"(exports, module) {
-    "use strict";
-    var isLittleEndian = require_lib27();
-    var HIGH;
-    if (isLittleEndian === true) {
-      HIGH = 1;
-    } else {
-      HIGH = 0;
-    }
-    module.exports = HIGH;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js
-var require_main23 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js"(exports, module) {
-    "use strict";
-    var Uint32Array2 = require_lib15();
-    var Float64Array2 = require_lib18();
-    var HIGH = require_high();
-    var FLOAT64_VIEW = new Float64Array2(1);
-    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
-    function getHighWord(x) {
-      FLOAT64_VIEW[0] = x;
-      return UINT32_VIEW[HIGH];
-    }
-    module.exports = getHighWord;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js
-var require_lib28 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main23();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js
-var require_high2 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js"(exports, module) {
-    "use strict";
-    var isLittleEndian = require_lib27();
-    var HIGH;
-    if (isLittleEndian === true) {
-      HIGH = 1;
-    } else {
-      HIGH = 0;
-    }
-    module.exports = HIGH;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js
-var require_main24 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js"(exports, module) {
-    "use strict";
-    var Uint32Array2 = require_lib15();
-    var Float64Array2 = require_lib18();
-    var HIGH = require_high2();
-    var FLOAT64_VIEW = new Float64Array2(1);
-    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
-    function setHighWord(x, high) {
-      FLOAT64_VIEW[0] = x;
-      UINT32_VIEW[HIGH] = high >>> 0;
-      return FLOAT64_VIEW[0];
-    }
-    module.exports = setHighWord;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js
-var require_lib29 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main24();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js
-var require_lib30 = __commonJS({
-  "node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_EXPONENT_BIAS = 1023 | 0;
-    module.exports = FLOAT64_EXPONENT_BIAS;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js
-var require_polyval_p = __commonJS({
-  "node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.3999999999940942;
-      }
-      return 0.3999999999940942 + x * (0.22222198432149784 + x * 0.15313837699209373);
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js
-var require_polyval_q = __commonJS({
-  "node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.6666666666666735;
-      }
-      return 0.6666666666666735 + x * (0.2857142874366239 + x * (0.1818357216161805 + x * 0.14798198605116586));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-ln/lib/main.js
-var require_main25 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ln/lib/main.js"(exports, module) {
-    "use strict";
-    var getHighWord = require_lib28();
-    var setHighWord = require_lib29();
-    var isnan = require_lib();
-    var BIAS = require_lib30();
-    var NINF = require_lib4();
-    var polyvalP = require_polyval_p();
-    var polyvalQ = require_polyval_q();
-    var LN2_HI = 0.6931471803691238;
-    var LN2_LO = 19082149292705877e-26;
-    var TWO54 = 18014398509481984;
-    var ONE_THIRD = 0.3333333333333333;
-    var HIGH_SIGNIFICAND_MASK = 1048575 | 0;
-    var HIGH_MAX_NORMAL_EXP = 2146435072 | 0;
-    var HIGH_MIN_NORMAL_EXP = 1048576 | 0;
-    var HIGH_BIASED_EXP_0 = 1072693248 | 0;
-    function ln(x) {
-      var hfsq;
-      var hx;
-      var t2;
-      var t1;
-      var k;
-      var R;
-      var f;
-      var i;
-      var j;
-      var s;
-      var w;
-      var z3;
-      if (x === 0) {
-        return NINF;
-      }
-      if (isnan(x) || x < 0) {
-        return NaN;
-      }
-      hx = getHighWord(x);
-      k = 0 | 0;
-      if (hx < HIGH_MIN_NORMAL_EXP) {
-        k -= 54 | 0;
-        x *= TWO54;
-        hx = getHighWord(x);
-      }
-      if (hx >= HIGH_MAX_NORMAL_EXP) {
-        return x + x;
-      }
-      k += (hx >> 20) - BIAS | 0;
-      hx &= HIGH_SIGNIFICAND_MASK;
-      i = hx + 614244 & 1048576 | 0;
-      x = setHighWord(x, hx | i ^ HIGH_BIASED_EXP_0);
-      k += i >> 20 | 0;
-      f = x - 1;
-      if ((HIGH_SIGNIFICAND_MASK & 2 + hx) < 3) {
-        if (f === 0) {
-          if (k === 0) {
-            return 0;
-          }
-          return k * LN2_HI + k * LN2_LO;
-        }
-        R = f * f * (0.5 - ONE_THIRD * f);
-        if (k === 0) {
-          return f - R;
-        }
-        return k * LN2_HI - (R - k * LN2_LO - f);
-      }
-      s = f / (2 + f);
-      z3 = s * s;
-      i = hx - 398458 | 0;
-      w = z3 * z3;
-      j = 440401 - hx | 0;
-      t1 = w * polyvalP(w);
-      t2 = z3 * polyvalQ(w);
-      i |= j;
-      R = t2 + t1;
-      if (i > 0) {
-        hfsq = 0.5 * f * f;
-        if (k === 0) {
-          return f - (hfsq - s * (hfsq + R));
-        }
-        return k * LN2_HI - (hfsq - (s * (hfsq + R) + k * LN2_LO) - f);
-      }
-      if (k === 0) {
-        return f - s * (f - R);
-      }
-      return k * LN2_HI - (s * (f - R) - k * LN2_LO - f);
-    }
-    module.exports = ln;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-ln/lib/index.js
-var require_lib31 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ln/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main25();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-floor/lib/main.js
-var require_main26 = __commonJS({
-  "node_modules/@stdlib/math-base-special-floor/lib/main.js"(exports, module) {
-    "use strict";
-    var floor = Math.floor;
-    module.exports = floor;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-floor/lib/index.js
-var require_lib32 = __commonJS({
-  "node_modules/@stdlib/math-base-special-floor/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main26();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-ceil/lib/main.js
-var require_main27 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ceil/lib/main.js"(exports, module) {
-    "use strict";
-    var ceil = Math.ceil;
-    module.exports = ceil;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-ceil/lib/index.js
-var require_lib33 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ceil/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main27();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-trunc/lib/main.js
-var require_main28 = __commonJS({
-  "node_modules/@stdlib/math-base-special-trunc/lib/main.js"(exports, module) {
-    "use strict";
-    var floor = require_lib32();
-    var ceil = require_lib33();
-    function trunc(x) {
-      if (x < 0) {
-        return ceil(x);
-      }
-      return floor(x);
-    }
-    module.exports = trunc;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-trunc/lib/index.js
-var require_lib34 = __commonJS({
-  "node_modules/@stdlib/math-base-special-trunc/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main28();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js
-var require_polyval_c13 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.0416666666666666;
-      }
-      return 0.0416666666666666 + x * (-0.001388888888887411 + x * 2480158728947673e-20);
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js
-var require_polyval_c46 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return -27557314351390663e-23;
-      }
-      return -27557314351390663e-23 + x * (2087572321298175e-24 + x * -11359647557788195e-27);
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js
-var require_main29 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js"(exports, module) {
-    "use strict";
-    var polyval13 = require_polyval_c13();
-    var polyval46 = require_polyval_c46();
-    function kernelCos(x, y) {
-      var hz;
-      var r;
-      var w;
-      var z3;
-      z3 = x * x;
-      w = z3 * z3;
-      r = z3 * polyval13(z3);
-      r += w * w * polyval46(z3);
-      hz = 0.5 * z3;
-      w = 1 - hz;
-      return w + (1 - w - hz + (z3 * r - x * y));
-    }
-    module.exports = kernelCos;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js
-var require_lib35 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main29();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js
-var require_main30 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js"(exports, module) {
-    "use strict";
-    var S1 = -0.16666666666666632;
-    var S2 = 0.00833333333332249;
-    var S3 = -1984126982985795e-19;
-    var S4 = 27557313707070068e-22;
-    var S5 = -25050760253406863e-24;
-    var S6 = 158969099521155e-24;
-    function kernelSin(x, y) {
-      var r;
-      var v;
-      var w;
-      var z3;
-      z3 = x * x;
-      w = z3 * z3;
-      r = S2 + z3 * (S3 + z3 * S4) + z3 * w * (S5 + z3 * S6);
-      v = z3 * x;
-      if (y === 0) {
-        return x + v * (S1 + z3 * r);
-      }
-      return x - (z3 * (0.5 * y - v * r) - y - v * S1);
-    }
-    module.exports = kernelSin;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js
-var require_lib36 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main30();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js
-var require_lib37 = __commonJS({
-  "node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_HIGH_WORD_ABS_MASK = 2147483647 >>> 0;
-    module.exports = FLOAT64_HIGH_WORD_ABS_MASK;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js
-var require_lib38 = __commonJS({
-  "node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_HIGH_WORD_EXPONENT_MASK = 2146435072;
-    module.exports = FLOAT64_HIGH_WORD_EXPONENT_MASK;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js
-var require_lib39 = __commonJS({
-  "node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_HIGH_WORD_SIGNIFICAND_MASK = 1048575;
-    module.exports = FLOAT64_HIGH_WORD_SIGNIFICAND_MASK;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js
-var require_low = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js"(exports, module) {
-    "use strict";
-    var isLittleEndian = require_lib27();
-    var LOW;
-    if (isLittleEndian === true) {
-      LOW = 0;
-    } else {
-      LOW = 1;
-    }
-    module.exports = LOW;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js
-var require_main31 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js"(exports, module) {
-    "use strict";
-    var Uint32Array2 = require_lib15();
-    var Float64Array2 = require_lib18();
-    var LOW = require_low();
-    var FLOAT64_VIEW = new Float64Array2(1);
-    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
-    function getLowWord(x) {
-      FLOAT64_VIEW[0] = x;
-      return UINT32_VIEW[LOW];
-    }
-    module.exports = getLowWord;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js
-var require_lib40 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main31();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-from-words/lib/indices.js
-var require_indices = __commonJS({
-  "node_modules/@stdlib/number-float64-base-from-words/lib/indices.js"(exports, module) {
-    "use strict";
-    var isLittleEndian = require_lib27();
-    var indices;
-    var HIGH;
-    var LOW;
-    if (isLittleEndian === true) {
-      HIGH = 1;
-      LOW = 0;
-    } else {
-      HIGH = 0;
-      LOW = 1;
-    }
-    indices = {
-      "HIGH": HIGH,
-      "LOW": LOW
-    };
-    module.exports = indices;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-from-words/lib/main.js
-var require_main32 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-from-words/lib/main.js"(exports, module) {
-    "use strict";
-    var Uint32Array2 = require_lib15();
-    var Float64Array2 = require_lib18();
-    var indices = require_indices();
-    var FLOAT64_VIEW = new Float64Array2(1);
-    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
-    var HIGH = indices.HIGH;
-    var LOW = indices.LOW;
-    function fromWords(high, low) {
-      UINT32_VIEW[HIGH] = high;
-      UINT32_VIEW[LOW] = low;
-      return FLOAT64_VIEW[0];
-    }
-    module.exports = fromWords;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-from-words/lib/index.js
-var require_lib41 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-from-words/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main32();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js
-var require_lib42 = __commonJS({
-  "node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_MAX_BASE2_EXPONENT = 1023 | 0;
-    module.exports = FLOAT64_MAX_BASE2_EXPONENT;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js
-var require_lib43 = __commonJS({
-  "node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL = -1023 | 0;
-    module.exports = FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js
-var require_lib44 = __commonJS({
-  "node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL = -1074 | 0;
-    module.exports = FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js
-var require_lib45 = __commonJS({
-  "node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_HIGH_WORD_SIGN_MASK = 2147483648 >>> 0;
-    module.exports = FLOAT64_HIGH_WORD_SIGN_MASK;
-  }
-});
-
 // node_modules/@stdlib/utils-define-property/lib/define_property.js
 var require_define_property = __commonJS({
   "node_modules/@stdlib/utils-define-property/lib/define_property.js"(exports, module) {
@@ -5012,7 +3722,7 @@ var require_space_pad = __commonJS({
 });
 
 // node_modules/@stdlib/string-base-format-interpolate/lib/main.js
-var require_main33 = __commonJS({
+var require_main = __commonJS({
   "node_modules/@stdlib/string-base-format-interpolate/lib/main.js"(exports, module) {
     "use strict";
     var formatInteger = require_format_integer();
@@ -5180,16 +3890,16 @@ var require_main33 = __commonJS({
 });
 
 // node_modules/@stdlib/string-base-format-interpolate/lib/index.js
-var require_lib46 = __commonJS({
+var require_lib = __commonJS({
   "node_modules/@stdlib/string-base-format-interpolate/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main33();
+    var main2 = require_main();
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/string-base-format-tokenize/lib/main.js
-var require_main34 = __commonJS({
+var require_main2 = __commonJS({
   "node_modules/@stdlib/string-base-format-tokenize/lib/main.js"(exports, module) {
     "use strict";
     var RE = /%(?:([1-9]\d*)\$)?([0 +\-#]*)(\*|\d+)?(?:(\.)(\*|\d+)?)?[hlL]?([%A-Za-z])/g;
@@ -5238,10 +3948,10 @@ var require_main34 = __commonJS({
 });
 
 // node_modules/@stdlib/string-base-format-tokenize/lib/index.js
-var require_lib47 = __commonJS({
+var require_lib2 = __commonJS({
   "node_modules/@stdlib/string-base-format-tokenize/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main34();
+    var main2 = require_main2();
     module.exports = main2;
   }
 });
@@ -5258,11 +3968,11 @@ var require_is_string2 = __commonJS({
 });
 
 // node_modules/@stdlib/string-format/lib/main.js
-var require_main35 = __commonJS({
+var require_main3 = __commonJS({
   "node_modules/@stdlib/string-format/lib/main.js"(exports, module) {
     "use strict";
-    var interpolate = require_lib46();
-    var tokenize = require_lib47();
+    var interpolate = require_lib();
+    var tokenize = require_lib2();
     var isString = require_is_string2();
     function format(str) {
       var args;
@@ -5281,19 +3991,19 @@ var require_main35 = __commonJS({
 });
 
 // node_modules/@stdlib/string-format/lib/index.js
-var require_lib48 = __commonJS({
+var require_lib3 = __commonJS({
   "node_modules/@stdlib/string-format/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main35();
+    var main2 = require_main3();
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/utils-define-property/lib/polyfill.js
-var require_polyfill6 = __commonJS({
+var require_polyfill = __commonJS({
   "node_modules/@stdlib/utils-define-property/lib/polyfill.js"(exports, module) {
     "use strict";
-    var format = require_lib48();
+    var format = require_lib3();
     var objectProtoype = Object.prototype;
     var toStr = objectProtoype.toString;
     var defineGetter = objectProtoype.__defineGetter__;
@@ -5341,12 +4051,12 @@ var require_polyfill6 = __commonJS({
 });
 
 // node_modules/@stdlib/utils-define-property/lib/index.js
-var require_lib49 = __commonJS({
+var require_lib4 = __commonJS({
   "node_modules/@stdlib/utils-define-property/lib/index.js"(exports, module) {
     "use strict";
     var hasDefinePropertySupport = require_has_define_property_support();
     var builtin = require_builtin();
-    var polyfill = require_polyfill6();
+    var polyfill = require_polyfill();
     var defineProperty;
     if (hasDefinePropertySupport()) {
       defineProperty = builtin;
@@ -5358,10 +4068,10 @@ var require_lib49 = __commonJS({
 });
 
 // node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js
-var require_main36 = __commonJS({
+var require_main4 = __commonJS({
   "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js"(exports, module) {
     "use strict";
-    var defineProperty = require_lib49();
+    var defineProperty = require_lib4();
     function setNonEnumerableReadOnly(obj, prop, value2) {
       defineProperty(obj, prop, {
         "configurable": false,
@@ -5375,19 +4085,869 @@ var require_main36 = __commonJS({
 });
 
 // node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js
-var require_lib50 = __commonJS({
+var require_lib5 = __commonJS({
   "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main36();
+    var main2 = require_main4();
     module.exports = main2;
   }
 });
 
+// node_modules/@stdlib/math-base-assert-is-nan/lib/main.js
+var require_main5 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-nan/lib/main.js"(exports, module) {
+    "use strict";
+    function isnan(x) {
+      return x !== x;
+    }
+    module.exports = isnan;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-nan/lib/index.js
+var require_lib6 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-nan/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main5();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-floor/lib/main.js
+var require_main6 = __commonJS({
+  "node_modules/@stdlib/math-base-special-floor/lib/main.js"(exports, module) {
+    "use strict";
+    var floor = Math.floor;
+    module.exports = floor;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-floor/lib/index.js
+var require_lib7 = __commonJS({
+  "node_modules/@stdlib/math-base-special-floor/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main6();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ceil/lib/main.js
+var require_main7 = __commonJS({
+  "node_modules/@stdlib/math-base-special-ceil/lib/main.js"(exports, module) {
+    "use strict";
+    var ceil = Math.ceil;
+    module.exports = ceil;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ceil/lib/index.js
+var require_lib8 = __commonJS({
+  "node_modules/@stdlib/math-base-special-ceil/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main7();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-trunc/lib/main.js
+var require_main8 = __commonJS({
+  "node_modules/@stdlib/math-base-special-trunc/lib/main.js"(exports, module) {
+    "use strict";
+    var floor = require_lib7();
+    var ceil = require_lib8();
+    function trunc(x) {
+      if (x < 0) {
+        return ceil(x);
+      }
+      return floor(x);
+    }
+    module.exports = trunc;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-trunc/lib/index.js
+var require_lib9 = __commonJS({
+  "node_modules/@stdlib/math-base-special-trunc/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main8();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/number-ctor/lib/main.js
+var require_main9 = __commonJS({
+  "node_modules/@stdlib/number-ctor/lib/main.js"(exports, module) {
+    "use strict";
+    module.exports = Number;
+  }
+});
+
+// node_modules/@stdlib/number-ctor/lib/index.js
+var require_lib10 = __commonJS({
+  "node_modules/@stdlib/number-ctor/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main9();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-ninf/lib/index.js
+var require_lib11 = __commonJS({
+  "node_modules/@stdlib/constants-float64-ninf/lib/index.js"(exports, module) {
+    "use strict";
+    var Number2 = require_lib10();
+    var FLOAT64_NINF = Number2.NEGATIVE_INFINITY;
+    module.exports = FLOAT64_NINF;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-pinf/lib/index.js
+var require_lib12 = __commonJS({
+  "node_modules/@stdlib/constants-float64-pinf/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_PINF = Number.POSITIVE_INFINITY;
+    module.exports = FLOAT64_PINF;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js
+var require_lib13 = __commonJS({
+  "node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_EXPONENT_BIAS = 1023 | 0;
+    module.exports = FLOAT64_EXPONENT_BIAS;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js
+var require_lib14 = __commonJS({
+  "node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_MAX_BASE2_EXPONENT = 1023 | 0;
+    module.exports = FLOAT64_MAX_BASE2_EXPONENT;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js
+var require_lib15 = __commonJS({
+  "node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL = -1023 | 0;
+    module.exports = FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js
+var require_lib16 = __commonJS({
+  "node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL = -1074 | 0;
+    module.exports = FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js
+var require_main10 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js"(exports, module) {
+    "use strict";
+    var PINF = require_lib12();
+    var NINF = require_lib11();
+    function isInfinite(x) {
+      return x === PINF || x === NINF;
+    }
+    module.exports = isInfinite;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js
+var require_lib17 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main10();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js
+var require_lib18 = __commonJS({
+  "node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_HIGH_WORD_SIGN_MASK = 2147483648 >>> 0;
+    module.exports = FLOAT64_HIGH_WORD_SIGN_MASK;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js
+var require_lib19 = __commonJS({
+  "node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_HIGH_WORD_ABS_MASK = 2147483647 >>> 0;
+    module.exports = FLOAT64_HIGH_WORD_ABS_MASK;
+  }
+});
+
+// node_modules/@stdlib/assert-has-symbol-support/lib/main.js
+var require_main11 = __commonJS({
+  "node_modules/@stdlib/assert-has-symbol-support/lib/main.js"(exports, module) {
+    "use strict";
+    function hasSymbolSupport() {
+      return typeof Symbol === "function" && typeof /* @__PURE__ */ Symbol("foo") === "symbol";
+    }
+    module.exports = hasSymbolSupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-symbol-support/lib/index.js
+var require_lib20 = __commonJS({
+  "node_modules/@stdlib/assert-has-symbol-support/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main11();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js
+var require_main12 = __commonJS({
+  "node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js"(exports, module) {
+    "use strict";
+    var hasSymbols = require_lib20();
+    var FLG = hasSymbols();
+    function hasToStringTagSupport() {
+      return FLG && typeof Symbol.toStringTag === "symbol";
+    }
+    module.exports = hasToStringTagSupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js
+var require_lib21 = __commonJS({
+  "node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main12();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/utils-native-class/lib/tostring.js
+var require_tostring = __commonJS({
+  "node_modules/@stdlib/utils-native-class/lib/tostring.js"(exports, module) {
+    "use strict";
+    var toStr = Object.prototype.toString;
+    module.exports = toStr;
+  }
+});
+
+// node_modules/@stdlib/utils-native-class/lib/main.js
+var require_main13 = __commonJS({
+  "node_modules/@stdlib/utils-native-class/lib/main.js"(exports, module) {
+    "use strict";
+    var toStr = require_tostring();
+    function nativeClass(v) {
+      return toStr.call(v);
+    }
+    module.exports = nativeClass;
+  }
+});
+
+// node_modules/@stdlib/assert-has-own-property/lib/main.js
+var require_main14 = __commonJS({
+  "node_modules/@stdlib/assert-has-own-property/lib/main.js"(exports, module) {
+    "use strict";
+    var has = Object.prototype.hasOwnProperty;
+    function hasOwnProp(value2, property) {
+      if (value2 === void 0 || value2 === null) {
+        return false;
+      }
+      return has.call(value2, property);
+    }
+    module.exports = hasOwnProp;
+  }
+});
+
+// node_modules/@stdlib/assert-has-own-property/lib/index.js
+var require_lib22 = __commonJS({
+  "node_modules/@stdlib/assert-has-own-property/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main14();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/symbol-ctor/lib/main.js
+var require_main15 = __commonJS({
+  "node_modules/@stdlib/symbol-ctor/lib/main.js"(exports, module) {
+    "use strict";
+    var Sym = typeof Symbol === "function" ? Symbol : void 0;
+    module.exports = Sym;
+  }
+});
+
+// node_modules/@stdlib/symbol-ctor/lib/index.js
+var require_lib23 = __commonJS({
+  "node_modules/@stdlib/symbol-ctor/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main15();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/utils-native-class/lib/tostringtag.js
+var require_tostringtag = __commonJS({
+  "node_modules/@stdlib/utils-native-class/lib/tostringtag.js"(exports, module) {
+    "use strict";
+    var Symbol2 = require_lib23();
+    var toStrTag = typeof Symbol2 === "function" ? Symbol2.toStringTag : "";
+    module.exports = toStrTag;
+  }
+});
+
+// node_modules/@stdlib/utils-native-class/lib/polyfill.js
+var require_polyfill2 = __commonJS({
+  "node_modules/@stdlib/utils-native-class/lib/polyfill.js"(exports, module) {
+    "use strict";
+    var hasOwnProp = require_lib22();
+    var toStringTag = require_tostringtag();
+    var toStr = require_tostring();
+    function nativeClass(v) {
+      var isOwn;
+      var tag;
+      var out;
+      if (v === null || v === void 0) {
+        return toStr.call(v);
+      }
+      tag = v[toStringTag];
+      isOwn = hasOwnProp(v, toStringTag);
+      try {
+        v[toStringTag] = void 0;
+      } catch (err) {
+        return toStr.call(v);
+      }
+      out = toStr.call(v);
+      if (isOwn) {
+        v[toStringTag] = tag;
+      } else {
+        delete v[toStringTag];
+      }
+      return out;
+    }
+    module.exports = nativeClass;
+  }
+});
+
+// node_modules/@stdlib/utils-native-class/lib/index.js
+var require_lib24 = __commonJS({
+  "node_modules/@stdlib/utils-native-class/lib/index.js"(exports, module) {
+    "use strict";
+    var hasToStringTag = require_lib21();
+    var builtin = require_main13();
+    var polyfill = require_polyfill2();
+    var main2;
+    if (hasToStringTag()) {
+      main2 = polyfill;
+    } else {
+      main2 = builtin;
+    }
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-is-uint32array/lib/main.js
+var require_main16 = __commonJS({
+  "node_modules/@stdlib/assert-is-uint32array/lib/main.js"(exports, module) {
+    "use strict";
+    var nativeClass = require_lib24();
+    var hasUint32Array = typeof Uint32Array === "function";
+    function isUint32Array(value2) {
+      return hasUint32Array && value2 instanceof Uint32Array || // eslint-disable-line stdlib/require-globals
+      nativeClass(value2) === "[object Uint32Array]";
+    }
+    module.exports = isUint32Array;
+  }
+});
+
+// node_modules/@stdlib/assert-is-uint32array/lib/index.js
+var require_lib25 = __commonJS({
+  "node_modules/@stdlib/assert-is-uint32array/lib/index.js"(exports, module) {
+    "use strict";
+    var isUint32Array = require_main16();
+    module.exports = isUint32Array;
+  }
+});
+
+// node_modules/@stdlib/constants-uint32-max/lib/index.js
+var require_lib26 = __commonJS({
+  "node_modules/@stdlib/constants-uint32-max/lib/index.js"(exports, module) {
+    "use strict";
+    var UINT32_MAX = 4294967295;
+    module.exports = UINT32_MAX;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js
+var require_uint32array = __commonJS({
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js"(exports, module) {
+    "use strict";
+    var main2 = typeof Uint32Array === "function" ? Uint32Array : null;
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint32array-support/lib/main.js
+var require_main17 = __commonJS({
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/main.js"(exports, module) {
+    "use strict";
+    var isUint32Array = require_lib25();
+    var UINT32_MAX = require_lib26();
+    var GlobalUint32Array = require_uint32array();
+    function hasUint32ArraySupport() {
+      var bool;
+      var arr;
+      if (typeof GlobalUint32Array !== "function") {
+        return false;
+      }
+      try {
+        arr = [1, 3.14, -3.14, UINT32_MAX + 1, UINT32_MAX + 2];
+        arr = new GlobalUint32Array(arr);
+        bool = isUint32Array(arr) && arr[0] === 1 && arr[1] === 3 && // truncation
+        arr[2] === UINT32_MAX - 2 && // truncation and wrap around
+        arr[3] === 0 && // wrap around
+        arr[4] === 1;
+      } catch (err) {
+        bool = false;
+      }
+      return bool;
+    }
+    module.exports = hasUint32ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint32array-support/lib/index.js
+var require_lib27 = __commonJS({
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/index.js"(exports, module) {
+    "use strict";
+    var hasUint32ArraySupport = require_main17();
+    module.exports = hasUint32ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/array-uint32/lib/main.js
+var require_main18 = __commonJS({
+  "node_modules/@stdlib/array-uint32/lib/main.js"(exports, module) {
+    "use strict";
+    var ctor = typeof Uint32Array === "function" ? Uint32Array : void 0;
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/array-uint32/lib/polyfill.js
+var require_polyfill3 = __commonJS({
+  "node_modules/@stdlib/array-uint32/lib/polyfill.js"(exports, module) {
+    "use strict";
+    function polyfill() {
+      throw new Error("not implemented");
+    }
+    module.exports = polyfill;
+  }
+});
+
+// node_modules/@stdlib/array-uint32/lib/index.js
+var require_lib28 = __commonJS({
+  "node_modules/@stdlib/array-uint32/lib/index.js"(exports, module) {
+    "use strict";
+    var hasUint32ArraySupport = require_lib27();
+    var builtin = require_main18();
+    var polyfill = require_polyfill3();
+    var ctor;
+    if (hasUint32ArraySupport()) {
+      ctor = builtin;
+    } else {
+      ctor = polyfill;
+    }
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/assert-is-float64array/lib/main.js
+var require_main19 = __commonJS({
+  "node_modules/@stdlib/assert-is-float64array/lib/main.js"(exports, module) {
+    "use strict";
+    var nativeClass = require_lib24();
+    var hasFloat64Array = typeof Float64Array === "function";
+    function isFloat64Array(value2) {
+      return hasFloat64Array && value2 instanceof Float64Array || // eslint-disable-line stdlib/require-globals
+      nativeClass(value2) === "[object Float64Array]";
+    }
+    module.exports = isFloat64Array;
+  }
+});
+
+// node_modules/@stdlib/assert-is-float64array/lib/index.js
+var require_lib29 = __commonJS({
+  "node_modules/@stdlib/assert-is-float64array/lib/index.js"(exports, module) {
+    "use strict";
+    var isFloat64Array = require_main19();
+    module.exports = isFloat64Array;
+  }
+});
+
+// node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js
+var require_float64array = __commonJS({
+  "node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js"(exports, module) {
+    "use strict";
+    var main2 = typeof Float64Array === "function" ? Float64Array : null;
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-has-float64array-support/lib/main.js
+var require_main20 = __commonJS({
+  "node_modules/@stdlib/assert-has-float64array-support/lib/main.js"(exports, module) {
+    "use strict";
+    var isFloat64Array = require_lib29();
+    var GlobalFloat64Array = require_float64array();
+    function hasFloat64ArraySupport() {
+      var bool;
+      var arr;
+      if (typeof GlobalFloat64Array !== "function") {
+        return false;
+      }
+      try {
+        arr = new GlobalFloat64Array([1, 3.14, -3.14, NaN]);
+        bool = isFloat64Array(arr) && arr[0] === 1 && arr[1] === 3.14 && arr[2] === -3.14 && arr[3] !== arr[3];
+      } catch (err) {
+        bool = false;
+      }
+      return bool;
+    }
+    module.exports = hasFloat64ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-float64array-support/lib/index.js
+var require_lib30 = __commonJS({
+  "node_modules/@stdlib/assert-has-float64array-support/lib/index.js"(exports, module) {
+    "use strict";
+    var hasFloat64ArraySupport = require_main20();
+    module.exports = hasFloat64ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/array-float64/lib/main.js
+var require_main21 = __commonJS({
+  "node_modules/@stdlib/array-float64/lib/main.js"(exports, module) {
+    "use strict";
+    var ctor = typeof Float64Array === "function" ? Float64Array : void 0;
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/array-float64/lib/polyfill.js
+var require_polyfill4 = __commonJS({
+  "node_modules/@stdlib/array-float64/lib/polyfill.js"(exports, module) {
+    "use strict";
+    function polyfill() {
+      throw new Error("not implemented");
+    }
+    module.exports = polyfill;
+  }
+});
+
+// node_modules/@stdlib/array-float64/lib/index.js
+var require_lib31 = __commonJS({
+  "node_modules/@stdlib/array-float64/lib/index.js"(exports, module) {
+    "use strict";
+    var hasFloat64ArraySupport = require_lib30();
+    var builtin = require_main21();
+    var polyfill = require_polyfill4();
+    var ctor;
+    if (hasFloat64ArraySupport()) {
+      ctor = builtin;
+    } else {
+      ctor = polyfill;
+    }
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/assert-is-uint8array/lib/main.js
+var require_main22 = __commonJS({
+  "node_modules/@stdlib/assert-is-uint8array/lib/main.js"(exports, module) {
+    "use strict";
+    var nativeClass = require_lib24();
+    var hasUint8Array = typeof Uint8Array === "function";
+    function isUint8Array(value2) {
+      return hasUint8Array && value2 instanceof Uint8Array || // eslint-disable-line stdlib/require-globals
+      nativeClass(value2) === "[object Uint8Array]";
+    }
+    module.exports = isUint8Array;
+  }
+});
+
+// node_modules/@stdlib/assert-is-uint8array/lib/index.js
+var require_lib32 = __commonJS({
+  "node_modules/@stdlib/assert-is-uint8array/lib/index.js"(exports, module) {
+    "use strict";
+    var isUint8Array = require_main22();
+    module.exports = isUint8Array;
+  }
+});
+
+// node_modules/@stdlib/constants-uint8-max/lib/index.js
+var require_lib33 = __commonJS({
+  "node_modules/@stdlib/constants-uint8-max/lib/index.js"(exports, module) {
+    "use strict";
+    var UINT8_MAX = 255 | 0;
+    module.exports = UINT8_MAX;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js
+var require_uint8array = __commonJS({
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js"(exports, module) {
+    "use strict";
+    var main2 = typeof Uint8Array === "function" ? Uint8Array : null;
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint8array-support/lib/main.js
+var require_main23 = __commonJS({
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/main.js"(exports, module) {
+    "use strict";
+    var isUint8Array = require_lib32();
+    var UINT8_MAX = require_lib33();
+    var GlobalUint8Array = require_uint8array();
+    function hasUint8ArraySupport() {
+      var bool;
+      var arr;
+      if (typeof GlobalUint8Array !== "function") {
+        return false;
+      }
+      try {
+        arr = [1, 3.14, -3.14, UINT8_MAX + 1, UINT8_MAX + 2];
+        arr = new GlobalUint8Array(arr);
+        bool = isUint8Array(arr) && arr[0] === 1 && arr[1] === 3 && // truncation
+        arr[2] === UINT8_MAX - 2 && // truncation and wrap around
+        arr[3] === 0 && // wrap around
+        arr[4] === 1;
+      } catch (err) {
+        bool = false;
+      }
+      return bool;
+    }
+    module.exports = hasUint8ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint8array-support/lib/index.js
+var require_lib34 = __commonJS({
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/index.js"(exports, module) {
+    "use strict";
+    var hasUint8ArraySupport = require_main23();
+    module.exports = hasUint8ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/array-uint8/lib/main.js
+var require_main24 = __commonJS({
+  "node_modules/@stdlib/array-uint8/lib/main.js"(exports, module) {
+    "use strict";
+    var ctor = typeof Uint8Array === "function" ? Uint8Array : void 0;
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/array-uint8/lib/polyfill.js
+var require_polyfill5 = __commonJS({
+  "node_modules/@stdlib/array-uint8/lib/polyfill.js"(exports, module) {
+    "use strict";
+    function polyfill() {
+      throw new Error("not implemented");
+    }
+    module.exports = polyfill;
+  }
+});
+
+// node_modules/@stdlib/array-uint8/lib/index.js
+var require_lib35 = __commonJS({
+  "node_modules/@stdlib/array-uint8/lib/index.js"(exports, module) {
+    "use strict";
+    var hasUint8ArraySupport = require_lib34();
+    var builtin = require_main24();
+    var polyfill = require_polyfill5();
+    var ctor;
+    if (hasUint8ArraySupport()) {
+      ctor = builtin;
+    } else {
+      ctor = polyfill;
+    }
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/assert-is-uint16array/lib/main.js
+var require_main25 = __commonJS({
+  "node_modules/@stdlib/assert-is-uint16array/lib/main.js"(exports, module) {
+    "use strict";
+    var nativeClass = require_lib24();
+    var hasUint16Array = typeof Uint16Array === "function";
+    function isUint16Array(value2) {
+      return hasUint16Array && value2 instanceof Uint16Array || // eslint-disable-line stdlib/require-globals
+      nativeClass(value2) === "[object Uint16Array]";
+    }
+    module.exports = isUint16Array;
+  }
+});
+
+// node_modules/@stdlib/assert-is-uint16array/lib/index.js
+var require_lib36 = __commonJS({
+  "node_modules/@stdlib/assert-is-uint16array/lib/index.js"(exports, module) {
+    "use strict";
+    var isUint16Array = require_main25();
+    module.exports = isUint16Array;
+  }
+});
+
+// node_modules/@stdlib/constants-uint16-max/lib/index.js
+var require_lib37 = __commonJS({
+  "node_modules/@stdlib/constants-uint16-max/lib/index.js"(exports, module) {
+    "use strict";
+    var UINT16_MAX = 65535 | 0;
+    module.exports = UINT16_MAX;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js
+var require_uint16array = __commonJS({
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js"(exports, module) {
+    "use strict";
+    var main2 = typeof Uint16Array === "function" ? Uint16Array : null;
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint16array-support/lib/main.js
+var require_main26 = __commonJS({
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/main.js"(exports, module) {
+    "use strict";
+    var isUint16Array = require_lib36();
+    var UINT16_MAX = require_lib37();
+    var GlobalUint16Array = require_uint16array();
+    function hasUint16ArraySupport() {
+      var bool;
+      var arr;
+      if (typeof GlobalUint16Array !== "function") {
+        return false;
+      }
+      try {
+        arr = [1, 3.14, -3.14, UINT16_MAX + 1, UINT16_MAX + 2];
+        arr = new GlobalUint16Array(arr);
+        bool = isUint16Array(arr) && arr[0] === 1 && arr[1] === 3 && // truncation
+        arr[2] === UINT16_MAX - 2 && // truncation and wrap around
+        arr[3] === 0 && // wrap around
+        arr[4] === 1;
+      } catch (err) {
+        bool = false;
+      }
+      return bool;
+    }
+    module.exports = hasUint16ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint16array-support/lib/index.js
+var require_lib38 = __commonJS({
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/index.js"(exports, module) {
+    "use strict";
+    var hasUint16ArraySupport = require_main26();
+    module.exports = hasUint16ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/array-uint16/lib/main.js
+var require_main27 = __commonJS({
+  "node_modules/@stdlib/array-uint16/lib/main.js"(exports, module) {
+    "use strict";
+    var ctor = typeof Uint16Array === "function" ? Uint16Array : void 0;
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/array-uint16/lib/polyfill.js
+var require_polyfill6 = __commonJS({
+  "node_modules/@stdlib/array-uint16/lib/polyfill.js"(exports, module) {
+    "use strict";
+    function polyfill() {
+      throw new Error("not implemented");
+    }
+    module.exports = polyfill;
+  }
+});
+
+// node_modules/@stdlib/array-uint16/lib/index.js
+var require_lib39 = __commonJS({
+  "node_modules/@stdlib/array-uint16/lib/index.js"(exports, module) {
+    "use strict";
+    var hasUint16ArraySupport = require_lib38();
+    var builtin = require_main27();
+    var polyfill = require_polyfill6();
+    var ctor;
+    if (hasUint16ArraySupport()) {
+      ctor = builtin;
+    } else {
+      ctor = polyfill;
+    }
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/assert-is-little-endian/lib/ctors.js
+var require_ctors = __commonJS({
+  "node_modules/@stdlib/assert-is-little-endian/lib/ctors.js"(exports, module) {
+    "use strict";
+    var Uint8Array2 = require_lib35();
+    var Uint16Array2 = require_lib39();
+    var ctors = {
+      "uint16": Uint16Array2,
+      "uint8": Uint8Array2
+    };
+    module.exports = ctors;
+  }
+});
+
+// node_modules/@stdlib/assert-is-little-endian/lib/main.js
+var require_main28 = __commonJS({
+  "node_modules/@stdlib/assert-is-little-endian/lib/main.js"(exports, module) {
+    "use strict";
+    var ctors = require_ctors();
+    var bool;
+    function isLittleEndian() {
+      var uint16view;
+      var uint8view;
+      uint16view = new ctors["uint16"](1);
+      uint16view[0] = 4660;
+      uint8view = new ctors["uint8"](uint16view.buffer);
+      return uint8view[0] === 52;
+    }
+    bool = isLittleEndian();
+    module.exports = bool;
+  }
+});
+
+// node_modules/@stdlib/assert-is-little-endian/lib/index.js
+var require_lib40 = __commonJS({
+  "node_modules/@stdlib/assert-is-little-endian/lib/index.js"(exports, module) {
+    "use strict";
+    var IS_LITTLE_ENDIAN = require_main28();
+    module.exports = IS_LITTLE_ENDIAN;
+  }
+});
+
 // node_modules/@stdlib/number-float64-base-to-words/lib/indices.js
-var require_indices2 = __commonJS({
+var require_indices = __commonJS({
   "node_modules/@stdlib/number-float64-base-to-words/lib/indices.js"(exports, module) {
     "use strict";
-    var isLittleEndian = require_lib27();
+    var isLittleEndian = require_lib40();
     var indices;
     var HIGH;
     var LOW;
@@ -5410,9 +4970,9 @@ var require_indices2 = __commonJS({
 var require_assign = __commonJS({
   "node_modules/@stdlib/number-float64-base-to-words/lib/assign.js"(exports, module) {
     "use strict";
-    var Uint32Array2 = require_lib15();
-    var Float64Array2 = require_lib18();
-    var indices = require_indices2();
+    var Uint32Array2 = require_lib28();
+    var Float64Array2 = require_lib31();
+    var indices = require_indices();
     var FLOAT64_VIEW = new Float64Array2(1);
     var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
     var HIGH = indices.HIGH;
@@ -5428,7 +4988,7 @@ var require_assign = __commonJS({
 });
 
 // node_modules/@stdlib/number-float64-base-to-words/lib/main.js
-var require_main37 = __commonJS({
+var require_main29 = __commonJS({
   "node_modules/@stdlib/number-float64-base-to-words/lib/main.js"(exports, module) {
     "use strict";
     var fcn = require_assign();
@@ -5440,26 +5000,119 @@ var require_main37 = __commonJS({
 });
 
 // node_modules/@stdlib/number-float64-base-to-words/lib/index.js
-var require_lib51 = __commonJS({
+var require_lib41 = __commonJS({
   "node_modules/@stdlib/number-float64-base-to-words/lib/index.js"(exports, module) {
     "use strict";
-    var setReadOnly = require_lib50();
-    var main2 = require_main37();
+    var setReadOnly = require_lib5();
+    var main2 = require_main29();
     var assign = require_assign();
     setReadOnly(main2, "assign", assign);
     module.exports = main2;
   }
 });
 
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js
+var require_high = __commonJS({
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js"(exports, module) {
+    "use strict";
+    var isLittleEndian = require_lib40();
+    var HIGH;
+    if (isLittleEndian === true) {
+      HIGH = 1;
+    } else {
+      HIGH = 0;
+    }
+    module.exports = HIGH;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js
+var require_main30 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js"(exports, module) {
+    "use strict";
+    var Uint32Array2 = require_lib28();
+    var Float64Array2 = require_lib31();
+    var HIGH = require_high();
+    var FLOAT64_VIEW = new Float64Array2(1);
+    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
+    function getHighWord(x) {
+      FLOAT64_VIEW[0] = x;
+      return UINT32_VIEW[HIGH];
+    }
+    module.exports = getHighWord;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js
+var require_lib42 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main30();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-from-words/lib/indices.js
+var require_indices2 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-from-words/lib/indices.js"(exports, module) {
+    "use strict";
+    var isLittleEndian = require_lib40();
+    var indices;
+    var HIGH;
+    var LOW;
+    if (isLittleEndian === true) {
+      HIGH = 1;
+      LOW = 0;
+    } else {
+      HIGH = 0;
+      LOW = 1;
+    }
+    indices = {
+      "HIGH": HIGH,
+      "LOW": LOW
+    };
+    module.exports = indices;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-from-words/lib/main.js
+var require_main31 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-from-words/lib/main.js"(exports, module) {
+    "use strict";
+    var Uint32Array2 = require_lib28();
+    var Float64Array2 = require_lib31();
+    var indices = require_indices2();
+    var FLOAT64_VIEW = new Float64Array2(1);
+    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
+    var HIGH = indices.HIGH;
+    var LOW = indices.LOW;
+    function fromWords(high, low) {
+      UINT32_VIEW[HIGH] = high;
+      UINT32_VIEW[LOW] = low;
+      return FLOAT64_VIEW[0];
+    }
+    module.exports = fromWords;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-from-words/lib/index.js
+var require_lib43 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-from-words/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main31();
+    module.exports = main2;
+  }
+});
+
 // node_modules/@stdlib/math-base-special-copysign/lib/main.js
-var require_main38 = __commonJS({
+var require_main32 = __commonJS({
   "node_modules/@stdlib/math-base-special-copysign/lib/main.js"(exports, module) {
     "use strict";
-    var SIGN_MASK = require_lib45();
-    var ABS_MASK = require_lib37();
-    var toWords = require_lib51();
-    var getHighWord = require_lib28();
-    var fromWords = require_lib41();
+    var SIGN_MASK = require_lib18();
+    var ABS_MASK = require_lib19();
+    var toWords = require_lib41();
+    var getHighWord = require_lib42();
+    var fromWords = require_lib43();
     var WORDS = [0, 0];
     function copysign(x, y) {
       var hx;
@@ -5477,16 +5130,16 @@ var require_main38 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-copysign/lib/index.js
-var require_lib52 = __commonJS({
+var require_lib44 = __commonJS({
   "node_modules/@stdlib/math-base-special-copysign/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main38();
+    var main2 = require_main32();
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js
-var require_lib53 = __commonJS({
+var require_lib45 = __commonJS({
   "node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_SMALLEST_NORMAL = 22250738585072014e-324;
@@ -5494,14 +5147,34 @@ var require_lib53 = __commonJS({
   }
 });
 
+// node_modules/@stdlib/math-base-special-abs/lib/main.js
+var require_main33 = __commonJS({
+  "node_modules/@stdlib/math-base-special-abs/lib/main.js"(exports, module) {
+    "use strict";
+    function abs(x) {
+      return Math.abs(x);
+    }
+    module.exports = abs;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-abs/lib/index.js
+var require_lib46 = __commonJS({
+  "node_modules/@stdlib/math-base-special-abs/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main33();
+    module.exports = main2;
+  }
+});
+
 // node_modules/@stdlib/number-float64-base-normalize/lib/assign.js
 var require_assign2 = __commonJS({
   "node_modules/@stdlib/number-float64-base-normalize/lib/assign.js"(exports, module) {
     "use strict";
-    var FLOAT64_SMALLEST_NORMAL = require_lib53();
-    var isInfinite = require_lib5();
-    var isnan = require_lib();
-    var abs = require_lib6();
+    var FLOAT64_SMALLEST_NORMAL = require_lib45();
+    var isInfinite = require_lib17();
+    var isnan = require_lib6();
+    var abs = require_lib46();
     var SCALAR = 4503599627370496;
     function normalize2(x, out, stride, offset) {
       if (isnan(x) || isInfinite(x)) {
@@ -5523,7 +5196,7 @@ var require_assign2 = __commonJS({
 });
 
 // node_modules/@stdlib/number-float64-base-normalize/lib/main.js
-var require_main39 = __commonJS({
+var require_main34 = __commonJS({
   "node_modules/@stdlib/number-float64-base-normalize/lib/main.js"(exports, module) {
     "use strict";
     var fcn = require_assign2();
@@ -5535,24 +5208,33 @@ var require_main39 = __commonJS({
 });
 
 // node_modules/@stdlib/number-float64-base-normalize/lib/index.js
-var require_lib54 = __commonJS({
+var require_lib47 = __commonJS({
   "node_modules/@stdlib/number-float64-base-normalize/lib/index.js"(exports, module) {
     "use strict";
-    var setReadOnly = require_lib50();
-    var main2 = require_main39();
+    var setReadOnly = require_lib5();
+    var main2 = require_main34();
     var assign = require_assign2();
     setReadOnly(main2, "assign", assign);
     module.exports = main2;
   }
 });
 
+// node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js
+var require_lib48 = __commonJS({
+  "node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_HIGH_WORD_EXPONENT_MASK = 2146435072;
+    module.exports = FLOAT64_HIGH_WORD_EXPONENT_MASK;
+  }
+});
+
 // node_modules/@stdlib/number-float64-base-exponent/lib/main.js
-var require_main40 = __commonJS({
+var require_main35 = __commonJS({
   "node_modules/@stdlib/number-float64-base-exponent/lib/main.js"(exports, module) {
     "use strict";
-    var getHighWord = require_lib28();
-    var EXP_MASK = require_lib38();
-    var BIAS = require_lib30();
+    var getHighWord = require_lib42();
+    var EXP_MASK = require_lib48();
+    var BIAS = require_lib13();
     function exponent(x) {
       var high = getHighWord(x);
       high = (high & EXP_MASK) >>> 20;
@@ -5563,31 +5245,31 @@ var require_main40 = __commonJS({
 });
 
 // node_modules/@stdlib/number-float64-base-exponent/lib/index.js
-var require_lib55 = __commonJS({
+var require_lib49 = __commonJS({
   "node_modules/@stdlib/number-float64-base-exponent/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main40();
+    var main2 = require_main35();
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-ldexp/lib/main.js
-var require_main41 = __commonJS({
+var require_main36 = __commonJS({
   "node_modules/@stdlib/math-base-special-ldexp/lib/main.js"(exports, module) {
     "use strict";
-    var PINF = require_lib2();
-    var NINF = require_lib4();
-    var BIAS = require_lib30();
-    var MAX_EXPONENT = require_lib42();
-    var MAX_SUBNORMAL_EXPONENT = require_lib43();
-    var MIN_SUBNORMAL_EXPONENT = require_lib44();
-    var isnan = require_lib();
-    var isInfinite = require_lib5();
-    var copysign = require_lib52();
-    var normalize2 = require_lib54().assign;
-    var floatExp = require_lib55();
-    var toWords = require_lib51();
-    var fromWords = require_lib41();
+    var PINF = require_lib12();
+    var NINF = require_lib11();
+    var BIAS = require_lib13();
+    var MAX_EXPONENT = require_lib14();
+    var MAX_SUBNORMAL_EXPONENT = require_lib15();
+    var MIN_SUBNORMAL_EXPONENT = require_lib16();
+    var isnan = require_lib6();
+    var isInfinite = require_lib17();
+    var copysign = require_lib44();
+    var normalize2 = require_lib47().assign;
+    var floatExp = require_lib49();
+    var toWords = require_lib41();
+    var fromWords = require_lib43();
     var TWO52_INV = 2220446049250313e-31;
     var CLEAR_EXP_MASK = 2148532223 >>> 0;
     var FRAC = [0, 0];
@@ -5629,16 +5311,2058 @@ var require_main41 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-ldexp/lib/index.js
-var require_lib56 = __commonJS({
+var require_lib50 = __commonJS({
   "node_modules/@stdlib/math-base-special-ldexp/lib/index.js"(exports, module) {
     "use strict";
+    var main2 = require_main36();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js
+var require_polyval_p = __commonJS({
+  "node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.16666666666666602;
+      }
+      return 0.16666666666666602 + x * (-0.0027777777777015593 + x * (6613756321437934e-20 + x * (-16533902205465252e-22 + x * 41381367970572385e-24)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-exp/lib/expmulti.js
+var require_expmulti = __commonJS({
+  "node_modules/@stdlib/math-base-special-exp/lib/expmulti.js"(exports, module) {
+    "use strict";
+    var ldexp = require_lib50();
+    var polyvalP = require_polyval_p();
+    function expmulti(hi, lo, k) {
+      var r;
+      var t;
+      var c;
+      var y;
+      r = hi - lo;
+      t = r * r;
+      c = r - t * polyvalP(t);
+      y = 1 - (lo - r * c / (2 - c) - hi);
+      return ldexp(y, k);
+    }
+    module.exports = expmulti;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-exp/lib/main.js
+var require_main37 = __commonJS({
+  "node_modules/@stdlib/math-base-special-exp/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib6();
+    var trunc = require_lib9();
+    var NINF = require_lib11();
+    var PINF = require_lib12();
+    var expmulti = require_expmulti();
+    var LN2_HI = 0.6931471803691238;
+    var LN2_LO = 19082149292705877e-26;
+    var LOG2_E = 1.4426950408889634;
+    var OVERFLOW = 709.782712893384;
+    var UNDERFLOW = -745.1332191019411;
+    var NEARZERO = 1 / (1 << 28);
+    var NEG_NEARZERO = -NEARZERO;
+    function exp(x) {
+      var hi;
+      var lo;
+      var k;
+      if (isnan(x) || x === PINF) {
+        return x;
+      }
+      if (x === NINF) {
+        return 0;
+      }
+      if (x > OVERFLOW) {
+        return PINF;
+      }
+      if (x < UNDERFLOW) {
+        return 0;
+      }
+      if (x > NEG_NEARZERO && x < NEARZERO) {
+        return 1 + x;
+      }
+      if (x < 0) {
+        k = trunc(LOG2_E * x - 0.5);
+      } else {
+        k = trunc(LOG2_E * x + 0.5);
+      }
+      hi = x - k * LN2_HI;
+      lo = k * LN2_LO;
+      return expmulti(hi, lo, k);
+    }
+    module.exports = exp;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-exp/lib/index.js
+var require_lib51 = __commonJS({
+  "node_modules/@stdlib/math-base-special-exp/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main37();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js
+var require_low = __commonJS({
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js"(exports, module) {
+    "use strict";
+    var isLittleEndian = require_lib40();
+    var LOW;
+    if (isLittleEndian === true) {
+      LOW = 0;
+    } else {
+      LOW = 1;
+    }
+    module.exports = LOW;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js
+var require_main38 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js"(exports, module) {
+    "use strict";
+    var Uint32Array2 = require_lib28();
+    var Float64Array2 = require_lib31();
+    var LOW = require_low();
+    var FLOAT64_VIEW = new Float64Array2(1);
+    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
+    function setLowWord(x, low) {
+      FLOAT64_VIEW[0] = x;
+      UINT32_VIEW[LOW] = low >>> 0;
+      return FLOAT64_VIEW[0];
+    }
+    module.exports = setLowWord;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js
+var require_lib52 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main38();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js
+var require_polyval_pp = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.3250421072470015;
+      }
+      return -0.3250421072470015 + x * (-0.02848174957559851 + x * (-0.005770270296489442 + x * -23763016656650163e-21));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js
+var require_polyval_qq = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.39791722395915535;
+      }
+      return 0.39791722395915535 + x * (0.0650222499887673 + x * (0.005081306281875766 + x * (13249473800432164e-20 + x * -3960228278775368e-21)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js
+var require_polyval_pa = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.41485611868374833;
+      }
+      return 0.41485611868374833 + x * (-0.3722078760357013 + x * (0.31834661990116175 + x * (-0.11089469428239668 + x * (0.035478304325618236 + x * -0.002166375594868791))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js
+var require_polyval_qa = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.10642088040084423;
+      }
+      return 0.10642088040084423 + x * (0.540397917702171 + x * (0.07182865441419627 + x * (0.12617121980876164 + x * (0.01363708391202905 + x * 0.011984499846799107))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js
+var require_polyval_ra = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.6938585727071818;
+      }
+      return -0.6938585727071818 + x * (-10.558626225323291 + x * (-62.375332450326006 + x * (-162.39666946257347 + x * (-184.60509290671104 + x * (-81.2874355063066 + x * -9.814329344169145)))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js
+var require_polyval_sa = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 19.651271667439257;
+      }
+      return 19.651271667439257 + x * (137.65775414351904 + x * (434.56587747522923 + x * (645.3872717332679 + x * (429.00814002756783 + x * (108.63500554177944 + x * (6.570249770319282 + x * -0.0604244152148581))))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js
+var require_polyval_rb = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.799283237680523;
+      }
+      return -0.799283237680523 + x * (-17.757954917754752 + x * (-160.63638485582192 + x * (-637.5664433683896 + x * (-1025.0951316110772 + x * -483.5191916086514))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js
+var require_polyval_sb = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 30.33806074348246;
+      }
+      return 30.33806074348246 + x * (325.7925129965739 + x * (1536.729586084437 + x * (3199.8582195085955 + x * (2553.0504064331644 + x * (474.52854120695537 + x * -22.44095244658582)))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/main.js
+var require_main39 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib6();
+    var exp = require_lib51();
+    var setLowWord = require_lib52();
+    var PINF = require_lib12();
+    var NINF = require_lib11();
+    var polyvalPP = require_polyval_pp();
+    var polyvalQQ = require_polyval_qq();
+    var polyvalPA = require_polyval_pa();
+    var polyvalQA = require_polyval_qa();
+    var polyvalRA = require_polyval_ra();
+    var polyvalSA = require_polyval_sa();
+    var polyvalRB = require_polyval_rb();
+    var polyvalSB = require_polyval_sb();
+    var TINY = 1e-300;
+    var SMALL = 13877787807814457e-33;
+    var ERX = 0.8450629115104675;
+    var PPC = 0.12837916709551256;
+    var QQC = 1;
+    var PAC = -0.0023621185607526594;
+    var QAC = 1;
+    var RAC = -0.009864944034847148;
+    var SAC = 1;
+    var RBC = -0.0098649429247001;
+    var SBC = 1;
+    function erfc(x) {
+      var sign;
+      var ax;
+      var z3;
+      var r;
+      var s;
+      var y;
+      var p;
+      var q;
+      if (isnan(x)) {
+        return NaN;
+      }
+      if (x === PINF) {
+        return 0;
+      }
+      if (x === NINF) {
+        return 2;
+      }
+      if (x === 0) {
+        return 1;
+      }
+      if (x < 0) {
+        sign = true;
+        ax = -x;
+      } else {
+        sign = false;
+        ax = x;
+      }
+      if (ax < 0.84375) {
+        if (ax < SMALL) {
+          return 1 - x;
+        }
+        z3 = x * x;
+        r = PPC + z3 * polyvalPP(z3);
+        s = QQC + z3 * polyvalQQ(z3);
+        y = r / s;
+        if (x < 0.25) {
+          return 1 - (x + x * y);
+        }
+        r = x * y;
+        r += x - 0.5;
+        return 0.5 - r;
+      }
+      if (ax < 1.25) {
+        s = ax - 1;
+        p = PAC + s * polyvalPA(s);
+        q = QAC + s * polyvalQA(s);
+        if (sign) {
+          return 1 + ERX + p / q;
+        }
+        return 1 - ERX - p / q;
+      }
+      if (ax < 28) {
+        s = 1 / (ax * ax);
+        if (ax < 2.857142857142857) {
+          r = RAC + s * polyvalRA(s);
+          s = SAC + s * polyvalSA(s);
+        } else {
+          if (x < -6) {
+            return 2 - TINY;
+          }
+          r = RBC + s * polyvalRB(s);
+          s = SBC + s * polyvalSB(s);
+        }
+        z3 = setLowWord(ax, 0);
+        r = exp(-(z3 * z3) - 0.5625) * exp((z3 - ax) * (z3 + ax) + r / s);
+        if (sign) {
+          return 2 - r / ax;
+        }
+        return r / ax;
+      }
+      if (sign) {
+        return 2 - TINY;
+      }
+      return TINY * TINY;
+    }
+    module.exports = erfc;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/index.js
+var require_lib53 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main39();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-sqrt/lib/main.js
+var require_main40 = __commonJS({
+  "node_modules/@stdlib/math-base-special-sqrt/lib/main.js"(exports, module) {
+    "use strict";
+    var sqrt = Math.sqrt;
+    module.exports = sqrt;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-sqrt/lib/index.js
+var require_lib54 = __commonJS({
+  "node_modules/@stdlib/math-base-special-sqrt/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main40();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js
+var require_main41 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js"(exports, module) {
+    "use strict";
+    var erfc = require_lib53();
+    var sqrt = require_lib54();
+    var isnan = require_lib6();
+    function cdf(x, mu, sigma) {
+      var denom;
+      var xc;
+      if (isnan(x) || isnan(mu) || isnan(sigma) || sigma < 0) {
+        return NaN;
+      }
+      if (sigma === 0) {
+        return x < mu ? 0 : 1;
+      }
+      denom = sigma * sqrt(2);
+      xc = x - mu;
+      return 0.5 * erfc(-xc / denom);
+    }
+    module.exports = cdf;
+  }
+});
+
+// node_modules/@stdlib/utils-constant-function/lib/main.js
+var require_main42 = __commonJS({
+  "node_modules/@stdlib/utils-constant-function/lib/main.js"(exports, module) {
+    "use strict";
+    function wrap2(value2) {
+      return constantFunction;
+      function constantFunction() {
+        return value2;
+      }
+    }
+    module.exports = wrap2;
+  }
+});
+
+// node_modules/@stdlib/utils-constant-function/lib/index.js
+var require_lib55 = __commonJS({
+  "node_modules/@stdlib/utils-constant-function/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main42();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js
+var require_main43 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib6();
+    function cdf(x, mu) {
+      if (isnan(x) || isnan(mu)) {
+        return NaN;
+      }
+      return x < mu ? 0 : 1;
+    }
+    module.exports = cdf;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js
+var require_factory = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js"(exports, module) {
+    "use strict";
+    var constantFunction = require_lib55();
+    var isnan = require_lib6();
+    function factory(mu) {
+      if (isnan(mu)) {
+        return constantFunction(NaN);
+      }
+      return cdf;
+      function cdf(x) {
+        if (isnan(x)) {
+          return NaN;
+        }
+        return x < mu ? 0 : 1;
+      }
+    }
+    module.exports = factory;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js
+var require_lib56 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js"(exports, module) {
+    "use strict";
+    var setReadOnly = require_lib5();
+    var main2 = require_main43();
+    var factory = require_factory();
+    setReadOnly(main2, "factory", factory);
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js
+var require_factory2 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js"(exports, module) {
+    "use strict";
+    var constantFunction = require_lib55();
+    var degenerate = require_lib56().factory;
+    var isnan = require_lib6();
+    var sqrt = require_lib54();
+    var erfc = require_lib53();
+    function factory(mu, sigma) {
+      var denom;
+      if (isnan(mu) || isnan(sigma) || sigma < 0) {
+        return constantFunction(NaN);
+      }
+      if (sigma === 0) {
+        return degenerate(mu);
+      }
+      denom = sigma * sqrt(2);
+      return cdf;
+      function cdf(x) {
+        var xc;
+        if (isnan(x)) {
+          return NaN;
+        }
+        xc = x - mu;
+        return 0.5 * erfc(-xc / denom);
+      }
+    }
+    module.exports = factory;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js
+var require_lib57 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js"(exports, module) {
+    "use strict";
+    var setReadOnly = require_lib5();
     var main2 = require_main41();
+    var factory = require_factory2();
+    setReadOnly(main2, "factory", factory);
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js
+var require_high2 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js"(exports, module) {
+    "use strict";
+    var isLittleEndian = require_lib40();
+    var HIGH;
+    if (isLittleEndian === true) {
+      HIGH = 1;
+    } else {
+      HIGH = 0;
+    }
+    module.exports = HIGH;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js
+var require_main44 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js"(exports, module) {
+    "use strict";
+    var Uint32Array2 = require_lib28();
+    var Float64Array2 = require_lib31();
+    var HIGH = require_high2();
+    var FLOAT64_VIEW = new Float64Array2(1);
+    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
+    function setHighWord(x, high) {
+      FLOAT64_VIEW[0] = x;
+      UINT32_VIEW[HIGH] = high >>> 0;
+      return FLOAT64_VIEW[0];
+    }
+    module.exports = setHighWord;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js
+var require_lib58 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main44();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js
+var require_lib59 = __commonJS({
+  "node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js"(exports, module) {
+    "use strict";
+    var HALF_LN2 = 0.34657359027997264;
+    module.exports = HALF_LN2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js
+var require_polyval_q = __commonJS({
+  "node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.03333333333333313;
+      }
+      return -0.03333333333333313 + x * (0.0015873015872548146 + x * (-793650757867488e-19 + x * (4008217827329362e-21 + x * -20109921818362437e-23)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-expm1/lib/main.js
+var require_main45 = __commonJS({
+  "node_modules/@stdlib/math-base-special-expm1/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib6();
+    var getHighWord = require_lib42();
+    var setHighWord = require_lib58();
+    var fromWords = require_lib43();
+    var PINF = require_lib12();
+    var NINF = require_lib11();
+    var FLOAT64_EXPONENT_BIAS = require_lib13();
+    var HALF_LN2 = require_lib59();
+    var polyval = require_polyval_q();
+    var OVERFLOW_THRESHOLD = 709.782712893384;
+    var LN2_HI = 0.6931471803691238;
+    var LN2_LO = 19082149292705877e-26;
+    var LN2_INV = 1.4426950408889634;
+    var LN2x56 = 38.816242111356935;
+    var LN2_HALFX3 = 1.0397207708399179;
+    function expm1(x) {
+      var halfX;
+      var twopk;
+      var sign;
+      var hi;
+      var lo;
+      var hx;
+      var r1;
+      var y;
+      var z3;
+      var c;
+      var t;
+      var e;
+      var k;
+      if (x === PINF || isnan(x)) {
+        return x;
+      }
+      if (x === NINF) {
+        return -1;
+      }
+      if (x === 0) {
+        return x;
+      }
+      if (x < 0) {
+        sign = true;
+        y = -x;
+      } else {
+        sign = false;
+        y = x;
+      }
+      if (y >= LN2x56) {
+        if (sign) {
+          return -1;
+        }
+        if (y >= OVERFLOW_THRESHOLD) {
+          return PINF;
+        }
+      }
+      hx = getHighWord(y) | 0;
+      if (y > HALF_LN2) {
+        if (y < LN2_HALFX3) {
+          if (sign) {
+            hi = x + LN2_HI;
+            lo = -LN2_LO;
+            k = -1;
+          } else {
+            hi = x - LN2_HI;
+            lo = LN2_LO;
+            k = 1;
+          }
+        } else {
+          if (sign) {
+            k = LN2_INV * x - 0.5;
+          } else {
+            k = LN2_INV * x + 0.5;
+          }
+          k |= 0;
+          t = k;
+          hi = x - t * LN2_HI;
+          lo = t * LN2_LO;
+        }
+        x = hi - lo;
+        c = hi - x - lo;
+      } else if (hx < 1016070144) {
+        return x;
+      } else {
+        k = 0;
+      }
+      halfX = 0.5 * x;
+      z3 = x * halfX;
+      r1 = 1 + z3 * polyval(z3);
+      t = 3 - r1 * halfX;
+      e = z3 * ((r1 - t) / (6 - x * t));
+      if (k === 0) {
+        return x - (x * e - z3);
+      }
+      twopk = fromWords(FLOAT64_EXPONENT_BIAS + k << 20, 0);
+      e = x * (e - c) - c;
+      e -= z3;
+      if (k === -1) {
+        return 0.5 * (x - e) - 0.5;
+      }
+      if (k === 1) {
+        if (x < -0.25) {
+          return -2 * (e - (x + 0.5));
+        }
+        return 1 + 2 * (x - e);
+      }
+      if (k <= -2 || k > 56) {
+        y = 1 - (e - x);
+        if (k === 1024) {
+          hi = getHighWord(y) + (k << 20) | 0;
+          y = setHighWord(y, hi);
+        } else {
+          y *= twopk;
+        }
+        return y - 1;
+      }
+      t = 1;
+      if (k < 20) {
+        hi = 1072693248 - (2097152 >> k) | 0;
+        t = setHighWord(t, hi);
+        y = t - (e - x);
+      } else {
+        hi = FLOAT64_EXPONENT_BIAS - k << 20 | 0;
+        t = setHighWord(t, hi);
+        y = x - (e + t);
+        y += 1;
+      }
+      y *= twopk;
+      return y;
+    }
+    module.exports = expm1;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-expm1/lib/index.js
+var require_lib60 = __commonJS({
+  "node_modules/@stdlib/math-base-special-expm1/lib/index.js"(exports, module) {
+    "use strict";
+    var expm1 = require_main45();
+    module.exports = expm1;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js
+var require_polyval_lp = __commonJS({
+  "node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.6666666666666735;
+      }
+      return 0.6666666666666735 + x * (0.3999999999940942 + x * (0.2857142874366239 + x * (0.22222198432149784 + x * (0.1818357216161805 + x * (0.15313837699209373 + x * 0.14798198605116586)))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-log1p/lib/main.js
+var require_main46 = __commonJS({
+  "node_modules/@stdlib/math-base-special-log1p/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib6();
+    var getHighWord = require_lib42();
+    var setHighWord = require_lib58();
+    var PINF = require_lib12();
+    var NINF = require_lib11();
+    var FLOAT64_EXPONENT_BIAS = require_lib13();
+    var polyval = require_polyval_lp();
+    var LN2_HI = 0.6931471803691238;
+    var LN2_LO = 19082149292705877e-26;
+    var SQRT2M1 = 0.41421356237309503;
+    var SQRT2HALFM1 = -0.2928932188134525;
+    var SMALL = 1862645149230957e-24;
+    var TINY = 5551115123125783e-32;
+    var TWO53 = 9007199254740992;
+    var TWO_THIRDS = 0.6666666666666666;
+    function log1p(x) {
+      var hfsq;
+      var hu;
+      var y;
+      var f;
+      var c;
+      var s;
+      var z3;
+      var R;
+      var u;
+      var k;
+      if (x < -1 || isnan(x)) {
+        return NaN;
+      }
+      if (x === -1) {
+        return NINF;
+      }
+      if (x === PINF) {
+        return x;
+      }
+      if (x === 0) {
+        return x;
+      }
+      if (x < 0) {
+        y = -x;
+      } else {
+        y = x;
+      }
+      k = 1;
+      if (y < SQRT2M1) {
+        if (y < SMALL) {
+          if (y < TINY) {
+            return x;
+          }
+          return x - x * x * 0.5;
+        }
+        if (x > SQRT2HALFM1) {
+          k = 0;
+          f = x;
+          hu = 1;
+        }
+      }
+      if (k !== 0) {
+        if (y < TWO53) {
+          u = 1 + x;
+          hu = getHighWord(u);
+          k = (hu >> 20) - FLOAT64_EXPONENT_BIAS;
+          if (k > 0) {
+            c = 1 - (u - x);
+          } else {
+            c = x - (u - 1);
+          }
+          c /= u;
+        } else {
+          u = x;
+          hu = getHighWord(u);
+          k = (hu >> 20) - FLOAT64_EXPONENT_BIAS;
+          c = 0;
+        }
+        hu &= 1048575;
+        if (hu < 434334) {
+          u = setHighWord(u, hu | 1072693248);
+        } else {
+          k += 1;
+          u = setHighWord(u, hu | 1071644672);
+          hu = 1048576 - hu >> 2;
+        }
+        f = u - 1;
+      }
+      hfsq = 0.5 * f * f;
+      if (hu === 0) {
+        if (f === 0) {
+          c += k * LN2_LO;
+          return k * LN2_HI + c;
+        }
+        R = hfsq * (1 - TWO_THIRDS * f);
+        return k * LN2_HI - (R - (k * LN2_LO + c) - f);
+      }
+      s = f / (2 + f);
+      z3 = s * s;
+      R = z3 * polyval(z3);
+      if (k === 0) {
+        return f - (hfsq - s * (hfsq + R));
+      }
+      return k * LN2_HI - (hfsq - (s * (hfsq + R) + (k * LN2_LO + c)) - f);
+    }
+    module.exports = log1p;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-log1p/lib/index.js
+var require_lib61 = __commonJS({
+  "node_modules/@stdlib/math-base-special-log1p/lib/index.js"(exports, module) {
+    "use strict";
+    var log1p = require_main46();
+    module.exports = log1p;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js
+var require_lib62 = __commonJS({
+  "node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js"(exports, module) {
+    "use strict";
+    var FOURTH_PI = 0.7853981633974483;
+    module.exports = FOURTH_PI;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js
+var require_rational_pq = __commonJS({
+  "node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return 0.16666666666666713;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -8.198089802484825 + x * (19.562619833175948 + x * (-16.262479672107002 + x * (5.444622390564711 + x * (-0.6019598008014124 + x * 0.004253011369004428))));
+        s2 = -49.18853881490881 + x * (139.51056146574857 + x * (-147.1791292232726 + x * (70.49610280856842 + x * (-14.740913729888538 + x * 1))));
+      } else {
+        x = 1 / x;
+        s1 = 0.004253011369004428 + x * (-0.6019598008014124 + x * (5.444622390564711 + x * (-16.262479672107002 + x * (19.562619833175948 + x * -8.198089802484825))));
+        s2 = 1 + x * (-14.740913729888538 + x * (70.49610280856842 + x * (-147.1791292232726 + x * (139.51056146574857 + x * -49.18853881490881))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js
+var require_rational_rs = __commonJS({
+  "node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return 0.08333333333333809;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = 28.536655482610616 + x * (-25.56901049652825 + x * (6.968710824104713 + x * (-0.5634242780008963 + x * 0.002967721961301243)));
+        s2 = 342.43986579130785 + x * (-383.8770957603691 + x * (147.0656354026815 + x * (-21.947795316429207 + x * 1)));
+      } else {
+        x = 1 / x;
+        s1 = 0.002967721961301243 + x * (-0.5634242780008963 + x * (6.968710824104713 + x * (-25.56901049652825 + x * 28.536655482610616)));
+        s2 = 1 + x * (-21.947795316429207 + x * (147.0656354026815 + x * (-383.8770957603691 + x * 342.43986579130785)));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-asin/lib/main.js
+var require_main47 = __commonJS({
+  "node_modules/@stdlib/math-base-special-asin/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib6();
+    var sqrt = require_lib54();
+    var PIO4 = require_lib62();
+    var ratevalPQ = require_rational_pq();
+    var ratevalRS = require_rational_rs();
+    var MOREBITS = 6123233995736766e-32;
+    function asin(x) {
+      var sgn;
+      var zz;
+      var a;
+      var p;
+      var z3;
+      if (isnan(x)) {
+        return NaN;
+      }
+      if (x > 0) {
+        a = x;
+      } else {
+        sgn = true;
+        a = -x;
+      }
+      if (a > 1) {
+        return NaN;
+      }
+      if (a > 0.625) {
+        zz = 1 - a;
+        p = zz * ratevalRS(zz);
+        zz = sqrt(zz + zz);
+        z3 = PIO4 - zz;
+        zz = zz * p - MOREBITS;
+        z3 -= zz;
+        z3 += PIO4;
+      } else {
+        if (a < 1e-8) {
+          return x;
+        }
+        zz = a * a;
+        z3 = zz * ratevalPQ(zz);
+        z3 = a * z3 + a;
+      }
+      return sgn ? -z3 : z3;
+    }
+    module.exports = asin;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-asin/lib/index.js
+var require_lib63 = __commonJS({
+  "node_modules/@stdlib/math-base-special-asin/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main47();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-integer/lib/main.js
+var require_main48 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-integer/lib/main.js"(exports, module) {
+    "use strict";
+    var floor = require_lib7();
+    function isInteger(x) {
+      return floor(x) === x;
+    }
+    module.exports = isInteger;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-integer/lib/index.js
+var require_lib64 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-integer/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main48();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-even/lib/main.js
+var require_main49 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-even/lib/main.js"(exports, module) {
+    "use strict";
+    var isInteger = require_lib64();
+    function isEven(x) {
+      return isInteger(x / 2);
+    }
+    module.exports = isEven;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-even/lib/index.js
+var require_lib65 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-even/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main49();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-odd/lib/main.js
+var require_main50 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-odd/lib/main.js"(exports, module) {
+    "use strict";
+    var isEven = require_lib65();
+    function isOdd(x) {
+      if (x > 0) {
+        return isEven(x - 1);
+      }
+      return isEven(x + 1);
+    }
+    module.exports = isOdd;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-odd/lib/index.js
+var require_lib66 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-odd/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main50();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js
+var require_main51 = __commonJS({
+  "node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js"(exports, module) {
+    "use strict";
+    function uint32ToInt32(x) {
+      return x | 0;
+    }
+    module.exports = uint32ToInt32;
+  }
+});
+
+// node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js
+var require_lib67 = __commonJS({
+  "node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js"(exports, module) {
+    "use strict";
+    var uint32ToInt32 = require_main51();
+    module.exports = uint32ToInt32;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js
+var require_x_is_zero = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js"(exports, module) {
+    "use strict";
+    var isOdd = require_lib66();
+    var copysign = require_lib44();
+    var NINF = require_lib11();
+    var PINF = require_lib12();
+    function pow(x, y) {
+      if (y === NINF) {
+        return PINF;
+      }
+      if (y === PINF) {
+        return 0;
+      }
+      if (y > 0) {
+        if (isOdd(y)) {
+          return x;
+        }
+        return 0;
+      }
+      if (isOdd(y)) {
+        return copysign(PINF, x);
+      }
+      return PINF;
+    }
+    module.exports = pow;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js
+var require_y_is_huge = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js"(exports, module) {
+    "use strict";
+    var ABS_MASK = require_lib19();
+    var getHighWord = require_lib42();
+    var HIGH_MAX_NEAR_UNITY = 1072693247 | 0;
+    var HUGE = 1e300;
+    var TINY = 1e-300;
+    function pow(x, y) {
+      var ahx;
+      var hx;
+      hx = getHighWord(x);
+      ahx = hx & ABS_MASK;
+      if (ahx <= HIGH_MAX_NEAR_UNITY) {
+        if (y < 0) {
+          return HUGE * HUGE;
+        }
+        return TINY * TINY;
+      }
+      if (y > 0) {
+        return HUGE * HUGE;
+      }
+      return TINY * TINY;
+    }
+    module.exports = pow;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js
+var require_y_is_infinite = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js"(exports, module) {
+    "use strict";
+    var abs = require_lib46();
+    var PINF = require_lib12();
+    function pow(x, y) {
+      if (x === -1) {
+        return (x - x) / (x - x);
+      }
+      if (x === 1) {
+        return 1;
+      }
+      if (abs(x) < 1 === (y === PINF)) {
+        return 0;
+      }
+      return PINF;
+    }
+    module.exports = pow;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js
+var require_lib68 = __commonJS({
+  "node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_NUM_HIGH_WORD_SIGNIFICAND_BITS = 20 | 0;
+    module.exports = FLOAT64_NUM_HIGH_WORD_SIGNIFICAND_BITS;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js
+var require_polyval_l = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.5999999999999946;
+      }
+      return 0.5999999999999946 + x * (0.4285714285785502 + x * (0.33333332981837743 + x * (0.272728123808534 + x * (0.23066074577556175 + x * 0.20697501780033842))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/log2ax.js
+var require_log2ax = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/log2ax.js"(exports, module) {
+    "use strict";
+    var getHighWord = require_lib42();
+    var setLowWord = require_lib52();
+    var setHighWord = require_lib58();
+    var BIAS = require_lib13();
+    var HIGH_NUM_SIGNIFICAND_BITS = require_lib68();
+    var polyvalL = require_polyval_l();
+    var HIGH_SIGNIFICAND_MASK = 1048575 | 0;
+    var HIGH_MIN_NORMAL_EXP = 1048576 | 0;
+    var HIGH_BIASED_EXP_0 = 1072693248 | 0;
+    var HIGH_BIASED_EXP_NEG_512 = 536870912 | 0;
+    var HIGH_SIGNIFICAND_HALF = 524288 | 0;
+    var TWO53 = 9007199254740992;
+    var CP = 0.9617966939259756;
+    var CP_HI = 0.9617967009544373;
+    var CP_LO = -7028461650952758e-24;
+    var BP = [
+      1,
+      1.5
+    ];
+    var DP_HI = [
+      0,
+      0.5849624872207642
+      // 0x3FE2B803, 0x40000000
+    ];
+    var DP_LO = [
+      0,
+      1350039202129749e-23
+      // 0x3E4CFDEB, 0x43CFD006
+    ];
+    function log2ax(out, ax, ahx) {
+      var tmp;
+      var ss;
+      var s2;
+      var hs;
+      var ls;
+      var ht;
+      var lt;
+      var bp;
+      var dp;
+      var hp;
+      var lp;
+      var hz;
+      var lz;
+      var t1;
+      var t2;
+      var t;
+      var r;
+      var u;
+      var v;
+      var n;
+      var j;
+      var k;
+      n = 0 | 0;
+      if (ahx < HIGH_MIN_NORMAL_EXP) {
+        ax *= TWO53;
+        n -= 53 | 0;
+        ahx = getHighWord(ax);
+      }
+      n += (ahx >> HIGH_NUM_SIGNIFICAND_BITS) - BIAS | 0;
+      j = ahx & HIGH_SIGNIFICAND_MASK | 0;
+      ahx = j | HIGH_BIASED_EXP_0 | 0;
+      if (j <= 235662) {
+        k = 0;
+      } else if (j < 767610) {
+        k = 1;
+      } else {
+        k = 0;
+        n += 1 | 0;
+        ahx -= HIGH_MIN_NORMAL_EXP;
+      }
+      ax = setHighWord(ax, ahx);
+      bp = BP[k];
+      u = ax - bp;
+      v = 1 / (ax + bp);
+      ss = u * v;
+      hs = setLowWord(ss, 0);
+      tmp = (ahx >> 1 | HIGH_BIASED_EXP_NEG_512) + HIGH_SIGNIFICAND_HALF;
+      tmp += k << 18;
+      ht = setHighWord(0, tmp);
+      lt = ax - (ht - bp);
+      ls = v * (u - hs * ht - hs * lt);
+      s2 = ss * ss;
+      r = s2 * s2 * polyvalL(s2);
+      r += ls * (hs + ss);
+      s2 = hs * hs;
+      ht = 3 + s2 + r;
+      ht = setLowWord(ht, 0);
+      lt = r - (ht - 3 - s2);
+      u = hs * ht;
+      v = ls * ht + lt * ss;
+      hp = u + v;
+      hp = setLowWord(hp, 0);
+      lp = v - (hp - u);
+      hz = CP_HI * hp;
+      lz = CP_LO * hp + lp * CP + DP_LO[k];
+      dp = DP_HI[k];
+      t = n;
+      t1 = hz + lz + dp + t;
+      t1 = setLowWord(t1, 0);
+      t2 = lz - (t1 - t - dp - hz);
+      out[0] = t1;
+      out[1] = t2;
+      return out;
+    }
+    module.exports = log2ax;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js
+var require_polyval_w = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.5;
+      }
+      return 0.5 + x * (-0.3333333333333333 + x * 0.25);
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/logx.js
+var require_logx = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/logx.js"(exports, module) {
+    "use strict";
+    var setLowWord = require_lib52();
+    var polyvalW = require_polyval_w();
+    var INV_LN2 = 1.4426950408889634;
+    var INV_LN2_HI = 1.4426950216293335;
+    var INV_LN2_LO = 19259629911266175e-24;
+    function logx(out, ax) {
+      var t2;
+      var t1;
+      var t;
+      var w;
+      var u;
+      var v;
+      t = ax - 1;
+      w = t * t * polyvalW(t);
+      u = INV_LN2_HI * t;
+      v = t * INV_LN2_LO - w * INV_LN2;
+      t1 = u + v;
+      t1 = setLowWord(t1, 0);
+      t2 = v - (t1 - u);
+      out[0] = t1;
+      out[1] = t2;
+      return out;
+    }
+    module.exports = logx;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-ln-two/lib/index.js
+var require_lib69 = __commonJS({
+  "node_modules/@stdlib/constants-float64-ln-two/lib/index.js"(exports, module) {
+    "use strict";
+    var LN2 = 0.6931471805599453;
+    module.exports = LN2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js
+var require_lib70 = __commonJS({
+  "node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_HIGH_WORD_SIGNIFICAND_MASK = 1048575;
+    module.exports = FLOAT64_HIGH_WORD_SIGNIFICAND_MASK;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js
+var require_polyval_p2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.16666666666666602;
+      }
+      return 0.16666666666666602 + x * (-0.0027777777777015593 + x * (6613756321437934e-20 + x * (-16533902205465252e-22 + x * 41381367970572385e-24)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/pow2.js
+var require_pow2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/pow2.js"(exports, module) {
+    "use strict";
+    var getHighWord = require_lib42();
+    var setHighWord = require_lib58();
+    var setLowWord = require_lib52();
+    var uint32ToInt32 = require_lib67();
+    var ldexp = require_lib50();
+    var LN2 = require_lib69();
+    var BIAS = require_lib13();
+    var ABS_MASK = require_lib19();
+    var HIGH_SIGNIFICAND_MASK = require_lib70();
+    var HIGH_NUM_SIGNIFICAND_BITS = require_lib68();
+    var polyvalP = require_polyval_p2();
+    var HIGH_MIN_NORMAL_EXP = 1048576 | 0;
+    var HIGH_BIASED_EXP_NEG_1 = 1071644672 | 0;
+    var LN2_HI = 0.6931471824645996;
+    var LN2_LO = -1904654299957768e-24;
+    function pow2(j, hp, lp) {
+      var tmp;
+      var t1;
+      var t;
+      var r;
+      var u;
+      var v;
+      var w;
+      var z3;
+      var n;
+      var i;
+      var k;
+      i = j & ABS_MASK | 0;
+      k = (i >> HIGH_NUM_SIGNIFICAND_BITS) - BIAS | 0;
+      n = 0;
+      if (i > HIGH_BIASED_EXP_NEG_1) {
+        n = j + (HIGH_MIN_NORMAL_EXP >> k + 1) >>> 0;
+        k = ((n & ABS_MASK) >> HIGH_NUM_SIGNIFICAND_BITS) - BIAS | 0;
+        tmp = (n & ~(HIGH_SIGNIFICAND_MASK >> k)) >>> 0;
+        t = setHighWord(0, tmp);
+        n = (n & HIGH_SIGNIFICAND_MASK | HIGH_MIN_NORMAL_EXP) >> HIGH_NUM_SIGNIFICAND_BITS - k >>> 0;
+        if (j < 0) {
+          n = -n;
+        }
+        hp -= t;
+      }
+      t = lp + hp;
+      t = setLowWord(t, 0);
+      u = t * LN2_HI;
+      v = (lp - (t - hp)) * LN2 + t * LN2_LO;
+      z3 = u + v;
+      w = v - (z3 - u);
+      t = z3 * z3;
+      t1 = z3 - t * polyvalP(t);
+      r = z3 * t1 / (t1 - 2) - (w + z3 * w);
+      z3 = 1 - (r - z3);
+      j = getHighWord(z3);
+      j = uint32ToInt32(j);
+      j += n << HIGH_NUM_SIGNIFICAND_BITS >>> 0;
+      if (j >> HIGH_NUM_SIGNIFICAND_BITS <= 0) {
+        z3 = ldexp(z3, n);
+      } else {
+        z3 = setHighWord(z3, j);
+      }
+      return z3;
+    }
+    module.exports = pow2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/main.js
+var require_main52 = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib6();
+    var isOdd = require_lib66();
+    var isInfinite = require_lib17();
+    var isInteger = require_lib64();
+    var sqrt = require_lib54();
+    var abs = require_lib46();
+    var toWords = require_lib41();
+    var setLowWord = require_lib52();
+    var uint32ToInt32 = require_lib67();
+    var NINF = require_lib11();
+    var PINF = require_lib12();
+    var ABS_MASK = require_lib19();
+    var xIsZero = require_x_is_zero();
+    var yIsHuge = require_y_is_huge();
+    var yIsInfinite = require_y_is_infinite();
+    var log2ax = require_log2ax();
+    var logx = require_logx();
+    var pow2 = require_pow2();
+    var HIGH_MAX_NEAR_UNITY = 1072693247 | 0;
+    var HIGH_BIASED_EXP_31 = 1105199104 | 0;
+    var HIGH_BIASED_EXP_64 = 1139802112 | 0;
+    var HIGH_BIASED_EXP_10 = 1083179008 | 0;
+    var HIGH_BIASED_EXP_0 = 1072693248 | 0;
+    var HIGH_1075 = 1083231232 | 0;
+    var HIGH_NEG_1075 = 3230714880 >>> 0;
+    var HIGH_NUM_NONSIGN_BITS = 31 | 0;
+    var HUGE = 1e300;
+    var TINY = 1e-300;
+    var OVT = 8008566259537294e-32;
+    var WORDS = [0 | 0, 0 | 0];
+    var LOG_WORKSPACE = [0, 0];
+    function pow(x, y) {
+      var ahx;
+      var ahy;
+      var ax;
+      var hx;
+      var lx;
+      var hy;
+      var ly;
+      var sx;
+      var sy;
+      var y1;
+      var hp;
+      var lp;
+      var t;
+      var z3;
+      var j;
+      var i;
+      if (isnan(x) || isnan(y)) {
+        return NaN;
+      }
+      toWords.assign(y, WORDS, 1, 0);
+      hy = WORDS[0];
+      ly = WORDS[1];
+      if (ly === 0) {
+        if (y === 0) {
+          return 1;
+        }
+        if (y === 1) {
+          return x;
+        }
+        if (y === -1) {
+          return 1 / x;
+        }
+        if (y === 0.5) {
+          return sqrt(x);
+        }
+        if (y === -0.5) {
+          return 1 / sqrt(x);
+        }
+        if (y === 2) {
+          return x * x;
+        }
+        if (y === 3) {
+          return x * x * x;
+        }
+        if (y === 4) {
+          x *= x;
+          return x * x;
+        }
+        if (isInfinite(y)) {
+          return yIsInfinite(x, y);
+        }
+      }
+      toWords.assign(x, WORDS, 1, 0);
+      hx = WORDS[0];
+      lx = WORDS[1];
+      if (lx === 0) {
+        if (hx === 0) {
+          return xIsZero(x, y);
+        }
+        if (x === 1) {
+          return 1;
+        }
+        if (x === -1 && isOdd(y)) {
+          return -1;
+        }
+        if (isInfinite(x)) {
+          if (x === NINF) {
+            return pow(-0, -y);
+          }
+          if (y < 0) {
+            return 0;
+          }
+          return PINF;
+        }
+      }
+      if (x < 0 && isInteger(y) === false) {
+        return (x - x) / (x - x);
+      }
+      ax = abs(x);
+      ahx = hx & ABS_MASK | 0;
+      ahy = hy & ABS_MASK | 0;
+      sx = hx >>> HIGH_NUM_NONSIGN_BITS | 0;
+      sy = hy >>> HIGH_NUM_NONSIGN_BITS | 0;
+      if (sx && isOdd(y)) {
+        sx = -1;
+      } else {
+        sx = 1;
+      }
+      if (ahy > HIGH_BIASED_EXP_31) {
+        if (ahy > HIGH_BIASED_EXP_64) {
+          return yIsHuge(x, y);
+        }
+        if (ahx < HIGH_MAX_NEAR_UNITY) {
+          if (sy === 1) {
+            return sx * HUGE * HUGE;
+          }
+          return sx * TINY * TINY;
+        }
+        if (ahx > HIGH_BIASED_EXP_0) {
+          if (sy === 0) {
+            return sx * HUGE * HUGE;
+          }
+          return sx * TINY * TINY;
+        }
+        t = logx(LOG_WORKSPACE, ax);
+      } else {
+        t = log2ax(LOG_WORKSPACE, ax, ahx);
+      }
+      y1 = setLowWord(y, 0);
+      lp = (y - y1) * t[0] + y * t[1];
+      hp = y1 * t[0];
+      z3 = lp + hp;
+      toWords.assign(z3, WORDS, 1, 0);
+      j = uint32ToInt32(WORDS[0]);
+      i = uint32ToInt32(WORDS[1]);
+      if (j >= HIGH_BIASED_EXP_10) {
+        if ((j - HIGH_BIASED_EXP_10 | i) !== 0) {
+          return sx * HUGE * HUGE;
+        }
+        if (lp + OVT > z3 - hp) {
+          return sx * HUGE * HUGE;
+        }
+      } else if ((j & ABS_MASK) >= HIGH_1075) {
+        if ((j - HIGH_NEG_1075 | i) !== 0) {
+          return sx * TINY * TINY;
+        }
+        if (lp <= z3 - hp) {
+          return sx * TINY * TINY;
+        }
+      }
+      z3 = pow2(j, hp, lp);
+      return sx * z3;
+    }
+    module.exports = pow;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/index.js
+var require_lib71 = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main52();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-e/lib/index.js
+var require_lib72 = __commonJS({
+  "node_modules/@stdlib/constants-float64-e/lib/index.js"(exports, module) {
+    "use strict";
+    var E = 2.718281828459045;
+    module.exports = E;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-eps/lib/index.js
+var require_lib73 = __commonJS({
+  "node_modules/@stdlib/constants-float64-eps/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_EPSILON = 2220446049250313e-31;
+    module.exports = FLOAT64_EPSILON;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js
+var require_lanczos_sum_expg_scaled = __commonJS({
+  "node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return Infinity;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = 709811.662581658 + x * (679979.8474157227 + x * (293136.7857211597 + x * (74887.54032914672 + x * (12555.290582413863 + x * (1443.4299244417066 + x * (115.24194596137347 + x * (6.309239205732627 + x * (0.22668404630224365 + x * (0.004826466289237662 + x * 4624429436045379e-20)))))))));
+        s2 = 0 + x * (362880 + x * (1026576 + x * (1172700 + x * (723680 + x * (269325 + x * (63273 + x * (9450 + x * (870 + x * (45 + x * 1)))))))));
+      } else {
+        x = 1 / x;
+        s1 = 4624429436045379e-20 + x * (0.004826466289237662 + x * (0.22668404630224365 + x * (6.309239205732627 + x * (115.24194596137347 + x * (1443.4299244417066 + x * (12555.290582413863 + x * (74887.54032914672 + x * (293136.7857211597 + x * (679979.8474157227 + x * 709811.662581658)))))))));
+        s2 = 1 + x * (45 + x * (870 + x * (9450 + x * (63273 + x * (269325 + x * (723680 + x * (1172700 + x * (1026576 + x * (362880 + x * 0)))))))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-beta/lib/main.js
+var require_main53 = __commonJS({
+  "node_modules/@stdlib/math-base-special-beta/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib6();
+    var log1p = require_lib61();
+    var sqrt = require_lib54();
+    var abs = require_lib46();
+    var exp = require_lib51();
+    var pow = require_lib71();
+    var E = require_lib72();
+    var EPSILON = require_lib73();
+    var lanczosSumExpGScaled = require_lanczos_sum_expg_scaled();
+    var G = 10.900511;
+    function beta(a, b) {
+      var ambh;
+      var agh;
+      var bgh;
+      var cgh;
+      var res;
+      var tmp;
+      var c;
+      if (isnan(a) || isnan(b)) {
+        return NaN;
+      }
+      if (a < 0 || b < 0) {
+        return NaN;
+      }
+      if (b === 1) {
+        return 1 / a;
+      }
+      if (a === 1) {
+        return 1 / b;
+      }
+      c = a + b;
+      if (c < EPSILON) {
+        res = c / a;
+        res /= b;
+        return res;
+      }
+      if (c === a && b < EPSILON) {
+        return 1 / b;
+      }
+      if (c === b && a < EPSILON) {
+        return 1 / a;
+      }
+      if (a < b) {
+        tmp = b;
+        b = a;
+        a = tmp;
+      }
+      agh = a + G - 0.5;
+      bgh = b + G - 0.5;
+      cgh = c + G - 0.5;
+      res = lanczosSumExpGScaled(a) * (lanczosSumExpGScaled(b) / lanczosSumExpGScaled(c));
+      ambh = a - 0.5 - b;
+      if (abs(b * ambh) < cgh * 100 && a > 100) {
+        res *= exp(ambh * log1p(-b / cgh));
+      } else {
+        res *= pow(agh / cgh, ambh);
+      }
+      if (cgh > 1e10) {
+        res *= pow(agh / cgh * (bgh / cgh), b);
+      } else {
+        res *= pow(agh * bgh / (cgh * cgh), b);
+      }
+      res *= sqrt(E / bgh);
+      return res;
+    }
+    module.exports = beta;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-beta/lib/index.js
+var require_lib74 = __commonJS({
+  "node_modules/@stdlib/math-base-special-beta/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main53();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js
+var require_main54 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js"(exports, module) {
+    "use strict";
+    var PINF = require_lib12();
+    function isPositiveZero(x) {
+      return x === 0 && 1 / x === PINF;
+    }
+    module.exports = isPositiveZero;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js
+var require_lib75 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main54();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-max/lib/main.js
+var require_main55 = __commonJS({
+  "node_modules/@stdlib/math-base-special-max/lib/main.js"(exports, module) {
+    "use strict";
+    var isPositiveZero = require_lib75();
+    var isnan = require_lib6();
+    var PINF = require_lib12();
+    function max(x, y) {
+      if (isnan(x) || isnan(y)) {
+        return NaN;
+      }
+      if (x === PINF || y === PINF) {
+        return PINF;
+      }
+      if (x === y && x === 0) {
+        if (isPositiveZero(x)) {
+          return x;
+        }
+        return y;
+      }
+      if (x > y) {
+        return x;
+      }
+      return y;
+    }
+    module.exports = max;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-max/lib/index.js
+var require_lib76 = __commonJS({
+  "node_modules/@stdlib/math-base-special-max/lib/index.js"(exports, module) {
+    "use strict";
+    var max = require_main55();
+    module.exports = max;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js
+var require_main56 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js"(exports, module) {
+    "use strict";
+    var NINF = require_lib11();
+    function isNegativeZero(x) {
+      return x === 0 && 1 / x === NINF;
+    }
+    module.exports = isNegativeZero;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js
+var require_lib77 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main56();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-min/lib/main.js
+var require_main57 = __commonJS({
+  "node_modules/@stdlib/math-base-special-min/lib/main.js"(exports, module) {
+    "use strict";
+    var isNegativeZero = require_lib77();
+    var isnan = require_lib6();
+    var NINF = require_lib11();
+    function min(x, y) {
+      if (isnan(x) || isnan(y)) {
+        return NaN;
+      }
+      if (x === NINF || y === NINF) {
+        return NINF;
+      }
+      if (x === y && x === 0) {
+        if (isNegativeZero(x)) {
+          return x;
+        }
+        return y;
+      }
+      if (x < y) {
+        return x;
+      }
+      return y;
+    }
+    module.exports = min;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-min/lib/index.js
+var require_lib78 = __commonJS({
+  "node_modules/@stdlib/math-base-special-min/lib/index.js"(exports, module) {
+    "use strict";
+    var min = require_main57();
+    module.exports = min;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-max/lib/index.js
+var require_lib79 = __commonJS({
+  "node_modules/@stdlib/constants-float64-max/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_MAX = 17976931348623157e292;
+    module.exports = FLOAT64_MAX;
+  }
+});
+
+// node_modules/@stdlib/constants-int32-max/lib/index.js
+var require_lib80 = __commonJS({
+  "node_modules/@stdlib/constants-int32-max/lib/index.js"(exports, module) {
+    "use strict";
+    var INT32_MAX = 2147483647 | 0;
+    module.exports = INT32_MAX;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-half-pi/lib/index.js
+var require_lib81 = __commonJS({
+  "node_modules/@stdlib/constants-float64-half-pi/lib/index.js"(exports, module) {
+    "use strict";
+    var HALF_PI = 1.5707963267948966;
+    module.exports = HALF_PI;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-pi/lib/index.js
+var require_lib82 = __commonJS({
+  "node_modules/@stdlib/constants-float64-pi/lib/index.js"(exports, module) {
+    "use strict";
+    var PI = 3.141592653589793;
+    module.exports = PI;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js
+var require_polyval_c13 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.0416666666666666;
+      }
+      return 0.0416666666666666 + x * (-0.001388888888887411 + x * 2480158728947673e-20);
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js
+var require_polyval_c46 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -27557314351390663e-23;
+      }
+      return -27557314351390663e-23 + x * (2087572321298175e-24 + x * -11359647557788195e-27);
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js
+var require_main58 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js"(exports, module) {
+    "use strict";
+    var polyval13 = require_polyval_c13();
+    var polyval46 = require_polyval_c46();
+    function kernelCos(x, y) {
+      var hz;
+      var r;
+      var w;
+      var z3;
+      z3 = x * x;
+      w = z3 * z3;
+      r = z3 * polyval13(z3);
+      r += w * w * polyval46(z3);
+      hz = 0.5 * z3;
+      w = 1 - hz;
+      return w + (1 - w - hz + (z3 * r - x * y));
+    }
+    module.exports = kernelCos;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js
+var require_lib83 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main58();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js
+var require_main59 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js"(exports, module) {
+    "use strict";
+    var S1 = -0.16666666666666632;
+    var S2 = 0.00833333333332249;
+    var S3 = -1984126982985795e-19;
+    var S4 = 27557313707070068e-22;
+    var S5 = -25050760253406863e-24;
+    var S6 = 158969099521155e-24;
+    function kernelSin(x, y) {
+      var r;
+      var v;
+      var w;
+      var z3;
+      z3 = x * x;
+      w = z3 * z3;
+      r = S2 + z3 * (S3 + z3 * S4) + z3 * w * (S5 + z3 * S6);
+      v = z3 * x;
+      if (y === 0) {
+        return x + v * (S1 + z3 * r);
+      }
+      return x - (z3 * (0.5 * y - v * r) - y - v * S1);
+    }
+    module.exports = kernelSin;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js
+var require_lib84 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main59();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js
+var require_low2 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js"(exports, module) {
+    "use strict";
+    var isLittleEndian = require_lib40();
+    var LOW;
+    if (isLittleEndian === true) {
+      LOW = 0;
+    } else {
+      LOW = 1;
+    }
+    module.exports = LOW;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js
+var require_main60 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js"(exports, module) {
+    "use strict";
+    var Uint32Array2 = require_lib28();
+    var Float64Array2 = require_lib31();
+    var LOW = require_low2();
+    var FLOAT64_VIEW = new Float64Array2(1);
+    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
+    function getLowWord(x) {
+      FLOAT64_VIEW[0] = x;
+      return UINT32_VIEW[LOW];
+    }
+    module.exports = getLowWord;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js
+var require_lib85 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main60();
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/array-base-filled/lib/main.js
-var require_main42 = __commonJS({
+var require_main61 = __commonJS({
   "node_modules/@stdlib/array-base-filled/lib/main.js"(exports, module) {
     "use strict";
     function filled(value2, len) {
@@ -5655,19 +7379,19 @@ var require_main42 = __commonJS({
 });
 
 // node_modules/@stdlib/array-base-filled/lib/index.js
-var require_lib57 = __commonJS({
+var require_lib86 = __commonJS({
   "node_modules/@stdlib/array-base-filled/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main42();
+    var main2 = require_main61();
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/array-base-zeros/lib/main.js
-var require_main43 = __commonJS({
+var require_main62 = __commonJS({
   "node_modules/@stdlib/array-base-zeros/lib/main.js"(exports, module) {
     "use strict";
-    var filled = require_lib57();
+    var filled = require_lib86();
     function zeros(len) {
       return filled(0, len);
     }
@@ -5676,10 +7400,10 @@ var require_main43 = __commonJS({
 });
 
 // node_modules/@stdlib/array-base-zeros/lib/index.js
-var require_lib58 = __commonJS({
+var require_lib87 = __commonJS({
   "node_modules/@stdlib/array-base-zeros/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main43();
+    var main2 = require_main62();
     module.exports = main2;
   }
 });
@@ -5688,9 +7412,9 @@ var require_lib58 = __commonJS({
 var require_kernel_rempio2 = __commonJS({
   "node_modules/@stdlib/math-base-special-rempio2/lib/kernel_rempio2.js"(exports, module) {
     "use strict";
-    var floor = require_lib32();
-    var ldexp = require_lib56();
-    var zeros = require_lib58();
+    var floor = require_lib7();
+    var ldexp = require_lib50();
+    var zeros = require_lib87();
     var IPIO2 = [
       10680707,
       7228996,
@@ -5960,7 +7684,7 @@ var require_kernel_rempio2 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-round/lib/main.js
-var require_main44 = __commonJS({
+var require_main63 = __commonJS({
   "node_modules/@stdlib/math-base-special-round/lib/main.js"(exports, module) {
     "use strict";
     var round = Math.round;
@@ -5969,10 +7693,10 @@ var require_main44 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-round/lib/index.js
-var require_lib59 = __commonJS({
+var require_lib88 = __commonJS({
   "node_modules/@stdlib/math-base-special-round/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main44();
+    var main2 = require_main63();
     module.exports = main2;
   }
 });
@@ -5981,8 +7705,8 @@ var require_lib59 = __commonJS({
 var require_rempio2_medium = __commonJS({
   "node_modules/@stdlib/math-base-special-rempio2/lib/rempio2_medium.js"(exports, module) {
     "use strict";
-    var round = require_lib59();
-    var getHighWord = require_lib28();
+    var round = require_lib88();
+    var getHighWord = require_lib42();
     var INVPIO2 = 0.6366197723675814;
     var PIO2_1 = 1.5707963267341256;
     var PIO2_1T = 6077100506506192e-26;
@@ -6030,15 +7754,15 @@ var require_rempio2_medium = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-rempio2/lib/main.js
-var require_main45 = __commonJS({
+var require_main64 = __commonJS({
   "node_modules/@stdlib/math-base-special-rempio2/lib/main.js"(exports, module) {
     "use strict";
-    var ABS_MASK = require_lib37();
-    var EXPONENT_MASK = require_lib38();
-    var SIGNIFICAND_MASK = require_lib39();
-    var getHighWord = require_lib28();
-    var getLowWord = require_lib40();
-    var fromWords = require_lib41();
+    var ABS_MASK = require_lib19();
+    var EXPONENT_MASK = require_lib48();
+    var SIGNIFICAND_MASK = require_lib70();
+    var getHighWord = require_lib42();
+    var getLowWord = require_lib85();
+    var fromWords = require_lib43();
     var rempio2Kernel = require_kernel_rempio2();
     var rempio2Medium = require_rempio2_medium();
     var ZERO2 = 0;
@@ -6167,76 +7891,24 @@ var require_main45 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-rempio2/lib/index.js
-var require_lib60 = __commonJS({
+var require_lib89 = __commonJS({
   "node_modules/@stdlib/math-base-special-rempio2/lib/index.js"(exports, module) {
     "use strict";
-    var rempio2 = require_main45();
+    var rempio2 = require_main64();
     module.exports = rempio2;
   }
 });
 
-// node_modules/@stdlib/math-base-special-cos/lib/main.js
-var require_main46 = __commonJS({
-  "node_modules/@stdlib/math-base-special-cos/lib/main.js"(exports, module) {
-    "use strict";
-    var getHighWord = require_lib28();
-    var kernelCos = require_lib35();
-    var kernelSin = require_lib36();
-    var rempio2 = require_lib60();
-    var ABS_MASK = require_lib37();
-    var EXPONENT_MASK = require_lib38();
-    var buffer = [0, 0];
-    var HIGH_WORD_PIO4 = 1072243195 | 0;
-    var HIGH_WORD_TWO_NEG_27 = 1044381696 | 0;
-    function cos(x) {
-      var ix;
-      var n;
-      ix = getHighWord(x);
-      ix &= ABS_MASK;
-      if (ix <= HIGH_WORD_PIO4) {
-        if (ix < HIGH_WORD_TWO_NEG_27) {
-          return 1;
-        }
-        return kernelCos(x, 0);
-      }
-      if (ix >= EXPONENT_MASK) {
-        return NaN;
-      }
-      n = rempio2(x, buffer);
-      switch (n & 3) {
-        case 0:
-          return kernelCos(buffer[0], buffer[1]);
-        case 1:
-          return -kernelSin(buffer[0], buffer[1]);
-        case 2:
-          return -kernelCos(buffer[0], buffer[1]);
-        default:
-          return kernelSin(buffer[0], buffer[1]);
-      }
-    }
-    module.exports = cos;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-cos/lib/index.js
-var require_lib61 = __commonJS({
-  "node_modules/@stdlib/math-base-special-cos/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main46();
-    module.exports = main2;
-  }
-});
-
 // node_modules/@stdlib/math-base-special-sin/lib/main.js
-var require_main47 = __commonJS({
+var require_main65 = __commonJS({
   "node_modules/@stdlib/math-base-special-sin/lib/main.js"(exports, module) {
     "use strict";
-    var HIGH_WORD_ABS_MASK = require_lib37();
-    var HIGH_WORD_EXPONENT_MASK = require_lib38();
-    var getHighWord = require_lib28();
-    var kernelCos = require_lib35();
-    var kernelSin = require_lib36();
-    var rempio2 = require_lib60();
+    var HIGH_WORD_ABS_MASK = require_lib19();
+    var HIGH_WORD_EXPONENT_MASK = require_lib48();
+    var getHighWord = require_lib42();
+    var kernelCos = require_lib83();
+    var kernelSin = require_lib84();
+    var rempio2 = require_lib89();
     var PIO4_HIGH_WORD = 1072243195 | 0;
     var SMALL_HIGH_WORD = 1045430272 | 0;
     var Y = [0, 0];
@@ -6271,496 +7943,16 @@ var require_main47 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-sin/lib/index.js
-var require_lib62 = __commonJS({
+var require_lib90 = __commonJS({
   "node_modules/@stdlib/math-base-special-sin/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main47();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-pi/lib/index.js
-var require_lib63 = __commonJS({
-  "node_modules/@stdlib/constants-float64-pi/lib/index.js"(exports, module) {
-    "use strict";
-    var PI = 3.141592653589793;
-    module.exports = PI;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-sinpi/lib/main.js
-var require_main48 = __commonJS({
-  "node_modules/@stdlib/math-base-special-sinpi/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib();
-    var isInfinite = require_lib5();
-    var cos = require_lib61();
-    var sin = require_lib62();
-    var abs = require_lib6();
-    var copysign = require_lib52();
-    var PI = require_lib63();
-    function sinpi(x) {
-      var ar;
-      var r;
-      if (isnan(x)) {
-        return NaN;
-      }
-      if (isInfinite(x)) {
-        return NaN;
-      }
-      r = x % 2;
-      ar = abs(r);
-      if (ar === 0 || ar === 1) {
-        return copysign(0, r);
-      }
-      if (ar < 0.25) {
-        return sin(PI * r);
-      }
-      if (ar < 0.75) {
-        ar = 0.5 - ar;
-        return copysign(cos(PI * ar), r);
-      }
-      if (ar < 1.25) {
-        r = copysign(1, r) - r;
-        return sin(PI * r);
-      }
-      if (ar < 1.75) {
-        ar -= 1.5;
-        return -copysign(cos(PI * ar), r);
-      }
-      r -= copysign(2, r);
-      return sin(PI * r);
-    }
-    module.exports = sinpi;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-sinpi/lib/index.js
-var require_lib64 = __commonJS({
-  "node_modules/@stdlib/math-base-special-sinpi/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main48();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js
-var require_polyval_a1 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.06735230105312927;
-      }
-      return 0.06735230105312927 + x * (0.007385550860814029 + x * (0.0011927076318336207 + x * (22086279071390839e-20 + x * 25214456545125733e-21)));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js
-var require_polyval_a2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.020580808432516733;
-      }
-      return 0.020580808432516733 + x * (0.0028905138367341563 + x * (5100697921535113e-19 + x * (10801156724758394e-20 + x * 44864094961891516e-21)));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js
-var require_polyval_r = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 1.3920053346762105;
-      }
-      return 1.3920053346762105 + x * (0.7219355475671381 + x * (0.17193386563280308 + x * (0.01864591917156529 + x * (7779424963818936e-19 + x * 7326684307446256e-21))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js
-var require_polyval_s = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.21498241596060885;
-      }
-      return 0.21498241596060885 + x * (0.325778796408931 + x * (0.14635047265246445 + x * (0.02664227030336386 + x * (0.0018402845140733772 + x * 3194753265841009e-20))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js
-var require_polyval_t1 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return -0.032788541075985965;
-      }
-      return -0.032788541075985965 + x * (0.006100538702462913 + x * (-0.0014034646998923284 + x * 31563207090362595e-20));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js
-var require_polyval_t2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.01797067508118204;
-      }
-      return 0.01797067508118204 + x * (-0.0036845201678113826 + x * (881081882437654e-18 + x * -31275416837512086e-20));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js
-var require_polyval_t3 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return -0.010314224129834144;
-      }
-      return -0.010314224129834144 + x * (0.0022596478090061247 + x * (-5385953053567405e-19 + x * 3355291926355191e-19));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js
-var require_polyval_u = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.6328270640250934;
-      }
-      return 0.6328270640250934 + x * (1.4549225013723477 + x * (0.9777175279633727 + x * (0.22896372806469245 + x * 0.013381091853678766)));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js
-var require_polyval_v = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 2.4559779371304113;
-      }
-      return 2.4559779371304113 + x * (2.128489763798934 + x * (0.7692851504566728 + x * (0.10422264559336913 + x * 0.003217092422824239)));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js
-var require_polyval_w = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.08333333333333297;
-      }
-      return 0.08333333333333297 + x * (-0.0027777777772877554 + x * (7936505586430196e-19 + x * (-59518755745034e-17 + x * (8363399189962821e-19 + x * -0.0016309293409657527))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/main.js
-var require_main49 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib();
-    var isInfinite = require_lib5();
-    var abs = require_lib6();
-    var ln = require_lib31();
-    var trunc = require_lib34();
-    var sinpi = require_lib64();
-    var PI = require_lib63();
-    var PINF = require_lib2();
-    var polyvalA1 = require_polyval_a1();
-    var polyvalA2 = require_polyval_a2();
-    var polyvalR = require_polyval_r();
-    var polyvalS = require_polyval_s();
-    var polyvalT1 = require_polyval_t1();
-    var polyvalT2 = require_polyval_t2();
-    var polyvalT3 = require_polyval_t3();
-    var polyvalU = require_polyval_u();
-    var polyvalV = require_polyval_v();
-    var polyvalW = require_polyval_w();
-    var A1C = 0.07721566490153287;
-    var A2C = 0.3224670334241136;
-    var RC = 1;
-    var SC = -0.07721566490153287;
-    var T1C = 0.48383612272381005;
-    var T2C = -0.1475877229945939;
-    var T3C = 0.06462494023913339;
-    var UC = -0.07721566490153287;
-    var VC = 1;
-    var WC = 0.4189385332046727;
-    var YMIN = 1.4616321449683622;
-    var TWO52 = 4503599627370496;
-    var TWO56 = 72057594037927940;
-    var TINY = 13877787807814457e-33;
-    var TC = 1.4616321449683622;
-    var TF = -0.12148629053584961;
-    var TT = -3638676997039505e-33;
-    function gammaln(x) {
-      var isNegative;
-      var nadj;
-      var flg;
-      var p3;
-      var p2;
-      var p1;
-      var p;
-      var q;
-      var t;
-      var w;
-      var y;
-      var z3;
-      var r;
-      if (isnan(x) || isInfinite(x)) {
-        return x;
-      }
-      if (x === 0) {
-        return PINF;
-      }
-      if (x < 0) {
-        isNegative = true;
-        x = -x;
-      } else {
-        isNegative = false;
-      }
-      if (x < TINY) {
-        return -ln(x);
-      }
-      if (isNegative) {
-        if (x >= TWO52) {
-          return PINF;
-        }
-        t = sinpi(x);
-        if (t === 0) {
-          return PINF;
-        }
-        nadj = ln(PI / abs(t * x));
-      }
-      if (x === 1 || x === 2) {
-        return 0;
-      }
-      if (x < 2) {
-        if (x <= 0.9) {
-          r = -ln(x);
-          if (x >= YMIN - 1 + 0.27) {
-            y = 1 - x;
-            flg = 0;
-          } else if (x >= YMIN - 1 - 0.27) {
-            y = x - (TC - 1);
-            flg = 1;
-          } else {
-            y = x;
-            flg = 2;
-          }
-        } else {
-          r = 0;
-          if (x >= YMIN + 0.27) {
-            y = 2 - x;
-            flg = 0;
-          } else if (x >= YMIN - 0.27) {
-            y = x - TC;
-            flg = 1;
-          } else {
-            y = x - 1;
-            flg = 2;
-          }
-        }
-        switch (flg) {
-          // eslint-disable-line default-case
-          case 0:
-            z3 = y * y;
-            p1 = A1C + z3 * polyvalA1(z3);
-            p2 = z3 * (A2C + z3 * polyvalA2(z3));
-            p = y * p1 + p2;
-            r += p - 0.5 * y;
-            break;
-          case 1:
-            z3 = y * y;
-            w = z3 * y;
-            p1 = T1C + w * polyvalT1(w);
-            p2 = T2C + w * polyvalT2(w);
-            p3 = T3C + w * polyvalT3(w);
-            p = z3 * p1 - (TT - w * (p2 + y * p3));
-            r += TF + p;
-            break;
-          case 2:
-            p1 = y * (UC + y * polyvalU(y));
-            p2 = VC + y * polyvalV(y);
-            r += -0.5 * y + p1 / p2;
-            break;
-        }
-      } else if (x < 8) {
-        flg = trunc(x);
-        y = x - flg;
-        p = y * (SC + y * polyvalS(y));
-        q = RC + y * polyvalR(y);
-        r = 0.5 * y + p / q;
-        z3 = 1;
-        switch (flg) {
-          // eslint-disable-line default-case
-          case 7:
-            z3 *= y + 6;
-          /* Falls through */
-          case 6:
-            z3 *= y + 5;
-          /* Falls through */
-          case 5:
-            z3 *= y + 4;
-          /* Falls through */
-          case 4:
-            z3 *= y + 3;
-          /* Falls through */
-          case 3:
-            z3 *= y + 2;
-            r += ln(z3);
-        }
-      } else if (x < TWO56) {
-        t = ln(x);
-        z3 = 1 / x;
-        y = z3 * z3;
-        w = WC + z3 * polyvalW(y);
-        r = (x - 0.5) * (t - 1) + w;
-      } else {
-        r = x * (ln(x) - 1);
-      }
-      if (isNegative) {
-        r = nadj - r;
-      }
-      return r;
-    }
-    module.exports = gammaln;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/index.js
-var require_lib65 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main49();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js
-var require_polyval_p2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.16666666666666602;
-      }
-      return 0.16666666666666602 + x * (-0.0027777777777015593 + x * (6613756321437934e-20 + x * (-16533902205465252e-22 + x * 41381367970572385e-24)));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-exp/lib/expmulti.js
-var require_expmulti = __commonJS({
-  "node_modules/@stdlib/math-base-special-exp/lib/expmulti.js"(exports, module) {
-    "use strict";
-    var ldexp = require_lib56();
-    var polyvalP = require_polyval_p2();
-    function expmulti(hi, lo, k) {
-      var r;
-      var t;
-      var c;
-      var y;
-      r = hi - lo;
-      t = r * r;
-      c = r - t * polyvalP(t);
-      y = 1 - (lo - r * c / (2 - c) - hi);
-      return ldexp(y, k);
-    }
-    module.exports = expmulti;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-exp/lib/main.js
-var require_main50 = __commonJS({
-  "node_modules/@stdlib/math-base-special-exp/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib();
-    var trunc = require_lib34();
-    var NINF = require_lib4();
-    var PINF = require_lib2();
-    var expmulti = require_expmulti();
-    var LN2_HI = 0.6931471803691238;
-    var LN2_LO = 19082149292705877e-26;
-    var LOG2_E = 1.4426950408889634;
-    var OVERFLOW = 709.782712893384;
-    var UNDERFLOW = -745.1332191019411;
-    var NEARZERO = 1 / (1 << 28);
-    var NEG_NEARZERO = -NEARZERO;
-    function exp(x) {
-      var hi;
-      var lo;
-      var k;
-      if (isnan(x) || x === PINF) {
-        return x;
-      }
-      if (x === NINF) {
-        return 0;
-      }
-      if (x > OVERFLOW) {
-        return PINF;
-      }
-      if (x < UNDERFLOW) {
-        return 0;
-      }
-      if (x > NEG_NEARZERO && x < NEARZERO) {
-        return 1 + x;
-      }
-      if (x < 0) {
-        k = trunc(LOG2_E * x - 0.5);
-      } else {
-        k = trunc(LOG2_E * x + 0.5);
-      }
-      hi = x - k * LN2_HI;
-      lo = k * LN2_LO;
-      return expmulti(hi, lo, k);
-    }
-    module.exports = exp;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-exp/lib/index.js
-var require_lib66 = __commonJS({
-  "node_modules/@stdlib/math-base-special-exp/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main50();
+    var main2 = require_main65();
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-sqrt-two-pi/lib/index.js
-var require_lib67 = __commonJS({
+var require_lib91 = __commonJS({
   "node_modules/@stdlib/constants-float64-sqrt-two-pi/lib/index.js"(exports, module) {
     "use strict";
     var SQRT_TWO_PI = 2.5066282746310007;
@@ -6768,728 +7960,8 @@ var require_lib67 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/constants-float64-max-ln/lib/index.js
-var require_lib68 = __commonJS({
-  "node_modules/@stdlib/constants-float64-max-ln/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_MAX_LN = 709.782712893384;
-    module.exports = FLOAT64_MAX_LN;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-max-nth-factorial/lib/index.js
-var require_lib69 = __commonJS({
-  "node_modules/@stdlib/constants-float64-max-nth-factorial/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_MAX_NTH_FACTORIAL = 170 | 0;
-    module.exports = FLOAT64_MAX_NTH_FACTORIAL;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-integer/lib/main.js
-var require_main51 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-integer/lib/main.js"(exports, module) {
-    "use strict";
-    var floor = require_lib32();
-    function isInteger(x) {
-      return floor(x) === x;
-    }
-    module.exports = isInteger;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-integer/lib/index.js
-var require_lib70 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-integer/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main51();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js
-var require_main52 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js"(exports, module) {
-    "use strict";
-    var NINF = require_lib4();
-    function isNegativeZero(x) {
-      return x === 0 && 1 / x === NINF;
-    }
-    module.exports = isNegativeZero;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js
-var require_lib71 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main52();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-even/lib/main.js
-var require_main53 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-even/lib/main.js"(exports, module) {
-    "use strict";
-    var isInteger = require_lib70();
-    function isEven(x) {
-      return isInteger(x / 2);
-    }
-    module.exports = isEven;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-even/lib/index.js
-var require_lib72 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-even/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main53();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-odd/lib/main.js
-var require_main54 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-odd/lib/main.js"(exports, module) {
-    "use strict";
-    var isEven = require_lib72();
-    function isOdd(x) {
-      if (x > 0) {
-        return isEven(x - 1);
-      }
-      return isEven(x + 1);
-    }
-    module.exports = isOdd;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-odd/lib/index.js
-var require_lib73 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-odd/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main54();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-sqrt/lib/main.js
-var require_main55 = __commonJS({
-  "node_modules/@stdlib/math-base-special-sqrt/lib/main.js"(exports, module) {
-    "use strict";
-    var sqrt = Math.sqrt;
-    module.exports = sqrt;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-sqrt/lib/index.js
-var require_lib74 = __commonJS({
-  "node_modules/@stdlib/math-base-special-sqrt/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main55();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js
-var require_low2 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js"(exports, module) {
-    "use strict";
-    var isLittleEndian = require_lib27();
-    var LOW;
-    if (isLittleEndian === true) {
-      LOW = 0;
-    } else {
-      LOW = 1;
-    }
-    module.exports = LOW;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js
-var require_main56 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js"(exports, module) {
-    "use strict";
-    var Uint32Array2 = require_lib15();
-    var Float64Array2 = require_lib18();
-    var LOW = require_low2();
-    var FLOAT64_VIEW = new Float64Array2(1);
-    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
-    function setLowWord(x, low) {
-      FLOAT64_VIEW[0] = x;
-      UINT32_VIEW[LOW] = low >>> 0;
-      return FLOAT64_VIEW[0];
-    }
-    module.exports = setLowWord;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js
-var require_lib75 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main56();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js
-var require_main57 = __commonJS({
-  "node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js"(exports, module) {
-    "use strict";
-    function uint32ToInt32(x) {
-      return x | 0;
-    }
-    module.exports = uint32ToInt32;
-  }
-});
-
-// node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js
-var require_lib76 = __commonJS({
-  "node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js"(exports, module) {
-    "use strict";
-    var uint32ToInt32 = require_main57();
-    module.exports = uint32ToInt32;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js
-var require_x_is_zero = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js"(exports, module) {
-    "use strict";
-    var isOdd = require_lib73();
-    var copysign = require_lib52();
-    var NINF = require_lib4();
-    var PINF = require_lib2();
-    function pow(x, y) {
-      if (y === NINF) {
-        return PINF;
-      }
-      if (y === PINF) {
-        return 0;
-      }
-      if (y > 0) {
-        if (isOdd(y)) {
-          return x;
-        }
-        return 0;
-      }
-      if (isOdd(y)) {
-        return copysign(PINF, x);
-      }
-      return PINF;
-    }
-    module.exports = pow;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js
-var require_y_is_huge = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js"(exports, module) {
-    "use strict";
-    var ABS_MASK = require_lib37();
-    var getHighWord = require_lib28();
-    var HIGH_MAX_NEAR_UNITY = 1072693247 | 0;
-    var HUGE = 1e300;
-    var TINY = 1e-300;
-    function pow(x, y) {
-      var ahx;
-      var hx;
-      hx = getHighWord(x);
-      ahx = hx & ABS_MASK;
-      if (ahx <= HIGH_MAX_NEAR_UNITY) {
-        if (y < 0) {
-          return HUGE * HUGE;
-        }
-        return TINY * TINY;
-      }
-      if (y > 0) {
-        return HUGE * HUGE;
-      }
-      return TINY * TINY;
-    }
-    module.exports = pow;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js
-var require_y_is_infinite = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js"(exports, module) {
-    "use strict";
-    var abs = require_lib6();
-    var PINF = require_lib2();
-    function pow(x, y) {
-      if (x === -1) {
-        return (x - x) / (x - x);
-      }
-      if (x === 1) {
-        return 1;
-      }
-      if (abs(x) < 1 === (y === PINF)) {
-        return 0;
-      }
-      return PINF;
-    }
-    module.exports = pow;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js
-var require_lib77 = __commonJS({
-  "node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_NUM_HIGH_WORD_SIGNIFICAND_BITS = 20 | 0;
-    module.exports = FLOAT64_NUM_HIGH_WORD_SIGNIFICAND_BITS;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js
-var require_polyval_l = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.5999999999999946;
-      }
-      return 0.5999999999999946 + x * (0.4285714285785502 + x * (0.33333332981837743 + x * (0.272728123808534 + x * (0.23066074577556175 + x * 0.20697501780033842))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/log2ax.js
-var require_log2ax = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/log2ax.js"(exports, module) {
-    "use strict";
-    var getHighWord = require_lib28();
-    var setLowWord = require_lib75();
-    var setHighWord = require_lib29();
-    var BIAS = require_lib30();
-    var HIGH_NUM_SIGNIFICAND_BITS = require_lib77();
-    var polyvalL = require_polyval_l();
-    var HIGH_SIGNIFICAND_MASK = 1048575 | 0;
-    var HIGH_MIN_NORMAL_EXP = 1048576 | 0;
-    var HIGH_BIASED_EXP_0 = 1072693248 | 0;
-    var HIGH_BIASED_EXP_NEG_512 = 536870912 | 0;
-    var HIGH_SIGNIFICAND_HALF = 524288 | 0;
-    var TWO53 = 9007199254740992;
-    var CP = 0.9617966939259756;
-    var CP_HI = 0.9617967009544373;
-    var CP_LO = -7028461650952758e-24;
-    var BP = [
-      1,
-      1.5
-    ];
-    var DP_HI = [
-      0,
-      0.5849624872207642
-      // 0x3FE2B803, 0x40000000
-    ];
-    var DP_LO = [
-      0,
-      1350039202129749e-23
-      // 0x3E4CFDEB, 0x43CFD006
-    ];
-    function log2ax(out, ax, ahx) {
-      var tmp;
-      var ss;
-      var s2;
-      var hs;
-      var ls;
-      var ht;
-      var lt;
-      var bp;
-      var dp;
-      var hp;
-      var lp;
-      var hz;
-      var lz;
-      var t1;
-      var t2;
-      var t;
-      var r;
-      var u;
-      var v;
-      var n;
-      var j;
-      var k;
-      n = 0 | 0;
-      if (ahx < HIGH_MIN_NORMAL_EXP) {
-        ax *= TWO53;
-        n -= 53 | 0;
-        ahx = getHighWord(ax);
-      }
-      n += (ahx >> HIGH_NUM_SIGNIFICAND_BITS) - BIAS | 0;
-      j = ahx & HIGH_SIGNIFICAND_MASK | 0;
-      ahx = j | HIGH_BIASED_EXP_0 | 0;
-      if (j <= 235662) {
-        k = 0;
-      } else if (j < 767610) {
-        k = 1;
-      } else {
-        k = 0;
-        n += 1 | 0;
-        ahx -= HIGH_MIN_NORMAL_EXP;
-      }
-      ax = setHighWord(ax, ahx);
-      bp = BP[k];
-      u = ax - bp;
-      v = 1 / (ax + bp);
-      ss = u * v;
-      hs = setLowWord(ss, 0);
-      tmp = (ahx >> 1 | HIGH_BIASED_EXP_NEG_512) + HIGH_SIGNIFICAND_HALF;
-      tmp += k << 18;
-      ht = setHighWord(0, tmp);
-      lt = ax - (ht - bp);
-      ls = v * (u - hs * ht - hs * lt);
-      s2 = ss * ss;
-      r = s2 * s2 * polyvalL(s2);
-      r += ls * (hs + ss);
-      s2 = hs * hs;
-      ht = 3 + s2 + r;
-      ht = setLowWord(ht, 0);
-      lt = r - (ht - 3 - s2);
-      u = hs * ht;
-      v = ls * ht + lt * ss;
-      hp = u + v;
-      hp = setLowWord(hp, 0);
-      lp = v - (hp - u);
-      hz = CP_HI * hp;
-      lz = CP_LO * hp + lp * CP + DP_LO[k];
-      dp = DP_HI[k];
-      t = n;
-      t1 = hz + lz + dp + t;
-      t1 = setLowWord(t1, 0);
-      t2 = lz - (t1 - t - dp - hz);
-      out[0] = t1;
-      out[1] = t2;
-      return out;
-    }
-    module.exports = log2ax;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js
-var require_polyval_w2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.5;
-      }
-      return 0.5 + x * (-0.3333333333333333 + x * 0.25);
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/logx.js
-var require_logx = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/logx.js"(exports, module) {
-    "use strict";
-    var setLowWord = require_lib75();
-    var polyvalW = require_polyval_w2();
-    var INV_LN2 = 1.4426950408889634;
-    var INV_LN2_HI = 1.4426950216293335;
-    var INV_LN2_LO = 19259629911266175e-24;
-    function logx(out, ax) {
-      var t2;
-      var t1;
-      var t;
-      var w;
-      var u;
-      var v;
-      t = ax - 1;
-      w = t * t * polyvalW(t);
-      u = INV_LN2_HI * t;
-      v = t * INV_LN2_LO - w * INV_LN2;
-      t1 = u + v;
-      t1 = setLowWord(t1, 0);
-      t2 = v - (t1 - u);
-      out[0] = t1;
-      out[1] = t2;
-      return out;
-    }
-    module.exports = logx;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-ln-two/lib/index.js
-var require_lib78 = __commonJS({
-  "node_modules/@stdlib/constants-float64-ln-two/lib/index.js"(exports, module) {
-    "use strict";
-    var LN2 = 0.6931471805599453;
-    module.exports = LN2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js
-var require_polyval_p3 = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.16666666666666602;
-      }
-      return 0.16666666666666602 + x * (-0.0027777777777015593 + x * (6613756321437934e-20 + x * (-16533902205465252e-22 + x * 41381367970572385e-24)));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/pow2.js
-var require_pow2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/pow2.js"(exports, module) {
-    "use strict";
-    var getHighWord = require_lib28();
-    var setHighWord = require_lib29();
-    var setLowWord = require_lib75();
-    var uint32ToInt32 = require_lib76();
-    var ldexp = require_lib56();
-    var LN2 = require_lib78();
-    var BIAS = require_lib30();
-    var ABS_MASK = require_lib37();
-    var HIGH_SIGNIFICAND_MASK = require_lib39();
-    var HIGH_NUM_SIGNIFICAND_BITS = require_lib77();
-    var polyvalP = require_polyval_p3();
-    var HIGH_MIN_NORMAL_EXP = 1048576 | 0;
-    var HIGH_BIASED_EXP_NEG_1 = 1071644672 | 0;
-    var LN2_HI = 0.6931471824645996;
-    var LN2_LO = -1904654299957768e-24;
-    function pow2(j, hp, lp) {
-      var tmp;
-      var t1;
-      var t;
-      var r;
-      var u;
-      var v;
-      var w;
-      var z3;
-      var n;
-      var i;
-      var k;
-      i = j & ABS_MASK | 0;
-      k = (i >> HIGH_NUM_SIGNIFICAND_BITS) - BIAS | 0;
-      n = 0;
-      if (i > HIGH_BIASED_EXP_NEG_1) {
-        n = j + (HIGH_MIN_NORMAL_EXP >> k + 1) >>> 0;
-        k = ((n & ABS_MASK) >> HIGH_NUM_SIGNIFICAND_BITS) - BIAS | 0;
-        tmp = (n & ~(HIGH_SIGNIFICAND_MASK >> k)) >>> 0;
-        t = setHighWord(0, tmp);
-        n = (n & HIGH_SIGNIFICAND_MASK | HIGH_MIN_NORMAL_EXP) >> HIGH_NUM_SIGNIFICAND_BITS - k >>> 0;
-        if (j < 0) {
-          n = -n;
-        }
-        hp -= t;
-      }
-      t = lp + hp;
-      t = setLowWord(t, 0);
-      u = t * LN2_HI;
-      v = (lp - (t - hp)) * LN2 + t * LN2_LO;
-      z3 = u + v;
-      w = v - (z3 - u);
-      t = z3 * z3;
-      t1 = z3 - t * polyvalP(t);
-      r = z3 * t1 / (t1 - 2) - (w + z3 * w);
-      z3 = 1 - (r - z3);
-      j = getHighWord(z3);
-      j = uint32ToInt32(j);
-      j += n << HIGH_NUM_SIGNIFICAND_BITS >>> 0;
-      if (j >> HIGH_NUM_SIGNIFICAND_BITS <= 0) {
-        z3 = ldexp(z3, n);
-      } else {
-        z3 = setHighWord(z3, j);
-      }
-      return z3;
-    }
-    module.exports = pow2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/main.js
-var require_main58 = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib();
-    var isOdd = require_lib73();
-    var isInfinite = require_lib5();
-    var isInteger = require_lib70();
-    var sqrt = require_lib74();
-    var abs = require_lib6();
-    var toWords = require_lib51();
-    var setLowWord = require_lib75();
-    var uint32ToInt32 = require_lib76();
-    var NINF = require_lib4();
-    var PINF = require_lib2();
-    var ABS_MASK = require_lib37();
-    var xIsZero = require_x_is_zero();
-    var yIsHuge = require_y_is_huge();
-    var yIsInfinite = require_y_is_infinite();
-    var log2ax = require_log2ax();
-    var logx = require_logx();
-    var pow2 = require_pow2();
-    var HIGH_MAX_NEAR_UNITY = 1072693247 | 0;
-    var HIGH_BIASED_EXP_31 = 1105199104 | 0;
-    var HIGH_BIASED_EXP_64 = 1139802112 | 0;
-    var HIGH_BIASED_EXP_10 = 1083179008 | 0;
-    var HIGH_BIASED_EXP_0 = 1072693248 | 0;
-    var HIGH_1075 = 1083231232 | 0;
-    var HIGH_NEG_1075 = 3230714880 >>> 0;
-    var HIGH_NUM_NONSIGN_BITS = 31 | 0;
-    var HUGE = 1e300;
-    var TINY = 1e-300;
-    var OVT = 8008566259537294e-32;
-    var WORDS = [0 | 0, 0 | 0];
-    var LOG_WORKSPACE = [0, 0];
-    function pow(x, y) {
-      var ahx;
-      var ahy;
-      var ax;
-      var hx;
-      var lx;
-      var hy;
-      var ly;
-      var sx;
-      var sy;
-      var y1;
-      var hp;
-      var lp;
-      var t;
-      var z3;
-      var j;
-      var i;
-      if (isnan(x) || isnan(y)) {
-        return NaN;
-      }
-      toWords.assign(y, WORDS, 1, 0);
-      hy = WORDS[0];
-      ly = WORDS[1];
-      if (ly === 0) {
-        if (y === 0) {
-          return 1;
-        }
-        if (y === 1) {
-          return x;
-        }
-        if (y === -1) {
-          return 1 / x;
-        }
-        if (y === 0.5) {
-          return sqrt(x);
-        }
-        if (y === -0.5) {
-          return 1 / sqrt(x);
-        }
-        if (y === 2) {
-          return x * x;
-        }
-        if (y === 3) {
-          return x * x * x;
-        }
-        if (y === 4) {
-          x *= x;
-          return x * x;
-        }
-        if (isInfinite(y)) {
-          return yIsInfinite(x, y);
-        }
-      }
-      toWords.assign(x, WORDS, 1, 0);
-      hx = WORDS[0];
-      lx = WORDS[1];
-      if (lx === 0) {
-        if (hx === 0) {
-          return xIsZero(x, y);
-        }
-        if (x === 1) {
-          return 1;
-        }
-        if (x === -1 && isOdd(y)) {
-          return -1;
-        }
-        if (isInfinite(x)) {
-          if (x === NINF) {
-            return pow(-0, -y);
-          }
-          if (y < 0) {
-            return 0;
-          }
-          return PINF;
-        }
-      }
-      if (x < 0 && isInteger(y) === false) {
-        return (x - x) / (x - x);
-      }
-      ax = abs(x);
-      ahx = hx & ABS_MASK | 0;
-      ahy = hy & ABS_MASK | 0;
-      sx = hx >>> HIGH_NUM_NONSIGN_BITS | 0;
-      sy = hy >>> HIGH_NUM_NONSIGN_BITS | 0;
-      if (sx && isOdd(y)) {
-        sx = -1;
-      } else {
-        sx = 1;
-      }
-      if (ahy > HIGH_BIASED_EXP_31) {
-        if (ahy > HIGH_BIASED_EXP_64) {
-          return yIsHuge(x, y);
-        }
-        if (ahx < HIGH_MAX_NEAR_UNITY) {
-          if (sy === 1) {
-            return sx * HUGE * HUGE;
-          }
-          return sx * TINY * TINY;
-        }
-        if (ahx > HIGH_BIASED_EXP_0) {
-          if (sy === 0) {
-            return sx * HUGE * HUGE;
-          }
-          return sx * TINY * TINY;
-        }
-        t = logx(LOG_WORKSPACE, ax);
-      } else {
-        t = log2ax(LOG_WORKSPACE, ax, ahx);
-      }
-      y1 = setLowWord(y, 0);
-      lp = (y - y1) * t[0] + y * t[1];
-      hp = y1 * t[0];
-      z3 = lp + hp;
-      toWords.assign(z3, WORDS, 1, 0);
-      j = uint32ToInt32(WORDS[0]);
-      i = uint32ToInt32(WORDS[1]);
-      if (j >= HIGH_BIASED_EXP_10) {
-        if ((j - HIGH_BIASED_EXP_10 | i) !== 0) {
-          return sx * HUGE * HUGE;
-        }
-        if (lp + OVT > z3 - hp) {
-          return sx * HUGE * HUGE;
-        }
-      } else if ((j & ABS_MASK) >= HIGH_1075) {
-        if ((j - HIGH_NEG_1075 | i) !== 0) {
-          return sx * TINY * TINY;
-        }
-        if (lp <= z3 - hp) {
-          return sx * TINY * TINY;
-        }
-      }
-      z3 = pow2(j, hp, lp);
-      return sx * z3;
-    }
-    module.exports = pow;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/index.js
-var require_lib79 = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main58();
-    module.exports = main2;
-  }
-});
-
 // node_modules/@stdlib/math-base-special-gamma/lib/polyval_s.js
-var require_polyval_s2 = __commonJS({
+var require_polyval_s = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma/lib/polyval_s.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
@@ -7506,10 +7978,10 @@ var require_polyval_s2 = __commonJS({
 var require_stirling_approximation = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma/lib/stirling_approximation.js"(exports, module) {
     "use strict";
-    var SQRT_TWO_PI = require_lib67();
-    var pow = require_lib79();
-    var exp = require_lib66();
-    var polyval = require_polyval_s2();
+    var SQRT_TWO_PI = require_lib91();
+    var pow = require_lib71();
+    var exp = require_lib51();
+    var polyval = require_polyval_s();
     var MAX_STIRLING = 143.01608;
     function gamma(x) {
       var w;
@@ -7531,7 +8003,7 @@ var require_stirling_approximation = __commonJS({
 });
 
 // node_modules/@stdlib/constants-float64-eulergamma/lib/index.js
-var require_lib80 = __commonJS({
+var require_lib92 = __commonJS({
   "node_modules/@stdlib/constants-float64-eulergamma/lib/index.js"(exports, module) {
     "use strict";
     var EULERGAMMA = 0.5772156649015329;
@@ -7543,7 +8015,7 @@ var require_lib80 = __commonJS({
 var require_small_approximation = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma/lib/small_approximation.js"(exports, module) {
     "use strict";
-    var EULER = require_lib80();
+    var EULER = require_lib92();
     function gamma(x, z3) {
       return z3 / ((1 + EULER * x) * x);
     }
@@ -7552,7 +8024,7 @@ var require_small_approximation = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-gamma/lib/rational_pq.js
-var require_rational_pq = __commonJS({
+var require_rational_pq2 = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma/lib/rational_pq.js"(exports, module) {
     "use strict";
     function evalrational(x) {
@@ -7582,21 +8054,21 @@ var require_rational_pq = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-gamma/lib/main.js
-var require_main59 = __commonJS({
+var require_main66 = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma/lib/main.js"(exports, module) {
     "use strict";
-    var isnan = require_lib();
-    var isInteger = require_lib70();
-    var isNegativeZero = require_lib71();
-    var abs = require_lib6();
-    var floor = require_lib32();
-    var sin = require_lib62();
-    var PINF = require_lib2();
-    var NINF = require_lib4();
-    var PI = require_lib63();
+    var isnan = require_lib6();
+    var isInteger = require_lib64();
+    var isNegativeZero = require_lib77();
+    var abs = require_lib46();
+    var floor = require_lib7();
+    var sin = require_lib90();
+    var PINF = require_lib12();
+    var NINF = require_lib11();
+    var PI = require_lib82();
     var stirlingApprox = require_stirling_approximation();
     var smallApprox = require_small_approximation();
-    var rateval = require_rational_pq();
+    var rateval = require_rational_pq2();
     function gamma(x) {
       var sign;
       var q;
@@ -7666,2568 +8138,20 @@ var require_main59 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-gamma/lib/index.js
-var require_lib81 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main59();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-sqrt-eps/lib/index.js
-var require_lib82 = __commonJS({
-  "node_modules/@stdlib/constants-float64-sqrt-eps/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_SQRT_EPSILON = 14901161193847656e-24;
-    module.exports = FLOAT64_SQRT_EPSILON;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-max/lib/index.js
-var require_lib83 = __commonJS({
-  "node_modules/@stdlib/constants-float64-max/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_MAX = 17976931348623157e292;
-    module.exports = FLOAT64_MAX;
-  }
-});
-
-// node_modules/@stdlib/utils-eval/lib/index.js
-var require_lib84 = __commonJS({
-  "node_modules/@stdlib/utils-eval/lib/index.js"(exports, module) {
-    "use strict";
-    var evil = eval;
-    module.exports = evil;
-  }
-});
-
-// node_modules/@stdlib/assert-has-generator-support/lib/main.js
-var require_main60 = __commonJS({
-  "node_modules/@stdlib/assert-has-generator-support/lib/main.js"(exports, module) {
-    "use strict";
-    var evil = require_lib84();
-    function hasGeneratorSupport() {
-      var bool;
-      try {
-        evil('"use strict"; (function* () {})');
-        bool = true;
-      } catch (err) {
-        bool = false;
-      }
-      return bool;
-    }
-    module.exports = hasGeneratorSupport;
-  }
-});
-
-// node_modules/@stdlib/assert-has-generator-support/lib/index.js
-var require_lib85 = __commonJS({
-  "node_modules/@stdlib/assert-has-generator-support/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main60();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-eps/lib/index.js
-var require_lib86 = __commonJS({
-  "node_modules/@stdlib/constants-float64-eps/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_EPSILON = 2220446049250313e-31;
-    module.exports = FLOAT64_EPSILON;
-  }
-});
-
-// node_modules/@stdlib/math-base-tools-sum-series/lib/generators.js
-var require_generators = __commonJS({
-  "node_modules/@stdlib/math-base-tools-sum-series/lib/generators.js"(exports, module) {
-    "use strict";
-    var abs = require_lib6();
-    var EPS = require_lib86();
-    var MAX_TERMS = 1e6;
-    function sumSeries(generator, options) {
-      var isgenerator;
-      var tolerance;
-      var nextTerm;
-      var counter;
-      var result;
-      var opts;
-      opts = {};
-      if (arguments.length > 1) {
-        opts = options;
-      }
-      tolerance = opts.tolerance || EPS;
-      counter = opts.maxTerms || MAX_TERMS;
-      result = opts.initialValue || 0;
-      isgenerator = typeof generator.next === "function";
-      if (isgenerator === true) {
-        for (nextTerm of generator) {
-          result += nextTerm;
-          if (abs(tolerance * result) >= abs(nextTerm) || --counter === 0) {
-            break;
-          }
-        }
-      } else {
-        do {
-          nextTerm = generator();
-          result += nextTerm;
-        } while (abs(tolerance * result) < abs(nextTerm) && --counter);
-      }
-      return result;
-    }
-    module.exports = sumSeries;
-  }
-});
-
-// node_modules/@stdlib/math-base-tools-sum-series/lib/basic.js
-var require_basic = __commonJS({
-  "node_modules/@stdlib/math-base-tools-sum-series/lib/basic.js"(exports, module) {
-    "use strict";
-    var abs = require_lib6();
-    var EPS = require_lib86();
-    var MAX_TERMS = 1e6;
-    function sumSeries(generator, options) {
-      var tolerance;
-      var nextTerm;
-      var counter;
-      var result;
-      var opts;
-      opts = {};
-      if (arguments.length > 1) {
-        opts = options;
-      }
-      tolerance = opts.tolerance || EPS;
-      counter = opts.maxTerms || MAX_TERMS;
-      result = opts.initialValue || 0;
-      do {
-        nextTerm = generator();
-        result += nextTerm;
-      } while (abs(tolerance * result) < abs(nextTerm) && --counter);
-      return result;
-    }
-    module.exports = sumSeries;
-  }
-});
-
-// node_modules/@stdlib/math-base-tools-sum-series/lib/index.js
-var require_lib87 = __commonJS({
-  "node_modules/@stdlib/math-base-tools-sum-series/lib/index.js"(exports, module) {
-    "use strict";
-    var hasGeneratorSupport = require_lib85();
-    var generator = require_generators();
-    var basic = require_basic();
-    var sumSeries;
-    if (hasGeneratorSupport()) {
-      sumSeries = generator;
-    } else {
-      sumSeries = basic;
-    }
-    module.exports = sumSeries;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x_series.js
-var require_tgamma_i_large_x_series = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x_series.js"(exports, module) {
-    "use strict";
-    function tgammaILargeXSeries(a1, x1) {
-      var result = 1;
-      var a = a1;
-      var x = x1;
-      return next;
-      function next() {
-        var r = result;
-        result *= a / x;
-        a -= 1;
-        return r;
-      }
-    }
-    module.exports = tgammaILargeXSeries;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x.js
-var require_tgamma_i_large_x = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x.js"(exports, module) {
-    "use strict";
-    var sumSeries = require_lib87();
-    var tgammaILargeXSeries = require_tgamma_i_large_x_series();
-    function tgammaILargeX(a, x) {
-      var result;
-      var s;
-      s = tgammaILargeXSeries(a, x);
-      result = sumSeries(s);
-      return result;
-    }
-    module.exports = tgammaILargeX;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/finite_gamma_q.js
-var require_finite_gamma_q = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/finite_gamma_q.js"(exports, module) {
-    "use strict";
-    var exp = require_lib66();
-    function finiteGammaQ(a, x) {
-      var term;
-      var sum;
-      var e;
-      var n;
-      e = exp(-x);
-      sum = e;
-      if (sum !== 0) {
-        term = sum;
-        for (n = 1; n < a; ++n) {
-          term /= n;
-          term *= x;
-          sum += term;
-        }
-      }
-      return sum;
-    }
-    module.exports = finiteGammaQ;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js
-var require_polyval_pp = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return -0.3250421072470015;
-      }
-      return -0.3250421072470015 + x * (-0.02848174957559851 + x * (-0.005770270296489442 + x * -23763016656650163e-21));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js
-var require_polyval_qq = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.39791722395915535;
-      }
-      return 0.39791722395915535 + x * (0.0650222499887673 + x * (0.005081306281875766 + x * (13249473800432164e-20 + x * -3960228278775368e-21)));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js
-var require_polyval_pa = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.41485611868374833;
-      }
-      return 0.41485611868374833 + x * (-0.3722078760357013 + x * (0.31834661990116175 + x * (-0.11089469428239668 + x * (0.035478304325618236 + x * -0.002166375594868791))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js
-var require_polyval_qa = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.10642088040084423;
-      }
-      return 0.10642088040084423 + x * (0.540397917702171 + x * (0.07182865441419627 + x * (0.12617121980876164 + x * (0.01363708391202905 + x * 0.011984499846799107))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js
-var require_polyval_ra = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return -0.6938585727071818;
-      }
-      return -0.6938585727071818 + x * (-10.558626225323291 + x * (-62.375332450326006 + x * (-162.39666946257347 + x * (-184.60509290671104 + x * (-81.2874355063066 + x * -9.814329344169145)))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js
-var require_polyval_sa = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 19.651271667439257;
-      }
-      return 19.651271667439257 + x * (137.65775414351904 + x * (434.56587747522923 + x * (645.3872717332679 + x * (429.00814002756783 + x * (108.63500554177944 + x * (6.570249770319282 + x * -0.0604244152148581))))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js
-var require_polyval_rb = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return -0.799283237680523;
-      }
-      return -0.799283237680523 + x * (-17.757954917754752 + x * (-160.63638485582192 + x * (-637.5664433683896 + x * (-1025.0951316110772 + x * -483.5191916086514))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js
-var require_polyval_sb = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 30.33806074348246;
-      }
-      return 30.33806074348246 + x * (325.7925129965739 + x * (1536.729586084437 + x * (3199.8582195085955 + x * (2553.0504064331644 + x * (474.52854120695537 + x * -22.44095244658582)))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/main.js
-var require_main61 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib();
-    var exp = require_lib66();
-    var setLowWord = require_lib75();
-    var PINF = require_lib2();
-    var NINF = require_lib4();
-    var polyvalPP = require_polyval_pp();
-    var polyvalQQ = require_polyval_qq();
-    var polyvalPA = require_polyval_pa();
-    var polyvalQA = require_polyval_qa();
-    var polyvalRA = require_polyval_ra();
-    var polyvalSA = require_polyval_sa();
-    var polyvalRB = require_polyval_rb();
-    var polyvalSB = require_polyval_sb();
-    var TINY = 1e-300;
-    var SMALL = 13877787807814457e-33;
-    var ERX = 0.8450629115104675;
-    var PPC = 0.12837916709551256;
-    var QQC = 1;
-    var PAC = -0.0023621185607526594;
-    var QAC = 1;
-    var RAC = -0.009864944034847148;
-    var SAC = 1;
-    var RBC = -0.0098649429247001;
-    var SBC = 1;
-    function erfc(x) {
-      var sign;
-      var ax;
-      var z3;
-      var r;
-      var s;
-      var y;
-      var p;
-      var q;
-      if (isnan(x)) {
-        return NaN;
-      }
-      if (x === PINF) {
-        return 0;
-      }
-      if (x === NINF) {
-        return 2;
-      }
-      if (x === 0) {
-        return 1;
-      }
-      if (x < 0) {
-        sign = true;
-        ax = -x;
-      } else {
-        sign = false;
-        ax = x;
-      }
-      if (ax < 0.84375) {
-        if (ax < SMALL) {
-          return 1 - x;
-        }
-        z3 = x * x;
-        r = PPC + z3 * polyvalPP(z3);
-        s = QQC + z3 * polyvalQQ(z3);
-        y = r / s;
-        if (x < 0.25) {
-          return 1 - (x + x * y);
-        }
-        r = x * y;
-        r += x - 0.5;
-        return 0.5 - r;
-      }
-      if (ax < 1.25) {
-        s = ax - 1;
-        p = PAC + s * polyvalPA(s);
-        q = QAC + s * polyvalQA(s);
-        if (sign) {
-          return 1 + ERX + p / q;
-        }
-        return 1 - ERX - p / q;
-      }
-      if (ax < 28) {
-        s = 1 / (ax * ax);
-        if (ax < 2.857142857142857) {
-          r = RAC + s * polyvalRA(s);
-          s = SAC + s * polyvalSA(s);
-        } else {
-          if (x < -6) {
-            return 2 - TINY;
-          }
-          r = RBC + s * polyvalRB(s);
-          s = SBC + s * polyvalSB(s);
-        }
-        z3 = setLowWord(ax, 0);
-        r = exp(-(z3 * z3) - 0.5625) * exp((z3 - ax) * (z3 + ax) + r / s);
-        if (sign) {
-          return 2 - r / ax;
-        }
-        return r / ax;
-      }
-      if (sign) {
-        return 2 - TINY;
-      }
-      return TINY * TINY;
-    }
-    module.exports = erfc;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/index.js
-var require_lib88 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main61();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/finite_half_gamma_q.js
-var require_finite_half_gamma_q = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/finite_half_gamma_q.js"(exports, module) {
-    "use strict";
-    var erfc = require_lib88();
-    var sqrt = require_lib74();
-    var exp = require_lib66();
-    var PI = require_lib63();
-    function finiteHalfGammaQ(a, x) {
-      var half;
-      var term;
-      var sum;
-      var e;
-      var n;
-      e = erfc(sqrt(x));
-      if (e !== 0 && a > 1) {
-        term = exp(-x) / sqrt(PI * x);
-        term *= x;
-        half = 0.5;
-        term /= half;
-        sum = term;
-        for (n = 2; n < a; ++n) {
-          term /= n - half;
-          term *= x;
-          sum += term;
-        }
-        e += sum;
-      }
-      return e;
-    }
-    module.exports = finiteHalfGammaQ;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-min-ln/lib/index.js
-var require_lib89 = __commonJS({
-  "node_modules/@stdlib/constants-float64-min-ln/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_MIN_LN = -708.3964185322641;
-    module.exports = FLOAT64_MIN_LN;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/full_igamma_prefix.js
-var require_full_igamma_prefix = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/full_igamma_prefix.js"(exports, module) {
-    "use strict";
-    var exp = require_lib66();
-    var pow = require_lib79();
-    var ln = require_lib31();
-    var MAX_LN = require_lib68();
-    var MIN_LN = require_lib89();
-    function fullIGammaPrefix(a, z3) {
-      var prefix;
-      var alz;
-      alz = a * ln(z3);
-      if (z3 >= 1) {
-        if (alz < MAX_LN && -z3 > MIN_LN) {
-          prefix = pow(z3, a) * exp(-z3);
-        } else if (a >= 1) {
-          prefix = pow(z3 / exp(z3 / a), a);
-        } else {
-          prefix = exp(alz - z3);
-        }
-      } else {
-        if (alz > MIN_LN) {
-          prefix = pow(z3, a) * exp(-z3);
-        } else if (z3 / a < MAX_LN) {
-          prefix = pow(z3 / exp(z3 / a), a);
-        } else {
-          prefix = exp(alz - z3);
-        }
-      }
-      return prefix;
-    }
-    module.exports = fullIGammaPrefix;
-  }
-});
-
-// node_modules/@stdlib/math-base-tools-evalpoly/lib/main.js
-var require_main62 = __commonJS({
-  "node_modules/@stdlib/math-base-tools-evalpoly/lib/main.js"(exports, module) {
-    "use strict";
-    function evalpoly(c, x) {
-      var p;
-      var i;
-      i = c.length;
-      if (i < 2 || x === 0) {
-        if (i === 0) {
-          return 0;
-        }
-        return c[0];
-      }
-      i -= 1;
-      p = c[i] * x + c[i - 1];
-      i -= 2;
-      while (i >= 0) {
-        p = p * x + c[i];
-        i -= 1;
-      }
-      return p;
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/function-ctor/lib/main.js
-var require_main63 = __commonJS({
-  "node_modules/@stdlib/function-ctor/lib/main.js"(exports, module) {
-    "use strict";
-    var Fcn = Function;
-    module.exports = Fcn;
-  }
-});
-
-// node_modules/@stdlib/function-ctor/lib/index.js
-var require_lib90 = __commonJS({
-  "node_modules/@stdlib/function-ctor/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main63();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-tools-evalpoly/lib/factory.js
-var require_factory = __commonJS({
-  "node_modules/@stdlib/math-base-tools-evalpoly/lib/factory.js"(exports, module) {
-    "use strict";
-    var Fcn = require_lib90();
-    var evalpoly = require_main62();
-    function factory(c) {
-      var f;
-      var n;
-      var m;
-      var i;
-      if (c.length > 500) {
-        return polyval;
-      }
-      f = "return function evalpoly(x){";
-      n = c.length;
-      if (n === 0) {
-        f += "return 0.0;";
-      } else if (n === 1) {
-        f += "return " + c[0] + ";";
-      } else {
-        f += "if(x===0.0){return " + c[0] + ";}";
-        f += "return " + c[0];
-        m = n - 1;
-        for (i = 1; i < n; i++) {
-          f += "+x*";
-          if (i < m) {
-            f += "(";
-          }
-          f += c[i];
-        }
-        for (i = 0; i < m - 1; i++) {
-          f += ")";
-        }
-        f += ";";
-      }
-      f += "}";
-      f += "//# sourceURL=evalpoly.factory.js";
-      return new Fcn(f)();
-      function polyval(x) {
-        return evalpoly(c, x);
-      }
-    }
-    module.exports = factory;
-  }
-});
-
-// node_modules/@stdlib/math-base-tools-evalpoly/lib/index.js
-var require_lib91 = __commonJS({
-  "node_modules/@stdlib/math-base-tools-evalpoly/lib/index.js"(exports, module) {
-    "use strict";
-    var setReadOnly = require_lib50();
-    var main2 = require_main62();
-    var factory = require_factory();
-    setReadOnly(main2, "factory", factory);
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-log1pmx/lib/log1p_series.js
-var require_log1p_series = __commonJS({
-  "node_modules/@stdlib/math-base-special-log1pmx/lib/log1p_series.js"(exports, module) {
-    "use strict";
-    function log1pSeries(x) {
-      var mMult = -x;
-      var mProd = -1;
-      var k = 0;
-      return next;
-      function next() {
-        mProd *= mMult;
-        k += 1;
-        return mProd / k;
-      }
-    }
-    module.exports = log1pSeries;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-log1pmx/lib/main.js
-var require_main64 = __commonJS({
-  "node_modules/@stdlib/math-base-special-log1pmx/lib/main.js"(exports, module) {
-    "use strict";
-    var abs = require_lib6();
-    var ln = require_lib31();
-    var FLOAT_EPS = require_lib86();
-    var sumSeries = require_lib87();
-    var log1pSeries = require_log1p_series();
-    function log1pmx(x) {
-      var opts;
-      var ax;
-      if (x <= -1) {
-        return NaN;
-      }
-      ax = abs(x);
-      if (ax > 0.95) {
-        return ln(1 + x) - x;
-      }
-      if (ax < FLOAT_EPS) {
-        return -x * x / 2;
-      }
-      opts = {
-        "initialValue": -x
-      };
-      return sumSeries(log1pSeries(x), opts);
-    }
-    module.exports = log1pmx;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-log1pmx/lib/index.js
-var require_lib92 = __commonJS({
-  "node_modules/@stdlib/math-base-special-log1pmx/lib/index.js"(exports, module) {
-    "use strict";
-    var log1pmx = require_main64();
-    module.exports = log1pmx;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-two-pi/lib/index.js
 var require_lib93 = __commonJS({
-  "node_modules/@stdlib/constants-float64-two-pi/lib/index.js"(exports, module) {
-    "use strict";
-    var TWO_PI = 6.283185307179586;
-    module.exports = TWO_PI;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c0.js
-var require_polyval_c0 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c0.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return -0.3333333333333333;
-      }
-      return -0.3333333333333333 + x * (0.08333333333333333 + x * (-0.014814814814814815 + x * (0.0011574074074074073 + x * (3527336860670194e-19 + x * (-1787551440329218e-19 + x * (3919263178522438e-20 + x * (-21854485106799924e-22 + x * (-185406221071516e-20 + x * (8296711340953087e-22 + x * (-17665952736826078e-23 + x * (6707853543401498e-24 + x * (10261809784240309e-24 + x * (-4382036018453353e-24 + x * 914769958223679e-24)))))))))))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c1.js
-var require_polyval_c1 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c1.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return -0.001851851851851852;
-      }
-      return -0.001851851851851852 + x * (-0.003472222222222222 + x * (0.0026455026455026454 + x * (-9902263374485596e-19 + x * (20576131687242798e-20 + x * (-4018775720164609e-22 + x * (-18098550334489977e-21 + x * (764916091608111e-20 + x * (-16120900894563446e-22 + x * (4647127802807434e-24 + x * (1378633446915721e-22 + x * (-5752545603517705e-23 + x * 11951628599778148e-24)))))))))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c2.js
-var require_polyval_c2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c2.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.004133597883597883;
-      }
-      return 0.004133597883597883 + x * (-0.0026813271604938273 + x * (7716049382716049e-19 + x * (20093878600823047e-22 + x * (-10736653226365161e-20 + x * (52923448829120125e-21 + x * (-12760635188618728e-21 + x * (3423578734096138e-23 + x * (13721957309062932e-22 + x * (-6298992138380055e-22 + x * 14280614206064242e-23)))))))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c3.js
-var require_polyval_c3 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c3.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 6494341563786008e-19;
-      }
-      return 6494341563786008e-19 + x * (22947209362139917e-20 + x * (-4691894943952557e-19 + x * (26772063206283885e-20 + x * (-7561801671883977e-20 + x * (-2396505113867297e-22 + x * (11082654115347302e-21 + x * (-56749528269915965e-22 + x * 14230900732435883e-22)))))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c4.js
-var require_polyval_c4 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c4.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return -8618882909167117e-19;
-      }
-      return -8618882909167117e-19 + x * (7840392217200666e-19 + x * (-2990724803031902e-19 + x * (-14638452578843418e-22 + x * (6641498215465122e-20 + x * (-3968365047179435e-20 + x * 11375726970678419e-21)))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c5.js
-var require_polyval_c5 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c5.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return -33679855336635813e-20;
-      }
-      return -33679855336635813e-20 + x * (-6972813758365858e-20 + x * (2772753244959392e-19 + x * (-19932570516188847e-20 + x * (6797780477937208e-20 + x * (1419062920643967e-22 + x * (-13594048189768693e-21 + x * (8018470256334202e-21 + x * -2291481176508095e-21)))))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c6.js
-var require_polyval_c6 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c6.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 5313079364639922e-19;
-      }
-      return 5313079364639922e-19 + x * (-5921664373536939e-19 + x * (2708782096718045e-19 + x * (7902353232660328e-22 + x * (-8153969367561969e-20 + x * (561168275310625e-19 + x * -18329116582843375e-21)))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c7.js
-var require_polyval_c7 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c7.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 34436760689237765e-20;
-      }
-      return 34436760689237765e-20 + x * (5171790908260592e-20 + x * (-33493161081142234e-20 + x * (2812695154763237e-19 + x * -10976582244684731e-20)));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c8.js
-var require_polyval_c8 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c8.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return -6526239185953094e-19;
-      }
-      return -6526239185953094e-19 + x * (8394987206720873e-19 + x * -438297098541721e-18);
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/igamma_temme_large.js
-var require_igamma_temme_large = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/igamma_temme_large.js"(exports, module) {
-    "use strict";
-    var evalpoly = require_lib91();
-    var log1pmx = require_lib92();
-    var erfc = require_lib88();
-    var sqrt = require_lib74();
-    var exp = require_lib66();
-    var TWO_PI = require_lib93();
-    var polyvalC0 = require_polyval_c0();
-    var polyvalC1 = require_polyval_c1();
-    var polyvalC2 = require_polyval_c2();
-    var polyvalC3 = require_polyval_c3();
-    var polyvalC4 = require_polyval_c4();
-    var polyvalC5 = require_polyval_c5();
-    var polyvalC6 = require_polyval_c6();
-    var polyvalC7 = require_polyval_c7();
-    var polyvalC8 = require_polyval_c8();
-    var workspace = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-    function igammaTemmeLarge(a, x) {
-      var result;
-      var sigma;
-      var phi;
-      var y;
-      var z3;
-      sigma = (x - a) / a;
-      phi = -log1pmx(sigma);
-      y = a * phi;
-      z3 = sqrt(2 * phi);
-      if (x < a) {
-        z3 = -z3;
-      }
-      workspace[0] = polyvalC0(z3);
-      workspace[1] = polyvalC1(z3);
-      workspace[2] = polyvalC2(z3);
-      workspace[3] = polyvalC3(z3);
-      workspace[4] = polyvalC4(z3);
-      workspace[5] = polyvalC5(z3);
-      workspace[6] = polyvalC6(z3);
-      workspace[7] = polyvalC7(z3);
-      workspace[8] = polyvalC8(z3);
-      workspace[9] = -5967612901927463e-19;
-      result = evalpoly(workspace, 1 / a);
-      result *= exp(-y) / sqrt(TWO_PI * a);
-      if (x < a) {
-        result = -result;
-      }
-      result += erfc(sqrt(y)) / 2;
-      return result;
-    }
-    module.exports = igammaTemmeLarge;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/lower_incomplete_gamma_series.js
-var require_lower_incomplete_gamma_series = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/lower_incomplete_gamma_series.js"(exports, module) {
-    "use strict";
-    function lowerIncompleteGammaSeries(a1, z1) {
-      var result = 1;
-      var a = a1;
-      var z3 = z1;
-      return next;
-      function next() {
-        var r = result;
-        a += 1;
-        result *= z3 / a;
-        return r;
-      }
-    }
-    module.exports = lowerIncompleteGammaSeries;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/lower_gamma_series.js
-var require_lower_gamma_series = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/lower_gamma_series.js"(exports, module) {
-    "use strict";
-    var sumSeries = require_lib87();
-    var lowerIncompleteGammaSeries = require_lower_incomplete_gamma_series();
-    function lowerGammaSeries(a, z3, initialValue) {
-      var result;
-      var s;
-      initialValue = initialValue || 0;
-      s = lowerIncompleteGammaSeries(a, z3);
-      result = sumSeries(s, {
-        "initialValue": initialValue
-      });
-      return result;
-    }
-    module.exports = lowerGammaSeries;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/rational_pq.js
-var require_rational_pq2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/rational_pq.js"(exports, module) {
-    "use strict";
-    function evalrational(x) {
-      var ax;
-      var s1;
-      var s2;
-      if (x === 0) {
-        return Infinity;
-      }
-      if (x < 0) {
-        ax = -x;
-      } else {
-        ax = x;
-      }
-      if (ax <= 1) {
-        s1 = 709811.662581658 + x * (679979.8474157227 + x * (293136.7857211597 + x * (74887.54032914672 + x * (12555.290582413863 + x * (1443.4299244417066 + x * (115.24194596137347 + x * (6.309239205732627 + x * (0.22668404630224365 + x * (0.004826466289237662 + x * 4624429436045379e-20)))))))));
-        s2 = 0 + x * (362880 + x * (1026576 + x * (1172700 + x * (723680 + x * (269325 + x * (63273 + x * (9450 + x * (870 + x * (45 + x * 1)))))))));
-      } else {
-        x = 1 / x;
-        s1 = 4624429436045379e-20 + x * (0.004826466289237662 + x * (0.22668404630224365 + x * (6.309239205732627 + x * (115.24194596137347 + x * (1443.4299244417066 + x * (12555.290582413863 + x * (74887.54032914672 + x * (293136.7857211597 + x * (679979.8474157227 + x * 709811.662581658)))))))));
-        s2 = 1 + x * (45 + x * (870 + x * (9450 + x * (63273 + x * (269325 + x * (723680 + x * (1172700 + x * (1026576 + x * (362880 + x * 0)))))))));
-      }
-      return s1 / s2;
-    }
-    module.exports = evalrational;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/main.js
-var require_main65 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/main.js"(exports, module) {
-    "use strict";
-    var gammaLanczosSumExpGScaled = require_rational_pq2();
-    module.exports = gammaLanczosSumExpGScaled;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/index.js
-var require_lib94 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main65();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js
-var require_main66 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js"(exports, module) {
-    "use strict";
-    var PINF = require_lib2();
-    function isPositiveZero(x) {
-      return x === 0 && 1 / x === PINF;
-    }
-    module.exports = isPositiveZero;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js
-var require_lib95 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main66();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/math-base-special-max/lib/main.js
-var require_main67 = __commonJS({
-  "node_modules/@stdlib/math-base-special-max/lib/main.js"(exports, module) {
+// node_modules/@stdlib/constants-float64-max-nth-factorial/lib/index.js
+var require_lib94 = __commonJS({
+  "node_modules/@stdlib/constants-float64-max-nth-factorial/lib/index.js"(exports, module) {
     "use strict";
-    var isPositiveZero = require_lib95();
-    var isnan = require_lib();
-    var PINF = require_lib2();
-    function max(x, y) {
-      if (isnan(x) || isnan(y)) {
-        return NaN;
-      }
-      if (x === PINF || y === PINF) {
-        return PINF;
-      }
-      if (x === y && x === 0) {
-        if (isPositiveZero(x)) {
-          return x;
-        }
-        return y;
-      }
-      if (x > y) {
-        return x;
-      }
-      return y;
-    }
-    module.exports = max;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-max/lib/index.js
-var require_lib96 = __commonJS({
-  "node_modules/@stdlib/math-base-special-max/lib/index.js"(exports, module) {
-    "use strict";
-    var max = require_main67();
-    module.exports = max;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-min/lib/main.js
-var require_main68 = __commonJS({
-  "node_modules/@stdlib/math-base-special-min/lib/main.js"(exports, module) {
-    "use strict";
-    var isNegativeZero = require_lib71();
-    var isnan = require_lib();
-    var NINF = require_lib4();
-    function min(x, y) {
-      if (isnan(x) || isnan(y)) {
-        return NaN;
-      }
-      if (x === NINF || y === NINF) {
-        return NINF;
-      }
-      if (x === y && x === 0) {
-        if (isNegativeZero(x)) {
-          return x;
-        }
-        return y;
-      }
-      if (x < y) {
-        return x;
-      }
-      return y;
-    }
-    module.exports = min;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-min/lib/index.js
-var require_lib97 = __commonJS({
-  "node_modules/@stdlib/math-base-special-min/lib/index.js"(exports, module) {
-    "use strict";
-    var min = require_main68();
-    module.exports = min;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-gamma-lanczos-g/lib/index.js
-var require_lib98 = __commonJS({
-  "node_modules/@stdlib/constants-float64-gamma-lanczos-g/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_GAMMA_LANCZOS_G = 10.900511;
-    module.exports = FLOAT64_GAMMA_LANCZOS_G;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-e/lib/index.js
-var require_lib99 = __commonJS({
-  "node_modules/@stdlib/constants-float64-e/lib/index.js"(exports, module) {
-    "use strict";
-    var E = 2.718281828459045;
-    module.exports = E;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/regularised_gamma_prefix.js
-var require_regularised_gamma_prefix = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/regularised_gamma_prefix.js"(exports, module) {
-    "use strict";
-    var lanczosSumExpGScaled = require_lib94();
-    var gammaln = require_lib65();
-    var gamma = require_lib81();
-    var log1pmx = require_lib92();
-    var sqrt = require_lib74();
-    var abs = require_lib6();
-    var exp = require_lib66();
-    var pow = require_lib79();
-    var max = require_lib96();
-    var min = require_lib97();
-    var ln = require_lib31();
-    var FLOAT64_MAX = require_lib83();
-    var MAX_LN = require_lib68();
-    var MIN_LN = require_lib89();
-    var G = require_lib98();
-    var E = require_lib99();
-    function regularisedGammaPrefix(a, z3) {
-      var prefix;
-      var amza;
-      var agh;
-      var alz;
-      var amz;
-      var sq;
-      var d;
-      agh = a + G - 0.5;
-      d = (z3 - a - G + 0.5) / agh;
-      if (a < 1) {
-        if (z3 <= MIN_LN || a < 1 / FLOAT64_MAX) {
-          return exp(a * ln(z3) - z3 - gammaln(a));
-        }
-        return pow(z3, a) * exp(-z3) / gamma(a);
-      }
-      if (abs(d * d * a) <= 100 && a > 150) {
-        prefix = a * log1pmx(d) + z3 * (0.5 - G) / agh;
-        prefix = exp(prefix);
-      } else {
-        alz = a * ln(z3 / agh);
-        amz = a - z3;
-        if (min(alz, amz) <= MIN_LN || max(alz, amz) >= MAX_LN) {
-          amza = amz / a;
-          if (min(alz, amz) / 2 > MIN_LN && max(alz, amz) / 2 < MAX_LN) {
-            sq = pow(z3 / agh, a / 2) * exp(amz / 2);
-            prefix = sq * sq;
-          } else if (min(alz, amz) / 4 > MIN_LN && max(alz, amz) / 4 < MAX_LN && z3 > a) {
-            sq = pow(z3 / agh, a / 4) * exp(amz / 4);
-            prefix = sq * sq;
-            prefix *= prefix;
-          } else if (amza > MIN_LN && amza < MAX_LN) {
-            prefix = pow(z3 * exp(amza) / agh, a);
-          } else {
-            prefix = exp(alz + amz);
-          }
-        } else {
-          prefix = pow(z3 / agh, a) * exp(amz);
-        }
-      }
-      prefix *= sqrt(agh / E) / lanczosSumExpGScaled(a);
-      return prefix;
-    }
-    module.exports = regularisedGammaPrefix;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js
-var require_lib100 = __commonJS({
-  "node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js"(exports, module) {
-    "use strict";
-    var HALF_LN2 = 0.34657359027997264;
-    module.exports = HALF_LN2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js
-var require_polyval_q2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return -0.03333333333333313;
-      }
-      return -0.03333333333333313 + x * (0.0015873015872548146 + x * (-793650757867488e-19 + x * (4008217827329362e-21 + x * -20109921818362437e-23)));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-expm1/lib/main.js
-var require_main69 = __commonJS({
-  "node_modules/@stdlib/math-base-special-expm1/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib();
-    var getHighWord = require_lib28();
-    var setHighWord = require_lib29();
-    var fromWords = require_lib41();
-    var PINF = require_lib2();
-    var NINF = require_lib4();
-    var FLOAT64_EXPONENT_BIAS = require_lib30();
-    var HALF_LN2 = require_lib100();
-    var polyval = require_polyval_q2();
-    var OVERFLOW_THRESHOLD = 709.782712893384;
-    var LN2_HI = 0.6931471803691238;
-    var LN2_LO = 19082149292705877e-26;
-    var LN2_INV = 1.4426950408889634;
-    var LN2x56 = 38.816242111356935;
-    var LN2_HALFX3 = 1.0397207708399179;
-    function expm1(x) {
-      var halfX;
-      var twopk;
-      var sign;
-      var hi;
-      var lo;
-      var hx;
-      var r1;
-      var y;
-      var z3;
-      var c;
-      var t;
-      var e;
-      var k;
-      if (x === PINF || isnan(x)) {
-        return x;
-      }
-      if (x === NINF) {
-        return -1;
-      }
-      if (x === 0) {
-        return x;
-      }
-      if (x < 0) {
-        sign = true;
-        y = -x;
-      } else {
-        sign = false;
-        y = x;
-      }
-      if (y >= LN2x56) {
-        if (sign) {
-          return -1;
-        }
-        if (y >= OVERFLOW_THRESHOLD) {
-          return PINF;
-        }
-      }
-      hx = getHighWord(y) | 0;
-      if (y > HALF_LN2) {
-        if (y < LN2_HALFX3) {
-          if (sign) {
-            hi = x + LN2_HI;
-            lo = -LN2_LO;
-            k = -1;
-          } else {
-            hi = x - LN2_HI;
-            lo = LN2_LO;
-            k = 1;
-          }
-        } else {
-          if (sign) {
-            k = LN2_INV * x - 0.5;
-          } else {
-            k = LN2_INV * x + 0.5;
-          }
-          k |= 0;
-          t = k;
-          hi = x - t * LN2_HI;
-          lo = t * LN2_LO;
-        }
-        x = hi - lo;
-        c = hi - x - lo;
-      } else if (hx < 1016070144) {
-        return x;
-      } else {
-        k = 0;
-      }
-      halfX = 0.5 * x;
-      z3 = x * halfX;
-      r1 = 1 + z3 * polyval(z3);
-      t = 3 - r1 * halfX;
-      e = z3 * ((r1 - t) / (6 - x * t));
-      if (k === 0) {
-        return x - (x * e - z3);
-      }
-      twopk = fromWords(FLOAT64_EXPONENT_BIAS + k << 20, 0);
-      e = x * (e - c) - c;
-      e -= z3;
-      if (k === -1) {
-        return 0.5 * (x - e) - 0.5;
-      }
-      if (k === 1) {
-        if (x < -0.25) {
-          return -2 * (e - (x + 0.5));
-        }
-        return 1 + 2 * (x - e);
-      }
-      if (k <= -2 || k > 56) {
-        y = 1 - (e - x);
-        if (k === 1024) {
-          hi = getHighWord(y) + (k << 20) | 0;
-          y = setHighWord(y, hi);
-        } else {
-          y *= twopk;
-        }
-        return y - 1;
-      }
-      t = 1;
-      if (k < 20) {
-        hi = 1072693248 - (2097152 >> k) | 0;
-        t = setHighWord(t, hi);
-        y = t - (e - x);
-      } else {
-        hi = FLOAT64_EXPONENT_BIAS - k << 20 | 0;
-        t = setHighWord(t, hi);
-        y = x - (e + t);
-        y += 1;
-      }
-      y *= twopk;
-      return y;
-    }
-    module.exports = expm1;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-expm1/lib/index.js
-var require_lib101 = __commonJS({
-  "node_modules/@stdlib/math-base-special-expm1/lib/index.js"(exports, module) {
-    "use strict";
-    var expm1 = require_main69();
-    module.exports = expm1;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-powm1/lib/main.js
-var require_main70 = __commonJS({
-  "node_modules/@stdlib/math-base-special-powm1/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib();
-    var isinfinite = require_lib5();
-    var abs = require_lib6();
-    var expm1 = require_lib101();
-    var ln = require_lib31();
-    var pow = require_lib79();
-    var trunc = require_lib34();
-    function powm1(b, x) {
-      var result;
-      var y;
-      if (isnan(b) || isnan(x)) {
-        return NaN;
-      }
-      if (x === 0) {
-        return 0;
-      }
-      if (b === 0) {
-        return -1;
-      }
-      if (b < 0 && x % 2 === 0) {
-        b = -b;
-      }
-      if (b > 0) {
-        if (abs(x * (b - 1)) < 0.5 || abs(x) < 0.2) {
-          y = ln(b) * x;
-          if (y < 0.5) {
-            return expm1(y);
-          }
-        }
-      } else if (trunc(x) !== x) {
-        return NaN;
-      }
-      result = pow(b, x) - 1;
-      if (isinfinite(result) || isnan(result)) {
-        return NaN;
-      }
-      return result;
-    }
-    module.exports = powm1;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-powm1/lib/index.js
-var require_lib102 = __commonJS({
-  "node_modules/@stdlib/math-base-special-powm1/lib/index.js"(exports, module) {
-    "use strict";
-    var powm1 = require_main70();
-    module.exports = powm1;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js
-var require_polyval_lp = __commonJS({
-  "node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.6666666666666735;
-      }
-      return 0.6666666666666735 + x * (0.3999999999940942 + x * (0.2857142874366239 + x * (0.22222198432149784 + x * (0.1818357216161805 + x * (0.15313837699209373 + x * 0.14798198605116586)))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-log1p/lib/main.js
-var require_main71 = __commonJS({
-  "node_modules/@stdlib/math-base-special-log1p/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib();
-    var getHighWord = require_lib28();
-    var setHighWord = require_lib29();
-    var PINF = require_lib2();
-    var NINF = require_lib4();
-    var FLOAT64_EXPONENT_BIAS = require_lib30();
-    var polyval = require_polyval_lp();
-    var LN2_HI = 0.6931471803691238;
-    var LN2_LO = 19082149292705877e-26;
-    var SQRT2M1 = 0.41421356237309503;
-    var SQRT2HALFM1 = -0.2928932188134525;
-    var SMALL = 1862645149230957e-24;
-    var TINY = 5551115123125783e-32;
-    var TWO53 = 9007199254740992;
-    var TWO_THIRDS = 0.6666666666666666;
-    function log1p(x) {
-      var hfsq;
-      var hu;
-      var y;
-      var f;
-      var c;
-      var s;
-      var z3;
-      var R;
-      var u;
-      var k;
-      if (x < -1 || isnan(x)) {
-        return NaN;
-      }
-      if (x === -1) {
-        return NINF;
-      }
-      if (x === PINF) {
-        return x;
-      }
-      if (x === 0) {
-        return x;
-      }
-      if (x < 0) {
-        y = -x;
-      } else {
-        y = x;
-      }
-      k = 1;
-      if (y < SQRT2M1) {
-        if (y < SMALL) {
-          if (y < TINY) {
-            return x;
-          }
-          return x - x * x * 0.5;
-        }
-        if (x > SQRT2HALFM1) {
-          k = 0;
-          f = x;
-          hu = 1;
-        }
-      }
-      if (k !== 0) {
-        if (y < TWO53) {
-          u = 1 + x;
-          hu = getHighWord(u);
-          k = (hu >> 20) - FLOAT64_EXPONENT_BIAS;
-          if (k > 0) {
-            c = 1 - (u - x);
-          } else {
-            c = x - (u - 1);
-          }
-          c /= u;
-        } else {
-          u = x;
-          hu = getHighWord(u);
-          k = (hu >> 20) - FLOAT64_EXPONENT_BIAS;
-          c = 0;
-        }
-        hu &= 1048575;
-        if (hu < 434334) {
-          u = setHighWord(u, hu | 1072693248);
-        } else {
-          k += 1;
-          u = setHighWord(u, hu | 1071644672);
-          hu = 1048576 - hu >> 2;
-        }
-        f = u - 1;
-      }
-      hfsq = 0.5 * f * f;
-      if (hu === 0) {
-        if (f === 0) {
-          c += k * LN2_LO;
-          return k * LN2_HI + c;
-        }
-        R = hfsq * (1 - TWO_THIRDS * f);
-        return k * LN2_HI - (R - (k * LN2_LO + c) - f);
-      }
-      s = f / (2 + f);
-      z3 = s * s;
-      R = z3 * polyval(z3);
-      if (k === 0) {
-        return f - (hfsq - s * (hfsq + R));
-      }
-      return k * LN2_HI - (hfsq - (s * (hfsq + R) + (k * LN2_LO + c)) - f);
-    }
-    module.exports = log1p;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-log1p/lib/index.js
-var require_lib103 = __commonJS({
-  "node_modules/@stdlib/math-base-special-log1p/lib/index.js"(exports, module) {
-    "use strict";
-    var log1p = require_main71();
-    module.exports = log1p;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p1q1.js
-var require_rational_p1q1 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p1q1.js"(exports, module) {
-    "use strict";
-    function evalrational(x) {
-      var ax;
-      var s1;
-      var s2;
-      if (x === 0) {
-        return -0.01803556856784494;
-      }
-      if (x < 0) {
-        ax = -x;
-      } else {
-        ax = x;
-      }
-      if (ax <= 1) {
-        s1 = -0.01803556856784494 + x * (0.02512664961998968 + x * (0.049410315156753225 + x * (0.0172491608709614 + x * (-2594535632054381e-19 + x * (-5410098692152044e-19 + x * (-3245886498259485e-20 + x * 0))))));
-        s2 = 1 + x * (1.962029871977952 + x * (1.4801966942423133 + x * (0.5413914320717209 + x * (0.09885042511280101 + x * (0.008213096746488934 + x * (22493629192211576e-20 + x * -22335276320861708e-23))))));
-      } else {
-        x = 1 / x;
-        s1 = 0 + x * (-3245886498259485e-20 + x * (-5410098692152044e-19 + x * (-2594535632054381e-19 + x * (0.0172491608709614 + x * (0.049410315156753225 + x * (0.02512664961998968 + x * -0.01803556856784494))))));
-        s2 = -22335276320861708e-23 + x * (22493629192211576e-20 + x * (0.008213096746488934 + x * (0.09885042511280101 + x * (0.5413914320717209 + x * (1.4801966942423133 + x * (1.962029871977952 + x * 1))))));
-      }
-      return s1 / s2;
-    }
-    module.exports = evalrational;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p2q2.js
-var require_rational_p2q2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p2q2.js"(exports, module) {
-    "use strict";
-    function evalrational(x) {
-      var ax;
-      var s1;
-      var s2;
-      if (x === 0) {
-        return 0.04906224540690395;
-      }
-      if (x < 0) {
-        ax = -x;
-      } else {
-        ax = x;
-      }
-      if (ax <= 1) {
-        s1 = 0.04906224540690395 + x * (-0.09691175301595212 + x * (-0.4149833583594954 + x * (-0.4065671242119384 + x * (-0.1584135863906922 + x * (-0.024014982064857155 + x * -0.0010034668769627955)))));
-        s2 = 1 + x * (3.0234982984646304 + x * (3.4873958536072385 + x * (1.9141558827442668 + x * (0.5071377386143635 + x * (0.05770397226904519 + x * 0.001957681026011072)))));
-      } else {
-        x = 1 / x;
-        s1 = -0.0010034668769627955 + x * (-0.024014982064857155 + x * (-0.1584135863906922 + x * (-0.4065671242119384 + x * (-0.4149833583594954 + x * (-0.09691175301595212 + x * 0.04906224540690395)))));
-        s2 = 0.001957681026011072 + x * (0.05770397226904519 + x * (0.5071377386143635 + x * (1.9141558827442668 + x * (3.4873958536072385 + x * (3.0234982984646304 + x * 1)))));
-      }
-      return s1 / s2;
-    }
-    module.exports = evalrational;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p3q3.js
-var require_rational_p3q3 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p3q3.js"(exports, module) {
-    "use strict";
-    function evalrational(x) {
-      var ax;
-      var s1;
-      var s2;
-      if (x === 0) {
-        return -0.029232972183027003;
-      }
-      if (x < 0) {
-        ax = -x;
-      } else {
-        ax = x;
-      }
-      if (ax <= 1) {
-        s1 = -0.029232972183027003 + x * (0.14421626775719232 + x * (-0.14244039073863127 + x * (0.05428096940550536 + x * (-0.008505359768683364 + x * (4311713426792973e-19 + x * 0)))));
-        s2 = 1 + x * (-1.5016935605448505 + x * (0.846973248876495 + x * (-0.22009515181499575 + x * (0.02558279715597587 + x * (-0.0010066679553914337 + x * -8271935218912905e-22)))));
-      } else {
-        x = 1 / x;
-        s1 = 0 + x * (4311713426792973e-19 + x * (-0.008505359768683364 + x * (0.05428096940550536 + x * (-0.14244039073863127 + x * (0.14421626775719232 + x * -0.029232972183027003)))));
-        s2 = -8271935218912905e-22 + x * (-0.0010066679553914337 + x * (0.02558279715597587 + x * (-0.22009515181499575 + x * (0.846973248876495 + x * (-1.5016935605448505 + x * 1)))));
-      }
-      return s1 / s2;
-    }
-    module.exports = evalrational;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gamma1pm1/lib/lgamma_small_imp.js
-var require_lgamma_small_imp = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/lgamma_small_imp.js"(exports, module) {
-    "use strict";
-    var ln = require_lib31();
-    var EPS = require_lib86();
-    var rateval1 = require_rational_p1q1();
-    var rateval2 = require_rational_p2q2();
-    var rateval3 = require_rational_p3q3();
-    var Y1 = 0.15896368026733398;
-    var Y2 = 0.5281534194946289;
-    var Y3 = 0.45201730728149414;
-    function lgammaSmallImp(z3, zm1, zm2) {
-      var prefix;
-      var result;
-      var r;
-      var R;
-      if (z3 < EPS) {
-        return -ln(z3);
-      }
-      if (zm1 === 0 || zm2 === 0) {
-        return 0;
-      }
-      result = 0;
-      if (z3 > 2) {
-        if (z3 >= 3) {
-          do {
-            z3 -= 1;
-            zm2 -= 1;
-            result += ln(z3);
-          } while (z3 >= 3);
-          zm2 = z3 - 2;
-        }
-        r = zm2 * (z3 + 1);
-        R = rateval1(zm2);
-        result += r * Y1 + r * R;
-        return result;
-      }
-      if (z3 < 1) {
-        result += -ln(z3);
-        zm2 = zm1;
-        zm1 = z3;
-        z3 += 1;
-      }
-      if (z3 <= 1.5) {
-        r = rateval2(zm1);
-        prefix = zm1 * zm2;
-        result += prefix * Y2 + prefix * r;
-        return result;
-      }
-      r = zm2 * zm1;
-      R = rateval3(-zm2);
-      result += r * Y3 + r * R;
-      return result;
-    }
-    module.exports = lgammaSmallImp;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gamma1pm1/lib/main.js
-var require_main72 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/main.js"(exports, module) {
-    "use strict";
-    var gamma = require_lib81();
-    var expm1 = require_lib101();
-    var log1p = require_lib103();
-    var isnan = require_lib();
-    var lgammaSmallImp = require_lgamma_small_imp();
-    function gamma1pm1(x) {
-      if (isnan(x)) {
-        return NaN;
-      }
-      if (x < 0) {
-        if (x < -0.5) {
-          return gamma(1 + x) - 1;
-        }
-        return expm1(-log1p(x) + lgammaSmallImp(x + 2, x + 1, x));
-      }
-      if (x < 2) {
-        return expm1(lgammaSmallImp(x + 1, x, x - 1));
-      }
-      return gamma(1 + x) - 1;
-    }
-    module.exports = gamma1pm1;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gamma1pm1/lib/index.js
-var require_lib104 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/index.js"(exports, module) {
-    "use strict";
-    var gamma1pm1 = require_main72();
-    module.exports = gamma1pm1;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/small_gamma2_series.js
-var require_small_gamma2_series = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/small_gamma2_series.js"(exports, module) {
-    "use strict";
-    function smallGamma2Series(a, x) {
-      var result;
-      var apn;
-      var n;
-      var r;
-      result = -x;
-      x = -x;
-      apn = a + 1;
-      n = 1;
-      return next;
-      function next() {
-        r = result / apn;
-        result *= x;
-        n += 1;
-        result /= n;
-        apn += 1;
-        return r;
-      }
-    }
-    module.exports = smallGamma2Series;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_small_upper_part.js
-var require_tgamma_small_upper_part = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_small_upper_part.js"(exports, module) {
-    "use strict";
-    var powm1 = require_lib102();
-    var sumSeries = require_lib87();
-    var gamma1pm1 = require_lib104();
-    var smallGamma2Series = require_small_gamma2_series();
-    function tgammaSmallUpperPart(a, x, invert) {
-      var initialValue;
-      var result;
-      var pgam;
-      var p;
-      var s;
-      result = gamma1pm1(a);
-      pgam = (result + 1) / a;
-      p = powm1(x, a);
-      result -= p;
-      result /= a;
-      s = smallGamma2Series(a, x);
-      p += 1;
-      initialValue = invert ? pgam : 0;
-      result = -p * sumSeries(s, {
-        "initialValue": (initialValue - result) / p
-      });
-      if (invert) {
-        result = -result;
-      }
-      return [result, pgam];
-    }
-    module.exports = tgammaSmallUpperPart;
-  }
-});
-
-// node_modules/@stdlib/constants-float32-smallest-normal/lib/index.js
-var require_lib105 = __commonJS({
-  "node_modules/@stdlib/constants-float32-smallest-normal/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT32_SMALLEST_NORMAL = 11754943508222875e-54;
-    module.exports = FLOAT32_SMALLEST_NORMAL;
-  }
-});
-
-// node_modules/@stdlib/math-base-tools-continued-fraction/lib/generators.js
-var require_generators2 = __commonJS({
-  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/generators.js"(exports, module) {
-    "use strict";
-    var abs = require_lib6();
-    var FLOAT32_SMALLEST_NORMAL = require_lib105();
-    var EPS = require_lib86();
-    var MAX_ITER = 1e6;
-    function continuedFractionA(gen, factor, maxIter) {
-      var isgenerator;
-      var delta;
-      var a0;
-      var f;
-      var C;
-      var D;
-      var v;
-      isgenerator = typeof gen.next === "function";
-      v = isgenerator ? gen.next().value : gen();
-      f = v[1];
-      a0 = v[0];
-      if (f === 0) {
-        f = FLOAT32_SMALLEST_NORMAL;
-      }
-      C = f;
-      D = 0;
-      if (isgenerator === true) {
-        do {
-          v = gen.next().value;
-          if (v) {
-            D = v[1] + v[0] * D;
-            if (D === 0) {
-              D = FLOAT32_SMALLEST_NORMAL;
-            }
-            C = v[1] + v[0] / C;
-            if (C === 0) {
-              C = FLOAT32_SMALLEST_NORMAL;
-            }
-            D = 1 / D;
-            delta = C * D;
-            f *= delta;
-          }
-        } while (abs(delta - 1) > factor && --maxIter);
-      } else {
-        do {
-          v = gen();
-          if (v) {
-            D = v[1] + v[0] * D;
-            if (D === 0) {
-              D = FLOAT32_SMALLEST_NORMAL;
-            }
-            C = v[1] + v[0] / C;
-            if (C === 0) {
-              C = FLOAT32_SMALLEST_NORMAL;
-            }
-            D = 1 / D;
-            delta = C * D;
-            f *= delta;
-          }
-        } while (v && abs(delta - 1) > factor && --maxIter);
-      }
-      return a0 / f;
-    }
-    function continuedFractionB(gen, factor, maxIter) {
-      var isgenerator;
-      var delta;
-      var f;
-      var C;
-      var D;
-      var v;
-      isgenerator = typeof gen.next === "function";
-      v = isgenerator ? gen.next().value : gen();
-      f = v[1];
-      if (f === 0) {
-        f = FLOAT32_SMALLEST_NORMAL;
-      }
-      C = f;
-      D = 0;
-      if (isgenerator === true) {
-        do {
-          v = gen.next().value;
-          if (v) {
-            D = v[1] + v[0] * D;
-            if (D === 0) {
-              D = FLOAT32_SMALLEST_NORMAL;
-            }
-            C = v[1] + v[0] / C;
-            if (C === 0) {
-              C = FLOAT32_SMALLEST_NORMAL;
-            }
-            D = 1 / D;
-            delta = C * D;
-            f *= delta;
-          }
-        } while (v && abs(delta - 1) > factor && --maxIter);
-      } else {
-        do {
-          v = gen();
-          if (v) {
-            D = v[1] + v[0] * D;
-            if (D === 0) {
-              D = FLOAT32_SMALLEST_NORMAL;
-            }
-            C = v[1] + v[0] / C;
-            if (C === 0) {
-              C = FLOAT32_SMALLEST_NORMAL;
-            }
-            D = 1 / D;
-            delta = C * D;
-            f *= delta;
-          }
-        } while (v && abs(delta - 1) > factor && --maxIter);
-      }
-      return f;
-    }
-    function continuedFraction(generator, options) {
-      var maxIter;
-      var opts;
-      var eps;
-      opts = {};
-      if (arguments.length > 1) {
-        opts = options;
-      }
-      maxIter = opts.maxIter || MAX_ITER;
-      eps = opts.tolerance || EPS;
-      if (opts.keep) {
-        return continuedFractionB(generator, eps, maxIter);
-      }
-      return continuedFractionA(generator, eps, maxIter);
-    }
-    module.exports = continuedFraction;
-  }
-});
-
-// node_modules/@stdlib/math-base-tools-continued-fraction/lib/basic.js
-var require_basic2 = __commonJS({
-  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/basic.js"(exports, module) {
-    "use strict";
-    var abs = require_lib6();
-    var EPS = require_lib86();
-    var FLOAT32_SMALLEST_NORMAL = require_lib105();
-    var MAX_ITER = 1e6;
-    function continuedFractionA(gen, factor, maxIter) {
-      var delta;
-      var a0;
-      var C;
-      var D;
-      var f;
-      var v;
-      v = gen();
-      f = v[1];
-      a0 = v[0];
-      if (f === 0) {
-        f = FLOAT32_SMALLEST_NORMAL;
-      }
-      C = f;
-      D = 0;
-      do {
-        v = gen();
-        if (v) {
-          D = v[1] + v[0] * D;
-          if (D === 0) {
-            D = FLOAT32_SMALLEST_NORMAL;
-          }
-          C = v[1] + v[0] / C;
-          if (C === 0) {
-            C = FLOAT32_SMALLEST_NORMAL;
-          }
-          D = 1 / D;
-          delta = C * D;
-          f *= delta;
-        }
-      } while (v && abs(delta - 1) > factor && --maxIter);
-      return a0 / f;
-    }
-    function continuedFractionB(gen, factor, maxIter) {
-      var delta;
-      var C;
-      var D;
-      var f;
-      var v;
-      v = gen();
-      f = v[1];
-      if (f === 0) {
-        f = FLOAT32_SMALLEST_NORMAL;
-      }
-      C = f;
-      D = 0;
-      do {
-        v = gen();
-        if (v) {
-          D = v[1] + v[0] * D;
-          if (D === 0) {
-            D = FLOAT32_SMALLEST_NORMAL;
-          }
-          C = v[1] + v[0] / C;
-          if (C === 0) {
-            C = FLOAT32_SMALLEST_NORMAL;
-          }
-          D = 1 / D;
-          delta = C * D;
-          f *= delta;
-        }
-      } while (v && abs(delta - 1) > factor && --maxIter);
-      return f;
-    }
-    function continuedFraction(generator, options) {
-      var maxIter;
-      var opts;
-      var eps;
-      opts = {};
-      if (arguments.length > 1) {
-        opts = options;
-      }
-      eps = opts.tolerance || EPS;
-      maxIter = opts.maxIter || MAX_ITER;
-      if (opts.keep) {
-        return continuedFractionB(generator, eps, maxIter);
-      }
-      return continuedFractionA(generator, eps, maxIter);
-    }
-    module.exports = continuedFraction;
-  }
-});
-
-// node_modules/@stdlib/math-base-tools-continued-fraction/lib/index.js
-var require_lib106 = __commonJS({
-  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/index.js"(exports, module) {
-    "use strict";
-    var hasGeneratorSupport = require_lib85();
-    var generator = require_generators2();
-    var basic = require_basic2();
-    var continuedFraction;
-    if (hasGeneratorSupport()) {
-      continuedFraction = generator;
-    } else {
-      continuedFraction = basic;
-    }
-    module.exports = continuedFraction;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/upper_incomplete_gamma_fract.js
-var require_upper_incomplete_gamma_fract = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/upper_incomplete_gamma_fract.js"(exports, module) {
-    "use strict";
-    function upperIncompleteGammaFract(a1, z1) {
-      var z3 = z1 - a1 + 1;
-      var a = a1;
-      var k = 0;
-      return next;
-      function next() {
-        k += 1;
-        z3 += 2;
-        return [
-          k * (a - k),
-          z3
-        ];
-      }
-    }
-    module.exports = upperIncompleteGammaFract;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/upper_gamma_fraction.js
-var require_upper_gamma_fraction = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/upper_gamma_fraction.js"(exports, module) {
-    "use strict";
-    var continuedFraction = require_lib106();
-    var upperIncompleteGammaFract = require_upper_incomplete_gamma_fract();
-    function upperGammaFraction(a, z3) {
-      var f = upperIncompleteGammaFract(a, z3);
-      return 1 / (z3 - a + 1 + continuedFraction(f));
-    }
-    module.exports = upperGammaFraction;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/igamma_final.js
-var require_igamma_final = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/igamma_final.js"(exports, module) {
-    "use strict";
-    var floor = require_lib32();
-    var gamma = require_lib81();
-    var abs = require_lib6();
-    var pow = require_lib79();
-    var ln = require_lib31();
-    var SQRT_EPSILON = require_lib82();
-    var FLOAT64_MAX = require_lib83();
-    var MAX_LN = require_lib68();
-    var tgammaILargeX = require_tgamma_i_large_x();
-    var finiteGammaQ = require_finite_gamma_q();
-    var finiteHalfGammaQ = require_finite_half_gamma_q();
-    var fullIGammaPrefix = require_full_igamma_prefix();
-    var igammaTemmeLarge = require_igamma_temme_large();
-    var lowerGammaSeries = require_lower_gamma_series();
-    var regularisedGammaPrefix = require_regularised_gamma_prefix();
-    var tgammaSmallUpperPart = require_tgamma_small_upper_part();
-    var upperGammaFraction = require_upper_gamma_fraction();
-    function igammaFinal(x, a, regularized, upper) {
-      var optimisedInvert;
-      var evalMethod;
-      var isHalfInt;
-      var initValue;
-      var useTemme;
-      var isSmallA;
-      var result;
-      var invert;
-      var isInt;
-      var sigma;
-      var res;
-      var gam;
-      var fa;
-      var g;
-      result = 0;
-      invert = upper;
-      isSmallA = a < 30 && a <= x + 1 && x < MAX_LN;
-      if (isSmallA) {
-        fa = floor(a);
-        isInt = fa === a;
-        isHalfInt = isInt ? false : abs(fa - a) === 0.5;
-      } else {
-        isInt = false;
-        isHalfInt = false;
-      }
-      if (isInt && x > 0.6) {
-        invert = !invert;
-        evalMethod = 0;
-      } else if (isHalfInt && x > 0.2) {
-        invert = !invert;
-        evalMethod = 1;
-      } else if (x < SQRT_EPSILON && a > 1) {
-        evalMethod = 6;
-      } else if (x > 1e3 && (a < x || abs(a - 50) / x < 1)) {
-        invert = !invert;
-        evalMethod = 7;
-      } else if (x < 0.5) {
-        if (-0.4 / ln(x) < a) {
-          evalMethod = 2;
-        } else {
-          evalMethod = 3;
-        }
-      } else if (x < 1.1) {
-        if (x * 0.75 < a) {
-          evalMethod = 2;
-        } else {
-          evalMethod = 3;
-        }
-      } else {
-        useTemme = false;
-        if (regularized && a > 20) {
-          sigma = abs((x - a) / a);
-          if (a > 200) {
-            if (20 / a > sigma * sigma) {
-              useTemme = true;
-            }
-          } else if (sigma < 0.4) {
-            useTemme = true;
-          }
-        }
-        if (useTemme) {
-          evalMethod = 5;
-        } else if (x - 1 / (3 * x) < a) {
-          evalMethod = 2;
-        } else {
-          evalMethod = 4;
-          invert = !invert;
-        }
-      }
-      switch (evalMethod) {
-        case 0:
-          result = finiteGammaQ(a, x);
-          if (regularized === false) {
-            result *= gamma(a);
-          }
-          break;
-        case 1:
-          result = finiteHalfGammaQ(a, x);
-          if (regularized === false) {
-            result *= gamma(a);
-          }
-          break;
-        case 2:
-          result = regularized ? regularisedGammaPrefix(a, x) : fullIGammaPrefix(a, x);
-          if (result !== 0) {
-            initValue = 0;
-            optimisedInvert = false;
-            if (invert) {
-              initValue = regularized ? 1 : gamma(a);
-              if (regularized || result >= 1 || FLOAT64_MAX * result > initValue) {
-                initValue /= result;
-                if (regularized || a < 1 || FLOAT64_MAX / a > initValue) {
-                  initValue *= -a;
-                  optimisedInvert = true;
-                } else {
-                  initValue = 0;
-                }
-              } else {
-                initValue = 0;
-              }
-            }
-            result *= lowerGammaSeries(a, x, initValue) / a;
-            if (optimisedInvert) {
-              invert = false;
-              result = -result;
-            }
-          }
-          break;
-        case 3:
-          invert = !invert;
-          res = tgammaSmallUpperPart(a, x, invert);
-          result = res[0];
-          g = res[1];
-          invert = false;
-          if (regularized) {
-            result /= g;
-          }
-          break;
-        case 4:
-          result = regularized ? regularisedGammaPrefix(a, x) : fullIGammaPrefix(a, x);
-          if (result !== 0) {
-            result *= upperGammaFraction(a, x);
-          }
-          break;
-        case 5:
-          result = igammaTemmeLarge(a, x);
-          if (x >= a) {
-            invert = !invert;
-          }
-          break;
-        case 6:
-          result = regularized ? pow(x, a) / gamma(a + 1) : pow(x, a) / a;
-          result *= 1 - a * x / (a + 1);
-          break;
-        case 7:
-          result = regularized ? regularisedGammaPrefix(a, x) : fullIGammaPrefix(a, x);
-          result /= x;
-          if (result !== 0) {
-            result *= tgammaILargeX(a, x);
-          }
-          break;
-      }
-      if (regularized && result > 1) {
-        result = 1;
-      }
-      if (invert) {
-        gam = regularized ? 1 : gamma(a);
-        result = gam - result;
-      }
-      return result;
-    }
-    module.exports = igammaFinal;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/main.js
-var require_main73 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/main.js"(exports, module) {
-    "use strict";
-    var gammaln = require_lib65();
-    var exp = require_lib66();
-    var ln = require_lib31();
-    var SQRT_TWO_PI = require_lib67();
-    var MAX_LN = require_lib68();
-    var PINF = require_lib2();
-    var FLOAT64_MAX_NTH_FACTORIAL = require_lib69();
-    var igammaFinal = require_igamma_final();
-    var lowerGammaSeries = require_lower_gamma_series();
-    var upperGammaFraction = require_upper_gamma_fraction();
-    function gammainc2(x, a, regularized, upper) {
-      var normalized;
-      var initValue;
-      var invert;
-      var result;
-      if (x < 0 || a <= 0) {
-        return NaN;
-      }
-      normalized = regularized === void 0 ? true : regularized;
-      invert = upper;
-      if (a >= FLOAT64_MAX_NTH_FACTORIAL && !normalized) {
-        if (invert && a * 4 < x) {
-          result = a * ln(x) - x;
-          result += ln(upperGammaFraction(a, x));
-        } else if (!invert && a > 4 * x) {
-          result = a * ln(x) - x;
-          initValue = 0;
-          result += ln(lowerGammaSeries(a, x, initValue) / a);
-        } else {
-          result = igammaFinal(x, a, true, invert);
-          if (result === 0) {
-            if (invert) {
-              result = 1 + 1 / (12 * a) + 1 / (288 * a * a);
-              result = ln(result) - a + (a - 0.5) * ln(a);
-              result += ln(SQRT_TWO_PI);
-            } else {
-              result = a * ln(x) - x;
-              initValue = 0;
-              result += ln(lowerGammaSeries(a, x, initValue) / a);
-            }
-          } else {
-            result = ln(result) + gammaln(a);
-          }
-        }
-        if (result > MAX_LN) {
-          return PINF;
-        }
-        return exp(result);
-      }
-      return igammaFinal(x, a, normalized, invert);
-    }
-    module.exports = gammainc2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammainc/lib/index.js
-var require_lib107 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main73();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js
-var require_main74 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js"(exports, module) {
-    "use strict";
-    var floor = require_lib32();
-    function isNonNegativeInteger(x) {
-      return floor(x) === x && x >= 0;
-    }
-    module.exports = isNonNegativeInteger;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js
-var require_lib108 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main74();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js
-var require_lib109 = __commonJS({
-  "node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js"(exports, module) {
-    "use strict";
-    var FOURTH_PI = 0.7853981633974483;
-    module.exports = FOURTH_PI;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js
-var require_rational_pq3 = __commonJS({
-  "node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js"(exports, module) {
-    "use strict";
-    function evalrational(x) {
-      var ax;
-      var s1;
-      var s2;
-      if (x === 0) {
-        return 0.16666666666666713;
-      }
-      if (x < 0) {
-        ax = -x;
-      } else {
-        ax = x;
-      }
-      if (ax <= 1) {
-        s1 = -8.198089802484825 + x * (19.562619833175948 + x * (-16.262479672107002 + x * (5.444622390564711 + x * (-0.6019598008014124 + x * 0.004253011369004428))));
-        s2 = -49.18853881490881 + x * (139.51056146574857 + x * (-147.1791292232726 + x * (70.49610280856842 + x * (-14.740913729888538 + x * 1))));
-      } else {
-        x = 1 / x;
-        s1 = 0.004253011369004428 + x * (-0.6019598008014124 + x * (5.444622390564711 + x * (-16.262479672107002 + x * (19.562619833175948 + x * -8.198089802484825))));
-        s2 = 1 + x * (-14.740913729888538 + x * (70.49610280856842 + x * (-147.1791292232726 + x * (139.51056146574857 + x * -49.18853881490881))));
-      }
-      return s1 / s2;
-    }
-    module.exports = evalrational;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js
-var require_rational_rs = __commonJS({
-  "node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js"(exports, module) {
-    "use strict";
-    function evalrational(x) {
-      var ax;
-      var s1;
-      var s2;
-      if (x === 0) {
-        return 0.08333333333333809;
-      }
-      if (x < 0) {
-        ax = -x;
-      } else {
-        ax = x;
-      }
-      if (ax <= 1) {
-        s1 = 28.536655482610616 + x * (-25.56901049652825 + x * (6.968710824104713 + x * (-0.5634242780008963 + x * 0.002967721961301243)));
-        s2 = 342.43986579130785 + x * (-383.8770957603691 + x * (147.0656354026815 + x * (-21.947795316429207 + x * 1)));
-      } else {
-        x = 1 / x;
-        s1 = 0.002967721961301243 + x * (-0.5634242780008963 + x * (6.968710824104713 + x * (-25.56901049652825 + x * 28.536655482610616)));
-        s2 = 1 + x * (-21.947795316429207 + x * (147.0656354026815 + x * (-383.8770957603691 + x * 342.43986579130785)));
-      }
-      return s1 / s2;
-    }
-    module.exports = evalrational;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-asin/lib/main.js
-var require_main75 = __commonJS({
-  "node_modules/@stdlib/math-base-special-asin/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib();
-    var sqrt = require_lib74();
-    var PIO4 = require_lib109();
-    var ratevalPQ = require_rational_pq3();
-    var ratevalRS = require_rational_rs();
-    var MOREBITS = 6123233995736766e-32;
-    function asin(x) {
-      var sgn;
-      var zz;
-      var a;
-      var p;
-      var z3;
-      if (isnan(x)) {
-        return NaN;
-      }
-      if (x > 0) {
-        a = x;
-      } else {
-        sgn = true;
-        a = -x;
-      }
-      if (a > 1) {
-        return NaN;
-      }
-      if (a > 0.625) {
-        zz = 1 - a;
-        p = zz * ratevalRS(zz);
-        zz = sqrt(zz + zz);
-        z3 = PIO4 - zz;
-        zz = zz * p - MOREBITS;
-        z3 -= zz;
-        z3 += PIO4;
-      } else {
-        if (a < 1e-8) {
-          return x;
-        }
-        zz = a * a;
-        z3 = zz * ratevalPQ(zz);
-        z3 = a * z3 + a;
-      }
-      return sgn ? -z3 : z3;
-    }
-    module.exports = asin;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-asin/lib/index.js
-var require_lib110 = __commonJS({
-  "node_modules/@stdlib/math-base-special-asin/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main75();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js
-var require_lanczos_sum_expg_scaled = __commonJS({
-  "node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js"(exports, module) {
-    "use strict";
-    function evalrational(x) {
-      var ax;
-      var s1;
-      var s2;
-      if (x === 0) {
-        return Infinity;
-      }
-      if (x < 0) {
-        ax = -x;
-      } else {
-        ax = x;
-      }
-      if (ax <= 1) {
-        s1 = 709811.662581658 + x * (679979.8474157227 + x * (293136.7857211597 + x * (74887.54032914672 + x * (12555.290582413863 + x * (1443.4299244417066 + x * (115.24194596137347 + x * (6.309239205732627 + x * (0.22668404630224365 + x * (0.004826466289237662 + x * 4624429436045379e-20)))))))));
-        s2 = 0 + x * (362880 + x * (1026576 + x * (1172700 + x * (723680 + x * (269325 + x * (63273 + x * (9450 + x * (870 + x * (45 + x * 1)))))))));
-      } else {
-        x = 1 / x;
-        s1 = 4624429436045379e-20 + x * (0.004826466289237662 + x * (0.22668404630224365 + x * (6.309239205732627 + x * (115.24194596137347 + x * (1443.4299244417066 + x * (12555.290582413863 + x * (74887.54032914672 + x * (293136.7857211597 + x * (679979.8474157227 + x * 709811.662581658)))))))));
-        s2 = 1 + x * (45 + x * (870 + x * (9450 + x * (63273 + x * (269325 + x * (723680 + x * (1172700 + x * (1026576 + x * (362880 + x * 0)))))))));
-      }
-      return s1 / s2;
-    }
-    module.exports = evalrational;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-beta/lib/main.js
-var require_main76 = __commonJS({
-  "node_modules/@stdlib/math-base-special-beta/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib();
-    var log1p = require_lib103();
-    var sqrt = require_lib74();
-    var abs = require_lib6();
-    var exp = require_lib66();
-    var pow = require_lib79();
-    var E = require_lib99();
-    var EPSILON = require_lib86();
-    var lanczosSumExpGScaled = require_lanczos_sum_expg_scaled();
-    var G = 10.900511;
-    function beta(a, b) {
-      var ambh;
-      var agh;
-      var bgh;
-      var cgh;
-      var res;
-      var tmp;
-      var c;
-      if (isnan(a) || isnan(b)) {
-        return NaN;
-      }
-      if (a < 0 || b < 0) {
-        return NaN;
-      }
-      if (b === 1) {
-        return 1 / a;
-      }
-      if (a === 1) {
-        return 1 / b;
-      }
-      c = a + b;
-      if (c < EPSILON) {
-        res = c / a;
-        res /= b;
-        return res;
-      }
-      if (c === a && b < EPSILON) {
-        return 1 / b;
-      }
-      if (c === b && a < EPSILON) {
-        return 1 / a;
-      }
-      if (a < b) {
-        tmp = b;
-        b = a;
-        a = tmp;
-      }
-      agh = a + G - 0.5;
-      bgh = b + G - 0.5;
-      cgh = c + G - 0.5;
-      res = lanczosSumExpGScaled(a) * (lanczosSumExpGScaled(b) / lanczosSumExpGScaled(c));
-      ambh = a - 0.5 - b;
-      if (abs(b * ambh) < cgh * 100 && a > 100) {
-        res *= exp(ambh * log1p(-b / cgh));
-      } else {
-        res *= pow(agh / cgh, ambh);
-      }
-      if (cgh > 1e10) {
-        res *= pow(agh / cgh * (bgh / cgh), b);
-      } else {
-        res *= pow(agh * bgh / (cgh * cgh), b);
-      }
-      res *= sqrt(E / bgh);
-      return res;
-    }
-    module.exports = beta;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-beta/lib/index.js
-var require_lib111 = __commonJS({
-  "node_modules/@stdlib/math-base-special-beta/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main76();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/constants-int32-max/lib/index.js
-var require_lib112 = __commonJS({
-  "node_modules/@stdlib/constants-int32-max/lib/index.js"(exports, module) {
-    "use strict";
-    var INT32_MAX = 2147483647 | 0;
-    module.exports = INT32_MAX;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-half-pi/lib/index.js
-var require_lib113 = __commonJS({
-  "node_modules/@stdlib/constants-float64-half-pi/lib/index.js"(exports, module) {
-    "use strict";
-    var HALF_PI = 1.5707963267948966;
-    module.exports = HALF_PI;
+    var FLOAT64_MAX_NTH_FACTORIAL = 170 | 0;
+    module.exports = FLOAT64_MAX_NTH_FACTORIAL;
   }
 });
 
@@ -10411,14 +8335,14 @@ var require_factorials = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-factorial/lib/main.js
-var require_main77 = __commonJS({
+var require_main67 = __commonJS({
   "node_modules/@stdlib/math-base-special-factorial/lib/main.js"(exports, module) {
     "use strict";
-    var isnan = require_lib();
-    var isInteger = require_lib70();
-    var gamma = require_lib81();
-    var PINF = require_lib2();
-    var FLOAT64_MAX_NTH_FACTORIAL = require_lib69();
+    var isnan = require_lib6();
+    var isInteger = require_lib64();
+    var gamma = require_lib93();
+    var PINF = require_lib12();
+    var FLOAT64_MAX_NTH_FACTORIAL = require_lib94();
     var FACTORIALS = require_factorials();
     function factorial(x) {
       if (isnan(x)) {
@@ -10440,16 +8364,16 @@ var require_main77 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-factorial/lib/index.js
-var require_lib114 = __commonJS({
+var require_lib95 = __commonJS({
   "node_modules/@stdlib/math-base-special-factorial/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main77();
+    var main2 = require_main67();
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/rational_pq.js
-var require_rational_pq4 = __commonJS({
+var require_rational_pq3 = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/rational_pq.js"(exports, module) {
     "use strict";
     function evalrational(x) {
@@ -10479,20 +8403,29 @@ var require_rational_pq4 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/main.js
-var require_main78 = __commonJS({
+var require_main68 = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/main.js"(exports, module) {
     "use strict";
-    var gammaLanczosSum = require_rational_pq4();
+    var gammaLanczosSum = require_rational_pq3();
     module.exports = gammaLanczosSum;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/index.js
-var require_lib115 = __commonJS({
+var require_lib96 = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main78();
+    var main2 = require_main68();
     module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-gamma-lanczos-g/lib/index.js
+var require_lib97 = __commonJS({
+  "node_modules/@stdlib/constants-float64-gamma-lanczos-g/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_GAMMA_LANCZOS_G = 10.900511;
+    module.exports = FLOAT64_GAMMA_LANCZOS_G;
   }
 });
 
@@ -10500,16 +8433,16 @@ var require_lib115 = __commonJS({
 var require_gamma_delta_ratio_lanczos = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/gamma_delta_ratio_lanczos.js"(exports, module) {
     "use strict";
-    var lanczosSum = require_lib115();
-    var gamma = require_lib81();
-    var log1p = require_lib103();
-    var abs = require_lib6();
-    var exp = require_lib66();
-    var pow = require_lib79();
-    var EPSILON = require_lib86();
-    var E = require_lib99();
-    var G = require_lib98();
-    var FLOAT64_MAX_NTH_FACTORIAL = require_lib69();
+    var lanczosSum = require_lib96();
+    var gamma = require_lib93();
+    var log1p = require_lib61();
+    var abs = require_lib46();
+    var exp = require_lib51();
+    var pow = require_lib71();
+    var EPSILON = require_lib73();
+    var E = require_lib72();
+    var G = require_lib97();
+    var FLOAT64_MAX_NTH_FACTORIAL = require_lib94();
     var FACTORIAL_169 = 4269068009004705e289;
     function gammaDeltaRatioLanczos(z3, delta) {
       var result;
@@ -10547,14 +8480,14 @@ var require_gamma_delta_ratio_lanczos = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/main.js
-var require_main79 = __commonJS({
+var require_main69 = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/main.js"(exports, module) {
     "use strict";
-    var abs = require_lib6();
-    var floor = require_lib32();
-    var gamma = require_lib81();
-    var factorial = require_lib114();
-    var FLOAT64_MAX_NTH_FACTORIAL = require_lib69();
+    var abs = require_lib46();
+    var floor = require_lib7();
+    var gamma = require_lib93();
+    var factorial = require_lib95();
+    var FLOAT64_MAX_NTH_FACTORIAL = require_lib94();
     var gammaDeltaRatioLanczos = require_gamma_delta_ratio_lanczos();
     function gammaDeltaRatio(z3, delta) {
       var result;
@@ -10603,10 +8536,2196 @@ var require_main79 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/index.js
-var require_lib116 = __commonJS({
+var require_lib98 = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main79();
+    var main2 = require_main69();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js
+var require_polyval_p3 = __commonJS({
+  "node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.3999999999940942;
+      }
+      return 0.3999999999940942 + x * (0.22222198432149784 + x * 0.15313837699209373);
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js
+var require_polyval_q2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.6666666666666735;
+      }
+      return 0.6666666666666735 + x * (0.2857142874366239 + x * (0.1818357216161805 + x * 0.14798198605116586));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ln/lib/main.js
+var require_main70 = __commonJS({
+  "node_modules/@stdlib/math-base-special-ln/lib/main.js"(exports, module) {
+    "use strict";
+    var getHighWord = require_lib42();
+    var setHighWord = require_lib58();
+    var isnan = require_lib6();
+    var BIAS = require_lib13();
+    var NINF = require_lib11();
+    var polyvalP = require_polyval_p3();
+    var polyvalQ = require_polyval_q2();
+    var LN2_HI = 0.6931471803691238;
+    var LN2_LO = 19082149292705877e-26;
+    var TWO54 = 18014398509481984;
+    var ONE_THIRD = 0.3333333333333333;
+    var HIGH_SIGNIFICAND_MASK = 1048575 | 0;
+    var HIGH_MAX_NORMAL_EXP = 2146435072 | 0;
+    var HIGH_MIN_NORMAL_EXP = 1048576 | 0;
+    var HIGH_BIASED_EXP_0 = 1072693248 | 0;
+    function ln(x) {
+      var hfsq;
+      var hx;
+      var t2;
+      var t1;
+      var k;
+      var R;
+      var f;
+      var i;
+      var j;
+      var s;
+      var w;
+      var z3;
+      if (x === 0) {
+        return NINF;
+      }
+      if (isnan(x) || x < 0) {
+        return NaN;
+      }
+      hx = getHighWord(x);
+      k = 0 | 0;
+      if (hx < HIGH_MIN_NORMAL_EXP) {
+        k -= 54 | 0;
+        x *= TWO54;
+        hx = getHighWord(x);
+      }
+      if (hx >= HIGH_MAX_NORMAL_EXP) {
+        return x + x;
+      }
+      k += (hx >> 20) - BIAS | 0;
+      hx &= HIGH_SIGNIFICAND_MASK;
+      i = hx + 614244 & 1048576 | 0;
+      x = setHighWord(x, hx | i ^ HIGH_BIASED_EXP_0);
+      k += i >> 20 | 0;
+      f = x - 1;
+      if ((HIGH_SIGNIFICAND_MASK & 2 + hx) < 3) {
+        if (f === 0) {
+          if (k === 0) {
+            return 0;
+          }
+          return k * LN2_HI + k * LN2_LO;
+        }
+        R = f * f * (0.5 - ONE_THIRD * f);
+        if (k === 0) {
+          return f - R;
+        }
+        return k * LN2_HI - (R - k * LN2_LO - f);
+      }
+      s = f / (2 + f);
+      z3 = s * s;
+      i = hx - 398458 | 0;
+      w = z3 * z3;
+      j = 440401 - hx | 0;
+      t1 = w * polyvalP(w);
+      t2 = z3 * polyvalQ(w);
+      i |= j;
+      R = t2 + t1;
+      if (i > 0) {
+        hfsq = 0.5 * f * f;
+        if (k === 0) {
+          return f - (hfsq - s * (hfsq + R));
+        }
+        return k * LN2_HI - (hfsq - (s * (hfsq + R) + k * LN2_LO) - f);
+      }
+      if (k === 0) {
+        return f - s * (f - R);
+      }
+      return k * LN2_HI - (s * (f - R) - k * LN2_LO - f);
+    }
+    module.exports = ln;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ln/lib/index.js
+var require_lib99 = __commonJS({
+  "node_modules/@stdlib/math-base-special-ln/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main70();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-cos/lib/main.js
+var require_main71 = __commonJS({
+  "node_modules/@stdlib/math-base-special-cos/lib/main.js"(exports, module) {
+    "use strict";
+    var getHighWord = require_lib42();
+    var kernelCos = require_lib83();
+    var kernelSin = require_lib84();
+    var rempio2 = require_lib89();
+    var ABS_MASK = require_lib19();
+    var EXPONENT_MASK = require_lib48();
+    var buffer = [0, 0];
+    var HIGH_WORD_PIO4 = 1072243195 | 0;
+    var HIGH_WORD_TWO_NEG_27 = 1044381696 | 0;
+    function cos(x) {
+      var ix;
+      var n;
+      ix = getHighWord(x);
+      ix &= ABS_MASK;
+      if (ix <= HIGH_WORD_PIO4) {
+        if (ix < HIGH_WORD_TWO_NEG_27) {
+          return 1;
+        }
+        return kernelCos(x, 0);
+      }
+      if (ix >= EXPONENT_MASK) {
+        return NaN;
+      }
+      n = rempio2(x, buffer);
+      switch (n & 3) {
+        case 0:
+          return kernelCos(buffer[0], buffer[1]);
+        case 1:
+          return -kernelSin(buffer[0], buffer[1]);
+        case 2:
+          return -kernelCos(buffer[0], buffer[1]);
+        default:
+          return kernelSin(buffer[0], buffer[1]);
+      }
+    }
+    module.exports = cos;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-cos/lib/index.js
+var require_lib100 = __commonJS({
+  "node_modules/@stdlib/math-base-special-cos/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main71();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-sinpi/lib/main.js
+var require_main72 = __commonJS({
+  "node_modules/@stdlib/math-base-special-sinpi/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib6();
+    var isInfinite = require_lib17();
+    var cos = require_lib100();
+    var sin = require_lib90();
+    var abs = require_lib46();
+    var copysign = require_lib44();
+    var PI = require_lib82();
+    function sinpi(x) {
+      var ar;
+      var r;
+      if (isnan(x)) {
+        return NaN;
+      }
+      if (isInfinite(x)) {
+        return NaN;
+      }
+      r = x % 2;
+      ar = abs(r);
+      if (ar === 0 || ar === 1) {
+        return copysign(0, r);
+      }
+      if (ar < 0.25) {
+        return sin(PI * r);
+      }
+      if (ar < 0.75) {
+        ar = 0.5 - ar;
+        return copysign(cos(PI * ar), r);
+      }
+      if (ar < 1.25) {
+        r = copysign(1, r) - r;
+        return sin(PI * r);
+      }
+      if (ar < 1.75) {
+        ar -= 1.5;
+        return -copysign(cos(PI * ar), r);
+      }
+      r -= copysign(2, r);
+      return sin(PI * r);
+    }
+    module.exports = sinpi;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-sinpi/lib/index.js
+var require_lib101 = __commonJS({
+  "node_modules/@stdlib/math-base-special-sinpi/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main72();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js
+var require_polyval_a1 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.06735230105312927;
+      }
+      return 0.06735230105312927 + x * (0.007385550860814029 + x * (0.0011927076318336207 + x * (22086279071390839e-20 + x * 25214456545125733e-21)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js
+var require_polyval_a2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.020580808432516733;
+      }
+      return 0.020580808432516733 + x * (0.0028905138367341563 + x * (5100697921535113e-19 + x * (10801156724758394e-20 + x * 44864094961891516e-21)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js
+var require_polyval_r = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 1.3920053346762105;
+      }
+      return 1.3920053346762105 + x * (0.7219355475671381 + x * (0.17193386563280308 + x * (0.01864591917156529 + x * (7779424963818936e-19 + x * 7326684307446256e-21))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js
+var require_polyval_s2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.21498241596060885;
+      }
+      return 0.21498241596060885 + x * (0.325778796408931 + x * (0.14635047265246445 + x * (0.02664227030336386 + x * (0.0018402845140733772 + x * 3194753265841009e-20))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js
+var require_polyval_t1 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.032788541075985965;
+      }
+      return -0.032788541075985965 + x * (0.006100538702462913 + x * (-0.0014034646998923284 + x * 31563207090362595e-20));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js
+var require_polyval_t2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.01797067508118204;
+      }
+      return 0.01797067508118204 + x * (-0.0036845201678113826 + x * (881081882437654e-18 + x * -31275416837512086e-20));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js
+var require_polyval_t3 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.010314224129834144;
+      }
+      return -0.010314224129834144 + x * (0.0022596478090061247 + x * (-5385953053567405e-19 + x * 3355291926355191e-19));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js
+var require_polyval_u = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.6328270640250934;
+      }
+      return 0.6328270640250934 + x * (1.4549225013723477 + x * (0.9777175279633727 + x * (0.22896372806469245 + x * 0.013381091853678766)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js
+var require_polyval_v = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 2.4559779371304113;
+      }
+      return 2.4559779371304113 + x * (2.128489763798934 + x * (0.7692851504566728 + x * (0.10422264559336913 + x * 0.003217092422824239)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js
+var require_polyval_w2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.08333333333333297;
+      }
+      return 0.08333333333333297 + x * (-0.0027777777772877554 + x * (7936505586430196e-19 + x * (-59518755745034e-17 + x * (8363399189962821e-19 + x * -0.0016309293409657527))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/main.js
+var require_main73 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib6();
+    var isInfinite = require_lib17();
+    var abs = require_lib46();
+    var ln = require_lib99();
+    var trunc = require_lib9();
+    var sinpi = require_lib101();
+    var PI = require_lib82();
+    var PINF = require_lib12();
+    var polyvalA1 = require_polyval_a1();
+    var polyvalA2 = require_polyval_a2();
+    var polyvalR = require_polyval_r();
+    var polyvalS = require_polyval_s2();
+    var polyvalT1 = require_polyval_t1();
+    var polyvalT2 = require_polyval_t2();
+    var polyvalT3 = require_polyval_t3();
+    var polyvalU = require_polyval_u();
+    var polyvalV = require_polyval_v();
+    var polyvalW = require_polyval_w2();
+    var A1C = 0.07721566490153287;
+    var A2C = 0.3224670334241136;
+    var RC = 1;
+    var SC = -0.07721566490153287;
+    var T1C = 0.48383612272381005;
+    var T2C = -0.1475877229945939;
+    var T3C = 0.06462494023913339;
+    var UC = -0.07721566490153287;
+    var VC = 1;
+    var WC = 0.4189385332046727;
+    var YMIN = 1.4616321449683622;
+    var TWO52 = 4503599627370496;
+    var TWO56 = 72057594037927940;
+    var TINY = 13877787807814457e-33;
+    var TC = 1.4616321449683622;
+    var TF = -0.12148629053584961;
+    var TT = -3638676997039505e-33;
+    function gammaln(x) {
+      var isNegative;
+      var nadj;
+      var flg;
+      var p3;
+      var p2;
+      var p1;
+      var p;
+      var q;
+      var t;
+      var w;
+      var y;
+      var z3;
+      var r;
+      if (isnan(x) || isInfinite(x)) {
+        return x;
+      }
+      if (x === 0) {
+        return PINF;
+      }
+      if (x < 0) {
+        isNegative = true;
+        x = -x;
+      } else {
+        isNegative = false;
+      }
+      if (x < TINY) {
+        return -ln(x);
+      }
+      if (isNegative) {
+        if (x >= TWO52) {
+          return PINF;
+        }
+        t = sinpi(x);
+        if (t === 0) {
+          return PINF;
+        }
+        nadj = ln(PI / abs(t * x));
+      }
+      if (x === 1 || x === 2) {
+        return 0;
+      }
+      if (x < 2) {
+        if (x <= 0.9) {
+          r = -ln(x);
+          if (x >= YMIN - 1 + 0.27) {
+            y = 1 - x;
+            flg = 0;
+          } else if (x >= YMIN - 1 - 0.27) {
+            y = x - (TC - 1);
+            flg = 1;
+          } else {
+            y = x;
+            flg = 2;
+          }
+        } else {
+          r = 0;
+          if (x >= YMIN + 0.27) {
+            y = 2 - x;
+            flg = 0;
+          } else if (x >= YMIN - 0.27) {
+            y = x - TC;
+            flg = 1;
+          } else {
+            y = x - 1;
+            flg = 2;
+          }
+        }
+        switch (flg) {
+          // eslint-disable-line default-case
+          case 0:
+            z3 = y * y;
+            p1 = A1C + z3 * polyvalA1(z3);
+            p2 = z3 * (A2C + z3 * polyvalA2(z3));
+            p = y * p1 + p2;
+            r += p - 0.5 * y;
+            break;
+          case 1:
+            z3 = y * y;
+            w = z3 * y;
+            p1 = T1C + w * polyvalT1(w);
+            p2 = T2C + w * polyvalT2(w);
+            p3 = T3C + w * polyvalT3(w);
+            p = z3 * p1 - (TT - w * (p2 + y * p3));
+            r += TF + p;
+            break;
+          case 2:
+            p1 = y * (UC + y * polyvalU(y));
+            p2 = VC + y * polyvalV(y);
+            r += -0.5 * y + p1 / p2;
+            break;
+        }
+      } else if (x < 8) {
+        flg = trunc(x);
+        y = x - flg;
+        p = y * (SC + y * polyvalS(y));
+        q = RC + y * polyvalR(y);
+        r = 0.5 * y + p / q;
+        z3 = 1;
+        switch (flg) {
+          // eslint-disable-line default-case
+          case 7:
+            z3 *= y + 6;
+          /* Falls through */
+          case 6:
+            z3 *= y + 5;
+          /* Falls through */
+          case 5:
+            z3 *= y + 4;
+          /* Falls through */
+          case 4:
+            z3 *= y + 3;
+          /* Falls through */
+          case 3:
+            z3 *= y + 2;
+            r += ln(z3);
+        }
+      } else if (x < TWO56) {
+        t = ln(x);
+        z3 = 1 / x;
+        y = z3 * z3;
+        w = WC + z3 * polyvalW(y);
+        r = (x - 0.5) * (t - 1) + w;
+      } else {
+        r = x * (ln(x) - 1);
+      }
+      if (isNegative) {
+        r = nadj - r;
+      }
+      return r;
+    }
+    module.exports = gammaln;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/index.js
+var require_lib102 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main73();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-max-ln/lib/index.js
+var require_lib103 = __commonJS({
+  "node_modules/@stdlib/constants-float64-max-ln/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_MAX_LN = 709.782712893384;
+    module.exports = FLOAT64_MAX_LN;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-sqrt-eps/lib/index.js
+var require_lib104 = __commonJS({
+  "node_modules/@stdlib/constants-float64-sqrt-eps/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_SQRT_EPSILON = 14901161193847656e-24;
+    module.exports = FLOAT64_SQRT_EPSILON;
+  }
+});
+
+// node_modules/@stdlib/utils-eval/lib/index.js
+var require_lib105 = __commonJS({
+  "node_modules/@stdlib/utils-eval/lib/index.js"(exports, module) {
+    "use strict";
+    var evil = eval;
+    module.exports = evil;
+  }
+});
+
+// node_modules/@stdlib/assert-has-generator-support/lib/main.js
+var require_main74 = __commonJS({
+  "node_modules/@stdlib/assert-has-generator-support/lib/main.js"(exports, module) {
+    "use strict";
+    var evil = require_lib105();
+    function hasGeneratorSupport() {
+      var bool;
+      try {
+        evil('"use strict"; (function* () {})');
+        bool = true;
+      } catch (err) {
+        bool = false;
+      }
+      return bool;
+    }
+    module.exports = hasGeneratorSupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-generator-support/lib/index.js
+var require_lib106 = __commonJS({
+  "node_modules/@stdlib/assert-has-generator-support/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main74();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-tools-sum-series/lib/generators.js
+var require_generators = __commonJS({
+  "node_modules/@stdlib/math-base-tools-sum-series/lib/generators.js"(exports, module) {
+    "use strict";
+    var abs = require_lib46();
+    var EPS = require_lib73();
+    var MAX_TERMS = 1e6;
+    function sumSeries(generator, options) {
+      var isgenerator;
+      var tolerance;
+      var nextTerm;
+      var counter;
+      var result;
+      var opts;
+      opts = {};
+      if (arguments.length > 1) {
+        opts = options;
+      }
+      tolerance = opts.tolerance || EPS;
+      counter = opts.maxTerms || MAX_TERMS;
+      result = opts.initialValue || 0;
+      isgenerator = typeof generator.next === "function";
+      if (isgenerator === true) {
+        for (nextTerm of generator) {
+          result += nextTerm;
+          if (abs(tolerance * result) >= abs(nextTerm) || --counter === 0) {
+            break;
+          }
+        }
+      } else {
+        do {
+          nextTerm = generator();
+          result += nextTerm;
+        } while (abs(tolerance * result) < abs(nextTerm) && --counter);
+      }
+      return result;
+    }
+    module.exports = sumSeries;
+  }
+});
+
+// node_modules/@stdlib/math-base-tools-sum-series/lib/basic.js
+var require_basic = __commonJS({
+  "node_modules/@stdlib/math-base-tools-sum-series/lib/basic.js"(exports, module) {
+    "use strict";
+    var abs = require_lib46();
+    var EPS = require_lib73();
+    var MAX_TERMS = 1e6;
+    function sumSeries(generator, options) {
+      var tolerance;
+      var nextTerm;
+      var counter;
+      var result;
+      var opts;
+      opts = {};
+      if (arguments.length > 1) {
+        opts = options;
+      }
+      tolerance = opts.tolerance || EPS;
+      counter = opts.maxTerms || MAX_TERMS;
+      result = opts.initialValue || 0;
+      do {
+        nextTerm = generator();
+        result += nextTerm;
+      } while (abs(tolerance * result) < abs(nextTerm) && --counter);
+      return result;
+    }
+    module.exports = sumSeries;
+  }
+});
+
+// node_modules/@stdlib/math-base-tools-sum-series/lib/index.js
+var require_lib107 = __commonJS({
+  "node_modules/@stdlib/math-base-tools-sum-series/lib/index.js"(exports, module) {
+    "use strict";
+    var hasGeneratorSupport = require_lib106();
+    var generator = require_generators();
+    var basic = require_basic();
+    var sumSeries;
+    if (hasGeneratorSupport()) {
+      sumSeries = generator;
+    } else {
+      sumSeries = basic;
+    }
+    module.exports = sumSeries;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x_series.js
+var require_tgamma_i_large_x_series = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x_series.js"(exports, module) {
+    "use strict";
+    function tgammaILargeXSeries(a1, x1) {
+      var result = 1;
+      var a = a1;
+      var x = x1;
+      return next;
+      function next() {
+        var r = result;
+        result *= a / x;
+        a -= 1;
+        return r;
+      }
+    }
+    module.exports = tgammaILargeXSeries;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x.js
+var require_tgamma_i_large_x = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x.js"(exports, module) {
+    "use strict";
+    var sumSeries = require_lib107();
+    var tgammaILargeXSeries = require_tgamma_i_large_x_series();
+    function tgammaILargeX(a, x) {
+      var result;
+      var s;
+      s = tgammaILargeXSeries(a, x);
+      result = sumSeries(s);
+      return result;
+    }
+    module.exports = tgammaILargeX;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/finite_gamma_q.js
+var require_finite_gamma_q = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/finite_gamma_q.js"(exports, module) {
+    "use strict";
+    var exp = require_lib51();
+    function finiteGammaQ(a, x) {
+      var term;
+      var sum;
+      var e;
+      var n;
+      e = exp(-x);
+      sum = e;
+      if (sum !== 0) {
+        term = sum;
+        for (n = 1; n < a; ++n) {
+          term /= n;
+          term *= x;
+          sum += term;
+        }
+      }
+      return sum;
+    }
+    module.exports = finiteGammaQ;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/finite_half_gamma_q.js
+var require_finite_half_gamma_q = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/finite_half_gamma_q.js"(exports, module) {
+    "use strict";
+    var erfc = require_lib53();
+    var sqrt = require_lib54();
+    var exp = require_lib51();
+    var PI = require_lib82();
+    function finiteHalfGammaQ(a, x) {
+      var half;
+      var term;
+      var sum;
+      var e;
+      var n;
+      e = erfc(sqrt(x));
+      if (e !== 0 && a > 1) {
+        term = exp(-x) / sqrt(PI * x);
+        term *= x;
+        half = 0.5;
+        term /= half;
+        sum = term;
+        for (n = 2; n < a; ++n) {
+          term /= n - half;
+          term *= x;
+          sum += term;
+        }
+        e += sum;
+      }
+      return e;
+    }
+    module.exports = finiteHalfGammaQ;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-min-ln/lib/index.js
+var require_lib108 = __commonJS({
+  "node_modules/@stdlib/constants-float64-min-ln/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_MIN_LN = -708.3964185322641;
+    module.exports = FLOAT64_MIN_LN;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/full_igamma_prefix.js
+var require_full_igamma_prefix = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/full_igamma_prefix.js"(exports, module) {
+    "use strict";
+    var exp = require_lib51();
+    var pow = require_lib71();
+    var ln = require_lib99();
+    var MAX_LN = require_lib103();
+    var MIN_LN = require_lib108();
+    function fullIGammaPrefix(a, z3) {
+      var prefix;
+      var alz;
+      alz = a * ln(z3);
+      if (z3 >= 1) {
+        if (alz < MAX_LN && -z3 > MIN_LN) {
+          prefix = pow(z3, a) * exp(-z3);
+        } else if (a >= 1) {
+          prefix = pow(z3 / exp(z3 / a), a);
+        } else {
+          prefix = exp(alz - z3);
+        }
+      } else {
+        if (alz > MIN_LN) {
+          prefix = pow(z3, a) * exp(-z3);
+        } else if (z3 / a < MAX_LN) {
+          prefix = pow(z3 / exp(z3 / a), a);
+        } else {
+          prefix = exp(alz - z3);
+        }
+      }
+      return prefix;
+    }
+    module.exports = fullIGammaPrefix;
+  }
+});
+
+// node_modules/@stdlib/math-base-tools-evalpoly/lib/main.js
+var require_main75 = __commonJS({
+  "node_modules/@stdlib/math-base-tools-evalpoly/lib/main.js"(exports, module) {
+    "use strict";
+    function evalpoly(c, x) {
+      var p;
+      var i;
+      i = c.length;
+      if (i < 2 || x === 0) {
+        if (i === 0) {
+          return 0;
+        }
+        return c[0];
+      }
+      i -= 1;
+      p = c[i] * x + c[i - 1];
+      i -= 2;
+      while (i >= 0) {
+        p = p * x + c[i];
+        i -= 1;
+      }
+      return p;
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/function-ctor/lib/main.js
+var require_main76 = __commonJS({
+  "node_modules/@stdlib/function-ctor/lib/main.js"(exports, module) {
+    "use strict";
+    var Fcn = Function;
+    module.exports = Fcn;
+  }
+});
+
+// node_modules/@stdlib/function-ctor/lib/index.js
+var require_lib109 = __commonJS({
+  "node_modules/@stdlib/function-ctor/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main76();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-tools-evalpoly/lib/factory.js
+var require_factory3 = __commonJS({
+  "node_modules/@stdlib/math-base-tools-evalpoly/lib/factory.js"(exports, module) {
+    "use strict";
+    var Fcn = require_lib109();
+    var evalpoly = require_main75();
+    function factory(c) {
+      var f;
+      var n;
+      var m;
+      var i;
+      if (c.length > 500) {
+        return polyval;
+      }
+      f = "return function evalpoly(x){";
+      n = c.length;
+      if (n === 0) {
+        f += "return 0.0;";
+      } else if (n === 1) {
+        f += "return " + c[0] + ";";
+      } else {
+        f += "if(x===0.0){return " + c[0] + ";}";
+        f += "return " + c[0];
+        m = n - 1;
+        for (i = 1; i < n; i++) {
+          f += "+x*";
+          if (i < m) {
+            f += "(";
+          }
+          f += c[i];
+        }
+        for (i = 0; i < m - 1; i++) {
+          f += ")";
+        }
+        f += ";";
+      }
+      f += "}";
+      f += "//# sourceURL=evalpoly.factory.js";
+      return new Fcn(f)();
+      function polyval(x) {
+        return evalpoly(c, x);
+      }
+    }
+    module.exports = factory;
+  }
+});
+
+// node_modules/@stdlib/math-base-tools-evalpoly/lib/index.js
+var require_lib110 = __commonJS({
+  "node_modules/@stdlib/math-base-tools-evalpoly/lib/index.js"(exports, module) {
+    "use strict";
+    var setReadOnly = require_lib5();
+    var main2 = require_main75();
+    var factory = require_factory3();
+    setReadOnly(main2, "factory", factory);
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-log1pmx/lib/log1p_series.js
+var require_log1p_series = __commonJS({
+  "node_modules/@stdlib/math-base-special-log1pmx/lib/log1p_series.js"(exports, module) {
+    "use strict";
+    function log1pSeries(x) {
+      var mMult = -x;
+      var mProd = -1;
+      var k = 0;
+      return next;
+      function next() {
+        mProd *= mMult;
+        k += 1;
+        return mProd / k;
+      }
+    }
+    module.exports = log1pSeries;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-log1pmx/lib/main.js
+var require_main77 = __commonJS({
+  "node_modules/@stdlib/math-base-special-log1pmx/lib/main.js"(exports, module) {
+    "use strict";
+    var abs = require_lib46();
+    var ln = require_lib99();
+    var FLOAT_EPS = require_lib73();
+    var sumSeries = require_lib107();
+    var log1pSeries = require_log1p_series();
+    function log1pmx(x) {
+      var opts;
+      var ax;
+      if (x <= -1) {
+        return NaN;
+      }
+      ax = abs(x);
+      if (ax > 0.95) {
+        return ln(1 + x) - x;
+      }
+      if (ax < FLOAT_EPS) {
+        return -x * x / 2;
+      }
+      opts = {
+        "initialValue": -x
+      };
+      return sumSeries(log1pSeries(x), opts);
+    }
+    module.exports = log1pmx;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-log1pmx/lib/index.js
+var require_lib111 = __commonJS({
+  "node_modules/@stdlib/math-base-special-log1pmx/lib/index.js"(exports, module) {
+    "use strict";
+    var log1pmx = require_main77();
+    module.exports = log1pmx;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-two-pi/lib/index.js
+var require_lib112 = __commonJS({
+  "node_modules/@stdlib/constants-float64-two-pi/lib/index.js"(exports, module) {
+    "use strict";
+    var TWO_PI = 6.283185307179586;
+    module.exports = TWO_PI;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c0.js
+var require_polyval_c0 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c0.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.3333333333333333;
+      }
+      return -0.3333333333333333 + x * (0.08333333333333333 + x * (-0.014814814814814815 + x * (0.0011574074074074073 + x * (3527336860670194e-19 + x * (-1787551440329218e-19 + x * (3919263178522438e-20 + x * (-21854485106799924e-22 + x * (-185406221071516e-20 + x * (8296711340953087e-22 + x * (-17665952736826078e-23 + x * (6707853543401498e-24 + x * (10261809784240309e-24 + x * (-4382036018453353e-24 + x * 914769958223679e-24)))))))))))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c1.js
+var require_polyval_c1 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c1.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.001851851851851852;
+      }
+      return -0.001851851851851852 + x * (-0.003472222222222222 + x * (0.0026455026455026454 + x * (-9902263374485596e-19 + x * (20576131687242798e-20 + x * (-4018775720164609e-22 + x * (-18098550334489977e-21 + x * (764916091608111e-20 + x * (-16120900894563446e-22 + x * (4647127802807434e-24 + x * (1378633446915721e-22 + x * (-5752545603517705e-23 + x * 11951628599778148e-24)))))))))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c2.js
+var require_polyval_c2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c2.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.004133597883597883;
+      }
+      return 0.004133597883597883 + x * (-0.0026813271604938273 + x * (7716049382716049e-19 + x * (20093878600823047e-22 + x * (-10736653226365161e-20 + x * (52923448829120125e-21 + x * (-12760635188618728e-21 + x * (3423578734096138e-23 + x * (13721957309062932e-22 + x * (-6298992138380055e-22 + x * 14280614206064242e-23)))))))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c3.js
+var require_polyval_c3 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c3.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 6494341563786008e-19;
+      }
+      return 6494341563786008e-19 + x * (22947209362139917e-20 + x * (-4691894943952557e-19 + x * (26772063206283885e-20 + x * (-7561801671883977e-20 + x * (-2396505113867297e-22 + x * (11082654115347302e-21 + x * (-56749528269915965e-22 + x * 14230900732435883e-22)))))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c4.js
+var require_polyval_c4 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c4.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -8618882909167117e-19;
+      }
+      return -8618882909167117e-19 + x * (7840392217200666e-19 + x * (-2990724803031902e-19 + x * (-14638452578843418e-22 + x * (6641498215465122e-20 + x * (-3968365047179435e-20 + x * 11375726970678419e-21)))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c5.js
+var require_polyval_c5 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c5.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -33679855336635813e-20;
+      }
+      return -33679855336635813e-20 + x * (-6972813758365858e-20 + x * (2772753244959392e-19 + x * (-19932570516188847e-20 + x * (6797780477937208e-20 + x * (1419062920643967e-22 + x * (-13594048189768693e-21 + x * (8018470256334202e-21 + x * -2291481176508095e-21)))))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c6.js
+var require_polyval_c6 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c6.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 5313079364639922e-19;
+      }
+      return 5313079364639922e-19 + x * (-5921664373536939e-19 + x * (2708782096718045e-19 + x * (7902353232660328e-22 + x * (-8153969367561969e-20 + x * (561168275310625e-19 + x * -18329116582843375e-21)))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c7.js
+var require_polyval_c7 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c7.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 34436760689237765e-20;
+      }
+      return 34436760689237765e-20 + x * (5171790908260592e-20 + x * (-33493161081142234e-20 + x * (2812695154763237e-19 + x * -10976582244684731e-20)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c8.js
+var require_polyval_c8 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c8.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -6526239185953094e-19;
+      }
+      return -6526239185953094e-19 + x * (8394987206720873e-19 + x * -438297098541721e-18);
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/igamma_temme_large.js
+var require_igamma_temme_large = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/igamma_temme_large.js"(exports, module) {
+    "use strict";
+    var evalpoly = require_lib110();
+    var log1pmx = require_lib111();
+    var erfc = require_lib53();
+    var sqrt = require_lib54();
+    var exp = require_lib51();
+    var TWO_PI = require_lib112();
+    var polyvalC0 = require_polyval_c0();
+    var polyvalC1 = require_polyval_c1();
+    var polyvalC2 = require_polyval_c2();
+    var polyvalC3 = require_polyval_c3();
+    var polyvalC4 = require_polyval_c4();
+    var polyvalC5 = require_polyval_c5();
+    var polyvalC6 = require_polyval_c6();
+    var polyvalC7 = require_polyval_c7();
+    var polyvalC8 = require_polyval_c8();
+    var workspace = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    function igammaTemmeLarge(a, x) {
+      var result;
+      var sigma;
+      var phi;
+      var y;
+      var z3;
+      sigma = (x - a) / a;
+      phi = -log1pmx(sigma);
+      y = a * phi;
+      z3 = sqrt(2 * phi);
+      if (x < a) {
+        z3 = -z3;
+      }
+      workspace[0] = polyvalC0(z3);
+      workspace[1] = polyvalC1(z3);
+      workspace[2] = polyvalC2(z3);
+      workspace[3] = polyvalC3(z3);
+      workspace[4] = polyvalC4(z3);
+      workspace[5] = polyvalC5(z3);
+      workspace[6] = polyvalC6(z3);
+      workspace[7] = polyvalC7(z3);
+      workspace[8] = polyvalC8(z3);
+      workspace[9] = -5967612901927463e-19;
+      result = evalpoly(workspace, 1 / a);
+      result *= exp(-y) / sqrt(TWO_PI * a);
+      if (x < a) {
+        result = -result;
+      }
+      result += erfc(sqrt(y)) / 2;
+      return result;
+    }
+    module.exports = igammaTemmeLarge;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/lower_incomplete_gamma_series.js
+var require_lower_incomplete_gamma_series = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/lower_incomplete_gamma_series.js"(exports, module) {
+    "use strict";
+    function lowerIncompleteGammaSeries(a1, z1) {
+      var result = 1;
+      var a = a1;
+      var z3 = z1;
+      return next;
+      function next() {
+        var r = result;
+        a += 1;
+        result *= z3 / a;
+        return r;
+      }
+    }
+    module.exports = lowerIncompleteGammaSeries;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/lower_gamma_series.js
+var require_lower_gamma_series = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/lower_gamma_series.js"(exports, module) {
+    "use strict";
+    var sumSeries = require_lib107();
+    var lowerIncompleteGammaSeries = require_lower_incomplete_gamma_series();
+    function lowerGammaSeries(a, z3, initialValue) {
+      var result;
+      var s;
+      initialValue = initialValue || 0;
+      s = lowerIncompleteGammaSeries(a, z3);
+      result = sumSeries(s, {
+        "initialValue": initialValue
+      });
+      return result;
+    }
+    module.exports = lowerGammaSeries;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/rational_pq.js
+var require_rational_pq4 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/rational_pq.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return Infinity;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = 709811.662581658 + x * (679979.8474157227 + x * (293136.7857211597 + x * (74887.54032914672 + x * (12555.290582413863 + x * (1443.4299244417066 + x * (115.24194596137347 + x * (6.309239205732627 + x * (0.22668404630224365 + x * (0.004826466289237662 + x * 4624429436045379e-20)))))))));
+        s2 = 0 + x * (362880 + x * (1026576 + x * (1172700 + x * (723680 + x * (269325 + x * (63273 + x * (9450 + x * (870 + x * (45 + x * 1)))))))));
+      } else {
+        x = 1 / x;
+        s1 = 4624429436045379e-20 + x * (0.004826466289237662 + x * (0.22668404630224365 + x * (6.309239205732627 + x * (115.24194596137347 + x * (1443.4299244417066 + x * (12555.290582413863 + x * (74887.54032914672 + x * (293136.7857211597 + x * (679979.8474157227 + x * 709811.662581658)))))))));
+        s2 = 1 + x * (45 + x * (870 + x * (9450 + x * (63273 + x * (269325 + x * (723680 + x * (1172700 + x * (1026576 + x * (362880 + x * 0)))))))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/main.js
+var require_main78 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/main.js"(exports, module) {
+    "use strict";
+    var gammaLanczosSumExpGScaled = require_rational_pq4();
+    module.exports = gammaLanczosSumExpGScaled;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/index.js
+var require_lib113 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main78();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/regularised_gamma_prefix.js
+var require_regularised_gamma_prefix = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/regularised_gamma_prefix.js"(exports, module) {
+    "use strict";
+    var lanczosSumExpGScaled = require_lib113();
+    var gammaln = require_lib102();
+    var gamma = require_lib93();
+    var log1pmx = require_lib111();
+    var sqrt = require_lib54();
+    var abs = require_lib46();
+    var exp = require_lib51();
+    var pow = require_lib71();
+    var max = require_lib76();
+    var min = require_lib78();
+    var ln = require_lib99();
+    var FLOAT64_MAX = require_lib79();
+    var MAX_LN = require_lib103();
+    var MIN_LN = require_lib108();
+    var G = require_lib97();
+    var E = require_lib72();
+    function regularisedGammaPrefix(a, z3) {
+      var prefix;
+      var amza;
+      var agh;
+      var alz;
+      var amz;
+      var sq;
+      var d;
+      agh = a + G - 0.5;
+      d = (z3 - a - G + 0.5) / agh;
+      if (a < 1) {
+        if (z3 <= MIN_LN || a < 1 / FLOAT64_MAX) {
+          return exp(a * ln(z3) - z3 - gammaln(a));
+        }
+        return pow(z3, a) * exp(-z3) / gamma(a);
+      }
+      if (abs(d * d * a) <= 100 && a > 150) {
+        prefix = a * log1pmx(d) + z3 * (0.5 - G) / agh;
+        prefix = exp(prefix);
+      } else {
+        alz = a * ln(z3 / agh);
+        amz = a - z3;
+        if (min(alz, amz) <= MIN_LN || max(alz, amz) >= MAX_LN) {
+          amza = amz / a;
+          if (min(alz, amz) / 2 > MIN_LN && max(alz, amz) / 2 < MAX_LN) {
+            sq = pow(z3 / agh, a / 2) * exp(amz / 2);
+            prefix = sq * sq;
+          } else if (min(alz, amz) / 4 > MIN_LN && max(alz, amz) / 4 < MAX_LN && z3 > a) {
+            sq = pow(z3 / agh, a / 4) * exp(amz / 4);
+            prefix = sq * sq;
+            prefix *= prefix;
+          } else if (amza > MIN_LN && amza < MAX_LN) {
+            prefix = pow(z3 * exp(amza) / agh, a);
+          } else {
+            prefix = exp(alz + amz);
+          }
+        } else {
+          prefix = pow(z3 / agh, a) * exp(amz);
+        }
+      }
+      prefix *= sqrt(agh / E) / lanczosSumExpGScaled(a);
+      return prefix;
+    }
+    module.exports = regularisedGammaPrefix;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-powm1/lib/main.js
+var require_main79 = __commonJS({
+  "node_modules/@stdlib/math-base-special-powm1/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib6();
+    var isinfinite = require_lib17();
+    var abs = require_lib46();
+    var expm1 = require_lib60();
+    var ln = require_lib99();
+    var pow = require_lib71();
+    var trunc = require_lib9();
+    function powm1(b, x) {
+      var result;
+      var y;
+      if (isnan(b) || isnan(x)) {
+        return NaN;
+      }
+      if (x === 0) {
+        return 0;
+      }
+      if (b === 0) {
+        return -1;
+      }
+      if (b < 0 && x % 2 === 0) {
+        b = -b;
+      }
+      if (b > 0) {
+        if (abs(x * (b - 1)) < 0.5 || abs(x) < 0.2) {
+          y = ln(b) * x;
+          if (y < 0.5) {
+            return expm1(y);
+          }
+        }
+      } else if (trunc(x) !== x) {
+        return NaN;
+      }
+      result = pow(b, x) - 1;
+      if (isinfinite(result) || isnan(result)) {
+        return NaN;
+      }
+      return result;
+    }
+    module.exports = powm1;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-powm1/lib/index.js
+var require_lib114 = __commonJS({
+  "node_modules/@stdlib/math-base-special-powm1/lib/index.js"(exports, module) {
+    "use strict";
+    var powm1 = require_main79();
+    module.exports = powm1;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p1q1.js
+var require_rational_p1q1 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p1q1.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return -0.01803556856784494;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -0.01803556856784494 + x * (0.02512664961998968 + x * (0.049410315156753225 + x * (0.0172491608709614 + x * (-2594535632054381e-19 + x * (-5410098692152044e-19 + x * (-3245886498259485e-20 + x * 0))))));
+        s2 = 1 + x * (1.962029871977952 + x * (1.4801966942423133 + x * (0.5413914320717209 + x * (0.09885042511280101 + x * (0.008213096746488934 + x * (22493629192211576e-20 + x * -22335276320861708e-23))))));
+      } else {
+        x = 1 / x;
+        s1 = 0 + x * (-3245886498259485e-20 + x * (-5410098692152044e-19 + x * (-2594535632054381e-19 + x * (0.0172491608709614 + x * (0.049410315156753225 + x * (0.02512664961998968 + x * -0.01803556856784494))))));
+        s2 = -22335276320861708e-23 + x * (22493629192211576e-20 + x * (0.008213096746488934 + x * (0.09885042511280101 + x * (0.5413914320717209 + x * (1.4801966942423133 + x * (1.962029871977952 + x * 1))))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p2q2.js
+var require_rational_p2q2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p2q2.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return 0.04906224540690395;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = 0.04906224540690395 + x * (-0.09691175301595212 + x * (-0.4149833583594954 + x * (-0.4065671242119384 + x * (-0.1584135863906922 + x * (-0.024014982064857155 + x * -0.0010034668769627955)))));
+        s2 = 1 + x * (3.0234982984646304 + x * (3.4873958536072385 + x * (1.9141558827442668 + x * (0.5071377386143635 + x * (0.05770397226904519 + x * 0.001957681026011072)))));
+      } else {
+        x = 1 / x;
+        s1 = -0.0010034668769627955 + x * (-0.024014982064857155 + x * (-0.1584135863906922 + x * (-0.4065671242119384 + x * (-0.4149833583594954 + x * (-0.09691175301595212 + x * 0.04906224540690395)))));
+        s2 = 0.001957681026011072 + x * (0.05770397226904519 + x * (0.5071377386143635 + x * (1.9141558827442668 + x * (3.4873958536072385 + x * (3.0234982984646304 + x * 1)))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p3q3.js
+var require_rational_p3q3 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p3q3.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return -0.029232972183027003;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -0.029232972183027003 + x * (0.14421626775719232 + x * (-0.14244039073863127 + x * (0.05428096940550536 + x * (-0.008505359768683364 + x * (4311713426792973e-19 + x * 0)))));
+        s2 = 1 + x * (-1.5016935605448505 + x * (0.846973248876495 + x * (-0.22009515181499575 + x * (0.02558279715597587 + x * (-0.0010066679553914337 + x * -8271935218912905e-22)))));
+      } else {
+        x = 1 / x;
+        s1 = 0 + x * (4311713426792973e-19 + x * (-0.008505359768683364 + x * (0.05428096940550536 + x * (-0.14244039073863127 + x * (0.14421626775719232 + x * -0.029232972183027003)))));
+        s2 = -8271935218912905e-22 + x * (-0.0010066679553914337 + x * (0.02558279715597587 + x * (-0.22009515181499575 + x * (0.846973248876495 + x * (-1.5016935605448505 + x * 1)))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/lgamma_small_imp.js
+var require_lgamma_small_imp = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/lgamma_small_imp.js"(exports, module) {
+    "use strict";
+    var ln = require_lib99();
+    var EPS = require_lib73();
+    var rateval1 = require_rational_p1q1();
+    var rateval2 = require_rational_p2q2();
+    var rateval3 = require_rational_p3q3();
+    var Y1 = 0.15896368026733398;
+    var Y2 = 0.5281534194946289;
+    var Y3 = 0.45201730728149414;
+    function lgammaSmallImp(z3, zm1, zm2) {
+      var prefix;
+      var result;
+      var r;
+      var R;
+      if (z3 < EPS) {
+        return -ln(z3);
+      }
+      if (zm1 === 0 || zm2 === 0) {
+        return 0;
+      }
+      result = 0;
+      if (z3 > 2) {
+        if (z3 >= 3) {
+          do {
+            z3 -= 1;
+            zm2 -= 1;
+            result += ln(z3);
+          } while (z3 >= 3);
+          zm2 = z3 - 2;
+        }
+        r = zm2 * (z3 + 1);
+        R = rateval1(zm2);
+        result += r * Y1 + r * R;
+        return result;
+      }
+      if (z3 < 1) {
+        result += -ln(z3);
+        zm2 = zm1;
+        zm1 = z3;
+        z3 += 1;
+      }
+      if (z3 <= 1.5) {
+        r = rateval2(zm1);
+        prefix = zm1 * zm2;
+        result += prefix * Y2 + prefix * r;
+        return result;
+      }
+      r = zm2 * zm1;
+      R = rateval3(-zm2);
+      result += r * Y3 + r * R;
+      return result;
+    }
+    module.exports = lgammaSmallImp;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/main.js
+var require_main80 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/main.js"(exports, module) {
+    "use strict";
+    var gamma = require_lib93();
+    var expm1 = require_lib60();
+    var log1p = require_lib61();
+    var isnan = require_lib6();
+    var lgammaSmallImp = require_lgamma_small_imp();
+    function gamma1pm1(x) {
+      if (isnan(x)) {
+        return NaN;
+      }
+      if (x < 0) {
+        if (x < -0.5) {
+          return gamma(1 + x) - 1;
+        }
+        return expm1(-log1p(x) + lgammaSmallImp(x + 2, x + 1, x));
+      }
+      if (x < 2) {
+        return expm1(lgammaSmallImp(x + 1, x, x - 1));
+      }
+      return gamma(1 + x) - 1;
+    }
+    module.exports = gamma1pm1;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/index.js
+var require_lib115 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/index.js"(exports, module) {
+    "use strict";
+    var gamma1pm1 = require_main80();
+    module.exports = gamma1pm1;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/small_gamma2_series.js
+var require_small_gamma2_series = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/small_gamma2_series.js"(exports, module) {
+    "use strict";
+    function smallGamma2Series(a, x) {
+      var result;
+      var apn;
+      var n;
+      var r;
+      result = -x;
+      x = -x;
+      apn = a + 1;
+      n = 1;
+      return next;
+      function next() {
+        r = result / apn;
+        result *= x;
+        n += 1;
+        result /= n;
+        apn += 1;
+        return r;
+      }
+    }
+    module.exports = smallGamma2Series;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_small_upper_part.js
+var require_tgamma_small_upper_part = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_small_upper_part.js"(exports, module) {
+    "use strict";
+    var powm1 = require_lib114();
+    var sumSeries = require_lib107();
+    var gamma1pm1 = require_lib115();
+    var smallGamma2Series = require_small_gamma2_series();
+    function tgammaSmallUpperPart(a, x, invert) {
+      var initialValue;
+      var result;
+      var pgam;
+      var p;
+      var s;
+      result = gamma1pm1(a);
+      pgam = (result + 1) / a;
+      p = powm1(x, a);
+      result -= p;
+      result /= a;
+      s = smallGamma2Series(a, x);
+      p += 1;
+      initialValue = invert ? pgam : 0;
+      result = -p * sumSeries(s, {
+        "initialValue": (initialValue - result) / p
+      });
+      if (invert) {
+        result = -result;
+      }
+      return [result, pgam];
+    }
+    module.exports = tgammaSmallUpperPart;
+  }
+});
+
+// node_modules/@stdlib/constants-float32-smallest-normal/lib/index.js
+var require_lib116 = __commonJS({
+  "node_modules/@stdlib/constants-float32-smallest-normal/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT32_SMALLEST_NORMAL = 11754943508222875e-54;
+    module.exports = FLOAT32_SMALLEST_NORMAL;
+  }
+});
+
+// node_modules/@stdlib/math-base-tools-continued-fraction/lib/generators.js
+var require_generators2 = __commonJS({
+  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/generators.js"(exports, module) {
+    "use strict";
+    var abs = require_lib46();
+    var FLOAT32_SMALLEST_NORMAL = require_lib116();
+    var EPS = require_lib73();
+    var MAX_ITER = 1e6;
+    function continuedFractionA(gen, factor, maxIter) {
+      var isgenerator;
+      var delta;
+      var a0;
+      var f;
+      var C;
+      var D;
+      var v;
+      isgenerator = typeof gen.next === "function";
+      v = isgenerator ? gen.next().value : gen();
+      f = v[1];
+      a0 = v[0];
+      if (f === 0) {
+        f = FLOAT32_SMALLEST_NORMAL;
+      }
+      C = f;
+      D = 0;
+      if (isgenerator === true) {
+        do {
+          v = gen.next().value;
+          if (v) {
+            D = v[1] + v[0] * D;
+            if (D === 0) {
+              D = FLOAT32_SMALLEST_NORMAL;
+            }
+            C = v[1] + v[0] / C;
+            if (C === 0) {
+              C = FLOAT32_SMALLEST_NORMAL;
+            }
+            D = 1 / D;
+            delta = C * D;
+            f *= delta;
+          }
+        } while (abs(delta - 1) > factor && --maxIter);
+      } else {
+        do {
+          v = gen();
+          if (v) {
+            D = v[1] + v[0] * D;
+            if (D === 0) {
+              D = FLOAT32_SMALLEST_NORMAL;
+            }
+            C = v[1] + v[0] / C;
+            if (C === 0) {
+              C = FLOAT32_SMALLEST_NORMAL;
+            }
+            D = 1 / D;
+            delta = C * D;
+            f *= delta;
+          }
+        } while (v && abs(delta - 1) > factor && --maxIter);
+      }
+      return a0 / f;
+    }
+    function continuedFractionB(gen, factor, maxIter) {
+      var isgenerator;
+      var delta;
+      var f;
+      var C;
+      var D;
+      var v;
+      isgenerator = typeof gen.next === "function";
+      v = isgenerator ? gen.next().value : gen();
+      f = v[1];
+      if (f === 0) {
+        f = FLOAT32_SMALLEST_NORMAL;
+      }
+      C = f;
+      D = 0;
+      if (isgenerator === true) {
+        do {
+          v = gen.next().value;
+          if (v) {
+            D = v[1] + v[0] * D;
+            if (D === 0) {
+              D = FLOAT32_SMALLEST_NORMAL;
+            }
+            C = v[1] + v[0] / C;
+            if (C === 0) {
+              C = FLOAT32_SMALLEST_NORMAL;
+            }
+            D = 1 / D;
+            delta = C * D;
+            f *= delta;
+          }
+        } while (v && abs(delta - 1) > factor && --maxIter);
+      } else {
+        do {
+          v = gen();
+          if (v) {
+            D = v[1] + v[0] * D;
+            if (D === 0) {
+              D = FLOAT32_SMALLEST_NORMAL;
+            }
+            C = v[1] + v[0] / C;
+            if (C === 0) {
+              C = FLOAT32_SMALLEST_NORMAL;
+            }
+            D = 1 / D;
+            delta = C * D;
+            f *= delta;
+          }
+        } while (v && abs(delta - 1) > factor && --maxIter);
+      }
+      return f;
+    }
+    function continuedFraction(generator, options) {
+      var maxIter;
+      var opts;
+      var eps;
+      opts = {};
+      if (arguments.length > 1) {
+        opts = options;
+      }
+      maxIter = opts.maxIter || MAX_ITER;
+      eps = opts.tolerance || EPS;
+      if (opts.keep) {
+        return continuedFractionB(generator, eps, maxIter);
+      }
+      return continuedFractionA(generator, eps, maxIter);
+    }
+    module.exports = continuedFraction;
+  }
+});
+
+// node_modules/@stdlib/math-base-tools-continued-fraction/lib/basic.js
+var require_basic2 = __commonJS({
+  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/basic.js"(exports, module) {
+    "use strict";
+    var abs = require_lib46();
+    var EPS = require_lib73();
+    var FLOAT32_SMALLEST_NORMAL = require_lib116();
+    var MAX_ITER = 1e6;
+    function continuedFractionA(gen, factor, maxIter) {
+      var delta;
+      var a0;
+      var C;
+      var D;
+      var f;
+      var v;
+      v = gen();
+      f = v[1];
+      a0 = v[0];
+      if (f === 0) {
+        f = FLOAT32_SMALLEST_NORMAL;
+      }
+      C = f;
+      D = 0;
+      do {
+        v = gen();
+        if (v) {
+          D = v[1] + v[0] * D;
+          if (D === 0) {
+            D = FLOAT32_SMALLEST_NORMAL;
+          }
+          C = v[1] + v[0] / C;
+          if (C === 0) {
+            C = FLOAT32_SMALLEST_NORMAL;
+          }
+          D = 1 / D;
+          delta = C * D;
+          f *= delta;
+        }
+      } while (v && abs(delta - 1) > factor && --maxIter);
+      return a0 / f;
+    }
+    function continuedFractionB(gen, factor, maxIter) {
+      var delta;
+      var C;
+      var D;
+      var f;
+      var v;
+      v = gen();
+      f = v[1];
+      if (f === 0) {
+        f = FLOAT32_SMALLEST_NORMAL;
+      }
+      C = f;
+      D = 0;
+      do {
+        v = gen();
+        if (v) {
+          D = v[1] + v[0] * D;
+          if (D === 0) {
+            D = FLOAT32_SMALLEST_NORMAL;
+          }
+          C = v[1] + v[0] / C;
+          if (C === 0) {
+            C = FLOAT32_SMALLEST_NORMAL;
+          }
+          D = 1 / D;
+          delta = C * D;
+          f *= delta;
+        }
+      } while (v && abs(delta - 1) > factor && --maxIter);
+      return f;
+    }
+    function continuedFraction(generator, options) {
+      var maxIter;
+      var opts;
+      var eps;
+      opts = {};
+      if (arguments.length > 1) {
+        opts = options;
+      }
+      eps = opts.tolerance || EPS;
+      maxIter = opts.maxIter || MAX_ITER;
+      if (opts.keep) {
+        return continuedFractionB(generator, eps, maxIter);
+      }
+      return continuedFractionA(generator, eps, maxIter);
+    }
+    module.exports = continuedFraction;
+  }
+});
+
+// node_modules/@stdlib/math-base-tools-continued-fraction/lib/index.js
+var require_lib117 = __commonJS({
+  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/index.js"(exports, module) {
+    "use strict";
+    var hasGeneratorSupport = require_lib106();
+    var generator = require_generators2();
+    var basic = require_basic2();
+    var continuedFraction;
+    if (hasGeneratorSupport()) {
+      continuedFraction = generator;
+    } else {
+      continuedFraction = basic;
+    }
+    module.exports = continuedFraction;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/upper_incomplete_gamma_fract.js
+var require_upper_incomplete_gamma_fract = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/upper_incomplete_gamma_fract.js"(exports, module) {
+    "use strict";
+    function upperIncompleteGammaFract(a1, z1) {
+      var z3 = z1 - a1 + 1;
+      var a = a1;
+      var k = 0;
+      return next;
+      function next() {
+        k += 1;
+        z3 += 2;
+        return [
+          k * (a - k),
+          z3
+        ];
+      }
+    }
+    module.exports = upperIncompleteGammaFract;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/upper_gamma_fraction.js
+var require_upper_gamma_fraction = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/upper_gamma_fraction.js"(exports, module) {
+    "use strict";
+    var continuedFraction = require_lib117();
+    var upperIncompleteGammaFract = require_upper_incomplete_gamma_fract();
+    function upperGammaFraction(a, z3) {
+      var f = upperIncompleteGammaFract(a, z3);
+      return 1 / (z3 - a + 1 + continuedFraction(f));
+    }
+    module.exports = upperGammaFraction;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/igamma_final.js
+var require_igamma_final = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/igamma_final.js"(exports, module) {
+    "use strict";
+    var floor = require_lib7();
+    var gamma = require_lib93();
+    var abs = require_lib46();
+    var pow = require_lib71();
+    var ln = require_lib99();
+    var SQRT_EPSILON = require_lib104();
+    var FLOAT64_MAX = require_lib79();
+    var MAX_LN = require_lib103();
+    var tgammaILargeX = require_tgamma_i_large_x();
+    var finiteGammaQ = require_finite_gamma_q();
+    var finiteHalfGammaQ = require_finite_half_gamma_q();
+    var fullIGammaPrefix = require_full_igamma_prefix();
+    var igammaTemmeLarge = require_igamma_temme_large();
+    var lowerGammaSeries = require_lower_gamma_series();
+    var regularisedGammaPrefix = require_regularised_gamma_prefix();
+    var tgammaSmallUpperPart = require_tgamma_small_upper_part();
+    var upperGammaFraction = require_upper_gamma_fraction();
+    function igammaFinal(x, a, regularized, upper) {
+      var optimisedInvert;
+      var evalMethod;
+      var isHalfInt;
+      var initValue;
+      var useTemme;
+      var isSmallA;
+      var result;
+      var invert;
+      var isInt;
+      var sigma;
+      var res;
+      var gam;
+      var fa;
+      var g;
+      result = 0;
+      invert = upper;
+      isSmallA = a < 30 && a <= x + 1 && x < MAX_LN;
+      if (isSmallA) {
+        fa = floor(a);
+        isInt = fa === a;
+        isHalfInt = isInt ? false : abs(fa - a) === 0.5;
+      } else {
+        isInt = false;
+        isHalfInt = false;
+      }
+      if (isInt && x > 0.6) {
+        invert = !invert;
+        evalMethod = 0;
+      } else if (isHalfInt && x > 0.2) {
+        invert = !invert;
+        evalMethod = 1;
+      } else if (x < SQRT_EPSILON && a > 1) {
+        evalMethod = 6;
+      } else if (x > 1e3 && (a < x || abs(a - 50) / x < 1)) {
+        invert = !invert;
+        evalMethod = 7;
+      } else if (x < 0.5) {
+        if (-0.4 / ln(x) < a) {
+          evalMethod = 2;
+        } else {
+          evalMethod = 3;
+        }
+      } else if (x < 1.1) {
+        if (x * 0.75 < a) {
+          evalMethod = 2;
+        } else {
+          evalMethod = 3;
+        }
+      } else {
+        useTemme = false;
+        if (regularized && a > 20) {
+          sigma = abs((x - a) / a);
+          if (a > 200) {
+            if (20 / a > sigma * sigma) {
+              useTemme = true;
+            }
+          } else if (sigma < 0.4) {
+            useTemme = true;
+          }
+        }
+        if (useTemme) {
+          evalMethod = 5;
+        } else if (x - 1 / (3 * x) < a) {
+          evalMethod = 2;
+        } else {
+          evalMethod = 4;
+          invert = !invert;
+        }
+      }
+      switch (evalMethod) {
+        case 0:
+          result = finiteGammaQ(a, x);
+          if (regularized === false) {
+            result *= gamma(a);
+          }
+          break;
+        case 1:
+          result = finiteHalfGammaQ(a, x);
+          if (regularized === false) {
+            result *= gamma(a);
+          }
+          break;
+        case 2:
+          result = regularized ? regularisedGammaPrefix(a, x) : fullIGammaPrefix(a, x);
+          if (result !== 0) {
+            initValue = 0;
+            optimisedInvert = false;
+            if (invert) {
+              initValue = regularized ? 1 : gamma(a);
+              if (regularized || result >= 1 || FLOAT64_MAX * result > initValue) {
+                initValue /= result;
+                if (regularized || a < 1 || FLOAT64_MAX / a > initValue) {
+                  initValue *= -a;
+                  optimisedInvert = true;
+                } else {
+                  initValue = 0;
+                }
+              } else {
+                initValue = 0;
+              }
+            }
+            result *= lowerGammaSeries(a, x, initValue) / a;
+            if (optimisedInvert) {
+              invert = false;
+              result = -result;
+            }
+          }
+          break;
+        case 3:
+          invert = !invert;
+          res = tgammaSmallUpperPart(a, x, invert);
+          result = res[0];
+          g = res[1];
+          invert = false;
+          if (regularized) {
+            result /= g;
+          }
+          break;
+        case 4:
+          result = regularized ? regularisedGammaPrefix(a, x) : fullIGammaPrefix(a, x);
+          if (result !== 0) {
+            result *= upperGammaFraction(a, x);
+          }
+          break;
+        case 5:
+          result = igammaTemmeLarge(a, x);
+          if (x >= a) {
+            invert = !invert;
+          }
+          break;
+        case 6:
+          result = regularized ? pow(x, a) / gamma(a + 1) : pow(x, a) / a;
+          result *= 1 - a * x / (a + 1);
+          break;
+        case 7:
+          result = regularized ? regularisedGammaPrefix(a, x) : fullIGammaPrefix(a, x);
+          result /= x;
+          if (result !== 0) {
+            result *= tgammaILargeX(a, x);
+          }
+          break;
+      }
+      if (regularized && result > 1) {
+        result = 1;
+      }
+      if (invert) {
+        gam = regularized ? 1 : gamma(a);
+        result = gam - result;
+      }
+      return result;
+    }
+    module.exports = igammaFinal;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/main.js
+var require_main81 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/main.js"(exports, module) {
+    "use strict";
+    var gammaln = require_lib102();
+    var exp = require_lib51();
+    var ln = require_lib99();
+    var SQRT_TWO_PI = require_lib91();
+    var MAX_LN = require_lib103();
+    var PINF = require_lib12();
+    var FLOAT64_MAX_NTH_FACTORIAL = require_lib94();
+    var igammaFinal = require_igamma_final();
+    var lowerGammaSeries = require_lower_gamma_series();
+    var upperGammaFraction = require_upper_gamma_fraction();
+    function gammainc2(x, a, regularized, upper) {
+      var normalized;
+      var initValue;
+      var invert;
+      var result;
+      if (x < 0 || a <= 0) {
+        return NaN;
+      }
+      normalized = regularized === void 0 ? true : regularized;
+      invert = upper;
+      if (a >= FLOAT64_MAX_NTH_FACTORIAL && !normalized) {
+        if (invert && a * 4 < x) {
+          result = a * ln(x) - x;
+          result += ln(upperGammaFraction(a, x));
+        } else if (!invert && a > 4 * x) {
+          result = a * ln(x) - x;
+          initValue = 0;
+          result += ln(lowerGammaSeries(a, x, initValue) / a);
+        } else {
+          result = igammaFinal(x, a, true, invert);
+          if (result === 0) {
+            if (invert) {
+              result = 1 + 1 / (12 * a) + 1 / (288 * a * a);
+              result = ln(result) - a + (a - 0.5) * ln(a);
+              result += ln(SQRT_TWO_PI);
+            } else {
+              result = a * ln(x) - x;
+              initValue = 0;
+              result += ln(lowerGammaSeries(a, x, initValue) / a);
+            }
+          } else {
+            result = ln(result) + gammaln(a);
+          }
+        }
+        if (result > MAX_LN) {
+          return PINF;
+        }
+        return exp(result);
+      }
+      return igammaFinal(x, a, normalized, invert);
+    }
+    module.exports = gammainc2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammainc/lib/index.js
+var require_lib118 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammainc/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main81();
     module.exports = main2;
   }
 });
@@ -10615,11 +10734,11 @@ var require_lib116 = __commonJS({
 var require_full_igamma_prefix2 = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betainc/lib/full_igamma_prefix.js"(exports, module) {
     "use strict";
-    var exp = require_lib66();
-    var pow = require_lib79();
-    var ln = require_lib31();
-    var MAX_LN = require_lib68();
-    var MIN_LN = require_lib89();
+    var exp = require_lib51();
+    var pow = require_lib71();
+    var ln = require_lib99();
+    var MAX_LN = require_lib103();
+    var MIN_LN = require_lib108();
     function fullIGammaPrefix(a, z3) {
       var prefix;
       var alz;
@@ -10649,21 +10768,21 @@ var require_full_igamma_prefix2 = __commonJS({
 var require_regularized_gamma_prefix = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betainc/lib/regularized_gamma_prefix.js"(exports, module) {
     "use strict";
-    var lanczosSumExpGScaled = require_lib94();
-    var gammaln = require_lib65();
-    var gamma = require_lib81();
-    var log1p = require_lib103();
-    var sqrt = require_lib74();
-    var abs = require_lib6();
-    var exp = require_lib66();
-    var pow = require_lib79();
-    var max = require_lib96();
-    var min = require_lib97();
-    var ln = require_lib31();
-    var MAX_LN = require_lib68();
-    var MIN_LN = require_lib89();
-    var G = require_lib98();
-    var E = require_lib99();
+    var lanczosSumExpGScaled = require_lib113();
+    var gammaln = require_lib102();
+    var gamma = require_lib93();
+    var log1p = require_lib61();
+    var sqrt = require_lib54();
+    var abs = require_lib46();
+    var exp = require_lib51();
+    var pow = require_lib71();
+    var max = require_lib76();
+    var min = require_lib78();
+    var ln = require_lib99();
+    var MAX_LN = require_lib103();
+    var MIN_LN = require_lib108();
+    var G = require_lib97();
+    var E = require_lib72();
     function regularizedGammaPrefix(a, z3) {
       var prefix;
       var amza;
@@ -10715,15 +10834,15 @@ var require_regularized_gamma_prefix = __commonJS({
 var require_beta_small_b_large_a_series = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betainc/lib/beta_small_b_large_a_series.js"(exports, module) {
     "use strict";
-    var gammaDeltaRatio = require_lib116();
-    var factorial = require_lib114();
-    var gammainc2 = require_lib107();
-    var log1p = require_lib103();
-    var abs = require_lib6();
-    var pow = require_lib79();
-    var ln = require_lib31();
-    var MIN_VALUE = require_lib53();
-    var EPSILON = require_lib86();
+    var gammaDeltaRatio = require_lib98();
+    var factorial = require_lib95();
+    var gammainc2 = require_lib118();
+    var log1p = require_lib61();
+    var abs = require_lib46();
+    var pow = require_lib71();
+    var ln = require_lib99();
+    var MIN_VALUE = require_lib45();
+    var EPSILON = require_lib73();
     var fullIGammaPrefix = require_full_igamma_prefix2();
     var regularizedGammaPrefix = require_regularized_gamma_prefix();
     var p = new Array(30);
@@ -10827,11 +10946,11 @@ var require_rising_factorial_ratio = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-maxabs/lib/main.js
-var require_main80 = __commonJS({
+var require_main82 = __commonJS({
   "node_modules/@stdlib/math-base-special-maxabs/lib/main.js"(exports, module) {
     "use strict";
-    var abs = require_lib6();
-    var max = require_lib96();
+    var abs = require_lib46();
+    var max = require_lib76();
     function maxabs(x, y) {
       return max(abs(x), abs(y));
     }
@@ -10840,20 +10959,20 @@ var require_main80 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-maxabs/lib/index.js
-var require_lib117 = __commonJS({
+var require_lib119 = __commonJS({
   "node_modules/@stdlib/math-base-special-maxabs/lib/index.js"(exports, module) {
     "use strict";
-    var maxabs = require_main80();
+    var maxabs = require_main82();
     module.exports = maxabs;
   }
 });
 
 // node_modules/@stdlib/math-base-special-minabs/lib/main.js
-var require_main81 = __commonJS({
+var require_main83 = __commonJS({
   "node_modules/@stdlib/math-base-special-minabs/lib/main.js"(exports, module) {
     "use strict";
-    var abs = require_lib6();
-    var min = require_lib97();
+    var abs = require_lib46();
+    var min = require_lib78();
     function minabs(x, y) {
       return min(abs(x), abs(y));
     }
@@ -10862,10 +10981,10 @@ var require_main81 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-minabs/lib/index.js
-var require_lib118 = __commonJS({
+var require_lib120 = __commonJS({
   "node_modules/@stdlib/math-base-special-minabs/lib/index.js"(exports, module) {
     "use strict";
-    var minabs = require_main81();
+    var minabs = require_main83();
     module.exports = minabs;
   }
 });
@@ -10874,21 +10993,21 @@ var require_lib118 = __commonJS({
 var require_ibeta_power_terms = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_power_terms.js"(exports, module) {
     "use strict";
-    var lanczosSumExpGScaled = require_lib94();
-    var maxabs = require_lib117();
-    var minabs = require_lib118();
-    var expm1 = require_lib101();
-    var log1p = require_lib103();
-    var sqrt = require_lib74();
-    var abs = require_lib6();
-    var exp = require_lib66();
-    var pow = require_lib79();
-    var min = require_lib97();
-    var ln = require_lib31();
-    var MAX_LN = require_lib68();
-    var MIN_LN = require_lib89();
-    var G = require_lib98();
-    var E = require_lib99();
+    var lanczosSumExpGScaled = require_lib113();
+    var maxabs = require_lib119();
+    var minabs = require_lib120();
+    var expm1 = require_lib60();
+    var log1p = require_lib61();
+    var sqrt = require_lib54();
+    var abs = require_lib46();
+    var exp = require_lib51();
+    var pow = require_lib71();
+    var min = require_lib78();
+    var ln = require_lib99();
+    var MAX_LN = require_lib103();
+    var MIN_LN = require_lib108();
+    var G = require_lib97();
+    var E = require_lib72();
     function ibetaPowerTerms(a, b, x, y, normalized) {
       var result;
       var smallA;
@@ -11011,7 +11130,7 @@ var require_ibeta_power_terms = __commonJS({
 var require_ibeta_fraction2 = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_fraction2.js"(exports, module) {
     "use strict";
-    var continuedFraction = require_lib106();
+    var continuedFraction = require_lib117();
     var ibetaPowerTerms = require_ibeta_power_terms();
     var OPTS = {
       "keep": true,
@@ -11054,7 +11173,7 @@ var require_ibeta_fraction2 = __commonJS({
 });
 
 // node_modules/@stdlib/constants-float64-max-safe-integer/lib/index.js
-var require_lib119 = __commonJS({
+var require_lib121 = __commonJS({
   "node_modules/@stdlib/constants-float64-max-safe-integer/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_MAX_SAFE_INTEGER = 9007199254740991;
@@ -11139,14 +11258,14 @@ var require_binary_gcd = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-gcd/lib/main.js
-var require_main82 = __commonJS({
+var require_main84 = __commonJS({
   "node_modules/@stdlib/math-base-special-gcd/lib/main.js"(exports, module) {
     "use strict";
-    var isnan = require_lib();
-    var isInteger = require_lib70();
-    var PINF = require_lib2();
-    var NINF = require_lib4();
-    var INT32_MAX = require_lib112();
+    var isnan = require_lib6();
+    var isInteger = require_lib64();
+    var PINF = require_lib12();
+    var NINF = require_lib11();
+    var INT32_MAX = require_lib80();
     var bitwise = require_bitwise_binary_gcd();
     var largeIntegers = require_binary_gcd();
     function gcd(a, b) {
@@ -11175,25 +11294,25 @@ var require_main82 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-gcd/lib/index.js
-var require_lib120 = __commonJS({
+var require_lib122 = __commonJS({
   "node_modules/@stdlib/math-base-special-gcd/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main82();
+    var main2 = require_main84();
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-binomcoef/lib/main.js
-var require_main83 = __commonJS({
+var require_main85 = __commonJS({
   "node_modules/@stdlib/math-base-special-binomcoef/lib/main.js"(exports, module) {
     "use strict";
-    var MAX_SAFE_INTEGER = require_lib119();
-    var PINF = require_lib2();
-    var isInteger = require_lib70();
-    var isnan = require_lib();
-    var isOdd = require_lib73();
-    var floor = require_lib32();
-    var gcd = require_lib120();
+    var MAX_SAFE_INTEGER = require_lib121();
+    var PINF = require_lib12();
+    var isInteger = require_lib64();
+    var isnan = require_lib6();
+    var isOdd = require_lib66();
+    var floor = require_lib7();
+    var gcd = require_lib122();
     function binomcoef(n, k) {
       var res;
       var sgn;
@@ -11259,10 +11378,10 @@ var require_main83 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-binomcoef/lib/index.js
-var require_lib121 = __commonJS({
+var require_lib123 = __commonJS({
   "node_modules/@stdlib/math-base-special-binomcoef/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main83();
+    var main2 = require_main85();
     module.exports = main2;
   }
 });
@@ -11271,10 +11390,10 @@ var require_lib121 = __commonJS({
 var require_binomial_ccdf = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betainc/lib/binomial_ccdf.js"(exports, module) {
     "use strict";
-    var binomcoef = require_lib121();
-    var floor = require_lib32();
-    var pow = require_lib79();
-    var MIN_VALUE = require_lib53();
+    var binomcoef = require_lib123();
+    var floor = require_lib7();
+    var pow = require_lib71();
+    var MIN_VALUE = require_lib45();
     function binomialCCDF(n, k, x, y) {
       var startTerm;
       var result;
@@ -11355,18 +11474,18 @@ var require_ibeta_a_step = __commonJS({
 var require_ibeta_series = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_series.js"(exports, module) {
     "use strict";
-    var lanczosSumExpGScaled = require_lib94();
-    var sumSeries = require_lib87();
-    var log1p = require_lib103();
-    var sqrt = require_lib74();
-    var exp = require_lib66();
-    var pow = require_lib79();
-    var ln = require_lib31();
-    var MIN_VALUE = require_lib53();
-    var MAX_LN = require_lib68();
-    var MIN_LN = require_lib89();
-    var G = require_lib98();
-    var E = require_lib99();
+    var lanczosSumExpGScaled = require_lib113();
+    var sumSeries = require_lib107();
+    var log1p = require_lib61();
+    var sqrt = require_lib54();
+    var exp = require_lib51();
+    var pow = require_lib71();
+    var ln = require_lib99();
+    var MIN_VALUE = require_lib45();
+    var MAX_LN = require_lib103();
+    var MIN_LN = require_lib108();
+    var G = require_lib97();
+    var E = require_lib72();
     var opts = {
       "maxTerms": 100
     };
@@ -11436,22 +11555,22 @@ var require_ibeta_series = __commonJS({
 var require_assign3 = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betainc/lib/assign.js"(exports, module) {
     "use strict";
-    var isnan = require_lib();
-    var expm1 = require_lib101();
-    var floor = require_lib32();
-    var log1p = require_lib103();
-    var asin = require_lib110();
-    var beta = require_lib111();
-    var sqrt = require_lib74();
-    var exp = require_lib66();
-    var pow = require_lib79();
-    var max = require_lib96();
-    var min = require_lib97();
-    var MAX_FLOAT64 = require_lib83();
-    var MIN_FLOAT64 = require_lib53();
-    var MAX_INT32 = require_lib112();
-    var HALF_PI = require_lib113();
-    var PI = require_lib63();
+    var isnan = require_lib6();
+    var expm1 = require_lib60();
+    var floor = require_lib7();
+    var log1p = require_lib61();
+    var asin = require_lib63();
+    var beta = require_lib74();
+    var sqrt = require_lib54();
+    var exp = require_lib51();
+    var pow = require_lib71();
+    var max = require_lib76();
+    var min = require_lib78();
+    var MAX_FLOAT64 = require_lib79();
+    var MIN_FLOAT64 = require_lib45();
+    var MAX_INT32 = require_lib80();
+    var HALF_PI = require_lib81();
+    var PI = require_lib82();
     var betaSmallBLargeASeries = require_beta_small_b_large_a_series();
     var risingFactorialRatio = require_rising_factorial_ratio();
     var ibetaPowerTerms = require_ibeta_power_terms();
@@ -11759,7 +11878,7 @@ var require_assign3 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betainc/lib/main.js
-var require_main84 = __commonJS({
+var require_main86 = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betainc/lib/main.js"(exports, module) {
     "use strict";
     var compute = require_assign3();
@@ -11771,11 +11890,11 @@ var require_main84 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betainc/lib/index.js
-var require_lib122 = __commonJS({
+var require_lib124 = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betainc/lib/index.js"(exports, module) {
     "use strict";
-    var setReadOnly = require_lib50();
-    var main2 = require_main84();
+    var setReadOnly = require_lib5();
+    var main2 = require_main86();
     var assign = require_assign3();
     setReadOnly(main2, "assign", assign);
     module.exports = main2;
@@ -11783,10 +11902,10 @@ var require_lib122 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-betainc/lib/main.js
-var require_main85 = __commonJS({
+var require_main87 = __commonJS({
   "node_modules/@stdlib/math-base-special-betainc/lib/main.js"(exports, module) {
     "use strict";
-    var kernelBetainc = require_lib122().assign;
+    var kernelBetainc = require_lib124().assign;
     function betainc(x, a, b, regularized, upper) {
       var out = [0, 0];
       regularized = regularized === false ? false : true;
@@ -11799,23 +11918,3433 @@ var require_main85 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-betainc/lib/index.js
-var require_lib123 = __commonJS({
+var require_lib125 = __commonJS({
   "node_modules/@stdlib/math-base-special-betainc/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main85();
+    var main2 = require_main87();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-t-cdf/lib/main.js
+var require_main88 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-t-cdf/lib/main.js"(exports, module) {
+    "use strict";
+    var betainc = require_lib125();
+    var isnan = require_lib6();
+    var pow = require_lib71();
+    function cdf(x, v) {
+      var x2;
+      var p;
+      var z3;
+      if (isnan(x) || isnan(v) || v <= 0) {
+        return NaN;
+      }
+      if (x === 0) {
+        return 0.5;
+      }
+      x2 = pow(x, 2);
+      if (v > 2 * x2) {
+        z3 = x2 / (v + x2);
+        p = betainc(z3, 0.5, v / 2, true, true) / 2;
+      } else {
+        z3 = v / (v + x2);
+        p = betainc(z3, v / 2, 0.5, true, false) / 2;
+      }
+      return x > 0 ? 1 - p : p;
+    }
+    module.exports = cdf;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-t-cdf/lib/factory.js
+var require_factory4 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-t-cdf/lib/factory.js"(exports, module) {
+    "use strict";
+    var constantFunction = require_lib55();
+    var betainc = require_lib125();
+    var isnan = require_lib6();
+    var pow = require_lib71();
+    function factory(v) {
+      if (isnan(v) || v <= 0) {
+        return constantFunction(NaN);
+      }
+      return cdf;
+      function cdf(x) {
+        var x2;
+        var p;
+        var z3;
+        if (isnan(x)) {
+          return NaN;
+        }
+        if (x === 0) {
+          return 0.5;
+        }
+        x2 = pow(x, 2);
+        if (v > 2 * x2) {
+          z3 = x2 / (v + x2);
+          p = betainc(z3, 0.5, v / 2, true, true) / 2;
+        } else {
+          z3 = v / (v + x2);
+          p = betainc(z3, v / 2, 0.5, true, false) / 2;
+        }
+        return x > 0 ? 1 - p : p;
+      }
+    }
+    module.exports = factory;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-t-cdf/lib/index.js
+var require_lib126 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-t-cdf/lib/index.js"(exports, module) {
+    "use strict";
+    var setReadOnly = require_lib5();
+    var main2 = require_main88();
+    var factory = require_factory4();
+    setReadOnly(main2, "factory", factory);
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p1q1.js
+var require_rational_p1q12 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p1q1.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return -5087819496582806e-19;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -5087819496582806e-19 + x * (-0.008368748197417368 + x * (0.03348066254097446 + x * (-0.012692614766297404 + x * (-0.03656379714117627 + x * (0.02198786811111689 + x * (0.008226878746769157 + x * (-0.005387729650712429 + x * (0 + x * 0))))))));
+        s2 = 1 + x * (-0.9700050433032906 + x * (-1.5657455823417585 + x * (1.5622155839842302 + x * (0.662328840472003 + x * (-0.7122890234154284 + x * (-0.05273963823400997 + x * (0.07952836873415717 + x * (-0.0023339375937419 + x * 8862163904564247e-19))))))));
+      } else {
+        x = 1 / x;
+        s1 = 0 + x * (0 + x * (-0.005387729650712429 + x * (0.008226878746769157 + x * (0.02198786811111689 + x * (-0.03656379714117627 + x * (-0.012692614766297404 + x * (0.03348066254097446 + x * (-0.008368748197417368 + x * -5087819496582806e-19))))))));
+        s2 = 8862163904564247e-19 + x * (-0.0023339375937419 + x * (0.07952836873415717 + x * (-0.05273963823400997 + x * (-0.7122890234154284 + x * (0.662328840472003 + x * (1.5622155839842302 + x * (-1.5657455823417585 + x * (-0.9700050433032906 + x * 1))))))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p2q2.js
+var require_rational_p2q22 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p2q2.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return -0.20243350835593876;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -0.20243350835593876 + x * (0.10526468069939171 + x * (8.3705032834312 + x * (17.644729840837403 + x * (-18.851064805871424 + x * (-44.6382324441787 + x * (17.445385985570866 + x * (21.12946554483405 + x * -3.6719225470772936)))))));
+        s2 = 1 + x * (6.242641248542475 + x * (3.971343795334387 + x * (-28.66081804998 + x * (-20.14326346804852 + x * (48.560921310873994 + x * (10.826866735546016 + x * (-22.643693341313973 + x * 1.7211476576120028)))))));
+      } else {
+        x = 1 / x;
+        s1 = -3.6719225470772936 + x * (21.12946554483405 + x * (17.445385985570866 + x * (-44.6382324441787 + x * (-18.851064805871424 + x * (17.644729840837403 + x * (8.3705032834312 + x * (0.10526468069939171 + x * -0.20243350835593876)))))));
+        s2 = 1.7211476576120028 + x * (-22.643693341313973 + x * (10.826866735546016 + x * (48.560921310873994 + x * (-20.14326346804852 + x * (-28.66081804998 + x * (3.971343795334387 + x * (6.242641248542475 + x * 1)))))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p3q3.js
+var require_rational_p3q32 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p3q3.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return -0.1311027816799519;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -0.1311027816799519 + x * (-0.16379404719331705 + x * (0.11703015634199525 + x * (0.38707973897260434 + x * (0.3377855389120359 + x * (0.14286953440815717 + x * (0.029015791000532906 + x * (0.0021455899538880526 + x * (-6794655751811263e-22 + x * (28522533178221704e-24 + x * -681149956853777e-24)))))))));
+        s2 = 1 + x * (3.4662540724256723 + x * (5.381683457070069 + x * (4.778465929458438 + x * (2.5930192162362027 + x * (0.848854343457902 + x * (0.15226433829533179 + x * (0.011059242293464892 + x * (0 + x * (0 + x * 0)))))))));
+      } else {
+        x = 1 / x;
+        s1 = -681149956853777e-24 + x * (28522533178221704e-24 + x * (-6794655751811263e-22 + x * (0.0021455899538880526 + x * (0.029015791000532906 + x * (0.14286953440815717 + x * (0.3377855389120359 + x * (0.38707973897260434 + x * (0.11703015634199525 + x * (-0.16379404719331705 + x * -0.1311027816799519)))))))));
+        s2 = 0 + x * (0 + x * (0 + x * (0.011059242293464892 + x * (0.15226433829533179 + x * (0.848854343457902 + x * (2.5930192162362027 + x * (4.778465929458438 + x * (5.381683457070069 + x * (3.4662540724256723 + x * 1)))))))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p4q4.js
+var require_rational_p4q4 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p4q4.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return -0.0350353787183178;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -0.0350353787183178 + x * (-0.0022242652921344794 + x * (0.018557330651423107 + x * (0.009508047013259196 + x * (0.0018712349281955923 + x * (15754461742496055e-20 + x * (460469890584318e-20 + x * (-2304047769118826e-25 + x * 26633922742578204e-28)))))));
+        s2 = 1 + x * (1.3653349817554064 + x * (0.7620591645536234 + x * (0.22009110576413124 + x * (0.03415891436709477 + x * (0.00263861676657016 + x * (7646752923027944e-20 + x * (0 + x * 0)))))));
+      } else {
+        x = 1 / x;
+        s1 = 26633922742578204e-28 + x * (-2304047769118826e-25 + x * (460469890584318e-20 + x * (15754461742496055e-20 + x * (0.0018712349281955923 + x * (0.009508047013259196 + x * (0.018557330651423107 + x * (-0.0022242652921344794 + x * -0.0350353787183178)))))));
+        s2 = 0 + x * (0 + x * (7646752923027944e-20 + x * (0.00263861676657016 + x * (0.03415891436709477 + x * (0.22009110576413124 + x * (0.7620591645536234 + x * (1.3653349817554064 + x * 1)))))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p5q5.js
+var require_rational_p5q5 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p5q5.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return -0.016743100507663373;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -0.016743100507663373 + x * (-0.0011295143874558028 + x * (0.001056288621524929 + x * (20938631748758808e-20 + x * (14962478375834237e-21 + x * (44969678992770644e-23 + x * (4625961635228786e-24 + x * (-2811287356288318e-29 + x * 9905570997331033e-32)))))));
+        s2 = 1 + x * (0.5914293448864175 + x * (0.1381518657490833 + x * (0.016074608709367652 + x * (9640118070051656e-19 + x * (27533547476472603e-21 + x * (282243172016108e-21 + x * (0 + x * 0)))))));
+      } else {
+        x = 1 / x;
+        s1 = 9905570997331033e-32 + x * (-2811287356288318e-29 + x * (4625961635228786e-24 + x * (44969678992770644e-23 + x * (14962478375834237e-21 + x * (20938631748758808e-20 + x * (0.001056288621524929 + x * (-0.0011295143874558028 + x * -0.016743100507663373)))))));
+        s2 = 0 + x * (0 + x * (282243172016108e-21 + x * (27533547476472603e-21 + x * (9640118070051656e-19 + x * (0.016074608709367652 + x * (0.1381518657490833 + x * (0.5914293448864175 + x * 1)))))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfcinv/lib/main.js
+var require_main89 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib6();
+    var sqrt = require_lib54();
+    var ln = require_lib99();
+    var PINF = require_lib12();
+    var NINF = require_lib11();
+    var rationalFcnR1 = require_rational_p1q12();
+    var rationalFcnR2 = require_rational_p2q22();
+    var rationalFcnR3 = require_rational_p3q32();
+    var rationalFcnR4 = require_rational_p4q4();
+    var rationalFcnR5 = require_rational_p5q5();
+    var Y1 = 0.08913147449493408;
+    var Y2 = 2.249481201171875;
+    var Y3 = 0.807220458984375;
+    var Y4 = 0.9399557113647461;
+    var Y5 = 0.9836282730102539;
+    function erfcinv(x) {
+      var sign;
+      var qs;
+      var q;
+      var g;
+      var r;
+      if (isnan(x)) {
+        return NaN;
+      }
+      if (x === 0) {
+        return PINF;
+      }
+      if (x === 2) {
+        return NINF;
+      }
+      if (x === 1) {
+        return 0;
+      }
+      if (x > 2 || x < 0) {
+        return NaN;
+      }
+      if (x > 1) {
+        sign = -1;
+        q = 2 - x;
+      } else {
+        sign = 1;
+        q = x;
+      }
+      x = 1 - q;
+      if (x <= 0.5) {
+        g = x * (x + 10);
+        r = rationalFcnR1(x);
+        return sign * (g * Y1 + g * r);
+      }
+      if (q >= 0.25) {
+        g = sqrt(-2 * ln(q));
+        q -= 0.25;
+        r = rationalFcnR2(q);
+        return sign * (g / (Y2 + r));
+      }
+      q = sqrt(-ln(q));
+      if (q < 3) {
+        qs = q - 1.125;
+        r = rationalFcnR3(qs);
+        return sign * (Y3 * q + r * q);
+      }
+      if (q < 6) {
+        qs = q - 3;
+        r = rationalFcnR4(qs);
+        return sign * (Y4 * q + r * q);
+      }
+      qs = q - 6;
+      r = rationalFcnR5(qs);
+      return sign * (Y5 * q + r * q);
+    }
+    module.exports = erfcinv;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfcinv/lib/index.js
+var require_lib127 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main89();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-acos/lib/main.js
+var require_main90 = __commonJS({
+  "node_modules/@stdlib/math-base-special-acos/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib6();
+    var asin = require_lib63();
+    var sqrt = require_lib54();
+    var PIO4 = require_lib62();
+    var MOREBITS = 6123233995736766e-32;
+    function acos(x) {
+      var z3;
+      if (isnan(x)) {
+        return NaN;
+      }
+      if (x < -1 || x > 1) {
+        return NaN;
+      }
+      if (x > 0.5) {
+        return 2 * asin(sqrt(0.5 - 0.5 * x));
+      }
+      z3 = PIO4 - asin(x);
+      z3 += MOREBITS;
+      z3 += PIO4;
+      return z3;
+    }
+    module.exports = acos;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-acos/lib/index.js
+var require_lib128 = __commonJS({
+  "node_modules/@stdlib/math-base-special-acos/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main90();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-sqrt-two/lib/index.js
+var require_lib129 = __commonJS({
+  "node_modules/@stdlib/constants-float64-sqrt-two/lib/index.js"(exports, module) {
+    "use strict";
+    var SQRT2 = 1.4142135623730951;
+    module.exports = SQRT2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co14.js
+var require_polyval_co14 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co14.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.16666666666666666;
+      }
+      return 0.16666666666666666 + x * 0.16666666666666666;
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co15.js
+var require_polyval_co15 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co15.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.058333333333333334;
+      }
+      return 0.058333333333333334 + x * (0.06666666666666667 + x * 0.008333333333333333);
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co16.js
+var require_polyval_co16 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co16.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.0251984126984127;
+      }
+      return 0.0251984126984127 + x * (0.026785714285714284 + x * (0.0017857142857142857 + x * 1984126984126984e-19));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co17.js
+var require_polyval_co17 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co17.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.012039792768959435;
+      }
+      return 0.012039792768959435 + x * (0.010559964726631394 + x * (-0.0011078042328042327 + x * (3747795414462081e-19 + x * 27557319223985893e-22)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co18.js
+var require_polyval_co18 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co18.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.003837005972422639;
+      }
+      return 0.003837005972422639 + x * (0.00610392115600449 + x * (-0.0016095979637646305 + x * (5945867404200738e-19 + x * (-6270542728876062e-20 + x * 2505210838544172e-23))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co19.js
+var require_polyval_co19 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co19.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.0032177478835464946;
+      }
+      return 0.0032177478835464946 + x * (0.0010898206731540065 + x * (-0.0012579159844784845 + x * (6908420797309686e-19 + x * (-16376804137220805e-20 + x * (154012654012654e-19 + x * 16059043836821613e-26)))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co20.js
+var require_polyval_co20 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co20.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.001743826229834001;
+      }
+      return 0.001743826229834001 + x * (3353097688001788e-20 + x * (-7624513544032393e-19 + x * (6451304695145635e-19 + x * (-249472580470431e-18 + x * (49255746366361444e-21 + x * (-39851014346715405e-22 + x * 7647163731819816e-28))))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co21.js
+var require_polyval_co21 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co21.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 9647274732138864e-19;
+      }
+      return 9647274732138864e-19 + x * (-3110108632631878e-19 + x * (-36307660358786886e-20 + x * (5140660578834113e-19 + x * (-29133414466938067e-20 + x * (9086710793521991e-20 + x * (-15303004486655377e-21 + x * (10914179173496788e-22 + x * 28114572543455206e-31)))))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co22.js
+var require_polyval_co22 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co22.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 5422926281312969e-19;
+      }
+      return 5422926281312969e-19 + x * (-3694266780000966e-19 + x * (-10230378073700413e-20 + x * (35764655430568635e-20 + x * (-28690924218514614e-20 + x * (12645437628698076e-20 + x * (-33202652391372056e-21 + x * (4890304529197534e-21 + x * (-3123956959982987e-22 + x * 822063524662433e-32))))))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_body_series.js
+var require_inverse_students_t_body_series = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_body_series.js"(exports, module) {
+    "use strict";
+    var gammaDeltaRatio = require_lib98();
+    var evalpoly = require_lib110();
+    var sqrt = require_lib54();
+    var PI = require_lib82();
+    var polyval1 = require_polyval_co14();
+    var polyval2 = require_polyval_co15();
+    var polyval3 = require_polyval_co16();
+    var polyval4 = require_polyval_co17();
+    var polyval5 = require_polyval_co18();
+    var polyval6 = require_polyval_co19();
+    var polyval7 = require_polyval_co20();
+    var polyval8 = require_polyval_co21();
+    var polyval9 = require_polyval_co22();
+    var c0 = 0;
+    var c = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    function inverseStudentsTBodySeries(df, u) {
+      var idf;
+      var v;
+      v = gammaDeltaRatio(df / 2, 0.5) * sqrt(df * PI) * (u - 0.5);
+      idf = 1 / df;
+      c[1] = polyval1(idf);
+      c[2] = polyval2(idf);
+      c[3] = polyval3(idf);
+      c[4] = polyval4(idf);
+      c[5] = polyval5(idf);
+      c[6] = polyval6(idf);
+      c[7] = polyval7(idf);
+      c[8] = polyval8(idf);
+      c[9] = polyval9(idf);
+      return c0 + v * evalpoly(c, v * v);
+    }
+    module.exports = inverseStudentsTBodySeries;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_tail_series.js
+var require_inverse_students_t_tail_series = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_tail_series.js"(exports, module) {
+    "use strict";
+    var gammaDeltaRatio = require_lib98();
+    var evalpoly = require_lib110();
+    var sqrt = require_lib54();
+    var pow = require_lib71();
+    var PI = require_lib82();
+    var d = [0, 0, 0, 0, 0, 0, 0];
+    function inverseStudentsTTailSeries(df, v) {
+      var result;
+      var power;
+      var div;
+      var np2;
+      var np4;
+      var np6;
+      var rn;
+      var w;
+      w = gammaDeltaRatio(df / 2, 0.5) * sqrt(df * PI) * v;
+      np2 = df + 2;
+      np4 = df + 4;
+      np6 = df + 6;
+      d[0] = 1;
+      d[1] = -(df + 1) / (2 * np2);
+      np2 *= df + 2;
+      d[2] = -df * (df + 1) * (df + 3) / (8 * np2 * np4);
+      np2 *= df + 2;
+      d[3] = -df * (df + 1) * (df + 5) * ((3 * df + 7) * df - 2) / (48 * np2 * np4 * np6);
+      np2 *= df + 2;
+      np4 *= df + 4;
+      d[4] = -df * (df + 1) * (df + 7) * (((((15 * df + 154) * df + 465) * df + 286) * df - 336) * df + 64) / (384 * np2 * np4 * np6 * (df + 8));
+      np2 *= df + 2;
+      d[5] = -df * (df + 1) * (df + 3) * (df + 9) * ((((((35 * df + 452) * df + 1573) * df + 600) * df - 2020) * df + 928) * df - 128) / (1280 * np2 * np4 * np6 * (df + 8) * (df + 10));
+      np2 *= df + 2;
+      np4 *= df + 4;
+      np6 *= df + 6;
+      d[6] = -df * (df + 1) * (df + 11) * (((((((((((945 * df + 31506) * df + 425858) * df + 2980236) * df + 11266745) * df + 20675018) * df + 7747124) * df - 22574632) * df - 8565600) * df + 18108416) * df - 7099392) * df + 884736) / (46080 * np2 * np4 * np6 * (df + 8) * (df + 10) * (df + 12));
+      rn = sqrt(df);
+      div = pow(rn * w, 1 / df);
+      power = div * div;
+      result = evalpoly(d, power);
+      result *= rn;
+      result /= div;
+      return -result;
+    }
+    module.exports = inverseStudentsTTailSeries;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_hill.js
+var require_inverse_students_t_hill = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_hill.js"(exports, module) {
+    "use strict";
+    var erfcinv = require_lib127();
+    var expm1 = require_lib60();
+    var sqrt = require_lib54();
+    var pow = require_lib71();
+    var HALF_PI = require_lib81();
+    var SQRT2 = require_lib129();
+    function inverseStudentsTHill(ndf, u) {
+      var a;
+      var b;
+      var c;
+      var d;
+      var q;
+      var x;
+      var y;
+      if (ndf > 1e20) {
+        return -erfcinv(2 * u) * SQRT2;
+      }
+      a = 1 / (ndf - 0.5);
+      b = 48 / (a * a);
+      c = ((20700 * a / b - 98) * a - 16) * a + 96.36;
+      d = ((94.5 / (b + c) - 3) / b + 1) * sqrt(a * HALF_PI) * ndf;
+      y = pow(d * 2 * u, 2 / ndf);
+      if (y > 0.05 + a) {
+        x = -erfcinv(2 * u) * SQRT2;
+        y = x * x;
+        if (ndf < 5) {
+          c += 0.3 * (ndf - 4.5) * (x + 0.6);
+        }
+        c += (((0.05 * d * x - 5) * x - 7) * x - 2) * x + b;
+        y = (((((0.4 * y + 6.3) * y + 36) * y + 94.5) / c - y - 3) / b + 1) * x;
+        y = expm1(a * y * y);
+      } else {
+        y = ((1 / (((ndf + 6) / (ndf * y) - 0.089 * d - 0.822) * (ndf + 2) * 3) + 0.5 / (ndf + 4)) * y - 1) * (ndf + 1) / (ndf + 2) + 1 / y;
+      }
+      q = sqrt(ndf * y);
+      return -q;
+    }
+    module.exports = inverseStudentsTHill;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t.js
+var require_inverse_students_t = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t.js"(exports, module) {
+    "use strict";
+    var erfcinv = require_lib127();
+    var floor = require_lib7();
+    var ldexp = require_lib50();
+    var round = require_lib88();
+    var acos = require_lib128();
+    var sqrt = require_lib54();
+    var abs = require_lib46();
+    var cos = require_lib100();
+    var pow = require_lib71();
+    var sin = require_lib90();
+    var SQRT2 = require_lib129();
+    var PI = require_lib82();
+    var inverseStudentsTBodySeries = require_inverse_students_t_body_series();
+    var inverseStudentsTTailSeries = require_inverse_students_t_tail_series();
+    var inverseStudentsTHill = require_inverse_students_t_hill();
+    var DF_THRESHOLD = 268435456;
+    var ONE_THIRD = 1 / 3;
+    var EXP = 2 * 53 / 3;
+    var C = 0.8549879733383485;
+    function inverseStudentsT(df, u, v) {
+      var crossover;
+      var tolerance;
+      var rootAlpha;
+      var invert;
+      var result;
+      var alpha;
+      var tmp;
+      var p0;
+      var p2;
+      var p42;
+      var p5;
+      var p;
+      var r;
+      var x;
+      var a;
+      var b;
+      result = 0;
+      if (u > v) {
+        tmp = v;
+        v = u;
+        u = tmp;
+        invert = true;
+      } else {
+        invert = false;
+      }
+      if (floor(df) === df && df < 20) {
+        tolerance = ldexp(1, EXP);
+        switch (floor(df)) {
+          case 1:
+            if (u === 0.5) {
+              result = 0;
+            } else {
+              result = -cos(PI * u) / sin(PI * u);
+            }
+            break;
+          case 2:
+            result = (2 * u - 1) / sqrt(2 * u * v);
+            break;
+          case 4:
+            alpha = 4 * u * v;
+            rootAlpha = sqrt(alpha);
+            r = 4 * cos(acos(rootAlpha) / 3) / rootAlpha;
+            x = sqrt(r - 4);
+            result = u - 0.5 < 0 ? -x : x;
+            break;
+          case 6:
+            if (u < 1e-150) {
+              return (invert ? -1 : 1) * inverseStudentsTHill(df, u);
+            }
+            a = 4 * (u - u * u);
+            b = pow(a, ONE_THIRD);
+            p = 6 * (1 + C * (1 / b - 1));
+            do {
+              p2 = p * p;
+              p42 = p2 * p2;
+              p5 = p * p42;
+              p0 = p;
+              p = 2 * (8 * a * p5 - 270 * p2 + 2187) / (5 * (4 * a * p42 - 216 * p - 243));
+            } while (abs((p - p0) / p) > tolerance);
+            p = sqrt(p - df);
+            result = u - 0.5 < 0 ? -p : p;
+            break;
+          default:
+            if (df > DF_THRESHOLD) {
+              result = erfcinv(2 * u) * SQRT2;
+            } else if (df < 3) {
+              crossover = 0.2742 - df * 0.0242143;
+              if (u > crossover) {
+                result = inverseStudentsTBodySeries(df, u);
+              } else {
+                result = inverseStudentsTTailSeries(df, u);
+              }
+            } else {
+              crossover = ldexp(1, round(df / -0.654));
+              if (u > crossover) {
+                result = inverseStudentsTHill(df, u);
+              } else {
+                result = inverseStudentsTTailSeries(df, u);
+              }
+            }
+        }
+      } else if (df > DF_THRESHOLD) {
+        result = -erfcinv(2 * u) * SQRT2;
+      } else if (df < 3) {
+        crossover = 0.2742 - df * 0.0242143;
+        if (u > crossover) {
+          result = inverseStudentsTBodySeries(df, u);
+        } else {
+          result = inverseStudentsTTailSeries(df, u);
+        }
+      } else {
+        crossover = ldexp(1, round(df / -0.654));
+        if (u > crossover) {
+          result = inverseStudentsTHill(df, u);
+        } else {
+          result = inverseStudentsTTailSeries(df, u);
+        }
+      }
+      return invert ? -result : result;
+    }
+    module.exports = inverseStudentsT;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/find_ibeta_inv_from_t_dist.js
+var require_find_ibeta_inv_from_t_dist = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/find_ibeta_inv_from_t_dist.js"(exports, module) {
+    "use strict";
+    var inverseStudentsT = require_inverse_students_t();
+    function findIBetaInvFromTDist(a, p, py) {
+      var df;
+      var u;
+      var v;
+      var t;
+      u = p / 2;
+      v = 1 - u;
+      df = a * 2;
+      t = inverseStudentsT(df, u, v);
+      if (py) {
+        py.value = t * t / (df + t * t);
+      }
+      return df / (df + t * t);
+    }
+    module.exports = findIBetaInvFromTDist;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme1.js
+var require_temme1 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme1.js"(exports, module) {
+    "use strict";
+    var evalpoly = require_lib110();
+    var erfcinv = require_lib127();
+    var sqrt = require_lib54();
+    var exp = require_lib51();
+    var SQRT2 = require_lib129();
+    var workspace = [0, 0, 0, 0, 0, 0, 0];
+    var terms = [0, 0, 0, 0];
+    function temme1(a, b, z3) {
+      var eta0;
+      var eta2;
+      var eta;
+      var B2;
+      var B3;
+      var B;
+      var c;
+      eta0 = erfcinv(2 * z3);
+      eta0 /= -sqrt(a / 2);
+      terms[0] = eta0;
+      B = b - a;
+      B2 = B * B;
+      B3 = B2 * B;
+      workspace[0] = -B * SQRT2 / 2;
+      workspace[1] = (1 - 2 * B) / 8;
+      workspace[2] = -(B * SQRT2 / 48);
+      workspace[3] = -1 / 192;
+      workspace[4] = -B * SQRT2 / 3840;
+      workspace[5] = 0;
+      workspace[6] = 0;
+      terms[1] = evalpoly(workspace, eta0);
+      workspace[0] = B * SQRT2 * (3 * B - 2) / 12;
+      workspace[1] = (20 * B2 - 12 * B + 1) / 128;
+      workspace[2] = B * SQRT2 * (20 * B - 1) / 960;
+      workspace[3] = (16 * B2 + 30 * B - 15) / 4608;
+      workspace[4] = B * SQRT2 * (21 * B + 32) / 53760;
+      workspace[5] = (-(32 * B2) + 63) / 368640;
+      workspace[6] = -B * SQRT2 * (120 * B + 17) / 25804480;
+      terms[2] = evalpoly(workspace, eta0);
+      workspace[0] = B * SQRT2 * (-75 * B2 + 80 * B - 16) / 480;
+      workspace[1] = (-1080 * B3 + 868 * B2 - 90 * B - 45) / 9216;
+      workspace[2] = B * SQRT2 * (-1190 * B2 + 84 * B + 373) / 53760;
+      workspace[3] = (-2240 * B3 - 2508 * B2 + 2100 * B - 165) / 368640;
+      workspace[4] = 0;
+      workspace[5] = 0;
+      workspace[6] = 0;
+      terms[3] = evalpoly(workspace, eta0);
+      eta = evalpoly(terms, 1 / a);
+      eta2 = eta * eta;
+      c = -exp(-eta2 / 2);
+      if (eta2 === 0) {
+        return 0.5;
+      }
+      return (1 + eta * sqrt((1 + c) / eta2)) / 2;
+    }
+    module.exports = temme1;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/root_finder.js
+var require_root_finder = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/root_finder.js"(exports, module) {
+    "use strict";
+    var ln = require_lib99();
+    var MAX_VALUE = require_lib79();
+    var BIG = MAX_VALUE / 4;
+    function temmeRootFinder(t, a) {
+      return roots;
+      function roots(x) {
+        var f1;
+        var f;
+        var y;
+        y = 1 - x;
+        if (y === 0) {
+          return [-BIG, -BIG];
+        }
+        if (x === 0) {
+          return [-BIG, -BIG];
+        }
+        f = ln(x) + a * ln(y) + t;
+        f1 = 1 / x - a / y;
+        return [f, f1];
+      }
+    }
+    module.exports = temmeRootFinder;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-signum/lib/main.js
+var require_main91 = __commonJS({
+  "node_modules/@stdlib/math-base-special-signum/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib6();
+    function signum(x) {
+      if (x === 0 || isnan(x)) {
+        return x;
+      }
+      return x < 0 ? -1 : 1;
+    }
+    module.exports = signum;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-signum/lib/index.js
+var require_lib130 = __commonJS({
+  "node_modules/@stdlib/math-base-special-signum/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main91();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/newton_raphson.js
+var require_newton_raphson = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/newton_raphson.js"(exports, module) {
+    "use strict";
+    var sign = require_lib130();
+    var abs = require_lib46();
+    var ldexp = require_lib50();
+    var MAX_VALUE = require_lib79();
+    function newtonRaphsonIterate(fun, guess2, min, max, digits, maxIter) {
+      var f0last;
+      var delta1;
+      var delta2;
+      var factor;
+      var result;
+      var count2;
+      var delta;
+      var res;
+      var f0;
+      var f1;
+      f0 = 0;
+      f0last = 0;
+      result = guess2;
+      factor = ldexp(1, 1 - digits);
+      delta = MAX_VALUE;
+      delta1 = MAX_VALUE;
+      delta2 = MAX_VALUE;
+      count2 = maxIter;
+      do {
+        f0last = f0;
+        delta2 = delta1;
+        delta1 = delta;
+        res = fun(result);
+        f0 = res[0];
+        f1 = res[1];
+        count2 -= 1;
+        if (f0 === 0) {
+          break;
+        }
+        if (f1 === 0) {
+          if (f0last === 0) {
+            if (result === min) {
+              guess2 = max;
+            } else {
+              guess2 = min;
+            }
+            f0last = fun(guess2);
+            delta = guess2 - result;
+          }
+          if (sign(f0last) * sign(f0) < 0) {
+            if (delta < 0) {
+              delta = (result - min) / 2;
+            } else {
+              delta = (result - max) / 2;
+            }
+          } else if (delta < 0) {
+            delta = (result - max) / 2;
+          } else {
+            delta = (result - min) / 2;
+          }
+        } else {
+          delta = f0 / f1;
+        }
+        if (abs(delta * 2) > abs(delta2)) {
+          delta = delta > 0 ? (result - min) / 2 : (result - max) / 2;
+        }
+        guess2 = result;
+        result -= delta;
+        if (result <= min) {
+          delta = 0.5 * (guess2 - min);
+          result = guess2 - delta;
+          if (result === min || result === max) {
+            break;
+          }
+        } else if (result >= max) {
+          delta = 0.5 * (guess2 - max);
+          result = guess2 - delta;
+          if (result === min || result === max) {
+            break;
+          }
+        }
+        if (delta > 0) {
+          max = guess2;
+        } else {
+          min = guess2;
+        }
+      } while (count2 && abs(result * factor) < abs(delta));
+      return result;
+    }
+    module.exports = newtonRaphsonIterate;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co1.js
+var require_polyval_co1 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co1.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -1;
+      }
+      return -1 + x * (-5 + x * 5);
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co2.js
+var require_polyval_co2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co2.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 1;
+      }
+      return 1 + x * (21 + x * (-69 + x * 46));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co3.js
+var require_polyval_co3 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co3.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 7;
+      }
+      return 7 + x * (-2 + x * (33 + x * (-62 + x * 31)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co4.js
+var require_polyval_co4 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co4.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 25;
+      }
+      return 25 + x * (-52 + x * (-17 + x * (88 + x * (-115 + x * 46))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co5.js
+var require_polyval_co5 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co5.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 7;
+      }
+      return 7 + x * (12 + x * (-78 + x * 52));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co6.js
+var require_polyval_co6 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co6.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -7;
+      }
+      return -7 + x * (2 + x * (183 + x * (-370 + x * 185)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co7.js
+var require_polyval_co7 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co7.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -533;
+      }
+      return -533 + x * (776 + x * (-1835 + x * (10240 + x * (-13525 + x * 5410))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co8.js
+var require_polyval_co8 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co8.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -1579;
+      }
+      return -1579 + x * (3747 + x * (-3372 + x * (-15821 + x * (45588 + x * (-45213 + x * 15071)))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co9.js
+var require_polyval_co9 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co9.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 449;
+      }
+      return 449 + x * (-1259 + x * (-769 + x * (6686 + x * (-9260 + x * 3704))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co10.js
+var require_polyval_co10 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co10.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 63149;
+      }
+      return 63149 + x * (-151557 + x * (140052 + x * (-727469 + x * (2239932 + x * (-2251437 + x * 750479)))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co11.js
+var require_polyval_co11 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co11.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 29233;
+      }
+      return 29233 + x * (-78755 + x * (105222 + x * (146879 + x * (-1602610 + x * (3195183 + x * (-2554139 + x * 729754))))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co12.js
+var require_polyval_co12 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co12.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 1;
+      }
+      return 1 + x * (-13 + x * 13);
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co13.js
+var require_polyval_co13 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co13.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 1;
+      }
+      return 1 + x * (21 + x * (-69 + x * 46));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme2.js
+var require_temme2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme2.js"(exports, module) {
+    "use strict";
+    var evalpoly = require_lib110();
+    var erfcinv = require_lib127();
+    var abs = require_lib46();
+    var exp = require_lib51();
+    var ln = require_lib99();
+    var sqrt = require_lib54();
+    var sin = require_lib90();
+    var cos = require_lib100();
+    var temmeRootFinder = require_root_finder();
+    var newtonRaphsonIterate = require_newton_raphson();
+    var polyval1 = require_polyval_co1();
+    var polyval2 = require_polyval_co2();
+    var polyval3 = require_polyval_co3();
+    var polyval4 = require_polyval_co4();
+    var polyval5 = require_polyval_co5();
+    var polyval6 = require_polyval_co6();
+    var polyval7 = require_polyval_co7();
+    var polyval8 = require_polyval_co8();
+    var polyval9 = require_polyval_co9();
+    var polyval10 = require_polyval_co10();
+    var polyval11 = require_polyval_co11();
+    var polyval12 = require_polyval_co12();
+    var polyval13 = require_polyval_co13();
+    var workspace = [0, 0, 0, 0, 0, 0];
+    var terms = [0, 0, 0, 0];
+    function temme2(z3, r, theta) {
+      var upper;
+      var lower;
+      var alpha;
+      var roots;
+      var eta0;
+      var eta;
+      var sc7;
+      var sc6;
+      var sc5;
+      var sc4;
+      var sc3;
+      var sc2;
+      var sc;
+      var lu;
+      var s2;
+      var c2;
+      var c;
+      var s;
+      var u;
+      var x;
+      eta0 = erfcinv(2 * z3) / -sqrt(r / 2);
+      s = sin(theta);
+      c = cos(theta);
+      terms[0] = eta0;
+      s2 = s * s;
+      c2 = c * c;
+      sc = s * c;
+      sc2 = sc * sc;
+      sc3 = sc2 * sc;
+      sc4 = sc2 * sc2;
+      sc5 = sc2 * sc3;
+      sc6 = sc3 * sc3;
+      sc7 = sc4 * sc3;
+      workspace[0] = (2 * s2 - 1) / (3 * sc);
+      workspace[1] = -polyval1(s2) / (36 * sc2);
+      workspace[2] = polyval2(s2) / (1620 * sc3);
+      workspace[3] = polyval3(s2) / (6480 * sc4);
+      workspace[4] = polyval4(s2) / (90720 * sc5);
+      workspace[5] = 0;
+      terms[1] = evalpoly(workspace, eta0);
+      workspace[0] = -polyval5(s2) / (405 * sc3);
+      workspace[1] = polyval6(s2) / (2592 * sc4);
+      workspace[2] = -polyval7(s2) / (204120 * sc5);
+      workspace[3] = -polyval8(s2) / (2099520 * sc6);
+      workspace[4] = 0;
+      workspace[5] = 0;
+      terms[2] = evalpoly(workspace, eta0);
+      workspace[0] = polyval9(s2) / (102060 * sc5);
+      workspace[1] = -polyval10(s2) / (20995200 * sc6);
+      workspace[2] = polyval11(s2) / (36741600 * sc7);
+      workspace[3] = 0;
+      workspace[4] = 0;
+      workspace[5] = 0;
+      terms[3] = evalpoly(workspace, eta0);
+      eta = evalpoly(terms, 1 / r);
+      alpha = c / s;
+      alpha *= alpha;
+      lu = -(eta * eta) / (2 * s2) + ln(s2) + c2 * ln(c2) / s2;
+      if (abs(eta) < 0.7) {
+        workspace[0] = s2;
+        workspace[1] = sc;
+        workspace[2] = (1 - 2 * s2) / 3;
+        workspace[3] = polyval12(s2) / (36 * sc);
+        workspace[4] = polyval13(s2) / (270 * sc2);
+        workspace[5] = 0;
+        x = evalpoly(workspace, eta);
+      } else {
+        u = exp(lu);
+        workspace[0] = u;
+        workspace[1] = alpha;
+        workspace[2] = 0;
+        workspace[3] = 3 * alpha * (3 * alpha + 1) / 6;
+        workspace[4] = 4 * alpha * (4 * alpha + 1) * (4 * alpha + 2) / 24;
+        workspace[5] = 5 * alpha * (5 * alpha + 1) * (5 * alpha + 2) * (5 * alpha + 3) / 120;
+        x = evalpoly(workspace, u);
+        if ((x - s2) * eta < 0) {
+          x = 1 - x;
+        }
+      }
+      if (eta < 0) {
+        lower = 0;
+        upper = s2;
+      } else {
+        lower = s2;
+        upper = 1;
+      }
+      if (x < lower || x > upper) {
+        x = (lower + upper) / 2;
+      }
+      roots = temmeRootFinder(-lu, alpha);
+      x = newtonRaphsonIterate(roots, x, lower, upper, 32, 100);
+      return x;
+    }
+    module.exports = temme2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/node_modules/ms/index.js
+var require_ms = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/ms/index.js"(exports, module) {
+    var s = 1e3;
+    var m = s * 60;
+    var h = m * 60;
+    var d = h * 24;
+    var y = d * 365.25;
+    module.exports = function(val, options) {
+      options = options || {};
+      var type = typeof val;
+      if (type === "string" && val.length > 0) {
+        return parse4(val);
+      } else if (type === "number" && isNaN(val) === false) {
+        return options.long ? fmtLong(val) : fmtShort(val);
+      }
+      throw new Error(
+        "val is not a non-empty string or a valid number. val=" + JSON.stringify(val)
+      );
+    };
+    function parse4(str) {
+      str = String(str);
+      if (str.length > 100) {
+        return;
+      }
+      var match = /^((?:\d+)?\.?\d+) *(milliseconds?|msecs?|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|years?|yrs?|y)?$/i.exec(
+        str
+      );
+      if (!match) {
+        return;
+      }
+      var n = parseFloat(match[1]);
+      var type = (match[2] || "ms").toLowerCase();
+      switch (type) {
+        case "years":
+        case "year":
+        case "yrs":
+        case "yr":
+        case "y":
+          return n * y;
+        case "days":
+        case "day":
+        case "d":
+          return n * d;
+        case "hours":
+        case "hour":
+        case "hrs":
+        case "hr":
+        case "h":
+          return n * h;
+        case "minutes":
+        case "minute":
+        case "mins":
+        case "min":
+        case "m":
+          return n * m;
+        case "seconds":
+        case "second":
+        case "secs":
+        case "sec":
+        case "s":
+          return n * s;
+        case "milliseconds":
+        case "millisecond":
+        case "msecs":
+        case "msec":
+        case "ms":
+          return n;
+        default:
+          return void 0;
+      }
+    }
+    function fmtShort(ms) {
+      if (ms >= d) {
+        return Math.round(ms / d) + "d";
+      }
+      if (ms >= h) {
+        return Math.round(ms / h) + "h";
+      }
+      if (ms >= m) {
+        return Math.round(ms / m) + "m";
+      }
+      if (ms >= s) {
+        return Math.round(ms / s) + "s";
+      }
+      return ms + "ms";
+    }
+    function fmtLong(ms) {
+      return plural3(ms, d, "day") || plural3(ms, h, "hour") || plural3(ms, m, "minute") || plural3(ms, s, "second") || ms + " ms";
+    }
+    function plural3(ms, n, name) {
+      if (ms < n) {
+        return;
+      }
+      if (ms < n * 1.5) {
+        return Math.floor(ms / n) + " " + name;
+      }
+      return Math.ceil(ms / n) + " " + name + "s";
+    }
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/debug.js
+var require_debug = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/debug.js"(exports, module) {
+    exports = module.exports = createDebug.debug = createDebug["default"] = createDebug;
+    exports.coerce = coerce;
+    exports.disable = disable;
+    exports.enable = enable;
+    exports.enabled = enabled;
+    exports.humanize = require_ms();
+    exports.names = [];
+    exports.skips = [];
+    exports.formatters = {};
+    var prevTime;
+    function selectColor(namespace) {
+      var hash2 = 0, i;
+      for (i in namespace) {
+        hash2 = (hash2 << 5) - hash2 + namespace.charCodeAt(i);
+        hash2 |= 0;
+      }
+      return exports.colors[Math.abs(hash2) % exports.colors.length];
+    }
+    function createDebug(namespace) {
+      function debug() {
+        if (!debug.enabled) return;
+        var self = debug;
+        var curr = +/* @__PURE__ */ new Date();
+        var ms = curr - (prevTime || curr);
+        self.diff = ms;
+        self.prev = prevTime;
+        self.curr = curr;
+        prevTime = curr;
+        var args = new Array(arguments.length);
+        for (var i = 0; i < args.length; i++) {
+          args[i] = arguments[i];
+        }
+        args[0] = exports.coerce(args[0]);
+        if ("string" !== typeof args[0]) {
+          args.unshift("%O");
+        }
+        var index = 0;
+        args[0] = args[0].replace(/%([a-zA-Z%])/g, function(match, format) {
+          if (match === "%%") return match;
+          index++;
+          var formatter = exports.formatters[format];
+          if ("function" === typeof formatter) {
+            var val = args[index];
+            match = formatter.call(self, val);
+            args.splice(index, 1);
+            index--;
+          }
+          return match;
+        });
+        exports.formatArgs.call(self, args);
+        var logFn = debug.log || exports.log || console.log.bind(console);
+        logFn.apply(self, args);
+      }
+      debug.namespace = namespace;
+      debug.enabled = exports.enabled(namespace);
+      debug.useColors = exports.useColors();
+      debug.color = selectColor(namespace);
+      if ("function" === typeof exports.init) {
+        exports.init(debug);
+      }
+      return debug;
+    }
+    function enable(namespaces) {
+      exports.save(namespaces);
+      exports.names = [];
+      exports.skips = [];
+      var split = (typeof namespaces === "string" ? namespaces : "").split(/[\s,]+/);
+      var len = split.length;
+      for (var i = 0; i < len; i++) {
+        if (!split[i]) continue;
+        namespaces = split[i].replace(/\*/g, ".*?");
+        if (namespaces[0] === "-") {
+          exports.skips.push(new RegExp("^" + namespaces.substr(1) + "$"));
+        } else {
+          exports.names.push(new RegExp("^" + namespaces + "$"));
+        }
+      }
+    }
+    function disable() {
+      exports.enable("");
+    }
+    function enabled(name) {
+      var i, len;
+      for (i = 0, len = exports.skips.length; i < len; i++) {
+        if (exports.skips[i].test(name)) {
+          return false;
+        }
+      }
+      for (i = 0, len = exports.names.length; i < len; i++) {
+        if (exports.names[i].test(name)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    function coerce(val) {
+      if (val instanceof Error) return val.stack || val.message;
+      return val;
+    }
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/browser.js
+var require_browser = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/browser.js"(exports, module) {
+    exports = module.exports = require_debug();
+    exports.log = log2;
+    exports.formatArgs = formatArgs;
+    exports.save = save;
+    exports.load = load;
+    exports.useColors = useColors;
+    exports.storage = "undefined" != typeof chrome && "undefined" != typeof chrome.storage ? chrome.storage.local : localstorage();
+    exports.colors = [
+      "lightseagreen",
+      "forestgreen",
+      "goldenrod",
+      "dodgerblue",
+      "darkorchid",
+      "crimson"
+    ];
+    function useColors() {
+      if (typeof window !== "undefined" && window.process && window.process.type === "renderer") {
+        return true;
+      }
+      return typeof document !== "undefined" && document.documentElement && document.documentElement.style && document.documentElement.style.WebkitAppearance || // is firebug? http://stackoverflow.com/a/398120/376773
+      typeof window !== "undefined" && window.console && (window.console.firebug || window.console.exception && window.console.table) || // is firefox >= v31?
+      // https://developer.mozilla.org/en-US/docs/Tools/Web_Console#Styling_messages
+      typeof navigator !== "undefined" && navigator.userAgent && navigator.userAgent.toLowerCase().match(/firefox\/(\d+)/) && parseInt(RegExp.$1, 10) >= 31 || // double check webkit in userAgent just in case we are in a worker
+      typeof navigator !== "undefined" && navigator.userAgent && navigator.userAgent.toLowerCase().match(/applewebkit\/(\d+)/);
+    }
+    exports.formatters.j = function(v) {
+      try {
+        return JSON.stringify(v);
+      } catch (err) {
+        return "[UnexpectedJSONParseError]: " + err.message;
+      }
+    };
+    function formatArgs(args) {
+      var useColors2 = this.useColors;
+      args[0] = (useColors2 ? "%c" : "") + this.namespace + (useColors2 ? " %c" : " ") + args[0] + (useColors2 ? "%c " : " ") + "+" + exports.humanize(this.diff);
+      if (!useColors2) return;
+      var c = "color: " + this.color;
+      args.splice(1, 0, c, "color: inherit");
+      var index = 0;
+      var lastC = 0;
+      args[0].replace(/%[a-zA-Z%]/g, function(match) {
+        if ("%%" === match) return;
+        index++;
+        if ("%c" === match) {
+          lastC = index;
+        }
+      });
+      args.splice(lastC, 0, c);
+    }
+    function log2() {
+      return "object" === typeof console && console.log && Function.prototype.apply.call(console.log, console, arguments);
+    }
+    function save(namespaces) {
+      try {
+        if (null == namespaces) {
+          exports.storage.removeItem("debug");
+        } else {
+          exports.storage.debug = namespaces;
+        }
+      } catch (e) {
+      }
+    }
+    function load() {
+      var r;
+      try {
+        r = exports.storage.debug;
+      } catch (e) {
+      }
+      if (!r && typeof process !== "undefined" && "env" in process) {
+        r = process.env.DEBUG;
+      }
+      return r;
+    }
+    exports.enable(load());
+    function localstorage() {
+      try {
+        return window.localStorage;
+      } catch (e) {
+      }
+    }
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/node.js
+var require_node = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/node.js"(exports, module) {
+    var tty = __require("tty");
+    var util = __require("util");
+    exports = module.exports = require_debug();
+    exports.init = init;
+    exports.log = log2;
+    exports.formatArgs = formatArgs;
+    exports.save = save;
+    exports.load = load;
+    exports.useColors = useColors;
+    exports.colors = [6, 2, 3, 4, 5, 1];
+    exports.inspectOpts = Object.keys(process.env).filter(function(key) {
+      return /^debug_/i.test(key);
+    }).reduce(function(obj, key) {
+      var prop = key.substring(6).toLowerCase().replace(/_([a-z])/g, function(_, k) {
+        return k.toUpperCase();
+      });
+      var val = process.env[key];
+      if (/^(yes|on|true|enabled)$/i.test(val)) val = true;
+      else if (/^(no|off|false|disabled)$/i.test(val)) val = false;
+      else if (val === "null") val = null;
+      else val = Number(val);
+      obj[prop] = val;
+      return obj;
+    }, {});
+    var fd = parseInt(process.env.DEBUG_FD, 10) || 2;
+    if (1 !== fd && 2 !== fd) {
+      util.deprecate(function() {
+      }, "except for stderr(2) and stdout(1), any other usage of DEBUG_FD is deprecated. Override debug.log if you want to use a different log function (https://git.io/debug_fd)")();
+    }
+    var stream = 1 === fd ? process.stdout : 2 === fd ? process.stderr : createWritableStdioStream(fd);
+    function useColors() {
+      return "colors" in exports.inspectOpts ? Boolean(exports.inspectOpts.colors) : tty.isatty(fd);
+    }
+    exports.formatters.o = function(v) {
+      this.inspectOpts.colors = this.useColors;
+      return util.inspect(v, this.inspectOpts).split("\n").map(function(str) {
+        return str.trim();
+      }).join(" ");
+    };
+    exports.formatters.O = function(v) {
+      this.inspectOpts.colors = this.useColors;
+      return util.inspect(v, this.inspectOpts);
+    };
+    function formatArgs(args) {
+      var name = this.namespace;
+      var useColors2 = this.useColors;
+      if (useColors2) {
+        var c = this.color;
+        var prefix = "  \x1B[3" + c + ";1m" + name + " \x1B[0m";
+        args[0] = prefix + args[0].split("\n").join("\n" + prefix);
+        args.push("\x1B[3" + c + "m+" + exports.humanize(this.diff) + "\x1B[0m");
+      } else {
+        args[0] = (/* @__PURE__ */ new Date()).toUTCString() + " " + name + " " + args[0];
+      }
+    }
+    function log2() {
+      return stream.write(util.format.apply(util, arguments) + "\n");
+    }
+    function save(namespaces) {
+      if (null == namespaces) {
+        delete process.env.DEBUG;
+      } else {
+        process.env.DEBUG = namespaces;
+      }
+    }
+    function load() {
+      return process.env.DEBUG;
+    }
+    function createWritableStdioStream(fd2) {
+      var stream2;
+      var tty_wrap = process.binding("tty_wrap");
+      switch (tty_wrap.guessHandleType(fd2)) {
+        case "TTY":
+          stream2 = new tty.WriteStream(fd2);
+          stream2._type = "tty";
+          if (stream2._handle && stream2._handle.unref) {
+            stream2._handle.unref();
+          }
+          break;
+        case "FILE":
+          var fs = __require("fs");
+          stream2 = new fs.SyncWriteStream(fd2, { autoClose: false });
+          stream2._type = "fs";
+          break;
+        case "PIPE":
+        case "TCP":
+          var net = __require("net");
+          stream2 = new net.Socket({
+            fd: fd2,
+            readable: false,
+            writable: true
+          });
+          stream2.readable = false;
+          stream2.read = null;
+          stream2._type = "pipe";
+          if (stream2._handle && stream2._handle.unref) {
+            stream2._handle.unref();
+          }
+          break;
+        default:
+          throw new Error("Implement me. Unknown stream file type!");
+      }
+      stream2.fd = fd2;
+      stream2._isStdio = true;
+      return stream2;
+    }
+    function init(debug) {
+      debug.inspectOpts = {};
+      var keys = Object.keys(exports.inspectOpts);
+      for (var i = 0; i < keys.length; i++) {
+        debug.inspectOpts[keys[i]] = exports.inspectOpts[keys[i]];
+      }
+    }
+    exports.enable(load());
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/index.js
+var require_src = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/index.js"(exports, module) {
+    if (typeof process !== "undefined" && process.type === "renderer") {
+      module.exports = require_browser();
+    } else {
+      module.exports = require_node();
+    }
+  }
+});
+
+// node_modules/@stdlib/constants-float32-max/lib/index.js
+var require_lib131 = __commonJS({
+  "node_modules/@stdlib/constants-float32-max/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT32_MAX = 34028234663852886e22;
+    module.exports = FLOAT32_MAX;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/higher_newton.js
+var require_higher_newton = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/higher_newton.js"(exports, module) {
+    "use strict";
+    var logger = require_src();
+    var gammainc2 = require_lib118();
+    var abs = require_lib46();
+    var exp = require_lib51();
+    var ln = require_lib99();
+    var MAX_FLOAT32 = require_lib131();
+    var debug = logger("gammaincinv:higher_newton");
+    function higherNewton(x0, a, m, p, q, lgama, invfp, pcase) {
+      var dlnr;
+      var xini;
+      var ck0;
+      var ck1;
+      var ck2;
+      var a2;
+      var x2;
+      var px;
+      var qx;
+      var xr;
+      var t;
+      var n;
+      var r;
+      var x;
+      x = x0;
+      t = 1;
+      n = 1;
+      a2 = a * a;
+      xini = x0;
+      do {
+        x = x0;
+        x2 = x * x;
+        if (m === 0) {
+          dlnr = (1 - a) * ln(x) + x + lgama;
+          if (dlnr > ln(MAX_FLOAT32)) {
+            debug("Warning: overflow problems in one or more steps of the computation. The initial approximation to the root is returned.");
+            return xini;
+          }
+          r = exp(dlnr);
+        } else {
+          r = -invfp * x;
+        }
+        if (pcase) {
+          px = gammainc2(x, a, true, false);
+          ck0 = -r * (px - p);
+        } else {
+          qx = gammainc2(x, a, true, true);
+          ck0 = r * (qx - q);
+        }
+        r = ck0;
+        if (p > 1e-120 || n > 1) {
+          ck1 = 0.5 * (x - a + 1) / x;
+          ck2 = (2 * x2 - 4 * x * a + 4 * x + 2 * a2 - 3 * a + 1) / x2;
+          ck2 /= 6;
+          x0 = x + r * (1 + r * (ck1 + r * ck2));
+        } else {
+          x0 = x + r;
+        }
+        t = abs(x / x0 - 1);
+        n += 1;
+        x = x0;
+        if (x < 0) {
+          x = xini;
+          n = 100;
+        }
+      } while (t > 2e-14 && n < 35);
+      if (t > 2e-14 || n > 99) {
+        debug("Warning: the number of iterations in the Newton method reached the upper limit N=35. The last value obtained for the root is given as output.");
+      }
+      xr = x || 0;
+      return xr;
+    }
+    module.exports = higherNewton;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak1.js
+var require_polyval_ak1 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak1.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0;
+      }
+      return 0 + x * (1 + x * (1 + x * (1.5 + x * (2.6666666666666665 + x * (5.208333333333333 + x * 10.8)))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak2.js
+var require_polyval_ak2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak2.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 1;
+      }
+      return 1 + x * (1 + x * (0.3333333333333333 + x * (0.027777777777777776 + x * (-0.003703703703703704 + x * (2314814814814815e-19 + x * 5878894767783657e-20)))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/lambdaeta.js
+var require_lambdaeta = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/lambdaeta.js"(exports, module) {
+    "use strict";
+    var abs = require_lib46();
+    var exp = require_lib51();
+    var ln = require_lib99();
+    var evalpoly = require_lib110();
+    var polyvalAK1 = require_polyval_ak1();
+    var polyvalAK2 = require_polyval_ak2();
+    var THRESHOLD = 1e-8;
+    var ONEO12 = 0.08333333333333333;
+    var ONEO120 = 0.008333333333333333;
+    var AK = [1, 0, 0, 0, 0, 0];
+    function lambdaeta(eta) {
+      var L2;
+      var L3;
+      var L4;
+      var L5;
+      var la;
+      var L;
+      var q;
+      var r;
+      var s;
+      s = eta * eta * 0.5;
+      if (eta === 0) {
+        la = 0;
+      } else if (eta < -1) {
+        r = exp(-1 - s);
+        la = polyvalAK1(r);
+      } else if (eta < 1) {
+        r = eta;
+        la = polyvalAK2(r);
+      } else {
+        r = 11 + s;
+        L = ln(r);
+        la = r + L;
+        r = 1 / r;
+        L2 = L * L;
+        L3 = L2 * L;
+        L4 = L3 * L;
+        L5 = L4 * L;
+        AK[1] = (2 - L) * 0.5;
+        AK[2] = (-9 * L + 6 + 2 * L2) / 6;
+        AK[3] = -(3 * L3 + 36 * L - 22 * L2 - 12) * ONEO12;
+        AK[4] = (60 + 350 * L2 - 300 * L - 125 * L3 + 12 * L4) / 60;
+        AK[5] = -(-120 - 274 * L4 + 900 * L - 1700 * L2 + 1125 * L3 + 20 * L5) * ONEO120;
+        la += L * r * evalpoly(AK, r);
+      }
+      r = 1;
+      if (eta > -3.5 && eta < -0.03 || eta > 0.03 && eta < 40) {
+        r = 1;
+        q = la;
+        do {
+          la = q * (s + ln(q)) / (q - 1);
+          r = abs(q / la - 1);
+          q = la;
+        } while (r > THRESHOLD);
+      }
+      return la;
+    }
+    module.exports = lambdaeta;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-ln-sqrt-two-pi/lib/index.js
+var require_lib132 = __commonJS({
+  "node_modules/@stdlib/constants-float64-ln-sqrt-two-pi/lib/index.js"(exports, module) {
+    "use strict";
+    var LN_SQRT_TWO_PI = 0.9189385332046728;
+    module.exports = LN_SQRT_TWO_PI;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/chepolsum.js
+var require_chepolsum = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/chepolsum.js"(exports, module) {
+    "use strict";
+    var A = [
+      1.9963790515900766,
+      -0.0017971032528832887,
+      13129285796384672e-21,
+      -2340875228178749e-22,
+      72291210671127e-22,
+      -3280997607821e-22,
+      19875070901e-21,
+      -1509214183e-21,
+      1375340084e-22,
+      -145728923e-22,
+      17532367e-22,
+      -2351465e-22,
+      346551e-22,
+      -55471e-22,
+      9548e-22,
+      -1748e-22,
+      332e-22,
+      -58e-22
+    ];
+    function chepolsum(n, t) {
+      var tt2;
+      var u0;
+      var u1;
+      var u2;
+      var k;
+      u0 = 0;
+      u1 = 0;
+      tt2 = t + t;
+      k = n;
+      do {
+        u2 = u1;
+        u1 = u0;
+        u0 = tt2 * u1 - u2 + A[k];
+        k -= 1;
+      } while (k >= 0);
+      return (u0 - u2) / 2;
+    }
+    module.exports = chepolsum;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_c.js
+var require_polyval_c = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_c.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.025721014990011306;
+      }
+      return 0.025721014990011306 + x * (0.08247596616699963 + x * (-0.0025328157302663564 + x * (6099292666946337e-19 + x * (-33543297638406e-17 + x * 250505279903e-15))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_d.js
+var require_polyval_d = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_d.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.08333333333333333;
+      }
+      return 0.08333333333333333 + x * (-0.002777777777777778 + x * (7936507936507937e-19 + x * -5952380952380953e-19));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/stirling.js
+var require_stirling = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/stirling.js"(exports, module) {
+    "use strict";
+    var gammaln = require_lib102();
+    var ln = require_lib99();
+    var LN_SQRT_TWO_PI = require_lib132();
+    var SMALLEST_FLOAT32 = require_lib116();
+    var MAX_FLOAT32 = require_lib131();
+    var chepolsum = require_chepolsum();
+    var polyvalC = require_polyval_c();
+    var polyvalD = require_polyval_d();
+    var C6 = 0.30865217988013566;
+    function stirling(x) {
+      var z3;
+      if (x < SMALLEST_FLOAT32) {
+        return MAX_FLOAT32;
+      }
+      if (x < 1) {
+        return gammaln(x + 1) - (x + 0.5) * ln(x) + x - LN_SQRT_TWO_PI;
+      }
+      if (x < 2) {
+        return gammaln(x) - (x - 0.5) * ln(x) + x - LN_SQRT_TWO_PI;
+      }
+      if (x < 3) {
+        return gammaln(x - 1) - (x - 0.5) * ln(x) + x - LN_SQRT_TWO_PI + ln(x - 1);
+      }
+      if (x < 12) {
+        z3 = 18 / (x * x) - 1;
+        return chepolsum(17, z3) / (12 * x);
+      }
+      z3 = 1 / (x * x);
+      if (x < 1e3) {
+        return polyvalC(z3) / (C6 + z3) / x;
+      }
+      return polyvalD(z3) / x;
+    }
+    module.exports = stirling;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/gamstar.js
+var require_gamstar = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/gamstar.js"(exports, module) {
+    "use strict";
+    var exp = require_lib51();
+    var gamma = require_lib93();
+    var ln = require_lib99();
+    var FLOAT32_MAX = require_lib131();
+    var SQRT_TWO_PI = require_lib91();
+    var stirling = require_stirling();
+    function gamstar(x) {
+      if (x >= 3) {
+        return exp(stirling(x));
+      }
+      if (x > 0) {
+        return gamma(x) / (exp(-x + (x - 0.5) * ln(x)) * SQRT_TWO_PI);
+      }
+      return FLOAT32_MAX;
+    }
+    module.exports = gamstar;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak0bk0.js
+var require_rational_ak0bk0 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak0bk0.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return -0.3333333333438;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -0.3333333333438 + x * (-0.2070740359969 + x * (-0.05041806657154 + x * (-0.004923635739372 + x * -4293658292782e-17)));
+        s2 = 1 + x * (0.7045554412463 + x * (0.2118190062224 + x * (0.03048648397436 + x * 0.001605037988091)));
+      } else {
+        x = 1 / x;
+        s1 = -4293658292782e-17 + x * (-0.004923635739372 + x * (-0.05041806657154 + x * (-0.2070740359969 + x * -0.3333333333438)));
+        s2 = 0.001605037988091 + x * (0.03048648397436 + x * (0.2118190062224 + x * (0.7045554412463 + x * 1)));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/eps1.js
+var require_eps1 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/eps1.js"(exports, module) {
+    "use strict";
+    var abs = require_lib46();
+    var ln = require_lib99();
+    var lambdaeta = require_lambdaeta();
+    var rateval = require_rational_ak0bk0();
+    function eps1(eta) {
+      var la;
+      if (abs(eta) < 1) {
+        return rateval(eta);
+      }
+      la = lambdaeta(eta);
+      return ln(eta / (la - 1)) / eta;
+    }
+    module.exports = eps1;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak1bk1.js
+var require_rational_ak1bk1 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak1bk1.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return -0.0172847633523;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -0.0172847633523 + x * (-0.0159372646475 + x * (-0.00464910887221 + x * (-60683488776e-14 + x * -614830384279e-17)));
+        s2 = 1 + x * (0.764050615669 + x * (0.297143406325 + x * (0.0579490176079 + x * 0.00574558524851)));
+      } else {
+        x = 1 / x;
+        s1 = -614830384279e-17 + x * (-60683488776e-14 + x * (-0.00464910887221 + x * (-0.0159372646475 + x * -0.0172847633523)));
+        s2 = 0.00574558524851 + x * (0.0579490176079 + x * (0.297143406325 + x * (0.764050615669 + x * 1)));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak2bk2.js
+var require_rational_ak2bk2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak2bk2.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return -0.0172839517431;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -0.0172839517431 + x * (-0.0146362417966 + x * (-0.00357406772616 + x * (-391032032692e-15 + x * 249634036069e-17)));
+        s2 = 1 + x * (0.690560400696 + x * (0.249962384741 + x * (0.0443843438769 + x * 0.00424073217211)));
+      } else {
+        x = 1 / x;
+        s1 = 249634036069e-17 + x * (-391032032692e-15 + x * (-0.00357406772616 + x * (-0.0146362417966 + x * -0.0172839517431)));
+        s2 = 0.00424073217211 + x * (0.0443843438769 + x * (0.249962384741 + x * (0.690560400696 + x * 1)));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak3bk3.js
+var require_rational_ak3bk3 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak3bk3.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return 0.99994466948;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = 0.99994466948 + x * (104.649839762 + x * (857.204033806 + x * (731.901559577 + x * 45.5174411671)));
+        s2 = 1 + x * (104.526456943 + x * (823.313447808 + x * (3119.93802124 + x * 3970.03311219)));
+      } else {
+        x = 1 / x;
+        s1 = 45.5174411671 + x * (731.901559577 + x * (857.204033806 + x * (104.649839762 + x * 0.99994466948)));
+        s2 = 3970.03311219 + x * (3119.93802124 + x * (823.313447808 + x * (104.526456943 + x * 1)));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/eps2.js
+var require_eps2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/eps2.js"(exports, module) {
+    "use strict";
+    var ln = require_lib99();
+    var rateval1 = require_rational_ak1bk1();
+    var rateval2 = require_rational_ak2bk2();
+    var rateval3 = require_rational_ak3bk3();
+    function eps2(eta) {
+      var lnmeta;
+      var x;
+      if (eta < -5) {
+        x = eta * eta;
+        lnmeta = ln(-eta);
+        return (12 - x - 6 * (lnmeta * lnmeta)) / (12 * x * eta);
+      }
+      if (eta < -2) {
+        return rateval1(eta);
+      }
+      if (eta < 2) {
+        return rateval2(eta);
+      }
+      if (eta < 1e3) {
+        x = 1 / eta;
+        return rateval3(eta) / (-12 * eta);
+      }
+      return -1 / (12 * eta);
+    }
+    module.exports = eps2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak4bk4.js
+var require_rational_ak4bk4 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak4bk4.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return 0.0495346498136;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = 0.0495346498136 + x * (0.0299521337141 + x * (0.00688296911516 + x * (512634846317e-15 + x * -201411722031e-16)));
+        s2 = 1 + x * (0.759803615283 + x * (0.261547111595 + x * (0.0464854522477 + x * 0.00403751193496)));
+      } else {
+        x = 1 / x;
+        s1 = -201411722031e-16 + x * (512634846317e-15 + x * (0.00688296911516 + x * (0.0299521337141 + x * 0.0495346498136)));
+        s2 = 0.00403751193496 + x * (0.0464854522477 + x * (0.261547111595 + x * (0.759803615283 + x * 1)));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak5bk5.js
+var require_rational_ak5bk5 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak5bk5.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return 0.00452313583942;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = 0.00452313583942 + x * (0.00120744920113 + x * (-789724156582e-16 + x * (-504476066942e-16 + x * -535770949796e-17)));
+        s2 = 1 + x * (0.912203410349 + x * (0.405368773071 + x * (0.0901638932349 + x * 0.00948935714996)));
+      } else {
+        x = 1 / x;
+        s1 = -535770949796e-17 + x * (-504476066942e-16 + x * (-789724156582e-16 + x * (0.00120744920113 + x * 0.00452313583942)));
+        s2 = 0.00948935714996 + x * (0.0901638932349 + x * (0.405368773071 + x * (0.912203410349 + x * 1)));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak6bk6.js
+var require_rational_ak6bk6 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak6bk6.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return 0.00439937562904;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = 0.00439937562904 + x * (487225670639e-15 + x * (-128470657374e-15 + x * (529110969589e-17 + x * 15716677175e-17)));
+        s2 = 1 + x * (0.794435257415 + x * (0.333094721709 + x * (0.0703527806143 + x * 0.00806110846078)));
+      } else {
+        x = 1 / x;
+        s1 = 15716677175e-17 + x * (529110969589e-17 + x * (-128470657374e-15 + x * (487225670639e-15 + x * 0.00439937562904)));
+        s2 = 0.00806110846078 + x * (0.0703527806143 + x * (0.333094721709 + x * (0.794435257415 + x * 1)));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak7bk7.js
+var require_rational_ak7bk7 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak7bk7.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return -0.0011481191232;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -0.0011481191232 + x * (-0.112850923276 + x * (1.51623048511 + x * (-0.218472031183 + x * 0.0730002451555)));
+        s2 = 1 + x * (14.2482206905 + x * (69.7360396285 + x * (218.938950816 + x * 277.067027185)));
+      } else {
+        x = 1 / x;
+        s1 = 0.0730002451555 + x * (-0.218472031183 + x * (1.51623048511 + x * (-0.112850923276 + x * -0.0011481191232)));
+        s2 = 277.067027185 + x * (218.938950816 + x * (69.7360396285 + x * (14.2482206905 + x * 1)));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak8bk8.js
+var require_rational_ak8bk8 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak8bk8.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return -145727889667e-15;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -145727889667e-15 + x * (-0.290806748131 + x * (-13.308504545 + x * (199.722374056 + x * -11.4311378756)));
+        s2 = 1 + x * (139.612587808 + x * (2189.01116348 + x * (7115.24019009 + x * 45574.6081453)));
+      } else {
+        x = 1 / x;
+        s1 = -11.4311378756 + x * (199.722374056 + x * (-13.308504545 + x * (-0.290806748131 + x * -145727889667e-15)));
+        s2 = 45574.6081453 + x * (7115.24019009 + x * (2189.01116348 + x * (139.612587808 + x * 1)));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/eps3.js
+var require_eps3 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/eps3.js"(exports, module) {
+    "use strict";
+    var ln = require_lib99();
+    var rational1 = require_rational_ak4bk4();
+    var rational2 = require_rational_ak5bk5();
+    var rational3 = require_rational_ak6bk6();
+    var rational4 = require_rational_ak7bk7();
+    var rational5 = require_rational_ak8bk8();
+    function eps3(eta) {
+      var x;
+      var y;
+      if (eta < -8) {
+        x = eta * eta;
+        y = ln(-eta) / eta;
+        return (-30 + eta * y * (6 * x * y * y - 12 + x)) / (12 * eta * x * x);
+      }
+      if (eta < -4) {
+        return rational1(eta) / (eta * eta);
+      }
+      if (eta < -2) {
+        return rational2(eta);
+      }
+      if (eta < 2) {
+        return rational3(eta);
+      }
+      if (eta < 10) {
+        x = 1 / eta;
+        return rational4(x) / (eta * eta);
+      }
+      if (eta < 100) {
+        x = 1 / eta;
+        return rational5(x) / (eta * eta);
+      }
+      return -ln(eta) / (12 * eta * eta * eta);
+    }
+    module.exports = eps3;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/compute.js
+var require_compute = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/compute.js"(exports, module) {
+    "use strict";
+    var logger = require_src();
+    var evalpoly = require_lib110();
+    var gammaln = require_lib102();
+    var erfcinv = require_lib127();
+    var gamma = require_lib93();
+    var sqrt = require_lib54();
+    var abs = require_lib46();
+    var exp = require_lib51();
+    var min = require_lib78();
+    var pow = require_lib71();
+    var ln = require_lib99();
+    var SQRT_TWO_PI = require_lib91();
+    var MAX_FLOAT32 = require_lib131();
+    var TWO_PI = require_lib112();
+    var higherNewton = require_higher_newton();
+    var lambdaeta = require_lambdaeta();
+    var gamstar = require_gamstar();
+    var eps1 = require_eps1();
+    var eps2 = require_eps2();
+    var eps3 = require_eps3();
+    var debug = logger("gammaincinv:compute");
+    var HALF = 0.5;
+    var ONEO3 = 0.3333333333333333;
+    var ONEO4 = 0.25;
+    var ONEO5 = 0.2;
+    var ONEO6 = 0.16666666666666666;
+    var ONEO12 = 0.08333333333333333;
+    var ONEO24 = 0.041666666666666664;
+    var CK = [0, 0, 0, 0, 0];
+    function compute(a, p, q) {
+      var ap1inv;
+      var invfp;
+      var lgama;
+      var pcase;
+      var porq;
+      var ainv;
+      var logr;
+      var ap22;
+      var ap14;
+      var ap13;
+      var ap12;
+      var vgam;
+      var vmin;
+      var xini;
+      var ap1;
+      var ap2;
+      var ap3;
+      var eta;
+      var p6;
+      var p5;
+      var x0;
+      var a2;
+      var L2;
+      var L3;
+      var L4;
+      var b2;
+      var b3;
+      var p3;
+      var a4;
+      var fp;
+      var p42;
+      var p2;
+      var a3;
+      var xr;
+      var ck;
+      var b;
+      var L;
+      var i;
+      var k;
+      var m;
+      var r;
+      var s;
+      var t;
+      var y;
+      if (p < HALF) {
+        pcase = true;
+        porq = p;
+        s = -1;
+      } else {
+        pcase = false;
+        porq = q;
+        s = 1;
+      }
+      k = 0;
+      if (abs(a - 1) < 1e-4) {
+        m = 0;
+        if (pcase) {
+          if (p < 1e-3) {
+            p2 = p * p;
+            p3 = p2 * p;
+            p42 = p3 * p;
+            p5 = p42 * p;
+            p6 = p5 * p;
+            x0 = p + p2 * HALF + p3 * ONEO3 + p42 * ONEO4 + p5 * ONEO5 + p6 * ONEO6;
+          } else {
+            x0 = -ln(1 - p);
+          }
+        } else {
+          x0 = -ln(q);
+        }
+        if (a === 1) {
+          k = 2;
+          xr = x0;
+        } else {
+          lgama = gammaln(a);
+          k = 1;
+        }
+      }
+      if (q < 1e-30 && a < HALF) {
+        m = 0;
+        x0 = -ln(q * gamma(a)) + (a - 1) * ln(-ln(q * gamma(a)));
+        k = 1;
+        lgama = gammaln(a);
+      }
+      if (a > 1 && a < 500 && p < 1e-80) {
+        m = 0;
+        ainv = 1 / a;
+        ap1inv = 1 / (a + 1);
+        x0 = (gammaln(a + 1) + ln(p)) * ainv;
+        x0 = exp(x0);
+        xini = x0;
+        for (i = 0; i < 10; i++) {
+          x0 = xini * exp(x0 * ainv) * pow(1 - x0 * ap1inv, ainv);
+        }
+        k = 1;
+        lgama = gammaln(a);
+      }
+      logr = 1 / a * (ln(p) + gammaln(a + 1));
+      if (logr < ln(ONEO5 * (1 + a)) && k === 0) {
+        r = exp(logr);
+        m = 0;
+        a2 = a * a;
+        a3 = a2 * a;
+        a4 = a3 * a;
+        ap1 = a + 1;
+        ap12 = ap1 * ap1;
+        ap13 = ap1 * ap12;
+        ap14 = ap12 * ap12;
+        ap2 = a + 2;
+        ap22 = ap2 * ap2;
+        ap3 = a + 3;
+        CK[0] = 1;
+        CK[1] = 1 / ap1;
+        CK[2] = HALF * (3 * a + 5) / (ap12 * ap2);
+        CK[3] = ONEO3 * (31 + 8 * a2 + 33 * a) / (ap13 * ap2 * ap3);
+        CK[4] = ONEO24 * (2888 + 1179 * a3 + 125 * a4 + 3971 * a2 + 5661 * a) / (ap14 * ap22 * ap3 * (a + 4));
+        x0 = r * evalpoly(CK, r);
+        lgama = gammaln(a);
+        k = 1;
+      }
+      if (a < 10 && k === 0) {
+        vgam = sqrt(a) / (gamstar(a) * SQRT_TWO_PI);
+        vmin = min(0.02, vgam);
+        if (q < vmin) {
+          m = 0;
+          b = 1 - a;
+          b2 = b * b;
+          b3 = b2 * b;
+          eta = sqrt(-2 / a * ln(q / vgam));
+          x0 = a * lambdaeta(eta);
+          L = ln(x0);
+          if (x0 > 5) {
+            L2 = L * L;
+            L3 = L2 * L;
+            L4 = L3 * L;
+            r = 1 / x0;
+            CK[0] = L - 1;
+            CK[1] = (3 * b - 2 * b * L + L2 - 2 * L + 2) * HALF;
+            CK[2] = (24 * b * L - 11 * b2 - 24 * b - 6 * L2 + 12 * L - 12 - 9 * b * L2 + 6 * b2 * L + 2 * L3) * ONEO6;
+            CK[3] = (-12 * b3 * L + 8.04 * b * L2 - 114 * b2 * L + (72 + 36 * L2) + (3 * L4 - 72 * L + 162) * (b - 168 * b * L) - (12 * L3 + 25 * b3) - (22 * b * L3 + 36 * b2 * L2 + 120 * b2)) * ONEO12;
+            CK[4] = 0;
+            x0 = x0 - L + b * r * evalpoly(CK, r);
+          } else {
+            r = 1 / x0;
+            L2 = L * L;
+            ck = L - 1;
+            t = L - b * r * ck;
+            if (t < x0) {
+              x0 -= t;
+            }
+          }
+          lgama = gammaln(a);
+          k = 1;
+        }
+      }
+      if (abs(porq - HALF) < 1e-5 && k === 0) {
+        m = 0;
+        ainv = 1 / a;
+        x0 = a - ONEO3 + (0.019753086419753086 + 0.007211444248481286 * ainv) * ainv;
+        lgama = gammaln(a);
+        k = 1;
+      }
+      if (a < 1 && k === 0) {
+        m = 0;
+        if (pcase) {
+          x0 = exp(1 / a * (ln(porq) + gammaln(a + 1)));
+        } else {
+          x0 = exp(1 / a * (ln(1 - porq) + gammaln(a + 1)));
+        }
+        lgama = gammaln(a);
+        k = 1;
+      }
+      if (k === 0) {
+        m = 1;
+        ainv = 1 / a;
+        r = erfcinv(2 * porq);
+        eta = s * r / sqrt(a * HALF);
+        if (r < MAX_FLOAT32) {
+          eta += (eps1(eta) + (eps2(eta) + eps3(eta) * ainv) * ainv) * ainv;
+          x0 = a * lambdaeta(eta);
+          y = eta;
+          fp = -sqrt(a / TWO_PI) * exp(-HALF * a * y * y) / gamstar(a);
+          invfp = 1 / fp;
+        } else {
+          debug("Warning: Overflow problems in one or more steps of the computation.");
+          return NaN;
+        }
+      }
+      if (k < 2) {
+        xr = higherNewton(x0, a, m, p, q, lgama, invfp, pcase);
+      }
+      return xr;
+    }
+    module.exports = compute;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/main.js
+var require_main92 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib6();
+    var FLOAT32_SMALLEST = require_lib116();
+    var PINF = require_lib12();
+    var compute = require_compute();
+    function gammaincinv(p, a, upper) {
+      if (isnan(p) || isnan(a)) {
+        return NaN;
+      }
+      if (a < FLOAT32_SMALLEST) {
+        return NaN;
+      }
+      if (p > 1 || p < 0) {
+        return NaN;
+      }
+      if (upper === true) {
+        if (p === 0) {
+          return PINF;
+        }
+        if (p === 1) {
+          return 0;
+        }
+        return compute(a, 1 - p, p);
+      }
+      if (p === 0) {
+        return 0;
+      }
+      if (p === 1) {
+        return PINF;
+      }
+      return compute(a, p, 1 - p);
+    }
+    module.exports = gammaincinv;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/index.js
+var require_lib133 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main92();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-smallest-subnormal/lib/index.js
+var require_lib134 = __commonJS({
+  "node_modules/@stdlib/constants-float64-smallest-subnormal/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_SMALLEST_SUBNORMAL = 5e-324;
+    module.exports = FLOAT64_SMALLEST_SUBNORMAL;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme3.js
+var require_temme3 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme3.js"(exports, module) {
+    "use strict";
+    var gammaincinv = require_lib133();
+    var ln = require_lib99();
+    var sqrt = require_lib54();
+    var SMALLEST_SUBNORMAL = require_lib134();
+    var temmeRootFinder = require_root_finder();
+    var newtonRaphsonIterate = require_newton_raphson();
+    function temme3(a, b, p, q) {
+      var cross;
+      var roots;
+      var lower;
+      var upper;
+      var eta0;
+      var eta;
+      var w10;
+      var w12;
+      var w13;
+      var w14;
+      var e1;
+      var e2;
+      var e3;
+      var mu;
+      var d2;
+      var d3;
+      var d4;
+      var w2;
+      var w3;
+      var w4;
+      var w5;
+      var w6;
+      var w7;
+      var w8;
+      var w9;
+      var w1;
+      var d;
+      var w;
+      var u;
+      var x;
+      if (p < q) {
+        eta0 = gammaincinv(p, b, true);
+      } else {
+        eta0 = gammaincinv(q, b, false);
+      }
+      eta0 /= a;
+      mu = b / a;
+      w = sqrt(1 + mu);
+      w2 = w * w;
+      w3 = w2 * w;
+      w4 = w2 * w2;
+      w5 = w3 * w2;
+      w6 = w3 * w3;
+      w7 = w4 * w3;
+      w8 = w4 * w4;
+      w9 = w5 * w4;
+      w10 = w5 * w5;
+      d = eta0 - mu;
+      d2 = d * d;
+      d3 = d2 * d;
+      d4 = d2 * d2;
+      w1 = w + 1;
+      w12 = w1 * w1;
+      w13 = w1 * w12;
+      w14 = w12 * w12;
+      e1 = (w + 2) * (w - 1) / (3 * w);
+      e1 += (w3 + 9 * w2 + 21 * w + 5) * d / (36 * w2 * w1);
+      e1 -= (w4 - 13 * w3 + 69 * w2 + 167 * w + 46) * d2 / (1620 * w12 * w3);
+      e1 -= (7 * w5 + 21 * w4 + 70 * w3 + 26 * w2 - 93 * w - 31) * d3 / (6480 * w13 * w4);
+      e1 -= (75 * w6 + 202 * w5 + 188 * w4 - 888 * w3 - 1345 * w2 + 118 * w + 138) * d4 / (272160 * w14 * w5);
+      e2 = (28 * w4 + 131 * w3 + 402 * w2 + 581 * w + 208) * (w - 1) / (1620 * w1 * w3);
+      e2 -= (35 * w6 - 154 * w5 - 623 * w4 - 1636 * w3 - 3983 * w2 - 3514 * w - 925) * d / (12960 * w12 * w4);
+      e2 -= (2132 * w7 + 7915 * w6 + 16821 * w5 + 35066 * w4 + 87490 * w3 + 141183 * w2 + 95993 * w + 21640) * d2 / (816480 * w5 * w13);
+      e2 -= (11053 * w8 + 53308 * w7 + 117010 * w6 + 163924 * w5 + 116188 * w4 - 258428 * w3 - 677042 * w2 - 481940 * w - 105497) * d3 / (14696640 * w14 * w6);
+      e3 = -((3592 * w7 + 8375 * w6 - 1323 * w5 - 29198 * w4 - 89578 * w3 - 154413 * w2 - 116063 * w - 29632) * (w - 1)) / (816480 * w5 * w12);
+      e3 -= (442043 * w9 + 2054169 * w8 + 3803094 * w7 + 3470754 * w6 + 2141568 * w5 - 2393568 * w4 - 19904934 * w3 - 34714674 * w2 - 23128299 * w - 5253353) * d / (146966400 * w6 * w13);
+      e3 -= (116932 * w10 + 819281 * w9 + 2378172 * w8 + 4341330 * w7 + 6806004 * w6 + 10622748 * w5 + 18739500 * w4 + 30651894 * w3 + 30869976 * w2 + 15431867 * w + 2919016) * d2 / (146966400 * w14 * w7);
+      eta = eta0 + e1 / a + e2 / (a * a) + e3 / (a * a * a);
+      if (eta <= 0) {
+        eta = SMALLEST_SUBNORMAL;
+      }
+      u = eta - mu * ln(eta) + (1 + mu) * ln(1 + mu) - mu;
+      cross = 1 / (1 + mu);
+      lower = eta < mu ? cross : 0;
+      upper = eta < mu ? 1 : cross;
+      x = (lower + upper) / 2;
+      roots = temmeRootFinder(u, mu);
+      return newtonRaphsonIterate(roots, x, lower, upper, 32, 100);
+    }
+    module.exports = temme3;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/halley_iterate.js
+var require_halley_iterate = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/halley_iterate.js"(exports, module) {
+    "use strict";
+    var abs = require_lib46();
+    var ldexp = require_lib50();
+    var sign = require_lib130();
+    var max = require_lib76();
+    var MAX_VALUE = require_lib79();
+    function halleyIterate(fun, guess2, minimum, maximum, digits, maxIter) {
+      var convergence;
+      var outOfBounds;
+      var delta1;
+      var delta2;
+      var factor;
+      var result;
+      var f0Last;
+      var count2;
+      var delta;
+      var denom;
+      var diff;
+      var num;
+      var res;
+      var f0;
+      var f1;
+      var f2;
+      f0 = 0;
+      outOfBounds = false;
+      result = guess2;
+      factor = ldexp(1, 1 - digits);
+      delta = max(1e7 * guess2, 1e7);
+      f0Last = 0;
+      delta1 = delta;
+      delta2 = delta;
+      count2 = maxIter;
+      do {
+        f0Last = f0;
+        delta2 = delta1;
+        delta1 = delta;
+        res = fun(result);
+        f0 = res[0];
+        f1 = res[1];
+        f2 = res[2];
+        count2 -= 1;
+        if (f0 === 0) {
+          break;
+        }
+        if (f1 === 0) {
+          if (f0Last === 0) {
+            if (result === minimum) {
+              guess2 = maximum;
+            } else {
+              guess2 = minimum;
+            }
+            f0Last = fun(guess2);
+            delta = guess2 - result;
+          }
+          if (sign(f0Last) * sign(f0) < 0) {
+            if (delta < 0) {
+              delta = (result - minimum) / 2;
+            } else {
+              delta = (result - maximum) / 2;
+            }
+          } else if (delta < 0) {
+            delta = (result - maximum) / 2;
+          } else {
+            delta = (result - minimum) / 2;
+          }
+        } else if (f2 === 0) {
+          delta = f0 / f1;
+        } else {
+          denom = 2 * f0;
+          num = 2 * f1 - f0 * (f2 / f1);
+          if (abs(num) < 1 && abs(denom) >= abs(num) * MAX_VALUE) {
+            delta = f0 / f1;
+          } else {
+            delta = denom / num;
+          }
+          if (delta * f1 / f0 < 0) {
+            delta = f0 / f1;
+            if (abs(delta) > 2 * abs(guess2)) {
+              delta = (delta < 0 ? -1 : 1) * 2 * abs(guess2);
+            }
+          }
+        }
+        convergence = abs(delta / delta2);
+        if (convergence > 0.8 && convergence < 2) {
+          delta = delta > 0 ? (result - minimum) / 2 : (result - maximum) / 2;
+          if (abs(delta) > result) {
+            delta = sign(delta) * result;
+          }
+          delta2 = delta * 3;
+        }
+        guess2 = result;
+        result -= delta;
+        if (result < minimum) {
+          if (abs(minimum) < 1 && abs(result) > 1 && MAX_VALUE / abs(result) < abs(minimum)) {
+            diff = 1e3;
+          } else {
+            diff = result / minimum;
+          }
+          if (abs(diff) < 1) {
+            diff = 1 / diff;
+          }
+          if (!outOfBounds && diff > 0 && diff < 3) {
+            delta = 0.99 * (guess2 - minimum);
+            result = guess2 - delta;
+            outOfBounds = true;
+          } else {
+            delta = (guess2 - minimum) / 2;
+            result = guess2 - delta;
+            if (result === minimum || result === maximum) {
+              break;
+            }
+          }
+        } else if (result > maximum) {
+          if (abs(maximum) < 1 && abs(result) > 1 && MAX_VALUE / abs(result) < abs(maximum)) {
+            diff = 1e3;
+          } else {
+            diff = result / maximum;
+          }
+          if (abs(diff) < 1) {
+            diff = 1 / diff;
+          }
+          if (!outOfBounds && diff > 0 && diff < 3) {
+            delta = 0.99 * (guess2 - maximum);
+            result = guess2 - delta;
+            outOfBounds = true;
+          } else {
+            delta = (guess2 - maximum) / 2;
+            result = guess2 - delta;
+            if (result === minimum || result === maximum) {
+              break;
+            }
+          }
+        }
+        if (delta > 0) {
+          maximum = guess2;
+        } else {
+          minimum = guess2;
+        }
+      } while (count2 && abs(result * factor) < abs(delta));
+      return result;
+    }
+    module.exports = halleyIterate;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/ibeta_roots.js
+var require_ibeta_roots = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/ibeta_roots.js"(exports, module) {
+    "use strict";
+    var kernelBetainc = require_lib124().assign;
+    var abs = require_lib46();
+    var FLOAT64_MAX = require_lib79();
+    var FLOAT64_MIN_NORM = require_lib45();
+    function ibetaRoots(a, b, target, invert) {
+      return roots;
+      function roots(x) {
+        var buf;
+        var f1;
+        var f2;
+        var f;
+        var y;
+        y = 1 - x;
+        buf = [0, 0];
+        kernelBetainc(x, a, b, true, invert, buf, 1, 0);
+        f = buf[0] - target;
+        f1 = buf[1];
+        if (invert) {
+          f1 = -f1;
+        }
+        if (y === 0) {
+          y = FLOAT64_MIN_NORM * 64;
+        }
+        if (x === 0) {
+          x = FLOAT64_MIN_NORM * 64;
+        }
+        f2 = f1 * (-(y * a) + (b - 2) * x + 1);
+        if (abs(f2) < y * x * FLOAT64_MAX) {
+          f2 /= y * x;
+        }
+        if (invert) {
+          f2 = -f2;
+        }
+        if (f1 === 0) {
+          f1 = (invert ? -1 : 1) * FLOAT64_MIN_NORM * 64;
+        }
+        return [f, f1, f2];
+      }
+    }
+    module.exports = ibetaRoots;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/main.js
+var require_main93 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/main.js"(exports, module) {
+    "use strict";
+    var evalpoly = require_lib110();
+    var betainc = require_lib125();
+    var expm1 = require_lib60();
+    var log1p = require_lib61();
+    var asin = require_lib63();
+    var beta = require_lib74();
+    var sqrt = require_lib54();
+    var abs = require_lib46();
+    var exp = require_lib51();
+    var pow = require_lib71();
+    var sin = require_lib90();
+    var max = require_lib76();
+    var min = require_lib78();
+    var ln = require_lib99();
+    var FLOAT64_MIN_NORM = require_lib45();
+    var HALF_PI = require_lib81();
+    var EPSILON = require_lib73();
+    var findIBetaInvFromTDist = require_find_ibeta_inv_from_t_dist();
+    var temme1 = require_temme1();
+    var temme2 = require_temme2();
+    var temme3 = require_temme3();
+    var halleyIterate = require_halley_iterate();
+    var ibetaRoots = require_ibeta_roots();
+    var DIGITS = 32;
+    var MAX_ITERATIONS = 1e3;
+    var terms = [0, 0, 0, 0, 0];
+    function ibetaInvImp(a, b, p, q) {
+      var digits;
+      var invert;
+      var lambda;
+      var lower;
+      var theta;
+      var upper;
+      var roots;
+      var maxv;
+      var minv;
+      var bet;
+      var ppa;
+      var tmp;
+      var xs2;
+      var ap1;
+      var bm1;
+      var fs;
+      var lx;
+      var ps;
+      var xg;
+      var xs;
+      var yp;
+      var a2;
+      var a3;
+      var b2;
+      var r;
+      var l;
+      var u;
+      var x;
+      var y;
+      invert = false;
+      if (q === 0) {
+        return [1, 0];
+      }
+      if (p === 0) {
+        return [0, 1];
+      }
+      if (a === 1) {
+        if (b === 1) {
+          return [p, 1 - p];
+        }
+        tmp = b;
+        b = a;
+        a = tmp;
+        tmp = q;
+        q = p;
+        p = tmp;
+        invert = true;
+      }
+      x = 0;
+      lower = 0;
+      upper = 1;
+      if (a === 0.5) {
+        if (b === 0.5) {
+          x = sin(p * HALF_PI);
+          x *= x;
+          y = sin(q * HALF_PI);
+          y *= y;
+          return [x, y];
+        }
+        if (b > 0.5) {
+          tmp = b;
+          b = a;
+          a = tmp;
+          tmp = q;
+          q = p;
+          p = tmp;
+          invert = !invert;
+        }
+      }
+      if (b === 0.5 && a >= 0.5 && p !== 1) {
+        yp = {};
+        x = findIBetaInvFromTDist(a, p, yp);
+        y = yp.value;
+      } else if (b === 1) {
+        if (p < q) {
+          if (a > 1) {
+            x = pow(p, 1 / a);
+            y = -expm1(ln(p) / a);
+          } else {
+            x = pow(p, 1 / a);
+            y = 1 - x;
+          }
+        } else {
+          x = exp(log1p(-q) / a);
+          y = -expm1(log1p(-q) / a);
+        }
+        if (invert) {
+          tmp = y;
+          y = x;
+          x = tmp;
+        }
+        return [x, y];
+      } else if (a + b > 5) {
+        if (p > 0.5) {
+          tmp = b;
+          b = a;
+          a = tmp;
+          tmp = q;
+          q = p;
+          p = tmp;
+          invert = !invert;
+        }
+        minv = min(a, b);
+        maxv = max(a, b);
+        if (sqrt(minv) > maxv - minv && minv > 5) {
+          x = temme1(a, b, p);
+          y = 1 - x;
+        } else {
+          r = a + b;
+          theta = asin(sqrt(a / r));
+          lambda = minv / r;
+          if (lambda >= 0.2 && lambda <= 0.8 && r >= 10) {
+            ppa = pow(p, 1 / a);
+            if (ppa < 25e-4 && a + b < 200) {
+              x = ppa * pow(a * beta(a, b), 1 / a);
+            } else {
+              x = temme2(p, r, theta);
+            }
+            y = 1 - x;
+          } else {
+            if (a < b) {
+              tmp = b;
+              b = a;
+              a = tmp;
+              tmp = q;
+              q = p;
+              p = tmp;
+              invert = !invert;
+            }
+            bet = 0;
+            if (b < 2) {
+              bet = beta(a, b);
+            }
+            if (bet === 0) {
+              y = 1;
+            } else {
+              y = pow(b * q * bet, 1 / b);
+              x = 1 - y;
+            }
+          }
+          if (y > 1e-5) {
+            x = temme3(a, b, p, q);
+            y = 1 - x;
+          }
+        }
+      } else if (a < 1 && b < 1) {
+        xs = (1 - a) / (2 - a - b);
+        fs = betainc(xs, a, b) - p;
+        if (abs(fs) / p < EPSILON * 3) {
+          if (invert) {
+            return [1 - xs, xs];
+          }
+          return [xs, 1 - xs];
+        }
+        if (fs < 0) {
+          tmp = b;
+          b = a;
+          a = tmp;
+          tmp = q;
+          q = p;
+          p = tmp;
+          invert = !invert;
+          xs = 1 - xs;
+        }
+        xg = pow(a * p * beta(a, b), 1 / a);
+        x = xg / (1 + xg);
+        y = 1 / (1 + xg);
+        if (x > xs) {
+          x = xs;
+        }
+        upper = xs;
+      } else if (a > 1 && b > 1) {
+        xs = (a - 1) / (a + b - 2);
+        xs2 = (b - 1) / (a + b - 2);
+        ps = betainc(xs, a, b) - p;
+        if (ps < 0) {
+          tmp = b;
+          b = a;
+          a = tmp;
+          tmp = q;
+          q = p;
+          p = tmp;
+          tmp = xs2;
+          xs2 = xs;
+          xs = tmp;
+          invert = !invert;
+        }
+        lx = ln(p * a * beta(a, b)) / a;
+        x = exp(lx);
+        y = x < 0.9 ? 1 - x : -expm1(lx);
+        if (b < a && x < 0.2) {
+          ap1 = a - 1;
+          bm1 = b - 1;
+          a2 = a * a;
+          a3 = a * a2;
+          b2 = b * b;
+          terms[0] = 0;
+          terms[1] = 1;
+          terms[2] = bm1 / ap1;
+          ap1 *= ap1;
+          terms[3] = bm1 * (3 * a * b + 5 * b + a2 - a - 4) / (2 * (a + 2) * ap1);
+          ap1 *= a + 1;
+          terms[4] = bm1 * (33 * a * b2 + 31 * b2 + 8 * a2 * b2 - 30 * a * b - 47 * b + 11 * a2 * b + 6 * a3 * b + 18 + 4 * a - a3 + a2 * a2 - 10 * a2);
+          terms[4] /= 3 * (a + 3) * (a + 2) * ap1;
+          x = evalpoly(terms, x);
+        }
+        if (x > xs) {
+          x = xs;
+        }
+        upper = xs;
+      } else {
+        if (b < a) {
+          tmp = b;
+          b = a;
+          a = tmp;
+          tmp = q;
+          q = p;
+          p = tmp;
+          invert = !invert;
+        }
+        if (pow(p, 1 / a) < 0.5) {
+          x = pow(p * a * beta(a, b), 1 / a);
+          if (x === 0) {
+            x = FLOAT64_MIN_NORM;
+          }
+          y = 1 - x;
+        } else {
+          y = pow(1 - pow(p, b * beta(a, b)), 1 / b);
+          if (y === 0) {
+            y = FLOAT64_MIN_NORM;
+          }
+          x = 1 - y;
+        }
+      }
+      if (x > 0.5) {
+        tmp = b;
+        b = a;
+        a = tmp;
+        tmp = q;
+        q = p;
+        p = tmp;
+        tmp = y;
+        y = x;
+        x = tmp;
+        invert = !invert;
+        l = 1 - upper;
+        u = 1 - lower;
+        lower = l;
+        upper = u;
+      }
+      if (lower === 0) {
+        if (invert) {
+          lower = EPSILON;
+          if (x < lower) {
+            x = lower;
+          }
+        } else {
+          lower = FLOAT64_MIN_NORM;
+        }
+        if (x < lower) {
+          x = lower;
+        }
+      }
+      digits = DIGITS;
+      if (x < 1e-50 && (a < 1 || b < 1)) {
+        digits *= 3;
+        digits /= 2;
+      }
+      roots = ibetaRoots(a, b, p < q ? p : q, p >= q);
+      x = halleyIterate(roots, x, lower, upper, digits, MAX_ITERATIONS);
+      if (x === lower) {
+        x = 0;
+      }
+      if (invert) {
+        return [1 - x, x];
+      }
+      return [x, 1 - x];
+    }
+    module.exports = ibetaInvImp;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/index.js
+var require_lib135 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main93();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-betaincinv/lib/main.js
+var require_main94 = __commonJS({
+  "node_modules/@stdlib/math-base-special-betaincinv/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib6();
+    var kernelBetaincinv = require_lib135();
+    function betaincinv(p, a, b, upper) {
+      if (isnan(p) || isnan(a) || isnan(b)) {
+        return NaN;
+      }
+      if (a <= 0 || b <= 0) {
+        return NaN;
+      }
+      if (p < 0 || p > 1) {
+        return NaN;
+      }
+      if (upper) {
+        return kernelBetaincinv(a, b, 1 - p, p)[0];
+      }
+      return kernelBetaincinv(a, b, p, 1 - p)[0];
+    }
+    module.exports = betaincinv;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-betaincinv/lib/index.js
+var require_lib136 = __commonJS({
+  "node_modules/@stdlib/math-base-special-betaincinv/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main94();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-beta-quantile/lib/main.js
+var require_main95 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-beta-quantile/lib/main.js"(exports, module) {
+    "use strict";
+    var betaincinv = require_lib136();
+    var isnan = require_lib6();
+    function quantile(p, alpha, beta) {
+      if (isnan(p) || isnan(alpha) || isnan(beta) || alpha <= 0 || beta <= 0 || p < 0 || p > 1) {
+        return NaN;
+      }
+      return betaincinv(p, alpha, beta);
+    }
+    module.exports = quantile;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-beta-quantile/lib/factory.js
+var require_factory5 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-beta-quantile/lib/factory.js"(exports, module) {
+    "use strict";
+    var constantFunction = require_lib55();
+    var betaincinv = require_lib136();
+    var isnan = require_lib6();
+    function factory(alpha, beta) {
+      if (isnan(alpha) || isnan(beta) || alpha <= 0 || beta <= 0) {
+        return constantFunction(NaN);
+      }
+      return quantile;
+      function quantile(p) {
+        if (isnan(p) || p < 0 || p > 1) {
+          return NaN;
+        }
+        return betaincinv(p, alpha, beta);
+      }
+    }
+    module.exports = factory;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-beta-quantile/lib/index.js
+var require_lib137 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-beta-quantile/lib/index.js"(exports, module) {
+    "use strict";
+    var setReadOnly = require_lib5();
+    var main2 = require_main95();
+    var factory = require_factory5();
+    setReadOnly(main2, "factory", factory);
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js
+var require_main96 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js"(exports, module) {
+    "use strict";
+    var floor = require_lib7();
+    function isNonNegativeInteger(x) {
+      return floor(x) === x && x >= 0;
+    }
+    module.exports = isNonNegativeInteger;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js
+var require_lib138 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main96();
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/main.js
-var require_main86 = __commonJS({
+var require_main97 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/main.js"(exports, module) {
     "use strict";
-    var isNonNegativeInteger = require_lib108();
-    var betainc = require_lib123();
-    var isnan = require_lib();
-    var floor = require_lib32();
-    var PINF = require_lib2();
+    var isNonNegativeInteger = require_lib138();
+    var betainc = require_lib125();
+    var isnan = require_lib6();
+    var floor = require_lib7();
+    var PINF = require_lib12();
     function cdf(x, n, p) {
       if (isnan(x) || isnan(n) || isnan(p) || p < 0 || p > 1 || !isNonNegativeInteger(n) || n === PINF) {
         return NaN;
@@ -11833,39 +15362,16 @@ var require_main86 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/utils-constant-function/lib/main.js
-var require_main87 = __commonJS({
-  "node_modules/@stdlib/utils-constant-function/lib/main.js"(exports, module) {
-    "use strict";
-    function wrap2(value2) {
-      return constantFunction;
-      function constantFunction() {
-        return value2;
-      }
-    }
-    module.exports = wrap2;
-  }
-});
-
-// node_modules/@stdlib/utils-constant-function/lib/index.js
-var require_lib124 = __commonJS({
-  "node_modules/@stdlib/utils-constant-function/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main87();
-    module.exports = main2;
-  }
-});
-
 // node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js
-var require_factory2 = __commonJS({
+var require_factory6 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js"(exports, module) {
     "use strict";
-    var isNonNegativeInteger = require_lib108();
-    var constantFunction = require_lib124();
-    var betainc = require_lib123();
-    var isnan = require_lib();
-    var floor = require_lib32();
-    var PINF = require_lib2();
+    var isNonNegativeInteger = require_lib138();
+    var constantFunction = require_lib55();
+    var betainc = require_lib125();
+    var isnan = require_lib6();
+    var floor = require_lib7();
+    var PINF = require_lib12();
     function factory(n, p) {
       if (isnan(n) || isnan(p) || p < 0 || p > 1 || !isNonNegativeInteger(n) || n === PINF) {
         return constantFunction(NaN);
@@ -11890,19 +15396,82 @@ var require_factory2 = __commonJS({
 });
 
 // node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js
-var require_lib125 = __commonJS({
+var require_lib139 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js"(exports, module) {
     "use strict";
-    var setReadOnly = require_lib50();
-    var main2 = require_main86();
-    var factory = require_factory2();
+    var setReadOnly = require_lib5();
+    var main2 = require_main97();
+    var factory = require_factory6();
+    setReadOnly(main2, "factory", factory);
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-t-quantile/lib/main.js
+var require_main98 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-t-quantile/lib/main.js"(exports, module) {
+    "use strict";
+    var kernelBetaincinv = require_lib135();
+    var isnan = require_lib6();
+    var sign = require_lib130();
+    var sqrt = require_lib54();
+    function quantile(p, v) {
+      var prob;
+      var xs;
+      if (isnan(v) || isnan(p) || v <= 0 || p < 0 || p > 1) {
+        return NaN;
+      }
+      prob = p > 0.5 ? 1 - p : p;
+      xs = kernelBetaincinv(v / 2, 0.5, 2 * prob, 1 - 2 * prob);
+      return sign(p - 0.5) * sqrt(v * xs[1] / xs[0]);
+    }
+    module.exports = quantile;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-t-quantile/lib/factory.js
+var require_factory7 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-t-quantile/lib/factory.js"(exports, module) {
+    "use strict";
+    var constantFunction = require_lib55();
+    var kernelBetaincinv = require_lib135();
+    var isnan = require_lib6();
+    var sign = require_lib130();
+    var sqrt = require_lib54();
+    function factory(v) {
+      if (isnan(v) || v <= 0) {
+        return constantFunction(NaN);
+      }
+      return quantile;
+      function quantile(p) {
+        var prob;
+        var xs;
+        if (isnan(p) || p < 0 || p > 1) {
+          return NaN;
+        }
+        prob = p > 0.5 ? 1 - p : p;
+        xs = kernelBetaincinv(v / 2, 0.5, 2 * prob, 1 - 2 * prob);
+        return sign(p - 0.5) * sqrt(v * xs[1] / xs[0]);
+      }
+    }
+    module.exports = factory;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-t-quantile/lib/index.js
+var require_lib140 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-t-quantile/lib/index.js"(exports, module) {
+    "use strict";
+    var setReadOnly = require_lib5();
+    var main2 = require_main98();
+    var factory = require_factory7();
     setReadOnly(main2, "factory", factory);
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js
-var require_rational_p1q12 = __commonJS({
+var require_rational_p1q13 = __commonJS({
   "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js"(exports, module) {
     "use strict";
     function evalrational(x) {
@@ -11932,7 +15501,7 @@ var require_rational_p1q12 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js
-var require_rational_p2q22 = __commonJS({
+var require_rational_p2q23 = __commonJS({
   "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js"(exports, module) {
     "use strict";
     function evalrational(x) {
@@ -11962,7 +15531,7 @@ var require_rational_p2q22 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js
-var require_rational_p3q32 = __commonJS({
+var require_rational_p3q33 = __commonJS({
   "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js"(exports, module) {
     "use strict";
     function evalrational(x) {
@@ -11992,7 +15561,7 @@ var require_rational_p3q32 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js
-var require_rational_p4q4 = __commonJS({
+var require_rational_p4q42 = __commonJS({
   "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js"(exports, module) {
     "use strict";
     function evalrational(x) {
@@ -12022,7 +15591,7 @@ var require_rational_p4q4 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js
-var require_rational_p5q5 = __commonJS({
+var require_rational_p5q52 = __commonJS({
   "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js"(exports, module) {
     "use strict";
     function evalrational(x) {
@@ -12052,19 +15621,19 @@ var require_rational_p5q5 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-erfinv/lib/main.js
-var require_main88 = __commonJS({
+var require_main99 = __commonJS({
   "node_modules/@stdlib/math-base-special-erfinv/lib/main.js"(exports, module) {
     "use strict";
-    var isnan = require_lib();
-    var sqrt = require_lib74();
-    var ln = require_lib31();
-    var PINF = require_lib2();
-    var NINF = require_lib4();
-    var rationalFcnR1 = require_rational_p1q12();
-    var rationalFcnR2 = require_rational_p2q22();
-    var rationalFcnR3 = require_rational_p3q32();
-    var rationalFcnR4 = require_rational_p4q4();
-    var rationalFcnR5 = require_rational_p5q5();
+    var isnan = require_lib6();
+    var sqrt = require_lib54();
+    var ln = require_lib99();
+    var PINF = require_lib12();
+    var NINF = require_lib11();
+    var rationalFcnR1 = require_rational_p1q13();
+    var rationalFcnR2 = require_rational_p2q23();
+    var rationalFcnR3 = require_rational_p3q33();
+    var rationalFcnR4 = require_rational_p4q42();
+    var rationalFcnR5 = require_rational_p5q52();
     var Y1 = 0.08913147449493408;
     var Y2 = 2.249481201171875;
     var Y3 = 0.807220458984375;
@@ -12131,21 +15700,21 @@ var require_main88 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-erfinv/lib/index.js
-var require_lib126 = __commonJS({
+var require_lib141 = __commonJS({
   "node_modules/@stdlib/math-base-special-erfinv/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main88();
+    var main2 = require_main99();
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js
-var require_main89 = __commonJS({
+var require_main100 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js"(exports, module) {
     "use strict";
-    var erfinv = require_lib126();
-    var isnan = require_lib();
-    var sqrt = require_lib74();
+    var erfinv = require_lib141();
+    var isnan = require_lib6();
+    var sqrt = require_lib54();
     function quantile(p, mu, sigma) {
       var A;
       var B;
@@ -12164,10 +15733,10 @@ var require_main89 = __commonJS({
 });
 
 // node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js
-var require_main90 = __commonJS({
+var require_main101 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js"(exports, module) {
     "use strict";
-    var isnan = require_lib();
+    var isnan = require_lib6();
     function quantile(p, mu) {
       if (isnan(p) || p < 0 || p > 1) {
         return NaN;
@@ -12179,11 +15748,11 @@ var require_main90 = __commonJS({
 });
 
 // node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js
-var require_factory3 = __commonJS({
+var require_factory8 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js"(exports, module) {
     "use strict";
-    var constantFunction = require_lib124();
-    var isnan = require_lib();
+    var constantFunction = require_lib55();
+    var isnan = require_lib6();
     function factory(mu) {
       if (isnan(mu)) {
         return constantFunction(NaN);
@@ -12201,26 +15770,26 @@ var require_factory3 = __commonJS({
 });
 
 // node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js
-var require_lib127 = __commonJS({
+var require_lib142 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js"(exports, module) {
     "use strict";
-    var setReadOnly = require_lib50();
-    var main2 = require_main90();
-    var factory = require_factory3();
+    var setReadOnly = require_lib5();
+    var main2 = require_main101();
+    var factory = require_factory8();
     setReadOnly(main2, "factory", factory);
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js
-var require_factory4 = __commonJS({
+var require_factory9 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js"(exports, module) {
     "use strict";
-    var constantFunction = require_lib124();
-    var degenerate = require_lib127().factory;
-    var erfinv = require_lib126();
-    var isnan = require_lib();
-    var sqrt = require_lib74();
+    var constantFunction = require_lib55();
+    var degenerate = require_lib142().factory;
+    var erfinv = require_lib141();
+    var isnan = require_lib6();
+    var sqrt = require_lib54();
     function factory(mu, sigma) {
       var A;
       var B;
@@ -12245,12 +15814,12 @@ var require_factory4 = __commonJS({
 });
 
 // node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js
-var require_lib128 = __commonJS({
+var require_lib143 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js"(exports, module) {
     "use strict";
-    var setReadOnly = require_lib50();
-    var main2 = require_main89();
-    var factory = require_factory4();
+    var setReadOnly = require_lib5();
+    var main2 = require_main100();
+    var factory = require_factory9();
     setReadOnly(main2, "factory", factory);
     module.exports = main2;
   }
@@ -44048,6 +47617,7 @@ var calibrationRecordSchema = external_exports.object({
   promptVersion: external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty"),
   kind: external_exports.enum(["faithfulness", "correctness"], { error: 'must be "faithfulness" or "correctness"' }),
   kappa: external_exports.number({ error: "must be a number or null" }).nullable(),
+  threeLabelKappa: external_exports.number({ error: "must be a number or null" }).nullable().optional(),
   observed: external_exports.number({ error: "must be a number" }),
   expected: external_exports.number({ error: "must be a number" }),
   n: external_exports.number({ error: "must be a number" }).int("must be a whole number").nonnegative("must not be negative"),
@@ -44062,7 +47632,8 @@ function judgeMayGate(record2, model, promptVersion, kappaFloor = KAPPA_FLOOR) {
   if (record2.promptVersion !== promptVersion) return check3({ kind: "other-prompt", recordPrompt: record2.promptVersion });
   if (record2.kappa === null) return check3({ kind: "kappa-undefined", n: record2.n });
   if (!(record2.kappa >= kappaFloor)) return check3({ kind: "below-floor", kappa: record2.kappa, n: record2.n, floor: kappaFloor });
-  return check3({ kind: "calibrated", kappa: record2.kappa, n: record2.n, floor: kappaFloor, date: record2.date.slice(0, 10) });
+  const threeLabel = record2.threeLabelKappa === void 0 ? {} : { threeLabelKappa: record2.threeLabelKappa };
+  return check3({ kind: "calibrated", kappa: record2.kappa, ...threeLabel, n: record2.n, floor: kappaFloor, date: record2.date.slice(0, 10) });
 }
 
 // src/judge/errors.ts
@@ -44300,6 +47871,7 @@ async function calibrate(client, labels, options) {
     promptVersion: labels.kind === "faithfulness" ? PROMPT_VERSIONS.faithfulness : PROMPT_VERSIONS.correctness,
     kind: labels.kind,
     kappa: agreement?.kappa ?? null,
+    ...labels.kind === "faithfulness" ? { threeLabelKappa: full?.kappa ?? null } : {},
     observed: agreement?.observed ?? 0,
     expected: agreement?.expected ?? 0,
     n: agreement?.n ?? 0,
@@ -44909,6 +48481,7 @@ function gatedTest(gate) {
 }
 
 // src/core/catalog/settings.ts
+var EXTRA_TESTS = ["t", "wilcoxon"];
 function splitList(text4) {
   return text4.split(",").map((item) => item.trim()).filter(Boolean);
 }
@@ -44944,6 +48517,12 @@ function parsePermutations(text4) {
   const value2 = Number(text4);
   if (!Number.isInteger(value2) || value2 < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text4}"`);
   return value2;
+}
+function parseExtraTests(text4) {
+  const tests = splitList(text4);
+  for (const test of tests)
+    if (!EXTRA_TESTS.includes(test)) throw new SettingError(`"${test}" is not a test; use a comma list of t, wilcoxon`);
+  return new Set(tests);
 }
 function parseFailOn(text4) {
   const gates = splitList(text4);
@@ -45206,6 +48785,24 @@ var SETTINGS = {
     default: "10000",
     parse: parsePermutations,
     cli: compareOnly("--permutations <n>"),
+    action: true,
+    config: true
+  },
+  "mcnemar-small-sample": {
+    name: "mcnemar-small-sample",
+    description: "McNemar's test below 25 discordant pairs: exact (the two-sided exact binomial test) or mid-p (its mid-p version, less conservative); from 25 on \u03C7\xB2 with continuity correction decides either way",
+    default: "exact",
+    parse: oneOf("exact", "mid-p"),
+    cli: compareOnly("--mcnemar-small-sample <test>"),
+    action: true,
+    config: true
+  },
+  "extra-tests": {
+    name: "extra-tests",
+    description: "classical paired tests reported beside each graded metric's randomization test, never gating, comma-separated: t (paired t-test) and wilcoxon (Wilcoxon signed-rank), as scipy.stats computes them",
+    default: "",
+    parse: parseExtraTests,
+    cli: compareOnly("--extra-tests <list>"),
     action: true,
     config: true
   },
@@ -45526,7 +49123,7 @@ function renderCalibration(result, stats, kappaFloor) {
     ["chance agreement", fixed3(agreement?.expected)],
     ["n", count(record2.n)]
   ];
-  if (result.threeWay) rows.push(["kappa on all three verdicts", fixed3(result.threeWay.kappa)]);
+  if (result.threeWay) rows.push(["kappa on all three verdicts (reported, does not decide)", fixed3(result.threeWay.kappa)]);
   const confusion = [["human \\ judge", ...result.labelValues]];
   for (const human of result.labelValues) confusion.push([human, ...result.labelValues.map((judge) => count(result.confusion[human]?.[judge] ?? 0))]);
   const lines = [
@@ -47123,6 +50720,97 @@ function summarizeRun(outcomes, config2) {
   };
 }
 
+// src/core/stats/classical.ts
+var import_stats_base_dists_normal_cdf = __toESM(require_lib57(), 1);
+var import_stats_base_dists_t_cdf = __toESM(require_lib126(), 1);
+function pairedTTest(differences) {
+  const n = differences.length;
+  if (n < 2) return null;
+  let sum = 0;
+  let allEqual = true;
+  for (let i = 0; i < n; i++) {
+    sum += differences[i];
+    if (differences[i] !== differences[0]) allEqual = false;
+  }
+  if (allEqual) return null;
+  const mean3 = sum / n;
+  let squares = 0;
+  for (let i = 0; i < n; i++) squares += (differences[i] - mean3) ** 2;
+  const df = n - 1;
+  const statistic = mean3 / Math.sqrt(squares / df / n);
+  return { kind: "t", statistic, df, pValue: Math.min(1, 2 * (0, import_stats_base_dists_t_cdf.default)(-Math.abs(statistic), df)) };
+}
+var WILCOXON_EXACT_MAX = 50;
+var WILCOXON_PERMUTATION_MAX = 13;
+function wilcoxonSignedRank(differences) {
+  const n = differences.length;
+  const nonZero = [];
+  for (let i = 0; i < n; i++) if (differences[i] !== 0) nonZero.push(differences[i]);
+  const m = nonZero.length;
+  if (m === 0) return null;
+  const { ranks, tieTerm } = averageRanks(nonZero.map(Math.abs));
+  let rPlus = 0;
+  let rankSum = 0;
+  for (let i = 0; i < m; i++) {
+    rankSum += ranks[i];
+    if (nonZero[i] > 0) rPlus += ranks[i];
+  }
+  const statistic = Math.min(rPlus, rankSum - rPlus);
+  const tied = tieTerm > 0;
+  if (n <= WILCOXON_EXACT_MAX && !tied && m === n) {
+    const { lower, upper } = exactTails(m, rPlus);
+    return { kind: "wilcoxon", statistic, nonZero: m, pValue: Math.min(1, 2 * Math.min(lower, upper)), method: "exact" };
+  }
+  if (n <= WILCOXON_PERMUTATION_MAX) {
+    const { lower, upper } = enumeratedTails(ranks, rPlus);
+    return { kind: "wilcoxon", statistic, nonZero: m, pValue: Math.min(1, 2 * Math.min(lower, upper)), method: "permutation" };
+  }
+  const mean3 = m * (m + 1) / 4;
+  const sd = Math.sqrt((m * (m + 1) * (2 * m + 1) - tieTerm / 2) / 24);
+  const z3 = (rPlus - mean3) / sd;
+  return { kind: "wilcoxon", statistic, nonZero: m, pValue: Math.min(1, 2 * (0, import_stats_base_dists_normal_cdf.default)(-Math.abs(z3), 0, 1)), method: "normal" };
+}
+function averageRanks(values) {
+  const order = values.map((_, i) => i).sort((a, b) => values[a] - values[b]);
+  const ranks = new Array(values.length);
+  let tieTerm = 0;
+  for (let start = 0; start < order.length; ) {
+    let end = start + 1;
+    while (end < order.length && values[order[end]] === values[order[start]]) end++;
+    const t = end - start;
+    for (let k = start; k < end; k++) ranks[order[k]] = (start + 1 + end) / 2;
+    tieTerm += t * t * t - t;
+    start = end;
+  }
+  return { ranks, tieTerm };
+}
+function exactTails(m, rPlus) {
+  const max = m * (m + 1) / 2;
+  const counts = new Float64Array(max + 1);
+  counts[0] = 1;
+  for (let rank = 1; rank <= m; rank++) for (let sum = max; sum >= rank; sum--) counts[sum] += counts[sum - rank];
+  let lower = 0;
+  let upper = 0;
+  for (let sum = 0; sum <= max; sum++) {
+    if (sum <= rPlus) lower += counts[sum];
+    if (sum >= rPlus) upper += counts[sum];
+  }
+  const total = 2 ** m;
+  return { lower: lower / total, upper: upper / total };
+}
+function enumeratedTails(ranks, rPlus) {
+  const m = ranks.length;
+  let lower = 0;
+  let upper = 0;
+  for (let mask = 0; mask < 2 ** m; mask++) {
+    let sum = 0;
+    for (let i = 0; i < m; i++) if (mask & 1 << i) sum += ranks[i];
+    if (sum <= rPlus) lower++;
+    if (sum >= rPlus) upper++;
+  }
+  return { lower: lower / 2 ** m, upper: upper / 2 ** m };
+}
+
 // src/core/stats/holm.ts
 function holmAdjust(pValues) {
   const m = pValues.length;
@@ -47140,13 +50828,23 @@ function holmAdjust(pValues) {
 }
 
 // src/core/stats/mcnemar.ts
-var import_math_base_special_gammainc = __toESM(require_lib107(), 1);
-var import_stats_base_dists_binomial_cdf = __toESM(require_lib125(), 1);
+var import_math_base_special_gammainc = __toESM(require_lib118(), 1);
+var import_stats_base_dists_beta_quantile = __toESM(require_lib137(), 1);
+var import_stats_base_dists_binomial_cdf = __toESM(require_lib139(), 1);
 var MCNEMAR_EXACT_THRESHOLD = 25;
+function discordantOddsRatio(fixed, broken, level = 0.95) {
+  const discordant = fixed + broken;
+  if (discordant === 0) return { oddsRatio: NaN, ci: [NaN, NaN] };
+  const tail = (1 - level) / 2;
+  const lower = fixed === 0 ? 0 : (0, import_stats_base_dists_beta_quantile.default)(tail, fixed, broken + 1);
+  const upper = broken === 0 ? 1 : (0, import_stats_base_dists_beta_quantile.default)(1 - tail, fixed + 1, broken);
+  const odds = (pi) => pi === 1 ? Infinity : pi / (1 - pi);
+  return { oddsRatio: broken === 0 ? Infinity : fixed / broken, ci: [odds(lower), odds(upper)] };
+}
 function mcnemarUsesExact(discordant) {
   return discordant < MCNEMAR_EXACT_THRESHOLD;
 }
-function mcnemar(fixed, broken, bothRight = 0, bothWrong = 0) {
+function mcnemar(fixed, broken, bothRight = 0, bothWrong = 0, options = {}) {
   for (const [name, value2] of [
     ["fixed", fixed],
     ["broken", broken],
@@ -47158,20 +50856,64 @@ function mcnemar(fixed, broken, bothRight = 0, bothWrong = 0) {
     }
   }
   const discordant = fixed + broken;
-  const decidedBy = mcnemarUsesExact(discordant) ? "exact" : "chi2";
-  if (discordant === 0) {
-    return { fixed, broken, bothRight, bothWrong, discordant, chi2: 0, chi2PValue: 1, exactPValue: 1, pValue: 1, decidedBy };
-  }
+  const decidedBy = mcnemarUsesExact(discordant) ? options.smallSample ?? "exact" : "chi2";
+  const { oddsRatio, ci: oddsRatioCI } = discordantOddsRatio(fixed, broken);
+  const counts = { fixed, broken, bothRight, bothWrong, discordant, oddsRatio, oddsRatioCI };
+  if (discordant === 0) return { ...counts, chi2: 0, chi2PValue: 1, exactPValue: 1, midPValue: 1, pValue: 1, decidedBy };
   const corrected = Math.max(0, Math.abs(fixed - broken) - 1);
   const chi2 = corrected * corrected / discordant;
   const chi2PValue = chi2 === 0 ? 1 : (0, import_math_base_special_gammainc.default)(chi2 / 2, 0.5, true, true);
-  const exactPValue = Math.min(1, 2 * (0, import_stats_base_dists_binomial_cdf.default)(Math.min(fixed, broken), discordant, 0.5));
-  const pValue = decidedBy === "exact" ? exactPValue : chi2PValue;
-  return { fixed, broken, bothRight, bothWrong, discordant, chi2, chi2PValue, exactPValue, pValue, decidedBy };
+  const smaller = Math.min(fixed, broken);
+  const lowerTail = (0, import_stats_base_dists_binomial_cdf.default)(smaller, discordant, 0.5);
+  const exactPValue = Math.min(1, 2 * lowerTail);
+  const atSmaller = lowerTail - (smaller === 0 ? 0 : (0, import_stats_base_dists_binomial_cdf.default)(smaller - 1, discordant, 0.5));
+  const midPValue = fixed === broken ? 1 : Math.min(1, 2 * lowerTail - atSmaller);
+  const pValue = decidedBy === "exact" ? exactPValue : decidedBy === "mid-p" ? midPValue : chi2PValue;
+  return { ...counts, chi2, chi2PValue, exactPValue, midPValue, pValue, decidedBy };
+}
+
+// src/core/stats/mean-interval.ts
+var import_stats_base_dists_t_quantile = __toESM(require_lib140(), 1);
+var STUDENT_T_BELOW = 100;
+function intervalMethod(n) {
+  return n < STUDENT_T_BELOW ? "student-t" : "percentile-bootstrap";
+}
+function studentTInterval(values, level = 0.95) {
+  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
+  const n = values.length;
+  if (n === 0) return [NaN, NaN];
+  let sum = 0;
+  let allEqual = true;
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
+    if (v !== values[0]) allEqual = false;
+    sum += v;
+  }
+  if (allEqual) return [values[0], values[0]];
+  const mean3 = sum / n;
+  let squares = 0;
+  for (let i = 0; i < n; i++) squares += (values[i] - mean3) ** 2;
+  const halfWidth = (0, import_stats_base_dists_t_quantile.default)((1 + level) / 2, n - 1) * Math.sqrt(squares / (n - 1) / n);
+  return [mean3 - halfWidth, mean3 + halfWidth];
+}
+function meanIntervals(samples, options = {}) {
+  const n = samples[0]?.length ?? 0;
+  const method = intervalMethod(n);
+  if (method === "percentile-bootstrap") return bootstrapMeanCIs(samples, { seed: options.seed }).map((ci) => ({ ci, method }));
+  return samples.map((values, index) => {
+    if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
+    return { ci: studentTInterval(values), method };
+  });
+}
+function pairedRateInterval(fixed, broken, n) {
+  const differences = new Float64Array(n);
+  differences.fill(1, 0, fixed).fill(-1, fixed, fixed + broken);
+  return meanIntervals([differences])[0];
 }
 
 // src/core/stats/power.ts
-var import_stats_base_dists_normal_quantile = __toESM(require_lib128(), 1);
+var import_stats_base_dists_normal_quantile = __toESM(require_lib143(), 1);
 function z2(q) {
   return (0, import_stats_base_dists_normal_quantile.default)(q, 0, 1);
 }
@@ -47234,27 +50976,30 @@ function pairValues(base, head) {
 
 // src/core/stats/randomization.ts
 var DEFAULT_PERMUTATIONS = 1e4;
+var MAX_PERMUTATIONS = 1e6;
+var UNDECIDED_WITHIN_SE = 3;
 var TIE_TOLERANCE = 1e-9;
 function pairedRandomizationTest(paired2, options = {}) {
   const { n, meanBase, meanHead, differences } = paired2;
   let sum = 0;
   for (let i = 0; i < n; i++) sum += differences[i];
   const delta = n === 0 ? NaN : sum / n;
-  const { pValue, permutations } = signFlipPValue(differences, options);
-  return { n, meanBase, meanHead, delta, pValue, permutations };
+  return { n, meanBase, meanHead, delta, ...signFlipPValue(differences, options) };
 }
 function signFlipPValue(differences, options = {}) {
   const permutations = options.permutations ?? DEFAULT_PERMUTATIONS;
   if (!Number.isInteger(permutations) || permutations < 1) {
     throw new RangeError(`permutations must be a positive integer, got ${permutations}`);
   }
+  const alpha = options.alpha;
+  if (alpha !== void 0 && !(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
   let nonZero = 0;
   for (let i = 0; i < differences.length; i++) {
     const d = differences[i];
     if (!Number.isFinite(d)) throw new RangeError(`difference ${i} is not finite: ${d}`);
     if (d !== 0) nonZero++;
   }
-  if (nonZero === 0) return { pValue: 1, permutations: 0 };
+  if (nonZero === 0) return { pValue: 1, permutations: 0, monteCarloSE: 0 };
   const words = Math.ceil(nonZero / 32);
   const padded = new Float64Array(words * 32);
   let absoluteSum = 0;
@@ -47280,11 +51025,25 @@ function signFlipPValue(differences, options = {}) {
   const threshold = observed - TIE_TOLERANCE * absoluteSum;
   const random = new Random(options.seed ?? DEFAULT_SEED);
   let extreme = 0;
-  for (let p = 0; p < permutations; p++) {
-    random.fillUint32(signs);
-    if (Math.abs(signedSum(table2, signs)) >= threshold) extreme++;
+  let drawn = 0;
+  const draw = (count2) => {
+    for (let p = 0; p < count2; p++) {
+      random.fillUint32(signs);
+      if (Math.abs(signedSum(table2, signs)) >= threshold) extreme++;
+    }
+    drawn += count2;
+  };
+  const result = () => {
+    const pValue = (1 + extreme) / (1 + drawn);
+    return { pValue, permutations: drawn, monteCarloSE: Math.sqrt(pValue * (1 - pValue) / drawn) };
+  };
+  draw(permutations);
+  let current = result();
+  while (alpha !== void 0 && Math.abs(current.pValue - alpha) <= UNDECIDED_WITHIN_SE * current.monteCarloSE && drawn < MAX_PERMUTATIONS) {
+    draw(Math.min(drawn, MAX_PERMUTATIONS - drawn));
+    current = result();
   }
-  return { pValue: (1 + extreme) / (1 + permutations), permutations };
+  return current;
 }
 function signedSum(table2, signs) {
   let low = 0;
@@ -47409,8 +51168,9 @@ function binaryTest(metric, values, config2, keep = () => true) {
   }
   const n = bothRight + bothWrong + fixed + broken;
   if (n === 0) return null;
-  const result = mcnemar(fixed, broken, bothRight, bothWrong);
+  const result = mcnemar(fixed, broken, bothRight, bothWrong, { smallSample: config2.mcnemarSmallSample });
   const significant = result.pValue < config2.alpha;
+  const { ci, method: ciMethod } = pairedRateInterval(fixed, broken, n);
   return {
     ...result,
     kind: "mcnemar",
@@ -47420,6 +51180,8 @@ function binaryTest(metric, values, config2, keep = () => true) {
     base: (bothRight + broken) / n,
     head: (bothRight + fixed) / n,
     delta: (fixed - broken) / n,
+    ci,
+    ciMethod,
     adjustedPValue: null,
     significant,
     gateOutcome: null,
@@ -47443,13 +51205,17 @@ function gradedTests(metrics, columns, config2) {
   });
   const intervals = new Array(metrics.length);
   for (const { members: members2 } of groups) {
-    const cis = bootstrapMeanCIs(members2.map((index) => pairs[index].differences));
+    const cis = meanIntervals(members2.map((index) => pairs[index].differences));
     members2.forEach((index, j) => intervals[index] = cis[j]);
   }
   return metrics.map((metric, index) => {
     const { n, meanBase, meanHead, differences } = pairs[index];
     if (n === 0) return null;
-    const { delta, pValue } = pairedRandomizationTest(pairs[index], { permutations: config2.permutations, seed: metric });
+    const { delta, pValue, permutations, monteCarloSE } = pairedRandomizationTest(pairs[index], {
+      permutations: config2.permutations,
+      seed: metric,
+      alpha: config2.alpha
+    });
     let squares = 0;
     for (const d of differences) squares += (d - delta) ** 2;
     const sd = Math.sqrt(squares / Math.max(1, n - 1));
@@ -47462,8 +51228,15 @@ function gradedTests(metrics, columns, config2) {
       base: meanBase,
       head: meanHead,
       delta,
-      ci: intervals[index],
+      ci: intervals[index].ci,
+      ciMethod: intervals[index].method,
       pValue,
+      permutations,
+      monteCarloSE,
+      extra: {
+        ...config2.extraTests.has("t") ? { t: pairedTTest(differences) } : {},
+        ...config2.extraTests.has("wilcoxon") ? { wilcoxon: wilcoxonSignedRank(differences) } : {}
+      },
       adjustedPValue: null,
       significant,
       gateOutcome: null,
@@ -47655,6 +51428,8 @@ function compareConfig(settings, calibrations) {
     floors,
     permutations: settings.permutations,
     gradedMetrics: settings.graded,
+    mcnemarSmallSample: settings["mcnemar-small-sample"],
+    extraTests: settings["extra-tests"],
     calibrations,
     kappaFloor: settings["kappa-floor"]
   };
@@ -47798,7 +51573,11 @@ function judgeNote(field, check3) {
   const uncalibrated = (...why) => [...judge, " is uncalibrated: ", ...why, "; its metrics are reported but do not gate"];
   switch (verdict.kind) {
     case "calibrated":
-      return [...judge, ` is calibrated: kappa ${verdict.kappa.toFixed(3)} on n = ${verdict.n} (floor ${verdict.floor}, ${verdict.date})`];
+      return [
+        ...judge,
+        ` is calibrated: kappa ${verdict.kappa.toFixed(3)} on n = ${verdict.n} (floor ${verdict.floor}, ${verdict.date})`,
+        ...verdict.threeLabelKappa === void 0 ? [] : [`; that is supported or not, and ${verdict.threeLabelKappa === null ? "undefined" : verdict.threeLabelKappa.toFixed(3)} over the three verdicts`]
+      ];
     case "never-calibrated":
       return [`${field} from `, ...judge, " has no calibration; it is reported and never gates"];
     case "no-record":
@@ -48834,22 +52613,22 @@ async function readConfigFile(file2, options) {
   }
   const text4 = utf8Text(file2, bytes);
   const lines = new import_yaml.LineCounter();
-  const document = (0, import_yaml.parseDocument)(text4, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+  const document2 = (0, import_yaml.parseDocument)(text4, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   const lineOf = (node3) => node3?.range ? lines.linePos(node3.range[0]).line : void 0;
   const keyLine = (path) => {
-    const parent = path.length === 1 ? document.contents : document.getIn(path.slice(0, -1), true);
+    const parent = path.length === 1 ? document2.contents : document2.getIn(path.slice(0, -1), true);
     const pair2 = (0, import_yaml.isMap)(parent) ? parent.items.find((item) => (0, import_yaml.isScalar)(item.key) && item.key.value === path.at(-1)) : void 0;
-    return pair2 !== void 0 && (0, import_yaml.isScalar)(pair2.key) ? lineOf(pair2.key) : lineOf(document.getIn(path, true));
+    return pair2 !== void 0 && (0, import_yaml.isScalar)(pair2.key) ? lineOf(pair2.key) : lineOf(document2.getIn(path, true));
   };
-  if (document.errors.length > 0) {
+  if (document2.errors.length > 0) {
     const firstLine = (message) => message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
-    throw new InputError(document.errors.map((error62) => ({ file: file2, line: error62.linePos?.[0].line, message: `not valid YAML: ${firstLine(error62.message)}` })));
+    throw new InputError(document2.errors.map((error62) => ({ file: file2, line: error62.linePos?.[0].line, message: `not valid YAML: ${firstLine(error62.message)}` })));
   }
   const problems = [];
-  const root2 = document.contents;
+  const root2 = document2.contents;
   if (root2 === null || (0, import_yaml.isScalar)(root2) && root2.value === null) return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
   if (!(0, import_yaml.isMap)(root2)) throw InputError.single({ file: file2, line: lineOf(root2), message: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
-  const data = document.toJS();
+  const data = document2.toJS();
   const parsed = fileSchema.safeParse(data);
   if (!parsed.success) {
     for (const issue2 of parsed.error.issues) {
@@ -49002,8 +52781,40 @@ function comparisonReport(run, config2, baseline) {
 
 // src/render/compare-text.ts
 function mcnemarSentence(test) {
-  const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
-  return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; \u03C7\xB2 ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}: ${rule}`;
+  const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : test.decidedBy === "mid-p" ? `${test.discordant} discordant < 25, so the mid-p binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
+  const midP = test.decidedBy === "mid-p" ? `, mid-p ${formatP(test.midPValue)}` : "";
+  return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; \u03C7\xB2 ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}${midP}: ${rule}`;
+}
+function formatRatio(value2) {
+  return value2 === Infinity ? "\u221E" : value2 === 0 ? "0" : value2.toPrecision(3);
+}
+function oddsRatioWords(test) {
+  if (test.discordant === 0) return null;
+  const [lower, upper] = test.oddsRatioCI;
+  return `odds ratio fixed/broken ${formatRatio(test.oddsRatio)} (exact 95% CI ${formatRatio(lower)} to ${formatRatio(upper)})`;
+}
+function intervalNote(tests) {
+  const words = { "student-t": "Student's t (fewer than 100 pairs)", "percentile-bootstrap": "percentile bootstrap (100 pairs or more)" };
+  const methods = [...new Set(tests.map((test) => test.ciMethod))].map((method) => words[method]);
+  return `95% CI of \u0394: ${methods.join("; ")}`;
+}
+function monteCarloWords(test, permutationsAsked) {
+  if (test.permutations === 0) return "p 1 without sampling (no difference)";
+  const extended2 = test.permutations > permutationsAsked ? `, more than the ${permutationsAsked.toLocaleString("en-US")} asked for because p was near \u03B1` : "";
+  return `p ${formatP(test.pValue)} \xB1 ${formatP(test.monteCarloSE)} (Monte Carlo SE; ${test.permutations.toLocaleString("en-US")} sign flips${extended2})`;
+}
+function extraTestWords(test) {
+  const parts = [];
+  const { t, wilcoxon } = test.extra;
+  if (t !== void 0)
+    parts.push(t === null ? "paired t undefined (no spread)" : `paired t = ${t.statistic.toFixed(3).replace("-", "\u2212")} (df ${t.df}), p ${formatP(t.pValue)}`);
+  if (wilcoxon !== void 0) {
+    const method = { exact: "exact", permutation: "all sign flips", normal: "normal approximation" };
+    parts.push(
+      wilcoxon === null ? "Wilcoxon undefined (no non-zero difference)" : `Wilcoxon W = ${wilcoxon.statistic} over ${wilcoxon.nonZero} non-zero, p ${formatP(wilcoxon.pValue)} (${method[wilcoxon.method]})`
+    );
+  }
+  return parts.length === 0 ? null : parts.join("; ");
 }
 function decompositionRows(base, head) {
   const split = (d) => `${fixed3(d.r)} (${d.nGood}/${d.n})`;
@@ -49045,7 +52856,7 @@ function renderCompareText(comparison, config2) {
     fixed3(test.base),
     fixed3(test.head),
     formatDelta(test.delta),
-    test.kind === "randomization" ? `[${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])}]` : "",
+    `[${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])}]`,
     formatP(test.pValue),
     formatP(test.adjustedPValue),
     test.significant ? "yes" : "no",
@@ -49053,11 +52864,19 @@ function renderCompareText(comparison, config2) {
   ]);
   sections.push(
     `Tests (\u03B1 = ${comparison.alpha}; Holm-adjusted across the gated tests)
-` + textTable([["metric", "gate", "base", "head", "\u0394", "95% CI", "p", "Holm p", "significant", "n"], ...rows])
+` + textTable([["metric", "gate", "base", "head", "\u0394", "95% CI", "p", "Holm p", "significant", "n"], ...rows]) + (rows.length > 0 ? `
+  ${intervalNote(comparison.tests)}` : "")
   );
-  const mcnemarLines = comparison.tests.filter((t) => t.kind === "mcnemar").map((t) => `  ${testLabel(t.metric, rule)}: ${mcnemarSentence(t)}`);
+  const mcnemarLines = comparison.tests.filter((t) => t.kind === "mcnemar").map((t) => `  ${testLabel(t.metric, rule)}: ${[mcnemarSentence(t), oddsRatioWords(t)].filter(Boolean).join("; ")}`);
   if (mcnemarLines.length > 0) sections.push(`McNemar
 ${mcnemarLines.join("\n")}`);
+  const randomization = comparison.tests.filter((t) => t.kind === "randomization");
+  if (randomization.length > 0) {
+    sections.push(
+      `Randomization
+${randomization.map((t) => `  ${testLabel(t.metric, rule)}: ${[monteCarloWords(t, config2.permutations), extraTestWords(t)].filter(Boolean).join("; ")}`).join("\n")}`
+    );
+  }
   const power = comparison.tests.flatMap((t) => {
     const needed = formatRequiredN(t.requiredN);
     return needed && t.delta !== 0 ? [
@@ -54112,7 +57931,8 @@ function movement(test) {
   return gatedTestOf(test.metric)?.words.movement(test.broken, test.fixed) ?? `${test.broken} broken, ${test.fixed} fixed`;
 }
 function pWords(test, alpha) {
-  const name = test.kind === "mcnemar" ? test.decidedBy === "exact" ? "exact McNemar" : "McNemar \u03C7\xB2" : "randomization";
+  const mcnemarNames = { exact: "exact McNemar", "mid-p": "mid-p McNemar", chi2: "McNemar \u03C7\xB2" };
+  const name = test.kind === "mcnemar" ? mcnemarNames[test.decidedBy] : "randomization";
   const decisive = test.adjustedPValue ?? test.pValue;
   const compare = `${decisive < alpha ? "<" : "\u2265"} \u03B1 = ${alpha}`;
   return test.adjustedPValue === null ? `${name} p = ${formatP(test.pValue)} ${compare}` : `${name} p = ${formatP(test.pValue)}, Holm-adjusted ${formatP(test.adjustedPValue)} ${compare}`;
@@ -54225,7 +58045,7 @@ function testsTable(comparison, rule, failing) {
     testTableLabel(test.metric, rule),
     fixed3(test.base),
     fixed3(test.head),
-    test.kind === "randomization" ? `${formatDelta(test.delta)} (${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])})` : formatDelta(test.delta),
+    `${formatDelta(test.delta)} (${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])})`,
     formatP(test.pValue),
     formatP(test.adjustedPValue),
     roleCell(test, failing)
@@ -54246,7 +58066,7 @@ function mcnemarSection(comparison, rule) {
           [strong2(text3(`base ${failed}`)), strong2(text3(`${test.fixed} fixed`)), `${test.bothWrong} both`]
         ]
       ),
-      paragraph2(...prose(`${capitalise(mcnemarSentence(test))}.`))
+      paragraph2(...prose(`${capitalise(mcnemarSentence(test))}.${((words) => words === null ? "" : ` ${capitalise(words)}.`)(oddsRatioWords(test))}`))
     );
   }
   return details(tests.length === 1 ? "McNemar table" : "McNemar tables", body);
@@ -54414,6 +58234,7 @@ function renderComment(comparison, options) {
     ...verdictSections(comparison, rule, verdict),
     ...scoringSection(comparison, options.rules),
     testsTable(comparison, rule, verdict.failing),
+    ...comparison.tests.length > 0 ? [paragraph2(...prose(`${intervalNote(comparison.tests)}.`))] : [],
     ...mcnemarSection(comparison, rule)
   ];
   const tail = [

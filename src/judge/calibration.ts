@@ -133,6 +133,7 @@ export async function calibrate(
     promptVersion: labels.kind === 'faithfulness' ? PROMPT_VERSIONS.faithfulness : PROMPT_VERSIONS.correctness,
     kind: labels.kind,
     kappa: agreement?.kappa ?? null,
+    ...(labels.kind === 'faithfulness' ? { threeLabelKappa: full?.kappa ?? null } : {}),
     observed: agreement?.observed ?? 0,
     expected: agreement?.expected ?? 0,
     n: agreement?.n ?? 0,

@@ -1,4 +1,4 @@
-import type { Comparison, CompareConfig, McNemarTest } from '../core/compare/types.js';
+import type { Comparison, CompareConfig, McNemarTest, PairedTest, RandomizationTest } from '../core/compare/types.js';
 import type { Decomposition } from '../core/scoring/decomposition.js';
 import { formatDelta, formatP, formatRequiredN, plural } from './format.js';
 import { judgeNote, reasonText, testLabel, warningText } from './gate-words.js';
@@ -13,8 +13,54 @@ export function mcnemarSentence(test: McNemarTest): string {
       ? 'no discordant pair, p = 1'
       : test.decidedBy === 'exact'
         ? `${test.discordant} discordant < 25, so the exact binomial test decides`
-        : `${test.discordant} discordant ≥ 25, so χ² with continuity correction decides`;
-  return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; χ² ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}: ${rule}`;
+        : test.decidedBy === 'mid-p'
+          ? `${test.discordant} discordant < 25, so the mid-p binomial test decides`
+          : `${test.discordant} discordant ≥ 25, so χ² with continuity correction decides`;
+  const midP = test.decidedBy === 'mid-p' ? `, mid-p ${formatP(test.midPValue)}` : '';
+  return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; χ² ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}${midP}: ${rule}`;
+}
+
+/** An odds ratio to 3 significant digits; ∞ when unbounded. */
+function formatRatio(value: number): string {
+  return value === Infinity ? '∞' : value === 0 ? '0' : value.toPrecision(3);
+}
+
+/** "odds ratio fixed/broken 0.125 (exact 95% CI 0.0143 to 0.553)", or null without a discordant pair. */
+export function oddsRatioWords(test: McNemarTest): string | null {
+  if (test.discordant === 0) return null;
+  const [lower, upper] = test.oddsRatioCI;
+  return `odds ratio fixed/broken ${formatRatio(test.oddsRatio)} (exact 95% CI ${formatRatio(lower)} to ${formatRatio(upper)})`;
+}
+
+/** How the 95% intervals of Δ were made, for the tests shown. */
+export function intervalNote(tests: readonly PairedTest[]): string {
+  const words = { 'student-t': "Student's t (fewer than 100 pairs)", 'percentile-bootstrap': 'percentile bootstrap (100 pairs or more)' };
+  const methods = [...new Set(tests.map((test) => test.ciMethod))].map((method) => words[method]);
+  return `95% CI of Δ: ${methods.join('; ')}`;
+}
+
+/** "p 0.0123 ± 0.0011 (Monte Carlo SE; 40,000 sign flips, more than the 10,000 asked for because p was near α)". */
+export function monteCarloWords(test: RandomizationTest, permutationsAsked: number): string {
+  if (test.permutations === 0) return 'p 1 without sampling (no difference)';
+  const extended = test.permutations > permutationsAsked ? `, more than the ${permutationsAsked.toLocaleString('en-US')} asked for because p was near α` : '';
+  return `p ${formatP(test.pValue)} ± ${formatP(test.monteCarloSE)} (Monte Carlo SE; ${test.permutations.toLocaleString('en-US')} sign flips${extended})`;
+}
+
+/** The report-only classical tests of a graded metric, or null when none was asked for. */
+export function extraTestWords(test: RandomizationTest): string | null {
+  const parts: string[] = [];
+  const { t, wilcoxon } = test.extra;
+  if (t !== undefined)
+    parts.push(t === null ? 'paired t undefined (no spread)' : `paired t = ${t.statistic.toFixed(3).replace('-', '−')} (df ${t.df}), p ${formatP(t.pValue)}`);
+  if (wilcoxon !== undefined) {
+    const method = { exact: 'exact', permutation: 'all sign flips', normal: 'normal approximation' };
+    parts.push(
+      wilcoxon === null
+        ? 'Wilcoxon undefined (no non-zero difference)'
+        : `Wilcoxon W = ${wilcoxon.statistic} over ${wilcoxon.nonZero} non-zero, p ${formatP(wilcoxon.pValue)} (${method[wilcoxon.method]})`,
+    );
+  }
+  return parts.length === 0 ? null : parts.join('; ');
 }
 
 /** Rows of the decomposition, base beside head. */
@@ -70,7 +116,7 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
     fixed3(test.base),
     fixed3(test.head),
     formatDelta(test.delta),
-    test.kind === 'randomization' ? `[${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])}]` : '',
+    `[${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])}]`,
     formatP(test.pValue),
     formatP(test.adjustedPValue),
     test.significant ? 'yes' : 'no',
@@ -78,12 +124,21 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
   ]);
   sections.push(
     `Tests (α = ${comparison.alpha}; Holm-adjusted across the gated tests)\n` +
-      textTable([['metric', 'gate', 'base', 'head', 'Δ', '95% CI', 'p', 'Holm p', 'significant', 'n'], ...rows]),
+      textTable([['metric', 'gate', 'base', 'head', 'Δ', '95% CI', 'p', 'Holm p', 'significant', 'n'], ...rows]) +
+      (rows.length > 0 ? `\n  ${intervalNote(comparison.tests)}` : ''),
   );
   const mcnemarLines = comparison.tests
     .filter((t): t is McNemarTest => t.kind === 'mcnemar')
-    .map((t) => `  ${testLabel(t.metric, rule)}: ${mcnemarSentence(t)}`);
+    .map((t) => `  ${testLabel(t.metric, rule)}: ${[mcnemarSentence(t), oddsRatioWords(t)].filter(Boolean).join('; ')}`);
   if (mcnemarLines.length > 0) sections.push(`McNemar\n${mcnemarLines.join('\n')}`);
+  const randomization = comparison.tests.filter((t): t is RandomizationTest => t.kind === 'randomization');
+  if (randomization.length > 0) {
+    sections.push(
+      `Randomization\n${randomization
+        .map((t) => `  ${testLabel(t.metric, rule)}: ${[monteCarloWords(t, config.permutations), extraTestWords(t)].filter(Boolean).join('; ')}`)
+        .join('\n')}`,
+    );
+  }
   const power = comparison.tests.flatMap((t) => {
     const needed = formatRequiredN(t.requiredN);
     return needed && t.delta !== 0

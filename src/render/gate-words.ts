@@ -87,7 +87,13 @@ export function judgeNote(field: string, check: JudgeCheck): Sentence {
   const uncalibrated = (...why: Sentence) => [...judge, ' is uncalibrated: ', ...why, '; its metrics are reported but do not gate'];
   switch (verdict.kind) {
     case 'calibrated':
-      return [...judge, ` is calibrated: kappa ${verdict.kappa.toFixed(3)} on n = ${verdict.n} (floor ${verdict.floor}, ${verdict.date})`];
+      return [
+        ...judge,
+        ` is calibrated: kappa ${verdict.kappa.toFixed(3)} on n = ${verdict.n} (floor ${verdict.floor}, ${verdict.date})`,
+        ...(verdict.threeLabelKappa === undefined
+          ? []
+          : [`; that is supported or not, and ${verdict.threeLabelKappa === null ? 'undefined' : verdict.threeLabelKappa.toFixed(3)} over the three verdicts`]),
+      ];
     case 'never-calibrated':
       return [`${field} from `, ...judge, ' has no calibration; it is reported and never gates'];
     case 'no-record':

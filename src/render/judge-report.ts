@@ -51,7 +51,7 @@ export function renderCalibration(result: CalibrationResult, stats: JudgeStats, 
     ['chance agreement', fixed3(agreement?.expected)],
     ['n', count(record.n)],
   ];
-  if (result.threeWay) rows.push(['kappa on all three verdicts', fixed3(result.threeWay.kappa)]);
+  if (result.threeWay) rows.push(['kappa on all three verdicts (reported, does not decide)', fixed3(result.threeWay.kappa)]);
   const confusion = [['human \\ judge', ...result.labelValues]];
   for (const human of result.labelValues) confusion.push([human, ...result.labelValues.map((judge) => count(result.confusion[human]?.[judge] ?? 0))]);
   const lines = [

@@ -11,7 +11,7 @@ import type { List, Paragraph, PhrasingContent, RootContent, Table } from 'mdast
 import { gatedTestOf } from '../core/catalog/gates.js';
 import { comparisonScoringLines, type ScoringRulesInUse } from './scoring-words.js';
 import type { Comparison, McNemarTest, MissingQuestion, PairedTest, QuestionChange, RetrievalRegression } from '../core/compare/types.js';
-import { decompositionRows, mcnemarSentence, retrievalShiftNote } from './compare-text.js';
+import { decompositionRows, intervalNote, mcnemarSentence, oddsRatioWords, retrievalShiftNote } from './compare-text.js';
 import { gateWords, judgeNotes, reasonText, testLabel, testSubject, testTableLabel, warningWords } from './gate-words.js';
 import { formatDelta, formatP, formatRequiredN, plural } from './format.js';
 import { annotated, type Cell, details, heading, inert, markerComment, paragraph, prose, sentencePhrasing, serialise, strong, table, text } from './mdast.js';
@@ -67,7 +67,8 @@ function movement(test: McNemarTest): string {
 
 /** "exact McNemar p = 0.0013, Holm-adjusted 0.0026 < α = 0.05". */
 function pWords(test: PairedTest, alpha: number): string {
-  const name = test.kind === 'mcnemar' ? (test.decidedBy === 'exact' ? 'exact McNemar' : 'McNemar χ²') : 'randomization';
+  const mcnemarNames = { exact: 'exact McNemar', 'mid-p': 'mid-p McNemar', chi2: 'McNemar χ²' };
+  const name = test.kind === 'mcnemar' ? mcnemarNames[test.decidedBy] : 'randomization';
   const decisive = test.adjustedPValue ?? test.pValue;
   const compare = `${decisive < alpha ? '<' : '≥'} α = ${alpha}`;
   return test.adjustedPValue === null
@@ -239,7 +240,7 @@ function testsTable(comparison: Comparison, rule: string, failing: ReadonlySet<P
     testTableLabel(test.metric, rule),
     fixed3(test.base),
     fixed3(test.head),
-    test.kind === 'randomization' ? `${formatDelta(test.delta)} (${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])})` : formatDelta(test.delta),
+    `${formatDelta(test.delta)} (${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])})`,
     formatP(test.pValue),
     formatP(test.adjustedPValue),
     roleCell(test, failing),
@@ -261,7 +262,7 @@ function mcnemarSection(comparison: Comparison, rule: string): RootContent[] {
           [strong(text(`base ${failed}`)), strong(text(`${test.fixed} fixed`)), `${test.bothWrong} both`],
         ],
       ),
-      paragraph(...prose(`${capitalise(mcnemarSentence(test))}.`)),
+      paragraph(...prose(`${capitalise(mcnemarSentence(test))}.${((words) => (words === null ? '' : ` ${capitalise(words)}.`))(oddsRatioWords(test))}`)),
     );
   }
   return details(tests.length === 1 ? 'McNemar table' : 'McNemar tables', body);
@@ -503,6 +504,7 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
     ...verdictSections(comparison, rule, verdict),
     ...scoringSection(comparison, options.rules),
     testsTable(comparison, rule, verdict.failing),
+    ...(comparison.tests.length > 0 ? [paragraph(...prose(`${intervalNote(comparison.tests)}.`))] : []),
     ...mcnemarSection(comparison, rule),
   ];
   const tail: RootContent[] = [

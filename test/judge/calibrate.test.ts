@@ -68,6 +68,9 @@ describe('calibrate: claim–context pairs', () => {
     expect(record).toMatchObject({ model: 'judge-model-x', promptVersion: PROMPT_VERSIONS.faithfulness, kind: 'faithfulness', n: 100 });
     expect(record.kappa).toBeCloseTo(0.276 / 0.396, 12);
     expect(record.kappa.toFixed(3)).toBe('0.697');
+    // No pair carries CONTRADICTED, so collapsing it changes nothing: the three-label kappa is the same.
+    expect(record.threeLabelKappa).toBeCloseTo(record.kappa, 12);
+    expect(run.stdout).toMatch(/kappa on all three verdicts \(reported, does not decide\)\s+0\.697/);
     expect(record.observed).toBeCloseTo(0.88, 12);
     expect(record.expected).toBeCloseTo(0.604, 12);
     expect(Number.isNaN(Date.parse(record.date))).toBe(false);
@@ -137,6 +140,7 @@ describe('calibrate: answers with human correct / incorrect', () => {
     expect(record).toMatchObject({ kind: 'correctness', promptVersion: PROMPT_VERSIONS.correctness, n: 4, observed: 0.75 });
     // human 3 correct / 1 not, judge 2 / 2, agree on 3: p_e = 0.75·0.5 + 0.25·0.5 = 0.5, kappa = 0.5
     expect(record.kappa).toBeCloseTo(0.5, 12);
+    expect(record).not.toHaveProperty('threeLabelKappa');
     expect(record.confusion).toEqual({ CORRECT: { CORRECT: 2, INCORRECT: 1 }, INCORRECT: { CORRECT: 0, INCORRECT: 1 } });
     expect(run.stderr).toContain('kappa 0.500 is below 0.6');
   });

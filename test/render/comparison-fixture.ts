@@ -16,6 +16,7 @@ import { type GateCategory, gatedTest } from '../../src/core/catalog/gates.js';
 import { decompose, type Decomposition } from '../../src/core/scoring/decomposition.js';
 import { holmAdjust } from '../../src/core/stats/holm.js';
 import { mcnemar } from '../../src/core/stats/mcnemar.js';
+import { intervalMethod, pairedRateInterval } from '../../src/core/stats/mean-interval.js';
 import { mcnemarSampleSize } from '../../src/core/stats/power.js';
 
 const ALPHA = 0.05;
@@ -25,6 +26,15 @@ export interface Counts {
   broken: number;
   bothRight: number;
   bothWrong: number;
+}
+
+/** Intervals by counts: the hostile-text tests build thousands of comparisons from the same few tables. */
+const rateIntervals = new Map<string, ReturnType<typeof pairedRateInterval>>();
+function rateInterval(fixed: number, broken: number, n: number) {
+  const key = `${fixed},${broken},${n}`;
+  let interval = rateIntervals.get(key);
+  if (interval === undefined) rateIntervals.set(key, (interval = pairedRateInterval(fixed, broken, n)));
+  return interval;
 }
 
 /** A McNemar test with its real statistics; gated tests get their Holm adjustment from {@link gate}. */
@@ -41,6 +51,7 @@ export function mcnemarTest(metric: string, counts: Counts, alpha = ALPHA): McNe
     base: (counts.bothRight + counts.broken) / n,
     head: (counts.bothRight + counts.fixed) / n,
     delta: (counts.fixed - counts.broken) / n,
+    ...(({ ci, method }) => ({ ci, ciMethod: method }))(rateInterval(counts.fixed, counts.broken, n)),
     pValue,
     adjustedPValue: null,
     significant,
@@ -63,7 +74,11 @@ export function randomizationTest(
     head: values.head,
     delta: values.head - values.base,
     ci: values.ci,
+    ciMethod: intervalMethod(200),
     pValue: values.pValue,
+    permutations: 10_000,
+    monteCarloSE: Math.sqrt((values.pValue * (1 - values.pValue)) / 10_000),
+    extra: {},
     adjustedPValue: null,
     significant,
     gateOutcome: null,

@@ -129,8 +129,9 @@ describe('renderComment: the sketch scenario (fails on retrieval)', () => {
     expect(cells).toHaveLength(1 + 7);
     for (const row of cells) expect(row).toHaveLength(7);
     expect(cells[0]).toEqual(['metric', 'base', 'head', 'Δ (95% CI)', 'p', 'Holm p', 'gate']);
-    expect(cells[1]).toEqual(['hit@5 — retrieval ok', '0.912', '0.829', '−0.082', '0.0013', '0.0026', '❌ gate']);
-    expect(cells[2]).toEqual(['correct — end to end', '0.690', '0.645', '−0.045', '0.0784', '0.0784', 'gate, not significant']);
+    // Rates get an interval too: 170 pairs, so the percentile bootstrap of the ±1/0 differences.
+    expect(cells[1]).toEqual(['hit@5 — retrieval ok', '0.912', '0.829', '−0.082 (−0.129, −0.035)', '0.0013', '0.0026', '❌ gate']);
+    expect(cells[2]).toEqual(['correct — end to end', '0.690', '0.645', '−0.045 (−0.090, 0.000)', '0.0784', '0.0784', 'gate, not significant']);
     expect(cells[5]).toEqual(['ndcg@10', '0.742', '0.688', '−0.054 (−0.081, −0.027)', '0.0002', '', 'report, significant drop']);
     expect(cells[7]?.[6]).toBe('report');
   });
@@ -144,7 +145,9 @@ describe('renderComment: the sketch scenario (fails on retrieval)', () => {
       ['base ok', '139 both', '16 broken'],
       ['base failed', '2 fixed', '13 both'],
     ]);
-    expect(plain(body[1]!)).toMatch(/χ² 9\.39 \(p 0\.0022\), exact p 0\.0013: 18 discordant < 25, so the exact binomial test decides\.$/);
+    expect(plain(body[1]!)).toMatch(
+      /χ² 9\.39 \(p 0\.0022\), exact p 0\.0013: 18 discordant < 25, so the exact binomial test decides\. Odds ratio fixed\/broken 0\.125 \(exact 95% CI 0\.0139 to 0\.532\)\.$/,
+    );
   });
 
   it('lists every regressed question with its id, its text and its cause', () => {

@@ -1,6 +1,8 @@
 import { SettingError } from '../errors.js';
 import { parseFloor } from '../compare/gate.js';
-import type { Floor } from '../compare/types.js';
+import type { ExtraTest, Floor } from '../compare/types.js';
+
+const EXTRA_TESTS: readonly ExtraTest[] = ['t', 'wilcoxon'];
 import { parseCorrectnessRule } from '../scoring/generation/correctness.js';
 import { parseContextMatchRule } from '../derived-ids.js';
 import { parseRetrievalOkRule } from '../scoring/retrieval-ok.js';
@@ -85,6 +87,14 @@ function parsePermutations(text: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 100) throw new SettingError(`permutations must be a whole number of at least 100, got "${text}"`);
   return value;
+}
+
+/** `t,wilcoxon`: classical paired tests reported beside the randomization tests; empty means none. */
+function parseExtraTests(text: string): ReadonlySet<ExtraTest> {
+  const tests = splitList(text);
+  for (const test of tests)
+    if (!(EXTRA_TESTS as readonly string[]).includes(test)) throw new SettingError(`"${test}" is not a test; use a comma list of t, wilcoxon`);
+  return new Set(tests as ExtraTest[]);
 }
 
 /** `retrieval,end-to-end,score:faithfulness`: gates that fail the check on a significant drop; empty means none. */
@@ -375,6 +385,26 @@ export const SETTINGS = {
     default: '10000',
     parse: parsePermutations,
     cli: compareOnly('--permutations <n>'),
+    action: true,
+    config: true,
+  },
+  'mcnemar-small-sample': {
+    name: 'mcnemar-small-sample',
+    description:
+      "McNemar's test below 25 discordant pairs: exact (the two-sided exact binomial test) or mid-p (its mid-p version, less conservative); from 25 on χ² with continuity correction decides either way",
+    default: 'exact',
+    parse: oneOf('exact', 'mid-p'),
+    cli: compareOnly('--mcnemar-small-sample <test>'),
+    action: true,
+    config: true,
+  },
+  'extra-tests': {
+    name: 'extra-tests',
+    description:
+      "classical paired tests reported beside each graded metric's randomization test, never gating, comma-separated: t (paired t-test) and wilcoxon (Wilcoxon signed-rank), as scipy.stats computes them",
+    default: '',
+    parse: parseExtraTests,
+    cli: compareOnly('--extra-tests <list>'),
     action: true,
     config: true,
   },

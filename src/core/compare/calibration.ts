@@ -3,14 +3,17 @@ import { KAPPA_FLOOR } from '../stats/kappa.js';
 
 /**
  * The record `calibrate` writes: which judge (model and prompt version) agreed how well with human labels.
- * `kappa`, `observed` and `expected` are for the decision the metric uses: SUPPORTED or not for faithfulness,
- * CORRECT or not for correctness. `confusion` counts (human label → judge label) with every label kept.
+ * `kappa`, `observed` and `expected` are for the decision the metric uses: SUPPORTED or not for faithfulness
+ * (CONTRADICTED and NOT_STATED collapsed into one "not supported"), CORRECT or not for correctness; that kappa
+ * decides whether the judge may gate. `threeLabelKappa` (faithfulness only) is Cohen's kappa over the three
+ * verdicts as they are, reported beside it. `confusion` counts (human label → judge label) with every label kept.
  */
 export const calibrationRecordSchema = z.object({
   model: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty'),
   promptVersion: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty'),
   kind: z.enum(['faithfulness', 'correctness'], { error: 'must be "faithfulness" or "correctness"' }),
   kappa: z.number({ error: 'must be a number or null' }).nullable(),
+  threeLabelKappa: z.number({ error: 'must be a number or null' }).nullable().optional(),
   observed: z.number({ error: 'must be a number' }),
   expected: z.number({ error: 'must be a number' }),
   n: z.number({ error: 'must be a number' }).int('must be a whole number').nonnegative('must not be negative'),
@@ -22,7 +25,15 @@ export type CalibrationRecord = z.infer<typeof calibrationRecordSchema>;
 
 /** Why a judge may or may not gate; the renderers make the words. */
 export type CalibrationVerdict =
-  | { readonly kind: 'calibrated'; readonly kappa: number; readonly n: number; readonly floor: number; readonly date: string }
+  | {
+      readonly kind: 'calibrated';
+      readonly kappa: number;
+      /** Faithfulness records: kappa over the three verdicts, beside the supported-or-not kappa that decides. */
+      readonly threeLabelKappa?: number | null;
+      readonly n: number;
+      readonly floor: number;
+      readonly date: string;
+    }
   | { readonly kind: 'no-record' }
   | { readonly kind: 'other-model'; readonly recordModel: string }
   | { readonly kind: 'other-prompt'; readonly recordPrompt: string }
@@ -50,5 +61,6 @@ export function judgeMayGate(record: CalibrationRecord | undefined, model: strin
   if (record.promptVersion !== promptVersion) return check({ kind: 'other-prompt', recordPrompt: record.promptVersion });
   if (record.kappa === null) return check({ kind: 'kappa-undefined', n: record.n });
   if (!(record.kappa >= kappaFloor)) return check({ kind: 'below-floor', kappa: record.kappa, n: record.n, floor: kappaFloor });
-  return check({ kind: 'calibrated', kappa: record.kappa, n: record.n, floor: kappaFloor, date: record.date.slice(0, 10) });
+  const threeLabel = record.threeLabelKappa === undefined ? {} : { threeLabelKappa: record.threeLabelKappa };
+  return check({ kind: 'calibrated', kappa: record.kappa, ...threeLabel, n: record.n, floor: kappaFloor, date: record.date.slice(0, 10) });
 }

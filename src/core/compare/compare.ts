@@ -1,9 +1,10 @@
 import { decompose } from '../scoring/decomposition.js';
 import { column, type QuestionOutcomes, scoreMetric } from '../scoring/outcomes.js';
 import { provenanceOf, type RunSummary } from '../scoring/summary.js';
-import { bootstrapMeanCIs } from '../stats/bootstrap.js';
+import { pairedTTest, wilcoxonSignedRank } from '../stats/classical.js';
 import { holmAdjust } from '../stats/holm.js';
 import { mcnemar } from '../stats/mcnemar.js';
+import { type MeanInterval, meanIntervals, pairedRateInterval } from '../stats/mean-interval.js';
 import { mcnemarSampleSize, pairedMeanSampleSize } from '../stats/power.js';
 import { pairValues } from '../stats/paired.js';
 import { pairedRandomizationTest } from '../stats/randomization.js';
@@ -83,8 +84,9 @@ function binaryTest(metric: string, values: PairedColumns, config: CompareConfig
   }
   const n = bothRight + bothWrong + fixed + broken;
   if (n === 0) return null;
-  const result = mcnemar(fixed, broken, bothRight, bothWrong);
+  const result = mcnemar(fixed, broken, bothRight, bothWrong, { smallSample: config.mcnemarSmallSample });
   const significant = result.pValue < config.alpha;
+  const { ci, method: ciMethod } = pairedRateInterval(fixed, broken, n);
   return {
     ...result,
     kind: 'mcnemar',
@@ -94,6 +96,8 @@ function binaryTest(metric: string, values: PairedColumns, config: CompareConfig
     base: (bothRight + broken) / n,
     head: (bothRight + fixed) / n,
     delta: (fixed - broken) / n,
+    ci,
+    ciMethod,
     adjustedPValue: null,
     significant,
     gateOutcome: null,
@@ -111,8 +115,8 @@ function keptMask(values: PairedColumns): Uint8Array {
 const sameMask = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((value, i) => value === b[i]);
 
 /**
- * Randomization tests and bootstrap intervals for the graded metrics. Metrics carried by exactly the same
- * questions (the retrieval metrics, typically) share each bootstrap resample's draw, which is where the time goes.
+ * Randomization tests and intervals for the graded metrics. Metrics carried by exactly the same questions (the
+ * retrieval metrics, typically) share each bootstrap resample's draw, which is where the time goes.
  */
 function gradedTests(metrics: readonly string[], columns: readonly PairedColumns[], config: CompareConfig): (RandomizationTest | null)[] {
   const groups: { mask: Uint8Array; members: number[] }[] = [];
@@ -123,16 +127,20 @@ function gradedTests(metrics: readonly string[], columns: readonly PairedColumns
     else groups.push({ mask, members: [index] });
     return pairValues(values.base, values.head);
   });
-  const intervals: [number, number][] = new Array(metrics.length);
+  const intervals: MeanInterval[] = new Array(metrics.length);
   for (const { members } of groups) {
     // One seed for every group, so that a metric's interval does not depend on which others are tested with it.
-    const cis = bootstrapMeanCIs(members.map((index) => pairs[index]!.differences));
+    const cis = meanIntervals(members.map((index) => pairs[index]!.differences));
     members.forEach((index, j) => (intervals[index] = cis[j]!));
   }
   return metrics.map((metric, index) => {
     const { n, meanBase, meanHead, differences } = pairs[index]!;
     if (n === 0) return null;
-    const { delta, pValue } = pairedRandomizationTest(pairs[index]!, { permutations: config.permutations, seed: metric });
+    const { delta, pValue, permutations, monteCarloSE } = pairedRandomizationTest(pairs[index]!, {
+      permutations: config.permutations,
+      seed: metric,
+      alpha: config.alpha,
+    });
     let squares = 0;
     for (const d of differences) squares += (d - delta) ** 2;
     const sd = Math.sqrt(squares / Math.max(1, n - 1));
@@ -145,8 +153,15 @@ function gradedTests(metrics: readonly string[], columns: readonly PairedColumns
       base: meanBase,
       head: meanHead,
       delta,
-      ci: intervals[index]!,
+      ci: intervals[index]!.ci,
+      ciMethod: intervals[index]!.method,
       pValue,
+      permutations,
+      monteCarloSE,
+      extra: {
+        ...(config.extraTests.has('t') ? { t: pairedTTest(differences) } : {}),
+        ...(config.extraTests.has('wilcoxon') ? { wilcoxon: wilcoxonSignedRank(differences) } : {}),
+      },
       adjustedPValue: null,
       significant,
       gateOutcome: null,

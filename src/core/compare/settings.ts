@@ -55,6 +55,8 @@ export function compareConfig(settings: Settings, calibrations: readonly Calibra
     floors,
     permutations: settings.permutations,
     gradedMetrics: settings.graded,
+    mcnemarSmallSample: settings['mcnemar-small-sample'],
+    extraTests: settings['extra-tests'],
     calibrations,
     kappaFloor: settings['kappa-floor'],
   };

@@ -2,7 +2,9 @@ import type { GateName } from '../catalog/gates.js';
 import type { Decomposition } from '../scoring/decomposition.js';
 import type { EvalConfig } from '../scoring/score.js';
 import type { RunProvenance } from '../scoring/summary.js';
-import type { McNemarResult } from '../stats/mcnemar.js';
+import type { PairedTTest, WilcoxonTest } from '../stats/classical.js';
+import type { McNemarResult, McNemarSmallSample } from '../stats/mcnemar.js';
+import type { IntervalMethod } from '../stats/mean-interval.js';
 import type { CalibrationRecord } from './calibration.js';
 import type { JudgeStatus } from './judge-gate.js';
 
@@ -77,10 +79,17 @@ export interface CompareConfig {
   readonly permutations: number;
   /** Graded per-question metrics that get a paired randomization test. */
   readonly gradedMetrics: readonly string[];
+  /** Below 25 discordant pairs McNemar's exact test decides, or its mid-p version. */
+  readonly mcnemarSmallSample: McNemarSmallSample;
+  /** Classical paired tests reported (never gating) beside each randomization test. */
+  readonly extraTests: ReadonlySet<ExtraTest>;
   /** Calibration records of `rag-gate calibrate`: judged metrics gate only with kappa ≥ kappaFloor. */
   readonly calibrations: readonly CalibrationRecord[];
   readonly kappaFloor: number;
 }
+
+/** A report-only classical test on a graded metric: the paired t-test or the Wilcoxon signed-rank test. */
+export type ExtraTest = 't' | 'wilcoxon';
 
 export interface TestBase {
   readonly metric: string;
@@ -91,6 +100,10 @@ export interface TestBase {
   readonly base: number;
   readonly head: number;
   readonly delta: number;
+  /** 95% interval of delta, the mean paired difference head − base (of 0/1 outcomes for McNemar). */
+  readonly ci: readonly [number, number];
+  /** Student's t below 100 pairs, else the percentile bootstrap (see core/stats/mean-interval.ts). */
+  readonly ciMethod: IntervalMethod;
   readonly pValue: number;
   /** Holm–Bonferroni adjusted over the tests the gate uses; null for report-only tests. */
   readonly adjustedPValue: number | null;
@@ -108,8 +121,12 @@ export interface McNemarTest extends TestBase, Omit<McNemarResult, 'pValue'> {
 
 export interface RandomizationTest extends TestBase {
   readonly kind: 'randomization';
-  /** 95% bootstrap interval of the mean paired difference (head − base). */
-  readonly ci: readonly [number, number];
+  /** Random sign-flip arrangements drawn: the `permutations` setting, more when p was too close to alpha to call. */
+  readonly permutations: number;
+  /** Monte Carlo standard error of pValue. */
+  readonly monteCarloSE: number;
+  /** The `extra-tests` asked for (report only; null where undefined, e.g. differences without spread). */
+  readonly extra: { readonly t?: PairedTTest | null; readonly wilcoxon?: WilcoxonTest | null };
 }
 
 export type PairedTest = McNemarTest | RandomizationTest;

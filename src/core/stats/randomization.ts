@@ -4,6 +4,12 @@ import { DEFAULT_SEED, Random, type Seed } from './random.js';
 /** Default number of random sign-flip arrangements. */
 export const DEFAULT_PERMUTATIONS = 10_000;
 
+/** Most arrangements drawn when a p-value near α asks for more (see {@link RandomizationOptions.alpha}). */
+export const MAX_PERMUTATIONS = 1_000_000;
+
+/** A p-value within this many Monte Carlo standard errors of α is too close to call: more arrangements are drawn. */
+export const UNDECIDED_WITHIN_SE = 3;
+
 /**
  * Relative tolerance for ties: a permuted sum counts as "at least as extreme" when
  * |permuted| ≥ |observed| − TIE_TOLERANCE · Σ|dᵢ|, so arrangements that equal the observed one up to
@@ -16,19 +22,31 @@ export interface RandomizationOptions {
   readonly permutations?: number;
   /** PRNG seed (default {@link DEFAULT_SEED}, a constant: the same inputs always give the same p-value). */
   readonly seed?: Seed;
+  /**
+   * The significance level the p-value will be compared with. Given, the test keeps drawing (doubling the
+   * arrangements, same stream) while |p − alpha| ≤ {@link UNDECIDED_WITHIN_SE} · monteCarloSE, up to
+   * {@link MAX_PERMUTATIONS}, so that which side of alpha p falls on is not Monte Carlo noise.
+   */
+  readonly alpha?: number;
 }
 
-export interface RandomizationResult {
+/** A sign-flip p-value with its Monte Carlo precision. */
+export interface SignFlipPValue {
+  /** Two-sided p-value, (1 + extreme) / (1 + permutations). */
+  readonly pValue: number;
+  /** Random arrangements actually drawn: 0 when the test was skipped (n = 0 or all differences 0). */
+  readonly permutations: number;
+  /** Monte Carlo standard error of pValue, √(p(1 − p) / permutations); 0 when nothing was drawn. */
+  readonly monteCarloSE: number;
+}
+
+export interface RandomizationResult extends SignFlipPValue {
   /** Pairs used (pairs with a NaN on either side are dropped). */
   readonly n: number;
   readonly meanBase: number;
   readonly meanHead: number;
   /** Mean of head − base over the kept pairs (NaN when n = 0). */
   readonly delta: number;
-  /** Two-sided p-value, (1 + extreme) / (1 + permutations); exactly 1 when every difference is 0 or n = 0. */
-  readonly pValue: number;
-  /** Random arrangements actually drawn: 0 when the test was skipped (n = 0 or all differences 0). */
-  readonly permutations: number;
 }
 
 /**
@@ -49,8 +67,7 @@ export function pairedRandomizationTest(paired: PairedValues, options: Randomiza
   let sum = 0;
   for (let i = 0; i < n; i++) sum += differences[i] as number;
   const delta = n === 0 ? NaN : sum / n;
-  const { pValue, permutations } = signFlipPValue(differences, options);
-  return { n, meanBase, meanHead, delta, pValue, permutations };
+  return { n, meanBase, meanHead, delta, ...signFlipPValue(differences, options) };
 }
 
 /**
@@ -60,18 +77,20 @@ export function pairedRandomizationTest(paired: PairedValues, options: Randomiza
  * multiple of 32, and for every group of 4 pairs a 16-entry table of the signed sums under each sign pattern is
  * built once. A permutation then costs one random word and 8 table look-ups per 32 pairs, with no allocation.
  */
-export function signFlipPValue(differences: ArrayLike<number>, options: RandomizationOptions = {}): { pValue: number; permutations: number } {
+export function signFlipPValue(differences: ArrayLike<number>, options: RandomizationOptions = {}): SignFlipPValue {
   const permutations = options.permutations ?? DEFAULT_PERMUTATIONS;
   if (!Number.isInteger(permutations) || permutations < 1) {
     throw new RangeError(`permutations must be a positive integer, got ${permutations}`);
   }
+  const alpha = options.alpha;
+  if (alpha !== undefined && !(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
   let nonZero = 0;
   for (let i = 0; i < differences.length; i++) {
     const d = differences[i] as number;
     if (!Number.isFinite(d)) throw new RangeError(`difference ${i} is not finite: ${d}`);
     if (d !== 0) nonZero++;
   }
-  if (nonZero === 0) return { pValue: 1, permutations: 0 };
+  if (nonZero === 0) return { pValue: 1, permutations: 0, monteCarloSE: 0 };
 
   const words = Math.ceil(nonZero / 32);
   const padded = new Float64Array(words * 32);
@@ -100,11 +119,25 @@ export function signFlipPValue(differences: ArrayLike<number>, options: Randomiz
   const threshold = observed - TIE_TOLERANCE * absoluteSum;
   const random = new Random(options.seed ?? DEFAULT_SEED);
   let extreme = 0;
-  for (let p = 0; p < permutations; p++) {
-    random.fillUint32(signs);
-    if (Math.abs(signedSum(table, signs)) >= threshold) extreme++;
+  let drawn = 0;
+  const draw = (count: number) => {
+    for (let p = 0; p < count; p++) {
+      random.fillUint32(signs);
+      if (Math.abs(signedSum(table, signs)) >= threshold) extreme++;
+    }
+    drawn += count;
+  };
+  const result = (): SignFlipPValue => {
+    const pValue = (1 + extreme) / (1 + drawn);
+    return { pValue, permutations: drawn, monteCarloSE: Math.sqrt((pValue * (1 - pValue)) / drawn) };
+  };
+  draw(permutations);
+  let current = result();
+  while (alpha !== undefined && Math.abs(current.pValue - alpha) <= UNDECIDED_WITHIN_SE * current.monteCarloSE && drawn < MAX_PERMUTATIONS) {
+    draw(Math.min(drawn, MAX_PERMUTATIONS - drawn));
+    current = result();
   }
-  return { pValue: (1 + extreme) / (1 + permutations), permutations };
+  return current;
 }
 
 /** Σ over all pairs of ±dᵢ, the sign of pair 32w + j being bit j of signs[w] (1 = flipped). */

@@ -103,6 +103,30 @@ describe('McNemar on the third article’s A/B numbers', () => {
     const { test } = await compare(base, head);
     expect(test('correct')).toMatchObject({ chi2: 0, chi2PValue: 1, exactPValue: 1, pValue: 1, significant: false });
   });
+
+  it('reports the odds ratio fixed/broken with its exact interval, and the difference with its interval', async () => {
+    const { base, head } = correctnessPairs({ bothRight: 20, fixed: 2, broken: 9, bothWrong: 9 });
+    const { test } = await compare(base, head);
+    const correct = test('correct') as TestJson & { oddsRatio: number; oddsRatioCI: [number, number]; midPValue: number; ciMethod: string };
+    expect(correct.oddsRatio).toBeCloseTo(2 / 9, 15);
+    expect(correct.oddsRatioCI[0]).toBeGreaterThan(0);
+    expect(correct.oddsRatioCI[1]).toBeLessThan(1.1);
+    expect(correct.ciMethod).toBe('student-t');
+    expect(correct.ci![1]).toBeLessThan(0);
+    expect(correct.decidedBy).toBe('exact');
+    expect(correct.pValue).toBe(134 / 2048);
+    expect(correct.significant).toBe(false);
+  });
+
+  it('--mcnemar-small-sample mid-p lets the mid-p value decide below 25 discordant pairs', async () => {
+    const { base, head } = correctnessPairs({ bothRight: 20, fixed: 2, broken: 9, bothWrong: 9 });
+    const { test, code } = await compare(base, head, ['--mcnemar-small-sample', 'mid-p']);
+    const correct = test('correct') as TestJson & { midPValue: number };
+    expect(correct.decidedBy).toBe('mid-p');
+    expect(correct.pValue).toBeCloseTo(79 / 2048, 15);
+    expect(correct.significant).toBe(true);
+    expect(code).toBe(1);
+  });
 });
 
 describe('the comment sketch scenario: a retrieval regression', () => {
@@ -406,6 +430,46 @@ describe('graded metrics', () => {
     const { base, head } = gradedRuns();
     const { test } = await compare(base, head, ['--permutations', '100']);
     expect(test('mrr').pValue).toBeCloseTo(1 / 101, 12);
+  });
+
+  it("states the interval method (Student's t below 100 pairs) and each p-value's Monte Carlo SE", async () => {
+    const { base, head } = gradedRuns();
+    const { json, test } = await compare(base, head);
+    const mrr = test('mrr') as TestJson & { ciMethod: string; permutations: number; monteCarloSE: number };
+    expect(mrr.ciMethod).toBe('student-t');
+    // 20 of 60 differences are +0.5, the rest 0: mean 1/6, sd √(20·(1/3)² + 40·(1/6)²)/√59.
+    const sd = Math.sqrt((20 * (1 / 3) ** 2 + 40 * (1 / 6) ** 2) / 59);
+    expect(mrr.ci![0]).toBeCloseTo(1 / 6 - 2.000995378 * (sd / Math.sqrt(60)), 8);
+    expect(mrr.permutations).toBe(10_000);
+    expect(mrr.monteCarloSE).toBeCloseTo(Math.sqrt((mrr.pValue * (1 - mrr.pValue)) / 10_000), 15);
+    expect(json.tests.every((t: { ciMethod: string }) => t.ciMethod === 'student-t')).toBe(true);
+  });
+
+  it('--extra-tests t,wilcoxon reports the paired t-test and the Wilcoxon test beside the randomization test, never gating', async () => {
+    const { base, head } = gradedRuns();
+    const { test, code } = await compare(base, head, ['--extra-tests', 't,wilcoxon']);
+    expect(code).toBe(0);
+    const mrr = test('mrr') as TestJson & {
+      extra: { t: { statistic: number; df: number; pValue: number }; wilcoxon: { statistic: number; pValue: number; method: string } };
+    };
+    const sd = Math.sqrt((20 * (1 / 3) ** 2 + 40 * (1 / 6) ** 2) / 59);
+    expect(mrr.extra.t.df).toBe(59);
+    expect(mrr.extra.t.statistic).toBeCloseTo(1 / 6 / (sd / Math.sqrt(60)), 10);
+    // 60 pairs > 50, 40 zeros: the normal approximation over the 20 tied +0.5 differences, z = (210 − 105) / √((20·21·41 − (20³ − 20)/2) / 24).
+    expect(mrr.extra.wilcoxon.method).toBe('normal');
+    expect(mrr.extra.wilcoxon.statistic).toBe(0);
+    const z = 105 / Math.sqrt((20 * 21 * 41 - (8000 - 20) / 2) / 24);
+    expect(z).toBeCloseTo(Math.sqrt(20), 12); // variance (17,220 − 3,990) / 24 = 551.25 = 105² / 20
+    expect(mrr.extra.wilcoxon.pValue).toBeCloseTo(7.744216e-6, 11); // 2·Φ(−√20) = erfc(√10)
+    const none = (await compare(base, head)).test('mrr') as TestJson & { extra: object };
+    expect(none.extra).toEqual({});
+  });
+
+  it('rejects an unknown extra test with exit 2', async () => {
+    const { base, head } = gradedRuns();
+    const { code, stderr } = await compare(base, head, ['--extra-tests', 't,sign']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('"sign" is not a test');
   });
 });
 

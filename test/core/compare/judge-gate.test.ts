@@ -168,3 +168,14 @@ describe('judge errors are counted', () => {
     expect(JSON.parse(result.stdout).excluded.judgeErrors).toBe(1);
   });
 });
+
+describe('a faithfulness record keeps the three-label kappa beside the one that decides', () => {
+  it('names both in the judge note; the supported-or-not kappa alone decides', () => {
+    const record = calibration({ kind: 'faithfulness', promptVersion: 'faithfulness-v1', kappa: 0.72, threeLabelKappa: 0.55 });
+    const [status] = judgeStatuses([{ field: 'claims', model: 'judge-1', promptVersion: 'faithfulness-v1', questions: 10 }], [record], 0.6);
+    expect(status!.allowed).toBe(true);
+    expect(sentenceText(judgeNote('claims', status!.judges[0]!))).toBe(
+      'judge judge-1 (faithfulness-v1) is calibrated: kappa 0.720 on n = 100 (floor 0.6, 2026-11-01); that is supported or not, and 0.550 over the three verdicts',
+    );
+  });
+});

@@ -105,7 +105,7 @@ describe('mcnemar: exact and χ² p-values against independent references', () =
 });
 
 describe('mcnemar: conventions', () => {
-  it('no discordant pairs: chi2 0, every p-value 1', () => {
+  it('no discordant pairs: chi2 0, every p-value 1, the odds ratio undefined', () => {
     expect(mcnemar(0, 0, 10, 5)).toEqual({
       fixed: 0,
       broken: 0,
@@ -115,6 +115,9 @@ describe('mcnemar: conventions', () => {
       chi2: 0,
       chi2PValue: 1,
       exactPValue: 1,
+      midPValue: 1,
+      oddsRatio: NaN,
+      oddsRatioCI: [NaN, NaN],
       pValue: 1,
       decidedBy: 'exact',
     });
@@ -216,3 +219,114 @@ describe('mcnemar: properties', () => {
     );
   });
 });
+
+/** C(n, k) / 2^n as an exact BigInt ratio turned into a double once. */
+function binomialHalfPmf(n: number, k: number): number {
+  let c = 1n;
+  for (let i = 0n; i < BigInt(k); i++) c = (c * (BigInt(n) - i)) / (i + 1n);
+  return Number(c) / 2 ** n;
+}
+
+describe('mcnemar: mid-p', () => {
+  it('is the exact p-value less the probability of the observed table: 2·P(X < k) + P(X = k)', () => {
+    for (const [fixed, broken] of [
+      [2, 9],
+      [0, 5],
+      [7, 3],
+      [11, 13],
+      [1, 23],
+    ] as const) {
+      const result = mcnemar(fixed, broken);
+      const k = Math.min(fixed, broken);
+      const expected = Math.min(1, exactByBigInt(fixed, broken) - binomialHalfPmf(fixed + broken, k));
+      expect(Math.abs(result.midPValue - expected)).toBeLessThan(1e-15);
+      expect(result.midPValue).toBeLessThan(result.exactPValue);
+    }
+  });
+
+  it('worked value: 2 fixed, 9 broken → exact 0.0654296875 (134/2048), mid-p 0.0385742188 (79/2048)', () => {
+    // P(X ≤ 2) = (1 + 11 + 55) / 2048 = 67/2048; exact = 134/2048; P(X = 2) = 55/2048; mid-p = (134 − 55)/2048.
+    const result = mcnemar(2, 9);
+    expect(result.exactPValue).toBe(134 / 2048);
+    expect(result.midPValue).toBeCloseTo(79 / 2048, 15);
+  });
+
+  it('decides below 25 discordant pairs only when asked; χ² from 25 on either way', () => {
+    expect(mcnemar(2, 9).decidedBy).toBe('exact');
+    expect(mcnemar(2, 9).pValue).toBe(mcnemar(2, 9).exactPValue);
+    const mid = mcnemar(2, 9, 0, 0, { smallSample: 'mid-p' });
+    expect(mid.decidedBy).toBe('mid-p');
+    expect(mid.pValue).toBe(mid.midPValue);
+    expect(mid.pValue).toBeLessThan(0.05);
+    const large = mcnemar(10, 20, 0, 0, { smallSample: 'mid-p' });
+    expect(large.decidedBy).toBe('chi2');
+    expect(large.pValue).toBe(large.chi2PValue);
+  });
+
+  it('fixed = broken gives mid-p 1; it stays in (0, 1]', () => {
+    expect(mcnemar(6, 6).midPValue).toBe(1);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 60 }), (fixed, broken) => {
+        const { midPValue, exactPValue } = mcnemar(fixed, broken);
+        expect(midPValue).toBeGreaterThan(0);
+        expect(midPValue).toBeLessThanOrEqual(exactPValue);
+      }),
+    );
+  });
+});
+
+describe('mcnemar: odds ratio of the discordant pairs (fixed / broken)', () => {
+  it('worked interval: 9 fixed, 2 broken → OR 4.5, Clopper–Pearson on 9/11 transformed', () => {
+    const result = mcnemar(9, 2);
+    expect(result.oddsRatio).toBe(4.5);
+    const [lower, upper] = result.oddsRatioCI;
+    // πL, πU solve P(X ≥ 9 | 11, πL) = 0.025 and P(X ≤ 9 | 11, πU) = 0.025 (checked by the binomial sums below).
+    const piL = lower / (1 + lower);
+    const piU = upper / (1 + upper);
+    const tailAtLeast9 = (pi: number) => [9, 10, 11].reduce((sum, k) => sum + binomial(11, k) * pi ** k * (1 - pi) ** (11 - k), 0);
+    expect(tailAtLeast9(piL)).toBeCloseTo(0.025, 12);
+    expect(1 - [10, 11].reduce((sum, k) => sum + binomial(11, k) * piU ** k * (1 - piU) ** (11 - k), 0)).toBeCloseTo(0.025, 12);
+    // R's binom.test(9, 11)$conf.int: 0.4822441 0.9771688.
+    expect(piL).toBeCloseTo(0.4822441, 7);
+    expect(piU).toBeCloseTo(0.9771688, 7);
+    expect(lower).toBeCloseTo(0.9314122581937677, 12);
+    expect(upper).toBeCloseTo(42.799715935267585, 9);
+  });
+
+  it('swapping fixed and broken inverts the ratio and its interval', () => {
+    const a = mcnemar(7, 3);
+    const b = mcnemar(3, 7);
+    expect(b.oddsRatio).toBeCloseTo(1 / a.oddsRatio, 14);
+    expect(b.oddsRatioCI[0]).toBeCloseTo(1 / a.oddsRatioCI[1], 10);
+    expect(b.oddsRatioCI[1]).toBeCloseTo(1 / a.oddsRatioCI[0], 10);
+  });
+
+  it('no broken pair: OR and upper bound infinite; no fixed pair: OR and lower bound 0', () => {
+    const onlyFixed = mcnemar(4, 0);
+    expect(onlyFixed.oddsRatio).toBe(Infinity);
+    expect(onlyFixed.oddsRatioCI[1]).toBe(Infinity);
+    // πL = 0.025^(1/4): the one-sided Clopper–Pearson bound when every discordant pair is a fix.
+    const piL = 0.025 ** (1 / 4);
+    expect(onlyFixed.oddsRatioCI[0]).toBeCloseTo(piL / (1 - piL), 10);
+    const onlyBroken = mcnemar(0, 4);
+    expect(onlyBroken.oddsRatio).toBe(0);
+    expect(onlyBroken.oddsRatioCI[0]).toBe(0);
+  });
+
+  it('the interval excludes 1 about when the exact test rejects (it is the inverted exact test)', () => {
+    for (let discordant = 1; discordant <= 30; discordant++) {
+      for (let fixed = 0; fixed <= discordant; fixed++) {
+        const result = mcnemar(fixed, discordant - fixed);
+        const excludesOne = result.oddsRatioCI[0] > 1 || result.oddsRatioCI[1] < 1;
+        // Clopper–Pearson inverts two one-sided tests at 2.5% each: excluding 1 means the doubled tail is < 5%.
+        expect(excludesOne).toBe(result.exactPValue < 0.05);
+      }
+    }
+  });
+});
+
+function binomial(n: number, k: number): number {
+  let c = 1;
+  for (let i = 0; i < k; i++) c = (c * (n - i)) / (i + 1);
+  return c;
+}

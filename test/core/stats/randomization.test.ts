@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEED, Random } from '../../../src/core/stats/random.js';
-import { DEFAULT_PERMUTATIONS, pairedRandomizationTest, type RandomizationOptions, signFlipPValue } from '../../../src/core/stats/randomization.js';
+import {
+  DEFAULT_PERMUTATIONS,
+  MAX_PERMUTATIONS,
+  pairedRandomizationTest,
+  type RandomizationOptions,
+  signFlipPValue,
+  UNDECIDED_WITHIN_SE,
+} from '../../../src/core/stats/randomization.js';
 import { pairValues } from '../../../src/core/stats/paired.js';
 import { uniform32, uniform53 } from '../../helpers/uniform.js';
 
@@ -208,5 +215,50 @@ describe('pairedRandomizationTest', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('Monte Carlo standard error, and more arrangements when p is too close to alpha', () => {
+  const integers = [5, -3, 2, 7, -1, 4, -6, 3, 2, 5, -2, 4];
+  const differences = integers.map((k) => k / 10);
+  const exact = exactSignFlipP(integers);
+
+  it('reports √(p(1 − p)/permutations); without alpha it draws exactly the permutations asked for', () => {
+    const result = signFlipPValue(differences, { permutations: 5000 });
+    expect(result.permutations).toBe(5000);
+    expect(result.monteCarloSE).toBe(Math.sqrt((result.pValue * (1 - result.pValue)) / 5000));
+    expect(signFlipPValue([0, 0])).toEqual({ pValue: 1, permutations: 0, monteCarloSE: 0 });
+  });
+
+  it('a p-value far from alpha is left as it is', () => {
+    const plain = signFlipPValue(differences);
+    expect(signFlipPValue(differences, { alpha: 0.5 })).toEqual(plain);
+    expect(Math.abs(plain.pValue - 0.5)).toBeGreaterThan(UNDECIDED_WITHIN_SE * plain.monteCarloSE);
+  });
+
+  it('a p-value within 3 standard errors of alpha draws more (same stream) until it is clear of it', () => {
+    // The exact p is 754/4096 ≈ 0.184; alpha 0.006 above it is inside 3 SE at 10,000 arrangements (3 SE ≈ 0.012).
+    expect(exact).toBe(754 / 4096);
+    const alpha = exact + 0.006;
+    const first = signFlipPValue(differences);
+    expect(Math.abs(first.pValue - alpha)).toBeLessThanOrEqual(UNDECIDED_WITHIN_SE * first.monteCarloSE);
+    const extended = signFlipPValue(differences, { alpha });
+    expect(extended.permutations).toBeGreaterThan(DEFAULT_PERMUTATIONS);
+    expect(extended.permutations).toBeLessThan(MAX_PERMUTATIONS);
+    expect(Math.abs(extended.pValue - alpha)).toBeGreaterThan(UNDECIDED_WITHIN_SE * extended.monteCarloSE);
+    expect(extended.pValue).toBeLessThan(alpha);
+    expect(Math.abs(extended.pValue - exact)).toBeLessThan(3 * extended.monteCarloSE);
+    // Doubling: the count is 10,000 · 2^k.
+    expect(Math.log2(extended.permutations / DEFAULT_PERMUTATIONS) % 1).toBe(0);
+  });
+
+  it('stops at the cap when p sits on alpha', () => {
+    const capped = signFlipPValue(differences, { alpha: exact });
+    expect(capped.permutations).toBe(MAX_PERMUTATIONS);
+    expect(capped.monteCarloSE).toBeLessThan(0.0004);
+  });
+
+  it('rejects an alpha outside (0, 1)', () => {
+    expect(() => signFlipPValue(differences, { alpha: 0 })).toThrow(RangeError);
   });
 });
