@@ -27,7 +27,7 @@ export interface FakeReply {
 }
 
 /**
- * A rate limit as OpenAI applies it: for requests and for tokens, a bucket holding a minute's worth that refills
+ * A rate limit as OpenAI applies it, per model: for requests and for tokens, a bucket holding a minute's worth that refills
  * continuously and starts full; a request is charged one request and its total tokens when it arrives, and is
  * answered 429 when either bucket lacks room.
  */
@@ -253,20 +253,23 @@ export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
     embeddings: new Map<string, number[]>(),
   };
   let random = seededRandom(19);
-  /** The buckets of the rate limit in force, made anew when it changes. */
-  let buckets: { limit: EndpointRateLimit; requests?: MinuteBucket; tokens?: MinuteBucket } | undefined;
-  const limited = (reply: FakeReply): FakeReply => {
+  /** The buckets of each model under the rate limit in force, made anew when it changes. */
+  let buckets: { limit: EndpointRateLimit; byModel: Map<string, { requests?: MinuteBucket; tokens?: MinuteBucket }> } | undefined;
+  const limited = (request: RecordedRequest, reply: FakeReply): FakeReply => {
     const limit = state.rateLimit;
     if (limit === undefined) return reply;
     const now = state.clock.now();
-    if (buckets?.limit !== limit) {
-      buckets = {
-        limit,
+    if (buckets?.limit !== limit) buckets = { limit, byModel: new Map() };
+    const model = String(request.body?.model);
+    let own = buckets.byModel.get(model);
+    if (own === undefined) {
+      own = {
         requests: limit.rpm === undefined ? undefined : new MinuteBucket(limit.rpm, now),
         tokens: limit.tpm === undefined ? undefined : new MinuteBucket(limit.tpm, now),
       };
+      buckets.byModel.set(model, own);
     }
-    const { requests, tokens } = buckets;
+    const { requests, tokens } = own;
     const cost = (reply.body as { usage?: { total_tokens?: number } } | undefined)?.usage?.total_tokens ?? 0;
     const wait = Math.max(requests?.waitFor(1, now) ?? 0, tokens?.waitFor(cost, now) ?? 0);
     if (wait === 0) {
@@ -319,7 +322,7 @@ export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
       }
       const request: RecordedRequest = { path: req.url ?? '', body, headers: req.headers, at: Date.now() - started };
       const index = requests.push(request) - 1;
-      const reply = state.handler?.(request, index) ?? limited(fakeJudge(request, state.embeddings, state.textUsage));
+      const reply = state.handler?.(request, index) ?? limited(request, fakeJudge(request, state.embeddings, state.textUsage));
       const send = () => {
         if (res.destroyed) return;
         if (reply.hangUp) {
