@@ -44869,7 +44869,6 @@ function renderJudgeSummary(result, stats, out, maxFailureShare, pacing) {
     const skipped = Object.values(report2.skipped).reduce((a, b) => a + b, 0);
     const reasons = Object.entries(report2.skipped).map(([reason, n]) => `${reason}: ${count(n)}`).join(", ");
     const answers = report2.judged + report2.failed;
-    const ragas = RAGAS_CALLS_PER_ANSWER[metric];
     rows.push([
       metric,
       count(report2.judged),
@@ -44878,7 +44877,7 @@ function renderJudgeSummary(result, stats, out, maxFailureShare, pacing) {
       count(report2.failed),
       perAnswer(report2.cost.calls, answers, 2),
       perAnswer(report2.cost.totalTokens, answers, 0),
-      `${ragas.chat + ragas.embeddings} (${ragas.metric})`
+      `${report2.ragas.chat + report2.ragas.embeddings} (${report2.ragas.metric})`
     ]);
   }
   const lines = [`rag-gate judge: ${plural2(result.records, "record")} \u2192 ${out}`, textTable(rows), `  ${formatStats(stats)}`, `  ${formatPacing(pacing)}`];
@@ -45809,7 +45808,7 @@ async function judgeResults(client, options) {
   const jsonLines = format === "jsonl";
   const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
   const reports = {};
-  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0, cost: emptyCost() };
+  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0, cost: emptyCost(), ragas: RAGAS_CALLS_PER_ANSWER[metric] };
   const statsBefore = structuredClone(client.stats.byTask);
   const values = records.map(() => /* @__PURE__ */ new Map());
   const errors = records.map(() => []);
@@ -46104,7 +46103,6 @@ function judgeCommand(context, setExitCode) {
               metrics: result.metrics,
               stats: client.stats,
               pacing: client.pacing,
-              ragasCallsPerAnswer: Object.fromEntries(options.metrics.map((metric) => [metric, RAGAS_CALLS_PER_ANSWER[metric]])),
               passed: !failed
             },
             null,

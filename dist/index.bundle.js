@@ -62619,6 +62619,11 @@ function metricOfTask(task) {
   const metric = task.split(".")[0];
   return JUDGE_METRICS.includes(metric ?? "") ? metric : void 0;
 }
+var RAGAS_CALLS_PER_ANSWER = {
+  faithfulness: { metric: "faithfulness", chat: 2, embeddings: 0 },
+  answer_relevance: { metric: "answer_relevancy", chat: 1, embeddings: 2 },
+  correctness: { metric: "answer_correctness", chat: 3, embeddings: 2 }
+};
 async function judgeClaims(client, question, answer, contexts) {
   const reply = await client.structured(faithfulnessRequest(question, answer, contexts));
   return reply.claims.map(({ text: text4, verdict }) => ({ text: text4, verdict }));
@@ -75099,7 +75104,7 @@ async function judgeResults(client, options) {
   const jsonLines = format === "jsonl";
   const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
   const reports = {};
-  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0, cost: emptyCost() };
+  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0, cost: emptyCost(), ragas: RAGAS_CALLS_PER_ANSWER[metric] };
   const statsBefore = structuredClone(client.stats.byTask);
   const values = records.map(() => /* @__PURE__ */ new Map());
   const errors = records.map(() => []);

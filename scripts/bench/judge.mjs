@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { Buffer } from 'node:buffer';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -133,7 +134,6 @@ export async function benchJudge({ root, cli, answers = JUDGE_ANSWERS, progress 
       requestsPerMinute: (chatCalls - server.rateLimitedReplies) / (span / 60),
       tokensPerMinute: chatTokens / (span / 60),
       metrics: summary.metrics,
-      ragas: summary.ragasCallsPerAnswer,
       pacing: summary.pacing,
     };
   } finally {
@@ -189,7 +189,7 @@ export function judgeReport(measured, table) {
       ],
       Object.entries(measured.metrics).map(([metric, report]) => {
         const answers = report.judged + report.failed;
-        const ragas = measured.ragas[metric];
+        const { ragas } = report;
         return [
           metric,
           (report.cost.calls / answers).toFixed(2),

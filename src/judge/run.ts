@@ -4,7 +4,17 @@ import type { JudgedBy, ResultRecord } from '../core/record.js';
 import { writeFileAtomic } from '../sources/write.js';
 import type { JudgeClient, TaskStats } from './client.js';
 import { type JudgeErrorKind, JudgeCallError } from './errors.js';
-import { type JudgeMetric, JUDGE_METRICS, METRIC_FIELD, judgeAnswerRelevance, judgeClaims, judgeCorrect, metricOfTask } from './metrics.js';
+import {
+  type CallsPerAnswer,
+  type JudgeMetric,
+  JUDGE_METRICS,
+  METRIC_FIELD,
+  RAGAS_CALLS_PER_ANSWER,
+  judgeAnswerRelevance,
+  judgeClaims,
+  judgeCorrect,
+  metricOfTask,
+} from './metrics.js';
 import { PROMPT_VERSIONS } from './prompts.js';
 import { rewriteRecord } from './raw.js';
 
@@ -35,6 +45,8 @@ export interface MetricReport {
   failed: number;
   /** What judging this metric cost in this run: HTTP requests (retries included), cache hits and tokens. */
   cost: TaskStats;
+  /** For comparison: what Ragas sends per answer for the same metric. */
+  readonly ragas: CallsPerAnswer & { readonly metric: string };
 }
 
 export interface JudgeRunOptions {
@@ -129,7 +141,7 @@ async function judgeResults(client: JudgeClient, options: JudgeRunOptions): Prom
 
   const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
   const reports: Partial<Record<JudgeMetric, MetricReport>> = {};
-  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0, cost: emptyCost() };
+  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0, cost: emptyCost(), ragas: RAGAS_CALLS_PER_ANSWER[metric] };
   const statsBefore = structuredClone(client.stats.byTask);
   const values = records.map(() => new Map<string, unknown>());
   const errors = records.map((): JudgeErrorEntry[] => []);

@@ -2,7 +2,7 @@ import { plural } from './format.js';
 import { fixed3, textTable } from './text-table.js';
 import type { CalibrationResult } from '../judge/calibration.js';
 import type { JudgeStats } from '../judge/client.js';
-import { type JudgeMetric, RAGAS_CALLS_PER_ANSWER } from '../judge/metrics.js';
+import type { JudgeMetric } from '../judge/metrics.js';
 import type { LimitInForce, PacingReport } from '../judge/pacing.js';
 import type { JudgeRunResult } from '../judge/run.js';
 
@@ -47,7 +47,6 @@ export function renderJudgeSummary(result: JudgeRunResult, stats: JudgeStats, ou
       .map(([reason, n]) => `${reason}: ${count(n)}`)
       .join(', ');
     const answers = report.judged + report.failed;
-    const ragas = RAGAS_CALLS_PER_ANSWER[metric];
     rows.push([
       metric,
       count(report.judged),
@@ -56,7 +55,7 @@ export function renderJudgeSummary(result: JudgeRunResult, stats: JudgeStats, ou
       count(report.failed),
       perAnswer(report.cost.calls, answers, 2),
       perAnswer(report.cost.totalTokens, answers, 0),
-      `${ragas.chat + ragas.embeddings} (${ragas.metric})`,
+      `${report.ragas.chat + report.ragas.embeddings} (${report.ragas.metric})`,
     ]);
   }
   const lines = [`rag-gate judge: ${plural(result.records, 'record')} → ${out}`, textTable(rows), `  ${formatStats(stats)}`, `  ${formatPacing(pacing)}`];

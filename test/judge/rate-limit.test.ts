@@ -188,6 +188,6 @@ describe('rate limit replies', () => {
     );
     const summary = JSON.parse(run.stdout);
     expect(summary.metrics.answer_relevance.cost).toEqual({ calls: 4, cacheHits: 0, promptTokens: 2 * 128, completionTokens: 2 * 20, totalTokens: 2 * 148 });
-    expect(summary.ragasCallsPerAnswer.faithfulness).toEqual({ metric: 'faithfulness', chat: 2, embeddings: 0 });
+    expect(summary.metrics.faithfulness.ragas).toEqual({ metric: 'faithfulness', chat: 2, embeddings: 0 });
   });
 });

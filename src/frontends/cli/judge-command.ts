@@ -6,7 +6,7 @@ import { SETTINGS, type SettingRow } from '../../core/catalog/settings.js';
 import { SettingError } from '../../core/errors.js';
 import { DEFAULT_BASE_URL, DEFAULT_EMBEDDING_MODEL, type JudgeClient } from '../../judge/client.js';
 import { JudgeSetupError } from '../../judge/errors.js';
-import { JUDGE_METRICS, type JudgeMetric, RAGAS_CALLS_PER_ANSWER } from '../../judge/metrics.js';
+import { JUDGE_METRICS, type JudgeMetric } from '../../judge/metrics.js';
 import { PROMPT_VERSIONS } from '../../judge/prompts.js';
 import { renderJudgeSummary } from '../../render/judge-report.js';
 import { JUDGE_ERRORS_FIELD, judgeFile } from '../../judge/run.js';
@@ -176,7 +176,6 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
                 metrics: result.metrics,
                 stats: client.stats,
                 pacing: client.pacing,
-                ragasCallsPerAnswer: Object.fromEntries(options.metrics.map((metric) => [metric, RAGAS_CALLS_PER_ANSWER[metric]])),
                 passed: !failed,
               },
               null,
