@@ -47769,6 +47769,15 @@ var METRIC_FIELD = {
   answer_relevance: "answer_relevance",
   correctness: "correct"
 };
+function metricOfTask(task) {
+  const metric = task.split(".")[0];
+  return JUDGE_METRICS.includes(metric ?? "") ? metric : void 0;
+}
+var RAGAS_CALLS_PER_ANSWER = {
+  faithfulness: { metric: "faithfulness", chat: 2, embeddings: 0 },
+  answer_relevance: { metric: "answer_relevancy", chat: 1, embeddings: 2 },
+  correctness: { metric: "answer_correctness", chat: 3, embeddings: 2 }
+};
 async function judgeClaims(client, question, answer, contexts) {
   const reply = await client.structured(faithfulnessRequest(question, answer, contexts));
   return reply.claims.map(({ text: text4, verdict }) => ({ text: text4, verdict }));
@@ -48551,6 +48560,12 @@ function parsePositiveNumber(text4) {
   if (!Number.isFinite(value2) || value2 <= 0) throw new SettingError(`must be a positive number, got "${text4}"`);
   return value2;
 }
+function parseOptionalPerMinute(text4) {
+  if (text4.trim() === "") return void 0;
+  const value2 = Number(text4);
+  if (!Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1 per minute, got "${text4}"`);
+  return value2;
+}
 function parseOptionalPrNumber(text4) {
   if (text4.trim() === "") return void 0;
   const value2 = Number(text4);
@@ -48920,6 +48935,22 @@ var SETTINGS = {
     parse: nonEmpty("a directory"),
     action: true,
     config: true
+  },
+  "judge-rpm": {
+    name: "judge-rpm",
+    description: "requests per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else no pacing",
+    default: "",
+    parse: parseOptionalPerMinute,
+    action: true,
+    config: true
+  },
+  "judge-tpm": {
+    name: "judge-tpm",
+    description: "tokens per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-tokens header, per model, when it sends one, else no pacing",
+    default: "",
+    parse: parseOptionalPerMinute,
+    action: true,
+    config: true
   }
 };
 var SETTING_ROWS = Object.values(SETTINGS);
@@ -49094,16 +49125,37 @@ function fixed3(value2) {
 var count = (n) => n.toLocaleString("en-US");
 var percent = (share2) => `${(share2 * 100).toFixed(1)}%`;
 function formatStats(stats) {
-  return `calls ${count(stats.calls)} (${plural2(stats.retries, "retry", "retries")}), tokens ${count(stats.totalTokens)} (prompt ${count(stats.promptTokens)}, completion ${count(stats.completionTokens)}), cache hits ${count(stats.cacheHits)}`;
+  const limited = stats.rateLimited > 0 ? `, ${count(stats.rateLimited)} rate limited` : "";
+  return `calls ${count(stats.calls)} (${plural2(stats.retries, "retry", "retries")}${limited}), tokens ${count(stats.totalTokens)} (prompt ${count(stats.promptTokens)}, completion ${count(stats.completionTokens)}), cache hits ${count(stats.cacheHits)}`;
 }
-function renderJudgeSummary(result, stats, out, maxFailureShare) {
-  const rows = [["metric", "judged", "kept", "skipped", "failed"]];
+function formatLimits(limits, unit, option) {
+  return limits.map(
+    (limit) => `${count(limit.perMinute)} ${unit}/min (${limit.source === "option" ? option : `x-ratelimit headers of ${limit.model ?? "the endpoint"}`})`
+  );
+}
+function formatPacing(pacing) {
+  const limits = [...formatLimits(pacing.requests, "requests", "--rpm"), ...formatLimits(pacing.tokens, "tokens", "--tpm")];
+  return limits.length === 0 ? "pacing: none (no --rpm or --tpm, and no x-ratelimit headers from the endpoint)" : `pacing: ${limits.join(", ")}`;
+}
+var perAnswer = (amount, answers, digits) => answers === 0 ? "-" : (amount / answers).toFixed(digits);
+function renderJudgeSummary(result, stats, out, maxFailureShare, pacing) {
+  const rows = [["metric", "judged", "kept", "skipped", "failed", "calls/answer", "tokens/answer", "Ragas calls/answer"]];
   for (const [metric, report2] of Object.entries(result.metrics)) {
     const skipped = Object.values(report2.skipped).reduce((a, b) => a + b, 0);
     const reasons = Object.entries(report2.skipped).map(([reason, n]) => `${reason}: ${count(n)}`).join(", ");
-    rows.push([metric, count(report2.judged), count(report2.kept), skipped === 0 ? "0" : `${count(skipped)} (${reasons})`, count(report2.failed)]);
+    const answers = report2.judged + report2.failed;
+    rows.push([
+      metric,
+      count(report2.judged),
+      count(report2.kept),
+      skipped === 0 ? "0" : `${count(skipped)} (${reasons})`,
+      count(report2.failed),
+      perAnswer(report2.cost.calls, answers, 2),
+      perAnswer(report2.cost.totalTokens, answers, 0),
+      `${report2.ragas.chat + report2.ragas.embeddings} (${report2.ragas.metric})`
+    ]);
   }
-  const lines = [`rag-gate judge: ${plural2(result.records, "record")} \u2192 ${out}`, textTable(rows), `  ${formatStats(stats)}`];
+  const lines = [`rag-gate judge: ${plural2(result.records, "record")} \u2192 ${out}`, textTable(rows), `  ${formatStats(stats)}`, `  ${formatPacing(pacing)}`];
   if (result.recordsFailed > 0) {
     const kinds = Object.entries(result.failuresByKind).map(([kind, n]) => `${kind} ${count(n)}`).join(", ");
     lines.push(
@@ -49267,6 +49319,156 @@ var JudgeCache = class {
   }
 };
 
+// src/judge/pacing.ts
+var MinuteAllowance = class {
+  constructor(perMinute, now) {
+    this.perMinute = perMinute;
+    this.level = this.capacity;
+    this.at = now;
+  }
+  perMinute;
+  level;
+  at;
+  spent = 0;
+  get perMs() {
+    return this.perMinute / 6e4;
+  }
+  get capacity() {
+    return Math.max(1, this.perMinute / 60);
+  }
+  refill(now) {
+    this.level = Math.min(this.capacity, this.level + Math.max(0, now - this.at) * this.perMs);
+    this.at = Math.max(this.at, now);
+  }
+  /** How long until `amount` may be spent: a request larger than the bucket goes once the bucket is full. */
+  waitFor(amount, now) {
+    this.refill(now);
+    const need = Math.min(amount, this.capacity);
+    return this.level >= need ? 0 : (need - this.level) / this.perMs;
+  }
+  spend(amount, now) {
+    this.refill(now);
+    this.level -= amount;
+    this.spent += amount;
+  }
+  /** Never believe more is left than the server says (`serverLevel`), e.g. when another client shares the key. */
+  clampTo(serverLevel, now) {
+    this.refill(now);
+    this.level = Math.min(this.level, serverLevel);
+  }
+};
+function parseResetDuration(text4) {
+  if (text4 === null) return void 0;
+  const value2 = text4.trim();
+  if (/^\d+(\.\d+)?$/.test(value2)) return Number(value2) * 1e3;
+  const unitMs = { h: 36e5, m: 6e4, s: 1e3, ms: 1, us: 1e-3, \u00B5s: 1e-3, ns: 1e-6 };
+  const parts = [...value2.matchAll(/(\d+(?:\.\d+)?)(ms|us|µs|ns|h|m|s)/g)];
+  if (parts.length === 0 || parts.map((part) => part[0]).join("") !== value2) return void 0;
+  return parts.reduce((sum, [, amount, unit]) => sum + Number(amount) * unitMs[unit], 0);
+}
+function headerNumber(headers, name) {
+  const text4 = headers.get(name)?.trim();
+  if (text4 === void 0 || !/^\d+(\.\d+)?$/.test(text4)) return void 0;
+  return Number(text4);
+}
+var Pacer = class {
+  constructor(clock, limits) {
+    this.clock = clock;
+    const now = clock.now();
+    if (limits.rpm !== void 0) this.shared.requests = new MinuteAllowance(limits.rpm, now);
+    if (limits.tpm !== void 0) this.shared.tokens = new MinuteAllowance(limits.tpm, now);
+  }
+  clock;
+  shared = {};
+  byModel = /* @__PURE__ */ new Map();
+  /** Until when (clock ms) nothing is sent: a 429's Retry-After, or a fixed window the server says is used up. */
+  pausedUntil = 0;
+  queue = Promise.resolve();
+  /** Holds every request back until `until` (clock ms). */
+  pause(until) {
+    this.pausedUntil = Math.max(this.pausedUntil, until);
+  }
+  allowances(model) {
+    const own6 = this.byModel.get(model);
+    return [
+      [this.shared.requests, own6?.requests],
+      [this.shared.tokens, own6?.tokens]
+    ];
+  }
+  /** Waits for room for one request of about `tokens` tokens to `model`, and charges it. */
+  admit(model, tokens, signal) {
+    const turn = this.queue.then(async () => {
+      const [requestAllowances, tokenAllowances] = this.allowances(model);
+      for (; ; ) {
+        const now2 = this.clock.now();
+        const wait = Math.max(
+          this.pausedUntil - now2,
+          ...requestAllowances.map((allowance) => allowance?.waitFor(1, now2) ?? 0),
+          ...tokenAllowances.map((allowance) => allowance?.waitFor(tokens, now2) ?? 0)
+        );
+        if (wait <= 0) break;
+        await this.clock.sleep(Math.ceil(wait), signal);
+      }
+      const now = this.clock.now();
+      for (const allowance of requestAllowances) allowance?.spend(1, now);
+      for (const allowance of tokenAllowances) allowance?.spend(tokens, now);
+      const own6 = this.byModel.get(model);
+      return { model, estimatedTokens: tokens, spentAfter: { requests: own6?.requests?.spent ?? 0, tokens: own6?.tokens?.spent ?? 0 } };
+    });
+    this.queue = turn.then(
+      () => void 0,
+      () => void 0
+    );
+    return turn;
+  }
+  /**
+   * Settles a request once its reply is in: charges the difference between the tokens it used and the estimate,
+   * takes the model's limits from the `x-ratelimit-limit-*` headers when no option set them, and lowers what is
+   * left to what `x-ratelimit-remaining-*` says (less what was sent since). Without a known limit, a remaining
+   * count of 0 with a reset time holds requests until then (a fixed window).
+   */
+  settle(ticket, usedTokens, headers) {
+    const now = this.clock.now();
+    if (usedTokens !== void 0) {
+      const delta = usedTokens - ticket.estimatedTokens;
+      for (const allowance of this.allowances(ticket.model)[1]) allowance?.spend(delta, now);
+    }
+    if (headers === void 0) return;
+    let own6 = this.byModel.get(ticket.model);
+    const kinds = [["requests", this.shared.requests], ["tokens", this.shared.tokens]];
+    for (const [kind, sharedAllowance] of kinds) {
+      const limit = headerNumber(headers, `x-ratelimit-limit-${kind}`);
+      const remaining = headerNumber(headers, `x-ratelimit-remaining-${kind}`);
+      if (limit !== void 0 && limit > 0 && sharedAllowance === void 0) {
+        own6 ??= {};
+        this.byModel.set(ticket.model, own6);
+        const previous = own6[kind];
+        if (previous?.perMinute !== limit) {
+          own6[kind] = new MinuteAllowance(limit, now);
+          own6[kind].spent = previous?.spent ?? 0;
+        }
+      }
+      if (remaining === void 0) continue;
+      const allowance = own6?.[kind];
+      if (allowance !== void 0) {
+        allowance.clampTo(remaining - (allowance.spent - ticket.spentAfter[kind]), now);
+      } else if (remaining <= 0 && sharedAllowance === void 0) {
+        const reset = parseResetDuration(headers.get(`x-ratelimit-reset-${kind}`));
+        if (reset !== void 0) this.pause(now + reset);
+      }
+    }
+  }
+  /** The limits in force, for the report. */
+  get report() {
+    const collect = (kind) => {
+      const shared = this.shared[kind];
+      if (shared !== void 0) return [{ perMinute: shared.perMinute, source: "option" }];
+      return [...this.byModel].filter(([, own6]) => own6[kind] !== void 0).map(([model, own6]) => ({ perMinute: own6[kind].perMinute, source: "headers", model }));
+    };
+    return { requests: collect("requests"), tokens: collect("tokens") };
+  }
+};
+
 // src/judge/retry.ts
 function parseRetryAfter(value2, now = Date.now()) {
   if (value2 === null || value2 === void 0) return void 0;
@@ -49326,17 +49528,21 @@ var DEFAULT_BACKOFF_MS = 500;
 var DEFAULT_MAX_RETRY_AFTER_MS = 12e4;
 var MIB = 1024 * 1024;
 var MAX_REPLY_BYTES = 8 * MIB;
+var MAX_RATE_LIMIT_WAITS = 20;
+var CHARS_PER_TOKEN = 4;
 var SYSTEM_CLOCK = { now: () => Date.now(), sleep };
 var Retryable = class extends Error {
-  constructor(kind, message, retryAfterMs, unreachable = false) {
+  constructor(kind, message, retryAfterMs, unreachable = false, rateLimited = false) {
     super(message);
     this.kind = kind;
     this.retryAfterMs = retryAfterMs;
     this.unreachable = unreachable;
+    this.rateLimited = rateLimited;
   }
   kind;
   retryAfterMs;
   unreachable;
+  rateLimited;
 };
 var usageSchema = external_exports.object({ prompt_tokens: external_exports.number().optional(), completion_tokens: external_exports.number().optional(), total_tokens: external_exports.number().optional() }).nullable().optional();
 var chatEnvelope = external_exports.object({
@@ -49462,19 +49668,28 @@ var JudgeClient = class {
     this.endpoint = endpointOf(options.baseUrl, options.apiKey);
     this.redact = redactor(this.endpoint.secrets);
     this.clock = options.clock ?? SYSTEM_CLOCK;
+    this.pacer = new Pacer(this.clock, { rpm: options.rpm, tpm: options.tpm });
   }
   options;
-  stats = { calls: 0, retries: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  stats = { calls: 0, retries: 0, rateLimited: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, byTask: {} };
   notes = [];
   abort = new AbortController();
   setupError;
   memo = /* @__PURE__ */ new Map();
-  /** Until when (epoch ms) the server asked everyone to wait: a 429's Retry-After holds back every call, not one. */
-  pausedUntil = 0;
+  pacer;
+  /** Mean completion tokens of each task so far, for the estimate a request is paced by. */
+  completionMeans = /* @__PURE__ */ new Map();
   responseFormat = "json_schema";
   endpoint;
   redact;
   clock;
+  /** The rate limits the calls were paced to, and where each came from. */
+  get pacing() {
+    return this.pacer.report;
+  }
+  taskStats(task) {
+    return this.stats.byTask[task] ??= { calls: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  }
   /**
    * The `error.message` of an OpenAI-style error body, else the body's start: redacted before it is shortened, so
    * that no cut leaves part of a secret.
@@ -49520,7 +49735,7 @@ var JudgeClient = class {
   cosinesToFirst(promptVersion, task, texts2) {
     const parts = { endpoint: "embeddings", model: this.options.embeddingModel, promptVersion, task, input: [...texts2] };
     const compute = async () => {
-      const [first, ...others] = await this.withRetries(() => this.embeddingsAttempt(texts2));
+      const [first, ...others] = await this.withRetries(() => this.embeddingsAttempt(task, texts2));
       const cosines = others.map((vector) => cosine(first, vector));
       if (cosines.some((value2) => !Number.isFinite(value2))) throw new JudgeCallError("invalid_reply", "the embeddings endpoint returned a zero vector");
       return cosines;
@@ -49545,6 +49760,7 @@ var JudgeClient = class {
     if (shared !== void 0) {
       const value2 = await shared;
       this.stats.cacheHits++;
+      this.taskStats(parts.task).cacheHits++;
       return value2;
     }
     const promise3 = (async () => {
@@ -49553,6 +49769,7 @@ var JudgeClient = class {
         const parsed = check3.safeParse(stored);
         if (parsed.success) {
           this.stats.cacheHits++;
+          this.taskStats(parts.task).cacheHits++;
           return parsed.data;
         }
       }
@@ -49568,32 +49785,42 @@ var JudgeClient = class {
       throw error62;
     }
   }
+  /**
+   * Runs `attempt` until it succeeds, retrying what is worth retrying up to `maxAttempts` attempts. A 429 (rate
+   * limited) is waited out without using up an attempt, up to MAX_RATE_LIMIT_WAITS times per call: under a rate
+   * limit every call gets through in the end, and none is lost for having been told "not yet".
+   */
   async withRetries(attempt) {
     const { maxAttempts, backoffMs } = this.options;
     const maxRetryAfterMs = this.options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
-    let last;
-    for (let n = 1; n <= maxAttempts; n++) {
-      if (last !== void 0) {
-        if (last.retryAfterMs !== void 0 && last.retryAfterMs > maxRetryAfterMs) {
-          throw new JudgeCallError(
-            last.kind,
-            `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1e3)} s, longer than the ${maxRetryAfterMs / 1e3} s rag-gate waits`
-          );
-        }
-        this.stats.retries++;
-        if (last.retryAfterMs !== void 0) this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + last.retryAfterMs);
-        await this.clock.sleep(last.retryAfterMs ?? backoffDelay(n - 1, backoffMs, this.options.random), this.abort.signal);
-      }
+    let failures = 0;
+    let rateLimitWaits = 0;
+    for (; ; ) {
+      let last;
       try {
         return await attempt();
       } catch (error62) {
         if (!(error62 instanceof Retryable)) throw error62;
         last = error62;
       }
+      if (last.rateLimited && rateLimitWaits < MAX_RATE_LIMIT_WAITS) rateLimitWaits++;
+      else failures++;
+      if (failures >= maxAttempts) {
+        const attempts = `${maxAttempts} attempt${maxAttempts === 1 ? "" : "s"}`;
+        const waits = rateLimitWaits > 0 ? ` and ${rateLimitWaits} wait${rateLimitWaits === 1 ? "" : "s"} for the rate limit` : "";
+        if (last.unreachable) this.stop(new JudgeSetupError(`${last.message} on ${attempts}; check --base-url or OPENAI_BASE_URL`));
+        throw new JudgeCallError(last.kind, `${last.message} (gave up after ${attempts}${waits})`);
+      }
+      if (last.retryAfterMs !== void 0 && last.retryAfterMs > maxRetryAfterMs) {
+        throw new JudgeCallError(
+          last.kind,
+          `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1e3)} s, longer than the ${maxRetryAfterMs / 1e3} s rag-gate waits`
+        );
+      }
+      this.stats.retries++;
+      if (last.retryAfterMs !== void 0) this.pacer.pause(this.clock.now() + last.retryAfterMs);
+      await this.clock.sleep(last.retryAfterMs ?? backoffDelay(Math.max(failures, rateLimitWaits), backoffMs, this.options.random), this.abort.signal);
     }
-    const attempts = `${maxAttempts} attempt${maxAttempts === 1 ? "" : "s"}`;
-    if (last?.unreachable) this.stop(new JudgeSetupError(`${last.message} on ${attempts}; check --base-url or OPENAI_BASE_URL`));
-    throw new JudgeCallError(last?.kind ?? "network", `${last?.message ?? "no attempt made"} (gave up after ${attempts})`);
   }
   /** Stops the whole run: every pending and later call rejects with `error`. */
   stop(error62) {
@@ -49601,16 +49828,33 @@ var JudgeClient = class {
     this.abort.abort(this.setupError);
     throw this.setupError;
   }
-  /** One HTTP POST: budget, timeout, a bounded reply, and the failures no retry can fix. */
-  async post(path, body) {
-    if (this.setupError !== void 0) throw this.setupError;
-    const paused = this.pausedUntil - this.clock.now();
-    if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1e3, paused / 10)), this.abort.signal);
-    const { maxCalls, timeoutMs, maxReplyBytes = MAX_REPLY_BYTES } = this.options;
+  /** The tokens a request is paced by before its usage is known: its text at CHARS_PER_TOKEN, and the task's mean reply. */
+  estimateTokens(task, texts2) {
+    const prompt = Math.ceil(texts2.reduce((sum, text4) => sum + text4.length, 0) / CHARS_PER_TOKEN);
+    const mean3 = this.completionMeans.get(task);
+    return prompt + (mean3 === void 0 ? 0 : Math.round(mean3.tokens / mean3.replies));
+  }
+  checkBudget() {
+    const { maxCalls } = this.options;
     if (maxCalls !== void 0 && this.stats.calls >= maxCalls) {
       throw new JudgeCallError("budget", `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? "" : "s"} is used up`);
     }
+  }
+  /**
+   * One HTTP POST: budget, pacing, timeout, a bounded reply, and the failures no retry can fix. The reply's rate
+   * limit headers settle its pacing at once; its usage later, through `addUsage` with the ticket.
+   */
+  async post(path, body, task, estimatedTokens) {
+    if (this.setupError !== void 0) throw this.setupError;
+    const paused = this.pacer.pausedUntil - this.clock.now();
+    if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1e3, paused / 10)), this.abort.signal);
+    const { timeoutMs, maxReplyBytes = MAX_REPLY_BYTES } = this.options;
+    this.checkBudget();
+    const ticket = await this.pacer.admit(body.model, estimatedTokens, this.abort.signal);
+    if (this.setupError !== void 0) throw this.setupError;
+    this.checkBudget();
     this.stats.calls++;
+    this.taskStats(task).calls++;
     const url2 = `${this.endpoint.base}${path}`;
     const timeout = AbortSignal.timeout(timeoutMs);
     let response;
@@ -49640,7 +49884,8 @@ var JudgeClient = class {
     }
     if (text4 === void 0)
       throw new JudgeCallError("invalid_reply", `the reply from ${url2} is larger than ${sizeInWords(maxReplyBytes)}, the most rag-gate reads`);
-    const reply = { status: response.status, headers: response.headers, text: text4 };
+    this.pacer.settle(ticket, void 0, response.headers);
+    const reply = { status: response.status, headers: response.headers, text: text4, ticket };
     const { status } = reply;
     if (status === 401 || status === 403) {
       this.stop(
@@ -49658,32 +49903,58 @@ var JudgeClient = class {
     }
     return reply;
   }
-  /** Turns an error status into a retry (408, 409, 429, 5xx, honouring Retry-After) or a final failure. */
+  /**
+   * Turns an error status into a retry (408, 409, 429, 5xx, honouring Retry-After) or a final failure. A 429 whose
+   * error says the account's quota is used up (OpenAI's `insufficient_quota`) is no rate limit: waiting does not
+   * help, and the run stops.
+   */
   failedStatus(reply) {
     const message = `HTTP ${reply.status}: ${this.quote(reply.text)}`;
-    if (reply.status === 408 || reply.status === 409 || reply.status === 429 || reply.status >= 500) {
+    if (reply.status === 429) {
+      this.stats.rateLimited++;
+      if (/"(code|type)"\s*:\s*"insufficient_quota"/.test(reply.text)) {
+        this.stop(new JudgeSetupError(`the judge endpoint refuses the account: its quota is used up (${message}); check the plan and billing of the key`));
+      }
+      throw new Retryable("unavailable", message, retryAfterFromHeaders(reply.headers), false, true);
+    }
+    if (reply.status === 408 || reply.status === 409 || reply.status >= 500) {
       throw new Retryable(reply.status === 408 ? "timeout" : "unavailable", message, retryAfterFromHeaders(reply.headers));
     }
     throw new JudgeCallError("http", message);
   }
-  addUsage(usage) {
+  addUsage(task, ticket, usage) {
     if (!usage) return;
     const prompt = usage.prompt_tokens ?? 0;
     const completion = usage.completion_tokens ?? 0;
-    this.stats.promptTokens += prompt;
-    this.stats.completionTokens += completion;
-    this.stats.totalTokens += usage.total_tokens ?? prompt + completion;
+    const total = usage.total_tokens ?? prompt + completion;
+    for (const stats of [this.stats, this.taskStats(task)]) {
+      stats.promptTokens += prompt;
+      stats.completionTokens += completion;
+      stats.totalTokens += total;
+    }
+    const mean3 = this.completionMeans.get(task) ?? { replies: 0, tokens: 0 };
+    this.completionMeans.set(task, { replies: mean3.replies + 1, tokens: mean3.tokens + completion });
+    this.pacer.settle(ticket, total, void 0);
   }
   async chatAttempt(request) {
     let reply;
+    const estimate = this.estimateTokens(
+      request.task,
+      request.messages.map((message2) => message2.content)
+    );
     for (; ; ) {
       const format = this.responseFormat;
-      reply = await this.post("/chat/completions", {
-        model: this.options.model,
-        temperature: 0,
-        messages: request.messages,
-        response_format: format === "json_schema" ? { type: "json_schema", json_schema: { name: request.schemaName, strict: true, schema: request.jsonSchema } } : { type: "json_object" }
-      });
+      reply = await this.post(
+        "/chat/completions",
+        {
+          model: this.options.model,
+          temperature: 0,
+          messages: request.messages,
+          response_format: format === "json_schema" ? { type: "json_schema", json_schema: { name: request.schemaName, strict: true, schema: request.jsonSchema } } : { type: "json_object" }
+        },
+        request.task,
+        estimate
+      );
       if (reply.status === 400 && format === "json_schema" && /response_format|json_schema/i.test(reply.text)) {
         if (this.responseFormat === "json_schema") {
           this.responseFormat = "json_object";
@@ -49705,7 +49976,7 @@ var JudgeClient = class {
       if (error62 instanceof Retryable) throw error62;
       throw new Retryable("invalid_reply", `the reply is not JSON (${this.quote(reply.text)})`);
     }
-    this.addUsage(envelope.usage);
+    this.addUsage(request.task, reply.ticket, envelope.usage);
     const message = envelope.choices[0].message;
     if (typeof message.content !== "string" || message.content.trim() === "") {
       throw new Retryable("invalid_reply", message.refusal ? `the model refused: ${message.refusal}` : "the reply has no content");
@@ -49721,8 +49992,8 @@ var JudgeClient = class {
     if (!checked.success) throw new Retryable("invalid_reply", `the model's reply does not have the expected shape (${zodSummary(checked.error)})`);
     return checked.data;
   }
-  async embeddingsAttempt(texts2) {
-    const reply = await this.post("/embeddings", { model: this.options.embeddingModel, input: texts2 });
+  async embeddingsAttempt(task, texts2) {
+    const reply = await this.post("/embeddings", { model: this.options.embeddingModel, input: texts2 }, task, this.estimateTokens(task, texts2));
     if (reply.status < 200 || reply.status >= 300) this.failedStatus(reply);
     let envelope;
     try {
@@ -49733,7 +50004,7 @@ var JudgeClient = class {
       if (error62 instanceof Retryable) throw error62;
       throw new Retryable("invalid_reply", `the reply is not JSON (${this.quote(reply.text)})`);
     }
-    this.addUsage(envelope.usage);
+    this.addUsage(task, reply.ticket, envelope.usage);
     const byIndex = [...envelope.data].sort((a, b) => a.index - b.index);
     const dimension = byIndex[0]?.embedding.length;
     if (byIndex.length !== texts2.length || byIndex.some((item, i) => item.index !== i || item.embedding.length !== dimension)) {
@@ -49783,6 +50054,7 @@ function judgeMetric(client, metric, record2) {
       return judgeCorrect(client, record2.question, answer, record2.expected_answer ?? "");
   }
 }
+var emptyCost = () => ({ calls: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 });
 var metricOrder = (metric) => {
   const index = JUDGE_METRICS.indexOf(metric);
   return index < 0 ? JUDGE_METRICS.length : index;
@@ -49811,7 +50083,8 @@ async function judgeResults(client, options) {
   const jsonLines = format === "jsonl";
   const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
   const reports = {};
-  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0 };
+  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0, cost: emptyCost(), ragas: RAGAS_CALLS_PER_ANSWER[metric] };
+  const statsBefore = structuredClone(client.stats.byTask);
   const values = records.map(() => /* @__PURE__ */ new Map());
   const errors = records.map(() => []);
   const limit = pLimit(options.concurrency);
@@ -49853,6 +50126,13 @@ async function judgeResults(client, options) {
     await Promise.all(tasks);
   } finally {
     limit.clearQueue();
+  }
+  for (const [task, after] of Object.entries(client.stats.byTask)) {
+    const metric = metricOfTask(task);
+    const report2 = metric === void 0 ? void 0 : reports[metric];
+    if (report2 === void 0) continue;
+    const before = statsBefore[task] ?? emptyCost();
+    for (const key of Object.keys(report2.cost)) report2.cost[key] += after[key] - before[key];
   }
   const failuresByKind = {};
   let recordsFailed = 0;
@@ -49941,6 +50221,8 @@ function createJudgeClient(settings, env = process.env) {
     maxAttempts: settings.maxAttempts,
     backoffMs,
     maxCalls: settings.maxCalls,
+    rpm: settings.rpm,
+    tpm: settings.tpm,
     cache: settings.cache === false ? void 0 : new JudgeCache(settings.cache)
   });
 }
@@ -50016,6 +50298,14 @@ var metricsOption2 = (text4) => {
   if (names.length === 0) throw new InvalidArgumentError(`give at least one of ${JUDGE_METRICS.join(", ")}`);
   return [...new Set(names)];
 };
+var catalogParser = (row) => (text4) => {
+  try {
+    return row.parse(text4);
+  } catch (error62) {
+    if (error62 instanceof SettingError) throw new InvalidArgumentError(error62.message);
+    throw error62;
+  }
+};
 function addJudgeClientOptions(command) {
   return command.addOption(new Option("--model <name>", "judge chat model").default(SETTINGS["judge-model"].default)).addOption(
     new Option("--base-url <url>", `OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else ${DEFAULT_BASE_URL}); the key comes from $OPENAI_API_KEY`)
@@ -50025,7 +50315,7 @@ function addJudgeClientOptions(command) {
     )
   ).addOption(new Option("--timeout-ms <ms>", "timeout of each request").argParser(wholeNumber(1, "a whole number of milliseconds \u2265 1")).default(6e4)).addOption(
     new Option("--max-attempts <n>", "attempts per call, the first included (retries 408/409/429/5xx, timeouts, invalid replies)").argParser(wholeNumber(1, "a whole number \u2265 1")).default(4)
-  ).addOption(new Option("--max-failure-share <share>", "exit 1 when more than this share of items could not be judged").argParser(share).default(0.05));
+  ).addOption(new Option("--rpm <n>", SETTINGS["judge-rpm"].description).argParser(catalogParser(SETTINGS["judge-rpm"]))).addOption(new Option("--tpm <n>", SETTINGS["judge-tpm"].description).argParser(catalogParser(SETTINGS["judge-tpm"]))).addOption(new Option("--max-failure-share <share>", "exit 1 when more than this share of items could not be judged").argParser(share).default(0.05));
 }
 function judgeClientFromOptions(options, env = process.env) {
   return createJudgeClient(options, env);
@@ -50068,7 +50358,7 @@ function judgeCommand(context, setExitCode) {
       const warnings = [...result.readWarnings, ...client.warnings];
       for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}
 `);
-      context.stderr(renderJudgeSummary(result, client.stats, options.out, options.maxFailureShare));
+      context.stderr(renderJudgeSummary(result, client.stats, options.out, options.maxFailureShare, client.pacing));
       const failed = result.failureShare > options.maxFailureShare;
       if (options.json) {
         context.stdout(
@@ -50087,6 +50377,7 @@ function judgeCommand(context, setExitCode) {
               failuresByKind: result.failuresByKind,
               metrics: result.metrics,
               stats: client.stats,
+              pacing: client.pacing,
               passed: !failed
             },
             null,

@@ -11241,11 +11241,11 @@ var require_pluralizer = __commonJS({
         this.singular = singular;
         this.plural = plural3;
       }
-      pluralize(count) {
-        const one2 = count === 1;
+      pluralize(count2) {
+        const one2 = count2 === 1;
         const keys = one2 ? singulars : plurals;
         const noun = one2 ? this.singular : this.plural;
-        return { ...keys, count, noun };
+        return { ...keys, count: count2, noun };
       }
     };
   }
@@ -18664,15 +18664,15 @@ ${value2}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count) {
-        while (count > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count2) {
+        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count < remaining) {
-            this.linePos += count;
-            count = 0;
+          if (count2 < remaining) {
+            this.linePos += count2;
+            count2 = 0;
           } else {
-            count -= remaining;
+            count2 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -28517,7 +28517,7 @@ var require_newton_raphson = __commonJS({
       var delta2;
       var factor;
       var result;
-      var count;
+      var count2;
       var delta;
       var res;
       var f0;
@@ -28529,7 +28529,7 @@ var require_newton_raphson = __commonJS({
       delta = MAX_VALUE;
       delta1 = MAX_VALUE;
       delta2 = MAX_VALUE;
-      count = maxIter;
+      count2 = maxIter;
       do {
         f0last = f0;
         delta2 = delta1;
@@ -28537,7 +28537,7 @@ var require_newton_raphson = __commonJS({
         res = fun(result);
         f0 = res[0];
         f1 = res[1];
-        count -= 1;
+        count2 -= 1;
         if (f0 === 0) {
           break;
         }
@@ -28588,7 +28588,7 @@ var require_newton_raphson = __commonJS({
         } else {
           min = guess2;
         }
-      } while (count && abs(result * factor) < abs(delta));
+      } while (count2 && abs(result * factor) < abs(delta));
       return result;
     }
     module.exports = newtonRaphsonIterate;
@@ -30417,7 +30417,7 @@ var require_halley_iterate = __commonJS({
       var factor;
       var result;
       var f0Last;
-      var count;
+      var count2;
       var delta;
       var denom;
       var diff;
@@ -30434,7 +30434,7 @@ var require_halley_iterate = __commonJS({
       f0Last = 0;
       delta1 = delta;
       delta2 = delta;
-      count = maxIter;
+      count2 = maxIter;
       do {
         f0Last = f0;
         delta2 = delta1;
@@ -30443,7 +30443,7 @@ var require_halley_iterate = __commonJS({
         f0 = res[0];
         f1 = res[1];
         f2 = res[2];
-        count -= 1;
+        count2 -= 1;
         if (f0 === 0) {
           break;
         }
@@ -30541,7 +30541,7 @@ var require_halley_iterate = __commonJS({
         } else {
           minimum = guess2;
         }
-      } while (count && abs(result * factor) < abs(delta));
+      } while (count2 && abs(result * factor) < abs(delta));
       return result;
     }
     module.exports = halleyIterate;
@@ -32448,13 +32448,13 @@ var require_parse2 = __commonJS({
         consume(token.value);
       };
       const negate = () => {
-        let count = 1;
+        let count2 = 1;
         while (peek3() === "!" && (peek3(2) !== "(" || peek3(3) === "?")) {
           advance();
           state.start++;
-          count++;
+          count2++;
         }
-        if (count % 2 === 0) {
+        if (count2 % 2 === 0) {
           return false;
         }
         state.negated = true;
@@ -33856,8 +33856,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -33965,13 +33965,13 @@ var require_Alias = __commonJS({
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
       } else if (identity.isCollection(node3)) {
-        let count = 0;
+        let count2 = 0;
         for (const item of node3.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count)
-            count = c;
+          if (c > count2)
+            count2 = c;
         }
-        return count;
+        return count2;
       } else if (identity.isPair(node3)) {
         const kc = getAliasCount(doc, node3.key, anchors2);
         const vc = getAliasCount(doc, node3.value, anchors2);
@@ -36924,8 +36924,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -37002,12 +37002,12 @@ var require_errors2 = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count = 1;
+        let count2 = 1;
         const end = error63.linePos[1];
         if (end?.line === line && end.col > col) {
-          count = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count);
+        const pointer = " ".repeat(ci) + "^".repeat(count2);
         error63.message += `:
 
 ${lineStr}
@@ -43042,7 +43042,7 @@ function cohensKappa(pairs) {
     row[second] = (row[second] ?? 0) + 1;
   }
   let expected = 0;
-  for (const [label2, count] of firstCounts) expected += count / n * ((secondCounts.get(label2) ?? 0) / n);
+  for (const [label2, count2] of firstCounts) expected += count2 / n * ((secondCounts.get(label2) ?? 0) / n);
   const observed = agree / n;
   const kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
   return { kappa, observed, expected, n, confusion };
@@ -43273,15 +43273,15 @@ function mean2(values, rows) {
 }
 function proportion(values, rows, hit, keep = () => true) {
   let n = 0;
-  let count = 0;
+  let count2 = 0;
   for (let j = 0; j < rows.length; j++) {
     const row = rows[j];
     const value2 = values[row];
     if (Number.isNaN(value2) || !keep(row)) continue;
     n++;
-    if (hit(value2)) count++;
+    if (hit(value2)) count2++;
   }
-  return { value: n === 0 ? null : count / n, n, count, ci: wilsonInterval(count, n) };
+  return { value: n === 0 ? null : count2 / n, n, count: count2, ci: wilsonInterval(count2, n) };
 }
 var isOne2 = (value2) => value2 === 1;
 function summarizeMetrics(outcomes, config2, rows, scoreIntervals) {
@@ -43670,12 +43670,12 @@ function signFlipPValue(differences, options = {}) {
   const random = new Random(options.seed ?? DEFAULT_SEED);
   let extreme = 0;
   let drawn = 0;
-  const draw = (count) => {
-    for (let p = 0; p < count; p++) {
+  const draw = (count2) => {
+    for (let p = 0; p < count2; p++) {
       random.fillUint32(signs);
       if (Math.abs(signedSum(table2, signs)) >= threshold) extreme++;
     }
-    drawn += count;
+    drawn += count2;
   };
   const result = () => {
     const pValue = (1 + extreme) / (1 + drawn);
@@ -45135,14 +45135,14 @@ function codePointLength(str) {
   const units = str.length;
   if (!highSurrogate.test(str))
     return units;
-  let count = units;
+  let count2 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str.charCodeAt(i) & 64512) === 55296 && (str.charCodeAt(i + 1) & 64512) === 56320) {
-      count--;
+      count2--;
       i++;
     }
   }
-  return count;
+  return count2;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -49525,8 +49525,8 @@ function az_default() {
 }
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count, one2, few, many) {
-  const absCount = Math.abs(count);
+function getBelarusianPlural(count2, one2, few, many) {
+  const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -52173,8 +52173,8 @@ function hu_default() {
 }
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count, one2, many) {
-  return Math.abs(count) === 1 ? one2 : many;
+function getArmenianPlural(count2, one2, many) {
+  return Math.abs(count2) === 1 ? one2 : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -54912,8 +54912,8 @@ function ro_default() {
 }
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count, one2, few, many) {
-  const absCount = Math.abs(count);
+function getRussianPlural(count2, one2, few, many) {
+  const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -64081,9 +64081,9 @@ function tokenCounts(text4) {
 function tokenOverlap(retrieved, reference) {
   let total = 0;
   let common = 0;
-  for (const [token, count] of reference) {
-    total += count;
-    common += Math.min(count, retrieved.get(token) ?? 0);
+  for (const [token, count2] of reference) {
+    total += count2;
+    common += Math.min(count2, retrieved.get(token) ?? 0);
   }
   return total === 0 ? 0 : common / total;
 }
@@ -65602,10 +65602,10 @@ var Tokenizer = class {
    * @param {number} count The number of hex digits to read.
    * @returns {string} The hex digits read.
    */
-  #readHexDigits(count) {
+  #readHexDigits(count2) {
     let value2 = "";
     let c;
-    for (let i = 0; i < count; i++) {
+    for (let i = 0; i < count2; i++) {
       c = this.#reader.peek();
       if (isHexDigit(c)) {
         this.#reader.next();
@@ -66550,13 +66550,13 @@ var DuplicateKeyError = class extends Error {
 var KEY_END = /"\s*:/g;
 function keyCount(value2) {
   if (typeof value2 !== "object" || value2 === null) return 0;
-  let count = 0;
+  let count2 = 0;
   if (Array.isArray(value2)) {
-    for (const item of value2) count += keyCount(item);
-    return count;
+    for (const item of value2) count2 += keyCount(item);
+    return count2;
   }
-  for (const key of Object.keys(value2)) count += 1 + keyCount(value2[key]);
-  return count;
+  for (const key of Object.keys(value2)) count2 += 1 + keyCount(value2[key]);
+  return count2;
 }
 function keysMayRepeat(text4, value2) {
   return (text4.match(KEY_END)?.length ?? 0) !== keyCount(value2);
@@ -66914,12 +66914,12 @@ async function readResults(file2, onRecord, options = {}) {
     problems.add({ file: file2, message: "the file holds no records; expected JSON Lines or a JSON array of result objects" });
   }
   problems.throwIfAny();
-  const records_ = (count) => `${count} record${count === 1 ? "" : "s"}`;
-  const warnings = [...unknownFields].map(([key, count]) => {
+  const records_ = (count2) => `${count2} record${count2 === 1 ? "" : "s"}`;
+  const warnings = [...unknownFields].map(([key, count2]) => {
     const ignored = IGNORED_FIELDS[key];
-    if (ignored !== void 0) return `${file2}: field "${key}" in ${records_(count)} is not used (${ignored})`;
+    if (ignored !== void 0) return `${file2}: field "${key}" in ${records_(count2)} is not used (${ignored})`;
     const hint = suggestField(key);
-    return `${file2}: unknown field "${key}" in ${records_(count)} is ignored (${hint === void 0 ? "check its spelling against the results format" : `did you mean "${hint}"?`})`;
+    return `${file2}: unknown field "${key}" in ${records_(count2)} is ignored (${hint === void 0 ? "check its spelling against the results format" : `did you mean "${hint}"?`})`;
   });
   for (const name of scores.keys()) {
     const hint = suggestField(name);
@@ -67059,6 +67059,15 @@ var METRIC_FIELD = {
   answer_relevance: "answer_relevance",
   correctness: "correct"
 };
+function metricOfTask(task) {
+  const metric = task.split(".")[0];
+  return JUDGE_METRICS.includes(metric ?? "") ? metric : void 0;
+}
+var RAGAS_CALLS_PER_ANSWER = {
+  faithfulness: { metric: "faithfulness", chat: 2, embeddings: 0 },
+  answer_relevance: { metric: "answer_relevancy", chat: 1, embeddings: 2 },
+  correctness: { metric: "answer_correctness", chat: 3, embeddings: 2 }
+};
 async function judgeClaims(client, question, answer, contexts) {
   const reply = await client.structured(faithfulnessRequest(question, answer, contexts));
   return reply.claims.map(({ text: text4, verdict }) => ({ text: text4, verdict }));
@@ -67156,7 +67165,7 @@ async function readOutcomes(files, config2, onProgress) {
   for (const file2 of typeof files === "string" ? [files] : files) {
     const read = await readResults(file2, (record3, _line, _text, derivation) => builder.add(record3, derivation), { ...shared, onProgress });
     warnings.push(...read.warnings);
-    for (const [field, count] of read.unknownFields) unknownFields.set(field, (unknownFields.get(field) ?? 0) + count);
+    for (const [field, count2] of read.unknownFields) unknownFields.set(field, (unknownFields.get(field) ?? 0) + count2);
   }
   return { outcomes: builder.build(), warnings, unknownFields };
 }
@@ -67325,9 +67334,9 @@ function ungatedText(config2, unknownFields) {
     return `${gate} (${test.metric}, from ${column2.needs.join(" or ")})`;
   });
   const asked = needs.length === 0 ? "no gate is switched on (fail-on is empty) and no floor is set" : `no paired question carries what the gates need: ${needs.join("; ")}`;
-  const unknown3 = [...unknownFields].map(([field, count]) => {
+  const unknown3 = [...unknownFields].map(([field, count2]) => {
     const hint = suggestField(field);
-    return `"${field}" (${count} record${count === 1 ? "" : "s"}${hint === void 0 ? "" : `; did you mean "${hint}"?`})`;
+    return `"${field}" (${count2} record${count2 === 1 ? "" : "s"}${hint === void 0 ? "" : `; did you mean "${hint}"?`})`;
   });
   const fields = unknown3.length === 0 ? "" : ` The results carry fields rag-gate does not read: ${unknown3.join(", ")}.`;
   return `nothing to gate: ${asked}.${fields} Rename the fields to the results format (README: "The results file"), or set allow-ungated (--allow-ungated) for a report without a gate`;
@@ -68392,6 +68401,12 @@ function parsePositiveNumber(text4) {
   if (!Number.isFinite(value2) || value2 <= 0) throw new SettingError(`must be a positive number, got "${text4}"`);
   return value2;
 }
+function parseOptionalPerMinute(text4) {
+  if (text4.trim() === "") return void 0;
+  const value2 = Number(text4);
+  if (!Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1 per minute, got "${text4}"`);
+  return value2;
+}
 function parseOptionalPrNumber(text4) {
   if (text4.trim() === "") return void 0;
   const value2 = Number(text4);
@@ -68759,6 +68774,22 @@ var SETTINGS = {
     description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls",
     default: ".rag-gate-cache",
     parse: nonEmpty("a directory"),
+    action: true,
+    config: true
+  },
+  "judge-rpm": {
+    name: "judge-rpm",
+    description: "requests per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else no pacing",
+    default: "",
+    parse: parseOptionalPerMinute,
+    action: true,
+    config: true
+  },
+  "judge-tpm": {
+    name: "judge-tpm",
+    description: "tokens per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-tokens header, per model, when it sends one, else no pacing",
+    default: "",
+    parse: parseOptionalPerMinute,
     action: true,
     config: true
   }
@@ -69575,18 +69606,18 @@ function longestStreak(value2, substring) {
   const source = String(value2);
   let index = source.indexOf(substring);
   let expected = index;
-  let count = 0;
+  let count2 = 0;
   let max = 0;
   if (typeof substring !== "string") {
     throw new TypeError("Expected substring");
   }
   while (index !== -1) {
     if (index === expected) {
-      if (++count > max) {
-        max = count;
+      if (++count2 > max) {
+        max = count2;
       }
     } else {
-      count = 1;
+      count2 = 1;
     }
     expected = index + substring.length;
     index = source.indexOf(substring, expected);
@@ -73977,8 +74008,8 @@ function formatRequiredN(n) {
   if (n === null || !Number.isFinite(n)) return null;
   return n > 1e6 ? "more than 1,000,000" : `about ${n.toLocaleString("en-US")}`;
 }
-function plural2(count, one2, many = `${one2}s`) {
-  return `${count.toLocaleString("en-US")} ${count === 1 ? one2 : many}`;
+function plural2(count2, one2, many = `${one2}s`) {
+  return `${count2.toLocaleString("en-US")} ${count2 === 1 ? one2 : many}`;
 }
 
 // src/render/scoring-words.ts
@@ -74154,7 +74185,7 @@ ${textTable(rows2)}`);
 ${textTable(changeRows(comparison.fixed))}`);
   const tags = Object.entries(comparison.regressionsByTag);
   if (tags.length > 0) sections.push(`Regressions by tag
-${textTable(tags.map(([tag, count]) => [tag, String(count)]))}`);
+${textTable(tags.map(([tag, count2]) => [tag, String(count2)]))}`);
   const { base, head } = comparison.decomposition;
   if (base.n > 0 || head.n > 0) {
     let text4 = `Decomposition (paired answerable questions; retrieval ok: ${rule})
@@ -74298,10 +74329,10 @@ function causeLine(comparison) {
     [causes.unknown, "with no retrieval outcome to tell why"]
   ];
   const out = [text3(`${plural2(regressions.length, "question")} regressed: `)];
-  parts.filter(([count]) => count > 0).forEach(([count, why], i) => {
+  parts.filter(([count2]) => count2 > 0).forEach(([count2, why], i) => {
     if (i > 0) out.push(text3(", "));
-    const words = `${count.toLocaleString("en-US")} ${why}`;
-    out.push(count * 2 > regressions.length && count < regressions.length ? strong2(text3(words)) : text3(words));
+    const words = `${count2.toLocaleString("en-US")} ${why}`;
+    out.push(count2 * 2 > regressions.length && count2 < regressions.length ? strong2(text3(words)) : text3(words));
   });
   out.push(text3(`.${fixedWords}`));
   return out;
@@ -74435,7 +74466,7 @@ function questionSections(lists, limits, reportLink) {
     out.push(...details(`${plural2(fixed.rows.length, "question")} fixed (wrong in base, right in head)`, listBody(fixed, limits.fixed, null, reportLink)));
   }
   if (tags.length > 0) {
-    const rows = tags.slice(0, limits.tags).map(([tag, count]) => [inert(tag, TAG_MAX_CHARS), count.toLocaleString("en-US")]);
+    const rows = tags.slice(0, limits.tags).map(([tag, count2]) => [inert(tag, TAG_MAX_CHARS), count2.toLocaleString("en-US")]);
     const body = [];
     if (rows.length > 0) body.push(table(["tag", "regressions"], rows, ["left", "right"]));
     if (limits.tags < tags.length) body.push(moreLine(tags.length - limits.tags, reportLink));
@@ -74624,8 +74655,8 @@ function comparisonReport(run2, config2, baseline) {
 var GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((name) => name !== "retrieval_ok");
 function metricRow(name, summary2) {
   const ci = summary2.ci ? `[${fixed3(summary2.ci[0])}, ${fixed3(summary2.ci[1])}]` : "";
-  const count = summary2.count === void 0 ? "" : `${summary2.count}/${summary2.n}`;
-  return [name, fixed3(summary2.value), ci, count || String(summary2.n)];
+  const count2 = summary2.count === void 0 ? "" : `${summary2.count}/${summary2.n}`;
+  return [name, fixed3(summary2.value), ci, count2 || String(summary2.n)];
 }
 function metricTable(summary2, names) {
   const rows = names.flatMap((name) => {
@@ -79369,16 +79400,16 @@ function findEndOfDirectory(reader) {
 function zipEntries(zip) {
   const reader = new Reader(zip);
   const end = findEndOfDirectory(reader);
-  let count = reader.u16(end + 10);
+  let count2 = reader.u16(end + 10);
   let at = reader.u32(end + 16);
   if (end >= 20 && reader.u32(end - 20) === ZIP64_LOCATOR) {
     const zip64End = reader.u64(end - 12);
     if (reader.u32(zip64End) !== ZIP64_END_OF_DIRECTORY) throw new ZipError("its zip64 end of central directory is missing");
-    count = reader.u64(zip64End + 32);
+    count2 = reader.u64(zip64End + 32);
     at = reader.u64(zip64End + 48);
   }
   const entries = [];
-  for (let index = 0; index < count; index++) {
+  for (let index = 0; index < count2; index++) {
     if (reader.u32(at) !== CENTRAL_HEADER) throw new ZipError(`its central directory is broken at entry ${index + 1}`);
     const utf8 = (reader.u16(at + 8) & 2048) !== 0;
     const nameLength = reader.u16(at + 28);
@@ -79685,6 +79716,7 @@ function judgeMetric(client, metric, record3) {
       return judgeCorrect2(client, record3.question, answer, record3.expected_answer ?? "");
   }
 }
+var emptyCost = () => ({ calls: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 });
 var metricOrder = (metric) => {
   const index = JUDGE_METRICS.indexOf(metric);
   return index < 0 ? JUDGE_METRICS.length : index;
@@ -79713,7 +79745,8 @@ async function judgeResults(client, options) {
   const jsonLines = format === "jsonl";
   const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
   const reports = {};
-  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0 };
+  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0, cost: emptyCost(), ragas: RAGAS_CALLS_PER_ANSWER[metric] };
+  const statsBefore = structuredClone(client.stats.byTask);
   const values = records.map(() => /* @__PURE__ */ new Map());
   const errors = records.map(() => []);
   const limit = pLimit(options.concurrency);
@@ -79755,6 +79788,13 @@ async function judgeResults(client, options) {
     await Promise.all(tasks);
   } finally {
     limit.clearQueue();
+  }
+  for (const [task, after] of Object.entries(client.stats.byTask)) {
+    const metric = metricOfTask(task);
+    const report2 = metric === void 0 ? void 0 : reports[metric];
+    if (report2 === void 0) continue;
+    const before = statsBefore[task] ?? emptyCost();
+    for (const key of Object.keys(report2.cost)) report2.cost[key] += after[key] - before[key];
   }
   const failuresByKind = {};
   let recordsFailed = 0;
@@ -79857,6 +79897,156 @@ var JudgeCache = class {
   }
 };
 
+// src/judge/pacing.ts
+var MinuteAllowance = class {
+  constructor(perMinute, now) {
+    this.perMinute = perMinute;
+    this.level = this.capacity;
+    this.at = now;
+  }
+  perMinute;
+  level;
+  at;
+  spent = 0;
+  get perMs() {
+    return this.perMinute / 6e4;
+  }
+  get capacity() {
+    return Math.max(1, this.perMinute / 60);
+  }
+  refill(now) {
+    this.level = Math.min(this.capacity, this.level + Math.max(0, now - this.at) * this.perMs);
+    this.at = Math.max(this.at, now);
+  }
+  /** How long until `amount` may be spent: a request larger than the bucket goes once the bucket is full. */
+  waitFor(amount, now) {
+    this.refill(now);
+    const need = Math.min(amount, this.capacity);
+    return this.level >= need ? 0 : (need - this.level) / this.perMs;
+  }
+  spend(amount, now) {
+    this.refill(now);
+    this.level -= amount;
+    this.spent += amount;
+  }
+  /** Never believe more is left than the server says (`serverLevel`), e.g. when another client shares the key. */
+  clampTo(serverLevel, now) {
+    this.refill(now);
+    this.level = Math.min(this.level, serverLevel);
+  }
+};
+function parseResetDuration(text4) {
+  if (text4 === null) return void 0;
+  const value2 = text4.trim();
+  if (/^\d+(\.\d+)?$/.test(value2)) return Number(value2) * 1e3;
+  const unitMs = { h: 36e5, m: 6e4, s: 1e3, ms: 1, us: 1e-3, \u00B5s: 1e-3, ns: 1e-6 };
+  const parts = [...value2.matchAll(/(\d+(?:\.\d+)?)(ms|us|µs|ns|h|m|s)/g)];
+  if (parts.length === 0 || parts.map((part) => part[0]).join("") !== value2) return void 0;
+  return parts.reduce((sum, [, amount, unit]) => sum + Number(amount) * unitMs[unit], 0);
+}
+function headerNumber(headers, name) {
+  const text4 = headers.get(name)?.trim();
+  if (text4 === void 0 || !/^\d+(\.\d+)?$/.test(text4)) return void 0;
+  return Number(text4);
+}
+var Pacer = class {
+  constructor(clock, limits) {
+    this.clock = clock;
+    const now = clock.now();
+    if (limits.rpm !== void 0) this.shared.requests = new MinuteAllowance(limits.rpm, now);
+    if (limits.tpm !== void 0) this.shared.tokens = new MinuteAllowance(limits.tpm, now);
+  }
+  clock;
+  shared = {};
+  byModel = /* @__PURE__ */ new Map();
+  /** Until when (clock ms) nothing is sent: a 429's Retry-After, or a fixed window the server says is used up. */
+  pausedUntil = 0;
+  queue = Promise.resolve();
+  /** Holds every request back until `until` (clock ms). */
+  pause(until) {
+    this.pausedUntil = Math.max(this.pausedUntil, until);
+  }
+  allowances(model) {
+    const own6 = this.byModel.get(model);
+    return [
+      [this.shared.requests, own6?.requests],
+      [this.shared.tokens, own6?.tokens]
+    ];
+  }
+  /** Waits for room for one request of about `tokens` tokens to `model`, and charges it. */
+  admit(model, tokens, signal) {
+    const turn = this.queue.then(async () => {
+      const [requestAllowances, tokenAllowances] = this.allowances(model);
+      for (; ; ) {
+        const now2 = this.clock.now();
+        const wait = Math.max(
+          this.pausedUntil - now2,
+          ...requestAllowances.map((allowance) => allowance?.waitFor(1, now2) ?? 0),
+          ...tokenAllowances.map((allowance) => allowance?.waitFor(tokens, now2) ?? 0)
+        );
+        if (wait <= 0) break;
+        await this.clock.sleep(Math.ceil(wait), signal);
+      }
+      const now = this.clock.now();
+      for (const allowance of requestAllowances) allowance?.spend(1, now);
+      for (const allowance of tokenAllowances) allowance?.spend(tokens, now);
+      const own6 = this.byModel.get(model);
+      return { model, estimatedTokens: tokens, spentAfter: { requests: own6?.requests?.spent ?? 0, tokens: own6?.tokens?.spent ?? 0 } };
+    });
+    this.queue = turn.then(
+      () => void 0,
+      () => void 0
+    );
+    return turn;
+  }
+  /**
+   * Settles a request once its reply is in: charges the difference between the tokens it used and the estimate,
+   * takes the model's limits from the `x-ratelimit-limit-*` headers when no option set them, and lowers what is
+   * left to what `x-ratelimit-remaining-*` says (less what was sent since). Without a known limit, a remaining
+   * count of 0 with a reset time holds requests until then (a fixed window).
+   */
+  settle(ticket, usedTokens, headers) {
+    const now = this.clock.now();
+    if (usedTokens !== void 0) {
+      const delta = usedTokens - ticket.estimatedTokens;
+      for (const allowance of this.allowances(ticket.model)[1]) allowance?.spend(delta, now);
+    }
+    if (headers === void 0) return;
+    let own6 = this.byModel.get(ticket.model);
+    const kinds = [["requests", this.shared.requests], ["tokens", this.shared.tokens]];
+    for (const [kind, sharedAllowance] of kinds) {
+      const limit = headerNumber(headers, `x-ratelimit-limit-${kind}`);
+      const remaining = headerNumber(headers, `x-ratelimit-remaining-${kind}`);
+      if (limit !== void 0 && limit > 0 && sharedAllowance === void 0) {
+        own6 ??= {};
+        this.byModel.set(ticket.model, own6);
+        const previous = own6[kind];
+        if (previous?.perMinute !== limit) {
+          own6[kind] = new MinuteAllowance(limit, now);
+          own6[kind].spent = previous?.spent ?? 0;
+        }
+      }
+      if (remaining === void 0) continue;
+      const allowance = own6?.[kind];
+      if (allowance !== void 0) {
+        allowance.clampTo(remaining - (allowance.spent - ticket.spentAfter[kind]), now);
+      } else if (remaining <= 0 && sharedAllowance === void 0) {
+        const reset = parseResetDuration(headers.get(`x-ratelimit-reset-${kind}`));
+        if (reset !== void 0) this.pause(now + reset);
+      }
+    }
+  }
+  /** The limits in force, for the report. */
+  get report() {
+    const collect = (kind) => {
+      const shared = this.shared[kind];
+      if (shared !== void 0) return [{ perMinute: shared.perMinute, source: "option" }];
+      return [...this.byModel].filter(([, own6]) => own6[kind] !== void 0).map(([model, own6]) => ({ perMinute: own6[kind].perMinute, source: "headers", model }));
+    };
+    return { requests: collect("requests"), tokens: collect("tokens") };
+  }
+};
+
 // src/judge/retry.ts
 function parseRetryAfter(value2, now = Date.now()) {
   if (value2 === null || value2 === void 0) return void 0;
@@ -79916,17 +80106,21 @@ var DEFAULT_BACKOFF_MS = 500;
 var DEFAULT_MAX_RETRY_AFTER_MS = 12e4;
 var MIB = 1024 * 1024;
 var MAX_REPLY_BYTES = 8 * MIB;
+var MAX_RATE_LIMIT_WAITS = 20;
+var CHARS_PER_TOKEN = 4;
 var SYSTEM_CLOCK = { now: () => Date.now(), sleep };
 var Retryable = class extends Error {
-  constructor(kind, message, retryAfterMs, unreachable = false) {
+  constructor(kind, message, retryAfterMs, unreachable = false, rateLimited = false) {
     super(message);
     this.kind = kind;
     this.retryAfterMs = retryAfterMs;
     this.unreachable = unreachable;
+    this.rateLimited = rateLimited;
   }
   kind;
   retryAfterMs;
   unreachable;
+  rateLimited;
 };
 var usageSchema = external_exports.object({ prompt_tokens: external_exports.number().optional(), completion_tokens: external_exports.number().optional(), total_tokens: external_exports.number().optional() }).nullable().optional();
 var chatEnvelope = external_exports.object({
@@ -80052,19 +80246,28 @@ var JudgeClient = class {
     this.endpoint = endpointOf(options.baseUrl, options.apiKey);
     this.redact = redactor(this.endpoint.secrets);
     this.clock = options.clock ?? SYSTEM_CLOCK;
+    this.pacer = new Pacer(this.clock, { rpm: options.rpm, tpm: options.tpm });
   }
   options;
-  stats = { calls: 0, retries: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  stats = { calls: 0, retries: 0, rateLimited: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, byTask: {} };
   notes = [];
   abort = new AbortController();
   setupError;
   memo = /* @__PURE__ */ new Map();
-  /** Until when (epoch ms) the server asked everyone to wait: a 429's Retry-After holds back every call, not one. */
-  pausedUntil = 0;
+  pacer;
+  /** Mean completion tokens of each task so far, for the estimate a request is paced by. */
+  completionMeans = /* @__PURE__ */ new Map();
   responseFormat = "json_schema";
   endpoint;
   redact;
   clock;
+  /** The rate limits the calls were paced to, and where each came from. */
+  get pacing() {
+    return this.pacer.report;
+  }
+  taskStats(task) {
+    return this.stats.byTask[task] ??= { calls: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  }
   /**
    * The `error.message` of an OpenAI-style error body, else the body's start: redacted before it is shortened, so
    * that no cut leaves part of a secret.
@@ -80110,7 +80313,7 @@ var JudgeClient = class {
   cosinesToFirst(promptVersion, task, texts2) {
     const parts = { endpoint: "embeddings", model: this.options.embeddingModel, promptVersion, task, input: [...texts2] };
     const compute = async () => {
-      const [first, ...others] = await this.withRetries(() => this.embeddingsAttempt(texts2));
+      const [first, ...others] = await this.withRetries(() => this.embeddingsAttempt(task, texts2));
       const cosines = others.map((vector) => cosine(first, vector));
       if (cosines.some((value2) => !Number.isFinite(value2))) throw new JudgeCallError("invalid_reply", "the embeddings endpoint returned a zero vector");
       return cosines;
@@ -80135,6 +80338,7 @@ var JudgeClient = class {
     if (shared !== void 0) {
       const value2 = await shared;
       this.stats.cacheHits++;
+      this.taskStats(parts.task).cacheHits++;
       return value2;
     }
     const promise3 = (async () => {
@@ -80143,6 +80347,7 @@ var JudgeClient = class {
         const parsed = check3.safeParse(stored);
         if (parsed.success) {
           this.stats.cacheHits++;
+          this.taskStats(parts.task).cacheHits++;
           return parsed.data;
         }
       }
@@ -80158,32 +80363,42 @@ var JudgeClient = class {
       throw error63;
     }
   }
+  /**
+   * Runs `attempt` until it succeeds, retrying what is worth retrying up to `maxAttempts` attempts. A 429 (rate
+   * limited) is waited out without using up an attempt, up to MAX_RATE_LIMIT_WAITS times per call: under a rate
+   * limit every call gets through in the end, and none is lost for having been told "not yet".
+   */
   async withRetries(attempt) {
     const { maxAttempts, backoffMs } = this.options;
     const maxRetryAfterMs = this.options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
-    let last;
-    for (let n = 1; n <= maxAttempts; n++) {
-      if (last !== void 0) {
-        if (last.retryAfterMs !== void 0 && last.retryAfterMs > maxRetryAfterMs) {
-          throw new JudgeCallError(
-            last.kind,
-            `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1e3)} s, longer than the ${maxRetryAfterMs / 1e3} s rag-gate waits`
-          );
-        }
-        this.stats.retries++;
-        if (last.retryAfterMs !== void 0) this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + last.retryAfterMs);
-        await this.clock.sleep(last.retryAfterMs ?? backoffDelay(n - 1, backoffMs, this.options.random), this.abort.signal);
-      }
+    let failures = 0;
+    let rateLimitWaits = 0;
+    for (; ; ) {
+      let last;
       try {
         return await attempt();
       } catch (error63) {
         if (!(error63 instanceof Retryable)) throw error63;
         last = error63;
       }
+      if (last.rateLimited && rateLimitWaits < MAX_RATE_LIMIT_WAITS) rateLimitWaits++;
+      else failures++;
+      if (failures >= maxAttempts) {
+        const attempts = `${maxAttempts} attempt${maxAttempts === 1 ? "" : "s"}`;
+        const waits = rateLimitWaits > 0 ? ` and ${rateLimitWaits} wait${rateLimitWaits === 1 ? "" : "s"} for the rate limit` : "";
+        if (last.unreachable) this.stop(new JudgeSetupError(`${last.message} on ${attempts}; check --base-url or OPENAI_BASE_URL`));
+        throw new JudgeCallError(last.kind, `${last.message} (gave up after ${attempts}${waits})`);
+      }
+      if (last.retryAfterMs !== void 0 && last.retryAfterMs > maxRetryAfterMs) {
+        throw new JudgeCallError(
+          last.kind,
+          `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1e3)} s, longer than the ${maxRetryAfterMs / 1e3} s rag-gate waits`
+        );
+      }
+      this.stats.retries++;
+      if (last.retryAfterMs !== void 0) this.pacer.pause(this.clock.now() + last.retryAfterMs);
+      await this.clock.sleep(last.retryAfterMs ?? backoffDelay(Math.max(failures, rateLimitWaits), backoffMs, this.options.random), this.abort.signal);
     }
-    const attempts = `${maxAttempts} attempt${maxAttempts === 1 ? "" : "s"}`;
-    if (last?.unreachable) this.stop(new JudgeSetupError(`${last.message} on ${attempts}; check --base-url or OPENAI_BASE_URL`));
-    throw new JudgeCallError(last?.kind ?? "network", `${last?.message ?? "no attempt made"} (gave up after ${attempts})`);
   }
   /** Stops the whole run: every pending and later call rejects with `error`. */
   stop(error63) {
@@ -80191,16 +80406,33 @@ var JudgeClient = class {
     this.abort.abort(this.setupError);
     throw this.setupError;
   }
-  /** One HTTP POST: budget, timeout, a bounded reply, and the failures no retry can fix. */
-  async post(path, body) {
-    if (this.setupError !== void 0) throw this.setupError;
-    const paused = this.pausedUntil - this.clock.now();
-    if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1e3, paused / 10)), this.abort.signal);
-    const { maxCalls, timeoutMs, maxReplyBytes = MAX_REPLY_BYTES } = this.options;
+  /** The tokens a request is paced by before its usage is known: its text at CHARS_PER_TOKEN, and the task's mean reply. */
+  estimateTokens(task, texts2) {
+    const prompt = Math.ceil(texts2.reduce((sum, text4) => sum + text4.length, 0) / CHARS_PER_TOKEN);
+    const mean3 = this.completionMeans.get(task);
+    return prompt + (mean3 === void 0 ? 0 : Math.round(mean3.tokens / mean3.replies));
+  }
+  checkBudget() {
+    const { maxCalls } = this.options;
     if (maxCalls !== void 0 && this.stats.calls >= maxCalls) {
       throw new JudgeCallError("budget", `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? "" : "s"} is used up`);
     }
+  }
+  /**
+   * One HTTP POST: budget, pacing, timeout, a bounded reply, and the failures no retry can fix. The reply's rate
+   * limit headers settle its pacing at once; its usage later, through `addUsage` with the ticket.
+   */
+  async post(path, body, task, estimatedTokens) {
+    if (this.setupError !== void 0) throw this.setupError;
+    const paused = this.pacer.pausedUntil - this.clock.now();
+    if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1e3, paused / 10)), this.abort.signal);
+    const { timeoutMs, maxReplyBytes = MAX_REPLY_BYTES } = this.options;
+    this.checkBudget();
+    const ticket = await this.pacer.admit(body.model, estimatedTokens, this.abort.signal);
+    if (this.setupError !== void 0) throw this.setupError;
+    this.checkBudget();
     this.stats.calls++;
+    this.taskStats(task).calls++;
     const url2 = `${this.endpoint.base}${path}`;
     const timeout = AbortSignal.timeout(timeoutMs);
     let response;
@@ -80230,7 +80462,8 @@ var JudgeClient = class {
     }
     if (text4 === void 0)
       throw new JudgeCallError("invalid_reply", `the reply from ${url2} is larger than ${sizeInWords(maxReplyBytes)}, the most rag-gate reads`);
-    const reply = { status: response.status, headers: response.headers, text: text4 };
+    this.pacer.settle(ticket, void 0, response.headers);
+    const reply = { status: response.status, headers: response.headers, text: text4, ticket };
     const { status } = reply;
     if (status === 401 || status === 403) {
       this.stop(
@@ -80248,32 +80481,58 @@ var JudgeClient = class {
     }
     return reply;
   }
-  /** Turns an error status into a retry (408, 409, 429, 5xx, honouring Retry-After) or a final failure. */
+  /**
+   * Turns an error status into a retry (408, 409, 429, 5xx, honouring Retry-After) or a final failure. A 429 whose
+   * error says the account's quota is used up (OpenAI's `insufficient_quota`) is no rate limit: waiting does not
+   * help, and the run stops.
+   */
   failedStatus(reply) {
     const message = `HTTP ${reply.status}: ${this.quote(reply.text)}`;
-    if (reply.status === 408 || reply.status === 409 || reply.status === 429 || reply.status >= 500) {
+    if (reply.status === 429) {
+      this.stats.rateLimited++;
+      if (/"(code|type)"\s*:\s*"insufficient_quota"/.test(reply.text)) {
+        this.stop(new JudgeSetupError(`the judge endpoint refuses the account: its quota is used up (${message}); check the plan and billing of the key`));
+      }
+      throw new Retryable("unavailable", message, retryAfterFromHeaders(reply.headers), false, true);
+    }
+    if (reply.status === 408 || reply.status === 409 || reply.status >= 500) {
       throw new Retryable(reply.status === 408 ? "timeout" : "unavailable", message, retryAfterFromHeaders(reply.headers));
     }
     throw new JudgeCallError("http", message);
   }
-  addUsage(usage) {
+  addUsage(task, ticket, usage) {
     if (!usage) return;
     const prompt = usage.prompt_tokens ?? 0;
     const completion = usage.completion_tokens ?? 0;
-    this.stats.promptTokens += prompt;
-    this.stats.completionTokens += completion;
-    this.stats.totalTokens += usage.total_tokens ?? prompt + completion;
+    const total = usage.total_tokens ?? prompt + completion;
+    for (const stats of [this.stats, this.taskStats(task)]) {
+      stats.promptTokens += prompt;
+      stats.completionTokens += completion;
+      stats.totalTokens += total;
+    }
+    const mean3 = this.completionMeans.get(task) ?? { replies: 0, tokens: 0 };
+    this.completionMeans.set(task, { replies: mean3.replies + 1, tokens: mean3.tokens + completion });
+    this.pacer.settle(ticket, total, void 0);
   }
   async chatAttempt(request2) {
     let reply;
+    const estimate = this.estimateTokens(
+      request2.task,
+      request2.messages.map((message2) => message2.content)
+    );
     for (; ; ) {
       const format = this.responseFormat;
-      reply = await this.post("/chat/completions", {
-        model: this.options.model,
-        temperature: 0,
-        messages: request2.messages,
-        response_format: format === "json_schema" ? { type: "json_schema", json_schema: { name: request2.schemaName, strict: true, schema: request2.jsonSchema } } : { type: "json_object" }
-      });
+      reply = await this.post(
+        "/chat/completions",
+        {
+          model: this.options.model,
+          temperature: 0,
+          messages: request2.messages,
+          response_format: format === "json_schema" ? { type: "json_schema", json_schema: { name: request2.schemaName, strict: true, schema: request2.jsonSchema } } : { type: "json_object" }
+        },
+        request2.task,
+        estimate
+      );
       if (reply.status === 400 && format === "json_schema" && /response_format|json_schema/i.test(reply.text)) {
         if (this.responseFormat === "json_schema") {
           this.responseFormat = "json_object";
@@ -80295,7 +80554,7 @@ var JudgeClient = class {
       if (error63 instanceof Retryable) throw error63;
       throw new Retryable("invalid_reply", `the reply is not JSON (${this.quote(reply.text)})`);
     }
-    this.addUsage(envelope.usage);
+    this.addUsage(request2.task, reply.ticket, envelope.usage);
     const message = envelope.choices[0].message;
     if (typeof message.content !== "string" || message.content.trim() === "") {
       throw new Retryable("invalid_reply", message.refusal ? `the model refused: ${message.refusal}` : "the reply has no content");
@@ -80311,8 +80570,8 @@ var JudgeClient = class {
     if (!checked.success) throw new Retryable("invalid_reply", `the model's reply does not have the expected shape (${zodSummary(checked.error)})`);
     return checked.data;
   }
-  async embeddingsAttempt(texts2) {
-    const reply = await this.post("/embeddings", { model: this.options.embeddingModel, input: texts2 });
+  async embeddingsAttempt(task, texts2) {
+    const reply = await this.post("/embeddings", { model: this.options.embeddingModel, input: texts2 }, task, this.estimateTokens(task, texts2));
     if (reply.status < 200 || reply.status >= 300) this.failedStatus(reply);
     let envelope;
     try {
@@ -80323,7 +80582,7 @@ var JudgeClient = class {
       if (error63 instanceof Retryable) throw error63;
       throw new Retryable("invalid_reply", `the reply is not JSON (${this.quote(reply.text)})`);
     }
-    this.addUsage(envelope.usage);
+    this.addUsage(task, reply.ticket, envelope.usage);
     const byIndex = [...envelope.data].sort((a, b) => a.index - b.index);
     const dimension = byIndex[0]?.embedding.length;
     if (byIndex.length !== texts2.length || byIndex.some((item, i) => item.index !== i || item.embedding.length !== dimension)) {
@@ -80369,8 +80628,22 @@ function createJudgeClient(settings, env = process.env) {
     maxAttempts: settings.maxAttempts,
     backoffMs,
     maxCalls: settings.maxCalls,
+    rpm: settings.rpm,
+    tpm: settings.tpm,
     cache: settings.cache === false ? void 0 : new JudgeCache(settings.cache)
   });
+}
+
+// src/render/judge-report.ts
+var count = (n) => n.toLocaleString("en-US");
+function formatLimits(limits, unit, option) {
+  return limits.map(
+    (limit) => `${count(limit.perMinute)} ${unit}/min (${limit.source === "option" ? option : `x-ratelimit headers of ${limit.model ?? "the endpoint"}`})`
+  );
+}
+function formatPacing(pacing) {
+  const limits = [...formatLimits(pacing.requests, "requests", "--rpm"), ...formatLimits(pacing.tokens, "tokens", "--tpm")];
+  return limits.length === 0 ? "pacing: none (no --rpm or --tpm, and no x-ratelimit headers from the endpoint)" : `pacing: ${limits.join(", ")}`;
 }
 
 // src/frontends/github/judge.ts
@@ -80382,7 +80655,15 @@ var ActionJudge = class {
   client;
   constructor(settings, env) {
     this.client = createJudgeClient(
-      { model: settings["judge-model"], baseUrl: settings["judge-base-url"], cache: settings["judge-cache"], timeoutMs: 6e4, maxAttempts: 4 },
+      {
+        model: settings["judge-model"],
+        baseUrl: settings["judge-base-url"],
+        cache: settings["judge-cache"],
+        timeoutMs: 6e4,
+        maxAttempts: 4,
+        rpm: settings["judge-rpm"],
+        tpm: settings["judge-tpm"]
+      },
       env
     );
   }
@@ -80408,8 +80689,8 @@ var ActionJudge = class {
   }
   /** The run's calls and cache hits, and what the client warned about (a JSON-mode fallback, an unwritable cache). */
   report(log2, warn) {
-    const { calls, cacheHits } = this.client.stats;
-    log2(`judge: ${calls} calls, ${cacheHits} cache hits`);
+    const { calls, cacheHits, rateLimited } = this.client.stats;
+    log2(`judge: ${calls} calls, ${cacheHits} cache hits, ${rateLimited} rate limited (429); ${formatPacing(this.client.pacing)}`);
     for (const message of this.client.warnings) warn(message);
   }
 };

@@ -14,6 +14,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { actionDefaults, actionEnv, readVerdict } from './action-env.mjs';
 import { generateResults, generateTrec } from './generate.mjs';
+import { JUDGE_ANSWERS, benchJudge, judgeReport } from './judge.mjs';
 import { measure, memoryMeasured, scanFile } from './measure.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
@@ -35,10 +36,10 @@ const SCALES = [
 ];
 /** The targets of issue 6. */
 const TARGET = { trecTimeRatio: 0.5, trecMemoryRatio: 1, compareSeconds: 10, compareMiB: 1536, actionSeconds: 0.5 };
-const WORKLOADS = ['trec', 'compare', 'action'];
+const WORKLOADS = ['trec', 'compare', 'action', 'judge'];
 
-const USAGE = `usage: node scripts/bench/run.mjs [--quick] [--only trec|compare|action[,…]] [--runs N]
-  --quick   skip the full-size TREC and compare workloads (1/100 and 1/10 only)
+const USAGE = `usage: node scripts/bench/run.mjs [--quick] [--only trec|compare|action|judge[,…]] [--runs N]
+  --quick   skip the full-size TREC and compare workloads (1/100 and 1/10 only); judge 1/10 of the answers
   --only    run only these workloads
   --runs N  runs per workload and size (default: 3 at full size, 5 for the smaller ones)
   TREC_EVAL=/path/to/trec_eval  also time trec_eval on the TREC files and print the ratios`;
@@ -485,6 +486,15 @@ async function main() {
   else targetRows.push([`action, ${ACTION_QUESTIONS} q`, `median time < ${TARGET.actionSeconds} s`, notRun('action', '-'), '']);
   console.log('Targets (issue 6)');
   console.log(table([{ title: 'workload' }, { title: 'target' }, { title: 'measured', align: 'r' }, { title: 'result' }], targetRows));
+
+  if (options.only.has('judge')) {
+    try {
+      const answers = options.quick ? JUDGE_ANSWERS / 10 : JUDGE_ANSWERS;
+      console.log(`\n${judgeReport(await benchJudge({ root: ROOT, cli: CLI, answers, progress }), table)}`);
+    } catch (error) {
+      failures.push(`judge: ${error.message}`);
+    }
+  }
 
   if (failures.length > 0) {
     console.log(`\n${failures.length} workload(s) failed:\n${failures.join('\n\n')}`);

@@ -3,7 +3,8 @@ import { redactor } from '../core/redact.js';
 import { type CacheKeyParts, type JudgeCache, cacheKey } from './cache.js';
 import { type JudgeErrorKind, JudgeCallError, JudgeSetupError } from './errors.js';
 import type { StructuredRequest } from './prompts.js';
-import { backoffDelay, retryAfterFromHeaders, sleep } from './retry.js';
+import { type PacingReport, type Ticket, Pacer } from './pacing.js';
+import { type JudgeClock, backoffDelay, retryAfterFromHeaders, sleep } from './retry.js';
 import { cosine } from './vector.js';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -21,11 +22,15 @@ const MIB = 1024 * 1024;
  */
 export const MAX_REPLY_BYTES = 8 * MIB;
 
-/** Where the client reads the time and how it waits; tests pass a manual clock to check waits without waiting. */
-export interface JudgeClock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
+export type { JudgeClock } from './retry.js';
+
+/**
+ * How many 429s (rate limited) one call waits out before they count against its attempts: a rate limit is a "not
+ * yet", not a failure, but a server that never lets a call through must not hold the run forever.
+ */
+const MAX_RATE_LIMIT_WAITS = 20;
+/** Characters per token of English text, for the estimate a request is paced by before its usage is known. */
+const CHARS_PER_TOKEN = 4;
 
 const SYSTEM_CLOCK: JudgeClock = { now: () => Date.now(), sleep };
 
@@ -52,21 +57,35 @@ export interface JudgeClientOptions {
   readonly maxReplyBytes?: number;
   /** Budget of HTTP requests (retries included) for the whole run; undefined = unlimited. */
   readonly maxCalls?: number;
+  /**
+   * Requests and tokens per minute to pace all calls to; a limit not given is taken from the endpoint's
+   * `x-ratelimit-limit-*` reply headers, per model, when it sends them.
+   */
+  readonly rpm?: number;
+  readonly tpm?: number;
   readonly cache?: JudgeCache;
   readonly random?: () => number;
   readonly clock?: JudgeClock;
 }
 
-/** What the judge cost, for the end-of-run report. */
-export interface JudgeStats {
+/** What one kind of request cost. */
+export interface TaskStats {
   /** HTTP requests sent (each retry is one). */
   calls: number;
-  retries: number;
   /** Replies served from the on-disk cache or shared with an identical call of the same run. */
   cacheHits: number;
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+}
+
+/** What the judge cost, for the end-of-run report. */
+export interface JudgeStats extends TaskStats {
+  retries: number;
+  /** Replies with HTTP 429 (rate limited); each is also a call and a retry. */
+  rateLimited: number;
+  /** The same, by request task (e.g. `faithfulness.answer`, `answer_relevance.embeddings`). */
+  byTask: Record<string, TaskStats>;
 }
 
 /**
@@ -79,6 +98,7 @@ class Retryable extends Error {
     message: string,
     readonly retryAfterMs?: number,
     readonly unreachable = false,
+    readonly rateLimited = false,
   ) {
     super(message);
   }
@@ -258,13 +278,14 @@ interface RawReply {
  * out are redacted.
  */
 export class JudgeClient {
-  readonly stats: JudgeStats = { calls: 0, retries: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  readonly stats: JudgeStats = { calls: 0, retries: 0, rateLimited: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, byTask: {} };
   private readonly notes: string[] = [];
   private readonly abort = new AbortController();
   private setupError: JudgeSetupError | undefined;
   private readonly memo = new Map<string, Promise<unknown>>();
-  /** Until when (epoch ms) the server asked everyone to wait: a 429's Retry-After holds back every call, not one. */
-  private pausedUntil = 0;
+  private readonly pacer: Pacer;
+  /** Mean completion tokens of each task so far, for the estimate a request is paced by. */
+  private readonly completionMeans = new Map<string, { replies: number; tokens: number }>();
   private responseFormat: 'json_schema' | 'json_object' = 'json_schema';
   private readonly endpoint: ReturnType<typeof endpointOf>;
   private readonly redact: (text: string) => string;
@@ -274,6 +295,16 @@ export class JudgeClient {
     this.endpoint = endpointOf(options.baseUrl, options.apiKey);
     this.redact = redactor(this.endpoint.secrets);
     this.clock = options.clock ?? SYSTEM_CLOCK;
+    this.pacer = new Pacer(this.clock, { rpm: options.rpm, tpm: options.tpm });
+  }
+
+  /** The rate limits the calls were paced to, and where each came from. */
+  get pacing(): PacingReport {
+    return this.pacer.report;
+  }
+
+  private taskStats(task: string): TaskStats {
+    return (this.stats.byTask[task] ??= { calls: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 });
   }
 
   /**
@@ -327,7 +358,7 @@ export class JudgeClient {
   cosinesToFirst(promptVersion: string, task: string, texts: readonly string[]): Promise<number[]> {
     const parts: CacheKeyParts = { endpoint: 'embeddings', model: this.options.embeddingModel, promptVersion, task, input: [...texts] };
     const compute = async () => {
-      const [first, ...others] = await this.withRetries(() => this.embeddingsAttempt(texts));
+      const [first, ...others] = await this.withRetries(() => this.embeddingsAttempt(task, texts));
       const cosines = others.map((vector) => cosine(first!, vector));
       if (cosines.some((value) => !Number.isFinite(value))) throw new JudgeCallError('invalid_reply', 'the embeddings endpoint returned a zero vector');
       return cosines;
@@ -354,6 +385,7 @@ export class JudgeClient {
     if (shared !== undefined) {
       const value = (await shared) as T;
       this.stats.cacheHits++;
+      this.taskStats(parts.task).cacheHits++;
       return value;
     }
     const promise = (async () => {
@@ -362,6 +394,7 @@ export class JudgeClient {
         const parsed = check.safeParse(stored);
         if (parsed.success) {
           this.stats.cacheHits++;
+          this.taskStats(parts.task).cacheHits++;
           return parsed.data;
         }
       }
@@ -379,32 +412,42 @@ export class JudgeClient {
     }
   }
 
+  /**
+   * Runs `attempt` until it succeeds, retrying what is worth retrying up to `maxAttempts` attempts. A 429 (rate
+   * limited) is waited out without using up an attempt, up to MAX_RATE_LIMIT_WAITS times per call: under a rate
+   * limit every call gets through in the end, and none is lost for having been told "not yet".
+   */
   private async withRetries<T>(attempt: () => Promise<T>): Promise<T> {
     const { maxAttempts, backoffMs } = this.options;
     const maxRetryAfterMs = this.options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
-    let last: Retryable | undefined;
-    for (let n = 1; n <= maxAttempts; n++) {
-      if (last !== undefined) {
-        if (last.retryAfterMs !== undefined && last.retryAfterMs > maxRetryAfterMs) {
-          throw new JudgeCallError(
-            last.kind,
-            `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1000)} s, longer than the ${maxRetryAfterMs / 1000} s rag-gate waits`,
-          );
-        }
-        this.stats.retries++;
-        if (last.retryAfterMs !== undefined) this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + last.retryAfterMs);
-        await this.clock.sleep(last.retryAfterMs ?? backoffDelay(n - 1, backoffMs, this.options.random), this.abort.signal);
-      }
+    let failures = 0;
+    let rateLimitWaits = 0;
+    for (;;) {
+      let last: Retryable;
       try {
         return await attempt();
       } catch (error) {
         if (!(error instanceof Retryable)) throw error;
         last = error;
       }
+      if (last.rateLimited && rateLimitWaits < MAX_RATE_LIMIT_WAITS) rateLimitWaits++;
+      else failures++;
+      if (failures >= maxAttempts) {
+        const attempts = `${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}`;
+        const waits = rateLimitWaits > 0 ? ` and ${rateLimitWaits} wait${rateLimitWaits === 1 ? '' : 's'} for the rate limit` : '';
+        if (last.unreachable) this.stop(new JudgeSetupError(`${last.message} on ${attempts}; check --base-url or OPENAI_BASE_URL`));
+        throw new JudgeCallError(last.kind, `${last.message} (gave up after ${attempts}${waits})`);
+      }
+      if (last.retryAfterMs !== undefined && last.retryAfterMs > maxRetryAfterMs) {
+        throw new JudgeCallError(
+          last.kind,
+          `${last.message}; the server asks to retry after ${Math.ceil(last.retryAfterMs / 1000)} s, longer than the ${maxRetryAfterMs / 1000} s rag-gate waits`,
+        );
+      }
+      this.stats.retries++;
+      if (last.retryAfterMs !== undefined) this.pacer.pause(this.clock.now() + last.retryAfterMs);
+      await this.clock.sleep(last.retryAfterMs ?? backoffDelay(Math.max(failures, rateLimitWaits), backoffMs, this.options.random), this.abort.signal);
     }
-    const attempts = `${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}`;
-    if (last?.unreachable) this.stop(new JudgeSetupError(`${last.message} on ${attempts}; check --base-url or OPENAI_BASE_URL`));
-    throw new JudgeCallError(last?.kind ?? 'network', `${last?.message ?? 'no attempt made'} (gave up after ${attempts})`);
   }
 
   /** Stops the whole run: every pending and later call rejects with `error`. */
@@ -414,18 +457,38 @@ export class JudgeClient {
     throw this.setupError;
   }
 
-  /** One HTTP POST: budget, timeout, a bounded reply, and the failures no retry can fix. */
-  private async post(path: string, body: unknown): Promise<RawReply> {
-    if (this.setupError !== undefined) throw this.setupError;
-    // Calls in flight when the server asked for a pause wait it out too, each with a little jitter so they do not
-    // all return at the same instant.
-    const paused = this.pausedUntil - this.clock.now();
-    if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1000, paused / 10)), this.abort.signal);
-    const { maxCalls, timeoutMs, maxReplyBytes = MAX_REPLY_BYTES } = this.options;
+  /** The tokens a request is paced by before its usage is known: its text at CHARS_PER_TOKEN, and the task's mean reply. */
+  private estimateTokens(task: string, texts: readonly string[]): number {
+    const prompt = Math.ceil(texts.reduce((sum, text) => sum + text.length, 0) / CHARS_PER_TOKEN);
+    const mean = this.completionMeans.get(task);
+    return prompt + (mean === undefined ? 0 : Math.round(mean.tokens / mean.replies));
+  }
+
+  private checkBudget(): void {
+    const { maxCalls } = this.options;
     if (maxCalls !== undefined && this.stats.calls >= maxCalls) {
       throw new JudgeCallError('budget', `the --max-calls budget of ${maxCalls} call${maxCalls === 1 ? '' : 's'} is used up`);
     }
+  }
+
+  /**
+   * One HTTP POST: budget, pacing, timeout, a bounded reply, and the failures no retry can fix. The reply's rate
+   * limit headers settle its pacing at once; its usage later, through `addUsage` with the ticket.
+   */
+  private async post(path: string, body: unknown, task: string, estimatedTokens: number): Promise<RawReply & { readonly ticket: Ticket }> {
+    if (this.setupError !== undefined) throw this.setupError;
+    // Calls in flight when the server asked for a pause wait it out too, each with a little jitter so they do not
+    // all return at the same instant.
+    const paused = this.pacer.pausedUntil - this.clock.now();
+    if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1000, paused / 10)), this.abort.signal);
+    const { timeoutMs, maxReplyBytes = MAX_REPLY_BYTES } = this.options;
+    this.checkBudget();
+    const ticket = await this.pacer.admit((body as { model: string }).model, estimatedTokens, this.abort.signal);
+    if (this.setupError !== undefined) throw this.setupError;
+    // Other calls may have used the budget up while this one waited for its turn.
+    this.checkBudget();
     this.stats.calls++;
+    this.taskStats(task).calls++;
     const url = `${this.endpoint.base}${path}`;
     const timeout = AbortSignal.timeout(timeoutMs);
     let response: Response;
@@ -455,7 +518,8 @@ export class JudgeClient {
     }
     if (text === undefined)
       throw new JudgeCallError('invalid_reply', `the reply from ${url} is larger than ${sizeInWords(maxReplyBytes)}, the most rag-gate reads`);
-    const reply: RawReply = { status: response.status, headers: response.headers, text };
+    this.pacer.settle(ticket, undefined, response.headers);
+    const reply = { status: response.status, headers: response.headers, text, ticket };
     const { status } = reply;
     if (status === 401 || status === 403) {
       this.stop(
@@ -474,37 +538,63 @@ export class JudgeClient {
     return reply;
   }
 
-  /** Turns an error status into a retry (408, 409, 429, 5xx, honouring Retry-After) or a final failure. */
+  /**
+   * Turns an error status into a retry (408, 409, 429, 5xx, honouring Retry-After) or a final failure. A 429 whose
+   * error says the account's quota is used up (OpenAI's `insufficient_quota`) is no rate limit: waiting does not
+   * help, and the run stops.
+   */
   private failedStatus(reply: RawReply): never {
     const message = `HTTP ${reply.status}: ${this.quote(reply.text)}`;
-    if (reply.status === 408 || reply.status === 409 || reply.status === 429 || reply.status >= 500) {
+    if (reply.status === 429) {
+      this.stats.rateLimited++;
+      if (/"(code|type)"\s*:\s*"insufficient_quota"/.test(reply.text)) {
+        this.stop(new JudgeSetupError(`the judge endpoint refuses the account: its quota is used up (${message}); check the plan and billing of the key`));
+      }
+      throw new Retryable('unavailable', message, retryAfterFromHeaders(reply.headers), false, true);
+    }
+    if (reply.status === 408 || reply.status === 409 || reply.status >= 500) {
       throw new Retryable(reply.status === 408 ? 'timeout' : 'unavailable', message, retryAfterFromHeaders(reply.headers));
     }
     throw new JudgeCallError('http', message);
   }
 
-  private addUsage(usage: z.infer<typeof usageSchema>): void {
+  private addUsage(task: string, ticket: Ticket, usage: z.infer<typeof usageSchema>): void {
     if (!usage) return;
     const prompt = usage.prompt_tokens ?? 0;
     const completion = usage.completion_tokens ?? 0;
-    this.stats.promptTokens += prompt;
-    this.stats.completionTokens += completion;
-    this.stats.totalTokens += usage.total_tokens ?? prompt + completion;
+    const total = usage.total_tokens ?? prompt + completion;
+    for (const stats of [this.stats, this.taskStats(task)]) {
+      stats.promptTokens += prompt;
+      stats.completionTokens += completion;
+      stats.totalTokens += total;
+    }
+    const mean = this.completionMeans.get(task) ?? { replies: 0, tokens: 0 };
+    this.completionMeans.set(task, { replies: mean.replies + 1, tokens: mean.tokens + completion });
+    this.pacer.settle(ticket, total, undefined);
   }
 
   private async chatAttempt<T>(request: StructuredRequest<T>): Promise<T> {
-    let reply: RawReply;
+    let reply: Awaited<ReturnType<JudgeClient['post']>>;
+    const estimate = this.estimateTokens(
+      request.task,
+      request.messages.map((message) => message.content),
+    );
     for (;;) {
       const format = this.responseFormat;
-      reply = await this.post('/chat/completions', {
-        model: this.options.model,
-        temperature: 0,
-        messages: request.messages,
-        response_format:
-          format === 'json_schema'
-            ? { type: 'json_schema', json_schema: { name: request.schemaName, strict: true, schema: request.jsonSchema } }
-            : { type: 'json_object' },
-      });
+      reply = await this.post(
+        '/chat/completions',
+        {
+          model: this.options.model,
+          temperature: 0,
+          messages: request.messages,
+          response_format:
+            format === 'json_schema'
+              ? { type: 'json_schema', json_schema: { name: request.schemaName, strict: true, schema: request.jsonSchema } }
+              : { type: 'json_object' },
+        },
+        request.task,
+        estimate,
+      );
       // An endpoint without JSON-schema output: fall back to JSON mode for the rest of the run; zod still checks every reply.
       if (reply.status === 400 && format === 'json_schema' && /response_format|json_schema/i.test(reply.text)) {
         if (this.responseFormat === 'json_schema') {
@@ -527,7 +617,7 @@ export class JudgeClient {
       if (error instanceof Retryable) throw error;
       throw new Retryable('invalid_reply', `the reply is not JSON (${this.quote(reply.text)})`);
     }
-    this.addUsage(envelope.usage);
+    this.addUsage(request.task, reply.ticket, envelope.usage);
     const message = envelope.choices[0]!.message;
     if (typeof message.content !== 'string' || message.content.trim() === '') {
       throw new Retryable('invalid_reply', message.refusal ? `the model refused: ${message.refusal}` : 'the reply has no content');
@@ -544,8 +634,8 @@ export class JudgeClient {
     return checked.data;
   }
 
-  private async embeddingsAttempt(texts: readonly string[]): Promise<number[][]> {
-    const reply = await this.post('/embeddings', { model: this.options.embeddingModel, input: texts });
+  private async embeddingsAttempt(task: string, texts: readonly string[]): Promise<number[][]> {
+    const reply = await this.post('/embeddings', { model: this.options.embeddingModel, input: texts }, task, this.estimateTokens(task, texts));
     if (reply.status < 200 || reply.status >= 300) this.failedStatus(reply);
     let envelope: z.infer<typeof embeddingsEnvelope>;
     try {
@@ -556,7 +646,7 @@ export class JudgeClient {
       if (error instanceof Retryable) throw error;
       throw new Retryable('invalid_reply', `the reply is not JSON (${this.quote(reply.text)})`);
     }
-    this.addUsage(envelope.usage);
+    this.addUsage(task, reply.ticket, envelope.usage);
     const byIndex = [...envelope.data].sort((a, b) => a.index - b.index);
     const dimension = byIndex[0]?.embedding.length;
     if (byIndex.length !== texts.length || byIndex.some((item, i) => item.index !== i || item.embedding.length !== dimension)) {

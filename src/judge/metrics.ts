@@ -12,6 +12,38 @@ export const METRIC_FIELD: Readonly<Record<JudgeMetric, 'claims' | 'answer_relev
   correctness: 'correct',
 };
 
+/** The metric a request task serves: the task's first word (`faithfulness.answer` → faithfulness). */
+export function metricOfTask(task: string): JudgeMetric | undefined {
+  const metric = task.split('.')[0];
+  return (JUDGE_METRICS as readonly string[]).includes(metric ?? '') ? (metric as JudgeMetric) : undefined;
+}
+
+/** Requests per answer of a metric: chat completions and embeddings calls. */
+export interface CallsPerAnswer {
+  readonly chat: number;
+  readonly embeddings: number;
+}
+
+/** What rag-gate itself sends per answer, without retries (see the functions below). */
+export const CALLS_PER_ANSWER: Readonly<Record<JudgeMetric, CallsPerAnswer>> = {
+  faithfulness: { chat: 1, embeddings: 0 },
+  answer_relevance: { chat: 1, embeddings: 1 },
+  correctness: { chat: 1, embeddings: 0 },
+};
+
+/**
+ * What Ragas, the common alternative, sends per answer for the same metric (explodinggradients/ragas at 3e28e9d,
+ * December 2025, src/ragas/metrics/): `faithfulness` makes two LLM calls (statements, then a verdict for each);
+ * `answer_relevancy` one LLM call for three questions (n=3) and two embeddings calls (the question, then the
+ * generated questions); `answer_correctness` three LLM calls (statements of the answer, of the reference, then their
+ * classification) and two embeddings calls (the answer and the reference, for answer similarity).
+ */
+export const RAGAS_CALLS_PER_ANSWER: Readonly<Record<JudgeMetric, CallsPerAnswer & { readonly metric: string }>> = {
+  faithfulness: { metric: 'faithfulness', chat: 2, embeddings: 0 },
+  answer_relevance: { metric: 'answer_relevancy', chat: 1, embeddings: 2 },
+  correctness: { metric: 'answer_correctness', chat: 3, embeddings: 2 },
+};
+
 interface JudgedClaim {
   text: string;
   verdict: ClaimVerdict;

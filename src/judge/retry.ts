@@ -28,6 +28,12 @@ export function backoffDelay(retry: number, baseMs: number, random: () => number
   return ceiling / 2 + (random() * ceiling) / 2;
 }
 
+/** Where the judge reads the time and how it waits; tests pass a manual clock to check waits without waiting. */
+export interface JudgeClock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -2,9 +2,19 @@ import pLimit from 'p-limit';
 import { readResults } from '../sources/results.js';
 import type { JudgedBy, ResultRecord } from '../core/record.js';
 import { writeFileAtomic } from '../sources/write.js';
-import type { JudgeClient } from './client.js';
+import type { JudgeClient, TaskStats } from './client.js';
 import { type JudgeErrorKind, JudgeCallError } from './errors.js';
-import { type JudgeMetric, JUDGE_METRICS, METRIC_FIELD, judgeAnswerRelevance, judgeClaims, judgeCorrect } from './metrics.js';
+import {
+  type CallsPerAnswer,
+  type JudgeMetric,
+  JUDGE_METRICS,
+  METRIC_FIELD,
+  RAGAS_CALLS_PER_ANSWER,
+  judgeAnswerRelevance,
+  judgeClaims,
+  judgeCorrect,
+  metricOfTask,
+} from './metrics.js';
 import { PROMPT_VERSIONS } from './prompts.js';
 import { rewriteRecord } from './raw.js';
 
@@ -33,6 +43,10 @@ export interface MetricReport {
   skipped: Record<string, number>;
   /** Records where judging this metric failed (marked with a judge error). */
   failed: number;
+  /** What judging this metric cost in this run: HTTP requests (retries included), cache hits and tokens. */
+  cost: TaskStats;
+  /** For comparison: what Ragas sends per answer for the same metric. */
+  readonly ragas: CallsPerAnswer & { readonly metric: string };
 }
 
 export interface JudgeRunOptions {
@@ -84,6 +98,8 @@ function judgeMetric(client: JudgeClient, metric: JudgeMetric, record: ResultRec
   }
 }
 
+const emptyCost = (): TaskStats => ({ calls: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 });
+
 const metricOrder = (metric: string) => {
   const index = (JUDGE_METRICS as readonly string[]).indexOf(metric);
   return index < 0 ? JUDGE_METRICS.length : index;
@@ -125,7 +141,8 @@ async function judgeResults(client: JudgeClient, options: JudgeRunOptions): Prom
 
   const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
   const reports: Partial<Record<JudgeMetric, MetricReport>> = {};
-  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0 };
+  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0, cost: emptyCost(), ragas: RAGAS_CALLS_PER_ANSWER[metric] };
+  const statsBefore = structuredClone(client.stats.byTask);
   const values = records.map(() => new Map<string, unknown>());
   const errors = records.map((): JudgeErrorEntry[] => []);
   const limit = pLimit(options.concurrency);
@@ -168,6 +185,14 @@ async function judgeResults(client: JudgeClient, options: JudgeRunOptions): Prom
     await Promise.all(tasks);
   } finally {
     limit.clearQueue();
+  }
+
+  for (const [task, after] of Object.entries(client.stats.byTask)) {
+    const metric = metricOfTask(task);
+    const report = metric === undefined ? undefined : reports[metric];
+    if (report === undefined) continue;
+    const before = statsBefore[task] ?? emptyCost();
+    for (const key of Object.keys(report.cost) as (keyof TaskStats)[]) report.cost[key] += after[key] - before[key];
   }
 
   const failuresByKind: Partial<Record<JudgeErrorKind, number>> = {};

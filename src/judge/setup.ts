@@ -14,6 +14,9 @@ export interface JudgeSettings {
   readonly maxCalls?: number;
   readonly timeoutMs: number;
   readonly maxAttempts: number;
+  /** Requests and tokens per minute to pace calls to; unset: the endpoint's rate limit headers, if any. */
+  readonly rpm?: number;
+  readonly tpm?: number;
 }
 
 /**
@@ -58,6 +61,8 @@ export function createJudgeClient(settings: JudgeSettings, env: NodeJS.ProcessEn
     maxAttempts: settings.maxAttempts,
     backoffMs,
     maxCalls: settings.maxCalls,
+    rpm: settings.rpm,
+    tpm: settings.tpm,
     cache: settings.cache === false ? undefined : new JudgeCache(settings.cache),
   });
 }

@@ -3,31 +3,62 @@ import { fixed3, textTable } from './text-table.js';
 import type { CalibrationResult } from '../judge/calibration.js';
 import type { JudgeStats } from '../judge/client.js';
 import type { JudgeMetric } from '../judge/metrics.js';
+import type { LimitInForce, PacingReport } from '../judge/pacing.js';
 import type { JudgeRunResult } from '../judge/run.js';
 
 const count = (n: number) => n.toLocaleString('en-US');
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
-/** "calls 12 (2 retries), tokens 3,456 (prompt 3,000, completion 456), cache hits 7" */
+/** "calls 12 (2 retries, 1 rate limited), tokens 3,456 (prompt 3,000, completion 456), cache hits 7" */
 function formatStats(stats: JudgeStats): string {
+  const limited = stats.rateLimited > 0 ? `, ${count(stats.rateLimited)} rate limited` : '';
   return (
-    `calls ${count(stats.calls)} (${plural(stats.retries, 'retry', 'retries')}), ` +
+    `calls ${count(stats.calls)} (${plural(stats.retries, 'retry', 'retries')}${limited}), ` +
     `tokens ${count(stats.totalTokens)} (prompt ${count(stats.promptTokens)}, completion ${count(stats.completionTokens)}), ` +
     `cache hits ${count(stats.cacheHits)}`
   );
 }
 
-/** The end-of-run report of `judge`, for stderr. */
-export function renderJudgeSummary(result: JudgeRunResult, stats: JudgeStats, out: string, maxFailureShare: number): string {
-  const rows = [['metric', 'judged', 'kept', 'skipped', 'failed']];
+/** "120 requests/min (--rpm)" or "500 requests/min (headers of gpt-4o-mini)", one per limit in force. */
+function formatLimits(limits: readonly LimitInForce[], unit: string, option: string): string[] {
+  return limits.map(
+    (limit) => `${count(limit.perMinute)} ${unit}/min (${limit.source === 'option' ? option : `x-ratelimit headers of ${limit.model ?? 'the endpoint'}`})`,
+  );
+}
+
+/** The rate limits the calls were paced to, or that there were none. */
+export function formatPacing(pacing: PacingReport): string {
+  const limits = [...formatLimits(pacing.requests, 'requests', '--rpm'), ...formatLimits(pacing.tokens, 'tokens', '--tpm')];
+  return limits.length === 0 ? 'pacing: none (no --rpm or --tpm, and no x-ratelimit headers from the endpoint)' : `pacing: ${limits.join(', ')}`;
+}
+
+const perAnswer = (amount: number, answers: number, digits: number) => (answers === 0 ? '-' : (amount / answers).toFixed(digits));
+
+/**
+ * The end-of-run report of `judge`, for stderr: per metric the records judged, kept, skipped and failed, and what
+ * each answer cost (requests and tokens of this run over the answers sent to the judge, cache hits free) beside
+ * what Ragas sends for the same metric.
+ */
+export function renderJudgeSummary(result: JudgeRunResult, stats: JudgeStats, out: string, maxFailureShare: number, pacing: PacingReport): string {
+  const rows = [['metric', 'judged', 'kept', 'skipped', 'failed', 'calls/answer', 'tokens/answer', 'Ragas calls/answer']];
   for (const [metric, report] of Object.entries(result.metrics) as [JudgeMetric, NonNullable<JudgeRunResult['metrics'][JudgeMetric]>][]) {
     const skipped = Object.values(report.skipped).reduce((a, b) => a + b, 0);
     const reasons = Object.entries(report.skipped)
       .map(([reason, n]) => `${reason}: ${count(n)}`)
       .join(', ');
-    rows.push([metric, count(report.judged), count(report.kept), skipped === 0 ? '0' : `${count(skipped)} (${reasons})`, count(report.failed)]);
+    const answers = report.judged + report.failed;
+    rows.push([
+      metric,
+      count(report.judged),
+      count(report.kept),
+      skipped === 0 ? '0' : `${count(skipped)} (${reasons})`,
+      count(report.failed),
+      perAnswer(report.cost.calls, answers, 2),
+      perAnswer(report.cost.totalTokens, answers, 0),
+      `${report.ragas.chat + report.ragas.embeddings} (${report.ragas.metric})`,
+    ]);
   }
-  const lines = [`rag-gate judge: ${plural(result.records, 'record')} → ${out}`, textTable(rows), `  ${formatStats(stats)}`];
+  const lines = [`rag-gate judge: ${plural(result.records, 'record')} → ${out}`, textTable(rows), `  ${formatStats(stats)}`, `  ${formatPacing(pacing)}`];
   if (result.recordsFailed > 0) {
     const kinds = Object.entries(result.failuresByKind)
       .map(([kind, n]) => `${kind} ${count(n)}`)

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIST_CLI, ROOT, jsonl, scratchDir } from '../helpers/cli.js';
@@ -16,16 +16,24 @@ afterAll(async () => {
   scratch.cleanup();
 });
 
-/** `node dist/cli.js ARGV` without blocking the event loop (the fake server runs in this process). */
-function runBinAsync(argv: readonly string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * `node dist/cli.js ARGV` without blocking the event loop (the fake server runs in this process). `started` gets
+ * the child, e.g. to kill it.
+ */
+function runBinAsync(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+  started?: (child: ReturnType<typeof spawn>) => void,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [DIST_CLI, ...argv], { cwd: ROOT, env: { PATH: process.env.PATH, ...env } });
+    started?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
 }
 
@@ -71,6 +79,42 @@ describe('the bundled CLI: node dist/cli.js judge / calibrate', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(server.requests).toHaveLength(0);
     expect(again.stderr).toContain('cache hits 8');
+  });
+
+  it('a run killed mid-way loses no reply it received: the rerun asks only for the rest', async () => {
+    const file = join(scratch.dir, 'crash.jsonl');
+    const records = Array.from({ length: 30 }, (_, i) => ({ id: `q${i}`, question: `Window ${i}?`, answer: `It is ${i} days.`, expected_answer: `${i} days` }));
+    writeFileSync(file, jsonl(records));
+    const out = join(scratch.dir, 'crash-out.jsonl');
+    const cache = join(scratch.dir, 'crash-cache');
+    const env = { OPENAI_API_KEY: 'sk-bin', OPENAI_BASE_URL: server.url };
+    const argv = ['judge', '--results', file, '--out', out, '--cache', cache, '--metrics', 'correctness', '--concurrency', '4'];
+    const cached = () => (existsSync(cache) ? readdirSync(cache, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.json')).length : 0);
+
+    // Ten replies go out; every later request is held for ever. Once the ten are in the cache, the process is killed.
+    const answered: string[] = [];
+    let release!: () => void;
+    const never = new Promise<void>((resolve) => (release = resolve));
+    server.hold = (request, index) => (index < 10 ? (answered.push(JSON.stringify(request.body.messages)), undefined) : never);
+    let child!: ReturnType<typeof spawn>;
+    const killed = runBinAsync(argv, env, (spawned) => (child = spawned));
+    while (cached() < 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    child.kill('SIGKILL');
+    const first = await killed;
+    release();
+    expect(first.signal).toBe('SIGKILL');
+    expect(cached()).toBe(10);
+    expect(existsSync(out)).toBe(false);
+
+    server.reset();
+    const rerun = await runBinAsync(argv, env);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(server.requests).toHaveLength(20);
+    const asked = server.requests.map((request) => JSON.stringify(request.body.messages));
+    expect(asked.filter((messages) => answered.includes(messages))).toEqual([]);
+    expect(new Set(asked).size).toBe(20);
+    expect(rerun.stderr).toContain('cache hits 10');
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(30);
   });
 
   it('exits 2 without a key and with an unreachable endpoint', async () => {

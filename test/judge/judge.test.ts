@@ -117,7 +117,14 @@ describe('judge: faithfulness', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(fake.server.requests).toHaveLength(1);
     const summary = JSON.parse(run.stdout);
-    expect(summary.metrics.faithfulness).toEqual({ judged: 1, kept: 0, skipped: { 'no retrieved_contexts': 1, 'no answer': 1 }, failed: 0 });
+    expect(summary.metrics.faithfulness).toEqual({
+      judged: 1,
+      kept: 0,
+      skipped: { 'no retrieved_contexts': 1, 'no answer': 1 },
+      failed: 0,
+      cost: { calls: 1, cacheHits: 0, promptTokens: 100, completionTokens: 20, totalTokens: 120 },
+      ragas: { metric: 'faithfulness', chat: 2, embeddings: 0 },
+    });
     expect(summary.promptVersions).toEqual({ faithfulness: PROMPT_VERSIONS.faithfulness });
     expect(run.stderr).toContain('no retrieved_contexts: 1');
     const out = readJsonl(run.out);
@@ -158,7 +165,14 @@ describe('judge: answer relevance and correctness', () => {
     expect(request.body.response_format.json_schema.name).toBe('correctness_verdict');
     expect(request.body.messages[0].content).toContain('CORRECT');
     expect(readJsonl(run.out).map((r) => r.correct)).toEqual([true, false, true, undefined]);
-    expect(JSON.parse(run.stdout).metrics.correctness).toEqual({ judged: 2, kept: 1, skipped: { 'no expected_answer': 1 }, failed: 0 });
+    expect(JSON.parse(run.stdout).metrics.correctness).toEqual({
+      judged: 2,
+      kept: 1,
+      skipped: { 'no expected_answer': 1 },
+      failed: 0,
+      cost: { calls: 2, cacheHits: 0, promptTokens: 200, completionTokens: 40, totalTokens: 240 },
+      ragas: { metric: 'answer_correctness', chat: 3, embeddings: 2 },
+    });
   });
 });
 
@@ -237,7 +251,7 @@ describe('judge: retries, timeouts and failures', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(fake.server.requests).toHaveLength(2);
     expect(readJsonl(run.out)[0]!.claims).toHaveLength(2);
-    expect(run.stderr).toMatch(/calls 2 \(1 retry\)/);
+    expect(run.stderr).toMatch(/calls 2 \(1 retry, 1 rate limited\)/);
   });
 
   it('retries 5xx with backoff, and gives up after --max-attempts as a judge error', async () => {

@@ -130,6 +130,14 @@ function parsePositiveNumber(text: string): number {
   return value;
 }
 
+/** A rate limit per minute, or undefined for none given ('': taken from the endpoint's headers, if it sends them). */
+function parseOptionalPerMinute(text: string): number | undefined {
+  if (text.trim() === '') return undefined;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1) throw new SettingError(`must be a whole number ≥ 1 per minute, got "${text}"`);
+  return value;
+}
+
 function parseOptionalPrNumber(text: string): number | undefined {
   if (text.trim() === '') return undefined;
   const value = Number(text);
@@ -527,6 +535,24 @@ export const SETTINGS = {
     description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls",
     default: '.rag-gate-cache',
     parse: nonEmpty('a directory'),
+    action: true,
+    config: true,
+  },
+  'judge-rpm': {
+    name: 'judge-rpm',
+    description:
+      "requests per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else no pacing",
+    default: '',
+    parse: parseOptionalPerMinute,
+    action: true,
+    config: true,
+  },
+  'judge-tpm': {
+    name: 'judge-tpm',
+    description:
+      "tokens per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-tokens header, per model, when it sends one, else no pacing",
+    default: '',
+    parse: parseOptionalPerMinute,
     action: true,
     config: true,
   },

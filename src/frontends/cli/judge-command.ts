@@ -2,7 +2,8 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { InputError } from '../../core/errors.js';
-import { SETTINGS } from '../../core/catalog/settings.js';
+import { SETTINGS, type SettingRow } from '../../core/catalog/settings.js';
+import { SettingError } from '../../core/errors.js';
 import { DEFAULT_BASE_URL, DEFAULT_EMBEDDING_MODEL, type JudgeClient } from '../../judge/client.js';
 import { JudgeSetupError } from '../../judge/errors.js';
 import { JUDGE_METRICS, type JudgeMetric } from '../../judge/metrics.js';
@@ -39,6 +40,18 @@ const metricsOption = (text: string): JudgeMetric[] => {
   return [...new Set(names)] as JudgeMetric[];
 };
 
+/** A catalog row's parser as a commander argument parser. */
+const catalogParser =
+  <T>(row: SettingRow<T>) =>
+  (text: string): T => {
+    try {
+      return row.parse(text);
+    } catch (error) {
+      if (error instanceof SettingError) throw new InvalidArgumentError(error.message);
+      throw error;
+    }
+  };
+
 /** Options of `judge` and `calibrate` that configure the endpoint and the client. */
 export interface JudgeClientCliOptions {
   model: string;
@@ -49,6 +62,8 @@ export interface JudgeClientCliOptions {
   maxCalls?: number;
   timeoutMs: number;
   maxAttempts: number;
+  rpm?: number;
+  tpm?: number;
   maxFailureShare: number;
   json?: boolean;
 }
@@ -74,6 +89,8 @@ export function addJudgeClientOptions(command: Command): Command {
         .argParser(wholeNumber(1, 'a whole number ≥ 1'))
         .default(4),
     )
+    .addOption(new Option('--rpm <n>', SETTINGS['judge-rpm'].description).argParser(catalogParser(SETTINGS['judge-rpm'])))
+    .addOption(new Option('--tpm <n>', SETTINGS['judge-tpm'].description).argParser(catalogParser(SETTINGS['judge-tpm'])))
     .addOption(new Option('--max-failure-share <share>', 'exit 1 when more than this share of items could not be judged').argParser(share).default(0.05));
 }
 
@@ -139,7 +156,7 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
         }).finally(progress.end);
         const warnings = [...result.readWarnings, ...client.warnings];
         for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}\n`);
-        context.stderr(renderJudgeSummary(result, client.stats, options.out, options.maxFailureShare));
+        context.stderr(renderJudgeSummary(result, client.stats, options.out, options.maxFailureShare, client.pacing));
         const failed = result.failureShare > options.maxFailureShare;
         if (options.json) {
           context.stdout(
@@ -158,6 +175,7 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
                 failuresByKind: result.failuresByKind,
                 metrics: result.metrics,
                 stats: client.stats,
+                pacing: client.pacing,
                 passed: !failed,
               },
               null,

@@ -4,6 +4,7 @@ import type { JudgeClient } from '../../judge/client.js';
 import { JUDGE_METRICS } from '../../judge/metrics.js';
 import { judgeFile } from '../../judge/run.js';
 import { createJudgeClient } from '../../judge/setup.js';
+import { formatPacing } from '../../render/judge-report.js';
 import type { Settings } from '../../core/catalog/settings.js';
 
 /** A share of records the judge may fail on before the run counts as broken (as `rag-gate judge`'s default). */
@@ -23,7 +24,15 @@ export class ActionJudge {
 
   constructor(settings: Settings, env: Readonly<Record<string, string | undefined>>) {
     this.client = createJudgeClient(
-      { model: settings['judge-model'], baseUrl: settings['judge-base-url'], cache: settings['judge-cache'], timeoutMs: 60_000, maxAttempts: 4 },
+      {
+        model: settings['judge-model'],
+        baseUrl: settings['judge-base-url'],
+        cache: settings['judge-cache'],
+        timeoutMs: 60_000,
+        maxAttempts: 4,
+        rpm: settings['judge-rpm'],
+        tpm: settings['judge-tpm'],
+      },
       env as NodeJS.ProcessEnv,
     );
   }
@@ -51,8 +60,8 @@ export class ActionJudge {
 
   /** The run's calls and cache hits, and what the client warned about (a JSON-mode fallback, an unwritable cache). */
   report(log: (message: string) => void, warn: (message: string) => void): void {
-    const { calls, cacheHits } = this.client.stats;
-    log(`judge: ${calls} calls, ${cacheHits} cache hits`);
+    const { calls, cacheHits, rateLimited } = this.client.stats;
+    log(`judge: ${calls} calls, ${cacheHits} cache hits, ${rateLimited} rate limited (429); ${formatPacing(this.client.pacing)}`);
     for (const message of this.client.warnings) warn(message);
   }
 }
