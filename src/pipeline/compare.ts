@@ -21,7 +21,7 @@ import { readBothRuns } from '../sources/parallel.js';
 
 /** The scoring configuration of `eval`. */
 export function evaluationConfig(settings: Settings): EvalConfig {
-  return evalConfig(settings.k, settings['retrieval-ok'], settings.correct);
+  return evalConfig(settings);
 }
 
 /** The comparison configuration, with the calibration records read from their files. */

@@ -21,6 +21,8 @@ interface EvalSpec {
   readonly metrics: readonly string[];
   readonly retrievalOk: string;
   readonly correct: string;
+  readonly relevanceLevel: number;
+  readonly ndcgGains: [number, number][];
 }
 
 type Reply = { ok: true; read: Read } | { ok: false; problems: InputProblem[]; totalProblems: number } | { ok: false; message: string };
@@ -28,7 +30,13 @@ type Reply = { ok: true; read: Read } | { ok: false; problems: InputProblem[]; t
 const TAG = 'rag-gate:read-outcomes';
 
 function toSpec(config: EvalConfig): EvalSpec {
-  return { metrics: config.retrievalMetrics.map((m) => m.name), retrievalOk: config.retrievalOk.name, correct: formatCorrectnessRule(config.correctness) };
+  return {
+    metrics: config.retrievalMetrics.map((m) => m.name),
+    retrievalOk: config.retrievalOk.name,
+    correct: formatCorrectnessRule(config.correctness),
+    relevanceLevel: config.judging.relevanceLevel,
+    ndcgGains: [...config.judging.ndcgGains],
+  };
 }
 
 function fromSpec(spec: EvalSpec): EvalConfig {
@@ -36,6 +44,7 @@ function fromSpec(spec: EvalSpec): EvalConfig {
     retrievalMetrics: spec.metrics.map(parseRetrievalMetric),
     retrievalOk: parseRetrievalOkRule(spec.retrievalOk),
     correctness: parseCorrectnessRule(spec.correct),
+    judging: { relevanceLevel: spec.relevanceLevel, ndcgGains: new Map(spec.ndcgGains) },
   };
 }
 

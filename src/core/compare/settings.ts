@@ -1,33 +1,35 @@
 import type { CalibrationRecord } from './calibration.js';
-import type { CorrectnessRule } from '../scoring/generation/correctness.js';
 import { defaultRetrievalMetrics, parseRetrievalMetric, type RetrievalMetric } from '../catalog/retrieval-metrics.js';
-import type { RetrievalOkRule } from '../scoring/retrieval-ok.js';
 import type { EvalConfig } from '../scoring/score.js';
 import type { Settings } from '../catalog/settings.js';
 import { answerMetric } from '../catalog/metrics.js';
 import type { CompareConfig } from './types.js';
 
+/** The settings that decide how questions are scored. */
+export type ScoringSettings = Pick<Settings, 'k' | 'retrieval-ok' | 'correct' | 'relevance-level' | 'ndcg-gains'>;
+
 /** The scoring configuration; the retrieval-ok rule's metric is always computed, reported or not. */
-export function evalConfig(
-  cutoffs: readonly number[],
-  retrievalOk: RetrievalOkRule,
-  correctness: CorrectnessRule,
-  extraMetrics: readonly string[] = [],
-): EvalConfig {
-  const metrics: RetrievalMetric[] = defaultRetrievalMetrics(cutoffs);
+export function evalConfig(settings: ScoringSettings, extraMetrics: readonly string[] = []): EvalConfig {
+  const retrievalOk = settings['retrieval-ok'];
+  const metrics: RetrievalMetric[] = defaultRetrievalMetrics(settings.k);
   const add = (metric: RetrievalMetric) => {
     if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
   };
   add(retrievalOk.metric);
   for (const name of extraMetrics) if (answerMetric(name) === undefined) add(parseRetrievalMetric(name));
-  return { retrievalMetrics: metrics, retrievalOk, correctness };
+  return {
+    retrievalMetrics: metrics,
+    retrievalOk,
+    correctness: settings.correct,
+    judging: { relevanceLevel: settings['relevance-level'], ndcgGains: settings['ndcg-gains'] },
+  };
 }
 
 /** The comparison configuration; every metric named by a floor or a graded test is computed. */
 export function compareConfig(settings: Settings, calibrations: readonly CalibrationRecord[]): CompareConfig {
   const floors = settings.floors;
   return {
-    eval: evalConfig(settings.k, settings['retrieval-ok'], settings.correct, [...settings.graded, ...floors.map((floor) => floor.metric)]),
+    eval: evalConfig(settings, [...settings.graded, ...floors.map((floor) => floor.metric)]),
     missing: settings.missing,
     minPaired: settings['min-paired'],
     minCoverage: settings['min-coverage'],
