@@ -44511,7 +44511,8 @@ function parseCount(text4) {
 }
 function parseRelevanceLevel(text4) {
   const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 1) throw new SettingError(`the relevance level must be a whole number of at least 1, got "${text4}"`);
+  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 1)
+    throw new SettingError(`the relevance level must be a whole number of at least 1, got "${text4}"`);
   return value2;
 }
 function parseNdcgGains(text4) {
@@ -45094,7 +45095,9 @@ function addSettingOptions(command, name) {
 function addParsedSettingOptions(command, name) {
   for (const setting of cliSettings(name)) {
     const row = SETTINGS[setting];
-    command.addOption(new Option(flagOf(setting, name), row.description).argParser(argParser(row.parse)).default(row.parse(row.default), row.default || "none"));
+    command.addOption(
+      new Option(flagOf(setting, name), row.description).argParser(argParser(row.parse)).default(row.parse(row.default), row.default || "none")
+    );
   }
   return command;
 }
@@ -54912,8 +54915,13 @@ var averageOverOption = argParser((text4) => {
 function trecCommand(context) {
   const command = new Command("trec").description("evaluate a TREC run against qrels with trec_eval's conventions (as trec_eval -c)").requiredOption("--qrels <file>", 'judgments: "qid iter docno rel" per line').requiredOption("--run <file>", 'run: "qid Q0 docno rank score tag" per line; ranked by score, ties by docno descending').addOption(new Option("--metrics <list>", "metrics to compute, e.g. ndcg@10,map,mrr,recall@100 (default: all at --k)").argParser(metricsOption)).addOption(
     new Option("--k <list>", "cut-offs for the default metrics").argParser(cutoffsOption).default(SETTINGS.k.parse(SETTINGS.k.default), SETTINGS.k.default)
-  ).addOption(new Option("--max-retrieved <n>", "only each query's first n ranked documents count (trec_eval -M)").argParser(maxRetrievedOption).default(Infinity, "all")).option("--judged-only", "take unjudged documents out of each ranking before measuring (trec_eval -J)").addOption(
-    new Option("--average-over <queries>", "qrels: every judged query, one missing from the run scoring 0 (trec_eval -c); run: only the judged queries the run has").argParser(averageOverOption).default("qrels")
+  ).addOption(
+    new Option("--max-retrieved <n>", "only each query's first n ranked documents count (trec_eval -M)").argParser(maxRetrievedOption).default(Infinity, "all")
+  ).option("--judged-only", "take unjudged documents out of each ranking before measuring (trec_eval -J)").addOption(
+    new Option(
+      "--average-over <queries>",
+      "qrels: every judged query, one missing from the run scoring 0 (trec_eval -c); run: only the judged queries the run has"
+    ).argParser(averageOverOption).default("qrels")
   ).option("--per-query", "also print each query\u2019s values").option("--json", "print one JSON object on stdout: {queries, aggregate, perQuery}");
   return addParsedSettingOptions(command, "trec").action(async (options) => {
     const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);

@@ -64104,7 +64104,8 @@ function parseCount(text4) {
 }
 function parseRelevanceLevel(text4) {
   const value2 = Number(text4);
-  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 1) throw new SettingError(`the relevance level must be a whole number of at least 1, got "${text4}"`);
+  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 1)
+    throw new SettingError(`the relevance level must be a whole number of at least 1, got "${text4}"`);
   return value2;
 }
 function parseNdcgGains(text4) {
