@@ -6998,7 +6998,7 @@ var require_main53 = __commonJS({
     var exp = require_lib51();
     var pow = require_lib71();
     var E = require_lib72();
-    var EPSILON = require_lib73();
+    var EPSILON2 = require_lib73();
     var lanczosSumExpGScaled = require_lanczos_sum_expg_scaled();
     var G = 10.900511;
     function beta(a, b) {
@@ -7022,15 +7022,15 @@ var require_main53 = __commonJS({
         return 1 / b;
       }
       c = a + b;
-      if (c < EPSILON) {
+      if (c < EPSILON2) {
         res = c / a;
         res /= b;
         return res;
       }
-      if (c === a && b < EPSILON) {
+      if (c === a && b < EPSILON2) {
         return 1 / b;
       }
-      if (c === b && a < EPSILON) {
+      if (c === b && a < EPSILON2) {
         return 1 / a;
       }
       if (a < b) {
@@ -8439,7 +8439,7 @@ var require_gamma_delta_ratio_lanczos = __commonJS({
     var abs = require_lib46();
     var exp = require_lib51();
     var pow = require_lib71();
-    var EPSILON = require_lib73();
+    var EPSILON2 = require_lib73();
     var E = require_lib72();
     var G = require_lib97();
     var FLOAT64_MAX_NTH_FACTORIAL = require_lib94();
@@ -8448,7 +8448,7 @@ var require_gamma_delta_ratio_lanczos = __commonJS({
       var result;
       var ratio2;
       var zgh;
-      if (z3 < EPSILON) {
+      if (z3 < EPSILON2) {
         if (delta >= FLOAT64_MAX_NTH_FACTORIAL) {
           ratio2 = gammaDeltaRatioLanczos(delta, FLOAT64_MAX_NTH_FACTORIAL - delta);
           ratio2 *= z3;
@@ -8459,7 +8459,7 @@ var require_gamma_delta_ratio_lanczos = __commonJS({
       }
       zgh = z3 + G - 0.5;
       if (z3 + delta === z3) {
-        if (abs(delta / zgh) < EPSILON) {
+        if (abs(delta / zgh) < EPSILON2) {
           result = exp(-delta);
         } else {
           result = 1;
@@ -10842,7 +10842,7 @@ var require_beta_small_b_large_a_series = __commonJS({
     var pow = require_lib71();
     var ln = require_lib99();
     var MIN_VALUE = require_lib45();
-    var EPSILON = require_lib73();
+    var EPSILON2 = require_lib73();
     var fullIGammaPrefix = require_full_igamma_prefix2();
     var regularizedGammaPrefix = require_regularized_gamma_prefix();
     var p = new Array(30);
@@ -10912,10 +10912,10 @@ var require_beta_small_b_large_a_series = __commonJS({
         r = prefix * p[n] * j;
         sum += r;
         if (r > 1) {
-          if (abs(r) < abs(EPSILON * sum)) {
+          if (abs(r) < abs(EPSILON2 * sum)) {
             break;
           }
-        } else if (abs(r / EPSILON) < abs(sum)) {
+        } else if (abs(r / EPSILON2) < abs(sum)) {
           break;
         }
       }
@@ -14928,7 +14928,7 @@ var require_main93 = __commonJS({
     var ln = require_lib99();
     var FLOAT64_MIN_NORM = require_lib45();
     var HALF_PI = require_lib81();
-    var EPSILON = require_lib73();
+    var EPSILON2 = require_lib73();
     var findIBetaInvFromTDist = require_find_ibeta_inv_from_t_dist();
     var temme1 = require_temme1();
     var temme2 = require_temme2();
@@ -15087,7 +15087,7 @@ var require_main93 = __commonJS({
       } else if (a < 1 && b < 1) {
         xs = (1 - a) / (2 - a - b);
         fs = betainc(xs, a, b) - p;
-        if (abs(fs) / p < EPSILON * 3) {
+        if (abs(fs) / p < EPSILON2 * 3) {
           if (invert) {
             return [1 - xs, xs];
           }
@@ -15191,7 +15191,7 @@ var require_main93 = __commonJS({
       }
       if (lower === 0) {
         if (invert) {
-          lower = EPSILON;
+          lower = EPSILON2;
           if (x < lower) {
             x = lower;
           }
@@ -48152,25 +48152,33 @@ function headlineMetrics(retrievalOkMetric) {
 }
 
 // src/core/scoring/ranking.ts
-var RELEVANT_GRADE = 1;
-function isRelevant(grade2) {
-  return grade2 >= RELEVANT_GRADE;
-}
-function judgeRanking(retrieved, relevance) {
+var DEFAULT_JUDGING = { relevanceLevel: 1, ndcgGains: /* @__PURE__ */ new Map() };
+var UNJUDGED = -Infinity;
+function judgeRanking(retrieved, relevance, judging = DEFAULT_JUDGING) {
   const grades = new Float64Array(retrieved.length);
-  for (let i = 0; i < retrieved.length; i++) grades[i] = relevance.get(retrieved[i]) ?? 0;
-  const ideal = [];
-  for (const grade2 of relevance.values()) if (isRelevant(grade2)) ideal.push(grade2);
-  ideal.sort((a, b) => b - a);
-  return { grades, idealGrades: Float64Array.from(ideal) };
+  for (let i = 0; i < retrieved.length; i++) grades[i] = relevance.get(retrieved[i]) ?? UNJUDGED;
+  const judged = [];
+  for (const grade2 of relevance.values()) if (grade2 >= 0) judged.push(grade2);
+  const judgedGrades = Float64Array.from(judged).sort().reverse();
+  return { grades, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
+}
+function countAtLeast(descending, level) {
+  let count2 = 0;
+  while (count2 < descending.length && descending[count2] >= level) count2++;
+  return count2;
 }
 function relevantCount(ranking) {
-  return ranking.idealGrades.length;
+  return ranking.relevant;
+}
+function isRelevantAt(ranking, i) {
+  return ranking.grades[i] >= ranking.judging.relevanceLevel;
 }
 function relevantRetrieved(ranking, k) {
-  const depth = Math.min(k, ranking.grades.length);
+  const { grades } = ranking;
+  const level = ranking.judging.relevanceLevel;
+  const depth = Math.min(k, grades.length);
   let found = 0;
-  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i])) found++;
+  for (let i = 0; i < depth; i++) if (grades[i] >= level) found++;
   return found;
 }
 
@@ -48179,11 +48187,12 @@ function averagePrecisionAt(ranking, k) {
   const total = relevantCount(ranking);
   if (total === 0) return 0;
   const { grades } = ranking;
+  const level = ranking.judging.relevanceLevel;
   const depth = Math.min(k, grades.length);
   let found = 0;
   let sum = 0;
   for (let i = 0; i < depth; i++) {
-    if (isRelevant(grades[i])) {
+    if (grades[i] >= level) {
       found++;
       sum += found / (i + 1);
     }
@@ -48191,10 +48200,40 @@ function averagePrecisionAt(ranking, k) {
   return sum / total;
 }
 
+// src/core/scoring/retrieval/bpref.ts
+function bpref(ranking) {
+  const total = relevantCount(ranking);
+  if (total === 0) return 0;
+  const { grades, judgedGrades } = ranking;
+  const level = ranking.judging.relevanceLevel;
+  const nonrelevantCap = Math.min(judgedGrades.length - total, total);
+  let nonrelevantAbove = 0;
+  let sum = 0;
+  for (let i = 0; i < grades.length; i++) {
+    const grade2 = grades[i];
+    if (grade2 < 0) continue;
+    if (grade2 < level) nonrelevantAbove++;
+    else sum += nonrelevantAbove > 0 ? 1 - Math.min(nonrelevantAbove, total) / nonrelevantCap : 1;
+  }
+  return sum / total;
+}
+
+// src/core/scoring/retrieval/counts.ts
+function retrievedCount(ranking) {
+  return ranking.grades.length;
+}
+function relevantJudgedCount(ranking) {
+  return relevantCount(ranking);
+}
+function relevantRetrievedCount(ranking) {
+  return relevantRetrieved(ranking, Infinity);
+}
+
 // src/core/scoring/retrieval/reciprocal-rank.ts
 function firstRelevantRank(ranking) {
   const { grades } = ranking;
-  for (let i = 0; i < grades.length; i++) if (isRelevant(grades[i])) return i + 1;
+  const level = ranking.judging.relevanceLevel;
+  for (let i = 0; i < grades.length; i++) if (grades[i] >= level) return i + 1;
   return Infinity;
 }
 function reciprocalRankAt(ranking, k) {
@@ -48207,9 +48246,82 @@ function hitAt(ranking, k) {
   return firstRelevantRank(ranking) <= k ? 1 : 0;
 }
 
+// src/core/scoring/retrieval/inferred-ap.ts
+var EPSILON = 1e-5;
+function inferredAveragePrecision(ranking) {
+  const total = relevantCount(ranking);
+  if (total === 0) return 0;
+  const { grades } = ranking;
+  const level = ranking.judging.relevanceLevel;
+  let relevantAbove = 0;
+  let nonrelevantAbove = 0;
+  let unsampledAbove = 0;
+  let sum = 0;
+  for (let j = 0; j < grades.length; j++) {
+    const grade2 = grades[j];
+    if (grade2 === UNJUDGED) continue;
+    if (grade2 < 0) {
+      unsampledAbove++;
+      continue;
+    }
+    if (grade2 < level) {
+      nonrelevantAbove++;
+      continue;
+    }
+    if (j === 0) sum += 1;
+    else {
+      const judgedAbove = relevantAbove + nonrelevantAbove;
+      sum += 1 / (j + 1) + j / (j + 1) * ((judgedAbove + unsampledAbove) / j) * ((relevantAbove + EPSILON) / (judgedAbove + 2 * EPSILON));
+    }
+    relevantAbove++;
+  }
+  return sum / total;
+}
+
+// src/core/scoring/retrieval/interpolated-precision.ts
+var ELEVEN_RECALL_LEVELS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
+function interpolatedPrecisionAt(ranking, recallLevel) {
+  const { grades } = ranking;
+  const level = ranking.judging.relevanceLevel;
+  const needed = Math.round(recallLevel * relevantCount(ranking));
+  const found = relevantRetrieved(ranking, Infinity);
+  if (needed > found || grades.length === 0) return 0;
+  let best = found / grades.length;
+  let relevantSoFar = found;
+  for (let i = grades.length; i > 0 && relevantSoFar > 0; i--) {
+    const precision = relevantSoFar / i;
+    if (best < precision) best = precision;
+    if (grades[i - 1] >= level) {
+      if (relevantSoFar === needed) return best;
+      relevantSoFar--;
+    }
+  }
+  return best;
+}
+function elevenPointAverage(ranking) {
+  let sum = 0;
+  for (let i = ELEVEN_RECALL_LEVELS.length - 1; i >= 0; i--) sum += interpolatedPrecisionAt(ranking, ELEVEN_RECALL_LEVELS[i]);
+  return sum / ELEVEN_RECALL_LEVELS.length;
+}
+
+// src/core/scoring/retrieval/judged.ts
+function judgedAt(ranking, k) {
+  const { grades } = ranking;
+  const depth = Math.min(k, grades.length);
+  if (depth === 0) return 0;
+  let judged = 0;
+  for (let i = 0; i < depth; i++) if (grades[i] !== UNJUDGED) judged++;
+  return judged / depth;
+}
+
 // src/core/scoring/retrieval/ndcg.ts
 var linearGain = (grade2) => grade2 > 0 ? grade2 : 0;
 var exponentialGain = (grade2) => grade2 > 0 ? 2 ** grade2 - 1 : 0;
+function tableGain(judging) {
+  const gains = judging.ndcgGains;
+  if (gains.size === 0) return linearGain;
+  return (grade2) => grade2 >= 0 ? gains.get(grade2) ?? grade2 : 0;
+}
 function discountedGain(grades, k, gain) {
   const depth = Math.min(k, grades.length);
   let sum = 0;
@@ -48219,9 +48331,23 @@ function discountedGain(grades, k, gain) {
   }
   return sum;
 }
-function ndcgAt(ranking, k, gain = linearGain) {
-  const ideal = discountedGain(ranking.idealGrades, k, gain);
-  return ideal === 0 ? 0 : discountedGain(ranking.grades, k, gain) / ideal;
+function idealDiscountedGain(judgedGrades, k, gain, monotone) {
+  if (monotone) return discountedGain(judgedGrades, k, gain);
+  const gains = [];
+  for (let i = 0; i < judgedGrades.length; i++) {
+    const g = gain(judgedGrades[i]);
+    if (g > 0) gains.push(g);
+  }
+  gains.sort((a, b) => b - a);
+  return discountedGain(gains, k, (g) => g);
+}
+function ndcgAt(ranking, k, gain = linearGain, monotone = true) {
+  const ideal = idealDiscountedGain(ranking.judgedGrades, k, gain, monotone);
+  return ideal > 0 ? discountedGain(ranking.grades, k, gain) / ideal : 0;
+}
+function tableNdcgAt(ranking, k) {
+  const { judging } = ranking;
+  return ndcgAt(ranking, k, tableGain(judging), judging.ndcgGains.size === 0);
 }
 
 // src/core/scoring/retrieval/precision.ts
@@ -48241,6 +48367,20 @@ function recallAt(ranking, k) {
   return total === 0 ? 0 : relevantRetrieved(ranking, k) / total;
 }
 
+// src/core/scoring/retrieval/set.ts
+function setPrecision(ranking) {
+  const retrieved = ranking.grades.length;
+  return retrieved === 0 ? 0 : relevantRetrieved(ranking, Infinity) / retrieved;
+}
+function setF1(ranking) {
+  const found = relevantRetrieved(ranking, Infinity);
+  if (found === 0) return 0;
+  const precision = found / ranking.grades.length;
+  const recall = found / relevantCount(ranking);
+  const beta = 1;
+  return (beta + 1) * precision * recall / (beta * precision + recall);
+}
+
 // src/core/catalog/retrieval-metrics.ts
 var RETRIEVAL_FAMILIES = {
   precision: { cutoff: "required", binary: false, compute: precisionAt },
@@ -48248,13 +48388,19 @@ var RETRIEVAL_FAMILIES = {
   hit: { cutoff: "required", binary: true, compute: hitAt },
   mrr: { cutoff: "optional", binary: false, compute: reciprocalRankAt },
   map: { cutoff: "optional", binary: false, compute: averagePrecisionAt },
-  ndcg: { cutoff: "optional", binary: false, compute: (r, k) => ndcgAt(r, k, linearGain) },
-  ndcg_exp: {
-    cutoff: "optional",
-    binary: false,
-    compute: (r, k) => ndcgAt(r, k, exponentialGain)
-  },
-  r_precision: { cutoff: "none", binary: false, compute: (r) => rPrecision(r) }
+  ndcg: { cutoff: "optional", binary: false, compute: tableNdcgAt },
+  ndcg_exp: { cutoff: "optional", binary: false, compute: (r, k) => ndcgAt(r, k, exponentialGain) },
+  r_precision: { cutoff: "none", binary: false, compute: (r) => rPrecision(r) },
+  bpref: { cutoff: "none", binary: false, compute: (r) => bpref(r) },
+  infap: { cutoff: "none", binary: false, compute: (r) => inferredAveragePrecision(r) },
+  judged: { cutoff: "required", binary: false, compute: judgedAt },
+  iprec: { cutoff: "recall-level", binary: false, compute: interpolatedPrecisionAt },
+  "11pt_avg": { cutoff: "none", binary: false, compute: (r) => elevenPointAverage(r) },
+  set_precision: { cutoff: "none", binary: false, compute: (r) => setPrecision(r) },
+  set_f1: { cutoff: "none", binary: false, compute: (r) => setF1(r) },
+  num_ret: { cutoff: "none", binary: false, total: true, compute: (r) => retrievedCount(r) },
+  num_rel: { cutoff: "none", binary: false, total: true, compute: (r) => relevantJudgedCount(r) },
+  num_rel_ret: { cutoff: "none", binary: false, total: true, compute: (r) => relevantRetrievedCount(r) }
 };
 var MetricNameError = class extends SettingError {
 };
@@ -48264,31 +48410,34 @@ function isFamily(name) {
 }
 function parseRetrievalMetric(text4) {
   const name = text4.trim();
-  const match = /^([a-z_]+)(?:@(\d+))?$/.exec(name);
+  const match = /^([a-z0-9_]+)(?:@(\d+(?:\.\d+)?))?$/.exec(name);
   const familyName = match?.[1] ?? "";
   if (!match || !isFamily(familyName)) {
     throw new MetricNameError(`unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(", ")}`);
   }
   const family = RETRIEVAL_FAMILIES[familyName];
-  const cut = match[2];
-  if (cut === void 0 && family.cutoff === "required") {
-    throw new MetricNameError(`metric "${name}" needs a cut-off, for example "${familyName}@10"`);
+  const parameter = match[2];
+  const k = parameter === void 0 ? Infinity : Number(parameter);
+  if (family.cutoff === "recall-level") {
+    if (parameter === void 0 || k > 1) throw new MetricNameError(`metric "${name}" needs a recall level from 0 to 1, for example "${familyName}@0.5"`);
+  } else if (parameter === void 0) {
+    if (family.cutoff === "required") throw new MetricNameError(`metric "${name}" needs a cut-off, for example "${familyName}@10"`);
+  } else {
+    if (family.cutoff === "none") throw new MetricNameError(`metric "${familyName}" takes no cut-off; write "${familyName}"`);
+    if (!Number.isInteger(k) || k < 1) throw new MetricNameError(`metric "${name}": the cut-off must be a whole number of at least 1`);
   }
-  if (cut !== void 0 && family.cutoff === "none") {
-    throw new MetricNameError(`metric "${familyName}" takes no cut-off; write "${familyName}"`);
-  }
-  const k = cut === void 0 ? Infinity : Number(cut);
-  if (k < 1) throw new MetricNameError(`metric "${name}": the cut-off must be at least 1`);
   return {
-    name: cut === void 0 ? familyName : `${familyName}@${k}`,
+    name: parameter === void 0 ? familyName : `${familyName}@${k}`,
     family: familyName,
     k,
     binary: family.binary,
+    total: family.total === true,
     compute: (ranking) => family.compute(ranking, k)
   };
 }
 function cutoffExample(family) {
   const { cutoff } = RETRIEVAL_FAMILIES[family];
+  if (cutoff === "recall-level") return `${family}@r`;
   return cutoff === "required" ? `${family}@k` : cutoff === "optional" ? `${family}[@k]` : family;
 }
 function defaultRetrievalMetrics(ks) {
@@ -48596,6 +48745,26 @@ function parseCount(text4) {
   if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 0) throw new SettingError(`must be a whole number \u2265 0, got "${text4}"`);
   return value2;
 }
+function parseRelevanceLevel(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 1)
+    throw new SettingError(`the relevance level must be a whole number of at least 1, got "${text4}"`);
+  return value2;
+}
+function parseNdcgGains(text4) {
+  const gains = /* @__PURE__ */ new Map();
+  for (const item of splitList(text4)) {
+    const match = /^(\d+)\s*=\s*(\S+)$/.exec(item);
+    const grade2 = Number(match?.[1]);
+    const gain = Number(match?.[2]);
+    if (!match || !Number.isSafeInteger(grade2) || !Number.isFinite(gain)) {
+      throw new SettingError(`"${item}" is not grade=gain with a whole grade \u2265 0 and a number, as in 0=0,1=1,2=3,3=7`);
+    }
+    if (gains.has(grade2)) throw new SettingError(`grade ${grade2} has two gains`);
+    gains.set(grade2, gain);
+  }
+  return gains;
+}
 function parseBoolean(text4) {
   const value2 = text4.trim().toLowerCase();
   if (value2 === "true") return true;
@@ -48629,6 +48798,7 @@ function parseCommentTag(text4) {
   return tag;
 }
 var both = (flag2) => ({ flags: { eval: flag2, compare: flag2 } });
+var everyCommand = (flag2) => ({ flags: { eval: flag2, compare: flag2, trec: flag2 } });
 var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
 var SETTINGS = {
   config: {
@@ -48713,6 +48883,24 @@ var SETTINGS = {
     config: true
   },
   k: { name: "k", description: "cut-offs for the @k metrics", default: "1,3,5,10", parse: parseCutoffs, cli: both("--k <list>"), action: true, config: true },
+  "relevance-level": {
+    name: "relevance-level",
+    description: "the grade from which a judged document counts as relevant, for every retrieval metric but ndcg, ndcg_exp, judged and num_ret (trec_eval -l, ir_measures rel=)",
+    default: "1",
+    parse: parseRelevanceLevel,
+    cli: everyCommand("--relevance-level <grade>"),
+    action: true,
+    config: true
+  },
+  "ndcg-gains": {
+    name: "ndcg-gains",
+    description: "the gain of each grade in ndcg and ndcg@k, as grade=gain pairs such as 0=0,1=1,2=5 (trec_eval's ndcg.1=1,2=5); an unlisted grade gains its own value; empty: gain = grade",
+    default: "",
+    parse: parseNdcgGains,
+    cli: everyCommand("--ndcg-gains <list>"),
+    action: true,
+    config: true
+  },
   "retrieval-ok": {
     name: "retrieval-ok",
     description: "when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8",
@@ -49230,6 +49418,15 @@ function addSettingOptions(command, name) {
     command.addOption(option);
   }
   return command.option("--print-config", "print every setting with its value and where it came from, and exit");
+}
+function addParsedSettingOptions(command, name) {
+  for (const setting of cliSettings(name)) {
+    const row = SETTINGS[setting];
+    command.addOption(
+      new Option(flagOf(setting, name), row.description).argParser(argParser(row.parse)).default(row.parse(row.default), row.default || "none")
+    );
+  }
+  return command;
 }
 function givenSettings(command, name) {
   const given = /* @__PURE__ */ new Map();
@@ -50538,12 +50735,12 @@ function relevanceMap(relevant) {
   if (Array.isArray(relevant)) return new Map(relevant.map((id2) => [id2, 1]));
   return new Map(Object.entries(relevant));
 }
-function judgedRanking(record2) {
+function judgedRanking(record2, judging) {
   if (record2.retrieved_ids === void 0) return void 0;
-  const ranking = judgeRanking(record2.retrieved_ids, relevanceMap(record2.relevant_ids));
+  const ranking = judgeRanking(record2.retrieved_ids, relevanceMap(record2.relevant_ids), judging);
   return relevantCount(ranking) === 0 ? void 0 : ranking;
 }
-function scoreQuestion(record2, config2, ranking = judgedRanking(record2)) {
+function scoreQuestion(record2, config2, ranking = judgedRanking(record2, config2.judging)) {
   const scores = {};
   if (ranking !== void 0) for (const metric of config2.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
   for (const column2 of QUESTION_COLUMNS) {
@@ -50560,10 +50757,11 @@ function scoreMetric(name) {
 function normalizeLabel(text4) {
   return text4.normalize("NFC").replace(/\s+/gu, " ").trim();
 }
+var LABEL_GRADE = 1;
 function goldKeyOf(record2) {
   const relevant = record2.relevant_ids;
   const graded = relevant === void 0 ? [] : Array.isArray(relevant) ? relevant.map((id2) => [id2, 1]) : Object.entries(relevant);
-  const grades = [...new Map(graded.filter(([, grade2]) => isRelevant(grade2)))].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  const grades = [...new Map(graded.filter(([, grade2]) => grade2 >= LABEL_GRADE))].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
   const expected = record2.expected_answer === void 0 ? null : normalizeLabel(record2.expected_answer);
   return JSON.stringify([grades, expected, record2.answerable ?? true]);
 }
@@ -50576,7 +50774,7 @@ function goldLabelsOf(key) {
 function relevantWithin(retrieved, ranking, k) {
   const found = [];
   const depth = Math.min(k, retrieved.length);
-  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i])) found.push(retrieved[i]);
+  for (let i = 0; i < depth; i++) if (isRelevantAt(ranking, i)) found.push(retrieved[i]);
   return found;
 }
 var OutcomeBuilder = class {
@@ -50622,7 +50820,7 @@ var OutcomeBuilder = class {
         questions: (use?.questions ?? 0) + 1
       });
     }
-    const ranking = judgedRanking(record2);
+    const ranking = judgedRanking(record2, this.config.judging);
     if (record2.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
     this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record2.retrieved_ids ?? [], ranking, this.config.retrievalOk.metric.k));
     if (record2.human_label !== void 0 && record2.judge_label !== void 0) {
@@ -51687,29 +51885,27 @@ function countByTag(changes) {
 }
 
 // src/core/compare/settings.ts
-function evalConfig(rules, extraMetrics = []) {
-  const { cutoffs, retrievalOk, correctness, contextMatch = { kind: "exact" }, fields = /* @__PURE__ */ new Map() } = rules;
-  const metrics = defaultRetrievalMetrics(cutoffs);
+function evalConfig(settings, extraMetrics = []) {
+  const retrievalOk = settings["retrieval-ok"];
+  const metrics = defaultRetrievalMetrics(settings.k);
   const add = (metric) => {
     if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
   };
   add(retrievalOk.metric);
   for (const name of extraMetrics) if (answerMetric(name) === void 0 && !name.startsWith("score:")) add(parseRetrievalMetric(name));
-  return { retrievalMetrics: metrics, retrievalOk, correctness, contextMatch, fields };
-}
-function scoringRules(settings) {
   return {
-    cutoffs: settings.k,
-    retrievalOk: settings["retrieval-ok"],
+    retrievalMetrics: metrics,
+    retrievalOk,
     correctness: settings.correct,
-    contextMatch: settings["context-match"],
-    fields: settings.fields
+    contextMatch: settings["context-match"] ?? { kind: "exact" },
+    fields: settings.fields ?? /* @__PURE__ */ new Map(),
+    judging: { relevanceLevel: settings["relevance-level"], ndcgGains: settings["ndcg-gains"] }
   };
 }
 function compareConfig(settings, calibrations) {
   const floors = settings.floors;
   return {
-    eval: evalConfig(scoringRules(settings), [...settings.graded, ...floors.map((floor) => floor.metric)]),
+    eval: evalConfig(settings, [...settings.graded, ...floors.map((floor) => floor.metric)]),
     missing: settings.missing,
     minPaired: settings["min-paired"],
     minCoverage: settings["min-coverage"],
@@ -51952,7 +52148,9 @@ function toSpec(config2) {
     retrievalOk: config2.retrievalOk.name,
     correct: formatCorrectnessRule(config2.correctness),
     contextMatch: formatContextMatchRule(config2.contextMatch),
-    fields: [...config2.fields]
+    fields: [...config2.fields],
+    relevanceLevel: config2.judging.relevanceLevel,
+    ndcgGains: [...config2.judging.ndcgGains]
   };
 }
 function fromSpec(spec) {
@@ -51961,7 +52159,8 @@ function fromSpec(spec) {
     retrievalOk: parseRetrievalOkRule(spec.retrievalOk),
     correctness: parseCorrectnessRule(spec.correct),
     contextMatch: parseContextMatchRule(spec.contextMatch),
-    fields: new Map(spec.fields)
+    fields: new Map(spec.fields),
+    judging: { relevanceLevel: spec.relevanceLevel, ndcgGains: new Map(spec.ndcgGains) }
   };
 }
 function isReaderThread() {
@@ -52018,7 +52217,7 @@ async function readBothRuns(base, head, config2, entry, onProgress) {
 
 // src/pipeline/compare.ts
 function evaluationConfig(settings) {
-  return evalConfig(scoringRules(settings));
+  return evalConfig(settings);
 }
 async function comparisonConfig(settings) {
   const calibrations = await Promise.all(settings["judge-calibration"].map(readCalibrationRecord));
@@ -59130,6 +59329,7 @@ var TrecTableBuilder = class {
 
 // src/sources/trec.ts
 var LINE_FEED5 = 10;
+var HASH = 35;
 var QID_COLUMN = 0;
 var DOCNO_COLUMN = 2;
 function parseFiniteScore(bytes, start, end) {
@@ -59138,6 +59338,7 @@ function parseFiniteScore(bytes, start, end) {
 }
 var QRELS = {
   columns: ["qid", "iter", "docno", "rel"],
+  extraColumns: false,
   valueColumn: 3,
   valueField: "rel",
   parseValue: parseIntegerBytes,
@@ -59146,6 +59347,7 @@ var QRELS = {
 };
 var RUN = {
   columns: ["qid", "Q0", "docno", "rank", "score", "tag"],
+  extraColumns: true,
   valueColumn: 4,
   valueField: "score",
   parseValue: parseFiniteScore,
@@ -59168,6 +59370,11 @@ var ProblemsByLine = class {
     if (this.total > 0) throw new InputError(this.listed, this.total);
   }
 };
+function isComment(bytes, start) {
+  let i = start;
+  while (bytes[i] === 32 || bytes[i] >= 9 && bytes[i] <= 13 && bytes[i] !== LINE_FEED5) i++;
+  return bytes[i] === HASH;
+}
 function columnOf(bytes, lineStart, offset) {
   for (let i = lineStart; i < offset; i++) {
     if (bytes[i] >= 128) return bytes.toString("utf8", lineStart, offset).length + 1;
@@ -59187,8 +59394,9 @@ var TableParser = class {
   docnos;
   problems;
   table = new TrecTableBuilder();
-  /** Non-blank lines seen. */
+  /** Non-blank lines seen that are not comments. */
   records = 0;
+  /** Lines seen. */
   line = 0;
   fields;
   /** Qids as bytes, numbered in order of appearance, and the query each is (bytes that decode alike are one query). */
@@ -59197,7 +59405,10 @@ var TableParser = class {
   /** The previous record's qid (in qidBytes) and query: the next line of the same query needs no lookup. */
   qid = -1;
   query = -1;
-  /** Parses the whole lines in bytes [start, end); a line that is not UTF-8 is reported, and only counted. */
+  /**
+   * Parses the whole lines in bytes [start, end); a line that is not UTF-8 is reported, and only counted, unless
+   * it is a comment, which is skipped whatever its bytes.
+   */
   parseChunk(bytes, start, end) {
     if (isUtf83(bytes.subarray(start, end))) {
       this.parseLines(bytes, start, end);
@@ -59207,6 +59418,7 @@ var TableParser = class {
       const lineEnd = bytes.indexOf(LINE_FEED5, next) + 1;
       const bad = firstBadByte(bytes.subarray(next, lineEnd));
       if (bad < 0) this.parseLines(bytes, next, lineEnd);
+      else if (isComment(bytes, next)) this.line++;
       else {
         this.line++;
         this.records++;
@@ -59220,14 +59432,14 @@ var TableParser = class {
     for (let next = start; next < end; ) {
       next = fields.split(bytes, next);
       this.line++;
-      if (fields.count > 0) this.parseRecord(bytes);
+      if (fields.count > 0 && bytes[fields.starts[0]] !== HASH) this.parseRecord(bytes);
     }
   }
   /** One non-blank line: checks it and adds it to its query, or records what is wrong with it. */
   parseRecord(bytes) {
     const { fields, format } = this;
     this.records++;
-    if (fields.count !== format.columns.length) {
+    if (fields.count !== format.columns.length && !(format.extraColumns && fields.count > format.columns.length)) {
       this.problems.add(this.columnCountProblem(bytes));
       return;
     }
@@ -59304,7 +59516,10 @@ async function readTable(file2, format, docnos, onProgress) {
   } catch (error62) {
     throw readFailure(file2, error62);
   }
-  if (parser.records === 0) problems.add({ file: file2, message: `the file is empty; expected lines of "${format.columns.join(" ")}"` });
+  if (parser.records === 0) {
+    const what = parser.line === 0 ? "the file is empty" : "the file holds only comments and blank lines";
+    problems.add({ file: file2, message: `${what}; expected lines of "${format.columns.join(" ")}"` });
+  }
   const table2 = parser.table.build(file2, docnos);
   reportDuplicates(table2, format, problems);
   problems.throwIfAny();
@@ -59336,12 +59551,14 @@ function lowerBound(sorted, length, value2) {
   return low;
 }
 var JudgedRanker = class {
-  constructor(docnos) {
+  constructor(docnos, judging = DEFAULT_JUDGING) {
     this.docnos = docnos;
+    this.judging = judging;
     this.gradeOf = new Float64Array(docnos.size);
     this.gradeStamp = new Int32Array(docnos.size);
   }
   docnos;
+  judging;
   /** Per document id: the grade of the query being judged, valid where gradeStamp holds the current stamp. */
   gradeOf;
   gradeStamp;
@@ -59363,30 +59580,31 @@ var JudgedRanker = class {
   /** The graded ranking of `run` (undefined: the query retrieved nothing) against `judgments`. */
   judge(judgments, run) {
     this.stamp++;
-    const idealGrades = this.markJudgments(judgments);
+    const judgedGrades = this.markJudgments(judgments);
     const n = run?.count ?? 0;
     this.grades = atLeastFloat64(this.grades, n);
     const grades = this.grades.subarray(0, n);
-    grades.fill(0);
+    grades.fill(UNJUDGED);
     if (run !== void 0) this.placeJudged(run, grades);
-    return { grades, idealGrades };
+    const { judging } = this;
+    return { grades, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
   }
-  /** Step 1: records each judged document's grade; returns the relevant grades sorted descending (the ideal ranking). */
+  /** Step 1: records each judged document's grade; returns the grades of 0 or more sorted descending (the ideal ranking). */
   markJudgments(judgments) {
     const { gradeOf, gradeStamp, stamp } = this;
     this.ideal = atLeastFloat64(this.ideal, judgments.count);
-    let relevant = 0;
+    let judged = 0;
     for (let i = 0; i < judgments.count; i++) {
       const docId = judgments.docIds[i];
       const grade2 = judgments.values[i];
       gradeOf[docId] = grade2;
       gradeStamp[docId] = stamp;
-      if (isRelevant(grade2)) this.ideal[relevant++] = grade2;
+      if (grade2 >= 0) this.ideal[judged++] = grade2;
     }
-    return this.ideal.subarray(0, relevant).sort().reverse();
+    return this.ideal.subarray(0, judged).sort().reverse();
   }
-  gradeOfDoc(docId) {
-    return this.gradeStamp[docId] === this.stamp ? this.gradeOf[docId] : 0;
+  isJudged(docId) {
+    return this.gradeStamp[docId] === this.stamp;
   }
   /** Steps 2–5 for a query that retrieved something. */
   placeJudged(run, grades) {
@@ -59398,14 +59616,14 @@ var JudgedRanker = class {
     const { judged, level, tieRank, above } = this;
     for (let j = 0; j < judgedCount; j++) {
       const entry = judged[j];
-      grades[above[level[entry]] + tieRank[entry]] = this.gradeOfDoc(run.docIds[entry]);
+      grades[above[level[entry]] + tieRank[entry]] = this.gradeOf[run.docIds[entry]];
     }
   }
-  /** Step 2a: the run entries whose document has a non-zero grade; returns how many. */
+  /** Step 2a: the run entries whose document is judged; returns how many. */
   findJudged(run) {
     this.judged = atLeastInt32(this.judged, run.count);
     let count2 = 0;
-    for (let i = 0; i < run.count; i++) if (this.gradeOfDoc(run.docIds[i]) !== 0) this.judged[count2++] = i;
+    for (let i = 0; i < run.count; i++) if (this.isJudged(run.docIds[i])) this.judged[count2++] = i;
     return count2;
   }
   /** Step 2b: the judged entries' distinct scores, ascending, in `levels`; returns how many. */
@@ -59493,7 +59711,7 @@ var JudgedRanker = class {
     this.tieCounts = atLeastInt32(this.tieCounts, end - start + 1);
     const { tied, members: members2 } = this;
     let count2 = 0;
-    for (let m = start; m < end; m++) if (this.gradeOfDoc(docIds[members2[m]]) !== 0) tied[count2++] = members2[m];
+    for (let m = start; m < end; m++) if (this.isJudged(docIds[members2[m]])) tied[count2++] = members2[m];
     this.sortByDocnoDescending(tied, count2, docIds);
     return count2;
   }
@@ -59530,9 +59748,11 @@ var JudgedRanker = class {
 };
 
 // src/core/scoring/trec-eval.ts
-function evaluation(metrics, queries, rankings) {
+var DEFAULT_TREC_EVAL_OPTIONS = { judging: DEFAULT_JUDGING, maxRetrieved: Infinity, judgedOnly: false, averageOver: "qrels" };
+function evaluation(metrics, rankings) {
   const sums = new Float64Array(metrics.length);
   const perQuery = {};
+  let queries = 0;
   for (const [qid, ranking] of rankings) {
     const values = {};
     for (let i = 0; i < metrics.length; i++) {
@@ -59542,32 +59762,56 @@ function evaluation(metrics, queries, rankings) {
       sums[i] += value2;
     }
     perQuery[qid] = values;
+    queries++;
   }
   const aggregate = {};
-  metrics.forEach((metric, i) => aggregate[metric.name] = queries === 0 ? 0 : sums[i] / queries);
+  metrics.forEach((metric, i) => aggregate[metric.name] = metric.total ? sums[i] : queries === 0 ? 0 : sums[i] / queries);
   return { queries, aggregate, perQuery };
 }
-function evaluateTrecTables(qrels, run, metrics) {
+var RankingLimits = class {
+  constructor(options) {
+    this.options = options;
+  }
+  options;
+  kept = new Float64Array(1024);
+  apply(ranking) {
+    const { maxRetrieved, judgedOnly } = this.options;
+    let grades = ranking.grades;
+    if (grades.length > maxRetrieved) grades = grades.subarray(0, maxRetrieved);
+    if (judgedOnly) {
+      if (this.kept.length < grades.length) this.kept = new Float64Array(Math.max(grades.length, this.kept.length * 2));
+      let count2 = 0;
+      for (let i = 0; i < grades.length; i++) if (grades[i] >= 0) this.kept[count2++] = grades[i];
+      grades = this.kept.subarray(0, count2);
+    }
+    return grades === ranking.grades ? ranking : { ...ranking, grades };
+  }
+};
+function evaluateTrecTables(qrels, run, metrics, options = DEFAULT_TREC_EVAL_OPTIONS) {
   if (qrels.docnos !== run.docnos) throw new Error("evaluateTrecTables: qrels and run must be read with the same ByteDictionary");
-  const ranker = new JudgedRanker(qrels.docnos);
+  const ranker = new JudgedRanker(qrels.docnos, options.judging);
+  const limits = new RankingLimits(options);
   const judgments = new QueryEntries();
   const retrieved = new QueryEntries();
   function* rankings() {
     for (const [q, qid] of qrels.qids.entries()) {
       const r = run.queryNumber(qid);
-      yield [qid, ranker.judge(qrels.entries(q, judgments), r === void 0 ? void 0 : run.entries(r, retrieved))];
+      if (r === void 0 && options.averageOver === "run") continue;
+      yield [qid, limits.apply(ranker.judge(qrels.entries(q, judgments), r === void 0 ? void 0 : run.entries(r, retrieved)))];
     }
   }
-  return evaluation(metrics, qrels.qids.length, rankings());
+  return evaluation(metrics, rankings());
 }
 
 // src/render/trec-text.ts
 var value4 = (value2) => value2 === void 0 ? "\u2014" : value2.toFixed(4);
-function renderTrecText(evaluation2, metrics, perQuery) {
+var QUERIES = { qrels: "every query in the qrels, as trec_eval -c", run: "the queries in both the qrels and the run" };
+function renderTrecText(evaluation2, metrics, perQuery, averageOver) {
   const names = metrics.map((metric) => metric.name);
-  let text4 = `rag-gate trec: ${evaluation2.queries} queries (every query in the qrels, as trec_eval -c)
+  let text4 = `rag-gate trec: ${evaluation2.queries} queries (${QUERIES[averageOver]})
 `;
-  text4 += `${textTable([["metric", "mean"], ...names.map((name) => [name, value4(evaluation2.aggregate[name])])])}
+  const row = (metric) => metric.total ? [`${metric.name} (total)`, String(evaluation2.aggregate[metric.name])] : [metric.name, value4(evaluation2.aggregate[metric.name])];
+  text4 += `${textTable([["metric", "mean"], ...metrics.map(row)])}
 `;
   if (perQuery) {
     const rows = Object.entries(evaluation2.perQuery).map(([qid, values]) => [qid, ...names.map((name) => value4(values[name]))]);
@@ -59580,10 +59824,27 @@ ${textTable([["qid", ...names], ...rows])}
 }
 
 // src/frontends/cli/trec-command.ts
+var maxRetrievedOption = argParser((text4) => {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number of at least 1, got "${text4}"`);
+  return value2;
+});
+var averageOverOption = argParser((text4) => {
+  if (text4 === "qrels" || text4 === "run") return text4;
+  throw new SettingError(`must be qrels or run, got "${text4}"`);
+});
 function trecCommand(context) {
-  return new Command("trec").description("evaluate a TREC run against qrels with trec_eval's conventions (as trec_eval -c)").requiredOption("--qrels <file>", 'judgments: "qid iter docno rel" per line').requiredOption("--run <file>", 'run: "qid Q0 docno rank score tag" per line; ranked by score, ties by docno descending').addOption(new Option("--metrics <list>", "metrics to compute, e.g. ndcg@10,map,mrr,recall@100 (default: all at --k)").argParser(metricsOption)).addOption(
+  const command = new Command("trec").description("evaluate a TREC run against qrels with trec_eval's conventions (as trec_eval -c)").requiredOption("--qrels <file>", 'judgments: "qid iter docno rel" per line').requiredOption("--run <file>", 'run: "qid Q0 docno rank score tag" per line; ranked by score, ties by docno descending').addOption(new Option("--metrics <list>", "metrics to compute, e.g. ndcg@10,map,mrr,recall@100 (default: all at --k)").argParser(metricsOption)).addOption(
     new Option("--k <list>", "cut-offs for the default metrics").argParser(cutoffsOption).default(SETTINGS.k.parse(SETTINGS.k.default), SETTINGS.k.default)
-  ).option("--per-query", "also print each query\u2019s values").option("--json", "print one JSON object on stdout: {queries, aggregate, perQuery}").action(async (options) => {
+  ).addOption(
+    new Option("--max-retrieved <n>", "only each query's first n ranked documents count (trec_eval -M)").argParser(maxRetrievedOption).default(Infinity, "all")
+  ).option("--judged-only", "take unjudged documents out of each ranking before measuring (trec_eval -J)").addOption(
+    new Option(
+      "--average-over <queries>",
+      "qrels: every judged query, one missing from the run scoring 0 (trec_eval -c); run: only the judged queries the run has"
+    ).argParser(averageOverOption).default("qrels")
+  ).option("--per-query", "also print each query\u2019s values").option("--json", "print one JSON object on stdout: {queries, aggregate, perQuery}");
+  return addParsedSettingOptions(command, "trec").action(async (options) => {
     const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);
     const docnos = new ByteDictionary();
     const progress = readingProgress(context);
@@ -59591,9 +59852,14 @@ function trecCommand(context) {
       readQrelsTable(options.qrels, docnos, progress.reporter()),
       readRunTable(options.run, docnos, progress.reporter())
     ).finally(progress.end);
-    const evaluation2 = evaluateTrecTables(qrels, run, metrics);
+    const evaluation2 = evaluateTrecTables(qrels, run, metrics, {
+      judging: { relevanceLevel: options.relevanceLevel, ndcgGains: options.ndcgGains },
+      maxRetrieved: options.maxRetrieved,
+      judgedOnly: options.judgedOnly === true,
+      averageOver: options.averageOver
+    });
     context.stdout(options.json ? `${JSON.stringify(evaluation2)}
-` : renderTrecText(evaluation2, metrics, options.perQuery === true));
+` : renderTrecText(evaluation2, metrics, options.perQuery === true, options.averageOver));
   });
 }
 

@@ -22685,7 +22685,7 @@ var require_main53 = __commonJS({
     var exp = require_lib51();
     var pow = require_lib71();
     var E = require_lib72();
-    var EPSILON = require_lib73();
+    var EPSILON2 = require_lib73();
     var lanczosSumExpGScaled = require_lanczos_sum_expg_scaled();
     var G = 10.900511;
     function beta(a, b) {
@@ -22709,15 +22709,15 @@ var require_main53 = __commonJS({
         return 1 / b;
       }
       c = a + b;
-      if (c < EPSILON) {
+      if (c < EPSILON2) {
         res = c / a;
         res /= b;
         return res;
       }
-      if (c === a && b < EPSILON) {
+      if (c === a && b < EPSILON2) {
         return 1 / b;
       }
-      if (c === b && a < EPSILON) {
+      if (c === b && a < EPSILON2) {
         return 1 / a;
       }
       if (a < b) {
@@ -24126,7 +24126,7 @@ var require_gamma_delta_ratio_lanczos = __commonJS({
     var abs = require_lib46();
     var exp = require_lib51();
     var pow = require_lib71();
-    var EPSILON = require_lib73();
+    var EPSILON2 = require_lib73();
     var E = require_lib72();
     var G = require_lib97();
     var FLOAT64_MAX_NTH_FACTORIAL = require_lib94();
@@ -24135,7 +24135,7 @@ var require_gamma_delta_ratio_lanczos = __commonJS({
       var result;
       var ratio2;
       var zgh;
-      if (z3 < EPSILON) {
+      if (z3 < EPSILON2) {
         if (delta >= FLOAT64_MAX_NTH_FACTORIAL) {
           ratio2 = gammaDeltaRatioLanczos(delta, FLOAT64_MAX_NTH_FACTORIAL - delta);
           ratio2 *= z3;
@@ -24146,7 +24146,7 @@ var require_gamma_delta_ratio_lanczos = __commonJS({
       }
       zgh = z3 + G - 0.5;
       if (z3 + delta === z3) {
-        if (abs(delta / zgh) < EPSILON) {
+        if (abs(delta / zgh) < EPSILON2) {
           result = exp(-delta);
         } else {
           result = 1;
@@ -26529,7 +26529,7 @@ var require_beta_small_b_large_a_series = __commonJS({
     var pow = require_lib71();
     var ln = require_lib99();
     var MIN_VALUE = require_lib45();
-    var EPSILON = require_lib73();
+    var EPSILON2 = require_lib73();
     var fullIGammaPrefix = require_full_igamma_prefix2();
     var regularizedGammaPrefix = require_regularized_gamma_prefix();
     var p = new Array(30);
@@ -26599,10 +26599,10 @@ var require_beta_small_b_large_a_series = __commonJS({
         r = prefix * p[n] * j;
         sum += r;
         if (r > 1) {
-          if (abs(r) < abs(EPSILON * sum)) {
+          if (abs(r) < abs(EPSILON2 * sum)) {
             break;
           }
-        } else if (abs(r / EPSILON) < abs(sum)) {
+        } else if (abs(r / EPSILON2) < abs(sum)) {
           break;
         }
       }
@@ -30615,7 +30615,7 @@ var require_main93 = __commonJS({
     var ln = require_lib99();
     var FLOAT64_MIN_NORM = require_lib45();
     var HALF_PI = require_lib81();
-    var EPSILON = require_lib73();
+    var EPSILON2 = require_lib73();
     var findIBetaInvFromTDist = require_find_ibeta_inv_from_t_dist();
     var temme1 = require_temme1();
     var temme2 = require_temme2();
@@ -30774,7 +30774,7 @@ var require_main93 = __commonJS({
       } else if (a < 1 && b < 1) {
         xs = (1 - a) / (2 - a - b);
         fs3 = betainc(xs, a, b) - p;
-        if (abs(fs3) / p < EPSILON * 3) {
+        if (abs(fs3) / p < EPSILON2 * 3) {
           if (invert) {
             return [1 - xs, xs];
           }
@@ -30878,7 +30878,7 @@ var require_main93 = __commonJS({
       }
       if (lower === 0) {
         if (invert) {
-          lower = EPSILON;
+          lower = EPSILON2;
           if (x < lower) {
             x = lower;
           }
@@ -42574,25 +42574,33 @@ function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
 }
 
 // src/core/scoring/ranking.ts
-var RELEVANT_GRADE = 1;
-function isRelevant(grade2) {
-  return grade2 >= RELEVANT_GRADE;
-}
-function judgeRanking(retrieved, relevance) {
+var DEFAULT_JUDGING = { relevanceLevel: 1, ndcgGains: /* @__PURE__ */ new Map() };
+var UNJUDGED = -Infinity;
+function judgeRanking(retrieved, relevance, judging = DEFAULT_JUDGING) {
   const grades = new Float64Array(retrieved.length);
-  for (let i = 0; i < retrieved.length; i++) grades[i] = relevance.get(retrieved[i]) ?? 0;
-  const ideal = [];
-  for (const grade2 of relevance.values()) if (isRelevant(grade2)) ideal.push(grade2);
-  ideal.sort((a, b) => b - a);
-  return { grades, idealGrades: Float64Array.from(ideal) };
+  for (let i = 0; i < retrieved.length; i++) grades[i] = relevance.get(retrieved[i]) ?? UNJUDGED;
+  const judged = [];
+  for (const grade2 of relevance.values()) if (grade2 >= 0) judged.push(grade2);
+  const judgedGrades = Float64Array.from(judged).sort().reverse();
+  return { grades, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
+}
+function countAtLeast(descending, level) {
+  let count2 = 0;
+  while (count2 < descending.length && descending[count2] >= level) count2++;
+  return count2;
 }
 function relevantCount(ranking) {
-  return ranking.idealGrades.length;
+  return ranking.relevant;
+}
+function isRelevantAt(ranking, i) {
+  return ranking.grades[i] >= ranking.judging.relevanceLevel;
 }
 function relevantRetrieved(ranking, k) {
-  const depth = Math.min(k, ranking.grades.length);
+  const { grades } = ranking;
+  const level = ranking.judging.relevanceLevel;
+  const depth = Math.min(k, grades.length);
   let found = 0;
-  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i])) found++;
+  for (let i = 0; i < depth; i++) if (grades[i] >= level) found++;
   return found;
 }
 
@@ -42868,12 +42876,12 @@ function relevanceMap(relevant) {
   if (Array.isArray(relevant)) return new Map(relevant.map((id) => [id, 1]));
   return new Map(Object.entries(relevant));
 }
-function judgedRanking(record3) {
+function judgedRanking(record3, judging) {
   if (record3.retrieved_ids === void 0) return void 0;
-  const ranking = judgeRanking(record3.retrieved_ids, relevanceMap(record3.relevant_ids));
+  const ranking = judgeRanking(record3.retrieved_ids, relevanceMap(record3.relevant_ids), judging);
   return relevantCount(ranking) === 0 ? void 0 : ranking;
 }
-function scoreQuestion(record3, config2, ranking = judgedRanking(record3)) {
+function scoreQuestion(record3, config2, ranking = judgedRanking(record3, config2.judging)) {
   const scores = {};
   if (ranking !== void 0) for (const metric of config2.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
   for (const column2 of QUESTION_COLUMNS) {
@@ -42890,10 +42898,11 @@ function scoreMetric(name) {
 function normalizeLabel(text4) {
   return text4.normalize("NFC").replace(/\s+/gu, " ").trim();
 }
+var LABEL_GRADE = 1;
 function goldKeyOf(record3) {
   const relevant = record3.relevant_ids;
   const graded = relevant === void 0 ? [] : Array.isArray(relevant) ? relevant.map((id) => [id, 1]) : Object.entries(relevant);
-  const grades = [...new Map(graded.filter(([, grade2]) => isRelevant(grade2)))].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  const grades = [...new Map(graded.filter(([, grade2]) => grade2 >= LABEL_GRADE))].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
   const expected = record3.expected_answer === void 0 ? null : normalizeLabel(record3.expected_answer);
   return JSON.stringify([grades, expected, record3.answerable ?? true]);
 }
@@ -42906,7 +42915,7 @@ function goldLabelsOf(key) {
 function relevantWithin(retrieved, ranking, k) {
   const found = [];
   const depth = Math.min(k, retrieved.length);
-  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i])) found.push(retrieved[i]);
+  for (let i = 0; i < depth; i++) if (isRelevantAt(ranking, i)) found.push(retrieved[i]);
   return found;
 }
 var OutcomeBuilder = class {
@@ -42952,7 +42961,7 @@ var OutcomeBuilder = class {
         questions: (use?.questions ?? 0) + 1
       });
     }
-    const ranking = judgedRanking(record3);
+    const ranking = judgedRanking(record3, this.config.judging);
     if (record3.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
     this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record3.retrieved_ids ?? [], ranking, this.config.retrievalOk.metric.k));
     if (record3.human_label !== void 0 && record3.judge_label !== void 0) {
@@ -43787,11 +43796,12 @@ function averagePrecisionAt(ranking, k) {
   const total = relevantCount(ranking);
   if (total === 0) return 0;
   const { grades } = ranking;
+  const level = ranking.judging.relevanceLevel;
   const depth = Math.min(k, grades.length);
   let found = 0;
   let sum = 0;
   for (let i = 0; i < depth; i++) {
-    if (isRelevant(grades[i])) {
+    if (grades[i] >= level) {
       found++;
       sum += found / (i + 1);
     }
@@ -43799,10 +43809,40 @@ function averagePrecisionAt(ranking, k) {
   return sum / total;
 }
 
+// src/core/scoring/retrieval/bpref.ts
+function bpref(ranking) {
+  const total = relevantCount(ranking);
+  if (total === 0) return 0;
+  const { grades, judgedGrades } = ranking;
+  const level = ranking.judging.relevanceLevel;
+  const nonrelevantCap = Math.min(judgedGrades.length - total, total);
+  let nonrelevantAbove = 0;
+  let sum = 0;
+  for (let i = 0; i < grades.length; i++) {
+    const grade2 = grades[i];
+    if (grade2 < 0) continue;
+    if (grade2 < level) nonrelevantAbove++;
+    else sum += nonrelevantAbove > 0 ? 1 - Math.min(nonrelevantAbove, total) / nonrelevantCap : 1;
+  }
+  return sum / total;
+}
+
+// src/core/scoring/retrieval/counts.ts
+function retrievedCount(ranking) {
+  return ranking.grades.length;
+}
+function relevantJudgedCount(ranking) {
+  return relevantCount(ranking);
+}
+function relevantRetrievedCount(ranking) {
+  return relevantRetrieved(ranking, Infinity);
+}
+
 // src/core/scoring/retrieval/reciprocal-rank.ts
 function firstRelevantRank(ranking) {
   const { grades } = ranking;
-  for (let i = 0; i < grades.length; i++) if (isRelevant(grades[i])) return i + 1;
+  const level = ranking.judging.relevanceLevel;
+  for (let i = 0; i < grades.length; i++) if (grades[i] >= level) return i + 1;
   return Infinity;
 }
 function reciprocalRankAt(ranking, k) {
@@ -43815,9 +43855,82 @@ function hitAt(ranking, k) {
   return firstRelevantRank(ranking) <= k ? 1 : 0;
 }
 
+// src/core/scoring/retrieval/inferred-ap.ts
+var EPSILON = 1e-5;
+function inferredAveragePrecision(ranking) {
+  const total = relevantCount(ranking);
+  if (total === 0) return 0;
+  const { grades } = ranking;
+  const level = ranking.judging.relevanceLevel;
+  let relevantAbove = 0;
+  let nonrelevantAbove = 0;
+  let unsampledAbove = 0;
+  let sum = 0;
+  for (let j = 0; j < grades.length; j++) {
+    const grade2 = grades[j];
+    if (grade2 === UNJUDGED) continue;
+    if (grade2 < 0) {
+      unsampledAbove++;
+      continue;
+    }
+    if (grade2 < level) {
+      nonrelevantAbove++;
+      continue;
+    }
+    if (j === 0) sum += 1;
+    else {
+      const judgedAbove = relevantAbove + nonrelevantAbove;
+      sum += 1 / (j + 1) + j / (j + 1) * ((judgedAbove + unsampledAbove) / j) * ((relevantAbove + EPSILON) / (judgedAbove + 2 * EPSILON));
+    }
+    relevantAbove++;
+  }
+  return sum / total;
+}
+
+// src/core/scoring/retrieval/interpolated-precision.ts
+var ELEVEN_RECALL_LEVELS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
+function interpolatedPrecisionAt(ranking, recallLevel) {
+  const { grades } = ranking;
+  const level = ranking.judging.relevanceLevel;
+  const needed = Math.round(recallLevel * relevantCount(ranking));
+  const found = relevantRetrieved(ranking, Infinity);
+  if (needed > found || grades.length === 0) return 0;
+  let best = found / grades.length;
+  let relevantSoFar = found;
+  for (let i = grades.length; i > 0 && relevantSoFar > 0; i--) {
+    const precision = relevantSoFar / i;
+    if (best < precision) best = precision;
+    if (grades[i - 1] >= level) {
+      if (relevantSoFar === needed) return best;
+      relevantSoFar--;
+    }
+  }
+  return best;
+}
+function elevenPointAverage(ranking) {
+  let sum = 0;
+  for (let i = ELEVEN_RECALL_LEVELS.length - 1; i >= 0; i--) sum += interpolatedPrecisionAt(ranking, ELEVEN_RECALL_LEVELS[i]);
+  return sum / ELEVEN_RECALL_LEVELS.length;
+}
+
+// src/core/scoring/retrieval/judged.ts
+function judgedAt(ranking, k) {
+  const { grades } = ranking;
+  const depth = Math.min(k, grades.length);
+  if (depth === 0) return 0;
+  let judged = 0;
+  for (let i = 0; i < depth; i++) if (grades[i] !== UNJUDGED) judged++;
+  return judged / depth;
+}
+
 // src/core/scoring/retrieval/ndcg.ts
 var linearGain = (grade2) => grade2 > 0 ? grade2 : 0;
 var exponentialGain = (grade2) => grade2 > 0 ? 2 ** grade2 - 1 : 0;
+function tableGain(judging) {
+  const gains = judging.ndcgGains;
+  if (gains.size === 0) return linearGain;
+  return (grade2) => grade2 >= 0 ? gains.get(grade2) ?? grade2 : 0;
+}
 function discountedGain(grades, k, gain) {
   const depth = Math.min(k, grades.length);
   let sum = 0;
@@ -43827,9 +43940,23 @@ function discountedGain(grades, k, gain) {
   }
   return sum;
 }
-function ndcgAt(ranking, k, gain = linearGain) {
-  const ideal = discountedGain(ranking.idealGrades, k, gain);
-  return ideal === 0 ? 0 : discountedGain(ranking.grades, k, gain) / ideal;
+function idealDiscountedGain(judgedGrades, k, gain, monotone) {
+  if (monotone) return discountedGain(judgedGrades, k, gain);
+  const gains = [];
+  for (let i = 0; i < judgedGrades.length; i++) {
+    const g = gain(judgedGrades[i]);
+    if (g > 0) gains.push(g);
+  }
+  gains.sort((a, b) => b - a);
+  return discountedGain(gains, k, (g) => g);
+}
+function ndcgAt(ranking, k, gain = linearGain, monotone = true) {
+  const ideal = idealDiscountedGain(ranking.judgedGrades, k, gain, monotone);
+  return ideal > 0 ? discountedGain(ranking.grades, k, gain) / ideal : 0;
+}
+function tableNdcgAt(ranking, k) {
+  const { judging } = ranking;
+  return ndcgAt(ranking, k, tableGain(judging), judging.ndcgGains.size === 0);
 }
 
 // src/core/scoring/retrieval/precision.ts
@@ -43849,6 +43976,20 @@ function recallAt(ranking, k) {
   return total === 0 ? 0 : relevantRetrieved(ranking, k) / total;
 }
 
+// src/core/scoring/retrieval/set.ts
+function setPrecision(ranking) {
+  const retrieved = ranking.grades.length;
+  return retrieved === 0 ? 0 : relevantRetrieved(ranking, Infinity) / retrieved;
+}
+function setF1(ranking) {
+  const found = relevantRetrieved(ranking, Infinity);
+  if (found === 0) return 0;
+  const precision = found / ranking.grades.length;
+  const recall = found / relevantCount(ranking);
+  const beta = 1;
+  return (beta + 1) * precision * recall / (beta * precision + recall);
+}
+
 // src/core/catalog/retrieval-metrics.ts
 var RETRIEVAL_FAMILIES = {
   precision: { cutoff: "required", binary: false, compute: precisionAt },
@@ -43856,13 +43997,19 @@ var RETRIEVAL_FAMILIES = {
   hit: { cutoff: "required", binary: true, compute: hitAt },
   mrr: { cutoff: "optional", binary: false, compute: reciprocalRankAt },
   map: { cutoff: "optional", binary: false, compute: averagePrecisionAt },
-  ndcg: { cutoff: "optional", binary: false, compute: (r, k) => ndcgAt(r, k, linearGain) },
-  ndcg_exp: {
-    cutoff: "optional",
-    binary: false,
-    compute: (r, k) => ndcgAt(r, k, exponentialGain)
-  },
-  r_precision: { cutoff: "none", binary: false, compute: (r) => rPrecision(r) }
+  ndcg: { cutoff: "optional", binary: false, compute: tableNdcgAt },
+  ndcg_exp: { cutoff: "optional", binary: false, compute: (r, k) => ndcgAt(r, k, exponentialGain) },
+  r_precision: { cutoff: "none", binary: false, compute: (r) => rPrecision(r) },
+  bpref: { cutoff: "none", binary: false, compute: (r) => bpref(r) },
+  infap: { cutoff: "none", binary: false, compute: (r) => inferredAveragePrecision(r) },
+  judged: { cutoff: "required", binary: false, compute: judgedAt },
+  iprec: { cutoff: "recall-level", binary: false, compute: interpolatedPrecisionAt },
+  "11pt_avg": { cutoff: "none", binary: false, compute: (r) => elevenPointAverage(r) },
+  set_precision: { cutoff: "none", binary: false, compute: (r) => setPrecision(r) },
+  set_f1: { cutoff: "none", binary: false, compute: (r) => setF1(r) },
+  num_ret: { cutoff: "none", binary: false, total: true, compute: (r) => retrievedCount(r) },
+  num_rel: { cutoff: "none", binary: false, total: true, compute: (r) => relevantJudgedCount(r) },
+  num_rel_ret: { cutoff: "none", binary: false, total: true, compute: (r) => relevantRetrievedCount(r) }
 };
 var MetricNameError = class extends SettingError {
 };
@@ -43872,31 +44019,34 @@ function isFamily(name) {
 }
 function parseRetrievalMetric(text4) {
   const name = text4.trim();
-  const match = /^([a-z_]+)(?:@(\d+))?$/.exec(name);
+  const match = /^([a-z0-9_]+)(?:@(\d+(?:\.\d+)?))?$/.exec(name);
   const familyName = match?.[1] ?? "";
   if (!match || !isFamily(familyName)) {
     throw new MetricNameError(`unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(", ")}`);
   }
   const family = RETRIEVAL_FAMILIES[familyName];
-  const cut = match[2];
-  if (cut === void 0 && family.cutoff === "required") {
-    throw new MetricNameError(`metric "${name}" needs a cut-off, for example "${familyName}@10"`);
+  const parameter = match[2];
+  const k = parameter === void 0 ? Infinity : Number(parameter);
+  if (family.cutoff === "recall-level") {
+    if (parameter === void 0 || k > 1) throw new MetricNameError(`metric "${name}" needs a recall level from 0 to 1, for example "${familyName}@0.5"`);
+  } else if (parameter === void 0) {
+    if (family.cutoff === "required") throw new MetricNameError(`metric "${name}" needs a cut-off, for example "${familyName}@10"`);
+  } else {
+    if (family.cutoff === "none") throw new MetricNameError(`metric "${familyName}" takes no cut-off; write "${familyName}"`);
+    if (!Number.isInteger(k) || k < 1) throw new MetricNameError(`metric "${name}": the cut-off must be a whole number of at least 1`);
   }
-  if (cut !== void 0 && family.cutoff === "none") {
-    throw new MetricNameError(`metric "${familyName}" takes no cut-off; write "${familyName}"`);
-  }
-  const k = cut === void 0 ? Infinity : Number(cut);
-  if (k < 1) throw new MetricNameError(`metric "${name}": the cut-off must be at least 1`);
   return {
-    name: cut === void 0 ? familyName : `${familyName}@${k}`,
+    name: parameter === void 0 ? familyName : `${familyName}@${k}`,
     family: familyName,
     k,
     binary: family.binary,
+    total: family.total === true,
     compute: (ranking) => family.compute(ranking, k)
   };
 }
 function cutoffExample(family) {
   const { cutoff } = RETRIEVAL_FAMILIES[family];
+  if (cutoff === "recall-level") return `${family}@r`;
   return cutoff === "required" ? `${family}@k` : cutoff === "optional" ? `${family}[@k]` : family;
 }
 function defaultRetrievalMetrics(ks) {
@@ -64785,29 +64935,27 @@ function countByTag(changes) {
 }
 
 // src/core/compare/settings.ts
-function evalConfig(rules, extraMetrics = []) {
-  const { cutoffs, retrievalOk, correctness, contextMatch = { kind: "exact" }, fields = /* @__PURE__ */ new Map() } = rules;
-  const metrics = defaultRetrievalMetrics(cutoffs);
+function evalConfig(settings, extraMetrics = []) {
+  const retrievalOk = settings["retrieval-ok"];
+  const metrics = defaultRetrievalMetrics(settings.k);
   const add = (metric) => {
     if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
   };
   add(retrievalOk.metric);
   for (const name of extraMetrics) if (answerMetric(name) === void 0 && !name.startsWith("score:")) add(parseRetrievalMetric(name));
-  return { retrievalMetrics: metrics, retrievalOk, correctness, contextMatch, fields };
-}
-function scoringRules(settings) {
   return {
-    cutoffs: settings.k,
-    retrievalOk: settings["retrieval-ok"],
+    retrievalMetrics: metrics,
+    retrievalOk,
     correctness: settings.correct,
-    contextMatch: settings["context-match"],
-    fields: settings.fields
+    contextMatch: settings["context-match"] ?? { kind: "exact" },
+    fields: settings.fields ?? /* @__PURE__ */ new Map(),
+    judging: { relevanceLevel: settings["relevance-level"], ndcgGains: settings["ndcg-gains"] }
   };
 }
 function compareConfig(settings, calibrations) {
   const floors = settings.floors;
   return {
-    eval: evalConfig(scoringRules(settings), [...settings.graded, ...floors.map((floor) => floor.metric)]),
+    eval: evalConfig(settings, [...settings.graded, ...floors.map((floor) => floor.metric)]),
     missing: settings.missing,
     minPaired: settings["min-paired"],
     minCoverage: settings["min-coverage"],
@@ -67371,7 +67519,9 @@ function toSpec(config2) {
     retrievalOk: config2.retrievalOk.name,
     correct: formatCorrectnessRule(config2.correctness),
     contextMatch: formatContextMatchRule(config2.contextMatch),
-    fields: [...config2.fields]
+    fields: [...config2.fields],
+    relevanceLevel: config2.judging.relevanceLevel,
+    ndcgGains: [...config2.judging.ndcgGains]
   };
 }
 function fromSpec(spec) {
@@ -67380,7 +67530,8 @@ function fromSpec(spec) {
     retrievalOk: parseRetrievalOkRule(spec.retrievalOk),
     correctness: parseCorrectnessRule(spec.correct),
     contextMatch: parseContextMatchRule(spec.contextMatch),
-    fields: new Map(spec.fields)
+    fields: new Map(spec.fields),
+    judging: { relevanceLevel: spec.relevanceLevel, ndcgGains: new Map(spec.ndcgGains) }
   };
 }
 function isReaderThread() {
@@ -68437,6 +68588,26 @@ function parseCount(text4) {
   if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 0) throw new SettingError(`must be a whole number \u2265 0, got "${text4}"`);
   return value2;
 }
+function parseRelevanceLevel(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 1)
+    throw new SettingError(`the relevance level must be a whole number of at least 1, got "${text4}"`);
+  return value2;
+}
+function parseNdcgGains(text4) {
+  const gains = /* @__PURE__ */ new Map();
+  for (const item of splitList(text4)) {
+    const match = /^(\d+)\s*=\s*(\S+)$/.exec(item);
+    const grade2 = Number(match?.[1]);
+    const gain = Number(match?.[2]);
+    if (!match || !Number.isSafeInteger(grade2) || !Number.isFinite(gain)) {
+      throw new SettingError(`"${item}" is not grade=gain with a whole grade \u2265 0 and a number, as in 0=0,1=1,2=3,3=7`);
+    }
+    if (gains.has(grade2)) throw new SettingError(`grade ${grade2} has two gains`);
+    gains.set(grade2, gain);
+  }
+  return gains;
+}
 function parseBoolean(text4) {
   const value2 = text4.trim().toLowerCase();
   if (value2 === "true") return true;
@@ -68470,6 +68641,7 @@ function parseCommentTag(text4) {
   return tag;
 }
 var both = (flag2) => ({ flags: { eval: flag2, compare: flag2 } });
+var everyCommand = (flag2) => ({ flags: { eval: flag2, compare: flag2, trec: flag2 } });
 var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
 var SETTINGS = {
   config: {
@@ -68554,6 +68726,24 @@ var SETTINGS = {
     config: true
   },
   k: { name: "k", description: "cut-offs for the @k metrics", default: "1,3,5,10", parse: parseCutoffs, cli: both("--k <list>"), action: true, config: true },
+  "relevance-level": {
+    name: "relevance-level",
+    description: "the grade from which a judged document counts as relevant, for every retrieval metric but ndcg, ndcg_exp, judged and num_ret (trec_eval -l, ir_measures rel=)",
+    default: "1",
+    parse: parseRelevanceLevel,
+    cli: everyCommand("--relevance-level <grade>"),
+    action: true,
+    config: true
+  },
+  "ndcg-gains": {
+    name: "ndcg-gains",
+    description: "the gain of each grade in ndcg and ndcg@k, as grade=gain pairs such as 0=0,1=1,2=5 (trec_eval's ndcg.1=1,2=5); an unlisted grade gains its own value; empty: gain = grade",
+    default: "",
+    parse: parseNdcgGains,
+    cli: everyCommand("--ndcg-gains <list>"),
+    action: true,
+    config: true
+  },
   "retrieval-ok": {
     name: "retrieval-ok",
     description: "when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8",

@@ -5,23 +5,31 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Parity with trec_eval: runs the bundled CLI exactly as a user would on each qrels/run pair in
- * test/fixtures/trec/ and compares every per-query and aggregate value with the numbers trec_eval
- * printed for the same files (NAME.expected.json; its `generatedBy` field holds the exact commands).
+ * test/fixtures/trec/, in each of trec_eval's modes rag-gate mirrors, and compares every per-query and aggregate
+ * value with the numbers trec_eval printed for the same files (NAME.MODE.expected.json: `flags` are rag-gate's
+ * options for the mode, `generatedBy` the exact trec_eval commands).
  *
- * The expected values come from trec_eval 10.0 (usnistgov/trec_eval) run with `-c -q`, from a local
- * build whose printf format was widened from %6.4f to %.17g, so they carry full double precision.
- * They are compared within TOLERANCE = 1e-9: far below any real disagreement (a wrong tie-break,
- * cut-off or ideal DCG moves a value by > 1e-4), yet above the ~1e-15 noise that summation order or
- * a different log2 implementation can cause. (Stock trec_eval prints 4 decimals, which would only
- * allow a 5e-5 tolerance.)
+ * The expected values come from trec_eval 10.0 (usnistgov/trec_eval) run with `-q`, from a local build whose
+ * printf format was widened from %6.4f to %.17g, so they carry full double precision; scripts/trec-eval-reference.mjs
+ * writes them (and, run on trec_eval's own test folder, checks rag-gate on it the same way). They are compared
+ * within TOLERANCE = 1e-9: far below any real disagreement (a wrong tie-break, cut-off or ideal DCG moves a value
+ * by > 1e-4), yet above the ~1e-16 that summation order can cause; in practice nearly every value is identical to
+ * the last bit.
+ *
+ * Modes: c (trec_eval -c, the default), l2 (--relevance-level 2, -l 2), M20 (--max-retrieved 20, -M 20),
+ * J (--judged-only, -J), run (--average-over run: trec_eval without -c on the qrels' queries that the run has),
+ * gains (--ndcg-gains, ndcg with those gains; ndcg@k against ndcg_cut on qrels rewritten to the gains).
  *
  * Name mapping: P_k → precision@k, recall_k → recall@k, set_recall → recall, success_k → hit@k,
  * recip_rank → mrr, recip_rank under -M k → mrr@k, map → map, map_cut_k → map@k, ndcg → ndcg,
- * ndcg_cut_k → ndcg@k, ndcg with gains 0=0,1=1,2=3,3=7 → ndcg_exp, ndcg_cut on qrels with grades
- * rewritten to those gains → ndcg_exp@k, Rprec → r_precision.
+ * ndcg_cut_k → ndcg@k, ndcg with gains 2^g − 1 → ndcg_exp, ndcg_cut on qrels with grades rewritten to those
+ * gains → ndcg_exp@k, Rprec → r_precision, bpref, infAP → infap, iprec_at_recall_r → iprec@r, 11pt_avg,
+ * set_P → set_precision, set_F → set_f1, num_ret, num_rel, num_rel_ret; judged@k (ir_measures' Judged@k) →
+ * P_k on qrels where every line is relevant, times k / min(k, num_ret).
  *
- * Regenerate random.{qrels,run} with scripts/gen-trec-fixture.mjs; the expected files are produced
- * outside the repo from a trec_eval build and must be regenerated together with any fixture change.
+ * Regenerate random.{qrels,run} with scripts/gen-trec-fixture.mjs and stress.{qrels,run} (comments, extra
+ * columns, ties, grades −1…3) with scripts/gen-trec-stress.mjs; the expected files are produced from a trec_eval
+ * build outside the repo and must be regenerated together with any fixture change.
  */
 
 const TOLERANCE = 1e-9;
@@ -30,15 +38,45 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FIXTURE_DIR = 'test/fixtures/trec';
 
 /** Every fixture must be present: a missing pair fails instead of silently shrinking the test. */
-const FIXTURES = ['ties', 'missing', 'norel', 'short', 'graded', 'negative', 'random'] as const;
+const FIXTURES = ['ties', 'missing', 'norel', 'short', 'graded', 'negative', 'random', 'stress'] as const;
+const MODES = ['c', 'l2', 'M20', 'J', 'run', 'gains'] as const;
 
-/** Metric families, each checked by its own CLI call so one broken family cannot hide another. */
-const FAMILIES = ['precision', 'recall', 'hit', 'mrr', 'map', 'ndcg', 'ndcg_exp', 'r_precision'] as const;
+/** Metric families, each checked by its own test so one broken family cannot hide another. */
+const FAMILIES = [
+  'precision',
+  'recall',
+  'hit',
+  'mrr',
+  'map',
+  'ndcg',
+  'ndcg_exp',
+  'r_precision',
+  'bpref',
+  'infap',
+  'judged',
+  'iprec',
+  '11pt_avg',
+  'set_precision',
+  'set_f1',
+  'num_ret',
+  'num_rel',
+  'num_rel_ret',
+] as const;
+/** The families a mode's expected file holds: gains change only ndcg; -J has no judged@k to speak of. */
+const FAMILIES_OF_MODE: Record<(typeof MODES)[number], readonly string[]> = {
+  c: FAMILIES,
+  l2: FAMILIES,
+  M20: FAMILIES,
+  J: FAMILIES.filter((family) => family !== 'judged'),
+  run: FAMILIES,
+  gains: ['ndcg'],
+};
 
 type Scores = Record<string, number>;
 
 interface Expected {
   generatedBy: string;
+  flags: string[];
   queries: number;
   aggregate: Scores;
   perQuery: Record<string, Scores>;
@@ -50,8 +88,8 @@ interface CliOutput {
   perQuery: Record<string, Scores>;
 }
 
-function loadExpected(name: string): Expected {
-  const text = readFileSync(`${ROOT}/${FIXTURE_DIR}/${name}.expected.json`, 'utf8');
+function loadExpected(name: string, mode: string): Expected {
+  const text = readFileSync(`${ROOT}/${FIXTURE_DIR}/${name}.${mode}.expected.json`, 'utf8');
   return JSON.parse(text) as Expected;
 }
 
@@ -59,7 +97,7 @@ function familyOf(metric: string): string {
   return metric.split('@')[0] ?? metric;
 }
 
-function runCli(name: string, metrics: readonly string[]): CliOutput {
+function runCli(name: string, metrics: readonly string[], flags: readonly string[]): CliOutput {
   const result = spawnSync(
     process.execPath,
     [
@@ -73,6 +111,7 @@ function runCli(name: string, metrics: readonly string[]): CliOutput {
       metrics.join(','),
       '--per-query',
       '--json',
+      ...flags,
     ],
     { cwd: ROOT, encoding: 'utf8' },
   );
@@ -112,45 +151,51 @@ describe('trec_eval parity', () => {
   });
 
   for (const name of FIXTURES) {
-    describe(name, () => {
-      const expected = loadExpected(name);
-      const metrics = Object.keys(expected.aggregate);
-      const qids = Object.keys(expected.perQuery).sort();
+    for (const mode of MODES) {
+      describe(`${name} [${mode}]`, () => {
+        const expected = loadExpected(name, mode);
+        const metrics = Object.keys(expected.aggregate);
+        const qids = Object.keys(expected.perQuery).sort();
+        const families = FAMILIES_OF_MODE[mode];
 
-      it('has a non-trivial expected file covering every metric family', () => {
-        expect(existsSync(`${ROOT}/${FIXTURE_DIR}/${name}.qrels`)).toBe(true);
-        expect(existsSync(`${ROOT}/${FIXTURE_DIR}/${name}.run`)).toBe(true);
-        expect(expected.generatedBy).toMatch(/^trec_eval /);
-        expect(expected.queries).toBeGreaterThan(0);
-        expect(qids).toHaveLength(expected.queries);
-        expect(metrics.length).toBeGreaterThan(0);
-        expect(new Set(metrics.map(familyOf))).toEqual(new Set(FAMILIES));
-        for (const qid of qids) expect(Object.keys(expected.perQuery[qid] ?? {}).sort()).toEqual([...metrics].sort());
-      });
-
-      for (const family of FAMILIES) {
-        it(`matches trec_eval on ${family}`, () => {
-          const wanted = metrics.filter((m) => familyOf(m) === family);
-          expect(wanted.length).toBeGreaterThan(0);
-
-          const actual = runCli(name, wanted);
-
-          expect(actual.queries).toBe(expected.queries);
-          expect(Object.keys(actual.perQuery ?? {}).sort()).toEqual(qids);
-
-          const problems = [
-            ...disagreements('aggregate', expected.aggregate, actual.aggregate, wanted),
-            ...qids.flatMap((qid) => disagreements(`query ${qid}`, expected.perQuery[qid] ?? {}, actual.perQuery?.[qid], wanted)),
-          ];
-          expect(problems).toEqual([]);
+        it('has a non-trivial expected file covering every metric family', () => {
+          expect(existsSync(`${ROOT}/${FIXTURE_DIR}/${name}.qrels`)).toBe(true);
+          expect(existsSync(`${ROOT}/${FIXTURE_DIR}/${name}.run`)).toBe(true);
+          expect(expected.generatedBy).toMatch(/^trec_eval /);
+          expect(expected.queries).toBeGreaterThan(0);
+          expect(qids).toHaveLength(expected.queries);
+          expect(new Set(metrics.map(familyOf))).toEqual(new Set(families));
+          for (const qid of qids) expect(Object.keys(expected.perQuery[qid] ?? {}).sort()).toEqual([...metrics].sort());
         });
-      }
-    });
+
+        // One CLI call per fixture and mode (hundreds would take minutes), checked family by family.
+        let output: CliOutput | undefined;
+        const cli = () => (output ??= runCli(name, metrics, expected.flags));
+
+        for (const family of families) {
+          it(`matches trec_eval on ${family}`, () => {
+            const wanted = metrics.filter((m) => familyOf(m) === family);
+            expect(wanted.length).toBeGreaterThan(0);
+
+            const actual = cli();
+
+            expect(actual.queries).toBe(expected.queries);
+            expect(Object.keys(actual.perQuery ?? {}).sort()).toEqual(qids);
+
+            const problems = [
+              ...disagreements('aggregate', expected.aggregate, actual.aggregate, wanted),
+              ...qids.flatMap((qid) => disagreements(`query ${qid}`, expected.perQuery[qid] ?? {}, actual.perQuery?.[qid], wanted)),
+            ];
+            expect(problems).toEqual([]);
+          });
+        }
+      });
+    }
   }
 
   // The worked examples the graded fixture was built around, pinned so the fixture cannot drift.
   it('graded fixture holds the worked examples', () => {
-    const graded = loadExpected('graded');
+    const graded = loadExpected('graded', 'c');
     expect(graded.perQuery.g1?.['ndcg@5']).toBeCloseTo(0.825, 3); // ranked grades [2,0,3,1,0]
     expect(graded.perQuery.g2?.map).toBeCloseTo(0.639, 3); // relevant at ranks 1, 3, 12
     expect(graded.perQuery.g3?.map).toBeCloseTo(0.45, 3); // relevant at ranks 2, 5

@@ -1,6 +1,6 @@
 import type { Settings } from '../core/catalog/settings.js';
 import { compareRuns } from '../core/compare/compare.js';
-import { compareConfig, evalConfig, scoringRules } from '../core/compare/settings.js';
+import { compareConfig, evalConfig } from '../core/compare/settings.js';
 import type { CompareConfig, Comparison, NotRescorable } from '../core/compare/types.js';
 import { InputError } from '../core/errors.js';
 import { type GoldLabels, goldLabelsOf, type QuestionOutcomes, withRowsOf } from '../core/scoring/outcomes.js';
@@ -21,7 +21,7 @@ import { readBothRuns } from '../sources/parallel.js';
 
 /** The scoring configuration of `eval`. */
 export function evaluationConfig(settings: Settings): EvalConfig {
-  return evalConfig(scoringRules(settings));
+  return evalConfig(settings);
 }
 
 /** The comparison configuration, with the calibration records read from their files. */

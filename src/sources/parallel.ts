@@ -24,6 +24,8 @@ interface EvalSpec {
   readonly correct: string;
   readonly contextMatch: string;
   readonly fields: readonly (readonly [string, string])[];
+  readonly relevanceLevel: number;
+  readonly ndcgGains: [number, number][];
 }
 
 type Reply = { ok: true; read: Read } | { ok: false; problems: InputProblem[]; totalProblems: number } | { ok: false; message: string };
@@ -37,6 +39,8 @@ function toSpec(config: EvalConfig): EvalSpec {
     correct: formatCorrectnessRule(config.correctness),
     contextMatch: formatContextMatchRule(config.contextMatch),
     fields: [...config.fields],
+    relevanceLevel: config.judging.relevanceLevel,
+    ndcgGains: [...config.judging.ndcgGains],
   };
 }
 
@@ -47,6 +51,7 @@ function fromSpec(spec: EvalSpec): EvalConfig {
     correctness: parseCorrectnessRule(spec.correct),
     contextMatch: parseContextMatchRule(spec.contextMatch),
     fields: new Map(spec.fields),
+    judging: { relevanceLevel: spec.relevanceLevel, ndcgGains: new Map(spec.ndcgGains) },
   };
 }
 

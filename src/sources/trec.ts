@@ -14,6 +14,8 @@ import { QueryEntries, type TrecTable, TrecTableBuilder } from '../core/scoring/
 /** What differs between reading qrels and reading a run. */
 interface TrecFormat {
   readonly columns: readonly string[];
+  /** Whether columns after the last are ignored (runs, as trec_eval) rather than an error (qrels, as trec_eval). */
+  readonly extraColumns: boolean;
   /** Which column holds the value (grade or score), and its name in messages. */
   readonly valueColumn: number;
   readonly valueField: string;
@@ -24,6 +26,7 @@ interface TrecFormat {
 }
 
 const LINE_FEED = 0x0a;
+const HASH = 0x23;
 const QID_COLUMN = 0;
 const DOCNO_COLUMN = 2;
 
@@ -35,6 +38,7 @@ function parseFiniteScore(bytes: Uint8Array, start: number, end: number): number
 
 const QRELS: TrecFormat = {
   columns: ['qid', 'iter', 'docno', 'rel'],
+  extraColumns: false,
   valueColumn: 3,
   valueField: 'rel',
   parseValue: parseIntegerBytes,
@@ -44,6 +48,7 @@ const QRELS: TrecFormat = {
 
 const RUN: TrecFormat = {
   columns: ['qid', 'Q0', 'docno', 'rank', 'score', 'tag'],
+  extraColumns: true,
   valueColumn: 4,
   valueField: 'score',
   parseValue: parseFiniteScore,
@@ -74,6 +79,13 @@ class ProblemsByLine {
   }
 }
 
+/** Whether the line from `start` is a comment: its first byte that is not blank (as C's isspace) is `#`. */
+function isComment(bytes: Buffer, start: number): boolean {
+  let i = start;
+  while (bytes[i] === 0x20 || (bytes[i]! >= 0x09 && bytes[i]! <= 0x0d && bytes[i] !== LINE_FEED)) i++;
+  return bytes[i] === HASH;
+}
+
 /** The 1-based column of byte `offset` in a line, counted in characters as an editor shows it (UTF-16 units). */
 function columnOf(bytes: Buffer, lineStart: number, offset: number): number {
   for (let i = lineStart; i < offset; i++) {
@@ -85,9 +97,10 @@ function columnOf(bytes: Buffer, lineStart: number, offset: number): number {
 /** Parses the lines of one qrels or run file, chunk by chunk, into a TrecTable. */
 class TableParser {
   readonly table = new TrecTableBuilder();
-  /** Non-blank lines seen. */
+  /** Non-blank lines seen that are not comments. */
   records = 0;
-  private line = 0;
+  /** Lines seen. */
+  line = 0;
   private readonly fields: LineFields;
   /** Qids as bytes, numbered in order of appearance, and the query each is (bytes that decode alike are one query). */
   private readonly qidBytes = new ByteDictionary();
@@ -105,7 +118,10 @@ class TableParser {
     this.fields = new LineFields(format.columns.length + 1);
   }
 
-  /** Parses the whole lines in bytes [start, end); a line that is not UTF-8 is reported, and only counted. */
+  /**
+   * Parses the whole lines in bytes [start, end); a line that is not UTF-8 is reported, and only counted, unless
+   * it is a comment, which is skipped whatever its bytes.
+   */
   parseChunk(bytes: Buffer, start: number, end: number): void {
     if (isUtf8(bytes.subarray(start, end))) {
       this.parseLines(bytes, start, end);
@@ -115,6 +131,7 @@ class TableParser {
       const lineEnd = bytes.indexOf(LINE_FEED, next) + 1;
       const bad = firstBadByte(bytes.subarray(next, lineEnd));
       if (bad < 0) this.parseLines(bytes, next, lineEnd);
+      else if (isComment(bytes, next)) this.line++;
       else {
         this.line++;
         this.records++;
@@ -129,7 +146,7 @@ class TableParser {
     for (let next = start; next < end;) {
       next = fields.split(bytes, next);
       this.line++;
-      if (fields.count > 0) this.parseRecord(bytes);
+      if (fields.count > 0 && bytes[fields.starts[0]!] !== HASH) this.parseRecord(bytes);
     }
   }
 
@@ -137,7 +154,7 @@ class TableParser {
   private parseRecord(bytes: Buffer): void {
     const { fields, format } = this;
     this.records++;
-    if (fields.count !== format.columns.length) {
+    if (fields.count !== format.columns.length && !(format.extraColumns && fields.count > format.columns.length)) {
       this.problems.add(this.columnCountProblem(bytes));
       return;
     }
@@ -226,7 +243,10 @@ async function readTable(file: string, format: TrecFormat, docnos: ByteDictionar
   } catch (error) {
     throw readFailure(file, error);
   }
-  if (parser.records === 0) problems.add({ file, message: `the file is empty; expected lines of "${format.columns.join(' ')}"` });
+  if (parser.records === 0) {
+    const what = parser.line === 0 ? 'the file is empty' : 'the file holds only comments and blank lines';
+    problems.add({ file, message: `${what}; expected lines of "${format.columns.join(' ')}"` });
+  }
   const table = parser.table.build(file, docnos);
   reportDuplicates(table, format, problems);
   problems.throwIfAny();
@@ -235,7 +255,9 @@ async function readTable(file: string, format: TrecFormat, docnos: ByteDictionar
 
 /**
  * Reads TREC qrels (`qid iter docno rel`) into compact form: each query's judged documents and grades. Grades
- * must be integers; a docno may be judged once per query. Pass the run's dictionary to share document ids.
+ * must be integers; a docno may be judged once per query. Blank lines and comments (lines whose first non-blank
+ * character is `#`) are skipped; a line with more or fewer than four columns is an error. Pass the run's
+ * dictionary to share document ids.
  */
 export function readQrelsTable(file: string, docnos = new ByteDictionary(), onProgress?: ReadProgress): Promise<TrecTable> {
   return readTable(file, QRELS, docnos, onProgress);
@@ -243,9 +265,9 @@ export function readQrelsTable(file: string, docnos = new ByteDictionary(), onPr
 
 /**
  * Reads a TREC run (`qid Q0 docno rank score tag`) into compact form: each query's documents and scores, in file
- * order (rank them with trecOrder or JudgedRanker; the rank column is ignored, as trec_eval does). Unlike
- * trec_eval, a score that is not a finite number is an error (trec_eval reads it as 0), and so is a document
- * listed twice for one query.
+ * order (rank them with trecOrder or JudgedRanker; the rank column is ignored, as trec_eval does). Blank lines
+ * and comments are skipped and columns after the sixth ignored, as trec_eval does. Unlike trec_eval, a score that
+ * is not a finite number is an error (trec_eval reads it as 0), and so is a document listed twice for one query.
  */
 export function readRunTable(file: string, docnos = new ByteDictionary(), onProgress?: ReadProgress): Promise<TrecTable> {
   return readTable(file, RUN, docnos, onProgress);

@@ -3,6 +3,7 @@ import { InputError, type InputProblem, MAX_LISTED_PROBLEMS } from '../../src/co
 import { readResults } from '../../src/sources/results.js';
 import type { ResultRecord } from '../../src/core/record.js';
 import { judgedRanking } from '../../src/core/scoring/score.js';
+import { DEFAULT_JUDGING, UNJUDGED } from '../../src/core/scoring/ranking.js';
 import { jsonl, scratchDir } from '../helpers/cli.js';
 
 const scratch = scratchDir();
@@ -152,7 +153,7 @@ describe('readResults: document ids are ids, whatever their text', () => {
       ['d1', 1],
     ]);
     expect(Object.getPrototypeOf(record.relevant_ids)).toBe(Object.prototype);
-    expect(Array.from(judgedRanking(record)!.grades)).toEqual([0, 2, 1]);
+    expect(Array.from(judgedRanking(record, DEFAULT_JUDGING)!.grades)).toEqual([UNJUDGED, 2, 1]);
   });
 });
 

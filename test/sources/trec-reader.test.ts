@@ -120,3 +120,66 @@ describe('TREC readers: bytes', () => {
     expect(Object.fromEntries((await readQrels(path)).get('q1')!)).toEqual({ d1: 1, d2: 2 });
   });
 });
+
+describe('TREC readers: comments and extra columns, as trec_eval 10 reads them', () => {
+  it('skips comment lines in qrels wherever they are, so "# 0 note 1" never judges a query "#"', async () => {
+    const path = file(['# qrels for q1', 'q1 0 d1 1', '# 0 note 1', '# 0 note 2', '  # indented, 0 d9 1', 'q1 0 d2 0', '# last line'], 'qrels');
+    const qrels = await readQrels(path);
+    expect([...qrels.keys()]).toEqual(['q1']);
+    expect(Object.fromEntries(qrels.get('q1')!)).toEqual({ d1: 1, d2: 0 });
+  });
+
+  it('keeps a "#" inside a line: a docno may hold one', async () => {
+    const path = file(['q1 0 CR#93E-1 1', 'q1 0 d#2 0'], 'qrels');
+    expect(Object.fromEntries((await readQrels(path)).get('q1')!)).toEqual({ 'CR#93E-1': 1, 'd#2': 0 });
+  });
+
+  it('skips comment lines in runs, indented or not, and reads a "#" inside a docno', async () => {
+    const path = file(['# run header', 'q1 Q0 d#1 1 2 t', '\t# 0 Q0 d9 1 9 t', 'q1 Q0 d2 2 1 t'], 'run');
+    const run = await readRun(path);
+    expect([...run.keys()]).toEqual(['q1']);
+    expect(run.get('q1')).toEqual(['d#1', 'd2']);
+  });
+
+  it('ignores columns after the sixth in a run (trec_eval results.trunc style), but not a fifth in qrels', async () => {
+    const run = file(['q1 Q0 d1 99 2.5 STANDARD more junk at', 'q1 Q0 d2 98 3.5 STANDARD end'], 'run');
+    expect((await readRun(run)).get('q1')).toEqual(['d2', 'd1']);
+    const qrels = file(['q1 0 d1 1 extra'], 'qrels');
+    expect((await problems(readQrels, qrels)).listed).toEqual([
+      { file: qrels, line: 1, column: 11, message: 'expected 4 columns (qid iter docno rel), found 5' },
+    ]);
+  });
+
+  it('skips a comment that is not UTF-8, since nothing in it is read', async () => {
+    counter++;
+    const path = scratch.file(`reader-${counter}.qrels`, Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from('\nq1 0 d1 1\n')]));
+    expect(Object.fromEntries((await readQrels(path)).get('q1')!)).toEqual({ d1: 1 });
+  });
+
+  it('refuses ids that are not UTF-8 rather than merge two that differ only there, naming file, line and byte', async () => {
+    counter++;
+    // q\xff and q\xfe would both decode to "q\ufffd"; trec_eval keeps them apart, so rag-gate may not merge them.
+    const bytes = Buffer.concat([
+      Buffer.from('q'),
+      Buffer.from([0xff]),
+      Buffer.from(' 0 d1 1\nq'),
+      Buffer.from([0xfe]),
+      Buffer.from(' 0 d1 0\nq2 0 d'),
+      Buffer.from([0xc3]),
+      Buffer.from(' 1\n'),
+    ]);
+    const path = scratch.file(`reader-${counter}.qrels`, bytes);
+    const found = await problems(readQrels, path);
+    expect(found.listed.map((p) => [p.line, p.column, p.message])).toEqual([
+      [1, 2, 'not valid UTF-8 (byte 0xFF at byte 2 of the line); save the file as UTF-8'],
+      [2, 2, 'not valid UTF-8 (byte 0xFE at byte 2 of the line); save the file as UTF-8'],
+      [3, 7, 'not valid UTF-8 (byte 0xC3 at byte 7 of the line); save the file as UTF-8'],
+    ]);
+  });
+
+  it('strips a byte-order mark before the first line, so that a first-line comment is still one', async () => {
+    counter++;
+    const path = scratch.file(`reader-${counter}.run`, '\ufeff# made by a tool\nq1 Q0 d1 1 1 t\n');
+    expect((await readRun(path)).get('q1')).toEqual(['d1']);
+  });
+});

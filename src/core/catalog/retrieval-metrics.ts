@@ -1,19 +1,31 @@
 import { SettingError } from '../errors.js';
 import type { JudgedRanking } from '../scoring/ranking.js';
 import { averagePrecisionAt } from '../scoring/retrieval/average-precision.js';
+import { bpref } from '../scoring/retrieval/bpref.js';
+import { relevantJudgedCount, relevantRetrievedCount, retrievedCount } from '../scoring/retrieval/counts.js';
 import { hitAt } from '../scoring/retrieval/hit.js';
-import { exponentialGain, linearGain, ndcgAt } from '../scoring/retrieval/ndcg.js';
+import { inferredAveragePrecision } from '../scoring/retrieval/inferred-ap.js';
+import { elevenPointAverage, interpolatedPrecisionAt } from '../scoring/retrieval/interpolated-precision.js';
+import { judgedAt } from '../scoring/retrieval/judged.js';
+import { exponentialGain, ndcgAt, tableNdcgAt } from '../scoring/retrieval/ndcg.js';
 import { precisionAt } from '../scoring/retrieval/precision.js';
 import { rPrecision } from '../scoring/retrieval/r-precision.js';
 import { recallAt } from '../scoring/retrieval/recall.js';
 import { reciprocalRankAt } from '../scoring/retrieval/reciprocal-rank.js';
+import { setF1, setPrecision } from '../scoring/retrieval/set.js';
 
 /** One retrieval measure family; `ndcg@10` is the family `ndcg` at cut-off 10. */
 interface RetrievalFamily {
-  /** Whether a name needs `@k` (`precision@k`), may have it (`ndcg`, `ndcg@10`) or must not (`r_precision`). */
-  readonly cutoff: 'required' | 'optional' | 'none';
+  /**
+   * What may follow `@`: a cut-off that a name needs (`precision@k`), may have (`ndcg`, `ndcg@10`) or must not
+   * (`r_precision`), or a recall level between 0 and 1 that it needs (`iprec@0.5`).
+   */
+  readonly cutoff: 'required' | 'optional' | 'none' | 'recall-level';
   /** A 0/1 score per question, so its mean is a proportion with a Wilson interval. */
   readonly binary: boolean;
+  /** A count whose total over queries `trec` reports, as trec_eval does, rather than its mean. */
+  readonly total?: true;
+  /** `k` is the cut-off (Infinity when absent) or the recall level. */
   readonly compute: (ranking: JudgedRanking, k: number) => number;
 }
 
@@ -24,24 +36,31 @@ const RETRIEVAL_FAMILIES = {
   hit: { cutoff: 'required', binary: true, compute: hitAt },
   mrr: { cutoff: 'optional', binary: false, compute: reciprocalRankAt },
   map: { cutoff: 'optional', binary: false, compute: averagePrecisionAt },
-  ndcg: { cutoff: 'optional', binary: false, compute: (r, k) => ndcgAt(r, k, linearGain) },
-  ndcg_exp: {
-    cutoff: 'optional',
-    binary: false,
-
-    compute: (r, k) => ndcgAt(r, k, exponentialGain),
-  },
+  ndcg: { cutoff: 'optional', binary: false, compute: tableNdcgAt },
+  ndcg_exp: { cutoff: 'optional', binary: false, compute: (r, k) => ndcgAt(r, k, exponentialGain) },
   r_precision: { cutoff: 'none', binary: false, compute: (r) => rPrecision(r) },
+  bpref: { cutoff: 'none', binary: false, compute: (r) => bpref(r) },
+  infap: { cutoff: 'none', binary: false, compute: (r) => inferredAveragePrecision(r) },
+  judged: { cutoff: 'required', binary: false, compute: judgedAt },
+  iprec: { cutoff: 'recall-level', binary: false, compute: interpolatedPrecisionAt },
+  '11pt_avg': { cutoff: 'none', binary: false, compute: (r) => elevenPointAverage(r) },
+  set_precision: { cutoff: 'none', binary: false, compute: (r) => setPrecision(r) },
+  set_f1: { cutoff: 'none', binary: false, compute: (r) => setF1(r) },
+  num_ret: { cutoff: 'none', binary: false, total: true, compute: (r) => retrievedCount(r) },
+  num_rel: { cutoff: 'none', binary: false, total: true, compute: (r) => relevantJudgedCount(r) },
+  num_rel_ret: { cutoff: 'none', binary: false, total: true, compute: (r) => relevantRetrievedCount(r) },
 } as const satisfies Record<string, RetrievalFamily>;
 
 export type RetrievalFamilyName = keyof typeof RETRIEVAL_FAMILIES;
 
-/** A parsed retrieval metric such as `ndcg@10`: its public name, family and cut-off (Infinity = full depth). */
+/** A parsed retrieval metric such as `ndcg@10`: its public name, family and cut-off (Infinity = full depth) or recall level. */
 export interface RetrievalMetric {
   readonly name: string;
   readonly family: RetrievalFamilyName;
   readonly k: number;
   readonly binary: boolean;
+  /** `trec` reports its total over queries (a count), not its mean. */
+  readonly total: boolean;
   readonly compute: (ranking: JudgedRanking) => number;
 }
 
@@ -53,35 +72,38 @@ function isFamily(name: string): name is RetrievalFamilyName {
   return Object.hasOwn(RETRIEVAL_FAMILIES, name);
 }
 
-/** Parses `ndcg@10`, `map`, `r_precision`… into a metric; throws MetricNameError naming what is accepted. */
+/** Parses `ndcg@10`, `map`, `r_precision`, `iprec@0.5`… into a metric; throws MetricNameError naming what is accepted. */
 export function parseRetrievalMetric(text: string): RetrievalMetric {
   const name = text.trim();
-  const match = /^([a-z_]+)(?:@(\d+))?$/.exec(name);
+  const match = /^([a-z0-9_]+)(?:@(\d+(?:\.\d+)?))?$/.exec(name);
   const familyName = match?.[1] ?? '';
   if (!match || !isFamily(familyName)) {
     throw new MetricNameError(`unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(', ')}`);
   }
-  const family = RETRIEVAL_FAMILIES[familyName];
-  const cut = match[2];
-  if (cut === undefined && family.cutoff === 'required') {
-    throw new MetricNameError(`metric "${name}" needs a cut-off, for example "${familyName}@10"`);
+  const family: RetrievalFamily = RETRIEVAL_FAMILIES[familyName];
+  const parameter = match[2];
+  const k = parameter === undefined ? Infinity : Number(parameter);
+  if (family.cutoff === 'recall-level') {
+    if (parameter === undefined || k > 1) throw new MetricNameError(`metric "${name}" needs a recall level from 0 to 1, for example "${familyName}@0.5"`);
+  } else if (parameter === undefined) {
+    if (family.cutoff === 'required') throw new MetricNameError(`metric "${name}" needs a cut-off, for example "${familyName}@10"`);
+  } else {
+    if (family.cutoff === 'none') throw new MetricNameError(`metric "${familyName}" takes no cut-off; write "${familyName}"`);
+    if (!Number.isInteger(k) || k < 1) throw new MetricNameError(`metric "${name}": the cut-off must be a whole number of at least 1`);
   }
-  if (cut !== undefined && family.cutoff === 'none') {
-    throw new MetricNameError(`metric "${familyName}" takes no cut-off; write "${familyName}"`);
-  }
-  const k = cut === undefined ? Infinity : Number(cut);
-  if (k < 1) throw new MetricNameError(`metric "${name}": the cut-off must be at least 1`);
   return {
-    name: cut === undefined ? familyName : `${familyName}@${k}`,
+    name: parameter === undefined ? familyName : `${familyName}@${k}`,
     family: familyName,
     k,
     binary: family.binary,
+    total: family.total === true,
     compute: (ranking) => family.compute(ranking, k),
   };
 }
 
 function cutoffExample(family: RetrievalFamilyName): string {
-  const { cutoff } = RETRIEVAL_FAMILIES[family];
+  const { cutoff }: RetrievalFamily = RETRIEVAL_FAMILIES[family];
+  if (cutoff === 'recall-level') return `${family}@r`;
   return cutoff === 'required' ? `${family}@k` : cutoff === 'optional' ? `${family}[@k]` : family;
 }
 

@@ -20,8 +20,8 @@ import { parseRetrievalMetric } from './retrieval-metrics.js';
  * SettingError, whose message the front end prefixes with where the text came from.
  */
 
-/** The CLI commands that take settings. */
-export type SettingCommand = 'eval' | 'compare';
+/** The CLI commands that take settings (`trec` takes only the few rows that name it, from flags alone). */
+export type SettingCommand = 'eval' | 'compare' | 'trec';
 
 export interface SettingRow<T> {
   /** The input's name in action.yml and the key in rag-gate.yml. */
@@ -173,6 +173,30 @@ function parseCount(text: string): number {
   return value;
 }
 
+/** A whole number ≥ 1: the grade from which a document counts as relevant. */
+export function parseRelevanceLevel(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isInteger(value) || value < 1)
+    throw new SettingError(`the relevance level must be a whole number of at least 1, got "${text}"`);
+  return value;
+}
+
+/** `0=0,1=1,2=3,3=7`: a gain per grade (grades whole numbers ≥ 0, each once; gains any finite number); empty means none. */
+export function parseNdcgGains(text: string): ReadonlyMap<number, number> {
+  const gains = new Map<number, number>();
+  for (const item of splitList(text)) {
+    const match = /^(\d+)\s*=\s*(\S+)$/.exec(item);
+    const grade = Number(match?.[1]);
+    const gain = Number(match?.[2]);
+    if (!match || !Number.isSafeInteger(grade) || !Number.isFinite(gain)) {
+      throw new SettingError(`"${item}" is not grade=gain with a whole grade ≥ 0 and a number, as in 0=0,1=1,2=3,3=7`);
+    }
+    if (gains.has(grade)) throw new SettingError(`grade ${grade} has two gains`);
+    gains.set(grade, gain);
+  }
+  return gains;
+}
+
 function parseBoolean(text: string): boolean {
   const value = text.trim().toLowerCase();
   if (value === 'true') return true;
@@ -214,6 +238,7 @@ function parseCommentTag(text: string): string {
 }
 
 const both = (flag: string) => ({ flags: { eval: flag, compare: flag } });
+const everyCommand = (flag: string) => ({ flags: { eval: flag, compare: flag, trec: flag } });
 const compareOnly = (flag: string) => ({ flags: { compare: flag } });
 
 export const SETTINGS = {
@@ -303,6 +328,26 @@ export const SETTINGS = {
     config: true,
   },
   k: { name: 'k', description: 'cut-offs for the @k metrics', default: '1,3,5,10', parse: parseCutoffs, cli: both('--k <list>'), action: true, config: true },
+  'relevance-level': {
+    name: 'relevance-level',
+    description:
+      'the grade from which a judged document counts as relevant, for every retrieval metric but ndcg, ndcg_exp, judged and num_ret (trec_eval -l, ir_measures rel=)',
+    default: '1',
+    parse: parseRelevanceLevel,
+    cli: everyCommand('--relevance-level <grade>'),
+    action: true,
+    config: true,
+  },
+  'ndcg-gains': {
+    name: 'ndcg-gains',
+    description:
+      "the gain of each grade in ndcg and ndcg@k, as grade=gain pairs such as 0=0,1=1,2=5 (trec_eval's ndcg.1=1,2=5); an unlisted grade gains its own value; empty: gain = grade",
+    default: '',
+    parse: parseNdcgGains,
+    cli: everyCommand('--ndcg-gains <list>'),
+    action: true,
+    config: true,
+  },
   'retrieval-ok': {
     name: 'retrieval-ok',
     description: 'when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8',

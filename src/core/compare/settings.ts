@@ -1,43 +1,30 @@
 import type { CalibrationRecord } from './calibration.js';
-import type { CorrectnessRule } from '../scoring/generation/correctness.js';
-import type { ContextMatchRule } from '../derived-ids.js';
-import type { FieldMap } from '../record.js';
 import { defaultRetrievalMetrics, parseRetrievalMetric, type RetrievalMetric } from '../catalog/retrieval-metrics.js';
-import type { RetrievalOkRule } from '../scoring/retrieval-ok.js';
 import type { EvalConfig } from '../scoring/score.js';
 import type { Settings } from '../catalog/settings.js';
 import { answerMetric } from '../catalog/metrics.js';
 import type { CompareConfig } from './types.js';
 
+/** The settings that decide how questions are scored. */
+export type ScoringSettings = Pick<Settings, 'k' | 'retrieval-ok' | 'correct' | 'relevance-level' | 'ndcg-gains'> &
+  Partial<Pick<Settings, 'context-match' | 'fields'>>;
+
 /** The scoring configuration; the retrieval-ok rule's metric is always computed, reported or not. */
-export function evalConfig(
-  rules: {
-    readonly cutoffs: readonly number[];
-    readonly retrievalOk: RetrievalOkRule;
-    readonly correctness: CorrectnessRule;
-    readonly contextMatch?: ContextMatchRule;
-    readonly fields?: FieldMap;
-  },
-  extraMetrics: readonly string[] = [],
-): EvalConfig {
-  const { cutoffs, retrievalOk, correctness, contextMatch = { kind: 'exact' }, fields = new Map() } = rules;
-  const metrics: RetrievalMetric[] = defaultRetrievalMetrics(cutoffs);
+export function evalConfig(settings: ScoringSettings, extraMetrics: readonly string[] = []): EvalConfig {
+  const retrievalOk = settings['retrieval-ok'];
+  const metrics: RetrievalMetric[] = defaultRetrievalMetrics(settings.k);
   const add = (metric: RetrievalMetric) => {
     if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
   };
   add(retrievalOk.metric);
   for (const name of extraMetrics) if (answerMetric(name) === undefined && !name.startsWith('score:')) add(parseRetrievalMetric(name));
-  return { retrievalMetrics: metrics, retrievalOk, correctness, contextMatch, fields };
-}
-
-/** The scoring rules a run's settings name. */
-export function scoringRules(settings: Settings) {
   return {
-    cutoffs: settings.k,
-    retrievalOk: settings['retrieval-ok'],
+    retrievalMetrics: metrics,
+    retrievalOk,
     correctness: settings.correct,
-    contextMatch: settings['context-match'],
-    fields: settings.fields,
+    contextMatch: settings['context-match'] ?? { kind: 'exact' },
+    fields: settings.fields ?? new Map(),
+    judging: { relevanceLevel: settings['relevance-level'], ndcgGains: settings['ndcg-gains'] },
   };
 }
 
@@ -45,7 +32,7 @@ export function scoringRules(settings: Settings) {
 export function compareConfig(settings: Settings, calibrations: readonly CalibrationRecord[]): CompareConfig {
   const floors = settings.floors;
   return {
-    eval: evalConfig(scoringRules(settings), [...settings.graded, ...floors.map((floor) => floor.metric)]),
+    eval: evalConfig(settings, [...settings.graded, ...floors.map((floor) => floor.metric)]),
     missing: settings.missing,
     minPaired: settings['min-paired'],
     minCoverage: settings['min-coverage'],

@@ -1,5 +1,5 @@
 import type { Derivation, ResultRecord } from '../record.js';
-import { isRelevant, type JudgedRanking } from './ranking.js';
+import { isRelevantAt, type JudgedRanking } from './ranking.js';
 import { type EvalConfig, judgedRanking, scoreQuestion } from './score.js';
 
 /**
@@ -46,6 +46,9 @@ function normalizeLabel(text: string): string {
   return text.normalize('NFC').replace(/\s+/gu, ' ').trim();
 }
 
+/** The lowest relevance level there is: a fingerprint keeps every grade that can count at some level. */
+const LABEL_GRADE = 1;
+
 /**
  * A fingerprint of a question's gold labels, by meaning rather than spelling: its relevant documents with their
  * grades in id order (grades below 1 count as not relevant, so `{"a": 1, "c": 0}` and `["a"]` are the same
@@ -54,7 +57,7 @@ function normalizeLabel(text: string): string {
 export function goldKeyOf(record: ResultRecord): string {
   const relevant = record.relevant_ids;
   const graded: [string, number][] = relevant === undefined ? [] : Array.isArray(relevant) ? relevant.map((id) => [id, 1]) : Object.entries(relevant);
-  const grades = [...new Map(graded.filter(([, grade]) => isRelevant(grade)))].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const grades = [...new Map(graded.filter(([, grade]) => grade >= LABEL_GRADE))].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const expected = record.expected_answer === undefined ? null : normalizeLabel(record.expected_answer);
   return JSON.stringify([grades, expected, record.answerable ?? true]);
 }
@@ -73,7 +76,7 @@ export function goldLabelsOf(key: string): GoldLabels {
 function relevantWithin(retrieved: readonly string[], ranking: JudgedRanking, k: number): string[] {
   const found: string[] = [];
   const depth = Math.min(k, retrieved.length);
-  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i]!)) found.push(retrieved[i]!);
+  for (let i = 0; i < depth; i++) if (isRelevantAt(ranking, i)) found.push(retrieved[i]!);
   return found;
 }
 
@@ -128,7 +131,7 @@ export class OutcomeBuilder {
         questions: (use?.questions ?? 0) + 1,
       });
     }
-    const ranking = judgedRanking(record);
+    const ranking = judgedRanking(record, this.config.judging);
     if (record.retrieved_ids !== undefined && ranking === undefined) this.noRelevant++;
     this.goldFound.push(ranking === undefined ? undefined : relevantWithin(record.retrieved_ids ?? [], ranking, this.config.retrievalOk.metric.k));
     if (record.human_label !== undefined && record.judge_label !== undefined) {

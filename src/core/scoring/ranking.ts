@@ -1,40 +1,70 @@
 /**
+ * How grades are read: from which grade a document counts as relevant, and what each grade is worth to `ndcg`.
+ * Both are settings (`relevance-level`, `ndcg-gains`), fixed for a whole evaluation.
+ */
+export interface Judging {
+  /** A document is relevant from this grade up (trec_eval `-l`, ir_measures `rel=`); at least 1. */
+  readonly relevanceLevel: number;
+  /** `ndcg`'s gain per grade (trec_eval `ndcg.1=3,2=9`); a grade 0 or more that is not listed gains its own value. */
+  readonly ndcgGains: ReadonlyMap<number, number>;
+}
+
+export const DEFAULT_JUDGING: Judging = { relevanceLevel: 1, ndcgGains: new Map() };
+
+/**
+ * The grade at a rank whose document has no judgment in the qrels (trec_eval's "not in the pool"). A negative
+ * grade in the qrels stays as given: in the pool but not judged, as trec_eval reads it. Both are below every grade
+ * that counts, and `grade >= 0` tells a judged document.
+ */
+export const UNJUDGED = -Infinity;
+
+/**
  * A ranked list judged against gold labels: everything a retrieval metric needs, and nothing else.
  * Building it once per question keeps every metric a small loop over numbers.
  */
 export interface JudgedRanking {
-  /** Relevance grade of the document at each rank, rank 1 first; 0 for non-relevant or unjudged documents. */
+  /** Grade of the document at each rank, rank 1 first: its judgment, or UNJUDGED. */
   readonly grades: ArrayLike<number>;
-  /** Grades of every relevant document (grade ≥ 1), retrieved or not, sorted descending: the ideal ranking. */
-  readonly idealGrades: ArrayLike<number>;
-}
-
-/** A grade counts as relevant from 1 up, as trec_eval's default relevance level. */
-const RELEVANT_GRADE = 1;
-
-export function isRelevant(grade: number): boolean {
-  return grade >= RELEVANT_GRADE;
+  /** Every judgment's grade that is 0 or more, retrieved or not, sorted descending: the ideal ranking. */
+  readonly judgedGrades: ArrayLike<number>;
+  /** Judgments at or above the relevance level (R). */
+  readonly relevant: number;
+  readonly judging: Judging;
 }
 
 /** Judges `retrieved` (ranked, best first) against `relevance` (document id → grade). */
-export function judgeRanking(retrieved: readonly string[], relevance: ReadonlyMap<string, number>): JudgedRanking {
+export function judgeRanking(retrieved: readonly string[], relevance: ReadonlyMap<string, number>, judging: Judging = DEFAULT_JUDGING): JudgedRanking {
   const grades = new Float64Array(retrieved.length);
-  for (let i = 0; i < retrieved.length; i++) grades[i] = relevance.get(retrieved[i]!) ?? 0;
-  const ideal: number[] = [];
-  for (const grade of relevance.values()) if (isRelevant(grade)) ideal.push(grade);
-  ideal.sort((a, b) => b - a);
-  return { grades, idealGrades: Float64Array.from(ideal) };
+  for (let i = 0; i < retrieved.length; i++) grades[i] = relevance.get(retrieved[i]!) ?? UNJUDGED;
+  const judged: number[] = [];
+  for (const grade of relevance.values()) if (grade >= 0) judged.push(grade);
+  const judgedGrades = Float64Array.from(judged).sort().reverse();
+  return { grades, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
+}
+
+/** How many of `descending` are at least `level`. */
+export function countAtLeast(descending: ArrayLike<number>, level: number): number {
+  let count = 0;
+  while (count < descending.length && descending[count]! >= level) count++;
+  return count;
 }
 
 /** Number of relevant documents in the gold labels (R). */
 export function relevantCount(ranking: JudgedRanking): number {
-  return ranking.idealGrades.length;
+  return ranking.relevant;
+}
+
+/** Whether the document at rank `i + 1` is relevant. */
+export function isRelevantAt(ranking: JudgedRanking, i: number): boolean {
+  return ranking.grades[i]! >= ranking.judging.relevanceLevel;
 }
 
 /** Number of relevant documents among the first `k` retrieved. */
 export function relevantRetrieved(ranking: JudgedRanking, k: number): number {
-  const depth = Math.min(k, ranking.grades.length);
+  const { grades } = ranking;
+  const level = ranking.judging.relevanceLevel;
+  const depth = Math.min(k, grades.length);
   let found = 0;
-  for (let i = 0; i < depth; i++) if (isRelevant(ranking.grades[i]!)) found++;
+  for (let i = 0; i < depth; i++) if (grades[i]! >= level) found++;
   return found;
 }

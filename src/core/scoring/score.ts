@@ -1,13 +1,14 @@
 import { QUESTION_COLUMNS, type ScoringRules } from '../catalog/metrics.js';
 import type { RetrievalMetric } from '../catalog/retrieval-metrics.js';
 import type { FieldMap, ResultRecord } from '../record.js';
-import { type JudgedRanking, judgeRanking, relevantCount } from './ranking.js';
+import { type JudgedRanking, type Judging, judgeRanking, relevantCount } from './ranking.js';
 
-/** How questions are scored: which retrieval metrics, when retrieval succeeded, how `correct` is computed. */
+/** How questions are scored: which retrieval metrics, how grades are read, when retrieval succeeded, how `correct` is computed. */
 export interface EvalConfig extends ScoringRules {
   readonly retrievalMetrics: readonly RetrievalMetric[];
   /** The user's field names for ours, applied as records are read. */
   readonly fields: FieldMap;
+  readonly judging: Judging;
 }
 
 /** Per-question values; a key is absent when the question lacks that metric's inputs. 1/0 for yes/no. */
@@ -20,15 +21,22 @@ function relevanceMap(relevant: ResultRecord['relevant_ids']): Map<string, numbe
   return new Map(Object.entries(relevant));
 }
 
-/** The judged ranking, or undefined when the question has no ranking or no relevant document to find. */
-export function judgedRanking(record: ResultRecord): JudgedRanking | undefined {
+/**
+ * The judged ranking, or undefined when the question has no ranking or no relevant document to find. The
+ * record's `relevant_ids` are its judgments: any other retrieved document is unjudged.
+ */
+export function judgedRanking(record: ResultRecord, judging: Judging): JudgedRanking | undefined {
   if (record.retrieved_ids === undefined) return undefined;
-  const ranking = judgeRanking(record.retrieved_ids, relevanceMap(record.relevant_ids));
+  const ranking = judgeRanking(record.retrieved_ids, relevanceMap(record.relevant_ids), judging);
   return relevantCount(ranking) === 0 ? undefined : ranking;
 }
 
 /** Scores one question with every metric whose inputs it carries; `ranking` is its judged ranking, if any. */
-export function scoreQuestion(record: ResultRecord, config: EvalConfig, ranking: JudgedRanking | undefined = judgedRanking(record)): QuestionScores {
+export function scoreQuestion(
+  record: ResultRecord,
+  config: EvalConfig,
+  ranking: JudgedRanking | undefined = judgedRanking(record, config.judging),
+): QuestionScores {
   const scores: QuestionScores = {};
   if (ranking !== undefined) for (const metric of config.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
   for (const column of QUESTION_COLUMNS) {

@@ -1,19 +1,36 @@
 import { QueryEntries, type TrecTable } from './trec-table.js';
-import type { JudgedRanking } from './ranking.js';
+import { DEFAULT_JUDGING, type JudgedRanking, type Judging } from './ranking.js';
 import type { RetrievalMetric } from '../catalog/retrieval-metrics.js';
 import { JudgedRanker } from './trec-rank.js';
 
-/** trec_eval-compatible evaluation: the mean of each metric over queries, and each query's values. */
+/** trec_eval-compatible evaluation: the mean (or, for counts, the total) of each metric over queries, and each query's values. */
 export interface TrecEvaluation {
   readonly queries: number;
   readonly aggregate: Record<string, number>;
   readonly perQuery: Record<string, Record<string, number>>;
 }
 
+/** How a run is evaluated: trec_eval's `-l` and gains, `-M`, `-J` and `-c`. */
+export interface TrecEvalOptions {
+  readonly judging: Judging;
+  /** Only each query's first this many ranked documents count (trec_eval `-M`); Infinity for all. */
+  readonly maxRetrieved: number;
+  /** Unjudged documents (and negative grades) are taken out of the ranking before measuring (trec_eval `-J`). */
+  readonly judgedOnly: boolean;
+  /**
+   * Which queries are evaluated and averaged: every query in the qrels, one missing from the run scoring as if it
+   * retrieved nothing (trec_eval `-c`), or only the qrels' queries that the run has.
+   */
+  readonly averageOver: 'qrels' | 'run';
+}
+
+export const DEFAULT_TREC_EVAL_OPTIONS: TrecEvalOptions = { judging: DEFAULT_JUDGING, maxRetrieved: Infinity, judgedOnly: false, averageOver: 'qrels' };
+
 /** Accumulates each query's metric values and their sums, in the order queries are added. */
-function evaluation(metrics: readonly RetrievalMetric[], queries: number, rankings: Iterable<[string, JudgedRanking]>): TrecEvaluation {
+function evaluation(metrics: readonly RetrievalMetric[], rankings: Iterable<[string, JudgedRanking]>): TrecEvaluation {
   const sums = new Float64Array(metrics.length);
   const perQuery: Record<string, Record<string, number>> = {};
+  let queries = 0;
   for (const [qid, ranking] of rankings) {
     const values: Record<string, number> = {};
     for (let i = 0; i < metrics.length; i++) {
@@ -23,28 +40,56 @@ function evaluation(metrics: readonly RetrievalMetric[], queries: number, rankin
       sums[i]! += value;
     }
     perQuery[qid] = values;
+    queries++;
   }
   const aggregate: Record<string, number> = {};
-  metrics.forEach((metric, i) => (aggregate[metric.name] = queries === 0 ? 0 : sums[i]! / queries));
+  metrics.forEach((metric, i) => (aggregate[metric.name] = metric.total ? sums[i]! : queries === 0 ? 0 : sums[i]! / queries));
   return { queries, aggregate, perQuery };
 }
 
+/** Applies `-M` and `-J` to a ranking, in trec_eval's order (cut first, then drop the unjudged). */
+class RankingLimits {
+  private kept = new Float64Array(1024);
+
+  constructor(private readonly options: TrecEvalOptions) {}
+
+  apply(ranking: JudgedRanking): JudgedRanking {
+    const { maxRetrieved, judgedOnly } = this.options;
+    let grades = ranking.grades as Float64Array;
+    if (grades.length > maxRetrieved) grades = grades.subarray(0, maxRetrieved);
+    if (judgedOnly) {
+      if (this.kept.length < grades.length) this.kept = new Float64Array(Math.max(grades.length, this.kept.length * 2));
+      let count = 0;
+      for (let i = 0; i < grades.length; i++) if (grades[i]! >= 0) this.kept[count++] = grades[i]!;
+      grades = this.kept.subarray(0, count);
+    }
+    return grades === ranking.grades ? ranking : { ...ranking, grades };
+  }
+}
+
 /**
- * Evaluates a run against qrels, both read with readQrelsTable and readRunTable into one shared dictionary,
- * with trec_eval's `-c` semantics: every query in the qrels is evaluated and counted in the mean (a query missing
- * from the run retrieved nothing and scores 0; a query whose judgments are all below grade 1 scores 0); queries
- * only in the run are ignored. Each query is ranked with JudgedRanker (score descending, docno descending).
+ * Evaluates a run against qrels, both read with readQrelsTable and readRunTable into one shared dictionary. By
+ * default with trec_eval's `-c` semantics: every query in the qrels is evaluated and counted in the mean (a query
+ * missing from the run retrieved nothing and scores 0; a query with nothing relevant scores 0); queries only in
+ * the run are ignored. Each query is ranked with JudgedRanker (score descending, docno descending).
  */
-export function evaluateTrecTables(qrels: TrecTable, run: TrecTable, metrics: readonly RetrievalMetric[]): TrecEvaluation {
+export function evaluateTrecTables(
+  qrels: TrecTable,
+  run: TrecTable,
+  metrics: readonly RetrievalMetric[],
+  options: TrecEvalOptions = DEFAULT_TREC_EVAL_OPTIONS,
+): TrecEvaluation {
   if (qrels.docnos !== run.docnos) throw new Error('evaluateTrecTables: qrels and run must be read with the same ByteDictionary');
-  const ranker = new JudgedRanker(qrels.docnos);
+  const ranker = new JudgedRanker(qrels.docnos, options.judging);
+  const limits = new RankingLimits(options);
   const judgments = new QueryEntries();
   const retrieved = new QueryEntries();
   function* rankings(): Generator<[string, JudgedRanking]> {
     for (const [q, qid] of qrels.qids.entries()) {
       const r = run.queryNumber(qid);
-      yield [qid, ranker.judge(qrels.entries(q, judgments), r === undefined ? undefined : run.entries(r, retrieved))];
+      if (r === undefined && options.averageOver === 'run') continue;
+      yield [qid, limits.apply(ranker.judge(qrels.entries(q, judgments), r === undefined ? undefined : run.entries(r, retrieved)))];
     }
   }
-  return evaluation(metrics, qrels.qids.length, rankings());
+  return evaluation(metrics, rankings());
 }

@@ -1,6 +1,6 @@
 import type { ByteDictionary } from './byte-dictionary.js';
 import type { QueryEntries } from './trec-table.js';
-import { type JudgedRanking, isRelevant } from './ranking.js';
+import { DEFAULT_JUDGING, type JudgedRanking, type Judging, UNJUDGED, countAtLeast } from './ranking.js';
 
 /** Up to this many judged documents tied on one score are sorted by insertion sort; more by the built-in sort. */
 const SMALL_GROUP = 16;
@@ -29,9 +29,9 @@ function lowerBound(sorted: Float64Array, length: number, value: number): number
 /**
  * Judges one query's run against its qrels the way trec_eval ranks it (score descending, ties by docno in
  * descending byte order) without sorting the whole run. Metrics only look at where the judged documents land:
- * every other document has grade 0. A judged document's rank is the number of documents scored above it plus
+ * every other document is UNJUDGED. A judged document's rank is the number of documents scored above it plus
  * the number that tie with it and have a greater docno. So the steps, per query of n documents of which j are
- * judged (grade ≠ 0), are:
+ * judged (have a line in the qrels, whatever its grade), are:
  *
  *   1. mark the query's grades in an array indexed by document id;
  *   2. find the run's judged documents and sort their distinct scores (j values, not n);
@@ -39,7 +39,7 @@ function lowerBound(sorted: Float64Array, length: number, value: number): number
  *      collecting the ones that tie with a judged score (n log j);
  *   4. place the documents that tie with a judged one among the judged ones of their group by docno, again by
  *      binary search (groups are usually of one or two);
- *   5. write each judged document's grade at its rank in a zeroed buffer of n grades.
+ *   5. write each judged document's grade at its rank in a buffer of n grades filled with UNJUDGED.
  *
  * All buffers are reused from query to query; `judge` returns views of them, valid until the next call.
  */
@@ -65,7 +65,10 @@ export class JudgedRanker {
   private tied: Int32Array = new Int32Array(256);
   private tieCounts: Int32Array = new Int32Array(257);
 
-  constructor(private readonly docnos: ByteDictionary) {
+  constructor(
+    private readonly docnos: ByteDictionary,
+    private readonly judging: Judging = DEFAULT_JUDGING,
+  ) {
     this.gradeOf = new Float64Array(docnos.size);
     this.gradeStamp = new Int32Array(docnos.size);
   }
@@ -73,32 +76,33 @@ export class JudgedRanker {
   /** The graded ranking of `run` (undefined: the query retrieved nothing) against `judgments`. */
   judge(judgments: QueryEntries, run: QueryEntries | undefined): JudgedRanking {
     this.stamp++;
-    const idealGrades = this.markJudgments(judgments);
+    const judgedGrades = this.markJudgments(judgments);
     const n = run?.count ?? 0;
     this.grades = atLeastFloat64(this.grades, n);
     const grades = this.grades.subarray(0, n);
-    grades.fill(0);
+    grades.fill(UNJUDGED);
     if (run !== undefined) this.placeJudged(run, grades);
-    return { grades, idealGrades };
+    const { judging } = this;
+    return { grades, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
   }
 
-  /** Step 1: records each judged document's grade; returns the relevant grades sorted descending (the ideal ranking). */
+  /** Step 1: records each judged document's grade; returns the grades of 0 or more sorted descending (the ideal ranking). */
   private markJudgments(judgments: QueryEntries): Float64Array {
     const { gradeOf, gradeStamp, stamp } = this;
     this.ideal = atLeastFloat64(this.ideal, judgments.count);
-    let relevant = 0;
+    let judged = 0;
     for (let i = 0; i < judgments.count; i++) {
       const docId = judgments.docIds[i]!;
       const grade = judgments.values[i]!;
       gradeOf[docId] = grade;
       gradeStamp[docId] = stamp;
-      if (isRelevant(grade)) this.ideal[relevant++] = grade;
+      if (grade >= 0) this.ideal[judged++] = grade;
     }
-    return this.ideal.subarray(0, relevant).sort().reverse();
+    return this.ideal.subarray(0, judged).sort().reverse();
   }
 
-  private gradeOfDoc(docId: number): number {
-    return this.gradeStamp[docId] === this.stamp ? this.gradeOf[docId]! : 0;
+  private isJudged(docId: number): boolean {
+    return this.gradeStamp[docId] === this.stamp;
   }
 
   /** Steps 2–5 for a query that retrieved something. */
@@ -111,15 +115,15 @@ export class JudgedRanker {
     const { judged, level, tieRank, above } = this;
     for (let j = 0; j < judgedCount; j++) {
       const entry = judged[j]!;
-      grades[above[level[entry]!]! + tieRank[entry]!] = this.gradeOfDoc(run.docIds[entry]!);
+      grades[above[level[entry]!]! + tieRank[entry]!] = this.gradeOf[run.docIds[entry]!]!;
     }
   }
 
-  /** Step 2a: the run entries whose document has a non-zero grade; returns how many. */
+  /** Step 2a: the run entries whose document is judged; returns how many. */
   private findJudged(run: QueryEntries): number {
     this.judged = atLeastInt32(this.judged, run.count);
     let count = 0;
-    for (let i = 0; i < run.count; i++) if (this.gradeOfDoc(run.docIds[i]!) !== 0) this.judged[count++] = i;
+    for (let i = 0; i < run.count; i++) if (this.isJudged(run.docIds[i]!)) this.judged[count++] = i;
     return count;
   }
 
@@ -213,7 +217,7 @@ export class JudgedRanker {
     this.tieCounts = atLeastInt32(this.tieCounts, end - start + 1);
     const { tied, members } = this;
     let count = 0;
-    for (let m = start; m < end; m++) if (this.gradeOfDoc(docIds[members[m]!]!) !== 0) tied[count++] = members[m]!;
+    for (let m = start; m < end; m++) if (this.isJudged(docIds[members[m]!]!)) tied[count++] = members[m]!;
     this.sortByDocnoDescending(tied, count, docIds);
     return count;
   }

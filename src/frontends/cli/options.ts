@@ -4,7 +4,7 @@ import { SettingError } from '../../core/errors.js';
 import { parseRetrievalMetric, type RetrievalMetric } from '../../core/catalog/retrieval-metrics.js';
 
 /** Turns a core parser into a commander argument parser, so a bad value is reported against its option. */
-function argParser<T>(parse: (text: string) => T): (text: string) => T {
+export function argParser<T>(parse: (text: string) => T): (text: string) => T {
   return (text) => {
     try {
       return parse(text);
@@ -42,6 +42,20 @@ export function addSettingOptions(command: Command, name: SettingCommand): Comma
     command.addOption(option);
   }
   return command.option('--print-config', 'print every setting with its value and where it came from, and exit');
+}
+
+/**
+ * The options of a command that reads no config file (`trec`): each setting that names the command, parsed as it
+ * is given, with the catalog's default.
+ */
+export function addParsedSettingOptions(command: Command, name: SettingCommand): Command {
+  for (const setting of cliSettings(name)) {
+    const row: SettingRow<unknown> = SETTINGS[setting];
+    command.addOption(
+      new Option(flagOf(setting, name), row.description).argParser(argParser(row.parse)).default(row.parse(row.default), row.default || 'none'),
+    );
+  }
+  return command;
 }
 
 /** The settings given on the command line, as text, each with the flag that gave it. */

@@ -5,22 +5,39 @@ import { ByteDictionary } from '../../core/scoring/byte-dictionary.js';
 import { readQrelsTable, readRunTable } from '../../sources/trec.js';
 import { defaultRetrievalMetrics, type RetrievalMetric } from '../../core/catalog/retrieval-metrics.js';
 import { evaluateTrecTables } from '../../core/scoring/trec-eval.js';
+import { SettingError } from '../../core/errors.js';
 import { renderTrecText } from '../../render/trec-text.js';
 import type { CommandContext } from './context.js';
 import { readingProgress } from './progress.js';
-import { cutoffsOption, metricsOption } from './options.js';
+import { addParsedSettingOptions, argParser, cutoffsOption, metricsOption } from './options.js';
 
 interface TrecOptions {
   qrels: string;
   run: string;
   metrics?: RetrievalMetric[];
   k: number[];
+  relevanceLevel: number;
+  ndcgGains: ReadonlyMap<number, number>;
+  maxRetrieved: number;
+  judgedOnly?: boolean;
+  averageOver: 'qrels' | 'run';
   perQuery?: boolean;
   json?: boolean;
 }
 
+const maxRetrievedOption = argParser((text: string): number => {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isInteger(value) || value < 1) throw new SettingError(`must be a whole number of at least 1, got "${text}"`);
+  return value;
+});
+
+const averageOverOption = argParser((text: string): 'qrels' | 'run' => {
+  if (text === 'qrels' || text === 'run') return text;
+  throw new SettingError(`must be qrels or run, got "${text}"`);
+});
+
 export function trecCommand(context: CommandContext): Command {
-  return new Command('trec')
+  const command = new Command('trec')
     .description("evaluate a TREC run against qrels with trec_eval's conventions (as trec_eval -c)")
     .requiredOption('--qrels <file>', 'judgments: "qid iter docno rel" per line')
     .requiredOption('--run <file>', 'run: "qid Q0 docno rank score tag" per line; ranked by score, ties by docno descending')
@@ -28,17 +45,36 @@ export function trecCommand(context: CommandContext): Command {
     .addOption(
       new Option('--k <list>', 'cut-offs for the default metrics').argParser(cutoffsOption).default(SETTINGS.k.parse(SETTINGS.k.default), SETTINGS.k.default),
     )
+    .addOption(
+      new Option('--max-retrieved <n>', "only each query's first n ranked documents count (trec_eval -M)")
+        .argParser(maxRetrievedOption)
+        .default(Infinity, 'all'),
+    )
+    .option('--judged-only', 'take unjudged documents out of each ranking before measuring (trec_eval -J)')
+    .addOption(
+      new Option(
+        '--average-over <queries>',
+        'qrels: every judged query, one missing from the run scoring 0 (trec_eval -c); run: only the judged queries the run has',
+      )
+        .argParser(averageOverOption)
+        .default('qrels'),
+    )
     .option('--per-query', 'also print each query’s values')
-    .option('--json', 'print one JSON object on stdout: {queries, aggregate, perQuery}')
-    .action(async (options: TrecOptions) => {
-      const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);
-      const docnos = new ByteDictionary();
-      const progress = readingProgress(context);
-      const [qrels, run] = await readBoth(
-        readQrelsTable(options.qrels, docnos, progress.reporter()),
-        readRunTable(options.run, docnos, progress.reporter()),
-      ).finally(progress.end);
-      const evaluation = evaluateTrecTables(qrels, run, metrics);
-      context.stdout(options.json ? `${JSON.stringify(evaluation)}\n` : renderTrecText(evaluation, metrics, options.perQuery === true));
+    .option('--json', 'print one JSON object on stdout: {queries, aggregate, perQuery}');
+  return addParsedSettingOptions(command, 'trec').action(async (options: TrecOptions) => {
+    const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);
+    const docnos = new ByteDictionary();
+    const progress = readingProgress(context);
+    const [qrels, run] = await readBoth(
+      readQrelsTable(options.qrels, docnos, progress.reporter()),
+      readRunTable(options.run, docnos, progress.reporter()),
+    ).finally(progress.end);
+    const evaluation = evaluateTrecTables(qrels, run, metrics, {
+      judging: { relevanceLevel: options.relevanceLevel, ndcgGains: options.ndcgGains },
+      maxRetrieved: options.maxRetrieved,
+      judgedOnly: options.judgedOnly === true,
+      averageOver: options.averageOver,
     });
+    context.stdout(options.json ? `${JSON.stringify(evaluation)}\n` : renderTrecText(evaluation, metrics, options.perQuery === true, options.averageOver));
+  });
 }

@@ -5,7 +5,7 @@ import { OutcomeBuilder } from '../../../src/core/scoring/outcomes.js';
 import { parseRetrievalOkRule } from '../../../src/core/scoring/retrieval-ok.js';
 import { runCli, tempDir, writeJsonl } from '../../helpers/files.js';
 
-const config = evalConfig({ cutoffs: [5], retrievalOk: parseRetrievalOkRule('hit@5'), correctness: { kind: 'exact' } });
+const config = evalConfig({ k: [5], 'retrieval-ok': parseRetrievalOkRule('hit@5'), correct: { kind: 'exact' }, 'relevance-level': 1, 'ndcg-gains': new Map() });
 
 describe('OutcomeBuilder columns', () => {
   it('pads a metric only some questions carry with NaN, past its growth blocks', () => {

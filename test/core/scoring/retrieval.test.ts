@@ -135,7 +135,7 @@ describe('trec_eval conventions on a JudgedRanking', () => {
   it('nDCG ideal is built from every judged relevant document, not just the retrieved ones', () => {
     // Retrieved only "a" (grade 1); "b" (grade 3) is judged but never retrieved.
     const ranking = judgeRanking(['a', 'x'], grades({ a: 1, b: 3, z: 0 }));
-    expect(Array.from(ranking.idealGrades)).toEqual([3, 1]);
+    expect(Array.from(ranking.judgedGrades)).toEqual([3, 1, 0]);
     // DCG = 1/1; IDCG = 3/1 + 1/log2(3).
     expect(ndcgAt(ranking, 10)).toBeCloseTo(1 / (3 + 1 / Math.log2(3)), 12);
     // Cut at 1: IDCG@1 = 3.
@@ -186,6 +186,10 @@ describe('metric names', () => {
     expect(parseRetrievalMetric(' map ')).toMatchObject({ name: 'map', family: 'map', k: Infinity });
     expect(parseRetrievalMetric('hit@5')).toMatchObject({ name: 'hit@5', binary: true });
     expect(parseRetrievalMetric('r_precision')).toMatchObject({ name: 'r_precision', k: Infinity });
+    expect(parseRetrievalMetric('iprec@0.50')).toMatchObject({ name: 'iprec@0.5', family: 'iprec', k: 0.5, total: false });
+    expect(parseRetrievalMetric('iprec@1')).toMatchObject({ name: 'iprec@1', k: 1 });
+    expect(parseRetrievalMetric('11pt_avg')).toMatchObject({ name: '11pt_avg', k: Infinity });
+    expect(parseRetrievalMetric('num_rel_ret')).toMatchObject({ name: 'num_rel_ret', total: true });
   });
 
   it.each([
@@ -193,7 +197,12 @@ describe('metric names', () => {
     ['precision', /needs a cut-off, for example "precision@10"/],
     ['hit', /needs a cut-off/],
     ['r_precision@5', /takes no cut-off; write "r_precision"/],
-    ['ndcg@0', /cut-off must be at least 1/],
+    ['ndcg@0', /cut-off must be a whole number of at least 1/],
+    ['ndcg@2.5', /cut-off must be a whole number of at least 1/],
+    ['iprec', /needs a recall level from 0 to 1, for example "iprec@0.5"/],
+    ['iprec@1.5', /needs a recall level from 0 to 1/],
+    ['bpref@10', /takes no cut-off; write "bpref"/],
+    ['judged', /needs a cut-off, for example "judged@10"/],
     ['NDCG@10', /unknown retrieval metric/],
     ['ndcg@-1', /unknown retrieval metric/],
   ])('rejects %s with a helpful message', (name, message) => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ByteDictionary } from '../../../src/core/scoring/byte-dictionary.js';
 import { QueryEntries } from '../../../src/core/scoring/trec-table.js';
 import { JudgedRanker } from '../../../src/core/scoring/trec-rank.js';
+import { UNJUDGED } from '../../../src/core/scoring/ranking.js';
 
 /** Docnos that tie-break in interesting ways: prefixes, case, digits vs letters, multi-byte UTF-8. */
 const DOCNOS = ['a', 'ab', 'abc', 'b', 'B', 'Z', '0', '10', '9', 'é', 'z', '\u{1F600}', '\ufffd', 'doc-1', 'doc-10', 'doc-2'];
@@ -31,13 +32,13 @@ const queryArb: fc.Arbitrary<Query> = fc.record({
 function naiveGrades(query: Query): number[] {
   const grade = new Map(query.qrels.map((entry) => [entry.doc, entry.grade]));
   const bytes = (doc: number) => Buffer.from(DOCNOS[doc]!, 'utf8');
-  return [...query.run].sort((a, b) => b.score - a.score || Buffer.compare(bytes(b.doc), bytes(a.doc))).map((entry) => grade.get(entry.doc) ?? 0);
+  return [...query.run].sort((a, b) => b.score - a.score || Buffer.compare(bytes(b.doc), bytes(a.doc))).map((entry) => grade.get(entry.doc) ?? UNJUDGED);
 }
 
 function naiveIdeal(query: Query): number[] {
   return query.qrels
     .map((entry) => entry.grade)
-    .filter((grade) => grade >= 1)
+    .filter((grade) => grade >= 0)
     .sort((a, b) => b - a);
 }
 
@@ -66,7 +67,8 @@ describe('JudgedRanker', () => {
         queries.forEach((query, i) => {
           const ranking = ranker.judge(stored[i]!.qrels, stored[i]!.run);
           expect(Array.from(ranking.grades)).toEqual(naiveGrades(query));
-          expect(Array.from(ranking.idealGrades)).toEqual(naiveIdeal(query));
+          expect(Array.from(ranking.judgedGrades)).toEqual(naiveIdeal(query));
+          expect(ranking.relevant).toBe(naiveIdeal(query).filter((grade) => grade >= 1).length);
         });
       }),
       { numRuns: 1000 },
@@ -88,11 +90,11 @@ describe('JudgedRanker', () => {
     const grade = new Map(query.qrels.map((entry) => [entry.doc, entry.grade]));
     const expected = [...query.run]
       .sort((a, b) => b.score - a.score || Buffer.compare(Buffer.from(docnos[b.doc]!), Buffer.from(docnos[a.doc]!)))
-      .map((entry) => grade.get(entry.doc) ?? 0);
+      .map((entry) => grade.get(entry.doc) ?? UNJUDGED);
     expect(Array.from(new JudgedRanker(dictionary).judge(qrels, run).grades)).toEqual(expected);
   });
 
-  it('a query missing from the run retrieved nothing: no grades, the ideal ranking still from the qrels', () => {
+  it('a query missing from the run retrieved nothing: no grades, the judged grades still from the qrels', () => {
     const dictionary = new ByteDictionary();
     const qrels = new QueryEntries();
     qrels.push(dictionary.intern(Buffer.from('d1'), 0, 2), 2, 1, 1);
@@ -100,6 +102,7 @@ describe('JudgedRanker', () => {
     qrels.push(dictionary.intern(Buffer.from('d3'), 0, 2), 3, 3, 1);
     const ranking = new JudgedRanker(dictionary).judge(qrels, undefined);
     expect(Array.from(ranking.grades)).toEqual([]);
-    expect(Array.from(ranking.idealGrades)).toEqual([3, 2]);
+    expect(Array.from(ranking.judgedGrades)).toEqual([3, 2, 0]);
+    expect(ranking.relevant).toBe(2);
   });
 });

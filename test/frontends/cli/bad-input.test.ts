@@ -249,9 +249,9 @@ describe('trec: bad files exit 2 naming file, line and column', () => {
     expect(message).toBe(`${runPath}: the file is empty; expected lines of "qid Q0 docno rank score tag"\n`);
   });
 
-  it('empty qrels', async () => {
-    const { qrelsPath, message } = await trecFails('\n\n', RUN_OK);
-    expect(message).toBe(`${qrelsPath}: the file is empty; expected lines of "qid iter docno rel"\n`);
+  it('qrels of blank lines and comments only', async () => {
+    const { qrelsPath, message } = await trecFails('\n# 0 note 1\n', RUN_OK);
+    expect(message).toBe(`${qrelsPath}: the file holds only comments and blank lines; expected lines of "qid iter docno rel"\n`);
   });
 });
 

@@ -386,4 +386,26 @@ describe('eval: human output', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Usage: rag-gate eval');
   });
+
+  it('--relevance-level and --ndcg-gains change how grades are read (and the config file can set them)', async () => {
+    const results = scratch.file(
+      'graded.jsonl',
+      jsonl([
+        { id: 'q1', question: 'a?', retrieved_ids: ['a', 'b'], relevant_ids: { a: 1, b: 2 } },
+        { id: 'q2', question: 'b?', retrieved_ids: ['c'], relevant_ids: { c: 1, d: 2 } },
+      ]),
+    );
+    const byDefault = await evalJson(results);
+    expect(byDefault.metrics['hit@1']).toBe(1);
+    const level2 = await evalJson(results, ['--relevance-level', '2']);
+    // q1: only b (rank 2) is relevant; q2: only d, never retrieved.
+    expect(level2.metrics['hit@1']).toBe(0);
+    expect(level2.metrics['recall@3']).toBe(0.5);
+    expect(level2.metrics.ndcg).toBeCloseTo(byDefault.metrics.ndcg!, 12);
+    const config = scratch.file('levels.yml', 'relevance-level: 2\nndcg-gains: 1=0,2=1\n');
+    const configured = await evalJson(results, ['--config', config]);
+    expect(configured.metrics['hit@1']).toBe(0);
+    // q1: gains [0, 1] over the ideal [1, 0]; q2: [0] over [1].
+    expect(configured.metrics.ndcg).toBeCloseTo(1 / Math.log2(3) / 2, 12);
+  });
 });

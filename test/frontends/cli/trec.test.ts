@@ -110,4 +110,48 @@ describe('trec', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Usage: rag-gate trec');
   });
+
+  it('--average-over run evaluates only the judged queries the run has (trec_eval without -c)', async () => {
+    const run = await runMain(['trec', ...FILES, '--json', '--metrics', 'map', '--average-over', 'run']);
+    const json = parseJsonOutput<TrecJson>(run.stdout);
+    expect(json.queries).toBe(2);
+    expect(Object.keys(json.perQuery)).toEqual(['q1', 'q2']);
+    expect(json.aggregate.map).toBeCloseTo(Q1.map / 2, 12);
+    const text = await runMain(['trec', ...FILES, '--metrics', 'map', '--average-over', 'run']);
+    expect(text.stdout).toMatch(/^rag-gate trec: 2 queries \(the queries in both the qrels and the run\)/);
+  });
+
+  it('--relevance-level 2 leaves only d3 relevant in q1 (ranks [d2, d3, d1]); ndcg keeps every grade', async () => {
+    const run = await runMain(['trec', ...FILES, '--json', '--metrics', 'map,mrr,num_rel,ndcg', '--relevance-level', '2']);
+    const json = parseJsonOutput<TrecJson>(run.stdout);
+    expect(json.perQuery.q1).toMatchObject({ map: 0.5, mrr: 0.5, num_rel: 1 });
+    expect(json.perQuery.q1!.ndcg).toBeCloseTo(Q1.ndcg, 12);
+    expect(json.perQuery.q3!.num_rel).toBe(0);
+  });
+
+  it("--max-retrieved 1 keeps each ranking's first document; counts are totals, in JSON and text", async () => {
+    const run = await runMain(['trec', ...FILES, '--json', '--metrics', 'map,num_ret,num_rel', '--max-retrieved', '1']);
+    const json = parseJsonOutput<TrecJson>(run.stdout);
+    expect(json.perQuery.q1).toMatchObject({ map: 0, num_ret: 1 });
+    expect(json.aggregate).toEqual({ map: 0, num_ret: 2, num_rel: 3 });
+    const text = await runMain(['trec', ...FILES, '--metrics', 'num_ret', '--max-retrieved', '1']);
+    expect(text.stdout).toMatch(/num_ret \(total\) +2\n/);
+  });
+
+  it('--ndcg-gains changes ndcg: d3 (grade 2) gaining 1 and d1 (grade 1) gaining 4', async () => {
+    const run = await runMain(['trec', ...FILES, '--json', '--metrics', 'ndcg', '--ndcg-gains', '1=4,2=1']);
+    const json = parseJsonOutput<TrecJson>(run.stdout);
+    expect(json.perQuery.q1!.ndcg).toBeCloseTo((1 / Math.log2(3) + 4 / 2) / (4 + 1 / Math.log2(3)), 12);
+  });
+
+  it.each([
+    [['--relevance-level', '0'], /--relevance-level.*whole number of at least 1/],
+    [['--max-retrieved', '0'], /--max-retrieved.*whole number of at least 1/],
+    [['--average-over', 'all'], /--average-over.*must be qrels or run/],
+    [['--ndcg-gains', '1:2'], /--ndcg-gains.*grade=gain/],
+  ])('refuses %j naming the option', async (flags, message) => {
+    const run = await runMain(['trec', ...FILES, '--metrics', 'map', ...flags]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
 });

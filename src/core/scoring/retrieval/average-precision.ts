@@ -1,4 +1,4 @@
-import { type JudgedRanking, isRelevant, relevantCount } from '../ranking.js';
+import { type JudgedRanking, relevantCount } from '../ranking.js';
 
 /**
  * map@k (map with k = Infinity): average precision cut at k. Sums precision@i at every rank i ≤ k that
@@ -9,11 +9,12 @@ export function averagePrecisionAt(ranking: JudgedRanking, k: number): number {
   const total = relevantCount(ranking);
   if (total === 0) return 0;
   const { grades } = ranking;
+  const level = ranking.judging.relevanceLevel;
   const depth = Math.min(k, grades.length);
   let found = 0;
   let sum = 0;
   for (let i = 0; i < depth; i++) {
-    if (isRelevant(grades[i]!)) {
+    if (grades[i]! >= level) {
       found++;
       sum += found / (i + 1);
     }

@@ -1,9 +1,10 @@
-import { type JudgedRanking, isRelevant } from '../ranking.js';
+import type { JudgedRanking } from '../ranking.js';
 
 /** Rank (from 1) of the first relevant retrieved document, or Infinity when none was retrieved. */
 export function firstRelevantRank(ranking: JudgedRanking): number {
   const { grades } = ranking;
-  for (let i = 0; i < grades.length; i++) if (isRelevant(grades[i]!)) return i + 1;
+  const level = ranking.judging.relevanceLevel;
+  for (let i = 0; i < grades.length; i++) if (grades[i]! >= level) return i + 1;
   return Infinity;
 }
 
