@@ -80296,7 +80296,7 @@ var DEFAULT_BACKOFF_MS = 500;
 var DEFAULT_MAX_RETRY_AFTER_MS = 12e4;
 var MIB = 1024 * 1024;
 var MAX_REPLY_BYTES = 8 * MIB;
-var MAX_RATE_LIMIT_WAITS = 20;
+var MAX_RATE_LIMIT_WAIT_MS = 15 * 6e4;
 var CHARS_PER_TOKEN = 4;
 var SYSTEM_CLOCK = { now: () => Date.now(), sleep };
 var Retryable = class extends Error {
@@ -80555,7 +80555,7 @@ var JudgeClient = class {
   }
   /**
    * Runs `attempt` until it succeeds, retrying what is worth retrying up to `maxAttempts` attempts. A 429 (rate
-   * limited) is waited out without using up an attempt, up to MAX_RATE_LIMIT_WAITS times per call: under a rate
+   * limited) is waited out without using up an attempt, for up to MAX_RATE_LIMIT_WAIT_MS per call: under a rate
    * limit every call gets through in the end, and none is lost for having been told "not yet".
    */
   async withRetries(attempt) {
@@ -80563,6 +80563,7 @@ var JudgeClient = class {
     const maxRetryAfterMs = this.options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
     let failures = 0;
     let rateLimitWaits = 0;
+    let firstRateLimitAt;
     for (; ; ) {
       let last;
       try {
@@ -80571,7 +80572,8 @@ var JudgeClient = class {
         if (!(error63 instanceof Retryable)) throw error63;
         last = error63;
       }
-      if (last.rateLimited && rateLimitWaits < MAX_RATE_LIMIT_WAITS) rateLimitWaits++;
+      if (last.rateLimited) firstRateLimitAt ??= this.clock.now();
+      if (last.rateLimited && this.clock.now() - firstRateLimitAt < MAX_RATE_LIMIT_WAIT_MS) rateLimitWaits++;
       else failures++;
       if (failures >= maxAttempts) {
         const attempts = `${maxAttempts} attempt${maxAttempts === 1 ? "" : "s"}`;

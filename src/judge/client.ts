@@ -25,10 +25,11 @@ export const MAX_REPLY_BYTES = 8 * MIB;
 export type { JudgeClock } from './retry.js';
 
 /**
- * How many 429s (rate limited) one call waits out before they count against its attempts: a rate limit is a "not
- * yet", not a failure, but a server that never lets a call through must not hold the run forever.
+ * How long one call waits out 429s (rate limited) before they count against its attempts: a rate limit is a "not
+ * yet", not a failure, but a server that never lets a call through must not hold the run forever. A time rather
+ * than a count of 429s, because how many 429s a call meets depends on how many others compete with it.
  */
-const MAX_RATE_LIMIT_WAITS = 20;
+const MAX_RATE_LIMIT_WAIT_MS = 15 * 60_000;
 /** Characters per token of English text, for the estimate a request is paced by before its usage is known. */
 const CHARS_PER_TOKEN = 4;
 
@@ -414,7 +415,7 @@ export class JudgeClient {
 
   /**
    * Runs `attempt` until it succeeds, retrying what is worth retrying up to `maxAttempts` attempts. A 429 (rate
-   * limited) is waited out without using up an attempt, up to MAX_RATE_LIMIT_WAITS times per call: under a rate
+   * limited) is waited out without using up an attempt, for up to MAX_RATE_LIMIT_WAIT_MS per call: under a rate
    * limit every call gets through in the end, and none is lost for having been told "not yet".
    */
   private async withRetries<T>(attempt: () => Promise<T>): Promise<T> {
@@ -422,6 +423,7 @@ export class JudgeClient {
     const maxRetryAfterMs = this.options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
     let failures = 0;
     let rateLimitWaits = 0;
+    let firstRateLimitAt: number | undefined;
     for (;;) {
       let last: Retryable;
       try {
@@ -430,7 +432,8 @@ export class JudgeClient {
         if (!(error instanceof Retryable)) throw error;
         last = error;
       }
-      if (last.rateLimited && rateLimitWaits < MAX_RATE_LIMIT_WAITS) rateLimitWaits++;
+      if (last.rateLimited) firstRateLimitAt ??= this.clock.now();
+      if (last.rateLimited && this.clock.now() - firstRateLimitAt! < MAX_RATE_LIMIT_WAIT_MS) rateLimitWaits++;
       else failures++;
       if (failures >= maxAttempts) {
         const attempts = `${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}`;
