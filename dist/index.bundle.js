@@ -25585,7 +25585,7 @@ var require_main73 = __commonJS({
     var igammaFinal = require_igamma_final();
     var lowerGammaSeries = require_lower_gamma_series();
     var upperGammaFraction = require_upper_gamma_fraction();
-    function gammainc2(x, a, regularized, upper) {
+    function gammainc3(x, a, regularized, upper) {
       var normalized;
       var initValue;
       var invert;
@@ -25626,7 +25626,7 @@ var require_main73 = __commonJS({
       }
       return igammaFinal(x, a, normalized, invert);
     }
-    module.exports = gammainc2;
+    module.exports = gammainc3;
   }
 });
 
@@ -26404,7 +26404,7 @@ var require_beta_small_b_large_a_series = __commonJS({
     "use strict";
     var gammaDeltaRatio = require_lib116();
     var factorial = require_lib114();
-    var gammainc2 = require_lib107();
+    var gammainc3 = require_lib107();
     var log1p = require_lib103();
     var abs = require_lib6();
     var pow = require_lib79();
@@ -26453,7 +26453,7 @@ var require_beta_small_b_large_a_series = __commonJS({
       }
       prefix *= mult;
       p[0] = 1;
-      j = gammainc2(u, b, true, true);
+      j = gammainc3(u, b, true, true);
       j /= h;
       sum = s0 + prefix * j;
       tnp1 = 1;
@@ -39423,6 +39423,27 @@ function withRowsOf(run2, replacement) {
   });
   return { ...run2, goldKeys, goldFound, columns };
 }
+function withoutQuestions(run2, ids2) {
+  const kept = [];
+  const leftOut = [];
+  run2.ids.forEach((id, row) => ids2.has(id) ? leftOut.push(id) : kept.push(row));
+  if (leftOut.length === 0) return { outcomes: run2, leftOut };
+  const pick2 = (values) => kept.map((row) => values[row]);
+  const columns = new Map([...run2.columns].map(([name, values]) => [name, Float64Array.from(kept, (row) => values[row])]));
+  return {
+    outcomes: {
+      ...run2,
+      size: kept.length,
+      ids: pick2(run2.ids),
+      questions: pick2(run2.questions),
+      tags: pick2(run2.tags),
+      goldKeys: pick2(run2.goldKeys),
+      goldFound: kept.map((row) => run2.goldFound[row]),
+      columns
+    },
+    leftOut
+  };
+}
 
 // src/core/stats/random.ts
 function cyrb128(text4) {
@@ -43705,16 +43726,16 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
             return payload;
           }`;
     doc.write(`const input = payload.value;`);
-    const ids = /* @__PURE__ */ Object.create(null);
+    const ids2 = /* @__PURE__ */ Object.create(null);
     let counter = 0;
     for (const key of normalized.allKeys) {
-      ids[key] = `key_${counter++}`;
+      ids2[key] = `key_${counter++}`;
     }
     doc.write(memo2 ? `const newResult = memo.alloc(inst, payload, {}, ctx);` : `const newResult = {};`);
     for (const key of normalized.allKeys) {
       if (key === "__proto__")
         continue;
-      const id = ids[key];
+      const id = ids2[key];
       const k = typeof key === "symbol" ? `syms[${syms.indexOf(key)}]` : esc(key);
       const isPresent = `${k} in input`;
       const schema = shape[key];
@@ -60118,6 +60139,7 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     missing,
     rescored: options.rescored ?? [],
     labelsChanged: pairing.labelsChanged.map((id) => ({ id, reason: options.notRescorable?.get(id) ?? "not-rescored" })),
+    holdoutLeftOut: options.holdoutLeftOut ?? [],
     coverage,
     alpha: config2.alpha,
     tests,
@@ -62058,10 +62080,10 @@ function atTopLevel(text4, end) {
   return depth === 1 && !inString;
 }
 function plainStringArray(text4, start) {
-  const ids = [];
+  const ids2 = [];
   let i = start + 1;
   while (isSpace(text4.charCodeAt(i))) i++;
-  if (text4.charCodeAt(i) === 93) return { ids, end: i + 1 };
+  if (text4.charCodeAt(i) === 93) return { ids: ids2, end: i + 1 };
   for (; ; ) {
     if (text4.charCodeAt(i) !== 34) return null;
     const from = i + 1;
@@ -62072,11 +62094,11 @@ function plainStringArray(text4, start) {
       if (code4 === 92 || code4 < 32 || Number.isNaN(code4)) return null;
       to++;
     }
-    ids.push(text4.slice(from, to));
+    ids2.push(text4.slice(from, to));
     i = to + 1;
     while (isSpace(text4.charCodeAt(i))) i++;
     const code3 = text4.charCodeAt(i);
-    if (code3 === 93) return { ids, end: i + 1 };
+    if (code3 === 93) return { ids: ids2, end: i + 1 };
     if (code3 !== 44) return null;
     i++;
     while (isSpace(text4.charCodeAt(i))) i++;
@@ -62116,7 +62138,7 @@ function parseRecordJson(text4) {
     if (!Array.isArray(placeholder) || placeholder.length !== 0) return parseJsonUniqueKeys(text4);
   }
   if (keysMayRepeat(rest, record3)) rejectRepeatedKeys(text4);
-  for (const [name, ids] of lifted) record3[name] = ids;
+  for (const [name, ids2] of lifted) record3[name] = ids2;
   return record3;
 }
 
@@ -62286,9 +62308,9 @@ function isIdList(value2) {
   return true;
 }
 var isRankedIdList = (value2) => isIdList(value2) && new Set(value2).size === value2.length;
-var rankedIdSchema = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids, ctx) => {
+var rankedIdSchema = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids2, ctx) => {
   const seen = /* @__PURE__ */ new Map();
-  ids.forEach((id, index) => {
+  ids2.forEach((id, index) => {
     const first = seen.get(id);
     if (first === void 0) seen.set(id, index);
     else ctx.addIssue({ code: "custom", path: [index], message: `duplicate document id "${id}" (also at position ${first})` });
@@ -62363,12 +62385,12 @@ var resultRecordSchema = external_exports.object({
   /** The texts sent to the generator, aligned with `retrieved_ids` (Ragas' name); the judge reads them. */
   retrieved_contexts: external_exports.array(external_exports.string({ error: "must be a string" }), { error: "must be a list of strings (the retrieved texts, in retrieved_ids order)" }).optional()
 }).superRefine((record3, ctx) => {
-  const { retrieved_ids: ids, retrieved_contexts: contexts } = record3;
-  if (ids !== void 0 && contexts !== void 0 && ids.length !== contexts.length) {
+  const { retrieved_ids: ids2, retrieved_contexts: contexts } = record3;
+  if (ids2 !== void 0 && contexts !== void 0 && ids2.length !== contexts.length) {
     ctx.addIssue({
       code: "custom",
       path: ["retrieved_contexts"],
-      message: `has ${contexts.length} text${contexts.length === 1 ? "" : "s"} but retrieved_ids has ${ids.length} id${ids.length === 1 ? "" : "s"}; give one text per retrieved id, in the same order`
+      message: `has ${contexts.length} text${contexts.length === 1 ? "" : "s"} but retrieved_ids has ${ids2.length} id${ids2.length === 1 ? "" : "s"}; give one text per retrieved id, in the same order`
     });
   }
 });
@@ -62657,7 +62679,7 @@ async function readCalibrationRecord(file2) {
 
 // src/sources/golden.ts
 import { readFile as readFile2 } from "node:fs/promises";
-async function readGoldenIds(file2) {
+async function readGoldenRecords(file2) {
   let bytes;
   try {
     bytes = await readFile2(file2);
@@ -62666,11 +62688,19 @@ async function readGoldenIds(file2) {
   }
   const text4 = utf8Text(file2, bytes);
   const problems = new ProblemCollector();
-  const ids = /* @__PURE__ */ new Set();
-  const idOf = (value2, line) => {
-    const id = typeof value2 === "object" && value2 !== null && !Array.isArray(value2) ? value2.id : void 0;
-    if (typeof id === "string" && id !== "" || typeof id === "number" && Number.isSafeInteger(id)) ids.add(String(id));
-    else problems.add({ file: file2, line, field: "id", message: "a golden record needs an id (a string or a whole number)" });
+  const questions2 = [];
+  const questionOf = (value2, line) => {
+    const record3 = typeof value2 === "object" && value2 !== null && !Array.isArray(value2) ? value2 : {};
+    const { id, tags } = record3;
+    if (!(typeof id === "string" && id !== "" || typeof id === "number" && Number.isSafeInteger(id))) {
+      problems.add({ file: file2, line, field: "id", message: "a golden record needs an id (a string or a whole number)" });
+      return;
+    }
+    if (tags !== void 0 && !(Array.isArray(tags) && tags.every((tag) => typeof tag === "string"))) {
+      problems.add({ file: file2, line, field: "tags", message: "must be a list of strings" });
+      return;
+    }
+    questions2.push({ id: String(id), tags: tags ?? [], line });
   };
   const trimmed = text4.trimStart();
   if (trimmed.startsWith("[")) {
@@ -62680,7 +62710,7 @@ async function readGoldenIds(file2) {
     } catch (error63) {
       throw InputError.single({ file: file2, message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})` });
     }
-    records.forEach((record3) => idOf(record3, 1));
+    records.forEach((record3) => questionOf(record3, 1));
   } else {
     const lines = text4.split(/\r?\n/);
     const json2 = trimmed.startsWith("{");
@@ -62688,20 +62718,92 @@ async function readGoldenIds(file2) {
       const line = raw.trim();
       if (line === "") return;
       if (!json2) {
-        ids.add(line);
+        questions2.push({ id: line, tags: [], line: index + 1 });
         return;
       }
       try {
-        idOf(JSON.parse(line), index + 1);
+        questionOf(JSON.parse(line), index + 1);
       } catch (error63) {
         problems.add({ file: file2, line: index + 1, message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})` });
       }
     });
   }
   problems.throwIfAny();
-  if (ids.size === 0) throw InputError.single({ file: file2, message: "the golden set holds no question id" });
-  return ids;
+  if (questions2.length === 0) throw InputError.single({ file: file2, message: "the golden set holds no question id" });
+  return questions2;
 }
+async function readGoldenIds(file2) {
+  return new Set((await readGoldenRecords(file2)).map((question) => question.id));
+}
+
+// src/sources/holdout-file.ts
+import { readFile as readFile3, stat as stat2 } from "node:fs/promises";
+
+// src/sources/write.ts
+import { rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+async function writeFileAtomic(file2, content) {
+  const temporary = join(dirname(file2), `.${basename(file2)}.${process.pid}.tmp`);
+  try {
+    await writeFile2(temporary, content);
+    await rename2(temporary, file2);
+  } catch (error63) {
+    await rm2(temporary, { force: true });
+    const code3 = error63.code;
+    const reason = code3 === "ENOENT" ? "its folder does not exist" : code3 === "EACCES" ? "permission denied" : code3 === "EISDIR" ? "it is a directory" : String(error63);
+    throw InputError.single({ file: file2, message: `cannot write: ${reason}` });
+  }
+}
+
+// src/sources/holdout-file.ts
+var HOLDOUT_FORMAT = "rag-gate-holdout/1";
+var ids = external_exports.array(external_exports.string().min(1, "must not be empty"), { error: "must be a list of question ids" });
+var holdoutFileSchema = external_exports.object({
+  format: external_exports.literal(HOLDOUT_FORMAT, { error: `must be "${HOLDOUT_FORMAT}": a holdout file written by rag-gate split` }),
+  seed: external_exports.string({ error: "must be a string" }),
+  rotation: external_exports.number().int().min(0, "must be a whole number \u2265 0"),
+  share: external_exports.number().gt(0, "must be between 0 and 1").lt(1, "must be between 0 and 1"),
+  holdout: ids,
+  development: ids
+}).superRefine((file2, context) => {
+  const seen = /* @__PURE__ */ new Map();
+  for (const side of ["holdout", "development"]) {
+    file2[side].forEach((id, index) => {
+      const other = seen.get(id);
+      if (other !== void 0)
+        context.addIssue({ code: "custom", path: [side, index], message: `"${id}" is already listed under ${other}; a question is on one side only` });
+      seen.set(id, side);
+    });
+  }
+});
+async function readHoldoutFile(file2) {
+  let bytes;
+  try {
+    bytes = await readFile3(file2);
+  } catch (error63) {
+    throw readFailure(file2, error63);
+  }
+  let raw;
+  try {
+    raw = parseJsonUniqueKeys(utf8Text(file2, bytes));
+  } catch (error63) {
+    if (error63 instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file2, 1, error63));
+    throw InputError.single({ file: file2, message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)}); expected a holdout file written by rag-gate split` });
+  }
+  const parsed = holdoutFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new InputError(parsed.error.issues.slice(0, 20).map((issue3) => ({ file: file2, field: formatFieldPath(issue3.path) || void 0, message: issue3.message })));
+  }
+  const { seed, rotation, share, holdout, development } = parsed.data;
+  return { seed, rotation, share, holdout, development };
+}
+var ledgerEntrySchema = external_exports.object({
+  holdout: external_exports.string({ error: "must be the holdout fingerprint" }),
+  commit: external_exports.string().nullable(),
+  date: external_exports.string({ error: "must be an ISO 8601 time" }),
+  by: external_exports.string({ error: "must be a string" }),
+  gap: external_exports.number().nullable()
+});
 
 // src/sources/outcomes.ts
 async function readOutcomes(files, config2, onProgress) {
@@ -62873,7 +62975,7 @@ function ungatedText(config2, unknownFields) {
 }
 
 // src/sources/parallel.ts
-import { stat as stat2 } from "node:fs/promises";
+import { stat as stat3 } from "node:fs/promises";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 
 // src/core/scoring/retrieval-ok.ts
@@ -62941,7 +63043,7 @@ function threadMinBytes() {
 async function totalBytes(files) {
   const sizes = await Promise.all(
     files.map(
-      (file2) => stat2(file2).then(
+      (file2) => stat3(file2).then(
         (info2) => info2.size,
         () => 0
       )
@@ -62962,26 +63064,35 @@ async function comparisonConfig(settings) {
   const calibrations = await Promise.all(settings["judge-calibration"].map(readCalibrationRecord));
   return compareConfig(settings, calibrations);
 }
-async function evaluateFiles(files, config2, onProgress) {
-  const { outcomes, warnings } = await readOutcomes(files, config2, onProgress);
-  return { summary: summarizeRun(outcomes, config2), warnings };
+async function holdoutIds(file2) {
+  return file2 === void 0 ? /* @__PURE__ */ new Set() : new Set((await readHoldoutFile(file2)).holdout);
+}
+async function evaluateFiles(files, config2, options = {}) {
+  const [read, holdout] = await Promise.all([readOutcomes(files, config2, options.onProgress), holdoutIds(options.holdout)]);
+  const { outcomes, leftOut } = withoutQuestions(read.outcomes, holdout);
+  return { summary: summarizeRun(outcomes, config2), warnings: read.warnings, holdoutLeftOut: leftOut };
 }
 async function compareFiles(files, config2, options = {}) {
-  const [[base, head], golden] = await Promise.all([
+  const [[base, head], golden, holdout] = await Promise.all([
     readBothRuns(files.base, files.head, config2.eval, options.readerEntry, options.onProgress),
-    files.golden === void 0 ? void 0 : readGoldenIds(files.golden)
+    files.golden === void 0 ? void 0 : readGoldenIds(files.golden),
+    holdoutIds(files.holdout)
   ]);
-  const headSummary = summarizeRun(head.outcomes, config2.eval);
-  const relabelled = relabelledQuestions(base.outcomes, head.outcomes);
-  let baseOutcomes = base.outcomes;
+  const baseDevelopment = withoutQuestions(base.outcomes, holdout);
+  const headDevelopment = withoutQuestions(head.outcomes, holdout);
+  const holdoutLeftOut = [.../* @__PURE__ */ new Set([...headDevelopment.leftOut, ...baseDevelopment.leftOut])];
+  const headOutcomes = headDevelopment.outcomes;
+  const headSummary = summarizeRun(headOutcomes, config2.eval);
+  const relabelled = relabelledQuestions(baseDevelopment.outcomes, headOutcomes);
+  let baseOutcomes = baseDevelopment.outcomes;
   let rescoring = { rescored: [], notRescorable: /* @__PURE__ */ new Map() };
   if (relabelled.size > 0) {
     const rescored = await rescoreUnderHeadLabels(files.base, relabelled, config2.eval);
-    baseOutcomes = withRowsOf(base.outcomes, rescored.outcomes);
+    baseOutcomes = withRowsOf(baseDevelopment.outcomes, rescored.outcomes);
     rescoring = { rescored: [...rescored.outcomes.ids], notRescorable: rescored.notRescorable };
   }
   const names = { base: files.base.join(", "), head: files.head.join(", ") };
-  const comparison = compareRuns(baseOutcomes, head.outcomes, headSummary, config2, names, { golden, ...rescoring });
+  const comparison = compareRuns(baseOutcomes, headOutcomes, headSummary, config2, names, { golden, ...rescoring, holdoutLeftOut });
   if (comparison.ungated && options.allowUngated !== true) {
     throw InputError.single({ file: names.head, message: ungatedText(config2, head.unknownFields) });
   }
@@ -63001,13 +63112,13 @@ function relabelledQuestions(base, head) {
 import { isAbsolute as isAbsolute2 } from "node:path";
 
 // node_modules/tinyglobby/dist/index.mjs
-import { readdir as readdir2, readdirSync, realpath, realpathSync, stat as stat3, statSync } from "fs";
+import { readdir as readdir2, readdirSync, realpath, realpathSync, stat as stat4, statSync } from "fs";
 import { isAbsolute, posix, resolve as resolve2 } from "path";
 import { fileURLToPath } from "url";
 
 // node_modules/fdir/dist/index.mjs
 import { createRequire } from "module";
-import { basename, dirname, normalize, relative, resolve, sep } from "path";
+import { basename as basename2, dirname as dirname2, normalize, relative, resolve, sep } from "path";
 import * as nativeFs from "fs";
 var __require2 = /* @__PURE__ */ createRequire(import.meta.url);
 function cleanPath(path) {
@@ -63125,10 +63236,10 @@ var resolveSymlinksAsync = function(path, state, callback$1) {
   queue.enqueue();
   fs3.realpath(path, (error63, resolvedPath) => {
     if (error63) return queue.dequeue(suppressErrors ? null : error63, state);
-    fs3.stat(resolvedPath, (error$1, stat4) => {
+    fs3.stat(resolvedPath, (error$1, stat5) => {
       if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-      if (stat4.isDirectory() && isRecursive2(path, resolvedPath, state)) return queue.dequeue(null, state);
-      callback$1(stat4, resolvedPath);
+      if (stat5.isDirectory() && isRecursive2(path, resolvedPath, state)) return queue.dequeue(null, state);
+      callback$1(stat5, resolvedPath);
       queue.dequeue(null, state);
     });
   });
@@ -63138,9 +63249,9 @@ var resolveSymlinks = function(path, state, callback$1) {
   queue.enqueue();
   try {
     const resolvedPath = fs3.realpathSync(path);
-    const stat4 = fs3.statSync(resolvedPath);
-    if (stat4.isDirectory() && isRecursive2(path, resolvedPath, state)) return;
-    callback$1(stat4, resolvedPath);
+    const stat5 = fs3.statSync(resolvedPath);
+    if (stat5.isDirectory() && isRecursive2(path, resolvedPath, state)) return;
+    callback$1(stat5, resolvedPath);
   } catch (e) {
     if (!suppressErrors) throw e;
   }
@@ -63151,13 +63262,13 @@ function build$2(options, isSynchronous) {
 }
 function isRecursive2(path, resolved, state) {
   if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path);
+  let parent = dirname2(path);
   let depth = 1;
   while (parent !== state.root && depth < 2) {
     const resolvedPath = state.symlinks.get(parent);
     const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
     if (isSameRoot) depth++;
-    else parent = dirname(parent);
+    else parent = dirname2(parent);
   }
   state.symlinks.set(path, resolved);
   return depth > 1;
@@ -63337,15 +63448,15 @@ var Walker = class {
         this.walkDirectory(this.state, path, path, depth - 1, this.walk);
       } else if (this.resolveSymlink && entry.isSymbolicLink()) {
         let path = joinPathWithBasePath(entry.name, directoryPath);
-        this.resolveSymlink(path, this.state, (stat4, resolvedPath) => {
-          if (stat4.isDirectory()) {
+        this.resolveSymlink(path, this.state, (stat5, resolvedPath) => {
+          if (stat5.isDirectory()) {
             resolvedPath = normalizePath(resolvedPath, this.state.options);
             if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path + pathSeparator)) return;
             this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
           } else {
             resolvedPath = useRealPaths ? resolvedPath : path;
-            const filename = basename(resolvedPath);
-            const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
+            const filename = basename2(resolvedPath);
+            const directoryPath$1 = normalizePath(dirname2(resolvedPath), this.state.options);
             resolvedPath = this.joinPath(filename, directoryPath$1);
             this.pushFile(resolvedPath, files, this.state.counts, filters);
           }
@@ -63755,7 +63866,7 @@ function getOptions(options) {
     readdirSync: opts.fs.readdirSync || readdirSync,
     realpath: opts.fs.realpath || realpath,
     realpathSync: opts.fs.realpathSync || realpathSync,
-    stat: opts.fs.stat || stat3,
+    stat: opts.fs.stat || stat4,
     statSync: opts.fs.statSync || statSync
   });
   if (opts.debug) log("globbing with options:", opts);
@@ -63939,6 +64050,12 @@ function parseCount(text4) {
   if (text4.trim() === "" || !Number.isInteger(value2) || value2 < 0) throw new SettingError(`must be a whole number \u2265 0, got "${text4}"`);
   return value2;
 }
+function parseHoldoutShare(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1)
+    throw new SettingError(`the holdout share must be a number between 0 and 1 (exclusive), such as 0.3, got "${text4}"`);
+  return value2;
+}
 function parseBoolean(text4) {
   const value2 = text4.trim().toLowerCase();
   if (value2 === "true") return true;
@@ -63953,7 +64070,8 @@ function parseCommentTag(text4) {
     throw new SettingError("must be 1\u201364 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end");
   return tag;
 }
-var both = (flag2) => ({ flags: { eval: flag2, compare: flag2 } });
+var scoring = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2 } });
+var everywhere = (flag2) => ({ flags: { eval: flag2, compare: flag2, split: flag2, holdout: flag2 } });
 var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
 var SETTINGS = {
   config: {
@@ -63961,7 +64079,7 @@ var SETTINGS = {
     description: "the settings file (YAML), read when it exists; its keys are these settings' names",
     default: "rag-gate.yml",
     parse: nonEmpty("a file"),
-    cli: both("--config <file>"),
+    cli: everywhere("--config <file>"),
     action: true,
     config: false
   },
@@ -63970,7 +64088,7 @@ var SETTINGS = {
     description: "key of the sticky comment, so several gates in one repository each keep their own; also selects that gate's section of the config file",
     default: "default",
     parse: parseCommentTag,
-    cli: both("--comment-tag <tag>"),
+    cli: everywhere("--comment-tag <tag>"),
     action: true,
     config: false
   },
@@ -63979,7 +64097,7 @@ var SETTINGS = {
     description: "path or glob of the head results (JSON Lines or a JSON array, one record per question); several files are shards of one run, merged, and an id in two shards is an error",
     default: "",
     parse: optionalText,
-    cli: { flags: { eval: "--results <glob>", compare: "--head <glob>" } },
+    cli: { flags: { eval: "--results <glob>", compare: "--head <glob>", holdout: "--results <glob>" } },
     action: true,
     config: true
   },
@@ -63997,7 +64115,51 @@ var SETTINGS = {
     description: "the head's golden set (a JSON Lines or JSON file of records with an id, or a text file of ids, one per line): a base question no longer in it was removed on purpose and is left out; one still in it but missing from the head results counts as failed",
     default: "",
     parse: optionalText,
-    cli: compareOnly("--golden <file>"),
+    cli: { flags: { compare: "--golden <file>", split: "--golden <file>" } },
+    action: true,
+    config: true
+  },
+  holdout: {
+    name: "holdout",
+    description: "the holdout file written by rag-gate split: eval and compare (pull requests) leave its holdout questions out and count them; the holdout evaluation (mode release, rag-gate holdout) compares them with the development questions; split writes it (there, empty means rag-gate-holdout.json)",
+    default: "",
+    parse: optionalText,
+    cli: { flags: { eval: "--holdout <file>", compare: "--holdout <file>", holdout: "--holdout <file>", split: "--out <file>" } },
+    action: true,
+    config: true
+  },
+  "holdout-share": {
+    name: "holdout-share",
+    description: "the share of the golden set split holds out, stratified by tag",
+    default: "0.3",
+    parse: parseHoldoutShare,
+    cli: { flags: { split: "--holdout <share>" } },
+    action: false,
+    config: true
+  },
+  "holdout-seed": {
+    name: "holdout-seed",
+    description: "the key of split's hash of question ids: the same seed and ids give the same split on every machine",
+    default: "rag-gate",
+    parse: nonEmpty("a seed"),
+    cli: { flags: { split: "--seed <seed>" } },
+    action: false,
+    config: true
+  },
+  "holdout-ledger": {
+    name: "holdout-ledger",
+    description: "the ledger of holdout evaluations (JSON Lines), read and appended to by each holdout evaluation; a holdout looked at for more than one commit is flagged. In the action, when the file does not exist, the newest holdout-ledger-artifact of the repository is read",
+    default: "rag-gate-holdout-ledger.jsonl",
+    parse: nonEmpty("a file"),
+    cli: { flags: { holdout: "--ledger <file>" } },
+    action: true,
+    config: true
+  },
+  "holdout-ledger-artifact": {
+    name: "holdout-ledger-artifact",
+    description: "name of the artifact that keeps the holdout ledger between release runs (upload the holdout-ledger output's file under it)",
+    default: "rag-gate-holdout-ledger",
+    parse: nonEmpty("an artifact"),
     action: true,
     config: true
   },
@@ -64037,13 +64199,13 @@ var SETTINGS = {
     action: true,
     config: true
   },
-  k: { name: "k", description: "cut-offs for the @k metrics", default: "1,3,5,10", parse: parseCutoffs, cli: both("--k <list>"), action: true, config: true },
+  k: { name: "k", description: "cut-offs for the @k metrics", default: "1,3,5,10", parse: parseCutoffs, cli: scoring("--k <list>"), action: true, config: true },
   "retrieval-ok": {
     name: "retrieval-ok",
     description: "when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8",
     default: "hit@5",
     parse: parseRetrievalOkRule,
-    cli: both("--retrieval-ok <rule>"),
+    cli: scoring("--retrieval-ok <rule>"),
     action: true,
     config: true
   },
@@ -64052,7 +64214,7 @@ var SETTINGS = {
     description: "how to judge answers without a correct field: exact (normalised exact match) or f1:T (token F1 at least T)",
     default: "exact",
     parse: parseCorrectnessRule,
-    cli: both("--correct <rule>"),
+    cli: scoring("--correct <rule>"),
     action: true,
     config: true
   },
@@ -64097,7 +64259,7 @@ var SETTINGS = {
     description: "graded metrics that get a paired randomization test, comma-separated",
     default: ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"].join(","),
     parse: parseGraded,
-    cli: compareOnly("--graded <list>"),
+    cli: { flags: { compare: "--graded <list>", holdout: "--graded <list>" } },
     action: true,
     config: true
   },
@@ -64186,9 +64348,9 @@ var SETTINGS = {
   },
   mode: {
     name: "mode",
-    description: "gate fails the job when the gate fails; advisory only reports",
+    description: "gate fails the job when the gate fails; advisory only reports; release evaluates the holdout against the development questions once, before a release, and records it in the holdout ledger",
     default: "gate",
-    parse: oneOf("gate", "advisory"),
+    parse: oneOf("gate", "advisory", "release"),
     action: true,
     config: true
   },
@@ -64255,7 +64417,7 @@ function resolveSettings(layers, describe3) {
 
 // src/sources/config-file.ts
 var import_yaml = __toESM(require_dist(), 1);
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 var GATES_KEY = "gates";
 var FILE_KEYS = new Map(
   Object.keys(SETTINGS).filter((name) => SETTINGS[name].config).map((name) => [name, name])
@@ -64270,7 +64432,7 @@ var fileSchema = external_exports.object({ [GATES_KEY]: external_exports.record(
 async function readConfigFile(file2, options) {
   let bytes;
   try {
-    bytes = await readFile3(file2);
+    bytes = await readFile4(file2);
   } catch (error63) {
     if (!options.required && error63.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
     throw readFailure(file2, error63);
@@ -66416,7 +66578,7 @@ var handle = {
 };
 
 // node_modules/mdast-util-to-markdown/lib/join.js
-var join = [joinDefaults];
+var join2 = [joinDefaults];
 function joinDefaults(left, right, parent, state) {
   if (right.type === "code" && formatCodeAsIndented(right, state) && (left.type === "list" || left.type === right.type && formatCodeAsIndented(left, state))) {
     return false;
@@ -69030,7 +69192,7 @@ function toMarkdown(tree, options) {
     handle: void 0,
     indentLines,
     indexStack: [],
-    join: [...join],
+    join: [...join2],
     options: {},
     safe: safeBound,
     stack: [],
@@ -69423,6 +69585,9 @@ function baselineProblemContent(problem) {
   ];
 }
 
+// src/core/stats/two-proportions.ts
+var import_math_base_special_gammainc2 = __toESM(require_lib107(), 1);
+
 // src/render/format.ts
 function formatP(p) {
   if (p === null || p === void 0) return "";
@@ -69438,6 +69603,11 @@ function formatRequiredN(n) {
 }
 function plural2(count, one2, many = `${one2}s`) {
   return `${count.toLocaleString("en-US")} ${count === 1 ? one2 : many}`;
+}
+
+// src/render/holdout.ts
+function holdoutLeftOutText(count) {
+  return `${plural2(count, "holdout question")} not looked at (left out: the holdout is evaluated once, before a release)`;
 }
 
 // src/render/compare-text.ts
@@ -69476,7 +69646,8 @@ function renderCompareText(comparison, config2) {
   sections.push(
     `rag-gate compare: ${verdict}
 ` + comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}
-`).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed); left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels`
+`).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed); left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels` + (comparison.holdoutLeftOut.length > 0 ? `
+${holdoutLeftOutText(comparison.holdoutLeftOut.length)}` : "")
   );
   const rows = comparison.tests.map((test) => [
     testLabel(test.metric, rule),
@@ -69723,13 +69894,13 @@ function causeCell(change, improving) {
   const documents = documentList(change.lostDocuments);
   return documents.length === 0 ? [text3("retrieval: lost the gold document")] : [text3("retrieval: lost "), ...documents];
 }
-function documentList(ids) {
+function documentList(ids2) {
   const out = [];
-  ids.slice(0, DOCUMENTS_SHOWN).forEach((id, i) => {
+  ids2.slice(0, DOCUMENTS_SHOWN).forEach((id, i) => {
     if (i > 0) out.push(text3(", "));
     out.push(inert(id, ID_MAX_CHARS));
   });
-  if (ids.length > DOCUMENTS_SHOWN) out.push(text3(` and ${ids.length - DOCUMENTS_SHOWN} more`));
+  if (ids2.length > DOCUMENTS_SHOWN) out.push(text3(` and ${ids2.length - DOCUMENTS_SHOWN} more`));
   return out;
 }
 function questionCells(item) {
@@ -69858,7 +70029,7 @@ function footer(comparison, options) {
   const gated = comparison.tests.filter((t) => t.gate !== null).length;
   parts.push([
     text3(
-      `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length.toLocaleString("en-US")} missing (counted as failed), ${comparison.added.length.toLocaleString("en-US")} added, ${comparison.removed.length.toLocaleString("en-US")} removed, ${comparison.excluded.length > 0 ? `${comparison.excluded.length.toLocaleString("en-US")} excluded, ` : ""}${comparison.labelsChanged.length.toLocaleString("en-US")} relabelled \xB7 \u03B1 = ${comparison.alpha}${gated > 1 ? `, Holm-adjusted across ${gated} gated tests` : ""}`
+      `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length.toLocaleString("en-US")} missing (counted as failed), ${comparison.added.length.toLocaleString("en-US")} added, ${comparison.removed.length.toLocaleString("en-US")} removed, ${comparison.excluded.length > 0 ? `${comparison.excluded.length.toLocaleString("en-US")} excluded, ` : ""}${comparison.labelsChanged.length.toLocaleString("en-US")} relabelled \xB7 \u03B1 = ${comparison.alpha}${gated > 1 ? `, Holm-adjusted across ${gated} gated tests` : ""}` + (comparison.holdoutLeftOut.length > 0 ? ` \xB7 ${holdoutLeftOutText(comparison.holdoutLeftOut.length)}` : "")
     )
   ]);
   if (options.reportLink !== void 0 && options.reportLink.trim() !== "") parts.push(annotated(options.reportLink));
@@ -70031,7 +70202,7 @@ function tagTable(summary2, headline) {
   return `By tag
 ${textTable([["tag", "questions", ...columns], ...rows])}`;
 }
-function renderEvalText(file2, summary2, config2) {
+function renderEvalText(file2, summary2, config2, holdoutLeftOut) {
   const retrievalNames = config2.retrievalMetrics.map((metric) => metric.name);
   const { excluded } = summary2;
   const notes = [
@@ -70040,6 +70211,7 @@ function renderEvalText(file2, summary2, config2) {
     excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
     excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
   ].filter(Boolean);
+  if (holdoutLeftOut !== void 0) notes.push(holdoutLeftOutText(holdoutLeftOut.length));
   const sections = [`rag-gate eval: ${file2}: ${summary2.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`];
   const retrieval = metricTable(summary2, [...retrievalNames, "retrieval_ok"]);
   if (retrieval) sections.push(`Retrieval
@@ -70106,7 +70278,11 @@ function renderHeadOnly(summary2, options) {
   if (options.marker !== void 0) children.push(markerComment(options.marker));
   children.push(
     ...causeContent(options.cause),
-    paragraph2(...prose(`Head results: ${summary2.questions.toLocaleString("en-US")} questions.`)),
+    paragraph2(
+      ...prose(
+        `Head results: ${summary2.questions.toLocaleString("en-US")} questions.${options.holdoutLeftOut ? ` ${holdoutLeftOutText(options.holdoutLeftOut)}.` : ""}`
+      )
+    ),
     table(["metric", "head", "95% CI", "n"], rows, ["left", "right", "right", "right"])
   );
   if (d.n > 0) {
@@ -70130,22 +70306,6 @@ function renderHeadOnly(summary2, options) {
     children.push(paragraph2(...prose(`Warnings: ${summary2.warnings.join(" ")}`)));
   }
   return serialise({ type: "root", children });
-}
-
-// src/sources/write.ts
-import { rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, join as join2 } from "node:path";
-async function writeFileAtomic(file2, content) {
-  const temporary = join2(dirname2(file2), `.${basename2(file2)}.${process.pid}.tmp`);
-  try {
-    await writeFile2(temporary, content);
-    await rename2(temporary, file2);
-  } catch (error63) {
-    await rm2(temporary, { force: true });
-    const code3 = error63.code;
-    const reason = code3 === "ENOENT" ? "its folder does not exist" : code3 === "EACCES" ? "permission denied" : code3 === "EISDIR" ? "it is a directory" : String(error63);
-    throw InputError.single({ file: file2, message: `cannot write: ${reason}` });
-  }
 }
 
 // src/frontends/github/baseline.ts
@@ -75168,7 +75328,7 @@ async function judgeFile(client, options) {
 
 // src/judge/cache.ts
 import { createHash, randomUUID as randomUUID2 } from "node:crypto";
-import { mkdir as mkdir3, readFile as readFile4, rename as rename3, rm as rm3, writeFile as writeFile4 } from "node:fs/promises";
+import { mkdir as mkdir3, readFile as readFile5, rename as rename3, rm as rm3, writeFile as writeFile4 } from "node:fs/promises";
 import { dirname as dirname3, join as join4 } from "node:path";
 var CACHE_FORMAT = "rag-gate-judge-cache-v1";
 function cacheKey(parts) {
@@ -75189,7 +75349,7 @@ var JudgeCache = class {
   async get(key) {
     let text4;
     try {
-      text4 = await readFile4(this.path(key), "utf8");
+      text4 = await readFile5(this.path(key), "utf8");
     } catch {
       return void 0;
     }
@@ -75899,7 +76059,7 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
       return {
         kind: "compared",
         baseline,
-        run: await compareFiles({ base: await judge(baseline.files, "base"), head: headFiles, golden: settings.golden }, config2, {
+        run: await compareFiles({ base: await judge(baseline.files, "base"), head: headFiles, golden: settings.golden, holdout: settings.holdout }, config2, {
           readerEntry: runtime.readerEntry,
           allowUngated: settings["allow-ungated"]
         })
@@ -75938,9 +76098,15 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
   } else {
     const cause = noComparison(result, settings);
     const why = noComparisonText(cause);
-    const head = await evaluateFiles(headFiles, config2.eval);
+    const head = await evaluateFiles(headFiles, config2.eval, { holdout: settings.holdout });
     for (const warning2 of head.warnings) runtime.warning(warning2);
-    comment = renderHeadOnly(head.summary, { cause, retrievalOk: rule, marker, retrievalOkMetric: config2.eval.retrievalOk.metric.name });
+    comment = renderHeadOnly(head.summary, {
+      cause,
+      retrievalOk: rule,
+      marker,
+      retrievalOkMetric: config2.eval.retrievalOk.metric.name,
+      holdoutLeftOut: head.holdoutLeftOut.length
+    });
     summary2 = comment;
     const verdict = cause.fails ? "fail" : "neutral";
     const baselineJson = cause.kind === "baseline-error" ? { found: false, reason: why, problem: cause.problem } : { found: false, reason: cause.reason };

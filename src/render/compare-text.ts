@@ -1,3 +1,4 @@
+import { holdoutLeftOutText } from './holdout.js';
 import type { Comparison, CompareConfig, McNemarTest } from '../core/compare/types.js';
 import type { Decomposition } from '../core/scoring/decomposition.js';
 import { formatDelta, formatP, formatRequiredN, plural } from './format.js';
@@ -58,7 +59,8 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
     `rag-gate compare: ${verdict}\n` +
       comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}\n`).join('') +
       `${plural(comparison.paired, 'paired question')}, ${comparison.missing.length} missing from head (counted as failed); ` +
-      `left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels`,
+      `left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels` +
+      (comparison.holdoutLeftOut.length > 0 ? `\n${holdoutLeftOutText(comparison.holdoutLeftOut.length)}` : ''),
   );
   const rows = comparison.tests.map((test) => [
     testLabel(test.metric, rule),

@@ -1,6 +1,7 @@
 import type { EvalConfig } from '../core/scoring/score.js';
 import { ANSWER_METRICS, headlineMetrics } from '../core/catalog/metrics.js';
 import type { MetricSummary, RunSummary } from '../core/scoring/summary.js';
+import { holdoutLeftOutText } from './holdout.js';
 import { fixed3, textTable } from './text-table.js';
 
 /** The generation and answer metrics: every run metric but retrieval success, which the retrieval table shows. */
@@ -53,7 +54,8 @@ function tagTable(summary: RunSummary, headline: readonly string[]): string | nu
 }
 
 /** The human-readable `eval` report. */
-export function renderEvalText(file: string, summary: RunSummary, config: EvalConfig): string {
+/** `holdoutLeftOut`: the holdout questions left out, when a holdout file was given. */
+export function renderEvalText(file: string, summary: RunSummary, config: EvalConfig, holdoutLeftOut?: readonly string[]): string {
   const retrievalNames = config.retrievalMetrics.map((metric) => metric.name);
   const { excluded } = summary;
   const notes = [
@@ -62,6 +64,7 @@ export function renderEvalText(file: string, summary: RunSummary, config: EvalCo
     excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : '',
     excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : '',
   ].filter(Boolean);
+  if (holdoutLeftOut !== undefined) notes.push(holdoutLeftOutText(holdoutLeftOut.length));
   const sections: (string | null)[] = [`rag-gate eval: ${file}: ${summary.questions} questions${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`];
   const retrieval = metricTable(summary, [...retrievalNames, 'retrieval_ok']);
   if (retrieval) sections.push(`Retrieval\n${retrieval}`);

@@ -190,6 +190,7 @@ export function makeComparison(overrides: Partial<Comparison> = {}): Comparison 
     missing: [],
     rescored: [],
     labelsChanged: [],
+    holdoutLeftOut: [],
     coverage: { paired: 200, missing: 0, compared: 200, baseQuestions: 200, share: 1 },
     ungated: false,
     alpha: ALPHA,

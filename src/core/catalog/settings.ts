@@ -16,7 +16,7 @@ import { parseRetrievalMetric } from './retrieval-metrics.js';
  */
 
 /** The CLI commands that take settings. */
-export type SettingCommand = 'eval' | 'compare';
+export type SettingCommand = 'eval' | 'compare' | 'split' | 'holdout';
 
 export interface SettingRow<T> {
   /** The input's name in action.yml and the key in rag-gate.yml. */
@@ -145,6 +145,13 @@ function parseCount(text: string): number {
   return value;
 }
 
+function parseHoldoutShare(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value <= 0 || value >= 1)
+    throw new SettingError(`the holdout share must be a number between 0 and 1 (exclusive), such as 0.3, got "${text}"`);
+  return value;
+}
+
 function parseBoolean(text: string): boolean {
   const value = text.trim().toLowerCase();
   if (value === 'true') return true;
@@ -165,7 +172,10 @@ function parseCommentTag(text: string): string {
   return tag;
 }
 
-const both = (flag: string) => ({ flags: { eval: flag, compare: flag } });
+/** A scoring setting: eval, compare and the holdout evaluation score runs alike. */
+const scoring = (flag: string) => ({ flags: { eval: flag, compare: flag, holdout: flag } });
+/** The settings that select the config file's section: every command that reads it. */
+const everywhere = (flag: string) => ({ flags: { eval: flag, compare: flag, split: flag, holdout: flag } });
 const compareOnly = (flag: string) => ({ flags: { compare: flag } });
 
 export const SETTINGS = {
@@ -174,7 +184,7 @@ export const SETTINGS = {
     description: "the settings file (YAML), read when it exists; its keys are these settings' names",
     default: 'rag-gate.yml',
     parse: nonEmpty('a file'),
-    cli: both('--config <file>'),
+    cli: everywhere('--config <file>'),
     action: true,
     config: false,
   },
@@ -183,7 +193,7 @@ export const SETTINGS = {
     description: "key of the sticky comment, so several gates in one repository each keep their own; also selects that gate's section of the config file",
     default: 'default',
     parse: parseCommentTag,
-    cli: both('--comment-tag <tag>'),
+    cli: everywhere('--comment-tag <tag>'),
     action: true,
     config: false,
   },
@@ -193,7 +203,7 @@ export const SETTINGS = {
       'path or glob of the head results (JSON Lines or a JSON array, one record per question); several files are shards of one run, merged, and an id in two shards is an error',
     default: '',
     parse: optionalText,
-    cli: { flags: { eval: '--results <glob>', compare: '--head <glob>' } },
+    cli: { flags: { eval: '--results <glob>', compare: '--head <glob>', holdout: '--results <glob>' } },
     action: true,
     config: true,
   },
@@ -213,7 +223,53 @@ export const SETTINGS = {
       "the head's golden set (a JSON Lines or JSON file of records with an id, or a text file of ids, one per line): a base question no longer in it was removed on purpose and is left out; one still in it but missing from the head results counts as failed",
     default: '',
     parse: optionalText,
-    cli: compareOnly('--golden <file>'),
+    cli: { flags: { compare: '--golden <file>', split: '--golden <file>' } },
+    action: true,
+    config: true,
+  },
+  holdout: {
+    name: 'holdout',
+    description:
+      'the holdout file written by rag-gate split: eval and compare (pull requests) leave its holdout questions out and count them; the holdout evaluation (mode release, rag-gate holdout) compares them with the development questions; split writes it (there, empty means rag-gate-holdout.json)',
+    default: '',
+    parse: optionalText,
+    cli: { flags: { eval: '--holdout <file>', compare: '--holdout <file>', holdout: '--holdout <file>', split: '--out <file>' } },
+    action: true,
+    config: true,
+  },
+  'holdout-share': {
+    name: 'holdout-share',
+    description: 'the share of the golden set split holds out, stratified by tag',
+    default: '0.3',
+    parse: parseHoldoutShare,
+    cli: { flags: { split: '--holdout <share>' } },
+    action: false,
+    config: true,
+  },
+  'holdout-seed': {
+    name: 'holdout-seed',
+    description: "the key of split's hash of question ids: the same seed and ids give the same split on every machine",
+    default: 'rag-gate',
+    parse: nonEmpty('a seed'),
+    cli: { flags: { split: '--seed <seed>' } },
+    action: false,
+    config: true,
+  },
+  'holdout-ledger': {
+    name: 'holdout-ledger',
+    description:
+      'the ledger of holdout evaluations (JSON Lines), read and appended to by each holdout evaluation; a holdout looked at for more than one commit is flagged. In the action, when the file does not exist, the newest holdout-ledger-artifact of the repository is read',
+    default: 'rag-gate-holdout-ledger.jsonl',
+    parse: nonEmpty('a file'),
+    cli: { flags: { holdout: '--ledger <file>' } },
+    action: true,
+    config: true,
+  },
+  'holdout-ledger-artifact': {
+    name: 'holdout-ledger-artifact',
+    description: "name of the artifact that keeps the holdout ledger between release runs (upload the holdout-ledger output's file under it)",
+    default: 'rag-gate-holdout-ledger',
+    parse: nonEmpty('an artifact'),
     action: true,
     config: true,
   },
@@ -254,13 +310,13 @@ export const SETTINGS = {
     action: true,
     config: true,
   },
-  k: { name: 'k', description: 'cut-offs for the @k metrics', default: '1,3,5,10', parse: parseCutoffs, cli: both('--k <list>'), action: true, config: true },
+  k: { name: 'k', description: 'cut-offs for the @k metrics', default: '1,3,5,10', parse: parseCutoffs, cli: scoring('--k <list>'), action: true, config: true },
   'retrieval-ok': {
     name: 'retrieval-ok',
     description: 'when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8',
     default: 'hit@5',
     parse: parseRetrievalOkRule,
-    cli: both('--retrieval-ok <rule>'),
+    cli: scoring('--retrieval-ok <rule>'),
     action: true,
     config: true,
   },
@@ -269,7 +325,7 @@ export const SETTINGS = {
     description: 'how to judge answers without a correct field: exact (normalised exact match) or f1:T (token F1 at least T)',
     default: 'exact',
     parse: parseCorrectnessRule,
-    cli: both('--correct <rule>'),
+    cli: scoring('--correct <rule>'),
     action: true,
     config: true,
   },
@@ -314,7 +370,7 @@ export const SETTINGS = {
     description: 'graded metrics that get a paired randomization test, comma-separated',
     default: ['ndcg@10', 'recall@5', 'mrr', 'map', 'faithfulness', 'answer_relevance'].join(','),
     parse: parseGraded,
-    cli: compareOnly('--graded <list>'),
+    cli: { flags: { compare: '--graded <list>', holdout: '--graded <list>' } },
     action: true,
     config: true,
   },
@@ -409,9 +465,10 @@ export const SETTINGS = {
   },
   mode: {
     name: 'mode',
-    description: 'gate fails the job when the gate fails; advisory only reports',
+    description:
+      'gate fails the job when the gate fails; advisory only reports; release evaluates the holdout against the development questions once, before a release, and records it in the holdout ledger',
     default: 'gate',
-    parse: oneOf('gate', 'advisory'),
+    parse: oneOf('gate', 'advisory', 'release'),
     action: true,
     config: true,
   },

@@ -229,7 +229,7 @@ async function compareAndReport(
       return {
         kind: 'compared',
         baseline,
-        run: await compareFiles({ base: await judge(baseline.files, 'base'), head: headFiles, golden: settings.golden }, config, {
+        run: await compareFiles({ base: await judge(baseline.files, 'base'), head: headFiles, golden: settings.golden, holdout: settings.holdout }, config, {
           readerEntry: runtime.readerEntry,
           allowUngated: settings['allow-ungated'],
         }),
@@ -272,9 +272,15 @@ async function compareAndReport(
   } else {
     const cause = noComparison(result, settings);
     const why = noComparisonText(cause);
-    const head = await evaluateFiles(headFiles, config.eval);
+    const head = await evaluateFiles(headFiles, config.eval, { holdout: settings.holdout });
     for (const warning of head.warnings) runtime.warning(warning);
-    comment = renderHeadOnly(head.summary, { cause, retrievalOk: rule, marker, retrievalOkMetric: config.eval.retrievalOk.metric.name });
+    comment = renderHeadOnly(head.summary, {
+      cause,
+      retrievalOk: rule,
+      marker,
+      retrievalOkMetric: config.eval.retrievalOk.metric.name,
+      holdoutLeftOut: head.holdoutLeftOut.length,
+    });
     summary = comment;
     const verdict = cause.fails ? 'fail' : 'neutral';
     const baselineJson = cause.kind === 'baseline-error' ? { found: false, reason: why, problem: cause.problem } : { found: false, reason: cause.reason };
