@@ -48540,11 +48540,11 @@ function gapReadingText(metric, reading) {
     case "expected":
       return `${measured}: within the ${band2} the reference expects from a pipeline tuned on its development questions${unsure}.`;
     case "overfit":
-      return `${measured}: more than the ${band2} the reference expects: the pipeline was fitted to the development questions (chunking, k, thresholds or prompts tuned to them), and its development numbers overstate what users will see${unsure}.`;
+      return `${measured}: more than the ${band2} the reference expects: ${reading.certain ? "" : "a sign that "}the pipeline was fitted to the development questions (chunking, k, thresholds or prompts tuned to them), and its development numbers overstate what users will see${unsure}.`;
   }
 }
 function metricLabel(metric) {
-  return metric === "correct" ? "end-to-end correctness" : metric === "retrieval_ok" ? "retrieval success" : metric;
+  return metric === "correct" ? "End-to-end correctness" : metric === "retrieval_ok" ? "Retrieval success" : metric;
 }
 function ledgerText(status) {
   if (status.clean) return "This is the first look at this holdout: it was clean until now. Do not tune on what it shows.";

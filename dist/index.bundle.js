@@ -38869,9 +38869,9 @@ function info(message) {
 
 // src/frontends/github/run.ts
 import { randomUUID as randomUUID3 } from "node:crypto";
-import { mkdir as mkdir5 } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { basename as basename5, join as join6 } from "node:path";
+import { mkdir as mkdir6 } from "node:fs/promises";
+import { tmpdir as tmpdir2 } from "node:os";
+import { basename as basename6, join as join7 } from "node:path";
 
 // src/core/errors.ts
 var MAX_LISTED_PROBLEMS = 20;
@@ -62797,6 +62797,15 @@ async function readHoldoutFile(file2) {
   const { seed, rotation, share, holdout, development } = parsed.data;
   return { seed, rotation, share, holdout, development };
 }
+async function holdoutFileExists(file2) {
+  try {
+    await stat2(file2);
+    return true;
+  } catch (error63) {
+    if (error63.code === "ENOENT") return false;
+    throw readFailure(file2, error63);
+  }
+}
 var ledgerEntrySchema = external_exports.object({
   holdout: external_exports.string({ error: "must be the holdout fingerprint" }),
   commit: external_exports.string().nullable(),
@@ -62804,6 +62813,37 @@ var ledgerEntrySchema = external_exports.object({
   by: external_exports.string({ error: "must be a string" }),
   gap: external_exports.number().nullable()
 });
+async function readLedger(file2) {
+  let bytes;
+  try {
+    bytes = await readFile3(file2);
+  } catch (error63) {
+    if (error63.code === "ENOENT") return [];
+    throw readFailure(file2, error63);
+  }
+  const entries = [];
+  const problems = [];
+  utf8Text(file2, bytes).split(/\r?\n/).forEach((raw, index) => {
+    if (raw.trim() === "") return;
+    const line = index + 1;
+    let value2;
+    try {
+      value2 = JSON.parse(raw);
+    } catch (error63) {
+      problems.push({ file: file2, line, message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})` });
+      return;
+    }
+    const parsed = ledgerEntrySchema.safeParse(value2);
+    if (parsed.success) entries.push(parsed.data);
+    else for (const issue3 of parsed.error.issues) problems.push({ file: file2, line, field: formatFieldPath(issue3.path) || void 0, message: issue3.message });
+  });
+  if (problems.length > 0) throw new InputError(problems.slice(0, 20), problems.length);
+  return entries;
+}
+async function appendLedger(file2, entries, entry) {
+  await writeFileAtomic(file2, [...entries, entry].map((e) => `${JSON.stringify(e)}
+`).join(""));
+}
 
 // src/sources/outcomes.ts
 async function readOutcomes(files, config2, onProgress) {
@@ -62854,9 +62894,9 @@ var INVISIBLE = /[\p{Cf}\u2028\u2029\u115f\u1160\u3164\uffa0]/gu;
 var codePoint = (char) => `<U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
 function inertText(value2, max) {
   const flat = value2.replace(CONTROLS, " ").replace(INVISIBLE, codePoint).replace(/\s+/gu, " ").trim();
-  const points = Array.from(flat);
-  if (points.length <= max) return flat;
-  return `${points.slice(0, max - 1).join("").trimEnd()}\u2026`;
+  const points2 = Array.from(flat);
+  if (points2.length <= max) return flat;
+  return `${points2.slice(0, max - 1).join("").trimEnd()}\u2026`;
 }
 function sentenceText(sentence) {
   return sentence.map((piece) => typeof piece === "string" ? piece : inertText(piece.untrusted, piece.max)).join("");
@@ -62918,14 +62958,14 @@ function judgeNote(field, check3) {
 }
 var JUDGES_SHOWN = 5;
 function judgeNotes(judges, field) {
-  const notes = [];
+  const notes2 = [];
   for (const status of judges) {
     if (field !== void 0 && status.field !== field) continue;
-    status.judges.slice(0, JUDGES_SHOWN).forEach((check3) => notes.push(judgeNote(status.field, check3)));
+    status.judges.slice(0, JUDGES_SHOWN).forEach((check3) => notes2.push(judgeNote(status.field, check3)));
     const more = status.judges.length - JUDGES_SHOWN;
-    if (more > 0) notes.push([`${more} more judge${more === 1 ? "" : "s"} filled ${status.field}`]);
+    if (more > 0) notes2.push([`${more} more judge${more === 1 ? "" : "s"} filled ${status.field}`]);
   }
-  return notes.flatMap((note, i) => i === 0 ? note : ["; ", ...note]);
+  return notes2.flatMap((note, i) => i === 0 ? note : ["; ", ...note]);
 }
 function warningText(warning2, context) {
   return sentenceText(warningWords(warning2, context));
@@ -63060,6 +63100,9 @@ async function readBothRuns(base, head, config2, entry, onProgress) {
 }
 
 // src/pipeline/compare.ts
+function evaluationConfig(settings) {
+  return evalConfig(settings.k, settings["retrieval-ok"], settings.correct);
+}
 async function comparisonConfig(settings) {
   const calibrations = await Promise.all(settings["judge-calibration"].map(readCalibrationRecord));
   return compareConfig(settings, calibrations);
@@ -69587,6 +69630,100 @@ function baselineProblemContent(problem) {
 
 // src/core/stats/two-proportions.ts
 var import_math_base_special_gammainc2 = __toESM(require_lib107(), 1);
+function newcombeInterval({ count1, n1, count2, n2 }) {
+  if (n1 === 0 || n2 === 0) return [-1, 1];
+  const p1 = count1 / n1;
+  const p2 = count2 / n2;
+  const [l1, u1] = wilsonInterval(count1, n1);
+  const [l2, u2] = wilsonInterval(count2, n2);
+  const d = p1 - p2;
+  return [d - Math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + Math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)];
+}
+
+// src/core/holdout/gap.ts
+var EXPECTED_GAP = { low: 0.03, high: 0.08 };
+var Z952 = 1.959963984540054;
+var PROPORTIONS = ["correct", "retrieval_ok"];
+function proportionGap(metric, values, dev, held) {
+  const tally = (rows) => {
+    let n = 0;
+    let count = 0;
+    for (const row of rows) {
+      const value2 = values[row];
+      if (Number.isNaN(value2)) continue;
+      n++;
+      if (value2 === 1) count++;
+    }
+    return { n, count };
+  };
+  const d = tally(dev);
+  const h = tally(held);
+  const part = ({ n, count }) => ({ value: n === 0 ? null : count / n, n });
+  const both = d.n > 0 && h.n > 0;
+  return {
+    metric,
+    kind: "proportion",
+    development: part(d),
+    holdout: part(h),
+    gap: both ? d.count / d.n - h.count / h.n : null,
+    ci: both ? newcombeInterval({ count1: d.count, n1: d.n, count2: h.count, n2: h.n }) : null
+  };
+}
+function meanGap(metric, values, dev, held) {
+  const moments = (rows) => {
+    const kept = rows.map((row) => values[row]).filter((value2) => !Number.isNaN(value2));
+    const n = kept.length;
+    const mean3 = n === 0 ? 0 : kept.reduce((sum, value2) => sum + value2, 0) / n;
+    const variance = n < 2 ? 0 : kept.reduce((sum, value2) => sum + (value2 - mean3) ** 2, 0) / (n - 1);
+    return { n, mean: mean3, variance };
+  };
+  const d = moments(dev);
+  const h = moments(held);
+  const both = d.n > 0 && h.n > 0;
+  const gap = d.mean - h.mean;
+  const half = Z952 * Math.sqrt(d.variance / Math.max(1, d.n) + h.variance / Math.max(1, h.n));
+  return {
+    metric,
+    kind: "mean",
+    development: { value: d.n === 0 ? null : d.mean, n: d.n },
+    holdout: { value: h.n === 0 ? null : h.mean, n: h.n },
+    gap: both ? gap : null,
+    ci: both ? [gap - half, gap + half] : null
+  };
+}
+var band = (gap) => gap < EXPECTED_GAP.low ? "small" : gap <= EXPECTED_GAP.high ? "expected" : "overfit";
+function readGap(gap, ci) {
+  const kind = band(gap);
+  return { kind, certain: band(ci[0]) === kind && band(ci[1]) === kind };
+}
+function evaluateHoldout(run2, split, gradedMetrics) {
+  const dev = [];
+  const held = [];
+  const unassigned = [];
+  const present = /* @__PURE__ */ new Set();
+  run2.ids.forEach((id, row) => {
+    present.add(id);
+    if (split.holdout.has(id)) held.push(row);
+    else if (split.development.has(id)) dev.push(row);
+    else unassigned.push(id);
+  });
+  const holdoutMissing = [...split.holdout].filter((id) => !present.has(id));
+  const carried = (name) => run2.columns.has(name);
+  const metrics = [
+    ...PROPORTIONS.filter(carried).map((name) => proportionGap(name, column(run2, name), dev, held)),
+    ...gradedMetrics.filter(carried).map((name) => meanGap(name, column(run2, name), dev, held))
+  ];
+  const headline = metrics.find((metric) => metric.kind === "proportion" && metric.gap !== null) ?? null;
+  return {
+    development: dev.length,
+    holdout: held.length,
+    unassigned,
+    holdoutMissing,
+    metrics,
+    headline,
+    reading: headline === null ? null : readGap(headline.gap, headline.ci)
+  };
+}
 
 // src/render/format.ts
 function formatP(p) {
@@ -69608,6 +69745,96 @@ function plural2(count, one2, many = `${one2}s`) {
 // src/render/holdout.ts
 function holdoutLeftOutText(count) {
   return `${plural2(count, "holdout question")} not looked at (left out: the holdout is evaluated once, before a release)`;
+}
+var points = (share) => {
+  const text4 = Math.abs(share * 100).toFixed(1);
+  return share < 0 && text4 !== "0.0" ? `\u2212${text4}` : text4;
+};
+function gapReadingText(metric, reading) {
+  const gap = metric.gap;
+  const [low, high] = metric.ci;
+  const band2 = `${EXPECTED_GAP.low * 100}\u2013${EXPECTED_GAP.high * 100} points`;
+  const direction = gap >= 0 ? `${points(gap)} points lower` : `${points(-gap)} points higher`;
+  const measured = `${metricLabel(metric.metric)} is ${direction} on the holdout than on the development questions (gap ${points(gap)} points, 95% CI ${points(low)} to ${points(high)})`;
+  const unsure = reading.certain ? "" : "; the interval reaches beyond this band, so more holdout questions would be needed to be sure";
+  switch (reading.kind) {
+    case "small":
+      return `${measured}: less than the ${band2} the reference expects, no sign that the pipeline was fitted to the development questions${unsure}.`;
+    case "expected":
+      return `${measured}: within the ${band2} the reference expects from a pipeline tuned on its development questions${unsure}.`;
+    case "overfit":
+      return `${measured}: more than the ${band2} the reference expects: ${reading.certain ? "" : "a sign that "}the pipeline was fitted to the development questions (chunking, k, thresholds or prompts tuned to them), and its development numbers overstate what users will see${unsure}.`;
+  }
+}
+function metricLabel(metric) {
+  return metric === "correct" ? "End-to-end correctness" : metric === "retrieval_ok" ? "Retrieval success" : metric;
+}
+function ledgerText(status) {
+  if (status.clean) return "This is the first look at this holdout: it was clean until now. Do not tune on what it shows.";
+  return `The holdout has been looked at ${plural2(status.looks, "time")} (for ${plural2(status.looks, "commit")}) since it was drawn: it is no longer a clean holdout, since what was learnt from each look leaks into the pipeline. Draw a new one with rag-gate split --rotate.`;
+}
+function gapRows(evaluation) {
+  return evaluation.metrics.map((metric) => [
+    metric.metric,
+    fixed3(metric.development.value),
+    fixed3(metric.holdout.value),
+    metric.gap === null ? "" : formatDelta(metric.gap),
+    metric.ci === null ? "" : `[${formatDelta(metric.ci[0])}, ${formatDelta(metric.ci[1])}]`,
+    `${metric.development.n}/${metric.holdout.n}`
+  ]);
+}
+function notes(evaluation) {
+  return [
+    evaluation.holdoutMissing.length > 0 ? `${plural2(evaluation.holdoutMissing.length, "holdout question")} missing from the results: the gap is measured without them.` : "",
+    evaluation.unassigned.length > 0 ? `${plural2(evaluation.unassigned.length, "question")} in the results but not in the holdout file (added to the golden set since the split) left out; run rag-gate split to assign them.` : "",
+    evaluation.headline === null ? "No question carries correct or retrieval_ok on both sides: there is no gap to read." : ""
+  ].filter(Boolean);
+}
+function renderHoldoutText(files, evaluation, ledger) {
+  const sections = [
+    `rag-gate holdout: ${inertText(files, 400)}: ${plural2(evaluation.development, "development question")}, ${plural2(evaluation.holdout, "holdout question")}`
+  ];
+  if (evaluation.headline !== null && evaluation.reading !== null) sections.push(gapReadingText(evaluation.headline, evaluation.reading));
+  if (evaluation.metrics.length > 0)
+    sections.push(`Gap = development \u2212 holdout
+${textTable([["metric", "development", "holdout", "gap", "95% CI", "n (dev/holdout)"], ...gapRows(evaluation)])}`);
+  sections.push(...notes(evaluation), ledgerText(ledger));
+  return `${sections.join("\n\n")}
+`;
+}
+function renderHoldoutMarkdown(evaluation, ledger) {
+  const lines = [
+    `### rag-gate: holdout evaluation`,
+    "",
+    `${plural2(evaluation.development, "development question")}, ${plural2(evaluation.holdout, "holdout question")}.`,
+    ""
+  ];
+  if (evaluation.headline !== null && evaluation.reading !== null) lines.push(`**${gapReadingText(evaluation.headline, evaluation.reading)}**`, "");
+  if (evaluation.metrics.length > 0) {
+    lines.push("| metric | development | holdout | gap | 95% CI | n (dev/holdout) |", "|---|---:|---:|---:|---|---:|");
+    for (const row of gapRows(evaluation)) lines.push(`| \`${row[0]}\` | ${row.slice(1).join(" | ")} |`);
+    lines.push("");
+  }
+  for (const note of notes(evaluation)) lines.push(note, "");
+  lines.push(ledger.clean ? ledgerText(ledger) : `> [!WARNING]
+> ${ledgerText(ledger)}`, "");
+  if (ledger.earlier.length > 0) {
+    lines.push("Earlier looks at this holdout:", "");
+    for (const entry of ledger.earlier)
+      lines.push(`- ${codeQuoted(entry.date, 40)}, commit ${codeQuoted(entry.commit ?? "unknown", 40)}, by ${codeQuoted(entry.by, 100)}`);
+    lines.push("");
+  }
+  return lines.join("\n");
+}
+function holdoutJson(look) {
+  const { evaluation, ledger, entry } = look;
+  return {
+    ...evaluation,
+    reading: evaluation.reading === null || evaluation.headline === null ? null : { ...evaluation.reading, metric: evaluation.headline.metric, message: gapReadingText(evaluation.headline, evaluation.reading) },
+    expectedGap: EXPECTED_GAP,
+    ledger: { looks: ledger.looks, clean: ledger.clean, earlier: ledger.earlier, message: ledgerText(ledger) },
+    entry
+  };
 }
 
 // src/render/compare-text.ts
@@ -69715,9 +69942,9 @@ ${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
     sections.push(text4);
   }
   if (comparison.judges.length > 0) {
-    const notes = comparison.judges.flatMap((status) => status.judges.map((check3) => `  ${sentenceText(judgeNote(status.field, check3))}`));
+    const notes2 = comparison.judges.flatMap((status) => status.judges.map((check3) => `  ${sentenceText(judgeNote(status.field, check3))}`));
     sections.push(`Judge
-${notes.join("\n")}`);
+${notes2.join("\n")}`);
   }
   const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...head.warnings.map((w) => `head: ${w}`)];
   if (warnings.length > 0) sections.push(`Warnings
@@ -69773,10 +70000,10 @@ function decideWords(comparison, rule) {
   const otherReasons = comparison.reasons.filter((r) => r.kind !== "regressed").map((r) => reasonText(r, context));
   const failing = gated.filter((t) => t.gateOutcome === "fails");
   const failingSet = new Set(failing);
-  const join7 = (words2) => words2.length <= 1 ? words2.join("") : `${words2.slice(0, -1).join(", ")} and ${words2.at(-1)}`;
+  const join8 = (words2) => words2.length <= 1 ? words2.join("") : `${words2.slice(0, -1).join(", ")} and ${words2.at(-1)}`;
   if (comparison.verdict === "fail") {
     const parts = [];
-    if (failing.length > 0) parts.push(`${join7(failing.map((t) => gateWords(t.gate)))} regressed significantly`);
+    if (failing.length > 0) parts.push(`${join8(failing.map((t) => gateWords(t.gate)))} regressed significantly`);
     const broken = comparison.floors.filter((f) => f.outcome === "broken").length;
     const unchecked = comparison.floors.filter((f) => f.outcome === "unchecked").length;
     if (broken > 0) parts.push(broken === 1 ? "a floor is broken" : `${broken} floors are broken`);
@@ -69787,7 +70014,7 @@ function decideWords(comparison, rule) {
   const uncalibrated = gated.filter((t) => t.gateOutcome === "uncalibrated-judge");
   const smallDrops = gated.filter((t) => t.gateOutcome === "below-minimum-effect");
   const gains = gated.filter((t) => t.significant && t.delta > 0);
-  const words = uncalibrated.length > 0 ? `${join7(uncalibrated.map((t) => gateWords(t.gate)))} dropped, but the judge is uncalibrated, so it does not gate` : smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join7(gains.map((t) => gateWords(t.gate)))} improved` : "no significant regression";
+  const words = uncalibrated.length > 0 ? `${join8(uncalibrated.map((t) => gateWords(t.gate)))} dropped, but the judge is uncalibrated, so it does not gate` : smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join8(gains.map((t) => gateWords(t.gate)))} improved` : "no significant regression";
   return { words, icon: uncalibrated.length > 0 ? "\u26A0\uFE0F" : "\u2705", failing: failingSet, otherReasons };
 }
 function verdictWords(comparison, rule) {
@@ -70020,8 +70247,8 @@ function warningsSection(comparison, rule) {
   return [paragraph2(strong2(text3("Warnings"))), list3];
 }
 function judgeSection(comparison) {
-  const notes = judgeNotes(comparison.judges);
-  return notes.length === 0 ? [] : [paragraph2(strong2(text3("Judge")), text3(": "), ...sentencePhrasing(notes))];
+  const notes2 = judgeNotes(comparison.judges);
+  return notes2.length === 0 ? [] : [paragraph2(strong2(text3("Judge")), text3(": "), ...sentencePhrasing(notes2))];
 }
 function footer(comparison, options) {
   const parts = [];
@@ -70205,14 +70432,14 @@ ${textTable([["tag", "questions", ...columns], ...rows])}`;
 function renderEvalText(file2, summary2, config2, holdoutLeftOut) {
   const retrievalNames = config2.retrievalMetrics.map((metric) => metric.name);
   const { excluded } = summary2;
-  const notes = [
+  const notes2 = [
     excluded.unanswerable > 0 ? `${excluded.unanswerable} unanswerable` : "",
     excluded.noRelevant > 0 ? `${excluded.noRelevant} without relevant documents, left out of retrieval metrics` : "",
     excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
     excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
   ].filter(Boolean);
-  if (holdoutLeftOut !== void 0) notes.push(holdoutLeftOutText(holdoutLeftOut.length));
-  const sections = [`rag-gate eval: ${file2}: ${summary2.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`];
+  if (holdoutLeftOut !== void 0) notes2.push(holdoutLeftOutText(holdoutLeftOut.length));
+  const sections = [`rag-gate eval: ${file2}: ${summary2.questions} questions${notes2.length > 0 ? ` (${notes2.join("; ")})` : ""}`];
   const retrieval = metricTable(summary2, [...retrievalNames, "retrieval_ok"]);
   if (retrieval) sections.push(`Retrieval
 ${retrieval}`);
@@ -74770,6 +74997,11 @@ function createGitHubApi(options) {
       const artifact = data.artifacts.find((a) => a.name === name && !a.expired);
       return artifact ? { id: artifact.id, name: artifact.name } : null;
     },
+    async findNewestArtifact(name) {
+      const { data } = await octokit.rest.actions.listArtifactsForRepo({ owner, repo, name, per_page: 100 });
+      const newest = data.artifacts.filter((a) => a.name === name && !a.expired).sort((a, b) => Date.parse(b.created_at ?? "") - Date.parse(a.created_at ?? "") || b.id - a.id)[0];
+      return newest === void 0 ? null : { id: newest.id, name: newest.name, runId: newest.workflow_run?.id ?? null, createdAt: newest.created_at ?? "" };
+    },
     async downloadArtifact(artifactId) {
       const { data } = await octokit.rest.actions.downloadArtifact({ owner, repo, artifact_id: artifactId, archive_format: "zip" });
       return new Uint8Array(data);
@@ -75933,11 +76165,536 @@ var ActionJudge = class {
   }
 };
 
+// src/frontends/github/release.ts
+import { mkdir as mkdir5, writeFile as writeFile5 } from "node:fs/promises";
+import { basename as basename5, dirname as dirname4, join as join6 } from "node:path";
+import { tmpdir } from "node:os";
+
+// src/core/holdout/ledger.ts
+function ledgerStatus(entries, current) {
+  const earlier = entries.filter((entry) => entry.holdout === current.holdout);
+  const looks = /* @__PURE__ */ new Set();
+  let anonymous = 0;
+  for (const entry of [...earlier, current]) {
+    if (entry.commit === null) anonymous++;
+    else looks.add(entry.commit);
+  }
+  const count = looks.size + anonymous;
+  return { looks: count, earlier, clean: count <= 1 };
+}
+
+// node_modules/@noble/hashes/utils.js
+function isBytes(a) {
+  return a instanceof Uint8Array || ArrayBuffer.isView(a) && a.constructor.name === "Uint8Array" && "BYTES_PER_ELEMENT" in a && a.BYTES_PER_ELEMENT === 1;
+}
+var atitle = (title) => title ? `"${title}" ` : "";
+function anumber(n, title = "") {
+  if (typeof n !== "number")
+    throw new TypeError(atitle(title) + "expected number, got " + typeof n);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new RangeError(atitle(title) + "expected integer >= 0, got " + n);
+  return n;
+}
+function abytes(value2, length, title = "") {
+  if (isBytes(value2) && (length === void 0 || value2.length === length))
+    return value2;
+  if (length !== void 0)
+    anumber(length, "length");
+  const bytes = isBytes(value2);
+  const ofLen = length !== void 0 ? ` of length ${length}` : "";
+  const got = bytes ? `length=${value2.length}` : `type=${typeof value2}`;
+  const message = atitle(title) + "expected Uint8Array" + ofLen + ", got " + got;
+  if (!bytes)
+    throw new TypeError(message);
+  throw new RangeError(message);
+}
+var aobject = (value2, label2) => {
+  if (value2 === null || typeof value2 !== "object" || Array.isArray(value2))
+    throw new TypeError((label2 === "object" ? "" : `"${label2}" `) + "expected object, got type=" + typeof value2);
+};
+var aopts = (value2, label2) => {
+  aobject(value2, label2);
+  const proto = Object.getPrototypeOf(value2);
+  if (proto !== Object.prototype && proto !== null)
+    throw new TypeError(`"${label2}" expected plain object`);
+  if (Object.hasOwn(value2, "__proto__"))
+    throw new TypeError(`"${label2}.__proto__" is not allowed`);
+};
+function aexists(instance, checkFinished = true) {
+  if (instance.destroyed)
+    throw new Error("hash was destroyed");
+  if (checkFinished && instance.finished)
+    throw new Error("digest() was already called");
+}
+function aoutput(out, instance) {
+  abytes(out, void 0, "output");
+  const min = instance.outputLen;
+  if (!(out.length >= min)) {
+    throw new RangeError('"output" expected length >= ' + min);
+  }
+}
+function clean(...arrays) {
+  for (let i = 0; i < arrays.length; i++) {
+    arrays[i].fill(0);
+  }
+}
+function createView(arr) {
+  return new DataView(arr.buffer, arr.byteOffset, arr.byteLength);
+}
+function rotr(word, shift) {
+  return word << 32 - shift | word >>> shift;
+}
+var hasHexBuiltin = /* @__PURE__ */ (() => (
+  // @ts-ignore
+  typeof Uint8Array.from([]).toHex === "function" && typeof Uint8Array.fromHex === "function"
+))();
+var hexes = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+function bytesToHex(bytes) {
+  abytes(bytes);
+  if (hasHexBuiltin)
+    return bytes.toHex();
+  let hex4 = "";
+  for (let i = 0; i < bytes.length; i++) {
+    hex4 += hexes[bytes[i]];
+  }
+  return hex4;
+}
+function utf8ToBytes(str) {
+  if (typeof str !== "string")
+    throw new TypeError("string expected");
+  const encoded = new TextEncoder().encode(str);
+  try {
+    return new Uint8Array(encoded);
+  } finally {
+    clean(encoded);
+  }
+}
+function checkOpts(defaults, opts, title = "opts") {
+  aopts(defaults, "defaults");
+  if (opts !== void 0)
+    aopts(opts, title);
+  const merged = Object.assign(/* @__PURE__ */ Object.create(null), defaults, opts);
+  return merged;
+}
+function createHasher(hashCons, info2 = {}) {
+  if (typeof hashCons !== "function")
+    throw new TypeError('"hashCons" expected function, got type=' + typeof hashCons);
+  info2 = checkOpts({}, info2, "info");
+  const hashC = (msg, opts) => hashCons(opts).update(msg).digest();
+  const tmp = hashCons(void 0);
+  hashC.outputLen = tmp.outputLen;
+  hashC.blockLen = tmp.blockLen;
+  hashC.canXOF = tmp.canXOF;
+  hashC.create = (opts) => hashCons(opts);
+  Object.assign(hashC, info2);
+  return Object.freeze(hashC);
+}
+var oidNist = (suffix) => ({
+  // Current NIST hashAlgs suffixes used here fit in one DER subidentifier octet.
+  // Larger suffix values would need base-128 OID encoding and a different length byte.
+  oid: Uint8Array.from([6, 9, 96, 134, 72, 1, 101, 3, 4, 2, suffix])
+});
+
+// node_modules/@noble/hashes/_u64.js
+var fromNumH = (n) => n / 2 ** 32 | 0;
+var fromNumL = (n) => n >>> 0;
+function setU64FromNum(view, byteOffset, n, isLE) {
+  const h = fromNumH(n);
+  const l = fromNumL(n);
+  view.setUint32(byteOffset, isLE ? l : h, isLE);
+  view.setUint32(byteOffset + 4, isLE ? h : l, isLE);
+}
+
+// node_modules/@noble/hashes/_md.js
+function Chi(a, b, c) {
+  return a & b ^ ~a & c;
+}
+function Maj(a, b, c) {
+  return a & b ^ a & c ^ b & c;
+}
+var HashMD = class {
+  blockLen;
+  outputLen;
+  canXOF = false;
+  padOffset;
+  isLE;
+  // For partial updates less than block size
+  buffer;
+  view;
+  finished = false;
+  length = 0;
+  pos = 0;
+  destroyed = false;
+  constructor(blockLen, outputLen, padOffset, isLE) {
+    this.blockLen = blockLen;
+    this.outputLen = outputLen;
+    this.padOffset = padOffset;
+    this.isLE = isLE;
+    this.buffer = new Uint8Array(blockLen);
+    this.view = createView(this.buffer);
+  }
+  update(data) {
+    aexists(this);
+    abytes(data);
+    const { view, buffer, blockLen } = this;
+    const len = data.length;
+    let processed = false;
+    for (let pos = 0; pos < len; ) {
+      const take = Math.min(blockLen - this.pos, len - pos);
+      if (take === blockLen) {
+        const dataView = createView(data);
+        for (; blockLen <= len - pos; pos += blockLen)
+          this.process(dataView, pos);
+        processed = true;
+        continue;
+      }
+      buffer.set(pos === 0 && take === len ? data : data.subarray(pos, pos + take), this.pos);
+      this.pos += take;
+      pos += take;
+      if (this.pos === blockLen) {
+        this.process(view, 0);
+        this.pos = 0;
+        processed = true;
+      }
+    }
+    this.length += data.length;
+    if (processed)
+      this.roundClean();
+    return this;
+  }
+  digestInto(out) {
+    aexists(this);
+    aoutput(out, this);
+    this.finished = true;
+    const { buffer, view, blockLen, isLE } = this;
+    let { pos } = this;
+    buffer[pos++] = 128;
+    buffer.fill(0, pos);
+    if (this.padOffset > blockLen - pos) {
+      this.process(view, 0);
+      buffer.fill(0);
+    }
+    setU64FromNum(view, blockLen - 8, this.length * 8, isLE);
+    this.process(view, 0);
+    this.roundClean();
+    const oview = out === buffer ? view : createView(out);
+    const len = this.outputLen;
+    const outLen = len / 4;
+    const state = this.get();
+    if (len % 4 || outLen > state.length)
+      throw new Error("invalid outputLen");
+    for (let i = 0; i < outLen; i++)
+      oview.setUint32(4 * i, state[i], isLE);
+  }
+  digest() {
+    const { buffer, outputLen } = this;
+    this.digestInto(buffer);
+    const res = buffer.slice(0, outputLen);
+    this.destroy();
+    return res;
+  }
+  _cloneIntoMeta(to) {
+    const { buffer, length, finished, destroyed, pos } = this;
+    to.destroyed = destroyed;
+    to.finished = finished;
+    to.length = length;
+    to.pos = pos;
+    if (pos)
+      to.buffer.set(buffer);
+    return to;
+  }
+  clone() {
+    return this._cloneInto();
+  }
+};
+var SHA256_IV = /* @__PURE__ */ Uint32Array.from([
+  1779033703,
+  3144134277,
+  1013904242,
+  2773480762,
+  1359893119,
+  2600822924,
+  528734635,
+  1541459225
+]);
+
+// node_modules/@noble/hashes/sha2.js
+var SHA256_K = /* @__PURE__ */ Uint32Array.from([
+  1116352408,
+  1899447441,
+  3049323471,
+  3921009573,
+  961987163,
+  1508970993,
+  2453635748,
+  2870763221,
+  3624381080,
+  310598401,
+  607225278,
+  1426881987,
+  1925078388,
+  2162078206,
+  2614888103,
+  3248222580,
+  3835390401,
+  4022224774,
+  264347078,
+  604807628,
+  770255983,
+  1249150122,
+  1555081692,
+  1996064986,
+  2554220882,
+  2821834349,
+  2952996808,
+  3210313671,
+  3336571891,
+  3584528711,
+  113926993,
+  338241895,
+  666307205,
+  773529912,
+  1294757372,
+  1396182291,
+  1695183700,
+  1986661051,
+  2177026350,
+  2456956037,
+  2730485921,
+  2820302411,
+  3259730800,
+  3345764771,
+  3516065817,
+  3600352804,
+  4094571909,
+  275423344,
+  430227734,
+  506948616,
+  659060556,
+  883997877,
+  958139571,
+  1322822218,
+  1537002063,
+  1747873779,
+  1955562222,
+  2024104815,
+  2227730452,
+  2361852424,
+  2428436474,
+  2756734187,
+  3204031479,
+  3329325298
+]);
+var SHA256_W = /* @__PURE__ */ new Uint32Array(64);
+var SHA2_32B = class extends HashMD {
+  // We cannot use array here since array allows indexing by variable
+  // which means optimizer/compiler cannot use registers.
+  // Numeric initializers matter: starting the fields as `undefined` changes
+  // V8's field representation and makes sha256 3x slower (measured).
+  A = 0;
+  B = 0;
+  C = 0;
+  D = 0;
+  E = 0;
+  F = 0;
+  G = 0;
+  H = 0;
+  constructor(outputLen, IV) {
+    super(64, outputLen, 8, false);
+    this.A = IV[0] | 0;
+    this.B = IV[1] | 0;
+    this.C = IV[2] | 0;
+    this.D = IV[3] | 0;
+    this.E = IV[4] | 0;
+    this.F = IV[5] | 0;
+    this.G = IV[6] | 0;
+    this.H = IV[7] | 0;
+  }
+  get() {
+    const { A, B, C, D, E, F, G, H } = this;
+    return [A, B, C, D, E, F, G, H];
+  }
+  // prettier-ignore
+  set(A, B, C, D, E, F, G, H) {
+    this.A = A | 0;
+    this.B = B | 0;
+    this.C = C | 0;
+    this.D = D | 0;
+    this.E = E | 0;
+    this.F = F | 0;
+    this.G = G | 0;
+    this.H = H | 0;
+  }
+  _cloneInto(to) {
+    (to ||= new this.constructor()).set(...this.get());
+    return this._cloneIntoMeta(to);
+  }
+  process(view, offset) {
+    for (let i = 0; i < 16; i++, offset += 4)
+      SHA256_W[i] = view.getUint32(offset, false);
+    for (let i = 16; i < 64; i++) {
+      const W15 = SHA256_W[i - 15];
+      const W2 = SHA256_W[i - 2];
+      const s0 = rotr(W15, 7) ^ rotr(W15, 18) ^ W15 >>> 3;
+      const s1 = rotr(W2, 17) ^ rotr(W2, 19) ^ W2 >>> 10;
+      SHA256_W[i] = s1 + SHA256_W[i - 7] + s0 + SHA256_W[i - 16] | 0;
+    }
+    let { A, B, C, D, E, F, G, H } = this;
+    for (let i = 0; i < 64; i++) {
+      const sigma1 = rotr(E, 6) ^ rotr(E, 11) ^ rotr(E, 25);
+      const T1 = H + sigma1 + Chi(E, F, G) + SHA256_K[i] + SHA256_W[i] | 0;
+      const sigma0 = rotr(A, 2) ^ rotr(A, 13) ^ rotr(A, 22);
+      const T2 = sigma0 + Maj(A, B, C) | 0;
+      H = G;
+      G = F;
+      F = E;
+      E = D + T1 | 0;
+      D = C;
+      C = B;
+      B = A;
+      A = T1 + T2 | 0;
+    }
+    A = A + this.A | 0;
+    B = B + this.B | 0;
+    C = C + this.C | 0;
+    D = D + this.D | 0;
+    E = E + this.E | 0;
+    F = F + this.F | 0;
+    G = G + this.G | 0;
+    H = H + this.H | 0;
+    this.set(A, B, C, D, E, F, G, H);
+  }
+  roundClean() {
+    clean(SHA256_W);
+  }
+  destroy() {
+    this.destroyed = true;
+    this.set(0, 0, 0, 0, 0, 0, 0, 0);
+    clean(this.buffer);
+  }
+};
+var _SHA256 = class extends SHA2_32B {
+  constructor() {
+    super(32, SHA256_IV);
+  }
+};
+var sha256 = /* @__PURE__ */ createHasher(
+  () => new _SHA256(),
+  /* @__PURE__ */ oidNist(1)
+);
+
+// src/core/holdout/split.ts
+function holdoutFingerprint(split) {
+  const ids2 = [...split.holdout].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+  return bytesToHex(sha256(utf8ToBytes(JSON.stringify([split.seed, split.rotation, ids2])))).slice(0, 16);
+}
+
+// src/pipeline/holdout.ts
+async function evaluateHoldoutFiles(files, options) {
+  const [read, split, entries] = await Promise.all([readOutcomes(files, options.config), readHoldoutFile(options.holdout), readLedger(options.ledger)]);
+  const evaluation = evaluateHoldout(read.outcomes, { holdout: new Set(split.holdout), development: new Set(split.development) }, options.graded);
+  const entry = {
+    holdout: holdoutFingerprint(split),
+    commit: options.commit,
+    date: options.now.toISOString(),
+    by: options.by,
+    gap: evaluation.headline?.gap ?? null
+  };
+  const ledger = ledgerStatus(entries, entry);
+  await appendLedger(options.ledger, entries, entry);
+  return { evaluation, ledger, entry, warnings: read.warnings };
+}
+
+// src/frontends/github/release.ts
+var MAX_LEDGER_BYTES = 64 * 1024 * 1024;
+var errorMessage2 = (error63) => error63 instanceof Error ? error63.message : String(error63);
+async function restoreLedger(runtime, api, settings) {
+  const file2 = settings["holdout-ledger"];
+  if (await holdoutFileExists(file2)) {
+    runtime.info(`holdout ledger: ${file2}`);
+    return;
+  }
+  const name = settings["holdout-ledger-artifact"];
+  const fail = (why) => new Error(
+    `could not read the holdout ledger from the artifact ${name}: ${why}. Without it rag-gate cannot tell how often the holdout was looked at; re-run the job, or restore the ledger to ${file2} before this step.`
+  );
+  let artifact;
+  try {
+    artifact = await api.findNewestArtifact(name);
+  } catch (error63) {
+    throw fail(`the GitHub API failed (${errorMessage2(error63)}); the job needs \`actions: read\``);
+  }
+  if (artifact === null) {
+    runtime.warning(
+      `no holdout ledger yet (no ${file2}, no artifact ${name}): this evaluation is recorded as the first look. Upload the file of the holdout-ledger output as the artifact ${name} after this step, so that the next release sees it.`,
+      "rag-gate: new holdout ledger"
+    );
+    return;
+  }
+  let content;
+  try {
+    const zip = await api.downloadArtifact(artifact.id);
+    const entries = zipEntries(zip).filter((entry2) => !entry2.name.endsWith("/") && entry2.originalSize <= MAX_LEDGER_BYTES);
+    const entry = entries.find((e) => basename5(e.name) === basename5(file2)) ?? entries.find((e) => e.name.endsWith(".jsonl"));
+    if (entry === void 0) throw new Error(`it holds no ${basename5(file2)} and no .jsonl file`);
+    content = inflateEntry(zip, entry);
+  } catch (error63) {
+    throw fail(errorMessage2(error63));
+  }
+  await mkdir5(dirname4(file2), { recursive: true });
+  await writeFile5(file2, content);
+  runtime.info(`holdout ledger: the artifact ${name} of run ${artifact.runId ?? "unknown"} (${artifact.createdAt})`);
+}
+async function runRelease(runtime, api, settings, origins) {
+  if (settings.results === void 0)
+    throw new SettingError('input "results": is required: the path or glob of your results file(s), as the input or results: in the config file');
+  if (settings.holdout === void 0)
+    throw new SettingError("mode release evaluates the holdout: give the holdout input (the file rag-gate split wrote), or holdout: in the config file");
+  const env = runtime.env;
+  const files = await resultFiles(settings.results, "results", origins.results);
+  await restoreLedger(runtime, api, settings);
+  const look = await evaluateHoldoutFiles(files, {
+    holdout: settings.holdout,
+    ledger: settings["holdout-ledger"],
+    config: evaluationConfig(settings),
+    graded: settings.graded,
+    commit: env.GITHUB_SHA || null,
+    by: `${env.GITHUB_WORKFLOW || "workflow"} run ${env.GITHUB_RUN_ID || "?"} (${env.GITHUB_EVENT_NAME || "event"}${env.GITHUB_ACTOR ? ` by ${env.GITHUB_ACTOR}` : ""})`,
+    now: runtime.now()
+  });
+  for (const warning2 of look.warnings) runtime.warning(warning2);
+  const reportDir = join6(env.RUNNER_TEMP || tmpdir(), "rag-gate", settings["comment-tag"]);
+  await mkdir5(reportDir, { recursive: true });
+  const jsonFile = join6(reportDir, "report.json");
+  const markdownFile = join6(reportDir, "holdout.md");
+  const markdown = renderHoldoutMarkdown(look.evaluation, look.ledger);
+  await writeFileAtomic(jsonFile, `${JSON.stringify(holdoutJson(look), null, 2)}
+`);
+  await writeFileAtomic(markdownFile, markdown);
+  runtime.info(renderHoldoutText(files.join(", "), look.evaluation, look.ledger));
+  await runtime.writeSummary(markdown).catch((error63) => runtime.warning(`could not write the job summary: ${errorMessage2(error63)}`));
+  if (!look.ledger.clean)
+    runtime.warning(
+      `the holdout has been looked at ${look.ledger.looks} times since it was drawn (this commit and ${look.ledger.earlier.length} earlier looks): it is no longer a clean holdout. Draw a new one with rag-gate split --rotate.`,
+      "rag-gate: holdout looked at more than once"
+    );
+  if (look.evaluation.reading?.kind === "overfit")
+    runtime.warning("the holdout is more than 8 points below the development questions: see the job summary", "rag-gate: fitted to the development set");
+  runtime.info(`holdout ledger written: ${codeQuoted(settings["holdout-ledger"], 200)}; upload it as the artifact ${settings["holdout-ledger-artifact"]}`);
+  const headline = look.evaluation.headline;
+  runtime.setOutput("verdict", "neutral");
+  runtime.setOutput("report-json", jsonFile);
+  runtime.setOutput("report-markdown", markdownFile);
+  runtime.setOutput("holdout-gap", headline?.gap === null || headline === null ? "" : String(headline.gap));
+  runtime.setOutput("holdout-looks", String(look.ledger.looks));
+  runtime.setOutput("holdout-ledger", settings["holdout-ledger"]);
+}
+
 // src/frontends/github/run.ts
 var SUMMARY_MAX_BYTES = 1024 * 1024;
 var FORK_HINT = 'the token cannot write to this pull request (a pull request from a fork gets a read-only token). The summary, outputs and gate still apply; to get the comment, use the workflow_run recipe ("Pull requests from forks") in the rag-gate README.';
 var STATUS_PERMISSION_HINT = "the token may not write commit statuses: add `statuses: write` under `permissions:` in the workflow (or job) that runs rag-gate";
-function errorMessage2(error63) {
+function errorMessage3(error63) {
   return error63 instanceof Error ? error63.message : String(error63);
 }
 var isBadInput = (error63) => error63 instanceof SettingError || error63 instanceof InputError || error63 instanceof JudgeSetupError;
@@ -75975,7 +76732,7 @@ async function runAction(runtime) {
 ${error63.message}`);
       return;
     }
-    runtime.setFailed(`rag-gate: ${errorMessage2(error63)}`);
+    runtime.setFailed(`rag-gate: ${errorMessage3(error63)}`);
   }
 }
 function statusTarget(event, pullRequest, tag, env) {
@@ -75991,7 +76748,7 @@ async function setCommitStatus(runtime, api, target, state, subject) {
     await api.createCommitStatus(target.sha, { state, context: target.context, description: commitStatusDescription(subject), targetUrl: target.targetUrl });
     runtime.info(`commit status ${target.context}: ${state} on ${target.sha}`);
   } catch (error63) {
-    const why = apiFailure(error63).kind === "forbidden" ? STATUS_PERMISSION_HINT : `the GitHub API failed (${errorMessage2(error63)})`;
+    const why = apiFailure(error63).kind === "forbidden" ? STATUS_PERMISSION_HINT : `the GitHub API failed (${errorMessage3(error63)})`;
     runtime.warning(
       `rag-gate could not set the commit status ${target.context} on ${target.sha.slice(0, 7)}: ${why}. The verdict below still stands.`,
       "rag-gate: no commit status"
@@ -76015,8 +76772,12 @@ ${renderSettings(
   const event = readEvent(env.GITHUB_EVENT_NAME ?? "", runtime.readEventPayload(), Number(env.GITHUB_RUN_ID ?? 0));
   const headInputs = await resultFiles(settings.results, "results", origins.results);
   const api = runtime.createApi({ token: settings["github-token"], owner, repo, timeoutMs: settings["api-timeout-seconds"] * 1e3 });
+  if (settings.mode === "release") {
+    await runRelease(runtime, api, settings, origins);
+    return;
+  }
   const pullRequest = await resolvePullRequest(api, event, settings["pr-number"]).catch((error63) => {
-    runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage2(error63)}`);
+    runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage3(error63)}`);
     return null;
   });
   const status = statusTarget(event, pullRequest, settings["comment-tag"], env);
@@ -76046,11 +76807,11 @@ function noComparison(baseline, settings) {
 async function compareAndReport(runtime, settings, baselineOrigin, context) {
   const { api, event, pullRequest, headInputs } = context;
   const env = runtime.env;
-  const reportDir = join6(env.RUNNER_TEMP || tmpdir(), "rag-gate", settings["comment-tag"]);
-  await mkdir5(reportDir, { recursive: true });
+  const reportDir = join7(env.RUNNER_TEMP || tmpdir2(), "rag-gate", settings["comment-tag"]);
+  await mkdir6(reportDir, { recursive: true });
   const config2 = await comparisonConfig(settings);
   const judgeClient = settings.judge === "openai" ? new ActionJudge(settings, env) : null;
-  const judge = (files, side) => judgeClient === null ? Promise.resolve([...files]) : judgeClient.judgeFiles(files, join6(reportDir, "judged", side), (message) => runtime.info(message));
+  const judge = (files, side) => judgeClient === null ? Promise.resolve([...files]) : judgeClient.judgeFiles(files, join7(reportDir, "judged", side), (message) => runtime.info(message));
   const headFiles = await judge(headInputs, "head");
   const commentsAllowed = settings.comment !== "never" && event.eventName !== "push";
   const found = await findBaseline(runtime, settings, baselineOrigin, { ...context, reportDir });
@@ -76072,8 +76833,8 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
   };
   const result = found.kind === "found" ? await compareWith(found) : found;
   const marker = commentMarker(settings["comment-tag"]);
-  const jsonFile = join6(reportDir, "report.json");
-  const markdownFile = join6(reportDir, "comment.md");
+  const jsonFile = join7(reportDir, "report.json");
+  const markdownFile = join7(reportDir, "comment.md");
   let comment;
   let summary2;
   let comparison = null;
@@ -76125,7 +76886,7 @@ ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
   await writeFileAtomic(jsonFile, `${JSON.stringify(report2, null, 2)}
 `);
   await writeFileAtomic(markdownFile, comment);
-  await runtime.writeSummary(Buffer.byteLength(summary2) <= SUMMARY_MAX_BYTES ? summary2 : comment).catch((error63) => runtime.warning(`could not write the job summary: ${errorMessage2(error63)}`));
+  await runtime.writeSummary(Buffer.byteLength(summary2) <= SUMMARY_MAX_BYTES ? summary2 : comment).catch((error63) => runtime.warning(`could not write the job summary: ${errorMessage3(error63)}`));
   let posted = { action: "skipped", url: null };
   if (commentsAllowed && pullRequest !== null) {
     try {
@@ -76136,7 +76897,7 @@ ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
       if (posted.url !== null) runtime.info(`PR comment ${posted.action}: ${posted.url}`);
     } catch (error63) {
       const status = httpStatus(error63);
-      const why = status === 403 ? FORK_HINT : `the GitHub API failed (${errorMessage2(error63)}); the verdict below still stands.`;
+      const why = status === 403 ? FORK_HINT : `the GitHub API failed (${errorMessage3(error63)}); the verdict below still stands.`;
       runtime.warning(`rag-gate could not comment on pull request #${pullRequest.number}: ${why}`, "rag-gate: no PR comment");
     }
   }
@@ -76172,8 +76933,8 @@ async function findBaseline(runtime, settings, baselineOrigin, context) {
     serverUrl: runtime.env.GITHUB_SERVER_URL || "https://github.com",
     artifactName: settings["baseline-artifact"],
     maxAgeDays: settings["baseline-max-age-days"],
-    resultNames: context.headInputs.map((file2) => basename5(file2)),
-    directory: join6(context.reportDir, "baseline"),
+    resultNames: context.headInputs.map((file2) => basename6(file2)),
+    directory: join7(context.reportDir, "baseline"),
     now: runtime.now()
   });
 }

@@ -36,7 +36,8 @@ export async function splitGoldenSet(settings: Settings, origins: Readonly<Recor
     readGoldenQuestions(settings.golden),
     holdoutFileExists(file).then((exists) => (exists ? readHoldoutFile(file) : undefined)),
   ]);
-  if (rotate && previous === undefined) throw new SettingError(`--rotate draws a new holdout in place of ${file}, which does not exist; leave --rotate out to draw the first one`);
+  if (rotate && previous === undefined)
+    throw new SettingError(`--rotate draws a new holdout in place of ${file}, which does not exist; leave --rotate out to draw the first one`);
   const seed = settings['holdout-seed'];
   const share = settings['holdout-share'];
   if (previous !== undefined && !rotate) {
@@ -53,7 +54,11 @@ export async function splitGoldenSet(settings: Settings, origins: Readonly<Recor
     previous === undefined
       ? { seed, rotation: 0, share }
       : rotate
-        ? { seed: isGiven(origins['holdout-seed']) ? seed : previous.seed, rotation: previous.rotation + 1, share: isGiven(origins['holdout-share']) ? share : previous.share }
+        ? {
+            seed: isGiven(origins['holdout-seed']) ? seed : previous.seed,
+            rotation: previous.rotation + 1,
+            share: isGiven(origins['holdout-share']) ? share : previous.share,
+          }
         : { seed: previous.seed, rotation: previous.rotation, share: previous.share };
   const split = drawSplit(questions, key, rotate ? undefined : previous);
   const sizes = splitSizes(questions, new Set(split.holdout));

@@ -56,12 +56,12 @@ export function gapReadingText(metric: GapMetric, reading: GapReading): string {
     case 'expected':
       return `${measured}: within the ${band} the reference expects from a pipeline tuned on its development questions${unsure}.`;
     case 'overfit':
-      return `${measured}: more than the ${band} the reference expects: the pipeline was fitted to the development questions (chunking, k, thresholds or prompts tuned to them), and its development numbers overstate what users will see${unsure}.`;
+      return `${measured}: more than the ${band} the reference expects: ${reading.certain ? '' : 'a sign that '}the pipeline was fitted to the development questions (chunking, k, thresholds or prompts tuned to them), and its development numbers overstate what users will see${unsure}.`;
   }
 }
 
 function metricLabel(metric: string): string {
-  return metric === 'correct' ? 'end-to-end correctness' : metric === 'retrieval_ok' ? 'retrieval success' : metric;
+  return metric === 'correct' ? 'End-to-end correctness' : metric === 'retrieval_ok' ? 'Retrieval success' : metric;
 }
 
 /** The ledger's verdict in one sentence. */
@@ -100,7 +100,9 @@ export function renderHoldoutText(files: string, evaluation: HoldoutEvaluation, 
   ];
   if (evaluation.headline !== null && evaluation.reading !== null) sections.push(gapReadingText(evaluation.headline, evaluation.reading));
   if (evaluation.metrics.length > 0)
-    sections.push(`Gap = development − holdout\n${textTable([['metric', 'development', 'holdout', 'gap', '95% CI', 'n (dev/holdout)'], ...gapRows(evaluation)])}`);
+    sections.push(
+      `Gap = development − holdout\n${textTable([['metric', 'development', 'holdout', 'gap', '95% CI', 'n (dev/holdout)'], ...gapRows(evaluation)])}`,
+    );
   sections.push(...notes(evaluation), ledgerText(ledger));
   return `${sections.join('\n\n')}\n`;
 }

@@ -50,7 +50,10 @@ export async function readHoldoutFile(file: string): Promise<Split> {
     raw = parseJsonUniqueKeys(utf8Text(file, bytes));
   } catch (error) {
     if (error instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file, 1, error));
-    throw InputError.single({ file, message: `not valid JSON (${error instanceof Error ? error.message : String(error)}); expected a holdout file written by rag-gate split` });
+    throw InputError.single({
+      file,
+      message: `not valid JSON (${error instanceof Error ? error.message : String(error)}); expected a holdout file written by rag-gate split`,
+    });
   }
   const parsed = holdoutFileSchema.safeParse(raw);
   if (!parsed.success) {

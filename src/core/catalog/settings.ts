@@ -310,7 +310,15 @@ export const SETTINGS = {
     action: true,
     config: true,
   },
-  k: { name: 'k', description: 'cut-offs for the @k metrics', default: '1,3,5,10', parse: parseCutoffs, cli: scoring('--k <list>'), action: true, config: true },
+  k: {
+    name: 'k',
+    description: 'cut-offs for the @k metrics',
+    default: '1,3,5,10',
+    parse: parseCutoffs,
+    cli: scoring('--k <list>'),
+    action: true,
+    config: true,
+  },
   'retrieval-ok': {
     name: 'retrieval-ok',
     description: 'when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8',

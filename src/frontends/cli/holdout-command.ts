@@ -24,8 +24,10 @@ export function holdoutCommand(context: CommandContext): Command {
         context.stdout(renderSettings(cliSettings('holdout'), texts, origins));
         return;
       }
-      if (settings.results === undefined) throw new SettingError('no results to evaluate: give --results FILE (or a glob of shards), or results: in the config file');
-      if (settings.holdout === undefined) throw new SettingError('no holdout file: give --holdout FILE (written by rag-gate split), or holdout: in the config file');
+      if (settings.results === undefined)
+        throw new SettingError('no results to evaluate: give --results FILE (or a glob of shards), or results: in the config file');
+      if (settings.holdout === undefined)
+        throw new SettingError('no holdout file: give --holdout FILE (written by rag-gate split), or holdout: in the config file');
       const files = await resultFiles(settings.results, 'results', origins.results);
       const env = process.env;
       const look = await evaluateHoldoutFiles(files, {

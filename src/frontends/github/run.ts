@@ -26,23 +26,10 @@ import { type EventInfo, readEvent } from './event.js';
 import { apiFailure, type CommitStatus, type GitHubApi, httpStatus, type PullRequestRef } from './github.js';
 import { givenInputs, INPUT_NAMES, type InputName } from './inputs.js';
 import { ActionJudge } from './judge.js';
+import { runRelease } from './release.js';
+import type { ActionRuntime } from './runtime.js';
 
-/** Everything the action touches outside the pure core, so tests can run it without a runner or GitHub. */
-export interface ActionRuntime {
-  getInput(name: InputName): string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** The event payload (GitHub writes it to GITHUB_EVENT_PATH). */
-  readEventPayload(): unknown;
-  createApi(options: { token: string; owner: string; repo: string; timeoutMs: number }): GitHubApi;
-  info(message: string): void;
-  warning(message: string, title?: string): void;
-  setOutput(name: string, value: string): void;
-  setFailed(message: string): void;
-  writeSummary(markdown: string): Promise<void>;
-  now(): Date;
-  /** The bundled entry file, to read the base run on a reader thread; without it both runs are read on this thread. */
-  readonly readerEntry?: URL;
-}
+export type { ActionRuntime } from './runtime.js';
 
 /** GitHub's job summary takes at most 1 MiB. */
 const SUMMARY_MAX_BYTES = 1024 * 1024;
@@ -171,6 +158,10 @@ async function run(runtime: ActionRuntime): Promise<void> {
   const event = readEvent(env.GITHUB_EVENT_NAME ?? '', runtime.readEventPayload(), Number(env.GITHUB_RUN_ID ?? 0));
   const headInputs = await resultFiles(settings.results, 'results', origins.results);
   const api = runtime.createApi({ token: settings['github-token'], owner, repo, timeoutMs: settings['api-timeout-seconds'] * 1000 });
+  if (settings.mode === 'release') {
+    await runRelease(runtime, api, settings, origins);
+    return;
+  }
   const pullRequest = await resolvePullRequest(api, event, settings['pr-number']).catch((error: unknown) => {
     runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage(error)}`);
     return null;

@@ -11,8 +11,10 @@ const config = evalConfig([5], parseRetrievalOkRule('hit@5'), { kind: 'exact' })
 /** A run: `dev` development questions of which `devRight` are correct, and likewise for the holdout. */
 function run(dev: number, devRight: number, held: number, heldRight: number) {
   const builder = new OutcomeBuilder(config);
-  for (let i = 0; i < dev; i++) builder.add({ id: `d${i}`, question: 'q', correct: i < devRight, retrieved_ids: ['a'], relevant_ids: [i < devRight ? 'a' : 'b'] });
-  for (let i = 0; i < held; i++) builder.add({ id: `h${i}`, question: 'q', correct: i < heldRight, retrieved_ids: ['a'], relevant_ids: [i < heldRight ? 'a' : 'b'] });
+  for (let i = 0; i < dev; i++)
+    builder.add({ id: `d${i}`, question: 'q', correct: i < devRight, retrieved_ids: ['a'], relevant_ids: [i < devRight ? 'a' : 'b'] });
+  for (let i = 0; i < held; i++)
+    builder.add({ id: `h${i}`, question: 'q', correct: i < heldRight, retrieved_ids: ['a'], relevant_ids: [i < heldRight ? 'a' : 'b'] });
   const split = {
     holdout: new Set(Array.from({ length: held }, (_, i) => `h${i}`)),
     development: new Set(Array.from({ length: dev }, (_, i) => `d${i}`)),
