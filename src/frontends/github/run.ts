@@ -24,7 +24,7 @@ import { type Baseline, type BaselineBroken, type BaselineFound, findArtifactBas
 import { commentMarker, type CommentResult, upsertComment } from './comment.js';
 import { type EventInfo, readEvent } from './event.js';
 import { apiFailure, type CommitStatus, type GitHubApi, httpStatus, type PullRequestRef } from './github.js';
-import { givenInputs, INPUT_NAMES, type InputName } from './inputs.js';
+import { givenInputs, INPUT_NAMES } from './inputs.js';
 import { ActionJudge } from './judge.js';
 import { runRelease } from './release.js';
 import type { ActionRuntime } from './runtime.js';
