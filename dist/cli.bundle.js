@@ -44509,7 +44509,15 @@ var SETTINGS = {
     action: true,
     config: true
   },
-  k: { name: "k", description: "cut-offs for the @k metrics", default: "1,3,5,10", parse: parseCutoffs, cli: scoring("--k <list>"), action: true, config: true },
+  k: {
+    name: "k",
+    description: "cut-offs for the @k metrics",
+    default: "1,3,5,10",
+    parse: parseCutoffs,
+    cli: scoring("--k <list>"),
+    action: true,
+    config: true
+  },
   "retrieval-ok": {
     name: "retrieval-ok",
     description: "when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8",
@@ -47100,7 +47108,10 @@ async function readHoldoutFile(file2) {
     raw = parseJsonUniqueKeys(utf8Text(file2, bytes));
   } catch (error62) {
     if (error62 instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file2, 1, error62));
-    throw InputError.single({ file: file2, message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)}); expected a holdout file written by rag-gate split` });
+    throw InputError.single({
+      file: file2,
+      message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)}); expected a holdout file written by rag-gate split`
+    });
   }
   const parsed = holdoutFileSchema.safeParse(raw);
   if (!parsed.success) {
@@ -48573,8 +48584,10 @@ function renderHoldoutText(files, evaluation2, ledger) {
   ];
   if (evaluation2.headline !== null && evaluation2.reading !== null) sections.push(gapReadingText(evaluation2.headline, evaluation2.reading));
   if (evaluation2.metrics.length > 0)
-    sections.push(`Gap = development \u2212 holdout
-${textTable([["metric", "development", "holdout", "gap", "95% CI", "n (dev/holdout)"], ...gapRows(evaluation2)])}`);
+    sections.push(
+      `Gap = development \u2212 holdout
+${textTable([["metric", "development", "holdout", "gap", "95% CI", "n (dev/holdout)"], ...gapRows(evaluation2)])}`
+    );
   sections.push(...notes(evaluation2), ledgerText(ledger));
   return `${sections.join("\n\n")}
 `;
@@ -54776,7 +54789,8 @@ async function splitGoldenSet(settings, origins, rotate) {
     readGoldenQuestions(settings.golden),
     holdoutFileExists(file2).then((exists) => exists ? readHoldoutFile(file2) : void 0)
   ]);
-  if (rotate && previous === void 0) throw new SettingError(`--rotate draws a new holdout in place of ${file2}, which does not exist; leave --rotate out to draw the first one`);
+  if (rotate && previous === void 0)
+    throw new SettingError(`--rotate draws a new holdout in place of ${file2}, which does not exist; leave --rotate out to draw the first one`);
   const seed = settings["holdout-seed"];
   const share2 = settings["holdout-share"];
   if (previous !== void 0 && !rotate) {
@@ -54789,7 +54803,11 @@ async function splitGoldenSet(settings, origins, rotate) {
         `${file2} was drawn with ${differs.join(" and ")}: an existing holdout keeps its key, so that no question changes side. Use --rotate to draw a new holdout with the new settings.`
       );
   }
-  const key = previous === void 0 ? { seed, rotation: 0, share: share2 } : rotate ? { seed: isGiven(origins["holdout-seed"]) ? seed : previous.seed, rotation: previous.rotation + 1, share: isGiven(origins["holdout-share"]) ? share2 : previous.share } : { seed: previous.seed, rotation: previous.rotation, share: previous.share };
+  const key = previous === void 0 ? { seed, rotation: 0, share: share2 } : rotate ? {
+    seed: isGiven(origins["holdout-seed"]) ? seed : previous.seed,
+    rotation: previous.rotation + 1,
+    share: isGiven(origins["holdout-share"]) ? share2 : previous.share
+  } : { seed: previous.seed, rotation: previous.rotation, share: previous.share };
   const split = drawSplit(questions2, key, rotate ? void 0 : previous);
   const sizes = splitSizes(questions2, new Set(split.holdout));
   const golden = new Set(questions2.map((question) => question.id));
@@ -54824,8 +54842,10 @@ function holdoutCommand(context) {
       context.stdout(renderSettings(cliSettings("holdout"), texts, origins));
       return;
     }
-    if (settings.results === void 0) throw new SettingError("no results to evaluate: give --results FILE (or a glob of shards), or results: in the config file");
-    if (settings.holdout === void 0) throw new SettingError("no holdout file: give --holdout FILE (written by rag-gate split), or holdout: in the config file");
+    if (settings.results === void 0)
+      throw new SettingError("no results to evaluate: give --results FILE (or a glob of shards), or results: in the config file");
+    if (settings.holdout === void 0)
+      throw new SettingError("no holdout file: give --holdout FILE (written by rag-gate split), or holdout: in the config file");
     const files = await resultFiles(settings.results, "results", origins.results);
     const env = process.env;
     const look = await evaluateHoldoutFiles(files, {

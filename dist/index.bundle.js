@@ -62788,7 +62788,10 @@ async function readHoldoutFile(file2) {
     raw = parseJsonUniqueKeys(utf8Text(file2, bytes));
   } catch (error63) {
     if (error63 instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file2, 1, error63));
-    throw InputError.single({ file: file2, message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)}); expected a holdout file written by rag-gate split` });
+    throw InputError.single({
+      file: file2,
+      message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)}); expected a holdout file written by rag-gate split`
+    });
   }
   const parsed = holdoutFileSchema.safeParse(raw);
   if (!parsed.success) {
@@ -64242,7 +64245,15 @@ var SETTINGS = {
     action: true,
     config: true
   },
-  k: { name: "k", description: "cut-offs for the @k metrics", default: "1,3,5,10", parse: parseCutoffs, cli: scoring("--k <list>"), action: true, config: true },
+  k: {
+    name: "k",
+    description: "cut-offs for the @k metrics",
+    default: "1,3,5,10",
+    parse: parseCutoffs,
+    cli: scoring("--k <list>"),
+    action: true,
+    config: true
+  },
   "retrieval-ok": {
     name: "retrieval-ok",
     description: "when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8",
@@ -69796,8 +69807,10 @@ function renderHoldoutText(files, evaluation, ledger) {
   ];
   if (evaluation.headline !== null && evaluation.reading !== null) sections.push(gapReadingText(evaluation.headline, evaluation.reading));
   if (evaluation.metrics.length > 0)
-    sections.push(`Gap = development \u2212 holdout
-${textTable([["metric", "development", "holdout", "gap", "95% CI", "n (dev/holdout)"], ...gapRows(evaluation)])}`);
+    sections.push(
+      `Gap = development \u2212 holdout
+${textTable([["metric", "development", "holdout", "gap", "95% CI", "n (dev/holdout)"], ...gapRows(evaluation)])}`
+    );
   sections.push(...notes(evaluation), ledgerText(ledger));
   return `${sections.join("\n\n")}
 `;
@@ -76688,6 +76701,9 @@ async function runRelease(runtime, api, settings, origins) {
   runtime.setOutput("holdout-gap", headline?.gap === null || headline === null ? "" : String(headline.gap));
   runtime.setOutput("holdout-looks", String(look.ledger.looks));
   runtime.setOutput("holdout-ledger", settings["holdout-ledger"]);
+  for (const name of ["p-value", "fixed", "broken", "baseline-sha", "comment-url"]) runtime.setOutput(name, "");
+  runtime.setOutput("regressions", "0");
+  runtime.setOutput("baseline-found", "false");
 }
 
 // src/frontends/github/run.ts
@@ -76912,6 +76928,9 @@ ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
   runtime.setOutput("baseline-found", String(result.kind === "compared"));
   runtime.setOutput("baseline-sha", result.kind === "compared" ? result.baseline.sha ?? "" : "");
   runtime.setOutput("comment-url", posted.url ?? "");
+  runtime.setOutput("holdout-gap", "");
+  runtime.setOutput("holdout-looks", "");
+  runtime.setOutput("holdout-ledger", "");
   return outcome;
 }
 async function findBaseline(runtime, settings, baselineOrigin, context) {

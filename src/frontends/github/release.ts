@@ -115,4 +115,8 @@ export async function runRelease(
   runtime.setOutput('holdout-gap', headline?.gap === null || headline === null ? '' : String(headline.gap));
   runtime.setOutput('holdout-looks', String(look.ledger.looks));
   runtime.setOutput('holdout-ledger', settings['holdout-ledger']);
+  // The comparison's outputs are set (empty, or none found) in mode release too: every declared output is always set.
+  for (const name of ['p-value', 'fixed', 'broken', 'baseline-sha', 'comment-url']) runtime.setOutput(name, '');
+  runtime.setOutput('regressions', '0');
+  runtime.setOutput('baseline-found', 'false');
 }

@@ -318,6 +318,10 @@ async function compareAndReport(
   runtime.setOutput('baseline-found', String(result.kind === 'compared'));
   runtime.setOutput('baseline-sha', result.kind === 'compared' ? (result.baseline.sha ?? '') : '');
   runtime.setOutput('comment-url', posted.url ?? '');
+  // The release evaluation's outputs are set, empty, on every run, as the comparison's are in mode release.
+  runtime.setOutput('holdout-gap', '');
+  runtime.setOutput('holdout-looks', '');
+  runtime.setOutput('holdout-ledger', '');
   return outcome;
 }
 

@@ -1,15 +1,18 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { drawSplit, splitSizes } from '../../../src/core/holdout/split.js';
 import { runAction } from '../../../src/frontends/github/run.js';
 import type { InputName } from '../../../src/frontends/github/inputs.js';
 import { writeHoldoutFile } from '../../../src/sources/holdout-file.js';
+import { ROOT } from '../../helpers/cli.js';
 import { tempDir, writeJsonl } from '../../helpers/files.js';
 import { sketchScenario } from '../../helpers/paired-runs.js';
 import { FakeGitHub, fakeRuntime, HttpError, zipOf } from './fakes.js';
 
 const LEDGER_ARTIFACT = 'rag-gate-holdout-ledger';
+const DECLARED_OUTPUTS = Object.keys((parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { outputs: Record<string, unknown> }).outputs).sort();
 
 /** A workspace: results whose development questions are 80% right and holdout questions 70%, and the holdout file. */
 async function workspace(): Promise<{ dir: string; results: string; holdout: string; ledger: string; holdoutCount: number }> {
@@ -55,6 +58,7 @@ describe('mode: release', () => {
     expect(run.outputs.get('holdout-looks')).toBe('1');
     expect(run.outputs.get('holdout-ledger')).toBe(setup.ledger);
     expect(run.outputs.get('verdict')).toBe('neutral');
+    expect([...run.outputs.keys()].sort()).toEqual(DECLARED_OUTPUTS);
     expect(run.summaries[0]).toContain('### rag-gate: holdout evaluation');
     expect(run.summaries[0]).toContain('End-to-end correctness is');
     expect(run.summaries[0]).toContain('This is the first look at this holdout');
