@@ -10676,7 +10676,7 @@ var require_main81 = __commonJS({
     var igammaFinal = require_igamma_final();
     var lowerGammaSeries = require_lower_gamma_series();
     var upperGammaFraction = require_upper_gamma_fraction();
-    function gammainc2(x, a, regularized, upper) {
+    function gammainc3(x, a, regularized, upper) {
       var normalized;
       var initValue;
       var invert;
@@ -10717,7 +10717,7 @@ var require_main81 = __commonJS({
       }
       return igammaFinal(x, a, normalized, invert);
     }
-    module.exports = gammainc2;
+    module.exports = gammainc3;
   }
 });
 
@@ -10836,7 +10836,7 @@ var require_beta_small_b_large_a_series = __commonJS({
     "use strict";
     var gammaDeltaRatio = require_lib98();
     var factorial = require_lib95();
-    var gammainc2 = require_lib118();
+    var gammainc3 = require_lib118();
     var log1p = require_lib61();
     var abs = require_lib46();
     var pow = require_lib71();
@@ -10885,7 +10885,7 @@ var require_beta_small_b_large_a_series = __commonJS({
       }
       prefix *= mult;
       p[0] = 1;
-      j = gammainc2(u, b, true, true);
+      j = gammainc3(u, b, true, true);
       j /= h;
       sum = s0 + prefix * j;
       tnp1 = 1;
@@ -13655,7 +13655,7 @@ var require_higher_newton = __commonJS({
   "node_modules/@stdlib/math-base-special-gammaincinv/lib/higher_newton.js"(exports, module) {
     "use strict";
     var logger = require_src();
-    var gammainc2 = require_lib118();
+    var gammainc3 = require_lib118();
     var abs = require_lib46();
     var exp = require_lib51();
     var ln = require_lib99();
@@ -13695,10 +13695,10 @@ var require_higher_newton = __commonJS({
           r = -invfp * x;
         }
         if (pcase) {
-          px = gammainc2(x, a, true, false);
+          px = gammainc3(x, a, true, false);
           ck0 = -r * (px - p);
         } else {
-          qx = gammainc2(x, a, true, true);
+          qx = gammainc3(x, a, true, true);
           ck0 = r * (qx - q);
         }
         r = ck0;
@@ -26806,10 +26806,10 @@ function atTopLevel(text4, end) {
   return depth === 1 && !inString;
 }
 function plainStringArray(text4, start) {
-  const ids = [];
+  const ids2 = [];
   let i = start + 1;
   while (isSpace(text4.charCodeAt(i))) i++;
-  if (text4.charCodeAt(i) === 93) return { ids, end: i + 1 };
+  if (text4.charCodeAt(i) === 93) return { ids: ids2, end: i + 1 };
   for (; ; ) {
     if (text4.charCodeAt(i) !== 34) return null;
     const from = i + 1;
@@ -26820,11 +26820,11 @@ function plainStringArray(text4, start) {
       if (code4 === 92 || code4 < 32 || Number.isNaN(code4)) return null;
       to++;
     }
-    ids.push(text4.slice(from, to));
+    ids2.push(text4.slice(from, to));
     i = to + 1;
     while (isSpace(text4.charCodeAt(i))) i++;
     const code3 = text4.charCodeAt(i);
-    if (code3 === 93) return { ids, end: i + 1 };
+    if (code3 === 93) return { ids: ids2, end: i + 1 };
     if (code3 !== 44) return null;
     i++;
     while (isSpace(text4.charCodeAt(i))) i++;
@@ -26864,7 +26864,7 @@ function parseRecordJson(text4) {
     if (!Array.isArray(placeholder) || placeholder.length !== 0) return parseJsonUniqueKeys(text4);
   }
   if (keysMayRepeat(rest, record2)) rejectRepeatedKeys(text4);
-  for (const [name, ids] of lifted) record2[name] = ids;
+  for (const [name, ids2] of lifted) record2[name] = ids2;
   return record2;
 }
 
@@ -30611,16 +30611,16 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
             return payload;
           }`;
     doc.write(`const input = payload.value;`);
-    const ids = /* @__PURE__ */ Object.create(null);
+    const ids2 = /* @__PURE__ */ Object.create(null);
     let counter = 0;
     for (const key of normalized.allKeys) {
-      ids[key] = `key_${counter++}`;
+      ids2[key] = `key_${counter++}`;
     }
     doc.write(memo2 ? `const newResult = memo.alloc(inst, payload, {}, ctx);` : `const newResult = {};`);
     for (const key of normalized.allKeys) {
       if (key === "__proto__")
         continue;
-      const id2 = ids[key];
+      const id2 = ids2[key];
       const k = typeof key === "symbol" ? `syms[${syms.indexOf(key)}]` : esc(key);
       const isPresent = `${k} in input`;
       const schema = shape[key];
@@ -46756,6 +46756,14 @@ function abytes(value2, length, title = "") {
     throw new TypeError(message);
   throw new RangeError(message);
 }
+function ahash(h) {
+  if (typeof h !== "function" || typeof h.create !== "function")
+    throw new TypeError("expected hash wrapped by utils.createHasher");
+  anumber(h.outputLen);
+  anumber(h.blockLen);
+  if (h.outputLen < 1 || h.blockLen < 1)
+    throw new Error("hash blockLen / outputLen must be >= 1");
+}
 var aobject = (value2, label2) => {
   if (value2 === null || typeof value2 !== "object" || Array.isArray(value2))
     throw new TypeError((label2 === "object" ? "" : `"${label2}" `) + "expected object, got type=" + typeof value2);
@@ -47176,14 +47184,14 @@ function tokenOverlap(retrieved, reference) {
 }
 function referenceIds(retrievedIds, retrievedTexts, givenReferences, rule) {
   const references = [...new Map(givenReferences.map((text4) => [normalizeText(text4), text4])).values()];
-  const ids = references.map(() => void 0);
+  const ids2 = references.map(() => void 0);
   if (rule.kind === "exact") {
     const unclaimed = new Map(references.map((text4, index) => [normalizeText(text4), index]));
     retrievedTexts.forEach((text4, rank) => {
       const key = normalizeText(text4);
       const index = unclaimed.get(key);
       if (index === void 0) return;
-      ids[index] = retrievedIds[rank];
+      ids2[index] = retrievedIds[rank];
       unclaimed.delete(key);
     });
   } else {
@@ -47193,17 +47201,17 @@ function referenceIds(retrievedIds, retrievedTexts, givenReferences, rule) {
       let best = -1;
       let bestOverlap = rule.threshold;
       referenceTokens.forEach((reference, index) => {
-        if (ids[index] !== void 0) return;
+        if (ids2[index] !== void 0) return;
         const overlap = tokenOverlap(tokens, reference);
         if (overlap >= bestOverlap && (best < 0 || overlap > bestOverlap)) {
           best = index;
           bestOverlap = overlap;
         }
       });
-      if (best >= 0) ids[best] = retrievedIds[rank];
+      if (best >= 0) ids2[best] = retrievedIds[rank];
     });
   }
-  return ids.map((id2, index) => id2 ?? contextId(references[index]));
+  return ids2.map((id2, index) => id2 ?? contextId(references[index]));
 }
 
 // src/core/record.ts
@@ -47250,9 +47258,9 @@ function isIdList(value2) {
   return true;
 }
 var isRankedIdList = (value2) => isIdList(value2) && new Set(value2).size === value2.length;
-var rankedIdSchema = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids, ctx) => {
+var rankedIdSchema = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids2, ctx) => {
   const seen = /* @__PURE__ */ new Map();
-  ids.forEach((id2, index) => {
+  ids2.forEach((id2, index) => {
     const first = seen.get(id2);
     if (first === void 0) seen.set(id2, index);
     else ctx.addIssue({ code: "custom", path: [index], message: `duplicate document id ${JSON.stringify(id2)} (also at position ${first})` });
@@ -47353,22 +47361,22 @@ var resultRecordSchema = external_exports.object({
   reference_contexts: texts("the reference texts").optional(),
   scores: scoresField.optional()
 }).superRefine((record2, ctx) => {
-  const { retrieved_ids: ids, retrieved_contexts: contexts } = record2;
-  if (ids !== void 0 && contexts !== void 0 && ids.length !== contexts.length) {
+  const { retrieved_ids: ids2, retrieved_contexts: contexts } = record2;
+  if (ids2 !== void 0 && contexts !== void 0 && ids2.length !== contexts.length) {
     ctx.addIssue({
       code: "custom",
       path: ["retrieved_contexts"],
-      message: `has ${contexts.length} text${contexts.length === 1 ? "" : "s"} but retrieved_ids has ${ids.length} id${ids.length === 1 ? "" : "s"}; give one text per retrieved id, in the same order`
+      message: `has ${contexts.length} text${contexts.length === 1 ? "" : "s"} but retrieved_ids has ${ids2.length} id${ids2.length === 1 ? "" : "s"}; give one text per retrieved id, in the same order`
     });
   }
-  if (record2.relevant_ids === void 0 && record2.reference_contexts !== void 0 && ids !== void 0 && contexts === void 0) {
+  if (record2.relevant_ids === void 0 && record2.reference_contexts !== void 0 && ids2 !== void 0 && contexts === void 0) {
     ctx.addIssue({
       code: "custom",
       path: ["reference_contexts"],
       message: "the gold contexts are text but the retrieved documents are ids only; add retrieved_contexts (the retrieved texts) or give relevant_ids"
     });
   }
-  if (record2.relevant_ids !== void 0 && ids === void 0 && contexts !== void 0) {
+  if (record2.relevant_ids !== void 0 && ids2 === void 0 && contexts !== void 0) {
     ctx.addIssue({
       code: "custom",
       path: ["relevant_ids"],
@@ -48765,6 +48773,12 @@ function parseNdcgGains(text4) {
   }
   return gains;
 }
+function parseHoldoutShare(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1)
+    throw new SettingError(`the holdout share must be a number between 0 and 1 (exclusive), such as 0.3, got "${text4}"`);
+  return value2;
+}
 function parseBoolean(text4) {
   const value2 = text4.trim().toLowerCase();
   if (value2 === "true") return true;
@@ -48797,8 +48811,9 @@ function parseCommentTag(text4) {
     throw new SettingError("must be 1\u201364 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end");
   return tag;
 }
-var both = (flag2) => ({ flags: { eval: flag2, compare: flag2 } });
-var everyCommand = (flag2) => ({ flags: { eval: flag2, compare: flag2, trec: flag2 } });
+var scoring = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2 } });
+var everyCommand = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2, trec: flag2 } });
+var everywhere = (flag2) => ({ flags: { eval: flag2, compare: flag2, split: flag2, holdout: flag2 } });
 var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
 var SETTINGS = {
   config: {
@@ -48806,7 +48821,7 @@ var SETTINGS = {
     description: "the settings file (YAML), read when it exists; its keys are these settings' names",
     default: "rag-gate.yml",
     parse: nonEmpty("a file"),
-    cli: both("--config <file>"),
+    cli: everywhere("--config <file>"),
     action: true,
     config: false
   },
@@ -48815,7 +48830,7 @@ var SETTINGS = {
     description: "key of the sticky comment, so several gates in one repository each keep their own; also selects that gate's section of the config file",
     default: "default",
     parse: parseCommentTag,
-    cli: both("--comment-tag <tag>"),
+    cli: everywhere("--comment-tag <tag>"),
     action: true,
     config: false
   },
@@ -48824,7 +48839,7 @@ var SETTINGS = {
     description: "path or glob of the head results (JSON Lines or a JSON array, one record per question); several files are shards of one run, merged, and an id in two shards is an error",
     default: "",
     parse: optionalText,
-    cli: { flags: { eval: "--results <glob>", compare: "--head <glob>" } },
+    cli: { flags: { eval: "--results <glob>", compare: "--head <glob>", holdout: "--results <glob>" } },
     action: true,
     config: true
   },
@@ -48842,7 +48857,51 @@ var SETTINGS = {
     description: "the head's golden set (a JSON Lines or JSON file of records with an id, or a text file of ids, one per line): a base question no longer in it was removed on purpose and is left out; one still in it but missing from the head results counts as failed",
     default: "",
     parse: optionalText,
-    cli: compareOnly("--golden <file>"),
+    cli: { flags: { compare: "--golden <file>", split: "--golden <file>" } },
+    action: true,
+    config: true
+  },
+  holdout: {
+    name: "holdout",
+    description: "the holdout file written by rag-gate split: eval and compare (pull requests) leave its holdout questions out and count them; the holdout evaluation (mode release, rag-gate holdout) compares them with the development questions; split writes it (there, empty means rag-gate-holdout.json)",
+    default: "",
+    parse: optionalText,
+    cli: { flags: { eval: "--holdout <file>", compare: "--holdout <file>", holdout: "--holdout <file>", split: "--out <file>" } },
+    action: true,
+    config: true
+  },
+  "holdout-share": {
+    name: "holdout-share",
+    description: "the share of the golden set split holds out, stratified by tag",
+    default: "0.3",
+    parse: parseHoldoutShare,
+    cli: { flags: { split: "--holdout <share>" } },
+    action: false,
+    config: true
+  },
+  "holdout-seed": {
+    name: "holdout-seed",
+    description: "the key of split's hash of question ids: the same seed and ids give the same split on every machine",
+    default: "rag-gate",
+    parse: nonEmpty("a seed"),
+    cli: { flags: { split: "--seed <seed>" } },
+    action: false,
+    config: true
+  },
+  "holdout-ledger": {
+    name: "holdout-ledger",
+    description: "the ledger of holdout evaluations (JSON Lines), read and appended to by each holdout evaluation; a holdout looked at for more than one commit is flagged. In the action, when the file does not exist, the newest holdout-ledger-artifact of the repository is read",
+    default: "rag-gate-holdout-ledger.jsonl",
+    parse: nonEmpty("a file"),
+    cli: { flags: { holdout: "--ledger <file>" } },
+    action: true,
+    config: true
+  },
+  "holdout-ledger-artifact": {
+    name: "holdout-ledger-artifact",
+    description: "name of the artifact that keeps the holdout ledger between release runs (upload the holdout-ledger output's file under it)",
+    default: "rag-gate-holdout-ledger",
+    parse: nonEmpty("an artifact"),
     action: true,
     config: true
   },
@@ -48882,7 +48941,15 @@ var SETTINGS = {
     action: true,
     config: true
   },
-  k: { name: "k", description: "cut-offs for the @k metrics", default: "1,3,5,10", parse: parseCutoffs, cli: both("--k <list>"), action: true, config: true },
+  k: {
+    name: "k",
+    description: "cut-offs for the @k metrics",
+    default: "1,3,5,10",
+    parse: parseCutoffs,
+    cli: scoring("--k <list>"),
+    action: true,
+    config: true
+  },
   "relevance-level": {
     name: "relevance-level",
     description: "the grade from which a judged document counts as relevant, for every retrieval metric but ndcg, ndcg_exp, judged and num_ret (trec_eval -l, ir_measures rel=)",
@@ -48906,7 +48973,7 @@ var SETTINGS = {
     description: "when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8",
     default: "hit@5",
     parse: parseRetrievalOkRule,
-    cli: both("--retrieval-ok <rule>"),
+    cli: scoring("--retrieval-ok <rule>"),
     action: true,
     config: true
   },
@@ -48915,7 +48982,7 @@ var SETTINGS = {
     description: "how to judge answers without a correct field: contains (the normalised expected answer appears in the normalised answer, as whole words), exact (normalised exact match) or f1:T (token F1 at least T)",
     default: "contains",
     parse: parseCorrectnessRule,
-    cli: both("--correct <rule>"),
+    cli: scoring("--correct <rule>"),
     action: true,
     config: true
   },
@@ -48924,7 +48991,7 @@ var SETTINGS = {
     description: "your results' field names for rag-gate's, as ours=yours, comma- or newline-separated: question=prompt,expected_answer=gold (in rag-gate.yml also a mapping such as {question: prompt})",
     default: "",
     parse: parseFieldMap,
-    cli: { flags: { eval: "--field <ours=yours>", compare: "--field <ours=yours>" }, repeatable: true },
+    cli: { flags: { eval: "--field <ours=yours>", compare: "--field <ours=yours>", holdout: "--field <ours=yours>" }, repeatable: true },
     action: true,
     config: true
   },
@@ -48933,7 +49000,7 @@ var SETTINGS = {
     description: "when a retrieved context given as text counts as a reference (gold) context: exact (the same text after Unicode NFC and white space collapsed, case kept) or overlap:T (at least a share T of the reference text's normalised tokens are in the retrieved text)",
     default: "exact",
     parse: parseContextMatchRule,
-    cli: both("--context-match <rule>"),
+    cli: scoring("--context-match <rule>"),
     action: true,
     config: true
   },
@@ -48978,7 +49045,7 @@ var SETTINGS = {
     description: "graded metrics that get a paired randomization test, comma-separated",
     default: ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"].join(","),
     parse: parseGraded,
-    cli: compareOnly("--graded <list>"),
+    cli: { flags: { compare: "--graded <list>", holdout: "--graded <list>" } },
     action: true,
     config: true
   },
@@ -49085,9 +49152,9 @@ var SETTINGS = {
   },
   mode: {
     name: "mode",
-    description: "gate fails the job when the gate fails; advisory only reports",
+    description: "gate fails the job when the gate fails; advisory only reports; release evaluates the holdout against the development questions once, before a release, and records it in the holdout ledger",
     default: "gate",
-    parse: oneOf("gate", "advisory"),
+    parse: oneOf("gate", "advisory", "release"),
     action: true,
     config: true
   },
@@ -49282,9 +49349,9 @@ var INVISIBLE = /[\p{Cf}\u2028\u2029\u115f\u1160\u3164\uffa0]/gu;
 var codePoint = (char) => `<U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
 function inertText(value2, max) {
   const flat = value2.replace(CONTROLS, " ").replace(INVISIBLE, codePoint).replace(/\s+/gu, " ").trim();
-  const points = Array.from(flat);
-  if (points.length <= max) return flat;
-  return `${points.slice(0, max - 1).join("").trimEnd()}\u2026`;
+  const points2 = Array.from(flat);
+  if (points2.length <= max) return flat;
+  return `${points2.slice(0, max - 1).join("").trimEnd()}\u2026`;
 }
 function sentenceText(sentence) {
   return sentence.map((piece) => typeof piece === "string" ? piece : inertText(piece.untrusted, piece.max)).join("");
@@ -50894,6 +50961,27 @@ function withRowsOf(run, replacement) {
   });
   return { ...run, goldKeys, goldFound, columns };
 }
+function withoutQuestions(run, ids2) {
+  const kept = [];
+  const leftOut = [];
+  run.ids.forEach((id2, row) => ids2.has(id2) ? leftOut.push(id2) : kept.push(row));
+  if (leftOut.length === 0) return { outcomes: run, leftOut };
+  const pick2 = (values) => kept.map((row) => values[row]);
+  const columns = new Map([...run.columns].map(([name, values]) => [name, Float64Array.from(kept, (row) => values[row])]));
+  return {
+    outcomes: {
+      ...run,
+      size: kept.length,
+      ids: pick2(run.ids),
+      questions: pick2(run.questions),
+      tags: pick2(run.tags),
+      goldKeys: pick2(run.goldKeys),
+      goldFound: kept.map((row) => run.goldFound[row]),
+      columns
+    },
+    leftOut
+  };
+}
 
 // src/core/stats/wilson.ts
 var Z95 = 1.959963984540054;
@@ -51851,6 +51939,7 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     missing,
     rescored: options.rescored ?? [],
     labelsChanged: pairing.labelsChanged.map((id2) => ({ id: id2, reason: options.notRescorable?.get(id2) ?? "not-rescored" })),
+    holdoutLeftOut: options.holdoutLeftOut ?? [],
     coverage,
     alpha: config2.alpha,
     tests,
@@ -51926,7 +52015,7 @@ function compareConfig(settings, calibrations) {
 
 // src/sources/golden.ts
 import { readFile as readFile3 } from "node:fs/promises";
-async function readGoldenIds(file2) {
+async function readGoldenRecords(file2) {
   let bytes;
   try {
     bytes = await readFile3(file2);
@@ -51935,11 +52024,19 @@ async function readGoldenIds(file2) {
   }
   const text4 = utf8Text(file2, bytes);
   const problems = new ProblemCollector();
-  const ids = /* @__PURE__ */ new Set();
-  const idOf = (value2, line) => {
-    const id2 = typeof value2 === "object" && value2 !== null && !Array.isArray(value2) ? value2.id : void 0;
-    if (typeof id2 === "string" && id2 !== "" || typeof id2 === "number" && Number.isSafeInteger(id2)) ids.add(String(id2));
-    else problems.add({ file: file2, line, field: "id", message: "a golden record needs an id (a string or a whole number)" });
+  const questions2 = [];
+  const questionOf = (value2, line) => {
+    const record2 = typeof value2 === "object" && value2 !== null && !Array.isArray(value2) ? value2 : {};
+    const { id: id2, tags } = record2;
+    if (!(typeof id2 === "string" && id2 !== "" || typeof id2 === "number" && Number.isSafeInteger(id2))) {
+      problems.add({ file: file2, line, field: "id", message: "a golden record needs an id (a string or a whole number)" });
+      return;
+    }
+    if (tags !== void 0 && !(Array.isArray(tags) && tags.every((tag) => typeof tag === "string"))) {
+      problems.add({ file: file2, line, field: "tags", message: "must be a list of strings" });
+      return;
+    }
+    questions2.push({ id: String(id2), tags: tags ?? [], line });
   };
   const trimmed = text4.trimStart();
   if (trimmed.startsWith("[")) {
@@ -51949,7 +52046,7 @@ async function readGoldenIds(file2) {
     } catch (error62) {
       throw InputError.single({ file: file2, message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)})` });
     }
-    records.forEach((record2) => idOf(record2, 1));
+    records.forEach((record2) => questionOf(record2, 1));
   } else {
     const lines = text4.split(/\r?\n/);
     const json2 = trimmed.startsWith("{");
@@ -51957,19 +52054,145 @@ async function readGoldenIds(file2) {
       const line = raw.trim();
       if (line === "") return;
       if (!json2) {
-        ids.add(line);
+        questions2.push({ id: line, tags: [], line: index + 1 });
         return;
       }
       try {
-        idOf(JSON.parse(line), index + 1);
+        questionOf(JSON.parse(line), index + 1);
       } catch (error62) {
         problems.add({ file: file2, line: index + 1, message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)})` });
       }
     });
   }
   problems.throwIfAny();
-  if (ids.size === 0) throw InputError.single({ file: file2, message: "the golden set holds no question id" });
-  return ids;
+  if (questions2.length === 0) throw InputError.single({ file: file2, message: "the golden set holds no question id" });
+  return questions2;
+}
+async function readGoldenIds(file2) {
+  return new Set((await readGoldenRecords(file2)).map((question) => question.id));
+}
+async function readGoldenQuestions(file2) {
+  const questions2 = await readGoldenRecords(file2);
+  const problems = new ProblemCollector();
+  const firstLine = /* @__PURE__ */ new Map();
+  for (const { id: id2, line } of questions2) {
+    const first = firstLine.get(id2);
+    if (first === void 0) firstLine.set(id2, line);
+    else problems.add({ file: file2, line, field: "id", message: `"${id2}" is also the id on line ${first}; every question needs its own id` });
+  }
+  problems.throwIfAny();
+  return questions2.map(({ id: id2, tags }) => ({ id: id2, tags }));
+}
+
+// src/sources/holdout-file.ts
+import { readFile as readFile4, stat as stat2 } from "node:fs/promises";
+var HOLDOUT_FORMAT = "rag-gate-holdout/1";
+var ids = external_exports.array(external_exports.string().min(1, "must not be empty"), { error: "must be a list of question ids" });
+var holdoutFileSchema = external_exports.object({
+  format: external_exports.literal(HOLDOUT_FORMAT, { error: `must be "${HOLDOUT_FORMAT}": a holdout file written by rag-gate split` }),
+  seed: external_exports.string({ error: "must be a string" }),
+  rotation: external_exports.number().int().min(0, "must be a whole number \u2265 0"),
+  share: external_exports.number().gt(0, "must be between 0 and 1").lt(1, "must be between 0 and 1"),
+  holdout: ids,
+  development: ids
+}).superRefine((file2, context) => {
+  const seen = /* @__PURE__ */ new Map();
+  for (const side of ["holdout", "development"]) {
+    file2[side].forEach((id2, index) => {
+      const other = seen.get(id2);
+      if (other !== void 0)
+        context.addIssue({ code: "custom", path: [side, index], message: `"${id2}" is already listed under ${other}; a question is on one side only` });
+      seen.set(id2, side);
+    });
+  }
+});
+async function readHoldoutFile(file2) {
+  let bytes;
+  try {
+    bytes = await readFile4(file2);
+  } catch (error62) {
+    throw readFailure(file2, error62);
+  }
+  let raw;
+  try {
+    raw = parseJsonUniqueKeys(utf8Text(file2, bytes));
+  } catch (error62) {
+    if (error62 instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file2, 1, error62));
+    throw InputError.single({
+      file: file2,
+      message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)}); expected a holdout file written by rag-gate split`
+    });
+  }
+  const parsed = holdoutFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new InputError(parsed.error.issues.slice(0, 20).map((issue2) => ({ file: file2, field: formatFieldPath(issue2.path) || void 0, message: issue2.message })));
+  }
+  const { seed, rotation, share: share2, holdout, development } = parsed.data;
+  return { seed, rotation, share: share2, holdout, development };
+}
+async function holdoutFileExists(file2) {
+  try {
+    await stat2(file2);
+    return true;
+  } catch (error62) {
+    if (error62.code === "ENOENT") return false;
+    throw readFailure(file2, error62);
+  }
+}
+function holdoutFileObject(split, sizes) {
+  return {
+    format: HOLDOUT_FORMAT,
+    seed: split.seed,
+    rotation: split.rotation,
+    share: split.share,
+    holdout: split.holdout,
+    development: split.development,
+    overall: sizes.overall,
+    byTag: sizes.byTag,
+    untagged: sizes.untagged
+  };
+}
+async function writeHoldoutFile(file2, split, sizes) {
+  await writeFileAtomic(file2, `${JSON.stringify(holdoutFileObject(split, sizes), null, 2)}
+`);
+}
+var ledgerEntrySchema = external_exports.object({
+  holdout: external_exports.string({ error: "must be the holdout fingerprint" }),
+  commit: external_exports.string().nullable(),
+  date: external_exports.string({ error: "must be an ISO 8601 time" }),
+  by: external_exports.string({ error: "must be a string" }),
+  gap: external_exports.number().nullable()
+});
+async function readLedger(file2) {
+  let bytes;
+  try {
+    bytes = await readFile4(file2);
+  } catch (error62) {
+    if (error62.code === "ENOENT") return [];
+    throw readFailure(file2, error62);
+  }
+  const entries = [];
+  const problems = [];
+  utf8Text(file2, bytes).split(/\r?\n/).forEach((raw, index) => {
+    if (raw.trim() === "") return;
+    const line = index + 1;
+    let value2;
+    try {
+      value2 = JSON.parse(raw);
+    } catch (error62) {
+      problems.push({ file: file2, line, message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)})` });
+      return;
+    }
+    const parsed = ledgerEntrySchema.safeParse(value2);
+    if (parsed.success) entries.push(parsed.data);
+    else for (const issue2 of parsed.error.issues) problems.push({ file: file2, line, field: formatFieldPath(issue2.path) || void 0, message: issue2.message });
+  });
+  if (problems.length > 0) throw new InputError(problems.slice(0, 20), problems.length);
+  return entries;
+}
+async function appendLedger(file2, entries, entry) {
+  await writeFileAtomic(file2, [...entries, entry].map((e) => `${JSON.stringify(e)}
+`).join(""));
 }
 
 // src/sources/outcomes.ts
@@ -52083,14 +52306,14 @@ function judgeNote(field, check3) {
 }
 var JUDGES_SHOWN = 5;
 function judgeNotes(judges, field) {
-  const notes = [];
+  const notes2 = [];
   for (const status of judges) {
     if (field !== void 0 && status.field !== field) continue;
-    status.judges.slice(0, JUDGES_SHOWN).forEach((check3) => notes.push(judgeNote(status.field, check3)));
+    status.judges.slice(0, JUDGES_SHOWN).forEach((check3) => notes2.push(judgeNote(status.field, check3)));
     const more = status.judges.length - JUDGES_SHOWN;
-    if (more > 0) notes.push([`${more} more judge${more === 1 ? "" : "s"} filled ${status.field}`]);
+    if (more > 0) notes2.push([`${more} more judge${more === 1 ? "" : "s"} filled ${status.field}`]);
   }
-  return notes.flatMap((note, i) => i === 0 ? note : ["; ", ...note]);
+  return notes2.flatMap((note, i) => i === 0 ? note : ["; ", ...note]);
 }
 function warningText(warning, context) {
   return sentenceText(warningWords(warning, context));
@@ -52141,7 +52364,7 @@ function ungatedText(config2, unknownFields) {
 }
 
 // src/sources/parallel.ts
-import { stat as stat2 } from "node:fs/promises";
+import { stat as stat3 } from "node:fs/promises";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 var TAG = "rag-gate:read-outcomes";
 function toSpec(config2) {
@@ -52201,7 +52424,7 @@ function threadMinBytes() {
 async function totalBytes(files) {
   const sizes = await Promise.all(
     files.map(
-      (file2) => stat2(file2).then(
+      (file2) => stat3(file2).then(
         (info) => info.size,
         () => 0
       )
@@ -52225,26 +52448,35 @@ async function comparisonConfig(settings) {
   const calibrations = await Promise.all(settings["judge-calibration"].map(readCalibrationRecord));
   return compareConfig(settings, calibrations);
 }
-async function evaluateFiles(files, config2, onProgress) {
-  const { outcomes, warnings } = await readOutcomes(files, config2, onProgress);
-  return { summary: summarizeRun(outcomes, config2), warnings };
+async function holdoutIds(file2) {
+  return file2 === void 0 ? /* @__PURE__ */ new Set() : new Set((await readHoldoutFile(file2)).holdout);
+}
+async function evaluateFiles(files, config2, options = {}) {
+  const [read, holdout] = await Promise.all([readOutcomes(files, config2, options.onProgress), holdoutIds(options.holdout)]);
+  const { outcomes, leftOut } = withoutQuestions(read.outcomes, holdout);
+  return { summary: summarizeRun(outcomes, config2), warnings: read.warnings, holdoutLeftOut: leftOut };
 }
 async function compareFiles(files, config2, options = {}) {
-  const [[base, head], golden] = await Promise.all([
+  const [[base, head], golden, holdout] = await Promise.all([
     readBothRuns(files.base, files.head, config2.eval, options.readerEntry, options.onProgress),
-    files.golden === void 0 ? void 0 : readGoldenIds(files.golden)
+    files.golden === void 0 ? void 0 : readGoldenIds(files.golden),
+    holdoutIds(files.holdout)
   ]);
-  const headSummary = summarizeRun(head.outcomes, config2.eval);
-  const relabelled = relabelledQuestions(base.outcomes, head.outcomes);
-  let baseOutcomes = base.outcomes;
+  const baseDevelopment = withoutQuestions(base.outcomes, holdout);
+  const headDevelopment = withoutQuestions(head.outcomes, holdout);
+  const holdoutLeftOut = [.../* @__PURE__ */ new Set([...headDevelopment.leftOut, ...baseDevelopment.leftOut])];
+  const headOutcomes = headDevelopment.outcomes;
+  const headSummary = summarizeRun(headOutcomes, config2.eval);
+  const relabelled = relabelledQuestions(baseDevelopment.outcomes, headOutcomes);
+  let baseOutcomes = baseDevelopment.outcomes;
   let rescoring = { rescored: [], notRescorable: /* @__PURE__ */ new Map() };
   if (relabelled.size > 0) {
     const rescored = await rescoreUnderHeadLabels(files.base, relabelled, config2.eval);
-    baseOutcomes = withRowsOf(base.outcomes, rescored.outcomes);
+    baseOutcomes = withRowsOf(baseDevelopment.outcomes, rescored.outcomes);
     rescoring = { rescored: [...rescored.outcomes.ids], notRescorable: rescored.notRescorable };
   }
   const names = { base: files.base.join(", "), head: files.head.join(", ") };
-  const comparison = compareRuns(baseOutcomes, head.outcomes, headSummary, config2, names, { golden, ...rescoring });
+  const comparison = compareRuns(baseOutcomes, headOutcomes, headSummary, config2, names, { golden, ...rescoring, holdoutLeftOut });
   if (comparison.ungated && options.allowUngated !== true) {
     throw InputError.single({ file: names.head, message: ungatedText(config2, head.unknownFields) });
   }
@@ -52264,7 +52496,7 @@ function relabelledQuestions(base, head) {
 import { isAbsolute as isAbsolute2 } from "node:path";
 
 // node_modules/tinyglobby/dist/index.mjs
-import { readdir, readdirSync, realpath, realpathSync, stat as stat3, statSync } from "fs";
+import { readdir, readdirSync, realpath, realpathSync, stat as stat4, statSync } from "fs";
 import { isAbsolute, posix, resolve as resolve3 } from "path";
 import { fileURLToPath } from "url";
 
@@ -52388,10 +52620,10 @@ var resolveSymlinksAsync = function(path, state, callback$1) {
   queue.enqueue();
   fs.realpath(path, (error62, resolvedPath) => {
     if (error62) return queue.dequeue(suppressErrors ? null : error62, state);
-    fs.stat(resolvedPath, (error$1, stat4) => {
+    fs.stat(resolvedPath, (error$1, stat5) => {
       if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-      if (stat4.isDirectory() && isRecursive2(path, resolvedPath, state)) return queue.dequeue(null, state);
-      callback$1(stat4, resolvedPath);
+      if (stat5.isDirectory() && isRecursive2(path, resolvedPath, state)) return queue.dequeue(null, state);
+      callback$1(stat5, resolvedPath);
       queue.dequeue(null, state);
     });
   });
@@ -52401,9 +52633,9 @@ var resolveSymlinks = function(path, state, callback$1) {
   queue.enqueue();
   try {
     const resolvedPath = fs.realpathSync(path);
-    const stat4 = fs.statSync(resolvedPath);
-    if (stat4.isDirectory() && isRecursive2(path, resolvedPath, state)) return;
-    callback$1(stat4, resolvedPath);
+    const stat5 = fs.statSync(resolvedPath);
+    if (stat5.isDirectory() && isRecursive2(path, resolvedPath, state)) return;
+    callback$1(stat5, resolvedPath);
   } catch (e) {
     if (!suppressErrors) throw e;
   }
@@ -52600,8 +52832,8 @@ var Walker = class {
         this.walkDirectory(this.state, path, path, depth - 1, this.walk);
       } else if (this.resolveSymlink && entry.isSymbolicLink()) {
         let path = joinPathWithBasePath(entry.name, directoryPath);
-        this.resolveSymlink(path, this.state, (stat4, resolvedPath) => {
-          if (stat4.isDirectory()) {
+        this.resolveSymlink(path, this.state, (stat5, resolvedPath) => {
+          if (stat5.isDirectory()) {
             resolvedPath = normalizePath(resolvedPath, this.state.options);
             if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path + pathSeparator)) return;
             this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
@@ -53018,7 +53250,7 @@ function getOptions(options) {
     readdirSync: opts.fs.readdirSync || readdirSync,
     realpath: opts.fs.realpath || realpath,
     realpathSync: opts.fs.realpathSync || realpathSync,
-    stat: opts.fs.stat || stat3,
+    stat: opts.fs.stat || stat4,
     statSync: opts.fs.statSync || statSync
   });
   if (opts.debug) log("globbing with options:", opts);
@@ -53080,7 +53312,7 @@ async function resultFiles(pattern, setting, origin) {
 
 // src/sources/config-file.ts
 var import_yaml = __toESM(require_dist(), 1);
-import { readFile as readFile4 } from "node:fs/promises";
+import { readFile as readFile5 } from "node:fs/promises";
 var GATES_KEY = "gates";
 var FILE_KEYS = new Map(
   Object.keys(SETTINGS).filter((name) => SETTINGS[name].config).map((name) => [name, name])
@@ -53098,7 +53330,7 @@ var fileSchema = external_exports.object({ ...mappings, [GATES_KEY]: external_ex
 async function readConfigFile(file2, options) {
   let bytes;
   try {
-    bytes = await readFile4(file2);
+    bytes = await readFile5(file2);
   } catch (error62) {
     if (!options.required && error62.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
     throw readFailure(file2, error62);
@@ -53271,6 +53503,192 @@ function comparisonReport(run, config2, baseline) {
   };
 }
 
+// src/core/stats/two-proportions.ts
+var import_math_base_special_gammainc2 = __toESM(require_lib118(), 1);
+function newcombeInterval({ count1, n1, count2, n2 }) {
+  if (n1 === 0 || n2 === 0) return [-1, 1];
+  const p1 = count1 / n1;
+  const p2 = count2 / n2;
+  const [l1, u1] = wilsonInterval(count1, n1);
+  const [l2, u2] = wilsonInterval(count2, n2);
+  const d = p1 - p2;
+  return [d - Math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + Math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)];
+}
+
+// src/core/holdout/gap.ts
+var EXPECTED_GAP = { low: 0.03, high: 0.08 };
+var Z952 = 1.959963984540054;
+var PROPORTIONS = ["correct", "retrieval_ok"];
+function proportionGap(metric, values, dev, held) {
+  const tally = (rows) => {
+    let n = 0;
+    let count2 = 0;
+    for (const row of rows) {
+      const value2 = values[row];
+      if (Number.isNaN(value2)) continue;
+      n++;
+      if (value2 === 1) count2++;
+    }
+    return { n, count: count2 };
+  };
+  const d = tally(dev);
+  const h = tally(held);
+  const part = ({ n, count: count2 }) => ({ value: n === 0 ? null : count2 / n, n });
+  const both = d.n > 0 && h.n > 0;
+  return {
+    metric,
+    kind: "proportion",
+    development: part(d),
+    holdout: part(h),
+    gap: both ? d.count / d.n - h.count / h.n : null,
+    ci: both ? newcombeInterval({ count1: d.count, n1: d.n, count2: h.count, n2: h.n }) : null
+  };
+}
+function meanGap(metric, values, dev, held) {
+  const moments = (rows) => {
+    const kept = rows.map((row) => values[row]).filter((value2) => !Number.isNaN(value2));
+    const n = kept.length;
+    const mean3 = n === 0 ? 0 : kept.reduce((sum, value2) => sum + value2, 0) / n;
+    const variance = n < 2 ? 0 : kept.reduce((sum, value2) => sum + (value2 - mean3) ** 2, 0) / (n - 1);
+    return { n, mean: mean3, variance };
+  };
+  const d = moments(dev);
+  const h = moments(held);
+  const both = d.n > 0 && h.n > 0;
+  const gap = d.mean - h.mean;
+  const half = Z952 * Math.sqrt(d.variance / Math.max(1, d.n) + h.variance / Math.max(1, h.n));
+  return {
+    metric,
+    kind: "mean",
+    development: { value: d.n === 0 ? null : d.mean, n: d.n },
+    holdout: { value: h.n === 0 ? null : h.mean, n: h.n },
+    gap: both ? gap : null,
+    ci: both ? [gap - half, gap + half] : null
+  };
+}
+var band = (gap) => gap < EXPECTED_GAP.low ? "small" : gap <= EXPECTED_GAP.high ? "expected" : "overfit";
+function readGap(gap, ci) {
+  const kind = band(gap);
+  return { kind, certain: band(ci[0]) === kind && band(ci[1]) === kind };
+}
+function evaluateHoldout(run, split, gradedMetrics) {
+  const dev = [];
+  const held = [];
+  const unassigned = [];
+  const present = /* @__PURE__ */ new Set();
+  run.ids.forEach((id2, row) => {
+    present.add(id2);
+    if (split.holdout.has(id2)) held.push(row);
+    else if (split.development.has(id2)) dev.push(row);
+    else unassigned.push(id2);
+  });
+  const holdoutMissing = [...split.holdout].filter((id2) => !present.has(id2));
+  const carried = (name) => run.columns.has(name);
+  const metrics = [
+    ...PROPORTIONS.filter(carried).map((name) => proportionGap(name, column(run, name), dev, held)),
+    ...gradedMetrics.filter(carried).map((name) => meanGap(name, column(run, name), dev, held))
+  ];
+  const headline = metrics.find((metric) => metric.kind === "proportion" && metric.gap !== null) ?? null;
+  return {
+    development: dev.length,
+    holdout: held.length,
+    unassigned,
+    holdoutMissing,
+    metrics,
+    headline,
+    reading: headline === null ? null : readGap(headline.gap, headline.ci)
+  };
+}
+
+// src/render/holdout.ts
+function holdoutLeftOutText(count2) {
+  return `${plural2(count2, "holdout question")} not looked at (left out: the holdout is evaluated once, before a release)`;
+}
+var percent2 = (share2) => `${(share2 * 100).toFixed(1)}%`;
+var points = (share2) => {
+  const text4 = Math.abs(share2 * 100).toFixed(1);
+  return share2 < 0 && text4 !== "0.0" ? `\u2212${text4}` : text4;
+};
+function sizeRow(name, size) {
+  return [name, String(size.questions), String(size.holdout), String(size.development), percent2(size.share)];
+}
+function renderSplitText(file2, sizes, drawn) {
+  const how = drawn.rotated ? "drawn anew (--rotate): a fresh holdout, never looked at" : drawn.kept > 0 ? `${plural2(drawn.kept, "question")} kept on their side, ${plural2(drawn.added, "new question")} assigned, ${plural2(drawn.dropped, "question")} no longer in the golden set dropped` : "drawn";
+  const rows = [
+    ["tag", "questions", "holdout", "development", "holdout share"],
+    sizeRow("(all)", sizes.overall),
+    ...Object.entries(sizes.byTag).map(([tag, size]) => sizeRow(tag, size)),
+    ...sizes.untagged === null || Object.keys(sizes.byTag).length === 0 ? [] : [sizeRow("(untagged)", sizes.untagged)]
+  ];
+  return `rag-gate split: ${inertText(file2, 200)}: ${how}; target holdout share ${percent2(drawn.share)}
+${textTable(rows)}
+`;
+}
+function gapReadingText(metric, reading) {
+  const gap = metric.gap;
+  const [low, high] = metric.ci;
+  const band2 = `${EXPECTED_GAP.low * 100}\u2013${EXPECTED_GAP.high * 100} points`;
+  const direction = gap >= 0 ? `${points(gap)} points lower` : `${points(-gap)} points higher`;
+  const measured = `${metricLabel(metric.metric)} is ${direction} on the holdout than on the development questions (gap ${points(gap)} points, 95% CI ${points(low)} to ${points(high)})`;
+  const unsure = reading.certain ? "" : "; the interval reaches beyond this band, so more holdout questions would be needed to be sure";
+  switch (reading.kind) {
+    case "small":
+      return `${measured}: less than the ${band2} the reference expects, no sign that the pipeline was fitted to the development questions${unsure}.`;
+    case "expected":
+      return `${measured}: within the ${band2} the reference expects from a pipeline tuned on its development questions${unsure}.`;
+    case "overfit":
+      return `${measured}: more than the ${band2} the reference expects: ${reading.certain ? "" : "a sign that "}the pipeline was fitted to the development questions (chunking, k, thresholds or prompts tuned to them), and its development numbers overstate what users will see${unsure}.`;
+  }
+}
+function metricLabel(metric) {
+  return metric === "correct" ? "End-to-end correctness" : metric === "retrieval_ok" ? "Retrieval success" : metric;
+}
+function ledgerText(status) {
+  if (status.clean) return "This is the first look at this holdout: it was clean until now. Do not tune on what it shows.";
+  return `The holdout has been looked at ${plural2(status.looks, "time")} (for ${plural2(status.looks, "commit")}) since it was drawn: it is no longer a clean holdout, since what was learnt from each look leaks into the pipeline. Draw a new one with rag-gate split --rotate.`;
+}
+function gapRows(evaluation2) {
+  return evaluation2.metrics.map((metric) => [
+    metric.metric,
+    fixed3(metric.development.value),
+    fixed3(metric.holdout.value),
+    metric.gap === null ? "" : formatDelta(metric.gap),
+    metric.ci === null ? "" : `[${formatDelta(metric.ci[0])}, ${formatDelta(metric.ci[1])}]`,
+    `${metric.development.n}/${metric.holdout.n}`
+  ]);
+}
+function notes(evaluation2) {
+  return [
+    evaluation2.holdoutMissing.length > 0 ? `${plural2(evaluation2.holdoutMissing.length, "holdout question")} missing from the results: the gap is measured without them.` : "",
+    evaluation2.unassigned.length > 0 ? `${plural2(evaluation2.unassigned.length, "question")} in the results but not in the holdout file (added to the golden set since the split) left out; run rag-gate split to assign them.` : "",
+    evaluation2.headline === null ? "No question carries correct or retrieval_ok on both sides: there is no gap to read." : ""
+  ].filter(Boolean);
+}
+function renderHoldoutText(files, evaluation2, ledger) {
+  const sections = [
+    `rag-gate holdout: ${inertText(files, 400)}: ${plural2(evaluation2.development, "development question")}, ${plural2(evaluation2.holdout, "holdout question")}`
+  ];
+  if (evaluation2.headline !== null && evaluation2.reading !== null) sections.push(gapReadingText(evaluation2.headline, evaluation2.reading));
+  if (evaluation2.metrics.length > 0)
+    sections.push(
+      `Gap = development \u2212 holdout
+${textTable([["metric", "development", "holdout", "gap", "95% CI", "n (dev/holdout)"], ...gapRows(evaluation2)])}`
+    );
+  sections.push(...notes(evaluation2), ledgerText(ledger));
+  return `${sections.join("\n\n")}
+`;
+}
+function holdoutJson(look) {
+  const { evaluation: evaluation2, ledger, entry } = look;
+  return {
+    ...evaluation2,
+    reading: evaluation2.reading === null || evaluation2.headline === null ? null : { ...evaluation2.reading, metric: evaluation2.headline.metric, message: gapReadingText(evaluation2.headline, evaluation2.reading) },
+    expectedGap: EXPECTED_GAP,
+    ledger: { looks: ledger.looks, clean: ledger.clean, earlier: ledger.earlier, message: ledgerText(ledger) },
+    entry
+  };
+}
+
 // src/render/compare-text.ts
 function mcnemarSentence(test) {
   const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : test.decidedBy === "mid-p" ? `${test.discordant} discordant < 25, so the mid-p binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
@@ -53340,7 +53758,8 @@ function renderCompareText(comparison, config2) {
     `rag-gate compare: ${verdict}
 ` + comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}
 `).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed); left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels` + comparisonScoringLines(comparison, config2.eval).map((line) => `
-  ${line}`).join("")
+  ${line}`).join("") + (comparison.holdoutLeftOut.length > 0 ? `
+${holdoutLeftOutText(comparison.holdoutLeftOut.length)}` : "")
   );
   const rows = comparison.tests.map((test) => [
     testLabel(test.metric, rule),
@@ -53416,9 +53835,9 @@ ${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
     sections.push(text4);
   }
   if (comparison.judges.length > 0) {
-    const notes = comparison.judges.flatMap((status) => status.judges.map((check3) => `  ${sentenceText(judgeNote(status.field, check3))}`));
+    const notes2 = comparison.judges.flatMap((status) => status.judges.map((check3) => `  ${sentenceText(judgeNote(status.field, check3))}`));
     sections.push(`Judge
-${notes.join("\n")}`);
+${notes2.join("\n")}`);
   }
   const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...head.warnings.map((w) => `head: ${w}`)];
   if (warnings.length > 0) sections.push(`Warnings
@@ -58570,13 +58989,13 @@ function causeCell(change, improving) {
   const documents = documentList(change.lostDocuments);
   return documents.length === 0 ? [text3("retrieval: lost the gold document")] : [text3("retrieval: lost "), ...documents];
 }
-function documentList(ids) {
+function documentList(ids2) {
   const out = [];
-  ids.slice(0, DOCUMENTS_SHOWN).forEach((id2, i) => {
+  ids2.slice(0, DOCUMENTS_SHOWN).forEach((id2, i) => {
     if (i > 0) out.push(text3(", "));
     out.push(inert(id2, ID_MAX_CHARS));
   });
-  if (ids.length > DOCUMENTS_SHOWN) out.push(text3(` and ${ids.length - DOCUMENTS_SHOWN} more`));
+  if (ids2.length > DOCUMENTS_SHOWN) out.push(text3(` and ${ids2.length - DOCUMENTS_SHOWN} more`));
   return out;
 }
 function questionCells(item) {
@@ -58701,8 +59120,8 @@ function scoringSection(comparison, rules) {
   return lines.length === 0 ? [] : [paragraph2(strong2(text3("Scoring")), text3(`: ${lines.join(" \xB7 ")}`))];
 }
 function judgeSection(comparison) {
-  const notes = judgeNotes(comparison.judges);
-  return notes.length === 0 ? [] : [paragraph2(strong2(text3("Judge")), text3(": "), ...sentencePhrasing(notes))];
+  const notes2 = judgeNotes(comparison.judges);
+  return notes2.length === 0 ? [] : [paragraph2(strong2(text3("Judge")), text3(": "), ...sentencePhrasing(notes2))];
 }
 function footer(comparison, options) {
   const parts = [];
@@ -58710,7 +59129,7 @@ function footer(comparison, options) {
   const gated = comparison.tests.filter((t) => t.gate !== null).length;
   parts.push([
     text3(
-      `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length.toLocaleString("en-US")} missing (counted as failed), ${comparison.added.length.toLocaleString("en-US")} added, ${comparison.removed.length.toLocaleString("en-US")} removed, ${comparison.excluded.length > 0 ? `${comparison.excluded.length.toLocaleString("en-US")} excluded, ` : ""}${comparison.labelsChanged.length.toLocaleString("en-US")} relabelled \xB7 \u03B1 = ${comparison.alpha}${gated > 1 ? `, Holm-adjusted across ${gated} gated tests` : ""}`
+      `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length.toLocaleString("en-US")} missing (counted as failed), ${comparison.added.length.toLocaleString("en-US")} added, ${comparison.removed.length.toLocaleString("en-US")} removed, ${comparison.excluded.length > 0 ? `${comparison.excluded.length.toLocaleString("en-US")} excluded, ` : ""}${comparison.labelsChanged.length.toLocaleString("en-US")} relabelled \xB7 \u03B1 = ${comparison.alpha}${gated > 1 ? `, Holm-adjusted across ${gated} gated tests` : ""}` + (comparison.holdoutLeftOut.length > 0 ? ` \xB7 ${holdoutLeftOutText(comparison.holdoutLeftOut.length)}` : "")
     )
   ]);
   if (options.reportLink !== void 0 && options.reportLink.trim() !== "") parts.push(annotated(options.reportLink));
@@ -58797,7 +59216,7 @@ function compareCommand(context, setExitCode) {
     ]);
     const config2 = await comparisonConfig(settings);
     const progress = readingProgress(context);
-    const run = await compareFiles({ base, head, golden: settings.golden }, config2, {
+    const run = await compareFiles({ base, head, golden: settings.golden, holdout: settings.holdout }, config2, {
       readerEntry: context.readerEntry,
       onProgress: progress.reporter(),
       allowUngated: settings["allow-ungated"]
@@ -58858,18 +59277,19 @@ function tagTable(summary, headline) {
   return `By tag
 ${textTable([["tag", "questions", ...columns], ...rows])}`;
 }
-function renderEvalText(file2, summary, config2) {
+function renderEvalText(file2, summary, config2, holdoutLeftOut) {
   const retrievalNames = config2.retrievalMetrics.map((metric) => metric.name);
   const { excluded } = summary;
-  const notes = [
+  const notes2 = [
     excluded.unanswerable > 0 ? `${excluded.unanswerable} unanswerable` : "",
     excluded.noRelevant > 0 ? `${excluded.noRelevant} without relevant documents, left out of retrieval metrics` : "",
     excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
     excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
   ].filter(Boolean);
-  const scoring = scoringLines(summary.provenance, summary.questions, config2);
+  if (holdoutLeftOut !== void 0) notes2.push(holdoutLeftOutText(holdoutLeftOut.length));
+  const scoring2 = scoringLines(summary.provenance, summary.questions, config2);
   const sections = [
-    `rag-gate eval: ${file2}: ${summary.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}${scoring.map((line) => `
+    `rag-gate eval: ${file2}: ${summary.questions} questions${notes2.length > 0 ? ` (${notes2.join("; ")})` : ""}${scoring2.map((line) => `
   ${line}`).join("")}`
   ];
   const retrieval = metricTable(summary, [...retrievalNames, "retrieval_ok"]);
@@ -58915,11 +59335,285 @@ function evalCommand(context) {
     const files = await resultFiles(settings.results, "results", origins.results);
     const config2 = evaluationConfig(settings);
     const progress = readingProgress(context);
-    const { summary, warnings } = await evaluateFiles(files, config2, progress.reporter()).finally(progress.end);
+    const { summary, warnings, holdoutLeftOut } = await evaluateFiles(files, config2, { onProgress: progress.reporter(), holdout: settings.holdout }).finally(
+      progress.end
+    );
     for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}
 `);
-    context.stdout(options.json ? `${JSON.stringify(evalJson(summary, config2), null, 2)}
-` : renderEvalText(files.join(", "), summary, config2));
+    const holdout = settings.holdout === void 0 ? void 0 : holdoutLeftOut;
+    context.stdout(
+      options.json ? `${JSON.stringify({ ...evalJson(summary, config2), ...holdout === void 0 ? {} : { holdoutLeftOut: holdout } }, null, 2)}
+` : renderEvalText(files.join(", "), summary, config2, holdout)
+    );
+  });
+}
+
+// src/core/holdout/ledger.ts
+function ledgerStatus(entries, current) {
+  const earlier = entries.filter((entry) => entry.holdout === current.holdout);
+  const looks = /* @__PURE__ */ new Set();
+  let anonymous = 0;
+  for (const entry of [...earlier, current]) {
+    if (entry.commit === null) anonymous++;
+    else looks.add(entry.commit);
+  }
+  const count2 = looks.size + anonymous;
+  return { looks: count2, earlier, clean: count2 <= 1 };
+}
+
+// node_modules/@noble/hashes/hmac.js
+var _HMAC = class {
+  oHash;
+  iHash;
+  blockLen;
+  outputLen;
+  canXOF = false;
+  finished = false;
+  destroyed = false;
+  constructor(hash2, key) {
+    ahash(hash2);
+    abytes(key, void 0, "key");
+    this.iHash = hash2.create();
+    if (typeof this.iHash.update !== "function")
+      throw new Error("expected Hash instance");
+    this.blockLen = this.iHash.blockLen;
+    this.outputLen = this.iHash.outputLen;
+    const blockLen = this.blockLen;
+    const pad = new Uint8Array(blockLen);
+    pad.set(key.length > blockLen ? hash2.create().update(key).digest() : key);
+    for (let i = 0; i < pad.length; i++)
+      pad[i] ^= 54;
+    this.iHash.update(pad);
+    this.oHash = hash2.create();
+    for (let i = 0; i < pad.length; i++)
+      pad[i] ^= 54 ^ 92;
+    this.oHash.update(pad);
+    clean(pad);
+  }
+  update(buf) {
+    aexists(this);
+    this.iHash.update(buf);
+    return this;
+  }
+  digestInto(out) {
+    aexists(this);
+    aoutput(out, this);
+    this.finished = true;
+    const buf = out.subarray(0, this.outputLen);
+    this.iHash.digestInto(buf);
+    this.oHash.update(buf);
+    this.oHash.digestInto(buf);
+    this.destroy();
+  }
+  digest() {
+    const out = new Uint8Array(this.oHash.outputLen);
+    this.digestInto(out);
+    return out;
+  }
+  _cloneInto(to) {
+    to ||= Object.create(Object.getPrototypeOf(this), {});
+    const { oHash, iHash, finished, destroyed, blockLen, outputLen, canXOF } = this;
+    to = to;
+    to.finished = finished;
+    to.destroyed = destroyed;
+    to.blockLen = blockLen;
+    to.outputLen = outputLen;
+    to.canXOF = canXOF;
+    to.oHash = oHash._cloneInto(to.oHash);
+    to.iHash = iHash._cloneInto(to.iHash);
+    return to;
+  }
+  clone() {
+    return this._cloneInto();
+  }
+  destroy() {
+    this.destroyed = true;
+    this.oHash.destroy();
+    this.iHash.destroy();
+  }
+};
+var hmac = /* @__PURE__ */ (() => {
+  const hmac_ = ((hash2, key, message) => new _HMAC(hash2, key).update(message).digest());
+  hmac_.create = (hash2, key) => new _HMAC(hash2, key);
+  return hmac_;
+})();
+
+// src/core/holdout/split.ts
+function holdoutHash(key, id2) {
+  const digest2 = hmac(sha256, utf8ToBytes(`${key.seed}\0${key.rotation}`), utf8ToBytes(id2));
+  let value2 = 0;
+  for (let i = 0; i < 6; i++) value2 = value2 * 256 + digest2[i];
+  return value2 / 2 ** 48;
+}
+function strataOf(question) {
+  const tags = [...new Set(question.tags)];
+  return [void 0, ...tags.length === 0 ? [null] : tags];
+}
+function drawSplit(questions2, key, previous) {
+  const side = /* @__PURE__ */ new Map();
+  for (const id2 of previous?.holdout ?? []) side.set(id2, "holdout");
+  for (const id2 of previous?.development ?? []) side.set(id2, "development");
+  const counts = /* @__PURE__ */ new Map();
+  const count2 = (question, held) => {
+    for (const stratum of strataOf(question)) {
+      const c = counts.get(stratum) ?? { n: 0, held: 0 };
+      c.n++;
+      if (held) c.held++;
+      counts.set(stratum, c);
+    }
+  };
+  const fresh = [];
+  for (const question of questions2) {
+    const known = side.get(question.id);
+    if (known === void 0) fresh.push({ question, hash: holdoutHash(key, question.id) });
+    else count2(question, known === "holdout");
+  }
+  fresh.sort((a, b) => a.hash - b.hash || (a.question.id < b.question.id ? -1 : a.question.id > b.question.id ? 1 : 0));
+  for (const { question } of fresh) {
+    let shortfall = 0;
+    for (const stratum of strataOf(question)) {
+      const c = counts.get(stratum) ?? { n: 0, held: 0 };
+      shortfall += key.share * (c.n + 1) - c.held - 0.5;
+    }
+    const held = shortfall > 0;
+    side.set(question.id, held ? "holdout" : "development");
+    count2(question, held);
+  }
+  const holdout = [];
+  const development = [];
+  for (const question of questions2) (side.get(question.id) === "holdout" ? holdout : development).push(question.id);
+  return { seed: key.seed, rotation: key.rotation, share: key.share, holdout, development };
+}
+function stratumSize(questions2, holdout) {
+  return { questions: questions2, holdout, development: questions2 - holdout, share: questions2 === 0 ? 0 : holdout / questions2 };
+}
+function splitSizes(questions2, holdout) {
+  const tally = /* @__PURE__ */ new Map();
+  let held = 0;
+  for (const question of questions2) {
+    const inHoldout = holdout.has(question.id);
+    if (inHoldout) held++;
+    const tags = [...new Set(question.tags)];
+    for (const tag of tags.length === 0 ? [null] : tags) {
+      const c = tally.get(tag) ?? { n: 0, held: 0 };
+      c.n++;
+      if (inHoldout) c.held++;
+      tally.set(tag, c);
+    }
+  }
+  const byTag = /* @__PURE__ */ Object.create(null);
+  for (const [tag, c] of [...tally].sort(([a], [b]) => (a ?? "") < (b ?? "") ? -1 : (a ?? "") > (b ?? "") ? 1 : 0)) {
+    if (tag !== null) byTag[tag] = stratumSize(c.n, c.held);
+  }
+  const untagged = tally.get(null);
+  return { overall: stratumSize(questions2.length, held), byTag, untagged: untagged === void 0 ? null : stratumSize(untagged.n, untagged.held) };
+}
+function holdoutFingerprint(split) {
+  const ids2 = [...split.holdout].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+  return bytesToHex(sha256(utf8ToBytes(JSON.stringify([split.seed, split.rotation, ids2])))).slice(0, 16);
+}
+
+// src/pipeline/holdout.ts
+var DEFAULT_HOLDOUT_FILE = "rag-gate-holdout.json";
+var isGiven = (origin) => origin.kind !== "default";
+async function splitGoldenSet(settings, origins, rotate) {
+  if (settings.golden === void 0) throw new SettingError("no golden set to split: give --golden FILE, or golden: in the config file");
+  const file2 = settings.holdout ?? DEFAULT_HOLDOUT_FILE;
+  const [questions2, previous] = await Promise.all([
+    readGoldenQuestions(settings.golden),
+    holdoutFileExists(file2).then((exists) => exists ? readHoldoutFile(file2) : void 0)
+  ]);
+  if (rotate && previous === void 0)
+    throw new SettingError(`--rotate draws a new holdout in place of ${file2}, which does not exist; leave --rotate out to draw the first one`);
+  const seed = settings["holdout-seed"];
+  const share2 = settings["holdout-share"];
+  if (previous !== void 0 && !rotate) {
+    const differs = [
+      isGiven(origins["holdout-seed"]) && seed !== previous.seed ? `seed "${previous.seed}"` : "",
+      isGiven(origins["holdout-share"]) && share2 !== previous.share ? `share ${previous.share}` : ""
+    ].filter(Boolean);
+    if (differs.length > 0)
+      throw new SettingError(
+        `${file2} was drawn with ${differs.join(" and ")}: an existing holdout keeps its key, so that no question changes side. Use --rotate to draw a new holdout with the new settings.`
+      );
+  }
+  const key = previous === void 0 ? { seed, rotation: 0, share: share2 } : rotate ? {
+    seed: isGiven(origins["holdout-seed"]) ? seed : previous.seed,
+    rotation: previous.rotation + 1,
+    share: isGiven(origins["holdout-share"]) ? share2 : previous.share
+  } : { seed: previous.seed, rotation: previous.rotation, share: previous.share };
+  const split = drawSplit(questions2, key, rotate ? void 0 : previous);
+  const sizes = splitSizes(questions2, new Set(split.holdout));
+  const golden = new Set(questions2.map((question) => question.id));
+  const known = new Set(rotate || previous === void 0 ? [] : [...previous.holdout, ...previous.development]);
+  const kept = questions2.filter((question) => known.has(question.id)).length;
+  await writeHoldoutFile(file2, split, sizes);
+  return { file: file2, split, sizes, kept, added: questions2.length - kept, dropped: [...known].filter((id2) => !golden.has(id2)).length, rotated: rotate };
+}
+async function evaluateHoldoutFiles(files, options) {
+  const [read, split, entries] = await Promise.all([readOutcomes(files, options.config), readHoldoutFile(options.holdout), readLedger(options.ledger)]);
+  const evaluation2 = evaluateHoldout(read.outcomes, { holdout: new Set(split.holdout), development: new Set(split.development) }, options.graded);
+  const entry = {
+    holdout: holdoutFingerprint(split),
+    commit: options.commit,
+    date: options.now.toISOString(),
+    by: options.by,
+    gap: evaluation2.headline?.gap ?? null
+  };
+  const ledger = ledgerStatus(entries, entry);
+  await appendLedger(options.ledger, entries, entry);
+  return { evaluation: evaluation2, ledger, entry, warnings: read.warnings };
+}
+
+// src/frontends/cli/holdout-command.ts
+function holdoutCommand(context) {
+  const command = new Command("holdout").description(
+    "the release evaluation: the holdout questions against the development questions of the same run (the gap and its interval), recorded in the holdout ledger"
+  );
+  return addSettingOptions(command, "holdout").option("--commit <sha>", "the commit evaluated, for the ledger (default: $GITHUB_SHA); without one, every look counts as a look at another commit").option("--by <who>", "who or what looked, for the ledger (default: the workflow run, or $USER)").option("--json", "print one JSON object on stdout instead of the report").action(async (options) => {
+    const { settings, texts: texts2, origins } = await loadSettings(givenSettings(command, "holdout"));
+    if (options.printConfig) {
+      context.stdout(renderSettings(cliSettings("holdout"), texts2, origins));
+      return;
+    }
+    if (settings.results === void 0)
+      throw new SettingError("no results to evaluate: give --results FILE (or a glob of shards), or results: in the config file");
+    if (settings.holdout === void 0)
+      throw new SettingError("no holdout file: give --holdout FILE (written by rag-gate split), or holdout: in the config file");
+    const files = await resultFiles(settings.results, "results", origins.results);
+    const env = process.env;
+    const look = await evaluateHoldoutFiles(files, {
+      holdout: settings.holdout,
+      ledger: settings["holdout-ledger"],
+      config: evaluationConfig(settings),
+      graded: settings.graded,
+      commit: options.commit ?? (env.GITHUB_SHA || null),
+      by: options.by ?? (env.GITHUB_RUN_ID ? `${env.GITHUB_WORKFLOW ?? "workflow"} run ${env.GITHUB_RUN_ID}` : env.USER || "rag-gate holdout"),
+      now: /* @__PURE__ */ new Date()
+    });
+    for (const warning of look.warnings) context.stderr(`rag-gate: warning: ${warning}
+`);
+    context.stdout(options.json ? `${JSON.stringify(holdoutJson(look), null, 2)}
+` : renderHoldoutText(files.join(", "), look.evaluation, look.ledger));
+  });
+}
+
+// src/frontends/cli/split-command.ts
+function splitCommand(context) {
+  const command = new Command("split").description(
+    "hold back a share of the golden set for the release evaluation: a deterministic split by a keyed hash of the question ids, stratified by tag, written to the holdout file"
+  );
+  return addSettingOptions(command, "split").option("--rotate", "draw a new holdout in place of the existing one (the next rotation): every question may change side").option("--json", 'print the holdout file\u2019s object on stdout: {"holdout": [ids], "development": [ids], "byTag": {\u2026}, \u2026}').action(async (options) => {
+    const { settings, texts: texts2, origins } = await loadSettings(givenSettings(command, "split"));
+    if (options.printConfig) {
+      context.stdout(renderSettings(cliSettings("split"), texts2, origins));
+      return;
+    }
+    const drawn = await splitGoldenSet(settings, origins, options.rotate === true);
+    context.stdout(
+      options.json ? `${JSON.stringify(holdoutFileObject(drawn.split, drawn.sizes), null, 2)}
+` : renderSplitText(drawn.file, drawn.sizes, { ...drawn, share: drawn.split.share })
+    );
   });
 }
 
@@ -59868,7 +60562,7 @@ function trecCommand(context) {
 // src/frontends/cli/main.ts
 async function main(argv, context) {
   let exitCode = EXIT.ok;
-  const program2 = new Command("rag-gate").description("CI quality gate for retrieval-augmented generation: metrics, paired tests, PR comments").version("0.1.0", "-V, --version").showHelpAfterError("(run with --help for usage)").exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr }).addCommand(evalCommand(context)).addCommand(trecCommand(context)).addCommand(compareCommand(context, (code3) => exitCode = code3)).addCommand(judgeCommand(context, (code3) => exitCode = code3)).addCommand(calibrateCommand(context, (code3) => exitCode = code3));
+  const program2 = new Command("rag-gate").description("CI quality gate for retrieval-augmented generation: metrics, paired tests, PR comments").version("0.1.0", "-V, --version").showHelpAfterError("(run with --help for usage)").exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr }).addCommand(evalCommand(context)).addCommand(trecCommand(context)).addCommand(compareCommand(context, (code3) => exitCode = code3)).addCommand(judgeCommand(context, (code3) => exitCode = code3)).addCommand(calibrateCommand(context, (code3) => exitCode = code3)).addCommand(splitCommand(context)).addCommand(holdoutCommand(context));
   for (const command of program2.commands) command.exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr });
   try {
     await program2.parseAsync(argv, { from: "user" });

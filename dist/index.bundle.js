@@ -26363,7 +26363,7 @@ var require_main81 = __commonJS({
     var igammaFinal = require_igamma_final();
     var lowerGammaSeries = require_lower_gamma_series();
     var upperGammaFraction = require_upper_gamma_fraction();
-    function gammainc2(x, a, regularized, upper) {
+    function gammainc3(x, a, regularized, upper) {
       var normalized;
       var initValue;
       var invert;
@@ -26404,7 +26404,7 @@ var require_main81 = __commonJS({
       }
       return igammaFinal(x, a, normalized, invert);
     }
-    module.exports = gammainc2;
+    module.exports = gammainc3;
   }
 });
 
@@ -26523,7 +26523,7 @@ var require_beta_small_b_large_a_series = __commonJS({
     "use strict";
     var gammaDeltaRatio = require_lib98();
     var factorial = require_lib95();
-    var gammainc2 = require_lib118();
+    var gammainc3 = require_lib118();
     var log1p = require_lib61();
     var abs = require_lib46();
     var pow = require_lib71();
@@ -26572,7 +26572,7 @@ var require_beta_small_b_large_a_series = __commonJS({
       }
       prefix *= mult;
       p[0] = 1;
-      j = gammainc2(u, b, true, true);
+      j = gammainc3(u, b, true, true);
       j /= h;
       sum = s0 + prefix * j;
       tnp1 = 1;
@@ -29342,7 +29342,7 @@ var require_higher_newton = __commonJS({
   "node_modules/@stdlib/math-base-special-gammaincinv/lib/higher_newton.js"(exports, module) {
     "use strict";
     var logger = require_src();
-    var gammainc2 = require_lib118();
+    var gammainc3 = require_lib118();
     var abs = require_lib46();
     var exp = require_lib51();
     var ln = require_lib99();
@@ -29382,10 +29382,10 @@ var require_higher_newton = __commonJS({
           r = -invfp * x;
         }
         if (pcase) {
-          px = gammainc2(x, a, true, false);
+          px = gammainc3(x, a, true, false);
           ck0 = -r * (px - p);
         } else {
-          qx = gammainc2(x, a, true, true);
+          qx = gammainc3(x, a, true, true);
           ck0 = r * (qx - q);
         }
         r = ck0;
@@ -42438,9 +42438,9 @@ function info(message) {
 
 // src/frontends/github/run.ts
 import { randomUUID as randomUUID3 } from "node:crypto";
-import { mkdir as mkdir5 } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { basename as basename5, join as join6 } from "node:path";
+import { mkdir as mkdir6 } from "node:fs/promises";
+import { tmpdir as tmpdir2 } from "node:os";
+import { basename as basename6, join as join7 } from "node:path";
 
 // src/core/errors.ts
 var MAX_LISTED_PROBLEMS = 20;
@@ -43032,6 +43032,27 @@ function withRowsOf(run2, replacement) {
     for (const [to, values] of replacing) to[row] = values[from];
   });
   return { ...run2, goldKeys, goldFound, columns };
+}
+function withoutQuestions(run2, ids2) {
+  const kept = [];
+  const leftOut = [];
+  run2.ids.forEach((id, row) => ids2.has(id) ? leftOut.push(id) : kept.push(row));
+  if (leftOut.length === 0) return { outcomes: run2, leftOut };
+  const pick2 = (values) => kept.map((row) => values[row]);
+  const columns = new Map([...run2.columns].map(([name, values]) => [name, Float64Array.from(kept, (row) => values[row])]));
+  return {
+    outcomes: {
+      ...run2,
+      size: kept.length,
+      ids: pick2(run2.ids),
+      questions: pick2(run2.questions),
+      tags: pick2(run2.tags),
+      goldKeys: pick2(run2.goldKeys),
+      goldFound: kept.map((row) => run2.goldFound[row]),
+      columns
+    },
+    leftOut
+  };
 }
 
 // src/core/stats/kappa.ts
@@ -47689,16 +47710,16 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
             return payload;
           }`;
     doc.write(`const input = payload.value;`);
-    const ids = /* @__PURE__ */ Object.create(null);
+    const ids2 = /* @__PURE__ */ Object.create(null);
     let counter = 0;
     for (const key of normalized.allKeys) {
-      ids[key] = `key_${counter++}`;
+      ids2[key] = `key_${counter++}`;
     }
     doc.write(memo2 ? `const newResult = memo.alloc(inst, payload, {}, ctx);` : `const newResult = {};`);
     for (const key of normalized.allKeys) {
       if (key === "__proto__")
         continue;
-      const id = ids[key];
+      const id = ids2[key];
       const k = typeof key === "symbol" ? `syms[${syms.indexOf(key)}]` : esc(key);
       const isPresent = `${k} in input`;
       const schema = shape[key];
@@ -64239,14 +64260,14 @@ function tokenOverlap(retrieved, reference) {
 }
 function referenceIds(retrievedIds, retrievedTexts, givenReferences, rule) {
   const references = [...new Map(givenReferences.map((text4) => [normalizeText(text4), text4])).values()];
-  const ids = references.map(() => void 0);
+  const ids2 = references.map(() => void 0);
   if (rule.kind === "exact") {
     const unclaimed = new Map(references.map((text4, index) => [normalizeText(text4), index]));
     retrievedTexts.forEach((text4, rank) => {
       const key = normalizeText(text4);
       const index = unclaimed.get(key);
       if (index === void 0) return;
-      ids[index] = retrievedIds[rank];
+      ids2[index] = retrievedIds[rank];
       unclaimed.delete(key);
     });
   } else {
@@ -64256,17 +64277,17 @@ function referenceIds(retrievedIds, retrievedTexts, givenReferences, rule) {
       let best = -1;
       let bestOverlap = rule.threshold;
       referenceTokens.forEach((reference, index) => {
-        if (ids[index] !== void 0) return;
+        if (ids2[index] !== void 0) return;
         const overlap = tokenOverlap(tokens, reference);
         if (overlap >= bestOverlap && (best < 0 || overlap > bestOverlap)) {
           best = index;
           bestOverlap = overlap;
         }
       });
-      if (best >= 0) ids[best] = retrievedIds[rank];
+      if (best >= 0) ids2[best] = retrievedIds[rank];
     });
   }
-  return ids.map((id, index) => id ?? contextId(references[index]));
+  return ids2.map((id, index) => id ?? contextId(references[index]));
 }
 
 // src/core/record.ts
@@ -64313,9 +64334,9 @@ function isIdList(value2) {
   return true;
 }
 var isRankedIdList = (value2) => isIdList(value2) && new Set(value2).size === value2.length;
-var rankedIdSchema = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids, ctx) => {
+var rankedIdSchema = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids2, ctx) => {
   const seen = /* @__PURE__ */ new Map();
-  ids.forEach((id, index) => {
+  ids2.forEach((id, index) => {
     const first = seen.get(id);
     if (first === void 0) seen.set(id, index);
     else ctx.addIssue({ code: "custom", path: [index], message: `duplicate document id ${JSON.stringify(id)} (also at position ${first})` });
@@ -64416,22 +64437,22 @@ var resultRecordSchema = external_exports.object({
   reference_contexts: texts("the reference texts").optional(),
   scores: scoresField.optional()
 }).superRefine((record3, ctx) => {
-  const { retrieved_ids: ids, retrieved_contexts: contexts } = record3;
-  if (ids !== void 0 && contexts !== void 0 && ids.length !== contexts.length) {
+  const { retrieved_ids: ids2, retrieved_contexts: contexts } = record3;
+  if (ids2 !== void 0 && contexts !== void 0 && ids2.length !== contexts.length) {
     ctx.addIssue({
       code: "custom",
       path: ["retrieved_contexts"],
-      message: `has ${contexts.length} text${contexts.length === 1 ? "" : "s"} but retrieved_ids has ${ids.length} id${ids.length === 1 ? "" : "s"}; give one text per retrieved id, in the same order`
+      message: `has ${contexts.length} text${contexts.length === 1 ? "" : "s"} but retrieved_ids has ${ids2.length} id${ids2.length === 1 ? "" : "s"}; give one text per retrieved id, in the same order`
     });
   }
-  if (record3.relevant_ids === void 0 && record3.reference_contexts !== void 0 && ids !== void 0 && contexts === void 0) {
+  if (record3.relevant_ids === void 0 && record3.reference_contexts !== void 0 && ids2 !== void 0 && contexts === void 0) {
     ctx.addIssue({
       code: "custom",
       path: ["reference_contexts"],
       message: "the gold contexts are text but the retrieved documents are ids only; add retrieved_contexts (the retrieved texts) or give relevant_ids"
     });
   }
-  if (record3.relevant_ids !== void 0 && ids === void 0 && contexts !== void 0) {
+  if (record3.relevant_ids !== void 0 && ids2 === void 0 && contexts !== void 0) {
     ctx.addIssue({
       code: "custom",
       path: ["relevant_ids"],
@@ -64899,6 +64920,7 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     missing,
     rescored: options.rescored ?? [],
     labelsChanged: pairing.labelsChanged.map((id) => ({ id, reason: options.notRescorable?.get(id) ?? "not-rescored" })),
+    holdoutLeftOut: options.holdoutLeftOut ?? [],
     coverage,
     alpha: config2.alpha,
     tests,
@@ -66755,10 +66777,10 @@ function atTopLevel(text4, end) {
   return depth === 1 && !inString;
 }
 function plainStringArray(text4, start) {
-  const ids = [];
+  const ids2 = [];
   let i = start + 1;
   while (isSpace(text4.charCodeAt(i))) i++;
-  if (text4.charCodeAt(i) === 93) return { ids, end: i + 1 };
+  if (text4.charCodeAt(i) === 93) return { ids: ids2, end: i + 1 };
   for (; ; ) {
     if (text4.charCodeAt(i) !== 34) return null;
     const from = i + 1;
@@ -66769,11 +66791,11 @@ function plainStringArray(text4, start) {
       if (code4 === 92 || code4 < 32 || Number.isNaN(code4)) return null;
       to++;
     }
-    ids.push(text4.slice(from, to));
+    ids2.push(text4.slice(from, to));
     i = to + 1;
     while (isSpace(text4.charCodeAt(i))) i++;
     const code3 = text4.charCodeAt(i);
-    if (code3 === 93) return { ids, end: i + 1 };
+    if (code3 === 93) return { ids: ids2, end: i + 1 };
     if (code3 !== 44) return null;
     i++;
     while (isSpace(text4.charCodeAt(i))) i++;
@@ -66813,7 +66835,7 @@ function parseRecordJson(text4) {
     if (!Array.isArray(placeholder) || placeholder.length !== 0) return parseJsonUniqueKeys(text4);
   }
   if (keysMayRepeat(rest, record3)) rejectRepeatedKeys(text4);
-  for (const [name, ids] of lifted) record3[name] = ids;
+  for (const [name, ids2] of lifted) record3[name] = ids2;
   return record3;
 }
 
@@ -67258,7 +67280,7 @@ async function readCalibrationRecord(file2) {
 
 // src/sources/golden.ts
 import { readFile as readFile2 } from "node:fs/promises";
-async function readGoldenIds(file2) {
+async function readGoldenRecords(file2) {
   let bytes;
   try {
     bytes = await readFile2(file2);
@@ -67267,11 +67289,19 @@ async function readGoldenIds(file2) {
   }
   const text4 = utf8Text(file2, bytes);
   const problems = new ProblemCollector();
-  const ids = /* @__PURE__ */ new Set();
-  const idOf = (value2, line) => {
-    const id = typeof value2 === "object" && value2 !== null && !Array.isArray(value2) ? value2.id : void 0;
-    if (typeof id === "string" && id !== "" || typeof id === "number" && Number.isSafeInteger(id)) ids.add(String(id));
-    else problems.add({ file: file2, line, field: "id", message: "a golden record needs an id (a string or a whole number)" });
+  const questions2 = [];
+  const questionOf = (value2, line) => {
+    const record3 = typeof value2 === "object" && value2 !== null && !Array.isArray(value2) ? value2 : {};
+    const { id, tags } = record3;
+    if (!(typeof id === "string" && id !== "" || typeof id === "number" && Number.isSafeInteger(id))) {
+      problems.add({ file: file2, line, field: "id", message: "a golden record needs an id (a string or a whole number)" });
+      return;
+    }
+    if (tags !== void 0 && !(Array.isArray(tags) && tags.every((tag) => typeof tag === "string"))) {
+      problems.add({ file: file2, line, field: "tags", message: "must be a list of strings" });
+      return;
+    }
+    questions2.push({ id: String(id), tags: tags ?? [], line });
   };
   const trimmed = text4.trimStart();
   if (trimmed.startsWith("[")) {
@@ -67281,7 +67311,7 @@ async function readGoldenIds(file2) {
     } catch (error63) {
       throw InputError.single({ file: file2, message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})` });
     }
-    records.forEach((record3) => idOf(record3, 1));
+    records.forEach((record3) => questionOf(record3, 1));
   } else {
     const lines = text4.split(/\r?\n/);
     const json2 = trimmed.startsWith("{");
@@ -67289,19 +67319,134 @@ async function readGoldenIds(file2) {
       const line = raw.trim();
       if (line === "") return;
       if (!json2) {
-        ids.add(line);
+        questions2.push({ id: line, tags: [], line: index + 1 });
         return;
       }
       try {
-        idOf(JSON.parse(line), index + 1);
+        questionOf(JSON.parse(line), index + 1);
       } catch (error63) {
         problems.add({ file: file2, line: index + 1, message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})` });
       }
     });
   }
   problems.throwIfAny();
-  if (ids.size === 0) throw InputError.single({ file: file2, message: "the golden set holds no question id" });
-  return ids;
+  if (questions2.length === 0) throw InputError.single({ file: file2, message: "the golden set holds no question id" });
+  return questions2;
+}
+async function readGoldenIds(file2) {
+  return new Set((await readGoldenRecords(file2)).map((question) => question.id));
+}
+
+// src/sources/holdout-file.ts
+import { readFile as readFile3, stat as stat2 } from "node:fs/promises";
+
+// src/sources/write.ts
+import { rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+async function writeFileAtomic(file2, content) {
+  const temporary = join(dirname(file2), `.${basename(file2)}.${process.pid}.tmp`);
+  try {
+    await writeFile2(temporary, content);
+    await rename2(temporary, file2);
+  } catch (error63) {
+    await rm2(temporary, { force: true });
+    const code3 = error63.code;
+    const reason = code3 === "ENOENT" ? "its folder does not exist" : code3 === "EACCES" ? "permission denied" : code3 === "EISDIR" ? "it is a directory" : String(error63);
+    throw InputError.single({ file: file2, message: `cannot write: ${reason}` });
+  }
+}
+
+// src/sources/holdout-file.ts
+var HOLDOUT_FORMAT = "rag-gate-holdout/1";
+var ids = external_exports.array(external_exports.string().min(1, "must not be empty"), { error: "must be a list of question ids" });
+var holdoutFileSchema = external_exports.object({
+  format: external_exports.literal(HOLDOUT_FORMAT, { error: `must be "${HOLDOUT_FORMAT}": a holdout file written by rag-gate split` }),
+  seed: external_exports.string({ error: "must be a string" }),
+  rotation: external_exports.number().int().min(0, "must be a whole number \u2265 0"),
+  share: external_exports.number().gt(0, "must be between 0 and 1").lt(1, "must be between 0 and 1"),
+  holdout: ids,
+  development: ids
+}).superRefine((file2, context) => {
+  const seen = /* @__PURE__ */ new Map();
+  for (const side of ["holdout", "development"]) {
+    file2[side].forEach((id, index) => {
+      const other = seen.get(id);
+      if (other !== void 0)
+        context.addIssue({ code: "custom", path: [side, index], message: `"${id}" is already listed under ${other}; a question is on one side only` });
+      seen.set(id, side);
+    });
+  }
+});
+async function readHoldoutFile(file2) {
+  let bytes;
+  try {
+    bytes = await readFile3(file2);
+  } catch (error63) {
+    throw readFailure(file2, error63);
+  }
+  let raw;
+  try {
+    raw = parseJsonUniqueKeys(utf8Text(file2, bytes));
+  } catch (error63) {
+    if (error63 instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file2, 1, error63));
+    throw InputError.single({
+      file: file2,
+      message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)}); expected a holdout file written by rag-gate split`
+    });
+  }
+  const parsed = holdoutFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new InputError(parsed.error.issues.slice(0, 20).map((issue3) => ({ file: file2, field: formatFieldPath(issue3.path) || void 0, message: issue3.message })));
+  }
+  const { seed, rotation, share, holdout, development } = parsed.data;
+  return { seed, rotation, share, holdout, development };
+}
+async function holdoutFileExists(file2) {
+  try {
+    await stat2(file2);
+    return true;
+  } catch (error63) {
+    if (error63.code === "ENOENT") return false;
+    throw readFailure(file2, error63);
+  }
+}
+var ledgerEntrySchema = external_exports.object({
+  holdout: external_exports.string({ error: "must be the holdout fingerprint" }),
+  commit: external_exports.string().nullable(),
+  date: external_exports.string({ error: "must be an ISO 8601 time" }),
+  by: external_exports.string({ error: "must be a string" }),
+  gap: external_exports.number().nullable()
+});
+async function readLedger(file2) {
+  let bytes;
+  try {
+    bytes = await readFile3(file2);
+  } catch (error63) {
+    if (error63.code === "ENOENT") return [];
+    throw readFailure(file2, error63);
+  }
+  const entries = [];
+  const problems = [];
+  utf8Text(file2, bytes).split(/\r?\n/).forEach((raw, index) => {
+    if (raw.trim() === "") return;
+    const line = index + 1;
+    let value2;
+    try {
+      value2 = JSON.parse(raw);
+    } catch (error63) {
+      problems.push({ file: file2, line, message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})` });
+      return;
+    }
+    const parsed = ledgerEntrySchema.safeParse(value2);
+    if (parsed.success) entries.push(parsed.data);
+    else for (const issue3 of parsed.error.issues) problems.push({ file: file2, line, field: formatFieldPath(issue3.path) || void 0, message: issue3.message });
+  });
+  if (problems.length > 0) throw new InputError(problems.slice(0, 20), problems.length);
+  return entries;
+}
+async function appendLedger(file2, entries, entry) {
+  await writeFileAtomic(file2, [...entries, entry].map((e) => `${JSON.stringify(e)}
+`).join(""));
 }
 
 // src/sources/outcomes.ts
@@ -67353,9 +67498,9 @@ var INVISIBLE = /[\p{Cf}\u2028\u2029\u115f\u1160\u3164\uffa0]/gu;
 var codePoint = (char) => `<U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
 function inertText(value2, max) {
   const flat = value2.replace(CONTROLS, " ").replace(INVISIBLE, codePoint).replace(/\s+/gu, " ").trim();
-  const points = Array.from(flat);
-  if (points.length <= max) return flat;
-  return `${points.slice(0, max - 1).join("").trimEnd()}\u2026`;
+  const points2 = Array.from(flat);
+  if (points2.length <= max) return flat;
+  return `${points2.slice(0, max - 1).join("").trimEnd()}\u2026`;
 }
 function sentenceText(sentence) {
   return sentence.map((piece) => typeof piece === "string" ? piece : inertText(piece.untrusted, piece.max)).join("");
@@ -67433,14 +67578,14 @@ function judgeNote(field, check3) {
 }
 var JUDGES_SHOWN = 5;
 function judgeNotes(judges, field) {
-  const notes = [];
+  const notes2 = [];
   for (const status of judges) {
     if (field !== void 0 && status.field !== field) continue;
-    status.judges.slice(0, JUDGES_SHOWN).forEach((check3) => notes.push(judgeNote(status.field, check3)));
+    status.judges.slice(0, JUDGES_SHOWN).forEach((check3) => notes2.push(judgeNote(status.field, check3)));
     const more = status.judges.length - JUDGES_SHOWN;
-    if (more > 0) notes.push([`${more} more judge${more === 1 ? "" : "s"} filled ${status.field}`]);
+    if (more > 0) notes2.push([`${more} more judge${more === 1 ? "" : "s"} filled ${status.field}`]);
   }
-  return notes.flatMap((note, i) => i === 0 ? note : ["; ", ...note]);
+  return notes2.flatMap((note, i) => i === 0 ? note : ["; ", ...note]);
 }
 function warningText(warning2, context) {
   return sentenceText(warningWords(warning2, context));
@@ -67491,7 +67636,7 @@ function ungatedText(config2, unknownFields) {
 }
 
 // src/sources/parallel.ts
-import { stat as stat2 } from "node:fs/promises";
+import { stat as stat3 } from "node:fs/promises";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 
 // src/core/scoring/retrieval-ok.ts
@@ -67570,7 +67715,7 @@ function threadMinBytes() {
 async function totalBytes(files) {
   const sizes = await Promise.all(
     files.map(
-      (file2) => stat2(file2).then(
+      (file2) => stat3(file2).then(
         (info2) => info2.size,
         () => 0
       )
@@ -67587,30 +67732,42 @@ async function readBothRuns(base, head, config2, entry, onProgress) {
 }
 
 // src/pipeline/compare.ts
+function evaluationConfig(settings) {
+  return evalConfig(settings);
+}
 async function comparisonConfig(settings) {
   const calibrations = await Promise.all(settings["judge-calibration"].map(readCalibrationRecord));
   return compareConfig(settings, calibrations);
 }
-async function evaluateFiles(files, config2, onProgress) {
-  const { outcomes, warnings } = await readOutcomes(files, config2, onProgress);
-  return { summary: summarizeRun(outcomes, config2), warnings };
+async function holdoutIds(file2) {
+  return file2 === void 0 ? /* @__PURE__ */ new Set() : new Set((await readHoldoutFile(file2)).holdout);
+}
+async function evaluateFiles(files, config2, options = {}) {
+  const [read, holdout] = await Promise.all([readOutcomes(files, config2, options.onProgress), holdoutIds(options.holdout)]);
+  const { outcomes, leftOut } = withoutQuestions(read.outcomes, holdout);
+  return { summary: summarizeRun(outcomes, config2), warnings: read.warnings, holdoutLeftOut: leftOut };
 }
 async function compareFiles(files, config2, options = {}) {
-  const [[base, head], golden] = await Promise.all([
+  const [[base, head], golden, holdout] = await Promise.all([
     readBothRuns(files.base, files.head, config2.eval, options.readerEntry, options.onProgress),
-    files.golden === void 0 ? void 0 : readGoldenIds(files.golden)
+    files.golden === void 0 ? void 0 : readGoldenIds(files.golden),
+    holdoutIds(files.holdout)
   ]);
-  const headSummary = summarizeRun(head.outcomes, config2.eval);
-  const relabelled = relabelledQuestions(base.outcomes, head.outcomes);
-  let baseOutcomes = base.outcomes;
+  const baseDevelopment = withoutQuestions(base.outcomes, holdout);
+  const headDevelopment = withoutQuestions(head.outcomes, holdout);
+  const holdoutLeftOut = [.../* @__PURE__ */ new Set([...headDevelopment.leftOut, ...baseDevelopment.leftOut])];
+  const headOutcomes = headDevelopment.outcomes;
+  const headSummary = summarizeRun(headOutcomes, config2.eval);
+  const relabelled = relabelledQuestions(baseDevelopment.outcomes, headOutcomes);
+  let baseOutcomes = baseDevelopment.outcomes;
   let rescoring = { rescored: [], notRescorable: /* @__PURE__ */ new Map() };
   if (relabelled.size > 0) {
     const rescored = await rescoreUnderHeadLabels(files.base, relabelled, config2.eval);
-    baseOutcomes = withRowsOf(base.outcomes, rescored.outcomes);
+    baseOutcomes = withRowsOf(baseDevelopment.outcomes, rescored.outcomes);
     rescoring = { rescored: [...rescored.outcomes.ids], notRescorable: rescored.notRescorable };
   }
   const names = { base: files.base.join(", "), head: files.head.join(", ") };
-  const comparison = compareRuns(baseOutcomes, head.outcomes, headSummary, config2, names, { golden, ...rescoring });
+  const comparison = compareRuns(baseOutcomes, headOutcomes, headSummary, config2, names, { golden, ...rescoring, holdoutLeftOut });
   if (comparison.ungated && options.allowUngated !== true) {
     throw InputError.single({ file: names.head, message: ungatedText(config2, head.unknownFields) });
   }
@@ -67630,13 +67787,13 @@ function relabelledQuestions(base, head) {
 import { isAbsolute as isAbsolute2 } from "node:path";
 
 // node_modules/tinyglobby/dist/index.mjs
-import { readdir as readdir2, readdirSync, realpath, realpathSync, stat as stat3, statSync } from "fs";
+import { readdir as readdir2, readdirSync, realpath, realpathSync, stat as stat4, statSync } from "fs";
 import { isAbsolute, posix, resolve as resolve2 } from "path";
 import { fileURLToPath } from "url";
 
 // node_modules/fdir/dist/index.mjs
 import { createRequire } from "module";
-import { basename, dirname, normalize, relative, resolve, sep } from "path";
+import { basename as basename2, dirname as dirname2, normalize, relative, resolve, sep } from "path";
 import * as nativeFs from "fs";
 var __require2 = /* @__PURE__ */ createRequire(import.meta.url);
 function cleanPath(path) {
@@ -67754,10 +67911,10 @@ var resolveSymlinksAsync = function(path, state, callback$1) {
   queue.enqueue();
   fs3.realpath(path, (error63, resolvedPath) => {
     if (error63) return queue.dequeue(suppressErrors ? null : error63, state);
-    fs3.stat(resolvedPath, (error$1, stat4) => {
+    fs3.stat(resolvedPath, (error$1, stat5) => {
       if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-      if (stat4.isDirectory() && isRecursive2(path, resolvedPath, state)) return queue.dequeue(null, state);
-      callback$1(stat4, resolvedPath);
+      if (stat5.isDirectory() && isRecursive2(path, resolvedPath, state)) return queue.dequeue(null, state);
+      callback$1(stat5, resolvedPath);
       queue.dequeue(null, state);
     });
   });
@@ -67767,9 +67924,9 @@ var resolveSymlinks = function(path, state, callback$1) {
   queue.enqueue();
   try {
     const resolvedPath = fs3.realpathSync(path);
-    const stat4 = fs3.statSync(resolvedPath);
-    if (stat4.isDirectory() && isRecursive2(path, resolvedPath, state)) return;
-    callback$1(stat4, resolvedPath);
+    const stat5 = fs3.statSync(resolvedPath);
+    if (stat5.isDirectory() && isRecursive2(path, resolvedPath, state)) return;
+    callback$1(stat5, resolvedPath);
   } catch (e) {
     if (!suppressErrors) throw e;
   }
@@ -67780,13 +67937,13 @@ function build$2(options, isSynchronous) {
 }
 function isRecursive2(path, resolved, state) {
   if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path);
+  let parent = dirname2(path);
   let depth = 1;
   while (parent !== state.root && depth < 2) {
     const resolvedPath = state.symlinks.get(parent);
     const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
     if (isSameRoot) depth++;
-    else parent = dirname(parent);
+    else parent = dirname2(parent);
   }
   state.symlinks.set(path, resolved);
   return depth > 1;
@@ -67966,15 +68123,15 @@ var Walker = class {
         this.walkDirectory(this.state, path, path, depth - 1, this.walk);
       } else if (this.resolveSymlink && entry.isSymbolicLink()) {
         let path = joinPathWithBasePath(entry.name, directoryPath);
-        this.resolveSymlink(path, this.state, (stat4, resolvedPath) => {
-          if (stat4.isDirectory()) {
+        this.resolveSymlink(path, this.state, (stat5, resolvedPath) => {
+          if (stat5.isDirectory()) {
             resolvedPath = normalizePath(resolvedPath, this.state.options);
             if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path + pathSeparator)) return;
             this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
           } else {
             resolvedPath = useRealPaths ? resolvedPath : path;
-            const filename = basename(resolvedPath);
-            const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
+            const filename = basename2(resolvedPath);
+            const directoryPath$1 = normalizePath(dirname2(resolvedPath), this.state.options);
             resolvedPath = this.joinPath(filename, directoryPath$1);
             this.pushFile(resolvedPath, files, this.state.counts, filters);
           }
@@ -68384,7 +68541,7 @@ function getOptions(options) {
     readdirSync: opts.fs.readdirSync || readdirSync,
     realpath: opts.fs.realpath || realpath,
     realpathSync: opts.fs.realpathSync || realpathSync,
-    stat: opts.fs.stat || stat3,
+    stat: opts.fs.stat || stat4,
     statSync: opts.fs.statSync || statSync
   });
   if (opts.debug) log("globbing with options:", opts);
@@ -68608,6 +68765,12 @@ function parseNdcgGains(text4) {
   }
   return gains;
 }
+function parseHoldoutShare(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isFinite(value2) || value2 <= 0 || value2 >= 1)
+    throw new SettingError(`the holdout share must be a number between 0 and 1 (exclusive), such as 0.3, got "${text4}"`);
+  return value2;
+}
 function parseBoolean(text4) {
   const value2 = text4.trim().toLowerCase();
   if (value2 === "true") return true;
@@ -68640,8 +68803,9 @@ function parseCommentTag(text4) {
     throw new SettingError("must be 1\u201364 letters, digits, dots, dashes or underscores, with no two dashes in a row and no dash at the end");
   return tag;
 }
-var both = (flag2) => ({ flags: { eval: flag2, compare: flag2 } });
-var everyCommand = (flag2) => ({ flags: { eval: flag2, compare: flag2, trec: flag2 } });
+var scoring = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2 } });
+var everyCommand = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2, trec: flag2 } });
+var everywhere = (flag2) => ({ flags: { eval: flag2, compare: flag2, split: flag2, holdout: flag2 } });
 var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
 var SETTINGS = {
   config: {
@@ -68649,7 +68813,7 @@ var SETTINGS = {
     description: "the settings file (YAML), read when it exists; its keys are these settings' names",
     default: "rag-gate.yml",
     parse: nonEmpty("a file"),
-    cli: both("--config <file>"),
+    cli: everywhere("--config <file>"),
     action: true,
     config: false
   },
@@ -68658,7 +68822,7 @@ var SETTINGS = {
     description: "key of the sticky comment, so several gates in one repository each keep their own; also selects that gate's section of the config file",
     default: "default",
     parse: parseCommentTag,
-    cli: both("--comment-tag <tag>"),
+    cli: everywhere("--comment-tag <tag>"),
     action: true,
     config: false
   },
@@ -68667,7 +68831,7 @@ var SETTINGS = {
     description: "path or glob of the head results (JSON Lines or a JSON array, one record per question); several files are shards of one run, merged, and an id in two shards is an error",
     default: "",
     parse: optionalText,
-    cli: { flags: { eval: "--results <glob>", compare: "--head <glob>" } },
+    cli: { flags: { eval: "--results <glob>", compare: "--head <glob>", holdout: "--results <glob>" } },
     action: true,
     config: true
   },
@@ -68685,7 +68849,51 @@ var SETTINGS = {
     description: "the head's golden set (a JSON Lines or JSON file of records with an id, or a text file of ids, one per line): a base question no longer in it was removed on purpose and is left out; one still in it but missing from the head results counts as failed",
     default: "",
     parse: optionalText,
-    cli: compareOnly("--golden <file>"),
+    cli: { flags: { compare: "--golden <file>", split: "--golden <file>" } },
+    action: true,
+    config: true
+  },
+  holdout: {
+    name: "holdout",
+    description: "the holdout file written by rag-gate split: eval and compare (pull requests) leave its holdout questions out and count them; the holdout evaluation (mode release, rag-gate holdout) compares them with the development questions; split writes it (there, empty means rag-gate-holdout.json)",
+    default: "",
+    parse: optionalText,
+    cli: { flags: { eval: "--holdout <file>", compare: "--holdout <file>", holdout: "--holdout <file>", split: "--out <file>" } },
+    action: true,
+    config: true
+  },
+  "holdout-share": {
+    name: "holdout-share",
+    description: "the share of the golden set split holds out, stratified by tag",
+    default: "0.3",
+    parse: parseHoldoutShare,
+    cli: { flags: { split: "--holdout <share>" } },
+    action: false,
+    config: true
+  },
+  "holdout-seed": {
+    name: "holdout-seed",
+    description: "the key of split's hash of question ids: the same seed and ids give the same split on every machine",
+    default: "rag-gate",
+    parse: nonEmpty("a seed"),
+    cli: { flags: { split: "--seed <seed>" } },
+    action: false,
+    config: true
+  },
+  "holdout-ledger": {
+    name: "holdout-ledger",
+    description: "the ledger of holdout evaluations (JSON Lines), read and appended to by each holdout evaluation; a holdout looked at for more than one commit is flagged. In the action, when the file does not exist, the newest holdout-ledger-artifact of the repository is read",
+    default: "rag-gate-holdout-ledger.jsonl",
+    parse: nonEmpty("a file"),
+    cli: { flags: { holdout: "--ledger <file>" } },
+    action: true,
+    config: true
+  },
+  "holdout-ledger-artifact": {
+    name: "holdout-ledger-artifact",
+    description: "name of the artifact that keeps the holdout ledger between release runs (upload the holdout-ledger output's file under it)",
+    default: "rag-gate-holdout-ledger",
+    parse: nonEmpty("an artifact"),
     action: true,
     config: true
   },
@@ -68725,7 +68933,15 @@ var SETTINGS = {
     action: true,
     config: true
   },
-  k: { name: "k", description: "cut-offs for the @k metrics", default: "1,3,5,10", parse: parseCutoffs, cli: both("--k <list>"), action: true, config: true },
+  k: {
+    name: "k",
+    description: "cut-offs for the @k metrics",
+    default: "1,3,5,10",
+    parse: parseCutoffs,
+    cli: scoring("--k <list>"),
+    action: true,
+    config: true
+  },
   "relevance-level": {
     name: "relevance-level",
     description: "the grade from which a judged document counts as relevant, for every retrieval metric but ndcg, ndcg_exp, judged and num_ret (trec_eval -l, ir_measures rel=)",
@@ -68749,7 +68965,7 @@ var SETTINGS = {
     description: "when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8",
     default: "hit@5",
     parse: parseRetrievalOkRule,
-    cli: both("--retrieval-ok <rule>"),
+    cli: scoring("--retrieval-ok <rule>"),
     action: true,
     config: true
   },
@@ -68758,7 +68974,7 @@ var SETTINGS = {
     description: "how to judge answers without a correct field: contains (the normalised expected answer appears in the normalised answer, as whole words), exact (normalised exact match) or f1:T (token F1 at least T)",
     default: "contains",
     parse: parseCorrectnessRule,
-    cli: both("--correct <rule>"),
+    cli: scoring("--correct <rule>"),
     action: true,
     config: true
   },
@@ -68767,7 +68983,7 @@ var SETTINGS = {
     description: "your results' field names for rag-gate's, as ours=yours, comma- or newline-separated: question=prompt,expected_answer=gold (in rag-gate.yml also a mapping such as {question: prompt})",
     default: "",
     parse: parseFieldMap,
-    cli: { flags: { eval: "--field <ours=yours>", compare: "--field <ours=yours>" }, repeatable: true },
+    cli: { flags: { eval: "--field <ours=yours>", compare: "--field <ours=yours>", holdout: "--field <ours=yours>" }, repeatable: true },
     action: true,
     config: true
   },
@@ -68776,7 +68992,7 @@ var SETTINGS = {
     description: "when a retrieved context given as text counts as a reference (gold) context: exact (the same text after Unicode NFC and white space collapsed, case kept) or overlap:T (at least a share T of the reference text's normalised tokens are in the retrieved text)",
     default: "exact",
     parse: parseContextMatchRule,
-    cli: both("--context-match <rule>"),
+    cli: scoring("--context-match <rule>"),
     action: true,
     config: true
   },
@@ -68821,7 +69037,7 @@ var SETTINGS = {
     description: "graded metrics that get a paired randomization test, comma-separated",
     default: ["ndcg@10", "recall@5", "mrr", "map", "faithfulness", "answer_relevance"].join(","),
     parse: parseGraded,
-    cli: compareOnly("--graded <list>"),
+    cli: { flags: { compare: "--graded <list>", holdout: "--graded <list>" } },
     action: true,
     config: true
   },
@@ -68928,9 +69144,9 @@ var SETTINGS = {
   },
   mode: {
     name: "mode",
-    description: "gate fails the job when the gate fails; advisory only reports",
+    description: "gate fails the job when the gate fails; advisory only reports; release evaluates the holdout against the development questions once, before a release, and records it in the holdout ledger",
     default: "gate",
-    parse: oneOf("gate", "advisory"),
+    parse: oneOf("gate", "advisory", "release"),
     action: true,
     config: true
   },
@@ -69013,7 +69229,7 @@ function resolveSettings(layers, describe3) {
 
 // src/sources/config-file.ts
 var import_yaml = __toESM(require_dist(), 1);
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 var GATES_KEY = "gates";
 var FILE_KEYS = new Map(
   Object.keys(SETTINGS).filter((name) => SETTINGS[name].config).map((name) => [name, name])
@@ -69031,7 +69247,7 @@ var fileSchema = external_exports.object({ ...mappings, [GATES_KEY]: external_ex
 async function readConfigFile(file2, options) {
   let bytes;
   try {
-    bytes = await readFile3(file2);
+    bytes = await readFile4(file2);
   } catch (error63) {
     if (!options.required && error63.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
     throw readFailure(file2, error63);
@@ -71178,7 +71394,7 @@ var handle = {
 };
 
 // node_modules/mdast-util-to-markdown/lib/join.js
-var join = [joinDefaults];
+var join2 = [joinDefaults];
 function joinDefaults(left, right, parent, state) {
   if (right.type === "code" && formatCodeAsIndented(right, state) && (left.type === "list" || left.type === right.type && formatCodeAsIndented(left, state))) {
     return false;
@@ -73792,7 +74008,7 @@ function toMarkdown(tree, options) {
     handle: void 0,
     indentLines,
     indexStack: [],
-    join: [...join],
+    join: [...join2],
     options: {},
     safe: safeBound,
     stack: [],
@@ -74185,6 +74401,103 @@ function baselineProblemContent(problem) {
   ];
 }
 
+// src/core/stats/two-proportions.ts
+var import_math_base_special_gammainc2 = __toESM(require_lib118(), 1);
+function newcombeInterval({ count1, n1, count2, n2 }) {
+  if (n1 === 0 || n2 === 0) return [-1, 1];
+  const p1 = count1 / n1;
+  const p2 = count2 / n2;
+  const [l1, u1] = wilsonInterval(count1, n1);
+  const [l2, u2] = wilsonInterval(count2, n2);
+  const d = p1 - p2;
+  return [d - Math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + Math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)];
+}
+
+// src/core/holdout/gap.ts
+var EXPECTED_GAP = { low: 0.03, high: 0.08 };
+var Z952 = 1.959963984540054;
+var PROPORTIONS = ["correct", "retrieval_ok"];
+function proportionGap(metric, values, dev, held) {
+  const tally = (rows) => {
+    let n = 0;
+    let count2 = 0;
+    for (const row of rows) {
+      const value2 = values[row];
+      if (Number.isNaN(value2)) continue;
+      n++;
+      if (value2 === 1) count2++;
+    }
+    return { n, count: count2 };
+  };
+  const d = tally(dev);
+  const h = tally(held);
+  const part = ({ n, count: count2 }) => ({ value: n === 0 ? null : count2 / n, n });
+  const both = d.n > 0 && h.n > 0;
+  return {
+    metric,
+    kind: "proportion",
+    development: part(d),
+    holdout: part(h),
+    gap: both ? d.count / d.n - h.count / h.n : null,
+    ci: both ? newcombeInterval({ count1: d.count, n1: d.n, count2: h.count, n2: h.n }) : null
+  };
+}
+function meanGap(metric, values, dev, held) {
+  const moments = (rows) => {
+    const kept = rows.map((row) => values[row]).filter((value2) => !Number.isNaN(value2));
+    const n = kept.length;
+    const mean3 = n === 0 ? 0 : kept.reduce((sum, value2) => sum + value2, 0) / n;
+    const variance = n < 2 ? 0 : kept.reduce((sum, value2) => sum + (value2 - mean3) ** 2, 0) / (n - 1);
+    return { n, mean: mean3, variance };
+  };
+  const d = moments(dev);
+  const h = moments(held);
+  const both = d.n > 0 && h.n > 0;
+  const gap = d.mean - h.mean;
+  const half = Z952 * Math.sqrt(d.variance / Math.max(1, d.n) + h.variance / Math.max(1, h.n));
+  return {
+    metric,
+    kind: "mean",
+    development: { value: d.n === 0 ? null : d.mean, n: d.n },
+    holdout: { value: h.n === 0 ? null : h.mean, n: h.n },
+    gap: both ? gap : null,
+    ci: both ? [gap - half, gap + half] : null
+  };
+}
+var band = (gap) => gap < EXPECTED_GAP.low ? "small" : gap <= EXPECTED_GAP.high ? "expected" : "overfit";
+function readGap(gap, ci) {
+  const kind = band(gap);
+  return { kind, certain: band(ci[0]) === kind && band(ci[1]) === kind };
+}
+function evaluateHoldout(run2, split, gradedMetrics) {
+  const dev = [];
+  const held = [];
+  const unassigned = [];
+  const present = /* @__PURE__ */ new Set();
+  run2.ids.forEach((id, row) => {
+    present.add(id);
+    if (split.holdout.has(id)) held.push(row);
+    else if (split.development.has(id)) dev.push(row);
+    else unassigned.push(id);
+  });
+  const holdoutMissing = [...split.holdout].filter((id) => !present.has(id));
+  const carried = (name) => run2.columns.has(name);
+  const metrics = [
+    ...PROPORTIONS.filter(carried).map((name) => proportionGap(name, column(run2, name), dev, held)),
+    ...gradedMetrics.filter(carried).map((name) => meanGap(name, column(run2, name), dev, held))
+  ];
+  const headline = metrics.find((metric) => metric.kind === "proportion" && metric.gap !== null) ?? null;
+  return {
+    development: dev.length,
+    holdout: held.length,
+    unassigned,
+    holdoutMissing,
+    metrics,
+    headline,
+    reading: headline === null ? null : readGap(headline.gap, headline.ci)
+  };
+}
+
 // src/render/format.ts
 function formatP(p) {
   if (p === null || p === void 0) return "";
@@ -74200,6 +74513,103 @@ function formatRequiredN(n) {
 }
 function plural2(count2, one2, many = `${one2}s`) {
   return `${count2.toLocaleString("en-US")} ${count2 === 1 ? one2 : many}`;
+}
+
+// src/render/holdout.ts
+function holdoutLeftOutText(count2) {
+  return `${plural2(count2, "holdout question")} not looked at (left out: the holdout is evaluated once, before a release)`;
+}
+var points = (share) => {
+  const text4 = Math.abs(share * 100).toFixed(1);
+  return share < 0 && text4 !== "0.0" ? `\u2212${text4}` : text4;
+};
+function gapReadingText(metric, reading) {
+  const gap = metric.gap;
+  const [low, high] = metric.ci;
+  const band2 = `${EXPECTED_GAP.low * 100}\u2013${EXPECTED_GAP.high * 100} points`;
+  const direction = gap >= 0 ? `${points(gap)} points lower` : `${points(-gap)} points higher`;
+  const measured = `${metricLabel(metric.metric)} is ${direction} on the holdout than on the development questions (gap ${points(gap)} points, 95% CI ${points(low)} to ${points(high)})`;
+  const unsure = reading.certain ? "" : "; the interval reaches beyond this band, so more holdout questions would be needed to be sure";
+  switch (reading.kind) {
+    case "small":
+      return `${measured}: less than the ${band2} the reference expects, no sign that the pipeline was fitted to the development questions${unsure}.`;
+    case "expected":
+      return `${measured}: within the ${band2} the reference expects from a pipeline tuned on its development questions${unsure}.`;
+    case "overfit":
+      return `${measured}: more than the ${band2} the reference expects: ${reading.certain ? "" : "a sign that "}the pipeline was fitted to the development questions (chunking, k, thresholds or prompts tuned to them), and its development numbers overstate what users will see${unsure}.`;
+  }
+}
+function metricLabel(metric) {
+  return metric === "correct" ? "End-to-end correctness" : metric === "retrieval_ok" ? "Retrieval success" : metric;
+}
+function ledgerText(status) {
+  if (status.clean) return "This is the first look at this holdout: it was clean until now. Do not tune on what it shows.";
+  return `The holdout has been looked at ${plural2(status.looks, "time")} (for ${plural2(status.looks, "commit")}) since it was drawn: it is no longer a clean holdout, since what was learnt from each look leaks into the pipeline. Draw a new one with rag-gate split --rotate.`;
+}
+function gapRows(evaluation) {
+  return evaluation.metrics.map((metric) => [
+    metric.metric,
+    fixed3(metric.development.value),
+    fixed3(metric.holdout.value),
+    metric.gap === null ? "" : formatDelta(metric.gap),
+    metric.ci === null ? "" : `[${formatDelta(metric.ci[0])}, ${formatDelta(metric.ci[1])}]`,
+    `${metric.development.n}/${metric.holdout.n}`
+  ]);
+}
+function notes(evaluation) {
+  return [
+    evaluation.holdoutMissing.length > 0 ? `${plural2(evaluation.holdoutMissing.length, "holdout question")} missing from the results: the gap is measured without them.` : "",
+    evaluation.unassigned.length > 0 ? `${plural2(evaluation.unassigned.length, "question")} in the results but not in the holdout file (added to the golden set since the split) left out; run rag-gate split to assign them.` : "",
+    evaluation.headline === null ? "No question carries correct or retrieval_ok on both sides: there is no gap to read." : ""
+  ].filter(Boolean);
+}
+function renderHoldoutText(files, evaluation, ledger) {
+  const sections = [
+    `rag-gate holdout: ${inertText(files, 400)}: ${plural2(evaluation.development, "development question")}, ${plural2(evaluation.holdout, "holdout question")}`
+  ];
+  if (evaluation.headline !== null && evaluation.reading !== null) sections.push(gapReadingText(evaluation.headline, evaluation.reading));
+  if (evaluation.metrics.length > 0)
+    sections.push(
+      `Gap = development \u2212 holdout
+${textTable([["metric", "development", "holdout", "gap", "95% CI", "n (dev/holdout)"], ...gapRows(evaluation)])}`
+    );
+  sections.push(...notes(evaluation), ledgerText(ledger));
+  return `${sections.join("\n\n")}
+`;
+}
+function renderHoldoutMarkdown(evaluation, ledger) {
+  const lines = [
+    `### rag-gate: holdout evaluation`,
+    "",
+    `${plural2(evaluation.development, "development question")}, ${plural2(evaluation.holdout, "holdout question")}.`,
+    ""
+  ];
+  if (evaluation.headline !== null && evaluation.reading !== null) lines.push(`**${gapReadingText(evaluation.headline, evaluation.reading)}**`, "");
+  if (evaluation.metrics.length > 0) {
+    lines.push("| metric | development | holdout | gap | 95% CI | n (dev/holdout) |", "|---|---:|---:|---:|---|---:|");
+    for (const row of gapRows(evaluation)) lines.push(`| \`${row[0]}\` | ${row.slice(1).join(" | ")} |`);
+    lines.push("");
+  }
+  for (const note of notes(evaluation)) lines.push(note, "");
+  lines.push(ledger.clean ? ledgerText(ledger) : `> [!WARNING]
+> ${ledgerText(ledger)}`, "");
+  if (ledger.earlier.length > 0) {
+    lines.push("Earlier looks at this holdout:", "");
+    for (const entry of ledger.earlier)
+      lines.push(`- ${codeQuoted(entry.date, 40)}, commit ${codeQuoted(entry.commit ?? "unknown", 40)}, by ${codeQuoted(entry.by, 100)}`);
+    lines.push("");
+  }
+  return lines.join("\n");
+}
+function holdoutJson(look) {
+  const { evaluation, ledger, entry } = look;
+  return {
+    ...evaluation,
+    reading: evaluation.reading === null || evaluation.headline === null ? null : { ...evaluation.reading, metric: evaluation.headline.metric, message: gapReadingText(evaluation.headline, evaluation.reading) },
+    expectedGap: EXPECTED_GAP,
+    ledger: { looks: ledger.looks, clean: ledger.clean, earlier: ledger.earlier, message: ledgerText(ledger) },
+    entry
+  };
 }
 
 // src/render/scoring-words.ts
@@ -74309,7 +74719,8 @@ function renderCompareText(comparison, config2) {
     `rag-gate compare: ${verdict}
 ` + comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}
 `).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed); left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels` + comparisonScoringLines(comparison, config2.eval).map((line) => `
-  ${line}`).join("")
+  ${line}`).join("") + (comparison.holdoutLeftOut.length > 0 ? `
+${holdoutLeftOutText(comparison.holdoutLeftOut.length)}` : "")
   );
   const rows = comparison.tests.map((test) => [
     testLabel(test.metric, rule),
@@ -74385,9 +74796,9 @@ ${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
     sections.push(text4);
   }
   if (comparison.judges.length > 0) {
-    const notes = comparison.judges.flatMap((status) => status.judges.map((check3) => `  ${sentenceText(judgeNote(status.field, check3))}`));
+    const notes2 = comparison.judges.flatMap((status) => status.judges.map((check3) => `  ${sentenceText(judgeNote(status.field, check3))}`));
     sections.push(`Judge
-${notes.join("\n")}`);
+${notes2.join("\n")}`);
   }
   const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...head.warnings.map((w) => `head: ${w}`)];
   if (warnings.length > 0) sections.push(`Warnings
@@ -74444,10 +74855,10 @@ function decideWords(comparison, rule) {
   const otherReasons = comparison.reasons.filter((r) => r.kind !== "regressed").map((r) => reasonText(r, context));
   const failing = gated.filter((t) => t.gateOutcome === "fails");
   const failingSet = new Set(failing);
-  const join7 = (words2) => words2.length <= 1 ? words2.join("") : `${words2.slice(0, -1).join(", ")} and ${words2.at(-1)}`;
+  const join8 = (words2) => words2.length <= 1 ? words2.join("") : `${words2.slice(0, -1).join(", ")} and ${words2.at(-1)}`;
   if (comparison.verdict === "fail") {
     const parts = [];
-    if (failing.length > 0) parts.push(`${join7(failing.map((t) => gateWords(t.gate)))} regressed significantly`);
+    if (failing.length > 0) parts.push(`${join8(failing.map((t) => gateWords(t.gate)))} regressed significantly`);
     const broken = comparison.floors.filter((f) => f.outcome === "broken").length;
     const unchecked = comparison.floors.filter((f) => f.outcome === "unchecked").length;
     if (broken > 0) parts.push(broken === 1 ? "a floor is broken" : `${broken} floors are broken`);
@@ -74458,7 +74869,7 @@ function decideWords(comparison, rule) {
   const uncalibrated = gated.filter((t) => t.gateOutcome === "uncalibrated-judge");
   const smallDrops = gated.filter((t) => t.gateOutcome === "below-minimum-effect");
   const gains = gated.filter((t) => t.significant && t.delta > 0);
-  const words = uncalibrated.length > 0 ? `${join7(uncalibrated.map((t) => gateWords(t.gate)))} dropped, but the judge is uncalibrated, so it does not gate` : smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join7(gains.map((t) => gateWords(t.gate)))} improved` : "no significant regression";
+  const words = uncalibrated.length > 0 ? `${join8(uncalibrated.map((t) => gateWords(t.gate)))} dropped, but the judge is uncalibrated, so it does not gate` : smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join8(gains.map((t) => gateWords(t.gate)))} improved` : "no significant regression";
   return { words, icon: uncalibrated.length > 0 ? "\u26A0\uFE0F" : "\u2705", failing: failingSet, otherReasons };
 }
 function verdictWords(comparison, rule) {
@@ -74565,13 +74976,13 @@ function causeCell(change, improving) {
   const documents = documentList(change.lostDocuments);
   return documents.length === 0 ? [text3("retrieval: lost the gold document")] : [text3("retrieval: lost "), ...documents];
 }
-function documentList(ids) {
+function documentList(ids2) {
   const out = [];
-  ids.slice(0, DOCUMENTS_SHOWN).forEach((id, i) => {
+  ids2.slice(0, DOCUMENTS_SHOWN).forEach((id, i) => {
     if (i > 0) out.push(text3(", "));
     out.push(inert(id, ID_MAX_CHARS));
   });
-  if (ids.length > DOCUMENTS_SHOWN) out.push(text3(` and ${ids.length - DOCUMENTS_SHOWN} more`));
+  if (ids2.length > DOCUMENTS_SHOWN) out.push(text3(` and ${ids2.length - DOCUMENTS_SHOWN} more`));
   return out;
 }
 function questionCells(item) {
@@ -74696,8 +75107,8 @@ function scoringSection(comparison, rules) {
   return lines.length === 0 ? [] : [paragraph2(strong2(text3("Scoring")), text3(`: ${lines.join(" \xB7 ")}`))];
 }
 function judgeSection(comparison) {
-  const notes = judgeNotes(comparison.judges);
-  return notes.length === 0 ? [] : [paragraph2(strong2(text3("Judge")), text3(": "), ...sentencePhrasing(notes))];
+  const notes2 = judgeNotes(comparison.judges);
+  return notes2.length === 0 ? [] : [paragraph2(strong2(text3("Judge")), text3(": "), ...sentencePhrasing(notes2))];
 }
 function footer(comparison, options) {
   const parts = [];
@@ -74705,7 +75116,7 @@ function footer(comparison, options) {
   const gated = comparison.tests.filter((t) => t.gate !== null).length;
   parts.push([
     text3(
-      `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length.toLocaleString("en-US")} missing (counted as failed), ${comparison.added.length.toLocaleString("en-US")} added, ${comparison.removed.length.toLocaleString("en-US")} removed, ${comparison.excluded.length > 0 ? `${comparison.excluded.length.toLocaleString("en-US")} excluded, ` : ""}${comparison.labelsChanged.length.toLocaleString("en-US")} relabelled \xB7 \u03B1 = ${comparison.alpha}${gated > 1 ? `, Holm-adjusted across ${gated} gated tests` : ""}`
+      `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length.toLocaleString("en-US")} missing (counted as failed), ${comparison.added.length.toLocaleString("en-US")} added, ${comparison.removed.length.toLocaleString("en-US")} removed, ${comparison.excluded.length > 0 ? `${comparison.excluded.length.toLocaleString("en-US")} excluded, ` : ""}${comparison.labelsChanged.length.toLocaleString("en-US")} relabelled \xB7 \u03B1 = ${comparison.alpha}${gated > 1 ? `, Holm-adjusted across ${gated} gated tests` : ""}` + (comparison.holdoutLeftOut.length > 0 ? ` \xB7 ${holdoutLeftOutText(comparison.holdoutLeftOut.length)}` : "")
     )
   ]);
   if (options.reportLink !== void 0 && options.reportLink.trim() !== "") parts.push(annotated(options.reportLink));
@@ -74886,18 +75297,19 @@ function tagTable(summary2, headline) {
   return `By tag
 ${textTable([["tag", "questions", ...columns], ...rows])}`;
 }
-function renderEvalText(file2, summary2, config2) {
+function renderEvalText(file2, summary2, config2, holdoutLeftOut) {
   const retrievalNames = config2.retrievalMetrics.map((metric) => metric.name);
   const { excluded } = summary2;
-  const notes = [
+  const notes2 = [
     excluded.unanswerable > 0 ? `${excluded.unanswerable} unanswerable` : "",
     excluded.noRelevant > 0 ? `${excluded.noRelevant} without relevant documents, left out of retrieval metrics` : "",
     excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : "",
     excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : ""
   ].filter(Boolean);
-  const scoring = scoringLines(summary2.provenance, summary2.questions, config2);
+  if (holdoutLeftOut !== void 0) notes2.push(holdoutLeftOutText(holdoutLeftOut.length));
+  const scoring2 = scoringLines(summary2.provenance, summary2.questions, config2);
   const sections = [
-    `rag-gate eval: ${file2}: ${summary2.questions} questions${notes.length > 0 ? ` (${notes.join("; ")})` : ""}${scoring.map((line) => `
+    `rag-gate eval: ${file2}: ${summary2.questions} questions${notes2.length > 0 ? ` (${notes2.join("; ")})` : ""}${scoring2.map((line) => `
   ${line}`).join("")}`
   ];
   const retrieval = metricTable(summary2, [...retrievalNames, "retrieval_ok"]);
@@ -74968,7 +75380,11 @@ function renderHeadOnly(summary2, options) {
   if (options.marker !== void 0) children.push(markerComment(options.marker));
   children.push(
     ...causeContent(options.cause),
-    paragraph2(...prose(`Head results: ${summary2.questions.toLocaleString("en-US")} questions.`)),
+    paragraph2(
+      ...prose(
+        `Head results: ${summary2.questions.toLocaleString("en-US")} questions.${options.holdoutLeftOut ? ` ${holdoutLeftOutText(options.holdoutLeftOut)}.` : ""}`
+      )
+    ),
     table(["metric", "head", "95% CI", "n"], rows, ["left", "right", "right", "right"])
   );
   if (d.n > 0) {
@@ -74992,22 +75408,6 @@ function renderHeadOnly(summary2, options) {
     children.push(paragraph2(...prose(`Warnings: ${summary2.warnings.join(" ")}`)));
   }
   return serialise({ type: "root", children });
-}
-
-// src/sources/write.ts
-import { rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, join as join2 } from "node:path";
-async function writeFileAtomic(file2, content) {
-  const temporary = join2(dirname2(file2), `.${basename2(file2)}.${process.pid}.tmp`);
-  try {
-    await writeFile2(temporary, content);
-    await rename2(temporary, file2);
-  } catch (error63) {
-    await rm2(temporary, { force: true });
-    const code3 = error63.code;
-    const reason = code3 === "ENOENT" ? "its folder does not exist" : code3 === "EACCES" ? "permission denied" : code3 === "EISDIR" ? "it is a directory" : String(error63);
-    throw InputError.single({ file: file2, message: `cannot write: ${reason}` });
-  }
 }
 
 // src/frontends/github/baseline.ts
@@ -79472,6 +79872,11 @@ function createGitHubApi(options) {
       const artifact = data.artifacts.find((a) => a.name === name && !a.expired);
       return artifact ? { id: artifact.id, name: artifact.name } : null;
     },
+    async findNewestArtifact(name) {
+      const { data } = await octokit.rest.actions.listArtifactsForRepo({ owner, repo, name, per_page: 100 });
+      const newest = data.artifacts.filter((a) => a.name === name && !a.expired).sort((a, b) => Date.parse(b.created_at ?? "") - Date.parse(a.created_at ?? "") || b.id - a.id)[0];
+      return newest === void 0 ? null : { id: newest.id, name: newest.name, runId: newest.workflow_run?.id ?? null, createdAt: newest.created_at ?? "" };
+    },
     async downloadArtifact(artifactId) {
       const { data } = await octokit.rest.actions.downloadArtifact({ owner, repo, artifact_id: artifactId, archive_format: "zip" });
       return new Uint8Array(data);
@@ -80039,7 +80444,7 @@ async function judgeFile(client, options) {
 
 // src/judge/cache.ts
 import { createHash, randomUUID as randomUUID2 } from "node:crypto";
-import { mkdir as mkdir3, readFile as readFile4, rename as rename3, rm as rm3, writeFile as writeFile4 } from "node:fs/promises";
+import { mkdir as mkdir3, readFile as readFile5, rename as rename3, rm as rm3, writeFile as writeFile4 } from "node:fs/promises";
 import { dirname as dirname3, join as join4 } from "node:path";
 var CACHE_FORMAT = "rag-gate-judge-cache-v1";
 function cacheKey(parts) {
@@ -80060,7 +80465,7 @@ var JudgeCache = class {
   async get(key) {
     let text4;
     try {
-      text4 = await readFile4(this.path(key), "utf8");
+      text4 = await readFile5(this.path(key), "utf8");
     } catch {
       return void 0;
     }
@@ -80887,11 +81292,139 @@ var ActionJudge = class {
   }
 };
 
+// src/frontends/github/release.ts
+import { mkdir as mkdir5, writeFile as writeFile5 } from "node:fs/promises";
+import { basename as basename5, dirname as dirname4, join as join6 } from "node:path";
+import { tmpdir } from "node:os";
+
+// src/core/holdout/ledger.ts
+function ledgerStatus(entries, current) {
+  const earlier = entries.filter((entry) => entry.holdout === current.holdout);
+  const looks = /* @__PURE__ */ new Set();
+  let anonymous = 0;
+  for (const entry of [...earlier, current]) {
+    if (entry.commit === null) anonymous++;
+    else looks.add(entry.commit);
+  }
+  const count2 = looks.size + anonymous;
+  return { looks: count2, earlier, clean: count2 <= 1 };
+}
+
+// src/core/holdout/split.ts
+function holdoutFingerprint(split) {
+  const ids2 = [...split.holdout].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+  return bytesToHex(sha256(utf8ToBytes(JSON.stringify([split.seed, split.rotation, ids2])))).slice(0, 16);
+}
+
+// src/pipeline/holdout.ts
+async function evaluateHoldoutFiles(files, options) {
+  const [read, split, entries] = await Promise.all([readOutcomes(files, options.config), readHoldoutFile(options.holdout), readLedger(options.ledger)]);
+  const evaluation = evaluateHoldout(read.outcomes, { holdout: new Set(split.holdout), development: new Set(split.development) }, options.graded);
+  const entry = {
+    holdout: holdoutFingerprint(split),
+    commit: options.commit,
+    date: options.now.toISOString(),
+    by: options.by,
+    gap: evaluation.headline?.gap ?? null
+  };
+  const ledger = ledgerStatus(entries, entry);
+  await appendLedger(options.ledger, entries, entry);
+  return { evaluation, ledger, entry, warnings: read.warnings };
+}
+
+// src/frontends/github/release.ts
+var MAX_LEDGER_BYTES = 64 * 1024 * 1024;
+var errorMessage2 = (error63) => error63 instanceof Error ? error63.message : String(error63);
+async function restoreLedger(runtime, api, settings) {
+  const file2 = settings["holdout-ledger"];
+  if (await holdoutFileExists(file2)) {
+    runtime.info(`holdout ledger: ${file2}`);
+    return;
+  }
+  const name = settings["holdout-ledger-artifact"];
+  const fail = (why) => new Error(
+    `could not read the holdout ledger from the artifact ${name}: ${why}. Without it rag-gate cannot tell how often the holdout was looked at; re-run the job, or restore the ledger to ${file2} before this step.`
+  );
+  let artifact;
+  try {
+    artifact = await api.findNewestArtifact(name);
+  } catch (error63) {
+    throw fail(`the GitHub API failed (${errorMessage2(error63)}); the job needs \`actions: read\``);
+  }
+  if (artifact === null) {
+    runtime.warning(
+      `no holdout ledger yet (no ${file2}, no artifact ${name}): this evaluation is recorded as the first look. Upload the file of the holdout-ledger output as the artifact ${name} after this step, so that the next release sees it.`,
+      "rag-gate: new holdout ledger"
+    );
+    return;
+  }
+  let content;
+  try {
+    const zip = await api.downloadArtifact(artifact.id);
+    const entries = zipEntries(zip).filter((entry2) => !entry2.name.endsWith("/") && entry2.originalSize <= MAX_LEDGER_BYTES);
+    const entry = entries.find((e) => basename5(e.name) === basename5(file2)) ?? entries.find((e) => e.name.endsWith(".jsonl"));
+    if (entry === void 0) throw new Error(`it holds no ${basename5(file2)} and no .jsonl file`);
+    content = inflateEntry(zip, entry);
+  } catch (error63) {
+    throw fail(errorMessage2(error63));
+  }
+  await mkdir5(dirname4(file2), { recursive: true });
+  await writeFile5(file2, content);
+  runtime.info(`holdout ledger: the artifact ${name} of run ${artifact.runId ?? "unknown"} (${artifact.createdAt})`);
+}
+async function runRelease(runtime, api, settings, origins) {
+  if (settings.results === void 0)
+    throw new SettingError('input "results": is required: the path or glob of your results file(s), as the input or results: in the config file');
+  if (settings.holdout === void 0)
+    throw new SettingError("mode release evaluates the holdout: give the holdout input (the file rag-gate split wrote), or holdout: in the config file");
+  const env = runtime.env;
+  const files = await resultFiles(settings.results, "results", origins.results);
+  await restoreLedger(runtime, api, settings);
+  const look = await evaluateHoldoutFiles(files, {
+    holdout: settings.holdout,
+    ledger: settings["holdout-ledger"],
+    config: evaluationConfig(settings),
+    graded: settings.graded,
+    commit: env.GITHUB_SHA || null,
+    by: `${env.GITHUB_WORKFLOW || "workflow"} run ${env.GITHUB_RUN_ID || "?"} (${env.GITHUB_EVENT_NAME || "event"}${env.GITHUB_ACTOR ? ` by ${env.GITHUB_ACTOR}` : ""})`,
+    now: runtime.now()
+  });
+  for (const warning2 of look.warnings) runtime.warning(warning2);
+  const reportDir = join6(env.RUNNER_TEMP || tmpdir(), "rag-gate", settings["comment-tag"]);
+  await mkdir5(reportDir, { recursive: true });
+  const jsonFile = join6(reportDir, "report.json");
+  const markdownFile = join6(reportDir, "holdout.md");
+  const markdown = renderHoldoutMarkdown(look.evaluation, look.ledger);
+  await writeFileAtomic(jsonFile, `${JSON.stringify(holdoutJson(look), null, 2)}
+`);
+  await writeFileAtomic(markdownFile, markdown);
+  runtime.info(renderHoldoutText(files.join(", "), look.evaluation, look.ledger));
+  await runtime.writeSummary(markdown).catch((error63) => runtime.warning(`could not write the job summary: ${errorMessage2(error63)}`));
+  if (!look.ledger.clean)
+    runtime.warning(
+      `the holdout has been looked at ${look.ledger.looks} times since it was drawn (this commit and ${look.ledger.earlier.length} earlier looks): it is no longer a clean holdout. Draw a new one with rag-gate split --rotate.`,
+      "rag-gate: holdout looked at more than once"
+    );
+  if (look.evaluation.reading?.kind === "overfit")
+    runtime.warning("the holdout is more than 8 points below the development questions: see the job summary", "rag-gate: fitted to the development set");
+  runtime.info(`holdout ledger written: ${codeQuoted(settings["holdout-ledger"], 200)}; upload it as the artifact ${settings["holdout-ledger-artifact"]}`);
+  const headline = look.evaluation.headline;
+  runtime.setOutput("verdict", "neutral");
+  runtime.setOutput("report-json", jsonFile);
+  runtime.setOutput("report-markdown", markdownFile);
+  runtime.setOutput("holdout-gap", headline?.gap === null || headline === null ? "" : String(headline.gap));
+  runtime.setOutput("holdout-looks", String(look.ledger.looks));
+  runtime.setOutput("holdout-ledger", settings["holdout-ledger"]);
+  for (const name of ["p-value", "fixed", "broken", "baseline-sha", "comment-url"]) runtime.setOutput(name, "");
+  runtime.setOutput("regressions", "0");
+  runtime.setOutput("baseline-found", "false");
+}
+
 // src/frontends/github/run.ts
 var SUMMARY_MAX_BYTES = 1024 * 1024;
 var FORK_HINT = 'the token cannot write to this pull request (a pull request from a fork gets a read-only token). The summary, outputs and gate still apply; to get the comment, use the workflow_run recipe ("Pull requests from forks") in the rag-gate README.';
 var STATUS_PERMISSION_HINT = "the token may not write commit statuses: add `statuses: write` under `permissions:` in the workflow (or job) that runs rag-gate";
-function errorMessage2(error63) {
+function errorMessage3(error63) {
   return error63 instanceof Error ? error63.message : String(error63);
 }
 var isBadInput = (error63) => error63 instanceof SettingError || error63 instanceof InputError || error63 instanceof JudgeSetupError;
@@ -80929,7 +81462,7 @@ async function runAction(runtime) {
 ${error63.message}`);
       return;
     }
-    runtime.setFailed(`rag-gate: ${errorMessage2(error63)}`);
+    runtime.setFailed(`rag-gate: ${errorMessage3(error63)}`);
   }
 }
 function statusTarget(event, pullRequest, tag, env) {
@@ -80945,7 +81478,7 @@ async function setCommitStatus(runtime, api, target, state, subject) {
     await api.createCommitStatus(target.sha, { state, context: target.context, description: commitStatusDescription(subject), targetUrl: target.targetUrl });
     runtime.info(`commit status ${target.context}: ${state} on ${target.sha}`);
   } catch (error63) {
-    const why = apiFailure(error63).kind === "forbidden" ? STATUS_PERMISSION_HINT : `the GitHub API failed (${errorMessage2(error63)})`;
+    const why = apiFailure(error63).kind === "forbidden" ? STATUS_PERMISSION_HINT : `the GitHub API failed (${errorMessage3(error63)})`;
     runtime.warning(
       `rag-gate could not set the commit status ${target.context} on ${target.sha.slice(0, 7)}: ${why}. The verdict below still stands.`,
       "rag-gate: no commit status"
@@ -80969,8 +81502,12 @@ ${renderSettings(
   const event = readEvent(env.GITHUB_EVENT_NAME ?? "", runtime.readEventPayload(), Number(env.GITHUB_RUN_ID ?? 0));
   const headInputs = await resultFiles(settings.results, "results", origins.results);
   const api = runtime.createApi({ token: settings["github-token"], owner, repo, timeoutMs: settings["api-timeout-seconds"] * 1e3 });
+  if (settings.mode === "release") {
+    await runRelease(runtime, api, settings, origins);
+    return;
+  }
   const pullRequest = await resolvePullRequest(api, event, settings["pr-number"]).catch((error63) => {
-    runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage2(error63)}`);
+    runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage3(error63)}`);
     return null;
   });
   const status = statusTarget(event, pullRequest, settings["comment-tag"], env);
@@ -81000,11 +81537,11 @@ function noComparison(baseline, settings) {
 async function compareAndReport(runtime, settings, baselineOrigin, context) {
   const { api, event, pullRequest, headInputs } = context;
   const env = runtime.env;
-  const reportDir = join6(env.RUNNER_TEMP || tmpdir(), "rag-gate", settings["comment-tag"]);
-  await mkdir5(reportDir, { recursive: true });
+  const reportDir = join7(env.RUNNER_TEMP || tmpdir2(), "rag-gate", settings["comment-tag"]);
+  await mkdir6(reportDir, { recursive: true });
   const config2 = await comparisonConfig(settings);
   const judgeClient = settings.judge === "openai" ? new ActionJudge(settings, env) : null;
-  const judge = (files, side) => judgeClient === null ? Promise.resolve([...files]) : judgeClient.judgeFiles(files, join6(reportDir, "judged", side), (message) => runtime.info(message));
+  const judge = (files, side) => judgeClient === null ? Promise.resolve([...files]) : judgeClient.judgeFiles(files, join7(reportDir, "judged", side), (message) => runtime.info(message));
   const headFiles = await judge(headInputs, "head");
   const commentsAllowed = settings.comment !== "never" && event.eventName !== "push";
   const found = await findBaseline(runtime, settings, baselineOrigin, { ...context, reportDir });
@@ -81013,7 +81550,7 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
       return {
         kind: "compared",
         baseline,
-        run: await compareFiles({ base: await judge(baseline.files, "base"), head: headFiles, golden: settings.golden }, config2, {
+        run: await compareFiles({ base: await judge(baseline.files, "base"), head: headFiles, golden: settings.golden, holdout: settings.holdout }, config2, {
           readerEntry: runtime.readerEntry,
           allowUngated: settings["allow-ungated"]
         })
@@ -81026,8 +81563,8 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
   };
   const result = found.kind === "found" ? await compareWith(found) : found;
   const marker = commentMarker(settings["comment-tag"]);
-  const jsonFile = join6(reportDir, "report.json");
-  const markdownFile = join6(reportDir, "comment.md");
+  const jsonFile = join7(reportDir, "report.json");
+  const markdownFile = join7(reportDir, "comment.md");
   let comment;
   let summary2;
   let comparison = null;
@@ -81052,9 +81589,15 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
   } else {
     const cause = noComparison(result, settings);
     const why = noComparisonText(cause);
-    const head = await evaluateFiles(headFiles, config2.eval);
+    const head = await evaluateFiles(headFiles, config2.eval, { holdout: settings.holdout });
     for (const warning2 of head.warnings) runtime.warning(warning2);
-    comment = renderHeadOnly(head.summary, { cause, retrievalOk: rule, marker, retrievalOkMetric: config2.eval.retrievalOk.metric.name });
+    comment = renderHeadOnly(head.summary, {
+      cause,
+      retrievalOk: rule,
+      marker,
+      retrievalOkMetric: config2.eval.retrievalOk.metric.name,
+      holdoutLeftOut: head.holdoutLeftOut.length
+    });
     summary2 = comment;
     const verdict = cause.fails ? "fail" : "neutral";
     const baselineJson = cause.kind === "baseline-error" ? { found: false, reason: why, problem: cause.problem } : { found: false, reason: cause.reason };
@@ -81073,7 +81616,7 @@ ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
   await writeFileAtomic(jsonFile, `${JSON.stringify(report2, null, 2)}
 `);
   await writeFileAtomic(markdownFile, comment);
-  await runtime.writeSummary(Buffer.byteLength(summary2) <= SUMMARY_MAX_BYTES ? summary2 : comment).catch((error63) => runtime.warning(`could not write the job summary: ${errorMessage2(error63)}`));
+  await runtime.writeSummary(Buffer.byteLength(summary2) <= SUMMARY_MAX_BYTES ? summary2 : comment).catch((error63) => runtime.warning(`could not write the job summary: ${errorMessage3(error63)}`));
   let posted = { action: "skipped", url: null };
   if (commentsAllowed && pullRequest !== null) {
     try {
@@ -81084,7 +81627,7 @@ ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
       if (posted.url !== null) runtime.info(`PR comment ${posted.action}: ${posted.url}`);
     } catch (error63) {
       const status = httpStatus(error63);
-      const why = status === 403 ? FORK_HINT : `the GitHub API failed (${errorMessage2(error63)}); the verdict below still stands.`;
+      const why = status === 403 ? FORK_HINT : `the GitHub API failed (${errorMessage3(error63)}); the verdict below still stands.`;
       runtime.warning(`rag-gate could not comment on pull request #${pullRequest.number}: ${why}`, "rag-gate: no PR comment");
     }
   }
@@ -81099,6 +81642,9 @@ ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
   runtime.setOutput("baseline-found", String(result.kind === "compared"));
   runtime.setOutput("baseline-sha", result.kind === "compared" ? result.baseline.sha ?? "" : "");
   runtime.setOutput("comment-url", posted.url ?? "");
+  runtime.setOutput("holdout-gap", "");
+  runtime.setOutput("holdout-looks", "");
+  runtime.setOutput("holdout-ledger", "");
   return outcome;
 }
 async function findBaseline(runtime, settings, baselineOrigin, context) {
@@ -81120,8 +81666,8 @@ async function findBaseline(runtime, settings, baselineOrigin, context) {
     serverUrl: runtime.env.GITHUB_SERVER_URL || "https://github.com",
     artifactName: settings["baseline-artifact"],
     maxAgeDays: settings["baseline-max-age-days"],
-    resultNames: context.headInputs.map((file2) => basename5(file2)),
-    directory: join6(context.reportDir, "baseline"),
+    resultNames: context.headInputs.map((file2) => basename6(file2)),
+    directory: join7(context.reportDir, "baseline"),
     now: runtime.now()
   });
 }

@@ -3,12 +3,13 @@ import { compareRuns } from '../core/compare/compare.js';
 import { compareConfig, evalConfig } from '../core/compare/settings.js';
 import type { CompareConfig, Comparison, NotRescorable } from '../core/compare/types.js';
 import { InputError } from '../core/errors.js';
-import { type GoldLabels, goldLabelsOf, type QuestionOutcomes, withRowsOf } from '../core/scoring/outcomes.js';
+import { type GoldLabels, goldLabelsOf, type QuestionOutcomes, withoutQuestions, withRowsOf } from '../core/scoring/outcomes.js';
 import type { EvalConfig } from '../core/scoring/score.js';
 import { type RunSummary, summarizeRun } from '../core/scoring/summary.js';
 import { readCalibrationRecord } from '../judge/calibration.js';
 import type { ReadProgress } from '../sources/lines.js';
 import { readGoldenIds } from '../sources/golden.js';
+import { readHoldoutFile } from '../sources/holdout-file.js';
 import { readOutcomes, rescoreUnderHeadLabels } from '../sources/outcomes.js';
 import { ungatedText } from '../render/gate-words.js';
 import { readBothRuns } from '../sources/parallel.js';
@@ -34,12 +35,24 @@ export interface Evaluation {
   readonly summary: RunSummary;
   /** Unknown fields and the like, one line each. */
   readonly warnings: readonly string[];
+  /** Holdout questions left out (when a holdout file was given). */
+  readonly holdoutLeftOut: readonly string[];
 }
 
-/** Reads and scores one run (its shards merged). */
-export async function evaluateFiles(files: readonly string[], config: EvalConfig, onProgress?: ReadProgress): Promise<Evaluation> {
-  const { outcomes, warnings } = await readOutcomes(files, config, onProgress);
-  return { summary: summarizeRun(outcomes, config), warnings };
+/** The holdout questions of a holdout file, or none. */
+async function holdoutIds(file: string | undefined): Promise<ReadonlySet<string>> {
+  return file === undefined ? new Set() : new Set((await readHoldoutFile(file)).holdout);
+}
+
+/** Reads and scores one run (its shards merged), without the holdout's questions when a holdout file is given. */
+export async function evaluateFiles(
+  files: readonly string[],
+  config: EvalConfig,
+  options: { readonly onProgress?: ReadProgress; readonly holdout?: string } = {},
+): Promise<Evaluation> {
+  const [read, holdout] = await Promise.all([readOutcomes(files, config, options.onProgress), holdoutIds(options.holdout)]);
+  const { outcomes, leftOut } = withoutQuestions(read.outcomes, holdout);
+  return { summary: summarizeRun(outcomes, config), warnings: read.warnings, holdoutLeftOut: leftOut };
 }
 
 export interface ComparisonRun {
@@ -53,25 +66,31 @@ export interface ComparisonRun {
  * when given) and compares them. Input problems of both sides are reported together.
  */
 export async function compareFiles(
-  files: { readonly base: readonly string[]; readonly head: readonly string[]; readonly golden?: string },
+  files: { readonly base: readonly string[]; readonly head: readonly string[]; readonly golden?: string; readonly holdout?: string },
   config: CompareConfig,
   options: { readonly readerEntry?: URL; readonly onProgress?: ReadProgress; readonly allowUngated?: boolean } = {},
 ): Promise<ComparisonRun> {
-  const [[base, head], golden] = await Promise.all([
+  const [[base, head], golden, holdout] = await Promise.all([
     readBothRuns(files.base, files.head, config.eval, options.readerEntry, options.onProgress),
     files.golden === undefined ? undefined : readGoldenIds(files.golden),
+    holdoutIds(files.holdout),
   ]);
-  const headSummary = summarizeRun(head.outcomes, config.eval);
-  const relabelled = relabelledQuestions(base.outcomes, head.outcomes);
-  let baseOutcomes = base.outcomes;
+  // A pull request never looks at the holdout: its questions leave both runs before anything is scored.
+  const baseDevelopment = withoutQuestions(base.outcomes, holdout);
+  const headDevelopment = withoutQuestions(head.outcomes, holdout);
+  const holdoutLeftOut = [...new Set([...headDevelopment.leftOut, ...baseDevelopment.leftOut])];
+  const headOutcomes = headDevelopment.outcomes;
+  const headSummary = summarizeRun(headOutcomes, config.eval);
+  const relabelled = relabelledQuestions(baseDevelopment.outcomes, headOutcomes);
+  let baseOutcomes = baseDevelopment.outcomes;
   let rescoring: { rescored: string[]; notRescorable: ReadonlyMap<string, NotRescorable> } = { rescored: [], notRescorable: new Map() };
   if (relabelled.size > 0) {
     const rescored = await rescoreUnderHeadLabels(files.base, relabelled, config.eval);
-    baseOutcomes = withRowsOf(base.outcomes, rescored.outcomes);
+    baseOutcomes = withRowsOf(baseDevelopment.outcomes, rescored.outcomes);
     rescoring = { rescored: [...rescored.outcomes.ids], notRescorable: rescored.notRescorable };
   }
   const names = { base: files.base.join(', '), head: files.head.join(', ') };
-  const comparison = compareRuns(baseOutcomes, head.outcomes, headSummary, config, names, { golden, ...rescoring });
+  const comparison = compareRuns(baseOutcomes, headOutcomes, headSummary, config, names, { golden, ...rescoring, holdoutLeftOut });
   if (comparison.ungated && options.allowUngated !== true) {
     throw InputError.single({ file: names.head, message: ungatedText(config, head.unknownFields) });
   }

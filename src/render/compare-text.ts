@@ -1,3 +1,4 @@
+import { holdoutLeftOutText } from './holdout.js';
 import type { Comparison, CompareConfig, McNemarTest, PairedTest, RandomizationTest } from '../core/compare/types.js';
 import type { Decomposition } from '../core/scoring/decomposition.js';
 import { formatDelta, formatP, formatRequiredN, plural } from './format.js';
@@ -108,7 +109,8 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
       `left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels` +
       comparisonScoringLines(comparison, config.eval)
         .map((line) => `\n  ${line}`)
-        .join(''),
+        .join('') +
+      (comparison.holdoutLeftOut.length > 0 ? `\n${holdoutLeftOutText(comparison.holdoutLeftOut.length)}` : ''),
   );
   const rows = comparison.tests.map((test) => [
     testLabel(test.metric, rule),

@@ -1,6 +1,7 @@
 import type { EvalConfig } from '../core/scoring/score.js';
 import { ANSWER_METRICS, headlineMetrics } from '../core/catalog/metrics.js';
 import type { MetricSummary, RunSummary } from '../core/scoring/summary.js';
+import { holdoutLeftOutText } from './holdout.js';
 import { fixed3, textTable } from './text-table.js';
 import { scoringLines } from './scoring-words.js';
 import { SCORE_NOT_CALIBRATED } from './gate-words.js';
@@ -56,7 +57,8 @@ function tagTable(summary: RunSummary, headline: readonly string[]): string | nu
 }
 
 /** The human-readable `eval` report. */
-export function renderEvalText(file: string, summary: RunSummary, config: EvalConfig): string {
+/** `holdoutLeftOut`: the holdout questions left out, when a holdout file was given. */
+export function renderEvalText(file: string, summary: RunSummary, config: EvalConfig, holdoutLeftOut?: readonly string[]): string {
   const retrievalNames = config.retrievalMetrics.map((metric) => metric.name);
   const { excluded } = summary;
   const notes = [
@@ -65,6 +67,7 @@ export function renderEvalText(file: string, summary: RunSummary, config: EvalCo
     excluded.noClaims > 0 ? `${excluded.noClaims} answers without claims, left out of faithfulness` : '',
     excluded.judgeErrors > 0 ? `${excluded.judgeErrors} the judge could not score (judge_errors)` : '',
   ].filter(Boolean);
+  if (holdoutLeftOut !== undefined) notes.push(holdoutLeftOutText(holdoutLeftOut.length));
   const scoring = scoringLines(summary.provenance, summary.questions, config);
   const sections: (string | null)[] = [
     `rag-gate eval: ${file}: ${summary.questions} questions${notes.length > 0 ? ` (${notes.join('; ')})` : ''}${scoring.map((line) => `\n  ${line}`).join('')}`,

@@ -1,3 +1,4 @@
+import { holdoutLeftOutText } from './holdout.js';
 import type { RootContent } from 'mdast';
 import { headlineMetrics } from '../core/catalog/metrics.js';
 import type { RunSummary } from '../core/scoring/summary.js';
@@ -20,6 +21,8 @@ export interface HeadOnlyOptions {
   readonly marker?: string;
   /** The retrieval-ok rule's metric, shown first. */
   readonly retrievalOkMetric: string;
+  /** Holdout questions left out of the head results, when a holdout file was given. */
+  readonly holdoutLeftOut?: number;
 }
 
 /** Why nothing was compared, for the log, the failed check or the warning; without the rag-gate prefix. */
@@ -71,7 +74,11 @@ export function renderHeadOnly(summary: RunSummary, options: HeadOnlyOptions): s
   if (options.marker !== undefined) children.push(markerComment(options.marker));
   children.push(
     ...causeContent(options.cause),
-    paragraph(...prose(`Head results: ${summary.questions.toLocaleString('en-US')} questions.`)),
+    paragraph(
+      ...prose(
+        `Head results: ${summary.questions.toLocaleString('en-US')} questions.${options.holdoutLeftOut ? ` ${holdoutLeftOutText(options.holdoutLeftOut)}.` : ''}`,
+      ),
+    ),
     table(['metric', 'head', '95% CI', 'n'], rows, ['left', 'right', 'right', 'right']),
   );
   if (d.n > 0) {

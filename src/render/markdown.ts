@@ -7,6 +7,7 @@
  * @mention, and the GFM table serialiser escapes `|` in code spans inside cells. Raw `html` nodes carry only our
  * own fixed markup: the sticky-comment marker and the `<details><summary>` wrappers.
  */
+import { holdoutLeftOutText } from './holdout.js';
 import type { List, Paragraph, PhrasingContent, RootContent, Table } from 'mdast';
 import { gatedTestOf } from '../core/catalog/gates.js';
 import { comparisonScoringLines, type ScoringRulesInUse } from './scoring-words.js';
@@ -476,7 +477,8 @@ function footer(comparison: Comparison, options: CommentOptions): Paragraph {
       `${plural(comparison.paired, 'paired question')}, ${comparison.missing.length.toLocaleString('en-US')} missing (counted as failed), ` +
         `${comparison.added.length.toLocaleString('en-US')} added, ${comparison.removed.length.toLocaleString('en-US')} removed, ` +
         `${comparison.excluded.length > 0 ? `${comparison.excluded.length.toLocaleString('en-US')} excluded, ` : ''}${comparison.labelsChanged.length.toLocaleString('en-US')} relabelled` +
-        ` · α = ${comparison.alpha}${gated > 1 ? `, Holm-adjusted across ${gated} gated tests` : ''}`,
+        ` · α = ${comparison.alpha}${gated > 1 ? `, Holm-adjusted across ${gated} gated tests` : ''}` +
+        (comparison.holdoutLeftOut.length > 0 ? ` · ${holdoutLeftOutText(comparison.holdoutLeftOut.length)}` : ''),
     ),
   ]);
   if (options.reportLink !== undefined && options.reportLink.trim() !== '') parts.push(annotated(options.reportLink));

@@ -207,6 +207,7 @@ export function makeComparison(overrides: Partial<Comparison> = {}): Comparison 
     missing: [],
     rescored: [],
     labelsChanged: [],
+    holdoutLeftOut: [],
     coverage: { paired: 200, missing: 0, compared: 200, baseQuestions: 200, share: 1 },
     provenance: { base: NOTHING_DERIVED, head: NOTHING_DERIVED },
     ungated: false,

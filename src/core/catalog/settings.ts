@@ -21,7 +21,7 @@ import { parseRetrievalMetric } from './retrieval-metrics.js';
  */
 
 /** The CLI commands that take settings (`trec` takes only the few rows that name it, from flags alone). */
-export type SettingCommand = 'eval' | 'compare' | 'trec';
+export type SettingCommand = 'eval' | 'compare' | 'trec' | 'split' | 'holdout';
 
 export interface SettingRow<T> {
   /** The input's name in action.yml and the key in rag-gate.yml. */
@@ -197,6 +197,13 @@ export function parseNdcgGains(text: string): ReadonlyMap<number, number> {
   return gains;
 }
 
+function parseHoldoutShare(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value <= 0 || value >= 1)
+    throw new SettingError(`the holdout share must be a number between 0 and 1 (exclusive), such as 0.3, got "${text}"`);
+  return value;
+}
+
 function parseBoolean(text: string): boolean {
   const value = text.trim().toLowerCase();
   if (value === 'true') return true;
@@ -238,7 +245,12 @@ function parseCommentTag(text: string): string {
 }
 
 const both = (flag: string) => ({ flags: { eval: flag, compare: flag } });
-const everyCommand = (flag: string) => ({ flags: { eval: flag, compare: flag, trec: flag } });
+/** A scoring setting: eval, compare and the holdout evaluation score runs alike. */
+const scoring = (flag: string) => ({ flags: { eval: flag, compare: flag, holdout: flag } });
+/** A retrieval-judging setting: every command that scores retrieval, trec included. */
+const everyCommand = (flag: string) => ({ flags: { eval: flag, compare: flag, holdout: flag, trec: flag } });
+/** The settings that select the config file's section: every command that reads it. */
+const everywhere = (flag: string) => ({ flags: { eval: flag, compare: flag, split: flag, holdout: flag } });
 const compareOnly = (flag: string) => ({ flags: { compare: flag } });
 
 export const SETTINGS = {
@@ -247,7 +259,7 @@ export const SETTINGS = {
     description: "the settings file (YAML), read when it exists; its keys are these settings' names",
     default: 'rag-gate.yml',
     parse: nonEmpty('a file'),
-    cli: both('--config <file>'),
+    cli: everywhere('--config <file>'),
     action: true,
     config: false,
   },
@@ -256,7 +268,7 @@ export const SETTINGS = {
     description: "key of the sticky comment, so several gates in one repository each keep their own; also selects that gate's section of the config file",
     default: 'default',
     parse: parseCommentTag,
-    cli: both('--comment-tag <tag>'),
+    cli: everywhere('--comment-tag <tag>'),
     action: true,
     config: false,
   },
@@ -266,7 +278,7 @@ export const SETTINGS = {
       'path or glob of the head results (JSON Lines or a JSON array, one record per question); several files are shards of one run, merged, and an id in two shards is an error',
     default: '',
     parse: optionalText,
-    cli: { flags: { eval: '--results <glob>', compare: '--head <glob>' } },
+    cli: { flags: { eval: '--results <glob>', compare: '--head <glob>', holdout: '--results <glob>' } },
     action: true,
     config: true,
   },
@@ -286,7 +298,53 @@ export const SETTINGS = {
       "the head's golden set (a JSON Lines or JSON file of records with an id, or a text file of ids, one per line): a base question no longer in it was removed on purpose and is left out; one still in it but missing from the head results counts as failed",
     default: '',
     parse: optionalText,
-    cli: compareOnly('--golden <file>'),
+    cli: { flags: { compare: '--golden <file>', split: '--golden <file>' } },
+    action: true,
+    config: true,
+  },
+  holdout: {
+    name: 'holdout',
+    description:
+      'the holdout file written by rag-gate split: eval and compare (pull requests) leave its holdout questions out and count them; the holdout evaluation (mode release, rag-gate holdout) compares them with the development questions; split writes it (there, empty means rag-gate-holdout.json)',
+    default: '',
+    parse: optionalText,
+    cli: { flags: { eval: '--holdout <file>', compare: '--holdout <file>', holdout: '--holdout <file>', split: '--out <file>' } },
+    action: true,
+    config: true,
+  },
+  'holdout-share': {
+    name: 'holdout-share',
+    description: 'the share of the golden set split holds out, stratified by tag',
+    default: '0.3',
+    parse: parseHoldoutShare,
+    cli: { flags: { split: '--holdout <share>' } },
+    action: false,
+    config: true,
+  },
+  'holdout-seed': {
+    name: 'holdout-seed',
+    description: "the key of split's hash of question ids: the same seed and ids give the same split on every machine",
+    default: 'rag-gate',
+    parse: nonEmpty('a seed'),
+    cli: { flags: { split: '--seed <seed>' } },
+    action: false,
+    config: true,
+  },
+  'holdout-ledger': {
+    name: 'holdout-ledger',
+    description:
+      'the ledger of holdout evaluations (JSON Lines), read and appended to by each holdout evaluation; a holdout looked at for more than one commit is flagged. In the action, when the file does not exist, the newest holdout-ledger-artifact of the repository is read',
+    default: 'rag-gate-holdout-ledger.jsonl',
+    parse: nonEmpty('a file'),
+    cli: { flags: { holdout: '--ledger <file>' } },
+    action: true,
+    config: true,
+  },
+  'holdout-ledger-artifact': {
+    name: 'holdout-ledger-artifact',
+    description: "name of the artifact that keeps the holdout ledger between release runs (upload the holdout-ledger output's file under it)",
+    default: 'rag-gate-holdout-ledger',
+    parse: nonEmpty('an artifact'),
     action: true,
     config: true,
   },
@@ -327,7 +385,15 @@ export const SETTINGS = {
     action: true,
     config: true,
   },
-  k: { name: 'k', description: 'cut-offs for the @k metrics', default: '1,3,5,10', parse: parseCutoffs, cli: both('--k <list>'), action: true, config: true },
+  k: {
+    name: 'k',
+    description: 'cut-offs for the @k metrics',
+    default: '1,3,5,10',
+    parse: parseCutoffs,
+    cli: scoring('--k <list>'),
+    action: true,
+    config: true,
+  },
   'relevance-level': {
     name: 'relevance-level',
     description:
@@ -353,7 +419,7 @@ export const SETTINGS = {
     description: 'when retrieval succeeded for a record without retrieval_ok: hit@k, or METRIC>=x such as recall@5>=0.8',
     default: 'hit@5',
     parse: parseRetrievalOkRule,
-    cli: both('--retrieval-ok <rule>'),
+    cli: scoring('--retrieval-ok <rule>'),
     action: true,
     config: true,
   },
@@ -363,7 +429,7 @@ export const SETTINGS = {
       'how to judge answers without a correct field: contains (the normalised expected answer appears in the normalised answer, as whole words), exact (normalised exact match) or f1:T (token F1 at least T)',
     default: 'contains',
     parse: parseCorrectnessRule,
-    cli: both('--correct <rule>'),
+    cli: scoring('--correct <rule>'),
     action: true,
     config: true,
   },
@@ -373,7 +439,7 @@ export const SETTINGS = {
       "your results' field names for rag-gate's, as ours=yours, comma- or newline-separated: question=prompt,expected_answer=gold (in rag-gate.yml also a mapping such as {question: prompt})",
     default: '',
     parse: parseFieldMap,
-    cli: { flags: { eval: '--field <ours=yours>', compare: '--field <ours=yours>' }, repeatable: true },
+    cli: { flags: { eval: '--field <ours=yours>', compare: '--field <ours=yours>', holdout: '--field <ours=yours>' }, repeatable: true },
     action: true,
     config: true,
   },
@@ -383,7 +449,7 @@ export const SETTINGS = {
       "when a retrieved context given as text counts as a reference (gold) context: exact (the same text after Unicode NFC and white space collapsed, case kept) or overlap:T (at least a share T of the reference text's normalised tokens are in the retrieved text)",
     default: 'exact',
     parse: parseContextMatchRule,
-    cli: both('--context-match <rule>'),
+    cli: scoring('--context-match <rule>'),
     action: true,
     config: true,
   },
@@ -428,7 +494,7 @@ export const SETTINGS = {
     description: 'graded metrics that get a paired randomization test, comma-separated',
     default: ['ndcg@10', 'recall@5', 'mrr', 'map', 'faithfulness', 'answer_relevance'].join(','),
     parse: parseGraded,
-    cli: compareOnly('--graded <list>'),
+    cli: { flags: { compare: '--graded <list>', holdout: '--graded <list>' } },
     action: true,
     config: true,
   },
@@ -543,9 +609,10 @@ export const SETTINGS = {
   },
   mode: {
     name: 'mode',
-    description: 'gate fails the job when the gate fails; advisory only reports',
+    description:
+      'gate fails the job when the gate fails; advisory only reports; release evaluates the holdout against the development questions once, before a release, and records it in the holdout ledger',
     default: 'gate',
-    parse: oneOf('gate', 'advisory'),
+    parse: oneOf('gate', 'advisory', 'release'),
     action: true,
     config: true,
   },

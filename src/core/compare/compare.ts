@@ -212,6 +212,8 @@ export function compareRuns(
     /** Relabelled questions whose base `baseRun` already holds re-scored under the head's labels, and those it could not. */
     readonly rescored?: readonly string[];
     readonly notRescorable?: ReadonlyMap<string, NotRescorable>;
+    /** Holdout questions already taken out of both runs. */
+    readonly holdoutLeftOut?: readonly string[];
   } = {},
 ): Comparison {
   const golden = options.golden;
@@ -312,6 +314,7 @@ export function compareRuns(
     missing,
     rescored: options.rescored ?? [],
     labelsChanged: pairing.labelsChanged.map((id) => ({ id, reason: options.notRescorable?.get(id) ?? 'not-rescored' })),
+    holdoutLeftOut: options.holdoutLeftOut ?? [],
     coverage,
     alpha: config.alpha,
     tests,

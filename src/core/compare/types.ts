@@ -196,6 +196,8 @@ export interface Comparison {
   readonly rescored: readonly string[];
   /** Questions whose gold labels changed and could not be re-scored: left out. */
   readonly labelsChanged: readonly Relabelled[];
+  /** Holdout questions (of either run) left out: a pull request never looks at the holdout. */
+  readonly holdoutLeftOut: readonly string[];
   readonly coverage: Coverage;
   readonly alpha: number;
   readonly tests: readonly PairedTest[];

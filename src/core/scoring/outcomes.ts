@@ -212,3 +212,26 @@ export function withRowsOf(run: QuestionOutcomes, replacement: QuestionOutcomes)
   });
   return { ...run, goldKeys, goldFound, columns };
 }
+
+/** `run` without the questions whose id is in `ids` (the holdout, on a pull request), and the ids it left out. */
+export function withoutQuestions(run: QuestionOutcomes, ids: ReadonlySet<string>): { outcomes: QuestionOutcomes; leftOut: string[] } {
+  const kept: number[] = [];
+  const leftOut: string[] = [];
+  run.ids.forEach((id, row) => (ids.has(id) ? leftOut.push(id) : kept.push(row)));
+  if (leftOut.length === 0) return { outcomes: run, leftOut };
+  const pick = <T>(values: readonly T[]) => kept.map((row) => values[row]!);
+  const columns = new Map([...run.columns].map(([name, values]) => [name, Float64Array.from(kept, (row) => values[row]!)]));
+  return {
+    outcomes: {
+      ...run,
+      size: kept.length,
+      ids: pick(run.ids),
+      questions: pick(run.questions),
+      tags: pick(run.tags),
+      goldKeys: pick(run.goldKeys),
+      goldFound: kept.map((row) => run.goldFound[row]),
+      columns,
+    },
+    leftOut,
+  };
+}

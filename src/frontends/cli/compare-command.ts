@@ -33,7 +33,7 @@ export function compareCommand(context: CommandContext, setExitCode: (code: numb
       ]);
       const config = await comparisonConfig(settings);
       const progress = readingProgress(context);
-      const run = await compareFiles({ base, head, golden: settings.golden }, config, {
+      const run = await compareFiles({ base, head, golden: settings.golden, holdout: settings.holdout }, config, {
         readerEntry: context.readerEntry,
         onProgress: progress.reporter(),
         allowUngated: settings['allow-ungated'],

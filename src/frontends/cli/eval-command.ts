@@ -28,8 +28,15 @@ export function evalCommand(context: CommandContext): Command {
       const files = await resultFiles(settings.results, 'results', origins.results);
       const config = evaluationConfig(settings);
       const progress = readingProgress(context);
-      const { summary, warnings } = await evaluateFiles(files, config, progress.reporter()).finally(progress.end);
+      const { summary, warnings, holdoutLeftOut } = await evaluateFiles(files, config, { onProgress: progress.reporter(), holdout: settings.holdout }).finally(
+        progress.end,
+      );
       for (const warning of warnings) context.stderr(`rag-gate: warning: ${warning}\n`);
-      context.stdout(options.json ? `${JSON.stringify(evalJson(summary, config), null, 2)}\n` : renderEvalText(files.join(', '), summary, config));
+      const holdout = settings.holdout === undefined ? undefined : holdoutLeftOut;
+      context.stdout(
+        options.json
+          ? `${JSON.stringify({ ...evalJson(summary, config), ...(holdout === undefined ? {} : { holdoutLeftOut: holdout }) }, null, 2)}\n`
+          : renderEvalText(files.join(', '), summary, config, holdout),
+      );
     });
 }

@@ -5,7 +5,9 @@ import type { CommandContext } from './context.js';
 import { compareCommand } from './compare-command.js';
 import { evalCommand } from './eval-command.js';
 import { EXIT } from './exit.js';
+import { holdoutCommand } from './holdout-command.js';
 import { judgeCommand } from './judge-command.js';
+import { splitCommand } from './split-command.js';
 import { trecCommand } from './trec-command.js';
 
 /** package.json's version, put in by scripts/build.mjs (and vitest.config.ts), so nothing reads package.json at run time. */
@@ -24,7 +26,9 @@ export async function main(argv: readonly string[], context: CommandContext): Pr
     .addCommand(trecCommand(context))
     .addCommand(compareCommand(context, (code) => (exitCode = code)))
     .addCommand(judgeCommand(context, (code) => (exitCode = code)))
-    .addCommand(calibrateCommand(context, (code) => (exitCode = code)));
+    .addCommand(calibrateCommand(context, (code) => (exitCode = code)))
+    .addCommand(splitCommand(context))
+    .addCommand(holdoutCommand(context));
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr });
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -14,6 +14,8 @@ export interface GitHubApi {
   findArtifact(runId: number, name: string): Promise<{ id: number; name: string } | null>;
   /** The artifact's zip archive. */
   downloadArtifact(artifactId: number): Promise<Uint8Array>;
+  /** The newest unexpired artifact of the repository with this name, from any run (the holdout ledger's). */
+  findNewestArtifact(name: string): Promise<{ id: number; name: string; runId: number | null; createdAt: string } | null>;
   /** Every comment on an issue or pull request, all pages. */
   listComments(issueNumber: number): Promise<IssueComment[]>;
   createComment(issueNumber: number, body: string): Promise<{ id: number; url: string }>;
@@ -197,6 +199,13 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
       const { data } = await octokit.rest.actions.listWorkflowRunArtifacts({ owner, repo, run_id: runId, name, per_page: 100 });
       const artifact = data.artifacts.find((a) => a.name === name && !a.expired);
       return artifact ? { id: artifact.id, name: artifact.name } : null;
+    },
+    async findNewestArtifact(name) {
+      const { data } = await octokit.rest.actions.listArtifactsForRepo({ owner, repo, name, per_page: 100 });
+      const newest = data.artifacts
+        .filter((a) => a.name === name && !a.expired)
+        .sort((a, b) => Date.parse(b.created_at ?? '') - Date.parse(a.created_at ?? '') || b.id - a.id)[0];
+      return newest === undefined ? null : { id: newest.id, name: newest.name, runId: newest.workflow_run?.id ?? null, createdAt: newest.created_at ?? '' };
     },
     async downloadArtifact(artifactId) {
       const { data } = await octokit.rest.actions.downloadArtifact({ owner, repo, artifact_id: artifactId, archive_format: 'zip' });

@@ -24,25 +24,12 @@ import { type Baseline, type BaselineBroken, type BaselineFound, findArtifactBas
 import { commentMarker, type CommentResult, upsertComment } from './comment.js';
 import { type EventInfo, readEvent } from './event.js';
 import { apiFailure, type CommitStatus, type GitHubApi, httpStatus, type PullRequestRef } from './github.js';
-import { givenInputs, INPUT_NAMES, type InputName } from './inputs.js';
+import { givenInputs, INPUT_NAMES } from './inputs.js';
 import { ActionJudge } from './judge.js';
+import { runRelease } from './release.js';
+import type { ActionRuntime } from './runtime.js';
 
-/** Everything the action touches outside the pure core, so tests can run it without a runner or GitHub. */
-export interface ActionRuntime {
-  getInput(name: InputName): string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** The event payload (GitHub writes it to GITHUB_EVENT_PATH). */
-  readEventPayload(): unknown;
-  createApi(options: { token: string; owner: string; repo: string; timeoutMs: number }): GitHubApi;
-  info(message: string): void;
-  warning(message: string, title?: string): void;
-  setOutput(name: string, value: string): void;
-  setFailed(message: string): void;
-  writeSummary(markdown: string): Promise<void>;
-  now(): Date;
-  /** The bundled entry file, to read the base run on a reader thread; without it both runs are read on this thread. */
-  readonly readerEntry?: URL;
-}
+export type { ActionRuntime } from './runtime.js';
 
 /** GitHub's job summary takes at most 1 MiB. */
 const SUMMARY_MAX_BYTES = 1024 * 1024;
@@ -171,6 +158,10 @@ async function run(runtime: ActionRuntime): Promise<void> {
   const event = readEvent(env.GITHUB_EVENT_NAME ?? '', runtime.readEventPayload(), Number(env.GITHUB_RUN_ID ?? 0));
   const headInputs = await resultFiles(settings.results, 'results', origins.results);
   const api = runtime.createApi({ token: settings['github-token'], owner, repo, timeoutMs: settings['api-timeout-seconds'] * 1000 });
+  if (settings.mode === 'release') {
+    await runRelease(runtime, api, settings, origins);
+    return;
+  }
   const pullRequest = await resolvePullRequest(api, event, settings['pr-number']).catch((error: unknown) => {
     runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage(error)}`);
     return null;
@@ -229,7 +220,7 @@ async function compareAndReport(
       return {
         kind: 'compared',
         baseline,
-        run: await compareFiles({ base: await judge(baseline.files, 'base'), head: headFiles, golden: settings.golden }, config, {
+        run: await compareFiles({ base: await judge(baseline.files, 'base'), head: headFiles, golden: settings.golden, holdout: settings.holdout }, config, {
           readerEntry: runtime.readerEntry,
           allowUngated: settings['allow-ungated'],
         }),
@@ -272,9 +263,15 @@ async function compareAndReport(
   } else {
     const cause = noComparison(result, settings);
     const why = noComparisonText(cause);
-    const head = await evaluateFiles(headFiles, config.eval);
+    const head = await evaluateFiles(headFiles, config.eval, { holdout: settings.holdout });
     for (const warning of head.warnings) runtime.warning(warning);
-    comment = renderHeadOnly(head.summary, { cause, retrievalOk: rule, marker, retrievalOkMetric: config.eval.retrievalOk.metric.name });
+    comment = renderHeadOnly(head.summary, {
+      cause,
+      retrievalOk: rule,
+      marker,
+      retrievalOkMetric: config.eval.retrievalOk.metric.name,
+      holdoutLeftOut: head.holdoutLeftOut.length,
+    });
     summary = comment;
     const verdict = cause.fails ? 'fail' : 'neutral';
     const baselineJson = cause.kind === 'baseline-error' ? { found: false, reason: why, problem: cause.problem } : { found: false, reason: cause.reason };
@@ -321,6 +318,10 @@ async function compareAndReport(
   runtime.setOutput('baseline-found', String(result.kind === 'compared'));
   runtime.setOutput('baseline-sha', result.kind === 'compared' ? (result.baseline.sha ?? '') : '');
   runtime.setOutput('comment-url', posted.url ?? '');
+  // The release evaluation's outputs are set, empty, on every run, as the comparison's are in mode release.
+  runtime.setOutput('holdout-gap', '');
+  runtime.setOutput('holdout-looks', '');
+  runtime.setOutput('holdout-ledger', '');
   return outcome;
 }
 

@@ -36,8 +36,8 @@ describe('action.yml', () => {
       expect(readme, `README.md's ${name} table is out of date: run npm run docs`).toBe(replaceBetweenMarkers(readme, name, table()));
   });
 
-  it('declares every output that run.ts sets, and sets every output it declares', () => {
-    const source = readFileSync(join(ROOT, 'src', 'frontends', 'github', 'run.ts'), 'utf8');
+  it('declares every output that run.ts and release.ts set, and sets every output it declares', () => {
+    const source = ['run.ts', 'release.ts'].map((file) => readFileSync(join(ROOT, 'src', 'frontends', 'github', file), 'utf8')).join('\n');
     const set = [...source.matchAll(/setOutput\('([^']+)'/g)].map((match) => match[1]);
     expect(set.length).toBeGreaterThan(0);
     expect([...new Set(set)].sort()).toEqual(Object.keys(actionYml.outputs).sort());

@@ -11,6 +11,8 @@ import { parse } from 'yaml';
 import { ROOT } from '../../helpers/cli.js';
 import { tempDir, writeJsonl } from '../../helpers/files.js';
 import type { Question } from '../../helpers/paired-runs.js';
+import { drawSplit, splitSizes } from '../../../src/core/holdout/split.js';
+import { writeHoldoutFile } from '../../../src/sources/holdout-file.js';
 import { type FakeComment, type FakeGitHubServer, type FakeRun, startFakeGitHub, type RepositoryState } from './fake-github-server.js';
 import {
   BASE_SHA,
@@ -61,6 +63,7 @@ function parseOutputFile(text: string): Record<string, string> {
 
 interface RunOptions {
   readonly inputs?: Record<string, string>;
+  readonly env?: Record<string, string>;
   readonly eventName?: string;
   readonly payload?: object;
 }
@@ -125,6 +128,7 @@ async function runDist(server: FakeGitHubServer, work: Workspace, options: RunOp
     GITHUB_SERVER_URL: 'https://github.com',
     RUNNER_TEMP: join(files, 'temp'),
     RAG_GATE_RETRY_BASE_MS: '10',
+    ...options.env,
   };
 
   const child = spawn(process.execPath, [DIST_INDEX], { cwd: work.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -188,6 +192,9 @@ describe('dist/index.js as the runner runs it', () => {
       'broken',
       'comment-url',
       'fixed',
+      'holdout-gap',
+      'holdout-ledger',
+      'holdout-looks',
       'p-value',
       'regressions',
       'report-json',
@@ -642,5 +649,52 @@ describe('dist/index.js: the commit status of a workflow_run gate', () => {
     ]);
     expect(run.outputs.verdict).toBe('fail');
     expect(errorLine(run)).toMatch(/^::error::rag-gate: retrieval regressed significantly/);
+  });
+});
+
+describe('dist/index.js: mode release and the holdout ledger artifact', () => {
+  /** A workspace with the results and the holdout file (30% of the sketch's questions). */
+  async function releaseWorkspace(): Promise<Workspace> {
+    const { base } = sketchScenario();
+    const work = workspace(base);
+    const questions = base.map((q) => ({ id: q.id, tags: q.tags ?? [] }));
+    const split = drawSplit(questions, { seed: 'rag-gate', rotation: 0, share: 0.3 });
+    await writeHoldoutFile(join(work.dir, 'holdout.json'), split, splitSizes(questions, new Set(split.holdout)));
+    return work;
+  }
+
+  it('reads the newest ledger artifact of the repository, flags the second look, and writes the ledger to upload', async () => {
+    const first = await releaseWorkspace();
+    const api = await start();
+    const inputs = { mode: 'release', holdout: 'holdout.json' };
+    const one = await runDist(api, first, { inputs, eventName: 'release', payload: {}, env: { GITHUB_SHA: 'a'.repeat(40) } });
+    expect(one.code).toBe(0);
+    expect(one.outputs['holdout-looks']).toBe('1');
+    expect(warnings(one).some((line) => line.includes('no holdout ledger yet'))).toBe(true);
+    const ledger = readFileSync(join(first.dir, one.outputs['holdout-ledger']!), 'utf8');
+
+    // The first job uploaded its ledger; the next release finds it through the repository's artifacts.
+    api.state.runs.push({
+      id: 880,
+      runNumber: 3,
+      headSha: 'a'.repeat(40),
+      createdAt: '2026-11-19T00:00:00Z',
+      branch: 'main',
+      event: 'release',
+      conclusion: 'success',
+      headRepository: 'octo/shop',
+    });
+    api.state.artifacts.set(880, [{ id: 4242, name: 'rag-gate-holdout-ledger', expired: false }]);
+    api.state.zips.set(4242, zipOf({ 'rag-gate-holdout-ledger.jsonl': ledger }));
+    const second = await releaseWorkspace();
+    const two = await runDist(api, second, { inputs, eventName: 'release', payload: {}, env: { GITHUB_SHA: 'b'.repeat(40) } });
+    expect(two.code).toBe(0);
+    expect(api.callsTo('GET', /^\/repos\/octo\/shop\/actions\/artifacts$/).map((call) => call.query.name)).toEqual([
+      'rag-gate-holdout-ledger',
+      'rag-gate-holdout-ledger',
+    ]);
+    expect(two.outputs['holdout-looks']).toBe('2');
+    expect(two.summary).toContain('The holdout has been looked at 2 times');
+    expect(readFileSync(join(second.dir, 'rag-gate-holdout-ledger.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
   });
 });

@@ -341,6 +341,27 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
           archive_download_url: `${origin}${repoPath}/actions/artifacts/${a.id}/zip`,
         })),
       });
+    } else if (method === 'GET' && path === `${repoPath}/actions/artifacts`) {
+      const createdAt = (runId: number) => state.runs.find((run) => run.id === runId)?.createdAt ?? '2026-01-01T00:00:00Z';
+      const artifacts = [...state.artifacts]
+        .flatMap(([runId, list]) => list.map((a) => ({ ...a, runId })))
+        .filter((a) => query.name === undefined || a.name === query.name);
+      const example = openApi.example<{ artifacts: Json[] }>('artifact-paginated').artifacts[0] as Record<string, Json>;
+      send(response, 200, {
+        total_count: artifacts.length,
+        artifacts: artifacts.map((a) => ({
+          ...example,
+          id: a.id,
+          name: a.name,
+          expired: a.expired,
+          size_in_bytes: state.zips.get(a.id)?.length ?? 0,
+          url: `${origin}${repoPath}/actions/artifacts/${a.id}`,
+          archive_download_url: `${origin}${repoPath}/actions/artifacts/${a.id}/zip`,
+          created_at: createdAt(a.runId),
+          updated_at: createdAt(a.runId),
+          workflow_run: { ...(example.workflow_run as Record<string, Json>), id: a.runId },
+        })),
+      });
     } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/actions/artifacts/(\\d+)/zip$`)))) {
       // GitHub answers with a redirect to a short-lived, signed blob storage URL on another host.
       response.writeHead(302, { location: `${blobOrigin}/blob/artifact-${match[1]}.zip?sig=abc`, 'content-length': '0' });

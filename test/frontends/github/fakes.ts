@@ -75,6 +75,17 @@ export class FakeGitHub implements GitHubApi {
     return artifact !== undefined && artifact.name === name ? artifact : null;
   }
 
+  /** Repository artifacts for findNewestArtifact, any order. */
+  repositoryArtifacts: { id: number; name: string; runId: number; createdAt: string; expired?: boolean }[] = [];
+
+  async findNewestArtifact(name: string): Promise<{ id: number; name: string; runId: number | null; createdAt: string } | null> {
+    this.record('findNewestArtifact', name);
+    const newest = this.repositoryArtifacts
+      .filter((a) => a.name === name && a.expired !== true)
+      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))[0];
+    return newest === undefined ? null : { id: newest.id, name: newest.name, runId: newest.runId, createdAt: newest.createdAt };
+  }
+
   async downloadArtifact(artifactId: number): Promise<Uint8Array> {
     this.record('downloadArtifact', artifactId);
     const zip = this.zips.get(artifactId);

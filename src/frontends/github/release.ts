@@ -1,0 +1,122 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import type { Settings, SettingName, SettingOrigin } from '../../core/catalog/settings.js';
+import { SettingError } from '../../core/errors.js';
+import { evaluationConfig } from '../../pipeline/compare.js';
+import { resultFiles } from '../../pipeline/files.js';
+import { evaluateHoldoutFiles } from '../../pipeline/holdout.js';
+import { holdoutJson, renderHoldoutMarkdown, renderHoldoutText } from '../../render/holdout.js';
+import { codeQuoted } from '../../render/untrusted.js';
+import { holdoutFileExists } from '../../sources/holdout-file.js';
+import { writeFileAtomic } from '../../sources/write.js';
+import type { GitHubApi } from './github.js';
+import type { ActionRuntime } from './runtime.js';
+import { inflateEntry, zipEntries } from './zip.js';
+
+/** A ledger past this size is not a ledger. */
+const MAX_LEDGER_BYTES = 64 * 1024 * 1024;
+
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Puts the ledger where the evaluation reads it: the `holdout-ledger` file when the workflow restored it, else
+ * the newest `holdout-ledger-artifact` of the repository. The ledger is the only memory of earlier looks, so an
+ * artifact that exists but cannot be read fails the run rather than count this look as the first.
+ */
+async function restoreLedger(runtime: ActionRuntime, api: GitHubApi, settings: Settings): Promise<void> {
+  const file = settings['holdout-ledger'];
+  if (await holdoutFileExists(file)) {
+    runtime.info(`holdout ledger: ${file}`);
+    return;
+  }
+  const name = settings['holdout-ledger-artifact'];
+  const fail = (why: string) =>
+    new Error(
+      `could not read the holdout ledger from the artifact ${name}: ${why}. Without it rag-gate cannot tell how often the holdout was looked at; re-run the job, or restore the ledger to ${file} before this step.`,
+    );
+  let artifact: Awaited<ReturnType<GitHubApi['findNewestArtifact']>>;
+  try {
+    artifact = await api.findNewestArtifact(name);
+  } catch (error) {
+    throw fail(`the GitHub API failed (${errorMessage(error)}); the job needs \`actions: read\``);
+  }
+  if (artifact === null) {
+    runtime.warning(
+      `no holdout ledger yet (no ${file}, no artifact ${name}): this evaluation is recorded as the first look. Upload the file of the holdout-ledger output as the artifact ${name} after this step, so that the next release sees it.`,
+      'rag-gate: new holdout ledger',
+    );
+    return;
+  }
+  let content: Uint8Array;
+  try {
+    const zip = await api.downloadArtifact(artifact.id);
+    const entries = zipEntries(zip).filter((entry) => !entry.name.endsWith('/') && entry.originalSize <= MAX_LEDGER_BYTES);
+    const entry = entries.find((e) => basename(e.name) === basename(file)) ?? entries.find((e) => e.name.endsWith('.jsonl'));
+    if (entry === undefined) throw new Error(`it holds no ${basename(file)} and no .jsonl file`);
+    content = inflateEntry(zip, entry);
+  } catch (error) {
+    throw fail(errorMessage(error));
+  }
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, content);
+  runtime.info(`holdout ledger: the artifact ${name} of run ${artifact.runId ?? 'unknown'} (${artifact.createdAt})`);
+}
+
+/**
+ * `mode: release`: evaluates the holdout against the development questions of the same results, once, before a
+ * release; records the look in the ledger; writes the job summary, the report and the outputs. It reports and
+ * warns; only bad input or an unreadable ledger fails the step.
+ */
+export async function runRelease(
+  runtime: ActionRuntime,
+  api: GitHubApi,
+  settings: Settings,
+  origins: Readonly<Record<SettingName, SettingOrigin>>,
+): Promise<void> {
+  if (settings.results === undefined)
+    throw new SettingError('input "results": is required: the path or glob of your results file(s), as the input or results: in the config file');
+  if (settings.holdout === undefined)
+    throw new SettingError('mode release evaluates the holdout: give the holdout input (the file rag-gate split wrote), or holdout: in the config file');
+  const env = runtime.env;
+  const files = await resultFiles(settings.results, 'results', origins.results);
+  await restoreLedger(runtime, api, settings);
+  const look = await evaluateHoldoutFiles(files, {
+    holdout: settings.holdout,
+    ledger: settings['holdout-ledger'],
+    config: evaluationConfig(settings),
+    graded: settings.graded,
+    commit: env.GITHUB_SHA || null,
+    by: `${env.GITHUB_WORKFLOW || 'workflow'} run ${env.GITHUB_RUN_ID || '?'} (${env.GITHUB_EVENT_NAME || 'event'}${env.GITHUB_ACTOR ? ` by ${env.GITHUB_ACTOR}` : ''})`,
+    now: runtime.now(),
+  });
+  for (const warning of look.warnings) runtime.warning(warning);
+  const reportDir = join(env.RUNNER_TEMP || tmpdir(), 'rag-gate', settings['comment-tag']);
+  await mkdir(reportDir, { recursive: true });
+  const jsonFile = join(reportDir, 'report.json');
+  const markdownFile = join(reportDir, 'holdout.md');
+  const markdown = renderHoldoutMarkdown(look.evaluation, look.ledger);
+  await writeFileAtomic(jsonFile, `${JSON.stringify(holdoutJson(look), null, 2)}\n`);
+  await writeFileAtomic(markdownFile, markdown);
+  runtime.info(renderHoldoutText(files.join(', '), look.evaluation, look.ledger));
+  await runtime.writeSummary(markdown).catch((error: unknown) => runtime.warning(`could not write the job summary: ${errorMessage(error)}`));
+  if (!look.ledger.clean)
+    runtime.warning(
+      `the holdout has been looked at ${look.ledger.looks} times since it was drawn (this commit and ${look.ledger.earlier.length} earlier looks): it is no longer a clean holdout. Draw a new one with rag-gate split --rotate.`,
+      'rag-gate: holdout looked at more than once',
+    );
+  if (look.evaluation.reading?.kind === 'overfit')
+    runtime.warning('the holdout is more than 8 points below the development questions: see the job summary', 'rag-gate: fitted to the development set');
+  runtime.info(`holdout ledger written: ${codeQuoted(settings['holdout-ledger'], 200)}; upload it as the artifact ${settings['holdout-ledger-artifact']}`);
+  const headline = look.evaluation.headline;
+  runtime.setOutput('verdict', 'neutral');
+  runtime.setOutput('report-json', jsonFile);
+  runtime.setOutput('report-markdown', markdownFile);
+  runtime.setOutput('holdout-gap', headline?.gap === null || headline === null ? '' : String(headline.gap));
+  runtime.setOutput('holdout-looks', String(look.ledger.looks));
+  runtime.setOutput('holdout-ledger', settings['holdout-ledger']);
+  // The comparison's outputs are set (empty, or none found) in mode release too: every declared output is always set.
+  for (const name of ['p-value', 'fixed', 'broken', 'baseline-sha', 'comment-url']) runtime.setOutput(name, '');
+  runtime.setOutput('regressions', '0');
+  runtime.setOutput('baseline-found', 'false');
+}

@@ -1,0 +1,19 @@
+import type { GitHubApi } from './github.js';
+import type { InputName } from './inputs.js';
+
+/** Everything the action touches outside the pure core, so tests can run it without a runner or GitHub. */
+export interface ActionRuntime {
+  getInput(name: InputName): string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The event payload (GitHub writes it to GITHUB_EVENT_PATH). */
+  readEventPayload(): unknown;
+  createApi(options: { token: string; owner: string; repo: string; timeoutMs: number }): GitHubApi;
+  info(message: string): void;
+  warning(message: string, title?: string): void;
+  setOutput(name: string, value: string): void;
+  setFailed(message: string): void;
+  writeSummary(markdown: string): Promise<void>;
+  now(): Date;
+  /** The bundled entry file, to read the base run on a reader thread; without it both runs are read on this thread. */
+  readonly readerEntry?: URL;
+}
