@@ -244,7 +244,6 @@ function parseCommentTag(text: string): string {
   return tag;
 }
 
-const both = (flag: string) => ({ flags: { eval: flag, compare: flag } });
 /** A scoring setting: eval, compare and the holdout evaluation score runs alike. */
 const scoring = (flag: string) => ({ flags: { eval: flag, compare: flag, holdout: flag } });
 /** A retrieval-judging setting: every command that scores retrieval, trec included. */
