@@ -2,6 +2,7 @@ import { extname } from 'node:path';
 import { CsvError, parse } from 'csv-parse/sync';
 import type { InputProblem, ProblemCollector } from '../../core/errors.js';
 import { type NumberedLine, type ReadProgress, readLines } from '../lines.js';
+import { readFailure } from '../results.js';
 
 /**
  * CSV results, as spreadsheets and pandas' `to_csv()` write them: a header row naming the columns, then one row
@@ -174,9 +175,17 @@ function readHeader(file: string, line: number, names: readonly string[], proble
  * Problems (a header naming a column twice or not at all, a row with more or fewer cells than the header, a
  * quote out of place, a line that is not UTF-8, no data rows) are added to `problems` with file, line and
  * column name, and reading goes on to find the others; a row with a problem is not yielded. Callers check
- * `problems` when the rows are done.
+ * `problems` when the rows are done. A file that cannot be read throws an InputError saying why.
  */
 export async function* csvRows(file: string, problems: ProblemCollector, onProgress?: ReadProgress, options: CsvOptions = {}): AsyncGenerator<CsvRow> {
+  try {
+    yield* rowsOf(file, problems, onProgress, options);
+  } catch (error) {
+    throw readFailure(file, error);
+  }
+}
+
+async function* rowsOf(file: string, problems: ProblemCollector, onProgress: ReadProgress | undefined, options: CsvOptions): AsyncGenerator<CsvRow> {
   let delimiter: CsvDelimiter = ',';
   const records = recordTexts(readLines(file, problems, onProgress), (header) => {
     delimiter = options.delimiter ?? (extname(file).toLowerCase() === '.tsv' ? '\t' : headerDelimiter(header));
