@@ -43,20 +43,21 @@ const QUOTE = '"';
  * does not swallow the rows after it.
  */
 function endsInQuotedCell(text: string, delimiter: CsvDelimiter, quoted: boolean): boolean {
-  let cellStart = !quoted;
-  for (let at = 0; at < text.length; at++) {
-    const ch = text[at];
+  for (let at = 0; ;) {
+    const quote = text.indexOf(QUOTE, at);
+    if (quote < 0) return quoted;
     if (quoted) {
-      if (ch !== QUOTE) continue;
-      if (text[at + 1] === QUOTE) at++;
-      else quoted = false;
-    } else if (ch === QUOTE && cellStart) {
-      quoted = true;
+      if (text[quote + 1] === QUOTE) {
+        at = quote + 2;
+        continue;
+      }
+      quoted = false;
     } else {
-      cellStart = ch === delimiter;
+      // Outside quotes at 0 only on a line that starts outside them: a quote there starts its first cell.
+      quoted = quote === 0 || text[quote - 1] === delimiter;
     }
+    at = quote + 1;
   }
-  return quoted;
 }
 
 /**
