@@ -217,10 +217,14 @@ async function* rowsOf(file: string, problems: ProblemCollector, onProgress: Rea
         continue;
       }
       if (cells.length !== columns.length) {
+        const hint =
+          cells.length > columns.length
+            ? `quote a cell that holds "${delimiter === '\t' ? '\\t' : delimiter}"`
+            : `leave a cell empty (${delimiter === '\t' ? 'two tabs in a row' : delimiter.repeat(2)}) for a missing value`;
         problems.add({
           file,
           line: record.line,
-          message: `has ${cells.length} cell${cells.length === 1 ? '' : 's'} but the header row has ${columns.length} columns; quote a cell that holds "${delimiter === '\t' ? '\\t' : delimiter}"`,
+          message: `has ${cells.length} cell${cells.length === 1 ? '' : 's'} but the header row has ${columns.length} columns; ${hint}`,
         });
         continue;
       }

@@ -176,7 +176,7 @@ describe('csvRows reports', () => {
     expect(rows.map((row) => row.cells.id)).toEqual(['q1', 'q5']);
     expect(problems).toEqual([
       { file: path, line: 3, message: 'has 3 cells but the header row has 2 columns; quote a cell that holds ","' },
-      { file: path, line: 4, message: 'has 1 cell but the header row has 2 columns; quote a cell that holds ","' },
+      { file: path, line: 4, message: 'has 1 cell but the header row has 2 columns; leave a cell empty (,,) for a missing value' },
       { file: path, line: 5, message: 'has 3 cells but the header row has 2 columns; quote a cell that holds ","' },
     ]);
   });
