@@ -308,6 +308,25 @@ export function resolveRecord(
 }
 
 /**
+ * Score names Ragas and DeepEval write (`answer_relevancy` is Ragas' metric, not a misspelt `answer_relevance`):
+ * read as scores without a "did you mean" note.
+ */
+export const TOOL_SCORE_NAMES: ReadonlySet<string> = new Set([
+  'faithfulness',
+  'answer_relevancy',
+  'context_precision',
+  'context_recall',
+  'context_entity_recall',
+  'answer_correctness',
+  'semantic_similarity',
+  'factual_correctness_mode_f1',
+  'contextual_precision',
+  'contextual_recall',
+  'contextual_relevancy',
+  'answer_relevancy_success',
+]);
+
+/**
  * Field names other tools use for what rag-gate reads under another name (a hint for an unknown field, not an
  * alias: their meaning may differ, so the user decides).
  */

@@ -137,7 +137,8 @@ async function judgeResults(client: JudgeClient, options: JudgeRunOptions): Prom
     records.push(record);
     texts.push(text);
   });
-  const jsonLines = format === 'jsonl';
+  // Records read from CSV or a DeepEval run are written back as JSON Lines.
+  const jsonLines = format !== 'json-array';
 
   const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
   const reports: Partial<Record<JudgeMetric, MetricReport>> = {};

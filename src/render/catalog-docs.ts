@@ -1,3 +1,4 @@
+import { RESULTS_FORMATS } from '../core/catalog/formats.js';
 import { FIELD_ALIASES, IGNORED_FIELDS } from '../core/record.js';
 import { stringify } from 'yaml';
 import { GATED_TESTS } from '../core/catalog/gates.js';
@@ -74,12 +75,20 @@ export function fieldAliasesTable(): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The README's list of results formats. */
+export function resultsFormatsTable(): string {
+  const lines = ['| `--format` | what it reads |', '|---|---|', '| `auto` (default) | each file by its extension (`.csv`, `.tsv`) and its content |'];
+  for (const format of RESULTS_FORMATS) lines.push(`| \`${format.name}\` | ${format.description} |`);
+  return `${lines.join('\n')}\n`;
+}
+
 /** Every README section made from a catalog, by marker name. */
 export const README_TABLES: Readonly<Record<string, () => string>> = {
   settings: settingsTable,
   'answer-metrics': answerMetricsTable,
   gates: gatesTable,
   'field-aliases': fieldAliasesTable,
+  'results-formats': resultsFormatsTable,
 };
 
 /** Replaces the text between `<!-- NAME:start -->` and `<!-- NAME:end -->`. */

@@ -1,4 +1,5 @@
 import type { ContextMatchRule } from '../core/derived-ids.js';
+import { formatDescription } from '../core/catalog/formats.js';
 import type { CorrectnessRule } from '../core/scoring/generation/correctness.js';
 import type { RunProvenance } from '../core/scoring/summary.js';
 import type { Comparison } from '../core/compare/types.js';
@@ -38,6 +39,8 @@ function contextMatchWords(rule: ContextMatchRule): string {
  */
 export function scoringLines(provenance: RunProvenance, questions: number | undefined, rules: ScoringRulesInUse): string[] {
   const lines: string[] = [];
+  const foreign = provenance.formats.filter((format) => format !== 'jsonl' && format !== 'json-array');
+  if (foreign.length > 0) lines.push(`read as ${foreign.map(formatDescription).join('; and as ')}`);
   if (provenance.correctByRule > 0) {
     lines.push(`correct: ${correctnessWords(rules.correctness)} (computed for ${plural(provenance.correctByRule, 'question')} without a correct field)`);
   }
@@ -61,6 +64,12 @@ export function comparisonScoringLines(comparison: Comparison, rules: ScoringRul
   const { base, head } = comparison.provenance;
   const scores = { ...base.scores, ...head.scores };
   const most = (key: 'idsFromQuestion' | 'retrievalByText' | 'correctByRule') => Math.max(base[key], head[key]);
-  const provenance = { idsFromQuestion: most('idsFromQuestion'), retrievalByText: most('retrievalByText'), correctByRule: most('correctByRule'), scores };
+  const provenance = {
+    idsFromQuestion: most('idsFromQuestion'),
+    retrievalByText: most('retrievalByText'),
+    correctByRule: most('correctByRule'),
+    formats: [...new Set([...base.formats, ...head.formats])],
+    scores,
+  };
   return scoringLines(provenance, undefined, rules);
 }

@@ -18,12 +18,13 @@ export interface RunRead {
  */
 export async function readOutcomes(files: string | readonly string[], config: EvalConfig, onProgress?: ReadProgress): Promise<RunRead> {
   const builder = new OutcomeBuilder(config);
-  const shared = { seenIds: new Map(), scoreKinds: new Map(), contextMatch: config.contextMatch, fields: config.fields };
+  const shared = { seenIds: new Map(), scoreKinds: new Map(), contextMatch: config.contextMatch, fields: config.fields, format: config.format };
   const warnings: string[] = [];
   const unknownFields = new Map<string, number>();
   for (const file of typeof files === 'string' ? [files] : files) {
     const read = await readResults(file, (record, _line, _text, derivation) => builder.add(record, derivation), { ...shared, onProgress });
     warnings.push(...read.warnings);
+    builder.readAs(read.format);
     for (const [field, count] of read.unknownFields) unknownFields.set(field, (unknownFields.get(field) ?? 0) + count);
   }
   return { outcomes: builder.build(), warnings, unknownFields };
@@ -42,7 +43,7 @@ export async function rescoreUnderHeadLabels(
 ): Promise<{ outcomes: QuestionOutcomes; notRescorable: ReadonlyMap<string, Exclude<NotRescorable, 'not-rescored'>> }> {
   const builder = new OutcomeBuilder(config);
   const notRescorable = new Map<string, Exclude<NotRescorable, 'not-rescored'>>();
-  const shared = { seenIds: new Map(), scoreKinds: new Map(), contextMatch: config.contextMatch, fields: config.fields };
+  const shared = { seenIds: new Map(), scoreKinds: new Map(), contextMatch: config.contextMatch, fields: config.fields, format: config.format };
   for (const file of files) {
     await readResults(
       file,

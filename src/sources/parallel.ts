@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { formatCorrectnessRule, parseCorrectnessRule } from '../core/scoring/generation/correctness.js';
 import { readOutcomes } from './outcomes.js';
+import type { ResultsFormat } from '../core/catalog/formats.js';
 import { formatContextMatchRule, parseContextMatchRule } from '../core/derived-ids.js';
 import { parseRetrievalMetric } from '../core/catalog/retrieval-metrics.js';
 import { parseRetrievalOkRule } from '../core/scoring/retrieval-ok.js';
@@ -24,6 +25,7 @@ interface EvalSpec {
   readonly correct: string;
   readonly contextMatch: string;
   readonly fields: readonly (readonly [string, string])[];
+  readonly format: ResultsFormat | 'auto';
   readonly relevanceLevel: number;
   readonly ndcgGains: [number, number][];
 }
@@ -39,6 +41,7 @@ function toSpec(config: EvalConfig): EvalSpec {
     correct: formatCorrectnessRule(config.correctness),
     contextMatch: formatContextMatchRule(config.contextMatch),
     fields: [...config.fields],
+    format: config.format,
     relevanceLevel: config.judging.relevanceLevel,
     ndcgGains: [...config.judging.ndcgGains],
   };
@@ -51,6 +54,7 @@ function fromSpec(spec: EvalSpec): EvalConfig {
     correctness: parseCorrectnessRule(spec.correct),
     contextMatch: parseContextMatchRule(spec.contextMatch),
     fields: new Map(spec.fields),
+    format: spec.format,
     judging: { relevanceLevel: spec.relevanceLevel, ndcgGains: new Map(spec.ndcgGains) },
   };
 }

@@ -1,4 +1,10 @@
+import { open, type FileHandle } from 'node:fs/promises';
 import { type InputProblem, InputError, ProblemCollector } from '../core/errors.js';
+import { formatDescription, type ResultsFormat } from '../core/catalog/formats.js';
+import { CellError, cellValue } from './cells.js';
+import { type CsvRow, csvRows } from './formats/csv.js';
+import { type DeepEvalSummary, readDeepEvalRun } from './formats/deepeval.js';
+import { DETECT_HEAD_BYTES, detectResultsFormat } from './formats/detect.js';
 import { JsonArrayShapeError, jsonArrayElements } from './json-array.js';
 import { parseRecordJson } from './record-json.js';
 import { DuplicateKeyError } from './unique-keys.js';
@@ -13,6 +19,7 @@ import {
   resolveRecord,
   resultRecordSchema,
   suggestField,
+  TOOL_SCORE_NAMES,
 } from '../core/record.js';
 import type { ContextMatchRule } from '../core/derived-ids.js';
 
@@ -21,8 +28,8 @@ export type ScoreKind = 'number' | 'boolean';
 
 /** What a read found besides the records: what it derived, and fields nobody reads (a typo such as `retreived_ids`). */
 export interface ReadSummary {
-  /** JSON Lines (each record's text is one line), or one JSON array (a record's text may span lines). */
-  readonly format: 'jsonl' | 'array';
+  /** The reader used: JSON Lines (each record's text is one line), one JSON array (a record's text may span lines), CSV, TSV or DeepEval's test run. */
+  readonly format: ResultsFormat;
   readonly warnings: readonly string[];
   /** Each unknown field with the number of records that carry it. */
   readonly unknownFields: ReadonlyMap<string, number>;
@@ -40,6 +47,8 @@ export interface ReadOptions {
   readonly onProgress?: ReadProgress;
   /** How retrieved contexts given as text match the gold ones (default exact). */
   readonly contextMatch?: ContextMatchRule;
+  /** The file's format; `auto` (the default) detects it from the extension and the content. */
+  readonly format?: ResultsFormat | 'auto';
   /** The user's field names for ours (`prompt` → `question`). */
   readonly fields?: FieldMap;
   /** Score kinds seen so far in the run's other shards, so a score keeps one kind across them. */
@@ -137,7 +146,8 @@ export async function readResults(
   let records = 0;
   let idsFromQuestion = 0;
   let retrievalByText = 0;
-  const shape: { format: 'jsonl' | 'array' } = { format: 'jsonl' };
+  const shape: { format: ResultsFormat } = { format: 'jsonl' };
+  const notes: string[] = [];
 
   const handle = ({ text, line, notUtf8 }: NumberedLine) => {
     if (notUtf8) return;
@@ -152,7 +162,27 @@ export async function readResults(
       problems.add({ file, line, message: 'a record must be a JSON object such as {"id": "q1", "question": "…"}' });
       return;
     }
-    const { record: given, spelling } = canonicalize(raw as Record<string, unknown>, fields, file, line, problems, unknownFields);
+    handleObject(raw as Record<string, unknown>, line, text);
+  };
+
+  /** A CSV row as the record a JSON line would have been: each cell read as its field needs. */
+  const handleRow = ({ cells, line }: CsvRow) => {
+    const raw: Record<string, unknown> = {};
+    for (const [key, cell] of Object.entries(cells)) {
+      try {
+        const value = cellValue(fields.get(key) ?? FIELD_ALIASES[key] ?? key, cell);
+        if (value !== undefined) raw[key] = value;
+      } catch (error) {
+        if (!(error instanceof CellError)) throw error;
+        problems.add({ file, line, field: key, message: error.message });
+        return;
+      }
+    }
+    handleObject(raw, line, JSON.stringify(raw));
+  };
+
+  const handleObject = (raw: Record<string, unknown>, line: number, text: string) => {
+    const { record: given, spelling } = canonicalize(raw, fields, file, line, problems, unknownFields);
     const userField = (path: readonly PropertyKey[]) => {
       const [head, ...rest] = path;
       return formatFieldPath([spelling.get(String(head)) ?? String(head ?? ''), ...rest]) || undefined;
@@ -200,14 +230,24 @@ export async function readResults(
     if (problems.count === 0) onRecord(record, line, text, derivation);
   };
 
+  shape.format = options.format === undefined || options.format === 'auto' ? await detectFormat(file) : options.format;
   try {
-    for await (const element of recordTexts(file, problems, onProgress, shape)) handle(element);
+    if (shape.format === 'csv' || shape.format === 'tsv') {
+      for await (const row of csvRows(file, problems, onProgress, shape.format === 'tsv' ? { delimiter: '\t' } : {})) handleRow(row);
+    } else if (shape.format === 'deepeval') {
+      const run = await readDeepEvalRun(file, problems);
+      for (const row of run.rows) handleObject(row.record, row.line, JSON.stringify(row.record));
+      notes.push(...deepEvalNotes(file, run.summary));
+    } else {
+      for await (const element of recordTexts(file, problems, onProgress, shape)) handle(element);
+    }
   } catch (error) {
     if (error instanceof JsonArrayShapeError) problems.add({ file, line: error.line, message: error.message });
+    else if (error instanceof InputError) throw error;
     else throw readFailure(file, error);
   }
   if (records === 0 && problems.count === 0) {
-    problems.add({ file, message: 'the file holds no records; expected JSON Lines or a JSON array of result objects' });
+    problems.add({ file, message: `the file holds no records; read as ${formatDescription(shape.format)}` });
   }
   problems.throwIfAny();
   const records_ = (count: number) => `${count} record${count === 1 ? '' : 's'}`;
@@ -218,10 +258,42 @@ export async function readResults(
     return `${file}: unknown field "${key}" in ${records_(count)} is ignored (${hint === undefined ? 'check its spelling against the results format' : `did you mean "${hint}"?`})`;
   });
   for (const name of scores.keys()) {
-    const hint = suggestField(name);
+    const hint = TOOL_SCORE_NAMES.has(name) ? undefined : suggestField(name);
     if (hint !== undefined) warnings.push(`${file}: "${name}" is read as a score, not as the field "${hint}"; rename it if you meant the field`);
   }
-  return { format: shape.format, warnings, unknownFields, idsFromQuestion, retrievalByText, scores };
+  return { format: shape.format, warnings: [...notes, ...warnings], unknownFields, idsFromQuestion, retrievalByText, scores };
+}
+
+/** The format of a results file, from its extension and its first bytes. */
+async function detectFormat(file: string): Promise<ResultsFormat> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(file, 'r');
+    const buffer = Buffer.alloc(DETECT_HEAD_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, DETECT_HEAD_BYTES, 0);
+    return detectResultsFormat(file, new TextDecoder().decode(buffer.subarray(0, bytesRead)));
+  } catch (error) {
+    throw readFailure(file, error);
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** What a DeepEval run says about itself that the report should: where ids came from, which metrics errored. */
+function deepEvalNotes(file: string, summary: DeepEvalSummary): string[] {
+  const notes: string[] = [];
+  if (summary.ids.from === 'none') {
+    const why = {
+      'missing-names': 'not every test case has a name',
+      'positional-names': `names such as "${summary.ids.example}" number the test cases by position`,
+      'repeated-names': `the name "${summary.ids.example}" is given twice`,
+    }[summary.ids.reason];
+    notes.push(`${file}: DeepEval test cases are told apart by their input text, not their names: ${why}`);
+  }
+  for (const [metric, count] of summary.erroredMetrics) {
+    notes.push(`${file}: DeepEval's metric "${metric}" has no score on ${count} test case${count === 1 ? '' : 's'} (it errored); those are left out of its n`);
+  }
+  return notes;
 }
 
 /** The text of each record with its line: non-blank lines of JSON Lines, or the elements of a JSON array. */
@@ -229,7 +301,7 @@ async function* recordTexts(
   file: string,
   problems: ProblemCollector,
   onProgress: ReadProgress | undefined,
-  shape: { format: 'jsonl' | 'array' },
+  shape: { format: ResultsFormat },
 ): AsyncGenerator<NumberedLine> {
   const lines = readLines(file, problems, onProgress);
   let first = await lines.next();
@@ -237,7 +309,7 @@ async function* recordTexts(
   if (first.done) return;
   const firstLine = first.value;
   if (firstLine.text.trimStart().startsWith('[')) {
-    shape.format = 'array';
+    shape.format = 'json-array';
     yield* jsonArrayElements(prepend(firstLine, lines));
     return;
   }

@@ -181,7 +181,7 @@ export function countByTag(changes: readonly QuestionChange[]): Record<string, n
   return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
 }
 
-const NOTHING_DERIVED = { idsFromQuestion: 0, retrievalByText: 0, correctByRule: 0, scores: {} };
+const NOTHING_DERIVED = { idsFromQuestion: 0, retrievalByText: 0, correctByRule: 0, formats: ['jsonl' as const], scores: {} };
 
 /**
  * A Comparison: the sketch's failing scenario unless overridden. Passing `regressions` or `fixed` recomputes the

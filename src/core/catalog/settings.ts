@@ -10,6 +10,7 @@ import { KAPPA_FLOOR } from '../stats/kappa.js';
 import { DEFAULT_FAIL_ON, GATE_CATEGORIES, type GateName, isScoreGate } from './gates.js';
 import { type FieldMap, RECORD_FIELDS, scoreName } from '../record.js';
 import { closestName } from '../closest.js';
+import { RESULTS_FORMATS } from './formats.js';
 import { GRADED_ANSWER_METRICS } from './metrics.js';
 import { parseRetrievalMetric } from './retrieval-metrics.js';
 
@@ -429,6 +430,15 @@ export const SETTINGS = {
     default: 'contains',
     parse: parseCorrectnessRule,
     cli: scoring('--correct <rule>'),
+    action: true,
+    config: true,
+  },
+  format: {
+    name: 'format',
+    description: `the results files' format: auto (by extension and content, the default), or one of ${RESULTS_FORMATS.map((f) => f.name).join(', ')}`,
+    default: 'auto',
+    parse: oneOf('auto', ...RESULTS_FORMATS.map((f) => f.name)),
+    cli: scoring('--format <name>'),
     action: true,
     config: true,
   },

@@ -7,7 +7,7 @@ import type { CompareConfig } from './types.js';
 
 /** The settings that decide how questions are scored. */
 export type ScoringSettings = Pick<Settings, 'k' | 'retrieval-ok' | 'correct' | 'relevance-level' | 'ndcg-gains'> &
-  Partial<Pick<Settings, 'context-match' | 'fields'>>;
+  Partial<Pick<Settings, 'context-match' | 'fields' | 'format'>>;
 
 /** The scoring configuration; the retrieval-ok rule's metric is always computed, reported or not. */
 export function evalConfig(settings: ScoringSettings, extraMetrics: readonly string[] = []): EvalConfig {
@@ -24,6 +24,7 @@ export function evalConfig(settings: ScoringSettings, extraMetrics: readonly str
     correctness: settings.correct,
     contextMatch: settings['context-match'] ?? { kind: 'exact' },
     fields: settings.fields ?? new Map(),
+    format: settings.format ?? 'auto',
     judging: { relevanceLevel: settings['relevance-level'], ndcgGains: settings['ndcg-gains'] },
   };
 }

@@ -1,4 +1,5 @@
 import type { Derivation, ResultRecord } from '../record.js';
+import type { ResultsFormat } from '../catalog/formats.js';
 import { isRelevantAt, type JudgedRanking } from './ranking.js';
 import { type EvalConfig, judgedRanking, scoreQuestion } from './score.js';
 
@@ -32,6 +33,8 @@ export interface QuestionOutcomes {
   readonly retrievalByText: number;
   /** Questions whose `correct` was computed with the correctness rule (no `correct` field, an answer and an expected one). */
   readonly correctByRule: number;
+  /** The formats the run's files were read as, in order of first use. */
+  readonly formats: readonly ResultsFormat[];
   /** Scores other tools computed, by name (their columns are `score:NAME`): true/false ones are 1/0 outcomes. */
   readonly scores: ReadonlyMap<string, 'number' | 'boolean'>;
 }
@@ -105,9 +108,15 @@ export class OutcomeBuilder {
   private idsFromQuestion = 0;
   private retrievalByText = 0;
   private correctByRule = 0;
+  private readonly formats = new Set<ResultsFormat>();
   private readonly scores = new Map<string, 'number' | 'boolean'>();
 
   constructor(private readonly config: EvalConfig) {}
+
+  /** Notes the format a file of the run was read as, for the report. */
+  readAs(format: ResultsFormat): void {
+    this.formats.add(format);
+  }
 
   add(record: ResultRecord, derivation?: Derivation): void {
     const row = this.ids.length;
@@ -181,6 +190,7 @@ export class OutcomeBuilder {
       idsFromQuestion: this.idsFromQuestion,
       retrievalByText: this.retrievalByText,
       correctByRule: this.correctByRule,
+      formats: [...this.formats],
       scores: this.scores,
     };
   }

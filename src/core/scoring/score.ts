@@ -1,6 +1,7 @@
 import { QUESTION_COLUMNS, type ScoringRules } from '../catalog/metrics.js';
 import type { RetrievalMetric } from '../catalog/retrieval-metrics.js';
 import type { FieldMap, ResultRecord } from '../record.js';
+import type { ResultsFormat } from '../catalog/formats.js';
 import { type JudgedRanking, type Judging, judgeRanking, relevantCount } from './ranking.js';
 
 /** How questions are scored: which retrieval metrics, how grades are read, when retrieval succeeded, how `correct` is computed. */
@@ -8,6 +9,8 @@ export interface EvalConfig extends ScoringRules {
   readonly retrievalMetrics: readonly RetrievalMetric[];
   /** The user's field names for ours, applied as records are read. */
   readonly fields: FieldMap;
+  /** The results files' format, or auto to detect each file's. */
+  readonly format: ResultsFormat | 'auto';
   readonly judging: Judging;
 }
 

@@ -4,6 +4,7 @@ import { type Decomposition, decompose } from './decomposition.js';
 import { ANSWER_METRICS } from '../catalog/metrics.js';
 import { column, type QuestionOutcomes, scoreMetric } from './outcomes.js';
 import { bootstrapMeanCIs } from '../stats/bootstrap.js';
+import type { ResultsFormat } from '../catalog/formats.js';
 import type { EvalConfig } from './score.js';
 
 /** One aggregated metric: its mean over the n questions that carry it; proportions also get a Wilson 95% interval. */
@@ -25,6 +26,8 @@ export interface RunProvenance {
   readonly retrievalByText: number;
   /** Questions whose `correct` was computed with the correctness rule. */
   readonly correctByRule: number;
+  /** The formats the run's files were read as. */
+  readonly formats: readonly ResultsFormat[];
   /** Scores other tools computed (metrics `score:NAME`): not calibrated here, never gated unless named. */
   readonly scores: Readonly<Record<string, 'number' | 'boolean'>>;
 }
@@ -131,6 +134,7 @@ export function provenanceOf(outcomes: QuestionOutcomes): RunProvenance {
     idsFromQuestion: outcomes.idsFromQuestion,
     retrievalByText: outcomes.retrievalByText,
     correctByRule: outcomes.correctByRule,
+    formats: outcomes.formats,
     scores: Object.fromEntries(outcomes.scores),
   };
 }

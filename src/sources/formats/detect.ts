@@ -1,18 +1,7 @@
 import { extname } from 'node:path';
 import { KNOWN_FIELDS } from '../../core/record.js';
 import { headerDelimiter } from './csv.js';
-
-/** The shapes of results file rag-gate reads. */
-export type ResultsFormat = 'jsonl' | 'json-array' | 'csv' | 'tsv' | 'deepeval';
-
-/** Each format with a line saying what it is (for a `--format` setting and the README). */
-export const RESULTS_FORMATS: readonly { readonly name: ResultsFormat; readonly description: string }[] = [
-  { name: 'jsonl', description: 'JSON Lines: one result object per line' },
-  { name: 'json-array', description: 'one JSON array of result objects' },
-  { name: 'csv', description: 'CSV with a header row (comma- or semicolon-separated), as spreadsheets and pandas to_csv() write it' },
-  { name: 'tsv', description: 'tab-separated values with a header row' },
-  { name: 'deepeval', description: "DeepEval's test-run JSON (.deepeval/.latest_run_full.json, or test_run_*.json under DEEPEVAL_RESULTS_FOLDER)" },
-];
+import type { ResultsFormat } from '../../core/catalog/formats.js';
 
 /**
  * How much of the start of a file `detectResultsFormat` wants. DeepEval writes `testCases` first in its run

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DETECT_HEAD_BYTES, RESULTS_FORMATS, detectResultsFormat } from '../../../src/sources/formats/detect.js';
+import { DETECT_HEAD_BYTES, detectResultsFormat } from '../../../src/sources/formats/detect.js';
+import { RESULTS_FORMATS } from '../../../src/core/catalog/formats.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/results/${name}`, import.meta.url), 'utf8').slice(0, DETECT_HEAD_BYTES);
 
