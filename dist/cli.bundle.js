@@ -25024,7 +25024,7 @@ async function writeFileAtomic(file2, content) {
 
 // src/judge/calibration.ts
 import { createHash } from "node:crypto";
-import { readFile as readFile2 } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 
 // node_modules/yocto-queue/index.js
 var Node = class {
@@ -25195,19 +25195,25 @@ function validateConcurrency(concurrency) {
   }
 }
 
-// src/sources/results.ts
-import { open as open3 } from "node:fs/promises";
-
-// src/core/catalog/formats.ts
-var RESULTS_FORMATS = [
-  { name: "jsonl", description: "JSON Lines: one result object per line" },
-  { name: "json-array", description: "one JSON array of result objects" },
-  { name: "csv", description: "CSV with a header row (comma- or semicolon-separated), as spreadsheets and pandas to_csv() write it" },
-  { name: "tsv", description: "tab-separated values with a header row" },
-  { name: "deepeval", description: "DeepEval's test-run JSON (.deepeval/.latest_run_full.json, or test_run_*.json under DEEPEVAL_RESULTS_FOLDER)" }
-];
-function formatDescription(format) {
-  return RESULTS_FORMATS.find((entry) => entry.name === format).description;
+// src/sources/read-problems.ts
+function formatFieldPath(path) {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else if (out === "") out = String(key);
+    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(String(key))) out += `.${String(key)}`;
+    else out += `[${JSON.stringify(String(key))}]`;
+  }
+  return out;
+}
+function duplicateKeyProblem(file2, line, error62) {
+  return { file: file2, line: line + error62.lineInText, field: formatFieldPath(error62.path), message: error62.message };
+}
+function readFailure(file2, error62) {
+  const code3 = error62?.code;
+  if (code3 === void 0) throw error62;
+  const reason = code3 === "ENOENT" ? "no such file" : code3 === "EISDIR" ? "is a directory, not a file" : code3 === "EACCES" ? "permission denied" : String(error62);
+  return InputError.single({ file: file2, message: `cannot read: ${reason}` });
 }
 
 // node_modules/@humanwhocodes/momoa/dist/momoa.js
@@ -26734,2036 +26740,9 @@ function parseJsonUniqueKeys(text4) {
   return value2;
 }
 
-// src/sources/formats/list-cell.ts
-var ListCellError = class extends Error {
-  constructor(message, position) {
-    super(`${message} at character ${position}`);
-    this.position = position;
-    this.name = "ListCellError";
-  }
-  position;
-};
-function parseListCell(text4) {
-  const start = skipSpace(text4, 0);
-  if (text4[start] !== "[") return void 0;
-  try {
-    const value2 = parseJsonUniqueKeys(text4);
-    if (Array.isArray(value2)) {
-      rejectInexactJsonIntegers(text4);
-      return value2;
-    }
-  } catch (error62) {
-    if (error62 instanceof DuplicateKeyError) throw new ListCellError(`${error62.message} (in the JSON list)`, start + 1);
-  }
-  return new PythonLiteral(text4).list(start);
-}
-var JSON_LONG_INTEGER = /"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])-?\d{16,}(?![\d.eE])/g;
-function rejectInexactJsonIntegers(text4) {
-  for (const match of text4.matchAll(JSON_LONG_INTEGER)) {
-    if (!match[0].startsWith('"') && !Number.isSafeInteger(Number(match[0]))) {
-      throw new ListCellError(`the integer ${match[0]} is too large to keep exactly; write it as a string`, match.index + 1);
-    }
-  }
-}
-var SPACE = /\s/;
-function skipSpace(text4, at) {
-  while (at < text4.length && SPACE.test(text4[at])) at++;
-  return at;
-}
-var SIMPLE_ESCAPES = {
-  "\\": "\\",
-  "'": "'",
-  '"': '"',
-  a: "\x07",
-  b: "\b",
-  f: "\f",
-  n: "\n",
-  r: "\r",
-  t: "	",
-  v: "\v",
-  "\n": ""
-};
-var HEX_ESCAPES = { x: 2, u: 4, U: 8 };
-var NUMBER = /[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
-var WORD = /[A-Za-z_]\w*/y;
-var WORDS = { True: true, False: false, None: null };
-var PythonLiteral = class {
-  constructor(text4) {
-    this.text = text4;
-  }
-  text;
-  fail(message, at) {
-    throw new ListCellError(`not a list (${message})`, at + 1);
-  }
-  describe(at) {
-    return at >= this.text.length ? "the cell ends" : `unexpected ${JSON.stringify(this.text[at])}`;
-  }
-  /** The list whose `[` is at `start`; nothing but white space may follow it. */
-  list(start) {
-    const [value2, end] = this.sequence(start);
-    const after = skipSpace(this.text, end);
-    if (after < this.text.length) this.fail(`text after the closing "]"`, after);
-    return value2;
-  }
-  /**
-   * Elements from the `[` at `start` to its `]`: separated by commas (Python) or by white space only
-   * (numpy), the same way throughout one list. Returns the elements and the index after the `]`.
-   */
-  sequence(start) {
-    const items = [];
-    let at = skipSpace(this.text, start + 1);
-    let separator;
-    if (this.text[at] === "]") return [items, at + 1];
-    for (; ; ) {
-      const [item, end] = this.value(at);
-      items.push(item);
-      at = skipSpace(this.text, end);
-      const spaced = at > end;
-      if (this.text[at] === ",") {
-        if (separator === "space") this.fail("a comma in a list whose elements are separated by spaces", at);
-        separator = "comma";
-        at = skipSpace(this.text, at + 1);
-        if (this.text[at] === "]") return [items, at + 1];
-      } else if (this.text[at] === "]") {
-        return [items, at + 1];
-      } else if (spaced && separator !== "comma" && at < this.text.length) {
-        separator = "space";
-      } else {
-        this.fail(`expected "," or "]" but ${this.describe(at)}`, at);
-      }
-    }
-  }
-  /** One value starting at `at`; returns it and the index after it. */
-  value(at) {
-    const ch = this.text[at];
-    if (ch === "[") return this.sequence(at);
-    if (ch === "{") return this.dict(at);
-    if (ch === "'" || ch === '"') return this.string(at + 1, ch);
-    if ((ch === "u" || ch === "U") && (this.text[at + 1] === "'" || this.text[at + 1] === '"')) return this.string(at + 2, this.text[at + 1]);
-    if (ch === "." || ch === "+" || ch === "-" || ch !== void 0 && ch >= "0" && ch <= "9") return this.number(at);
-    WORD.lastIndex = at;
-    const word = WORD.exec(this.text)?.[0];
-    if (word !== void 0 && Object.hasOwn(WORDS, word)) return [WORDS[word], at + word.length];
-    if (word === "nan" || word === "inf") this.fail(`${word} is not a finite number`, at);
-    if (word !== void 0) this.fail(`unexpected word ${JSON.stringify(word)}; strings must be quoted`, at);
-    return this.fail(`expected a value but ${this.describe(at)}`, at);
-  }
-  number(at) {
-    NUMBER.lastIndex = at;
-    const match = NUMBER.exec(this.text)?.[0];
-    if (match === void 0) {
-      if (/^[+-]inf\b/.test(this.text.slice(at, at + 5))) this.fail("inf is not a finite number", at);
-      return this.fail(`expected a number but ${this.describe(at)}`, at);
-    }
-    const end = at + match.length;
-    if (/[\w.]/.test(this.text[end] ?? "")) this.fail(`${this.describe(end)} in a number`, end);
-    const value2 = Number(match);
-    if (/^[+-]?\d+$/.test(match) && !Number.isSafeInteger(value2)) {
-      throw new ListCellError(`the integer ${match} is too large to keep exactly; write it as a string`, at + 1);
-    }
-    return [value2, end];
-  }
-  /** A string whose opening quote is just before `at`. */
-  string(at, quote) {
-    let out = "";
-    for (let i = at; ; ) {
-      const ch = this.text[i];
-      if (ch === void 0) this.fail("a string is not closed", at - 1);
-      if (ch === quote) return [out, i + 1];
-      if (ch === "\n" || ch === "\r") this.fail("a line break inside a quoted string (Python writes it as \\n)", i);
-      if (ch !== "\\") {
-        out += ch;
-        i++;
-        continue;
-      }
-      const code3 = this.text[i + 1];
-      if (code3 === void 0) this.fail("a string is not closed", at - 1);
-      if (Object.hasOwn(SIMPLE_ESCAPES, code3)) {
-        out += SIMPLE_ESCAPES[code3];
-        i += 2;
-      } else if (Object.hasOwn(HEX_ESCAPES, code3)) {
-        const digits = this.text.slice(i + 2, i + 2 + HEX_ESCAPES[code3]);
-        if (!new RegExp(`^[0-9a-fA-F]{${HEX_ESCAPES[code3]}}$`).test(digits)) this.fail(`\\${code3} needs ${HEX_ESCAPES[code3]} hexadecimal digits`, i);
-        const point = parseInt(digits, 16);
-        if (point > 1114111) this.fail(`\\${code3}${digits} is beyond the last Unicode character`, i);
-        out += String.fromCodePoint(point);
-        i += 2 + digits.length;
-      } else if (code3 >= "0" && code3 <= "7") {
-        const digits = /^[0-7]{1,3}/.exec(this.text.slice(i + 1, i + 4))[0];
-        out += String.fromCodePoint(parseInt(digits, 8));
-        i += 1 + digits.length;
-      } else if (code3 === "N") {
-        this.fail("\\N{\u2026} escapes are not supported; write the character itself", i);
-      } else {
-        out += `\\${code3}`;
-        i += 2;
-      }
-    }
-  }
-  /** A dict with string keys, as an object; a key given twice is an error (Python would keep the last). */
-  dict(start) {
-    const out = {};
-    let at = skipSpace(this.text, start + 1);
-    if (this.text[at] === "}") return [out, at + 1];
-    for (; ; ) {
-      const quote = this.text[at];
-      if (quote !== "'" && quote !== '"') this.fail(`expected a quoted key but ${this.describe(at)}`, at);
-      const [key, keyEnd] = this.string(at + 1, quote);
-      if (Object.hasOwn(out, key)) this.fail(`duplicate key ${JSON.stringify(key)} in one dict`, at);
-      at = skipSpace(this.text, keyEnd);
-      if (this.text[at] !== ":") this.fail(`expected ":" but ${this.describe(at)}`, at);
-      const [value2, valueEnd] = this.value(skipSpace(this.text, at + 1));
-      Object.defineProperty(out, key, { value: value2, enumerable: true, writable: true, configurable: true });
-      at = skipSpace(this.text, valueEnd);
-      if (this.text[at] === ",") {
-        at = skipSpace(this.text, at + 1);
-        if (this.text[at] === "}") return [out, at + 1];
-      } else if (this.text[at] === "}") {
-        return [out, at + 1];
-      } else {
-        this.fail(`expected "," or "}" but ${this.describe(at)}`, at);
-      }
-    }
-  }
-};
-
-// src/sources/cells.ts
-var CELL_KINDS = {
-  id: "id",
-  question: "text",
-  retrieved_ids: "list",
-  relevant_ids: "list-or-object",
-  answer: "text",
-  expected_answer: "text",
-  correct: "boolean",
-  retrieval_ok: "boolean",
-  answerable: "boolean",
-  refused: "boolean",
-  claims: "list",
-  cited_ids: "list",
-  answer_relevance: "number",
-  human_label: "label",
-  judge_label: "label",
-  closed_book_correct: "boolean",
-  tags: "list",
-  judged_by: "object",
-  judge_errors: "list",
-  retrieved_contexts: "list",
-  reference_contexts: "list",
-  scores: "object"
-};
-var TRUE2 = /^true$/i;
-var FALSE2 = /^false$/i;
-var MISSING = /^(nan|null|none|n\/a)$/i;
-function booleanOf(cell) {
-  return TRUE2.test(cell) ? true : FALSE2.test(cell) ? false : void 0;
-}
-function numberOf(cell) {
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(cell.trim())) return void 0;
-  const value2 = Number(cell);
-  return Number.isFinite(value2) ? value2 : void 0;
-}
-var CellError = class extends Error {
-};
-function jsonOf(cell, what) {
-  try {
-    return JSON.parse(cell);
-  } catch {
-    throw new CellError(`must be ${what} written as JSON`);
-  }
-}
-function listOf(cell) {
-  try {
-    return parseListCell(cell) ?? cell;
-  } catch (error62) {
-    if (error62 instanceof ListCellError) throw new CellError(`is not a readable list: ${error62.message}`);
-    throw error62;
-  }
-}
-function cellValue(canonical, cell) {
-  if (cell === "") return void 0;
-  const kind = Object.hasOwn(CELL_KINDS, canonical) ? CELL_KINDS[canonical] : void 0;
-  switch (kind) {
-    case "text":
-    case "id":
-      return cell;
-    case "list":
-      return listOf(cell);
-    case "list-or-object":
-      return cell.trimStart().startsWith("{") ? jsonOf(cell, 'an object of grades such as {"d17": 3}') : listOf(cell);
-    case "object":
-      return jsonOf(cell, "an object");
-    case "boolean":
-      return booleanOf(cell) ?? cell;
-    case "number":
-      return MISSING.test(cell) ? void 0 : numberOf(cell) ?? cell;
-    case "label":
-      return booleanOf(cell) ?? cell;
-    case void 0:
-      return MISSING.test(cell) ? void 0 : numberOf(cell) ?? booleanOf(cell) ?? cell;
-  }
-}
-
-// src/sources/formats/csv.ts
-import { extname } from "node:path";
-
-// node_modules/csv-parse/lib/api/CsvError.js
-var CsvError = class _CsvError extends Error {
-  constructor(code3, message, options, ...contexts) {
-    if (Array.isArray(message)) message = message.join(" ").trim();
-    super(message);
-    if (Error.captureStackTrace !== void 0) {
-      Error.captureStackTrace(this, _CsvError);
-    }
-    this.code = code3;
-    for (const context of contexts) {
-      for (const key in context) {
-        const value2 = context[key];
-        this[key] = Buffer.isBuffer(value2) ? value2.toString(options.encoding) : value2 == null ? value2 : JSON.parse(JSON.stringify(value2));
-      }
-    }
-  }
-};
-
-// node_modules/csv-parse/lib/utils/is_object.js
-var is_object = function(obj) {
-  return typeof obj === "object" && obj !== null && !Array.isArray(obj);
-};
-
-// node_modules/csv-parse/lib/api/normalize_columns_array.js
-var normalize_columns_array = function(columns) {
-  const normalizedColumns = [];
-  for (let i = 0, l = columns.length; i < l; i++) {
-    const column2 = columns[i];
-    if (column2 === void 0 || column2 === null || column2 === false) {
-      normalizedColumns[i] = { disabled: true };
-    } else if (typeof column2 === "string" || typeof column2 === "number") {
-      normalizedColumns[i] = { name: `${column2}` };
-    } else if (is_object(column2)) {
-      if (typeof column2.name !== "string") {
-        throw new CsvError("CSV_OPTION_COLUMNS_MISSING_NAME", [
-          "Option columns missing name:",
-          `property "name" is required at position ${i}`,
-          "when column is an object literal"
-        ]);
-      }
-      normalizedColumns[i] = column2;
-    } else {
-      throw new CsvError("CSV_INVALID_COLUMN_DEFINITION", [
-        "Invalid column definition:",
-        "expect a string or a literal object,",
-        `got ${JSON.stringify(column2)} at position ${i}`
-      ]);
-    }
-  }
-  return normalizedColumns;
-};
-
-// node_modules/csv-parse/lib/utils/ResizeableBuffer.js
-var ResizeableBuffer = class {
-  constructor(size = 100) {
-    this.size = size;
-    this.length = 0;
-    this.buf = Buffer.allocUnsafe(size);
-  }
-  prepend(val) {
-    if (Buffer.isBuffer(val)) {
-      const length = this.length + val.length;
-      if (length >= this.size) {
-        this.resize();
-        if (length >= this.size) {
-          throw Error("INVALID_BUFFER_STATE");
-        }
-      }
-      const buf = this.buf;
-      this.buf = Buffer.allocUnsafe(this.size);
-      val.copy(this.buf, 0);
-      buf.copy(this.buf, val.length);
-      this.length += val.length;
-    } else {
-      const length = this.length++;
-      if (length === this.size) {
-        this.resize();
-      }
-      const buf = this.clone();
-      this.buf[0] = val;
-      buf.copy(this.buf, 1, 0, length);
-    }
-  }
-  append(val) {
-    const length = this.length++;
-    if (length === this.size) {
-      this.resize();
-    }
-    this.buf[length] = val;
-  }
-  clone() {
-    return Buffer.from(this.buf.slice(0, this.length));
-  }
-  resize() {
-    const length = this.length;
-    this.size = this.size * 2;
-    const buf = Buffer.allocUnsafe(this.size);
-    this.buf.copy(buf, 0, 0, length);
-    this.buf = buf;
-  }
-  toString(encoding) {
-    if (encoding) {
-      return this.buf.toString(encoding, 0, this.length);
-    } else {
-      return Uint8Array.prototype.slice.call(this.buf.slice(0, this.length));
-    }
-  }
-  toJSON() {
-    return this.toString("utf8");
-  }
-  reset() {
-    this.length = 0;
-  }
-};
-var ResizeableBuffer_default = ResizeableBuffer;
-
-// node_modules/csv-parse/lib/api/init_state.js
-var init_state = function(options) {
-  const timchars = [
-    // Basic Latin
-    32,
-    // [Space](https://www.fileformat.info/info/unicode/char/0020/index.htm)
-    9,
-    // [CHARACTER TABULATION (HT)](https://www.fileformat.info/info/unicode/char/0009/index.htm)
-    10,
-    // [LINE FEED (LF)](https://www.fileformat.info/info/unicode/char/000a/index.htm)
-    13,
-    // [CARRIAGE RETURN (CR)](https://www.fileformat.info/info/unicode/char/000d/index.htm)
-    12,
-    // [FORM FEED (FF)](https://www.fileformat.info/info/unicode/char/000c/index.htm)
-    11,
-    // [LINE TABULATION (VT)](https://www.fileformat.info/info/unicode/char/000b/index.htm)
-    // Latin-1 Supplement
-    160,
-    // [NO-BREAK SPACE (NBSP)](https://www.fileformat.info/info/unicode/char/00a0/index.htm)
-    // Ogham
-    5760,
-    // [OGHAM SPACE MARK](https://www.fileformat.info/info/unicode/char/1680/index.htm)
-    // General Punctuation
-    8192,
-    // [EN QUAD](https://www.fileformat.info/info/unicode/char/2000/index.htm)
-    8193,
-    // [EM QUAD](https://www.fileformat.info/info/unicode/char/2001/index.htm)
-    8194,
-    // [EN SPACE](https://www.fileformat.info/info/unicode/char/2002/index.htm)
-    8195,
-    // [EM SPACE](https://www.fileformat.info/info/unicode/char/2003/index.htm)
-    8196,
-    // [THREE-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2004/index.htm)
-    8197,
-    // [FOUR-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2005/index.htm)
-    8198,
-    // [SIX-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2006/index.htm)
-    8199,
-    // [FIGURE SPACE](https://www.fileformat.info/info/unicode/char/2007/index.htm)
-    8200,
-    // [PUNCTUATION SPACE](https://www.fileformat.info/info/unicode/char/2008/index.htm)
-    8201,
-    // [THIN SPACE](https://www.fileformat.info/info/unicode/char/2009/index.htm)
-    8202,
-    // [HAIR SPACE](https://www.fileformat.info/info/unicode/char/200a/index.htm)
-    8232,
-    // [LINE SEPARATOR](https://www.fileformat.info/info/unicode/char/2028/index.htm)
-    8233,
-    // [PARAGRAPH SEPARATOR](https://www.fileformat.info/info/unicode/char/2029/index.htm)
-    8239,
-    // [NARROW NO-BREAK SPACE (NNBSP)](https://www.fileformat.info/info/unicode/char/202f/index.htm)
-    8287,
-    // [MEDIUM MATHEMATICAL SPACE (MMSP)](https://www.fileformat.info/info/unicode/char/205f/index.htm)
-    12288,
-    // [IDEOGRAPHIC SPACE](https://www.fileformat.info/info/unicode/char/3000/index.htm)
-    65279
-    // [ZERO WIDTH NO-BREAK SPACE (BOM)](https://www.fileformat.info/info/unicode/char/feff/index.htm)
-  ].reduce((acc, codepoint) => {
-    const encoded = Buffer.from(
-      String.fromCharCode(codepoint),
-      options.encoding
-    );
-    if (codepoint !== 63 && encoded.length === 1 && encoded[0] === 63) {
-      return acc;
-    }
-    acc.push(encoded);
-    return acc;
-  }, []);
-  const timcharFirstBytes = new Uint8Array(256);
-  for (const t of timchars) timcharFirstBytes[t[0]] = 1;
-  return {
-    bomSkipped: false,
-    bufBytesStart: 0,
-    castField: options.cast_function,
-    commenting: false,
-    delimiterBufPrevious: void 0,
-    delimiterDiscovered: false,
-    // Current error encountered by a record
-    error: void 0,
-    enabled: options.from_line === 1,
-    escaping: false,
-    escapeIsQuote: Buffer.isBuffer(options.escape) && Buffer.isBuffer(options.quote) && Buffer.compare(options.escape, options.quote) === 0,
-    // columns can be `false`, `true`, `Array`
-    expectedRecordLength: Array.isArray(options.columns) ? options.columns.length : void 0,
-    field: new ResizeableBuffer_default(20),
-    firstLineToHeaders: options.cast_first_line_to_header,
-    needMoreDataSize: Math.max(
-      // Skip if the remaining buffer smaller than comment
-      options.comment !== null ? options.comment.length : 0,
-      ...options.delimiter ? options.delimiter.map((delimiter) => delimiter.length) : [],
-      // Auto discovery of delimiter is limited to 1 character
-      options.delimiter_auto ? 1 : 0,
-      // Skip if the remaining buffer can be escape sequence
-      options.quote !== null ? options.quote.length : 0,
-      ...timchars.map((t) => t.length)
-    ),
-    previousBuf: void 0,
-    quoting: false,
-    stop: false,
-    rawBuffer: new ResizeableBuffer_default(100),
-    record: [],
-    recordHasError: false,
-    record_length: 0,
-    recordDelimiterMaxLength: options.record_delimiter.length === 0 ? 0 : Math.max(...options.record_delimiter.map((v) => v.length)),
-    trimChars: [
-      Buffer.from(" ", options.encoding)[0],
-      Buffer.from("	", options.encoding)[0]
-    ],
-    wasQuoting: false,
-    wasRowDelimiter: false,
-    timchars,
-    timcharFirstBytes
-  };
-};
-
-// node_modules/csv-parse/lib/utils/underscore.js
-var underscore = function(str) {
-  return str.replace(/([A-Z])/g, function(_, match) {
-    return "_" + match.toLowerCase();
-  });
-};
-
-// node_modules/csv-parse/lib/api/normalize_options.js
-var normalize_options = function(opts) {
-  const options = {};
-  for (const opt in opts) {
-    options[underscore(opt)] = opts[opt];
-  }
-  if (options.encoding === void 0 || options.encoding === true) {
-    options.encoding = "utf8";
-  } else if (options.encoding === null || options.encoding === false) {
-    options.encoding = null;
-  } else if (typeof options.encoding !== "string" && options.encoding !== null) {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_ENCODING",
-      [
-        "Invalid option encoding:",
-        "encoding must be a string or null to return a buffer,",
-        `got ${JSON.stringify(options.encoding)}`
-      ],
-      options
-    );
-  }
-  if (options.bom === void 0 || options.bom === null || options.bom === false) {
-    options.bom = false;
-  } else if (options.bom !== true) {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_BOM",
-      [
-        "Invalid option bom:",
-        "bom must be true,",
-        `got ${JSON.stringify(options.bom)}`
-      ],
-      options
-    );
-  }
-  options.cast_function = null;
-  if (options.cast === void 0 || options.cast === null || options.cast === false || options.cast === "") {
-    options.cast = void 0;
-  } else if (typeof options.cast === "function") {
-    options.cast_function = options.cast;
-    options.cast = true;
-  } else if (options.cast !== true) {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_CAST",
-      [
-        "Invalid option cast:",
-        "cast must be true or a function,",
-        `got ${JSON.stringify(options.cast)}`
-      ],
-      options
-    );
-  }
-  if (options.cast_date === void 0 || options.cast_date === null || options.cast_date === false || options.cast_date === "") {
-    options.cast_date = false;
-  } else if (options.cast_date === true) {
-    options.cast_date = function(value2) {
-      const date5 = Date.parse(value2);
-      return !isNaN(date5) ? new Date(date5) : value2;
-    };
-  } else if (typeof options.cast_date !== "function") {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_CAST_DATE",
-      [
-        "Invalid option cast_date:",
-        "cast_date must be true or a function,",
-        `got ${JSON.stringify(options.cast_date)}`
-      ],
-      options
-    );
-  }
-  options.cast_first_line_to_header = void 0;
-  if (options.columns === true) {
-    options.cast_first_line_to_header = void 0;
-  } else if (typeof options.columns === "function") {
-    options.cast_first_line_to_header = options.columns;
-    options.columns = true;
-  } else if (Array.isArray(options.columns)) {
-    options.columns = normalize_columns_array(options.columns);
-  } else if (options.columns === void 0 || options.columns === null || options.columns === false) {
-    options.columns = false;
-  } else {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_COLUMNS",
-      [
-        "Invalid option columns:",
-        "expect an array, a function or true,",
-        `got ${JSON.stringify(options.columns)}`
-      ],
-      options
-    );
-  }
-  if (options.group_columns_by_name === void 0 || options.group_columns_by_name === null || options.group_columns_by_name === false) {
-    options.group_columns_by_name = false;
-  } else if (options.group_columns_by_name !== true) {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
-      [
-        "Invalid option group_columns_by_name:",
-        "expect an boolean,",
-        `got ${JSON.stringify(options.group_columns_by_name)}`
-      ],
-      options
-    );
-  } else if (options.columns === false) {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
-      [
-        "Invalid option group_columns_by_name:",
-        "the `columns` mode must be activated."
-      ],
-      options
-    );
-  }
-  if (options.comment === void 0 || options.comment === null || options.comment === false || options.comment === "") {
-    options.comment = null;
-  } else {
-    if (typeof options.comment === "string") {
-      options.comment = Buffer.from(options.comment, options.encoding);
-    }
-    if (!Buffer.isBuffer(options.comment)) {
-      throw new CsvError(
-        "CSV_INVALID_OPTION_COMMENT",
-        [
-          "Invalid option comment:",
-          "comment must be a buffer or a string,",
-          `got ${JSON.stringify(options.comment)}`
-        ],
-        options
-      );
-    }
-  }
-  if (options.comment_no_infix === void 0 || options.comment_no_infix === null || options.comment_no_infix === false) {
-    options.comment_no_infix = false;
-  } else if (options.comment_no_infix !== true) {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_COMMENT",
-      [
-        "Invalid option comment_no_infix:",
-        "value must be a boolean,",
-        `got ${JSON.stringify(options.comment_no_infix)}`
-      ],
-      options
-    );
-  }
-  if (options.delimiter_auto === void 0 || options.delimiter_auto === null || options.delimiter_auto === false) {
-    options.delimiter_auto = false;
-  } else if (options.delimiter_auto === true) {
-    options.delimiter_auto = {};
-  } else if (!is_object(options.delimiter_auto)) {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_DELIMITER_AUTO",
-      [
-        "Invalid option delimiter_auto:",
-        "delimiter_auto must be a boolean or a configuration object,",
-        `got ${JSON.stringify(options.delimiter_auto)}`
-      ],
-      options
-    );
-  }
-  if (options.delimiter_auto) {
-    if (options.delimiter_auto.preferred === void 0)
-      options.delimiter_auto.preferred = {
-        [",".charCodeAt(0)]: 1.8,
-        ["	".charCodeAt(0)]: 1.8,
-        [";".charCodeAt(0)]: 1.6,
-        [" ".charCodeAt(0)]: 1.6,
-        [":".charCodeAt(0)]: 1.5,
-        [".".charCodeAt(0)]: 1.4,
-        ["/".charCodeAt(0)]: 1.4
-      };
-    else if (!is_object(options.delimiter_auto.preferred)) {
-      throw new CsvError(
-        "CSV_INVALID_OPTION_DELIMITER_AUTO",
-        [
-          "Invalid option delimiter_auto:",
-          "preferred must be an object,",
-          `got ${JSON.stringify(options.delimiter_auto.preferred)}`
-        ],
-        options
-      );
-    }
-    if (options.delimiter_auto.score === void 0)
-      options.delimiter_auto.score = (info, options2) => {
-        return (info.total - info.std) * (options2.preferred[info.char_code] || 1);
-      };
-    else if (typeof options.delimiter_auto.score !== "function") {
-      throw new CsvError(
-        "CSV_INVALID_OPTION_DELIMITER_AUTO",
-        [
-          "Invalid option delimiter_auto:",
-          "score must be a function,",
-          `got ${JSON.stringify(options.delimiter_auto.score)}`
-        ],
-        options
-      );
-    }
-    if (options.delimiter_auto.size === void 0)
-      options.delimiter_auto.size = 2048;
-    else if (typeof options.delimiter_auto.size !== "number") {
-      throw new CsvError(
-        "CSV_INVALID_OPTION_DELIMITER_AUTO",
-        [
-          "Invalid option delimiter_auto:",
-          "size must be a number,",
-          `got ${JSON.stringify(options.delimiter_auto.size)}`
-        ],
-        options
-      );
-    }
-  }
-  const delimiter_json = JSON.stringify(options.delimiter);
-  if (options.delimiter_auto !== false) {
-    options.delimiter = [];
-  }
-  if (!Array.isArray(options.delimiter)) {
-    if (options.delimiter === void 0 || options.delimiter === null || options.delimiter === false) {
-      options.delimiter = Buffer.from(",", options.encoding);
-    }
-    options.delimiter = [options.delimiter];
-  }
-  options.delimiter = options.delimiter.map(function(delimiter) {
-    if (typeof delimiter === "string") {
-      delimiter = Buffer.from(delimiter, options.encoding);
-    }
-    if (!Buffer.isBuffer(delimiter) || delimiter.length === 0) {
-      throw new CsvError(
-        "CSV_INVALID_OPTION_DELIMITER",
-        [
-          "Invalid option delimiter:",
-          "delimiter must be a non empty string or buffer or array of string|buffer,",
-          `got ${delimiter_json}`
-        ],
-        options
-      );
-    }
-    return delimiter;
-  });
-  if (options.escape === void 0 || options.escape === true) {
-    options.escape = Buffer.from('"', options.encoding);
-  } else if (typeof options.escape === "string") {
-    options.escape = Buffer.from(options.escape, options.encoding);
-  } else if (options.escape === null || options.escape === false) {
-    options.escape = null;
-  }
-  if (options.escape !== null) {
-    if (!Buffer.isBuffer(options.escape)) {
-      throw new Error(
-        `Invalid Option: escape must be a buffer, a string or a boolean, got ${JSON.stringify(options.escape)}`
-      );
-    }
-  }
-  if (options.from === void 0 || options.from === null) {
-    options.from = 1;
-  } else {
-    if (typeof options.from === "string" && /\d+/.test(options.from)) {
-      options.from = parseInt(options.from);
-    }
-    if (Number.isInteger(options.from)) {
-      if (options.from < 0) {
-        throw new Error(
-          `Invalid Option: from must be a positive integer, got ${JSON.stringify(opts.from)}`
-        );
-      }
-    } else {
-      throw new Error(
-        `Invalid Option: from must be an integer, got ${JSON.stringify(options.from)}`
-      );
-    }
-  }
-  if (options.from_line === void 0 || options.from_line === null) {
-    options.from_line = 1;
-  } else {
-    if (typeof options.from_line === "string" && /\d+/.test(options.from_line)) {
-      options.from_line = parseInt(options.from_line);
-    }
-    if (Number.isInteger(options.from_line)) {
-      if (options.from_line <= 0) {
-        throw new Error(
-          `Invalid Option: from_line must be a positive integer greater than 0, got ${JSON.stringify(opts.from_line)}`
-        );
-      }
-    } else {
-      throw new Error(
-        `Invalid Option: from_line must be an integer, got ${JSON.stringify(opts.from_line)}`
-      );
-    }
-  }
-  if (options.ignore_last_delimiters === void 0 || options.ignore_last_delimiters === null) {
-    options.ignore_last_delimiters = false;
-  } else if (typeof options.ignore_last_delimiters === "number") {
-    options.ignore_last_delimiters = Math.floor(options.ignore_last_delimiters);
-    if (options.ignore_last_delimiters === 0) {
-      options.ignore_last_delimiters = false;
-    }
-  } else if (typeof options.ignore_last_delimiters !== "boolean") {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_IGNORE_LAST_DELIMITERS",
-      [
-        "Invalid option `ignore_last_delimiters`:",
-        "the value must be a boolean value or an integer,",
-        `got ${JSON.stringify(options.ignore_last_delimiters)}`
-      ],
-      options
-    );
-  }
-  if (options.ignore_last_delimiters === true && options.columns === false) {
-    throw new CsvError(
-      "CSV_IGNORE_LAST_DELIMITERS_REQUIRES_COLUMNS",
-      [
-        "The option `ignore_last_delimiters`",
-        "requires the activation of the `columns` option"
-      ],
-      options
-    );
-  }
-  if (options.info === void 0 || options.info === null || options.info === false) {
-    options.info = false;
-  } else if (options.info !== true) {
-    throw new Error(
-      `Invalid Option: info must be true, got ${JSON.stringify(options.info)}`
-    );
-  }
-  if (options.max_record_size === void 0 || options.max_record_size === null || options.max_record_size === false) {
-    options.max_record_size = 0;
-  } else if (Number.isInteger(options.max_record_size) && options.max_record_size >= 0) {
-  } else if (typeof options.max_record_size === "string" && /\d+/.test(options.max_record_size)) {
-    options.max_record_size = parseInt(options.max_record_size);
-  } else {
-    throw new Error(
-      `Invalid Option: max_record_size must be a positive integer, got ${JSON.stringify(options.max_record_size)}`
-    );
-  }
-  if (options.objname === void 0 || options.objname === null || options.objname === false) {
-    options.objname = void 0;
-  } else if (Buffer.isBuffer(options.objname)) {
-    if (options.objname.length === 0) {
-      throw new Error(`Invalid Option: objname must be a non empty buffer`);
-    }
-    if (options.encoding === null) {
-    } else {
-      options.objname = options.objname.toString(options.encoding);
-    }
-  } else if (typeof options.objname === "string") {
-    if (options.objname.length === 0) {
-      throw new Error(`Invalid Option: objname must be a non empty string`);
-    }
-  } else if (typeof options.objname === "number") {
-  } else {
-    throw new Error(
-      `Invalid Option: objname must be a string or a buffer, got ${options.objname}`
-    );
-  }
-  if (options.objname !== void 0) {
-    if (typeof options.objname === "number") {
-      if (options.columns !== false) {
-        throw Error(
-          "Invalid Option: objname index cannot be combined with columns or be defined as a field"
-        );
-      }
-    } else {
-      if (options.columns === false) {
-        throw Error(
-          "Invalid Option: objname field must be combined with columns or be defined as an index"
-        );
-      }
-    }
-  }
-  if (options.on_record === void 0 || options.on_record === null) {
-    options.on_record = void 0;
-  } else if (typeof options.on_record !== "function") {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_ON_RECORD",
-      [
-        "Invalid option `on_record`:",
-        "expect a function,",
-        `got ${JSON.stringify(options.on_record)}`
-      ],
-      options
-    );
-  }
-  if (options.on_skip !== void 0 && options.on_skip !== null && typeof options.on_skip !== "function") {
-    throw new Error(
-      `Invalid Option: on_skip must be a function, got ${JSON.stringify(options.on_skip)}`
-    );
-  }
-  if (options.quote === null || options.quote === false || options.quote === "") {
-    options.quote = null;
-  } else {
-    if (options.quote === void 0 || options.quote === true) {
-      options.quote = Buffer.from('"', options.encoding);
-    } else if (typeof options.quote === "string") {
-      options.quote = Buffer.from(options.quote, options.encoding);
-    }
-    if (!Buffer.isBuffer(options.quote)) {
-      throw new Error(
-        `Invalid Option: quote must be a buffer or a string, got ${JSON.stringify(options.quote)}`
-      );
-    }
-  }
-  if (options.raw === void 0 || options.raw === null || options.raw === false) {
-    options.raw = false;
-  } else if (options.raw !== true) {
-    throw new Error(
-      `Invalid Option: raw must be true, got ${JSON.stringify(options.raw)}`
-    );
-  }
-  if (options.record_delimiter === void 0) {
-    options.record_delimiter = [];
-  } else if (typeof options.record_delimiter === "string" || Buffer.isBuffer(options.record_delimiter)) {
-    if (options.record_delimiter.length === 0) {
-      throw new CsvError(
-        "CSV_INVALID_OPTION_RECORD_DELIMITER",
-        [
-          "Invalid option `record_delimiter`:",
-          "value must be a non empty string or buffer,",
-          `got ${JSON.stringify(options.record_delimiter)}`
-        ],
-        options
-      );
-    }
-    options.record_delimiter = [options.record_delimiter];
-  } else if (!Array.isArray(options.record_delimiter)) {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_RECORD_DELIMITER",
-      [
-        "Invalid option `record_delimiter`:",
-        "value must be a string, a buffer or array of string|buffer,",
-        `got ${JSON.stringify(options.record_delimiter)}`
-      ],
-      options
-    );
-  }
-  options.record_delimiter = options.record_delimiter.map(function(rd, i) {
-    if (typeof rd !== "string" && !Buffer.isBuffer(rd)) {
-      throw new CsvError(
-        "CSV_INVALID_OPTION_RECORD_DELIMITER",
-        [
-          "Invalid option `record_delimiter`:",
-          "value must be a string, a buffer or array of string|buffer",
-          `at index ${i},`,
-          `got ${JSON.stringify(rd)}`
-        ],
-        options
-      );
-    } else if (rd.length === 0) {
-      throw new CsvError(
-        "CSV_INVALID_OPTION_RECORD_DELIMITER",
-        [
-          "Invalid option `record_delimiter`:",
-          "value must be a non empty string or buffer",
-          `at index ${i},`,
-          `got ${JSON.stringify(rd)}`
-        ],
-        options
-      );
-    }
-    if (typeof rd === "string") {
-      rd = Buffer.from(rd, options.encoding);
-    }
-    return rd;
-  });
-  if (typeof options.relax_column_count === "boolean") {
-  } else if (options.relax_column_count === void 0 || options.relax_column_count === null) {
-    options.relax_column_count = false;
-  } else {
-    throw new Error(
-      `Invalid Option: relax_column_count must be a boolean, got ${JSON.stringify(options.relax_column_count)}`
-    );
-  }
-  if (typeof options.relax_column_count_less === "boolean") {
-  } else if (options.relax_column_count_less === void 0 || options.relax_column_count_less === null) {
-    options.relax_column_count_less = false;
-  } else {
-    throw new Error(
-      `Invalid Option: relax_column_count_less must be a boolean, got ${JSON.stringify(options.relax_column_count_less)}`
-    );
-  }
-  if (typeof options.relax_column_count_more === "boolean") {
-  } else if (options.relax_column_count_more === void 0 || options.relax_column_count_more === null) {
-    options.relax_column_count_more = false;
-  } else {
-    throw new Error(
-      `Invalid Option: relax_column_count_more must be a boolean, got ${JSON.stringify(options.relax_column_count_more)}`
-    );
-  }
-  if (typeof options.relax_quotes === "boolean") {
-  } else if (options.relax_quotes === void 0 || options.relax_quotes === null) {
-    options.relax_quotes = false;
-  } else {
-    throw new Error(
-      `Invalid Option: relax_quotes must be a boolean, got ${JSON.stringify(options.relax_quotes)}`
-    );
-  }
-  if (typeof options.skip_empty_lines === "boolean") {
-  } else if (options.skip_empty_lines === void 0 || options.skip_empty_lines === null) {
-    options.skip_empty_lines = false;
-  } else {
-    throw new Error(
-      `Invalid Option: skip_empty_lines must be a boolean, got ${JSON.stringify(options.skip_empty_lines)}`
-    );
-  }
-  if (typeof options.skip_records_with_empty_values === "boolean") {
-  } else if (options.skip_records_with_empty_values === void 0 || options.skip_records_with_empty_values === null) {
-    options.skip_records_with_empty_values = false;
-  } else {
-    throw new Error(
-      `Invalid Option: skip_records_with_empty_values must be a boolean, got ${JSON.stringify(options.skip_records_with_empty_values)}`
-    );
-  }
-  if (typeof options.skip_records_with_error === "boolean") {
-  } else if (options.skip_records_with_error === void 0 || options.skip_records_with_error === null) {
-    options.skip_records_with_error = false;
-  } else {
-    throw new Error(
-      `Invalid Option: skip_records_with_error must be a boolean, got ${JSON.stringify(options.skip_records_with_error)}`
-    );
-  }
-  if (options.rtrim === void 0 || options.rtrim === null || options.rtrim === false) {
-    options.rtrim = false;
-  } else if (options.rtrim !== true) {
-    throw new Error(
-      `Invalid Option: rtrim must be a boolean, got ${JSON.stringify(options.rtrim)}`
-    );
-  }
-  if (options.ltrim === void 0 || options.ltrim === null || options.ltrim === false) {
-    options.ltrim = false;
-  } else if (options.ltrim !== true) {
-    throw new Error(
-      `Invalid Option: ltrim must be a boolean, got ${JSON.stringify(options.ltrim)}`
-    );
-  }
-  if (options.trim === void 0 || options.trim === null || options.trim === false) {
-    options.trim = false;
-  } else if (options.trim !== true) {
-    throw new Error(
-      `Invalid Option: trim must be a boolean, got ${JSON.stringify(options.trim)}`
-    );
-  }
-  if (options.trim === true && opts.ltrim !== false) {
-    options.ltrim = true;
-  } else if (options.ltrim !== true) {
-    options.ltrim = false;
-  }
-  if (options.trim === true && opts.rtrim !== false) {
-    options.rtrim = true;
-  } else if (options.rtrim !== true) {
-    options.rtrim = false;
-  }
-  if (options.to === void 0 || options.to === null) {
-    options.to = -1;
-  } else if (options.to !== -1) {
-    if (typeof options.to === "string" && /\d+/.test(options.to)) {
-      options.to = parseInt(options.to);
-    }
-    if (Number.isInteger(options.to)) {
-      if (options.to <= 0) {
-        throw new Error(
-          `Invalid Option: to must be a positive integer greater than 0, got ${JSON.stringify(opts.to)}`
-        );
-      }
-    } else {
-      throw new Error(
-        `Invalid Option: to must be an integer, got ${JSON.stringify(opts.to)}`
-      );
-    }
-  }
-  if (options.to_line === void 0 || options.to_line === null) {
-    options.to_line = -1;
-  } else if (options.to_line !== -1) {
-    if (typeof options.to_line === "string" && /\d+/.test(options.to_line)) {
-      options.to_line = parseInt(options.to_line);
-    }
-    if (Number.isInteger(options.to_line)) {
-      if (options.to_line <= 0) {
-        throw new Error(
-          `Invalid Option: to_line must be a positive integer greater than 0, got ${JSON.stringify(opts.to_line)}`
-        );
-      }
-    } else {
-      throw new Error(
-        `Invalid Option: to_line must be an integer, got ${JSON.stringify(opts.to_line)}`
-      );
-    }
-  }
-  return options;
-};
-
-// node_modules/csv-parse/lib/utils/delimiter_discover.js
-var delimiter_discover = function(records, options) {
-  if (!options) {
-    ({ delimiter_auto: options } = normalize_options({ delimiter_auto: true }));
-  }
-  if (typeof records === "string") {
-    records = Buffer.from(records);
-  }
-  if (Buffer.isBuffer(records)) {
-    records = ((data) => {
-      const records2 = [];
-      const parser = transform({ delimiter: [] });
-      const push = (record2) => records2.push(record2);
-      const close = () => {
-      };
-      const error62 = parser.parse(data, true, push, close);
-      if (error62 !== void 0) throw error62;
-      return records2;
-    })(records);
-  }
-  const info = Array(127).fill().map(() => ({ lines: [] }));
-  records.map(([record2], line) => {
-    for (let i = 0, l = record2.length; i < l; i++) {
-      const code3 = record2.charCodeAt(i);
-      if (info[code3].lines[line] === void 0) info[code3].lines[line] = 0;
-      info[code3].lines[line]++;
-    }
-  });
-  info.map((info2, i) => {
-    info2.char_code = i;
-    info2.std = std(info2.lines);
-    info2.total = info2.lines.reduce((acc, val) => acc + val, 0);
-    info2.preferred = !!options.preferred[i];
-    info2.score = options.score(info2, options);
-  });
-  const result = info.reduce(
-    (acc, info2) => acc.score > info2.score ? acc : info2,
-    {}
-  );
-  return String.fromCharCode(result.char_code);
-};
-var std = function(array2) {
-  const n = array2.length;
-  if (n === 0) return 0;
-  const mean3 = array2.reduce((a, b) => a + b) / n;
-  return Math.sqrt(
-    array2.map((x) => Math.pow(x - mean3, 2)).reduce((a, b) => a + b) / n
-  );
-};
-
-// node_modules/csv-parse/lib/api/index.js
-var isRecordEmpty = function(record2) {
-  return record2.every(
-    (field2) => field2 == null || field2.toString && field2.toString().trim() === ""
-  );
-};
-var cr = 13;
-var nl = 10;
-var boms = {
-  // Note, the following are equals:
-  // Buffer.from("\ufeff")
-  // Buffer.from([239, 187, 191])
-  // Buffer.from('EFBBBF', 'hex')
-  utf8: Buffer.from([239, 187, 191]),
-  // Note, the following are equals:
-  // Buffer.from "\ufeff", 'utf16le
-  // Buffer.from([255, 254])
-  utf16le: Buffer.from([255, 254])
-};
-var transform = function(original_options = {}) {
-  const info = {
-    bytes: 0,
-    bytes_records: 0,
-    comment_lines: 0,
-    empty_lines: 0,
-    invalid_field_length: 0,
-    lines: 1,
-    records: 0
-  };
-  const options = normalize_options(original_options);
-  return {
-    info,
-    original_options,
-    options,
-    state: init_state(options),
-    __needMoreData: function(i, bufLen, end) {
-      if (end) return false;
-      const { encoding, escape, quote } = this.options;
-      const { quoting, needMoreDataSize, recordDelimiterMaxLength } = this.state;
-      const numOfCharLeft = bufLen - i - 1;
-      const requiredLength = Math.max(
-        needMoreDataSize,
-        // Skip if the remaining buffer smaller than record delimiter
-        // If "record_delimiter" is yet to be discovered:
-        // 1. It is equals to `[]` and "recordDelimiterMaxLength" equals `0`
-        // 2. We set the length to windows line ending in the current encoding
-        // Note, that encoding is known from user or bom discovery at that point
-        // recordDelimiterMaxLength,
-        recordDelimiterMaxLength === 0 ? Buffer.from("\r\n", encoding).length : recordDelimiterMaxLength,
-        // Skip if remaining buffer can be an escaped quote
-        quoting ? (escape === null ? 0 : escape.length) + quote.length : 0,
-        // Skip if remaining buffer can be record delimiter following the closing quote
-        quoting ? quote.length + recordDelimiterMaxLength : 0
-      );
-      return numOfCharLeft < requiredLength;
-    },
-    // Central parser implementation
-    parse: function(nextBuf, end, push, close) {
-      const {
-        bom,
-        comment_no_infix,
-        delimiter_auto,
-        encoding,
-        from_line,
-        ltrim,
-        max_record_size,
-        raw,
-        relax_quotes,
-        rtrim,
-        skip_empty_lines,
-        to,
-        to_line
-      } = this.options;
-      let { comment, escape, quote, record_delimiter } = this.options;
-      const {
-        bomSkipped,
-        delimiterDiscovered,
-        delimiterBufPrevious,
-        rawBuffer,
-        escapeIsQuote
-      } = this.state;
-      if (!delimiterDiscovered && delimiter_auto) {
-        let delimiterBuf;
-        if (delimiterBufPrevious === void 0) {
-          delimiterBuf = nextBuf;
-        } else if (delimiterBufPrevious !== void 0 && nextBuf === void 0) {
-          delimiterBuf = delimiterBufPrevious;
-        } else {
-          delimiterBuf = Buffer.concat([delimiterBufPrevious, nextBuf]);
-        }
-        nextBuf = void 0;
-        if (end || delimiterBuf.length > delimiter_auto.size) {
-          this.options.delimiter = [
-            Buffer.from(
-              delimiter_discover(delimiterBuf, this.options.delimiter_auto)
-            )
-          ];
-          this.state.previousBuf = delimiterBuf;
-          this.state.delimiterBufPrevious = void 0;
-          this.state.delimiterDiscovered = true;
-        } else {
-          this.state.delimiterBufPrevious = delimiterBuf;
-          return;
-        }
-      }
-      const { previousBuf } = this.state;
-      let buf;
-      if (previousBuf === void 0) {
-        if (nextBuf === void 0) {
-          close();
-          return;
-        } else {
-          buf = nextBuf;
-        }
-      } else if (previousBuf !== void 0 && nextBuf === void 0) {
-        buf = previousBuf;
-      } else {
-        buf = Buffer.concat([previousBuf, nextBuf]);
-      }
-      if (bomSkipped === false) {
-        if (bom === false) {
-          this.state.bomSkipped = true;
-        } else if (buf.length < 3) {
-          if (end === false) {
-            this.state.previousBuf = buf;
-            return;
-          }
-        } else {
-          for (const encoding2 in boms) {
-            if (boms[encoding2].compare(buf, 0, boms[encoding2].length) === 0) {
-              const bomLength = boms[encoding2].length;
-              this.state.bufBytesStart += bomLength;
-              buf = buf.slice(bomLength);
-              const options2 = normalize_options({
-                ...this.original_options,
-                encoding: encoding2
-              });
-              for (const key in options2) {
-                this.options[key] = options2[key];
-              }
-              ({ comment, escape, quote } = this.options);
-              break;
-            }
-          }
-          this.state.bomSkipped = true;
-        }
-      }
-      const bufLen = buf.length;
-      let pos;
-      for (pos = 0; pos < bufLen; pos++) {
-        if (this.__needMoreData(pos, bufLen, end)) {
-          break;
-        }
-        if (this.state.wasRowDelimiter === true) {
-          this.info.lines++;
-          this.state.wasRowDelimiter = false;
-        }
-        if (to_line !== -1 && this.info.lines > to_line) {
-          this.state.stop = true;
-          close();
-          return;
-        }
-        if (this.state.quoting === false && record_delimiter.length === 0) {
-          const record_delimiterCount = this.__autoDiscoverRecordDelimiter(
-            buf,
-            pos
-          );
-          if (record_delimiterCount) {
-            record_delimiter = this.options.record_delimiter;
-          }
-        }
-        const chr = buf[pos];
-        if (raw === true) {
-          rawBuffer.append(chr);
-        }
-        if ((chr === cr || chr === nl) && this.state.wasRowDelimiter === false) {
-          this.state.wasRowDelimiter = true;
-        }
-        if (this.state.escaping === true) {
-          this.state.escaping = false;
-        } else {
-          if (escape !== null && this.state.quoting === true && this.__isEscape(buf, pos, chr) && pos + escape.length < bufLen) {
-            if (escapeIsQuote) {
-              if (this.__isQuote(buf, pos + escape.length)) {
-                this.state.escaping = true;
-                pos += escape.length - 1;
-                continue;
-              }
-            } else {
-              this.state.escaping = true;
-              pos += escape.length - 1;
-              continue;
-            }
-          }
-          if (this.state.commenting === false && this.__isQuote(buf, pos)) {
-            if (this.state.quoting === true) {
-              const nextChr = buf[pos + quote.length];
-              const isNextChrTrimable = rtrim && this.__isCharTrimable(buf, pos + quote.length);
-              const isNextChrComment = comment !== null && this.__compareBytes(comment, buf, pos + quote.length, nextChr);
-              const isNextChrDelimiter = this.__isDelimiter(
-                buf,
-                pos + quote.length,
-                nextChr
-              );
-              const isNextChrRecordDelimiter = record_delimiter.length === 0 ? this.__autoDiscoverRecordDelimiter(buf, pos + quote.length) : this.__isRecordDelimiter(nextChr, buf, pos + quote.length);
-              if (escape !== null && this.__isEscape(buf, pos, chr) && this.__isQuote(buf, pos + escape.length)) {
-                pos += escape.length - 1;
-              } else if (!nextChr || isNextChrDelimiter || isNextChrRecordDelimiter || isNextChrComment || isNextChrTrimable) {
-                this.state.quoting = false;
-                this.state.wasQuoting = true;
-                pos += quote.length - 1;
-                continue;
-              } else if (relax_quotes === false) {
-                const err = this.__error(
-                  new CsvError(
-                    "CSV_INVALID_CLOSING_QUOTE",
-                    [
-                      "Invalid Closing Quote:",
-                      `got "${String.fromCharCode(nextChr)}"`,
-                      `at line ${this.info.lines}`,
-                      "instead of delimiter, record delimiter, trimable character",
-                      "(if activated) or comment"
-                    ],
-                    this.options,
-                    this.__infoField()
-                  )
-                );
-                if (err !== void 0) return err;
-              } else {
-                this.state.quoting = false;
-                this.state.wasQuoting = true;
-                this.state.field.prepend(quote);
-                pos += quote.length - 1;
-              }
-            } else {
-              if (this.state.field.length !== 0) {
-                if (relax_quotes === false) {
-                  const info2 = this.__infoField();
-                  const bom2 = Object.keys(boms).map(
-                    (b) => boms[b].equals(this.state.field.toString()) ? b : false
-                  ).filter(Boolean)[0];
-                  const err = this.__error(
-                    new CsvError(
-                      "INVALID_OPENING_QUOTE",
-                      [
-                        "Invalid Opening Quote:",
-                        `a quote is found on field ${JSON.stringify(info2.column)} at line ${info2.lines}, value is ${JSON.stringify(this.state.field.toString(encoding))}`,
-                        bom2 ? `(${bom2} bom)` : void 0
-                      ],
-                      this.options,
-                      info2,
-                      {
-                        field: this.state.field
-                      }
-                    )
-                  );
-                  if (err !== void 0) return err;
-                }
-              } else {
-                this.state.quoting = true;
-                pos += quote.length - 1;
-                continue;
-              }
-            }
-          }
-          if (this.state.quoting === false) {
-            const recordDelimiterLength = this.__isRecordDelimiter(
-              chr,
-              buf,
-              pos
-            );
-            if (recordDelimiterLength !== 0) {
-              const skipCommentLine = this.state.commenting && this.state.wasQuoting === false && this.state.record.length === 0 && this.state.field.length === 0;
-              if (skipCommentLine) {
-                this.info.comment_lines++;
-              } else {
-                if (this.state.enabled === false && this.info.lines + (this.state.wasRowDelimiter === true ? 1 : 0) >= from_line) {
-                  this.state.enabled = true;
-                  this.__resetField();
-                  this.__resetRecord();
-                  pos += recordDelimiterLength - 1;
-                  continue;
-                }
-                if (skip_empty_lines === true && this.state.wasQuoting === false && this.state.record.length === 0 && this.state.field.length === 0) {
-                  this.info.empty_lines++;
-                  pos += recordDelimiterLength - 1;
-                  continue;
-                }
-                this.info.bytes = this.state.bufBytesStart + pos;
-                const errField = this.__onField();
-                if (errField !== void 0) return errField;
-                this.info.bytes = this.state.bufBytesStart + pos + recordDelimiterLength;
-                const errRecord = this.__onRecord(push);
-                if (errRecord !== void 0) return errRecord;
-                if (to !== -1 && this.info.records >= to) {
-                  this.state.stop = true;
-                  close();
-                  return;
-                }
-              }
-              this.state.commenting = false;
-              pos += recordDelimiterLength - 1;
-              continue;
-            }
-            if (this.state.commenting) {
-              continue;
-            }
-            if (comment !== null && (comment_no_infix === false || this.state.record.length === 0 && this.state.field.length === 0)) {
-              const commentCount = this.__compareBytes(comment, buf, pos, chr);
-              if (commentCount !== 0) {
-                this.state.commenting = true;
-                continue;
-              }
-            }
-            const delimiterLength = this.__isDelimiter(buf, pos, chr);
-            if (delimiterLength !== 0) {
-              this.info.bytes = this.state.bufBytesStart + pos;
-              const errField = this.__onField();
-              if (errField !== void 0) return errField;
-              pos += delimiterLength - 1;
-              continue;
-            }
-          }
-        }
-        if (this.state.commenting === false) {
-          if (max_record_size !== 0 && this.state.record_length + this.state.field.length > max_record_size) {
-            return this.__error(
-              new CsvError(
-                "CSV_MAX_RECORD_SIZE",
-                [
-                  "Max Record Size:",
-                  "record exceed the maximum number of tolerated bytes",
-                  `of ${max_record_size}`,
-                  `at line ${this.info.lines}`
-                ],
-                this.options,
-                this.__infoField()
-              )
-            );
-          }
-        }
-        const lappend = ltrim === false || this.state.quoting === true || this.state.field.length !== 0 || !this.__isCharTrimable(buf, pos);
-        const rappend = rtrim === false || this.state.wasQuoting === false;
-        if (lappend === true && rappend === true) {
-          this.state.field.append(chr);
-        } else if (rtrim === true && !this.__isCharTrimable(buf, pos)) {
-          return this.__error(
-            new CsvError(
-              "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE",
-              [
-                "Invalid Closing Quote:",
-                "found non trimable byte after quote",
-                `at line ${this.info.lines}`
-              ],
-              this.options,
-              this.__infoField()
-            )
-          );
-        } else {
-          if (lappend === false) {
-            pos += this.__isCharTrimable(buf, pos) - 1;
-          }
-          continue;
-        }
-      }
-      if (end === true) {
-        if (this.state.quoting === true) {
-          const err = this.__error(
-            new CsvError(
-              "CSV_QUOTE_NOT_CLOSED",
-              [
-                "Quote Not Closed:",
-                `the parsing is finished with an opening quote at line ${this.info.lines}`
-              ],
-              this.options,
-              this.__infoField()
-            )
-          );
-          if (err !== void 0) return err;
-        } else {
-          if (this.state.wasQuoting === true || this.state.record.length !== 0 || this.state.field.length !== 0) {
-            this.info.bytes = this.state.bufBytesStart + pos;
-            const errField = this.__onField();
-            if (errField !== void 0) return errField;
-            const errRecord = this.__onRecord(push);
-            if (errRecord !== void 0) return errRecord;
-          } else if (this.state.wasRowDelimiter === true) {
-            this.info.empty_lines++;
-          } else if (this.state.commenting === true) {
-            this.info.comment_lines++;
-          }
-        }
-      } else {
-        this.state.bufBytesStart += pos;
-        this.state.previousBuf = buf.slice(pos);
-      }
-      if (this.state.wasRowDelimiter === true) {
-        this.info.lines++;
-        this.state.wasRowDelimiter = false;
-      }
-    },
-    __onRecord: function(push) {
-      const {
-        columns,
-        group_columns_by_name,
-        encoding,
-        info: info2,
-        from,
-        relax_column_count,
-        relax_column_count_less,
-        relax_column_count_more,
-        raw,
-        skip_records_with_empty_values
-      } = this.options;
-      const { enabled, record: record2 } = this.state;
-      if (enabled === false) {
-        return this.__resetRecord();
-      }
-      const recordLength = record2.length;
-      if (columns === true) {
-        if (skip_records_with_empty_values === true && isRecordEmpty(record2)) {
-          this.__resetRecord();
-          return;
-        }
-        return this.__firstLineToColumns(record2);
-      }
-      if (columns === false && this.info.records === 0) {
-        this.state.expectedRecordLength = recordLength;
-      }
-      if (recordLength !== this.state.expectedRecordLength) {
-        const err = columns === false ? new CsvError(
-          "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH",
-          [
-            "Invalid Record Length:",
-            `expect ${this.state.expectedRecordLength},`,
-            `got ${recordLength} on line ${this.info.lines}`
-          ],
-          this.options,
-          this.__infoField(),
-          {
-            record: record2
-          }
-        ) : new CsvError(
-          "CSV_RECORD_INCONSISTENT_COLUMNS",
-          [
-            "Invalid Record Length:",
-            `columns length is ${columns.length},`,
-            // rename columns
-            `got ${recordLength} on line ${this.info.lines}`
-          ],
-          this.options,
-          this.__infoField(),
-          {
-            record: record2
-          }
-        );
-        if (relax_column_count === true || relax_column_count_less === true && recordLength < this.state.expectedRecordLength || relax_column_count_more === true && recordLength > this.state.expectedRecordLength) {
-          this.info.invalid_field_length++;
-          this.state.error = err;
-        } else {
-          const finalErr = this.__error(err);
-          if (finalErr) return finalErr;
-        }
-      }
-      if (skip_records_with_empty_values === true && isRecordEmpty(record2)) {
-        this.__resetRecord();
-        return;
-      }
-      if (this.state.recordHasError === true) {
-        this.__resetRecord();
-        this.state.recordHasError = false;
-        return;
-      }
-      this.info.records++;
-      if (from === 1 || this.info.records >= from) {
-        const { objname } = this.options;
-        if (columns !== false) {
-          const obj = {};
-          for (let i = 0, l = record2.length; i < l; i++) {
-            if (columns[i] === void 0 || columns[i].disabled) continue;
-            if (group_columns_by_name === true && Object.hasOwn(obj, columns[i].name)) {
-              if (Array.isArray(obj[columns[i].name])) {
-                obj[columns[i].name] = obj[columns[i].name].concat(record2[i]);
-              } else {
-                obj[columns[i].name] = [obj[columns[i].name], record2[i]];
-              }
-            } else {
-              Object.defineProperty(obj, columns[i].name, {
-                value: record2[i],
-                enumerable: true,
-                writable: true,
-                configurable: true
-              });
-            }
-          }
-          if (raw === true || info2 === true) {
-            const extRecord = Object.assign(
-              { record: obj },
-              raw === true ? { raw: this.state.rawBuffer.toString(encoding) } : {},
-              info2 === true ? { info: this.__infoRecord() } : {}
-            );
-            const err = this.__push(
-              objname === void 0 ? extRecord : [obj[objname], extRecord],
-              push
-            );
-            if (err) {
-              return err;
-            }
-          } else {
-            const err = this.__push(
-              objname === void 0 ? obj : [obj[objname], obj],
-              push
-            );
-            if (err) {
-              return err;
-            }
-          }
-        } else {
-          if (raw === true || info2 === true) {
-            const extRecord = Object.assign(
-              { record: record2 },
-              raw === true ? { raw: this.state.rawBuffer.toString(encoding) } : {},
-              info2 === true ? { info: this.__infoRecord() } : {}
-            );
-            const err = this.__push(
-              objname === void 0 ? extRecord : [record2[objname], extRecord],
-              push
-            );
-            if (err) {
-              return err;
-            }
-          } else {
-            const err = this.__push(
-              objname === void 0 ? record2 : [record2[objname], record2],
-              push
-            );
-            if (err) {
-              return err;
-            }
-          }
-        }
-      }
-      this.__resetRecord();
-    },
-    __firstLineToColumns: function(record2) {
-      const { firstLineToHeaders } = this.state;
-      try {
-        const headers = firstLineToHeaders === void 0 ? record2 : firstLineToHeaders.call(null, record2);
-        if (!Array.isArray(headers)) {
-          return this.__error(
-            new CsvError(
-              "CSV_INVALID_COLUMN_MAPPING",
-              [
-                "Invalid Column Mapping:",
-                "expect an array from column function,",
-                `got ${JSON.stringify(headers)}`
-              ],
-              this.options,
-              this.__infoField(),
-              {
-                headers
-              }
-            )
-          );
-        }
-        const normalizedHeaders = normalize_columns_array(headers);
-        this.state.expectedRecordLength = normalizedHeaders.length;
-        this.options.columns = normalizedHeaders;
-        this.__resetRecord();
-        return;
-      } catch (err) {
-        return err;
-      }
-    },
-    __resetRecord: function() {
-      if (this.options.raw === true) {
-        this.state.rawBuffer.reset();
-      }
-      this.state.error = void 0;
-      this.state.record = [];
-      this.state.record_length = 0;
-    },
-    __onField: function() {
-      const { cast, encoding, rtrim, max_record_size } = this.options;
-      const { enabled, wasQuoting } = this.state;
-      if (enabled === false) {
-        return this.__resetField();
-      }
-      let field2 = this.state.field.toString(encoding);
-      if (rtrim === true && wasQuoting === false) {
-        field2 = field2.trimRight();
-      }
-      if (cast === true) {
-        const [err, f] = this.__cast(field2);
-        if (err !== void 0) return err;
-        field2 = f;
-      }
-      this.state.record.push(field2);
-      if (max_record_size !== 0 && typeof field2 === "string") {
-        this.state.record_length += field2.length;
-      }
-      this.__resetField();
-    },
-    __resetField: function() {
-      this.state.field.reset();
-      this.state.wasQuoting = false;
-    },
-    __push: function(record2, push) {
-      const { on_record } = this.options;
-      if (on_record !== void 0) {
-        const info2 = this.__infoRecord();
-        try {
-          record2 = on_record.call(null, record2, info2);
-        } catch (err) {
-          return err;
-        }
-        if (record2 === void 0 || record2 === null) {
-          return;
-        }
-      }
-      this.info.bytes_records += this.info.bytes;
-      push(record2);
-    },
-    // Return a tuple with the error and the casted value
-    __cast: function(field2) {
-      const { columns, relax_column_count } = this.options;
-      const isColumns = Array.isArray(columns);
-      if (isColumns === true && relax_column_count && this.options.columns.length <= this.state.record.length) {
-        return [void 0, void 0];
-      }
-      if (this.state.castField !== null) {
-        try {
-          const info2 = this.__infoField();
-          return [void 0, this.state.castField.call(null, field2, info2)];
-        } catch (err) {
-          return [err];
-        }
-      }
-      if (this.__isFloat(field2)) {
-        return [void 0, parseFloat(field2)];
-      } else if (this.options.cast_date !== false) {
-        const info2 = this.__infoField();
-        return [void 0, this.options.cast_date.call(null, field2, info2)];
-      }
-      return [void 0, field2];
-    },
-    __compareBytes: function(sourceBuf, targetBuf, targetPos, firstByte) {
-      if (sourceBuf[0] !== firstByte) return 0;
-      const sourceLength = sourceBuf.length;
-      for (let i = 1; i < sourceLength; i++) {
-        if (sourceBuf[i] !== targetBuf[targetPos + i]) return 0;
-      }
-      return sourceLength;
-    },
-    // Helper to test if a character is trimable
-    __isCharTrimable: function(buf, pos) {
-      const { timchars, timcharFirstBytes } = this.state;
-      const first = buf[pos];
-      if (first === void 0 || timcharFirstBytes[first] === 0) return 0;
-      loop1: for (let i = 0; i < timchars.length; i++) {
-        const timchar = timchars[i];
-        for (let j = 0; j < timchar.length; j++) {
-          if (timchar[j] !== buf[pos + j]) continue loop1;
-        }
-        return timchar.length;
-      }
-      return 0;
-    },
-    __isDelimiter: function(buf, pos, chr) {
-      const { delimiter, ignore_last_delimiters } = this.options;
-      if (ignore_last_delimiters === true && this.state.record.length === this.options.columns.length - 1) {
-        return 0;
-      } else if (ignore_last_delimiters !== false && typeof ignore_last_delimiters === "number" && this.state.record.length === ignore_last_delimiters - 1) {
-        return 0;
-      }
-      loop1: for (let i = 0; i < delimiter.length; i++) {
-        const del = delimiter[i];
-        if (del[0] === chr) {
-          for (let j = 1; j < del.length; j++) {
-            if (del[j] !== buf[pos + j]) continue loop1;
-          }
-          return del.length;
-        }
-      }
-      return 0;
-    },
-    __isEscape: function(buf, pos, chr) {
-      const { escape } = this.options;
-      if (escape === null) return false;
-      const l = escape.length;
-      if (escape[0] === chr) {
-        for (let i = 0; i < l; i++) {
-          if (escape[i] !== buf[pos + i]) {
-            return false;
-          }
-        }
-        return true;
-      }
-      return false;
-    },
-    __isFloat: function(value2) {
-      return value2 - parseFloat(value2) + 1 >= 0;
-    },
-    // Keep it in case we implement the `cast_int` option
-    // __isInt(value){
-    //   // return Number.isInteger(parseInt(value))
-    //   // return !isNaN( parseInt( obj ) );
-    //   return /^(\-|\+)?[1-9][0-9]*$/.test(value)
-    // }
-    __isQuote: function(buf, pos) {
-      const { quote } = this.options;
-      if (quote === null) return false;
-      const l = quote.length;
-      for (let i = 0; i < l; i++) {
-        if (quote[i] !== buf[pos + i]) {
-          return false;
-        }
-      }
-      return true;
-    },
-    __isRecordDelimiter: function(chr, buf, pos) {
-      const { record_delimiter } = this.options;
-      const recordDelimiterLength = record_delimiter.length;
-      loop1: for (let i = 0; i < recordDelimiterLength; i++) {
-        const rd = record_delimiter[i];
-        const rdLength = rd.length;
-        if (rd[0] !== chr) {
-          continue;
-        }
-        for (let j = 1; j < rdLength; j++) {
-          if (rd[j] !== buf[pos + j]) {
-            continue loop1;
-          }
-        }
-        return rd.length;
-      }
-      return 0;
-    },
-    __autoDiscoverRecordDelimiter: function(buf, pos) {
-      const { encoding } = this.options;
-      const rds = [
-        // Important, the windows line ending must be before mac os 9
-        Buffer.from("\r\n", encoding),
-        Buffer.from("\n", encoding),
-        Buffer.from("\r", encoding)
-      ];
-      loop: for (let i = 0; i < rds.length; i++) {
-        const l = rds[i].length;
-        for (let j = 0; j < l; j++) {
-          if (rds[i][j] !== buf[pos + j]) {
-            continue loop;
-          }
-        }
-        this.options.record_delimiter.push(rds[i]);
-        this.state.recordDelimiterMaxLength = rds[i].length;
-        return rds[i].length;
-      }
-      return 0;
-    },
-    __error: function(msg) {
-      const { encoding, raw, skip_records_with_error } = this.options;
-      const err = typeof msg === "string" ? new Error(msg) : msg;
-      if (skip_records_with_error) {
-        this.state.recordHasError = true;
-        if (this.options.on_skip !== void 0) {
-          try {
-            this.options.on_skip(
-              err,
-              raw ? this.state.rawBuffer.toString(encoding) : void 0
-            );
-          } catch (err2) {
-            return err2;
-          }
-        }
-        return void 0;
-      } else {
-        return err;
-      }
-    },
-    __infoDataSet: function() {
-      return {
-        ...this.info,
-        columns: this.options.columns
-      };
-    },
-    __infoRecord: function() {
-      const { columns, raw, encoding } = this.options;
-      return {
-        ...this.__infoDataSet(),
-        bytes_records: this.info.bytes,
-        error: this.state.error,
-        header: columns === true,
-        index: this.state.record.length,
-        raw: raw ? this.state.rawBuffer.toString(encoding) : void 0
-      };
-    },
-    __infoField: function() {
-      const { columns } = this.options;
-      const isColumns = Array.isArray(columns);
-      const bytes_records = this.info.bytes_records;
-      return {
-        ...this.__infoRecord(),
-        bytes_records,
-        column: isColumns === true ? columns.length > this.state.record.length ? columns[this.state.record.length].name : null : this.state.record.length,
-        quoting: this.state.wasQuoting
-      };
-    }
-  };
-};
-
-// node_modules/csv-parse/lib/sync.js
-var parse2 = function(data, opts = {}) {
-  if (typeof data === "string") {
-    data = Buffer.from(data);
-  }
-  const records = opts && opts.objname ? /* @__PURE__ */ Object.create(null) : [];
-  const parser = transform(opts);
-  const push = (record2) => {
-    if (parser.options.objname === void 0) records.push(record2);
-    else {
-      records[record2[0]] = record2[1];
-    }
-  };
-  const close = () => {
-  };
-  const error62 = parser.parse(data, true, push, close);
-  if (error62 !== void 0) throw error62;
-  return records;
-};
-
-// src/sources/lines.ts
-import { isUtf8 as isUtf82 } from "node:buffer";
-
-// src/sources/line-chunks.ts
-import { open } from "node:fs/promises";
-var LINE_FEED = 10;
-var CHUNK_BYTES = 1 << 22;
-function startsWithByteOrderMark(bytes, end) {
-  return end >= 3 && bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191;
-}
-function grown(buffer, used) {
-  const larger = Buffer.allocUnsafe(buffer.length * 2);
-  buffer.copy(larger, 0, 0, used);
-  return larger;
-}
-async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
-  const handle2 = await open(file2, "r");
-  try {
-    let buffer = Buffer.allocUnsafe(chunkBytes);
-    let carried = 0;
-    let bytesRead = 0;
-    let first = true;
-    for (; ; ) {
-      if (carried === buffer.length) buffer = grown(buffer, carried);
-      const { bytesRead: read } = await handle2.read(buffer, carried, buffer.length - carried, null);
-      bytesRead += read;
-      let filled = carried + read;
-      const atEnd = read === 0;
-      if (atEnd) {
-        if (carried === 0) return;
-        if (filled === buffer.length) buffer = grown(buffer, filled);
-        buffer[filled++] = LINE_FEED;
-      }
-      const end = buffer.lastIndexOf(LINE_FEED, filled - 1) + 1;
-      if (end === 0) {
-        carried = filled;
-        continue;
-      }
-      const start = first && startsWithByteOrderMark(buffer, end) ? 3 : 0;
-      first = false;
-      yield { bytes: buffer, start, end, bytesRead };
-      if (atEnd) return;
-      buffer.copy(buffer, 0, end, filled);
-      carried = filled - end;
-    }
-  } finally {
-    await handle2.close();
-  }
-}
-
 // src/sources/utf8.ts
 import { isUtf8 } from "node:buffer";
-var LINE_FEED2 = 10;
+var LINE_FEED = 10;
 var REPLACEMENT = "\uFFFD";
 var lenient = new TextDecoder("utf-8", { ignoreBOM: true });
 function firstBadByte(bytes) {
@@ -28789,7 +26768,7 @@ function utf8Text(file2, bytes) {
     const problems = new ProblemCollector();
     let line = 0;
     for (let from = start; from < bytes.length; ) {
-      const lineFeed = bytes.indexOf(LINE_FEED2, from);
+      const lineFeed = bytes.indexOf(LINE_FEED, from);
       const lineEnd = lineFeed < 0 ? bytes.length : lineFeed;
       line++;
       const bad = firstBadByte(bytes.subarray(from, lineEnd));
@@ -28800,203 +26779,6 @@ function utf8Text(file2, bytes) {
   }
   return bytes.toString("utf8", start);
 }
-
-// src/sources/lines.ts
-var PROGRESS_EVERY = 4096;
-var LINE_FEED3 = 10;
-var CARRIAGE_RETURN = 13;
-async function* readLines(file2, problems, onProgress) {
-  let line = 0;
-  for await (const { bytes, start, end, bytesRead } of readLineChunks(file2)) {
-    const chunkIsUtf8 = isUtf82(bytes.subarray(start, end));
-    for (let from = start; from < end; ) {
-      const lineFeed = bytes.indexOf(LINE_FEED3, from);
-      const contentEnd = lineFeed > from && bytes[lineFeed - 1] === CARRIAGE_RETURN ? lineFeed - 1 : lineFeed;
-      line++;
-      if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, bytesRead);
-      const text4 = bytes.toString("utf8", from, contentEnd);
-      const bad = chunkIsUtf8 ? -1 : firstBadByte(bytes.subarray(from, contentEnd));
-      if (bad >= 0) problems.add(notUtf8Problem(file2, line, bytes[from + bad], bad + 1));
-      yield { text: text4, line, notUtf8: bad >= 0 };
-      from = lineFeed + 1;
-    }
-  }
-}
-
-// src/sources/formats/csv.ts
-var BATCH_RECORDS = 1024;
-var QUOTE2 = '"';
-function endsInQuotedCell(text4, delimiter, quoted) {
-  for (let at = 0; ; ) {
-    const quote = text4.indexOf(QUOTE2, at);
-    if (quote < 0) return quoted;
-    if (quoted) {
-      if (text4[quote + 1] === QUOTE2) {
-        at = quote + 2;
-        continue;
-      }
-      quoted = false;
-    } else {
-      quoted = quote === 0 || text4[quote - 1] === delimiter;
-    }
-    at = quote + 1;
-  }
-}
-async function* recordTexts(lines, delimiterFor) {
-  let parts = [];
-  let start = 0;
-  let quoted = false;
-  let notUtf8 = false;
-  let delimiter;
-  for await (const { text: text4, line, notUtf8: lineNotUtf8 } of lines) {
-    if (parts.length === 0) {
-      if (text4 === "") continue;
-      start = line;
-      notUtf8 = false;
-      delimiter ??= delimiterFor(text4);
-    }
-    parts.push(text4);
-    notUtf8 ||= lineNotUtf8;
-    quoted = endsInQuotedCell(text4, delimiter, quoted);
-    if (!quoted) {
-      yield { text: parts.join("\n"), line: start, notUtf8 };
-      parts = [];
-    }
-  }
-  if (parts.length > 0) yield { text: parts.join("\n"), line: start, notUtf8 };
-}
-function headerDelimiter(header) {
-  const counts = { ",": 0, ";": 0, "	": 0 };
-  let quoted = false;
-  for (const ch of header) {
-    if (ch === QUOTE2) quoted = !quoted;
-    else if (!quoted && (ch === "," || ch === ";" || ch === "	")) counts[ch]++;
-  }
-  if (counts[";"] > counts[","] && counts[";"] >= counts["	"]) return ";";
-  if (counts["	"] > counts[","]) return "	";
-  return ",";
-}
-function parseProblem(file2, record2, error62, columns) {
-  const line = record2.line + Math.max(0, Number(error62.lines ?? 1) - 1);
-  const index = typeof error62.index === "number" ? error62.index : void 0;
-  const name = index === void 0 ? void 0 : columns?.[index];
-  const field2 = name === void 0 || name === "" ? void 0 : name;
-  switch (error62.code) {
-    case "INVALID_OPENING_QUOTE":
-      return {
-        file: file2,
-        line,
-        field: field2,
-        message: 'a quote inside a cell that does not start with one; quote the whole cell and double each quote in it ("say ""hi""")'
-      };
-    case "CSV_INVALID_CLOSING_QUOTE":
-      return { file: file2, line, field: field2, message: 'text right after the closing quote of a cell; double each quote inside a quoted cell ("say ""hi""")' };
-    case "CSV_QUOTE_NOT_CLOSED":
-      return { file: file2, line: record2.line, field: field2, message: "a quoted cell opened on this line is never closed" };
-    default:
-      return { file: file2, line, field: field2, message: `not valid CSV: ${error62.message}` };
-  }
-}
-function cellsOf(file2, record2, delimiter, columns) {
-  try {
-    return parse2(record2.text, { delimiter, record_delimiter: "\n", relax_column_count: true })[0];
-  } catch (error62) {
-    if (error62 instanceof CsvError) return parseProblem(file2, record2, error62, columns);
-    throw error62;
-  }
-}
-function batchCells(file2, batch, delimiter, columns) {
-  try {
-    const rows = parse2(batch.map((record2) => record2.text).join("\n"), { delimiter, record_delimiter: "\n", relax_column_count: true });
-    if (rows.length === batch.length) return rows;
-  } catch (error62) {
-    if (!(error62 instanceof CsvError)) throw error62;
-  }
-  return batch.map((record2) => cellsOf(file2, record2, delimiter, columns));
-}
-function readHeader(file2, line, names, problems) {
-  const dropFirst = names.length > 1 && names[0] === "";
-  const columns = [...names];
-  const firstColumn = /* @__PURE__ */ new Map();
-  names.forEach((name, index) => {
-    if (index === 0 && dropFirst) return;
-    if (name === "") {
-      problems.add({ file: file2, line, message: `column ${index + 1} of the header row has no name; name it or remove the column` });
-      return;
-    }
-    const first = firstColumn.get(name);
-    if (first !== void 0) {
-      problems.add({ file: file2, line, field: name, message: `names columns ${first + 1} and ${index + 1} of the header row; keep one` });
-      return;
-    }
-    firstColumn.set(name, index);
-  });
-  return { columns, dropFirst };
-}
-async function* csvRows(file2, problems, onProgress, options = {}) {
-  try {
-    yield* rowsOf(file2, problems, onProgress, options);
-  } catch (error62) {
-    throw readFailure(file2, error62);
-  }
-}
-async function* rowsOf(file2, problems, onProgress, options) {
-  let delimiter = ",";
-  const records = recordTexts(readLines(file2, problems, onProgress), (header) => {
-    delimiter = options.delimiter ?? (extname(file2).toLowerCase() === ".tsv" ? "	" : headerDelimiter(header));
-    return delimiter;
-  });
-  const first = await records.next();
-  if (first.done) {
-    problems.add({ file: file2, message: "the file is empty; expected a header row naming the columns, then one row per question" });
-    return;
-  }
-  const headerRecord = first.value;
-  const names = cellsOf(file2, headerRecord, delimiter);
-  if (!Array.isArray(names)) {
-    problems.add(names);
-    return;
-  }
-  const { columns, dropFirst } = readHeader(file2, headerRecord.line, names, problems);
-  let rows = 0;
-  function* toRows(batch2) {
-    const parsed = batchCells(file2, batch2, delimiter, columns);
-    for (const [index, record2] of batch2.entries()) {
-      const cells = parsed[index];
-      rows++;
-      if (record2.notUtf8) continue;
-      if (!Array.isArray(cells)) {
-        problems.add(cells);
-        continue;
-      }
-      if (cells.length !== columns.length) {
-        const hint = cells.length > columns.length ? `quote a cell that holds "${delimiter === "	" ? "\\t" : delimiter}"` : `leave a cell empty (${delimiter === "	" ? "two tabs in a row" : delimiter.repeat(2)}) for a missing value`;
-        problems.add({
-          file: file2,
-          line: record2.line,
-          message: `has ${cells.length} cell${cells.length === 1 ? "" : "s"} but the header row has ${columns.length} columns; ${hint}`
-        });
-        continue;
-      }
-      const present = [];
-      for (let column2 = dropFirst ? 1 : 0; column2 < columns.length; column2++) if (cells[column2] !== "") present.push([columns[column2], cells[column2]]);
-      yield { line: record2.line, cells: Object.fromEntries(present) };
-    }
-  }
-  let batch = [];
-  for await (const record2 of records) {
-    batch.push(record2);
-    if (batch.length === BATCH_RECORDS) {
-      yield* toRows(batch);
-      batch = [];
-    }
-  }
-  yield* toRows(batch);
-  if (rows === 0) problems.add({ file: file2, line: headerRecord.line, message: "the file has a header row but no rows of results under it" });
-}
-
-// src/sources/formats/deepeval.ts
-import { readFile } from "node:fs/promises";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -29196,7 +26978,7 @@ __export(external_exports, {
   optional: () => optional,
   output: () => output,
   overwrite: () => _overwrite,
-  parse: () => parse4,
+  parse: () => parse3,
   parseAsync: () => parseAsync2,
   partialRecord: () => partialRecord,
   pipe: () => pipe,
@@ -29236,7 +27018,7 @@ __export(external_exports, {
   toLowerCase: () => _toLowerCase,
   toUpperCase: () => _toUpperCase,
   toZod: () => toZod,
-  transform: () => transform2,
+  transform: () => transform,
   treeifyError: () => treeifyError,
   trim: () => _trim,
   tuple: () => tuple,
@@ -29548,7 +27330,7 @@ __export(core_exports2, {
   memoizer: () => memoizer,
   mergeValues: () => mergeValues,
   meta: () => meta,
-  parse: () => parse3,
+  parse: () => parse2,
   parseAsync: () => parseAsync,
   parseURLObject: () => parseURLObject,
   prettifyError: () => prettifyError,
@@ -30768,7 +28550,7 @@ var _parse = (_Err) => {
   };
   return fn;
 };
-var parse3 = /* @__PURE__ */ _parse($ZodRealError);
+var parse2 = /* @__PURE__ */ _parse($ZodRealError);
 var _parseAsync = (_Err) => {
   const fn = async (schema, value2, _ctx, params) => {
     const ctx = _ctx ? { ..._ctx, async: true } : { async: true };
@@ -33921,10 +31703,10 @@ var $ZodFunction = /* @__PURE__ */ $constructor("$ZodFunction", (inst, def) => {
       throw new Error("implement() must be called with a function");
     }
     return Object.defineProperty(function(...args) {
-      const parsedArgs = inst._def.input ? parse3(inst._def.input, args) : args;
+      const parsedArgs = inst._def.input ? parse2(inst._def.input, args) : args;
       const result = Reflect.apply(func, this, parsedArgs);
       if (inst._def.output) {
-        return parse3(inst._def.output, result);
+        return parse2(inst._def.output, result);
       }
       return result;
     }, "_zod", { value: inst._zod, enumerable: false });
@@ -34214,7 +31996,7 @@ function bucketFor(state, inst) {
   return bucket;
 }
 var handoff;
-var open2 = [];
+var open = [];
 var memo = {
   alloc(_inst, payload, empty3) {
     const bucket = handoff;
@@ -34223,7 +32005,7 @@ var memo = {
     handoff = void 0;
     const entry = { value: empty3, issues: null };
     bucket.set(payload.value, entry);
-    open2.push(entry);
+    open.push(entry);
     return empty3;
   },
   guard(inst) {
@@ -34294,10 +32076,10 @@ var memo = {
           return payload;
         }
         handoff = bucket;
-        const depth = open2.length;
+        const depth = open.length;
         const result = base(payload, ctx);
         handoff = void 0;
-        const entry = open2.length > depth ? open2.pop() : void 0;
+        const entry = open.length > depth ? open.pop() : void 0;
         if (result instanceof Promise) {
           return result.then((r) => {
             if (entry)
@@ -46131,7 +43913,7 @@ __export(schemas_exports2, {
   superRefine: () => superRefine,
   symbol: () => symbol,
   templateLiteral: () => templateLiteral,
-  transform: () => transform2,
+  transform: () => transform,
   tuple: () => tuple,
   uint32: () => uint32,
   uint64: () => uint64,
@@ -46231,7 +44013,7 @@ var ZodRealError = /* @__PURE__ */ $constructor("ZodError", initializer2, void 0
 });
 
 // node_modules/zod/v4/classic/parse.js
-var parse4 = /* @__PURE__ */ _parse(ZodRealError);
+var parse3 = /* @__PURE__ */ _parse(ZodRealError);
 var parseAsync2 = /* @__PURE__ */ _parseAsync(ZodRealError);
 var safeParse2 = /* @__PURE__ */ _safeParse(ZodRealError);
 var safeParseAsync2 = /* @__PURE__ */ _safeParseAsync(ZodRealError);
@@ -46316,7 +44098,7 @@ var ZodType = /* @__PURE__ */ $constructor("ZodType", (inst, def) => {
     return intersection(this, arg);
   },
   transform(tx) {
-    return pipe(this, transform2(tx));
+    return pipe(this, transform(tx));
   },
   default(d) {
     return _default2(this, d);
@@ -46368,7 +44150,7 @@ var ZodType = /* @__PURE__ */ $constructor("ZodType", (inst, def) => {
     util_exports.own(this, "~standard", value2);
   },
   parse: function _parse2(data, params) {
-    return parse4(this, data, params, { callee: _parse2 });
+    return parse3(this, data, params, { callee: _parse2 });
   },
   parseAsync: async function _parseAsync2(data, params) {
     return await parseAsync2(this, data, params, { callee: _parseAsync2 });
@@ -47412,7 +45194,7 @@ var ZodTransform = /* @__PURE__ */ $constructor("ZodTransform", (inst, def) => {
     return payload;
   };
 });
-function transform2(fn) {
+function transform(fn) {
   return new ZodTransform({
     type: "transform",
     transform: fn
@@ -47704,7 +45486,7 @@ function json(params) {
 function preprocess(fn, schema) {
   return new ZodPreprocess({
     type: "pipe",
-    in: transform2(fn),
+    in: transform(fn),
     out: schema
   });
 }
@@ -48715,1399 +46497,6 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/sources/formats/deepeval.ts
-var METRIC_TYPE_TAG = /\s*\[(?:GEval|DAG|Arena GEval|Conversational GEval|ConversationalDAG)\]$/;
-function deepEvalMetricKey(name) {
-  return name.replace(METRIC_TYPE_TAG, "").normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "_").replace(/^_+|_+$/g, "");
-}
-var POSITIONAL_NAME = /^test_case_\d+$|\[[A-Za-z_]\w*?\d+\]$/;
-var SPELLINGS = {
-  testCases: ["testCases", "test_cases"],
-  conversationalTestCases: ["conversationalTestCases", "conversational_test_cases"],
-  actualOutput: ["actualOutput", "actual_output"],
-  expectedOutput: ["expectedOutput", "expected_output"],
-  retrievalContext: ["retrievalContext", "retrieval_context"],
-  metricsData: ["metricsData", "metrics_data"]
-};
-var COPIED = [
-  ["input", "question"],
-  ["actualOutput", "answer"],
-  ["expectedOutput", "expected_answer"],
-  ["retrievalContext", "retrieved_contexts"],
-  ["context", "reference_contexts"],
-  ["tags", "tags"]
-];
-var metricSchema = external_exports.looseObject({
-  name: external_exports.string({ error: "must be the metric name (a string)" }).min(1, "must not be empty"),
-  score: external_exports.number({ error: "must be a number or null" }).nullish(),
-  success: external_exports.boolean({ error: "must be true, false or null" }).nullish()
-});
-var metricsSchema = external_exports.array(metricSchema, { error: "must be a list of metric results" }).nullish();
-var NO_RUN = {
-  rows: [],
-  summary: { testCases: 0, metrics: /* @__PURE__ */ new Map(), erroredMetrics: /* @__PURE__ */ new Map(), ids: { from: "none", reason: "missing-names", example: "null" } }
-};
-function startOf(node3, path) {
-  let current = node3;
-  let start = node3.loc.start;
-  for (const key of path) {
-    if (current.type === "Array" && typeof key === "number" && key < current.elements.length) {
-      current = current.elements[key].value;
-      start = current.loc.start;
-    } else if (current.type === "Object") {
-      const member = current.members.find(({ name }) => name.type === "String" && name.value === key);
-      if (member === void 0) break;
-      current = member.value;
-      start = member.name.loc.start;
-    } else {
-      break;
-    }
-  }
-  return { line: start.line, column: start.column };
-}
-function field(object2, spellings, problem) {
-  const present = spellings.filter((key) => Object.hasOwn(object2, key));
-  if (present.length > 1) problem(present[1], `is given twice, as "${present[0]}" and "${present[1]}"; keep one`);
-  return present.length === 0 ? void 0 : { key: present[0], value: object2[present[0]] };
-}
-function deepEvalRun(file2, text4, problems) {
-  let tree;
-  let data;
-  try {
-    tree = parse(text4).body;
-    data = parseJsonUniqueKeys(text4);
-  } catch (error62) {
-    if (error62 instanceof DuplicateKeyError) {
-      problems.add({ file: file2, line: error62.lineInText + 1, field: formatFieldPath(error62.path), message: error62.message });
-    } else {
-      const { line, column: column2 } = error62;
-      const detail = error62 instanceof Error ? error62.message.replace(/ \(\d+:\d+\)$/, "") : String(error62);
-      problems.add({ file: file2, line, column: column2, message: `not valid JSON (${detail}); expected a DeepEval test run` });
-    }
-    return NO_RUN;
-  }
-  const problemAt = (path, message) => {
-    return { file: file2, ...startOf(tree, path), field: formatFieldPath(path) || void 0, message };
-  };
-  const isObject2 = (value2) => typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
-  if (!isObject2(data)) {
-    problems.add(problemAt([], 'a DeepEval test run is one JSON object with "testCases"'));
-    return NO_RUN;
-  }
-  let root2 = [];
-  let run = data;
-  if (Object.hasOwn(run, "testRunData") && isObject2(run.testRunData)) {
-    root2 = ["testRunData"];
-    run = run.testRunData;
-  }
-  const fieldOf = (object2, at, spellings) => field(object2, spellings, (key, message) => problems.add(problemAt([...at, key], message)));
-  const conversational = fieldOf(run, root2, SPELLINGS.conversationalTestCases);
-  const conversationalCount = Array.isArray(conversational?.value) ? conversational.value.length : 0;
-  if (conversational !== void 0 && conversationalCount > 0) {
-    const cases2 = `${conversationalCount} conversational test case${conversationalCount === 1 ? "" : "s"}`;
-    problems.add(
-      problemAt([...root2, conversational.key], `holds ${cases2} (turns); rag-gate reads single-turn test cases (input, actual output, retrieval context) only`)
-    );
-  }
-  const cases = fieldOf(run, root2, SPELLINGS.testCases);
-  if (cases === void 0) {
-    if (conversational === void 0) problems.add(problemAt(root2, 'not a DeepEval test run: the object has no "testCases"'));
-    return NO_RUN;
-  }
-  if (!Array.isArray(cases.value)) {
-    problems.add(problemAt([...root2, cases.key], "must be a list of test cases"));
-    return NO_RUN;
-  }
-  const casesPath = [...root2, cases.key];
-  if (cases.value.length === 0 && conversationalCount === 0) problems.add(problemAt(casesPath, "holds no test cases"));
-  const rows = [];
-  const named = [];
-  const metrics = /* @__PURE__ */ new Map();
-  const erroredMetrics = /* @__PURE__ */ new Map();
-  for (const [index, testCase] of cases.value.entries()) {
-    const at = [...casesPath, index];
-    if (!isObject2(testCase)) {
-      problems.add(problemAt(at, "a test case must be a JSON object"));
-      continue;
-    }
-    if (Object.hasOwn(testCase, "turns")) {
-      problems.add(problemAt([...at, "turns"], "is a conversational test case; rag-gate reads single-turn test cases only"));
-      continue;
-    }
-    const before = problems.count;
-    const record2 = {};
-    for (const [source, target] of COPIED) {
-      const found = fieldOf(testCase, at, source in SPELLINGS ? SPELLINGS[source] : [source]);
-      if (found !== void 0 && found.value !== null) record2[target] = found.value;
-    }
-    const scores = {};
-    const keyNames = /* @__PURE__ */ new Map();
-    const metricsData = fieldOf(testCase, at, SPELLINGS.metricsData);
-    const parsed = metricsSchema.safeParse(metricsData?.value);
-    if (!parsed.success) {
-      for (const issue2 of parsed.error.issues) problems.add(problemAt([...at, metricsData.key, ...issue2.path], issue2.message));
-    } else {
-      for (const [metricIndex, metric] of (parsed.data ?? []).entries()) {
-        const metricPath = [...at, metricsData.key, metricIndex, "name"];
-        const key = deepEvalMetricKey(metric.name);
-        if (key === "") {
-          problems.add(problemAt(metricPath, `"${metric.name}" has no letter or digit to name a score by`));
-          continue;
-        }
-        const clash = keyNames.get(key) ?? keyNames.get(`${key}_success`) ?? (key.endsWith("_success") ? keyNames.get(key.slice(0, -"_success".length)) : void 0);
-        if (clash !== void 0) {
-          problems.add(problemAt(metricPath, `"${metric.name}" and "${clash}" both give the score "${key}"; rename one`));
-          continue;
-        }
-        keyNames.set(key, metric.name);
-        if (!metrics.has(key)) metrics.set(key, metric.name);
-        if (typeof metric.score !== "number") {
-          erroredMetrics.set(key, (erroredMetrics.get(key) ?? 0) + 1);
-          continue;
-        }
-        scores[key] = metric.score;
-        if (typeof metric.success === "boolean") scores[`${key}_success`] = metric.success;
-      }
-    }
-    if (Object.keys(scores).length > 0) record2.scores = scores;
-    if (problems.count > before) {
-      named.push({ name: testCase.name });
-      continue;
-    }
-    const row = { ...startOf(tree, at), record: record2 };
-    rows.push(row);
-    named.push({ name: testCase.name, row });
-  }
-  const ids2 = idSource(named.map(({ name }) => name));
-  if (ids2.from === "names") {
-    for (const { name, row } of named) if (row !== void 0) row.record.id = name;
-  }
-  return { rows, summary: { testCases: cases.value.length, metrics, erroredMetrics, ids: ids2 } };
-}
-function idSource(names) {
-  const seen = /* @__PURE__ */ new Set();
-  for (const name of names) {
-    if (typeof name !== "string" || name === "") return { from: "none", reason: "missing-names", example: JSON.stringify(name ?? null) };
-    if (POSITIONAL_NAME.test(name)) return { from: "none", reason: "positional-names", example: name };
-    if (seen.has(name)) return { from: "none", reason: "repeated-names", example: name };
-    seen.add(name);
-  }
-  return { from: "names" };
-}
-async function readDeepEvalRun(file2, problems) {
-  let bytes;
-  try {
-    bytes = await readFile(file2);
-  } catch (error62) {
-    throw readFailure(file2, error62);
-  }
-  let text4;
-  try {
-    text4 = utf8Text(file2, bytes);
-  } catch (error62) {
-    if (!(error62 instanceof InputError)) throw error62;
-    for (const problem of error62.problems) problems.add(problem);
-    return NO_RUN;
-  }
-  return deepEvalRun(file2, text4, problems);
-}
-
-// src/sources/formats/detect.ts
-import { extname as extname2 } from "node:path";
-
-// src/core/closest.ts
-function distance(a, b) {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length];
-}
-function closestName(word, candidates2) {
-  let best;
-  let bestDistance = 3;
-  for (const candidate of candidates2) {
-    const d = distance(word.toLowerCase(), candidate);
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
-  }
-  return best;
-}
-
-// node_modules/@noble/hashes/_u64.js
-var fromNumH = (n) => n / 2 ** 32 | 0;
-var fromNumL = (n) => n >>> 0;
-function setU64FromNum(view, byteOffset, n, isLE) {
-  const h = fromNumH(n);
-  const l = fromNumL(n);
-  view.setUint32(byteOffset, isLE ? l : h, isLE);
-  view.setUint32(byteOffset + 4, isLE ? h : l, isLE);
-}
-
-// node_modules/@noble/hashes/utils.js
-function isBytes(a) {
-  return a instanceof Uint8Array || ArrayBuffer.isView(a) && a.constructor.name === "Uint8Array" && "BYTES_PER_ELEMENT" in a && a.BYTES_PER_ELEMENT === 1;
-}
-var atitle = (title) => title ? `"${title}" ` : "";
-function anumber(n, title = "") {
-  if (typeof n !== "number")
-    throw new TypeError(atitle(title) + "expected number, got " + typeof n);
-  if (!Number.isSafeInteger(n) || n < 0)
-    throw new RangeError(atitle(title) + "expected integer >= 0, got " + n);
-  return n;
-}
-function abytes(value2, length, title = "") {
-  if (isBytes(value2) && (length === void 0 || value2.length === length))
-    return value2;
-  if (length !== void 0)
-    anumber(length, "length");
-  const bytes = isBytes(value2);
-  const ofLen = length !== void 0 ? ` of length ${length}` : "";
-  const got = bytes ? `length=${value2.length}` : `type=${typeof value2}`;
-  const message = atitle(title) + "expected Uint8Array" + ofLen + ", got " + got;
-  if (!bytes)
-    throw new TypeError(message);
-  throw new RangeError(message);
-}
-function ahash(h) {
-  if (typeof h !== "function" || typeof h.create !== "function")
-    throw new TypeError("expected hash wrapped by utils.createHasher");
-  anumber(h.outputLen);
-  anumber(h.blockLen);
-  if (h.outputLen < 1 || h.blockLen < 1)
-    throw new Error("hash blockLen / outputLen must be >= 1");
-}
-var aobject = (value2, label2) => {
-  if (value2 === null || typeof value2 !== "object" || Array.isArray(value2))
-    throw new TypeError((label2 === "object" ? "" : `"${label2}" `) + "expected object, got type=" + typeof value2);
-};
-var aopts = (value2, label2) => {
-  aobject(value2, label2);
-  const proto = Object.getPrototypeOf(value2);
-  if (proto !== Object.prototype && proto !== null)
-    throw new TypeError(`"${label2}" expected plain object`);
-  if (Object.hasOwn(value2, "__proto__"))
-    throw new TypeError(`"${label2}.__proto__" is not allowed`);
-};
-function aexists(instance, checkFinished = true) {
-  if (instance.destroyed)
-    throw new Error("hash was destroyed");
-  if (checkFinished && instance.finished)
-    throw new Error("digest() was already called");
-}
-function aoutput(out, instance) {
-  abytes(out, void 0, "output");
-  const min = instance.outputLen;
-  if (!(out.length >= min)) {
-    throw new RangeError('"output" expected length >= ' + min);
-  }
-}
-function clean(...arrays) {
-  for (let i = 0; i < arrays.length; i++) {
-    arrays[i].fill(0);
-  }
-}
-function createView(arr) {
-  return new DataView(arr.buffer, arr.byteOffset, arr.byteLength);
-}
-function rotr(word, shift) {
-  return word << 32 - shift | word >>> shift;
-}
-var hasHexBuiltin = /* @__PURE__ */ (() => (
-  // @ts-ignore
-  typeof Uint8Array.from([]).toHex === "function" && typeof Uint8Array.fromHex === "function"
-))();
-var hexes = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-function bytesToHex(bytes) {
-  abytes(bytes);
-  if (hasHexBuiltin)
-    return bytes.toHex();
-  let hex3 = "";
-  for (let i = 0; i < bytes.length; i++) {
-    hex3 += hexes[bytes[i]];
-  }
-  return hex3;
-}
-function utf8ToBytes(str) {
-  if (typeof str !== "string")
-    throw new TypeError("string expected");
-  const encoded = new TextEncoder().encode(str);
-  try {
-    return new Uint8Array(encoded);
-  } finally {
-    clean(encoded);
-  }
-}
-function checkOpts(defaults, opts, title = "opts") {
-  aopts(defaults, "defaults");
-  if (opts !== void 0)
-    aopts(opts, title);
-  const merged = Object.assign(/* @__PURE__ */ Object.create(null), defaults, opts);
-  return merged;
-}
-function createHasher(hashCons, info = {}) {
-  if (typeof hashCons !== "function")
-    throw new TypeError('"hashCons" expected function, got type=' + typeof hashCons);
-  info = checkOpts({}, info, "info");
-  const hashC = (msg, opts) => hashCons(opts).update(msg).digest();
-  const tmp = hashCons(void 0);
-  hashC.outputLen = tmp.outputLen;
-  hashC.blockLen = tmp.blockLen;
-  hashC.canXOF = tmp.canXOF;
-  hashC.create = (opts) => hashCons(opts);
-  Object.assign(hashC, info);
-  return Object.freeze(hashC);
-}
-var oidNist = (suffix) => ({
-  // Current NIST hashAlgs suffixes used here fit in one DER subidentifier octet.
-  // Larger suffix values would need base-128 OID encoding and a different length byte.
-  oid: Uint8Array.from([6, 9, 96, 134, 72, 1, 101, 3, 4, 2, suffix])
-});
-
-// node_modules/@noble/hashes/_md.js
-function Chi(a, b, c) {
-  return a & b ^ ~a & c;
-}
-function Maj(a, b, c) {
-  return a & b ^ a & c ^ b & c;
-}
-var HashMD = class {
-  blockLen;
-  outputLen;
-  canXOF = false;
-  padOffset;
-  isLE;
-  // For partial updates less than block size
-  buffer;
-  view;
-  finished = false;
-  length = 0;
-  pos = 0;
-  destroyed = false;
-  constructor(blockLen, outputLen, padOffset, isLE) {
-    this.blockLen = blockLen;
-    this.outputLen = outputLen;
-    this.padOffset = padOffset;
-    this.isLE = isLE;
-    this.buffer = new Uint8Array(blockLen);
-    this.view = createView(this.buffer);
-  }
-  update(data) {
-    aexists(this);
-    abytes(data);
-    const { view, buffer, blockLen } = this;
-    const len = data.length;
-    let processed = false;
-    for (let pos = 0; pos < len; ) {
-      const take = Math.min(blockLen - this.pos, len - pos);
-      if (take === blockLen) {
-        const dataView = createView(data);
-        for (; blockLen <= len - pos; pos += blockLen)
-          this.process(dataView, pos);
-        processed = true;
-        continue;
-      }
-      buffer.set(pos === 0 && take === len ? data : data.subarray(pos, pos + take), this.pos);
-      this.pos += take;
-      pos += take;
-      if (this.pos === blockLen) {
-        this.process(view, 0);
-        this.pos = 0;
-        processed = true;
-      }
-    }
-    this.length += data.length;
-    if (processed)
-      this.roundClean();
-    return this;
-  }
-  digestInto(out) {
-    aexists(this);
-    aoutput(out, this);
-    this.finished = true;
-    const { buffer, view, blockLen, isLE } = this;
-    let { pos } = this;
-    buffer[pos++] = 128;
-    buffer.fill(0, pos);
-    if (this.padOffset > blockLen - pos) {
-      this.process(view, 0);
-      buffer.fill(0);
-    }
-    setU64FromNum(view, blockLen - 8, this.length * 8, isLE);
-    this.process(view, 0);
-    this.roundClean();
-    const oview = out === buffer ? view : createView(out);
-    const len = this.outputLen;
-    const outLen = len / 4;
-    const state = this.get();
-    if (len % 4 || outLen > state.length)
-      throw new Error("invalid outputLen");
-    for (let i = 0; i < outLen; i++)
-      oview.setUint32(4 * i, state[i], isLE);
-  }
-  digest() {
-    const { buffer, outputLen } = this;
-    this.digestInto(buffer);
-    const res = buffer.slice(0, outputLen);
-    this.destroy();
-    return res;
-  }
-  _cloneIntoMeta(to) {
-    const { buffer, length, finished, destroyed, pos } = this;
-    to.destroyed = destroyed;
-    to.finished = finished;
-    to.length = length;
-    to.pos = pos;
-    if (pos)
-      to.buffer.set(buffer);
-    return to;
-  }
-  clone() {
-    return this._cloneInto();
-  }
-};
-var SHA256_IV = /* @__PURE__ */ Uint32Array.from([
-  1779033703,
-  3144134277,
-  1013904242,
-  2773480762,
-  1359893119,
-  2600822924,
-  528734635,
-  1541459225
-]);
-
-// node_modules/@noble/hashes/sha2.js
-var SHA256_K = /* @__PURE__ */ Uint32Array.from([
-  1116352408,
-  1899447441,
-  3049323471,
-  3921009573,
-  961987163,
-  1508970993,
-  2453635748,
-  2870763221,
-  3624381080,
-  310598401,
-  607225278,
-  1426881987,
-  1925078388,
-  2162078206,
-  2614888103,
-  3248222580,
-  3835390401,
-  4022224774,
-  264347078,
-  604807628,
-  770255983,
-  1249150122,
-  1555081692,
-  1996064986,
-  2554220882,
-  2821834349,
-  2952996808,
-  3210313671,
-  3336571891,
-  3584528711,
-  113926993,
-  338241895,
-  666307205,
-  773529912,
-  1294757372,
-  1396182291,
-  1695183700,
-  1986661051,
-  2177026350,
-  2456956037,
-  2730485921,
-  2820302411,
-  3259730800,
-  3345764771,
-  3516065817,
-  3600352804,
-  4094571909,
-  275423344,
-  430227734,
-  506948616,
-  659060556,
-  883997877,
-  958139571,
-  1322822218,
-  1537002063,
-  1747873779,
-  1955562222,
-  2024104815,
-  2227730452,
-  2361852424,
-  2428436474,
-  2756734187,
-  3204031479,
-  3329325298
-]);
-var SHA256_W = /* @__PURE__ */ new Uint32Array(64);
-var SHA2_32B = class extends HashMD {
-  // We cannot use array here since array allows indexing by variable
-  // which means optimizer/compiler cannot use registers.
-  // Numeric initializers matter: starting the fields as `undefined` changes
-  // V8's field representation and makes sha256 3x slower (measured).
-  A = 0;
-  B = 0;
-  C = 0;
-  D = 0;
-  E = 0;
-  F = 0;
-  G = 0;
-  H = 0;
-  constructor(outputLen, IV) {
-    super(64, outputLen, 8, false);
-    this.A = IV[0] | 0;
-    this.B = IV[1] | 0;
-    this.C = IV[2] | 0;
-    this.D = IV[3] | 0;
-    this.E = IV[4] | 0;
-    this.F = IV[5] | 0;
-    this.G = IV[6] | 0;
-    this.H = IV[7] | 0;
-  }
-  get() {
-    const { A, B, C, D, E, F, G, H } = this;
-    return [A, B, C, D, E, F, G, H];
-  }
-  // prettier-ignore
-  set(A, B, C, D, E, F, G, H) {
-    this.A = A | 0;
-    this.B = B | 0;
-    this.C = C | 0;
-    this.D = D | 0;
-    this.E = E | 0;
-    this.F = F | 0;
-    this.G = G | 0;
-    this.H = H | 0;
-  }
-  _cloneInto(to) {
-    (to ||= new this.constructor()).set(...this.get());
-    return this._cloneIntoMeta(to);
-  }
-  process(view, offset) {
-    for (let i = 0; i < 16; i++, offset += 4)
-      SHA256_W[i] = view.getUint32(offset, false);
-    for (let i = 16; i < 64; i++) {
-      const W15 = SHA256_W[i - 15];
-      const W2 = SHA256_W[i - 2];
-      const s0 = rotr(W15, 7) ^ rotr(W15, 18) ^ W15 >>> 3;
-      const s1 = rotr(W2, 17) ^ rotr(W2, 19) ^ W2 >>> 10;
-      SHA256_W[i] = s1 + SHA256_W[i - 7] + s0 + SHA256_W[i - 16] | 0;
-    }
-    let { A, B, C, D, E, F, G, H } = this;
-    for (let i = 0; i < 64; i++) {
-      const sigma1 = rotr(E, 6) ^ rotr(E, 11) ^ rotr(E, 25);
-      const T1 = H + sigma1 + Chi(E, F, G) + SHA256_K[i] + SHA256_W[i] | 0;
-      const sigma0 = rotr(A, 2) ^ rotr(A, 13) ^ rotr(A, 22);
-      const T2 = sigma0 + Maj(A, B, C) | 0;
-      H = G;
-      G = F;
-      F = E;
-      E = D + T1 | 0;
-      D = C;
-      C = B;
-      B = A;
-      A = T1 + T2 | 0;
-    }
-    A = A + this.A | 0;
-    B = B + this.B | 0;
-    C = C + this.C | 0;
-    D = D + this.D | 0;
-    E = E + this.E | 0;
-    F = F + this.F | 0;
-    G = G + this.G | 0;
-    H = H + this.H | 0;
-    this.set(A, B, C, D, E, F, G, H);
-  }
-  roundClean() {
-    clean(SHA256_W);
-  }
-  destroy() {
-    this.destroyed = true;
-    this.set(0, 0, 0, 0, 0, 0, 0, 0);
-    clean(this.buffer);
-  }
-};
-var _SHA256 = class extends SHA2_32B {
-  constructor() {
-    super(32, SHA256_IV);
-  }
-};
-var sha256 = /* @__PURE__ */ createHasher(
-  () => new _SHA256(),
-  /* @__PURE__ */ oidNist(1)
-);
-
-// src/core/scoring/generation/text.ts
-var PUNCTUATION = /[\p{P}\p{S}]/gu;
-var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the"]);
-function normalizeAnswer(text4) {
-  return text4.toLowerCase().replace(PUNCTUATION, "").split(/\s+/u).filter((word) => word !== "" && !ARTICLES.has(word)).join(" ");
-}
-function answerTokens(text4) {
-  const normalized = normalizeAnswer(text4);
-  return normalized === "" ? [] : normalized.split(" ");
-}
-function answerWords(text4) {
-  const words = text4.trim();
-  return words === "" ? 0 : words.split(/\s+/u).length;
-}
-
-// src/core/derived-ids.ts
-function normalizeText(text4) {
-  return text4.normalize("NFC").replace(/\s+/gu, " ").trim();
-}
-function digest(text4) {
-  return bytesToHex(sha256(utf8ToBytes(text4))).slice(0, 16);
-}
-function questionId(question) {
-  return `q-${digest(normalizeText(question))}`;
-}
-function contextId(context) {
-  return `text-${digest(normalizeText(context))}`;
-}
-function parseContextMatchRule(text4) {
-  const rule = text4.trim();
-  if (rule === "exact") return { kind: "exact" };
-  const overlap = /^overlap:(\d*\.?\d+)$/.exec(rule);
-  const threshold = overlap ? Number(overlap[1]) : NaN;
-  if (overlap && threshold > 0 && threshold <= 1) return { kind: "overlap", threshold };
-  throw new SettingError(`invalid context match rule "${rule}"; use "exact" or "overlap:T" with 0 < T \u2264 1, e.g. "overlap:0.8"`);
-}
-function formatContextMatchRule(rule) {
-  return rule.kind === "exact" ? "exact" : `overlap:${rule.threshold}`;
-}
-function tokenCounts(text4) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const token of answerTokens(text4)) counts.set(token, (counts.get(token) ?? 0) + 1);
-  return counts;
-}
-function tokenOverlap(retrieved, reference) {
-  let total = 0;
-  let common = 0;
-  for (const [token, count2] of reference) {
-    total += count2;
-    common += Math.min(count2, retrieved.get(token) ?? 0);
-  }
-  return total === 0 ? 0 : common / total;
-}
-function referenceIds(retrievedIds, retrievedTexts, givenReferences, rule) {
-  const references = [...new Map(givenReferences.map((text4) => [normalizeText(text4), text4])).values()];
-  const ids2 = references.map(() => void 0);
-  if (rule.kind === "exact") {
-    const unclaimed = new Map(references.map((text4, index) => [normalizeText(text4), index]));
-    retrievedTexts.forEach((text4, rank) => {
-      const key = normalizeText(text4);
-      const index = unclaimed.get(key);
-      if (index === void 0) return;
-      ids2[index] = retrievedIds[rank];
-      unclaimed.delete(key);
-    });
-  } else {
-    const referenceTokens = references.map(tokenCounts);
-    retrievedTexts.forEach((text4, rank) => {
-      const tokens = tokenCounts(text4);
-      let best = -1;
-      let bestOverlap = rule.threshold;
-      referenceTokens.forEach((reference, index) => {
-        if (ids2[index] !== void 0) return;
-        const overlap = tokenOverlap(tokens, reference);
-        if (overlap >= bestOverlap && (best < 0 || overlap > bestOverlap)) {
-          best = index;
-          bestOverlap = overlap;
-        }
-      });
-      if (best >= 0) ids2[best] = retrievedIds[rank];
-    });
-  }
-  return ids2.map((id2, index) => id2 ?? contextId(references[index]));
-}
-
-// src/core/record.ts
-var VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
-var FIELD_ALIASES = {
-  user_input: "question",
-  response: "answer",
-  reference: "expected_answer",
-  retrieved_context_ids: "retrieved_ids",
-  reference_context_ids: "relevant_ids",
-  ground_truth: "expected_answer",
-  contexts: "retrieved_contexts",
-  actual_output: "answer",
-  expected_output: "expected_answer",
-  retrieval_context: "retrieved_contexts"
-};
-var IGNORED_FIELDS = {
-  rubrics: "Ragas' rubrics steer its LLM metrics; rag-gate reads the scores they produced",
-  multi_responses: "Ragas' multiple responses; rag-gate scores the one `response`",
-  synthesizer_name: "Ragas' test-set generator name",
-  persona_name: "Ragas' test-set persona",
-  query_style: "Ragas' test-set query style",
-  query_length: "Ragas' test-set query length"
-};
-function isBlank(id2) {
-  const first = id2.charCodeAt(0);
-  return !(first > 32 && first < 160) && id2.trim() === "";
-}
-var NOT_BLANK = "must not be empty or only white space";
-var idText = (what) => external_exports.union([external_exports.string(), external_exports.number().int().refine(Number.isSafeInteger)], { error: `must be ${what} (a string or a whole number)` }).transform(String).refine((id2) => !isBlank(id2), NOT_BLANK);
-var documentId = idText("a document id");
-function checkedFirst(isValid, schema) {
-  return external_exports.unknown().transform((value2, ctx) => {
-    if (isValid(value2)) return value2;
-    const parsed = schema.safeParse(value2);
-    if (parsed.success) return parsed.data;
-    for (const issue2 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue2.path, message: issue2.message });
-    return external_exports.NEVER;
-  });
-}
-function isIdList(value2) {
-  if (!Array.isArray(value2)) return false;
-  for (const id2 of value2) if (typeof id2 !== "string" || isBlank(id2)) return false;
-  return true;
-}
-var isRankedIdList = (value2) => isIdList(value2) && new Set(value2).size === value2.length;
-var rankedIdSchema = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids2, ctx) => {
-  const seen = /* @__PURE__ */ new Map();
-  ids2.forEach((id2, index) => {
-    const first = seen.get(id2);
-    if (first === void 0) seen.set(id2, index);
-    else ctx.addIssue({ code: "custom", path: [index], message: `duplicate document id ${JSON.stringify(id2)} (also at position ${first})` });
-  });
-});
-var notFinite = (what) => (issue2) => typeof issue2.input === "number" && !Number.isFinite(issue2.input) ? `${String(issue2.input)} is not a finite number (too large for a double?)` : what;
-var grade = external_exports.number({ error: notFinite("must be a relevance grade (a number)") }).int("must be a whole-number grade").nonnegative("must not be negative (grades are 0 or more; 1 and up is relevant)");
-var rankedIds = checkedFirst(isRankedIdList, rankedIdSchema);
-var relevantIdList = checkedFirst(isIdList, external_exports.array(documentId));
-function relevanceGrades(value2, ctx) {
-  const grades = [];
-  for (const [id2, raw] of Object.entries(value2)) {
-    if (isBlank(id2)) ctx.addIssue({ code: "custom", path: [id2], message: NOT_BLANK });
-    const parsed = grade.safeParse(raw);
-    if (parsed.success) grades.push([id2, parsed.data]);
-    else for (const issue2 of parsed.error.issues) ctx.addIssue({ code: "custom", path: [id2, ...issue2.path], message: issue2.message });
-  }
-  return Object.fromEntries(grades);
-}
-var relevantIds = external_exports.unknown().transform((value2, ctx) => {
-  if (typeof value2 === "object" && value2 !== null && !Array.isArray(value2)) return relevanceGrades(value2, ctx);
-  if (!Array.isArray(value2)) {
-    ctx.addIssue({ code: "custom", message: 'must be a list of document ids or an object of grades such as {"d17": 3}' });
-    return external_exports.NEVER;
-  }
-  const parsed = relevantIdList.safeParse(value2);
-  if (parsed.success) return parsed.data;
-  for (const issue2 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue2.path, message: issue2.message });
-  return external_exports.NEVER;
-});
-var label = external_exports.union([external_exports.string(), external_exports.boolean()], { error: "must be a string or a boolean" });
-var flag = external_exports.boolean({ error: "must be true or false" });
-var text = external_exports.string({ error: "must be a string" });
-var judgedBySchema = external_exports.object({
-  model: external_exports.string({ error: "must be a string" }),
-  embedding_model: external_exports.string({ error: "must be a string" }).optional(),
-  prompt_version: external_exports.string({ error: "must be a string" })
-});
-var judgedByFieldSchema = external_exports.object({
-  claims: judgedBySchema.optional(),
-  answer_relevance: judgedBySchema.optional(),
-  correct: judgedBySchema.optional()
-});
-var judgeErrorsFieldSchema = external_exports.array(
-  external_exports.object({ metric: external_exports.enum(["faithfulness", "answer_relevance", "correctness"]), kind: external_exports.string(), message: external_exports.string() }),
-  { error: "must be a list of {metric, kind, message}" }
-);
-var claim2 = external_exports.object({
-  text: text.optional(),
-  verdict: external_exports.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(", ")}` })
-});
-var texts = (what) => external_exports.array(external_exports.string({ error: "must be a string" }), { error: `must be a list of strings (${what})` });
-function scoreName(given) {
-  const name = given.normalize("NFKD").toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 64).replace(/_+$/, "");
-  return name === "" ? void 0 : name;
-}
-var scoresField = external_exports.unknown().transform((value2, ctx) => {
-  if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) {
-    ctx.addIssue({ code: "custom", message: 'must be an object of scores such as {"faithfulness": 0.9}' });
-    return external_exports.NEVER;
-  }
-  const scores = /* @__PURE__ */ new Map();
-  for (const [given, score] of Object.entries(value2)) {
-    const name = scoreName(given);
-    const earlier = name === void 0 ? void 0 : scores.get(name);
-    if (name === void 0) ctx.addIssue({ code: "custom", path: [given], message: "a score needs a name with a letter or digit" });
-    else if (earlier !== void 0) {
-      ctx.addIssue({ code: "custom", path: [given], message: `is the score ${name}, as "${earlier[0]}" is; keep one` });
-    } else if (typeof score === "boolean" || typeof score === "number" && Number.isFinite(score)) scores.set(name, [given, score]);
-    else ctx.addIssue({ code: "custom", path: [given], message: "must be a finite number or true/false" });
-  }
-  return Object.fromEntries([...scores].map(([name, [, score]]) => [name, score]));
-});
-var resultRecordSchema = external_exports.object({
-  /** Optional: without it the id is derived from the question text (`questionId`). */
-  id: idText("an id").optional(),
-  question: external_exports.string({ error: "is required and must be a string" }),
-  retrieved_ids: rankedIds.optional(),
-  relevant_ids: relevantIds.optional(),
-  answer: text.optional(),
-  expected_answer: text.optional(),
-  correct: flag.optional(),
-  retrieval_ok: flag.optional(),
-  answerable: flag.optional(),
-  refused: flag.optional(),
-  claims: external_exports.array(claim2, { error: "must be a list of {text, verdict} objects" }).optional(),
-  cited_ids: external_exports.array(documentId, { error: "must be a list of document ids" }).optional(),
-  answer_relevance: external_exports.number({ error: notFinite("must be a number in [0, 1]") }).min(0, "must be in [0, 1]").max(1, "must be in [0, 1]").optional(),
-  human_label: label.optional(),
-  judge_label: label.optional(),
-  closed_book_correct: flag.optional(),
-  tags: external_exports.array(external_exports.string({ error: "must be a string" }), { error: "must be a list of strings" }).optional(),
-  judged_by: judgedByFieldSchema.optional(),
-  judge_errors: judgeErrorsFieldSchema.optional(),
-  /** The texts sent to the generator, aligned with `retrieved_ids` (Ragas' name); the judge reads them. */
-  retrieved_contexts: texts("the retrieved texts, in retrieved_ids order").optional(),
-  /** The gold contexts as text (Ragas' name): relevant documents matched by text when `relevant_ids` is absent. */
-  reference_contexts: texts("the reference texts").optional(),
-  scores: scoresField.optional()
-}).superRefine((record2, ctx) => {
-  const { retrieved_ids: ids2, retrieved_contexts: contexts } = record2;
-  if (ids2 !== void 0 && contexts !== void 0 && ids2.length !== contexts.length) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["retrieved_contexts"],
-      message: `has ${contexts.length} text${contexts.length === 1 ? "" : "s"} but retrieved_ids has ${ids2.length} id${ids2.length === 1 ? "" : "s"}; give one text per retrieved id, in the same order`
-    });
-  }
-  if (record2.relevant_ids === void 0 && record2.reference_contexts !== void 0 && ids2 !== void 0 && contexts === void 0) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["reference_contexts"],
-      message: "the gold contexts are text but the retrieved documents are ids only; add retrieved_contexts (the retrieved texts) or give relevant_ids"
-    });
-  }
-  if (record2.relevant_ids !== void 0 && ids2 === void 0 && contexts !== void 0) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["relevant_ids"],
-      message: "the relevant documents are ids but the retrieved documents are text only (retrieved_contexts); add retrieved_ids or give the gold contexts as reference_contexts"
-    });
-  }
-});
-var KNOWN_FIELDS = /* @__PURE__ */ new Set([...Object.keys(resultRecordSchema.shape), ...Object.keys(FIELD_ALIASES)]);
-function resolveRecord(fields, rule) {
-  const id2 = fields.id ?? questionId(fields.question);
-  const { reference_contexts: references, retrieved_contexts: contexts } = fields;
-  const retrievalByText = fields.relevant_ids === void 0 && references !== void 0 && contexts !== void 0;
-  let record2 = { ...fields, id: id2 };
-  if (retrievalByText) {
-    let retrieved = fields.retrieved_ids;
-    if (retrieved === void 0) {
-      retrieved = contexts.map(contextId);
-      const first = /* @__PURE__ */ new Map();
-      for (const [rank, docId] of retrieved.entries()) {
-        const earlier = first.get(docId);
-        if (earlier !== void 0) {
-          return {
-            problem: {
-              path: ["retrieved_contexts", rank],
-              message: `has the same text as retrieved_contexts[${earlier}]; a ranking holds each document once: remove the repeat`
-            }
-          };
-        }
-        first.set(docId, rank);
-      }
-    }
-    record2 = { ...record2, retrieved_ids: retrieved, relevant_ids: referenceIds(retrieved, contexts, references, rule) };
-  }
-  return { record: record2, derivation: { idFromQuestion: fields.id === void 0, retrievalByText } };
-}
-var TOOL_SCORE_NAMES = /* @__PURE__ */ new Set([
-  "faithfulness",
-  "answer_relevancy",
-  "context_precision",
-  "context_recall",
-  "context_entity_recall",
-  "answer_correctness",
-  "semantic_similarity",
-  "factual_correctness_mode_f1",
-  "contextual_precision",
-  "contextual_recall",
-  "contextual_relevancy",
-  "answer_relevancy_success"
-]);
-var FIELD_SYNONYMS = {
-  ground_truths: "expected_answer",
-  reference_answer: "expected_answer",
-  context: "reference_contexts",
-  input: "question",
-  query: "question",
-  is_correct: "correct"
-};
-function suggestField(unknown3) {
-  return FIELD_SYNONYMS[unknown3.toLowerCase()] ?? closestName(unknown3, KNOWN_FIELDS);
-}
-var RECORD_FIELDS = Object.keys(resultRecordSchema.shape);
-
-// src/sources/formats/detect.ts
-var DETECT_HEAD_BYTES = 64 * 1024;
-var DEEPEVAL_KEYS = /* @__PURE__ */ new Set(["testCases", "test_cases", "conversationalTestCases", "conversational_test_cases", "testRunData"]);
-var DEEPEVAL_OTHER_KEYS = /* @__PURE__ */ new Set([
-  "testFile",
-  "test_file",
-  "metricsScores",
-  "metrics_scores",
-  "traceMetricsScores",
-  "trace_metrics_scores",
-  "identifier",
-  "hyperparameters",
-  "prompts",
-  "testPassed",
-  "test_passed",
-  "testFailed",
-  "test_failed",
-  "runDuration",
-  "run_duration",
-  "evaluationCost",
-  "evaluation_cost",
-  "datasetAlias",
-  "dataset_alias",
-  "datasetId",
-  "dataset_id",
-  "official"
-]);
-function topLevelKeys(text4, start) {
-  const keys = [];
-  let depth = 0;
-  for (let at = start; at < text4.length; at++) {
-    const ch = text4[at];
-    if (ch === '"') {
-      let end = at + 1;
-      while (end < text4.length && text4[end] !== '"') end += text4[end] === "\\" ? 2 : 1;
-      if (end >= text4.length) break;
-      if (depth === 1 && /^\s*:/.test(text4.slice(end + 1, end + 64))) {
-        try {
-          keys.push(JSON.parse(text4.slice(at, end + 1)));
-        } catch {
-        }
-      }
-      at = end;
-    } else if (ch === "{" || ch === "[") {
-      depth++;
-    } else if (ch === "}" || ch === "]") {
-      depth--;
-      if (depth === 0) return { keys, closed: true };
-    }
-  }
-  return { keys, closed: false };
-}
-function looksLikeHeader(line) {
-  return line.split(headerDelimiter(line)).map((cell) => cell.trim().replace(/^"(.*)"$/, "$1")).some((cell) => KNOWN_FIELDS.has(cell));
-}
-function detectResultsFormat(file2, head) {
-  const extension = extname2(file2).toLowerCase();
-  if (extension === ".csv") return "csv";
-  if (extension === ".tsv") return "tsv";
-  const text4 = head.startsWith("\uFEFF") ? head.slice(1) : head;
-  const start = text4.search(/\S/);
-  if (start < 0) return "jsonl";
-  if (text4[start] === "[") return "json-array";
-  if (text4[start] === "{") {
-    const { keys, closed } = topLevelKeys(text4, start);
-    if (keys.some((key) => DEEPEVAL_KEYS.has(key))) return "deepeval";
-    if (!closed && keys.length > 0 && keys.every((key) => DEEPEVAL_OTHER_KEYS.has(key))) return "deepeval";
-    return "jsonl";
-  }
-  const lineEnd = text4.indexOf("\n", start);
-  const firstLine = text4.slice(start, lineEnd < 0 ? text4.length : lineEnd).replace(/\r$/, "");
-  if (looksLikeHeader(firstLine)) return headerDelimiter(firstLine) === "	" ? "tsv" : "csv";
-  return "jsonl";
-}
-
-// src/sources/json-array.ts
-var JsonArrayShapeError = class extends Error {
-  constructor(message, line) {
-    super(message);
-    this.line = line;
-  }
-  line;
-};
-async function* jsonArrayElements(lines) {
-  let state = "before";
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  let parts = [];
-  let start = 0;
-  let elementLine = 0;
-  let lastLine = 0;
-  let closed = false;
-  let sawElement = false;
-  let notUtf8 = false;
-  for await (const { text: text4, line, notUtf8: lineNotUtf8 } of lines) {
-    lastLine = line;
-    if (elementLine !== 0) notUtf8 ||= lineNotUtf8;
-    start = 0;
-    for (let i = 0; i < text4.length; i++) {
-      const ch = text4[i];
-      if (inString) {
-        if (escaped) escaped = false;
-        else if (ch === "\\") escaped = true;
-        else if (ch === '"') inString = false;
-        continue;
-      }
-      if (ch === " " || ch === "	" || ch === "\r") continue;
-      if (state === "before") {
-        if (ch !== "[") throw new JsonArrayShapeError("expected a JSON array or JSON Lines", line);
-        state = "inside";
-        start = i + 1;
-        continue;
-      }
-      if (state === "after") throw new JsonArrayShapeError('unexpected text after the closing "]" of the array', line);
-      if (depth === 0 && (ch === "," || ch === "]")) {
-        parts.push(text4.slice(start, i));
-        const element = parts.join("\n").trimStart();
-        parts = [];
-        start = i + 1;
-        if (element !== "") yield { text: element, line: elementLine, notUtf8 };
-        else if (ch === ",") throw new JsonArrayShapeError("empty element in the array (two commas in a row?)", line);
-        else if (sawElement) throw new JsonArrayShapeError('a comma before the closing "]" (JSON allows no trailing comma)', line);
-        sawElement = true;
-        elementLine = 0;
-        if (ch === "]") {
-          state = "after";
-          closed = true;
-        }
-        continue;
-      }
-      if (elementLine === 0) {
-        elementLine = line;
-        notUtf8 = lineNotUtf8;
-      }
-      if (ch === '"') inString = true;
-      else if (ch === "{" || ch === "[") depth++;
-      else if (ch === "}" || ch === "]") depth--;
-    }
-    if (state === "inside") parts.push(text4.slice(start));
-  }
-  if (!closed) throw new JsonArrayShapeError('the JSON array is not closed with "]"', lastLine);
-}
-
-// src/sources/record-json.ts
-var LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
-var isSpace = (code3) => code3 === 32 || code3 === 9 || code3 === 10 || code3 === 13;
-function atTopLevel(text4, end) {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < end; i++) {
-    const code3 = text4.charCodeAt(i);
-    if (inString) {
-      if (code3 === 92) i++;
-      else if (code3 === 34) inString = false;
-    } else if (code3 === 34) inString = true;
-    else if (code3 === 123 || code3 === 91) depth++;
-    else if (code3 === 125 || code3 === 93) depth--;
-  }
-  return depth === 1 && !inString;
-}
-function plainStringArray(text4, start) {
-  const ids2 = [];
-  let i = start + 1;
-  while (isSpace(text4.charCodeAt(i))) i++;
-  if (text4.charCodeAt(i) === 93) return { ids: ids2, end: i + 1 };
-  for (; ; ) {
-    if (text4.charCodeAt(i) !== 34) return null;
-    const from = i + 1;
-    let to = from;
-    for (; ; ) {
-      const code4 = text4.charCodeAt(to);
-      if (code4 === 34) break;
-      if (code4 === 92 || code4 < 32 || Number.isNaN(code4)) return null;
-      to++;
-    }
-    ids2.push(text4.slice(from, to));
-    i = to + 1;
-    while (isSpace(text4.charCodeAt(i))) i++;
-    const code3 = text4.charCodeAt(i);
-    if (code3 === 93) return { ids: ids2, end: i + 1 };
-    if (code3 !== 44) return null;
-    i++;
-    while (isSpace(text4.charCodeAt(i))) i++;
-  }
-}
-function listValueStart(text4, key) {
-  const at = text4.indexOf(key);
-  if (at < 0 || text4.indexOf(key, at + key.length) >= 0) return -1;
-  let i = at + key.length;
-  while (isSpace(text4.charCodeAt(i))) i++;
-  if (text4.charCodeAt(i) !== 58) return -1;
-  i++;
-  while (isSpace(text4.charCodeAt(i))) i++;
-  return text4.charCodeAt(i) === 91 && atTopLevel(text4, at) ? i : -1;
-}
-function parseRecordJson(text4) {
-  let rest = text4;
-  const lifted = [];
-  for (const key of LIFTED_KEYS) {
-    const start = listValueStart(rest, key);
-    if (start < 0) continue;
-    const list3 = plainStringArray(rest, start);
-    if (list3 === null) continue;
-    rest = `${rest.slice(0, start)}[]${rest.slice(list3.end)}`;
-    lifted.push([key.slice(1, -1), list3.ids]);
-  }
-  if (lifted.length === 0) return parseJsonUniqueKeys(text4);
-  let parsed;
-  try {
-    parsed = JSON.parse(rest);
-  } catch {
-    return parseJsonUniqueKeys(text4);
-  }
-  const record2 = parsed;
-  for (const [name] of lifted) {
-    const placeholder = record2[name];
-    if (!Array.isArray(placeholder) || placeholder.length !== 0) return parseJsonUniqueKeys(text4);
-  }
-  if (keysMayRepeat(rest, record2)) rejectRepeatedKeys(text4);
-  for (const [name, ids2] of lifted) record2[name] = ids2;
-  return record2;
-}
-
-// src/sources/results.ts
-function formatFieldPath(path) {
-  let out = "";
-  for (const key of path) {
-    if (typeof key === "number") out += `[${key}]`;
-    else if (out === "") out = String(key);
-    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(String(key))) out += `.${String(key)}`;
-    else out += `[${JSON.stringify(String(key))}]`;
-  }
-  return out;
-}
-var BARE_NON_FINITE = /"([^"\\]+)"\s*:\s*(-?Infinity|NaN)\b/;
-function notJsonProblem(file2, line, text4, error62) {
-  const nonFinite = BARE_NON_FINITE.exec(text4);
-  if (nonFinite) {
-    return { file: file2, line, field: nonFinite[1], message: `${nonFinite[2]} is not a number in JSON; write a finite number or leave the field out` };
-  }
-  const detail = error62 instanceof Error ? error62.message : String(error62);
-  return { file: file2, line, message: `not valid JSON (${detail}); each line must hold one complete JSON object` };
-}
-function duplicateKeyProblem(file2, line, error62) {
-  return { file: file2, line: line + error62.lineInText, field: formatFieldPath(error62.path), message: error62.message };
-}
-var isScoreValue = (value2) => typeof value2 === "boolean" || typeof value2 === "number" && Number.isFinite(value2);
-function canonicalize(raw, fields, file2, line, problems, unknown3) {
-  const spelling = /* @__PURE__ */ new Map();
-  const record2 = {};
-  const scores = /* @__PURE__ */ Object.create(null);
-  for (const [key, value2] of Object.entries(raw)) {
-    if (value2 === null) continue;
-    const canonical = fields.get(key) ?? FIELD_ALIASES[key] ?? key;
-    if (!KNOWN_FIELDS.has(canonical)) {
-      if (isScoreValue(value2)) scores[key] = value2;
-      else unknown3.set(key, (unknown3.get(key) ?? 0) + 1);
-      continue;
-    }
-    if (spelling.has(canonical)) {
-      problems.add({ file: file2, line, field: key, message: `gives "${canonical}" twice (as "${spelling.get(canonical)}" and "${key}"); keep one` });
-      continue;
-    }
-    spelling.set(canonical, key);
-    record2[canonical] = value2;
-  }
-  if (Object.keys(scores).length > 0) {
-    const given = record2.scores;
-    if (given === void 0) {
-      record2.scores = scores;
-      spelling.set("scores", "scores");
-    } else if (typeof given === "object" && given !== null && !Array.isArray(given)) {
-      for (const name of Object.keys(scores)) {
-        if (Object.hasOwn(given, name)) problems.add({ file: file2, line, field: name, message: "is also given in scores; keep one" });
-      }
-      record2.scores = { ...given, ...scores };
-    }
-  }
-  return { record: record2, spelling };
-}
-async function readResults(file2, onRecord, options = {}) {
-  const { seenIds = /* @__PURE__ */ new Map(), onProgress, contextMatch = { kind: "exact" }, scoreKinds = /* @__PURE__ */ new Map(), fields = /* @__PURE__ */ new Map() } = options;
-  const problems = new ProblemCollector();
-  const unknownFields = /* @__PURE__ */ new Map();
-  const scores = /* @__PURE__ */ new Map();
-  let records = 0;
-  let idsFromQuestion = 0;
-  let retrievalByText = 0;
-  const shape = { format: "jsonl" };
-  const notes2 = [];
-  const handle2 = ({ text: text4, line, notUtf8 }) => {
-    if (notUtf8) return;
-    let raw;
-    try {
-      raw = parseRecordJson(text4);
-    } catch (error62) {
-      problems.add(error62 instanceof DuplicateKeyError ? duplicateKeyProblem(file2, line, error62) : notJsonProblem(file2, line, text4, error62));
-      return;
-    }
-    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-      problems.add({ file: file2, line, message: 'a record must be a JSON object such as {"id": "q1", "question": "\u2026"}' });
-      return;
-    }
-    handleObject(raw, line, text4);
-  };
-  const handleRow = ({ cells, line }) => {
-    const raw = {};
-    for (const [key, cell] of Object.entries(cells)) {
-      try {
-        const value2 = cellValue(fields.get(key) ?? FIELD_ALIASES[key] ?? key, cell);
-        if (value2 !== void 0) raw[key] = value2;
-      } catch (error62) {
-        if (!(error62 instanceof CellError)) throw error62;
-        problems.add({ file: file2, line, field: key, message: error62.message });
-        return;
-      }
-    }
-    handleObject(raw, line, JSON.stringify(raw));
-  };
-  const handleObject = (raw, line, text4) => {
-    const { record: given, spelling } = canonicalize(raw, fields, file2, line, problems, unknownFields);
-    const userField = (path) => {
-      const [head, ...rest] = path;
-      return formatFieldPath([spelling.get(String(head)) ?? String(head ?? ""), ...rest]) || void 0;
-    };
-    const parsed = resultRecordSchema.safeParse(given);
-    if (!parsed.success) {
-      for (const issue2 of parsed.error.issues) problems.add({ file: file2, line, field: userField(issue2.path), message: issue2.message });
-      return;
-    }
-    for (const [name, value2] of Object.entries(parsed.data.scores ?? {})) {
-      const kind = typeof value2 === "boolean" ? "boolean" : "number";
-      const first2 = scoreKinds.get(name);
-      if (first2 === void 0) scoreKinds.set(name, { kind, file: file2, line });
-      else if (first2.kind !== kind) {
-        const where = first2.file === file2 ? `line ${first2.line}` : `${first2.file}:${first2.line}`;
-        problems.add({
-          file: file2,
-          line,
-          field: name,
-          message: `is ${kind === "boolean" ? "true/false" : "a number"} here but ${first2.kind === "boolean" ? "true/false" : "a number"} on ${where}; a score keeps one type`
-        });
-      }
-      scores.set(name, scoreKinds.get(name).kind);
-    }
-    const resolved = resolveRecord(parsed.data, contextMatch);
-    if ("problem" in resolved) {
-      problems.add({ file: file2, line, field: userField(resolved.problem.path), message: resolved.problem.message });
-      return;
-    }
-    const { record: record2, derivation } = resolved;
-    const first = seenIds.get(record2.id);
-    if (first !== void 0) {
-      const where = first.file === file2 ? `line ${first.line}` : `${first.file}:${first.line}`;
-      const message = derivation.idFromQuestion && first.fromQuestion ? `the same question as ${where} (records without an id are told apart by their question text); give each an id, or remove the repeat` : `duplicate id ${JSON.stringify(record2.id)} (first on ${where})`;
-      problems.add({ file: file2, line, field: derivation.idFromQuestion ? spelling.get("question") ?? "question" : spelling.get("id") ?? "id", message });
-      return;
-    }
-    seenIds.set(record2.id, { file: file2, line, fromQuestion: derivation.idFromQuestion });
-    records++;
-    if (derivation.idFromQuestion) idsFromQuestion++;
-    if (derivation.retrievalByText) retrievalByText++;
-    if (problems.count === 0) onRecord(record2, line, text4, derivation);
-  };
-  shape.format = options.format === void 0 || options.format === "auto" ? await detectFormat(file2) : options.format;
-  try {
-    if (shape.format === "csv" || shape.format === "tsv") {
-      for await (const row of csvRows(file2, problems, onProgress, shape.format === "tsv" ? { delimiter: "	" } : {})) handleRow(row);
-    } else if (shape.format === "deepeval") {
-      const run = await readDeepEvalRun(file2, problems);
-      for (const row of run.rows) handleObject(row.record, row.line, JSON.stringify(row.record));
-      notes2.push(...deepEvalNotes(file2, run.summary));
-    } else {
-      for await (const element of recordTexts2(file2, problems, onProgress, shape)) handle2(element);
-    }
-  } catch (error62) {
-    if (error62 instanceof JsonArrayShapeError) problems.add({ file: file2, line: error62.line, message: error62.message });
-    else if (error62 instanceof InputError) throw error62;
-    else throw readFailure(file2, error62);
-  }
-  if (records === 0 && problems.count === 0) {
-    problems.add({ file: file2, message: `the file holds no records; read as ${formatDescription(shape.format)}` });
-  }
-  problems.throwIfAny();
-  const records_ = (count2) => `${count2} record${count2 === 1 ? "" : "s"}`;
-  const warnings = [...unknownFields].map(([key, count2]) => {
-    const ignored = IGNORED_FIELDS[key];
-    if (ignored !== void 0) return `${file2}: field "${key}" in ${records_(count2)} is not used (${ignored})`;
-    const hint = suggestField(key);
-    return `${file2}: unknown field "${key}" in ${records_(count2)} is ignored (${hint === void 0 ? "check its spelling against the results format" : `did you mean "${hint}"?`})`;
-  });
-  for (const name of scores.keys()) {
-    const hint = TOOL_SCORE_NAMES.has(name) ? void 0 : suggestField(name);
-    if (hint !== void 0) warnings.push(`${file2}: "${name}" is read as a score, not as the field "${hint}"; rename it if you meant the field`);
-  }
-  return { format: shape.format, warnings: [...notes2, ...warnings], unknownFields, idsFromQuestion, retrievalByText, scores };
-}
-async function detectFormat(file2) {
-  let handle2;
-  try {
-    handle2 = await open3(file2, "r");
-    const buffer = Buffer.alloc(DETECT_HEAD_BYTES);
-    const { bytesRead } = await handle2.read(buffer, 0, DETECT_HEAD_BYTES, 0);
-    return detectResultsFormat(file2, new TextDecoder().decode(buffer.subarray(0, bytesRead)));
-  } catch (error62) {
-    throw readFailure(file2, error62);
-  } finally {
-    await handle2?.close();
-  }
-}
-function deepEvalNotes(file2, summary) {
-  const notes2 = [];
-  if (summary.ids.from === "none") {
-    const why = {
-      "missing-names": "not every test case has a name",
-      "positional-names": `names such as "${summary.ids.example}" number the test cases by position`,
-      "repeated-names": `the name "${summary.ids.example}" is given twice`
-    }[summary.ids.reason];
-    notes2.push(`${file2}: DeepEval test cases are told apart by their input text, not their names: ${why}`);
-  }
-  for (const [metric, count2] of summary.erroredMetrics) {
-    notes2.push(`${file2}: DeepEval's metric "${metric}" has no score on ${count2} test case${count2 === 1 ? "" : "s"} (it errored); those are left out of its n`);
-  }
-  return notes2;
-}
-async function* recordTexts2(file2, problems, onProgress, shape) {
-  const lines = readLines(file2, problems, onProgress);
-  let first = await lines.next();
-  while (!first.done && first.value.text.trim() === "") first = await lines.next();
-  if (first.done) return;
-  const firstLine = first.value;
-  if (firstLine.text.trimStart().startsWith("[")) {
-    shape.format = "json-array";
-    yield* jsonArrayElements(prepend(firstLine, lines));
-    return;
-  }
-  yield firstLine;
-  for await (const line of lines) if (line.text.trim() !== "") yield line;
-}
-async function* prepend(head, rest) {
-  yield head;
-  yield* rest;
-}
-function readFailure(file2, error62) {
-  const code3 = error62?.code;
-  if (code3 === void 0) throw error62;
-  const reason = code3 === "ENOENT" ? "no such file" : code3 === "EISDIR" ? "is a directory, not a file" : code3 === "EACCES" ? "permission denied" : String(error62);
-  return InputError.single({ file: file2, message: `cannot read: ${reason}` });
-}
-
 // src/core/stats/kappa.ts
 var KAPPA_FLOOR = 0.6;
 function cohensKappa(pairs) {
@@ -50319,7 +46708,7 @@ async function judgeAnswerRelevance(client, question, answer) {
 async function readCalibrationRecord(file2) {
   let bytes;
   try {
-    bytes = await readFile2(file2);
+    bytes = await readFile(file2);
   } catch (error62) {
     throw readFailure(file2, error62);
   }
@@ -50393,7 +46782,7 @@ async function calibrate(client, labels, options) {
     confusion[human] = {};
     for (const judge of labelValues) confusion[human][judge] = full?.confusion[human]?.[judge] ?? 0;
   }
-  const sha2562 = createHash("sha256").update(await readFile2(options.labelsFile)).digest("hex");
+  const sha2562 = createHash("sha256").update(await readFile(options.labelsFile)).digest("hex");
   failures.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   const record2 = {
     model: client.model,
@@ -50427,6 +46816,21 @@ function contextUtilisation(retrieved, cited) {
   let used = 0;
   for (const id2 of retrieved) if (citedSet.has(id2)) used++;
   return used / retrieved.length;
+}
+
+// src/core/scoring/generation/text.ts
+var PUNCTUATION = /[\p{P}\p{S}]/gu;
+var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the"]);
+function normalizeAnswer(text4) {
+  return text4.toLowerCase().replace(PUNCTUATION, "").split(/\s+/u).filter((word) => word !== "" && !ARTICLES.has(word)).join(" ");
+}
+function answerTokens(text4) {
+  const normalized = normalizeAnswer(text4);
+  return normalized === "" ? [] : normalized.split(" ");
+}
+function answerWords(text4) {
+  const words = text4.trim();
+  return words === "" ? 0 : words.split(/\s+/u).length;
 }
 
 // src/core/scoring/generation/correctness.ts
@@ -50969,6 +47373,733 @@ function defaultRetrievalMetrics(ks) {
   return names.map(parseRetrievalMetric);
 }
 
+// src/core/closest.ts
+function distance(a, b) {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length];
+}
+function closestName(word, candidates2) {
+  let best;
+  let bestDistance = 3;
+  for (const candidate of candidates2) {
+    const d = distance(word.toLowerCase(), candidate);
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best;
+}
+
+// node_modules/@noble/hashes/_u64.js
+var fromNumH = (n) => n / 2 ** 32 | 0;
+var fromNumL = (n) => n >>> 0;
+function setU64FromNum(view, byteOffset, n, isLE) {
+  const h = fromNumH(n);
+  const l = fromNumL(n);
+  view.setUint32(byteOffset, isLE ? l : h, isLE);
+  view.setUint32(byteOffset + 4, isLE ? h : l, isLE);
+}
+
+// node_modules/@noble/hashes/utils.js
+function isBytes(a) {
+  return a instanceof Uint8Array || ArrayBuffer.isView(a) && a.constructor.name === "Uint8Array" && "BYTES_PER_ELEMENT" in a && a.BYTES_PER_ELEMENT === 1;
+}
+var atitle = (title) => title ? `"${title}" ` : "";
+function anumber(n, title = "") {
+  if (typeof n !== "number")
+    throw new TypeError(atitle(title) + "expected number, got " + typeof n);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new RangeError(atitle(title) + "expected integer >= 0, got " + n);
+  return n;
+}
+function abytes(value2, length, title = "") {
+  if (isBytes(value2) && (length === void 0 || value2.length === length))
+    return value2;
+  if (length !== void 0)
+    anumber(length, "length");
+  const bytes = isBytes(value2);
+  const ofLen = length !== void 0 ? ` of length ${length}` : "";
+  const got = bytes ? `length=${value2.length}` : `type=${typeof value2}`;
+  const message = atitle(title) + "expected Uint8Array" + ofLen + ", got " + got;
+  if (!bytes)
+    throw new TypeError(message);
+  throw new RangeError(message);
+}
+function ahash(h) {
+  if (typeof h !== "function" || typeof h.create !== "function")
+    throw new TypeError("expected hash wrapped by utils.createHasher");
+  anumber(h.outputLen);
+  anumber(h.blockLen);
+  if (h.outputLen < 1 || h.blockLen < 1)
+    throw new Error("hash blockLen / outputLen must be >= 1");
+}
+var aobject = (value2, label2) => {
+  if (value2 === null || typeof value2 !== "object" || Array.isArray(value2))
+    throw new TypeError((label2 === "object" ? "" : `"${label2}" `) + "expected object, got type=" + typeof value2);
+};
+var aopts = (value2, label2) => {
+  aobject(value2, label2);
+  const proto = Object.getPrototypeOf(value2);
+  if (proto !== Object.prototype && proto !== null)
+    throw new TypeError(`"${label2}" expected plain object`);
+  if (Object.hasOwn(value2, "__proto__"))
+    throw new TypeError(`"${label2}.__proto__" is not allowed`);
+};
+function aexists(instance, checkFinished = true) {
+  if (instance.destroyed)
+    throw new Error("hash was destroyed");
+  if (checkFinished && instance.finished)
+    throw new Error("digest() was already called");
+}
+function aoutput(out, instance) {
+  abytes(out, void 0, "output");
+  const min = instance.outputLen;
+  if (!(out.length >= min)) {
+    throw new RangeError('"output" expected length >= ' + min);
+  }
+}
+function clean(...arrays) {
+  for (let i = 0; i < arrays.length; i++) {
+    arrays[i].fill(0);
+  }
+}
+function createView(arr) {
+  return new DataView(arr.buffer, arr.byteOffset, arr.byteLength);
+}
+function rotr(word, shift) {
+  return word << 32 - shift | word >>> shift;
+}
+var hasHexBuiltin = /* @__PURE__ */ (() => (
+  // @ts-ignore
+  typeof Uint8Array.from([]).toHex === "function" && typeof Uint8Array.fromHex === "function"
+))();
+var hexes = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+function bytesToHex(bytes) {
+  abytes(bytes);
+  if (hasHexBuiltin)
+    return bytes.toHex();
+  let hex3 = "";
+  for (let i = 0; i < bytes.length; i++) {
+    hex3 += hexes[bytes[i]];
+  }
+  return hex3;
+}
+function utf8ToBytes(str) {
+  if (typeof str !== "string")
+    throw new TypeError("string expected");
+  const encoded = new TextEncoder().encode(str);
+  try {
+    return new Uint8Array(encoded);
+  } finally {
+    clean(encoded);
+  }
+}
+function checkOpts(defaults, opts, title = "opts") {
+  aopts(defaults, "defaults");
+  if (opts !== void 0)
+    aopts(opts, title);
+  const merged = Object.assign(/* @__PURE__ */ Object.create(null), defaults, opts);
+  return merged;
+}
+function createHasher(hashCons, info = {}) {
+  if (typeof hashCons !== "function")
+    throw new TypeError('"hashCons" expected function, got type=' + typeof hashCons);
+  info = checkOpts({}, info, "info");
+  const hashC = (msg, opts) => hashCons(opts).update(msg).digest();
+  const tmp = hashCons(void 0);
+  hashC.outputLen = tmp.outputLen;
+  hashC.blockLen = tmp.blockLen;
+  hashC.canXOF = tmp.canXOF;
+  hashC.create = (opts) => hashCons(opts);
+  Object.assign(hashC, info);
+  return Object.freeze(hashC);
+}
+var oidNist = (suffix) => ({
+  // Current NIST hashAlgs suffixes used here fit in one DER subidentifier octet.
+  // Larger suffix values would need base-128 OID encoding and a different length byte.
+  oid: Uint8Array.from([6, 9, 96, 134, 72, 1, 101, 3, 4, 2, suffix])
+});
+
+// node_modules/@noble/hashes/_md.js
+function Chi(a, b, c) {
+  return a & b ^ ~a & c;
+}
+function Maj(a, b, c) {
+  return a & b ^ a & c ^ b & c;
+}
+var HashMD = class {
+  blockLen;
+  outputLen;
+  canXOF = false;
+  padOffset;
+  isLE;
+  // For partial updates less than block size
+  buffer;
+  view;
+  finished = false;
+  length = 0;
+  pos = 0;
+  destroyed = false;
+  constructor(blockLen, outputLen, padOffset, isLE) {
+    this.blockLen = blockLen;
+    this.outputLen = outputLen;
+    this.padOffset = padOffset;
+    this.isLE = isLE;
+    this.buffer = new Uint8Array(blockLen);
+    this.view = createView(this.buffer);
+  }
+  update(data) {
+    aexists(this);
+    abytes(data);
+    const { view, buffer, blockLen } = this;
+    const len = data.length;
+    let processed = false;
+    for (let pos = 0; pos < len; ) {
+      const take = Math.min(blockLen - this.pos, len - pos);
+      if (take === blockLen) {
+        const dataView = createView(data);
+        for (; blockLen <= len - pos; pos += blockLen)
+          this.process(dataView, pos);
+        processed = true;
+        continue;
+      }
+      buffer.set(pos === 0 && take === len ? data : data.subarray(pos, pos + take), this.pos);
+      this.pos += take;
+      pos += take;
+      if (this.pos === blockLen) {
+        this.process(view, 0);
+        this.pos = 0;
+        processed = true;
+      }
+    }
+    this.length += data.length;
+    if (processed)
+      this.roundClean();
+    return this;
+  }
+  digestInto(out) {
+    aexists(this);
+    aoutput(out, this);
+    this.finished = true;
+    const { buffer, view, blockLen, isLE } = this;
+    let { pos } = this;
+    buffer[pos++] = 128;
+    buffer.fill(0, pos);
+    if (this.padOffset > blockLen - pos) {
+      this.process(view, 0);
+      buffer.fill(0);
+    }
+    setU64FromNum(view, blockLen - 8, this.length * 8, isLE);
+    this.process(view, 0);
+    this.roundClean();
+    const oview = out === buffer ? view : createView(out);
+    const len = this.outputLen;
+    const outLen = len / 4;
+    const state = this.get();
+    if (len % 4 || outLen > state.length)
+      throw new Error("invalid outputLen");
+    for (let i = 0; i < outLen; i++)
+      oview.setUint32(4 * i, state[i], isLE);
+  }
+  digest() {
+    const { buffer, outputLen } = this;
+    this.digestInto(buffer);
+    const res = buffer.slice(0, outputLen);
+    this.destroy();
+    return res;
+  }
+  _cloneIntoMeta(to) {
+    const { buffer, length, finished, destroyed, pos } = this;
+    to.destroyed = destroyed;
+    to.finished = finished;
+    to.length = length;
+    to.pos = pos;
+    if (pos)
+      to.buffer.set(buffer);
+    return to;
+  }
+  clone() {
+    return this._cloneInto();
+  }
+};
+var SHA256_IV = /* @__PURE__ */ Uint32Array.from([
+  1779033703,
+  3144134277,
+  1013904242,
+  2773480762,
+  1359893119,
+  2600822924,
+  528734635,
+  1541459225
+]);
+
+// node_modules/@noble/hashes/sha2.js
+var SHA256_K = /* @__PURE__ */ Uint32Array.from([
+  1116352408,
+  1899447441,
+  3049323471,
+  3921009573,
+  961987163,
+  1508970993,
+  2453635748,
+  2870763221,
+  3624381080,
+  310598401,
+  607225278,
+  1426881987,
+  1925078388,
+  2162078206,
+  2614888103,
+  3248222580,
+  3835390401,
+  4022224774,
+  264347078,
+  604807628,
+  770255983,
+  1249150122,
+  1555081692,
+  1996064986,
+  2554220882,
+  2821834349,
+  2952996808,
+  3210313671,
+  3336571891,
+  3584528711,
+  113926993,
+  338241895,
+  666307205,
+  773529912,
+  1294757372,
+  1396182291,
+  1695183700,
+  1986661051,
+  2177026350,
+  2456956037,
+  2730485921,
+  2820302411,
+  3259730800,
+  3345764771,
+  3516065817,
+  3600352804,
+  4094571909,
+  275423344,
+  430227734,
+  506948616,
+  659060556,
+  883997877,
+  958139571,
+  1322822218,
+  1537002063,
+  1747873779,
+  1955562222,
+  2024104815,
+  2227730452,
+  2361852424,
+  2428436474,
+  2756734187,
+  3204031479,
+  3329325298
+]);
+var SHA256_W = /* @__PURE__ */ new Uint32Array(64);
+var SHA2_32B = class extends HashMD {
+  // We cannot use array here since array allows indexing by variable
+  // which means optimizer/compiler cannot use registers.
+  // Numeric initializers matter: starting the fields as `undefined` changes
+  // V8's field representation and makes sha256 3x slower (measured).
+  A = 0;
+  B = 0;
+  C = 0;
+  D = 0;
+  E = 0;
+  F = 0;
+  G = 0;
+  H = 0;
+  constructor(outputLen, IV) {
+    super(64, outputLen, 8, false);
+    this.A = IV[0] | 0;
+    this.B = IV[1] | 0;
+    this.C = IV[2] | 0;
+    this.D = IV[3] | 0;
+    this.E = IV[4] | 0;
+    this.F = IV[5] | 0;
+    this.G = IV[6] | 0;
+    this.H = IV[7] | 0;
+  }
+  get() {
+    const { A, B, C, D, E, F, G, H } = this;
+    return [A, B, C, D, E, F, G, H];
+  }
+  // prettier-ignore
+  set(A, B, C, D, E, F, G, H) {
+    this.A = A | 0;
+    this.B = B | 0;
+    this.C = C | 0;
+    this.D = D | 0;
+    this.E = E | 0;
+    this.F = F | 0;
+    this.G = G | 0;
+    this.H = H | 0;
+  }
+  _cloneInto(to) {
+    (to ||= new this.constructor()).set(...this.get());
+    return this._cloneIntoMeta(to);
+  }
+  process(view, offset) {
+    for (let i = 0; i < 16; i++, offset += 4)
+      SHA256_W[i] = view.getUint32(offset, false);
+    for (let i = 16; i < 64; i++) {
+      const W15 = SHA256_W[i - 15];
+      const W2 = SHA256_W[i - 2];
+      const s0 = rotr(W15, 7) ^ rotr(W15, 18) ^ W15 >>> 3;
+      const s1 = rotr(W2, 17) ^ rotr(W2, 19) ^ W2 >>> 10;
+      SHA256_W[i] = s1 + SHA256_W[i - 7] + s0 + SHA256_W[i - 16] | 0;
+    }
+    let { A, B, C, D, E, F, G, H } = this;
+    for (let i = 0; i < 64; i++) {
+      const sigma1 = rotr(E, 6) ^ rotr(E, 11) ^ rotr(E, 25);
+      const T1 = H + sigma1 + Chi(E, F, G) + SHA256_K[i] + SHA256_W[i] | 0;
+      const sigma0 = rotr(A, 2) ^ rotr(A, 13) ^ rotr(A, 22);
+      const T2 = sigma0 + Maj(A, B, C) | 0;
+      H = G;
+      G = F;
+      F = E;
+      E = D + T1 | 0;
+      D = C;
+      C = B;
+      B = A;
+      A = T1 + T2 | 0;
+    }
+    A = A + this.A | 0;
+    B = B + this.B | 0;
+    C = C + this.C | 0;
+    D = D + this.D | 0;
+    E = E + this.E | 0;
+    F = F + this.F | 0;
+    G = G + this.G | 0;
+    H = H + this.H | 0;
+    this.set(A, B, C, D, E, F, G, H);
+  }
+  roundClean() {
+    clean(SHA256_W);
+  }
+  destroy() {
+    this.destroyed = true;
+    this.set(0, 0, 0, 0, 0, 0, 0, 0);
+    clean(this.buffer);
+  }
+};
+var _SHA256 = class extends SHA2_32B {
+  constructor() {
+    super(32, SHA256_IV);
+  }
+};
+var sha256 = /* @__PURE__ */ createHasher(
+  () => new _SHA256(),
+  /* @__PURE__ */ oidNist(1)
+);
+
+// src/core/derived-ids.ts
+function normalizeText(text4) {
+  return text4.normalize("NFC").replace(/\s+/gu, " ").trim();
+}
+function digest(text4) {
+  return bytesToHex(sha256(utf8ToBytes(text4))).slice(0, 16);
+}
+function questionId(question) {
+  return `q-${digest(normalizeText(question))}`;
+}
+function contextId(context) {
+  return `text-${digest(normalizeText(context))}`;
+}
+function parseContextMatchRule(text4) {
+  const rule = text4.trim();
+  if (rule === "exact") return { kind: "exact" };
+  const overlap = /^overlap:(\d*\.?\d+)$/.exec(rule);
+  const threshold = overlap ? Number(overlap[1]) : NaN;
+  if (overlap && threshold > 0 && threshold <= 1) return { kind: "overlap", threshold };
+  throw new SettingError(`invalid context match rule "${rule}"; use "exact" or "overlap:T" with 0 < T \u2264 1, e.g. "overlap:0.8"`);
+}
+function formatContextMatchRule(rule) {
+  return rule.kind === "exact" ? "exact" : `overlap:${rule.threshold}`;
+}
+function tokenCounts(text4) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const token of answerTokens(text4)) counts.set(token, (counts.get(token) ?? 0) + 1);
+  return counts;
+}
+function tokenOverlap(retrieved, reference) {
+  let total = 0;
+  let common = 0;
+  for (const [token, count2] of reference) {
+    total += count2;
+    common += Math.min(count2, retrieved.get(token) ?? 0);
+  }
+  return total === 0 ? 0 : common / total;
+}
+function referenceIds(retrievedIds, retrievedTexts, givenReferences, rule) {
+  const references = [...new Map(givenReferences.map((text4) => [normalizeText(text4), text4])).values()];
+  const ids2 = references.map(() => void 0);
+  if (rule.kind === "exact") {
+    const unclaimed = new Map(references.map((text4, index) => [normalizeText(text4), index]));
+    retrievedTexts.forEach((text4, rank) => {
+      const key = normalizeText(text4);
+      const index = unclaimed.get(key);
+      if (index === void 0) return;
+      ids2[index] = retrievedIds[rank];
+      unclaimed.delete(key);
+    });
+  } else {
+    const referenceTokens = references.map(tokenCounts);
+    retrievedTexts.forEach((text4, rank) => {
+      const tokens = tokenCounts(text4);
+      let best = -1;
+      let bestOverlap = rule.threshold;
+      referenceTokens.forEach((reference, index) => {
+        if (ids2[index] !== void 0) return;
+        const overlap = tokenOverlap(tokens, reference);
+        if (overlap >= bestOverlap && (best < 0 || overlap > bestOverlap)) {
+          best = index;
+          bestOverlap = overlap;
+        }
+      });
+      if (best >= 0) ids2[best] = retrievedIds[rank];
+    });
+  }
+  return ids2.map((id2, index) => id2 ?? contextId(references[index]));
+}
+
+// src/core/record.ts
+var VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
+var FIELD_ALIASES = {
+  user_input: "question",
+  response: "answer",
+  reference: "expected_answer",
+  retrieved_context_ids: "retrieved_ids",
+  reference_context_ids: "relevant_ids",
+  ground_truth: "expected_answer",
+  contexts: "retrieved_contexts",
+  actual_output: "answer",
+  expected_output: "expected_answer",
+  retrieval_context: "retrieved_contexts"
+};
+var IGNORED_FIELDS = {
+  rubrics: "Ragas' rubrics steer its LLM metrics; rag-gate reads the scores they produced",
+  multi_responses: "Ragas' multiple responses; rag-gate scores the one `response`",
+  synthesizer_name: "Ragas' test-set generator name",
+  persona_name: "Ragas' test-set persona",
+  query_style: "Ragas' test-set query style",
+  query_length: "Ragas' test-set query length"
+};
+function isBlank(id2) {
+  const first = id2.charCodeAt(0);
+  return !(first > 32 && first < 160) && id2.trim() === "";
+}
+var NOT_BLANK = "must not be empty or only white space";
+var idText = (what) => external_exports.union([external_exports.string(), external_exports.number().int().refine(Number.isSafeInteger)], { error: `must be ${what} (a string or a whole number)` }).transform(String).refine((id2) => !isBlank(id2), NOT_BLANK);
+var documentId = idText("a document id");
+function checkedFirst(isValid, schema) {
+  return external_exports.unknown().transform((value2, ctx) => {
+    if (isValid(value2)) return value2;
+    const parsed = schema.safeParse(value2);
+    if (parsed.success) return parsed.data;
+    for (const issue2 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue2.path, message: issue2.message });
+    return external_exports.NEVER;
+  });
+}
+function isIdList(value2) {
+  if (!Array.isArray(value2)) return false;
+  for (const id2 of value2) if (typeof id2 !== "string" || isBlank(id2)) return false;
+  return true;
+}
+var isRankedIdList = (value2) => isIdList(value2) && new Set(value2).size === value2.length;
+var rankedIdSchema = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids2, ctx) => {
+  const seen = /* @__PURE__ */ new Map();
+  ids2.forEach((id2, index) => {
+    const first = seen.get(id2);
+    if (first === void 0) seen.set(id2, index);
+    else ctx.addIssue({ code: "custom", path: [index], message: `duplicate document id ${JSON.stringify(id2)} (also at position ${first})` });
+  });
+});
+var notFinite = (what) => (issue2) => typeof issue2.input === "number" && !Number.isFinite(issue2.input) ? `${String(issue2.input)} is not a finite number (too large for a double?)` : what;
+var grade = external_exports.number({ error: notFinite("must be a relevance grade (a number)") }).int("must be a whole-number grade").nonnegative("must not be negative (grades are 0 or more; 1 and up is relevant)");
+var rankedIds = checkedFirst(isRankedIdList, rankedIdSchema);
+var relevantIdList = checkedFirst(isIdList, external_exports.array(documentId));
+function relevanceGrades(value2, ctx) {
+  const grades = [];
+  for (const [id2, raw] of Object.entries(value2)) {
+    if (isBlank(id2)) ctx.addIssue({ code: "custom", path: [id2], message: NOT_BLANK });
+    const parsed = grade.safeParse(raw);
+    if (parsed.success) grades.push([id2, parsed.data]);
+    else for (const issue2 of parsed.error.issues) ctx.addIssue({ code: "custom", path: [id2, ...issue2.path], message: issue2.message });
+  }
+  return Object.fromEntries(grades);
+}
+var relevantIds = external_exports.unknown().transform((value2, ctx) => {
+  if (typeof value2 === "object" && value2 !== null && !Array.isArray(value2)) return relevanceGrades(value2, ctx);
+  if (!Array.isArray(value2)) {
+    ctx.addIssue({ code: "custom", message: 'must be a list of document ids or an object of grades such as {"d17": 3}' });
+    return external_exports.NEVER;
+  }
+  const parsed = relevantIdList.safeParse(value2);
+  if (parsed.success) return parsed.data;
+  for (const issue2 of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue2.path, message: issue2.message });
+  return external_exports.NEVER;
+});
+var label = external_exports.union([external_exports.string(), external_exports.boolean()], { error: "must be a string or a boolean" });
+var flag = external_exports.boolean({ error: "must be true or false" });
+var text = external_exports.string({ error: "must be a string" });
+var judgedBySchema = external_exports.object({
+  model: external_exports.string({ error: "must be a string" }),
+  embedding_model: external_exports.string({ error: "must be a string" }).optional(),
+  prompt_version: external_exports.string({ error: "must be a string" })
+});
+var judgedByFieldSchema = external_exports.object({
+  claims: judgedBySchema.optional(),
+  answer_relevance: judgedBySchema.optional(),
+  correct: judgedBySchema.optional()
+});
+var judgeErrorsFieldSchema = external_exports.array(
+  external_exports.object({ metric: external_exports.enum(["faithfulness", "answer_relevance", "correctness"]), kind: external_exports.string(), message: external_exports.string() }),
+  { error: "must be a list of {metric, kind, message}" }
+);
+var claim2 = external_exports.object({
+  text: text.optional(),
+  verdict: external_exports.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(", ")}` })
+});
+var texts = (what) => external_exports.array(external_exports.string({ error: "must be a string" }), { error: `must be a list of strings (${what})` });
+function scoreName(given) {
+  const name = given.normalize("NFKD").toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 64).replace(/_+$/, "");
+  return name === "" ? void 0 : name;
+}
+var scoresField = external_exports.unknown().transform((value2, ctx) => {
+  if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) {
+    ctx.addIssue({ code: "custom", message: 'must be an object of scores such as {"faithfulness": 0.9}' });
+    return external_exports.NEVER;
+  }
+  const scores = /* @__PURE__ */ new Map();
+  for (const [given, score] of Object.entries(value2)) {
+    const name = scoreName(given);
+    const earlier = name === void 0 ? void 0 : scores.get(name);
+    if (name === void 0) ctx.addIssue({ code: "custom", path: [given], message: "a score needs a name with a letter or digit" });
+    else if (earlier !== void 0) {
+      ctx.addIssue({ code: "custom", path: [given], message: `is the score ${name}, as "${earlier[0]}" is; keep one` });
+    } else if (typeof score === "boolean" || typeof score === "number" && Number.isFinite(score)) scores.set(name, [given, score]);
+    else ctx.addIssue({ code: "custom", path: [given], message: "must be a finite number or true/false" });
+  }
+  return Object.fromEntries([...scores].map(([name, [, score]]) => [name, score]));
+});
+var resultRecordSchema = external_exports.object({
+  /** Optional: without it the id is derived from the question text (`questionId`). */
+  id: idText("an id").optional(),
+  question: external_exports.string({ error: "is required and must be a string" }),
+  retrieved_ids: rankedIds.optional(),
+  relevant_ids: relevantIds.optional(),
+  answer: text.optional(),
+  expected_answer: text.optional(),
+  correct: flag.optional(),
+  retrieval_ok: flag.optional(),
+  answerable: flag.optional(),
+  refused: flag.optional(),
+  claims: external_exports.array(claim2, { error: "must be a list of {text, verdict} objects" }).optional(),
+  cited_ids: external_exports.array(documentId, { error: "must be a list of document ids" }).optional(),
+  answer_relevance: external_exports.number({ error: notFinite("must be a number in [0, 1]") }).min(0, "must be in [0, 1]").max(1, "must be in [0, 1]").optional(),
+  human_label: label.optional(),
+  judge_label: label.optional(),
+  closed_book_correct: flag.optional(),
+  tags: external_exports.array(external_exports.string({ error: "must be a string" }), { error: "must be a list of strings" }).optional(),
+  judged_by: judgedByFieldSchema.optional(),
+  judge_errors: judgeErrorsFieldSchema.optional(),
+  /** The texts sent to the generator, aligned with `retrieved_ids` (Ragas' name); the judge reads them. */
+  retrieved_contexts: texts("the retrieved texts, in retrieved_ids order").optional(),
+  /** The gold contexts as text (Ragas' name): relevant documents matched by text when `relevant_ids` is absent. */
+  reference_contexts: texts("the reference texts").optional(),
+  scores: scoresField.optional()
+}).superRefine((record2, ctx) => {
+  const { retrieved_ids: ids2, retrieved_contexts: contexts } = record2;
+  if (ids2 !== void 0 && contexts !== void 0 && ids2.length !== contexts.length) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["retrieved_contexts"],
+      message: `has ${contexts.length} text${contexts.length === 1 ? "" : "s"} but retrieved_ids has ${ids2.length} id${ids2.length === 1 ? "" : "s"}; give one text per retrieved id, in the same order`
+    });
+  }
+  if (record2.relevant_ids === void 0 && record2.reference_contexts !== void 0 && ids2 !== void 0 && contexts === void 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["reference_contexts"],
+      message: "the gold contexts are text but the retrieved documents are ids only; add retrieved_contexts (the retrieved texts) or give relevant_ids"
+    });
+  }
+  if (record2.relevant_ids !== void 0 && ids2 === void 0 && contexts !== void 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["relevant_ids"],
+      message: "the relevant documents are ids but the retrieved documents are text only (retrieved_contexts); add retrieved_ids or give the gold contexts as reference_contexts"
+    });
+  }
+});
+var KNOWN_FIELDS = /* @__PURE__ */ new Set([...Object.keys(resultRecordSchema.shape), ...Object.keys(FIELD_ALIASES)]);
+function resolveRecord(fields, rule) {
+  const id2 = fields.id ?? questionId(fields.question);
+  const { reference_contexts: references, retrieved_contexts: contexts } = fields;
+  const retrievalByText = fields.relevant_ids === void 0 && references !== void 0 && contexts !== void 0;
+  let record2 = { ...fields, id: id2 };
+  if (retrievalByText) {
+    let retrieved = fields.retrieved_ids;
+    if (retrieved === void 0) {
+      retrieved = contexts.map(contextId);
+      const first = /* @__PURE__ */ new Map();
+      for (const [rank, docId] of retrieved.entries()) {
+        const earlier = first.get(docId);
+        if (earlier !== void 0) {
+          return {
+            problem: {
+              path: ["retrieved_contexts", rank],
+              message: `has the same text as retrieved_contexts[${earlier}]; a ranking holds each document once: remove the repeat`
+            }
+          };
+        }
+        first.set(docId, rank);
+      }
+    }
+    record2 = { ...record2, retrieved_ids: retrieved, relevant_ids: referenceIds(retrieved, contexts, references, rule) };
+  }
+  return { record: record2, derivation: { idFromQuestion: fields.id === void 0, retrievalByText } };
+}
+var TOOL_SCORE_NAMES = /* @__PURE__ */ new Set([
+  "faithfulness",
+  "answer_relevancy",
+  "context_precision",
+  "context_recall",
+  "context_entity_recall",
+  "answer_correctness",
+  "semantic_similarity",
+  "factual_correctness_mode_f1",
+  "contextual_precision",
+  "contextual_recall",
+  "contextual_relevancy",
+  "answer_relevancy_success"
+]);
+var FIELD_SYNONYMS = {
+  ground_truths: "expected_answer",
+  reference_answer: "expected_answer",
+  context: "reference_contexts",
+  input: "question",
+  query: "question",
+  is_correct: "correct"
+};
+function suggestField(unknown3) {
+  return FIELD_SYNONYMS[unknown3.toLowerCase()] ?? closestName(unknown3, KNOWN_FIELDS);
+}
+var RECORD_FIELDS = Object.keys(resultRecordSchema.shape);
+
 // src/core/compare/gate.ts
 function parseFloor(text4) {
   const match = /^\s*([^<>=\s]+)\s*(>=|<=|=)\s*([^\s]+)\s*$/.exec(text4);
@@ -51156,6 +48287,18 @@ function gatedTestOf(metric) {
 }
 function gatedTest(gate) {
   return BY_GATE.get(gate);
+}
+
+// src/core/catalog/formats.ts
+var RESULTS_FORMATS = [
+  { name: "jsonl", description: "JSON Lines: one result object per line" },
+  { name: "json-array", description: "one JSON array of result objects" },
+  { name: "csv", description: "CSV with a header row (comma- or semicolon-separated), as spreadsheets and pandas to_csv() write it" },
+  { name: "tsv", description: "tab-separated values with a header row" },
+  { name: "deepeval", description: "DeepEval's test-run JSON (.deepeval/.latest_run_full.json, or test_run_*.json under DEEPEVAL_RESULTS_FOLDER)" }
+];
+function formatDescription(format) {
+  return RESULTS_FORMATS.find((entry) => entry.name === format).description;
 }
 
 // src/core/catalog/settings.ts
@@ -51762,6 +48905,78 @@ function cliSettings(command) {
   });
 }
 
+// src/sources/lines.ts
+import { isUtf8 as isUtf82 } from "node:buffer";
+
+// src/sources/line-chunks.ts
+import { open as open2 } from "node:fs/promises";
+var LINE_FEED2 = 10;
+var CHUNK_BYTES = 1 << 22;
+function startsWithByteOrderMark(bytes, end) {
+  return end >= 3 && bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191;
+}
+function grown(buffer, used) {
+  const larger = Buffer.allocUnsafe(buffer.length * 2);
+  buffer.copy(larger, 0, 0, used);
+  return larger;
+}
+async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
+  const handle2 = await open2(file2, "r");
+  try {
+    let buffer = Buffer.allocUnsafe(chunkBytes);
+    let carried = 0;
+    let bytesRead = 0;
+    let first = true;
+    for (; ; ) {
+      if (carried === buffer.length) buffer = grown(buffer, carried);
+      const { bytesRead: read } = await handle2.read(buffer, carried, buffer.length - carried, null);
+      bytesRead += read;
+      let filled = carried + read;
+      const atEnd = read === 0;
+      if (atEnd) {
+        if (carried === 0) return;
+        if (filled === buffer.length) buffer = grown(buffer, filled);
+        buffer[filled++] = LINE_FEED2;
+      }
+      const end = buffer.lastIndexOf(LINE_FEED2, filled - 1) + 1;
+      if (end === 0) {
+        carried = filled;
+        continue;
+      }
+      const start = first && startsWithByteOrderMark(buffer, end) ? 3 : 0;
+      first = false;
+      yield { bytes: buffer, start, end, bytesRead };
+      if (atEnd) return;
+      buffer.copy(buffer, 0, end, filled);
+      carried = filled - end;
+    }
+  } finally {
+    await handle2.close();
+  }
+}
+
+// src/sources/lines.ts
+var PROGRESS_EVERY = 4096;
+var LINE_FEED3 = 10;
+var CARRIAGE_RETURN = 13;
+async function* readLines(file2, problems, onProgress) {
+  let line = 0;
+  for await (const { bytes, start, end, bytesRead } of readLineChunks(file2)) {
+    const chunkIsUtf8 = isUtf82(bytes.subarray(start, end));
+    for (let from = start; from < end; ) {
+      const lineFeed = bytes.indexOf(LINE_FEED3, from);
+      const contentEnd = lineFeed > from && bytes[lineFeed - 1] === CARRIAGE_RETURN ? lineFeed - 1 : lineFeed;
+      line++;
+      if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, bytesRead);
+      const text4 = bytes.toString("utf8", from, contentEnd);
+      const bad = chunkIsUtf8 ? -1 : firstBadByte(bytes.subarray(from, contentEnd));
+      if (bad >= 0) problems.add(notUtf8Problem(file2, line, bytes[from + bad], bad + 1));
+      yield { text: text4, line, notUtf8: bad >= 0 };
+      from = lineFeed + 1;
+    }
+  }
+}
+
 // src/judge/labels.ts
 var id = external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty");
 var required2 = external_exports.string({ error: "is required and must be a string" });
@@ -52056,7 +49271,7 @@ function redactor(secrets) {
 
 // src/judge/cache.ts
 import { createHash as createHash2, randomUUID } from "node:crypto";
-import { mkdir, readFile as readFile3, rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
+import { mkdir, readFile as readFile2, rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
 import { dirname as dirname2, join as join2 } from "node:path";
 var CACHE_FORMAT = "rag-gate-judge-cache-v1";
 function cacheKey(parts) {
@@ -52077,7 +49292,7 @@ var JudgeCache = class {
   async get(key) {
     let text4;
     try {
-      text4 = await readFile3(this.path(key), "utf8");
+      text4 = await readFile2(this.path(key), "utf8");
     } catch {
       return void 0;
     }
@@ -52800,6 +50015,2789 @@ var JudgeClient = class {
     return byIndex.map((item) => item.embedding);
   }
 };
+
+// src/sources/results.ts
+import { open as open3 } from "node:fs/promises";
+
+// src/sources/formats/list-cell.ts
+var ListCellError = class extends Error {
+  constructor(message, position) {
+    super(`${message} at character ${position}`);
+    this.position = position;
+    this.name = "ListCellError";
+  }
+  position;
+};
+function parseListCell(text4) {
+  const start = skipSpace(text4, 0);
+  if (text4[start] !== "[") return void 0;
+  try {
+    const value2 = parseJsonUniqueKeys(text4);
+    if (Array.isArray(value2)) {
+      rejectInexactJsonIntegers(text4);
+      return value2;
+    }
+  } catch (error62) {
+    if (error62 instanceof DuplicateKeyError) throw new ListCellError(`${error62.message} (in the JSON list)`, start + 1);
+  }
+  return new PythonLiteral(text4).list(start);
+}
+var JSON_LONG_INTEGER = /"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])-?\d{16,}(?![\d.eE])/g;
+function rejectInexactJsonIntegers(text4) {
+  for (const match of text4.matchAll(JSON_LONG_INTEGER)) {
+    if (!match[0].startsWith('"') && !Number.isSafeInteger(Number(match[0]))) {
+      throw new ListCellError(`the integer ${match[0]} is too large to keep exactly; write it as a string`, match.index + 1);
+    }
+  }
+}
+var SPACE = /\s/;
+function skipSpace(text4, at) {
+  while (at < text4.length && SPACE.test(text4[at])) at++;
+  return at;
+}
+var SIMPLE_ESCAPES = {
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  a: "\x07",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "	",
+  v: "\v",
+  "\n": ""
+};
+var HEX_ESCAPES = { x: 2, u: 4, U: 8 };
+var NUMBER = /[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
+var WORD = /[A-Za-z_]\w*/y;
+var WORDS = { True: true, False: false, None: null };
+var PythonLiteral = class {
+  constructor(text4) {
+    this.text = text4;
+  }
+  text;
+  fail(message, at) {
+    throw new ListCellError(`not a list (${message})`, at + 1);
+  }
+  describe(at) {
+    return at >= this.text.length ? "the cell ends" : `unexpected ${JSON.stringify(this.text[at])}`;
+  }
+  /** The list whose `[` is at `start`; nothing but white space may follow it. */
+  list(start) {
+    const [value2, end] = this.sequence(start);
+    const after = skipSpace(this.text, end);
+    if (after < this.text.length) this.fail(`text after the closing "]"`, after);
+    return value2;
+  }
+  /**
+   * Elements from the `[` at `start` to its `]`: separated by commas (Python) or by white space only
+   * (numpy), the same way throughout one list. Returns the elements and the index after the `]`.
+   */
+  sequence(start) {
+    const items = [];
+    let at = skipSpace(this.text, start + 1);
+    let separator;
+    if (this.text[at] === "]") return [items, at + 1];
+    for (; ; ) {
+      const [item, end] = this.value(at);
+      items.push(item);
+      at = skipSpace(this.text, end);
+      const spaced = at > end;
+      if (this.text[at] === ",") {
+        if (separator === "space") this.fail("a comma in a list whose elements are separated by spaces", at);
+        separator = "comma";
+        at = skipSpace(this.text, at + 1);
+        if (this.text[at] === "]") return [items, at + 1];
+      } else if (this.text[at] === "]") {
+        return [items, at + 1];
+      } else if (spaced && separator !== "comma" && at < this.text.length) {
+        separator = "space";
+      } else {
+        this.fail(`expected "," or "]" but ${this.describe(at)}`, at);
+      }
+    }
+  }
+  /** One value starting at `at`; returns it and the index after it. */
+  value(at) {
+    const ch = this.text[at];
+    if (ch === "[") return this.sequence(at);
+    if (ch === "{") return this.dict(at);
+    if (ch === "'" || ch === '"') return this.string(at + 1, ch);
+    if ((ch === "u" || ch === "U") && (this.text[at + 1] === "'" || this.text[at + 1] === '"')) return this.string(at + 2, this.text[at + 1]);
+    if (ch === "." || ch === "+" || ch === "-" || ch !== void 0 && ch >= "0" && ch <= "9") return this.number(at);
+    WORD.lastIndex = at;
+    const word = WORD.exec(this.text)?.[0];
+    if (word !== void 0 && Object.hasOwn(WORDS, word)) return [WORDS[word], at + word.length];
+    if (word === "nan" || word === "inf") this.fail(`${word} is not a finite number`, at);
+    if (word !== void 0) this.fail(`unexpected word ${JSON.stringify(word)}; strings must be quoted`, at);
+    return this.fail(`expected a value but ${this.describe(at)}`, at);
+  }
+  number(at) {
+    NUMBER.lastIndex = at;
+    const match = NUMBER.exec(this.text)?.[0];
+    if (match === void 0) {
+      if (/^[+-]inf\b/.test(this.text.slice(at, at + 5))) this.fail("inf is not a finite number", at);
+      return this.fail(`expected a number but ${this.describe(at)}`, at);
+    }
+    const end = at + match.length;
+    if (/[\w.]/.test(this.text[end] ?? "")) this.fail(`${this.describe(end)} in a number`, end);
+    const value2 = Number(match);
+    if (/^[+-]?\d+$/.test(match) && !Number.isSafeInteger(value2)) {
+      throw new ListCellError(`the integer ${match} is too large to keep exactly; write it as a string`, at + 1);
+    }
+    return [value2, end];
+  }
+  /** A string whose opening quote is just before `at`. */
+  string(at, quote) {
+    let out = "";
+    for (let i = at; ; ) {
+      const ch = this.text[i];
+      if (ch === void 0) this.fail("a string is not closed", at - 1);
+      if (ch === quote) return [out, i + 1];
+      if (ch === "\n" || ch === "\r") this.fail("a line break inside a quoted string (Python writes it as \\n)", i);
+      if (ch !== "\\") {
+        out += ch;
+        i++;
+        continue;
+      }
+      const code3 = this.text[i + 1];
+      if (code3 === void 0) this.fail("a string is not closed", at - 1);
+      if (Object.hasOwn(SIMPLE_ESCAPES, code3)) {
+        out += SIMPLE_ESCAPES[code3];
+        i += 2;
+      } else if (Object.hasOwn(HEX_ESCAPES, code3)) {
+        const digits = this.text.slice(i + 2, i + 2 + HEX_ESCAPES[code3]);
+        if (!new RegExp(`^[0-9a-fA-F]{${HEX_ESCAPES[code3]}}$`).test(digits)) this.fail(`\\${code3} needs ${HEX_ESCAPES[code3]} hexadecimal digits`, i);
+        const point = parseInt(digits, 16);
+        if (point > 1114111) this.fail(`\\${code3}${digits} is beyond the last Unicode character`, i);
+        out += String.fromCodePoint(point);
+        i += 2 + digits.length;
+      } else if (code3 >= "0" && code3 <= "7") {
+        const digits = /^[0-7]{1,3}/.exec(this.text.slice(i + 1, i + 4))[0];
+        out += String.fromCodePoint(parseInt(digits, 8));
+        i += 1 + digits.length;
+      } else if (code3 === "N") {
+        this.fail("\\N{\u2026} escapes are not supported; write the character itself", i);
+      } else {
+        out += `\\${code3}`;
+        i += 2;
+      }
+    }
+  }
+  /** A dict with string keys, as an object; a key given twice is an error (Python would keep the last). */
+  dict(start) {
+    const out = {};
+    let at = skipSpace(this.text, start + 1);
+    if (this.text[at] === "}") return [out, at + 1];
+    for (; ; ) {
+      const quote = this.text[at];
+      if (quote !== "'" && quote !== '"') this.fail(`expected a quoted key but ${this.describe(at)}`, at);
+      const [key, keyEnd] = this.string(at + 1, quote);
+      if (Object.hasOwn(out, key)) this.fail(`duplicate key ${JSON.stringify(key)} in one dict`, at);
+      at = skipSpace(this.text, keyEnd);
+      if (this.text[at] !== ":") this.fail(`expected ":" but ${this.describe(at)}`, at);
+      const [value2, valueEnd] = this.value(skipSpace(this.text, at + 1));
+      Object.defineProperty(out, key, { value: value2, enumerable: true, writable: true, configurable: true });
+      at = skipSpace(this.text, valueEnd);
+      if (this.text[at] === ",") {
+        at = skipSpace(this.text, at + 1);
+        if (this.text[at] === "}") return [out, at + 1];
+      } else if (this.text[at] === "}") {
+        return [out, at + 1];
+      } else {
+        this.fail(`expected "," or "}" but ${this.describe(at)}`, at);
+      }
+    }
+  }
+};
+
+// src/sources/cells.ts
+var CELL_KINDS = {
+  id: "id",
+  question: "text",
+  retrieved_ids: "list",
+  relevant_ids: "list-or-object",
+  answer: "text",
+  expected_answer: "text",
+  correct: "boolean",
+  retrieval_ok: "boolean",
+  answerable: "boolean",
+  refused: "boolean",
+  claims: "list",
+  cited_ids: "list",
+  answer_relevance: "number",
+  human_label: "label",
+  judge_label: "label",
+  closed_book_correct: "boolean",
+  tags: "list",
+  judged_by: "object",
+  judge_errors: "list",
+  retrieved_contexts: "list",
+  reference_contexts: "list",
+  scores: "object"
+};
+var TRUE2 = /^true$/i;
+var FALSE2 = /^false$/i;
+var MISSING = /^(nan|null|none|n\/a)$/i;
+function booleanOf(cell) {
+  return TRUE2.test(cell) ? true : FALSE2.test(cell) ? false : void 0;
+}
+function numberOf(cell) {
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(cell.trim())) return void 0;
+  const value2 = Number(cell);
+  return Number.isFinite(value2) ? value2 : void 0;
+}
+var CellError = class extends Error {
+};
+function jsonOf(cell, what) {
+  try {
+    return JSON.parse(cell);
+  } catch {
+    throw new CellError(`must be ${what} written as JSON`);
+  }
+}
+function listOf(cell) {
+  try {
+    return parseListCell(cell) ?? cell;
+  } catch (error62) {
+    if (error62 instanceof ListCellError) throw new CellError(`is not a readable list: ${error62.message}`);
+    throw error62;
+  }
+}
+function cellValue(canonical, cell) {
+  if (cell === "") return void 0;
+  const kind = Object.hasOwn(CELL_KINDS, canonical) ? CELL_KINDS[canonical] : void 0;
+  switch (kind) {
+    case "text":
+    case "id":
+      return cell;
+    case "list":
+      return listOf(cell);
+    case "list-or-object":
+      return cell.trimStart().startsWith("{") ? jsonOf(cell, 'an object of grades such as {"d17": 3}') : listOf(cell);
+    case "object":
+      return jsonOf(cell, "an object");
+    case "boolean":
+      return booleanOf(cell) ?? cell;
+    case "number":
+      return MISSING.test(cell) ? void 0 : numberOf(cell) ?? cell;
+    case "label":
+      return booleanOf(cell) ?? cell;
+    case void 0:
+      return MISSING.test(cell) ? void 0 : numberOf(cell) ?? booleanOf(cell) ?? cell;
+  }
+}
+
+// src/sources/formats/csv.ts
+import { extname } from "node:path";
+
+// node_modules/csv-parse/lib/api/CsvError.js
+var CsvError = class _CsvError extends Error {
+  constructor(code3, message, options, ...contexts) {
+    if (Array.isArray(message)) message = message.join(" ").trim();
+    super(message);
+    if (Error.captureStackTrace !== void 0) {
+      Error.captureStackTrace(this, _CsvError);
+    }
+    this.code = code3;
+    for (const context of contexts) {
+      for (const key in context) {
+        const value2 = context[key];
+        this[key] = Buffer.isBuffer(value2) ? value2.toString(options.encoding) : value2 == null ? value2 : JSON.parse(JSON.stringify(value2));
+      }
+    }
+  }
+};
+
+// node_modules/csv-parse/lib/utils/is_object.js
+var is_object = function(obj) {
+  return typeof obj === "object" && obj !== null && !Array.isArray(obj);
+};
+
+// node_modules/csv-parse/lib/api/normalize_columns_array.js
+var normalize_columns_array = function(columns) {
+  const normalizedColumns = [];
+  for (let i = 0, l = columns.length; i < l; i++) {
+    const column2 = columns[i];
+    if (column2 === void 0 || column2 === null || column2 === false) {
+      normalizedColumns[i] = { disabled: true };
+    } else if (typeof column2 === "string" || typeof column2 === "number") {
+      normalizedColumns[i] = { name: `${column2}` };
+    } else if (is_object(column2)) {
+      if (typeof column2.name !== "string") {
+        throw new CsvError("CSV_OPTION_COLUMNS_MISSING_NAME", [
+          "Option columns missing name:",
+          `property "name" is required at position ${i}`,
+          "when column is an object literal"
+        ]);
+      }
+      normalizedColumns[i] = column2;
+    } else {
+      throw new CsvError("CSV_INVALID_COLUMN_DEFINITION", [
+        "Invalid column definition:",
+        "expect a string or a literal object,",
+        `got ${JSON.stringify(column2)} at position ${i}`
+      ]);
+    }
+  }
+  return normalizedColumns;
+};
+
+// node_modules/csv-parse/lib/utils/ResizeableBuffer.js
+var ResizeableBuffer = class {
+  constructor(size = 100) {
+    this.size = size;
+    this.length = 0;
+    this.buf = Buffer.allocUnsafe(size);
+  }
+  prepend(val) {
+    if (Buffer.isBuffer(val)) {
+      const length = this.length + val.length;
+      if (length >= this.size) {
+        this.resize();
+        if (length >= this.size) {
+          throw Error("INVALID_BUFFER_STATE");
+        }
+      }
+      const buf = this.buf;
+      this.buf = Buffer.allocUnsafe(this.size);
+      val.copy(this.buf, 0);
+      buf.copy(this.buf, val.length);
+      this.length += val.length;
+    } else {
+      const length = this.length++;
+      if (length === this.size) {
+        this.resize();
+      }
+      const buf = this.clone();
+      this.buf[0] = val;
+      buf.copy(this.buf, 1, 0, length);
+    }
+  }
+  append(val) {
+    const length = this.length++;
+    if (length === this.size) {
+      this.resize();
+    }
+    this.buf[length] = val;
+  }
+  clone() {
+    return Buffer.from(this.buf.slice(0, this.length));
+  }
+  resize() {
+    const length = this.length;
+    this.size = this.size * 2;
+    const buf = Buffer.allocUnsafe(this.size);
+    this.buf.copy(buf, 0, 0, length);
+    this.buf = buf;
+  }
+  toString(encoding) {
+    if (encoding) {
+      return this.buf.toString(encoding, 0, this.length);
+    } else {
+      return Uint8Array.prototype.slice.call(this.buf.slice(0, this.length));
+    }
+  }
+  toJSON() {
+    return this.toString("utf8");
+  }
+  reset() {
+    this.length = 0;
+  }
+};
+var ResizeableBuffer_default = ResizeableBuffer;
+
+// node_modules/csv-parse/lib/api/init_state.js
+var init_state = function(options) {
+  const timchars = [
+    // Basic Latin
+    32,
+    // [Space](https://www.fileformat.info/info/unicode/char/0020/index.htm)
+    9,
+    // [CHARACTER TABULATION (HT)](https://www.fileformat.info/info/unicode/char/0009/index.htm)
+    10,
+    // [LINE FEED (LF)](https://www.fileformat.info/info/unicode/char/000a/index.htm)
+    13,
+    // [CARRIAGE RETURN (CR)](https://www.fileformat.info/info/unicode/char/000d/index.htm)
+    12,
+    // [FORM FEED (FF)](https://www.fileformat.info/info/unicode/char/000c/index.htm)
+    11,
+    // [LINE TABULATION (VT)](https://www.fileformat.info/info/unicode/char/000b/index.htm)
+    // Latin-1 Supplement
+    160,
+    // [NO-BREAK SPACE (NBSP)](https://www.fileformat.info/info/unicode/char/00a0/index.htm)
+    // Ogham
+    5760,
+    // [OGHAM SPACE MARK](https://www.fileformat.info/info/unicode/char/1680/index.htm)
+    // General Punctuation
+    8192,
+    // [EN QUAD](https://www.fileformat.info/info/unicode/char/2000/index.htm)
+    8193,
+    // [EM QUAD](https://www.fileformat.info/info/unicode/char/2001/index.htm)
+    8194,
+    // [EN SPACE](https://www.fileformat.info/info/unicode/char/2002/index.htm)
+    8195,
+    // [EM SPACE](https://www.fileformat.info/info/unicode/char/2003/index.htm)
+    8196,
+    // [THREE-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2004/index.htm)
+    8197,
+    // [FOUR-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2005/index.htm)
+    8198,
+    // [SIX-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2006/index.htm)
+    8199,
+    // [FIGURE SPACE](https://www.fileformat.info/info/unicode/char/2007/index.htm)
+    8200,
+    // [PUNCTUATION SPACE](https://www.fileformat.info/info/unicode/char/2008/index.htm)
+    8201,
+    // [THIN SPACE](https://www.fileformat.info/info/unicode/char/2009/index.htm)
+    8202,
+    // [HAIR SPACE](https://www.fileformat.info/info/unicode/char/200a/index.htm)
+    8232,
+    // [LINE SEPARATOR](https://www.fileformat.info/info/unicode/char/2028/index.htm)
+    8233,
+    // [PARAGRAPH SEPARATOR](https://www.fileformat.info/info/unicode/char/2029/index.htm)
+    8239,
+    // [NARROW NO-BREAK SPACE (NNBSP)](https://www.fileformat.info/info/unicode/char/202f/index.htm)
+    8287,
+    // [MEDIUM MATHEMATICAL SPACE (MMSP)](https://www.fileformat.info/info/unicode/char/205f/index.htm)
+    12288,
+    // [IDEOGRAPHIC SPACE](https://www.fileformat.info/info/unicode/char/3000/index.htm)
+    65279
+    // [ZERO WIDTH NO-BREAK SPACE (BOM)](https://www.fileformat.info/info/unicode/char/feff/index.htm)
+  ].reduce((acc, codepoint) => {
+    const encoded = Buffer.from(
+      String.fromCharCode(codepoint),
+      options.encoding
+    );
+    if (codepoint !== 63 && encoded.length === 1 && encoded[0] === 63) {
+      return acc;
+    }
+    acc.push(encoded);
+    return acc;
+  }, []);
+  const timcharFirstBytes = new Uint8Array(256);
+  for (const t of timchars) timcharFirstBytes[t[0]] = 1;
+  return {
+    bomSkipped: false,
+    bufBytesStart: 0,
+    castField: options.cast_function,
+    commenting: false,
+    delimiterBufPrevious: void 0,
+    delimiterDiscovered: false,
+    // Current error encountered by a record
+    error: void 0,
+    enabled: options.from_line === 1,
+    escaping: false,
+    escapeIsQuote: Buffer.isBuffer(options.escape) && Buffer.isBuffer(options.quote) && Buffer.compare(options.escape, options.quote) === 0,
+    // columns can be `false`, `true`, `Array`
+    expectedRecordLength: Array.isArray(options.columns) ? options.columns.length : void 0,
+    field: new ResizeableBuffer_default(20),
+    firstLineToHeaders: options.cast_first_line_to_header,
+    needMoreDataSize: Math.max(
+      // Skip if the remaining buffer smaller than comment
+      options.comment !== null ? options.comment.length : 0,
+      ...options.delimiter ? options.delimiter.map((delimiter) => delimiter.length) : [],
+      // Auto discovery of delimiter is limited to 1 character
+      options.delimiter_auto ? 1 : 0,
+      // Skip if the remaining buffer can be escape sequence
+      options.quote !== null ? options.quote.length : 0,
+      ...timchars.map((t) => t.length)
+    ),
+    previousBuf: void 0,
+    quoting: false,
+    stop: false,
+    rawBuffer: new ResizeableBuffer_default(100),
+    record: [],
+    recordHasError: false,
+    record_length: 0,
+    recordDelimiterMaxLength: options.record_delimiter.length === 0 ? 0 : Math.max(...options.record_delimiter.map((v) => v.length)),
+    trimChars: [
+      Buffer.from(" ", options.encoding)[0],
+      Buffer.from("	", options.encoding)[0]
+    ],
+    wasQuoting: false,
+    wasRowDelimiter: false,
+    timchars,
+    timcharFirstBytes
+  };
+};
+
+// node_modules/csv-parse/lib/utils/underscore.js
+var underscore = function(str) {
+  return str.replace(/([A-Z])/g, function(_, match) {
+    return "_" + match.toLowerCase();
+  });
+};
+
+// node_modules/csv-parse/lib/api/normalize_options.js
+var normalize_options = function(opts) {
+  const options = {};
+  for (const opt in opts) {
+    options[underscore(opt)] = opts[opt];
+  }
+  if (options.encoding === void 0 || options.encoding === true) {
+    options.encoding = "utf8";
+  } else if (options.encoding === null || options.encoding === false) {
+    options.encoding = null;
+  } else if (typeof options.encoding !== "string" && options.encoding !== null) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_ENCODING",
+      [
+        "Invalid option encoding:",
+        "encoding must be a string or null to return a buffer,",
+        `got ${JSON.stringify(options.encoding)}`
+      ],
+      options
+    );
+  }
+  if (options.bom === void 0 || options.bom === null || options.bom === false) {
+    options.bom = false;
+  } else if (options.bom !== true) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_BOM",
+      [
+        "Invalid option bom:",
+        "bom must be true,",
+        `got ${JSON.stringify(options.bom)}`
+      ],
+      options
+    );
+  }
+  options.cast_function = null;
+  if (options.cast === void 0 || options.cast === null || options.cast === false || options.cast === "") {
+    options.cast = void 0;
+  } else if (typeof options.cast === "function") {
+    options.cast_function = options.cast;
+    options.cast = true;
+  } else if (options.cast !== true) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_CAST",
+      [
+        "Invalid option cast:",
+        "cast must be true or a function,",
+        `got ${JSON.stringify(options.cast)}`
+      ],
+      options
+    );
+  }
+  if (options.cast_date === void 0 || options.cast_date === null || options.cast_date === false || options.cast_date === "") {
+    options.cast_date = false;
+  } else if (options.cast_date === true) {
+    options.cast_date = function(value2) {
+      const date5 = Date.parse(value2);
+      return !isNaN(date5) ? new Date(date5) : value2;
+    };
+  } else if (typeof options.cast_date !== "function") {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_CAST_DATE",
+      [
+        "Invalid option cast_date:",
+        "cast_date must be true or a function,",
+        `got ${JSON.stringify(options.cast_date)}`
+      ],
+      options
+    );
+  }
+  options.cast_first_line_to_header = void 0;
+  if (options.columns === true) {
+    options.cast_first_line_to_header = void 0;
+  } else if (typeof options.columns === "function") {
+    options.cast_first_line_to_header = options.columns;
+    options.columns = true;
+  } else if (Array.isArray(options.columns)) {
+    options.columns = normalize_columns_array(options.columns);
+  } else if (options.columns === void 0 || options.columns === null || options.columns === false) {
+    options.columns = false;
+  } else {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_COLUMNS",
+      [
+        "Invalid option columns:",
+        "expect an array, a function or true,",
+        `got ${JSON.stringify(options.columns)}`
+      ],
+      options
+    );
+  }
+  if (options.group_columns_by_name === void 0 || options.group_columns_by_name === null || options.group_columns_by_name === false) {
+    options.group_columns_by_name = false;
+  } else if (options.group_columns_by_name !== true) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
+      [
+        "Invalid option group_columns_by_name:",
+        "expect an boolean,",
+        `got ${JSON.stringify(options.group_columns_by_name)}`
+      ],
+      options
+    );
+  } else if (options.columns === false) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
+      [
+        "Invalid option group_columns_by_name:",
+        "the `columns` mode must be activated."
+      ],
+      options
+    );
+  }
+  if (options.comment === void 0 || options.comment === null || options.comment === false || options.comment === "") {
+    options.comment = null;
+  } else {
+    if (typeof options.comment === "string") {
+      options.comment = Buffer.from(options.comment, options.encoding);
+    }
+    if (!Buffer.isBuffer(options.comment)) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_COMMENT",
+        [
+          "Invalid option comment:",
+          "comment must be a buffer or a string,",
+          `got ${JSON.stringify(options.comment)}`
+        ],
+        options
+      );
+    }
+  }
+  if (options.comment_no_infix === void 0 || options.comment_no_infix === null || options.comment_no_infix === false) {
+    options.comment_no_infix = false;
+  } else if (options.comment_no_infix !== true) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_COMMENT",
+      [
+        "Invalid option comment_no_infix:",
+        "value must be a boolean,",
+        `got ${JSON.stringify(options.comment_no_infix)}`
+      ],
+      options
+    );
+  }
+  if (options.delimiter_auto === void 0 || options.delimiter_auto === null || options.delimiter_auto === false) {
+    options.delimiter_auto = false;
+  } else if (options.delimiter_auto === true) {
+    options.delimiter_auto = {};
+  } else if (!is_object(options.delimiter_auto)) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_DELIMITER_AUTO",
+      [
+        "Invalid option delimiter_auto:",
+        "delimiter_auto must be a boolean or a configuration object,",
+        `got ${JSON.stringify(options.delimiter_auto)}`
+      ],
+      options
+    );
+  }
+  if (options.delimiter_auto) {
+    if (options.delimiter_auto.preferred === void 0)
+      options.delimiter_auto.preferred = {
+        [",".charCodeAt(0)]: 1.8,
+        ["	".charCodeAt(0)]: 1.8,
+        [";".charCodeAt(0)]: 1.6,
+        [" ".charCodeAt(0)]: 1.6,
+        [":".charCodeAt(0)]: 1.5,
+        [".".charCodeAt(0)]: 1.4,
+        ["/".charCodeAt(0)]: 1.4
+      };
+    else if (!is_object(options.delimiter_auto.preferred)) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_DELIMITER_AUTO",
+        [
+          "Invalid option delimiter_auto:",
+          "preferred must be an object,",
+          `got ${JSON.stringify(options.delimiter_auto.preferred)}`
+        ],
+        options
+      );
+    }
+    if (options.delimiter_auto.score === void 0)
+      options.delimiter_auto.score = (info, options2) => {
+        return (info.total - info.std) * (options2.preferred[info.char_code] || 1);
+      };
+    else if (typeof options.delimiter_auto.score !== "function") {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_DELIMITER_AUTO",
+        [
+          "Invalid option delimiter_auto:",
+          "score must be a function,",
+          `got ${JSON.stringify(options.delimiter_auto.score)}`
+        ],
+        options
+      );
+    }
+    if (options.delimiter_auto.size === void 0)
+      options.delimiter_auto.size = 2048;
+    else if (typeof options.delimiter_auto.size !== "number") {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_DELIMITER_AUTO",
+        [
+          "Invalid option delimiter_auto:",
+          "size must be a number,",
+          `got ${JSON.stringify(options.delimiter_auto.size)}`
+        ],
+        options
+      );
+    }
+  }
+  const delimiter_json = JSON.stringify(options.delimiter);
+  if (options.delimiter_auto !== false) {
+    options.delimiter = [];
+  }
+  if (!Array.isArray(options.delimiter)) {
+    if (options.delimiter === void 0 || options.delimiter === null || options.delimiter === false) {
+      options.delimiter = Buffer.from(",", options.encoding);
+    }
+    options.delimiter = [options.delimiter];
+  }
+  options.delimiter = options.delimiter.map(function(delimiter) {
+    if (typeof delimiter === "string") {
+      delimiter = Buffer.from(delimiter, options.encoding);
+    }
+    if (!Buffer.isBuffer(delimiter) || delimiter.length === 0) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_DELIMITER",
+        [
+          "Invalid option delimiter:",
+          "delimiter must be a non empty string or buffer or array of string|buffer,",
+          `got ${delimiter_json}`
+        ],
+        options
+      );
+    }
+    return delimiter;
+  });
+  if (options.escape === void 0 || options.escape === true) {
+    options.escape = Buffer.from('"', options.encoding);
+  } else if (typeof options.escape === "string") {
+    options.escape = Buffer.from(options.escape, options.encoding);
+  } else if (options.escape === null || options.escape === false) {
+    options.escape = null;
+  }
+  if (options.escape !== null) {
+    if (!Buffer.isBuffer(options.escape)) {
+      throw new Error(
+        `Invalid Option: escape must be a buffer, a string or a boolean, got ${JSON.stringify(options.escape)}`
+      );
+    }
+  }
+  if (options.from === void 0 || options.from === null) {
+    options.from = 1;
+  } else {
+    if (typeof options.from === "string" && /\d+/.test(options.from)) {
+      options.from = parseInt(options.from);
+    }
+    if (Number.isInteger(options.from)) {
+      if (options.from < 0) {
+        throw new Error(
+          `Invalid Option: from must be a positive integer, got ${JSON.stringify(opts.from)}`
+        );
+      }
+    } else {
+      throw new Error(
+        `Invalid Option: from must be an integer, got ${JSON.stringify(options.from)}`
+      );
+    }
+  }
+  if (options.from_line === void 0 || options.from_line === null) {
+    options.from_line = 1;
+  } else {
+    if (typeof options.from_line === "string" && /\d+/.test(options.from_line)) {
+      options.from_line = parseInt(options.from_line);
+    }
+    if (Number.isInteger(options.from_line)) {
+      if (options.from_line <= 0) {
+        throw new Error(
+          `Invalid Option: from_line must be a positive integer greater than 0, got ${JSON.stringify(opts.from_line)}`
+        );
+      }
+    } else {
+      throw new Error(
+        `Invalid Option: from_line must be an integer, got ${JSON.stringify(opts.from_line)}`
+      );
+    }
+  }
+  if (options.ignore_last_delimiters === void 0 || options.ignore_last_delimiters === null) {
+    options.ignore_last_delimiters = false;
+  } else if (typeof options.ignore_last_delimiters === "number") {
+    options.ignore_last_delimiters = Math.floor(options.ignore_last_delimiters);
+    if (options.ignore_last_delimiters === 0) {
+      options.ignore_last_delimiters = false;
+    }
+  } else if (typeof options.ignore_last_delimiters !== "boolean") {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_IGNORE_LAST_DELIMITERS",
+      [
+        "Invalid option `ignore_last_delimiters`:",
+        "the value must be a boolean value or an integer,",
+        `got ${JSON.stringify(options.ignore_last_delimiters)}`
+      ],
+      options
+    );
+  }
+  if (options.ignore_last_delimiters === true && options.columns === false) {
+    throw new CsvError(
+      "CSV_IGNORE_LAST_DELIMITERS_REQUIRES_COLUMNS",
+      [
+        "The option `ignore_last_delimiters`",
+        "requires the activation of the `columns` option"
+      ],
+      options
+    );
+  }
+  if (options.info === void 0 || options.info === null || options.info === false) {
+    options.info = false;
+  } else if (options.info !== true) {
+    throw new Error(
+      `Invalid Option: info must be true, got ${JSON.stringify(options.info)}`
+    );
+  }
+  if (options.max_record_size === void 0 || options.max_record_size === null || options.max_record_size === false) {
+    options.max_record_size = 0;
+  } else if (Number.isInteger(options.max_record_size) && options.max_record_size >= 0) {
+  } else if (typeof options.max_record_size === "string" && /\d+/.test(options.max_record_size)) {
+    options.max_record_size = parseInt(options.max_record_size);
+  } else {
+    throw new Error(
+      `Invalid Option: max_record_size must be a positive integer, got ${JSON.stringify(options.max_record_size)}`
+    );
+  }
+  if (options.objname === void 0 || options.objname === null || options.objname === false) {
+    options.objname = void 0;
+  } else if (Buffer.isBuffer(options.objname)) {
+    if (options.objname.length === 0) {
+      throw new Error(`Invalid Option: objname must be a non empty buffer`);
+    }
+    if (options.encoding === null) {
+    } else {
+      options.objname = options.objname.toString(options.encoding);
+    }
+  } else if (typeof options.objname === "string") {
+    if (options.objname.length === 0) {
+      throw new Error(`Invalid Option: objname must be a non empty string`);
+    }
+  } else if (typeof options.objname === "number") {
+  } else {
+    throw new Error(
+      `Invalid Option: objname must be a string or a buffer, got ${options.objname}`
+    );
+  }
+  if (options.objname !== void 0) {
+    if (typeof options.objname === "number") {
+      if (options.columns !== false) {
+        throw Error(
+          "Invalid Option: objname index cannot be combined with columns or be defined as a field"
+        );
+      }
+    } else {
+      if (options.columns === false) {
+        throw Error(
+          "Invalid Option: objname field must be combined with columns or be defined as an index"
+        );
+      }
+    }
+  }
+  if (options.on_record === void 0 || options.on_record === null) {
+    options.on_record = void 0;
+  } else if (typeof options.on_record !== "function") {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_ON_RECORD",
+      [
+        "Invalid option `on_record`:",
+        "expect a function,",
+        `got ${JSON.stringify(options.on_record)}`
+      ],
+      options
+    );
+  }
+  if (options.on_skip !== void 0 && options.on_skip !== null && typeof options.on_skip !== "function") {
+    throw new Error(
+      `Invalid Option: on_skip must be a function, got ${JSON.stringify(options.on_skip)}`
+    );
+  }
+  if (options.quote === null || options.quote === false || options.quote === "") {
+    options.quote = null;
+  } else {
+    if (options.quote === void 0 || options.quote === true) {
+      options.quote = Buffer.from('"', options.encoding);
+    } else if (typeof options.quote === "string") {
+      options.quote = Buffer.from(options.quote, options.encoding);
+    }
+    if (!Buffer.isBuffer(options.quote)) {
+      throw new Error(
+        `Invalid Option: quote must be a buffer or a string, got ${JSON.stringify(options.quote)}`
+      );
+    }
+  }
+  if (options.raw === void 0 || options.raw === null || options.raw === false) {
+    options.raw = false;
+  } else if (options.raw !== true) {
+    throw new Error(
+      `Invalid Option: raw must be true, got ${JSON.stringify(options.raw)}`
+    );
+  }
+  if (options.record_delimiter === void 0) {
+    options.record_delimiter = [];
+  } else if (typeof options.record_delimiter === "string" || Buffer.isBuffer(options.record_delimiter)) {
+    if (options.record_delimiter.length === 0) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_RECORD_DELIMITER",
+        [
+          "Invalid option `record_delimiter`:",
+          "value must be a non empty string or buffer,",
+          `got ${JSON.stringify(options.record_delimiter)}`
+        ],
+        options
+      );
+    }
+    options.record_delimiter = [options.record_delimiter];
+  } else if (!Array.isArray(options.record_delimiter)) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_RECORD_DELIMITER",
+      [
+        "Invalid option `record_delimiter`:",
+        "value must be a string, a buffer or array of string|buffer,",
+        `got ${JSON.stringify(options.record_delimiter)}`
+      ],
+      options
+    );
+  }
+  options.record_delimiter = options.record_delimiter.map(function(rd, i) {
+    if (typeof rd !== "string" && !Buffer.isBuffer(rd)) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_RECORD_DELIMITER",
+        [
+          "Invalid option `record_delimiter`:",
+          "value must be a string, a buffer or array of string|buffer",
+          `at index ${i},`,
+          `got ${JSON.stringify(rd)}`
+        ],
+        options
+      );
+    } else if (rd.length === 0) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_RECORD_DELIMITER",
+        [
+          "Invalid option `record_delimiter`:",
+          "value must be a non empty string or buffer",
+          `at index ${i},`,
+          `got ${JSON.stringify(rd)}`
+        ],
+        options
+      );
+    }
+    if (typeof rd === "string") {
+      rd = Buffer.from(rd, options.encoding);
+    }
+    return rd;
+  });
+  if (typeof options.relax_column_count === "boolean") {
+  } else if (options.relax_column_count === void 0 || options.relax_column_count === null) {
+    options.relax_column_count = false;
+  } else {
+    throw new Error(
+      `Invalid Option: relax_column_count must be a boolean, got ${JSON.stringify(options.relax_column_count)}`
+    );
+  }
+  if (typeof options.relax_column_count_less === "boolean") {
+  } else if (options.relax_column_count_less === void 0 || options.relax_column_count_less === null) {
+    options.relax_column_count_less = false;
+  } else {
+    throw new Error(
+      `Invalid Option: relax_column_count_less must be a boolean, got ${JSON.stringify(options.relax_column_count_less)}`
+    );
+  }
+  if (typeof options.relax_column_count_more === "boolean") {
+  } else if (options.relax_column_count_more === void 0 || options.relax_column_count_more === null) {
+    options.relax_column_count_more = false;
+  } else {
+    throw new Error(
+      `Invalid Option: relax_column_count_more must be a boolean, got ${JSON.stringify(options.relax_column_count_more)}`
+    );
+  }
+  if (typeof options.relax_quotes === "boolean") {
+  } else if (options.relax_quotes === void 0 || options.relax_quotes === null) {
+    options.relax_quotes = false;
+  } else {
+    throw new Error(
+      `Invalid Option: relax_quotes must be a boolean, got ${JSON.stringify(options.relax_quotes)}`
+    );
+  }
+  if (typeof options.skip_empty_lines === "boolean") {
+  } else if (options.skip_empty_lines === void 0 || options.skip_empty_lines === null) {
+    options.skip_empty_lines = false;
+  } else {
+    throw new Error(
+      `Invalid Option: skip_empty_lines must be a boolean, got ${JSON.stringify(options.skip_empty_lines)}`
+    );
+  }
+  if (typeof options.skip_records_with_empty_values === "boolean") {
+  } else if (options.skip_records_with_empty_values === void 0 || options.skip_records_with_empty_values === null) {
+    options.skip_records_with_empty_values = false;
+  } else {
+    throw new Error(
+      `Invalid Option: skip_records_with_empty_values must be a boolean, got ${JSON.stringify(options.skip_records_with_empty_values)}`
+    );
+  }
+  if (typeof options.skip_records_with_error === "boolean") {
+  } else if (options.skip_records_with_error === void 0 || options.skip_records_with_error === null) {
+    options.skip_records_with_error = false;
+  } else {
+    throw new Error(
+      `Invalid Option: skip_records_with_error must be a boolean, got ${JSON.stringify(options.skip_records_with_error)}`
+    );
+  }
+  if (options.rtrim === void 0 || options.rtrim === null || options.rtrim === false) {
+    options.rtrim = false;
+  } else if (options.rtrim !== true) {
+    throw new Error(
+      `Invalid Option: rtrim must be a boolean, got ${JSON.stringify(options.rtrim)}`
+    );
+  }
+  if (options.ltrim === void 0 || options.ltrim === null || options.ltrim === false) {
+    options.ltrim = false;
+  } else if (options.ltrim !== true) {
+    throw new Error(
+      `Invalid Option: ltrim must be a boolean, got ${JSON.stringify(options.ltrim)}`
+    );
+  }
+  if (options.trim === void 0 || options.trim === null || options.trim === false) {
+    options.trim = false;
+  } else if (options.trim !== true) {
+    throw new Error(
+      `Invalid Option: trim must be a boolean, got ${JSON.stringify(options.trim)}`
+    );
+  }
+  if (options.trim === true && opts.ltrim !== false) {
+    options.ltrim = true;
+  } else if (options.ltrim !== true) {
+    options.ltrim = false;
+  }
+  if (options.trim === true && opts.rtrim !== false) {
+    options.rtrim = true;
+  } else if (options.rtrim !== true) {
+    options.rtrim = false;
+  }
+  if (options.to === void 0 || options.to === null) {
+    options.to = -1;
+  } else if (options.to !== -1) {
+    if (typeof options.to === "string" && /\d+/.test(options.to)) {
+      options.to = parseInt(options.to);
+    }
+    if (Number.isInteger(options.to)) {
+      if (options.to <= 0) {
+        throw new Error(
+          `Invalid Option: to must be a positive integer greater than 0, got ${JSON.stringify(opts.to)}`
+        );
+      }
+    } else {
+      throw new Error(
+        `Invalid Option: to must be an integer, got ${JSON.stringify(opts.to)}`
+      );
+    }
+  }
+  if (options.to_line === void 0 || options.to_line === null) {
+    options.to_line = -1;
+  } else if (options.to_line !== -1) {
+    if (typeof options.to_line === "string" && /\d+/.test(options.to_line)) {
+      options.to_line = parseInt(options.to_line);
+    }
+    if (Number.isInteger(options.to_line)) {
+      if (options.to_line <= 0) {
+        throw new Error(
+          `Invalid Option: to_line must be a positive integer greater than 0, got ${JSON.stringify(opts.to_line)}`
+        );
+      }
+    } else {
+      throw new Error(
+        `Invalid Option: to_line must be an integer, got ${JSON.stringify(opts.to_line)}`
+      );
+    }
+  }
+  return options;
+};
+
+// node_modules/csv-parse/lib/utils/delimiter_discover.js
+var delimiter_discover = function(records, options) {
+  if (!options) {
+    ({ delimiter_auto: options } = normalize_options({ delimiter_auto: true }));
+  }
+  if (typeof records === "string") {
+    records = Buffer.from(records);
+  }
+  if (Buffer.isBuffer(records)) {
+    records = ((data) => {
+      const records2 = [];
+      const parser = transform2({ delimiter: [] });
+      const push = (record2) => records2.push(record2);
+      const close = () => {
+      };
+      const error62 = parser.parse(data, true, push, close);
+      if (error62 !== void 0) throw error62;
+      return records2;
+    })(records);
+  }
+  const info = Array(127).fill().map(() => ({ lines: [] }));
+  records.map(([record2], line) => {
+    for (let i = 0, l = record2.length; i < l; i++) {
+      const code3 = record2.charCodeAt(i);
+      if (info[code3].lines[line] === void 0) info[code3].lines[line] = 0;
+      info[code3].lines[line]++;
+    }
+  });
+  info.map((info2, i) => {
+    info2.char_code = i;
+    info2.std = std(info2.lines);
+    info2.total = info2.lines.reduce((acc, val) => acc + val, 0);
+    info2.preferred = !!options.preferred[i];
+    info2.score = options.score(info2, options);
+  });
+  const result = info.reduce(
+    (acc, info2) => acc.score > info2.score ? acc : info2,
+    {}
+  );
+  return String.fromCharCode(result.char_code);
+};
+var std = function(array2) {
+  const n = array2.length;
+  if (n === 0) return 0;
+  const mean3 = array2.reduce((a, b) => a + b) / n;
+  return Math.sqrt(
+    array2.map((x) => Math.pow(x - mean3, 2)).reduce((a, b) => a + b) / n
+  );
+};
+
+// node_modules/csv-parse/lib/api/index.js
+var isRecordEmpty = function(record2) {
+  return record2.every(
+    (field2) => field2 == null || field2.toString && field2.toString().trim() === ""
+  );
+};
+var cr = 13;
+var nl = 10;
+var boms = {
+  // Note, the following are equals:
+  // Buffer.from("\ufeff")
+  // Buffer.from([239, 187, 191])
+  // Buffer.from('EFBBBF', 'hex')
+  utf8: Buffer.from([239, 187, 191]),
+  // Note, the following are equals:
+  // Buffer.from "\ufeff", 'utf16le
+  // Buffer.from([255, 254])
+  utf16le: Buffer.from([255, 254])
+};
+var transform2 = function(original_options = {}) {
+  const info = {
+    bytes: 0,
+    bytes_records: 0,
+    comment_lines: 0,
+    empty_lines: 0,
+    invalid_field_length: 0,
+    lines: 1,
+    records: 0
+  };
+  const options = normalize_options(original_options);
+  return {
+    info,
+    original_options,
+    options,
+    state: init_state(options),
+    __needMoreData: function(i, bufLen, end) {
+      if (end) return false;
+      const { encoding, escape, quote } = this.options;
+      const { quoting, needMoreDataSize, recordDelimiterMaxLength } = this.state;
+      const numOfCharLeft = bufLen - i - 1;
+      const requiredLength = Math.max(
+        needMoreDataSize,
+        // Skip if the remaining buffer smaller than record delimiter
+        // If "record_delimiter" is yet to be discovered:
+        // 1. It is equals to `[]` and "recordDelimiterMaxLength" equals `0`
+        // 2. We set the length to windows line ending in the current encoding
+        // Note, that encoding is known from user or bom discovery at that point
+        // recordDelimiterMaxLength,
+        recordDelimiterMaxLength === 0 ? Buffer.from("\r\n", encoding).length : recordDelimiterMaxLength,
+        // Skip if remaining buffer can be an escaped quote
+        quoting ? (escape === null ? 0 : escape.length) + quote.length : 0,
+        // Skip if remaining buffer can be record delimiter following the closing quote
+        quoting ? quote.length + recordDelimiterMaxLength : 0
+      );
+      return numOfCharLeft < requiredLength;
+    },
+    // Central parser implementation
+    parse: function(nextBuf, end, push, close) {
+      const {
+        bom,
+        comment_no_infix,
+        delimiter_auto,
+        encoding,
+        from_line,
+        ltrim,
+        max_record_size,
+        raw,
+        relax_quotes,
+        rtrim,
+        skip_empty_lines,
+        to,
+        to_line
+      } = this.options;
+      let { comment, escape, quote, record_delimiter } = this.options;
+      const {
+        bomSkipped,
+        delimiterDiscovered,
+        delimiterBufPrevious,
+        rawBuffer,
+        escapeIsQuote
+      } = this.state;
+      if (!delimiterDiscovered && delimiter_auto) {
+        let delimiterBuf;
+        if (delimiterBufPrevious === void 0) {
+          delimiterBuf = nextBuf;
+        } else if (delimiterBufPrevious !== void 0 && nextBuf === void 0) {
+          delimiterBuf = delimiterBufPrevious;
+        } else {
+          delimiterBuf = Buffer.concat([delimiterBufPrevious, nextBuf]);
+        }
+        nextBuf = void 0;
+        if (end || delimiterBuf.length > delimiter_auto.size) {
+          this.options.delimiter = [
+            Buffer.from(
+              delimiter_discover(delimiterBuf, this.options.delimiter_auto)
+            )
+          ];
+          this.state.previousBuf = delimiterBuf;
+          this.state.delimiterBufPrevious = void 0;
+          this.state.delimiterDiscovered = true;
+        } else {
+          this.state.delimiterBufPrevious = delimiterBuf;
+          return;
+        }
+      }
+      const { previousBuf } = this.state;
+      let buf;
+      if (previousBuf === void 0) {
+        if (nextBuf === void 0) {
+          close();
+          return;
+        } else {
+          buf = nextBuf;
+        }
+      } else if (previousBuf !== void 0 && nextBuf === void 0) {
+        buf = previousBuf;
+      } else {
+        buf = Buffer.concat([previousBuf, nextBuf]);
+      }
+      if (bomSkipped === false) {
+        if (bom === false) {
+          this.state.bomSkipped = true;
+        } else if (buf.length < 3) {
+          if (end === false) {
+            this.state.previousBuf = buf;
+            return;
+          }
+        } else {
+          for (const encoding2 in boms) {
+            if (boms[encoding2].compare(buf, 0, boms[encoding2].length) === 0) {
+              const bomLength = boms[encoding2].length;
+              this.state.bufBytesStart += bomLength;
+              buf = buf.slice(bomLength);
+              const options2 = normalize_options({
+                ...this.original_options,
+                encoding: encoding2
+              });
+              for (const key in options2) {
+                this.options[key] = options2[key];
+              }
+              ({ comment, escape, quote } = this.options);
+              break;
+            }
+          }
+          this.state.bomSkipped = true;
+        }
+      }
+      const bufLen = buf.length;
+      let pos;
+      for (pos = 0; pos < bufLen; pos++) {
+        if (this.__needMoreData(pos, bufLen, end)) {
+          break;
+        }
+        if (this.state.wasRowDelimiter === true) {
+          this.info.lines++;
+          this.state.wasRowDelimiter = false;
+        }
+        if (to_line !== -1 && this.info.lines > to_line) {
+          this.state.stop = true;
+          close();
+          return;
+        }
+        if (this.state.quoting === false && record_delimiter.length === 0) {
+          const record_delimiterCount = this.__autoDiscoverRecordDelimiter(
+            buf,
+            pos
+          );
+          if (record_delimiterCount) {
+            record_delimiter = this.options.record_delimiter;
+          }
+        }
+        const chr = buf[pos];
+        if (raw === true) {
+          rawBuffer.append(chr);
+        }
+        if ((chr === cr || chr === nl) && this.state.wasRowDelimiter === false) {
+          this.state.wasRowDelimiter = true;
+        }
+        if (this.state.escaping === true) {
+          this.state.escaping = false;
+        } else {
+          if (escape !== null && this.state.quoting === true && this.__isEscape(buf, pos, chr) && pos + escape.length < bufLen) {
+            if (escapeIsQuote) {
+              if (this.__isQuote(buf, pos + escape.length)) {
+                this.state.escaping = true;
+                pos += escape.length - 1;
+                continue;
+              }
+            } else {
+              this.state.escaping = true;
+              pos += escape.length - 1;
+              continue;
+            }
+          }
+          if (this.state.commenting === false && this.__isQuote(buf, pos)) {
+            if (this.state.quoting === true) {
+              const nextChr = buf[pos + quote.length];
+              const isNextChrTrimable = rtrim && this.__isCharTrimable(buf, pos + quote.length);
+              const isNextChrComment = comment !== null && this.__compareBytes(comment, buf, pos + quote.length, nextChr);
+              const isNextChrDelimiter = this.__isDelimiter(
+                buf,
+                pos + quote.length,
+                nextChr
+              );
+              const isNextChrRecordDelimiter = record_delimiter.length === 0 ? this.__autoDiscoverRecordDelimiter(buf, pos + quote.length) : this.__isRecordDelimiter(nextChr, buf, pos + quote.length);
+              if (escape !== null && this.__isEscape(buf, pos, chr) && this.__isQuote(buf, pos + escape.length)) {
+                pos += escape.length - 1;
+              } else if (!nextChr || isNextChrDelimiter || isNextChrRecordDelimiter || isNextChrComment || isNextChrTrimable) {
+                this.state.quoting = false;
+                this.state.wasQuoting = true;
+                pos += quote.length - 1;
+                continue;
+              } else if (relax_quotes === false) {
+                const err = this.__error(
+                  new CsvError(
+                    "CSV_INVALID_CLOSING_QUOTE",
+                    [
+                      "Invalid Closing Quote:",
+                      `got "${String.fromCharCode(nextChr)}"`,
+                      `at line ${this.info.lines}`,
+                      "instead of delimiter, record delimiter, trimable character",
+                      "(if activated) or comment"
+                    ],
+                    this.options,
+                    this.__infoField()
+                  )
+                );
+                if (err !== void 0) return err;
+              } else {
+                this.state.quoting = false;
+                this.state.wasQuoting = true;
+                this.state.field.prepend(quote);
+                pos += quote.length - 1;
+              }
+            } else {
+              if (this.state.field.length !== 0) {
+                if (relax_quotes === false) {
+                  const info2 = this.__infoField();
+                  const bom2 = Object.keys(boms).map(
+                    (b) => boms[b].equals(this.state.field.toString()) ? b : false
+                  ).filter(Boolean)[0];
+                  const err = this.__error(
+                    new CsvError(
+                      "INVALID_OPENING_QUOTE",
+                      [
+                        "Invalid Opening Quote:",
+                        `a quote is found on field ${JSON.stringify(info2.column)} at line ${info2.lines}, value is ${JSON.stringify(this.state.field.toString(encoding))}`,
+                        bom2 ? `(${bom2} bom)` : void 0
+                      ],
+                      this.options,
+                      info2,
+                      {
+                        field: this.state.field
+                      }
+                    )
+                  );
+                  if (err !== void 0) return err;
+                }
+              } else {
+                this.state.quoting = true;
+                pos += quote.length - 1;
+                continue;
+              }
+            }
+          }
+          if (this.state.quoting === false) {
+            const recordDelimiterLength = this.__isRecordDelimiter(
+              chr,
+              buf,
+              pos
+            );
+            if (recordDelimiterLength !== 0) {
+              const skipCommentLine = this.state.commenting && this.state.wasQuoting === false && this.state.record.length === 0 && this.state.field.length === 0;
+              if (skipCommentLine) {
+                this.info.comment_lines++;
+              } else {
+                if (this.state.enabled === false && this.info.lines + (this.state.wasRowDelimiter === true ? 1 : 0) >= from_line) {
+                  this.state.enabled = true;
+                  this.__resetField();
+                  this.__resetRecord();
+                  pos += recordDelimiterLength - 1;
+                  continue;
+                }
+                if (skip_empty_lines === true && this.state.wasQuoting === false && this.state.record.length === 0 && this.state.field.length === 0) {
+                  this.info.empty_lines++;
+                  pos += recordDelimiterLength - 1;
+                  continue;
+                }
+                this.info.bytes = this.state.bufBytesStart + pos;
+                const errField = this.__onField();
+                if (errField !== void 0) return errField;
+                this.info.bytes = this.state.bufBytesStart + pos + recordDelimiterLength;
+                const errRecord = this.__onRecord(push);
+                if (errRecord !== void 0) return errRecord;
+                if (to !== -1 && this.info.records >= to) {
+                  this.state.stop = true;
+                  close();
+                  return;
+                }
+              }
+              this.state.commenting = false;
+              pos += recordDelimiterLength - 1;
+              continue;
+            }
+            if (this.state.commenting) {
+              continue;
+            }
+            if (comment !== null && (comment_no_infix === false || this.state.record.length === 0 && this.state.field.length === 0)) {
+              const commentCount = this.__compareBytes(comment, buf, pos, chr);
+              if (commentCount !== 0) {
+                this.state.commenting = true;
+                continue;
+              }
+            }
+            const delimiterLength = this.__isDelimiter(buf, pos, chr);
+            if (delimiterLength !== 0) {
+              this.info.bytes = this.state.bufBytesStart + pos;
+              const errField = this.__onField();
+              if (errField !== void 0) return errField;
+              pos += delimiterLength - 1;
+              continue;
+            }
+          }
+        }
+        if (this.state.commenting === false) {
+          if (max_record_size !== 0 && this.state.record_length + this.state.field.length > max_record_size) {
+            return this.__error(
+              new CsvError(
+                "CSV_MAX_RECORD_SIZE",
+                [
+                  "Max Record Size:",
+                  "record exceed the maximum number of tolerated bytes",
+                  `of ${max_record_size}`,
+                  `at line ${this.info.lines}`
+                ],
+                this.options,
+                this.__infoField()
+              )
+            );
+          }
+        }
+        const lappend = ltrim === false || this.state.quoting === true || this.state.field.length !== 0 || !this.__isCharTrimable(buf, pos);
+        const rappend = rtrim === false || this.state.wasQuoting === false;
+        if (lappend === true && rappend === true) {
+          this.state.field.append(chr);
+        } else if (rtrim === true && !this.__isCharTrimable(buf, pos)) {
+          return this.__error(
+            new CsvError(
+              "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE",
+              [
+                "Invalid Closing Quote:",
+                "found non trimable byte after quote",
+                `at line ${this.info.lines}`
+              ],
+              this.options,
+              this.__infoField()
+            )
+          );
+        } else {
+          if (lappend === false) {
+            pos += this.__isCharTrimable(buf, pos) - 1;
+          }
+          continue;
+        }
+      }
+      if (end === true) {
+        if (this.state.quoting === true) {
+          const err = this.__error(
+            new CsvError(
+              "CSV_QUOTE_NOT_CLOSED",
+              [
+                "Quote Not Closed:",
+                `the parsing is finished with an opening quote at line ${this.info.lines}`
+              ],
+              this.options,
+              this.__infoField()
+            )
+          );
+          if (err !== void 0) return err;
+        } else {
+          if (this.state.wasQuoting === true || this.state.record.length !== 0 || this.state.field.length !== 0) {
+            this.info.bytes = this.state.bufBytesStart + pos;
+            const errField = this.__onField();
+            if (errField !== void 0) return errField;
+            const errRecord = this.__onRecord(push);
+            if (errRecord !== void 0) return errRecord;
+          } else if (this.state.wasRowDelimiter === true) {
+            this.info.empty_lines++;
+          } else if (this.state.commenting === true) {
+            this.info.comment_lines++;
+          }
+        }
+      } else {
+        this.state.bufBytesStart += pos;
+        this.state.previousBuf = buf.slice(pos);
+      }
+      if (this.state.wasRowDelimiter === true) {
+        this.info.lines++;
+        this.state.wasRowDelimiter = false;
+      }
+    },
+    __onRecord: function(push) {
+      const {
+        columns,
+        group_columns_by_name,
+        encoding,
+        info: info2,
+        from,
+        relax_column_count,
+        relax_column_count_less,
+        relax_column_count_more,
+        raw,
+        skip_records_with_empty_values
+      } = this.options;
+      const { enabled, record: record2 } = this.state;
+      if (enabled === false) {
+        return this.__resetRecord();
+      }
+      const recordLength = record2.length;
+      if (columns === true) {
+        if (skip_records_with_empty_values === true && isRecordEmpty(record2)) {
+          this.__resetRecord();
+          return;
+        }
+        return this.__firstLineToColumns(record2);
+      }
+      if (columns === false && this.info.records === 0) {
+        this.state.expectedRecordLength = recordLength;
+      }
+      if (recordLength !== this.state.expectedRecordLength) {
+        const err = columns === false ? new CsvError(
+          "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH",
+          [
+            "Invalid Record Length:",
+            `expect ${this.state.expectedRecordLength},`,
+            `got ${recordLength} on line ${this.info.lines}`
+          ],
+          this.options,
+          this.__infoField(),
+          {
+            record: record2
+          }
+        ) : new CsvError(
+          "CSV_RECORD_INCONSISTENT_COLUMNS",
+          [
+            "Invalid Record Length:",
+            `columns length is ${columns.length},`,
+            // rename columns
+            `got ${recordLength} on line ${this.info.lines}`
+          ],
+          this.options,
+          this.__infoField(),
+          {
+            record: record2
+          }
+        );
+        if (relax_column_count === true || relax_column_count_less === true && recordLength < this.state.expectedRecordLength || relax_column_count_more === true && recordLength > this.state.expectedRecordLength) {
+          this.info.invalid_field_length++;
+          this.state.error = err;
+        } else {
+          const finalErr = this.__error(err);
+          if (finalErr) return finalErr;
+        }
+      }
+      if (skip_records_with_empty_values === true && isRecordEmpty(record2)) {
+        this.__resetRecord();
+        return;
+      }
+      if (this.state.recordHasError === true) {
+        this.__resetRecord();
+        this.state.recordHasError = false;
+        return;
+      }
+      this.info.records++;
+      if (from === 1 || this.info.records >= from) {
+        const { objname } = this.options;
+        if (columns !== false) {
+          const obj = {};
+          for (let i = 0, l = record2.length; i < l; i++) {
+            if (columns[i] === void 0 || columns[i].disabled) continue;
+            if (group_columns_by_name === true && Object.hasOwn(obj, columns[i].name)) {
+              if (Array.isArray(obj[columns[i].name])) {
+                obj[columns[i].name] = obj[columns[i].name].concat(record2[i]);
+              } else {
+                obj[columns[i].name] = [obj[columns[i].name], record2[i]];
+              }
+            } else {
+              Object.defineProperty(obj, columns[i].name, {
+                value: record2[i],
+                enumerable: true,
+                writable: true,
+                configurable: true
+              });
+            }
+          }
+          if (raw === true || info2 === true) {
+            const extRecord = Object.assign(
+              { record: obj },
+              raw === true ? { raw: this.state.rawBuffer.toString(encoding) } : {},
+              info2 === true ? { info: this.__infoRecord() } : {}
+            );
+            const err = this.__push(
+              objname === void 0 ? extRecord : [obj[objname], extRecord],
+              push
+            );
+            if (err) {
+              return err;
+            }
+          } else {
+            const err = this.__push(
+              objname === void 0 ? obj : [obj[objname], obj],
+              push
+            );
+            if (err) {
+              return err;
+            }
+          }
+        } else {
+          if (raw === true || info2 === true) {
+            const extRecord = Object.assign(
+              { record: record2 },
+              raw === true ? { raw: this.state.rawBuffer.toString(encoding) } : {},
+              info2 === true ? { info: this.__infoRecord() } : {}
+            );
+            const err = this.__push(
+              objname === void 0 ? extRecord : [record2[objname], extRecord],
+              push
+            );
+            if (err) {
+              return err;
+            }
+          } else {
+            const err = this.__push(
+              objname === void 0 ? record2 : [record2[objname], record2],
+              push
+            );
+            if (err) {
+              return err;
+            }
+          }
+        }
+      }
+      this.__resetRecord();
+    },
+    __firstLineToColumns: function(record2) {
+      const { firstLineToHeaders } = this.state;
+      try {
+        const headers = firstLineToHeaders === void 0 ? record2 : firstLineToHeaders.call(null, record2);
+        if (!Array.isArray(headers)) {
+          return this.__error(
+            new CsvError(
+              "CSV_INVALID_COLUMN_MAPPING",
+              [
+                "Invalid Column Mapping:",
+                "expect an array from column function,",
+                `got ${JSON.stringify(headers)}`
+              ],
+              this.options,
+              this.__infoField(),
+              {
+                headers
+              }
+            )
+          );
+        }
+        const normalizedHeaders = normalize_columns_array(headers);
+        this.state.expectedRecordLength = normalizedHeaders.length;
+        this.options.columns = normalizedHeaders;
+        this.__resetRecord();
+        return;
+      } catch (err) {
+        return err;
+      }
+    },
+    __resetRecord: function() {
+      if (this.options.raw === true) {
+        this.state.rawBuffer.reset();
+      }
+      this.state.error = void 0;
+      this.state.record = [];
+      this.state.record_length = 0;
+    },
+    __onField: function() {
+      const { cast, encoding, rtrim, max_record_size } = this.options;
+      const { enabled, wasQuoting } = this.state;
+      if (enabled === false) {
+        return this.__resetField();
+      }
+      let field2 = this.state.field.toString(encoding);
+      if (rtrim === true && wasQuoting === false) {
+        field2 = field2.trimRight();
+      }
+      if (cast === true) {
+        const [err, f] = this.__cast(field2);
+        if (err !== void 0) return err;
+        field2 = f;
+      }
+      this.state.record.push(field2);
+      if (max_record_size !== 0 && typeof field2 === "string") {
+        this.state.record_length += field2.length;
+      }
+      this.__resetField();
+    },
+    __resetField: function() {
+      this.state.field.reset();
+      this.state.wasQuoting = false;
+    },
+    __push: function(record2, push) {
+      const { on_record } = this.options;
+      if (on_record !== void 0) {
+        const info2 = this.__infoRecord();
+        try {
+          record2 = on_record.call(null, record2, info2);
+        } catch (err) {
+          return err;
+        }
+        if (record2 === void 0 || record2 === null) {
+          return;
+        }
+      }
+      this.info.bytes_records += this.info.bytes;
+      push(record2);
+    },
+    // Return a tuple with the error and the casted value
+    __cast: function(field2) {
+      const { columns, relax_column_count } = this.options;
+      const isColumns = Array.isArray(columns);
+      if (isColumns === true && relax_column_count && this.options.columns.length <= this.state.record.length) {
+        return [void 0, void 0];
+      }
+      if (this.state.castField !== null) {
+        try {
+          const info2 = this.__infoField();
+          return [void 0, this.state.castField.call(null, field2, info2)];
+        } catch (err) {
+          return [err];
+        }
+      }
+      if (this.__isFloat(field2)) {
+        return [void 0, parseFloat(field2)];
+      } else if (this.options.cast_date !== false) {
+        const info2 = this.__infoField();
+        return [void 0, this.options.cast_date.call(null, field2, info2)];
+      }
+      return [void 0, field2];
+    },
+    __compareBytes: function(sourceBuf, targetBuf, targetPos, firstByte) {
+      if (sourceBuf[0] !== firstByte) return 0;
+      const sourceLength = sourceBuf.length;
+      for (let i = 1; i < sourceLength; i++) {
+        if (sourceBuf[i] !== targetBuf[targetPos + i]) return 0;
+      }
+      return sourceLength;
+    },
+    // Helper to test if a character is trimable
+    __isCharTrimable: function(buf, pos) {
+      const { timchars, timcharFirstBytes } = this.state;
+      const first = buf[pos];
+      if (first === void 0 || timcharFirstBytes[first] === 0) return 0;
+      loop1: for (let i = 0; i < timchars.length; i++) {
+        const timchar = timchars[i];
+        for (let j = 0; j < timchar.length; j++) {
+          if (timchar[j] !== buf[pos + j]) continue loop1;
+        }
+        return timchar.length;
+      }
+      return 0;
+    },
+    __isDelimiter: function(buf, pos, chr) {
+      const { delimiter, ignore_last_delimiters } = this.options;
+      if (ignore_last_delimiters === true && this.state.record.length === this.options.columns.length - 1) {
+        return 0;
+      } else if (ignore_last_delimiters !== false && typeof ignore_last_delimiters === "number" && this.state.record.length === ignore_last_delimiters - 1) {
+        return 0;
+      }
+      loop1: for (let i = 0; i < delimiter.length; i++) {
+        const del = delimiter[i];
+        if (del[0] === chr) {
+          for (let j = 1; j < del.length; j++) {
+            if (del[j] !== buf[pos + j]) continue loop1;
+          }
+          return del.length;
+        }
+      }
+      return 0;
+    },
+    __isEscape: function(buf, pos, chr) {
+      const { escape } = this.options;
+      if (escape === null) return false;
+      const l = escape.length;
+      if (escape[0] === chr) {
+        for (let i = 0; i < l; i++) {
+          if (escape[i] !== buf[pos + i]) {
+            return false;
+          }
+        }
+        return true;
+      }
+      return false;
+    },
+    __isFloat: function(value2) {
+      return value2 - parseFloat(value2) + 1 >= 0;
+    },
+    // Keep it in case we implement the `cast_int` option
+    // __isInt(value){
+    //   // return Number.isInteger(parseInt(value))
+    //   // return !isNaN( parseInt( obj ) );
+    //   return /^(\-|\+)?[1-9][0-9]*$/.test(value)
+    // }
+    __isQuote: function(buf, pos) {
+      const { quote } = this.options;
+      if (quote === null) return false;
+      const l = quote.length;
+      for (let i = 0; i < l; i++) {
+        if (quote[i] !== buf[pos + i]) {
+          return false;
+        }
+      }
+      return true;
+    },
+    __isRecordDelimiter: function(chr, buf, pos) {
+      const { record_delimiter } = this.options;
+      const recordDelimiterLength = record_delimiter.length;
+      loop1: for (let i = 0; i < recordDelimiterLength; i++) {
+        const rd = record_delimiter[i];
+        const rdLength = rd.length;
+        if (rd[0] !== chr) {
+          continue;
+        }
+        for (let j = 1; j < rdLength; j++) {
+          if (rd[j] !== buf[pos + j]) {
+            continue loop1;
+          }
+        }
+        return rd.length;
+      }
+      return 0;
+    },
+    __autoDiscoverRecordDelimiter: function(buf, pos) {
+      const { encoding } = this.options;
+      const rds = [
+        // Important, the windows line ending must be before mac os 9
+        Buffer.from("\r\n", encoding),
+        Buffer.from("\n", encoding),
+        Buffer.from("\r", encoding)
+      ];
+      loop: for (let i = 0; i < rds.length; i++) {
+        const l = rds[i].length;
+        for (let j = 0; j < l; j++) {
+          if (rds[i][j] !== buf[pos + j]) {
+            continue loop;
+          }
+        }
+        this.options.record_delimiter.push(rds[i]);
+        this.state.recordDelimiterMaxLength = rds[i].length;
+        return rds[i].length;
+      }
+      return 0;
+    },
+    __error: function(msg) {
+      const { encoding, raw, skip_records_with_error } = this.options;
+      const err = typeof msg === "string" ? new Error(msg) : msg;
+      if (skip_records_with_error) {
+        this.state.recordHasError = true;
+        if (this.options.on_skip !== void 0) {
+          try {
+            this.options.on_skip(
+              err,
+              raw ? this.state.rawBuffer.toString(encoding) : void 0
+            );
+          } catch (err2) {
+            return err2;
+          }
+        }
+        return void 0;
+      } else {
+        return err;
+      }
+    },
+    __infoDataSet: function() {
+      return {
+        ...this.info,
+        columns: this.options.columns
+      };
+    },
+    __infoRecord: function() {
+      const { columns, raw, encoding } = this.options;
+      return {
+        ...this.__infoDataSet(),
+        bytes_records: this.info.bytes,
+        error: this.state.error,
+        header: columns === true,
+        index: this.state.record.length,
+        raw: raw ? this.state.rawBuffer.toString(encoding) : void 0
+      };
+    },
+    __infoField: function() {
+      const { columns } = this.options;
+      const isColumns = Array.isArray(columns);
+      const bytes_records = this.info.bytes_records;
+      return {
+        ...this.__infoRecord(),
+        bytes_records,
+        column: isColumns === true ? columns.length > this.state.record.length ? columns[this.state.record.length].name : null : this.state.record.length,
+        quoting: this.state.wasQuoting
+      };
+    }
+  };
+};
+
+// node_modules/csv-parse/lib/sync.js
+var parse4 = function(data, opts = {}) {
+  if (typeof data === "string") {
+    data = Buffer.from(data);
+  }
+  const records = opts && opts.objname ? /* @__PURE__ */ Object.create(null) : [];
+  const parser = transform2(opts);
+  const push = (record2) => {
+    if (parser.options.objname === void 0) records.push(record2);
+    else {
+      records[record2[0]] = record2[1];
+    }
+  };
+  const close = () => {
+  };
+  const error62 = parser.parse(data, true, push, close);
+  if (error62 !== void 0) throw error62;
+  return records;
+};
+
+// src/sources/formats/csv.ts
+var BATCH_RECORDS = 1024;
+var QUOTE2 = '"';
+function endsInQuotedCell(text4, delimiter, quoted) {
+  for (let at = 0; ; ) {
+    const quote = text4.indexOf(QUOTE2, at);
+    if (quote < 0) return quoted;
+    if (quoted) {
+      if (text4[quote + 1] === QUOTE2) {
+        at = quote + 2;
+        continue;
+      }
+      quoted = false;
+    } else {
+      quoted = quote === 0 || text4[quote - 1] === delimiter;
+    }
+    at = quote + 1;
+  }
+}
+async function* recordTexts(lines, delimiterFor) {
+  let parts = [];
+  let start = 0;
+  let quoted = false;
+  let notUtf8 = false;
+  let delimiter;
+  for await (const { text: text4, line, notUtf8: lineNotUtf8 } of lines) {
+    if (parts.length === 0) {
+      if (text4 === "") continue;
+      start = line;
+      notUtf8 = false;
+      delimiter ??= delimiterFor(text4);
+    }
+    parts.push(text4);
+    notUtf8 ||= lineNotUtf8;
+    quoted = endsInQuotedCell(text4, delimiter, quoted);
+    if (!quoted) {
+      yield { text: parts.join("\n"), line: start, notUtf8 };
+      parts = [];
+    }
+  }
+  if (parts.length > 0) yield { text: parts.join("\n"), line: start, notUtf8 };
+}
+function headerDelimiter(header) {
+  const counts = { ",": 0, ";": 0, "	": 0 };
+  let quoted = false;
+  for (const ch of header) {
+    if (ch === QUOTE2) quoted = !quoted;
+    else if (!quoted && (ch === "," || ch === ";" || ch === "	")) counts[ch]++;
+  }
+  if (counts[";"] > counts[","] && counts[";"] >= counts["	"]) return ";";
+  if (counts["	"] > counts[","]) return "	";
+  return ",";
+}
+function parseProblem(file2, record2, error62, columns) {
+  const line = record2.line + Math.max(0, Number(error62.lines ?? 1) - 1);
+  const index = typeof error62.index === "number" ? error62.index : void 0;
+  const name = index === void 0 ? void 0 : columns?.[index];
+  const field2 = name === void 0 || name === "" ? void 0 : name;
+  switch (error62.code) {
+    case "INVALID_OPENING_QUOTE":
+      return {
+        file: file2,
+        line,
+        field: field2,
+        message: 'a quote inside a cell that does not start with one; quote the whole cell and double each quote in it ("say ""hi""")'
+      };
+    case "CSV_INVALID_CLOSING_QUOTE":
+      return { file: file2, line, field: field2, message: 'text right after the closing quote of a cell; double each quote inside a quoted cell ("say ""hi""")' };
+    case "CSV_QUOTE_NOT_CLOSED":
+      return { file: file2, line: record2.line, field: field2, message: "a quoted cell opened on this line is never closed" };
+    default:
+      return { file: file2, line, field: field2, message: `not valid CSV: ${error62.message}` };
+  }
+}
+function cellsOf(file2, record2, delimiter, columns) {
+  try {
+    return parse4(record2.text, { delimiter, record_delimiter: "\n", relax_column_count: true })[0];
+  } catch (error62) {
+    if (error62 instanceof CsvError) return parseProblem(file2, record2, error62, columns);
+    throw error62;
+  }
+}
+function batchCells(file2, batch, delimiter, columns) {
+  try {
+    const rows = parse4(batch.map((record2) => record2.text).join("\n"), { delimiter, record_delimiter: "\n", relax_column_count: true });
+    if (rows.length === batch.length) return rows;
+  } catch (error62) {
+    if (!(error62 instanceof CsvError)) throw error62;
+  }
+  return batch.map((record2) => cellsOf(file2, record2, delimiter, columns));
+}
+function readHeader(file2, line, names, problems) {
+  const dropFirst = names.length > 1 && names[0] === "";
+  const columns = [...names];
+  const firstColumn = /* @__PURE__ */ new Map();
+  names.forEach((name, index) => {
+    if (index === 0 && dropFirst) return;
+    if (name === "") {
+      problems.add({ file: file2, line, message: `column ${index + 1} of the header row has no name; name it or remove the column` });
+      return;
+    }
+    const first = firstColumn.get(name);
+    if (first !== void 0) {
+      problems.add({ file: file2, line, field: name, message: `names columns ${first + 1} and ${index + 1} of the header row; keep one` });
+      return;
+    }
+    firstColumn.set(name, index);
+  });
+  return { columns, dropFirst };
+}
+async function* csvRows(file2, problems, onProgress, options = {}) {
+  try {
+    yield* rowsOf(file2, problems, onProgress, options);
+  } catch (error62) {
+    throw readFailure(file2, error62);
+  }
+}
+async function* rowsOf(file2, problems, onProgress, options) {
+  let delimiter = ",";
+  const records = recordTexts(readLines(file2, problems, onProgress), (header) => {
+    delimiter = options.delimiter ?? (extname(file2).toLowerCase() === ".tsv" ? "	" : headerDelimiter(header));
+    return delimiter;
+  });
+  const first = await records.next();
+  if (first.done) {
+    problems.add({ file: file2, message: "the file is empty; expected a header row naming the columns, then one row per question" });
+    return;
+  }
+  const headerRecord = first.value;
+  const names = cellsOf(file2, headerRecord, delimiter);
+  if (!Array.isArray(names)) {
+    problems.add(names);
+    return;
+  }
+  const { columns, dropFirst } = readHeader(file2, headerRecord.line, names, problems);
+  let rows = 0;
+  function* toRows(batch2) {
+    const parsed = batchCells(file2, batch2, delimiter, columns);
+    for (const [index, record2] of batch2.entries()) {
+      const cells = parsed[index];
+      rows++;
+      if (record2.notUtf8) continue;
+      if (!Array.isArray(cells)) {
+        problems.add(cells);
+        continue;
+      }
+      if (cells.length !== columns.length) {
+        const hint = cells.length > columns.length ? `quote a cell that holds "${delimiter === "	" ? "\\t" : delimiter}"` : `leave a cell empty (${delimiter === "	" ? "two tabs in a row" : delimiter.repeat(2)}) for a missing value`;
+        problems.add({
+          file: file2,
+          line: record2.line,
+          message: `has ${cells.length} cell${cells.length === 1 ? "" : "s"} but the header row has ${columns.length} columns; ${hint}`
+        });
+        continue;
+      }
+      const present = [];
+      for (let column2 = dropFirst ? 1 : 0; column2 < columns.length; column2++) if (cells[column2] !== "") present.push([columns[column2], cells[column2]]);
+      yield { line: record2.line, cells: Object.fromEntries(present) };
+    }
+  }
+  let batch = [];
+  for await (const record2 of records) {
+    batch.push(record2);
+    if (batch.length === BATCH_RECORDS) {
+      yield* toRows(batch);
+      batch = [];
+    }
+  }
+  yield* toRows(batch);
+  if (rows === 0) problems.add({ file: file2, line: headerRecord.line, message: "the file has a header row but no rows of results under it" });
+}
+
+// src/sources/formats/deepeval.ts
+import { readFile as readFile3 } from "node:fs/promises";
+var METRIC_TYPE_TAG = /\s*\[(?:GEval|DAG|Arena GEval|Conversational GEval|ConversationalDAG)\]$/;
+function deepEvalMetricKey(name) {
+  return name.replace(METRIC_TYPE_TAG, "").normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "_").replace(/^_+|_+$/g, "");
+}
+var POSITIONAL_NAME = /^test_case_\d+$|\[[A-Za-z_]\w*?\d+\]$/;
+var SPELLINGS = {
+  testCases: ["testCases", "test_cases"],
+  conversationalTestCases: ["conversationalTestCases", "conversational_test_cases"],
+  actualOutput: ["actualOutput", "actual_output"],
+  expectedOutput: ["expectedOutput", "expected_output"],
+  retrievalContext: ["retrievalContext", "retrieval_context"],
+  metricsData: ["metricsData", "metrics_data"]
+};
+var COPIED = [
+  ["input", "question"],
+  ["actualOutput", "answer"],
+  ["expectedOutput", "expected_answer"],
+  ["retrievalContext", "retrieved_contexts"],
+  ["context", "reference_contexts"],
+  ["tags", "tags"]
+];
+var metricSchema = external_exports.looseObject({
+  name: external_exports.string({ error: "must be the metric name (a string)" }).min(1, "must not be empty"),
+  score: external_exports.number({ error: "must be a number or null" }).nullish(),
+  success: external_exports.boolean({ error: "must be true, false or null" }).nullish()
+});
+var metricsSchema = external_exports.array(metricSchema, { error: "must be a list of metric results" }).nullish();
+var NO_RUN = {
+  rows: [],
+  summary: { testCases: 0, metrics: /* @__PURE__ */ new Map(), erroredMetrics: /* @__PURE__ */ new Map(), ids: { from: "none", reason: "missing-names", example: "null" } }
+};
+function startOf(node3, path) {
+  let current = node3;
+  let start = node3.loc.start;
+  for (const key of path) {
+    if (current.type === "Array" && typeof key === "number" && key < current.elements.length) {
+      current = current.elements[key].value;
+      start = current.loc.start;
+    } else if (current.type === "Object") {
+      const member = current.members.find(({ name }) => name.type === "String" && name.value === key);
+      if (member === void 0) break;
+      current = member.value;
+      start = member.name.loc.start;
+    } else {
+      break;
+    }
+  }
+  return { line: start.line, column: start.column };
+}
+function field(object2, spellings, problem) {
+  const present = spellings.filter((key) => Object.hasOwn(object2, key));
+  if (present.length > 1) problem(present[1], `is given twice, as "${present[0]}" and "${present[1]}"; keep one`);
+  return present.length === 0 ? void 0 : { key: present[0], value: object2[present[0]] };
+}
+function deepEvalRun(file2, text4, problems) {
+  let tree;
+  let data;
+  try {
+    tree = parse(text4).body;
+    data = parseJsonUniqueKeys(text4);
+  } catch (error62) {
+    if (error62 instanceof DuplicateKeyError) {
+      problems.add({ file: file2, line: error62.lineInText + 1, field: formatFieldPath(error62.path), message: error62.message });
+    } else {
+      const { line, column: column2 } = error62;
+      const detail = error62 instanceof Error ? error62.message.replace(/ \(\d+:\d+\)$/, "") : String(error62);
+      problems.add({ file: file2, line, column: column2, message: `not valid JSON (${detail}); expected a DeepEval test run` });
+    }
+    return NO_RUN;
+  }
+  const problemAt = (path, message) => {
+    return { file: file2, ...startOf(tree, path), field: formatFieldPath(path) || void 0, message };
+  };
+  const isObject2 = (value2) => typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
+  if (!isObject2(data)) {
+    problems.add(problemAt([], 'a DeepEval test run is one JSON object with "testCases"'));
+    return NO_RUN;
+  }
+  let root2 = [];
+  let run = data;
+  if (Object.hasOwn(run, "testRunData") && isObject2(run.testRunData)) {
+    root2 = ["testRunData"];
+    run = run.testRunData;
+  }
+  const fieldOf = (object2, at, spellings) => field(object2, spellings, (key, message) => problems.add(problemAt([...at, key], message)));
+  const conversational = fieldOf(run, root2, SPELLINGS.conversationalTestCases);
+  const conversationalCount = Array.isArray(conversational?.value) ? conversational.value.length : 0;
+  if (conversational !== void 0 && conversationalCount > 0) {
+    const cases2 = `${conversationalCount} conversational test case${conversationalCount === 1 ? "" : "s"}`;
+    problems.add(
+      problemAt([...root2, conversational.key], `holds ${cases2} (turns); rag-gate reads single-turn test cases (input, actual output, retrieval context) only`)
+    );
+  }
+  const cases = fieldOf(run, root2, SPELLINGS.testCases);
+  if (cases === void 0) {
+    if (conversational === void 0) problems.add(problemAt(root2, 'not a DeepEval test run: the object has no "testCases"'));
+    return NO_RUN;
+  }
+  if (!Array.isArray(cases.value)) {
+    problems.add(problemAt([...root2, cases.key], "must be a list of test cases"));
+    return NO_RUN;
+  }
+  const casesPath = [...root2, cases.key];
+  if (cases.value.length === 0 && conversationalCount === 0) problems.add(problemAt(casesPath, "holds no test cases"));
+  const rows = [];
+  const named = [];
+  const metrics = /* @__PURE__ */ new Map();
+  const erroredMetrics = /* @__PURE__ */ new Map();
+  for (const [index, testCase] of cases.value.entries()) {
+    const at = [...casesPath, index];
+    if (!isObject2(testCase)) {
+      problems.add(problemAt(at, "a test case must be a JSON object"));
+      continue;
+    }
+    if (Object.hasOwn(testCase, "turns")) {
+      problems.add(problemAt([...at, "turns"], "is a conversational test case; rag-gate reads single-turn test cases only"));
+      continue;
+    }
+    const before = problems.count;
+    const record2 = {};
+    for (const [source, target] of COPIED) {
+      const found = fieldOf(testCase, at, source in SPELLINGS ? SPELLINGS[source] : [source]);
+      if (found !== void 0 && found.value !== null) record2[target] = found.value;
+    }
+    const scores = {};
+    const keyNames = /* @__PURE__ */ new Map();
+    const metricsData = fieldOf(testCase, at, SPELLINGS.metricsData);
+    const parsed = metricsSchema.safeParse(metricsData?.value);
+    if (!parsed.success) {
+      for (const issue2 of parsed.error.issues) problems.add(problemAt([...at, metricsData.key, ...issue2.path], issue2.message));
+    } else {
+      for (const [metricIndex, metric] of (parsed.data ?? []).entries()) {
+        const metricPath = [...at, metricsData.key, metricIndex, "name"];
+        const key = deepEvalMetricKey(metric.name);
+        if (key === "") {
+          problems.add(problemAt(metricPath, `"${metric.name}" has no letter or digit to name a score by`));
+          continue;
+        }
+        const clash = keyNames.get(key) ?? keyNames.get(`${key}_success`) ?? (key.endsWith("_success") ? keyNames.get(key.slice(0, -"_success".length)) : void 0);
+        if (clash !== void 0) {
+          problems.add(problemAt(metricPath, `"${metric.name}" and "${clash}" both give the score "${key}"; rename one`));
+          continue;
+        }
+        keyNames.set(key, metric.name);
+        if (!metrics.has(key)) metrics.set(key, metric.name);
+        if (typeof metric.score !== "number") {
+          erroredMetrics.set(key, (erroredMetrics.get(key) ?? 0) + 1);
+          continue;
+        }
+        scores[key] = metric.score;
+        if (typeof metric.success === "boolean") scores[`${key}_success`] = metric.success;
+      }
+    }
+    if (Object.keys(scores).length > 0) record2.scores = scores;
+    if (problems.count > before) {
+      named.push({ name: testCase.name });
+      continue;
+    }
+    const row = { ...startOf(tree, at), record: record2 };
+    rows.push(row);
+    named.push({ name: testCase.name, row });
+  }
+  const ids2 = idSource(named.map(({ name }) => name));
+  if (ids2.from === "names") {
+    for (const { name, row } of named) if (row !== void 0) row.record.id = name;
+  }
+  return { rows, summary: { testCases: cases.value.length, metrics, erroredMetrics, ids: ids2 } };
+}
+function idSource(names) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const name of names) {
+    if (typeof name !== "string" || name === "") return { from: "none", reason: "missing-names", example: JSON.stringify(name ?? null) };
+    if (POSITIONAL_NAME.test(name)) return { from: "none", reason: "positional-names", example: name };
+    if (seen.has(name)) return { from: "none", reason: "repeated-names", example: name };
+    seen.add(name);
+  }
+  return { from: "names" };
+}
+async function readDeepEvalRun(file2, problems) {
+  let bytes;
+  try {
+    bytes = await readFile3(file2);
+  } catch (error62) {
+    throw readFailure(file2, error62);
+  }
+  let text4;
+  try {
+    text4 = utf8Text(file2, bytes);
+  } catch (error62) {
+    if (!(error62 instanceof InputError)) throw error62;
+    for (const problem of error62.problems) problems.add(problem);
+    return NO_RUN;
+  }
+  return deepEvalRun(file2, text4, problems);
+}
+
+// src/sources/formats/detect.ts
+import { extname as extname2 } from "node:path";
+var DETECT_HEAD_BYTES = 64 * 1024;
+var DEEPEVAL_KEYS = /* @__PURE__ */ new Set(["testCases", "test_cases", "conversationalTestCases", "conversational_test_cases", "testRunData"]);
+var DEEPEVAL_OTHER_KEYS = /* @__PURE__ */ new Set([
+  "testFile",
+  "test_file",
+  "metricsScores",
+  "metrics_scores",
+  "traceMetricsScores",
+  "trace_metrics_scores",
+  "identifier",
+  "hyperparameters",
+  "prompts",
+  "testPassed",
+  "test_passed",
+  "testFailed",
+  "test_failed",
+  "runDuration",
+  "run_duration",
+  "evaluationCost",
+  "evaluation_cost",
+  "datasetAlias",
+  "dataset_alias",
+  "datasetId",
+  "dataset_id",
+  "official"
+]);
+function topLevelKeys(text4, start) {
+  const keys = [];
+  let depth = 0;
+  for (let at = start; at < text4.length; at++) {
+    const ch = text4[at];
+    if (ch === '"') {
+      let end = at + 1;
+      while (end < text4.length && text4[end] !== '"') end += text4[end] === "\\" ? 2 : 1;
+      if (end >= text4.length) break;
+      if (depth === 1 && /^\s*:/.test(text4.slice(end + 1, end + 64))) {
+        try {
+          keys.push(JSON.parse(text4.slice(at, end + 1)));
+        } catch {
+        }
+      }
+      at = end;
+    } else if (ch === "{" || ch === "[") {
+      depth++;
+    } else if (ch === "}" || ch === "]") {
+      depth--;
+      if (depth === 0) return { keys, closed: true };
+    }
+  }
+  return { keys, closed: false };
+}
+function looksLikeHeader(line) {
+  return line.split(headerDelimiter(line)).map((cell) => cell.trim().replace(/^"(.*)"$/, "$1")).some((cell) => KNOWN_FIELDS.has(cell));
+}
+function detectResultsFormat(file2, head) {
+  const extension = extname2(file2).toLowerCase();
+  if (extension === ".csv") return "csv";
+  if (extension === ".tsv") return "tsv";
+  const text4 = head.startsWith("\uFEFF") ? head.slice(1) : head;
+  const start = text4.search(/\S/);
+  if (start < 0) return "jsonl";
+  if (text4[start] === "[") return "json-array";
+  if (text4[start] === "{") {
+    const { keys, closed } = topLevelKeys(text4, start);
+    if (keys.some((key) => DEEPEVAL_KEYS.has(key))) return "deepeval";
+    if (!closed && keys.length > 0 && keys.every((key) => DEEPEVAL_OTHER_KEYS.has(key))) return "deepeval";
+    return "jsonl";
+  }
+  const lineEnd = text4.indexOf("\n", start);
+  const firstLine = text4.slice(start, lineEnd < 0 ? text4.length : lineEnd).replace(/\r$/, "");
+  if (looksLikeHeader(firstLine)) return headerDelimiter(firstLine) === "	" ? "tsv" : "csv";
+  return "jsonl";
+}
+
+// src/sources/json-array.ts
+var JsonArrayShapeError = class extends Error {
+  constructor(message, line) {
+    super(message);
+    this.line = line;
+  }
+  line;
+};
+async function* jsonArrayElements(lines) {
+  let state = "before";
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let parts = [];
+  let start = 0;
+  let elementLine = 0;
+  let lastLine = 0;
+  let closed = false;
+  let sawElement = false;
+  let notUtf8 = false;
+  for await (const { text: text4, line, notUtf8: lineNotUtf8 } of lines) {
+    lastLine = line;
+    if (elementLine !== 0) notUtf8 ||= lineNotUtf8;
+    start = 0;
+    for (let i = 0; i < text4.length; i++) {
+      const ch = text4[i];
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (ch === "\\") escaped = true;
+        else if (ch === '"') inString = false;
+        continue;
+      }
+      if (ch === " " || ch === "	" || ch === "\r") continue;
+      if (state === "before") {
+        if (ch !== "[") throw new JsonArrayShapeError("expected a JSON array or JSON Lines", line);
+        state = "inside";
+        start = i + 1;
+        continue;
+      }
+      if (state === "after") throw new JsonArrayShapeError('unexpected text after the closing "]" of the array', line);
+      if (depth === 0 && (ch === "," || ch === "]")) {
+        parts.push(text4.slice(start, i));
+        const element = parts.join("\n").trimStart();
+        parts = [];
+        start = i + 1;
+        if (element !== "") yield { text: element, line: elementLine, notUtf8 };
+        else if (ch === ",") throw new JsonArrayShapeError("empty element in the array (two commas in a row?)", line);
+        else if (sawElement) throw new JsonArrayShapeError('a comma before the closing "]" (JSON allows no trailing comma)', line);
+        sawElement = true;
+        elementLine = 0;
+        if (ch === "]") {
+          state = "after";
+          closed = true;
+        }
+        continue;
+      }
+      if (elementLine === 0) {
+        elementLine = line;
+        notUtf8 = lineNotUtf8;
+      }
+      if (ch === '"') inString = true;
+      else if (ch === "{" || ch === "[") depth++;
+      else if (ch === "}" || ch === "]") depth--;
+    }
+    if (state === "inside") parts.push(text4.slice(start));
+  }
+  if (!closed) throw new JsonArrayShapeError('the JSON array is not closed with "]"', lastLine);
+}
+
+// src/sources/record-json.ts
+var LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
+var isSpace = (code3) => code3 === 32 || code3 === 9 || code3 === 10 || code3 === 13;
+function atTopLevel(text4, end) {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < end; i++) {
+    const code3 = text4.charCodeAt(i);
+    if (inString) {
+      if (code3 === 92) i++;
+      else if (code3 === 34) inString = false;
+    } else if (code3 === 34) inString = true;
+    else if (code3 === 123 || code3 === 91) depth++;
+    else if (code3 === 125 || code3 === 93) depth--;
+  }
+  return depth === 1 && !inString;
+}
+function plainStringArray(text4, start) {
+  const ids2 = [];
+  let i = start + 1;
+  while (isSpace(text4.charCodeAt(i))) i++;
+  if (text4.charCodeAt(i) === 93) return { ids: ids2, end: i + 1 };
+  for (; ; ) {
+    if (text4.charCodeAt(i) !== 34) return null;
+    const from = i + 1;
+    let to = from;
+    for (; ; ) {
+      const code4 = text4.charCodeAt(to);
+      if (code4 === 34) break;
+      if (code4 === 92 || code4 < 32 || Number.isNaN(code4)) return null;
+      to++;
+    }
+    ids2.push(text4.slice(from, to));
+    i = to + 1;
+    while (isSpace(text4.charCodeAt(i))) i++;
+    const code3 = text4.charCodeAt(i);
+    if (code3 === 93) return { ids: ids2, end: i + 1 };
+    if (code3 !== 44) return null;
+    i++;
+    while (isSpace(text4.charCodeAt(i))) i++;
+  }
+}
+function listValueStart(text4, key) {
+  const at = text4.indexOf(key);
+  if (at < 0 || text4.indexOf(key, at + key.length) >= 0) return -1;
+  let i = at + key.length;
+  while (isSpace(text4.charCodeAt(i))) i++;
+  if (text4.charCodeAt(i) !== 58) return -1;
+  i++;
+  while (isSpace(text4.charCodeAt(i))) i++;
+  return text4.charCodeAt(i) === 91 && atTopLevel(text4, at) ? i : -1;
+}
+function parseRecordJson(text4) {
+  let rest = text4;
+  const lifted = [];
+  for (const key of LIFTED_KEYS) {
+    const start = listValueStart(rest, key);
+    if (start < 0) continue;
+    const list3 = plainStringArray(rest, start);
+    if (list3 === null) continue;
+    rest = `${rest.slice(0, start)}[]${rest.slice(list3.end)}`;
+    lifted.push([key.slice(1, -1), list3.ids]);
+  }
+  if (lifted.length === 0) return parseJsonUniqueKeys(text4);
+  let parsed;
+  try {
+    parsed = JSON.parse(rest);
+  } catch {
+    return parseJsonUniqueKeys(text4);
+  }
+  const record2 = parsed;
+  for (const [name] of lifted) {
+    const placeholder = record2[name];
+    if (!Array.isArray(placeholder) || placeholder.length !== 0) return parseJsonUniqueKeys(text4);
+  }
+  if (keysMayRepeat(rest, record2)) rejectRepeatedKeys(text4);
+  for (const [name, ids2] of lifted) record2[name] = ids2;
+  return record2;
+}
+
+// src/sources/results.ts
+var BARE_NON_FINITE = /"([^"\\]+)"\s*:\s*(-?Infinity|NaN)\b/;
+function notJsonProblem(file2, line, text4, error62) {
+  const nonFinite = BARE_NON_FINITE.exec(text4);
+  if (nonFinite) {
+    return { file: file2, line, field: nonFinite[1], message: `${nonFinite[2]} is not a number in JSON; write a finite number or leave the field out` };
+  }
+  const detail = error62 instanceof Error ? error62.message : String(error62);
+  return { file: file2, line, message: `not valid JSON (${detail}); each line must hold one complete JSON object` };
+}
+var isScoreValue = (value2) => typeof value2 === "boolean" || typeof value2 === "number" && Number.isFinite(value2);
+function canonicalize(raw, fields, file2, line, problems, unknown3) {
+  const spelling = /* @__PURE__ */ new Map();
+  const record2 = {};
+  const scores = /* @__PURE__ */ Object.create(null);
+  for (const [key, value2] of Object.entries(raw)) {
+    if (value2 === null) continue;
+    const canonical = fields.get(key) ?? FIELD_ALIASES[key] ?? key;
+    if (!KNOWN_FIELDS.has(canonical)) {
+      if (isScoreValue(value2)) scores[key] = value2;
+      else unknown3.set(key, (unknown3.get(key) ?? 0) + 1);
+      continue;
+    }
+    if (spelling.has(canonical)) {
+      problems.add({ file: file2, line, field: key, message: `gives "${canonical}" twice (as "${spelling.get(canonical)}" and "${key}"); keep one` });
+      continue;
+    }
+    spelling.set(canonical, key);
+    record2[canonical] = value2;
+  }
+  if (Object.keys(scores).length > 0) {
+    const given = record2.scores;
+    if (given === void 0) {
+      record2.scores = scores;
+      spelling.set("scores", "scores");
+    } else if (typeof given === "object" && given !== null && !Array.isArray(given)) {
+      for (const name of Object.keys(scores)) {
+        if (Object.hasOwn(given, name)) problems.add({ file: file2, line, field: name, message: "is also given in scores; keep one" });
+      }
+      record2.scores = { ...given, ...scores };
+    }
+  }
+  return { record: record2, spelling };
+}
+async function readResults(file2, onRecord, options = {}) {
+  const { seenIds = /* @__PURE__ */ new Map(), onProgress, contextMatch = { kind: "exact" }, scoreKinds = /* @__PURE__ */ new Map(), fields = /* @__PURE__ */ new Map() } = options;
+  const problems = new ProblemCollector();
+  const unknownFields = /* @__PURE__ */ new Map();
+  const scores = /* @__PURE__ */ new Map();
+  let records = 0;
+  let idsFromQuestion = 0;
+  let retrievalByText = 0;
+  const shape = { format: "jsonl" };
+  const notes2 = [];
+  const handle2 = ({ text: text4, line, notUtf8 }) => {
+    if (notUtf8) return;
+    let raw;
+    try {
+      raw = parseRecordJson(text4);
+    } catch (error62) {
+      problems.add(error62 instanceof DuplicateKeyError ? duplicateKeyProblem(file2, line, error62) : notJsonProblem(file2, line, text4, error62));
+      return;
+    }
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+      problems.add({ file: file2, line, message: 'a record must be a JSON object such as {"id": "q1", "question": "\u2026"}' });
+      return;
+    }
+    handleObject(raw, line, text4);
+  };
+  const handleRow = ({ cells, line }) => {
+    const raw = {};
+    for (const [key, cell] of Object.entries(cells)) {
+      try {
+        const value2 = cellValue(fields.get(key) ?? FIELD_ALIASES[key] ?? key, cell);
+        if (value2 !== void 0) raw[key] = value2;
+      } catch (error62) {
+        if (!(error62 instanceof CellError)) throw error62;
+        problems.add({ file: file2, line, field: key, message: error62.message });
+        return;
+      }
+    }
+    handleObject(raw, line, JSON.stringify(raw));
+  };
+  const handleObject = (raw, line, text4) => {
+    const { record: given, spelling } = canonicalize(raw, fields, file2, line, problems, unknownFields);
+    const userField = (path) => {
+      const [head, ...rest] = path;
+      return formatFieldPath([spelling.get(String(head)) ?? String(head ?? ""), ...rest]) || void 0;
+    };
+    const parsed = resultRecordSchema.safeParse(given);
+    if (!parsed.success) {
+      for (const issue2 of parsed.error.issues) problems.add({ file: file2, line, field: userField(issue2.path), message: issue2.message });
+      return;
+    }
+    for (const [name, value2] of Object.entries(parsed.data.scores ?? {})) {
+      const kind = typeof value2 === "boolean" ? "boolean" : "number";
+      const first2 = scoreKinds.get(name);
+      if (first2 === void 0) scoreKinds.set(name, { kind, file: file2, line });
+      else if (first2.kind !== kind) {
+        const where = first2.file === file2 ? `line ${first2.line}` : `${first2.file}:${first2.line}`;
+        problems.add({
+          file: file2,
+          line,
+          field: name,
+          message: `is ${kind === "boolean" ? "true/false" : "a number"} here but ${first2.kind === "boolean" ? "true/false" : "a number"} on ${where}; a score keeps one type`
+        });
+      }
+      scores.set(name, scoreKinds.get(name).kind);
+    }
+    const resolved = resolveRecord(parsed.data, contextMatch);
+    if ("problem" in resolved) {
+      problems.add({ file: file2, line, field: userField(resolved.problem.path), message: resolved.problem.message });
+      return;
+    }
+    const { record: record2, derivation } = resolved;
+    const first = seenIds.get(record2.id);
+    if (first !== void 0) {
+      const where = first.file === file2 ? `line ${first.line}` : `${first.file}:${first.line}`;
+      const message = derivation.idFromQuestion && first.fromQuestion ? `the same question as ${where} (records without an id are told apart by their question text); give each an id, or remove the repeat` : `duplicate id ${JSON.stringify(record2.id)} (first on ${where})`;
+      problems.add({ file: file2, line, field: derivation.idFromQuestion ? spelling.get("question") ?? "question" : spelling.get("id") ?? "id", message });
+      return;
+    }
+    seenIds.set(record2.id, { file: file2, line, fromQuestion: derivation.idFromQuestion });
+    records++;
+    if (derivation.idFromQuestion) idsFromQuestion++;
+    if (derivation.retrievalByText) retrievalByText++;
+    if (problems.count === 0) onRecord(record2, line, text4, derivation);
+  };
+  shape.format = options.format === void 0 || options.format === "auto" ? await detectFormat(file2) : options.format;
+  try {
+    if (shape.format === "csv" || shape.format === "tsv") {
+      for await (const row of csvRows(file2, problems, onProgress, shape.format === "tsv" ? { delimiter: "	" } : {})) handleRow(row);
+    } else if (shape.format === "deepeval") {
+      const run = await readDeepEvalRun(file2, problems);
+      for (const row of run.rows) handleObject(row.record, row.line, JSON.stringify(row.record));
+      notes2.push(...deepEvalNotes(file2, run.summary));
+    } else {
+      for await (const element of recordTexts2(file2, problems, onProgress, shape)) handle2(element);
+    }
+  } catch (error62) {
+    if (error62 instanceof JsonArrayShapeError) problems.add({ file: file2, line: error62.line, message: error62.message });
+    else if (error62 instanceof InputError) throw error62;
+    else throw readFailure(file2, error62);
+  }
+  if (records === 0 && problems.count === 0) {
+    problems.add({ file: file2, message: `the file holds no records; read as ${formatDescription(shape.format)}` });
+  }
+  problems.throwIfAny();
+  const records_ = (count2) => `${count2} record${count2 === 1 ? "" : "s"}`;
+  const warnings = [...unknownFields].map(([key, count2]) => {
+    const ignored = IGNORED_FIELDS[key];
+    if (ignored !== void 0) return `${file2}: field "${key}" in ${records_(count2)} is not used (${ignored})`;
+    const hint = suggestField(key);
+    return `${file2}: unknown field "${key}" in ${records_(count2)} is ignored (${hint === void 0 ? "check its spelling against the results format" : `did you mean "${hint}"?`})`;
+  });
+  for (const name of scores.keys()) {
+    const hint = TOOL_SCORE_NAMES.has(name) ? void 0 : suggestField(name);
+    if (hint !== void 0) warnings.push(`${file2}: "${name}" is read as a score, not as the field "${hint}"; rename it if you meant the field`);
+  }
+  return { format: shape.format, warnings: [...notes2, ...warnings], unknownFields, idsFromQuestion, retrievalByText, scores };
+}
+async function detectFormat(file2) {
+  let handle2;
+  try {
+    handle2 = await open3(file2, "r");
+    const buffer = Buffer.alloc(DETECT_HEAD_BYTES);
+    const { bytesRead } = await handle2.read(buffer, 0, DETECT_HEAD_BYTES, 0);
+    return detectResultsFormat(file2, new TextDecoder().decode(buffer.subarray(0, bytesRead)));
+  } catch (error62) {
+    throw readFailure(file2, error62);
+  } finally {
+    await handle2?.close();
+  }
+}
+function deepEvalNotes(file2, summary) {
+  const notes2 = [];
+  if (summary.ids.from === "none") {
+    const why = {
+      "missing-names": "not every test case has a name",
+      "positional-names": `names such as "${summary.ids.example}" number the test cases by position`,
+      "repeated-names": `the name "${summary.ids.example}" is given twice`
+    }[summary.ids.reason];
+    notes2.push(`${file2}: DeepEval test cases are told apart by their input text, not their names: ${why}`);
+  }
+  for (const [metric, count2] of summary.erroredMetrics) {
+    notes2.push(`${file2}: DeepEval's metric "${metric}" has no score on ${count2} test case${count2 === 1 ? "" : "s"} (it errored); those are left out of its n`);
+  }
+  return notes2;
+}
+async function* recordTexts2(file2, problems, onProgress, shape) {
+  const lines = readLines(file2, problems, onProgress);
+  let first = await lines.next();
+  while (!first.done && first.value.text.trim() === "") first = await lines.next();
+  if (first.done) return;
+  const firstLine = first.value;
+  if (firstLine.text.trimStart().startsWith("[")) {
+    shape.format = "json-array";
+    yield* jsonArrayElements(prepend(firstLine, lines));
+    return;
+  }
+  yield firstLine;
+  for await (const line of lines) if (line.text.trim() !== "") yield line;
+}
+async function* prepend(head, rest) {
+  yield head;
+  yield* rest;
+}
 
 // src/judge/raw.ts
 function rewriteRecord(text4, jsonLines, set2, remove) {

@@ -65017,7 +65017,7 @@ function compareConfig(settings, calibrations) {
 }
 
 // src/judge/calibration.ts
-import { readFile as readFile2 } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 
 // node_modules/yocto-queue/index.js
 var Node = class {
@@ -65188,19 +65188,25 @@ function validateConcurrency(concurrency) {
   }
 }
 
-// src/sources/results.ts
-import { open as open4 } from "node:fs/promises";
-
-// src/core/catalog/formats.ts
-var RESULTS_FORMATS = [
-  { name: "jsonl", description: "JSON Lines: one result object per line" },
-  { name: "json-array", description: "one JSON array of result objects" },
-  { name: "csv", description: "CSV with a header row (comma- or semicolon-separated), as spreadsheets and pandas to_csv() write it" },
-  { name: "tsv", description: "tab-separated values with a header row" },
-  { name: "deepeval", description: "DeepEval's test-run JSON (.deepeval/.latest_run_full.json, or test_run_*.json under DEEPEVAL_RESULTS_FOLDER)" }
-];
-function formatDescription(format) {
-  return RESULTS_FORMATS.find((entry) => entry.name === format).description;
+// src/sources/read-problems.ts
+function formatFieldPath(path) {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else if (out === "") out = String(key);
+    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(String(key))) out += `.${String(key)}`;
+    else out += `[${JSON.stringify(String(key))}]`;
+  }
+  return out;
+}
+function duplicateKeyProblem(file2, line, error63) {
+  return { file: file2, line: line + error63.lineInText, field: formatFieldPath(error63.path), message: error63.message };
+}
+function readFailure(file2, error63) {
+  const code3 = error63?.code;
+  if (code3 === void 0) throw error63;
+  const reason = code3 === "ENOENT" ? "no such file" : code3 === "EISDIR" ? "is a directory, not a file" : code3 === "EACCES" ? "permission denied" : String(error63);
+  return InputError.single({ file: file2, message: `cannot read: ${reason}` });
 }
 
 // node_modules/@humanwhocodes/momoa/dist/momoa.js
@@ -66725,6 +66731,388 @@ function parseJsonUniqueKeys(text4) {
   const value2 = JSON.parse(text4);
   if (keysMayRepeat(text4, value2)) rejectRepeatedKeys(text4);
   return value2;
+}
+
+// src/sources/utf8.ts
+import { isUtf8 } from "node:buffer";
+var LINE_FEED = 10;
+var REPLACEMENT = "\uFFFD";
+var lenient = new TextDecoder("utf-8", { ignoreBOM: true });
+function firstBadByte(bytes) {
+  if (isUtf8(bytes)) return -1;
+  const text4 = lenient.decode(bytes);
+  let offset = 0;
+  let decoded = 0;
+  for (; ; ) {
+    const at = text4.indexOf(REPLACEMENT, decoded);
+    offset += Buffer.byteLength(text4.slice(decoded, at));
+    if (bytes[offset] !== 239 || bytes[offset + 1] !== 191 || bytes[offset + 2] !== 189) return offset;
+    offset += 3;
+    decoded = at + 1;
+  }
+}
+function notUtf8Problem(file2, line, byte, column2) {
+  const hex4 = byte.toString(16).toUpperCase().padStart(2, "0");
+  return { file: file2, line, column: column2, message: `not valid UTF-8 (byte 0x${hex4} at byte ${column2} of the line); save the file as UTF-8` };
+}
+function utf8Text(file2, bytes) {
+  const start = bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191 ? 3 : 0;
+  if (!isUtf8(bytes.subarray(start))) {
+    const problems = new ProblemCollector();
+    let line = 0;
+    for (let from = start; from < bytes.length; ) {
+      const lineFeed = bytes.indexOf(LINE_FEED, from);
+      const lineEnd = lineFeed < 0 ? bytes.length : lineFeed;
+      line++;
+      const bad = firstBadByte(bytes.subarray(from, lineEnd));
+      if (bad >= 0) problems.add(notUtf8Problem(file2, line, bytes[from + bad], bad + 1));
+      from = lineEnd + 1;
+    }
+    problems.throwIfAny();
+  }
+  return bytes.toString("utf8", start);
+}
+
+// src/judge/prompts.ts
+var PROMPT_VERSIONS = {
+  faithfulness: "faithfulness-v1",
+  answer_relevance: "answer-relevance-v1",
+  correctness: "correctness-v1"
+};
+var CLAIM_VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
+var FAITHFULNESS_RUBRIC = `Give each claim exactly one verdict, judged against the context alone:
+- SUPPORTED: the context states the claim or entails it directly.
+- CONTRADICTED: the context states something incompatible with the claim.
+- NOT_STATED: the context neither states nor directly entails the claim, and does not contradict it.
+A claim is SUPPORTED only if the context states it or entails it directly. Plausible inference is NOT support.
+Do not use your own knowledge: a claim that is true in the world but absent from the context is NOT_STATED.
+A claim that is only partly in the context (a number, date, name, condition or qualifier is missing or different) is not SUPPORTED.`;
+var FAITHFULNESS_SYSTEM = `You are a strict fact-checker for a retrieval-augmented generation system. You check whether an answer is supported by the context that was retrieved for it.
+
+Step 1. Split the answer into atomic claims. Each claim is one self-contained factual assertion (pronouns resolved), close to the answer's own words. Leave out text that asserts nothing: greetings, restating the question, offers of further help.
+Step 2. ${FAITHFULNESS_RUBRIC}
+
+Reply with JSON only, exactly of this shape: {"claims": [{"text": "...", "verdict": "SUPPORTED" | "CONTRADICTED" | "NOT_STATED"}]}. An answer that makes no factual claim gets {"claims": []}.`;
+var CLAIM_SYSTEM = `You are a strict fact-checker. You check whether one claim is supported by a context.
+
+${FAITHFULNESS_RUBRIC}
+
+Reply with JSON only, exactly of this shape: {"verdict": "SUPPORTED" | "CONTRADICTED" | "NOT_STATED"}.`;
+var RELEVANCE_SYSTEM = `You read an answer and write the questions it answers.
+Write exactly three different questions for which the answer below would be a complete and direct response. Base them on the answer alone, not on what the user might have asked. If the answer is evasive or says it does not know, write the questions it actually addresses, however vague.
+
+Reply with JSON only, exactly of this shape: {"questions": ["...", "...", "..."]}.`;
+var CORRECTNESS_SYSTEM = `You grade an answer against a reference answer, strictly.
+CORRECT: the answer gives the essential facts of the reference that the question asks for, and nothing that contradicts the reference. Wording may differ; extra detail that does not contradict the reference is allowed.
+INCORRECT: anything else, including an answer that is only partly right, leaves out a fact the question asks for, hedges between alternatives, contradicts the reference, or declines to answer (unless the reference itself says the question cannot be answered).
+Judge against the reference only, not your own knowledge.
+
+Reply with JSON only, exactly of this shape: {"verdict": "CORRECT" | "INCORRECT"}.`;
+function block(label2, text4) {
+  return `${label2}:
+<<<
+${text4}
+>>>`;
+}
+function joinContexts(contexts) {
+  return contexts.map((text4, i) => `[${i + 1}] ${text4}`).join("\n\n");
+}
+var strictObject2 = (properties) => ({
+  type: "object",
+  properties,
+  required: Object.keys(properties),
+  additionalProperties: false
+});
+var verdictProperty = (values) => ({ type: "string", enum: [...values] });
+var claimsReply = external_exports.object({
+  claims: external_exports.array(external_exports.object({ text: external_exports.string(), verdict: external_exports.enum(CLAIM_VERDICTS) }))
+});
+function faithfulnessRequest(question, answer, contexts) {
+  return {
+    task: "faithfulness.answer",
+    promptVersion: PROMPT_VERSIONS.faithfulness,
+    schemaName: "faithfulness_claims",
+    jsonSchema: strictObject2({
+      claims: { type: "array", items: strictObject2({ text: { type: "string" }, verdict: verdictProperty(CLAIM_VERDICTS) }) }
+    }),
+    messages: [
+      { role: "system", content: FAITHFULNESS_SYSTEM },
+      { role: "user", content: [block("Context", joinContexts(contexts)), block("Question", question), block("Answer", answer)].join("\n\n") }
+    ],
+    reply: claimsReply
+  };
+}
+var verdictReply = external_exports.object({ verdict: external_exports.enum(CLAIM_VERDICTS) });
+var questionsReply = external_exports.object({ questions: external_exports.array(external_exports.string().trim().min(1)).min(3) });
+function relevanceQuestionsRequest(answer) {
+  return {
+    task: "answer_relevance.questions",
+    promptVersion: PROMPT_VERSIONS.answer_relevance,
+    schemaName: "answer_questions",
+    jsonSchema: strictObject2({ questions: { type: "array", items: { type: "string" } } }),
+    messages: [
+      { role: "system", content: RELEVANCE_SYSTEM },
+      { role: "user", content: block("Answer", answer) }
+    ],
+    reply: questionsReply
+  };
+}
+var CORRECTNESS_VERDICTS = ["CORRECT", "INCORRECT"];
+var correctnessReply = external_exports.object({ verdict: external_exports.enum(CORRECTNESS_VERDICTS) });
+function correctnessRequest(question, answer, expected) {
+  return {
+    task: "correctness",
+    promptVersion: PROMPT_VERSIONS.correctness,
+    schemaName: "correctness_verdict",
+    jsonSchema: strictObject2({ verdict: verdictProperty(CORRECTNESS_VERDICTS) }),
+    messages: [
+      { role: "system", content: CORRECTNESS_SYSTEM },
+      { role: "user", content: [block("Question", question), block("Reference answer", expected), block("Answer", answer)].join("\n\n") }
+    ],
+    reply: correctnessReply
+  };
+}
+
+// src/judge/metrics.ts
+var JUDGE_METRICS = ["faithfulness", "answer_relevance", "correctness"];
+var METRIC_FIELD = {
+  faithfulness: "claims",
+  answer_relevance: "answer_relevance",
+  correctness: "correct"
+};
+function metricOfTask(task) {
+  const metric = task.split(".")[0];
+  return JUDGE_METRICS.includes(metric ?? "") ? metric : void 0;
+}
+var RAGAS_CALLS_PER_ANSWER = {
+  faithfulness: { metric: "faithfulness", chat: 2, embeddings: 0 },
+  answer_relevance: { metric: "answer_relevancy", chat: 1, embeddings: 2 },
+  correctness: { metric: "answer_correctness", chat: 3, embeddings: 2 }
+};
+async function judgeClaims(client, question, answer, contexts) {
+  const reply = await client.structured(faithfulnessRequest(question, answer, contexts));
+  return reply.claims.map(({ text: text4, verdict }) => ({ text: text4, verdict }));
+}
+async function judgeCorrect2(client, question, answer, expected) {
+  return (await client.structured(correctnessRequest(question, answer, expected))).verdict === "CORRECT";
+}
+async function judgeAnswerRelevance(client, question, answer) {
+  const generated = (await client.structured(relevanceQuestionsRequest(answer))).questions.slice(0, 3);
+  const similarities = await client.cosinesToFirst(PROMPT_VERSIONS.answer_relevance, "answer_relevance.embeddings", [question, ...generated]);
+  const mean3 = similarities.reduce((sum, s) => sum + Math.max(0, s), 0) / similarities.length;
+  return Math.min(1, Math.max(0, mean3));
+}
+
+// src/judge/calibration.ts
+async function readCalibrationRecord(file2) {
+  let bytes;
+  try {
+    bytes = await readFile(file2);
+  } catch (error63) {
+    throw readFailure(file2, error63);
+  }
+  const text4 = utf8Text(file2, bytes);
+  let raw;
+  try {
+    raw = parseJsonUniqueKeys(text4);
+  } catch (error63) {
+    if (error63 instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file2, 1, error63));
+    throw InputError.single({
+      file: file2,
+      message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)}); expected a calibration record written by rag-gate calibrate`
+    });
+  }
+  const parsed = calibrationRecordSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new InputError(parsed.error.issues.slice(0, 20).map((issue3) => ({ file: file2, field: formatFieldPath(issue3.path) || void 0, message: issue3.message })));
+  }
+  return parsed.data;
+}
+
+// src/sources/golden.ts
+import { readFile as readFile2 } from "node:fs/promises";
+async function readGoldenRecords(file2) {
+  let bytes;
+  try {
+    bytes = await readFile2(file2);
+  } catch (error63) {
+    throw readFailure(file2, error63);
+  }
+  const text4 = utf8Text(file2, bytes);
+  const problems = new ProblemCollector();
+  const questions2 = [];
+  const questionOf = (value2, line) => {
+    const record3 = typeof value2 === "object" && value2 !== null && !Array.isArray(value2) ? value2 : {};
+    const { id, tags } = record3;
+    if (!(typeof id === "string" && id !== "" || typeof id === "number" && Number.isSafeInteger(id))) {
+      problems.add({ file: file2, line, field: "id", message: "a golden record needs an id (a string or a whole number)" });
+      return;
+    }
+    if (tags !== void 0 && !(Array.isArray(tags) && tags.every((tag) => typeof tag === "string"))) {
+      problems.add({ file: file2, line, field: "tags", message: "must be a list of strings" });
+      return;
+    }
+    questions2.push({ id: String(id), tags: tags ?? [], line });
+  };
+  const trimmed = text4.trimStart();
+  if (trimmed.startsWith("[")) {
+    let records;
+    try {
+      records = JSON.parse(text4);
+    } catch (error63) {
+      throw InputError.single({ file: file2, message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})` });
+    }
+    records.forEach((record3) => questionOf(record3, 1));
+  } else {
+    const lines = text4.split(/\r?\n/);
+    const json2 = trimmed.startsWith("{");
+    lines.forEach((raw, index) => {
+      const line = raw.trim();
+      if (line === "") return;
+      if (!json2) {
+        questions2.push({ id: line, tags: [], line: index + 1 });
+        return;
+      }
+      try {
+        questionOf(JSON.parse(line), index + 1);
+      } catch (error63) {
+        problems.add({ file: file2, line: index + 1, message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})` });
+      }
+    });
+  }
+  problems.throwIfAny();
+  if (questions2.length === 0) throw InputError.single({ file: file2, message: "the golden set holds no question id" });
+  return questions2;
+}
+async function readGoldenIds(file2) {
+  return new Set((await readGoldenRecords(file2)).map((question) => question.id));
+}
+
+// src/sources/holdout-file.ts
+import { readFile as readFile3, stat as stat2 } from "node:fs/promises";
+
+// src/sources/write.ts
+import { rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+async function writeFileAtomic(file2, content) {
+  const temporary = join(dirname(file2), `.${basename(file2)}.${process.pid}.tmp`);
+  try {
+    await writeFile2(temporary, content);
+    await rename2(temporary, file2);
+  } catch (error63) {
+    await rm2(temporary, { force: true });
+    const code3 = error63.code;
+    const reason = code3 === "ENOENT" ? "its folder does not exist" : code3 === "EACCES" ? "permission denied" : code3 === "EISDIR" ? "it is a directory" : String(error63);
+    throw InputError.single({ file: file2, message: `cannot write: ${reason}` });
+  }
+}
+
+// src/sources/holdout-file.ts
+var HOLDOUT_FORMAT = "rag-gate-holdout/1";
+var ids = external_exports.array(external_exports.string().min(1, "must not be empty"), { error: "must be a list of question ids" });
+var holdoutFileSchema = external_exports.object({
+  format: external_exports.literal(HOLDOUT_FORMAT, { error: `must be "${HOLDOUT_FORMAT}": a holdout file written by rag-gate split` }),
+  seed: external_exports.string({ error: "must be a string" }),
+  rotation: external_exports.number().int().min(0, "must be a whole number \u2265 0"),
+  share: external_exports.number().gt(0, "must be between 0 and 1").lt(1, "must be between 0 and 1"),
+  holdout: ids,
+  development: ids
+}).superRefine((file2, context) => {
+  const seen = /* @__PURE__ */ new Map();
+  for (const side of ["holdout", "development"]) {
+    file2[side].forEach((id, index) => {
+      const other = seen.get(id);
+      if (other !== void 0)
+        context.addIssue({ code: "custom", path: [side, index], message: `"${id}" is already listed under ${other}; a question is on one side only` });
+      seen.set(id, side);
+    });
+  }
+});
+async function readHoldoutFile(file2) {
+  let bytes;
+  try {
+    bytes = await readFile3(file2);
+  } catch (error63) {
+    throw readFailure(file2, error63);
+  }
+  let raw;
+  try {
+    raw = parseJsonUniqueKeys(utf8Text(file2, bytes));
+  } catch (error63) {
+    if (error63 instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file2, 1, error63));
+    throw InputError.single({
+      file: file2,
+      message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)}); expected a holdout file written by rag-gate split`
+    });
+  }
+  const parsed = holdoutFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new InputError(parsed.error.issues.slice(0, 20).map((issue3) => ({ file: file2, field: formatFieldPath(issue3.path) || void 0, message: issue3.message })));
+  }
+  const { seed, rotation, share, holdout, development } = parsed.data;
+  return { seed, rotation, share, holdout, development };
+}
+async function holdoutFileExists(file2) {
+  try {
+    await stat2(file2);
+    return true;
+  } catch (error63) {
+    if (error63.code === "ENOENT") return false;
+    throw readFailure(file2, error63);
+  }
+}
+var ledgerEntrySchema = external_exports.object({
+  holdout: external_exports.string({ error: "must be the holdout fingerprint" }),
+  commit: external_exports.string().nullable(),
+  date: external_exports.string({ error: "must be an ISO 8601 time" }),
+  by: external_exports.string({ error: "must be a string" }),
+  gap: external_exports.number().nullable()
+});
+async function readLedger(file2) {
+  let bytes;
+  try {
+    bytes = await readFile3(file2);
+  } catch (error63) {
+    if (error63.code === "ENOENT") return [];
+    throw readFailure(file2, error63);
+  }
+  const entries = [];
+  const problems = [];
+  utf8Text(file2, bytes).split(/\r?\n/).forEach((raw, index) => {
+    if (raw.trim() === "") return;
+    const line = index + 1;
+    let value2;
+    try {
+      value2 = JSON.parse(raw);
+    } catch (error63) {
+      problems.push({ file: file2, line, message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})` });
+      return;
+    }
+    const parsed = ledgerEntrySchema.safeParse(value2);
+    if (parsed.success) entries.push(parsed.data);
+    else for (const issue3 of parsed.error.issues) problems.push({ file: file2, line, field: formatFieldPath(issue3.path) || void 0, message: issue3.message });
+  });
+  if (problems.length > 0) throw new InputError(problems.slice(0, 20), problems.length);
+  return entries;
+}
+async function appendLedger(file2, entries, entry) {
+  await writeFileAtomic(file2, [...entries, entry].map((e) => `${JSON.stringify(e)}
+`).join(""));
+}
+
+// src/sources/results.ts
+import { open as open4 } from "node:fs/promises";
+
+// src/core/catalog/formats.ts
+var RESULTS_FORMATS = [
+  { name: "jsonl", description: "JSON Lines: one result object per line" },
+  { name: "json-array", description: "one JSON array of result objects" },
+  { name: "csv", description: "CSV with a header row (comma- or semicolon-separated), as spreadsheets and pandas to_csv() write it" },
+  { name: "tsv", description: "tab-separated values with a header row" },
+  { name: "deepeval", description: "DeepEval's test-run JSON (.deepeval/.latest_run_full.json, or test_run_*.json under DEEPEVAL_RESULTS_FOLDER)" }
+];
+function formatDescription(format) {
+  return RESULTS_FORMATS.find((entry) => entry.name === format).description;
 }
 
 // src/sources/formats/list-cell.ts
@@ -68709,7 +69097,7 @@ import { isUtf8 as isUtf82 } from "node:buffer";
 
 // src/sources/line-chunks.ts
 import { open as open3 } from "node:fs/promises";
-var LINE_FEED = 10;
+var LINE_FEED2 = 10;
 var CHUNK_BYTES = 1 << 22;
 function startsWithByteOrderMark(bytes, end) {
   return end >= 3 && bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191;
@@ -68735,9 +69123,9 @@ async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
       if (atEnd) {
         if (carried === 0) return;
         if (filled === buffer.length) buffer = grown(buffer, filled);
-        buffer[filled++] = LINE_FEED;
+        buffer[filled++] = LINE_FEED2;
       }
-      const end = buffer.lastIndexOf(LINE_FEED, filled - 1) + 1;
+      const end = buffer.lastIndexOf(LINE_FEED2, filled - 1) + 1;
       if (end === 0) {
         carried = filled;
         continue;
@@ -68752,46 +69140,6 @@ async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
   } finally {
     await handle2.close();
   }
-}
-
-// src/sources/utf8.ts
-import { isUtf8 } from "node:buffer";
-var LINE_FEED2 = 10;
-var REPLACEMENT = "\uFFFD";
-var lenient = new TextDecoder("utf-8", { ignoreBOM: true });
-function firstBadByte(bytes) {
-  if (isUtf8(bytes)) return -1;
-  const text4 = lenient.decode(bytes);
-  let offset = 0;
-  let decoded = 0;
-  for (; ; ) {
-    const at = text4.indexOf(REPLACEMENT, decoded);
-    offset += Buffer.byteLength(text4.slice(decoded, at));
-    if (bytes[offset] !== 239 || bytes[offset + 1] !== 191 || bytes[offset + 2] !== 189) return offset;
-    offset += 3;
-    decoded = at + 1;
-  }
-}
-function notUtf8Problem(file2, line, byte, column2) {
-  const hex4 = byte.toString(16).toUpperCase().padStart(2, "0");
-  return { file: file2, line, column: column2, message: `not valid UTF-8 (byte 0x${hex4} at byte ${column2} of the line); save the file as UTF-8` };
-}
-function utf8Text(file2, bytes) {
-  const start = bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191 ? 3 : 0;
-  if (!isUtf8(bytes.subarray(start))) {
-    const problems = new ProblemCollector();
-    let line = 0;
-    for (let from = start; from < bytes.length; ) {
-      const lineFeed = bytes.indexOf(LINE_FEED2, from);
-      const lineEnd = lineFeed < 0 ? bytes.length : lineFeed;
-      line++;
-      const bad = firstBadByte(bytes.subarray(from, lineEnd));
-      if (bad >= 0) problems.add(notUtf8Problem(file2, line, bytes[from + bad], bad + 1));
-      from = lineEnd + 1;
-    }
-    problems.throwIfAny();
-  }
-  return bytes.toString("utf8", start);
 }
 
 // src/sources/lines.ts
@@ -68989,7 +69337,7 @@ async function* rowsOf(file2, problems, onProgress, options) {
 }
 
 // src/sources/formats/deepeval.ts
-import { readFile } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 var METRIC_TYPE_TAG = /\s*\[(?:GEval|DAG|Arena GEval|Conversational GEval|ConversationalDAG)\]$/;
 function deepEvalMetricKey(name) {
   return name.replace(METRIC_TYPE_TAG, "").normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "_").replace(/^_+|_+$/g, "");
@@ -69171,7 +69519,7 @@ function idSource(names) {
 async function readDeepEvalRun(file2, problems) {
   let bytes;
   try {
-    bytes = await readFile(file2);
+    bytes = await readFile4(file2);
   } catch (error63) {
     throw readFailure(file2, error63);
   }
@@ -69412,16 +69760,6 @@ function parseRecordJson(text4) {
 }
 
 // src/sources/results.ts
-function formatFieldPath(path) {
-  let out = "";
-  for (const key of path) {
-    if (typeof key === "number") out += `[${key}]`;
-    else if (out === "") out = String(key);
-    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(String(key))) out += `.${String(key)}`;
-    else out += `[${JSON.stringify(String(key))}]`;
-  }
-  return out;
-}
 var BARE_NON_FINITE = /"([^"\\]+)"\s*:\s*(-?Infinity|NaN)\b/;
 function notJsonProblem(file2, line, text4, error63) {
   const nonFinite = BARE_NON_FINITE.exec(text4);
@@ -69430,9 +69768,6 @@ function notJsonProblem(file2, line, text4, error63) {
   }
   const detail = error63 instanceof Error ? error63.message : String(error63);
   return { file: file2, line, message: `not valid JSON (${detail}); each line must hold one complete JSON object` };
-}
-function duplicateKeyProblem(file2, line, error63) {
-  return { file: file2, line: line + error63.lineInText, field: formatFieldPath(error63.path), message: error63.message };
 }
 var isScoreValue = (value2) => typeof value2 === "boolean" || typeof value2 === "number" && Number.isFinite(value2);
 function canonicalize(raw, fields, file2, line, problems, unknown3) {
@@ -69630,339 +69965,6 @@ async function* recordTexts2(file2, problems, onProgress, shape) {
 async function* prepend(head, rest) {
   yield head;
   yield* rest;
-}
-function readFailure(file2, error63) {
-  const code3 = error63?.code;
-  if (code3 === void 0) throw error63;
-  const reason = code3 === "ENOENT" ? "no such file" : code3 === "EISDIR" ? "is a directory, not a file" : code3 === "EACCES" ? "permission denied" : String(error63);
-  return InputError.single({ file: file2, message: `cannot read: ${reason}` });
-}
-
-// src/judge/prompts.ts
-var PROMPT_VERSIONS = {
-  faithfulness: "faithfulness-v1",
-  answer_relevance: "answer-relevance-v1",
-  correctness: "correctness-v1"
-};
-var CLAIM_VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
-var FAITHFULNESS_RUBRIC = `Give each claim exactly one verdict, judged against the context alone:
-- SUPPORTED: the context states the claim or entails it directly.
-- CONTRADICTED: the context states something incompatible with the claim.
-- NOT_STATED: the context neither states nor directly entails the claim, and does not contradict it.
-A claim is SUPPORTED only if the context states it or entails it directly. Plausible inference is NOT support.
-Do not use your own knowledge: a claim that is true in the world but absent from the context is NOT_STATED.
-A claim that is only partly in the context (a number, date, name, condition or qualifier is missing or different) is not SUPPORTED.`;
-var FAITHFULNESS_SYSTEM = `You are a strict fact-checker for a retrieval-augmented generation system. You check whether an answer is supported by the context that was retrieved for it.
-
-Step 1. Split the answer into atomic claims. Each claim is one self-contained factual assertion (pronouns resolved), close to the answer's own words. Leave out text that asserts nothing: greetings, restating the question, offers of further help.
-Step 2. ${FAITHFULNESS_RUBRIC}
-
-Reply with JSON only, exactly of this shape: {"claims": [{"text": "...", "verdict": "SUPPORTED" | "CONTRADICTED" | "NOT_STATED"}]}. An answer that makes no factual claim gets {"claims": []}.`;
-var CLAIM_SYSTEM = `You are a strict fact-checker. You check whether one claim is supported by a context.
-
-${FAITHFULNESS_RUBRIC}
-
-Reply with JSON only, exactly of this shape: {"verdict": "SUPPORTED" | "CONTRADICTED" | "NOT_STATED"}.`;
-var RELEVANCE_SYSTEM = `You read an answer and write the questions it answers.
-Write exactly three different questions for which the answer below would be a complete and direct response. Base them on the answer alone, not on what the user might have asked. If the answer is evasive or says it does not know, write the questions it actually addresses, however vague.
-
-Reply with JSON only, exactly of this shape: {"questions": ["...", "...", "..."]}.`;
-var CORRECTNESS_SYSTEM = `You grade an answer against a reference answer, strictly.
-CORRECT: the answer gives the essential facts of the reference that the question asks for, and nothing that contradicts the reference. Wording may differ; extra detail that does not contradict the reference is allowed.
-INCORRECT: anything else, including an answer that is only partly right, leaves out a fact the question asks for, hedges between alternatives, contradicts the reference, or declines to answer (unless the reference itself says the question cannot be answered).
-Judge against the reference only, not your own knowledge.
-
-Reply with JSON only, exactly of this shape: {"verdict": "CORRECT" | "INCORRECT"}.`;
-function block(label2, text4) {
-  return `${label2}:
-<<<
-${text4}
->>>`;
-}
-function joinContexts(contexts) {
-  return contexts.map((text4, i) => `[${i + 1}] ${text4}`).join("\n\n");
-}
-var strictObject2 = (properties) => ({
-  type: "object",
-  properties,
-  required: Object.keys(properties),
-  additionalProperties: false
-});
-var verdictProperty = (values) => ({ type: "string", enum: [...values] });
-var claimsReply = external_exports.object({
-  claims: external_exports.array(external_exports.object({ text: external_exports.string(), verdict: external_exports.enum(CLAIM_VERDICTS) }))
-});
-function faithfulnessRequest(question, answer, contexts) {
-  return {
-    task: "faithfulness.answer",
-    promptVersion: PROMPT_VERSIONS.faithfulness,
-    schemaName: "faithfulness_claims",
-    jsonSchema: strictObject2({
-      claims: { type: "array", items: strictObject2({ text: { type: "string" }, verdict: verdictProperty(CLAIM_VERDICTS) }) }
-    }),
-    messages: [
-      { role: "system", content: FAITHFULNESS_SYSTEM },
-      { role: "user", content: [block("Context", joinContexts(contexts)), block("Question", question), block("Answer", answer)].join("\n\n") }
-    ],
-    reply: claimsReply
-  };
-}
-var verdictReply = external_exports.object({ verdict: external_exports.enum(CLAIM_VERDICTS) });
-var questionsReply = external_exports.object({ questions: external_exports.array(external_exports.string().trim().min(1)).min(3) });
-function relevanceQuestionsRequest(answer) {
-  return {
-    task: "answer_relevance.questions",
-    promptVersion: PROMPT_VERSIONS.answer_relevance,
-    schemaName: "answer_questions",
-    jsonSchema: strictObject2({ questions: { type: "array", items: { type: "string" } } }),
-    messages: [
-      { role: "system", content: RELEVANCE_SYSTEM },
-      { role: "user", content: block("Answer", answer) }
-    ],
-    reply: questionsReply
-  };
-}
-var CORRECTNESS_VERDICTS = ["CORRECT", "INCORRECT"];
-var correctnessReply = external_exports.object({ verdict: external_exports.enum(CORRECTNESS_VERDICTS) });
-function correctnessRequest(question, answer, expected) {
-  return {
-    task: "correctness",
-    promptVersion: PROMPT_VERSIONS.correctness,
-    schemaName: "correctness_verdict",
-    jsonSchema: strictObject2({ verdict: verdictProperty(CORRECTNESS_VERDICTS) }),
-    messages: [
-      { role: "system", content: CORRECTNESS_SYSTEM },
-      { role: "user", content: [block("Question", question), block("Reference answer", expected), block("Answer", answer)].join("\n\n") }
-    ],
-    reply: correctnessReply
-  };
-}
-
-// src/judge/metrics.ts
-var JUDGE_METRICS = ["faithfulness", "answer_relevance", "correctness"];
-var METRIC_FIELD = {
-  faithfulness: "claims",
-  answer_relevance: "answer_relevance",
-  correctness: "correct"
-};
-function metricOfTask(task) {
-  const metric = task.split(".")[0];
-  return JUDGE_METRICS.includes(metric ?? "") ? metric : void 0;
-}
-var RAGAS_CALLS_PER_ANSWER = {
-  faithfulness: { metric: "faithfulness", chat: 2, embeddings: 0 },
-  answer_relevance: { metric: "answer_relevancy", chat: 1, embeddings: 2 },
-  correctness: { metric: "answer_correctness", chat: 3, embeddings: 2 }
-};
-async function judgeClaims(client, question, answer, contexts) {
-  const reply = await client.structured(faithfulnessRequest(question, answer, contexts));
-  return reply.claims.map(({ text: text4, verdict }) => ({ text: text4, verdict }));
-}
-async function judgeCorrect2(client, question, answer, expected) {
-  return (await client.structured(correctnessRequest(question, answer, expected))).verdict === "CORRECT";
-}
-async function judgeAnswerRelevance(client, question, answer) {
-  const generated = (await client.structured(relevanceQuestionsRequest(answer))).questions.slice(0, 3);
-  const similarities = await client.cosinesToFirst(PROMPT_VERSIONS.answer_relevance, "answer_relevance.embeddings", [question, ...generated]);
-  const mean3 = similarities.reduce((sum, s) => sum + Math.max(0, s), 0) / similarities.length;
-  return Math.min(1, Math.max(0, mean3));
-}
-
-// src/judge/calibration.ts
-async function readCalibrationRecord(file2) {
-  let bytes;
-  try {
-    bytes = await readFile2(file2);
-  } catch (error63) {
-    throw readFailure(file2, error63);
-  }
-  const text4 = utf8Text(file2, bytes);
-  let raw;
-  try {
-    raw = parseJsonUniqueKeys(text4);
-  } catch (error63) {
-    if (error63 instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file2, 1, error63));
-    throw InputError.single({
-      file: file2,
-      message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)}); expected a calibration record written by rag-gate calibrate`
-    });
-  }
-  const parsed = calibrationRecordSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new InputError(parsed.error.issues.slice(0, 20).map((issue3) => ({ file: file2, field: formatFieldPath(issue3.path) || void 0, message: issue3.message })));
-  }
-  return parsed.data;
-}
-
-// src/sources/golden.ts
-import { readFile as readFile3 } from "node:fs/promises";
-async function readGoldenRecords(file2) {
-  let bytes;
-  try {
-    bytes = await readFile3(file2);
-  } catch (error63) {
-    throw readFailure(file2, error63);
-  }
-  const text4 = utf8Text(file2, bytes);
-  const problems = new ProblemCollector();
-  const questions2 = [];
-  const questionOf = (value2, line) => {
-    const record3 = typeof value2 === "object" && value2 !== null && !Array.isArray(value2) ? value2 : {};
-    const { id, tags } = record3;
-    if (!(typeof id === "string" && id !== "" || typeof id === "number" && Number.isSafeInteger(id))) {
-      problems.add({ file: file2, line, field: "id", message: "a golden record needs an id (a string or a whole number)" });
-      return;
-    }
-    if (tags !== void 0 && !(Array.isArray(tags) && tags.every((tag) => typeof tag === "string"))) {
-      problems.add({ file: file2, line, field: "tags", message: "must be a list of strings" });
-      return;
-    }
-    questions2.push({ id: String(id), tags: tags ?? [], line });
-  };
-  const trimmed = text4.trimStart();
-  if (trimmed.startsWith("[")) {
-    let records;
-    try {
-      records = JSON.parse(text4);
-    } catch (error63) {
-      throw InputError.single({ file: file2, message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})` });
-    }
-    records.forEach((record3) => questionOf(record3, 1));
-  } else {
-    const lines = text4.split(/\r?\n/);
-    const json2 = trimmed.startsWith("{");
-    lines.forEach((raw, index) => {
-      const line = raw.trim();
-      if (line === "") return;
-      if (!json2) {
-        questions2.push({ id: line, tags: [], line: index + 1 });
-        return;
-      }
-      try {
-        questionOf(JSON.parse(line), index + 1);
-      } catch (error63) {
-        problems.add({ file: file2, line: index + 1, message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})` });
-      }
-    });
-  }
-  problems.throwIfAny();
-  if (questions2.length === 0) throw InputError.single({ file: file2, message: "the golden set holds no question id" });
-  return questions2;
-}
-async function readGoldenIds(file2) {
-  return new Set((await readGoldenRecords(file2)).map((question) => question.id));
-}
-
-// src/sources/holdout-file.ts
-import { readFile as readFile4, stat as stat2 } from "node:fs/promises";
-
-// src/sources/write.ts
-import { rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-async function writeFileAtomic(file2, content) {
-  const temporary = join(dirname(file2), `.${basename(file2)}.${process.pid}.tmp`);
-  try {
-    await writeFile2(temporary, content);
-    await rename2(temporary, file2);
-  } catch (error63) {
-    await rm2(temporary, { force: true });
-    const code3 = error63.code;
-    const reason = code3 === "ENOENT" ? "its folder does not exist" : code3 === "EACCES" ? "permission denied" : code3 === "EISDIR" ? "it is a directory" : String(error63);
-    throw InputError.single({ file: file2, message: `cannot write: ${reason}` });
-  }
-}
-
-// src/sources/holdout-file.ts
-var HOLDOUT_FORMAT = "rag-gate-holdout/1";
-var ids = external_exports.array(external_exports.string().min(1, "must not be empty"), { error: "must be a list of question ids" });
-var holdoutFileSchema = external_exports.object({
-  format: external_exports.literal(HOLDOUT_FORMAT, { error: `must be "${HOLDOUT_FORMAT}": a holdout file written by rag-gate split` }),
-  seed: external_exports.string({ error: "must be a string" }),
-  rotation: external_exports.number().int().min(0, "must be a whole number \u2265 0"),
-  share: external_exports.number().gt(0, "must be between 0 and 1").lt(1, "must be between 0 and 1"),
-  holdout: ids,
-  development: ids
-}).superRefine((file2, context) => {
-  const seen = /* @__PURE__ */ new Map();
-  for (const side of ["holdout", "development"]) {
-    file2[side].forEach((id, index) => {
-      const other = seen.get(id);
-      if (other !== void 0)
-        context.addIssue({ code: "custom", path: [side, index], message: `"${id}" is already listed under ${other}; a question is on one side only` });
-      seen.set(id, side);
-    });
-  }
-});
-async function readHoldoutFile(file2) {
-  let bytes;
-  try {
-    bytes = await readFile4(file2);
-  } catch (error63) {
-    throw readFailure(file2, error63);
-  }
-  let raw;
-  try {
-    raw = parseJsonUniqueKeys(utf8Text(file2, bytes));
-  } catch (error63) {
-    if (error63 instanceof DuplicateKeyError) throw InputError.single(duplicateKeyProblem(file2, 1, error63));
-    throw InputError.single({
-      file: file2,
-      message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)}); expected a holdout file written by rag-gate split`
-    });
-  }
-  const parsed = holdoutFileSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new InputError(parsed.error.issues.slice(0, 20).map((issue3) => ({ file: file2, field: formatFieldPath(issue3.path) || void 0, message: issue3.message })));
-  }
-  const { seed, rotation, share, holdout, development } = parsed.data;
-  return { seed, rotation, share, holdout, development };
-}
-async function holdoutFileExists(file2) {
-  try {
-    await stat2(file2);
-    return true;
-  } catch (error63) {
-    if (error63.code === "ENOENT") return false;
-    throw readFailure(file2, error63);
-  }
-}
-var ledgerEntrySchema = external_exports.object({
-  holdout: external_exports.string({ error: "must be the holdout fingerprint" }),
-  commit: external_exports.string().nullable(),
-  date: external_exports.string({ error: "must be an ISO 8601 time" }),
-  by: external_exports.string({ error: "must be a string" }),
-  gap: external_exports.number().nullable()
-});
-async function readLedger(file2) {
-  let bytes;
-  try {
-    bytes = await readFile4(file2);
-  } catch (error63) {
-    if (error63.code === "ENOENT") return [];
-    throw readFailure(file2, error63);
-  }
-  const entries = [];
-  const problems = [];
-  utf8Text(file2, bytes).split(/\r?\n/).forEach((raw, index) => {
-    if (raw.trim() === "") return;
-    const line = index + 1;
-    let value2;
-    try {
-      value2 = JSON.parse(raw);
-    } catch (error63) {
-      problems.push({ file: file2, line, message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})` });
-      return;
-    }
-    const parsed = ledgerEntrySchema.safeParse(value2);
-    if (parsed.success) entries.push(parsed.data);
-    else for (const issue3 of parsed.error.issues) problems.push({ file: file2, line, field: formatFieldPath(issue3.path) || void 0, message: issue3.message });
-  });
-  if (problems.length > 0) throw new InputError(problems.slice(0, 20), problems.length);
-  return entries;
-}
-async function appendLedger(file2, entries, entry) {
-  await writeFileAtomic(file2, [...entries, entry].map((e) => `${JSON.stringify(e)}
-`).join(""));
 }
 
 // src/sources/outcomes.ts

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { InputError } from '../core/errors.js';
-import { duplicateKeyProblem, formatFieldPath, readFailure } from '../sources/results.js';
+import { duplicateKeyProblem, formatFieldPath, readFailure } from '../sources/read-problems.js';
 import { DuplicateKeyError, parseJsonUniqueKeys } from '../sources/unique-keys.js';
 import { utf8Text } from '../sources/utf8.js';
 import { type CalibrationRecord, calibrationRecordSchema } from '../core/compare/calibration.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProblemCollector } from '../core/errors.js';
 import { readLines } from '../sources/lines.js';
-import { duplicateKeyProblem, formatFieldPath, readFailure } from '../sources/results.js';
+import { duplicateKeyProblem, formatFieldPath, readFailure } from '../sources/read-problems.js';
 import { DuplicateKeyError, parseJsonUniqueKeys } from '../sources/unique-keys.js';
 import { CLAIM_VERDICTS } from './prompts.js';
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { SETTINGS, type SettingName, type SettingRow, type SettingText } from '../core/catalog/settings.js';
 import { closestName } from '../core/closest.js';
 import { InputError, type InputProblem } from '../core/errors.js';
-import { readFailure } from './results.js';
+import { readFailure } from './read-problems.js';
 import { utf8Text } from './utf8.js';
 
 /**

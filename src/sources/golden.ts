@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { InputError, ProblemCollector } from '../core/errors.js';
 import type { GoldenQuestion } from '../core/holdout/split.js';
-import { readFailure } from './results.js';
+import { readFailure } from './read-problems.js';
 import { utf8Text } from './utf8.js';
 
 /** A golden question with the line it was read from (1 for every record of a JSON array). */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { InputError } from '../core/errors.js';
 import type { Split, SplitSizes } from '../core/holdout/split.js';
 import type { LedgerEntry } from '../core/holdout/ledger.js';
-import { duplicateKeyProblem, formatFieldPath, readFailure } from './results.js';
+import { duplicateKeyProblem, formatFieldPath, readFailure } from './read-problems.js';
 import { DuplicateKeyError, parseJsonUniqueKeys } from './unique-keys.js';
 import { utf8Text } from './utf8.js';
 import { writeFileAtomic } from './write.js';

@@ -1,4 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises';
+import { duplicateKeyProblem, formatFieldPath, readFailure } from './read-problems.js';
 import { type InputProblem, InputError, ProblemCollector } from '../core/errors.js';
 import { formatDescription, type ResultsFormat } from '../core/catalog/formats.js';
 import { CellError, cellValue } from './cells.js';
@@ -55,18 +56,6 @@ export interface ReadOptions {
   readonly scoreKinds?: Map<string, { kind: ScoreKind; file: string; line: number }>;
 }
 
-/** Formats a field path the way a user writes it: `claims[2].verdict`, `relevant_ids["d17"]`. */
-export function formatFieldPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else if (out === '') out = String(key);
-    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(String(key))) out += `.${String(key)}`;
-    else out += `[${JSON.stringify(String(key))}]`;
-  }
-  return out;
-}
-
 const BARE_NON_FINITE = /"([^"\\]+)"\s*:\s*(-?Infinity|NaN)\b/;
 
 /** Explains why a record's text is not JSON, naming the field when the cause is NaN or Infinity. */
@@ -77,11 +66,6 @@ function notJsonProblem(file: string, line: number, text: string, error: unknown
   }
   const detail = error instanceof Error ? error.message : String(error);
   return { file, line, message: `not valid JSON (${detail}); each line must hold one complete JSON object` };
-}
-
-/** A key given twice in one object of the text that starts on `line`. */
-export function duplicateKeyProblem(file: string, line: number, error: DuplicateKeyError): InputProblem {
-  return { file, line: line + error.lineInText, field: formatFieldPath(error.path), message: error.message };
 }
 
 const isScoreValue = (value: unknown) => typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
@@ -320,13 +304,4 @@ async function* recordTexts(
 async function* prepend<T>(head: T, rest: AsyncIterable<T>): AsyncGenerator<T> {
   yield head;
   yield* rest;
-}
-
-/** Turns a file-system failure into an input error a user can act on. */
-export function readFailure(file: string, error: unknown): InputError {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === undefined) throw error;
-  const reason =
-    code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : code === 'EACCES' ? 'permission denied' : String(error);
-  return InputError.single({ file, message: `cannot read: ${reason}` });
 }

@@ -5,7 +5,7 @@ import { type InputProblem, InputError, MAX_LISTED_PROBLEMS } from '../core/erro
 import { readLineChunks } from './line-chunks.js';
 import { LineFields } from './line-fields.js';
 import { parseIntegerBytes, parseNumberBytes } from './number-bytes.js';
-import { readFailure } from './results.js';
+import { readFailure } from './read-problems.js';
 import { firstBadByte, notUtf8Problem } from './utf8.js';
 import { QueryEntries, type TrecTable, TrecTableBuilder } from '../core/scoring/trec-table.js';
 

@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import { CsvError, parse } from 'csv-parse/sync';
 import type { InputProblem, ProblemCollector } from '../../core/errors.js';
 import { type NumberedLine, type ReadProgress, readLines } from '../lines.js';
-import { readFailure } from '../results.js';
+import { readFailure } from '../read-problems.js';
 
 /**
  * CSV results, as spreadsheets and pandas' `to_csv()` write them: a header row naming the columns, then one row

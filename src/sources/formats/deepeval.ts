@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseJsonTree, type ValueNode } from '@humanwhocodes/momoa';
 import { z } from 'zod';
 import { InputError, type InputProblem, type ProblemCollector } from '../../core/errors.js';
-import { formatFieldPath, readFailure } from '../results.js';
+import { formatFieldPath, readFailure } from '../read-problems.js';
 import { DuplicateKeyError, parseJsonUniqueKeys } from '../unique-keys.js';
 import { utf8Text } from '../utf8.js';
 
