@@ -78,6 +78,40 @@ function misattribution(comparison) {
   ].join('\n');
 }
 
+/**
+ * The head's answers without the pipeline's own `correct` verdicts, scored under each of rag-gate's correctness
+ * rules: how much the rule alone moves the number a team reports.
+ */
+function correctnessRules(headFile, out) {
+  const unjudged = join(out, 'head-without-correct.jsonl');
+  const records = readFileSync(headFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .filter((record) => record.answerable !== false)
+    .map(({ correct: _verdict, ...record }) => record);
+  writeFileSync(unjudged, records.map((record) => JSON.stringify(record)).join('\n') + '\n');
+  const rows = ['contains', 'exact', `f1:${CORRECT_F1}`].map((rule) => {
+    const run = spawnSync(process.execPath, [CLI, 'eval', '--results', shown(unjudged), '--correct', rule, '--json'], { encoding: 'utf8' });
+    if (run.status !== 0) {
+      process.stderr.write(run.stderr);
+      process.exit(2);
+    }
+    const { count, n } = JSON.parse(run.stdout).details.correct;
+    return `  --correct ${rule.padEnd(9)} ${String(count).padStart(3)} of ${n} answers correct (${((100 * count) / n).toFixed(1)}%)`;
+  });
+  return [
+    `The same head answers without the pipeline's own verdicts (${shown(unjudged)}), scored by each correctness rule:`,
+    ...rows,
+    'contains (the default) counts an answer that includes the expected answer as whole words, exact one equal to it after',
+    'normalisation, f1:T one whose token F1 with it is at least T. This answerer quotes the help centre, so the rules nearly',
+    'agree; an LLM that pads or rephrases ("Good news: the refund window is 30 days.") passes contains and fails exact.',
+    'Every report states the rule it used.',
+    '',
+    '',
+  ].join('\n');
+}
+
 const options = parseArgs(process.argv.slice(2));
 if (!existsSync(CLI)) {
   process.stderr.write('demo: dist/cli.js is missing: run `npm run build` first\n');
@@ -123,6 +157,7 @@ writeFileSync(json, compare(files, ['--json']).stdout);
 
 process.stdout.write(`Wrote the PR comment body to ${shown(comment)} and the comparison as JSON to ${shown(json)}.\n\n`);
 process.stdout.write(misattribution(JSON.parse(compare(files, ['--retrieval-ok', 'hit@5', '--json']).stdout)));
+process.stdout.write(correctnessRules(files.head, options.out));
 if (options.updateDocs) {
   mkdirSync(dirname(EXAMPLE_COMMENT), { recursive: true });
   copyFileSync(comment, EXAMPLE_COMMENT);

@@ -49,6 +49,8 @@ describe('npm run demo', () => {
     }
     expect(run.stdout).toContain('in CI this verdict would fail the check');
     expect(run.stdout).toContain('--retrieval-ok hit@5');
+    // The three correctness rules on the same answers, each with its count.
+    for (const rule of ['contains', 'exact', 'f1:0.75']) expect(run.stdout).toMatch(new RegExp(`--correct ${rule} +\\d+ of 180 answers correct`));
     const comparison = JSON.parse(readFileSync(join(scratch.dir, 'comparison.json'), 'utf8')) as { verdict: string };
     expect(comparison.verdict).toBe('fail');
   });
