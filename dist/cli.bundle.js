@@ -52736,7 +52736,8 @@ async function readResults(file2, onRecord, options = {}) {
     else throw readFailure(file2, error62);
   }
   if (records === 0 && problems.count === 0) {
-    problems.add({ file: file2, message: `the file holds no records; read as ${formatDescription(shape.format)}` });
+    const expected = shape.format === "jsonl" || shape.format === "json-array" ? "expected JSON Lines or a JSON array of result objects" : `read as ${formatDescription(shape.format)}`;
+    problems.add({ file: file2, message: `the file holds no records; ${expected}` });
   }
   problems.throwIfAny();
   const records_ = (count2) => `${count2} record${count2 === 1 ? "" : "s"}`;

@@ -231,7 +231,9 @@ export async function readResults(
     else throw readFailure(file, error);
   }
   if (records === 0 && problems.count === 0) {
-    problems.add({ file, message: `the file holds no records; read as ${formatDescription(shape.format)}` });
+    const expected =
+      shape.format === 'jsonl' || shape.format === 'json-array' ? 'expected JSON Lines or a JSON array of result objects' : `read as ${formatDescription(shape.format)}`;
+    problems.add({ file, message: `the file holds no records; ${expected}` });
   }
   problems.throwIfAny();
   const records_ = (count: number) => `${count} record${count === 1 ? '' : 's'}`;
