@@ -232,7 +232,9 @@ export async function readResults(
   }
   if (records === 0 && problems.count === 0) {
     const expected =
-      shape.format === 'jsonl' || shape.format === 'json-array' ? 'expected JSON Lines or a JSON array of result objects' : `read as ${formatDescription(shape.format)}`;
+      shape.format === 'jsonl' || shape.format === 'json-array'
+        ? 'expected JSON Lines or a JSON array of result objects'
+        : `read as ${formatDescription(shape.format)}`;
     problems.add({ file, message: `the file holds no records; ${expected}` });
   }
   problems.throwIfAny();
