@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { Buffer } from 'node:buffer';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { mulberry32 } from '../seeded-random.mjs';
 
 /** OpenAI's tier 2 limits for gpt-4o-mini (requests and tokens per minute). */
 export const JUDGE_LIMIT = { rpm: 5_000, tpm: 2_000_000 };
@@ -24,21 +25,10 @@ const WORDS = (
   'limit quota support ticket priority response incident status page integration sync schedule report'
 ).split(' ');
 
-/** A seeded generator (mulberry32), so that every bench judges the same text. */
-function seeded(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Records of realistic length: questions of 10–30 words, answers of 50–200 in sentences, three contexts of 60–120. */
 function records(count) {
-  const random = seeded(19);
+  const random = mulberry32(19);
   const between = (least, most) => least + Math.floor(random() * (most - least + 1));
   const words = (n) => Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
   const sentences = (n) => {
