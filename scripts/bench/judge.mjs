@@ -25,7 +25,6 @@ const WORDS = (
   'limit quota support ticket priority response incident status page integration sync schedule report'
 ).split(' ');
 
-
 /** Records of realistic length: questions of 10–30 words, answers of 50–200 in sentences, three contexts of 60–120. */
 function records(count) {
   const random = mulberry32(19);
