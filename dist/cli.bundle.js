@@ -52862,10 +52862,14 @@ function judgeProvenance(client) {
 async function judgeResults(client, options) {
   const records = [];
   const texts2 = [];
-  const { warnings: readWarnings, format } = await readResults(options.results, (record2, _line, text4) => {
-    records.push(record2);
-    texts2.push(text4);
-  });
+  const { warnings: readWarnings, format } = await readResults(
+    options.results,
+    (record2, _line, text4) => {
+      records.push(record2);
+      texts2.push(text4);
+    },
+    options.read
+  );
   const jsonLines = format !== "json-array";
   const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
   const reports = {};
@@ -53125,7 +53129,13 @@ async function checkOut(results, out) {
   if (!info?.isDirectory()) throw InputError.single({ file: out, message: `cannot write: the directory ${directory} does not exist` });
 }
 function judgeCommand(context, setExitCode) {
-  const command = new Command("judge").description("fill in judge metrics (claims, answer_relevance, correct) with an LLM judge on an OpenAI-compatible endpoint").requiredOption("--results <file>", "results file to judge (never modified)").requiredOption("--out <file>", "where to write the judged copy (JSON Lines, written atomically)").addOption(
+  const command = new Command("judge").description("fill in judge metrics (claims, answer_relevance, correct) with an LLM judge on an OpenAI-compatible endpoint").requiredOption("--results <file>", "results file to judge (never modified)").addOption(new Option("--format <name>", SETTINGS.format.description).argParser(catalogParser(SETTINGS.format)).default("auto")).addOption(
+    new Option("--field <ours=yours>", SETTINGS.fields.description).argParser((text4, previous) => {
+      const given = [...previous, text4];
+      catalogParser(SETTINGS.fields)(given.join("\n"));
+      return given;
+    }).default([])
+  ).requiredOption("--out <file>", "where to write the judged copy (JSON Lines, written atomically)").addOption(
     new Option("--metrics <list>", `metrics to judge: ${JUDGE_METRICS.join(", ")}`).argParser(metricsOption2).default([...JUDGE_METRICS], JUDGE_METRICS.join(","))
   ).addOption(new Option("--embedding-model <name>", "embedding model for answer_relevance").default(DEFAULT_EMBEDDING_MODEL));
   return addJudgeClientOptions(command).option("--overwrite", "replace judged fields the input already has (default: keep them)").option("--json", "print a JSON summary on stdout").action(async (options) => {
@@ -53133,8 +53143,10 @@ function judgeCommand(context, setExitCode) {
       await checkOut(options.results, options.out);
       const client = judgeClientFromOptions(options);
       const progress = countingProgress(context, "judging");
+      const fields = SETTINGS.fields.parse(options.field.join("\n"));
       const result = await judgeFile(client, {
         results: options.results,
+        read: { format: options.format, fields },
         out: options.out,
         metrics: options.metrics,
         overwrite: options.overwrite === true,

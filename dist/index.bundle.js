@@ -82872,10 +82872,14 @@ function judgeProvenance(client) {
 async function judgeResults(client, options) {
   const records = [];
   const texts2 = [];
-  const { warnings: readWarnings, format } = await readResults(options.results, (record3, _line, text4) => {
-    records.push(record3);
-    texts2.push(text4);
-  });
+  const { warnings: readWarnings, format } = await readResults(
+    options.results,
+    (record3, _line, text4) => {
+      records.push(record3);
+      texts2.push(text4);
+    },
+    options.read
+  );
   const jsonLines = format !== "json-array";
   const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
   const reports = {};

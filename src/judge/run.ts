@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { readResults } from '../sources/results.js';
+import { type ReadOptions, readResults } from '../sources/results.js';
 import type { JudgedBy, ResultRecord } from '../core/record.js';
 import { writeFileAtomic } from '../sources/write.js';
 import type { JudgeClient, TaskStats } from './client.js';
@@ -51,6 +51,8 @@ export interface MetricReport {
 
 export interface JudgeRunOptions {
   readonly results: string;
+  /** How the results file is read: its format, the user's field names (as eval and compare read it). */
+  readonly read?: Pick<ReadOptions, 'format' | 'fields'>;
   readonly metrics: readonly JudgeMetric[];
   readonly overwrite: boolean;
   readonly concurrency: number;
@@ -133,10 +135,14 @@ function judgeProvenance(client: JudgeClient): Record<JudgeMetric, JudgedBy> {
 async function judgeResults(client: JudgeClient, options: JudgeRunOptions): Promise<JudgeRunResult> {
   const records: ResultRecord[] = [];
   const texts: string[] = [];
-  const { warnings: readWarnings, format } = await readResults(options.results, (record, _line, text) => {
-    records.push(record);
-    texts.push(text);
-  });
+  const { warnings: readWarnings, format } = await readResults(
+    options.results,
+    (record, _line, text) => {
+      records.push(record);
+      texts.push(text);
+    },
+    options.read,
+  );
   // Records read from CSV or a DeepEval run are written back as JSON Lines.
   const jsonLines = format !== 'json-array';
 

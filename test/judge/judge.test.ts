@@ -225,6 +225,29 @@ describe('judge: the input is never changed, and nothing the input has is lost',
     expect(out[1]!.claims).toHaveLength(2);
   });
 
+  it("reads a CSV with the user's own field names (--field) and writes JSON Lines with the judged fields", async () => {
+    const results = path('in.csv');
+    const list = (texts: readonly string[]) => `"${JSON.stringify(texts).replaceAll('"', '""')}"`;
+    writeFileSync(results, `prompt,output,gold,contexts\n"${REFUND.question}","${REFUND.answer}",${REFUND.expected_answer},${list(CONTEXTS)}\n`);
+    const run = await judge(results, [
+      '--metrics',
+      'faithfulness',
+      '--field',
+      'question=prompt',
+      '--field',
+      'answer=output',
+      '--field',
+      'expected_answer=gold',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const [record] = readJsonl(run.out);
+    expect(record).toMatchObject({ prompt: REFUND.question, output: REFUND.answer, gold: REFUND.expected_answer, contexts: CONTEXTS });
+    expect(record!.claims).toHaveLength(2);
+    const bad = await judge(results, ['--field', 'questoin=prompt']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('"questoin" is not a field of the results format; did you mean "question"?');
+  });
+
   it('refuses --out equal to --results (exit 2), and a bad results file is bad input (exit 2), making no call', async () => {
     const results = input([REFUND]);
     const same = await runMain(['judge', '--results', results, '--out', results, '--base-url', fake.server.url, '--no-cache']);

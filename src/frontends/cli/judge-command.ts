@@ -112,6 +112,8 @@ export async function withJudgeSetup(context: CommandContext, run: () => Promise
 
 interface JudgeOptions extends JudgeClientCliOptions {
   results: string;
+  format: ReturnType<(typeof SETTINGS)['format']['parse']>;
+  field: string[];
   out: string;
   metrics: JudgeMetric[];
   overwrite?: boolean;
@@ -130,6 +132,16 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
   const command = new Command('judge')
     .description('fill in judge metrics (claims, answer_relevance, correct) with an LLM judge on an OpenAI-compatible endpoint')
     .requiredOption('--results <file>', 'results file to judge (never modified)')
+    .addOption(new Option('--format <name>', SETTINGS.format.description).argParser(catalogParser(SETTINGS.format)).default('auto'))
+    .addOption(
+      new Option('--field <ours=yours>', SETTINGS.fields.description)
+        .argParser((text: string, previous: string[]) => {
+          const given = [...previous, text];
+          catalogParser(SETTINGS.fields)(given.join('\n'));
+          return given;
+        })
+        .default([]),
+    )
     .requiredOption('--out <file>', 'where to write the judged copy (JSON Lines, written atomically)')
     .addOption(
       new Option('--metrics <list>', `metrics to judge: ${JUDGE_METRICS.join(', ')}`)
@@ -146,8 +158,10 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
         const client = judgeClientFromOptions(options);
         const progress = countingProgress(context, 'judging');
         // OUT is written even when too many records failed: the judged ones are not lost, the failed ones are marked.
+        const fields = SETTINGS.fields.parse(options.field.join('\n'));
         const result = await judgeFile(client, {
           results: options.results,
+          read: { format: options.format, fields },
           out: options.out,
           metrics: options.metrics,
           overwrite: options.overwrite === true,
