@@ -9,7 +9,8 @@ import { type RunSummary, summarizeRun } from '../core/scoring/summary.js';
 import { readCalibrationRecord } from '../judge/calibration.js';
 import type { ReadProgress } from '../sources/lines.js';
 import { readGoldenIds } from '../sources/golden.js';
-import { readOutcomes, rescoreUnderHeadLabels } from '../sources/outcomes.js';
+import { readEvidence, readOutcomes, rescoreUnderHeadLabels } from '../sources/outcomes.js';
+import { evidenceIds, withEvidence } from '../core/compare/evidence.js';
 import { ungatedText } from '../render/gate-words.js';
 import { readBothRuns } from '../sources/parallel.js';
 
@@ -42,6 +43,9 @@ export async function evaluateFiles(files: readonly string[], config: EvalConfig
   return { summary: summarizeRun(outcomes, config), warnings };
 }
 
+/** Changed questions whose answers and documents are read for the reports: more than a comment can show. */
+const EVIDENCE_QUESTIONS = 500;
+
 export interface ComparisonRun {
   readonly comparison: Comparison;
   readonly head: RunSummary;
@@ -71,10 +75,14 @@ export async function compareFiles(
     rescoring = { rescored: [...rescored.outcomes.ids], notRescorable: rescored.notRescorable };
   }
   const names = { base: files.base.join(', '), head: files.head.join(', ') };
-  const comparison = compareRuns(baseOutcomes, head.outcomes, headSummary, config, names, { golden, ...rescoring });
-  if (comparison.ungated && options.allowUngated !== true) {
+  const compared = compareRuns(baseOutcomes, head.outcomes, headSummary, config, names, { golden, ...rescoring });
+  if (compared.ungated && options.allowUngated !== true) {
     throw InputError.single({ file: names.head, message: ungatedText(config, head.unknownFields) });
   }
+  // A second, targeted read for the changed questions' answers and documents: the first read keeps no answer text.
+  const ids = evidenceIds(compared, EVIDENCE_QUESTIONS);
+  const [baseEvidence, headEvidence] = await Promise.all([readEvidence(files.base, ids, config.eval), readEvidence(files.head, ids, config.eval)]);
+  const comparison = withEvidence(compared, baseEvidence, headEvidence);
   return { comparison, head: headSummary, warnings: [...base.warnings, ...head.warnings] };
 }
 
