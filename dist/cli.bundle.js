@@ -2669,7 +2669,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
         const negativeNumberArg = (arg) => {
           if (!/^-(\d+|\d*\.\d+)(e[+-]?\d+)?$/.test(arg)) return false;
           return !this._getCommandAndAncestors().some(
-            (cmd) => cmd.options.map((opt) => opt.short).some((short) => /^-\d$/.test(short))
+            (cmd) => cmd.options.map((opt) => opt.short).some((short2) => /^-\d$/.test(short2))
           );
         };
         let activeVariadicOption = null;
@@ -58605,6 +58605,146 @@ function serialise(tree) {
   return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown({ tablePipeAlign: false })] });
 }
 
+// src/core/history/history.ts
+var import_stats_base_dists_t_quantile2 = __toESM(require_lib140(), 1);
+function series(history, metric, last) {
+  return history.runs.flatMap((run) => run.metrics[metric] === void 0 ? [] : [{ commit: run.commit, value: run.metrics[metric].value }]).slice(-last);
+}
+function linearTrend(values) {
+  const n = values.length;
+  if (n < 3) return null;
+  const meanX = (n - 1) / 2;
+  const meanY = values.reduce((sum, y) => sum + y, 0) / n;
+  let sxx = 0;
+  let sxy = 0;
+  values.forEach((y, x) => {
+    sxx += (x - meanX) ** 2;
+    sxy += (x - meanX) * (y - meanY);
+  });
+  const slope = sxy / sxx;
+  let residuals = 0;
+  values.forEach((y, x) => residuals += (y - (meanY + slope * (x - meanX))) ** 2);
+  const se = Math.sqrt(residuals / (n - 2) / sxx);
+  const half = (0, import_stats_base_dists_t_quantile2.default)(0.975, n - 2) * se;
+  const ci = [slope - half, slope + half];
+  const flat = Math.abs(slope) < 1e-12;
+  return { points: n, slope, ci, change: slope * (n - 1), significant: !flat && (ci[0] > 0 || ci[1] < 0) };
+}
+
+// src/render/history.ts
+var TREND_RUNS = 10;
+var TREND_METRICS = ["retrieval_ok", "correct"];
+var short = (commit) => commit.slice(0, 7);
+function metricWords(metric, rule) {
+  return metric === "retrieval_ok" ? `retrieval ok (${rule})` : testSubject(metric, rule);
+}
+function changeWords(trend) {
+  const points = Math.abs(trend.change * 100).toFixed(1);
+  if (points === "0.0") return `has held steady over the last ${trend.points} runs`;
+  return `has ${trend.change < 0 ? "fallen" : "risen"} ${points} points over the last ${trend.points} runs`;
+}
+function trendReading(metric, trend, rule) {
+  const words = metricWords(metric, rule);
+  const slope = `least-squares slope ${formatPoints(trend.slope)} points a run, 95% CI ${formatPoints(trend.ci[0])} to ${formatPoints(trend.ci[1])}`;
+  const verdict = trend.significant ? trend.slope < 0 ? "a significant decline" : "a significant rise" : "no significant trend";
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)} ${changeWords(trend)} (${slope}): ${verdict}.`;
+}
+function formatPoints(value2) {
+  const text4 = Math.abs(value2 * 100).toFixed(2);
+  return value2 < 0 && Number(text4) !== 0 ? `\u2212${text4}` : text4;
+}
+function trendPoints(history, metric, head, last = TREND_RUNS) {
+  const base = series(history, metric, last).map((point) => ({ label: short(point.commit), value: point.value }));
+  return head === void 0 ? base : [...base, { label: "PR", value: head }];
+}
+function mermaidChart(title, points) {
+  const values = points.map((point) => point.value * 100);
+  const low = Math.max(0, Math.floor(Math.min(...values) / 5) * 5 - 5);
+  const high = Math.min(100, Math.ceil(Math.max(...values) / 5) * 5 + 5);
+  return {
+    type: "code",
+    lang: "mermaid",
+    value: [
+      "xychart-beta",
+      `  title "${title.replaceAll('"', "'")}"`,
+      `  x-axis [${points.map((point) => point.label).join(", ")}]`,
+      `  y-axis "%" ${low} --> ${high}`,
+      `  line [${values.map((value2) => value2.toFixed(1)).join(", ")}]`
+    ].join("\n")
+  };
+}
+function trendSection(history, head, rule) {
+  const out = [];
+  for (const metric of TREND_METRICS) {
+    const points = trendPoints(history, metric, head[metric]);
+    if (points.length < 2) continue;
+    const trend = linearTrend(points.map((point) => point.value));
+    const base = points.length - (head[metric] === void 0 ? 0 : 1);
+    out.push(
+      mermaidChart(`${metricWords(metric, rule)} (%), the last ${base} runs of the base branch${head[metric] === void 0 ? "" : " and this PR"}`, points)
+    );
+    if (trend !== null) out.push(paragraph2(...prose(trendReading(metric, trend, rule))));
+  }
+  return out;
+}
+function historyText(history, metrics) {
+  const header = ["commit", "date", "n", ...metrics];
+  const rows = history.runs.map((run) => [
+    short(run.commit),
+    run.date.slice(0, 10),
+    String(run.n),
+    ...metrics.map((metric) => {
+      const value2 = run.metrics[metric];
+      if (value2 === void 0) return "\u2014";
+      return value2.ci === void 0 ? value2.value.toFixed(3) : `${value2.value.toFixed(3)} [${value2.ci[0].toFixed(3)}, ${value2.ci[1].toFixed(3)}]`;
+    })
+  ]);
+  return textTable([header, ...rows]);
+}
+var SVG_WIDTH = 800;
+var SVG_HEIGHT = 320;
+var COLORS = ["#0969da", "#cf222e", "#1a7f37", "#8250df"];
+function historySvg(history, metrics, title) {
+  const left = 50;
+  const right = 160;
+  const top = 40;
+  const bottom = 50;
+  const width = SVG_WIDTH - left - right;
+  const height = SVG_HEIGHT - top - bottom;
+  const runs = history.runs;
+  const x = (i) => left + (runs.length <= 1 ? width / 2 : i * width / (runs.length - 1));
+  const y = (value2) => top + (1 - value2) * height;
+  const escape = (text4) => text4.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${SVG_WIDTH}" height="${SVG_HEIGHT}" viewBox="0 0 ${SVG_WIDTH} ${SVG_HEIGHT}" font-family="sans-serif" font-size="12">`,
+    `<rect width="100%" height="100%" fill="#fff"/>`,
+    `<text x="${left}" y="24" font-size="15">${escape(title)}</text>`
+  ];
+  for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
+    parts.push(`<line x1="${left}" x2="${left + width}" y1="${y(tick)}" y2="${y(tick)}" stroke="#d0d7de"/>`);
+    parts.push(`<text x="${left - 8}" y="${y(tick) + 4}" text-anchor="end">${tick.toFixed(2)}</text>`);
+  }
+  runs.forEach((run, i) => {
+    if (runs.length <= 12 || i % Math.ceil(runs.length / 12) === 0 || i === runs.length - 1) {
+      parts.push(`<text x="${x(i)}" y="${top + height + 18}" text-anchor="middle" font-family="monospace" font-size="10">${escape(short(run.commit))}</text>`);
+    }
+  });
+  metrics.forEach((metric, m) => {
+    const color2 = COLORS[m % COLORS.length];
+    const points = runs.flatMap((run, i) => run.metrics[metric] === void 0 ? [] : [[x(i), y(run.metrics[metric].value)]]);
+    if (points.length === 0) return;
+    parts.push(
+      `<polyline fill="none" stroke="${color2}" stroke-width="2" points="${points.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(" ")}"/>`
+    );
+    for (const [px, py] of points) parts.push(`<circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="3" fill="${color2}"/>`);
+    parts.push(`<rect x="${left + width + 16}" y="${top + m * 20}" width="12" height="12" fill="${color2}"/>`);
+    parts.push(`<text x="${left + width + 34}" y="${top + m * 20 + 11}">${escape(metric)}</text>`);
+  });
+  parts.push("</svg>");
+  return `${parts.join("\n")}
+`;
+}
+
 // src/render/markdown.ts
 var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
 var QUESTION_MAX_CHARS = 200;
@@ -59023,7 +59163,9 @@ function renderComment(comparison, options) {
     ...comparison.tests.length > 0 ? [paragraph2(...prose(`${intervalNote(comparison.tests)}.`))] : [],
     ...mcnemarSection(comparison, rule)
   ];
+  const trend = options.trend === void 0 ? [] : trendSection(options.trend.history, options.trend.head, rule);
   const tail = [
+    ...trend.length > 0 ? [paragraph2(strong2(text3("Trend on the base branch"))), ...trend] : [],
     ...decompositionSection(comparison),
     ...judgeSection(comparison),
     ...warningsSection(comparison, rule),
@@ -59215,6 +59357,71 @@ function evalCommand(context) {
 `);
     context.stdout(options.json ? `${JSON.stringify(evalJson(summary, config2), null, 2)}
 ` : renderEvalText(files.join(", "), summary, config2));
+  });
+}
+
+// src/sources/history.ts
+import { readFile as readFile5 } from "node:fs/promises";
+var finite = external_exports.number().refine(Number.isFinite, "must be a finite number");
+var metricSchema = external_exports.object({
+  value: finite,
+  n: external_exports.number().int().nonnegative(),
+  ci: external_exports.tuple([finite, finite]).optional()
+});
+var historySchema = external_exports.object({
+  version: external_exports.literal(1),
+  runs: external_exports.array(
+    external_exports.object({
+      commit: external_exports.string().regex(/^[0-9a-f]{7,64}$/, "must be a commit hash (hex)"),
+      date: external_exports.string().refine((date5) => !Number.isNaN(Date.parse(date5)), "must be an ISO 8601 date"),
+      n: external_exports.number().int().nonnegative(),
+      metrics: external_exports.record(external_exports.string().max(200), metricSchema)
+    })
+  ).max(1e4)
+});
+async function readHistory(file2) {
+  let raw;
+  try {
+    raw = JSON.parse(await readFile5(file2, "utf8"));
+  } catch (error62) {
+    throw InputError.single({ file: file2, message: `not a readable JSON history file: ${error62 instanceof Error ? error62.message : String(error62)}` });
+  }
+  const parsed = historySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue2 = parsed.error.issues[0];
+    throw InputError.single({ file: file2, field: issue2.path.join("."), message: issue2.message });
+  }
+  return parsed.data;
+}
+
+// src/frontends/cli/history-command.ts
+function historyCommand(context) {
+  return new Command("history").description("print the base branch's run history (the history.json the action keeps in its artifact) and its trends; write an SVG chart").requiredOption("--history <file>", "the history file (history.json from the baseline artifact)").option("--metrics <list>", "metrics to show, comma-separated", TREND_METRICS.join(",")).option("--last <n>", "runs the trend test covers", String(TREND_RUNS)).option("--svg <file>", "write the metrics over every run as an SVG line chart").option("--json", "print the history and the trends as one JSON object").action(async (options) => {
+    const history = await readHistory(options.history);
+    const metrics = splitList(options.metrics);
+    const last = Number(options.last);
+    if (!Number.isInteger(last) || last < 3) throw new SettingError(`--last must be a whole number of at least 3, got "${options.last}"`);
+    const trends = Object.fromEntries(metrics.map((metric) => [metric, linearTrend(series(history, metric, last).map((point) => point.value))]));
+    if (options.svg !== void 0) await writeFileAtomic(options.svg, historySvg(history, metrics, `${metrics.join(", ")} over ${history.runs.length} runs`));
+    if (options.json) {
+      context.stdout(`${JSON.stringify({ ...history, trends }, null, 2)}
+`);
+      return;
+    }
+    const readings = metrics.flatMap((metric) => {
+      const trend = trends[metric];
+      return trend === null || trend === void 0 ? [] : [`  ${trendReading(metric, trend, "the retrieval-ok rule")}`];
+    });
+    context.stdout(
+      `${history.runs.length} runs in ${options.history}
+${historyText(history, metrics)}
+` + (readings.length > 0 ? `
+Trend over the last runs:
+${readings.join("\n")}
+` : "") + (options.svg !== void 0 ? `
+Wrote the chart to ${options.svg}
+` : "")
+    );
   });
 }
 
@@ -60163,7 +60370,7 @@ function trecCommand(context) {
 // src/frontends/cli/main.ts
 async function main(argv, context) {
   let exitCode = EXIT.ok;
-  const program2 = new Command("rag-gate").description("CI quality gate for retrieval-augmented generation: metrics, paired tests, PR comments").version("0.1.0", "-V, --version").showHelpAfterError("(run with --help for usage)").exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr }).addCommand(evalCommand(context)).addCommand(trecCommand(context)).addCommand(compareCommand(context, (code3) => exitCode = code3)).addCommand(judgeCommand(context, (code3) => exitCode = code3)).addCommand(calibrateCommand(context, (code3) => exitCode = code3));
+  const program2 = new Command("rag-gate").description("CI quality gate for retrieval-augmented generation: metrics, paired tests, PR comments").version("0.1.0", "-V, --version").showHelpAfterError("(run with --help for usage)").exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr }).addCommand(evalCommand(context)).addCommand(trecCommand(context)).addCommand(compareCommand(context, (code3) => exitCode = code3)).addCommand(judgeCommand(context, (code3) => exitCode = code3)).addCommand(calibrateCommand(context, (code3) => exitCode = code3)).addCommand(historyCommand(context));
   for (const command of program2.commands) command.exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr });
   try {
     await program2.parseAsync(argv, { from: "user" });

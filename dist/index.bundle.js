@@ -74597,6 +74597,89 @@ ${warnings.map((w) => `  ! ${w}`).join("\n")}`);
 `;
 }
 
+// src/core/history/history.ts
+var import_stats_base_dists_t_quantile2 = __toESM(require_lib140(), 1);
+function series(history, metric, last) {
+  return history.runs.flatMap((run2) => run2.metrics[metric] === void 0 ? [] : [{ commit: run2.commit, value: run2.metrics[metric].value }]).slice(-last);
+}
+function linearTrend(values) {
+  const n = values.length;
+  if (n < 3) return null;
+  const meanX = (n - 1) / 2;
+  const meanY = values.reduce((sum, y) => sum + y, 0) / n;
+  let sxx = 0;
+  let sxy = 0;
+  values.forEach((y, x) => {
+    sxx += (x - meanX) ** 2;
+    sxy += (x - meanX) * (y - meanY);
+  });
+  const slope = sxy / sxx;
+  let residuals = 0;
+  values.forEach((y, x) => residuals += (y - (meanY + slope * (x - meanX))) ** 2);
+  const se = Math.sqrt(residuals / (n - 2) / sxx);
+  const half = (0, import_stats_base_dists_t_quantile2.default)(0.975, n - 2) * se;
+  const ci = [slope - half, slope + half];
+  const flat = Math.abs(slope) < 1e-12;
+  return { points: n, slope, ci, change: slope * (n - 1), significant: !flat && (ci[0] > 0 || ci[1] < 0) };
+}
+
+// src/render/history.ts
+var TREND_RUNS = 10;
+var TREND_METRICS = ["retrieval_ok", "correct"];
+var short = (commit) => commit.slice(0, 7);
+function metricWords(metric, rule) {
+  return metric === "retrieval_ok" ? `retrieval ok (${rule})` : testSubject(metric, rule);
+}
+function changeWords(trend) {
+  const points = Math.abs(trend.change * 100).toFixed(1);
+  if (points === "0.0") return `has held steady over the last ${trend.points} runs`;
+  return `has ${trend.change < 0 ? "fallen" : "risen"} ${points} points over the last ${trend.points} runs`;
+}
+function trendReading(metric, trend, rule) {
+  const words = metricWords(metric, rule);
+  const slope = `least-squares slope ${formatPoints(trend.slope)} points a run, 95% CI ${formatPoints(trend.ci[0])} to ${formatPoints(trend.ci[1])}`;
+  const verdict = trend.significant ? trend.slope < 0 ? "a significant decline" : "a significant rise" : "no significant trend";
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)} ${changeWords(trend)} (${slope}): ${verdict}.`;
+}
+function formatPoints(value2) {
+  const text4 = Math.abs(value2 * 100).toFixed(2);
+  return value2 < 0 && Number(text4) !== 0 ? `\u2212${text4}` : text4;
+}
+function trendPoints(history, metric, head, last = TREND_RUNS) {
+  const base = series(history, metric, last).map((point) => ({ label: short(point.commit), value: point.value }));
+  return head === void 0 ? base : [...base, { label: "PR", value: head }];
+}
+function mermaidChart(title, points) {
+  const values = points.map((point) => point.value * 100);
+  const low = Math.max(0, Math.floor(Math.min(...values) / 5) * 5 - 5);
+  const high = Math.min(100, Math.ceil(Math.max(...values) / 5) * 5 + 5);
+  return {
+    type: "code",
+    lang: "mermaid",
+    value: [
+      "xychart-beta",
+      `  title "${title.replaceAll('"', "'")}"`,
+      `  x-axis [${points.map((point) => point.label).join(", ")}]`,
+      `  y-axis "%" ${low} --> ${high}`,
+      `  line [${values.map((value2) => value2.toFixed(1)).join(", ")}]`
+    ].join("\n")
+  };
+}
+function trendSection(history, head, rule) {
+  const out = [];
+  for (const metric of TREND_METRICS) {
+    const points = trendPoints(history, metric, head[metric]);
+    if (points.length < 2) continue;
+    const trend = linearTrend(points.map((point) => point.value));
+    const base = points.length - (head[metric] === void 0 ? 0 : 1);
+    out.push(
+      mermaidChart(`${metricWords(metric, rule)} (%), the last ${base} runs of the base branch${head[metric] === void 0 ? "" : " and this PR"}`, points)
+    );
+    if (trend !== null) out.push(paragraph2(...prose(trendReading(metric, trend, rule))));
+  }
+  return out;
+}
+
 // src/render/markdown.ts
 var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
 var QUESTION_MAX_CHARS = 200;
@@ -75018,7 +75101,9 @@ function renderComment(comparison, options) {
     ...comparison.tests.length > 0 ? [paragraph2(...prose(`${intervalNote(comparison.tests)}.`))] : [],
     ...mcnemarSection(comparison, rule)
   ];
+  const trend = options.trend === void 0 ? [] : trendSection(options.trend.history, options.trend.head, rule);
   const tail = [
+    ...trend.length > 0 ? [paragraph2(strong2(text3("Trend on the base branch"))), ...trend] : [],
     ...decompositionSection(comparison),
     ...judgeSection(comparison),
     ...warningsSection(comparison, rule),

@@ -45,6 +45,8 @@ import {
 } from './mdast.js';
 import { safeHttpUrl, type Sentence } from './untrusted.js';
 import { fixed3 } from './text-table.js';
+import type { History } from '../core/history/history.js';
+import { trendSection } from './history.js';
 
 export interface CommentOptions {
   /** Names the retrieval test, e.g. "hit@5". */
@@ -65,6 +67,8 @@ export interface CommentOptions {
   baselineRunUrl?: string;
   /** A trace link for every listed question: a URL with `{id}` where the question's id goes (URL-encoded). */
   traceUrl?: string;
+  /** The base branch's run history and the head run's values of the same metrics: the trend section. */
+  trend?: { readonly history: History; readonly head: Readonly<Record<string, number | undefined>> };
 }
 
 /** GitHub rejects comment bodies over 65,536 characters; stay a little below. */
@@ -676,7 +680,9 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
     ...(comparison.tests.length > 0 ? [paragraph(...prose(`${intervalNote(comparison.tests)}.`))] : []),
     ...mcnemarSection(comparison, rule),
   ];
+  const trend = options.trend === undefined ? [] : trendSection(options.trend.history, options.trend.head, rule);
   const tail: RootContent[] = [
+    ...(trend.length > 0 ? [paragraph(strong(text('Trend on the base branch'))), ...trend] : []),
     ...decompositionSection(comparison),
     ...judgeSection(comparison),
     ...warningsSection(comparison, rule),

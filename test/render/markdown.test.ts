@@ -719,3 +719,23 @@ describe('renderComment: answers, documents and links', () => {
     expect(links.map((n) => n.url)).not.toContain('file:///etc/passwd');
   });
 });
+
+describe('renderComment: the trend on the base branch', () => {
+  it('shows a Mermaid chart per gated rate, the PR last, and its reading, only when a history is given', () => {
+    const runs = Array.from({ length: 10 }, (_, i) => ({
+      commit: `${String(i).padStart(7, '0')}ffff`,
+      date: '2026-01-01T00:00:00.000Z',
+      n: 200,
+      metrics: { retrieval_ok: { value: 0.95 - i * 0.005, n: 200 } },
+    }));
+    const { tree, markdown } = render(makeComparison(), { trend: { history: { version: 1, runs }, head: { retrieval_ok: 0.9 } } });
+    const at = tree.children.findIndex((n) => plain(n) === 'Trend on the base branch');
+    expect(at).toBeGreaterThan(0);
+    const chart = tree.children[at + 1] as { type: string; lang: string; value: string };
+    expect(chart).toMatchObject({ type: 'code', lang: 'mermaid' });
+    expect(chart.value).toContain('line [95.0, 94.5, 94.0, 93.5, 93.0, 92.5, 92.0, 91.5, 91.0, 90.5, 90.0]');
+    expect(plain(tree.children[at + 2]!)).toMatch(/^Retrieval ok \(hit@5\) has fallen 5\.0 points over the last 11 runs .*a significant decline\.$/);
+    expect(markdown).toContain('```mermaid\nxychart-beta');
+    expect(renderComment(makeComparison(), OPTIONS)).not.toContain('Trend on the base branch');
+  });
+});

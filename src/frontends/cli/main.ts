@@ -5,6 +5,7 @@ import type { CommandContext } from './context.js';
 import { compareCommand } from './compare-command.js';
 import { evalCommand } from './eval-command.js';
 import { EXIT } from './exit.js';
+import { historyCommand } from './history-command.js';
 import { judgeCommand } from './judge-command.js';
 import { trecCommand } from './trec-command.js';
 
@@ -24,7 +25,8 @@ export async function main(argv: readonly string[], context: CommandContext): Pr
     .addCommand(trecCommand(context))
     .addCommand(compareCommand(context, (code) => (exitCode = code)))
     .addCommand(judgeCommand(context, (code) => (exitCode = code)))
-    .addCommand(calibrateCommand(context, (code) => (exitCode = code)));
+    .addCommand(calibrateCommand(context, (code) => (exitCode = code)))
+    .addCommand(historyCommand(context));
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr });
   try {
     await program.parseAsync(argv, { from: 'user' });
