@@ -43751,6 +43751,7 @@ var GATED_TESTS = [
     words: {
       gate: "retrieval",
       subject: "{rule}",
+      share: "questions with {rule-words}",
       label: "{rule} \u2014 retrieval ok",
       outcomes: ["ok", "failed"],
       movement: (broken, fixed) => `${questions(broken)} lost ${broken === 1 ? "its" : "their"} gold document, ${fixed} gained it`
@@ -43766,6 +43767,7 @@ var GATED_TESTS = [
     words: {
       gate: "end-to-end correctness",
       subject: "end-to-end correctness",
+      share: "questions answered right",
       label: "correct \u2014 end to end",
       outcomes: ["right", "wrong"],
       movement: (broken, fixed) => `${questions(broken)} went from right to wrong, ${fixed} from wrong to right`
@@ -43781,6 +43783,7 @@ var GATED_TESTS = [
     words: {
       gate: "generation",
       subject: "correctness with retrieval ok on both sides",
+      share: "answers right where retrieval was ok on both sides",
       label: "correct with retrieval ok \u2014 generation",
       outcomes: ["right", "wrong"],
       movement: (broken, fixed) => `with retrieval ok on both sides, ${questions(broken, "answer")} went from right to wrong, ${fixed} from wrong to right`
@@ -43796,6 +43799,7 @@ var GATED_TESTS = [
     words: {
       gate: "refusal of unanswerable questions",
       subject: "correct refusals on unanswerable questions",
+      share: "unanswerable questions refused",
       label: "refusals on unanswerable",
       outcomes: ["right", "wrong"],
       movement: (broken, fixed) => `${questions(broken, "unanswerable question")} ${broken === 1 ? "was" : "were"} no longer refused, ${fixed} newly refused`
@@ -64442,7 +64446,9 @@ var resultRecordSchema = external_exports.object({
   retrieved_contexts: texts("the retrieved texts, in retrieved_ids order").optional(),
   /** The gold contexts as text (Ragas' name): relevant documents matched by text when `relevant_ids` is absent. */
   reference_contexts: texts("the reference texts").optional(),
-  scores: scoresField.optional()
+  scores: scoresField.optional(),
+  /** A link to the question's trace (LangSmith, Langfuse, Phoenix…): the comment links a regressed question to it. */
+  trace_url: text.optional()
 }).superRefine((record3, ctx) => {
   const { retrieved_ids: ids2, retrieved_contexts: contexts } = record3;
   if (ids2 !== void 0 && contexts !== void 0 && ids2.length !== contexts.length) {
@@ -64949,6 +64955,7 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     retrievalRegressions,
     fixed,
     regressionsByTag: countByTag(regressions),
+    byTag: tagChanges(headRun, pairing, { correct, retrieval_ok: retrieval }, config2),
     causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
     decomposition,
     retrievalShifted: retrievalTest?.significant === true,
@@ -64965,6 +64972,54 @@ function lostDocuments(baseRun, headRun, pairing, i) {
   const before = baseRun.goldFound[pairing.baseRows[i]] ?? [];
   const after = new Set(headRun.goldFound[pairing.headRows[i]] ?? []);
   return before.filter((id) => !after.has(id));
+}
+var TAG_OUTCOMES = ["correct", "retrieval_ok"];
+function tagChanges(headRun, pairing, values, config2) {
+  const byTag = /* @__PURE__ */ new Map();
+  for (let i = 0; i < pairing.headRows.length; i++) {
+    for (const tag of new Set(headRun.tags[pairing.headRows[i]])) {
+      let entry = byTag.get(tag);
+      if (entry === void 0) byTag.set(tag, entry = { questions: 0, counts: /* @__PURE__ */ new Map() });
+      entry.questions++;
+      for (const metric of TAG_OUTCOMES) {
+        const before = values[metric].base[i];
+        const after = values[metric].head[i];
+        if (Number.isNaN(before) || Number.isNaN(after)) continue;
+        let counts = entry.counts.get(metric);
+        if (counts === void 0) entry.counts.set(metric, counts = { bothRight: 0, bothWrong: 0, fixed: 0, broken: 0 });
+        if (before === 1 && after === 1) counts.bothRight++;
+        else if (before === 1) counts.broken++;
+        else if (after === 1) counts.fixed++;
+        else counts.bothWrong++;
+      }
+    }
+  }
+  const tests = [...byTag].flatMap(
+    ([tag, { counts }]) => TAG_OUTCOMES.flatMap((metric) => {
+      const c = counts.get(metric);
+      return c === void 0 ? [] : [{ tag, metric, c, pValue: mcnemar(c.fixed, c.broken, c.bothRight, c.bothWrong, { smallSample: config2.mcnemarSmallSample }).pValue }];
+    })
+  );
+  const adjusted = holmAdjust(tests.map((test) => test.pValue));
+  const outcomes = /* @__PURE__ */ new Map();
+  tests.forEach(({ tag, metric, c, pValue }, j) => {
+    const n = c.bothRight + c.bothWrong + c.fixed + c.broken;
+    const list3 = outcomes.get(tag) ?? [];
+    list3.push({
+      metric,
+      n,
+      base: (c.bothRight + c.broken) / n,
+      head: (c.bothRight + c.fixed) / n,
+      broken: c.broken,
+      fixed: c.fixed,
+      pValue,
+      adjustedPValue: adjusted[j],
+      significant: adjusted[j] < config2.alpha
+    });
+    outcomes.set(tag, list3);
+  });
+  const moved = (change) => Math.max(0, ...change.outcomes.map((o) => Math.abs(o.head - o.base)));
+  return [...byTag].map(([tag, { questions: questions2 }]) => ({ tag, questions: questions2, outcomes: outcomes.get(tag) ?? [] })).sort((a, b) => moved(b) - moved(a) || b.questions - a.questions || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
 }
 function countCauses(changes) {
   const counts = { retrieval: 0, generation: 0, unknown: 0 };
@@ -67331,7 +67386,8 @@ var CELL_KINDS = {
   judge_errors: "list",
   retrieved_contexts: "list",
   reference_contexts: "list",
-  scores: "object"
+  scores: "object",
+  trace_url: "text"
 };
 var TRUE2 = /^true$/i;
 var FALSE2 = /^false$/i;
@@ -69969,9 +70025,12 @@ async function* prepend(head, rest) {
 }
 
 // src/sources/outcomes.ts
+function sharedReadOptions(config2) {
+  return { seenIds: /* @__PURE__ */ new Map(), scoreKinds: /* @__PURE__ */ new Map(), contextMatch: config2.contextMatch, fields: config2.fields, format: config2.format };
+}
 async function readOutcomes(files, config2, onProgress) {
   const builder = new OutcomeBuilder(config2);
-  const shared = { seenIds: /* @__PURE__ */ new Map(), scoreKinds: /* @__PURE__ */ new Map(), contextMatch: config2.contextMatch, fields: config2.fields, format: config2.format };
+  const shared = sharedReadOptions(config2);
   const warnings = [];
   const unknownFields = /* @__PURE__ */ new Map();
   for (const file2 of typeof files === "string" ? [files] : files) {
@@ -69985,7 +70044,7 @@ async function readOutcomes(files, config2, onProgress) {
 async function rescoreUnderHeadLabels(files, headLabels, config2) {
   const builder = new OutcomeBuilder(config2);
   const notRescorable = /* @__PURE__ */ new Map();
-  const shared = { seenIds: /* @__PURE__ */ new Map(), scoreKinds: /* @__PURE__ */ new Map(), contextMatch: config2.contextMatch, fields: config2.fields, format: config2.format };
+  const shared = sharedReadOptions(config2);
   for (const file2 of files) {
     await readResults(
       file2,
@@ -70010,6 +70069,91 @@ async function rescoreUnderHeadLabels(files, headLabels, config2) {
   }
   return { outcomes: builder.build(), notRescorable };
 }
+var EVIDENCE_TEXT_MAX = 2e3;
+var EVIDENCE_TOP_MAX = 20;
+var bounded = (text4) => text4 === void 0 || text4.length <= EVIDENCE_TEXT_MAX ? text4 : Array.from(text4).slice(0, EVIDENCE_TEXT_MAX).join("");
+async function readEvidence(files, ids2, config2) {
+  const found = /* @__PURE__ */ new Map();
+  if (ids2.size === 0) return found;
+  const { k } = config2.retrievalOk.metric;
+  const depth = Number.isInteger(k) && k >= 1 ? Math.min(k, EVIDENCE_TOP_MAX) : EVIDENCE_TOP_MAX;
+  const shared = sharedReadOptions(config2);
+  for (const file2 of files) {
+    await readResults(
+      file2,
+      (record3) => {
+        if (!ids2.has(record3.id)) return;
+        const answer = bounded(record3.answer);
+        const expectedAnswer = bounded(record3.expected_answer);
+        found.set(record3.id, {
+          ...answer === void 0 ? {} : { answer },
+          ...expectedAnswer === void 0 ? {} : { expectedAnswer },
+          ...record3.retrieved_ids === void 0 ? {} : { top: record3.retrieved_ids.slice(0, depth) },
+          ...record3.trace_url === void 0 ? {} : { traceUrl: bounded(record3.trace_url) }
+        });
+      },
+      shared
+    );
+  }
+  return found;
+}
+
+// src/core/compare/evidence.ts
+function evidenceIds(comparison, max) {
+  const ids2 = /* @__PURE__ */ new Set();
+  for (const list3 of [comparison.regressions, comparison.retrievalRegressions, comparison.fixed]) {
+    for (const item of list3) {
+      if (ids2.size >= max) return ids2;
+      ids2.add(item.id);
+    }
+  }
+  return ids2;
+}
+function withEvidence(comparison, base, head) {
+  const evidenceOf = (id) => {
+    const before = base.get(id);
+    const after = head.get(id);
+    if (before === void 0 && after === void 0) return void 0;
+    const side = (record3) => ({
+      ...record3.answer === void 0 ? {} : { answer: record3.answer },
+      ...record3.top === void 0 ? {} : { top: record3.top },
+      ...record3.traceUrl === void 0 ? {} : { traceUrl: record3.traceUrl }
+    });
+    const expectedAnswer = after?.expectedAnswer ?? before?.expectedAnswer;
+    return {
+      ...expectedAnswer === void 0 ? {} : { expectedAnswer },
+      ...before === void 0 ? {} : { base: side(before) },
+      ...after === void 0 ? {} : { head: side(after) }
+    };
+  };
+  const attach = (item) => {
+    const evidence2 = evidenceOf(item.id);
+    return evidence2 === void 0 ? item : { ...item, evidence: evidence2 };
+  };
+  return {
+    ...comparison,
+    regressions: comparison.regressions.map(attach),
+    retrievalRegressions: comparison.retrievalRegressions.map(attach),
+    fixed: comparison.fixed.map(attach)
+  };
+}
+
+// src/core/scoring/retrieval-ok.ts
+function parseRetrievalOkRule(text4) {
+  const [metricText = "", thresholdText, ...extra] = text4.split(">=");
+  const metric = parseRetrievalMetric(metricText);
+  if (thresholdText === void 0) {
+    if (metric.family !== "hit") {
+      throw new MetricNameError(`retrieval-ok rule "${text4}" needs a threshold, for example "${metric.name}>=0.8" (or use "hit@k")`);
+    }
+    return { name: metric.name, metric, threshold: 1 };
+  }
+  const threshold = Number(thresholdText);
+  if (extra.length > 0 || thresholdText.trim() === "" || !Number.isFinite(threshold)) {
+    throw new MetricNameError(`retrieval-ok rule "${text4}": the threshold must be a number, for example "${metric.name}>=0.8"`);
+  }
+  return { name: `${metric.name}>=${threshold}`, metric, threshold };
+}
 
 // src/render/untrusted.ts
 var untrusted = (value2, max) => ({ untrusted: value2, max });
@@ -70028,9 +70172,39 @@ function sentenceText(sentence) {
 function codeQuoted(value2, max) {
   return `\`${inertText(value2, max).replaceAll("`", "<U+0060>")}\``;
 }
+var URL_MAX = 2e3;
+function safeHttpUrl(value2) {
+  let url2;
+  try {
+    url2 = new URL(value2.trim());
+  } catch {
+    return null;
+  }
+  if (url2.protocol !== "https:" && url2.protocol !== "http:" || url2.username !== "" || url2.password !== "") return null;
+  const href = url2.href;
+  return href.length > URL_MAX || /[\s<>"`\\]/.test(href) ? null : href;
+}
 
 // src/render/gate-words.ts
-var withRule = (template, rule) => template.replaceAll("{rule}", rule);
+var withRule = (template, rule) => template.replaceAll("{rule-words}", ruleWords(rule)).replaceAll("{rule}", rule);
+var percent = (share) => `${+(share * 100).toFixed(1)}%`;
+function ruleWords(rule) {
+  let parsed;
+  try {
+    parsed = parseRetrievalOkRule(rule);
+  } catch {
+    return rule;
+  }
+  const { metric, threshold } = parsed;
+  const top = Number.isFinite(metric.k) ? `the top ${metric.k}` : "the ranking";
+  if (metric.family === "hit") return `a gold document in ${top}`;
+  if (metric.family === "recall") return threshold >= 1 ? `every gold document in ${top}` : `at least ${percent(threshold)} of their gold documents in ${top}`;
+  return `${metric.name} of at least ${threshold}`;
+}
+function shareWords(metric, rule) {
+  const test = gatedTestOf(metric);
+  return test === void 0 ? null : withRule(test.words.share, rule);
+}
 function scoreWords(metric) {
   return `the score ${scoreOf(metric)} (${SCORE_NOT_CALIBRATED})`;
 }
@@ -70158,25 +70332,6 @@ function ungatedText(config2, unknownFields) {
 // src/sources/parallel.ts
 import { stat as stat3 } from "node:fs/promises";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-
-// src/core/scoring/retrieval-ok.ts
-function parseRetrievalOkRule(text4) {
-  const [metricText = "", thresholdText, ...extra] = text4.split(">=");
-  const metric = parseRetrievalMetric(metricText);
-  if (thresholdText === void 0) {
-    if (metric.family !== "hit") {
-      throw new MetricNameError(`retrieval-ok rule "${text4}" needs a threshold, for example "${metric.name}>=0.8" (or use "hit@k")`);
-    }
-    return { name: metric.name, metric, threshold: 1 };
-  }
-  const threshold = Number(thresholdText);
-  if (extra.length > 0 || thresholdText.trim() === "" || !Number.isFinite(threshold)) {
-    throw new MetricNameError(`retrieval-ok rule "${text4}": the threshold must be a number, for example "${metric.name}>=0.8"`);
-  }
-  return { name: `${metric.name}>=${threshold}`, metric, threshold };
-}
-
-// src/sources/parallel.ts
 var TAG = "rag-gate:read-outcomes";
 function toSpec(config2) {
   return {
@@ -70269,6 +70424,7 @@ async function evaluateFiles(files, config2, options = {}) {
   const { outcomes, leftOut } = withoutQuestions(read.outcomes, holdout);
   return { summary: summarizeRun(outcomes, config2), warnings: read.warnings, holdoutLeftOut: leftOut };
 }
+var EVIDENCE_QUESTIONS = 500;
 async function compareFiles(files, config2, options = {}) {
   const [[base, head], golden, holdout] = await Promise.all([
     readBothRuns(files.base, files.head, config2.eval, options.readerEntry, options.onProgress),
@@ -70289,10 +70445,13 @@ async function compareFiles(files, config2, options = {}) {
     rescoring = { rescored: [...rescored.outcomes.ids], notRescorable: rescored.notRescorable };
   }
   const names = { base: files.base.join(", "), head: files.head.join(", ") };
-  const comparison = compareRuns(baseOutcomes, headOutcomes, headSummary, config2, names, { golden, ...rescoring, holdoutLeftOut });
-  if (comparison.ungated && options.allowUngated !== true) {
+  const compared = compareRuns(baseOutcomes, headOutcomes, headSummary, config2, names, { golden, ...rescoring, holdoutLeftOut });
+  if (compared.ungated && options.allowUngated !== true) {
     throw InputError.single({ file: names.head, message: ungatedText(config2, head.unknownFields) });
   }
+  const ids2 = evidenceIds(compared, EVIDENCE_QUESTIONS);
+  const [baseEvidence, headEvidence] = await Promise.all([readEvidence(files.base, ids2, config2.eval), readEvidence(files.head, ids2, config2.eval)]);
+  const comparison = withEvidence(compared, baseEvidence, headEvidence);
   return { comparison, head: headSummary, warnings: [...base.warnings, ...head.warnings] };
 }
 function relabelledQuestions(base, head) {
@@ -71317,6 +71476,14 @@ function parseFieldMap(text4) {
   }
   return map5;
 }
+function parseTraceUrl(text4) {
+  const template = text4.trim();
+  if (template === "") return void 0;
+  if (!/^https?:\/\/\S+$/i.test(template)) throw new SettingError(`must be an http(s) URL without spaces, got "${text4}"`);
+  if (!template.includes("{id}"))
+    throw new SettingError(`must hold {id} where the question's id goes, such as https://traces.example.com/runs/{id}; got "${text4}"`);
+  return template;
+}
 var optionalText = (text4) => text4.trim() === "" ? void 0 : text4.trim();
 var COMMENT_TAG = /^(?!.*--)(?!.*-$)[A-Za-z0-9._-]{1,64}$/;
 function parseCommentTag(text4) {
@@ -71670,6 +71837,15 @@ var SETTINGS = {
     description: "when to post the sticky pull request comment: always, on-change (a first comment only once something changed, or to say there is no baseline; an existing comment is kept current) or never",
     default: "always",
     parse: oneOf("always", "on-change", "never"),
+    action: true,
+    config: true
+  },
+  "trace-url": {
+    name: "trace-url",
+    description: "a link from each question the comment lists to its trace, with {id} where the question's id goes (URL-encoded), such as https://traces.example.com/runs/{id}; a record's own trace_url is linked instead where it has one",
+    default: "",
+    parse: parseTraceUrl,
+    cli: compareOnly("--trace-url <template>"),
     action: true,
     config: true
   },
@@ -76803,6 +76979,35 @@ function inert(value2, max) {
   const line = inertText(value2, max);
   return line === "" ? emphasis2("empty") : { type: "inlineCode", value: line };
 }
+var LIVE_WORD = /[@#$`\\]|:\/\/|^https?:|www\.|\bgh-\d|\b(?=[0-9a-f]*\d)[0-9a-f]{7,}\b/i;
+function inertProse(value2, max) {
+  const line = inertText(value2, max);
+  if (line === "") return [emphasis2("empty")];
+  const out = [];
+  let words = [];
+  const flush = (last) => {
+    if (words.length === 0) return;
+    const lead = out.length > 0 ? " " : "";
+    out.push(text3(`${lead}${words.join(" ")}${last ? "" : " "}`));
+    words = [];
+  };
+  for (const word of line.split(" ")) {
+    if (!LIVE_WORD.test(word)) {
+      words.push(word);
+      continue;
+    }
+    flush(false);
+    if (out.length > 0 && out.at(-1).type === "inlineCode") out.push(text3(" "));
+    out.push({ type: "inlineCode", value: word });
+  }
+  flush(true);
+  return out;
+}
+var link2 = (url2, words) => ({ type: "link", url: url2, children: [text3(words)] });
+var lineBreak = () => html2("<br>");
+function inlineDetails(summary2, children) {
+  return [html2(`<details><summary>${escapeHtml(summary2)}</summary>`), ...children, html2("</details>")];
+}
 function sentencePhrasing(sentence) {
   return sentence.flatMap((piece) => typeof piece === "string" ? prose(piece) : [inert(piece.untrusted, piece.max)]);
 }
@@ -77346,9 +77551,93 @@ ${warnings.map((w) => `  ! ${w}`).join("\n")}`);
 `;
 }
 
+// src/core/history/history.ts
+var import_stats_base_dists_t_quantile2 = __toESM(require_lib140(), 1);
+function series(history, metric, last) {
+  return history.runs.flatMap((run2) => run2.metrics[metric] === void 0 ? [] : [{ commit: run2.commit, value: run2.metrics[metric].value }]).slice(-last);
+}
+function linearTrend(values) {
+  const n = values.length;
+  if (n < 3) return null;
+  const meanX = (n - 1) / 2;
+  const meanY = values.reduce((sum, y) => sum + y, 0) / n;
+  let sxx = 0;
+  let sxy = 0;
+  values.forEach((y, x) => {
+    sxx += (x - meanX) ** 2;
+    sxy += (x - meanX) * (y - meanY);
+  });
+  const slope = sxy / sxx;
+  let residuals = 0;
+  values.forEach((y, x) => residuals += (y - (meanY + slope * (x - meanX))) ** 2);
+  const se = Math.sqrt(residuals / (n - 2) / sxx);
+  const half = (0, import_stats_base_dists_t_quantile2.default)(0.975, n - 2) * se;
+  const ci = [slope - half, slope + half];
+  const flat = Math.abs(slope) < 1e-12;
+  return { points: n, slope, ci, change: slope * (n - 1), significant: !flat && (ci[0] > 0 || ci[1] < 0) };
+}
+
+// src/render/history.ts
+var TREND_RUNS = 10;
+var TREND_METRICS = ["retrieval_ok", "correct"];
+var short = (commit) => commit.slice(0, 7);
+function metricWords(metric, rule) {
+  return metric === "retrieval_ok" ? `retrieval ok (${rule})` : testSubject(metric, rule);
+}
+function changeWords(trend) {
+  const points2 = Math.abs(trend.change * 100).toFixed(1);
+  if (points2 === "0.0") return `has held steady over the last ${trend.points} runs`;
+  return `has ${trend.change < 0 ? "fallen" : "risen"} ${points2} points over the last ${trend.points} runs`;
+}
+function trendReading(metric, trend, rule) {
+  const words = metricWords(metric, rule);
+  const slope = `least-squares slope ${formatPoints(trend.slope)} points a run, 95% CI ${formatPoints(trend.ci[0])} to ${formatPoints(trend.ci[1])}`;
+  const verdict = trend.significant ? trend.slope < 0 ? "a significant decline" : "a significant rise" : "no significant trend";
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)} ${changeWords(trend)} (${slope}): ${verdict}.`;
+}
+function formatPoints(value2) {
+  const text4 = Math.abs(value2 * 100).toFixed(2);
+  return value2 < 0 && Number(text4) !== 0 ? `\u2212${text4}` : text4;
+}
+function trendPoints(history, metric, head, last = TREND_RUNS) {
+  const base = series(history, metric, last).map((point) => ({ label: short(point.commit), value: point.value }));
+  return head === void 0 ? base : [...base, { label: "PR", value: head }];
+}
+function mermaidChart(title, points2) {
+  const values = points2.map((point) => point.value * 100);
+  const low = Math.max(0, Math.floor(Math.min(...values) / 5) * 5 - 5);
+  const high = Math.min(100, Math.ceil(Math.max(...values) / 5) * 5 + 5);
+  return {
+    type: "code",
+    lang: "mermaid",
+    value: [
+      "xychart-beta",
+      `  title "${title.replaceAll('"', "'")}"`,
+      `  x-axis [${points2.map((point) => point.label).join(", ")}]`,
+      `  y-axis "%" ${low} --> ${high}`,
+      `  line [${values.map((value2) => value2.toFixed(1)).join(", ")}]`
+    ].join("\n")
+  };
+}
+function trendSection(history, head, rule) {
+  const out = [];
+  for (const metric of TREND_METRICS) {
+    const points2 = trendPoints(history, metric, head[metric]);
+    if (points2.length < 2) continue;
+    const trend = linearTrend(points2.map((point) => point.value));
+    const base = points2.length - (head[metric] === void 0 ? 0 : 1);
+    out.push(
+      mermaidChart(`${metricWords(metric, rule)} (%), the last ${base} runs of the base branch${head[metric] === void 0 ? "" : " and this PR"}`, points2)
+    );
+    if (trend !== null) out.push(paragraph2(...prose(trendReading(metric, trend, rule))));
+  }
+  return out;
+}
+
 // src/render/markdown.ts
 var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
 var QUESTION_MAX_CHARS = 200;
+var ANSWER_MAX_CHARS = 300;
 var ID_MAX_CHARS = 80;
 var TAG_MAX_CHARS = 60;
 var DOCUMENTS_SHOWN = 3;
@@ -77364,17 +77653,19 @@ function sentenceStart(test, rule) {
 function movement(test) {
   return gatedTestOf(test.metric)?.words.movement(test.broken, test.fixed) ?? `${test.broken} broken, ${test.fixed} fixed`;
 }
-function pWords(test, alpha) {
-  const mcnemarNames = { exact: "exact McNemar", "mid-p": "mid-p McNemar", chi2: "McNemar \u03C7\xB2" };
-  const name = test.kind === "mcnemar" ? mcnemarNames[test.decidedBy] : "randomization";
-  const decisive = test.adjustedPValue ?? test.pValue;
-  const compare = `${decisive < alpha ? "<" : "\u2265"} \u03B1 = ${alpha}`;
-  return test.adjustedPValue === null ? `${name} p = ${formatP(test.pValue)} ${compare}` : `${name} p = ${formatP(test.pValue)}, Holm-adjusted ${formatP(test.adjustedPValue)} ${compare}`;
+var percent2 = (share) => `${(share * 100).toFixed(1)}%`;
+function evidence(test, rule) {
+  const share = shareWords(test.metric, rule);
+  const headline = share === null ? `${testSubject(test.metric, rule)} ${fixed3(test.base)} \u2192 ${fixed3(test.head)}` : `${capitalise(share)}: ${percent2(test.base)} \u2192 ${percent2(test.head)}`;
+  const p = `p = ${formatP(test.adjustedPValue ?? test.pValue)}`;
+  const detail = test.kind === "mcnemar" ? `: ${movement(test)} (${p}).` : `: \u0394 ${formatDelta(test.delta)}, 95% CI ${formatDelta(test.ci[0])} to ${formatDelta(test.ci[1])} (${p}).`;
+  return [strong2(...prose(headline)), ...prose(detail)];
 }
-function evidence(test, rule, alpha) {
-  const head = strong2(...prose(`${testSubject(test.metric, rule)} ${fixed3(test.base)} \u2192 ${fixed3(test.head)}`));
-  const detail = test.kind === "mcnemar" ? `: ${movement(test)} (${pWords(test, alpha)}).` : `: \u0394 ${formatDelta(test.delta)}, 95% CI ${formatDelta(test.ci[0])} to ${formatDelta(test.ci[1])} (${pWords(test, alpha)}).`;
-  return [head, ...prose(detail)];
+function pMethod(tests, gatedCount, alpha) {
+  const mcnemarNames = { exact: "exact McNemar", "mid-p": "mid-p McNemar", chi2: "McNemar \u03C7\xB2" };
+  const names = [...new Set(tests.map((test) => test.kind === "mcnemar" ? mcnemarNames[test.decidedBy] : "paired randomization"))];
+  const holm = tests.some((test) => test.adjustedPValue !== null) && gatedCount > 1 ? `, Holm-adjusted across ${gatedCount} gated tests` : "";
+  return `p: ${names.join(" and ")}${holm}; \u03B1 = ${alpha}`;
 }
 function sizeWords(test) {
   const direction = test.delta < 0 ? "drop" : "gain";
@@ -77415,7 +77706,7 @@ function verdictWords(comparison, rule) {
   return decideWords(comparison, rule).words;
 }
 function roleCell(test, failing) {
-  if (test.gate === null) return test.significant ? `report, significant ${test.delta < 0 ? "drop" : "gain"}` : "report";
+  if (test.gate === null) return test.significant ? test.delta < 0 ? "\u26A0\uFE0F report, significant drop" : "\u2705 report, significant gain" : "report";
   if (failing.has(test)) return "\u274C gate";
   if (test.gateOutcome === "uncalibrated-judge") return "\u26A0\uFE0F gate, uncalibrated judge";
   if (test.gateOutcome === "below-minimum-effect") return "\u26A0\uFE0F gate, below the minimum effect";
@@ -77427,27 +77718,33 @@ function verdictSections(comparison, rule, verdict) {
   const gated = comparison.tests.filter((t) => t.gate !== null);
   const out = [heading2(3, `${verdict.icon} rag-gate: ${verdict.words}`)];
   const evidenceTests = verdict.failing.size > 0 ? [...verdict.failing] : gated.filter((t) => t.significant);
-  const lead = [];
-  for (const test of evidenceTests) {
-    if (lead.length > 0) lead.push(text3(" "));
-    lead.push(...evidence(test, rule, alpha));
-    if (test.gateOutcome === "below-minimum-effect") lead.push(text3(" The drop is smaller than the minimum effect, so it only warns."));
-    if (test.gateOutcome === "uncalibrated-judge") lead.push(text3(" Its values come from an uncalibrated judge, so it only warns."));
-  }
-  for (const reason of verdict.otherReasons) {
-    if (lead.length > 0) lead.push(text3(" "));
-    lead.push(...prose(`${capitalise(reason)}.`));
-  }
-  if (lead.length === 0) {
+  const items = evidenceTests.map((test) => [
+    ...evidence(test, rule),
+    ...test.gateOutcome === "below-minimum-effect" ? [text3(" The drop is smaller than the minimum effect, so it only warns.")] : [],
+    ...test.gateOutcome === "uncalibrated-judge" ? [text3(" Its values come from an uncalibrated judge, so it only warns.")] : []
+  ]);
+  for (const reason of verdict.otherReasons) items.push(prose(`${capitalise(reason)}.`));
+  if (items.length > 0) out.push(bulletList(items));
+  const closing = [];
+  if (evidenceTests.length === 0 && verdict.otherReasons.length === 0) {
     const n = gated.length;
-    lead.push(text3(n === 0 ? "No test is gated." : `No gated test changed significantly (\u03B1 = ${alpha}${n > 1 ? `, Holm-adjusted across ${n} tests` : ""}).`));
+    closing.push(n === 0 ? "No test is gated." : `No gated test changed significantly (\u03B1 = ${alpha}${n > 1 ? `, Holm-adjusted across ${n} tests` : ""}).`);
   }
-  lead.push(text3(comparison.verdict === "fail" ? " This check fails." : " This check passes."));
-  out.push(paragraph2(...lead));
+  closing.push(comparison.verdict === "fail" ? "This check fails." : "This check passes.");
+  if (evidenceTests.length > 0) closing.push(`(${pMethod(evidenceTests, gated.length, alpha)}.)`);
+  out.push(paragraph2(...prose(closing.join(" "))));
   const power = gated.filter((t) => !t.significant).map((t) => powerSentence(t, rule));
   if (power.length > 0) out.push(paragraph2(...prose(power.join(" "))));
   out.push(paragraph2(...causeLine(comparison)));
   return out;
+}
+function bulletList(items) {
+  return {
+    type: "list",
+    ordered: false,
+    spread: false,
+    children: items.map((item) => ({ type: "listItem", spread: false, children: [paragraph2(...item)] }))
+  };
 }
 function causeLine(comparison) {
   const hasCorrect = comparison.tests.some((t) => t.metric === "correct");
@@ -77509,11 +77806,18 @@ function mcnemarSection(comparison, rule) {
   return details(tests.length === 1 ? "McNemar table" : "McNemar tables", body);
 }
 function causeCell(change, improving) {
-  if (change.cause === "generation") return [text3("generation")];
-  if (change.cause === "unknown") return [text3("unknown (no retrieval outcome)")];
-  if (improving) return [text3("retrieval: found the gold document")];
-  const documents = documentList(change.lostDocuments);
-  return documents.length === 0 ? [text3("retrieval: lost the gold document")] : [text3("retrieval: lost "), ...documents];
+  if (change.cause === "unknown") return "unknown (no retrieval outcome)";
+  if (change.cause === "retrieval" && improving) return "retrieval: found the gold document";
+  return change.cause;
+}
+function lostLine(lost, evidence2) {
+  const documents = documentList(lost);
+  const out = documents.length === 0 ? [text3("lost the gold document")] : [text3("lost "), ...documents];
+  const before = new Set(evidence2?.base?.top ?? []);
+  const newcomers = (evidence2?.head?.top ?? []).filter((id) => !before.has(id));
+  if (newcomers.length > 0) out.push(text3(" \xB7 in its place "), ...documentList(newcomers));
+  else if (evidence2?.head?.top !== void 0) out.push(text3(" \xB7 head's top "), ...documentList(evidence2.head.top));
+  return out;
 }
 function documentList(ids2) {
   const out = [];
@@ -77524,18 +77828,53 @@ function documentList(ids2) {
   if (ids2.length > DOCUMENTS_SHOWN) out.push(text3(` and ${ids2.length - DOCUMENTS_SHOWN} more`));
   return out;
 }
-function questionCells(item) {
-  return [inert(item.id, ID_MAX_CHARS), inert(item.question, QUESTION_MAX_CHARS)];
+function questionCell(item, traceUrl, outcomes, lost) {
+  const links = traceLinks(item, traceUrl);
+  return [
+    inert(item.id, ID_MAX_CHARS),
+    text3(" "),
+    ...inertProse(item.question, QUESTION_MAX_CHARS),
+    ...links.length > 0 ? [text3(" \xB7 "), ...links] : [],
+    // Document ids start a line of their own in the widest column, where they do not break at a hyphen.
+    ...lost === void 0 ? [] : [lineBreak(), ...lostLine(lost, item.evidence)],
+    ...outcomes === null ? [] : answersFold(item.evidence, outcomes)
+  ];
 }
-function regressionList(changes, improving) {
-  return { header: ["id", "question", "cause"], rows: changes.map((c) => [...questionCells(c), causeCell(c, improving)]) };
+function traceLinks(item, template) {
+  const own6 = ["base", "head"].flatMap((side) => {
+    const given = item.evidence?.[side]?.traceUrl;
+    const url2 = given === void 0 ? null : safeHttpUrl(given);
+    return url2 === null ? [] : [link2(url2, `${side} trace`)];
+  });
+  if (own6.length === 0 && template !== void 0) {
+    const url2 = safeHttpUrl(template.replaceAll("{id}", encodeURIComponent(item.id)));
+    if (url2 !== null) own6.push(link2(url2, "trace"));
+  }
+  return own6.flatMap((node3, i) => i === 0 ? [node3] : [text3(" \xB7 "), node3]);
 }
-function retrievalList(items, showRescued) {
-  const lost = (r) => {
-    const documents = documentList(r.lostDocuments);
-    return documents.length === 0 ? [text3("the gold document")] : documents;
-  };
-  return showRescued ? { header: ["id", "question", "lost", "answer"], rows: items.map((r) => [...questionCells(r), lost(r), r.rescued ? "still right" : "wrong"]) } : { header: ["id", "question", "lost"], rows: items.map((r) => [...questionCells(r), lost(r)]) };
+function answersFold(evidence2, [baseOutcome2, headOutcome]) {
+  const { expectedAnswer, base, head } = evidence2 ?? {};
+  if (expectedAnswer === void 0 && base?.answer === void 0 && head?.answer === void 0) return [];
+  const answer = (value2) => value2 === void 0 ? [text3("\u2014")] : inertProse(value2, ANSWER_MAX_CHARS);
+  return inlineDetails("answers side by side", [
+    ...expectedAnswer === void 0 ? [] : [strong2(text3("expected")), text3(": "), ...answer(expectedAnswer), lineBreak()],
+    strong2(text3("base")),
+    text3(baseOutcome2 === null ? ": " : ` (${baseOutcome2}): `),
+    ...answer(base?.answer),
+    lineBreak(),
+    strong2(text3("head")),
+    text3(headOutcome === null ? ": " : ` (${headOutcome}): `),
+    ...answer(head?.answer)
+  ]);
+}
+function regressionList(changes, improving, traceUrl) {
+  const outcomes = improving ? ["wrong", "right"] : ["right", "wrong"];
+  const lost = (c) => c.cause === "retrieval" && !improving ? c.lostDocuments : void 0;
+  return { header: ["question", "cause"], rows: changes.map((c) => [questionCell(c, traceUrl, outcomes, lost(c)), causeCell(c, improving)]) };
+}
+function retrievalList(items, showRescued, traceUrl) {
+  const cell = (r) => questionCell(r, traceUrl, [null, showRescued ? r.rescued ? "still right" : "wrong" : null], r.lostDocuments);
+  return showRescued ? { header: ["question", "answer"], rows: items.map((r) => [cell(r), r.rescued ? "still right" : "wrong"]) } : { header: ["question"], rows: items.map((r) => [cell(r)]) };
 }
 function moreLine(hidden, reportLink) {
   const where = reportLink === void 0 || reportLink.trim() === "" ? [text3("the full JSON report")] : [text3("the full JSON ("), ...annotated(reportLink), text3(")")];
@@ -77560,19 +77899,24 @@ function baseOutcome(question) {
   ];
   return parts.filter(Boolean).join(", ") || "\u2014";
 }
-function missingList(comparison) {
-  return { header: ["id", "question", "in base"], rows: comparison.missing.map((m) => [...questionCells(m), baseOutcome(m)]) };
+function missingList(comparison, traceUrl) {
+  return { header: ["question", "in base"], rows: comparison.missing.map((m) => [questionCell(m, traceUrl, null), baseOutcome(m)]) };
 }
-function buildLists(comparison) {
+function buildLists(comparison, traceUrl) {
   const hasCorrect = comparison.tests.some((t) => t.metric === "correct");
+  const tags = comparison.byTag.filter((tag) => tag.outcomes.some((o) => o.broken + o.fixed > 0));
   if (!hasCorrect) {
     const items = comparison.retrievalRegressions;
     return {
-      missing: missingList(comparison),
-      main: { title: `Questions that lost their gold document (${items.length.toLocaleString("en-US")})`, noun: "question", list: retrievalList(items, false) },
+      missing: missingList(comparison, traceUrl),
+      main: {
+        title: `Questions that lost their gold document (${items.length.toLocaleString("en-US")})`,
+        noun: "question",
+        list: retrievalList(items, false, traceUrl)
+      },
       extra: null,
-      fixed: regressionList(comparison.fixed, true),
-      tags: Object.entries(comparison.regressionsByTag)
+      fixed: regressionList(comparison.fixed, true, traceUrl),
+      tags
     };
   }
   const regressed = new Set(comparison.regressions.map((r) => r.id));
@@ -77580,15 +77924,15 @@ function buildLists(comparison) {
   const rescued = others.filter((r) => r.rescued).length;
   const summary2 = rescued === others.length ? `${others.length.toLocaleString("en-US")} more lost their gold document but ${others.length === 1 ? "was" : "were"} still answered right (rescued by the model)` : `${others.length.toLocaleString("en-US")} more lost their gold document (${rescued} still answered right)`;
   return {
-    missing: missingList(comparison),
+    missing: missingList(comparison, traceUrl),
     main: {
       title: `Regressed questions (${comparison.regressions.length.toLocaleString("en-US")})`,
       noun: "regressed question",
-      list: regressionList(comparison.regressions, false)
+      list: regressionList(comparison.regressions, false, traceUrl)
     },
-    extra: others.length === 0 ? null : { summary: summary2, list: retrievalList(others, rescued !== others.length) },
-    fixed: regressionList(comparison.fixed, true),
-    tags: Object.entries(comparison.regressionsByTag)
+    extra: others.length === 0 ? null : { summary: summary2, list: retrievalList(others, rescued !== others.length, traceUrl) },
+    fixed: regressionList(comparison.fixed, true, traceUrl),
+    tags
   };
 }
 function questionSections(lists, limits, reportLink) {
@@ -77606,14 +77950,46 @@ function questionSections(lists, limits, reportLink) {
     out.push(...details(`${plural2(fixed.rows.length, "question")} fixed (wrong in base, right in head)`, listBody(fixed, limits.fixed, null, reportLink)));
   }
   if (tags.length > 0) {
-    const rows = tags.slice(0, limits.tags).map(([tag, count2]) => [inert(tag, TAG_MAX_CHARS), count2.toLocaleString("en-US")]);
     const body = [];
-    if (rows.length > 0) body.push(table(["tag", "regressions"], rows, ["left", "right"]));
+    if (limits.tags > 0) body.push(...tagTable(tags.slice(0, limits.tags), tags));
     if (limits.tags < tags.length) body.push(moreLine(tags.length - limits.tags, reportLink));
-    if (tags.length > TAGS_FOLD_AFTER) out.push(...details(`Regressions by tag (${plural2(tags.length, "tag")})`, body));
-    else out.push(paragraph2(strong2(text3("Regressions by tag"))), ...body);
+    if (tags.length > TAGS_FOLD_AFTER) out.push(...details(`By tag (${plural2(tags.length, "tag")} moved)`, body));
+    else out.push(paragraph2(strong2(text3("By tag"))), ...body);
   }
   return out;
+}
+var TAG_COLUMNS = [
+  ["correct", "answered right"],
+  ["retrieval_ok", "retrieval ok"]
+];
+function tagTable(shown, all2) {
+  const columns = TAG_COLUMNS.filter(([metric]) => all2.some((tag) => tag.outcomes.some((o) => o.metric === metric)));
+  const [first] = columns;
+  if (first === void 0) return [];
+  const rate = (tag, metric) => {
+    const outcome = tag.outcomes.find((o) => o.metric === metric);
+    if (outcome === void 0) return "\u2014";
+    return `${percent2(outcome.base)}\xA0\u2192\xA0${percent2(outcome.head)}${outcome.significant ? outcome.head < outcome.base ? "\xA0\u26A0\uFE0F" : "\xA0\u2705" : ""}`;
+  };
+  const counts = (tag) => tag.outcomes.find((o) => o.metric === first[0]);
+  const rows = shown.map((tag) => [
+    inert(tag.tag, TAG_MAX_CHARS),
+    tag.questions.toLocaleString("en-US"),
+    rate(tag, first[0]),
+    (counts(tag)?.broken ?? 0).toLocaleString("en-US"),
+    (counts(tag)?.fixed ?? 0).toLocaleString("en-US"),
+    ...columns.slice(1).map(([metric]) => rate(tag, metric))
+  ]);
+  const tests = all2.reduce((sum, tag) => sum + tag.outcomes.length, 0);
+  const header = ["tag", "questions", first[1], "broken", "fixed", ...columns.slice(1).map(([, name]) => name)];
+  return [
+    table(header, rows, ["left", "right", "right", "right", "right", "right"]),
+    paragraph2(
+      ...prose(
+        `Paired questions of each tag, most moved first; broken and fixed count ${first[0] === "correct" ? "answers" : "retrievals"}. \u26A0\uFE0F (\u2705) marks a drop (gain) significant after Holm's correction across the ${plural2(tests, "per-tag McNemar test")}.`
+      )
+    )
+  ];
 }
 function decompositionSection(comparison) {
   const { base, head } = comparison.decomposition;
@@ -77651,7 +78027,10 @@ function judgeSection(comparison) {
 }
 function footer(comparison, options) {
   const parts = [];
-  if (options.baseline !== void 0 && options.baseline.trim() !== "") parts.push([text3("Baseline: "), ...annotated(options.baseline)]);
+  if (options.baseline !== void 0 && options.baseline.trim() !== "") {
+    const baselineRun = options.baselineRunUrl === void 0 ? null : safeHttpUrl(options.baselineRunUrl);
+    parts.push([text3("Baseline: "), ...annotated(options.baseline), ...baselineRun === null ? [] : [text3(" ("), link2(baselineRun, "its run"), text3(")")]]);
+  }
   const gated = comparison.tests.filter((t) => t.gate !== null).length;
   parts.push([
     text3(
@@ -77659,13 +78038,15 @@ function footer(comparison, options) {
     )
   ]);
   if (options.reportLink !== void 0 && options.reportLink.trim() !== "") parts.push(annotated(options.reportLink));
+  const run2 = options.runUrl === void 0 ? null : safeHttpUrl(options.runUrl);
+  if (run2 !== null) parts.push([link2(run2, "workflow run")]);
   return paragraph2(...parts.flatMap((part, i) => i === 0 ? part : [text3(" \xB7 "), ...part]));
 }
 function renderComment(comparison, options) {
   const maxLength = options.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH;
   const rule = options.retrievalOk;
   const verdict = decideWords(comparison, rule);
-  const lists = buildLists(comparison);
+  const lists = buildLists(comparison, options.traceUrl);
   const head = [
     ...options.marker !== void 0 ? [markerComment(options.marker)] : [],
     ...verdictSections(comparison, rule, verdict),
@@ -77674,7 +78055,9 @@ function renderComment(comparison, options) {
     ...comparison.tests.length > 0 ? [paragraph2(...prose(`${intervalNote(comparison.tests)}.`))] : [],
     ...mcnemarSection(comparison, rule)
   ];
+  const trend = options.trend === void 0 ? [] : trendSection(options.trend.history, options.trend.head, rule);
   const tail = [
+    ...trend.length > 0 ? [paragraph2(strong2(text3("Trend on the base branch"))), ...trend] : [],
     ...decompositionSection(comparison),
     ...judgeSection(comparison),
     ...warningsSection(comparison, rule),
@@ -77828,7 +78211,7 @@ function decompositionText(summary2, retrievalOkRule) {
   return `Decomposition (retrieval ok: ${retrievalOkRule}; ${d.n} answerable questions)
 ${textTable(rows)}`;
 }
-function tagTable(summary2, headline) {
+function tagTable2(summary2, headline) {
   const tags = Object.entries(summary2.byTag);
   if (tags.length === 0) return null;
   const columns = headline.filter((name) => tags.some(([, t]) => (t.metrics[name]?.n ?? 0) > 0));
@@ -77871,7 +78254,7 @@ ${textTable([
       ])}`
     );
   }
-  sections.push(tagTable(summary2, headlineMetrics(config2.retrievalOk.metric.name)));
+  sections.push(tagTable2(summary2, headlineMetrics(config2.retrievalOk.metric.name)));
   if (summary2.warnings.length > 0) sections.push(`Warnings
 ${summary2.warnings.map((w) => `  ! ${w}`).join("\n")}`);
   return `${sections.filter((s) => s !== null).join("\n\n")}
@@ -84008,6 +84391,10 @@ ${error63.message}`);
     runtime.setFailed(`rag-gate: ${errorMessage3(error63)}`);
   }
 }
+function runUrl(env) {
+  if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID) return void 0;
+  return `${env.GITHUB_SERVER_URL || "https://github.com"}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
+}
 function statusTarget(event, pullRequest, tag, env) {
   if (event.eventName === "pull_request" || pullRequest === null) return null;
   return {
@@ -84118,7 +84505,16 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
     const { run: run2, baseline } = result;
     for (const warning2 of run2.warnings) runtime.warning(warning2);
     comparison = run2.comparison;
-    const options = { retrievalOk: rule, rules: config2.eval, marker, baseline: baseline.description, reportLink: "the `report-json` output" };
+    const options = {
+      retrievalOk: rule,
+      rules: config2.eval,
+      marker,
+      baseline: baseline.description,
+      reportLink: "the `report-json` output",
+      runUrl: runUrl(env),
+      baselineRunUrl: baseline.artifact?.run.url,
+      traceUrl: settings["trace-url"]
+    };
     comment = renderComment(comparison, options);
     summary2 = renderComment(comparison, { ...options, maxLength: SUMMARY_MAX_BYTES / 2 });
     report2 = comparisonReport(run2, config2, { found: true, sha: baseline.sha, description: baseline.description });

@@ -3,18 +3,20 @@
 //
 //   node scripts/demo.mjs [--out DIR] [--update-docs]
 //
-// Writes only to DIR (default out/demo/, ignored by git): base.jsonl, head.jsonl, comment.md (the PR comment body)
-// and comparison.json (compare --json). Exits 0 whatever the verdict: it is a demo.
+// Writes only to DIR (default out/demo/, ignored by git): base.jsonl, head.jsonl, comment.md (the PR comment body,
+// written by the action itself, dist/index.js, as on a pull request) and comparison.json (compare --json). Exits 0
+// whatever the verdict: it is a demo.
 // --update-docs also rewrites the committed copies: examples/base.jsonl, examples/head.jsonl and
 // docs/example-comment.md (the tests fail when those are out of date).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli.js');
+const ACTION = join(ROOT, 'dist', 'index.js');
 const EXAMPLE_COMMENT = join(ROOT, 'docs', 'example-comment.md');
 /** The demo's settings; its retrieval-ok rule (every gold document retrieved: a synthesis question needs both) is the story. */
 const CONFIG = join(ROOT, 'examples', 'rag-gate.yml');
@@ -52,6 +54,61 @@ function compare(files, flags) {
     process.exit(2);
   }
   return { args, code: run.status, stdout: run.stdout };
+}
+
+/**
+ * The PR comment as the action writes it: dist/index.js run as the runner runs it (inputs as INPUT_* variables with
+ * action.yml's defaults, a pull_request event), with the base results given by the `baseline` input and comments
+ * off, so that it calls no GitHub API. The comment is the report-markdown file it writes, marker and Baseline line
+ * included, exactly what it would post.
+ */
+function actionComment(files) {
+  const runner = join(options.out, 'runner');
+  rmSync(runner, { recursive: true, force: true });
+  mkdirSync(join(runner, 'temp'), { recursive: true });
+  const event = join(runner, 'event.json');
+  writeFileSync(
+    event,
+    JSON.stringify({
+      action: 'synchronize',
+      number: 7,
+      pull_request: {
+        number: 7,
+        base: { ref: 'main', sha: '1f3c2a9e0b7d4c6a8e5f2b1d9c0a7e6f5b4d3c2a' },
+        head: { ref: 'sentence-window-chunks', sha: '9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b' },
+      },
+    }),
+  );
+  for (const name of ['output', 'summary']) writeFileSync(join(runner, name), '');
+  const { inputs: declared } = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8'));
+  const given = { results: basename(files.head), baseline: basename(files.base), config: CONFIG, comment: 'never', 'github-token': 'demo' };
+  const inputs = {};
+  for (const [name, input] of Object.entries(declared)) {
+    const value = given[name] ?? input.default;
+    if (value !== undefined) inputs[`INPUT_${name.toUpperCase()}`] = String(value);
+  }
+  const env = {
+    PATH: process.env.PATH ?? '',
+    ...inputs,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_PATH: event,
+    GITHUB_REPOSITORY: 'larkspur/assistant',
+    GITHUB_RUN_ID: '7006',
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_OUTPUT: join(runner, 'output'),
+    GITHUB_STEP_SUMMARY: join(runner, 'summary'),
+    RUNNER_TEMP: join(runner, 'temp'),
+  };
+  const run = spawnSync(process.execPath, [ACTION], { cwd: dirname(files.head), env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (run.error) throw run.error;
+  const written = join(runner, 'temp', 'rag-gate', 'default', 'comment.md');
+  if (!existsSync(written)) {
+    process.stderr.write(run.stdout + run.stderr);
+    process.stderr.write(`demo: the action wrote no comment (exit ${run.status})\n`);
+    process.exit(2);
+  }
+  return readFileSync(written, 'utf8');
 }
 
 const fixed3 = (x) => (x === null ? '–' : x.toFixed(3));
@@ -113,8 +170,8 @@ function correctnessRules(headFile, out) {
 }
 
 const options = parseArgs(process.argv.slice(2));
-if (!existsSync(CLI)) {
-  process.stderr.write('demo: dist/cli.js is missing: run `npm run build` first\n');
+if (!existsSync(CLI) || !existsSync(ACTION)) {
+  process.stderr.write('demo: dist/cli.js or dist/index.js is missing: run `npm run build` first\n');
   process.exit(1);
 }
 // Loaded after the check, so that a missing build is reported as such.
@@ -151,11 +208,12 @@ process.stdout.write(`Ran both configurations in ${((performance.now() - started
 
 const comment = join(options.out, 'comment.md');
 const json = join(options.out, 'comparison.json');
-const report = compare(files, ['--markdown', shown(comment)]);
+const report = compare(files, []);
 process.stdout.write(`$ node dist/cli.js ${report.args.map((a) => (/[^\w@./=-]/.test(a) ? `'${a}'` : a)).join(' ')}\n\n${report.stdout}\n`);
 writeFileSync(json, compare(files, ['--json']).stdout);
+writeFileSync(comment, actionComment(files));
 
-process.stdout.write(`Wrote the PR comment body to ${shown(comment)} and the comparison as JSON to ${shown(json)}.\n\n`);
+process.stdout.write(`Wrote the PR comment body (as the action writes it) to ${shown(comment)} and the comparison as JSON to ${shown(json)}.\n\n`);
 process.stdout.write(misattribution(JSON.parse(compare(files, ['--retrieval-ok', 'hit@5', '--json']).stdout)));
 process.stdout.write(correctnessRules(files.head, options.out));
 if (options.updateDocs) {

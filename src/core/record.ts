@@ -226,6 +226,8 @@ export const resultRecordSchema = z
     /** The gold contexts as text (Ragas' name): relevant documents matched by text when `relevant_ids` is absent. */
     reference_contexts: texts('the reference texts').optional(),
     scores: scoresField.optional(),
+    /** A link to the question's trace (LangSmith, Langfuse, Phoenix…): the comment links a regressed question to it. */
+    trace_url: text.optional(),
   })
   .superRefine((record, ctx) => {
     const { retrieved_ids: ids, retrieved_contexts: contexts } = record;

@@ -10,7 +10,8 @@ import { readCalibrationRecord } from '../judge/calibration.js';
 import type { ReadProgress } from '../sources/lines.js';
 import { readGoldenIds } from '../sources/golden.js';
 import { readHoldoutFile } from '../sources/holdout-file.js';
-import { readOutcomes, rescoreUnderHeadLabels } from '../sources/outcomes.js';
+import { readEvidence, readOutcomes, rescoreUnderHeadLabels } from '../sources/outcomes.js';
+import { evidenceIds, withEvidence } from '../core/compare/evidence.js';
 import { ungatedText } from '../render/gate-words.js';
 import { readBothRuns } from '../sources/parallel.js';
 
@@ -55,6 +56,9 @@ export async function evaluateFiles(
   return { summary: summarizeRun(outcomes, config), warnings: read.warnings, holdoutLeftOut: leftOut };
 }
 
+/** Changed questions whose answers and documents are read for the reports: more than a comment can show. */
+const EVIDENCE_QUESTIONS = 500;
+
 export interface ComparisonRun {
   readonly comparison: Comparison;
   readonly head: RunSummary;
@@ -90,10 +94,14 @@ export async function compareFiles(
     rescoring = { rescored: [...rescored.outcomes.ids], notRescorable: rescored.notRescorable };
   }
   const names = { base: files.base.join(', '), head: files.head.join(', ') };
-  const comparison = compareRuns(baseOutcomes, headOutcomes, headSummary, config, names, { golden, ...rescoring, holdoutLeftOut });
-  if (comparison.ungated && options.allowUngated !== true) {
+  const compared = compareRuns(baseOutcomes, headOutcomes, headSummary, config, names, { golden, ...rescoring, holdoutLeftOut });
+  if (compared.ungated && options.allowUngated !== true) {
     throw InputError.single({ file: names.head, message: ungatedText(config, head.unknownFields) });
   }
+  // A second, targeted read for the changed questions' answers and documents: the first read keeps no answer text.
+  const ids = evidenceIds(compared, EVIDENCE_QUESTIONS);
+  const [baseEvidence, headEvidence] = await Promise.all([readEvidence(files.base, ids, config.eval), readEvidence(files.head, ids, config.eval)]);
+  const comparison = withEvidence(compared, baseEvidence, headEvidence);
   return { comparison, head: headSummary, warnings: [...base.warnings, ...head.warnings] };
 }
 

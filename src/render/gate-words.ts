@@ -1,5 +1,6 @@
 import { type GateName, gatedTest, gatedTestOf, isScoreGate } from '../core/catalog/gates.js';
 import { QUESTION_COLUMNS } from '../core/catalog/metrics.js';
+import { parseRetrievalOkRule, type RetrievalOkRule } from '../core/scoring/retrieval-ok.js';
 import { suggestField } from '../core/record.js';
 import type { JudgeCheck } from '../core/compare/calibration.js';
 import type { JudgeStatus } from '../core/compare/judge-gate.js';
@@ -15,7 +16,34 @@ export interface WordsContext {
   readonly judges: readonly JudgeStatus[];
 }
 
-const withRule = (template: string, rule: string) => template.replaceAll('{rule}', rule);
+const withRule = (template: string, rule: string) => template.replaceAll('{rule-words}', ruleWords(rule)).replaceAll('{rule}', rule);
+
+const percent = (share: number) => `${+(share * 100).toFixed(1)}%`;
+
+/**
+ * A retrieval-ok rule in words, for "questions with …": `hit@5` → "a gold document in the top 5", `recall@5>=1` →
+ * "every gold document in the top 5", `recall@10>=0.8` → "at least 80% of their gold documents in the top 10",
+ * other rules as written ("ndcg@10 of at least 0.5"). A rule that does not parse is shown as it is.
+ */
+export function ruleWords(rule: string): string {
+  let parsed: RetrievalOkRule;
+  try {
+    parsed = parseRetrievalOkRule(rule);
+  } catch {
+    return rule;
+  }
+  const { metric, threshold } = parsed;
+  const top = Number.isFinite(metric.k) ? `the top ${metric.k}` : 'the ranking';
+  if (metric.family === 'hit') return `a gold document in ${top}`;
+  if (metric.family === 'recall') return threshold >= 1 ? `every gold document in ${top}` : `at least ${percent(threshold)} of their gold documents in ${top}`;
+  return `${metric.name} of at least ${threshold}`;
+}
+
+/** The questions a gated test's rate counts ("questions answered right"), or null for a test that is not a rate. */
+export function shareWords(metric: string, rule: string): string | null {
+  const test = gatedTestOf(metric);
+  return test === undefined ? null : withRule(test.words.share, rule);
+}
 
 /** A score another tool computed, as reports name it: "the score faithfulness (not calibrated here)". */
 function scoreWords(metric: string): string {

@@ -2,22 +2,52 @@
  * The PR comment body: a pure function from a Comparison to GitHub-flavoured Markdown.
  *
  * The document is built as an mdast tree and serialised by mdast-util-to-markdown with the GFM extension, so
- * escaping is never done by hand. Text that comes from users' files (question text, ids, tags, document ids) only
- * ever enters the tree as `inlineCode`: inside a code span nothing is HTML, a heading, a link, an image or an
- * @mention, and the GFM table serialiser escapes `|` in code spans inside cells. Raw `html` nodes carry only our
- * own fixed markup: the sticky-comment marker and the `<details><summary>` wrappers.
+ * escaping is never done by hand. Text that comes from users' files enters the tree only through mdast.ts: ids,
+ * tags and document ids as `inert` code spans, questions and answers as `inertProse` (text, with every word GitHub
+ * could act on in a code span), URLs only through `safeHttpUrl`. Raw `html` nodes carry only our own fixed markup:
+ * the sticky-comment marker, the `<details><summary>` wrappers and `<br>`.
  */
 import { holdoutLeftOutText } from './holdout.js';
 import type { List, Paragraph, PhrasingContent, RootContent, Table } from 'mdast';
 import { gatedTestOf } from '../core/catalog/gates.js';
 import { comparisonScoringLines, type ScoringRulesInUse } from './scoring-words.js';
-import type { Comparison, McNemarTest, MissingQuestion, PairedTest, QuestionChange, RetrievalRegression } from '../core/compare/types.js';
+import type {
+  Comparison,
+  McNemarTest,
+  MissingQuestion,
+  PairedTest,
+  QuestionChange,
+  QuestionEvidence,
+  RetrievalRegression,
+  TagChange,
+  TagOutcome,
+} from '../core/compare/types.js';
 import { decompositionRows, intervalNote, mcnemarSentence, oddsRatioWords, retrievalShiftNote } from './compare-text.js';
-import { gateWords, judgeNotes, reasonText, testLabel, testSubject, testTableLabel, warningWords } from './gate-words.js';
+import { gateWords, judgeNotes, reasonText, shareWords, testLabel, testSubject, testTableLabel, warningWords } from './gate-words.js';
 import { formatDelta, formatP, formatRequiredN, plural } from './format.js';
-import { annotated, type Cell, details, heading, inert, markerComment, paragraph, prose, sentencePhrasing, serialise, strong, table, text } from './mdast.js';
-import type { Sentence } from './untrusted.js';
+import {
+  annotated,
+  type Cell,
+  details,
+  heading,
+  inert,
+  inertProse,
+  inlineDetails,
+  lineBreak,
+  link,
+  markerComment,
+  paragraph,
+  prose,
+  sentencePhrasing,
+  serialise,
+  strong,
+  table,
+  text,
+} from './mdast.js';
+import { safeHttpUrl, type Sentence } from './untrusted.js';
 import { fixed3 } from './text-table.js';
+import type { History } from '../core/history/history.js';
+import { trendSection } from './history.js';
 
 export interface CommentOptions {
   /** Names the retrieval test, e.g. "hit@5". */
@@ -32,12 +62,22 @@ export interface CommentOptions {
   maxLength?: number;
   /** The scoring rules, stated under the verdict (how `correct` was computed, what was matched by text). */
   rules?: ScoringRulesInUse;
+  /** The workflow run that wrote this comment, linked in the last line. */
+  runUrl?: string;
+  /** The run whose results are the baseline, linked beside the baseline line. */
+  baselineRunUrl?: string;
+  /** A trace link for every listed question: a URL with `{id}` where the question's id goes (URL-encoded). */
+  traceUrl?: string;
+  /** The base branch's run history and the head run's values of the same metrics: the trend section. */
+  trend?: { readonly history: History; readonly head: Readonly<Record<string, number | undefined>> };
 }
 
 /** GitHub rejects comment bodies over 65,536 characters; stay a little below. */
 const DEFAULT_COMMENT_MAX_LENGTH = 65_000;
 /** Longest question text shown, ellipsis included (in code points). */
 const QUESTION_MAX_CHARS = 200;
+/** Longest answer shown side by side, ellipsis included: enough to judge it, short enough to compare. */
+const ANSWER_MAX_CHARS = 300;
 const ID_MAX_CHARS = 80;
 const TAG_MAX_CHARS = 60;
 /** Lost documents named per question; the rest are counted. */
@@ -66,25 +106,33 @@ function movement(test: McNemarTest): string {
   return gatedTestOf(test.metric)?.words.movement(test.broken, test.fixed) ?? `${test.broken} broken, ${test.fixed} fixed`;
 }
 
-/** "exact McNemar p = 0.0013, Holm-adjusted 0.0026 < α = 0.05". */
-function pWords(test: PairedTest, alpha: number): string {
-  const mcnemarNames = { exact: 'exact McNemar', 'mid-p': 'mid-p McNemar', chi2: 'McNemar χ²' };
-  const name = test.kind === 'mcnemar' ? mcnemarNames[test.decidedBy] : 'randomization';
-  const decisive = test.adjustedPValue ?? test.pValue;
-  const compare = `${decisive < alpha ? '<' : '≥'} α = ${alpha}`;
-  return test.adjustedPValue === null
-    ? `${name} p = ${formatP(test.pValue)} ${compare}`
-    : `${name} p = ${formatP(test.pValue)}, Holm-adjusted ${formatP(test.adjustedPValue)} ${compare}`;
-}
+const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
-/** A significant gated test as evidence: bold "metric base → head", then the counts and p-values. */
-function evidence(test: PairedTest, rule: string, alpha: number): PhrasingContent[] {
-  const head = strong(...prose(`${testSubject(test.metric, rule)} ${fixed3(test.base)} → ${fixed3(test.head)}`));
+/**
+ * A significant gated test as evidence, in words first: bold "questions answered right: 77.4% → 73.1%" (a score as
+ * "metric base → head"), then the questions that moved and the deciding p-value; how p was computed is said once,
+ * under the list.
+ */
+function evidence(test: PairedTest, rule: string): PhrasingContent[] {
+  const share = shareWords(test.metric, rule);
+  const headline =
+    share === null
+      ? `${testSubject(test.metric, rule)} ${fixed3(test.base)} → ${fixed3(test.head)}`
+      : `${capitalise(share)}: ${percent(test.base)} → ${percent(test.head)}`;
+  const p = `p = ${formatP(test.adjustedPValue ?? test.pValue)}`;
   const detail =
     test.kind === 'mcnemar'
-      ? `: ${movement(test)} (${pWords(test, alpha)}).`
-      : `: Δ ${formatDelta(test.delta)}, 95% CI ${formatDelta(test.ci[0])} to ${formatDelta(test.ci[1])} (${pWords(test, alpha)}).`;
-  return [head, ...prose(detail)];
+      ? `: ${movement(test)} (${p}).`
+      : `: Δ ${formatDelta(test.delta)}, 95% CI ${formatDelta(test.ci[0])} to ${formatDelta(test.ci[1])} (${p}).`;
+  return [strong(...prose(headline)), ...prose(detail)];
+}
+
+/** How the evidence's p-values were computed: "exact McNemar, Holm-adjusted across 2 gated tests; α = 0.05". */
+function pMethod(tests: readonly PairedTest[], gatedCount: number, alpha: number): string {
+  const mcnemarNames = { exact: 'exact McNemar', 'mid-p': 'mid-p McNemar', chi2: 'McNemar χ²' };
+  const names = [...new Set(tests.map((test) => (test.kind === 'mcnemar' ? mcnemarNames[test.decidedBy] : 'paired randomization')))];
+  const holm = tests.some((test) => test.adjustedPValue !== null) && gatedCount > 1 ? `, Holm-adjusted across ${gatedCount} gated tests` : '';
+  return `p: ${names.join(' and ')}${holm}; α = ${alpha}`;
 }
 
 /** The size of a difference in words: percentage points for rates, the signed delta otherwise. */
@@ -160,7 +208,7 @@ export function verdictWords(comparison: Comparison, rule: string): string {
 
 /** The last column of the tests table: what the test does to the verdict. */
 function roleCell(test: PairedTest, failing: ReadonlySet<PairedTest>): string {
-  if (test.gate === null) return test.significant ? `report, significant ${test.delta < 0 ? 'drop' : 'gain'}` : 'report';
+  if (test.gate === null) return test.significant ? (test.delta < 0 ? '⚠️ report, significant drop' : '✅ report, significant gain') : 'report';
   if (failing.has(test)) return '❌ gate';
   if (test.gateOutcome === 'uncalibrated-judge') return '⚠️ gate, uncalibrated judge';
   if (test.gateOutcome === 'below-minimum-effect') return '⚠️ gate, below the minimum effect';
@@ -177,29 +225,37 @@ function verdictSections(comparison: Comparison, rule: string, verdict: Verdict)
   const out: RootContent[] = [heading(3, `${verdict.icon} rag-gate: ${verdict.words}`)];
 
   const evidenceTests = verdict.failing.size > 0 ? [...verdict.failing] : gated.filter((t) => t.significant);
-  const lead: PhrasingContent[] = [];
-  for (const test of evidenceTests) {
-    if (lead.length > 0) lead.push(text(' '));
-    lead.push(...evidence(test, rule, alpha));
-    if (test.gateOutcome === 'below-minimum-effect') lead.push(text(' The drop is smaller than the minimum effect, so it only warns.'));
-    if (test.gateOutcome === 'uncalibrated-judge') lead.push(text(' Its values come from an uncalibrated judge, so it only warns.'));
-  }
-  for (const reason of verdict.otherReasons) {
-    if (lead.length > 0) lead.push(text(' '));
-    lead.push(...prose(`${capitalise(reason)}.`));
-  }
-  if (lead.length === 0) {
+  const items: PhrasingContent[][] = evidenceTests.map((test) => [
+    ...evidence(test, rule),
+    ...(test.gateOutcome === 'below-minimum-effect' ? [text(' The drop is smaller than the minimum effect, so it only warns.')] : []),
+    ...(test.gateOutcome === 'uncalibrated-judge' ? [text(' Its values come from an uncalibrated judge, so it only warns.')] : []),
+  ]);
+  for (const reason of verdict.otherReasons) items.push(prose(`${capitalise(reason)}.`));
+  if (items.length > 0) out.push(bulletList(items));
+
+  const closing: string[] = [];
+  if (evidenceTests.length === 0 && verdict.otherReasons.length === 0) {
     const n = gated.length;
-    lead.push(text(n === 0 ? 'No test is gated.' : `No gated test changed significantly (α = ${alpha}${n > 1 ? `, Holm-adjusted across ${n} tests` : ''}).`));
+    closing.push(n === 0 ? 'No test is gated.' : `No gated test changed significantly (α = ${alpha}${n > 1 ? `, Holm-adjusted across ${n} tests` : ''}).`);
   }
-  lead.push(text(comparison.verdict === 'fail' ? ' This check fails.' : ' This check passes.'));
-  out.push(paragraph(...lead));
+  closing.push(comparison.verdict === 'fail' ? 'This check fails.' : 'This check passes.');
+  if (evidenceTests.length > 0) closing.push(`(${pMethod(evidenceTests, gated.length, alpha)}.)`);
+  out.push(paragraph(...prose(closing.join(' '))));
 
   const power = gated.filter((t) => !t.significant).map((t) => powerSentence(t, rule));
   if (power.length > 0) out.push(paragraph(...prose(power.join(' '))));
 
   out.push(paragraph(...causeLine(comparison)));
   return out;
+}
+
+function bulletList(items: readonly PhrasingContent[][]): List {
+  return {
+    type: 'list',
+    ordered: false,
+    spread: false,
+    children: items.map((item) => ({ type: 'listItem', spread: false, children: [paragraph(...item)] })),
+  };
 }
 
 /** "15 questions regressed: **11 because retrieval lost the gold document**, 4 because …". */
@@ -269,13 +325,25 @@ function mcnemarSection(comparison: Comparison, rule: string): RootContent[] {
   return details(tests.length === 1 ? 'McNemar table' : 'McNemar tables', body);
 }
 
-/** The cause cell of a regressed question: "retrieval: lost `auth-0007`" or "generation". */
-function causeCell(change: QuestionChange, improving: boolean): PhrasingContent[] {
-  if (change.cause === 'generation') return [text('generation')];
-  if (change.cause === 'unknown') return [text('unknown (no retrieval outcome)')];
-  if (improving) return [text('retrieval: found the gold document')];
-  const documents = documentList(change.lostDocuments);
-  return documents.length === 0 ? [text('retrieval: lost the gold document')] : [text('retrieval: lost '), ...documents];
+/** The cause cell of a changed question, in words only, so that its column is never squeezed. */
+function causeCell(change: QuestionChange, improving: boolean): string {
+  if (change.cause === 'unknown') return 'unknown (no retrieval outcome)';
+  if (change.cause === 'retrieval' && improving) return 'retrieval: found the gold document';
+  return change.cause;
+}
+
+/**
+ * What retrieval lost: "lost `auth-0007` · in its place `faq-0012`" (the head's top documents that base's top
+ * lacked), or the head's top documents when none is new (its slots taken by other passages of the same ones).
+ */
+function lostLine(lost: readonly string[], evidence: QuestionEvidence | undefined): PhrasingContent[] {
+  const documents = documentList(lost);
+  const out: PhrasingContent[] = documents.length === 0 ? [text('lost the gold document')] : [text('lost '), ...documents];
+  const before = new Set(evidence?.base?.top ?? []);
+  const newcomers = (evidence?.head?.top ?? []).filter((id) => !before.has(id));
+  if (newcomers.length > 0) out.push(text(' · in its place '), ...documentList(newcomers));
+  else if (evidence?.head?.top !== undefined) out.push(text(" · head's top "), ...documentList(evidence.head.top));
+  return out;
 }
 
 /** Up to {@link DOCUMENTS_SHOWN} document ids as code, then a count of the rest. */
@@ -294,22 +362,76 @@ interface QuestionList {
   readonly rows: readonly (readonly Cell[])[];
 }
 
-function questionCells(item: { id: string; question: string }): Cell[] {
-  return [inert(item.id, ID_MAX_CHARS), inert(item.question, QUESTION_MAX_CHARS)];
+/** A listed question, with what the reports know of it. */
+interface Listed {
+  readonly id: string;
+  readonly question: string;
+  readonly evidence?: QuestionEvidence;
 }
 
-function regressionList(changes: readonly QuestionChange[], improving: boolean): QuestionList {
-  return { header: ['id', 'question', 'cause'], rows: changes.map((c) => [...questionCells(c), causeCell(c, improving)]) };
+/** How each side's answer fared (null where unknown), for the answers side by side; null: no answers shown. */
+type AnswerOutcomes = readonly [base: string | null, head: string | null] | null;
+
+/**
+ * The question cell: the id first, so that it starts the cell's first line and never breaks at its hyphen, then
+ * the question as prose, its trace links, what retrieval lost, and its answers side by side folded under it. The
+ * other columns hold short words, so this one takes the width a pull request page leaves.
+ */
+function questionCell(item: Listed, traceUrl: string | undefined, outcomes: AnswerOutcomes, lost?: readonly string[]): PhrasingContent[] {
+  const links = traceLinks(item, traceUrl);
+  return [
+    inert(item.id, ID_MAX_CHARS),
+    text(' '),
+    ...inertProse(item.question, QUESTION_MAX_CHARS),
+    ...(links.length > 0 ? [text(' · '), ...links] : []),
+    // Document ids start a line of their own in the widest column, where they do not break at a hyphen.
+    ...(lost === undefined ? [] : [lineBreak(), ...lostLine(lost, item.evidence)]),
+    ...(outcomes === null ? [] : answersFold(item.evidence, outcomes)),
+  ];
 }
 
-function retrievalList(items: readonly RetrievalRegression[], showRescued: boolean): QuestionList {
-  const lost = (r: RetrievalRegression) => {
-    const documents = documentList(r.lostDocuments);
-    return documents.length === 0 ? [text('the gold document')] : documents;
-  };
+/** The question's trace links: the records' own `trace_url` (base and head), else the `trace-url` template's. */
+function traceLinks(item: Listed, template: string | undefined): PhrasingContent[] {
+  const own = (['base', 'head'] as const).flatMap((side) => {
+    const given = item.evidence?.[side]?.traceUrl;
+    const url = given === undefined ? null : safeHttpUrl(given);
+    return url === null ? [] : [link(url, `${side} trace`)];
+  });
+  if (own.length === 0 && template !== undefined) {
+    const url = safeHttpUrl(template.replaceAll('{id}', encodeURIComponent(item.id)));
+    if (url !== null) own.push(link(url, 'trace'));
+  }
+  return own.flatMap((node, i) => (i === 0 ? [node] : [text(' · '), node]));
+}
+
+/** The expected answer, then the base and head answers, each cut to a readable length, folded. */
+function answersFold(evidence: QuestionEvidence | undefined, [baseOutcome, headOutcome]: readonly [string | null, string | null]): PhrasingContent[] {
+  const { expectedAnswer, base, head } = evidence ?? {};
+  if (expectedAnswer === undefined && base?.answer === undefined && head?.answer === undefined) return [];
+  const answer = (value: string | undefined) => (value === undefined ? [text('—')] : inertProse(value, ANSWER_MAX_CHARS));
+  return inlineDetails('answers side by side', [
+    ...(expectedAnswer === undefined ? [] : [strong(text('expected')), text(': '), ...answer(expectedAnswer), lineBreak()]),
+    strong(text('base')),
+    text(baseOutcome === null ? ': ' : ` (${baseOutcome}): `),
+    ...answer(base?.answer),
+    lineBreak(),
+    strong(text('head')),
+    text(headOutcome === null ? ': ' : ` (${headOutcome}): `),
+    ...answer(head?.answer),
+  ]);
+}
+
+function regressionList(changes: readonly QuestionChange[], improving: boolean, traceUrl: string | undefined): QuestionList {
+  const outcomes: AnswerOutcomes = improving ? ['wrong', 'right'] : ['right', 'wrong'];
+  const lost = (c: QuestionChange) => (c.cause === 'retrieval' && !improving ? c.lostDocuments : undefined);
+  return { header: ['question', 'cause'], rows: changes.map((c) => [questionCell(c, traceUrl, outcomes, lost(c)), causeCell(c, improving)]) };
+}
+
+function retrievalList(items: readonly RetrievalRegression[], showRescued: boolean, traceUrl: string | undefined): QuestionList {
+  const cell = (r: RetrievalRegression) => questionCell(r, traceUrl, [null, showRescued ? (r.rescued ? 'still right' : 'wrong') : null], r.lostDocuments);
   return showRescued
-    ? { header: ['id', 'question', 'lost', 'answer'], rows: items.map((r) => [...questionCells(r), lost(r), r.rescued ? 'still right' : 'wrong']) }
-    : { header: ['id', 'question', 'lost'], rows: items.map((r) => [...questionCells(r), lost(r)]) };
+    ? { header: ['question', 'answer'], rows: items.map((r) => [cell(r), r.rescued ? 'still right' : 'wrong']) }
+    : { header: ['question'], rows: items.map((r) => [cell(r)]) };
 }
 
 /** "… and N more; see the full JSON (…)". */
@@ -353,7 +475,8 @@ interface Lists {
   /** Retrieval regressions not in the main list (mostly rescued by the model). */
   readonly extra: { readonly summary: string; readonly list: QuestionList } | null;
   readonly fixed: QuestionList;
-  readonly tags: readonly (readonly [string, number])[];
+  /** The tags whose questions moved, most moved first. */
+  readonly tags: readonly TagChange[];
 }
 
 /** A missing question's base outcomes: what it lost by being left out. */
@@ -365,20 +488,25 @@ function baseOutcome(question: MissingQuestion): string {
   return parts.filter(Boolean).join(', ') || '—';
 }
 
-function missingList(comparison: Comparison): QuestionList {
-  return { header: ['id', 'question', 'in base'], rows: comparison.missing.map((m) => [...questionCells(m), baseOutcome(m)]) };
+function missingList(comparison: Comparison, traceUrl: string | undefined): QuestionList {
+  return { header: ['question', 'in base'], rows: comparison.missing.map((m) => [questionCell(m, traceUrl, null), baseOutcome(m)]) };
 }
 
-function buildLists(comparison: Comparison): Lists {
+function buildLists(comparison: Comparison, traceUrl: string | undefined): Lists {
   const hasCorrect = comparison.tests.some((t) => t.metric === 'correct');
+  const tags = comparison.byTag.filter((tag) => tag.outcomes.some((o) => o.broken + o.fixed > 0));
   if (!hasCorrect) {
     const items = comparison.retrievalRegressions;
     return {
-      missing: missingList(comparison),
-      main: { title: `Questions that lost their gold document (${items.length.toLocaleString('en-US')})`, noun: 'question', list: retrievalList(items, false) },
+      missing: missingList(comparison, traceUrl),
+      main: {
+        title: `Questions that lost their gold document (${items.length.toLocaleString('en-US')})`,
+        noun: 'question',
+        list: retrievalList(items, false, traceUrl),
+      },
       extra: null,
-      fixed: regressionList(comparison.fixed, true),
-      tags: Object.entries(comparison.regressionsByTag),
+      fixed: regressionList(comparison.fixed, true, traceUrl),
+      tags,
     };
   }
   const regressed = new Set(comparison.regressions.map((r) => r.id));
@@ -389,15 +517,15 @@ function buildLists(comparison: Comparison): Lists {
       ? `${others.length.toLocaleString('en-US')} more lost their gold document but ${others.length === 1 ? 'was' : 'were'} still answered right (rescued by the model)`
       : `${others.length.toLocaleString('en-US')} more lost their gold document (${rescued} still answered right)`;
   return {
-    missing: missingList(comparison),
+    missing: missingList(comparison, traceUrl),
     main: {
       title: `Regressed questions (${comparison.regressions.length.toLocaleString('en-US')})`,
       noun: 'regressed question',
-      list: regressionList(comparison.regressions, false),
+      list: regressionList(comparison.regressions, false, traceUrl),
     },
-    extra: others.length === 0 ? null : { summary, list: retrievalList(others, rescued !== others.length) },
-    fixed: regressionList(comparison.fixed, true),
-    tags: Object.entries(comparison.regressionsByTag),
+    extra: others.length === 0 ? null : { summary, list: retrievalList(others, rescued !== others.length, traceUrl) },
+    fixed: regressionList(comparison.fixed, true, traceUrl),
+    tags,
   };
 }
 
@@ -416,14 +544,54 @@ function questionSections(lists: Lists, limits: Limits, reportLink: string | und
     out.push(...details(`${plural(fixed.rows.length, 'question')} fixed (wrong in base, right in head)`, listBody(fixed, limits.fixed, null, reportLink)));
   }
   if (tags.length > 0) {
-    const rows = tags.slice(0, limits.tags).map(([tag, count]) => [inert(tag, TAG_MAX_CHARS), count.toLocaleString('en-US')]);
     const body: RootContent[] = [];
-    if (rows.length > 0) body.push(table(['tag', 'regressions'], rows, ['left', 'right']));
+    if (limits.tags > 0) body.push(...tagTable(tags.slice(0, limits.tags), tags));
     if (limits.tags < tags.length) body.push(moreLine(tags.length - limits.tags, reportLink));
-    if (tags.length > TAGS_FOLD_AFTER) out.push(...details(`Regressions by tag (${plural(tags.length, 'tag')})`, body));
-    else out.push(paragraph(strong(text('Regressions by tag'))), ...body);
+    if (tags.length > TAGS_FOLD_AFTER) out.push(...details(`By tag (${plural(tags.length, 'tag')} moved)`, body));
+    else out.push(paragraph(strong(text('By tag'))), ...body);
   }
   return out;
+}
+
+/** The outcomes of the tag table, in its column order, with their headers. */
+const TAG_COLUMNS: readonly [TagOutcome['metric'], string][] = [
+  ['correct', 'answered right'],
+  ['retrieval_ok', 'retrieval ok'],
+];
+
+/**
+ * Base against head by tag: the questions, each outcome's rates (⚠️ where its change is significant after Holm's
+ * correction across every per-tag test), and the regressions and fixes of the first outcome shown.
+ */
+function tagTable(shown: readonly TagChange[], all: readonly TagChange[]): RootContent[] {
+  const columns = TAG_COLUMNS.filter(([metric]) => all.some((tag) => tag.outcomes.some((o) => o.metric === metric)));
+  const [first] = columns;
+  if (first === undefined) return [];
+  const rate = (tag: TagChange, metric: TagOutcome['metric']) => {
+    const outcome = tag.outcomes.find((o) => o.metric === metric);
+    if (outcome === undefined) return '—';
+    // No-break spaces: a rate pair reads as one value and never breaks around its arrow.
+    return `${percent(outcome.base)}\u00a0→\u00a0${percent(outcome.head)}${outcome.significant ? (outcome.head < outcome.base ? '\u00a0⚠️' : '\u00a0✅') : ''}`;
+  };
+  const counts = (tag: TagChange) => tag.outcomes.find((o) => o.metric === first[0]);
+  const rows = shown.map((tag) => [
+    inert(tag.tag, TAG_MAX_CHARS),
+    tag.questions.toLocaleString('en-US'),
+    rate(tag, first[0]),
+    (counts(tag)?.broken ?? 0).toLocaleString('en-US'),
+    (counts(tag)?.fixed ?? 0).toLocaleString('en-US'),
+    ...columns.slice(1).map(([metric]) => rate(tag, metric)),
+  ]);
+  const tests = all.reduce((sum, tag) => sum + tag.outcomes.length, 0);
+  const header = ['tag', 'questions', first[1], 'broken', 'fixed', ...columns.slice(1).map(([, name]) => name)];
+  return [
+    table(header, rows, ['left', 'right', 'right', 'right', 'right', 'right']),
+    paragraph(
+      ...prose(
+        `Paired questions of each tag, most moved first; broken and fixed count ${first[0] === 'correct' ? 'answers' : 'retrievals'}. ⚠️ (✅) marks a drop (gain) significant after Holm's correction across the ${plural(tests, 'per-tag McNemar test')}.`,
+      ),
+    ),
+  ];
 }
 
 function decompositionSection(comparison: Comparison): RootContent[] {
@@ -470,7 +638,10 @@ function judgeSection(comparison: Comparison): RootContent[] {
 
 function footer(comparison: Comparison, options: CommentOptions): Paragraph {
   const parts: PhrasingContent[][] = [];
-  if (options.baseline !== undefined && options.baseline.trim() !== '') parts.push([text('Baseline: '), ...annotated(options.baseline)]);
+  if (options.baseline !== undefined && options.baseline.trim() !== '') {
+    const baselineRun = options.baselineRunUrl === undefined ? null : safeHttpUrl(options.baselineRunUrl);
+    parts.push([text('Baseline: '), ...annotated(options.baseline), ...(baselineRun === null ? [] : [text(' ('), link(baselineRun, 'its run'), text(')')])]);
+  }
   const gated = comparison.tests.filter((t) => t.gate !== null).length;
   parts.push([
     text(
@@ -482,6 +653,8 @@ function footer(comparison: Comparison, options: CommentOptions): Paragraph {
     ),
   ]);
   if (options.reportLink !== undefined && options.reportLink.trim() !== '') parts.push(annotated(options.reportLink));
+  const run = options.runUrl === undefined ? null : safeHttpUrl(options.runUrl);
+  if (run !== null) parts.push([link(run, 'workflow run')]);
   return paragraph(...parts.flatMap((part, i) => (i === 0 ? part : [text(' · '), ...part])));
 }
 
@@ -499,7 +672,7 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
   const maxLength = options.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH;
   const rule = options.retrievalOk;
   const verdict = decideWords(comparison, rule);
-  const lists = buildLists(comparison);
+  const lists = buildLists(comparison, options.traceUrl);
 
   const head: RootContent[] = [
     ...(options.marker !== undefined ? [markerComment(options.marker)] : []),
@@ -509,7 +682,9 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
     ...(comparison.tests.length > 0 ? [paragraph(...prose(`${intervalNote(comparison.tests)}.`))] : []),
     ...mcnemarSection(comparison, rule),
   ];
+  const trend = options.trend === undefined ? [] : trendSection(options.trend.history, options.trend.head, rule);
   const tail: RootContent[] = [
+    ...(trend.length > 0 ? [paragraph(strong(text('Trend on the base branch'))), ...trend] : []),
     ...decompositionSection(comparison),
     ...judgeSection(comparison),
     ...warningsSection(comparison, rule),

@@ -1,9 +1,11 @@
 /**
  * Building blocks for GitHub-flavoured Markdown as an mdast tree, serialised by mdast-util-to-markdown, so escaping
- * is never done by hand. Untrusted text enters only through `inert` (a code span of `inertText`: never HTML, a
- * heading, a link, an image, math or an @mention); raw `html` nodes carry only our own fixed markup.
+ * is never done by hand. Untrusted text enters only through `inert` (a code span of `inertText`) or `inertProse`
+ * (`inertText` as text, with every word GitHub could act on in a code span): never HTML, a heading, a link, an
+ * image, math or an @mention. Untrusted URLs become links only through `safeHttpUrl`; raw `html` nodes carry only
+ * our own fixed markup.
  */
-import type { Emphasis, Heading, Html, InlineCode, Paragraph, PhrasingContent, Root, RootContent, Strong, Table, TableCell, TableRow, Text } from 'mdast';
+import type { Emphasis, Heading, Html, InlineCode, Link, Paragraph, PhrasingContent, Root, RootContent, Strong, Table, TableCell, TableRow, Text } from 'mdast';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { inertText, type Sentence } from './untrusted.js';
@@ -22,6 +24,53 @@ const html = (value: string): Html => ({ type: 'html', value });
 export function inert(value: string, max: number): InlineCode | Emphasis {
   const line = inertText(value, max);
   return line === '' ? emphasis('empty') : { type: 'inlineCode', value: line };
+}
+
+/**
+ * Words GitHub acts on after Markdown: @mentions and e-mail addresses (`@`), issue references (`#12`, `GH-12`,
+ * `owner/repo#12`), math (`$`), links (a scheme, `www.`), what looks like a commit hash, and anything with backticks or
+ * backslashes. Markdown's own syntax (HTML included) is escaped by the serialiser.
+ */
+const LIVE_WORD = /[@#$`\\]|:\/\/|^https?:|www\.|\bgh-\d|\b(?=[0-9a-f]*\d)[0-9a-f]{7,}\b/i;
+
+/**
+ * Untrusted text to be read as prose (a question, an answer): one line of `inertText`, bounded, as plain text, with
+ * each white-space-separated word that GitHub could turn into a mention, a reference, a link or math kept in a code
+ * span. An emphasised "empty" when nothing is left to show.
+ */
+export function inertProse(value: string, max: number): PhrasingContent[] {
+  const line = inertText(value, max);
+  if (line === '') return [emphasis('empty')];
+  const out: PhrasingContent[] = [];
+  let words: string[] = [];
+  const flush = (last: boolean) => {
+    if (words.length === 0) return;
+    const lead = out.length > 0 ? ' ' : '';
+    out.push(text(`${lead}${words.join(' ')}${last ? '' : ' '}`));
+    words = [];
+  };
+  for (const word of line.split(' ')) {
+    if (!LIVE_WORD.test(word)) {
+      words.push(word);
+      continue;
+    }
+    flush(false);
+    if (out.length > 0 && out.at(-1)!.type === 'inlineCode') out.push(text(' '));
+    out.push({ type: 'inlineCode', value: word });
+  }
+  flush(true);
+  return out;
+}
+
+/** A link whose text is our own words, to a URL `safeHttpUrl` returned. */
+export const link = (url: string, words: string): Link => ({ type: 'link', url, children: [text(words)] });
+
+/** A line break inside a table cell, where Markdown has none of its own. */
+export const lineBreak = (): Html => html('<br>');
+
+/** Phrasing folded under a summary of our own words, inside a table cell. */
+export function inlineDetails(summary: string, children: PhrasingContent[]): PhrasingContent[] {
+  return [html(`<details><summary>${escapeHtml(summary)}</summary>`), ...children, html('</details>')];
 }
 
 /** A sentence as Markdown: our words as text, untrusted pieces as code spans. */

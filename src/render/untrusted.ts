@@ -55,3 +55,23 @@ export function sentenceText(sentence: Sentence): string {
 export function codeQuoted(value: string, max: number): string {
   return `\`${inertText(value, max).replaceAll('`', '<U+0060>')}\``;
 }
+
+/** Longest URL linked; a longer one is not a link anyone needs. */
+const URL_MAX = 2_000;
+
+/**
+ * An untrusted URL (a record's `trace_url`, or a template filled with an id) as one that is safe to link: only
+ * http and https, no user name or password, at most 2,000 characters, in its normalised form (spaces, quotes and
+ * angle brackets percent-encoded). Null when it is not such a URL, and then it is not linked.
+ */
+export function safeHttpUrl(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return null;
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username !== '' || url.password !== '') return null;
+  const href = url.href;
+  return href.length > URL_MAX || /[\s<>"`\\]/.test(href) ? null : href;
+}

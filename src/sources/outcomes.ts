@@ -1,5 +1,6 @@
 import { type EvalConfig } from '../core/scoring/score.js';
 import type { NotRescorable } from '../core/compare/types.js';
+import type { SideRecord } from '../core/compare/evidence.js';
 import type { ResultRecord } from '../core/record.js';
 import { type GoldLabels, goldKeyOf, goldLabelsOf, OutcomeBuilder, type QuestionOutcomes } from '../core/scoring/outcomes.js';
 import type { ReadProgress } from './lines.js';
@@ -12,13 +13,18 @@ export interface RunRead {
   readonly unknownFields: ReadonlyMap<string, number>;
 }
 
+/** How every file of one run is read: its settings, and the ids and score types its shards share. */
+function sharedReadOptions(config: EvalConfig) {
+  return { seenIds: new Map(), scoreKinds: new Map(), contextMatch: config.contextMatch, fields: config.fields, format: config.format };
+}
+
 /**
  * Reads and scores a results file, or several shards of one run (merged in order; an id in two shards is an
  * error). Throws InputError (file, line, field) on bad input.
  */
 export async function readOutcomes(files: string | readonly string[], config: EvalConfig, onProgress?: ReadProgress): Promise<RunRead> {
   const builder = new OutcomeBuilder(config);
-  const shared = { seenIds: new Map(), scoreKinds: new Map(), contextMatch: config.contextMatch, fields: config.fields, format: config.format };
+  const shared = sharedReadOptions(config);
   const warnings: string[] = [];
   const unknownFields = new Map<string, number>();
   for (const file of typeof files === 'string' ? [files] : files) {
@@ -43,7 +49,7 @@ export async function rescoreUnderHeadLabels(
 ): Promise<{ outcomes: QuestionOutcomes; notRescorable: ReadonlyMap<string, Exclude<NotRescorable, 'not-rescored'>> }> {
   const builder = new OutcomeBuilder(config);
   const notRescorable = new Map<string, Exclude<NotRescorable, 'not-rescored'>>();
-  const shared = { seenIds: new Map(), scoreKinds: new Map(), contextMatch: config.contextMatch, fields: config.fields, format: config.format };
+  const shared = sharedReadOptions(config);
   for (const file of files) {
     await readResults(
       file,
@@ -67,4 +73,45 @@ export async function rescoreUnderHeadLabels(
     );
   }
   return { outcomes: builder.build(), notRescorable };
+}
+
+/** Longest answer kept for the evidence, in code points: reports cut it further where they show it. */
+const EVIDENCE_TEXT_MAX = 2_000;
+/** Most documents kept of a record's ranking for the evidence. */
+const EVIDENCE_TOP_MAX = 20;
+
+const bounded = (text: string | undefined) =>
+  text === undefined || text.length <= EVIDENCE_TEXT_MAX ? text : Array.from(text).slice(0, EVIDENCE_TEXT_MAX).join('');
+
+/**
+ * Reads a run again for the records of `ids` only (the questions a report lists), keeping what a reviewer needs
+ * to judge each change: the answer, the expected answer, the first documents retrieved (up to the retrieval-ok
+ * rule's cut-off) and the trace URL. The first read keeps no text but the question, so that a run of any size
+ * stays small in memory; this second read keeps at most a few kilobytes for each listed question.
+ */
+export async function readEvidence(files: readonly string[], ids: ReadonlySet<string>, config: EvalConfig): Promise<Map<string, SideRecord>> {
+  const found = new Map<string, SideRecord>();
+  if (ids.size === 0) return found;
+  const { k } = config.retrievalOk.metric;
+  // A rule without a whole cut-off (map, iprec@0.5) has no top to speak of: keep the first documents.
+  const depth = Number.isInteger(k) && k >= 1 ? Math.min(k, EVIDENCE_TOP_MAX) : EVIDENCE_TOP_MAX;
+  const shared = sharedReadOptions(config);
+  for (const file of files) {
+    await readResults(
+      file,
+      (record) => {
+        if (!ids.has(record.id)) return;
+        const answer = bounded(record.answer);
+        const expectedAnswer = bounded(record.expected_answer);
+        found.set(record.id, {
+          ...(answer === undefined ? {} : { answer }),
+          ...(expectedAnswer === undefined ? {} : { expectedAnswer }),
+          ...(record.retrieved_ids === undefined ? {} : { top: record.retrieved_ids.slice(0, depth) }),
+          ...(record.trace_url === undefined ? {} : { traceUrl: bounded(record.trace_url) }),
+        });
+      },
+      shared,
+    );
+  }
+  return found;
 }

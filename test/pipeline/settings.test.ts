@@ -104,3 +104,13 @@ describe('rag-gate.yml', () => {
     expect((await loadSettings(new Map())).origins.k).toEqual({ kind: 'default' });
   });
 });
+
+describe('trace-url', () => {
+  it('takes an http(s) template with {id}, and names what is wrong with any other', async () => {
+    const { settings } = await withConfig('trace-url: https://smith.example/o/p/r/{id}?tab=trace\n');
+    expect(settings['trace-url']).toBe('https://smith.example/o/p/r/{id}?tab=trace');
+    expect((await withConfig('')).settings['trace-url']).toBeUndefined();
+    expect(await problem('trace-url: https://smith.example/runs\n')).toMatch(/trace-url.*must hold \{id\}/s);
+    expect(await problem('trace-url: javascript:alert({id})\n')).toMatch(/trace-url.*must be an http\(s\) URL/s);
+  });
+});

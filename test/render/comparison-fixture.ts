@@ -11,6 +11,7 @@ import type {
   RandomizationTest,
   RegressionCause,
   RetrievalRegression,
+  TagChange,
 } from '../../src/core/compare/types.js';
 import { type GateCategory, gatedTest } from '../../src/core/catalog/gates.js';
 import { decompose, type Decomposition } from '../../src/core/scoring/decomposition.js';
@@ -181,6 +182,42 @@ export function countByTag(changes: readonly QuestionChange[]): Record<string, n
   return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
 }
 
+/**
+ * Base against head by tag, as compareRuns computes it: 100 paired questions a tag, 70 right in base, the tag's
+ * regressions broken and its fixes fixed, McNemar tests Holm-adjusted across the tags.
+ */
+export function tagChangesOf(regressions: readonly QuestionChange[], fixed: readonly QuestionChange[]): TagChange[] {
+  const tags = [...new Set([...regressions, ...fixed].flatMap((c) => c.tags))];
+  const tests = tags.map((tag) => {
+    const broken = regressions.filter((c) => c.tags.includes(tag)).length;
+    const fixedCount = fixed.filter((c) => c.tags.includes(tag)).length;
+    const questions = Math.max(100, broken + fixedCount);
+    const baseRight = Math.max(70, broken);
+    const counts = { fixed: fixedCount, broken, bothRight: baseRight - broken, bothWrong: questions - baseRight - fixedCount };
+    return { tag, questions, counts, pValue: mcnemar(counts.fixed, counts.broken, counts.bothRight, counts.bothWrong).pValue };
+  });
+  const adjusted = holmAdjust(tests.map((t) => t.pValue));
+  const changes = tests.map(({ tag, questions, counts, pValue }, i): TagChange => ({
+    tag,
+    questions,
+    outcomes: [
+      {
+        metric: 'correct',
+        n: questions,
+        base: (counts.bothRight + counts.broken) / questions,
+        head: (counts.bothRight + counts.fixed) / questions,
+        broken: counts.broken,
+        fixed: counts.fixed,
+        pValue,
+        adjustedPValue: adjusted[i]!,
+        significant: adjusted[i]! < ALPHA,
+      },
+    ],
+  }));
+  const moved = (c: TagChange) => Math.abs(c.outcomes[0]!.head - c.outcomes[0]!.base);
+  return changes.sort((a, b) => moved(b) - moved(a) || (a.tag < b.tag ? -1 : 1));
+}
+
 const NOTHING_DERIVED = { idsFromQuestion: 0, retrievalByText: 0, correctByRule: 0, formats: ['jsonl' as const], scores: {} };
 
 /**
@@ -217,6 +254,7 @@ export function makeComparison(overrides: Partial<Comparison> = {}): Comparison 
     retrievalRegressions,
     fixed,
     regressionsByTag: countByTag(regressions),
+    byTag: tagChangesOf(regressions, fixed),
     causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
     decomposition: { base: decomposition(155, 119, 15, 4), head: decomposition(141, 110, 29, 7) },
     retrievalShifted: true,

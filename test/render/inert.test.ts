@@ -72,6 +72,12 @@ function comparisonOf(texts: { ids: string[]; questions: string[]; tags: string[
       question: at(texts.questions, i),
       tags: [at(texts.tags, i)],
       lostDocuments: i % 2 === 0 ? [at(texts.docs, i)] : [],
+      // Answers, documents and trace URLs from the records: as hostile as the rest.
+      evidence: {
+        expectedAnswer: at(texts.questions, i + 1),
+        base: { answer: at(texts.questions, i + 2), top: [at(texts.docs, i), at(texts.docs, i + 1)], traceUrl: at(texts.ids, i + 1) },
+        head: { answer: at(texts.models, i), top: [at(texts.docs, i + 2)], traceUrl: `http://trace.example/${at(texts.ids, i)}` },
+      },
     }),
   );
   const missing: MissingQuestion[] = texts.ids
@@ -137,7 +143,15 @@ describe('one inert path for untrusted text', () => {
     fc.assert(
       // 20 comments to one cmark-gfm call: each ends its own blocks, so nothing spills from one into the next.
       fc.property(fc.array(hostileComparison, { minLength: 20, maxLength: 20 }), (comparisons) => {
-        const html = gfmHtml(comparisons.map((comparison) => renderComment(comparison, { ...OPTIONS, baseline: baselineLine(comparison) })).join('\n\n'));
+        const rendered = gfmHtml(
+          comparisons
+            .map((comparison) => renderComment(comparison, { ...OPTIONS, baseline: baselineLine(comparison), traceUrl: `https://trace.example/{id}` }))
+            .join('\n\n'),
+        );
+        // The only links are our own words to http(s) URLs (trace links); everything else is checked without them.
+        const ourLinks = /<a href="https?:\/\/[^"\s<>`]+">(?:base trace|head trace|trace)<\/a>/g;
+        expect(rendered.match(ourLinks)?.length ?? 0).toBeGreaterThan(0);
+        const html = rendered.replace(ourLinks, ' ');
         expect(html).not.toMatch(/<a |<img|<script|<details><summary>[^<]*[<@#$]/);
         expect(html).not.toMatch(INVISIBLE);
         const prose = proseOf(html);

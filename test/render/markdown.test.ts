@@ -1,4 +1,4 @@
-import type { Nodes, Parent, PhrasingContent, Root, RootContent, Table } from 'mdast';
+import type { Link, Nodes, Parent, PhrasingContent, Root, RootContent, Table } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
@@ -93,7 +93,7 @@ function shown(question: string): string {
 }
 
 const MENTION = /(?:^|[^\w`])@[A-Za-z0-9]/;
-const OUR_HTML = /^(?:<!-- rag-gate:default -->|<details><summary>[^<>]*<\/summary>|<\/details>)$/;
+const OUR_HTML = /^(?:<!-- rag-gate:default -->|<details><summary>[^<>]*<\/summary>|<\/details>|<br>)$/;
 
 describe('renderComment: the sketch scenario (fails on retrieval)', () => {
   const { markdown, tree } = render(makeComparison());
@@ -107,23 +107,24 @@ describe('renderComment: the sketch scenario (fails on retrieval)', () => {
     expect(tree.children[1]).toBe(first);
   });
 
-  it('gives the deciding evidence, the power note and the causes in the next three paragraphs', () => {
-    const [evidence, power, causes] = tree.children.slice(2, 5).map((n) => plain(n));
-    expect(evidence).toBe(
-      'hit@5 0.912 → 0.829: 16 questions lost their gold document, 2 gained it (exact McNemar p = 0.0013, Holm-adjusted 0.0026 < α = 0.05). This check fails.',
-    );
+  it('gives the deciding evidence in words, the verdict, the power note and the causes', () => {
+    expect(tree.children[2]?.type).toBe('list');
+    const [evidence, verdict, power, causes] = tree.children.slice(2, 6).map((n) => plain(n));
+    expect(evidence).toBe('Questions with a gold document in the top 5: 91.2% → 82.9%: 16 questions lost their gold document, 2 gained it (p = 0.0026).');
+    expect(plain(all(tree.children[2]!).find((n) => n.type === 'strong')!)).toBe('Questions with a gold document in the top 5: 91.2% → 82.9%');
+    expect(verdict).toBe('This check fails. (p: exact McNemar, Holm-adjusted across 2 gated tests; α = 0.05.)');
     expect(power).toMatch(
       /^End-to-end correctness 0\.690 → 0\.645 is not significant yet \(p = 0\.0784\): with this discordance about 405 paired questions would be needed to tell a 4\.5-point drop from noise\.$/,
     );
     expect(causes).toBe(
       '15 questions regressed: 11 because retrieval lost the gold document, 4 because the answer got worse with the same or better retrieval. 6 questions went from wrong to right.',
     );
-    const bold = all(tree.children[4]!).find((n) => n.type === 'strong');
+    const bold = all(tree.children[5]!).find((n) => n.type === 'strong');
     expect(plain(bold!)).toBe('11 because retrieval lost the gold document');
   });
 
   it('has a tests table with one row per test and seven columns', () => {
-    const table = tree.children[5];
+    const table = tree.children[6];
     expect(table?.type).toBe('table');
     const cells = cellTexts(table as Table);
     expect(cells).toHaveLength(1 + 7);
@@ -132,7 +133,7 @@ describe('renderComment: the sketch scenario (fails on retrieval)', () => {
     // Rates get an interval too: 170 pairs, so the percentile bootstrap of the ±1/0 differences.
     expect(cells[1]).toEqual(['hit@5 — retrieval ok', '0.912', '0.829', '−0.082 (−0.129, −0.035)', '0.0013', '0.0026', '❌ gate']);
     expect(cells[2]).toEqual(['correct — end to end', '0.690', '0.645', '−0.045 (−0.090, 0.000)', '0.0784', '0.0784', 'gate, not significant']);
-    expect(cells[5]).toEqual(['ndcg@10', '0.742', '0.688', '−0.054 (−0.081, −0.027)', '0.0002', '', 'report, significant drop']);
+    expect(cells[5]).toEqual(['ndcg@10', '0.742', '0.688', '−0.054 (−0.081, −0.027)', '0.0002', '', '⚠️ report, significant drop']);
     expect(cells[7]?.[6]).toBe('report');
   });
 
@@ -150,21 +151,31 @@ describe('renderComment: the sketch scenario (fails on retrieval)', () => {
     );
   });
 
-  it('lists every regressed question with its id, its text and its cause', () => {
+  it('lists every regressed question: its id first, its text as prose, what retrieval lost, and its cause', () => {
     const comparison = makeComparison();
     const section = sectionAfter(tree, 'Regressed questions');
     expect(plain(tree.children.find((n) => n.type === 'heading' && n.depth === 4)!)).toBe('Regressed questions (15)');
     const table = section[0] as Table;
     expect(table.type).toBe('table');
     expect(table.children).toHaveLength(16);
+    expect(cellTexts(table)[0]).toEqual(['question', 'cause']);
     comparison.regressions.forEach((regression, i) => {
-      const [id, question, cause] = table.children[i + 1]!.children;
-      expect(id!.children).toEqual([expect.objectContaining({ type: 'inlineCode', value: regression.id })]);
-      expect(question!.children).toEqual([expect.objectContaining({ type: 'inlineCode', value: regression.question })]);
-      expect(plain(cause!)).toBe(regression.cause === 'retrieval' ? `retrieval: lost ${regression.lostDocuments[0]}` : 'generation');
+      const [question, cause] = table.children[i + 1]!.children;
+      const [id, ...rest] = question!.children;
+      expect(id).toMatchObject({ type: 'inlineCode', value: regression.id });
+      // "(#42)" holds an issue reference: that word alone is code, the rest of the question is text.
+      expect(rest.slice(0, 2)).toEqual([
+        expect.objectContaining({ type: 'text', value: ` ${regression.question.replace(/ \(#\d+\)$/, '')} ` }),
+        expect.objectContaining({ type: 'inlineCode', value: regression.question.match(/\(#\d+\)$/)![0] }),
+      ]);
+      const lostLine = rest.slice(3);
+      if (regression.cause === 'retrieval') {
+        expect(rest[2]).toMatchObject({ type: 'html', value: '<br>' });
+        expect(lostLine.map((n) => plain(n)).join('')).toBe(`lost ${regression.lostDocuments[0]}`);
+        expect(lostLine[1]).toMatchObject({ type: 'inlineCode', value: regression.lostDocuments[0] });
+      } else expect(rest).toHaveLength(2);
+      expect(plain(cause!)).toBe(regression.cause);
     });
-    const lost = table.children[1]!.children[2]!.children;
-    expect(lost[1]).toMatchObject({ type: 'inlineCode', value: 'auth-0042' });
   });
 
   it('folds the rescued retrieval regressions and the fixed questions', () => {
@@ -174,13 +185,22 @@ describe('renderComment: the sketch scenario (fails on retrieval)', () => {
     expect((fixed[0] as Table).children).toHaveLength(7);
   });
 
-  it('counts regressions by tag', () => {
-    const at = tree.children.findIndex((n) => plain(n) === 'Regressions by tag');
+  it('compares base and head by tag, most moved first, marking what is significant after Holm', () => {
+    const at = tree.children.findIndex((n) => plain(n) === 'By tag');
+    // auth: 8 broken, 3 fixed of 100 (p 0.227); billing: 7 broken, 3 fixed (p 0.344); neither significant.
     expect(cellTexts(tree.children[at + 1] as Table)).toEqual([
-      ['tag', 'regressions'],
-      ['auth', '8'],
-      ['billing', '7'],
+      ['tag', 'questions', 'answered right', 'broken', 'fixed'],
+      ['auth', '100', '70.0%\u00a0→\u00a065.0%', '8', '3'],
+      ['billing', '100', '70.0%\u00a0→\u00a066.0%', '7', '3'],
     ]);
+    expect(plain(tree.children[at + 2]!)).toContain("significant after Holm's correction across the 2 per-tag McNemar tests");
+  });
+
+  it('marks a tag whose drop is significant after Holm', () => {
+    const regressions = Array.from({ length: 30 }, (_, k) => change(k, 'generation', { tags: ['billing'] }));
+    const { tree } = render(makeComparison({ regressions, fixed: [] }));
+    const at = tree.children.findIndex((n) => plain(n) === 'By tag');
+    expect(cellTexts(tree.children[at + 1] as Table)[1]).toEqual(['billing', '100', '70.0%\u00a0→\u00a040.0%\u00a0⚠️', '30', '0']);
   });
 
   it('folds the decomposition with the r-moved warning', () => {
@@ -292,9 +312,9 @@ describe('renderComment: variants', () => {
     const { tree } = render(comparison);
     expect(plain(tree.children[1]!)).toBe('❌ rag-gate: retrieval and end-to-end correctness regressed significantly; a floor is broken');
     const evidence = plain(tree.children[2]!);
-    expect(evidence).toContain('40 questions went from right to wrong, 5 from wrong to right');
+    expect(evidence).toContain('Questions answered right: 69.0% → 51.5%: 40 questions went from right to wrong, 5 from wrong to right');
     expect(evidence).toContain('Floor broken: recall@5 is 0.700 in head');
-    expect(evidence.endsWith('This check fails.')).toBe(true);
+    expect(plain(tree.children[3]!).startsWith('This check fails.')).toBe(true);
     const roles = cellTexts(tree.children.find((n) => n.type === 'table') as Table).map((row) => row[6]);
     expect(roles.slice(1)).toEqual(['❌ gate', '❌ gate']);
   });
@@ -307,7 +327,8 @@ describe('renderComment: variants', () => {
     });
     const { tree } = render(comparison);
     expect(plain(tree.children[1]!)).toBe('❌ rag-gate: a floor is broken');
-    expect(plain(tree.children[2]!)).toBe('Floor broken: recall@5 is 0.700 in head, the floor is recall@5 ≥ 0.8. This check fails.');
+    expect(plain(tree.children[2]!)).toBe('Floor broken: recall@5 is 0.700 in head, the floor is recall@5 ≥ 0.8.');
+    expect(plain(tree.children[3]!)).toBe('This check fails.');
   });
 
   it('passes a significant drop below the minimum effect, saying it only warns', () => {
@@ -335,7 +356,8 @@ describe('renderComment: variants', () => {
     });
     const { tree } = render(comparison);
     expect(plain(tree.children[1]!)).toBe('✅ rag-gate: no regression beyond the minimum effect');
-    expect(plain(tree.children[2]!)).toContain('The drop is smaller than the minimum effect, so it only warns. This check passes.');
+    expect(plain(tree.children[2]!)).toContain('The drop is smaller than the minimum effect, so it only warns.');
+    expect(plain(tree.children[3]!).startsWith('This check passes.')).toBe(true);
     expect(cellTexts(tree.children.find((n) => n.type === 'table') as Table)[1]?.[6]).toBe('⚠️ gate, below the minimum effect');
     expect(plain(tree)).toContain('retrieval dropped significantly but by less than the minimum effect');
   });
@@ -348,7 +370,12 @@ describe('renderComment: variants', () => {
     ]);
     const { tree } = render(makePassingComparison({ tests }));
     expect(plain(tree.children[1]!)).toBe('✅ rag-gate: no significant regression; retrieval improved');
-    expect(plain(tree.children[2]!)).toMatch(/^hit@5 0\.829 → 0\.912: 2 questions lost their gold document, 16 gained it .* This check passes\.$/);
+    expect(plain(tree.children[2]!)).toMatch(
+      /^Questions with a gold document in the top 5: 82\.9% → 91\.2%: 2 questions lost their gold document, 16 gained it \(p = [\d.]+\)\.$/,
+    );
+    expect(plain(tree.children[3]!).startsWith('This check passes.')).toBe(true);
+    const roles = cellTexts(tree.children.find((n) => n.type === 'table') as Table).map((row) => row[6]);
+    expect(roles.at(-1)).toBe('✅ report, significant gain');
   });
 
   it('omits the marker when none is given and keeps a hostile marker inside its comment', () => {
@@ -364,7 +391,7 @@ describe('renderComment: variants', () => {
     const retrievalOnly = gate([mcnemarTest('retrieval_ok', { fixed: 2, broken: 16, bothRight: 139, bothWrong: 13 })], ['retrieval']);
     const lost = Array.from({ length: 16 }, (_, k) => retrievalRegression(change(42 + k, 'retrieval'), false));
     const { tree } = render(makeComparison({ tests: retrievalOnly, regressions: [], fixed: [], retrievalRegressions: lost, regressionsByTag: {} }));
-    expect(plain(tree.children[3]!)).toBe('No question carries end-to-end correctness in both runs; 16 questions lost their gold document.');
+    expect(plain(tree.children[4]!)).toBe('No question carries end-to-end correctness in both runs; 16 questions lost their gold document.');
     const section = sectionAfter(tree, 'Questions that lost their gold document (16)');
     expect((section[0] as Table).children).toHaveLength(17);
   });
@@ -445,22 +472,40 @@ describe('renderComment: untrusted text', () => {
     const section = sectionAfter(tree, 'Regressed questions');
     const rows = section.filter((n): n is Table => n.type === 'table').flatMap((t) => t.children.slice(1));
     expect(rows).toHaveLength(HOSTILE.length);
-    for (const table of section.filter((n): n is Table => n.type === 'table')) expect(table.children[0]!.children).toHaveLength(3);
+    for (const table of section.filter((n): n is Table => n.type === 'table')) expect(table.children[0]!.children).toHaveLength(2);
   });
 
-  it('shows each question, one line and at most 200 characters, as code in its row', () => {
+  /**
+   * The question's own nodes in its cell: after the id, up to the line break before the documents, the space after
+   * the id taken off (it parses as part of the next text).
+   */
+  const questionNodes = (cell: { children: PhrasingContent[] }): PhrasingContent[] => {
+    const rest = cell.children.slice(1);
+    const end = rest.findIndex((n) => n.type === 'html');
+    const own = end < 0 ? rest : rest.slice(0, end);
+    const [first, ...others] = own;
+    if (first?.type !== 'text') return own;
+    return first.value === ' ' ? others : [{ ...first, value: first.value.slice(1) }, ...others];
+  };
+
+  it('shows each question after its id, one line and at most 200 characters, as text with live words in code', () => {
     const section = sectionAfter(tree, 'Regressed questions');
     const rows = section.filter((n): n is Table => n.type === 'table').flatMap((t) => t.children.slice(1));
     regressions.forEach((regression, i) => {
-      const [id, question] = rows[i]!.children;
+      const cell = rows[i]!.children[0]!;
       const visible = (char: string) => `<U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
       const expected = shown(regression.question.replace(/\p{Cc}/gu, ' ').replace(/[\u202a-\u202e]/g, visible));
-      expect(question!.children).toEqual([expect.objectContaining({ type: 'inlineCode', value: expected })]);
+      const question = questionNodes(cell);
+      expect(question.map((n) => plain(n)).join('')).toBe(expected);
       expect(Array.from(expected).length).toBeLessThanOrEqual(200);
-      expect(id!.children).toEqual([expect.objectContaining({ type: 'inlineCode', value: regression.id })]);
+      for (const node of question) {
+        if (node.type === 'inlineCode') expect(node.value).toMatch(/[@#$`\\]|:\/\/|www\.|GH-\d/);
+        else expect(node.type).toBe('text');
+      }
+      expect(cell.children[0]).toMatchObject({ type: 'inlineCode', value: regression.id });
     });
-    const long = rows[HOSTILE.indexOf('x'.repeat(5_000))]!.children[1]!.children[0] as PhrasingContent & { value: string };
-    expect(long.value).toBe(`${'x'.repeat(199)}…`);
+    const long = questionNodes(rows[HOSTILE.indexOf('x'.repeat(5_000))]!.children[0]!)[0] as PhrasingContent & { value: string };
+    expect(long).toMatchObject({ type: 'text', value: `${'x'.repeat(199)}…` });
     expect(markdown).not.toContain('x'.repeat(201));
   });
 
@@ -491,16 +536,18 @@ describe('renderComment: untrusted text', () => {
     const section = sectionAfter(tree, 'Regressed questions');
     const rows = section.filter((n): n is Table => n.type === 'table').flatMap((t) => t.children.slice(1));
     expect(rows[0]!.children[0]!.children[0]).toMatchObject({ type: 'inlineCode', value: 'id|0|<b>@someone</b>' });
-    expect(rows[0]!.children[1]!.children[0]).toMatchObject({ type: 'inlineCode', value: 'a | b || c' });
-    expect(markdown).toContain('`a \\| b \\|\\| c`');
-    expect(plain(rows[0]!.children[2]!)).toBe('retrieval: lost doc|0, @someone, [x](http://evil) and 2 more');
+    expect(questionNodes(rows[0]!.children[0]!)).toEqual([expect.objectContaining({ type: 'text', value: 'a | b || c' })]);
+    expect(markdown).toContain('a \\| b \\|\\| c');
+    const lost = rows[0]!.children[0]!.children.slice(rows[0]!.children[0]!.children.findIndex((n) => n.type === 'html') + 1);
+    expect(lost.map((n) => plain(n)).join('')).toBe('lost doc|0, @someone, [x](http://evil) and 2 more');
+    expect(lost.filter((n) => n.type === 'inlineCode').map((n) => (n as { value: string }).value)).toEqual(['doc|0', '@someone', '[x](http://evil)']);
   });
 
   it('handles backticks at the ends, surrounding spaces and empty text', () => {
     const edge = ['`tick', 'tick`', '`', '``', ' ` ', '', '   ', '\n\n'];
     const { tree } = render(makeComparison({ regressions: edge.map((question, i) => change(i, 'generation', { question })) }));
     const rows = (sectionAfter(tree, 'Regressed questions')[0] as Table).children.slice(1);
-    const cells = rows.map((row) => row.children[1]!.children);
+    const cells = rows.map((row) => questionNodes(row.children[0]!));
     expect(cells.slice(0, 5)).toEqual(['`tick', 'tick`', '`', '``', '`'].map((value) => [expect.objectContaining({ type: 'inlineCode', value })]));
     for (const cell of cells.slice(5))
       expect(cell).toEqual([expect.objectContaining({ type: 'emphasis', children: [expect.objectContaining({ value: 'empty' })] })]);
@@ -510,8 +557,14 @@ describe('renderComment: untrusted text', () => {
     const { tree } = render(makeComparison({ regressions: ['a\\|b', 'a\\\\|b', 'end\\', '\\|'].map((question, i) => change(i, 'generation', { question })) }));
     const table = sectionAfter(tree, 'Regressed questions')[0] as Table;
     expect(table.children).toHaveLength(5);
-    for (const row of table.children) expect(row.children).toHaveLength(3);
-    expect(table.children.slice(1).map((row) => plain(row.children[1]!))).toEqual(['a|b', 'a\\\\|b', 'end\\', '|']);
+    for (const row of table.children) expect(row.children).toHaveLength(2);
+    expect(
+      table.children.slice(1).map((row) =>
+        questionNodes(row.children[0]!)
+          .map((n) => plain(n))
+          .join(''),
+      ),
+    ).toEqual(['a|b', 'a\\\\|b', 'end\\', '|']);
   });
 });
 
@@ -545,11 +598,11 @@ describe('renderComment: the length budget', () => {
     expect(markdown.length).toBeGreaterThan(60_000);
 
     expect(plain(tree.children[1]!)).toBe('❌ rag-gate: retrieval regressed significantly');
-    expect(plain(tree.children[4]!)).toMatch(
+    expect(plain(tree.children[5]!)).toMatch(
       /^5,000 questions regressed: 5,000 because retrieval lost the gold document\. 3,000 questions went from wrong to right\.$/,
     );
-    expect(tree.children[5]?.type).toBe('table');
-    expect((tree.children[5] as Table).children).toHaveLength(8);
+    expect(tree.children[6]?.type).toBe('table');
+    expect((tree.children[6] as Table).children).toHaveLength(8);
 
     const section = sectionAfter(tree, 'Regressed questions (5,000)');
     const kept = keptRows(tree, 'Regressed questions (5,000)');
@@ -563,7 +616,7 @@ describe('renderComment: the length budget', () => {
     expect(moreCount(fold(tree, '2,000 more lost their gold document'))).toBe(2_000);
     expect(moreCount(fold(tree, '3,000 questions fixed'))).toBe(3_000);
     // The per-tag counts stay whole.
-    expect((fold(tree, 'Regressions by tag (40 tags)')[0] as Table).children).toHaveLength(41);
+    expect((fold(tree, 'By tag (40 tags moved)')[0] as Table).children).toHaveLength(41);
     // The diagnosis and the footer survive.
     expect(plain(tree)).toContain('r moved significantly');
     expect(plain(tree.children.at(-1)!)).toContain('200 paired questions, 0 missing (counted as failed), 0 added, 0 removed, 0 relabelled');
@@ -597,5 +650,92 @@ describe('renderComment: the length budget', () => {
     const markdown = renderComment(makeComparison({ regressions, regressionsByTag: countByTag(regressions) }), { retrievalOk: 'hit@5', maxLength: 20_000 });
     expect(markdown.length).toBeLessThanOrEqual(20_000);
     expect(markdown).toMatch(/… and [\d,]+ more; see the full JSON report/);
+  });
+});
+
+describe('renderComment: answers, documents and links', () => {
+  const evidence = {
+    expectedAnswer: 'Keys can expire after 7 days to 2 years.',
+    base: {
+      answer: 'Create a new key, deploy it, revoke the old one; expiry 7 days to 2 years.',
+      top: ['auth-0042', 'auth-0007'],
+      traceUrl: 'https://smith.example/r/base-1',
+    },
+    head: { answer: `Create a new key and ping @someone. ${'More words. '.repeat(60)}`, top: ['faq-0001', 'auth-0007'], traceUrl: 'javascript:alert(1)' },
+  };
+  const regressions = [
+    change(42, 'retrieval', { evidence }),
+    change(107, 'generation', { evidence: { ...evidence, base: { ...evidence.base, traceUrl: undefined } } }),
+  ];
+  const { tree, markdown } = render(makeComparison({ regressions, fixed: [] }), {
+    runUrl: 'https://github.com/octo/shop/actions/runs/5000',
+    traceUrl: 'https://traces.example/q/{id}?x=1',
+  });
+  const rows = (sectionAfter(tree, 'Regressed questions')[0] as Table).children.slice(1);
+  const nodes = (i: number) => all(rows[i]!.children[0]!);
+
+  it('folds the expected, base and head answers under the question, cut to 300 characters, live words in code', () => {
+    const html = nodes(0)
+      .filter((n) => n.type === 'html')
+      .map((n) => (n as { value: string }).value);
+    // Inline HTML parses tag by tag.
+    expect(html).toEqual(['<br>', '<details>', '<summary>', '</summary>', '<br>', '<br>', '</details>']);
+    expect(markdown).toContain('<details><summary>answers side by side</summary>**expected**: Keys can expire');
+    const fold = plain(rows[0]!.children[0]!).split('answers side by side')[1]!;
+    expect(fold.startsWith('expected: Keys can expire after 7 days to 2 years.base (right): Create a new key')).toBe(true);
+    expect(fold).toContain('head (wrong): Create a new key and ping @someone. More words.');
+    const headAnswer = fold.split('head (wrong): ')[1]!;
+    expect(Array.from(headAnswer).length).toBe(300);
+    expect(headAnswer.endsWith('…')).toBe(true);
+    expect(nodes(0).find((n) => n.type === 'inlineCode' && n.value === '@someone.')).toBeDefined();
+  });
+
+  it('says what retrieval lost and what took its place', () => {
+    const line = plain(rows[0]!.children[0]!).split('answers side by side')[0]!;
+    expect(line.endsWith('lost auth-0042 · in its place faq-0001')).toBe(true);
+  });
+
+  it("links the record's own http(s) trace, else the template's, and never another scheme", () => {
+    const links = (i: number) =>
+      nodes(i)
+        .filter((n): n is Link => n.type === 'link')
+        .map((n) => [n.url, plain(n)]);
+    expect(links(0)).toEqual([['https://smith.example/r/base-1', 'base trace']]);
+    expect(links(1)).toEqual([['https://traces.example/q/q-0107?x=1', 'trace']]);
+    expect(markdown).not.toContain('javascript:');
+  });
+
+  it('links the workflow run in the last line', () => {
+    const last = all(tree.children.at(-1)!).filter((n): n is Link => n.type === 'link');
+    expect(last.map((n) => [n.url, plain(n)])).toEqual([['https://github.com/octo/shop/actions/runs/5000', 'workflow run']]);
+  });
+
+  it('encodes the id in a template and links nothing that is not http(s)', () => {
+    const hostile = change(1, 'generation', { id: 'a b/../"x"<y>@z' });
+    const { tree } = render(makeComparison({ regressions: [hostile], fixed: [] }), { traceUrl: 'https://t.example/{id}', runUrl: 'file:///etc/passwd' });
+    const links = all(tree).filter((n): n is Link => n.type === 'link');
+    // The first link is the regressed question's; the others are the rescued retrieval regressions'.
+    expect(links[0]?.url).toBe('https://t.example/a%20b%2F..%2F%22x%22%3Cy%3E%40z');
+    expect(links.map((n) => n.url)).not.toContain('file:///etc/passwd');
+  });
+});
+
+describe('renderComment: the trend on the base branch', () => {
+  it('shows a Mermaid chart per gated rate, the PR last, and its reading, only when a history is given', () => {
+    const runs = Array.from({ length: 10 }, (_, i) => ({
+      commit: `${String(i).padStart(7, '0')}ffff`,
+      date: '2026-01-01T00:00:00.000Z',
+      n: 200,
+      metrics: { retrieval_ok: { value: 0.95 - i * 0.005, n: 200 } },
+    }));
+    const { tree, markdown } = render(makeComparison(), { trend: { history: { version: 1, runs }, head: { retrieval_ok: 0.9 } } });
+    const at = tree.children.findIndex((n) => plain(n) === 'Trend on the base branch');
+    expect(at).toBeGreaterThan(0);
+    const chart = tree.children[at + 1] as { type: string; lang: string; value: string };
+    expect(chart).toMatchObject({ type: 'code', lang: 'mermaid' });
+    expect(chart.value).toContain('line [95.0, 94.5, 94.0, 93.5, 93.0, 92.5, 92.0, 91.5, 91.0, 90.5, 90.0]');
+    expect(plain(tree.children[at + 2]!)).toMatch(/^Retrieval ok \(hit@5\) has fallen 5\.0 points over the last 11 runs .*a significant decline\.$/);
+    expect(markdown).toContain('```mermaid\nxychart-beta');
+    expect(renderComment(makeComparison(), OPTIONS)).not.toContain('Trend on the base branch');
   });
 });

@@ -21,12 +21,17 @@ export interface GatedTest {
   readonly words: GateWords;
 }
 
-/** How reports speak of a gate. `{rule}` stands for the retrieval-ok rule, e.g. `hit@5`. */
+/**
+ * How reports speak of a gate. `{rule}` stands for the retrieval-ok rule, e.g. `hit@5`; `{rule-words}` for the
+ * rule in words, e.g. "every gold document in the top 5".
+ */
 export interface GateWords {
   /** The gate in a verdict: "… regressed significantly". */
   readonly gate: string;
   /** What the test measures, as the subject of a sentence. */
   readonly subject: string;
+  /** The questions its success rate counts, for a headline such as "questions answered right: 77.4% → 73.1%". */
+  readonly share: string;
   /** The metric cell of the tests table. */
   readonly label: string;
   /** The two outcomes in the McNemar table's headers. */
@@ -48,6 +53,7 @@ export const GATED_TESTS = [
     words: {
       gate: 'retrieval',
       subject: '{rule}',
+      share: 'questions with {rule-words}',
       label: '{rule} — retrieval ok',
       outcomes: ['ok', 'failed'],
       movement: (broken, fixed) => `${questions(broken)} lost ${broken === 1 ? 'its' : 'their'} gold document, ${fixed} gained it`,
@@ -63,6 +69,7 @@ export const GATED_TESTS = [
     words: {
       gate: 'end-to-end correctness',
       subject: 'end-to-end correctness',
+      share: 'questions answered right',
       label: 'correct — end to end',
       outcomes: ['right', 'wrong'],
       movement: (broken, fixed) => `${questions(broken)} went from right to wrong, ${fixed} from wrong to right`,
@@ -78,6 +85,7 @@ export const GATED_TESTS = [
     words: {
       gate: 'generation',
       subject: 'correctness with retrieval ok on both sides',
+      share: 'answers right where retrieval was ok on both sides',
       label: 'correct with retrieval ok — generation',
       outcomes: ['right', 'wrong'],
       movement: (broken, fixed) => `with retrieval ok on both sides, ${questions(broken, 'answer')} went from right to wrong, ${fixed} from wrong to right`,
@@ -93,6 +101,7 @@ export const GATED_TESTS = [
     words: {
       gate: 'refusal of unanswerable questions',
       subject: 'correct refusals on unanswerable questions',
+      share: 'unanswerable questions refused',
       label: 'refusals on unanswerable',
       outcomes: ['right', 'wrong'],
       movement: (broken, fixed) => `${questions(broken, 'unanswerable question')} ${broken === 1 ? 'was' : 'were'} no longer refused, ${fixed} newly refused`,

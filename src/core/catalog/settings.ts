@@ -232,6 +232,16 @@ function parseFieldMap(text: string): FieldMap {
   return map;
 }
 
+/** `https://…/{id}`: a link per question, its id where `{id}` is; empty means none. */
+function parseTraceUrl(text: string): string | undefined {
+  const template = text.trim();
+  if (template === '') return undefined;
+  if (!/^https?:\/\/\S+$/i.test(template)) throw new SettingError(`must be an http(s) URL without spaces, got "${text}"`);
+  if (!template.includes('{id}'))
+    throw new SettingError(`must hold {id} where the question's id goes, such as https://traces.example.com/runs/{id}; got "${text}"`);
+  return template;
+}
+
 /** An optional path or URL: empty means none. */
 const optionalText = (text: string): string | undefined => (text.trim() === '' ? undefined : text.trim());
 
@@ -613,6 +623,16 @@ export const SETTINGS = {
       'when to post the sticky pull request comment: always, on-change (a first comment only once something changed, or to say there is no baseline; an existing comment is kept current) or never',
     default: 'always',
     parse: oneOf('always', 'on-change', 'never'),
+    action: true,
+    config: true,
+  },
+  'trace-url': {
+    name: 'trace-url',
+    description:
+      "a link from each question the comment lists to its trace, with {id} where the question's id goes (URL-encoded), such as https://traces.example.com/runs/{id}; a record's own trace_url is linked instead where it has one",
+    default: '',
+    parse: parseTraceUrl,
+    cli: compareOnly('--trace-url <template>'),
     action: true,
     config: true,
   },

@@ -22,6 +22,8 @@ import type {
   RandomizationTest,
   RegressionCause,
   RetrievalRegression,
+  TagChange,
+  TagOutcome,
 } from './types.js';
 import { blockedMetrics, judgeStatuses } from './judge-gate.js';
 import { gather, pairQuestions, type Pairing } from './pairing.js';
@@ -322,6 +324,7 @@ export function compareRuns(
     retrievalRegressions,
     fixed,
     regressionsByTag: countByTag(regressions),
+    byTag: tagChanges(headRun, pairing, { correct, retrieval_ok: retrieval }, config),
     causes: { regressions: countCauses(regressions), fixed: countCauses(fixed) },
     decomposition,
     retrievalShifted: retrievalTest?.significant === true,
@@ -339,6 +342,72 @@ function lostDocuments(baseRun: QuestionOutcomes, headRun: QuestionOutcomes, pai
   const before = baseRun.goldFound[pairing.baseRows[i]!] ?? [];
   const after = new Set(headRun.goldFound[pairing.headRows[i]!] ?? []);
   return before.filter((id) => !after.has(id));
+}
+
+/** The outcomes compared by tag, the end-to-end one first. */
+const TAG_OUTCOMES = ['correct', 'retrieval_ok'] as const;
+
+/**
+ * Base against head on the paired questions of each tag: for each outcome both runs carry, the rates and the
+ * McNemar test of its discordant pairs (exact below 25, as configured), Holm-adjusted across every tag and outcome
+ * tested, since a reader scans the whole table for a marked row. The tags whose outcome moved most come first.
+ */
+function tagChanges(
+  headRun: QuestionOutcomes,
+  pairing: Pairing,
+  values: Readonly<Record<(typeof TAG_OUTCOMES)[number], PairedColumns>>,
+  config: CompareConfig,
+): TagChange[] {
+  type Counts = { bothRight: number; bothWrong: number; fixed: number; broken: number };
+  const byTag = new Map<string, { questions: number; counts: Map<TagOutcome['metric'], Counts> }>();
+  for (let i = 0; i < pairing.headRows.length; i++) {
+    for (const tag of new Set(headRun.tags[pairing.headRows[i]!]!)) {
+      let entry = byTag.get(tag);
+      if (entry === undefined) byTag.set(tag, (entry = { questions: 0, counts: new Map() }));
+      entry.questions++;
+      for (const metric of TAG_OUTCOMES) {
+        const before = values[metric].base[i]!;
+        const after = values[metric].head[i]!;
+        if (Number.isNaN(before) || Number.isNaN(after)) continue;
+        let counts = entry.counts.get(metric);
+        if (counts === undefined) entry.counts.set(metric, (counts = { bothRight: 0, bothWrong: 0, fixed: 0, broken: 0 }));
+        if (before === 1 && after === 1) counts.bothRight++;
+        else if (before === 1) counts.broken++;
+        else if (after === 1) counts.fixed++;
+        else counts.bothWrong++;
+      }
+    }
+  }
+  const tests = [...byTag].flatMap(([tag, { counts }]) =>
+    TAG_OUTCOMES.flatMap((metric) => {
+      const c = counts.get(metric);
+      return c === undefined
+        ? []
+        : [{ tag, metric, c, pValue: mcnemar(c.fixed, c.broken, c.bothRight, c.bothWrong, { smallSample: config.mcnemarSmallSample }).pValue }];
+    }),
+  );
+  const adjusted = holmAdjust(tests.map((test) => test.pValue));
+  const outcomes = new Map<string, TagOutcome[]>();
+  tests.forEach(({ tag, metric, c, pValue }, j) => {
+    const n = c.bothRight + c.bothWrong + c.fixed + c.broken;
+    const list = outcomes.get(tag) ?? [];
+    list.push({
+      metric,
+      n,
+      base: (c.bothRight + c.broken) / n,
+      head: (c.bothRight + c.fixed) / n,
+      broken: c.broken,
+      fixed: c.fixed,
+      pValue,
+      adjustedPValue: adjusted[j]!,
+      significant: adjusted[j]! < config.alpha,
+    });
+    outcomes.set(tag, list);
+  });
+  const moved = (change: TagChange) => Math.max(0, ...change.outcomes.map((o) => Math.abs(o.head - o.base)));
+  return [...byTag]
+    .map(([tag, { questions }]) => ({ tag, questions, outcomes: outcomes.get(tag) ?? [] }))
+    .sort((a, b) => moved(b) - moved(a) || b.questions - a.questions || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
 }
 
 function countCauses(changes: readonly QuestionChange[]): Record<RegressionCause, number> {

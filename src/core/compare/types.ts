@@ -133,6 +133,26 @@ export type PairedTest = McNemarTest | RandomizationTest;
 
 export type RegressionCause = 'retrieval' | 'generation' | 'unknown';
 
+/** What one run did with a question, as its record says (text bounded when it is read). */
+export interface QuestionSide {
+  readonly answer?: string;
+  /** The first documents retrieved, up to the retrieval-ok rule's cut-off. */
+  readonly top?: readonly string[];
+  /** The record's `trace_url`, unchecked: renderers link it only when it is an http(s) URL. */
+  readonly traceUrl?: string;
+}
+
+/**
+ * The answers and documents of a changed question on both sides, so a reviewer can judge the change. Read for
+ * the listed questions only, after the comparison (see `readEvidence`), never kept for a whole run.
+ */
+export interface QuestionEvidence {
+  /** The head's expected answer (its labels are the ones compared). */
+  readonly expectedAnswer?: string;
+  readonly base?: QuestionSide;
+  readonly head?: QuestionSide;
+}
+
 export interface QuestionChange {
   readonly id: string;
   readonly question: string;
@@ -140,6 +160,7 @@ export interface QuestionChange {
   readonly cause: RegressionCause;
   /** Relevant documents found within the retrieval-ok cut-off in base but not in head. */
   readonly lostDocuments: readonly string[];
+  readonly evidence?: QuestionEvidence;
 }
 
 export interface RetrievalRegression {
@@ -149,6 +170,31 @@ export interface RetrievalRegression {
   readonly lostDocuments: readonly string[];
   /** Still answered right in head, from the model's own knowledge. */
   readonly rescued: boolean;
+  readonly evidence?: QuestionEvidence;
+}
+
+/** One outcome of the paired questions of a tag, base against head, with its McNemar test. */
+export interface TagOutcome {
+  /** `correct` or `retrieval_ok`. */
+  readonly metric: 'correct' | 'retrieval_ok';
+  /** Pairs where both runs carry the outcome. */
+  readonly n: number;
+  readonly base: number;
+  readonly head: number;
+  readonly broken: number;
+  readonly fixed: number;
+  readonly pValue: number;
+  /** Holm-adjusted across every tag's tests of the comparison. */
+  readonly adjustedPValue: number;
+  readonly significant: boolean;
+}
+
+/** How the paired questions of one tag moved. */
+export interface TagChange {
+  readonly tag: string;
+  /** Paired questions with the tag. */
+  readonly questions: number;
+  readonly outcomes: readonly TagOutcome[];
 }
 
 /** A base question the head results lack, counted as failed in head for every gated test. */
@@ -208,6 +254,8 @@ export interface Comparison {
   /** Wrong in base, right in head. */
   readonly fixed: readonly QuestionChange[];
   readonly regressionsByTag: Readonly<Record<string, number>>;
+  /** Base against head by tag, the tags that moved most first (largest change of any outcome). */
+  readonly byTag: readonly TagChange[];
   readonly causes: { readonly regressions: Readonly<Record<RegressionCause, number>>; readonly fixed: Readonly<Record<RegressionCause, number>> };
   /** On the paired questions, so the two sides describe the same set. */
   readonly decomposition: { readonly base: Decomposition; readonly head: Decomposition };

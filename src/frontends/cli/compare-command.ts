@@ -40,7 +40,8 @@ export function compareCommand(context: CommandContext, setExitCode: (code: numb
       }).finally(progress.end);
       for (const warning of run.warnings) context.stderr(`rag-gate: warning: ${warning}\n`);
       const rule = config.eval.retrievalOk.name;
-      if (options.markdown !== undefined) await writeFileAtomic(options.markdown, renderComment(run.comparison, { retrievalOk: rule, rules: config.eval }));
+      if (options.markdown !== undefined)
+        await writeFileAtomic(options.markdown, renderComment(run.comparison, { retrievalOk: rule, rules: config.eval, traceUrl: settings['trace-url'] }));
       const report = comparisonReport(run, config, { found: true, files: base });
       context.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderCompareText(run.comparison, config));
       setExitCode(run.comparison.verdict === 'fail' ? EXIT.gateFailed : EXIT.ok);

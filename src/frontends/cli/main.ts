@@ -6,6 +6,7 @@ import { compareCommand } from './compare-command.js';
 import { evalCommand } from './eval-command.js';
 import { EXIT } from './exit.js';
 import { holdoutCommand } from './holdout-command.js';
+import { historyCommand } from './history-command.js';
 import { judgeCommand } from './judge-command.js';
 import { splitCommand } from './split-command.js';
 import { trecCommand } from './trec-command.js';
@@ -28,7 +29,8 @@ export async function main(argv: readonly string[], context: CommandContext): Pr
     .addCommand(judgeCommand(context, (code) => (exitCode = code)))
     .addCommand(calibrateCommand(context, (code) => (exitCode = code)))
     .addCommand(splitCommand(context))
-    .addCommand(holdoutCommand(context));
+    .addCommand(holdoutCommand(context))
+    .addCommand(historyCommand(context));
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr });
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -94,6 +94,12 @@ export async function runAction(runtime: ActionRuntime): Promise<void> {
   }
 }
 
+/** This workflow run's page, from the variables the runner sets. */
+function runUrl(env: ActionRuntime['env']): string | undefined {
+  if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID) return undefined;
+  return `${env.GITHUB_SERVER_URL || 'https://github.com'}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
+}
+
 /** Where this run's commit status goes, when it sets one. */
 interface StatusTarget {
   readonly sha: string;
@@ -246,7 +252,16 @@ async function compareAndReport(
     const { run, baseline } = result;
     for (const warning of run.warnings) runtime.warning(warning);
     comparison = run.comparison;
-    const options = { retrievalOk: rule, rules: config.eval, marker, baseline: baseline.description, reportLink: 'the `report-json` output' };
+    const options = {
+      retrievalOk: rule,
+      rules: config.eval,
+      marker,
+      baseline: baseline.description,
+      reportLink: 'the `report-json` output',
+      runUrl: runUrl(env),
+      baselineRunUrl: baseline.artifact?.run.url,
+      traceUrl: settings['trace-url'],
+    };
     comment = renderComment(comparison, options);
     summary = renderComment(comparison, { ...options, maxLength: SUMMARY_MAX_BYTES / 2 });
     report = comparisonReport(run, config, { found: true, sha: baseline.sha, description: baseline.description });

@@ -168,6 +168,67 @@ describe('the comment sketch scenario: a retrieval regression', () => {
     expect(json.retrievalShifted).toBe(true);
   });
 
+  it('compares base and head by tag, most moved first, with McNemar tests Holm-adjusted across every tag and outcome', async () => {
+    const { base, head } = sketchScenario();
+    const { json } = await compare(base, head);
+    type Outcome = {
+      metric: string;
+      n: number;
+      base: number;
+      head: number;
+      broken: number;
+      fixed: number;
+      pValue: number;
+      adjustedPValue: number;
+      significant: boolean;
+    };
+    const byTag: { tag: string; questions: number; outcomes: Outcome[] }[] = json.byTag;
+    expect(byTag.map((t) => t.tag)).toEqual(['synthesis', 'factual', 'unanswerable']);
+    const tests = byTag.reduce((sum, t) => sum + t.outcomes.length, 0);
+    const [synthesis, factual] = byTag;
+    expect(synthesis!.questions).toBe(36);
+    const [correct, retrieval] = synthesis!.outcomes;
+    // 11 lost their answer, 2 gained one, 10 right and 13 wrong on both sides: exact p = 2·(1 + 13 + 78)/2^13.
+    expect(correct).toMatchObject({ metric: 'correct', n: 36, broken: 11, fixed: 2, significant: false });
+    expect(correct!.base).toBeCloseTo(21 / 36, 12);
+    expect(correct!.head).toBeCloseTo(12 / 36, 12);
+    expect(correct!.pValue).toBeCloseTo(184 / 8192, 12);
+    // 16 lost the gold document, 2 found it: exact p = 2·(1 + 18 + 153)/2^18, the smallest p, so Holm multiplies it by the number of tests.
+    expect(retrieval).toMatchObject({ metric: 'retrieval_ok', n: 36, broken: 16, fixed: 2, significant: true });
+    expect(retrieval!.pValue).toBeCloseTo(344 / 262144, 12);
+    expect(retrieval!.adjustedPValue).toBeCloseTo((tests * 344) / 262144, 12);
+    expect(correct!.adjustedPValue).toBeCloseTo(Math.min(1, (tests - 1) * (184 / 8192)), 12);
+    expect(factual).toMatchObject({ questions: 134 });
+    expect(factual!.outcomes[0]).toMatchObject({ metric: 'correct', broken: 4, fixed: 4, pValue: 1 });
+  });
+
+  it('carries the answers, the expected answer, the top documents and the trace URL of each changed question', async () => {
+    const { base, head } = sketchScenario();
+    const withText = (questions: typeof base, side: string) =>
+      questions.map((q) => ({
+        ...q,
+        answer: `${side} answer of ${q.id}`,
+        expected_answer: `expected ${q.id}`,
+        trace_url: `https://trace.example/${side}/${q.id}`,
+      }));
+    const { json } = await compare(withText(base, 'base'), withText(head, 'head'));
+    const lost = json.regressions.find((r: { cause: string }) => r.cause === 'retrieval');
+    expect(lost.evidence).toEqual({
+      expectedAnswer: `expected ${lost.id}`,
+      base: {
+        answer: `base answer of ${lost.id}`,
+        top: base.find((q) => q.id === lost.id)!.retrieved_ids!.slice(0, 5),
+        traceUrl: `https://trace.example/base/${lost.id}`,
+      },
+      head: {
+        answer: `head answer of ${lost.id}`,
+        top: head.find((q) => q.id === lost.id)!.retrieved_ids!.slice(0, 5),
+        traceUrl: `https://trace.example/head/${lost.id}`,
+      },
+    });
+    for (const list of [json.regressions, json.retrievalRegressions, json.fixed]) for (const item of list) expect(item.evidence).toBeDefined();
+  });
+
   it('puts base and head decompositions side by side on the paired questions', async () => {
     const { base, head } = sketchScenario();
     const { json } = await compare(base, head);

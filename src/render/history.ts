@@ -1,0 +1,148 @@
+import type { Code, RootContent } from 'mdast';
+import { type History, linearTrend, series, type Trend } from '../core/history/history.js';
+import { testSubject } from './gate-words.js';
+import { paragraph, prose } from './mdast.js';
+import { textTable } from './text-table.js';
+
+/** The trend of the base branch's runs: the table, the Mermaid chart for the comment, the SVG for the CLI. */
+
+/** Base-branch runs the comment's trend covers. */
+export const TREND_RUNS = 10;
+
+/** Metrics the trend shows by default: the gated rates, where the history has them. */
+export const TREND_METRICS = ['retrieval_ok', 'correct'] as const;
+
+/** A commit as a label: its first 7 hex characters (the history's schema allows nothing else). */
+const short = (commit: string) => commit.slice(0, 7);
+
+/** The metric's name in a chart title or a reading: the gated test's subject, the rule for retrieval. */
+function metricWords(metric: string, rule: string): string {
+  return metric === 'retrieval_ok' ? `retrieval ok (${rule})` : testSubject(metric, rule);
+}
+
+/** "has fallen 4.0 points over the last 10 runs": the fitted change, in points for a rate. */
+function changeWords(trend: Trend): string {
+  const points = Math.abs(trend.change * 100).toFixed(1);
+  if (points === '0.0') return `has held steady over the last ${trend.points} runs`;
+  return `has ${trend.change < 0 ? 'fallen' : 'risen'} ${points} points over the last ${trend.points} runs`;
+}
+
+/**
+ * The one-line reading of a trend, with its test: "Retrieval ok (hit@5) has fallen 4.0 points over the last 10
+ * runs (least-squares slope −0.44 points a run, 95% CI −0.71 to −0.17): a significant decline."
+ */
+export function trendReading(metric: string, trend: Trend, rule: string): string {
+  const words = metricWords(metric, rule);
+  const slope = `least-squares slope ${formatPoints(trend.slope)} points a run, 95% CI ${formatPoints(trend.ci[0])} to ${formatPoints(trend.ci[1])}`;
+  const verdict = trend.significant ? (trend.slope < 0 ? 'a significant decline' : 'a significant rise') : 'no significant trend';
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)} ${changeWords(trend)} (${slope}): ${verdict}.`;
+}
+
+function formatPoints(value: number): string {
+  const text = Math.abs(value * 100).toFixed(2);
+  return value < 0 && Number(text) !== 0 ? `−${text}` : text;
+}
+
+/** The points of a metric's trend: the last base runs, and the pull request's value last when there is one. */
+export function trendPoints(history: History, metric: string, head: number | undefined, last = TREND_RUNS): { label: string; value: number }[] {
+  const base = series(history, metric, last).map((point) => ({ label: short(point.commit), value: point.value }));
+  return head === undefined ? base : [...base, { label: 'PR', value: head }];
+}
+
+/** A Mermaid `xychart-beta` line chart of a rate in percent; labels are hex commits and "PR", so nothing in it needs quoting. */
+export function mermaidChart(title: string, points: readonly { label: string; value: number }[]): Code {
+  const values = points.map((point) => point.value * 100);
+  const low = Math.max(0, Math.floor(Math.min(...values) / 5) * 5 - 5);
+  const high = Math.min(100, Math.ceil(Math.max(...values) / 5) * 5 + 5);
+  return {
+    type: 'code',
+    lang: 'mermaid',
+    value: [
+      'xychart-beta',
+      `  title "${title.replaceAll('"', "'")}"`,
+      `  x-axis [${points.map((point) => point.label).join(', ')}]`,
+      `  y-axis "%" ${low} --> ${high}`,
+      `  line [${values.map((value) => value.toFixed(1)).join(', ')}]`,
+    ].join('\n'),
+  };
+}
+
+/**
+ * The comment's trend section: for each gated rate the history holds, a chart of the last base runs with the pull
+ * request as the last point, and its reading. The trend test runs on the base runs and the PR together.
+ */
+export function trendSection(history: History, head: Readonly<Record<string, number | undefined>>, rule: string): RootContent[] {
+  const out: RootContent[] = [];
+  for (const metric of TREND_METRICS) {
+    const points = trendPoints(history, metric, head[metric]);
+    if (points.length < 2) continue;
+    const trend = linearTrend(points.map((point) => point.value));
+    const base = points.length - (head[metric] === undefined ? 0 : 1);
+    out.push(
+      mermaidChart(`${metricWords(metric, rule)} (%), the last ${base} runs of the base branch${head[metric] === undefined ? '' : ' and this PR'}`, points),
+    );
+    if (trend !== null) out.push(paragraph(...prose(trendReading(metric, trend, rule))));
+  }
+  return out;
+}
+
+/** The history as a text table: commit, date, questions, and each metric with its interval. */
+export function historyText(history: History, metrics: readonly string[]): string {
+  const header = ['commit', 'date', 'n', ...metrics];
+  const rows = history.runs.map((run) => [
+    short(run.commit),
+    run.date.slice(0, 10),
+    String(run.n),
+    ...metrics.map((metric) => {
+      const value = run.metrics[metric];
+      if (value === undefined) return '—';
+      return value.ci === undefined ? value.value.toFixed(3) : `${value.value.toFixed(3)} [${value.ci[0].toFixed(3)}, ${value.ci[1].toFixed(3)}]`;
+    }),
+  ]);
+  return textTable([header, ...rows]);
+}
+
+const SVG_WIDTH = 800;
+const SVG_HEIGHT = 320;
+const COLORS = ['#0969da', '#cf222e', '#1a7f37', '#8250df'];
+
+/** The history's metrics as an SVG line chart (a value from 0 to 1 per run, oldest left), for local use. */
+export function historySvg(history: History, metrics: readonly string[], title: string): string {
+  const left = 50;
+  const right = 160;
+  const top = 40;
+  const bottom = 50;
+  const width = SVG_WIDTH - left - right;
+  const height = SVG_HEIGHT - top - bottom;
+  const runs = history.runs;
+  const x = (i: number) => left + (runs.length <= 1 ? width / 2 : (i * width) / (runs.length - 1));
+  const y = (value: number) => top + (1 - value) * height;
+  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${SVG_WIDTH}" height="${SVG_HEIGHT}" viewBox="0 0 ${SVG_WIDTH} ${SVG_HEIGHT}" font-family="sans-serif" font-size="12">`,
+    `<rect width="100%" height="100%" fill="#fff"/>`,
+    `<text x="${left}" y="24" font-size="15">${escape(title)}</text>`,
+  ];
+  for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
+    parts.push(`<line x1="${left}" x2="${left + width}" y1="${y(tick)}" y2="${y(tick)}" stroke="#d0d7de"/>`);
+    parts.push(`<text x="${left - 8}" y="${y(tick) + 4}" text-anchor="end">${tick.toFixed(2)}</text>`);
+  }
+  runs.forEach((run, i) => {
+    if (runs.length <= 12 || i % Math.ceil(runs.length / 12) === 0 || i === runs.length - 1) {
+      parts.push(`<text x="${x(i)}" y="${top + height + 18}" text-anchor="middle" font-family="monospace" font-size="10">${escape(short(run.commit))}</text>`);
+    }
+  });
+  metrics.forEach((metric, m) => {
+    const color = COLORS[m % COLORS.length]!;
+    const points = runs.flatMap((run, i) => (run.metrics[metric] === undefined ? [] : [[x(i), y(run.metrics[metric].value)] as const]));
+    if (points.length === 0) return;
+    parts.push(
+      `<polyline fill="none" stroke="${color}" stroke-width="2" points="${points.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(' ')}"/>`,
+    );
+    for (const [px, py] of points) parts.push(`<circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="3" fill="${color}"/>`);
+    parts.push(`<rect x="${left + width + 16}" y="${top + m * 20}" width="12" height="12" fill="${color}"/>`);
+    parts.push(`<text x="${left + width + 34}" y="${top + m * 20 + 11}">${escape(metric)}</text>`);
+  });
+  parts.push('</svg>');
+  return `${parts.join('\n')}\n`;
+}

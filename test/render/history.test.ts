@@ -1,0 +1,72 @@
+import type { Code, Root } from 'mdast';
+import { describe, expect, it } from 'vitest';
+import { appendRun, EMPTY_HISTORY, type History, type HistoryEntry } from '../../src/core/history/history.js';
+import { historySvg, historyText, trendSection } from '../../src/render/history.js';
+import { serialise } from '../../src/render/mdast.js';
+
+const entry = (i: number, retrieval: number, correct: number): HistoryEntry => ({
+  commit: `${i.toString(16).padStart(7, 'a')}${'0'.repeat(33)}`,
+  date: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(),
+  n: 200,
+  metrics: { retrieval_ok: { value: retrieval, n: 200, ci: [retrieval - 0.03, retrieval + 0.03] }, correct: { value: correct, n: 200 } },
+});
+
+function history(values: readonly [number, number][]): History {
+  return values.reduce<History>((h, [r, c], i) => appendRun(h, entry(i, r, c)), EMPTY_HISTORY);
+}
+
+describe('trendSection', () => {
+  const declining: [number, number][] = Array.from({ length: 12 }, (_, i) => [0.95 - i * 0.004, 0.77]);
+  const section = trendSection(history(declining), { retrieval_ok: 0.9, correct: 0.77 }, 'hit@5');
+  const charts = section.filter((n): n is Code => n.type === 'code');
+
+  it('charts each gated rate over the last 10 base runs with the PR last, the points equal to the history', () => {
+    expect(charts).toHaveLength(2);
+    const lines = charts[0]!.value.split('\n');
+    expect(charts[0]!.lang).toBe('mermaid');
+    expect(lines[0]).toBe('xychart-beta');
+    const expected = declining.slice(-10).map(([r]) => (r * 100).toFixed(1));
+    expect(lines.find((l) => l.trim().startsWith('line'))!.trim()).toBe(`line [${[...expected, '90.0'].join(', ')}]`);
+    expect(lines.find((l) => l.trim().startsWith('x-axis'))).toMatch(/^ {2}x-axis \[(?:[0-9a-f]{7}, ){10}PR\]$/);
+  });
+
+  it('reads the trend in one line with its test, and flags a significant decline', () => {
+    const reading = section.find((n) => n.type === 'paragraph');
+    const text = serialise({ type: 'root', children: [reading!] } as Root);
+    expect(text).toMatch(
+      /^Retrieval ok \(hit\\?@5\) has fallen \d+\.\d points over the last 11 runs \(least-squares slope −\d\.\d\d points a run, 95% CI −[\d.]+ to −[\d.]+\): a significant decline\.\n$/,
+    );
+    const flat = serialise({ type: 'root', children: section.filter((n) => n.type === 'paragraph').slice(1) } as Root);
+    expect(flat).toContain('has held steady over the last 11 runs');
+    expect(flat).toContain('no significant trend');
+  });
+
+  it('shows nothing for a metric the history lacks, and no reading below 3 points', () => {
+    expect(trendSection(EMPTY_HISTORY, { retrieval_ok: 0.9 }, 'hit@5')).toEqual([]);
+    const two = trendSection(history([[0.9, 0.8]]), { retrieval_ok: 0.9 }, 'hit@5');
+    expect(two.map((n) => n.type)).toEqual(['code']);
+  });
+});
+
+describe('historyText and historySvg', () => {
+  const h = history([
+    [0.95, 0.77],
+    [0.94, 0.76],
+    [0.93, 0.75],
+  ]);
+
+  it('tabulates each run with its metrics and intervals', () => {
+    const lines = historyText(h, ['retrieval_ok', 'correct']).split('\n');
+    expect(lines[0]!.trim().split(/\s{2,}/)).toEqual(['commit', 'date', 'n', 'retrieval_ok', 'correct']);
+    expect(lines[1]!.trim().split(/\s{2,}/)).toEqual(['aaaaaa0', '2026-01-01', '200', '0.950 [0.920, 0.980]', '0.770']);
+    expect(lines).toHaveLength(4);
+  });
+
+  it('draws one polyline per metric with a point per run', () => {
+    const svg = historySvg(h, ['retrieval_ok', 'correct'], 'a <title>');
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg.match(/<polyline /g)).toHaveLength(2);
+    expect(svg.match(/<circle /g)).toHaveLength(6);
+    expect(svg).toContain('a &lt;title&gt;');
+  });
+});
