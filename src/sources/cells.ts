@@ -31,6 +31,7 @@ const CELL_KINDS = {
   retrieved_contexts: 'list',
   reference_contexts: 'list',
   scores: 'object',
+  run: 'number',
 } as const satisfies Record<keyof RecordFields, CellKind>;
 
 const TRUE = /^true$/i;

@@ -1,3 +1,4 @@
+import { InputError } from '../errors.js';
 import { decompose } from '../scoring/decomposition.js';
 import { column, type QuestionOutcomes, scoreMetric } from '../scoring/outcomes.js';
 import { provenanceOf, type RunSummary } from '../scoring/summary.js';
@@ -216,6 +217,14 @@ export function compareRuns(
     readonly holdoutLeftOut?: readonly string[];
   } = {},
 ): Comparison {
+  for (const [run, file] of [
+    [baseRun, files.base],
+    [headRun, files.head],
+  ] as const) {
+    if (run.repeats !== undefined) {
+      throw InputError.single({ file, message: 'compare reads one record per question; this run has questions run several times (records with "run")' });
+    }
+  }
   const golden = options.golden;
   const pairing = pairQuestions(baseRun, headRun, files, { missing: config.missing, golden });
   const pairedCount = pairing.headRows.length;

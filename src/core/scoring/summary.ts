@@ -58,8 +58,17 @@ function mean(values: Float64Array, rows: Rows): MetricSummary {
   return { value: n === 0 ? null : sum / n, n };
 }
 
-/** The share of questions (among those carrying `values`) for which `hit` holds, with its Wilson interval. */
-function proportion(values: Float64Array, rows: Rows, hit: (value: number) => boolean, keep: (row: number) => boolean = () => true): MetricSummary {
+/**
+ * The share of questions (among those carrying `values`) for which `hit` holds, with its Wilson interval. A question
+ * run several times counts by its pass rate when `values` are pass rates (`rates`): each question weighs the same.
+ */
+function proportion(
+  values: Float64Array,
+  rows: Rows,
+  hit: (value: number) => boolean,
+  keep: (row: number) => boolean = () => true,
+  rates = false,
+): MetricSummary {
   let n = 0;
   let count = 0;
   for (let j = 0; j < rows.length; j++) {
@@ -67,7 +76,8 @@ function proportion(values: Float64Array, rows: Rows, hit: (value: number) => bo
     const value = values[row]!;
     if (Number.isNaN(value) || !keep(row)) continue;
     n++;
-    if (hit(value)) count++;
+    if (rates && hit(1) && !hit(0)) count += value;
+    else if (hit(value)) count++;
   }
   return { value: n === 0 ? null : count / n, n, count, ci: wilsonInterval(count, n) };
 }
@@ -77,9 +87,10 @@ const isOne = (value: number) => value === 1;
 /** Every aggregate metric over the given rows of the outcomes; bootstrap intervals of scores only when asked (not per tag). */
 function summarizeMetrics(outcomes: QuestionOutcomes, config: EvalConfig, rows: Rows, scoreIntervals: boolean): Record<string, MetricSummary> {
   const metrics: Record<string, MetricSummary> = {};
+  const rates = (name: string) => outcomes.repeats?.binary.has(name) === true;
   for (const metric of config.retrievalMetrics) {
     const values = column(outcomes, metric.name);
-    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne) : mean(values, rows);
+    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne, undefined, rates(metric.name)) : mean(values, rows);
   }
   const answerable = column(outcomes, 'answerable');
   const among = { answerable: (row: number) => answerable[row] === 1, unanswerable: (row: number) => answerable[row] === 0 };
@@ -89,11 +100,16 @@ function summarizeMetrics(outcomes: QuestionOutcomes, config: EvalConfig, rows: 
     metrics[metric.name] =
       aggregate.kind === 'mean'
         ? mean(values, rows)
-        : proportion(values, rows, aggregate.counts, aggregate.among === undefined ? undefined : among[aggregate.among]);
+        : proportion(values, rows, aggregate.counts, aggregate.among === undefined ? undefined : among[aggregate.among], rates(metric.column));
   }
   for (const [name, kind] of outcomes.scores) {
     const values = column(outcomes, scoreMetric(name));
-    metrics[scoreMetric(name)] = kind === 'boolean' ? proportion(values, rows, isOne) : scoreIntervals ? meanWithInterval(values, rows) : mean(values, rows);
+    metrics[scoreMetric(name)] =
+      kind === 'boolean'
+        ? proportion(values, rows, isOne, undefined, rates(scoreMetric(name)))
+        : scoreIntervals
+          ? meanWithInterval(values, rows)
+          : mean(values, rows);
   }
   return metrics;
 }
