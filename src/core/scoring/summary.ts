@@ -6,6 +6,7 @@ import { column, type QuestionOutcomes, scoreMetric } from './outcomes.js';
 import { bootstrapMeanCIs } from '../stats/bootstrap.js';
 import type { ResultsFormat } from '../catalog/formats.js';
 import type { EvalConfig } from './score.js';
+import { type RepeatSummary, summarizeRepeats } from './repeats.js';
 
 /** One aggregated metric: its mean over the n questions that carry it; proportions also get a Wilson 95% interval. */
 export interface MetricSummary {
@@ -42,6 +43,8 @@ export interface RunSummary {
   readonly byTag: Readonly<Record<string, { readonly questions: number; readonly metrics: Readonly<Record<string, MetricSummary>> }>>;
   readonly provenance: RunProvenance;
   readonly warnings: readonly string[];
+  /** Present when questions were run several times (records with `run`): flakiness and pass@k. */
+  readonly repeats?: RepeatSummary;
 }
 
 type Rows = ArrayLike<number>;
@@ -165,6 +168,11 @@ export function summarizeRun(outcomes: QuestionOutcomes, config: EvalConfig): Ru
   for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config, rows, false) };
 
   const warnings = [...decomposition.warnings];
+  if (outcomes.repeats !== undefined && decomposition.n > 0) {
+    warnings.push(
+      'questions were run several times: the decomposition puts a question on the retrieval-ok side only when retrieval was ok in every run, and g is the mean pass rate on each side.',
+    );
+  }
   if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
     const kappa = judgeAgreement.kappa === null ? 'undefined' : judgeAgreement.kappa.toFixed(3);
     warnings.push(
@@ -173,7 +181,9 @@ export function summarizeRun(outcomes: QuestionOutcomes, config: EvalConfig): Ru
   }
   let unanswerable = 0;
   for (const value of answerable) if (value === 0) unanswerable++;
+  const repeats = summarizeRepeats(outcomes);
   return {
+    ...(repeats === undefined ? {} : { repeats }),
     questions: outcomes.size,
     metrics: summarizeMetrics(outcomes, config, allRows(outcomes.size), true),
     excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
