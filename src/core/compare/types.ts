@@ -1,3 +1,4 @@
+import type { PassCount } from '../scoring/repeats.js';
 import type { GateName } from '../catalog/gates.js';
 import type { Decomposition } from '../scoring/decomposition.js';
 import type { EvalConfig } from '../scoring/score.js';
@@ -119,8 +120,22 @@ export interface McNemarTest extends TestBase, Omit<McNemarResult, 'pValue'> {
   readonly kind: 'mcnemar';
 }
 
+/**
+ * A 0/1 outcome compared on per-question pass rates (a run had repeats): how many questions' rates fell or rose,
+ * and, when base ran each question at least twice, how many run-to-run noise alone would make fall or rise.
+ */
+export interface RateCounts {
+  /** Questions whose head pass rate is below their base pass rate. */
+  readonly broken: number;
+  readonly fixed: number;
+  /** Expected from noise, over the questions base ran at least twice (their base rate as the pass probability). */
+  readonly noise: { readonly broken: number; readonly fixed: number; readonly questions: number } | null;
+}
+
 export interface RandomizationTest extends TestBase {
   readonly kind: 'randomization';
+  /** For a 0/1 outcome tested on per-question pass rates (repeated runs): its counts and noise floor. */
+  readonly rates?: RateCounts;
   /** Random sign-flip arrangements drawn: the `permutations` setting, more when p was too close to alpha to call. */
   readonly permutations: number;
   /** Monte Carlo standard error of pValue. */
@@ -140,6 +155,8 @@ export interface QuestionChange {
   readonly cause: RegressionCause;
   /** Relevant documents found within the retrieval-ok cut-off in base but not in head. */
   readonly lostDocuments: readonly string[];
+  /** With repeated runs: correct in `passes` of `runs` runs, in base and in head. */
+  readonly correctRuns?: { readonly base: PassCount; readonly head: PassCount };
 }
 
 export interface RetrievalRegression {
