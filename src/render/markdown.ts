@@ -7,6 +7,7 @@
  * @mention, and the GFM table serialiser escapes `|` in code spans inside cells. Raw `html` nodes carry only our
  * own fixed markup: the sticky-comment marker and the `<details><summary>` wrappers.
  */
+import { correctRunsWords, RATE_TEST_NAME, rateMovementWords } from './repeats-words.js';
 import { holdoutLeftOutText } from './holdout.js';
 import type { List, Paragraph, PhrasingContent, RootContent, Table } from 'mdast';
 import { gatedTestOf } from '../core/catalog/gates.js';
@@ -69,7 +70,7 @@ function movement(test: McNemarTest): string {
 /** "exact McNemar p = 0.0013, Holm-adjusted 0.0026 < α = 0.05". */
 function pWords(test: PairedTest, alpha: number): string {
   const mcnemarNames = { exact: 'exact McNemar', 'mid-p': 'mid-p McNemar', chi2: 'McNemar χ²' };
-  const name = test.kind === 'mcnemar' ? mcnemarNames[test.decidedBy] : 'randomization';
+  const name = test.kind === 'mcnemar' ? mcnemarNames[test.decidedBy] : test.rates === undefined ? 'randomization' : RATE_TEST_NAME;
   const decisive = test.adjustedPValue ?? test.pValue;
   const compare = `${decisive < alpha ? '<' : '≥'} α = ${alpha}`;
   return test.adjustedPValue === null
@@ -83,14 +84,18 @@ function evidence(test: PairedTest, rule: string, alpha: number): PhrasingConten
   const detail =
     test.kind === 'mcnemar'
       ? `: ${movement(test)} (${pWords(test, alpha)}).`
-      : `: Δ ${formatDelta(test.delta)}, 95% CI ${formatDelta(test.ci[0])} to ${formatDelta(test.ci[1])} (${pWords(test, alpha)}).`;
+      : test.rates !== undefined
+        ? `: ${rateMovementWords(test.rates)}; Δ ${formatDelta(test.delta)}, 95% CI ${formatDelta(test.ci[0])} to ${formatDelta(test.ci[1])} (${pWords(test, alpha)}).`
+        : `: Δ ${formatDelta(test.delta)}, 95% CI ${formatDelta(test.ci[0])} to ${formatDelta(test.ci[1])} (${pWords(test, alpha)}).`;
   return [head, ...prose(detail)];
 }
 
 /** The size of a difference in words: percentage points for rates, the signed delta otherwise. */
 function sizeWords(test: PairedTest): string {
   const direction = test.delta < 0 ? 'drop' : 'gain';
-  return test.kind === 'mcnemar' ? `a ${(Math.abs(test.delta) * 100).toFixed(1)}-point ${direction}` : `a ${formatDelta(test.delta)} ${direction}`;
+  return test.kind === 'mcnemar' || test.rates !== undefined
+    ? `a ${(Math.abs(test.delta) * 100).toFixed(1)}-point ${direction}`
+    : `a ${formatDelta(test.delta)} ${direction}`;
 }
 
 /** "End-to-end correctness 0.690 → 0.645 is not significant yet (p = 0.0784): … about 405 paired questions …". */
@@ -299,6 +304,12 @@ function questionCells(item: { id: string; question: string }): Cell[] {
 }
 
 function regressionList(changes: readonly QuestionChange[], improving: boolean): QuestionList {
+  if (changes.some((c) => c.correctRuns !== undefined)) {
+    return {
+      header: ['id', 'question', 'runs', 'cause'],
+      rows: changes.map((c) => [...questionCells(c), c.correctRuns === undefined ? '' : correctRunsWords(c.correctRuns), causeCell(c, improving)]),
+    };
+  }
   return { header: ['id', 'question', 'cause'], rows: changes.map((c) => [...questionCells(c), causeCell(c, improving)]) };
 }
 

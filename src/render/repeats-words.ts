@@ -1,4 +1,5 @@
-import type { RepeatSummary } from '../core/scoring/repeats.js';
+import type { RateCounts } from '../core/compare/types.js';
+import type { PassCount, RepeatSummary } from '../core/scoring/repeats.js';
 import { fixed3, textTable } from './text-table.js';
 
 /** Flaky questions listed in the text report; JSON holds them all. */
@@ -43,3 +44,21 @@ export function repeatsText(repeats: RepeatSummary): string {
   }
   return lines.join('\n');
 }
+
+/** "9 broken, 3.1 expected from run-to-run noise; 2 fixed, 3.0 expected": a rate test's movement beside its noise floor. */
+export function rateMovementWords(rates: RateCounts): string {
+  if (rates.noise === null) return `${rates.broken} broken, ${rates.fixed} fixed (questions whose pass rate fell or rose)`;
+  const { noise } = rates;
+  return (
+    `${rates.broken} broken, ${noise.broken.toFixed(1)} expected from run-to-run noise; ${rates.fixed} fixed, ${noise.fixed.toFixed(1)} expected ` +
+    `(questions whose pass rate fell or rose; noise from base's own repeats on ${noise.questions} question${noise.questions === 1 ? '' : 's'})`
+  );
+}
+
+/** "correct in 1/5 head runs vs 5/5 base runs". */
+export function correctRunsWords(runs: { readonly base: PassCount; readonly head: PassCount }): string {
+  return `correct in ${runs.head.passes}/${runs.head.runs} head runs vs ${runs.base.passes}/${runs.base.runs} base runs`;
+}
+
+/** The name of the paired test on pass rates, as p-values are introduced. */
+export const RATE_TEST_NAME = 'sign-flip randomization on pass rates';

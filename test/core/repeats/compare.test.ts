@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir, writeJsonl } from '../../helpers/files.js';
+
+/**
+ * 40 questions run 5 times in each run. Base: q0–q29 pass 5/5, q30–q39 pass 3/5 (flaky). Head: q0–q9 drop to
+ * 1/5, the rest as in base (the flaky ones shuffled).
+ */
+function runs() {
+  const records = (side: 'base' | 'head') =>
+    Array.from({ length: 40 }, (_, q) =>
+      Array.from({ length: 5 }, (_, r) => {
+        const passes = q >= 30 ? 3 : side === 'head' && q < 10 ? 1 : 5;
+        const shifted = side === 'head' && q >= 30 ? (r + 2) % 5 : r;
+        return { id: `q${q}`, question: `Question ${q}?`, run: r + 1, correct: shifted < passes };
+      }),
+    ).flat();
+  return { base: records('base'), head: records('head') };
+}
+
+describe('compare with repeated runs', () => {
+  it('tests pass rates, states the noise floor, and lists regressions by their runs', async () => {
+    const dir = tempDir();
+    const { base, head } = runs();
+    const out = join(dir, 'comment.md');
+    const args = ['compare', '--base', writeJsonl(dir, 'b.jsonl', base), '--head', writeJsonl(dir, 'h.jsonl', head)];
+    const text = await runCli([...args, '--markdown', out]);
+    expect(text.stdout).toContain('rag-gate compare: FAIL');
+    // Noise: two independent 5-run pass rates of a p = 0.6 question differ downwards with (1 − Σ Bin(5, 0.6)²) / 2
+    // = 0.374121, for each of the 10 flaky questions; the 30 that always pass add nothing.
+    expect(text.stdout).toContain('10 broken, 3.7 expected from run-to-run noise; 0 fixed, 3.7 expected');
+    expect(text.stdout).toContain('percentile bootstrap over questions');
+    expect(text.stdout).toMatch(/q0\s+unknown\s+Question 0\?\s+correct in 1\/5 head runs vs 5\/5 base runs/);
+    const comment = readFileSync(out, 'utf8');
+    expect(comment).toContain('sign-flip randomization on pass rates');
+    expect(comment).toContain('correct in 1/5 head runs vs 5/5 base runs');
+    const json = JSON.parse((await runCli([...args, '--json'])).stdout);
+    const correct = json.tests.find((t: { metric: string }) => t.metric === 'correct');
+    expect(correct.kind).toBe('randomization');
+    expect(correct.rates.broken).toBe(10);
+    expect(correct.rates.noise.broken).toBeCloseTo(3.74121, 4);
+    expect(correct.delta).toBeCloseTo(-0.2, 12);
+    expect(correct.ciMethod).toBe('percentile-bootstrap');
+    expect(json.regressions[0].correctRuns).toEqual({ base: { passes: 5, runs: 5 }, head: { passes: 1, runs: 5 } });
+    expect(json.head.repeats.flakyQuestions).toHaveLength(20);
+  });
+});
