@@ -1,4 +1,4 @@
-import { correctRunsWords, RATE_TEST_NAME, rateMovementWords } from './repeats-words.js';
+import { correctRunsWords, flakyRateWords, RATE_TEST_NAME, rateMovementWords } from './repeats-words.js';
 import { holdoutLeftOutText } from './holdout.js';
 import type { Comparison, CompareConfig, McNemarTest, PairedTest, RandomizationTest } from '../core/compare/types.js';
 import type { Decomposition } from '../core/scoring/decomposition.js';
@@ -37,8 +37,13 @@ export function oddsRatioWords(test: McNemarTest): string | null {
 /** How the 95% intervals of Δ were made, for the tests shown. */
 export function intervalNote(tests: readonly PairedTest[]): string {
   const words = { 'student-t': "Student's t (fewer than 100 pairs)", 'percentile-bootstrap': 'percentile bootstrap (100 pairs or more)' };
-  const rates = 'percentile bootstrap over questions (pass rates of repeated runs)';
-  const methods = [...new Set(tests.map((test) => (test.kind === 'randomization' && test.rates !== undefined ? rates : words[test.ciMethod])))];
+  const methods = [
+    ...new Set(
+      tests.map((test) =>
+        test.kind === 'randomization' && test.rates !== undefined ? `${words[test.ciMethod]} over questions, of pass-rate differences` : words[test.ciMethod],
+      ),
+    ),
+  ];
   return `95% CI of Δ: ${methods.join('; ')}`;
 }
 
@@ -186,6 +191,11 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
     );
   }
   if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})\n${textTable(changeRows(comparison.fixed))}`);
+  const flaky = (['base', 'head'] as const).flatMap((side) => {
+    const repeats = comparison.flaky?.[side];
+    return repeats ? [`  ${side}: ${flakyRateWords(repeats)}`] : [];
+  });
+  if (flaky.length > 0) sections.push(`Repeated runs\n${flaky.join('\n')}`);
   const tags = Object.entries(comparison.regressionsByTag);
   if (tags.length > 0) sections.push(`Regressions by tag\n${textTable(tags.map(([tag, count]) => [tag, String(count)]))}`);
 

@@ -7,7 +7,7 @@
  * @mention, and the GFM table serialiser escapes `|` in code spans inside cells. Raw `html` nodes carry only our
  * own fixed markup: the sticky-comment marker and the `<details><summary>` wrappers.
  */
-import { correctRunsWords, RATE_TEST_NAME, rateMovementWords } from './repeats-words.js';
+import { correctRunsWords, flakyRateWords, passCountsText, RATE_TEST_NAME, rateMovementWords } from './repeats-words.js';
 import { holdoutLeftOutText } from './holdout.js';
 import type { List, Paragraph, PhrasingContent, RootContent, Table } from 'mdast';
 import { gatedTestOf } from '../core/catalog/gates.js';
@@ -448,6 +448,40 @@ function decompositionSection(comparison: Comparison): RootContent[] {
 /** At most this many warnings are listed; the rest are counted (all are in the JSON). */
 const WARNINGS_SHOWN = 20;
 
+/** Flaky questions shown per run in the folded section; the JSON report holds them all. */
+const FLAKY_SHOWN = 10;
+
+/** A folded "Flaky questions" section: each repeated run's flaky rates and its first flaky questions. */
+function flakySection(comparison: Comparison): RootContent[] {
+  const sides = (['base', 'head'] as const).flatMap((side) => {
+    const repeats = comparison.flaky?.[side];
+    return repeats ? [[side, repeats] as const] : [];
+  });
+  if (sides.length === 0) return [];
+  const body: RootContent[] = [];
+  for (const [side, repeats] of sides) {
+    body.push(paragraph(strong(text(side === 'base' ? 'Base' : 'Head')), ...prose(`: ${flakyRateWords(repeats)}.`)));
+    const shown = repeats.flakyQuestions.slice(0, FLAKY_SHOWN);
+    if (shown.length > 0)
+      body.push(
+        table(
+          ['id', 'question', 'passes'],
+          shown.map((q) => [...questionCells(q), passCountsText(q.outcomes)]),
+        ),
+      );
+    if (repeats.flakyQuestions.length > FLAKY_SHOWN)
+      body.push(paragraph(text(`… and ${repeats.flakyQuestions.length - FLAKY_SHOWN} more in the JSON report.`)));
+  }
+  body.push(
+    paragraph(
+      ...prose(
+        'A flaky question is one whose outcome differs across its runs: it flips between any two runs by luck, which the pass-rate test and the noise floor account for.',
+      ),
+    ),
+  );
+  return details('Flaky questions in base and head', body);
+}
+
 function warningsSection(comparison: Comparison, rule: string): RootContent[] {
   const context = { retrievalOk: rule, judges: comparison.judges };
   const warnings: Sentence[] = [
@@ -522,6 +556,7 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
   ];
   const tail: RootContent[] = [
     ...decompositionSection(comparison),
+    ...flakySection(comparison),
     ...judgeSection(comparison),
     ...warningsSection(comparison, rule),
     footer(comparison, options),

@@ -62,3 +62,9 @@ export function correctRunsWords(runs: { readonly base: PassCount; readonly head
 
 /** The name of the paired test on pass rates, as p-values are introduced. */
 export const RATE_TEST_NAME = 'sign-flip randomization on pass rates';
+
+/** "10 of 40 questions flaky on correct (0.250), 2 of 40 on retrieval_ok (0.050)", or null when nothing was repeated. */
+export function flakyRateWords(repeats: RepeatSummary): string {
+  const rates = repeats.outcomes.filter((o) => o.repeated > 0).map((o) => `${o.flaky} of ${o.repeated} on ${o.metric} (${fixed3(o.flakyRate)})`);
+  return rates.length === 0 ? 'no question ran twice' : `flaky questions: ${rates.join(', ')}`;
+}

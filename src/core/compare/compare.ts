@@ -1,6 +1,6 @@
+import { summarizeRepeats } from '../scoring/repeats.js';
 import { decompose } from '../scoring/decomposition.js';
 import { column, type QuestionOutcomes, repeatCount, scoreMetric } from '../scoring/outcomes.js';
-import { bootstrapMeanCIs } from '../stats/bootstrap.js';
 import { noiseDiscordance } from '../stats/noise-floor.js';
 import { signFlipPValue } from '../stats/randomization.js';
 import { provenanceOf, type RunSummary } from '../scoring/summary.js';
@@ -118,8 +118,9 @@ function pairedCounts(baseRun: QuestionOutcomes, headRun: QuestionOutcomes, pair
 
 /**
  * A 0/1 outcome when a run has repeats: each pair's value is the question's pass rate, and the test is the paired
- * sign-flip randomization test on the per-question differences of pass rates, with a percentile bootstrap over
- * questions for the interval. Questions are the unit both resample: the claim is about the population of
+ * sign-flip randomization test on the per-question differences of pass rates, with the interval of their mean
+ * over questions (the percentile bootstrap resampling questions from 100 on, Student's t below, where the
+ * bootstrap under-covers). Questions are the unit both resample: the claim is about the population of
  * questions, and a question's repeats are not independent of each other (they share its difficulty), so
  * resampling runs would treat correlated draws as fresh evidence and make the interval too narrow. On one run per
  * question the differences are 0 or ±1 and the sign-flip test is McNemar's exact test, drawn by Monte Carlo.
@@ -163,6 +164,7 @@ function rateTest(
   for (const d of differences) squares += (d - delta) ** 2;
   const sd = Math.sqrt(squares / Math.max(1, n - 1));
   const significant = pValue < config.alpha;
+  const interval = meanIntervals([differences], { seed: metric })[0]!;
   return {
     kind: 'randomization',
     metric,
@@ -171,8 +173,8 @@ function rateTest(
     base: sumBase / n,
     head: sumHead / n,
     delta,
-    ci: bootstrapMeanCIs([differences], { seed: metric })[0]!,
-    ciMethod: 'percentile-bootstrap',
+    ci: interval.ci,
+    ciMethod: interval.method,
     pValue,
     permutations,
     monteCarloSE,
@@ -420,6 +422,7 @@ export function compareRuns(
     judges,
     provenance: { base: provenanceOf(baseRun), head: provenanceOf(headRun) },
     verdict,
+    ...(repeated ? { flaky: { base: summarizeRepeats(baseRun) ?? null, head: summarizeRepeats(headRun) ?? null } } : {}),
     ungated,
     reasons,
     warnings,

@@ -1,4 +1,4 @@
-import type { PassCount } from '../scoring/repeats.js';
+import type { PassCount, RepeatSummary } from '../scoring/repeats.js';
 import type { GateName } from '../catalog/gates.js';
 import type { Decomposition } from '../scoring/decomposition.js';
 import type { EvalConfig } from '../scoring/score.js';
@@ -237,6 +237,8 @@ export interface Comparison {
   /** What each run's reader derived (ids, text matching) and the scores other tools wrote. */
   readonly provenance: { readonly base: RunProvenance; readonly head: RunProvenance };
   readonly verdict: Verdict;
+  /** Flakiness of each run whose questions were run several times (absent when neither was). */
+  readonly flaky?: { readonly base: RepeatSummary | null; readonly head: RepeatSummary | null };
   /** No gated test had data and no floor was set: nothing was measured that could fail. */
   readonly ungated: boolean;
   readonly reasons: readonly GateReason[];

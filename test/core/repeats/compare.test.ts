@@ -30,19 +30,24 @@ describe('compare with repeated runs', () => {
     // Noise: two independent 5-run pass rates of a p = 0.6 question differ downwards with (1 − Σ Bin(5, 0.6)²) / 2
     // = 0.374121, for each of the 10 flaky questions; the 30 that always pass add nothing.
     expect(text.stdout).toContain('10 broken, 3.7 expected from run-to-run noise; 0 fixed, 3.7 expected');
-    expect(text.stdout).toContain('percentile bootstrap over questions');
+    expect(text.stdout).toContain("95% CI of Δ: Student's t (fewer than 100 pairs) over questions, of pass-rate differences");
     expect(text.stdout).toMatch(/q0\s+unknown\s+Question 0\?\s+correct in 1\/5 head runs vs 5\/5 base runs/);
     const comment = readFileSync(out, 'utf8');
     expect(comment).toContain('sign-flip randomization on pass rates');
     expect(comment).toContain('correct in 1/5 head runs vs 5/5 base runs');
+    expect(comment).toContain('<summary>Flaky questions in base and head</summary>');
+    expect(comment).toContain('**Base**: flaky questions: 10 of 40 on correct (0.250).');
+    expect(comment).toContain('… and 10 more in the JSON report.');
+    expect(text.stdout).toContain('Repeated runs\n  base: flaky questions: 10 of 40 on correct (0.250)\n  head: flaky questions: 20 of 40 on correct (0.500)');
     const json = JSON.parse((await runCli([...args, '--json'])).stdout);
     const correct = json.tests.find((t: { metric: string }) => t.metric === 'correct');
     expect(correct.kind).toBe('randomization');
     expect(correct.rates.broken).toBe(10);
     expect(correct.rates.noise.broken).toBeCloseTo(3.74121, 4);
     expect(correct.delta).toBeCloseTo(-0.2, 12);
-    expect(correct.ciMethod).toBe('percentile-bootstrap');
+    expect(correct.ciMethod).toBe('student-t');
     expect(json.regressions[0].correctRuns).toEqual({ base: { passes: 5, runs: 5 }, head: { passes: 1, runs: 5 } });
     expect(json.head.repeats.flakyQuestions).toHaveLength(20);
+    expect(json.flaky.base.flakyQuestions).toHaveLength(10);
   });
 });
