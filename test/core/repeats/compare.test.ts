@@ -51,3 +51,26 @@ describe('compare with repeated runs', () => {
     expect(json.flaky.base.flakyQuestions).toHaveLength(10);
   });
 });
+
+describe('one run per question', () => {
+  it('records all marked run 1 compare exactly as records without run: McNemar, the same numbers', async () => {
+    const dir = tempDir();
+    const base = Array.from({ length: 60 }, (_, q) => ({ id: `q${q}`, question: `Q${q}?`, correct: q % 3 !== 0 }));
+    const head = base.map((r, q) => ({ ...r, correct: q % 4 !== 0 }));
+    const report = async (b: object[], h: object[], name: string) => {
+      const json = JSON.parse(
+        (await runCli(['compare', '--base', writeJsonl(dir, `b-${name}.jsonl`, b), '--head', writeJsonl(dir, `h-${name}.jsonl`, h), '--json'])).stdout,
+      );
+      return { tests: json.tests, regressions: json.regressions, verdict: json.verdict, flaky: json.flaky };
+    };
+    const plain = await report(base, head, 'plain');
+    const runOne = await report(
+      base.map((r) => ({ ...r, run: 1 })),
+      head.map((r) => ({ ...r, run: 1 })),
+      'run1',
+    );
+    expect(runOne).toEqual(plain);
+    expect(plain.tests.find((t: { metric: string }) => t.metric === 'correct').kind).toBe('mcnemar');
+    expect(plain.flaky).toBeUndefined();
+  });
+});
