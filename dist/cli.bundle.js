@@ -62115,7 +62115,7 @@ function compareCommand(context, setExitCode) {
 var GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((name) => name !== "retrieval_ok");
 function metricRow(name, summary) {
   const ci = summary.ci ? `[${fixed3(summary.ci[0])}, ${fixed3(summary.ci[1])}]` : "";
-  const count2 = summary.count === void 0 ? "" : `${Number.isInteger(summary.count) ? summary.count : summary.count.toFixed(2)}/${summary.n}`;
+  const count2 = summary.count === void 0 ? "" : `${Number(summary.count.toFixed(2))}/${summary.n}`;
   return [name, fixed3(summary.value), ci, count2 || String(summary.n)];
 }
 function metricTable(summary, names) {

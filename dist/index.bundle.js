@@ -78135,7 +78135,7 @@ function comparisonReport(run2, config2, baseline) {
 var GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((name) => name !== "retrieval_ok");
 function metricRow(name, summary2) {
   const ci = summary2.ci ? `[${fixed3(summary2.ci[0])}, ${fixed3(summary2.ci[1])}]` : "";
-  const count2 = summary2.count === void 0 ? "" : `${Number.isInteger(summary2.count) ? summary2.count : summary2.count.toFixed(2)}/${summary2.n}`;
+  const count2 = summary2.count === void 0 ? "" : `${Number(summary2.count.toFixed(2))}/${summary2.n}`;
   return [name, fixed3(summary2.value), ci, count2 || String(summary2.n)];
 }
 function metricTable(summary2, names) {

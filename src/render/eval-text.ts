@@ -14,7 +14,7 @@ const GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((n
 function metricRow(name: string, summary: MetricSummary): string[] {
   const ci = summary.ci ? `[${fixed3(summary.ci[0])}, ${fixed3(summary.ci[1])}]` : '';
   // A run with repeats counts each question by its pass rate, so the count may be fractional.
-  const count = summary.count === undefined ? '' : `${Number.isInteger(summary.count) ? summary.count : summary.count.toFixed(2)}/${summary.n}`;
+  const count = summary.count === undefined ? '' : `${Number(summary.count.toFixed(2))}/${summary.n}`;
   return [name, fixed3(summary.value), ci, count || String(summary.n)];
 }
 

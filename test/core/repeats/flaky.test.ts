@@ -62,3 +62,10 @@ describe('flaky questions', () => {
     expect((await runCli(['eval', '--results', path])).stdout).not.toContain('Repeated runs');
   });
 });
+
+describe('the eval table with repeats', () => {
+  it('counts each question by its pass rate, printed to two decimals at most', async () => {
+    const path = scratch.file('thirds.jsonl', jsonl([1, 2, 3].map((run) => ({ id: 'q1', question: 'a?', run, correct: run === 1 }))));
+    expect((await runCli(['eval', '--results', path])).stdout).toMatch(/correct\s+0\.333\s+\[[^\]]+\]\s+0\.33\/1\n/);
+  });
+});
