@@ -42508,69 +42508,89 @@ var JudgeSetupError = class extends Error {
   name = "JudgeSetupError";
 };
 
-// src/core/scoring/decomposition.ts
-var ratio = (part, whole) => whole === 0 ? null : part / whole;
-var weighted = (weight, rate) => weight === 0 ? 0 : rate === null ? null : weight * rate;
-var SMALL_SPLIT = 10;
-function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
-  let nGood = 0;
-  let correctGood = 0;
-  let nBad = 0;
-  let correctBad = 0;
-  let closedAll = 0;
-  let closedAllRight = 0;
-  let closedFailed = 0;
-  let closedFailedRight = 0;
-  for (let i = 0; i < correct.length; i++) {
-    const ok2 = retrievalOk[i];
-    const right = correct[i];
-    if (answerable[i] === 0 || Number.isNaN(ok2) || Number.isNaN(right)) continue;
-    if (ok2 === 1) {
-      nGood++;
-      correctGood += right;
-    } else {
-      nBad++;
-      correctBad += right;
+// src/core/catalog/gates.ts
+var questions = (n, noun = "question") => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+var GATED_TESTS = [
+  {
+    gate: "retrieval",
+    metric: "retrieval_ok",
+    column: "retrieval_ok",
+    pairs: "all",
+    onByDefault: true,
+    definition: "retrieval success (the `retrieval-ok` rule or the records' `retrieval_ok`) dropped",
+    words: {
+      gate: "retrieval",
+      subject: "{rule}",
+      share: "questions with {rule-words}",
+      label: "{rule} \u2014 retrieval ok",
+      outcomes: ["ok", "failed"],
+      movement: (broken, fixed) => `${questions(broken)} lost ${broken === 1 ? "its" : "their"} gold document, ${fixed} gained it`
     }
-    const closed = closedBookCorrect[i];
-    if (!Number.isNaN(closed)) {
-      closedAll++;
-      closedAllRight += closed;
-      if (ok2 === 0) {
-        closedFailed++;
-        closedFailedRight += closed;
-      }
+  },
+  {
+    gate: "end-to-end",
+    metric: "correct",
+    column: "correct",
+    pairs: "all",
+    onByDefault: true,
+    definition: "end-to-end correctness dropped",
+    words: {
+      gate: "end-to-end correctness",
+      subject: "end-to-end correctness",
+      share: "questions answered right",
+      label: "correct \u2014 end to end",
+      outcomes: ["right", "wrong"],
+      movement: (broken, fixed) => `${questions(broken)} went from right to wrong, ${fixed} from wrong to right`
+    }
+  },
+  {
+    gate: "generation",
+    metric: "correct_given_retrieval",
+    column: "correct",
+    pairs: "retrieval-ok-on-both-sides",
+    onByDefault: false,
+    definition: "correctness dropped on the questions whose retrieval succeeded in both runs: the answerer got worse",
+    words: {
+      gate: "generation",
+      subject: "correctness with retrieval ok on both sides",
+      share: "answers right where retrieval was ok on both sides",
+      label: "correct with retrieval ok \u2014 generation",
+      outcomes: ["right", "wrong"],
+      movement: (broken, fixed) => `with retrieval ok on both sides, ${questions(broken, "answer")} went from right to wrong, ${fixed} from wrong to right`
+    }
+  },
+  {
+    gate: "refusal",
+    metric: "refusal",
+    column: "refused",
+    pairs: "unanswerable",
+    onByDefault: false,
+    definition: "fewer unanswerable questions were refused",
+    words: {
+      gate: "refusal of unanswerable questions",
+      subject: "correct refusals on unanswerable questions",
+      share: "unanswerable questions refused",
+      label: "refusals on unanswerable",
+      outcomes: ["right", "wrong"],
+      movement: (broken, fixed) => `${questions(broken, "unanswerable question")} ${broken === 1 ? "was" : "were"} no longer refused, ${fixed} newly refused`
     }
   }
-  const n = nGood + nBad;
-  const r = ratio(nGood, n);
-  const gGood = ratio(correctGood, nGood);
-  const gBad = ratio(correctBad, nBad);
-  const e2e = ratio(correctGood + correctBad, n);
-  let e2eCheck = null;
-  let ceiling = null;
-  if (r !== null) {
-    const good = weighted(r, gGood);
-    const bad = weighted(1 - r, gBad);
-    e2eCheck = good === null || bad === null ? null : good + bad;
-    ceiling = bad === null ? null : r + bad;
-  }
-  const productModelG = r === null || r === 0 || e2e === null ? null : e2e / r;
-  const productModelBias = r === null || r === 0 ? null : (1 - r) * (gBad ?? 0) / r;
-  const rLowerBound = e2e === null || gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
-  const closedBook = closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
-  const warnings = [];
-  if (productModelG !== null && productModelG > 1) {
-    warnings.push(
-      `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r\xB7g is misspecified here, because answers are right without good context (g_bad = ${gBad?.toFixed(4)}).`
-    );
-  }
-  if (e2e !== null && e2eCheck !== null && Math.abs(e2e - e2eCheck) > 1e-9) {
-    warnings.push(`e2eCheck ${e2eCheck} differs from e2e ${e2e}: the three terms were computed on different slices (a bug).`);
-  }
-  if (n > 0 && nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? "" : "s"}: read it as a rough figure.`);
-  if (n > 0 && nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? "" : "s"}: read it as a rough figure.`);
-  return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
+];
+function isScoreGate(gate) {
+  return gate.startsWith("score:");
+}
+function gateMetric(gate) {
+  return isScoreGate(gate) ? gate : gatedTest(gate).metric;
+}
+var GATE_CATEGORIES = GATED_TESTS.map((test) => test.gate);
+var DEFAULT_FAIL_ON = GATED_TESTS.filter((test) => test.onByDefault).map((test) => test.gate);
+var BY_METRIC = new Map(GATED_TESTS.map((test) => [test.metric, test]));
+var BY_GATE = new Map(GATED_TESTS.map((test) => [test.gate, test]));
+function gatedTestOf(metric) {
+  return BY_METRIC.get(metric);
+}
+function gatedTest(gate) {
+  return BY_GATE.get(gate);
 }
 
 // src/core/scoring/ranking.ts
@@ -42991,21 +43011,26 @@ var OutcomeBuilder = class {
     return column2;
   }
   build() {
-    const size = this.ids.length;
+    const records = this.ids.length;
     const columns = /* @__PURE__ */ new Map();
     for (const [name, values] of this.values) {
-      const column2 = new Float64Array(size).fill(NaN);
-      column2.set(values.subarray(0, Math.min(size, values.length)));
+      const column2 = new Float64Array(records).fill(NaN);
+      column2.set(values.subarray(0, Math.min(records, values.length)));
       columns.set(name, column2);
     }
+    const questionRows = firstRowOf(this.ids);
+    const repeated = questionRows.firstRows.length < records;
+    const rows = repeated ? collapseRepeats(columns, questionRows) : void 0;
+    const pick2 = (values) => rows === void 0 ? values : Array.from(questionRows.firstRows, (row) => values[row]);
     return {
-      size,
-      ids: this.ids,
-      questions: this.questions,
-      tags: this.tags,
-      goldKeys: this.goldKeys,
-      goldFound: this.goldFound,
-      columns,
+      size: questionRows.firstRows.length,
+      ids: pick2(this.ids),
+      questions: pick2(this.questions),
+      tags: pick2(this.tags),
+      goldKeys: pick2(this.goldKeys),
+      goldFound: pick2(this.goldFound),
+      columns: rows?.columns ?? columns,
+      ...rows === void 0 ? {} : { repeats: rows.repeats },
       labelPairs: this.labelPairs,
       noClaims: this.noClaims,
       judgeErrors: this.judgeErrors,
@@ -43019,8 +43044,52 @@ var OutcomeBuilder = class {
     };
   }
 };
+function firstRowOf(ids2) {
+  const questionOf = new Int32Array(ids2.length);
+  const indexOf = /* @__PURE__ */ new Map();
+  const firstRows = [];
+  ids2.forEach((id, row) => {
+    let question = indexOf.get(id);
+    if (question === void 0) {
+      question = firstRows.length;
+      indexOf.set(id, question);
+      firstRows.push(row);
+    }
+    questionOf[row] = question;
+  });
+  return { questionOf, firstRows: Int32Array.from(firstRows) };
+}
+function collapseRepeats(recordColumns, { questionOf, firstRows }) {
+  const size = firstRows.length;
+  const runs = new Float64Array(size);
+  for (const question of questionOf) runs[question]++;
+  const columns = /* @__PURE__ */ new Map();
+  const counts = /* @__PURE__ */ new Map();
+  const binary = /* @__PURE__ */ new Set();
+  for (const [name, values] of recordColumns) {
+    const sums = new Float64Array(size);
+    const carried = new Float64Array(size);
+    let zeroOne = true;
+    values.forEach((value2, row) => {
+      if (Number.isNaN(value2)) return;
+      if (value2 !== 0 && value2 !== 1) zeroOne = false;
+      sums[questionOf[row]] += value2;
+      carried[questionOf[row]]++;
+    });
+    for (let question = 0; question < size; question++) sums[question] = carried[question] === 0 ? NaN : sums[question] / carried[question];
+    columns.set(name, sums);
+    counts.set(name, carried);
+    if (zeroOne) binary.add(name);
+  }
+  return { columns, repeats: { runs, counts, binary } };
+}
 function column(outcomes, name) {
   return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
+}
+function repeatCount(outcomes, name) {
+  const counts = outcomes.repeats?.counts.get(name);
+  if (counts !== void 0) return counts;
+  return Float64Array.from(column(outcomes, name), (value2) => Number.isNaN(value2) ? 0 : 1);
 }
 function withRowsOf(run2, replacement) {
   if (replacement.size === 0) return run2;
@@ -43030,14 +43099,18 @@ function withRowsOf(run2, replacement) {
   const names = [.../* @__PURE__ */ new Set([...run2.columns.keys(), ...replacement.columns.keys()])];
   const columns = new Map(names.map((name) => [name, Float64Array.from(column(run2, name))]));
   const replacing = names.map((name) => [columns.get(name), column(replacement, name)]);
+  const counts = run2.repeats === void 0 ? void 0 : new Map(names.map((name) => [name, Float64Array.from(repeatCount(run2, name))]));
+  const replacingCounts = counts === void 0 ? [] : names.map((name) => [counts.get(name), repeatCount(replacement, name)]);
   replacement.ids.forEach((id, from) => {
     const row = rowOf.get(id);
     if (row === void 0) return;
     goldKeys[row] = replacement.goldKeys[from];
     goldFound[row] = replacement.goldFound[from];
     for (const [to, values] of replacing) to[row] = values[from];
+    for (const [to, values] of replacingCounts) to[row] = values[from];
   });
-  return { ...run2, goldKeys, goldFound, columns };
+  const repeats = run2.repeats === void 0 ? void 0 : { ...run2.repeats, counts };
+  return { ...run2, goldKeys, goldFound, columns, ...repeats === void 0 ? {} : { repeats } };
 }
 function withoutQuestions(run2, ids2) {
   const kept = [];
@@ -43045,10 +43118,13 @@ function withoutQuestions(run2, ids2) {
   run2.ids.forEach((id, row) => ids2.has(id) ? leftOut.push(id) : kept.push(row));
   if (leftOut.length === 0) return { outcomes: run2, leftOut };
   const pick2 = (values) => kept.map((row) => values[row]);
-  const columns = new Map([...run2.columns].map(([name, values]) => [name, Float64Array.from(kept, (row) => values[row])]));
+  const keep = (values) => Float64Array.from(kept, (row) => values[row]);
+  const columns = new Map([...run2.columns].map(([name, values]) => [name, keep(values)]));
+  const repeats = run2.repeats === void 0 ? void 0 : { ...run2.repeats, runs: keep(run2.repeats.runs), counts: new Map([...run2.repeats.counts].map(([name, values]) => [name, keep(values)])) };
   return {
     outcomes: {
       ...run2,
+      ...repeats === void 0 ? {} : { repeats },
       size: kept.length,
       ids: pick2(run2.ids),
       questions: pick2(run2.questions),
@@ -43061,40 +43137,167 @@ function withoutQuestions(run2, ids2) {
   };
 }
 
-// src/core/stats/kappa.ts
-var KAPPA_FLOOR = 0.6;
-function cohensKappa(pairs) {
-  const n = pairs.length;
-  if (n === 0) return null;
-  const firstCounts = /* @__PURE__ */ new Map();
-  const secondCounts = /* @__PURE__ */ new Map();
-  const confusion = {};
-  let agree = 0;
-  for (const [first, second] of pairs) {
-    if (first === second) agree++;
-    firstCounts.set(first, (firstCounts.get(first) ?? 0) + 1);
-    secondCounts.set(second, (secondCounts.get(second) ?? 0) + 1);
-    const row = confusion[first] ??= {};
-    row[second] = (row[second] ?? 0) + 1;
+// src/core/scoring/repeats.ts
+function chooseRatio(n, m, k) {
+  if (n < k) return 0;
+  let ratio2 = 1;
+  for (let i = 0; i < k; i++) ratio2 *= (n - i) / (m - i);
+  return ratio2;
+}
+function passAtK(passes, runs, k) {
+  return { atK: 1 - chooseRatio(runs - passes, runs, k), hatK: chooseRatio(passes, runs, k) };
+}
+function binaryOutcomes(outcomes) {
+  const names = [
+    ...new Set(GATED_TESTS.map((test) => test.column)),
+    ...[...outcomes.scores].filter(([, kind]) => kind === "boolean").map(([name]) => scoreMetric(name))
+  ];
+  return names.filter((name) => outcomes.repeats?.binary.has(name) === true);
+}
+function summarizeRepeats(outcomes) {
+  const { repeats } = outcomes;
+  if (repeats === void 0) return void 0;
+  const runsPerQuestion = {};
+  let records = 0;
+  for (const runs of repeats.runs) {
+    records += runs;
+    runsPerQuestion[runs] = (runsPerQuestion[runs] ?? 0) + 1;
   }
-  let expected = 0;
-  for (const [label2, count2] of firstCounts) expected += count2 / n * ((secondCounts.get(label2) ?? 0) / n);
-  const observed = agree / n;
-  const kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
-  return { kappa, observed, expected, n, confusion };
+  const flakyOn = /* @__PURE__ */ new Map();
+  const summaries = binaryOutcomes(outcomes).map((metric) => {
+    const rates = column(outcomes, metric);
+    const counts = repeatCount(outcomes, metric);
+    let k = Infinity;
+    for (const runs of counts) if (runs > 0) k = Math.min(k, runs);
+    let repeated = 0;
+    let flaky = 0;
+    let carried = 0;
+    let atK = 0;
+    let hatK = 0;
+    for (let row = 0; row < outcomes.size; row++) {
+      const runs = counts[row];
+      if (runs === 0) continue;
+      const passes = Math.round(rates[row] * runs);
+      carried++;
+      const estimate = passAtK(passes, runs, k);
+      atK += estimate.atK;
+      hatK += estimate.hatK;
+      if (runs < 2) continue;
+      repeated++;
+      if (passes > 0 && passes < runs) {
+        flaky++;
+        const flakyRow = flakyOn.get(row) ?? {};
+        flakyRow[metric] = { passes, runs };
+        flakyOn.set(row, flakyRow);
+      }
+    }
+    return {
+      metric,
+      repeated,
+      flaky,
+      flakyRate: repeated === 0 ? null : flaky / repeated,
+      k: Number.isFinite(k) ? k : 0,
+      passAtK: carried === 0 ? null : atK / carried,
+      passHatK: carried === 0 ? null : hatK / carried
+    };
+  });
+  const flakyQuestions = [...flakyOn.keys()].sort((a, b) => a - b).map((row) => ({ id: outcomes.ids[row], question: outcomes.questions[row], outcomes: flakyOn.get(row) }));
+  return { records, questions: outcomes.size, runsPerQuestion, outcomes: summaries, flakyQuestions };
 }
 
-// src/core/stats/wilson.ts
-var Z95 = 1.959963984540054;
-function wilsonInterval(successes, n, z3 = Z95) {
-  if (n === 0) return [0, 1];
-  const p = successes / n;
-  const z22 = z3 * z3;
-  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
-  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
-  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
-  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
-  return [lower, upper];
+// src/core/scoring/decomposition.ts
+var ratio = (part, whole) => whole === 0 ? null : part / whole;
+var weighted = (weight, rate) => weight === 0 ? 0 : rate === null ? null : weight * rate;
+var SMALL_SPLIT = 10;
+function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
+  let nGood = 0;
+  let correctGood = 0;
+  let nBad = 0;
+  let correctBad = 0;
+  let closedAll = 0;
+  let closedAllRight = 0;
+  let closedFailed = 0;
+  let closedFailedRight = 0;
+  for (let i = 0; i < correct.length; i++) {
+    const ok2 = retrievalOk[i];
+    const right = correct[i];
+    if (answerable[i] === 0 || Number.isNaN(ok2) || Number.isNaN(right)) continue;
+    if (ok2 === 1) {
+      nGood++;
+      correctGood += right;
+    } else {
+      nBad++;
+      correctBad += right;
+    }
+    const closed = closedBookCorrect[i];
+    if (!Number.isNaN(closed)) {
+      closedAll++;
+      closedAllRight += closed;
+      if (ok2 === 0) {
+        closedFailed++;
+        closedFailedRight += closed;
+      }
+    }
+  }
+  const n = nGood + nBad;
+  const r = ratio(nGood, n);
+  const gGood = ratio(correctGood, nGood);
+  const gBad = ratio(correctBad, nBad);
+  const e2e = ratio(correctGood + correctBad, n);
+  let e2eCheck = null;
+  let ceiling = null;
+  if (r !== null) {
+    const good = weighted(r, gGood);
+    const bad = weighted(1 - r, gBad);
+    e2eCheck = good === null || bad === null ? null : good + bad;
+    ceiling = bad === null ? null : r + bad;
+  }
+  const productModelG = r === null || r === 0 || e2e === null ? null : e2e / r;
+  const productModelBias = r === null || r === 0 ? null : (1 - r) * (gBad ?? 0) / r;
+  const rLowerBound = e2e === null || gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
+  const closedBook = closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
+  const warnings = [];
+  if (productModelG !== null && productModelG > 1) {
+    warnings.push(
+      `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r\xB7g is misspecified here, because answers are right without good context (g_bad = ${gBad?.toFixed(4)}).`
+    );
+  }
+  if (e2e !== null && e2eCheck !== null && Math.abs(e2e - e2eCheck) > 1e-9) {
+    warnings.push(`e2eCheck ${e2eCheck} differs from e2e ${e2e}: the three terms were computed on different slices (a bug).`);
+  }
+  if (n > 0 && nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? "" : "s"}: read it as a rough figure.`);
+  if (n > 0 && nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? "" : "s"}: read it as a rough figure.`);
+  return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
+}
+
+// src/core/stats/noise-floor.ts
+function binomialPmf(n, p) {
+  const pmf = new Float64Array(n + 1);
+  if (p <= 0) pmf[0] = 1;
+  else if (p >= 1) pmf[n] = 1;
+  else {
+    let log2 = n * Math.log1p(-p);
+    const odds = Math.log(p) - Math.log1p(-p);
+    for (let k = 0; k <= n; k++) {
+      pmf[k] = Math.exp(log2);
+      log2 += Math.log(n - k) - Math.log(k + 1) + odds;
+    }
+  }
+  return pmf;
+}
+function noiseDiscordance(p, baseRuns, headRuns) {
+  const base = binomialPmf(baseRuns, p);
+  const head = binomialPmf(headRuns, p);
+  let lower = 0;
+  let higher = 0;
+  for (let b = 0; b <= baseRuns; b++) {
+    for (let h = 0; h <= headRuns; h++) {
+      const joint = base[b] * head[h];
+      if (h * baseRuns < b * headRuns) lower += joint;
+      else if (h * baseRuns > b * headRuns) higher += joint;
+    }
+  }
+  return { lower, higher };
 }
 
 // src/core/stats/random.ts
@@ -43206,6 +43409,125 @@ function rotl(x, k) {
 }
 var DEFAULT_SEED = "rag-gate";
 
+// src/core/stats/randomization.ts
+var DEFAULT_PERMUTATIONS = 1e4;
+var MAX_PERMUTATIONS = 1e6;
+var UNDECIDED_WITHIN_SE = 3;
+var TIE_TOLERANCE = 1e-9;
+function pairedRandomizationTest(paired2, options = {}) {
+  const { n, meanBase, meanHead, differences } = paired2;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += differences[i];
+  const delta = n === 0 ? NaN : sum / n;
+  return { n, meanBase, meanHead, delta, ...signFlipPValue(differences, options) };
+}
+function signFlipPValue(differences, options = {}) {
+  const permutations = options.permutations ?? DEFAULT_PERMUTATIONS;
+  if (!Number.isInteger(permutations) || permutations < 1) {
+    throw new RangeError(`permutations must be a positive integer, got ${permutations}`);
+  }
+  const alpha = options.alpha;
+  if (alpha !== void 0 && !(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  let nonZero = 0;
+  for (let i = 0; i < differences.length; i++) {
+    const d = differences[i];
+    if (!Number.isFinite(d)) throw new RangeError(`difference ${i} is not finite: ${d}`);
+    if (d !== 0) nonZero++;
+  }
+  if (nonZero === 0) return { pValue: 1, permutations: 0, monteCarloSE: 0 };
+  const words = Math.ceil(nonZero / 32);
+  const padded = new Float64Array(words * 32);
+  let absoluteSum = 0;
+  for (let i = 0, k = 0; i < differences.length; i++) {
+    const d = differences[i];
+    if (d !== 0) {
+      padded[k++] = d;
+      absoluteSum += Math.abs(d);
+    }
+  }
+  const table2 = new Float64Array(words * 8 * 16);
+  for (let group = 0; group < words * 8; group++) {
+    const d0 = padded[group * 4];
+    const d1 = padded[group * 4 + 1];
+    const d2 = padded[group * 4 + 2];
+    const d3 = padded[group * 4 + 3];
+    for (let mask = 0; mask < 16; mask++) {
+      table2[group * 16 + mask] = (mask & 1 ? -d0 : d0) + (mask & 2 ? -d1 : d1) + (mask & 4 ? -d2 : d2) + (mask & 8 ? -d3 : d3);
+    }
+  }
+  const signs = new Uint32Array(words);
+  const observed = Math.abs(signedSum(table2, signs));
+  const threshold = observed - TIE_TOLERANCE * absoluteSum;
+  const random = new Random(options.seed ?? DEFAULT_SEED);
+  let extreme = 0;
+  let drawn = 0;
+  const draw = (count2) => {
+    for (let p = 0; p < count2; p++) {
+      random.fillUint32(signs);
+      if (Math.abs(signedSum(table2, signs)) >= threshold) extreme++;
+    }
+    drawn += count2;
+  };
+  const result = () => {
+    const pValue = (1 + extreme) / (1 + drawn);
+    return { pValue, permutations: drawn, monteCarloSE: Math.sqrt(pValue * (1 - pValue) / drawn) };
+  };
+  draw(permutations);
+  let current = result();
+  while (alpha !== void 0 && Math.abs(current.pValue - alpha) <= UNDECIDED_WITHIN_SE * current.monteCarloSE && drawn < MAX_PERMUTATIONS) {
+    draw(Math.min(drawn, MAX_PERMUTATIONS - drawn));
+    current = result();
+  }
+  return current;
+}
+function signedSum(table2, signs) {
+  let low = 0;
+  let high = 0;
+  for (let w = 0; w < signs.length; w++) {
+    const bits = signs[w];
+    const o = w * 128;
+    low += table2[o + (bits & 15)] + table2[o + 16 + (bits >>> 4 & 15)] + table2[o + 32 + (bits >>> 8 & 15)] + table2[o + 48 + (bits >>> 12 & 15)];
+    high += table2[o + 64 + (bits >>> 16 & 15)] + table2[o + 80 + (bits >>> 20 & 15)] + table2[o + 96 + (bits >>> 24 & 15)] + table2[o + 112 + (bits >>> 28)];
+  }
+  return low + high;
+}
+
+// src/core/stats/kappa.ts
+var KAPPA_FLOOR = 0.6;
+function cohensKappa(pairs) {
+  const n = pairs.length;
+  if (n === 0) return null;
+  const firstCounts = /* @__PURE__ */ new Map();
+  const secondCounts = /* @__PURE__ */ new Map();
+  const confusion = {};
+  let agree = 0;
+  for (const [first, second] of pairs) {
+    if (first === second) agree++;
+    firstCounts.set(first, (firstCounts.get(first) ?? 0) + 1);
+    secondCounts.set(second, (secondCounts.get(second) ?? 0) + 1);
+    const row = confusion[first] ??= {};
+    row[second] = (row[second] ?? 0) + 1;
+  }
+  let expected = 0;
+  for (const [label2, count2] of firstCounts) expected += count2 / n * ((secondCounts.get(label2) ?? 0) / n);
+  const observed = agree / n;
+  const kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
+  return { kappa, observed, expected, n, confusion };
+}
+
+// src/core/stats/wilson.ts
+var Z95 = 1.959963984540054;
+function wilsonInterval(successes, n, z3 = Z95) {
+  if (n === 0) return [0, 1];
+  const p = successes / n;
+  const z22 = z3 * z3;
+  const centre = (p + z22 / (2 * n)) / (1 + z22 / n);
+  const halfWidth = z3 / (1 + z22 / n) * Math.sqrt(p * (1 - p) / n + z22 / (4 * n * n));
+  const lower = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
+  const upper = successes === n ? 1 : Math.min(1, centre + halfWidth);
+  return [lower, upper];
+}
+
 // src/core/stats/bootstrap.ts
 var DEFAULT_RESAMPLES = 2e3;
 var TWO_POW_322 = 4294967296;
@@ -43307,7 +43629,7 @@ function mean2(values, rows) {
   }
   return { value: n === 0 ? null : sum / n, n };
 }
-function proportion(values, rows, hit, keep = () => true) {
+function proportion(values, rows, hit, keep = () => true, rates = false) {
   let n = 0;
   let count2 = 0;
   for (let j = 0; j < rows.length; j++) {
@@ -43315,27 +43637,29 @@ function proportion(values, rows, hit, keep = () => true) {
     const value2 = values[row];
     if (Number.isNaN(value2) || !keep(row)) continue;
     n++;
-    if (hit(value2)) count2++;
+    if (rates && hit(1) && !hit(0)) count2 += value2;
+    else if (hit(value2)) count2++;
   }
   return { value: n === 0 ? null : count2 / n, n, count: count2, ci: wilsonInterval(count2, n) };
 }
 var isOne2 = (value2) => value2 === 1;
 function summarizeMetrics(outcomes, config2, rows, scoreIntervals) {
   const metrics = {};
+  const rates = (name) => outcomes.repeats?.binary.has(name) === true;
   for (const metric of config2.retrievalMetrics) {
     const values = column(outcomes, metric.name);
-    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne2) : mean2(values, rows);
+    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne2, void 0, rates(metric.name)) : mean2(values, rows);
   }
   const answerable = column(outcomes, "answerable");
   const among = { answerable: (row) => answerable[row] === 1, unanswerable: (row) => answerable[row] === 0 };
   for (const metric of ANSWER_METRICS) {
     const values = column(outcomes, metric.column);
     const { aggregate } = metric;
-    metrics[metric.name] = aggregate.kind === "mean" ? mean2(values, rows) : proportion(values, rows, aggregate.counts, aggregate.among === void 0 ? void 0 : among[aggregate.among]);
+    metrics[metric.name] = aggregate.kind === "mean" ? mean2(values, rows) : proportion(values, rows, aggregate.counts, aggregate.among === void 0 ? void 0 : among[aggregate.among], rates(metric.column));
   }
   for (const [name, kind] of outcomes.scores) {
     const values = column(outcomes, scoreMetric(name));
-    metrics[scoreMetric(name)] = kind === "boolean" ? proportion(values, rows, isOne2) : scoreIntervals ? meanWithInterval(values, rows) : mean2(values, rows);
+    metrics[scoreMetric(name)] = kind === "boolean" ? proportion(values, rows, isOne2, void 0, rates(scoreMetric(name))) : scoreIntervals ? meanWithInterval(values, rows) : mean2(values, rows);
   }
   return metrics;
 }
@@ -43381,6 +43705,11 @@ function summarizeRun(outcomes, config2) {
   const byTag = /* @__PURE__ */ Object.create(null);
   for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows, false) };
   const warnings = [...decomposition.warnings];
+  if (outcomes.repeats !== void 0 && decomposition.n > 0) {
+    warnings.push(
+      "questions were run several times: the decomposition puts a question on the retrieval-ok side only when retrieval was ok in every run, and g is the mean pass rate on each side."
+    );
+  }
   if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
     const kappa = judgeAgreement.kappa === null ? "undefined" : judgeAgreement.kappa.toFixed(3);
     warnings.push(
@@ -43389,7 +43718,9 @@ function summarizeRun(outcomes, config2) {
   }
   let unanswerable = 0;
   for (const value2 of answerable) if (value2 === 0) unanswerable++;
+  const repeats = summarizeRepeats(outcomes);
   return {
+    ...repeats === void 0 ? {} : { repeats },
     questions: outcomes.size,
     metrics: summarizeMetrics(outcomes, config2, allRows(outcomes.size), true),
     excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
@@ -43653,174 +43984,6 @@ function pairValues(base, head) {
     meanHead: n === 0 ? NaN : sumHead / n,
     differences: differences.subarray(0, n)
   };
-}
-
-// src/core/stats/randomization.ts
-var DEFAULT_PERMUTATIONS = 1e4;
-var MAX_PERMUTATIONS = 1e6;
-var UNDECIDED_WITHIN_SE = 3;
-var TIE_TOLERANCE = 1e-9;
-function pairedRandomizationTest(paired2, options = {}) {
-  const { n, meanBase, meanHead, differences } = paired2;
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += differences[i];
-  const delta = n === 0 ? NaN : sum / n;
-  return { n, meanBase, meanHead, delta, ...signFlipPValue(differences, options) };
-}
-function signFlipPValue(differences, options = {}) {
-  const permutations = options.permutations ?? DEFAULT_PERMUTATIONS;
-  if (!Number.isInteger(permutations) || permutations < 1) {
-    throw new RangeError(`permutations must be a positive integer, got ${permutations}`);
-  }
-  const alpha = options.alpha;
-  if (alpha !== void 0 && !(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  let nonZero = 0;
-  for (let i = 0; i < differences.length; i++) {
-    const d = differences[i];
-    if (!Number.isFinite(d)) throw new RangeError(`difference ${i} is not finite: ${d}`);
-    if (d !== 0) nonZero++;
-  }
-  if (nonZero === 0) return { pValue: 1, permutations: 0, monteCarloSE: 0 };
-  const words = Math.ceil(nonZero / 32);
-  const padded = new Float64Array(words * 32);
-  let absoluteSum = 0;
-  for (let i = 0, k = 0; i < differences.length; i++) {
-    const d = differences[i];
-    if (d !== 0) {
-      padded[k++] = d;
-      absoluteSum += Math.abs(d);
-    }
-  }
-  const table2 = new Float64Array(words * 8 * 16);
-  for (let group = 0; group < words * 8; group++) {
-    const d0 = padded[group * 4];
-    const d1 = padded[group * 4 + 1];
-    const d2 = padded[group * 4 + 2];
-    const d3 = padded[group * 4 + 3];
-    for (let mask = 0; mask < 16; mask++) {
-      table2[group * 16 + mask] = (mask & 1 ? -d0 : d0) + (mask & 2 ? -d1 : d1) + (mask & 4 ? -d2 : d2) + (mask & 8 ? -d3 : d3);
-    }
-  }
-  const signs = new Uint32Array(words);
-  const observed = Math.abs(signedSum(table2, signs));
-  const threshold = observed - TIE_TOLERANCE * absoluteSum;
-  const random = new Random(options.seed ?? DEFAULT_SEED);
-  let extreme = 0;
-  let drawn = 0;
-  const draw = (count2) => {
-    for (let p = 0; p < count2; p++) {
-      random.fillUint32(signs);
-      if (Math.abs(signedSum(table2, signs)) >= threshold) extreme++;
-    }
-    drawn += count2;
-  };
-  const result = () => {
-    const pValue = (1 + extreme) / (1 + drawn);
-    return { pValue, permutations: drawn, monteCarloSE: Math.sqrt(pValue * (1 - pValue) / drawn) };
-  };
-  draw(permutations);
-  let current = result();
-  while (alpha !== void 0 && Math.abs(current.pValue - alpha) <= UNDECIDED_WITHIN_SE * current.monteCarloSE && drawn < MAX_PERMUTATIONS) {
-    draw(Math.min(drawn, MAX_PERMUTATIONS - drawn));
-    current = result();
-  }
-  return current;
-}
-function signedSum(table2, signs) {
-  let low = 0;
-  let high = 0;
-  for (let w = 0; w < signs.length; w++) {
-    const bits = signs[w];
-    const o = w * 128;
-    low += table2[o + (bits & 15)] + table2[o + 16 + (bits >>> 4 & 15)] + table2[o + 32 + (bits >>> 8 & 15)] + table2[o + 48 + (bits >>> 12 & 15)];
-    high += table2[o + 64 + (bits >>> 16 & 15)] + table2[o + 80 + (bits >>> 20 & 15)] + table2[o + 96 + (bits >>> 24 & 15)] + table2[o + 112 + (bits >>> 28)];
-  }
-  return low + high;
-}
-
-// src/core/catalog/gates.ts
-var questions = (n, noun = "question") => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
-var GATED_TESTS = [
-  {
-    gate: "retrieval",
-    metric: "retrieval_ok",
-    column: "retrieval_ok",
-    pairs: "all",
-    onByDefault: true,
-    definition: "retrieval success (the `retrieval-ok` rule or the records' `retrieval_ok`) dropped",
-    words: {
-      gate: "retrieval",
-      subject: "{rule}",
-      share: "questions with {rule-words}",
-      label: "{rule} \u2014 retrieval ok",
-      outcomes: ["ok", "failed"],
-      movement: (broken, fixed) => `${questions(broken)} lost ${broken === 1 ? "its" : "their"} gold document, ${fixed} gained it`
-    }
-  },
-  {
-    gate: "end-to-end",
-    metric: "correct",
-    column: "correct",
-    pairs: "all",
-    onByDefault: true,
-    definition: "end-to-end correctness dropped",
-    words: {
-      gate: "end-to-end correctness",
-      subject: "end-to-end correctness",
-      share: "questions answered right",
-      label: "correct \u2014 end to end",
-      outcomes: ["right", "wrong"],
-      movement: (broken, fixed) => `${questions(broken)} went from right to wrong, ${fixed} from wrong to right`
-    }
-  },
-  {
-    gate: "generation",
-    metric: "correct_given_retrieval",
-    column: "correct",
-    pairs: "retrieval-ok-on-both-sides",
-    onByDefault: false,
-    definition: "correctness dropped on the questions whose retrieval succeeded in both runs: the answerer got worse",
-    words: {
-      gate: "generation",
-      subject: "correctness with retrieval ok on both sides",
-      share: "answers right where retrieval was ok on both sides",
-      label: "correct with retrieval ok \u2014 generation",
-      outcomes: ["right", "wrong"],
-      movement: (broken, fixed) => `with retrieval ok on both sides, ${questions(broken, "answer")} went from right to wrong, ${fixed} from wrong to right`
-    }
-  },
-  {
-    gate: "refusal",
-    metric: "refusal",
-    column: "refused",
-    pairs: "unanswerable",
-    onByDefault: false,
-    definition: "fewer unanswerable questions were refused",
-    words: {
-      gate: "refusal of unanswerable questions",
-      subject: "correct refusals on unanswerable questions",
-      share: "unanswerable questions refused",
-      label: "refusals on unanswerable",
-      outcomes: ["right", "wrong"],
-      movement: (broken, fixed) => `${questions(broken, "unanswerable question")} ${broken === 1 ? "was" : "were"} no longer refused, ${fixed} newly refused`
-    }
-  }
-];
-function isScoreGate(gate) {
-  return gate.startsWith("score:");
-}
-function gateMetric(gate) {
-  return isScoreGate(gate) ? gate : gatedTest(gate).metric;
-}
-var GATE_CATEGORIES = GATED_TESTS.map((test) => test.gate);
-var DEFAULT_FAIL_ON = GATED_TESTS.filter((test) => test.onByDefault).map((test) => test.gate);
-var BY_METRIC = new Map(GATED_TESTS.map((test) => [test.metric, test]));
-var BY_GATE = new Map(GATED_TESTS.map((test) => [test.gate, test]));
-function gatedTestOf(metric) {
-  return BY_METRIC.get(metric);
-}
-function gatedTest(gate) {
-  return BY_GATE.get(gate);
 }
 
 // src/core/scoring/retrieval/average-precision.ts
@@ -64313,7 +64476,8 @@ var FIELD_ALIASES = {
   contexts: "retrieved_contexts",
   actual_output: "answer",
   expected_output: "expected_answer",
-  retrieval_context: "retrieved_contexts"
+  retrieval_context: "retrieved_contexts",
+  repeat: "run"
 };
 var IGNORED_FIELDS = {
   rubrics: "Ragas' rubrics steer its LLM metrics; rag-gate reads the scores they produced",
@@ -64448,7 +64612,12 @@ var resultRecordSchema = external_exports.object({
   reference_contexts: texts("the reference texts").optional(),
   scores: scoresField.optional(),
   /** A link to the question's trace (LangSmith, Langfuse, Phoenix…): the comment links a regressed question to it. */
-  trace_url: text.optional()
+  trace_url: text.optional(),
+  /**
+   * Which repeat of the question this record is (1, 2, …), for a pipeline run several times per question: the
+   * same id then appears once per run. Without it a record is its question's only run.
+   */
+  run: external_exports.number({ error: notFinite("must be a whole number, 1 or more (which repeat of the question this record is)") }).int("must be a whole number, 1 or more (which repeat of the question this record is)").min(1, "must be 1 or more (repeats are numbered from 1)").refine(Number.isSafeInteger, "is too large a repeat number").optional()
 }).superRefine((record3, ctx) => {
   const { retrieved_ids: ids2, retrieved_contexts: contexts } = record3;
   if (ids2 !== void 0 && contexts !== void 0 && ids2.length !== contexts.length) {
@@ -64553,7 +64722,7 @@ function floorReads(floor, head) {
   return (own6 === void 0 || own6.n === 0) && head.metrics[score] !== void 0 ? score : floor.metric;
 }
 function drop(test, gate, alpha) {
-  const counts = test.kind === "mcnemar" ? { broken: test.broken, fixed: test.fixed } : {};
+  const counts = test.kind === "mcnemar" ? { broken: test.broken, fixed: test.fixed } : test.rates ? { broken: test.rates.broken, fixed: test.rates.fixed } : {};
   return {
     gate,
     metric: test.metric,
@@ -64775,6 +64944,67 @@ function binaryTest(metric, values, config2, keep = () => true) {
     requiredN: significant ? null : neededBeyond(mcnemarSampleSize({ pFixed: fixed / n, pBroken: broken / n, alpha: config2.alpha }), n)
   };
 }
+function pairedCounts(baseRun, headRun, pairing, name) {
+  const base = gather(repeatCount(baseRun, name), concat(pairing.baseRows, pairing.missingRows));
+  const head = new Float64Array(base.length);
+  head.set(gather(repeatCount(headRun, name), pairing.headRows));
+  return { base, head };
+}
+function rateTest(metric, values, counts, config2, keep = () => true) {
+  const differences = [];
+  let sumBase = 0;
+  let sumHead = 0;
+  let broken = 0;
+  let fixed = 0;
+  const noise = { broken: 0, fixed: 0, questions: 0 };
+  for (let i = 0; i < values.base.length; i++) {
+    const before = values.base[i];
+    const after = values.head[i];
+    if (Number.isNaN(before) || Number.isNaN(after) || !keep(i)) continue;
+    differences.push(after - before);
+    sumBase += before;
+    sumHead += after;
+    if (after < before) broken++;
+    else if (after > before) fixed++;
+    const baseRuns = counts.base[i];
+    const headRuns = counts.head[i];
+    if (baseRuns >= 2 && headRuns >= 1) {
+      const expected = noiseDiscordance(before, baseRuns, headRuns);
+      noise.broken += expected.lower;
+      noise.fixed += expected.higher;
+      noise.questions++;
+    }
+  }
+  const n = differences.length;
+  if (n === 0) return null;
+  const delta = (sumHead - sumBase) / n;
+  const { pValue, permutations, monteCarloSE } = signFlipPValue(differences, { permutations: config2.permutations, seed: metric, alpha: config2.alpha });
+  let squares = 0;
+  for (const d of differences) squares += (d - delta) ** 2;
+  const sd = Math.sqrt(squares / Math.max(1, n - 1));
+  const significant = pValue < config2.alpha;
+  const interval = meanIntervals([differences], { seed: metric })[0];
+  return {
+    kind: "randomization",
+    metric,
+    gate: null,
+    n,
+    base: sumBase / n,
+    head: sumHead / n,
+    delta,
+    ci: interval.ci,
+    ciMethod: interval.method,
+    pValue,
+    permutations,
+    monteCarloSE,
+    extra: {},
+    rates: { broken, fixed, noise: noise.questions === 0 ? null : noise },
+    adjustedPValue: null,
+    significant,
+    gateOutcome: null,
+    requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: delta, sdDifference: sd, alpha: config2.alpha }), n)
+  };
+}
 function keptMask(values) {
   const mask = new Uint8Array(values.base.length);
   for (let i = 0; i < mask.length; i++) mask[i] = Number.isNaN(values.base[i]) || Number.isNaN(values.head[i]) ? 0 : 1;
@@ -64851,7 +65081,7 @@ function adjustGatedTests(tests, config2) {
 }
 function causeOf(retrievalBase, retrievalHead, improving) {
   if (Number.isNaN(retrievalBase) || Number.isNaN(retrievalHead)) return "unknown";
-  const retrievalChanged = improving ? retrievalBase === 0 && retrievalHead === 1 : retrievalBase === 1 && retrievalHead === 0;
+  const retrievalChanged = improving ? retrievalHead > retrievalBase : retrievalHead < retrievalBase;
   return retrievalChanged ? "retrieval" : "generation";
 }
 function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}) {
@@ -64866,14 +65096,16 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     "retrieval-ok-on-both-sides": (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1,
     unanswerable: (i) => answerable[i] === 0
   };
-  const binary = GATED_TESTS.map((test) => binaryTest(test.metric, paired(baseRun, headRun, pairing, test.column), config2, pairFilters[test.pairs]));
+  const repeated = baseRun.repeats !== void 0 || headRun.repeats !== void 0;
+  const outcomeTest = (metric, column2, values, keep) => repeated ? rateTest(metric, values, pairedCounts(baseRun, headRun, pairing, column2), config2, keep) : binaryTest(metric, values, config2, keep);
+  const binary = GATED_TESTS.map((test) => outcomeTest(test.metric, test.column, paired(baseRun, headRun, pairing, test.column), pairFilters[test.pairs]));
   const scores = /* @__PURE__ */ new Map();
   for (const run2 of [baseRun, headRun]) for (const [name, kind] of run2.scores) scores.set(name, scores.get(name) === "number" ? "number" : kind);
   const scoreNames = [...scores.keys()].map(scoreMetric);
   const binaryScores = scoreNames.filter((metric) => scores.get(metric.slice("score:".length)) === "boolean");
   const gradedScores = scoreNames.filter((metric) => !binaryScores.includes(metric));
   const gated = new Set(config2.failOn);
-  const scoreTests = binaryScores.map((metric) => binaryTest(metric, paired(baseRun, headRun, pairing, metric, gated.has(metric)), config2));
+  const scoreTests = binaryScores.map((metric) => outcomeTest(metric, metric, paired(baseRun, headRun, pairing, metric, gated.has(metric))));
   const gradedMetrics = [...config2.gradedMetrics, ...gradedScores];
   const graded = gradedTests(
     gradedMetrics,
@@ -64887,20 +65119,23 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
   const regressions = [];
   const fixed = [];
   const retrievalRegressions = [];
+  const correctCounts = repeated ? pairedCounts(baseRun, headRun, pairing, "correct") : void 0;
   const describe3 = (i, improving) => {
     const row = pairing.headRows[i];
+    const runs = (rate, count2) => ({ passes: Math.round(rate * count2), runs: count2 });
     return {
       id: headRun.ids[row],
       question: headRun.questions[row],
       tags: headRun.tags[row],
       cause: causeOf(retrieval.base[i], retrieval.head[i], improving),
-      lostDocuments: lostDocuments(baseRun, headRun, pairing, i)
+      lostDocuments: lostDocuments(baseRun, headRun, pairing, i),
+      ...correctCounts === void 0 ? {} : { correctRuns: { base: runs(correct.base[i], correctCounts.base[i]), head: runs(correct.head[i], correctCounts.head[i]) } }
     };
   };
   for (let i = 0; i < pairedCount; i++) {
-    if (correct.base[i] === 1 && correct.head[i] === 0) regressions.push(describe3(i, false));
-    if (correct.base[i] === 0 && correct.head[i] === 1) fixed.push(describe3(i, true));
-    if (retrieval.base[i] === 1 && retrieval.head[i] === 0) {
+    if (correct.head[i] < correct.base[i]) regressions.push(describe3(i, false));
+    if (correct.head[i] > correct.base[i]) fixed.push(describe3(i, true));
+    if (retrieval.head[i] < retrieval.base[i]) {
       const change = describe3(i, false);
       retrievalRegressions.push({
         id: change.id,
@@ -64963,6 +65198,7 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     judges,
     provenance: { base: provenanceOf(baseRun), head: provenanceOf(headRun) },
     verdict,
+    ...repeated ? { flaky: { base: summarizeRepeats(baseRun) ?? null, head: summarizeRepeats(headRun) ?? null } } : {},
     ungated,
     reasons,
     warnings
@@ -67387,7 +67623,8 @@ var CELL_KINDS = {
   retrieved_contexts: "list",
   reference_contexts: "list",
   scores: "object",
-  trace_url: "text"
+  trace_url: "text",
+  run: "number"
 };
 var TRUE2 = /^true$/i;
 var FALSE2 = /^false$/i;
@@ -69816,6 +70053,9 @@ function parseRecordJson(text4) {
 }
 
 // src/sources/results.ts
+function repeatKey(record3) {
+  return record3.run === void 0 || record3.run === 1 ? record3.id : `${record3.id}\0${record3.run}`;
+}
 var BARE_NON_FINITE = /"([^"\\]+)"\s*:\s*(-?Infinity|NaN)\b/;
 function notJsonProblem(file2, line, text4, error63) {
   const nonFinite = BARE_NON_FINITE.exec(text4);
@@ -69930,14 +70170,16 @@ async function readResults(file2, onRecord, options = {}) {
       return;
     }
     const { record: record3, derivation } = resolved;
-    const first = seenIds.get(record3.id);
+    const key = repeatKey(record3);
+    const first = seenIds.get(key);
     if (first !== void 0) {
       const where = first.file === file2 ? `line ${first.line}` : `${first.file}:${first.line}`;
-      const message = derivation.idFromQuestion && first.fromQuestion ? `the same question as ${where} (records without an id are told apart by their question text); give each an id, or remove the repeat` : `duplicate id ${JSON.stringify(record3.id)} (first on ${where})`;
+      const repeat = record3.run === void 0 ? "" : ` in run ${record3.run}`;
+      const message = derivation.idFromQuestion && first.fromQuestion ? `the same question as ${where}${repeat} (records without an id are told apart by their question text); give each an id, or remove the repeat` : record3.run === void 0 ? `duplicate id ${JSON.stringify(record3.id)} (first on ${where})` : `duplicate id ${JSON.stringify(record3.id)} in run ${record3.run} (first on ${where}); each repeat of a question needs its own run number`;
       problems.add({ file: file2, line, field: derivation.idFromQuestion ? spelling.get("question") ?? "question" : spelling.get("id") ?? "id", message });
       return;
     }
-    seenIds.set(record3.id, { file: file2, line, fromQuestion: derivation.idFromQuestion });
+    seenIds.set(key, { file: file2, line, fromQuestion: derivation.idFromQuestion });
     records++;
     if (derivation.idFromQuestion) idsFromQuestion++;
     if (derivation.retrievalByText) retrievalByText++;
@@ -77137,6 +77379,50 @@ function baselineProblemContent(problem) {
   ];
 }
 
+// src/render/repeats-words.ts
+var LISTED_FLAKY = 20;
+var PASS_K_DEFINITION = "pass@k: the chance that at least one of k runs of a question passes; pass^k: that all k pass (unbiased estimates from each question\u2019s c passes in n runs, averaged over questions; k is the fewest runs of any question)";
+function runsPerQuestionText(runsPerQuestion) {
+  return Object.entries(runsPerQuestion).sort(([a], [b]) => Number(b) - Number(a)).map(([runs, questions2]) => `${runs} run${runs === "1" ? "" : "s"} \xD7 ${questions2} question${questions2 === 1 ? "" : "s"}`).join(", ");
+}
+function passCountsText(outcomes) {
+  return Object.entries(outcomes).map(([metric, { passes, runs }]) => `${metric} ${passes}/${runs}`).join(", ");
+}
+function repeatsText(repeats) {
+  const lines = [`Repeated runs: ${repeats.records} records of ${repeats.questions} questions (${runsPerQuestionText(repeats.runsPerQuestion)})`];
+  if (repeats.outcomes.length > 0) {
+    lines.push(
+      textTable([
+        ["outcome", "flaky", "flaky rate", "k", "pass@k", "pass^k"],
+        ...repeats.outcomes.map((o) => [o.metric, `${o.flaky}/${o.repeated}`, fixed3(o.flakyRate), String(o.k), fixed3(o.passAtK), fixed3(o.passHatK)])
+      ]),
+      `  A question is flaky when its outcome differs across its runs. ${PASS_K_DEFINITION}.`
+    );
+  }
+  const flaky = repeats.flakyQuestions;
+  if (flaky.length > 0) {
+    const rows = flaky.slice(0, LISTED_FLAKY).map((q) => [q.id, passCountsText(q.outcomes), q.question.replace(/\s+/g, " ").slice(0, 80)]);
+    const more = flaky.length > LISTED_FLAKY ? `
+  \u2026 and ${flaky.length - LISTED_FLAKY} more (all in --json)` : "";
+    lines.push(`Flaky questions (passes/runs)
+${textTable([["id", "passes", "question"], ...rows])}${more}`);
+  }
+  return lines.join("\n");
+}
+function rateMovementWords(rates) {
+  if (rates.noise === null) return `${rates.broken} broken, ${rates.fixed} fixed (questions whose pass rate fell or rose)`;
+  const { noise } = rates;
+  return `${rates.broken} broken, ${noise.broken.toFixed(1)} expected from run-to-run noise; ${rates.fixed} fixed, ${noise.fixed.toFixed(1)} expected (questions whose pass rate fell or rose; noise from base's own repeats on ${noise.questions} question${noise.questions === 1 ? "" : "s"})`;
+}
+function correctRunsWords(runs) {
+  return `correct in ${runs.head.passes}/${runs.head.runs} head runs vs ${runs.base.passes}/${runs.base.runs} base runs`;
+}
+var RATE_TEST_NAME = "sign-flip randomization on pass rates";
+function flakyRateWords(repeats) {
+  const rates = repeats.outcomes.filter((o) => o.repeated > 0).map((o) => `${o.flaky} of ${o.repeated} on ${o.metric} (${fixed3(o.flakyRate)})`);
+  return rates.length === 0 ? "no question ran twice" : `flaky questions: ${rates.join(", ")}`;
+}
+
 // src/core/stats/two-proportions.ts
 var import_math_base_special_gammainc2 = __toESM(require_lib118(), 1);
 function newcombeInterval({ count1, n1, count2, n2 }) {
@@ -77410,7 +77696,13 @@ function oddsRatioWords(test) {
 }
 function intervalNote(tests) {
   const words = { "student-t": "Student's t (fewer than 100 pairs)", "percentile-bootstrap": "percentile bootstrap (100 pairs or more)" };
-  const methods = [...new Set(tests.map((test) => test.ciMethod))].map((method) => words[method]);
+  const methods = [
+    ...new Set(
+      tests.map(
+        (test) => test.kind === "randomization" && test.rates !== void 0 ? `${words[test.ciMethod]} over questions, of pass-rate differences` : words[test.ciMethod]
+      )
+    )
+  ];
   return `95% CI of \u0394: ${methods.join("; ")}`;
 }
 function monteCarloWords(test, permutationsAsked) {
@@ -77451,7 +77743,10 @@ function changeRows(changes) {
     change.id,
     change.cause,
     change.question.replace(/\s+/g, " ").slice(0, 80),
-    change.lostDocuments.length > 0 ? `lost ${change.lostDocuments.join(", ")}` : ""
+    [
+      change.correctRuns === void 0 ? "" : correctRunsWords(change.correctRuns),
+      change.lostDocuments.length > 0 ? `lost ${change.lostDocuments.join(", ")}` : ""
+    ].filter(Boolean).join("; ")
   ]);
 }
 function renderCompareText(comparison, config2) {
@@ -77490,7 +77785,9 @@ ${mcnemarLines.join("\n")}`);
   if (randomization.length > 0) {
     sections.push(
       `Randomization
-${randomization.map((t) => `  ${testLabel(t.metric, rule)}: ${[monteCarloWords(t, config2.permutations), extraTestWords(t)].filter(Boolean).join("; ")}`).join("\n")}`
+${randomization.map(
+        (t) => `  ${testLabel(t.metric, rule)}: ${[t.rates === void 0 ? "" : `${RATE_TEST_NAME}: ${rateMovementWords(t.rates)}`, monteCarloWords(t, config2.permutations), extraTestWords(t)].filter(Boolean).join("; ")}`
+      ).join("\n")}`
     );
   }
   const power = comparison.tests.flatMap((t) => {
@@ -77528,6 +77825,12 @@ ${textTable(rows2)}`);
   }
   if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})
 ${textTable(changeRows(comparison.fixed))}`);
+  const flaky = ["base", "head"].flatMap((side) => {
+    const repeats = comparison.flaky?.[side];
+    return repeats ? [`  ${side}: ${flakyRateWords(repeats)}`] : [];
+  });
+  if (flaky.length > 0) sections.push(`Repeated runs
+${flaky.join("\n")}`);
   const tags = Object.entries(comparison.regressionsByTag);
   if (tags.length > 0) sections.push(`Regressions by tag
 ${textTable(tags.map(([tag, count2]) => [tag, String(count2)]))}`);
@@ -77658,18 +77961,22 @@ function evidence(test, rule) {
   const share = shareWords(test.metric, rule);
   const headline = share === null ? `${testSubject(test.metric, rule)} ${fixed3(test.base)} \u2192 ${fixed3(test.head)}` : `${capitalise(share)}: ${percent2(test.base)} \u2192 ${percent2(test.head)}`;
   const p = `p = ${formatP(test.adjustedPValue ?? test.pValue)}`;
-  const detail = test.kind === "mcnemar" ? `: ${movement(test)} (${p}).` : `: \u0394 ${formatDelta(test.delta)}, 95% CI ${formatDelta(test.ci[0])} to ${formatDelta(test.ci[1])} (${p}).`;
+  const detail = test.kind === "mcnemar" ? `: ${movement(test)} (${p}).` : test.rates !== void 0 ? `: ${rateMovementWords(test.rates)}; \u0394 ${formatDelta(test.delta)}, 95% CI ${formatDelta(test.ci[0])} to ${formatDelta(test.ci[1])} (${p}).` : `: \u0394 ${formatDelta(test.delta)}, 95% CI ${formatDelta(test.ci[0])} to ${formatDelta(test.ci[1])} (${p}).`;
   return [strong2(...prose(headline)), ...prose(detail)];
 }
 function pMethod(tests, gatedCount, alpha) {
   const mcnemarNames = { exact: "exact McNemar", "mid-p": "mid-p McNemar", chi2: "McNemar \u03C7\xB2" };
-  const names = [...new Set(tests.map((test) => test.kind === "mcnemar" ? mcnemarNames[test.decidedBy] : "paired randomization"))];
+  const names = [
+    ...new Set(
+      tests.map((test) => test.kind === "mcnemar" ? mcnemarNames[test.decidedBy] : test.rates === void 0 ? "paired randomization" : RATE_TEST_NAME)
+    )
+  ];
   const holm = tests.some((test) => test.adjustedPValue !== null) && gatedCount > 1 ? `, Holm-adjusted across ${gatedCount} gated tests` : "";
   return `p: ${names.join(" and ")}${holm}; \u03B1 = ${alpha}`;
 }
 function sizeWords(test) {
   const direction = test.delta < 0 ? "drop" : "gain";
-  return test.kind === "mcnemar" ? `a ${(Math.abs(test.delta) * 100).toFixed(1)}-point ${direction}` : `a ${formatDelta(test.delta)} ${direction}`;
+  return test.kind === "mcnemar" || test.rates !== void 0 ? `a ${(Math.abs(test.delta) * 100).toFixed(1)}-point ${direction}` : `a ${formatDelta(test.delta)} ${direction}`;
 }
 function powerSentence(test, rule) {
   const what = `${sentenceStart(test, rule)} ${fixed3(test.base)} \u2192 ${fixed3(test.head)}`;
@@ -77870,7 +78177,14 @@ function answersFold(evidence2, [baseOutcome2, headOutcome]) {
 function regressionList(changes, improving, traceUrl) {
   const outcomes = improving ? ["wrong", "right"] : ["right", "wrong"];
   const lost = (c) => c.cause === "retrieval" && !improving ? c.lostDocuments : void 0;
-  return { header: ["question", "cause"], rows: changes.map((c) => [questionCell(c, traceUrl, outcomes, lost(c)), causeCell(c, improving)]) };
+  const cell = (c) => questionCell(c, traceUrl, outcomes, lost(c));
+  if (changes.some((c) => c.correctRuns !== void 0)) {
+    return {
+      header: ["question", "runs", "cause"],
+      rows: changes.map((c) => [cell(c), c.correctRuns === void 0 ? "" : correctRunsWords(c.correctRuns), causeCell(c, improving)])
+    };
+  }
+  return { header: ["question", "cause"], rows: changes.map((c) => [cell(c), causeCell(c, improving)]) };
 }
 function retrievalList(items, showRescued, traceUrl) {
   const cell = (r) => questionCell(r, traceUrl, [null, showRescued ? r.rescued ? "still right" : "wrong" : null], r.lostDocuments);
@@ -77999,6 +78313,36 @@ function decompositionSection(comparison) {
   return details("Where the errors come from (decomposition)", body);
 }
 var WARNINGS_SHOWN = 20;
+var FLAKY_SHOWN = 10;
+function flakySection(comparison) {
+  const sides = ["base", "head"].flatMap((side) => {
+    const repeats = comparison.flaky?.[side];
+    return repeats ? [[side, repeats]] : [];
+  });
+  if (sides.length === 0) return [];
+  const body = [];
+  for (const [side, repeats] of sides) {
+    body.push(paragraph2(strong2(text3(side === "base" ? "Base" : "Head")), ...prose(`: ${flakyRateWords(repeats)}.`)));
+    const shown = repeats.flakyQuestions.slice(0, FLAKY_SHOWN);
+    if (shown.length > 0)
+      body.push(
+        table(
+          ["question", "passes"],
+          shown.map((q) => [questionCell(q, void 0, null), passCountsText(q.outcomes)])
+        )
+      );
+    if (repeats.flakyQuestions.length > FLAKY_SHOWN)
+      body.push(paragraph2(text3(`\u2026 and ${repeats.flakyQuestions.length - FLAKY_SHOWN} more in the JSON report.`)));
+  }
+  body.push(
+    paragraph2(
+      ...prose(
+        "A flaky question is one whose outcome differs across its runs: it flips between any two runs by luck, which the pass-rate test and the noise floor account for."
+      )
+    )
+  );
+  return details("Flaky questions in base and head", body);
+}
 function warningsSection(comparison, rule) {
   const context = { retrievalOk: rule, judges: comparison.judges };
   const warnings = [
@@ -78059,6 +78403,7 @@ function renderComment(comparison, options) {
   const tail = [
     ...trend.length > 0 ? [paragraph2(strong2(text3("Trend on the base branch"))), ...trend] : [],
     ...decompositionSection(comparison),
+    ...flakySection(comparison),
     ...judgeSection(comparison),
     ...warningsSection(comparison, rule),
     footer(comparison, options)
@@ -78149,6 +78494,7 @@ function evalJson(summary2, config2) {
     provenance: summary2.provenance,
     scoring: scoringLines(summary2.provenance, summary2.questions, config2),
     warnings: summary2.warnings,
+    ...summary2.repeats === void 0 ? {} : { repeats: { ...summary2.repeats, definitions: { passAtK: PASS_K_DEFINITION } } },
     config: {
       retrievalOk: config2.retrievalOk.name,
       correct: formatCorrectnessRule(config2.correctness),
@@ -78178,7 +78524,7 @@ function comparisonReport(run2, config2, baseline) {
 var GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((name) => name !== "retrieval_ok");
 function metricRow(name, summary2) {
   const ci = summary2.ci ? `[${fixed3(summary2.ci[0])}, ${fixed3(summary2.ci[1])}]` : "";
-  const count2 = summary2.count === void 0 ? "" : `${summary2.count}/${summary2.n}`;
+  const count2 = summary2.count === void 0 ? "" : `${Number(summary2.count.toFixed(2))}/${summary2.n}`;
   return [name, fixed3(summary2.value), ci, count2 || String(summary2.n)];
 }
 function metricTable(summary2, names) {
@@ -78243,6 +78589,7 @@ ${generation}`);
   const scores = metricTable(summary2, Object.keys(summary2.provenance.scores).map(scoreMetric));
   if (scores) sections.push(`Scores from the results (${SCORE_NOT_CALIBRATED})
 ${scores}`);
+  if (summary2.repeats) sections.push(repeatsText(summary2.repeats));
   sections.push(decompositionText(summary2, config2.retrievalOk.name));
   const agreement = summary2.judgeAgreement;
   if (agreement) {

@@ -19,6 +19,7 @@ export const FIELD_ALIASES: Readonly<Record<string, string>> = {
   actual_output: 'answer',
   expected_output: 'expected_answer',
   retrieval_context: 'retrieved_contexts',
+  repeat: 'run',
 };
 
 /** Fields of other tools that rag-gate reads past on purpose, with why: reported once as a note, never as a typo. */
@@ -228,6 +229,16 @@ export const resultRecordSchema = z
     scores: scoresField.optional(),
     /** A link to the question's trace (LangSmith, Langfuse, Phoenix…): the comment links a regressed question to it. */
     trace_url: text.optional(),
+    /**
+     * Which repeat of the question this record is (1, 2, …), for a pipeline run several times per question: the
+     * same id then appears once per run. Without it a record is its question's only run.
+     */
+    run: z
+      .number({ error: notFinite('must be a whole number, 1 or more (which repeat of the question this record is)') })
+      .int('must be a whole number, 1 or more (which repeat of the question this record is)')
+      .min(1, 'must be 1 or more (repeats are numbered from 1)')
+      .refine(Number.isSafeInteger, 'is too large a repeat number')
+      .optional(),
   })
   .superRefine((record, ctx) => {
     const { retrieved_ids: ids, retrieved_contexts: contexts } = record;

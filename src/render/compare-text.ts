@@ -1,3 +1,4 @@
+import { correctRunsWords, flakyRateWords, RATE_TEST_NAME, rateMovementWords } from './repeats-words.js';
 import { holdoutLeftOutText } from './holdout.js';
 import type { Comparison, CompareConfig, McNemarTest, PairedTest, RandomizationTest } from '../core/compare/types.js';
 import type { Decomposition } from '../core/scoring/decomposition.js';
@@ -36,7 +37,13 @@ export function oddsRatioWords(test: McNemarTest): string | null {
 /** How the 95% intervals of Δ were made, for the tests shown. */
 export function intervalNote(tests: readonly PairedTest[]): string {
   const words = { 'student-t': "Student's t (fewer than 100 pairs)", 'percentile-bootstrap': 'percentile bootstrap (100 pairs or more)' };
-  const methods = [...new Set(tests.map((test) => test.ciMethod))].map((method) => words[method]);
+  const methods = [
+    ...new Set(
+      tests.map((test) =>
+        test.kind === 'randomization' && test.rates !== undefined ? `${words[test.ciMethod]} over questions, of pass-rate differences` : words[test.ciMethod],
+      ),
+    ),
+  ];
   return `95% CI of Δ: ${methods.join('; ')}`;
 }
 
@@ -92,7 +99,12 @@ function changeRows(changes: Comparison['regressions']): string[][] {
     change.id,
     change.cause,
     change.question.replace(/\s+/g, ' ').slice(0, 80),
-    change.lostDocuments.length > 0 ? `lost ${change.lostDocuments.join(', ')}` : '',
+    [
+      change.correctRuns === undefined ? '' : correctRunsWords(change.correctRuns),
+      change.lostDocuments.length > 0 ? `lost ${change.lostDocuments.join(', ')}` : '',
+    ]
+      .filter(Boolean)
+      .join('; '),
   ]);
 }
 
@@ -137,7 +149,10 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
   if (randomization.length > 0) {
     sections.push(
       `Randomization\n${randomization
-        .map((t) => `  ${testLabel(t.metric, rule)}: ${[monteCarloWords(t, config.permutations), extraTestWords(t)].filter(Boolean).join('; ')}`)
+        .map(
+          (t) =>
+            `  ${testLabel(t.metric, rule)}: ${[t.rates === undefined ? '' : `${RATE_TEST_NAME}: ${rateMovementWords(t.rates)}`, monteCarloWords(t, config.permutations), extraTestWords(t)].filter(Boolean).join('; ')}`,
+        )
         .join('\n')}`,
     );
   }
@@ -176,6 +191,11 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
     );
   }
   if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})\n${textTable(changeRows(comparison.fixed))}`);
+  const flaky = (['base', 'head'] as const).flatMap((side) => {
+    const repeats = comparison.flaky?.[side];
+    return repeats ? [`  ${side}: ${flakyRateWords(repeats)}`] : [];
+  });
+  if (flaky.length > 0) sections.push(`Repeated runs\n${flaky.join('\n')}`);
   const tags = Object.entries(comparison.regressionsByTag);
   if (tags.length > 0) sections.push(`Regressions by tag\n${textTable(tags.map(([tag, count]) => [tag, String(count)]))}`);
 

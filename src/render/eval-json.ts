@@ -3,6 +3,7 @@ import type { EvalConfig } from '../core/scoring/score.js';
 import type { RunSummary } from '../core/scoring/summary.js';
 import { formatContextMatchRule } from '../core/derived-ids.js';
 import { scoringLines } from './scoring-words.js';
+import { PASS_K_DEFINITION } from './repeats-words.js';
 
 /**
  * The `eval --json` object. Contract: `questions`, `metrics` (name → value, null when no question carries
@@ -22,6 +23,7 @@ export function evalJson(summary: RunSummary, config: EvalConfig) {
     provenance: summary.provenance,
     scoring: scoringLines(summary.provenance, summary.questions, config),
     warnings: summary.warnings,
+    ...(summary.repeats === undefined ? {} : { repeats: { ...summary.repeats, definitions: { passAtK: PASS_K_DEFINITION } } }),
     config: {
       retrievalOk: config.retrievalOk.name,
       correct: formatCorrectnessRule(config.correctness),

@@ -6,13 +6,15 @@ import { fixed3, textTable } from './text-table.js';
 import { scoringLines } from './scoring-words.js';
 import { SCORE_NOT_CALIBRATED } from './gate-words.js';
 import { scoreMetric } from '../core/scoring/outcomes.js';
+import { repeatsText } from './repeats-words.js';
 
 /** The generation and answer metrics: every run metric but retrieval success, which the retrieval table shows. */
 const GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((name) => name !== 'retrieval_ok');
 
 function metricRow(name: string, summary: MetricSummary): string[] {
   const ci = summary.ci ? `[${fixed3(summary.ci[0])}, ${fixed3(summary.ci[1])}]` : '';
-  const count = summary.count === undefined ? '' : `${summary.count}/${summary.n}`;
+  // A run with repeats counts each question by its pass rate, so the count may be fractional.
+  const count = summary.count === undefined ? '' : `${Number(summary.count.toFixed(2))}/${summary.n}`;
   return [name, fixed3(summary.value), ci, count || String(summary.n)];
 }
 
@@ -78,6 +80,7 @@ export function renderEvalText(file: string, summary: RunSummary, config: EvalCo
   if (generation) sections.push(`Generation\n${generation}`);
   const scores = metricTable(summary, Object.keys(summary.provenance.scores).map(scoreMetric));
   if (scores) sections.push(`Scores from the results (${SCORE_NOT_CALIBRATED})\n${scores}`);
+  if (summary.repeats) sections.push(repeatsText(summary.repeats));
   sections.push(decompositionText(summary, config.retrievalOk.name));
   const agreement = summary.judgeAgreement;
   if (agreement) {

@@ -7,6 +7,7 @@
  * could act on in a code span), URLs only through `safeHttpUrl`. Raw `html` nodes carry only our own fixed markup:
  * the sticky-comment marker, the `<details><summary>` wrappers and `<br>`.
  */
+import { correctRunsWords, flakyRateWords, passCountsText, RATE_TEST_NAME, rateMovementWords } from './repeats-words.js';
 import { holdoutLeftOutText } from './holdout.js';
 import type { List, Paragraph, PhrasingContent, RootContent, Table } from 'mdast';
 import { gatedTestOf } from '../core/catalog/gates.js';
@@ -123,14 +124,20 @@ function evidence(test: PairedTest, rule: string): PhrasingContent[] {
   const detail =
     test.kind === 'mcnemar'
       ? `: ${movement(test)} (${p}).`
-      : `: Δ ${formatDelta(test.delta)}, 95% CI ${formatDelta(test.ci[0])} to ${formatDelta(test.ci[1])} (${p}).`;
+      : test.rates !== undefined
+        ? `: ${rateMovementWords(test.rates)}; Δ ${formatDelta(test.delta)}, 95% CI ${formatDelta(test.ci[0])} to ${formatDelta(test.ci[1])} (${p}).`
+        : `: Δ ${formatDelta(test.delta)}, 95% CI ${formatDelta(test.ci[0])} to ${formatDelta(test.ci[1])} (${p}).`;
   return [strong(...prose(headline)), ...prose(detail)];
 }
 
 /** How the evidence's p-values were computed: "exact McNemar, Holm-adjusted across 2 gated tests; α = 0.05". */
 function pMethod(tests: readonly PairedTest[], gatedCount: number, alpha: number): string {
   const mcnemarNames = { exact: 'exact McNemar', 'mid-p': 'mid-p McNemar', chi2: 'McNemar χ²' };
-  const names = [...new Set(tests.map((test) => (test.kind === 'mcnemar' ? mcnemarNames[test.decidedBy] : 'paired randomization')))];
+  const names = [
+    ...new Set(
+      tests.map((test) => (test.kind === 'mcnemar' ? mcnemarNames[test.decidedBy] : test.rates === undefined ? 'paired randomization' : RATE_TEST_NAME)),
+    ),
+  ];
   const holm = tests.some((test) => test.adjustedPValue !== null) && gatedCount > 1 ? `, Holm-adjusted across ${gatedCount} gated tests` : '';
   return `p: ${names.join(' and ')}${holm}; α = ${alpha}`;
 }
@@ -138,7 +145,9 @@ function pMethod(tests: readonly PairedTest[], gatedCount: number, alpha: number
 /** The size of a difference in words: percentage points for rates, the signed delta otherwise. */
 function sizeWords(test: PairedTest): string {
   const direction = test.delta < 0 ? 'drop' : 'gain';
-  return test.kind === 'mcnemar' ? `a ${(Math.abs(test.delta) * 100).toFixed(1)}-point ${direction}` : `a ${formatDelta(test.delta)} ${direction}`;
+  return test.kind === 'mcnemar' || test.rates !== undefined
+    ? `a ${(Math.abs(test.delta) * 100).toFixed(1)}-point ${direction}`
+    : `a ${formatDelta(test.delta)} ${direction}`;
 }
 
 /** "End-to-end correctness 0.690 → 0.645 is not significant yet (p = 0.0784): … about 405 paired questions …". */
@@ -424,7 +433,15 @@ function answersFold(evidence: QuestionEvidence | undefined, [baseOutcome, headO
 function regressionList(changes: readonly QuestionChange[], improving: boolean, traceUrl: string | undefined): QuestionList {
   const outcomes: AnswerOutcomes = improving ? ['wrong', 'right'] : ['right', 'wrong'];
   const lost = (c: QuestionChange) => (c.cause === 'retrieval' && !improving ? c.lostDocuments : undefined);
-  return { header: ['question', 'cause'], rows: changes.map((c) => [questionCell(c, traceUrl, outcomes, lost(c)), causeCell(c, improving)]) };
+  const cell = (c: QuestionChange) => questionCell(c, traceUrl, outcomes, lost(c));
+  // With repeated runs, how often each side was right: "correct in 1/5 head runs vs 5/5 base runs".
+  if (changes.some((c) => c.correctRuns !== undefined)) {
+    return {
+      header: ['question', 'runs', 'cause'],
+      rows: changes.map((c) => [cell(c), c.correctRuns === undefined ? '' : correctRunsWords(c.correctRuns), causeCell(c, improving)]),
+    };
+  }
+  return { header: ['question', 'cause'], rows: changes.map((c) => [cell(c), causeCell(c, improving)]) };
 }
 
 function retrievalList(items: readonly RetrievalRegression[], showRescued: boolean, traceUrl: string | undefined): QuestionList {
@@ -605,6 +622,40 @@ function decompositionSection(comparison: Comparison): RootContent[] {
 /** At most this many warnings are listed; the rest are counted (all are in the JSON). */
 const WARNINGS_SHOWN = 20;
 
+/** Flaky questions shown per run in the folded section; the JSON report holds them all. */
+const FLAKY_SHOWN = 10;
+
+/** A folded "Flaky questions" section: each repeated run's flaky rates and its first flaky questions. */
+function flakySection(comparison: Comparison): RootContent[] {
+  const sides = (['base', 'head'] as const).flatMap((side) => {
+    const repeats = comparison.flaky?.[side];
+    return repeats ? [[side, repeats] as const] : [];
+  });
+  if (sides.length === 0) return [];
+  const body: RootContent[] = [];
+  for (const [side, repeats] of sides) {
+    body.push(paragraph(strong(text(side === 'base' ? 'Base' : 'Head')), ...prose(`: ${flakyRateWords(repeats)}.`)));
+    const shown = repeats.flakyQuestions.slice(0, FLAKY_SHOWN);
+    if (shown.length > 0)
+      body.push(
+        table(
+          ['question', 'passes'],
+          shown.map((q) => [questionCell(q, undefined, null), passCountsText(q.outcomes)]),
+        ),
+      );
+    if (repeats.flakyQuestions.length > FLAKY_SHOWN)
+      body.push(paragraph(text(`… and ${repeats.flakyQuestions.length - FLAKY_SHOWN} more in the JSON report.`)));
+  }
+  body.push(
+    paragraph(
+      ...prose(
+        'A flaky question is one whose outcome differs across its runs: it flips between any two runs by luck, which the pass-rate test and the noise floor account for.',
+      ),
+    ),
+  );
+  return details('Flaky questions in base and head', body);
+}
+
 function warningsSection(comparison: Comparison, rule: string): RootContent[] {
   const context = { retrievalOk: rule, judges: comparison.judges };
   const warnings: Sentence[] = [
@@ -686,6 +737,7 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
   const tail: RootContent[] = [
     ...(trend.length > 0 ? [paragraph(strong(text('Trend on the base branch'))), ...trend] : []),
     ...decompositionSection(comparison),
+    ...flakySection(comparison),
     ...judgeSection(comparison),
     ...warningsSection(comparison, rule),
     footer(comparison, options),

@@ -32,6 +32,7 @@ const CELL_KINDS = {
   reference_contexts: 'list',
   scores: 'object',
   trace_url: 'text',
+  run: 'number',
 } as const satisfies Record<keyof RecordFields, CellKind>;
 
 const TRUE = /^true$/i;

@@ -43,7 +43,10 @@ export interface ReadSummary {
 }
 
 export interface ReadOptions {
-  /** Shared across the shards of one run, so that an id repeated in another shard is an error too. */
+  /**
+   * Shared across the shards of one run, so that an id repeated in another shard is an error too. Keyed by
+   * {@link repeatKey}: one record per question and repeat.
+   */
   readonly seenIds?: Map<string, { file: string; line: number; fromQuestion: boolean }>;
   readonly onProgress?: ReadProgress;
   /** How retrieved contexts given as text match the gold ones (default exact). */
@@ -54,6 +57,11 @@ export interface ReadOptions {
   readonly fields?: FieldMap;
   /** Score kinds seen so far in the run's other shards, so a score keeps one kind across them. */
   readonly scoreKinds?: Map<string, { kind: ScoreKind; file: string; line: number }>;
+}
+
+/** A question's repeat as a key: the id alone for a record without `run` (its only run), so that today's ids keep their keys. */
+function repeatKey(record: ResultRecord): string {
+  return record.run === undefined || record.run === 1 ? record.id : `${record.id}\u0000${record.run}`;
 }
 
 const BARE_NON_FINITE = /"([^"\\]+)"\s*:\s*(-?Infinity|NaN)\b/;
@@ -197,17 +205,21 @@ export async function readResults(
       return;
     }
     const { record, derivation } = resolved;
-    const first = seenIds.get(record.id);
+    const key = repeatKey(record);
+    const first = seenIds.get(key);
     if (first !== undefined) {
       const where = first.file === file ? `line ${first.line}` : `${first.file}:${first.line}`;
+      const repeat = record.run === undefined ? '' : ` in run ${record.run}`;
       const message =
         derivation.idFromQuestion && first.fromQuestion
-          ? `the same question as ${where} (records without an id are told apart by their question text); give each an id, or remove the repeat`
-          : `duplicate id ${JSON.stringify(record.id)} (first on ${where})`;
+          ? `the same question as ${where}${repeat} (records without an id are told apart by their question text); give each an id, or remove the repeat`
+          : record.run === undefined
+            ? `duplicate id ${JSON.stringify(record.id)} (first on ${where})`
+            : `duplicate id ${JSON.stringify(record.id)} in run ${record.run} (first on ${where}); each repeat of a question needs its own run number`;
       problems.add({ file, line, field: derivation.idFromQuestion ? (spelling.get('question') ?? 'question') : (spelling.get('id') ?? 'id'), message });
       return;
     }
-    seenIds.set(record.id, { file, line, fromQuestion: derivation.idFromQuestion });
+    seenIds.set(key, { file, line, fromQuestion: derivation.idFromQuestion });
     records++;
     if (derivation.idFromQuestion) idsFromQuestion++;
     if (derivation.retrievalByText) retrievalByText++;

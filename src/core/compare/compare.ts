@@ -1,5 +1,8 @@
+import { summarizeRepeats } from '../scoring/repeats.js';
 import { decompose } from '../scoring/decomposition.js';
-import { column, type QuestionOutcomes, scoreMetric } from '../scoring/outcomes.js';
+import { column, type QuestionOutcomes, repeatCount, scoreMetric } from '../scoring/outcomes.js';
+import { noiseDiscordance } from '../stats/noise-floor.js';
+import { signFlipPValue } from '../stats/randomization.js';
 import { provenanceOf, type RunSummary } from '../scoring/summary.js';
 import { pairedTTest, wilcoxonSignedRank } from '../stats/classical.js';
 import { holmAdjust } from '../stats/holm.js';
@@ -107,6 +110,85 @@ function binaryTest(metric: string, values: PairedColumns, config: CompareConfig
   };
 }
 
+/** How many runs of each pair carry a metric: base and head, the missing questions with no head run. */
+function pairedCounts(baseRun: QuestionOutcomes, headRun: QuestionOutcomes, pairing: Pairing, name: string): PairedColumns {
+  const base = gather(repeatCount(baseRun, name), concat(pairing.baseRows, pairing.missingRows));
+  const head = new Float64Array(base.length);
+  head.set(gather(repeatCount(headRun, name), pairing.headRows));
+  return { base, head };
+}
+
+/**
+ * A 0/1 outcome when a run has repeats: each pair's value is the question's pass rate, and the test is the paired
+ * sign-flip randomization test on the per-question differences of pass rates, with the interval of their mean
+ * over questions (the percentile bootstrap resampling questions from 100 on, Student's t below, where the
+ * bootstrap under-covers). Questions are the unit both resample: the claim is about the population of
+ * questions, and a question's repeats are not independent of each other (they share its difficulty), so
+ * resampling runs would treat correlated draws as fresh evidence and make the interval too narrow. On one run per
+ * question the differences are 0 or ±1 and the sign-flip test is McNemar's exact test, drawn by Monte Carlo.
+ */
+function rateTest(
+  metric: string,
+  values: PairedColumns,
+  counts: PairedColumns,
+  config: CompareConfig,
+  keep: (i: number) => boolean = () => true,
+): RandomizationTest | null {
+  const differences: number[] = [];
+  let sumBase = 0;
+  let sumHead = 0;
+  let broken = 0;
+  let fixed = 0;
+  const noise = { broken: 0, fixed: 0, questions: 0 };
+  for (let i = 0; i < values.base.length; i++) {
+    const before = values.base[i]!;
+    const after = values.head[i]!;
+    if (Number.isNaN(before) || Number.isNaN(after) || !keep(i)) continue;
+    differences.push(after - before);
+    sumBase += before;
+    sumHead += after;
+    if (after < before) broken++;
+    else if (after > before) fixed++;
+    const baseRuns = counts.base[i]!;
+    const headRuns = counts.head[i]!;
+    if (baseRuns >= 2 && headRuns >= 1) {
+      const expected = noiseDiscordance(before, baseRuns, headRuns);
+      noise.broken += expected.lower;
+      noise.fixed += expected.higher;
+      noise.questions++;
+    }
+  }
+  const n = differences.length;
+  if (n === 0) return null;
+  const delta = (sumHead - sumBase) / n;
+  const { pValue, permutations, monteCarloSE } = signFlipPValue(differences, { permutations: config.permutations, seed: metric, alpha: config.alpha });
+  let squares = 0;
+  for (const d of differences) squares += (d - delta) ** 2;
+  const sd = Math.sqrt(squares / Math.max(1, n - 1));
+  const significant = pValue < config.alpha;
+  const interval = meanIntervals([differences], { seed: metric })[0]!;
+  return {
+    kind: 'randomization',
+    metric,
+    gate: null,
+    n,
+    base: sumBase / n,
+    head: sumHead / n,
+    delta,
+    ci: interval.ci,
+    ciMethod: interval.method,
+    pValue,
+    permutations,
+    monteCarloSE,
+    extra: {},
+    rates: { broken, fixed, noise: noise.questions === 0 ? null : noise },
+    adjustedPValue: null,
+    significant,
+    gateOutcome: null,
+    requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: delta, sdDifference: sd, alpha: config.alpha }), n),
+  };
+}
+
 /** Pairs where both runs carry the metric: 1 kept, 0 dropped. */
 function keptMask(values: PairedColumns): Uint8Array {
   const mask = new Uint8Array(values.base.length);
@@ -192,9 +274,10 @@ function adjustGatedTests(tests: PairedTest[], config: CompareConfig): PairedTes
   });
 }
 
+/** Retrieval changed the same way as the answer: ok → failed for a regression (with repeats, its pass rate fell). */
 function causeOf(retrievalBase: number, retrievalHead: number, improving: boolean): RegressionCause {
   if (Number.isNaN(retrievalBase) || Number.isNaN(retrievalHead)) return 'unknown';
-  const retrievalChanged = improving ? retrievalBase === 0 && retrievalHead === 1 : retrievalBase === 1 && retrievalHead === 0;
+  const retrievalChanged = improving ? retrievalHead > retrievalBase : retrievalHead < retrievalBase;
   return retrievalChanged ? 'retrieval' : 'generation';
 }
 
@@ -231,7 +314,11 @@ export function compareRuns(
     'retrieval-ok-on-both-sides': (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1,
     unanswerable: (i) => answerable[i] === 0,
   };
-  const binary = GATED_TESTS.map((test) => binaryTest(test.metric, paired(baseRun, headRun, pairing, test.column), config, pairFilters[test.pairs]));
+  // With repeats in either run, 0/1 outcomes are per-question pass rates: tested by rateTest, not McNemar.
+  const repeated = baseRun.repeats !== undefined || headRun.repeats !== undefined;
+  const outcomeTest = (metric: string, column: string, values: PairedColumns, keep?: (i: number) => boolean) =>
+    repeated ? rateTest(metric, values, pairedCounts(baseRun, headRun, pairing, column), config, keep) : binaryTest(metric, values, config, keep);
+  const binary = GATED_TESTS.map((test) => outcomeTest(test.metric, test.column, paired(baseRun, headRun, pairing, test.column), pairFilters[test.pairs]));
   // Every score either run carries gets its paired test: McNemar when true/false in both runs, else randomization.
   const scores = new Map<string, 'number' | 'boolean'>();
   for (const run of [baseRun, headRun]) for (const [name, kind] of run.scores) scores.set(name, scores.get(name) === 'number' ? 'number' : kind);
@@ -239,7 +326,7 @@ export function compareRuns(
   const binaryScores = scoreNames.filter((metric) => scores.get(metric.slice('score:'.length)) === 'boolean');
   const gradedScores = scoreNames.filter((metric) => !binaryScores.includes(metric));
   const gated = new Set<string>(config.failOn);
-  const scoreTests = binaryScores.map((metric) => binaryTest(metric, paired(baseRun, headRun, pairing, metric, gated.has(metric)), config));
+  const scoreTests = binaryScores.map((metric) => outcomeTest(metric, metric, paired(baseRun, headRun, pairing, metric, gated.has(metric))));
   const gradedMetrics = [...config.gradedMetrics, ...gradedScores];
   const graded = gradedTests(
     gradedMetrics,
@@ -254,20 +341,26 @@ export function compareRuns(
   const regressions: QuestionChange[] = [];
   const fixed: QuestionChange[] = [];
   const retrievalRegressions: RetrievalRegression[] = [];
+  const correctCounts = repeated ? pairedCounts(baseRun, headRun, pairing, 'correct') : undefined;
   const describe = (i: number, improving: boolean): QuestionChange => {
     const row = pairing.headRows[i]!;
+    const runs = (rate: number, count: number) => ({ passes: Math.round(rate * count), runs: count });
     return {
       id: headRun.ids[row]!,
       question: headRun.questions[row]!,
       tags: headRun.tags[row]!,
       cause: causeOf(retrieval.base[i]!, retrieval.head[i]!, improving),
       lostDocuments: lostDocuments(baseRun, headRun, pairing, i),
+      ...(correctCounts === undefined
+        ? {}
+        : { correctRuns: { base: runs(correct.base[i]!, correctCounts.base[i]!), head: runs(correct.head[i]!, correctCounts.head[i]!) } }),
     };
   };
+  // On 0/1 outcomes a fall is 1 → 0; with repeats, any fall of the pass rate (NaN compares false either way).
   for (let i = 0; i < pairedCount; i++) {
-    if (correct.base[i] === 1 && correct.head[i] === 0) regressions.push(describe(i, false));
-    if (correct.base[i] === 0 && correct.head[i] === 1) fixed.push(describe(i, true));
-    if (retrieval.base[i] === 1 && retrieval.head[i] === 0) {
+    if (correct.head[i]! < correct.base[i]!) regressions.push(describe(i, false));
+    if (correct.head[i]! > correct.base[i]!) fixed.push(describe(i, true));
+    if (retrieval.head[i]! < retrieval.base[i]!) {
       const change = describe(i, false);
       retrievalRegressions.push({
         id: change.id,
@@ -332,6 +425,7 @@ export function compareRuns(
     judges,
     provenance: { base: provenanceOf(baseRun), head: provenanceOf(headRun) },
     verdict,
+    ...(repeated ? { flaky: { base: summarizeRepeats(baseRun) ?? null, head: summarizeRepeats(headRun) ?? null } } : {}),
     ungated,
     reasons,
     warnings,

@@ -40,7 +40,8 @@ function floorReads(floor: Floor, head: RunSummary): string {
 }
 
 function drop(test: PairedTest, gate: GateName, alpha: number): Drop {
-  const counts = test.kind === 'mcnemar' ? { broken: test.broken, fixed: test.fixed } : {};
+  const counts =
+    test.kind === 'mcnemar' ? { broken: test.broken, fixed: test.fixed } : test.rates ? { broken: test.rates.broken, fixed: test.rates.fixed } : {};
   return {
     gate,
     metric: test.metric,

@@ -1,3 +1,4 @@
+import type { PassCount, RepeatSummary } from '../scoring/repeats.js';
 import type { GateName } from '../catalog/gates.js';
 import type { Decomposition } from '../scoring/decomposition.js';
 import type { EvalConfig } from '../scoring/score.js';
@@ -119,8 +120,22 @@ export interface McNemarTest extends TestBase, Omit<McNemarResult, 'pValue'> {
   readonly kind: 'mcnemar';
 }
 
+/**
+ * A 0/1 outcome compared on per-question pass rates (a run had repeats): how many questions' rates fell or rose,
+ * and, when base ran each question at least twice, how many run-to-run noise alone would make fall or rise.
+ */
+export interface RateCounts {
+  /** Questions whose head pass rate is below their base pass rate. */
+  readonly broken: number;
+  readonly fixed: number;
+  /** Expected from noise, over the questions base ran at least twice (their base rate as the pass probability). */
+  readonly noise: { readonly broken: number; readonly fixed: number; readonly questions: number } | null;
+}
+
 export interface RandomizationTest extends TestBase {
   readonly kind: 'randomization';
+  /** For a 0/1 outcome tested on per-question pass rates (repeated runs): its counts and noise floor. */
+  readonly rates?: RateCounts;
   /** Random sign-flip arrangements drawn: the `permutations` setting, more when p was too close to alpha to call. */
   readonly permutations: number;
   /** Monte Carlo standard error of pValue. */
@@ -161,6 +176,8 @@ export interface QuestionChange {
   /** Relevant documents found within the retrieval-ok cut-off in base but not in head. */
   readonly lostDocuments: readonly string[];
   readonly evidence?: QuestionEvidence;
+  /** With repeated runs: correct in `passes` of `runs` runs, in base and in head. */
+  readonly correctRuns?: { readonly base: PassCount; readonly head: PassCount };
 }
 
 export interface RetrievalRegression {
@@ -268,6 +285,8 @@ export interface Comparison {
   /** What each run's reader derived (ids, text matching) and the scores other tools wrote. */
   readonly provenance: { readonly base: RunProvenance; readonly head: RunProvenance };
   readonly verdict: Verdict;
+  /** Flakiness of each run whose questions were run several times (absent when neither was). */
+  readonly flaky?: { readonly base: RepeatSummary | null; readonly head: RepeatSummary | null };
   /** No gated test had data and no floor was set: nothing was measured that could fail. */
   readonly ungated: boolean;
   readonly reasons: readonly GateReason[];

@@ -11,8 +11,8 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
  * assigned, never the other way round: an existing question never changes side when questions are added. The
  * hash (HMAC-SHA256 of the id under the seed and rotation) orders the new questions at random but reproducibly
  * on every machine; walking them in that order, each goes to the holdout when that brings its strata (every tag
- * it carries, or "untagged", and the whole set) closer to the share, so each stratum stays within about one
- * question of the share rather than the ±√(share·(1−share)/n) a coin per question would give.
+ * it carries, or "untagged", and the whole set) closer to the share, so each stratum stays within two questions
+ * of the share (overlapping tags pull against each other) rather than the ±√(share·(1−share)/n) a coin per question would give.
  */
 
 export interface GoldenQuestion {

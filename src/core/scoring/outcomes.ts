@@ -37,6 +37,21 @@ export interface QuestionOutcomes {
   readonly formats: readonly ResultsFormat[];
   /** Scores other tools computed, by name (their columns are `score:NAME`): true/false ones are 1/0 outcomes. */
   readonly scores: ReadonlyMap<string, 'number' | 'boolean'>;
+  /**
+   * Present when some question was run more than once (records with `run`). Each column then holds, per question,
+   * the mean over its repeats that carry the metric: the pass rate of a 0/1 outcome, the mean of a graded one.
+   */
+  readonly repeats?: Repeats;
+}
+
+/** How often each question was run, kept as columns like the outcomes. */
+export interface Repeats {
+  /** Records read per question. */
+  readonly runs: Float64Array;
+  /** Per column, the repeats of each question that carry it (the n behind its rate or mean). */
+  readonly counts: ReadonlyMap<string, Float64Array>;
+  /** Columns whose every value read was 0 or 1: outcomes whose per-question value is a pass rate. */
+  readonly binary: ReadonlySet<string>;
 }
 
 /** The column (and metric) name of a score another tool computed. */
@@ -167,21 +182,26 @@ export class OutcomeBuilder {
   }
 
   build(): QuestionOutcomes {
-    const size = this.ids.length;
+    const records = this.ids.length;
     const columns = new Map<string, Float64Array>();
     for (const [name, values] of this.values) {
-      const column = new Float64Array(size).fill(NaN);
-      column.set(values.subarray(0, Math.min(size, values.length)));
+      const column = new Float64Array(records).fill(NaN);
+      column.set(values.subarray(0, Math.min(records, values.length)));
       columns.set(name, column);
     }
+    const questionRows = firstRowOf(this.ids);
+    const repeated = questionRows.firstRows.length < records;
+    const rows = repeated ? collapseRepeats(columns, questionRows) : undefined;
+    const pick = <T>(values: readonly T[]): T[] => (rows === undefined ? (values as T[]) : Array.from(questionRows.firstRows, (row) => values[row]!));
     return {
-      size,
-      ids: this.ids,
-      questions: this.questions,
-      tags: this.tags,
-      goldKeys: this.goldKeys,
-      goldFound: this.goldFound,
-      columns,
+      size: questionRows.firstRows.length,
+      ids: pick(this.ids),
+      questions: pick(this.questions),
+      tags: pick(this.tags),
+      goldKeys: pick(this.goldKeys),
+      goldFound: pick(this.goldFound),
+      columns: rows?.columns ?? columns,
+      ...(rows === undefined ? {} : { repeats: rows.repeats }),
       labelPairs: this.labelPairs,
       noClaims: this.noClaims,
       judgeErrors: this.judgeErrors,
@@ -196,9 +216,65 @@ export class OutcomeBuilder {
   }
 }
 
+/** Each record's question (by first appearance of its id), and the first record of each question. */
+function firstRowOf(ids: readonly string[]): { questionOf: Int32Array; firstRows: Int32Array } {
+  const questionOf = new Int32Array(ids.length);
+  const indexOf = new Map<string, number>();
+  const firstRows: number[] = [];
+  ids.forEach((id, row) => {
+    let question = indexOf.get(id);
+    if (question === undefined) {
+      question = firstRows.length;
+      indexOf.set(id, question);
+      firstRows.push(row);
+    }
+    questionOf[row] = question;
+  });
+  return { questionOf, firstRows: Int32Array.from(firstRows) };
+}
+
+/**
+ * One row per question from one row per record: each column's mean over the question's repeats that carry it
+ * (NaN when none does), with how many did. A question's labels, text and tags are its first record's.
+ */
+function collapseRepeats(
+  recordColumns: ReadonlyMap<string, Float64Array>,
+  { questionOf, firstRows }: { questionOf: Int32Array; firstRows: Int32Array },
+): { columns: Map<string, Float64Array>; repeats: Repeats } {
+  const size = firstRows.length;
+  const runs = new Float64Array(size);
+  for (const question of questionOf) runs[question]!++;
+  const columns = new Map<string, Float64Array>();
+  const counts = new Map<string, Float64Array>();
+  const binary = new Set<string>();
+  for (const [name, values] of recordColumns) {
+    const sums = new Float64Array(size);
+    const carried = new Float64Array(size);
+    let zeroOne = true;
+    values.forEach((value, row) => {
+      if (Number.isNaN(value)) return;
+      if (value !== 0 && value !== 1) zeroOne = false;
+      sums[questionOf[row]!]! += value;
+      carried[questionOf[row]!]!++;
+    });
+    for (let question = 0; question < size; question++) sums[question] = carried[question] === 0 ? NaN : sums[question]! / carried[question]!;
+    columns.set(name, sums);
+    counts.set(name, carried);
+    if (zeroOne) binary.add(name);
+  }
+  return { columns, repeats: { runs, counts, binary } };
+}
+
 /** The column of a metric, all NaN when no question carries it. */
 export function column(outcomes: QuestionOutcomes, name: string): Float64Array {
   return outcomes.columns.get(name) ?? new Float64Array(outcomes.size).fill(NaN);
+}
+
+/** How many repeats of each question carry `name`: 1 or 0 (NaN) in a run without repeats. */
+export function repeatCount(outcomes: QuestionOutcomes, name: string): Float64Array {
+  const counts = outcomes.repeats?.counts.get(name);
+  if (counts !== undefined) return counts;
+  return Float64Array.from(column(outcomes, name), (value) => (Number.isNaN(value) ? 0 : 1));
 }
 
 /**
@@ -213,14 +289,18 @@ export function withRowsOf(run: QuestionOutcomes, replacement: QuestionOutcomes)
   const names = [...new Set([...run.columns.keys(), ...replacement.columns.keys()])];
   const columns = new Map(names.map((name) => [name, Float64Array.from(column(run, name))]));
   const replacing = names.map((name) => [columns.get(name)!, column(replacement, name)] as const);
+  const counts = run.repeats === undefined ? undefined : new Map(names.map((name) => [name, Float64Array.from(repeatCount(run, name))]));
+  const replacingCounts = counts === undefined ? [] : names.map((name) => [counts.get(name)!, repeatCount(replacement, name)] as const);
   replacement.ids.forEach((id, from) => {
     const row = rowOf.get(id);
     if (row === undefined) return;
     goldKeys[row] = replacement.goldKeys[from]!;
     goldFound[row] = replacement.goldFound[from];
     for (const [to, values] of replacing) to[row] = values[from]!;
+    for (const [to, values] of replacingCounts) to[row] = values[from]!;
   });
-  return { ...run, goldKeys, goldFound, columns };
+  const repeats = run.repeats === undefined ? undefined : { ...run.repeats, counts: counts! };
+  return { ...run, goldKeys, goldFound, columns, ...(repeats === undefined ? {} : { repeats }) };
 }
 
 /** `run` without the questions whose id is in `ids` (the holdout, on a pull request), and the ids it left out. */
@@ -230,10 +310,16 @@ export function withoutQuestions(run: QuestionOutcomes, ids: ReadonlySet<string>
   run.ids.forEach((id, row) => (ids.has(id) ? leftOut.push(id) : kept.push(row)));
   if (leftOut.length === 0) return { outcomes: run, leftOut };
   const pick = <T>(values: readonly T[]) => kept.map((row) => values[row]!);
-  const columns = new Map([...run.columns].map(([name, values]) => [name, Float64Array.from(kept, (row) => values[row]!)]));
+  const keep = (values: Float64Array) => Float64Array.from(kept, (row) => values[row]!);
+  const columns = new Map([...run.columns].map(([name, values]) => [name, keep(values)]));
+  const repeats =
+    run.repeats === undefined
+      ? undefined
+      : { ...run.repeats, runs: keep(run.repeats.runs), counts: new Map([...run.repeats.counts].map(([name, values]) => [name, keep(values)])) };
   return {
     outcomes: {
       ...run,
+      ...(repeats === undefined ? {} : { repeats }),
       size: kept.length,
       ids: pick(run.ids),
       questions: pick(run.questions),

@@ -6,6 +6,7 @@ import { column, type QuestionOutcomes, scoreMetric } from './outcomes.js';
 import { bootstrapMeanCIs } from '../stats/bootstrap.js';
 import type { ResultsFormat } from '../catalog/formats.js';
 import type { EvalConfig } from './score.js';
+import { type RepeatSummary, summarizeRepeats } from './repeats.js';
 
 /** One aggregated metric: its mean over the n questions that carry it; proportions also get a Wilson 95% interval. */
 export interface MetricSummary {
@@ -42,6 +43,8 @@ export interface RunSummary {
   readonly byTag: Readonly<Record<string, { readonly questions: number; readonly metrics: Readonly<Record<string, MetricSummary>> }>>;
   readonly provenance: RunProvenance;
   readonly warnings: readonly string[];
+  /** Present when questions were run several times (records with `run`): flakiness and pass@k. */
+  readonly repeats?: RepeatSummary;
 }
 
 type Rows = ArrayLike<number>;
@@ -58,8 +61,17 @@ function mean(values: Float64Array, rows: Rows): MetricSummary {
   return { value: n === 0 ? null : sum / n, n };
 }
 
-/** The share of questions (among those carrying `values`) for which `hit` holds, with its Wilson interval. */
-function proportion(values: Float64Array, rows: Rows, hit: (value: number) => boolean, keep: (row: number) => boolean = () => true): MetricSummary {
+/**
+ * The share of questions (among those carrying `values`) for which `hit` holds, with its Wilson interval. A question
+ * run several times counts by its pass rate when `values` are pass rates (`rates`): each question weighs the same.
+ */
+function proportion(
+  values: Float64Array,
+  rows: Rows,
+  hit: (value: number) => boolean,
+  keep: (row: number) => boolean = () => true,
+  rates = false,
+): MetricSummary {
   let n = 0;
   let count = 0;
   for (let j = 0; j < rows.length; j++) {
@@ -67,7 +79,8 @@ function proportion(values: Float64Array, rows: Rows, hit: (value: number) => bo
     const value = values[row]!;
     if (Number.isNaN(value) || !keep(row)) continue;
     n++;
-    if (hit(value)) count++;
+    if (rates && hit(1) && !hit(0)) count += value;
+    else if (hit(value)) count++;
   }
   return { value: n === 0 ? null : count / n, n, count, ci: wilsonInterval(count, n) };
 }
@@ -77,9 +90,10 @@ const isOne = (value: number) => value === 1;
 /** Every aggregate metric over the given rows of the outcomes; bootstrap intervals of scores only when asked (not per tag). */
 function summarizeMetrics(outcomes: QuestionOutcomes, config: EvalConfig, rows: Rows, scoreIntervals: boolean): Record<string, MetricSummary> {
   const metrics: Record<string, MetricSummary> = {};
+  const rates = (name: string) => outcomes.repeats?.binary.has(name) === true;
   for (const metric of config.retrievalMetrics) {
     const values = column(outcomes, metric.name);
-    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne) : mean(values, rows);
+    metrics[metric.name] = metric.binary ? proportion(values, rows, isOne, undefined, rates(metric.name)) : mean(values, rows);
   }
   const answerable = column(outcomes, 'answerable');
   const among = { answerable: (row: number) => answerable[row] === 1, unanswerable: (row: number) => answerable[row] === 0 };
@@ -89,11 +103,16 @@ function summarizeMetrics(outcomes: QuestionOutcomes, config: EvalConfig, rows: 
     metrics[metric.name] =
       aggregate.kind === 'mean'
         ? mean(values, rows)
-        : proportion(values, rows, aggregate.counts, aggregate.among === undefined ? undefined : among[aggregate.among]);
+        : proportion(values, rows, aggregate.counts, aggregate.among === undefined ? undefined : among[aggregate.among], rates(metric.column));
   }
   for (const [name, kind] of outcomes.scores) {
     const values = column(outcomes, scoreMetric(name));
-    metrics[scoreMetric(name)] = kind === 'boolean' ? proportion(values, rows, isOne) : scoreIntervals ? meanWithInterval(values, rows) : mean(values, rows);
+    metrics[scoreMetric(name)] =
+      kind === 'boolean'
+        ? proportion(values, rows, isOne, undefined, rates(scoreMetric(name)))
+        : scoreIntervals
+          ? meanWithInterval(values, rows)
+          : mean(values, rows);
   }
   return metrics;
 }
@@ -149,6 +168,11 @@ export function summarizeRun(outcomes: QuestionOutcomes, config: EvalConfig): Ru
   for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config, rows, false) };
 
   const warnings = [...decomposition.warnings];
+  if (outcomes.repeats !== undefined && decomposition.n > 0) {
+    warnings.push(
+      'questions were run several times: the decomposition puts a question on the retrieval-ok side only when retrieval was ok in every run, and g is the mean pass rate on each side.',
+    );
+  }
   if (judgeAgreement !== null && (judgeAgreement.kappa === null || judgeAgreement.kappa < KAPPA_FLOOR)) {
     const kappa = judgeAgreement.kappa === null ? 'undefined' : judgeAgreement.kappa.toFixed(3);
     warnings.push(
@@ -157,7 +181,9 @@ export function summarizeRun(outcomes: QuestionOutcomes, config: EvalConfig): Ru
   }
   let unanswerable = 0;
   for (const value of answerable) if (value === 0) unanswerable++;
+  const repeats = summarizeRepeats(outcomes);
   return {
+    ...(repeats === undefined ? {} : { repeats }),
     questions: outcomes.size,
     metrics: summarizeMetrics(outcomes, config, allRows(outcomes.size), true),
     excluded: { noRelevant: outcomes.noRelevant, noClaims: outcomes.noClaims, judgeErrors: outcomes.judgeErrors, unanswerable },
