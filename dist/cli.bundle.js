@@ -50936,6 +50936,9 @@ function seedWords(seed) {
   }
   return cyrb128(seed);
 }
+function startState([a, b, c, d]) {
+  return (a | b | c | d) === 0 ? [1, 0, 0, 0] : [a | 0, b | 0, c | 0, d | 0];
+}
 var TWO_POW_32 = 4294967296;
 var Random = class {
   s0;
@@ -50943,12 +50946,7 @@ var Random = class {
   s2;
   s3;
   constructor(seed) {
-    const [a, b, c, d] = seedWords(seed);
-    this.s0 = a | 0;
-    this.s1 = b | 0;
-    this.s2 = c | 0;
-    this.s3 = d | 0;
-    if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
+    [this.s0, this.s1, this.s2, this.s3] = startState(seedWords(seed));
   }
   /** Next 32 random bits as an unsigned integer in [0, 2^32). */
   nextUint32() {
