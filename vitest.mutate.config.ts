@@ -1,0 +1,23 @@
+import { defineConfig } from 'vitest/config';
+import base from './vitest.config.js';
+
+/**
+ * The tests Stryker runs against each mutant (npm run mutate): those that exercise src/ in-process. Tests that
+ * only run the bundled dist/ files (a mutant of src/ never reaches them), the action, CLI and judge end-to-end
+ * tests and the slow rendering fuzz test are left out, and so is the global setup that builds dist/. So are the
+ * tests named "(simulation)": statistical checks over millions of draws, which take minutes under Stryker's
+ * instrumentation for each mutant they cover; pinned values (bootstrap.test.ts, random.test.ts) test the same code
+ * exactly.
+ */
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    globalSetup: [],
+    include: ['test/core/**/*.test.ts', 'test/render/**/*.test.ts', 'test/pipeline/**/*.test.ts', 'test/sources/**/*.test.ts'],
+    exclude: ['test/render/inert.test.ts', 'test/core/compare/compare-bin.test.ts'],
+    testNamePattern: /^(?!.*\(simulation\))/,
+    // Instrumented code runs several times slower.
+    testTimeout: 120_000,
+  },
+});
