@@ -1,10 +1,14 @@
 import { defineConfig } from 'vitest/config';
+import { TARGETS } from './stryker.config.mjs';
 import base from './vitest.config.js';
 
+const target = TARGETS[(process.env.RAG_GATE_MUTATE ?? 'stats') as keyof typeof TARGETS];
+
 /**
- * The tests Stryker runs against each mutant (npm run mutate): those that exercise src/ in-process. Tests that
- * only run the bundled dist/ files (a mutant of src/ never reaches them), the action, CLI and judge end-to-end
- * tests and the slow rendering fuzz test are left out, and so is the global setup that builds dist/. So are the
+ * The tests Stryker runs against each mutant (npm run mutate): the unit tests of the target's folder, which run
+ * src/ in-process. Tests that only run the bundled dist/ files (a mutant of src/ never reaches them), the action,
+ * CLI and judge end-to-end tests and the slow rendering fuzz test are left out, and so is the global setup that
+ * builds dist/. So are the
  * tests named "(simulation)": statistical checks over millions of draws, which take minutes under Stryker's
  * instrumentation for each mutant they cover; pinned values (bootstrap.test.ts, random.test.ts) test the same code
  * exactly.
@@ -14,7 +18,8 @@ export default defineConfig({
   test: {
     ...base.test,
     globalSetup: [],
-    include: ['test/core/**/*.test.ts', 'test/render/**/*.test.ts', 'test/pipeline/**/*.test.ts', 'test/sources/**/*.test.ts'],
+    setupFiles: ['test/helpers/fixed-seed.ts'],
+    include: target.tests,
     exclude: ['test/render/inert.test.ts', 'test/core/compare/compare-bin.test.ts'],
     testNamePattern: /^(?!.*\(simulation\))/,
     // Instrumented code runs several times slower.
