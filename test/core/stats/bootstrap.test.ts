@@ -166,6 +166,45 @@ describe('bootstrap interval pinned for a seed', () => {
     ]);
   });
 
+  it('large n: redrawn words on the multiply path (n = 2^20 + 1), and nextBelow above 2^21 (slow)', () => {
+    /** Resample counts as documented: n words first, a rejected one redrawn from the words after them. */
+    const lemireCounts = (random: Random, n: number) => {
+      const words = Array.from({ length: n }, () => random.nextUint32());
+      const counts = new Int32Array(n);
+      const reject = BigInt(2 ** 32 % n);
+      let rejected = 0;
+      for (let word of words) {
+        while (BigInt(word * n) % 2n ** 32n < reject) {
+          word = random.nextUint32();
+          rejected++;
+        }
+        counts[Math.floor((word * n) / 2 ** 32)]!++;
+      }
+      return { counts, rejected };
+    };
+    const meanOf = (values: Int8Array, counts: Int32Array) => counts.reduce((sum, c, i) => sum + c * values[i]!, 0) / values.length;
+    const interval = (means: number[]) => {
+      const [low, high] = means.sort((a, b) => a - b);
+      const tail = (1 - 0.95) / 2; // as a double, as the level is turned into quantiles
+      return [low! + tail * (high! - low!), low! + (1 - tail) * (high! - low!)];
+    };
+
+    const n = 2 ** 20 + 1; // 2^32 mod n = 1044481: about 250 words redrawn per resample
+    const values = Int8Array.from({ length: n }, (_, i) => (i % 5) - 2);
+    const random = new Random('large');
+    const draws = [lemireCounts(random, n), lemireCounts(random, n)];
+    expect(draws[0]!.rejected).toBeGreaterThan(100);
+    expect(bootstrapMeanCI(values, { resamples: 2, seed: 'large' })).toEqual(interval(draws.map(({ counts }) => meanOf(values, counts))));
+
+    const beyond = 2 ** 21 + 1;
+    const big = Int8Array.from({ length: beyond }, (_, i) => (i % 3) - 1);
+    const words = new Random('beyond');
+    const counts = new Int32Array(beyond);
+    for (let i = 0; i < beyond; i++) counts[words.nextBelow(beyond)]!++;
+    const mean = meanOf(big, counts);
+    expect(bootstrapMeanCI(big, { resamples: 1, seed: 'beyond' })).toEqual([mean, mean]);
+  });
+
   it('pinned numbers for the default seed (a change here changes every published interval)', () => {
     // Ten resamples of [0, 1, 3, 7, 15] at 95%: positions 0.225 and 8.775 in the sorted means, whose two lowest
     // are 0.8 and 1.8 and two highest 8.6 and 8.8: 0.8 + 0.225 · 1 and 8.6 + 0.775 · 0.2.

@@ -269,6 +269,11 @@ describe('mcnemar: mid-p', () => {
 
   it('fixed = broken gives mid-p 1; it stays in (0, 1]', () => {
     expect(mcnemar(6, 6).midPValue).toBe(1);
+    // As many fixed as broken: odds ratio 1, its interval around it (Clopper–Pearson for 3 of 6, mapped to odds).
+    const even = mcnemar(3, 3);
+    expect(even.oddsRatio).toBe(1);
+    expect(even.oddsRatioCI[0]).toBeCloseTo(0.1181 / (1 - 0.1181), 3);
+    expect(even.oddsRatioCI[1]).toBeCloseTo(0.8819 / (1 - 0.8819), 2);
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 60 }), (fixed, broken) => {
         const { midPValue, exactPValue } = mcnemar(fixed, broken);

@@ -108,6 +108,8 @@ describe('pairedMeanSampleSize', () => {
   it('is Infinity for no difference, at least 1 otherwise', () => {
     expect(pairedMeanSampleSize({ meanDifference: 0, sdDifference: 0.2 })).toBe(Infinity);
     expect(pairedMeanSampleSize({ meanDifference: 0.1, sdDifference: 0 })).toBe(1);
+    // Nothing to detect and no noise: still Infinity, not 0/0.
+    expect(pairedMeanSampleSize({ meanDifference: 0, sdDifference: 0 })).toBe(Infinity);
   });
 
   it('larger effects need fewer pairs, noisier differences more', () => {
