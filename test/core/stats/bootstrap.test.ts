@@ -71,6 +71,7 @@ describe('bootstrap interval of a mean (paired differences)', () => {
   it('degenerate samples: all-equal differences → [d, d]; one pair → [d, d]; none → [NaN, NaN]', () => {
     expect(bootstrapMeanCI(new Float64Array(50).fill(0.1))).toEqual([0.1, 0.1]);
     expect(pairedCI([0.3], [0.4])).toEqual([0.4 - 0.3, 0.4 - 0.3]);
+    expect(bootstrapMeanCIs([])).toEqual([]);
     const [lo, hi] = bootstrapMeanCI([]);
     expect(lo).toBeNaN();
     expect(hi).toBeNaN();

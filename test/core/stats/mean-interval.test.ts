@@ -25,6 +25,12 @@ describe('studentTInterval', () => {
 });
 
 describe('meanIntervals: Student t below 100 values, the percentile bootstrap from 100 on', () => {
+  it('no samples give no intervals; samples of different lengths are refused in either method', () => {
+    expect(meanIntervals([])).toEqual([]);
+    expect(() => meanIntervals([[1, 2], [1]])).toThrow('every sample must have 2 values, sample 1 has 1');
+    expect(() => meanIntervals([new Float64Array(100), new Float64Array(99)])).toThrow('every sample must have 100 values, sample 1 has 99');
+  });
+
   it('switches at the threshold', () => {
     expect(STUDENT_T_BELOW).toBe(100);
     expect(intervalMethod(99)).toBe('student-t');
