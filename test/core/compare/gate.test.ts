@@ -118,6 +118,20 @@ describe('decideGate', () => {
     expect(warnings).toMatchObject([{ kind: 'drop-from-uncalibrated-judge', field: 'correct', delta: -0.1 }]);
   });
 
+  it('a randomization test drop carries no fixed and broken counts', () => {
+    const graded = { ...test({ delta: -0.05, significant: true }), kind: 'randomization', metric: 'ndcg@10' } as unknown as PairedTest;
+    const [reason] = decideGate([graded], head({}), CONFIG, COVERAGE).reasons;
+    expect(reason).toMatchObject({ kind: 'regressed', metric: 'ndcg@10', delta: -0.05 });
+    expect(reason).not.toHaveProperty('broken');
+    expect(reason).not.toHaveProperty('fixed');
+  });
+
+  it('tests of other gates only: the gate asked for is untestable and the run is ungated', () => {
+    const other = { ...test({ delta: -0.1, significant: true }), gate: 'retrieval' } as unknown as PairedTest;
+    const result = decideGate([other], head({}), CONFIG, COVERAGE);
+    expect(result).toMatchObject({ verdict: 'pass', ungated: true, warnings: [{ kind: 'gate-untestable', gate: 'end-to-end' }] });
+  });
+
   it('a gate without its test warns that it could not be tested, and the run counts as ungated', () => {
     const { verdict, warnings, ungated } = decideGate([], head({}), CONFIG, COVERAGE);
     expect(verdict).toBe('pass');
