@@ -43330,6 +43330,9 @@ function seedWords(seed) {
   }
   return cyrb128(seed);
 }
+function startState([a, b, c, d]) {
+  return (a | b | c | d) === 0 ? [1, 0, 0, 0] : [a | 0, b | 0, c | 0, d | 0];
+}
 var TWO_POW_32 = 4294967296;
 var Random = class {
   s0;
@@ -43337,12 +43340,7 @@ var Random = class {
   s2;
   s3;
   constructor(seed) {
-    const [a, b, c, d] = seedWords(seed);
-    this.s0 = a | 0;
-    this.s1 = b | 0;
-    this.s2 = c | 0;
-    this.s3 = d | 0;
-    if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
+    [this.s0, this.s1, this.s2, this.s3] = startState(seedWords(seed));
   }
   /** Next 32 random bits as an unsigned integer in [0, 2^32). */
   nextUint32() {
@@ -43748,6 +43746,7 @@ function pairedTTest(differences) {
   const mean3 = sum / n;
   let squares = 0;
   for (let i = 0; i < n; i++) squares += (differences[i] - mean3) ** 2;
+  if (squares === 0) return null;
   const df = n - 1;
   const statistic = mean3 / Math.sqrt(squares / df / n);
   return { kind: "t", statistic, df, pValue: Math.min(1, 2 * (0, import_stats_base_dists_t_cdf.default)(-Math.abs(statistic), df)) };

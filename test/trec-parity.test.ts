@@ -146,10 +146,6 @@ function disagreements(where: string, expected: Scores, actual: Scores | undefin
 }
 
 describe('trec_eval parity', () => {
-  it('has the bundled CLI to run', () => {
-    expect(existsSync(`${ROOT}/dist/cli.js`)).toBe(true);
-  });
-
   for (const name of FIXTURES) {
     for (const mode of MODES) {
       describe(`${name} [${mode}]`, () => {

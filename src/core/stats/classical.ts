@@ -35,6 +35,8 @@ export function pairedTTest(differences: ArrayLike<number>): PairedTTest | null 
   const mean = sum / n;
   let squares = 0;
   for (let i = 0; i < n; i++) squares += ((differences[i] as number) - mean) ** 2;
+  // Differences so small (subnormal) that their squares underflow to 0 have no spread a double can hold.
+  if (squares === 0) return null;
   const df = n - 1;
   const statistic = mean / Math.sqrt(squares / df / n);
   // The lower tail at −|t|, doubled: no cancellation for small p-values.

@@ -48,6 +48,11 @@ function seedWords(seed: Seed): [number, number, number, number] {
   return cyrb128(seed);
 }
 
+/** The generator state for four seed words: the words as int32, the forbidden all-zero state replaced by [1, 0, 0, 0]. */
+export function startState([a, b, c, d]: readonly [number, number, number, number]): [number, number, number, number] {
+  return (a | b | c | d) === 0 ? [1, 0, 0, 0] : [a | 0, b | 0, c | 0, d | 0];
+}
+
 const TWO_POW_32 = 4294967296;
 
 /** Seeded xoshiro128** generator. Not for cryptography. */
@@ -58,12 +63,7 @@ export class Random {
   private s3: number;
 
   constructor(seed: Seed) {
-    const [a, b, c, d] = seedWords(seed);
-    this.s0 = a | 0;
-    this.s1 = b | 0;
-    this.s2 = c | 0;
-    this.s3 = d | 0;
-    if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
+    [this.s0, this.s1, this.s2, this.s3] = startState(seedWords(seed));
   }
 
   /** Next 32 random bits as an unsigned integer in [0, 2^32). */

@@ -541,7 +541,13 @@ describe('--markdown', () => {
     const out = join(dir, 'comment.md');
     const result = await runCli(['compare', '--base', writeJsonl(dir, 'b.jsonl', base), '--head', writeJsonl(dir, 'h.jsonl', head), '--markdown', out]);
     expect(result.code).toBe(1);
-    expect(readFileSync(out, 'utf8')).toMatch(/end-to-end/);
+    const comment = readFileSync(out, 'utf8');
+    // The comment of this comparison: base 345 of 500 right (0.690), head 310 (0.620), 95 broken and 60 fixed,
+    // McNemar χ² = (|60 − 95| − 1)² / 155 = 7.46, p = 0.0063.
+    expect(comment.split('\n')[0]).toBe('### ❌ rag-gate: end-to-end correctness regressed significantly');
+    expect(comment).toContain('**Questions answered right: 69.0% → 62.0%**: 95 questions went from right to wrong, 60 from wrong to right');
+    expect(comment).toContain('p = 0.0063');
+    expect(comment).toContain('#### Regressed questions (95)');
     expect(result.stdout).toMatch(/^rag-gate compare: FAIL/);
   });
 

@@ -137,6 +137,22 @@ describe('decomposition: closed-book accuracy beside gBad', () => {
     expect(d.productModelBias!.toFixed(4)).toBe('0.0778');
   });
 
+  it('closed-book values on retrieval-ok questions count in "all" only, not beside gBad', () => {
+    // 4 retrieved well (closed book right on 3 of them), 4 failed (closed book right on 1, missing on 1).
+    const retrievalOk = Float64Array.from([1, 1, 1, 1, 0, 0, 0, 0]);
+    const correct = Float64Array.from([1, 1, 1, 0, 1, 0, 0, 0]);
+    const closedBook = Float64Array.from([1, 1, 1, 0, 1, 0, 0, NaN]);
+    const d = decompose(retrievalOk, correct, new Float64Array(8).fill(1), closedBook);
+    expect(d.closedBook).toEqual({ onFailed: 1 / 3, nFailed: 3, all: 4 / 7, n: 7 });
+    // An unanswerable question's closed-book value counts nowhere.
+    const answerable = Float64Array.from([1, 1, 1, 1, 1, 1, 1, 0]);
+    const withUnanswerable = decompose(retrievalOk, correct, answerable, Float64Array.from([1, 1, 1, 0, 1, 0, 0, 1]));
+    expect(withUnanswerable.closedBook).toEqual({ onFailed: 1 / 3, nFailed: 3, all: 4 / 7, n: 7 });
+    // Closed-book values only on retrieval-ok questions: nothing to set beside gBad.
+    const onlyGood = decompose(retrievalOk, correct, new Float64Array(8).fill(1), Float64Array.from([1, 0, NaN, NaN, NaN, NaN, NaN, NaN]));
+    expect(onlyGood.closedBook).toEqual({ onFailed: null, nFailed: 0, all: 0.5, n: 2 });
+  });
+
   it('is null when no question carries closed_book_correct', () => {
     expect(sweep(140).closedBook).toBeNull();
   });
@@ -149,7 +165,7 @@ describe('decomposition: slices and edge cases', () => {
     const answerable = Float64Array.from([1, 1, 1, 1, 1, 1, 0, 0]);
     const d = decompose(retrievalOk, correct, answerable, new Float64Array(8).fill(NaN));
     // Kept: rows 0-3. r = 2/4, gGood = 1/2, gBad = 1/2, e2e = 2/4.
-    expect(d).toMatchObject({ n: 4, nGood: 2, nBad: 2, r: 0.5, gGood: 0.5, gBad: 0.5, e2e: 0.5, e2eCheck: 0.5 });
+    expect(d).toMatchObject({ n: 4, nGood: 2, nBad: 2, r: 0.5, gGood: 0.5, gBad: 0.5, e2e: 0.5, e2eCheck: 0.5, rLowerBound: 0, ceiling: 0.75 });
   });
 
   it('with no question at all every rate is null', () => {
@@ -173,17 +189,54 @@ describe('decomposition: slices and edge cases', () => {
 
   it('all retrieval failed: r 0, gGood null, e2eCheck = gBad, no product model', () => {
     const d = population(0, 0, 20, 5);
-    expect(d).toMatchObject({ r: 0, gGood: null, nGood: 0, gBad: 0.25, e2e: 0.25, e2eCheck: 0.25, productModelG: null, productModelBias: null, ceiling: 0.25 });
+    expect(d).toMatchObject({
+      r: 0,
+      gGood: null,
+      nGood: 0,
+      gBad: 0.25,
+      e2e: 0.25,
+      e2eCheck: 0.25,
+      productModelG: null,
+      productModelBias: null,
+      ceiling: 0.25,
+      rLowerBound: 0,
+    });
   });
 
   it('all retrieval succeeded: gBad null, bias 0, ceiling 1', () => {
     const d = population(20, 15, 0, 0);
-    expect(d).toMatchObject({ r: 1, gGood: 0.75, gBad: null, nBad: 0, e2e: 0.75, e2eCheck: 0.75, productModelG: 0.75, productModelBias: 0, ceiling: 1 });
+    expect(d).toMatchObject({
+      r: 1,
+      gGood: 0.75,
+      gBad: null,
+      nBad: 0,
+      e2e: 0.75,
+      e2eCheck: 0.75,
+      productModelG: 0.75,
+      productModelBias: 0,
+      ceiling: 1,
+      rLowerBound: null,
+    });
+    expect(d.warnings).toEqual([]);
   });
 
   it('warns that a split of fewer than 10 questions is a rough figure', () => {
     const d = population(20, 15, 3, 1);
     expect(d.warnings).toContain('g_bad rests on only 3 questions: read it as a rough figure.');
     expect(population(1, 1, 20, 1).warnings).toContain('g_good rests on only 1 question: read it as a rough figure.');
+  });
+
+  it('the small-split warning stops at 10 questions, on either side', () => {
+    expect(population(20, 15, 9, 1).warnings).toEqual(['g_bad rests on only 9 questions: read it as a rough figure.']);
+    expect(population(20, 15, 10, 1).warnings).toEqual([]);
+    expect(population(20, 15, 1, 0).warnings).toEqual(['g_bad rests on only 1 question: read it as a rough figure.']);
+    expect(population(9, 5, 20, 1).warnings).toEqual(['g_good rests on only 9 questions: read it as a rough figure.']);
+    expect(population(10, 5, 20, 1).warnings).toEqual([]);
+  });
+
+  it('e2e / r of exactly 1 is not warned about (8 of 10 and 2 of 10: e2e 0.5 = r)', () => {
+    const d = population(10, 8, 10, 2);
+    expect(d.productModelG).toBe(1);
+    expect(d.warnings).toEqual([]);
   });
 });

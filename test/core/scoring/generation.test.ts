@@ -49,6 +49,31 @@ describe('exact match and token F1', () => {
     expect(tokenF1('The Paris', 'paris!')).toBe(1);
   });
 
+  it('token F1 with several expected tokens: precision over the answer, recall over the expected answer', () => {
+    // [paris] vs [paris, france]: P = 1, R = 1/2, F1 = 2·(1/2) / (3/2) = 2/3
+    expect(tokenF1('Paris', 'Paris, France')).toBeCloseTo(2 / 3, 15);
+    // [paris, france, city] vs [paris, france, europe, union]: P = 2/3, R = 2/4, F1 = 2·(1/3) / (7/6) = 4/7
+    expect(tokenF1('Paris France city', 'Paris France Europe union')).toBeCloseTo(4 / 7, 15);
+    // Swapping the sides swaps P and R and leaves F1: [paris, france, europe, union] vs [paris, france, city].
+    expect(tokenF1('Paris France Europe union', 'Paris France city')).toBeCloseTo(4 / 7, 15);
+    // Multiplicity on the expected side: [new, new, new] vs [new, york, new, york] shares two "new", P = 2/3, R = 1/2.
+    expect(tokenF1('new new new', 'New York, New York')).toBeCloseTo(4 / 7, 15);
+    // [red, green, blue, black] vs [red, green, blue, white]: P = R = 3/4, F1 = 0.75 exactly.
+    expect(tokenF1('red green blue black', 'red green blue white')).toBe(0.75);
+  });
+
+  it('f1:0.75 is read, written back, and F1 of exactly 0.75 counts as correct', () => {
+    const rule = parseCorrectnessRule('f1:0.75');
+    expect(rule).toEqual({ kind: 'f1', threshold: 0.75 });
+    expect(formatCorrectnessRule(rule)).toBe('f1:0.75');
+    expect(parseCorrectnessRule('f1:.75')).toEqual(rule);
+    expect(judgeCorrect(rule, 'red green blue black', 'red green blue white')).toBe(1); // F1 0.75
+    expect(judgeCorrect(rule, 'Paris France city', 'Paris France Europe union')).toBe(0); // F1 4/7
+    expect(judgeCorrect(rule, 'Paris France', 'Paris France Europe')).toBe(1); // F1 0.8
+    expect(judgeCorrect(parseCorrectnessRule('contains'), 'Paris France', 'Paris France Europe')).toBe(0);
+    expect(judgeCorrect(parseCorrectnessRule('exact'), 'paris, france.', 'Paris France')).toBe(1);
+  });
+
   it('token F1 with no tokens on a side: 1 when both are empty, else 0', () => {
     expect(tokenF1('the', 'a')).toBe(1);
     expect(tokenF1('', 'Paris')).toBe(0);

@@ -202,19 +202,33 @@ describe('decomposition properties', () => {
 });
 
 describe('kappa and Wilson properties', () => {
-  it('kappa ≤ 1 (and ≥ −1), observed and expected agreement in [0, 1]', () => {
-    const label = fc.constantFrom('SUPPORTED', 'NOT_SUPPORTED', 'PARTIAL', 'true');
+  it('kappa equals the count form (n·agree − Σ rowᵢ·colᵢ) / (n² − Σ rowᵢ·colᵢ), is symmetric in the raters and at most 1', () => {
+    const labels = ['SUPPORTED', 'NOT_SUPPORTED', 'PARTIAL', 'true'] as const;
+    const label = fc.constantFrom(...labels);
     fc.assert(
       fc.property(fc.array(fc.tuple(label, label), { minLength: 1, maxLength: 60 }), (pairs) => {
         const agreement = cohensKappa(pairs)!;
-        expect(agreement.n).toBe(pairs.length);
-        expect(agreement.observed).toBeGreaterThanOrEqual(0);
-        expect(agreement.observed).toBeLessThanOrEqual(1);
-        expect(agreement.expected).toBeGreaterThanOrEqual(0);
-        expect(agreement.expected).toBeLessThanOrEqual(1 + 1e-12);
-        if (agreement.kappa !== null) {
-          expect(agreement.kappa).toBeLessThanOrEqual(1);
-          expect(agreement.kappa).toBeGreaterThanOrEqual(-1 - 1e-12);
+        const n = pairs.length;
+        // Counts, written independently of the code: agreements, and each label's count per rater.
+        const agree = pairs.filter(([a, b]) => a === b).length;
+        const chance = labels.reduce((sum, l) => sum + pairs.filter(([a]) => a === l).length * pairs.filter(([, b]) => b === l).length, 0);
+        expect(agreement.n).toBe(n);
+        expect(agreement.observed).toBe(agree / n);
+        expect(agreement.expected).toBeCloseTo(chance / (n * n), 12);
+        if (chance === n * n) expect(agreement.kappa).toBeNull();
+        else {
+          expect(agreement.kappa).toBeCloseTo((n * agree - chance) / (n * n - chance), 12);
+          expect(agreement.kappa!).toBeLessThanOrEqual(1);
+        }
+        const swapped = cohensKappa(pairs.map(([a, b]) => [b, a] as const))!;
+        if (agreement.kappa === null) expect(swapped.kappa).toBeNull();
+        else expect(swapped.kappa).toBeCloseTo(agreement.kappa, 12);
+        // The confusion table holds every pair once, rows by the first rater.
+        const cells = Object.values(agreement.confusion).flatMap((row) => Object.values(row));
+        expect(cells.reduce((a, b) => a + b, 0)).toBe(n);
+        for (const l of labels) {
+          const row = Object.values(agreement.confusion[l] ?? {}).reduce((a, b) => a + b, 0);
+          expect(row).toBe(pairs.filter(([a]) => a === l).length);
         }
       }),
       RUNS,

@@ -79,6 +79,16 @@ describe('worked numbers from the reference articles', () => {
     expect(reciprocalRankAt(ranking, Infinity)).toBeCloseTo(1 / 11, 15);
   });
 
+  it('mrr@k counts a first relevant document at exactly rank k (trec_eval recip_rank with -M k)', () => {
+    const atTen = judgeRanking(rankedWith(12, { 10: 'r', 11: 's' }), binary('r', 's'));
+    expect(reciprocalRankAt(atTen, 10)).toBe(0.1);
+    expect(reciprocalRankAt(atTen, 9)).toBe(0);
+    expect(parseRetrievalMetric('mrr@10').compute(atTen)).toBe(0.1);
+    expect(parseRetrievalMetric('mrr@9').compute(atTen)).toBe(0);
+    const atOne = judgeRanking(['r'], binary('r'));
+    expect(reciprocalRankAt(atOne, 1)).toBe(1);
+  });
+
   // Precision falls, recall rises (third article's table, computed by hand):
   //   k   relevant in top k   P@k          recall@k
   //   1   1 (d17)             1/1  = 1     1/3

@@ -52,6 +52,7 @@ describe('pairedTTest (scipy.stats.ttest_rel)', () => {
   it("R's sleep data: t = −4.0621, df = 9, p = 0.002833 (t.test(paired = TRUE)); p to 1e-12 of A&S 26.7", () => {
     const differences = SLEEP_1.map((x, i) => x - SLEEP_2[i]!);
     const result = pairedTTest(differences)!;
+    expect(result.kind).toBe('t');
     expect(result.df).toBe(9);
     expect(result.statistic).toBeCloseTo(-4.062127683, 8);
     expect(result.pValue).toBeCloseTo(0.002833, 6);
@@ -69,10 +70,18 @@ describe('pairedTTest (scipy.stats.ttest_rel)', () => {
     );
   });
 
+  it('two pairs are enough: [1, 3] has t = 2 / (√2/√2) = 2 on 1 df, p = 1 − (2/π)·atan(2) (Cauchy)', () => {
+    const result = pairedTTest([1, 3])!;
+    expect(result).toMatchObject({ kind: 't', statistic: 2, df: 1 });
+    expect(result.pValue).toBeCloseTo(1 - (2 / Math.PI) * Math.atan(2), 12);
+  });
+
   it('is undefined for fewer than two pairs or differences without spread', () => {
     expect(pairedTTest([0.3])).toBeNull();
     expect(pairedTTest([0.1, 0.1, 0.1])).toBeNull();
     expect(pairedTTest([0, 0])).toBeNull();
+    // Subnormal differences whose squares underflow to 0: no spread a double holds, not t = ±Infinity with p = 0.
+    expect(pairedTTest([8e-323, -7.4e-323])).toBeNull();
   });
 });
 
@@ -128,6 +137,7 @@ describe('wilcoxonSignedRank (scipy.stats.wilcoxon defaults)', () => {
     expect(x).toHaveLength(56);
     const result = wilcoxonSignedRank(x)!;
     expect(result.method).toBe('normal');
+    expect(result.kind).toBe('wilcoxon');
     expect(result.nonZero).toBe(48);
     expect(Math.abs(result.pValue - 0.00641346115861)).toBeLessThan(1e-12);
   });

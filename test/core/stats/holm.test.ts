@@ -28,9 +28,11 @@ describe('holmAdjust', () => {
   });
 
   it('rejects values outside [0, 1] and NaN', () => {
-    expect(() => holmAdjust([0.1, 1.2])).toThrow(RangeError);
-    expect(() => holmAdjust([-0.1])).toThrow(RangeError);
-    expect(() => holmAdjust([Number.NaN])).toThrow(RangeError);
+    expect(() => holmAdjust([0.1, 1.2])).toThrow('p-value 1 must be in [0, 1], got 1.2');
+    expect(() => holmAdjust([-0.1])).toThrow('p-value 0 must be in [0, 1], got -0.1');
+    expect(() => holmAdjust([0.2, 0.3, Number.NaN])).toThrow('p-value 2 must be in [0, 1], got NaN');
+    // The ends of [0, 1] are p-values.
+    expect(holmAdjust([0, 1])).toEqual([0, 1]);
   });
 
   it('properties: raw ≤ adjusted ≤ min(1, m·raw), order preserved, permutation-equivariant', () => {

@@ -55,8 +55,10 @@ describe('mcnemar: the reference article A/B numbers', () => {
     expect(result.pValue).toBeCloseTo(0.1, 1);
     expect(result.decidedBy).toBe('chi2'); // 62 discordant pairs ≥ 25
     expect(result).toMatchObject({ fixed: 38, broken: 24, bothRight: 114, bothWrong: 24, discordant: 62 });
-    expect(38 + 114).toBe(152); // head right
-    expect(24 + 114).toBe(138); // base right
+    // Head fixes 38 and breaks 24: odds 38/24 = 1.58, its exact interval straddling 1 as the p-value says.
+    expect(result.oddsRatio).toBe(38 / 24);
+    expect(result.oddsRatioCI[0]).toBeLessThan(1);
+    expect(result.oddsRatioCI[1]).toBeGreaterThan(1);
   });
 
   it('the same effect at 500 questions (95 fixed, 60 broken): χ² = 1156/155 = 7.46, significant', () => {
@@ -150,11 +152,13 @@ describe('mcnemar: conventions', () => {
   });
 
   it('rejects counts that are not non-negative integers', () => {
-    expect(() => mcnemar(-1, 3)).toThrow(RangeError);
-    expect(() => mcnemar(1.5, 3)).toThrow(RangeError);
-    expect(() => mcnemar(1, Number.NaN)).toThrow(RangeError);
-    expect(() => mcnemar(1, 2, -1)).toThrow(RangeError);
-    expect(() => mcnemar(1, 2, 0, Infinity)).toThrow(RangeError);
+    expect(() => mcnemar(-1, 3)).toThrow('fixed must be a non-negative integer, got -1');
+    expect(() => mcnemar(1.5, 3)).toThrow('fixed must be a non-negative integer, got 1.5');
+    expect(() => mcnemar(1, Number.NaN)).toThrow('broken must be a non-negative integer, got NaN');
+    expect(() => mcnemar(1, 2, -1)).toThrow('bothRight must be a non-negative integer, got -1');
+    expect(() => mcnemar(1, 2, 0, Infinity)).toThrow('bothWrong must be a non-negative integer, got Infinity');
+    expect(() => mcnemar(2 ** 53, 0)).toThrow('fixed must be a non-negative integer, got 9007199254740992');
+    expect(mcnemar(0, 1, 0, 0).exactPValue).toBe(1);
   });
 });
 
@@ -265,6 +269,11 @@ describe('mcnemar: mid-p', () => {
 
   it('fixed = broken gives mid-p 1; it stays in (0, 1]', () => {
     expect(mcnemar(6, 6).midPValue).toBe(1);
+    // As many fixed as broken: odds ratio 1, its interval around it (Clopper–Pearson for 3 of 6, mapped to odds).
+    const even = mcnemar(3, 3);
+    expect(even.oddsRatio).toBe(1);
+    expect(even.oddsRatioCI[0]).toBeCloseTo(0.1181 / (1 - 0.1181), 3);
+    expect(even.oddsRatioCI[1]).toBeCloseTo(0.8819 / (1 - 0.8819), 2);
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 60 }), (fixed, broken) => {
         const { midPValue, exactPValue } = mcnemar(fixed, broken);

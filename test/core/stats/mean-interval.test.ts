@@ -15,11 +15,22 @@ describe('studentTInterval', () => {
     expect(studentTInterval([])).toEqual([NaN, NaN]);
     expect(studentTInterval([0.2])).toEqual([0.2, 0.2]);
     expect(studentTInterval([0.1, 0.1, 0.1])).toEqual([0.1, 0.1]);
-    expect(() => studentTInterval([1, Infinity])).toThrow(RangeError);
+    expect(() => studentTInterval([1, Infinity])).toThrow('value 1 is not finite: Infinity');
+    for (const level of [0, 1, -0.5, Number.NaN]) expect(() => studentTInterval([1, 2], level)).toThrow(`level must be in (0, 1), got ${level}`);
+    // Another level moves the quantile: at 80%, 3 ± t(0.9; 4 df) · s/√n = 3 ± 1.533206 · √(2.5/5) = 3 ± 1.084141.
+    const [lower, upper] = studentTInterval([1, 2, 3, 4, 5], 0.8);
+    expect(lower).toBeCloseTo(1.915859, 6);
+    expect(upper).toBeCloseTo(4.084141, 6);
   });
 });
 
 describe('meanIntervals: Student t below 100 values, the percentile bootstrap from 100 on', () => {
+  it('no samples give no intervals; samples of different lengths are refused in either method', () => {
+    expect(meanIntervals([])).toEqual([]);
+    expect(() => meanIntervals([[1, 2], [1]])).toThrow('every sample must have 2 values, sample 1 has 1');
+    expect(() => meanIntervals([new Float64Array(100), new Float64Array(99)])).toThrow('every sample must have 100 values, sample 1 has 99');
+  });
+
   it('switches at the threshold', () => {
     expect(STUDENT_T_BELOW).toBe(100);
     expect(intervalMethod(99)).toBe('student-t');
@@ -46,7 +57,7 @@ describe('meanIntervals: Student t below 100 values, the percentile bootstrap fr
  * Coverage at n = 30, the smallest golden set the gate accepts by default. Seeded and deterministic; the
  * scenarios are the shapes of paired differences the comparison meets.
  */
-describe('coverage of the 95% interval at n = 30', () => {
+describe('coverage of the 95% interval at n = 30 (simulation)', () => {
   const n = 30;
 
   /** P(count vector) for a trinomial (fixed, broken, unchanged) at n. */

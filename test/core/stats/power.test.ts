@@ -57,7 +57,7 @@ describe('mcnemarSampleSize', () => {
     );
   });
 
-  it('delivers about the promised power: simulated McNemar tests at n = 405 reject about 80% of the time', () => {
+  it('delivers about the promised power: simulated McNemar tests at n = 405 reject about 80% of the time (simulation)', () => {
     const random = new Random('power');
     const n = 405;
     const trials = 2000;
@@ -77,11 +77,23 @@ describe('mcnemarSampleSize', () => {
     expect(rejected / trials).toBeLessThan(0.88);
   });
 
-  it('rejects impossible inputs', () => {
-    expect(() => mcnemarSampleSize({ pFixed: -0.1, pBroken: 0.2 })).toThrow(RangeError);
-    expect(() => mcnemarSampleSize({ pFixed: 0.6, pBroken: 0.6 })).toThrow(RangeError);
-    expect(() => mcnemarSampleSize({ pFixed: 0.1, pBroken: 0.2, alpha: 0 })).toThrow(RangeError);
-    expect(() => mcnemarSampleSize({ pFixed: 0.1, pBroken: 0.2, power: 1 })).toThrow(RangeError);
+  it('rejects impossible inputs, saying which (alpha and power at both ends of (0, 1))', () => {
+    const shares = 'pFixed and pBroken must be non-negative with sum ≤ 1, got';
+    expect(() => mcnemarSampleSize({ pFixed: -0.1, pBroken: 0.2 })).toThrow(`${shares} -0.1 and 0.2`);
+    expect(() => mcnemarSampleSize({ pFixed: 0.2, pBroken: -0.1 })).toThrow(`${shares} 0.2 and -0.1`);
+    expect(() => mcnemarSampleSize({ pFixed: 0.6, pBroken: 0.6 })).toThrow(`${shares} 0.6 and 0.6`);
+    expect(() => mcnemarSampleSize({ pFixed: Number.NaN, pBroken: 0.1 })).toThrow(`${shares} NaN and 0.1`);
+    for (const alpha of [0, 1, -0.05, Number.NaN]) {
+      expect(() => mcnemarSampleSize({ pFixed: 0.1, pBroken: 0.2, alpha })).toThrow(`alpha must be in (0, 1), got ${alpha}`);
+    }
+    for (const power of [0, 1, 1.5, Number.NaN]) {
+      expect(() => mcnemarSampleSize({ pFixed: 0.1, pBroken: 0.2, power })).toThrow(`power must be in (0, 1), got ${power}`);
+    }
+    // The edges of the allowed shares: one of them 0, and a sum of exactly 1.
+    // (1.959964·√0.2 + 0.841621·√(0.2 − 0.04))² / 0.04 = 1.21317² / 0.04 = 36.79 → 37
+    expect(mcnemarSampleSize({ pFixed: 0, pBroken: 0.2 })).toBe(37);
+    // (1.959964·1 + 0.841621·√(1 − 0.04))² / 0.04 = 2.78458² / 0.04 = 193.85 → 194
+    expect(mcnemarSampleSize({ pFixed: 0.6, pBroken: 0.4 })).toBe(194);
   });
 });
 
@@ -96,6 +108,8 @@ describe('pairedMeanSampleSize', () => {
   it('is Infinity for no difference, at least 1 otherwise', () => {
     expect(pairedMeanSampleSize({ meanDifference: 0, sdDifference: 0.2 })).toBe(Infinity);
     expect(pairedMeanSampleSize({ meanDifference: 0.1, sdDifference: 0 })).toBe(1);
+    // Nothing to detect and no noise: still Infinity, not 0/0.
+    expect(pairedMeanSampleSize({ meanDifference: 0, sdDifference: 0 })).toBe(Infinity);
   });
 
   it('larger effects need fewer pairs, noisier differences more', () => {
@@ -109,8 +123,12 @@ describe('pairedMeanSampleSize', () => {
     );
   });
 
-  it('rejects bad input', () => {
-    expect(() => pairedMeanSampleSize({ meanDifference: 0.1, sdDifference: -1 })).toThrow(RangeError);
-    expect(() => pairedMeanSampleSize({ meanDifference: Number.NaN, sdDifference: 1 })).toThrow(RangeError);
+  it('rejects bad input, saying which', () => {
+    expect(() => pairedMeanSampleSize({ meanDifference: 0.1, sdDifference: -1 })).toThrow('sdDifference must be finite and ≥ 0, got -1');
+    expect(() => pairedMeanSampleSize({ meanDifference: 0.1, sdDifference: Infinity })).toThrow('sdDifference must be finite and ≥ 0, got Infinity');
+    expect(() => pairedMeanSampleSize({ meanDifference: Number.NaN, sdDifference: 1 })).toThrow('meanDifference must be finite, got NaN');
+    expect(() => pairedMeanSampleSize({ meanDifference: Infinity, sdDifference: 1 })).toThrow('meanDifference must be finite, got Infinity');
+    expect(() => pairedMeanSampleSize({ meanDifference: 0.1, sdDifference: 1, alpha: 1 })).toThrow('alpha must be in (0, 1), got 1');
+    expect(() => pairedMeanSampleSize({ meanDifference: 0.1, sdDifference: 1, power: 0 })).toThrow('power must be in (0, 1), got 0');
   });
 });

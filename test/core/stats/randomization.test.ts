@@ -110,6 +110,9 @@ describe('Random (xoshiro128**)', () => {
   });
 });
 
+/** 10,000 arrangements of the 32 differences below, seed 'zeros': 5018 as extreme as the observed sum 0.7, plus itself. */
+const PINNED_ZEROS_P = 5019 / 10_001;
+
 describe('pairedRandomizationTest', () => {
   it('reports means, delta and the default permutation count', () => {
     const result = randomize(new Float64Array([0.5, 0.25, 1]), new Float64Array([0.75, 0.25, 0.5]));
@@ -128,6 +131,17 @@ describe('pairedRandomizationTest', () => {
     expect(randomize(base, head)).toEqual(first);
     expect(randomize(Array.from(base), Array.from(head))).toEqual(first);
     expect(first.pValue).toBe(3200 / 10_001);
+  });
+
+  it('zero differences are left out wherever they stand, also before 32 non-zero ones (one word of signs)', () => {
+    // 32 non-zero differences fill exactly one 32-bit word of signs; the largest stands last.
+    const nonZero = Array.from({ length: 32 }, (_, i) => (i === 31 ? 3 : ((i * 7) % 5) - 2 || 1) / 10);
+    const plain = signFlipPValue(nonZero, { seed: 'zeros' });
+    expect(signFlipPValue([0, ...nonZero], { seed: 'zeros' })).toEqual(plain);
+    expect(signFlipPValue([0, 0, ...nonZero.slice(0, 16), 0, ...nonZero.slice(16), 0], { seed: 'zeros' })).toEqual(plain);
+    // Without its last (largest) difference the p-value is another one: the comparison above can tell.
+    expect(signFlipPValue(nonZero.slice(0, 31), { seed: 'zeros' }).pValue).not.toBe(plain.pValue);
+    expect(plain.pValue).toBe(PINNED_ZEROS_P);
   });
 
   it('a different seed gives a different but close p-value', () => {
@@ -193,11 +207,13 @@ describe('pairedRandomizationTest', () => {
   });
 
   it('rejects bad input', () => {
-    expect(() => randomize([1, 2], [1])).toThrow(RangeError);
-    expect(() => randomize([1], [Infinity])).toThrow(RangeError);
-    expect(() => randomize([1], [2], { permutations: 0 })).toThrow(RangeError);
-    expect(() => randomize([1], [2], { permutations: 1.5 })).toThrow(RangeError);
-    expect(() => signFlipPValue([Number.NaN])).toThrow(RangeError);
+    expect(() => randomize([1, 2], [1])).toThrow('base and head must have the same length, got 2 and 1');
+    expect(() => randomize([1], [Infinity])).toThrow('pair 0 has an infinite value (base 1, head Infinity)');
+    expect(() => randomize([1], [2], { permutations: 0 })).toThrow('permutations must be a positive integer, got 0');
+    expect(() => randomize([1], [2], { permutations: 1.5 })).toThrow('permutations must be a positive integer, got 1.5');
+    expect(() => signFlipPValue([0.5, Number.NaN])).toThrow('difference 1 is not finite: NaN');
+    // One permutation is allowed: with one difference either sign is as extreme, so p = (1 + 1) / (1 + 1).
+    expect(randomize([1], [2], { permutations: 1 })).toMatchObject({ pValue: 1, permutations: 1 });
   });
 
   it('properties: p in [1/(1+P), 1]; swapping base and head gives the same p and the opposite delta', () => {
@@ -259,6 +275,8 @@ describe('Monte Carlo standard error, and more arrangements when p is too close 
   });
 
   it('rejects an alpha outside (0, 1)', () => {
-    expect(() => signFlipPValue(differences, { alpha: 0 })).toThrow(RangeError);
+    for (const alpha of [0, 1, -0.1, Number.NaN]) {
+      expect(() => signFlipPValue(differences, { alpha })).toThrow(`alpha must be in (0, 1), got ${alpha}`);
+    }
   });
 });

@@ -59,7 +59,13 @@ describe('the action with judge: openai', () => {
     const dir = tempDir();
     const { outputs, failures, warnings } = await run(dir, judgedRuns(dir));
     expect(failures).toEqual([]);
-    expect(judge.requests.filter((r) => r.path === '/v1/chat/completions').length).toBeGreaterThan(0);
+    // Identical calls are made once. Correctness: 40 base answers and the 30 head answers that changed (the other
+    // 10 are the base's) = 70. Answer relevance asks for questions from the answer alone: 40 distinct base answers
+    // and the one head answer "no idea" = 41, then one embeddings call per question = 40.
+    const chat = judge.requests.filter((r) => r.path === '/v1/chat/completions');
+    expect(chat).toHaveLength(111);
+    expect(chat.filter((r) => JSON.stringify(r.body).includes('You grade an an'))).toHaveLength(70);
+    expect(judge.requests.filter((r) => r.path === '/v1/embeddings')).toHaveLength(40);
     expect(outputs.get('verdict')).toBe('pass');
     expect(outputs.get('broken')).toBe('30');
     const report = JSON.parse(readFileSync(outputs.get('report-json')!, 'utf8'));

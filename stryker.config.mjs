@@ -1,0 +1,43 @@
+/**
+ * Mutation testing of the core (npm run mutate; not part of CI: it takes tens of minutes). scripts/mutate.mjs
+ * runs one target at a time, naming it in RAG_GATE_MUTATE: the files mutated, and the unit tests that must kill
+ * their mutants (the folder's own tests, so a formula is caught where it is defined, and a mutant costs seconds
+ * instead of the whole in-process suite). Survivors that cannot be killed are listed with a reason in
+ * stryker-equivalent.md, so any other survivor of a later run is a new gap in the tests.
+ */
+export const TARGETS = {
+  stats: { mutate: ['src/core/stats/**/*.ts'], tests: ['test/core/stats/**/*.test.ts'] },
+  scoring: {
+    mutate: ['src/core/scoring/**/*.ts', 'src/core/catalog/metrics.ts', 'src/core/catalog/retrieval-metrics.ts'],
+    tests: ['test/core/scoring/**/*.test.ts'],
+  },
+  compare: { mutate: ['src/core/compare/**/*.ts'], tests: ['test/core/compare/**/*.test.ts'] },
+  render: { mutate: ['src/render/markdown.ts'], tests: ['test/render/**/*.test.ts'] },
+};
+
+const name = process.env.RAG_GATE_MUTATE ?? 'stats';
+const target = TARGETS[name];
+if (target === undefined) throw new Error(`RAG_GATE_MUTATE: unknown target "${name}"; one of ${Object.keys(TARGETS).join(', ')}`);
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutate.config.ts' },
+  plugins: ['@stryker-mutator/vitest-runner'],
+  mutate: target.mutate,
+  coverageAnalysis: 'perTest',
+  // A static mutant (a module-level constant) has no per-test coverage, so it would run every test: minutes each
+  // on this machine. Left out; the constants that matter are pinned by tests that read them.
+  ignoreStatic: true,
+  // Two shared cores on the development machine: one test process at a time.
+  concurrency: 1,
+  incremental: true,
+  incrementalFile: `reports/mutation/${name}.incremental.json`,
+  reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
+  htmlReporter: { fileName: `reports/mutation/${name}.html` },
+  jsonReporter: { fileName: `reports/mutation/${name}.json` },
+  clearTextReporter: { logTests: false, allowEmojis: false },
+  tempDirName: '.stryker-tmp',
+  ignorePatterns: ['out', 'bench-data', 'coverage', 'reports'],
+  timeoutMS: 10_000,
+};
