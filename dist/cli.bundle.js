@@ -46809,6 +46809,17 @@ async function calibrate(client, labels, options) {
   };
 }
 
+// src/core/catalog/scores.ts
+function scoreMetric(name) {
+  return `score:${name}`;
+}
+function isScoreMetric(metric) {
+  return metric.startsWith("score:");
+}
+function scoreNameOf(metric) {
+  return metric.slice("score:".length);
+}
+
 // src/core/scoring/generation/context-utilisation.ts
 function contextUtilisation(retrieved, cited) {
   if (retrieved.length === 0) return void 0;
@@ -48119,17 +48130,17 @@ function parseFloor(text4) {
 }
 function floorMetric(name) {
   if (answerMetric(name) !== void 0) return name;
-  const score = name.startsWith("score:") ? name.slice("score:".length) : name;
+  const score = isScoreMetric(name) ? scoreNameOf(name) : name;
   try {
     return parseRetrievalMetric(name).name;
   } catch (error62) {
     if (!(error62 instanceof MetricNameError) || scoreName(score) !== score) throw error62;
-    return `score:${score}`;
+    return scoreMetric(score);
   }
 }
 function floorReads(floor, head) {
   const own6 = head.metrics[floor.metric];
-  const score = `score:${floor.metric}`;
+  const score = scoreMetric(floor.metric);
   return (own6 === void 0 || own6.n === 0) && head.metrics[score] !== void 0 ? score : floor.metric;
 }
 function drop(test, gate, alpha) {
@@ -48285,7 +48296,7 @@ var GATED_TESTS = [
   }
 ];
 function isScoreGate(gate) {
-  return gate.startsWith("score:");
+  return isScoreMetric(gate);
 }
 function gateMetric(gate) {
   return isScoreGate(gate) ? gate : gatedTest(gate).metric;
@@ -48361,7 +48372,7 @@ function parseFailOn(text4) {
   const gates = splitList(text4);
   for (const gate of gates) {
     if (isScoreGate(gate)) {
-      const name = gate.slice("score:".length);
+      const name = scoreNameOf(gate);
       if (scoreName(name) !== name) {
         throw new SettingError(
           `"${gate}" does not name a score as rag-gate spells them (lower case letters, digits and single underscores)${scoreName(name) === void 0 ? "" : `; write score:${scoreName(name)}`}`
@@ -53335,18 +53346,12 @@ function scoreQuestion(record2, config2, ranking = judgedRanking(record2, config
 }
 
 // src/core/scoring/outcomes.ts
-function scoreMetric(name) {
-  return `score:${name}`;
-}
-function normalizeLabel(text4) {
-  return text4.normalize("NFC").replace(/\s+/gu, " ").trim();
-}
 var LABEL_GRADE = 1;
 function goldKeyOf(record2) {
   const relevant = record2.relevant_ids;
   const graded = relevant === void 0 ? [] : Array.isArray(relevant) ? relevant.map((id2) => [id2, 1]) : Object.entries(relevant);
   const grades = [...new Map(graded.filter(([, grade2]) => grade2 >= LABEL_GRADE))].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-  const expected = record2.expected_answer === void 0 ? null : normalizeLabel(record2.expected_answer);
+  const expected = record2.expected_answer === void 0 ? null : normalizeText(record2.expected_answer);
   return JSON.stringify([grades, expected, record2.answerable ?? true]);
 }
 function goldLabelsOf(key) {
@@ -54674,7 +54679,7 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
   const scores = /* @__PURE__ */ new Map();
   for (const run of [baseRun, headRun]) for (const [name, kind] of run.scores) scores.set(name, scores.get(name) === "number" ? "number" : kind);
   const scoreNames = [...scores.keys()].map(scoreMetric);
-  const binaryScores = scoreNames.filter((metric) => scores.get(metric.slice("score:".length)) === "boolean");
+  const binaryScores = scoreNames.filter((metric) => scores.get(scoreNameOf(metric)) === "boolean");
   const gradedScores = scoreNames.filter((metric) => !binaryScores.includes(metric));
   const gated = new Set(config2.failOn);
   const scoreTests = binaryScores.map((metric) => outcomeTest(metric, metric, paired(baseRun, headRun, pairing, metric, gated.has(metric))));
@@ -54848,7 +54853,7 @@ function evalConfig(settings, extraMetrics = []) {
     if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
   };
   add(retrievalOk.metric);
-  for (const name of extraMetrics) if (answerMetric(name) === void 0 && !name.startsWith("score:")) add(parseRetrievalMetric(name));
+  for (const name of extraMetrics) if (answerMetric(name) === void 0 && !isScoreMetric(name)) add(parseRetrievalMetric(name));
   return {
     retrievalMetrics: metrics,
     retrievalOk,
@@ -55196,42 +55201,38 @@ function shareWords(metric, rule) {
   return test === void 0 ? null : withRule(test.words.share, rule);
 }
 function scoreWords(metric) {
-  return `the score ${scoreOf(metric)} (${SCORE_NOT_CALIBRATED})`;
+  return `the score ${scoreNameOf(metric)} (${SCORE_NOT_CALIBRATED})`;
 }
-var isScore = (metric) => metric.startsWith("score:");
 function testSubject(metric, rule) {
-  if (isScore(metric)) return scoreWords(metric);
+  if (isScoreMetric(metric)) return scoreWords(metric);
   const test = gatedTestOf(metric);
   return test === void 0 ? metric : withRule(test.words.subject, rule);
 }
 function testTableLabel(metric, rule) {
-  if (isScore(metric)) return `${scoreOf(metric)} \u2014 score, ${SCORE_NOT_CALIBRATED}`;
+  if (isScoreMetric(metric)) return `${scoreNameOf(metric)} \u2014 score, ${SCORE_NOT_CALIBRATED}`;
   const test = gatedTestOf(metric);
   return test === void 0 ? metric : withRule(test.words.label, rule);
 }
 function testLabel(metric, rule) {
-  if (isScore(metric)) return `${metric} (${SCORE_NOT_CALIBRATED})`;
+  if (isScoreMetric(metric)) return `${metric} (${SCORE_NOT_CALIBRATED})`;
   return metric === "retrieval_ok" ? `retrieval_ok (${rule})` : metric;
 }
 function gateWords(gate) {
-  return isScoreGate(gate) ? `the score ${scoreOf(gate)} (${SCORE_NOT_CALIBRATED}, gated because fail-on names it)` : gatedTest(gate).words.gate;
+  return isScoreGate(gate) ? `the score ${scoreNameOf(gate)} (${SCORE_NOT_CALIBRATED}, gated because fail-on names it)` : gatedTest(gate).words.gate;
 }
 var SCORE_NOT_CALIBRATED = "not calibrated here";
-function scoreOf(metric) {
-  return metric.slice("score:".length);
-}
 function formatFloor(floor) {
-  return `${isScore(floor.metric) ? scoreOf(floor.metric) : floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
+  return `${isScoreMetric(floor.metric) ? scoreNameOf(floor.metric) : floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
 }
 var formatShare = (share2) => `${+(share2 * 100).toFixed(2)}%`;
 var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
 function dropWords(drop2, rule) {
-  const metric = drop2.metric === "retrieval_ok" ? `retrieval ok (${rule})` : isScore(drop2.metric) ? scoreOf(drop2.metric) : drop2.metric;
+  const metric = drop2.metric === "retrieval_ok" ? `retrieval ok (${rule})` : isScoreMetric(drop2.metric) ? scoreNameOf(drop2.metric) : drop2.metric;
   const counts = drop2.broken === void 0 ? "" : `, ${drop2.broken} broken vs ${drop2.fixed} fixed`;
   return `${metric} ${drop2.base.toFixed(3)} \u2192 ${drop2.head.toFixed(3)}${counts}, p = ${p4(drop2.pValue)}, Holm-adjusted ${p4(drop2.adjustedPValue)} < \u03B1 ${drop2.alpha}`;
 }
 function brokenFloor(floor, value2, reads = floor.metric) {
-  const metric = isScore(reads) ? `${scoreWords(reads)}, gated because a floor names it,` : floor.metric;
+  const metric = isScoreMetric(reads) ? `${scoreWords(reads)}, gated because a floor names it,` : floor.metric;
   return `floor broken: ${metric} is ${value2.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
 }
 var JUDGE_NAME_MAX = 80;
@@ -55281,7 +55282,7 @@ function reasonText(reason, context) {
     case "floor-broken":
       return brokenFloor(reason.floor, reason.value, reason.reads);
     case "floor-unchecked":
-      return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${isScore(reason.floor.metric) ? `a score named ${scoreOf(reason.floor.metric)}` : reason.floor.metric}`;
+      return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${isScoreMetric(reason.floor.metric) ? `a score named ${scoreNameOf(reason.floor.metric)}` : reason.floor.metric}`;
     case "too-few-paired":
       return `only ${reason.paired} question${reason.paired === 1 ? " is" : "s are"} paired, fewer than min-paired ${reason.minPaired}: too few to tell a regression from noise`;
     case "low-coverage":
@@ -55305,7 +55306,7 @@ function warningWords(warning, context) {
 }
 function ungatedText(config2, unknownFields) {
   const needs = [...config2.failOn].map((gate) => {
-    if (isScoreGate(gate)) return `${gate} (a "${scoreOf(gate)}" field or scores.${scoreOf(gate)})`;
+    if (isScoreGate(gate)) return `${gate} (a "${scoreNameOf(gate)}" field or scores.${scoreNameOf(gate)})`;
     const test = gatedTest(gate);
     const column2 = QUESTION_COLUMNS.find((c) => c.name === test.column);
     return `${gate} (${test.metric}, from ${column2.needs.join(" or ")})`;

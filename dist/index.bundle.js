@@ -42508,6 +42508,17 @@ var JudgeSetupError = class extends Error {
   name = "JudgeSetupError";
 };
 
+// src/core/catalog/scores.ts
+function scoreMetric(name) {
+  return `score:${name}`;
+}
+function isScoreMetric(metric) {
+  return metric.startsWith("score:");
+}
+function scoreNameOf(metric) {
+  return metric.slice("score:".length);
+}
+
 // src/core/catalog/gates.ts
 var questions = (n, noun = "question") => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
 var GATED_TESTS = [
@@ -42577,7 +42588,7 @@ var GATED_TESTS = [
   }
 ];
 function isScoreGate(gate) {
-  return gate.startsWith("score:");
+  return isScoreMetric(gate);
 }
 function gateMetric(gate) {
   return isScoreGate(gate) ? gate : gatedTest(gate).metric;
@@ -42591,6 +42602,491 @@ function gatedTestOf(metric) {
 }
 function gatedTest(gate) {
   return BY_GATE.get(gate);
+}
+
+// node_modules/@noble/hashes/_u64.js
+var fromNumH = (n) => n / 2 ** 32 | 0;
+var fromNumL = (n) => n >>> 0;
+function setU64FromNum(view, byteOffset, n, isLE) {
+  const h = fromNumH(n);
+  const l = fromNumL(n);
+  view.setUint32(byteOffset, isLE ? l : h, isLE);
+  view.setUint32(byteOffset + 4, isLE ? h : l, isLE);
+}
+
+// node_modules/@noble/hashes/utils.js
+function isBytes(a) {
+  return a instanceof Uint8Array || ArrayBuffer.isView(a) && a.constructor.name === "Uint8Array" && "BYTES_PER_ELEMENT" in a && a.BYTES_PER_ELEMENT === 1;
+}
+var atitle = (title) => title ? `"${title}" ` : "";
+function anumber(n, title = "") {
+  if (typeof n !== "number")
+    throw new TypeError(atitle(title) + "expected number, got " + typeof n);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new RangeError(atitle(title) + "expected integer >= 0, got " + n);
+  return n;
+}
+function abytes(value2, length, title = "") {
+  if (isBytes(value2) && (length === void 0 || value2.length === length))
+    return value2;
+  if (length !== void 0)
+    anumber(length, "length");
+  const bytes = isBytes(value2);
+  const ofLen = length !== void 0 ? ` of length ${length}` : "";
+  const got = bytes ? `length=${value2.length}` : `type=${typeof value2}`;
+  const message = atitle(title) + "expected Uint8Array" + ofLen + ", got " + got;
+  if (!bytes)
+    throw new TypeError(message);
+  throw new RangeError(message);
+}
+var aobject = (value2, label2) => {
+  if (value2 === null || typeof value2 !== "object" || Array.isArray(value2))
+    throw new TypeError((label2 === "object" ? "" : `"${label2}" `) + "expected object, got type=" + typeof value2);
+};
+var aopts = (value2, label2) => {
+  aobject(value2, label2);
+  const proto = Object.getPrototypeOf(value2);
+  if (proto !== Object.prototype && proto !== null)
+    throw new TypeError(`"${label2}" expected plain object`);
+  if (Object.hasOwn(value2, "__proto__"))
+    throw new TypeError(`"${label2}.__proto__" is not allowed`);
+};
+function aexists(instance, checkFinished = true) {
+  if (instance.destroyed)
+    throw new Error("hash was destroyed");
+  if (checkFinished && instance.finished)
+    throw new Error("digest() was already called");
+}
+function aoutput(out, instance) {
+  abytes(out, void 0, "output");
+  const min = instance.outputLen;
+  if (!(out.length >= min)) {
+    throw new RangeError('"output" expected length >= ' + min);
+  }
+}
+function clean(...arrays) {
+  for (let i = 0; i < arrays.length; i++) {
+    arrays[i].fill(0);
+  }
+}
+function createView(arr) {
+  return new DataView(arr.buffer, arr.byteOffset, arr.byteLength);
+}
+function rotr(word, shift) {
+  return word << 32 - shift | word >>> shift;
+}
+var hasHexBuiltin = /* @__PURE__ */ (() => (
+  // @ts-ignore
+  typeof Uint8Array.from([]).toHex === "function" && typeof Uint8Array.fromHex === "function"
+))();
+var hexes = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+function bytesToHex(bytes) {
+  abytes(bytes);
+  if (hasHexBuiltin)
+    return bytes.toHex();
+  let hex4 = "";
+  for (let i = 0; i < bytes.length; i++) {
+    hex4 += hexes[bytes[i]];
+  }
+  return hex4;
+}
+function utf8ToBytes(str) {
+  if (typeof str !== "string")
+    throw new TypeError("string expected");
+  const encoded = new TextEncoder().encode(str);
+  try {
+    return new Uint8Array(encoded);
+  } finally {
+    clean(encoded);
+  }
+}
+function checkOpts(defaults, opts, title = "opts") {
+  aopts(defaults, "defaults");
+  if (opts !== void 0)
+    aopts(opts, title);
+  const merged = Object.assign(/* @__PURE__ */ Object.create(null), defaults, opts);
+  return merged;
+}
+function createHasher(hashCons, info2 = {}) {
+  if (typeof hashCons !== "function")
+    throw new TypeError('"hashCons" expected function, got type=' + typeof hashCons);
+  info2 = checkOpts({}, info2, "info");
+  const hashC = (msg, opts) => hashCons(opts).update(msg).digest();
+  const tmp = hashCons(void 0);
+  hashC.outputLen = tmp.outputLen;
+  hashC.blockLen = tmp.blockLen;
+  hashC.canXOF = tmp.canXOF;
+  hashC.create = (opts) => hashCons(opts);
+  Object.assign(hashC, info2);
+  return Object.freeze(hashC);
+}
+var oidNist = (suffix) => ({
+  // Current NIST hashAlgs suffixes used here fit in one DER subidentifier octet.
+  // Larger suffix values would need base-128 OID encoding and a different length byte.
+  oid: Uint8Array.from([6, 9, 96, 134, 72, 1, 101, 3, 4, 2, suffix])
+});
+
+// node_modules/@noble/hashes/_md.js
+function Chi(a, b, c) {
+  return a & b ^ ~a & c;
+}
+function Maj(a, b, c) {
+  return a & b ^ a & c ^ b & c;
+}
+var HashMD = class {
+  blockLen;
+  outputLen;
+  canXOF = false;
+  padOffset;
+  isLE;
+  // For partial updates less than block size
+  buffer;
+  view;
+  finished = false;
+  length = 0;
+  pos = 0;
+  destroyed = false;
+  constructor(blockLen, outputLen, padOffset, isLE) {
+    this.blockLen = blockLen;
+    this.outputLen = outputLen;
+    this.padOffset = padOffset;
+    this.isLE = isLE;
+    this.buffer = new Uint8Array(blockLen);
+    this.view = createView(this.buffer);
+  }
+  update(data) {
+    aexists(this);
+    abytes(data);
+    const { view, buffer, blockLen } = this;
+    const len = data.length;
+    let processed = false;
+    for (let pos = 0; pos < len; ) {
+      const take = Math.min(blockLen - this.pos, len - pos);
+      if (take === blockLen) {
+        const dataView = createView(data);
+        for (; blockLen <= len - pos; pos += blockLen)
+          this.process(dataView, pos);
+        processed = true;
+        continue;
+      }
+      buffer.set(pos === 0 && take === len ? data : data.subarray(pos, pos + take), this.pos);
+      this.pos += take;
+      pos += take;
+      if (this.pos === blockLen) {
+        this.process(view, 0);
+        this.pos = 0;
+        processed = true;
+      }
+    }
+    this.length += data.length;
+    if (processed)
+      this.roundClean();
+    return this;
+  }
+  digestInto(out) {
+    aexists(this);
+    aoutput(out, this);
+    this.finished = true;
+    const { buffer, view, blockLen, isLE } = this;
+    let { pos } = this;
+    buffer[pos++] = 128;
+    buffer.fill(0, pos);
+    if (this.padOffset > blockLen - pos) {
+      this.process(view, 0);
+      buffer.fill(0);
+    }
+    setU64FromNum(view, blockLen - 8, this.length * 8, isLE);
+    this.process(view, 0);
+    this.roundClean();
+    const oview = out === buffer ? view : createView(out);
+    const len = this.outputLen;
+    const outLen = len / 4;
+    const state = this.get();
+    if (len % 4 || outLen > state.length)
+      throw new Error("invalid outputLen");
+    for (let i = 0; i < outLen; i++)
+      oview.setUint32(4 * i, state[i], isLE);
+  }
+  digest() {
+    const { buffer, outputLen } = this;
+    this.digestInto(buffer);
+    const res = buffer.slice(0, outputLen);
+    this.destroy();
+    return res;
+  }
+  _cloneIntoMeta(to) {
+    const { buffer, length, finished, destroyed, pos } = this;
+    to.destroyed = destroyed;
+    to.finished = finished;
+    to.length = length;
+    to.pos = pos;
+    if (pos)
+      to.buffer.set(buffer);
+    return to;
+  }
+  clone() {
+    return this._cloneInto();
+  }
+};
+var SHA256_IV = /* @__PURE__ */ Uint32Array.from([
+  1779033703,
+  3144134277,
+  1013904242,
+  2773480762,
+  1359893119,
+  2600822924,
+  528734635,
+  1541459225
+]);
+
+// node_modules/@noble/hashes/sha2.js
+var SHA256_K = /* @__PURE__ */ Uint32Array.from([
+  1116352408,
+  1899447441,
+  3049323471,
+  3921009573,
+  961987163,
+  1508970993,
+  2453635748,
+  2870763221,
+  3624381080,
+  310598401,
+  607225278,
+  1426881987,
+  1925078388,
+  2162078206,
+  2614888103,
+  3248222580,
+  3835390401,
+  4022224774,
+  264347078,
+  604807628,
+  770255983,
+  1249150122,
+  1555081692,
+  1996064986,
+  2554220882,
+  2821834349,
+  2952996808,
+  3210313671,
+  3336571891,
+  3584528711,
+  113926993,
+  338241895,
+  666307205,
+  773529912,
+  1294757372,
+  1396182291,
+  1695183700,
+  1986661051,
+  2177026350,
+  2456956037,
+  2730485921,
+  2820302411,
+  3259730800,
+  3345764771,
+  3516065817,
+  3600352804,
+  4094571909,
+  275423344,
+  430227734,
+  506948616,
+  659060556,
+  883997877,
+  958139571,
+  1322822218,
+  1537002063,
+  1747873779,
+  1955562222,
+  2024104815,
+  2227730452,
+  2361852424,
+  2428436474,
+  2756734187,
+  3204031479,
+  3329325298
+]);
+var SHA256_W = /* @__PURE__ */ new Uint32Array(64);
+var SHA2_32B = class extends HashMD {
+  // We cannot use array here since array allows indexing by variable
+  // which means optimizer/compiler cannot use registers.
+  // Numeric initializers matter: starting the fields as `undefined` changes
+  // V8's field representation and makes sha256 3x slower (measured).
+  A = 0;
+  B = 0;
+  C = 0;
+  D = 0;
+  E = 0;
+  F = 0;
+  G = 0;
+  H = 0;
+  constructor(outputLen, IV) {
+    super(64, outputLen, 8, false);
+    this.A = IV[0] | 0;
+    this.B = IV[1] | 0;
+    this.C = IV[2] | 0;
+    this.D = IV[3] | 0;
+    this.E = IV[4] | 0;
+    this.F = IV[5] | 0;
+    this.G = IV[6] | 0;
+    this.H = IV[7] | 0;
+  }
+  get() {
+    const { A, B, C, D, E, F, G, H } = this;
+    return [A, B, C, D, E, F, G, H];
+  }
+  // prettier-ignore
+  set(A, B, C, D, E, F, G, H) {
+    this.A = A | 0;
+    this.B = B | 0;
+    this.C = C | 0;
+    this.D = D | 0;
+    this.E = E | 0;
+    this.F = F | 0;
+    this.G = G | 0;
+    this.H = H | 0;
+  }
+  _cloneInto(to) {
+    (to ||= new this.constructor()).set(...this.get());
+    return this._cloneIntoMeta(to);
+  }
+  process(view, offset) {
+    for (let i = 0; i < 16; i++, offset += 4)
+      SHA256_W[i] = view.getUint32(offset, false);
+    for (let i = 16; i < 64; i++) {
+      const W15 = SHA256_W[i - 15];
+      const W2 = SHA256_W[i - 2];
+      const s0 = rotr(W15, 7) ^ rotr(W15, 18) ^ W15 >>> 3;
+      const s1 = rotr(W2, 17) ^ rotr(W2, 19) ^ W2 >>> 10;
+      SHA256_W[i] = s1 + SHA256_W[i - 7] + s0 + SHA256_W[i - 16] | 0;
+    }
+    let { A, B, C, D, E, F, G, H } = this;
+    for (let i = 0; i < 64; i++) {
+      const sigma1 = rotr(E, 6) ^ rotr(E, 11) ^ rotr(E, 25);
+      const T1 = H + sigma1 + Chi(E, F, G) + SHA256_K[i] + SHA256_W[i] | 0;
+      const sigma0 = rotr(A, 2) ^ rotr(A, 13) ^ rotr(A, 22);
+      const T2 = sigma0 + Maj(A, B, C) | 0;
+      H = G;
+      G = F;
+      F = E;
+      E = D + T1 | 0;
+      D = C;
+      C = B;
+      B = A;
+      A = T1 + T2 | 0;
+    }
+    A = A + this.A | 0;
+    B = B + this.B | 0;
+    C = C + this.C | 0;
+    D = D + this.D | 0;
+    E = E + this.E | 0;
+    F = F + this.F | 0;
+    G = G + this.G | 0;
+    H = H + this.H | 0;
+    this.set(A, B, C, D, E, F, G, H);
+  }
+  roundClean() {
+    clean(SHA256_W);
+  }
+  destroy() {
+    this.destroyed = true;
+    this.set(0, 0, 0, 0, 0, 0, 0, 0);
+    clean(this.buffer);
+  }
+};
+var _SHA256 = class extends SHA2_32B {
+  constructor() {
+    super(32, SHA256_IV);
+  }
+};
+var sha256 = /* @__PURE__ */ createHasher(
+  () => new _SHA256(),
+  /* @__PURE__ */ oidNist(1)
+);
+
+// src/core/scoring/generation/text.ts
+var PUNCTUATION = /[\p{P}\p{S}]/gu;
+var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the"]);
+function normalizeAnswer(text4) {
+  return text4.toLowerCase().replace(PUNCTUATION, "").split(/\s+/u).filter((word) => word !== "" && !ARTICLES.has(word)).join(" ");
+}
+function answerTokens(text4) {
+  const normalized = normalizeAnswer(text4);
+  return normalized === "" ? [] : normalized.split(" ");
+}
+function answerWords(text4) {
+  const words = text4.trim();
+  return words === "" ? 0 : words.split(/\s+/u).length;
+}
+
+// src/core/derived-ids.ts
+function normalizeText(text4) {
+  return text4.normalize("NFC").replace(/\s+/gu, " ").trim();
+}
+function digest(text4) {
+  return bytesToHex(sha256(utf8ToBytes(text4))).slice(0, 16);
+}
+function questionId(question) {
+  return `q-${digest(normalizeText(question))}`;
+}
+function contextId(context) {
+  return `text-${digest(normalizeText(context))}`;
+}
+function parseContextMatchRule(text4) {
+  const rule = text4.trim();
+  if (rule === "exact") return { kind: "exact" };
+  const overlap = /^overlap:(\d*\.?\d+)$/.exec(rule);
+  const threshold = overlap ? Number(overlap[1]) : NaN;
+  if (overlap && threshold > 0 && threshold <= 1) return { kind: "overlap", threshold };
+  throw new SettingError(`invalid context match rule "${rule}"; use "exact" or "overlap:T" with 0 < T \u2264 1, e.g. "overlap:0.8"`);
+}
+function formatContextMatchRule(rule) {
+  return rule.kind === "exact" ? "exact" : `overlap:${rule.threshold}`;
+}
+function tokenCounts(text4) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const token of answerTokens(text4)) counts.set(token, (counts.get(token) ?? 0) + 1);
+  return counts;
+}
+function tokenOverlap(retrieved, reference) {
+  let total = 0;
+  let common = 0;
+  for (const [token, count2] of reference) {
+    total += count2;
+    common += Math.min(count2, retrieved.get(token) ?? 0);
+  }
+  return total === 0 ? 0 : common / total;
+}
+function referenceIds(retrievedIds, retrievedTexts, givenReferences, rule) {
+  const references = [...new Map(givenReferences.map((text4) => [normalizeText(text4), text4])).values()];
+  const ids2 = references.map(() => void 0);
+  if (rule.kind === "exact") {
+    const unclaimed = new Map(references.map((text4, index) => [normalizeText(text4), index]));
+    retrievedTexts.forEach((text4, rank) => {
+      const key = normalizeText(text4);
+      const index = unclaimed.get(key);
+      if (index === void 0) return;
+      ids2[index] = retrievedIds[rank];
+      unclaimed.delete(key);
+    });
+  } else {
+    const referenceTokens = references.map(tokenCounts);
+    retrievedTexts.forEach((text4, rank) => {
+      const tokens = tokenCounts(text4);
+      let best = -1;
+      let bestOverlap = rule.threshold;
+      referenceTokens.forEach((reference, index) => {
+        if (ids2[index] !== void 0) return;
+        const overlap = tokenOverlap(tokens, reference);
+        if (overlap >= bestOverlap && (best < 0 || overlap > bestOverlap)) {
+          best = index;
+          bestOverlap = overlap;
+        }
+      });
+      if (best >= 0) ids2[best] = retrievedIds[rank];
+    });
+  }
+  return ids2.map((id, index) => id ?? contextId(references[index]));
 }
 
 // src/core/scoring/ranking.ts
@@ -42631,21 +43127,6 @@ function contextUtilisation(retrieved, cited) {
   let used = 0;
   for (const id of retrieved) if (citedSet.has(id)) used++;
   return used / retrieved.length;
-}
-
-// src/core/scoring/generation/text.ts
-var PUNCTUATION = /[\p{P}\p{S}]/gu;
-var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the"]);
-function normalizeAnswer(text4) {
-  return text4.toLowerCase().replace(PUNCTUATION, "").split(/\s+/u).filter((word) => word !== "" && !ARTICLES.has(word)).join(" ");
-}
-function answerTokens(text4) {
-  const normalized = normalizeAnswer(text4);
-  return normalized === "" ? [] : normalized.split(" ");
-}
-function answerWords(text4) {
-  const words = text4.trim();
-  return words === "" ? 0 : words.split(/\s+/u).length;
 }
 
 // src/core/scoring/generation/correctness.ts
@@ -42912,18 +43393,12 @@ function scoreQuestion(record3, config2, ranking = judgedRanking(record3, config
 }
 
 // src/core/scoring/outcomes.ts
-function scoreMetric(name) {
-  return `score:${name}`;
-}
-function normalizeLabel(text4) {
-  return text4.normalize("NFC").replace(/\s+/gu, " ").trim();
-}
 var LABEL_GRADE = 1;
 function goldKeyOf(record3) {
   const relevant = record3.relevant_ids;
   const graded = relevant === void 0 ? [] : Array.isArray(relevant) ? relevant.map((id) => [id, 1]) : Object.entries(relevant);
   const grades = [...new Map(graded.filter(([, grade2]) => grade2 >= LABEL_GRADE))].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-  const expected = record3.expected_answer === void 0 ? null : normalizeLabel(record3.expected_answer);
+  const expected = record3.expected_answer === void 0 ? null : normalizeText(record3.expected_answer);
   return JSON.stringify([grades, expected, record3.answerable ?? true]);
 }
 function goldLabelsOf(key) {
@@ -63993,476 +64468,6 @@ function closestName(word, candidates2) {
   return best;
 }
 
-// node_modules/@noble/hashes/_u64.js
-var fromNumH = (n) => n / 2 ** 32 | 0;
-var fromNumL = (n) => n >>> 0;
-function setU64FromNum(view, byteOffset, n, isLE) {
-  const h = fromNumH(n);
-  const l = fromNumL(n);
-  view.setUint32(byteOffset, isLE ? l : h, isLE);
-  view.setUint32(byteOffset + 4, isLE ? h : l, isLE);
-}
-
-// node_modules/@noble/hashes/utils.js
-function isBytes(a) {
-  return a instanceof Uint8Array || ArrayBuffer.isView(a) && a.constructor.name === "Uint8Array" && "BYTES_PER_ELEMENT" in a && a.BYTES_PER_ELEMENT === 1;
-}
-var atitle = (title) => title ? `"${title}" ` : "";
-function anumber(n, title = "") {
-  if (typeof n !== "number")
-    throw new TypeError(atitle(title) + "expected number, got " + typeof n);
-  if (!Number.isSafeInteger(n) || n < 0)
-    throw new RangeError(atitle(title) + "expected integer >= 0, got " + n);
-  return n;
-}
-function abytes(value2, length, title = "") {
-  if (isBytes(value2) && (length === void 0 || value2.length === length))
-    return value2;
-  if (length !== void 0)
-    anumber(length, "length");
-  const bytes = isBytes(value2);
-  const ofLen = length !== void 0 ? ` of length ${length}` : "";
-  const got = bytes ? `length=${value2.length}` : `type=${typeof value2}`;
-  const message = atitle(title) + "expected Uint8Array" + ofLen + ", got " + got;
-  if (!bytes)
-    throw new TypeError(message);
-  throw new RangeError(message);
-}
-var aobject = (value2, label2) => {
-  if (value2 === null || typeof value2 !== "object" || Array.isArray(value2))
-    throw new TypeError((label2 === "object" ? "" : `"${label2}" `) + "expected object, got type=" + typeof value2);
-};
-var aopts = (value2, label2) => {
-  aobject(value2, label2);
-  const proto = Object.getPrototypeOf(value2);
-  if (proto !== Object.prototype && proto !== null)
-    throw new TypeError(`"${label2}" expected plain object`);
-  if (Object.hasOwn(value2, "__proto__"))
-    throw new TypeError(`"${label2}.__proto__" is not allowed`);
-};
-function aexists(instance, checkFinished = true) {
-  if (instance.destroyed)
-    throw new Error("hash was destroyed");
-  if (checkFinished && instance.finished)
-    throw new Error("digest() was already called");
-}
-function aoutput(out, instance) {
-  abytes(out, void 0, "output");
-  const min = instance.outputLen;
-  if (!(out.length >= min)) {
-    throw new RangeError('"output" expected length >= ' + min);
-  }
-}
-function clean(...arrays) {
-  for (let i = 0; i < arrays.length; i++) {
-    arrays[i].fill(0);
-  }
-}
-function createView(arr) {
-  return new DataView(arr.buffer, arr.byteOffset, arr.byteLength);
-}
-function rotr(word, shift) {
-  return word << 32 - shift | word >>> shift;
-}
-var hasHexBuiltin = /* @__PURE__ */ (() => (
-  // @ts-ignore
-  typeof Uint8Array.from([]).toHex === "function" && typeof Uint8Array.fromHex === "function"
-))();
-var hexes = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-function bytesToHex(bytes) {
-  abytes(bytes);
-  if (hasHexBuiltin)
-    return bytes.toHex();
-  let hex4 = "";
-  for (let i = 0; i < bytes.length; i++) {
-    hex4 += hexes[bytes[i]];
-  }
-  return hex4;
-}
-function utf8ToBytes(str) {
-  if (typeof str !== "string")
-    throw new TypeError("string expected");
-  const encoded = new TextEncoder().encode(str);
-  try {
-    return new Uint8Array(encoded);
-  } finally {
-    clean(encoded);
-  }
-}
-function checkOpts(defaults, opts, title = "opts") {
-  aopts(defaults, "defaults");
-  if (opts !== void 0)
-    aopts(opts, title);
-  const merged = Object.assign(/* @__PURE__ */ Object.create(null), defaults, opts);
-  return merged;
-}
-function createHasher(hashCons, info2 = {}) {
-  if (typeof hashCons !== "function")
-    throw new TypeError('"hashCons" expected function, got type=' + typeof hashCons);
-  info2 = checkOpts({}, info2, "info");
-  const hashC = (msg, opts) => hashCons(opts).update(msg).digest();
-  const tmp = hashCons(void 0);
-  hashC.outputLen = tmp.outputLen;
-  hashC.blockLen = tmp.blockLen;
-  hashC.canXOF = tmp.canXOF;
-  hashC.create = (opts) => hashCons(opts);
-  Object.assign(hashC, info2);
-  return Object.freeze(hashC);
-}
-var oidNist = (suffix) => ({
-  // Current NIST hashAlgs suffixes used here fit in one DER subidentifier octet.
-  // Larger suffix values would need base-128 OID encoding and a different length byte.
-  oid: Uint8Array.from([6, 9, 96, 134, 72, 1, 101, 3, 4, 2, suffix])
-});
-
-// node_modules/@noble/hashes/_md.js
-function Chi(a, b, c) {
-  return a & b ^ ~a & c;
-}
-function Maj(a, b, c) {
-  return a & b ^ a & c ^ b & c;
-}
-var HashMD = class {
-  blockLen;
-  outputLen;
-  canXOF = false;
-  padOffset;
-  isLE;
-  // For partial updates less than block size
-  buffer;
-  view;
-  finished = false;
-  length = 0;
-  pos = 0;
-  destroyed = false;
-  constructor(blockLen, outputLen, padOffset, isLE) {
-    this.blockLen = blockLen;
-    this.outputLen = outputLen;
-    this.padOffset = padOffset;
-    this.isLE = isLE;
-    this.buffer = new Uint8Array(blockLen);
-    this.view = createView(this.buffer);
-  }
-  update(data) {
-    aexists(this);
-    abytes(data);
-    const { view, buffer, blockLen } = this;
-    const len = data.length;
-    let processed = false;
-    for (let pos = 0; pos < len; ) {
-      const take = Math.min(blockLen - this.pos, len - pos);
-      if (take === blockLen) {
-        const dataView = createView(data);
-        for (; blockLen <= len - pos; pos += blockLen)
-          this.process(dataView, pos);
-        processed = true;
-        continue;
-      }
-      buffer.set(pos === 0 && take === len ? data : data.subarray(pos, pos + take), this.pos);
-      this.pos += take;
-      pos += take;
-      if (this.pos === blockLen) {
-        this.process(view, 0);
-        this.pos = 0;
-        processed = true;
-      }
-    }
-    this.length += data.length;
-    if (processed)
-      this.roundClean();
-    return this;
-  }
-  digestInto(out) {
-    aexists(this);
-    aoutput(out, this);
-    this.finished = true;
-    const { buffer, view, blockLen, isLE } = this;
-    let { pos } = this;
-    buffer[pos++] = 128;
-    buffer.fill(0, pos);
-    if (this.padOffset > blockLen - pos) {
-      this.process(view, 0);
-      buffer.fill(0);
-    }
-    setU64FromNum(view, blockLen - 8, this.length * 8, isLE);
-    this.process(view, 0);
-    this.roundClean();
-    const oview = out === buffer ? view : createView(out);
-    const len = this.outputLen;
-    const outLen = len / 4;
-    const state = this.get();
-    if (len % 4 || outLen > state.length)
-      throw new Error("invalid outputLen");
-    for (let i = 0; i < outLen; i++)
-      oview.setUint32(4 * i, state[i], isLE);
-  }
-  digest() {
-    const { buffer, outputLen } = this;
-    this.digestInto(buffer);
-    const res = buffer.slice(0, outputLen);
-    this.destroy();
-    return res;
-  }
-  _cloneIntoMeta(to) {
-    const { buffer, length, finished, destroyed, pos } = this;
-    to.destroyed = destroyed;
-    to.finished = finished;
-    to.length = length;
-    to.pos = pos;
-    if (pos)
-      to.buffer.set(buffer);
-    return to;
-  }
-  clone() {
-    return this._cloneInto();
-  }
-};
-var SHA256_IV = /* @__PURE__ */ Uint32Array.from([
-  1779033703,
-  3144134277,
-  1013904242,
-  2773480762,
-  1359893119,
-  2600822924,
-  528734635,
-  1541459225
-]);
-
-// node_modules/@noble/hashes/sha2.js
-var SHA256_K = /* @__PURE__ */ Uint32Array.from([
-  1116352408,
-  1899447441,
-  3049323471,
-  3921009573,
-  961987163,
-  1508970993,
-  2453635748,
-  2870763221,
-  3624381080,
-  310598401,
-  607225278,
-  1426881987,
-  1925078388,
-  2162078206,
-  2614888103,
-  3248222580,
-  3835390401,
-  4022224774,
-  264347078,
-  604807628,
-  770255983,
-  1249150122,
-  1555081692,
-  1996064986,
-  2554220882,
-  2821834349,
-  2952996808,
-  3210313671,
-  3336571891,
-  3584528711,
-  113926993,
-  338241895,
-  666307205,
-  773529912,
-  1294757372,
-  1396182291,
-  1695183700,
-  1986661051,
-  2177026350,
-  2456956037,
-  2730485921,
-  2820302411,
-  3259730800,
-  3345764771,
-  3516065817,
-  3600352804,
-  4094571909,
-  275423344,
-  430227734,
-  506948616,
-  659060556,
-  883997877,
-  958139571,
-  1322822218,
-  1537002063,
-  1747873779,
-  1955562222,
-  2024104815,
-  2227730452,
-  2361852424,
-  2428436474,
-  2756734187,
-  3204031479,
-  3329325298
-]);
-var SHA256_W = /* @__PURE__ */ new Uint32Array(64);
-var SHA2_32B = class extends HashMD {
-  // We cannot use array here since array allows indexing by variable
-  // which means optimizer/compiler cannot use registers.
-  // Numeric initializers matter: starting the fields as `undefined` changes
-  // V8's field representation and makes sha256 3x slower (measured).
-  A = 0;
-  B = 0;
-  C = 0;
-  D = 0;
-  E = 0;
-  F = 0;
-  G = 0;
-  H = 0;
-  constructor(outputLen, IV) {
-    super(64, outputLen, 8, false);
-    this.A = IV[0] | 0;
-    this.B = IV[1] | 0;
-    this.C = IV[2] | 0;
-    this.D = IV[3] | 0;
-    this.E = IV[4] | 0;
-    this.F = IV[5] | 0;
-    this.G = IV[6] | 0;
-    this.H = IV[7] | 0;
-  }
-  get() {
-    const { A, B, C, D, E, F, G, H } = this;
-    return [A, B, C, D, E, F, G, H];
-  }
-  // prettier-ignore
-  set(A, B, C, D, E, F, G, H) {
-    this.A = A | 0;
-    this.B = B | 0;
-    this.C = C | 0;
-    this.D = D | 0;
-    this.E = E | 0;
-    this.F = F | 0;
-    this.G = G | 0;
-    this.H = H | 0;
-  }
-  _cloneInto(to) {
-    (to ||= new this.constructor()).set(...this.get());
-    return this._cloneIntoMeta(to);
-  }
-  process(view, offset) {
-    for (let i = 0; i < 16; i++, offset += 4)
-      SHA256_W[i] = view.getUint32(offset, false);
-    for (let i = 16; i < 64; i++) {
-      const W15 = SHA256_W[i - 15];
-      const W2 = SHA256_W[i - 2];
-      const s0 = rotr(W15, 7) ^ rotr(W15, 18) ^ W15 >>> 3;
-      const s1 = rotr(W2, 17) ^ rotr(W2, 19) ^ W2 >>> 10;
-      SHA256_W[i] = s1 + SHA256_W[i - 7] + s0 + SHA256_W[i - 16] | 0;
-    }
-    let { A, B, C, D, E, F, G, H } = this;
-    for (let i = 0; i < 64; i++) {
-      const sigma1 = rotr(E, 6) ^ rotr(E, 11) ^ rotr(E, 25);
-      const T1 = H + sigma1 + Chi(E, F, G) + SHA256_K[i] + SHA256_W[i] | 0;
-      const sigma0 = rotr(A, 2) ^ rotr(A, 13) ^ rotr(A, 22);
-      const T2 = sigma0 + Maj(A, B, C) | 0;
-      H = G;
-      G = F;
-      F = E;
-      E = D + T1 | 0;
-      D = C;
-      C = B;
-      B = A;
-      A = T1 + T2 | 0;
-    }
-    A = A + this.A | 0;
-    B = B + this.B | 0;
-    C = C + this.C | 0;
-    D = D + this.D | 0;
-    E = E + this.E | 0;
-    F = F + this.F | 0;
-    G = G + this.G | 0;
-    H = H + this.H | 0;
-    this.set(A, B, C, D, E, F, G, H);
-  }
-  roundClean() {
-    clean(SHA256_W);
-  }
-  destroy() {
-    this.destroyed = true;
-    this.set(0, 0, 0, 0, 0, 0, 0, 0);
-    clean(this.buffer);
-  }
-};
-var _SHA256 = class extends SHA2_32B {
-  constructor() {
-    super(32, SHA256_IV);
-  }
-};
-var sha256 = /* @__PURE__ */ createHasher(
-  () => new _SHA256(),
-  /* @__PURE__ */ oidNist(1)
-);
-
-// src/core/derived-ids.ts
-function normalizeText(text4) {
-  return text4.normalize("NFC").replace(/\s+/gu, " ").trim();
-}
-function digest(text4) {
-  return bytesToHex(sha256(utf8ToBytes(text4))).slice(0, 16);
-}
-function questionId(question) {
-  return `q-${digest(normalizeText(question))}`;
-}
-function contextId(context) {
-  return `text-${digest(normalizeText(context))}`;
-}
-function parseContextMatchRule(text4) {
-  const rule = text4.trim();
-  if (rule === "exact") return { kind: "exact" };
-  const overlap = /^overlap:(\d*\.?\d+)$/.exec(rule);
-  const threshold = overlap ? Number(overlap[1]) : NaN;
-  if (overlap && threshold > 0 && threshold <= 1) return { kind: "overlap", threshold };
-  throw new SettingError(`invalid context match rule "${rule}"; use "exact" or "overlap:T" with 0 < T \u2264 1, e.g. "overlap:0.8"`);
-}
-function formatContextMatchRule(rule) {
-  return rule.kind === "exact" ? "exact" : `overlap:${rule.threshold}`;
-}
-function tokenCounts(text4) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const token of answerTokens(text4)) counts.set(token, (counts.get(token) ?? 0) + 1);
-  return counts;
-}
-function tokenOverlap(retrieved, reference) {
-  let total = 0;
-  let common = 0;
-  for (const [token, count2] of reference) {
-    total += count2;
-    common += Math.min(count2, retrieved.get(token) ?? 0);
-  }
-  return total === 0 ? 0 : common / total;
-}
-function referenceIds(retrievedIds, retrievedTexts, givenReferences, rule) {
-  const references = [...new Map(givenReferences.map((text4) => [normalizeText(text4), text4])).values()];
-  const ids2 = references.map(() => void 0);
-  if (rule.kind === "exact") {
-    const unclaimed = new Map(references.map((text4, index) => [normalizeText(text4), index]));
-    retrievedTexts.forEach((text4, rank) => {
-      const key = normalizeText(text4);
-      const index = unclaimed.get(key);
-      if (index === void 0) return;
-      ids2[index] = retrievedIds[rank];
-      unclaimed.delete(key);
-    });
-  } else {
-    const referenceTokens = references.map(tokenCounts);
-    retrievedTexts.forEach((text4, rank) => {
-      const tokens = tokenCounts(text4);
-      let best = -1;
-      let bestOverlap = rule.threshold;
-      referenceTokens.forEach((reference, index) => {
-        if (ids2[index] !== void 0) return;
-        const overlap = tokenOverlap(tokens, reference);
-        if (overlap >= bestOverlap && (best < 0 || overlap > bestOverlap)) {
-          best = index;
-          bestOverlap = overlap;
-        }
-      });
-      if (best >= 0) ids2[best] = retrievedIds[rank];
-    });
-  }
-  return ids2.map((id, index) => id ?? contextId(references[index]));
-}
-
 // src/core/record.ts
 var VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
 var FIELD_ALIASES = {
@@ -64707,17 +64712,17 @@ function parseFloor(text4) {
 }
 function floorMetric(name) {
   if (answerMetric(name) !== void 0) return name;
-  const score = name.startsWith("score:") ? name.slice("score:".length) : name;
+  const score = isScoreMetric(name) ? scoreNameOf(name) : name;
   try {
     return parseRetrievalMetric(name).name;
   } catch (error63) {
     if (!(error63 instanceof MetricNameError) || scoreName(score) !== score) throw error63;
-    return `score:${score}`;
+    return scoreMetric(score);
   }
 }
 function floorReads(floor, head) {
   const own6 = head.metrics[floor.metric];
-  const score = `score:${floor.metric}`;
+  const score = scoreMetric(floor.metric);
   return (own6 === void 0 || own6.n === 0) && head.metrics[score] !== void 0 ? score : floor.metric;
 }
 function drop(test, gate, alpha) {
@@ -65101,7 +65106,7 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
   const scores = /* @__PURE__ */ new Map();
   for (const run2 of [baseRun, headRun]) for (const [name, kind] of run2.scores) scores.set(name, scores.get(name) === "number" ? "number" : kind);
   const scoreNames = [...scores.keys()].map(scoreMetric);
-  const binaryScores = scoreNames.filter((metric) => scores.get(metric.slice("score:".length)) === "boolean");
+  const binaryScores = scoreNames.filter((metric) => scores.get(scoreNameOf(metric)) === "boolean");
   const gradedScores = scoreNames.filter((metric) => !binaryScores.includes(metric));
   const gated = new Set(config2.failOn);
   const scoreTests = binaryScores.map((metric) => outcomeTest(metric, metric, paired(baseRun, headRun, pairing, metric, gated.has(metric))));
@@ -65275,7 +65280,7 @@ function evalConfig(settings, extraMetrics = []) {
     if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
   };
   add(retrievalOk.metric);
-  for (const name of extraMetrics) if (answerMetric(name) === void 0 && !name.startsWith("score:")) add(parseRetrievalMetric(name));
+  for (const name of extraMetrics) if (answerMetric(name) === void 0 && !isScoreMetric(name)) add(parseRetrievalMetric(name));
   return {
     retrievalMetrics: metrics,
     retrievalOk,
@@ -70447,42 +70452,38 @@ function shareWords(metric, rule) {
   return test === void 0 ? null : withRule(test.words.share, rule);
 }
 function scoreWords(metric) {
-  return `the score ${scoreOf(metric)} (${SCORE_NOT_CALIBRATED})`;
+  return `the score ${scoreNameOf(metric)} (${SCORE_NOT_CALIBRATED})`;
 }
-var isScore = (metric) => metric.startsWith("score:");
 function testSubject(metric, rule) {
-  if (isScore(metric)) return scoreWords(metric);
+  if (isScoreMetric(metric)) return scoreWords(metric);
   const test = gatedTestOf(metric);
   return test === void 0 ? metric : withRule(test.words.subject, rule);
 }
 function testTableLabel(metric, rule) {
-  if (isScore(metric)) return `${scoreOf(metric)} \u2014 score, ${SCORE_NOT_CALIBRATED}`;
+  if (isScoreMetric(metric)) return `${scoreNameOf(metric)} \u2014 score, ${SCORE_NOT_CALIBRATED}`;
   const test = gatedTestOf(metric);
   return test === void 0 ? metric : withRule(test.words.label, rule);
 }
 function testLabel(metric, rule) {
-  if (isScore(metric)) return `${metric} (${SCORE_NOT_CALIBRATED})`;
+  if (isScoreMetric(metric)) return `${metric} (${SCORE_NOT_CALIBRATED})`;
   return metric === "retrieval_ok" ? `retrieval_ok (${rule})` : metric;
 }
 function gateWords(gate) {
-  return isScoreGate(gate) ? `the score ${scoreOf(gate)} (${SCORE_NOT_CALIBRATED}, gated because fail-on names it)` : gatedTest(gate).words.gate;
+  return isScoreGate(gate) ? `the score ${scoreNameOf(gate)} (${SCORE_NOT_CALIBRATED}, gated because fail-on names it)` : gatedTest(gate).words.gate;
 }
 var SCORE_NOT_CALIBRATED = "not calibrated here";
-function scoreOf(metric) {
-  return metric.slice("score:".length);
-}
 function formatFloor(floor) {
-  return `${isScore(floor.metric) ? scoreOf(floor.metric) : floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
+  return `${isScoreMetric(floor.metric) ? scoreNameOf(floor.metric) : floor.metric} ${floor.op === ">=" ? "\u2265" : "\u2264"} ${floor.value}`;
 }
 var formatShare = (share) => `${+(share * 100).toFixed(2)}%`;
 var p4 = (p) => p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
 function dropWords(drop2, rule) {
-  const metric = drop2.metric === "retrieval_ok" ? `retrieval ok (${rule})` : isScore(drop2.metric) ? scoreOf(drop2.metric) : drop2.metric;
+  const metric = drop2.metric === "retrieval_ok" ? `retrieval ok (${rule})` : isScoreMetric(drop2.metric) ? scoreNameOf(drop2.metric) : drop2.metric;
   const counts = drop2.broken === void 0 ? "" : `, ${drop2.broken} broken vs ${drop2.fixed} fixed`;
   return `${metric} ${drop2.base.toFixed(3)} \u2192 ${drop2.head.toFixed(3)}${counts}, p = ${p4(drop2.pValue)}, Holm-adjusted ${p4(drop2.adjustedPValue)} < \u03B1 ${drop2.alpha}`;
 }
 function brokenFloor(floor, value2, reads = floor.metric) {
-  const metric = isScore(reads) ? `${scoreWords(reads)}, gated because a floor names it,` : floor.metric;
+  const metric = isScoreMetric(reads) ? `${scoreWords(reads)}, gated because a floor names it,` : floor.metric;
   return `floor broken: ${metric} is ${value2.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
 }
 var JUDGE_NAME_MAX = 80;
@@ -70532,7 +70533,7 @@ function reasonText(reason, context) {
     case "floor-broken":
       return brokenFloor(reason.floor, reason.value, reason.reads);
     case "floor-unchecked":
-      return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${isScore(reason.floor.metric) ? `a score named ${scoreOf(reason.floor.metric)}` : reason.floor.metric}`;
+      return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${isScoreMetric(reason.floor.metric) ? `a score named ${scoreNameOf(reason.floor.metric)}` : reason.floor.metric}`;
     case "too-few-paired":
       return `only ${reason.paired} question${reason.paired === 1 ? " is" : "s are"} paired, fewer than min-paired ${reason.minPaired}: too few to tell a regression from noise`;
     case "low-coverage":
@@ -70556,7 +70557,7 @@ function warningWords(warning2, context) {
 }
 function ungatedText(config2, unknownFields) {
   const needs = [...config2.failOn].map((gate) => {
-    if (isScoreGate(gate)) return `${gate} (a "${scoreOf(gate)}" field or scores.${scoreOf(gate)})`;
+    if (isScoreGate(gate)) return `${gate} (a "${scoreNameOf(gate)}" field or scores.${scoreNameOf(gate)})`;
     const test = gatedTest(gate);
     const column2 = QUESTION_COLUMNS.find((c) => c.name === test.column);
     return `${gate} (${test.metric}, from ${column2.needs.join(" or ")})`;
@@ -71608,7 +71609,7 @@ function parseFailOn(text4) {
   const gates = splitList(text4);
   for (const gate of gates) {
     if (isScoreGate(gate)) {
-      const name = gate.slice("score:".length);
+      const name = scoreNameOf(gate);
       if (scoreName(name) !== name) {
         throw new SettingError(
           `"${gate}" does not name a score as rag-gate spells them (lower case letters, digits and single underscores)${scoreName(name) === void 0 ? "" : `; write score:${scoreName(name)}`}`

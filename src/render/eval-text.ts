@@ -5,7 +5,7 @@ import { holdoutLeftOutText } from './holdout.js';
 import { fixed3, textTable } from './text-table.js';
 import { scoringLines } from './scoring-words.js';
 import { SCORE_NOT_CALIBRATED } from './gate-words.js';
-import { scoreMetric } from '../core/scoring/outcomes.js';
+import { scoreMetric } from '../core/catalog/scores.js';
 import { repeatsText } from './repeats-words.js';
 
 /** The generation and answer metrics: every run metric but retrieval success, which the retrieval table shows. */

@@ -1,3 +1,4 @@
+import { isScoreMetric, scoreNameOf } from '../core/catalog/scores.js';
 import { type GateName, gatedTest, gatedTestOf, isScoreGate } from '../core/catalog/gates.js';
 import { QUESTION_COLUMNS } from '../core/catalog/metrics.js';
 import { parseRetrievalOkRule, type RetrievalOkRule } from '../core/scoring/retrieval-ok.js';
@@ -47,46 +48,39 @@ export function shareWords(metric: string, rule: string): string | null {
 
 /** A score another tool computed, as reports name it: "the score faithfulness (not calibrated here)". */
 function scoreWords(metric: string): string {
-  return `the score ${scoreOf(metric)} (${SCORE_NOT_CALIBRATED})`;
+  return `the score ${scoreNameOf(metric)} (${SCORE_NOT_CALIBRATED})`;
 }
-
-const isScore = (metric: string) => metric.startsWith('score:');
 
 /** What a test measures, as the subject of a sentence: the catalog's phrase for a gated test, else its name. */
 export function testSubject(metric: string, rule: string): string {
-  if (isScore(metric)) return scoreWords(metric);
+  if (isScoreMetric(metric)) return scoreWords(metric);
   const test = gatedTestOf(metric);
   return test === undefined ? metric : withRule(test.words.subject, rule);
 }
 
 /** The metric cell of the comment's tests table. */
 export function testTableLabel(metric: string, rule: string): string {
-  if (isScore(metric)) return `${scoreOf(metric)} — score, ${SCORE_NOT_CALIBRATED}`;
+  if (isScoreMetric(metric)) return `${scoreNameOf(metric)} — score, ${SCORE_NOT_CALIBRATED}`;
   const test = gatedTestOf(metric);
   return test === undefined ? metric : withRule(test.words.label, rule);
 }
 
 /** How a test's metric reads in the text report: the retrieval test names its rule, a score says where it came from. */
 export function testLabel(metric: string, rule: string): string {
-  if (isScore(metric)) return `${metric} (${SCORE_NOT_CALIBRATED})`;
+  if (isScoreMetric(metric)) return `${metric} (${SCORE_NOT_CALIBRATED})`;
   return metric === 'retrieval_ok' ? `retrieval_ok (${rule})` : metric;
 }
 
 /** The gate in a verdict: "end-to-end correctness", or "the score faithfulness (not calibrated here)". */
 export function gateWords(gate: GateName): string {
-  return isScoreGate(gate) ? `the score ${scoreOf(gate)} (${SCORE_NOT_CALIBRATED}, gated because fail-on names it)` : gatedTest(gate).words.gate;
+  return isScoreGate(gate) ? `the score ${scoreNameOf(gate)} (${SCORE_NOT_CALIBRATED}, gated because fail-on names it)` : gatedTest(gate).words.gate;
 }
 
 /** What every report says of a score another tool computed. */
 export const SCORE_NOT_CALIBRATED = 'not calibrated here';
 
-/** The score's name in a `score:NAME` metric or gate. */
-export function scoreOf(metric: string): string {
-  return metric.slice('score:'.length);
-}
-
 export function formatFloor(floor: Floor): string {
-  return `${isScore(floor.metric) ? scoreOf(floor.metric) : floor.metric} ${floor.op === '>=' ? '≥' : '≤'} ${floor.value}`;
+  return `${isScoreMetric(floor.metric) ? scoreNameOf(floor.metric) : floor.metric} ${floor.op === '>=' ? '≥' : '≤'} ${floor.value}`;
 }
 
 const formatShare = (share: number) => `${+(share * 100).toFixed(2)}%`;
@@ -95,13 +89,13 @@ const p4 = (p: number) => (p < 0.0001 ? p.toExponential(1) : p.toFixed(4));
 
 /** "correct 0.690 → 0.620, 95 broken vs 60 fixed, p = 0.0123, Holm-adjusted 0.0246 < α 0.05". */
 function dropWords(drop: Drop, rule: string): string {
-  const metric = drop.metric === 'retrieval_ok' ? `retrieval ok (${rule})` : isScore(drop.metric) ? scoreOf(drop.metric) : drop.metric;
+  const metric = drop.metric === 'retrieval_ok' ? `retrieval ok (${rule})` : isScoreMetric(drop.metric) ? scoreNameOf(drop.metric) : drop.metric;
   const counts = drop.broken === undefined ? '' : `, ${drop.broken} broken vs ${drop.fixed} fixed`;
   return `${metric} ${drop.base.toFixed(3)} → ${drop.head.toFixed(3)}${counts}, p = ${p4(drop.pValue)}, Holm-adjusted ${p4(drop.adjustedPValue)} < α ${drop.alpha}`;
 }
 
 function brokenFloor(floor: Floor, value: number, reads = floor.metric): string {
-  const metric = isScore(reads) ? `${scoreWords(reads)}, gated because a floor names it,` : floor.metric;
+  const metric = isScoreMetric(reads) ? `${scoreWords(reads)}, gated because a floor names it,` : floor.metric;
   return `floor broken: ${metric} is ${value.toFixed(3)} in head, the floor is ${formatFloor(floor)}`;
 }
 
@@ -165,7 +159,7 @@ export function reasonText(reason: GateReason, context: WordsContext): string {
     case 'floor-broken':
       return brokenFloor(reason.floor, reason.value, reason.reads);
     case 'floor-unchecked':
-      return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${isScore(reason.floor.metric) ? `a score named ${scoreOf(reason.floor.metric)}` : reason.floor.metric}`;
+      return `floor ${formatFloor(reason.floor)} cannot be checked: no head question carries ${isScoreMetric(reason.floor.metric) ? `a score named ${scoreNameOf(reason.floor.metric)}` : reason.floor.metric}`;
     case 'too-few-paired':
       return `only ${reason.paired} question${reason.paired === 1 ? ' is' : 's are'} paired, fewer than min-paired ${reason.minPaired}: too few to tell a regression from noise`;
     case 'low-coverage':
@@ -199,7 +193,7 @@ export function warningWords(warning: GateWarning, context: WordsContext): Sente
  */
 export function ungatedText(config: CompareConfig, unknownFields: ReadonlyMap<string, number>): string {
   const needs = [...config.failOn].map((gate) => {
-    if (isScoreGate(gate)) return `${gate} (a "${scoreOf(gate)}" field or scores.${scoreOf(gate)})`;
+    if (isScoreGate(gate)) return `${gate} (a "${scoreNameOf(gate)}" field or scores.${scoreNameOf(gate)})`;
     const test = gatedTest(gate);
     const column = QUESTION_COLUMNS.find((c) => c.name === test.column)!;
     return `${gate} (${test.metric}, from ${column.needs.join(' or ')})`;

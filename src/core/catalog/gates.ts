@@ -1,3 +1,4 @@
+import { isScoreMetric } from './scores.js';
 import type { ColumnName } from './metrics.js';
 
 /**
@@ -122,7 +123,7 @@ export type ScoreGate = `score:${string}`;
 export type GateName = GateCategory | ScoreGate;
 
 export function isScoreGate(gate: string): gate is ScoreGate {
-  return gate.startsWith('score:');
+  return isScoreMetric(gate);
 }
 
 /** The test a gate decides, by its key: the catalog row's, or the score's own metric. */

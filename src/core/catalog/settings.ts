@@ -11,6 +11,7 @@ import { DEFAULT_FAIL_ON, GATE_CATEGORIES, type GateName, isScoreGate } from './
 import { type FieldMap, RECORD_FIELDS, scoreName } from '../record.js';
 import { closestName } from '../closest.js';
 import { RESULTS_FORMATS } from './formats.js';
+import { scoreNameOf } from './scores.js';
 import { GRADED_ANSWER_METRICS } from './metrics.js';
 import { parseRetrievalMetric } from './retrieval-metrics.js';
 
@@ -103,7 +104,7 @@ function parseFailOn(text: string): ReadonlySet<GateName> {
   const gates = splitList(text);
   for (const gate of gates) {
     if (isScoreGate(gate)) {
-      const name = gate.slice('score:'.length);
+      const name = scoreNameOf(gate);
       if (scoreName(name) !== name) {
         throw new SettingError(
           `"${gate}" does not name a score as rag-gate spells them (lower case letters, digits and single underscores)${scoreName(name) === undefined ? '' : `; write score:${scoreName(name)}`}`,

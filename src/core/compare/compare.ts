@@ -1,6 +1,7 @@
 import { summarizeRepeats } from '../scoring/repeats.js';
 import { decompose } from '../scoring/decomposition.js';
-import { column, type QuestionOutcomes, repeatCount, scoreMetric } from '../scoring/outcomes.js';
+import { column, type QuestionOutcomes, repeatCount } from '../scoring/outcomes.js';
+import { scoreMetric, scoreNameOf } from '../catalog/scores.js';
 import { noiseDiscordance } from '../stats/noise-floor.js';
 import { signFlipPValue } from '../stats/randomization.js';
 import { provenanceOf, type RunSummary } from '../scoring/summary.js';
@@ -323,7 +324,7 @@ export function compareRuns(
   const scores = new Map<string, 'number' | 'boolean'>();
   for (const run of [baseRun, headRun]) for (const [name, kind] of run.scores) scores.set(name, scores.get(name) === 'number' ? 'number' : kind);
   const scoreNames = [...scores.keys()].map(scoreMetric);
-  const binaryScores = scoreNames.filter((metric) => scores.get(metric.slice('score:'.length)) === 'boolean');
+  const binaryScores = scoreNames.filter((metric) => scores.get(scoreNameOf(metric)) === 'boolean');
   const gradedScores = scoreNames.filter((metric) => !binaryScores.includes(metric));
   const gated = new Set<string>(config.failOn);
   const scoreTests = binaryScores.map((metric) => outcomeTest(metric, metric, paired(baseRun, headRun, pairing, metric, gated.has(metric))));

@@ -1,3 +1,4 @@
+import { isScoreMetric, scoreMetric, scoreNameOf } from '../catalog/scores.js';
 import type { GateName } from '../catalog/gates.js';
 import { answerMetric } from '../catalog/metrics.js';
 import { MetricNameError, parseRetrievalMetric } from '../catalog/retrieval-metrics.js';
@@ -20,12 +21,12 @@ export function parseFloor(text: string): Floor {
 
 function floorMetric(name: string): string {
   if (answerMetric(name) !== undefined) return name;
-  const score = name.startsWith('score:') ? name.slice('score:'.length) : name;
+  const score = isScoreMetric(name) ? scoreNameOf(name) : name;
   try {
     return parseRetrievalMetric(name).name;
   } catch (error) {
     if (!(error instanceof MetricNameError) || scoreName(score) !== score) throw error;
-    return `score:${score}`;
+    return scoreMetric(score);
   }
 }
 
@@ -35,7 +36,7 @@ function floorMetric(name: string): string {
  */
 function floorReads(floor: Floor, head: RunSummary): string {
   const own = head.metrics[floor.metric];
-  const score = `score:${floor.metric}`;
+  const score = scoreMetric(floor.metric);
   return (own === undefined || own.n === 0) && head.metrics[score] !== undefined ? score : floor.metric;
 }
 

@@ -1,3 +1,4 @@
+import { isScoreMetric } from '../catalog/scores.js';
 import type { CalibrationRecord } from './calibration.js';
 import { defaultRetrievalMetrics, parseRetrievalMetric, type RetrievalMetric } from '../catalog/retrieval-metrics.js';
 import type { EvalConfig } from '../scoring/score.js';
@@ -17,7 +18,7 @@ export function evalConfig(settings: ScoringSettings, extraMetrics: readonly str
     if (!metrics.some((m) => m.name === metric.name)) metrics.push(metric);
   };
   add(retrievalOk.metric);
-  for (const name of extraMetrics) if (answerMetric(name) === undefined && !name.startsWith('score:')) add(parseRetrievalMetric(name));
+  for (const name of extraMetrics) if (answerMetric(name) === undefined && !isScoreMetric(name)) add(parseRetrievalMetric(name));
   return {
     retrievalMetrics: metrics,
     retrievalOk,

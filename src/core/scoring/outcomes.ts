@@ -1,4 +1,6 @@
 import type { Derivation, ResultRecord } from '../record.js';
+import { normalizeText } from '../derived-ids.js';
+import { scoreMetric } from '../catalog/scores.js';
 import type { ResultsFormat } from '../catalog/formats.js';
 import { isRelevantAt, type JudgedRanking } from './ranking.js';
 import { type EvalConfig, judgedRanking, scoreQuestion } from './score.js';
@@ -54,16 +56,6 @@ export interface Repeats {
   readonly binary: ReadonlySet<string>;
 }
 
-/** The column (and metric) name of a score another tool computed. */
-export function scoreMetric(name: string): string {
-  return `score:${name}`;
-}
-
-/** An expected answer as its meaning: Unicode NFC, runs of white space as one space, no space at either end. */
-function normalizeLabel(text: string): string {
-  return text.normalize('NFC').replace(/\s+/gu, ' ').trim();
-}
-
 /** The lowest relevance level there is: a fingerprint keeps every grade that can count at some level. */
 const LABEL_GRADE = 1;
 
@@ -76,7 +68,7 @@ export function goldKeyOf(record: ResultRecord): string {
   const relevant = record.relevant_ids;
   const graded: [string, number][] = relevant === undefined ? [] : Array.isArray(relevant) ? relevant.map((id) => [id, 1]) : Object.entries(relevant);
   const grades = [...new Map(graded.filter(([, grade]) => grade >= LABEL_GRADE))].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const expected = record.expected_answer === undefined ? null : normalizeLabel(record.expected_answer);
+  const expected = record.expected_answer === undefined ? null : normalizeText(record.expected_answer);
   return JSON.stringify([grades, expected, record.answerable ?? true]);
 }
 

@@ -1,5 +1,6 @@
 import { GATED_TESTS } from '../catalog/gates.js';
-import { column, type QuestionOutcomes, repeatCount, scoreMetric } from './outcomes.js';
+import { column, type QuestionOutcomes, repeatCount } from './outcomes.js';
+import { scoreMetric } from '../catalog/scores.js';
 
 /** A question's pass count and repeats on one 0/1 outcome. */
 export interface PassCount {
