@@ -43746,33 +43746,31 @@ function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
 }
 
 // src/core/stats/noise-floor.ts
-function binomialPmf(n, p) {
-  const pmf = new Float64Array(n + 1);
-  if (p <= 0) pmf[0] = 1;
-  else if (p >= 1) pmf[n] = 1;
-  else {
-    let log2 = n * Math.log1p(-p);
-    const odds = Math.log(p) - Math.log1p(-p);
-    for (let k = 0; k <= n; k++) {
-      pmf[k] = Math.exp(log2);
-      log2 += Math.log(n - k) - Math.log(k + 1) + odds;
-    }
+function noiseDiscordance(basePasses, baseRuns, headPasses, headRuns) {
+  const steady = (passes2, runs) => passes2 === 0 || passes2 === runs;
+  if (steady(basePasses, baseRuns) && steady(headPasses, headRuns)) return { lower: 0, higher: 0 };
+  const passes = basePasses + headPasses;
+  const first = Math.max(0, passes - headRuns);
+  const last = Math.min(baseRuns, passes);
+  const logWeights = [];
+  let log2 = 0;
+  for (let b = first; b <= last; b++) {
+    logWeights.push(log2);
+    log2 += Math.log(baseRuns - b) + Math.log(passes - b) - Math.log(b + 1) - Math.log(headRuns - passes + b + 1);
   }
-  return pmf;
-}
-function noiseDiscordance(p, baseRuns, headRuns) {
-  const base = binomialPmf(baseRuns, p);
-  const head = binomialPmf(headRuns, p);
+  const top = Math.max(...logWeights);
+  let total = 0;
   let lower = 0;
   let higher = 0;
-  for (let b = 0; b <= baseRuns; b++) {
-    for (let h = 0; h <= headRuns; h++) {
-      const joint = base[b] * head[h];
-      if (h * baseRuns < b * headRuns) lower += joint;
-      else if (h * baseRuns > b * headRuns) higher += joint;
-    }
-  }
-  return { lower, higher };
+  logWeights.forEach((logWeight, i) => {
+    const b = first + i;
+    const h = passes - b;
+    const weight = Math.exp(logWeight - top);
+    total += weight;
+    if (h * baseRuns < b * headRuns) lower += weight;
+    else if (h * baseRuns > b * headRuns) higher += weight;
+  });
+  return { lower: lower / total, higher: higher / total };
 }
 
 // src/core/stats/random.ts
@@ -64973,7 +64971,7 @@ function rateTest(metric, values, counts, config2, keep = () => true) {
     const baseRuns = counts.base[i];
     const headRuns = counts.head[i];
     if (baseRuns >= 2 && headRuns >= 1) {
-      const expected = noiseDiscordance(before, baseRuns, headRuns);
+      const expected = noiseDiscordance(Math.round(before * baseRuns), baseRuns, Math.round(after * headRuns), headRuns);
       noise.broken += expected.lower;
       noise.fixed += expected.higher;
       noise.questions++;
@@ -77412,7 +77410,7 @@ ${textTable([["id", "passes", "question"], ...rows])}${more}`);
 function rateMovementWords(rates) {
   if (rates.noise === null) return `${rates.broken} broken, ${rates.fixed} fixed (questions whose pass rate fell or rose)`;
   const { noise } = rates;
-  return `${rates.broken} broken, ${noise.broken.toFixed(1)} expected from run-to-run noise; ${rates.fixed} fixed, ${noise.fixed.toFixed(1)} expected (questions whose pass rate fell or rose; noise from base's own repeats on ${noise.questions} question${noise.questions === 1 ? "" : "s"})`;
+  return `${rates.broken} broken, ${noise.broken.toFixed(1)} expected from run-to-run noise; ${rates.fixed} fixed, ${noise.fixed.toFixed(1)} expected (questions whose pass rate fell or rose; noise: each question's runs dealt at random between base and head, over the ${noise.questions} question${noise.questions === 1 ? "" : "s"} base ran at least twice)`;
 }
 function correctRunsWords(runs) {
   return `correct in ${runs.head.passes}/${runs.head.runs} head runs vs ${runs.base.passes}/${runs.base.runs} base runs`;

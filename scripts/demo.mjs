@@ -1,13 +1,16 @@
 // npm run demo: the example RAG pipeline (examples/pipeline) before and after an index rebuild that changed the
 // chunking, compared by rag-gate as a user would run it (node dist/cli.js compare).
 //
-//   node scripts/demo.mjs [--out DIR] [--update-docs]
+//   node scripts/demo.mjs [--out DIR] [--update-docs | --repeats N]
 //
 // Writes only to DIR (default out/demo/, ignored by git): base.jsonl, head.jsonl, comment.md (the PR comment body,
 // written by the action itself, dist/index.js, as on a pull request) and comparison.json (compare --json). Exits 0
 // whatever the verdict: it is a demo.
 // --update-docs also rewrites the committed copies: examples/base.jsonl, examples/head.jsonl and
 // docs/example-comment.md (the tests fail when those are out of date).
+// --repeats N runs each configuration N times per question with an answerer that samples (like an LLM at a
+// temperature above 0) and compares the repeated runs; it also writes base-again.jsonl, the base configuration
+// sampled N more times, to show what one run per question makes of pure noise. It touches no committed file.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -21,22 +24,30 @@ const EXAMPLE_COMMENT = join(ROOT, 'docs', 'example-comment.md');
 /** The demo's settings; its retrieval-ok rule (every gold document retrieved: a synthesis question needs both) is the story. */
 const CONFIG = join(ROOT, 'examples', 'rag-gate.yml');
 
-const USAGE = 'usage: node scripts/demo.mjs [--out DIR] [--update-docs]\n';
+const USAGE = 'usage: node scripts/demo.mjs [--out DIR] [--update-docs | --repeats N]\n';
+
+function usageError(message) {
+  process.stderr.write(`demo: ${message}\n${USAGE}`);
+  process.exit(2);
+}
 
 function parseArgs(argv) {
-  const options = { out: join(ROOT, 'out', 'demo'), updateDocs: false };
+  const options = { out: join(ROOT, 'out', 'demo'), updateDocs: false, repeats: undefined };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--update-docs') options.updateDocs = true;
-    else if (arg === '--out' && argv[i + 1] !== undefined) options.out = resolve(argv[++i]);
+    else if (arg === '--repeats') {
+      const value = argv[++i];
+      if (value === undefined || !/^\d+$/.test(value) || Number(value) < 2 || Number(value) > 20)
+        usageError(`--repeats takes a whole number of runs from 2 to 20, not ${JSON.stringify(value ?? '')}`);
+      options.repeats = Number(value);
+    } else if (arg === '--out' && argv[i + 1] !== undefined) options.out = resolve(argv[++i]);
     else if (arg === '--help' || arg === '-h') {
       process.stdout.write(USAGE);
       process.exit(0);
-    } else {
-      process.stderr.write(`demo: unknown argument ${JSON.stringify(arg)}\n${USAGE}`);
-      process.exit(2);
-    }
+    } else usageError(`unknown argument ${JSON.stringify(arg)}`);
   }
+  if (options.updateDocs && options.repeats !== undefined) usageError('--update-docs writes the single-run documents: it does not take --repeats');
   return options;
 }
 
@@ -169,13 +180,76 @@ function correctnessRules(headFile, out) {
   ].join('\n');
 }
 
+/** Records of a results file, with `keep` choosing them and their `run` field dropped. */
+function singleRun(from, to, keep) {
+  const records = readFileSync(from, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .filter(keep)
+    .map(({ run: _run, ...record }) => record);
+  writeFileSync(to, records.map((record) => JSON.stringify(record)).join('\n') + '\n');
+  return to;
+}
+
+/**
+ * With --repeats: the base configuration sampled again, compared with its first runs. Nothing changed, so every
+ * fixed or broken question is noise: one run per question counts those flips as evidence, repeated runs measure them.
+ */
+function pureNoise(files, repeats, out) {
+  const again = join(out, 'base-again.jsonl');
+  writeFileSync(again, toJsonl(runPipeline(CONFIGS.base, { docs, golden }, { repeats, firstRun: repeats + 1 })));
+  const correctOf = (comparison) => comparison.tests.find((test) => test.metric === 'correct');
+  const single = correctOf(
+    JSON.parse(
+      compare(
+        {
+          base: singleRun(files.base, join(out, 'base-run-1.jsonl'), (record) => record.run === 1),
+          head: singleRun(again, join(out, 'base-again-run-1.jsonl'), (record) => record.run === repeats + 1),
+        },
+        ['--json'],
+      ).stdout,
+    ),
+  );
+  const repeated = JSON.parse(compare({ base: files.base, head: again }, ['--json']).stdout);
+  const rates = correctOf(repeated).rates;
+  const evaluated = spawnSync(process.execPath, [CLI, 'eval', '--config', shown(CONFIG), '--results', shown(files.head), '--json'], { encoding: 'utf8' });
+  if (evaluated.status !== 0) {
+    process.stderr.write(evaluated.stderr);
+    process.exit(2);
+  }
+  const outcomes = JSON.parse(evaluated.stdout).repeats.outcomes.map(
+    (o) =>
+      `  ${o.metric.padEnd(13)} flaky ${String(o.flaky).padStart(3)} of ${o.repeated} (${fixed3(o.flakyRate)}), pass@${o.k} ${fixed3(o.passAtK)}, pass^${o.k} ${fixed3(o.passHatK)}`,
+  );
+  const p = (test) => `p = ${formatP(test.pValue)}${test.significant ? ', significant' : ', not significant'}`;
+  return [
+    `The head's repeated runs (rag-gate eval --results ${shown(files.head)}):`,
+    ...outcomes,
+    'A flaky question is right in some runs and wrong in others: the pipeline answers it by luck, and one flip of it',
+    'is neither a regression nor a fix. pass@k far above pass^k means the pipeline can answer questions it does not',
+    'answer reliably.',
+    '',
+    `Pure noise: the base configuration sampled ${repeats} more times (${shown(again)}): the same code, data and index.`,
+    `  one run per question (run 1 against run ${repeats + 1}): correct ${fixed3(single.base)} → ${fixed3(single.head)}, ${single.broken} broken, ${single.fixed} fixed, McNemar ${p(single)}`,
+    `  ${repeats} runs per question: ${rates.broken} questions' pass rate fell (${rates.noise.broken.toFixed(1)} expected from noise), ${rates.fixed} rose (${rates.noise.fixed.toFixed(1)} expected), sign-flip ${p(correctOf(repeated))}; verdict ${repeated.verdict}`,
+    'Nothing changed, so every fixed and broken question here is a flaky one that flipped by luck. With one run per',
+    'question McNemar counts such flips as evidence: a pull request that changed nothing can fail by chance, or a real',
+    'regression hide. With repeats rag-gate tests per-question pass rates and states how many moves noise alone gives',
+    "(each question's runs dealt at random between the sides); the comment folds the flaky questions of base and head",
+    'with their passes out of runs ("correct 1/3").',
+    '',
+    '',
+  ].join('\n');
+}
+
 const options = parseArgs(process.argv.slice(2));
 if (!existsSync(CLI) || !existsSync(ACTION)) {
   process.stderr.write('demo: dist/cli.js or dist/index.js is missing: run `npm run build` first\n');
   process.exit(1);
 }
 // Loaded after the check, so that a missing build is reported as such.
-const { CONFIGS, CORRECT_F1, EXAMPLES, loadCorpus, loadGolden } = await import('../examples/pipeline/pipeline.mjs');
+const { CONFIGS, CORRECT_F1, EXAMPLES, SAMPLING_JITTER, loadCorpus, loadGolden, runPipeline, toJsonl } = await import('../examples/pipeline/pipeline.mjs');
 const { writeResults } = await import('../examples/pipeline/run.mjs');
 const { parse } = await import('yaml');
 const RETRIEVAL_OK = parse(readFileSync(CONFIG, 'utf8'))['retrieval-ok'];
@@ -197,13 +271,20 @@ process.stdout.write(
     `  head: ${CONFIGS.head.description}`,
     'Retriever, answerer and golden set are the same code and data in both runs; only the chunking changed.',
     `Retrieval counts as ok when every gold article is retrieved (${RETRIEVAL_OK}).`,
+    ...(options.repeats === undefined
+      ? []
+      : [
+          `--repeats ${options.repeats}: each configuration answers every question ${options.repeats} times ("run": 1, 2, …), and the answerer samples`,
+          `like an LLM at a temperature above 0: each sentence's match share moves by a random ±${SAMPLING_JITTER / 2} before it chooses, so a`,
+          'question whose best sentences are close, or near the threshold, gets different answers from run to run.',
+        ]),
     '',
     '',
   ].join('\n'),
 );
 
 const started = performance.now();
-const files = writeResults(options.out);
+const files = writeResults(options.out, { repeats: options.repeats });
 process.stdout.write(`Ran both configurations in ${((performance.now() - started) / 1000).toFixed(1)} s: ${shown(files.base)}, ${shown(files.head)}\n\n`);
 
 const comment = join(options.out, 'comment.md');
@@ -214,8 +295,10 @@ writeFileSync(json, compare(files, ['--json']).stdout);
 writeFileSync(comment, actionComment(files));
 
 process.stdout.write(`Wrote the PR comment body (as the action writes it) to ${shown(comment)} and the comparison as JSON to ${shown(json)}.\n\n`);
-process.stdout.write(misattribution(JSON.parse(compare(files, ['--retrieval-ok', 'hit@5', '--json']).stdout)));
-process.stdout.write(correctnessRules(files.head, options.out));
+if (options.repeats === undefined) {
+  process.stdout.write(misattribution(JSON.parse(compare(files, ['--retrieval-ok', 'hit@5', '--json']).stdout)));
+  process.stdout.write(correctnessRules(files.head, options.out));
+} else process.stdout.write(pureNoise(files, options.repeats, options.out));
 if (options.updateDocs) {
   mkdirSync(dirname(EXAMPLE_COMMENT), { recursive: true });
   copyFileSync(comment, EXAMPLE_COMMENT);

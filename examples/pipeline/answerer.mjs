@@ -15,6 +15,7 @@ export const ANSWER_ABOVE = 0.5;
  * @typedef {{ text: string, docId: string, terms: Set<string> }} Candidate
  * @typedef {{ answer: string, refused: boolean, citedIds: string[] }} Answer
  * @typedef {'SUPPORTED' | 'CONTRADICTED' | 'NOT_STATED'} Verdict
+ * @typedef {{ random: () => number, jitter: number }} Sampling
  */
 
 /**
@@ -54,12 +55,17 @@ export function questionParts(question) {
  * A part no sentence matches well enough is answered from general knowledge when that has an entry, otherwise left
  * out. When no part is answered the answer is a refusal. With an empty context, only general knowledge answers:
  * that is the closed-book run.
+ *
+ * With `sampling`, the answerer behaves like an LLM sampling at a temperature above 0: each sentence's share is
+ * moved by a uniform draw in ±jitter/2 before the best is chosen and held against ANSWER_ABOVE, so a question whose
+ * best two sentences are close, or whose best share is near the threshold, gets different answers from run to run.
  * @param {string} question
  * @param {readonly Chunk[]} context
  * @param {(term: string) => number} weight
+ * @param {Sampling} [sampling]
  * @returns {Answer}
  */
-export function answerQuestion(question, context, weight) {
+export function answerQuestion(question, context, weight, sampling) {
   /** @type {Candidate[]} */
   const candidates = context.flatMap((chunk) =>
     sentences(chunk.text)
@@ -77,7 +83,8 @@ export function answerQuestion(question, context, weight) {
     let best = null;
     let bestShare = 0;
     for (const candidate of candidates) {
-      const share = total === 0 ? 0 : asked.reduce((sum, term) => sum + (candidate.terms.has(term) ? weight(term) : 0), 0) / total;
+      const exact = total === 0 ? 0 : asked.reduce((sum, term) => sum + (candidate.terms.has(term) ? weight(term) : 0), 0) / total;
+      const share = sampling === undefined ? exact : exact + (sampling.random() - 0.5) * sampling.jitter;
       if (share > bestShare) [best, bestShare] = [candidate, share];
     }
     if (best !== null && bestShare >= ANSWER_ABOVE) {

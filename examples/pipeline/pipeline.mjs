@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { answerQuestion, checkClaims, termWeights } from './answerer.mjs';
 import { buildIndex, chunkCorpus } from './retrieval.mjs';
 import { sentences, tokenF1 } from './text.mjs';
+import { mulberry32 } from '../../scripts/seeded-random.mjs';
 
 /** The examples/ folder. */
 export const EXAMPLES = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -64,40 +65,75 @@ export function loadGolden(file = join(EXAMPLES, 'golden.jsonl')) {
     .map((line) => JSON.parse(line));
 }
 
+/** With repeats, how far sampling moves a sentence's share: a uniform draw in ±0.1. */
+export const SAMPLING_JITTER = 0.2;
+
 /**
- * Runs one configuration over the golden set and returns one result record per question.
+ * FNV-1a of a string: the seed of one (configuration, question, run), so that every run of the noisy answerer is
+ * reproducible and the runs of the two configurations are independent draws.
+ * @param {string} text
+ */
+function seedOf(text) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash;
+}
+
+/**
+ * Runs one configuration over the golden set and returns one result record per question, or with `repeats` one
+ * record per question and run (`run`: 1, 2, …), answered by the sampling answerer (`answerQuestion`'s `sampling`).
  *
  * `retrieved_ids` are the documents of the retrieved chunks, in rank order without repeats: exactly what the
  * answerer was given, at the level of the golden set's `relevant_ids`.
  * @param {PipelineConfig} config
  * @param {{ docs?: Doc[], golden?: GoldenQuestion[] }} [input]
+ * @param {{ repeats?: number, firstRun?: number }} [options] runs are numbered from `firstRun` (default 1); each
+ *   number draws its own sampling noise, so runs 4–6 are fresh draws next to runs 1–3
  */
-export function runPipeline(config, input = {}) {
+export function runPipeline(config, input = {}, options = {}) {
   const docs = input.docs ?? loadCorpus();
   const golden = input.golden ?? loadGolden();
   const weight = termWeights(docs.flatMap((doc) => sentences(doc.text)));
   const index = buildIndex(chunkCorpus(docs, config.chunking));
+  const repeats = options.repeats;
+  const firstRun = options.firstRun ?? 1;
+  const runs = repeats === undefined ? [undefined] : Array.from({ length: repeats }, (_, i) => firstRun + i);
 
-  return golden.map((q) => {
+  return golden.flatMap((q) => {
     const context = index.search(q.question, config.chunksRetrieved);
-    const answer = answerQuestion(q.question, context, weight);
     const closedBook = answerQuestion(q.question, [], weight);
-    return {
-      id: q.id,
-      question: q.question,
-      retrieved_ids: [...new Set(context.map((chunk) => chunk.docId))],
-      relevant_ids: q.relevant_ids,
-      answer: answer.answer,
-      expected_answer: q.expected_answer,
-      correct: isCorrect(answer, q),
-      answerable: q.answerable,
-      refused: answer.refused,
-      claims: checkClaims(answer, context),
-      cited_ids: answer.citedIds,
-      closed_book_correct: isCorrect(closedBook, q),
-      tags: q.tags,
-    };
+    return runs.map((run) => {
+      const sampling = run === undefined ? undefined : { random: mulberry32(seedOf(`${config.name}:${q.id}:${run}`)), jitter: SAMPLING_JITTER };
+      return record(q, context, answerQuestion(q.question, context, weight, sampling), closedBook, run);
+    });
   });
+}
+
+/**
+ * One result record in rag-gate's format.
+ * @param {GoldenQuestion} q
+ * @param {import('./retrieval.mjs').Chunk[]} context
+ * @param {import('./answerer.mjs').Answer} answer
+ * @param {import('./answerer.mjs').Answer} closedBook
+ * @param {number | undefined} run
+ */
+function record(q, context, answer, closedBook, run) {
+  return {
+    id: q.id,
+    ...(run === undefined ? {} : { run }),
+    question: q.question,
+    retrieved_ids: [...new Set(context.map((chunk) => chunk.docId))],
+    relevant_ids: q.relevant_ids,
+    answer: answer.answer,
+    expected_answer: q.expected_answer,
+    correct: isCorrect(answer, q),
+    answerable: q.answerable,
+    refused: answer.refused,
+    claims: checkClaims(answer, context),
+    cited_ids: answer.citedIds,
+    closed_book_correct: isCorrect(closedBook, q),
+    tags: q.tags,
+  };
 }
 
 /**

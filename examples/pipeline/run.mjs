@@ -10,14 +10,16 @@ import { pathToFileURL } from 'node:url';
 import { CONFIGS, EXAMPLES, loadCorpus, loadGolden, runPipeline, toJsonl } from './pipeline.mjs';
 
 /**
- * Writes `base.jsonl` and `head.jsonl` to `dir` and returns their paths.
+ * Writes `base.jsonl` and `head.jsonl` to `dir` and returns their paths; with `repeats`, each question `repeats`
+ * times, answered with sampling noise (`runPipeline`).
  * @param {string} dir
+ * @param {{ repeats?: number }} [options]
  */
-export function writeResults(dir) {
+export function writeResults(dir, options = {}) {
   const input = { docs: loadCorpus(), golden: loadGolden() };
   mkdirSync(dir, { recursive: true });
   const files = { base: join(dir, 'base.jsonl'), head: join(dir, 'head.jsonl') };
-  for (const name of /** @type {const} */ (['base', 'head'])) writeFileSync(files[name], toJsonl(runPipeline(CONFIGS[name], input)));
+  for (const name of /** @type {const} */ (['base', 'head'])) writeFileSync(files[name], toJsonl(runPipeline(CONFIGS[name], input, options)));
   return files;
 }
 

@@ -51,7 +51,7 @@ export function rateMovementWords(rates: RateCounts): string {
   const { noise } = rates;
   return (
     `${rates.broken} broken, ${noise.broken.toFixed(1)} expected from run-to-run noise; ${rates.fixed} fixed, ${noise.fixed.toFixed(1)} expected ` +
-    `(questions whose pass rate fell or rose; noise from base's own repeats on ${noise.questions} question${noise.questions === 1 ? '' : 's'})`
+    `(questions whose pass rate fell or rose; noise: each question's runs dealt at random between base and head, over the ${noise.questions} question${noise.questions === 1 ? '' : 's'} base ran at least twice)`
   );
 }
 

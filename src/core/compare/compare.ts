@@ -153,7 +153,7 @@ function rateTest(
     const baseRuns = counts.base[i]!;
     const headRuns = counts.head[i]!;
     if (baseRuns >= 2 && headRuns >= 1) {
-      const expected = noiseDiscordance(before, baseRuns, headRuns);
+      const expected = noiseDiscordance(Math.round(before * baseRuns), baseRuns, Math.round(after * headRuns), headRuns);
       noise.broken += expected.lower;
       noise.fixed += expected.higher;
       noise.questions++;

@@ -128,7 +128,7 @@ export interface RateCounts {
   /** Questions whose head pass rate is below their base pass rate. */
   readonly broken: number;
   readonly fixed: number;
-  /** Expected from noise, over the questions base ran at least twice (their base rate as the pass probability). */
+  /** Expected from noise, over the questions base ran at least twice: each question's runs dealt at random between the sides (noise-floor.ts). */
   readonly noise: { readonly broken: number; readonly fixed: number; readonly questions: number } | null;
 }
 

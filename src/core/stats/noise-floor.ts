@@ -1,36 +1,39 @@
-/** The binomial probabilities P(X = 0..n) for X ~ Bin(n, p). */
-function binomialPmf(n: number, p: number): Float64Array {
-  const pmf = new Float64Array(n + 1);
-  if (p <= 0) pmf[0] = 1;
-  else if (p >= 1) pmf[n] = 1;
-  else {
-    // Recurrence P(k+1) = P(k)·(n−k)/(k+1)·p/(1−p), from P(0) = (1−p)^n in logs for large n.
-    let log = n * Math.log1p(-p);
-    const odds = Math.log(p) - Math.log1p(-p);
-    for (let k = 0; k <= n; k++) {
-      pmf[k] = Math.exp(log);
-      log += Math.log(n - k) - Math.log(k + 1) + odds;
-    }
-  }
-  return pmf;
-}
-
 /**
- * The chances that a question's pass rate over `headRuns` runs falls below, or rises above, its pass rate over
- * `baseRuns` runs when both are drawn with the same pass probability `p`: what run-to-run noise alone gives.
+ * The chances that a question's pass rate falls, or rises, from base to head by run-to-run noise alone, given its
+ * `basePasses` of `baseRuns` and `headPasses` of `headRuns`: the runs of both sides are pooled and dealt at random
+ * between the sides in their sizes (hypergeometric), which is what "nothing changed" means when runs are
+ * exchangeable. Given the pooled passes this is the unbiased estimate under no change, where plugging in base's
+ * rate is not: a question whose pass probability is 0.8 passes all of 3 runs half the time, and its plug-in rate
+ * of 1 would call it steady.
+ *
+ * A question whose outcome is the same in every run of each side (steady on both) counts 0: its runs give no
+ * evidence of noise, and a deterministic change such as a lost document would otherwise count as noise.
  */
-export function noiseDiscordance(p: number, baseRuns: number, headRuns: number): { lower: number; higher: number } {
-  const base = binomialPmf(baseRuns, p);
-  const head = binomialPmf(headRuns, p);
+export function noiseDiscordance(basePasses: number, baseRuns: number, headPasses: number, headRuns: number): { lower: number; higher: number } {
+  const steady = (passes: number, runs: number) => passes === 0 || passes === runs;
+  if (steady(basePasses, baseRuns) && steady(headPasses, headRuns)) return { lower: 0, higher: 0 };
+  const passes = basePasses + headPasses;
+  const first = Math.max(0, passes - headRuns);
+  const last = Math.min(baseRuns, passes);
+  // log C(baseRuns, b) + log C(headRuns, passes − b) by the ratio of successive terms, normalised at the end.
+  const logWeights: number[] = [];
+  let log = 0;
+  for (let b = first; b <= last; b++) {
+    logWeights.push(log);
+    log += Math.log(baseRuns - b) + Math.log(passes - b) - Math.log(b + 1) - Math.log(headRuns - passes + b + 1);
+  }
+  const top = Math.max(...logWeights);
+  let total = 0;
   let lower = 0;
   let higher = 0;
-  for (let b = 0; b <= baseRuns; b++) {
-    for (let h = 0; h <= headRuns; h++) {
-      const joint = base[b]! * head[h]!;
-      // Cross-multiplied, so equal rates (2/4 and 1/2) compare equal.
-      if (h * baseRuns < b * headRuns) lower += joint;
-      else if (h * baseRuns > b * headRuns) higher += joint;
-    }
-  }
-  return { lower, higher };
+  logWeights.forEach((logWeight, i) => {
+    const b = first + i;
+    const h = passes - b;
+    const weight = Math.exp(logWeight - top);
+    total += weight;
+    // Cross-multiplied, so equal rates (2/4 and 1/2) compare equal.
+    if (h * baseRuns < b * headRuns) lower += weight;
+    else if (h * baseRuns > b * headRuns) higher += weight;
+  });
+  return { lower: lower / total, higher: higher / total };
 }

@@ -71,6 +71,7 @@ function simulate(seeds: number, shift: number) {
   let significant = 0;
   let failed = 0;
   let noiseBroken = 0;
+  let broken = 0;
   for (let seed = 0; seed < seeds; seed++) {
     const random = new Random(`repeats-simulation-${shift}-${seed}`);
     const p = probabilities(random);
@@ -83,21 +84,27 @@ function simulate(seeds: number, shift: number) {
     const correct = comparison.tests.find((test) => test.metric === 'correct')!;
     if (correct.pValue < ALPHA) significant++;
     if (comparison.verdict === 'fail') failed++;
-    if (correct.kind === 'randomization') noiseBroken += correct.rates!.noise!.broken;
+    if (correct.kind === 'randomization') {
+      noiseBroken += correct.rates!.noise!.broken;
+      broken += correct.rates!.broken;
+    }
   }
-  return { significant: significant / seeds, failed: failed / seeds, noiseBroken: noiseBroken / seeds };
+  return { significant: significant / seeds, failed: failed / seeds, noiseBroken: noiseBroken / seeds, broken: broken / seeds };
 }
 
 describe('repeated runs: the simulation the gate must pass', () => {
   it('no change (head drawn from base’s per-question probabilities): false positives ≤ α within sampling error', () => {
     const seeds = 300;
-    const { significant, failed, noiseBroken } = simulate(seeds, 0);
+    const { significant, failed, noiseBroken, broken } = simulate(seeds, 0);
     const samplingError = Math.sqrt((ALPHA * (1 - ALPHA)) / seeds);
     // The test is two-sided: its rejections stay within α; the gate fails on drops only, about half of them.
     expect(significant).toBeLessThanOrEqual(ALPHA + 3 * samplingError);
     expect(failed).toBeLessThanOrEqual(ALPHA / 2 + 3 * samplingError);
-    // Under no change many questions still fall between two runs: the noise floor says how many.
-    expect(noiseBroken).toBeGreaterThan(30);
+    // Under no change many questions still fall between two runs, and the noise floor says how many: on average it
+    // equals the observed count (69.4 against 69.3 of 300 questions here, where base's rate plugged in gave 45.3).
+    // It misses only questions steady on both sides with different outcomes, which 5 runs a side make rare.
+    expect(broken).toBeGreaterThan(50);
+    expect(Math.abs(noiseBroken - broken) / broken).toBeLessThan(0.03);
   });
 
   it('a real 5-point drop is detected most of the time', () => {
