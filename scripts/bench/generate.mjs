@@ -3,6 +3,7 @@ import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { mulberry32 as rng } from '../seeded-random.mjs';
+import { textMaker } from './text.mjs';
 
 async function writeLines(file, produce) {
   const out = createWriteStream(file, { highWaterMark: 1 << 20 });
@@ -99,6 +100,120 @@ export async function generateResults(dir, questions, depth) {
             claims,
             answer_relevance: Math.round(random() * 1000) / 1000,
             tags: [`t${i % 7}`],
+          })}\n`,
+        );
+      }
+    });
+  }
+  return { base, head };
+}
+
+/** MS MARCO's passage collection: ids 0 … 8,841,822. */
+export const MSMARCO_PASSAGES = 8_841_823;
+
+/**
+ * A TREC run and qrels shaped like a real collection's (issue 19): document ids are MS MARCO passage numbers drawn
+ * from its 8.8 M ids, popular ones more often (u² skew), so 10,000 queries × 1,000 give a few million distinct
+ * docnos; scores with 4 decimals, about 7% tied with the one above; 5% short rankings; about 100 judgments per
+ * query graded 0–3, most near the top of the ranking, some unretrieved. Returns the files and the number of
+ * distinct docnos in the run.
+ */
+export async function generateTrecRealistic(dir, queries, depth) {
+  const qrels = join(dir, `trec-real-${queries}.qrels`);
+  const run = join(dir, `trec-real-${queries}.run`);
+  mkdirSync(dir, { recursive: true });
+  const random = rng(queries + 19);
+  const seen = new Uint8Array(MSMARCO_PASSAGES);
+  let distinct = 0;
+  const rankings = [];
+  await writeLines(run, async (write) => {
+    for (let q = 0; q < queries; q++) {
+      const length = random() < 0.05 ? 1 + Math.floor(random() * depth) : depth;
+      const docs = new Set();
+      while (docs.size < length) docs.add(Math.floor(random() * random() * MSMARCO_PASSAGES));
+      const ranking = [...docs];
+      let score = 30 + random() * 10;
+      for (let r = 0; r < ranking.length; r++) {
+        if (seen[ranking[r]] === 0) {
+          seen[ranking[r]] = 1;
+          distinct++;
+        }
+        if (r > 0 && random() >= 0.07) score -= random() * (20 / depth);
+        await write(`${1_000_000 + q * 37} Q0 ${ranking[r]} ${r + 1} ${score.toFixed(4)} bm25-rm3\n`);
+      }
+      // Judged: 100 documents a query, three quarters from the top 100 of the ranking.
+      const judged = new Set();
+      while (judged.size < Math.min(75, ranking.length)) judged.add(ranking[Math.floor(random() * random() * Math.min(100, ranking.length))]);
+      while (judged.size < 100) judged.add(Math.floor(random() * MSMARCO_PASSAGES));
+      rankings.push([...judged]);
+    }
+  });
+  await writeLines(qrels, async (write) => {
+    for (let q = 0; q < queries; q++) for (const doc of rankings[q]) await write(`${1_000_000 + q * 37} 0 ${doc} ${Math.floor(random() * random() * 4)}\n`);
+  });
+  return { qrels, run, distinct };
+}
+
+/**
+ * Paired results shaped like users' (issue 19): ids `q-<12 hex>`, document ids `doc-<10 hex>` drawn from an
+ * 8.8 M-id vocabulary (u² skew), questions of 10–30 words, answers of 50–200, expected answers of 10–40, 1–3
+ * graded gold documents, 2–6 claims with their text, tags; head is a noisy copy of base with 3 points less
+ * retrieval and correctness.
+ */
+export async function generateResultsRealistic(dir, questions, depth) {
+  const base = join(dir, `results-real-${questions}-base.jsonl`);
+  const head = join(dir, `results-real-${questions}-head.jsonl`);
+  mkdirSync(dir, { recursive: true });
+  const hex = (n, width) => n.toString(16).padStart(width, '0');
+  const docId = (n) => `doc-${hex(Math.imul(n, 2654435761) >>> 0, 8)}${hex(n % 256, 2)}`;
+  const questionId = (i) => `q-${hex(Math.imul(i + 1, 2246822519) >>> 0, 8)}${hex(i & 0xffff, 4)}`;
+  for (const [file, seed, drift] of [
+    [base, 1, 0],
+    [head, 2, 0.03],
+  ]) {
+    const random = rng(seed);
+    const labels = rng(7);
+    const text = textMaker(random);
+    const labelText = textMaker(labels);
+    await writeLines(file, async (write) => {
+      for (let i = 0; i < questions; i++) {
+        const question = `${labelText.words(labelText.between(10, 30))}?`;
+        const expected = labelText.sentences(labelText.between(10, 40));
+        const gold = labelText.between(1, 3);
+        const relevant = {};
+        const goldIds = [];
+        for (let g = 0; g < gold; g++) {
+          const id = docId(Math.floor(labels() * labels() * MSMARCO_PASSAGES));
+          goldIds.push(id);
+          relevant[id] = 1 + Math.floor(labels() * 3);
+        }
+        const answerable = labels() > 0.1;
+        const retrieved = [];
+        const seen = new Set();
+        for (let r = 0; r < depth; r++) {
+          let id = r < gold && random() > 0.2 + drift ? goldIds[r] : docId(Math.floor(random() * random() * MSMARCO_PASSAGES));
+          while (seen.has(id)) id = docId(Math.floor(random() * MSMARCO_PASSAGES));
+          seen.add(id);
+          retrieved.push(id);
+        }
+        const claims = Array.from({ length: text.between(2, 6) }, () => ({
+          text: text.sentences(text.between(8, 20)),
+          verdict: random() < 0.85 - drift ? 'SUPPORTED' : random() < 0.5 ? 'NOT_STATED' : 'CONTRADICTED',
+        }));
+        await write(
+          `${JSON.stringify({
+            id: questionId(i),
+            question,
+            retrieved_ids: retrieved,
+            relevant_ids: answerable ? relevant : [],
+            answer: text.sentences(text.between(50, 200)),
+            expected_answer: expected,
+            answerable,
+            correct: random() < 0.7 - drift,
+            refused: !answerable && random() < 0.8,
+            claims,
+            answer_relevance: Math.round(random() * 1000) / 1000,
+            tags: [`product-${i % 7}`, i % 3 === 0 ? 'synthesis' : 'factual'],
           })}\n`,
         );
       }
