@@ -1,11 +1,16 @@
-// One timed child process for `npm run bench`: wall time around the spawn, peak RSS from GNU time when it exists.
+// One timed child process for `npm run bench`: wall time around the spawn; CPU time and peak RSS from GNU time when
+// it exists.
 import { spawn } from 'node:child_process';
 import { closeSync, createReadStream, existsSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const GNU_TIME = '/usr/bin/time';
+const TASKSET = '/usr/bin/taskset';
 
-/** True when GNU time can report the peak RSS (`%M`, in KiB) of a child. */
+/** True when runs can be pinned to one core (util-linux's taskset). */
+export const pinningAvailable = existsSync(TASKSET);
+
+/** True when GNU time can report the CPU time (`%U`, `%S`) and peak RSS (`%M`, in KiB) of a child. */
 export const memoryMeasured = existsSync(GNU_TIME);
 
 /** The last `bytes` bytes of a text file, for error messages. */
@@ -16,25 +21,31 @@ function tail(file, bytes = 2000) {
 }
 
 /**
- * GNU time's output file: the `%M` figure on the last line, preceded by "Command exited with non-zero status N"
- * or "Command terminated by signal N" when the command did not exit cleanly.
+ * GNU time's output file: `%U %S %M` (user and system seconds, peak KiB) on the last line, preceded by "Command
+ * exited with non-zero status N" or "Command terminated by signal N" when the command did not exit cleanly.
  */
 function readTimeFile(file) {
   const lines = readFileSync(file, 'utf8').trim().split('\n');
   const signal = /Command terminated by signal (\d+)/.exec(lines.join('\n'));
-  const last = lines.at(-1)?.trim() ?? '';
-  return { peakKiB: /^\d+$/.test(last) ? Number(last) : null, signal: signal ? Number(signal[1]) : null };
+  const figures = /^(\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+)$/.exec(lines.at(-1)?.trim() ?? '');
+  return {
+    cpuSeconds: figures ? Number(figures[1]) + Number(figures[2]) : null,
+    peakKiB: figures ? Number(figures[3]) : null,
+    signal: signal ? Number(signal[1]) : null,
+  };
 }
 
 /**
  * Runs `command args` once, as a user would from a shell. Standard output goes to `stdout` (a file path; /dev/null
  * by default) and standard error to `dir`/stderr.txt, so neither is a pipe or a terminal.
- * Returns { seconds, peakKiB (null without GNU time), code, signal, stderr } — `stderr` is a tail, for errors.
+ * With `oneCore` it runs pinned to the first CPU (`taskset -c 0`), so that it cannot lean on a second idle core.
+ * Returns { seconds, cpuSeconds and peakKiB (null without GNU time), code, signal, stderr } — `stderr` is a tail.
  */
-export async function measure(command, args, { dir, cwd, env, stdout = '/dev/null' }) {
+export async function measure(command, args, { dir, cwd, env, stdout = '/dev/null', oneCore = false }) {
   const timeFile = join(dir, 'time.txt');
   const stderrFile = join(dir, 'stderr.txt');
-  const [file, argv] = memoryMeasured ? [GNU_TIME, ['-f', '%M', '-o', timeFile, command, ...args]] : [command, args];
+  const [pinned, pinnedArgs] = oneCore ? [TASKSET, ['-c', '0', command, ...args]] : [command, args];
+  const [file, argv] = memoryMeasured ? [GNU_TIME, ['-f', '%U %S %M', '-o', timeFile, pinned, ...pinnedArgs]] : [pinned, pinnedArgs];
   const out = openSync(stdout, 'w');
   const err = openSync(stderrFile, 'w');
   try {
@@ -45,11 +56,18 @@ export async function measure(command, args, { dir, cwd, env, stdout = '/dev/nul
       child.once('exit', (exitCode, exitSignal) => resolve({ code: exitCode, signal: exitSignal, end: process.hrtime.bigint() }));
     });
     const seconds = Number(end - start) / 1e9;
-    if (!memoryMeasured) return { seconds, peakKiB: null, code, signal, stderr: tail(stderrFile) };
-    const timed = existsSync(timeFile) ? readTimeFile(timeFile) : { peakKiB: null, signal: null };
+    if (!memoryMeasured) return { seconds, cpuSeconds: null, peakKiB: null, code, signal, stderr: tail(stderrFile) };
+    const timed = existsSync(timeFile) ? readTimeFile(timeFile) : { cpuSeconds: null, peakKiB: null, signal: null };
     // Under GNU time a killed command shows as exit status 128 + N; report the signal instead.
     const killed = timed.signal !== null;
-    return { seconds, peakKiB: timed.peakKiB, code: killed ? null : code, signal: killed ? `signal ${timed.signal}` : signal, stderr: tail(stderrFile) };
+    return {
+      seconds,
+      cpuSeconds: timed.cpuSeconds,
+      peakKiB: timed.peakKiB,
+      code: killed ? null : code,
+      signal: killed ? `signal ${timed.signal}` : signal,
+      stderr: tail(stderrFile),
+    };
   } finally {
     closeSync(out);
     closeSync(err);
