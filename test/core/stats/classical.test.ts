@@ -1,7 +1,7 @@
 import signrankCdf from '@stdlib/stats-base-dists-signrank-cdf';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pairedTTest, wilcoxonSignedRank } from '../../../src/core/stats/classical.js';
+import { pairedTTest, type WilcoxonMethod, wilcoxonSignedRank } from '../../../src/core/stats/classical.js';
 
 /**
  * Two-sided p-value of Student's t with integer df from Abramowitz & Stegun 26.7.3–4 (a finite trigonometric
@@ -152,6 +152,40 @@ describe('wilcoxonSignedRank (scipy.stats.wilcoxon defaults)', () => {
     const z = (rPlus - 105) / Math.sqrt(variance);
     expect(result.statistic).toBe(210 - rPlus);
     expect(Math.abs(result.pValue - erfc(Math.abs(z) / Math.SQRT2))).toBeLessThan(1e-12);
+  });
+
+  it("takes each method at scipy's boundaries, from either tail (values from scipy 1.17.1's wilcoxon)", () => {
+    const lowerTail = [-1.5, -2.25, -3.125, 0.5, -4.75, -5.5, 1.25, -6.875, -7.5, -8.25, 2.625, -9.5];
+    const upperTail = lowerTail.map((d) => -d);
+    const tiedLower = [-1, -1, -2, -2, -3, 1, -4, -4, -5, -6, 2, -7, -8];
+    const d50 = [
+      0.30123, 0.598746, 0.025862, -0.590592, -0.154671, -0.691647, 0.360144, 1.640215, -0.192207, -0.320475, 0.789842, 0.656887, 0.405414, -0.630468, 0.270748,
+      0.995303, -1.044215, -0.157616, -1.601223, -0.989538, -1.541735, 0.064909, -0.967446, 0.571264, 0.456751, 0.113069, -2.21676, -0.238693, 0.251499,
+      0.413309, -1.230136, -0.177753, -0.678519, -0.508837, 1.360899, -0.507535, 0.267478, 1.18439, -0.2836, 0.188298, 0.410464, 0.363782, -0.925056, 0.37614,
+      1.658823, -1.247145, 1.159383, 0.419354, -0.34147, 2.300417,
+    ];
+    const d51 = [
+      1.06226, -0.899289, 0.374516, 0.87669, 0.111218, 0.98291, 0.233483, 0.967248, 1.738523, -0.375662, 0.503139, -0.163308, 0.427268, -0.887195, -0.279302,
+      0.103804, 1.198764, 1.445222, -1.023528, -0.494642, 0.946903, -1.69242, -0.16317, 0.202713, 1.557015, 0.989404, -0.027213, -0.068576, 0.049805, 1.823529,
+      -0.128025, -0.00368, 0.652589, 0.17923, 0.102716, -0.814067, 0.288479, -0.143581, 1.466128, 0.953089, 0.275856, 0.968381, -0.03987, 1.352126, 0.2946,
+      0.883382, -0.990893, 0.64668, -1.388204, -1.735329, -0.004477,
+    ];
+    const cases: [string, number[], WilcoxonMethod, number, number][] = [
+      ['exact, R+ in the lower tail', lowerTail, 'exact', 8, 0.01220703125],
+      ['exact, R+ in the upper tail', upperTail, 'exact', 8, 0.01220703125],
+      ['13 pairs with ties, lower tail: enumerated', tiedLower, 'permutation', 7, 0.005126953125],
+      ['13 pairs with ties, upper tail: enumerated', tiedLower.map((d) => -d), 'permutation', 7, 0.005126953125],
+      ['13 pairs with a zero: enumerated', [0, ...lowerTail], 'permutation', 8, 0.01220703125],
+      ['14 pairs with ties: normal', [...tiedLower, -9], 'normal', 7, 0.004200708267270724],
+      ['50 pairs without ties: exact', d50, 'exact', 622, 0.8858855663449852],
+      ['51 pairs: normal', d51, 'normal', 437, 0.03414090869156308],
+    ];
+    for (const [name, d, method, statistic, pValue] of cases) {
+      const result = wilcoxonSignedRank(d)!;
+      expect(result.method, name).toBe(method);
+      expect(result.statistic, name).toBe(statistic);
+      expect(Math.abs(result.pValue - pValue), name).toBeLessThan(1e-12);
+    }
   });
 
   it('all differences zero (or none): undefined', () => {
