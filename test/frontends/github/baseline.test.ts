@@ -21,6 +21,7 @@ function search(api: FakeGitHub, overrides: Partial<ArtifactSearch> = {}): Artif
     artifactName: 'rag-gate-results',
     maxAgeDays: 30,
     resultNames: ['results.jsonl'],
+    historyName: 'rag-gate-history.json',
     directory: join(tempDir(), 'baseline'),
     now: NOW,
     ...overrides,

@@ -51,7 +51,13 @@ function unchanged(): Setup {
 
 async function run(setup: Setup, inputs: Partial<Record<InputName, string>>, options: Partial<FakeRuntimeOptions> & { api?: FakeGitHub } = {}) {
   const api = options.api ?? new FakeGitHub();
-  const fake = fakeRuntime({ api, ...options, inputs: { results: setup.head, ...inputs }, env: { RUNNER_TEMP: setup.dir, ...options.env } });
+  // The history file in the test's directory: a push run writes it.
+  const fake = fakeRuntime({
+    api,
+    ...options,
+    inputs: { results: setup.head, history: join(setup.dir, 'rag-gate-history.json'), ...inputs },
+    env: { RUNNER_TEMP: setup.dir, GITHUB_SHA: HEAD_SHA, ...options.env },
+  });
   await runAction(fake.runtime);
   return { ...fake, api };
 }
