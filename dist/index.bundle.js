@@ -83503,10 +83503,12 @@ async function lookUp(search) {
       })
     );
     if (zip === null) continue;
-    const { files: entries, history } = await extractResults(zip, { results: search.resultNames, history: search.historyName }, search.directory).catch((error63) => {
-      if (error63 instanceof UnpackError) throw new LookupBroken({ ...problemAt("unpack", runRef), kind: "corrupt-artifact", detail: error63.message });
-      throw error63;
-    });
+    const { files: entries, history } = await extractResults(zip, { results: search.resultNames, history: search.historyName }, search.directory).catch(
+      (error63) => {
+        if (error63 instanceof UnpackError) throw new LookupBroken({ ...problemAt("unpack", runRef), kind: "corrupt-artifact", detail: error63.message });
+        throw error63;
+      }
+    );
     if (entries.size === 0) continue;
     const where = run2.headSha === mergeBase ? " (the merge-base)" : "";
     return {
@@ -83704,7 +83706,13 @@ async function lookUpPrevious(file2, search) {
       try {
         entry = historyInArtifact(zip, zipEntries(zip), basename4(file2));
       } catch (error63) {
-        return restart({ kind: "unreadable", artifact, run: runLink, entry: basename4(file2), detail: `the artifact is not a zip rag-gate will unpack (${errorMessage2(error63)})` });
+        return restart({
+          kind: "unreadable",
+          artifact,
+          run: runLink,
+          entry: basename4(file2),
+          detail: `the artifact is not a zip rag-gate will unpack (${errorMessage2(error63)})`
+        });
       }
       if (entry === null) return restart({ kind: "no-history", artifact, run: runLink, file: basename4(file2) });
       const read = readArtifactHistory(entry, artifact);
@@ -83748,7 +83756,11 @@ async function pullRequestHistory(runtime, file2, baseline) {
     note(runtime, { kind: "unreadable", artifact: artifact.name, run: artifact.run, entry: artifact.history.entry, detail: read.problem }, "pull-request");
     return null;
   }
-  note(runtime, { kind: "artifact", artifact: artifact.name, run: artifact.run, entry: artifact.history.entry, runs: read.history.runs.length }, "pull-request");
+  note(
+    runtime,
+    { kind: "artifact", artifact: artifact.name, run: artifact.run, entry: artifact.history.entry, runs: read.history.runs.length },
+    "pull-request"
+  );
   return read.history;
 }
 
@@ -85033,7 +85045,9 @@ ${renderSettings(
 function pushedCommit(env) {
   const sha = env.GITHUB_SHA ?? "";
   if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha))
-    throw new Error(`GITHUB_SHA is ${sha === "" ? "not set" : `"${sha}", not a commit`}: a push run keys its history entry by the pushed commit, which the runner sets there`);
+    throw new Error(
+      `GITHUB_SHA is ${sha === "" ? "not set" : `"${sha}", not a commit`}: a push run keys its history entry by the pushed commit, which the runner sets there`
+    );
   return sha;
 }
 function noComparison(baseline, settings) {
@@ -85056,7 +85070,9 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
   const judge = (files, side) => judgeClient === null ? Promise.resolve([...files]) : judgeClient.judgeFiles(files, join7(reportDir, "judged", side), (message) => runtime.info(message));
   const headFiles = await judge(headInputs, "head");
   if (headInputs.some((file2) => basename7(file2) === basename7(settings.history)))
-    throw new SettingError(`input "history": ${settings.history} has the name of a results file; the baseline artifact holds both, so give the history another name`);
+    throw new SettingError(
+      `input "history": ${settings.history} has the name of a results file; the baseline artifact holds both, so give the history another name`
+    );
   const pushed = event.pushedBranch === null ? null : { branch: event.pushedBranch, commit: pushedCommit(env) };
   const previous = pushed === null ? null : await previousHistory(runtime, settings.history, {
     api,
