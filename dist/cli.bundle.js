@@ -62995,7 +62995,7 @@ function parseHistory(text4, file2) {
 
 // src/frontends/cli/history-command.ts
 function historyCommand(context) {
-  return new Command("history").description("print the base branch's run history (the history.json the action keeps in its artifact) and its trends; write an SVG chart").requiredOption("--history <file>", "the history file (history.json from the baseline artifact)").option("--metrics <list>", "metrics to show, comma-separated", TREND_METRICS.join(",")).option("--last <n>", "runs the trend test covers", String(TREND_RUNS)).option("--svg <file>", "write the metrics over every run as an SVG line chart").option("--json", "print the history and the trends as one JSON object").action(async (options) => {
+  return new Command("history").description("print the base branch's run history (the rag-gate-history.json the action keeps in its baseline artifact) and its trends; write an SVG chart").requiredOption("--history <file>", "the history file (rag-gate-history.json from the baseline artifact)").option("--metrics <list>", "metrics to show, comma-separated", TREND_METRICS.join(",")).option("--last <n>", "runs the trend test covers", String(TREND_RUNS)).option("--svg <file>", "write the metrics over every run as an SVG line chart").option("--json", "print the history and the trends as one JSON object").action(async (options) => {
     const history = await readHistory(options.history);
     const metrics = splitList(options.metrics);
     const last = Number(options.last);
