@@ -85065,24 +85065,25 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
   const env = runtime.env;
   const reportDir = join7(env.RUNNER_TEMP || tmpdir2(), "rag-gate", settings["comment-tag"]);
   await mkdir6(reportDir, { recursive: true });
-  const config2 = await comparisonConfig(settings);
-  const judgeClient = settings.judge === "openai" ? new ActionJudge(settings, env) : null;
-  const judge = (files, side) => judgeClient === null ? Promise.resolve([...files]) : judgeClient.judgeFiles(files, join7(reportDir, "judged", side), (message) => runtime.info(message));
-  const headFiles = await judge(headInputs, "head");
   if (headInputs.some((file2) => basename7(file2) === basename7(settings.history)))
     throw new SettingError(
       `input "history": ${settings.history} has the name of a results file; the baseline artifact holds both, so give the history another name`
     );
-  const pushed = event.pushedBranch === null ? null : { branch: event.pushedBranch, commit: pushedCommit(env) };
-  const previous = pushed === null ? null : await previousHistory(runtime, settings.history, {
-    api,
-    branch: pushed.branch,
-    producerRunId: event.producerRunId,
-    repository: `${context.owner}/${context.repo}`,
-    serverUrl: env.GITHUB_SERVER_URL || "https://github.com",
-    artifactName: settings["baseline-artifact"],
-    now: runtime.now()
-  });
+  const push = event.pushedBranch === null ? null : {
+    commit: pushedCommit(env),
+    previous: await previousHistory(runtime, settings.history, {
+      api,
+      branch: event.pushedBranch,
+      producerRunId: event.producerRunId,
+      repository: `${context.owner}/${context.repo}`,
+      artifactName: settings["baseline-artifact"],
+      now: runtime.now()
+    })
+  };
+  const config2 = await comparisonConfig(settings);
+  const judgeClient = settings.judge === "openai" ? new ActionJudge(settings, env) : null;
+  const judge = (files, side) => judgeClient === null ? Promise.resolve([...files]) : judgeClient.judgeFiles(files, join7(reportDir, "judged", side), (message) => runtime.info(message));
+  const headFiles = await judge(headInputs, "head");
   const commentsAllowed = settings.comment !== "never" && event.eventName !== "push";
   const found = await findBaseline(runtime, settings, baselineOrigin, { ...context, reportDir });
   const compareWith = async (baseline) => {
@@ -85171,8 +85172,8 @@ ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
   await writeFileAtomic(jsonFile, `${JSON.stringify(report2, null, 2)}
 `);
   await writeFileAtomic(markdownFile, comment);
-  if (pushed !== null && previous !== null) {
-    const history = await recordRun(settings.history, previous, headSummary, pushed.commit, runtime.now());
+  if (push !== null) {
+    const history = await recordRun(settings.history, push.previous, headSummary, push.commit, runtime.now());
     runtime.info(historyWrittenNote(settings.history, history.runs.length, settings["baseline-artifact"]));
   }
   await runtime.writeSummary(Buffer.byteLength(summary2) <= SUMMARY_MAX_BYTES ? summary2 : comment).catch((error63) => runtime.warning(`could not write the job summary: ${errorMessage4(error63)}`));
@@ -85201,7 +85202,7 @@ ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
   runtime.setOutput("baseline-found", String(result.kind === "compared"));
   runtime.setOutput("baseline-sha", result.kind === "compared" ? result.baseline.sha ?? "" : "");
   runtime.setOutput("comment-url", posted.url ?? "");
-  runtime.setOutput("history", pushed === null ? "" : settings.history);
+  runtime.setOutput("history", push === null ? "" : settings.history);
   runtime.setOutput("holdout-gap", "");
   runtime.setOutput("holdout-looks", "");
   runtime.setOutput("holdout-ledger", "");

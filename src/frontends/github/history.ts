@@ -58,7 +58,6 @@ export interface PushSearch {
   readonly producerRunId: number;
   /** owner/name: only runs of this repository count. */
   readonly repository: string;
-  readonly serverUrl: string;
   readonly artifactName: string;
   readonly now: Date;
 }

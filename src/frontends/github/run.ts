@@ -226,30 +226,31 @@ async function compareAndReport(
   const reportDir = join(env.RUNNER_TEMP || tmpdir(), 'rag-gate', settings['comment-tag']);
   await mkdir(reportDir, { recursive: true });
 
+  if (headInputs.some((file) => basename(file) === basename(settings.history)))
+    throw new SettingError(
+      `input "history": ${settings.history} has the name of a results file; the baseline artifact holds both, so give the history another name`,
+    );
+  // On push, the history this run extends: read before anything is judged or evaluated, so that a bad history file stops the run first.
+  const push =
+    event.pushedBranch === null
+      ? null
+      : {
+          commit: pushedCommit(env),
+          previous: await previousHistory(runtime, settings.history, {
+            api,
+            branch: event.pushedBranch,
+            producerRunId: event.producerRunId,
+            repository: `${context.owner}/${context.repo}`,
+            artifactName: settings['baseline-artifact'],
+            now: runtime.now(),
+          }),
+        };
+
   const config = await comparisonConfig(settings);
   const judgeClient = settings.judge === 'openai' ? new ActionJudge(settings, env) : null;
   const judge = (files: readonly string[], side: string) =>
     judgeClient === null ? Promise.resolve([...files]) : judgeClient.judgeFiles(files, join(reportDir, 'judged', side), (message) => runtime.info(message));
   const headFiles = await judge(headInputs, 'head');
-
-  if (headInputs.some((file) => basename(file) === basename(settings.history)))
-    throw new SettingError(
-      `input "history": ${settings.history} has the name of a results file; the baseline artifact holds both, so give the history another name`,
-    );
-  // On push, the history this run extends: read before anything is evaluated, so that a bad history file stops the run first.
-  const pushed = event.pushedBranch === null ? null : { branch: event.pushedBranch, commit: pushedCommit(env) };
-  const previous =
-    pushed === null
-      ? null
-      : await previousHistory(runtime, settings.history, {
-          api,
-          branch: pushed.branch,
-          producerRunId: event.producerRunId,
-          repository: `${context.owner}/${context.repo}`,
-          serverUrl: env.GITHUB_SERVER_URL || 'https://github.com',
-          artifactName: settings['baseline-artifact'],
-          now: runtime.now(),
-        });
 
   const commentsAllowed = settings.comment !== 'never' && event.eventName !== 'push';
   const found = await findBaseline(runtime, settings, baselineOrigin, { ...context, reportDir });
@@ -340,8 +341,8 @@ async function compareAndReport(
   );
   await writeFileAtomic(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
   await writeFileAtomic(markdownFile, comment);
-  if (pushed !== null && previous !== null) {
-    const history = await recordRun(settings.history, previous, headSummary, pushed.commit, runtime.now());
+  if (push !== null) {
+    const history = await recordRun(settings.history, push.previous, headSummary, push.commit, runtime.now());
     runtime.info(historyWrittenNote(settings.history, history.runs.length, settings['baseline-artifact']));
   }
 
@@ -375,7 +376,7 @@ async function compareAndReport(
   runtime.setOutput('baseline-found', String(result.kind === 'compared'));
   runtime.setOutput('baseline-sha', result.kind === 'compared' ? (result.baseline.sha ?? '') : '');
   runtime.setOutput('comment-url', posted.url ?? '');
-  runtime.setOutput('history', pushed === null ? '' : settings.history);
+  runtime.setOutput('history', push === null ? '' : settings.history);
   // The release evaluation's outputs are set, empty, on every run, as the comparison's are in mode release.
   runtime.setOutput('holdout-gap', '');
   runtime.setOutput('holdout-looks', '');
