@@ -48805,6 +48805,14 @@ var SETTINGS = {
     action: true,
     config: true
   },
+  history: {
+    name: "history",
+    description: "the base branch's run history (JSON). On push the action appends this run to the history in the newest baseline-artifact of the branch (or to this file when it exists) and writes it here, to upload with the results; on a pull request it reads this file when it exists, else the baseline artifact's file of the same name, for the comment's trend",
+    default: "rag-gate-history.json",
+    parse: nonEmpty("a file"),
+    action: true,
+    config: true
+  },
   "on-missing-baseline": {
     name: "on-missing-baseline",
     description: "what a pull request gets when its base branch has no results yet (the first run, no successful push run, an expired artifact): pass reports the head results with a neutral pass; fail fails the check",
@@ -56500,381 +56508,30 @@ function evalJson(summary, config2) {
   };
 }
 
-// src/render/compare-json.ts
-function comparisonReport(run, config2, baseline) {
-  const { comparison } = run;
-  const context = { retrievalOk: config2.eval.retrievalOk.name, judges: comparison.judges };
-  return {
-    ...comparison,
-    reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
-    warnings: comparison.warnings.map((warning) => ({ ...warning, message: warningText(warning, context) })),
-    judges: comparison.judges.map((status) => ({
-      ...status,
-      judges: status.judges.map((check3) => ({ ...check3, message: sentenceText(judgeNote(status.field, check3)) }))
-    })),
-    baseline,
-    head: evalJson(run.head, config2.eval)
-  };
+// src/core/history/history.ts
+var import_stats_base_dists_t_quantile2 = __toESM(require_lib140(), 1);
+function series(history, metric, last) {
+  return history.runs.flatMap((run) => run.metrics[metric] === void 0 ? [] : [{ commit: run.commit, value: run.metrics[metric].value }]).slice(-last);
 }
-
-// src/core/stats/two-proportions.ts
-var import_math_base_special_gammainc2 = __toESM(require_lib118(), 1);
-function newcombeInterval({ count1, n1, count2, n2 }) {
-  if (n1 === 0 || n2 === 0) return [-1, 1];
-  const p1 = count1 / n1;
-  const p2 = count2 / n2;
-  const [l1, u1] = wilsonInterval(count1, n1);
-  const [l2, u2] = wilsonInterval(count2, n2);
-  const d = p1 - p2;
-  return [d - Math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + Math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)];
-}
-
-// src/core/holdout/gap.ts
-var EXPECTED_GAP = { low: 0.03, high: 0.08 };
-var Z952 = 1.959963984540054;
-var PROPORTIONS = ["correct", "retrieval_ok"];
-function proportionGap(metric, values, dev, held) {
-  const tally = (rows) => {
-    let n = 0;
-    let count2 = 0;
-    for (const row of rows) {
-      const value2 = values[row];
-      if (Number.isNaN(value2)) continue;
-      n++;
-      if (value2 === 1) count2++;
-    }
-    return { n, count: count2 };
-  };
-  const d = tally(dev);
-  const h = tally(held);
-  const part = ({ n, count: count2 }) => ({ value: n === 0 ? null : count2 / n, n });
-  const both = d.n > 0 && h.n > 0;
-  return {
-    metric,
-    kind: "proportion",
-    development: part(d),
-    holdout: part(h),
-    gap: both ? d.count / d.n - h.count / h.n : null,
-    ci: both ? newcombeInterval({ count1: d.count, n1: d.n, count2: h.count, n2: h.n }) : null
-  };
-}
-function meanGap(metric, values, dev, held) {
-  const moments = (rows) => {
-    const kept = rows.map((row) => values[row]).filter((value2) => !Number.isNaN(value2));
-    const n = kept.length;
-    const mean3 = n === 0 ? 0 : kept.reduce((sum, value2) => sum + value2, 0) / n;
-    const variance = n < 2 ? 0 : kept.reduce((sum, value2) => sum + (value2 - mean3) ** 2, 0) / (n - 1);
-    return { n, mean: mean3, variance };
-  };
-  const d = moments(dev);
-  const h = moments(held);
-  const both = d.n > 0 && h.n > 0;
-  const gap = d.mean - h.mean;
-  const half = Z952 * Math.sqrt(d.variance / Math.max(1, d.n) + h.variance / Math.max(1, h.n));
-  return {
-    metric,
-    kind: "mean",
-    development: { value: d.n === 0 ? null : d.mean, n: d.n },
-    holdout: { value: h.n === 0 ? null : h.mean, n: h.n },
-    gap: both ? gap : null,
-    ci: both ? [gap - half, gap + half] : null
-  };
-}
-var band = (gap) => gap < EXPECTED_GAP.low ? "small" : gap <= EXPECTED_GAP.high ? "expected" : "overfit";
-function readGap(gap, ci) {
-  const kind = band(gap);
-  return { kind, certain: band(ci[0]) === kind && band(ci[1]) === kind };
-}
-function evaluateHoldout(run, split, gradedMetrics) {
-  const dev = [];
-  const held = [];
-  const unassigned = [];
-  const present = /* @__PURE__ */ new Set();
-  run.ids.forEach((id2, row) => {
-    present.add(id2);
-    if (split.holdout.has(id2)) held.push(row);
-    else if (split.development.has(id2)) dev.push(row);
-    else unassigned.push(id2);
+function linearTrend(values) {
+  const n = values.length;
+  if (n < 3) return null;
+  const meanX = (n - 1) / 2;
+  const meanY = values.reduce((sum, y) => sum + y, 0) / n;
+  let sxx = 0;
+  let sxy = 0;
+  values.forEach((y, x) => {
+    sxx += (x - meanX) ** 2;
+    sxy += (x - meanX) * (y - meanY);
   });
-  const holdoutMissing = [...split.holdout].filter((id2) => !present.has(id2));
-  const carried = (name) => run.columns.has(name);
-  const metrics = [
-    ...PROPORTIONS.filter(carried).map((name) => proportionGap(name, column(run, name), dev, held)),
-    ...gradedMetrics.filter(carried).map((name) => meanGap(name, column(run, name), dev, held))
-  ];
-  const headline = metrics.find((metric) => metric.kind === "proportion" && metric.gap !== null) ?? null;
-  return {
-    development: dev.length,
-    holdout: held.length,
-    unassigned,
-    holdoutMissing,
-    metrics,
-    headline,
-    reading: headline === null ? null : readGap(headline.gap, headline.ci)
-  };
-}
-
-// src/render/holdout.ts
-function holdoutLeftOutText(count2) {
-  return `${plural2(count2, "holdout question")} not looked at (left out: the holdout is evaluated once, before a release)`;
-}
-var percent3 = (share2) => `${(share2 * 100).toFixed(1)}%`;
-var points = (share2) => {
-  const text4 = Math.abs(share2 * 100).toFixed(1);
-  return share2 < 0 && text4 !== "0.0" ? `\u2212${text4}` : text4;
-};
-function sizeRow(name, size) {
-  return [name, String(size.questions), String(size.holdout), String(size.development), percent3(size.share)];
-}
-function renderSplitText(file2, sizes, drawn) {
-  const how = drawn.rotated ? "drawn anew (--rotate): a fresh holdout, never looked at" : drawn.kept > 0 ? `${plural2(drawn.kept, "question")} kept on their side, ${plural2(drawn.added, "new question")} assigned, ${plural2(drawn.dropped, "question")} no longer in the golden set dropped` : "drawn";
-  const rows = [
-    ["tag", "questions", "holdout", "development", "holdout share"],
-    sizeRow("(all)", sizes.overall),
-    ...Object.entries(sizes.byTag).map(([tag, size]) => sizeRow(tag, size)),
-    ...sizes.untagged === null || Object.keys(sizes.byTag).length === 0 ? [] : [sizeRow("(untagged)", sizes.untagged)]
-  ];
-  return `rag-gate split: ${inertText(file2, 200)}: ${how}; target holdout share ${percent3(drawn.share)}
-${textTable(rows)}
-`;
-}
-function gapReadingText(metric, reading) {
-  const gap = metric.gap;
-  const [low, high] = metric.ci;
-  const band2 = `${EXPECTED_GAP.low * 100}\u2013${EXPECTED_GAP.high * 100} points`;
-  const direction = gap >= 0 ? `${points(gap)} points lower` : `${points(-gap)} points higher`;
-  const measured = `${metricLabel(metric.metric)} is ${direction} on the holdout than on the development questions (gap ${points(gap)} points, 95% CI ${points(low)} to ${points(high)})`;
-  const unsure = reading.certain ? "" : "; the interval reaches beyond this band, so more holdout questions would be needed to be sure";
-  switch (reading.kind) {
-    case "small":
-      return `${measured}: less than the ${band2} the reference expects, no sign that the pipeline was fitted to the development questions${unsure}.`;
-    case "expected":
-      return `${measured}: within the ${band2} the reference expects from a pipeline tuned on its development questions${unsure}.`;
-    case "overfit":
-      return `${measured}: more than the ${band2} the reference expects: ${reading.certain ? "" : "a sign that "}the pipeline was fitted to the development questions (chunking, k, thresholds or prompts tuned to them), and its development numbers overstate what users will see${unsure}.`;
-  }
-}
-function metricLabel(metric) {
-  return metric === "correct" ? "End-to-end correctness" : metric === "retrieval_ok" ? "Retrieval success" : metric;
-}
-function ledgerText(status) {
-  if (status.clean) return "This is the first look at this holdout: it was clean until now. Do not tune on what it shows.";
-  return `The holdout has been looked at ${plural2(status.looks, "time")} (for ${plural2(status.looks, "commit")}) since it was drawn: it is no longer a clean holdout, since what was learnt from each look leaks into the pipeline. Draw a new one with rag-gate split --rotate.`;
-}
-function gapRows(evaluation2) {
-  return evaluation2.metrics.map((metric) => [
-    metric.metric,
-    fixed3(metric.development.value),
-    fixed3(metric.holdout.value),
-    metric.gap === null ? "" : formatDelta(metric.gap),
-    metric.ci === null ? "" : `[${formatDelta(metric.ci[0])}, ${formatDelta(metric.ci[1])}]`,
-    `${metric.development.n}/${metric.holdout.n}`
-  ]);
-}
-function notes(evaluation2) {
-  return [
-    evaluation2.holdoutMissing.length > 0 ? `${plural2(evaluation2.holdoutMissing.length, "holdout question")} missing from the results: the gap is measured without them.` : "",
-    evaluation2.unassigned.length > 0 ? `${plural2(evaluation2.unassigned.length, "question")} in the results but not in the holdout file (added to the golden set since the split) left out; run rag-gate split to assign them.` : "",
-    evaluation2.headline === null ? "No question carries correct or retrieval_ok on both sides: there is no gap to read." : ""
-  ].filter(Boolean);
-}
-function renderHoldoutText(files, evaluation2, ledger) {
-  const sections = [
-    `rag-gate holdout: ${inertText(files, 400)}: ${plural2(evaluation2.development, "development question")}, ${plural2(evaluation2.holdout, "holdout question")}`
-  ];
-  if (evaluation2.headline !== null && evaluation2.reading !== null) sections.push(gapReadingText(evaluation2.headline, evaluation2.reading));
-  if (evaluation2.metrics.length > 0)
-    sections.push(
-      `Gap = development \u2212 holdout
-${textTable([["metric", "development", "holdout", "gap", "95% CI", "n (dev/holdout)"], ...gapRows(evaluation2)])}`
-    );
-  sections.push(...notes(evaluation2), ledgerText(ledger));
-  return `${sections.join("\n\n")}
-`;
-}
-function holdoutJson(look) {
-  const { evaluation: evaluation2, ledger, entry } = look;
-  return {
-    ...evaluation2,
-    reading: evaluation2.reading === null || evaluation2.headline === null ? null : { ...evaluation2.reading, metric: evaluation2.headline.metric, message: gapReadingText(evaluation2.headline, evaluation2.reading) },
-    expectedGap: EXPECTED_GAP,
-    ledger: { looks: ledger.looks, clean: ledger.clean, earlier: ledger.earlier, message: ledgerText(ledger) },
-    entry
-  };
-}
-
-// src/render/compare-text.ts
-function mcnemarSentence(test) {
-  const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : test.decidedBy === "mid-p" ? `${test.discordant} discordant < 25, so the mid-p binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
-  const midP = test.decidedBy === "mid-p" ? `, mid-p ${formatP(test.midPValue)}` : "";
-  return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; \u03C7\xB2 ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}${midP}: ${rule}`;
-}
-function formatRatio(value2) {
-  return value2 === Infinity ? "\u221E" : value2 === 0 ? "0" : value2.toPrecision(3);
-}
-function oddsRatioWords(test) {
-  if (test.discordant === 0) return null;
-  const [lower, upper] = test.oddsRatioCI;
-  return `odds ratio fixed/broken ${formatRatio(test.oddsRatio)} (exact 95% CI ${formatRatio(lower)} to ${formatRatio(upper)})`;
-}
-function intervalNote(tests) {
-  const words = { "student-t": "Student's t (fewer than 100 pairs)", "percentile-bootstrap": "percentile bootstrap (100 pairs or more)" };
-  const methods = [
-    ...new Set(
-      tests.map(
-        (test) => test.kind === "randomization" && test.rates !== void 0 ? `${words[test.ciMethod]} over questions, of pass-rate differences` : words[test.ciMethod]
-      )
-    )
-  ];
-  return `95% CI of \u0394: ${methods.join("; ")}`;
-}
-function monteCarloWords(test, permutationsAsked) {
-  if (test.permutations === 0) return "p 1 without sampling (no difference)";
-  const extended2 = test.permutations > permutationsAsked ? `, more than the ${permutationsAsked.toLocaleString("en-US")} asked for because p was near \u03B1` : "";
-  return `p ${formatP(test.pValue)} \xB1 ${formatP(test.monteCarloSE)} (Monte Carlo SE; ${test.permutations.toLocaleString("en-US")} sign flips${extended2})`;
-}
-function extraTestWords(test) {
-  const parts = [];
-  const { t, wilcoxon } = test.extra;
-  if (t !== void 0)
-    parts.push(t === null ? "paired t undefined (no spread)" : `paired t = ${t.statistic.toFixed(3).replace("-", "\u2212")} (df ${t.df}), p ${formatP(t.pValue)}`);
-  if (wilcoxon !== void 0) {
-    const method = { exact: "exact", permutation: "all sign flips", normal: "normal approximation" };
-    parts.push(
-      wilcoxon === null ? "Wilcoxon undefined (no non-zero difference)" : `Wilcoxon W = ${wilcoxon.statistic} over ${wilcoxon.nonZero} non-zero, p ${formatP(wilcoxon.pValue)} (${method[wilcoxon.method]})`
-    );
-  }
-  return parts.length === 0 ? null : parts.join("; ");
-}
-function decompositionRows(base, head) {
-  const split = (d) => `${fixed3(d.r)} (${d.nGood}/${d.n})`;
-  return [
-    ["r = P(retrieval ok)", split(base), split(head)],
-    ["g_good = P(correct | ok)", `${fixed3(base.gGood)} (n ${base.nGood})`, `${fixed3(head.gGood)} (n ${head.nGood})`],
-    ["g_bad = P(correct | failed)", `${fixed3(base.gBad)} (n ${base.nBad})`, `${fixed3(head.gBad)} (n ${head.nBad})`],
-    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(base.e2eCheck), fixed3(head.e2eCheck)],
-    ["product model e2e / r", fixed3(base.productModelG), fixed3(head.productModelG)],
-    ["ceiling r + (1\u2212r)\xB7g_bad", fixed3(base.ceiling), fixed3(head.ceiling)]
-  ];
-}
-function retrievalShiftNote(comparison) {
-  const { regressions, fixed } = comparison.causes;
-  return `r moved significantly, so g_good and g_bad were measured on different sets of questions and cannot be compared alone. The paired causes are the reliable reading: of the regressions, ${regressions.retrieval} lost the gold document and ${regressions.generation} got a worse answer with the same or better retrieval; of the fixes, ${fixed.retrieval} came from retrieval and ${fixed.generation} from generation.`;
-}
-function changeRows(changes) {
-  return changes.map((change) => [
-    change.id,
-    change.cause,
-    change.question.replace(/\s+/g, " ").slice(0, 80),
-    [
-      change.correctRuns === void 0 ? "" : correctRunsWords(change.correctRuns),
-      change.lostDocuments.length > 0 ? `lost ${change.lostDocuments.join(", ")}` : ""
-    ].filter(Boolean).join("; ")
-  ]);
-}
-function renderCompareText(comparison, config2) {
-  const rule = config2.eval.retrievalOk.name;
-  const sections = [];
-  const context = { retrievalOk: rule, judges: comparison.judges };
-  const verdict = comparison.verdict === "fail" ? "FAIL" : "PASS";
-  sections.push(
-    `rag-gate compare: ${verdict}
-` + comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}
-`).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed); left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels` + comparisonScoringLines(comparison, config2.eval).map((line) => `
-  ${line}`).join("") + (comparison.holdoutLeftOut.length > 0 ? `
-${holdoutLeftOutText(comparison.holdoutLeftOut.length)}` : "")
-  );
-  const rows = comparison.tests.map((test) => [
-    testLabel(test.metric, rule),
-    test.gate ?? "report",
-    fixed3(test.base),
-    fixed3(test.head),
-    formatDelta(test.delta),
-    `[${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])}]`,
-    formatP(test.pValue),
-    formatP(test.adjustedPValue),
-    test.significant ? "yes" : "no",
-    String(test.n)
-  ]);
-  sections.push(
-    `Tests (\u03B1 = ${comparison.alpha}; Holm-adjusted across the gated tests)
-` + textTable([["metric", "gate", "base", "head", "\u0394", "95% CI", "p", "Holm p", "significant", "n"], ...rows]) + (rows.length > 0 ? `
-  ${intervalNote(comparison.tests)}` : "")
-  );
-  const mcnemarLines = comparison.tests.filter((t) => t.kind === "mcnemar").map((t) => `  ${testLabel(t.metric, rule)}: ${[mcnemarSentence(t), oddsRatioWords(t)].filter(Boolean).join("; ")}`);
-  if (mcnemarLines.length > 0) sections.push(`McNemar
-${mcnemarLines.join("\n")}`);
-  const randomization = comparison.tests.filter((t) => t.kind === "randomization");
-  if (randomization.length > 0) {
-    sections.push(
-      `Randomization
-${randomization.map(
-        (t) => `  ${testLabel(t.metric, rule)}: ${[t.rates === void 0 ? "" : `${RATE_TEST_NAME}: ${rateMovementWords(t.rates)}`, monteCarloWords(t, config2.permutations), extraTestWords(t)].filter(Boolean).join("; ")}`
-      ).join("\n")}`
-    );
-  }
-  const power = comparison.tests.flatMap((t) => {
-    const needed = formatRequiredN(t.requiredN);
-    return needed && t.delta !== 0 ? [
-      `  ${testLabel(t.metric, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`
-    ] : [];
-  });
-  if (power.length > 0) sections.push(`Cannot tell apart yet
-${power.join("\n")}`);
-  if (comparison.missing.length > 0) {
-    const rows2 = comparison.missing.map((m) => [
-      m.id,
-      m.question.replace(/\s+/g, " ").slice(0, 80),
-      m.wasCorrect === null ? "" : m.wasCorrect ? "right in base" : "wrong in base"
-    ]);
-    sections.push(`Missing from head, counted as failed (${comparison.missing.length})
-${textTable(rows2)}`);
-  }
-  const { regressions: causes } = comparison.causes;
-  if (comparison.regressions.length > 0) {
-    sections.push(
-      `Regressed questions (${comparison.regressions.length}: ${causes.retrieval} retrieval, ${causes.generation} generation${causes.unknown > 0 ? `, ${causes.unknown} unknown` : ""})
-` + textTable([["id", "cause", "question", ""], ...changeRows(comparison.regressions)])
-    );
-  }
-  const rescued = comparison.retrievalRegressions.filter((r) => r.rescued);
-  if (rescued.length > 0) {
-    sections.push(
-      `Lost the gold document but still answered right (${rescued.length})
-` + textTable(
-        rescued.map((r) => [r.id, r.question.replace(/\s+/g, " ").slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(", ")}` : ""])
-      )
-    );
-  }
-  if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})
-${textTable(changeRows(comparison.fixed))}`);
-  const flaky = ["base", "head"].flatMap((side) => {
-    const repeats = comparison.flaky?.[side];
-    return repeats ? [`  ${side}: ${flakyRateWords(repeats)}`] : [];
-  });
-  if (flaky.length > 0) sections.push(`Repeated runs
-${flaky.join("\n")}`);
-  const tags = Object.entries(comparison.regressionsByTag);
-  if (tags.length > 0) sections.push(`Regressions by tag
-${textTable(tags.map(([tag, count2]) => [tag, String(count2)]))}`);
-  const { base, head } = comparison.decomposition;
-  if (base.n > 0 || head.n > 0) {
-    let text4 = `Decomposition (paired answerable questions; retrieval ok: ${rule})
-${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
-    if (comparison.retrievalShifted) text4 += `
-  ! ${retrievalShiftNote(comparison)}`;
-    sections.push(text4);
-  }
-  if (comparison.judges.length > 0) {
-    const notes2 = comparison.judges.flatMap((status) => status.judges.map((check3) => `  ${sentenceText(judgeNote(status.field, check3))}`));
-    sections.push(`Judge
-${notes2.join("\n")}`);
-  }
-  const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...head.warnings.map((w) => `head: ${w}`)];
-  if (warnings.length > 0) sections.push(`Warnings
-${warnings.map((w) => `  ! ${w}`).join("\n")}`);
-  return `${sections.join("\n\n")}
-`;
+  const slope = sxy / sxx;
+  let residuals = 0;
+  values.forEach((y, x) => residuals += (y - (meanY + slope * (x - meanX))) ** 2);
+  const se = Math.sqrt(residuals / (n - 2) / sxx);
+  const half = (0, import_stats_base_dists_t_quantile2.default)(0.975, n - 2) * se;
+  const ci = [slope - half, slope + half];
+  const flat = Math.abs(slope) < 1e-12;
+  return { points: n, slope, ci, change: slope * (n - 1), significant: !flat && (ci[0] > 0 || ci[1] < 0) };
 }
 
 // node_modules/micromark-util-character/index.js
@@ -61883,32 +61540,6 @@ function serialise(tree) {
   return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown({ tablePipeAlign: false })] });
 }
 
-// src/core/history/history.ts
-var import_stats_base_dists_t_quantile2 = __toESM(require_lib140(), 1);
-function series(history, metric, last) {
-  return history.runs.flatMap((run) => run.metrics[metric] === void 0 ? [] : [{ commit: run.commit, value: run.metrics[metric].value }]).slice(-last);
-}
-function linearTrend(values) {
-  const n = values.length;
-  if (n < 3) return null;
-  const meanX = (n - 1) / 2;
-  const meanY = values.reduce((sum, y) => sum + y, 0) / n;
-  let sxx = 0;
-  let sxy = 0;
-  values.forEach((y, x) => {
-    sxx += (x - meanX) ** 2;
-    sxy += (x - meanX) * (y - meanY);
-  });
-  const slope = sxy / sxx;
-  let residuals = 0;
-  values.forEach((y, x) => residuals += (y - (meanY + slope * (x - meanX))) ** 2);
-  const se = Math.sqrt(residuals / (n - 2) / sxx);
-  const half = (0, import_stats_base_dists_t_quantile2.default)(0.975, n - 2) * se;
-  const ci = [slope - half, slope + half];
-  const flat = Math.abs(slope) < 1e-12;
-  return { points: n, slope, ci, change: slope * (n - 1), significant: !flat && (ci[0] > 0 || ci[1] < 0) };
-}
-
 // src/render/history.ts
 var TREND_RUNS = 10;
 var TREND_METRICS = ["retrieval_ok", "correct"];
@@ -61951,19 +61582,21 @@ function mermaidChart(title, points2) {
     ].join("\n")
   };
 }
-function trendSection(history, head, rule) {
-  const out = [];
-  for (const metric of TREND_METRICS) {
+function metricTrends(history, head) {
+  return TREND_METRICS.flatMap((metric) => {
     const points2 = trendPoints(history, metric, head[metric]);
-    if (points2.length < 2) continue;
-    const trend = linearTrend(points2.map((point) => point.value));
-    const base = points2.length - (head[metric] === void 0 ? 0 : 1);
-    out.push(
-      mermaidChart(`${metricWords(metric, rule)} (%), the last ${base} runs of the base branch${head[metric] === void 0 ? "" : " and this PR"}`, points2)
-    );
-    if (trend !== null) out.push(paragraph2(...prose(trendReading(metric, trend, rule))));
-  }
-  return out;
+    if (points2.length < 2) return [];
+    return [{ metric, points: points2, baseRuns: points2.length - (head[metric] === void 0 ? 0 : 1), trend: linearTrend(points2.map((point) => point.value)) }];
+  });
+}
+function trendSection(history, head, rule) {
+  return metricTrends(history, head).flatMap(({ metric, points: points2, baseRuns, trend }) => [
+    mermaidChart(`${metricWords(metric, rule)} (%), the last ${baseRuns} runs of the base branch${baseRuns < points2.length ? " and this PR" : ""}`, points2),
+    ...trend === null ? [] : [paragraph2(...prose(trendReading(metric, trend, rule)))]
+  ]);
+}
+function trendJson(history, head, rule) {
+  return metricTrends(history, head).map((item) => ({ ...item, reading: item.trend === null ? null : trendReading(item.metric, item.trend, rule) }));
 }
 function historyText(history, metrics) {
   const header = ["commit", "date", "n", ...metrics];
@@ -62020,6 +61653,384 @@ function historySvg(history, metrics, title) {
   });
   parts.push("</svg>");
   return `${parts.join("\n")}
+`;
+}
+
+// src/render/compare-json.ts
+function comparisonReport(run, config2, baseline, trend) {
+  const { comparison } = run;
+  const context = { retrievalOk: config2.eval.retrievalOk.name, judges: comparison.judges };
+  return {
+    ...comparison,
+    reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
+    warnings: comparison.warnings.map((warning) => ({ ...warning, message: warningText(warning, context) })),
+    judges: comparison.judges.map((status) => ({
+      ...status,
+      judges: status.judges.map((check3) => ({ ...check3, message: sentenceText(judgeNote(status.field, check3)) }))
+    })),
+    baseline,
+    head: evalJson(run.head, config2.eval),
+    ...trend === void 0 ? {} : { trend: trendJson(trend.history, trend.head, config2.eval.retrievalOk.name) }
+  };
+}
+
+// src/core/stats/two-proportions.ts
+var import_math_base_special_gammainc2 = __toESM(require_lib118(), 1);
+function newcombeInterval({ count1, n1, count2, n2 }) {
+  if (n1 === 0 || n2 === 0) return [-1, 1];
+  const p1 = count1 / n1;
+  const p2 = count2 / n2;
+  const [l1, u1] = wilsonInterval(count1, n1);
+  const [l2, u2] = wilsonInterval(count2, n2);
+  const d = p1 - p2;
+  return [d - Math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + Math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)];
+}
+
+// src/core/holdout/gap.ts
+var EXPECTED_GAP = { low: 0.03, high: 0.08 };
+var Z952 = 1.959963984540054;
+var PROPORTIONS = ["correct", "retrieval_ok"];
+function proportionGap(metric, values, dev, held) {
+  const tally = (rows) => {
+    let n = 0;
+    let count2 = 0;
+    for (const row of rows) {
+      const value2 = values[row];
+      if (Number.isNaN(value2)) continue;
+      n++;
+      if (value2 === 1) count2++;
+    }
+    return { n, count: count2 };
+  };
+  const d = tally(dev);
+  const h = tally(held);
+  const part = ({ n, count: count2 }) => ({ value: n === 0 ? null : count2 / n, n });
+  const both = d.n > 0 && h.n > 0;
+  return {
+    metric,
+    kind: "proportion",
+    development: part(d),
+    holdout: part(h),
+    gap: both ? d.count / d.n - h.count / h.n : null,
+    ci: both ? newcombeInterval({ count1: d.count, n1: d.n, count2: h.count, n2: h.n }) : null
+  };
+}
+function meanGap(metric, values, dev, held) {
+  const moments = (rows) => {
+    const kept = rows.map((row) => values[row]).filter((value2) => !Number.isNaN(value2));
+    const n = kept.length;
+    const mean3 = n === 0 ? 0 : kept.reduce((sum, value2) => sum + value2, 0) / n;
+    const variance = n < 2 ? 0 : kept.reduce((sum, value2) => sum + (value2 - mean3) ** 2, 0) / (n - 1);
+    return { n, mean: mean3, variance };
+  };
+  const d = moments(dev);
+  const h = moments(held);
+  const both = d.n > 0 && h.n > 0;
+  const gap = d.mean - h.mean;
+  const half = Z952 * Math.sqrt(d.variance / Math.max(1, d.n) + h.variance / Math.max(1, h.n));
+  return {
+    metric,
+    kind: "mean",
+    development: { value: d.n === 0 ? null : d.mean, n: d.n },
+    holdout: { value: h.n === 0 ? null : h.mean, n: h.n },
+    gap: both ? gap : null,
+    ci: both ? [gap - half, gap + half] : null
+  };
+}
+var band = (gap) => gap < EXPECTED_GAP.low ? "small" : gap <= EXPECTED_GAP.high ? "expected" : "overfit";
+function readGap(gap, ci) {
+  const kind = band(gap);
+  return { kind, certain: band(ci[0]) === kind && band(ci[1]) === kind };
+}
+function evaluateHoldout(run, split, gradedMetrics) {
+  const dev = [];
+  const held = [];
+  const unassigned = [];
+  const present = /* @__PURE__ */ new Set();
+  run.ids.forEach((id2, row) => {
+    present.add(id2);
+    if (split.holdout.has(id2)) held.push(row);
+    else if (split.development.has(id2)) dev.push(row);
+    else unassigned.push(id2);
+  });
+  const holdoutMissing = [...split.holdout].filter((id2) => !present.has(id2));
+  const carried = (name) => run.columns.has(name);
+  const metrics = [
+    ...PROPORTIONS.filter(carried).map((name) => proportionGap(name, column(run, name), dev, held)),
+    ...gradedMetrics.filter(carried).map((name) => meanGap(name, column(run, name), dev, held))
+  ];
+  const headline = metrics.find((metric) => metric.kind === "proportion" && metric.gap !== null) ?? null;
+  return {
+    development: dev.length,
+    holdout: held.length,
+    unassigned,
+    holdoutMissing,
+    metrics,
+    headline,
+    reading: headline === null ? null : readGap(headline.gap, headline.ci)
+  };
+}
+
+// src/render/holdout.ts
+function holdoutLeftOutText(count2) {
+  return `${plural2(count2, "holdout question")} not looked at (left out: the holdout is evaluated once, before a release)`;
+}
+var percent3 = (share2) => `${(share2 * 100).toFixed(1)}%`;
+var points = (share2) => {
+  const text4 = Math.abs(share2 * 100).toFixed(1);
+  return share2 < 0 && text4 !== "0.0" ? `\u2212${text4}` : text4;
+};
+function sizeRow(name, size) {
+  return [name, String(size.questions), String(size.holdout), String(size.development), percent3(size.share)];
+}
+function renderSplitText(file2, sizes, drawn) {
+  const how = drawn.rotated ? "drawn anew (--rotate): a fresh holdout, never looked at" : drawn.kept > 0 ? `${plural2(drawn.kept, "question")} kept on their side, ${plural2(drawn.added, "new question")} assigned, ${plural2(drawn.dropped, "question")} no longer in the golden set dropped` : "drawn";
+  const rows = [
+    ["tag", "questions", "holdout", "development", "holdout share"],
+    sizeRow("(all)", sizes.overall),
+    ...Object.entries(sizes.byTag).map(([tag, size]) => sizeRow(tag, size)),
+    ...sizes.untagged === null || Object.keys(sizes.byTag).length === 0 ? [] : [sizeRow("(untagged)", sizes.untagged)]
+  ];
+  return `rag-gate split: ${inertText(file2, 200)}: ${how}; target holdout share ${percent3(drawn.share)}
+${textTable(rows)}
+`;
+}
+function gapReadingText(metric, reading) {
+  const gap = metric.gap;
+  const [low, high] = metric.ci;
+  const band2 = `${EXPECTED_GAP.low * 100}\u2013${EXPECTED_GAP.high * 100} points`;
+  const direction = gap >= 0 ? `${points(gap)} points lower` : `${points(-gap)} points higher`;
+  const measured = `${metricLabel(metric.metric)} is ${direction} on the holdout than on the development questions (gap ${points(gap)} points, 95% CI ${points(low)} to ${points(high)})`;
+  const unsure = reading.certain ? "" : "; the interval reaches beyond this band, so more holdout questions would be needed to be sure";
+  switch (reading.kind) {
+    case "small":
+      return `${measured}: less than the ${band2} the reference expects, no sign that the pipeline was fitted to the development questions${unsure}.`;
+    case "expected":
+      return `${measured}: within the ${band2} the reference expects from a pipeline tuned on its development questions${unsure}.`;
+    case "overfit":
+      return `${measured}: more than the ${band2} the reference expects: ${reading.certain ? "" : "a sign that "}the pipeline was fitted to the development questions (chunking, k, thresholds or prompts tuned to them), and its development numbers overstate what users will see${unsure}.`;
+  }
+}
+function metricLabel(metric) {
+  return metric === "correct" ? "End-to-end correctness" : metric === "retrieval_ok" ? "Retrieval success" : metric;
+}
+function ledgerText(status) {
+  if (status.clean) return "This is the first look at this holdout: it was clean until now. Do not tune on what it shows.";
+  return `The holdout has been looked at ${plural2(status.looks, "time")} (for ${plural2(status.looks, "commit")}) since it was drawn: it is no longer a clean holdout, since what was learnt from each look leaks into the pipeline. Draw a new one with rag-gate split --rotate.`;
+}
+function gapRows(evaluation2) {
+  return evaluation2.metrics.map((metric) => [
+    metric.metric,
+    fixed3(metric.development.value),
+    fixed3(metric.holdout.value),
+    metric.gap === null ? "" : formatDelta(metric.gap),
+    metric.ci === null ? "" : `[${formatDelta(metric.ci[0])}, ${formatDelta(metric.ci[1])}]`,
+    `${metric.development.n}/${metric.holdout.n}`
+  ]);
+}
+function notes(evaluation2) {
+  return [
+    evaluation2.holdoutMissing.length > 0 ? `${plural2(evaluation2.holdoutMissing.length, "holdout question")} missing from the results: the gap is measured without them.` : "",
+    evaluation2.unassigned.length > 0 ? `${plural2(evaluation2.unassigned.length, "question")} in the results but not in the holdout file (added to the golden set since the split) left out; run rag-gate split to assign them.` : "",
+    evaluation2.headline === null ? "No question carries correct or retrieval_ok on both sides: there is no gap to read." : ""
+  ].filter(Boolean);
+}
+function renderHoldoutText(files, evaluation2, ledger) {
+  const sections = [
+    `rag-gate holdout: ${inertText(files, 400)}: ${plural2(evaluation2.development, "development question")}, ${plural2(evaluation2.holdout, "holdout question")}`
+  ];
+  if (evaluation2.headline !== null && evaluation2.reading !== null) sections.push(gapReadingText(evaluation2.headline, evaluation2.reading));
+  if (evaluation2.metrics.length > 0)
+    sections.push(
+      `Gap = development \u2212 holdout
+${textTable([["metric", "development", "holdout", "gap", "95% CI", "n (dev/holdout)"], ...gapRows(evaluation2)])}`
+    );
+  sections.push(...notes(evaluation2), ledgerText(ledger));
+  return `${sections.join("\n\n")}
+`;
+}
+function holdoutJson(look) {
+  const { evaluation: evaluation2, ledger, entry } = look;
+  return {
+    ...evaluation2,
+    reading: evaluation2.reading === null || evaluation2.headline === null ? null : { ...evaluation2.reading, metric: evaluation2.headline.metric, message: gapReadingText(evaluation2.headline, evaluation2.reading) },
+    expectedGap: EXPECTED_GAP,
+    ledger: { looks: ledger.looks, clean: ledger.clean, earlier: ledger.earlier, message: ledgerText(ledger) },
+    entry
+  };
+}
+
+// src/render/compare-text.ts
+function mcnemarSentence(test) {
+  const rule = test.discordant === 0 ? "no discordant pair, p = 1" : test.decidedBy === "exact" ? `${test.discordant} discordant < 25, so the exact binomial test decides` : test.decidedBy === "mid-p" ? `${test.discordant} discordant < 25, so the mid-p binomial test decides` : `${test.discordant} discordant \u2265 25, so \u03C7\xB2 with continuity correction decides`;
+  const midP = test.decidedBy === "mid-p" ? `, mid-p ${formatP(test.midPValue)}` : "";
+  return `both right ${test.bothRight}, fixed ${test.fixed}, broken ${test.broken}, both wrong ${test.bothWrong}; \u03C7\xB2 ${test.chi2.toFixed(2)} (p ${formatP(test.chi2PValue)}), exact p ${formatP(test.exactPValue)}${midP}: ${rule}`;
+}
+function formatRatio(value2) {
+  return value2 === Infinity ? "\u221E" : value2 === 0 ? "0" : value2.toPrecision(3);
+}
+function oddsRatioWords(test) {
+  if (test.discordant === 0) return null;
+  const [lower, upper] = test.oddsRatioCI;
+  return `odds ratio fixed/broken ${formatRatio(test.oddsRatio)} (exact 95% CI ${formatRatio(lower)} to ${formatRatio(upper)})`;
+}
+function intervalNote(tests) {
+  const words = { "student-t": "Student's t (fewer than 100 pairs)", "percentile-bootstrap": "percentile bootstrap (100 pairs or more)" };
+  const methods = [
+    ...new Set(
+      tests.map(
+        (test) => test.kind === "randomization" && test.rates !== void 0 ? `${words[test.ciMethod]} over questions, of pass-rate differences` : words[test.ciMethod]
+      )
+    )
+  ];
+  return `95% CI of \u0394: ${methods.join("; ")}`;
+}
+function monteCarloWords(test, permutationsAsked) {
+  if (test.permutations === 0) return "p 1 without sampling (no difference)";
+  const extended2 = test.permutations > permutationsAsked ? `, more than the ${permutationsAsked.toLocaleString("en-US")} asked for because p was near \u03B1` : "";
+  return `p ${formatP(test.pValue)} \xB1 ${formatP(test.monteCarloSE)} (Monte Carlo SE; ${test.permutations.toLocaleString("en-US")} sign flips${extended2})`;
+}
+function extraTestWords(test) {
+  const parts = [];
+  const { t, wilcoxon } = test.extra;
+  if (t !== void 0)
+    parts.push(t === null ? "paired t undefined (no spread)" : `paired t = ${t.statistic.toFixed(3).replace("-", "\u2212")} (df ${t.df}), p ${formatP(t.pValue)}`);
+  if (wilcoxon !== void 0) {
+    const method = { exact: "exact", permutation: "all sign flips", normal: "normal approximation" };
+    parts.push(
+      wilcoxon === null ? "Wilcoxon undefined (no non-zero difference)" : `Wilcoxon W = ${wilcoxon.statistic} over ${wilcoxon.nonZero} non-zero, p ${formatP(wilcoxon.pValue)} (${method[wilcoxon.method]})`
+    );
+  }
+  return parts.length === 0 ? null : parts.join("; ");
+}
+function decompositionRows(base, head) {
+  const split = (d) => `${fixed3(d.r)} (${d.nGood}/${d.n})`;
+  return [
+    ["r = P(retrieval ok)", split(base), split(head)],
+    ["g_good = P(correct | ok)", `${fixed3(base.gGood)} (n ${base.nGood})`, `${fixed3(head.gGood)} (n ${head.nGood})`],
+    ["g_bad = P(correct | failed)", `${fixed3(base.gBad)} (n ${base.nBad})`, `${fixed3(head.gBad)} (n ${head.nBad})`],
+    ["e2e = r\xB7g_good + (1\u2212r)\xB7g_bad", fixed3(base.e2eCheck), fixed3(head.e2eCheck)],
+    ["product model e2e / r", fixed3(base.productModelG), fixed3(head.productModelG)],
+    ["ceiling r + (1\u2212r)\xB7g_bad", fixed3(base.ceiling), fixed3(head.ceiling)]
+  ];
+}
+function retrievalShiftNote(comparison) {
+  const { regressions, fixed } = comparison.causes;
+  return `r moved significantly, so g_good and g_bad were measured on different sets of questions and cannot be compared alone. The paired causes are the reliable reading: of the regressions, ${regressions.retrieval} lost the gold document and ${regressions.generation} got a worse answer with the same or better retrieval; of the fixes, ${fixed.retrieval} came from retrieval and ${fixed.generation} from generation.`;
+}
+function changeRows(changes) {
+  return changes.map((change) => [
+    change.id,
+    change.cause,
+    change.question.replace(/\s+/g, " ").slice(0, 80),
+    [
+      change.correctRuns === void 0 ? "" : correctRunsWords(change.correctRuns),
+      change.lostDocuments.length > 0 ? `lost ${change.lostDocuments.join(", ")}` : ""
+    ].filter(Boolean).join("; ")
+  ]);
+}
+function renderCompareText(comparison, config2) {
+  const rule = config2.eval.retrievalOk.name;
+  const sections = [];
+  const context = { retrievalOk: rule, judges: comparison.judges };
+  const verdict = comparison.verdict === "fail" ? "FAIL" : "PASS";
+  sections.push(
+    `rag-gate compare: ${verdict}
+` + comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}
+`).join("") + `${plural2(comparison.paired, "paired question")}, ${comparison.missing.length} missing from head (counted as failed); left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels` + comparisonScoringLines(comparison, config2.eval).map((line) => `
+  ${line}`).join("") + (comparison.holdoutLeftOut.length > 0 ? `
+${holdoutLeftOutText(comparison.holdoutLeftOut.length)}` : "")
+  );
+  const rows = comparison.tests.map((test) => [
+    testLabel(test.metric, rule),
+    test.gate ?? "report",
+    fixed3(test.base),
+    fixed3(test.head),
+    formatDelta(test.delta),
+    `[${formatDelta(test.ci[0])}, ${formatDelta(test.ci[1])}]`,
+    formatP(test.pValue),
+    formatP(test.adjustedPValue),
+    test.significant ? "yes" : "no",
+    String(test.n)
+  ]);
+  sections.push(
+    `Tests (\u03B1 = ${comparison.alpha}; Holm-adjusted across the gated tests)
+` + textTable([["metric", "gate", "base", "head", "\u0394", "95% CI", "p", "Holm p", "significant", "n"], ...rows]) + (rows.length > 0 ? `
+  ${intervalNote(comparison.tests)}` : "")
+  );
+  const mcnemarLines = comparison.tests.filter((t) => t.kind === "mcnemar").map((t) => `  ${testLabel(t.metric, rule)}: ${[mcnemarSentence(t), oddsRatioWords(t)].filter(Boolean).join("; ")}`);
+  if (mcnemarLines.length > 0) sections.push(`McNemar
+${mcnemarLines.join("\n")}`);
+  const randomization = comparison.tests.filter((t) => t.kind === "randomization");
+  if (randomization.length > 0) {
+    sections.push(
+      `Randomization
+${randomization.map(
+        (t) => `  ${testLabel(t.metric, rule)}: ${[t.rates === void 0 ? "" : `${RATE_TEST_NAME}: ${rateMovementWords(t.rates)}`, monteCarloWords(t, config2.permutations), extraTestWords(t)].filter(Boolean).join("; ")}`
+      ).join("\n")}`
+    );
+  }
+  const power = comparison.tests.flatMap((t) => {
+    const needed = formatRequiredN(t.requiredN);
+    return needed && t.delta !== 0 ? [
+      `  ${testLabel(t.metric, rule)}: not significant; ${needed} paired questions would be needed to tell a ${formatDelta(t.delta)} change from noise (80% power)`
+    ] : [];
+  });
+  if (power.length > 0) sections.push(`Cannot tell apart yet
+${power.join("\n")}`);
+  if (comparison.missing.length > 0) {
+    const rows2 = comparison.missing.map((m) => [
+      m.id,
+      m.question.replace(/\s+/g, " ").slice(0, 80),
+      m.wasCorrect === null ? "" : m.wasCorrect ? "right in base" : "wrong in base"
+    ]);
+    sections.push(`Missing from head, counted as failed (${comparison.missing.length})
+${textTable(rows2)}`);
+  }
+  const { regressions: causes } = comparison.causes;
+  if (comparison.regressions.length > 0) {
+    sections.push(
+      `Regressed questions (${comparison.regressions.length}: ${causes.retrieval} retrieval, ${causes.generation} generation${causes.unknown > 0 ? `, ${causes.unknown} unknown` : ""})
+` + textTable([["id", "cause", "question", ""], ...changeRows(comparison.regressions)])
+    );
+  }
+  const rescued = comparison.retrievalRegressions.filter((r) => r.rescued);
+  if (rescued.length > 0) {
+    sections.push(
+      `Lost the gold document but still answered right (${rescued.length})
+` + textTable(
+        rescued.map((r) => [r.id, r.question.replace(/\s+/g, " ").slice(0, 80), r.lostDocuments.length > 0 ? `lost ${r.lostDocuments.join(", ")}` : ""])
+      )
+    );
+  }
+  if (comparison.fixed.length > 0) sections.push(`Fixed questions (${comparison.fixed.length})
+${textTable(changeRows(comparison.fixed))}`);
+  const flaky = ["base", "head"].flatMap((side) => {
+    const repeats = comparison.flaky?.[side];
+    return repeats ? [`  ${side}: ${flakyRateWords(repeats)}`] : [];
+  });
+  if (flaky.length > 0) sections.push(`Repeated runs
+${flaky.join("\n")}`);
+  const tags = Object.entries(comparison.regressionsByTag);
+  if (tags.length > 0) sections.push(`Regressions by tag
+${textTable(tags.map(([tag, count2]) => [tag, String(count2)]))}`);
+  const { base, head } = comparison.decomposition;
+  if (base.n > 0 || head.n > 0) {
+    let text4 = `Decomposition (paired answerable questions; retrieval ok: ${rule})
+${textTable([["", "base", "head"], ...decompositionRows(base, head)])}`;
+    if (comparison.retrievalShifted) text4 += `
+  ! ${retrievalShiftNote(comparison)}`;
+    sections.push(text4);
+  }
+  if (comparison.judges.length > 0) {
+    const notes2 = comparison.judges.flatMap((status) => status.judges.map((check3) => `  ${sentenceText(judgeNote(status.field, check3))}`));
+    sections.push(`Judge
+${notes2.join("\n")}`);
+  }
+  const warnings = [...comparison.warnings.map((w) => warningText(w, context)), ...head.warnings.map((w) => `head: ${w}`)];
+  if (warnings.length > 0) sections.push(`Warnings
+${warnings.map((w) => `  ! ${w}`).join("\n")}`);
+  return `${sections.join("\n\n")}
 `;
 }
 
@@ -62957,9 +62968,18 @@ var historySchema = external_exports.object({
   ).max(1e4)
 });
 async function readHistory(file2) {
+  let text4;
+  try {
+    text4 = await readFile7(file2, "utf8");
+  } catch (error62) {
+    throw InputError.single({ file: file2, message: `not a readable JSON history file: ${error62 instanceof Error ? error62.message : String(error62)}` });
+  }
+  return parseHistory(text4, file2);
+}
+function parseHistory(text4, file2) {
   let raw;
   try {
-    raw = JSON.parse(await readFile7(file2, "utf8"));
+    raw = JSON.parse(text4);
   } catch (error62) {
     throw InputError.single({ file: file2, message: `not a readable JSON history file: ${error62 instanceof Error ? error62.message : String(error62)}` });
   }
@@ -62973,7 +62993,7 @@ async function readHistory(file2) {
 
 // src/frontends/cli/history-command.ts
 function historyCommand(context) {
-  return new Command("history").description("print the base branch's run history (the history.json the action keeps in its artifact) and its trends; write an SVG chart").requiredOption("--history <file>", "the history file (history.json from the baseline artifact)").option("--metrics <list>", "metrics to show, comma-separated", TREND_METRICS.join(",")).option("--last <n>", "runs the trend test covers", String(TREND_RUNS)).option("--svg <file>", "write the metrics over every run as an SVG line chart").option("--json", "print the history and the trends as one JSON object").action(async (options) => {
+  return new Command("history").description("print the base branch's run history (the rag-gate-history.json the action keeps in its baseline artifact) and its trends; write an SVG chart").requiredOption("--history <file>", "the history file (rag-gate-history.json from the baseline artifact)").option("--metrics <list>", "metrics to show, comma-separated", TREND_METRICS.join(",")).option("--last <n>", "runs the trend test covers", String(TREND_RUNS)).option("--svg <file>", "write the metrics over every run as an SVG line chart").option("--json", "print the history and the trends as one JSON object").action(async (options) => {
     const history = await readHistory(options.history);
     const metrics = splitList(options.metrics);
     const last = Number(options.last);

@@ -12039,12 +12039,12 @@ var require_headers = __commonJS({
       append(name, value2, isLowerCase) {
         this[kHeadersSortedMap] = null;
         const lowercaseName = isLowerCase ? name : name.toLowerCase();
-        const exists2 = this[kHeadersMap].get(lowercaseName);
-        if (exists2) {
+        const exists3 = this[kHeadersMap].get(lowercaseName);
+        if (exists3) {
           const delimiter = lowercaseName === "cookie" ? "; " : ", ";
           this[kHeadersMap].set(lowercaseName, {
-            name: exists2.name,
-            value: `${exists2.value}${delimiter}${value2}`
+            name: exists3.name,
+            value: `${exists3.value}${delimiter}${value2}`
           });
         } else {
           this[kHeadersMap].set(lowercaseName, { name, value: value2 });
@@ -42440,7 +42440,7 @@ function info(message) {
 import { randomUUID as randomUUID3 } from "node:crypto";
 import { mkdir as mkdir6 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { basename as basename6, join as join7 } from "node:path";
+import { basename as basename7, join as join7 } from "node:path";
 
 // src/core/errors.ts
 var MAX_LISTED_PROBLEMS = 20;
@@ -70519,7 +70519,7 @@ function judgeNotes(judges, field2) {
     const more = status.judges.length - JUDGES_SHOWN;
     if (more > 0) notes2.push([`${more} more judge${more === 1 ? "" : "s"} filled ${status.field}`]);
   }
-  return notes2.flatMap((note, i) => i === 0 ? note : ["; ", ...note]);
+  return notes2.flatMap((note2, i) => i === 0 ? note2 : ["; ", ...note2]);
 }
 function warningText(warning2, context) {
   return sentenceText(warningWords(warning2, context));
@@ -72037,6 +72037,14 @@ var SETTINGS = {
     description: "ignore base-branch runs older than this many days",
     default: "30",
     parse: parsePositiveNumber,
+    action: true,
+    config: true
+  },
+  history: {
+    name: "history",
+    description: "the base branch's run history (JSON). On push the action appends this run to the history in the newest baseline-artifact of the branch (or to this file when it exists) and writes it here, to upload with the results; on a pull request it reads this file when it exists, else the baseline artifact's file of the same name, for the comment's trend",
+    default: "rag-gate-history.json",
+    parse: nonEmpty("a file"),
     action: true,
     config: true
   },
@@ -77610,7 +77618,7 @@ function renderHoldoutMarkdown(evaluation, ledger) {
     for (const row of gapRows(evaluation)) lines.push(`| \`${row[0]}\` | ${row.slice(1).join(" | ")} |`);
     lines.push("");
   }
-  for (const note of notes(evaluation)) lines.push(note, "");
+  for (const note2 of notes(evaluation)) lines.push(note2, "");
   lines.push(ledger.clean ? ledgerText(ledger) : `> [!WARNING]
 > ${ledgerText(ledger)}`, "");
   if (ledger.earlier.length > 0) {
@@ -77854,6 +77862,20 @@ ${warnings.map((w) => `  ! ${w}`).join("\n")}`);
 
 // src/core/history/history.ts
 var import_stats_base_dists_t_quantile2 = __toESM(require_lib140(), 1);
+var HISTORY_MAX_RUNS = 100;
+var EMPTY_HISTORY = { version: 1, runs: [] };
+function historyEntry(summary2, commit, date5) {
+  const metrics = {};
+  for (const [name, metric] of Object.entries(summary2.metrics)) {
+    if (metric.value === null) continue;
+    metrics[name] = { value: metric.value, n: metric.n, ...metric.ci === void 0 ? {} : { ci: metric.ci } };
+  }
+  return { commit, date: date5, n: summary2.questions, metrics };
+}
+function appendRun(history, entry, max = HISTORY_MAX_RUNS) {
+  const runs = [...history.runs.filter((run2) => run2.commit !== entry.commit), entry];
+  return { version: 1, runs: runs.slice(Math.max(0, runs.length - max)) };
+}
 function series(history, metric, last) {
   return history.runs.flatMap((run2) => run2.metrics[metric] === void 0 ? [] : [{ commit: run2.commit, value: run2.metrics[metric].value }]).slice(-last);
 }
@@ -77920,19 +77942,62 @@ function mermaidChart(title, points2) {
     ].join("\n")
   };
 }
-function trendSection(history, head, rule) {
-  const out = [];
-  for (const metric of TREND_METRICS) {
+function metricTrends(history, head) {
+  return TREND_METRICS.flatMap((metric) => {
     const points2 = trendPoints(history, metric, head[metric]);
-    if (points2.length < 2) continue;
-    const trend = linearTrend(points2.map((point) => point.value));
-    const base = points2.length - (head[metric] === void 0 ? 0 : 1);
-    out.push(
-      mermaidChart(`${metricWords(metric, rule)} (%), the last ${base} runs of the base branch${head[metric] === void 0 ? "" : " and this PR"}`, points2)
-    );
-    if (trend !== null) out.push(paragraph2(...prose(trendReading(metric, trend, rule))));
+    if (points2.length < 2) return [];
+    return [{ metric, points: points2, baseRuns: points2.length - (head[metric] === void 0 ? 0 : 1), trend: linearTrend(points2.map((point) => point.value)) }];
+  });
+}
+function trendSection(history, head, rule) {
+  return metricTrends(history, head).flatMap(({ metric, points: points2, baseRuns, trend }) => [
+    mermaidChart(`${metricWords(metric, rule)} (%), the last ${baseRuns} runs of the base branch${baseRuns < points2.length ? " and this PR" : ""}`, points2),
+    ...trend === null ? [] : [paragraph2(...prose(trendReading(metric, trend, rule)))]
+  ]);
+}
+function trendJson(history, head, rule) {
+  return metricTrends(history, head).map((item) => ({ ...item, reading: item.trend === null ? null : trendReading(item.metric, item.trend, rule) }));
+}
+function historyNote(source, on) {
+  const title = on === "push" ? "rag-gate: history restarted" : "rag-gate: no trend";
+  const restart = on === "push" ? "A new history starts with this run" : "The comment shows no trend of the base branch";
+  const artifactOf = (artifact, run2) => `the artifact ${artifact} of run ${run2.id} (${run2.url})`;
+  switch (source.kind) {
+    case "file":
+      return { warning: false, title, text: `history: ${source.file}, ${source.runs} runs` };
+    case "artifact":
+      return { warning: false, title, text: `history: ${source.entry} in ${artifactOf(source.artifact, source.run)}, ${source.runs} runs` };
+    case "no-artifact":
+      return {
+        warning: false,
+        title,
+        text: `history: no successful push run of this workflow on ${source.branch} in the last ${source.days} days has an artifact ${source.artifact} (the first run, or it expired). ${restart}.`
+      };
+    case "no-history":
+      return {
+        warning: false,
+        title,
+        text: `history: ${artifactOf(source.artifact, source.run)} holds no ${source.file} (it was uploaded before rag-gate kept a history, or without it). ${restart}.`
+      };
+    case "unreadable":
+      return {
+        warning: true,
+        title,
+        text: `rag-gate could not read the history ${source.entry} in ${artifactOf(source.artifact, source.run)}: ${source.detail}. ${restart}${on === "push" ? ": the trend of the earlier runs is lost" : ""}.`
+      };
+    case "lookup-failed":
+      return {
+        warning: true,
+        title,
+        text: `rag-gate could not look for the history in the artifact ${source.artifact} on ${source.branch}: ${source.detail}. ${restart}: the trend of the earlier runs is lost unless you ${source.forbidden ? "add actions: read under permissions: and " : ""}re-run this job.`
+      };
   }
-  return out;
+}
+function trendHead(summary2) {
+  return Object.fromEntries(TREND_METRICS.map((metric) => [metric, summary2.metrics[metric]?.value ?? void 0]));
+}
+function historyWrittenNote(file2, runs, artifact) {
+  return `history written: ${file2}, ${runs} run${runs === 1 ? "" : "s"}; upload it with the results as the artifact ${artifact}, so that the next push run continues it and pull requests chart it`;
 }
 
 // src/render/markdown.ts
@@ -78502,7 +78567,7 @@ function evalJson(summary2, config2) {
 }
 
 // src/render/compare-json.ts
-function comparisonReport(run2, config2, baseline) {
+function comparisonReport(run2, config2, baseline, trend) {
   const { comparison } = run2;
   const context = { retrievalOk: config2.eval.retrievalOk.name, judges: comparison.judges };
   return {
@@ -78514,7 +78579,8 @@ function comparisonReport(run2, config2, baseline) {
       judges: status.judges.map((check3) => ({ ...check3, message: sentenceText(judgeNote(status.field, check3)) }))
     })),
     baseline,
-    head: evalJson(run2.head, config2.eval)
+    head: evalJson(run2.head, config2.eval),
+    ...trend === void 0 ? {} : { trend: trendJson(trend.history, trend.head, config2.eval.retrievalOk.name) }
   };
 }
 
@@ -83327,6 +83393,17 @@ var BRANCH_MAX = 100;
 var RUNS_SEARCHED = 10;
 var RESULTS_FILE = /\.(jsonl|ndjson|json)$/i;
 var MAX_INFLATED_BYTES = 2 * 1024 ** 3;
+var MAX_HISTORY_BYTES = 64 * 1024 ** 2;
+function historyInArtifact(zip, entries, name) {
+  const entry = entries.find((candidate) => !candidate.name.endsWith("/") && basename3(candidate.name) === name);
+  if (entry === void 0) return null;
+  if (entry.originalSize > MAX_HISTORY_BYTES) return { entry: entry.name, problem: `it would inflate to more than ${MAX_HISTORY_BYTES / 1024 ** 2} MiB` };
+  try {
+    return { entry: entry.name, content: inflateEntry(zip, entry) };
+  } catch (error63) {
+    return { entry: entry.name, problem: errorMessage(error63) };
+  }
+}
 function age(createdAt, now) {
   const hours = Math.max(0, (now.getTime() - Date.parse(createdAt)) / 36e5);
   if (hours < 1) return "less than an hour old";
@@ -83343,13 +83420,15 @@ var LookupBroken = class extends Error {
 var UnpackError = class extends Error {
 };
 var errorMessage = (error63) => error63 instanceof Error ? error63.message : String(error63);
-async function extractResults(zip, resultNames, directory) {
-  let results;
+async function extractResults(zip, names, directory) {
+  let all2;
   try {
-    results = zipEntries(zip).filter((entry) => !entry.name.endsWith("/") && RESULTS_FILE.test(entry.name));
+    all2 = zipEntries(zip);
   } catch (error63) {
     throw new UnpackError(errorMessage(error63));
   }
+  const resultNames = names.results;
+  const results = all2.filter((entry) => !entry.name.endsWith("/") && RESULTS_FILE.test(entry.name) && basename3(entry.name) !== names.history);
   const declared = results.reduce((sum, entry) => sum + entry.originalSize, 0);
   if (declared > MAX_INFLATED_BYTES) throw new UnpackError(`its results files would inflate to more than ${MAX_INFLATED_BYTES / 1024 ** 3} GiB`);
   const named = results.filter((entry) => resultNames.includes(basename3(entry.name)));
@@ -83367,7 +83446,7 @@ async function extractResults(zip, resultNames, directory) {
     await writeFile3(file2, content);
     files.set(file2, entry.name);
   }
-  return files;
+  return { files, history: historyInArtifact(zip, all2, names.history) };
 }
 function orderCandidates(runs, mergeBase) {
   const newestFirst = [...runs].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
@@ -83422,10 +83501,12 @@ async function lookUp(search) {
       })
     );
     if (zip === null) continue;
-    const entries = await extractResults(zip, search.resultNames, search.directory).catch((error63) => {
-      if (error63 instanceof UnpackError) throw new LookupBroken({ ...problemAt("unpack", runRef), kind: "corrupt-artifact", detail: error63.message });
-      throw error63;
-    });
+    const { files: entries, history } = await extractResults(zip, { results: search.resultNames, history: search.historyName }, search.directory).catch(
+      (error63) => {
+        if (error63 instanceof UnpackError) throw new LookupBroken({ ...problemAt("unpack", runRef), kind: "corrupt-artifact", detail: error63.message });
+        throw error63;
+      }
+    );
     if (entries.size === 0) continue;
     const where = run2.headSha === mergeBase ? " (the merge-base)" : "";
     return {
@@ -83433,7 +83514,7 @@ async function lookUp(search) {
       files: [...entries.keys()],
       sha: run2.headSha,
       description: `${codeQuoted(pullRequest.baseRef, BRANCH_MAX)} at ${codeQuoted(run2.headSha.slice(0, 7), 7)}${where}, results from run ${run2.runNumber}, ${age(run2.createdAt, search.now)}`,
-      artifact: { name: search.artifactName, run: runRef, baseRef: pullRequest.baseRef, entries }
+      artifact: { name: search.artifactName, run: runRef, baseRef: pullRequest.baseRef, entries, history }
     };
   }
   return {
@@ -83498,7 +83579,8 @@ function readEvent(eventName, payload, runId) {
       eventName,
       pullRequest: { number: Number(pull.number), baseRef: String(base.ref ?? ""), baseSha: String(base.sha ?? ""), headSha: String(head.sha ?? "") },
       workflowRunHead: null,
-      producerRunId: runId
+      producerRunId: runId,
+      pushedBranch: null
     };
   }
   if (eventName === "workflow_run") {
@@ -83515,10 +83597,169 @@ function readEvent(eventName, payload, runId) {
         headSha: String(record2(first.head).sha ?? run2.head_sha ?? "")
       },
       workflowRunHead: { owner: String(headRepository.login ?? ""), branch: String(run2.head_branch ?? ""), sha: String(run2.head_sha ?? "") },
-      producerRunId: Number(run2.id)
+      producerRunId: Number(run2.id),
+      pushedBranch: null
     };
   }
-  return { eventName, pullRequest: null, workflowRunHead: null, producerRunId: runId };
+  const ref = String(body.ref ?? "");
+  const pushedBranch = eventName === "push" && ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : null;
+  return { eventName, pullRequest: null, workflowRunHead: null, producerRunId: runId, pushedBranch };
+}
+
+// src/frontends/github/history.ts
+import { access as access2 } from "node:fs/promises";
+import { basename as basename4 } from "node:path";
+
+// src/sources/history.ts
+import { readFile as readFile6 } from "node:fs/promises";
+var finite = external_exports.number().refine(Number.isFinite, "must be a finite number");
+var metricSchema2 = external_exports.object({
+  value: finite,
+  n: external_exports.number().int().nonnegative(),
+  ci: external_exports.tuple([finite, finite]).optional()
+});
+var historySchema = external_exports.object({
+  version: external_exports.literal(1),
+  runs: external_exports.array(
+    external_exports.object({
+      commit: external_exports.string().regex(/^[0-9a-f]{7,64}$/, "must be a commit hash (hex)"),
+      date: external_exports.string().refine((date5) => !Number.isNaN(Date.parse(date5)), "must be an ISO 8601 date"),
+      n: external_exports.number().int().nonnegative(),
+      metrics: external_exports.record(external_exports.string().max(200), metricSchema2)
+    })
+  ).max(1e4)
+});
+async function readHistory(file2) {
+  let text4;
+  try {
+    text4 = await readFile6(file2, "utf8");
+  } catch (error63) {
+    throw InputError.single({ file: file2, message: `not a readable JSON history file: ${error63 instanceof Error ? error63.message : String(error63)}` });
+  }
+  return parseHistory(text4, file2);
+}
+function parseHistory(text4, file2) {
+  let raw;
+  try {
+    raw = JSON.parse(text4);
+  } catch (error63) {
+    throw InputError.single({ file: file2, message: `not a readable JSON history file: ${error63 instanceof Error ? error63.message : String(error63)}` });
+  }
+  const parsed = historySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue3 = parsed.error.issues[0];
+    throw InputError.single({ file: file2, field: issue3.path.join("."), message: issue3.message });
+  }
+  return parsed.data;
+}
+function historyJson(history) {
+  const runs = history.runs.map((run2) => JSON.stringify(run2));
+  return `{"version":${history.version},"runs":[${runs.length === 0 ? "" : `
+${runs.join(",\n")}
+`}]}
+`;
+}
+
+// src/frontends/github/history.ts
+var LOOKBACK_DAYS = 400;
+var RUNS_SEARCHED2 = 10;
+var errorMessage2 = (error63) => error63 instanceof Error ? error63.message : String(error63);
+async function exists2(file2) {
+  return access2(file2).then(
+    () => true,
+    () => false
+  );
+}
+function note(runtime, source, on) {
+  const { warning: warning2, title, text: text4 } = historyNote(source, on);
+  if (warning2) runtime.warning(text4, title);
+  else runtime.info(text4);
+}
+function readArtifactHistory(found, artifact) {
+  if ("problem" in found) return { problem: found.problem };
+  try {
+    const text4 = new TextDecoder("utf-8", { fatal: true }).decode(found.content);
+    return { history: parseHistory(text4, `${artifact}/${found.entry}`) };
+  } catch (error63) {
+    return { problem: error63 instanceof InputError ? error63.message : `not UTF-8 text (${errorMessage2(error63)})` };
+  }
+}
+async function lookUpPrevious(file2, search) {
+  const { api, artifactName: artifact, branch } = search;
+  const restart = (source) => ({ history: EMPTY_HISTORY, source });
+  try {
+    const workflowId = await api.getWorkflowId(search.producerRunId);
+    const since = new Date(search.now.getTime() - LOOKBACK_DAYS * 864e5);
+    const runs = (await api.listSuccessfulPushRuns(workflowId, branch, since)).filter((run2) => run2.headRepository === search.repository).sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt)).slice(0, RUNS_SEARCHED2);
+    for (const run2 of runs) {
+      const found = await api.findArtifact(run2.id, artifact);
+      if (found === null) continue;
+      const zip = await api.downloadArtifact(found.id).catch((error63) => {
+        if (httpStatus(error63) === 404 || httpStatus(error63) === 410) return null;
+        throw error63;
+      });
+      if (zip === null) continue;
+      const runLink = { id: run2.id, url: run2.url };
+      let entry;
+      try {
+        entry = historyInArtifact(zip, zipEntries(zip), basename4(file2));
+      } catch (error63) {
+        return restart({
+          kind: "unreadable",
+          artifact,
+          run: runLink,
+          entry: basename4(file2),
+          detail: `the artifact is not a zip rag-gate will unpack (${errorMessage2(error63)})`
+        });
+      }
+      if (entry === null) return restart({ kind: "no-history", artifact, run: runLink, file: basename4(file2) });
+      const read = readArtifactHistory(entry, artifact);
+      if ("problem" in read) return restart({ kind: "unreadable", artifact, run: runLink, entry: entry.entry, detail: read.problem });
+      return { history: read.history, source: { kind: "artifact", artifact, run: runLink, entry: entry.entry, runs: read.history.runs.length } };
+    }
+    return restart({ kind: "no-artifact", artifact, branch, days: LOOKBACK_DAYS });
+  } catch (error63) {
+    return restart({ kind: "lookup-failed", artifact, branch, forbidden: apiFailure(error63).kind === "forbidden", detail: errorMessage2(error63) });
+  }
+}
+async function previousHistory(runtime, file2, search) {
+  if (await exists2(file2)) {
+    const history2 = await readHistory(file2);
+    note(runtime, { kind: "file", file: file2, runs: history2.runs.length }, "push");
+    return history2;
+  }
+  const { history, source } = await lookUpPrevious(file2, search);
+  note(runtime, source, "push");
+  return history;
+}
+async function recordRun(file2, previous, summary2, commit, now) {
+  const history = appendRun(previous, historyEntry(summary2, commit, now.toISOString()));
+  await writeFileAtomic(file2, historyJson(history));
+  return history;
+}
+async function pullRequestHistory(runtime, file2, baseline) {
+  if (await exists2(file2)) {
+    const history = await readHistory(file2);
+    note(runtime, { kind: "file", file: file2, runs: history.runs.length }, "pull-request");
+    return history;
+  }
+  const artifact = baseline?.artifact;
+  if (artifact === void 0) return null;
+  if (artifact.history === null) {
+    note(runtime, { kind: "no-history", artifact: artifact.name, run: artifact.run, file: basename4(file2) }, "pull-request");
+    return null;
+  }
+  const read = readArtifactHistory(artifact.history, artifact.name);
+  if ("problem" in read) {
+    note(runtime, { kind: "unreadable", artifact: artifact.name, run: artifact.run, entry: artifact.history.entry, detail: read.problem }, "pull-request");
+    return null;
+  }
+  note(
+    runtime,
+    { kind: "artifact", artifact: artifact.name, run: artifact.run, entry: artifact.history.entry, runs: read.history.runs.length },
+    "pull-request"
+  );
+  return read.history;
 }
 
 // src/frontends/github/inputs.ts
@@ -83536,7 +83777,7 @@ function givenInputs(getInput2) {
 
 // src/frontends/github/judge.ts
 import { mkdir as mkdir4 } from "node:fs/promises";
-import { basename as basename4, join as join5 } from "node:path";
+import { basename as basename5, join as join5 } from "node:path";
 
 // src/judge/raw.ts
 function rewriteRecord(text4, jsonLines, set2, remove) {
@@ -83715,7 +83956,7 @@ async function judgeFile(client, options) {
 
 // src/judge/cache.ts
 import { createHash, randomUUID as randomUUID2 } from "node:crypto";
-import { mkdir as mkdir3, readFile as readFile6, rename as rename3, rm as rm3, writeFile as writeFile4 } from "node:fs/promises";
+import { mkdir as mkdir3, readFile as readFile7, rename as rename3, rm as rm3, writeFile as writeFile4 } from "node:fs/promises";
 import { dirname as dirname3, join as join4 } from "node:path";
 var CACHE_FORMAT = "rag-gate-judge-cache-v1";
 function cacheKey(parts) {
@@ -83736,7 +83977,7 @@ var JudgeCache = class {
   async get(key) {
     let text4;
     try {
-      text4 = await readFile6(this.path(key), "utf8");
+      text4 = await readFile7(this.path(key), "utf8");
     } catch {
       return void 0;
     }
@@ -84543,7 +84784,7 @@ var ActionJudge = class {
     await mkdir4(directory, { recursive: true });
     const judged = [];
     for (const [index, file2] of files.entries()) {
-      const out = join5(directory, `${index}-${basename4(file2)}`);
+      const out = join5(directory, `${index}-${basename5(file2)}`);
       const result = await judgeFile(this.client, { results: file2, out, metrics: JUDGE_METRICS, overwrite: false, concurrency: 8 });
       log2(`judged ${file2}: ${result.recordsToJudge} records needed the judge, ${result.recordsFailed} failed`);
       if (result.failureShare > MAX_FAILURE_SHARE) {
@@ -84565,7 +84806,7 @@ var ActionJudge = class {
 
 // src/frontends/github/release.ts
 import { mkdir as mkdir5, writeFile as writeFile5 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname4, join as join6 } from "node:path";
+import { basename as basename6, dirname as dirname4, join as join6 } from "node:path";
 import { tmpdir } from "node:os";
 
 // src/core/holdout/ledger.ts
@@ -84605,7 +84846,7 @@ async function evaluateHoldoutFiles(files, options) {
 
 // src/frontends/github/release.ts
 var MAX_LEDGER_BYTES = 64 * 1024 * 1024;
-var errorMessage2 = (error63) => error63 instanceof Error ? error63.message : String(error63);
+var errorMessage3 = (error63) => error63 instanceof Error ? error63.message : String(error63);
 async function restoreLedger(runtime, api, settings) {
   const file2 = settings["holdout-ledger"];
   if (await holdoutFileExists(file2)) {
@@ -84620,7 +84861,7 @@ async function restoreLedger(runtime, api, settings) {
   try {
     artifact = await api.findNewestArtifact(name);
   } catch (error63) {
-    throw fail(`the GitHub API failed (${errorMessage2(error63)}); the job needs \`actions: read\``);
+    throw fail(`the GitHub API failed (${errorMessage3(error63)}); the job needs \`actions: read\``);
   }
   if (artifact === null) {
     runtime.warning(
@@ -84633,11 +84874,11 @@ async function restoreLedger(runtime, api, settings) {
   try {
     const zip = await api.downloadArtifact(artifact.id);
     const entries = zipEntries(zip).filter((entry2) => !entry2.name.endsWith("/") && entry2.originalSize <= MAX_LEDGER_BYTES);
-    const entry = entries.find((e) => basename5(e.name) === basename5(file2)) ?? entries.find((e) => e.name.endsWith(".jsonl"));
-    if (entry === void 0) throw new Error(`it holds no ${basename5(file2)} and no .jsonl file`);
+    const entry = entries.find((e) => basename6(e.name) === basename6(file2)) ?? entries.find((e) => e.name.endsWith(".jsonl"));
+    if (entry === void 0) throw new Error(`it holds no ${basename6(file2)} and no .jsonl file`);
     content = inflateEntry(zip, entry);
   } catch (error63) {
-    throw fail(errorMessage2(error63));
+    throw fail(errorMessage3(error63));
   }
   await mkdir5(dirname4(file2), { recursive: true });
   await writeFile5(file2, content);
@@ -84670,7 +84911,7 @@ async function runRelease(runtime, api, settings, origins) {
 `);
   await writeFileAtomic(markdownFile, markdown);
   runtime.info(renderHoldoutText(files.join(", "), look.evaluation, look.ledger));
-  await runtime.writeSummary(markdown).catch((error63) => runtime.warning(`could not write the job summary: ${errorMessage2(error63)}`));
+  await runtime.writeSummary(markdown).catch((error63) => runtime.warning(`could not write the job summary: ${errorMessage3(error63)}`));
   if (!look.ledger.clean)
     runtime.warning(
       `the holdout has been looked at ${look.ledger.looks} times since it was drawn (this commit and ${look.ledger.earlier.length} earlier looks): it is no longer a clean holdout. Draw a new one with rag-gate split --rotate.`,
@@ -84686,7 +84927,7 @@ async function runRelease(runtime, api, settings, origins) {
   runtime.setOutput("holdout-gap", headline?.gap === null || headline === null ? "" : String(headline.gap));
   runtime.setOutput("holdout-looks", String(look.ledger.looks));
   runtime.setOutput("holdout-ledger", settings["holdout-ledger"]);
-  for (const name of ["p-value", "fixed", "broken", "baseline-sha", "comment-url"]) runtime.setOutput(name, "");
+  for (const name of ["p-value", "fixed", "broken", "baseline-sha", "comment-url", "history"]) runtime.setOutput(name, "");
   runtime.setOutput("regressions", "0");
   runtime.setOutput("baseline-found", "false");
 }
@@ -84695,7 +84936,7 @@ async function runRelease(runtime, api, settings, origins) {
 var SUMMARY_MAX_BYTES = 1024 * 1024;
 var FORK_HINT = 'the token cannot write to this pull request (a pull request from a fork gets a read-only token). The summary, outputs and gate still apply; to get the comment, use the workflow_run recipe ("Pull requests from forks") in the rag-gate README.';
 var STATUS_PERMISSION_HINT = "the token may not write commit statuses: add `statuses: write` under `permissions:` in the workflow (or job) that runs rag-gate";
-function errorMessage3(error63) {
+function errorMessage4(error63) {
   return error63 instanceof Error ? error63.message : String(error63);
 }
 var isBadInput = (error63) => error63 instanceof SettingError || error63 instanceof InputError || error63 instanceof JudgeSetupError;
@@ -84733,7 +84974,7 @@ async function runAction(runtime) {
 ${error63.message}`);
       return;
     }
-    runtime.setFailed(`rag-gate: ${errorMessage3(error63)}`);
+    runtime.setFailed(`rag-gate: ${errorMessage4(error63)}`);
   }
 }
 function runUrl(env) {
@@ -84753,7 +84994,7 @@ async function setCommitStatus(runtime, api, target, state, subject) {
     await api.createCommitStatus(target.sha, { state, context: target.context, description: commitStatusDescription(subject), targetUrl: target.targetUrl });
     runtime.info(`commit status ${target.context}: ${state} on ${target.sha}`);
   } catch (error63) {
-    const why = apiFailure(error63).kind === "forbidden" ? STATUS_PERMISSION_HINT : `the GitHub API failed (${errorMessage3(error63)})`;
+    const why = apiFailure(error63).kind === "forbidden" ? STATUS_PERMISSION_HINT : `the GitHub API failed (${errorMessage4(error63)})`;
     runtime.warning(
       `rag-gate could not set the commit status ${target.context} on ${target.sha.slice(0, 7)}: ${why}. The verdict below still stands.`,
       "rag-gate: no commit status"
@@ -84782,7 +85023,7 @@ ${renderSettings(
     return;
   }
   const pullRequest = await resolvePullRequest(api, event, settings["pr-number"]).catch((error63) => {
-    runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage3(error63)}`);
+    runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage4(error63)}`);
     return null;
   });
   const status = statusTarget(event, pullRequest, settings["comment-tag"], env);
@@ -84799,6 +85040,14 @@ ${renderSettings(
   if (fails) runtime.setFailed(outcome.failure.message);
   else runtime.warning(`${outcome.failure.message} (advisory mode: the check passes)`, outcome.failure.title);
 }
+function pushedCommit(env) {
+  const sha = env.GITHUB_SHA ?? "";
+  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha))
+    throw new Error(
+      `GITHUB_SHA is ${sha === "" ? "not set" : `"${sha}", not a commit`}: a push run keys its history entry by the pushed commit, which the runner sets there`
+    );
+  return sha;
+}
 function noComparison(baseline, settings) {
   switch (baseline.kind) {
     case "absent":
@@ -84814,6 +85063,21 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
   const env = runtime.env;
   const reportDir = join7(env.RUNNER_TEMP || tmpdir2(), "rag-gate", settings["comment-tag"]);
   await mkdir6(reportDir, { recursive: true });
+  if (headInputs.some((file2) => basename7(file2) === basename7(settings.history)))
+    throw new SettingError(
+      `input "history": ${settings.history} has the name of a results file; the baseline artifact holds both, so give the history another name`
+    );
+  const push = event.pushedBranch === null ? null : {
+    commit: pushedCommit(env),
+    previous: await previousHistory(runtime, settings.history, {
+      api,
+      branch: event.pushedBranch,
+      producerRunId: event.producerRunId,
+      repository: `${context.owner}/${context.repo}`,
+      artifactName: settings["baseline-artifact"],
+      now: runtime.now()
+    })
+  };
   const config2 = await comparisonConfig(settings);
   const judgeClient = settings.judge === "openai" ? new ActionJudge(settings, env) : null;
   const judge = (files, side) => judgeClient === null ? Promise.resolve([...files]) : judgeClient.judgeFiles(files, join7(reportDir, "judged", side), (message) => runtime.info(message));
@@ -84846,10 +85110,14 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
   let report2;
   let outcome;
   const rule = config2.eval.retrievalOk.name;
+  let headSummary;
   if (result.kind === "compared") {
     const { run: run2, baseline } = result;
     for (const warning2 of run2.warnings) runtime.warning(warning2);
     comparison = run2.comparison;
+    headSummary = run2.head;
+    const history = pullRequest === null ? null : await pullRequestHistory(runtime, settings.history, baseline);
+    const trend = history === null ? void 0 : { history, head: trendHead(run2.head) };
     const options = {
       retrievalOk: rule,
       rules: config2.eval,
@@ -84858,11 +85126,12 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
       reportLink: "the `report-json` output",
       runUrl: runUrl(env),
       baselineRunUrl: baseline.artifact?.run.url,
-      traceUrl: settings["trace-url"]
+      traceUrl: settings["trace-url"],
+      trend
     };
     comment = renderComment(comparison, options);
     summary2 = renderComment(comparison, { ...options, maxLength: SUMMARY_MAX_BYTES / 2 });
-    report2 = comparisonReport(run2, config2, { found: true, sha: baseline.sha, description: baseline.description });
+    report2 = comparisonReport(run2, config2, { found: true, sha: baseline.sha, description: baseline.description }, trend);
     logUntrusted(runtime, renderCompareText(comparison, config2));
     const words = { retrievalOk: rule, judges: comparison.judges };
     outcome = {
@@ -84875,6 +85144,7 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
     const why = noComparisonText(cause);
     const head = await evaluateFiles(headFiles, config2.eval, { holdout: settings.holdout });
     for (const warning2 of head.warnings) runtime.warning(warning2);
+    headSummary = head.summary;
     comment = renderHeadOnly(head.summary, {
       cause,
       retrievalOk: rule,
@@ -84900,7 +85170,11 @@ ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
   await writeFileAtomic(jsonFile, `${JSON.stringify(report2, null, 2)}
 `);
   await writeFileAtomic(markdownFile, comment);
-  await runtime.writeSummary(Buffer.byteLength(summary2) <= SUMMARY_MAX_BYTES ? summary2 : comment).catch((error63) => runtime.warning(`could not write the job summary: ${errorMessage3(error63)}`));
+  if (push !== null) {
+    const history = await recordRun(settings.history, push.previous, headSummary, push.commit, runtime.now());
+    runtime.info(historyWrittenNote(settings.history, history.runs.length, settings["baseline-artifact"]));
+  }
+  await runtime.writeSummary(Buffer.byteLength(summary2) <= SUMMARY_MAX_BYTES ? summary2 : comment).catch((error63) => runtime.warning(`could not write the job summary: ${errorMessage4(error63)}`));
   let posted = { action: "skipped", url: null };
   if (commentsAllowed && pullRequest !== null) {
     try {
@@ -84911,7 +85185,7 @@ ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
       if (posted.url !== null) runtime.info(`PR comment ${posted.action}: ${posted.url}`);
     } catch (error63) {
       const status = httpStatus(error63);
-      const why = status === 403 ? FORK_HINT : `the GitHub API failed (${errorMessage3(error63)}); the verdict below still stands.`;
+      const why = status === 403 ? FORK_HINT : `the GitHub API failed (${errorMessage4(error63)}); the verdict below still stands.`;
       runtime.warning(`rag-gate could not comment on pull request #${pullRequest.number}: ${why}`, "rag-gate: no PR comment");
     }
   }
@@ -84926,6 +85200,7 @@ ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
   runtime.setOutput("baseline-found", String(result.kind === "compared"));
   runtime.setOutput("baseline-sha", result.kind === "compared" ? result.baseline.sha ?? "" : "");
   runtime.setOutput("comment-url", posted.url ?? "");
+  runtime.setOutput("history", push === null ? "" : settings.history);
   runtime.setOutput("holdout-gap", "");
   runtime.setOutput("holdout-looks", "");
   runtime.setOutput("holdout-ledger", "");
@@ -84950,7 +85225,8 @@ async function findBaseline(runtime, settings, baselineOrigin, context) {
     serverUrl: runtime.env.GITHUB_SERVER_URL || "https://github.com",
     artifactName: settings["baseline-artifact"],
     maxAgeDays: settings["baseline-max-age-days"],
-    resultNames: context.headInputs.map((file2) => basename6(file2)),
+    resultNames: context.headInputs.map((file2) => basename7(file2)),
+    historyName: basename7(settings.history),
     directory: join7(context.reportDir, "baseline"),
     now: runtime.now()
   });

@@ -4,14 +4,17 @@
 //   node scripts/demo.mjs [--out DIR] [--update-docs | --repeats N]
 //
 // Writes only to DIR (default out/demo/, ignored by git): base.jsonl, head.jsonl, comment.md (the PR comment body,
-// written by the action itself, dist/index.js, as on a pull request) and comparison.json (compare --json). Exits 0
-// whatever the verdict: it is a demo.
+// written by the action itself, dist/index.js: a push run on main keeps the history, and the pull request's run
+// reads the baseline artifact through a loopback stand-in for GitHub's API) and comparison.json (compare --json),
+// with the runs' working folders. Exits 0 whatever the verdict: it is a demo.
 // --update-docs also rewrites the committed copies: examples/base.jsonl, examples/head.jsonl and
 // docs/example-comment.md (the tests fail when those are out of date).
 // --repeats N runs each configuration N times per question with an answerer that samples (like an LLM at a
 // temperature above 0) and compares the repeated runs; it also writes base-again.jsonl, the base configuration
 // sampled N more times, to show what one run per question makes of pure noise. It touches no committed file.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -67,59 +70,156 @@ function compare(files, flags) {
   return { args, code: run.status, stdout: run.stdout };
 }
 
-/**
- * The PR comment as the action writes it: dist/index.js run as the runner runs it (inputs as INPUT_* variables with
- * action.yml's defaults, a pull_request event), with the base results given by the `baseline` input and comments
- * off, so that it calls no GitHub API. The comment is the report-markdown file it writes, marker and Baseline line
- * included, exactly what it would post.
- */
-function actionComment(files) {
-  const runner = join(options.out, 'runner');
+const BASE_SHA = '1f3c2a9e0b7d4c6a8e5f2b1d9c0a7e6f5b4d3c2a';
+const HEAD_SHA = '9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b';
+const REPOSITORY = 'larkspur/assistant';
+/** The push run on main whose artifact holds the base results and the history. */
+const BASE_RUN = { id: 7001, number: 41 };
+const PR_RUN_ID = 7006;
+const WORKFLOW_ID = 3;
+
+/** dist/index.js as the runner starts it: inputs as INPUT_* variables with action.yml's defaults, the GITHUB_* files. */
+async function runAction(dir, { event, eventName, given, env }) {
+  const runner = join(dir, '_runner');
   rmSync(runner, { recursive: true, force: true });
   mkdirSync(join(runner, 'temp'), { recursive: true });
-  const event = join(runner, 'event.json');
-  writeFileSync(
-    event,
-    JSON.stringify({
-      action: 'synchronize',
-      number: 7,
-      pull_request: {
-        number: 7,
-        base: { ref: 'main', sha: '1f3c2a9e0b7d4c6a8e5f2b1d9c0a7e6f5b4d3c2a' },
-        head: { ref: 'sentence-window-chunks', sha: '9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b' },
-      },
-    }),
-  );
+  writeFileSync(join(runner, 'event.json'), JSON.stringify(event));
   for (const name of ['output', 'summary']) writeFileSync(join(runner, name), '');
   const { inputs: declared } = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8'));
-  const given = { results: basename(files.head), baseline: basename(files.base), config: CONFIG, comment: 'never', 'github-token': 'demo' };
   const inputs = {};
   for (const [name, input] of Object.entries(declared)) {
-    const value = given[name] ?? input.default;
+    const value = { config: CONFIG, 'github-token': 'demo', ...given }[name] ?? input.default;
     if (value !== undefined) inputs[`INPUT_${name.toUpperCase()}`] = String(value);
   }
-  const env = {
-    PATH: process.env.PATH ?? '',
-    ...inputs,
-    GITHUB_ACTIONS: 'true',
-    GITHUB_EVENT_NAME: 'pull_request',
-    GITHUB_EVENT_PATH: event,
-    GITHUB_REPOSITORY: 'larkspur/assistant',
-    GITHUB_RUN_ID: '7006',
-    GITHUB_SERVER_URL: 'https://github.com',
-    GITHUB_OUTPUT: join(runner, 'output'),
-    GITHUB_STEP_SUMMARY: join(runner, 'summary'),
-    RUNNER_TEMP: join(runner, 'temp'),
+  const child = spawn(process.execPath, [ACTION], {
+    cwd: dir,
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...inputs,
+      GITHUB_ACTIONS: 'true',
+      GITHUB_EVENT_NAME: eventName,
+      GITHUB_EVENT_PATH: join(runner, 'event.json'),
+      GITHUB_REPOSITORY: REPOSITORY,
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_OUTPUT: join(runner, 'output'),
+      GITHUB_STEP_SUMMARY: join(runner, 'summary'),
+      RUNNER_TEMP: join(runner, 'temp'),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout.on('data', (chunk) => (log += chunk));
+  child.stderr.on('data', (chunk) => (log += chunk));
+  const code = await new Promise((done, fail) => child.on('error', fail).on('close', done));
+  return { code, log, temp: join(runner, 'temp') };
+}
+
+/**
+ * Earlier runs of main, made up around the base run's own rates so that the comment shows a trend: a slow slide
+ * of retrieval that no single pull request made significant.
+ */
+function earlierRuns(baseSummary) {
+  const drift = [0.031, 0.027, 0.024, 0.026, 0.017, 0.013, 0.011, 0.004];
+  return drift.map((offset, i) => {
+    const metrics = {};
+    for (const name of ['retrieval_ok', 'correct']) {
+      const { value, n } = baseSummary.details[name];
+      metrics[name] = { value: Math.min(1, Number((value + offset * (name === 'correct' ? 0.5 : 1)).toFixed(4))), n };
+    }
+    return {
+      commit: createHash('sha1').update(`larkspur main ${i}`).digest('hex'),
+      date: new Date(Date.UTC(2026, 9, 1 + 3 * i)).toISOString(),
+      n: baseSummary.questions,
+      metrics,
+    };
+  });
+}
+
+/**
+ * A loopback stand-in for the few GitHub REST endpoints the action calls to find the base branch's artifact: the
+ * producing workflow of the pull request's run, its successful push runs on main (one, three hours old), the
+ * merge-base, the run's artifacts and the artifact's zip.
+ */
+async function fakeGitHub(zip, createdAt) {
+  const runJson = {
+    id: BASE_RUN.id,
+    run_number: BASE_RUN.number,
+    head_sha: BASE_SHA,
+    created_at: createdAt,
+    head_repository: { full_name: REPOSITORY },
+    html_url: `https://github.com/${REPOSITORY}/actions/runs/${BASE_RUN.id}`,
   };
-  const run = spawnSync(process.execPath, [ACTION], { cwd: dirname(files.head), env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (run.error) throw run.error;
-  const written = join(runner, 'temp', 'rag-gate', 'default', 'comment.md');
-  if (!existsSync(written)) {
-    process.stderr.write(run.stdout + run.stderr);
-    process.stderr.write(`demo: the action wrote no comment (exit ${run.status})\n`);
-    process.exit(2);
-  }
+  const routes = [
+    [new RegExp(`^/repos/${REPOSITORY}/actions/runs/${PR_RUN_ID}$`), () => ({ id: PR_RUN_ID, workflow_id: WORKFLOW_ID })],
+    [new RegExp(`^/repos/${REPOSITORY}/actions/workflows/${WORKFLOW_ID}/runs$`), () => ({ total_count: 1, workflow_runs: [runJson] })],
+    [new RegExp(`^/repos/${REPOSITORY}/compare/`), () => ({ merge_base_commit: { sha: BASE_SHA } })],
+    [
+      new RegExp(`^/repos/${REPOSITORY}/actions/runs/${BASE_RUN.id}/artifacts$`),
+      () => ({ total_count: 1, artifacts: [{ id: 90, name: 'rag-gate-results', expired: false }] }),
+    ],
+  ];
+  const server = createServer((request, response) => {
+    const path = new URL(request.url, 'http://localhost').pathname;
+    if (path === `/repos/${REPOSITORY}/actions/artifacts/90/zip`) {
+      response.writeHead(200, { 'content-type': 'application/zip', 'content-length': String(zip.length) });
+      response.end(zip);
+      return;
+    }
+    const route = routes.find(([pattern]) => pattern.test(path));
+    const body = JSON.stringify(route === undefined ? { message: 'Not Found' } : route[1]());
+    response.writeHead(route === undefined ? 404 : 200, { 'content-type': 'application/json; charset=utf-8' });
+    response.end(body);
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((done) => server.close(done)) };
+}
+
+/**
+ * The PR comment as the action writes it, through the action's own code path (dist/index.js): first main's push
+ * run, which appends the base run to the history of earlier runs (restored as its `history` file) and writes it;
+ * then the README's upload step, the base results and the history zipped as the `rag-gate-results` artifact; then
+ * the pull request's run, which finds that artifact through a loopback stand-in for GitHub's API, compares, and
+ * charts the history. Comments are off, so nothing is posted. The comment is the report-markdown file it writes,
+ * marker, trend and Baseline line included, exactly what it would post.
+ */
+async function actionComment(files, baseSummary) {
+  const push = join(options.out, 'push');
+  rmSync(push, { recursive: true, force: true });
+  mkdirSync(push, { recursive: true });
+  const history = join(push, 'rag-gate-history.json');
+  writeFileSync(history, JSON.stringify({ version: 1, runs: earlierRuns(baseSummary) }));
+  const pushed = await runAction(push, {
+    eventName: 'push',
+    event: { ref: 'refs/heads/main', after: BASE_SHA },
+    given: { results: files.base },
+    env: { GITHUB_SHA: BASE_SHA, GITHUB_RUN_ID: String(BASE_RUN.id) },
+  });
+  if (pushed.code !== 0) fail(`the push run failed (exit ${pushed.code})`, pushed.log);
+
+  const zip = zipSync({ [basename(files.base)]: readFileSync(files.base), 'rag-gate-history.json': readFileSync(history) });
+  const api = await fakeGitHub(zip, new Date(Date.now() - 3 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+  // The pull request's workspace holds no history file: the history comes from the artifact.
+  rmSync(join(dirname(files.head), 'rag-gate-history.json'), { force: true });
+  const pull = await runAction(dirname(files.head), {
+    eventName: 'pull_request',
+    event: {
+      action: 'synchronize',
+      number: 7,
+      pull_request: { number: 7, base: { ref: 'main', sha: BASE_SHA }, head: { ref: 'sentence-window-chunks', sha: HEAD_SHA } },
+    },
+    given: { results: basename(files.head), comment: 'never' },
+    env: { GITHUB_RUN_ID: String(PR_RUN_ID), GITHUB_API_URL: api.url },
+  }).finally(() => api.close());
+  const written = join(pull.temp, 'rag-gate', 'default', 'comment.md');
+  if (!existsSync(written)) fail(`the action wrote no comment (exit ${pull.code})`, pull.log);
+  if (!readFileSync(written, 'utf8').includes('```mermaid')) fail('the comment has no trend: the artifact history was not read', pull.log);
   return readFileSync(written, 'utf8');
+}
+
+function fail(message, log) {
+  process.stderr.write(`${log}demo: ${message}\n`);
+  process.exit(2);
 }
 
 const fixed3 = (x) => (x === null ? '–' : x.toFixed(3));
@@ -252,6 +352,7 @@ if (!existsSync(CLI) || !existsSync(ACTION)) {
 const { CONFIGS, CORRECT_F1, EXAMPLES, SAMPLING_JITTER, loadCorpus, loadGolden, runPipeline, toJsonl } = await import('../examples/pipeline/pipeline.mjs');
 const { writeResults } = await import('../examples/pipeline/run.mjs');
 const { parse } = await import('yaml');
+const { zipSync } = await import('fflate');
 const RETRIEVAL_OK = parse(readFileSync(CONFIG, 'utf8'))['retrieval-ok'];
 
 const docs = loadCorpus();
@@ -292,7 +393,13 @@ const json = join(options.out, 'comparison.json');
 const report = compare(files, []);
 process.stdout.write(`$ node dist/cli.js ${report.args.map((a) => (/[^\w@./=-]/.test(a) ? `'${a}'` : a)).join(' ')}\n\n${report.stdout}\n`);
 writeFileSync(json, compare(files, ['--json']).stdout);
-writeFileSync(comment, actionComment(files));
+const baseSummary = JSON.parse(
+  spawnSync(process.execPath, [CLI, 'eval', '--config', shown(CONFIG), '--results', shown(files.base), '--json'], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  }).stdout,
+);
+writeFileSync(comment, await actionComment(files, baseSummary));
 
 process.stdout.write(`Wrote the PR comment body (as the action writes it) to ${shown(comment)} and the comparison as JSON to ${shown(json)}.\n\n`);
 if (options.repeats === undefined) {

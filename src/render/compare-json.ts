@@ -1,6 +1,8 @@
 import type { CompareConfig, Comparison } from '../core/compare/types.js';
 import type { RunSummary } from '../core/scoring/summary.js';
+import type { History } from '../core/history/history.js';
 import { evalJson } from './eval-json.js';
+import { trendJson } from './history.js';
 import { judgeNote, reasonText, warningText } from './gate-words.js';
 import { sentenceText } from './untrusted.js';
 
@@ -12,9 +14,14 @@ export type BaselineJson =
 /**
  * The report `compare --json` prints and the action writes (`report-json`): the comparison, with each gate reason
  * and warning carrying beside its structured fields a `message` in words; where the base came from; and the head
- * run's own metrics.
+ * run's own metrics; with the base branch's history (the action on a pull request), the trend of each gated rate.
  */
-export function comparisonReport(run: { readonly comparison: Comparison; readonly head: RunSummary }, config: CompareConfig, baseline: BaselineJson) {
+export function comparisonReport(
+  run: { readonly comparison: Comparison; readonly head: RunSummary },
+  config: CompareConfig,
+  baseline: BaselineJson,
+  trend?: { readonly history: History; readonly head: Readonly<Record<string, number | undefined>> },
+) {
   const { comparison } = run;
   const context = { retrievalOk: config.eval.retrievalOk.name, judges: comparison.judges };
   return {
@@ -27,5 +34,6 @@ export function comparisonReport(run: { readonly comparison: Comparison; readonl
     })),
     baseline,
     head: evalJson(run.head, config.eval),
+    ...(trend === undefined ? {} : { trend: trendJson(trend.history, trend.head, config.eval.retrievalOk.name) }),
   };
 }

@@ -1,5 +1,6 @@
 import type { Code, RootContent } from 'mdast';
 import { type History, linearTrend, series, type Trend } from '../core/history/history.js';
+import type { RunSummary } from '../core/scoring/summary.js';
 import { testSubject } from './gate-words.js';
 import { paragraph, prose } from './mdast.js';
 import { textTable } from './text-table.js';
@@ -67,23 +68,39 @@ export function mermaidChart(title: string, points: readonly { label: string; va
   };
 }
 
+/** One gated rate's trend: its points (the last base runs, the pull request last) and the line through them. */
+export interface MetricTrend {
+  readonly metric: string;
+  readonly points: readonly { readonly label: string; readonly value: number }[];
+  /** How many of the points are base runs (the rest is the pull request's). */
+  readonly baseRuns: number;
+  /** Null below 3 points. */
+  readonly trend: Trend | null;
+}
+
 /**
- * The comment's trend section: for each gated rate the history holds, a chart of the last base runs with the pull
- * request as the last point, and its reading. The trend test runs on the base runs and the PR together.
+ * The trend of each gated rate the history holds with at least 2 points: the last base runs with the pull
+ * request as the last point. The trend test runs on the base runs and the PR together.
  */
-export function trendSection(history: History, head: Readonly<Record<string, number | undefined>>, rule: string): RootContent[] {
-  const out: RootContent[] = [];
-  for (const metric of TREND_METRICS) {
+export function metricTrends(history: History, head: Readonly<Record<string, number | undefined>>): MetricTrend[] {
+  return TREND_METRICS.flatMap((metric) => {
     const points = trendPoints(history, metric, head[metric]);
-    if (points.length < 2) continue;
-    const trend = linearTrend(points.map((point) => point.value));
-    const base = points.length - (head[metric] === undefined ? 0 : 1);
-    out.push(
-      mermaidChart(`${metricWords(metric, rule)} (%), the last ${base} runs of the base branch${head[metric] === undefined ? '' : ' and this PR'}`, points),
-    );
-    if (trend !== null) out.push(paragraph(...prose(trendReading(metric, trend, rule))));
-  }
-  return out;
+    if (points.length < 2) return [];
+    return [{ metric, points, baseRuns: points.length - (head[metric] === undefined ? 0 : 1), trend: linearTrend(points.map((point) => point.value)) }];
+  });
+}
+
+/** The comment's trend section: for each gated rate the history holds, a chart and its reading. */
+export function trendSection(history: History, head: Readonly<Record<string, number | undefined>>, rule: string): RootContent[] {
+  return metricTrends(history, head).flatMap(({ metric, points, baseRuns, trend }) => [
+    mermaidChart(`${metricWords(metric, rule)} (%), the last ${baseRuns} runs of the base branch${baseRuns < points.length ? ' and this PR' : ''}`, points),
+    ...(trend === null ? [] : [paragraph(...prose(trendReading(metric, trend, rule)))]),
+  ]);
+}
+
+/** The trends for report.json: each metric's points, its line and the reading. */
+export function trendJson(history: History, head: Readonly<Record<string, number | undefined>>, rule: string) {
+  return metricTrends(history, head).map((item) => ({ ...item, reading: item.trend === null ? null : trendReading(item.metric, item.trend, rule) }));
 }
 
 /** The history as a text table: commit, date, questions, and each metric with its interval. */
@@ -145,4 +162,78 @@ export function historySvg(history: History, metrics: readonly string[], title: 
   });
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;
+}
+
+/**
+ * Where the history a run continues (on push) or charts (on a pull request) came from, as the action found out;
+ * the words are made by historyNote.
+ */
+export type HistorySource =
+  /** The `history` file the workflow restored, or one it keeps. */
+  | { readonly kind: 'file'; readonly file: string; readonly runs: number }
+  /** The history file in the newest baseline artifact. */
+  | { readonly kind: 'artifact'; readonly artifact: string; readonly run: RunLink; readonly entry: string; readonly runs: number }
+  /** No push run of this workflow on the branch still has the artifact: the first run, or it expired. */
+  | { readonly kind: 'no-artifact'; readonly artifact: string; readonly branch: string; readonly days: number }
+  /** The newest artifact holds no history file: it was uploaded before the history was kept, or without it. */
+  | { readonly kind: 'no-history'; readonly artifact: string; readonly run: RunLink; readonly file: string }
+  /** The artifact's history file exists but cannot be read: the earlier runs are lost. */
+  | { readonly kind: 'unreadable'; readonly artifact: string; readonly run: RunLink; readonly entry: string; readonly detail: string }
+  /** The GitHub API failed while looking for the artifact. */
+  | { readonly kind: 'lookup-failed'; readonly artifact: string; readonly branch: string; readonly forbidden: boolean; readonly detail: string };
+
+interface RunLink {
+  readonly id: number;
+  readonly url: string;
+}
+
+/**
+ * The log line for a history's source: a warning when earlier runs are lost (on push the history then restarts
+ * with this run; on a pull request the comment goes without a trend), else an info line. The history never gates.
+ */
+export function historyNote(source: HistorySource, on: 'push' | 'pull-request'): { readonly warning: boolean; readonly title: string; readonly text: string } {
+  const title = on === 'push' ? 'rag-gate: history restarted' : 'rag-gate: no trend';
+  const restart = on === 'push' ? 'A new history starts with this run' : 'The comment shows no trend of the base branch';
+  const artifactOf = (artifact: string, run: RunLink) => `the artifact ${artifact} of run ${run.id} (${run.url})`;
+  switch (source.kind) {
+    case 'file':
+      return { warning: false, title, text: `history: ${source.file}, ${source.runs} runs` };
+    case 'artifact':
+      return { warning: false, title, text: `history: ${source.entry} in ${artifactOf(source.artifact, source.run)}, ${source.runs} runs` };
+    case 'no-artifact':
+      return {
+        warning: false,
+        title,
+        text: `history: no successful push run of this workflow on ${source.branch} in the last ${source.days} days has an artifact ${source.artifact} (the first run, or it expired). ${restart}.`,
+      };
+    case 'no-history':
+      return {
+        warning: false,
+        title,
+        text: `history: ${artifactOf(source.artifact, source.run)} holds no ${source.file} (it was uploaded before rag-gate kept a history, or without it). ${restart}.`,
+      };
+    case 'unreadable':
+      return {
+        warning: true,
+        title,
+        text: `rag-gate could not read the history ${source.entry} in ${artifactOf(source.artifact, source.run)}: ${source.detail}. ${restart}${on === 'push' ? ': the trend of the earlier runs is lost' : ''}.`,
+      };
+    case 'lookup-failed':
+      // Only a push looks the artifact up for its history; a pull request's comes with its baseline.
+      return {
+        warning: true,
+        title,
+        text: `rag-gate could not look for the history in the artifact ${source.artifact} on ${source.branch}: ${source.detail}. ${restart}: the trend of the earlier runs is lost unless you ${source.forbidden ? 'add actions: read under permissions: and ' : ''}re-run this job.`,
+      };
+  }
+}
+
+/** The head run's values of the trend's metrics, from its summary. */
+export function trendHead(summary: RunSummary): Record<string, number | undefined> {
+  return Object.fromEntries(TREND_METRICS.map((metric) => [metric, summary.metrics[metric]?.value ?? undefined]));
+}
+
+/** The log line once a push run has written the history, naming the upload it needs. */
+export function historyWrittenNote(file: string, runs: number, artifact: string): string {
+  return `history written: ${file}, ${runs} run${runs === 1 ? '' : 's'}; upload it with the results as the artifact ${artifact}, so that the next push run continues it and pull requests chart it`;
 }

@@ -582,6 +582,15 @@ export const SETTINGS = {
     action: true,
     config: true,
   },
+  history: {
+    name: 'history',
+    description:
+      "the base branch's run history (JSON). On push the action appends this run to the history in the newest baseline-artifact of the branch (or to this file when it exists) and writes it here, to upload with the results; on a pull request it reads this file when it exists, else the baseline artifact's file of the same name, for the comment's trend",
+    default: 'rag-gate-history.json',
+    parse: nonEmpty('a file'),
+    action: true,
+    config: true,
+  },
   'on-missing-baseline': {
     name: 'on-missing-baseline',
     description:

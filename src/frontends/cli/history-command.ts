@@ -10,8 +10,8 @@ import type { CommandContext } from './context.js';
 /** `rag-gate history --history FILE`: the base branch's runs as a table, the trend readings, and an SVG chart. */
 export function historyCommand(context: CommandContext): Command {
   return new Command('history')
-    .description("print the base branch's run history (the history.json the action keeps in its artifact) and its trends; write an SVG chart")
-    .requiredOption('--history <file>', 'the history file (history.json from the baseline artifact)')
+    .description("print the base branch's run history (the rag-gate-history.json the action keeps in its baseline artifact) and its trends; write an SVG chart")
+    .requiredOption('--history <file>', 'the history file (rag-gate-history.json from the baseline artifact)')
     .option('--metrics <list>', 'metrics to show, comma-separated', TREND_METRICS.join(','))
     .option('--last <n>', 'runs the trend test covers', String(TREND_RUNS))
     .option('--svg <file>', 'write the metrics over every run as an SVG line chart')

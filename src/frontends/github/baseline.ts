@@ -23,8 +23,18 @@ export interface BaselineFound {
   /** One line for the comment; `backtick` spans render as code. */
   readonly description: string;
   /** The artifact the files came from (not for `baseline` files), to name it should they fail validation. */
-  readonly artifact?: { readonly name: string; readonly run: RunRef; readonly baseRef: string; readonly entries: ReadonlyMap<string, string> };
+  readonly artifact?: {
+    readonly name: string;
+    readonly run: RunRef;
+    readonly baseRef: string;
+    readonly entries: ReadonlyMap<string, string>;
+    /** The history file the push run uploaded beside the results, if any. */
+    readonly history: ArtifactHistory | null;
+  };
 }
+
+/** The history file found in an artifact: its bytes, or why they could not be taken out of the zip. */
+export type ArtifactHistory = { readonly entry: string; readonly content: Uint8Array } | { readonly entry: string; readonly problem: string };
 
 /** A pull request whose base branch has no results yet: neutral unless on-missing-baseline is fail. */
 export interface BaselineAbsent {
@@ -60,6 +70,8 @@ export interface ArtifactSearch {
   readonly maxAgeDays: number;
   /** Base names of the head results files: a same-named file in the artifact is preferred. */
   readonly resultNames: readonly string[];
+  /** Base name of the history file, which is never read as results. */
+  readonly historyName: string;
   readonly directory: string;
   readonly now: Date;
 }
@@ -71,6 +83,24 @@ const RESULTS_FILE = /\.(jsonl|ndjson|json)$/i;
 
 /** The most an artifact's results files may inflate to: an artifact is untrusted, and a zip bomb must not sink the job. */
 const MAX_INFLATED_BYTES = 2 * 1024 ** 3;
+
+/** A history of at most 100 runs is far smaller; past this it is not a history. */
+const MAX_HISTORY_BYTES = 64 * 1024 ** 2;
+
+/**
+ * The history file in an artifact's entries: the first file entry with base name `name`, inflated, or the problem
+ * that kept it in the zip. Null when the artifact has none.
+ */
+export function historyInArtifact(zip: Uint8Array, entries: readonly ZipEntry[], name: string): ArtifactHistory | null {
+  const entry = entries.find((candidate) => !candidate.name.endsWith('/') && basename(candidate.name) === name);
+  if (entry === undefined) return null;
+  if (entry.originalSize > MAX_HISTORY_BYTES) return { entry: entry.name, problem: `it would inflate to more than ${MAX_HISTORY_BYTES / 1024 ** 2} MiB` };
+  try {
+    return { entry: entry.name, content: inflateEntry(zip, entry) };
+  } catch (error) {
+    return { entry: entry.name, problem: errorMessage(error) };
+  }
+}
 
 function age(createdAt: string, now: Date): string {
   const hours = Math.max(0, (now.getTime() - Date.parse(createdAt)) / 3_600_000);
@@ -93,17 +123,24 @@ const errorMessage = (error: unknown) => (error instanceof Error ? error.message
 
 /**
  * The results files inside an artifact, each with its entry name: those named like the head results if any,
- * otherwise every JSON or JSON Lines file (the shards of one run). Entry paths are never used as paths
- * (zip-slip): files are written flat under `directory` with their base names. Other entries are never inflated;
- * results past 2 GiB, and an entry whose data does not match its declared size or CRC-32, are refused (UnpackError).
+ * otherwise every JSON or JSON Lines file (the shards of one run) but the history file, which is taken apart.
+ * Entry paths are never used as paths (zip-slip): files are written flat under `directory` with their base names.
+ * Other entries are never inflated; results past 2 GiB, and an entry whose data does not match its declared size or
+ * CRC-32, are refused (UnpackError).
  */
-async function extractResults(zip: Uint8Array, resultNames: readonly string[], directory: string): Promise<Map<string, string>> {
-  let results: ZipEntry[];
+async function extractResults(
+  zip: Uint8Array,
+  names: { readonly results: readonly string[]; readonly history: string },
+  directory: string,
+): Promise<{ files: Map<string, string>; history: ArtifactHistory | null }> {
+  let all: ZipEntry[];
   try {
-    results = zipEntries(zip).filter((entry) => !entry.name.endsWith('/') && RESULTS_FILE.test(entry.name));
+    all = zipEntries(zip);
   } catch (error) {
     throw new UnpackError(errorMessage(error));
   }
+  const resultNames = names.results;
+  const results = all.filter((entry) => !entry.name.endsWith('/') && RESULTS_FILE.test(entry.name) && basename(entry.name) !== names.history);
   const declared = results.reduce((sum, entry) => sum + entry.originalSize, 0);
   if (declared > MAX_INFLATED_BYTES) throw new UnpackError(`its results files would inflate to more than ${MAX_INFLATED_BYTES / 1024 ** 3} GiB`);
   const named = results.filter((entry) => resultNames.includes(basename(entry.name)));
@@ -121,7 +158,7 @@ async function extractResults(zip: Uint8Array, resultNames: readonly string[], d
     await writeFile(file, content);
     files.set(file, entry.name);
   }
-  return files;
+  return { files, history: historyInArtifact(zip, all, names.history) };
 }
 
 function orderCandidates(runs: readonly WorkflowRun[], mergeBase: string | null): WorkflowRun[] {
@@ -189,10 +226,12 @@ async function lookUp(search: ArtifactSearch): Promise<BaselineFound | BaselineA
       }),
     );
     if (zip === null) continue;
-    const entries = await extractResults(zip, search.resultNames, search.directory).catch((error: unknown) => {
-      if (error instanceof UnpackError) throw new LookupBroken({ ...problemAt('unpack', runRef), kind: 'corrupt-artifact', detail: error.message });
-      throw error;
-    });
+    const { files: entries, history } = await extractResults(zip, { results: search.resultNames, history: search.historyName }, search.directory).catch(
+      (error: unknown) => {
+        if (error instanceof UnpackError) throw new LookupBroken({ ...problemAt('unpack', runRef), kind: 'corrupt-artifact', detail: error.message });
+        throw error;
+      },
+    );
     if (entries.size === 0) continue;
     const where = run.headSha === mergeBase ? ' (the merge-base)' : '';
     return {
@@ -200,7 +239,7 @@ async function lookUp(search: ArtifactSearch): Promise<BaselineFound | BaselineA
       files: [...entries.keys()],
       sha: run.headSha,
       description: `${codeQuoted(pullRequest.baseRef, BRANCH_MAX)} at ${codeQuoted(run.headSha.slice(0, 7), 7)}${where}, results from run ${run.runNumber}, ${age(run.createdAt, search.now)}`,
-      artifact: { name: search.artifactName, run: runRef, baseRef: pullRequest.baseRef, entries },
+      artifact: { name: search.artifactName, run: runRef, baseRef: pullRequest.baseRef, entries, history },
     };
   }
   return {

@@ -7,6 +7,8 @@ export interface EventInfo {
   readonly workflowRunHead: { owner: string; branch: string; sha: string } | null;
   /** The run whose workflow's earlier runs hold the baseline: this run, or the triggering run for workflow_run. */
   readonly producerRunId: number;
+  /** The branch a push event pushed to (not a tag's): the branch whose history the run extends. */
+  readonly pushedBranch: string | null;
 }
 
 type Json = Record<string, unknown>;
@@ -25,6 +27,7 @@ export function readEvent(eventName: string, payload: unknown, runId: number): E
       pullRequest: { number: Number(pull.number), baseRef: String(base.ref ?? ''), baseSha: String(base.sha ?? ''), headSha: String(head.sha ?? '') },
       workflowRunHead: null,
       producerRunId: runId,
+      pushedBranch: null,
     };
   }
   if (eventName === 'workflow_run') {
@@ -45,7 +48,10 @@ export function readEvent(eventName: string, payload: unknown, runId: number): E
             },
       workflowRunHead: { owner: String(headRepository.login ?? ''), branch: String(run.head_branch ?? ''), sha: String(run.head_sha ?? '') },
       producerRunId: Number(run.id),
+      pushedBranch: null,
     };
   }
-  return { eventName, pullRequest: null, workflowRunHead: null, producerRunId: runId };
+  const ref = String(body.ref ?? '');
+  const pushedBranch = eventName === 'push' && ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
+  return { eventName, pullRequest: null, workflowRunHead: null, producerRunId: runId, pushedBranch };
 }

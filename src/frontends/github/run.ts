@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { SettingOrigin, Settings } from '../../core/catalog/settings.js';
 import type { Comparison } from '../../core/compare/types.js';
+import type { RunSummary } from '../../core/scoring/summary.js';
 import { InputError, SettingError } from '../../core/errors.js';
 import { JudgeSetupError } from '../../judge/errors.js';
 import { compareFiles, type ComparisonRun, comparisonConfig, evaluateFiles } from '../../pipeline/compare.js';
@@ -17,6 +18,7 @@ import { evalJson } from '../../render/eval-json.js';
 import { renderEvalText } from '../../render/eval-text.js';
 import { reasonText } from '../../render/gate-words.js';
 import { type NoComparison, noComparisonText, renderHeadOnly } from '../../render/head-only.js';
+import { historyWrittenNote, trendHead } from '../../render/history.js';
 import { renderComment } from '../../render/markdown.js';
 import { renderSettings } from '../../render/settings-text.js';
 import { writeFileAtomic } from '../../sources/write.js';
@@ -24,6 +26,7 @@ import { type Baseline, type BaselineBroken, type BaselineFound, findArtifactBas
 import { commentMarker, type CommentResult, upsertComment } from './comment.js';
 import { type EventInfo, readEvent } from './event.js';
 import { apiFailure, type CommitStatus, type GitHubApi, httpStatus, type PullRequestRef } from './github.js';
+import { previousHistory, pullRequestHistory, recordRun } from './history.js';
 import { givenInputs, INPUT_NAMES } from './inputs.js';
 import { ActionJudge } from './judge.js';
 import { runRelease } from './release.js';
@@ -189,6 +192,16 @@ async function run(runtime: ActionRuntime): Promise<void> {
   else runtime.warning(`${outcome.failure.message} (advisory mode: the check passes)`, outcome.failure.title);
 }
 
+/** The pushed commit, which the runner names in GITHUB_SHA: the history's entries are keyed by it. */
+function pushedCommit(env: ActionRuntime['env']): string {
+  const sha = env.GITHUB_SHA ?? '';
+  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha))
+    throw new Error(
+      `GITHUB_SHA is ${sha === '' ? 'not set' : `"${sha}", not a commit`}: a push run keys its history entry by the pushed commit, which the runner sets there`,
+    );
+  return sha;
+}
+
 /** Why nothing was compared, and whether that fails the check by the on-missing-baseline and on-baseline-error settings. */
 function noComparison(baseline: Exclude<Baseline, BaselineFound>, settings: Settings): NoComparison {
   switch (baseline.kind) {
@@ -212,6 +225,26 @@ async function compareAndReport(
   const env = runtime.env;
   const reportDir = join(env.RUNNER_TEMP || tmpdir(), 'rag-gate', settings['comment-tag']);
   await mkdir(reportDir, { recursive: true });
+
+  if (headInputs.some((file) => basename(file) === basename(settings.history)))
+    throw new SettingError(
+      `input "history": ${settings.history} has the name of a results file; the baseline artifact holds both, so give the history another name`,
+    );
+  // On push, the history this run extends: read before anything is judged or evaluated, so that a bad history file stops the run first.
+  const push =
+    event.pushedBranch === null
+      ? null
+      : {
+          commit: pushedCommit(env),
+          previous: await previousHistory(runtime, settings.history, {
+            api,
+            branch: event.pushedBranch,
+            producerRunId: event.producerRunId,
+            repository: `${context.owner}/${context.repo}`,
+            artifactName: settings['baseline-artifact'],
+            now: runtime.now(),
+          }),
+        };
 
   const config = await comparisonConfig(settings);
   const judgeClient = settings.judge === 'openai' ? new ActionJudge(settings, env) : null;
@@ -248,10 +281,14 @@ async function compareAndReport(
   let report: object;
   let outcome: Outcome;
   const rule = config.eval.retrievalOk.name;
+  let headSummary: RunSummary;
   if (result.kind === 'compared') {
     const { run, baseline } = result;
     for (const warning of run.warnings) runtime.warning(warning);
     comparison = run.comparison;
+    headSummary = run.head;
+    const history = pullRequest === null ? null : await pullRequestHistory(runtime, settings.history, baseline);
+    const trend = history === null ? undefined : { history, head: trendHead(run.head) };
     const options = {
       retrievalOk: rule,
       rules: config.eval,
@@ -261,10 +298,11 @@ async function compareAndReport(
       runUrl: runUrl(env),
       baselineRunUrl: baseline.artifact?.run.url,
       traceUrl: settings['trace-url'],
+      trend,
     };
     comment = renderComment(comparison, options);
     summary = renderComment(comparison, { ...options, maxLength: SUMMARY_MAX_BYTES / 2 });
-    report = comparisonReport(run, config, { found: true, sha: baseline.sha, description: baseline.description });
+    report = comparisonReport(run, config, { found: true, sha: baseline.sha, description: baseline.description }, trend);
     logUntrusted(runtime, renderCompareText(comparison, config));
     const words = { retrievalOk: rule, judges: comparison.judges };
     outcome = {
@@ -280,6 +318,7 @@ async function compareAndReport(
     const why = noComparisonText(cause);
     const head = await evaluateFiles(headFiles, config.eval, { holdout: settings.holdout });
     for (const warning of head.warnings) runtime.warning(warning);
+    headSummary = head.summary;
     comment = renderHeadOnly(head.summary, {
       cause,
       retrievalOk: rule,
@@ -302,6 +341,10 @@ async function compareAndReport(
   );
   await writeFileAtomic(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
   await writeFileAtomic(markdownFile, comment);
+  if (push !== null) {
+    const history = await recordRun(settings.history, push.previous, headSummary, push.commit, runtime.now());
+    runtime.info(historyWrittenNote(settings.history, history.runs.length, settings['baseline-artifact']));
+  }
 
   await runtime
     .writeSummary(Buffer.byteLength(summary) <= SUMMARY_MAX_BYTES ? summary : comment)
@@ -333,6 +376,7 @@ async function compareAndReport(
   runtime.setOutput('baseline-found', String(result.kind === 'compared'));
   runtime.setOutput('baseline-sha', result.kind === 'compared' ? (result.baseline.sha ?? '') : '');
   runtime.setOutput('comment-url', posted.url ?? '');
+  runtime.setOutput('history', push === null ? '' : settings.history);
   // The release evaluation's outputs are set, empty, on every run, as the comparison's are in mode release.
   runtime.setOutput('holdout-gap', '');
   runtime.setOutput('holdout-looks', '');
@@ -374,6 +418,7 @@ async function findBaseline(
     artifactName: settings['baseline-artifact'],
     maxAgeDays: settings['baseline-max-age-days'],
     resultNames: context.headInputs.map((file) => basename(file)),
+    historyName: basename(settings.history),
     directory: join(context.reportDir, 'baseline'),
     now: runtime.now(),
   });

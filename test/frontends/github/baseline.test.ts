@@ -21,6 +21,7 @@ function search(api: FakeGitHub, overrides: Partial<ArtifactSearch> = {}): Artif
     artifactName: 'rag-gate-results',
     maxAgeDays: 30,
     resultNames: ['results.jsonl'],
+    historyName: 'rag-gate-history.json',
     directory: join(tempDir(), 'baseline'),
     now: NOW,
     ...overrides,
@@ -197,6 +198,68 @@ describe('findArtifactBaseline', () => {
     addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', { 'a/shard-1.jsonl': 'one\n', 'b/shard-2.jsonl': 'two\n', 'shard-3.jsonl': 'three\n' });
     const baseline = await found(api, { resultNames: ['shard-1.jsonl', 'shard-2.jsonl'] });
     expect(baseline.files.map(read)).toEqual(['one\n', 'two\n']);
+  });
+});
+
+describe('findArtifactBaseline: the history file beside the results', () => {
+  const HISTORY = '{"version":1,"runs":[]}\n';
+  const historyText = (baseline: BaselineFound) => {
+    const history = baseline.artifact?.history;
+    if (history === null || history === undefined || !('content' in history)) throw new Error(`no history: ${JSON.stringify(history)}`);
+    return { entry: history.entry, text: new TextDecoder().decode(history.content) };
+  };
+
+  it('is never read as a shard when every results file is taken as the shards of one run', async () => {
+    const api = new FakeGitHub();
+    addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', { 'shard-2.jsonl': 'two\n', 'rag-gate-history.json': HISTORY, 'shard-1.jsonl': 'one\n' });
+    const baseline = await found(api, { resultNames: ['head.jsonl'] });
+    expect(baseline.files.map(read)).toEqual(['one\n', 'two\n']);
+    expect([...baseline.artifact!.entries.values()]).toEqual(['shard-1.jsonl', 'shard-2.jsonl']);
+    expect(historyText(baseline)).toEqual({ entry: 'rag-gate-history.json', text: HISTORY });
+  });
+
+  it('is never read as results in the sharded layout (results/ and the history in one upload), named or not', async () => {
+    const files = { 'results/shard-1.jsonl': 'one\n', 'results/shard-2.jsonl': 'two\n', 'rag-gate-history.json': HISTORY };
+    for (const resultNames of [['shard-1.jsonl', 'shard-2.jsonl'], ['elsewhere.jsonl']]) {
+      const api = new FakeGitHub();
+      addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', files);
+      const baseline = await found(api, { resultNames });
+      expect(baseline.files.map(read)).toEqual(['one\n', 'two\n']);
+      expect(historyText(baseline).text).toBe(HISTORY);
+    }
+  });
+
+  it('goes by the history setting’s base name, wherever it sits; an artifact without one carries none', async () => {
+    const api = new FakeGitHub();
+    addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', { 'results.jsonl': 'r\n', 'out/trend.json': HISTORY, 'rag-gate-history.json': 'not this one' });
+    const baseline = await found(api, { historyName: 'trend.json' });
+    expect(baseline.files.map(read)).toEqual(['r\n']);
+    expect(historyText(baseline)).toEqual({ entry: 'out/trend.json', text: HISTORY });
+
+    const without = new FakeGitHub();
+    addRun(without, 1, BASE_SHA, '2026-11-18T11:00:00Z', { 'results.jsonl': 'r\n' });
+    expect((await found(without)).artifact?.history).toBeNull();
+  });
+
+  it('an artifact holding only a history has no results: the run is skipped', async () => {
+    const api = new FakeGitHub();
+    addRun(api, 2, OTHER_SHA, '2026-11-19T11:00:00Z', { 'rag-gate-history.json': HISTORY });
+    addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', { 'results.jsonl': 'older\n' });
+    const baseline = await found(api);
+    expect(baseline.sha).toBe(BASE_SHA);
+  });
+
+  it('a history entry that fails its CRC-32 is a problem of the history, not of the baseline', async () => {
+    const api = new FakeGitHub();
+    api.runs.push(workflowRun({ id: 1, headSha: BASE_SHA, createdAt: '2026-11-18T11:00:00Z' }));
+    api.artifacts.set(1, { id: 10, name: 'rag-gate-results' });
+    api.zips.set(
+      10,
+      tamperedZip(zipOf({ 'results.jsonl': 'r\n', 'rag-gate-history.json': HISTORY }, { stored: true }), 'rag-gate-history.json', { flipDataByte: 0 }),
+    );
+    const baseline = await found(api);
+    expect(baseline.files.map(read)).toEqual(['r\n']);
+    expect(baseline.artifact?.history).toEqual({ entry: 'rag-gate-history.json', problem: expect.stringMatching(/CRC-32/) });
   });
 });
 

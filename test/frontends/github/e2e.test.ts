@@ -13,6 +13,8 @@ import { tempDir, writeJsonl } from '../../helpers/files.js';
 import type { Question } from '../../helpers/paired-runs.js';
 import { drawSplit, splitSizes } from '../../../src/core/holdout/split.js';
 import { writeHoldoutFile } from '../../../src/sources/holdout-file.js';
+import { type History as HistoryFile, linearTrend } from '../../../src/core/history/history.js';
+import { trendReading } from '../../../src/render/history.js';
 import { type FakeComment, type FakeGitHubServer, type FakeRun, startFakeGitHub, type RepositoryState } from './fake-github-server.js';
 import {
   BASE_SHA,
@@ -121,6 +123,7 @@ async function runDist(server: FakeGitHubServer, work: Workspace, options: RunOp
     GITHUB_REPOSITORY: 'octo/shop',
     GITHUB_REPOSITORY_OWNER: 'octo',
     GITHUB_RUN_ID: '5000',
+    GITHUB_SHA: HEAD_SHA,
     GITHUB_WORKSPACE: work.dir,
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
@@ -192,6 +195,7 @@ describe('dist/index.js as the runner runs it', () => {
       'broken',
       'comment-url',
       'fixed',
+      'history',
       'holdout-gap',
       'holdout-ledger',
       'holdout-looks',
@@ -696,5 +700,108 @@ describe('dist/index.js: mode release and the holdout ledger artifact', () => {
     expect(two.outputs['holdout-looks']).toBe('2');
     expect(two.summary).toContain('The holdout has been looked at 2 times');
     expect(readFileSync(join(second.dir, 'rag-gate-holdout-ledger.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
+  });
+});
+
+describe('dist/index.js: the base branch history across push runs and the pull request', () => {
+  /** 100 questions of which the first `ok` retrieved their gold document (the field given, so the rate is exact). */
+  const resultsText = (ok: number) =>
+    jsonlText(Array.from({ length: 100 }, (_, i) => ({ id: `q-${String(i).padStart(3, '0')}`, question: `Question ${i}?`, retrieval_ok: i < ok })));
+  const commitOf = (i: number) => String(i).repeat(40);
+
+  /**
+   * A push run on main at `commit`, then the README's upload step: the results file and the written history
+   * zipped into the run's `rag-gate-results` artifact.
+   */
+  async function pushAndUpload(api: FakeGitHubServer, id: number, commit: string, ok: number, hoursOld: number): Promise<HistoryFile> {
+    const work = { dir: tempDir() };
+    writeFileSync(join(work.dir, 'results.jsonl'), resultsText(ok));
+    const run = await runDist(api, work, { eventName: 'push', payload: pushPayload('main', BASE_SHA, commit), env: { GITHUB_SHA: commit } });
+    expect(run.code, run.stdout).toBe(0);
+    expect(warnings(run)).toEqual([]);
+    expect(run.outputs.history).toBe('rag-gate-history.json');
+    const historyText = readFileSync(join(work.dir, run.outputs.history!), 'utf8');
+    api.state.runs.push({
+      id,
+      runNumber: id - 1000,
+      headSha: commit,
+      createdAt: hoursAgo(hoursOld),
+      branch: 'main',
+      event: 'push',
+      conclusion: 'success',
+      headRepository: 'octo/shop',
+    });
+    api.state.artifacts.set(id, [{ id: id + 1000, name: 'rag-gate-results', expired: false }]);
+    api.state.zips.set(id + 1000, zipOf({ 'results.jsonl': resultsText(ok), 'rag-gate-history.json': historyText }));
+    return JSON.parse(historyText) as HistoryFile;
+  }
+
+  it('grows 1 → 2 → 3 runs over three pushes; the pull request charts them with its own value last and reads the trend', async () => {
+    // Retrieval ok falls 90% → 87% → 86% on main and the pull request has 83%: the least-squares slope through the four
+    // points is −0.022 a run (Sxy = −0.11 over Sxx = 5), residuals 0.002, −0.006, 0.006, −0.002, so s² = 80e−6 / 2 and the
+    // slope's standard error is √(40e−6 / 5); with t(0.975, 2) = 4.3027 its 95% interval is −0.0342 to −0.0098.
+    const api = await start({ mergeBase: commitOf(3) });
+    const histories = [
+      await pushAndUpload(api, 2001, commitOf(1), 90, 3),
+      await pushAndUpload(api, 2002, commitOf(2), 87, 2),
+      await pushAndUpload(api, 2003, commitOf(3), 86, 1),
+    ];
+    expect(histories.map((h) => h.runs.map((r) => r.commit))).toEqual([[commitOf(1)], [commitOf(1), commitOf(2)], [commitOf(1), commitOf(2), commitOf(3)]]);
+    expect(histories[2]!.runs.map((r) => r.metrics.retrieval_ok!.value)).toEqual([0.9, 0.87, 0.86]);
+
+    const work = { dir: tempDir() };
+    writeFileSync(join(work.dir, 'results.jsonl'), resultsText(83));
+    const pull = await runDist(api, work);
+    expectQuietStderr(pull);
+    expect(pull.code).toBe(0);
+    expect(pull.outputs).toMatchObject({ verdict: 'pass', 'baseline-sha': commitOf(3), history: '' });
+    const body = api.state.comments[0]!.body;
+    expect(body).toBe(readFileSync(pull.outputs['report-markdown']!, 'utf8'));
+
+    const chart = /```mermaid\n(xychart-beta\n[\s\S]*?)```/.exec(body)?.[1];
+    expect(chart).toBeDefined();
+    const line = /^ {2}line \[([^\]]*)\]$/m.exec(chart!)![1]!.split(', ').map(Number);
+    expect(line).toEqual([...histories[2]!.runs.map((r) => r.metrics.retrieval_ok!.value * 100), 83]);
+    expect(/^ {2}x-axis \[(.*)\]$/m.exec(chart!)![1]).toBe('1111111, 2222222, 3333333, PR');
+
+    const reading =
+      'Retrieval ok (hit\\@5) has fallen 6.6 points over the last 4 runs (least-squares slope −2.20 points a run, 95% CI −3.42 to −0.98): a significant decline.';
+    expect(body).toContain(reading);
+    const trend = linearTrend([0.9, 0.87, 0.86, 0.83])!;
+    expect(trend.slope).toBeCloseTo(-0.022, 12);
+    expect(trend.ci[0]).toBeCloseTo(-0.022 - 4.302652729749464 * Math.sqrt(40e-6 / 5), 9);
+    expect(body).toContain(trendReading('retrieval_ok', trend, 'hit@5').replace('@', '\\@'));
+    expect(pull.summary).toContain(chart!);
+
+    const report = JSON.parse(readFileSync(pull.outputs['report-json']!, 'utf8'));
+    expect(report.trend).toMatchObject([{ metric: 'retrieval_ok', baseRuns: 3, trend: { points: 4, significant: true } }]);
+  });
+
+  it('keeps the newest 100 runs: a full history drops its oldest run for the new one', async () => {
+    const api = await start();
+    const full: HistoryFile = {
+      version: 1,
+      runs: Array.from({ length: 100 }, (_, i) => ({
+        commit: `${i.toString(16).padStart(7, '0')}${'e'.repeat(33)}`,
+        date: new Date(Date.UTC(2026, 0, 1) + i * 86_400_000).toISOString(),
+        n: 100,
+        metrics: { retrieval_ok: { value: 0.9, n: 100 } },
+      })),
+    };
+    api.state.runs.push({
+      id: 1999,
+      runNumber: 999,
+      headSha: full.runs[99]!.commit,
+      createdAt: hoursAgo(5),
+      branch: 'main',
+      event: 'push',
+      conclusion: 'success',
+      headRepository: 'octo/shop',
+    });
+    api.state.artifacts.set(1999, [{ id: 2999, name: 'rag-gate-results', expired: false }]);
+    api.state.zips.set(2999, zipOf({ 'results.jsonl': resultsText(90), 'rag-gate-history.json': JSON.stringify(full) }));
+    const next = await pushAndUpload(api, 2001, commitOf(1), 88, 1);
+    expect(next.runs).toHaveLength(100);
+    expect(next.runs.map((r) => r.commit)).toEqual([...full.runs.slice(1).map((r) => r.commit), commitOf(1)]);
   });
 });

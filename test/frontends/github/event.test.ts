@@ -9,6 +9,7 @@ describe('readEvent', () => {
       pullRequest: { number: 42, baseRef: 'main', baseSha: BASE_SHA, headSha: HEAD_SHA },
       workflowRunHead: null,
       producerRunId: 5000,
+      pushedBranch: null,
     });
   });
 
@@ -30,6 +31,7 @@ describe('readEvent', () => {
       pullRequest: { number: 7, baseRef: 'main', baseSha: BASE_SHA, headSha: HEAD_SHA },
       workflowRunHead: { owner: 'fork-owner', branch: 'feature', sha: HEAD_SHA },
       producerRunId: 4321,
+      pushedBranch: null,
     });
   });
 
@@ -40,16 +42,33 @@ describe('readEvent', () => {
       pullRequest: null,
       workflowRunHead: { owner: 'fork-owner', branch: 'feature', sha: HEAD_SHA },
       producerRunId: 4321,
+      pushedBranch: null,
     });
   });
 
-  it('reads a push: no pull request, this run is the producer', () => {
-    const push = { ref: 'refs/heads/main', before: BASE_SHA, after: HEAD_SHA, repository: { full_name: 'octo/shop' } };
-    expect(readEvent('push', push, 5000)).toEqual({ eventName: 'push', pullRequest: null, workflowRunHead: null, producerRunId: 5000 });
+  it("reads a push: no pull request, this run is the producer, the pushed branch is the history's", () => {
+    const push = { ref: 'refs/heads/release/2.x', before: BASE_SHA, after: HEAD_SHA, repository: { full_name: 'octo/shop' } };
+    expect(readEvent('push', push, 5000)).toEqual({
+      eventName: 'push',
+      pullRequest: null,
+      workflowRunHead: null,
+      producerRunId: 5000,
+      pushedBranch: 'release/2.x',
+    });
+  });
+
+  it('a pushed tag is no branch: it keeps no history', () => {
+    expect(readEvent('push', { ref: 'refs/tags/v1.2.0' }, 5000).pushedBranch).toBeNull();
   });
 
   it('survives an empty payload', () => {
-    expect(readEvent('workflow_dispatch', {}, 1)).toEqual({ eventName: 'workflow_dispatch', pullRequest: null, workflowRunHead: null, producerRunId: 1 });
+    expect(readEvent('workflow_dispatch', { ref: 'refs/heads/main' }, 1)).toEqual({
+      eventName: 'workflow_dispatch',
+      pullRequest: null,
+      workflowRunHead: null,
+      producerRunId: 1,
+      pushedBranch: null,
+    });
     expect(readEvent('workflow_run', null, 1).pullRequest).toBeNull();
   });
 });

@@ -1,10 +1,12 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { commentMarker } from '../../../src/frontends/github/comment.js';
 import type { InputName } from '../../../src/frontends/github/inputs.js';
 import { runAction } from '../../../src/frontends/github/run.js';
+import { type History, type HistoryEntry, linearTrend } from '../../../src/core/history/history.js';
+import { historyJson } from '../../../src/sources/history.js';
 import { ROOT } from '../../helpers/cli.js';
 import { tempDir, writeJsonl } from '../../helpers/files.js';
 import { type Question } from '../../helpers/paired-runs.js';
@@ -18,6 +20,7 @@ import {
   HEAD_SHA,
   HttpError,
   MERGE_BASE_SHA,
+  NOW,
   sketchScenario,
   workflowRun,
   workflowRunPayload,
@@ -51,7 +54,13 @@ function unchanged(): Setup {
 
 async function run(setup: Setup, inputs: Partial<Record<InputName, string>>, options: Partial<FakeRuntimeOptions> & { api?: FakeGitHub } = {}) {
   const api = options.api ?? new FakeGitHub();
-  const fake = fakeRuntime({ api, ...options, inputs: { results: setup.head, ...inputs }, env: { RUNNER_TEMP: setup.dir, ...options.env } });
+  // The history file in the test's directory: a push run writes it.
+  const fake = fakeRuntime({
+    api,
+    ...options,
+    inputs: { results: setup.head, history: join(setup.dir, 'rag-gate-history.json'), ...inputs },
+    env: { RUNNER_TEMP: setup.dir, GITHUB_SHA: HEAD_SHA, ...options.env },
+  });
   await runAction(fake.runtime);
   return { ...fake, api };
 }
@@ -698,5 +707,146 @@ describe('runAction: a commit status on the pull request head when the job is no
     const setup = unchanged();
     await run(setup, { baseline: setup.base, 'pr-number': '9' }, { api, eventName: 'workflow_dispatch', eventPayload: {} });
     expect(api.statuses.map(({ sha, state }) => [sha, state])).toEqual([[HEAD_SHA, 'success']]);
+  });
+});
+
+describe('runAction: the history of the base branch', () => {
+  const PUSH = { eventName: 'push', eventPayload: { ref: 'refs/heads/main' } };
+  const entry = (i: number, retrievalOk: number): HistoryEntry => ({
+    commit: `${i.toString(16).padStart(7, '0')}${'f'.repeat(33)}`,
+    date: new Date(Date.UTC(2026, 9, 1 + i)).toISOString(),
+    n: 200,
+    metrics: { retrieval_ok: { value: retrievalOk, n: 200 } },
+  });
+  const historyOf = (values: readonly number[]): History => ({ version: 1, runs: values.map((value, i) => entry(i + 1, value)) });
+  const readWritten = (outputs: Map<string, string>) => JSON.parse(readFileSync(outputs.get('history')!, 'utf8')) as History;
+
+  it('push, first run: a new history of this run, written to the history file and named in the output', async () => {
+    const setup = failing();
+    const { api, outputs, infos, warnings, failures } = await run(setup, {}, PUSH);
+    expect(failures).toEqual([]);
+    expect(warnings).toEqual([]);
+    expect(api.called('listSuccessfulPushRuns')[0]?.args.slice(0, 2)).toEqual([77, 'main']);
+    expect(infos).toContainEqual(expect.stringMatching(/^history: no successful push run of this workflow on main .* A new history starts with this run\.$/));
+    expect(outputs.get('history')).toBe(join(setup.dir, 'rag-gate-history.json'));
+    const written = readWritten(outputs);
+    expect(written.runs).toHaveLength(1);
+    const [only] = written.runs;
+    expect(only).toMatchObject({ commit: HEAD_SHA, date: NOW.toISOString(), n: 200 });
+    expect(only!.metrics.retrieval_ok!.value).toBeCloseTo(report(outputs).head.metrics.retrieval_ok, 12);
+    expect(infos).toContainEqual(expect.stringContaining('upload it with the results as the artifact rag-gate-results'));
+  });
+
+  it('push: continues the newest artifact’s history, bounded at 100 runs, the oldest dropped', async () => {
+    const hundred = historyOf(Array.from({ length: 100 }, (_, i) => 0.9 - i / 1000));
+    const api = withBaselineArtifact(zipOf({ 'results.jsonl': '{}\n', 'rag-gate-history.json': historyJson(hundred) }));
+    const { outputs, infos, warnings } = await run(failing(), {}, { ...PUSH, api });
+    expect(warnings).toEqual([]);
+    expect(infos).toContainEqual(expect.stringMatching(/^history: rag-gate-history\.json in the artifact rag-gate-results of run 11 .*, 100 runs$/));
+    const written = readWritten(outputs);
+    expect(written.runs).toHaveLength(100);
+    expect(written.runs.map((r) => r.commit)).toEqual([...hundred.runs.slice(1).map((r) => r.commit), HEAD_SHA]);
+  });
+
+  it('push: an artifact without a history (the first run after upgrading) starts one, with an info line', async () => {
+    const api = withBaselineArtifact(zipOf({ 'results.jsonl': '{}\n' }));
+    const { outputs, infos, warnings } = await run(failing(), {}, { ...PUSH, api });
+    expect(warnings).toEqual([]);
+    expect(infos).toContainEqual(expect.stringContaining('holds no rag-gate-history.json'));
+    expect(readWritten(outputs).runs.map((r) => r.commit)).toEqual([HEAD_SHA]);
+  });
+
+  it('push: an artifact whose history cannot be read warns that the trend is lost, restarts it, and passes', async () => {
+    const api = withBaselineArtifact(zipOf({ 'results.jsonl': '{}\n', 'rag-gate-history.json': '{"version": 1, "runs": [{"commit": "HEAD"}]}' }));
+    const { outputs, warnings, failures } = await run(failing(), {}, { ...PUSH, api });
+    expect(failures).toEqual([]);
+    expect(warnings).toEqual([
+      {
+        title: 'rag-gate: history restarted',
+        message: expect.stringMatching(
+          /^rag-gate could not read the history rag-gate-history\.json in the artifact rag-gate-results of run 11 .*rag-gate-results\/rag-gate-history\.json: runs\.0\.commit: must be a commit hash.*A new history starts with this run: the trend of the earlier runs is lost\.$/s,
+        ),
+      },
+    ]);
+    expect(readWritten(outputs).runs.map((r) => r.commit)).toEqual([HEAD_SHA]);
+  });
+
+  it('push: a 403 looking for the artifact warns naming actions: read, and restarts the history', async () => {
+    const api = new FakeGitHub();
+    api.fail.listSuccessfulPushRuns = new HttpError(403, 'Resource not accessible by integration');
+    const { outputs, warnings, failures } = await run(failing(), {}, { ...PUSH, api });
+    expect(failures).toEqual([]);
+    expect(warnings.map((w) => w.message)).toEqual([expect.stringMatching(/lost unless you add actions: read under permissions: and re-run this job\.$/)]);
+    expect(readWritten(outputs).runs).toHaveLength(1);
+  });
+
+  it('push: the history file the workflow restored is continued without asking GitHub; a bad one is bad input', async () => {
+    const setup = failing();
+    const file = join(setup.dir, 'rag-gate-history.json');
+    writeFileSync(file, historyJson(historyOf([0.9, 0.8])));
+    const { api, outputs } = await run(setup, {}, PUSH);
+    expect(api.calls).toEqual([]);
+    expect(readWritten(outputs).runs.map((r) => r.commit)).toEqual([entry(1, 0).commit, entry(2, 0).commit, HEAD_SHA]);
+
+    writeFileSync(file, '{"version": 1, "runs": [{"commit": "abcdef0", "date": "yesterday", "n": 1, "metrics": {}}]}');
+    const bad = await run(setup, {}, PUSH);
+    expect(bad.failures).toEqual([`rag-gate: bad input\n${file}: runs.0.date: must be an ISO 8601 date`]);
+    expect(readFileSync(file, 'utf8')).toContain('yesterday');
+  });
+
+  it('a pushed tag, and every other event, keeps no history: the output is empty', async () => {
+    const setup = failing();
+    const tag = await run(setup, {}, { eventName: 'push', eventPayload: { ref: 'refs/tags/v1' } });
+    expect(tag.outputs.get('history')).toBe('');
+    expect(tag.api.calls).toEqual([]);
+    const pull = await run(setup, { baseline: setup.base });
+    expect(pull.outputs.get('history')).toBe('');
+    expect(existsSync(join(setup.dir, 'rag-gate-history.json'))).toBe(false);
+  });
+
+  it('a results file named like the history is refused', async () => {
+    const setup = failing();
+    const { failures } = await run(setup, { history: 'out/results.jsonl' }, PUSH);
+    expect(failures).toEqual([expect.stringMatching(/^rag-gate: bad input\ninput "history": out\/results\.jsonl has the name of a results file/)]);
+  });
+
+  it('a pull request charts the artifact’s history with its own value last, in the comment, the summary and report.json', async () => {
+    const { base, head } = sketchScenario();
+    const values = [0.95, 0.94, 0.93, 0.92];
+    const api = withBaselineArtifact(zipOf({ 'results.jsonl': jsonlText(base), 'rag-gate-history.json': historyJson(historyOf(values)) }));
+    const setup = files(head, base);
+    const { outputs, summaries, infos } = await run(setup, {}, { api });
+    expect(infos).toContainEqual(expect.stringMatching(/^history: rag-gate-history\.json in the artifact rag-gate-results of run 11 .*, 4 runs$/));
+    const body = api.called('createComment')[0]?.args[1] as string;
+    const headValue = report(outputs).head.metrics.retrieval_ok as number;
+    const line = [...values, headValue].map((v) => (v * 100).toFixed(1)).join(', ');
+    for (const markdown of [body, summaries[0]!]) {
+      expect(markdown).toContain('```mermaid\nxychart-beta\n');
+      expect(markdown).toContain(`  line [${line}]`);
+    }
+    const trend = report(outputs).trend;
+    expect(trend).toEqual([
+      {
+        metric: 'retrieval_ok',
+        points: [
+          ...historyOf(values).runs.map((r) => ({ label: r.commit.slice(0, 7), value: r.metrics.retrieval_ok!.value })),
+          { label: 'PR', value: headValue },
+        ],
+        baseRuns: 4,
+        trend: linearTrend([...values, headValue]),
+        reading: expect.stringMatching(/^Retrieval ok \(hit@5\) has fallen [\d.]+ points over the last 5 runs/),
+      },
+    ]);
+  });
+
+  it('a pull request whose artifact history cannot be read warns and shows no trend; the gate stands', async () => {
+    const { base, head } = sketchScenario();
+    const api = withBaselineArtifact(zipOf({ 'results.jsonl': jsonlText(base), 'rag-gate-history.json': 'not json' }));
+    const { outputs, warnings, failures } = await run(files(head, base), {}, { api });
+    expect(warnings).toEqual([{ title: 'rag-gate: no trend', message: expect.stringContaining('The comment shows no trend of the base branch.') }]);
+    expect(api.called('createComment')[0]?.args[1]).not.toContain('mermaid');
+    expect(report(outputs).trend).toBeUndefined();
+    expect(failures).toHaveLength(1);
+    expect(outputs.get('verdict')).toBe('fail');
   });
 });
