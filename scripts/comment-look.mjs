@@ -63,7 +63,10 @@ const allowedTags = new Set([
   'br',
   'a',
 ]);
-for (const [, tag] of body.matchAll(/<\/?([a-z0-9]+)/g)) if (!allowedTags.has(tag)) problems.push(`tag <${tag}>`);
+// A fenced mermaid block (the trend charts) is the one <pre> GitHub draws rather than shows: only those may appear.
+const mermaidBlocks = (body.match(/<pre><code class="language-mermaid">/g) ?? []).length;
+if ((body.match(/<pre[\s>]/g) ?? []).length !== mermaidBlocks) problems.push('a <pre> block that is not a mermaid chart');
+for (const [, tag] of body.matchAll(/<\/?([a-z0-9]+)/g)) if (!allowedTags.has(tag) && tag !== 'pre') problems.push(`tag <${tag}>`);
 for (const [anchor, href, words] of body.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)) {
   if (!/^https?:\/\//.test(href) || !['workflow run', 'its run', 'trace', 'base trace', 'head trace'].includes(words)) problems.push(`link ${anchor}`);
 }
