@@ -4221,8 +4221,8 @@ var require_util2 = __commonJS({
         request2.headersList.append("origin", serializedOrigin, true);
       }
     }
-    function coarsenTime(timestamp, crossOriginIsolatedCapability) {
-      return timestamp;
+    function coarsenTime(timestamp2, crossOriginIsolatedCapability) {
+      return timestamp2;
     }
     function clampAndCoarsenConnectionTimingInfo(connectionTimingInfo, defaultStartTime, crossOriginIsolatedCapability) {
       if (!connectionTimingInfo?.startTime || connectionTimingInfo.startTime < defaultStartTime) {
@@ -11797,10 +11797,10 @@ var require_dns = __commonJS({
         return ip;
       }
       setRecords(origin, addresses) {
-        const timestamp = Date.now();
+        const timestamp2 = Date.now();
         const records = { records: { 4: null, 6: null } };
         for (const record3 of addresses) {
-          record3.timestamp = timestamp;
+          record3.timestamp = timestamp2;
           if (typeof record3.ttl === "number") {
             record3.ttl = Math.min(record3.ttl, this.#maxTTL);
           } else {
@@ -36366,7 +36366,7 @@ var require_timestamp = __commonJS({
       resolve: (str) => parseSexagesimal(str, false),
       stringify: stringifySexagesimal
     };
-    var timestamp = {
+    var timestamp2 = {
       identify: (value2) => value2 instanceof Date,
       default: true,
       tag: "tag:yaml.org,2002:timestamp",
@@ -36375,7 +36375,7 @@ var require_timestamp = __commonJS({
       // assumed to be 00:00:00Z (start of day, UTC).
       test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
       resolve(str) {
-        const match = str.match(timestamp.test);
+        const match = str.match(timestamp2.test);
         if (!match)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day, hour, minute, second] = match.map(Number);
@@ -36394,7 +36394,7 @@ var require_timestamp = __commonJS({
     };
     exports.floatTime = floatTime;
     exports.intTime = intTime;
-    exports.timestamp = timestamp;
+    exports.timestamp = timestamp2;
   }
 });
 
@@ -36414,7 +36414,7 @@ var require_schema3 = __commonJS({
     var omap = require_omap();
     var pairs = require_pairs();
     var set2 = require_set();
-    var timestamp = require_timestamp();
+    var timestamp2 = require_timestamp();
     var schema = [
       map5.map,
       seq.seq,
@@ -36434,9 +36434,9 @@ var require_schema3 = __commonJS({
       omap.omap,
       pairs.pairs,
       set2.set,
-      timestamp.intTime,
-      timestamp.floatTime,
-      timestamp.timestamp
+      timestamp2.intTime,
+      timestamp2.floatTime,
+      timestamp2.timestamp
     ];
     exports.schema = schema;
   }
@@ -36461,7 +36461,7 @@ var require_tags = __commonJS({
     var pairs = require_pairs();
     var schema$2 = require_schema3();
     var set2 = require_set();
-    var timestamp = require_timestamp();
+    var timestamp2 = require_timestamp();
     var schemas = /* @__PURE__ */ new Map([
       ["core", schema.schema],
       ["failsafe", [map5.map, seq.seq, string4.string]],
@@ -36475,11 +36475,11 @@ var require_tags = __commonJS({
       float: float.float,
       floatExp: float.floatExp,
       floatNaN: float.floatNaN,
-      floatTime: timestamp.floatTime,
+      floatTime: timestamp2.floatTime,
       int: int2.int,
       intHex: int2.intHex,
       intOct: int2.intOct,
-      intTime: timestamp.intTime,
+      intTime: timestamp2.intTime,
       map: map5.map,
       merge: merge3.merge,
       null: _null4.nullTag,
@@ -36487,7 +36487,7 @@ var require_tags = __commonJS({
       pairs: pairs.pairs,
       seq: seq.seq,
       set: set2.set,
-      timestamp: timestamp.timestamp
+      timestamp: timestamp2.timestamp
     };
     var coreKnownTags = {
       "tag:yaml.org,2002:binary": binary.binary,
@@ -36495,7 +36495,7 @@ var require_tags = __commonJS({
       "tag:yaml.org,2002:omap": omap.omap,
       "tag:yaml.org,2002:pairs": pairs.pairs,
       "tag:yaml.org,2002:set": set2.set,
-      "tag:yaml.org,2002:timestamp": timestamp.timestamp
+      "tag:yaml.org,2002:timestamp": timestamp2.timestamp
     };
     function getTags(customTags, schemaName, addMergeTag) {
       const schemaTags = schemas.get(schemaName);
@@ -71561,6 +71561,63 @@ async function resultFiles(pattern, setting, origin) {
   return files;
 }
 
+// src/core/monitor/windows.ts
+var UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 };
+function parseDuration(text4) {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)\s*$/.exec(text4);
+  const value2 = match === null ? Number.NaN : Number(match[1]) * UNIT_MS[match[2]];
+  if (!(value2 >= 1)) throw new SettingError(`"${text4}" is not a length of time such as 60s, 30m, 6h, 1d or 1w`);
+  return value2;
+}
+function parseTimestamp(value2) {
+  if (typeof value2 === "string" && /^\d+$/.test(value2.trim())) return parseTimestamp(Number(value2));
+  if (typeof value2 === "number") {
+    if (!Number.isFinite(value2) || value2 < 0) return void 0;
+    if (value2 < 1e11) return value2 * 1e3;
+    if (value2 < 1e14) return value2;
+    if (value2 < 1e17) return value2 / 1e3;
+    return value2 / 1e6;
+  }
+  if (typeof value2 !== "string") return void 0;
+  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(value2.trim())) return void 0;
+  const ms = Date.parse(value2.trim().replace(" ", "T"));
+  return Number.isNaN(ms) ? void 0 : ms;
+}
+
+// src/core/monitor/log-record.ts
+var LOG_FIELDS = ["session_id", "timestamp", "user_query", "answer", "refused", "embedding"];
+var timestamp = external_exports.unknown().transform((value2, ctx) => {
+  const ms = parseTimestamp(value2);
+  if (ms === void 0) {
+    ctx.addIssue({
+      code: "custom",
+      message: (value2 === void 0 ? "is required: " : "must be ") + "an ISO 8601 time with a time zone (2026-03-01T09:30:00Z) or epoch seconds, milliseconds, microseconds or nanoseconds (a number)"
+    });
+    return external_exports.NEVER;
+  }
+  return ms;
+});
+var logRecordSchema = external_exports.object({
+  session_id: external_exports.union([external_exports.string().trim().min(1, "must not be empty"), external_exports.number().transform(String)], {
+    error: "is required: a string (or number) naming the conversation"
+  }),
+  timestamp,
+  user_query: external_exports.string({ error: "is required and must be a string: the user's query" }),
+  answer: external_exports.string({ error: "must be a string" }).optional(),
+  refused: external_exports.boolean({ error: "must be true or false" }).optional(),
+  embedding: external_exports.array(external_exports.number({ error: "must be a number" }).refine(Number.isFinite, "must be a finite number"), { error: "must be a list of numbers" }).min(1, "must not be empty").optional()
+}).superRefine((record3, ctx) => {
+  if (record3.answer === void 0 && record3.refused === void 0)
+    ctx.addIssue({ code: "custom", path: ["answer"], message: "is required when refused is absent: the refusal rate needs one or the other" });
+});
+
+// src/core/monitor/similarity.ts
+var STOP_WORDS = new Set(
+  "a an the i me my we our you your it its is are was were be been am do does did how what where when why which who can could would should will shall may might must to of in on at for from by with about as into and or but if then so than that this these those there here not no any some all just please hi hello thanks thank ok okay get got have has had need want way s t".split(" ")
+);
+var LEXICAL_THRESHOLD = 0.6;
+var EMBEDDING_THRESHOLD = 0.8;
+
 // src/core/catalog/settings.ts
 var EXTRA_TESTS = ["t", "wilcoxon"];
 function splitList(text4) {
@@ -71718,6 +71775,43 @@ function parseFieldMap(text4) {
   }
   return map5;
 }
+function parseLogFieldMap(text4) {
+  const map5 = /* @__PURE__ */ new Map();
+  for (const item of splitLines(text4)) {
+    const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
+    if (!match) throw new SettingError(`"${item}" must be ours=yours, such as user_query=input.value`);
+    const [, canonical = "", yours = ""] = match;
+    if (!LOG_FIELDS.includes(canonical)) {
+      const hint = closestName(canonical, LOG_FIELDS);
+      throw new SettingError(
+        `"${canonical}" is not a field of the log format (${LOG_FIELDS.join(", ")})${hint === void 0 ? "" : `; did you mean "${hint}"?`}`
+      );
+    }
+    if ([...map5.values()].includes(canonical)) throw new SettingError(`"${canonical}" is mapped twice`);
+    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical}`);
+    map5.set(yours.trim(), canonical);
+  }
+  return map5;
+}
+function parseDeploys(text4) {
+  return splitLines(text4).map((item) => {
+    const at = parseTimestamp(/^\d+$/.test(item) ? Number(item) : item);
+    if (at === void 0) throw new SettingError(`"${item}" is not a time: use ISO 8601 with a time zone, such as 2026-03-08T00:00:00Z, or epoch seconds`);
+    return at;
+  });
+}
+function parseOptionalThreshold(text4) {
+  if (text4.trim() === "") return void 0;
+  const value2 = Number(text4);
+  if (!Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`must be a similarity between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseLabel(text4) {
+  const label2 = text4.trim();
+  if (label2 === "" || Array.from(label2).length > 50 || label2.includes(","))
+    throw new SettingError(`must be a label of 1\u201350 characters without a comma, got "${text4}"`);
+  return label2;
+}
 function parseTraceUrl(text4) {
   const template = text4.trim();
   if (template === "") return void 0;
@@ -71736,7 +71830,8 @@ function parseCommentTag(text4) {
 }
 var scoring = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2 } });
 var everyCommand = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2, trec: flag2 } });
-var everywhere = (flag2) => ({ flags: { eval: flag2, compare: flag2, split: flag2, holdout: flag2 } });
+var everywhere = (flag2) => ({ flags: { eval: flag2, compare: flag2, split: flag2, holdout: flag2, monitor: flag2 } });
+var monitorOnly = (flag2) => ({ flags: { monitor: flag2 } });
 var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
 var SETTINGS = {
   config: {
@@ -71938,10 +72033,10 @@ var SETTINGS = {
   },
   alpha: {
     name: "alpha",
-    description: "significance level of the paired tests, after Holm correction across the gated tests",
+    description: "significance level of the paired tests, after Holm correction across the gated tests; in monitor, of the one-sided test of a rise in each rate, after Holm correction across the two rates",
     default: "0.05",
     parse: parseAlpha,
-    cli: compareOnly("--alpha <p>"),
+    cli: { flags: { compare: "--alpha <p>", monitor: "--alpha <p>" } },
     action: true,
     config: true
   },
@@ -72093,9 +72188,9 @@ var SETTINGS = {
   },
   mode: {
     name: "mode",
-    description: "gate fails the job when the gate fails; advisory only reports; release evaluates the holdout against the development questions once, before a release, and records it in the holdout ledger",
+    description: "gate fails the job when the gate fails; advisory only reports; release evaluates the holdout against the development questions once, before a release, and records it in the holdout ledger; monitor reads production logs (the logs input) on a schedule, writes the rates to the job summary, and opens, updates or closes the monitoring issue",
     default: "gate",
-    parse: oneOf("gate", "advisory", "release"),
+    parse: oneOf("gate", "advisory", "release", "monitor"),
     action: true,
     config: true
   },
@@ -72118,9 +72213,10 @@ var SETTINGS = {
   "judge-model": { name: "judge-model", description: "the judge's chat model", default: "gpt-4o-mini", parse: nonEmpty("a model"), action: true, config: true },
   "judge-base-url": {
     name: "judge-base-url",
-    description: "the judge endpoint's base URL; empty means OPENAI_BASE_URL, else OpenAI's",
+    description: "the judge endpoint's base URL (also monitor's embeddings endpoint); empty means OPENAI_BASE_URL, else OpenAI's",
     default: "",
     parse: optionalText,
+    cli: monitorOnly("--base-url <url>"),
     action: true,
     config: true
   },
@@ -72129,6 +72225,7 @@ var SETTINGS = {
     description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls",
     default: ".rag-gate-cache",
     parse: nonEmpty("a directory"),
+    cli: monitorOnly("--cache <dir>"),
     action: true,
     config: true
   },
@@ -72137,6 +72234,7 @@ var SETTINGS = {
     description: "requests per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else no pacing",
     default: "",
     parse: parseOptionalPerMinute,
+    cli: monitorOnly("--rpm <n>"),
     action: true,
     config: true
   },
@@ -72145,6 +72243,105 @@ var SETTINGS = {
     description: "tokens per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-tokens header, per model, when it sends one, else no pacing",
     default: "",
     parse: parseOptionalPerMinute,
+    cli: monitorOnly("--tpm <n>"),
+    action: true,
+    config: true
+  },
+  logs: {
+    name: "logs",
+    description: "production conversation logs for monitor: paths or globs, comma- or newline-separated (JSON Lines, one turn per line: session_id, timestamp, user_query, answer, optional refused and embedding; or OTLP JSON span exports)",
+    default: "",
+    parse: splitLines,
+    cli: { flags: { monitor: "--logs <files...>" }, repeatable: true },
+    action: true,
+    config: true
+  },
+  "log-fields": {
+    name: "log-fields",
+    description: `your log's field names for rag-gate's (${LOG_FIELDS.join(", ")}), as ours=yours, comma- or newline-separated: user_query=input.value,session_id=conversation`,
+    default: "",
+    parse: parseLogFieldMap,
+    cli: { ...monitorOnly("--log-field <ours=yours>"), repeatable: true },
+    action: true,
+    config: true
+  },
+  window: {
+    name: "window",
+    description: "the length of the monitor's windows, aligned to the Unix epoch (UTC): 1d is calendar days in UTC; such as 6h, 1d, 1w (ignored when deploys are given)",
+    default: "1d",
+    parse: parseDuration,
+    cli: monitorOnly("--window <length>"),
+    action: true,
+    config: true
+  },
+  deploys: {
+    name: "deploys",
+    description: "deploy times that cut the log into windows instead of fixed lengths (before the first, between two, after the last), comma- or newline-separated: ISO 8601 with a time zone or epoch seconds",
+    default: "",
+    parse: parseDeploys,
+    cli: { ...monitorOnly("--deploy <time>"), repeatable: true },
+    action: true,
+    config: true
+  },
+  "rephrase-within": {
+    name: "rephrase-within",
+    description: "how soon the session's next query must follow a query to count as its rephrase, such as 60s or 2m",
+    default: "60s",
+    parse: parseDuration,
+    cli: monitorOnly("--rephrase-within <length>"),
+    action: true,
+    config: true
+  },
+  similarity: {
+    name: "similarity",
+    description: "how two queries' similarity is measured: auto (the log's embeddings when every turn has one, else lexical), lexical (cosine of character trigrams of the content words), embeddings (the log's, required on every turn) or openai (embeddings from the OpenAI-compatible endpoint: base-url, embedding-model, OPENAI_API_KEY; cached and paced as the judge)",
+    default: "auto",
+    parse: oneOf("auto", "lexical", "embeddings", "openai"),
+    cli: monitorOnly("--similarity <measure>"),
+    action: true,
+    config: true
+  },
+  "rephrase-similarity": {
+    name: "rephrase-similarity",
+    description: `the similarity from which the next query is a rephrase; empty means the measure's own: ${LEXICAL_THRESHOLD} lexical (calibrated on the shipped labelled pairs), ${EMBEDDING_THRESHOLD} for embeddings`,
+    default: "",
+    parse: parseOptionalThreshold,
+    cli: monitorOnly("--rephrase-similarity <threshold>"),
+    action: true,
+    config: true
+  },
+  "embedding-model": {
+    name: "embedding-model",
+    description: "the embedding model monitor asks the endpoint for, with similarity openai",
+    default: "text-embedding-3-small",
+    parse: nonEmpty("a model"),
+    cli: monitorOnly("--embedding-model <name>"),
+    action: true,
+    config: true
+  },
+  "max-rephrase-rate": {
+    name: "max-rephrase-rate",
+    description: "the rephrase rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated",
+    default: "0.1",
+    parse: parseShare,
+    cli: monitorOnly("--max-rephrase-rate <share>"),
+    action: true,
+    config: true
+  },
+  "max-refusal-rate": {
+    name: "max-refusal-rate",
+    description: "the refusal rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated",
+    default: "0.15",
+    parse: parseShare,
+    cli: monitorOnly("--max-refusal-rate <share>"),
+    action: true,
+    config: true
+  },
+  "monitor-issue-label": {
+    name: "monitor-issue-label",
+    description: "mode monitor: the label of the one open issue the monitor opens on an alert, updates while a rate stays above its ceiling, and closes when the rates recover; one per comment tag (the tag is in the issue's hidden marker)",
+    default: "rag-gate-monitor",
+    parse: parseLabel,
     action: true,
     config: true
   }
@@ -77906,6 +78103,7 @@ function trendPoints(history, metric, head, last = TREND_RUNS) {
   const base = series(history, metric, last).map((point) => ({ label: short(point.commit), value: point.value }));
   return head === void 0 ? base : [...base, { label: "PR", value: head }];
 }
+var axisLabel = (label2) => /^[A-Za-z0-9_]+$/.test(label2) ? label2 : `"${label2.replace(/["\\]/g, "")}"`;
 function mermaidChart(title, points2) {
   const values = points2.map((point) => point.value * 100);
   const low = Math.max(0, Math.floor(Math.min(...values) / 5) * 5 - 5);
@@ -77916,7 +78114,7 @@ function mermaidChart(title, points2) {
     value: [
       "xychart-beta",
       `  title "${title.replaceAll('"', "'")}"`,
-      `  x-axis [${points2.map((point) => point.label).join(", ")}]`,
+      `  x-axis [${points2.map((point) => axisLabel(point.label)).join(", ")}]`,
       `  y-axis "%" ${low} --> ${high}`,
       `  line [${values.map((value2) => value2.toFixed(1)).join(", ")}]`
     ].join("\n")
@@ -83951,7 +84149,7 @@ function sleep(ms, signal) {
   });
 }
 
-// src/judge/vector.ts
+// src/core/stats/cosine.ts
 function cosine(a, b) {
   let dot = 0;
   let normA = 0;
@@ -84187,6 +84385,54 @@ var JudgeClient = class {
       return cosines;
     };
     return this.redacting(this.cached(parts, cosinesValue, compute));
+  }
+  /**
+   * The cosine similarity of each pair of texts, embedded in batches of up to `batchSize` distinct texts per call.
+   * Each pair's similarity is cached on its own (keyed by embedding model, prompt version and the two texts), so a
+   * rerun embeds only the pairs it has not seen.
+   */
+  cosinesOfPairs(promptVersion, task, pairs, batchSize = 64) {
+    return this.redacting(this.pairCosines(promptVersion, task, pairs, batchSize));
+  }
+  async pairCosines(promptVersion, task, pairs, batchSize) {
+    const partsOf = (pair2) => ({
+      endpoint: "embeddings",
+      model: this.options.embeddingModel,
+      promptVersion,
+      task,
+      input: [...pair2]
+    });
+    const cosines = await Promise.all(
+      pairs.map(async (pair2) => {
+        const parsed = external_exports.number().safeParse(await this.options.cache?.get(cacheKey(partsOf(pair2))));
+        if (!parsed.success) return void 0;
+        this.stats.cacheHits++;
+        this.taskStats(task).cacheHits++;
+        return parsed.data;
+      })
+    );
+    const missing = pairs.flatMap((_, i) => cosines[i] === void 0 ? [i] : []);
+    let start = 0;
+    while (start < missing.length) {
+      const texts2 = [];
+      const position = /* @__PURE__ */ new Map();
+      let end = start;
+      for (; end < missing.length; end++) {
+        const fresh = pairs[missing[end]].filter((text4) => !position.has(text4));
+        if (texts2.length + new Set(fresh).size > batchSize && end > start) break;
+        for (const text4 of fresh) if (!position.has(text4)) position.set(text4, texts2.push(text4) - 1);
+      }
+      const vectors = await this.withRetries(() => this.embeddingsAttempt(task, texts2));
+      for (const i of missing.slice(start, end)) {
+        const [a, b] = pairs[i];
+        const value2 = cosine(vectors[position.get(a)], vectors[position.get(b)]);
+        if (!Number.isFinite(value2)) throw new JudgeCallError("invalid_reply", "the embeddings endpoint returned a zero vector");
+        cosines[i] = value2;
+        await this.options.cache?.put(cacheKey(partsOf(pairs[i])), partsOf(pairs[i]), value2);
+      }
+      start = end;
+    }
+    return cosines;
   }
   /** Every error leaves the client through here, whatever its words came from: a server, fetch or this client. */
   async redacting(work) {
