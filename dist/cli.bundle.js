@@ -20679,7 +20679,7 @@ var require_timestamp = __commonJS({
       resolve: (str) => parseSexagesimal(str, false),
       stringify: stringifySexagesimal
     };
-    var timestamp = {
+    var timestamp2 = {
       identify: (value2) => value2 instanceof Date,
       default: true,
       tag: "tag:yaml.org,2002:timestamp",
@@ -20688,7 +20688,7 @@ var require_timestamp = __commonJS({
       // assumed to be 00:00:00Z (start of day, UTC).
       test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
       resolve(str) {
-        const match = str.match(timestamp.test);
+        const match = str.match(timestamp2.test);
         if (!match)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day, hour, minute, second] = match.map(Number);
@@ -20707,7 +20707,7 @@ var require_timestamp = __commonJS({
     };
     exports.floatTime = floatTime;
     exports.intTime = intTime;
-    exports.timestamp = timestamp;
+    exports.timestamp = timestamp2;
   }
 });
 
@@ -20727,7 +20727,7 @@ var require_schema3 = __commonJS({
     var omap = require_omap();
     var pairs = require_pairs();
     var set2 = require_set();
-    var timestamp = require_timestamp();
+    var timestamp2 = require_timestamp();
     var schema = [
       map5.map,
       seq.seq,
@@ -20747,9 +20747,9 @@ var require_schema3 = __commonJS({
       omap.omap,
       pairs.pairs,
       set2.set,
-      timestamp.intTime,
-      timestamp.floatTime,
-      timestamp.timestamp
+      timestamp2.intTime,
+      timestamp2.floatTime,
+      timestamp2.timestamp
     ];
     exports.schema = schema;
   }
@@ -20774,7 +20774,7 @@ var require_tags = __commonJS({
     var pairs = require_pairs();
     var schema$2 = require_schema3();
     var set2 = require_set();
-    var timestamp = require_timestamp();
+    var timestamp2 = require_timestamp();
     var schemas = /* @__PURE__ */ new Map([
       ["core", schema.schema],
       ["failsafe", [map5.map, seq.seq, string4.string]],
@@ -20788,11 +20788,11 @@ var require_tags = __commonJS({
       float: float.float,
       floatExp: float.floatExp,
       floatNaN: float.floatNaN,
-      floatTime: timestamp.floatTime,
+      floatTime: timestamp2.floatTime,
       int: int2.int,
       intHex: int2.intHex,
       intOct: int2.intOct,
-      intTime: timestamp.intTime,
+      intTime: timestamp2.intTime,
       map: map5.map,
       merge: merge2.merge,
       null: _null4.nullTag,
@@ -20800,7 +20800,7 @@ var require_tags = __commonJS({
       pairs: pairs.pairs,
       seq: seq.seq,
       set: set2.set,
-      timestamp: timestamp.timestamp
+      timestamp: timestamp2.timestamp
     };
     var coreKnownTags = {
       "tag:yaml.org,2002:binary": binary.binary,
@@ -20808,7 +20808,7 @@ var require_tags = __commonJS({
       "tag:yaml.org,2002:omap": omap.omap,
       "tag:yaml.org,2002:pairs": pairs.pairs,
       "tag:yaml.org,2002:set": set2.set,
-      "tag:yaml.org,2002:timestamp": timestamp.timestamp
+      "tag:yaml.org,2002:timestamp": timestamp2.timestamp
     };
     function getTags(customTags, schemaName, addMergeTag) {
       const schemaTags = schemas.get(schemaName);
@@ -48324,6 +48324,134 @@ function formatDescription(format) {
   return RESULTS_FORMATS.find((entry) => entry.name === format).description;
 }
 
+// src/core/monitor/windows.ts
+var MAX_WINDOWS = 1e4;
+var UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 };
+function parseDuration(text4) {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)\s*$/.exec(text4);
+  const value2 = match === null ? Number.NaN : Number(match[1]) * UNIT_MS[match[2]];
+  if (!(value2 >= 1)) throw new SettingError(`"${text4}" is not a length of time such as 60s, 30m, 6h, 1d or 1w`);
+  return value2;
+}
+function parseTimestamp(value2) {
+  if (typeof value2 === "string" && /^\d+$/.test(value2.trim())) return parseTimestamp(Number(value2));
+  if (typeof value2 === "number") {
+    if (!Number.isFinite(value2) || value2 < 0) return void 0;
+    if (value2 < 1e11) return value2 * 1e3;
+    if (value2 < 1e14) return value2;
+    if (value2 < 1e17) return value2 / 1e3;
+    return value2 / 1e6;
+  }
+  if (typeof value2 !== "string") return void 0;
+  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(value2.trim())) return void 0;
+  const ms = Date.parse(value2.trim().replace(" ", "T"));
+  return Number.isNaN(ms) ? void 0 : ms;
+}
+function cutWindows(times, plan) {
+  if (plan.kind === "deploys") {
+    const at = [...new Set(plan.at)].sort((a, b) => a - b);
+    const windows2 = [null, ...at].map((start, i) => ({ start, end: at[i] ?? null }));
+    const windowOf = times.map((time3) => at.filter((deploy) => deploy <= time3).length);
+    return { windows: windows2, windowOf };
+  }
+  const { lengthMs } = plan;
+  const first = Math.floor(times.reduce((low, time3) => Math.min(low, time3), Infinity) / lengthMs);
+  const last = Math.floor(times.reduce((high, time3) => Math.max(high, time3), -Infinity) / lengthMs);
+  if (last - first + 1 > MAX_WINDOWS)
+    throw new SettingError(`the log spans ${last - first + 1} windows of ${lengthMs / 1e3} s, more than ${MAX_WINDOWS}; use a longer window (such as 1d)`);
+  const windows = [];
+  for (let k = first; k <= last; k++) windows.push({ start: k * lengthMs, end: (k + 1) * lengthMs });
+  return { windows, windowOf: times.map((time3) => Math.floor(time3 / lengthMs) - first) };
+}
+
+// src/core/monitor/log-record.ts
+var LOG_FIELDS = ["session_id", "timestamp", "user_query", "answer", "refused", "embedding"];
+var LOG_FIELD_ALIASES = {
+  "session.id": "session_id",
+  sessionId: "session_id",
+  conversation_id: "session_id",
+  thread_id: "session_id",
+  time: "timestamp",
+  startTime: "timestamp",
+  start_time: "timestamp",
+  "gen_ai.prompt": "user_query",
+  input: "user_query",
+  query: "user_query",
+  question: "user_query",
+  "gen_ai.completion": "answer",
+  output: "answer",
+  response: "answer"
+};
+var timestamp = external_exports.unknown().transform((value2, ctx) => {
+  const ms = parseTimestamp(value2);
+  if (ms === void 0) {
+    ctx.addIssue({
+      code: "custom",
+      message: (value2 === void 0 ? "is required: " : "must be ") + "an ISO 8601 time with a time zone (2026-03-01T09:30:00Z) or epoch seconds, milliseconds, microseconds or nanoseconds (a number)"
+    });
+    return external_exports.NEVER;
+  }
+  return ms;
+});
+var logRecordSchema = external_exports.object({
+  session_id: external_exports.union([external_exports.string().trim().min(1, "must not be empty"), external_exports.number().transform(String)], {
+    error: "is required: a string (or number) naming the conversation"
+  }),
+  timestamp,
+  user_query: external_exports.string({ error: "is required and must be a string: the user's query" }),
+  answer: external_exports.string({ error: "must be a string" }).optional(),
+  refused: external_exports.boolean({ error: "must be true or false" }).optional(),
+  embedding: external_exports.array(external_exports.number({ error: "must be a number" }).refine(Number.isFinite, "must be a finite number"), { error: "must be a list of numbers" }).min(1, "must not be empty").optional()
+}).superRefine((record2, ctx) => {
+  if (record2.answer === void 0 && record2.refused === void 0)
+    ctx.addIssue({ code: "custom", path: ["answer"], message: "is required when refused is absent: the refusal rate needs one or the other" });
+});
+function turnOf(record2) {
+  return {
+    session: record2.session_id,
+    at: record2.timestamp,
+    query: record2.user_query,
+    ...record2.answer === void 0 ? {} : { answer: record2.answer },
+    ...record2.refused === void 0 ? {} : { refused: record2.refused },
+    ...record2.embedding === void 0 ? {} : { embedding: record2.embedding }
+  };
+}
+
+// src/core/monitor/similarity.ts
+var STOP_WORDS = new Set(
+  "a an the i me my we our you your it its is are was were be been am do does did how what where when why which who can could would should will shall may might must to of in on at for from by with about as into and or but if then so than that this these those there here not no any some all just please hi hello thanks thank ok okay get got have has had need want way s t".split(" ")
+);
+function contentWords(query) {
+  return query.normalize("NFKC").toLowerCase().replace(/['’]/g, "").split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "" && !STOP_WORDS.has(word));
+}
+function trigramCounts(query) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const word of contentWords(query)) {
+    const padded = ` ${word} `;
+    const chars = Array.from(padded);
+    for (let i = 0; i + 3 <= chars.length; i++) {
+      const gram = chars.slice(i, i + 3).join("");
+      counts.set(gram, (counts.get(gram) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+function lexicalSimilarity(a, b) {
+  const x = trigramCounts(a);
+  const y = trigramCounts(b);
+  let dot = 0;
+  let normX = 0;
+  let normY = 0;
+  for (const [gram, count2] of x) {
+    normX += count2 * count2;
+    dot += count2 * (y.get(gram) ?? 0);
+  }
+  for (const count2 of y.values()) normY += count2 * count2;
+  return normX === 0 || normY === 0 ? 0 : dot / Math.sqrt(normX * normY);
+}
+var LEXICAL_THRESHOLD = 0.6;
+var EMBEDDING_THRESHOLD = 0.8;
+
 // src/core/catalog/settings.ts
 var EXTRA_TESTS = ["t", "wilcoxon"];
 function splitList(text4) {
@@ -48481,6 +48609,43 @@ function parseFieldMap(text4) {
   }
   return map5;
 }
+function parseLogFieldMap(text4) {
+  const map5 = /* @__PURE__ */ new Map();
+  for (const item of splitLines(text4)) {
+    const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
+    if (!match) throw new SettingError(`"${item}" must be ours=yours, such as user_query=input.value`);
+    const [, canonical = "", yours = ""] = match;
+    if (!LOG_FIELDS.includes(canonical)) {
+      const hint = closestName(canonical, LOG_FIELDS);
+      throw new SettingError(
+        `"${canonical}" is not a field of the log format (${LOG_FIELDS.join(", ")})${hint === void 0 ? "" : `; did you mean "${hint}"?`}`
+      );
+    }
+    if ([...map5.values()].includes(canonical)) throw new SettingError(`"${canonical}" is mapped twice`);
+    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical}`);
+    map5.set(yours.trim(), canonical);
+  }
+  return map5;
+}
+function parseDeploys(text4) {
+  return splitLines(text4).map((item) => {
+    const at = parseTimestamp(/^\d+$/.test(item) ? Number(item) : item);
+    if (at === void 0) throw new SettingError(`"${item}" is not a time: use ISO 8601 with a time zone, such as 2026-03-08T00:00:00Z, or epoch seconds`);
+    return at;
+  });
+}
+function parseOptionalThreshold(text4) {
+  if (text4.trim() === "") return void 0;
+  const value2 = Number(text4);
+  if (!Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`must be a similarity between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseLabel(text4) {
+  const label2 = text4.trim();
+  if (label2 === "" || Array.from(label2).length > 50 || label2.includes(","))
+    throw new SettingError(`must be a label of 1\u201350 characters without a comma, got "${text4}"`);
+  return label2;
+}
 function parseTraceUrl(text4) {
   const template = text4.trim();
   if (template === "") return void 0;
@@ -48499,7 +48664,8 @@ function parseCommentTag(text4) {
 }
 var scoring = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2 } });
 var everyCommand = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2, trec: flag2 } });
-var everywhere = (flag2) => ({ flags: { eval: flag2, compare: flag2, split: flag2, holdout: flag2 } });
+var everywhere = (flag2) => ({ flags: { eval: flag2, compare: flag2, split: flag2, holdout: flag2, monitor: flag2 } });
+var monitorOnly = (flag2) => ({ flags: { monitor: flag2 } });
 var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
 var SETTINGS = {
   config: {
@@ -48701,10 +48867,10 @@ var SETTINGS = {
   },
   alpha: {
     name: "alpha",
-    description: "significance level of the paired tests, after Holm correction across the gated tests",
+    description: "significance level of the paired tests, after Holm correction across the gated tests; in monitor, of the one-sided test of a rise in each rate, after Holm correction across the two rates",
     default: "0.05",
     parse: parseAlpha,
-    cli: compareOnly("--alpha <p>"),
+    cli: { flags: { compare: "--alpha <p>", monitor: "--alpha <p>" } },
     action: true,
     config: true
   },
@@ -48864,9 +49030,9 @@ var SETTINGS = {
   },
   mode: {
     name: "mode",
-    description: "gate fails the job when the gate fails; advisory only reports; release evaluates the holdout against the development questions once, before a release, and records it in the holdout ledger",
+    description: "gate fails the job when the gate fails; advisory only reports; release evaluates the holdout against the development questions once, before a release, and records it in the holdout ledger; monitor reads production logs (the logs input) on a schedule, writes the rates to the job summary, and opens, updates or closes the monitoring issue",
     default: "gate",
-    parse: oneOf("gate", "advisory", "release"),
+    parse: oneOf("gate", "advisory", "release", "monitor"),
     action: true,
     config: true
   },
@@ -48889,9 +49055,10 @@ var SETTINGS = {
   "judge-model": { name: "judge-model", description: "the judge's chat model", default: "gpt-4o-mini", parse: nonEmpty("a model"), action: true, config: true },
   "judge-base-url": {
     name: "judge-base-url",
-    description: "the judge endpoint's base URL; empty means OPENAI_BASE_URL, else OpenAI's",
+    description: "the judge endpoint's base URL (also monitor's embeddings endpoint); empty means OPENAI_BASE_URL, else OpenAI's",
     default: "",
     parse: optionalText,
+    cli: monitorOnly("--base-url <url>"),
     action: true,
     config: true
   },
@@ -48900,6 +49067,7 @@ var SETTINGS = {
     description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls",
     default: ".rag-gate-cache",
     parse: nonEmpty("a directory"),
+    cli: monitorOnly("--cache <dir>"),
     action: true,
     config: true
   },
@@ -48908,6 +49076,7 @@ var SETTINGS = {
     description: "requests per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else no pacing",
     default: "",
     parse: parseOptionalPerMinute,
+    cli: monitorOnly("--rpm <n>"),
     action: true,
     config: true
   },
@@ -48916,6 +49085,105 @@ var SETTINGS = {
     description: "tokens per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-tokens header, per model, when it sends one, else no pacing",
     default: "",
     parse: parseOptionalPerMinute,
+    cli: monitorOnly("--tpm <n>"),
+    action: true,
+    config: true
+  },
+  logs: {
+    name: "logs",
+    description: "production conversation logs for monitor: paths or globs, comma- or newline-separated (JSON Lines, one turn per line: session_id, timestamp, user_query, answer, optional refused and embedding; or OTLP JSON span exports)",
+    default: "",
+    parse: splitLines,
+    cli: { flags: { monitor: "--logs <files...>" }, repeatable: true },
+    action: true,
+    config: true
+  },
+  "log-fields": {
+    name: "log-fields",
+    description: `your log's field names for rag-gate's (${LOG_FIELDS.join(", ")}), as ours=yours, comma- or newline-separated: user_query=input.value,session_id=conversation`,
+    default: "",
+    parse: parseLogFieldMap,
+    cli: { ...monitorOnly("--log-field <ours=yours>"), repeatable: true },
+    action: true,
+    config: true
+  },
+  window: {
+    name: "window",
+    description: "the length of the monitor's windows, aligned to the Unix epoch (UTC): 1d is calendar days in UTC; such as 6h, 1d, 1w (ignored when deploys are given)",
+    default: "1d",
+    parse: parseDuration,
+    cli: monitorOnly("--window <length>"),
+    action: true,
+    config: true
+  },
+  deploys: {
+    name: "deploys",
+    description: "deploy times that cut the log into windows instead of fixed lengths (before the first, between two, after the last), comma- or newline-separated: ISO 8601 with a time zone or epoch seconds",
+    default: "",
+    parse: parseDeploys,
+    cli: { ...monitorOnly("--deploy <time>"), repeatable: true },
+    action: true,
+    config: true
+  },
+  "rephrase-within": {
+    name: "rephrase-within",
+    description: "how soon the session's next query must follow a query to count as its rephrase, such as 60s or 2m",
+    default: "60s",
+    parse: parseDuration,
+    cli: monitorOnly("--rephrase-within <length>"),
+    action: true,
+    config: true
+  },
+  similarity: {
+    name: "similarity",
+    description: "how two queries' similarity is measured: auto (the log's embeddings when every turn has one, else lexical), lexical (cosine of character trigrams of the content words), embeddings (the log's, required on every turn) or openai (embeddings from the OpenAI-compatible endpoint: base-url, embedding-model, OPENAI_API_KEY; cached and paced as the judge)",
+    default: "auto",
+    parse: oneOf("auto", "lexical", "embeddings", "openai"),
+    cli: monitorOnly("--similarity <measure>"),
+    action: true,
+    config: true
+  },
+  "rephrase-similarity": {
+    name: "rephrase-similarity",
+    description: `the similarity from which the next query is a rephrase; empty means the measure's own: ${LEXICAL_THRESHOLD} lexical (calibrated on the shipped labelled pairs), ${EMBEDDING_THRESHOLD} for embeddings`,
+    default: "",
+    parse: parseOptionalThreshold,
+    cli: monitorOnly("--rephrase-similarity <threshold>"),
+    action: true,
+    config: true
+  },
+  "embedding-model": {
+    name: "embedding-model",
+    description: "the embedding model monitor asks the endpoint for, with similarity openai",
+    default: "text-embedding-3-small",
+    parse: nonEmpty("a model"),
+    cli: monitorOnly("--embedding-model <name>"),
+    action: true,
+    config: true
+  },
+  "max-rephrase-rate": {
+    name: "max-rephrase-rate",
+    description: "the rephrase rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated",
+    default: "0.1",
+    parse: parseShare,
+    cli: monitorOnly("--max-rephrase-rate <share>"),
+    action: true,
+    config: true
+  },
+  "max-refusal-rate": {
+    name: "max-refusal-rate",
+    description: "the refusal rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated",
+    default: "0.15",
+    parse: parseShare,
+    cli: monitorOnly("--max-refusal-rate <share>"),
+    action: true,
+    config: true
+  },
+  "monitor-issue-label": {
+    name: "monitor-issue-label",
+    description: "mode monitor: the label of the one open issue the monitor opens on an alert, updates while a rate stays above its ceiling, and closes when the rates recover; one per comment tag (the tag is in the issue's hidden marker)",
+    default: "rag-gate-monitor",
+    parse: parseLabel,
     action: true,
     config: true
   }
@@ -49133,12 +49401,15 @@ var INVISIBLE = /[\p{Cf}\u2028\u2029\u115f\u1160\u3164\uffa0]/gu;
 var codePoint = (char) => `<U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
 function inertText(value2, max) {
   const flat = value2.replace(CONTROLS, " ").replace(INVISIBLE, codePoint).replace(/\s+/gu, " ").trim();
-  const points2 = Array.from(flat);
-  if (points2.length <= max) return flat;
-  return `${points2.slice(0, max - 1).join("").trimEnd()}\u2026`;
+  const points3 = Array.from(flat);
+  if (points3.length <= max) return flat;
+  return `${points3.slice(0, max - 1).join("").trimEnd()}\u2026`;
 }
 function sentenceText(sentence) {
   return sentence.map((piece) => typeof piece === "string" ? piece : inertText(piece.untrusted, piece.max)).join("");
+}
+function codeQuoted(value2, max) {
+  return `\`${inertText(value2, max).replaceAll("`", "<U+0060>")}\``;
 }
 var URL_MAX = 2e3;
 function safeHttpUrl(value2) {
@@ -49565,7 +49836,7 @@ function sleep(ms, signal) {
   });
 }
 
-// src/judge/vector.ts
+// src/core/stats/cosine.ts
 function cosine(a, b) {
   let dot = 0;
   let normA = 0;
@@ -49801,6 +50072,54 @@ var JudgeClient = class {
       return cosines;
     };
     return this.redacting(this.cached(parts, cosinesValue, compute));
+  }
+  /**
+   * The cosine similarity of each pair of texts, embedded in batches of up to `batchSize` distinct texts per call.
+   * Each pair's similarity is cached on its own (keyed by embedding model, prompt version and the two texts), so a
+   * rerun embeds only the pairs it has not seen.
+   */
+  cosinesOfPairs(promptVersion, task, pairs, batchSize = 64) {
+    return this.redacting(this.pairCosines(promptVersion, task, pairs, batchSize));
+  }
+  async pairCosines(promptVersion, task, pairs, batchSize) {
+    const partsOf = (pair2) => ({
+      endpoint: "embeddings",
+      model: this.options.embeddingModel,
+      promptVersion,
+      task,
+      input: [...pair2]
+    });
+    const cosines = await Promise.all(
+      pairs.map(async (pair2) => {
+        const parsed = external_exports.number().safeParse(await this.options.cache?.get(cacheKey(partsOf(pair2))));
+        if (!parsed.success) return void 0;
+        this.stats.cacheHits++;
+        this.taskStats(task).cacheHits++;
+        return parsed.data;
+      })
+    );
+    const missing = pairs.flatMap((_, i) => cosines[i] === void 0 ? [i] : []);
+    let start = 0;
+    while (start < missing.length) {
+      const texts2 = [];
+      const position = /* @__PURE__ */ new Map();
+      let end = start;
+      for (; end < missing.length; end++) {
+        const fresh = pairs[missing[end]].filter((text4) => !position.has(text4));
+        if (texts2.length + new Set(fresh).size > batchSize && end > start) break;
+        for (const text4 of fresh) if (!position.has(text4)) position.set(text4, texts2.push(text4) - 1);
+      }
+      const vectors = await this.withRetries(() => this.embeddingsAttempt(task, texts2));
+      for (const i of missing.slice(start, end)) {
+        const [a, b] = pairs[i];
+        const value2 = cosine(vectors[position.get(a)], vectors[position.get(b)]);
+        if (!Number.isFinite(value2)) throw new JudgeCallError("invalid_reply", "the embeddings endpoint returned a zero vector");
+        cosines[i] = value2;
+        await this.options.cache?.put(cacheKey(partsOf(pairs[i])), partsOf(pairs[i]), value2);
+      }
+      start = end;
+    }
+    return cosines;
   }
   /** Every error leaves the client through here, whatever its words came from: a server, fetch or this client. */
   async redacting(work) {
@@ -51265,7 +51584,7 @@ var transform2 = function(original_options = {}) {
     state: init_state(options),
     __needMoreData: function(i, bufLen, end) {
       if (end) return false;
-      const { encoding, escape, quote } = this.options;
+      const { encoding, escape: escape2, quote } = this.options;
       const { quoting, needMoreDataSize, recordDelimiterMaxLength } = this.state;
       const numOfCharLeft = bufLen - i - 1;
       const requiredLength = Math.max(
@@ -51278,7 +51597,7 @@ var transform2 = function(original_options = {}) {
         // recordDelimiterMaxLength,
         recordDelimiterMaxLength === 0 ? Buffer.from("\r\n", encoding).length : recordDelimiterMaxLength,
         // Skip if remaining buffer can be an escaped quote
-        quoting ? (escape === null ? 0 : escape.length) + quote.length : 0,
+        quoting ? (escape2 === null ? 0 : escape2.length) + quote.length : 0,
         // Skip if remaining buffer can be record delimiter following the closing quote
         quoting ? quote.length + recordDelimiterMaxLength : 0
       );
@@ -51301,7 +51620,7 @@ var transform2 = function(original_options = {}) {
         to,
         to_line
       } = this.options;
-      let { comment, escape, quote, record_delimiter } = this.options;
+      let { comment, escape: escape2, quote, record_delimiter } = this.options;
       const {
         bomSkipped,
         delimiterDiscovered,
@@ -51368,7 +51687,7 @@ var transform2 = function(original_options = {}) {
               for (const key in options2) {
                 this.options[key] = options2[key];
               }
-              ({ comment, escape, quote } = this.options);
+              ({ comment, escape: escape2, quote } = this.options);
               break;
             }
           }
@@ -51409,16 +51728,16 @@ var transform2 = function(original_options = {}) {
         if (this.state.escaping === true) {
           this.state.escaping = false;
         } else {
-          if (escape !== null && this.state.quoting === true && this.__isEscape(buf, pos, chr) && pos + escape.length < bufLen) {
+          if (escape2 !== null && this.state.quoting === true && this.__isEscape(buf, pos, chr) && pos + escape2.length < bufLen) {
             if (escapeIsQuote) {
-              if (this.__isQuote(buf, pos + escape.length)) {
+              if (this.__isQuote(buf, pos + escape2.length)) {
                 this.state.escaping = true;
-                pos += escape.length - 1;
+                pos += escape2.length - 1;
                 continue;
               }
             } else {
               this.state.escaping = true;
-              pos += escape.length - 1;
+              pos += escape2.length - 1;
               continue;
             }
           }
@@ -51433,8 +51752,8 @@ var transform2 = function(original_options = {}) {
                 nextChr
               );
               const isNextChrRecordDelimiter = record_delimiter.length === 0 ? this.__autoDiscoverRecordDelimiter(buf, pos + quote.length) : this.__isRecordDelimiter(nextChr, buf, pos + quote.length);
-              if (escape !== null && this.__isEscape(buf, pos, chr) && this.__isQuote(buf, pos + escape.length)) {
-                pos += escape.length - 1;
+              if (escape2 !== null && this.__isEscape(buf, pos, chr) && this.__isQuote(buf, pos + escape2.length)) {
+                pos += escape2.length - 1;
               } else if (!nextChr || isNextChrDelimiter || isNextChrRecordDelimiter || isNextChrComment || isNextChrTrimable) {
                 this.state.quoting = false;
                 this.state.wasQuoting = true;
@@ -51915,12 +52234,12 @@ var transform2 = function(original_options = {}) {
       return 0;
     },
     __isEscape: function(buf, pos, chr) {
-      const { escape } = this.options;
-      if (escape === null) return false;
-      const l = escape.length;
-      if (escape[0] === chr) {
+      const { escape: escape2 } = this.options;
+      if (escape2 === null) return false;
+      const l = escape2.length;
+      if (escape2[0] === chr) {
         for (let i = 0; i < l; i++) {
-          if (escape[i] !== buf[pos + i]) {
+          if (escape2[i] !== buf[pos + i]) {
             return false;
           }
         }
@@ -61548,9 +61867,9 @@ function metricWords(metric, rule) {
   return metric === "retrieval_ok" ? `retrieval ok (${rule})` : testSubject(metric, rule);
 }
 function changeWords(trend) {
-  const points2 = Math.abs(trend.change * 100).toFixed(1);
-  if (points2 === "0.0") return `has held steady over the last ${trend.points} runs`;
-  return `has ${trend.change < 0 ? "fallen" : "risen"} ${points2} points over the last ${trend.points} runs`;
+  const points3 = Math.abs(trend.change * 100).toFixed(1);
+  if (points3 === "0.0") return `has held steady over the last ${trend.points} runs`;
+  return `has ${trend.change < 0 ? "fallen" : "risen"} ${points3} points over the last ${trend.points} runs`;
 }
 function trendReading(metric, trend, rule) {
   const words = metricWords(metric, rule);
@@ -61566,8 +61885,9 @@ function trendPoints(history, metric, head, last = TREND_RUNS) {
   const base = series(history, metric, last).map((point) => ({ label: short(point.commit), value: point.value }));
   return head === void 0 ? base : [...base, { label: "PR", value: head }];
 }
-function mermaidChart(title, points2) {
-  const values = points2.map((point) => point.value * 100);
+var axisLabel = (label2) => /^[A-Za-z0-9_]+$/.test(label2) ? label2 : `"${label2.replace(/["\\]/g, "")}"`;
+function mermaidChart(title, points3) {
+  const values = points3.map((point) => point.value * 100);
   const low = Math.max(0, Math.floor(Math.min(...values) / 5) * 5 - 5);
   const high = Math.min(100, Math.ceil(Math.max(...values) / 5) * 5 + 5);
   return {
@@ -61576,7 +61896,7 @@ function mermaidChart(title, points2) {
     value: [
       "xychart-beta",
       `  title "${title.replaceAll('"', "'")}"`,
-      `  x-axis [${points2.map((point) => point.label).join(", ")}]`,
+      `  x-axis [${points3.map((point) => axisLabel(point.label)).join(", ")}]`,
       `  y-axis "%" ${low} --> ${high}`,
       `  line [${values.map((value2) => value2.toFixed(1)).join(", ")}]`
     ].join("\n")
@@ -61584,14 +61904,14 @@ function mermaidChart(title, points2) {
 }
 function metricTrends(history, head) {
   return TREND_METRICS.flatMap((metric) => {
-    const points2 = trendPoints(history, metric, head[metric]);
-    if (points2.length < 2) return [];
-    return [{ metric, points: points2, baseRuns: points2.length - (head[metric] === void 0 ? 0 : 1), trend: linearTrend(points2.map((point) => point.value)) }];
+    const points3 = trendPoints(history, metric, head[metric]);
+    if (points3.length < 2) return [];
+    return [{ metric, points: points3, baseRuns: points3.length - (head[metric] === void 0 ? 0 : 1), trend: linearTrend(points3.map((point) => point.value)) }];
   });
 }
 function trendSection(history, head, rule) {
-  return metricTrends(history, head).flatMap(({ metric, points: points2, baseRuns, trend }) => [
-    mermaidChart(`${metricWords(metric, rule)} (%), the last ${baseRuns} runs of the base branch${baseRuns < points2.length ? " and this PR" : ""}`, points2),
+  return metricTrends(history, head).flatMap(({ metric, points: points3, baseRuns, trend }) => [
+    mermaidChart(`${metricWords(metric, rule)} (%), the last ${baseRuns} runs of the base branch${baseRuns < points3.length ? " and this PR" : ""}`, points3),
     ...trend === null ? [] : [paragraph2(...prose(trendReading(metric, trend, rule)))]
   ]);
 }
@@ -61625,11 +61945,11 @@ function historySvg(history, metrics, title) {
   const runs = history.runs;
   const x = (i) => left + (runs.length <= 1 ? width / 2 : i * width / (runs.length - 1));
   const y = (value2) => top + (1 - value2) * height;
-  const escape = (text4) => text4.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  const escape2 = (text4) => text4.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${SVG_WIDTH}" height="${SVG_HEIGHT}" viewBox="0 0 ${SVG_WIDTH} ${SVG_HEIGHT}" font-family="sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
-    `<text x="${left}" y="24" font-size="15">${escape(title)}</text>`
+    `<text x="${left}" y="24" font-size="15">${escape2(title)}</text>`
   ];
   for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
     parts.push(`<line x1="${left}" x2="${left + width}" y1="${y(tick)}" y2="${y(tick)}" stroke="#d0d7de"/>`);
@@ -61637,19 +61957,19 @@ function historySvg(history, metrics, title) {
   }
   runs.forEach((run, i) => {
     if (runs.length <= 12 || i % Math.ceil(runs.length / 12) === 0 || i === runs.length - 1) {
-      parts.push(`<text x="${x(i)}" y="${top + height + 18}" text-anchor="middle" font-family="monospace" font-size="10">${escape(short(run.commit))}</text>`);
+      parts.push(`<text x="${x(i)}" y="${top + height + 18}" text-anchor="middle" font-family="monospace" font-size="10">${escape2(short(run.commit))}</text>`);
     }
   });
   metrics.forEach((metric, m) => {
     const color2 = COLORS[m % COLORS.length];
-    const points2 = runs.flatMap((run, i) => run.metrics[metric] === void 0 ? [] : [[x(i), y(run.metrics[metric].value)]]);
-    if (points2.length === 0) return;
+    const points3 = runs.flatMap((run, i) => run.metrics[metric] === void 0 ? [] : [[x(i), y(run.metrics[metric].value)]]);
+    if (points3.length === 0) return;
     parts.push(
-      `<polyline fill="none" stroke="${color2}" stroke-width="2" points="${points2.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(" ")}"/>`
+      `<polyline fill="none" stroke="${color2}" stroke-width="2" points="${points3.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(" ")}"/>`
     );
-    for (const [px, py] of points2) parts.push(`<circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="3" fill="${color2}"/>`);
+    for (const [px, py] of points3) parts.push(`<circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="3" fill="${color2}"/>`);
     parts.push(`<rect x="${left + width + 16}" y="${top + m * 20}" width="12" height="12" fill="${color2}"/>`);
-    parts.push(`<text x="${left + width + 34}" y="${top + m * 20 + 11}">${escape(metric)}</text>`);
+    parts.push(`<text x="${left + width + 34}" y="${top + m * 20 + 11}">${escape2(metric)}</text>`);
   });
   parts.push("</svg>");
   return `${parts.join("\n")}
@@ -61684,6 +62004,14 @@ function newcombeInterval({ count1, n1, count2, n2 }) {
   const [l2, u2] = wilsonInterval(count2, n2);
   const d = p1 - p2;
   return [d - Math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + Math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)];
+}
+function twoProportionTest({ count1, n1, count2, n2 }) {
+  if (n1 === 0 || n2 === 0) return { z: 0, pValue: 1, upperPValue: 1 };
+  const pooled = (count1 + count2) / (n1 + n2);
+  const se = Math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2));
+  const z3 = se === 0 ? 0 : (count1 / n1 - count2 / n2) / se;
+  const pValue = z3 === 0 ? 1 : (0, import_math_base_special_gammainc2.default)(z3 * z3 / 2, 0.5, true, true);
+  return { z: z3, pValue, upperPValue: z3 > 0 ? pValue / 2 : 1 - pValue / 2 };
 }
 
 // src/core/holdout/gap.ts
@@ -63022,6 +63350,550 @@ Wrote the chart to ${options.svg}
   });
 }
 
+// src/core/monitor/refusal.ts
+var REFUSAL_PHRASES = [
+  "i don't know",
+  "i do not know",
+  "i don't have",
+  "i do not have",
+  "i can't answer",
+  "i cannot answer",
+  "i can't help",
+  "i cannot help",
+  "i'm unable to",
+  "i am unable to",
+  "i'm not able to",
+  "i am not able to",
+  "i couldn't find",
+  "i could not find",
+  "i can't find",
+  "i cannot find",
+  "i'm sorry, but i",
+  "i am sorry, but i",
+  "no information",
+  "not enough information",
+  "does not contain",
+  "doesn't contain",
+  "does not mention",
+  "doesn't mention",
+  "unable to answer",
+  "cannot provide",
+  "can't provide"
+];
+var REFUSAL_PREFIX_CHARS = 300;
+var escape = (phrase) => phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+var REFUSAL_PATTERN = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${REFUSAL_PHRASES.map(escape).join("|")})`, "u");
+function detectRefusal(answer) {
+  const head = answer.normalize("NFKC").toLowerCase().replace(/[‘’]/g, "'").trim().slice(0, REFUSAL_PREFIX_CHARS);
+  return head === "" || REFUSAL_PATTERN.test(head);
+}
+
+// src/core/monitor/turns.ts
+function isRefusal(turn) {
+  return turn.refused ?? detectRefusal(turn.answer ?? "");
+}
+function sessionsOf(turns) {
+  const sessions = /* @__PURE__ */ new Map();
+  turns.forEach((turn, index) => {
+    const list3 = sessions.get(turn.session);
+    if (list3 === void 0) sessions.set(turn.session, [index]);
+    else list3.push(index);
+  });
+  for (const list3 of sessions.values()) list3.sort((a, b) => turns[a].at - turns[b].at || a - b);
+  return sessions;
+}
+function rephraseCandidates(turns, withinMs) {
+  const pairs = [];
+  for (const list3 of sessionsOf(turns).values()) {
+    for (let i = 0; i + 1 < list3.length; i++) {
+      const first = list3[i];
+      const next = list3[i + 1];
+      if (turns[next].at - turns[first].at <= withinMs) pairs.push({ first, next });
+    }
+  }
+  return pairs.sort((a, b) => a.first - b.first);
+}
+
+// src/core/monitor/sample.ts
+function sampleConversations(turns, rephrased, n, seed) {
+  const sessions = [...sessionsOf(turns)].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  const random = new Random(seed);
+  const count2 = Math.min(n, sessions.length);
+  for (let i = 0; i < count2; i++) {
+    const j = i + random.nextBelow(sessions.length - i);
+    [sessions[i], sessions[j]] = [sessions[j], sessions[i]];
+  }
+  return sessions.slice(0, count2).flatMap(
+    ([session, indexes]) => indexes.map((index, position) => {
+      const turn = turns[index];
+      return {
+        id: questionId(turn.query),
+        question: turn.query,
+        expected_answer: "",
+        answerable: true,
+        tags: ["production"],
+        session_id: session,
+        turn: position + 1,
+        timestamp: new Date(turn.at).toISOString(),
+        answer: turn.answer ?? null,
+        refused: isRefusal(turn),
+        rephrased: rephrased.has(index),
+        notes: ""
+      };
+    })
+  );
+}
+
+// src/core/monitor/monitor.ts
+var MONITORED_RATES = ["rephrase", "refusal"];
+function rephrasedTurns(pairs, similarities, threshold) {
+  return new Set(pairs.flatMap((pair2, i) => similarities[i] >= threshold ? [pair2.first] : []));
+}
+function windowRate(count2, n) {
+  return { count: count2, n, value: n === 0 ? null : count2 / n, interval: n === 0 ? null : wilsonInterval(count2, n) };
+}
+function monitorReport(turns, pairs, similarities, settings) {
+  const rephrased = rephrasedTurns(pairs, similarities, settings.threshold);
+  const { windows: bounds, windowOf } = cutWindows(
+    turns.map((turn) => turn.at),
+    settings.plan
+  );
+  const counts = bounds.map(() => ({ turns: 0, rephrase: 0, refusal: 0, sessions: /* @__PURE__ */ new Set() }));
+  turns.forEach((turn, i) => {
+    const window2 = counts[windowOf[i]];
+    window2.turns++;
+    window2.sessions.add(turn.session);
+    if (rephrased.has(i)) window2.rephrase++;
+    if (isRefusal(turn)) window2.refusal++;
+  });
+  const windows = [];
+  let baseline = null;
+  bounds.forEach((bound, index) => {
+    const count2 = counts[index];
+    const rates = { rephrase: windowRate(count2.rephrase, count2.turns), refusal: windowRate(count2.refusal, count2.turns) };
+    let comparison = null;
+    if (baseline !== null && count2.turns > 0) {
+      const before = windows[baseline].rates;
+      const tests = MONITORED_RATES.map((rate) => {
+        const proportions = { count1: rates[rate].count, n1: rates[rate].n, count2: before[rate].count, n2: before[rate].n };
+        return { proportions, test: twoProportionTest(proportions) };
+      });
+      const adjusted = holmAdjust(tests.map(({ test }) => test.upperPValue));
+      const changes = Object.fromEntries(
+        MONITORED_RATES.map((rate, i) => {
+          const { proportions, test } = tests[i];
+          const significant = adjusted[i] < settings.alpha;
+          const aboveCeiling = rates[rate].value > settings.ceilings[rate];
+          const change = {
+            difference: rates[rate].value - before[rate].value,
+            interval: newcombeInterval(proportions),
+            z: test.z,
+            pValue: test.upperPValue,
+            adjustedPValue: adjusted[i],
+            significant,
+            aboveCeiling,
+            alert: significant && aboveCeiling
+          };
+          return [rate, change];
+        })
+      );
+      comparison = { baseline, changes };
+    }
+    const alerts = comparison === null ? [] : MONITORED_RATES.filter((rate) => comparison.changes[rate].alert);
+    windows.push({ ...bound, index, turns: count2.turns, sessions: count2.sessions.size, rates, comparison, alerts });
+    if (count2.turns > 0) baseline = index;
+  });
+  const current = windows.at(-1);
+  const status = Object.fromEntries(
+    MONITORED_RATES.map((rate) => {
+      if (current.alerts.includes(rate)) return [rate, "alert"];
+      const value2 = current.rates[rate].value;
+      return [rate, value2 !== null && value2 > settings.ceilings[rate] ? "elevated" : "ok"];
+    })
+  );
+  return {
+    windows,
+    current: current.index,
+    status,
+    turns: turns.length,
+    sessions: new Set(turns.map((turn) => turn.session)).size,
+    pairs: pairs.length,
+    rephrases: rephrased.size,
+    refusalsDetected: turns.filter((turn) => turn.refused === void 0).length,
+    settings
+  };
+}
+
+// src/sources/logs.ts
+function otlpValue(value2) {
+  if (typeof value2 !== "object" || value2 === null) return void 0;
+  const v = value2;
+  if ("stringValue" in v) return v.stringValue;
+  if ("boolValue" in v) return v.boolValue;
+  if ("intValue" in v) return Number(v.intValue);
+  if ("doubleValue" in v) return v.doubleValue;
+  if ("arrayValue" in v) return (v.arrayValue?.values ?? []).map(otlpValue);
+  return void 0;
+}
+function otlpSpans(line) {
+  const attributes = (list3) => Object.fromEntries(
+    (Array.isArray(list3) ? list3 : []).flatMap((a) => typeof a?.key === "string" ? [[a.key, otlpValue(a.value)]] : [])
+  );
+  const spans = [];
+  for (const resource of Array.isArray(line.resourceSpans) ? line.resourceSpans : []) {
+    const base = attributes(resource?.resource?.attributes);
+    for (const scope of resource?.scopeSpans ?? []) {
+      for (const span of scope?.spans ?? []) {
+        const s = span;
+        spans.push({ ...base, timestamp: s.startTimeUnixNano, ...attributes(s.attributes) });
+      }
+    }
+  }
+  return spans;
+}
+function renamed(object2, fieldMap) {
+  const fields = {};
+  const names = /* @__PURE__ */ new Map();
+  const mappedAway = new Set(fieldMap.values());
+  for (const [key, value2] of Object.entries(object2)) {
+    const ours = fieldMap.get(key) ?? (LOG_FIELDS.includes(key) && !mappedAway.has(key) ? key : void 0) ?? (Object.hasOwn(LOG_FIELD_ALIASES, key) && !mappedAway.has(LOG_FIELD_ALIASES[key]) ? LOG_FIELD_ALIASES[key] : void 0);
+    if (ours === void 0) continue;
+    if (names.has(ours))
+      return { fields, names, clash: `both "${names.get(ours)}" and "${key}" give ${ours}; keep one, or name yours with --log-field ${ours}=NAME` };
+    names.set(ours, key);
+    fields[ours] = value2;
+  }
+  return { fields, names };
+}
+async function readLogs(files, fieldMap) {
+  const problems = new ProblemCollector();
+  const turns = [];
+  const locations = [];
+  let spansWithoutQuery = 0;
+  for (const file2 of files) {
+    try {
+      for await (const { text: text4, line, notUtf8 } of readLines(file2, problems)) {
+        if (notUtf8 || text4.trim() === "") continue;
+        let value2;
+        try {
+          value2 = JSON.parse(text4);
+        } catch (error62) {
+          problems.add({ file: file2, line, message: `not valid JSON (${error62 instanceof Error ? error62.message : String(error62)})` });
+          continue;
+        }
+        if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) {
+          problems.add({ file: file2, line, message: "must be a JSON object: one conversation turn per line" });
+          continue;
+        }
+        const otlp = "resourceSpans" in value2;
+        for (const object2 of otlp ? otlpSpans(value2) : [value2]) {
+          const { fields, names, clash } = renamed(object2, fieldMap);
+          if (clash !== void 0) {
+            problems.add({ file: file2, line, message: clash });
+            continue;
+          }
+          if (otlp && fields.user_query === void 0) {
+            spansWithoutQuery++;
+            continue;
+          }
+          const parsed = logRecordSchema.safeParse(fields);
+          if (!parsed.success) {
+            for (const issue2 of parsed.error.issues) {
+              const [first, ...rest] = issue2.path;
+              const field2 = first === void 0 ? void 0 : formatFieldPath([names.get(String(first)) ?? String(first), ...rest]);
+              problems.add({ file: file2, line, ...field2 === void 0 ? {} : { field: field2 }, message: issue2.message });
+            }
+            continue;
+          }
+          turns.push(turnOf(parsed.data));
+          locations.push({ file: file2, line });
+        }
+      }
+    } catch (error62) {
+      if (error62 instanceof InputError) throw error62;
+      throw readFailure(file2, error62);
+    }
+  }
+  problems.throwIfAny();
+  if (turns.length === 0) throw InputError.single({ file: files.join(", "), message: "no conversation turns: the logs hold no line with a user query" });
+  return { turns, locations, spansWithoutQuery };
+}
+
+// src/pipeline/monitor.ts
+var REPHRASE_EMBEDDINGS_VERSION = "rephrase-v1";
+async function logFiles(settings, origins) {
+  if (settings.logs.length === 0) throw new SettingError("no logs to monitor: give --logs FILE\u2026 (or a glob), or logs: in the config file");
+  return [...new Set((await Promise.all(settings.logs.map((pattern) => resultFiles(pattern, "logs", origins.logs)))).flat())];
+}
+var located = (location, message) => ({ ...location, field: "embedding", message });
+function logEmbeddingCosines(read, pairs) {
+  const missing = read.turns.flatMap(
+    (turn, i) => turn.embedding === void 0 ? [located(read.locations[i], "is required with similarity embeddings")] : []
+  );
+  if (missing.length > 0) throw new InputError(missing.slice(0, 20), missing.length);
+  return pairs.map(({ first, next }) => {
+    const a = read.turns[first].embedding;
+    const b = read.turns[next].embedding;
+    if (a.length !== b.length)
+      throw InputError.single(
+        located(read.locations[next], `has ${b.length} dimensions, but the session's previous turn (line ${read.locations[first].line}) has ${a.length}`)
+      );
+    const value2 = cosine(a, b);
+    if (!Number.isFinite(value2))
+      throw InputError.single(located(read.locations[Number.isFinite(cosine(a, a)) ? next : first], "is all zeros: it has no direction"));
+    return value2;
+  });
+}
+async function monitorLogs(settings, origins, env) {
+  const files = await logFiles(settings, origins);
+  const read = await readLogs(files, settings["log-fields"]);
+  const pairs = rephraseCandidates(read.turns, settings["rephrase-within"]);
+  const measure = settings.similarity === "auto" ? read.turns.every((turn) => turn.embedding !== void 0) ? "embeddings" : "lexical" : settings.similarity;
+  const query = (index) => read.turns[index].query;
+  let similarities;
+  if (measure === "lexical") similarities = pairs.map(({ first, next }) => lexicalSimilarity(query(first), query(next)));
+  else if (measure === "embeddings") similarities = logEmbeddingCosines(read, pairs);
+  else
+    similarities = await createJudgeClient(
+      {
+        model: settings["judge-model"],
+        embeddingModel: settings["embedding-model"],
+        baseUrl: settings["judge-base-url"],
+        cache: settings["judge-cache"],
+        timeoutMs: 6e4,
+        maxAttempts: 4,
+        rpm: settings["judge-rpm"],
+        tpm: settings["judge-tpm"]
+      },
+      env
+    ).cosinesOfPairs(
+      REPHRASE_EMBEDDINGS_VERSION,
+      "monitor.rephrase",
+      pairs.map(({ first, next }) => [query(first), query(next)])
+    );
+  const threshold = settings["rephrase-similarity"] ?? (measure === "lexical" ? LEXICAL_THRESHOLD : EMBEDDING_THRESHOLD);
+  const report2 = monitorReport(read.turns, pairs, similarities, {
+    plan: settings.deploys.length > 0 ? { kind: "deploys", at: settings.deploys } : { kind: "fixed", lengthMs: settings.window },
+    threshold,
+    alpha: settings.alpha,
+    ceilings: { rephrase: settings["max-rephrase-rate"], refusal: settings["max-refusal-rate"] }
+  });
+  if (report2.windows[report2.current].turns === 0)
+    throw new SettingError(
+      `the last deploy (${new Date(report2.windows[report2.current].start).toISOString()}) is after the log's last turn: there is nothing after it to monitor`
+    );
+  return {
+    files,
+    read,
+    report: report2,
+    measure,
+    pairs,
+    similarities,
+    rephrased: rephrasedTurns(pairs, similarities, threshold),
+    withinMs: settings["rephrase-within"]
+  };
+}
+
+// src/render/monitor.ts
+var RATE_KEYS = { rephrase: "rephraseRate", refusal: "refusalRate" };
+var RATE_WORDS = { rephrase: "rephrase rate", refusal: "refusal rate" };
+var percent5 = (value2) => `${(value2 * 100).toFixed(1)}%`;
+var points2 = (value2) => {
+  const text4 = Math.abs(value2 * 100).toFixed(1);
+  return value2 < 0 && text4 !== "0.0" ? `\u2212${text4}` : value2 > 0 && text4 !== "0.0" ? `+${text4}` : text4;
+};
+var iso = (ms) => new Date(ms).toISOString().replace(/:00\.000Z$/, "Z");
+function durationWords(ms) {
+  const units = [
+    [6048e5, "week"],
+    [864e5, "day"],
+    [36e5, "hour"],
+    [6e4, "minute"],
+    [1e3, "second"]
+  ];
+  for (const [size, unit] of units) if (ms % size === 0) return plural2(ms / size, unit);
+  return `${ms} ms`;
+}
+function windowLabel(window2, plan) {
+  if (plan.kind === "deploys") {
+    if (window2.start === null) return window2.end === null ? "all" : `before ${iso(window2.end)}`;
+    return window2.end === null ? `from ${iso(window2.start)}` : `${iso(window2.start)} to ${iso(window2.end)}`;
+  }
+  const start = window2.start;
+  const day = new Date(start).toISOString().slice(0, 10);
+  if (plan.lengthMs === 864e5) return day;
+  if (plan.lengthMs % 864e5 === 0) return `${day} to ${new Date(window2.end - 864e5).toISOString().slice(0, 10)}`;
+  return new Date(start).toISOString().slice(0, 16).replace("T", " ");
+}
+function rateCell(rate) {
+  if (rate.value === null) return "\u2014";
+  return `${percent5(rate.value)} [${(rate.interval[0] * 100).toFixed(1)}, ${(rate.interval[1] * 100).toFixed(1)}] (${rate.count})`;
+}
+function similarityText(similarity) {
+  const measure = similarity.measure === "lexical" ? "lexical (cosine of character trigrams of the content words)" : similarity.measure === "embeddings" ? "cosine of the log's embeddings" : `cosine of ${similarity.model ?? "the endpoint"}'s embeddings`;
+  return `a query is rephrased when the session's next query comes within ${durationWords(similarity.withinMs)} with similarity \u2265 ${similarity.threshold}: ${measure}`;
+}
+function planText(plan) {
+  return plan.kind === "deploys" ? `windows cut at ${plural2(plan.at.length, "deploy")} (${plan.at.map(iso).join(", ")})` : `windows of ${durationWords(plan.lengthMs)} (UTC)`;
+}
+function changeText(rate, window2, baseline, change, ceiling) {
+  const now = window2.rates[rate].value;
+  const before = baseline.rates[rate].value;
+  const verdict = change.alert ? `a significant rise above its ceiling ${percent5(ceiling)}: ALERT` : change.significant ? `a significant rise, but not above its ceiling ${percent5(ceiling)}` : change.aboveCeiling ? `no significant rise, but above its ceiling ${percent5(ceiling)}` : "no significant rise";
+  return `${RATE_WORDS[rate]} ${percent5(now)} against ${percent5(before)}: ${points2(change.difference)} points (95% CI ${points2(change.interval[0])} to ${points2(change.interval[1])}), one-sided p = ${formatP(change.pValue)} (Holm ${formatP(change.adjustedPValue)}): ${verdict}`;
+}
+var STATUS_WORDS = { alert: "ALERT: a significant rise above its ceiling", elevated: "elevated: above its ceiling, no significant rise", ok: "ok" };
+function renderMonitorText(files, report2, similarity) {
+  const plan = report2.settings.plan;
+  const rows = report2.windows.map((window2) => [
+    windowLabel(window2, plan),
+    String(window2.turns),
+    rateCell(window2.rates.rephrase),
+    rateCell(window2.rates.refusal),
+    window2.alerts.map((rate) => `${RATE_WORDS[rate]} alert`).join(", ")
+  ]);
+  const lines = [
+    `rag-gate monitor: ${plural2(report2.turns, "turn")} in ${plural2(report2.sessions, "session")} from ${files.map((file2) => codeQuoted(file2, 200)).join(", ")}`,
+    `${planText(plan)}; ${similarityText(similarity)}`,
+    report2.refusalsDetected > 0 ? `${plural2(report2.refusalsDetected, "turn")} without a refused field: refusal read from the answer by the text refusal detector` : "every turn has a refused field",
+    "",
+    textTable([["window", "turns", "rephrase rate [95% CI] (count)", "refusal rate [95% CI] (count)", ""], ...rows]),
+    ""
+  ];
+  const current = report2.windows[report2.current];
+  const comparison = current.comparison;
+  if (comparison === null) lines.push(`The current window ${windowLabel(current, plan)} has no earlier window to compare with.`);
+  else {
+    const baseline = report2.windows[comparison.baseline];
+    lines.push(
+      `The current window ${windowLabel(current, plan)} against ${windowLabel(baseline, plan)} (alpha ${report2.settings.alpha}, Holm across the two rates):`
+    );
+    for (const rate of MONITORED_RATES) lines.push(`  ${changeText(rate, current, baseline, comparison.changes[rate], report2.settings.ceilings[rate])}`);
+  }
+  const earlier = report2.windows.filter((window2) => window2.index !== report2.current && window2.alerts.length > 0);
+  if (earlier.length > 0)
+    lines.push(
+      "",
+      `Earlier windows with an alert: ${earlier.map((window2) => `${windowLabel(window2, plan)} (${window2.alerts.map((rate) => RATE_WORDS[rate]).join(", ")})`).join("; ")}`
+    );
+  lines.push(
+    "",
+    ...MONITORED_RATES.map((rate) => `${RATE_WORDS[rate].charAt(0).toUpperCase()}${RATE_WORDS[rate].slice(1)}: ${STATUS_WORDS[report2.status[rate]]}`)
+  );
+  return `${lines.join("\n")}
+`;
+}
+function rateJson(rate) {
+  return { value: rate.value, interval: rate.interval, count: rate.count, n: rate.n };
+}
+function monitorJson(files, report2, similarity) {
+  const plan = report2.settings.plan;
+  const when = (ms) => ms === null ? null : new Date(ms).toISOString();
+  const windows = report2.windows.map((window2) => ({
+    index: window2.index,
+    label: windowLabel(window2, plan),
+    start: when(window2.start),
+    end: when(window2.end),
+    turns: window2.turns,
+    sessions: window2.sessions,
+    rephraseRate: rateJson(window2.rates.rephrase),
+    refusalRate: rateJson(window2.rates.refusal),
+    comparison: window2.comparison === null ? null : {
+      baseline: window2.comparison.baseline,
+      ...Object.fromEntries(MONITORED_RATES.map((rate) => [RATE_KEYS[rate], window2.comparison.changes[rate]]))
+    },
+    alerts: window2.alerts.map((rate) => RATE_KEYS[rate])
+  }));
+  const current = report2.windows[report2.current];
+  const alerts = current.alerts.map((rate) => {
+    const change = current.comparison.changes[rate];
+    const baseline = report2.windows[current.comparison.baseline];
+    return {
+      rate: RATE_KEYS[rate],
+      window: current.index,
+      label: windowLabel(current, plan),
+      value: current.rates[rate].value,
+      baseline: baseline.rates[rate].value,
+      baselineWindow: baseline.index,
+      difference: change.difference,
+      interval: change.interval,
+      adjustedPValue: change.adjustedPValue,
+      ceiling: report2.settings.ceilings[rate]
+    };
+  });
+  return {
+    logs: files,
+    turns: report2.turns,
+    sessions: report2.sessions,
+    refusalsDetected: report2.refusalsDetected,
+    similarity: {
+      measure: similarity.measure,
+      threshold: similarity.threshold,
+      rephraseWithinSeconds: similarity.withinMs / 1e3,
+      ...similarity.model ? { model: similarity.model } : {}
+    },
+    candidatePairs: report2.pairs,
+    rephrases: report2.rephrases,
+    windowing: plan.kind === "deploys" ? { kind: "deploys", deploys: plan.at.map((at) => new Date(at).toISOString()) } : { kind: "fixed", seconds: plan.lengthMs / 1e3 },
+    alpha: report2.settings.alpha,
+    ceilings: { rephraseRate: report2.settings.ceilings.rephrase, refusalRate: report2.settings.ceilings.refusal },
+    windows,
+    current: report2.current,
+    status: { rephraseRate: report2.status.rephrase, refusalRate: report2.status.refusal },
+    alerts
+  };
+}
+
+// src/frontends/cli/monitor-command.ts
+function similarityWords(run, model) {
+  return { measure: run.measure, threshold: run.report.settings.threshold, withinMs: run.withinMs, ...run.measure === "openai" ? { model } : {} };
+}
+var sampleSize = argParser((text4) => {
+  const n = Number(text4);
+  if (!Number.isSafeInteger(n) || n < 1) throw new SettingError(`must be a whole number of conversations, 1 or more, got "${text4}"`);
+  return n;
+});
+function sampleCommand(context) {
+  const command = new Command("sample").description(
+    "draw whole conversations at random from the logs for the weekly human read, written as a labelling file (JSON Lines) whose filled rows can be promoted into the golden set"
+  );
+  return addSettingOptions(command, "monitor").addOption(new Option("--n <conversations>", "conversations to draw").argParser(sampleSize).default(100)).option("--seed <seed>", "the seed of the draw: the same logs and seed give the same sample", DEFAULT_SEED).requiredOption("--out <file>", "the labelling file to write (JSON Lines, one row per user turn)").action(async (options) => {
+    const { settings, texts: texts2, origins } = await loadSettings(givenSettings(command, "monitor"));
+    if (options.printConfig) {
+      context.stdout(renderSettings(cliSettings("monitor"), texts2, origins));
+      return;
+    }
+    const run = await monitorLogs(settings, origins, process.env);
+    const rows = sampleConversations(run.read.turns, run.rephrased, options.n, options.seed);
+    await writeFileAtomic(options.out, rows.map((row) => JSON.stringify(row)).join("\n") + "\n");
+    const sessions = new Set(rows.map((row) => row.session_id)).size;
+    context.stdout(
+      `Wrote ${plural2(sessions, "conversation")} (${plural2(rows.length, "turn")}) of ${plural2(run.report.sessions, "conversation")} to ${options.out}.
+Fill in expected_answer (or set answerable to false), then promote the filled rows into the golden set (see "Production monitoring" in the README).
+`
+    );
+  });
+}
+function monitorCommand(context, setExitCode) {
+  const command = new Command("monitor").description(
+    "production monitoring of conversation logs: the rephrase rate and the refusal rate per window, the current window tested against the one before, an alert (exit 1) on a significant rise above a ceiling"
+  );
+  return addSettingOptions(command.enablePositionalOptions(), "monitor").option("--json", "print one JSON object: each window with its rephraseRate and refusalRate (value, interval, counts), the tests, and the alerts").addCommand(sampleCommand(context)).action(async (options) => {
+    const { settings, texts: texts2, origins } = await loadSettings(givenSettings(command, "monitor"));
+    if (options.printConfig) {
+      context.stdout(renderSettings(cliSettings("monitor"), texts2, origins));
+      return;
+    }
+    const run = await monitorLogs(settings, origins, process.env);
+    const words = similarityWords(run, settings["embedding-model"]);
+    context.stdout(
+      options.json ? `${JSON.stringify(monitorJson(run.files, run.report, words), null, 2)}
+` : renderMonitorText(run.files, run.report, words)
+    );
+    if (run.report.windows[run.report.current].alerts.length > 0) setExitCode(EXIT.gateFailed);
+  });
+}
+
 // src/frontends/cli/split-command.ts
 function splitCommand(context) {
   const command = new Command("split").description(
@@ -63986,8 +64858,9 @@ function trecCommand(context) {
 // src/frontends/cli/main.ts
 async function main(argv, context) {
   let exitCode = EXIT.ok;
-  const program2 = new Command("rag-gate").description("CI quality gate for retrieval-augmented generation: metrics, paired tests, PR comments").version("0.1.0", "-V, --version").showHelpAfterError("(run with --help for usage)").exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr }).addCommand(evalCommand(context)).addCommand(trecCommand(context)).addCommand(compareCommand(context, (code3) => exitCode = code3)).addCommand(judgeCommand(context, (code3) => exitCode = code3)).addCommand(calibrateCommand(context, (code3) => exitCode = code3)).addCommand(splitCommand(context)).addCommand(holdoutCommand(context)).addCommand(historyCommand(context));
-  for (const command of program2.commands) command.exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr });
+  const program2 = new Command("rag-gate").description("CI quality gate for retrieval-augmented generation: metrics, paired tests, PR comments").version("0.1.0", "-V, --version").showHelpAfterError("(run with --help for usage)").exitOverride().enablePositionalOptions().configureOutput({ writeOut: context.stdout, writeErr: context.stderr }).addCommand(evalCommand(context)).addCommand(trecCommand(context)).addCommand(compareCommand(context, (code3) => exitCode = code3)).addCommand(judgeCommand(context, (code3) => exitCode = code3)).addCommand(calibrateCommand(context, (code3) => exitCode = code3)).addCommand(splitCommand(context)).addCommand(holdoutCommand(context)).addCommand(historyCommand(context)).addCommand(monitorCommand(context, (code3) => exitCode = code3));
+  const every = (commands) => commands.flatMap((command) => [command, ...every(command.commands)]);
+  for (const command of every(program2.commands)) command.exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr });
   try {
     await program2.parseAsync(argv, { from: "user" });
     return exitCode;

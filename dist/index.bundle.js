@@ -4221,8 +4221,8 @@ var require_util2 = __commonJS({
         request2.headersList.append("origin", serializedOrigin, true);
       }
     }
-    function coarsenTime(timestamp, crossOriginIsolatedCapability) {
-      return timestamp;
+    function coarsenTime(timestamp2, crossOriginIsolatedCapability) {
+      return timestamp2;
     }
     function clampAndCoarsenConnectionTimingInfo(connectionTimingInfo, defaultStartTime, crossOriginIsolatedCapability) {
       if (!connectionTimingInfo?.startTime || connectionTimingInfo.startTime < defaultStartTime) {
@@ -5505,7 +5505,7 @@ var require_body = __commonJS({
         const boundary = `----formdata-undici-0${`${random(1e11)}`.padStart(11, "0")}`;
         const prefix = `--${boundary}\r
 Content-Disposition: form-data`;
-        const escape = (str) => str.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
+        const escape2 = (str) => str.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
         const normalizeLinefeeds = (value2) => value2.replace(/\r?\n|\r/g, "\r\n");
         const blobParts = [];
         const rn = new Uint8Array([13, 10]);
@@ -5513,14 +5513,14 @@ Content-Disposition: form-data`;
         let hasUnknownSizeValue = false;
         for (const [name, value2] of object2) {
           if (typeof value2 === "string") {
-            const chunk2 = textEncoder.encode(prefix + `; name="${escape(normalizeLinefeeds(name))}"\r
+            const chunk2 = textEncoder.encode(prefix + `; name="${escape2(normalizeLinefeeds(name))}"\r
 \r
 ${normalizeLinefeeds(value2)}\r
 `);
             blobParts.push(chunk2);
             length += chunk2.byteLength;
           } else {
-            const chunk2 = textEncoder.encode(`${prefix}; name="${escape(normalizeLinefeeds(name))}"` + (value2.name ? `; filename="${escape(value2.name)}"` : "") + `\r
+            const chunk2 = textEncoder.encode(`${prefix}; name="${escape2(normalizeLinefeeds(name))}"` + (value2.name ? `; filename="${escape2(value2.name)}"` : "") + `\r
 Content-Type: ${value2.type || "application/octet-stream"}\r
 \r
 `);
@@ -11797,10 +11797,10 @@ var require_dns = __commonJS({
         return ip;
       }
       setRecords(origin, addresses) {
-        const timestamp = Date.now();
+        const timestamp2 = Date.now();
         const records = { records: { 4: null, 6: null } };
         for (const record3 of addresses) {
-          record3.timestamp = timestamp;
+          record3.timestamp = timestamp2;
           if (typeof record3.ttl === "number") {
             record3.ttl = Math.min(record3.ttl, this.#maxTTL);
           } else {
@@ -36366,7 +36366,7 @@ var require_timestamp = __commonJS({
       resolve: (str) => parseSexagesimal(str, false),
       stringify: stringifySexagesimal
     };
-    var timestamp = {
+    var timestamp2 = {
       identify: (value2) => value2 instanceof Date,
       default: true,
       tag: "tag:yaml.org,2002:timestamp",
@@ -36375,7 +36375,7 @@ var require_timestamp = __commonJS({
       // assumed to be 00:00:00Z (start of day, UTC).
       test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
       resolve(str) {
-        const match = str.match(timestamp.test);
+        const match = str.match(timestamp2.test);
         if (!match)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day, hour, minute, second] = match.map(Number);
@@ -36394,7 +36394,7 @@ var require_timestamp = __commonJS({
     };
     exports.floatTime = floatTime;
     exports.intTime = intTime;
-    exports.timestamp = timestamp;
+    exports.timestamp = timestamp2;
   }
 });
 
@@ -36414,7 +36414,7 @@ var require_schema3 = __commonJS({
     var omap = require_omap();
     var pairs = require_pairs();
     var set2 = require_set();
-    var timestamp = require_timestamp();
+    var timestamp2 = require_timestamp();
     var schema = [
       map5.map,
       seq.seq,
@@ -36434,9 +36434,9 @@ var require_schema3 = __commonJS({
       omap.omap,
       pairs.pairs,
       set2.set,
-      timestamp.intTime,
-      timestamp.floatTime,
-      timestamp.timestamp
+      timestamp2.intTime,
+      timestamp2.floatTime,
+      timestamp2.timestamp
     ];
     exports.schema = schema;
   }
@@ -36461,7 +36461,7 @@ var require_tags = __commonJS({
     var pairs = require_pairs();
     var schema$2 = require_schema3();
     var set2 = require_set();
-    var timestamp = require_timestamp();
+    var timestamp2 = require_timestamp();
     var schemas = /* @__PURE__ */ new Map([
       ["core", schema.schema],
       ["failsafe", [map5.map, seq.seq, string4.string]],
@@ -36475,11 +36475,11 @@ var require_tags = __commonJS({
       float: float.float,
       floatExp: float.floatExp,
       floatNaN: float.floatNaN,
-      floatTime: timestamp.floatTime,
+      floatTime: timestamp2.floatTime,
       int: int2.int,
       intHex: int2.intHex,
       intOct: int2.intOct,
-      intTime: timestamp.intTime,
+      intTime: timestamp2.intTime,
       map: map5.map,
       merge: merge3.merge,
       null: _null4.nullTag,
@@ -36487,7 +36487,7 @@ var require_tags = __commonJS({
       pairs: pairs.pairs,
       seq: seq.seq,
       set: set2.set,
-      timestamp: timestamp.timestamp
+      timestamp: timestamp2.timestamp
     };
     var coreKnownTags = {
       "tag:yaml.org,2002:binary": binary.binary,
@@ -36495,7 +36495,7 @@ var require_tags = __commonJS({
       "tag:yaml.org,2002:omap": omap.omap,
       "tag:yaml.org,2002:pairs": pairs.pairs,
       "tag:yaml.org,2002:set": set2.set,
-      "tag:yaml.org,2002:timestamp": timestamp.timestamp
+      "tag:yaml.org,2002:timestamp": timestamp2.timestamp
     };
     function getTags(customTags, schemaName, addMergeTag) {
       const schemaTags = schemas.get(schemaName);
@@ -42438,9 +42438,9 @@ function info(message) {
 
 // src/frontends/github/run.ts
 import { randomUUID as randomUUID3 } from "node:crypto";
-import { mkdir as mkdir6 } from "node:fs/promises";
-import { tmpdir as tmpdir2 } from "node:os";
-import { basename as basename7, join as join7 } from "node:path";
+import { mkdir as mkdir7 } from "node:fs/promises";
+import { tmpdir as tmpdir3 } from "node:os";
+import { basename as basename7, join as join8 } from "node:path";
 
 // src/core/errors.ts
 var MAX_LISTED_PROBLEMS = 20;
@@ -68594,7 +68594,7 @@ var transform2 = function(original_options = {}) {
     state: init_state(options),
     __needMoreData: function(i, bufLen, end) {
       if (end) return false;
-      const { encoding, escape, quote } = this.options;
+      const { encoding, escape: escape2, quote } = this.options;
       const { quoting, needMoreDataSize, recordDelimiterMaxLength } = this.state;
       const numOfCharLeft = bufLen - i - 1;
       const requiredLength = Math.max(
@@ -68607,7 +68607,7 @@ var transform2 = function(original_options = {}) {
         // recordDelimiterMaxLength,
         recordDelimiterMaxLength === 0 ? Buffer.from("\r\n", encoding).length : recordDelimiterMaxLength,
         // Skip if remaining buffer can be an escaped quote
-        quoting ? (escape === null ? 0 : escape.length) + quote.length : 0,
+        quoting ? (escape2 === null ? 0 : escape2.length) + quote.length : 0,
         // Skip if remaining buffer can be record delimiter following the closing quote
         quoting ? quote.length + recordDelimiterMaxLength : 0
       );
@@ -68630,7 +68630,7 @@ var transform2 = function(original_options = {}) {
         to,
         to_line
       } = this.options;
-      let { comment, escape, quote, record_delimiter } = this.options;
+      let { comment, escape: escape2, quote, record_delimiter } = this.options;
       const {
         bomSkipped,
         delimiterDiscovered,
@@ -68697,7 +68697,7 @@ var transform2 = function(original_options = {}) {
               for (const key in options2) {
                 this.options[key] = options2[key];
               }
-              ({ comment, escape, quote } = this.options);
+              ({ comment, escape: escape2, quote } = this.options);
               break;
             }
           }
@@ -68738,16 +68738,16 @@ var transform2 = function(original_options = {}) {
         if (this.state.escaping === true) {
           this.state.escaping = false;
         } else {
-          if (escape !== null && this.state.quoting === true && this.__isEscape(buf, pos, chr) && pos + escape.length < bufLen) {
+          if (escape2 !== null && this.state.quoting === true && this.__isEscape(buf, pos, chr) && pos + escape2.length < bufLen) {
             if (escapeIsQuote) {
-              if (this.__isQuote(buf, pos + escape.length)) {
+              if (this.__isQuote(buf, pos + escape2.length)) {
                 this.state.escaping = true;
-                pos += escape.length - 1;
+                pos += escape2.length - 1;
                 continue;
               }
             } else {
               this.state.escaping = true;
-              pos += escape.length - 1;
+              pos += escape2.length - 1;
               continue;
             }
           }
@@ -68762,8 +68762,8 @@ var transform2 = function(original_options = {}) {
                 nextChr
               );
               const isNextChrRecordDelimiter = record_delimiter.length === 0 ? this.__autoDiscoverRecordDelimiter(buf, pos + quote.length) : this.__isRecordDelimiter(nextChr, buf, pos + quote.length);
-              if (escape !== null && this.__isEscape(buf, pos, chr) && this.__isQuote(buf, pos + escape.length)) {
-                pos += escape.length - 1;
+              if (escape2 !== null && this.__isEscape(buf, pos, chr) && this.__isQuote(buf, pos + escape2.length)) {
+                pos += escape2.length - 1;
               } else if (!nextChr || isNextChrDelimiter || isNextChrRecordDelimiter || isNextChrComment || isNextChrTrimable) {
                 this.state.quoting = false;
                 this.state.wasQuoting = true;
@@ -69244,12 +69244,12 @@ var transform2 = function(original_options = {}) {
       return 0;
     },
     __isEscape: function(buf, pos, chr) {
-      const { escape } = this.options;
-      if (escape === null) return false;
-      const l = escape.length;
-      if (escape[0] === chr) {
+      const { escape: escape2 } = this.options;
+      if (escape2 === null) return false;
+      const l = escape2.length;
+      if (escape2[0] === chr) {
         for (let i = 0; i < l; i++) {
-          if (escape[i] !== buf[pos + i]) {
+          if (escape2[i] !== buf[pos + i]) {
             return false;
           }
         }
@@ -70406,9 +70406,9 @@ var INVISIBLE = /[\p{Cf}\u2028\u2029\u115f\u1160\u3164\uffa0]/gu;
 var codePoint = (char) => `<U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
 function inertText(value2, max) {
   const flat = value2.replace(CONTROLS, " ").replace(INVISIBLE, codePoint).replace(/\s+/gu, " ").trim();
-  const points2 = Array.from(flat);
-  if (points2.length <= max) return flat;
-  return `${points2.slice(0, max - 1).join("").trimEnd()}\u2026`;
+  const points3 = Array.from(flat);
+  if (points3.length <= max) return flat;
+  return `${points3.slice(0, max - 1).join("").trimEnd()}\u2026`;
 }
 function sentenceText(sentence) {
   return sentence.map((piece) => typeof piece === "string" ? piece : inertText(piece.untrusted, piece.max)).join("");
@@ -71559,6 +71559,134 @@ async function resultFiles(pattern, setting, origin) {
   return files;
 }
 
+// src/core/monitor/windows.ts
+var MAX_WINDOWS = 1e4;
+var UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 };
+function parseDuration(text4) {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)\s*$/.exec(text4);
+  const value2 = match === null ? Number.NaN : Number(match[1]) * UNIT_MS[match[2]];
+  if (!(value2 >= 1)) throw new SettingError(`"${text4}" is not a length of time such as 60s, 30m, 6h, 1d or 1w`);
+  return value2;
+}
+function parseTimestamp(value2) {
+  if (typeof value2 === "string" && /^\d+$/.test(value2.trim())) return parseTimestamp(Number(value2));
+  if (typeof value2 === "number") {
+    if (!Number.isFinite(value2) || value2 < 0) return void 0;
+    if (value2 < 1e11) return value2 * 1e3;
+    if (value2 < 1e14) return value2;
+    if (value2 < 1e17) return value2 / 1e3;
+    return value2 / 1e6;
+  }
+  if (typeof value2 !== "string") return void 0;
+  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(value2.trim())) return void 0;
+  const ms = Date.parse(value2.trim().replace(" ", "T"));
+  return Number.isNaN(ms) ? void 0 : ms;
+}
+function cutWindows(times, plan) {
+  if (plan.kind === "deploys") {
+    const at = [...new Set(plan.at)].sort((a, b) => a - b);
+    const windows2 = [null, ...at].map((start, i) => ({ start, end: at[i] ?? null }));
+    const windowOf = times.map((time3) => at.filter((deploy) => deploy <= time3).length);
+    return { windows: windows2, windowOf };
+  }
+  const { lengthMs } = plan;
+  const first = Math.floor(times.reduce((low, time3) => Math.min(low, time3), Infinity) / lengthMs);
+  const last = Math.floor(times.reduce((high, time3) => Math.max(high, time3), -Infinity) / lengthMs);
+  if (last - first + 1 > MAX_WINDOWS)
+    throw new SettingError(`the log spans ${last - first + 1} windows of ${lengthMs / 1e3} s, more than ${MAX_WINDOWS}; use a longer window (such as 1d)`);
+  const windows = [];
+  for (let k = first; k <= last; k++) windows.push({ start: k * lengthMs, end: (k + 1) * lengthMs });
+  return { windows, windowOf: times.map((time3) => Math.floor(time3 / lengthMs) - first) };
+}
+
+// src/core/monitor/log-record.ts
+var LOG_FIELDS = ["session_id", "timestamp", "user_query", "answer", "refused", "embedding"];
+var LOG_FIELD_ALIASES = {
+  "session.id": "session_id",
+  sessionId: "session_id",
+  conversation_id: "session_id",
+  thread_id: "session_id",
+  time: "timestamp",
+  startTime: "timestamp",
+  start_time: "timestamp",
+  "gen_ai.prompt": "user_query",
+  input: "user_query",
+  query: "user_query",
+  question: "user_query",
+  "gen_ai.completion": "answer",
+  output: "answer",
+  response: "answer"
+};
+var timestamp = external_exports.unknown().transform((value2, ctx) => {
+  const ms = parseTimestamp(value2);
+  if (ms === void 0) {
+    ctx.addIssue({
+      code: "custom",
+      message: (value2 === void 0 ? "is required: " : "must be ") + "an ISO 8601 time with a time zone (2026-03-01T09:30:00Z) or epoch seconds, milliseconds, microseconds or nanoseconds (a number)"
+    });
+    return external_exports.NEVER;
+  }
+  return ms;
+});
+var logRecordSchema = external_exports.object({
+  session_id: external_exports.union([external_exports.string().trim().min(1, "must not be empty"), external_exports.number().transform(String)], {
+    error: "is required: a string (or number) naming the conversation"
+  }),
+  timestamp,
+  user_query: external_exports.string({ error: "is required and must be a string: the user's query" }),
+  answer: external_exports.string({ error: "must be a string" }).optional(),
+  refused: external_exports.boolean({ error: "must be true or false" }).optional(),
+  embedding: external_exports.array(external_exports.number({ error: "must be a number" }).refine(Number.isFinite, "must be a finite number"), { error: "must be a list of numbers" }).min(1, "must not be empty").optional()
+}).superRefine((record3, ctx) => {
+  if (record3.answer === void 0 && record3.refused === void 0)
+    ctx.addIssue({ code: "custom", path: ["answer"], message: "is required when refused is absent: the refusal rate needs one or the other" });
+});
+function turnOf(record3) {
+  return {
+    session: record3.session_id,
+    at: record3.timestamp,
+    query: record3.user_query,
+    ...record3.answer === void 0 ? {} : { answer: record3.answer },
+    ...record3.refused === void 0 ? {} : { refused: record3.refused },
+    ...record3.embedding === void 0 ? {} : { embedding: record3.embedding }
+  };
+}
+
+// src/core/monitor/similarity.ts
+var STOP_WORDS = new Set(
+  "a an the i me my we our you your it its is are was were be been am do does did how what where when why which who can could would should will shall may might must to of in on at for from by with about as into and or but if then so than that this these those there here not no any some all just please hi hello thanks thank ok okay get got have has had need want way s t".split(" ")
+);
+function contentWords(query) {
+  return query.normalize("NFKC").toLowerCase().replace(/['’]/g, "").split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "" && !STOP_WORDS.has(word));
+}
+function trigramCounts(query) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const word of contentWords(query)) {
+    const padded = ` ${word} `;
+    const chars = Array.from(padded);
+    for (let i = 0; i + 3 <= chars.length; i++) {
+      const gram = chars.slice(i, i + 3).join("");
+      counts.set(gram, (counts.get(gram) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+function lexicalSimilarity(a, b) {
+  const x = trigramCounts(a);
+  const y = trigramCounts(b);
+  let dot = 0;
+  let normX = 0;
+  let normY = 0;
+  for (const [gram, count2] of x) {
+    normX += count2 * count2;
+    dot += count2 * (y.get(gram) ?? 0);
+  }
+  for (const count2 of y.values()) normY += count2 * count2;
+  return normX === 0 || normY === 0 ? 0 : dot / Math.sqrt(normX * normY);
+}
+var LEXICAL_THRESHOLD = 0.6;
+var EMBEDDING_THRESHOLD = 0.8;
+
 // src/core/catalog/settings.ts
 var EXTRA_TESTS = ["t", "wilcoxon"];
 function splitList(text4) {
@@ -71716,6 +71844,43 @@ function parseFieldMap(text4) {
   }
   return map5;
 }
+function parseLogFieldMap(text4) {
+  const map5 = /* @__PURE__ */ new Map();
+  for (const item of splitLines(text4)) {
+    const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
+    if (!match) throw new SettingError(`"${item}" must be ours=yours, such as user_query=input.value`);
+    const [, canonical = "", yours = ""] = match;
+    if (!LOG_FIELDS.includes(canonical)) {
+      const hint = closestName(canonical, LOG_FIELDS);
+      throw new SettingError(
+        `"${canonical}" is not a field of the log format (${LOG_FIELDS.join(", ")})${hint === void 0 ? "" : `; did you mean "${hint}"?`}`
+      );
+    }
+    if ([...map5.values()].includes(canonical)) throw new SettingError(`"${canonical}" is mapped twice`);
+    if (map5.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map5.get(yours.trim())} and ${canonical}`);
+    map5.set(yours.trim(), canonical);
+  }
+  return map5;
+}
+function parseDeploys(text4) {
+  return splitLines(text4).map((item) => {
+    const at = parseTimestamp(/^\d+$/.test(item) ? Number(item) : item);
+    if (at === void 0) throw new SettingError(`"${item}" is not a time: use ISO 8601 with a time zone, such as 2026-03-08T00:00:00Z, or epoch seconds`);
+    return at;
+  });
+}
+function parseOptionalThreshold(text4) {
+  if (text4.trim() === "") return void 0;
+  const value2 = Number(text4);
+  if (!Number.isFinite(value2) || value2 < 0 || value2 > 1) throw new SettingError(`must be a similarity between 0 and 1, got "${text4}"`);
+  return value2;
+}
+function parseLabel(text4) {
+  const label2 = text4.trim();
+  if (label2 === "" || Array.from(label2).length > 50 || label2.includes(","))
+    throw new SettingError(`must be a label of 1\u201350 characters without a comma, got "${text4}"`);
+  return label2;
+}
 function parseTraceUrl(text4) {
   const template = text4.trim();
   if (template === "") return void 0;
@@ -71734,7 +71899,8 @@ function parseCommentTag(text4) {
 }
 var scoring = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2 } });
 var everyCommand = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2, trec: flag2 } });
-var everywhere = (flag2) => ({ flags: { eval: flag2, compare: flag2, split: flag2, holdout: flag2 } });
+var everywhere = (flag2) => ({ flags: { eval: flag2, compare: flag2, split: flag2, holdout: flag2, monitor: flag2 } });
+var monitorOnly = (flag2) => ({ flags: { monitor: flag2 } });
 var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
 var SETTINGS = {
   config: {
@@ -71936,10 +72102,10 @@ var SETTINGS = {
   },
   alpha: {
     name: "alpha",
-    description: "significance level of the paired tests, after Holm correction across the gated tests",
+    description: "significance level of the paired tests, after Holm correction across the gated tests; in monitor, of the one-sided test of a rise in each rate, after Holm correction across the two rates",
     default: "0.05",
     parse: parseAlpha,
-    cli: compareOnly("--alpha <p>"),
+    cli: { flags: { compare: "--alpha <p>", monitor: "--alpha <p>" } },
     action: true,
     config: true
   },
@@ -72099,9 +72265,9 @@ var SETTINGS = {
   },
   mode: {
     name: "mode",
-    description: "gate fails the job when the gate fails; advisory only reports; release evaluates the holdout against the development questions once, before a release, and records it in the holdout ledger",
+    description: "gate fails the job when the gate fails; advisory only reports; release evaluates the holdout against the development questions once, before a release, and records it in the holdout ledger; monitor reads production logs (the logs input) on a schedule, writes the rates to the job summary, and opens, updates or closes the monitoring issue",
     default: "gate",
-    parse: oneOf("gate", "advisory", "release"),
+    parse: oneOf("gate", "advisory", "release", "monitor"),
     action: true,
     config: true
   },
@@ -72124,9 +72290,10 @@ var SETTINGS = {
   "judge-model": { name: "judge-model", description: "the judge's chat model", default: "gpt-4o-mini", parse: nonEmpty("a model"), action: true, config: true },
   "judge-base-url": {
     name: "judge-base-url",
-    description: "the judge endpoint's base URL; empty means OPENAI_BASE_URL, else OpenAI's",
+    description: "the judge endpoint's base URL (also monitor's embeddings endpoint); empty means OPENAI_BASE_URL, else OpenAI's",
     default: "",
     parse: optionalText,
+    cli: monitorOnly("--base-url <url>"),
     action: true,
     config: true
   },
@@ -72135,6 +72302,7 @@ var SETTINGS = {
     description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls",
     default: ".rag-gate-cache",
     parse: nonEmpty("a directory"),
+    cli: monitorOnly("--cache <dir>"),
     action: true,
     config: true
   },
@@ -72143,6 +72311,7 @@ var SETTINGS = {
     description: "requests per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else no pacing",
     default: "",
     parse: parseOptionalPerMinute,
+    cli: monitorOnly("--rpm <n>"),
     action: true,
     config: true
   },
@@ -72151,6 +72320,105 @@ var SETTINGS = {
     description: "tokens per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-tokens header, per model, when it sends one, else no pacing",
     default: "",
     parse: parseOptionalPerMinute,
+    cli: monitorOnly("--tpm <n>"),
+    action: true,
+    config: true
+  },
+  logs: {
+    name: "logs",
+    description: "production conversation logs for monitor: paths or globs, comma- or newline-separated (JSON Lines, one turn per line: session_id, timestamp, user_query, answer, optional refused and embedding; or OTLP JSON span exports)",
+    default: "",
+    parse: splitLines,
+    cli: { flags: { monitor: "--logs <files...>" }, repeatable: true },
+    action: true,
+    config: true
+  },
+  "log-fields": {
+    name: "log-fields",
+    description: `your log's field names for rag-gate's (${LOG_FIELDS.join(", ")}), as ours=yours, comma- or newline-separated: user_query=input.value,session_id=conversation`,
+    default: "",
+    parse: parseLogFieldMap,
+    cli: { ...monitorOnly("--log-field <ours=yours>"), repeatable: true },
+    action: true,
+    config: true
+  },
+  window: {
+    name: "window",
+    description: "the length of the monitor's windows, aligned to the Unix epoch (UTC): 1d is calendar days in UTC; such as 6h, 1d, 1w (ignored when deploys are given)",
+    default: "1d",
+    parse: parseDuration,
+    cli: monitorOnly("--window <length>"),
+    action: true,
+    config: true
+  },
+  deploys: {
+    name: "deploys",
+    description: "deploy times that cut the log into windows instead of fixed lengths (before the first, between two, after the last), comma- or newline-separated: ISO 8601 with a time zone or epoch seconds",
+    default: "",
+    parse: parseDeploys,
+    cli: { ...monitorOnly("--deploy <time>"), repeatable: true },
+    action: true,
+    config: true
+  },
+  "rephrase-within": {
+    name: "rephrase-within",
+    description: "how soon the session's next query must follow a query to count as its rephrase, such as 60s or 2m",
+    default: "60s",
+    parse: parseDuration,
+    cli: monitorOnly("--rephrase-within <length>"),
+    action: true,
+    config: true
+  },
+  similarity: {
+    name: "similarity",
+    description: "how two queries' similarity is measured: auto (the log's embeddings when every turn has one, else lexical), lexical (cosine of character trigrams of the content words), embeddings (the log's, required on every turn) or openai (embeddings from the OpenAI-compatible endpoint: base-url, embedding-model, OPENAI_API_KEY; cached and paced as the judge)",
+    default: "auto",
+    parse: oneOf("auto", "lexical", "embeddings", "openai"),
+    cli: monitorOnly("--similarity <measure>"),
+    action: true,
+    config: true
+  },
+  "rephrase-similarity": {
+    name: "rephrase-similarity",
+    description: `the similarity from which the next query is a rephrase; empty means the measure's own: ${LEXICAL_THRESHOLD} lexical (calibrated on the shipped labelled pairs), ${EMBEDDING_THRESHOLD} for embeddings`,
+    default: "",
+    parse: parseOptionalThreshold,
+    cli: monitorOnly("--rephrase-similarity <threshold>"),
+    action: true,
+    config: true
+  },
+  "embedding-model": {
+    name: "embedding-model",
+    description: "the embedding model monitor asks the endpoint for, with similarity openai",
+    default: "text-embedding-3-small",
+    parse: nonEmpty("a model"),
+    cli: monitorOnly("--embedding-model <name>"),
+    action: true,
+    config: true
+  },
+  "max-rephrase-rate": {
+    name: "max-rephrase-rate",
+    description: "the rephrase rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated",
+    default: "0.1",
+    parse: parseShare,
+    cli: monitorOnly("--max-rephrase-rate <share>"),
+    action: true,
+    config: true
+  },
+  "max-refusal-rate": {
+    name: "max-refusal-rate",
+    description: "the refusal rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated",
+    default: "0.15",
+    parse: parseShare,
+    cli: monitorOnly("--max-refusal-rate <share>"),
+    action: true,
+    config: true
+  },
+  "monitor-issue-label": {
+    name: "monitor-issue-label",
+    description: "mode monitor: the label of the one open issue the monitor opens on an alert, updates while a rate stays above its ceiling, and closes when the rates recover; one per comment tag (the tag is in the issue's hidden marker)",
+    default: "rag-gate-monitor",
+    parse: parseLabel,
     action: true,
     config: true
   }
@@ -77440,6 +77708,14 @@ function newcombeInterval({ count1, n1, count2, n2 }) {
   const d = p1 - p2;
   return [d - Math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + Math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)];
 }
+function twoProportionTest({ count1, n1, count2, n2 }) {
+  if (n1 === 0 || n2 === 0) return { z: 0, pValue: 1, upperPValue: 1 };
+  const pooled = (count1 + count2) / (n1 + n2);
+  const se = Math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2));
+  const z3 = se === 0 ? 0 : (count1 / n1 - count2 / n2) / se;
+  const pValue = z3 === 0 ? 1 : (0, import_math_base_special_gammainc2.default)(z3 * z3 / 2, 0.5, true, true);
+  return { z: z3, pValue, upperPValue: z3 > 0 ? pValue / 2 : 1 - pValue / 2 };
+}
 
 // src/core/holdout/gap.ts
 var EXPECTED_GAP = { low: 0.03, high: 0.08 };
@@ -77908,9 +78184,9 @@ function metricWords(metric, rule) {
   return metric === "retrieval_ok" ? `retrieval ok (${rule})` : testSubject(metric, rule);
 }
 function changeWords(trend) {
-  const points2 = Math.abs(trend.change * 100).toFixed(1);
-  if (points2 === "0.0") return `has held steady over the last ${trend.points} runs`;
-  return `has ${trend.change < 0 ? "fallen" : "risen"} ${points2} points over the last ${trend.points} runs`;
+  const points3 = Math.abs(trend.change * 100).toFixed(1);
+  if (points3 === "0.0") return `has held steady over the last ${trend.points} runs`;
+  return `has ${trend.change < 0 ? "fallen" : "risen"} ${points3} points over the last ${trend.points} runs`;
 }
 function trendReading(metric, trend, rule) {
   const words = metricWords(metric, rule);
@@ -77926,8 +78202,9 @@ function trendPoints(history, metric, head, last = TREND_RUNS) {
   const base = series(history, metric, last).map((point) => ({ label: short(point.commit), value: point.value }));
   return head === void 0 ? base : [...base, { label: "PR", value: head }];
 }
-function mermaidChart(title, points2) {
-  const values = points2.map((point) => point.value * 100);
+var axisLabel = (label2) => /^[A-Za-z0-9_]+$/.test(label2) ? label2 : `"${label2.replace(/["\\]/g, "")}"`;
+function mermaidChart(title, points3) {
+  const values = points3.map((point) => point.value * 100);
   const low = Math.max(0, Math.floor(Math.min(...values) / 5) * 5 - 5);
   const high = Math.min(100, Math.ceil(Math.max(...values) / 5) * 5 + 5);
   return {
@@ -77936,7 +78213,7 @@ function mermaidChart(title, points2) {
     value: [
       "xychart-beta",
       `  title "${title.replaceAll('"', "'")}"`,
-      `  x-axis [${points2.map((point) => point.label).join(", ")}]`,
+      `  x-axis [${points3.map((point) => axisLabel(point.label)).join(", ")}]`,
       `  y-axis "%" ${low} --> ${high}`,
       `  line [${values.map((value2) => value2.toFixed(1)).join(", ")}]`
     ].join("\n")
@@ -77944,14 +78221,14 @@ function mermaidChart(title, points2) {
 }
 function metricTrends(history, head) {
   return TREND_METRICS.flatMap((metric) => {
-    const points2 = trendPoints(history, metric, head[metric]);
-    if (points2.length < 2) return [];
-    return [{ metric, points: points2, baseRuns: points2.length - (head[metric] === void 0 ? 0 : 1), trend: linearTrend(points2.map((point) => point.value)) }];
+    const points3 = trendPoints(history, metric, head[metric]);
+    if (points3.length < 2) return [];
+    return [{ metric, points: points3, baseRuns: points3.length - (head[metric] === void 0 ? 0 : 1), trend: linearTrend(points3.map((point) => point.value)) }];
   });
 }
 function trendSection(history, head, rule) {
-  return metricTrends(history, head).flatMap(({ metric, points: points2, baseRuns, trend }) => [
-    mermaidChart(`${metricWords(metric, rule)} (%), the last ${baseRuns} runs of the base branch${baseRuns < points2.length ? " and this PR" : ""}`, points2),
+  return metricTrends(history, head).flatMap(({ metric, points: points3, baseRuns, trend }) => [
+    mermaidChart(`${metricWords(metric, rule)} (%), the last ${baseRuns} runs of the base branch${baseRuns < points3.length ? " and this PR" : ""}`, points3),
     ...trend === null ? [] : [paragraph2(...prose(trendReading(metric, trend, rule)))]
   ]);
 }
@@ -78055,10 +78332,10 @@ function decideWords(comparison, rule) {
   const otherReasons = comparison.reasons.filter((r) => r.kind !== "regressed").map((r) => reasonText(r, context));
   const failing = gated.filter((t) => t.gateOutcome === "fails");
   const failingSet = new Set(failing);
-  const join8 = (words2) => words2.length <= 1 ? words2.join("") : `${words2.slice(0, -1).join(", ")} and ${words2.at(-1)}`;
+  const join9 = (words2) => words2.length <= 1 ? words2.join("") : `${words2.slice(0, -1).join(", ")} and ${words2.at(-1)}`;
   if (comparison.verdict === "fail") {
     const parts = [];
-    if (failing.length > 0) parts.push(`${join8(failing.map((t) => gateWords(t.gate)))} regressed significantly`);
+    if (failing.length > 0) parts.push(`${join9(failing.map((t) => gateWords(t.gate)))} regressed significantly`);
     const broken = comparison.floors.filter((f) => f.outcome === "broken").length;
     const unchecked = comparison.floors.filter((f) => f.outcome === "unchecked").length;
     if (broken > 0) parts.push(broken === 1 ? "a floor is broken" : `${broken} floors are broken`);
@@ -78069,7 +78346,7 @@ function decideWords(comparison, rule) {
   const uncalibrated = gated.filter((t) => t.gateOutcome === "uncalibrated-judge");
   const smallDrops = gated.filter((t) => t.gateOutcome === "below-minimum-effect");
   const gains = gated.filter((t) => t.significant && t.delta > 0);
-  const words = uncalibrated.length > 0 ? `${join8(uncalibrated.map((t) => gateWords(t.gate)))} dropped, but the judge is uncalibrated, so it does not gate` : smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join8(gains.map((t) => gateWords(t.gate)))} improved` : "no significant regression";
+  const words = uncalibrated.length > 0 ? `${join9(uncalibrated.map((t) => gateWords(t.gate)))} dropped, but the judge is uncalibrated, so it does not gate` : smallDrops.length > 0 ? "no regression beyond the minimum effect" : gains.length > 0 ? `no significant regression; ${join9(gains.map((t) => gateWords(t.gate)))} improved` : "no significant regression";
   return { words, icon: uncalibrated.length > 0 ? "\u26A0\uFE0F" : "\u2705", failing: failingSet, otherReasons };
 }
 function verdictWords(comparison, rule) {
@@ -83262,6 +83539,33 @@ function createGitHubApi(options) {
         description: status.description,
         target_url: status.targetUrl
       });
+    },
+    async listOpenIssues(label2) {
+      const issues = await octokit.paginate(octokit.rest.issues.listForRepo, { owner, repo, labels: label2, state: "open", per_page: 100 });
+      return issues.filter((issue3) => issue3.pull_request === void 0).map((issue3) => ({
+        number: issue3.number,
+        title: issue3.title,
+        body: issue3.body ?? "",
+        authorLogin: issue3.user?.login ?? "",
+        authorType: issue3.user?.type ?? "",
+        appSlug: issue3.performed_via_github_app?.slug ?? null,
+        url: issue3.html_url
+      }));
+    },
+    async createIssue(title, body, labels) {
+      const { data } = await octokit.rest.issues.create({ owner, repo, title, body, labels: [...labels] });
+      return { number: data.number, url: data.html_url };
+    },
+    async updateIssue(issueNumber, change) {
+      const { data } = await octokit.rest.issues.update({
+        owner,
+        repo,
+        issue_number: issueNumber,
+        ...change.title === void 0 ? {} : { title: change.title },
+        ...change.body === void 0 ? {} : { body: change.body },
+        ...change.close === true ? { state: "closed", state_reason: "completed" } : {}
+      });
+      return { number: data.number, url: data.html_url };
     }
   };
 }
@@ -84190,7 +84494,7 @@ function sleep(ms, signal) {
   });
 }
 
-// src/judge/vector.ts
+// src/core/stats/cosine.ts
 function cosine(a, b) {
   let dot = 0;
   let normA = 0;
@@ -84426,6 +84730,54 @@ var JudgeClient = class {
       return cosines;
     };
     return this.redacting(this.cached(parts, cosinesValue, compute));
+  }
+  /**
+   * The cosine similarity of each pair of texts, embedded in batches of up to `batchSize` distinct texts per call.
+   * Each pair's similarity is cached on its own (keyed by embedding model, prompt version and the two texts), so a
+   * rerun embeds only the pairs it has not seen.
+   */
+  cosinesOfPairs(promptVersion, task, pairs, batchSize = 64) {
+    return this.redacting(this.pairCosines(promptVersion, task, pairs, batchSize));
+  }
+  async pairCosines(promptVersion, task, pairs, batchSize) {
+    const partsOf = (pair2) => ({
+      endpoint: "embeddings",
+      model: this.options.embeddingModel,
+      promptVersion,
+      task,
+      input: [...pair2]
+    });
+    const cosines = await Promise.all(
+      pairs.map(async (pair2) => {
+        const parsed = external_exports.number().safeParse(await this.options.cache?.get(cacheKey(partsOf(pair2))));
+        if (!parsed.success) return void 0;
+        this.stats.cacheHits++;
+        this.taskStats(task).cacheHits++;
+        return parsed.data;
+      })
+    );
+    const missing = pairs.flatMap((_, i) => cosines[i] === void 0 ? [i] : []);
+    let start = 0;
+    while (start < missing.length) {
+      const texts2 = [];
+      const position = /* @__PURE__ */ new Map();
+      let end = start;
+      for (; end < missing.length; end++) {
+        const fresh = pairs[missing[end]].filter((text4) => !position.has(text4));
+        if (texts2.length + new Set(fresh).size > batchSize && end > start) break;
+        for (const text4 of fresh) if (!position.has(text4)) position.set(text4, texts2.push(text4) - 1);
+      }
+      const vectors = await this.withRetries(() => this.embeddingsAttempt(task, texts2));
+      for (const i of missing.slice(start, end)) {
+        const [a, b] = pairs[i];
+        const value2 = cosine(vectors[position.get(a)], vectors[position.get(b)]);
+        if (!Number.isFinite(value2)) throw new JudgeCallError("invalid_reply", "the embeddings endpoint returned a zero vector");
+        cosines[i] = value2;
+        await this.options.cache?.put(cacheKey(partsOf(pairs[i])), partsOf(pairs[i]), value2);
+      }
+      start = end;
+    }
+    return cosines;
   }
   /** Every error leaves the client through here, whatever its words came from: a server, fetch or this client. */
   async redacting(work) {
@@ -84804,10 +85156,629 @@ var ActionJudge = class {
   }
 };
 
-// src/frontends/github/release.ts
-import { mkdir as mkdir5, writeFile as writeFile5 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname4, join as join6 } from "node:path";
+// src/frontends/github/monitor.ts
+import { mkdir as mkdir5 } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { join as join6 } from "node:path";
+
+// src/core/monitor/refusal.ts
+var REFUSAL_PHRASES = [
+  "i don't know",
+  "i do not know",
+  "i don't have",
+  "i do not have",
+  "i can't answer",
+  "i cannot answer",
+  "i can't help",
+  "i cannot help",
+  "i'm unable to",
+  "i am unable to",
+  "i'm not able to",
+  "i am not able to",
+  "i couldn't find",
+  "i could not find",
+  "i can't find",
+  "i cannot find",
+  "i'm sorry, but i",
+  "i am sorry, but i",
+  "no information",
+  "not enough information",
+  "does not contain",
+  "doesn't contain",
+  "does not mention",
+  "doesn't mention",
+  "unable to answer",
+  "cannot provide",
+  "can't provide"
+];
+var REFUSAL_PREFIX_CHARS = 300;
+var escape = (phrase) => phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+var REFUSAL_PATTERN = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${REFUSAL_PHRASES.map(escape).join("|")})`, "u");
+function detectRefusal(answer) {
+  const head = answer.normalize("NFKC").toLowerCase().replace(/[‘’]/g, "'").trim().slice(0, REFUSAL_PREFIX_CHARS);
+  return head === "" || REFUSAL_PATTERN.test(head);
+}
+
+// src/core/monitor/turns.ts
+function isRefusal(turn) {
+  return turn.refused ?? detectRefusal(turn.answer ?? "");
+}
+function sessionsOf(turns) {
+  const sessions = /* @__PURE__ */ new Map();
+  turns.forEach((turn, index) => {
+    const list3 = sessions.get(turn.session);
+    if (list3 === void 0) sessions.set(turn.session, [index]);
+    else list3.push(index);
+  });
+  for (const list3 of sessions.values()) list3.sort((a, b) => turns[a].at - turns[b].at || a - b);
+  return sessions;
+}
+function rephraseCandidates(turns, withinMs) {
+  const pairs = [];
+  for (const list3 of sessionsOf(turns).values()) {
+    for (let i = 0; i + 1 < list3.length; i++) {
+      const first = list3[i];
+      const next = list3[i + 1];
+      if (turns[next].at - turns[first].at <= withinMs) pairs.push({ first, next });
+    }
+  }
+  return pairs.sort((a, b) => a.first - b.first);
+}
+
+// src/core/monitor/monitor.ts
+var MONITORED_RATES = ["rephrase", "refusal"];
+function rephrasedTurns(pairs, similarities, threshold) {
+  return new Set(pairs.flatMap((pair2, i) => similarities[i] >= threshold ? [pair2.first] : []));
+}
+function windowRate(count2, n) {
+  return { count: count2, n, value: n === 0 ? null : count2 / n, interval: n === 0 ? null : wilsonInterval(count2, n) };
+}
+function monitorReport(turns, pairs, similarities, settings) {
+  const rephrased = rephrasedTurns(pairs, similarities, settings.threshold);
+  const { windows: bounds, windowOf } = cutWindows(
+    turns.map((turn) => turn.at),
+    settings.plan
+  );
+  const counts = bounds.map(() => ({ turns: 0, rephrase: 0, refusal: 0, sessions: /* @__PURE__ */ new Set() }));
+  turns.forEach((turn, i) => {
+    const window2 = counts[windowOf[i]];
+    window2.turns++;
+    window2.sessions.add(turn.session);
+    if (rephrased.has(i)) window2.rephrase++;
+    if (isRefusal(turn)) window2.refusal++;
+  });
+  const windows = [];
+  let baseline = null;
+  bounds.forEach((bound, index) => {
+    const count2 = counts[index];
+    const rates = { rephrase: windowRate(count2.rephrase, count2.turns), refusal: windowRate(count2.refusal, count2.turns) };
+    let comparison = null;
+    if (baseline !== null && count2.turns > 0) {
+      const before = windows[baseline].rates;
+      const tests = MONITORED_RATES.map((rate) => {
+        const proportions = { count1: rates[rate].count, n1: rates[rate].n, count2: before[rate].count, n2: before[rate].n };
+        return { proportions, test: twoProportionTest(proportions) };
+      });
+      const adjusted = holmAdjust(tests.map(({ test }) => test.upperPValue));
+      const changes = Object.fromEntries(
+        MONITORED_RATES.map((rate, i) => {
+          const { proportions, test } = tests[i];
+          const significant = adjusted[i] < settings.alpha;
+          const aboveCeiling = rates[rate].value > settings.ceilings[rate];
+          const change = {
+            difference: rates[rate].value - before[rate].value,
+            interval: newcombeInterval(proportions),
+            z: test.z,
+            pValue: test.upperPValue,
+            adjustedPValue: adjusted[i],
+            significant,
+            aboveCeiling,
+            alert: significant && aboveCeiling
+          };
+          return [rate, change];
+        })
+      );
+      comparison = { baseline, changes };
+    }
+    const alerts = comparison === null ? [] : MONITORED_RATES.filter((rate) => comparison.changes[rate].alert);
+    windows.push({ ...bound, index, turns: count2.turns, sessions: count2.sessions.size, rates, comparison, alerts });
+    if (count2.turns > 0) baseline = index;
+  });
+  const current = windows.at(-1);
+  const status = Object.fromEntries(
+    MONITORED_RATES.map((rate) => {
+      if (current.alerts.includes(rate)) return [rate, "alert"];
+      const value2 = current.rates[rate].value;
+      return [rate, value2 !== null && value2 > settings.ceilings[rate] ? "elevated" : "ok"];
+    })
+  );
+  return {
+    windows,
+    current: current.index,
+    status,
+    turns: turns.length,
+    sessions: new Set(turns.map((turn) => turn.session)).size,
+    pairs: pairs.length,
+    rephrases: rephrased.size,
+    refusalsDetected: turns.filter((turn) => turn.refused === void 0).length,
+    settings
+  };
+}
+
+// src/sources/logs.ts
+function otlpValue(value2) {
+  if (typeof value2 !== "object" || value2 === null) return void 0;
+  const v = value2;
+  if ("stringValue" in v) return v.stringValue;
+  if ("boolValue" in v) return v.boolValue;
+  if ("intValue" in v) return Number(v.intValue);
+  if ("doubleValue" in v) return v.doubleValue;
+  if ("arrayValue" in v) return (v.arrayValue?.values ?? []).map(otlpValue);
+  return void 0;
+}
+function otlpSpans(line) {
+  const attributes = (list3) => Object.fromEntries(
+    (Array.isArray(list3) ? list3 : []).flatMap((a) => typeof a?.key === "string" ? [[a.key, otlpValue(a.value)]] : [])
+  );
+  const spans = [];
+  for (const resource of Array.isArray(line.resourceSpans) ? line.resourceSpans : []) {
+    const base = attributes(resource?.resource?.attributes);
+    for (const scope of resource?.scopeSpans ?? []) {
+      for (const span of scope?.spans ?? []) {
+        const s = span;
+        spans.push({ ...base, timestamp: s.startTimeUnixNano, ...attributes(s.attributes) });
+      }
+    }
+  }
+  return spans;
+}
+function renamed(object2, fieldMap) {
+  const fields = {};
+  const names = /* @__PURE__ */ new Map();
+  const mappedAway = new Set(fieldMap.values());
+  for (const [key, value2] of Object.entries(object2)) {
+    const ours = fieldMap.get(key) ?? (LOG_FIELDS.includes(key) && !mappedAway.has(key) ? key : void 0) ?? (Object.hasOwn(LOG_FIELD_ALIASES, key) && !mappedAway.has(LOG_FIELD_ALIASES[key]) ? LOG_FIELD_ALIASES[key] : void 0);
+    if (ours === void 0) continue;
+    if (names.has(ours))
+      return { fields, names, clash: `both "${names.get(ours)}" and "${key}" give ${ours}; keep one, or name yours with --log-field ${ours}=NAME` };
+    names.set(ours, key);
+    fields[ours] = value2;
+  }
+  return { fields, names };
+}
+async function readLogs(files, fieldMap) {
+  const problems = new ProblemCollector();
+  const turns = [];
+  const locations = [];
+  let spansWithoutQuery = 0;
+  for (const file2 of files) {
+    try {
+      for await (const { text: text4, line, notUtf8 } of readLines(file2, problems)) {
+        if (notUtf8 || text4.trim() === "") continue;
+        let value2;
+        try {
+          value2 = JSON.parse(text4);
+        } catch (error63) {
+          problems.add({ file: file2, line, message: `not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})` });
+          continue;
+        }
+        if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) {
+          problems.add({ file: file2, line, message: "must be a JSON object: one conversation turn per line" });
+          continue;
+        }
+        const otlp = "resourceSpans" in value2;
+        for (const object2 of otlp ? otlpSpans(value2) : [value2]) {
+          const { fields, names, clash } = renamed(object2, fieldMap);
+          if (clash !== void 0) {
+            problems.add({ file: file2, line, message: clash });
+            continue;
+          }
+          if (otlp && fields.user_query === void 0) {
+            spansWithoutQuery++;
+            continue;
+          }
+          const parsed = logRecordSchema.safeParse(fields);
+          if (!parsed.success) {
+            for (const issue3 of parsed.error.issues) {
+              const [first, ...rest] = issue3.path;
+              const field2 = first === void 0 ? void 0 : formatFieldPath([names.get(String(first)) ?? String(first), ...rest]);
+              problems.add({ file: file2, line, ...field2 === void 0 ? {} : { field: field2 }, message: issue3.message });
+            }
+            continue;
+          }
+          turns.push(turnOf(parsed.data));
+          locations.push({ file: file2, line });
+        }
+      }
+    } catch (error63) {
+      if (error63 instanceof InputError) throw error63;
+      throw readFailure(file2, error63);
+    }
+  }
+  problems.throwIfAny();
+  if (turns.length === 0) throw InputError.single({ file: files.join(", "), message: "no conversation turns: the logs hold no line with a user query" });
+  return { turns, locations, spansWithoutQuery };
+}
+
+// src/pipeline/monitor.ts
+var REPHRASE_EMBEDDINGS_VERSION = "rephrase-v1";
+async function logFiles(settings, origins) {
+  if (settings.logs.length === 0) throw new SettingError("no logs to monitor: give --logs FILE\u2026 (or a glob), or logs: in the config file");
+  return [...new Set((await Promise.all(settings.logs.map((pattern) => resultFiles(pattern, "logs", origins.logs)))).flat())];
+}
+var located = (location, message) => ({ ...location, field: "embedding", message });
+function logEmbeddingCosines(read, pairs) {
+  const missing = read.turns.flatMap(
+    (turn, i) => turn.embedding === void 0 ? [located(read.locations[i], "is required with similarity embeddings")] : []
+  );
+  if (missing.length > 0) throw new InputError(missing.slice(0, 20), missing.length);
+  return pairs.map(({ first, next }) => {
+    const a = read.turns[first].embedding;
+    const b = read.turns[next].embedding;
+    if (a.length !== b.length)
+      throw InputError.single(
+        located(read.locations[next], `has ${b.length} dimensions, but the session's previous turn (line ${read.locations[first].line}) has ${a.length}`)
+      );
+    const value2 = cosine(a, b);
+    if (!Number.isFinite(value2))
+      throw InputError.single(located(read.locations[Number.isFinite(cosine(a, a)) ? next : first], "is all zeros: it has no direction"));
+    return value2;
+  });
+}
+async function monitorLogs(settings, origins, env) {
+  const files = await logFiles(settings, origins);
+  const read = await readLogs(files, settings["log-fields"]);
+  const pairs = rephraseCandidates(read.turns, settings["rephrase-within"]);
+  const measure = settings.similarity === "auto" ? read.turns.every((turn) => turn.embedding !== void 0) ? "embeddings" : "lexical" : settings.similarity;
+  const query = (index) => read.turns[index].query;
+  let similarities;
+  if (measure === "lexical") similarities = pairs.map(({ first, next }) => lexicalSimilarity(query(first), query(next)));
+  else if (measure === "embeddings") similarities = logEmbeddingCosines(read, pairs);
+  else
+    similarities = await createJudgeClient(
+      {
+        model: settings["judge-model"],
+        embeddingModel: settings["embedding-model"],
+        baseUrl: settings["judge-base-url"],
+        cache: settings["judge-cache"],
+        timeoutMs: 6e4,
+        maxAttempts: 4,
+        rpm: settings["judge-rpm"],
+        tpm: settings["judge-tpm"]
+      },
+      env
+    ).cosinesOfPairs(
+      REPHRASE_EMBEDDINGS_VERSION,
+      "monitor.rephrase",
+      pairs.map(({ first, next }) => [query(first), query(next)])
+    );
+  const threshold = settings["rephrase-similarity"] ?? (measure === "lexical" ? LEXICAL_THRESHOLD : EMBEDDING_THRESHOLD);
+  const report2 = monitorReport(read.turns, pairs, similarities, {
+    plan: settings.deploys.length > 0 ? { kind: "deploys", at: settings.deploys } : { kind: "fixed", lengthMs: settings.window },
+    threshold,
+    alpha: settings.alpha,
+    ceilings: { rephrase: settings["max-rephrase-rate"], refusal: settings["max-refusal-rate"] }
+  });
+  if (report2.windows[report2.current].turns === 0)
+    throw new SettingError(
+      `the last deploy (${new Date(report2.windows[report2.current].start).toISOString()}) is after the log's last turn: there is nothing after it to monitor`
+    );
+  return {
+    files,
+    read,
+    report: report2,
+    measure,
+    pairs,
+    similarities,
+    rephrased: rephrasedTurns(pairs, similarities, threshold),
+    withinMs: settings["rephrase-within"]
+  };
+}
+
+// src/render/monitor.ts
+var RATE_KEYS = { rephrase: "rephraseRate", refusal: "refusalRate" };
+var RATE_WORDS = { rephrase: "rephrase rate", refusal: "refusal rate" };
+var SUMMARY_WINDOWS = 30;
+var percent3 = (value2) => `${(value2 * 100).toFixed(1)}%`;
+var points2 = (value2) => {
+  const text4 = Math.abs(value2 * 100).toFixed(1);
+  return value2 < 0 && text4 !== "0.0" ? `\u2212${text4}` : value2 > 0 && text4 !== "0.0" ? `+${text4}` : text4;
+};
+var iso = (ms) => new Date(ms).toISOString().replace(/:00\.000Z$/, "Z");
+function durationWords(ms) {
+  const units = [
+    [6048e5, "week"],
+    [864e5, "day"],
+    [36e5, "hour"],
+    [6e4, "minute"],
+    [1e3, "second"]
+  ];
+  for (const [size, unit] of units) if (ms % size === 0) return plural2(ms / size, unit);
+  return `${ms} ms`;
+}
+function windowLabel(window2, plan) {
+  if (plan.kind === "deploys") {
+    if (window2.start === null) return window2.end === null ? "all" : `before ${iso(window2.end)}`;
+    return window2.end === null ? `from ${iso(window2.start)}` : `${iso(window2.start)} to ${iso(window2.end)}`;
+  }
+  const start = window2.start;
+  const day = new Date(start).toISOString().slice(0, 10);
+  if (plan.lengthMs === 864e5) return day;
+  if (plan.lengthMs % 864e5 === 0) return `${day} to ${new Date(window2.end - 864e5).toISOString().slice(0, 10)}`;
+  return new Date(start).toISOString().slice(0, 16).replace("T", " ");
+}
+function chartLabel(window2, plan) {
+  if (plan.kind === "deploys") return window2.start === null ? "before" : `from ${new Date(window2.start).toISOString().slice(5, 16).replace("T", " ")}`;
+  return plan.lengthMs % 864e5 === 0 ? new Date(window2.start).toISOString().slice(5, 10) : new Date(window2.start).toISOString().slice(5, 16).replace("T", " ");
+}
+function rateCell(rate) {
+  if (rate.value === null) return "\u2014";
+  return `${percent3(rate.value)} [${(rate.interval[0] * 100).toFixed(1)}, ${(rate.interval[1] * 100).toFixed(1)}] (${rate.count})`;
+}
+function similarityText(similarity) {
+  const measure = similarity.measure === "lexical" ? "lexical (cosine of character trigrams of the content words)" : similarity.measure === "embeddings" ? "cosine of the log's embeddings" : `cosine of ${similarity.model ?? "the endpoint"}'s embeddings`;
+  return `a query is rephrased when the session's next query comes within ${durationWords(similarity.withinMs)} with similarity \u2265 ${similarity.threshold}: ${measure}`;
+}
+function planText(plan) {
+  return plan.kind === "deploys" ? `windows cut at ${plural2(plan.at.length, "deploy")} (${plan.at.map(iso).join(", ")})` : `windows of ${durationWords(plan.lengthMs)} (UTC)`;
+}
+function changeText(rate, window2, baseline, change, ceiling) {
+  const now = window2.rates[rate].value;
+  const before = baseline.rates[rate].value;
+  const verdict = change.alert ? `a significant rise above its ceiling ${percent3(ceiling)}: ALERT` : change.significant ? `a significant rise, but not above its ceiling ${percent3(ceiling)}` : change.aboveCeiling ? `no significant rise, but above its ceiling ${percent3(ceiling)}` : "no significant rise";
+  return `${RATE_WORDS[rate]} ${percent3(now)} against ${percent3(before)}: ${points2(change.difference)} points (95% CI ${points2(change.interval[0])} to ${points2(change.interval[1])}), one-sided p = ${formatP(change.pValue)} (Holm ${formatP(change.adjustedPValue)}): ${verdict}`;
+}
+var STATUS_WORDS = { alert: "ALERT: a significant rise above its ceiling", elevated: "elevated: above its ceiling, no significant rise", ok: "ok" };
+function renderMonitorText(files, report2, similarity) {
+  const plan = report2.settings.plan;
+  const rows = report2.windows.map((window2) => [
+    windowLabel(window2, plan),
+    String(window2.turns),
+    rateCell(window2.rates.rephrase),
+    rateCell(window2.rates.refusal),
+    window2.alerts.map((rate) => `${RATE_WORDS[rate]} alert`).join(", ")
+  ]);
+  const lines = [
+    `rag-gate monitor: ${plural2(report2.turns, "turn")} in ${plural2(report2.sessions, "session")} from ${files.map((file2) => codeQuoted(file2, 200)).join(", ")}`,
+    `${planText(plan)}; ${similarityText(similarity)}`,
+    report2.refusalsDetected > 0 ? `${plural2(report2.refusalsDetected, "turn")} without a refused field: refusal read from the answer by the text refusal detector` : "every turn has a refused field",
+    "",
+    textTable([["window", "turns", "rephrase rate [95% CI] (count)", "refusal rate [95% CI] (count)", ""], ...rows]),
+    ""
+  ];
+  const current = report2.windows[report2.current];
+  const comparison = current.comparison;
+  if (comparison === null) lines.push(`The current window ${windowLabel(current, plan)} has no earlier window to compare with.`);
+  else {
+    const baseline = report2.windows[comparison.baseline];
+    lines.push(
+      `The current window ${windowLabel(current, plan)} against ${windowLabel(baseline, plan)} (alpha ${report2.settings.alpha}, Holm across the two rates):`
+    );
+    for (const rate of MONITORED_RATES) lines.push(`  ${changeText(rate, current, baseline, comparison.changes[rate], report2.settings.ceilings[rate])}`);
+  }
+  const earlier = report2.windows.filter((window2) => window2.index !== report2.current && window2.alerts.length > 0);
+  if (earlier.length > 0)
+    lines.push(
+      "",
+      `Earlier windows with an alert: ${earlier.map((window2) => `${windowLabel(window2, plan)} (${window2.alerts.map((rate) => RATE_WORDS[rate]).join(", ")})`).join("; ")}`
+    );
+  lines.push(
+    "",
+    ...MONITORED_RATES.map((rate) => `${RATE_WORDS[rate].charAt(0).toUpperCase()}${RATE_WORDS[rate].slice(1)}: ${STATUS_WORDS[report2.status[rate]]}`)
+  );
+  return `${lines.join("\n")}
+`;
+}
+function rateJson(rate) {
+  return { value: rate.value, interval: rate.interval, count: rate.count, n: rate.n };
+}
+function monitorJson(files, report2, similarity) {
+  const plan = report2.settings.plan;
+  const when = (ms) => ms === null ? null : new Date(ms).toISOString();
+  const windows = report2.windows.map((window2) => ({
+    index: window2.index,
+    label: windowLabel(window2, plan),
+    start: when(window2.start),
+    end: when(window2.end),
+    turns: window2.turns,
+    sessions: window2.sessions,
+    rephraseRate: rateJson(window2.rates.rephrase),
+    refusalRate: rateJson(window2.rates.refusal),
+    comparison: window2.comparison === null ? null : {
+      baseline: window2.comparison.baseline,
+      ...Object.fromEntries(MONITORED_RATES.map((rate) => [RATE_KEYS[rate], window2.comparison.changes[rate]]))
+    },
+    alerts: window2.alerts.map((rate) => RATE_KEYS[rate])
+  }));
+  const current = report2.windows[report2.current];
+  const alerts = current.alerts.map((rate) => {
+    const change = current.comparison.changes[rate];
+    const baseline = report2.windows[current.comparison.baseline];
+    return {
+      rate: RATE_KEYS[rate],
+      window: current.index,
+      label: windowLabel(current, plan),
+      value: current.rates[rate].value,
+      baseline: baseline.rates[rate].value,
+      baselineWindow: baseline.index,
+      difference: change.difference,
+      interval: change.interval,
+      adjustedPValue: change.adjustedPValue,
+      ceiling: report2.settings.ceilings[rate]
+    };
+  });
+  return {
+    logs: files,
+    turns: report2.turns,
+    sessions: report2.sessions,
+    refusalsDetected: report2.refusalsDetected,
+    similarity: {
+      measure: similarity.measure,
+      threshold: similarity.threshold,
+      rephraseWithinSeconds: similarity.withinMs / 1e3,
+      ...similarity.model ? { model: similarity.model } : {}
+    },
+    candidatePairs: report2.pairs,
+    rephrases: report2.rephrases,
+    windowing: plan.kind === "deploys" ? { kind: "deploys", deploys: plan.at.map((at) => new Date(at).toISOString()) } : { kind: "fixed", seconds: plan.lengthMs / 1e3 },
+    alpha: report2.settings.alpha,
+    ceilings: { rephraseRate: report2.settings.ceilings.rephrase, refusalRate: report2.settings.ceilings.refusal },
+    windows,
+    current: report2.current,
+    status: { rephraseRate: report2.status.rephrase, refusalRate: report2.status.refusal },
+    alerts
+  };
+}
+function monitorIssueMarker(tag) {
+  return `rag-gate-monitor:${tag}`;
+}
+function monitorIssueTitle(report2) {
+  const rates = MONITORED_RATES.filter((rate) => report2.status[rate] !== "ok").map((rate) => RATE_WORDS[rate]);
+  return `rag-gate monitor: ${rates.length > 0 ? rates.join(" and ") : "rates"} rose in production`;
+}
+function renderMonitorMarkdown(report2, similarity, options = {}) {
+  const plan = report2.settings.plan;
+  const shown = report2.windows.slice(-SUMMARY_WINDOWS).filter((window2) => window2.turns > 0);
+  const current = report2.windows[report2.current];
+  const out = [];
+  if (options.marker !== void 0) out.push(markerComment(options.marker));
+  out.push(heading2(3, "rag-gate: production monitoring"));
+  const alerting = MONITORED_RATES.filter((rate) => report2.status[rate] === "alert");
+  out.push(
+    paragraph2(
+      ...prose(
+        alerting.length > 0 ? `Alert: the ${alerting.map((rate) => RATE_WORDS[rate]).join(" and ")} rose significantly in the current window (${windowLabel(current, plan)}), above the ceiling.` : `No alert in the current window (${windowLabel(current, plan)}).`
+      )
+    )
+  );
+  out.push(
+    table(
+      ["rate", "current window", "status"],
+      MONITORED_RATES.map((rate) => [RATE_WORDS[rate], rateCell(current.rates[rate]), STATUS_WORDS[report2.status[rate]]])
+    )
+  );
+  if (shown.length >= 2) {
+    for (const rate of MONITORED_RATES)
+      out.push(
+        mermaidChart(
+          `${RATE_WORDS[rate]} (%) per window`,
+          shown.map((window2) => ({ label: chartLabel(window2, plan), value: window2.rates[rate].value }))
+        )
+      );
+  }
+  if (current.comparison !== null) {
+    const baseline = report2.windows[current.comparison.baseline];
+    out.push(
+      paragraph2(...prose(`The current window against ${windowLabel(baseline, plan)} (alpha ${report2.settings.alpha}, one-sided, Holm across the two rates):`))
+    );
+    out.push({
+      type: "list",
+      ordered: false,
+      spread: false,
+      children: MONITORED_RATES.map((rate) => ({
+        type: "listItem",
+        spread: false,
+        children: [paragraph2(...prose(changeText(rate, current, baseline, current.comparison.changes[rate], report2.settings.ceilings[rate])))]
+      }))
+    });
+  }
+  out.push(
+    table(
+      ["window", "turns", "rephrase rate [95% CI] (count)", "refusal rate [95% CI] (count)", "alert"],
+      report2.windows.slice(-SUMMARY_WINDOWS).map((window2) => [
+        windowLabel(window2, plan),
+        String(window2.turns),
+        rateCell(window2.rates.rephrase),
+        rateCell(window2.rates.refusal),
+        window2.alerts.map((rate) => RATE_WORDS[rate]).join(", ")
+      ]),
+      [null, "right", "right", "right", null]
+    )
+  );
+  const notes2 = [
+    `${plural2(report2.turns, "turn")} in ${plural2(report2.sessions, "session")}; ${planText(plan)}${report2.windows.length > SUMMARY_WINDOWS ? `, the newest ${SUMMARY_WINDOWS} shown` : ""}.`,
+    `Rephrase: ${similarityText(similarity)}.`,
+    report2.refusalsDetected > 0 ? `Refusal: the log's refused field, else the text refusal detector (${plural2(report2.refusalsDetected, "turn")}).` : "Refusal: the log's refused field."
+  ];
+  out.push(paragraph2(text3(notes2.join(" "))));
+  const run2 = options.runUrl === void 0 ? null : safeHttpUrl(options.runUrl);
+  if (run2 !== null) out.push(paragraph2(text3("From "), link2(run2, "this workflow run"), text3(".")));
+  return serialise({ type: "root", children: out });
+}
+
+// src/frontends/github/monitor.ts
+var errorMessage3 = (error63) => error63 instanceof Error ? error63.message : String(error63);
+var ISSUES_PERMISSION_HINT = "the token may not write issues: add `issues: write` under `permissions:` in the workflow (or job) that runs the monitor";
+async function keepIssue(api, settings, report2, body, when) {
+  const marker = monitorIssueMarker(settings["comment-tag"]);
+  const label2 = settings["monitor-issue-label"];
+  const login = await api.authenticatedLogin();
+  const existing = (await api.listOpenIssues(label2)).find((issue3) => isOwnComment(issue3, marker, login));
+  const alert = report2.windows[report2.current].alerts.length > 0;
+  const elevated = Object.values(report2.status).some((status) => status !== "ok");
+  if (existing === void 0) {
+    if (!alert) return { action: "none", url: null };
+    const created = await api.createIssue(monitorIssueTitle(report2), body(marker), [label2]);
+    return { action: "opened", url: created.url };
+  }
+  if (alert || elevated) {
+    const updated = await api.updateIssue(existing.number, { title: monitorIssueTitle(report2), body: body(marker) });
+    await api.createComment(
+      existing.number,
+      alert ? `The alert fired again (${when}); the description shows the latest run.` : `Still above the ceiling (${when}); the description shows the latest run.`
+    );
+    return { action: "updated", url: updated.url };
+  }
+  await api.createComment(existing.number, `Both rates are back at or below their ceilings (${when}): closing. The description shows the run before this one.`);
+  const closed = await api.updateIssue(existing.number, { close: true });
+  return { action: "closed", url: closed.url };
+}
+async function runMonitor(runtime, api, settings, origins, runUrl2) {
+  const env = runtime.env;
+  const run2 = await monitorLogs(settings, origins, env);
+  const report2 = run2.report;
+  const words = {
+    measure: run2.measure,
+    threshold: report2.settings.threshold,
+    withinMs: run2.withinMs,
+    ...run2.measure === "openai" ? { model: settings["embedding-model"] } : {}
+  };
+  const reportDir = join6(env.RUNNER_TEMP || tmpdir(), "rag-gate", settings["comment-tag"]);
+  await mkdir5(reportDir, { recursive: true });
+  const jsonFile = join6(reportDir, "report.json");
+  const markdownFile = join6(reportDir, "monitor.md");
+  const markdown = renderMonitorMarkdown(report2, words, { runUrl: runUrl2 });
+  await writeFileAtomic(jsonFile, `${JSON.stringify(monitorJson(run2.files, report2, words), null, 2)}
+`);
+  await writeFileAtomic(markdownFile, markdown);
+  runtime.info(renderMonitorText(run2.files, report2, words));
+  await runtime.writeSummary(markdown).catch((error63) => runtime.warning(`could not write the job summary: ${errorMessage3(error63)}`));
+  const alert = report2.windows[report2.current].alerts.length > 0;
+  let issue3 = { action: "none", url: null };
+  try {
+    issue3 = await keepIssue(api, settings, report2, (marker) => renderMonitorMarkdown(report2, words, { marker, runUrl: runUrl2 }), runUrl2 ?? runtime.now().toISOString());
+    if (issue3.url !== null) runtime.info(`monitoring issue ${issue3.action}: ${issue3.url}`);
+  } catch (error63) {
+    const why = apiFailure(error63).kind === "forbidden" ? ISSUES_PERMISSION_HINT : `the GitHub API failed (${errorMessage3(error63)})`;
+    if (alert) runtime.setFailed(`rag-gate: an alert fired but the monitoring issue could not be written: ${why}`);
+    else runtime.warning(`rag-gate could not keep the monitoring issue: ${why}`, "rag-gate: monitoring issue not updated");
+  }
+  if (alert) runtime.warning(`${monitorIssueTitle(report2)}: see the job summary${issue3.url === null ? "" : ` and ${issue3.url}`}`, "rag-gate: monitoring alert");
+  runtime.setOutput("verdict", "neutral");
+  runtime.setOutput("report-json", jsonFile);
+  runtime.setOutput("report-markdown", markdownFile);
+  runtime.setOutput("monitor-alert", String(alert));
+  runtime.setOutput("monitor-issue", issue3.url ?? "");
+  for (const name of ["p-value", "fixed", "broken", "baseline-sha", "comment-url", "history", "holdout-gap", "holdout-looks", "holdout-ledger"])
+    runtime.setOutput(name, "");
+  runtime.setOutput("regressions", "0");
+  runtime.setOutput("baseline-found", "false");
+}
+
+// src/frontends/github/release.ts
+import { mkdir as mkdir6, writeFile as writeFile5 } from "node:fs/promises";
+import { basename as basename6, dirname as dirname4, join as join7 } from "node:path";
+import { tmpdir as tmpdir2 } from "node:os";
 
 // src/core/holdout/ledger.ts
 function ledgerStatus(entries, current) {
@@ -84846,7 +85817,7 @@ async function evaluateHoldoutFiles(files, options) {
 
 // src/frontends/github/release.ts
 var MAX_LEDGER_BYTES = 64 * 1024 * 1024;
-var errorMessage3 = (error63) => error63 instanceof Error ? error63.message : String(error63);
+var errorMessage4 = (error63) => error63 instanceof Error ? error63.message : String(error63);
 async function restoreLedger(runtime, api, settings) {
   const file2 = settings["holdout-ledger"];
   if (await holdoutFileExists(file2)) {
@@ -84861,7 +85832,7 @@ async function restoreLedger(runtime, api, settings) {
   try {
     artifact = await api.findNewestArtifact(name);
   } catch (error63) {
-    throw fail(`the GitHub API failed (${errorMessage3(error63)}); the job needs \`actions: read\``);
+    throw fail(`the GitHub API failed (${errorMessage4(error63)}); the job needs \`actions: read\``);
   }
   if (artifact === null) {
     runtime.warning(
@@ -84878,9 +85849,9 @@ async function restoreLedger(runtime, api, settings) {
     if (entry === void 0) throw new Error(`it holds no ${basename6(file2)} and no .jsonl file`);
     content = inflateEntry(zip, entry);
   } catch (error63) {
-    throw fail(errorMessage3(error63));
+    throw fail(errorMessage4(error63));
   }
-  await mkdir5(dirname4(file2), { recursive: true });
+  await mkdir6(dirname4(file2), { recursive: true });
   await writeFile5(file2, content);
   runtime.info(`holdout ledger: the artifact ${name} of run ${artifact.runId ?? "unknown"} (${artifact.createdAt})`);
 }
@@ -84902,16 +85873,16 @@ async function runRelease(runtime, api, settings, origins) {
     now: runtime.now()
   });
   for (const warning2 of look.warnings) runtime.warning(warning2);
-  const reportDir = join6(env.RUNNER_TEMP || tmpdir(), "rag-gate", settings["comment-tag"]);
-  await mkdir5(reportDir, { recursive: true });
-  const jsonFile = join6(reportDir, "report.json");
-  const markdownFile = join6(reportDir, "holdout.md");
+  const reportDir = join7(env.RUNNER_TEMP || tmpdir2(), "rag-gate", settings["comment-tag"]);
+  await mkdir6(reportDir, { recursive: true });
+  const jsonFile = join7(reportDir, "report.json");
+  const markdownFile = join7(reportDir, "holdout.md");
   const markdown = renderHoldoutMarkdown(look.evaluation, look.ledger);
   await writeFileAtomic(jsonFile, `${JSON.stringify(holdoutJson(look), null, 2)}
 `);
   await writeFileAtomic(markdownFile, markdown);
   runtime.info(renderHoldoutText(files.join(", "), look.evaluation, look.ledger));
-  await runtime.writeSummary(markdown).catch((error63) => runtime.warning(`could not write the job summary: ${errorMessage3(error63)}`));
+  await runtime.writeSummary(markdown).catch((error63) => runtime.warning(`could not write the job summary: ${errorMessage4(error63)}`));
   if (!look.ledger.clean)
     runtime.warning(
       `the holdout has been looked at ${look.ledger.looks} times since it was drawn (this commit and ${look.ledger.earlier.length} earlier looks): it is no longer a clean holdout. Draw a new one with rag-gate split --rotate.`,
@@ -84927,7 +85898,7 @@ async function runRelease(runtime, api, settings, origins) {
   runtime.setOutput("holdout-gap", headline?.gap === null || headline === null ? "" : String(headline.gap));
   runtime.setOutput("holdout-looks", String(look.ledger.looks));
   runtime.setOutput("holdout-ledger", settings["holdout-ledger"]);
-  for (const name of ["p-value", "fixed", "broken", "baseline-sha", "comment-url", "history"]) runtime.setOutput(name, "");
+  for (const name of ["p-value", "fixed", "broken", "baseline-sha", "comment-url", "history", "monitor-alert", "monitor-issue"]) runtime.setOutput(name, "");
   runtime.setOutput("regressions", "0");
   runtime.setOutput("baseline-found", "false");
 }
@@ -84936,7 +85907,7 @@ async function runRelease(runtime, api, settings, origins) {
 var SUMMARY_MAX_BYTES = 1024 * 1024;
 var FORK_HINT = 'the token cannot write to this pull request (a pull request from a fork gets a read-only token). The summary, outputs and gate still apply; to get the comment, use the workflow_run recipe ("Pull requests from forks") in the rag-gate README.';
 var STATUS_PERMISSION_HINT = "the token may not write commit statuses: add `statuses: write` under `permissions:` in the workflow (or job) that runs rag-gate";
-function errorMessage4(error63) {
+function errorMessage5(error63) {
   return error63 instanceof Error ? error63.message : String(error63);
 }
 var isBadInput = (error63) => error63 instanceof SettingError || error63 instanceof InputError || error63 instanceof JudgeSetupError;
@@ -84974,7 +85945,7 @@ async function runAction(runtime) {
 ${error63.message}`);
       return;
     }
-    runtime.setFailed(`rag-gate: ${errorMessage4(error63)}`);
+    runtime.setFailed(`rag-gate: ${errorMessage5(error63)}`);
   }
 }
 function runUrl(env) {
@@ -84994,7 +85965,7 @@ async function setCommitStatus(runtime, api, target, state, subject) {
     await api.createCommitStatus(target.sha, { state, context: target.context, description: commitStatusDescription(subject), targetUrl: target.targetUrl });
     runtime.info(`commit status ${target.context}: ${state} on ${target.sha}`);
   } catch (error63) {
-    const why = apiFailure(error63).kind === "forbidden" ? STATUS_PERMISSION_HINT : `the GitHub API failed (${errorMessage4(error63)})`;
+    const why = apiFailure(error63).kind === "forbidden" ? STATUS_PERMISSION_HINT : `the GitHub API failed (${errorMessage5(error63)})`;
     runtime.warning(
       `rag-gate could not set the commit status ${target.context} on ${target.sha.slice(0, 7)}: ${why}. The verdict below still stands.`,
       "rag-gate: no commit status"
@@ -85011,19 +85982,23 @@ ${renderSettings(
       origins
     )}`
   );
-  if (settings.results === void 0)
-    throw new SettingError('input "results": is required: the path or glob of your results file(s), as the input or results: in the config file');
   const env = runtime.env;
   const [owner = "", repo = ""] = (env.GITHUB_REPOSITORY ?? "").split("/");
+  const api = runtime.createApi({ token: settings["github-token"], owner, repo, timeoutMs: settings["api-timeout-seconds"] * 1e3 });
+  if (settings.mode === "monitor") {
+    await runMonitor(runtime, api, settings, origins, runUrl(env));
+    return;
+  }
+  if (settings.results === void 0)
+    throw new SettingError('input "results": is required: the path or glob of your results file(s), as the input or results: in the config file');
   const event = readEvent(env.GITHUB_EVENT_NAME ?? "", runtime.readEventPayload(), Number(env.GITHUB_RUN_ID ?? 0));
   const headInputs = await resultFiles(settings.results, "results", origins.results);
-  const api = runtime.createApi({ token: settings["github-token"], owner, repo, timeoutMs: settings["api-timeout-seconds"] * 1e3 });
   if (settings.mode === "release") {
     await runRelease(runtime, api, settings, origins);
     return;
   }
   const pullRequest = await resolvePullRequest(api, event, settings["pr-number"]).catch((error63) => {
-    runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage4(error63)}`);
+    runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage5(error63)}`);
     return null;
   });
   const status = statusTarget(event, pullRequest, settings["comment-tag"], env);
@@ -85061,8 +86036,8 @@ function noComparison(baseline, settings) {
 async function compareAndReport(runtime, settings, baselineOrigin, context) {
   const { api, event, pullRequest, headInputs } = context;
   const env = runtime.env;
-  const reportDir = join7(env.RUNNER_TEMP || tmpdir2(), "rag-gate", settings["comment-tag"]);
-  await mkdir6(reportDir, { recursive: true });
+  const reportDir = join8(env.RUNNER_TEMP || tmpdir3(), "rag-gate", settings["comment-tag"]);
+  await mkdir7(reportDir, { recursive: true });
   if (headInputs.some((file2) => basename7(file2) === basename7(settings.history)))
     throw new SettingError(
       `input "history": ${settings.history} has the name of a results file; the baseline artifact holds both, so give the history another name`
@@ -85080,7 +86055,7 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
   };
   const config2 = await comparisonConfig(settings);
   const judgeClient = settings.judge === "openai" ? new ActionJudge(settings, env) : null;
-  const judge = (files, side) => judgeClient === null ? Promise.resolve([...files]) : judgeClient.judgeFiles(files, join7(reportDir, "judged", side), (message) => runtime.info(message));
+  const judge = (files, side) => judgeClient === null ? Promise.resolve([...files]) : judgeClient.judgeFiles(files, join8(reportDir, "judged", side), (message) => runtime.info(message));
   const headFiles = await judge(headInputs, "head");
   const commentsAllowed = settings.comment !== "never" && event.eventName !== "push";
   const found = await findBaseline(runtime, settings, baselineOrigin, { ...context, reportDir });
@@ -85102,8 +86077,8 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
   };
   const result = found.kind === "found" ? await compareWith(found) : found;
   const marker = commentMarker(settings["comment-tag"]);
-  const jsonFile = join7(reportDir, "report.json");
-  const markdownFile = join7(reportDir, "comment.md");
+  const jsonFile = join8(reportDir, "report.json");
+  const markdownFile = join8(reportDir, "comment.md");
   let comment;
   let summary2;
   let comparison = null;
@@ -85174,7 +86149,7 @@ ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
     const history = await recordRun(settings.history, push.previous, headSummary, push.commit, runtime.now());
     runtime.info(historyWrittenNote(settings.history, history.runs.length, settings["baseline-artifact"]));
   }
-  await runtime.writeSummary(Buffer.byteLength(summary2) <= SUMMARY_MAX_BYTES ? summary2 : comment).catch((error63) => runtime.warning(`could not write the job summary: ${errorMessage4(error63)}`));
+  await runtime.writeSummary(Buffer.byteLength(summary2) <= SUMMARY_MAX_BYTES ? summary2 : comment).catch((error63) => runtime.warning(`could not write the job summary: ${errorMessage5(error63)}`));
   let posted = { action: "skipped", url: null };
   if (commentsAllowed && pullRequest !== null) {
     try {
@@ -85185,7 +86160,7 @@ ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
       if (posted.url !== null) runtime.info(`PR comment ${posted.action}: ${posted.url}`);
     } catch (error63) {
       const status = httpStatus(error63);
-      const why = status === 403 ? FORK_HINT : `the GitHub API failed (${errorMessage4(error63)}); the verdict below still stands.`;
+      const why = status === 403 ? FORK_HINT : `the GitHub API failed (${errorMessage5(error63)}); the verdict below still stands.`;
       runtime.warning(`rag-gate could not comment on pull request #${pullRequest.number}: ${why}`, "rag-gate: no PR comment");
     }
   }
@@ -85204,6 +86179,8 @@ ${renderEvalText(headFiles.join(", "), head.summary, config2.eval)}`);
   runtime.setOutput("holdout-gap", "");
   runtime.setOutput("holdout-looks", "");
   runtime.setOutput("holdout-ledger", "");
+  runtime.setOutput("monitor-alert", "");
+  runtime.setOutput("monitor-issue", "");
   return outcome;
 }
 async function findBaseline(runtime, settings, baselineOrigin, context) {
@@ -85227,7 +86204,7 @@ async function findBaseline(runtime, settings, baselineOrigin, context) {
     maxAgeDays: settings["baseline-max-age-days"],
     resultNames: context.headInputs.map((file2) => basename7(file2)),
     historyName: basename7(settings.history),
-    directory: join7(context.reportDir, "baseline"),
+    directory: join8(context.reportDir, "baseline"),
     now: runtime.now()
   });
 }

@@ -5,7 +5,7 @@ import { type JudgeErrorKind, JudgeCallError, JudgeSetupError } from './errors.j
 import type { StructuredRequest } from './prompts.js';
 import { type PacingReport, type Ticket, Pacer } from './pacing.js';
 import { type JudgeClock, backoffDelay, retryAfterFromHeaders, sleep } from './retry.js';
-import { cosine } from './vector.js';
+import { cosine } from '../core/stats/cosine.js';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
@@ -365,6 +365,56 @@ export class JudgeClient {
       return cosines;
     };
     return this.redacting(this.cached(parts, cosinesValue, compute));
+  }
+
+  /**
+   * The cosine similarity of each pair of texts, embedded in batches of up to `batchSize` distinct texts per call.
+   * Each pair's similarity is cached on its own (keyed by embedding model, prompt version and the two texts), so a
+   * rerun embeds only the pairs it has not seen.
+   */
+  cosinesOfPairs(promptVersion: string, task: string, pairs: readonly (readonly [string, string])[], batchSize = 64): Promise<number[]> {
+    return this.redacting(this.pairCosines(promptVersion, task, pairs, batchSize));
+  }
+
+  private async pairCosines(promptVersion: string, task: string, pairs: readonly (readonly [string, string])[], batchSize: number): Promise<number[]> {
+    const partsOf = (pair: readonly [string, string]): CacheKeyParts => ({
+      endpoint: 'embeddings',
+      model: this.options.embeddingModel,
+      promptVersion,
+      task,
+      input: [...pair],
+    });
+    const cosines: (number | undefined)[] = await Promise.all(
+      pairs.map(async (pair) => {
+        const parsed = z.number().safeParse(await this.options.cache?.get(cacheKey(partsOf(pair))));
+        if (!parsed.success) return undefined;
+        this.stats.cacheHits++;
+        this.taskStats(task).cacheHits++;
+        return parsed.data;
+      }),
+    );
+    const missing = pairs.flatMap((_, i) => (cosines[i] === undefined ? [i] : []));
+    let start = 0;
+    while (start < missing.length) {
+      const texts: string[] = [];
+      const position = new Map<string, number>();
+      let end = start;
+      for (; end < missing.length; end++) {
+        const fresh = pairs[missing[end]!]!.filter((text) => !position.has(text));
+        if (texts.length + new Set(fresh).size > batchSize && end > start) break;
+        for (const text of fresh) if (!position.has(text)) position.set(text, texts.push(text) - 1);
+      }
+      const vectors = await this.withRetries(() => this.embeddingsAttempt(task, texts));
+      for (const i of missing.slice(start, end)) {
+        const [a, b] = pairs[i]!;
+        const value = cosine(vectors[position.get(a)!]!, vectors[position.get(b)!]!);
+        if (!Number.isFinite(value)) throw new JudgeCallError('invalid_reply', 'the embeddings endpoint returned a zero vector');
+        cosines[i] = value;
+        await this.options.cache?.put(cacheKey(partsOf(pairs[i]!)), partsOf(pairs[i]!), value);
+      }
+      start = end;
+    }
+    return cosines as number[];
   }
 
   /** Every error leaves the client through here, whatever its words came from: a server, fetch or this client. */

@@ -50,7 +50,10 @@ export function trendPoints(history: History, metric: string, head: number | und
   return head === undefined ? base : [...base, { label: 'PR', value: head }];
 }
 
-/** A Mermaid `xychart-beta` line chart of a rate in percent; labels are hex commits and "PR", so nothing in it needs quoting. */
+/** A category label as Mermaid reads it: a plain word as it is, anything else (dates, times) in double quotes. */
+const axisLabel = (label: string) => (/^[A-Za-z0-9_]+$/.test(label) ? label : `"${label.replace(/["\\]/g, '')}"`);
+
+/** A Mermaid `xychart-beta` line chart of a rate in percent; labels are our own (hex commits, "PR", window dates). */
 export function mermaidChart(title: string, points: readonly { label: string; value: number }[]): Code {
   const values = points.map((point) => point.value * 100);
   const low = Math.max(0, Math.floor(Math.min(...values) / 5) * 5 - 5);
@@ -61,7 +64,7 @@ export function mermaidChart(title: string, points: readonly { label: string; va
     value: [
       'xychart-beta',
       `  title "${title.replaceAll('"', "'")}"`,
-      `  x-axis [${points.map((point) => point.label).join(', ')}]`,
+      `  x-axis [${points.map((point) => axisLabel(point.label)).join(', ')}]`,
       `  y-axis "%" ${low} --> ${high}`,
       `  line [${values.map((value) => value.toFixed(1)).join(', ')}]`,
     ].join('\n'),

@@ -7,7 +7,7 @@ import { judgeNote } from '../../src/render/gate-words.js';
 import { sentenceText } from '../../src/render/untrusted.js';
 import { readCalibrationRecord } from '../../src/judge/calibration.js';
 import { readLabels } from '../../src/judge/labels.js';
-import { cosine } from '../../src/judge/vector.js';
+import { cosine } from '../../src/core/stats/cosine.js';
 import { rewriteRecord } from '../../src/judge/raw.js';
 import { backoffDelay, parseRetryAfter, retryAfterFromHeaders } from '../../src/judge/retry.js';
 import { jsonl, runMain, scratchDir } from '../helpers/cli.js';

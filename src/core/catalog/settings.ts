@@ -14,6 +14,9 @@ import { RESULTS_FORMATS } from './formats.js';
 import { scoreNameOf } from './scores.js';
 import { GRADED_ANSWER_METRICS } from './metrics.js';
 import { parseRetrievalMetric } from './retrieval-metrics.js';
+import { LOG_FIELDS, type LogField } from '../monitor/log-record.js';
+import { EMBEDDING_THRESHOLD, LEXICAL_THRESHOLD } from '../monitor/similarity.js';
+import { parseDuration, parseTimestamp } from '../monitor/windows.js';
 
 /**
  * The catalog of settings: one row per setting, from which the CLI's options, the action's inputs (action.yml),
@@ -23,7 +26,7 @@ import { parseRetrievalMetric } from './retrieval-metrics.js';
  */
 
 /** The CLI commands that take settings (`trec` takes only the few rows that name it, from flags alone). */
-export type SettingCommand = 'eval' | 'compare' | 'trec' | 'split' | 'holdout';
+export type SettingCommand = 'eval' | 'compare' | 'trec' | 'split' | 'holdout' | 'monitor';
 
 export interface SettingRow<T> {
   /** The input's name in action.yml and the key in rag-gate.yml. */
@@ -233,6 +236,51 @@ function parseFieldMap(text: string): FieldMap {
   return map;
 }
 
+/** `session_id=conversation,user_query=input.value` (ours=yours): the log's field name → ours. */
+function parseLogFieldMap(text: string): ReadonlyMap<string, LogField> {
+  const map = new Map<string, LogField>();
+  for (const item of splitLines(text)) {
+    const match = /^([^=\s]+)\s*=\s*(\S.*)$/.exec(item);
+    if (!match) throw new SettingError(`"${item}" must be ours=yours, such as user_query=input.value`);
+    const [, canonical = '', yours = ''] = match;
+    if (!(LOG_FIELDS as readonly string[]).includes(canonical)) {
+      const hint = closestName(canonical, LOG_FIELDS);
+      throw new SettingError(
+        `"${canonical}" is not a field of the log format (${LOG_FIELDS.join(', ')})${hint === undefined ? '' : `; did you mean "${hint}"?`}`,
+      );
+    }
+    if ([...map.values()].includes(canonical as LogField)) throw new SettingError(`"${canonical}" is mapped twice`);
+    if (map.has(yours.trim())) throw new SettingError(`"${yours.trim()}" is mapped to both ${map.get(yours.trim())} and ${canonical}`);
+    map.set(yours.trim(), canonical as LogField);
+  }
+  return map;
+}
+
+/** Deploy times, comma- or newline-separated, each ISO 8601 with a time zone or epoch seconds/milliseconds; empty means none. */
+function parseDeploys(text: string): number[] {
+  return splitLines(text).map((item) => {
+    const at = parseTimestamp(/^\d+$/.test(item) ? Number(item) : item);
+    if (at === undefined) throw new SettingError(`"${item}" is not a time: use ISO 8601 with a time zone, such as 2026-03-08T00:00:00Z, or epoch seconds`);
+    return at;
+  });
+}
+
+/** A similarity threshold in [0, 1], or undefined for the measure's own. */
+function parseOptionalThreshold(text: string): number | undefined {
+  if (text.trim() === '') return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0 || value > 1) throw new SettingError(`must be a similarity between 0 and 1, got "${text}"`);
+  return value;
+}
+
+/** A GitHub label: 1–50 characters, no comma (GitHub's own limits). */
+function parseLabel(text: string): string {
+  const label = text.trim();
+  if (label === '' || Array.from(label).length > 50 || label.includes(','))
+    throw new SettingError(`must be a label of 1–50 characters without a comma, got "${text}"`);
+  return label;
+}
+
 /** `https://…/{id}`: a link per question, its id where `{id}` is; empty means none. */
 function parseTraceUrl(text: string): string | undefined {
   const template = text.trim();
@@ -261,7 +309,8 @@ const scoring = (flag: string) => ({ flags: { eval: flag, compare: flag, holdout
 /** A retrieval-judging setting: every command that scores retrieval, trec included. */
 const everyCommand = (flag: string) => ({ flags: { eval: flag, compare: flag, holdout: flag, trec: flag } });
 /** The settings that select the config file's section: every command that reads it. */
-const everywhere = (flag: string) => ({ flags: { eval: flag, compare: flag, split: flag, holdout: flag } });
+const everywhere = (flag: string) => ({ flags: { eval: flag, compare: flag, split: flag, holdout: flag, monitor: flag } });
+const monitorOnly = (flag: string) => ({ flags: { monitor: flag } });
 const compareOnly = (flag: string) => ({ flags: { compare: flag } });
 
 export const SETTINGS = {
@@ -475,10 +524,11 @@ export const SETTINGS = {
   },
   alpha: {
     name: 'alpha',
-    description: 'significance level of the paired tests, after Holm correction across the gated tests',
+    description:
+      'significance level of the paired tests, after Holm correction across the gated tests; in monitor, of the one-sided test of a rise in each rate, after Holm correction across the two rates',
     default: '0.05',
     parse: parseAlpha,
-    cli: compareOnly('--alpha <p>'),
+    cli: { flags: { compare: '--alpha <p>', monitor: '--alpha <p>' } },
     action: true,
     config: true,
   },
@@ -649,9 +699,9 @@ export const SETTINGS = {
   mode: {
     name: 'mode',
     description:
-      'gate fails the job when the gate fails; advisory only reports; release evaluates the holdout against the development questions once, before a release, and records it in the holdout ledger',
+      'gate fails the job when the gate fails; advisory only reports; release evaluates the holdout against the development questions once, before a release, and records it in the holdout ledger; monitor reads production logs (the logs input) on a schedule, writes the rates to the job summary, and opens, updates or closes the monitoring issue',
     default: 'gate',
-    parse: oneOf('gate', 'advisory', 'release'),
+    parse: oneOf('gate', 'advisory', 'release', 'monitor'),
     action: true,
     config: true,
   },
@@ -675,9 +725,10 @@ export const SETTINGS = {
   'judge-model': { name: 'judge-model', description: "the judge's chat model", default: 'gpt-4o-mini', parse: nonEmpty('a model'), action: true, config: true },
   'judge-base-url': {
     name: 'judge-base-url',
-    description: "the judge endpoint's base URL; empty means OPENAI_BASE_URL, else OpenAI's",
+    description: "the judge endpoint's base URL (also monitor's embeddings endpoint); empty means OPENAI_BASE_URL, else OpenAI's",
     default: '',
     parse: optionalText,
+    cli: monitorOnly('--base-url <url>'),
     action: true,
     config: true,
   },
@@ -686,6 +737,7 @@ export const SETTINGS = {
     description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls",
     default: '.rag-gate-cache',
     parse: nonEmpty('a directory'),
+    cli: monitorOnly('--cache <dir>'),
     action: true,
     config: true,
   },
@@ -695,6 +747,7 @@ export const SETTINGS = {
       "requests per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else no pacing",
     default: '',
     parse: parseOptionalPerMinute,
+    cli: monitorOnly('--rpm <n>'),
     action: true,
     config: true,
   },
@@ -704,6 +757,112 @@ export const SETTINGS = {
       "tokens per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-tokens header, per model, when it sends one, else no pacing",
     default: '',
     parse: parseOptionalPerMinute,
+    cli: monitorOnly('--tpm <n>'),
+    action: true,
+    config: true,
+  },
+  logs: {
+    name: 'logs',
+    description:
+      'production conversation logs for monitor: paths or globs, comma- or newline-separated (JSON Lines, one turn per line: session_id, timestamp, user_query, answer, optional refused and embedding; or OTLP JSON span exports)',
+    default: '',
+    parse: splitLines,
+    cli: { flags: { monitor: '--logs <files...>' }, repeatable: true },
+    action: true,
+    config: true,
+  },
+  'log-fields': {
+    name: 'log-fields',
+    description: `your log's field names for rag-gate's (${LOG_FIELDS.join(', ')}), as ours=yours, comma- or newline-separated: user_query=input.value,session_id=conversation`,
+    default: '',
+    parse: parseLogFieldMap,
+    cli: { ...monitorOnly('--log-field <ours=yours>'), repeatable: true },
+    action: true,
+    config: true,
+  },
+  window: {
+    name: 'window',
+    description:
+      "the length of the monitor's windows, aligned to the Unix epoch (UTC): 1d is calendar days in UTC; such as 6h, 1d, 1w (ignored when deploys are given)",
+    default: '1d',
+    parse: parseDuration,
+    cli: monitorOnly('--window <length>'),
+    action: true,
+    config: true,
+  },
+  deploys: {
+    name: 'deploys',
+    description:
+      'deploy times that cut the log into windows instead of fixed lengths (before the first, between two, after the last), comma- or newline-separated: ISO 8601 with a time zone or epoch seconds',
+    default: '',
+    parse: parseDeploys,
+    cli: { ...monitorOnly('--deploy <time>'), repeatable: true },
+    action: true,
+    config: true,
+  },
+  'rephrase-within': {
+    name: 'rephrase-within',
+    description: "how soon the session's next query must follow a query to count as its rephrase, such as 60s or 2m",
+    default: '60s',
+    parse: parseDuration,
+    cli: monitorOnly('--rephrase-within <length>'),
+    action: true,
+    config: true,
+  },
+  similarity: {
+    name: 'similarity',
+    description:
+      "how two queries' similarity is measured: auto (the log's embeddings when every turn has one, else lexical), lexical (cosine of character trigrams of the content words), embeddings (the log's, required on every turn) or openai (embeddings from the OpenAI-compatible endpoint: base-url, embedding-model, OPENAI_API_KEY; cached and paced as the judge)",
+    default: 'auto',
+    parse: oneOf('auto', 'lexical', 'embeddings', 'openai'),
+    cli: monitorOnly('--similarity <measure>'),
+    action: true,
+    config: true,
+  },
+  'rephrase-similarity': {
+    name: 'rephrase-similarity',
+    description: `the similarity from which the next query is a rephrase; empty means the measure's own: ${LEXICAL_THRESHOLD} lexical (calibrated on the shipped labelled pairs), ${EMBEDDING_THRESHOLD} for embeddings`,
+    default: '',
+    parse: parseOptionalThreshold,
+    cli: monitorOnly('--rephrase-similarity <threshold>'),
+    action: true,
+    config: true,
+  },
+  'embedding-model': {
+    name: 'embedding-model',
+    description: 'the embedding model monitor asks the endpoint for, with similarity openai',
+    default: 'text-embedding-3-small',
+    parse: nonEmpty('a model'),
+    cli: monitorOnly('--embedding-model <name>'),
+    action: true,
+    config: true,
+  },
+  'max-rephrase-rate': {
+    name: 'max-rephrase-rate',
+    description:
+      'the rephrase rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated',
+    default: '0.1',
+    parse: parseShare,
+    cli: monitorOnly('--max-rephrase-rate <share>'),
+    action: true,
+    config: true,
+  },
+  'max-refusal-rate': {
+    name: 'max-refusal-rate',
+    description:
+      'the refusal rate above which a significant rise alerts (a rise that stays below it does not); the current window above it is reported as elevated',
+    default: '0.15',
+    parse: parseShare,
+    cli: monitorOnly('--max-refusal-rate <share>'),
+    action: true,
+    config: true,
+  },
+  'monitor-issue-label': {
+    name: 'monitor-issue-label',
+    description:
+      "mode monitor: the label of the one open issue the monitor opens on an alert, updates while a rate stays above its ceiling, and closes when the rates recover; one per comment tag (the tag is in the issue's hidden marker)",
+    default: 'rag-gate-monitor',
+    parse: parseLabel,
     action: true,
     config: true,
   },

@@ -8,6 +8,7 @@ import { EXIT } from './exit.js';
 import { holdoutCommand } from './holdout-command.js';
 import { historyCommand } from './history-command.js';
 import { judgeCommand } from './judge-command.js';
+import { monitorCommand } from './monitor-command.js';
 import { splitCommand } from './split-command.js';
 import { trecCommand } from './trec-command.js';
 
@@ -22,6 +23,8 @@ export async function main(argv: readonly string[], context: CommandContext): Pr
     .version(RAG_GATE_VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
+    // Each command's options are its own, so that `monitor sample --logs …` gives --logs to sample.
+    .enablePositionalOptions()
     .configureOutput({ writeOut: context.stdout, writeErr: context.stderr })
     .addCommand(evalCommand(context))
     .addCommand(trecCommand(context))
@@ -30,8 +33,10 @@ export async function main(argv: readonly string[], context: CommandContext): Pr
     .addCommand(calibrateCommand(context, (code) => (exitCode = code)))
     .addCommand(splitCommand(context))
     .addCommand(holdoutCommand(context))
-    .addCommand(historyCommand(context));
-  for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr });
+    .addCommand(historyCommand(context))
+    .addCommand(monitorCommand(context, (code) => (exitCode = code)));
+  const every = (commands: readonly Command[]): Command[] => commands.flatMap((command) => [command, ...every(command.commands)]);
+  for (const command of every(program.commands)) command.exitOverride().configureOutput({ writeOut: context.stdout, writeErr: context.stderr });
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

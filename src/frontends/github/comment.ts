@@ -17,11 +17,11 @@ const GITHUB_ACTIONS_BOT = 'github-actions[bot]';
 const GITHUB_ACTIONS_APP = 'github-actions';
 
 /**
- * Whether a comment is this gate's own: it starts with the marker (as every body rag-gate writes does) and was
+ * Whether a comment (or an issue) is this gate's own: it starts with the marker (as every body rag-gate writes does) and was
  * written by the token's identity. When the token cannot say who it is (GITHUB_TOKEN cannot read /user), only
  * GitHub Actions' own bot qualifies: never a human, nor another app that happens to write the marker.
  */
-function isOwnComment(comment: IssueComment, marker: string, login: string | null): boolean {
+export function isOwnComment(comment: Pick<IssueComment, 'body' | 'authorLogin' | 'authorType' | 'appSlug'>, marker: string, login: string | null): boolean {
   if (!comment.body.trimStart().startsWith(`<!-- ${marker} -->`)) return false;
   if (login !== null) return comment.authorLogin === login;
   return comment.authorType === 'Bot' && (comment.authorLogin === GITHUB_ACTIONS_BOT || comment.appSlug === GITHUB_ACTIONS_APP);

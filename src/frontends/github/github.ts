@@ -27,6 +27,21 @@ export interface GitHubApi {
   getPullRequest(issueNumber: number): Promise<PullRequestRef>;
   /** Sets a commit status: the check a workflow_run gate leaves on the pull request's head. */
   createCommitStatus(sha: string, status: CommitStatus): Promise<void>;
+  /** Open issues (not pull requests) with this label, all pages. */
+  listOpenIssues(label: string): Promise<Issue[]>;
+  createIssue(title: string, body: string, labels: readonly string[]): Promise<{ number: number; url: string }>;
+  /** Changes an issue's title and body, and closes it (as completed) with `close`. */
+  updateIssue(issueNumber: number, change: { title?: string; body?: string; close?: boolean }): Promise<{ number: number; url: string }>;
+}
+
+export interface Issue {
+  readonly number: number;
+  readonly title: string;
+  readonly body: string;
+  readonly authorLogin: string;
+  readonly authorType: string;
+  readonly appSlug: string | null;
+  readonly url: string;
 }
 
 export interface CommitStatus {
@@ -259,6 +274,35 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
         description: status.description,
         target_url: status.targetUrl,
       });
+    },
+    async listOpenIssues(label) {
+      const issues = await octokit.paginate(octokit.rest.issues.listForRepo, { owner, repo, labels: label, state: 'open', per_page: 100 });
+      return issues
+        .filter((issue) => issue.pull_request === undefined)
+        .map((issue) => ({
+          number: issue.number,
+          title: issue.title,
+          body: issue.body ?? '',
+          authorLogin: issue.user?.login ?? '',
+          authorType: issue.user?.type ?? '',
+          appSlug: issue.performed_via_github_app?.slug ?? null,
+          url: issue.html_url,
+        }));
+    },
+    async createIssue(title, body, labels) {
+      const { data } = await octokit.rest.issues.create({ owner, repo, title, body, labels: [...labels] });
+      return { number: data.number, url: data.html_url };
+    },
+    async updateIssue(issueNumber, change) {
+      const { data } = await octokit.rest.issues.update({
+        owner,
+        repo,
+        issue_number: issueNumber,
+        ...(change.title === undefined ? {} : { title: change.title }),
+        ...(change.body === undefined ? {} : { body: change.body }),
+        ...(change.close === true ? { state: 'closed' as const, state_reason: 'completed' as const } : {}),
+      });
+      return { number: data.number, url: data.html_url };
     },
   };
 }

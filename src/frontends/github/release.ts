@@ -116,7 +116,7 @@ export async function runRelease(
   runtime.setOutput('holdout-looks', String(look.ledger.looks));
   runtime.setOutput('holdout-ledger', settings['holdout-ledger']);
   // The comparison's outputs are set (empty, or none found) in mode release too: every declared output is always set.
-  for (const name of ['p-value', 'fixed', 'broken', 'baseline-sha', 'comment-url', 'history']) runtime.setOutput(name, '');
+  for (const name of ['p-value', 'fixed', 'broken', 'baseline-sha', 'comment-url', 'history', 'monitor-alert', 'monitor-issue']) runtime.setOutput(name, '');
   runtime.setOutput('regressions', '0');
   runtime.setOutput('baseline-found', 'false');
 }

@@ -29,6 +29,7 @@ import { apiFailure, type CommitStatus, type GitHubApi, httpStatus, type PullReq
 import { previousHistory, pullRequestHistory, recordRun } from './history.js';
 import { givenInputs, INPUT_NAMES } from './inputs.js';
 import { ActionJudge } from './judge.js';
+import { runMonitor } from './monitor.js';
 import { runRelease } from './release.js';
 import type { ActionRuntime } from './runtime.js';
 
@@ -160,13 +161,17 @@ async function run(runtime: ActionRuntime): Promise<void> {
       origins,
     )}`,
   );
-  if (settings.results === undefined)
-    throw new SettingError('input "results": is required: the path or glob of your results file(s), as the input or results: in the config file');
   const env = runtime.env;
   const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? '').split('/');
+  const api = runtime.createApi({ token: settings['github-token'], owner, repo, timeoutMs: settings['api-timeout-seconds'] * 1000 });
+  if (settings.mode === 'monitor') {
+    await runMonitor(runtime, api, settings, origins, runUrl(env));
+    return;
+  }
+  if (settings.results === undefined)
+    throw new SettingError('input "results": is required: the path or glob of your results file(s), as the input or results: in the config file');
   const event = readEvent(env.GITHUB_EVENT_NAME ?? '', runtime.readEventPayload(), Number(env.GITHUB_RUN_ID ?? 0));
   const headInputs = await resultFiles(settings.results, 'results', origins.results);
-  const api = runtime.createApi({ token: settings['github-token'], owner, repo, timeoutMs: settings['api-timeout-seconds'] * 1000 });
   if (settings.mode === 'release') {
     await runRelease(runtime, api, settings, origins);
     return;
@@ -381,6 +386,8 @@ async function compareAndReport(
   runtime.setOutput('holdout-gap', '');
   runtime.setOutput('holdout-looks', '');
   runtime.setOutput('holdout-ledger', '');
+  runtime.setOutput('monitor-alert', '');
+  runtime.setOutput('monitor-issue', '');
   return outcome;
 }
 

@@ -30,7 +30,8 @@ import {
 } from './fakes.js';
 
 const DIST_INDEX = join(ROOT, 'dist', 'index.js');
-const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> };
+const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }>; outputs: Record<string, unknown> };
+const ACTION_OUTPUTS = ACTION.outputs;
 const MARKER = '<!-- rag-gate:default -->';
 
 interface ActionRun {
@@ -199,6 +200,8 @@ describe('dist/index.js as the runner runs it', () => {
       'holdout-gap',
       'holdout-ledger',
       'holdout-looks',
+      'monitor-alert',
+      'monitor-issue',
       'p-value',
       'regressions',
       'report-json',
@@ -803,5 +806,95 @@ describe('dist/index.js: the base branch history across push runs and the pull r
     const next = await pushAndUpload(api, 2001, commitOf(1), 88, 1);
     expect(next.runs).toHaveLength(100);
     expect(next.runs.map((r) => r.commit)).toEqual([...full.runs.slice(1).map((r) => r.commit), commitOf(1)]);
+  });
+});
+
+describe('dist/index.js: mode monitor on a schedule', () => {
+  const ISSUES = /^\/repos\/octo\/shop\/issues$/;
+  const ISSUE = /^\/repos\/octo\/shop\/issues\/\d+$/;
+  const ISSUE_COMMENTS = /^\/repos\/octo\/shop\/issues\/\d+\/comments$/;
+
+  /** A workspace with the shipped synthetic log, and the same log cut before its deploy (rates back to normal). */
+  function logsWorkspace(): Workspace {
+    const dir = tempDir();
+    const log = readFileSync(join(ROOT, 'examples', 'monitor', 'logs.jsonl'), 'utf8');
+    writeFileSync(join(dir, 'logs.jsonl'), log);
+    const before = log
+      .split('\n')
+      .filter((line) => line !== '' && Date.parse((JSON.parse(line) as { timestamp: string }).timestamp) < Date.parse('2026-03-08T00:00:00Z'));
+    writeFileSync(join(dir, 'recovered.jsonl'), `${before.join('\n')}\n`);
+    return { dir };
+  }
+
+  const schedule = { eventName: 'schedule', payload: { schedule: '0 6 * * *' } };
+  const alerting = { mode: 'monitor', logs: 'logs.jsonl', deploys: '2026-03-08T00:00:00Z' };
+
+  it('opens one issue on an alert, updates the same issue on the next alert, and closes it when the rates recover', async () => {
+    const api = await start();
+    const work = logsWorkspace();
+
+    const first = await runDist(api, work, { ...schedule, inputs: alerting });
+    expectQuietStderr(first);
+    expect(first.code).toBe(0);
+    expect(first.outputs['monitor-alert']).toBe('true');
+    expect(first.outputs['monitor-issue']).toBe('https://github.com/octo/shop/issues/100');
+    expect(first.outputs.verdict).toBe('neutral');
+    expect(Object.keys(first.outputs).sort()).toEqual(Object.keys(ACTION_OUTPUTS).sort());
+    expect(warnings(first)).toEqual([
+      '::warning title=rag-gate%3A monitoring alert::rag-gate monitor: rephrase rate rose in production: see the job summary and https://github.com/octo/shop/issues/100',
+    ]);
+    expect(first.summary).toContain('### rag-gate: production monitoring');
+    expect(first.summary).toContain('```mermaid\nxychart-beta\n  title "rephrase rate (%) per window"\n  x-axis [before, "from 03-08 00:00"]');
+    expect(first.summary).toContain('Alert: the rephrase rate rose significantly in the current window (from 2026-03-08T00:00Z), above the ceiling.');
+    expect(api.callsTo('POST', ISSUES)).toHaveLength(1);
+    expect(api.state.issues).toHaveLength(1);
+    const [issue] = api.state.issues;
+    expect(issue).toMatchObject({ number: 100, state: 'open', labels: ['rag-gate-monitor'], title: 'rag-gate monitor: rephrase rate rose in production' });
+    expect(issue!.body.slice(0, 70)).toBe('<!-- rag-gate-monitor:default -->\n\n### rag-gate: production monitoring');
+    const report = JSON.parse(readFileSync(first.outputs['report-json']!, 'utf8')) as { alerts: { rate: string }[] };
+    expect(report.alerts.map((alert) => alert.rate)).toEqual(['rephraseRate']);
+
+    const second = await runDist(api, work, { ...schedule, inputs: alerting });
+    expect(second.code).toBe(0);
+    expect(second.outputs['monitor-issue']).toBe('https://github.com/octo/shop/issues/100');
+    expect(api.callsTo('POST', ISSUES)).toHaveLength(1);
+    expect(api.callsTo('PATCH', ISSUE)).toHaveLength(1);
+    expect(api.callsTo('POST', ISSUE_COMMENTS)).toHaveLength(1);
+    expect(api.state.issues).toHaveLength(1);
+    expect(api.state.issues[0]!.state).toBe('open');
+
+    const recovered = await runDist(api, work, { ...schedule, inputs: { mode: 'monitor', logs: 'recovered.jsonl' } });
+    expectQuietStderr(recovered);
+    expect(recovered.code).toBe(0);
+    expect(recovered.outputs['monitor-alert']).toBe('false');
+    expect(recovered.summary).toContain('No alert in the current window (2026-03-07).');
+    expect(api.callsTo('POST', ISSUES)).toHaveLength(1);
+    expect(api.state.issues[0]).toMatchObject({ state: 'closed', stateReason: 'completed' });
+    expect(api.state.comments.at(-1)!.body).toContain('Both rates are back at or below their ceilings');
+
+    // Nothing open and nothing alerting: no issue call but the lookup.
+    const quiet = await runDist(api, work, { ...schedule, inputs: { mode: 'monitor', logs: 'recovered.jsonl' } });
+    expect(quiet.code).toBe(0);
+    expect(api.callsTo('POST', ISSUES)).toHaveLength(1);
+    expect(api.callsTo('PATCH', ISSUE)).toHaveLength(2);
+  });
+
+  it('fails the step when an alert fires and the token may not write issues, naming issues: write', async () => {
+    const api = await start({
+      faults: [{ method: 'POST', path: /^\/repos\/octo\/shop\/issues$/, status: 403, times: 1, message: 'Resource not accessible by integration' }],
+    });
+    const run = await runDist(api, logsWorkspace(), { ...schedule, inputs: alerting });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      '::error::rag-gate: an alert fired but the monitoring issue could not be written: the token may not write issues: add `issues: write`',
+    );
+    expect(run.outputs['monitor-alert']).toBe('true');
+  });
+
+  it('is bad input without logs', async () => {
+    const api = await start();
+    const run = await runDist(api, logsWorkspace(), { ...schedule, inputs: { mode: 'monitor' } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('::error::rag-gate: bad input%0Ano logs to monitor');
   });
 });

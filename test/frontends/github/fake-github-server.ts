@@ -78,6 +78,17 @@ export interface FakeStatus {
   readonly targetUrl: string | null;
 }
 
+/** An issue, as created through POST /repos/{owner}/{repo}/issues. */
+export interface FakeIssue {
+  readonly number: number;
+  title: string;
+  body: string;
+  labels: string[];
+  state: 'open' | 'closed';
+  stateReason: string | null;
+  user: { login: string; type: 'Bot' | 'User' };
+}
+
 export interface RepositoryState {
   runs: FakeRun[];
   /** Artifacts by run id. */
@@ -90,6 +101,7 @@ export interface RepositoryState {
   faults: Fault[];
   stalls: Stall[];
   statuses: FakeStatus[];
+  issues: FakeIssue[];
 }
 
 export interface FakeGitHubServer {
@@ -164,12 +176,14 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
     faults: [],
     stalls: [],
     statuses: [],
+    issues: [],
     ...initial,
   };
   const calls: RecordedCall[] = [];
   const violations: string[] = [];
   let nextCommentId = 1000 + state.comments.length;
   let nextStatusId = 1;
+  let nextIssueNumber = 100 + state.issues.length;
   let origin = '';
   let blobOrigin = '';
   const repoPath = `/repos/${OWNER}/${REPO}`;
@@ -231,6 +245,33 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
     updated_at: '2026-11-20T10:00:00Z',
     creator: userJson(BOT.login, BOT.type),
   });
+
+  // The `issue` schema of GitHub's OpenAPI description, with the fields the fake keeps.
+  const issueJson = (issue: FakeIssue) => {
+    const example = openApi.example<Json>('issue');
+    delete example.pull_request;
+    delete example.state_reason;
+    return {
+      ...example,
+      id: issue.number,
+      node_id: `I_${issue.number}`,
+      number: issue.number,
+      url: `${origin}${repoPath}/issues/${issue.number}`,
+      html_url: `https://github.com/${OWNER}/${REPO}/issues/${issue.number}`,
+      title: issue.title,
+      body: issue.body,
+      state: issue.state,
+      // Ajv reads the description's nullable enum as the enum alone: GitHub's null is left out instead.
+      ...(issue.stateReason === null ? {} : { state_reason: issue.stateReason }),
+      closed_at: issue.state === 'closed' ? '2026-11-21T10:00:00Z' : null,
+      labels: issue.labels.map((name, i) => ({ ...((example.labels as Json[])[0] as Json), id: i + 1, name })),
+      user: userJson(issue.user.login, issue.user.type),
+      assignee: null,
+      assignees: [],
+      milestone: null,
+      author_association: issue.user.type === 'Bot' ? 'NONE' : 'MEMBER',
+    };
+  };
 
   const pullJson = (pull: FakePull, example: Json) => {
     const side = (name: 'base' | 'head', ref: string, sha: string, owner: string) => ({
@@ -405,6 +446,34 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
       };
       state.statuses.push(status);
       send(response, 201, statusJson(status), { location: `${origin}${repoPath}/statuses/${status.sha}` });
+    } else if (method === 'GET' && path === `${repoPath}/issues`) {
+      const labels = (query.labels ?? '').split(',').filter(Boolean);
+      const issues = state.issues
+        .filter((issue) => (query.state ?? 'open') === 'all' || issue.state === (query.state ?? 'open'))
+        .filter((issue) => labels.every((label) => issue.labels.includes(label)));
+      send(response, 200, issues.map(issueJson));
+    } else if (method === 'POST' && path === `${repoPath}/issues`) {
+      const fields = body as { title: string; body?: string; labels?: string[] };
+      const issue: FakeIssue = {
+        number: nextIssueNumber++,
+        title: fields.title,
+        body: fields.body ?? '',
+        labels: fields.labels ?? [],
+        state: 'open',
+        stateReason: null,
+        user: BOT,
+      };
+      state.issues.push(issue);
+      send(response, 201, issueJson(issue), { location: `${origin}${repoPath}/issues/${issue.number}` });
+    } else if (method === 'PATCH' && (match = path.match(new RegExp(`^${repoPath}/issues/(\\d+)$`)))) {
+      const issue = state.issues.find((i) => i.number === Number(match![1]));
+      if (issue === undefined) return send(response, 404, { message: 'Not Found' });
+      const fields = body as { title?: string; body?: string; state?: 'open' | 'closed'; state_reason?: string };
+      if (fields.title !== undefined) issue.title = fields.title;
+      if (fields.body !== undefined) issue.body = fields.body;
+      if (fields.state !== undefined) issue.state = fields.state;
+      if (fields.state_reason !== undefined) issue.stateReason = fields.state_reason;
+      send(response, 200, issueJson(issue));
     } else if (method === 'GET' && path === `${repoPath}/pulls`) {
       // Every fake pull request is open; `head` filters by owner:branch, as for a fork's pull request.
       const pulls = [...state.pulls.values()].filter((pull) => query.head === undefined || `${pull.headOwner ?? OWNER}:${pull.headRef}` === query.head);

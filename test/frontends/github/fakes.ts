@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import { strToU8, zipSync } from 'fflate';
 import type { ActionRuntime } from '../../../src/frontends/github/run.js';
-import type { CommitStatus, GitHubApi, IssueComment, PullRequestRef, WorkflowRun } from '../../../src/frontends/github/github.js';
+import type { CommitStatus, GitHubApi, Issue, IssueComment, PullRequestRef, WorkflowRun } from '../../../src/frontends/github/github.js';
 import type { InputName } from '../../../src/frontends/github/inputs.js';
 export { sketchScenario } from '../../helpers/paired-runs.js';
 
@@ -134,6 +134,33 @@ export class FakeGitHub implements GitHubApi {
   async createCommitStatus(sha: string, status: CommitStatus): Promise<void> {
     this.record('createCommitStatus', sha, status);
     this.statuses.push({ sha, ...status });
+  }
+
+  /** Issues with their labels and state. */
+  issues: (Issue & { labels: string[]; open: boolean })[] = [];
+  private nextIssueNumber = 100;
+
+  async listOpenIssues(label: string): Promise<Issue[]> {
+    this.record('listOpenIssues', label);
+    return this.issues.filter((issue) => issue.open && issue.labels.includes(label)).map(({ labels: _labels, open: _open, ...issue }) => issue);
+  }
+
+  async createIssue(title: string, body: string, labels: readonly string[]): Promise<{ number: number; url: string }> {
+    this.record('createIssue', title, body, labels);
+    const number = this.nextIssueNumber++;
+    const url = `https://github.com/octo/shop/issues/${number}`;
+    this.issues.push({ number, title, body, labels: [...labels], open: true, authorLogin: 'github-actions[bot]', authorType: 'Bot', appSlug: null, url });
+    return { number, url };
+  }
+
+  async updateIssue(issueNumber: number, change: { title?: string; body?: string; close?: boolean }): Promise<{ number: number; url: string }> {
+    this.record('updateIssue', issueNumber, change);
+    const issue = this.issues.find((i) => i.number === issueNumber);
+    if (issue === undefined) throw new HttpError(404, 'issue not found');
+    this.issues = this.issues.map((i) =>
+      i.number === issueNumber ? { ...i, title: change.title ?? i.title, body: change.body ?? i.body, open: change.close === true ? false : i.open } : i,
+    );
+    return { number: issueNumber, url: issue.url };
   }
 }
 

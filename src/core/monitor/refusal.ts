@@ -1,0 +1,50 @@
+/**
+ * The text refusal detector: whether an answer declines to answer. Used for a log turn without a `refused` field;
+ * the golden-set metrics read only the record's `refused` field.
+ *
+ * The rule: after NFKC, lower case and curly apostrophes made straight, the answer is empty, or one of
+ * REFUSAL_PHRASES occurs, from the start of a word, in its first 300 characters (a refusal says so first; a long answer that mentions "I
+ * don't know" in passing deep inside is not one).
+ */
+
+export const REFUSAL_PHRASES: readonly string[] = [
+  "i don't know",
+  'i do not know',
+  "i don't have",
+  'i do not have',
+  "i can't answer",
+  'i cannot answer',
+  "i can't help",
+  'i cannot help',
+  "i'm unable to",
+  'i am unable to',
+  "i'm not able to",
+  'i am not able to',
+  "i couldn't find",
+  'i could not find',
+  "i can't find",
+  'i cannot find',
+  "i'm sorry, but i",
+  'i am sorry, but i',
+  'no information',
+  'not enough information',
+  'does not contain',
+  "doesn't contain",
+  'does not mention',
+  "doesn't mention",
+  'unable to answer',
+  'cannot provide',
+  "can't provide",
+];
+
+/** The part of an answer the phrases are looked for in. */
+const REFUSAL_PREFIX_CHARS = 300;
+
+const escape = (phrase: string) => phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A phrase counts only from the start of a word: "you don't have" is not "i don't have". */
+const REFUSAL_PATTERN = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${REFUSAL_PHRASES.map(escape).join('|')})`, 'u');
+
+export function detectRefusal(answer: string): boolean {
+  const head = answer.normalize('NFKC').toLowerCase().replace(/[‘’]/g, "'").trim().slice(0, REFUSAL_PREFIX_CHARS);
+  return head === '' || REFUSAL_PATTERN.test(head);
+}

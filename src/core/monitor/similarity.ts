@@ -1,0 +1,71 @@
+/**
+ * How alike two user queries are, for rephrase detection: the cosine of embeddings (core/stats/cosine.ts) when
+ * there are any, else the lexical measure below.
+ */
+
+/** Words that carry no topic in a support query; dropped before the n-grams are counted. */
+const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a an the i me my we our you your it its is are was were be been am do does did how what where when why which who ' +
+    'can could would should will shall may might must to of in on at for from by with about as into and or but if then so ' +
+    'than that this these those there here not no any some all just please hi hello thanks thank ok okay get got have has ' +
+    'had need want way s t'
+  ).split(' '),
+);
+
+/** The query's topic words: NFKC, lower case, apostrophes dropped, split at anything not a letter or digit, stop words out. */
+export function contentWords(query: string): string[] {
+  return query
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/['’]/g, '')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '' && !STOP_WORDS.has(word));
+}
+
+/** Counts of the character trigrams of each content word padded with a space on either side (" reset " → " re", "res", …, "et "). */
+function trigramCounts(query: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const word of contentWords(query)) {
+    const padded = ` ${word} `;
+    const chars = Array.from(padded);
+    for (let i = 0; i + 3 <= chars.length; i++) {
+      const gram = chars.slice(i, i + 3).join('');
+      counts.set(gram, (counts.get(gram) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
+/**
+ * The lexical similarity of two queries: the cosine of their character-trigram count vectors, built from their
+ * content words (see `contentWords`). Trigrams let "reset" meet "resetting" and "invoices" meet "invoice"; 0 when
+ * either query has no content word.
+ */
+export function lexicalSimilarity(a: string, b: string): number {
+  const x = trigramCounts(a);
+  const y = trigramCounts(b);
+  let dot = 0;
+  let normX = 0;
+  let normY = 0;
+  for (const [gram, count] of x) {
+    normX += count * count;
+    dot += count * (y.get(gram) ?? 0);
+  }
+  for (const count of y.values()) normY += count * count;
+  return normX === 0 || normY === 0 ? 0 : dot / Math.sqrt(normX * normY);
+}
+
+/**
+ * The lexical threshold: a pair at or above it is a rephrase. Calibrated on examples/monitor/paraphrase-pairs.jsonl
+ * (171 labelled support-query pairs): the step of 0.05 with the highest F1; its precision and recall there are
+ * pinned by test/core/monitor/similarity.test.ts and stated in the README.
+ */
+export const LEXICAL_THRESHOLD = 0.6;
+
+/**
+ * The embeddings threshold used when none is set: a cosine at or above it is a rephrase. Not calibrated here (no
+ * embedding model is shipped); typical of paraphrases with OpenAI's text-embedding-3 models. Calibrate your own
+ * with the pairs file and set `rephrase-similarity`.
+ */
+export const EMBEDDING_THRESHOLD = 0.8;

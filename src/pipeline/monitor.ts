@@ -1,0 +1,115 @@
+import type { SettingName, SettingOrigin, Settings } from '../core/catalog/settings.js';
+import { InputError, type InputProblem, SettingError } from '../core/errors.js';
+import { monitorReport, type MonitorReport, rephrasedTurns } from '../core/monitor/monitor.js';
+import { EMBEDDING_THRESHOLD, LEXICAL_THRESHOLD, lexicalSimilarity } from '../core/monitor/similarity.js';
+import { type CandidatePair, rephraseCandidates } from '../core/monitor/turns.js';
+import { cosine } from '../core/stats/cosine.js';
+import { createJudgeClient } from '../judge/setup.js';
+import { type LogLocation, type ReadLogs, readLogs } from '../sources/logs.js';
+import { resultFiles } from './files.js';
+
+/** The prompt version of monitor's embedding calls: part of their cache key. */
+export const REPHRASE_EMBEDDINGS_VERSION = 'rephrase-v1';
+
+export type SimilarityMeasure = 'lexical' | 'embeddings' | 'openai';
+
+export interface MonitorRun {
+  readonly files: readonly string[];
+  readonly read: ReadLogs;
+  readonly report: MonitorReport;
+  readonly measure: SimilarityMeasure;
+  readonly pairs: readonly CandidatePair[];
+  readonly similarities: readonly number[];
+  /** The turns found rephrased (indexes into read.turns). */
+  readonly rephrased: ReadonlySet<number>;
+  readonly withinMs: number;
+}
+
+/** The log files of the `logs` setting: each path as given, each glob matching at least one file. */
+export async function logFiles(settings: Settings, origins: Readonly<Record<SettingName, SettingOrigin>>): Promise<string[]> {
+  if (settings.logs.length === 0) throw new SettingError('no logs to monitor: give --logs FILE… (or a glob), or logs: in the config file');
+  return [...new Set((await Promise.all(settings.logs.map((pattern) => resultFiles(pattern, 'logs', origins.logs)))).flat())];
+}
+
+const located = (location: LogLocation, message: string): InputProblem => ({ ...location, field: 'embedding', message });
+
+/** The log's own embeddings' cosines for each pair; every turn must carry one, pairs of one dimension. */
+function logEmbeddingCosines(read: ReadLogs, pairs: readonly CandidatePair[]): number[] {
+  const missing = read.turns.flatMap((turn, i) =>
+    turn.embedding === undefined ? [located(read.locations[i]!, 'is required with similarity embeddings')] : [],
+  );
+  if (missing.length > 0) throw new InputError(missing.slice(0, 20), missing.length);
+  return pairs.map(({ first, next }) => {
+    const a = read.turns[first]!.embedding!;
+    const b = read.turns[next]!.embedding!;
+    if (a.length !== b.length)
+      throw InputError.single(
+        located(read.locations[next]!, `has ${b.length} dimensions, but the session's previous turn (line ${read.locations[first]!.line}) has ${a.length}`),
+      );
+    const value = cosine(a, b);
+    if (!Number.isFinite(value))
+      throw InputError.single(located(read.locations[Number.isFinite(cosine(a, a)) ? next : first]!, 'is all zeros: it has no direction'));
+    return value;
+  });
+}
+
+/**
+ * The monitor over the `logs` setting: reads the logs, finds each query's candidate rephrase (the session's next
+ * query within `rephrase-within`), measures the pairs' similarity, and reports the windows' rates, tests and alerts.
+ * With similarity `openai` the queries are embedded through the judge's client (key and default base URL from
+ * `env`), with its cache, pacing and retries.
+ */
+export async function monitorLogs(
+  settings: Settings,
+  origins: Readonly<Record<SettingName, SettingOrigin>>,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<MonitorRun> {
+  const files = await logFiles(settings, origins);
+  const read = await readLogs(files, settings['log-fields']);
+  const pairs = rephraseCandidates(read.turns, settings['rephrase-within']);
+  const measure: SimilarityMeasure =
+    settings.similarity === 'auto' ? (read.turns.every((turn) => turn.embedding !== undefined) ? 'embeddings' : 'lexical') : settings.similarity;
+  const query = (index: number) => read.turns[index]!.query;
+  let similarities: number[];
+  if (measure === 'lexical') similarities = pairs.map(({ first, next }) => lexicalSimilarity(query(first), query(next)));
+  else if (measure === 'embeddings') similarities = logEmbeddingCosines(read, pairs);
+  else
+    similarities = await createJudgeClient(
+      {
+        model: settings['judge-model'],
+        embeddingModel: settings['embedding-model'],
+        baseUrl: settings['judge-base-url'],
+        cache: settings['judge-cache'],
+        timeoutMs: 60_000,
+        maxAttempts: 4,
+        rpm: settings['judge-rpm'],
+        tpm: settings['judge-tpm'],
+      },
+      env as NodeJS.ProcessEnv,
+    ).cosinesOfPairs(
+      REPHRASE_EMBEDDINGS_VERSION,
+      'monitor.rephrase',
+      pairs.map(({ first, next }) => [query(first), query(next)] as const),
+    );
+  const threshold = settings['rephrase-similarity'] ?? (measure === 'lexical' ? LEXICAL_THRESHOLD : EMBEDDING_THRESHOLD);
+  const report = monitorReport(read.turns, pairs, similarities, {
+    plan: settings.deploys.length > 0 ? { kind: 'deploys', at: settings.deploys } : { kind: 'fixed', lengthMs: settings.window },
+    threshold,
+    alpha: settings.alpha,
+    ceilings: { rephrase: settings['max-rephrase-rate'], refusal: settings['max-refusal-rate'] },
+  });
+  if (report.windows[report.current]!.turns === 0)
+    throw new SettingError(
+      `the last deploy (${new Date(report.windows[report.current]!.start!).toISOString()}) is after the log's last turn: there is nothing after it to monitor`,
+    );
+  return {
+    files,
+    read,
+    report,
+    measure,
+    pairs,
+    similarities,
+    rephrased: rephrasedTurns(pairs, similarities, threshold),
+    withinMs: settings['rephrase-within'],
+  };
+}

@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { contentWords, LEXICAL_THRESHOLD, lexicalSimilarity } from '../../../src/core/monitor/similarity.js';
+import { ROOT } from '../../helpers/cli.js';
+
+interface LabelledPair {
+  readonly a: string;
+  readonly b: string;
+  readonly paraphrase: boolean;
+  readonly kind: 'rephrase' | 'follow-up' | 'near-miss' | 'unrelated';
+}
+
+const PAIRS: LabelledPair[] = readFileSync(join(ROOT, 'examples', 'monitor', 'paraphrase-pairs.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((line) => JSON.parse(line) as LabelledPair);
+
+function confusion(threshold: number) {
+  const scored = PAIRS.map((pair) => ({ pair, similar: lexicalSimilarity(pair.a, pair.b) >= threshold }));
+  const tp = scored.filter(({ pair, similar }) => similar && pair.paraphrase).length;
+  const fp = scored.filter(({ pair, similar }) => similar && !pair.paraphrase).length;
+  const fn = scored.filter(({ pair, similar }) => !similar && pair.paraphrase).length;
+  return { tp, fp, fn, precision: tp / (tp + fp), recall: tp / (tp + fn), f1: (2 * tp) / (2 * tp + fp + fn) };
+}
+
+describe('the lexical similarity on the shipped labelled pairs', () => {
+  it('holds at least 150 pairs of every kind', () => {
+    expect(PAIRS.length).toBe(171);
+    const kinds: Record<string, number> = {};
+    for (const pair of PAIRS) kinds[pair.kind] = (kinds[pair.kind] ?? 0) + 1;
+    expect(kinds).toEqual({
+      rephrase: 67,
+      'follow-up': 42,
+      'near-miss': 46,
+      unrelated: 16,
+    });
+  });
+
+  it('has the precision and recall the README states at its threshold 0.6', () => {
+    expect(LEXICAL_THRESHOLD).toBe(0.6);
+    const { tp, fp, fn, precision, recall } = confusion(LEXICAL_THRESHOLD);
+    expect({ tp, fp, fn }).toEqual({ tp: 59, fp: 21, fn: 8 });
+    expect(precision).toBeCloseTo(0.7375, 4);
+    expect(recall).toBeCloseTo(0.8806, 4);
+  });
+
+  it('takes the threshold of highest F1 on the grid of 0.05 steps (the calibration, reproduced)', () => {
+    const grid = Array.from({ length: 19 }, (_, i) => Number(((i + 1) * 0.05).toFixed(2)));
+    const best = grid.reduce((winner, threshold) => (confusion(threshold).f1 > confusion(winner).f1 ? threshold : winner));
+    expect(best).toBe(LEXICAL_THRESHOLD);
+  });
+
+  it('misses near-misses most: every false positive at the threshold shares topic words with a different need', () => {
+    const falsePositives = PAIRS.filter((pair) => !pair.paraphrase && lexicalSimilarity(pair.a, pair.b) >= LEXICAL_THRESHOLD);
+    expect(falsePositives.filter((pair) => pair.kind === 'near-miss')).toHaveLength(20);
+    expect(falsePositives.filter((pair) => pair.kind === 'unrelated')).toHaveLength(0);
+  });
+});
+
+describe('lexicalSimilarity', () => {
+  it('is 1 for the same content words in another order and case, 0 without content words, and symmetric', () => {
+    expect(lexicalSimilarity('Reset my PASSWORD?', 'password reset')).toBeCloseTo(1, 12);
+    expect(lexicalSimilarity('how do I?', 'reset password')).toBe(0);
+    expect(contentWords('How don’t I reset my password?')).toEqual(['dont', 'reset', 'password']);
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (a, b) => {
+        const ab = lexicalSimilarity(a, b);
+        expect(ab).toBeCloseTo(lexicalSimilarity(b, a), 12);
+        expect(ab).toBeGreaterThanOrEqual(0);
+        expect(ab).toBeLessThanOrEqual(1 + 1e-12);
+      }),
+    );
+  });
+});
