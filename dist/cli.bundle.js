@@ -46732,7 +46732,7 @@ async function readCalibrationRecord(file2) {
 var SUPPORTED = "SUPPORTED";
 var NOT_SUPPORTED = "NOT_SUPPORTED";
 async function calibrate(client, labels, options) {
-  const limit = pLimit(options.concurrency);
+  const limit = pLimit(client.concurrency);
   const failures = [];
   let done = 0;
   const rate = async (id2, judge) => {
@@ -48401,6 +48401,11 @@ function parseOptionalPerMinute(text4) {
   if (!Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1 per minute, got "${text4}"`);
   return value2;
 }
+function parseWholeAtLeastOne(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1, got "${text4}"`);
+  return value2;
+}
 function parseOptionalPrNumber(text4) {
   if (text4.trim() === "") return void 0;
   const value2 = Number(text4);
@@ -48501,6 +48506,7 @@ var scoring = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2
 var everyCommand = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2, trec: flag2 } });
 var everywhere = (flag2) => ({ flags: { eval: flag2, compare: flag2, split: flag2, holdout: flag2 } });
 var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
+var judgeCommands = (flag2) => ({ flags: { judge: flag2, calibrate: flag2 } });
 var SETTINGS = {
   config: {
     name: "config",
@@ -48878,20 +48884,30 @@ var SETTINGS = {
     action: true,
     config: true
   },
-  "judge-model": { name: "judge-model", description: "the judge's chat model", default: "gpt-4o-mini", parse: nonEmpty("a model"), action: true, config: true },
+  "judge-model": {
+    name: "judge-model",
+    description: "the judge's chat model",
+    default: "gpt-4o-mini",
+    parse: nonEmpty("a model"),
+    cli: judgeCommands("--model <name>"),
+    action: true,
+    config: true
+  },
   "judge-base-url": {
     name: "judge-base-url",
     description: "the judge endpoint's base URL; empty means OPENAI_BASE_URL, else OpenAI's",
     default: "",
     parse: optionalText,
+    cli: judgeCommands("--base-url <url>"),
     action: true,
     config: true
   },
   "judge-cache": {
     name: "judge-cache",
-    description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls",
+    description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls (CLI: --no-cache for none)",
     default: ".rag-gate-cache",
     parse: nonEmpty("a directory"),
+    cli: judgeCommands("--cache <dir>"),
     action: true,
     config: true
   },
@@ -48900,6 +48916,7 @@ var SETTINGS = {
     description: "requests per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else no pacing",
     default: "",
     parse: parseOptionalPerMinute,
+    cli: judgeCommands("--rpm <n>"),
     action: true,
     config: true
   },
@@ -48908,6 +48925,34 @@ var SETTINGS = {
     description: "tokens per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-tokens header, per model, when it sends one, else no pacing",
     default: "",
     parse: parseOptionalPerMinute,
+    cli: judgeCommands("--tpm <n>"),
+    action: true,
+    config: true
+  },
+  "judge-concurrency": {
+    name: "judge-concurrency",
+    description: "the judge's HTTP requests in flight at once; throughput is at most this \xF7 the endpoint's latency (8 at 0.5 s \u2248 960 requests a minute)",
+    default: "8",
+    parse: parseWholeAtLeastOne,
+    cli: judgeCommands("--concurrency <n>"),
+    action: true,
+    config: true
+  },
+  "judge-timeout-seconds": {
+    name: "judge-timeout-seconds",
+    description: "seconds each judge request may take, its reply included, before it is abandoned and retried as a timeout",
+    default: "60",
+    parse: parsePositiveNumber,
+    cli: judgeCommands("--timeout-seconds <s>"),
+    action: true,
+    config: true
+  },
+  "judge-max-attempts": {
+    name: "judge-max-attempts",
+    description: "attempts per judge call, the first included: 408, 409, 5xx, timeouts, broken connections and invalid replies are retried with backoff; a 429 waits without using one up",
+    default: "4",
+    parse: parseWholeAtLeastOne,
+    cli: judgeCommands("--max-attempts <n>"),
     action: true,
     config: true
   }
@@ -49721,6 +49766,7 @@ var JudgeClient = class {
     this.redact = redactor(this.endpoint.secrets);
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.pacer = new Pacer(this.clock, { rpm: options.rpm, tpm: options.tpm });
+    this.slots = pLimit(options.concurrency);
   }
   options;
   stats = { calls: 0, retries: 0, rateLimited: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, byTask: {} };
@@ -49729,12 +49775,17 @@ var JudgeClient = class {
   setupError;
   memo = /* @__PURE__ */ new Map();
   pacer;
+  slots;
   /** Mean completion tokens of each task so far, for the estimate a request is paced by. */
   completionMeans = /* @__PURE__ */ new Map();
   responseFormat = "json_schema";
   endpoint;
   redact;
   clock;
+  /** HTTP requests in flight at once; callers bound the judgements they start by it too. */
+  get concurrency() {
+    return this.options.concurrency;
+  }
   /** The rate limits the calls were paced to, and where each came from. */
   get pacing() {
     return this.pacer.report;
@@ -49902,6 +49953,10 @@ var JudgeClient = class {
     if (this.setupError !== void 0) throw this.setupError;
     const paused = this.pacer.pausedUntil - this.clock.now();
     if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1e3, paused / 10)), this.abort.signal);
+    return this.slots(() => this.send(path, body, task, estimatedTokens));
+  }
+  /** `post` once it holds one of the `concurrency` slots: pacing, the request, its reply. */
+  async send(path, body, task, estimatedTokens) {
     const { timeoutMs, maxReplyBytes = MAX_REPLY_BYTES } = this.options;
     this.checkBudget();
     const ticket = await this.pacer.admit(body.model, estimatedTokens, this.abort.signal);
@@ -52936,7 +52991,7 @@ async function judgeResults(client, options) {
   const statsBefore = structuredClone(client.stats.byTask);
   const values = records.map(() => /* @__PURE__ */ new Map());
   const errors = records.map(() => []);
-  const limit = pLimit(options.concurrency);
+  const limit = pLimit(client.concurrency);
   const tasks = [];
   const toJudge = /* @__PURE__ */ new Set();
   const judgedMetrics = records.map(() => /* @__PURE__ */ new Set());
@@ -53066,8 +53121,9 @@ function createJudgeClient(settings, env = process.env) {
     apiKey,
     model: settings.model,
     embeddingModel: settings.embeddingModel ?? DEFAULT_EMBEDDING_MODEL,
-    timeoutMs: settings.timeoutMs,
+    timeoutMs: Math.round(settings.timeoutSeconds * 1e3),
     maxAttempts: settings.maxAttempts,
+    concurrency: settings.concurrency,
     backoffMs,
     maxCalls: settings.maxCalls,
     rpm: settings.rpm,
@@ -53147,27 +53203,18 @@ var metricsOption2 = (text4) => {
   if (names.length === 0) throw new InvalidArgumentError(`give at least one of ${JUDGE_METRICS.join(", ")}`);
   return [...new Set(names)];
 };
-var catalogParser = (row) => (text4) => {
-  try {
-    return row.parse(text4);
-  } catch (error62) {
-    if (error62 instanceof SettingError) throw new InvalidArgumentError(error62.message);
-    throw error62;
-  }
-};
-function addJudgeClientOptions(command) {
-  return command.addOption(new Option("--model <name>", "judge chat model").default(SETTINGS["judge-model"].default)).addOption(
-    new Option("--base-url <url>", `OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else ${DEFAULT_BASE_URL}); the key comes from $OPENAI_API_KEY`)
-  ).addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(wholeNumber(1, "a whole number \u2265 1")).default(8)).addOption(new Option("--cache <dir>", "content-addressed cache of judge replies").default(SETTINGS["judge-cache"].default)).addOption(new Option("--no-cache", "do not read or write the cache")).addOption(
+function addJudgeClientOptions(command, name) {
+  return addParsedSettingOptions(command, name).addOption(new Option("--no-cache", "do not read or write the cache")).addOption(
+    new Option("--timeout-ms <ms>", "the timeout in milliseconds (before --timeout-seconds)").argParser(wholeNumber(1, "a whole number of milliseconds \u2265 1")).conflicts("timeoutSeconds").hideHelp()
+  ).addOption(
     new Option("--max-calls <n>", "budget of HTTP requests (retries included); beyond it items are marked as judge errors").argParser(
       wholeNumber(0, "a whole number \u2265 0")
     )
-  ).addOption(new Option("--timeout-ms <ms>", "timeout of each request").argParser(wholeNumber(1, "a whole number of milliseconds \u2265 1")).default(6e4)).addOption(
-    new Option("--max-attempts <n>", "attempts per call, the first included (retries 408/409/429/5xx, timeouts, invalid replies)").argParser(wholeNumber(1, "a whole number \u2265 1")).default(4)
-  ).addOption(new Option("--rpm <n>", SETTINGS["judge-rpm"].description).argParser(catalogParser(SETTINGS["judge-rpm"]))).addOption(new Option("--tpm <n>", SETTINGS["judge-tpm"].description).argParser(catalogParser(SETTINGS["judge-tpm"]))).addOption(new Option("--max-failure-share <share>", "exit 1 when more than this share of items could not be judged").argParser(share).default(0.05));
+  ).addOption(new Option("--max-failure-share <share>", "exit 1 when more than this share of items could not be judged").argParser(share).default(0.05));
 }
 function judgeClientFromOptions(options, env = process.env) {
-  return createJudgeClient(options, env);
+  const timeoutSeconds = options.timeoutMs === void 0 ? options.timeoutSeconds : options.timeoutMs / 1e3;
+  return createJudgeClient({ ...options, timeoutSeconds }, env);
 }
 async function withJudgeSetup(context, run) {
   try {
@@ -53188,16 +53235,16 @@ async function checkOut(results, out) {
   if (!info?.isDirectory()) throw InputError.single({ file: out, message: `cannot write: the directory ${directory} does not exist` });
 }
 function judgeCommand(context, setExitCode) {
-  const command = new Command("judge").description("fill in judge metrics (claims, answer_relevance, correct) with an LLM judge on an OpenAI-compatible endpoint").requiredOption("--results <file>", "results file to judge (never modified)").addOption(new Option("--format <name>", SETTINGS.format.description).argParser(catalogParser(SETTINGS.format)).default("auto")).addOption(
+  const command = new Command("judge").description("fill in judge metrics (claims, answer_relevance, correct) with an LLM judge on an OpenAI-compatible endpoint").requiredOption("--results <file>", "results file to judge (never modified)").addOption(new Option("--format <name>", SETTINGS.format.description).argParser(argParser(SETTINGS.format.parse)).default("auto")).addOption(
     new Option("--field <ours=yours>", SETTINGS.fields.description).argParser((text4, previous) => {
       const given = [...previous, text4];
-      catalogParser(SETTINGS.fields)(given.join("\n"));
+      argParser(SETTINGS.fields.parse)(given.join("\n"));
       return given;
     }).default([])
   ).requiredOption("--out <file>", "where to write the judged copy (JSON Lines, written atomically)").addOption(
     new Option("--metrics <list>", `metrics to judge: ${JUDGE_METRICS.join(", ")}`).argParser(metricsOption2).default([...JUDGE_METRICS], JUDGE_METRICS.join(","))
   ).addOption(new Option("--embedding-model <name>", "embedding model for answer_relevance").default(DEFAULT_EMBEDDING_MODEL));
-  return addJudgeClientOptions(command).option("--overwrite", "replace judged fields the input already has (default: keep them)").option("--json", "print a JSON summary on stdout").action(async (options) => {
+  return addJudgeClientOptions(command, "judge").option("--overwrite", "replace judged fields the input already has (default: keep them)").option("--json", "print a JSON summary on stdout").action(async (options) => {
     const code3 = await withJudgeSetup(context, async () => {
       await checkOut(options.results, options.out);
       const client = judgeClientFromOptions(options);
@@ -53209,7 +53256,6 @@ function judgeCommand(context, setExitCode) {
         out: options.out,
         metrics: options.metrics,
         overwrite: options.overwrite === true,
-        concurrency: options.concurrency,
         onProgress: progress.update
       }).finally(progress.end);
       const warnings = [...result.readWarnings, ...client.warnings];
@@ -53264,12 +53310,12 @@ function calibrateCommand(context, setExitCode) {
   ).option("--out <file>", "write the calibration record (JSON) here").addOption(
     new Option("--kappa-floor <kappa>", "warn when kappa is below this (judge metrics may gate only at or above it)").argParser(kappaFloorOption).default(SETTINGS["kappa-floor"].parse(SETTINGS["kappa-floor"].default))
   );
-  return addJudgeClientOptions(command).option("--json", "print the calibration as one JSON object on stdout").action(async (options) => {
+  return addJudgeClientOptions(command, "calibrate").option("--json", "print the calibration as one JSON object on stdout").action(async (options) => {
     const code3 = await withJudgeSetup(context, async () => {
       const labels = await readLabels(options.labels);
       const client = judgeClientFromOptions(options);
       const progress = countingProgress(context, "calibrating");
-      const result = await calibrate(client, labels, { labelsFile: options.labels, concurrency: options.concurrency, onProgress: progress.update }).finally(
+      const result = await calibrate(client, labels, { labelsFile: options.labels, onProgress: progress.update }).finally(
         progress.end
       );
       for (const warning of client.warnings) context.stderr(`rag-gate: warning: ${warning}

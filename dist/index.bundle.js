@@ -71638,6 +71638,11 @@ function parseOptionalPerMinute(text4) {
   if (!Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1 per minute, got "${text4}"`);
   return value2;
 }
+function parseWholeAtLeastOne(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1, got "${text4}"`);
+  return value2;
+}
 function parseOptionalPrNumber(text4) {
   if (text4.trim() === "") return void 0;
   const value2 = Number(text4);
@@ -71738,6 +71743,7 @@ var scoring = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2
 var everyCommand = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: flag2, trec: flag2 } });
 var everywhere = (flag2) => ({ flags: { eval: flag2, compare: flag2, split: flag2, holdout: flag2 } });
 var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
+var judgeCommands = (flag2) => ({ flags: { judge: flag2, calibrate: flag2 } });
 var SETTINGS = {
   config: {
     name: "config",
@@ -72115,20 +72121,30 @@ var SETTINGS = {
     action: true,
     config: true
   },
-  "judge-model": { name: "judge-model", description: "the judge's chat model", default: "gpt-4o-mini", parse: nonEmpty("a model"), action: true, config: true },
+  "judge-model": {
+    name: "judge-model",
+    description: "the judge's chat model",
+    default: "gpt-4o-mini",
+    parse: nonEmpty("a model"),
+    cli: judgeCommands("--model <name>"),
+    action: true,
+    config: true
+  },
   "judge-base-url": {
     name: "judge-base-url",
     description: "the judge endpoint's base URL; empty means OPENAI_BASE_URL, else OpenAI's",
     default: "",
     parse: optionalText,
+    cli: judgeCommands("--base-url <url>"),
     action: true,
     config: true
   },
   "judge-cache": {
     name: "judge-cache",
-    description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls",
+    description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls (CLI: --no-cache for none)",
     default: ".rag-gate-cache",
     parse: nonEmpty("a directory"),
+    cli: judgeCommands("--cache <dir>"),
     action: true,
     config: true
   },
@@ -72137,6 +72153,7 @@ var SETTINGS = {
     description: "requests per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else no pacing",
     default: "",
     parse: parseOptionalPerMinute,
+    cli: judgeCommands("--rpm <n>"),
     action: true,
     config: true
   },
@@ -72145,6 +72162,34 @@ var SETTINGS = {
     description: "tokens per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-tokens header, per model, when it sends one, else no pacing",
     default: "",
     parse: parseOptionalPerMinute,
+    cli: judgeCommands("--tpm <n>"),
+    action: true,
+    config: true
+  },
+  "judge-concurrency": {
+    name: "judge-concurrency",
+    description: "the judge's HTTP requests in flight at once; throughput is at most this \xF7 the endpoint's latency (8 at 0.5 s \u2248 960 requests a minute)",
+    default: "8",
+    parse: parseWholeAtLeastOne,
+    cli: judgeCommands("--concurrency <n>"),
+    action: true,
+    config: true
+  },
+  "judge-timeout-seconds": {
+    name: "judge-timeout-seconds",
+    description: "seconds each judge request may take, its reply included, before it is abandoned and retried as a timeout",
+    default: "60",
+    parse: parsePositiveNumber,
+    cli: judgeCommands("--timeout-seconds <s>"),
+    action: true,
+    config: true
+  },
+  "judge-max-attempts": {
+    name: "judge-max-attempts",
+    description: "attempts per judge call, the first included: 408, 409, 5xx, timeouts, broken connections and invalid replies are retried with backoff; a 429 waits without using one up",
+    default: "4",
+    parse: parseWholeAtLeastOne,
+    cli: judgeCommands("--max-attempts <n>"),
     action: true,
     config: true
   }
@@ -83617,7 +83662,7 @@ async function judgeResults(client, options) {
   const statsBefore = structuredClone(client.stats.byTask);
   const values = records.map(() => /* @__PURE__ */ new Map());
   const errors = records.map(() => []);
-  const limit = pLimit(options.concurrency);
+  const limit = pLimit(client.concurrency);
   const tasks = [];
   const toJudge = /* @__PURE__ */ new Set();
   const judgedMetrics = records.map(() => /* @__PURE__ */ new Set());
@@ -84115,6 +84160,7 @@ var JudgeClient = class {
     this.redact = redactor(this.endpoint.secrets);
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.pacer = new Pacer(this.clock, { rpm: options.rpm, tpm: options.tpm });
+    this.slots = pLimit(options.concurrency);
   }
   options;
   stats = { calls: 0, retries: 0, rateLimited: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, byTask: {} };
@@ -84123,12 +84169,17 @@ var JudgeClient = class {
   setupError;
   memo = /* @__PURE__ */ new Map();
   pacer;
+  slots;
   /** Mean completion tokens of each task so far, for the estimate a request is paced by. */
   completionMeans = /* @__PURE__ */ new Map();
   responseFormat = "json_schema";
   endpoint;
   redact;
   clock;
+  /** HTTP requests in flight at once; callers bound the judgements they start by it too. */
+  get concurrency() {
+    return this.options.concurrency;
+  }
   /** The rate limits the calls were paced to, and where each came from. */
   get pacing() {
     return this.pacer.report;
@@ -84296,6 +84347,10 @@ var JudgeClient = class {
     if (this.setupError !== void 0) throw this.setupError;
     const paused = this.pacer.pausedUntil - this.clock.now();
     if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1e3, paused / 10)), this.abort.signal);
+    return this.slots(() => this.send(path, body, task, estimatedTokens));
+  }
+  /** `post` once it holds one of the `concurrency` slots: pacing, the request, its reply. */
+  async send(path, body, task, estimatedTokens) {
     const { timeoutMs, maxReplyBytes = MAX_REPLY_BYTES } = this.options;
     this.checkBudget();
     const ticket = await this.pacer.admit(body.model, estimatedTokens, this.abort.signal);
@@ -84494,8 +84549,9 @@ function createJudgeClient(settings, env = process.env) {
     apiKey,
     model: settings.model,
     embeddingModel: settings.embeddingModel ?? DEFAULT_EMBEDDING_MODEL,
-    timeoutMs: settings.timeoutMs,
+    timeoutMs: Math.round(settings.timeoutSeconds * 1e3),
     maxAttempts: settings.maxAttempts,
+    concurrency: settings.concurrency,
     backoffMs,
     maxCalls: settings.maxCalls,
     rpm: settings.rpm,
@@ -84529,8 +84585,9 @@ var ActionJudge = class {
         model: settings["judge-model"],
         baseUrl: settings["judge-base-url"],
         cache: settings["judge-cache"],
-        timeoutMs: 6e4,
-        maxAttempts: 4,
+        timeoutSeconds: settings["judge-timeout-seconds"],
+        maxAttempts: settings["judge-max-attempts"],
+        concurrency: settings["judge-concurrency"],
         rpm: settings["judge-rpm"],
         tpm: settings["judge-tpm"]
       },
@@ -84546,7 +84603,7 @@ var ActionJudge = class {
     const judged = [];
     for (const [index, file2] of files.entries()) {
       const out = join5(directory, `${index}-${basename4(file2)}`);
-      const result = await judgeFile(this.client, { results: file2, out, metrics: JUDGE_METRICS, overwrite: false, concurrency: 8 });
+      const result = await judgeFile(this.client, { results: file2, out, metrics: JUDGE_METRICS, overwrite: false });
       log2(`judged ${file2}: ${result.recordsToJudge} records needed the judge, ${result.recordsFailed} failed`);
       if (result.failureShare > MAX_FAILURE_SHARE) {
         throw new JudgeRunError(

@@ -1,3 +1,4 @@
+import pLimit, { type LimitFunction } from 'p-limit';
 import { z } from 'zod';
 import { redactor } from '../core/redact.js';
 import { type CacheKeyParts, type JudgeCache, cacheKey } from './cache.js';
@@ -52,6 +53,8 @@ export interface JudgeClientOptions {
    * invalid replies (not one past `maxReplyBytes`).
    */
   readonly maxAttempts: number;
+  /** HTTP requests in flight at once (a request waiting out a backoff holds none). */
+  readonly concurrency: number;
   readonly backoffMs: number;
   readonly maxRetryAfterMs?: number;
   /** Default MAX_REPLY_BYTES. */
@@ -285,6 +288,7 @@ export class JudgeClient {
   private setupError: JudgeSetupError | undefined;
   private readonly memo = new Map<string, Promise<unknown>>();
   private readonly pacer: Pacer;
+  private readonly slots: LimitFunction;
   /** Mean completion tokens of each task so far, for the estimate a request is paced by. */
   private readonly completionMeans = new Map<string, { replies: number; tokens: number }>();
   private responseFormat: 'json_schema' | 'json_object' = 'json_schema';
@@ -297,6 +301,12 @@ export class JudgeClient {
     this.redact = redactor(this.endpoint.secrets);
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.pacer = new Pacer(this.clock, { rpm: options.rpm, tpm: options.tpm });
+    this.slots = pLimit(options.concurrency);
+  }
+
+  /** HTTP requests in flight at once; callers bound the judgements they start by it too. */
+  get concurrency(): number {
+    return this.options.concurrency;
   }
 
   /** The rate limits the calls were paced to, and where each came from. */
@@ -484,6 +494,11 @@ export class JudgeClient {
     // all return at the same instant.
     const paused = this.pacer.pausedUntil - this.clock.now();
     if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1000, paused / 10)), this.abort.signal);
+    return this.slots(() => this.send(path, body, task, estimatedTokens));
+  }
+
+  /** `post` once it holds one of the `concurrency` slots: pacing, the request, its reply. */
+  private async send(path: string, body: unknown, task: string, estimatedTokens: number): Promise<RawReply & { readonly ticket: Ticket }> {
     const { timeoutMs, maxReplyBytes = MAX_REPLY_BYTES } = this.options;
     this.checkBudget();
     const ticket = await this.pacer.admit((body as { model: string }).model, estimatedTokens, this.abort.signal);

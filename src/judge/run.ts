@@ -55,7 +55,6 @@ export interface JudgeRunOptions {
   readonly read?: Pick<ReadOptions, 'format' | 'fields'>;
   readonly metrics: readonly JudgeMetric[];
   readonly overwrite: boolean;
-  readonly concurrency: number;
   readonly onProgress?: (done: number, total: number, failed: number) => void;
 }
 
@@ -129,7 +128,7 @@ function judgeProvenance(client: JudgeClient): Record<JudgeMetric, JudgedBy> {
  * Judges the selected metrics of every record of a results file and returns the output lines: each input
  * record with the judged fields filled in (`claims`, `answer_relevance`, `correct`) and, where judging
  * failed, `judge_errors: [{metric, kind, message}]`. Fields the input has are kept unless `overwrite`.
- * At most `concurrency` metric judgements (so HTTP requests) run at once. A JudgeSetupError (endpoint
+ * At most the client's `concurrency` metric judgements run at once. A JudgeSetupError (endpoint
  * unreachable, key rejected) rejects the whole run; any other failure is recorded on its record.
  */
 async function judgeResults(client: JudgeClient, options: JudgeRunOptions): Promise<JudgeRunResult> {
@@ -152,7 +151,7 @@ async function judgeResults(client: JudgeClient, options: JudgeRunOptions): Prom
   const statsBefore = structuredClone(client.stats.byTask);
   const values = records.map(() => new Map<string, unknown>());
   const errors = records.map((): JudgeErrorEntry[] => []);
-  const limit = pLimit(options.concurrency);
+  const limit = pLimit(client.concurrency);
   const tasks: Promise<void>[] = [];
   const toJudge = new Set<number>();
   const judgedMetrics = records.map(() => new Set<JudgeMetric>());

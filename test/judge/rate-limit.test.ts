@@ -55,6 +55,7 @@ async function judgeUnderLimit(count: number, limit: EndpointRateLimit, pacing: 
     embeddingModel: 'e',
     timeoutMs: 60_000,
     maxAttempts: 4,
+    concurrency: 8,
     backoffMs: 500,
     clock,
     ...pacing,
@@ -64,7 +65,6 @@ async function judgeUnderLimit(count: number, limit: EndpointRateLimit, pacing: 
     out: fake.path('out.jsonl'),
     metrics: ['faithfulness', 'correctness'],
     overwrite: false,
-    concurrency: 8,
   });
   return { result, client, requests: fake.server.requests.length, rateLimited: fake.server.rateLimitedReplies };
 }

@@ -127,6 +127,59 @@ describe('the action with judge: openai', () => {
     expect(logged).not.toContain('pw-from-a-secret');
   });
 
+  it('passes judge-concurrency to the client: that many requests in flight, never more', async () => {
+    const dir = tempDir();
+    judge.reset();
+    // Every reply waits until three requests are in flight: a client that sent fewer at once would never finish.
+    const release = judge.inFlightReached(3);
+    const fake = fakeRuntime({
+      api: new FakeGitHub(),
+      // The base's answers are all different: no two calls are the same, and made once.
+      inputs: { results: judgedRuns(dir).base, judge: 'openai', 'judge-cache': join(dir, 'cache'), 'judge-concurrency': '3', 'fail-on': 'end-to-end' },
+      env: { RUNNER_TEMP: dir, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: judge.url, RAG_GATE_JUDGE_BACKOFF_MS: '5' },
+    });
+    judge.hold = () => release;
+    await runAction(fake.runtime);
+    expect(fake.failures).toEqual([]);
+    expect(judge.maxInFlight).toBe(3);
+  });
+
+  it('passes judge-max-attempts to the client: a judge answering 500 gets that many attempts per call', async () => {
+    const dir = tempDir();
+    judge.reset();
+    judge.handler = () => ({ status: 500, body: { error: { message: 'down' } } });
+    const head = writeJsonl(dir, 'results.jsonl', [{ id: 'q1', question: 'Q?', expected_answer: 'a', answer: 'it is a' }]);
+    const fake = fakeRuntime({
+      api: new FakeGitHub(),
+      inputs: { results: head, judge: 'openai', 'judge-cache': join(dir, 'cache'), 'judge-max-attempts': '2' },
+      env: { RUNNER_TEMP: dir, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: judge.url, RAG_GATE_JUDGE_BACKOFF_MS: '5' },
+    });
+    await runAction(fake.runtime);
+    // Correctness and answer relevance's questions: one chat call each, two attempts each.
+    expect(judge.requests).toHaveLength(4);
+    expect(fake.failures.join('\n')).toMatch(/the judge failed on 1 of 1 records/);
+  });
+
+  it('passes judge-timeout-seconds to the client: a reply slower than it is a timeout', async () => {
+    const dir = tempDir();
+    judge.reset();
+    // No reply at all, rather than a late one, so the outcome cannot depend on which timer fires first.
+    judge.hold = () => new Promise(() => {});
+    const head = writeJsonl(dir, 'results.jsonl', [{ id: 'q1', question: 'Q?', expected_answer: 'a', answer: 'it is a' }]);
+    const fake = fakeRuntime({
+      api: new FakeGitHub(),
+      inputs: { results: head, judge: 'openai', 'judge-cache': join(dir, 'cache'), 'judge-timeout-seconds': '0.05', 'judge-max-attempts': '1' },
+      env: { RUNNER_TEMP: dir, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: judge.url, RAG_GATE_JUDGE_BACKOFF_MS: '5' },
+    });
+    await runAction(fake.runtime);
+    const judged = readFileSync(join(dir, 'rag-gate', 'default', 'judged', 'head', '0-results.jsonl'), 'utf8');
+    expect(JSON.parse(judged).judge_errors.map((error: { kind: string; message: string }) => [error.kind, error.message])).toEqual([
+      ['timeout', expect.stringContaining('within 50 ms')],
+      ['timeout', expect.stringContaining('within 50 ms')],
+    ]);
+    expect(fake.failures.join('\n')).toMatch(/the judge failed on 1 of 1 records/);
+  });
+
   it('rejects an unknown judge', async () => {
     const dir = tempDir();
     const files = judgedRuns(dir);
