@@ -83837,6 +83837,12 @@ var MinuteAllowance = class {
     const need = Math.min(amount, this.capacity);
     return this.level >= need ? 0 : (need - this.level) / this.perMs;
   }
+  /** A new rate from now on; what the bucket holds is kept, within the new capacity. */
+  setRate(perMinute, now) {
+    this.refill(now);
+    this.perMinute = perMinute;
+    this.level = Math.min(this.level, this.capacity);
+  }
   spend(amount, now) {
     this.refill(now);
     this.level -= amount;
@@ -83848,6 +83854,10 @@ var MinuteAllowance = class {
     this.level = Math.min(this.level, serverLevel);
   }
 };
+var ADAPTIVE_DECREASE = 0.5;
+var ADAPTIVE_INCREASE_PER_SUCCESS = 0.5;
+var ADAPTIVE_FLOOR = 1;
+var MINUTE_MS = 6e4;
 function parseResetDuration(text4) {
   if (text4 === null) return void 0;
   const value2 = text4.trim();
@@ -83879,10 +83889,14 @@ var Pacer = class {
   pause(until) {
     this.pausedUntil = Math.max(this.pausedUntil, until);
   }
+  /** Requests let through so far. */
+  admitted = 0;
+  /** Clock times of the requests answered (2xx) in about the last minute, per model: the rate a first 429 is cut from. */
+  answered = /* @__PURE__ */ new Map();
   allowances(model) {
     const own6 = this.byModel.get(model);
     return [
-      [this.shared.requests, own6?.requests],
+      [this.shared.requests, own6?.requests, own6?.adaptive?.allowance],
       [this.shared.tokens, own6?.tokens]
     ];
   }
@@ -83904,7 +83918,7 @@ var Pacer = class {
       for (const allowance of requestAllowances) allowance?.spend(1, now);
       for (const allowance of tokenAllowances) allowance?.spend(tokens, now);
       const own6 = this.byModel.get(model);
-      return { model, estimatedTokens: tokens, spentAfter: { requests: own6?.requests?.spent ?? 0, tokens: own6?.tokens?.spent ?? 0 } };
+      return { model, sequence: ++this.admitted, estimatedTokens: tokens, spentAfter: { requests: own6?.requests?.spent ?? 0, tokens: own6?.tokens?.spent ?? 0 } };
     });
     this.queue = turn.then(
       () => void 0,
@@ -83949,6 +83963,44 @@ var Pacer = class {
       }
     }
   }
+  /**
+   * Learns from a reply's status when the endpoint announces no request limit: a 429 cuts the model's request rate
+   * to half (the first one to half the requests answered in the past minute; one for a request let through before
+   * the last cut cuts nothing, it was sent at the old rate), and each 2xx for a request let through after the last
+   * cut raises it by ADAPTIVE_INCREASE_PER_SUCCESS, never above `--rpm`.
+   */
+  observe(ticket, status, headers) {
+    const now = this.clock.now();
+    const own6 = this.byModel.get(ticket.model);
+    const adaptive = own6?.adaptive;
+    if (status >= 200 && status < 300) {
+      const times = this.answered.get(ticket.model) ?? [];
+      times.push(now);
+      while (times[0] <= now - MINUTE_MS) times.shift();
+      this.answered.set(ticket.model, times);
+      if (adaptive !== void 0 && ticket.sequence > adaptive.cutAfter) {
+        const ceiling = this.shared.requests?.perMinute ?? Infinity;
+        adaptive.allowance.setRate(Math.min(ceiling, adaptive.allowance.perMinute + ADAPTIVE_INCREASE_PER_SUCCESS), now);
+      }
+      return;
+    }
+    const announced = ["requests", "tokens"].some((kind) => headers.has(`x-ratelimit-limit-${kind}`));
+    if (status !== 429 || announced || own6?.requests !== void 0 || own6?.tokens !== void 0) return;
+    if (adaptive !== void 0 && ticket.sequence <= adaptive.cutAfter) return;
+    const recent = (this.answered.get(ticket.model) ?? []).filter((time3) => time3 > now - MINUTE_MS).length;
+    const from = adaptive?.allowance.perMinute ?? Math.min(recent, this.shared.requests?.perMinute ?? Infinity);
+    if (from === 0) return;
+    const rate = Math.max(ADAPTIVE_FLOOR, from * ADAPTIVE_DECREASE);
+    if (adaptive === void 0) {
+      const allowances = own6 ?? {};
+      this.byModel.set(ticket.model, allowances);
+      allowances.adaptive = { allowance: new MinuteAllowance(rate, now), cutAfter: this.admitted, cuts: 1 };
+    } else {
+      adaptive.allowance.setRate(rate, now);
+      adaptive.cutAfter = this.admitted;
+      adaptive.cuts++;
+    }
+  }
   /** The limits in force, for the report. */
   get report() {
     const collect = (kind) => {
@@ -83956,7 +84008,8 @@ var Pacer = class {
       if (shared !== void 0) return [{ perMinute: shared.perMinute, source: "option" }];
       return [...this.byModel].filter(([, own6]) => own6[kind] !== void 0).map(([model, own6]) => ({ perMinute: own6[kind].perMinute, source: "headers", model }));
     };
-    return { requests: collect("requests"), tokens: collect("tokens") };
+    const adaptive = [...this.byModel].filter(([, own6]) => own6.adaptive !== void 0).map(([model, own6]) => ({ perMinute: Math.round(own6.adaptive.allowance.perMinute), source: "adaptive", model, cuts: own6.adaptive.cuts }));
+    return { requests: [...collect("requests"), ...adaptive], tokens: collect("tokens") };
   }
 };
 
@@ -84388,6 +84441,7 @@ var JudgeClient = class {
     if (text4 === void 0)
       throw new JudgeCallError("invalid_reply", `the reply from ${url2} is larger than ${sizeInWords(maxReplyBytes)}, the most rag-gate reads`);
     this.pacer.settle(ticket, void 0, response.headers);
+    this.pacer.observe(ticket, response.status, response.headers);
     const reply = { status: response.status, headers: response.headers, text: text4, ticket };
     const { status } = reply;
     if (status === 401 || status === 403) {
@@ -84563,13 +84617,21 @@ function createJudgeClient(settings, env = process.env) {
 // src/render/judge-report.ts
 var count = (n) => n.toLocaleString("en-US");
 function formatLimits(limits, unit, option) {
-  return limits.map(
-    (limit) => `${count(limit.perMinute)} ${unit}/min (${limit.source === "option" ? option : `x-ratelimit headers of ${limit.model ?? "the endpoint"}`})`
-  );
+  const source = (limit) => {
+    switch (limit.source) {
+      case "option":
+        return option;
+      case "headers":
+        return `x-ratelimit headers of ${limit.model ?? "the endpoint"}`;
+      case "adaptive":
+        return `learnt from 429s of ${limit.model ?? "the endpoint"}, ${plural2(limit.cuts ?? 0, "cut")}`;
+    }
+  };
+  return limits.map((limit) => `${count(limit.perMinute)} ${unit}/min (${source(limit)})`);
 }
 function formatPacing(pacing) {
   const limits = [...formatLimits(pacing.requests, "requests", "--rpm"), ...formatLimits(pacing.tokens, "tokens", "--tpm")];
-  return limits.length === 0 ? "pacing: none (no --rpm or --tpm, and no x-ratelimit headers from the endpoint)" : `pacing: ${limits.join(", ")}`;
+  return limits.length === 0 ? "pacing: none (no --rpm or --tpm, no x-ratelimit headers from the endpoint, no 429)" : `pacing: ${limits.join(", ")}`;
 }
 
 // src/frontends/github/judge.ts

@@ -537,6 +537,7 @@ export class JudgeClient {
     if (text === undefined)
       throw new JudgeCallError('invalid_reply', `the reply from ${url} is larger than ${sizeInWords(maxReplyBytes)}, the most rag-gate reads`);
     this.pacer.settle(ticket, undefined, response.headers);
+    this.pacer.observe(ticket, response.status, response.headers);
     const reply = { status: response.status, headers: response.headers, text, ticket };
     const { status } = reply;
     if (status === 401 || status === 403) {

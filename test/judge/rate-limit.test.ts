@@ -95,6 +95,16 @@ describe('judging under a rate limit (300–800 ms latency)', () => {
     expect(client.pacing.tokens).toEqual([{ perMinute: 36_000, source: 'headers', model: 'gpt-4o-mini' }]);
   });
 
+  it('120 rpm with neither headers nor --rpm, Retry-After: 2: the rate is learnt from the 429s (AIMD), no record lost, 429s under 5%', async () => {
+    const { result, client, requests, rateLimited } = await judgeUnderLimit(200, { rpm: 120, headers: false, retryAfterSeconds: 2 });
+    expect(result.recordsFailed, JSON.stringify(result.failuresByKind)).toBe(0);
+    expect(requests).toBe(400 + rateLimited);
+    expect(rateLimited).toBeGreaterThan(0);
+    expect(rateLimited).toBeLessThanOrEqual(0.05 * 400);
+    const [learnt] = client.pacing.requests;
+    expect(learnt).toMatchObject({ source: 'adaptive', model: 'gpt-4o-mini' });
+  });
+
   it('60 rpm with neither headers nor --rpm: 429s with Retry-After: 2 are waited out and no record is lost (issue 19 lost 40%)', async () => {
     const { result, requests, rateLimited } = await judgeUnderLimit(100, { rpm: 60, headers: false, retryAfterSeconds: 2 });
     expect(result.recordsFailed, JSON.stringify(result.failuresByKind)).toBe(0);

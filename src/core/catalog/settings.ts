@@ -702,7 +702,7 @@ export const SETTINGS = {
   'judge-rpm': {
     name: 'judge-rpm',
     description:
-      "requests per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else no pacing",
+      "requests per minute the judge paces its calls to (and the most the rate learnt from 429s may reach); empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else a rate learnt from its 429s",
     default: '',
     parse: parseOptionalPerMinute,
     cli: judgeCommands('--rpm <n>'),
