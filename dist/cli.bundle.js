@@ -46682,6 +46682,7 @@ function metricOfTask(task) {
   const metric = task.split(".")[0];
   return JUDGE_METRICS.includes(metric ?? "") ? metric : void 0;
 }
+var RELEVANCE_EMBEDDINGS_TASK = "answer_relevance.embeddings";
 var RAGAS_CALLS_PER_ANSWER = {
   faithfulness: { metric: "faithfulness", chat: 2, embeddings: 0 },
   answer_relevance: { metric: "answer_relevancy", chat: 1, embeddings: 2 },
@@ -46697,9 +46698,11 @@ async function judgeClaimVerdict(client, claim3, context) {
 async function judgeCorrect(client, question, answer, expected) {
   return (await client.structured(correctnessRequest(question, answer, expected))).verdict === "CORRECT";
 }
-async function judgeAnswerRelevance(client, question, answer) {
-  const generated = (await client.structured(relevanceQuestionsRequest(answer))).questions.slice(0, 3);
-  const similarities = await client.cosinesToFirst(PROMPT_VERSIONS.answer_relevance, "answer_relevance.embeddings", [question, ...generated]);
+async function relevanceQuestions(client, answer) {
+  return (await client.structured(relevanceQuestionsRequest(answer))).questions.slice(0, 3);
+}
+async function relevanceFromQuestions(client, question, generated, member) {
+  const similarities = await client.cosinesToFirst(PROMPT_VERSIONS.answer_relevance, RELEVANCE_EMBEDDINGS_TASK, [question, ...generated], member);
   const mean3 = similarities.reduce((sum, s) => sum + Math.max(0, s), 0) / similarities.length;
   return Math.min(1, Math.max(0, mean3));
 }
@@ -48913,7 +48916,7 @@ var SETTINGS = {
   },
   "judge-rpm": {
     name: "judge-rpm",
-    description: "requests per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else no pacing",
+    description: "requests per minute the judge paces its calls to (and the most the rate learnt from 429s may reach); empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else a rate learnt from its 429s",
     default: "",
     parse: parseOptionalPerMinute,
     cli: judgeCommands("--rpm <n>"),
@@ -49246,7 +49249,7 @@ function renderJudgeSummary(result, stats, out, maxFailureShare, pacing) {
       count(report2.kept),
       skipped === 0 ? "0" : `${count(skipped)} (${reasons})`,
       count(report2.failed),
-      perAnswer(report2.cost.calls, answers, 2),
+      report2.calls.embeddings === 0 ? perAnswer(report2.cost.calls, answers, 2) : `${perAnswer(report2.cost.calls, answers, 2)} (${perAnswer(report2.calls.chat, answers, 2)} chat + ${perAnswer(report2.calls.embeddings, answers, 2)} embeddings)`,
       perAnswer(report2.cost.totalTokens, answers, 0),
       `${report2.ragas.chat + report2.ragas.embeddings} (${report2.ragas.metric})`
     ]);
@@ -49424,6 +49427,76 @@ var JudgeCache = class {
   }
 };
 
+// src/judge/embedding-batch.ts
+var EMBEDDING_BATCH_ANSWERS = 16;
+var EMBEDDING_BATCH_TOKENS = 1e5;
+var EmbeddingBatch = class {
+  constructor(send, tokensOf, answersPerRequest) {
+    this.send = send;
+    this.tokensOf = tokensOf;
+    this.answersPerRequest = answersPerRequest;
+  }
+  send;
+  tokensOf;
+  answersPerRequest;
+  queued = [];
+  queuedTokens = 0;
+  members = 0;
+  settled = 0;
+  closed = false;
+  /** A new member; the batch's last request waits for every member to settle, and for `close`. */
+  member() {
+    this.members++;
+    let done = false;
+    const settle2 = () => {
+      if (done) return false;
+      done = true;
+      this.settled++;
+      return true;
+    };
+    return {
+      embed: (texts2) => {
+        if (!settle2()) throw new Error("a batch member queues its texts once");
+        const vectors = this.enqueue(texts2);
+        this.sendIfComplete();
+        return vectors;
+      },
+      settle: () => {
+        if (settle2()) this.sendIfComplete();
+      }
+    };
+  }
+  /** No more members will join. */
+  close() {
+    this.closed = true;
+    this.sendIfComplete();
+  }
+  enqueue(texts2) {
+    const tokens = this.tokensOf(texts2);
+    if (this.queued.length > 0 && this.queuedTokens + tokens > EMBEDDING_BATCH_TOKENS) this.sendQueued();
+    const vectors = new Promise((resolve4, reject) => this.queued.push({ texts: texts2, resolve: resolve4, reject }));
+    this.queuedTokens += tokens;
+    if (this.queued.length >= Math.min(EMBEDDING_BATCH_ANSWERS, this.answersPerRequest())) this.sendQueued();
+    return vectors;
+  }
+  sendIfComplete() {
+    if (this.closed && this.settled === this.members && this.queued.length > 0) this.sendQueued();
+  }
+  sendQueued() {
+    const batch = this.queued;
+    this.queued = [];
+    this.queuedTokens = 0;
+    this.send(batch.map((item) => item.texts)).then(
+      (results) => batch.forEach((item, i) => {
+        const result = results[i];
+        if (result instanceof Error) item.reject(result);
+        else item.resolve(result);
+      }),
+      (error62) => batch.forEach((item) => item.reject(error62))
+    );
+  }
+};
+
 // src/judge/pacing.ts
 var MinuteAllowance = class {
   constructor(perMinute, now) {
@@ -49532,7 +49605,12 @@ var Pacer = class {
       for (const allowance of requestAllowances) allowance?.spend(1, now);
       for (const allowance of tokenAllowances) allowance?.spend(tokens, now);
       const own6 = this.byModel.get(model);
-      return { model, sequence: ++this.admitted, estimatedTokens: tokens, spentAfter: { requests: own6?.requests?.spent ?? 0, tokens: own6?.tokens?.spent ?? 0 } };
+      return {
+        model,
+        sequence: ++this.admitted,
+        estimatedTokens: tokens,
+        spentAfter: { requests: own6?.requests?.spent ?? 0, tokens: own6?.tokens?.spent ?? 0 }
+      };
     });
     this.queue = turn.then(
       () => void 0,
@@ -49840,6 +49918,8 @@ var JudgeClient = class {
   /** Mean completion tokens of each task so far, for the estimate a request is paced by. */
   completionMeans = /* @__PURE__ */ new Map();
   responseFormat = "json_schema";
+  /** Answers an embeddings request may carry: EMBEDDING_BATCH_ANSWERS, or 1 once the endpoint refused a list. */
+  embeddingAnswersPerRequest = Number.POSITIVE_INFINITY;
   endpoint;
   redact;
   clock;
@@ -49892,19 +49972,54 @@ var JudgeClient = class {
     return this.redacting(this.cached(parts, request.reply, () => this.withRetries(() => this.chatAttempt(request))));
   }
   /**
-   * Embeds `texts` in one call and returns the cosine similarity of the first text with each of the others.
-   * The similarities, not the vectors, are cached (a few numbers instead of thousands), keyed by embedding
+   * Embeds `texts` (in one call, or with a batch `member` in its batch's call) and returns the cosine similarity of
+   * the first text with each of the others. The similarities, not the vectors, are cached per answer (a few numbers instead of thousands), keyed by embedding
    * model, prompt version and texts.
    */
-  cosinesToFirst(promptVersion, task, texts2) {
+  cosinesToFirst(promptVersion, task, texts2, member) {
     const parts = { endpoint: "embeddings", model: this.options.embeddingModel, promptVersion, task, input: [...texts2] };
     const compute = async () => {
-      const [first, ...others] = await this.withRetries(() => this.embeddingsAttempt(task, texts2));
+      const vectors = member === void 0 ? (await this.embedGroups(task, [texts2]))[0] : await member.embed(texts2);
+      if (vectors instanceof Error) throw vectors;
+      const [first, ...others] = vectors;
       const cosines = others.map((vector) => cosine(first, vector));
       if (cosines.some((value2) => !Number.isFinite(value2))) throw new JudgeCallError("invalid_reply", "the embeddings endpoint returned a zero vector");
       return cosines;
     };
-    return this.redacting(this.cached(parts, cosinesValue, compute));
+    return this.redacting(this.cached(parts, cosinesValue, compute, () => member?.settle()));
+  }
+  /**
+   * A batch for the embeddings of many answers under `task`: members' texts go together, EMBEDDING_BATCH_ANSWERS
+   * answers a request (see EmbeddingBatch). Pass a member to `cosinesToFirst`.
+   */
+  embeddingBatch(task) {
+    return new EmbeddingBatch(
+      (groups) => this.embedGroups(task, groups),
+      (texts2) => this.estimateTokens(task, texts2),
+      () => this.embeddingAnswersPerRequest
+    );
+  }
+  /**
+   * One embeddings request for the texts of several answers, split back per answer. An endpoint that refuses a
+   * list of several answers (HTTP 400 or 413: some cap the inputs a request) gets one answer a request from then on.
+   */
+  async embedGroups(task, groups) {
+    try {
+      const vectors = await this.withRetries(() => this.embeddingsAttempt(task, groups.flat()));
+      let at = 0;
+      return groups.map((group) => vectors.slice(at, at += group.length));
+    } catch (error62) {
+      if (!(error62 instanceof JudgeCallError)) throw error62;
+      if (groups.length > 1 && error62.kind === "http") {
+        if (this.embeddingAnswersPerRequest > 1)
+          this.notes.push(
+            `the embeddings endpoint refused the texts of ${groups.length} answers in one request (${error62.message}); sending one answer a request`
+          );
+        this.embeddingAnswersPerRequest = 1;
+        return Promise.all(groups.map(async (group) => (await this.embedGroups(task, [group]))[0]));
+      }
+      return groups.map(() => error62);
+    }
   }
   /** Every error leaves the client through here, whatever its words came from: a server, fetch or this client. */
   async redacting(work) {
@@ -49918,10 +50033,12 @@ var JudgeClient = class {
       throw error62;
     }
   }
-  async cached(parts, check3, compute) {
+  /** The value of `parts`: shared with an identical call of this run, from the cache, or computed; `served` is told when it is not computed. */
+  async cached(parts, check3, compute, served) {
     const key = cacheKey(parts);
     const shared = this.memo.get(key);
     if (shared !== void 0) {
+      served?.();
       const value2 = await shared;
       this.stats.cacheHits++;
       this.taskStats(parts.task).cacheHits++;
@@ -49932,6 +50049,7 @@ var JudgeClient = class {
       if (stored !== void 0) {
         const parsed = check3.safeParse(stored);
         if (parsed.success) {
+          served?.();
           this.stats.cacheHits++;
           this.taskStats(parts.task).cacheHits++;
           return parsed.data;
@@ -53005,13 +53123,11 @@ function planMetric(metric, record2, overwrite) {
   if (metric === "correctness" && record2.expected_answer === void 0) return { judge: false, kept: false, reason: "no expected_answer" };
   return { judge: true };
 }
-function judgeMetric(client, metric, record2) {
+function judgeByChat(client, metric, record2) {
   const answer = record2.answer ?? "";
   switch (metric) {
     case "faithfulness":
       return judgeClaims(client, record2.question, answer, record2.retrieved_contexts ?? []);
-    case "answer_relevance":
-      return judgeAnswerRelevance(client, record2.question, answer);
     case "correctness":
       return judgeCorrect(client, record2.question, answer, record2.expected_answer ?? "");
   }
@@ -53049,11 +53165,21 @@ async function judgeResults(client, options) {
   const jsonLines = format !== "json-array";
   const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
   const reports = {};
-  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0, cost: emptyCost(), ragas: RAGAS_CALLS_PER_ANSWER[metric] };
+  for (const metric of metrics)
+    reports[metric] = {
+      judged: 0,
+      kept: 0,
+      skipped: {},
+      failed: 0,
+      cost: emptyCost(),
+      calls: { chat: 0, embeddings: 0 },
+      ragas: RAGAS_CALLS_PER_ANSWER[metric]
+    };
   const statsBefore = structuredClone(client.stats.byTask);
   const values = records.map(() => /* @__PURE__ */ new Map());
   const errors = records.map(() => []);
   const limit = pLimit(client.concurrency);
+  const embeddings = client.embeddingBatch(RELEVANCE_EMBEDDINGS_TASK);
   const tasks = [];
   const toJudge = /* @__PURE__ */ new Set();
   const judgedMetrics = records.map(() => /* @__PURE__ */ new Set());
@@ -53070,10 +53196,12 @@ async function judgeResults(client, options) {
       }
       toJudge.add(index);
       judgedMetrics[index].add(metric);
+      const member = metric === "answer_relevance" ? embeddings.member() : void 0;
+      const judged = member === void 0 ? limit(() => judgeByChat(client, metric, record2)) : limit(() => relevanceQuestions(client, record2.answer ?? "")).then((generated) => relevanceFromQuestions(client, record2.question, generated, member)).finally(() => member.settle());
       tasks.push(
-        limit(async () => {
+        (async () => {
           try {
-            values[index].set(METRIC_FIELD[metric], await judgeMetric(client, metric, record2));
+            values[index].set(METRIC_FIELD[metric], await judged);
             report2.judged++;
           } catch (error62) {
             if (!(error62 instanceof JudgeCallError)) throw error62;
@@ -53083,10 +53211,11 @@ async function judgeResults(client, options) {
           }
           done++;
           options.onProgress?.(done, tasks.length, failedTasks);
-        })
+        })()
       );
     }
   });
+  embeddings.close();
   options.onProgress?.(0, tasks.length, 0);
   try {
     await Promise.all(tasks);
@@ -53099,6 +53228,7 @@ async function judgeResults(client, options) {
     if (report2 === void 0) continue;
     const before = statsBefore[task] ?? emptyCost();
     for (const key of Object.keys(report2.cost)) report2.cost[key] += after[key] - before[key];
+    report2.calls[task === RELEVANCE_EMBEDDINGS_TASK ? "embeddings" : "chat"] += after.calls - before.calls;
   }
   const failuresByKind = {};
   let recordsFailed = 0;

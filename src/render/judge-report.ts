@@ -61,7 +61,9 @@ export function renderJudgeSummary(result: JudgeRunResult, stats: JudgeStats, ou
       count(report.kept),
       skipped === 0 ? '0' : `${count(skipped)} (${reasons})`,
       count(report.failed),
-      perAnswer(report.cost.calls, answers, 2),
+      report.calls.embeddings === 0
+        ? perAnswer(report.cost.calls, answers, 2)
+        : `${perAnswer(report.cost.calls, answers, 2)} (${perAnswer(report.calls.chat, answers, 2)} chat + ${perAnswer(report.calls.embeddings, answers, 2)} embeddings)`,
       perAnswer(report.cost.totalTokens, answers, 0),
       `${report.ragas.chat + report.ragas.embeddings} (${report.ragas.metric})`,
     ]);

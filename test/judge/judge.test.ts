@@ -123,6 +123,7 @@ describe('judge: faithfulness', () => {
       skipped: { 'no retrieved_contexts': 1, 'no answer': 1 },
       failed: 0,
       cost: { calls: 1, cacheHits: 0, promptTokens: 100, completionTokens: 20, totalTokens: 120 },
+      calls: { chat: 1, embeddings: 0 },
       ragas: { metric: 'faithfulness', chat: 2, embeddings: 0 },
     });
     expect(summary.promptVersions).toEqual({ faithfulness: PROMPT_VERSIONS.faithfulness });
@@ -171,6 +172,7 @@ describe('judge: answer relevance and correctness', () => {
       skipped: { 'no expected_answer': 1 },
       failed: 0,
       cost: { calls: 2, cacheHits: 0, promptTokens: 200, completionTokens: 40, totalTokens: 240 },
+      calls: { chat: 2, embeddings: 0 },
       ragas: { metric: 'answer_correctness', chat: 3, embeddings: 2 },
     });
   });
@@ -500,8 +502,9 @@ describe('judge: concurrency, budget and cache', () => {
     const results = input(many(5));
     const first = await judge(results, ['--cache', cache]);
     expect(first.code, first.stderr).toBe(0);
-    expect(fake.server.requests).toHaveLength(5 * 4);
-    // One JSON file per distinct call, under a two-hex-digit fan-out, no temporary files left behind.
+    // Three chat calls an answer, and one embeddings call for the five answers' texts.
+    expect(fake.server.requests).toHaveLength(5 * 3 + 1);
+    // One JSON file per distinct call (the embeddings: one per answer, though they came in one call), under a two-hex-digit fan-out, no temporary files left behind.
     const entries = readdirSync(cache, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.json') || name.endsWith('.tmp'));
     expect(entries).toHaveLength(20);
     for (const entry of entries) {

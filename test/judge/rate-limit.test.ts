@@ -189,7 +189,8 @@ describe('rate limit replies', () => {
     expect(run.code, run.stderr).toBe(0);
     // Fixed usage of the fake: 120 tokens per chat reply, 7 per embedded text.
     expect(run.stderr).toMatch(/faithfulness\s+1\s+0\s+1 \(no retrieved_contexts: 1\)\s+0\s+1\.00\s+120\s+2 \(faithfulness\)/);
-    expect(run.stderr).toMatch(/answer_relevance\s+2\s+0\s+0\s+0\s+2\.00\s+148\s+3 \(answer_relevancy\)/);
+    // The two answers' embeddings go in one call: half a call an answer.
+    expect(run.stderr).toMatch(/answer_relevance\s+2\s+0\s+0\s+0\s+1\.50 \(1\.00 chat \+ 0\.50 embeddings\)\s+148\s+3 \(answer_relevancy\)/);
     expect(run.stderr).toMatch(/correctness\s+2\s+0\s+0\s+0\s+1\.00\s+120\s+5 \(answer_correctness\)/);
     // OpenAI reports limits per model: the chat and the embedding model each have theirs.
     expect(run.stderr).toContain(
@@ -197,7 +198,8 @@ describe('rate limit replies', () => {
         '1,000,000 tokens/min (x-ratelimit headers of gpt-4o-mini), 1,000,000 tokens/min (x-ratelimit headers of text-embedding-3-small)',
     );
     const summary = JSON.parse(run.stdout);
-    expect(summary.metrics.answer_relevance.cost).toEqual({ calls: 4, cacheHits: 0, promptTokens: 2 * 128, completionTokens: 2 * 20, totalTokens: 2 * 148 });
+    expect(summary.metrics.answer_relevance.cost).toEqual({ calls: 3, cacheHits: 0, promptTokens: 2 * 128, completionTokens: 2 * 20, totalTokens: 2 * 148 });
+    expect(summary.metrics.answer_relevance.calls).toEqual({ chat: 2, embeddings: 1 });
     expect(summary.metrics.faithfulness.ragas).toEqual({ metric: 'faithfulness', chat: 2, embeddings: 0 });
   });
 });

@@ -61,11 +61,13 @@ describe('the action with judge: openai', () => {
     expect(failures).toEqual([]);
     // Identical calls are made once. Correctness: 40 base answers and the 30 head answers that changed (the other
     // 10 are the base's) = 70. Answer relevance asks for questions from the answer alone: 40 distinct base answers
-    // and the one head answer "no idea" = 41, then one embeddings call per question = 40.
+    // and the one head answer "no idea" = 41. Its embeddings: the 40 questions with the same three generated ones,
+    // embedded for the head, which is judged first, 16 answers a call (3 calls); the base's are the same texts.
     const chat = judge.requests.filter((r) => r.path === '/v1/chat/completions');
     expect(chat).toHaveLength(111);
     expect(chat.filter((r) => JSON.stringify(r.body).includes('You grade an an'))).toHaveLength(70);
-    expect(judge.requests.filter((r) => r.path === '/v1/embeddings')).toHaveLength(40);
+    const embeddings = judge.requests.filter((r) => r.path === '/v1/embeddings');
+    expect(embeddings.map((r) => r.body.input.length)).toEqual([16 * 4, 16 * 4, 8 * 4]);
     expect(outputs.get('verdict')).toBe('pass');
     expect(outputs.get('broken')).toBe('30');
     const report = JSON.parse(readFileSync(outputs.get('report-json')!, 'utf8'));
