@@ -46682,6 +46682,7 @@ function metricOfTask(task) {
   const metric = task.split(".")[0];
   return JUDGE_METRICS.includes(metric ?? "") ? metric : void 0;
 }
+var RELEVANCE_EMBEDDINGS_TASK = "answer_relevance.embeddings";
 var RAGAS_CALLS_PER_ANSWER = {
   faithfulness: { metric: "faithfulness", chat: 2, embeddings: 0 },
   answer_relevance: { metric: "answer_relevancy", chat: 1, embeddings: 2 },
@@ -46697,9 +46698,11 @@ async function judgeClaimVerdict(client, claim3, context) {
 async function judgeCorrect(client, question, answer, expected) {
   return (await client.structured(correctnessRequest(question, answer, expected))).verdict === "CORRECT";
 }
-async function judgeAnswerRelevance(client, question, answer) {
-  const generated = (await client.structured(relevanceQuestionsRequest(answer))).questions.slice(0, 3);
-  const similarities = await client.cosinesToFirst(PROMPT_VERSIONS.answer_relevance, "answer_relevance.embeddings", [question, ...generated]);
+async function relevanceQuestions(client, answer) {
+  return (await client.structured(relevanceQuestionsRequest(answer))).questions.slice(0, 3);
+}
+async function relevanceFromQuestions(client, question, generated, member) {
+  const similarities = await client.cosinesToFirst(PROMPT_VERSIONS.answer_relevance, RELEVANCE_EMBEDDINGS_TASK, [question, ...generated], member);
   const mean3 = similarities.reduce((sum, s) => sum + Math.max(0, s), 0) / similarities.length;
   return Math.min(1, Math.max(0, mean3));
 }
@@ -46732,7 +46735,7 @@ async function readCalibrationRecord(file2) {
 var SUPPORTED = "SUPPORTED";
 var NOT_SUPPORTED = "NOT_SUPPORTED";
 async function calibrate(client, labels, options) {
-  const limit = pLimit(options.concurrency);
+  const limit = pLimit(client.concurrency);
   const failures = [];
   let done = 0;
   const rate = async (id2, judge) => {
@@ -48529,6 +48532,11 @@ function parseOptionalPerMinute(text4) {
   if (!Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1 per minute, got "${text4}"`);
   return value2;
 }
+function parseWholeAtLeastOne(text4) {
+  const value2 = Number(text4);
+  if (text4.trim() === "" || !Number.isSafeInteger(value2) || value2 < 1) throw new SettingError(`must be a whole number \u2265 1, got "${text4}"`);
+  return value2;
+}
 function parseOptionalPrNumber(text4) {
   if (text4.trim() === "") return void 0;
   const value2 = Number(text4);
@@ -48667,6 +48675,8 @@ var everyCommand = (flag2) => ({ flags: { eval: flag2, compare: flag2, holdout: 
 var everywhere = (flag2) => ({ flags: { eval: flag2, compare: flag2, split: flag2, holdout: flag2, monitor: flag2 } });
 var monitorOnly = (flag2) => ({ flags: { monitor: flag2 } });
 var compareOnly = (flag2) => ({ flags: { compare: flag2 } });
+var judgeCommands = (flag2) => ({ flags: { judge: flag2, calibrate: flag2 } });
+var judgeAndMonitor = (flag2) => ({ flags: { judge: flag2, calibrate: flag2, monitor: flag2 } });
 var SETTINGS = {
   config: {
     name: "config",
@@ -49052,31 +49062,39 @@ var SETTINGS = {
     action: true,
     config: true
   },
-  "judge-model": { name: "judge-model", description: "the judge's chat model", default: "gpt-4o-mini", parse: nonEmpty("a model"), action: true, config: true },
+  "judge-model": {
+    name: "judge-model",
+    description: "the judge's chat model",
+    default: "gpt-4o-mini",
+    parse: nonEmpty("a model"),
+    cli: judgeCommands("--model <name>"),
+    action: true,
+    config: true
+  },
   "judge-base-url": {
     name: "judge-base-url",
     description: "the judge endpoint's base URL (also monitor's embeddings endpoint); empty means OPENAI_BASE_URL, else OpenAI's",
     default: "",
     parse: optionalText,
-    cli: monitorOnly("--base-url <url>"),
+    cli: judgeAndMonitor("--base-url <url>"),
     action: true,
     config: true
   },
   "judge-cache": {
     name: "judge-cache",
-    description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls",
+    description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls (CLI: --no-cache for none)",
     default: ".rag-gate-cache",
     parse: nonEmpty("a directory"),
-    cli: monitorOnly("--cache <dir>"),
+    cli: judgeAndMonitor("--cache <dir>"),
     action: true,
     config: true
   },
   "judge-rpm": {
     name: "judge-rpm",
-    description: "requests per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else no pacing",
+    description: "requests per minute the judge paces its calls to (and the most the rate learnt from 429s may reach); empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else a rate learnt from its 429s",
     default: "",
     parse: parseOptionalPerMinute,
-    cli: monitorOnly("--rpm <n>"),
+    cli: judgeAndMonitor("--rpm <n>"),
     action: true,
     config: true
   },
@@ -49085,7 +49103,34 @@ var SETTINGS = {
     description: "tokens per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-tokens header, per model, when it sends one, else no pacing",
     default: "",
     parse: parseOptionalPerMinute,
-    cli: monitorOnly("--tpm <n>"),
+    cli: judgeAndMonitor("--tpm <n>"),
+    action: true,
+    config: true
+  },
+  "judge-concurrency": {
+    name: "judge-concurrency",
+    description: "the judge's HTTP requests in flight at once; throughput is at most this \xF7 the endpoint's latency (8 at 0.5 s \u2248 960 requests a minute)",
+    default: "8",
+    parse: parseWholeAtLeastOne,
+    cli: judgeAndMonitor("--concurrency <n>"),
+    action: true,
+    config: true
+  },
+  "judge-timeout-seconds": {
+    name: "judge-timeout-seconds",
+    description: "seconds each judge request may take, its reply included, before it is abandoned and retried as a timeout",
+    default: "60",
+    parse: parsePositiveNumber,
+    cli: judgeAndMonitor("--timeout-seconds <s>"),
+    action: true,
+    config: true
+  },
+  "judge-max-attempts": {
+    name: "judge-max-attempts",
+    description: "attempts per judge call, the first included: 408, 409, 5xx, timeouts, broken connections and invalid replies are retried with backoff; a 429 waits without using one up",
+    default: "4",
+    parse: parseWholeAtLeastOne,
+    cli: judgeAndMonitor("--max-attempts <n>"),
     action: true,
     config: true
   },
@@ -49451,13 +49496,21 @@ function formatStats(stats) {
   return `calls ${count(stats.calls)} (${plural2(stats.retries, "retry", "retries")}${limited}), tokens ${count(stats.totalTokens)} (prompt ${count(stats.promptTokens)}, completion ${count(stats.completionTokens)}), cache hits ${count(stats.cacheHits)}`;
 }
 function formatLimits(limits, unit, option) {
-  return limits.map(
-    (limit) => `${count(limit.perMinute)} ${unit}/min (${limit.source === "option" ? option : `x-ratelimit headers of ${limit.model ?? "the endpoint"}`})`
-  );
+  const source = (limit) => {
+    switch (limit.source) {
+      case "option":
+        return option;
+      case "headers":
+        return `x-ratelimit headers of ${limit.model ?? "the endpoint"}`;
+      case "adaptive":
+        return `learnt from 429s of ${limit.model ?? "the endpoint"}, ${plural2(limit.cuts ?? 0, "cut")}`;
+    }
+  };
+  return limits.map((limit) => `${count(limit.perMinute)} ${unit}/min (${source(limit)})`);
 }
 function formatPacing(pacing) {
   const limits = [...formatLimits(pacing.requests, "requests", "--rpm"), ...formatLimits(pacing.tokens, "tokens", "--tpm")];
-  return limits.length === 0 ? "pacing: none (no --rpm or --tpm, and no x-ratelimit headers from the endpoint)" : `pacing: ${limits.join(", ")}`;
+  return limits.length === 0 ? "pacing: none (no --rpm or --tpm, no x-ratelimit headers from the endpoint, no 429)" : `pacing: ${limits.join(", ")}`;
 }
 var perAnswer = (amount, answers, digits) => answers === 0 ? "-" : (amount / answers).toFixed(digits);
 function renderJudgeSummary(result, stats, out, maxFailureShare, pacing) {
@@ -49472,7 +49525,7 @@ function renderJudgeSummary(result, stats, out, maxFailureShare, pacing) {
       count(report2.kept),
       skipped === 0 ? "0" : `${count(skipped)} (${reasons})`,
       count(report2.failed),
-      perAnswer(report2.cost.calls, answers, 2),
+      report2.calls.embeddings === 0 ? perAnswer(report2.cost.calls, answers, 2) : `${perAnswer(report2.cost.calls, answers, 2)} (${perAnswer(report2.calls.chat, answers, 2)} chat + ${perAnswer(report2.calls.embeddings, answers, 2)} embeddings)`,
       perAnswer(report2.cost.totalTokens, answers, 0),
       `${report2.ragas.chat + report2.ragas.embeddings} (${report2.ragas.metric})`
     ]);
@@ -49650,6 +49703,76 @@ var JudgeCache = class {
   }
 };
 
+// src/judge/embedding-batch.ts
+var EMBEDDING_BATCH_ANSWERS = 16;
+var EMBEDDING_BATCH_TOKENS = 1e5;
+var EmbeddingBatch = class {
+  constructor(send, tokensOf, answersPerRequest) {
+    this.send = send;
+    this.tokensOf = tokensOf;
+    this.answersPerRequest = answersPerRequest;
+  }
+  send;
+  tokensOf;
+  answersPerRequest;
+  queued = [];
+  queuedTokens = 0;
+  members = 0;
+  settled = 0;
+  closed = false;
+  /** A new member; the batch's last request waits for every member to settle, and for `close`. */
+  member() {
+    this.members++;
+    let done = false;
+    const settle2 = () => {
+      if (done) return false;
+      done = true;
+      this.settled++;
+      return true;
+    };
+    return {
+      embed: (texts2) => {
+        if (!settle2()) throw new Error("a batch member queues its texts once");
+        const vectors = this.enqueue(texts2);
+        this.sendIfComplete();
+        return vectors;
+      },
+      settle: () => {
+        if (settle2()) this.sendIfComplete();
+      }
+    };
+  }
+  /** No more members will join. */
+  close() {
+    this.closed = true;
+    this.sendIfComplete();
+  }
+  enqueue(texts2) {
+    const tokens = this.tokensOf(texts2);
+    if (this.queued.length > 0 && this.queuedTokens + tokens > EMBEDDING_BATCH_TOKENS) this.sendQueued();
+    const vectors = new Promise((resolve4, reject) => this.queued.push({ texts: texts2, resolve: resolve4, reject }));
+    this.queuedTokens += tokens;
+    if (this.queued.length >= Math.min(EMBEDDING_BATCH_ANSWERS, this.answersPerRequest())) this.sendQueued();
+    return vectors;
+  }
+  sendIfComplete() {
+    if (this.closed && this.settled === this.members && this.queued.length > 0) this.sendQueued();
+  }
+  sendQueued() {
+    const batch = this.queued;
+    this.queued = [];
+    this.queuedTokens = 0;
+    this.send(batch.map((item) => item.texts)).then(
+      (results) => batch.forEach((item, i) => {
+        const result = results[i];
+        if (result instanceof Error) item.reject(result);
+        else item.resolve(result);
+      }),
+      (error62) => batch.forEach((item) => item.reject(error62))
+    );
+  }
+};
+
 // src/judge/pacing.ts
 var MinuteAllowance = class {
   constructor(perMinute, now) {
@@ -49677,6 +49800,12 @@ var MinuteAllowance = class {
     const need = Math.min(amount, this.capacity);
     return this.level >= need ? 0 : (need - this.level) / this.perMs;
   }
+  /** A new rate from now on; what the bucket holds is kept, within the new capacity. */
+  setRate(perMinute, now) {
+    this.refill(now);
+    this.perMinute = perMinute;
+    this.level = Math.min(this.level, this.capacity);
+  }
   spend(amount, now) {
     this.refill(now);
     this.level -= amount;
@@ -49688,6 +49817,10 @@ var MinuteAllowance = class {
     this.level = Math.min(this.level, serverLevel);
   }
 };
+var ADAPTIVE_DECREASE = 0.5;
+var ADAPTIVE_INCREASE_PER_SUCCESS = 0.5;
+var ADAPTIVE_FLOOR = 1;
+var MINUTE_MS = 6e4;
 function parseResetDuration(text4) {
   if (text4 === null) return void 0;
   const value2 = text4.trim();
@@ -49719,10 +49852,14 @@ var Pacer = class {
   pause(until) {
     this.pausedUntil = Math.max(this.pausedUntil, until);
   }
+  /** Requests let through so far. */
+  admitted = 0;
+  /** Clock times of the requests answered (2xx) in about the last minute, per model: the rate a first 429 is cut from. */
+  answered = /* @__PURE__ */ new Map();
   allowances(model) {
     const own6 = this.byModel.get(model);
     return [
-      [this.shared.requests, own6?.requests],
+      [this.shared.requests, own6?.requests, own6?.adaptive?.allowance],
       [this.shared.tokens, own6?.tokens]
     ];
   }
@@ -49744,7 +49881,12 @@ var Pacer = class {
       for (const allowance of requestAllowances) allowance?.spend(1, now);
       for (const allowance of tokenAllowances) allowance?.spend(tokens, now);
       const own6 = this.byModel.get(model);
-      return { model, estimatedTokens: tokens, spentAfter: { requests: own6?.requests?.spent ?? 0, tokens: own6?.tokens?.spent ?? 0 } };
+      return {
+        model,
+        sequence: ++this.admitted,
+        estimatedTokens: tokens,
+        spentAfter: { requests: own6?.requests?.spent ?? 0, tokens: own6?.tokens?.spent ?? 0 }
+      };
     });
     this.queue = turn.then(
       () => void 0,
@@ -49789,6 +49931,44 @@ var Pacer = class {
       }
     }
   }
+  /**
+   * Learns from a reply's status when the endpoint announces no request limit: a 429 cuts the model's request rate
+   * to half (the first one to half the requests answered in the past minute; one for a request let through before
+   * the last cut cuts nothing, it was sent at the old rate), and each 2xx for a request let through after the last
+   * cut raises it by ADAPTIVE_INCREASE_PER_SUCCESS, never above `--rpm`.
+   */
+  observe(ticket, status, headers) {
+    const now = this.clock.now();
+    const own6 = this.byModel.get(ticket.model);
+    const adaptive = own6?.adaptive;
+    if (status >= 200 && status < 300) {
+      const times = this.answered.get(ticket.model) ?? [];
+      times.push(now);
+      while (times[0] <= now - MINUTE_MS) times.shift();
+      this.answered.set(ticket.model, times);
+      if (adaptive !== void 0 && ticket.sequence > adaptive.cutAfter) {
+        const ceiling = this.shared.requests?.perMinute ?? Infinity;
+        adaptive.allowance.setRate(Math.min(ceiling, adaptive.allowance.perMinute + ADAPTIVE_INCREASE_PER_SUCCESS), now);
+      }
+      return;
+    }
+    const announced = ["requests", "tokens"].some((kind) => headers.has(`x-ratelimit-limit-${kind}`));
+    if (status !== 429 || announced || own6?.requests !== void 0 || own6?.tokens !== void 0) return;
+    if (adaptive !== void 0 && ticket.sequence <= adaptive.cutAfter) return;
+    const recent = (this.answered.get(ticket.model) ?? []).filter((time3) => time3 > now - MINUTE_MS).length;
+    const from = adaptive?.allowance.perMinute ?? Math.min(recent, this.shared.requests?.perMinute ?? Infinity);
+    if (from === 0) return;
+    const rate = Math.max(ADAPTIVE_FLOOR, from * ADAPTIVE_DECREASE);
+    if (adaptive === void 0) {
+      const allowances = own6 ?? {};
+      this.byModel.set(ticket.model, allowances);
+      allowances.adaptive = { allowance: new MinuteAllowance(rate, now), cutAfter: this.admitted, cuts: 1 };
+    } else {
+      adaptive.allowance.setRate(rate, now);
+      adaptive.cutAfter = this.admitted;
+      adaptive.cuts++;
+    }
+  }
   /** The limits in force, for the report. */
   get report() {
     const collect = (kind) => {
@@ -49796,7 +49976,8 @@ var Pacer = class {
       if (shared !== void 0) return [{ perMinute: shared.perMinute, source: "option" }];
       return [...this.byModel].filter(([, own6]) => own6[kind] !== void 0).map(([model, own6]) => ({ perMinute: own6[kind].perMinute, source: "headers", model }));
     };
-    return { requests: collect("requests"), tokens: collect("tokens") };
+    const adaptive = [...this.byModel].filter(([, own6]) => own6.adaptive !== void 0).map(([model, own6]) => ({ perMinute: Math.round(own6.adaptive.allowance.perMinute), source: "adaptive", model, cuts: own6.adaptive.cuts }));
+    return { requests: [...collect("requests"), ...adaptive], tokens: collect("tokens") };
   }
 };
 
@@ -50000,6 +50181,7 @@ var JudgeClient = class {
     this.redact = redactor(this.endpoint.secrets);
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.pacer = new Pacer(this.clock, { rpm: options.rpm, tpm: options.tpm });
+    this.slots = pLimit(options.concurrency);
   }
   options;
   stats = { calls: 0, retries: 0, rateLimited: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, byTask: {} };
@@ -50008,12 +50190,19 @@ var JudgeClient = class {
   setupError;
   memo = /* @__PURE__ */ new Map();
   pacer;
+  slots;
   /** Mean completion tokens of each task so far, for the estimate a request is paced by. */
   completionMeans = /* @__PURE__ */ new Map();
   responseFormat = "json_schema";
+  /** Answers an embeddings request may carry: EMBEDDING_BATCH_ANSWERS, or 1 once the endpoint refused a list. */
+  embeddingAnswersPerRequest = Number.POSITIVE_INFINITY;
   endpoint;
   redact;
   clock;
+  /** HTTP requests in flight at once; callers bound the judgements they start by it too. */
+  get concurrency() {
+    return this.options.concurrency;
+  }
   /** The rate limits the calls were paced to, and where each came from. */
   get pacing() {
     return this.pacer.report;
@@ -50059,19 +50248,54 @@ var JudgeClient = class {
     return this.redacting(this.cached(parts, request.reply, () => this.withRetries(() => this.chatAttempt(request))));
   }
   /**
-   * Embeds `texts` in one call and returns the cosine similarity of the first text with each of the others.
-   * The similarities, not the vectors, are cached (a few numbers instead of thousands), keyed by embedding
+   * Embeds `texts` (in one call, or with a batch `member` in its batch's call) and returns the cosine similarity of
+   * the first text with each of the others. The similarities, not the vectors, are cached per answer (a few numbers instead of thousands), keyed by embedding
    * model, prompt version and texts.
    */
-  cosinesToFirst(promptVersion, task, texts2) {
+  cosinesToFirst(promptVersion, task, texts2, member) {
     const parts = { endpoint: "embeddings", model: this.options.embeddingModel, promptVersion, task, input: [...texts2] };
     const compute = async () => {
-      const [first, ...others] = await this.withRetries(() => this.embeddingsAttempt(task, texts2));
+      const vectors = member === void 0 ? (await this.embedGroups(task, [texts2]))[0] : await member.embed(texts2);
+      if (vectors instanceof Error) throw vectors;
+      const [first, ...others] = vectors;
       const cosines = others.map((vector) => cosine(first, vector));
       if (cosines.some((value2) => !Number.isFinite(value2))) throw new JudgeCallError("invalid_reply", "the embeddings endpoint returned a zero vector");
       return cosines;
     };
-    return this.redacting(this.cached(parts, cosinesValue, compute));
+    return this.redacting(this.cached(parts, cosinesValue, compute, () => member?.settle()));
+  }
+  /**
+   * A batch for the embeddings of many answers under `task`: members' texts go together, EMBEDDING_BATCH_ANSWERS
+   * answers a request (see EmbeddingBatch). Pass a member to `cosinesToFirst`.
+   */
+  embeddingBatch(task) {
+    return new EmbeddingBatch(
+      (groups) => this.embedGroups(task, groups),
+      (texts2) => this.estimateTokens(task, texts2),
+      () => this.embeddingAnswersPerRequest
+    );
+  }
+  /**
+   * One embeddings request for the texts of several answers, split back per answer. An endpoint that refuses a
+   * list of several answers (HTTP 400 or 413: some cap the inputs a request) gets one answer a request from then on.
+   */
+  async embedGroups(task, groups) {
+    try {
+      const vectors = await this.withRetries(() => this.embeddingsAttempt(task, groups.flat()));
+      let at = 0;
+      return groups.map((group) => vectors.slice(at, at += group.length));
+    } catch (error62) {
+      if (!(error62 instanceof JudgeCallError)) throw error62;
+      if (groups.length > 1 && error62.kind === "http") {
+        if (this.embeddingAnswersPerRequest > 1)
+          this.notes.push(
+            `the embeddings endpoint refused the texts of ${groups.length} answers in one request (${error62.message}); sending one answer a request`
+          );
+        this.embeddingAnswersPerRequest = 1;
+        return Promise.all(groups.map(async (group) => (await this.embedGroups(task, [group]))[0]));
+      }
+      return groups.map(() => error62);
+    }
   }
   /**
    * The cosine similarity of each pair of texts, embedded in batches of up to `batchSize` distinct texts per call.
@@ -50133,10 +50357,12 @@ var JudgeClient = class {
       throw error62;
     }
   }
-  async cached(parts, check3, compute) {
+  /** The value of `parts`: shared with an identical call of this run, from the cache, or computed; `served` is told when it is not computed. */
+  async cached(parts, check3, compute, served) {
     const key = cacheKey(parts);
     const shared = this.memo.get(key);
     if (shared !== void 0) {
+      served?.();
       const value2 = await shared;
       this.stats.cacheHits++;
       this.taskStats(parts.task).cacheHits++;
@@ -50147,6 +50373,7 @@ var JudgeClient = class {
       if (stored !== void 0) {
         const parsed = check3.safeParse(stored);
         if (parsed.success) {
+          served?.();
           this.stats.cacheHits++;
           this.taskStats(parts.task).cacheHits++;
           return parsed.data;
@@ -50229,6 +50456,10 @@ var JudgeClient = class {
     if (this.setupError !== void 0) throw this.setupError;
     const paused = this.pacer.pausedUntil - this.clock.now();
     if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1e3, paused / 10)), this.abort.signal);
+    return this.slots(() => this.send(path, body, task, estimatedTokens));
+  }
+  /** `post` once it holds one of the `concurrency` slots: pacing, the request, its reply. */
+  async send(path, body, task, estimatedTokens) {
     const { timeoutMs, maxReplyBytes = MAX_REPLY_BYTES } = this.options;
     this.checkBudget();
     const ticket = await this.pacer.admit(body.model, estimatedTokens, this.abort.signal);
@@ -50266,6 +50497,7 @@ var JudgeClient = class {
     if (text4 === void 0)
       throw new JudgeCallError("invalid_reply", `the reply from ${url2} is larger than ${sizeInWords(maxReplyBytes)}, the most rag-gate reads`);
     this.pacer.settle(ticket, void 0, response.headers);
+    this.pacer.observe(ticket, response.status, response.headers);
     const reply = { status: response.status, headers: response.headers, text: text4, ticket };
     const { status } = reply;
     if (status === 401 || status === 403) {
@@ -53215,13 +53447,11 @@ function planMetric(metric, record2, overwrite) {
   if (metric === "correctness" && record2.expected_answer === void 0) return { judge: false, kept: false, reason: "no expected_answer" };
   return { judge: true };
 }
-function judgeMetric(client, metric, record2) {
+function judgeByChat(client, metric, record2) {
   const answer = record2.answer ?? "";
   switch (metric) {
     case "faithfulness":
       return judgeClaims(client, record2.question, answer, record2.retrieved_contexts ?? []);
-    case "answer_relevance":
-      return judgeAnswerRelevance(client, record2.question, answer);
     case "correctness":
       return judgeCorrect(client, record2.question, answer, record2.expected_answer ?? "");
   }
@@ -53259,11 +53489,21 @@ async function judgeResults(client, options) {
   const jsonLines = format !== "json-array";
   const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
   const reports = {};
-  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0, cost: emptyCost(), ragas: RAGAS_CALLS_PER_ANSWER[metric] };
+  for (const metric of metrics)
+    reports[metric] = {
+      judged: 0,
+      kept: 0,
+      skipped: {},
+      failed: 0,
+      cost: emptyCost(),
+      calls: { chat: 0, embeddings: 0 },
+      ragas: RAGAS_CALLS_PER_ANSWER[metric]
+    };
   const statsBefore = structuredClone(client.stats.byTask);
   const values = records.map(() => /* @__PURE__ */ new Map());
   const errors = records.map(() => []);
-  const limit = pLimit(options.concurrency);
+  const limit = pLimit(client.concurrency);
+  const embeddings = client.embeddingBatch(RELEVANCE_EMBEDDINGS_TASK);
   const tasks = [];
   const toJudge = /* @__PURE__ */ new Set();
   const judgedMetrics = records.map(() => /* @__PURE__ */ new Set());
@@ -53280,10 +53520,12 @@ async function judgeResults(client, options) {
       }
       toJudge.add(index);
       judgedMetrics[index].add(metric);
+      const member = metric === "answer_relevance" ? embeddings.member() : void 0;
+      const judged = member === void 0 ? limit(() => judgeByChat(client, metric, record2)) : limit(() => relevanceQuestions(client, record2.answer ?? "")).then((generated) => relevanceFromQuestions(client, record2.question, generated, member)).finally(() => member.settle());
       tasks.push(
-        limit(async () => {
+        (async () => {
           try {
-            values[index].set(METRIC_FIELD[metric], await judgeMetric(client, metric, record2));
+            values[index].set(METRIC_FIELD[metric], await judged);
             report2.judged++;
           } catch (error62) {
             if (!(error62 instanceof JudgeCallError)) throw error62;
@@ -53293,10 +53535,11 @@ async function judgeResults(client, options) {
           }
           done++;
           options.onProgress?.(done, tasks.length, failedTasks);
-        })
+        })()
       );
     }
   });
+  embeddings.close();
   options.onProgress?.(0, tasks.length, 0);
   try {
     await Promise.all(tasks);
@@ -53309,6 +53552,7 @@ async function judgeResults(client, options) {
     if (report2 === void 0) continue;
     const before = statsBefore[task] ?? emptyCost();
     for (const key of Object.keys(report2.cost)) report2.cost[key] += after[key] - before[key];
+    report2.calls[task === RELEVANCE_EMBEDDINGS_TASK ? "embeddings" : "chat"] += after.calls - before.calls;
   }
   const failuresByKind = {};
   let recordsFailed = 0;
@@ -53393,8 +53637,9 @@ function createJudgeClient(settings, env = process.env) {
     apiKey,
     model: settings.model,
     embeddingModel: settings.embeddingModel ?? DEFAULT_EMBEDDING_MODEL,
-    timeoutMs: settings.timeoutMs,
+    timeoutMs: Math.round(settings.timeoutSeconds * 1e3),
     maxAttempts: settings.maxAttempts,
+    concurrency: settings.concurrency,
     backoffMs,
     maxCalls: settings.maxCalls,
     rpm: settings.rpm,
@@ -53474,27 +53719,18 @@ var metricsOption2 = (text4) => {
   if (names.length === 0) throw new InvalidArgumentError(`give at least one of ${JUDGE_METRICS.join(", ")}`);
   return [...new Set(names)];
 };
-var catalogParser = (row) => (text4) => {
-  try {
-    return row.parse(text4);
-  } catch (error62) {
-    if (error62 instanceof SettingError) throw new InvalidArgumentError(error62.message);
-    throw error62;
-  }
-};
-function addJudgeClientOptions(command) {
-  return command.addOption(new Option("--model <name>", "judge chat model").default(SETTINGS["judge-model"].default)).addOption(
-    new Option("--base-url <url>", `OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else ${DEFAULT_BASE_URL}); the key comes from $OPENAI_API_KEY`)
-  ).addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(wholeNumber(1, "a whole number \u2265 1")).default(8)).addOption(new Option("--cache <dir>", "content-addressed cache of judge replies").default(SETTINGS["judge-cache"].default)).addOption(new Option("--no-cache", "do not read or write the cache")).addOption(
+function addJudgeClientOptions(command, name) {
+  return addParsedSettingOptions(command, name).addOption(new Option("--no-cache", "do not read or write the cache")).addOption(
+    new Option("--timeout-ms <ms>", "the timeout in milliseconds (before --timeout-seconds)").argParser(wholeNumber(1, "a whole number of milliseconds \u2265 1")).conflicts("timeoutSeconds").hideHelp()
+  ).addOption(
     new Option("--max-calls <n>", "budget of HTTP requests (retries included); beyond it items are marked as judge errors").argParser(
       wholeNumber(0, "a whole number \u2265 0")
     )
-  ).addOption(new Option("--timeout-ms <ms>", "timeout of each request").argParser(wholeNumber(1, "a whole number of milliseconds \u2265 1")).default(6e4)).addOption(
-    new Option("--max-attempts <n>", "attempts per call, the first included (retries 408/409/429/5xx, timeouts, invalid replies)").argParser(wholeNumber(1, "a whole number \u2265 1")).default(4)
-  ).addOption(new Option("--rpm <n>", SETTINGS["judge-rpm"].description).argParser(catalogParser(SETTINGS["judge-rpm"]))).addOption(new Option("--tpm <n>", SETTINGS["judge-tpm"].description).argParser(catalogParser(SETTINGS["judge-tpm"]))).addOption(new Option("--max-failure-share <share>", "exit 1 when more than this share of items could not be judged").argParser(share).default(0.05));
+  ).addOption(new Option("--max-failure-share <share>", "exit 1 when more than this share of items could not be judged").argParser(share).default(0.05));
 }
 function judgeClientFromOptions(options, env = process.env) {
-  return createJudgeClient(options, env);
+  const timeoutSeconds = options.timeoutMs === void 0 ? options.timeoutSeconds : options.timeoutMs / 1e3;
+  return createJudgeClient({ ...options, timeoutSeconds }, env);
 }
 async function withJudgeSetup(context, run) {
   try {
@@ -53515,16 +53751,16 @@ async function checkOut(results, out) {
   if (!info?.isDirectory()) throw InputError.single({ file: out, message: `cannot write: the directory ${directory} does not exist` });
 }
 function judgeCommand(context, setExitCode) {
-  const command = new Command("judge").description("fill in judge metrics (claims, answer_relevance, correct) with an LLM judge on an OpenAI-compatible endpoint").requiredOption("--results <file>", "results file to judge (never modified)").addOption(new Option("--format <name>", SETTINGS.format.description).argParser(catalogParser(SETTINGS.format)).default("auto")).addOption(
+  const command = new Command("judge").description("fill in judge metrics (claims, answer_relevance, correct) with an LLM judge on an OpenAI-compatible endpoint").requiredOption("--results <file>", "results file to judge (never modified)").addOption(new Option("--format <name>", SETTINGS.format.description).argParser(argParser(SETTINGS.format.parse)).default("auto")).addOption(
     new Option("--field <ours=yours>", SETTINGS.fields.description).argParser((text4, previous) => {
       const given = [...previous, text4];
-      catalogParser(SETTINGS.fields)(given.join("\n"));
+      argParser(SETTINGS.fields.parse)(given.join("\n"));
       return given;
     }).default([])
   ).requiredOption("--out <file>", "where to write the judged copy (JSON Lines, written atomically)").addOption(
     new Option("--metrics <list>", `metrics to judge: ${JUDGE_METRICS.join(", ")}`).argParser(metricsOption2).default([...JUDGE_METRICS], JUDGE_METRICS.join(","))
   ).addOption(new Option("--embedding-model <name>", "embedding model for answer_relevance").default(DEFAULT_EMBEDDING_MODEL));
-  return addJudgeClientOptions(command).option("--overwrite", "replace judged fields the input already has (default: keep them)").option("--json", "print a JSON summary on stdout").action(async (options) => {
+  return addJudgeClientOptions(command, "judge").option("--overwrite", "replace judged fields the input already has (default: keep them)").option("--json", "print a JSON summary on stdout").action(async (options) => {
     const code3 = await withJudgeSetup(context, async () => {
       await checkOut(options.results, options.out);
       const client = judgeClientFromOptions(options);
@@ -53536,7 +53772,6 @@ function judgeCommand(context, setExitCode) {
         out: options.out,
         metrics: options.metrics,
         overwrite: options.overwrite === true,
-        concurrency: options.concurrency,
         onProgress: progress.update
       }).finally(progress.end);
       const warnings = [...result.readWarnings, ...client.warnings];
@@ -53591,14 +53826,12 @@ function calibrateCommand(context, setExitCode) {
   ).option("--out <file>", "write the calibration record (JSON) here").addOption(
     new Option("--kappa-floor <kappa>", "warn when kappa is below this (judge metrics may gate only at or above it)").argParser(kappaFloorOption).default(SETTINGS["kappa-floor"].parse(SETTINGS["kappa-floor"].default))
   );
-  return addJudgeClientOptions(command).option("--json", "print the calibration as one JSON object on stdout").action(async (options) => {
+  return addJudgeClientOptions(command, "calibrate").option("--json", "print the calibration as one JSON object on stdout").action(async (options) => {
     const code3 = await withJudgeSetup(context, async () => {
       const labels = await readLabels(options.labels);
       const client = judgeClientFromOptions(options);
       const progress = countingProgress(context, "calibrating");
-      const result = await calibrate(client, labels, { labelsFile: options.labels, concurrency: options.concurrency, onProgress: progress.update }).finally(
-        progress.end
-      );
+      const result = await calibrate(client, labels, { labelsFile: options.labels, onProgress: progress.update }).finally(progress.end);
       for (const warning of client.warnings) context.stderr(`rag-gate: warning: ${warning}
 `);
       const failureShare = result.total === 0 ? 0 : result.failures.length / result.total;
@@ -63660,8 +63893,9 @@ async function monitorLogs(settings, origins, env) {
         embeddingModel: settings["embedding-model"],
         baseUrl: settings["judge-base-url"],
         cache: settings["judge-cache"],
-        timeoutMs: 6e4,
-        maxAttempts: 4,
+        timeoutSeconds: settings["judge-timeout-seconds"],
+        maxAttempts: settings["judge-max-attempts"],
+        concurrency: settings["judge-concurrency"],
         rpm: settings["judge-rpm"],
         tpm: settings["judge-tpm"]
       },

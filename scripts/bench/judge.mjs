@@ -181,7 +181,9 @@ export function judgeReport(measured, table) {
         const { ragas } = report;
         return [
           metric,
-          (report.cost.calls / answers).toFixed(2),
+          report.calls.embeddings === 0
+            ? (report.cost.calls / answers).toFixed(2)
+            : `${(report.cost.calls / answers).toFixed(2)} (${(report.calls.chat / answers).toFixed(2)} chat + ${(report.calls.embeddings / answers).toFixed(3)} embeddings)`,
           group(report.cost.totalTokens / answers),
           ragas.metric,
           `${ragas.chat + ragas.embeddings} (${ragas.chat} LLM + ${ragas.embeddings} embeddings)`,

@@ -70,9 +70,9 @@ const NOT_SUPPORTED = 'NOT_SUPPORTED';
 export async function calibrate(
   client: JudgeClient,
   labels: Labels,
-  options: { labelsFile: string; concurrency: number; date?: Date; onProgress?: (done: number, total: number) => void },
+  options: { labelsFile: string; date?: Date; onProgress?: (done: number, total: number) => void },
 ): Promise<CalibrationResult> {
-  const limit = pLimit(options.concurrency);
+  const limit = pLimit(client.concurrency);
   const failures: CalibrationFailure[] = [];
   let done = 0;
   const rate = async <T>(id: string, judge: () => Promise<T>): Promise<T | undefined> => {

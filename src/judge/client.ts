@@ -1,6 +1,8 @@
+import pLimit, { type LimitFunction } from 'p-limit';
 import { z } from 'zod';
 import { redactor } from '../core/redact.js';
 import { type CacheKeyParts, type JudgeCache, cacheKey } from './cache.js';
+import { type BatchMember, EmbeddingBatch } from './embedding-batch.js';
 import { type JudgeErrorKind, JudgeCallError, JudgeSetupError } from './errors.js';
 import type { StructuredRequest } from './prompts.js';
 import { type PacingReport, type Ticket, Pacer } from './pacing.js';
@@ -15,8 +17,8 @@ export const DEFAULT_BACKOFF_MS = 500;
 const DEFAULT_MAX_RETRY_AFTER_MS = 120_000;
 const MIB = 1024 * 1024;
 /**
- * The most of one reply rag-gate reads: a judge's chat reply is a few kB, and the embeddings of the four texts
- * answer relevance sends are under 300 kB even at 3,072 dimensions. A longer body is abandoned at this size and the
+ * The most of one reply rag-gate reads: a judge's chat reply is a few kB, and a batch of answer relevance's
+ * embeddings (EMBEDDING_BATCH_ANSWERS answers, 4 texts each) under 4.5 MB even at 3,072 dimensions. A longer body is abandoned at this size and the
  * call fails as `invalid_reply`, without a retry: at temperature 0 the same request gets the same reply, and each
  * attempt would download the cap again.
  */
@@ -52,6 +54,8 @@ export interface JudgeClientOptions {
    * invalid replies (not one past `maxReplyBytes`).
    */
   readonly maxAttempts: number;
+  /** HTTP requests in flight at once (a request waiting out a backoff holds none). */
+  readonly concurrency: number;
   readonly backoffMs: number;
   readonly maxRetryAfterMs?: number;
   /** Default MAX_REPLY_BYTES. */
@@ -285,9 +289,12 @@ export class JudgeClient {
   private setupError: JudgeSetupError | undefined;
   private readonly memo = new Map<string, Promise<unknown>>();
   private readonly pacer: Pacer;
+  private readonly slots: LimitFunction;
   /** Mean completion tokens of each task so far, for the estimate a request is paced by. */
   private readonly completionMeans = new Map<string, { replies: number; tokens: number }>();
   private responseFormat: 'json_schema' | 'json_object' = 'json_schema';
+  /** Answers an embeddings request may carry: EMBEDDING_BATCH_ANSWERS, or 1 once the endpoint refused a list. */
+  private embeddingAnswersPerRequest = Number.POSITIVE_INFINITY;
   private readonly endpoint: ReturnType<typeof endpointOf>;
   private readonly redact: (text: string) => string;
   private readonly clock: JudgeClock;
@@ -297,6 +304,12 @@ export class JudgeClient {
     this.redact = redactor(this.endpoint.secrets);
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.pacer = new Pacer(this.clock, { rpm: options.rpm, tpm: options.tpm });
+    this.slots = pLimit(options.concurrency);
+  }
+
+  /** HTTP requests in flight at once; callers bound the judgements they start by it too. */
+  get concurrency(): number {
+    return this.options.concurrency;
   }
 
   /** The rate limits the calls were paced to, and where each came from. */
@@ -352,19 +365,57 @@ export class JudgeClient {
   }
 
   /**
-   * Embeds `texts` in one call and returns the cosine similarity of the first text with each of the others.
-   * The similarities, not the vectors, are cached (a few numbers instead of thousands), keyed by embedding
+   * Embeds `texts` (in one call, or with a batch `member` in its batch's call) and returns the cosine similarity of
+   * the first text with each of the others. The similarities, not the vectors, are cached per answer (a few numbers instead of thousands), keyed by embedding
    * model, prompt version and texts.
    */
-  cosinesToFirst(promptVersion: string, task: string, texts: readonly string[]): Promise<number[]> {
+  cosinesToFirst(promptVersion: string, task: string, texts: readonly string[], member?: BatchMember): Promise<number[]> {
     const parts: CacheKeyParts = { endpoint: 'embeddings', model: this.options.embeddingModel, promptVersion, task, input: [...texts] };
     const compute = async () => {
-      const [first, ...others] = await this.withRetries(() => this.embeddingsAttempt(task, texts));
+      const vectors = member === undefined ? (await this.embedGroups(task, [texts]))[0]! : await member.embed(texts);
+      if (vectors instanceof Error) throw vectors;
+      const [first, ...others] = vectors;
       const cosines = others.map((vector) => cosine(first!, vector));
       if (cosines.some((value) => !Number.isFinite(value))) throw new JudgeCallError('invalid_reply', 'the embeddings endpoint returned a zero vector');
       return cosines;
     };
-    return this.redacting(this.cached(parts, cosinesValue, compute));
+    return this.redacting(this.cached(parts, cosinesValue, compute, () => member?.settle()));
+  }
+
+  /**
+   * A batch for the embeddings of many answers under `task`: members' texts go together, EMBEDDING_BATCH_ANSWERS
+   * answers a request (see EmbeddingBatch). Pass a member to `cosinesToFirst`.
+   */
+  embeddingBatch(task: string): EmbeddingBatch {
+    return new EmbeddingBatch(
+      (groups) => this.embedGroups(task, groups),
+      (texts) => this.estimateTokens(task, texts),
+      () => this.embeddingAnswersPerRequest,
+    );
+  }
+
+  /**
+   * One embeddings request for the texts of several answers, split back per answer. An endpoint that refuses a
+   * list of several answers (HTTP 400 or 413: some cap the inputs a request) gets one answer a request from then on.
+   */
+  private async embedGroups(task: string, groups: readonly (readonly string[])[]): Promise<(number[][] | Error)[]> {
+    try {
+      const vectors = await this.withRetries(() => this.embeddingsAttempt(task, groups.flat()));
+      let at = 0;
+      return groups.map((group) => vectors.slice(at, (at += group.length)));
+    } catch (error) {
+      if (!(error instanceof JudgeCallError)) throw error;
+      // Batches sent before the first refusal came back are split too.
+      if (groups.length > 1 && error.kind === 'http') {
+        if (this.embeddingAnswersPerRequest > 1)
+          this.notes.push(
+            `the embeddings endpoint refused the texts of ${groups.length} answers in one request (${error.message}); sending one answer a request`,
+          );
+        this.embeddingAnswersPerRequest = 1;
+        return Promise.all(groups.map(async (group) => (await this.embedGroups(task, [group]))[0]!));
+      }
+      return groups.map(() => error);
+    }
   }
 
   /**
@@ -430,10 +481,12 @@ export class JudgeClient {
     }
   }
 
-  private async cached<T>(parts: CacheKeyParts, check: z.ZodType<T>, compute: () => Promise<T>): Promise<T> {
+  /** The value of `parts`: shared with an identical call of this run, from the cache, or computed; `served` is told when it is not computed. */
+  private async cached<T>(parts: CacheKeyParts, check: z.ZodType<T>, compute: () => Promise<T>, served?: () => void): Promise<T> {
     const key = cacheKey(parts);
     const shared = this.memo.get(key);
     if (shared !== undefined) {
+      served?.();
       const value = (await shared) as T;
       this.stats.cacheHits++;
       this.taskStats(parts.task).cacheHits++;
@@ -444,6 +497,7 @@ export class JudgeClient {
       if (stored !== undefined) {
         const parsed = check.safeParse(stored);
         if (parsed.success) {
+          served?.();
           this.stats.cacheHits++;
           this.taskStats(parts.task).cacheHits++;
           return parsed.data;
@@ -534,6 +588,11 @@ export class JudgeClient {
     // all return at the same instant.
     const paused = this.pacer.pausedUntil - this.clock.now();
     if (paused > 0) await this.clock.sleep(paused + Math.floor((this.options.random ?? Math.random)() * Math.min(1000, paused / 10)), this.abort.signal);
+    return this.slots(() => this.send(path, body, task, estimatedTokens));
+  }
+
+  /** `post` once it holds one of the `concurrency` slots: pacing, the request, its reply. */
+  private async send(path: string, body: unknown, task: string, estimatedTokens: number): Promise<RawReply & { readonly ticket: Ticket }> {
     const { timeoutMs, maxReplyBytes = MAX_REPLY_BYTES } = this.options;
     this.checkBudget();
     const ticket = await this.pacer.admit((body as { model: string }).model, estimatedTokens, this.abort.signal);
@@ -572,6 +631,7 @@ export class JudgeClient {
     if (text === undefined)
       throw new JudgeCallError('invalid_reply', `the reply from ${url} is larger than ${sizeInWords(maxReplyBytes)}, the most rag-gate reads`);
     this.pacer.settle(ticket, undefined, response.headers);
+    this.pacer.observe(ticket, response.status, response.headers);
     const reply = { status: response.status, headers: response.headers, text, ticket };
     const { status } = reply;
     if (status === 401 || status === 403) {

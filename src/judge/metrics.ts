@@ -1,4 +1,5 @@
 import type { JudgeClient } from './client.js';
+import type { BatchMember } from './embedding-batch.js';
 import { type ClaimVerdict, PROMPT_VERSIONS, claimVerdictRequest, correctnessRequest, faithfulnessRequest, relevanceQuestionsRequest } from './prompts.js';
 
 /** The metrics `rag-gate judge` computes, by the results field each fills. */
@@ -24,12 +25,8 @@ export interface CallsPerAnswer {
   readonly embeddings: number;
 }
 
-/** What rag-gate itself sends per answer, without retries (see the functions below). */
-export const CALLS_PER_ANSWER: Readonly<Record<JudgeMetric, CallsPerAnswer>> = {
-  faithfulness: { chat: 1, embeddings: 0 },
-  answer_relevance: { chat: 1, embeddings: 1 },
-  correctness: { chat: 1, embeddings: 0 },
-};
+/** The task of answer relevance's embeddings requests (batched across answers: see EmbeddingBatch). */
+export const RELEVANCE_EMBEDDINGS_TASK = 'answer_relevance.embeddings';
 
 /**
  * What Ragas, the common alternative, sends per answer for the same metric (explodinggradients/ragas at 3e28e9d,
@@ -65,13 +62,18 @@ export async function judgeCorrect(client: JudgeClient, question: string, answer
   return (await client.structured(correctnessRequest(question, answer, expected))).verdict === 'CORRECT';
 }
 
+/** Answer relevance's chat call: three questions the answer would answer (it does not see the real question). */
+export async function relevanceQuestions(client: JudgeClient, answer: string): Promise<string[]> {
+  return (await client.structured(relevanceQuestionsRequest(answer))).questions.slice(0, 3);
+}
+
 /**
- * Answer relevance: three questions the answer would answer, embedded with the real question; the mean
- * cosine between each and the real question. Negative cosines count as 0, so the score stays in [0, 1].
+ * Answer relevance from the generated questions: they are embedded with the real question (in `member`'s batch,
+ * when given) and the score is the mean cosine between each and the real question. Negative cosines count as 0,
+ * so the score stays in [0, 1].
  */
-export async function judgeAnswerRelevance(client: JudgeClient, question: string, answer: string): Promise<number> {
-  const generated = (await client.structured(relevanceQuestionsRequest(answer))).questions.slice(0, 3);
-  const similarities = await client.cosinesToFirst(PROMPT_VERSIONS.answer_relevance, 'answer_relevance.embeddings', [question, ...generated]);
+export async function relevanceFromQuestions(client: JudgeClient, question: string, generated: readonly string[], member?: BatchMember): Promise<number> {
+  const similarities = await client.cosinesToFirst(PROMPT_VERSIONS.answer_relevance, RELEVANCE_EMBEDDINGS_TASK, [question, ...generated], member);
   const mean = similarities.reduce((sum, s) => sum + Math.max(0, s), 0) / similarities.length;
   return Math.min(1, Math.max(0, mean));
 }

@@ -15,14 +15,16 @@ export interface PacingLimits {
   readonly tpm?: number;
 }
 
-/** Where a limit in force came from. */
-export type LimitSource = 'option' | 'headers';
+/** Where a limit in force came from: `--rpm`/`--tpm`, the endpoint's headers, or 429s without headers (adaptive). */
+export type LimitSource = 'option' | 'headers' | 'adaptive';
 
 export interface LimitInForce {
   readonly perMinute: number;
   readonly source: LimitSource;
-  /** The model whose reply headers gave it (headers only: OpenAI reports limits per model). */
+  /** The model whose replies gave it (headers and adaptive: OpenAI limits each model on its own). */
   readonly model?: string;
+  /** Adaptive only: how often a 429 cut the rate. */
+  readonly cuts?: number;
 }
 
 /** What the pacer knew by the end of the run, for the report. */
@@ -48,7 +50,7 @@ class MinuteAllowance {
   spent = 0;
 
   constructor(
-    readonly perMinute: number,
+    public perMinute: number,
     now: number,
   ) {
     this.level = this.capacity;
@@ -75,6 +77,13 @@ class MinuteAllowance {
     return this.level >= need ? 0 : (need - this.level) / this.perMs;
   }
 
+  /** A new rate from now on; what the bucket holds is kept, within the new capacity. */
+  setRate(perMinute: number, now: number): void {
+    this.refill(now);
+    this.perMinute = perMinute;
+    this.level = Math.min(this.level, this.capacity);
+  }
+
   spend(amount: number, now: number): void {
     this.refill(now);
     this.level -= amount;
@@ -88,15 +97,38 @@ class MinuteAllowance {
   }
 }
 
+/** The adaptive rate's multiplicative decrease: a 429 halves it. */
+const ADAPTIVE_DECREASE = 0.5;
+/** Its additive increase: each request answered after the last cut adds this many requests a minute. */
+const ADAPTIVE_INCREASE_PER_SUCCESS = 0.5;
+/** It never goes below one request a minute. */
+const ADAPTIVE_FLOOR = 1;
+const MINUTE_MS = 60_000;
+
+/**
+ * A request rate learnt from 429s, for an endpoint that sends no `x-ratelimit-*` headers (AIMD, as TCP's congestion
+ * control): a 429 halves it, each request answered after the cut raises it a little, and it never exceeds `--rpm`.
+ */
+interface AdaptiveRate {
+  readonly allowance: MinuteAllowance;
+  /** Requests let through up to the last cut: a 429 for one of them was sent at the old rate and cuts nothing. */
+  cutAfter: number;
+  cuts: number;
+}
+
 /** A pair of allowances, either of which may be unknown. */
 interface Allowances {
   requests?: MinuteAllowance;
   tokens?: MinuteAllowance;
+  /** The request rate learnt from 429s, while no header gave a limit. */
+  adaptive?: AdaptiveRate;
 }
 
 /** What a request was charged, so that the reply can settle it. */
 export interface Ticket {
   readonly model: string;
+  /** Its place in the order requests were let through (1, 2, …). */
+  readonly sequence: number;
   readonly estimatedTokens: number;
   /** Units of each per-model allowance spent up to and including this request. */
   readonly spentAfter: Spent;
@@ -145,10 +177,15 @@ export class Pacer {
     this.pausedUntil = Math.max(this.pausedUntil, until);
   }
 
+  /** Requests let through so far. */
+  private admitted = 0;
+  /** Clock times of the requests answered (2xx) in about the last minute, per model: the rate a first 429 is cut from. */
+  private readonly answered = new Map<string, number[]>();
+
   private allowances(model: string): (MinuteAllowance | undefined)[][] {
     const own = this.byModel.get(model);
     return [
-      [this.shared.requests, own?.requests],
+      [this.shared.requests, own?.requests, own?.adaptive?.allowance],
       [this.shared.tokens, own?.tokens],
     ];
   }
@@ -171,7 +208,12 @@ export class Pacer {
       for (const allowance of requestAllowances!) allowance?.spend(1, now);
       for (const allowance of tokenAllowances!) allowance?.spend(tokens, now);
       const own = this.byModel.get(model);
-      return { model, estimatedTokens: tokens, spentAfter: { requests: own?.requests?.spent ?? 0, tokens: own?.tokens?.spent ?? 0 } };
+      return {
+        model,
+        sequence: ++this.admitted,
+        estimatedTokens: tokens,
+        spentAfter: { requests: own?.requests?.spent ?? 0, tokens: own?.tokens?.spent ?? 0 },
+      };
     });
     // The next in line waits for this one's turn, not for its outcome.
     this.queue = turn.then(
@@ -219,6 +261,46 @@ export class Pacer {
     }
   }
 
+  /**
+   * Learns from a reply's status when the endpoint announces no request limit: a 429 cuts the model's request rate
+   * to half (the first one to half the requests answered in the past minute; one for a request let through before
+   * the last cut cuts nothing, it was sent at the old rate), and each 2xx for a request let through after the last
+   * cut raises it by ADAPTIVE_INCREASE_PER_SUCCESS, never above `--rpm`.
+   */
+  observe(ticket: Ticket, status: number, headers: Headers): void {
+    const now = this.clock.now();
+    const own = this.byModel.get(ticket.model);
+    const adaptive = own?.adaptive;
+    if (status >= 200 && status < 300) {
+      const times = this.answered.get(ticket.model) ?? [];
+      times.push(now);
+      while (times[0]! <= now - MINUTE_MS) times.shift();
+      this.answered.set(ticket.model, times);
+      if (adaptive !== undefined && ticket.sequence > adaptive.cutAfter) {
+        const ceiling = this.shared.requests?.perMinute ?? Infinity;
+        adaptive.allowance.setRate(Math.min(ceiling, adaptive.allowance.perMinute + ADAPTIVE_INCREASE_PER_SUCCESS), now);
+      }
+      return;
+    }
+    const announced = ['requests', 'tokens'].some((kind) => headers.has(`x-ratelimit-limit-${kind}`));
+    if (status !== 429 || announced || own?.requests !== undefined || own?.tokens !== undefined) return;
+    if (adaptive !== undefined && ticket.sequence <= adaptive.cutAfter) return;
+    const recent = (this.answered.get(ticket.model) ?? []).filter((time) => time > now - MINUTE_MS).length;
+    const from = adaptive?.allowance.perMinute ?? Math.min(recent, this.shared.requests?.perMinute ?? Infinity);
+    // Nothing answered yet: no rate to cut from; the 429's Retry-After holds the calls meanwhile.
+    if (from === 0) return;
+    const rate = Math.max(ADAPTIVE_FLOOR, from * ADAPTIVE_DECREASE);
+    if (adaptive === undefined) {
+      const allowances = own ?? {};
+      this.byModel.set(ticket.model, allowances);
+      allowances.adaptive = { allowance: new MinuteAllowance(rate, now), cutAfter: this.admitted, cuts: 1 };
+    } else {
+      adaptive.allowance.setRate(rate, now);
+      adaptive.cutAfter = this.admitted;
+      adaptive.cuts++;
+    }
+  }
+
   /** The limits in force, for the report. */
   get report(): PacingReport {
     const collect = (kind: 'requests' | 'tokens'): LimitInForce[] => {
@@ -228,6 +310,9 @@ export class Pacer {
         .filter(([, own]) => own[kind] !== undefined)
         .map(([model, own]) => ({ perMinute: own[kind]!.perMinute, source: 'headers' as const, model }));
     };
-    return { requests: collect('requests'), tokens: collect('tokens') };
+    const adaptive = [...this.byModel]
+      .filter(([, own]) => own.adaptive !== undefined)
+      .map(([model, own]) => ({ perMinute: Math.round(own.adaptive!.allowance.perMinute), source: 'adaptive' as const, model, cuts: own.adaptive!.cuts }));
+    return { requests: [...collect('requests'), ...adaptive], tokens: collect('tokens') };
   }
 }

@@ -10,10 +10,12 @@ import {
   JUDGE_METRICS,
   METRIC_FIELD,
   RAGAS_CALLS_PER_ANSWER,
-  judgeAnswerRelevance,
+  RELEVANCE_EMBEDDINGS_TASK,
   judgeClaims,
   judgeCorrect,
   metricOfTask,
+  relevanceFromQuestions,
+  relevanceQuestions,
 } from './metrics.js';
 import { PROMPT_VERSIONS } from './prompts.js';
 import { rewriteRecord } from './raw.js';
@@ -45,6 +47,8 @@ export interface MetricReport {
   failed: number;
   /** What judging this metric cost in this run: HTTP requests (retries included), cache hits and tokens. */
   cost: TaskStats;
+  /** The requests of `cost`, by endpoint: embeddings requests carry several answers each. */
+  calls: { chat: number; embeddings: number };
   /** For comparison: what Ragas sends per answer for the same metric. */
   readonly ragas: CallsPerAnswer & { readonly metric: string };
 }
@@ -55,7 +59,6 @@ export interface JudgeRunOptions {
   readonly read?: Pick<ReadOptions, 'format' | 'fields'>;
   readonly metrics: readonly JudgeMetric[];
   readonly overwrite: boolean;
-  readonly concurrency: number;
   readonly onProgress?: (done: number, total: number, failed: number) => void;
 }
 
@@ -88,13 +91,12 @@ function planMetric(metric: JudgeMetric, record: ResultRecord, overwrite: boolea
   return { judge: true };
 }
 
-function judgeMetric(client: JudgeClient, metric: JudgeMetric, record: ResultRecord): Promise<unknown> {
+/** A metric judged by chat calls alone (answer relevance also embeds: see `judgeResults`). */
+function judgeByChat(client: JudgeClient, metric: Exclude<JudgeMetric, 'answer_relevance'>, record: ResultRecord): Promise<unknown> {
   const answer = record.answer ?? '';
   switch (metric) {
     case 'faithfulness':
       return judgeClaims(client, record.question, answer, record.retrieved_contexts ?? []);
-    case 'answer_relevance':
-      return judgeAnswerRelevance(client, record.question, answer);
     case 'correctness':
       return judgeCorrect(client, record.question, answer, record.expected_answer ?? '');
   }
@@ -129,7 +131,7 @@ function judgeProvenance(client: JudgeClient): Record<JudgeMetric, JudgedBy> {
  * Judges the selected metrics of every record of a results file and returns the output lines: each input
  * record with the judged fields filled in (`claims`, `answer_relevance`, `correct`) and, where judging
  * failed, `judge_errors: [{metric, kind, message}]`. Fields the input has are kept unless `overwrite`.
- * At most `concurrency` metric judgements (so HTTP requests) run at once. A JudgeSetupError (endpoint
+ * At most the client's `concurrency` metric judgements run at once. A JudgeSetupError (endpoint
  * unreachable, key rejected) rejects the whole run; any other failure is recorded on its record.
  */
 async function judgeResults(client: JudgeClient, options: JudgeRunOptions): Promise<JudgeRunResult> {
@@ -148,11 +150,21 @@ async function judgeResults(client: JudgeClient, options: JudgeRunOptions): Prom
 
   const metrics = JUDGE_METRICS.filter((metric) => options.metrics.includes(metric));
   const reports: Partial<Record<JudgeMetric, MetricReport>> = {};
-  for (const metric of metrics) reports[metric] = { judged: 0, kept: 0, skipped: {}, failed: 0, cost: emptyCost(), ragas: RAGAS_CALLS_PER_ANSWER[metric] };
+  for (const metric of metrics)
+    reports[metric] = {
+      judged: 0,
+      kept: 0,
+      skipped: {},
+      failed: 0,
+      cost: emptyCost(),
+      calls: { chat: 0, embeddings: 0 },
+      ragas: RAGAS_CALLS_PER_ANSWER[metric],
+    };
   const statsBefore = structuredClone(client.stats.byTask);
   const values = records.map(() => new Map<string, unknown>());
   const errors = records.map((): JudgeErrorEntry[] => []);
-  const limit = pLimit(options.concurrency);
+  const limit = pLimit(client.concurrency);
+  const embeddings = client.embeddingBatch(RELEVANCE_EMBEDDINGS_TASK);
   const tasks: Promise<void>[] = [];
   const toJudge = new Set<number>();
   const judgedMetrics = records.map(() => new Set<JudgeMetric>());
@@ -170,10 +182,19 @@ async function judgeResults(client: JudgeClient, options: JudgeRunOptions): Prom
       }
       toJudge.add(index);
       judgedMetrics[index]!.add(metric);
+      // Answer relevance waits for its batch of embeddings outside the limit: judgements holding every slot while
+      // their batch waits for more members would wait for ever.
+      const member = metric === 'answer_relevance' ? embeddings.member() : undefined;
+      const judged =
+        member === undefined
+          ? limit(() => judgeByChat(client, metric as Exclude<JudgeMetric, 'answer_relevance'>, record))
+          : limit(() => relevanceQuestions(client, record.answer ?? ''))
+              .then((generated) => relevanceFromQuestions(client, record.question, generated, member))
+              .finally(() => member.settle());
       tasks.push(
-        limit(async () => {
+        (async () => {
           try {
-            values[index]!.set(METRIC_FIELD[metric], await judgeMetric(client, metric, record));
+            values[index]!.set(METRIC_FIELD[metric], await judged);
             report.judged++;
           } catch (error) {
             if (!(error instanceof JudgeCallError)) throw error;
@@ -183,10 +204,11 @@ async function judgeResults(client: JudgeClient, options: JudgeRunOptions): Prom
           }
           done++;
           options.onProgress?.(done, tasks.length, failedTasks);
-        }),
+        })(),
       );
     }
   });
+  embeddings.close();
   options.onProgress?.(0, tasks.length, 0);
   try {
     await Promise.all(tasks);
@@ -200,6 +222,7 @@ async function judgeResults(client: JudgeClient, options: JudgeRunOptions): Prom
     if (report === undefined) continue;
     const before = statsBefore[task] ?? emptyCost();
     for (const key of Object.keys(report.cost) as (keyof TaskStats)[]) report.cost[key] += after[key] - before[key];
+    report.calls[task === RELEVANCE_EMBEDDINGS_TASK ? 'embeddings' : 'chat'] += after.calls - before.calls;
   }
 
   const failuresByKind: Partial<Record<JudgeErrorKind, number>> = {};

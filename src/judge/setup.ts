@@ -12,8 +12,10 @@ export interface JudgeSettings {
   /** Cache directory, or false for none. */
   readonly cache: string | false;
   readonly maxCalls?: number;
-  readonly timeoutMs: number;
+  readonly timeoutSeconds: number;
   readonly maxAttempts: number;
+  /** HTTP requests in flight at once. */
+  readonly concurrency: number;
   /** Requests and tokens per minute to pace calls to; unset: the endpoint's rate limit headers, if any. */
   readonly rpm?: number;
   readonly tpm?: number;
@@ -57,8 +59,9 @@ export function createJudgeClient(settings: JudgeSettings, env: NodeJS.ProcessEn
     apiKey,
     model: settings.model,
     embeddingModel: settings.embeddingModel ?? DEFAULT_EMBEDDING_MODEL,
-    timeoutMs: settings.timeoutMs,
+    timeoutMs: Math.round(settings.timeoutSeconds * 1000),
     maxAttempts: settings.maxAttempts,
+    concurrency: settings.concurrency,
     backoffMs,
     maxCalls: settings.maxCalls,
     rpm: settings.rpm,

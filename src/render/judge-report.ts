@@ -21,15 +21,23 @@ function formatStats(stats: JudgeStats): string {
 
 /** "120 requests/min (--rpm)" or "500 requests/min (headers of gpt-4o-mini)", one per limit in force. */
 function formatLimits(limits: readonly LimitInForce[], unit: string, option: string): string[] {
-  return limits.map(
-    (limit) => `${count(limit.perMinute)} ${unit}/min (${limit.source === 'option' ? option : `x-ratelimit headers of ${limit.model ?? 'the endpoint'}`})`,
-  );
+  const source = (limit: LimitInForce) => {
+    switch (limit.source) {
+      case 'option':
+        return option;
+      case 'headers':
+        return `x-ratelimit headers of ${limit.model ?? 'the endpoint'}`;
+      case 'adaptive':
+        return `learnt from 429s of ${limit.model ?? 'the endpoint'}, ${plural(limit.cuts ?? 0, 'cut')}`;
+    }
+  };
+  return limits.map((limit) => `${count(limit.perMinute)} ${unit}/min (${source(limit)})`);
 }
 
 /** The rate limits the calls were paced to, or that there were none. */
 export function formatPacing(pacing: PacingReport): string {
   const limits = [...formatLimits(pacing.requests, 'requests', '--rpm'), ...formatLimits(pacing.tokens, 'tokens', '--tpm')];
-  return limits.length === 0 ? 'pacing: none (no --rpm or --tpm, and no x-ratelimit headers from the endpoint)' : `pacing: ${limits.join(', ')}`;
+  return limits.length === 0 ? 'pacing: none (no --rpm or --tpm, no x-ratelimit headers from the endpoint, no 429)' : `pacing: ${limits.join(', ')}`;
 }
 
 const perAnswer = (amount: number, answers: number, digits: number) => (answers === 0 ? '-' : (amount / answers).toFixed(digits));
@@ -53,7 +61,9 @@ export function renderJudgeSummary(result: JudgeRunResult, stats: JudgeStats, ou
       count(report.kept),
       skipped === 0 ? '0' : `${count(skipped)} (${reasons})`,
       count(report.failed),
-      perAnswer(report.cost.calls, answers, 2),
+      report.calls.embeddings === 0
+        ? perAnswer(report.cost.calls, answers, 2)
+        : `${perAnswer(report.cost.calls, answers, 2)} (${perAnswer(report.calls.chat, answers, 2)} chat + ${perAnswer(report.calls.embeddings, answers, 2)} embeddings)`,
       perAnswer(report.cost.totalTokens, answers, 0),
       `${report.ragas.chat + report.ragas.embeddings} (${report.ragas.metric})`,
     ]);

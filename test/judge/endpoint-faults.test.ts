@@ -29,6 +29,7 @@ function client(baseUrl: string, clock: JudgeClock, options: Partial<JudgeClient
     embeddingModel: 'e',
     timeoutMs: 10_000,
     maxAttempts: 4,
+    concurrency: 8,
     backoffMs: 5,
     random: () => 0,
     clock,

@@ -123,6 +123,7 @@ describe('judge: faithfulness', () => {
       skipped: { 'no retrieved_contexts': 1, 'no answer': 1 },
       failed: 0,
       cost: { calls: 1, cacheHits: 0, promptTokens: 100, completionTokens: 20, totalTokens: 120 },
+      calls: { chat: 1, embeddings: 0 },
       ragas: { metric: 'faithfulness', chat: 2, embeddings: 0 },
     });
     expect(summary.promptVersions).toEqual({ faithfulness: PROMPT_VERSIONS.faithfulness });
@@ -171,6 +172,7 @@ describe('judge: answer relevance and correctness', () => {
       skipped: { 'no expected_answer': 1 },
       failed: 0,
       cost: { calls: 2, cacheHits: 0, promptTokens: 200, completionTokens: 40, totalTokens: 240 },
+      calls: { chat: 2, embeddings: 0 },
       ragas: { metric: 'answer_correctness', chat: 3, embeddings: 2 },
     });
   });
@@ -315,13 +317,32 @@ describe('judge: retries, timeouts and failures', () => {
     expect(failed.stderr).toContain('judge errors: 1 of 1 record judged (100.0%; allowed 5.0%); by kind: invalid_reply 1');
   });
 
-  it('a request that exceeds --timeout-ms is retried, then a timeout error', async () => {
+  it('a request that exceeds --timeout-seconds is retried, then a timeout error; --timeout-ms, its former spelling, still works', async () => {
     // No reply at all, rather than a late one, so the outcome cannot depend on which timer fires first.
     fake.server.hold = () => new Promise(() => {});
-    const run = await judge(input([REFUND]), ['--metrics', 'faithfulness', '--timeout-ms', '50', '--max-attempts', '2']);
-    expect(run.code).toBe(1);
-    expect(fake.server.requests).toHaveLength(2);
-    expect((readJsonl(run.out)[0]!.judge_errors as { kind: string }[])[0]!.kind).toBe('timeout');
+    for (const timeout of [
+      ['--timeout-seconds', '0.05'],
+      ['--timeout-ms', '50'],
+    ]) {
+      fake.server.requests.length = 0;
+      const run = await judge(input([REFUND]), ['--metrics', 'faithfulness', ...timeout, '--max-attempts', '2']);
+      expect(run.code).toBe(1);
+      expect(fake.server.requests).toHaveLength(2);
+      const [error] = readJsonl(run.out)[0]!.judge_errors as { kind: string; message: string }[];
+      expect(error).toMatchObject({ kind: 'timeout', message: expect.stringContaining('within 50 ms') });
+    }
+  });
+
+  it.each([
+    [['--concurrency', '0'], /option '--concurrency <n>' argument '0' is invalid\. must be a whole number ≥ 1, got "0"/],
+    [['--max-attempts', '1.5'], /option '--max-attempts <n>' argument '1\.5' is invalid\. must be a whole number ≥ 1/],
+    [['--timeout-seconds', 'soon'], /option '--timeout-seconds <s>' argument 'soon' is invalid\. must be a positive number/],
+    [['--timeout-seconds', '5', '--timeout-ms', '50'], /option '--timeout-ms <ms>' cannot be used with option '--timeout-seconds <s>'/],
+  ])('%j is refused before any call, naming the option (exit 2)', async (flags, message) => {
+    const run = await judge(input([REFUND]), flags);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(fake.server.requests).toHaveLength(0);
   });
 
   it('more than --max-failure-share of records failing exits 1, but OUT is still written; at or below it exits 0', async () => {
@@ -396,6 +417,7 @@ describe('judge client: waits, on a manual clock', () => {
       embeddingModel: 'e',
       timeoutMs: 60_000,
       maxAttempts: 3,
+      concurrency: 8,
       backoffMs: 5,
       random: () => 0,
       clock,
@@ -480,8 +502,9 @@ describe('judge: concurrency, budget and cache', () => {
     const results = input(many(5));
     const first = await judge(results, ['--cache', cache]);
     expect(first.code, first.stderr).toBe(0);
-    expect(fake.server.requests).toHaveLength(5 * 4);
-    // One JSON file per distinct call, under a two-hex-digit fan-out, no temporary files left behind.
+    // Three chat calls an answer, and one embeddings call for the five answers' texts.
+    expect(fake.server.requests).toHaveLength(5 * 3 + 1);
+    // One JSON file per distinct call (the embeddings: one per answer, though they came in one call), under a two-hex-digit fan-out, no temporary files left behind.
     const entries = readdirSync(cache, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.json') || name.endsWith('.tmp'));
     expect(entries).toHaveLength(20);
     for (const entry of entries) {

@@ -150,3 +150,64 @@ describe("OpenAI's reset durations", () => {
     expect(parseResetDuration(text)).toBeUndefined();
   });
 });
+
+describe('a request rate learnt from 429s without rate limit headers (AIMD)', () => {
+  const none = new Headers();
+  const ok = (pacer: Pacer, ticket: Awaited<ReturnType<Pacer['admit']>>) => pacer.observe(ticket, 200, none);
+  const limited = (pacer: Pacer, ticket: Awaited<ReturnType<Pacer['admit']>>) => pacer.observe(ticket, 429, none);
+
+  it('the first 429 halves the requests answered in the past minute; one for a request sent before the cut cuts nothing', async () => {
+    const clock = simulatedClock();
+    const pacer = new Pacer(clock, {});
+    const tickets = [];
+    for (let i = 0; i < 12; i++) tickets.push(await pacer.admit('m', 0));
+    for (const ticket of tickets.slice(0, 10)) ok(pacer, ticket);
+    limited(pacer, tickets[10]!);
+    expect(pacer.report.requests).toEqual([{ perMinute: 5, source: 'adaptive', model: 'm', cuts: 1 }]);
+    limited(pacer, tickets[11]!);
+    expect(pacer.report.requests[0]!.cuts).toBe(1);
+    // 5 a minute: one every 12 s after the bucket's single request.
+    const start = clock.now();
+    expect((await admissionTimes(pacer, clock, 3)).map((t) => t - start)).toEqual([0, 12_000, 24_000]);
+  });
+
+  it('each request answered after the cut adds half a request a minute; a 429 sent after the cut halves again', async () => {
+    const clock = simulatedClock();
+    const pacer = new Pacer(clock, {});
+    const first = await pacer.admit('m', 0);
+    for (let i = 0; i < 40; i++) ok(pacer, first);
+    limited(pacer, first);
+    expect(pacer.report.requests[0]!.perMinute).toBe(20);
+    for (let i = 0; i < 10; i++) ok(pacer, await pacer.admit('m', 0));
+    expect(pacer.report.requests[0]!.perMinute).toBe(25);
+    limited(pacer, await pacer.admit('m', 0));
+    expect(pacer.report.requests[0]).toMatchObject({ perMinute: 13, cuts: 2 });
+  });
+
+  it('never rises above --rpm, and cuts from it when fewer were answered', async () => {
+    const clock = simulatedClock();
+    const pacer = new Pacer(clock, { rpm: 30 });
+    const ticket = await pacer.admit('m', 0);
+    for (let i = 0; i < 100; i++) ok(pacer, ticket);
+    limited(pacer, ticket);
+    expect(pacer.report.requests).toEqual([
+      { perMinute: 30, source: 'option' },
+      { perMinute: 15, source: 'adaptive', model: 'm', cuts: 1 },
+    ]);
+    for (let i = 0; i < 60; i++) ok(pacer, await pacer.admit('m', 0));
+    expect(pacer.report.requests[1]!.perMinute).toBe(30);
+  });
+
+  it('learns nothing from a 429 that carries rate limit headers, nor from one before any request was answered', async () => {
+    const clock = simulatedClock();
+    const pacer = new Pacer(clock, {});
+    const ticket = await pacer.admit('m', 0);
+    limited(pacer, ticket);
+    expect(pacer.report.requests).toEqual([]);
+    ok(pacer, ticket);
+    pacer.observe(ticket, 429, headers({ 'x-ratelimit-limit-tokens': '1000' }));
+    expect(pacer.report.requests).toEqual([]);
+    pacer.observe(ticket, 503, none);
+    expect(pacer.report.requests).toEqual([]);
+  });
+});

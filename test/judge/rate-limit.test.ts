@@ -55,6 +55,7 @@ async function judgeUnderLimit(count: number, limit: EndpointRateLimit, pacing: 
     embeddingModel: 'e',
     timeoutMs: 60_000,
     maxAttempts: 4,
+    concurrency: 8,
     backoffMs: 500,
     clock,
     ...pacing,
@@ -64,7 +65,6 @@ async function judgeUnderLimit(count: number, limit: EndpointRateLimit, pacing: 
     out: fake.path('out.jsonl'),
     metrics: ['faithfulness', 'correctness'],
     overwrite: false,
-    concurrency: 8,
   });
   return { result, client, requests: fake.server.requests.length, rateLimited: fake.server.rateLimitedReplies };
 }
@@ -93,6 +93,16 @@ describe('judging under a rate limit (300–800 ms latency)', () => {
     expect(result.recordsFailed, JSON.stringify(result.failuresByKind)).toBe(0);
     expect(rateLimited).toBeLessThanOrEqual(0.02 * 200);
     expect(client.pacing.tokens).toEqual([{ perMinute: 36_000, source: 'headers', model: 'gpt-4o-mini' }]);
+  });
+
+  it('120 rpm with neither headers nor --rpm, Retry-After: 2: the rate is learnt from the 429s (AIMD), no record lost, 429s under 5%', async () => {
+    const { result, client, requests, rateLimited } = await judgeUnderLimit(200, { rpm: 120, headers: false, retryAfterSeconds: 2 });
+    expect(result.recordsFailed, JSON.stringify(result.failuresByKind)).toBe(0);
+    expect(requests).toBe(400 + rateLimited);
+    expect(rateLimited).toBeGreaterThan(0);
+    expect(rateLimited).toBeLessThanOrEqual(0.05 * 400);
+    const [learnt] = client.pacing.requests;
+    expect(learnt).toMatchObject({ source: 'adaptive', model: 'gpt-4o-mini' });
   });
 
   it('60 rpm with neither headers nor --rpm: 429s with Retry-After: 2 are waited out and no record is lost (issue 19 lost 40%)', async () => {
@@ -179,7 +189,8 @@ describe('rate limit replies', () => {
     expect(run.code, run.stderr).toBe(0);
     // Fixed usage of the fake: 120 tokens per chat reply, 7 per embedded text.
     expect(run.stderr).toMatch(/faithfulness\s+1\s+0\s+1 \(no retrieved_contexts: 1\)\s+0\s+1\.00\s+120\s+2 \(faithfulness\)/);
-    expect(run.stderr).toMatch(/answer_relevance\s+2\s+0\s+0\s+0\s+2\.00\s+148\s+3 \(answer_relevancy\)/);
+    // The two answers' embeddings go in one call: half a call an answer.
+    expect(run.stderr).toMatch(/answer_relevance\s+2\s+0\s+0\s+0\s+1\.50 \(1\.00 chat \+ 0\.50 embeddings\)\s+148\s+3 \(answer_relevancy\)/);
     expect(run.stderr).toMatch(/correctness\s+2\s+0\s+0\s+0\s+1\.00\s+120\s+5 \(answer_correctness\)/);
     // OpenAI reports limits per model: the chat and the embedding model each have theirs.
     expect(run.stderr).toContain(
@@ -187,7 +198,8 @@ describe('rate limit replies', () => {
         '1,000,000 tokens/min (x-ratelimit headers of gpt-4o-mini), 1,000,000 tokens/min (x-ratelimit headers of text-embedding-3-small)',
     );
     const summary = JSON.parse(run.stdout);
-    expect(summary.metrics.answer_relevance.cost).toEqual({ calls: 4, cacheHits: 0, promptTokens: 2 * 128, completionTokens: 2 * 20, totalTokens: 2 * 148 });
+    expect(summary.metrics.answer_relevance.cost).toEqual({ calls: 3, cacheHits: 0, promptTokens: 2 * 128, completionTokens: 2 * 20, totalTokens: 2 * 148 });
+    expect(summary.metrics.answer_relevance.calls).toEqual({ chat: 2, embeddings: 1 });
     expect(summary.metrics.faithfulness.ragas).toEqual({ metric: 'faithfulness', chat: 2, embeddings: 0 });
   });
 });

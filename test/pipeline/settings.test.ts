@@ -70,6 +70,13 @@ describe('rag-gate.yml', () => {
     expect(message).toMatch(/rag-gate\.yml:3: alpha: alpha must be a number between 0 and 1, got "2"$/);
   });
 
+  it("reads the judge's client settings, and names file, line and key of a bad one", async () => {
+    const { settings } = await withConfig(['judge-concurrency: 3', 'judge-timeout-seconds: 2.5', 'judge-max-attempts: 6'].join('\n'));
+    expect([settings['judge-concurrency'], settings['judge-timeout-seconds'], settings['judge-max-attempts']]).toEqual([3, 2.5, 6]);
+    const message = await problem(['judge-concurrency: 4', 'judge-max-attempts: 0'].join('\n'));
+    expect(message).toMatch(/rag-gate\.yml:2: judge-max-attempts: must be a whole number ≥ 1, got "0"$/);
+  });
+
   it('names an unknown key, with the setting it probably meant', async () => {
     const message = await problem(['alpha: 0.05', 'retreival-ok: hit@5'].join('\n'));
     expect(message).toMatch(/rag-gate\.yml:2: retreival-ok: is not a setting; did you mean "retrieval-ok"\?/);

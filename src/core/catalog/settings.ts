@@ -25,8 +25,8 @@ import { parseDuration, parseTimestamp } from '../monitor/windows.js';
  * SettingError, whose message the front end prefixes with where the text came from.
  */
 
-/** The CLI commands that take settings (`trec` takes only the few rows that name it, from flags alone). */
-export type SettingCommand = 'eval' | 'compare' | 'trec' | 'split' | 'holdout' | 'monitor';
+/** The CLI commands that take settings (`trec`, `judge` and `calibrate` take only the rows that name them, from flags alone). */
+export type SettingCommand = 'eval' | 'compare' | 'trec' | 'split' | 'holdout' | 'monitor' | 'judge' | 'calibrate';
 
 export interface SettingRow<T> {
   /** The input's name in action.yml and the key in rag-gate.yml. */
@@ -140,6 +140,13 @@ function parseOptionalPerMinute(text: string): number | undefined {
   if (text.trim() === '') return undefined;
   const value = Number(text);
   if (!Number.isSafeInteger(value) || value < 1) throw new SettingError(`must be a whole number ≥ 1 per minute, got "${text}"`);
+  return value;
+}
+
+/** A whole number ≥ 1 (calls in flight, attempts per call). */
+function parseWholeAtLeastOne(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isSafeInteger(value) || value < 1) throw new SettingError(`must be a whole number ≥ 1, got "${text}"`);
   return value;
 }
 
@@ -312,6 +319,10 @@ const everyCommand = (flag: string) => ({ flags: { eval: flag, compare: flag, ho
 const everywhere = (flag: string) => ({ flags: { eval: flag, compare: flag, split: flag, holdout: flag, monitor: flag } });
 const monitorOnly = (flag: string) => ({ flags: { monitor: flag } });
 const compareOnly = (flag: string) => ({ flags: { compare: flag } });
+/** A setting of the judge's client: the commands that call the judge. */
+const judgeCommands = (flag: string) => ({ flags: { judge: flag, calibrate: flag } });
+/** A setting of the judge's client that monitor's embeddings endpoint shares. */
+const judgeAndMonitor = (flag: string) => ({ flags: { judge: flag, calibrate: flag, monitor: flag } });
 
 export const SETTINGS = {
   config: {
@@ -722,32 +733,40 @@ export const SETTINGS = {
     action: true,
     config: true,
   },
-  'judge-model': { name: 'judge-model', description: "the judge's chat model", default: 'gpt-4o-mini', parse: nonEmpty('a model'), action: true, config: true },
+  'judge-model': {
+    name: 'judge-model',
+    description: "the judge's chat model",
+    default: 'gpt-4o-mini',
+    parse: nonEmpty('a model'),
+    cli: judgeCommands('--model <name>'),
+    action: true,
+    config: true,
+  },
   'judge-base-url': {
     name: 'judge-base-url',
     description: "the judge endpoint's base URL (also monitor's embeddings endpoint); empty means OPENAI_BASE_URL, else OpenAI's",
     default: '',
     parse: optionalText,
-    cli: monitorOnly('--base-url <url>'),
+    cli: judgeAndMonitor('--base-url <url>'),
     action: true,
     config: true,
   },
   'judge-cache': {
     name: 'judge-cache',
-    description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls",
+    description: "directory of the judge's reply cache; keep it between runs with actions/cache so a rerun makes no calls (CLI: --no-cache for none)",
     default: '.rag-gate-cache',
     parse: nonEmpty('a directory'),
-    cli: monitorOnly('--cache <dir>'),
+    cli: judgeAndMonitor('--cache <dir>'),
     action: true,
     config: true,
   },
   'judge-rpm': {
     name: 'judge-rpm',
     description:
-      "requests per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else no pacing",
+      "requests per minute the judge paces its calls to (and the most the rate learnt from 429s may reach); empty means the endpoint's x-ratelimit-limit-requests header, per model, when it sends one, else a rate learnt from its 429s",
     default: '',
     parse: parseOptionalPerMinute,
-    cli: monitorOnly('--rpm <n>'),
+    cli: judgeAndMonitor('--rpm <n>'),
     action: true,
     config: true,
   },
@@ -757,7 +776,35 @@ export const SETTINGS = {
       "tokens per minute the judge paces its calls to; empty means the endpoint's x-ratelimit-limit-tokens header, per model, when it sends one, else no pacing",
     default: '',
     parse: parseOptionalPerMinute,
-    cli: monitorOnly('--tpm <n>'),
+    cli: judgeAndMonitor('--tpm <n>'),
+    action: true,
+    config: true,
+  },
+  'judge-concurrency': {
+    name: 'judge-concurrency',
+    description: "the judge's HTTP requests in flight at once; throughput is at most this ÷ the endpoint's latency (8 at 0.5 s ≈ 960 requests a minute)",
+    default: '8',
+    parse: parseWholeAtLeastOne,
+    cli: judgeAndMonitor('--concurrency <n>'),
+    action: true,
+    config: true,
+  },
+  'judge-timeout-seconds': {
+    name: 'judge-timeout-seconds',
+    description: 'seconds each judge request may take, its reply included, before it is abandoned and retried as a timeout',
+    default: '60',
+    parse: parsePositiveNumber,
+    cli: judgeAndMonitor('--timeout-seconds <s>'),
+    action: true,
+    config: true,
+  },
+  'judge-max-attempts': {
+    name: 'judge-max-attempts',
+    description:
+      'attempts per judge call, the first included: 408, 409, 5xx, timeouts, broken connections and invalid replies are retried with backoff; a 429 waits without using one up',
+    default: '4',
+    parse: parseWholeAtLeastOne,
+    cli: judgeAndMonitor('--max-attempts <n>'),
     action: true,
     config: true,
   },

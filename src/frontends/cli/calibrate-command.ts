@@ -29,16 +29,14 @@ export function calibrateCommand(context: CommandContext, setExitCode: (code: nu
         .argParser(kappaFloorOption)
         .default(SETTINGS['kappa-floor'].parse(SETTINGS['kappa-floor'].default)),
     );
-  return addJudgeClientOptions(command)
+  return addJudgeClientOptions(command, 'calibrate')
     .option('--json', 'print the calibration as one JSON object on stdout')
     .action(async (options: CalibrateOptions) => {
       const code = await withJudgeSetup(context, async () => {
         const labels = await readLabels(options.labels);
         const client = judgeClientFromOptions(options);
         const progress = countingProgress(context, 'calibrating');
-        const result = await calibrate(client, labels, { labelsFile: options.labels, concurrency: options.concurrency, onProgress: progress.update }).finally(
-          progress.end,
-        );
+        const result = await calibrate(client, labels, { labelsFile: options.labels, onProgress: progress.update }).finally(progress.end);
         for (const warning of client.warnings) context.stderr(`rag-gate: warning: ${warning}\n`);
         const failureShare = result.total === 0 ? 0 : result.failures.length / result.total;
         const incomplete = failureShare > options.maxFailureShare;

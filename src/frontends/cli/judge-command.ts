@@ -2,9 +2,8 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { InputError } from '../../core/errors.js';
-import { SETTINGS, type SettingRow } from '../../core/catalog/settings.js';
-import { SettingError } from '../../core/errors.js';
-import { DEFAULT_BASE_URL, DEFAULT_EMBEDDING_MODEL, type JudgeClient } from '../../judge/client.js';
+import { SETTINGS } from '../../core/catalog/settings.js';
+import { DEFAULT_EMBEDDING_MODEL, type JudgeClient } from '../../judge/client.js';
 import { JudgeSetupError } from '../../judge/errors.js';
 import { JUDGE_METRICS, type JudgeMetric } from '../../judge/metrics.js';
 import { PROMPT_VERSIONS } from '../../judge/prompts.js';
@@ -14,6 +13,7 @@ import { createJudgeClient } from '../../judge/setup.js';
 import type { CommandContext } from './context.js';
 import { countingProgress } from './progress.js';
 import { EXIT } from './exit.js';
+import { addParsedSettingOptions, argParser } from './options.js';
 
 const wholeNumber = (min: number, what: string) => (text: string) => {
   const value = Number(text);
@@ -40,18 +40,6 @@ const metricsOption = (text: string): JudgeMetric[] => {
   return [...new Set(names)] as JudgeMetric[];
 };
 
-/** A catalog row's parser as a commander argument parser. */
-const catalogParser =
-  <T>(row: SettingRow<T>) =>
-  (text: string): T => {
-    try {
-      return row.parse(text);
-    } catch (error) {
-      if (error instanceof SettingError) throw new InvalidArgumentError(error.message);
-      throw error;
-    }
-  };
-
 /** Options of `judge` and `calibrate` that configure the endpoint and the client. */
 export interface JudgeClientCliOptions {
   model: string;
@@ -60,7 +48,9 @@ export interface JudgeClientCliOptions {
   concurrency: number;
   cache: string | false;
   maxCalls?: number;
-  timeoutMs: number;
+  timeoutSeconds: number;
+  /** The flag `--timeout-seconds` replaced, still accepted. */
+  timeoutMs?: number;
   maxAttempts: number;
   rpm?: number;
   tpm?: number;
@@ -68,35 +58,31 @@ export interface JudgeClientCliOptions {
   json?: boolean;
 }
 
-/** Adds the endpoint and client options shared by `judge` and `calibrate`. */
-export function addJudgeClientOptions(command: Command): Command {
-  return command
-    .addOption(new Option('--model <name>', 'judge chat model').default(SETTINGS['judge-model'].default))
-    .addOption(
-      new Option('--base-url <url>', `OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else ${DEFAULT_BASE_URL}); the key comes from $OPENAI_API_KEY`),
-    )
-    .addOption(new Option('--concurrency <n>', 'judge calls in flight at once').argParser(wholeNumber(1, 'a whole number ≥ 1')).default(8))
-    .addOption(new Option('--cache <dir>', 'content-addressed cache of judge replies').default(SETTINGS['judge-cache'].default))
+/**
+ * Adds the endpoint and client options shared by `judge` and `calibrate`: the catalog's judge-* rows (the action's
+ * inputs of the same names), then those only the command line has.
+ */
+export function addJudgeClientOptions(command: Command, name: 'judge' | 'calibrate'): Command {
+  return addParsedSettingOptions(command, name)
     .addOption(new Option('--no-cache', 'do not read or write the cache'))
+    .addOption(
+      new Option('--timeout-ms <ms>', 'the timeout in milliseconds (before --timeout-seconds)')
+        .argParser(wholeNumber(1, 'a whole number of milliseconds ≥ 1'))
+        .conflicts('timeoutSeconds')
+        .hideHelp(),
+    )
     .addOption(
       new Option('--max-calls <n>', 'budget of HTTP requests (retries included); beyond it items are marked as judge errors').argParser(
         wholeNumber(0, 'a whole number ≥ 0'),
       ),
     )
-    .addOption(new Option('--timeout-ms <ms>', 'timeout of each request').argParser(wholeNumber(1, 'a whole number of milliseconds ≥ 1')).default(60_000))
-    .addOption(
-      new Option('--max-attempts <n>', 'attempts per call, the first included (retries 408/409/429/5xx, timeouts, invalid replies)')
-        .argParser(wholeNumber(1, 'a whole number ≥ 1'))
-        .default(4),
-    )
-    .addOption(new Option('--rpm <n>', SETTINGS['judge-rpm'].description).argParser(catalogParser(SETTINGS['judge-rpm'])))
-    .addOption(new Option('--tpm <n>', SETTINGS['judge-tpm'].description).argParser(catalogParser(SETTINGS['judge-tpm'])))
     .addOption(new Option('--max-failure-share <share>', 'exit 1 when more than this share of items could not be judged').argParser(share).default(0.05));
 }
 
 /** The client for the command's options (see `createJudgeClient` for the environment it reads). */
 export function judgeClientFromOptions(options: JudgeClientCliOptions, env: NodeJS.ProcessEnv = process.env): JudgeClient {
-  return createJudgeClient(options, env);
+  const timeoutSeconds = options.timeoutMs === undefined ? options.timeoutSeconds : options.timeoutMs / 1000;
+  return createJudgeClient({ ...options, timeoutSeconds }, env);
 }
 
 /** Runs a judge command; a setup problem (no key, endpoint unreachable, key rejected) prints one error and exits 2. */
@@ -132,12 +118,12 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
   const command = new Command('judge')
     .description('fill in judge metrics (claims, answer_relevance, correct) with an LLM judge on an OpenAI-compatible endpoint')
     .requiredOption('--results <file>', 'results file to judge (never modified)')
-    .addOption(new Option('--format <name>', SETTINGS.format.description).argParser(catalogParser(SETTINGS.format)).default('auto'))
+    .addOption(new Option('--format <name>', SETTINGS.format.description).argParser(argParser(SETTINGS.format.parse)).default('auto'))
     .addOption(
       new Option('--field <ours=yours>', SETTINGS.fields.description)
         .argParser((text: string, previous: string[]) => {
           const given = [...previous, text];
-          catalogParser(SETTINGS.fields)(given.join('\n'));
+          argParser(SETTINGS.fields.parse)(given.join('\n'));
           return given;
         })
         .default([]),
@@ -149,7 +135,7 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
         .default([...JUDGE_METRICS], JUDGE_METRICS.join(',')),
     )
     .addOption(new Option('--embedding-model <name>', 'embedding model for answer_relevance').default(DEFAULT_EMBEDDING_MODEL));
-  return addJudgeClientOptions(command)
+  return addJudgeClientOptions(command, 'judge')
     .option('--overwrite', 'replace judged fields the input already has (default: keep them)')
     .option('--json', 'print a JSON summary on stdout')
     .action(async (options: JudgeOptions) => {
@@ -165,7 +151,6 @@ export function judgeCommand(context: CommandContext, setExitCode: (code: number
           out: options.out,
           metrics: options.metrics,
           overwrite: options.overwrite === true,
-          concurrency: options.concurrency,
           onProgress: progress.update,
         }).finally(progress.end);
         const warnings = [...result.readWarnings, ...client.warnings];

@@ -28,8 +28,9 @@ export class ActionJudge {
         model: settings['judge-model'],
         baseUrl: settings['judge-base-url'],
         cache: settings['judge-cache'],
-        timeoutMs: 60_000,
-        maxAttempts: 4,
+        timeoutSeconds: settings['judge-timeout-seconds'],
+        maxAttempts: settings['judge-max-attempts'],
+        concurrency: settings['judge-concurrency'],
         rpm: settings['judge-rpm'],
         tpm: settings['judge-tpm'],
       },
@@ -46,7 +47,7 @@ export class ActionJudge {
     const judged: string[] = [];
     for (const [index, file] of files.entries()) {
       const out = join(directory, `${index}-${basename(file)}`);
-      const result = await judgeFile(this.client, { results: file, out, metrics: JUDGE_METRICS, overwrite: false, concurrency: 8 });
+      const result = await judgeFile(this.client, { results: file, out, metrics: JUDGE_METRICS, overwrite: false });
       log(`judged ${file}: ${result.recordsToJudge} records needed the judge, ${result.recordsFailed} failed`);
       if (result.failureShare > MAX_FAILURE_SHARE) {
         throw new JudgeRunError(

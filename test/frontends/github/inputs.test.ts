@@ -38,6 +38,9 @@ describe('the action inputs', () => {
     ['on-missing-baseline', 'warn'],
     ['on-baseline-error', 'ignore'],
     ['api-timeout-seconds', '0'],
+    ['judge-concurrency', '0'],
+    ['judge-timeout-seconds', '-1'],
+    ['judge-max-attempts', '2.5'],
   ])('fails on %s = %j, naming the input', async (name, value) => {
     const message = await failure({ [name]: value });
     expect(message).toMatch(new RegExp(`^input "${name}": `));

@@ -61,11 +61,13 @@ describe('the action with judge: openai', () => {
     expect(failures).toEqual([]);
     // Identical calls are made once. Correctness: 40 base answers and the 30 head answers that changed (the other
     // 10 are the base's) = 70. Answer relevance asks for questions from the answer alone: 40 distinct base answers
-    // and the one head answer "no idea" = 41, then one embeddings call per question = 40.
+    // and the one head answer "no idea" = 41. Its embeddings: the 40 questions with the same three generated ones,
+    // embedded for the head, which is judged first, 16 answers a call (3 calls); the base's are the same texts.
     const chat = judge.requests.filter((r) => r.path === '/v1/chat/completions');
     expect(chat).toHaveLength(111);
     expect(chat.filter((r) => JSON.stringify(r.body).includes('You grade an an'))).toHaveLength(70);
-    expect(judge.requests.filter((r) => r.path === '/v1/embeddings')).toHaveLength(40);
+    const embeddings = judge.requests.filter((r) => r.path === '/v1/embeddings');
+    expect(embeddings.map((r) => r.body.input.length)).toEqual([16 * 4, 16 * 4, 8 * 4]);
     expect(outputs.get('verdict')).toBe('pass');
     expect(outputs.get('broken')).toBe('30');
     const report = JSON.parse(readFileSync(outputs.get('report-json')!, 'utf8'));
@@ -125,6 +127,59 @@ describe('the action with judge: openai', () => {
     const logged = [...fake.infos, ...fake.warnings.map((w) => w.message)].join('\n');
     expect(logged).toMatch(/judge-base-url +http:\/\/\*\*\*@127\.0\.0\.1:\d+\/v1 +input/);
     expect(logged).not.toContain('pw-from-a-secret');
+  });
+
+  it('passes judge-concurrency to the client: that many requests in flight, never more', async () => {
+    const dir = tempDir();
+    judge.reset();
+    // Every reply waits until three requests are in flight: a client that sent fewer at once would never finish.
+    const release = judge.inFlightReached(3);
+    const fake = fakeRuntime({
+      api: new FakeGitHub(),
+      // The base's answers are all different: no two calls are the same, and made once.
+      inputs: { results: judgedRuns(dir).base, judge: 'openai', 'judge-cache': join(dir, 'cache'), 'judge-concurrency': '3', 'fail-on': 'end-to-end' },
+      env: { RUNNER_TEMP: dir, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: judge.url, RAG_GATE_JUDGE_BACKOFF_MS: '5' },
+    });
+    judge.hold = () => release;
+    await runAction(fake.runtime);
+    expect(fake.failures).toEqual([]);
+    expect(judge.maxInFlight).toBe(3);
+  });
+
+  it('passes judge-max-attempts to the client: a judge answering 500 gets that many attempts per call', async () => {
+    const dir = tempDir();
+    judge.reset();
+    judge.handler = () => ({ status: 500, body: { error: { message: 'down' } } });
+    const head = writeJsonl(dir, 'results.jsonl', [{ id: 'q1', question: 'Q?', expected_answer: 'a', answer: 'it is a' }]);
+    const fake = fakeRuntime({
+      api: new FakeGitHub(),
+      inputs: { results: head, judge: 'openai', 'judge-cache': join(dir, 'cache'), 'judge-max-attempts': '2' },
+      env: { RUNNER_TEMP: dir, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: judge.url, RAG_GATE_JUDGE_BACKOFF_MS: '5' },
+    });
+    await runAction(fake.runtime);
+    // Correctness and answer relevance's questions: one chat call each, two attempts each.
+    expect(judge.requests).toHaveLength(4);
+    expect(fake.failures.join('\n')).toMatch(/the judge failed on 1 of 1 records/);
+  });
+
+  it('passes judge-timeout-seconds to the client: a reply slower than it is a timeout', async () => {
+    const dir = tempDir();
+    judge.reset();
+    // No reply at all, rather than a late one, so the outcome cannot depend on which timer fires first.
+    judge.hold = () => new Promise(() => {});
+    const head = writeJsonl(dir, 'results.jsonl', [{ id: 'q1', question: 'Q?', expected_answer: 'a', answer: 'it is a' }]);
+    const fake = fakeRuntime({
+      api: new FakeGitHub(),
+      inputs: { results: head, judge: 'openai', 'judge-cache': join(dir, 'cache'), 'judge-timeout-seconds': '0.05', 'judge-max-attempts': '1' },
+      env: { RUNNER_TEMP: dir, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: judge.url, RAG_GATE_JUDGE_BACKOFF_MS: '5' },
+    });
+    await runAction(fake.runtime);
+    const judged = readFileSync(join(dir, 'rag-gate', 'default', 'judged', 'head', '0-results.jsonl'), 'utf8');
+    expect(JSON.parse(judged).judge_errors.map((error: { kind: string; message: string }) => [error.kind, error.message])).toEqual([
+      ['timeout', expect.stringContaining('within 50 ms')],
+      ['timeout', expect.stringContaining('within 50 ms')],
+    ]);
+    expect(fake.failures.join('\n')).toMatch(/the judge failed on 1 of 1 records/);
   });
 
   it('rejects an unknown judge', async () => {
