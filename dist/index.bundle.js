@@ -43014,7 +43014,52 @@ function answerTokens(text4) {
   const normalized = normalizeAnswer(text4);
   return normalized === "" ? [] : normalized.split(" ");
 }
+var isAsciiSpace = (code3) => code3 === 32 || code3 >= 9 && code3 <= 13;
+var isAsciiPunctuation = (code3) => code3 >= 33 && code3 <= 47 || code3 >= 58 && code3 <= 64 || code3 >= 91 && code3 <= 96 || code3 >= 123 && code3 <= 126;
+var LOWER_A = 97;
+var LOWER_E = 101;
+var LOWER_H = 104;
+var LOWER_N = 110;
+var LOWER_T = 116;
+function answerTokenCount(text4) {
+  let count2 = 0;
+  let length = 0;
+  let first = 0;
+  let second = 0;
+  let third = 0;
+  const endWord = () => {
+    const article = length === 1 && first === LOWER_A || length === 2 && first === LOWER_A && second === LOWER_N || length === 3 && first === LOWER_T && second === LOWER_H && third === LOWER_E;
+    if (length > 0 && !article) count2++;
+    length = 0;
+  };
+  for (let i = 0; i < text4.length; i++) {
+    let code3 = text4.charCodeAt(i);
+    if (code3 >= 128) return answerTokens(text4).length;
+    if (isAsciiSpace(code3)) endWord();
+    else if (!isAsciiPunctuation(code3)) {
+      if (code3 >= 65 && code3 <= 90) code3 += 32;
+      if (length === 0) first = code3;
+      else if (length === 1) second = code3;
+      else if (length === 2) third = code3;
+      length++;
+    }
+  }
+  endWord();
+  return count2;
+}
 function answerWords(text4) {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text4.length; i++) {
+    const code3 = text4.charCodeAt(i);
+    if (code3 >= 128) return unicodeWords(text4);
+    const space = isAsciiSpace(code3);
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return words;
+}
+function unicodeWords(text4) {
   const words = text4.trim();
   return words === "" ? 0 : words.split(/\s+/u).length;
 }
@@ -43193,8 +43238,8 @@ function faithfulness(claims) {
 
 // src/core/scoring/generation/length-ratio.ts
 function lengthRatio(answer, expected) {
-  const goldLength = answerTokens(expected).length;
-  return goldLength === 0 ? void 0 : answerTokens(answer).length / goldLength;
+  const goldLength = answerTokenCount(expected);
+  return goldLength === 0 ? void 0 : answerTokenCount(answer) / goldLength;
 }
 
 // src/core/catalog/metrics.ts
