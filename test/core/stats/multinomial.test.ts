@@ -37,7 +37,7 @@ function binomialPmf(trials: number, p: number): number[] {
 /** The largest gap between the empirical distribution functions of two ascending samples. */
 function ksDistance(a: Float64Array, b: Float64Array): number {
   let distance = 0;
-  for (let i = 0, j = 0; i < a.length || j < b.length; ) {
+  for (let i = 0, j = 0; i < a.length || j < b.length;) {
     const x = Math.min(a[i] ?? Infinity, b[j] ?? Infinity);
     while (i < a.length && a[i]! <= x) i++;
     while (j < b.length && b[j]! <= x) j++;
@@ -67,7 +67,12 @@ describe('BinomialSampler', () => {
       sum += k;
     }
     // Only the populated middle of a wide distribution is binned cell by cell; the tails pool.
-    expect(chiSquarePValue(observed, pmf.map((q) => q * draws))).toBeGreaterThan(TAIL);
+    expect(
+      chiSquarePValue(
+        observed,
+        pmf.map((q) => q * draws),
+      ),
+    ).toBeGreaterThan(TAIL);
     const mean = trials * p;
     const standardError = Math.sqrt((trials * p * (1 - p)) / draws);
     expect(Math.abs(sum / draws - mean)).toBeLessThan(5 * standardError);
@@ -107,7 +112,13 @@ describe('resampleMeans: the distribution of the plain index bootstrap', () => {
       for (let minus = 0; plus + minus <= n; minus++) {
         const zero = n - plus - minus;
         const log =
-          logFactorial(n) - logFactorial(plus) - logFactorial(minus) - logFactorial(zero) + plus * Math.log(9 / n) + minus * Math.log(6 / n) + zero * Math.log(25 / n);
+          logFactorial(n) -
+          logFactorial(plus) -
+          logFactorial(minus) -
+          logFactorial(zero) +
+          plus * Math.log(9 / n) +
+          minus * Math.log(6 / n) +
+          zero * Math.log(25 / n);
         exact.set(plus - minus, (exact.get(plus - minus) ?? 0) + Math.exp(log));
       }
     }
@@ -152,6 +163,11 @@ describe('resampleMeans: the distribution of the plain index bootstrap', () => {
     expect(ksDistance(ours, plain)).toBeLessThan(bound);
     // The check can see a wrong sampler: the same means shifted by a tenth of their spread (±1 sd) fail it.
     const spread = plain[Math.floor(0.84 * resamples)]! - plain[Math.floor(0.16 * resamples)]!;
-    expect(ksDistance(ours.map((mean) => mean + spread / 10), plain)).toBeGreaterThan(bound);
+    expect(
+      ksDistance(
+        ours.map((mean) => mean + spread / 10),
+        plain,
+      ),
+    ).toBeGreaterThan(bound);
   });
 });
