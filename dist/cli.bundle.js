@@ -3467,6 +3467,1296 @@ var require_commander = __commonJS({
   }
 });
 
+// node_modules/@stdlib/math-base-assert-is-nan/lib/main.js
+var require_main = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-nan/lib/main.js"(exports, module) {
+    "use strict";
+    function isnan(x) {
+      return x !== x;
+    }
+    module.exports = isnan;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-nan/lib/index.js
+var require_lib = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-nan/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-pinf/lib/index.js
+var require_lib2 = __commonJS({
+  "node_modules/@stdlib/constants-float64-pinf/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_PINF = Number.POSITIVE_INFINITY;
+    module.exports = FLOAT64_PINF;
+  }
+});
+
+// node_modules/@stdlib/number-ctor/lib/main.js
+var require_main2 = __commonJS({
+  "node_modules/@stdlib/number-ctor/lib/main.js"(exports, module) {
+    "use strict";
+    module.exports = Number;
+  }
+});
+
+// node_modules/@stdlib/number-ctor/lib/index.js
+var require_lib3 = __commonJS({
+  "node_modules/@stdlib/number-ctor/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main2();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-ninf/lib/index.js
+var require_lib4 = __commonJS({
+  "node_modules/@stdlib/constants-float64-ninf/lib/index.js"(exports, module) {
+    "use strict";
+    var Number2 = require_lib3();
+    var FLOAT64_NINF = Number2.NEGATIVE_INFINITY;
+    module.exports = FLOAT64_NINF;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js
+var require_main3 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js"(exports, module) {
+    "use strict";
+    var PINF = require_lib2();
+    var NINF = require_lib4();
+    function isInfinite(x) {
+      return x === PINF || x === NINF;
+    }
+    module.exports = isInfinite;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js
+var require_lib5 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main3();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-abs/lib/main.js
+var require_main4 = __commonJS({
+  "node_modules/@stdlib/math-base-special-abs/lib/main.js"(exports, module) {
+    "use strict";
+    function abs(x) {
+      return Math.abs(x);
+    }
+    module.exports = abs;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-abs/lib/index.js
+var require_lib6 = __commonJS({
+  "node_modules/@stdlib/math-base-special-abs/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main4();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-has-symbol-support/lib/main.js
+var require_main5 = __commonJS({
+  "node_modules/@stdlib/assert-has-symbol-support/lib/main.js"(exports, module) {
+    "use strict";
+    function hasSymbolSupport() {
+      return typeof Symbol === "function" && typeof /* @__PURE__ */ Symbol("foo") === "symbol";
+    }
+    module.exports = hasSymbolSupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-symbol-support/lib/index.js
+var require_lib7 = __commonJS({
+  "node_modules/@stdlib/assert-has-symbol-support/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main5();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js
+var require_main6 = __commonJS({
+  "node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js"(exports, module) {
+    "use strict";
+    var hasSymbols = require_lib7();
+    var FLG = hasSymbols();
+    function hasToStringTagSupport() {
+      return FLG && typeof Symbol.toStringTag === "symbol";
+    }
+    module.exports = hasToStringTagSupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js
+var require_lib8 = __commonJS({
+  "node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main6();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/utils-native-class/lib/tostring.js
+var require_tostring = __commonJS({
+  "node_modules/@stdlib/utils-native-class/lib/tostring.js"(exports, module) {
+    "use strict";
+    var toStr = Object.prototype.toString;
+    module.exports = toStr;
+  }
+});
+
+// node_modules/@stdlib/utils-native-class/lib/main.js
+var require_main7 = __commonJS({
+  "node_modules/@stdlib/utils-native-class/lib/main.js"(exports, module) {
+    "use strict";
+    var toStr = require_tostring();
+    function nativeClass(v) {
+      return toStr.call(v);
+    }
+    module.exports = nativeClass;
+  }
+});
+
+// node_modules/@stdlib/assert-has-own-property/lib/main.js
+var require_main8 = __commonJS({
+  "node_modules/@stdlib/assert-has-own-property/lib/main.js"(exports, module) {
+    "use strict";
+    var has = Object.prototype.hasOwnProperty;
+    function hasOwnProp(value2, property) {
+      if (value2 === void 0 || value2 === null) {
+        return false;
+      }
+      return has.call(value2, property);
+    }
+    module.exports = hasOwnProp;
+  }
+});
+
+// node_modules/@stdlib/assert-has-own-property/lib/index.js
+var require_lib9 = __commonJS({
+  "node_modules/@stdlib/assert-has-own-property/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main8();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/symbol-ctor/lib/main.js
+var require_main9 = __commonJS({
+  "node_modules/@stdlib/symbol-ctor/lib/main.js"(exports, module) {
+    "use strict";
+    var Sym = typeof Symbol === "function" ? Symbol : void 0;
+    module.exports = Sym;
+  }
+});
+
+// node_modules/@stdlib/symbol-ctor/lib/index.js
+var require_lib10 = __commonJS({
+  "node_modules/@stdlib/symbol-ctor/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main9();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/utils-native-class/lib/tostringtag.js
+var require_tostringtag = __commonJS({
+  "node_modules/@stdlib/utils-native-class/lib/tostringtag.js"(exports, module) {
+    "use strict";
+    var Symbol2 = require_lib10();
+    var toStrTag = typeof Symbol2 === "function" ? Symbol2.toStringTag : "";
+    module.exports = toStrTag;
+  }
+});
+
+// node_modules/@stdlib/utils-native-class/lib/polyfill.js
+var require_polyfill = __commonJS({
+  "node_modules/@stdlib/utils-native-class/lib/polyfill.js"(exports, module) {
+    "use strict";
+    var hasOwnProp = require_lib9();
+    var toStringTag = require_tostringtag();
+    var toStr = require_tostring();
+    function nativeClass(v) {
+      var isOwn;
+      var tag;
+      var out;
+      if (v === null || v === void 0) {
+        return toStr.call(v);
+      }
+      tag = v[toStringTag];
+      isOwn = hasOwnProp(v, toStringTag);
+      try {
+        v[toStringTag] = void 0;
+      } catch (err) {
+        return toStr.call(v);
+      }
+      out = toStr.call(v);
+      if (isOwn) {
+        v[toStringTag] = tag;
+      } else {
+        delete v[toStringTag];
+      }
+      return out;
+    }
+    module.exports = nativeClass;
+  }
+});
+
+// node_modules/@stdlib/utils-native-class/lib/index.js
+var require_lib11 = __commonJS({
+  "node_modules/@stdlib/utils-native-class/lib/index.js"(exports, module) {
+    "use strict";
+    var hasToStringTag = require_lib8();
+    var builtin = require_main7();
+    var polyfill = require_polyfill();
+    var main2;
+    if (hasToStringTag()) {
+      main2 = polyfill;
+    } else {
+      main2 = builtin;
+    }
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-is-uint32array/lib/main.js
+var require_main10 = __commonJS({
+  "node_modules/@stdlib/assert-is-uint32array/lib/main.js"(exports, module) {
+    "use strict";
+    var nativeClass = require_lib11();
+    var hasUint32Array = typeof Uint32Array === "function";
+    function isUint32Array(value2) {
+      return hasUint32Array && value2 instanceof Uint32Array || // eslint-disable-line stdlib/require-globals
+      nativeClass(value2) === "[object Uint32Array]";
+    }
+    module.exports = isUint32Array;
+  }
+});
+
+// node_modules/@stdlib/assert-is-uint32array/lib/index.js
+var require_lib12 = __commonJS({
+  "node_modules/@stdlib/assert-is-uint32array/lib/index.js"(exports, module) {
+    "use strict";
+    var isUint32Array = require_main10();
+    module.exports = isUint32Array;
+  }
+});
+
+// node_modules/@stdlib/constants-uint32-max/lib/index.js
+var require_lib13 = __commonJS({
+  "node_modules/@stdlib/constants-uint32-max/lib/index.js"(exports, module) {
+    "use strict";
+    var UINT32_MAX = 4294967295;
+    module.exports = UINT32_MAX;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js
+var require_uint32array = __commonJS({
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js"(exports, module) {
+    "use strict";
+    var main2 = typeof Uint32Array === "function" ? Uint32Array : null;
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint32array-support/lib/main.js
+var require_main11 = __commonJS({
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/main.js"(exports, module) {
+    "use strict";
+    var isUint32Array = require_lib12();
+    var UINT32_MAX = require_lib13();
+    var GlobalUint32Array = require_uint32array();
+    function hasUint32ArraySupport() {
+      var bool;
+      var arr;
+      if (typeof GlobalUint32Array !== "function") {
+        return false;
+      }
+      try {
+        arr = [1, 3.14, -3.14, UINT32_MAX + 1, UINT32_MAX + 2];
+        arr = new GlobalUint32Array(arr);
+        bool = isUint32Array(arr) && arr[0] === 1 && arr[1] === 3 && // truncation
+        arr[2] === UINT32_MAX - 2 && // truncation and wrap around
+        arr[3] === 0 && // wrap around
+        arr[4] === 1;
+      } catch (err) {
+        bool = false;
+      }
+      return bool;
+    }
+    module.exports = hasUint32ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint32array-support/lib/index.js
+var require_lib14 = __commonJS({
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/index.js"(exports, module) {
+    "use strict";
+    var hasUint32ArraySupport = require_main11();
+    module.exports = hasUint32ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/array-uint32/lib/main.js
+var require_main12 = __commonJS({
+  "node_modules/@stdlib/array-uint32/lib/main.js"(exports, module) {
+    "use strict";
+    var ctor = typeof Uint32Array === "function" ? Uint32Array : void 0;
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/array-uint32/lib/polyfill.js
+var require_polyfill2 = __commonJS({
+  "node_modules/@stdlib/array-uint32/lib/polyfill.js"(exports, module) {
+    "use strict";
+    function polyfill() {
+      throw new Error("not implemented");
+    }
+    module.exports = polyfill;
+  }
+});
+
+// node_modules/@stdlib/array-uint32/lib/index.js
+var require_lib15 = __commonJS({
+  "node_modules/@stdlib/array-uint32/lib/index.js"(exports, module) {
+    "use strict";
+    var hasUint32ArraySupport = require_lib14();
+    var builtin = require_main12();
+    var polyfill = require_polyfill2();
+    var ctor;
+    if (hasUint32ArraySupport()) {
+      ctor = builtin;
+    } else {
+      ctor = polyfill;
+    }
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/assert-is-float64array/lib/main.js
+var require_main13 = __commonJS({
+  "node_modules/@stdlib/assert-is-float64array/lib/main.js"(exports, module) {
+    "use strict";
+    var nativeClass = require_lib11();
+    var hasFloat64Array = typeof Float64Array === "function";
+    function isFloat64Array(value2) {
+      return hasFloat64Array && value2 instanceof Float64Array || // eslint-disable-line stdlib/require-globals
+      nativeClass(value2) === "[object Float64Array]";
+    }
+    module.exports = isFloat64Array;
+  }
+});
+
+// node_modules/@stdlib/assert-is-float64array/lib/index.js
+var require_lib16 = __commonJS({
+  "node_modules/@stdlib/assert-is-float64array/lib/index.js"(exports, module) {
+    "use strict";
+    var isFloat64Array = require_main13();
+    module.exports = isFloat64Array;
+  }
+});
+
+// node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js
+var require_float64array = __commonJS({
+  "node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js"(exports, module) {
+    "use strict";
+    var main2 = typeof Float64Array === "function" ? Float64Array : null;
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-has-float64array-support/lib/main.js
+var require_main14 = __commonJS({
+  "node_modules/@stdlib/assert-has-float64array-support/lib/main.js"(exports, module) {
+    "use strict";
+    var isFloat64Array = require_lib16();
+    var GlobalFloat64Array = require_float64array();
+    function hasFloat64ArraySupport() {
+      var bool;
+      var arr;
+      if (typeof GlobalFloat64Array !== "function") {
+        return false;
+      }
+      try {
+        arr = new GlobalFloat64Array([1, 3.14, -3.14, NaN]);
+        bool = isFloat64Array(arr) && arr[0] === 1 && arr[1] === 3.14 && arr[2] === -3.14 && arr[3] !== arr[3];
+      } catch (err) {
+        bool = false;
+      }
+      return bool;
+    }
+    module.exports = hasFloat64ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-float64array-support/lib/index.js
+var require_lib17 = __commonJS({
+  "node_modules/@stdlib/assert-has-float64array-support/lib/index.js"(exports, module) {
+    "use strict";
+    var hasFloat64ArraySupport = require_main14();
+    module.exports = hasFloat64ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/array-float64/lib/main.js
+var require_main15 = __commonJS({
+  "node_modules/@stdlib/array-float64/lib/main.js"(exports, module) {
+    "use strict";
+    var ctor = typeof Float64Array === "function" ? Float64Array : void 0;
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/array-float64/lib/polyfill.js
+var require_polyfill3 = __commonJS({
+  "node_modules/@stdlib/array-float64/lib/polyfill.js"(exports, module) {
+    "use strict";
+    function polyfill() {
+      throw new Error("not implemented");
+    }
+    module.exports = polyfill;
+  }
+});
+
+// node_modules/@stdlib/array-float64/lib/index.js
+var require_lib18 = __commonJS({
+  "node_modules/@stdlib/array-float64/lib/index.js"(exports, module) {
+    "use strict";
+    var hasFloat64ArraySupport = require_lib17();
+    var builtin = require_main15();
+    var polyfill = require_polyfill3();
+    var ctor;
+    if (hasFloat64ArraySupport()) {
+      ctor = builtin;
+    } else {
+      ctor = polyfill;
+    }
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/assert-is-uint8array/lib/main.js
+var require_main16 = __commonJS({
+  "node_modules/@stdlib/assert-is-uint8array/lib/main.js"(exports, module) {
+    "use strict";
+    var nativeClass = require_lib11();
+    var hasUint8Array = typeof Uint8Array === "function";
+    function isUint8Array(value2) {
+      return hasUint8Array && value2 instanceof Uint8Array || // eslint-disable-line stdlib/require-globals
+      nativeClass(value2) === "[object Uint8Array]";
+    }
+    module.exports = isUint8Array;
+  }
+});
+
+// node_modules/@stdlib/assert-is-uint8array/lib/index.js
+var require_lib19 = __commonJS({
+  "node_modules/@stdlib/assert-is-uint8array/lib/index.js"(exports, module) {
+    "use strict";
+    var isUint8Array = require_main16();
+    module.exports = isUint8Array;
+  }
+});
+
+// node_modules/@stdlib/constants-uint8-max/lib/index.js
+var require_lib20 = __commonJS({
+  "node_modules/@stdlib/constants-uint8-max/lib/index.js"(exports, module) {
+    "use strict";
+    var UINT8_MAX = 255 | 0;
+    module.exports = UINT8_MAX;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js
+var require_uint8array = __commonJS({
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js"(exports, module) {
+    "use strict";
+    var main2 = typeof Uint8Array === "function" ? Uint8Array : null;
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint8array-support/lib/main.js
+var require_main17 = __commonJS({
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/main.js"(exports, module) {
+    "use strict";
+    var isUint8Array = require_lib19();
+    var UINT8_MAX = require_lib20();
+    var GlobalUint8Array = require_uint8array();
+    function hasUint8ArraySupport() {
+      var bool;
+      var arr;
+      if (typeof GlobalUint8Array !== "function") {
+        return false;
+      }
+      try {
+        arr = [1, 3.14, -3.14, UINT8_MAX + 1, UINT8_MAX + 2];
+        arr = new GlobalUint8Array(arr);
+        bool = isUint8Array(arr) && arr[0] === 1 && arr[1] === 3 && // truncation
+        arr[2] === UINT8_MAX - 2 && // truncation and wrap around
+        arr[3] === 0 && // wrap around
+        arr[4] === 1;
+      } catch (err) {
+        bool = false;
+      }
+      return bool;
+    }
+    module.exports = hasUint8ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint8array-support/lib/index.js
+var require_lib21 = __commonJS({
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/index.js"(exports, module) {
+    "use strict";
+    var hasUint8ArraySupport = require_main17();
+    module.exports = hasUint8ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/array-uint8/lib/main.js
+var require_main18 = __commonJS({
+  "node_modules/@stdlib/array-uint8/lib/main.js"(exports, module) {
+    "use strict";
+    var ctor = typeof Uint8Array === "function" ? Uint8Array : void 0;
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/array-uint8/lib/polyfill.js
+var require_polyfill4 = __commonJS({
+  "node_modules/@stdlib/array-uint8/lib/polyfill.js"(exports, module) {
+    "use strict";
+    function polyfill() {
+      throw new Error("not implemented");
+    }
+    module.exports = polyfill;
+  }
+});
+
+// node_modules/@stdlib/array-uint8/lib/index.js
+var require_lib22 = __commonJS({
+  "node_modules/@stdlib/array-uint8/lib/index.js"(exports, module) {
+    "use strict";
+    var hasUint8ArraySupport = require_lib21();
+    var builtin = require_main18();
+    var polyfill = require_polyfill4();
+    var ctor;
+    if (hasUint8ArraySupport()) {
+      ctor = builtin;
+    } else {
+      ctor = polyfill;
+    }
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/assert-is-uint16array/lib/main.js
+var require_main19 = __commonJS({
+  "node_modules/@stdlib/assert-is-uint16array/lib/main.js"(exports, module) {
+    "use strict";
+    var nativeClass = require_lib11();
+    var hasUint16Array = typeof Uint16Array === "function";
+    function isUint16Array(value2) {
+      return hasUint16Array && value2 instanceof Uint16Array || // eslint-disable-line stdlib/require-globals
+      nativeClass(value2) === "[object Uint16Array]";
+    }
+    module.exports = isUint16Array;
+  }
+});
+
+// node_modules/@stdlib/assert-is-uint16array/lib/index.js
+var require_lib23 = __commonJS({
+  "node_modules/@stdlib/assert-is-uint16array/lib/index.js"(exports, module) {
+    "use strict";
+    var isUint16Array = require_main19();
+    module.exports = isUint16Array;
+  }
+});
+
+// node_modules/@stdlib/constants-uint16-max/lib/index.js
+var require_lib24 = __commonJS({
+  "node_modules/@stdlib/constants-uint16-max/lib/index.js"(exports, module) {
+    "use strict";
+    var UINT16_MAX = 65535 | 0;
+    module.exports = UINT16_MAX;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js
+var require_uint16array = __commonJS({
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js"(exports, module) {
+    "use strict";
+    var main2 = typeof Uint16Array === "function" ? Uint16Array : null;
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint16array-support/lib/main.js
+var require_main20 = __commonJS({
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/main.js"(exports, module) {
+    "use strict";
+    var isUint16Array = require_lib23();
+    var UINT16_MAX = require_lib24();
+    var GlobalUint16Array = require_uint16array();
+    function hasUint16ArraySupport() {
+      var bool;
+      var arr;
+      if (typeof GlobalUint16Array !== "function") {
+        return false;
+      }
+      try {
+        arr = [1, 3.14, -3.14, UINT16_MAX + 1, UINT16_MAX + 2];
+        arr = new GlobalUint16Array(arr);
+        bool = isUint16Array(arr) && arr[0] === 1 && arr[1] === 3 && // truncation
+        arr[2] === UINT16_MAX - 2 && // truncation and wrap around
+        arr[3] === 0 && // wrap around
+        arr[4] === 1;
+      } catch (err) {
+        bool = false;
+      }
+      return bool;
+    }
+    module.exports = hasUint16ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/assert-has-uint16array-support/lib/index.js
+var require_lib25 = __commonJS({
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/index.js"(exports, module) {
+    "use strict";
+    var hasUint16ArraySupport = require_main20();
+    module.exports = hasUint16ArraySupport;
+  }
+});
+
+// node_modules/@stdlib/array-uint16/lib/main.js
+var require_main21 = __commonJS({
+  "node_modules/@stdlib/array-uint16/lib/main.js"(exports, module) {
+    "use strict";
+    var ctor = typeof Uint16Array === "function" ? Uint16Array : void 0;
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/array-uint16/lib/polyfill.js
+var require_polyfill5 = __commonJS({
+  "node_modules/@stdlib/array-uint16/lib/polyfill.js"(exports, module) {
+    "use strict";
+    function polyfill() {
+      throw new Error("not implemented");
+    }
+    module.exports = polyfill;
+  }
+});
+
+// node_modules/@stdlib/array-uint16/lib/index.js
+var require_lib26 = __commonJS({
+  "node_modules/@stdlib/array-uint16/lib/index.js"(exports, module) {
+    "use strict";
+    var hasUint16ArraySupport = require_lib25();
+    var builtin = require_main21();
+    var polyfill = require_polyfill5();
+    var ctor;
+    if (hasUint16ArraySupport()) {
+      ctor = builtin;
+    } else {
+      ctor = polyfill;
+    }
+    module.exports = ctor;
+  }
+});
+
+// node_modules/@stdlib/assert-is-little-endian/lib/ctors.js
+var require_ctors = __commonJS({
+  "node_modules/@stdlib/assert-is-little-endian/lib/ctors.js"(exports, module) {
+    "use strict";
+    var Uint8Array2 = require_lib22();
+    var Uint16Array2 = require_lib26();
+    var ctors = {
+      "uint16": Uint16Array2,
+      "uint8": Uint8Array2
+    };
+    module.exports = ctors;
+  }
+});
+
+// node_modules/@stdlib/assert-is-little-endian/lib/main.js
+var require_main22 = __commonJS({
+  "node_modules/@stdlib/assert-is-little-endian/lib/main.js"(exports, module) {
+    "use strict";
+    var ctors = require_ctors();
+    var bool;
+    function isLittleEndian() {
+      var uint16view;
+      var uint8view;
+      uint16view = new ctors["uint16"](1);
+      uint16view[0] = 4660;
+      uint8view = new ctors["uint8"](uint16view.buffer);
+      return uint8view[0] === 52;
+    }
+    bool = isLittleEndian();
+    module.exports = bool;
+  }
+});
+
+// node_modules/@stdlib/assert-is-little-endian/lib/index.js
+var require_lib27 = __commonJS({
+  "node_modules/@stdlib/assert-is-little-endian/lib/index.js"(exports, module) {
+    "use strict";
+    var IS_LITTLE_ENDIAN = require_main22();
+    module.exports = IS_LITTLE_ENDIAN;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js
+var require_high = __commonJS({
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js"(exports, module) {
+    "use strict";
+    var isLittleEndian = require_lib27();
+    var HIGH;
+    if (isLittleEndian === true) {
+      HIGH = 1;
+    } else {
+      HIGH = 0;
+    }
+    module.exports = HIGH;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js
+var require_main23 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js"(exports, module) {
+    "use strict";
+    var Uint32Array2 = require_lib15();
+    var Float64Array2 = require_lib18();
+    var HIGH = require_high();
+    var FLOAT64_VIEW = new Float64Array2(1);
+    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
+    function getHighWord(x) {
+      FLOAT64_VIEW[0] = x;
+      return UINT32_VIEW[HIGH];
+    }
+    module.exports = getHighWord;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js
+var require_lib28 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main23();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js
+var require_high2 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js"(exports, module) {
+    "use strict";
+    var isLittleEndian = require_lib27();
+    var HIGH;
+    if (isLittleEndian === true) {
+      HIGH = 1;
+    } else {
+      HIGH = 0;
+    }
+    module.exports = HIGH;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js
+var require_main24 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js"(exports, module) {
+    "use strict";
+    var Uint32Array2 = require_lib15();
+    var Float64Array2 = require_lib18();
+    var HIGH = require_high2();
+    var FLOAT64_VIEW = new Float64Array2(1);
+    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
+    function setHighWord(x, high) {
+      FLOAT64_VIEW[0] = x;
+      UINT32_VIEW[HIGH] = high >>> 0;
+      return FLOAT64_VIEW[0];
+    }
+    module.exports = setHighWord;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js
+var require_lib29 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main24();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js
+var require_lib30 = __commonJS({
+  "node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_EXPONENT_BIAS = 1023 | 0;
+    module.exports = FLOAT64_EXPONENT_BIAS;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js
+var require_polyval_p = __commonJS({
+  "node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.3999999999940942;
+      }
+      return 0.3999999999940942 + x * (0.22222198432149784 + x * 0.15313837699209373);
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js
+var require_polyval_q = __commonJS({
+  "node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.6666666666666735;
+      }
+      return 0.6666666666666735 + x * (0.2857142874366239 + x * (0.1818357216161805 + x * 0.14798198605116586));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ln/lib/main.js
+var require_main25 = __commonJS({
+  "node_modules/@stdlib/math-base-special-ln/lib/main.js"(exports, module) {
+    "use strict";
+    var getHighWord = require_lib28();
+    var setHighWord = require_lib29();
+    var isnan = require_lib();
+    var BIAS = require_lib30();
+    var NINF = require_lib4();
+    var polyvalP = require_polyval_p();
+    var polyvalQ = require_polyval_q();
+    var LN2_HI = 0.6931471803691238;
+    var LN2_LO = 19082149292705877e-26;
+    var TWO54 = 18014398509481984;
+    var ONE_THIRD = 0.3333333333333333;
+    var HIGH_SIGNIFICAND_MASK = 1048575 | 0;
+    var HIGH_MAX_NORMAL_EXP = 2146435072 | 0;
+    var HIGH_MIN_NORMAL_EXP = 1048576 | 0;
+    var HIGH_BIASED_EXP_0 = 1072693248 | 0;
+    function ln(x) {
+      var hfsq;
+      var hx;
+      var t2;
+      var t1;
+      var k;
+      var R;
+      var f;
+      var i;
+      var j;
+      var s;
+      var w;
+      var z3;
+      if (x === 0) {
+        return NINF;
+      }
+      if (isnan(x) || x < 0) {
+        return NaN;
+      }
+      hx = getHighWord(x);
+      k = 0 | 0;
+      if (hx < HIGH_MIN_NORMAL_EXP) {
+        k -= 54 | 0;
+        x *= TWO54;
+        hx = getHighWord(x);
+      }
+      if (hx >= HIGH_MAX_NORMAL_EXP) {
+        return x + x;
+      }
+      k += (hx >> 20) - BIAS | 0;
+      hx &= HIGH_SIGNIFICAND_MASK;
+      i = hx + 614244 & 1048576 | 0;
+      x = setHighWord(x, hx | i ^ HIGH_BIASED_EXP_0);
+      k += i >> 20 | 0;
+      f = x - 1;
+      if ((HIGH_SIGNIFICAND_MASK & 2 + hx) < 3) {
+        if (f === 0) {
+          if (k === 0) {
+            return 0;
+          }
+          return k * LN2_HI + k * LN2_LO;
+        }
+        R = f * f * (0.5 - ONE_THIRD * f);
+        if (k === 0) {
+          return f - R;
+        }
+        return k * LN2_HI - (R - k * LN2_LO - f);
+      }
+      s = f / (2 + f);
+      z3 = s * s;
+      i = hx - 398458 | 0;
+      w = z3 * z3;
+      j = 440401 - hx | 0;
+      t1 = w * polyvalP(w);
+      t2 = z3 * polyvalQ(w);
+      i |= j;
+      R = t2 + t1;
+      if (i > 0) {
+        hfsq = 0.5 * f * f;
+        if (k === 0) {
+          return f - (hfsq - s * (hfsq + R));
+        }
+        return k * LN2_HI - (hfsq - (s * (hfsq + R) + k * LN2_LO) - f);
+      }
+      if (k === 0) {
+        return f - s * (f - R);
+      }
+      return k * LN2_HI - (s * (f - R) - k * LN2_LO - f);
+    }
+    module.exports = ln;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ln/lib/index.js
+var require_lib31 = __commonJS({
+  "node_modules/@stdlib/math-base-special-ln/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main25();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-floor/lib/main.js
+var require_main26 = __commonJS({
+  "node_modules/@stdlib/math-base-special-floor/lib/main.js"(exports, module) {
+    "use strict";
+    var floor = Math.floor;
+    module.exports = floor;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-floor/lib/index.js
+var require_lib32 = __commonJS({
+  "node_modules/@stdlib/math-base-special-floor/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main26();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ceil/lib/main.js
+var require_main27 = __commonJS({
+  "node_modules/@stdlib/math-base-special-ceil/lib/main.js"(exports, module) {
+    "use strict";
+    var ceil = Math.ceil;
+    module.exports = ceil;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-ceil/lib/index.js
+var require_lib33 = __commonJS({
+  "node_modules/@stdlib/math-base-special-ceil/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main27();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-trunc/lib/main.js
+var require_main28 = __commonJS({
+  "node_modules/@stdlib/math-base-special-trunc/lib/main.js"(exports, module) {
+    "use strict";
+    var floor = require_lib32();
+    var ceil = require_lib33();
+    function trunc(x) {
+      if (x < 0) {
+        return ceil(x);
+      }
+      return floor(x);
+    }
+    module.exports = trunc;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-trunc/lib/index.js
+var require_lib34 = __commonJS({
+  "node_modules/@stdlib/math-base-special-trunc/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main28();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js
+var require_polyval_c13 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.0416666666666666;
+      }
+      return 0.0416666666666666 + x * (-0.001388888888887411 + x * 2480158728947673e-20);
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js
+var require_polyval_c46 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -27557314351390663e-23;
+      }
+      return -27557314351390663e-23 + x * (2087572321298175e-24 + x * -11359647557788195e-27);
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js
+var require_main29 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js"(exports, module) {
+    "use strict";
+    var polyval13 = require_polyval_c13();
+    var polyval46 = require_polyval_c46();
+    function kernelCos(x, y) {
+      var hz;
+      var r;
+      var w;
+      var z3;
+      z3 = x * x;
+      w = z3 * z3;
+      r = z3 * polyval13(z3);
+      r += w * w * polyval46(z3);
+      hz = 0.5 * z3;
+      w = 1 - hz;
+      return w + (1 - w - hz + (z3 * r - x * y));
+    }
+    module.exports = kernelCos;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js
+var require_lib35 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main29();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js
+var require_main30 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js"(exports, module) {
+    "use strict";
+    var S1 = -0.16666666666666632;
+    var S2 = 0.00833333333332249;
+    var S3 = -1984126982985795e-19;
+    var S4 = 27557313707070068e-22;
+    var S5 = -25050760253406863e-24;
+    var S6 = 158969099521155e-24;
+    function kernelSin(x, y) {
+      var r;
+      var v;
+      var w;
+      var z3;
+      z3 = x * x;
+      w = z3 * z3;
+      r = S2 + z3 * (S3 + z3 * S4) + z3 * w * (S5 + z3 * S6);
+      v = z3 * x;
+      if (y === 0) {
+        return x + v * (S1 + z3 * r);
+      }
+      return x - (z3 * (0.5 * y - v * r) - y - v * S1);
+    }
+    module.exports = kernelSin;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js
+var require_lib36 = __commonJS({
+  "node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main30();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js
+var require_lib37 = __commonJS({
+  "node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_HIGH_WORD_ABS_MASK = 2147483647 >>> 0;
+    module.exports = FLOAT64_HIGH_WORD_ABS_MASK;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js
+var require_lib38 = __commonJS({
+  "node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_HIGH_WORD_EXPONENT_MASK = 2146435072;
+    module.exports = FLOAT64_HIGH_WORD_EXPONENT_MASK;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js
+var require_lib39 = __commonJS({
+  "node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_HIGH_WORD_SIGNIFICAND_MASK = 1048575;
+    module.exports = FLOAT64_HIGH_WORD_SIGNIFICAND_MASK;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js
+var require_low = __commonJS({
+  "node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js"(exports, module) {
+    "use strict";
+    var isLittleEndian = require_lib27();
+    var LOW;
+    if (isLittleEndian === true) {
+      LOW = 0;
+    } else {
+      LOW = 1;
+    }
+    module.exports = LOW;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js
+var require_main31 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js"(exports, module) {
+    "use strict";
+    var Uint32Array2 = require_lib15();
+    var Float64Array2 = require_lib18();
+    var LOW = require_low();
+    var FLOAT64_VIEW = new Float64Array2(1);
+    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
+    function getLowWord(x) {
+      FLOAT64_VIEW[0] = x;
+      return UINT32_VIEW[LOW];
+    }
+    module.exports = getLowWord;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js
+var require_lib40 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main31();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-from-words/lib/indices.js
+var require_indices = __commonJS({
+  "node_modules/@stdlib/number-float64-base-from-words/lib/indices.js"(exports, module) {
+    "use strict";
+    var isLittleEndian = require_lib27();
+    var indices;
+    var HIGH;
+    var LOW;
+    if (isLittleEndian === true) {
+      HIGH = 1;
+      LOW = 0;
+    } else {
+      HIGH = 0;
+      LOW = 1;
+    }
+    indices = {
+      "HIGH": HIGH,
+      "LOW": LOW
+    };
+    module.exports = indices;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-from-words/lib/main.js
+var require_main32 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-from-words/lib/main.js"(exports, module) {
+    "use strict";
+    var Uint32Array2 = require_lib15();
+    var Float64Array2 = require_lib18();
+    var indices = require_indices();
+    var FLOAT64_VIEW = new Float64Array2(1);
+    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
+    var HIGH = indices.HIGH;
+    var LOW = indices.LOW;
+    function fromWords(high, low) {
+      UINT32_VIEW[HIGH] = high;
+      UINT32_VIEW[LOW] = low;
+      return FLOAT64_VIEW[0];
+    }
+    module.exports = fromWords;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-from-words/lib/index.js
+var require_lib41 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-from-words/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main32();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js
+var require_lib42 = __commonJS({
+  "node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_MAX_BASE2_EXPONENT = 1023 | 0;
+    module.exports = FLOAT64_MAX_BASE2_EXPONENT;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js
+var require_lib43 = __commonJS({
+  "node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL = -1023 | 0;
+    module.exports = FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js
+var require_lib44 = __commonJS({
+  "node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL = -1074 | 0;
+    module.exports = FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js
+var require_lib45 = __commonJS({
+  "node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_HIGH_WORD_SIGN_MASK = 2147483648 >>> 0;
+    module.exports = FLOAT64_HIGH_WORD_SIGN_MASK;
+  }
+});
+
 // node_modules/@stdlib/utils-define-property/lib/define_property.js
 var require_define_property = __commonJS({
   "node_modules/@stdlib/utils-define-property/lib/define_property.js"(exports, module) {
@@ -3722,7 +5012,7 @@ var require_space_pad = __commonJS({
 });
 
 // node_modules/@stdlib/string-base-format-interpolate/lib/main.js
-var require_main = __commonJS({
+var require_main33 = __commonJS({
   "node_modules/@stdlib/string-base-format-interpolate/lib/main.js"(exports, module) {
     "use strict";
     var formatInteger = require_format_integer();
@@ -3890,16 +5180,16 @@ var require_main = __commonJS({
 });
 
 // node_modules/@stdlib/string-base-format-interpolate/lib/index.js
-var require_lib = __commonJS({
+var require_lib46 = __commonJS({
   "node_modules/@stdlib/string-base-format-interpolate/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main();
+    var main2 = require_main33();
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/string-base-format-tokenize/lib/main.js
-var require_main2 = __commonJS({
+var require_main34 = __commonJS({
   "node_modules/@stdlib/string-base-format-tokenize/lib/main.js"(exports, module) {
     "use strict";
     var RE = /%(?:([1-9]\d*)\$)?([0 +\-#]*)(\*|\d+)?(?:(\.)(\*|\d+)?)?[hlL]?([%A-Za-z])/g;
@@ -3948,10 +5238,10 @@ var require_main2 = __commonJS({
 });
 
 // node_modules/@stdlib/string-base-format-tokenize/lib/index.js
-var require_lib2 = __commonJS({
+var require_lib47 = __commonJS({
   "node_modules/@stdlib/string-base-format-tokenize/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main2();
+    var main2 = require_main34();
     module.exports = main2;
   }
 });
@@ -3968,11 +5258,11 @@ var require_is_string2 = __commonJS({
 });
 
 // node_modules/@stdlib/string-format/lib/main.js
-var require_main3 = __commonJS({
+var require_main35 = __commonJS({
   "node_modules/@stdlib/string-format/lib/main.js"(exports, module) {
     "use strict";
-    var interpolate = require_lib();
-    var tokenize = require_lib2();
+    var interpolate = require_lib46();
+    var tokenize = require_lib47();
     var isString = require_is_string2();
     function format(str) {
       var args;
@@ -3991,19 +5281,19 @@ var require_main3 = __commonJS({
 });
 
 // node_modules/@stdlib/string-format/lib/index.js
-var require_lib3 = __commonJS({
+var require_lib48 = __commonJS({
   "node_modules/@stdlib/string-format/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main3();
+    var main2 = require_main35();
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/utils-define-property/lib/polyfill.js
-var require_polyfill = __commonJS({
+var require_polyfill6 = __commonJS({
   "node_modules/@stdlib/utils-define-property/lib/polyfill.js"(exports, module) {
     "use strict";
-    var format = require_lib3();
+    var format = require_lib48();
     var objectProtoype = Object.prototype;
     var toStr = objectProtoype.toString;
     var defineGetter = objectProtoype.__defineGetter__;
@@ -4051,12 +5341,12 @@ var require_polyfill = __commonJS({
 });
 
 // node_modules/@stdlib/utils-define-property/lib/index.js
-var require_lib4 = __commonJS({
+var require_lib49 = __commonJS({
   "node_modules/@stdlib/utils-define-property/lib/index.js"(exports, module) {
     "use strict";
     var hasDefinePropertySupport = require_has_define_property_support();
     var builtin = require_builtin();
-    var polyfill = require_polyfill();
+    var polyfill = require_polyfill6();
     var defineProperty;
     if (hasDefinePropertySupport()) {
       defineProperty = builtin;
@@ -4068,10 +5358,10 @@ var require_lib4 = __commonJS({
 });
 
 // node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js
-var require_main4 = __commonJS({
+var require_main36 = __commonJS({
   "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js"(exports, module) {
     "use strict";
-    var defineProperty = require_lib4();
+    var defineProperty = require_lib49();
     function setNonEnumerableReadOnly(obj, prop, value2) {
       defineProperty(obj, prop, {
         "configurable": false,
@@ -4085,869 +5375,19 @@ var require_main4 = __commonJS({
 });
 
 // node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js
-var require_lib5 = __commonJS({
+var require_lib50 = __commonJS({
   "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main4();
+    var main2 = require_main36();
     module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-nan/lib/main.js
-var require_main5 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-nan/lib/main.js"(exports, module) {
-    "use strict";
-    function isnan(x) {
-      return x !== x;
-    }
-    module.exports = isnan;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-nan/lib/index.js
-var require_lib6 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-nan/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main5();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-floor/lib/main.js
-var require_main6 = __commonJS({
-  "node_modules/@stdlib/math-base-special-floor/lib/main.js"(exports, module) {
-    "use strict";
-    var floor = Math.floor;
-    module.exports = floor;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-floor/lib/index.js
-var require_lib7 = __commonJS({
-  "node_modules/@stdlib/math-base-special-floor/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main6();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-ceil/lib/main.js
-var require_main7 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ceil/lib/main.js"(exports, module) {
-    "use strict";
-    var ceil = Math.ceil;
-    module.exports = ceil;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-ceil/lib/index.js
-var require_lib8 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ceil/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main7();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-trunc/lib/main.js
-var require_main8 = __commonJS({
-  "node_modules/@stdlib/math-base-special-trunc/lib/main.js"(exports, module) {
-    "use strict";
-    var floor = require_lib7();
-    var ceil = require_lib8();
-    function trunc(x) {
-      if (x < 0) {
-        return ceil(x);
-      }
-      return floor(x);
-    }
-    module.exports = trunc;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-trunc/lib/index.js
-var require_lib9 = __commonJS({
-  "node_modules/@stdlib/math-base-special-trunc/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main8();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/number-ctor/lib/main.js
-var require_main9 = __commonJS({
-  "node_modules/@stdlib/number-ctor/lib/main.js"(exports, module) {
-    "use strict";
-    module.exports = Number;
-  }
-});
-
-// node_modules/@stdlib/number-ctor/lib/index.js
-var require_lib10 = __commonJS({
-  "node_modules/@stdlib/number-ctor/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main9();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-ninf/lib/index.js
-var require_lib11 = __commonJS({
-  "node_modules/@stdlib/constants-float64-ninf/lib/index.js"(exports, module) {
-    "use strict";
-    var Number2 = require_lib10();
-    var FLOAT64_NINF = Number2.NEGATIVE_INFINITY;
-    module.exports = FLOAT64_NINF;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-pinf/lib/index.js
-var require_lib12 = __commonJS({
-  "node_modules/@stdlib/constants-float64-pinf/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_PINF = Number.POSITIVE_INFINITY;
-    module.exports = FLOAT64_PINF;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js
-var require_lib13 = __commonJS({
-  "node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_EXPONENT_BIAS = 1023 | 0;
-    module.exports = FLOAT64_EXPONENT_BIAS;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js
-var require_lib14 = __commonJS({
-  "node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_MAX_BASE2_EXPONENT = 1023 | 0;
-    module.exports = FLOAT64_MAX_BASE2_EXPONENT;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js
-var require_lib15 = __commonJS({
-  "node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL = -1023 | 0;
-    module.exports = FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js
-var require_lib16 = __commonJS({
-  "node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL = -1074 | 0;
-    module.exports = FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js
-var require_main10 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js"(exports, module) {
-    "use strict";
-    var PINF = require_lib12();
-    var NINF = require_lib11();
-    function isInfinite(x) {
-      return x === PINF || x === NINF;
-    }
-    module.exports = isInfinite;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js
-var require_lib17 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main10();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js
-var require_lib18 = __commonJS({
-  "node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_HIGH_WORD_SIGN_MASK = 2147483648 >>> 0;
-    module.exports = FLOAT64_HIGH_WORD_SIGN_MASK;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js
-var require_lib19 = __commonJS({
-  "node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_HIGH_WORD_ABS_MASK = 2147483647 >>> 0;
-    module.exports = FLOAT64_HIGH_WORD_ABS_MASK;
-  }
-});
-
-// node_modules/@stdlib/assert-has-symbol-support/lib/main.js
-var require_main11 = __commonJS({
-  "node_modules/@stdlib/assert-has-symbol-support/lib/main.js"(exports, module) {
-    "use strict";
-    function hasSymbolSupport() {
-      return typeof Symbol === "function" && typeof /* @__PURE__ */ Symbol("foo") === "symbol";
-    }
-    module.exports = hasSymbolSupport;
-  }
-});
-
-// node_modules/@stdlib/assert-has-symbol-support/lib/index.js
-var require_lib20 = __commonJS({
-  "node_modules/@stdlib/assert-has-symbol-support/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main11();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js
-var require_main12 = __commonJS({
-  "node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js"(exports, module) {
-    "use strict";
-    var hasSymbols = require_lib20();
-    var FLG = hasSymbols();
-    function hasToStringTagSupport() {
-      return FLG && typeof Symbol.toStringTag === "symbol";
-    }
-    module.exports = hasToStringTagSupport;
-  }
-});
-
-// node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js
-var require_lib21 = __commonJS({
-  "node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main12();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/utils-native-class/lib/tostring.js
-var require_tostring = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/tostring.js"(exports, module) {
-    "use strict";
-    var toStr = Object.prototype.toString;
-    module.exports = toStr;
-  }
-});
-
-// node_modules/@stdlib/utils-native-class/lib/main.js
-var require_main13 = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/main.js"(exports, module) {
-    "use strict";
-    var toStr = require_tostring();
-    function nativeClass(v) {
-      return toStr.call(v);
-    }
-    module.exports = nativeClass;
-  }
-});
-
-// node_modules/@stdlib/assert-has-own-property/lib/main.js
-var require_main14 = __commonJS({
-  "node_modules/@stdlib/assert-has-own-property/lib/main.js"(exports, module) {
-    "use strict";
-    var has = Object.prototype.hasOwnProperty;
-    function hasOwnProp(value2, property) {
-      if (value2 === void 0 || value2 === null) {
-        return false;
-      }
-      return has.call(value2, property);
-    }
-    module.exports = hasOwnProp;
-  }
-});
-
-// node_modules/@stdlib/assert-has-own-property/lib/index.js
-var require_lib22 = __commonJS({
-  "node_modules/@stdlib/assert-has-own-property/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main14();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/symbol-ctor/lib/main.js
-var require_main15 = __commonJS({
-  "node_modules/@stdlib/symbol-ctor/lib/main.js"(exports, module) {
-    "use strict";
-    var Sym = typeof Symbol === "function" ? Symbol : void 0;
-    module.exports = Sym;
-  }
-});
-
-// node_modules/@stdlib/symbol-ctor/lib/index.js
-var require_lib23 = __commonJS({
-  "node_modules/@stdlib/symbol-ctor/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main15();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/utils-native-class/lib/tostringtag.js
-var require_tostringtag = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/tostringtag.js"(exports, module) {
-    "use strict";
-    var Symbol2 = require_lib23();
-    var toStrTag = typeof Symbol2 === "function" ? Symbol2.toStringTag : "";
-    module.exports = toStrTag;
-  }
-});
-
-// node_modules/@stdlib/utils-native-class/lib/polyfill.js
-var require_polyfill2 = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/polyfill.js"(exports, module) {
-    "use strict";
-    var hasOwnProp = require_lib22();
-    var toStringTag = require_tostringtag();
-    var toStr = require_tostring();
-    function nativeClass(v) {
-      var isOwn;
-      var tag;
-      var out;
-      if (v === null || v === void 0) {
-        return toStr.call(v);
-      }
-      tag = v[toStringTag];
-      isOwn = hasOwnProp(v, toStringTag);
-      try {
-        v[toStringTag] = void 0;
-      } catch (err) {
-        return toStr.call(v);
-      }
-      out = toStr.call(v);
-      if (isOwn) {
-        v[toStringTag] = tag;
-      } else {
-        delete v[toStringTag];
-      }
-      return out;
-    }
-    module.exports = nativeClass;
-  }
-});
-
-// node_modules/@stdlib/utils-native-class/lib/index.js
-var require_lib24 = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/index.js"(exports, module) {
-    "use strict";
-    var hasToStringTag = require_lib21();
-    var builtin = require_main13();
-    var polyfill = require_polyfill2();
-    var main2;
-    if (hasToStringTag()) {
-      main2 = polyfill;
-    } else {
-      main2 = builtin;
-    }
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/assert-is-uint32array/lib/main.js
-var require_main16 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint32array/lib/main.js"(exports, module) {
-    "use strict";
-    var nativeClass = require_lib24();
-    var hasUint32Array = typeof Uint32Array === "function";
-    function isUint32Array(value2) {
-      return hasUint32Array && value2 instanceof Uint32Array || // eslint-disable-line stdlib/require-globals
-      nativeClass(value2) === "[object Uint32Array]";
-    }
-    module.exports = isUint32Array;
-  }
-});
-
-// node_modules/@stdlib/assert-is-uint32array/lib/index.js
-var require_lib25 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint32array/lib/index.js"(exports, module) {
-    "use strict";
-    var isUint32Array = require_main16();
-    module.exports = isUint32Array;
-  }
-});
-
-// node_modules/@stdlib/constants-uint32-max/lib/index.js
-var require_lib26 = __commonJS({
-  "node_modules/@stdlib/constants-uint32-max/lib/index.js"(exports, module) {
-    "use strict";
-    var UINT32_MAX = 4294967295;
-    module.exports = UINT32_MAX;
-  }
-});
-
-// node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js
-var require_uint32array = __commonJS({
-  "node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js"(exports, module) {
-    "use strict";
-    var main2 = typeof Uint32Array === "function" ? Uint32Array : null;
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/assert-has-uint32array-support/lib/main.js
-var require_main17 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint32array-support/lib/main.js"(exports, module) {
-    "use strict";
-    var isUint32Array = require_lib25();
-    var UINT32_MAX = require_lib26();
-    var GlobalUint32Array = require_uint32array();
-    function hasUint32ArraySupport() {
-      var bool;
-      var arr;
-      if (typeof GlobalUint32Array !== "function") {
-        return false;
-      }
-      try {
-        arr = [1, 3.14, -3.14, UINT32_MAX + 1, UINT32_MAX + 2];
-        arr = new GlobalUint32Array(arr);
-        bool = isUint32Array(arr) && arr[0] === 1 && arr[1] === 3 && // truncation
-        arr[2] === UINT32_MAX - 2 && // truncation and wrap around
-        arr[3] === 0 && // wrap around
-        arr[4] === 1;
-      } catch (err) {
-        bool = false;
-      }
-      return bool;
-    }
-    module.exports = hasUint32ArraySupport;
-  }
-});
-
-// node_modules/@stdlib/assert-has-uint32array-support/lib/index.js
-var require_lib27 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint32array-support/lib/index.js"(exports, module) {
-    "use strict";
-    var hasUint32ArraySupport = require_main17();
-    module.exports = hasUint32ArraySupport;
-  }
-});
-
-// node_modules/@stdlib/array-uint32/lib/main.js
-var require_main18 = __commonJS({
-  "node_modules/@stdlib/array-uint32/lib/main.js"(exports, module) {
-    "use strict";
-    var ctor = typeof Uint32Array === "function" ? Uint32Array : void 0;
-    module.exports = ctor;
-  }
-});
-
-// node_modules/@stdlib/array-uint32/lib/polyfill.js
-var require_polyfill3 = __commonJS({
-  "node_modules/@stdlib/array-uint32/lib/polyfill.js"(exports, module) {
-    "use strict";
-    function polyfill() {
-      throw new Error("not implemented");
-    }
-    module.exports = polyfill;
-  }
-});
-
-// node_modules/@stdlib/array-uint32/lib/index.js
-var require_lib28 = __commonJS({
-  "node_modules/@stdlib/array-uint32/lib/index.js"(exports, module) {
-    "use strict";
-    var hasUint32ArraySupport = require_lib27();
-    var builtin = require_main18();
-    var polyfill = require_polyfill3();
-    var ctor;
-    if (hasUint32ArraySupport()) {
-      ctor = builtin;
-    } else {
-      ctor = polyfill;
-    }
-    module.exports = ctor;
-  }
-});
-
-// node_modules/@stdlib/assert-is-float64array/lib/main.js
-var require_main19 = __commonJS({
-  "node_modules/@stdlib/assert-is-float64array/lib/main.js"(exports, module) {
-    "use strict";
-    var nativeClass = require_lib24();
-    var hasFloat64Array = typeof Float64Array === "function";
-    function isFloat64Array(value2) {
-      return hasFloat64Array && value2 instanceof Float64Array || // eslint-disable-line stdlib/require-globals
-      nativeClass(value2) === "[object Float64Array]";
-    }
-    module.exports = isFloat64Array;
-  }
-});
-
-// node_modules/@stdlib/assert-is-float64array/lib/index.js
-var require_lib29 = __commonJS({
-  "node_modules/@stdlib/assert-is-float64array/lib/index.js"(exports, module) {
-    "use strict";
-    var isFloat64Array = require_main19();
-    module.exports = isFloat64Array;
-  }
-});
-
-// node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js
-var require_float64array = __commonJS({
-  "node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js"(exports, module) {
-    "use strict";
-    var main2 = typeof Float64Array === "function" ? Float64Array : null;
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/assert-has-float64array-support/lib/main.js
-var require_main20 = __commonJS({
-  "node_modules/@stdlib/assert-has-float64array-support/lib/main.js"(exports, module) {
-    "use strict";
-    var isFloat64Array = require_lib29();
-    var GlobalFloat64Array = require_float64array();
-    function hasFloat64ArraySupport() {
-      var bool;
-      var arr;
-      if (typeof GlobalFloat64Array !== "function") {
-        return false;
-      }
-      try {
-        arr = new GlobalFloat64Array([1, 3.14, -3.14, NaN]);
-        bool = isFloat64Array(arr) && arr[0] === 1 && arr[1] === 3.14 && arr[2] === -3.14 && arr[3] !== arr[3];
-      } catch (err) {
-        bool = false;
-      }
-      return bool;
-    }
-    module.exports = hasFloat64ArraySupport;
-  }
-});
-
-// node_modules/@stdlib/assert-has-float64array-support/lib/index.js
-var require_lib30 = __commonJS({
-  "node_modules/@stdlib/assert-has-float64array-support/lib/index.js"(exports, module) {
-    "use strict";
-    var hasFloat64ArraySupport = require_main20();
-    module.exports = hasFloat64ArraySupport;
-  }
-});
-
-// node_modules/@stdlib/array-float64/lib/main.js
-var require_main21 = __commonJS({
-  "node_modules/@stdlib/array-float64/lib/main.js"(exports, module) {
-    "use strict";
-    var ctor = typeof Float64Array === "function" ? Float64Array : void 0;
-    module.exports = ctor;
-  }
-});
-
-// node_modules/@stdlib/array-float64/lib/polyfill.js
-var require_polyfill4 = __commonJS({
-  "node_modules/@stdlib/array-float64/lib/polyfill.js"(exports, module) {
-    "use strict";
-    function polyfill() {
-      throw new Error("not implemented");
-    }
-    module.exports = polyfill;
-  }
-});
-
-// node_modules/@stdlib/array-float64/lib/index.js
-var require_lib31 = __commonJS({
-  "node_modules/@stdlib/array-float64/lib/index.js"(exports, module) {
-    "use strict";
-    var hasFloat64ArraySupport = require_lib30();
-    var builtin = require_main21();
-    var polyfill = require_polyfill4();
-    var ctor;
-    if (hasFloat64ArraySupport()) {
-      ctor = builtin;
-    } else {
-      ctor = polyfill;
-    }
-    module.exports = ctor;
-  }
-});
-
-// node_modules/@stdlib/assert-is-uint8array/lib/main.js
-var require_main22 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint8array/lib/main.js"(exports, module) {
-    "use strict";
-    var nativeClass = require_lib24();
-    var hasUint8Array = typeof Uint8Array === "function";
-    function isUint8Array(value2) {
-      return hasUint8Array && value2 instanceof Uint8Array || // eslint-disable-line stdlib/require-globals
-      nativeClass(value2) === "[object Uint8Array]";
-    }
-    module.exports = isUint8Array;
-  }
-});
-
-// node_modules/@stdlib/assert-is-uint8array/lib/index.js
-var require_lib32 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint8array/lib/index.js"(exports, module) {
-    "use strict";
-    var isUint8Array = require_main22();
-    module.exports = isUint8Array;
-  }
-});
-
-// node_modules/@stdlib/constants-uint8-max/lib/index.js
-var require_lib33 = __commonJS({
-  "node_modules/@stdlib/constants-uint8-max/lib/index.js"(exports, module) {
-    "use strict";
-    var UINT8_MAX = 255 | 0;
-    module.exports = UINT8_MAX;
-  }
-});
-
-// node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js
-var require_uint8array = __commonJS({
-  "node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js"(exports, module) {
-    "use strict";
-    var main2 = typeof Uint8Array === "function" ? Uint8Array : null;
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/assert-has-uint8array-support/lib/main.js
-var require_main23 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint8array-support/lib/main.js"(exports, module) {
-    "use strict";
-    var isUint8Array = require_lib32();
-    var UINT8_MAX = require_lib33();
-    var GlobalUint8Array = require_uint8array();
-    function hasUint8ArraySupport() {
-      var bool;
-      var arr;
-      if (typeof GlobalUint8Array !== "function") {
-        return false;
-      }
-      try {
-        arr = [1, 3.14, -3.14, UINT8_MAX + 1, UINT8_MAX + 2];
-        arr = new GlobalUint8Array(arr);
-        bool = isUint8Array(arr) && arr[0] === 1 && arr[1] === 3 && // truncation
-        arr[2] === UINT8_MAX - 2 && // truncation and wrap around
-        arr[3] === 0 && // wrap around
-        arr[4] === 1;
-      } catch (err) {
-        bool = false;
-      }
-      return bool;
-    }
-    module.exports = hasUint8ArraySupport;
-  }
-});
-
-// node_modules/@stdlib/assert-has-uint8array-support/lib/index.js
-var require_lib34 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint8array-support/lib/index.js"(exports, module) {
-    "use strict";
-    var hasUint8ArraySupport = require_main23();
-    module.exports = hasUint8ArraySupport;
-  }
-});
-
-// node_modules/@stdlib/array-uint8/lib/main.js
-var require_main24 = __commonJS({
-  "node_modules/@stdlib/array-uint8/lib/main.js"(exports, module) {
-    "use strict";
-    var ctor = typeof Uint8Array === "function" ? Uint8Array : void 0;
-    module.exports = ctor;
-  }
-});
-
-// node_modules/@stdlib/array-uint8/lib/polyfill.js
-var require_polyfill5 = __commonJS({
-  "node_modules/@stdlib/array-uint8/lib/polyfill.js"(exports, module) {
-    "use strict";
-    function polyfill() {
-      throw new Error("not implemented");
-    }
-    module.exports = polyfill;
-  }
-});
-
-// node_modules/@stdlib/array-uint8/lib/index.js
-var require_lib35 = __commonJS({
-  "node_modules/@stdlib/array-uint8/lib/index.js"(exports, module) {
-    "use strict";
-    var hasUint8ArraySupport = require_lib34();
-    var builtin = require_main24();
-    var polyfill = require_polyfill5();
-    var ctor;
-    if (hasUint8ArraySupport()) {
-      ctor = builtin;
-    } else {
-      ctor = polyfill;
-    }
-    module.exports = ctor;
-  }
-});
-
-// node_modules/@stdlib/assert-is-uint16array/lib/main.js
-var require_main25 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint16array/lib/main.js"(exports, module) {
-    "use strict";
-    var nativeClass = require_lib24();
-    var hasUint16Array = typeof Uint16Array === "function";
-    function isUint16Array(value2) {
-      return hasUint16Array && value2 instanceof Uint16Array || // eslint-disable-line stdlib/require-globals
-      nativeClass(value2) === "[object Uint16Array]";
-    }
-    module.exports = isUint16Array;
-  }
-});
-
-// node_modules/@stdlib/assert-is-uint16array/lib/index.js
-var require_lib36 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint16array/lib/index.js"(exports, module) {
-    "use strict";
-    var isUint16Array = require_main25();
-    module.exports = isUint16Array;
-  }
-});
-
-// node_modules/@stdlib/constants-uint16-max/lib/index.js
-var require_lib37 = __commonJS({
-  "node_modules/@stdlib/constants-uint16-max/lib/index.js"(exports, module) {
-    "use strict";
-    var UINT16_MAX = 65535 | 0;
-    module.exports = UINT16_MAX;
-  }
-});
-
-// node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js
-var require_uint16array = __commonJS({
-  "node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js"(exports, module) {
-    "use strict";
-    var main2 = typeof Uint16Array === "function" ? Uint16Array : null;
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/assert-has-uint16array-support/lib/main.js
-var require_main26 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint16array-support/lib/main.js"(exports, module) {
-    "use strict";
-    var isUint16Array = require_lib36();
-    var UINT16_MAX = require_lib37();
-    var GlobalUint16Array = require_uint16array();
-    function hasUint16ArraySupport() {
-      var bool;
-      var arr;
-      if (typeof GlobalUint16Array !== "function") {
-        return false;
-      }
-      try {
-        arr = [1, 3.14, -3.14, UINT16_MAX + 1, UINT16_MAX + 2];
-        arr = new GlobalUint16Array(arr);
-        bool = isUint16Array(arr) && arr[0] === 1 && arr[1] === 3 && // truncation
-        arr[2] === UINT16_MAX - 2 && // truncation and wrap around
-        arr[3] === 0 && // wrap around
-        arr[4] === 1;
-      } catch (err) {
-        bool = false;
-      }
-      return bool;
-    }
-    module.exports = hasUint16ArraySupport;
-  }
-});
-
-// node_modules/@stdlib/assert-has-uint16array-support/lib/index.js
-var require_lib38 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint16array-support/lib/index.js"(exports, module) {
-    "use strict";
-    var hasUint16ArraySupport = require_main26();
-    module.exports = hasUint16ArraySupport;
-  }
-});
-
-// node_modules/@stdlib/array-uint16/lib/main.js
-var require_main27 = __commonJS({
-  "node_modules/@stdlib/array-uint16/lib/main.js"(exports, module) {
-    "use strict";
-    var ctor = typeof Uint16Array === "function" ? Uint16Array : void 0;
-    module.exports = ctor;
-  }
-});
-
-// node_modules/@stdlib/array-uint16/lib/polyfill.js
-var require_polyfill6 = __commonJS({
-  "node_modules/@stdlib/array-uint16/lib/polyfill.js"(exports, module) {
-    "use strict";
-    function polyfill() {
-      throw new Error("not implemented");
-    }
-    module.exports = polyfill;
-  }
-});
-
-// node_modules/@stdlib/array-uint16/lib/index.js
-var require_lib39 = __commonJS({
-  "node_modules/@stdlib/array-uint16/lib/index.js"(exports, module) {
-    "use strict";
-    var hasUint16ArraySupport = require_lib38();
-    var builtin = require_main27();
-    var polyfill = require_polyfill6();
-    var ctor;
-    if (hasUint16ArraySupport()) {
-      ctor = builtin;
-    } else {
-      ctor = polyfill;
-    }
-    module.exports = ctor;
-  }
-});
-
-// node_modules/@stdlib/assert-is-little-endian/lib/ctors.js
-var require_ctors = __commonJS({
-  "node_modules/@stdlib/assert-is-little-endian/lib/ctors.js"(exports, module) {
-    "use strict";
-    var Uint8Array2 = require_lib35();
-    var Uint16Array2 = require_lib39();
-    var ctors = {
-      "uint16": Uint16Array2,
-      "uint8": Uint8Array2
-    };
-    module.exports = ctors;
-  }
-});
-
-// node_modules/@stdlib/assert-is-little-endian/lib/main.js
-var require_main28 = __commonJS({
-  "node_modules/@stdlib/assert-is-little-endian/lib/main.js"(exports, module) {
-    "use strict";
-    var ctors = require_ctors();
-    var bool;
-    function isLittleEndian() {
-      var uint16view;
-      var uint8view;
-      uint16view = new ctors["uint16"](1);
-      uint16view[0] = 4660;
-      uint8view = new ctors["uint8"](uint16view.buffer);
-      return uint8view[0] === 52;
-    }
-    bool = isLittleEndian();
-    module.exports = bool;
-  }
-});
-
-// node_modules/@stdlib/assert-is-little-endian/lib/index.js
-var require_lib40 = __commonJS({
-  "node_modules/@stdlib/assert-is-little-endian/lib/index.js"(exports, module) {
-    "use strict";
-    var IS_LITTLE_ENDIAN = require_main28();
-    module.exports = IS_LITTLE_ENDIAN;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-to-words/lib/indices.js
-var require_indices = __commonJS({
+var require_indices2 = __commonJS({
   "node_modules/@stdlib/number-float64-base-to-words/lib/indices.js"(exports, module) {
     "use strict";
-    var isLittleEndian = require_lib40();
+    var isLittleEndian = require_lib27();
     var indices;
     var HIGH;
     var LOW;
@@ -4970,9 +5410,9 @@ var require_indices = __commonJS({
 var require_assign = __commonJS({
   "node_modules/@stdlib/number-float64-base-to-words/lib/assign.js"(exports, module) {
     "use strict";
-    var Uint32Array2 = require_lib28();
-    var Float64Array2 = require_lib31();
-    var indices = require_indices();
+    var Uint32Array2 = require_lib15();
+    var Float64Array2 = require_lib18();
+    var indices = require_indices2();
     var FLOAT64_VIEW = new Float64Array2(1);
     var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
     var HIGH = indices.HIGH;
@@ -4988,7 +5428,7 @@ var require_assign = __commonJS({
 });
 
 // node_modules/@stdlib/number-float64-base-to-words/lib/main.js
-var require_main29 = __commonJS({
+var require_main37 = __commonJS({
   "node_modules/@stdlib/number-float64-base-to-words/lib/main.js"(exports, module) {
     "use strict";
     var fcn = require_assign();
@@ -5000,119 +5440,26 @@ var require_main29 = __commonJS({
 });
 
 // node_modules/@stdlib/number-float64-base-to-words/lib/index.js
-var require_lib41 = __commonJS({
+var require_lib51 = __commonJS({
   "node_modules/@stdlib/number-float64-base-to-words/lib/index.js"(exports, module) {
     "use strict";
-    var setReadOnly = require_lib5();
-    var main2 = require_main29();
+    var setReadOnly = require_lib50();
+    var main2 = require_main37();
     var assign = require_assign();
     setReadOnly(main2, "assign", assign);
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js
-var require_high = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js"(exports, module) {
-    "use strict";
-    var isLittleEndian = require_lib40();
-    var HIGH;
-    if (isLittleEndian === true) {
-      HIGH = 1;
-    } else {
-      HIGH = 0;
-    }
-    module.exports = HIGH;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js
-var require_main30 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js"(exports, module) {
-    "use strict";
-    var Uint32Array2 = require_lib28();
-    var Float64Array2 = require_lib31();
-    var HIGH = require_high();
-    var FLOAT64_VIEW = new Float64Array2(1);
-    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
-    function getHighWord(x) {
-      FLOAT64_VIEW[0] = x;
-      return UINT32_VIEW[HIGH];
-    }
-    module.exports = getHighWord;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js
-var require_lib42 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main30();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-from-words/lib/indices.js
-var require_indices2 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-from-words/lib/indices.js"(exports, module) {
-    "use strict";
-    var isLittleEndian = require_lib40();
-    var indices;
-    var HIGH;
-    var LOW;
-    if (isLittleEndian === true) {
-      HIGH = 1;
-      LOW = 0;
-    } else {
-      HIGH = 0;
-      LOW = 1;
-    }
-    indices = {
-      "HIGH": HIGH,
-      "LOW": LOW
-    };
-    module.exports = indices;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-from-words/lib/main.js
-var require_main31 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-from-words/lib/main.js"(exports, module) {
-    "use strict";
-    var Uint32Array2 = require_lib28();
-    var Float64Array2 = require_lib31();
-    var indices = require_indices2();
-    var FLOAT64_VIEW = new Float64Array2(1);
-    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
-    var HIGH = indices.HIGH;
-    var LOW = indices.LOW;
-    function fromWords(high, low) {
-      UINT32_VIEW[HIGH] = high;
-      UINT32_VIEW[LOW] = low;
-      return FLOAT64_VIEW[0];
-    }
-    module.exports = fromWords;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-from-words/lib/index.js
-var require_lib43 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-from-words/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main31();
-    module.exports = main2;
-  }
-});
-
 // node_modules/@stdlib/math-base-special-copysign/lib/main.js
-var require_main32 = __commonJS({
+var require_main38 = __commonJS({
   "node_modules/@stdlib/math-base-special-copysign/lib/main.js"(exports, module) {
     "use strict";
-    var SIGN_MASK = require_lib18();
-    var ABS_MASK = require_lib19();
-    var toWords = require_lib41();
-    var getHighWord = require_lib42();
-    var fromWords = require_lib43();
+    var SIGN_MASK = require_lib45();
+    var ABS_MASK = require_lib37();
+    var toWords = require_lib51();
+    var getHighWord = require_lib28();
+    var fromWords = require_lib41();
     var WORDS2 = [0, 0];
     function copysign(x, y) {
       var hx;
@@ -5130,16 +5477,16 @@ var require_main32 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-copysign/lib/index.js
-var require_lib44 = __commonJS({
+var require_lib52 = __commonJS({
   "node_modules/@stdlib/math-base-special-copysign/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main32();
+    var main2 = require_main38();
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js
-var require_lib45 = __commonJS({
+var require_lib53 = __commonJS({
   "node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_SMALLEST_NORMAL = 22250738585072014e-324;
@@ -5147,34 +5494,14 @@ var require_lib45 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-abs/lib/main.js
-var require_main33 = __commonJS({
-  "node_modules/@stdlib/math-base-special-abs/lib/main.js"(exports, module) {
-    "use strict";
-    function abs(x) {
-      return Math.abs(x);
-    }
-    module.exports = abs;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-abs/lib/index.js
-var require_lib46 = __commonJS({
-  "node_modules/@stdlib/math-base-special-abs/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main33();
-    module.exports = main2;
-  }
-});
-
 // node_modules/@stdlib/number-float64-base-normalize/lib/assign.js
 var require_assign2 = __commonJS({
   "node_modules/@stdlib/number-float64-base-normalize/lib/assign.js"(exports, module) {
     "use strict";
-    var FLOAT64_SMALLEST_NORMAL = require_lib45();
-    var isInfinite = require_lib17();
-    var isnan = require_lib6();
-    var abs = require_lib46();
+    var FLOAT64_SMALLEST_NORMAL = require_lib53();
+    var isInfinite = require_lib5();
+    var isnan = require_lib();
+    var abs = require_lib6();
     var SCALAR = 4503599627370496;
     function normalize2(x, out, stride, offset) {
       if (isnan(x) || isInfinite(x)) {
@@ -5196,7 +5523,7 @@ var require_assign2 = __commonJS({
 });
 
 // node_modules/@stdlib/number-float64-base-normalize/lib/main.js
-var require_main34 = __commonJS({
+var require_main39 = __commonJS({
   "node_modules/@stdlib/number-float64-base-normalize/lib/main.js"(exports, module) {
     "use strict";
     var fcn = require_assign2();
@@ -5208,33 +5535,24 @@ var require_main34 = __commonJS({
 });
 
 // node_modules/@stdlib/number-float64-base-normalize/lib/index.js
-var require_lib47 = __commonJS({
+var require_lib54 = __commonJS({
   "node_modules/@stdlib/number-float64-base-normalize/lib/index.js"(exports, module) {
     "use strict";
-    var setReadOnly = require_lib5();
-    var main2 = require_main34();
+    var setReadOnly = require_lib50();
+    var main2 = require_main39();
     var assign = require_assign2();
     setReadOnly(main2, "assign", assign);
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js
-var require_lib48 = __commonJS({
-  "node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_HIGH_WORD_EXPONENT_MASK = 2146435072;
-    module.exports = FLOAT64_HIGH_WORD_EXPONENT_MASK;
-  }
-});
-
 // node_modules/@stdlib/number-float64-base-exponent/lib/main.js
-var require_main35 = __commonJS({
+var require_main40 = __commonJS({
   "node_modules/@stdlib/number-float64-base-exponent/lib/main.js"(exports, module) {
     "use strict";
-    var getHighWord = require_lib42();
-    var EXP_MASK = require_lib48();
-    var BIAS = require_lib13();
+    var getHighWord = require_lib28();
+    var EXP_MASK = require_lib38();
+    var BIAS = require_lib30();
     function exponent(x) {
       var high = getHighWord(x);
       high = (high & EXP_MASK) >>> 20;
@@ -5245,31 +5563,31 @@ var require_main35 = __commonJS({
 });
 
 // node_modules/@stdlib/number-float64-base-exponent/lib/index.js
-var require_lib49 = __commonJS({
+var require_lib55 = __commonJS({
   "node_modules/@stdlib/number-float64-base-exponent/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main35();
+    var main2 = require_main40();
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-ldexp/lib/main.js
-var require_main36 = __commonJS({
+var require_main41 = __commonJS({
   "node_modules/@stdlib/math-base-special-ldexp/lib/main.js"(exports, module) {
     "use strict";
-    var PINF = require_lib12();
-    var NINF = require_lib11();
-    var BIAS = require_lib13();
-    var MAX_EXPONENT = require_lib14();
-    var MAX_SUBNORMAL_EXPONENT = require_lib15();
-    var MIN_SUBNORMAL_EXPONENT = require_lib16();
-    var isnan = require_lib6();
-    var isInfinite = require_lib17();
-    var copysign = require_lib44();
-    var normalize2 = require_lib47().assign;
-    var floatExp = require_lib49();
-    var toWords = require_lib41();
-    var fromWords = require_lib43();
+    var PINF = require_lib2();
+    var NINF = require_lib4();
+    var BIAS = require_lib30();
+    var MAX_EXPONENT = require_lib42();
+    var MAX_SUBNORMAL_EXPONENT = require_lib43();
+    var MIN_SUBNORMAL_EXPONENT = require_lib44();
+    var isnan = require_lib();
+    var isInfinite = require_lib5();
+    var copysign = require_lib52();
+    var normalize2 = require_lib54().assign;
+    var floatExp = require_lib55();
+    var toWords = require_lib51();
+    var fromWords = require_lib41();
     var TWO52_INV = 2220446049250313e-31;
     var CLEAR_EXP_MASK = 2148532223 >>> 0;
     var FRAC = [0, 0];
@@ -5311,2058 +5629,16 @@ var require_main36 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-ldexp/lib/index.js
-var require_lib50 = __commonJS({
+var require_lib56 = __commonJS({
   "node_modules/@stdlib/math-base-special-ldexp/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main36();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js
-var require_polyval_p = __commonJS({
-  "node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.16666666666666602;
-      }
-      return 0.16666666666666602 + x * (-0.0027777777777015593 + x * (6613756321437934e-20 + x * (-16533902205465252e-22 + x * 41381367970572385e-24)));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-exp/lib/expmulti.js
-var require_expmulti = __commonJS({
-  "node_modules/@stdlib/math-base-special-exp/lib/expmulti.js"(exports, module) {
-    "use strict";
-    var ldexp = require_lib50();
-    var polyvalP = require_polyval_p();
-    function expmulti(hi, lo, k) {
-      var r;
-      var t;
-      var c;
-      var y;
-      r = hi - lo;
-      t = r * r;
-      c = r - t * polyvalP(t);
-      y = 1 - (lo - r * c / (2 - c) - hi);
-      return ldexp(y, k);
-    }
-    module.exports = expmulti;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-exp/lib/main.js
-var require_main37 = __commonJS({
-  "node_modules/@stdlib/math-base-special-exp/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib6();
-    var trunc = require_lib9();
-    var NINF = require_lib11();
-    var PINF = require_lib12();
-    var expmulti = require_expmulti();
-    var LN2_HI = 0.6931471803691238;
-    var LN2_LO = 19082149292705877e-26;
-    var LOG2_E = 1.4426950408889634;
-    var OVERFLOW = 709.782712893384;
-    var UNDERFLOW = -745.1332191019411;
-    var NEARZERO = 1 / (1 << 28);
-    var NEG_NEARZERO = -NEARZERO;
-    function exp(x) {
-      var hi;
-      var lo;
-      var k;
-      if (isnan(x) || x === PINF) {
-        return x;
-      }
-      if (x === NINF) {
-        return 0;
-      }
-      if (x > OVERFLOW) {
-        return PINF;
-      }
-      if (x < UNDERFLOW) {
-        return 0;
-      }
-      if (x > NEG_NEARZERO && x < NEARZERO) {
-        return 1 + x;
-      }
-      if (x < 0) {
-        k = trunc(LOG2_E * x - 0.5);
-      } else {
-        k = trunc(LOG2_E * x + 0.5);
-      }
-      hi = x - k * LN2_HI;
-      lo = k * LN2_LO;
-      return expmulti(hi, lo, k);
-    }
-    module.exports = exp;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-exp/lib/index.js
-var require_lib51 = __commonJS({
-  "node_modules/@stdlib/math-base-special-exp/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main37();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js
-var require_low = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js"(exports, module) {
-    "use strict";
-    var isLittleEndian = require_lib40();
-    var LOW;
-    if (isLittleEndian === true) {
-      LOW = 0;
-    } else {
-      LOW = 1;
-    }
-    module.exports = LOW;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js
-var require_main38 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js"(exports, module) {
-    "use strict";
-    var Uint32Array2 = require_lib28();
-    var Float64Array2 = require_lib31();
-    var LOW = require_low();
-    var FLOAT64_VIEW = new Float64Array2(1);
-    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
-    function setLowWord(x, low) {
-      FLOAT64_VIEW[0] = x;
-      UINT32_VIEW[LOW] = low >>> 0;
-      return FLOAT64_VIEW[0];
-    }
-    module.exports = setLowWord;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js
-var require_lib52 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main38();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js
-var require_polyval_pp = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return -0.3250421072470015;
-      }
-      return -0.3250421072470015 + x * (-0.02848174957559851 + x * (-0.005770270296489442 + x * -23763016656650163e-21));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js
-var require_polyval_qq = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.39791722395915535;
-      }
-      return 0.39791722395915535 + x * (0.0650222499887673 + x * (0.005081306281875766 + x * (13249473800432164e-20 + x * -3960228278775368e-21)));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js
-var require_polyval_pa = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.41485611868374833;
-      }
-      return 0.41485611868374833 + x * (-0.3722078760357013 + x * (0.31834661990116175 + x * (-0.11089469428239668 + x * (0.035478304325618236 + x * -0.002166375594868791))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js
-var require_polyval_qa = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.10642088040084423;
-      }
-      return 0.10642088040084423 + x * (0.540397917702171 + x * (0.07182865441419627 + x * (0.12617121980876164 + x * (0.01363708391202905 + x * 0.011984499846799107))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js
-var require_polyval_ra = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return -0.6938585727071818;
-      }
-      return -0.6938585727071818 + x * (-10.558626225323291 + x * (-62.375332450326006 + x * (-162.39666946257347 + x * (-184.60509290671104 + x * (-81.2874355063066 + x * -9.814329344169145)))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js
-var require_polyval_sa = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 19.651271667439257;
-      }
-      return 19.651271667439257 + x * (137.65775414351904 + x * (434.56587747522923 + x * (645.3872717332679 + x * (429.00814002756783 + x * (108.63500554177944 + x * (6.570249770319282 + x * -0.0604244152148581))))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js
-var require_polyval_rb = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return -0.799283237680523;
-      }
-      return -0.799283237680523 + x * (-17.757954917754752 + x * (-160.63638485582192 + x * (-637.5664433683896 + x * (-1025.0951316110772 + x * -483.5191916086514))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js
-var require_polyval_sb = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 30.33806074348246;
-      }
-      return 30.33806074348246 + x * (325.7925129965739 + x * (1536.729586084437 + x * (3199.8582195085955 + x * (2553.0504064331644 + x * (474.52854120695537 + x * -22.44095244658582)))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/main.js
-var require_main39 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib6();
-    var exp = require_lib51();
-    var setLowWord = require_lib52();
-    var PINF = require_lib12();
-    var NINF = require_lib11();
-    var polyvalPP = require_polyval_pp();
-    var polyvalQQ = require_polyval_qq();
-    var polyvalPA = require_polyval_pa();
-    var polyvalQA = require_polyval_qa();
-    var polyvalRA = require_polyval_ra();
-    var polyvalSA = require_polyval_sa();
-    var polyvalRB = require_polyval_rb();
-    var polyvalSB = require_polyval_sb();
-    var TINY = 1e-300;
-    var SMALL = 13877787807814457e-33;
-    var ERX = 0.8450629115104675;
-    var PPC = 0.12837916709551256;
-    var QQC = 1;
-    var PAC = -0.0023621185607526594;
-    var QAC = 1;
-    var RAC = -0.009864944034847148;
-    var SAC = 1;
-    var RBC = -0.0098649429247001;
-    var SBC = 1;
-    function erfc(x) {
-      var sign;
-      var ax;
-      var z3;
-      var r;
-      var s;
-      var y;
-      var p;
-      var q;
-      if (isnan(x)) {
-        return NaN;
-      }
-      if (x === PINF) {
-        return 0;
-      }
-      if (x === NINF) {
-        return 2;
-      }
-      if (x === 0) {
-        return 1;
-      }
-      if (x < 0) {
-        sign = true;
-        ax = -x;
-      } else {
-        sign = false;
-        ax = x;
-      }
-      if (ax < 0.84375) {
-        if (ax < SMALL) {
-          return 1 - x;
-        }
-        z3 = x * x;
-        r = PPC + z3 * polyvalPP(z3);
-        s = QQC + z3 * polyvalQQ(z3);
-        y = r / s;
-        if (x < 0.25) {
-          return 1 - (x + x * y);
-        }
-        r = x * y;
-        r += x - 0.5;
-        return 0.5 - r;
-      }
-      if (ax < 1.25) {
-        s = ax - 1;
-        p = PAC + s * polyvalPA(s);
-        q = QAC + s * polyvalQA(s);
-        if (sign) {
-          return 1 + ERX + p / q;
-        }
-        return 1 - ERX - p / q;
-      }
-      if (ax < 28) {
-        s = 1 / (ax * ax);
-        if (ax < 2.857142857142857) {
-          r = RAC + s * polyvalRA(s);
-          s = SAC + s * polyvalSA(s);
-        } else {
-          if (x < -6) {
-            return 2 - TINY;
-          }
-          r = RBC + s * polyvalRB(s);
-          s = SBC + s * polyvalSB(s);
-        }
-        z3 = setLowWord(ax, 0);
-        r = exp(-(z3 * z3) - 0.5625) * exp((z3 - ax) * (z3 + ax) + r / s);
-        if (sign) {
-          return 2 - r / ax;
-        }
-        return r / ax;
-      }
-      if (sign) {
-        return 2 - TINY;
-      }
-      return TINY * TINY;
-    }
-    module.exports = erfc;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-erfc/lib/index.js
-var require_lib53 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main39();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-sqrt/lib/main.js
-var require_main40 = __commonJS({
-  "node_modules/@stdlib/math-base-special-sqrt/lib/main.js"(exports, module) {
-    "use strict";
-    var sqrt = Math.sqrt;
-    module.exports = sqrt;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-sqrt/lib/index.js
-var require_lib54 = __commonJS({
-  "node_modules/@stdlib/math-base-special-sqrt/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main40();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js
-var require_main41 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js"(exports, module) {
-    "use strict";
-    var erfc = require_lib53();
-    var sqrt = require_lib54();
-    var isnan = require_lib6();
-    function cdf(x, mu, sigma) {
-      var denom;
-      var xc;
-      if (isnan(x) || isnan(mu) || isnan(sigma) || sigma < 0) {
-        return NaN;
-      }
-      if (sigma === 0) {
-        return x < mu ? 0 : 1;
-      }
-      denom = sigma * sqrt(2);
-      xc = x - mu;
-      return 0.5 * erfc(-xc / denom);
-    }
-    module.exports = cdf;
-  }
-});
-
-// node_modules/@stdlib/utils-constant-function/lib/main.js
-var require_main42 = __commonJS({
-  "node_modules/@stdlib/utils-constant-function/lib/main.js"(exports, module) {
-    "use strict";
-    function wrap2(value2) {
-      return constantFunction;
-      function constantFunction() {
-        return value2;
-      }
-    }
-    module.exports = wrap2;
-  }
-});
-
-// node_modules/@stdlib/utils-constant-function/lib/index.js
-var require_lib55 = __commonJS({
-  "node_modules/@stdlib/utils-constant-function/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main42();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js
-var require_main43 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib6();
-    function cdf(x, mu) {
-      if (isnan(x) || isnan(mu)) {
-        return NaN;
-      }
-      return x < mu ? 0 : 1;
-    }
-    module.exports = cdf;
-  }
-});
-
-// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js
-var require_factory = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js"(exports, module) {
-    "use strict";
-    var constantFunction = require_lib55();
-    var isnan = require_lib6();
-    function factory(mu) {
-      if (isnan(mu)) {
-        return constantFunction(NaN);
-      }
-      return cdf;
-      function cdf(x) {
-        if (isnan(x)) {
-          return NaN;
-        }
-        return x < mu ? 0 : 1;
-      }
-    }
-    module.exports = factory;
-  }
-});
-
-// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js
-var require_lib56 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js"(exports, module) {
-    "use strict";
-    var setReadOnly = require_lib5();
-    var main2 = require_main43();
-    var factory = require_factory();
-    setReadOnly(main2, "factory", factory);
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js
-var require_factory2 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js"(exports, module) {
-    "use strict";
-    var constantFunction = require_lib55();
-    var degenerate = require_lib56().factory;
-    var isnan = require_lib6();
-    var sqrt = require_lib54();
-    var erfc = require_lib53();
-    function factory(mu, sigma) {
-      var denom;
-      if (isnan(mu) || isnan(sigma) || sigma < 0) {
-        return constantFunction(NaN);
-      }
-      if (sigma === 0) {
-        return degenerate(mu);
-      }
-      denom = sigma * sqrt(2);
-      return cdf;
-      function cdf(x) {
-        var xc;
-        if (isnan(x)) {
-          return NaN;
-        }
-        xc = x - mu;
-        return 0.5 * erfc(-xc / denom);
-      }
-    }
-    module.exports = factory;
-  }
-});
-
-// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js
-var require_lib57 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js"(exports, module) {
-    "use strict";
-    var setReadOnly = require_lib5();
     var main2 = require_main41();
-    var factory = require_factory2();
-    setReadOnly(main2, "factory", factory);
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js
-var require_high2 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js"(exports, module) {
-    "use strict";
-    var isLittleEndian = require_lib40();
-    var HIGH;
-    if (isLittleEndian === true) {
-      HIGH = 1;
-    } else {
-      HIGH = 0;
-    }
-    module.exports = HIGH;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js
-var require_main44 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js"(exports, module) {
-    "use strict";
-    var Uint32Array2 = require_lib28();
-    var Float64Array2 = require_lib31();
-    var HIGH = require_high2();
-    var FLOAT64_VIEW = new Float64Array2(1);
-    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
-    function setHighWord(x, high) {
-      FLOAT64_VIEW[0] = x;
-      UINT32_VIEW[HIGH] = high >>> 0;
-      return FLOAT64_VIEW[0];
-    }
-    module.exports = setHighWord;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js
-var require_lib58 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main44();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js
-var require_lib59 = __commonJS({
-  "node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js"(exports, module) {
-    "use strict";
-    var HALF_LN2 = 0.34657359027997264;
-    module.exports = HALF_LN2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js
-var require_polyval_q = __commonJS({
-  "node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return -0.03333333333333313;
-      }
-      return -0.03333333333333313 + x * (0.0015873015872548146 + x * (-793650757867488e-19 + x * (4008217827329362e-21 + x * -20109921818362437e-23)));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-expm1/lib/main.js
-var require_main45 = __commonJS({
-  "node_modules/@stdlib/math-base-special-expm1/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib6();
-    var getHighWord = require_lib42();
-    var setHighWord = require_lib58();
-    var fromWords = require_lib43();
-    var PINF = require_lib12();
-    var NINF = require_lib11();
-    var FLOAT64_EXPONENT_BIAS = require_lib13();
-    var HALF_LN2 = require_lib59();
-    var polyval = require_polyval_q();
-    var OVERFLOW_THRESHOLD = 709.782712893384;
-    var LN2_HI = 0.6931471803691238;
-    var LN2_LO = 19082149292705877e-26;
-    var LN2_INV = 1.4426950408889634;
-    var LN2x56 = 38.816242111356935;
-    var LN2_HALFX3 = 1.0397207708399179;
-    function expm1(x) {
-      var halfX;
-      var twopk;
-      var sign;
-      var hi;
-      var lo;
-      var hx;
-      var r1;
-      var y;
-      var z3;
-      var c;
-      var t;
-      var e;
-      var k;
-      if (x === PINF || isnan(x)) {
-        return x;
-      }
-      if (x === NINF) {
-        return -1;
-      }
-      if (x === 0) {
-        return x;
-      }
-      if (x < 0) {
-        sign = true;
-        y = -x;
-      } else {
-        sign = false;
-        y = x;
-      }
-      if (y >= LN2x56) {
-        if (sign) {
-          return -1;
-        }
-        if (y >= OVERFLOW_THRESHOLD) {
-          return PINF;
-        }
-      }
-      hx = getHighWord(y) | 0;
-      if (y > HALF_LN2) {
-        if (y < LN2_HALFX3) {
-          if (sign) {
-            hi = x + LN2_HI;
-            lo = -LN2_LO;
-            k = -1;
-          } else {
-            hi = x - LN2_HI;
-            lo = LN2_LO;
-            k = 1;
-          }
-        } else {
-          if (sign) {
-            k = LN2_INV * x - 0.5;
-          } else {
-            k = LN2_INV * x + 0.5;
-          }
-          k |= 0;
-          t = k;
-          hi = x - t * LN2_HI;
-          lo = t * LN2_LO;
-        }
-        x = hi - lo;
-        c = hi - x - lo;
-      } else if (hx < 1016070144) {
-        return x;
-      } else {
-        k = 0;
-      }
-      halfX = 0.5 * x;
-      z3 = x * halfX;
-      r1 = 1 + z3 * polyval(z3);
-      t = 3 - r1 * halfX;
-      e = z3 * ((r1 - t) / (6 - x * t));
-      if (k === 0) {
-        return x - (x * e - z3);
-      }
-      twopk = fromWords(FLOAT64_EXPONENT_BIAS + k << 20, 0);
-      e = x * (e - c) - c;
-      e -= z3;
-      if (k === -1) {
-        return 0.5 * (x - e) - 0.5;
-      }
-      if (k === 1) {
-        if (x < -0.25) {
-          return -2 * (e - (x + 0.5));
-        }
-        return 1 + 2 * (x - e);
-      }
-      if (k <= -2 || k > 56) {
-        y = 1 - (e - x);
-        if (k === 1024) {
-          hi = getHighWord(y) + (k << 20) | 0;
-          y = setHighWord(y, hi);
-        } else {
-          y *= twopk;
-        }
-        return y - 1;
-      }
-      t = 1;
-      if (k < 20) {
-        hi = 1072693248 - (2097152 >> k) | 0;
-        t = setHighWord(t, hi);
-        y = t - (e - x);
-      } else {
-        hi = FLOAT64_EXPONENT_BIAS - k << 20 | 0;
-        t = setHighWord(t, hi);
-        y = x - (e + t);
-        y += 1;
-      }
-      y *= twopk;
-      return y;
-    }
-    module.exports = expm1;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-expm1/lib/index.js
-var require_lib60 = __commonJS({
-  "node_modules/@stdlib/math-base-special-expm1/lib/index.js"(exports, module) {
-    "use strict";
-    var expm1 = require_main45();
-    module.exports = expm1;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js
-var require_polyval_lp = __commonJS({
-  "node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.6666666666666735;
-      }
-      return 0.6666666666666735 + x * (0.3999999999940942 + x * (0.2857142874366239 + x * (0.22222198432149784 + x * (0.1818357216161805 + x * (0.15313837699209373 + x * 0.14798198605116586)))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-log1p/lib/main.js
-var require_main46 = __commonJS({
-  "node_modules/@stdlib/math-base-special-log1p/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib6();
-    var getHighWord = require_lib42();
-    var setHighWord = require_lib58();
-    var PINF = require_lib12();
-    var NINF = require_lib11();
-    var FLOAT64_EXPONENT_BIAS = require_lib13();
-    var polyval = require_polyval_lp();
-    var LN2_HI = 0.6931471803691238;
-    var LN2_LO = 19082149292705877e-26;
-    var SQRT2M1 = 0.41421356237309503;
-    var SQRT2HALFM1 = -0.2928932188134525;
-    var SMALL = 1862645149230957e-24;
-    var TINY = 5551115123125783e-32;
-    var TWO53 = 9007199254740992;
-    var TWO_THIRDS = 0.6666666666666666;
-    function log1p(x) {
-      var hfsq;
-      var hu;
-      var y;
-      var f;
-      var c;
-      var s;
-      var z3;
-      var R;
-      var u;
-      var k;
-      if (x < -1 || isnan(x)) {
-        return NaN;
-      }
-      if (x === -1) {
-        return NINF;
-      }
-      if (x === PINF) {
-        return x;
-      }
-      if (x === 0) {
-        return x;
-      }
-      if (x < 0) {
-        y = -x;
-      } else {
-        y = x;
-      }
-      k = 1;
-      if (y < SQRT2M1) {
-        if (y < SMALL) {
-          if (y < TINY) {
-            return x;
-          }
-          return x - x * x * 0.5;
-        }
-        if (x > SQRT2HALFM1) {
-          k = 0;
-          f = x;
-          hu = 1;
-        }
-      }
-      if (k !== 0) {
-        if (y < TWO53) {
-          u = 1 + x;
-          hu = getHighWord(u);
-          k = (hu >> 20) - FLOAT64_EXPONENT_BIAS;
-          if (k > 0) {
-            c = 1 - (u - x);
-          } else {
-            c = x - (u - 1);
-          }
-          c /= u;
-        } else {
-          u = x;
-          hu = getHighWord(u);
-          k = (hu >> 20) - FLOAT64_EXPONENT_BIAS;
-          c = 0;
-        }
-        hu &= 1048575;
-        if (hu < 434334) {
-          u = setHighWord(u, hu | 1072693248);
-        } else {
-          k += 1;
-          u = setHighWord(u, hu | 1071644672);
-          hu = 1048576 - hu >> 2;
-        }
-        f = u - 1;
-      }
-      hfsq = 0.5 * f * f;
-      if (hu === 0) {
-        if (f === 0) {
-          c += k * LN2_LO;
-          return k * LN2_HI + c;
-        }
-        R = hfsq * (1 - TWO_THIRDS * f);
-        return k * LN2_HI - (R - (k * LN2_LO + c) - f);
-      }
-      s = f / (2 + f);
-      z3 = s * s;
-      R = z3 * polyval(z3);
-      if (k === 0) {
-        return f - (hfsq - s * (hfsq + R));
-      }
-      return k * LN2_HI - (hfsq - (s * (hfsq + R) + (k * LN2_LO + c)) - f);
-    }
-    module.exports = log1p;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-log1p/lib/index.js
-var require_lib61 = __commonJS({
-  "node_modules/@stdlib/math-base-special-log1p/lib/index.js"(exports, module) {
-    "use strict";
-    var log1p = require_main46();
-    module.exports = log1p;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js
-var require_lib62 = __commonJS({
-  "node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js"(exports, module) {
-    "use strict";
-    var FOURTH_PI = 0.7853981633974483;
-    module.exports = FOURTH_PI;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js
-var require_rational_pq = __commonJS({
-  "node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js"(exports, module) {
-    "use strict";
-    function evalrational(x) {
-      var ax;
-      var s1;
-      var s2;
-      if (x === 0) {
-        return 0.16666666666666713;
-      }
-      if (x < 0) {
-        ax = -x;
-      } else {
-        ax = x;
-      }
-      if (ax <= 1) {
-        s1 = -8.198089802484825 + x * (19.562619833175948 + x * (-16.262479672107002 + x * (5.444622390564711 + x * (-0.6019598008014124 + x * 0.004253011369004428))));
-        s2 = -49.18853881490881 + x * (139.51056146574857 + x * (-147.1791292232726 + x * (70.49610280856842 + x * (-14.740913729888538 + x * 1))));
-      } else {
-        x = 1 / x;
-        s1 = 0.004253011369004428 + x * (-0.6019598008014124 + x * (5.444622390564711 + x * (-16.262479672107002 + x * (19.562619833175948 + x * -8.198089802484825))));
-        s2 = 1 + x * (-14.740913729888538 + x * (70.49610280856842 + x * (-147.1791292232726 + x * (139.51056146574857 + x * -49.18853881490881))));
-      }
-      return s1 / s2;
-    }
-    module.exports = evalrational;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js
-var require_rational_rs = __commonJS({
-  "node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js"(exports, module) {
-    "use strict";
-    function evalrational(x) {
-      var ax;
-      var s1;
-      var s2;
-      if (x === 0) {
-        return 0.08333333333333809;
-      }
-      if (x < 0) {
-        ax = -x;
-      } else {
-        ax = x;
-      }
-      if (ax <= 1) {
-        s1 = 28.536655482610616 + x * (-25.56901049652825 + x * (6.968710824104713 + x * (-0.5634242780008963 + x * 0.002967721961301243)));
-        s2 = 342.43986579130785 + x * (-383.8770957603691 + x * (147.0656354026815 + x * (-21.947795316429207 + x * 1)));
-      } else {
-        x = 1 / x;
-        s1 = 0.002967721961301243 + x * (-0.5634242780008963 + x * (6.968710824104713 + x * (-25.56901049652825 + x * 28.536655482610616)));
-        s2 = 1 + x * (-21.947795316429207 + x * (147.0656354026815 + x * (-383.8770957603691 + x * 342.43986579130785)));
-      }
-      return s1 / s2;
-    }
-    module.exports = evalrational;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-asin/lib/main.js
-var require_main47 = __commonJS({
-  "node_modules/@stdlib/math-base-special-asin/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib6();
-    var sqrt = require_lib54();
-    var PIO4 = require_lib62();
-    var ratevalPQ = require_rational_pq();
-    var ratevalRS = require_rational_rs();
-    var MOREBITS = 6123233995736766e-32;
-    function asin(x) {
-      var sgn;
-      var zz;
-      var a;
-      var p;
-      var z3;
-      if (isnan(x)) {
-        return NaN;
-      }
-      if (x > 0) {
-        a = x;
-      } else {
-        sgn = true;
-        a = -x;
-      }
-      if (a > 1) {
-        return NaN;
-      }
-      if (a > 0.625) {
-        zz = 1 - a;
-        p = zz * ratevalRS(zz);
-        zz = sqrt(zz + zz);
-        z3 = PIO4 - zz;
-        zz = zz * p - MOREBITS;
-        z3 -= zz;
-        z3 += PIO4;
-      } else {
-        if (a < 1e-8) {
-          return x;
-        }
-        zz = a * a;
-        z3 = zz * ratevalPQ(zz);
-        z3 = a * z3 + a;
-      }
-      return sgn ? -z3 : z3;
-    }
-    module.exports = asin;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-asin/lib/index.js
-var require_lib63 = __commonJS({
-  "node_modules/@stdlib/math-base-special-asin/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main47();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-integer/lib/main.js
-var require_main48 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-integer/lib/main.js"(exports, module) {
-    "use strict";
-    var floor = require_lib7();
-    function isInteger(x) {
-      return floor(x) === x;
-    }
-    module.exports = isInteger;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-integer/lib/index.js
-var require_lib64 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-integer/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main48();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-even/lib/main.js
-var require_main49 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-even/lib/main.js"(exports, module) {
-    "use strict";
-    var isInteger = require_lib64();
-    function isEven(x) {
-      return isInteger(x / 2);
-    }
-    module.exports = isEven;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-even/lib/index.js
-var require_lib65 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-even/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main49();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-odd/lib/main.js
-var require_main50 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-odd/lib/main.js"(exports, module) {
-    "use strict";
-    var isEven = require_lib65();
-    function isOdd(x) {
-      if (x > 0) {
-        return isEven(x - 1);
-      }
-      return isEven(x + 1);
-    }
-    module.exports = isOdd;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-odd/lib/index.js
-var require_lib66 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-odd/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main50();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js
-var require_main51 = __commonJS({
-  "node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js"(exports, module) {
-    "use strict";
-    function uint32ToInt32(x) {
-      return x | 0;
-    }
-    module.exports = uint32ToInt32;
-  }
-});
-
-// node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js
-var require_lib67 = __commonJS({
-  "node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js"(exports, module) {
-    "use strict";
-    var uint32ToInt32 = require_main51();
-    module.exports = uint32ToInt32;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js
-var require_x_is_zero = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js"(exports, module) {
-    "use strict";
-    var isOdd = require_lib66();
-    var copysign = require_lib44();
-    var NINF = require_lib11();
-    var PINF = require_lib12();
-    function pow(x, y) {
-      if (y === NINF) {
-        return PINF;
-      }
-      if (y === PINF) {
-        return 0;
-      }
-      if (y > 0) {
-        if (isOdd(y)) {
-          return x;
-        }
-        return 0;
-      }
-      if (isOdd(y)) {
-        return copysign(PINF, x);
-      }
-      return PINF;
-    }
-    module.exports = pow;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js
-var require_y_is_huge = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js"(exports, module) {
-    "use strict";
-    var ABS_MASK = require_lib19();
-    var getHighWord = require_lib42();
-    var HIGH_MAX_NEAR_UNITY = 1072693247 | 0;
-    var HUGE = 1e300;
-    var TINY = 1e-300;
-    function pow(x, y) {
-      var ahx;
-      var hx;
-      hx = getHighWord(x);
-      ahx = hx & ABS_MASK;
-      if (ahx <= HIGH_MAX_NEAR_UNITY) {
-        if (y < 0) {
-          return HUGE * HUGE;
-        }
-        return TINY * TINY;
-      }
-      if (y > 0) {
-        return HUGE * HUGE;
-      }
-      return TINY * TINY;
-    }
-    module.exports = pow;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js
-var require_y_is_infinite = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js"(exports, module) {
-    "use strict";
-    var abs = require_lib46();
-    var PINF = require_lib12();
-    function pow(x, y) {
-      if (x === -1) {
-        return (x - x) / (x - x);
-      }
-      if (x === 1) {
-        return 1;
-      }
-      if (abs(x) < 1 === (y === PINF)) {
-        return 0;
-      }
-      return PINF;
-    }
-    module.exports = pow;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js
-var require_lib68 = __commonJS({
-  "node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_NUM_HIGH_WORD_SIGNIFICAND_BITS = 20 | 0;
-    module.exports = FLOAT64_NUM_HIGH_WORD_SIGNIFICAND_BITS;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js
-var require_polyval_l = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.5999999999999946;
-      }
-      return 0.5999999999999946 + x * (0.4285714285785502 + x * (0.33333332981837743 + x * (0.272728123808534 + x * (0.23066074577556175 + x * 0.20697501780033842))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/log2ax.js
-var require_log2ax = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/log2ax.js"(exports, module) {
-    "use strict";
-    var getHighWord = require_lib42();
-    var setLowWord = require_lib52();
-    var setHighWord = require_lib58();
-    var BIAS = require_lib13();
-    var HIGH_NUM_SIGNIFICAND_BITS = require_lib68();
-    var polyvalL = require_polyval_l();
-    var HIGH_SIGNIFICAND_MASK = 1048575 | 0;
-    var HIGH_MIN_NORMAL_EXP = 1048576 | 0;
-    var HIGH_BIASED_EXP_0 = 1072693248 | 0;
-    var HIGH_BIASED_EXP_NEG_512 = 536870912 | 0;
-    var HIGH_SIGNIFICAND_HALF = 524288 | 0;
-    var TWO53 = 9007199254740992;
-    var CP = 0.9617966939259756;
-    var CP_HI = 0.9617967009544373;
-    var CP_LO = -7028461650952758e-24;
-    var BP = [
-      1,
-      1.5
-    ];
-    var DP_HI = [
-      0,
-      0.5849624872207642
-      // 0x3FE2B803, 0x40000000
-    ];
-    var DP_LO = [
-      0,
-      1350039202129749e-23
-      // 0x3E4CFDEB, 0x43CFD006
-    ];
-    function log2ax(out, ax, ahx) {
-      var tmp;
-      var ss;
-      var s2;
-      var hs;
-      var ls;
-      var ht;
-      var lt;
-      var bp;
-      var dp;
-      var hp;
-      var lp;
-      var hz;
-      var lz;
-      var t1;
-      var t2;
-      var t;
-      var r;
-      var u;
-      var v;
-      var n;
-      var j;
-      var k;
-      n = 0 | 0;
-      if (ahx < HIGH_MIN_NORMAL_EXP) {
-        ax *= TWO53;
-        n -= 53 | 0;
-        ahx = getHighWord(ax);
-      }
-      n += (ahx >> HIGH_NUM_SIGNIFICAND_BITS) - BIAS | 0;
-      j = ahx & HIGH_SIGNIFICAND_MASK | 0;
-      ahx = j | HIGH_BIASED_EXP_0 | 0;
-      if (j <= 235662) {
-        k = 0;
-      } else if (j < 767610) {
-        k = 1;
-      } else {
-        k = 0;
-        n += 1 | 0;
-        ahx -= HIGH_MIN_NORMAL_EXP;
-      }
-      ax = setHighWord(ax, ahx);
-      bp = BP[k];
-      u = ax - bp;
-      v = 1 / (ax + bp);
-      ss = u * v;
-      hs = setLowWord(ss, 0);
-      tmp = (ahx >> 1 | HIGH_BIASED_EXP_NEG_512) + HIGH_SIGNIFICAND_HALF;
-      tmp += k << 18;
-      ht = setHighWord(0, tmp);
-      lt = ax - (ht - bp);
-      ls = v * (u - hs * ht - hs * lt);
-      s2 = ss * ss;
-      r = s2 * s2 * polyvalL(s2);
-      r += ls * (hs + ss);
-      s2 = hs * hs;
-      ht = 3 + s2 + r;
-      ht = setLowWord(ht, 0);
-      lt = r - (ht - 3 - s2);
-      u = hs * ht;
-      v = ls * ht + lt * ss;
-      hp = u + v;
-      hp = setLowWord(hp, 0);
-      lp = v - (hp - u);
-      hz = CP_HI * hp;
-      lz = CP_LO * hp + lp * CP + DP_LO[k];
-      dp = DP_HI[k];
-      t = n;
-      t1 = hz + lz + dp + t;
-      t1 = setLowWord(t1, 0);
-      t2 = lz - (t1 - t - dp - hz);
-      out[0] = t1;
-      out[1] = t2;
-      return out;
-    }
-    module.exports = log2ax;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js
-var require_polyval_w = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.5;
-      }
-      return 0.5 + x * (-0.3333333333333333 + x * 0.25);
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/logx.js
-var require_logx = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/logx.js"(exports, module) {
-    "use strict";
-    var setLowWord = require_lib52();
-    var polyvalW = require_polyval_w();
-    var INV_LN2 = 1.4426950408889634;
-    var INV_LN2_HI = 1.4426950216293335;
-    var INV_LN2_LO = 19259629911266175e-24;
-    function logx(out, ax) {
-      var t2;
-      var t1;
-      var t;
-      var w;
-      var u;
-      var v;
-      t = ax - 1;
-      w = t * t * polyvalW(t);
-      u = INV_LN2_HI * t;
-      v = t * INV_LN2_LO - w * INV_LN2;
-      t1 = u + v;
-      t1 = setLowWord(t1, 0);
-      t2 = v - (t1 - u);
-      out[0] = t1;
-      out[1] = t2;
-      return out;
-    }
-    module.exports = logx;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-ln-two/lib/index.js
-var require_lib69 = __commonJS({
-  "node_modules/@stdlib/constants-float64-ln-two/lib/index.js"(exports, module) {
-    "use strict";
-    var LN2 = 0.6931471805599453;
-    module.exports = LN2;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js
-var require_lib70 = __commonJS({
-  "node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_HIGH_WORD_SIGNIFICAND_MASK = 1048575;
-    module.exports = FLOAT64_HIGH_WORD_SIGNIFICAND_MASK;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js
-var require_polyval_p2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.16666666666666602;
-      }
-      return 0.16666666666666602 + x * (-0.0027777777777015593 + x * (6613756321437934e-20 + x * (-16533902205465252e-22 + x * 41381367970572385e-24)));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/pow2.js
-var require_pow2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/pow2.js"(exports, module) {
-    "use strict";
-    var getHighWord = require_lib42();
-    var setHighWord = require_lib58();
-    var setLowWord = require_lib52();
-    var uint32ToInt32 = require_lib67();
-    var ldexp = require_lib50();
-    var LN2 = require_lib69();
-    var BIAS = require_lib13();
-    var ABS_MASK = require_lib19();
-    var HIGH_SIGNIFICAND_MASK = require_lib70();
-    var HIGH_NUM_SIGNIFICAND_BITS = require_lib68();
-    var polyvalP = require_polyval_p2();
-    var HIGH_MIN_NORMAL_EXP = 1048576 | 0;
-    var HIGH_BIASED_EXP_NEG_1 = 1071644672 | 0;
-    var LN2_HI = 0.6931471824645996;
-    var LN2_LO = -1904654299957768e-24;
-    function pow2(j, hp, lp) {
-      var tmp;
-      var t1;
-      var t;
-      var r;
-      var u;
-      var v;
-      var w;
-      var z3;
-      var n;
-      var i;
-      var k;
-      i = j & ABS_MASK | 0;
-      k = (i >> HIGH_NUM_SIGNIFICAND_BITS) - BIAS | 0;
-      n = 0;
-      if (i > HIGH_BIASED_EXP_NEG_1) {
-        n = j + (HIGH_MIN_NORMAL_EXP >> k + 1) >>> 0;
-        k = ((n & ABS_MASK) >> HIGH_NUM_SIGNIFICAND_BITS) - BIAS | 0;
-        tmp = (n & ~(HIGH_SIGNIFICAND_MASK >> k)) >>> 0;
-        t = setHighWord(0, tmp);
-        n = (n & HIGH_SIGNIFICAND_MASK | HIGH_MIN_NORMAL_EXP) >> HIGH_NUM_SIGNIFICAND_BITS - k >>> 0;
-        if (j < 0) {
-          n = -n;
-        }
-        hp -= t;
-      }
-      t = lp + hp;
-      t = setLowWord(t, 0);
-      u = t * LN2_HI;
-      v = (lp - (t - hp)) * LN2 + t * LN2_LO;
-      z3 = u + v;
-      w = v - (z3 - u);
-      t = z3 * z3;
-      t1 = z3 - t * polyvalP(t);
-      r = z3 * t1 / (t1 - 2) - (w + z3 * w);
-      z3 = 1 - (r - z3);
-      j = getHighWord(z3);
-      j = uint32ToInt32(j);
-      j += n << HIGH_NUM_SIGNIFICAND_BITS >>> 0;
-      if (j >> HIGH_NUM_SIGNIFICAND_BITS <= 0) {
-        z3 = ldexp(z3, n);
-      } else {
-        z3 = setHighWord(z3, j);
-      }
-      return z3;
-    }
-    module.exports = pow2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/main.js
-var require_main52 = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib6();
-    var isOdd = require_lib66();
-    var isInfinite = require_lib17();
-    var isInteger = require_lib64();
-    var sqrt = require_lib54();
-    var abs = require_lib46();
-    var toWords = require_lib41();
-    var setLowWord = require_lib52();
-    var uint32ToInt32 = require_lib67();
-    var NINF = require_lib11();
-    var PINF = require_lib12();
-    var ABS_MASK = require_lib19();
-    var xIsZero = require_x_is_zero();
-    var yIsHuge = require_y_is_huge();
-    var yIsInfinite = require_y_is_infinite();
-    var log2ax = require_log2ax();
-    var logx = require_logx();
-    var pow2 = require_pow2();
-    var HIGH_MAX_NEAR_UNITY = 1072693247 | 0;
-    var HIGH_BIASED_EXP_31 = 1105199104 | 0;
-    var HIGH_BIASED_EXP_64 = 1139802112 | 0;
-    var HIGH_BIASED_EXP_10 = 1083179008 | 0;
-    var HIGH_BIASED_EXP_0 = 1072693248 | 0;
-    var HIGH_1075 = 1083231232 | 0;
-    var HIGH_NEG_1075 = 3230714880 >>> 0;
-    var HIGH_NUM_NONSIGN_BITS = 31 | 0;
-    var HUGE = 1e300;
-    var TINY = 1e-300;
-    var OVT = 8008566259537294e-32;
-    var WORDS2 = [0 | 0, 0 | 0];
-    var LOG_WORKSPACE = [0, 0];
-    function pow(x, y) {
-      var ahx;
-      var ahy;
-      var ax;
-      var hx;
-      var lx;
-      var hy;
-      var ly;
-      var sx;
-      var sy;
-      var y1;
-      var hp;
-      var lp;
-      var t;
-      var z3;
-      var j;
-      var i;
-      if (isnan(x) || isnan(y)) {
-        return NaN;
-      }
-      toWords.assign(y, WORDS2, 1, 0);
-      hy = WORDS2[0];
-      ly = WORDS2[1];
-      if (ly === 0) {
-        if (y === 0) {
-          return 1;
-        }
-        if (y === 1) {
-          return x;
-        }
-        if (y === -1) {
-          return 1 / x;
-        }
-        if (y === 0.5) {
-          return sqrt(x);
-        }
-        if (y === -0.5) {
-          return 1 / sqrt(x);
-        }
-        if (y === 2) {
-          return x * x;
-        }
-        if (y === 3) {
-          return x * x * x;
-        }
-        if (y === 4) {
-          x *= x;
-          return x * x;
-        }
-        if (isInfinite(y)) {
-          return yIsInfinite(x, y);
-        }
-      }
-      toWords.assign(x, WORDS2, 1, 0);
-      hx = WORDS2[0];
-      lx = WORDS2[1];
-      if (lx === 0) {
-        if (hx === 0) {
-          return xIsZero(x, y);
-        }
-        if (x === 1) {
-          return 1;
-        }
-        if (x === -1 && isOdd(y)) {
-          return -1;
-        }
-        if (isInfinite(x)) {
-          if (x === NINF) {
-            return pow(-0, -y);
-          }
-          if (y < 0) {
-            return 0;
-          }
-          return PINF;
-        }
-      }
-      if (x < 0 && isInteger(y) === false) {
-        return (x - x) / (x - x);
-      }
-      ax = abs(x);
-      ahx = hx & ABS_MASK | 0;
-      ahy = hy & ABS_MASK | 0;
-      sx = hx >>> HIGH_NUM_NONSIGN_BITS | 0;
-      sy = hy >>> HIGH_NUM_NONSIGN_BITS | 0;
-      if (sx && isOdd(y)) {
-        sx = -1;
-      } else {
-        sx = 1;
-      }
-      if (ahy > HIGH_BIASED_EXP_31) {
-        if (ahy > HIGH_BIASED_EXP_64) {
-          return yIsHuge(x, y);
-        }
-        if (ahx < HIGH_MAX_NEAR_UNITY) {
-          if (sy === 1) {
-            return sx * HUGE * HUGE;
-          }
-          return sx * TINY * TINY;
-        }
-        if (ahx > HIGH_BIASED_EXP_0) {
-          if (sy === 0) {
-            return sx * HUGE * HUGE;
-          }
-          return sx * TINY * TINY;
-        }
-        t = logx(LOG_WORKSPACE, ax);
-      } else {
-        t = log2ax(LOG_WORKSPACE, ax, ahx);
-      }
-      y1 = setLowWord(y, 0);
-      lp = (y - y1) * t[0] + y * t[1];
-      hp = y1 * t[0];
-      z3 = lp + hp;
-      toWords.assign(z3, WORDS2, 1, 0);
-      j = uint32ToInt32(WORDS2[0]);
-      i = uint32ToInt32(WORDS2[1]);
-      if (j >= HIGH_BIASED_EXP_10) {
-        if ((j - HIGH_BIASED_EXP_10 | i) !== 0) {
-          return sx * HUGE * HUGE;
-        }
-        if (lp + OVT > z3 - hp) {
-          return sx * HUGE * HUGE;
-        }
-      } else if ((j & ABS_MASK) >= HIGH_1075) {
-        if ((j - HIGH_NEG_1075 | i) !== 0) {
-          return sx * TINY * TINY;
-        }
-        if (lp <= z3 - hp) {
-          return sx * TINY * TINY;
-        }
-      }
-      z3 = pow2(j, hp, lp);
-      return sx * z3;
-    }
-    module.exports = pow;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-pow/lib/index.js
-var require_lib71 = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main52();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-e/lib/index.js
-var require_lib72 = __commonJS({
-  "node_modules/@stdlib/constants-float64-e/lib/index.js"(exports, module) {
-    "use strict";
-    var E = 2.718281828459045;
-    module.exports = E;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-eps/lib/index.js
-var require_lib73 = __commonJS({
-  "node_modules/@stdlib/constants-float64-eps/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_EPSILON = 2220446049250313e-31;
-    module.exports = FLOAT64_EPSILON;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js
-var require_lanczos_sum_expg_scaled = __commonJS({
-  "node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js"(exports, module) {
-    "use strict";
-    function evalrational(x) {
-      var ax;
-      var s1;
-      var s2;
-      if (x === 0) {
-        return Infinity;
-      }
-      if (x < 0) {
-        ax = -x;
-      } else {
-        ax = x;
-      }
-      if (ax <= 1) {
-        s1 = 709811.662581658 + x * (679979.8474157227 + x * (293136.7857211597 + x * (74887.54032914672 + x * (12555.290582413863 + x * (1443.4299244417066 + x * (115.24194596137347 + x * (6.309239205732627 + x * (0.22668404630224365 + x * (0.004826466289237662 + x * 4624429436045379e-20)))))))));
-        s2 = 0 + x * (362880 + x * (1026576 + x * (1172700 + x * (723680 + x * (269325 + x * (63273 + x * (9450 + x * (870 + x * (45 + x * 1)))))))));
-      } else {
-        x = 1 / x;
-        s1 = 4624429436045379e-20 + x * (0.004826466289237662 + x * (0.22668404630224365 + x * (6.309239205732627 + x * (115.24194596137347 + x * (1443.4299244417066 + x * (12555.290582413863 + x * (74887.54032914672 + x * (293136.7857211597 + x * (679979.8474157227 + x * 709811.662581658)))))))));
-        s2 = 1 + x * (45 + x * (870 + x * (9450 + x * (63273 + x * (269325 + x * (723680 + x * (1172700 + x * (1026576 + x * (362880 + x * 0)))))))));
-      }
-      return s1 / s2;
-    }
-    module.exports = evalrational;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-beta/lib/main.js
-var require_main53 = __commonJS({
-  "node_modules/@stdlib/math-base-special-beta/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib6();
-    var log1p = require_lib61();
-    var sqrt = require_lib54();
-    var abs = require_lib46();
-    var exp = require_lib51();
-    var pow = require_lib71();
-    var E = require_lib72();
-    var EPSILON2 = require_lib73();
-    var lanczosSumExpGScaled = require_lanczos_sum_expg_scaled();
-    var G = 10.900511;
-    function beta(a, b) {
-      var ambh;
-      var agh;
-      var bgh;
-      var cgh;
-      var res;
-      var tmp;
-      var c;
-      if (isnan(a) || isnan(b)) {
-        return NaN;
-      }
-      if (a < 0 || b < 0) {
-        return NaN;
-      }
-      if (b === 1) {
-        return 1 / a;
-      }
-      if (a === 1) {
-        return 1 / b;
-      }
-      c = a + b;
-      if (c < EPSILON2) {
-        res = c / a;
-        res /= b;
-        return res;
-      }
-      if (c === a && b < EPSILON2) {
-        return 1 / b;
-      }
-      if (c === b && a < EPSILON2) {
-        return 1 / a;
-      }
-      if (a < b) {
-        tmp = b;
-        b = a;
-        a = tmp;
-      }
-      agh = a + G - 0.5;
-      bgh = b + G - 0.5;
-      cgh = c + G - 0.5;
-      res = lanczosSumExpGScaled(a) * (lanczosSumExpGScaled(b) / lanczosSumExpGScaled(c));
-      ambh = a - 0.5 - b;
-      if (abs(b * ambh) < cgh * 100 && a > 100) {
-        res *= exp(ambh * log1p(-b / cgh));
-      } else {
-        res *= pow(agh / cgh, ambh);
-      }
-      if (cgh > 1e10) {
-        res *= pow(agh / cgh * (bgh / cgh), b);
-      } else {
-        res *= pow(agh * bgh / (cgh * cgh), b);
-      }
-      res *= sqrt(E / bgh);
-      return res;
-    }
-    module.exports = beta;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-beta/lib/index.js
-var require_lib74 = __commonJS({
-  "node_modules/@stdlib/math-base-special-beta/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main53();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js
-var require_main54 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js"(exports, module) {
-    "use strict";
-    var PINF = require_lib12();
-    function isPositiveZero(x) {
-      return x === 0 && 1 / x === PINF;
-    }
-    module.exports = isPositiveZero;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js
-var require_lib75 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main54();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-max/lib/main.js
-var require_main55 = __commonJS({
-  "node_modules/@stdlib/math-base-special-max/lib/main.js"(exports, module) {
-    "use strict";
-    var isPositiveZero = require_lib75();
-    var isnan = require_lib6();
-    var PINF = require_lib12();
-    function max(x, y) {
-      if (isnan(x) || isnan(y)) {
-        return NaN;
-      }
-      if (x === PINF || y === PINF) {
-        return PINF;
-      }
-      if (x === y && x === 0) {
-        if (isPositiveZero(x)) {
-          return x;
-        }
-        return y;
-      }
-      if (x > y) {
-        return x;
-      }
-      return y;
-    }
-    module.exports = max;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-max/lib/index.js
-var require_lib76 = __commonJS({
-  "node_modules/@stdlib/math-base-special-max/lib/index.js"(exports, module) {
-    "use strict";
-    var max = require_main55();
-    module.exports = max;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js
-var require_main56 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js"(exports, module) {
-    "use strict";
-    var NINF = require_lib11();
-    function isNegativeZero(x) {
-      return x === 0 && 1 / x === NINF;
-    }
-    module.exports = isNegativeZero;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js
-var require_lib77 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main56();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-min/lib/main.js
-var require_main57 = __commonJS({
-  "node_modules/@stdlib/math-base-special-min/lib/main.js"(exports, module) {
-    "use strict";
-    var isNegativeZero = require_lib77();
-    var isnan = require_lib6();
-    var NINF = require_lib11();
-    function min(x, y) {
-      if (isnan(x) || isnan(y)) {
-        return NaN;
-      }
-      if (x === NINF || y === NINF) {
-        return NINF;
-      }
-      if (x === y && x === 0) {
-        if (isNegativeZero(x)) {
-          return x;
-        }
-        return y;
-      }
-      if (x < y) {
-        return x;
-      }
-      return y;
-    }
-    module.exports = min;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-min/lib/index.js
-var require_lib78 = __commonJS({
-  "node_modules/@stdlib/math-base-special-min/lib/index.js"(exports, module) {
-    "use strict";
-    var min = require_main57();
-    module.exports = min;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-max/lib/index.js
-var require_lib79 = __commonJS({
-  "node_modules/@stdlib/constants-float64-max/lib/index.js"(exports, module) {
-    "use strict";
-    var FLOAT64_MAX = 17976931348623157e292;
-    module.exports = FLOAT64_MAX;
-  }
-});
-
-// node_modules/@stdlib/constants-int32-max/lib/index.js
-var require_lib80 = __commonJS({
-  "node_modules/@stdlib/constants-int32-max/lib/index.js"(exports, module) {
-    "use strict";
-    var INT32_MAX = 2147483647 | 0;
-    module.exports = INT32_MAX;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-half-pi/lib/index.js
-var require_lib81 = __commonJS({
-  "node_modules/@stdlib/constants-float64-half-pi/lib/index.js"(exports, module) {
-    "use strict";
-    var HALF_PI = 1.5707963267948966;
-    module.exports = HALF_PI;
-  }
-});
-
-// node_modules/@stdlib/constants-float64-pi/lib/index.js
-var require_lib82 = __commonJS({
-  "node_modules/@stdlib/constants-float64-pi/lib/index.js"(exports, module) {
-    "use strict";
-    var PI = 3.141592653589793;
-    module.exports = PI;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js
-var require_polyval_c13 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.0416666666666666;
-      }
-      return 0.0416666666666666 + x * (-0.001388888888887411 + x * 2480158728947673e-20);
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js
-var require_polyval_c46 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return -27557314351390663e-23;
-      }
-      return -27557314351390663e-23 + x * (2087572321298175e-24 + x * -11359647557788195e-27);
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js
-var require_main58 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js"(exports, module) {
-    "use strict";
-    var polyval13 = require_polyval_c13();
-    var polyval46 = require_polyval_c46();
-    function kernelCos(x, y) {
-      var hz;
-      var r;
-      var w;
-      var z3;
-      z3 = x * x;
-      w = z3 * z3;
-      r = z3 * polyval13(z3);
-      r += w * w * polyval46(z3);
-      hz = 0.5 * z3;
-      w = 1 - hz;
-      return w + (1 - w - hz + (z3 * r - x * y));
-    }
-    module.exports = kernelCos;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js
-var require_lib83 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main58();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js
-var require_main59 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js"(exports, module) {
-    "use strict";
-    var S1 = -0.16666666666666632;
-    var S2 = 0.00833333333332249;
-    var S3 = -1984126982985795e-19;
-    var S4 = 27557313707070068e-22;
-    var S5 = -25050760253406863e-24;
-    var S6 = 158969099521155e-24;
-    function kernelSin(x, y) {
-      var r;
-      var v;
-      var w;
-      var z3;
-      z3 = x * x;
-      w = z3 * z3;
-      r = S2 + z3 * (S3 + z3 * S4) + z3 * w * (S5 + z3 * S6);
-      v = z3 * x;
-      if (y === 0) {
-        return x + v * (S1 + z3 * r);
-      }
-      return x - (z3 * (0.5 * y - v * r) - y - v * S1);
-    }
-    module.exports = kernelSin;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js
-var require_lib84 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main59();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js
-var require_low2 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js"(exports, module) {
-    "use strict";
-    var isLittleEndian = require_lib40();
-    var LOW;
-    if (isLittleEndian === true) {
-      LOW = 0;
-    } else {
-      LOW = 1;
-    }
-    module.exports = LOW;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js
-var require_main60 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js"(exports, module) {
-    "use strict";
-    var Uint32Array2 = require_lib28();
-    var Float64Array2 = require_lib31();
-    var LOW = require_low2();
-    var FLOAT64_VIEW = new Float64Array2(1);
-    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
-    function getLowWord(x) {
-      FLOAT64_VIEW[0] = x;
-      return UINT32_VIEW[LOW];
-    }
-    module.exports = getLowWord;
-  }
-});
-
-// node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js
-var require_lib85 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main60();
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/array-base-filled/lib/main.js
-var require_main61 = __commonJS({
+var require_main42 = __commonJS({
   "node_modules/@stdlib/array-base-filled/lib/main.js"(exports, module) {
     "use strict";
     function filled(value2, len) {
@@ -7379,19 +5655,19 @@ var require_main61 = __commonJS({
 });
 
 // node_modules/@stdlib/array-base-filled/lib/index.js
-var require_lib86 = __commonJS({
+var require_lib57 = __commonJS({
   "node_modules/@stdlib/array-base-filled/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main61();
+    var main2 = require_main42();
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/array-base-zeros/lib/main.js
-var require_main62 = __commonJS({
+var require_main43 = __commonJS({
   "node_modules/@stdlib/array-base-zeros/lib/main.js"(exports, module) {
     "use strict";
-    var filled = require_lib86();
+    var filled = require_lib57();
     function zeros(len) {
       return filled(0, len);
     }
@@ -7400,10 +5676,10 @@ var require_main62 = __commonJS({
 });
 
 // node_modules/@stdlib/array-base-zeros/lib/index.js
-var require_lib87 = __commonJS({
+var require_lib58 = __commonJS({
   "node_modules/@stdlib/array-base-zeros/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main62();
+    var main2 = require_main43();
     module.exports = main2;
   }
 });
@@ -7412,9 +5688,9 @@ var require_lib87 = __commonJS({
 var require_kernel_rempio2 = __commonJS({
   "node_modules/@stdlib/math-base-special-rempio2/lib/kernel_rempio2.js"(exports, module) {
     "use strict";
-    var floor = require_lib7();
-    var ldexp = require_lib50();
-    var zeros = require_lib87();
+    var floor = require_lib32();
+    var ldexp = require_lib56();
+    var zeros = require_lib58();
     var IPIO2 = [
       10680707,
       7228996,
@@ -7684,7 +5960,7 @@ var require_kernel_rempio2 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-round/lib/main.js
-var require_main63 = __commonJS({
+var require_main44 = __commonJS({
   "node_modules/@stdlib/math-base-special-round/lib/main.js"(exports, module) {
     "use strict";
     var round = Math.round;
@@ -7693,10 +5969,10 @@ var require_main63 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-round/lib/index.js
-var require_lib88 = __commonJS({
+var require_lib59 = __commonJS({
   "node_modules/@stdlib/math-base-special-round/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main63();
+    var main2 = require_main44();
     module.exports = main2;
   }
 });
@@ -7705,8 +5981,8 @@ var require_lib88 = __commonJS({
 var require_rempio2_medium = __commonJS({
   "node_modules/@stdlib/math-base-special-rempio2/lib/rempio2_medium.js"(exports, module) {
     "use strict";
-    var round = require_lib88();
-    var getHighWord = require_lib42();
+    var round = require_lib59();
+    var getHighWord = require_lib28();
     var INVPIO2 = 0.6366197723675814;
     var PIO2_1 = 1.5707963267341256;
     var PIO2_1T = 6077100506506192e-26;
@@ -7754,15 +6030,15 @@ var require_rempio2_medium = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-rempio2/lib/main.js
-var require_main64 = __commonJS({
+var require_main45 = __commonJS({
   "node_modules/@stdlib/math-base-special-rempio2/lib/main.js"(exports, module) {
     "use strict";
-    var ABS_MASK = require_lib19();
-    var EXPONENT_MASK = require_lib48();
-    var SIGNIFICAND_MASK = require_lib70();
-    var getHighWord = require_lib42();
-    var getLowWord = require_lib85();
-    var fromWords = require_lib43();
+    var ABS_MASK = require_lib37();
+    var EXPONENT_MASK = require_lib38();
+    var SIGNIFICAND_MASK = require_lib39();
+    var getHighWord = require_lib28();
+    var getLowWord = require_lib40();
+    var fromWords = require_lib41();
     var rempio2Kernel = require_kernel_rempio2();
     var rempio2Medium = require_rempio2_medium();
     var ZERO2 = 0;
@@ -7891,24 +6167,76 @@ var require_main64 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-rempio2/lib/index.js
-var require_lib89 = __commonJS({
+var require_lib60 = __commonJS({
   "node_modules/@stdlib/math-base-special-rempio2/lib/index.js"(exports, module) {
     "use strict";
-    var rempio2 = require_main64();
+    var rempio2 = require_main45();
     module.exports = rempio2;
   }
 });
 
+// node_modules/@stdlib/math-base-special-cos/lib/main.js
+var require_main46 = __commonJS({
+  "node_modules/@stdlib/math-base-special-cos/lib/main.js"(exports, module) {
+    "use strict";
+    var getHighWord = require_lib28();
+    var kernelCos = require_lib35();
+    var kernelSin = require_lib36();
+    var rempio2 = require_lib60();
+    var ABS_MASK = require_lib37();
+    var EXPONENT_MASK = require_lib38();
+    var buffer = [0, 0];
+    var HIGH_WORD_PIO4 = 1072243195 | 0;
+    var HIGH_WORD_TWO_NEG_27 = 1044381696 | 0;
+    function cos(x) {
+      var ix;
+      var n;
+      ix = getHighWord(x);
+      ix &= ABS_MASK;
+      if (ix <= HIGH_WORD_PIO4) {
+        if (ix < HIGH_WORD_TWO_NEG_27) {
+          return 1;
+        }
+        return kernelCos(x, 0);
+      }
+      if (ix >= EXPONENT_MASK) {
+        return NaN;
+      }
+      n = rempio2(x, buffer);
+      switch (n & 3) {
+        case 0:
+          return kernelCos(buffer[0], buffer[1]);
+        case 1:
+          return -kernelSin(buffer[0], buffer[1]);
+        case 2:
+          return -kernelCos(buffer[0], buffer[1]);
+        default:
+          return kernelSin(buffer[0], buffer[1]);
+      }
+    }
+    module.exports = cos;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-cos/lib/index.js
+var require_lib61 = __commonJS({
+  "node_modules/@stdlib/math-base-special-cos/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main46();
+    module.exports = main2;
+  }
+});
+
 // node_modules/@stdlib/math-base-special-sin/lib/main.js
-var require_main65 = __commonJS({
+var require_main47 = __commonJS({
   "node_modules/@stdlib/math-base-special-sin/lib/main.js"(exports, module) {
     "use strict";
-    var HIGH_WORD_ABS_MASK = require_lib19();
-    var HIGH_WORD_EXPONENT_MASK = require_lib48();
-    var getHighWord = require_lib42();
-    var kernelCos = require_lib83();
-    var kernelSin = require_lib84();
-    var rempio2 = require_lib89();
+    var HIGH_WORD_ABS_MASK = require_lib37();
+    var HIGH_WORD_EXPONENT_MASK = require_lib38();
+    var getHighWord = require_lib28();
+    var kernelCos = require_lib35();
+    var kernelSin = require_lib36();
+    var rempio2 = require_lib60();
     var PIO4_HIGH_WORD = 1072243195 | 0;
     var SMALL_HIGH_WORD = 1045430272 | 0;
     var Y = [0, 0];
@@ -7943,16 +6271,2248 @@ var require_main65 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-sin/lib/index.js
-var require_lib90 = __commonJS({
+var require_lib62 = __commonJS({
   "node_modules/@stdlib/math-base-special-sin/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main47();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-pi/lib/index.js
+var require_lib63 = __commonJS({
+  "node_modules/@stdlib/constants-float64-pi/lib/index.js"(exports, module) {
+    "use strict";
+    var PI = 3.141592653589793;
+    module.exports = PI;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-sinpi/lib/main.js
+var require_main48 = __commonJS({
+  "node_modules/@stdlib/math-base-special-sinpi/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var isInfinite = require_lib5();
+    var cos = require_lib61();
+    var sin = require_lib62();
+    var abs = require_lib6();
+    var copysign = require_lib52();
+    var PI = require_lib63();
+    function sinpi(x) {
+      var ar;
+      var r;
+      if (isnan(x)) {
+        return NaN;
+      }
+      if (isInfinite(x)) {
+        return NaN;
+      }
+      r = x % 2;
+      ar = abs(r);
+      if (ar === 0 || ar === 1) {
+        return copysign(0, r);
+      }
+      if (ar < 0.25) {
+        return sin(PI * r);
+      }
+      if (ar < 0.75) {
+        ar = 0.5 - ar;
+        return copysign(cos(PI * ar), r);
+      }
+      if (ar < 1.25) {
+        r = copysign(1, r) - r;
+        return sin(PI * r);
+      }
+      if (ar < 1.75) {
+        ar -= 1.5;
+        return -copysign(cos(PI * ar), r);
+      }
+      r -= copysign(2, r);
+      return sin(PI * r);
+    }
+    module.exports = sinpi;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-sinpi/lib/index.js
+var require_lib64 = __commonJS({
+  "node_modules/@stdlib/math-base-special-sinpi/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main48();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js
+var require_polyval_a1 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.06735230105312927;
+      }
+      return 0.06735230105312927 + x * (0.007385550860814029 + x * (0.0011927076318336207 + x * (22086279071390839e-20 + x * 25214456545125733e-21)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js
+var require_polyval_a2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.020580808432516733;
+      }
+      return 0.020580808432516733 + x * (0.0028905138367341563 + x * (5100697921535113e-19 + x * (10801156724758394e-20 + x * 44864094961891516e-21)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js
+var require_polyval_r = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 1.3920053346762105;
+      }
+      return 1.3920053346762105 + x * (0.7219355475671381 + x * (0.17193386563280308 + x * (0.01864591917156529 + x * (7779424963818936e-19 + x * 7326684307446256e-21))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js
+var require_polyval_s = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.21498241596060885;
+      }
+      return 0.21498241596060885 + x * (0.325778796408931 + x * (0.14635047265246445 + x * (0.02664227030336386 + x * (0.0018402845140733772 + x * 3194753265841009e-20))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js
+var require_polyval_t1 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.032788541075985965;
+      }
+      return -0.032788541075985965 + x * (0.006100538702462913 + x * (-0.0014034646998923284 + x * 31563207090362595e-20));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js
+var require_polyval_t2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.01797067508118204;
+      }
+      return 0.01797067508118204 + x * (-0.0036845201678113826 + x * (881081882437654e-18 + x * -31275416837512086e-20));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js
+var require_polyval_t3 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.010314224129834144;
+      }
+      return -0.010314224129834144 + x * (0.0022596478090061247 + x * (-5385953053567405e-19 + x * 3355291926355191e-19));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js
+var require_polyval_u = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.6328270640250934;
+      }
+      return 0.6328270640250934 + x * (1.4549225013723477 + x * (0.9777175279633727 + x * (0.22896372806469245 + x * 0.013381091853678766)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js
+var require_polyval_v = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 2.4559779371304113;
+      }
+      return 2.4559779371304113 + x * (2.128489763798934 + x * (0.7692851504566728 + x * (0.10422264559336913 + x * 0.003217092422824239)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js
+var require_polyval_w = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.08333333333333297;
+      }
+      return 0.08333333333333297 + x * (-0.0027777777772877554 + x * (7936505586430196e-19 + x * (-59518755745034e-17 + x * (8363399189962821e-19 + x * -0.0016309293409657527))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/main.js
+var require_main49 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var isInfinite = require_lib5();
+    var abs = require_lib6();
+    var ln = require_lib31();
+    var trunc = require_lib34();
+    var sinpi = require_lib64();
+    var PI = require_lib63();
+    var PINF = require_lib2();
+    var polyvalA1 = require_polyval_a1();
+    var polyvalA2 = require_polyval_a2();
+    var polyvalR = require_polyval_r();
+    var polyvalS = require_polyval_s();
+    var polyvalT1 = require_polyval_t1();
+    var polyvalT2 = require_polyval_t2();
+    var polyvalT3 = require_polyval_t3();
+    var polyvalU = require_polyval_u();
+    var polyvalV = require_polyval_v();
+    var polyvalW = require_polyval_w();
+    var A1C = 0.07721566490153287;
+    var A2C = 0.3224670334241136;
+    var RC = 1;
+    var SC = -0.07721566490153287;
+    var T1C = 0.48383612272381005;
+    var T2C = -0.1475877229945939;
+    var T3C = 0.06462494023913339;
+    var UC = -0.07721566490153287;
+    var VC = 1;
+    var WC = 0.4189385332046727;
+    var YMIN = 1.4616321449683622;
+    var TWO52 = 4503599627370496;
+    var TWO56 = 72057594037927940;
+    var TINY = 13877787807814457e-33;
+    var TC = 1.4616321449683622;
+    var TF = -0.12148629053584961;
+    var TT = -3638676997039505e-33;
+    function gammaln2(x) {
+      var isNegative;
+      var nadj;
+      var flg;
+      var p3;
+      var p2;
+      var p1;
+      var p;
+      var q;
+      var t;
+      var w;
+      var y;
+      var z3;
+      var r;
+      if (isnan(x) || isInfinite(x)) {
+        return x;
+      }
+      if (x === 0) {
+        return PINF;
+      }
+      if (x < 0) {
+        isNegative = true;
+        x = -x;
+      } else {
+        isNegative = false;
+      }
+      if (x < TINY) {
+        return -ln(x);
+      }
+      if (isNegative) {
+        if (x >= TWO52) {
+          return PINF;
+        }
+        t = sinpi(x);
+        if (t === 0) {
+          return PINF;
+        }
+        nadj = ln(PI / abs(t * x));
+      }
+      if (x === 1 || x === 2) {
+        return 0;
+      }
+      if (x < 2) {
+        if (x <= 0.9) {
+          r = -ln(x);
+          if (x >= YMIN - 1 + 0.27) {
+            y = 1 - x;
+            flg = 0;
+          } else if (x >= YMIN - 1 - 0.27) {
+            y = x - (TC - 1);
+            flg = 1;
+          } else {
+            y = x;
+            flg = 2;
+          }
+        } else {
+          r = 0;
+          if (x >= YMIN + 0.27) {
+            y = 2 - x;
+            flg = 0;
+          } else if (x >= YMIN - 0.27) {
+            y = x - TC;
+            flg = 1;
+          } else {
+            y = x - 1;
+            flg = 2;
+          }
+        }
+        switch (flg) {
+          // eslint-disable-line default-case
+          case 0:
+            z3 = y * y;
+            p1 = A1C + z3 * polyvalA1(z3);
+            p2 = z3 * (A2C + z3 * polyvalA2(z3));
+            p = y * p1 + p2;
+            r += p - 0.5 * y;
+            break;
+          case 1:
+            z3 = y * y;
+            w = z3 * y;
+            p1 = T1C + w * polyvalT1(w);
+            p2 = T2C + w * polyvalT2(w);
+            p3 = T3C + w * polyvalT3(w);
+            p = z3 * p1 - (TT - w * (p2 + y * p3));
+            r += TF + p;
+            break;
+          case 2:
+            p1 = y * (UC + y * polyvalU(y));
+            p2 = VC + y * polyvalV(y);
+            r += -0.5 * y + p1 / p2;
+            break;
+        }
+      } else if (x < 8) {
+        flg = trunc(x);
+        y = x - flg;
+        p = y * (SC + y * polyvalS(y));
+        q = RC + y * polyvalR(y);
+        r = 0.5 * y + p / q;
+        z3 = 1;
+        switch (flg) {
+          // eslint-disable-line default-case
+          case 7:
+            z3 *= y + 6;
+          /* Falls through */
+          case 6:
+            z3 *= y + 5;
+          /* Falls through */
+          case 5:
+            z3 *= y + 4;
+          /* Falls through */
+          case 4:
+            z3 *= y + 3;
+          /* Falls through */
+          case 3:
+            z3 *= y + 2;
+            r += ln(z3);
+        }
+      } else if (x < TWO56) {
+        t = ln(x);
+        z3 = 1 / x;
+        y = z3 * z3;
+        w = WC + z3 * polyvalW(y);
+        r = (x - 0.5) * (t - 1) + w;
+      } else {
+        r = x * (ln(x) - 1);
+      }
+      if (isNegative) {
+        r = nadj - r;
+      }
+      return r;
+    }
+    module.exports = gammaln2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-gammaln/lib/index.js
+var require_lib65 = __commonJS({
+  "node_modules/@stdlib/math-base-special-gammaln/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main49();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js
+var require_polyval_p2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.16666666666666602;
+      }
+      return 0.16666666666666602 + x * (-0.0027777777777015593 + x * (6613756321437934e-20 + x * (-16533902205465252e-22 + x * 41381367970572385e-24)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-exp/lib/expmulti.js
+var require_expmulti = __commonJS({
+  "node_modules/@stdlib/math-base-special-exp/lib/expmulti.js"(exports, module) {
+    "use strict";
+    var ldexp = require_lib56();
+    var polyvalP = require_polyval_p2();
+    function expmulti(hi, lo, k) {
+      var r;
+      var t;
+      var c;
+      var y;
+      r = hi - lo;
+      t = r * r;
+      c = r - t * polyvalP(t);
+      y = 1 - (lo - r * c / (2 - c) - hi);
+      return ldexp(y, k);
+    }
+    module.exports = expmulti;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-exp/lib/main.js
+var require_main50 = __commonJS({
+  "node_modules/@stdlib/math-base-special-exp/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var trunc = require_lib34();
+    var NINF = require_lib4();
+    var PINF = require_lib2();
+    var expmulti = require_expmulti();
+    var LN2_HI = 0.6931471803691238;
+    var LN2_LO = 19082149292705877e-26;
+    var LOG2_E = 1.4426950408889634;
+    var OVERFLOW = 709.782712893384;
+    var UNDERFLOW = -745.1332191019411;
+    var NEARZERO = 1 / (1 << 28);
+    var NEG_NEARZERO = -NEARZERO;
+    function exp(x) {
+      var hi;
+      var lo;
+      var k;
+      if (isnan(x) || x === PINF) {
+        return x;
+      }
+      if (x === NINF) {
+        return 0;
+      }
+      if (x > OVERFLOW) {
+        return PINF;
+      }
+      if (x < UNDERFLOW) {
+        return 0;
+      }
+      if (x > NEG_NEARZERO && x < NEARZERO) {
+        return 1 + x;
+      }
+      if (x < 0) {
+        k = trunc(LOG2_E * x - 0.5);
+      } else {
+        k = trunc(LOG2_E * x + 0.5);
+      }
+      hi = x - k * LN2_HI;
+      lo = k * LN2_LO;
+      return expmulti(hi, lo, k);
+    }
+    module.exports = exp;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-exp/lib/index.js
+var require_lib66 = __commonJS({
+  "node_modules/@stdlib/math-base-special-exp/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main50();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js
+var require_low2 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js"(exports, module) {
+    "use strict";
+    var isLittleEndian = require_lib27();
+    var LOW;
+    if (isLittleEndian === true) {
+      LOW = 0;
+    } else {
+      LOW = 1;
+    }
+    module.exports = LOW;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js
+var require_main51 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js"(exports, module) {
+    "use strict";
+    var Uint32Array2 = require_lib15();
+    var Float64Array2 = require_lib18();
+    var LOW = require_low2();
+    var FLOAT64_VIEW = new Float64Array2(1);
+    var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
+    function setLowWord(x, low) {
+      FLOAT64_VIEW[0] = x;
+      UINT32_VIEW[LOW] = low >>> 0;
+      return FLOAT64_VIEW[0];
+    }
+    module.exports = setLowWord;
+  }
+});
+
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js
+var require_lib67 = __commonJS({
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main51();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js
+var require_polyval_pp = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.3250421072470015;
+      }
+      return -0.3250421072470015 + x * (-0.02848174957559851 + x * (-0.005770270296489442 + x * -23763016656650163e-21));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js
+var require_polyval_qq = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.39791722395915535;
+      }
+      return 0.39791722395915535 + x * (0.0650222499887673 + x * (0.005081306281875766 + x * (13249473800432164e-20 + x * -3960228278775368e-21)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js
+var require_polyval_pa = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.41485611868374833;
+      }
+      return 0.41485611868374833 + x * (-0.3722078760357013 + x * (0.31834661990116175 + x * (-0.11089469428239668 + x * (0.035478304325618236 + x * -0.002166375594868791))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js
+var require_polyval_qa = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.10642088040084423;
+      }
+      return 0.10642088040084423 + x * (0.540397917702171 + x * (0.07182865441419627 + x * (0.12617121980876164 + x * (0.01363708391202905 + x * 0.011984499846799107))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js
+var require_polyval_ra = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.6938585727071818;
+      }
+      return -0.6938585727071818 + x * (-10.558626225323291 + x * (-62.375332450326006 + x * (-162.39666946257347 + x * (-184.60509290671104 + x * (-81.2874355063066 + x * -9.814329344169145)))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js
+var require_polyval_sa = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 19.651271667439257;
+      }
+      return 19.651271667439257 + x * (137.65775414351904 + x * (434.56587747522923 + x * (645.3872717332679 + x * (429.00814002756783 + x * (108.63500554177944 + x * (6.570249770319282 + x * -0.0604244152148581))))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js
+var require_polyval_rb = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.799283237680523;
+      }
+      return -0.799283237680523 + x * (-17.757954917754752 + x * (-160.63638485582192 + x * (-637.5664433683896 + x * (-1025.0951316110772 + x * -483.5191916086514))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js
+var require_polyval_sb = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 30.33806074348246;
+      }
+      return 30.33806074348246 + x * (325.7925129965739 + x * (1536.729586084437 + x * (3199.8582195085955 + x * (2553.0504064331644 + x * (474.52854120695537 + x * -22.44095244658582)))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/main.js
+var require_main52 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var exp = require_lib66();
+    var setLowWord = require_lib67();
+    var PINF = require_lib2();
+    var NINF = require_lib4();
+    var polyvalPP = require_polyval_pp();
+    var polyvalQQ = require_polyval_qq();
+    var polyvalPA = require_polyval_pa();
+    var polyvalQA = require_polyval_qa();
+    var polyvalRA = require_polyval_ra();
+    var polyvalSA = require_polyval_sa();
+    var polyvalRB = require_polyval_rb();
+    var polyvalSB = require_polyval_sb();
+    var TINY = 1e-300;
+    var SMALL = 13877787807814457e-33;
+    var ERX = 0.8450629115104675;
+    var PPC = 0.12837916709551256;
+    var QQC = 1;
+    var PAC = -0.0023621185607526594;
+    var QAC = 1;
+    var RAC = -0.009864944034847148;
+    var SAC = 1;
+    var RBC = -0.0098649429247001;
+    var SBC = 1;
+    function erfc(x) {
+      var sign;
+      var ax;
+      var z3;
+      var r;
+      var s;
+      var y;
+      var p;
+      var q;
+      if (isnan(x)) {
+        return NaN;
+      }
+      if (x === PINF) {
+        return 0;
+      }
+      if (x === NINF) {
+        return 2;
+      }
+      if (x === 0) {
+        return 1;
+      }
+      if (x < 0) {
+        sign = true;
+        ax = -x;
+      } else {
+        sign = false;
+        ax = x;
+      }
+      if (ax < 0.84375) {
+        if (ax < SMALL) {
+          return 1 - x;
+        }
+        z3 = x * x;
+        r = PPC + z3 * polyvalPP(z3);
+        s = QQC + z3 * polyvalQQ(z3);
+        y = r / s;
+        if (x < 0.25) {
+          return 1 - (x + x * y);
+        }
+        r = x * y;
+        r += x - 0.5;
+        return 0.5 - r;
+      }
+      if (ax < 1.25) {
+        s = ax - 1;
+        p = PAC + s * polyvalPA(s);
+        q = QAC + s * polyvalQA(s);
+        if (sign) {
+          return 1 + ERX + p / q;
+        }
+        return 1 - ERX - p / q;
+      }
+      if (ax < 28) {
+        s = 1 / (ax * ax);
+        if (ax < 2.857142857142857) {
+          r = RAC + s * polyvalRA(s);
+          s = SAC + s * polyvalSA(s);
+        } else {
+          if (x < -6) {
+            return 2 - TINY;
+          }
+          r = RBC + s * polyvalRB(s);
+          s = SBC + s * polyvalSB(s);
+        }
+        z3 = setLowWord(ax, 0);
+        r = exp(-(z3 * z3) - 0.5625) * exp((z3 - ax) * (z3 + ax) + r / s);
+        if (sign) {
+          return 2 - r / ax;
+        }
+        return r / ax;
+      }
+      if (sign) {
+        return 2 - TINY;
+      }
+      return TINY * TINY;
+    }
+    module.exports = erfc;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-erfc/lib/index.js
+var require_lib68 = __commonJS({
+  "node_modules/@stdlib/math-base-special-erfc/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main52();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-sqrt/lib/main.js
+var require_main53 = __commonJS({
+  "node_modules/@stdlib/math-base-special-sqrt/lib/main.js"(exports, module) {
+    "use strict";
+    var sqrt = Math.sqrt;
+    module.exports = sqrt;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-sqrt/lib/index.js
+var require_lib69 = __commonJS({
+  "node_modules/@stdlib/math-base-special-sqrt/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main53();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js
+var require_main54 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js"(exports, module) {
+    "use strict";
+    var erfc = require_lib68();
+    var sqrt = require_lib69();
+    var isnan = require_lib();
+    function cdf(x, mu, sigma) {
+      var denom;
+      var xc;
+      if (isnan(x) || isnan(mu) || isnan(sigma) || sigma < 0) {
+        return NaN;
+      }
+      if (sigma === 0) {
+        return x < mu ? 0 : 1;
+      }
+      denom = sigma * sqrt(2);
+      xc = x - mu;
+      return 0.5 * erfc(-xc / denom);
+    }
+    module.exports = cdf;
+  }
+});
+
+// node_modules/@stdlib/utils-constant-function/lib/main.js
+var require_main55 = __commonJS({
+  "node_modules/@stdlib/utils-constant-function/lib/main.js"(exports, module) {
+    "use strict";
+    function wrap2(value2) {
+      return constantFunction;
+      function constantFunction() {
+        return value2;
+      }
+    }
+    module.exports = wrap2;
+  }
+});
+
+// node_modules/@stdlib/utils-constant-function/lib/index.js
+var require_lib70 = __commonJS({
+  "node_modules/@stdlib/utils-constant-function/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main55();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js
+var require_main56 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    function cdf(x, mu) {
+      if (isnan(x) || isnan(mu)) {
+        return NaN;
+      }
+      return x < mu ? 0 : 1;
+    }
+    module.exports = cdf;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js
+var require_factory = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js"(exports, module) {
+    "use strict";
+    var constantFunction = require_lib70();
+    var isnan = require_lib();
+    function factory(mu) {
+      if (isnan(mu)) {
+        return constantFunction(NaN);
+      }
+      return cdf;
+      function cdf(x) {
+        if (isnan(x)) {
+          return NaN;
+        }
+        return x < mu ? 0 : 1;
+      }
+    }
+    module.exports = factory;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js
+var require_lib71 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js"(exports, module) {
+    "use strict";
+    var setReadOnly = require_lib50();
+    var main2 = require_main56();
+    var factory = require_factory();
+    setReadOnly(main2, "factory", factory);
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js
+var require_factory2 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js"(exports, module) {
+    "use strict";
+    var constantFunction = require_lib70();
+    var degenerate = require_lib71().factory;
+    var isnan = require_lib();
+    var sqrt = require_lib69();
+    var erfc = require_lib68();
+    function factory(mu, sigma) {
+      var denom;
+      if (isnan(mu) || isnan(sigma) || sigma < 0) {
+        return constantFunction(NaN);
+      }
+      if (sigma === 0) {
+        return degenerate(mu);
+      }
+      denom = sigma * sqrt(2);
+      return cdf;
+      function cdf(x) {
+        var xc;
+        if (isnan(x)) {
+          return NaN;
+        }
+        xc = x - mu;
+        return 0.5 * erfc(-xc / denom);
+      }
+    }
+    module.exports = factory;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js
+var require_lib72 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js"(exports, module) {
+    "use strict";
+    var setReadOnly = require_lib50();
+    var main2 = require_main54();
+    var factory = require_factory2();
+    setReadOnly(main2, "factory", factory);
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js
+var require_lib73 = __commonJS({
+  "node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js"(exports, module) {
+    "use strict";
+    var HALF_LN2 = 0.34657359027997264;
+    module.exports = HALF_LN2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js
+var require_polyval_q2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return -0.03333333333333313;
+      }
+      return -0.03333333333333313 + x * (0.0015873015872548146 + x * (-793650757867488e-19 + x * (4008217827329362e-21 + x * -20109921818362437e-23)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-expm1/lib/main.js
+var require_main57 = __commonJS({
+  "node_modules/@stdlib/math-base-special-expm1/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var getHighWord = require_lib28();
+    var setHighWord = require_lib29();
+    var fromWords = require_lib41();
+    var PINF = require_lib2();
+    var NINF = require_lib4();
+    var FLOAT64_EXPONENT_BIAS = require_lib30();
+    var HALF_LN2 = require_lib73();
+    var polyval = require_polyval_q2();
+    var OVERFLOW_THRESHOLD = 709.782712893384;
+    var LN2_HI = 0.6931471803691238;
+    var LN2_LO = 19082149292705877e-26;
+    var LN2_INV = 1.4426950408889634;
+    var LN2x56 = 38.816242111356935;
+    var LN2_HALFX3 = 1.0397207708399179;
+    function expm1(x) {
+      var halfX;
+      var twopk;
+      var sign;
+      var hi;
+      var lo;
+      var hx;
+      var r1;
+      var y;
+      var z3;
+      var c;
+      var t;
+      var e;
+      var k;
+      if (x === PINF || isnan(x)) {
+        return x;
+      }
+      if (x === NINF) {
+        return -1;
+      }
+      if (x === 0) {
+        return x;
+      }
+      if (x < 0) {
+        sign = true;
+        y = -x;
+      } else {
+        sign = false;
+        y = x;
+      }
+      if (y >= LN2x56) {
+        if (sign) {
+          return -1;
+        }
+        if (y >= OVERFLOW_THRESHOLD) {
+          return PINF;
+        }
+      }
+      hx = getHighWord(y) | 0;
+      if (y > HALF_LN2) {
+        if (y < LN2_HALFX3) {
+          if (sign) {
+            hi = x + LN2_HI;
+            lo = -LN2_LO;
+            k = -1;
+          } else {
+            hi = x - LN2_HI;
+            lo = LN2_LO;
+            k = 1;
+          }
+        } else {
+          if (sign) {
+            k = LN2_INV * x - 0.5;
+          } else {
+            k = LN2_INV * x + 0.5;
+          }
+          k |= 0;
+          t = k;
+          hi = x - t * LN2_HI;
+          lo = t * LN2_LO;
+        }
+        x = hi - lo;
+        c = hi - x - lo;
+      } else if (hx < 1016070144) {
+        return x;
+      } else {
+        k = 0;
+      }
+      halfX = 0.5 * x;
+      z3 = x * halfX;
+      r1 = 1 + z3 * polyval(z3);
+      t = 3 - r1 * halfX;
+      e = z3 * ((r1 - t) / (6 - x * t));
+      if (k === 0) {
+        return x - (x * e - z3);
+      }
+      twopk = fromWords(FLOAT64_EXPONENT_BIAS + k << 20, 0);
+      e = x * (e - c) - c;
+      e -= z3;
+      if (k === -1) {
+        return 0.5 * (x - e) - 0.5;
+      }
+      if (k === 1) {
+        if (x < -0.25) {
+          return -2 * (e - (x + 0.5));
+        }
+        return 1 + 2 * (x - e);
+      }
+      if (k <= -2 || k > 56) {
+        y = 1 - (e - x);
+        if (k === 1024) {
+          hi = getHighWord(y) + (k << 20) | 0;
+          y = setHighWord(y, hi);
+        } else {
+          y *= twopk;
+        }
+        return y - 1;
+      }
+      t = 1;
+      if (k < 20) {
+        hi = 1072693248 - (2097152 >> k) | 0;
+        t = setHighWord(t, hi);
+        y = t - (e - x);
+      } else {
+        hi = FLOAT64_EXPONENT_BIAS - k << 20 | 0;
+        t = setHighWord(t, hi);
+        y = x - (e + t);
+        y += 1;
+      }
+      y *= twopk;
+      return y;
+    }
+    module.exports = expm1;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-expm1/lib/index.js
+var require_lib74 = __commonJS({
+  "node_modules/@stdlib/math-base-special-expm1/lib/index.js"(exports, module) {
+    "use strict";
+    var expm1 = require_main57();
+    module.exports = expm1;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js
+var require_polyval_lp = __commonJS({
+  "node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.6666666666666735;
+      }
+      return 0.6666666666666735 + x * (0.3999999999940942 + x * (0.2857142874366239 + x * (0.22222198432149784 + x * (0.1818357216161805 + x * (0.15313837699209373 + x * 0.14798198605116586)))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-log1p/lib/main.js
+var require_main58 = __commonJS({
+  "node_modules/@stdlib/math-base-special-log1p/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var getHighWord = require_lib28();
+    var setHighWord = require_lib29();
+    var PINF = require_lib2();
+    var NINF = require_lib4();
+    var FLOAT64_EXPONENT_BIAS = require_lib30();
+    var polyval = require_polyval_lp();
+    var LN2_HI = 0.6931471803691238;
+    var LN2_LO = 19082149292705877e-26;
+    var SQRT2M1 = 0.41421356237309503;
+    var SQRT2HALFM1 = -0.2928932188134525;
+    var SMALL = 1862645149230957e-24;
+    var TINY = 5551115123125783e-32;
+    var TWO53 = 9007199254740992;
+    var TWO_THIRDS = 0.6666666666666666;
+    function log1p(x) {
+      var hfsq;
+      var hu;
+      var y;
+      var f;
+      var c;
+      var s;
+      var z3;
+      var R;
+      var u;
+      var k;
+      if (x < -1 || isnan(x)) {
+        return NaN;
+      }
+      if (x === -1) {
+        return NINF;
+      }
+      if (x === PINF) {
+        return x;
+      }
+      if (x === 0) {
+        return x;
+      }
+      if (x < 0) {
+        y = -x;
+      } else {
+        y = x;
+      }
+      k = 1;
+      if (y < SQRT2M1) {
+        if (y < SMALL) {
+          if (y < TINY) {
+            return x;
+          }
+          return x - x * x * 0.5;
+        }
+        if (x > SQRT2HALFM1) {
+          k = 0;
+          f = x;
+          hu = 1;
+        }
+      }
+      if (k !== 0) {
+        if (y < TWO53) {
+          u = 1 + x;
+          hu = getHighWord(u);
+          k = (hu >> 20) - FLOAT64_EXPONENT_BIAS;
+          if (k > 0) {
+            c = 1 - (u - x);
+          } else {
+            c = x - (u - 1);
+          }
+          c /= u;
+        } else {
+          u = x;
+          hu = getHighWord(u);
+          k = (hu >> 20) - FLOAT64_EXPONENT_BIAS;
+          c = 0;
+        }
+        hu &= 1048575;
+        if (hu < 434334) {
+          u = setHighWord(u, hu | 1072693248);
+        } else {
+          k += 1;
+          u = setHighWord(u, hu | 1071644672);
+          hu = 1048576 - hu >> 2;
+        }
+        f = u - 1;
+      }
+      hfsq = 0.5 * f * f;
+      if (hu === 0) {
+        if (f === 0) {
+          c += k * LN2_LO;
+          return k * LN2_HI + c;
+        }
+        R = hfsq * (1 - TWO_THIRDS * f);
+        return k * LN2_HI - (R - (k * LN2_LO + c) - f);
+      }
+      s = f / (2 + f);
+      z3 = s * s;
+      R = z3 * polyval(z3);
+      if (k === 0) {
+        return f - (hfsq - s * (hfsq + R));
+      }
+      return k * LN2_HI - (hfsq - (s * (hfsq + R) + (k * LN2_LO + c)) - f);
+    }
+    module.exports = log1p;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-log1p/lib/index.js
+var require_lib75 = __commonJS({
+  "node_modules/@stdlib/math-base-special-log1p/lib/index.js"(exports, module) {
+    "use strict";
+    var log1p = require_main58();
+    module.exports = log1p;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js
+var require_lib76 = __commonJS({
+  "node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js"(exports, module) {
+    "use strict";
+    var FOURTH_PI = 0.7853981633974483;
+    module.exports = FOURTH_PI;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js
+var require_rational_pq = __commonJS({
+  "node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return 0.16666666666666713;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = -8.198089802484825 + x * (19.562619833175948 + x * (-16.262479672107002 + x * (5.444622390564711 + x * (-0.6019598008014124 + x * 0.004253011369004428))));
+        s2 = -49.18853881490881 + x * (139.51056146574857 + x * (-147.1791292232726 + x * (70.49610280856842 + x * (-14.740913729888538 + x * 1))));
+      } else {
+        x = 1 / x;
+        s1 = 0.004253011369004428 + x * (-0.6019598008014124 + x * (5.444622390564711 + x * (-16.262479672107002 + x * (19.562619833175948 + x * -8.198089802484825))));
+        s2 = 1 + x * (-14.740913729888538 + x * (70.49610280856842 + x * (-147.1791292232726 + x * (139.51056146574857 + x * -49.18853881490881))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js
+var require_rational_rs = __commonJS({
+  "node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return 0.08333333333333809;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = 28.536655482610616 + x * (-25.56901049652825 + x * (6.968710824104713 + x * (-0.5634242780008963 + x * 0.002967721961301243)));
+        s2 = 342.43986579130785 + x * (-383.8770957603691 + x * (147.0656354026815 + x * (-21.947795316429207 + x * 1)));
+      } else {
+        x = 1 / x;
+        s1 = 0.002967721961301243 + x * (-0.5634242780008963 + x * (6.968710824104713 + x * (-25.56901049652825 + x * 28.536655482610616)));
+        s2 = 1 + x * (-21.947795316429207 + x * (147.0656354026815 + x * (-383.8770957603691 + x * 342.43986579130785)));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-asin/lib/main.js
+var require_main59 = __commonJS({
+  "node_modules/@stdlib/math-base-special-asin/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var sqrt = require_lib69();
+    var PIO4 = require_lib76();
+    var ratevalPQ = require_rational_pq();
+    var ratevalRS = require_rational_rs();
+    var MOREBITS = 6123233995736766e-32;
+    function asin(x) {
+      var sgn;
+      var zz;
+      var a;
+      var p;
+      var z3;
+      if (isnan(x)) {
+        return NaN;
+      }
+      if (x > 0) {
+        a = x;
+      } else {
+        sgn = true;
+        a = -x;
+      }
+      if (a > 1) {
+        return NaN;
+      }
+      if (a > 0.625) {
+        zz = 1 - a;
+        p = zz * ratevalRS(zz);
+        zz = sqrt(zz + zz);
+        z3 = PIO4 - zz;
+        zz = zz * p - MOREBITS;
+        z3 -= zz;
+        z3 += PIO4;
+      } else {
+        if (a < 1e-8) {
+          return x;
+        }
+        zz = a * a;
+        z3 = zz * ratevalPQ(zz);
+        z3 = a * z3 + a;
+      }
+      return sgn ? -z3 : z3;
+    }
+    module.exports = asin;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-asin/lib/index.js
+var require_lib77 = __commonJS({
+  "node_modules/@stdlib/math-base-special-asin/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main59();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-integer/lib/main.js
+var require_main60 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-integer/lib/main.js"(exports, module) {
+    "use strict";
+    var floor = require_lib32();
+    function isInteger(x) {
+      return floor(x) === x;
+    }
+    module.exports = isInteger;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-integer/lib/index.js
+var require_lib78 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-integer/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main60();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-even/lib/main.js
+var require_main61 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-even/lib/main.js"(exports, module) {
+    "use strict";
+    var isInteger = require_lib78();
+    function isEven(x) {
+      return isInteger(x / 2);
+    }
+    module.exports = isEven;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-even/lib/index.js
+var require_lib79 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-even/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main61();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-odd/lib/main.js
+var require_main62 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-odd/lib/main.js"(exports, module) {
+    "use strict";
+    var isEven = require_lib79();
+    function isOdd(x) {
+      if (x > 0) {
+        return isEven(x - 1);
+      }
+      return isEven(x + 1);
+    }
+    module.exports = isOdd;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-odd/lib/index.js
+var require_lib80 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-odd/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main62();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js
+var require_main63 = __commonJS({
+  "node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js"(exports, module) {
+    "use strict";
+    function uint32ToInt32(x) {
+      return x | 0;
+    }
+    module.exports = uint32ToInt32;
+  }
+});
+
+// node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js
+var require_lib81 = __commonJS({
+  "node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js"(exports, module) {
+    "use strict";
+    var uint32ToInt32 = require_main63();
+    module.exports = uint32ToInt32;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js
+var require_x_is_zero = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js"(exports, module) {
+    "use strict";
+    var isOdd = require_lib80();
+    var copysign = require_lib52();
+    var NINF = require_lib4();
+    var PINF = require_lib2();
+    function pow(x, y) {
+      if (y === NINF) {
+        return PINF;
+      }
+      if (y === PINF) {
+        return 0;
+      }
+      if (y > 0) {
+        if (isOdd(y)) {
+          return x;
+        }
+        return 0;
+      }
+      if (isOdd(y)) {
+        return copysign(PINF, x);
+      }
+      return PINF;
+    }
+    module.exports = pow;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js
+var require_y_is_huge = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js"(exports, module) {
+    "use strict";
+    var ABS_MASK = require_lib37();
+    var getHighWord = require_lib28();
+    var HIGH_MAX_NEAR_UNITY = 1072693247 | 0;
+    var HUGE = 1e300;
+    var TINY = 1e-300;
+    function pow(x, y) {
+      var ahx;
+      var hx;
+      hx = getHighWord(x);
+      ahx = hx & ABS_MASK;
+      if (ahx <= HIGH_MAX_NEAR_UNITY) {
+        if (y < 0) {
+          return HUGE * HUGE;
+        }
+        return TINY * TINY;
+      }
+      if (y > 0) {
+        return HUGE * HUGE;
+      }
+      return TINY * TINY;
+    }
+    module.exports = pow;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js
+var require_y_is_infinite = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js"(exports, module) {
+    "use strict";
+    var abs = require_lib6();
+    var PINF = require_lib2();
+    function pow(x, y) {
+      if (x === -1) {
+        return (x - x) / (x - x);
+      }
+      if (x === 1) {
+        return 1;
+      }
+      if (abs(x) < 1 === (y === PINF)) {
+        return 0;
+      }
+      return PINF;
+    }
+    module.exports = pow;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js
+var require_lib82 = __commonJS({
+  "node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_NUM_HIGH_WORD_SIGNIFICAND_BITS = 20 | 0;
+    module.exports = FLOAT64_NUM_HIGH_WORD_SIGNIFICAND_BITS;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js
+var require_polyval_l = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.5999999999999946;
+      }
+      return 0.5999999999999946 + x * (0.4285714285785502 + x * (0.33333332981837743 + x * (0.272728123808534 + x * (0.23066074577556175 + x * 0.20697501780033842))));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/log2ax.js
+var require_log2ax = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/log2ax.js"(exports, module) {
+    "use strict";
+    var getHighWord = require_lib28();
+    var setLowWord = require_lib67();
+    var setHighWord = require_lib29();
+    var BIAS = require_lib30();
+    var HIGH_NUM_SIGNIFICAND_BITS = require_lib82();
+    var polyvalL = require_polyval_l();
+    var HIGH_SIGNIFICAND_MASK = 1048575 | 0;
+    var HIGH_MIN_NORMAL_EXP = 1048576 | 0;
+    var HIGH_BIASED_EXP_0 = 1072693248 | 0;
+    var HIGH_BIASED_EXP_NEG_512 = 536870912 | 0;
+    var HIGH_SIGNIFICAND_HALF = 524288 | 0;
+    var TWO53 = 9007199254740992;
+    var CP = 0.9617966939259756;
+    var CP_HI = 0.9617967009544373;
+    var CP_LO = -7028461650952758e-24;
+    var BP = [
+      1,
+      1.5
+    ];
+    var DP_HI = [
+      0,
+      0.5849624872207642
+      // 0x3FE2B803, 0x40000000
+    ];
+    var DP_LO = [
+      0,
+      1350039202129749e-23
+      // 0x3E4CFDEB, 0x43CFD006
+    ];
+    function log2ax(out, ax, ahx) {
+      var tmp;
+      var ss;
+      var s2;
+      var hs;
+      var ls;
+      var ht;
+      var lt;
+      var bp;
+      var dp;
+      var hp;
+      var lp;
+      var hz;
+      var lz;
+      var t1;
+      var t2;
+      var t;
+      var r;
+      var u;
+      var v;
+      var n;
+      var j;
+      var k;
+      n = 0 | 0;
+      if (ahx < HIGH_MIN_NORMAL_EXP) {
+        ax *= TWO53;
+        n -= 53 | 0;
+        ahx = getHighWord(ax);
+      }
+      n += (ahx >> HIGH_NUM_SIGNIFICAND_BITS) - BIAS | 0;
+      j = ahx & HIGH_SIGNIFICAND_MASK | 0;
+      ahx = j | HIGH_BIASED_EXP_0 | 0;
+      if (j <= 235662) {
+        k = 0;
+      } else if (j < 767610) {
+        k = 1;
+      } else {
+        k = 0;
+        n += 1 | 0;
+        ahx -= HIGH_MIN_NORMAL_EXP;
+      }
+      ax = setHighWord(ax, ahx);
+      bp = BP[k];
+      u = ax - bp;
+      v = 1 / (ax + bp);
+      ss = u * v;
+      hs = setLowWord(ss, 0);
+      tmp = (ahx >> 1 | HIGH_BIASED_EXP_NEG_512) + HIGH_SIGNIFICAND_HALF;
+      tmp += k << 18;
+      ht = setHighWord(0, tmp);
+      lt = ax - (ht - bp);
+      ls = v * (u - hs * ht - hs * lt);
+      s2 = ss * ss;
+      r = s2 * s2 * polyvalL(s2);
+      r += ls * (hs + ss);
+      s2 = hs * hs;
+      ht = 3 + s2 + r;
+      ht = setLowWord(ht, 0);
+      lt = r - (ht - 3 - s2);
+      u = hs * ht;
+      v = ls * ht + lt * ss;
+      hp = u + v;
+      hp = setLowWord(hp, 0);
+      lp = v - (hp - u);
+      hz = CP_HI * hp;
+      lz = CP_LO * hp + lp * CP + DP_LO[k];
+      dp = DP_HI[k];
+      t = n;
+      t1 = hz + lz + dp + t;
+      t1 = setLowWord(t1, 0);
+      t2 = lz - (t1 - t - dp - hz);
+      out[0] = t1;
+      out[1] = t2;
+      return out;
+    }
+    module.exports = log2ax;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js
+var require_polyval_w2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.5;
+      }
+      return 0.5 + x * (-0.3333333333333333 + x * 0.25);
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/logx.js
+var require_logx = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/logx.js"(exports, module) {
+    "use strict";
+    var setLowWord = require_lib67();
+    var polyvalW = require_polyval_w2();
+    var INV_LN2 = 1.4426950408889634;
+    var INV_LN2_HI = 1.4426950216293335;
+    var INV_LN2_LO = 19259629911266175e-24;
+    function logx(out, ax) {
+      var t2;
+      var t1;
+      var t;
+      var w;
+      var u;
+      var v;
+      t = ax - 1;
+      w = t * t * polyvalW(t);
+      u = INV_LN2_HI * t;
+      v = t * INV_LN2_LO - w * INV_LN2;
+      t1 = u + v;
+      t1 = setLowWord(t1, 0);
+      t2 = v - (t1 - u);
+      out[0] = t1;
+      out[1] = t2;
+      return out;
+    }
+    module.exports = logx;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-ln-two/lib/index.js
+var require_lib83 = __commonJS({
+  "node_modules/@stdlib/constants-float64-ln-two/lib/index.js"(exports, module) {
+    "use strict";
+    var LN2 = 0.6931471805599453;
+    module.exports = LN2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js
+var require_polyval_p3 = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js"(exports, module) {
+    "use strict";
+    function evalpoly(x) {
+      if (x === 0) {
+        return 0.16666666666666602;
+      }
+      return 0.16666666666666602 + x * (-0.0027777777777015593 + x * (6613756321437934e-20 + x * (-16533902205465252e-22 + x * 41381367970572385e-24)));
+    }
+    module.exports = evalpoly;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/pow2.js
+var require_pow2 = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/pow2.js"(exports, module) {
+    "use strict";
+    var getHighWord = require_lib28();
+    var setHighWord = require_lib29();
+    var setLowWord = require_lib67();
+    var uint32ToInt32 = require_lib81();
+    var ldexp = require_lib56();
+    var LN2 = require_lib83();
+    var BIAS = require_lib30();
+    var ABS_MASK = require_lib37();
+    var HIGH_SIGNIFICAND_MASK = require_lib39();
+    var HIGH_NUM_SIGNIFICAND_BITS = require_lib82();
+    var polyvalP = require_polyval_p3();
+    var HIGH_MIN_NORMAL_EXP = 1048576 | 0;
+    var HIGH_BIASED_EXP_NEG_1 = 1071644672 | 0;
+    var LN2_HI = 0.6931471824645996;
+    var LN2_LO = -1904654299957768e-24;
+    function pow2(j, hp, lp) {
+      var tmp;
+      var t1;
+      var t;
+      var r;
+      var u;
+      var v;
+      var w;
+      var z3;
+      var n;
+      var i;
+      var k;
+      i = j & ABS_MASK | 0;
+      k = (i >> HIGH_NUM_SIGNIFICAND_BITS) - BIAS | 0;
+      n = 0;
+      if (i > HIGH_BIASED_EXP_NEG_1) {
+        n = j + (HIGH_MIN_NORMAL_EXP >> k + 1) >>> 0;
+        k = ((n & ABS_MASK) >> HIGH_NUM_SIGNIFICAND_BITS) - BIAS | 0;
+        tmp = (n & ~(HIGH_SIGNIFICAND_MASK >> k)) >>> 0;
+        t = setHighWord(0, tmp);
+        n = (n & HIGH_SIGNIFICAND_MASK | HIGH_MIN_NORMAL_EXP) >> HIGH_NUM_SIGNIFICAND_BITS - k >>> 0;
+        if (j < 0) {
+          n = -n;
+        }
+        hp -= t;
+      }
+      t = lp + hp;
+      t = setLowWord(t, 0);
+      u = t * LN2_HI;
+      v = (lp - (t - hp)) * LN2 + t * LN2_LO;
+      z3 = u + v;
+      w = v - (z3 - u);
+      t = z3 * z3;
+      t1 = z3 - t * polyvalP(t);
+      r = z3 * t1 / (t1 - 2) - (w + z3 * w);
+      z3 = 1 - (r - z3);
+      j = getHighWord(z3);
+      j = uint32ToInt32(j);
+      j += n << HIGH_NUM_SIGNIFICAND_BITS >>> 0;
+      if (j >> HIGH_NUM_SIGNIFICAND_BITS <= 0) {
+        z3 = ldexp(z3, n);
+      } else {
+        z3 = setHighWord(z3, j);
+      }
+      return z3;
+    }
+    module.exports = pow2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/main.js
+var require_main64 = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var isOdd = require_lib80();
+    var isInfinite = require_lib5();
+    var isInteger = require_lib78();
+    var sqrt = require_lib69();
+    var abs = require_lib6();
+    var toWords = require_lib51();
+    var setLowWord = require_lib67();
+    var uint32ToInt32 = require_lib81();
+    var NINF = require_lib4();
+    var PINF = require_lib2();
+    var ABS_MASK = require_lib37();
+    var xIsZero = require_x_is_zero();
+    var yIsHuge = require_y_is_huge();
+    var yIsInfinite = require_y_is_infinite();
+    var log2ax = require_log2ax();
+    var logx = require_logx();
+    var pow2 = require_pow2();
+    var HIGH_MAX_NEAR_UNITY = 1072693247 | 0;
+    var HIGH_BIASED_EXP_31 = 1105199104 | 0;
+    var HIGH_BIASED_EXP_64 = 1139802112 | 0;
+    var HIGH_BIASED_EXP_10 = 1083179008 | 0;
+    var HIGH_BIASED_EXP_0 = 1072693248 | 0;
+    var HIGH_1075 = 1083231232 | 0;
+    var HIGH_NEG_1075 = 3230714880 >>> 0;
+    var HIGH_NUM_NONSIGN_BITS = 31 | 0;
+    var HUGE = 1e300;
+    var TINY = 1e-300;
+    var OVT = 8008566259537294e-32;
+    var WORDS2 = [0 | 0, 0 | 0];
+    var LOG_WORKSPACE = [0, 0];
+    function pow(x, y) {
+      var ahx;
+      var ahy;
+      var ax;
+      var hx;
+      var lx;
+      var hy;
+      var ly;
+      var sx;
+      var sy;
+      var y1;
+      var hp;
+      var lp;
+      var t;
+      var z3;
+      var j;
+      var i;
+      if (isnan(x) || isnan(y)) {
+        return NaN;
+      }
+      toWords.assign(y, WORDS2, 1, 0);
+      hy = WORDS2[0];
+      ly = WORDS2[1];
+      if (ly === 0) {
+        if (y === 0) {
+          return 1;
+        }
+        if (y === 1) {
+          return x;
+        }
+        if (y === -1) {
+          return 1 / x;
+        }
+        if (y === 0.5) {
+          return sqrt(x);
+        }
+        if (y === -0.5) {
+          return 1 / sqrt(x);
+        }
+        if (y === 2) {
+          return x * x;
+        }
+        if (y === 3) {
+          return x * x * x;
+        }
+        if (y === 4) {
+          x *= x;
+          return x * x;
+        }
+        if (isInfinite(y)) {
+          return yIsInfinite(x, y);
+        }
+      }
+      toWords.assign(x, WORDS2, 1, 0);
+      hx = WORDS2[0];
+      lx = WORDS2[1];
+      if (lx === 0) {
+        if (hx === 0) {
+          return xIsZero(x, y);
+        }
+        if (x === 1) {
+          return 1;
+        }
+        if (x === -1 && isOdd(y)) {
+          return -1;
+        }
+        if (isInfinite(x)) {
+          if (x === NINF) {
+            return pow(-0, -y);
+          }
+          if (y < 0) {
+            return 0;
+          }
+          return PINF;
+        }
+      }
+      if (x < 0 && isInteger(y) === false) {
+        return (x - x) / (x - x);
+      }
+      ax = abs(x);
+      ahx = hx & ABS_MASK | 0;
+      ahy = hy & ABS_MASK | 0;
+      sx = hx >>> HIGH_NUM_NONSIGN_BITS | 0;
+      sy = hy >>> HIGH_NUM_NONSIGN_BITS | 0;
+      if (sx && isOdd(y)) {
+        sx = -1;
+      } else {
+        sx = 1;
+      }
+      if (ahy > HIGH_BIASED_EXP_31) {
+        if (ahy > HIGH_BIASED_EXP_64) {
+          return yIsHuge(x, y);
+        }
+        if (ahx < HIGH_MAX_NEAR_UNITY) {
+          if (sy === 1) {
+            return sx * HUGE * HUGE;
+          }
+          return sx * TINY * TINY;
+        }
+        if (ahx > HIGH_BIASED_EXP_0) {
+          if (sy === 0) {
+            return sx * HUGE * HUGE;
+          }
+          return sx * TINY * TINY;
+        }
+        t = logx(LOG_WORKSPACE, ax);
+      } else {
+        t = log2ax(LOG_WORKSPACE, ax, ahx);
+      }
+      y1 = setLowWord(y, 0);
+      lp = (y - y1) * t[0] + y * t[1];
+      hp = y1 * t[0];
+      z3 = lp + hp;
+      toWords.assign(z3, WORDS2, 1, 0);
+      j = uint32ToInt32(WORDS2[0]);
+      i = uint32ToInt32(WORDS2[1]);
+      if (j >= HIGH_BIASED_EXP_10) {
+        if ((j - HIGH_BIASED_EXP_10 | i) !== 0) {
+          return sx * HUGE * HUGE;
+        }
+        if (lp + OVT > z3 - hp) {
+          return sx * HUGE * HUGE;
+        }
+      } else if ((j & ABS_MASK) >= HIGH_1075) {
+        if ((j - HIGH_NEG_1075 | i) !== 0) {
+          return sx * TINY * TINY;
+        }
+        if (lp <= z3 - hp) {
+          return sx * TINY * TINY;
+        }
+      }
+      z3 = pow2(j, hp, lp);
+      return sx * z3;
+    }
+    module.exports = pow;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-pow/lib/index.js
+var require_lib84 = __commonJS({
+  "node_modules/@stdlib/math-base-special-pow/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main64();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-e/lib/index.js
+var require_lib85 = __commonJS({
+  "node_modules/@stdlib/constants-float64-e/lib/index.js"(exports, module) {
+    "use strict";
+    var E = 2.718281828459045;
+    module.exports = E;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-eps/lib/index.js
+var require_lib86 = __commonJS({
+  "node_modules/@stdlib/constants-float64-eps/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_EPSILON = 2220446049250313e-31;
+    module.exports = FLOAT64_EPSILON;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js
+var require_lanczos_sum_expg_scaled = __commonJS({
+  "node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js"(exports, module) {
+    "use strict";
+    function evalrational(x) {
+      var ax;
+      var s1;
+      var s2;
+      if (x === 0) {
+        return Infinity;
+      }
+      if (x < 0) {
+        ax = -x;
+      } else {
+        ax = x;
+      }
+      if (ax <= 1) {
+        s1 = 709811.662581658 + x * (679979.8474157227 + x * (293136.7857211597 + x * (74887.54032914672 + x * (12555.290582413863 + x * (1443.4299244417066 + x * (115.24194596137347 + x * (6.309239205732627 + x * (0.22668404630224365 + x * (0.004826466289237662 + x * 4624429436045379e-20)))))))));
+        s2 = 0 + x * (362880 + x * (1026576 + x * (1172700 + x * (723680 + x * (269325 + x * (63273 + x * (9450 + x * (870 + x * (45 + x * 1)))))))));
+      } else {
+        x = 1 / x;
+        s1 = 4624429436045379e-20 + x * (0.004826466289237662 + x * (0.22668404630224365 + x * (6.309239205732627 + x * (115.24194596137347 + x * (1443.4299244417066 + x * (12555.290582413863 + x * (74887.54032914672 + x * (293136.7857211597 + x * (679979.8474157227 + x * 709811.662581658)))))))));
+        s2 = 1 + x * (45 + x * (870 + x * (9450 + x * (63273 + x * (269325 + x * (723680 + x * (1172700 + x * (1026576 + x * (362880 + x * 0)))))))));
+      }
+      return s1 / s2;
+    }
+    module.exports = evalrational;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-beta/lib/main.js
+var require_main65 = __commonJS({
+  "node_modules/@stdlib/math-base-special-beta/lib/main.js"(exports, module) {
+    "use strict";
+    var isnan = require_lib();
+    var log1p = require_lib75();
+    var sqrt = require_lib69();
+    var abs = require_lib6();
+    var exp = require_lib66();
+    var pow = require_lib84();
+    var E = require_lib85();
+    var EPSILON2 = require_lib86();
+    var lanczosSumExpGScaled = require_lanczos_sum_expg_scaled();
+    var G = 10.900511;
+    function beta(a, b) {
+      var ambh;
+      var agh;
+      var bgh;
+      var cgh;
+      var res;
+      var tmp;
+      var c;
+      if (isnan(a) || isnan(b)) {
+        return NaN;
+      }
+      if (a < 0 || b < 0) {
+        return NaN;
+      }
+      if (b === 1) {
+        return 1 / a;
+      }
+      if (a === 1) {
+        return 1 / b;
+      }
+      c = a + b;
+      if (c < EPSILON2) {
+        res = c / a;
+        res /= b;
+        return res;
+      }
+      if (c === a && b < EPSILON2) {
+        return 1 / b;
+      }
+      if (c === b && a < EPSILON2) {
+        return 1 / a;
+      }
+      if (a < b) {
+        tmp = b;
+        b = a;
+        a = tmp;
+      }
+      agh = a + G - 0.5;
+      bgh = b + G - 0.5;
+      cgh = c + G - 0.5;
+      res = lanczosSumExpGScaled(a) * (lanczosSumExpGScaled(b) / lanczosSumExpGScaled(c));
+      ambh = a - 0.5 - b;
+      if (abs(b * ambh) < cgh * 100 && a > 100) {
+        res *= exp(ambh * log1p(-b / cgh));
+      } else {
+        res *= pow(agh / cgh, ambh);
+      }
+      if (cgh > 1e10) {
+        res *= pow(agh / cgh * (bgh / cgh), b);
+      } else {
+        res *= pow(agh * bgh / (cgh * cgh), b);
+      }
+      res *= sqrt(E / bgh);
+      return res;
+    }
+    module.exports = beta;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-beta/lib/index.js
+var require_lib87 = __commonJS({
+  "node_modules/@stdlib/math-base-special-beta/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main65();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/constants-float64-sqrt-two-pi/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js
+var require_main66 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js"(exports, module) {
+    "use strict";
+    var PINF = require_lib2();
+    function isPositiveZero(x) {
+      return x === 0 && 1 / x === PINF;
+    }
+    module.exports = isPositiveZero;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js
+var require_lib88 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main66();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-max/lib/main.js
+var require_main67 = __commonJS({
+  "node_modules/@stdlib/math-base-special-max/lib/main.js"(exports, module) {
+    "use strict";
+    var isPositiveZero = require_lib88();
+    var isnan = require_lib();
+    var PINF = require_lib2();
+    function max(x, y) {
+      if (isnan(x) || isnan(y)) {
+        return NaN;
+      }
+      if (x === PINF || y === PINF) {
+        return PINF;
+      }
+      if (x === y && x === 0) {
+        if (isPositiveZero(x)) {
+          return x;
+        }
+        return y;
+      }
+      if (x > y) {
+        return x;
+      }
+      return y;
+    }
+    module.exports = max;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-max/lib/index.js
+var require_lib89 = __commonJS({
+  "node_modules/@stdlib/math-base-special-max/lib/index.js"(exports, module) {
+    "use strict";
+    var max = require_main67();
+    module.exports = max;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js
+var require_main68 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js"(exports, module) {
+    "use strict";
+    var NINF = require_lib4();
+    function isNegativeZero(x) {
+      return x === 0 && 1 / x === NINF;
+    }
+    module.exports = isNegativeZero;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js
+var require_lib90 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js"(exports, module) {
+    "use strict";
+    var main2 = require_main68();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-min/lib/main.js
+var require_main69 = __commonJS({
+  "node_modules/@stdlib/math-base-special-min/lib/main.js"(exports, module) {
+    "use strict";
+    var isNegativeZero = require_lib90();
+    var isnan = require_lib();
+    var NINF = require_lib4();
+    function min(x, y) {
+      if (isnan(x) || isnan(y)) {
+        return NaN;
+      }
+      if (x === NINF || y === NINF) {
+        return NINF;
+      }
+      if (x === y && x === 0) {
+        if (isNegativeZero(x)) {
+          return x;
+        }
+        return y;
+      }
+      if (x < y) {
+        return x;
+      }
+      return y;
+    }
+    module.exports = min;
+  }
+});
+
+// node_modules/@stdlib/math-base-special-min/lib/index.js
 var require_lib91 = __commonJS({
+  "node_modules/@stdlib/math-base-special-min/lib/index.js"(exports, module) {
+    "use strict";
+    var min = require_main69();
+    module.exports = min;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-max/lib/index.js
+var require_lib92 = __commonJS({
+  "node_modules/@stdlib/constants-float64-max/lib/index.js"(exports, module) {
+    "use strict";
+    var FLOAT64_MAX = 17976931348623157e292;
+    module.exports = FLOAT64_MAX;
+  }
+});
+
+// node_modules/@stdlib/constants-int32-max/lib/index.js
+var require_lib93 = __commonJS({
+  "node_modules/@stdlib/constants-int32-max/lib/index.js"(exports, module) {
+    "use strict";
+    var INT32_MAX = 2147483647 | 0;
+    module.exports = INT32_MAX;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-half-pi/lib/index.js
+var require_lib94 = __commonJS({
+  "node_modules/@stdlib/constants-float64-half-pi/lib/index.js"(exports, module) {
+    "use strict";
+    var HALF_PI = 1.5707963267948966;
+    module.exports = HALF_PI;
+  }
+});
+
+// node_modules/@stdlib/constants-float64-sqrt-two-pi/lib/index.js
+var require_lib95 = __commonJS({
   "node_modules/@stdlib/constants-float64-sqrt-two-pi/lib/index.js"(exports, module) {
     "use strict";
     var SQRT_TWO_PI = 2.5066282746310007;
@@ -7961,7 +8521,7 @@ var require_lib91 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-gamma/lib/polyval_s.js
-var require_polyval_s = __commonJS({
+var require_polyval_s2 = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma/lib/polyval_s.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
@@ -7978,10 +8538,10 @@ var require_polyval_s = __commonJS({
 var require_stirling_approximation = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma/lib/stirling_approximation.js"(exports, module) {
     "use strict";
-    var SQRT_TWO_PI = require_lib91();
-    var pow = require_lib71();
-    var exp = require_lib51();
-    var polyval = require_polyval_s();
+    var SQRT_TWO_PI = require_lib95();
+    var pow = require_lib84();
+    var exp = require_lib66();
+    var polyval = require_polyval_s2();
     var MAX_STIRLING = 143.01608;
     function gamma(x) {
       var w;
@@ -8003,7 +8563,7 @@ var require_stirling_approximation = __commonJS({
 });
 
 // node_modules/@stdlib/constants-float64-eulergamma/lib/index.js
-var require_lib92 = __commonJS({
+var require_lib96 = __commonJS({
   "node_modules/@stdlib/constants-float64-eulergamma/lib/index.js"(exports, module) {
     "use strict";
     var EULERGAMMA = 0.5772156649015329;
@@ -8015,7 +8575,7 @@ var require_lib92 = __commonJS({
 var require_small_approximation = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma/lib/small_approximation.js"(exports, module) {
     "use strict";
-    var EULER = require_lib92();
+    var EULER = require_lib96();
     function gamma(x, z3) {
       return z3 / ((1 + EULER * x) * x);
     }
@@ -8054,18 +8614,18 @@ var require_rational_pq2 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-gamma/lib/main.js
-var require_main66 = __commonJS({
+var require_main70 = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma/lib/main.js"(exports, module) {
     "use strict";
-    var isnan = require_lib6();
-    var isInteger = require_lib64();
-    var isNegativeZero = require_lib77();
-    var abs = require_lib46();
-    var floor = require_lib7();
-    var sin = require_lib90();
-    var PINF = require_lib12();
-    var NINF = require_lib11();
-    var PI = require_lib82();
+    var isnan = require_lib();
+    var isInteger = require_lib78();
+    var isNegativeZero = require_lib90();
+    var abs = require_lib6();
+    var floor = require_lib32();
+    var sin = require_lib62();
+    var PINF = require_lib2();
+    var NINF = require_lib4();
+    var PI = require_lib63();
     var stirlingApprox = require_stirling_approximation();
     var smallApprox = require_small_approximation();
     var rateval = require_rational_pq2();
@@ -8138,16 +8698,16 @@ var require_main66 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-gamma/lib/index.js
-var require_lib93 = __commonJS({
+var require_lib97 = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main66();
+    var main2 = require_main70();
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-max-nth-factorial/lib/index.js
-var require_lib94 = __commonJS({
+var require_lib98 = __commonJS({
   "node_modules/@stdlib/constants-float64-max-nth-factorial/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_MAX_NTH_FACTORIAL = 170 | 0;
@@ -8335,14 +8895,14 @@ var require_factorials = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-factorial/lib/main.js
-var require_main67 = __commonJS({
+var require_main71 = __commonJS({
   "node_modules/@stdlib/math-base-special-factorial/lib/main.js"(exports, module) {
     "use strict";
-    var isnan = require_lib6();
-    var isInteger = require_lib64();
-    var gamma = require_lib93();
-    var PINF = require_lib12();
-    var FLOAT64_MAX_NTH_FACTORIAL = require_lib94();
+    var isnan = require_lib();
+    var isInteger = require_lib78();
+    var gamma = require_lib97();
+    var PINF = require_lib2();
+    var FLOAT64_MAX_NTH_FACTORIAL = require_lib98();
     var FACTORIALS = require_factorials();
     function factorial(x) {
       if (isnan(x)) {
@@ -8364,10 +8924,10 @@ var require_main67 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-factorial/lib/index.js
-var require_lib95 = __commonJS({
+var require_lib99 = __commonJS({
   "node_modules/@stdlib/math-base-special-factorial/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main67();
+    var main2 = require_main71();
     module.exports = main2;
   }
 });
@@ -8403,7 +8963,7 @@ var require_rational_pq3 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/main.js
-var require_main68 = __commonJS({
+var require_main72 = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/main.js"(exports, module) {
     "use strict";
     var gammaLanczosSum = require_rational_pq3();
@@ -8412,16 +8972,16 @@ var require_main68 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/index.js
-var require_lib96 = __commonJS({
+var require_lib100 = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/index.js"(exports, module) {
     "use strict";
-    var main2 = require_main68();
+    var main2 = require_main72();
     module.exports = main2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-gamma-lanczos-g/lib/index.js
-var require_lib97 = __commonJS({
+var require_lib101 = __commonJS({
   "node_modules/@stdlib/constants-float64-gamma-lanczos-g/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_GAMMA_LANCZOS_G = 10.900511;
@@ -8433,16 +8993,16 @@ var require_lib97 = __commonJS({
 var require_gamma_delta_ratio_lanczos = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/gamma_delta_ratio_lanczos.js"(exports, module) {
     "use strict";
-    var lanczosSum = require_lib96();
-    var gamma = require_lib93();
-    var log1p = require_lib61();
-    var abs = require_lib46();
-    var exp = require_lib51();
-    var pow = require_lib71();
-    var EPSILON2 = require_lib73();
-    var E = require_lib72();
-    var G = require_lib97();
-    var FLOAT64_MAX_NTH_FACTORIAL = require_lib94();
+    var lanczosSum = require_lib100();
+    var gamma = require_lib97();
+    var log1p = require_lib75();
+    var abs = require_lib6();
+    var exp = require_lib66();
+    var pow = require_lib84();
+    var EPSILON2 = require_lib86();
+    var E = require_lib85();
+    var G = require_lib101();
+    var FLOAT64_MAX_NTH_FACTORIAL = require_lib98();
     var FACTORIAL_169 = 4269068009004705e289;
     function gammaDeltaRatioLanczos(z3, delta) {
       var result;
@@ -8480,14 +9040,14 @@ var require_gamma_delta_ratio_lanczos = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/main.js
-var require_main69 = __commonJS({
+var require_main73 = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/main.js"(exports, module) {
     "use strict";
-    var abs = require_lib46();
-    var floor = require_lib7();
-    var gamma = require_lib93();
-    var factorial = require_lib95();
-    var FLOAT64_MAX_NTH_FACTORIAL = require_lib94();
+    var abs = require_lib6();
+    var floor = require_lib32();
+    var gamma = require_lib97();
+    var factorial = require_lib99();
+    var FLOAT64_MAX_NTH_FACTORIAL = require_lib98();
     var gammaDeltaRatioLanczos = require_gamma_delta_ratio_lanczos();
     function gammaDeltaRatio(z3, delta) {
       var result;
@@ -8536,568 +9096,8 @@ var require_main69 = __commonJS({
 });
 
 // node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/index.js
-var require_lib98 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main69();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js
-var require_polyval_p3 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.3999999999940942;
-      }
-      return 0.3999999999940942 + x * (0.22222198432149784 + x * 0.15313837699209373);
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js
-var require_polyval_q2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.6666666666666735;
-      }
-      return 0.6666666666666735 + x * (0.2857142874366239 + x * (0.1818357216161805 + x * 0.14798198605116586));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-ln/lib/main.js
-var require_main70 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ln/lib/main.js"(exports, module) {
-    "use strict";
-    var getHighWord = require_lib42();
-    var setHighWord = require_lib58();
-    var isnan = require_lib6();
-    var BIAS = require_lib13();
-    var NINF = require_lib11();
-    var polyvalP = require_polyval_p3();
-    var polyvalQ = require_polyval_q2();
-    var LN2_HI = 0.6931471803691238;
-    var LN2_LO = 19082149292705877e-26;
-    var TWO54 = 18014398509481984;
-    var ONE_THIRD = 0.3333333333333333;
-    var HIGH_SIGNIFICAND_MASK = 1048575 | 0;
-    var HIGH_MAX_NORMAL_EXP = 2146435072 | 0;
-    var HIGH_MIN_NORMAL_EXP = 1048576 | 0;
-    var HIGH_BIASED_EXP_0 = 1072693248 | 0;
-    function ln(x) {
-      var hfsq;
-      var hx;
-      var t2;
-      var t1;
-      var k;
-      var R;
-      var f;
-      var i;
-      var j;
-      var s;
-      var w;
-      var z3;
-      if (x === 0) {
-        return NINF;
-      }
-      if (isnan(x) || x < 0) {
-        return NaN;
-      }
-      hx = getHighWord(x);
-      k = 0 | 0;
-      if (hx < HIGH_MIN_NORMAL_EXP) {
-        k -= 54 | 0;
-        x *= TWO54;
-        hx = getHighWord(x);
-      }
-      if (hx >= HIGH_MAX_NORMAL_EXP) {
-        return x + x;
-      }
-      k += (hx >> 20) - BIAS | 0;
-      hx &= HIGH_SIGNIFICAND_MASK;
-      i = hx + 614244 & 1048576 | 0;
-      x = setHighWord(x, hx | i ^ HIGH_BIASED_EXP_0);
-      k += i >> 20 | 0;
-      f = x - 1;
-      if ((HIGH_SIGNIFICAND_MASK & 2 + hx) < 3) {
-        if (f === 0) {
-          if (k === 0) {
-            return 0;
-          }
-          return k * LN2_HI + k * LN2_LO;
-        }
-        R = f * f * (0.5 - ONE_THIRD * f);
-        if (k === 0) {
-          return f - R;
-        }
-        return k * LN2_HI - (R - k * LN2_LO - f);
-      }
-      s = f / (2 + f);
-      z3 = s * s;
-      i = hx - 398458 | 0;
-      w = z3 * z3;
-      j = 440401 - hx | 0;
-      t1 = w * polyvalP(w);
-      t2 = z3 * polyvalQ(w);
-      i |= j;
-      R = t2 + t1;
-      if (i > 0) {
-        hfsq = 0.5 * f * f;
-        if (k === 0) {
-          return f - (hfsq - s * (hfsq + R));
-        }
-        return k * LN2_HI - (hfsq - (s * (hfsq + R) + k * LN2_LO) - f);
-      }
-      if (k === 0) {
-        return f - s * (f - R);
-      }
-      return k * LN2_HI - (s * (f - R) - k * LN2_LO - f);
-    }
-    module.exports = ln;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-ln/lib/index.js
-var require_lib99 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ln/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main70();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-cos/lib/main.js
-var require_main71 = __commonJS({
-  "node_modules/@stdlib/math-base-special-cos/lib/main.js"(exports, module) {
-    "use strict";
-    var getHighWord = require_lib42();
-    var kernelCos = require_lib83();
-    var kernelSin = require_lib84();
-    var rempio2 = require_lib89();
-    var ABS_MASK = require_lib19();
-    var EXPONENT_MASK = require_lib48();
-    var buffer = [0, 0];
-    var HIGH_WORD_PIO4 = 1072243195 | 0;
-    var HIGH_WORD_TWO_NEG_27 = 1044381696 | 0;
-    function cos(x) {
-      var ix;
-      var n;
-      ix = getHighWord(x);
-      ix &= ABS_MASK;
-      if (ix <= HIGH_WORD_PIO4) {
-        if (ix < HIGH_WORD_TWO_NEG_27) {
-          return 1;
-        }
-        return kernelCos(x, 0);
-      }
-      if (ix >= EXPONENT_MASK) {
-        return NaN;
-      }
-      n = rempio2(x, buffer);
-      switch (n & 3) {
-        case 0:
-          return kernelCos(buffer[0], buffer[1]);
-        case 1:
-          return -kernelSin(buffer[0], buffer[1]);
-        case 2:
-          return -kernelCos(buffer[0], buffer[1]);
-        default:
-          return kernelSin(buffer[0], buffer[1]);
-      }
-    }
-    module.exports = cos;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-cos/lib/index.js
-var require_lib100 = __commonJS({
-  "node_modules/@stdlib/math-base-special-cos/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main71();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-sinpi/lib/main.js
-var require_main72 = __commonJS({
-  "node_modules/@stdlib/math-base-special-sinpi/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib6();
-    var isInfinite = require_lib17();
-    var cos = require_lib100();
-    var sin = require_lib90();
-    var abs = require_lib46();
-    var copysign = require_lib44();
-    var PI = require_lib82();
-    function sinpi(x) {
-      var ar;
-      var r;
-      if (isnan(x)) {
-        return NaN;
-      }
-      if (isInfinite(x)) {
-        return NaN;
-      }
-      r = x % 2;
-      ar = abs(r);
-      if (ar === 0 || ar === 1) {
-        return copysign(0, r);
-      }
-      if (ar < 0.25) {
-        return sin(PI * r);
-      }
-      if (ar < 0.75) {
-        ar = 0.5 - ar;
-        return copysign(cos(PI * ar), r);
-      }
-      if (ar < 1.25) {
-        r = copysign(1, r) - r;
-        return sin(PI * r);
-      }
-      if (ar < 1.75) {
-        ar -= 1.5;
-        return -copysign(cos(PI * ar), r);
-      }
-      r -= copysign(2, r);
-      return sin(PI * r);
-    }
-    module.exports = sinpi;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-sinpi/lib/index.js
-var require_lib101 = __commonJS({
-  "node_modules/@stdlib/math-base-special-sinpi/lib/index.js"(exports, module) {
-    "use strict";
-    var main2 = require_main72();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js
-var require_polyval_a1 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.06735230105312927;
-      }
-      return 0.06735230105312927 + x * (0.007385550860814029 + x * (0.0011927076318336207 + x * (22086279071390839e-20 + x * 25214456545125733e-21)));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js
-var require_polyval_a2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.020580808432516733;
-      }
-      return 0.020580808432516733 + x * (0.0028905138367341563 + x * (5100697921535113e-19 + x * (10801156724758394e-20 + x * 44864094961891516e-21)));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js
-var require_polyval_r = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 1.3920053346762105;
-      }
-      return 1.3920053346762105 + x * (0.7219355475671381 + x * (0.17193386563280308 + x * (0.01864591917156529 + x * (7779424963818936e-19 + x * 7326684307446256e-21))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js
-var require_polyval_s2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.21498241596060885;
-      }
-      return 0.21498241596060885 + x * (0.325778796408931 + x * (0.14635047265246445 + x * (0.02664227030336386 + x * (0.0018402845140733772 + x * 3194753265841009e-20))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js
-var require_polyval_t1 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return -0.032788541075985965;
-      }
-      return -0.032788541075985965 + x * (0.006100538702462913 + x * (-0.0014034646998923284 + x * 31563207090362595e-20));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js
-var require_polyval_t2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.01797067508118204;
-      }
-      return 0.01797067508118204 + x * (-0.0036845201678113826 + x * (881081882437654e-18 + x * -31275416837512086e-20));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js
-var require_polyval_t3 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return -0.010314224129834144;
-      }
-      return -0.010314224129834144 + x * (0.0022596478090061247 + x * (-5385953053567405e-19 + x * 3355291926355191e-19));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js
-var require_polyval_u = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.6328270640250934;
-      }
-      return 0.6328270640250934 + x * (1.4549225013723477 + x * (0.9777175279633727 + x * (0.22896372806469245 + x * 0.013381091853678766)));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js
-var require_polyval_v = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 2.4559779371304113;
-      }
-      return 2.4559779371304113 + x * (2.128489763798934 + x * (0.7692851504566728 + x * (0.10422264559336913 + x * 0.003217092422824239)));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js
-var require_polyval_w2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js"(exports, module) {
-    "use strict";
-    function evalpoly(x) {
-      if (x === 0) {
-        return 0.08333333333333297;
-      }
-      return 0.08333333333333297 + x * (-0.0027777777772877554 + x * (7936505586430196e-19 + x * (-59518755745034e-17 + x * (8363399189962821e-19 + x * -0.0016309293409657527))));
-    }
-    module.exports = evalpoly;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/main.js
-var require_main73 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/main.js"(exports, module) {
-    "use strict";
-    var isnan = require_lib6();
-    var isInfinite = require_lib17();
-    var abs = require_lib46();
-    var ln = require_lib99();
-    var trunc = require_lib9();
-    var sinpi = require_lib101();
-    var PI = require_lib82();
-    var PINF = require_lib12();
-    var polyvalA1 = require_polyval_a1();
-    var polyvalA2 = require_polyval_a2();
-    var polyvalR = require_polyval_r();
-    var polyvalS = require_polyval_s2();
-    var polyvalT1 = require_polyval_t1();
-    var polyvalT2 = require_polyval_t2();
-    var polyvalT3 = require_polyval_t3();
-    var polyvalU = require_polyval_u();
-    var polyvalV = require_polyval_v();
-    var polyvalW = require_polyval_w2();
-    var A1C = 0.07721566490153287;
-    var A2C = 0.3224670334241136;
-    var RC = 1;
-    var SC = -0.07721566490153287;
-    var T1C = 0.48383612272381005;
-    var T2C = -0.1475877229945939;
-    var T3C = 0.06462494023913339;
-    var UC = -0.07721566490153287;
-    var VC = 1;
-    var WC = 0.4189385332046727;
-    var YMIN = 1.4616321449683622;
-    var TWO52 = 4503599627370496;
-    var TWO56 = 72057594037927940;
-    var TINY = 13877787807814457e-33;
-    var TC = 1.4616321449683622;
-    var TF = -0.12148629053584961;
-    var TT = -3638676997039505e-33;
-    function gammaln(x) {
-      var isNegative;
-      var nadj;
-      var flg;
-      var p3;
-      var p2;
-      var p1;
-      var p;
-      var q;
-      var t;
-      var w;
-      var y;
-      var z3;
-      var r;
-      if (isnan(x) || isInfinite(x)) {
-        return x;
-      }
-      if (x === 0) {
-        return PINF;
-      }
-      if (x < 0) {
-        isNegative = true;
-        x = -x;
-      } else {
-        isNegative = false;
-      }
-      if (x < TINY) {
-        return -ln(x);
-      }
-      if (isNegative) {
-        if (x >= TWO52) {
-          return PINF;
-        }
-        t = sinpi(x);
-        if (t === 0) {
-          return PINF;
-        }
-        nadj = ln(PI / abs(t * x));
-      }
-      if (x === 1 || x === 2) {
-        return 0;
-      }
-      if (x < 2) {
-        if (x <= 0.9) {
-          r = -ln(x);
-          if (x >= YMIN - 1 + 0.27) {
-            y = 1 - x;
-            flg = 0;
-          } else if (x >= YMIN - 1 - 0.27) {
-            y = x - (TC - 1);
-            flg = 1;
-          } else {
-            y = x;
-            flg = 2;
-          }
-        } else {
-          r = 0;
-          if (x >= YMIN + 0.27) {
-            y = 2 - x;
-            flg = 0;
-          } else if (x >= YMIN - 0.27) {
-            y = x - TC;
-            flg = 1;
-          } else {
-            y = x - 1;
-            flg = 2;
-          }
-        }
-        switch (flg) {
-          // eslint-disable-line default-case
-          case 0:
-            z3 = y * y;
-            p1 = A1C + z3 * polyvalA1(z3);
-            p2 = z3 * (A2C + z3 * polyvalA2(z3));
-            p = y * p1 + p2;
-            r += p - 0.5 * y;
-            break;
-          case 1:
-            z3 = y * y;
-            w = z3 * y;
-            p1 = T1C + w * polyvalT1(w);
-            p2 = T2C + w * polyvalT2(w);
-            p3 = T3C + w * polyvalT3(w);
-            p = z3 * p1 - (TT - w * (p2 + y * p3));
-            r += TF + p;
-            break;
-          case 2:
-            p1 = y * (UC + y * polyvalU(y));
-            p2 = VC + y * polyvalV(y);
-            r += -0.5 * y + p1 / p2;
-            break;
-        }
-      } else if (x < 8) {
-        flg = trunc(x);
-        y = x - flg;
-        p = y * (SC + y * polyvalS(y));
-        q = RC + y * polyvalR(y);
-        r = 0.5 * y + p / q;
-        z3 = 1;
-        switch (flg) {
-          // eslint-disable-line default-case
-          case 7:
-            z3 *= y + 6;
-          /* Falls through */
-          case 6:
-            z3 *= y + 5;
-          /* Falls through */
-          case 5:
-            z3 *= y + 4;
-          /* Falls through */
-          case 4:
-            z3 *= y + 3;
-          /* Falls through */
-          case 3:
-            z3 *= y + 2;
-            r += ln(z3);
-        }
-      } else if (x < TWO56) {
-        t = ln(x);
-        z3 = 1 / x;
-        y = z3 * z3;
-        w = WC + z3 * polyvalW(y);
-        r = (x - 0.5) * (t - 1) + w;
-      } else {
-        r = x * (ln(x) - 1);
-      }
-      if (isNegative) {
-        r = nadj - r;
-      }
-      return r;
-    }
-    module.exports = gammaln;
-  }
-});
-
-// node_modules/@stdlib/math-base-special-gammaln/lib/index.js
 var require_lib102 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main73();
     module.exports = main2;
@@ -9163,8 +9163,8 @@ var require_lib106 = __commonJS({
 var require_generators = __commonJS({
   "node_modules/@stdlib/math-base-tools-sum-series/lib/generators.js"(exports, module) {
     "use strict";
-    var abs = require_lib46();
-    var EPS = require_lib73();
+    var abs = require_lib6();
+    var EPS = require_lib86();
     var MAX_TERMS = 1e6;
     function sumSeries(generator, options) {
       var isgenerator;
@@ -9204,8 +9204,8 @@ var require_generators = __commonJS({
 var require_basic = __commonJS({
   "node_modules/@stdlib/math-base-tools-sum-series/lib/basic.js"(exports, module) {
     "use strict";
-    var abs = require_lib46();
-    var EPS = require_lib73();
+    var abs = require_lib6();
+    var EPS = require_lib86();
     var MAX_TERMS = 1e6;
     function sumSeries(generator, options) {
       var tolerance;
@@ -9288,7 +9288,7 @@ var require_tgamma_i_large_x = __commonJS({
 var require_finite_gamma_q = __commonJS({
   "node_modules/@stdlib/math-base-special-gammainc/lib/finite_gamma_q.js"(exports, module) {
     "use strict";
-    var exp = require_lib51();
+    var exp = require_lib66();
     function finiteGammaQ(a, x) {
       var term;
       var sum;
@@ -9314,10 +9314,10 @@ var require_finite_gamma_q = __commonJS({
 var require_finite_half_gamma_q = __commonJS({
   "node_modules/@stdlib/math-base-special-gammainc/lib/finite_half_gamma_q.js"(exports, module) {
     "use strict";
-    var erfc = require_lib53();
-    var sqrt = require_lib54();
-    var exp = require_lib51();
-    var PI = require_lib82();
+    var erfc = require_lib68();
+    var sqrt = require_lib69();
+    var exp = require_lib66();
+    var PI = require_lib63();
     function finiteHalfGammaQ(a, x) {
       var half;
       var term;
@@ -9357,9 +9357,9 @@ var require_lib108 = __commonJS({
 var require_full_igamma_prefix = __commonJS({
   "node_modules/@stdlib/math-base-special-gammainc/lib/full_igamma_prefix.js"(exports, module) {
     "use strict";
-    var exp = require_lib51();
-    var pow = require_lib71();
-    var ln = require_lib99();
+    var exp = require_lib66();
+    var pow = require_lib84();
+    var ln = require_lib31();
     var MAX_LN = require_lib103();
     var MIN_LN = require_lib108();
     function fullIGammaPrefix(a, z3) {
@@ -9485,7 +9485,7 @@ var require_factory3 = __commonJS({
 var require_lib110 = __commonJS({
   "node_modules/@stdlib/math-base-tools-evalpoly/lib/index.js"(exports, module) {
     "use strict";
-    var setReadOnly = require_lib5();
+    var setReadOnly = require_lib50();
     var main2 = require_main75();
     var factory = require_factory3();
     setReadOnly(main2, "factory", factory);
@@ -9516,9 +9516,9 @@ var require_log1p_series = __commonJS({
 var require_main77 = __commonJS({
   "node_modules/@stdlib/math-base-special-log1pmx/lib/main.js"(exports, module) {
     "use strict";
-    var abs = require_lib46();
-    var ln = require_lib99();
-    var FLOAT_EPS = require_lib73();
+    var abs = require_lib6();
+    var ln = require_lib31();
+    var FLOAT_EPS = require_lib86();
     var sumSeries = require_lib107();
     var log1pSeries = require_log1p_series();
     function log1pmx(x) {
@@ -9693,9 +9693,9 @@ var require_igamma_temme_large = __commonJS({
     "use strict";
     var evalpoly = require_lib110();
     var log1pmx = require_lib111();
-    var erfc = require_lib53();
-    var sqrt = require_lib54();
-    var exp = require_lib51();
+    var erfc = require_lib68();
+    var sqrt = require_lib69();
+    var exp = require_lib66();
     var TWO_PI = require_lib112();
     var polyvalC0 = require_polyval_c0();
     var polyvalC1 = require_polyval_c1();
@@ -9835,21 +9835,21 @@ var require_regularised_gamma_prefix = __commonJS({
   "node_modules/@stdlib/math-base-special-gammainc/lib/regularised_gamma_prefix.js"(exports, module) {
     "use strict";
     var lanczosSumExpGScaled = require_lib113();
-    var gammaln = require_lib102();
-    var gamma = require_lib93();
+    var gammaln2 = require_lib65();
+    var gamma = require_lib97();
     var log1pmx = require_lib111();
-    var sqrt = require_lib54();
-    var abs = require_lib46();
-    var exp = require_lib51();
-    var pow = require_lib71();
-    var max = require_lib76();
-    var min = require_lib78();
-    var ln = require_lib99();
-    var FLOAT64_MAX = require_lib79();
+    var sqrt = require_lib69();
+    var abs = require_lib6();
+    var exp = require_lib66();
+    var pow = require_lib84();
+    var max = require_lib89();
+    var min = require_lib91();
+    var ln = require_lib31();
+    var FLOAT64_MAX = require_lib92();
     var MAX_LN = require_lib103();
     var MIN_LN = require_lib108();
-    var G = require_lib97();
-    var E = require_lib72();
+    var G = require_lib101();
+    var E = require_lib85();
     function regularisedGammaPrefix(a, z3) {
       var prefix;
       var amza;
@@ -9862,7 +9862,7 @@ var require_regularised_gamma_prefix = __commonJS({
       d = (z3 - a - G + 0.5) / agh;
       if (a < 1) {
         if (z3 <= MIN_LN || a < 1 / FLOAT64_MAX) {
-          return exp(a * ln(z3) - z3 - gammaln(a));
+          return exp(a * ln(z3) - z3 - gammaln2(a));
         }
         return pow(z3, a) * exp(-z3) / gamma(a);
       }
@@ -9901,13 +9901,13 @@ var require_regularised_gamma_prefix = __commonJS({
 var require_main79 = __commonJS({
   "node_modules/@stdlib/math-base-special-powm1/lib/main.js"(exports, module) {
     "use strict";
-    var isnan = require_lib6();
-    var isinfinite = require_lib17();
-    var abs = require_lib46();
-    var expm1 = require_lib60();
-    var ln = require_lib99();
-    var pow = require_lib71();
-    var trunc = require_lib9();
+    var isnan = require_lib();
+    var isinfinite = require_lib5();
+    var abs = require_lib6();
+    var expm1 = require_lib74();
+    var ln = require_lib31();
+    var pow = require_lib84();
+    var trunc = require_lib34();
     function powm1(b, x) {
       var result;
       var y;
@@ -10046,8 +10046,8 @@ var require_rational_p3q3 = __commonJS({
 var require_lgamma_small_imp = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma1pm1/lib/lgamma_small_imp.js"(exports, module) {
     "use strict";
-    var ln = require_lib99();
-    var EPS = require_lib73();
+    var ln = require_lib31();
+    var EPS = require_lib86();
     var rateval1 = require_rational_p1q1();
     var rateval2 = require_rational_p2q2();
     var rateval3 = require_rational_p3q3();
@@ -10105,10 +10105,10 @@ var require_lgamma_small_imp = __commonJS({
 var require_main80 = __commonJS({
   "node_modules/@stdlib/math-base-special-gamma1pm1/lib/main.js"(exports, module) {
     "use strict";
-    var gamma = require_lib93();
-    var expm1 = require_lib60();
-    var log1p = require_lib61();
-    var isnan = require_lib6();
+    var gamma = require_lib97();
+    var expm1 = require_lib74();
+    var log1p = require_lib75();
+    var isnan = require_lib();
     var lgammaSmallImp = require_lgamma_small_imp();
     function gamma1pm1(x) {
       if (isnan(x)) {
@@ -10212,9 +10212,9 @@ var require_lib116 = __commonJS({
 var require_generators2 = __commonJS({
   "node_modules/@stdlib/math-base-tools-continued-fraction/lib/generators.js"(exports, module) {
     "use strict";
-    var abs = require_lib46();
+    var abs = require_lib6();
     var FLOAT32_SMALLEST_NORMAL = require_lib116();
-    var EPS = require_lib73();
+    var EPS = require_lib86();
     var MAX_ITER = 1e6;
     function continuedFractionA(gen, factor, maxIter) {
       var isgenerator;
@@ -10345,8 +10345,8 @@ var require_generators2 = __commonJS({
 var require_basic2 = __commonJS({
   "node_modules/@stdlib/math-base-tools-continued-fraction/lib/basic.js"(exports, module) {
     "use strict";
-    var abs = require_lib46();
-    var EPS = require_lib73();
+    var abs = require_lib6();
+    var EPS = require_lib86();
     var FLOAT32_SMALLEST_NORMAL = require_lib116();
     var MAX_ITER = 1e6;
     function continuedFractionA(gen, factor, maxIter) {
@@ -10489,13 +10489,13 @@ var require_upper_gamma_fraction = __commonJS({
 var require_igamma_final = __commonJS({
   "node_modules/@stdlib/math-base-special-gammainc/lib/igamma_final.js"(exports, module) {
     "use strict";
-    var floor = require_lib7();
-    var gamma = require_lib93();
-    var abs = require_lib46();
-    var pow = require_lib71();
-    var ln = require_lib99();
+    var floor = require_lib32();
+    var gamma = require_lib97();
+    var abs = require_lib6();
+    var pow = require_lib84();
+    var ln = require_lib31();
     var SQRT_EPSILON = require_lib104();
-    var FLOAT64_MAX = require_lib79();
+    var FLOAT64_MAX = require_lib92();
     var MAX_LN = require_lib103();
     var tgammaILargeX = require_tgamma_i_large_x();
     var finiteGammaQ = require_finite_gamma_q();
@@ -10666,13 +10666,13 @@ var require_igamma_final = __commonJS({
 var require_main81 = __commonJS({
   "node_modules/@stdlib/math-base-special-gammainc/lib/main.js"(exports, module) {
     "use strict";
-    var gammaln = require_lib102();
-    var exp = require_lib51();
-    var ln = require_lib99();
-    var SQRT_TWO_PI = require_lib91();
+    var gammaln2 = require_lib65();
+    var exp = require_lib66();
+    var ln = require_lib31();
+    var SQRT_TWO_PI = require_lib95();
     var MAX_LN = require_lib103();
-    var PINF = require_lib12();
-    var FLOAT64_MAX_NTH_FACTORIAL = require_lib94();
+    var PINF = require_lib2();
+    var FLOAT64_MAX_NTH_FACTORIAL = require_lib98();
     var igammaFinal = require_igamma_final();
     var lowerGammaSeries = require_lower_gamma_series();
     var upperGammaFraction = require_upper_gamma_fraction();
@@ -10707,7 +10707,7 @@ var require_main81 = __commonJS({
               result += ln(lowerGammaSeries(a, x, initValue) / a);
             }
           } else {
-            result = ln(result) + gammaln(a);
+            result = ln(result) + gammaln2(a);
           }
         }
         if (result > MAX_LN) {
@@ -10734,9 +10734,9 @@ var require_lib118 = __commonJS({
 var require_full_igamma_prefix2 = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betainc/lib/full_igamma_prefix.js"(exports, module) {
     "use strict";
-    var exp = require_lib51();
-    var pow = require_lib71();
-    var ln = require_lib99();
+    var exp = require_lib66();
+    var pow = require_lib84();
+    var ln = require_lib31();
     var MAX_LN = require_lib103();
     var MIN_LN = require_lib108();
     function fullIGammaPrefix(a, z3) {
@@ -10769,20 +10769,20 @@ var require_regularized_gamma_prefix = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betainc/lib/regularized_gamma_prefix.js"(exports, module) {
     "use strict";
     var lanczosSumExpGScaled = require_lib113();
-    var gammaln = require_lib102();
-    var gamma = require_lib93();
-    var log1p = require_lib61();
-    var sqrt = require_lib54();
-    var abs = require_lib46();
-    var exp = require_lib51();
-    var pow = require_lib71();
-    var max = require_lib76();
-    var min = require_lib78();
-    var ln = require_lib99();
+    var gammaln2 = require_lib65();
+    var gamma = require_lib97();
+    var log1p = require_lib75();
+    var sqrt = require_lib69();
+    var abs = require_lib6();
+    var exp = require_lib66();
+    var pow = require_lib84();
+    var max = require_lib89();
+    var min = require_lib91();
+    var ln = require_lib31();
     var MAX_LN = require_lib103();
     var MIN_LN = require_lib108();
-    var G = require_lib97();
-    var E = require_lib72();
+    var G = require_lib101();
+    var E = require_lib85();
     function regularizedGammaPrefix(a, z3) {
       var prefix;
       var amza;
@@ -10795,7 +10795,7 @@ var require_regularized_gamma_prefix = __commonJS({
       d = (z3 - a - G + 0.5) / agh;
       if (a < 1) {
         if (z3 <= MIN_LN) {
-          return exp(a * ln(z3) - z3 - gammaln(a));
+          return exp(a * ln(z3) - z3 - gammaln2(a));
         }
         return pow(z3, a) * exp(-z3) / gamma(a);
       }
@@ -10834,15 +10834,15 @@ var require_regularized_gamma_prefix = __commonJS({
 var require_beta_small_b_large_a_series = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betainc/lib/beta_small_b_large_a_series.js"(exports, module) {
     "use strict";
-    var gammaDeltaRatio = require_lib98();
-    var factorial = require_lib95();
+    var gammaDeltaRatio = require_lib102();
+    var factorial = require_lib99();
     var gammainc3 = require_lib118();
-    var log1p = require_lib61();
-    var abs = require_lib46();
-    var pow = require_lib71();
-    var ln = require_lib99();
-    var MIN_VALUE = require_lib45();
-    var EPSILON2 = require_lib73();
+    var log1p = require_lib75();
+    var abs = require_lib6();
+    var pow = require_lib84();
+    var ln = require_lib31();
+    var MIN_VALUE = require_lib53();
+    var EPSILON2 = require_lib86();
     var fullIGammaPrefix = require_full_igamma_prefix2();
     var regularizedGammaPrefix = require_regularized_gamma_prefix();
     var p = new Array(30);
@@ -10949,8 +10949,8 @@ var require_rising_factorial_ratio = __commonJS({
 var require_main82 = __commonJS({
   "node_modules/@stdlib/math-base-special-maxabs/lib/main.js"(exports, module) {
     "use strict";
-    var abs = require_lib46();
-    var max = require_lib76();
+    var abs = require_lib6();
+    var max = require_lib89();
     function maxabs(x, y) {
       return max(abs(x), abs(y));
     }
@@ -10971,8 +10971,8 @@ var require_lib119 = __commonJS({
 var require_main83 = __commonJS({
   "node_modules/@stdlib/math-base-special-minabs/lib/main.js"(exports, module) {
     "use strict";
-    var abs = require_lib46();
-    var min = require_lib78();
+    var abs = require_lib6();
+    var min = require_lib91();
     function minabs(x, y) {
       return min(abs(x), abs(y));
     }
@@ -10996,18 +10996,18 @@ var require_ibeta_power_terms = __commonJS({
     var lanczosSumExpGScaled = require_lib113();
     var maxabs = require_lib119();
     var minabs = require_lib120();
-    var expm1 = require_lib60();
-    var log1p = require_lib61();
-    var sqrt = require_lib54();
-    var abs = require_lib46();
-    var exp = require_lib51();
-    var pow = require_lib71();
-    var min = require_lib78();
-    var ln = require_lib99();
+    var expm1 = require_lib74();
+    var log1p = require_lib75();
+    var sqrt = require_lib69();
+    var abs = require_lib6();
+    var exp = require_lib66();
+    var pow = require_lib84();
+    var min = require_lib91();
+    var ln = require_lib31();
     var MAX_LN = require_lib103();
     var MIN_LN = require_lib108();
-    var G = require_lib97();
-    var E = require_lib72();
+    var G = require_lib101();
+    var E = require_lib85();
     function ibetaPowerTerms(a, b, x, y, normalized) {
       var result;
       var smallA;
@@ -11261,11 +11261,11 @@ var require_binary_gcd = __commonJS({
 var require_main84 = __commonJS({
   "node_modules/@stdlib/math-base-special-gcd/lib/main.js"(exports, module) {
     "use strict";
-    var isnan = require_lib6();
-    var isInteger = require_lib64();
-    var PINF = require_lib12();
-    var NINF = require_lib11();
-    var INT32_MAX = require_lib80();
+    var isnan = require_lib();
+    var isInteger = require_lib78();
+    var PINF = require_lib2();
+    var NINF = require_lib4();
+    var INT32_MAX = require_lib93();
     var bitwise = require_bitwise_binary_gcd();
     var largeIntegers = require_binary_gcd();
     function gcd(a, b) {
@@ -11307,11 +11307,11 @@ var require_main85 = __commonJS({
   "node_modules/@stdlib/math-base-special-binomcoef/lib/main.js"(exports, module) {
     "use strict";
     var MAX_SAFE_INTEGER = require_lib121();
-    var PINF = require_lib12();
-    var isInteger = require_lib64();
-    var isnan = require_lib6();
-    var isOdd = require_lib66();
-    var floor = require_lib7();
+    var PINF = require_lib2();
+    var isInteger = require_lib78();
+    var isnan = require_lib();
+    var isOdd = require_lib80();
+    var floor = require_lib32();
     var gcd = require_lib122();
     function binomcoef(n, k) {
       var res;
@@ -11391,9 +11391,9 @@ var require_binomial_ccdf = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betainc/lib/binomial_ccdf.js"(exports, module) {
     "use strict";
     var binomcoef = require_lib123();
-    var floor = require_lib7();
-    var pow = require_lib71();
-    var MIN_VALUE = require_lib45();
+    var floor = require_lib32();
+    var pow = require_lib84();
+    var MIN_VALUE = require_lib53();
     function binomialCCDF(n, k, x, y) {
       var startTerm;
       var result;
@@ -11476,16 +11476,16 @@ var require_ibeta_series = __commonJS({
     "use strict";
     var lanczosSumExpGScaled = require_lib113();
     var sumSeries = require_lib107();
-    var log1p = require_lib61();
-    var sqrt = require_lib54();
-    var exp = require_lib51();
-    var pow = require_lib71();
-    var ln = require_lib99();
-    var MIN_VALUE = require_lib45();
+    var log1p = require_lib75();
+    var sqrt = require_lib69();
+    var exp = require_lib66();
+    var pow = require_lib84();
+    var ln = require_lib31();
+    var MIN_VALUE = require_lib53();
     var MAX_LN = require_lib103();
     var MIN_LN = require_lib108();
-    var G = require_lib97();
-    var E = require_lib72();
+    var G = require_lib101();
+    var E = require_lib85();
     var opts = {
       "maxTerms": 100
     };
@@ -11555,22 +11555,22 @@ var require_ibeta_series = __commonJS({
 var require_assign3 = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betainc/lib/assign.js"(exports, module) {
     "use strict";
-    var isnan = require_lib6();
-    var expm1 = require_lib60();
-    var floor = require_lib7();
-    var log1p = require_lib61();
-    var asin = require_lib63();
-    var beta = require_lib74();
-    var sqrt = require_lib54();
-    var exp = require_lib51();
-    var pow = require_lib71();
-    var max = require_lib76();
-    var min = require_lib78();
-    var MAX_FLOAT64 = require_lib79();
-    var MIN_FLOAT64 = require_lib45();
-    var MAX_INT32 = require_lib80();
-    var HALF_PI = require_lib81();
-    var PI = require_lib82();
+    var isnan = require_lib();
+    var expm1 = require_lib74();
+    var floor = require_lib32();
+    var log1p = require_lib75();
+    var asin = require_lib77();
+    var beta = require_lib87();
+    var sqrt = require_lib69();
+    var exp = require_lib66();
+    var pow = require_lib84();
+    var max = require_lib89();
+    var min = require_lib91();
+    var MAX_FLOAT64 = require_lib92();
+    var MIN_FLOAT64 = require_lib53();
+    var MAX_INT32 = require_lib93();
+    var HALF_PI = require_lib94();
+    var PI = require_lib63();
     var betaSmallBLargeASeries = require_beta_small_b_large_a_series();
     var risingFactorialRatio = require_rising_factorial_ratio();
     var ibetaPowerTerms = require_ibeta_power_terms();
@@ -11893,7 +11893,7 @@ var require_main86 = __commonJS({
 var require_lib124 = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betainc/lib/index.js"(exports, module) {
     "use strict";
-    var setReadOnly = require_lib5();
+    var setReadOnly = require_lib50();
     var main2 = require_main86();
     var assign = require_assign3();
     setReadOnly(main2, "assign", assign);
@@ -11931,8 +11931,8 @@ var require_main88 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-t-cdf/lib/main.js"(exports, module) {
     "use strict";
     var betainc = require_lib125();
-    var isnan = require_lib6();
-    var pow = require_lib71();
+    var isnan = require_lib();
+    var pow = require_lib84();
     function cdf(x, v) {
       var x2;
       var p;
@@ -11961,10 +11961,10 @@ var require_main88 = __commonJS({
 var require_factory4 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-t-cdf/lib/factory.js"(exports, module) {
     "use strict";
-    var constantFunction = require_lib55();
+    var constantFunction = require_lib70();
     var betainc = require_lib125();
-    var isnan = require_lib6();
-    var pow = require_lib71();
+    var isnan = require_lib();
+    var pow = require_lib84();
     function factory(v) {
       if (isnan(v) || v <= 0) {
         return constantFunction(NaN);
@@ -11999,7 +11999,7 @@ var require_factory4 = __commonJS({
 var require_lib126 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-t-cdf/lib/index.js"(exports, module) {
     "use strict";
-    var setReadOnly = require_lib5();
+    var setReadOnly = require_lib50();
     var main2 = require_main88();
     var factory = require_factory4();
     setReadOnly(main2, "factory", factory);
@@ -12161,11 +12161,11 @@ var require_rational_p5q5 = __commonJS({
 var require_main89 = __commonJS({
   "node_modules/@stdlib/math-base-special-erfcinv/lib/main.js"(exports, module) {
     "use strict";
-    var isnan = require_lib6();
-    var sqrt = require_lib54();
-    var ln = require_lib99();
-    var PINF = require_lib12();
-    var NINF = require_lib11();
+    var isnan = require_lib();
+    var sqrt = require_lib69();
+    var ln = require_lib31();
+    var PINF = require_lib2();
+    var NINF = require_lib4();
     var rationalFcnR1 = require_rational_p1q12();
     var rationalFcnR2 = require_rational_p2q22();
     var rationalFcnR3 = require_rational_p3q32();
@@ -12248,10 +12248,10 @@ var require_lib127 = __commonJS({
 var require_main90 = __commonJS({
   "node_modules/@stdlib/math-base-special-acos/lib/main.js"(exports, module) {
     "use strict";
-    var isnan = require_lib6();
-    var asin = require_lib63();
-    var sqrt = require_lib54();
-    var PIO4 = require_lib62();
+    var isnan = require_lib();
+    var asin = require_lib77();
+    var sqrt = require_lib69();
+    var PIO4 = require_lib76();
     var MOREBITS = 6123233995736766e-32;
     function acos(x) {
       var z3;
@@ -12421,10 +12421,10 @@ var require_polyval_co22 = __commonJS({
 var require_inverse_students_t_body_series = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_body_series.js"(exports, module) {
     "use strict";
-    var gammaDeltaRatio = require_lib98();
+    var gammaDeltaRatio = require_lib102();
     var evalpoly = require_lib110();
-    var sqrt = require_lib54();
-    var PI = require_lib82();
+    var sqrt = require_lib69();
+    var PI = require_lib63();
     var polyval1 = require_polyval_co14();
     var polyval2 = require_polyval_co15();
     var polyval3 = require_polyval_co16();
@@ -12460,11 +12460,11 @@ var require_inverse_students_t_body_series = __commonJS({
 var require_inverse_students_t_tail_series = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_tail_series.js"(exports, module) {
     "use strict";
-    var gammaDeltaRatio = require_lib98();
+    var gammaDeltaRatio = require_lib102();
     var evalpoly = require_lib110();
-    var sqrt = require_lib54();
-    var pow = require_lib71();
-    var PI = require_lib82();
+    var sqrt = require_lib69();
+    var pow = require_lib84();
+    var PI = require_lib63();
     var d = [0, 0, 0, 0, 0, 0, 0];
     function inverseStudentsTTailSeries(df, v) {
       var result;
@@ -12511,10 +12511,10 @@ var require_inverse_students_t_hill = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_hill.js"(exports, module) {
     "use strict";
     var erfcinv = require_lib127();
-    var expm1 = require_lib60();
-    var sqrt = require_lib54();
-    var pow = require_lib71();
-    var HALF_PI = require_lib81();
+    var expm1 = require_lib74();
+    var sqrt = require_lib69();
+    var pow = require_lib84();
+    var HALF_PI = require_lib94();
     var SQRT2 = require_lib129();
     function inverseStudentsTHill(ndf, u) {
       var a;
@@ -12556,17 +12556,17 @@ var require_inverse_students_t = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t.js"(exports, module) {
     "use strict";
     var erfcinv = require_lib127();
-    var floor = require_lib7();
-    var ldexp = require_lib50();
-    var round = require_lib88();
+    var floor = require_lib32();
+    var ldexp = require_lib56();
+    var round = require_lib59();
     var acos = require_lib128();
-    var sqrt = require_lib54();
-    var abs = require_lib46();
-    var cos = require_lib100();
-    var pow = require_lib71();
-    var sin = require_lib90();
+    var sqrt = require_lib69();
+    var abs = require_lib6();
+    var cos = require_lib61();
+    var pow = require_lib84();
+    var sin = require_lib62();
     var SQRT2 = require_lib129();
-    var PI = require_lib82();
+    var PI = require_lib63();
     var inverseStudentsTBodySeries = require_inverse_students_t_body_series();
     var inverseStudentsTTailSeries = require_inverse_students_t_tail_series();
     var inverseStudentsTHill = require_inverse_students_t_hill();
@@ -12708,8 +12708,8 @@ var require_temme1 = __commonJS({
     "use strict";
     var evalpoly = require_lib110();
     var erfcinv = require_lib127();
-    var sqrt = require_lib54();
-    var exp = require_lib51();
+    var sqrt = require_lib69();
+    var exp = require_lib66();
     var SQRT2 = require_lib129();
     var workspace = [0, 0, 0, 0, 0, 0, 0];
     var terms = [0, 0, 0, 0];
@@ -12767,8 +12767,8 @@ var require_temme1 = __commonJS({
 var require_root_finder = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/root_finder.js"(exports, module) {
     "use strict";
-    var ln = require_lib99();
-    var MAX_VALUE = require_lib79();
+    var ln = require_lib31();
+    var MAX_VALUE = require_lib92();
     var BIG = MAX_VALUE / 4;
     function temmeRootFinder(t, a) {
       return roots;
@@ -12796,7 +12796,7 @@ var require_root_finder = __commonJS({
 var require_main91 = __commonJS({
   "node_modules/@stdlib/math-base-special-signum/lib/main.js"(exports, module) {
     "use strict";
-    var isnan = require_lib6();
+    var isnan = require_lib();
     function signum(x) {
       if (x === 0 || isnan(x)) {
         return x;
@@ -12821,9 +12821,9 @@ var require_newton_raphson = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/newton_raphson.js"(exports, module) {
     "use strict";
     var sign = require_lib130();
-    var abs = require_lib46();
-    var ldexp = require_lib50();
-    var MAX_VALUE = require_lib79();
+    var abs = require_lib6();
+    var ldexp = require_lib56();
+    var MAX_VALUE = require_lib92();
     function newtonRaphsonIterate(fun, guess2, min, max, digits, maxIter) {
       var f0last;
       var delta1;
@@ -13096,12 +13096,12 @@ var require_temme2 = __commonJS({
     "use strict";
     var evalpoly = require_lib110();
     var erfcinv = require_lib127();
-    var abs = require_lib46();
-    var exp = require_lib51();
-    var ln = require_lib99();
-    var sqrt = require_lib54();
-    var sin = require_lib90();
-    var cos = require_lib100();
+    var abs = require_lib6();
+    var exp = require_lib66();
+    var ln = require_lib31();
+    var sqrt = require_lib69();
+    var sin = require_lib62();
+    var cos = require_lib61();
     var temmeRootFinder = require_root_finder();
     var newtonRaphsonIterate = require_newton_raphson();
     var polyval1 = require_polyval_co1();
@@ -13656,9 +13656,9 @@ var require_higher_newton = __commonJS({
     "use strict";
     var logger = require_src();
     var gammainc3 = require_lib118();
-    var abs = require_lib46();
-    var exp = require_lib51();
-    var ln = require_lib99();
+    var abs = require_lib6();
+    var exp = require_lib66();
+    var ln = require_lib31();
     var MAX_FLOAT32 = require_lib131();
     var debug = logger("gammaincinv:higher_newton");
     function higherNewton(x0, a, m, p, q, lgama, invfp, pcase) {
@@ -13760,9 +13760,9 @@ var require_polyval_ak2 = __commonJS({
 var require_lambdaeta = __commonJS({
   "node_modules/@stdlib/math-base-special-gammaincinv/lib/lambdaeta.js"(exports, module) {
     "use strict";
-    var abs = require_lib46();
-    var exp = require_lib51();
-    var ln = require_lib99();
+    var abs = require_lib6();
+    var exp = require_lib66();
+    var ln = require_lib31();
     var evalpoly = require_lib110();
     var polyvalAK1 = require_polyval_ak1();
     var polyvalAK2 = require_polyval_ak2();
@@ -13908,8 +13908,8 @@ var require_polyval_d = __commonJS({
 var require_stirling = __commonJS({
   "node_modules/@stdlib/math-base-special-gammaincinv/lib/stirling.js"(exports, module) {
     "use strict";
-    var gammaln = require_lib102();
-    var ln = require_lib99();
+    var gammaln2 = require_lib65();
+    var ln = require_lib31();
     var LN_SQRT_TWO_PI = require_lib132();
     var SMALLEST_FLOAT32 = require_lib116();
     var MAX_FLOAT32 = require_lib131();
@@ -13923,13 +13923,13 @@ var require_stirling = __commonJS({
         return MAX_FLOAT32;
       }
       if (x < 1) {
-        return gammaln(x + 1) - (x + 0.5) * ln(x) + x - LN_SQRT_TWO_PI;
+        return gammaln2(x + 1) - (x + 0.5) * ln(x) + x - LN_SQRT_TWO_PI;
       }
       if (x < 2) {
-        return gammaln(x) - (x - 0.5) * ln(x) + x - LN_SQRT_TWO_PI;
+        return gammaln2(x) - (x - 0.5) * ln(x) + x - LN_SQRT_TWO_PI;
       }
       if (x < 3) {
-        return gammaln(x - 1) - (x - 0.5) * ln(x) + x - LN_SQRT_TWO_PI + ln(x - 1);
+        return gammaln2(x - 1) - (x - 0.5) * ln(x) + x - LN_SQRT_TWO_PI + ln(x - 1);
       }
       if (x < 12) {
         z3 = 18 / (x * x) - 1;
@@ -13949,11 +13949,11 @@ var require_stirling = __commonJS({
 var require_gamstar = __commonJS({
   "node_modules/@stdlib/math-base-special-gammaincinv/lib/gamstar.js"(exports, module) {
     "use strict";
-    var exp = require_lib51();
-    var gamma = require_lib93();
-    var ln = require_lib99();
+    var exp = require_lib66();
+    var gamma = require_lib97();
+    var ln = require_lib31();
     var FLOAT32_MAX = require_lib131();
-    var SQRT_TWO_PI = require_lib91();
+    var SQRT_TWO_PI = require_lib95();
     var stirling = require_stirling();
     function gamstar(x) {
       if (x >= 3) {
@@ -14002,8 +14002,8 @@ var require_rational_ak0bk0 = __commonJS({
 var require_eps1 = __commonJS({
   "node_modules/@stdlib/math-base-special-gammaincinv/lib/eps1.js"(exports, module) {
     "use strict";
-    var abs = require_lib46();
-    var ln = require_lib99();
+    var abs = require_lib6();
+    var ln = require_lib31();
     var lambdaeta = require_lambdaeta();
     var rateval = require_rational_ak0bk0();
     function eps1(eta) {
@@ -14112,7 +14112,7 @@ var require_rational_ak3bk3 = __commonJS({
 var require_eps2 = __commonJS({
   "node_modules/@stdlib/math-base-special-gammaincinv/lib/eps2.js"(exports, module) {
     "use strict";
-    var ln = require_lib99();
+    var ln = require_lib31();
     var rateval1 = require_rational_ak1bk1();
     var rateval2 = require_rational_ak2bk2();
     var rateval3 = require_rational_ak3bk3();
@@ -14294,7 +14294,7 @@ var require_rational_ak8bk8 = __commonJS({
 var require_eps3 = __commonJS({
   "node_modules/@stdlib/math-base-special-gammaincinv/lib/eps3.js"(exports, module) {
     "use strict";
-    var ln = require_lib99();
+    var ln = require_lib31();
     var rational1 = require_rational_ak4bk4();
     var rational2 = require_rational_ak5bk5();
     var rational3 = require_rational_ak6bk6();
@@ -14337,16 +14337,16 @@ var require_compute = __commonJS({
     "use strict";
     var logger = require_src();
     var evalpoly = require_lib110();
-    var gammaln = require_lib102();
+    var gammaln2 = require_lib65();
     var erfcinv = require_lib127();
-    var gamma = require_lib93();
-    var sqrt = require_lib54();
-    var abs = require_lib46();
-    var exp = require_lib51();
-    var min = require_lib78();
-    var pow = require_lib71();
-    var ln = require_lib99();
-    var SQRT_TWO_PI = require_lib91();
+    var gamma = require_lib97();
+    var sqrt = require_lib69();
+    var abs = require_lib6();
+    var exp = require_lib66();
+    var min = require_lib91();
+    var pow = require_lib84();
+    var ln = require_lib31();
+    var SQRT_TWO_PI = require_lib95();
     var MAX_FLOAT32 = require_lib131();
     var TWO_PI = require_lib112();
     var higherNewton = require_higher_newton();
@@ -14439,7 +14439,7 @@ var require_compute = __commonJS({
           k = 2;
           xr = x0;
         } else {
-          lgama = gammaln(a);
+          lgama = gammaln2(a);
           k = 1;
         }
       }
@@ -14447,22 +14447,22 @@ var require_compute = __commonJS({
         m = 0;
         x0 = -ln(q * gamma(a)) + (a - 1) * ln(-ln(q * gamma(a)));
         k = 1;
-        lgama = gammaln(a);
+        lgama = gammaln2(a);
       }
       if (a > 1 && a < 500 && p < 1e-80) {
         m = 0;
         ainv = 1 / a;
         ap1inv = 1 / (a + 1);
-        x0 = (gammaln(a + 1) + ln(p)) * ainv;
+        x0 = (gammaln2(a + 1) + ln(p)) * ainv;
         x0 = exp(x0);
         xini = x0;
         for (i = 0; i < 10; i++) {
           x0 = xini * exp(x0 * ainv) * pow(1 - x0 * ap1inv, ainv);
         }
         k = 1;
-        lgama = gammaln(a);
+        lgama = gammaln2(a);
       }
-      logr = 1 / a * (ln(p) + gammaln(a + 1));
+      logr = 1 / a * (ln(p) + gammaln2(a + 1));
       if (logr < ln(ONEO5 * (1 + a)) && k === 0) {
         r = exp(logr);
         m = 0;
@@ -14482,7 +14482,7 @@ var require_compute = __commonJS({
         CK[3] = ONEO3 * (31 + 8 * a2 + 33 * a) / (ap13 * ap2 * ap3);
         CK[4] = ONEO24 * (2888 + 1179 * a3 + 125 * a4 + 3971 * a2 + 5661 * a) / (ap14 * ap22 * ap3 * (a + 4));
         x0 = r * evalpoly(CK, r);
-        lgama = gammaln(a);
+        lgama = gammaln2(a);
         k = 1;
       }
       if (a < 10 && k === 0) {
@@ -14516,7 +14516,7 @@ var require_compute = __commonJS({
               x0 -= t;
             }
           }
-          lgama = gammaln(a);
+          lgama = gammaln2(a);
           k = 1;
         }
       }
@@ -14524,17 +14524,17 @@ var require_compute = __commonJS({
         m = 0;
         ainv = 1 / a;
         x0 = a - ONEO3 + (0.019753086419753086 + 0.007211444248481286 * ainv) * ainv;
-        lgama = gammaln(a);
+        lgama = gammaln2(a);
         k = 1;
       }
       if (a < 1 && k === 0) {
         m = 0;
         if (pcase) {
-          x0 = exp(1 / a * (ln(porq) + gammaln(a + 1)));
+          x0 = exp(1 / a * (ln(porq) + gammaln2(a + 1)));
         } else {
-          x0 = exp(1 / a * (ln(1 - porq) + gammaln(a + 1)));
+          x0 = exp(1 / a * (ln(1 - porq) + gammaln2(a + 1)));
         }
-        lgama = gammaln(a);
+        lgama = gammaln2(a);
         k = 1;
       }
       if (k === 0) {
@@ -14566,9 +14566,9 @@ var require_compute = __commonJS({
 var require_main92 = __commonJS({
   "node_modules/@stdlib/math-base-special-gammaincinv/lib/main.js"(exports, module) {
     "use strict";
-    var isnan = require_lib6();
+    var isnan = require_lib();
     var FLOAT32_SMALLEST = require_lib116();
-    var PINF = require_lib12();
+    var PINF = require_lib2();
     var compute = require_compute();
     function gammaincinv(p, a, upper) {
       if (isnan(p) || isnan(a)) {
@@ -14624,8 +14624,8 @@ var require_temme3 = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme3.js"(exports, module) {
     "use strict";
     var gammaincinv = require_lib133();
-    var ln = require_lib99();
-    var sqrt = require_lib54();
+    var ln = require_lib31();
+    var sqrt = require_lib69();
     var SMALLEST_SUBNORMAL = require_lib134();
     var temmeRootFinder = require_root_finder();
     var newtonRaphsonIterate = require_newton_raphson();
@@ -14717,11 +14717,11 @@ var require_temme3 = __commonJS({
 var require_halley_iterate = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/halley_iterate.js"(exports, module) {
     "use strict";
-    var abs = require_lib46();
-    var ldexp = require_lib50();
+    var abs = require_lib6();
+    var ldexp = require_lib56();
     var sign = require_lib130();
-    var max = require_lib76();
-    var MAX_VALUE = require_lib79();
+    var max = require_lib89();
+    var MAX_VALUE = require_lib92();
     function halleyIterate(fun, guess2, minimum, maximum, digits, maxIter) {
       var convergence;
       var outOfBounds;
@@ -14866,9 +14866,9 @@ var require_ibeta_roots = __commonJS({
   "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/ibeta_roots.js"(exports, module) {
     "use strict";
     var kernelBetainc = require_lib124().assign;
-    var abs = require_lib46();
-    var FLOAT64_MAX = require_lib79();
-    var FLOAT64_MIN_NORM = require_lib45();
+    var abs = require_lib6();
+    var FLOAT64_MAX = require_lib92();
+    var FLOAT64_MIN_NORM = require_lib53();
     function ibetaRoots(a, b, target, invert) {
       return roots;
       function roots(x) {
@@ -14914,21 +14914,21 @@ var require_main93 = __commonJS({
     "use strict";
     var evalpoly = require_lib110();
     var betainc = require_lib125();
-    var expm1 = require_lib60();
-    var log1p = require_lib61();
-    var asin = require_lib63();
-    var beta = require_lib74();
-    var sqrt = require_lib54();
-    var abs = require_lib46();
-    var exp = require_lib51();
-    var pow = require_lib71();
-    var sin = require_lib90();
-    var max = require_lib76();
-    var min = require_lib78();
-    var ln = require_lib99();
-    var FLOAT64_MIN_NORM = require_lib45();
-    var HALF_PI = require_lib81();
-    var EPSILON2 = require_lib73();
+    var expm1 = require_lib74();
+    var log1p = require_lib75();
+    var asin = require_lib77();
+    var beta = require_lib87();
+    var sqrt = require_lib69();
+    var abs = require_lib6();
+    var exp = require_lib66();
+    var pow = require_lib84();
+    var sin = require_lib62();
+    var max = require_lib89();
+    var min = require_lib91();
+    var ln = require_lib31();
+    var FLOAT64_MIN_NORM = require_lib53();
+    var HALF_PI = require_lib94();
+    var EPSILON2 = require_lib86();
     var findIBetaInvFromTDist = require_find_ibeta_inv_from_t_dist();
     var temme1 = require_temme1();
     var temme2 = require_temme2();
@@ -15234,7 +15234,7 @@ var require_lib135 = __commonJS({
 var require_main94 = __commonJS({
   "node_modules/@stdlib/math-base-special-betaincinv/lib/main.js"(exports, module) {
     "use strict";
-    var isnan = require_lib6();
+    var isnan = require_lib();
     var kernelBetaincinv = require_lib135();
     function betaincinv(p, a, b, upper) {
       if (isnan(p) || isnan(a) || isnan(b)) {
@@ -15269,7 +15269,7 @@ var require_main95 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-beta-quantile/lib/main.js"(exports, module) {
     "use strict";
     var betaincinv = require_lib136();
-    var isnan = require_lib6();
+    var isnan = require_lib();
     function quantile(p, alpha, beta) {
       if (isnan(p) || isnan(alpha) || isnan(beta) || alpha <= 0 || beta <= 0 || p < 0 || p > 1) {
         return NaN;
@@ -15284,9 +15284,9 @@ var require_main95 = __commonJS({
 var require_factory5 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-beta-quantile/lib/factory.js"(exports, module) {
     "use strict";
-    var constantFunction = require_lib55();
+    var constantFunction = require_lib70();
     var betaincinv = require_lib136();
-    var isnan = require_lib6();
+    var isnan = require_lib();
     function factory(alpha, beta) {
       if (isnan(alpha) || isnan(beta) || alpha <= 0 || beta <= 0) {
         return constantFunction(NaN);
@@ -15307,7 +15307,7 @@ var require_factory5 = __commonJS({
 var require_lib137 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-beta-quantile/lib/index.js"(exports, module) {
     "use strict";
-    var setReadOnly = require_lib5();
+    var setReadOnly = require_lib50();
     var main2 = require_main95();
     var factory = require_factory5();
     setReadOnly(main2, "factory", factory);
@@ -15319,7 +15319,7 @@ var require_lib137 = __commonJS({
 var require_main96 = __commonJS({
   "node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js"(exports, module) {
     "use strict";
-    var floor = require_lib7();
+    var floor = require_lib32();
     function isNonNegativeInteger(x) {
       return floor(x) === x && x >= 0;
     }
@@ -15342,9 +15342,9 @@ var require_main97 = __commonJS({
     "use strict";
     var isNonNegativeInteger = require_lib138();
     var betainc = require_lib125();
-    var isnan = require_lib6();
-    var floor = require_lib7();
-    var PINF = require_lib12();
+    var isnan = require_lib();
+    var floor = require_lib32();
+    var PINF = require_lib2();
     function cdf(x, n, p) {
       if (isnan(x) || isnan(n) || isnan(p) || p < 0 || p > 1 || !isNonNegativeInteger(n) || n === PINF) {
         return NaN;
@@ -15367,11 +15367,11 @@ var require_factory6 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js"(exports, module) {
     "use strict";
     var isNonNegativeInteger = require_lib138();
-    var constantFunction = require_lib55();
+    var constantFunction = require_lib70();
     var betainc = require_lib125();
-    var isnan = require_lib6();
-    var floor = require_lib7();
-    var PINF = require_lib12();
+    var isnan = require_lib();
+    var floor = require_lib32();
+    var PINF = require_lib2();
     function factory(n, p) {
       if (isnan(n) || isnan(p) || p < 0 || p > 1 || !isNonNegativeInteger(n) || n === PINF) {
         return constantFunction(NaN);
@@ -15399,7 +15399,7 @@ var require_factory6 = __commonJS({
 var require_lib139 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js"(exports, module) {
     "use strict";
-    var setReadOnly = require_lib5();
+    var setReadOnly = require_lib50();
     var main2 = require_main97();
     var factory = require_factory6();
     setReadOnly(main2, "factory", factory);
@@ -15412,9 +15412,9 @@ var require_main98 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-t-quantile/lib/main.js"(exports, module) {
     "use strict";
     var kernelBetaincinv = require_lib135();
-    var isnan = require_lib6();
+    var isnan = require_lib();
     var sign = require_lib130();
-    var sqrt = require_lib54();
+    var sqrt = require_lib69();
     function quantile(p, v) {
       var prob;
       var xs;
@@ -15433,11 +15433,11 @@ var require_main98 = __commonJS({
 var require_factory7 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-t-quantile/lib/factory.js"(exports, module) {
     "use strict";
-    var constantFunction = require_lib55();
+    var constantFunction = require_lib70();
     var kernelBetaincinv = require_lib135();
-    var isnan = require_lib6();
+    var isnan = require_lib();
     var sign = require_lib130();
-    var sqrt = require_lib54();
+    var sqrt = require_lib69();
     function factory(v) {
       if (isnan(v) || v <= 0) {
         return constantFunction(NaN);
@@ -15462,7 +15462,7 @@ var require_factory7 = __commonJS({
 var require_lib140 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-t-quantile/lib/index.js"(exports, module) {
     "use strict";
-    var setReadOnly = require_lib5();
+    var setReadOnly = require_lib50();
     var main2 = require_main98();
     var factory = require_factory7();
     setReadOnly(main2, "factory", factory);
@@ -15624,11 +15624,11 @@ var require_rational_p5q52 = __commonJS({
 var require_main99 = __commonJS({
   "node_modules/@stdlib/math-base-special-erfinv/lib/main.js"(exports, module) {
     "use strict";
-    var isnan = require_lib6();
-    var sqrt = require_lib54();
-    var ln = require_lib99();
-    var PINF = require_lib12();
-    var NINF = require_lib11();
+    var isnan = require_lib();
+    var sqrt = require_lib69();
+    var ln = require_lib31();
+    var PINF = require_lib2();
+    var NINF = require_lib4();
     var rationalFcnR1 = require_rational_p1q13();
     var rationalFcnR2 = require_rational_p2q23();
     var rationalFcnR3 = require_rational_p3q33();
@@ -15713,8 +15713,8 @@ var require_main100 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js"(exports, module) {
     "use strict";
     var erfinv = require_lib141();
-    var isnan = require_lib6();
-    var sqrt = require_lib54();
+    var isnan = require_lib();
+    var sqrt = require_lib69();
     function quantile(p, mu, sigma) {
       var A;
       var B;
@@ -15736,7 +15736,7 @@ var require_main100 = __commonJS({
 var require_main101 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js"(exports, module) {
     "use strict";
-    var isnan = require_lib6();
+    var isnan = require_lib();
     function quantile(p, mu) {
       if (isnan(p) || p < 0 || p > 1) {
         return NaN;
@@ -15751,8 +15751,8 @@ var require_main101 = __commonJS({
 var require_factory8 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js"(exports, module) {
     "use strict";
-    var constantFunction = require_lib55();
-    var isnan = require_lib6();
+    var constantFunction = require_lib70();
+    var isnan = require_lib();
     function factory(mu) {
       if (isnan(mu)) {
         return constantFunction(NaN);
@@ -15773,7 +15773,7 @@ var require_factory8 = __commonJS({
 var require_lib142 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js"(exports, module) {
     "use strict";
-    var setReadOnly = require_lib5();
+    var setReadOnly = require_lib50();
     var main2 = require_main101();
     var factory = require_factory8();
     setReadOnly(main2, "factory", factory);
@@ -15785,11 +15785,11 @@ var require_lib142 = __commonJS({
 var require_factory9 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js"(exports, module) {
     "use strict";
-    var constantFunction = require_lib55();
+    var constantFunction = require_lib70();
     var degenerate = require_lib142().factory;
     var erfinv = require_lib141();
-    var isnan = require_lib6();
-    var sqrt = require_lib54();
+    var isnan = require_lib();
+    var sqrt = require_lib69();
     function factory(mu, sigma) {
       var A;
       var B;
@@ -15817,7 +15817,7 @@ var require_factory9 = __commonJS({
 var require_lib143 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js"(exports, module) {
     "use strict";
-    var setReadOnly = require_lib5();
+    var setReadOnly = require_lib50();
     var main2 = require_main100();
     var factory = require_factory9();
     setReadOnly(main2, "factory", factory);
@@ -46842,7 +46842,52 @@ function answerTokens(text4) {
   const normalized = normalizeAnswer(text4);
   return normalized === "" ? [] : normalized.split(" ");
 }
+var isAsciiSpace = (code3) => code3 === 32 || code3 >= 9 && code3 <= 13;
+var isAsciiPunctuation = (code3) => code3 >= 33 && code3 <= 47 || code3 >= 58 && code3 <= 64 || code3 >= 91 && code3 <= 96 || code3 >= 123 && code3 <= 126;
+var LOWER_A = 97;
+var LOWER_E = 101;
+var LOWER_H = 104;
+var LOWER_N = 110;
+var LOWER_T = 116;
+function answerTokenCount(text4) {
+  let count2 = 0;
+  let length = 0;
+  let first = 0;
+  let second = 0;
+  let third = 0;
+  const endWord = () => {
+    const article = length === 1 && first === LOWER_A || length === 2 && first === LOWER_A && second === LOWER_N || length === 3 && first === LOWER_T && second === LOWER_H && third === LOWER_E;
+    if (length > 0 && !article) count2++;
+    length = 0;
+  };
+  for (let i = 0; i < text4.length; i++) {
+    let code3 = text4.charCodeAt(i);
+    if (code3 >= 128) return answerTokens(text4).length;
+    if (isAsciiSpace(code3)) endWord();
+    else if (!isAsciiPunctuation(code3)) {
+      if (code3 >= 65 && code3 <= 90) code3 += 32;
+      if (length === 0) first = code3;
+      else if (length === 1) second = code3;
+      else if (length === 2) third = code3;
+      length++;
+    }
+  }
+  endWord();
+  return count2;
+}
 function answerWords(text4) {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text4.length; i++) {
+    const code3 = text4.charCodeAt(i);
+    if (code3 >= 128) return unicodeWords(text4);
+    const space = isAsciiSpace(code3);
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return words;
+}
+function unicodeWords(text4) {
   const words = text4.trim();
   return words === "" ? 0 : words.split(/\s+/u).length;
 }
@@ -46911,8 +46956,8 @@ function faithfulness(claims) {
 
 // src/core/scoring/generation/length-ratio.ts
 function lengthRatio(answer, expected) {
-  const goldLength = answerTokens(expected).length;
-  return goldLength === 0 ? void 0 : answerTokens(answer).length / goldLength;
+  const goldLength = answerTokenCount(expected);
+  return goldLength === 0 ? void 0 : answerTokenCount(answer) / goldLength;
 }
 
 // src/core/catalog/metrics.ts
@@ -54489,6 +54534,89 @@ function wilsonInterval(successes, n, z3 = Z95) {
   return [lower, upper];
 }
 
+// src/core/stats/multinomial.ts
+var import_math_base_special_gammaln = __toESM(require_lib65(), 1);
+var MODE_SEARCH_FROM = 16;
+function uniform53(random) {
+  const high = random.nextUint32() >>> 5;
+  const low = random.nextUint32() >>> 6;
+  return (high * 67108864 + low) / 9007199254740992;
+}
+var BinomialSampler = class {
+  constructor(random, maxTrials) {
+    this.random = random;
+    this.logFactorials = new Float64Array(maxTrials + 1).fill(NaN);
+  }
+  random;
+  /** ln k! for k up to the largest number of trials, each computed when first needed. */
+  logFactorials;
+  logFactorial(k) {
+    let value2 = this.logFactorials[k];
+    if (Number.isNaN(value2)) this.logFactorials[k] = value2 = (0, import_math_base_special_gammaln.default)(k + 1);
+    return value2;
+  }
+  /** One draw from Binomial(trials, p), for 0 ≤ trials ≤ maxTrials and 0 ≤ p ≤ 1. */
+  draw(trials, p) {
+    if (trials === 0 || p === 0) return 0;
+    if (p === 1) return trials;
+    if (p > 0.5) return trials - this.draw(trials, 1 - p);
+    const random = this.random;
+    const odds = p / (1 - p);
+    if (trials * p < MODE_SEARCH_FROM) {
+      const start = Math.exp(trials * Math.log1p(-p));
+      for (; ; ) {
+        let u = uniform53(random);
+        let probability = start;
+        for (let k = 0; k <= trials; k++) {
+          if (u < probability) return k;
+          u -= probability;
+          probability *= (trials - k) / (k + 1) * odds;
+        }
+      }
+    }
+    const mode = Math.floor((trials + 1) * p);
+    const atMode = Math.exp(
+      this.logFactorial(trials) - this.logFactorial(mode) - this.logFactorial(trials - mode) + mode * Math.log(p) + (trials - mode) * Math.log1p(-p)
+    );
+    for (; ; ) {
+      let u = uniform53(random);
+      if (u < atMode) return mode;
+      u -= atMode;
+      let below = mode;
+      let above = mode;
+      let belowProbability = atMode;
+      let aboveProbability = atMode;
+      while (below > 0 || above < trials) {
+        if (below > 0) {
+          belowProbability *= below / (trials - below + 1) / odds;
+          below--;
+          if (u < belowProbability) return below;
+          u -= belowProbability;
+        }
+        if (above < trials) {
+          aboveProbability *= (trials - above) / (above + 1) * odds;
+          above++;
+          if (u < aboveProbability) return above;
+          u -= aboveProbability;
+        }
+      }
+    }
+  }
+};
+function drawMultinomial(binomial, trials, sizes, rest, out) {
+  let units = rest;
+  for (let j = 0; j < sizes.length; j++) units += sizes[j];
+  let left = trials;
+  for (let j = 0; j < sizes.length; j++) {
+    const size = sizes[j];
+    const count2 = left === 0 ? 0 : size === units ? left : binomial.draw(left, size / units);
+    out[j] = count2;
+    left -= count2;
+    units -= size;
+  }
+  return left;
+}
+
 // src/core/stats/bootstrap.ts
 var DEFAULT_RESAMPLES = 2e3;
 var TWO_POW_322 = 4294967296;
@@ -54501,73 +54629,67 @@ function bootstrapMeanCIs(samples, options = {}) {
   }
   if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
   const n = samples[0]?.length ?? 0;
-  const intervals = samples.map(() => [NaN, NaN]);
-  if (n === 0) return intervals;
-  const varying = [];
-  samples.forEach((values, index) => {
+  const tail = (1 - level) / 2;
+  return samples.map((values, index) => {
     if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
+    if (n === 0) return [NaN, NaN];
     const first = values[0];
     let allEqual = true;
-    let nonZero = 0;
     for (let i = 0; i < n; i++) {
       const v = values[i];
       if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
       if (v !== first) allEqual = false;
-      if (v !== 0) nonZero++;
     }
-    if (allEqual) {
-      intervals[index] = [first, first];
-      return;
-    }
-    const at = new Int32Array(nonZero);
-    const kept = new Float64Array(nonZero);
-    for (let i = 0, j = 0; i < n; i++) {
-      const v = values[i];
-      if (v !== 0) {
-        at[j] = i;
-        kept[j++] = v;
-      }
-    }
-    varying.push({ index, at, values: kept, means: new Float64Array(resamples) });
-  });
-  if (varying.length === 0) return intervals;
-  const random = new Random(options.seed ?? DEFAULT_SEED);
-  const words = new Uint32Array(n);
-  const counts = new Int32Array(n);
-  for (let r = 0; r < resamples; r++) {
-    drawCounts(random, words, counts);
-    for (const sample of varying) sample.means[r] = weightedSum(counts, sample.at, sample.values) / n;
-  }
-  const tail = (1 - level) / 2;
-  for (const { index, means } of varying) {
+    if (allEqual) return [first, first];
+    const means = resampleMeans(values, resamples, options.seed ?? DEFAULT_SEED);
     means.sort();
-    intervals[index] = [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
-  }
-  return intervals;
+    return [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
+  });
 }
-function weightedSum(counts, at, values) {
+var COUNTED_FROM = 8;
+function resampleMeans(values, resamples, seed) {
+  const n = values.length;
+  const units = /* @__PURE__ */ new Map();
+  for (let i = 0; i < n; i++) units.set(values[i], (units.get(values[i]) ?? 0) + 1);
+  const counted = [...units].filter(([, size]) => size >= COUNTED_FROM).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const countedValues = Float64Array.from(counted, ([value2]) => value2);
+  const sizes = Int32Array.from(counted, ([, size]) => size);
+  const countedSet = new Set(countedValues);
+  const rare = Float64Array.from(Array.prototype.filter.call(values, (v) => !countedSet.has(v)));
+  const random = new Random(seed);
+  const binomial = new BinomialSampler(random, n);
+  const counts = new Int32Array(sizes.length);
+  const words = new Uint32Array(rare.length === 0 ? 0 : n);
+  const means = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    const left = drawMultinomial(binomial, n, sizes, rare.length, counts);
+    let sum = 0;
+    for (let j = 0; j < sizes.length; j++) sum += counts[j] * countedValues[j];
+    if (left > 0) sum += sumOfDraws(random, rare, left, words);
+    means[r] = sum / n;
+  }
+  return means;
+}
+function sumOfDraws(random, values, draws, words) {
+  const n = values.length;
   let sum = 0;
-  for (let j = 0; j < at.length; j++) sum += counts[at[j]] * values[j];
-  return sum;
-}
-function drawCounts(random, words, counts) {
-  const n = counts.length;
-  counts.fill(0);
   if (n > LEMIRE_MAX_BOUND) {
-    for (let i = 0; i < n; i++) counts[random.nextBelow(n)]++;
-    return;
+    for (let i = 0; i < draws; i++) sum += values[random.nextBelow(n)];
+    return sum;
   }
-  random.fillUint32(words);
+  const batch = words.subarray(0, draws);
+  random.fillUint32(batch);
   const rejectBelow = TWO_POW_322 % n;
-  for (let i = 0; i < n; i++) {
-    let product = words[i] * n;
+  for (let i = 0; i < draws; i++) {
+    let product = batch[i] * n;
     let index = Math.floor(product / TWO_POW_322);
     while (product - index * TWO_POW_322 < rejectBelow) {
       product = random.nextUint32() * n;
       index = Math.floor(product / TWO_POW_322);
     }
-    counts[index]++;
+    sum += values[index];
   }
+  return sum;
 }
 function quantileSorted(sorted, q) {
   const position = (sorted.length - 1) * q;
@@ -54694,7 +54816,7 @@ function summarizeRun(outcomes, config2) {
 }
 
 // src/core/stats/classical.ts
-var import_stats_base_dists_normal_cdf = __toESM(require_lib57(), 1);
+var import_stats_base_dists_normal_cdf = __toESM(require_lib72(), 1);
 var import_stats_base_dists_t_cdf = __toESM(require_lib126(), 1);
 function pairedTTest(differences) {
   const n = differences.length;
@@ -55140,26 +55262,9 @@ function rateTest(metric, values, counts, config2, keep = () => true) {
     requiredN: significant || sd === 0 ? null : neededBeyond(pairedMeanSampleSize({ meanDifference: delta, sdDifference: sd, alpha: config2.alpha }), n)
   };
 }
-function keptMask(values) {
-  const mask = new Uint8Array(values.base.length);
-  for (let i = 0; i < mask.length; i++) mask[i] = Number.isNaN(values.base[i]) || Number.isNaN(values.head[i]) ? 0 : 1;
-  return mask;
-}
-var sameMask = (a, b) => a.length === b.length && a.every((value2, i) => value2 === b[i]);
 function gradedTests(metrics, columns, config2) {
-  const groups = [];
-  const pairs = columns.map((values, index) => {
-    const mask = keptMask(values);
-    const group = groups.find((g) => sameMask(g.mask, mask));
-    if (group) group.members.push(index);
-    else groups.push({ mask, members: [index] });
-    return pairValues(values.base, values.head);
-  });
-  const intervals = new Array(metrics.length);
-  for (const { members: members2 } of groups) {
-    const cis = meanIntervals(members2.map((index) => pairs[index].differences));
-    members2.forEach((index, j) => intervals[index] = cis[j]);
-  }
+  const pairs = columns.map((values) => pairValues(values.base, values.head));
+  const intervals = pairs.map(({ differences }) => meanIntervals([differences])[0]);
   return metrics.map((metric, index) => {
     const { n, meanBase, meanHead, differences } = pairs[index];
     if (n === 0) return null;

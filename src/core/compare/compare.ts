@@ -8,7 +8,7 @@ import { provenanceOf, type RunSummary } from '../scoring/summary.js';
 import { pairedTTest, wilcoxonSignedRank } from '../stats/classical.js';
 import { holmAdjust } from '../stats/holm.js';
 import { mcnemar } from '../stats/mcnemar.js';
-import { type MeanInterval, meanIntervals, pairedRateInterval } from '../stats/mean-interval.js';
+import { meanIntervals, pairedRateInterval } from '../stats/mean-interval.js';
 import { mcnemarSampleSize, pairedMeanSampleSize } from '../stats/power.js';
 import { pairValues } from '../stats/paired.js';
 import { pairedRandomizationTest } from '../stats/randomization.js';
@@ -190,34 +190,11 @@ function rateTest(
   };
 }
 
-/** Pairs where both runs carry the metric: 1 kept, 0 dropped. */
-function keptMask(values: PairedColumns): Uint8Array {
-  const mask = new Uint8Array(values.base.length);
-  for (let i = 0; i < mask.length; i++) mask[i] = Number.isNaN(values.base[i]!) || Number.isNaN(values.head[i]!) ? 0 : 1;
-  return mask;
-}
-
-const sameMask = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((value, i) => value === b[i]);
-
-/**
- * Randomization tests and intervals for the graded metrics. Metrics carried by exactly the same questions (the
- * retrieval metrics, typically) share each bootstrap resample's draw, which is where the time goes.
- */
+/** Randomization tests and intervals for the graded metrics. */
 function gradedTests(metrics: readonly string[], columns: readonly PairedColumns[], config: CompareConfig): (RandomizationTest | null)[] {
-  const groups: { mask: Uint8Array; members: number[] }[] = [];
-  const pairs = columns.map((values, index) => {
-    const mask = keptMask(values);
-    const group = groups.find((g) => sameMask(g.mask, mask));
-    if (group) group.members.push(index);
-    else groups.push({ mask, members: [index] });
-    return pairValues(values.base, values.head);
-  });
-  const intervals: MeanInterval[] = new Array(metrics.length);
-  for (const { members } of groups) {
-    // One seed for every group, so that a metric's interval does not depend on which others are tested with it.
-    const cis = meanIntervals(members.map((index) => pairs[index]!.differences));
-    members.forEach((index, j) => (intervals[index] = cis[j]!));
-  }
+  const pairs = columns.map((values) => pairValues(values.base, values.head));
+  // One seed for every metric, so that a metric's interval does not depend on which others are tested with it.
+  const intervals = pairs.map(({ differences }) => meanIntervals([differences])[0]!);
   return metrics.map((metric, index) => {
     const { n, meanBase, meanHead, differences } = pairs[index]!;
     if (n === 0) return null;

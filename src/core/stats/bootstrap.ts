@@ -1,3 +1,4 @@
+import { BinomialSampler, drawMultinomial } from './multinomial.js';
 import { DEFAULT_SEED, Random, type Seed } from './random.js';
 
 /** Default number of bootstrap resamples. */
@@ -19,16 +20,13 @@ export interface BootstrapOptions {
 /**
  * Percentile bootstrap confidence intervals for the mean of each sample (e.g. a metric's paired differences).
  *
- * Definition, per sample: draw `resamples` samples of size n with replacement (indices from seeded xoshiro128**, unbiased),
- * take each sample's mean, and return the (1 − level)/2 and (1 + level)/2 quantiles of those means, using
- * linear interpolation between order statistics (quantile type 7, R's default: position h = (B − 1)·q).
+ * Definition, per sample: draw `resamples` samples of size n with replacement (uniformly, from seeded
+ * xoshiro128**), take each sample's mean, and return the (1 − level)/2 and (1 + level)/2 quantiles of those means,
+ * using linear interpolation between order statistics (quantile type 7, R's default: position h = (B − 1)·q).
+ * How the draws are made, exactly in that distribution, is {@link resampleMeans}'s business.
  *
- * Conventions: n = 0 → [NaN, NaN]; all values equal (including n = 1) → [v, v] exactly. Memory: buffers allocated
- * once (the `resamples` means, n indices and counts, the non-zero values), nothing allocated per resample.
- *
- * Several samples over the same n units (say, four retrieval metrics on the same questions) share each
- * resample's draw, so its cost is paid once; each interval equals the one its sample would get alone with the
- * same seed.
+ * Conventions: n = 0 → [NaN, NaN]; all values equal (including n = 1) → [v, v] exactly. Each sample is resampled
+ * from its own stream of the seed, so its interval is the one it would get alone.
  */
 export function bootstrapMeanCIs(samples: readonly ArrayLike<number>[], options: BootstrapOptions = {}): [number, number][] {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
@@ -38,85 +36,89 @@ export function bootstrapMeanCIs(samples: readonly ArrayLike<number>[], options:
   }
   if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
   const n = samples[0]?.length ?? 0;
-  const intervals: [number, number][] = samples.map(() => [NaN, NaN]);
-  if (n === 0) return intervals;
-  // Each sample keeps only its non-zero values: a resample's sum is Σ count_j · value_j over them, and paired
-  // differences are mostly zero (unchanged questions), so this is far less work than summing n draws per sample.
-  const varying: { index: number; at: Int32Array; values: Float64Array; means: Float64Array }[] = [];
-  samples.forEach((values, index) => {
+  const tail = (1 - level) / 2;
+  return samples.map((values, index) => {
     if (values.length !== n) throw new RangeError(`every sample must have ${n} values, sample ${index} has ${values.length}`);
+    if (n === 0) return [NaN, NaN];
     const first = values[0] as number;
     let allEqual = true;
-    let nonZero = 0;
     for (let i = 0; i < n; i++) {
       const v = values[i] as number;
       if (!Number.isFinite(v)) throw new RangeError(`value ${i} is not finite: ${v}`);
       if (v !== first) allEqual = false;
-      if (v !== 0) nonZero++;
     }
-    if (allEqual) {
-      intervals[index] = [first, first];
-      return;
-    }
-    const at = new Int32Array(nonZero);
-    const kept = new Float64Array(nonZero);
-    for (let i = 0, j = 0; i < n; i++) {
-      const v = values[i] as number;
-      if (v !== 0) {
-        at[j] = i;
-        kept[j++] = v;
-      }
-    }
-    varying.push({ index, at, values: kept, means: new Float64Array(resamples) });
-  });
-  if (varying.length === 0) return intervals;
-
-  const random = new Random(options.seed ?? DEFAULT_SEED);
-  const words = new Uint32Array(n);
-  const counts = new Int32Array(n);
-  for (let r = 0; r < resamples; r++) {
-    drawCounts(random, words, counts);
-    for (const sample of varying) sample.means[r] = weightedSum(counts, sample.at, sample.values) / n;
-  }
-  const tail = (1 - level) / 2;
-  for (const { index, means } of varying) {
+    if (allEqual) return [first, first];
+    const means = resampleMeans(values, resamples, options.seed ?? DEFAULT_SEED);
     means.sort();
-    intervals[index] = [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
-  }
-  return intervals;
-}
-
-/** Σ counts[at[j]] · values[j]: a resample's sum over the non-zero values. */
-function weightedSum(counts: Int32Array, at: Int32Array, values: Float64Array): number {
-  let sum = 0;
-  for (let j = 0; j < at.length; j++) sum += counts[at[j]!]! * values[j]!;
-  return sum;
+    return [quantileSorted(means, tail), quantileSorted(means, 1 - tail)];
+  });
 }
 
 /**
- * One resample: `counts[j]` becomes how many of n independent uniform draws from 0 … n − 1 fell on j. `words` is
- * a scratch buffer of n random words.
+ * A value shared by at least this many of a sample's units has its count drawn as one binomial, which costs about
+ * as much as drawing this many units one by one (measured); rarer values are drawn unit by unit.
  */
-function drawCounts(random: Random, words: Uint32Array, counts: Int32Array): void {
-  const n = counts.length;
-  counts.fill(0);
+const COUNTED_FROM = 8;
+
+/**
+ * The means of `resamples` bootstrap resamples of `values` (n draws with replacement each), seeded.
+ *
+ * A resample's mean depends only on how many of its n draws fell on each distinct value, and those counts are
+ * multinomial with the values' frequencies as probabilities. So the values held by many units (the zero of an
+ * unchanged question, the ±1 of a pass/fail outcome) have their counts drawn as a chain of binomials, each given
+ * the draws the ones before it left, at the probability of its units among the units not yet passed; the draws
+ * left over fall uniformly on the remaining units (the rarer values, in the sample's order), each drawn as an index
+ * (multiply-and-reject on 32-bit words, so every unit is exactly equally likely). The means have exactly the
+ * distribution of the plain index bootstrap, for a cost that grows with the number of rare units, not with n:
+ * a sample of 0/±1 differences costs a few binomials per resample at any n.
+ */
+export function resampleMeans(values: ArrayLike<number>, resamples: number, seed: Seed): Float64Array {
+  const n = values.length;
+  const units = new Map<number, number>();
+  for (let i = 0; i < n; i++) units.set(values[i] as number, (units.get(values[i] as number) ?? 0) + 1);
+  const counted = [...units].filter(([, size]) => size >= COUNTED_FROM).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const countedValues = Float64Array.from(counted, ([value]) => value);
+  const sizes = Int32Array.from(counted, ([, size]) => size);
+  const countedSet = new Set(countedValues);
+  const rare = Float64Array.from(Array.prototype.filter.call(values, (v: number) => !countedSet.has(v)) as number[]);
+  const random = new Random(seed);
+  const binomial = new BinomialSampler(random, n);
+  const counts = new Int32Array(sizes.length);
+  const words = new Uint32Array(rare.length === 0 ? 0 : n);
+  const means = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    const left = drawMultinomial(binomial, n, sizes, rare.length, counts);
+    let sum = 0;
+    for (let j = 0; j < sizes.length; j++) sum += counts[j]! * countedValues[j]!;
+    if (left > 0) sum += sumOfDraws(random, rare, left, words);
+    means[r] = sum / n;
+  }
+  return means;
+}
+
+/** The sum of `draws` values of `values` drawn uniformly with replacement; `words` is scratch of at least `draws` words. */
+function sumOfDraws(random: Random, values: Float64Array, draws: number, words: Uint32Array): number {
+  const n = values.length;
+  let sum = 0;
   if (n > LEMIRE_MAX_BOUND) {
-    for (let i = 0; i < n; i++) counts[random.nextBelow(n)]!++;
-    return;
+    for (let i = 0; i < draws; i++) sum += values[random.nextBelow(n)]!;
+    return sum;
   }
   // Lemire's multiply-and-reject: index = ⌊word·n / 2^32⌋, and the rare words whose low part falls below
-  // 2^32 mod n are redrawn, so every index is exactly equally likely.
-  random.fillUint32(words);
+  // 2^32 mod n are redrawn from the stream after this batch, so every index is exactly equally likely.
+  const batch = words.subarray(0, draws);
+  random.fillUint32(batch);
   const rejectBelow = TWO_POW_32 % n;
-  for (let i = 0; i < n; i++) {
-    let product = words[i]! * n;
+  for (let i = 0; i < draws; i++) {
+    let product = batch[i]! * n;
     let index = Math.floor(product / TWO_POW_32);
     while (product - index * TWO_POW_32 < rejectBelow) {
       product = random.nextUint32() * n;
       index = Math.floor(product / TWO_POW_32);
     }
-    counts[index]!++;
+    sum += values[index]!;
   }
+  return sum;
 }
 
 /** Type-7 quantile of an ascending array: linear interpolation at position (length − 1)·q. */

@@ -94,7 +94,7 @@ describe('bootstrap interval of a mean (paired differences)', () => {
     expect(fromPairs.every(Number.isFinite)).toBe(true);
   });
 
-  it('several samples share each draw and each gets the interval it would get alone', () => {
+  it('several samples: each gets the interval it would get alone', () => {
     const a = noisy('a', 300, 0.05, 0.2);
     const b = noisy('b', 300, -0.1, 0.3).map((d, i) => (i % 3 === 0 ? 0 : d));
     const constant = new Float64Array(300).fill(0.25);
@@ -158,7 +158,8 @@ describe('bootstrap interval pinned for a seed', () => {
     ] as const) {
       expect(bootstrapMeanCI(values, { resamples, level, seed }), `${resamples} at ${level}`).toEqual(referenceBootstrap(values, resamples, level, seed));
     }
-    // Unsorted input with zeros (the non-zero shortcut) and negative values (a numeric, not lexicographic, sort).
+    // Unsorted input with repeated zeros (still drawn unit by unit: too few to be counted) and negative values (a
+    // numeric, not lexicographic, sort).
     const mixed = [-4, 0, 9, 0, -12];
     expect(bootstrapMeanCI(mixed, { resamples: 25, seed: 'mixed' })).toEqual(referenceBootstrap(mixed, 25, 0.95, 'mixed'));
     expect(bootstrapMeanCIs([mixed, values], { resamples: 25, seed: 'mixed' })).toEqual([
@@ -168,6 +169,7 @@ describe('bootstrap interval pinned for a seed', () => {
   });
 
   it('large n: redrawn words on the multiply path (n = 2^20 + 1), and nextBelow above 2^21 (slow)', () => {
+    // Values held by one unit each are drawn index by index (no value is common enough to be counted by a binomial).
     /** Resample counts as documented: n words first, a rejected one redrawn from the words after them. */
     const lemireCounts = (random: Random, n: number) => {
       const words = Array.from({ length: n }, () => random.nextUint32());
@@ -183,7 +185,9 @@ describe('bootstrap interval pinned for a seed', () => {
       }
       return { counts, rejected };
     };
-    const meanOf = (values: Int8Array, counts: Int32Array) => counts.reduce((sum, c, i) => sum + c * values[i]!, 0) / values.length;
+    // Distinct integers: every sum is exact, whatever the order.
+    const distinct = (n: number) => Float64Array.from({ length: n }, (_, i) => i - (n >> 1));
+    const meanOf = (values: Float64Array, counts: Int32Array) => counts.reduce((sum, c, i) => sum + c * values[i]!, 0) / values.length;
     const interval = (means: number[]) => {
       const [low, high] = means.sort((a, b) => a - b);
       const tail = (1 - 0.95) / 2; // as a double, as the level is turned into quantiles
@@ -191,14 +195,14 @@ describe('bootstrap interval pinned for a seed', () => {
     };
 
     const n = 2 ** 20 + 1; // 2^32 mod n = 1044481: about 250 words redrawn per resample
-    const values = Int8Array.from({ length: n }, (_, i) => (i % 5) - 2);
+    const values = distinct(n);
     const random = new Random('large');
     const draws = [lemireCounts(random, n), lemireCounts(random, n)];
     expect(draws[0]!.rejected).toBeGreaterThan(100);
     expect(bootstrapMeanCI(values, { resamples: 2, seed: 'large' })).toEqual(interval(draws.map(({ counts }) => meanOf(values, counts))));
 
     const beyond = 2 ** 21 + 1;
-    const big = Int8Array.from({ length: beyond }, (_, i) => (i % 3) - 1);
+    const big = distinct(beyond);
     const words = new Random('beyond');
     const counts = new Int32Array(beyond);
     for (let i = 0; i < beyond; i++) counts[words.nextBelow(beyond)]!++;
