@@ -9,6 +9,7 @@ import { Buffer } from 'node:buffer';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { mulberry32 } from '../seeded-random.mjs';
+import { DOMAIN_WORDS, textMaker } from './text.mjs';
 
 /** OpenAI's tier 2 limits for gpt-4o-mini (requests and tokens per minute). */
 export const JUDGE_LIMIT = { rpm: 5_000, tpm: 2_000_000 };
@@ -19,26 +20,9 @@ const CONCURRENCY = 64;
 /** The share of the limit the run must reach. */
 export const JUDGE_TARGET_SHARE = 0.9;
 
-const WORDS = (
-  'refund window contract invoice enterprise annual approval signatory billing plan seat license renewal ' +
-  'customer account region data export retention backup audit log role permission token webhook request ' +
-  'limit quota support ticket priority response incident status page integration sync schedule report'
-).split(' ');
-
 /** Records of realistic length: questions of 10–30 words, answers of 50–200 in sentences, three contexts of 60–120. */
 function records(count) {
-  const random = mulberry32(19);
-  const between = (least, most) => least + Math.floor(random() * (most - least + 1));
-  const words = (n) => Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
-  const sentences = (n) => {
-    const out = [];
-    for (let left = n; left > 0;) {
-      const length = Math.min(left, between(8, 20));
-      out.push(`${words(length)}.`);
-      left -= length;
-    }
-    return out.join(' ');
-  };
+  const { between, words, sentences } = textMaker(mulberry32(19), DOMAIN_WORDS);
   return Array.from({ length: count }, (_, i) => ({
     id: `q${i}`,
     question: `${words(between(10, 30))}?`,
