@@ -63021,6 +63021,9 @@ function splitCommand(context) {
   });
 }
 
+// src/sources/trec.ts
+import { isUtf8 as isUtf83 } from "node:buffer";
+
 // src/core/scoring/byte-dictionary.ts
 function hashBytes(bytes, start, end) {
   let hash2 = 2166136261;
@@ -63118,9 +63121,6 @@ var ByteDictionary = class {
     this.slots = slots;
   }
 };
-
-// src/sources/trec.ts
-import { isUtf8 as isUtf83 } from "node:buffer";
 
 // src/sources/line-fields.ts
 var FIELD = 0;
@@ -63239,6 +63239,8 @@ function parseIntegerBytes(bytes, start, end) {
 var BLOCK_BITS = 16;
 var BLOCK_SIZE = 1 << BLOCK_BITS;
 var BLOCK_MASK = BLOCK_SIZE - 1;
+var WIDE_COLUMN = 65535;
+var utf8 = new TextDecoder();
 function grownInt32(array2, length) {
   if (array2.length >= length) return array2;
   const grown2 = new Int32Array(Math.max(length, array2.length * 2));
@@ -63251,96 +63253,180 @@ function grownFloat64(array2, length) {
   grown2.set(array2);
   return grown2;
 }
-function copyInt32(from, fromOffset, to, toOffset, length) {
-  for (let i = 0; i < length; i++) to[toOffset + i] = from[fromOffset + i];
+function grownBytes(array2, length) {
+  if (array2.length >= length) return array2;
+  const grown2 = new Uint8Array(Math.max(length, array2.length * 2));
+  grown2.set(array2);
+  return grown2;
 }
-function copyFloat64(from, fromOffset, to, toOffset, length) {
-  for (let i = 0; i < length; i++) to[toOffset + i] = from[fromOffset + i];
+function upperBound(sorted, length, value2) {
+  let low = 0;
+  let high = length;
+  while (low < high) {
+    const middle = low + high >>> 1;
+    if (sorted[middle] <= value2) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 var QueryEntries = class {
   count = 0;
-  docIds = new Int32Array(64);
   values = new Float64Array(64);
-  lines = new Int32Array(64);
-  docnoColumns = new Int32Array(64);
-  /** Empties the entries and makes room for `length` of them. */
-  reset(length) {
+  docnoStarts = new Int32Array(64);
+  docnoEnds = new Int32Array(64);
+  docnoBytes = new Uint8Array(1024);
+  /** Bytes of docnoBytes in use. */
+  byteCount = 0;
+  /** Empties the entries and makes room for `length` of them with `byteLength` docno bytes in all. */
+  reset(length, byteLength) {
     this.count = 0;
-    this.docIds = grownInt32(this.docIds, length);
+    this.byteCount = 0;
     this.values = grownFloat64(this.values, length);
-    this.lines = grownInt32(this.lines, length);
-    this.docnoColumns = grownInt32(this.docnoColumns, length);
+    this.docnoStarts = grownInt32(this.docnoStarts, length);
+    this.docnoEnds = grownInt32(this.docnoEnds, length);
+    this.docnoBytes = grownBytes(this.docnoBytes, byteLength);
   }
-  push(docId, value2, line, docnoColumn) {
-    if (this.count === this.docIds.length) this.grow();
+  /** Appends an entry whose docno is `bytes[start, end)`. */
+  push(bytes, start, end, value2) {
     const i = this.count++;
-    this.docIds[i] = docId;
+    if (i === this.values.length) {
+      this.values = grownFloat64(this.values, i + 1);
+      this.docnoStarts = grownInt32(this.docnoStarts, i + 1);
+      this.docnoEnds = grownInt32(this.docnoEnds, i + 1);
+    }
+    this.docnoBytes = grownBytes(this.docnoBytes, this.byteCount + end - start);
+    this.docnoBytes.set(bytes.subarray(start, end), this.byteCount);
     this.values[i] = value2;
-    this.lines[i] = line;
-    this.docnoColumns[i] = docnoColumn;
+    this.docnoStarts[i] = this.byteCount;
+    this.byteCount += end - start;
+    this.docnoEnds[i] = this.byteCount;
   }
-  grow() {
-    const length = this.count * 2;
-    this.docIds = grownInt32(this.docIds, length);
-    this.values = grownFloat64(this.values, length);
-    this.lines = grownInt32(this.lines, length);
-    this.docnoColumns = grownInt32(this.docnoColumns, length);
+  /** Entry i's docno, decoded as UTF-8 (for messages and for callers that want strings). */
+  docno(i) {
+    return utf8.decode(this.docnoBytes.subarray(this.docnoStarts[i], this.docnoEnds[i]));
+  }
+  /** Byte order of entries a's and b's docnos (negative, 0, positive), as C's strcmp: trec_eval's tie order. */
+  compareDocnos(a, b) {
+    const bytes = this.docnoBytes;
+    const aStart = this.docnoStarts[a];
+    const aLength = this.docnoEnds[a] - aStart;
+    const bStart = this.docnoStarts[b];
+    const bLength = this.docnoEnds[b] - bStart;
+    const common = Math.min(aLength, bLength);
+    for (let i = 0; i < common; i++) {
+      const difference = bytes[aStart + i] - bytes[bStart + i];
+      if (difference !== 0) return difference;
+    }
+    return aLength - bLength;
   }
 };
 var EntryStore = class {
   count = 0;
-  docIdBlocks = [];
   valueBlocks = [];
-  lineBlocks = [];
+  docnoEndBlocks = [];
   columnBlocks = [];
-  // The last block of each column, where entries are appended.
-  docIds = new Int32Array(0);
+  /** The docno bytes of every full block, exactly as long as they need to be. */
+  byteBlocks = [];
+  // The last block, where entries are appended; its docno bytes are in `bytes` until it is full.
   values = new Float64Array(0);
-  lines = new Int32Array(0);
-  columns = new Int32Array(0);
-  push(docId, value2, line, docnoColumn) {
-    const at = this.count & BLOCK_MASK;
+  docnoEnds = new Int32Array(0);
+  columns = new Uint16Array(0);
+  bytes = new Uint8Array(1 << 16);
+  byteCount = 0;
+  /** From entry lineShiftEntries[s] on, an entry's line is its number + 1 + lineShifts[s]. */
+  lineShiftEntries = new Int32Array(16);
+  lineShifts = new Int32Array(16);
+  lineShiftCount = 0;
+  lineShift = 0;
+  wideColumns = /* @__PURE__ */ new Map();
+  push(bytes, start, end, value2, line, docnoColumn) {
+    const e = this.count;
+    const at = e & BLOCK_MASK;
     if (at === 0) this.addBlock();
-    this.docIds[at] = docId;
+    const length = end - start;
+    if (this.byteCount + length > this.bytes.length) this.bytes = grownBytes(this.bytes, this.byteCount + length);
+    const into = this.bytes;
+    let to = this.byteCount;
+    for (let i = start; i < end; i++) into[to++] = bytes[i];
+    this.byteCount = to;
+    this.docnoEnds[at] = to;
     this.values[at] = value2;
-    this.lines[at] = line;
-    this.columns[at] = docnoColumn;
+    if (docnoColumn < WIDE_COLUMN) this.columns[at] = docnoColumn;
+    else {
+      this.columns[at] = WIDE_COLUMN;
+      this.wideColumns.set(e, docnoColumn);
+    }
+    if (line !== e + 1 + this.lineShift) this.shiftLines(e, line - e - 1);
     this.count++;
   }
-  /**
-   * Appends entries [start, end) to `into`, which has room for them; their lines and columns only if asked.
-   * Element by element: stretches are often short, and then this beats creating views to copy from.
-   */
-  copyTo(start, end, into, withLocations) {
+  /** How many docno bytes entries [start, end) have. */
+  bytesOf(start, end) {
+    if (start === end) return 0;
+    const last = end - 1;
+    const first = start & BLOCK_MASK ? this.docnoEndBlocks[start >> BLOCK_BITS][(start & BLOCK_MASK) - 1] : 0;
+    if (start >> BLOCK_BITS === last >> BLOCK_BITS) return this.docnoEndBlocks[last >> BLOCK_BITS][last & BLOCK_MASK] - first;
+    let total = this.blockBytes(start >> BLOCK_BITS) - first;
+    for (let block2 = (start >> BLOCK_BITS) + 1; block2 < last >> BLOCK_BITS; block2++) total += this.blockBytes(block2);
+    return total + this.docnoEndBlocks[last >> BLOCK_BITS][last & BLOCK_MASK];
+  }
+  /** Appends entries [start, end) to `into`, which has room for them and their docno bytes. */
+  copyTo(start, end, into) {
     for (let from = start; from < end; ) {
       const block2 = from >> BLOCK_BITS;
       const offset = from & BLOCK_MASK;
       const length = Math.min(end - from, BLOCK_SIZE - offset);
-      copyInt32(this.docIdBlocks[block2], offset, into.docIds, into.count, length);
-      copyFloat64(this.valueBlocks[block2], offset, into.values, into.count, length);
-      if (withLocations) {
-        copyInt32(this.lineBlocks[block2], offset, into.lines, into.count, length);
-        copyInt32(this.columnBlocks[block2], offset, into.docnoColumns, into.count, length);
+      const values = this.valueBlocks[block2];
+      const docnoEnds = this.docnoEndBlocks[block2];
+      const byteStart = offset === 0 ? 0 : docnoEnds[offset - 1];
+      const byteEnd = docnoEnds[offset + length - 1];
+      into.docnoBytes.set(this.blockByteArray(block2).subarray(byteStart, byteEnd), into.byteCount);
+      const shift = into.byteCount - byteStart;
+      let previousEnd = into.byteCount;
+      for (let i = 0, to = into.count; i < length; i++, to++) {
+        into.values[to] = values[offset + i];
+        into.docnoStarts[to] = previousEnd;
+        previousEnd = docnoEnds[offset + i] + shift;
+        into.docnoEnds[to] = previousEnd;
       }
       into.count += length;
+      into.byteCount = previousEnd;
       from += length;
     }
   }
+  location(e) {
+    const shift = upperBound(this.lineShiftEntries, this.lineShiftCount, e);
+    const line = e + 1 + (shift === 0 ? 0 : this.lineShifts[shift - 1]);
+    const column2 = this.columnBlocks[e >> BLOCK_BITS][e & BLOCK_MASK];
+    return { line, column: column2 === WIDE_COLUMN ? this.wideColumns.get(e) : column2 };
+  }
+  blockByteArray(block2) {
+    return block2 < this.byteBlocks.length ? this.byteBlocks[block2] : this.bytes;
+  }
+  blockBytes(block2) {
+    return block2 < this.byteBlocks.length ? this.byteBlocks[block2].length : this.byteCount;
+  }
+  shiftLines(e, shift) {
+    this.lineShiftEntries = grownInt32(this.lineShiftEntries, this.lineShiftCount + 1);
+    this.lineShifts = grownInt32(this.lineShifts, this.lineShiftCount + 1);
+    this.lineShiftEntries[this.lineShiftCount] = e;
+    this.lineShifts[this.lineShiftCount] = shift;
+    this.lineShiftCount++;
+    this.lineShift = shift;
+  }
   addBlock() {
-    this.docIds = new Int32Array(BLOCK_SIZE);
+    if (this.count > 0) this.byteBlocks.push(this.bytes.slice(0, this.byteCount));
+    this.byteCount = 0;
     this.values = new Float64Array(BLOCK_SIZE);
-    this.lines = new Int32Array(BLOCK_SIZE);
-    this.columns = new Int32Array(BLOCK_SIZE);
-    this.docIdBlocks.push(this.docIds);
+    this.docnoEnds = new Int32Array(BLOCK_SIZE);
+    this.columns = new Uint16Array(BLOCK_SIZE);
     this.valueBlocks.push(this.values);
-    this.lineBlocks.push(this.lines);
+    this.docnoEndBlocks.push(this.docnoEnds);
     this.columnBlocks.push(this.columns);
   }
 };
 var TrecTable = class {
-  constructor(file2, docnos, qids, queryNumbers, store, sizes, firstStretch, stretchStarts, stretchEnds) {
+  constructor(file2, qids, queryNumbers, store, sizes, firstStretch, stretchStarts, stretchEnds) {
     this.file = file2;
-    this.docnos = docnos;
     this.qids = qids;
     this.queryNumbers = queryNumbers;
     this.store = store;
@@ -63350,7 +63436,6 @@ var TrecTable = class {
     this.stretchEnds = stretchEnds;
   }
   file;
-  docnos;
   qids;
   queryNumbers;
   store;
@@ -63362,16 +63447,22 @@ var TrecTable = class {
   queryNumber(qid) {
     return this.queryNumbers.get(qid);
   }
-  /**
-   * Copies query q's entries, in file order, into `into` (replacing what it held) and returns it. Lines and
-   * docno columns are copied only `withLocations` (they are for messages); otherwise `into` holds stale ones.
-   */
-  entries(q, into = new QueryEntries(), withLocations = false) {
-    into.reset(this.sizes[q]);
-    for (let s = this.firstStretch[q]; s < this.firstStretch[q + 1]; s++) {
-      this.store.copyTo(this.stretchStarts[s], this.stretchEnds[s], into, withLocations);
-    }
+  /** Copies query q's entries, in file order, into `into` (replacing what it held) and returns it. */
+  entries(q, into = new QueryEntries()) {
+    let bytes = 0;
+    for (let s = this.firstStretch[q]; s < this.firstStretch[q + 1]; s++) bytes += this.store.bytesOf(this.stretchStarts[s], this.stretchEnds[s]);
+    into.reset(this.sizes[q], bytes);
+    for (let s = this.firstStretch[q]; s < this.firstStretch[q + 1]; s++) this.store.copyTo(this.stretchStarts[s], this.stretchEnds[s], into);
     return into;
+  }
+  /** Where query q's entry i (as `entries` numbers them) was in the file: for messages. */
+  location(q, i) {
+    let rest = i;
+    for (let s = this.firstStretch[q]; ; s++) {
+      const length = this.stretchEnds[s] - this.stretchStarts[s];
+      if (rest < length) return this.store.location(this.stretchStarts[s] + rest);
+      rest -= length;
+    }
   }
 };
 var TrecTableBuilder = class {
@@ -63395,11 +63486,14 @@ var TrecTableBuilder = class {
     }
     return q;
   }
-  /** Appends an entry of query q (a number from queryNumber). */
-  add(q, docId, value2, line, docnoColumn) {
+  /**
+   * Appends an entry of query q (a number from queryNumber) whose docno is `bytes[start, end)`, read from `line`
+   * (lines count from 1 and only grow) with the docno at `docnoColumn`.
+   */
+  add(q, bytes, start, end, value2, line, docnoColumn) {
     if (q !== this.lastQuery) this.startStretch(q);
     this.sizes[q]++;
-    this.store.push(docId, value2, line, docnoColumn);
+    this.store.push(bytes, start, end, value2, line, docnoColumn);
   }
   startStretch(q) {
     this.stretchQueries = grownInt32(this.stretchQueries, this.stretches + 1);
@@ -63410,7 +63504,7 @@ var TrecTableBuilder = class {
     this.lastQuery = q;
   }
   /** The table: stretches sorted by query (a counting sort, keeping file order within a query). */
-  build(file2, docnos) {
+  build(file2) {
     const queries = this.qids.length;
     const firstStretch = new Int32Array(queries + 1);
     for (let s = 0; s < this.stretches; s++) firstStretch[this.stretchQueries[s] + 1]++;
@@ -63423,7 +63517,70 @@ var TrecTableBuilder = class {
       starts[at] = this.stretchStarts[s];
       ends[at] = s + 1 < this.stretches ? this.stretchStarts[s + 1] : this.store.count;
     }
-    return new TrecTable(file2, docnos, this.qids, this.queryNumbers, this.store, this.sizes, firstStretch, starts, ends);
+    return new TrecTable(file2, this.qids, this.queryNumbers, this.store, this.sizes, firstStretch, starts, ends);
+  }
+};
+
+// src/core/scoring/docno-index.ts
+var DocnoIndex = class {
+  /** A slot holds entry + 1; 0 marks an empty slot. */
+  slots = new Int32Array(1 << 10);
+  mask = 0;
+  /** Per entry: the hash of its docno (to reject most other docnos without comparing bytes). */
+  hashes = new Int32Array(1 << 9);
+  entries;
+  /** Empties the index, to hold entries of `entries` (added with firstWithDocnoOf). */
+  reset(entries) {
+    const size = Math.max(16, 2 ** Math.ceil(Math.log2(entries.count * 2 + 1)));
+    if (this.slots.length < size) this.slots = new Int32Array(size);
+    else this.slots.fill(0, 0, size);
+    if (this.hashes.length < entries.count) this.hashes = new Int32Array(size >> 1);
+    this.mask = size - 1;
+    this.entries = entries;
+  }
+  /** Indexes every entry of `entries` (whose docnos must be distinct), to look docnos up with `find`. */
+  index(entries) {
+    this.reset(entries);
+    for (let i = 0; i < entries.count; i++) this.firstWithDocnoOf(i);
+  }
+  /**
+   * The earlier entry (added before) that has entry i's docno, or −1 when none has, and then entry i is added.
+   * Entries are added in order, so the earlier one is the first.
+   */
+  firstWithDocnoOf(i) {
+    const entries = this.entries;
+    const bytes = entries.docnoBytes;
+    const start = entries.docnoStarts[i];
+    const end = entries.docnoEnds[i];
+    const hash2 = hashBytes(bytes, start, end);
+    const { slots, mask } = this;
+    let slot = hash2 & mask;
+    for (; ; slot = slot + 1 & mask) {
+      const entry = slots[slot] - 1;
+      if (entry < 0) break;
+      if (this.hashes[entry] === hash2 && this.sameDocno(entry, bytes, start, end)) return entry;
+    }
+    slots[slot] = i + 1;
+    this.hashes[i] = hash2;
+    return -1;
+  }
+  /** The indexed entry whose docno is `bytes[start, end)`, or −1 when there is none. */
+  find(bytes, start, end) {
+    const hash2 = hashBytes(bytes, start, end);
+    const { slots, mask } = this;
+    for (let slot = hash2 & mask; ; slot = slot + 1 & mask) {
+      const entry = slots[slot] - 1;
+      if (entry < 0) return -1;
+      if (this.hashes[entry] === hash2 && this.sameDocno(entry, bytes, start, end)) return entry;
+    }
+  }
+  sameDocno(entry, bytes, start, end) {
+    const entries = this.entries;
+    const own6 = entries.docnoBytes;
+    const ownStart = entries.docnoStarts[entry];
+    if (entries.docnoEnds[entry] - ownStart !== end - start) return false;
+    for (let i = start, j = ownStart; i < end; i++, j++) if (own6[j] !== bytes[i]) return false;
+    return true;
   }
 };
 
@@ -63482,16 +63639,14 @@ function columnOf(bytes, lineStart, offset) {
   return offset - lineStart + 1;
 }
 var TableParser = class {
-  constructor(file2, format, docnos, problems) {
+  constructor(file2, format, problems) {
     this.file = file2;
     this.format = format;
-    this.docnos = docnos;
     this.problems = problems;
     this.fields = new LineFields(format.columns.length + 1);
   }
   file;
   format;
-  docnos;
   problems;
   table = new TrecTableBuilder();
   /** Non-blank lines seen that are not comments. */
@@ -63559,8 +63714,7 @@ var TableParser = class {
     }
     const query = this.queryOf(bytes, starts[QID_COLUMN], ends[QID_COLUMN]);
     const docnoStart = starts[DOCNO_COLUMN];
-    const docId = this.docnos.intern(bytes, docnoStart, ends[DOCNO_COLUMN]);
-    this.table.add(query, docId, value2, this.line, columnOf(bytes, fields.lineStart, docnoStart));
+    this.table.add(query, bytes, docnoStart, ends[DOCNO_COLUMN], value2, this.line, columnOf(bytes, fields.lineStart, docnoStart));
   }
   /** The number of the query whose qid is in bytes [start, end): the previous record's when the bytes are the same. */
   queryOf(bytes, start, end) {
@@ -63583,31 +63737,28 @@ var TableParser = class {
   }
 };
 function reportDuplicates(table2, format, problems) {
-  const seenIn = new Int32Array(table2.docnos.size).fill(-1);
-  const firstEntry = new Int32Array(table2.docnos.size);
   const query = new QueryEntries();
+  const seen = new DocnoIndex();
   for (let q = 0; q < table2.qids.length; q++) {
-    table2.entries(q, query, true);
+    table2.entries(q, query);
+    seen.reset(query);
     for (let i = 0; i < query.count; i++) {
-      const docId = query.docIds[i];
-      if (seenIn[docId] !== q) {
-        seenIn[docId] = q;
-        firstEntry[docId] = i;
-        continue;
-      }
+      const first = seen.firstWithDocnoOf(i);
+      if (first < 0) continue;
+      const { line, column: column2 } = table2.location(q, i);
       problems.add({
         file: table2.file,
-        line: query.lines[i],
-        column: query.docnoColumns[i],
+        line,
+        column: column2,
         field: "docno",
-        message: format.duplicate(table2.docnos.text(docId), table2.qids[q], query.lines[firstEntry[docId]])
+        message: format.duplicate(query.docno(i), table2.qids[q], table2.location(q, first).line)
       });
     }
   }
 }
-async function readTable(file2, format, docnos, onProgress) {
+async function readTable(file2, format, onProgress) {
   const problems = new ProblemsByLine();
-  const parser = new TableParser(file2, format, docnos, problems);
+  const parser = new TableParser(file2, format, problems);
   try {
     for await (const chunk of readLineChunks(file2)) {
       parser.parseChunk(chunk.bytes, chunk.start, chunk.end);
@@ -63620,16 +63771,16 @@ async function readTable(file2, format, docnos, onProgress) {
     const what = parser.line === 0 ? "the file is empty" : "the file holds only comments and blank lines";
     problems.add({ file: file2, message: `${what}; expected lines of "${format.columns.join(" ")}"` });
   }
-  const table2 = parser.table.build(file2, docnos);
+  const table2 = parser.table.build(file2);
   reportDuplicates(table2, format, problems);
   problems.throwIfAny();
   return table2;
 }
-function readQrelsTable(file2, docnos = new ByteDictionary(), onProgress) {
-  return readTable(file2, QRELS, docnos, onProgress);
+function readQrelsTable(file2, onProgress) {
+  return readTable(file2, QRELS, onProgress);
 }
-function readRunTable(file2, docnos = new ByteDictionary(), onProgress) {
-  return readTable(file2, RUN, docnos, onProgress);
+function readRunTable(file2, onProgress) {
+  return readTable(file2, RUN, onProgress);
 }
 
 // src/core/scoring/trec-rank.ts
@@ -63651,19 +63802,14 @@ function lowerBound(sorted, length, value2) {
   return low;
 }
 var JudgedRanker = class {
-  constructor(docnos, judging = DEFAULT_JUDGING) {
-    this.docnos = docnos;
+  constructor(judging = DEFAULT_JUDGING) {
     this.judging = judging;
-    this.gradeOf = new Float64Array(docnos.size);
-    this.gradeStamp = new Int32Array(docnos.size);
   }
-  docnos;
   judging;
-  /** Per document id: the grade of the query being judged, valid where gradeStamp holds the current stamp. */
-  gradeOf;
-  gradeStamp;
-  stamp = 0;
+  judgedDocnos = new DocnoIndex();
   // Per run entry (grown to the longest query).
+  /** The judgment (entry of the query's qrels) of each run entry's document, or −1 when it has none. */
+  judgmentOf = new Int32Array(1024);
   grades = new Float64Array(1024);
   level = new Int32Array(1024);
   tieRank = new Int32Array(1024);
@@ -63679,51 +63825,55 @@ var JudgedRanker = class {
   tieCounts = new Int32Array(257);
   /** The graded ranking of `run` (undefined: the query retrieved nothing) against `judgments`. */
   judge(judgments, run) {
-    this.stamp++;
-    const judgedGrades = this.markJudgments(judgments);
+    const judgedGrades = this.idealGrades(judgments);
     const n = run?.count ?? 0;
     this.grades = atLeastFloat64(this.grades, n);
     const grades = this.grades.subarray(0, n);
     grades.fill(UNJUDGED);
-    if (run !== void 0) this.placeJudged(run, grades);
+    if (run !== void 0) this.placeJudged(judgments, run, grades);
     const { judging } = this;
     return { grades, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
   }
-  /** Step 1: records each judged document's grade; returns the grades of 0 or more sorted descending (the ideal ranking). */
-  markJudgments(judgments) {
-    const { gradeOf, gradeStamp, stamp } = this;
+  /** The grades of 0 or more sorted descending (the ideal ranking). */
+  idealGrades(judgments) {
     this.ideal = atLeastFloat64(this.ideal, judgments.count);
     let judged = 0;
     for (let i = 0; i < judgments.count; i++) {
-      const docId = judgments.docIds[i];
       const grade2 = judgments.values[i];
-      gradeOf[docId] = grade2;
-      gradeStamp[docId] = stamp;
       if (grade2 >= 0) this.ideal[judged++] = grade2;
     }
     return this.ideal.subarray(0, judged).sort().reverse();
   }
-  isJudged(docId) {
-    return this.gradeStamp[docId] === this.stamp;
+  isJudged(entry) {
+    return this.judgmentOf[entry] >= 0;
   }
-  /** Steps 2–5 for a query that retrieved something. */
-  placeJudged(run, grades) {
-    const judgedCount = this.findJudged(run);
+  /** Steps 1–5 for a query that retrieved something. */
+  placeJudged(judgments, run, grades) {
+    const judgedCount = this.findJudged(judgments, run);
     if (judgedCount === 0) return;
     const levelCount = this.sortJudgedScores(run, judgedCount);
     this.locate(run, levelCount);
     this.rankTies(run, levelCount);
-    const { judged, level, tieRank, above } = this;
+    const { judged, level, tieRank, above, judgmentOf } = this;
     for (let j = 0; j < judgedCount; j++) {
       const entry = judged[j];
-      grades[above[level[entry]] + tieRank[entry]] = this.gradeOf[run.docIds[entry]];
+      grades[above[level[entry]] + tieRank[entry]] = judgments.values[judgmentOf[entry]];
     }
   }
-  /** Step 2a: the run entries whose document is judged; returns how many. */
-  findJudged(run) {
+  /** Steps 1 and 2a: each run entry's judgment, and the run entries that have one; returns how many. */
+  findJudged(judgments, run) {
+    const index = this.judgedDocnos;
+    index.index(judgments);
     this.judged = atLeastInt32(this.judged, run.count);
+    this.judgmentOf = atLeastInt32(this.judgmentOf, run.count);
+    const { judged, judgmentOf } = this;
+    const { docnoBytes, docnoStarts, docnoEnds } = run;
     let count2 = 0;
-    for (let i = 0; i < run.count; i++) if (this.isJudged(run.docIds[i])) this.judged[count2++] = i;
+    for (let i = 0; i < run.count; i++) {
+      const judgment = index.find(docnoBytes, docnoStarts[i], docnoEnds[i]);
+      judgmentOf[i] = judgment;
+      if (judgment >= 0) judged[count2++] = i;
+    }
     return count2;
   }
   /** Step 2b: the judged entries' distinct scores, ascending, in `levels`; returns how many. */
@@ -63786,7 +63936,6 @@ var JudgedRanker = class {
   rankTies(run, levelCount) {
     this.tieRank = atLeastInt32(this.tieRank, run.count);
     const { members: members2, groupStart, tieRank } = this;
-    const { docIds } = run;
     for (let k = 0; k < levelCount; k++) {
       const start = groupStart[k];
       const end = groupStart[k + 1];
@@ -63794,10 +63943,10 @@ var JudgedRanker = class {
         tieRank[members2[start]] = 0;
         continue;
       }
-      const judgedCount = this.sortJudgedMembers(docIds, start, end);
+      const judgedCount = this.sortJudgedMembers(run, start, end);
       const { tied, tieCounts } = this;
       tieCounts.fill(0, 0, judgedCount + 1);
-      for (let m = start; m < end; m++) tieCounts[this.firstSmallerDocno(docIds, docIds[members2[m]], judgedCount)]++;
+      for (let m = start; m < end; m++) tieCounts[this.firstSmallerDocno(run, members2[m], judgedCount)]++;
       let greater = 0;
       for (let t = 0; t < judgedCount; t++) {
         greater += tieCounts[t];
@@ -63806,39 +63955,37 @@ var JudgedRanker = class {
     }
   }
   /** The judged entries among members[start, end), in `tied` sorted by docno, greatest first; returns how many. */
-  sortJudgedMembers(docIds, start, end) {
+  sortJudgedMembers(run, start, end) {
     this.tied = atLeastInt32(this.tied, end - start);
     this.tieCounts = atLeastInt32(this.tieCounts, end - start + 1);
     const { tied, members: members2 } = this;
     let count2 = 0;
-    for (let m = start; m < end; m++) if (this.isJudged(docIds[members2[m]])) tied[count2++] = members2[m];
-    this.sortByDocnoDescending(tied, count2, docIds);
+    for (let m = start; m < end; m++) if (this.isJudged(members2[m])) tied[count2++] = members2[m];
+    this.sortByDocnoDescending(tied, count2, run);
     return count2;
   }
-  /** Index of the first of tied[0, count) (greatest docno first) whose docno is smaller than docId's. */
-  firstSmallerDocno(docIds, docId, count2) {
-    const { tied, docnos } = this;
+  /** Index of the first of tied[0, count) (greatest docno first) whose docno is smaller than entry's. */
+  firstSmallerDocno(run, entry, count2) {
+    const { tied } = this;
     let low = 0;
     let high = count2;
     while (low < high) {
       const middle = low + high >>> 1;
-      if (docnos.compare(docIds[tied[middle]], docId) < 0) high = middle;
+      if (run.compareDocnos(tied[middle], entry) < 0) high = middle;
       else low = middle + 1;
     }
     return low;
   }
-  /** Sorts entries[0, count) by their documents' docnos, greatest first (byte order, as strcmp). */
-  sortByDocnoDescending(entries, count2, docIds) {
-    const { docnos } = this;
+  /** Sorts entries[0, count) by their docnos, greatest first (byte order, as strcmp). */
+  sortByDocnoDescending(entries, count2, run) {
     if (count2 > SMALL_GROUP) {
-      entries.subarray(0, count2).sort((a, b) => docnos.compare(docIds[b], docIds[a]));
+      entries.subarray(0, count2).sort((a, b) => run.compareDocnos(b, a));
       return;
     }
     for (let i = 1; i < count2; i++) {
       const entry = entries[i];
-      const docId = docIds[entry];
       let j = i - 1;
-      while (j >= 0 && docnos.compare(docIds[entries[j]], docId) < 0) {
+      while (j >= 0 && run.compareDocnos(entries[j], entry) < 0) {
         entries[j + 1] = entries[j];
         j--;
       }
@@ -63888,8 +64035,7 @@ var RankingLimits = class {
   }
 };
 function evaluateTrecTables(qrels, run, metrics, options = DEFAULT_TREC_EVAL_OPTIONS) {
-  if (qrels.docnos !== run.docnos) throw new Error("evaluateTrecTables: qrels and run must be read with the same ByteDictionary");
-  const ranker = new JudgedRanker(qrels.docnos, options.judging);
+  const ranker = new JudgedRanker(options.judging);
   const limits = new RankingLimits(options);
   const judgments = new QueryEntries();
   const retrieved = new QueryEntries();
@@ -63946,11 +64092,10 @@ function trecCommand(context) {
   ).option("--per-query", "also print each query\u2019s values").option("--json", "print one JSON object on stdout: {queries, aggregate, perQuery}");
   return addParsedSettingOptions(command, "trec").action(async (options) => {
     const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);
-    const docnos = new ByteDictionary();
     const progress = readingProgress(context);
     const [qrels, run] = await readBoth(
-      readQrelsTable(options.qrels, docnos, progress.reporter()),
-      readRunTable(options.run, docnos, progress.reporter())
+      readQrelsTable(options.qrels, progress.reporter()),
+      readRunTable(options.run, progress.reporter())
     ).finally(progress.end);
     const evaluation2 = evaluateTrecTables(qrels, run, metrics, {
       judging: { relevanceLevel: options.relevanceLevel, ndcgGains: options.ndcgGains },

@@ -8,6 +8,7 @@ import { parseIntegerBytes, parseNumberBytes } from './number-bytes.js';
 import { readFailure } from './read-problems.js';
 import { firstBadByte, notUtf8Problem } from './utf8.js';
 import { QueryEntries, type TrecTable, TrecTableBuilder } from '../core/scoring/trec-table.js';
+import { DocnoIndex } from '../core/scoring/docno-index.js';
 
 /** Called after each chunk of a file is parsed: records (non-blank lines) and bytes read so far. */
 
@@ -112,7 +113,6 @@ class TableParser {
   constructor(
     private readonly file: string,
     private readonly format: TrecFormat,
-    private readonly docnos: ByteDictionary,
     private readonly problems: ProblemsByLine,
   ) {
     this.fields = new LineFields(format.columns.length + 1);
@@ -174,8 +174,7 @@ class TableParser {
     }
     const query = this.queryOf(bytes, starts[QID_COLUMN]!, ends[QID_COLUMN]!);
     const docnoStart = starts[DOCNO_COLUMN]!;
-    const docId = this.docnos.intern(bytes, docnoStart, ends[DOCNO_COLUMN]!);
-    this.table.add(query, docId, value, this.line, columnOf(bytes, fields.lineStart, docnoStart));
+    this.table.add(query, bytes, docnoStart, ends[DOCNO_COLUMN]!, value, this.line, columnOf(bytes, fields.lineStart, docnoStart));
   }
 
   /** The number of the query whose qid is in bytes [start, end): the previous record's when the bytes are the same. */
@@ -202,27 +201,24 @@ class TableParser {
 
 /**
  * Reports each document listed more than once for one query, naming the later line (and, in a run, the first).
- * A stamp per document id says which query saw it last, so checking a query costs one pass over its lines.
+ * Each query's docnos go through a small hash table of that query's alone.
  */
 function reportDuplicates(table: TrecTable, format: TrecFormat, problems: ProblemsByLine): void {
-  const seenIn = new Int32Array(table.docnos.size).fill(-1);
-  const firstEntry = new Int32Array(table.docnos.size);
   const query = new QueryEntries();
+  const seen = new DocnoIndex();
   for (let q = 0; q < table.qids.length; q++) {
-    table.entries(q, query, true);
+    table.entries(q, query);
+    seen.reset(query);
     for (let i = 0; i < query.count; i++) {
-      const docId = query.docIds[i]!;
-      if (seenIn[docId] !== q) {
-        seenIn[docId] = q;
-        firstEntry[docId] = i;
-        continue;
-      }
+      const first = seen.firstWithDocnoOf(i);
+      if (first < 0) continue;
+      const { line, column } = table.location(q, i);
       problems.add({
         file: table.file,
-        line: query.lines[i]!,
-        column: query.docnoColumns[i]!,
+        line,
+        column,
         field: 'docno',
-        message: format.duplicate(table.docnos.text(docId), table.qids[q]!, query.lines[firstEntry[docId]!]!),
+        message: format.duplicate(query.docno(i), table.qids[q]!, table.location(q, first).line),
       });
     }
   }
@@ -232,9 +228,9 @@ function reportDuplicates(table: TrecTable, format: TrecFormat, problems: Proble
  * Reads a whole qrels or run file, collecting problems instead of stopping at the first, then throws an
  * InputError listing up to 20 of them (file, line, column) if there were any.
  */
-async function readTable(file: string, format: TrecFormat, docnos: ByteDictionary, onProgress?: ReadProgress): Promise<TrecTable> {
+async function readTable(file: string, format: TrecFormat, onProgress?: ReadProgress): Promise<TrecTable> {
   const problems = new ProblemsByLine();
-  const parser = new TableParser(file, format, docnos, problems);
+  const parser = new TableParser(file, format, problems);
   try {
     for await (const chunk of readLineChunks(file)) {
       parser.parseChunk(chunk.bytes, chunk.start, chunk.end);
@@ -247,7 +243,7 @@ async function readTable(file: string, format: TrecFormat, docnos: ByteDictionar
     const what = parser.line === 0 ? 'the file is empty' : 'the file holds only comments and blank lines';
     problems.add({ file, message: `${what}; expected lines of "${format.columns.join(' ')}"` });
   }
-  const table = parser.table.build(file, docnos);
+  const table = parser.table.build(file);
   reportDuplicates(table, format, problems);
   problems.throwIfAny();
   return table;
@@ -256,11 +252,10 @@ async function readTable(file: string, format: TrecFormat, docnos: ByteDictionar
 /**
  * Reads TREC qrels (`qid iter docno rel`) into compact form: each query's judged documents and grades. Grades
  * must be integers; a docno may be judged once per query. Blank lines and comments (lines whose first non-blank
- * character is `#`) are skipped; a line with more or fewer than four columns is an error. Pass the run's
- * dictionary to share document ids.
+ * character is `#`) are skipped; a line with more or fewer than four columns is an error.
  */
-export function readQrelsTable(file: string, docnos = new ByteDictionary(), onProgress?: ReadProgress): Promise<TrecTable> {
-  return readTable(file, QRELS, docnos, onProgress);
+export function readQrelsTable(file: string, onProgress?: ReadProgress): Promise<TrecTable> {
+  return readTable(file, QRELS, onProgress);
 }
 
 /**
@@ -269,6 +264,6 @@ export function readQrelsTable(file: string, docnos = new ByteDictionary(), onPr
  * and comments are skipped and columns after the sixth ignored, as trec_eval does. Unlike trec_eval, a score that
  * is not a finite number is an error (trec_eval reads it as 0), and so is a document listed twice for one query.
  */
-export function readRunTable(file: string, docnos = new ByteDictionary(), onProgress?: ReadProgress): Promise<TrecTable> {
-  return readTable(file, RUN, docnos, onProgress);
+export function readRunTable(file: string, onProgress?: ReadProgress): Promise<TrecTable> {
+  return readTable(file, RUN, onProgress);
 }

@@ -1,5 +1,5 @@
 /** FNV-1a over the bytes, then a final avalanche so that the low bits (the table slot) depend on every byte. */
-function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+export function hashBytes(bytes: Uint8Array, start: number, end: number): number {
   let hash = 0x811c9dc5;
   for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
   hash ^= hash >>> 16;

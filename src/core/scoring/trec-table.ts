@@ -1,9 +1,12 @@
-import type { ByteDictionary } from './byte-dictionary.js';
-
-/** Entries per storage block: 64 Ki entries, 1.25 MiB over the four columns. */
+/** Entries per storage block: 64 Ki entries, 0.9 MiB over the three columns plus the block's docno bytes. */
 const BLOCK_BITS = 16;
 const BLOCK_SIZE = 1 << BLOCK_BITS;
 const BLOCK_MASK = BLOCK_SIZE - 1;
+
+/** A docno column at or beyond this is kept in a map rather than in the 16-bit column array. */
+const WIDE_COLUMN = 0xffff;
+
+const utf8 = new TextDecoder();
 
 /** A grown copy of an Int32Array holding at least `length` elements (contents kept). */
 function grownInt32(array: Int32Array, length: number): Int32Array {
@@ -20,107 +23,213 @@ function grownFloat64(array: Float64Array, length: number): Float64Array {
   return grown;
 }
 
-function copyInt32(from: Int32Array, fromOffset: number, to: Int32Array, toOffset: number, length: number): void {
-  for (let i = 0; i < length; i++) to[toOffset + i] = from[fromOffset + i]!;
+function grownBytes(array: Uint8Array, length: number): Uint8Array {
+  if (array.length >= length) return array;
+  const grown = new Uint8Array(Math.max(length, array.length * 2));
+  grown.set(array);
+  return grown;
 }
 
-function copyFloat64(from: Float64Array, fromOffset: number, to: Float64Array, toOffset: number, length: number): void {
-  for (let i = 0; i < length; i++) to[toOffset + i] = from[fromOffset + i]!;
+/** Index of the first of `sorted[0, length)` (ascending) that is above `value`. */
+function upperBound(sorted: Int32Array, length: number, value: number): number {
+  let low = 0;
+  let high = length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! <= value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /**
- * One query's entries (lines) as parallel typed arrays: document id (from a ByteDictionary), value (the grade in
- * qrels, the score in a run), and where the line was (line and docno column, to name both lines of a duplicate).
- * Entries [0, count) are in use. Reused from query to query: TrecTable.entries copies a query into one.
+ * One query's entries (lines) as parallel arrays: the value (the grade in qrels, the score in a run) and the
+ * docno, as the bytes [docnoStarts[i], docnoEnds[i]) of `docnoBytes`. Docnos are kept as bytes, not ids: a
+ * document is its bytes, the same in the qrels and the run, and only matters within its query. Entries
+ * [0, count) are in use. Reused from query to query: TrecTable.entries copies a query into one.
  */
 export class QueryEntries {
   count = 0;
-  docIds: Int32Array = new Int32Array(64);
   values: Float64Array = new Float64Array(64);
-  lines: Int32Array = new Int32Array(64);
-  docnoColumns: Int32Array = new Int32Array(64);
+  docnoStarts: Int32Array = new Int32Array(64);
+  docnoEnds: Int32Array = new Int32Array(64);
+  docnoBytes: Uint8Array = new Uint8Array(1024);
+  /** Bytes of docnoBytes in use. */
+  byteCount = 0;
 
-  /** Empties the entries and makes room for `length` of them. */
-  reset(length: number): void {
+  /** Empties the entries and makes room for `length` of them with `byteLength` docno bytes in all. */
+  reset(length: number, byteLength: number): void {
     this.count = 0;
-    this.docIds = grownInt32(this.docIds, length);
+    this.byteCount = 0;
     this.values = grownFloat64(this.values, length);
-    this.lines = grownInt32(this.lines, length);
-    this.docnoColumns = grownInt32(this.docnoColumns, length);
+    this.docnoStarts = grownInt32(this.docnoStarts, length);
+    this.docnoEnds = grownInt32(this.docnoEnds, length);
+    this.docnoBytes = grownBytes(this.docnoBytes, byteLength);
   }
 
-  push(docId: number, value: number, line: number, docnoColumn: number): void {
-    if (this.count === this.docIds.length) this.grow();
+  /** Appends an entry whose docno is `bytes[start, end)`. */
+  push(bytes: Uint8Array, start: number, end: number, value: number): void {
     const i = this.count++;
-    this.docIds[i] = docId;
+    if (i === this.values.length) {
+      this.values = grownFloat64(this.values, i + 1);
+      this.docnoStarts = grownInt32(this.docnoStarts, i + 1);
+      this.docnoEnds = grownInt32(this.docnoEnds, i + 1);
+    }
+    this.docnoBytes = grownBytes(this.docnoBytes, this.byteCount + end - start);
+    this.docnoBytes.set(bytes.subarray(start, end), this.byteCount);
     this.values[i] = value;
-    this.lines[i] = line;
-    this.docnoColumns[i] = docnoColumn;
+    this.docnoStarts[i] = this.byteCount;
+    this.byteCount += end - start;
+    this.docnoEnds[i] = this.byteCount;
   }
 
-  private grow(): void {
-    const length = this.count * 2;
-    this.docIds = grownInt32(this.docIds, length);
-    this.values = grownFloat64(this.values, length);
-    this.lines = grownInt32(this.lines, length);
-    this.docnoColumns = grownInt32(this.docnoColumns, length);
+  /** Entry i's docno, decoded as UTF-8 (for messages and for callers that want strings). */
+  docno(i: number): string {
+    return utf8.decode(this.docnoBytes.subarray(this.docnoStarts[i]!, this.docnoEnds[i]!));
+  }
+
+  /** Byte order of entries a's and b's docnos (negative, 0, positive), as C's strcmp: trec_eval's tie order. */
+  compareDocnos(a: number, b: number): number {
+    const bytes = this.docnoBytes;
+    const aStart = this.docnoStarts[a]!;
+    const aLength = this.docnoEnds[a]! - aStart;
+    const bStart = this.docnoStarts[b]!;
+    const bLength = this.docnoEnds[b]! - bStart;
+    const common = Math.min(aLength, bLength);
+    for (let i = 0; i < common; i++) {
+      const difference = bytes[aStart + i]! - bytes[bStart + i]!;
+      if (difference !== 0) return difference;
+    }
+    return aLength - bLength;
   }
 }
 
+/** Where an entry was in its file: 1-based line, and the docno's 1-based column. */
+export interface EntryLocation {
+  readonly line: number;
+  readonly column: number;
+}
+
 /**
- * Every entry of a file in file order, in blocks of BLOCK_SIZE entries per column: appending never copies, and
- * at most one block is partly empty. Entry e lives in block e >> BLOCK_BITS at e & BLOCK_MASK.
+ * Every entry of a file in file order, in blocks of BLOCK_SIZE entries: appending never copies, and at most one
+ * block is partly filled. Entry e lives in block e >> BLOCK_BITS at e & BLOCK_MASK. A block's docnos lie end to
+ * end in its own byte array; an entry keeps only where its docno ends (it starts where the previous one ended).
+ *
+ * Lines are not stored per entry: entry e is on line e + 1 plus the lines before it that were not entries
+ * (blank, comments, errors), kept only where that number changes.
  */
 class EntryStore {
   count = 0;
-  private readonly docIdBlocks: Int32Array[] = [];
   private readonly valueBlocks: Float64Array[] = [];
-  private readonly lineBlocks: Int32Array[] = [];
-  private readonly columnBlocks: Int32Array[] = [];
-  // The last block of each column, where entries are appended.
-  private docIds: Int32Array = new Int32Array(0);
+  private readonly docnoEndBlocks: Int32Array[] = [];
+  private readonly columnBlocks: Uint16Array[] = [];
+  /** The docno bytes of every full block, exactly as long as they need to be. */
+  private readonly byteBlocks: Uint8Array[] = [];
+  // The last block, where entries are appended; its docno bytes are in `bytes` until it is full.
   private values: Float64Array = new Float64Array(0);
-  private lines: Int32Array = new Int32Array(0);
-  private columns: Int32Array = new Int32Array(0);
+  private docnoEnds: Int32Array = new Int32Array(0);
+  private columns: Uint16Array = new Uint16Array(0);
+  private bytes: Uint8Array = new Uint8Array(1 << 16);
+  private byteCount = 0;
+  /** From entry lineShiftEntries[s] on, an entry's line is its number + 1 + lineShifts[s]. */
+  private lineShiftEntries: Int32Array = new Int32Array(16);
+  private lineShifts: Int32Array = new Int32Array(16);
+  private lineShiftCount = 0;
+  private lineShift = 0;
+  private readonly wideColumns = new Map<number, number>();
 
-  push(docId: number, value: number, line: number, docnoColumn: number): void {
-    const at = this.count & BLOCK_MASK;
+  push(bytes: Uint8Array, start: number, end: number, value: number, line: number, docnoColumn: number): void {
+    const e = this.count;
+    const at = e & BLOCK_MASK;
     if (at === 0) this.addBlock();
-    this.docIds[at] = docId;
+    const length = end - start;
+    if (this.byteCount + length > this.bytes.length) this.bytes = grownBytes(this.bytes, this.byteCount + length);
+    const into = this.bytes;
+    // Byte by byte: docnos are short, and a loop beats the call that copying a view would cost.
+    let to = this.byteCount;
+    for (let i = start; i < end; i++) into[to++] = bytes[i]!;
+    this.byteCount = to;
+    this.docnoEnds[at] = to;
     this.values[at] = value;
-    this.lines[at] = line;
-    this.columns[at] = docnoColumn;
+    if (docnoColumn < WIDE_COLUMN) this.columns[at] = docnoColumn;
+    else {
+      this.columns[at] = WIDE_COLUMN;
+      this.wideColumns.set(e, docnoColumn);
+    }
+    if (line !== e + 1 + this.lineShift) this.shiftLines(e, line - e - 1);
     this.count++;
   }
 
-  /**
-   * Appends entries [start, end) to `into`, which has room for them; their lines and columns only if asked.
-   * Element by element: stretches are often short, and then this beats creating views to copy from.
-   */
-  copyTo(start: number, end: number, into: QueryEntries, withLocations: boolean): void {
+  /** How many docno bytes entries [start, end) have. */
+  bytesOf(start: number, end: number): number {
+    if (start === end) return 0;
+    const last = end - 1;
+    const first = start & BLOCK_MASK ? this.docnoEndBlocks[start >> BLOCK_BITS]![(start & BLOCK_MASK) - 1]! : 0;
+    if (start >> BLOCK_BITS === last >> BLOCK_BITS) return this.docnoEndBlocks[last >> BLOCK_BITS]![last & BLOCK_MASK]! - first;
+    let total = this.blockBytes(start >> BLOCK_BITS) - first;
+    for (let block = (start >> BLOCK_BITS) + 1; block < last >> BLOCK_BITS; block++) total += this.blockBytes(block);
+    return total + this.docnoEndBlocks[last >> BLOCK_BITS]![last & BLOCK_MASK]!;
+  }
+
+  /** Appends entries [start, end) to `into`, which has room for them and their docno bytes. */
+  copyTo(start: number, end: number, into: QueryEntries): void {
     for (let from = start; from < end;) {
       const block = from >> BLOCK_BITS;
       const offset = from & BLOCK_MASK;
       const length = Math.min(end - from, BLOCK_SIZE - offset);
-      copyInt32(this.docIdBlocks[block]!, offset, into.docIds, into.count, length);
-      copyFloat64(this.valueBlocks[block]!, offset, into.values, into.count, length);
-      if (withLocations) {
-        copyInt32(this.lineBlocks[block]!, offset, into.lines, into.count, length);
-        copyInt32(this.columnBlocks[block]!, offset, into.docnoColumns, into.count, length);
+      const values = this.valueBlocks[block]!;
+      const docnoEnds = this.docnoEndBlocks[block]!;
+      const byteStart = offset === 0 ? 0 : docnoEnds[offset - 1]!;
+      const byteEnd = docnoEnds[offset + length - 1]!;
+      into.docnoBytes.set(this.blockByteArray(block).subarray(byteStart, byteEnd), into.byteCount);
+      // Docno offsets move from the block's bytes to the query's.
+      const shift = into.byteCount - byteStart;
+      let previousEnd = into.byteCount;
+      for (let i = 0, to = into.count; i < length; i++, to++) {
+        into.values[to] = values[offset + i]!;
+        into.docnoStarts[to] = previousEnd;
+        previousEnd = docnoEnds[offset + i]! + shift;
+        into.docnoEnds[to] = previousEnd;
       }
       into.count += length;
+      into.byteCount = previousEnd;
       from += length;
     }
   }
 
+  location(e: number): EntryLocation {
+    const shift = upperBound(this.lineShiftEntries, this.lineShiftCount, e);
+    const line = e + 1 + (shift === 0 ? 0 : this.lineShifts[shift - 1]!);
+    const column = this.columnBlocks[e >> BLOCK_BITS]![e & BLOCK_MASK]!;
+    return { line, column: column === WIDE_COLUMN ? this.wideColumns.get(e)! : column };
+  }
+
+  private blockByteArray(block: number): Uint8Array {
+    return block < this.byteBlocks.length ? this.byteBlocks[block]! : this.bytes;
+  }
+
+  private blockBytes(block: number): number {
+    return block < this.byteBlocks.length ? this.byteBlocks[block]!.length : this.byteCount;
+  }
+
+  private shiftLines(e: number, shift: number): void {
+    this.lineShiftEntries = grownInt32(this.lineShiftEntries, this.lineShiftCount + 1);
+    this.lineShifts = grownInt32(this.lineShifts, this.lineShiftCount + 1);
+    this.lineShiftEntries[this.lineShiftCount] = e;
+    this.lineShifts[this.lineShiftCount] = shift;
+    this.lineShiftCount++;
+    this.lineShift = shift;
+  }
+
   private addBlock(): void {
-    this.docIds = new Int32Array(BLOCK_SIZE);
+    // The full block's bytes move out of the reused buffer into an array of their exact size.
+    if (this.count > 0) this.byteBlocks.push(this.bytes.slice(0, this.byteCount));
+    this.byteCount = 0;
     this.values = new Float64Array(BLOCK_SIZE);
-    this.lines = new Int32Array(BLOCK_SIZE);
-    this.columns = new Int32Array(BLOCK_SIZE);
-    this.docIdBlocks.push(this.docIds);
+    this.docnoEnds = new Int32Array(BLOCK_SIZE);
+    this.columns = new Uint16Array(BLOCK_SIZE);
     this.valueBlocks.push(this.values);
-    this.lineBlocks.push(this.lines);
+    this.docnoEndBlocks.push(this.docnoEnds);
     this.columnBlocks.push(this.columns);
   }
 }
@@ -128,13 +237,11 @@ class EntryStore {
 /**
  * A qrels or run file in compact form: every entry in file order, and for each query (numbered in order of
  * first appearance) the stretches of consecutive entries it has. A query's lines need not be contiguous in the
- * file; usually they are, and a query is one stretch. Document ids refer to `docnos`, which qrels and run share
- * when they are read for one evaluation.
+ * file; usually they are, and a query is one stretch.
  */
 export class TrecTable {
   constructor(
     readonly file: string,
-    readonly docnos: ByteDictionary,
     /** Query ids by query number. */
     readonly qids: readonly string[],
     private readonly queryNumbers: ReadonlyMap<string, number>,
@@ -152,16 +259,23 @@ export class TrecTable {
     return this.queryNumbers.get(qid);
   }
 
-  /**
-   * Copies query q's entries, in file order, into `into` (replacing what it held) and returns it. Lines and
-   * docno columns are copied only `withLocations` (they are for messages); otherwise `into` holds stale ones.
-   */
-  entries(q: number, into: QueryEntries = new QueryEntries(), withLocations = false): QueryEntries {
-    into.reset(this.sizes[q]!);
-    for (let s = this.firstStretch[q]!; s < this.firstStretch[q + 1]!; s++) {
-      this.store.copyTo(this.stretchStarts[s]!, this.stretchEnds[s]!, into, withLocations);
-    }
+  /** Copies query q's entries, in file order, into `into` (replacing what it held) and returns it. */
+  entries(q: number, into: QueryEntries = new QueryEntries()): QueryEntries {
+    let bytes = 0;
+    for (let s = this.firstStretch[q]!; s < this.firstStretch[q + 1]!; s++) bytes += this.store.bytesOf(this.stretchStarts[s]!, this.stretchEnds[s]!);
+    into.reset(this.sizes[q]!, bytes);
+    for (let s = this.firstStretch[q]!; s < this.firstStretch[q + 1]!; s++) this.store.copyTo(this.stretchStarts[s]!, this.stretchEnds[s]!, into);
     return into;
+  }
+
+  /** Where query q's entry i (as `entries` numbers them) was in the file: for messages. */
+  location(q: number, i: number): EntryLocation {
+    let rest = i;
+    for (let s = this.firstStretch[q]!; ; s++) {
+      const length = this.stretchEnds[s]! - this.stretchStarts[s]!;
+      if (rest < length) return this.store.location(this.stretchStarts[s]! + rest);
+      rest -= length;
+    }
   }
 }
 
@@ -189,11 +303,14 @@ export class TrecTableBuilder {
     return q;
   }
 
-  /** Appends an entry of query q (a number from queryNumber). */
-  add(q: number, docId: number, value: number, line: number, docnoColumn: number): void {
+  /**
+   * Appends an entry of query q (a number from queryNumber) whose docno is `bytes[start, end)`, read from `line`
+   * (lines count from 1 and only grow) with the docno at `docnoColumn`.
+   */
+  add(q: number, bytes: Uint8Array, start: number, end: number, value: number, line: number, docnoColumn: number): void {
     if (q !== this.lastQuery) this.startStretch(q);
     this.sizes[q]!++;
-    this.store.push(docId, value, line, docnoColumn);
+    this.store.push(bytes, start, end, value, line, docnoColumn);
   }
 
   private startStretch(q: number): void {
@@ -206,7 +323,7 @@ export class TrecTableBuilder {
   }
 
   /** The table: stretches sorted by query (a counting sort, keeping file order within a query). */
-  build(file: string, docnos: ByteDictionary): TrecTable {
+  build(file: string): TrecTable {
     const queries = this.qids.length;
     const firstStretch = new Int32Array(queries + 1);
     for (let s = 0; s < this.stretches; s++) firstStretch[this.stretchQueries[s]! + 1]!++;
@@ -219,6 +336,6 @@ export class TrecTableBuilder {
       starts[at] = this.stretchStarts[s]!;
       ends[at] = s + 1 < this.stretches ? this.stretchStarts[s + 1]! : this.store.count;
     }
-    return new TrecTable(file, docnos, this.qids, this.queryNumbers, this.store, this.sizes, firstStretch, starts, ends);
+    return new TrecTable(file, this.qids, this.queryNumbers, this.store, this.sizes, firstStretch, starts, ends);
   }
 }
