@@ -63025,13 +63025,20 @@ function splitCommand(context) {
 import { isUtf8 as isUtf83 } from "node:buffer";
 
 // src/core/scoring/byte-dictionary.ts
+var EMPTY_HASH = 2166136261;
+function hashStep(hash2, byte) {
+  return Math.imul(hash2 ^ byte, 16777619);
+}
+function finishHash(hash2) {
+  let mixed = hash2 ^ hash2 >>> 16;
+  mixed = Math.imul(mixed, 2246822507);
+  mixed ^= mixed >>> 13;
+  return mixed | 0;
+}
 function hashBytes(bytes, start, end) {
-  let hash2 = 2166136261;
-  for (let i = start; i < end; i++) hash2 = Math.imul(hash2 ^ bytes[i], 16777619);
-  hash2 ^= hash2 >>> 16;
-  hash2 = Math.imul(hash2, 2246822507);
-  hash2 ^= hash2 >>> 13;
-  return hash2 | 0;
+  let hash2 = EMPTY_HASH;
+  for (let i = start; i < end; i++) hash2 = hashStep(hash2, bytes[i]);
+  return finishHash(hash2);
 }
 var EMPTY = 0;
 var ByteDictionary = class {
@@ -63235,11 +63242,96 @@ function parseIntegerBytes(bytes, start, end) {
   return negative ? -value2 : value2;
 }
 
+// src/core/scoring/docno-index.ts
+var MIN_SLOTS = 16;
+function slotsFor(count2) {
+  let slots = MIN_SLOTS;
+  while (slots < count2 * 2) slots *= 2;
+  return slots;
+}
+var DocnoIndex = class {
+  /** A slot holds entry + 1; 0 marks an empty slot. Only the first `mask + 1` slots are in use. */
+  slots = new Int32Array(MIN_SLOTS);
+  mask = MIN_SLOTS - 1;
+  added = 0;
+  entries;
+  /**
+   * Empties the index, to hold entries of `entries`, added in order with firstWithDocnoOf; `expected` of them
+   * fit without growing the table.
+   */
+  reset(entries, expected = entries.count) {
+    const size = slotsFor(expected);
+    if (this.slots.length < size) this.slots = new Int32Array(size);
+    else this.slots.fill(0, 0, size);
+    this.mask = size - 1;
+    this.added = 0;
+    this.entries = entries;
+  }
+  /** Indexes every entry of `entries` (whose docnos must be distinct), to look docnos up with `find`. */
+  index(entries) {
+    this.reset(entries);
+    for (let i = 0; i < entries.count; i++) this.firstWithDocnoOf(i);
+  }
+  /**
+   * The earlier entry that has entry i's docno, or −1 when none has, and then entry i is added. Entries are
+   * added in order, 0, 1, 2, …, so the earlier one is the first with that docno.
+   */
+  firstWithDocnoOf(i) {
+    const entries = this.entries;
+    const hash2 = entries.docnoHashes[i];
+    const { slots, mask } = this;
+    let slot = hash2 & mask;
+    for (; ; slot = slot + 1 & mask) {
+      const entry = slots[slot] - 1;
+      if (entry < 0) break;
+      if (entries.docnoHashes[entry] === hash2 && sameDocno(entries, entry, entries, i)) return entry;
+    }
+    slots[slot] = i + 1;
+    this.added = i + 1;
+    if (this.added * 2 > mask + 1) this.grow();
+    return -1;
+  }
+  /** The indexed entry with the docno of `other`'s entry i, or −1 when there is none. */
+  find(other, i) {
+    const entries = this.entries;
+    const hash2 = other.docnoHashes[i];
+    const { slots, mask } = this;
+    for (let slot = hash2 & mask; ; slot = slot + 1 & mask) {
+      const entry = slots[slot] - 1;
+      if (entry < 0) return -1;
+      if (entries.docnoHashes[entry] === hash2 && sameDocno(entries, entry, other, i)) return entry;
+    }
+  }
+  /** Doubles the table and puts every entry back in its slot. */
+  grow() {
+    const size = (this.mask + 1) * 2;
+    const slots = this.slots.length >= size ? this.slots.fill(0, 0, size) : new Int32Array(size);
+    const hashes = this.entries.docnoHashes;
+    const mask = size - 1;
+    for (let entry = 0; entry < this.added; entry++) {
+      let slot = hashes[entry] & mask;
+      while (slots[slot] !== 0) slot = slot + 1 & mask;
+      slots[slot] = entry + 1;
+    }
+    this.slots = slots;
+    this.mask = mask;
+  }
+};
+function sameDocno(a, i, b, j) {
+  const aStart = a.docnoStarts[i];
+  const bStart = b.docnoStarts[j];
+  const length = a.docnoEnds[i] - aStart;
+  if (b.docnoEnds[j] - bStart !== length) return false;
+  const aBytes = a.docnoBytes;
+  const bBytes = b.docnoBytes;
+  for (let k = 0; k < length; k++) if (aBytes[aStart + k] !== bBytes[bStart + k]) return false;
+  return true;
+}
+
 // src/core/scoring/trec-table.ts
 var BLOCK_BITS = 16;
 var BLOCK_SIZE = 1 << BLOCK_BITS;
 var BLOCK_MASK = BLOCK_SIZE - 1;
-var WIDE_COLUMN = 65535;
 var utf8 = new TextDecoder();
 function grownInt32(array2, length) {
   if (array2.length >= length) return array2;
@@ -63274,6 +63366,7 @@ var QueryEntries = class {
   values = new Float64Array(64);
   docnoStarts = new Int32Array(64);
   docnoEnds = new Int32Array(64);
+  docnoHashes = new Int32Array(64);
   docnoBytes = new Uint8Array(1024);
   /** Bytes of docnoBytes in use. */
   byteCount = 0;
@@ -63284,6 +63377,7 @@ var QueryEntries = class {
     this.values = grownFloat64(this.values, length);
     this.docnoStarts = grownInt32(this.docnoStarts, length);
     this.docnoEnds = grownInt32(this.docnoEnds, length);
+    this.docnoHashes = grownInt32(this.docnoHashes, length);
     this.docnoBytes = grownBytes(this.docnoBytes, byteLength);
   }
   /** Appends an entry whose docno is `bytes[start, end)`. */
@@ -63293,13 +63387,22 @@ var QueryEntries = class {
       this.values = grownFloat64(this.values, i + 1);
       this.docnoStarts = grownInt32(this.docnoStarts, i + 1);
       this.docnoEnds = grownInt32(this.docnoEnds, i + 1);
+      this.docnoHashes = grownInt32(this.docnoHashes, i + 1);
     }
-    this.docnoBytes = grownBytes(this.docnoBytes, this.byteCount + end - start);
-    this.docnoBytes.set(bytes.subarray(start, end), this.byteCount);
+    if (this.byteCount + end - start > this.docnoBytes.length) this.docnoBytes = grownBytes(this.docnoBytes, this.byteCount + end - start);
+    const into = this.docnoBytes;
     this.values[i] = value2;
     this.docnoStarts[i] = this.byteCount;
-    this.byteCount += end - start;
-    this.docnoEnds[i] = this.byteCount;
+    let to = this.byteCount;
+    let hash2 = EMPTY_HASH;
+    for (let from = start; from < end; from++) {
+      const byte = bytes[from];
+      into[to++] = byte;
+      hash2 = hashStep(hash2, byte);
+    }
+    this.byteCount = to;
+    this.docnoEnds[i] = to;
+    this.docnoHashes[i] = finishHash(hash2);
   }
   /** Entry i's docno, decoded as UTF-8 (for messages and for callers that want strings). */
   docno(i) {
@@ -63324,13 +63427,13 @@ var EntryStore = class {
   count = 0;
   valueBlocks = [];
   docnoEndBlocks = [];
-  columnBlocks = [];
+  hashBlocks = [];
   /** The docno bytes of every full block, exactly as long as they need to be. */
   byteBlocks = [];
   // The last block, where entries are appended; its docno bytes are in `bytes` until it is full.
   values = new Float64Array(0);
   docnoEnds = new Int32Array(0);
-  columns = new Uint16Array(0);
+  hashes = new Int32Array(0);
   bytes = new Uint8Array(1 << 16);
   byteCount = 0;
   /** From entry lineShiftEntries[s] on, an entry's line is its number + 1 + lineShifts[s]. */
@@ -63338,26 +63441,29 @@ var EntryStore = class {
   lineShifts = new Int32Array(16);
   lineShiftCount = 0;
   lineShift = 0;
-  wideColumns = /* @__PURE__ */ new Map();
-  push(bytes, start, end, value2, line, docnoColumn) {
-    const e = this.count;
-    const at = e & BLOCK_MASK;
-    if (at === 0) this.addBlock();
-    const length = end - start;
-    if (this.byteCount + length > this.bytes.length) this.bytes = grownBytes(this.bytes, this.byteCount + length);
-    const into = this.bytes;
-    let to = this.byteCount;
-    for (let i = start; i < end; i++) into[to++] = bytes[i];
-    this.byteCount = to;
-    this.docnoEnds[at] = to;
-    this.values[at] = value2;
-    if (docnoColumn < WIDE_COLUMN) this.columns[at] = docnoColumn;
-    else {
-      this.columns[at] = WIDE_COLUMN;
-      this.wideColumns.set(e, docnoColumn);
+  /** Appends `entries`, which were read from `lines` (ascending). */
+  append(entries, lines) {
+    for (let i = 0; i < entries.count; ) {
+      const at = this.count & BLOCK_MASK;
+      if (at === 0) this.addBlock();
+      const length = Math.min(entries.count - i, BLOCK_SIZE - at);
+      const byteStart = entries.docnoStarts[i];
+      const byteEnd = entries.docnoEnds[i + length - 1];
+      this.bytes = grownBytes(this.bytes, this.byteCount + byteEnd - byteStart);
+      this.bytes.set(entries.docnoBytes.subarray(byteStart, byteEnd), this.byteCount);
+      this.values.set(entries.values.subarray(i, i + length), at);
+      this.hashes.set(entries.docnoHashes.subarray(i, i + length), at);
+      const shift = this.byteCount - byteStart;
+      for (let j = 0; j < length; j++) {
+        const e = this.count + j;
+        this.docnoEnds[at + j] = entries.docnoEnds[i + j] + shift;
+        const line = lines[i + j];
+        if (line !== e + 1 + this.lineShift) this.shiftLines(e, line - e - 1);
+      }
+      this.byteCount += byteEnd - byteStart;
+      this.count += length;
+      i += length;
     }
-    if (line !== e + 1 + this.lineShift) this.shiftLines(e, line - e - 1);
-    this.count++;
   }
   /** How many docno bytes entries [start, end) have. */
   bytesOf(start, end) {
@@ -63375,15 +63481,15 @@ var EntryStore = class {
       const block2 = from >> BLOCK_BITS;
       const offset = from & BLOCK_MASK;
       const length = Math.min(end - from, BLOCK_SIZE - offset);
-      const values = this.valueBlocks[block2];
       const docnoEnds = this.docnoEndBlocks[block2];
       const byteStart = offset === 0 ? 0 : docnoEnds[offset - 1];
       const byteEnd = docnoEnds[offset + length - 1];
       into.docnoBytes.set(this.blockByteArray(block2).subarray(byteStart, byteEnd), into.byteCount);
+      into.values.set(this.valueBlocks[block2].subarray(offset, offset + length), into.count);
+      into.docnoHashes.set(this.hashBlocks[block2].subarray(offset, offset + length), into.count);
       const shift = into.byteCount - byteStart;
       let previousEnd = into.byteCount;
       for (let i = 0, to = into.count; i < length; i++, to++) {
-        into.values[to] = values[offset + i];
         into.docnoStarts[to] = previousEnd;
         previousEnd = docnoEnds[offset + i] + shift;
         into.docnoEnds[to] = previousEnd;
@@ -63393,11 +63499,10 @@ var EntryStore = class {
       from += length;
     }
   }
-  location(e) {
+  /** The line entry e was read from. */
+  line(e) {
     const shift = upperBound(this.lineShiftEntries, this.lineShiftCount, e);
-    const line = e + 1 + (shift === 0 ? 0 : this.lineShifts[shift - 1]);
-    const column2 = this.columnBlocks[e >> BLOCK_BITS][e & BLOCK_MASK];
-    return { line, column: column2 === WIDE_COLUMN ? this.wideColumns.get(e) : column2 };
+    return e + 1 + (shift === 0 ? 0 : this.lineShifts[shift - 1]);
   }
   blockByteArray(block2) {
     return block2 < this.byteBlocks.length ? this.byteBlocks[block2] : this.bytes;
@@ -63418,10 +63523,10 @@ var EntryStore = class {
     this.byteCount = 0;
     this.values = new Float64Array(BLOCK_SIZE);
     this.docnoEnds = new Int32Array(BLOCK_SIZE);
-    this.columns = new Uint16Array(BLOCK_SIZE);
+    this.hashes = new Int32Array(BLOCK_SIZE);
     this.valueBlocks.push(this.values);
     this.docnoEndBlocks.push(this.docnoEnds);
-    this.columnBlocks.push(this.columns);
+    this.hashBlocks.push(this.hashes);
   }
 };
 var TrecTable = class {
@@ -63455,17 +63560,29 @@ var TrecTable = class {
     for (let s = this.firstStretch[q]; s < this.firstStretch[q + 1]; s++) this.store.copyTo(this.stretchStarts[s], this.stretchEnds[s], into);
     return into;
   }
-  /** Where query q's entry i (as `entries` numbers them) was in the file: for messages. */
-  location(q, i) {
+  /** How many stretches query q has. */
+  stretchCount(q) {
+    return this.firstStretch[q + 1] - this.firstStretch[q];
+  }
+  /** The entry of the file that is query q's entry i (as `entries` numbers them). */
+  fileEntry(q, i) {
     let rest = i;
     for (let s = this.firstStretch[q]; ; s++) {
       const length = this.stretchEnds[s] - this.stretchStarts[s];
-      if (rest < length) return this.store.location(this.stretchStarts[s] + rest);
+      if (rest < length) return this.stretchStarts[s] + rest;
       rest -= length;
     }
   }
+  /** The line the file's entry e was read from. */
+  line(e) {
+    return this.store.line(e);
+  }
 };
 var TrecTableBuilder = class {
+  constructor(onDuplicate) {
+    this.onDuplicate = onDuplicate;
+  }
+  onDuplicate;
   store = new EntryStore();
   qids = [];
   queryNumbers = /* @__PURE__ */ new Map();
@@ -63475,6 +63592,17 @@ var TrecTableBuilder = class {
   stretchStarts = new Int32Array(64);
   stretches = 0;
   lastQuery = -1;
+  /** The current stretch's entries and lines, until the next stretch starts; its docnos indexed while it is its query's first. */
+  stretch = new QueryEntries();
+  stretchLines = new Int32Array(64);
+  stretchDocnos = new DocnoIndex();
+  firstOfQuery = false;
+  /** Per query: the entries of its first stretch. */
+  firstStretchSizes = new Int32Array(64);
+  /** The file entries of later stretches (ascending) and their docno columns, for duplicates found in build. */
+  laterEntries = new Int32Array(0);
+  laterColumns = new Int32Array(0);
+  laterCount = 0;
   /** The number of a query id, numbering it if it is new. */
   queryNumber(qid) {
     let q = this.queryNumbers.get(qid);
@@ -63483,6 +63611,7 @@ var TrecTableBuilder = class {
       this.qids.push(qid);
       this.queryNumbers.set(qid, q);
       this.sizes = grownInt32(this.sizes, q + 1);
+      this.firstStretchSizes = grownInt32(this.firstStretchSizes, q + 1);
     }
     return q;
   }
@@ -63492,19 +63621,46 @@ var TrecTableBuilder = class {
    */
   add(q, bytes, start, end, value2, line, docnoColumn) {
     if (q !== this.lastQuery) this.startStretch(q);
+    const { stretch } = this;
+    const i = stretch.count;
+    stretch.push(bytes, start, end, value2);
+    if (i === this.stretchLines.length) this.stretchLines = grownInt32(this.stretchLines, i + 1);
+    this.stretchLines[i] = line;
     this.sizes[q]++;
-    this.store.push(bytes, start, end, value2, line, docnoColumn);
+    if (this.firstOfQuery) {
+      this.firstStretchSizes[q]++;
+      const first = this.stretchDocnos.firstWithDocnoOf(i);
+      if (first >= 0) this.onDuplicate({ qid: this.qids[q], docno: stretch.docno(i), line, docnoColumn, firstLine: this.stretchLines[first] });
+    } else {
+      this.addLaterColumn(this.store.count + i, docnoColumn);
+    }
   }
   startStretch(q) {
+    this.endStretch();
     this.stretchQueries = grownInt32(this.stretchQueries, this.stretches + 1);
     this.stretchStarts = grownInt32(this.stretchStarts, this.stretches + 1);
     this.stretchQueries[this.stretches] = q;
     this.stretchStarts[this.stretches] = this.store.count;
     this.stretches++;
     this.lastQuery = q;
+    this.firstOfQuery = this.sizes[q] === 0;
+    if (this.firstOfQuery) this.stretchDocnos.reset(this.stretch, this.stretch.count);
+    this.stretch.reset(0, 0);
+  }
+  endStretch() {
+    this.store.append(this.stretch, this.stretchLines);
+  }
+  addLaterColumn(e, docnoColumn) {
+    this.laterEntries = grownInt32(this.laterEntries, this.laterCount + 1);
+    this.laterColumns = grownInt32(this.laterColumns, this.laterCount + 1);
+    this.laterEntries[this.laterCount] = e;
+    this.laterColumns[this.laterCount] = docnoColumn;
+    this.laterCount++;
   }
   /** The table: stretches sorted by query (a counting sort, keeping file order within a query). */
   build(file2) {
+    this.endStretch();
+    this.stretch.reset(0, 0);
     const queries = this.qids.length;
     const firstStretch = new Int32Array(queries + 1);
     for (let s = 0; s < this.stretches; s++) firstStretch[this.stretchQueries[s] + 1]++;
@@ -63517,70 +63673,26 @@ var TrecTableBuilder = class {
       starts[at] = this.stretchStarts[s];
       ends[at] = s + 1 < this.stretches ? this.stretchStarts[s + 1] : this.store.count;
     }
-    return new TrecTable(file2, this.qids, this.queryNumbers, this.store, this.sizes, firstStretch, starts, ends);
+    const table2 = new TrecTable(file2, this.qids, this.queryNumbers, this.store, this.sizes, firstStretch, starts, ends);
+    this.findLaterDuplicates(table2);
+    return table2;
   }
-};
-
-// src/core/scoring/docno-index.ts
-var DocnoIndex = class {
-  /** A slot holds entry + 1; 0 marks an empty slot. */
-  slots = new Int32Array(1 << 10);
-  mask = 0;
-  /** Per entry: the hash of its docno (to reject most other docnos without comparing bytes). */
-  hashes = new Int32Array(1 << 9);
-  entries;
-  /** Empties the index, to hold entries of `entries` (added with firstWithDocnoOf). */
-  reset(entries) {
-    const size = Math.max(16, 2 ** Math.ceil(Math.log2(entries.count * 2 + 1)));
-    if (this.slots.length < size) this.slots = new Int32Array(size);
-    else this.slots.fill(0, 0, size);
-    if (this.hashes.length < entries.count) this.hashes = new Int32Array(size >> 1);
-    this.mask = size - 1;
-    this.entries = entries;
-  }
-  /** Indexes every entry of `entries` (whose docnos must be distinct), to look docnos up with `find`. */
-  index(entries) {
-    this.reset(entries);
-    for (let i = 0; i < entries.count; i++) this.firstWithDocnoOf(i);
-  }
-  /**
-   * The earlier entry (added before) that has entry i's docno, or −1 when none has, and then entry i is added.
-   * Entries are added in order, so the earlier one is the first.
-   */
-  firstWithDocnoOf(i) {
-    const entries = this.entries;
-    const bytes = entries.docnoBytes;
-    const start = entries.docnoStarts[i];
-    const end = entries.docnoEnds[i];
-    const hash2 = hashBytes(bytes, start, end);
-    const { slots, mask } = this;
-    let slot = hash2 & mask;
-    for (; ; slot = slot + 1 & mask) {
-      const entry = slots[slot] - 1;
-      if (entry < 0) break;
-      if (this.hashes[entry] === hash2 && this.sameDocno(entry, bytes, start, end)) return entry;
+  /** Duplicates in the later stretches of queries whose lines are not contiguous: against all of the query's entries before. */
+  findLaterDuplicates(table2) {
+    const query = new QueryEntries();
+    const seen = new DocnoIndex();
+    for (let q = 0; q < this.qids.length; q++) {
+      if (table2.stretchCount(q) === 1) continue;
+      table2.entries(q, query);
+      seen.reset(query);
+      for (let i = 0; i < query.count; i++) {
+        const first = seen.firstWithDocnoOf(i);
+        if (first < 0 || i < this.firstStretchSizes[q]) continue;
+        const e = table2.fileEntry(q, i);
+        const docnoColumn = this.laterColumns[upperBound(this.laterEntries, this.laterCount, e) - 1];
+        this.onDuplicate({ qid: this.qids[q], docno: query.docno(i), line: table2.line(e), docnoColumn, firstLine: table2.line(table2.fileEntry(q, first)) });
+      }
     }
-    slots[slot] = i + 1;
-    this.hashes[i] = hash2;
-    return -1;
-  }
-  /** The indexed entry whose docno is `bytes[start, end)`, or −1 when there is none. */
-  find(bytes, start, end) {
-    const hash2 = hashBytes(bytes, start, end);
-    const { slots, mask } = this;
-    for (let slot = hash2 & mask; ; slot = slot + 1 & mask) {
-      const entry = slots[slot] - 1;
-      if (entry < 0) return -1;
-      if (this.hashes[entry] === hash2 && this.sameDocno(entry, bytes, start, end)) return entry;
-    }
-  }
-  sameDocno(entry, bytes, start, end) {
-    const entries = this.entries;
-    const own6 = entries.docnoBytes;
-    const ownStart = entries.docnoStarts[entry];
-    if (entries.docnoEnds[entry] - ownStart !== end - start) return false;
-    for (let i = start, j = ownStart; i < end; i++, j++) if (own6[j] !== bytes[i]) return false;
-    return true;
   }
 };
 
@@ -63644,11 +63756,20 @@ var TableParser = class {
     this.format = format;
     this.problems = problems;
     this.fields = new LineFields(format.columns.length + 1);
+    this.table = new TrecTableBuilder(
+      (duplicate) => problems.add({
+        file: file2,
+        line: duplicate.line,
+        column: duplicate.docnoColumn,
+        field: "docno",
+        message: format.duplicate(duplicate.docno, duplicate.qid, duplicate.firstLine)
+      })
+    );
   }
   file;
   format;
   problems;
-  table = new TrecTableBuilder();
+  table;
   /** Non-blank lines seen that are not comments. */
   records = 0;
   /** Lines seen. */
@@ -63736,26 +63857,6 @@ var TableParser = class {
     };
   }
 };
-function reportDuplicates(table2, format, problems) {
-  const query = new QueryEntries();
-  const seen = new DocnoIndex();
-  for (let q = 0; q < table2.qids.length; q++) {
-    table2.entries(q, query);
-    seen.reset(query);
-    for (let i = 0; i < query.count; i++) {
-      const first = seen.firstWithDocnoOf(i);
-      if (first < 0) continue;
-      const { line, column: column2 } = table2.location(q, i);
-      problems.add({
-        file: table2.file,
-        line,
-        column: column2,
-        field: "docno",
-        message: format.duplicate(query.docno(i), table2.qids[q], table2.location(q, first).line)
-      });
-    }
-  }
-}
 async function readTable(file2, format, onProgress) {
   const problems = new ProblemsByLine();
   const parser = new TableParser(file2, format, problems);
@@ -63772,7 +63873,6 @@ async function readTable(file2, format, onProgress) {
     problems.add({ file: file2, message: `${what}; expected lines of "${format.columns.join(" ")}"` });
   }
   const table2 = parser.table.build(file2);
-  reportDuplicates(table2, format, problems);
   problems.throwIfAny();
   return table2;
 }
@@ -63867,10 +63967,9 @@ var JudgedRanker = class {
     this.judged = atLeastInt32(this.judged, run.count);
     this.judgmentOf = atLeastInt32(this.judgmentOf, run.count);
     const { judged, judgmentOf } = this;
-    const { docnoBytes, docnoStarts, docnoEnds } = run;
     let count2 = 0;
     for (let i = 0; i < run.count; i++) {
-      const judgment = index.find(docnoBytes, docnoStarts[i], docnoEnds[i]);
+      const judgment = index.find(run, i);
       judgmentOf[i] = judgment;
       if (judgment >= 0) judged[count2++] = i;
     }

@@ -7,8 +7,7 @@ import { LineFields } from './line-fields.js';
 import { parseIntegerBytes, parseNumberBytes } from './number-bytes.js';
 import { readFailure } from './read-problems.js';
 import { firstBadByte, notUtf8Problem } from './utf8.js';
-import { QueryEntries, type TrecTable, TrecTableBuilder } from '../core/scoring/trec-table.js';
-import { DocnoIndex } from '../core/scoring/docno-index.js';
+import { type TrecTable, TrecTableBuilder } from '../core/scoring/trec-table.js';
 
 /** Called after each chunk of a file is parsed: records (non-blank lines) and bytes read so far. */
 
@@ -97,7 +96,7 @@ function columnOf(bytes: Buffer, lineStart: number, offset: number): number {
 
 /** Parses the lines of one qrels or run file, chunk by chunk, into a TrecTable. */
 class TableParser {
-  readonly table = new TrecTableBuilder();
+  readonly table: TrecTableBuilder;
   /** Non-blank lines seen that are not comments. */
   records = 0;
   /** Lines seen. */
@@ -116,6 +115,16 @@ class TableParser {
     private readonly problems: ProblemsByLine,
   ) {
     this.fields = new LineFields(format.columns.length + 1);
+    // A document listed twice for one query: the later line is the problem (in a run, naming the first).
+    this.table = new TrecTableBuilder((duplicate) =>
+      problems.add({
+        file,
+        line: duplicate.line,
+        column: duplicate.docnoColumn,
+        field: 'docno',
+        message: format.duplicate(duplicate.docno, duplicate.qid, duplicate.firstLine),
+      }),
+    );
   }
 
   /**
@@ -200,31 +209,6 @@ class TableParser {
 }
 
 /**
- * Reports each document listed more than once for one query, naming the later line (and, in a run, the first).
- * Each query's docnos go through a small hash table of that query's alone.
- */
-function reportDuplicates(table: TrecTable, format: TrecFormat, problems: ProblemsByLine): void {
-  const query = new QueryEntries();
-  const seen = new DocnoIndex();
-  for (let q = 0; q < table.qids.length; q++) {
-    table.entries(q, query);
-    seen.reset(query);
-    for (let i = 0; i < query.count; i++) {
-      const first = seen.firstWithDocnoOf(i);
-      if (first < 0) continue;
-      const { line, column } = table.location(q, i);
-      problems.add({
-        file: table.file,
-        line,
-        column,
-        field: 'docno',
-        message: format.duplicate(query.docno(i), table.qids[q]!, table.location(q, first).line),
-      });
-    }
-  }
-}
-
-/**
  * Reads a whole qrels or run file, collecting problems instead of stopping at the first, then throws an
  * InputError listing up to 20 of them (file, line, column) if there were any.
  */
@@ -244,7 +228,6 @@ async function readTable(file: string, format: TrecFormat, onProgress?: ReadProg
     problems.add({ file, message: `${what}; expected lines of "${format.columns.join(' ')}"` });
   }
   const table = parser.table.build(file);
-  reportDuplicates(table, format, problems);
   problems.throwIfAny();
   return table;
 }

@@ -1,11 +1,24 @@
-/** FNV-1a over the bytes, then a final avalanche so that the low bits (the table slot) depend on every byte. */
+/** The hash of no bytes: FNV-1a's offset basis. */
+export const EMPTY_HASH = 0x811c9dc5;
+
+/** The running hash with one more byte (FNV-1a). */
+export function hashStep(hash: number, byte: number): number {
+  return Math.imul(hash ^ byte, 0x01000193);
+}
+
+/** The table hash of a running hash: a final avalanche so that the low bits (the table slot) depend on every byte. */
+export function finishHash(hash: number): number {
+  let mixed = hash ^ (hash >>> 16);
+  mixed = Math.imul(mixed, 0x85ebca6b);
+  mixed ^= mixed >>> 13;
+  return mixed | 0;
+}
+
+/** FNV-1a over the bytes, finished by finishHash. */
 export function hashBytes(bytes: Uint8Array, start: number, end: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
-  hash ^= hash >>> 16;
-  hash = Math.imul(hash, 0x85ebca6b);
-  hash ^= hash >>> 13;
-  return hash | 0;
+  let hash = EMPTY_HASH;
+  for (let i = start; i < end; i++) hash = hashStep(hash, bytes[i]!);
+  return finishHash(hash);
 }
 
 /** A slot of the hash table holds id + 1; 0 marks an empty slot. */

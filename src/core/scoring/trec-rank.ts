@@ -114,10 +114,9 @@ export class JudgedRanker {
     this.judged = atLeastInt32(this.judged, run.count);
     this.judgmentOf = atLeastInt32(this.judgmentOf, run.count);
     const { judged, judgmentOf } = this;
-    const { docnoBytes, docnoStarts, docnoEnds } = run;
     let count = 0;
     for (let i = 0; i < run.count; i++) {
-      const judgment = index.find(docnoBytes, docnoStarts[i]!, docnoEnds[i]!);
+      const judgment = index.find(run, i);
       judgmentOf[i] = judgment;
       if (judgment >= 0) judged[count++] = i;
     }

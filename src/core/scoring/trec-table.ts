@@ -1,10 +1,10 @@
-/** Entries per storage block: 64 Ki entries, 0.9 MiB over the three columns plus the block's docno bytes. */
+import { EMPTY_HASH, finishHash, hashStep } from './byte-dictionary.js';
+import { DocnoIndex } from './docno-index.js';
+
+/** Entries per storage block: 64 Ki entries, 1 MiB over the three columns plus the block's docno bytes. */
 const BLOCK_BITS = 16;
 const BLOCK_SIZE = 1 << BLOCK_BITS;
 const BLOCK_MASK = BLOCK_SIZE - 1;
-
-/** A docno column at or beyond this is kept in a map rather than in the 16-bit column array. */
-const WIDE_COLUMN = 0xffff;
 
 const utf8 = new TextDecoder();
 
@@ -44,15 +44,17 @@ function upperBound(sorted: Int32Array, length: number, value: number): number {
 
 /**
  * One query's entries (lines) as parallel arrays: the value (the grade in qrels, the score in a run) and the
- * docno, as the bytes [docnoStarts[i], docnoEnds[i]) of `docnoBytes`. Docnos are kept as bytes, not ids: a
- * document is its bytes, the same in the qrels and the run, and only matters within its query. Entries
- * [0, count) are in use. Reused from query to query: TrecTable.entries copies a query into one.
+ * docno, as the bytes [docnoStarts[i], docnoEnds[i]) of `docnoBytes`, with their hash (hashBytes), computed once
+ * as they are read. Docnos are kept as bytes, not ids: a document is its bytes, the same in the qrels and the
+ * run, and only matters within its query (DocnoIndex). Entries [0, count) are in use. Reused from query to
+ * query: TrecTable.entries copies a query into one.
  */
 export class QueryEntries {
   count = 0;
   values: Float64Array = new Float64Array(64);
   docnoStarts: Int32Array = new Int32Array(64);
   docnoEnds: Int32Array = new Int32Array(64);
+  docnoHashes: Int32Array = new Int32Array(64);
   docnoBytes: Uint8Array = new Uint8Array(1024);
   /** Bytes of docnoBytes in use. */
   byteCount = 0;
@@ -64,6 +66,7 @@ export class QueryEntries {
     this.values = grownFloat64(this.values, length);
     this.docnoStarts = grownInt32(this.docnoStarts, length);
     this.docnoEnds = grownInt32(this.docnoEnds, length);
+    this.docnoHashes = grownInt32(this.docnoHashes, length);
     this.docnoBytes = grownBytes(this.docnoBytes, byteLength);
   }
 
@@ -74,13 +77,23 @@ export class QueryEntries {
       this.values = grownFloat64(this.values, i + 1);
       this.docnoStarts = grownInt32(this.docnoStarts, i + 1);
       this.docnoEnds = grownInt32(this.docnoEnds, i + 1);
+      this.docnoHashes = grownInt32(this.docnoHashes, i + 1);
     }
-    this.docnoBytes = grownBytes(this.docnoBytes, this.byteCount + end - start);
-    this.docnoBytes.set(bytes.subarray(start, end), this.byteCount);
+    if (this.byteCount + end - start > this.docnoBytes.length) this.docnoBytes = grownBytes(this.docnoBytes, this.byteCount + end - start);
+    const into = this.docnoBytes;
     this.values[i] = value;
     this.docnoStarts[i] = this.byteCount;
-    this.byteCount += end - start;
-    this.docnoEnds[i] = this.byteCount;
+    // Byte by byte, hashing as it copies: docnos are short, and a loop beats making a view to copy from.
+    let to = this.byteCount;
+    let hash = EMPTY_HASH;
+    for (let from = start; from < end; from++) {
+      const byte = bytes[from]!;
+      into[to++] = byte;
+      hash = hashStep(hash, byte);
+    }
+    this.byteCount = to;
+    this.docnoEnds[i] = to;
+    this.docnoHashes[i] = finishHash(hash);
   }
 
   /** Entry i's docno, decoded as UTF-8 (for messages and for callers that want strings). */
@@ -104,31 +117,35 @@ export class QueryEntries {
   }
 }
 
-/** Where an entry was in its file: 1-based line, and the docno's 1-based column. */
-export interface EntryLocation {
+/** A docno listed twice for one query: where the second listing is, and the line of the first. */
+export interface Duplicate {
+  readonly qid: string;
+  readonly docno: string;
   readonly line: number;
-  readonly column: number;
+  readonly docnoColumn: number;
+  readonly firstLine: number;
 }
 
 /**
- * Every entry of a file in file order, in blocks of BLOCK_SIZE entries: appending never copies, and at most one
- * block is partly filled. Entry e lives in block e >> BLOCK_BITS at e & BLOCK_MASK. A block's docnos lie end to
- * end in its own byte array; an entry keeps only where its docno ends (it starts where the previous one ended).
+ * Every entry of a file in file order, in blocks of BLOCK_SIZE entries: appending never copies a block, and at
+ * most one block is partly filled. Entry e lives in block e >> BLOCK_BITS at e & BLOCK_MASK. A block's docnos lie
+ * end to end in its own byte array; an entry keeps only where its docno ends (it starts where the previous one
+ * ended).
  *
  * Lines are not stored per entry: entry e is on line e + 1 plus the lines before it that were not entries
- * (blank, comments, errors), kept only where that number changes.
+ * (blank, comments, errors), a number kept only where it changes.
  */
 class EntryStore {
   count = 0;
   private readonly valueBlocks: Float64Array[] = [];
   private readonly docnoEndBlocks: Int32Array[] = [];
-  private readonly columnBlocks: Uint16Array[] = [];
+  private readonly hashBlocks: Int32Array[] = [];
   /** The docno bytes of every full block, exactly as long as they need to be. */
   private readonly byteBlocks: Uint8Array[] = [];
   // The last block, where entries are appended; its docno bytes are in `bytes` until it is full.
   private values: Float64Array = new Float64Array(0);
   private docnoEnds: Int32Array = new Int32Array(0);
-  private columns: Uint16Array = new Uint16Array(0);
+  private hashes: Int32Array = new Int32Array(0);
   private bytes: Uint8Array = new Uint8Array(1 << 16);
   private byteCount = 0;
   /** From entry lineShiftEntries[s] on, an entry's line is its number + 1 + lineShifts[s]. */
@@ -136,28 +153,31 @@ class EntryStore {
   private lineShifts: Int32Array = new Int32Array(16);
   private lineShiftCount = 0;
   private lineShift = 0;
-  private readonly wideColumns = new Map<number, number>();
 
-  push(bytes: Uint8Array, start: number, end: number, value: number, line: number, docnoColumn: number): void {
-    const e = this.count;
-    const at = e & BLOCK_MASK;
-    if (at === 0) this.addBlock();
-    const length = end - start;
-    if (this.byteCount + length > this.bytes.length) this.bytes = grownBytes(this.bytes, this.byteCount + length);
-    const into = this.bytes;
-    // Byte by byte: docnos are short, and a loop beats the call that copying a view would cost.
-    let to = this.byteCount;
-    for (let i = start; i < end; i++) into[to++] = bytes[i]!;
-    this.byteCount = to;
-    this.docnoEnds[at] = to;
-    this.values[at] = value;
-    if (docnoColumn < WIDE_COLUMN) this.columns[at] = docnoColumn;
-    else {
-      this.columns[at] = WIDE_COLUMN;
-      this.wideColumns.set(e, docnoColumn);
+  /** Appends `entries`, which were read from `lines` (ascending). */
+  append(entries: QueryEntries, lines: Int32Array): void {
+    for (let i = 0; i < entries.count;) {
+      const at = this.count & BLOCK_MASK;
+      if (at === 0) this.addBlock();
+      const length = Math.min(entries.count - i, BLOCK_SIZE - at);
+      const byteStart = entries.docnoStarts[i]!;
+      const byteEnd = entries.docnoEnds[i + length - 1]!;
+      this.bytes = grownBytes(this.bytes, this.byteCount + byteEnd - byteStart);
+      this.bytes.set(entries.docnoBytes.subarray(byteStart, byteEnd), this.byteCount);
+      this.values.set(entries.values.subarray(i, i + length), at);
+      this.hashes.set(entries.docnoHashes.subarray(i, i + length), at);
+      // Docno offsets move from the query's bytes to the block's.
+      const shift = this.byteCount - byteStart;
+      for (let j = 0; j < length; j++) {
+        const e = this.count + j;
+        this.docnoEnds[at + j] = entries.docnoEnds[i + j]! + shift;
+        const line = lines[i + j]!;
+        if (line !== e + 1 + this.lineShift) this.shiftLines(e, line - e - 1);
+      }
+      this.byteCount += byteEnd - byteStart;
+      this.count += length;
+      i += length;
     }
-    if (line !== e + 1 + this.lineShift) this.shiftLines(e, line - e - 1);
-    this.count++;
   }
 
   /** How many docno bytes entries [start, end) have. */
@@ -177,16 +197,16 @@ class EntryStore {
       const block = from >> BLOCK_BITS;
       const offset = from & BLOCK_MASK;
       const length = Math.min(end - from, BLOCK_SIZE - offset);
-      const values = this.valueBlocks[block]!;
       const docnoEnds = this.docnoEndBlocks[block]!;
       const byteStart = offset === 0 ? 0 : docnoEnds[offset - 1]!;
       const byteEnd = docnoEnds[offset + length - 1]!;
       into.docnoBytes.set(this.blockByteArray(block).subarray(byteStart, byteEnd), into.byteCount);
+      into.values.set(this.valueBlocks[block]!.subarray(offset, offset + length), into.count);
+      into.docnoHashes.set(this.hashBlocks[block]!.subarray(offset, offset + length), into.count);
       // Docno offsets move from the block's bytes to the query's.
       const shift = into.byteCount - byteStart;
       let previousEnd = into.byteCount;
       for (let i = 0, to = into.count; i < length; i++, to++) {
-        into.values[to] = values[offset + i]!;
         into.docnoStarts[to] = previousEnd;
         previousEnd = docnoEnds[offset + i]! + shift;
         into.docnoEnds[to] = previousEnd;
@@ -197,11 +217,10 @@ class EntryStore {
     }
   }
 
-  location(e: number): EntryLocation {
+  /** The line entry e was read from. */
+  line(e: number): number {
     const shift = upperBound(this.lineShiftEntries, this.lineShiftCount, e);
-    const line = e + 1 + (shift === 0 ? 0 : this.lineShifts[shift - 1]!);
-    const column = this.columnBlocks[e >> BLOCK_BITS]![e & BLOCK_MASK]!;
-    return { line, column: column === WIDE_COLUMN ? this.wideColumns.get(e)! : column };
+    return e + 1 + (shift === 0 ? 0 : this.lineShifts[shift - 1]!);
   }
 
   private blockByteArray(block: number): Uint8Array {
@@ -227,10 +246,10 @@ class EntryStore {
     this.byteCount = 0;
     this.values = new Float64Array(BLOCK_SIZE);
     this.docnoEnds = new Int32Array(BLOCK_SIZE);
-    this.columns = new Uint16Array(BLOCK_SIZE);
+    this.hashes = new Int32Array(BLOCK_SIZE);
     this.valueBlocks.push(this.values);
     this.docnoEndBlocks.push(this.docnoEnds);
-    this.columnBlocks.push(this.columns);
+    this.hashBlocks.push(this.hashes);
   }
 }
 
@@ -268,18 +287,33 @@ export class TrecTable {
     return into;
   }
 
-  /** Where query q's entry i (as `entries` numbers them) was in the file: for messages. */
-  location(q: number, i: number): EntryLocation {
+  /** How many stretches query q has. */
+  stretchCount(q: number): number {
+    return this.firstStretch[q + 1]! - this.firstStretch[q]!;
+  }
+
+  /** The entry of the file that is query q's entry i (as `entries` numbers them). */
+  fileEntry(q: number, i: number): number {
     let rest = i;
     for (let s = this.firstStretch[q]!; ; s++) {
       const length = this.stretchEnds[s]! - this.stretchStarts[s]!;
-      if (rest < length) return this.store.location(this.stretchStarts[s]! + rest);
+      if (rest < length) return this.stretchStarts[s]! + rest;
       rest -= length;
     }
   }
+
+  /** The line the file's entry e was read from. */
+  line(e: number): number {
+    return this.store.line(e);
+  }
 }
 
-/** Collects a file's entries as they are read, then groups them by query (build). */
+/**
+ * Collects a file's entries as they are read, then groups them by query (build). A docno listed twice for one
+ * query is reported to `onDuplicate`: while reading, from a hash table of the current stretch of lines, when that
+ * stretch is its query's first (so the first listing is in it too); once the file is read (build) for the later
+ * stretches of a query whose lines are not contiguous.
+ */
 export class TrecTableBuilder {
   private readonly store = new EntryStore();
   private readonly qids: string[] = [];
@@ -290,6 +324,19 @@ export class TrecTableBuilder {
   private stretchStarts: Int32Array = new Int32Array(64);
   private stretches = 0;
   private lastQuery = -1;
+  /** The current stretch's entries and lines, until the next stretch starts; its docnos indexed while it is its query's first. */
+  private readonly stretch = new QueryEntries();
+  private stretchLines: Int32Array = new Int32Array(64);
+  private readonly stretchDocnos = new DocnoIndex();
+  private firstOfQuery = false;
+  /** Per query: the entries of its first stretch. */
+  private firstStretchSizes: Int32Array = new Int32Array(64);
+  /** The file entries of later stretches (ascending) and their docno columns, for duplicates found in build. */
+  private laterEntries: Int32Array = new Int32Array(0);
+  private laterColumns: Int32Array = new Int32Array(0);
+  private laterCount = 0;
+
+  constructor(private readonly onDuplicate: (duplicate: Duplicate) => void) {}
 
   /** The number of a query id, numbering it if it is new. */
   queryNumber(qid: string): number {
@@ -299,6 +346,7 @@ export class TrecTableBuilder {
       this.qids.push(qid);
       this.queryNumbers.set(qid, q);
       this.sizes = grownInt32(this.sizes, q + 1);
+      this.firstStretchSizes = grownInt32(this.firstStretchSizes, q + 1);
     }
     return q;
   }
@@ -309,21 +357,50 @@ export class TrecTableBuilder {
    */
   add(q: number, bytes: Uint8Array, start: number, end: number, value: number, line: number, docnoColumn: number): void {
     if (q !== this.lastQuery) this.startStretch(q);
+    const { stretch } = this;
+    const i = stretch.count;
+    stretch.push(bytes, start, end, value);
+    if (i === this.stretchLines.length) this.stretchLines = grownInt32(this.stretchLines, i + 1);
+    this.stretchLines[i] = line;
     this.sizes[q]!++;
-    this.store.push(bytes, start, end, value, line, docnoColumn);
+    if (this.firstOfQuery) {
+      this.firstStretchSizes[q]!++;
+      const first = this.stretchDocnos.firstWithDocnoOf(i);
+      if (first >= 0) this.onDuplicate({ qid: this.qids[q]!, docno: stretch.docno(i), line, docnoColumn, firstLine: this.stretchLines[first]! });
+    } else {
+      this.addLaterColumn(this.store.count + i, docnoColumn);
+    }
   }
 
   private startStretch(q: number): void {
+    this.endStretch();
     this.stretchQueries = grownInt32(this.stretchQueries, this.stretches + 1);
     this.stretchStarts = grownInt32(this.stretchStarts, this.stretches + 1);
     this.stretchQueries[this.stretches] = q;
     this.stretchStarts[this.stretches] = this.store.count;
     this.stretches++;
     this.lastQuery = q;
+    this.firstOfQuery = this.sizes[q] === 0;
+    if (this.firstOfQuery) this.stretchDocnos.reset(this.stretch, this.stretch.count);
+    this.stretch.reset(0, 0);
+  }
+
+  private endStretch(): void {
+    this.store.append(this.stretch, this.stretchLines);
+  }
+
+  private addLaterColumn(e: number, docnoColumn: number): void {
+    this.laterEntries = grownInt32(this.laterEntries, this.laterCount + 1);
+    this.laterColumns = grownInt32(this.laterColumns, this.laterCount + 1);
+    this.laterEntries[this.laterCount] = e;
+    this.laterColumns[this.laterCount] = docnoColumn;
+    this.laterCount++;
   }
 
   /** The table: stretches sorted by query (a counting sort, keeping file order within a query). */
   build(file: string): TrecTable {
+    this.endStretch();
+    this.stretch.reset(0, 0);
     const queries = this.qids.length;
     const firstStretch = new Int32Array(queries + 1);
     for (let s = 0; s < this.stretches; s++) firstStretch[this.stretchQueries[s]! + 1]!++;
@@ -336,6 +413,26 @@ export class TrecTableBuilder {
       starts[at] = this.stretchStarts[s]!;
       ends[at] = s + 1 < this.stretches ? this.stretchStarts[s + 1]! : this.store.count;
     }
-    return new TrecTable(file, this.qids, this.queryNumbers, this.store, this.sizes, firstStretch, starts, ends);
+    const table = new TrecTable(file, this.qids, this.queryNumbers, this.store, this.sizes, firstStretch, starts, ends);
+    this.findLaterDuplicates(table);
+    return table;
+  }
+
+  /** Duplicates in the later stretches of queries whose lines are not contiguous: against all of the query's entries before. */
+  private findLaterDuplicates(table: TrecTable): void {
+    const query = new QueryEntries();
+    const seen = new DocnoIndex();
+    for (let q = 0; q < this.qids.length; q++) {
+      if (table.stretchCount(q) === 1) continue;
+      table.entries(q, query);
+      seen.reset(query);
+      for (let i = 0; i < query.count; i++) {
+        const first = seen.firstWithDocnoOf(i);
+        if (first < 0 || i < this.firstStretchSizes[q]!) continue;
+        const e = table.fileEntry(q, i);
+        const docnoColumn = this.laterColumns[upperBound(this.laterEntries, this.laterCount, e) - 1]!;
+        this.onDuplicate({ qid: this.qids[q]!, docno: query.docno(i), line: table.line(e), docnoColumn, firstLine: table.line(table.fileEntry(q, first)) });
+      }
+    }
   }
 }
