@@ -63022,7 +63022,7 @@ function splitCommand(context) {
 }
 
 // src/sources/trec.ts
-import { isUtf8 as isUtf83 } from "node:buffer";
+import { isAscii, isUtf8 as isUtf83 } from "node:buffer";
 
 // src/core/scoring/byte-dictionary.ts
 var EMPTY_HASH = 2166136261;
@@ -63188,7 +63188,7 @@ var PLUS = 43;
 var MINUS = 45;
 var DOT = 46;
 var ZERO = 48;
-var EXACT_POWERS_OF_TEN = Float64Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+var EXACT_POWERS_OF_TEN = Float64Array.from({ length: 16 }, (_, k) => Number(`1e${k}`));
 var MAX_EXACT_DIGITS = 15;
 var SHARED_NUMBER_FORM = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)$|^0[xX][0-9a-fA-F]+$/;
 function numberOfText(bytes, start, end) {
@@ -63201,25 +63201,25 @@ function parseNumberBytes(bytes, start, end) {
   const negative = sign === MINUS;
   if (negative || sign === PLUS) i++;
   let mantissa = 0;
-  let digits = 0;
-  let significant = 0;
-  let decimals = 0;
-  let point = false;
+  const integerStart = i;
   for (; i < end; i++) {
-    const byte = bytes[i];
-    const digit = byte - ZERO;
-    if (digit >= 0 && digit <= 9) {
-      digits++;
-      if (point) decimals++;
-      if (significant > 0 || digit !== 0) significant++;
-      mantissa = mantissa * 10 + digit;
-    } else if (byte === DOT && !point) {
-      point = true;
-    } else {
-      return numberOfText(bytes, start, end);
-    }
+    const digit = bytes[i] - ZERO;
+    if (digit < 0 || digit > 9) break;
+    mantissa = mantissa * 10 + digit;
   }
-  if (digits === 0 || significant > MAX_EXACT_DIGITS || decimals >= EXACT_POWERS_OF_TEN.length) return numberOfText(bytes, start, end);
+  let digits = i - integerStart;
+  let decimals = 0;
+  if (i < end && bytes[i] === DOT) {
+    const fractionStart = ++i;
+    for (; i < end; i++) {
+      const digit = bytes[i] - ZERO;
+      if (digit < 0 || digit > 9) break;
+      mantissa = mantissa * 10 + digit;
+    }
+    decimals = i - fractionStart;
+    digits += decimals;
+  }
+  if (i !== end || digits === 0 || digits > MAX_EXACT_DIGITS) return numberOfText(bytes, start, end);
   const magnitude = decimals === 0 ? mantissa : mantissa / EXACT_POWERS_OF_TEN[decimals];
   return negative ? -magnitude : magnitude;
 }
@@ -63454,12 +63454,8 @@ var EntryStore = class {
       this.values.set(entries.values.subarray(i, i + length), at);
       this.hashes.set(entries.docnoHashes.subarray(i, i + length), at);
       const shift = this.byteCount - byteStart;
-      for (let j = 0; j < length; j++) {
-        const e = this.count + j;
-        this.docnoEnds[at + j] = entries.docnoEnds[i + j] + shift;
-        const line = lines[i + j];
-        if (line !== e + 1 + this.lineShift) this.shiftLines(e, line - e - 1);
-      }
+      for (let j = 0; j < length; j++) this.docnoEnds[at + j] = entries.docnoEnds[i + j] + shift;
+      this.noteLines(lines, i, length);
       this.byteCount += byteEnd - byteStart;
       this.count += length;
       i += length;
@@ -63509,6 +63505,16 @@ var EntryStore = class {
   }
   blockBytes(block2) {
     return block2 < this.byteBlocks.length ? this.byteBlocks[block2].length : this.byteCount;
+  }
+  /** Notes the lines of the `length` entries from `lines[from]`, appended as entries count, count + 1, … */
+  noteLines(lines, from, length) {
+    const first = lines[from];
+    if (first === this.count + 1 + this.lineShift && lines[from + length - 1] - first === length - 1) return;
+    for (let j = 0; j < length; j++) {
+      const e = this.count + j;
+      const line = lines[from + j];
+      if (line !== e + 1 + this.lineShift) this.shiftLines(e, line - e - 1);
+    }
   }
   shiftLines(e, shift) {
     this.lineShiftEntries = grownInt32(this.lineShiftEntries, this.lineShiftCount + 1);
@@ -63781,12 +63787,16 @@ var TableParser = class {
   /** The previous record's qid (in qidBytes) and query: the next line of the same query needs no lookup. */
   qid = -1;
   query = -1;
+  /** Whether the chunk being parsed is all ASCII, so that a column in characters is one in bytes. */
+  ascii = false;
   /**
    * Parses the whole lines in bytes [start, end); a line that is not UTF-8 is reported, and only counted, unless
    * it is a comment, which is skipped whatever its bytes.
    */
   parseChunk(bytes, start, end) {
-    if (isUtf83(bytes.subarray(start, end))) {
+    const chunk = bytes.subarray(start, end);
+    this.ascii = isAscii(chunk);
+    if (this.ascii || isUtf83(chunk)) {
       this.parseLines(bytes, start, end);
       return;
     }
@@ -63835,7 +63845,8 @@ var TableParser = class {
     }
     const query = this.queryOf(bytes, starts[QID_COLUMN], ends[QID_COLUMN]);
     const docnoStart = starts[DOCNO_COLUMN];
-    this.table.add(query, bytes, docnoStart, ends[DOCNO_COLUMN], value2, this.line, columnOf(bytes, fields.lineStart, docnoStart));
+    const docnoColumn = this.ascii ? docnoStart - fields.lineStart + 1 : columnOf(bytes, fields.lineStart, docnoStart);
+    this.table.add(query, bytes, docnoStart, ends[DOCNO_COLUMN], value2, this.line, docnoColumn);
   }
   /** The number of the query whose qid is in bytes [start, end): the previous record's when the bytes are the same. */
   queryOf(bytes, start, end) {

@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import type { ReadProgress } from './lines.js';
 import { ByteDictionary } from '../core/scoring/byte-dictionary.js';
 import { type InputProblem, InputError, MAX_LISTED_PROBLEMS } from '../core/errors.js';
@@ -108,6 +108,8 @@ class TableParser {
   /** The previous record's qid (in qidBytes) and query: the next line of the same query needs no lookup. */
   private qid = -1;
   private query = -1;
+  /** Whether the chunk being parsed is all ASCII, so that a column in characters is one in bytes. */
+  private ascii = false;
 
   constructor(
     private readonly file: string,
@@ -132,7 +134,9 @@ class TableParser {
    * it is a comment, which is skipped whatever its bytes.
    */
   parseChunk(bytes: Buffer, start: number, end: number): void {
-    if (isUtf8(bytes.subarray(start, end))) {
+    const chunk = bytes.subarray(start, end);
+    this.ascii = isAscii(chunk);
+    if (this.ascii || isUtf8(chunk)) {
       this.parseLines(bytes, start, end);
       return;
     }
@@ -183,7 +187,8 @@ class TableParser {
     }
     const query = this.queryOf(bytes, starts[QID_COLUMN]!, ends[QID_COLUMN]!);
     const docnoStart = starts[DOCNO_COLUMN]!;
-    this.table.add(query, bytes, docnoStart, ends[DOCNO_COLUMN]!, value, this.line, columnOf(bytes, fields.lineStart, docnoStart));
+    const docnoColumn = this.ascii ? docnoStart - fields.lineStart + 1 : columnOf(bytes, fields.lineStart, docnoStart);
+    this.table.add(query, bytes, docnoStart, ends[DOCNO_COLUMN]!, value, this.line, docnoColumn);
   }
 
   /** The number of the query whose qid is in bytes [start, end): the previous record's when the bytes are the same. */

@@ -168,12 +168,8 @@ class EntryStore {
       this.hashes.set(entries.docnoHashes.subarray(i, i + length), at);
       // Docno offsets move from the query's bytes to the block's.
       const shift = this.byteCount - byteStart;
-      for (let j = 0; j < length; j++) {
-        const e = this.count + j;
-        this.docnoEnds[at + j] = entries.docnoEnds[i + j]! + shift;
-        const line = lines[i + j]!;
-        if (line !== e + 1 + this.lineShift) this.shiftLines(e, line - e - 1);
-      }
+      for (let j = 0; j < length; j++) this.docnoEnds[at + j] = entries.docnoEnds[i + j]! + shift;
+      this.noteLines(lines, i, length);
       this.byteCount += byteEnd - byteStart;
       this.count += length;
       i += length;
@@ -229,6 +225,18 @@ class EntryStore {
 
   private blockBytes(block: number): number {
     return block < this.byteBlocks.length ? this.byteBlocks[block]!.length : this.byteCount;
+  }
+
+  /** Notes the lines of the `length` entries from `lines[from]`, appended as entries count, count + 1, … */
+  private noteLines(lines: Int32Array, from: number, length: number): void {
+    const first = lines[from]!;
+    // Usually the lines follow one another, from the one expected: nothing to note.
+    if (first === this.count + 1 + this.lineShift && lines[from + length - 1]! - first === length - 1) return;
+    for (let j = 0; j < length; j++) {
+      const e = this.count + j;
+      const line = lines[from + j]!;
+      if (line !== e + 1 + this.lineShift) this.shiftLines(e, line - e - 1);
+    }
   }
 
   private shiftLines(e: number, shift: number): void {
