@@ -63064,24 +63064,6 @@ var ByteDictionary = class {
       if (this.hashes[id2] === hash2 && this.equals(id2, bytes, start, end)) return id2;
     }
   }
-  /** Byte order of two ids' strings (negative, 0, positive), as strcmp. */
-  compare(a, b) {
-    const { arena, offsets } = this;
-    const aStart = offsets[a];
-    const aLength = offsets[a + 1] - aStart;
-    const bStart = offsets[b];
-    const bLength = offsets[b + 1] - bStart;
-    const common = Math.min(aLength, bLength);
-    for (let i = 0; i < common; i++) {
-      const difference = arena[aStart + i] - arena[bStart + i];
-      if (difference !== 0) return difference;
-    }
-    return aLength - bLength;
-  }
-  /** The string of an id, decoded as UTF-8 (for messages and for callers that want strings). */
-  text(id2) {
-    return this.arena.toString("utf8", this.offsets[id2], this.offsets[id2 + 1]);
-  }
   /** Whether id's string is the bytes [start, end). */
   equals(id2, bytes, start, end) {
     const { arena } = this;

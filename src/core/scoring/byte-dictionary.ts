@@ -25,12 +25,9 @@ export function hashBytes(bytes: Uint8Array, start: number, end: number): number
 const EMPTY = 0;
 
 /**
- * Interns byte strings (docnos, qids) as dense ids 0, 1, 2, … without making a JS string per lookup: the bytes of
- * every distinct string are stored once, end to end, in one arena, and an open-addressing hash table (linear
- * probing, at most half full) maps them to their ids. One dictionary can serve several files, so that the same
- * docno has the same id in the qrels and in the run.
- *
- * Strings are compared as bytes (`compare`), which is C's strcmp order, the order trec_eval breaks ties in.
+ * Interns byte strings (a TREC file's qids) as dense ids 0, 1, 2, … without making a JS string per lookup: the
+ * bytes of every distinct string are stored once, end to end, in one arena, and an open-addressing hash table
+ * (linear probing, at most half full) maps them to their ids.
  */
 export class ByteDictionary {
   private slots: Int32Array = new Int32Array(1 << 12);
@@ -56,26 +53,6 @@ export class ByteDictionary {
       const id = entry - 1;
       if (this.hashes[id] === hash && this.equals(id, bytes, start, end)) return id;
     }
-  }
-
-  /** Byte order of two ids' strings (negative, 0, positive), as strcmp. */
-  compare(a: number, b: number): number {
-    const { arena, offsets } = this;
-    const aStart = offsets[a]!;
-    const aLength = offsets[a + 1]! - aStart;
-    const bStart = offsets[b]!;
-    const bLength = offsets[b + 1]! - bStart;
-    const common = Math.min(aLength, bLength);
-    for (let i = 0; i < common; i++) {
-      const difference = arena[aStart + i]! - arena[bStart + i]!;
-      if (difference !== 0) return difference;
-    }
-    return aLength - bLength;
-  }
-
-  /** The string of an id, decoded as UTF-8 (for messages and for callers that want strings). */
-  text(id: number): string {
-    return this.arena.toString('utf8', this.offsets[id]!, this.offsets[id + 1]!);
   }
 
   /** Whether id's string is the bytes [start, end). */
