@@ -63310,10 +63310,7 @@ function sameDocno(a, i, b, j) {
   return true;
 }
 
-// src/core/scoring/trec-table.ts
-var BLOCK_BITS = 16;
-var BLOCK_SIZE = 1 << BLOCK_BITS;
-var BLOCK_MASK = BLOCK_SIZE - 1;
+// src/core/scoring/query-entries.ts
 var utf8 = new TextDecoder();
 function grownInt32(array2, length) {
   if (array2.length >= length) return array2;
@@ -63332,16 +63329,6 @@ function grownBytes(array2, length) {
   const grown2 = new Uint8Array(Math.max(length, array2.length * 2));
   grown2.set(array2);
   return grown2;
-}
-function upperBound(sorted, length, value2) {
-  let low = 0;
-  let high = length;
-  while (low < high) {
-    const middle = low + high >>> 1;
-    if (sorted[middle] <= value2) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 var QueryEntries = class {
   count = 0;
@@ -63405,6 +63392,21 @@ var QueryEntries = class {
     return aLength - bLength;
   }
 };
+
+// src/core/scoring/trec-table.ts
+var BLOCK_BITS = 16;
+var BLOCK_SIZE = 1 << BLOCK_BITS;
+var BLOCK_MASK = BLOCK_SIZE - 1;
+function upperBound(sorted, length, value2) {
+  let low = 0;
+  let high = length;
+  while (low < high) {
+    const middle = low + high >>> 1;
+    if (sorted[middle] <= value2) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
 var EntryStore = class {
   count = 0;
   valueBlocks = [];
@@ -64185,10 +64187,9 @@ function trecCommand(context) {
   return addParsedSettingOptions(command, "trec").action(async (options) => {
     const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);
     const progress = readingProgress(context);
-    const [qrels, run] = await readBoth(
-      readQrelsTable(options.qrels, progress.reporter()),
-      readRunTable(options.run, progress.reporter())
-    ).finally(progress.end);
+    const [qrels, run] = await readBoth(readQrelsTable(options.qrels, progress.reporter()), readRunTable(options.run, progress.reporter())).finally(
+      progress.end
+    );
     const evaluation2 = evaluateTrecTables(qrels, run, metrics, {
       judging: { relevanceLevel: options.relevanceLevel, ndcgGains: options.ndcgGains },
       maxRetrieved: options.maxRetrieved,

@@ -1,4 +1,4 @@
-import type { QueryEntries } from './trec-table.js';
+import type { QueryEntries } from './query-entries.js';
 
 const MIN_SLOTS = 16;
 

@@ -1,4 +1,5 @@
-import { QueryEntries, type TrecTable } from './trec-table.js';
+import { QueryEntries } from './query-entries.js';
+import type { TrecTable } from './trec-table.js';
 import { DEFAULT_JUDGING, type JudgedRanking, type Judging } from './ranking.js';
 import type { RetrievalMetric } from '../catalog/retrieval-metrics.js';
 import { JudgedRanker } from './trec-rank.js';

@@ -1,5 +1,5 @@
 import { DocnoIndex } from './docno-index.js';
-import type { QueryEntries } from './trec-table.js';
+import type { QueryEntries } from './query-entries.js';
 import { DEFAULT_JUDGING, type JudgedRanking, type Judging, UNJUDGED, countAtLeast } from './ranking.js';
 
 /** Up to this many judged documents tied on one score are sorted by insertion sort; more by the built-in sort. */

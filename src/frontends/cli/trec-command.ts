@@ -63,10 +63,9 @@ export function trecCommand(context: CommandContext): Command {
   return addParsedSettingOptions(command, 'trec').action(async (options: TrecOptions) => {
     const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);
     const progress = readingProgress(context);
-    const [qrels, run] = await readBoth(
-      readQrelsTable(options.qrels, progress.reporter()),
-      readRunTable(options.run, progress.reporter()),
-    ).finally(progress.end);
+    const [qrels, run] = await readBoth(readQrelsTable(options.qrels, progress.reporter()), readRunTable(options.run, progress.reporter())).finally(
+      progress.end,
+    );
     const evaluation = evaluateTrecTables(qrels, run, metrics, {
       judging: { relevanceLevel: options.relevanceLevel, ndcgGains: options.ndcgGains },
       maxRetrieved: options.maxRetrieved,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DocnoIndex } from '../../../src/core/scoring/docno-index.js';
-import { QueryEntries } from '../../../src/core/scoring/trec-table.js';
+import { QueryEntries } from '../../../src/core/scoring/query-entries.js';
 
 /** Entries with these docnos (values 0, 1, 2, …), each read from between other bytes, as a reader copies them. */
 function entriesOf(docnos: readonly string[]): QueryEntries {

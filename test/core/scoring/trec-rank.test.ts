@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { QueryEntries } from '../../../src/core/scoring/trec-table.js';
+import { QueryEntries } from '../../../src/core/scoring/query-entries.js';
 import { JudgedRanker } from '../../../src/core/scoring/trec-rank.js';
 import { UNJUDGED } from '../../../src/core/scoring/ranking.js';
 
