@@ -58,7 +58,8 @@ const RUN: TrecFormat = {
 
 /**
  * A file's problems, keeping the first MAX_LISTED_PROBLEMS in line order whatever order they are found in
- * (problems in a line are found while reading, duplicates only once the whole file is read).
+ * (problems in a line are found while reading, a duplicate in a later stretch of a split query only once the
+ * whole file is read).
  */
 class ProblemsByLine {
   private readonly listed: InputProblem[] = [];
