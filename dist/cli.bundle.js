@@ -64252,14 +64252,24 @@ function splitCommand(context) {
   });
 }
 
+// src/sources/trec.ts
+import { isAscii, isUtf8 as isUtf83 } from "node:buffer";
+
 // src/core/scoring/byte-dictionary.ts
+var EMPTY_HASH = 2166136261;
+function hashStep(hash2, byte) {
+  return Math.imul(hash2 ^ byte, 16777619);
+}
+function finishHash(hash2) {
+  let mixed = hash2 ^ hash2 >>> 16;
+  mixed = Math.imul(mixed, 2246822507);
+  mixed ^= mixed >>> 13;
+  return mixed | 0;
+}
 function hashBytes(bytes, start, end) {
-  let hash2 = 2166136261;
-  for (let i = start; i < end; i++) hash2 = Math.imul(hash2 ^ bytes[i], 16777619);
-  hash2 ^= hash2 >>> 16;
-  hash2 = Math.imul(hash2, 2246822507);
-  hash2 ^= hash2 >>> 13;
-  return hash2 | 0;
+  let hash2 = EMPTY_HASH;
+  for (let i = start; i < end; i++) hash2 = hashStep(hash2, bytes[i]);
+  return finishHash(hash2);
 }
 var EMPTY = 0;
 var ByteDictionary = class {
@@ -64284,24 +64294,6 @@ var ByteDictionary = class {
       const id2 = entry - 1;
       if (this.hashes[id2] === hash2 && this.equals(id2, bytes, start, end)) return id2;
     }
-  }
-  /** Byte order of two ids' strings (negative, 0, positive), as strcmp. */
-  compare(a, b) {
-    const { arena, offsets } = this;
-    const aStart = offsets[a];
-    const aLength = offsets[a + 1] - aStart;
-    const bStart = offsets[b];
-    const bLength = offsets[b + 1] - bStart;
-    const common = Math.min(aLength, bLength);
-    for (let i = 0; i < common; i++) {
-      const difference = arena[aStart + i] - arena[bStart + i];
-      if (difference !== 0) return difference;
-    }
-    return aLength - bLength;
-  }
-  /** The string of an id, decoded as UTF-8 (for messages and for callers that want strings). */
-  text(id2) {
-    return this.arena.toString("utf8", this.offsets[id2], this.offsets[id2 + 1]);
   }
   /** Whether id's string is the bytes [start, end). */
   equals(id2, bytes, start, end) {
@@ -64349,9 +64341,6 @@ var ByteDictionary = class {
     this.slots = slots;
   }
 };
-
-// src/sources/trec.ts
-import { isUtf8 as isUtf83 } from "node:buffer";
 
 // src/sources/line-fields.ts
 var FIELD = 0;
@@ -64412,7 +64401,7 @@ var PLUS = 43;
 var MINUS = 45;
 var DOT = 46;
 var ZERO = 48;
-var EXACT_POWERS_OF_TEN = Float64Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+var EXACT_POWERS_OF_TEN = Float64Array.from({ length: 16 }, (_, k) => Number(`1e${k}`));
 var MAX_EXACT_DIGITS = 15;
 var SHARED_NUMBER_FORM = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)$|^0[xX][0-9a-fA-F]+$/;
 function numberOfText(bytes, start, end) {
@@ -64425,25 +64414,25 @@ function parseNumberBytes(bytes, start, end) {
   const negative = sign === MINUS;
   if (negative || sign === PLUS) i++;
   let mantissa = 0;
-  let digits = 0;
-  let significant = 0;
-  let decimals = 0;
-  let point = false;
+  const integerStart = i;
   for (; i < end; i++) {
-    const byte = bytes[i];
-    const digit = byte - ZERO;
-    if (digit >= 0 && digit <= 9) {
-      digits++;
-      if (point) decimals++;
-      if (significant > 0 || digit !== 0) significant++;
-      mantissa = mantissa * 10 + digit;
-    } else if (byte === DOT && !point) {
-      point = true;
-    } else {
-      return numberOfText(bytes, start, end);
-    }
+    const digit = bytes[i] - ZERO;
+    if (digit < 0 || digit > 9) break;
+    mantissa = mantissa * 10 + digit;
   }
-  if (digits === 0 || significant > MAX_EXACT_DIGITS || decimals >= EXACT_POWERS_OF_TEN.length) return numberOfText(bytes, start, end);
+  let digits = i - integerStart;
+  let decimals = 0;
+  if (i < end && bytes[i] === DOT) {
+    const fractionStart = ++i;
+    for (; i < end; i++) {
+      const digit = bytes[i] - ZERO;
+      if (digit < 0 || digit > 9) break;
+      mantissa = mantissa * 10 + digit;
+    }
+    decimals = i - fractionStart;
+    digits += decimals;
+  }
+  if (i !== end || digits === 0 || digits > MAX_EXACT_DIGITS) return numberOfText(bytes, start, end);
   const magnitude = decimals === 0 ? mantissa : mantissa / EXACT_POWERS_OF_TEN[decimals];
   return negative ? -magnitude : magnitude;
 }
@@ -64466,10 +64455,94 @@ function parseIntegerBytes(bytes, start, end) {
   return negative ? -value2 : value2;
 }
 
-// src/core/scoring/trec-table.ts
-var BLOCK_BITS = 16;
-var BLOCK_SIZE = 1 << BLOCK_BITS;
-var BLOCK_MASK = BLOCK_SIZE - 1;
+// src/core/scoring/docno-index.ts
+var MIN_SLOTS = 16;
+function slotsFor(count2) {
+  let slots = MIN_SLOTS;
+  while (slots < count2 * 2) slots *= 2;
+  return slots;
+}
+var DocnoIndex = class {
+  /** A slot holds entry + 1; 0 marks an empty slot. Only the first `mask + 1` slots are in use. */
+  slots = new Int32Array(MIN_SLOTS);
+  mask = MIN_SLOTS - 1;
+  added = 0;
+  entries;
+  /**
+   * Empties the index, to hold entries of `entries`, added in order with firstWithDocnoOf; `expected` of them
+   * fit without growing the table.
+   */
+  reset(entries, expected = entries.count) {
+    const size = slotsFor(expected);
+    if (this.slots.length < size) this.slots = new Int32Array(size);
+    else this.slots.fill(0, 0, size);
+    this.mask = size - 1;
+    this.added = 0;
+    this.entries = entries;
+  }
+  /** Indexes every entry of `entries` (whose docnos must be distinct), to look docnos up with `find`. */
+  index(entries) {
+    this.reset(entries);
+    for (let i = 0; i < entries.count; i++) this.firstWithDocnoOf(i);
+  }
+  /**
+   * The earlier entry that has entry i's docno, or −1 when none has, and then entry i is added. Entries are
+   * added in order, 0, 1, 2, …, so the earlier one is the first with that docno.
+   */
+  firstWithDocnoOf(i) {
+    const entries = this.entries;
+    const hash2 = entries.docnoHashes[i];
+    const { slots, mask } = this;
+    let slot = hash2 & mask;
+    for (; ; slot = slot + 1 & mask) {
+      const entry = slots[slot] - 1;
+      if (entry < 0) break;
+      if (entries.docnoHashes[entry] === hash2 && sameDocno(entries, entry, entries, i)) return entry;
+    }
+    slots[slot] = i + 1;
+    this.added = i + 1;
+    if (this.added * 2 > mask + 1) this.grow();
+    return -1;
+  }
+  /** The indexed entry with the docno of `other`'s entry i, or −1 when there is none. */
+  find(other, i) {
+    const entries = this.entries;
+    const hash2 = other.docnoHashes[i];
+    const { slots, mask } = this;
+    for (let slot = hash2 & mask; ; slot = slot + 1 & mask) {
+      const entry = slots[slot] - 1;
+      if (entry < 0) return -1;
+      if (entries.docnoHashes[entry] === hash2 && sameDocno(entries, entry, other, i)) return entry;
+    }
+  }
+  /** Doubles the table and puts every entry back in its slot. */
+  grow() {
+    const size = (this.mask + 1) * 2;
+    const slots = this.slots.length >= size ? this.slots.fill(0, 0, size) : new Int32Array(size);
+    const hashes = this.entries.docnoHashes;
+    const mask = size - 1;
+    for (let entry = 0; entry < this.added; entry++) {
+      let slot = hashes[entry] & mask;
+      while (slots[slot] !== 0) slot = slot + 1 & mask;
+      slots[slot] = entry + 1;
+    }
+    this.slots = slots;
+    this.mask = mask;
+  }
+};
+function sameDocno(a, i, b, j) {
+  const aStart = a.docnoStarts[i];
+  const bStart = b.docnoStarts[j];
+  const length = a.docnoEnds[i] - aStart;
+  if (b.docnoEnds[j] - bStart !== length) return false;
+  const aBytes = a.docnoBytes;
+  const bBytes = b.docnoBytes;
+  for (let k = 0; k < length; k++) if (aBytes[aStart + k] !== bBytes[bStart + k]) return false;
+  return true;
+}
+
+// src/core/scoring/query-entries.ts
+var utf8 = new TextDecoder();
 function grownInt32(array2, length) {
   if (array2.length >= length) return array2;
   const grown2 = new Int32Array(Math.max(length, array2.length * 2));
@@ -64482,96 +64555,204 @@ function grownFloat64(array2, length) {
   grown2.set(array2);
   return grown2;
 }
-function copyInt32(from, fromOffset, to, toOffset, length) {
-  for (let i = 0; i < length; i++) to[toOffset + i] = from[fromOffset + i];
-}
-function copyFloat64(from, fromOffset, to, toOffset, length) {
-  for (let i = 0; i < length; i++) to[toOffset + i] = from[fromOffset + i];
+function grownBytes(array2, length) {
+  if (array2.length >= length) return array2;
+  const grown2 = new Uint8Array(Math.max(length, array2.length * 2));
+  grown2.set(array2);
+  return grown2;
 }
 var QueryEntries = class {
   count = 0;
-  docIds = new Int32Array(64);
   values = new Float64Array(64);
-  lines = new Int32Array(64);
-  docnoColumns = new Int32Array(64);
-  /** Empties the entries and makes room for `length` of them. */
-  reset(length) {
+  docnoStarts = new Int32Array(64);
+  docnoEnds = new Int32Array(64);
+  docnoHashes = new Int32Array(64);
+  docnoBytes = new Uint8Array(1024);
+  /** Bytes of docnoBytes in use. */
+  byteCount = 0;
+  /** Empties the entries and makes room for `length` of them with `byteLength` docno bytes in all. */
+  reset(length, byteLength) {
     this.count = 0;
-    this.docIds = grownInt32(this.docIds, length);
+    this.byteCount = 0;
     this.values = grownFloat64(this.values, length);
-    this.lines = grownInt32(this.lines, length);
-    this.docnoColumns = grownInt32(this.docnoColumns, length);
+    this.docnoStarts = grownInt32(this.docnoStarts, length);
+    this.docnoEnds = grownInt32(this.docnoEnds, length);
+    this.docnoHashes = grownInt32(this.docnoHashes, length);
+    this.docnoBytes = grownBytes(this.docnoBytes, byteLength);
   }
-  push(docId, value2, line, docnoColumn) {
-    if (this.count === this.docIds.length) this.grow();
+  /** Appends an entry whose docno is `bytes[start, end)`. */
+  push(bytes, start, end, value2) {
     const i = this.count++;
-    this.docIds[i] = docId;
+    if (i === this.values.length) {
+      this.values = grownFloat64(this.values, i + 1);
+      this.docnoStarts = grownInt32(this.docnoStarts, i + 1);
+      this.docnoEnds = grownInt32(this.docnoEnds, i + 1);
+      this.docnoHashes = grownInt32(this.docnoHashes, i + 1);
+    }
+    if (this.byteCount + end - start > this.docnoBytes.length) this.docnoBytes = grownBytes(this.docnoBytes, this.byteCount + end - start);
+    const into = this.docnoBytes;
     this.values[i] = value2;
-    this.lines[i] = line;
-    this.docnoColumns[i] = docnoColumn;
+    this.docnoStarts[i] = this.byteCount;
+    let to = this.byteCount;
+    let hash2 = EMPTY_HASH;
+    for (let from = start; from < end; from++) {
+      const byte = bytes[from];
+      into[to++] = byte;
+      hash2 = hashStep(hash2, byte);
+    }
+    this.byteCount = to;
+    this.docnoEnds[i] = to;
+    this.docnoHashes[i] = finishHash(hash2);
   }
-  grow() {
-    const length = this.count * 2;
-    this.docIds = grownInt32(this.docIds, length);
-    this.values = grownFloat64(this.values, length);
-    this.lines = grownInt32(this.lines, length);
-    this.docnoColumns = grownInt32(this.docnoColumns, length);
+  /** Entry i's docno, decoded as UTF-8 (for messages and for callers that want strings). */
+  docno(i) {
+    return utf8.decode(this.docnoBytes.subarray(this.docnoStarts[i], this.docnoEnds[i]));
+  }
+  /** Byte order of entries a's and b's docnos (negative, 0, positive), as C's strcmp: trec_eval's tie order. */
+  compareDocnos(a, b) {
+    const bytes = this.docnoBytes;
+    const aStart = this.docnoStarts[a];
+    const aLength = this.docnoEnds[a] - aStart;
+    const bStart = this.docnoStarts[b];
+    const bLength = this.docnoEnds[b] - bStart;
+    const common = Math.min(aLength, bLength);
+    for (let i = 0; i < common; i++) {
+      const difference = bytes[aStart + i] - bytes[bStart + i];
+      if (difference !== 0) return difference;
+    }
+    return aLength - bLength;
   }
 };
+
+// src/core/scoring/trec-table.ts
+var BLOCK_BITS = 16;
+var BLOCK_SIZE = 1 << BLOCK_BITS;
+var BLOCK_MASK = BLOCK_SIZE - 1;
+function upperBound(sorted, length, value2) {
+  let low = 0;
+  let high = length;
+  while (low < high) {
+    const middle = low + high >>> 1;
+    if (sorted[middle] <= value2) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
 var EntryStore = class {
   count = 0;
-  docIdBlocks = [];
   valueBlocks = [];
-  lineBlocks = [];
-  columnBlocks = [];
-  // The last block of each column, where entries are appended.
-  docIds = new Int32Array(0);
+  docnoEndBlocks = [];
+  hashBlocks = [];
+  /** The docno bytes of every full block, exactly as long as they need to be. */
+  byteBlocks = [];
+  // The last block, where entries are appended; its docno bytes are in `bytes` until it is full.
   values = new Float64Array(0);
-  lines = new Int32Array(0);
-  columns = new Int32Array(0);
-  push(docId, value2, line, docnoColumn) {
-    const at = this.count & BLOCK_MASK;
-    if (at === 0) this.addBlock();
-    this.docIds[at] = docId;
-    this.values[at] = value2;
-    this.lines[at] = line;
-    this.columns[at] = docnoColumn;
-    this.count++;
+  docnoEnds = new Int32Array(0);
+  hashes = new Int32Array(0);
+  bytes = new Uint8Array(1 << 16);
+  byteCount = 0;
+  /** From entry lineShiftEntries[s] on, an entry's line is its number + 1 + lineShifts[s]. */
+  lineShiftEntries = new Int32Array(16);
+  lineShifts = new Int32Array(16);
+  lineShiftCount = 0;
+  lineShift = 0;
+  /** Appends `entries`, which were read from `lines` (ascending). */
+  append(entries, lines) {
+    for (let i = 0; i < entries.count; ) {
+      const at = this.count & BLOCK_MASK;
+      if (at === 0) this.addBlock();
+      const length = Math.min(entries.count - i, BLOCK_SIZE - at);
+      const byteStart = entries.docnoStarts[i];
+      const byteEnd = entries.docnoEnds[i + length - 1];
+      this.bytes = grownBytes(this.bytes, this.byteCount + byteEnd - byteStart);
+      this.bytes.set(entries.docnoBytes.subarray(byteStart, byteEnd), this.byteCount);
+      this.values.set(entries.values.subarray(i, i + length), at);
+      this.hashes.set(entries.docnoHashes.subarray(i, i + length), at);
+      const shift = this.byteCount - byteStart;
+      for (let j = 0; j < length; j++) this.docnoEnds[at + j] = entries.docnoEnds[i + j] + shift;
+      this.noteLines(lines, i, length);
+      this.byteCount += byteEnd - byteStart;
+      this.count += length;
+      i += length;
+    }
   }
-  /**
-   * Appends entries [start, end) to `into`, which has room for them; their lines and columns only if asked.
-   * Element by element: stretches are often short, and then this beats creating views to copy from.
-   */
-  copyTo(start, end, into, withLocations) {
+  /** How many docno bytes entries [start, end) have. */
+  bytesOf(start, end) {
+    if (start === end) return 0;
+    const last = end - 1;
+    const first = start & BLOCK_MASK ? this.docnoEndBlocks[start >> BLOCK_BITS][(start & BLOCK_MASK) - 1] : 0;
+    if (start >> BLOCK_BITS === last >> BLOCK_BITS) return this.docnoEndBlocks[last >> BLOCK_BITS][last & BLOCK_MASK] - first;
+    let total = this.blockBytes(start >> BLOCK_BITS) - first;
+    for (let block2 = (start >> BLOCK_BITS) + 1; block2 < last >> BLOCK_BITS; block2++) total += this.blockBytes(block2);
+    return total + this.docnoEndBlocks[last >> BLOCK_BITS][last & BLOCK_MASK];
+  }
+  /** Appends entries [start, end) to `into`, which has room for them and their docno bytes. */
+  copyTo(start, end, into) {
     for (let from = start; from < end; ) {
       const block2 = from >> BLOCK_BITS;
       const offset = from & BLOCK_MASK;
       const length = Math.min(end - from, BLOCK_SIZE - offset);
-      copyInt32(this.docIdBlocks[block2], offset, into.docIds, into.count, length);
-      copyFloat64(this.valueBlocks[block2], offset, into.values, into.count, length);
-      if (withLocations) {
-        copyInt32(this.lineBlocks[block2], offset, into.lines, into.count, length);
-        copyInt32(this.columnBlocks[block2], offset, into.docnoColumns, into.count, length);
+      const docnoEnds = this.docnoEndBlocks[block2];
+      const byteStart = offset === 0 ? 0 : docnoEnds[offset - 1];
+      const byteEnd = docnoEnds[offset + length - 1];
+      into.docnoBytes.set(this.blockByteArray(block2).subarray(byteStart, byteEnd), into.byteCount);
+      into.values.set(this.valueBlocks[block2].subarray(offset, offset + length), into.count);
+      into.docnoHashes.set(this.hashBlocks[block2].subarray(offset, offset + length), into.count);
+      const shift = into.byteCount - byteStart;
+      let previousEnd = into.byteCount;
+      for (let i = 0, to = into.count; i < length; i++, to++) {
+        into.docnoStarts[to] = previousEnd;
+        previousEnd = docnoEnds[offset + i] + shift;
+        into.docnoEnds[to] = previousEnd;
       }
       into.count += length;
+      into.byteCount = previousEnd;
       from += length;
     }
   }
+  /** The line entry e was read from. */
+  line(e) {
+    const shift = upperBound(this.lineShiftEntries, this.lineShiftCount, e);
+    return e + 1 + (shift === 0 ? 0 : this.lineShifts[shift - 1]);
+  }
+  blockByteArray(block2) {
+    return block2 < this.byteBlocks.length ? this.byteBlocks[block2] : this.bytes;
+  }
+  blockBytes(block2) {
+    return block2 < this.byteBlocks.length ? this.byteBlocks[block2].length : this.byteCount;
+  }
+  /** Notes the lines of the `length` entries from `lines[from]`, appended as entries count, count + 1, … */
+  noteLines(lines, from, length) {
+    const first = lines[from];
+    if (first === this.count + 1 + this.lineShift && lines[from + length - 1] - first === length - 1) return;
+    for (let j = 0; j < length; j++) {
+      const e = this.count + j;
+      const line = lines[from + j];
+      if (line !== e + 1 + this.lineShift) this.shiftLines(e, line - e - 1);
+    }
+  }
+  shiftLines(e, shift) {
+    this.lineShiftEntries = grownInt32(this.lineShiftEntries, this.lineShiftCount + 1);
+    this.lineShifts = grownInt32(this.lineShifts, this.lineShiftCount + 1);
+    this.lineShiftEntries[this.lineShiftCount] = e;
+    this.lineShifts[this.lineShiftCount] = shift;
+    this.lineShiftCount++;
+    this.lineShift = shift;
+  }
   addBlock() {
-    this.docIds = new Int32Array(BLOCK_SIZE);
+    if (this.count > 0) this.byteBlocks.push(this.bytes.slice(0, this.byteCount));
+    this.byteCount = 0;
     this.values = new Float64Array(BLOCK_SIZE);
-    this.lines = new Int32Array(BLOCK_SIZE);
-    this.columns = new Int32Array(BLOCK_SIZE);
-    this.docIdBlocks.push(this.docIds);
+    this.docnoEnds = new Int32Array(BLOCK_SIZE);
+    this.hashes = new Int32Array(BLOCK_SIZE);
     this.valueBlocks.push(this.values);
-    this.lineBlocks.push(this.lines);
-    this.columnBlocks.push(this.columns);
+    this.docnoEndBlocks.push(this.docnoEnds);
+    this.hashBlocks.push(this.hashes);
   }
 };
 var TrecTable = class {
-  constructor(file2, docnos, qids, queryNumbers, store, sizes, firstStretch, stretchStarts, stretchEnds) {
+  constructor(file2, qids, queryNumbers, store, sizes, firstStretch, stretchStarts, stretchEnds) {
     this.file = file2;
-    this.docnos = docnos;
     this.qids = qids;
     this.queryNumbers = queryNumbers;
     this.store = store;
@@ -64581,7 +64762,6 @@ var TrecTable = class {
     this.stretchEnds = stretchEnds;
   }
   file;
-  docnos;
   qids;
   queryNumbers;
   store;
@@ -64593,19 +64773,37 @@ var TrecTable = class {
   queryNumber(qid) {
     return this.queryNumbers.get(qid);
   }
-  /**
-   * Copies query q's entries, in file order, into `into` (replacing what it held) and returns it. Lines and
-   * docno columns are copied only `withLocations` (they are for messages); otherwise `into` holds stale ones.
-   */
-  entries(q, into = new QueryEntries(), withLocations = false) {
-    into.reset(this.sizes[q]);
-    for (let s = this.firstStretch[q]; s < this.firstStretch[q + 1]; s++) {
-      this.store.copyTo(this.stretchStarts[s], this.stretchEnds[s], into, withLocations);
-    }
+  /** Copies query q's entries, in file order, into `into` (replacing what it held) and returns it. */
+  entries(q, into = new QueryEntries()) {
+    let bytes = 0;
+    for (let s = this.firstStretch[q]; s < this.firstStretch[q + 1]; s++) bytes += this.store.bytesOf(this.stretchStarts[s], this.stretchEnds[s]);
+    into.reset(this.sizes[q], bytes);
+    for (let s = this.firstStretch[q]; s < this.firstStretch[q + 1]; s++) this.store.copyTo(this.stretchStarts[s], this.stretchEnds[s], into);
     return into;
+  }
+  /** How many stretches query q has. */
+  stretchCount(q) {
+    return this.firstStretch[q + 1] - this.firstStretch[q];
+  }
+  /** The entry of the file that is query q's entry i (as `entries` numbers them). */
+  fileEntry(q, i) {
+    let rest = i;
+    for (let s = this.firstStretch[q]; ; s++) {
+      const length = this.stretchEnds[s] - this.stretchStarts[s];
+      if (rest < length) return this.stretchStarts[s] + rest;
+      rest -= length;
+    }
+  }
+  /** The line the file's entry e was read from. */
+  line(e) {
+    return this.store.line(e);
   }
 };
 var TrecTableBuilder = class {
+  constructor(onDuplicate) {
+    this.onDuplicate = onDuplicate;
+  }
+  onDuplicate;
   store = new EntryStore();
   qids = [];
   queryNumbers = /* @__PURE__ */ new Map();
@@ -64615,6 +64813,17 @@ var TrecTableBuilder = class {
   stretchStarts = new Int32Array(64);
   stretches = 0;
   lastQuery = -1;
+  /** The current stretch's entries and lines, until the next stretch starts; its docnos indexed while it is its query's first. */
+  stretch = new QueryEntries();
+  stretchLines = new Int32Array(64);
+  stretchDocnos = new DocnoIndex();
+  firstOfQuery = false;
+  /** Per query: the entries of its first stretch. */
+  firstStretchSizes = new Int32Array(64);
+  /** The file entries of later stretches (ascending) and their docno columns, for duplicates found in build. */
+  laterEntries = new Int32Array(0);
+  laterColumns = new Int32Array(0);
+  laterCount = 0;
   /** The number of a query id, numbering it if it is new. */
   queryNumber(qid) {
     let q = this.queryNumbers.get(qid);
@@ -64623,25 +64832,56 @@ var TrecTableBuilder = class {
       this.qids.push(qid);
       this.queryNumbers.set(qid, q);
       this.sizes = grownInt32(this.sizes, q + 1);
+      this.firstStretchSizes = grownInt32(this.firstStretchSizes, q + 1);
     }
     return q;
   }
-  /** Appends an entry of query q (a number from queryNumber). */
-  add(q, docId, value2, line, docnoColumn) {
+  /**
+   * Appends an entry of query q (a number from queryNumber) whose docno is `bytes[start, end)`, read from `line`
+   * (lines count from 1 and only grow) with the docno at `docnoColumn`.
+   */
+  add(q, bytes, start, end, value2, line, docnoColumn) {
     if (q !== this.lastQuery) this.startStretch(q);
+    const { stretch } = this;
+    const i = stretch.count;
+    stretch.push(bytes, start, end, value2);
+    if (i === this.stretchLines.length) this.stretchLines = grownInt32(this.stretchLines, i + 1);
+    this.stretchLines[i] = line;
     this.sizes[q]++;
-    this.store.push(docId, value2, line, docnoColumn);
+    if (this.firstOfQuery) {
+      this.firstStretchSizes[q]++;
+      const first = this.stretchDocnos.firstWithDocnoOf(i);
+      if (first >= 0) this.onDuplicate({ qid: this.qids[q], docno: stretch.docno(i), line, docnoColumn, firstLine: this.stretchLines[first] });
+    } else {
+      this.addLaterColumn(this.store.count + i, docnoColumn);
+    }
   }
   startStretch(q) {
+    this.endStretch();
     this.stretchQueries = grownInt32(this.stretchQueries, this.stretches + 1);
     this.stretchStarts = grownInt32(this.stretchStarts, this.stretches + 1);
     this.stretchQueries[this.stretches] = q;
     this.stretchStarts[this.stretches] = this.store.count;
     this.stretches++;
     this.lastQuery = q;
+    this.firstOfQuery = this.sizes[q] === 0;
+    if (this.firstOfQuery) this.stretchDocnos.reset(this.stretch, this.stretch.count);
+    this.stretch.reset(0, 0);
+  }
+  endStretch() {
+    this.store.append(this.stretch, this.stretchLines);
+  }
+  addLaterColumn(e, docnoColumn) {
+    this.laterEntries = grownInt32(this.laterEntries, this.laterCount + 1);
+    this.laterColumns = grownInt32(this.laterColumns, this.laterCount + 1);
+    this.laterEntries[this.laterCount] = e;
+    this.laterColumns[this.laterCount] = docnoColumn;
+    this.laterCount++;
   }
   /** The table: stretches sorted by query (a counting sort, keeping file order within a query). */
-  build(file2, docnos) {
+  build(file2) {
+    this.endStretch();
+    this.stretch.reset(0, 0);
     const queries = this.qids.length;
     const firstStretch = new Int32Array(queries + 1);
     for (let s = 0; s < this.stretches; s++) firstStretch[this.stretchQueries[s] + 1]++;
@@ -64654,7 +64894,26 @@ var TrecTableBuilder = class {
       starts[at] = this.stretchStarts[s];
       ends[at] = s + 1 < this.stretches ? this.stretchStarts[s + 1] : this.store.count;
     }
-    return new TrecTable(file2, docnos, this.qids, this.queryNumbers, this.store, this.sizes, firstStretch, starts, ends);
+    const table2 = new TrecTable(file2, this.qids, this.queryNumbers, this.store, this.sizes, firstStretch, starts, ends);
+    this.findLaterDuplicates(table2);
+    return table2;
+  }
+  /** Duplicates in the later stretches of queries whose lines are not contiguous: against all of the query's entries before. */
+  findLaterDuplicates(table2) {
+    const query = new QueryEntries();
+    const seen = new DocnoIndex();
+    for (let q = 0; q < this.qids.length; q++) {
+      if (table2.stretchCount(q) === 1) continue;
+      table2.entries(q, query);
+      seen.reset(query);
+      for (let i = 0; i < query.count; i++) {
+        const first = seen.firstWithDocnoOf(i);
+        if (first < 0 || i < this.firstStretchSizes[q]) continue;
+        const e = table2.fileEntry(q, i);
+        const docnoColumn = this.laterColumns[upperBound(this.laterEntries, this.laterCount, e) - 1];
+        this.onDuplicate({ qid: this.qids[q], docno: query.docno(i), line: table2.line(e), docnoColumn, firstLine: table2.line(table2.fileEntry(q, first)) });
+      }
+    }
   }
 };
 
@@ -64713,18 +64972,25 @@ function columnOf(bytes, lineStart, offset) {
   return offset - lineStart + 1;
 }
 var TableParser = class {
-  constructor(file2, format, docnos, problems) {
+  constructor(file2, format, problems) {
     this.file = file2;
     this.format = format;
-    this.docnos = docnos;
     this.problems = problems;
     this.fields = new LineFields(format.columns.length + 1);
+    this.table = new TrecTableBuilder(
+      (duplicate) => problems.add({
+        file: file2,
+        line: duplicate.line,
+        column: duplicate.docnoColumn,
+        field: "docno",
+        message: format.duplicate(duplicate.docno, duplicate.qid, duplicate.firstLine)
+      })
+    );
   }
   file;
   format;
-  docnos;
   problems;
-  table = new TrecTableBuilder();
+  table;
   /** Non-blank lines seen that are not comments. */
   records = 0;
   /** Lines seen. */
@@ -64736,12 +65002,16 @@ var TableParser = class {
   /** The previous record's qid (in qidBytes) and query: the next line of the same query needs no lookup. */
   qid = -1;
   query = -1;
+  /** Whether the chunk being parsed is all ASCII, so that a column in characters is one in bytes. */
+  ascii = false;
   /**
    * Parses the whole lines in bytes [start, end); a line that is not UTF-8 is reported, and only counted, unless
    * it is a comment, which is skipped whatever its bytes.
    */
   parseChunk(bytes, start, end) {
-    if (isUtf83(bytes.subarray(start, end))) {
+    const chunk = bytes.subarray(start, end);
+    this.ascii = isAscii(chunk);
+    if (this.ascii || isUtf83(chunk)) {
       this.parseLines(bytes, start, end);
       return;
     }
@@ -64790,8 +65060,8 @@ var TableParser = class {
     }
     const query = this.queryOf(bytes, starts[QID_COLUMN], ends[QID_COLUMN]);
     const docnoStart = starts[DOCNO_COLUMN];
-    const docId = this.docnos.intern(bytes, docnoStart, ends[DOCNO_COLUMN]);
-    this.table.add(query, docId, value2, this.line, columnOf(bytes, fields.lineStart, docnoStart));
+    const docnoColumn = this.ascii ? docnoStart - fields.lineStart + 1 : columnOf(bytes, fields.lineStart, docnoStart);
+    this.table.add(query, bytes, docnoStart, ends[DOCNO_COLUMN], value2, this.line, docnoColumn);
   }
   /** The number of the query whose qid is in bytes [start, end): the previous record's when the bytes are the same. */
   queryOf(bytes, start, end) {
@@ -64813,32 +65083,9 @@ var TableParser = class {
     };
   }
 };
-function reportDuplicates(table2, format, problems) {
-  const seenIn = new Int32Array(table2.docnos.size).fill(-1);
-  const firstEntry = new Int32Array(table2.docnos.size);
-  const query = new QueryEntries();
-  for (let q = 0; q < table2.qids.length; q++) {
-    table2.entries(q, query, true);
-    for (let i = 0; i < query.count; i++) {
-      const docId = query.docIds[i];
-      if (seenIn[docId] !== q) {
-        seenIn[docId] = q;
-        firstEntry[docId] = i;
-        continue;
-      }
-      problems.add({
-        file: table2.file,
-        line: query.lines[i],
-        column: query.docnoColumns[i],
-        field: "docno",
-        message: format.duplicate(table2.docnos.text(docId), table2.qids[q], query.lines[firstEntry[docId]])
-      });
-    }
-  }
-}
-async function readTable(file2, format, docnos, onProgress) {
+async function readTable(file2, format, onProgress) {
   const problems = new ProblemsByLine();
-  const parser = new TableParser(file2, format, docnos, problems);
+  const parser = new TableParser(file2, format, problems);
   try {
     for await (const chunk of readLineChunks(file2)) {
       parser.parseChunk(chunk.bytes, chunk.start, chunk.end);
@@ -64851,16 +65098,15 @@ async function readTable(file2, format, docnos, onProgress) {
     const what = parser.line === 0 ? "the file is empty" : "the file holds only comments and blank lines";
     problems.add({ file: file2, message: `${what}; expected lines of "${format.columns.join(" ")}"` });
   }
-  const table2 = parser.table.build(file2, docnos);
-  reportDuplicates(table2, format, problems);
+  const table2 = parser.table.build(file2);
   problems.throwIfAny();
   return table2;
 }
-function readQrelsTable(file2, docnos = new ByteDictionary(), onProgress) {
-  return readTable(file2, QRELS, docnos, onProgress);
+function readQrelsTable(file2, onProgress) {
+  return readTable(file2, QRELS, onProgress);
 }
-function readRunTable(file2, docnos = new ByteDictionary(), onProgress) {
-  return readTable(file2, RUN, docnos, onProgress);
+function readRunTable(file2, onProgress) {
+  return readTable(file2, RUN, onProgress);
 }
 
 // src/core/scoring/trec-rank.ts
@@ -64882,19 +65128,14 @@ function lowerBound(sorted, length, value2) {
   return low;
 }
 var JudgedRanker = class {
-  constructor(docnos, judging = DEFAULT_JUDGING) {
-    this.docnos = docnos;
+  constructor(judging = DEFAULT_JUDGING) {
     this.judging = judging;
-    this.gradeOf = new Float64Array(docnos.size);
-    this.gradeStamp = new Int32Array(docnos.size);
   }
-  docnos;
   judging;
-  /** Per document id: the grade of the query being judged, valid where gradeStamp holds the current stamp. */
-  gradeOf;
-  gradeStamp;
-  stamp = 0;
+  judgedDocnos = new DocnoIndex();
   // Per run entry (grown to the longest query).
+  /** The judgment (entry of the query's qrels) of each run entry's document, or −1 when it has none. */
+  judgmentOf = new Int32Array(1024);
   grades = new Float64Array(1024);
   level = new Int32Array(1024);
   tieRank = new Int32Array(1024);
@@ -64910,51 +65151,54 @@ var JudgedRanker = class {
   tieCounts = new Int32Array(257);
   /** The graded ranking of `run` (undefined: the query retrieved nothing) against `judgments`. */
   judge(judgments, run) {
-    this.stamp++;
-    const judgedGrades = this.markJudgments(judgments);
+    const judgedGrades = this.idealGrades(judgments);
     const n = run?.count ?? 0;
     this.grades = atLeastFloat64(this.grades, n);
     const grades = this.grades.subarray(0, n);
     grades.fill(UNJUDGED);
-    if (run !== void 0) this.placeJudged(run, grades);
+    if (run !== void 0) this.placeJudged(judgments, run, grades);
     const { judging } = this;
     return { grades, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
   }
-  /** Step 1: records each judged document's grade; returns the grades of 0 or more sorted descending (the ideal ranking). */
-  markJudgments(judgments) {
-    const { gradeOf, gradeStamp, stamp } = this;
+  /** The grades of 0 or more sorted descending (the ideal ranking). */
+  idealGrades(judgments) {
     this.ideal = atLeastFloat64(this.ideal, judgments.count);
     let judged = 0;
     for (let i = 0; i < judgments.count; i++) {
-      const docId = judgments.docIds[i];
       const grade2 = judgments.values[i];
-      gradeOf[docId] = grade2;
-      gradeStamp[docId] = stamp;
       if (grade2 >= 0) this.ideal[judged++] = grade2;
     }
     return this.ideal.subarray(0, judged).sort().reverse();
   }
-  isJudged(docId) {
-    return this.gradeStamp[docId] === this.stamp;
+  isJudged(entry) {
+    return this.judgmentOf[entry] >= 0;
   }
-  /** Steps 2–5 for a query that retrieved something. */
-  placeJudged(run, grades) {
-    const judgedCount = this.findJudged(run);
+  /** Steps 1–5 for a query that retrieved something. */
+  placeJudged(judgments, run, grades) {
+    const judgedCount = this.findJudged(judgments, run);
     if (judgedCount === 0) return;
     const levelCount = this.sortJudgedScores(run, judgedCount);
     this.locate(run, levelCount);
     this.rankTies(run, levelCount);
-    const { judged, level, tieRank, above } = this;
+    const { judged, level, tieRank, above, judgmentOf } = this;
     for (let j = 0; j < judgedCount; j++) {
       const entry = judged[j];
-      grades[above[level[entry]] + tieRank[entry]] = this.gradeOf[run.docIds[entry]];
+      grades[above[level[entry]] + tieRank[entry]] = judgments.values[judgmentOf[entry]];
     }
   }
-  /** Step 2a: the run entries whose document is judged; returns how many. */
-  findJudged(run) {
+  /** Steps 1 and 2a: each run entry's judgment, and the run entries that have one; returns how many. */
+  findJudged(judgments, run) {
+    const index = this.judgedDocnos;
+    index.index(judgments);
     this.judged = atLeastInt32(this.judged, run.count);
+    this.judgmentOf = atLeastInt32(this.judgmentOf, run.count);
+    const { judged, judgmentOf } = this;
     let count2 = 0;
-    for (let i = 0; i < run.count; i++) if (this.isJudged(run.docIds[i])) this.judged[count2++] = i;
+    for (let i = 0; i < run.count; i++) {
+      const judgment = index.find(run, i);
+      judgmentOf[i] = judgment;
+      if (judgment >= 0) judged[count2++] = i;
+    }
     return count2;
   }
   /** Step 2b: the judged entries' distinct scores, ascending, in `levels`; returns how many. */
@@ -65017,7 +65261,6 @@ var JudgedRanker = class {
   rankTies(run, levelCount) {
     this.tieRank = atLeastInt32(this.tieRank, run.count);
     const { members: members2, groupStart, tieRank } = this;
-    const { docIds } = run;
     for (let k = 0; k < levelCount; k++) {
       const start = groupStart[k];
       const end = groupStart[k + 1];
@@ -65025,10 +65268,10 @@ var JudgedRanker = class {
         tieRank[members2[start]] = 0;
         continue;
       }
-      const judgedCount = this.sortJudgedMembers(docIds, start, end);
+      const judgedCount = this.sortJudgedMembers(run, start, end);
       const { tied, tieCounts } = this;
       tieCounts.fill(0, 0, judgedCount + 1);
-      for (let m = start; m < end; m++) tieCounts[this.firstSmallerDocno(docIds, docIds[members2[m]], judgedCount)]++;
+      for (let m = start; m < end; m++) tieCounts[this.firstSmallerDocno(run, members2[m], judgedCount)]++;
       let greater = 0;
       for (let t = 0; t < judgedCount; t++) {
         greater += tieCounts[t];
@@ -65037,39 +65280,37 @@ var JudgedRanker = class {
     }
   }
   /** The judged entries among members[start, end), in `tied` sorted by docno, greatest first; returns how many. */
-  sortJudgedMembers(docIds, start, end) {
+  sortJudgedMembers(run, start, end) {
     this.tied = atLeastInt32(this.tied, end - start);
     this.tieCounts = atLeastInt32(this.tieCounts, end - start + 1);
     const { tied, members: members2 } = this;
     let count2 = 0;
-    for (let m = start; m < end; m++) if (this.isJudged(docIds[members2[m]])) tied[count2++] = members2[m];
-    this.sortByDocnoDescending(tied, count2, docIds);
+    for (let m = start; m < end; m++) if (this.isJudged(members2[m])) tied[count2++] = members2[m];
+    this.sortByDocnoDescending(tied, count2, run);
     return count2;
   }
-  /** Index of the first of tied[0, count) (greatest docno first) whose docno is smaller than docId's. */
-  firstSmallerDocno(docIds, docId, count2) {
-    const { tied, docnos } = this;
+  /** Index of the first of tied[0, count) (greatest docno first) whose docno is smaller than entry's. */
+  firstSmallerDocno(run, entry, count2) {
+    const { tied } = this;
     let low = 0;
     let high = count2;
     while (low < high) {
       const middle = low + high >>> 1;
-      if (docnos.compare(docIds[tied[middle]], docId) < 0) high = middle;
+      if (run.compareDocnos(tied[middle], entry) < 0) high = middle;
       else low = middle + 1;
     }
     return low;
   }
-  /** Sorts entries[0, count) by their documents' docnos, greatest first (byte order, as strcmp). */
-  sortByDocnoDescending(entries, count2, docIds) {
-    const { docnos } = this;
+  /** Sorts entries[0, count) by their docnos, greatest first (byte order, as strcmp). */
+  sortByDocnoDescending(entries, count2, run) {
     if (count2 > SMALL_GROUP) {
-      entries.subarray(0, count2).sort((a, b) => docnos.compare(docIds[b], docIds[a]));
+      entries.subarray(0, count2).sort((a, b) => run.compareDocnos(b, a));
       return;
     }
     for (let i = 1; i < count2; i++) {
       const entry = entries[i];
-      const docId = docIds[entry];
       let j = i - 1;
-      while (j >= 0 && docnos.compare(docIds[entries[j]], docId) < 0) {
+      while (j >= 0 && run.compareDocnos(entries[j], entry) < 0) {
         entries[j + 1] = entries[j];
         j--;
       }
@@ -65119,8 +65360,7 @@ var RankingLimits = class {
   }
 };
 function evaluateTrecTables(qrels, run, metrics, options = DEFAULT_TREC_EVAL_OPTIONS) {
-  if (qrels.docnos !== run.docnos) throw new Error("evaluateTrecTables: qrels and run must be read with the same ByteDictionary");
-  const ranker = new JudgedRanker(qrels.docnos, options.judging);
+  const ranker = new JudgedRanker(options.judging);
   const limits = new RankingLimits(options);
   const judgments = new QueryEntries();
   const retrieved = new QueryEntries();
@@ -65177,12 +65417,10 @@ function trecCommand(context) {
   ).option("--per-query", "also print each query\u2019s values").option("--json", "print one JSON object on stdout: {queries, aggregate, perQuery}");
   return addParsedSettingOptions(command, "trec").action(async (options) => {
     const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);
-    const docnos = new ByteDictionary();
     const progress = readingProgress(context);
-    const [qrels, run] = await readBoth(
-      readQrelsTable(options.qrels, docnos, progress.reporter()),
-      readRunTable(options.run, docnos, progress.reporter())
-    ).finally(progress.end);
+    const [qrels, run] = await readBoth(readQrelsTable(options.qrels, progress.reporter()), readRunTable(options.run, progress.reporter())).finally(
+      progress.end
+    );
     const evaluation2 = evaluateTrecTables(qrels, run, metrics, {
       judging: { relevanceLevel: options.relevanceLevel, ndcgGains: options.ndcgGains },
       maxRetrieved: options.maxRetrieved,

@@ -3,10 +3,10 @@ const MINUS = 0x2d;
 const DOT = 0x2e;
 const ZERO = 0x30;
 
-/** 10^0 … 10^22: every power of ten a double holds exactly. */
-const EXACT_POWERS_OF_TEN = Float64Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+/** 10^0 … 10^15: the divisors of a mantissa of at most 15 digits, each held exactly by a double. */
+const EXACT_POWERS_OF_TEN = Float64Array.from({ length: 16 }, (_, k) => Number(`1e${k}`));
 
-/** Up to 15 significant digits an integer mantissa stays below 10^15 < 2^53, so it is held exactly. */
+/** Up to 15 digits an integer mantissa stays below 10^15 < 2^53, so it is held exactly. */
 const MAX_EXACT_DIGITS = 15;
 
 /**
@@ -24,11 +24,11 @@ function numberOfText(bytes: Uint8Array, start: number, end: number): number {
 
 /**
  * What `Number(text)` gives for the bytes [start, end), without making a string for the common case: a plain
- * decimal (optional sign, digits, optional point and digits) with at most 15 significant digits and 22
- * decimals is its integer mantissa m divided by 10^k. Both are exact doubles, and IEEE division rounds
- * correctly, so m / 10^k is the correctly rounded value, which is what Number() returns. Anything else goes
- * the general way: exponents, long mantissas and hex as Number() reads them, every other form (octal and binary
- * prefixes, "Infinity", stray characters) NaN.
+ * decimal (optional sign, digits, optional point and digits) with at most 15 digits is its integer mantissa m
+ * divided by 10^k (k ≤ 15). Both are exact doubles, and IEEE division rounds correctly, so m / 10^k is the
+ * correctly rounded value, which is what Number() returns. Anything else goes the general way: exponents, long
+ * mantissas and hex as Number() reads them, every other form (octal and binary prefixes, "Infinity", stray
+ * characters) NaN.
  */
 export function parseNumberBytes(bytes: Uint8Array, start: number, end: number): number {
   let i = start;
@@ -36,25 +36,25 @@ export function parseNumberBytes(bytes: Uint8Array, start: number, end: number):
   const negative = sign === MINUS;
   if (negative || sign === PLUS) i++;
   let mantissa = 0;
-  let digits = 0;
-  let significant = 0;
-  let decimals = 0;
-  let point = false;
+  const integerStart = i;
   for (; i < end; i++) {
-    const byte = bytes[i]!;
-    const digit = byte - ZERO;
-    if (digit >= 0 && digit <= 9) {
-      digits++;
-      if (point) decimals++;
-      if (significant > 0 || digit !== 0) significant++;
-      mantissa = mantissa * 10 + digit;
-    } else if (byte === DOT && !point) {
-      point = true;
-    } else {
-      return numberOfText(bytes, start, end);
-    }
+    const digit = bytes[i]! - ZERO;
+    if (digit < 0 || digit > 9) break;
+    mantissa = mantissa * 10 + digit;
   }
-  if (digits === 0 || significant > MAX_EXACT_DIGITS || decimals >= EXACT_POWERS_OF_TEN.length) return numberOfText(bytes, start, end);
+  let digits = i - integerStart;
+  let decimals = 0;
+  if (i < end && bytes[i] === DOT) {
+    const fractionStart = ++i;
+    for (; i < end; i++) {
+      const digit = bytes[i]! - ZERO;
+      if (digit < 0 || digit > 9) break;
+      mantissa = mantissa * 10 + digit;
+    }
+    decimals = i - fractionStart;
+    digits += decimals;
+  }
+  if (i !== end || digits === 0 || digits > MAX_EXACT_DIGITS) return numberOfText(bytes, start, end);
   const magnitude = decimals === 0 ? mantissa : mantissa / EXACT_POWERS_OF_TEN[decimals]!;
   return negative ? -magnitude : magnitude;
 }

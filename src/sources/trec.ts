@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import type { ReadProgress } from './lines.js';
 import { ByteDictionary } from '../core/scoring/byte-dictionary.js';
 import { type InputProblem, InputError, MAX_LISTED_PROBLEMS } from '../core/errors.js';
@@ -7,7 +7,7 @@ import { LineFields } from './line-fields.js';
 import { parseIntegerBytes, parseNumberBytes } from './number-bytes.js';
 import { readFailure } from './read-problems.js';
 import { firstBadByte, notUtf8Problem } from './utf8.js';
-import { QueryEntries, type TrecTable, TrecTableBuilder } from '../core/scoring/trec-table.js';
+import { type TrecTable, TrecTableBuilder } from '../core/scoring/trec-table.js';
 
 /** Called after each chunk of a file is parsed: records (non-blank lines) and bytes read so far. */
 
@@ -58,7 +58,8 @@ const RUN: TrecFormat = {
 
 /**
  * A file's problems, keeping the first MAX_LISTED_PROBLEMS in line order whatever order they are found in
- * (problems in a line are found while reading, duplicates only once the whole file is read).
+ * (problems in a line are found while reading, a duplicate in a later stretch of a split query only once the
+ * whole file is read).
  */
 class ProblemsByLine {
   private readonly listed: InputProblem[] = [];
@@ -96,7 +97,7 @@ function columnOf(bytes: Buffer, lineStart: number, offset: number): number {
 
 /** Parses the lines of one qrels or run file, chunk by chunk, into a TrecTable. */
 class TableParser {
-  readonly table = new TrecTableBuilder();
+  readonly table: TrecTableBuilder;
   /** Non-blank lines seen that are not comments. */
   records = 0;
   /** Lines seen. */
@@ -108,14 +109,25 @@ class TableParser {
   /** The previous record's qid (in qidBytes) and query: the next line of the same query needs no lookup. */
   private qid = -1;
   private query = -1;
+  /** Whether the chunk being parsed is all ASCII, so that a column in characters is one in bytes. */
+  private ascii = false;
 
   constructor(
     private readonly file: string,
     private readonly format: TrecFormat,
-    private readonly docnos: ByteDictionary,
     private readonly problems: ProblemsByLine,
   ) {
     this.fields = new LineFields(format.columns.length + 1);
+    // A document listed twice for one query: the later line is the problem (in a run, naming the first).
+    this.table = new TrecTableBuilder((duplicate) =>
+      problems.add({
+        file,
+        line: duplicate.line,
+        column: duplicate.docnoColumn,
+        field: 'docno',
+        message: format.duplicate(duplicate.docno, duplicate.qid, duplicate.firstLine),
+      }),
+    );
   }
 
   /**
@@ -123,7 +135,9 @@ class TableParser {
    * it is a comment, which is skipped whatever its bytes.
    */
   parseChunk(bytes: Buffer, start: number, end: number): void {
-    if (isUtf8(bytes.subarray(start, end))) {
+    const chunk = bytes.subarray(start, end);
+    this.ascii = isAscii(chunk);
+    if (this.ascii || isUtf8(chunk)) {
       this.parseLines(bytes, start, end);
       return;
     }
@@ -174,8 +188,8 @@ class TableParser {
     }
     const query = this.queryOf(bytes, starts[QID_COLUMN]!, ends[QID_COLUMN]!);
     const docnoStart = starts[DOCNO_COLUMN]!;
-    const docId = this.docnos.intern(bytes, docnoStart, ends[DOCNO_COLUMN]!);
-    this.table.add(query, docId, value, this.line, columnOf(bytes, fields.lineStart, docnoStart));
+    const docnoColumn = this.ascii ? docnoStart - fields.lineStart + 1 : columnOf(bytes, fields.lineStart, docnoStart);
+    this.table.add(query, bytes, docnoStart, ends[DOCNO_COLUMN]!, value, this.line, docnoColumn);
   }
 
   /** The number of the query whose qid is in bytes [start, end): the previous record's when the bytes are the same. */
@@ -201,40 +215,12 @@ class TableParser {
 }
 
 /**
- * Reports each document listed more than once for one query, naming the later line (and, in a run, the first).
- * A stamp per document id says which query saw it last, so checking a query costs one pass over its lines.
- */
-function reportDuplicates(table: TrecTable, format: TrecFormat, problems: ProblemsByLine): void {
-  const seenIn = new Int32Array(table.docnos.size).fill(-1);
-  const firstEntry = new Int32Array(table.docnos.size);
-  const query = new QueryEntries();
-  for (let q = 0; q < table.qids.length; q++) {
-    table.entries(q, query, true);
-    for (let i = 0; i < query.count; i++) {
-      const docId = query.docIds[i]!;
-      if (seenIn[docId] !== q) {
-        seenIn[docId] = q;
-        firstEntry[docId] = i;
-        continue;
-      }
-      problems.add({
-        file: table.file,
-        line: query.lines[i]!,
-        column: query.docnoColumns[i]!,
-        field: 'docno',
-        message: format.duplicate(table.docnos.text(docId), table.qids[q]!, query.lines[firstEntry[docId]!]!),
-      });
-    }
-  }
-}
-
-/**
  * Reads a whole qrels or run file, collecting problems instead of stopping at the first, then throws an
  * InputError listing up to 20 of them (file, line, column) if there were any.
  */
-async function readTable(file: string, format: TrecFormat, docnos: ByteDictionary, onProgress?: ReadProgress): Promise<TrecTable> {
+async function readTable(file: string, format: TrecFormat, onProgress?: ReadProgress): Promise<TrecTable> {
   const problems = new ProblemsByLine();
-  const parser = new TableParser(file, format, docnos, problems);
+  const parser = new TableParser(file, format, problems);
   try {
     for await (const chunk of readLineChunks(file)) {
       parser.parseChunk(chunk.bytes, chunk.start, chunk.end);
@@ -247,8 +233,7 @@ async function readTable(file: string, format: TrecFormat, docnos: ByteDictionar
     const what = parser.line === 0 ? 'the file is empty' : 'the file holds only comments and blank lines';
     problems.add({ file, message: `${what}; expected lines of "${format.columns.join(' ')}"` });
   }
-  const table = parser.table.build(file, docnos);
-  reportDuplicates(table, format, problems);
+  const table = parser.table.build(file);
   problems.throwIfAny();
   return table;
 }
@@ -256,11 +241,10 @@ async function readTable(file: string, format: TrecFormat, docnos: ByteDictionar
 /**
  * Reads TREC qrels (`qid iter docno rel`) into compact form: each query's judged documents and grades. Grades
  * must be integers; a docno may be judged once per query. Blank lines and comments (lines whose first non-blank
- * character is `#`) are skipped; a line with more or fewer than four columns is an error. Pass the run's
- * dictionary to share document ids.
+ * character is `#`) are skipped; a line with more or fewer than four columns is an error.
  */
-export function readQrelsTable(file: string, docnos = new ByteDictionary(), onProgress?: ReadProgress): Promise<TrecTable> {
-  return readTable(file, QRELS, docnos, onProgress);
+export function readQrelsTable(file: string, onProgress?: ReadProgress): Promise<TrecTable> {
+  return readTable(file, QRELS, onProgress);
 }
 
 /**
@@ -269,6 +253,6 @@ export function readQrelsTable(file: string, docnos = new ByteDictionary(), onPr
  * and comments are skipped and columns after the sixth ignored, as trec_eval does. Unlike trec_eval, a score that
  * is not a finite number is an error (trec_eval reads it as 0), and so is a document listed twice for one query.
  */
-export function readRunTable(file: string, docnos = new ByteDictionary(), onProgress?: ReadProgress): Promise<TrecTable> {
-  return readTable(file, RUN, docnos, onProgress);
+export function readRunTable(file: string, onProgress?: ReadProgress): Promise<TrecTable> {
+  return readTable(file, RUN, onProgress);
 }

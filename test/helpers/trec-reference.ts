@@ -21,7 +21,7 @@ export async function readQrels(file: string): Promise<Qrels> {
   for (const [q, qid] of table.qids.entries()) {
     const query = table.entries(q);
     const judged = new Map<string, number>();
-    for (let i = 0; i < query.count; i++) judged.set(table.docnos.text(query.docIds[i]!), query.values[i]!);
+    for (let i = 0; i < query.count; i++) judged.set(query.docno(i), query.values[i]!);
     qrels.set(qid, judged);
   }
   return qrels;
@@ -29,14 +29,14 @@ export async function readQrels(file: string): Promise<Qrels> {
 
 export async function readRun(file: string): Promise<Run> {
   const table = await readRunTable(file);
-  const { docnos } = table;
   const run: Run = new Map();
   for (const [q, qid] of table.qids.entries()) {
-    const { values: scores, docIds, count } = table.entries(q);
-    const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => scores[b]! - scores[a]! || docnos.compare(docIds[b]!, docIds[a]!));
+    const query = table.entries(q);
+    const scores = query.values;
+    const order = Array.from({ length: query.count }, (_, i) => i).sort((a, b) => scores[b]! - scores[a]! || query.compareDocnos(b, a));
     run.set(
       qid,
-      order.map((i) => docnos.text(docIds[i]!)),
+      order.map((i) => query.docno(i)),
     );
   }
   return run;

@@ -1,23 +1,33 @@
-/** FNV-1a over the bytes, then a final avalanche so that the low bits (the table slot) depend on every byte. */
-function hashBytes(bytes: Uint8Array, start: number, end: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
-  hash ^= hash >>> 16;
-  hash = Math.imul(hash, 0x85ebca6b);
-  hash ^= hash >>> 13;
-  return hash | 0;
+/** The hash of no bytes: FNV-1a's offset basis. */
+export const EMPTY_HASH = 0x811c9dc5;
+
+/** The running hash with one more byte (FNV-1a). */
+export function hashStep(hash: number, byte: number): number {
+  return Math.imul(hash ^ byte, 0x01000193);
+}
+
+/** The table hash of a running hash: a final avalanche so that the low bits (the table slot) depend on every byte. */
+export function finishHash(hash: number): number {
+  let mixed = hash ^ (hash >>> 16);
+  mixed = Math.imul(mixed, 0x85ebca6b);
+  mixed ^= mixed >>> 13;
+  return mixed | 0;
+}
+
+/** FNV-1a over the bytes, finished by finishHash. */
+export function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  let hash = EMPTY_HASH;
+  for (let i = start; i < end; i++) hash = hashStep(hash, bytes[i]!);
+  return finishHash(hash);
 }
 
 /** A slot of the hash table holds id + 1; 0 marks an empty slot. */
 const EMPTY = 0;
 
 /**
- * Interns byte strings (docnos, qids) as dense ids 0, 1, 2, … without making a JS string per lookup: the bytes of
- * every distinct string are stored once, end to end, in one arena, and an open-addressing hash table (linear
- * probing, at most half full) maps them to their ids. One dictionary can serve several files, so that the same
- * docno has the same id in the qrels and in the run.
- *
- * Strings are compared as bytes (`compare`), which is C's strcmp order, the order trec_eval breaks ties in.
+ * Interns byte strings (a TREC file's qids) as dense ids 0, 1, 2, … without making a JS string per lookup: the
+ * bytes of every distinct string are stored once, end to end, in one arena, and an open-addressing hash table
+ * (linear probing, at most half full) maps them to their ids.
  */
 export class ByteDictionary {
   private slots: Int32Array = new Int32Array(1 << 12);
@@ -43,26 +53,6 @@ export class ByteDictionary {
       const id = entry - 1;
       if (this.hashes[id] === hash && this.equals(id, bytes, start, end)) return id;
     }
-  }
-
-  /** Byte order of two ids' strings (negative, 0, positive), as strcmp. */
-  compare(a: number, b: number): number {
-    const { arena, offsets } = this;
-    const aStart = offsets[a]!;
-    const aLength = offsets[a + 1]! - aStart;
-    const bStart = offsets[b]!;
-    const bLength = offsets[b + 1]! - bStart;
-    const common = Math.min(aLength, bLength);
-    for (let i = 0; i < common; i++) {
-      const difference = arena[aStart + i]! - arena[bStart + i]!;
-      if (difference !== 0) return difference;
-    }
-    return aLength - bLength;
-  }
-
-  /** The string of an id, decoded as UTF-8 (for messages and for callers that want strings). */
-  text(id: number): string {
-    return this.arena.toString('utf8', this.offsets[id]!, this.offsets[id + 1]!);
   }
 
   /** Whether id's string is the bytes [start, end). */

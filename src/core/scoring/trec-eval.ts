@@ -1,4 +1,5 @@
-import { QueryEntries, type TrecTable } from './trec-table.js';
+import { QueryEntries } from './query-entries.js';
+import type { TrecTable } from './trec-table.js';
 import { DEFAULT_JUDGING, type JudgedRanking, type Judging } from './ranking.js';
 import type { RetrievalMetric } from '../catalog/retrieval-metrics.js';
 import { JudgedRanker } from './trec-rank.js';
@@ -68,7 +69,8 @@ class RankingLimits {
 }
 
 /**
- * Evaluates a run against qrels, both read with readQrelsTable and readRunTable into one shared dictionary. By
+ * Evaluates a run against qrels, read with readQrelsTable and readRunTable (a docno of the qrels and one of the
+ * run are the same document when their bytes are the same). By
  * default with trec_eval's `-c` semantics: every query in the qrels is evaluated and counted in the mean (a query
  * missing from the run retrieved nothing and scores 0; a query with nothing relevant scores 0); queries only in
  * the run are ignored. Each query is ranked with JudgedRanker (score descending, docno descending).
@@ -79,8 +81,7 @@ export function evaluateTrecTables(
   metrics: readonly RetrievalMetric[],
   options: TrecEvalOptions = DEFAULT_TREC_EVAL_OPTIONS,
 ): TrecEvaluation {
-  if (qrels.docnos !== run.docnos) throw new Error('evaluateTrecTables: qrels and run must be read with the same ByteDictionary');
-  const ranker = new JudgedRanker(qrels.docnos, options.judging);
+  const ranker = new JudgedRanker(options.judging);
   const limits = new RankingLimits(options);
   const judgments = new QueryEntries();
   const retrieved = new QueryEntries();

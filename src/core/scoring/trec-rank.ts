@@ -1,5 +1,5 @@
-import type { ByteDictionary } from './byte-dictionary.js';
-import type { QueryEntries } from './trec-table.js';
+import { DocnoIndex } from './docno-index.js';
+import type { QueryEntries } from './query-entries.js';
 import { DEFAULT_JUDGING, type JudgedRanking, type Judging, UNJUDGED, countAtLeast } from './ranking.js';
 
 /** Up to this many judged documents tied on one score are sorted by insertion sort; more by the built-in sort. */
@@ -33,8 +33,8 @@ function lowerBound(sorted: Float64Array, length: number, value: number): number
  * the number that tie with it and have a greater docno. So the steps, per query of n documents of which j are
  * judged (have a line in the qrels, whatever its grade), are:
  *
- *   1. mark the query's grades in an array indexed by document id;
- *   2. find the run's judged documents and sort their distinct scores (j values, not n);
+ *   1. index the query's judged docnos (a small hash table, in cache);
+ *   2. find the run's judged documents by their docno bytes and sort their distinct scores (j values, not n);
  *   3. place every document between those scores by binary search, counting how many lie above each and
  *      collecting the ones that tie with a judged score (n log j);
  *   4. place the documents that tie with a judged one among the judged ones of their group by docno, again by
@@ -44,12 +44,11 @@ function lowerBound(sorted: Float64Array, length: number, value: number): number
  * All buffers are reused from query to query; `judge` returns views of them, valid until the next call.
  */
 export class JudgedRanker {
-  /** Per document id: the grade of the query being judged, valid where gradeStamp holds the current stamp. */
-  private readonly gradeOf: Float64Array;
-  private readonly gradeStamp: Int32Array;
-  private stamp = 0;
+  private readonly judgedDocnos = new DocnoIndex();
 
   // Per run entry (grown to the longest query).
+  /** The judgment (entry of the query's qrels) of each run entry's document, or −1 when it has none. */
+  private judgmentOf: Int32Array = new Int32Array(1024);
   private grades: Float64Array = new Float64Array(1024);
   private level: Int32Array = new Int32Array(1024);
   private tieRank: Int32Array = new Int32Array(1024);
@@ -65,65 +64,62 @@ export class JudgedRanker {
   private tied: Int32Array = new Int32Array(256);
   private tieCounts: Int32Array = new Int32Array(257);
 
-  constructor(
-    private readonly docnos: ByteDictionary,
-    private readonly judging: Judging = DEFAULT_JUDGING,
-  ) {
-    this.gradeOf = new Float64Array(docnos.size);
-    this.gradeStamp = new Int32Array(docnos.size);
-  }
+  constructor(private readonly judging: Judging = DEFAULT_JUDGING) {}
 
   /** The graded ranking of `run` (undefined: the query retrieved nothing) against `judgments`. */
   judge(judgments: QueryEntries, run: QueryEntries | undefined): JudgedRanking {
-    this.stamp++;
-    const judgedGrades = this.markJudgments(judgments);
+    const judgedGrades = this.idealGrades(judgments);
     const n = run?.count ?? 0;
     this.grades = atLeastFloat64(this.grades, n);
     const grades = this.grades.subarray(0, n);
     grades.fill(UNJUDGED);
-    if (run !== undefined) this.placeJudged(run, grades);
+    if (run !== undefined) this.placeJudged(judgments, run, grades);
     const { judging } = this;
     return { grades, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
   }
 
-  /** Step 1: records each judged document's grade; returns the grades of 0 or more sorted descending (the ideal ranking). */
-  private markJudgments(judgments: QueryEntries): Float64Array {
-    const { gradeOf, gradeStamp, stamp } = this;
+  /** The grades of 0 or more sorted descending (the ideal ranking). */
+  private idealGrades(judgments: QueryEntries): Float64Array {
     this.ideal = atLeastFloat64(this.ideal, judgments.count);
     let judged = 0;
     for (let i = 0; i < judgments.count; i++) {
-      const docId = judgments.docIds[i]!;
       const grade = judgments.values[i]!;
-      gradeOf[docId] = grade;
-      gradeStamp[docId] = stamp;
       if (grade >= 0) this.ideal[judged++] = grade;
     }
     return this.ideal.subarray(0, judged).sort().reverse();
   }
 
-  private isJudged(docId: number): boolean {
-    return this.gradeStamp[docId] === this.stamp;
+  private isJudged(entry: number): boolean {
+    return this.judgmentOf[entry]! >= 0;
   }
 
-  /** Steps 2–5 for a query that retrieved something. */
-  private placeJudged(run: QueryEntries, grades: Float64Array): void {
-    const judgedCount = this.findJudged(run);
+  /** Steps 1–5 for a query that retrieved something. */
+  private placeJudged(judgments: QueryEntries, run: QueryEntries, grades: Float64Array): void {
+    const judgedCount = this.findJudged(judgments, run);
     if (judgedCount === 0) return;
     const levelCount = this.sortJudgedScores(run, judgedCount);
     this.locate(run, levelCount);
     this.rankTies(run, levelCount);
-    const { judged, level, tieRank, above } = this;
+    const { judged, level, tieRank, above, judgmentOf } = this;
     for (let j = 0; j < judgedCount; j++) {
       const entry = judged[j]!;
-      grades[above[level[entry]!]! + tieRank[entry]!] = this.gradeOf[run.docIds[entry]!]!;
+      grades[above[level[entry]!]! + tieRank[entry]!] = judgments.values[judgmentOf[entry]!]!;
     }
   }
 
-  /** Step 2a: the run entries whose document is judged; returns how many. */
-  private findJudged(run: QueryEntries): number {
+  /** Steps 1 and 2a: each run entry's judgment, and the run entries that have one; returns how many. */
+  private findJudged(judgments: QueryEntries, run: QueryEntries): number {
+    const index = this.judgedDocnos;
+    index.index(judgments);
     this.judged = atLeastInt32(this.judged, run.count);
+    this.judgmentOf = atLeastInt32(this.judgmentOf, run.count);
+    const { judged, judgmentOf } = this;
     let count = 0;
-    for (let i = 0; i < run.count; i++) if (this.isJudged(run.docIds[i]!)) this.judged[count++] = i;
+    for (let i = 0; i < run.count; i++) {
+      const judgment = index.find(run, i);
+      judgmentOf[i] = judgment;
+      if (judgment >= 0) judged[count++] = i;
+    }
     return count;
   }
 
@@ -191,7 +187,6 @@ export class JudgedRanker {
   private rankTies(run: QueryEntries, levelCount: number): void {
     this.tieRank = atLeastInt32(this.tieRank, run.count);
     const { members, groupStart, tieRank } = this;
-    const { docIds } = run;
     for (let k = 0; k < levelCount; k++) {
       const start = groupStart[k]!;
       const end = groupStart[k + 1]!;
@@ -199,10 +194,10 @@ export class JudgedRanker {
         tieRank[members[start]!] = 0;
         continue;
       }
-      const judgedCount = this.sortJudgedMembers(docIds, start, end);
+      const judgedCount = this.sortJudgedMembers(run, start, end);
       const { tied, tieCounts } = this;
       tieCounts.fill(0, 0, judgedCount + 1);
-      for (let m = start; m < end; m++) tieCounts[this.firstSmallerDocno(docIds, docIds[members[m]!]!, judgedCount)]!++;
+      for (let m = start; m < end; m++) tieCounts[this.firstSmallerDocno(run, members[m]!, judgedCount)]!++;
       let greater = 0;
       for (let t = 0; t < judgedCount; t++) {
         greater += tieCounts[t]!;
@@ -212,41 +207,39 @@ export class JudgedRanker {
   }
 
   /** The judged entries among members[start, end), in `tied` sorted by docno, greatest first; returns how many. */
-  private sortJudgedMembers(docIds: Int32Array, start: number, end: number): number {
+  private sortJudgedMembers(run: QueryEntries, start: number, end: number): number {
     this.tied = atLeastInt32(this.tied, end - start);
     this.tieCounts = atLeastInt32(this.tieCounts, end - start + 1);
     const { tied, members } = this;
     let count = 0;
-    for (let m = start; m < end; m++) if (this.isJudged(docIds[members[m]!]!)) tied[count++] = members[m]!;
-    this.sortByDocnoDescending(tied, count, docIds);
+    for (let m = start; m < end; m++) if (this.isJudged(members[m]!)) tied[count++] = members[m]!;
+    this.sortByDocnoDescending(tied, count, run);
     return count;
   }
 
-  /** Index of the first of tied[0, count) (greatest docno first) whose docno is smaller than docId's. */
-  private firstSmallerDocno(docIds: Int32Array, docId: number, count: number): number {
-    const { tied, docnos } = this;
+  /** Index of the first of tied[0, count) (greatest docno first) whose docno is smaller than entry's. */
+  private firstSmallerDocno(run: QueryEntries, entry: number, count: number): number {
+    const { tied } = this;
     let low = 0;
     let high = count;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (docnos.compare(docIds[tied[middle]!]!, docId) < 0) high = middle;
+      if (run.compareDocnos(tied[middle]!, entry) < 0) high = middle;
       else low = middle + 1;
     }
     return low;
   }
 
-  /** Sorts entries[0, count) by their documents' docnos, greatest first (byte order, as strcmp). */
-  private sortByDocnoDescending(entries: Int32Array, count: number, docIds: Int32Array): void {
-    const { docnos } = this;
+  /** Sorts entries[0, count) by their docnos, greatest first (byte order, as strcmp). */
+  private sortByDocnoDescending(entries: Int32Array, count: number, run: QueryEntries): void {
     if (count > SMALL_GROUP) {
-      entries.subarray(0, count).sort((a, b) => docnos.compare(docIds[b]!, docIds[a]!));
+      entries.subarray(0, count).sort((a, b) => run.compareDocnos(b, a));
       return;
     }
     for (let i = 1; i < count; i++) {
       const entry = entries[i]!;
-      const docId = docIds[entry]!;
       let j = i - 1;
-      while (j >= 0 && docnos.compare(docIds[entries[j]!]!, docId) < 0) {
+      while (j >= 0 && run.compareDocnos(entries[j]!, entry) < 0) {
         entries[j + 1] = entries[j]!;
         j--;
       }

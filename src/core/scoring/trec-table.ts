@@ -1,140 +1,175 @@
-import type { ByteDictionary } from './byte-dictionary.js';
+import { DocnoIndex } from './docno-index.js';
+import { QueryEntries, grownBytes, grownInt32 } from './query-entries.js';
 
-/** Entries per storage block: 64 Ki entries, 1.25 MiB over the four columns. */
+/** Entries per storage block: 64 Ki entries, 1 MiB over the three columns plus the block's docno bytes. */
 const BLOCK_BITS = 16;
 const BLOCK_SIZE = 1 << BLOCK_BITS;
 const BLOCK_MASK = BLOCK_SIZE - 1;
 
-/** A grown copy of an Int32Array holding at least `length` elements (contents kept). */
-function grownInt32(array: Int32Array, length: number): Int32Array {
-  if (array.length >= length) return array;
-  const grown = new Int32Array(Math.max(length, array.length * 2));
-  grown.set(array);
-  return grown;
+/** Index of the first of `sorted[0, length)` (ascending) that is above `value`. */
+function upperBound(sorted: Int32Array, length: number, value: number): number {
+  let low = 0;
+  let high = length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! <= value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
-function grownFloat64(array: Float64Array, length: number): Float64Array {
-  if (array.length >= length) return array;
-  const grown = new Float64Array(Math.max(length, array.length * 2));
-  grown.set(array);
-  return grown;
-}
-
-function copyInt32(from: Int32Array, fromOffset: number, to: Int32Array, toOffset: number, length: number): void {
-  for (let i = 0; i < length; i++) to[toOffset + i] = from[fromOffset + i]!;
-}
-
-function copyFloat64(from: Float64Array, fromOffset: number, to: Float64Array, toOffset: number, length: number): void {
-  for (let i = 0; i < length; i++) to[toOffset + i] = from[fromOffset + i]!;
+/** A docno listed twice for one query: where the second listing is, and the line of the first. */
+export interface Duplicate {
+  readonly qid: string;
+  readonly docno: string;
+  readonly line: number;
+  readonly docnoColumn: number;
+  readonly firstLine: number;
 }
 
 /**
- * One query's entries (lines) as parallel typed arrays: document id (from a ByteDictionary), value (the grade in
- * qrels, the score in a run), and where the line was (line and docno column, to name both lines of a duplicate).
- * Entries [0, count) are in use. Reused from query to query: TrecTable.entries copies a query into one.
- */
-export class QueryEntries {
-  count = 0;
-  docIds: Int32Array = new Int32Array(64);
-  values: Float64Array = new Float64Array(64);
-  lines: Int32Array = new Int32Array(64);
-  docnoColumns: Int32Array = new Int32Array(64);
-
-  /** Empties the entries and makes room for `length` of them. */
-  reset(length: number): void {
-    this.count = 0;
-    this.docIds = grownInt32(this.docIds, length);
-    this.values = grownFloat64(this.values, length);
-    this.lines = grownInt32(this.lines, length);
-    this.docnoColumns = grownInt32(this.docnoColumns, length);
-  }
-
-  push(docId: number, value: number, line: number, docnoColumn: number): void {
-    if (this.count === this.docIds.length) this.grow();
-    const i = this.count++;
-    this.docIds[i] = docId;
-    this.values[i] = value;
-    this.lines[i] = line;
-    this.docnoColumns[i] = docnoColumn;
-  }
-
-  private grow(): void {
-    const length = this.count * 2;
-    this.docIds = grownInt32(this.docIds, length);
-    this.values = grownFloat64(this.values, length);
-    this.lines = grownInt32(this.lines, length);
-    this.docnoColumns = grownInt32(this.docnoColumns, length);
-  }
-}
-
-/**
- * Every entry of a file in file order, in blocks of BLOCK_SIZE entries per column: appending never copies, and
- * at most one block is partly empty. Entry e lives in block e >> BLOCK_BITS at e & BLOCK_MASK.
+ * Every entry of a file in file order, in blocks of BLOCK_SIZE entries: appending never copies a block, and at
+ * most one block is partly filled. Entry e lives in block e >> BLOCK_BITS at e & BLOCK_MASK. A block's docnos lie
+ * end to end in its own byte array; an entry keeps only where its docno ends (it starts where the previous one
+ * ended).
+ *
+ * Lines are not stored per entry: entry e is on line e + 1 plus the lines before it that were not entries
+ * (blank, comments, errors), a number kept only where it changes.
  */
 class EntryStore {
   count = 0;
-  private readonly docIdBlocks: Int32Array[] = [];
   private readonly valueBlocks: Float64Array[] = [];
-  private readonly lineBlocks: Int32Array[] = [];
-  private readonly columnBlocks: Int32Array[] = [];
-  // The last block of each column, where entries are appended.
-  private docIds: Int32Array = new Int32Array(0);
+  private readonly docnoEndBlocks: Int32Array[] = [];
+  private readonly hashBlocks: Int32Array[] = [];
+  /** The docno bytes of every full block, exactly as long as they need to be. */
+  private readonly byteBlocks: Uint8Array[] = [];
+  // The last block, where entries are appended; its docno bytes are in `bytes` until it is full.
   private values: Float64Array = new Float64Array(0);
-  private lines: Int32Array = new Int32Array(0);
-  private columns: Int32Array = new Int32Array(0);
+  private docnoEnds: Int32Array = new Int32Array(0);
+  private hashes: Int32Array = new Int32Array(0);
+  private bytes: Uint8Array = new Uint8Array(1 << 16);
+  private byteCount = 0;
+  /** From entry lineShiftEntries[s] on, an entry's line is its number + 1 + lineShifts[s]. */
+  private lineShiftEntries: Int32Array = new Int32Array(16);
+  private lineShifts: Int32Array = new Int32Array(16);
+  private lineShiftCount = 0;
+  private lineShift = 0;
 
-  push(docId: number, value: number, line: number, docnoColumn: number): void {
-    const at = this.count & BLOCK_MASK;
-    if (at === 0) this.addBlock();
-    this.docIds[at] = docId;
-    this.values[at] = value;
-    this.lines[at] = line;
-    this.columns[at] = docnoColumn;
-    this.count++;
+  /** Appends `entries`, which were read from `lines` (ascending). */
+  append(entries: QueryEntries, lines: Int32Array): void {
+    for (let i = 0; i < entries.count;) {
+      const at = this.count & BLOCK_MASK;
+      if (at === 0) this.addBlock();
+      const length = Math.min(entries.count - i, BLOCK_SIZE - at);
+      const byteStart = entries.docnoStarts[i]!;
+      const byteEnd = entries.docnoEnds[i + length - 1]!;
+      this.bytes = grownBytes(this.bytes, this.byteCount + byteEnd - byteStart);
+      this.bytes.set(entries.docnoBytes.subarray(byteStart, byteEnd), this.byteCount);
+      this.values.set(entries.values.subarray(i, i + length), at);
+      this.hashes.set(entries.docnoHashes.subarray(i, i + length), at);
+      // Docno offsets move from the query's bytes to the block's.
+      const shift = this.byteCount - byteStart;
+      for (let j = 0; j < length; j++) this.docnoEnds[at + j] = entries.docnoEnds[i + j]! + shift;
+      this.noteLines(lines, i, length);
+      this.byteCount += byteEnd - byteStart;
+      this.count += length;
+      i += length;
+    }
   }
 
-  /**
-   * Appends entries [start, end) to `into`, which has room for them; their lines and columns only if asked.
-   * Element by element: stretches are often short, and then this beats creating views to copy from.
-   */
-  copyTo(start: number, end: number, into: QueryEntries, withLocations: boolean): void {
+  /** How many docno bytes entries [start, end) have. */
+  bytesOf(start: number, end: number): number {
+    if (start === end) return 0;
+    const last = end - 1;
+    const first = start & BLOCK_MASK ? this.docnoEndBlocks[start >> BLOCK_BITS]![(start & BLOCK_MASK) - 1]! : 0;
+    if (start >> BLOCK_BITS === last >> BLOCK_BITS) return this.docnoEndBlocks[last >> BLOCK_BITS]![last & BLOCK_MASK]! - first;
+    let total = this.blockBytes(start >> BLOCK_BITS) - first;
+    for (let block = (start >> BLOCK_BITS) + 1; block < last >> BLOCK_BITS; block++) total += this.blockBytes(block);
+    return total + this.docnoEndBlocks[last >> BLOCK_BITS]![last & BLOCK_MASK]!;
+  }
+
+  /** Appends entries [start, end) to `into`, which has room for them and their docno bytes. */
+  copyTo(start: number, end: number, into: QueryEntries): void {
     for (let from = start; from < end;) {
       const block = from >> BLOCK_BITS;
       const offset = from & BLOCK_MASK;
       const length = Math.min(end - from, BLOCK_SIZE - offset);
-      copyInt32(this.docIdBlocks[block]!, offset, into.docIds, into.count, length);
-      copyFloat64(this.valueBlocks[block]!, offset, into.values, into.count, length);
-      if (withLocations) {
-        copyInt32(this.lineBlocks[block]!, offset, into.lines, into.count, length);
-        copyInt32(this.columnBlocks[block]!, offset, into.docnoColumns, into.count, length);
+      const docnoEnds = this.docnoEndBlocks[block]!;
+      const byteStart = offset === 0 ? 0 : docnoEnds[offset - 1]!;
+      const byteEnd = docnoEnds[offset + length - 1]!;
+      into.docnoBytes.set(this.blockByteArray(block).subarray(byteStart, byteEnd), into.byteCount);
+      into.values.set(this.valueBlocks[block]!.subarray(offset, offset + length), into.count);
+      into.docnoHashes.set(this.hashBlocks[block]!.subarray(offset, offset + length), into.count);
+      // Docno offsets move from the block's bytes to the query's.
+      const shift = into.byteCount - byteStart;
+      let previousEnd = into.byteCount;
+      for (let i = 0, to = into.count; i < length; i++, to++) {
+        into.docnoStarts[to] = previousEnd;
+        previousEnd = docnoEnds[offset + i]! + shift;
+        into.docnoEnds[to] = previousEnd;
       }
       into.count += length;
+      into.byteCount = previousEnd;
       from += length;
     }
   }
 
+  /** The line entry e was read from. */
+  line(e: number): number {
+    const shift = upperBound(this.lineShiftEntries, this.lineShiftCount, e);
+    return e + 1 + (shift === 0 ? 0 : this.lineShifts[shift - 1]!);
+  }
+
+  private blockByteArray(block: number): Uint8Array {
+    return block < this.byteBlocks.length ? this.byteBlocks[block]! : this.bytes;
+  }
+
+  private blockBytes(block: number): number {
+    return block < this.byteBlocks.length ? this.byteBlocks[block]!.length : this.byteCount;
+  }
+
+  /** Notes the lines of the `length` entries from `lines[from]`, appended as entries count, count + 1, … */
+  private noteLines(lines: Int32Array, from: number, length: number): void {
+    const first = lines[from]!;
+    // Usually the lines follow one another, from the one expected: nothing to note.
+    if (first === this.count + 1 + this.lineShift && lines[from + length - 1]! - first === length - 1) return;
+    for (let j = 0; j < length; j++) {
+      const e = this.count + j;
+      const line = lines[from + j]!;
+      if (line !== e + 1 + this.lineShift) this.shiftLines(e, line - e - 1);
+    }
+  }
+
+  private shiftLines(e: number, shift: number): void {
+    this.lineShiftEntries = grownInt32(this.lineShiftEntries, this.lineShiftCount + 1);
+    this.lineShifts = grownInt32(this.lineShifts, this.lineShiftCount + 1);
+    this.lineShiftEntries[this.lineShiftCount] = e;
+    this.lineShifts[this.lineShiftCount] = shift;
+    this.lineShiftCount++;
+    this.lineShift = shift;
+  }
+
   private addBlock(): void {
-    this.docIds = new Int32Array(BLOCK_SIZE);
+    // The full block's bytes move out of the reused buffer into an array of their exact size.
+    if (this.count > 0) this.byteBlocks.push(this.bytes.slice(0, this.byteCount));
+    this.byteCount = 0;
     this.values = new Float64Array(BLOCK_SIZE);
-    this.lines = new Int32Array(BLOCK_SIZE);
-    this.columns = new Int32Array(BLOCK_SIZE);
-    this.docIdBlocks.push(this.docIds);
+    this.docnoEnds = new Int32Array(BLOCK_SIZE);
+    this.hashes = new Int32Array(BLOCK_SIZE);
     this.valueBlocks.push(this.values);
-    this.lineBlocks.push(this.lines);
-    this.columnBlocks.push(this.columns);
+    this.docnoEndBlocks.push(this.docnoEnds);
+    this.hashBlocks.push(this.hashes);
   }
 }
 
 /**
  * A qrels or run file in compact form: every entry in file order, and for each query (numbered in order of
  * first appearance) the stretches of consecutive entries it has. A query's lines need not be contiguous in the
- * file; usually they are, and a query is one stretch. Document ids refer to `docnos`, which qrels and run share
- * when they are read for one evaluation.
+ * file; usually they are, and a query is one stretch.
  */
 export class TrecTable {
   constructor(
     readonly file: string,
-    readonly docnos: ByteDictionary,
     /** Query ids by query number. */
     readonly qids: readonly string[],
     private readonly queryNumbers: ReadonlyMap<string, number>,
@@ -152,20 +187,42 @@ export class TrecTable {
     return this.queryNumbers.get(qid);
   }
 
-  /**
-   * Copies query q's entries, in file order, into `into` (replacing what it held) and returns it. Lines and
-   * docno columns are copied only `withLocations` (they are for messages); otherwise `into` holds stale ones.
-   */
-  entries(q: number, into: QueryEntries = new QueryEntries(), withLocations = false): QueryEntries {
-    into.reset(this.sizes[q]!);
-    for (let s = this.firstStretch[q]!; s < this.firstStretch[q + 1]!; s++) {
-      this.store.copyTo(this.stretchStarts[s]!, this.stretchEnds[s]!, into, withLocations);
-    }
+  /** Copies query q's entries, in file order, into `into` (replacing what it held) and returns it. */
+  entries(q: number, into: QueryEntries = new QueryEntries()): QueryEntries {
+    let bytes = 0;
+    for (let s = this.firstStretch[q]!; s < this.firstStretch[q + 1]!; s++) bytes += this.store.bytesOf(this.stretchStarts[s]!, this.stretchEnds[s]!);
+    into.reset(this.sizes[q]!, bytes);
+    for (let s = this.firstStretch[q]!; s < this.firstStretch[q + 1]!; s++) this.store.copyTo(this.stretchStarts[s]!, this.stretchEnds[s]!, into);
     return into;
+  }
+
+  /** How many stretches query q has. */
+  stretchCount(q: number): number {
+    return this.firstStretch[q + 1]! - this.firstStretch[q]!;
+  }
+
+  /** The entry of the file that is query q's entry i (as `entries` numbers them). */
+  fileEntry(q: number, i: number): number {
+    let rest = i;
+    for (let s = this.firstStretch[q]!; ; s++) {
+      const length = this.stretchEnds[s]! - this.stretchStarts[s]!;
+      if (rest < length) return this.stretchStarts[s]! + rest;
+      rest -= length;
+    }
+  }
+
+  /** The line the file's entry e was read from. */
+  line(e: number): number {
+    return this.store.line(e);
   }
 }
 
-/** Collects a file's entries as they are read, then groups them by query (build). */
+/**
+ * Collects a file's entries as they are read, then groups them by query (build). A docno listed twice for one
+ * query is reported to `onDuplicate`: while reading, from a hash table of the current stretch of lines, when that
+ * stretch is its query's first (so the first listing is in it too); once the file is read (build) for the later
+ * stretches of a query whose lines are not contiguous.
+ */
 export class TrecTableBuilder {
   private readonly store = new EntryStore();
   private readonly qids: string[] = [];
@@ -176,6 +233,19 @@ export class TrecTableBuilder {
   private stretchStarts: Int32Array = new Int32Array(64);
   private stretches = 0;
   private lastQuery = -1;
+  /** The current stretch's entries and lines, until the next stretch starts; its docnos indexed while it is its query's first. */
+  private readonly stretch = new QueryEntries();
+  private stretchLines: Int32Array = new Int32Array(64);
+  private readonly stretchDocnos = new DocnoIndex();
+  private firstOfQuery = false;
+  /** Per query: the entries of its first stretch. */
+  private firstStretchSizes: Int32Array = new Int32Array(64);
+  /** The file entries of later stretches (ascending) and their docno columns, for duplicates found in build. */
+  private laterEntries: Int32Array = new Int32Array(0);
+  private laterColumns: Int32Array = new Int32Array(0);
+  private laterCount = 0;
+
+  constructor(private readonly onDuplicate: (duplicate: Duplicate) => void) {}
 
   /** The number of a query id, numbering it if it is new. */
   queryNumber(qid: string): number {
@@ -185,28 +255,61 @@ export class TrecTableBuilder {
       this.qids.push(qid);
       this.queryNumbers.set(qid, q);
       this.sizes = grownInt32(this.sizes, q + 1);
+      this.firstStretchSizes = grownInt32(this.firstStretchSizes, q + 1);
     }
     return q;
   }
 
-  /** Appends an entry of query q (a number from queryNumber). */
-  add(q: number, docId: number, value: number, line: number, docnoColumn: number): void {
+  /**
+   * Appends an entry of query q (a number from queryNumber) whose docno is `bytes[start, end)`, read from `line`
+   * (lines count from 1 and only grow) with the docno at `docnoColumn`.
+   */
+  add(q: number, bytes: Uint8Array, start: number, end: number, value: number, line: number, docnoColumn: number): void {
     if (q !== this.lastQuery) this.startStretch(q);
+    const { stretch } = this;
+    const i = stretch.count;
+    stretch.push(bytes, start, end, value);
+    if (i === this.stretchLines.length) this.stretchLines = grownInt32(this.stretchLines, i + 1);
+    this.stretchLines[i] = line;
     this.sizes[q]!++;
-    this.store.push(docId, value, line, docnoColumn);
+    if (this.firstOfQuery) {
+      this.firstStretchSizes[q]!++;
+      const first = this.stretchDocnos.firstWithDocnoOf(i);
+      if (first >= 0) this.onDuplicate({ qid: this.qids[q]!, docno: stretch.docno(i), line, docnoColumn, firstLine: this.stretchLines[first]! });
+    } else {
+      this.addLaterColumn(this.store.count + i, docnoColumn);
+    }
   }
 
   private startStretch(q: number): void {
+    this.endStretch();
     this.stretchQueries = grownInt32(this.stretchQueries, this.stretches + 1);
     this.stretchStarts = grownInt32(this.stretchStarts, this.stretches + 1);
     this.stretchQueries[this.stretches] = q;
     this.stretchStarts[this.stretches] = this.store.count;
     this.stretches++;
     this.lastQuery = q;
+    this.firstOfQuery = this.sizes[q] === 0;
+    if (this.firstOfQuery) this.stretchDocnos.reset(this.stretch, this.stretch.count);
+    this.stretch.reset(0, 0);
+  }
+
+  private endStretch(): void {
+    this.store.append(this.stretch, this.stretchLines);
+  }
+
+  private addLaterColumn(e: number, docnoColumn: number): void {
+    this.laterEntries = grownInt32(this.laterEntries, this.laterCount + 1);
+    this.laterColumns = grownInt32(this.laterColumns, this.laterCount + 1);
+    this.laterEntries[this.laterCount] = e;
+    this.laterColumns[this.laterCount] = docnoColumn;
+    this.laterCount++;
   }
 
   /** The table: stretches sorted by query (a counting sort, keeping file order within a query). */
-  build(file: string, docnos: ByteDictionary): TrecTable {
+  build(file: string): TrecTable {
+    this.endStretch();
+    this.stretch.reset(0, 0);
     const queries = this.qids.length;
     const firstStretch = new Int32Array(queries + 1);
     for (let s = 0; s < this.stretches; s++) firstStretch[this.stretchQueries[s]! + 1]!++;
@@ -219,6 +322,26 @@ export class TrecTableBuilder {
       starts[at] = this.stretchStarts[s]!;
       ends[at] = s + 1 < this.stretches ? this.stretchStarts[s + 1]! : this.store.count;
     }
-    return new TrecTable(file, docnos, this.qids, this.queryNumbers, this.store, this.sizes, firstStretch, starts, ends);
+    const table = new TrecTable(file, this.qids, this.queryNumbers, this.store, this.sizes, firstStretch, starts, ends);
+    this.findLaterDuplicates(table);
+    return table;
+  }
+
+  /** Duplicates in the later stretches of queries whose lines are not contiguous: against all of the query's entries before. */
+  private findLaterDuplicates(table: TrecTable): void {
+    const query = new QueryEntries();
+    const seen = new DocnoIndex();
+    for (let q = 0; q < this.qids.length; q++) {
+      if (table.stretchCount(q) === 1) continue;
+      table.entries(q, query);
+      seen.reset(query);
+      for (let i = 0; i < query.count; i++) {
+        const first = seen.firstWithDocnoOf(i);
+        if (first < 0 || i < this.firstStretchSizes[q]!) continue;
+        const e = table.fileEntry(q, i);
+        const docnoColumn = this.laterColumns[upperBound(this.laterEntries, this.laterCount, e) - 1]!;
+        this.onDuplicate({ qid: this.qids[q]!, docno: query.docno(i), line: table.line(e), docnoColumn, firstLine: table.line(table.fileEntry(q, first)) });
+      }
+    }
   }
 }

@@ -1,7 +1,6 @@
 import { Command, Option } from 'commander';
 import { SETTINGS } from '../../core/catalog/settings.js';
 import { readBoth } from '../../core/errors.js';
-import { ByteDictionary } from '../../core/scoring/byte-dictionary.js';
 import { readQrelsTable, readRunTable } from '../../sources/trec.js';
 import { defaultRetrievalMetrics, type RetrievalMetric } from '../../core/catalog/retrieval-metrics.js';
 import { evaluateTrecTables } from '../../core/scoring/trec-eval.js';
@@ -63,12 +62,10 @@ export function trecCommand(context: CommandContext): Command {
     .option('--json', 'print one JSON object on stdout: {queries, aggregate, perQuery}');
   return addParsedSettingOptions(command, 'trec').action(async (options: TrecOptions) => {
     const metrics = options.metrics ?? defaultRetrievalMetrics(options.k);
-    const docnos = new ByteDictionary();
     const progress = readingProgress(context);
-    const [qrels, run] = await readBoth(
-      readQrelsTable(options.qrels, docnos, progress.reporter()),
-      readRunTable(options.run, docnos, progress.reporter()),
-    ).finally(progress.end);
+    const [qrels, run] = await readBoth(readQrelsTable(options.qrels, progress.reporter()), readRunTable(options.run, progress.reporter())).finally(
+      progress.end,
+    );
     const evaluation = evaluateTrecTables(qrels, run, metrics, {
       judging: { relevanceLevel: options.relevanceLevel, ndcgGains: options.ndcgGains },
       maxRetrieved: options.maxRetrieved,

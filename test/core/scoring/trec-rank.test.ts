@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ByteDictionary } from '../../../src/core/scoring/byte-dictionary.js';
-import { QueryEntries } from '../../../src/core/scoring/trec-table.js';
+import { QueryEntries } from '../../../src/core/scoring/query-entries.js';
 import { JudgedRanker } from '../../../src/core/scoring/trec-rank.js';
 import { UNJUDGED } from '../../../src/core/scoring/ranking.js';
 
@@ -42,16 +41,18 @@ function naiveIdeal(query: Query): number[] {
     .sort((a, b) => b - a);
 }
 
-/** The query as a reader would store it, with docnos interned in `dictionary` (run order shuffled by the arbitrary). */
-function tables(query: Query, dictionary: ByteDictionary): { run: QueryEntries; qrels: QueryEntries } {
-  const id = (doc: number) => {
-    const bytes = Buffer.from(DOCNOS[doc]!, 'utf8');
-    return dictionary.intern(bytes, 0, bytes.length);
-  };
+/** Appends an entry whose docno is `docno`, as a reader would store it. */
+function push(entries: QueryEntries, docno: string, value: number): void {
+  const bytes = Buffer.from(docno, 'utf8');
+  entries.push(bytes, 0, bytes.length, value);
+}
+
+/** The query as a reader would store it (run order shuffled by the arbitrary). */
+function tables(query: Query): { run: QueryEntries; qrels: QueryEntries } {
   const run = new QueryEntries();
-  query.run.forEach((entry, line) => run.push(id(entry.doc), entry.score, line + 1, 1));
+  for (const entry of query.run) push(run, DOCNOS[entry.doc]!, entry.score);
   const qrels = new QueryEntries();
-  query.qrels.forEach((entry, line) => qrels.push(id(entry.doc), entry.grade, line + 1, 1));
+  for (const entry of query.qrels) push(qrels, DOCNOS[entry.doc]!, entry.grade);
   return { run, qrels };
 }
 
@@ -59,11 +60,8 @@ describe('JudgedRanker', () => {
   it('places every judged grade where a full comparator sort puts it, over a sequence of queries (property)', () => {
     fc.assert(
       fc.property(fc.array(queryArb, { minLength: 1, maxLength: 8 }), (queries) => {
-        const dictionary = new ByteDictionary();
-        const stored = queries.map((query) => tables(query, dictionary));
-        // Every docno interned before the ranker is made, as after reading both files.
-        for (const docno of DOCNOS) dictionary.intern(Buffer.from(docno, 'utf8'), 0, Buffer.byteLength(docno));
-        const ranker = new JudgedRanker(dictionary);
+        const stored = queries.map((query) => tables(query));
+        const ranker = new JudgedRanker();
         queries.forEach((query, i) => {
           const ranking = ranker.judge(stored[i]!.qrels, stored[i]!.run);
           expect(Array.from(ranking.grades)).toEqual(naiveGrades(query));
@@ -81,26 +79,23 @@ describe('JudgedRanker', () => {
       run: docnos.map((_, doc) => ({ doc, score: doc % 3 === 0 ? 1 : doc % 7 })),
       qrels: docnos.map((_, doc) => ({ doc, grade: (doc % 5) - 1 })),
     };
-    const dictionary = new ByteDictionary();
-    const id = (doc: number) => dictionary.intern(Buffer.from(docnos[doc]!), 0, docnos[doc]!.length);
     const run = new QueryEntries();
     const qrels = new QueryEntries();
-    for (const entry of query.run) run.push(id(entry.doc), entry.score, 1, 1);
-    for (const entry of query.qrels) qrels.push(id(entry.doc), entry.grade, 1, 1);
+    for (const entry of query.run) push(run, docnos[entry.doc]!, entry.score);
+    for (const entry of query.qrels) push(qrels, docnos[entry.doc]!, entry.grade);
     const grade = new Map(query.qrels.map((entry) => [entry.doc, entry.grade]));
     const expected = [...query.run]
       .sort((a, b) => b.score - a.score || Buffer.compare(Buffer.from(docnos[b.doc]!), Buffer.from(docnos[a.doc]!)))
       .map((entry) => grade.get(entry.doc) ?? UNJUDGED);
-    expect(Array.from(new JudgedRanker(dictionary).judge(qrels, run).grades)).toEqual(expected);
+    expect(Array.from(new JudgedRanker().judge(qrels, run).grades)).toEqual(expected);
   });
 
   it('a query missing from the run retrieved nothing: no grades, the judged grades still from the qrels', () => {
-    const dictionary = new ByteDictionary();
     const qrels = new QueryEntries();
-    qrels.push(dictionary.intern(Buffer.from('d1'), 0, 2), 2, 1, 1);
-    qrels.push(dictionary.intern(Buffer.from('d2'), 0, 2), 0, 2, 1);
-    qrels.push(dictionary.intern(Buffer.from('d3'), 0, 2), 3, 3, 1);
-    const ranking = new JudgedRanker(dictionary).judge(qrels, undefined);
+    push(qrels, 'd1', 2);
+    push(qrels, 'd2', 0);
+    push(qrels, 'd3', 3);
+    const ranking = new JudgedRanker().judge(qrels, undefined);
     expect(Array.from(ranking.grades)).toEqual([]);
     expect(Array.from(ranking.judgedGrades)).toEqual([3, 2, 0]);
     expect(ranking.relevant).toBe(2);
