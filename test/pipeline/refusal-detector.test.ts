@@ -11,7 +11,8 @@ import { runCli, tempDir, writeJsonl } from '../helpers/files.js';
  * detector's verdict, counted and stated; a record with `refused` keeps it.
  */
 
-const DETECTOR_LINE = /^refused: the text refusal detector \(an empty answer, or a refusal phrase such as "I don't know" .* first 300 characters\) \(read for (\d+) questions? without a refused field\)$/;
+const DETECTOR_LINE =
+  /^refused: the text refusal detector \(an empty answer, or a refusal phrase such as "I don't know" .* first 300 characters\) \(read for (\d+) questions? without a refused field\)$/;
 
 /**
  * 20 answerable questions (2 answered with a refusal) and 20 unanswerable ones (the first 12 refused). `withField`

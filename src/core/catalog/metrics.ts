@@ -225,7 +225,8 @@ export const ANSWER_METRICS: readonly AnswerMetric[] = [
   },
   {
     name: 'refusal_rate_unanswerable',
-    definition: 'refused / unanswerable questions (higher is better)',
+    definition:
+      "refused / unanswerable questions (higher is better). Refused is the record's `refused` field, else the text refusal detector's verdict on its `answer` (the monitor's detector: an empty answer, or a refusal phrase such as \"I don't know\" from the start of a word in the first 300 characters)",
     column: 'refused',
     aggregate: { kind: 'share', counts: isOne, among: 'unanswerable' },
     graded: false,
@@ -234,7 +235,7 @@ export const ANSWER_METRICS: readonly AnswerMetric[] = [
   },
   {
     name: 'false_refusal_rate',
-    definition: 'refused / answerable questions (lower is better)',
+    definition: 'refused / answerable questions (lower is better); refused as for `refusal_rate_unanswerable`, the field or else the text refusal detector',
     column: 'refused',
     aggregate: { kind: 'share', counts: isOne, among: 'answerable' },
     graded: false,
