@@ -46960,6 +46960,44 @@ function lengthRatio(answer, expected) {
   return goldLength === 0 ? void 0 : answerTokenCount(answer) / goldLength;
 }
 
+// src/core/scoring/refusal.ts
+var REFUSAL_PHRASES = [
+  "i don't know",
+  "i do not know",
+  "i don't have",
+  "i do not have",
+  "i can't answer",
+  "i cannot answer",
+  "i can't help",
+  "i cannot help",
+  "i'm unable to",
+  "i am unable to",
+  "i'm not able to",
+  "i am not able to",
+  "i couldn't find",
+  "i could not find",
+  "i can't find",
+  "i cannot find",
+  "i'm sorry, but i",
+  "i am sorry, but i",
+  "no information",
+  "not enough information",
+  "does not contain",
+  "doesn't contain",
+  "does not mention",
+  "doesn't mention",
+  "unable to answer",
+  "cannot provide",
+  "can't provide"
+];
+var REFUSAL_PREFIX_CHARS = 300;
+var escape = (phrase) => phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+var REFUSAL_PATTERN = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${REFUSAL_PHRASES.map(escape).join("|")})`, "u");
+function detectRefusal(answer) {
+  const head = answer.normalize("NFKC").toLowerCase().replace(/[‘’]/g, "'").trim().slice(0, REFUSAL_PREFIX_CHARS);
+  return head === "" || REFUSAL_PATTERN.test(head);
+}
+
 // src/core/catalog/metrics.ts
 var JUDGED_FIELDS = {
   claims: { calibration: "faithfulness" },
@@ -46982,7 +47020,12 @@ var QUESTION_COLUMNS = [
     compute: (record2, _ranking, rules) => record2.correct !== void 0 ? bit(record2.correct) : record2.answer === void 0 || record2.expected_answer === void 0 ? void 0 : judgeCorrect2(rules.correctness, record2.answer, record2.expected_answer)
   },
   { name: "answerable", needs: ["answerable"], binary: true, compute: (record2) => bit(record2.answerable ?? true) },
-  { name: "refused", needs: ["refused"], binary: true, compute: (record2) => bit(record2.refused) },
+  {
+    name: "refused",
+    needs: ["refused", "answer"],
+    binary: true,
+    compute: (record2) => bit(record2.refused ?? (record2.answer === void 0 ? void 0 : detectRefusal(record2.answer)))
+  },
   { name: "closed_book_correct", needs: ["closed_book_correct"], binary: true, compute: (record2) => bit(record2.closed_book_correct) },
   { name: "answer_relevance", needs: ["answer_relevance"], binary: false, judgedField: "answer_relevance", compute: (record2) => record2.answer_relevance },
   {
@@ -47094,7 +47137,7 @@ var ANSWER_METRICS = [
   },
   {
     name: "refusal_rate_unanswerable",
-    definition: "refused / unanswerable questions (higher is better)",
+    definition: "refused / unanswerable questions (higher is better). Refused is the record's `refused` field, else the text refusal detector's verdict on its `answer` (the monitor's detector: an empty answer, or a refusal phrase such as \"I don't know\" from the start of a word in the first 300 characters)",
     column: "refused",
     aggregate: { kind: "share", counts: isOne, among: "unanswerable" },
     graded: false,
@@ -47103,7 +47146,7 @@ var ANSWER_METRICS = [
   },
   {
     name: "false_refusal_rate",
-    definition: "refused / answerable questions (lower is better)",
+    definition: "refused / answerable questions (lower is better); refused as for `refusal_rate_unanswerable`, the field or else the text refusal detector",
     column: "refused",
     aggregate: { kind: "share", counts: isOne, among: "answerable" },
     graded: false,
@@ -53991,6 +54034,7 @@ var OutcomeBuilder = class {
   idsFromQuestion = 0;
   retrievalByText = 0;
   correctByRule = 0;
+  refusedByDetector = 0;
   formats = /* @__PURE__ */ new Set();
   scores = /* @__PURE__ */ new Map();
   /** Notes the format a file of the run was read as, for the report. */
@@ -54002,6 +54046,7 @@ var OutcomeBuilder = class {
     if (derivation?.idFromQuestion) this.idsFromQuestion++;
     if (derivation?.retrievalByText) this.retrievalByText++;
     if (record2.correct === void 0 && record2.answer !== void 0 && record2.expected_answer !== void 0) this.correctByRule++;
+    if (record2.refused === void 0 && record2.answer !== void 0) this.refusedByDetector++;
     this.ids.push(record2.id);
     this.questions.push(record2.question);
     this.tags.push(record2.tags ?? []);
@@ -54072,6 +54117,7 @@ var OutcomeBuilder = class {
       idsFromQuestion: this.idsFromQuestion,
       retrievalByText: this.retrievalByText,
       correctByRule: this.correctByRule,
+      refusedByDetector: this.refusedByDetector,
       formats: [...this.formats],
       scores: this.scores
     };
@@ -54777,6 +54823,7 @@ function provenanceOf(outcomes) {
     idsFromQuestion: outcomes.idsFromQuestion,
     retrievalByText: outcomes.retrievalByText,
     correctByRule: outcomes.correctByRule,
+    refusedByDetector: outcomes.refusedByDetector,
     formats: outcomes.formats,
     scores: Object.fromEntries(outcomes.scores)
   };
@@ -55413,6 +55460,7 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
   const retrievalTest = testsBeforeGate.find((test) => test.metric === "retrieval_ok");
   const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config2.calibrations, config2.kappaFloor);
   const { verdict, reasons, warnings, outcomes, floors, ungated } = decideGate(testsBeforeGate, headSummary, config2, coverage, blockedMetrics(judges));
+  const provenance = { base: provenanceOf(baseRun), head: provenanceOf(headRun) };
   const tests = testsBeforeGate.map((test) => test.gate === null ? test : { ...test, gateOutcome: outcomes.get(test.gate) ?? null });
   return {
     paired: pairedCount,
@@ -55436,13 +55484,16 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     retrievalShifted: retrievalTest?.significant === true,
     floors,
     judges,
-    provenance: { base: provenanceOf(baseRun), head: provenanceOf(headRun) },
+    provenance,
     verdict,
     ...repeated ? { flaky: { base: summarizeRepeats(baseRun) ?? null, head: summarizeRepeats(headRun) ?? null } } : {},
     ungated,
     reasons,
-    warnings
+    warnings: [...warnings, ...provenanceWarnings(provenance.base, provenance.head)]
   };
+}
+function provenanceWarnings(base, head) {
+  return base.refusedByDetector > 0 !== head.refusedByDetector > 0 ? [{ kind: "refusal-source-differs", base: base.refusedByDetector, head: head.refusedByDetector }] : [];
 }
 function lostDocuments(baseRun, headRun, pairing, i) {
   const before = baseRun.goldFound[pairing.baseRows[i]] ?? [];
@@ -55965,6 +56016,12 @@ function warningWords(warning, context) {
       ];
     case "floor-from-uncalibrated-judge":
       return [`${brokenFloor(warning.floor, warning.value)}, but it does not gate: `, ...judgeNotes(context.judges, warning.field)];
+    case "refusal-source-differs": {
+      const [detected, read] = warning.base > 0 ? ["base", "head"] : ["head", "base"];
+      return [
+        `refusals were read differently: ${read} from its refused field, ${detected} by the text refusal detector for ${plural2(Math.max(warning.base, warning.head), "question")} without one; a change in refusal metrics may be the detector's rather than the pipeline's: give both runs a refused field, or neither`
+      ];
+    }
   }
 }
 function ungatedText(config2, unknownFields) {
@@ -57062,6 +57119,7 @@ function correctnessWords(rule) {
       return `token F1 with the expected answer at least ${rule.threshold}`;
   }
 }
+var REFUSAL_DETECTOR_WORDS = `the text refusal detector (an empty answer, or a refusal phrase such as "I don't know" from the start of a word in its first ${REFUSAL_PREFIX_CHARS} characters)`;
 function contextMatchWords(rule) {
   return rule.kind === "exact" ? "a retrieved context counts as a reference one when their normalised texts are the same" : `a retrieved context counts as a reference one when it holds at least ${rule.threshold} of the reference's normalised tokens`;
 }
@@ -57071,6 +57129,9 @@ function scoringLines(provenance, questions2, rules) {
   if (foreign.length > 0) lines.push(`read as ${foreign.map(formatDescription).join("; and as ")}`);
   if (provenance.correctByRule > 0) {
     lines.push(`correct: ${correctnessWords(rules.correctness)} (computed for ${plural2(provenance.correctByRule, "question")} without a correct field)`);
+  }
+  if (provenance.refusedByDetector > 0) {
+    lines.push(`refused: ${REFUSAL_DETECTOR_WORDS} (read for ${plural2(provenance.refusedByDetector, "question")} without a refused field)`);
   }
   if (provenance.idsFromQuestion > 0) {
     const of = questions2 === void 0 ? plural2(provenance.idsFromQuestion, "question") : `${provenance.idsFromQuestion.toLocaleString("en-US")} of ${plural2(questions2, "question")}`;
@@ -57091,6 +57152,7 @@ function comparisonScoringLines(comparison, rules) {
     idsFromQuestion: most("idsFromQuestion"),
     retrievalByText: most("retrievalByText"),
     correctByRule: most("correctByRule"),
+    refusedByDetector: most("refusedByDetector"),
     formats: [.../* @__PURE__ */ new Set([...base.formats, ...head.formats])],
     scores
   };
@@ -63686,44 +63748,6 @@ Wrote the chart to ${options.svg}
 ` : "")
     );
   });
-}
-
-// src/core/monitor/refusal.ts
-var REFUSAL_PHRASES = [
-  "i don't know",
-  "i do not know",
-  "i don't have",
-  "i do not have",
-  "i can't answer",
-  "i cannot answer",
-  "i can't help",
-  "i cannot help",
-  "i'm unable to",
-  "i am unable to",
-  "i'm not able to",
-  "i am not able to",
-  "i couldn't find",
-  "i could not find",
-  "i can't find",
-  "i cannot find",
-  "i'm sorry, but i",
-  "i am sorry, but i",
-  "no information",
-  "not enough information",
-  "does not contain",
-  "doesn't contain",
-  "does not mention",
-  "doesn't mention",
-  "unable to answer",
-  "cannot provide",
-  "can't provide"
-];
-var REFUSAL_PREFIX_CHARS = 300;
-var escape = (phrase) => phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-var REFUSAL_PATTERN = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${REFUSAL_PHRASES.map(escape).join("|")})`, "u");
-function detectRefusal(answer) {
-  const head = answer.normalize("NFKC").toLowerCase().replace(/[‘’]/g, "'").trim().slice(0, REFUSAL_PREFIX_CHARS);
-  return head === "" || REFUSAL_PATTERN.test(head);
 }
 
 // src/core/monitor/turns.ts

@@ -43242,6 +43242,44 @@ function lengthRatio(answer, expected) {
   return goldLength === 0 ? void 0 : answerTokenCount(answer) / goldLength;
 }
 
+// src/core/scoring/refusal.ts
+var REFUSAL_PHRASES = [
+  "i don't know",
+  "i do not know",
+  "i don't have",
+  "i do not have",
+  "i can't answer",
+  "i cannot answer",
+  "i can't help",
+  "i cannot help",
+  "i'm unable to",
+  "i am unable to",
+  "i'm not able to",
+  "i am not able to",
+  "i couldn't find",
+  "i could not find",
+  "i can't find",
+  "i cannot find",
+  "i'm sorry, but i",
+  "i am sorry, but i",
+  "no information",
+  "not enough information",
+  "does not contain",
+  "doesn't contain",
+  "does not mention",
+  "doesn't mention",
+  "unable to answer",
+  "cannot provide",
+  "can't provide"
+];
+var REFUSAL_PREFIX_CHARS = 300;
+var escape = (phrase) => phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+var REFUSAL_PATTERN = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${REFUSAL_PHRASES.map(escape).join("|")})`, "u");
+function detectRefusal(answer) {
+  const head = answer.normalize("NFKC").toLowerCase().replace(/[‘’]/g, "'").trim().slice(0, REFUSAL_PREFIX_CHARS);
+  return head === "" || REFUSAL_PATTERN.test(head);
+}
+
 // src/core/catalog/metrics.ts
 var JUDGED_FIELDS = {
   claims: { calibration: "faithfulness" },
@@ -43264,7 +43302,12 @@ var QUESTION_COLUMNS = [
     compute: (record3, _ranking, rules) => record3.correct !== void 0 ? bit(record3.correct) : record3.answer === void 0 || record3.expected_answer === void 0 ? void 0 : judgeCorrect(rules.correctness, record3.answer, record3.expected_answer)
   },
   { name: "answerable", needs: ["answerable"], binary: true, compute: (record3) => bit(record3.answerable ?? true) },
-  { name: "refused", needs: ["refused"], binary: true, compute: (record3) => bit(record3.refused) },
+  {
+    name: "refused",
+    needs: ["refused", "answer"],
+    binary: true,
+    compute: (record3) => bit(record3.refused ?? (record3.answer === void 0 ? void 0 : detectRefusal(record3.answer)))
+  },
   { name: "closed_book_correct", needs: ["closed_book_correct"], binary: true, compute: (record3) => bit(record3.closed_book_correct) },
   { name: "answer_relevance", needs: ["answer_relevance"], binary: false, judgedField: "answer_relevance", compute: (record3) => record3.answer_relevance },
   {
@@ -43376,7 +43419,7 @@ var ANSWER_METRICS = [
   },
   {
     name: "refusal_rate_unanswerable",
-    definition: "refused / unanswerable questions (higher is better)",
+    definition: "refused / unanswerable questions (higher is better). Refused is the record's `refused` field, else the text refusal detector's verdict on its `answer` (the monitor's detector: an empty answer, or a refusal phrase such as \"I don't know\" from the start of a word in the first 300 characters)",
     column: "refused",
     aggregate: { kind: "share", counts: isOne, among: "unanswerable" },
     graded: false,
@@ -43385,7 +43428,7 @@ var ANSWER_METRICS = [
   },
   {
     name: "false_refusal_rate",
-    definition: "refused / answerable questions (lower is better)",
+    definition: "refused / answerable questions (lower is better); refused as for `refusal_rate_unanswerable`, the field or else the text refusal detector",
     column: "refused",
     aggregate: { kind: "share", counts: isOne, among: "answerable" },
     graded: false,
@@ -43478,6 +43521,7 @@ var OutcomeBuilder = class {
   idsFromQuestion = 0;
   retrievalByText = 0;
   correctByRule = 0;
+  refusedByDetector = 0;
   formats = /* @__PURE__ */ new Set();
   scores = /* @__PURE__ */ new Map();
   /** Notes the format a file of the run was read as, for the report. */
@@ -43489,6 +43533,7 @@ var OutcomeBuilder = class {
     if (derivation?.idFromQuestion) this.idsFromQuestion++;
     if (derivation?.retrievalByText) this.retrievalByText++;
     if (record3.correct === void 0 && record3.answer !== void 0 && record3.expected_answer !== void 0) this.correctByRule++;
+    if (record3.refused === void 0 && record3.answer !== void 0) this.refusedByDetector++;
     this.ids.push(record3.id);
     this.questions.push(record3.question);
     this.tags.push(record3.tags ?? []);
@@ -43559,6 +43604,7 @@ var OutcomeBuilder = class {
       idsFromQuestion: this.idsFromQuestion,
       retrievalByText: this.retrievalByText,
       correctByRule: this.correctByRule,
+      refusedByDetector: this.refusedByDetector,
       formats: [...this.formats],
       scores: this.scores
     };
@@ -44287,6 +44333,7 @@ function provenanceOf(outcomes) {
     idsFromQuestion: outcomes.idsFromQuestion,
     retrievalByText: outcomes.retrievalByText,
     correctByRule: outcomes.correctByRule,
+    refusedByDetector: outcomes.refusedByDetector,
     formats: outcomes.formats,
     scores: Object.fromEntries(outcomes.scores)
   };
@@ -65280,6 +65327,7 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
   const retrievalTest = testsBeforeGate.find((test) => test.metric === "retrieval_ok");
   const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config2.calibrations, config2.kappaFloor);
   const { verdict, reasons, warnings, outcomes, floors, ungated } = decideGate(testsBeforeGate, headSummary, config2, coverage, blockedMetrics(judges));
+  const provenance = { base: provenanceOf(baseRun), head: provenanceOf(headRun) };
   const tests = testsBeforeGate.map((test) => test.gate === null ? test : { ...test, gateOutcome: outcomes.get(test.gate) ?? null });
   return {
     paired: pairedCount,
@@ -65303,13 +65351,16 @@ function compareRuns(baseRun, headRun, headSummary, config2, files, options = {}
     retrievalShifted: retrievalTest?.significant === true,
     floors,
     judges,
-    provenance: { base: provenanceOf(baseRun), head: provenanceOf(headRun) },
+    provenance,
     verdict,
     ...repeated ? { flaky: { base: summarizeRepeats(baseRun) ?? null, head: summarizeRepeats(headRun) ?? null } } : {},
     ungated,
     reasons,
-    warnings
+    warnings: [...warnings, ...provenanceWarnings(provenance.base, provenance.head)]
   };
+}
+function provenanceWarnings(base, head) {
+  return base.refusedByDetector > 0 !== head.refusedByDetector > 0 ? [{ kind: "refusal-source-differs", base: base.refusedByDetector, head: head.refusedByDetector }] : [];
 }
 function lostDocuments(baseRun, headRun, pairing, i) {
   const before = baseRun.goldFound[pairing.baseRows[i]] ?? [];
@@ -70537,6 +70588,23 @@ function safeHttpUrl(value2) {
   return href.length > URL_MAX || /[\s<>"`\\]/.test(href) ? null : href;
 }
 
+// src/render/format.ts
+function formatP(p) {
+  if (p === null || p === void 0) return "";
+  return p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+}
+function formatDelta(delta) {
+  const text4 = Math.abs(delta).toFixed(3);
+  return delta < 0 && text4 !== "0.000" ? `\u2212${text4}` : delta > 0 && text4 !== "0.000" ? `+${text4}` : text4;
+}
+function formatRequiredN(n) {
+  if (n === null || !Number.isFinite(n)) return null;
+  return n > 1e6 ? "more than 1,000,000" : `about ${n.toLocaleString("en-US")}`;
+}
+function plural2(count2, one2, many = `${one2}s`) {
+  return `${count2.toLocaleString("en-US")} ${count2 === 1 ? one2 : many}`;
+}
+
 // src/render/gate-words.ts
 var withRule = (template, rule) => template.replaceAll("{rule-words}", ruleWords(rule)).replaceAll("{rule}", rule);
 var percent = (share) => `${+(share * 100).toFixed(1)}%`;
@@ -70659,6 +70727,12 @@ function warningWords(warning2, context) {
       ];
     case "floor-from-uncalibrated-judge":
       return [`${brokenFloor(warning2.floor, warning2.value)}, but it does not gate: `, ...judgeNotes(context.judges, warning2.field)];
+    case "refusal-source-differs": {
+      const [detected, read] = warning2.base > 0 ? ["base", "head"] : ["head", "base"];
+      return [
+        `refusals were read differently: ${read} from its refused field, ${detected} by the text refusal detector for ${plural2(Math.max(warning2.base, warning2.head), "question")} without one; a change in refusal metrics may be the detector's rather than the pipeline's: give both runs a refused field, or neither`
+      ];
+    }
   }
 }
 function ungatedText(config2, unknownFields) {
@@ -77952,23 +78026,6 @@ function evaluateHoldout(run2, split, gradedMetrics) {
   };
 }
 
-// src/render/format.ts
-function formatP(p) {
-  if (p === null || p === void 0) return "";
-  return p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
-}
-function formatDelta(delta) {
-  const text4 = Math.abs(delta).toFixed(3);
-  return delta < 0 && text4 !== "0.000" ? `\u2212${text4}` : delta > 0 && text4 !== "0.000" ? `+${text4}` : text4;
-}
-function formatRequiredN(n) {
-  if (n === null || !Number.isFinite(n)) return null;
-  return n > 1e6 ? "more than 1,000,000" : `about ${n.toLocaleString("en-US")}`;
-}
-function plural2(count2, one2, many = `${one2}s`) {
-  return `${count2.toLocaleString("en-US")} ${count2 === 1 ? one2 : many}`;
-}
-
 // src/render/holdout.ts
 function holdoutLeftOutText(count2) {
   return `${plural2(count2, "holdout question")} not looked at (left out: the holdout is evaluated once, before a release)`;
@@ -78077,6 +78134,7 @@ function correctnessWords(rule) {
       return `token F1 with the expected answer at least ${rule.threshold}`;
   }
 }
+var REFUSAL_DETECTOR_WORDS = `the text refusal detector (an empty answer, or a refusal phrase such as "I don't know" from the start of a word in its first ${REFUSAL_PREFIX_CHARS} characters)`;
 function contextMatchWords(rule) {
   return rule.kind === "exact" ? "a retrieved context counts as a reference one when their normalised texts are the same" : `a retrieved context counts as a reference one when it holds at least ${rule.threshold} of the reference's normalised tokens`;
 }
@@ -78086,6 +78144,9 @@ function scoringLines(provenance, questions2, rules) {
   if (foreign.length > 0) lines.push(`read as ${foreign.map(formatDescription).join("; and as ")}`);
   if (provenance.correctByRule > 0) {
     lines.push(`correct: ${correctnessWords(rules.correctness)} (computed for ${plural2(provenance.correctByRule, "question")} without a correct field)`);
+  }
+  if (provenance.refusedByDetector > 0) {
+    lines.push(`refused: ${REFUSAL_DETECTOR_WORDS} (read for ${plural2(provenance.refusedByDetector, "question")} without a refused field)`);
   }
   if (provenance.idsFromQuestion > 0) {
     const of = questions2 === void 0 ? plural2(provenance.idsFromQuestion, "question") : `${provenance.idsFromQuestion.toLocaleString("en-US")} of ${plural2(questions2, "question")}`;
@@ -78106,6 +78167,7 @@ function comparisonScoringLines(comparison, rules) {
     idsFromQuestion: most("idsFromQuestion"),
     retrievalByText: most("retrievalByText"),
     correctByRule: most("correctByRule"),
+    refusedByDetector: most("refusedByDetector"),
     formats: [.../* @__PURE__ */ new Set([...base.formats, ...head.formats])],
     scores
   };
@@ -85511,44 +85573,6 @@ var ActionJudge = class {
 import { mkdir as mkdir5 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join as join6 } from "node:path";
-
-// src/core/monitor/refusal.ts
-var REFUSAL_PHRASES = [
-  "i don't know",
-  "i do not know",
-  "i don't have",
-  "i do not have",
-  "i can't answer",
-  "i cannot answer",
-  "i can't help",
-  "i cannot help",
-  "i'm unable to",
-  "i am unable to",
-  "i'm not able to",
-  "i am not able to",
-  "i couldn't find",
-  "i could not find",
-  "i can't find",
-  "i cannot find",
-  "i'm sorry, but i",
-  "i am sorry, but i",
-  "no information",
-  "not enough information",
-  "does not contain",
-  "doesn't contain",
-  "does not mention",
-  "doesn't mention",
-  "unable to answer",
-  "cannot provide",
-  "can't provide"
-];
-var REFUSAL_PREFIX_CHARS = 300;
-var escape = (phrase) => phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-var REFUSAL_PATTERN = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${REFUSAL_PHRASES.map(escape).join("|")})`, "u");
-function detectRefusal(answer) {
-  const head = answer.normalize("NFKC").toLowerCase().replace(/[‘’]/g, "'").trim().slice(0, REFUSAL_PREFIX_CHARS);
-  return head === "" || REFUSAL_PATTERN.test(head);
-}
 
 // src/core/monitor/turns.ts
 function isRefusal(turn) {

@@ -7,6 +7,7 @@ import type { JudgeCheck } from '../core/compare/calibration.js';
 import type { JudgeStatus } from '../core/compare/judge-gate.js';
 import { type Sentence, sentenceText, untrusted } from './untrusted.js';
 import type { CompareConfig, Drop, Floor, GateReason, GateWarning } from '../core/compare/types.js';
+import { plural } from './format.js';
 
 /** The words every renderer uses for tests, gates and the gate's findings; the gate catalog supplies the phrases. */
 
@@ -184,6 +185,13 @@ export function warningWords(warning: GateWarning, context: WordsContext): Sente
       ];
     case 'floor-from-uncalibrated-judge':
       return [`${brokenFloor(warning.floor, warning.value)}, but it does not gate: `, ...judgeNotes(context.judges, warning.field)];
+    case 'refusal-source-differs': {
+      const [detected, read] = warning.base > 0 ? ['base', 'head'] : ['head', 'base'];
+      return [
+        `refusals were read differently: ${read} from its refused field, ${detected} by the text refusal detector for ${plural(Math.max(warning.base, warning.head), 'question')} without one; ` +
+          "a change in refusal metrics may be the detector's rather than the pipeline's: give both runs a refused field, or neither",
+      ];
+    }
   }
 }
 

@@ -3,6 +3,7 @@ import { formatDescription } from '../core/catalog/formats.js';
 import type { CorrectnessRule } from '../core/scoring/generation/correctness.js';
 import type { RunProvenance } from '../core/scoring/summary.js';
 import type { Comparison } from '../core/compare/types.js';
+import { REFUSAL_PREFIX_CHARS } from '../core/scoring/refusal.js';
 import { SCORE_NOT_CALIBRATED } from './gate-words.js';
 import { plural } from './format.js';
 
@@ -25,6 +26,9 @@ export function correctnessWords(rule: CorrectnessRule): string {
   }
 }
 
+/** The text refusal detector's rule, as reports state it wherever a refusal came from it. */
+export const REFUSAL_DETECTOR_WORDS = `the text refusal detector (an empty answer, or a refusal phrase such as "I don't know" from the start of a word in its first ${REFUSAL_PREFIX_CHARS} characters)`;
+
 function contextMatchWords(rule: ContextMatchRule): string {
   return rule.kind === 'exact'
     ? 'a retrieved context counts as a reference one when their normalised texts are the same'
@@ -33,7 +37,7 @@ function contextMatchWords(rule: ContextMatchRule): string {
 
 /**
  * One line per rule or derivation that applies to a run (of `questions` questions): the correctness rule where it
- * computed `correct`, ids
+ * computed `correct`, the refusal detector where it read `refused`, ids
  * derived from question text, retrieval matched by text, scores other tools wrote. Score names are spelled by
  * `scoreName`, so they hold no active markdown.
  */
@@ -43,6 +47,9 @@ export function scoringLines(provenance: RunProvenance, questions: number | unde
   if (foreign.length > 0) lines.push(`read as ${foreign.map(formatDescription).join('; and as ')}`);
   if (provenance.correctByRule > 0) {
     lines.push(`correct: ${correctnessWords(rules.correctness)} (computed for ${plural(provenance.correctByRule, 'question')} without a correct field)`);
+  }
+  if (provenance.refusedByDetector > 0) {
+    lines.push(`refused: ${REFUSAL_DETECTOR_WORDS} (read for ${plural(provenance.refusedByDetector, 'question')} without a refused field)`);
   }
   if (provenance.idsFromQuestion > 0) {
     const of =
@@ -63,11 +70,12 @@ export function scoringLines(provenance: RunProvenance, questions: number | unde
 export function comparisonScoringLines(comparison: Comparison, rules: ScoringRulesInUse): string[] {
   const { base, head } = comparison.provenance;
   const scores = { ...base.scores, ...head.scores };
-  const most = (key: 'idsFromQuestion' | 'retrievalByText' | 'correctByRule') => Math.max(base[key], head[key]);
+  const most = (key: 'idsFromQuestion' | 'retrievalByText' | 'correctByRule' | 'refusedByDetector') => Math.max(base[key], head[key]);
   const provenance = {
     idsFromQuestion: most('idsFromQuestion'),
     retrievalByText: most('retrievalByText'),
     correctByRule: most('correctByRule'),
+    refusedByDetector: most('refusedByDetector'),
     formats: [...new Set([...base.formats, ...head.formats])],
     scores,
   };

@@ -96,7 +96,14 @@ export interface EvalJson {
   };
   judgeAgreement: { kappa: number | null; observed: number; expected: number; n: number; confusion: Record<string, Record<string, number>> } | null;
   byTag: Record<string, { questions: number; metrics: Record<string, MetricDetail> }>;
-  provenance: { idsFromQuestion: number; retrievalByText: number; correctByRule: number; formats: string[]; scores: Record<string, 'number' | 'boolean'> };
+  provenance: {
+    idsFromQuestion: number;
+    retrievalByText: number;
+    correctByRule: number;
+    refusedByDetector: number;
+    formats: string[];
+    scores: Record<string, 'number' | 'boolean'>;
+  };
   scoring: string[];
   warnings: string[];
   config: { retrievalOk: string; correct: string; contextMatch: string };

@@ -56,11 +56,11 @@ describe('retrieval matched by text', () => {
     const retrieval = Object.keys(ids.metrics).filter((name) => /@|^(mrr|map|r_precision|ndcg)/.test(name) || name === 'retrieval_ok');
     expect(retrieval.length).toBeGreaterThan(10);
     for (const name of retrieval) expect([name, text.metrics[name]]).toEqual([name, ids.metrics[name]]);
-    expect(text.provenance).toEqual({ idsFromQuestion: 80, retrievalByText: 80, correctByRule: 0, formats: ['jsonl'], scores: {} });
+    expect(text.provenance).toEqual({ idsFromQuestion: 80, retrievalByText: 80, correctByRule: 0, refusedByDetector: 0, formats: ['jsonl'], scores: {} });
     expect(text.scoring).toEqual([
       'ids derived from question text for 80 of 80 questions',
       'retrieval matched by text for 80 questions: a retrieved context counts as a reference one when their normalised texts are the same',
     ]);
-    expect(ids.provenance).toEqual({ idsFromQuestion: 0, retrievalByText: 0, correctByRule: 0, formats: ['jsonl'], scores: {} });
+    expect(ids.provenance).toEqual({ idsFromQuestion: 0, retrievalByText: 0, correctByRule: 0, refusedByDetector: 0, formats: ['jsonl'], scores: {} });
   });
 });

@@ -218,7 +218,7 @@ export function tagChangesOf(regressions: readonly QuestionChange[], fixed: read
   return changes.sort((a, b) => moved(b) - moved(a) || (a.tag < b.tag ? -1 : 1));
 }
 
-const NOTHING_DERIVED = { idsFromQuestion: 0, retrievalByText: 0, correctByRule: 0, formats: ['jsonl' as const], scores: {} };
+const NOTHING_DERIVED = { idsFromQuestion: 0, retrievalByText: 0, correctByRule: 0, refusedByDetector: 0, formats: ['jsonl' as const], scores: {} };
 
 /**
  * A Comparison: the sketch's failing scenario unless overridden. Passing `regressions` or `fixed` recomputes the

@@ -7,6 +7,7 @@ import { answerWords } from '../scoring/generation/text.js';
 import type { JudgedRanking } from '../scoring/ranking.js';
 import type { RetrievalOkRule } from '../scoring/retrieval-ok.js';
 import type { ContextMatchRule } from '../derived-ids.js';
+import { detectRefusal } from '../scoring/refusal.js';
 
 /**
  * The catalog of everything rag-gate measures per question besides the retrieval metrics (whose table is
@@ -76,7 +77,12 @@ export const QUESTION_COLUMNS = [
           : judgeCorrect(rules.correctness, record.answer, record.expected_answer),
   },
   { name: 'answerable', needs: ['answerable'], binary: true, compute: (record) => bit(record.answerable ?? true) },
-  { name: 'refused', needs: ['refused'], binary: true, compute: (record) => bit(record.refused) },
+  {
+    name: 'refused',
+    needs: ['refused', 'answer'],
+    binary: true,
+    compute: (record) => bit(record.refused ?? (record.answer === undefined ? undefined : detectRefusal(record.answer))),
+  },
   { name: 'closed_book_correct', needs: ['closed_book_correct'], binary: true, compute: (record) => bit(record.closed_book_correct) },
   { name: 'answer_relevance', needs: ['answer_relevance'], binary: false, judgedField: 'answer_relevance', compute: (record) => record.answer_relevance },
   {
@@ -219,7 +225,8 @@ export const ANSWER_METRICS: readonly AnswerMetric[] = [
   },
   {
     name: 'refusal_rate_unanswerable',
-    definition: 'refused / unanswerable questions (higher is better)',
+    definition:
+      "refused / unanswerable questions (higher is better). Refused is the record's `refused` field, else the text refusal detector's verdict on its `answer` (the monitor's detector: an empty answer, or a refusal phrase such as \"I don't know\" from the start of a word in the first 300 characters)",
     column: 'refused',
     aggregate: { kind: 'share', counts: isOne, among: 'unanswerable' },
     graded: false,
@@ -228,7 +235,7 @@ export const ANSWER_METRICS: readonly AnswerMetric[] = [
   },
   {
     name: 'false_refusal_rate',
-    definition: 'refused / answerable questions (lower is better)',
+    definition: 'refused / answerable questions (lower is better); refused as for `refusal_rate_unanswerable`, the field or else the text refusal detector',
     column: 'refused',
     aggregate: { kind: 'share', counts: isOne, among: 'answerable' },
     graded: false,

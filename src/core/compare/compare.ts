@@ -4,7 +4,7 @@ import { column, type QuestionOutcomes, repeatCount } from '../scoring/outcomes.
 import { scoreMetric, scoreNameOf } from '../catalog/scores.js';
 import { noiseDiscordance } from '../stats/noise-floor.js';
 import { signFlipPValue } from '../stats/randomization.js';
-import { provenanceOf, type RunSummary } from '../scoring/summary.js';
+import { provenanceOf, type RunProvenance, type RunSummary } from '../scoring/summary.js';
 import { pairedTTest, wilcoxonSignedRank } from '../stats/classical.js';
 import { holmAdjust } from '../stats/holm.js';
 import { mcnemar } from '../stats/mcnemar.js';
@@ -18,6 +18,7 @@ import type {
   CompareConfig,
   Comparison,
   Coverage,
+  GateWarning,
   McNemarTest,
   MissingQuestion,
   NotRescorable,
@@ -378,6 +379,7 @@ export function compareRuns(
   const retrievalTest = testsBeforeGate.find((test) => test.metric === 'retrieval_ok');
   const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config.calibrations, config.kappaFloor);
   const { verdict, reasons, warnings, outcomes, floors, ungated } = decideGate(testsBeforeGate, headSummary, config, coverage, blockedMetrics(judges));
+  const provenance = { base: provenanceOf(baseRun), head: provenanceOf(headRun) };
   const tests = testsBeforeGate.map((test) => (test.gate === null ? test : { ...test, gateOutcome: outcomes.get(test.gate) ?? null }));
   return {
     paired: pairedCount,
@@ -401,13 +403,20 @@ export function compareRuns(
     retrievalShifted: retrievalTest?.significant === true,
     floors,
     judges,
-    provenance: { base: provenanceOf(baseRun), head: provenanceOf(headRun) },
+    provenance,
     verdict,
     ...(repeated ? { flaky: { base: summarizeRepeats(baseRun) ?? null, head: summarizeRepeats(headRun) ?? null } } : {}),
     ungated,
     reasons,
-    warnings,
+    warnings: [...warnings, ...provenanceWarnings(provenance.base, provenance.head)],
   };
+}
+
+/** Refusals read from the records on one side and by the detector on the other: a change in them may be the detector's. */
+function provenanceWarnings(base: RunProvenance, head: RunProvenance): GateWarning[] {
+  return base.refusedByDetector > 0 !== head.refusedByDetector > 0
+    ? [{ kind: 'refusal-source-differs', base: base.refusedByDetector, head: head.refusedByDetector }]
+    : [];
 }
 
 function lostDocuments(baseRun: QuestionOutcomes, headRun: QuestionOutcomes, pairing: Pairing, i: number): string[] {

@@ -63,7 +63,9 @@ export type GateWarning =
   | { readonly kind: 'gate-untestable'; readonly gate: GateName }
   | ({ readonly kind: 'drop-below-minimum-effect'; readonly minEffect: number } & Drop)
   | ({ readonly kind: 'drop-from-uncalibrated-judge'; readonly field: string } & Drop)
-  | { readonly kind: 'floor-from-uncalibrated-judge'; readonly floor: Floor; readonly value: number; readonly field: string };
+  | { readonly kind: 'floor-from-uncalibrated-judge'; readonly floor: Floor; readonly value: number; readonly field: string }
+  /** One run's `refused` came from its records' field, the other's (for `base`/`head` questions) from the text refusal detector. */
+  | { readonly kind: 'refusal-source-differs'; readonly base: number; readonly head: number };
 
 export interface CompareConfig {
   readonly eval: EvalConfig;

@@ -35,6 +35,8 @@ export interface QuestionOutcomes {
   readonly retrievalByText: number;
   /** Questions whose `correct` was computed with the correctness rule (no `correct` field, an answer and an expected one). */
   readonly correctByRule: number;
+  /** Questions whose `refused` was read from the answer by the text refusal detector (no `refused` field, an answer). */
+  readonly refusedByDetector: number;
   /** The formats the run's files were read as, in order of first use. */
   readonly formats: readonly ResultsFormat[];
   /** Scores other tools computed, by name (their columns are `score:NAME`): true/false ones are 1/0 outcomes. */
@@ -115,6 +117,7 @@ export class OutcomeBuilder {
   private idsFromQuestion = 0;
   private retrievalByText = 0;
   private correctByRule = 0;
+  private refusedByDetector = 0;
   private readonly formats = new Set<ResultsFormat>();
   private readonly scores = new Map<string, 'number' | 'boolean'>();
 
@@ -130,6 +133,7 @@ export class OutcomeBuilder {
     if (derivation?.idFromQuestion) this.idsFromQuestion++;
     if (derivation?.retrievalByText) this.retrievalByText++;
     if (record.correct === undefined && record.answer !== undefined && record.expected_answer !== undefined) this.correctByRule++;
+    if (record.refused === undefined && record.answer !== undefined) this.refusedByDetector++;
     this.ids.push(record.id);
     this.questions.push(record.question);
     this.tags.push(record.tags ?? []);
@@ -202,6 +206,7 @@ export class OutcomeBuilder {
       idsFromQuestion: this.idsFromQuestion,
       retrievalByText: this.retrievalByText,
       correctByRule: this.correctByRule,
+      refusedByDetector: this.refusedByDetector,
       formats: [...this.formats],
       scores: this.scores,
     };

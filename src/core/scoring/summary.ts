@@ -28,6 +28,8 @@ export interface RunProvenance {
   readonly retrievalByText: number;
   /** Questions whose `correct` was computed with the correctness rule. */
   readonly correctByRule: number;
+  /** Questions whose `refused` was read from the answer by the text refusal detector. */
+  readonly refusedByDetector: number;
   /** The formats the run's files were read as. */
   readonly formats: readonly ResultsFormat[];
   /** Scores other tools computed (metrics `score:NAME`): not calibrated here, never gated unless named. */
@@ -154,6 +156,7 @@ export function provenanceOf(outcomes: QuestionOutcomes): RunProvenance {
     idsFromQuestion: outcomes.idsFromQuestion,
     retrievalByText: outcomes.retrievalByText,
     correctByRule: outcomes.correctByRule,
+    refusedByDetector: outcomes.refusedByDetector,
     formats: outcomes.formats,
     scores: Object.fromEntries(outcomes.scores),
   };

@@ -53,6 +53,7 @@ function run(random: Random, p: ArrayLike<number>): QuestionOutcomes {
     idsFromQuestion: 0,
     retrievalByText: 0,
     correctByRule: 0,
+    refusedByDetector: 0,
     formats: ['jsonl'],
     scores: new Map(),
     repeats: {

@@ -1,6 +1,6 @@
 /**
- * The text refusal detector: whether an answer declines to answer. Used for a log turn without a `refused` field;
- * the golden-set metrics read only the record's `refused` field.
+ * The text refusal detector: whether an answer declines to answer. The one detector for both sides: a result record
+ * without a `refused` field (golden-set metrics) and a monitored log turn without one. A `refused` field always wins.
  *
  * The rule: after NFKC, lower case and curly apostrophes made straight, the answer is empty, or one of
  * REFUSAL_PHRASES occurs, from the start of a word, in its first 300 characters (a refusal says so first; a long answer that mentions "I
@@ -38,7 +38,7 @@ export const REFUSAL_PHRASES: readonly string[] = [
 ];
 
 /** The part of an answer the phrases are looked for in. */
-const REFUSAL_PREFIX_CHARS = 300;
+export const REFUSAL_PREFIX_CHARS = 300;
 
 const escape = (phrase: string) => phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A phrase counts only from the start of a word: "you don't have" is not "i don't have". */
