@@ -85457,6 +85457,19 @@ var JudgeClient = class {
 };
 
 // src/judge/setup.ts
+function judgeSettings(settings, embeddingModel) {
+  return {
+    model: settings["judge-model"],
+    ...embeddingModel === void 0 ? {} : { embeddingModel },
+    baseUrl: settings["judge-base-url"],
+    cache: settings["judge-cache"],
+    timeoutSeconds: settings["judge-timeout-seconds"],
+    maxAttempts: settings["judge-max-attempts"],
+    concurrency: settings["judge-concurrency"],
+    rpm: settings["judge-rpm"],
+    tpm: settings["judge-tpm"]
+  };
+}
 function createJudgeClient(settings, env = process.env) {
   const apiKey = env.OPENAI_API_KEY?.trim() ?? "";
   const fromEnv = env.OPENAI_BASE_URL?.trim();
@@ -85527,19 +85540,7 @@ var JudgeRunError = class extends Error {
 var ActionJudge = class {
   client;
   constructor(settings, env) {
-    this.client = createJudgeClient(
-      {
-        model: settings["judge-model"],
-        baseUrl: settings["judge-base-url"],
-        cache: settings["judge-cache"],
-        timeoutSeconds: settings["judge-timeout-seconds"],
-        maxAttempts: settings["judge-max-attempts"],
-        concurrency: settings["judge-concurrency"],
-        rpm: settings["judge-rpm"],
-        tpm: settings["judge-tpm"]
-      },
-      env
-    );
+    this.client = createJudgeClient(judgeSettings(settings), env);
   }
   /**
    * Writes judged copies of `files` under `directory` and returns their paths in the same order. Throws
@@ -85810,20 +85811,7 @@ async function monitorLogs(settings, origins, env) {
   if (measure === "lexical") similarities = pairs.map(({ first, next }) => lexicalSimilarity(query(first), query(next)));
   else if (measure === "embeddings") similarities = logEmbeddingCosines(read, pairs);
   else
-    similarities = await createJudgeClient(
-      {
-        model: settings["judge-model"],
-        embeddingModel: settings["embedding-model"],
-        baseUrl: settings["judge-base-url"],
-        cache: settings["judge-cache"],
-        timeoutSeconds: settings["judge-timeout-seconds"],
-        maxAttempts: settings["judge-max-attempts"],
-        concurrency: settings["judge-concurrency"],
-        rpm: settings["judge-rpm"],
-        tpm: settings["judge-tpm"]
-      },
-      env
-    ).cosinesOfPairs(
+    similarities = await createJudgeClient(judgeSettings(settings, settings["embedding-model"]), env).cosinesOfPairs(
       REPHRASE_EMBEDDINGS_VERSION,
       "monitor.rephrase",
       pairs.map(({ first, next }) => [query(first), query(next)])

@@ -1,3 +1,4 @@
+import type { Settings } from '../core/catalog/settings.js';
 import { redactor } from '../core/redact.js';
 import { JudgeCache } from './cache.js';
 import { DEFAULT_BACKOFF_MS, DEFAULT_BASE_URL, DEFAULT_EMBEDDING_MODEL, JudgeClient } from './client.js';
@@ -19,6 +20,21 @@ export interface JudgeSettings {
   /** Requests and tokens per minute to pace calls to; unset: the endpoint's rate limit headers, if any. */
   readonly rpm?: number;
   readonly tpm?: number;
+}
+
+/** The judge's client settings as the catalog rows give them (the action and monitor; the CLI's judge reads its own flags). */
+export function judgeSettings(settings: Settings, embeddingModel?: string): JudgeSettings {
+  return {
+    model: settings['judge-model'],
+    ...(embeddingModel === undefined ? {} : { embeddingModel }),
+    baseUrl: settings['judge-base-url'],
+    cache: settings['judge-cache'],
+    timeoutSeconds: settings['judge-timeout-seconds'],
+    maxAttempts: settings['judge-max-attempts'],
+    concurrency: settings['judge-concurrency'],
+    rpm: settings['judge-rpm'],
+    tpm: settings['judge-tpm'],
+  };
 }
 
 /**

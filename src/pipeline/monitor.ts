@@ -4,7 +4,7 @@ import { monitorReport, type MonitorReport, rephrasedTurns } from '../core/monit
 import { EMBEDDING_THRESHOLD, LEXICAL_THRESHOLD, lexicalSimilarity } from '../core/monitor/similarity.js';
 import { type CandidatePair, rephraseCandidates } from '../core/monitor/turns.js';
 import { cosine } from '../core/stats/cosine.js';
-import { createJudgeClient } from '../judge/setup.js';
+import { createJudgeClient, judgeSettings } from '../judge/setup.js';
 import { type LogLocation, type ReadLogs, readLogs } from '../sources/logs.js';
 import { resultFiles } from './files.js';
 
@@ -74,20 +74,7 @@ export async function monitorLogs(
   if (measure === 'lexical') similarities = pairs.map(({ first, next }) => lexicalSimilarity(query(first), query(next)));
   else if (measure === 'embeddings') similarities = logEmbeddingCosines(read, pairs);
   else
-    similarities = await createJudgeClient(
-      {
-        model: settings['judge-model'],
-        embeddingModel: settings['embedding-model'],
-        baseUrl: settings['judge-base-url'],
-        cache: settings['judge-cache'],
-        timeoutSeconds: settings['judge-timeout-seconds'],
-        maxAttempts: settings['judge-max-attempts'],
-        concurrency: settings['judge-concurrency'],
-        rpm: settings['judge-rpm'],
-        tpm: settings['judge-tpm'],
-      },
-      env as NodeJS.ProcessEnv,
-    ).cosinesOfPairs(
+    similarities = await createJudgeClient(judgeSettings(settings, settings['embedding-model']), env as NodeJS.ProcessEnv).cosinesOfPairs(
       REPHRASE_EMBEDDINGS_VERSION,
       'monitor.rephrase',
       pairs.map(({ first, next }) => [query(first), query(next)] as const),

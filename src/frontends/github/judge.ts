@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import type { JudgeClient } from '../../judge/client.js';
 import { JUDGE_METRICS } from '../../judge/metrics.js';
 import { judgeFile } from '../../judge/run.js';
-import { createJudgeClient } from '../../judge/setup.js';
+import { createJudgeClient, judgeSettings } from '../../judge/setup.js';
 import { formatPacing } from '../../render/judge-report.js';
 import type { Settings } from '../../core/catalog/settings.js';
 
@@ -23,19 +23,7 @@ export class ActionJudge {
   private readonly client: JudgeClient;
 
   constructor(settings: Settings, env: Readonly<Record<string, string | undefined>>) {
-    this.client = createJudgeClient(
-      {
-        model: settings['judge-model'],
-        baseUrl: settings['judge-base-url'],
-        cache: settings['judge-cache'],
-        timeoutSeconds: settings['judge-timeout-seconds'],
-        maxAttempts: settings['judge-max-attempts'],
-        concurrency: settings['judge-concurrency'],
-        rpm: settings['judge-rpm'],
-        tpm: settings['judge-tpm'],
-      },
-      env as NodeJS.ProcessEnv,
-    );
+    this.client = createJudgeClient(judgeSettings(settings), env as NodeJS.ProcessEnv);
   }
 
   /**
