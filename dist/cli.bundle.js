@@ -64652,16 +64652,30 @@ var QueryEntries = class {
 var BLOCK_BITS = 16;
 var BLOCK_SIZE = 1 << BLOCK_BITS;
 var BLOCK_MASK = BLOCK_SIZE - 1;
-function upperBound(sorted, length, value2) {
-  let low = 0;
-  let high = length;
-  while (low < high) {
-    const middle = low + high >>> 1;
-    if (sorted[middle] <= value2) low = middle + 1;
-    else high = middle;
+var StepFunction = class {
+  keys = new Int32Array(16);
+  values = new Int32Array(16);
+  count = 0;
+  /** From entry `key` on, the value is `value`. */
+  set(key, value2) {
+    this.keys = grownInt32(this.keys, this.count + 1);
+    this.values = grownInt32(this.values, this.count + 1);
+    this.keys[this.count] = key;
+    this.values[this.count] = value2;
+    this.count++;
   }
-  return low;
-}
+  /** The value at entry `key`; `before` when no key is at or before it. */
+  at(key, before) {
+    let low = 0;
+    let high = this.count;
+    while (low < high) {
+      const middle = low + high >>> 1;
+      if (this.keys[middle] <= key) low = middle + 1;
+      else high = middle;
+    }
+    return low === 0 ? before : this.values[low - 1];
+  }
+};
 var EntryStore = class {
   count = 0;
   valueBlocks = [];
@@ -64675,10 +64689,9 @@ var EntryStore = class {
   hashes = new Int32Array(0);
   bytes = new Uint8Array(1 << 16);
   byteCount = 0;
-  /** From entry lineShiftEntries[s] on, an entry's line is its number + 1 + lineShifts[s]. */
-  lineShiftEntries = new Int32Array(16);
-  lineShifts = new Int32Array(16);
-  lineShiftCount = 0;
+  /** An entry's line is its number + 1 + its shift (0 until the lines first skip). */
+  lineShifts = new StepFunction();
+  /** The shift of the entry last appended. */
   lineShift = 0;
   /** Appends `entries`, which were read from `lines` (ascending). */
   append(entries, lines) {
@@ -64736,8 +64749,7 @@ var EntryStore = class {
   }
   /** The line entry e was read from. */
   line(e) {
-    const shift = upperBound(this.lineShiftEntries, this.lineShiftCount, e);
-    return e + 1 + (shift === 0 ? 0 : this.lineShifts[shift - 1]);
+    return e + 1 + this.lineShifts.at(e, 0);
   }
   blockByteArray(block2) {
     return block2 < this.byteBlocks.length ? this.byteBlocks[block2] : this.bytes;
@@ -64756,11 +64768,7 @@ var EntryStore = class {
     }
   }
   shiftLines(e, shift) {
-    this.lineShiftEntries = grownInt32(this.lineShiftEntries, this.lineShiftCount + 1);
-    this.lineShifts = grownInt32(this.lineShifts, this.lineShiftCount + 1);
-    this.lineShiftEntries[this.lineShiftCount] = e;
-    this.lineShifts[this.lineShiftCount] = shift;
-    this.lineShiftCount++;
+    this.lineShifts.set(e, shift);
     this.lineShift = shift;
   }
   addBlock() {
@@ -64844,10 +64852,8 @@ var TrecTableBuilder = class {
   firstOfQuery = false;
   /** Per query: the entries of its first stretch. */
   firstStretchSizes = new Int32Array(64);
-  /** The file entries of later stretches (ascending) and their docno columns, for duplicates found in build. */
-  laterEntries = new Int32Array(0);
-  laterColumns = new Int32Array(0);
-  laterCount = 0;
+  /** The docno columns of the file entries of later stretches, for duplicates found in build. */
+  laterColumns = new StepFunction();
   /** The number of a query id, numbering it if it is new. */
   queryNumber(qid) {
     let q = this.queryNumbers.get(qid);
@@ -64877,7 +64883,7 @@ var TrecTableBuilder = class {
       const first = this.stretchDocnos.firstWithDocnoOf(i);
       if (first >= 0) this.onDuplicate({ qid: this.qids[q], docno: stretch.docno(i), line, docnoColumn, firstLine: this.stretchLines[first] });
     } else {
-      this.addLaterColumn(this.store.count + i, docnoColumn);
+      this.laterColumns.set(this.store.count + i, docnoColumn);
     }
   }
   startStretch(q) {
@@ -64894,13 +64900,6 @@ var TrecTableBuilder = class {
   }
   endStretch() {
     this.store.append(this.stretch, this.stretchLines);
-  }
-  addLaterColumn(e, docnoColumn) {
-    this.laterEntries = grownInt32(this.laterEntries, this.laterCount + 1);
-    this.laterColumns = grownInt32(this.laterColumns, this.laterCount + 1);
-    this.laterEntries[this.laterCount] = e;
-    this.laterColumns[this.laterCount] = docnoColumn;
-    this.laterCount++;
   }
   /** The table: stretches sorted by query (a counting sort, keeping file order within a query). */
   build(file2) {
@@ -64934,7 +64933,7 @@ var TrecTableBuilder = class {
         const first = seen.firstWithDocnoOf(i);
         if (first < 0 || i < this.firstStretchSizes[q]) continue;
         const e = table2.fileEntry(q, i);
-        const docnoColumn = this.laterColumns[upperBound(this.laterEntries, this.laterCount, e) - 1];
+        const docnoColumn = this.laterColumns.at(e, 0);
         this.onDuplicate({ qid: this.qids[q], docno: query.docno(i), line: table2.line(e), docnoColumn, firstLine: table2.line(table2.fileEntry(q, first)) });
       }
     }

@@ -83632,6 +83632,9 @@ function fetchWithTimeout(timeoutMs) {
   };
 }
 var RestClient = Octokit2.plugin(retry, throttling);
+function authorship(item) {
+  return { authorLogin: item.user?.login ?? "", authorType: item.user?.type ?? "", appSlug: item.performed_via_github_app?.slug ?? null };
+}
 function createGitHubApi(options) {
   const retries = options.retries ?? 3;
   const log2 = options.log ?? (() => {
@@ -83705,14 +83708,7 @@ function createGitHubApi(options) {
     },
     async listComments(issueNumber) {
       const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
-      return comments.map((c) => ({
-        id: c.id,
-        body: c.body ?? "",
-        authorLogin: c.user?.login ?? "",
-        authorType: c.user?.type ?? "",
-        appSlug: c.performed_via_github_app?.slug ?? null,
-        url: c.html_url
-      }));
+      return comments.map((c) => ({ id: c.id, body: c.body ?? "", ...authorship(c), url: c.html_url }));
     },
     async createComment(issueNumber, body) {
       const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });
@@ -83754,15 +83750,7 @@ function createGitHubApi(options) {
     },
     async listOpenIssues(label2) {
       const issues = await octokit.paginate(octokit.rest.issues.listForRepo, { owner, repo, labels: label2, state: "open", per_page: 100 });
-      return issues.filter((issue3) => issue3.pull_request === void 0).map((issue3) => ({
-        number: issue3.number,
-        title: issue3.title,
-        body: issue3.body ?? "",
-        authorLogin: issue3.user?.login ?? "",
-        authorType: issue3.user?.type ?? "",
-        appSlug: issue3.performed_via_github_app?.slug ?? null,
-        url: issue3.html_url
-      }));
+      return issues.filter((issue3) => issue3.pull_request === void 0).map((issue3) => ({ number: issue3.number, title: issue3.title, body: issue3.body ?? "", ...authorship(issue3), url: issue3.html_url }));
     },
     async createIssue(title, body, labels) {
       const { data } = await octokit.rest.issues.create({ owner, repo, title, body, labels: [...labels] });

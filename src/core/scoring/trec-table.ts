@@ -6,16 +6,35 @@ const BLOCK_BITS = 16;
 const BLOCK_SIZE = 1 << BLOCK_BITS;
 const BLOCK_MASK = BLOCK_SIZE - 1;
 
-/** Index of the first of `sorted[0, length)` (ascending) that is above `value`. */
-function upperBound(sorted: Int32Array, length: number, value: number): number {
-  let low = 0;
-  let high = length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle]! <= value) low = middle + 1;
-    else high = middle;
+/**
+ * An integer function of entry numbers that changes at a few of them: the value set at the last key at or before an
+ * entry holds there. Keys are set in ascending order.
+ */
+class StepFunction {
+  private keys: Int32Array = new Int32Array(16);
+  private values: Int32Array = new Int32Array(16);
+  private count = 0;
+
+  /** From entry `key` on, the value is `value`. */
+  set(key: number, value: number): void {
+    this.keys = grownInt32(this.keys, this.count + 1);
+    this.values = grownInt32(this.values, this.count + 1);
+    this.keys[this.count] = key;
+    this.values[this.count] = value;
+    this.count++;
   }
-  return low;
+
+  /** The value at entry `key`; `before` when no key is at or before it. */
+  at(key: number, before: number): number {
+    let low = 0;
+    let high = this.count;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.keys[middle]! <= key) low = middle + 1;
+      else high = middle;
+    }
+    return low === 0 ? before : this.values[low - 1]!;
+  }
 }
 
 /** A docno listed twice for one query: where the second listing is, and the line of the first. */
@@ -49,10 +68,9 @@ class EntryStore {
   private hashes: Int32Array = new Int32Array(0);
   private bytes: Uint8Array = new Uint8Array(1 << 16);
   private byteCount = 0;
-  /** From entry lineShiftEntries[s] on, an entry's line is its number + 1 + lineShifts[s]. */
-  private lineShiftEntries: Int32Array = new Int32Array(16);
-  private lineShifts: Int32Array = new Int32Array(16);
-  private lineShiftCount = 0;
+  /** An entry's line is its number + 1 + its shift (0 until the lines first skip). */
+  private readonly lineShifts = new StepFunction();
+  /** The shift of the entry last appended. */
   private lineShift = 0;
 
   /** Appends `entries`, which were read from `lines` (ascending). */
@@ -116,8 +134,7 @@ class EntryStore {
 
   /** The line entry e was read from. */
   line(e: number): number {
-    const shift = upperBound(this.lineShiftEntries, this.lineShiftCount, e);
-    return e + 1 + (shift === 0 ? 0 : this.lineShifts[shift - 1]!);
+    return e + 1 + this.lineShifts.at(e, 0);
   }
 
   private blockByteArray(block: number): Uint8Array {
@@ -141,11 +158,7 @@ class EntryStore {
   }
 
   private shiftLines(e: number, shift: number): void {
-    this.lineShiftEntries = grownInt32(this.lineShiftEntries, this.lineShiftCount + 1);
-    this.lineShifts = grownInt32(this.lineShifts, this.lineShiftCount + 1);
-    this.lineShiftEntries[this.lineShiftCount] = e;
-    this.lineShifts[this.lineShiftCount] = shift;
-    this.lineShiftCount++;
+    this.lineShifts.set(e, shift);
     this.lineShift = shift;
   }
 
@@ -240,10 +253,8 @@ export class TrecTableBuilder {
   private firstOfQuery = false;
   /** Per query: the entries of its first stretch. */
   private firstStretchSizes: Int32Array = new Int32Array(64);
-  /** The file entries of later stretches (ascending) and their docno columns, for duplicates found in build. */
-  private laterEntries: Int32Array = new Int32Array(0);
-  private laterColumns: Int32Array = new Int32Array(0);
-  private laterCount = 0;
+  /** The docno columns of the file entries of later stretches, for duplicates found in build. */
+  private readonly laterColumns = new StepFunction();
 
   constructor(private readonly onDuplicate: (duplicate: Duplicate) => void) {}
 
@@ -277,7 +288,7 @@ export class TrecTableBuilder {
       const first = this.stretchDocnos.firstWithDocnoOf(i);
       if (first >= 0) this.onDuplicate({ qid: this.qids[q]!, docno: stretch.docno(i), line, docnoColumn, firstLine: this.stretchLines[first]! });
     } else {
-      this.addLaterColumn(this.store.count + i, docnoColumn);
+      this.laterColumns.set(this.store.count + i, docnoColumn);
     }
   }
 
@@ -296,14 +307,6 @@ export class TrecTableBuilder {
 
   private endStretch(): void {
     this.store.append(this.stretch, this.stretchLines);
-  }
-
-  private addLaterColumn(e: number, docnoColumn: number): void {
-    this.laterEntries = grownInt32(this.laterEntries, this.laterCount + 1);
-    this.laterColumns = grownInt32(this.laterColumns, this.laterCount + 1);
-    this.laterEntries[this.laterCount] = e;
-    this.laterColumns[this.laterCount] = docnoColumn;
-    this.laterCount++;
   }
 
   /** The table: stretches sorted by query (a counting sort, keeping file order within a query). */
@@ -339,7 +342,7 @@ export class TrecTableBuilder {
         const first = seen.firstWithDocnoOf(i);
         if (first < 0 || i < this.firstStretchSizes[q]!) continue;
         const e = table.fileEntry(q, i);
-        const docnoColumn = this.laterColumns[upperBound(this.laterEntries, this.laterCount, e) - 1]!;
+        const docnoColumn = this.laterColumns.at(e, 0);
         this.onDuplicate({ qid: this.qids[q]!, docno: query.docno(i), line: table.line(e), docnoColumn, firstLine: table.line(table.fileEntry(q, first)) });
       }
     }

@@ -156,6 +156,15 @@ export interface ClientOptions {
  * The GitHub API through Octokit, retrying transient failures and rate limits a bounded number of times, every
  * request with a timeout.
  */
+/** Who wrote a comment or an issue, as isOwnComment reads it. */
+function authorship(item: { user?: { login: string; type: string } | null; performed_via_github_app?: { slug?: string } | null }): {
+  authorLogin: string;
+  authorType: string;
+  appSlug: string | null;
+} {
+  return { authorLogin: item.user?.login ?? '', authorType: item.user?.type ?? '', appSlug: item.performed_via_github_app?.slug ?? null };
+}
+
 export function createGitHubApi(options: ClientOptions): GitHubApi {
   const retries = options.retries ?? 3;
   const log = options.log ?? (() => {});
@@ -228,14 +237,7 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
     },
     async listComments(issueNumber) {
       const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
-      return comments.map((c) => ({
-        id: c.id,
-        body: c.body ?? '',
-        authorLogin: c.user?.login ?? '',
-        authorType: c.user?.type ?? '',
-        appSlug: c.performed_via_github_app?.slug ?? null,
-        url: c.html_url,
-      }));
+      return comments.map((c) => ({ id: c.id, body: c.body ?? '', ...authorship(c), url: c.html_url }));
     },
     async createComment(issueNumber, body) {
       const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });
@@ -279,15 +281,7 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
       const issues = await octokit.paginate(octokit.rest.issues.listForRepo, { owner, repo, labels: label, state: 'open', per_page: 100 });
       return issues
         .filter((issue) => issue.pull_request === undefined)
-        .map((issue) => ({
-          number: issue.number,
-          title: issue.title,
-          body: issue.body ?? '',
-          authorLogin: issue.user?.login ?? '',
-          authorType: issue.user?.type ?? '',
-          appSlug: issue.performed_via_github_app?.slug ?? null,
-          url: issue.html_url,
-        }));
+        .map((issue) => ({ number: issue.number, title: issue.title, body: issue.body ?? '', ...authorship(issue), url: issue.html_url }));
     },
     async createIssue(title, body, labels) {
       const { data } = await octokit.rest.issues.create({ owner, repo, title, body, labels: [...labels] });
