@@ -62775,6 +62775,31 @@ ${warnings.map((w) => `  ! ${w}`).join("\n")}`);
 `;
 }
 
+// src/render/fit.ts
+function largestFitting(shown, render2, maxLength, guess2 = 0) {
+  let fitting;
+  let over = { count: shown, text: "" };
+  const tryCount = (count2) => {
+    const text4 = render2(count2);
+    if (text4.length <= maxLength) fitting = { count: count2, text: text4 };
+    else over = { count: count2, text: text4 };
+    return text4.length <= maxLength;
+  };
+  const start = Math.min(Math.max(guess2, 0), shown - 1);
+  if (tryCount(start)) {
+    for (let step = 1; start + step < over.count && tryCount(start + step); step *= 2) ;
+  } else {
+    for (let step = 1; start - step >= 0 && !tryCount(start - step); step *= 2) ;
+    if (fitting === void 0 && (over.count === 0 || !tryCount(0))) return { fits: false, textAtZero: over.text };
+  }
+  let lo = fitting;
+  while (over.count - lo.count > 1) {
+    const mid = Math.floor((lo.count + over.count) / 2);
+    if (tryCount(mid)) lo = fitting;
+  }
+  return { fits: true, count: lo.count, text: lo.text };
+}
+
 // src/render/markdown.ts
 var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
 var QUESTION_MAX_CHARS = 200;
@@ -63251,27 +63276,28 @@ function renderComment(comparison, options) {
     fixed: rowsWithin(lists.fixed, maxLength),
     tags: Math.min(lists.tags.length, TAGS_SHOWN)
   };
-  const fits = (candidate) => render2(candidate).length <= maxLength;
   let best = limits;
-  if (!fits(best)) {
-    for (const key of ["fixed", "extra", "missing", "main", "tags"]) {
-      const zero = { ...best, [key]: 0 };
-      if (!fits(zero)) {
-        best = zero;
-        continue;
-      }
-      let lo = 0;
-      let hi = best[key];
-      while (hi - lo > 1) {
-        const mid = Math.floor((lo + hi) / 2);
-        if (fits({ ...best, [key]: mid })) lo = mid;
-        else hi = mid;
-      }
-      best = { ...best, [key]: lo };
-      break;
-    }
+  let rendered = render2(best);
+  if (rendered.length <= maxLength) return rendered;
+  for (const key of ["fixed", "extra", "missing", "main", "tags"]) {
+    if (best[key] === 0) continue;
+    const at = (count2) => ({ ...best, [key]: count2 });
+    const fitted = largestFitting(best[key], (count2) => render2(at(count2)), maxLength, guessCount(lists, key, best[key], rendered.length - maxLength));
+    if (fitted.fits) return fitted.text;
+    best = at(0);
+    rendered = fitted.textAtZero;
   }
-  return render2(best);
+  return rendered;
+}
+function guessCount(lists, key, shown, excess) {
+  if (key === "tags") return void 0;
+  const list3 = { missing: lists.missing, main: lists.main.list, extra: lists.extra?.list, fixed: lists.fixed }[key];
+  if (list3 === void 0) return void 0;
+  const lines = serialise({ type: "root", children: [table(list3.header, list3.rows.slice(0, shown))] }).split("\n");
+  if (lines.length !== shown + 3) return void 0;
+  let count2 = shown;
+  while (count2 > 0 && excess > 0) excess -= lines[2 + --count2].length + 1;
+  return count2;
 }
 function rowsWithin(list3, budget) {
   let used = 0;

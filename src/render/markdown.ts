@@ -7,6 +7,7 @@
  * could act on in a code span), URLs only through `safeHttpUrl`. Raw `html` nodes carry only our own fixed markup:
  * the sticky-comment marker, the `<details><summary>` wrappers and `<br>`.
  */
+import { largestFitting } from './fit.js';
 import { correctRunsWords, flakyRateWords, passCountsText, RATE_TEST_NAME, rateMovementWords } from './repeats-words.js';
 import { holdoutLeftOutText } from './holdout.js';
 import type { List, Paragraph, PhrasingContent, RootContent, Table } from 'mdast';
@@ -753,28 +754,38 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
     fixed: rowsWithin(lists.fixed, maxLength),
     tags: Math.min(lists.tags.length, TAGS_SHOWN),
   };
-  const fits = (candidate: Limits) => render(candidate).length <= maxLength;
   let best = limits;
-  if (!fits(best)) {
-    for (const key of ['fixed', 'extra', 'missing', 'main', 'tags'] as const) {
-      const zero = { ...best, [key]: 0 };
-      if (!fits(zero)) {
-        best = zero;
-        continue;
-      }
-      // Largest count that fits; fits(zero) holds and fits(best) does not.
-      let lo = 0;
-      let hi = best[key];
-      while (hi - lo > 1) {
-        const mid = Math.floor((lo + hi) / 2);
-        if (fits({ ...best, [key]: mid })) lo = mid;
-        else hi = mid;
-      }
-      best = { ...best, [key]: lo };
-      break;
-    }
+  let rendered = render(best);
+  if (rendered.length <= maxLength) return rendered;
+  for (const key of ['fixed', 'extra', 'missing', 'main', 'tags'] as const) {
+    if (best[key] === 0) continue;
+    const at = (count: number) => ({ ...best, [key]: count });
+    const fitted = largestFitting(best[key], (count) => render(at(count)), maxLength, guessCount(lists, key, best[key], rendered.length - maxLength));
+    if (fitted.fits) return fitted.text;
+    best = at(0);
+    rendered = fitted.textAtZero;
   }
-  return render(best);
+  return rendered;
+}
+
+/** Lists whose rows are cut by their own table rows (the tag table is short: no guess needed). */
+type RowKey = Exclude<keyof Limits, 'tags'>;
+
+/**
+ * A first guess at the rows of list `key` to keep, so that a render of ~`maxLength` characters is repeated a few
+ * times rather than once per step of a bisection: the rows are dropped from the end until their serialised lines
+ * cover `excess`. Without `tablePipeAlign` each row is one line of its own length.
+ */
+function guessCount(lists: Lists, key: keyof Limits, shown: number, excess: number): number | undefined {
+  if (key === 'tags') return undefined;
+  const list = { missing: lists.missing, main: lists.main.list, extra: lists.extra?.list, fixed: lists.fixed }[key satisfies RowKey];
+  if (list === undefined) return undefined;
+  const lines = serialise({ type: 'root', children: [table(list.header, list.rows.slice(0, shown))] }).split('\n');
+  // Header, delimiter row, one line per row, and the final newline's empty string.
+  if (lines.length !== shown + 3) return undefined;
+  let count = shown;
+  while (count > 0 && excess > 0) excess -= lines[2 + --count]!.length + 1;
+  return count;
 }
 
 /** A cap on rows: the most rows whose id and question text alone stay within `budget` characters. */
