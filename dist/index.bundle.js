@@ -43495,10 +43495,11 @@ function goldLabelsOf(key) {
   for (const [id, grade2] of grades) relevant[id] = grade2;
   return { relevant_ids: relevant, answerable, ...expected === null ? {} : { expected_answer: expected } };
 }
+var detached = (id) => JSON.parse(JSON.stringify(id));
 function relevantWithin(retrieved, ranking, k) {
   const found = [];
   const depth = Math.min(k, retrieved.length);
-  for (let i = 0; i < depth; i++) if (isRelevantAt(ranking, i)) found.push(retrieved[i]);
+  for (let i = 0; i < depth; i++) if (isRelevantAt(ranking, i)) found.push(detached(retrieved[i]));
   return found;
 }
 var OutcomeBuilder = class {
@@ -70270,8 +70271,16 @@ async function readResults(file2, onRecord, options = {}) {
   let retrievalByText = 0;
   const shape = { format: "jsonl" };
   const notes2 = [];
+  const idKeys = [...fields.has("id") ? [] : ["id"], ...[...fields].flatMap(([key, canonical]) => canonical === "id" ? [key] : [])];
   const handle2 = ({ text: text4, line, notUtf8 }) => {
     if (notUtf8) return;
+    if (options.onlyIds !== void 0) {
+      const id = idInText(text4, idKeys);
+      if (id !== void 0 && !options.onlyIds.has(id)) {
+        records++;
+        return;
+      }
+    }
     let raw;
     try {
       raw = parseRecordJson(text4);
@@ -70380,6 +70389,23 @@ async function readResults(file2, onRecord, options = {}) {
   }
   return { format: shape.format, warnings: [...notes2, ...warnings], unknownFields, idsFromQuestion, retrievalByText, scores };
 }
+function idInText(text4, idKeys) {
+  if (text4.includes("\\")) return void 0;
+  let id;
+  for (const key of idKeys) {
+    const quoted = `"${key}"`;
+    for (let at = text4.indexOf(quoted); at >= 0; at = text4.indexOf(quoted, at + quoted.length)) {
+      const value2 = /^\s*:\s*(?:"([^"]*)"|(-?\d+)\s*[,}])/.exec(text4.slice(at + quoted.length, at + quoted.length + 4096));
+      if (value2 === null) {
+        if (/^\s*:/.test(text4.slice(at + quoted.length))) return void 0;
+        continue;
+      }
+      if (id !== void 0) return void 0;
+      id = value2[1] ?? String(Number(value2[2]));
+    }
+  }
+  return id;
+}
 async function detectFormat(file2) {
   let handle2;
   try {
@@ -70475,12 +70501,12 @@ async function rescoreUnderHeadLabels(files, headLabels, config2) {
 var EVIDENCE_TEXT_MAX = 2e3;
 var EVIDENCE_TOP_MAX = 20;
 var bounded = (text4) => text4 === void 0 || text4.length <= EVIDENCE_TEXT_MAX ? text4 : Array.from(text4).slice(0, EVIDENCE_TEXT_MAX).join("");
-async function readEvidence(files, ids2, config2) {
+async function readEvidence(files, ids2, config2, idsGiven) {
   const found = /* @__PURE__ */ new Map();
   if (ids2.size === 0) return found;
   const { k } = config2.retrievalOk.metric;
   const depth = Number.isInteger(k) && k >= 1 ? Math.min(k, EVIDENCE_TOP_MAX) : EVIDENCE_TOP_MAX;
-  const shared = sharedReadOptions(config2);
+  const shared = { ...sharedReadOptions(config2), ...idsGiven ? { onlyIds: ids2 } : {} };
   for (const file2 of files) {
     await readResults(
       file2,
@@ -70872,7 +70898,10 @@ async function compareFiles(files, config2, options = {}) {
     throw InputError.single({ file: names.head, message: ungatedText(config2, head.unknownFields) });
   }
   const ids2 = evidenceIds(compared, EVIDENCE_QUESTIONS);
-  const [baseEvidence, headEvidence] = await Promise.all([readEvidence(files.base, ids2, config2.eval), readEvidence(files.head, ids2, config2.eval)]);
+  const [baseEvidence, headEvidence] = await Promise.all([
+    readEvidence(files.base, ids2, config2.eval, base.outcomes.idsFromQuestion === 0),
+    readEvidence(files.head, ids2, config2.eval, head.outcomes.idsFromQuestion === 0)
+  ]);
   const comparison = withEvidence(compared, baseEvidence, headEvidence);
   return { comparison, head: headSummary, warnings: [...base.warnings, ...head.warnings] };
 }

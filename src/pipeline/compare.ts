@@ -100,7 +100,10 @@ export async function compareFiles(
   }
   // A second, targeted read for the changed questions' answers and documents: the first read keeps no answer text.
   const ids = evidenceIds(compared, EVIDENCE_QUESTIONS);
-  const [baseEvidence, headEvidence] = await Promise.all([readEvidence(files.base, ids, config.eval), readEvidence(files.head, ids, config.eval)]);
+  const [baseEvidence, headEvidence] = await Promise.all([
+    readEvidence(files.base, ids, config.eval, base.outcomes.idsFromQuestion === 0),
+    readEvidence(files.head, ids, config.eval, head.outcomes.idsFromQuestion === 0),
+  ]);
   const comparison = withEvidence(compared, baseEvidence, headEvidence);
   return { comparison, head: headSummary, warnings: [...base.warnings, ...head.warnings] };
 }

@@ -87,15 +87,21 @@ const bounded = (text: string | undefined) =>
  * Reads a run again for the records of `ids` only (the questions a report lists), keeping what a reviewer needs
  * to judge each change: the answer, the expected answer, the first documents retrieved (up to the retrieval-ok
  * rule's cut-off) and the trace URL. The first read keeps no text but the question, so that a run of any size
- * stays small in memory; this second read keeps at most a few kilobytes for each listed question.
+ * stays small in memory; this second read keeps at most a few kilobytes for each listed question. When the first
+ * read found an id in every record (`idsGiven`), records of other questions are passed over unparsed.
  */
-export async function readEvidence(files: readonly string[], ids: ReadonlySet<string>, config: EvalConfig): Promise<Map<string, SideRecord>> {
+export async function readEvidence(
+  files: readonly string[],
+  ids: ReadonlySet<string>,
+  config: EvalConfig,
+  idsGiven: boolean,
+): Promise<Map<string, SideRecord>> {
   const found = new Map<string, SideRecord>();
   if (ids.size === 0) return found;
   const { k } = config.retrievalOk.metric;
   // A rule without a whole cut-off (map, iprec@0.5) has no top to speak of: keep the first documents.
   const depth = Number.isInteger(k) && k >= 1 ? Math.min(k, EVIDENCE_TOP_MAX) : EVIDENCE_TOP_MAX;
-  const shared = sharedReadOptions(config);
+  const shared = { ...sharedReadOptions(config), ...(idsGiven ? { onlyIds: ids } : {}) };
   for (const file of files) {
     await readResults(
       file,

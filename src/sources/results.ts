@@ -57,6 +57,11 @@ export interface ReadOptions {
   readonly fields?: FieldMap;
   /** Score kinds seen so far in the run's other shards, so a score keeps one kind across them. */
   readonly scoreKinds?: Map<string, { kind: ScoreKind; file: string; line: number }>;
+  /**
+   * Only these questions matter to the caller, who read the file in full before and found an id in every record:
+   * a JSON record whose id shows in its text without parsing, and is not among them, is passed over unread.
+   */
+  readonly onlyIds?: ReadonlySet<string>;
 }
 
 /** A question's repeat as a key: the id alone for a record without `run` (its only run), so that today's ids keep their keys. */
@@ -141,8 +146,16 @@ export async function readResults(
   const shape: { format: ResultsFormat } = { format: 'jsonl' };
   const notes: string[] = [];
 
+  const idKeys = [...(fields.has('id') ? [] : ['id']), ...[...fields].flatMap(([key, canonical]) => (canonical === 'id' ? [key] : []))];
   const handle = ({ text, line, notUtf8 }: NumberedLine) => {
     if (notUtf8) return;
+    if (options.onlyIds !== undefined) {
+      const id = idInText(text, idKeys);
+      if (id !== undefined && !options.onlyIds.has(id)) {
+        records++;
+        return;
+      }
+    }
     let raw: unknown;
     try {
       raw = parseRecordJson(text);
@@ -262,6 +275,29 @@ export async function readResults(
     if (hint !== undefined) warnings.push(`${file}: "${name}" is read as a score, not as the field "${hint}"; rename it if you meant the field`);
   }
   return { format: shape.format, warnings: [...notes, ...warnings], unknownFields, idsFromQuestion, retrievalByText, scores };
+}
+
+/**
+ * A record's id read from its JSON text without parsing it: the value of its one id key, when the text has no
+ * escape sequence (so every `"` delimits a string, and a quoted name followed by a colon is a key) and that key
+ * appears once with a plain string or a whole number as its value. Undefined otherwise.
+ */
+export function idInText(text: string, idKeys: readonly string[]): string | undefined {
+  if (text.includes('\\')) return undefined;
+  let id: string | undefined;
+  for (const key of idKeys) {
+    const quoted = `"${key}"`;
+    for (let at = text.indexOf(quoted); at >= 0; at = text.indexOf(quoted, at + quoted.length)) {
+      const value = /^\s*:\s*(?:"([^"]*)"|(-?\d+)\s*[,}])/.exec(text.slice(at + quoted.length, at + quoted.length + 4096));
+      if (value === null) {
+        if (/^\s*:/.test(text.slice(at + quoted.length))) return undefined;
+        continue;
+      }
+      if (id !== undefined) return undefined;
+      id = value[1] ?? String(Number(value[2]));
+    }
+  }
+  return id;
 }
 
 /** The format of a results file, from its extension and its first bytes. */

@@ -84,11 +84,17 @@ export function goldLabelsOf(key: string): GoldLabels {
   return { relevant_ids: relevant, answerable, ...(expected === null ? {} : { expected_answer: expected }) };
 }
 
+/**
+ * A copy of `id` that holds nothing else. A reader may hand over ids that are slices of the record's text, which V8
+ * keeps whole for them: an id kept after its record is gone would keep the record's kilobytes with it.
+ */
+const detached = (id: string): string => JSON.parse(JSON.stringify(id)) as string;
+
 /** Relevant documents among the first k retrieved; the ranking's grades are aligned with `retrieved`. */
 function relevantWithin(retrieved: readonly string[], ranking: JudgedRanking, k: number): string[] {
   const found: string[] = [];
   const depth = Math.min(k, retrieved.length);
-  for (let i = 0; i < depth; i++) if (isRelevantAt(ranking, i)) found.push(retrieved[i]!);
+  for (let i = 0; i < depth; i++) if (isRelevantAt(ranking, i)) found.push(detached(retrieved[i]!));
   return found;
 }
 

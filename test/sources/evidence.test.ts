@@ -1,0 +1,96 @@
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { evalConfig } from '../../src/core/compare/settings.js';
+import { parseRetrievalOkRule } from '../../src/core/scoring/retrieval-ok.js';
+import { readEvidence } from '../../src/sources/outcomes.js';
+import { idInText } from '../../src/sources/results.js';
+import { jsonl, scratchDir } from '../helpers/cli.js';
+
+const scratch = scratchDir();
+afterAll(() => scratch.cleanup());
+
+describe('idInText: a record id read without parsing, or undefined when the text does not settle it', () => {
+  it('reads a plain string id and a whole-number id, wherever the key stands', () => {
+    expect(idInText('{"id":"q-17","question":"Why?"}', ['id'])).toBe('q-17');
+    expect(idInText('{"question":"Why?", "id" :  "q 17" }', ['id'])).toBe('q 17');
+    expect(idInText('{"question":"Why?","id":42}', ['id'])).toBe('42');
+    expect(idInText('{"id": -0 , "question":"Why?"}', ['id'])).toBe('0');
+    expect(idInText('{"qid":"a","question":"id"}', ['qid'])).toBe('a');
+  });
+
+  it('leaves undecided what only a parse can settle', () => {
+    // An escape sequence: a quote inside a string could fake a key.
+    expect(idInText('{"id":"q1","answer":"say \\"id\\": \\"q2\\""}', ['id'])).toBeUndefined();
+    // The key twice (a nested object's id, or two spellings mapped to it).
+    expect(idInText('{"id":"q1","scores":{"id":1}}', ['id'])).toBeUndefined();
+    expect(idInText('{"id":"q1","qid":"q2"}', ['id', 'qid'])).toBeUndefined();
+    // Values that are not a plain string or whole number.
+    expect(idInText('{"id":7.0}', ['id'])).toBeUndefined();
+    expect(idInText('{"id":1e3}', ['id'])).toBeUndefined();
+    expect(idInText('{"id":["q1"]}', ['id'])).toBeUndefined();
+    expect(idInText('{"id":null}', ['id'])).toBeUndefined();
+    // No id key at all.
+    expect(idInText('{"question":"Why?"}', ['id'])).toBeUndefined();
+  });
+
+  it('takes the quoted name as a key only before a colon', () => {
+    expect(idInText('{"tags":["id"],"id":"q1"}', ['id'])).toBe('q1');
+    expect(idInText('{"answer":"id","tags":["x","id"]}', ['id'])).toBeUndefined();
+    expect(idInText('{"paid":"q9","id":"q1"}', ['id'])).toBe('q1');
+  });
+
+  it('never disagrees with JSON.parse on a record with a top-level id', () => {
+    const key = fc.constantFrom('id', 'question', 'answer', 'scores', 'tags', 'meta', 'x"id', 'i\\d');
+    const value = fc.letrec((tie) => ({
+      leaf: fc.oneof(fc.string(), fc.constantFrom('id', '"id":', 'id"', '\\'), fc.integer(), fc.double(), fc.boolean(), fc.constant(null)),
+      node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(key, tie('node'), { maxKeys: 3 })),
+    })).node;
+    const id = fc.oneof(fc.string({ minLength: 1 }), fc.integer());
+    fc.assert(
+      fc.property(fc.dictionary(key, value, { maxKeys: 5 }), id, fc.nat(6), (rest, given, at) => {
+        const entries = Object.entries(rest).filter(([name]) => name !== 'id');
+        entries.splice(Math.min(at, entries.length), 0, ['id', given]);
+        const text = JSON.stringify(Object.fromEntries(entries));
+        const read = idInText(text, ['id']);
+        if (read !== undefined) expect(read).toBe(String((JSON.parse(text) as { id: unknown }).id));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});
+
+describe('readEvidence passes over the records of other questions', () => {
+  const config = evalConfig({
+    k: [5],
+    'retrieval-ok': parseRetrievalOkRule('hit@5'),
+    correct: { kind: 'exact' },
+    'relevance-level': 1,
+    'ndcg-gains': new Map(),
+  });
+  const records = [
+    { id: 'q1', question: 'One?', answer: 'a1', expected_answer: 'e1', retrieved_ids: ['d1', 'd2'], relevant_ids: ['d1'] },
+    { id: 7, question: 'Seven?', answer: 'a7', retrieved_ids: ['d3'] },
+    { id: 'q2', question: 'Say "id"?', answer: 'the "id": "q1" trick', scores: { id: 1 } },
+    { id: 'q3', question: 'Three?', answer: 'a3', trace_url: 'https://trace.example/q3' },
+  ];
+  const path = scratch.file('evidence.jsonl', jsonl(records));
+
+  it('finds the same evidence with the pass-over as with a full read', async () => {
+    const ids = new Set(['q1', '7', 'q2']);
+    const full = await readEvidence([path], ids, config, false);
+    const passedOver = await readEvidence([path], ids, config, true);
+    expect([...passedOver]).toEqual([...full]);
+    expect(full.get('q1')).toEqual({ answer: 'a1', expectedAnswer: 'e1', top: ['d1', 'd2'] });
+    expect(full.get('7')).toEqual({ answer: 'a7', top: ['d3'] });
+    expect(full.get('q2')).toEqual({ answer: 'the "id": "q1" trick' });
+    expect(full.has('q3')).toBe(false);
+  });
+
+  it('reads nothing but the ids of a file whose other records would not parse', async () => {
+    // A second read meets lines that are not records only if the file changed since the first; passed-over lines
+    // are not parsed at all, which is what makes the second read cheap.
+    const changed = scratch.file('changed.jsonl', `${JSON.stringify(records[0])}\n{"id":"q9","answer": oops}\n`);
+    expect((await readEvidence([changed], new Set(['q1']), config, true)).get('q1')).toMatchObject({ answer: 'a1' });
+    await expect(readEvidence([changed], new Set(['q1']), config, false)).rejects.toThrow(/changed\.jsonl:2: not valid JSON/);
+  });
+});
