@@ -2,7 +2,7 @@ import gammainc from '@stdlib/math-base-special-gammainc';
 import binomialCdf from '@stdlib/stats-base-dists-binomial-cdf';
 import { describe, expect, it } from 'vitest';
 import { resampleMeans } from '../../../src/core/stats/bootstrap.js';
-import { BinomialSampler, drawMultinomial } from '../../../src/core/stats/multinomial.js';
+import { BinomialSampler, drawMultinomial, uniform53 } from '../../../src/core/stats/multinomial.js';
 import { Random } from '../../../src/core/stats/random.js';
 
 // Every check below draws from fixed seeds, so it passes or fails the same way on every run; the bounds are set at a
@@ -54,7 +54,7 @@ describe('BinomialSampler', () => {
     [1000, 0.3, 'from the mode'],
     [100_000, 0.45, 'from the mode, many trials'],
     [50, 0.8, 'p above ½: trials minus failures'],
-  ])('draws Binomial(%i, %d) (%s): χ² against the exact probabilities', (trials, p) => {
+  ])('draws Binomial(%i, %d) (%s): χ² against the exact probabilities (simulation)', (trials, p) => {
     const sampler = new BinomialSampler(new Random(`binomial ${trials} ${p}`), trials);
     const draws = 20_000;
     const pmf = binomialPmf(trials, p);
@@ -86,7 +86,163 @@ describe('BinomialSampler', () => {
   });
 });
 
+/** A stream that returns the given 32-bit words, and counts how many were taken. */
+function scripted(words: readonly number[]) {
+  let taken = 0;
+  const random = {
+    nextUint32: () => {
+      if (taken >= words.length) throw new Error('the scripted stream ran out');
+      return words[taken++]!;
+    },
+  } as unknown as Random;
+  return { random, taken: () => taken };
+}
+
+/** The two words from which uniform53 makes `u` (rounded down to a multiple of 2^-53). */
+function wordsFor(u: number): [number, number] {
+  const bits = Math.floor(u * 2 ** 53);
+  return [Math.floor(bits / 2 ** 26) * 32, (bits % 2 ** 26) * 64];
+}
+
+/** ln Binomial(trials, p) probabilities from sums of logs, an independent computation. */
+function binomialProbabilities(trials: number, p: number): number[] {
+  const logFactorial = [0];
+  for (let k = 1; k <= trials; k++) logFactorial.push(logFactorial[k - 1]! + Math.log(k));
+  return Array.from({ length: trials + 1 }, (_, k) =>
+    Math.exp(logFactorial[trials]! - logFactorial[k]! - logFactorial[trials - k]! + k * Math.log(p) + (trials - k) * Math.log1p(-p)),
+  );
+}
+
+/** The order in which inversion takes the outcomes: 0, 1, 2, … for a small mean; else the mode, then below, above, …. */
+function inversionOrder(trials: number, p: number): number[] {
+  if (trials * p < 16) return Array.from({ length: trials + 1 }, (_, k) => k);
+  const mode = Math.floor((trials + 1) * p);
+  const order = [mode];
+  for (let step = 1; mode - step >= 0 || mode + step <= trials; step++) {
+    if (mode - step >= 0) order.push(mode - step);
+    if (mode + step <= trials) order.push(mode + step);
+  }
+  return order;
+}
+
+describe('uniform53', () => {
+  it('takes the high 27 bits of the first word and the high 26 of the second, over 2^53', () => {
+    expect(uniform53(scripted([0, 0]).random)).toBe(0);
+    expect(uniform53(scripted([0xffffffff, 0xffffffff]).random)).toBe((2 ** 53 - 1) / 2 ** 53);
+    expect(uniform53(scripted([32, 0]).random)).toBe(2 ** -27);
+    expect(uniform53(scripted([31, 63]).random)).toBe(0);
+    expect(uniform53(scripted([0, 64]).random)).toBe(2 ** -53);
+    expect(uniform53(scripted([0x80000000, 0x80000000]).random)).toBe(0.5 + 2 ** -28);
+  });
+});
+
+describe('BinomialSampler: the outcome each uniform draws', () => {
+  it.each([
+    [20, 0.3],
+    [1000, 0.004],
+    [60, 0.5],
+    [1000, 0.3],
+    [200, 0.08],
+    [10, 0.05],
+  ])('Binomial(%i, %d): each outcome is drawn by the uniforms in its interval of the inversion order', (trials, p) => {
+    const probabilities = binomialProbabilities(trials, p);
+    let before = 0;
+    let checked = 0;
+    for (const k of inversionOrder(trials, p)) {
+      const probability = probabilities[k]!;
+      // Points well inside each interval, away from rounding at its ends.
+      if (probability > 1e-9) {
+        for (const at of [0.02, 0.5, 0.98]) {
+          const stream = scripted(wordsFor(before + at * probability));
+          expect(new BinomialSampler(stream.random, trials).draw(trials, p)).toBe(k);
+          expect(stream.taken()).toBe(2);
+          checked++;
+        }
+      }
+      before += probability;
+    }
+    expect(checked).toBeGreaterThan(3);
+  });
+
+  it('draws p above ½ as the trials less a draw of the failures, from the same uniform', () => {
+    for (const [trials, p] of [
+      [50, 0.8],
+      [30, 0.9],
+      [400, 0.7],
+    ] as const) {
+      for (const u of [0.01, 0.3, 0.77, 0.999]) {
+        const above = new BinomialSampler(scripted(wordsFor(u)).random, trials).draw(trials, p);
+        const failures = new BinomialSampler(scripted(wordsFor(u)).random, trials).draw(trials, 1 - p);
+        expect(above).toBe(trials - failures);
+      }
+    }
+  });
+
+  it('takes no uniform when the outcome is certain', () => {
+    const stream = scripted([]);
+    const sampler = new BinomialSampler(stream.random, 10);
+    expect(sampler.draw(0, 0.3)).toBe(0);
+    expect(sampler.draw(10, 0)).toBe(0);
+    expect(sampler.draw(10, 1)).toBe(10);
+    expect(stream.taken()).toBe(0);
+  });
+
+  it('keeps the log-factorials it computed: a second draw of the same shape gives the same outcome for the same uniform', () => {
+    const words = [...wordsFor(0.25), ...wordsFor(0.25), ...wordsFor(0.9), ...wordsFor(0.9)];
+    const sampler = new BinomialSampler(scripted(words).random, 1000);
+    const first = sampler.draw(1000, 0.3);
+    expect(sampler.draw(1000, 0.3)).toBe(first);
+    const later = sampler.draw(900, 0.3);
+    expect(sampler.draw(900, 0.3)).toBe(later);
+    expect([first, later]).toEqual([
+      new BinomialSampler(scripted(wordsFor(0.25)).random, 1000).draw(1000, 0.3),
+      new BinomialSampler(scripted(wordsFor(0.9)).random, 900).draw(900, 0.3),
+    ]);
+  });
+});
+
 describe('drawMultinomial', () => {
+  /** A binomial that returns scripted counts and records each (trials, p) it was asked for. */
+  function recordingBinomial(counts: readonly number[]) {
+    const calls: [number, number][] = [];
+    let next = 0;
+    const binomial = {
+      draw: (trials: number, p: number) => {
+        calls.push([trials, p]);
+        return counts[next++]!;
+      },
+    } as unknown as BinomialSampler;
+    return { binomial, calls };
+  }
+
+  it('draws each category from the trials left, with its units over the units not yet passed', () => {
+    const { binomial, calls } = recordingBinomial([40, 35, 20]);
+    const out = new Int32Array(3);
+    expect(drawMultinomial(binomial, 100, [50, 30, 15], 5, out)).toBe(5);
+    expect([...out]).toEqual([40, 35, 20]);
+    expect(calls).toEqual([
+      [100, 50 / 100],
+      [60, 30 / 50],
+      [25, 15 / 20],
+    ]);
+  });
+
+  it('gives the last category what is left when no rest follows it, and draws nothing once no trials are left', () => {
+    const { binomial, calls } = recordingBinomial([7]);
+    const out = new Int32Array(3).fill(-1);
+    expect(drawMultinomial(binomial, 10, [4, 6], 0, out)).toBe(0);
+    expect([...out.subarray(0, 2)]).toEqual([7, 3]);
+    expect(calls).toEqual([[10, 4 / 10]]);
+
+    const spent = recordingBinomial([5]);
+    const counts = new Int32Array(3).fill(-1);
+    expect(drawMultinomial(spent.binomial, 5, [2, 3, 4], 1, counts)).toBe(0);
+    expect([...counts]).toEqual([5, 0, 0]);
+    expect(spent.calls).toEqual([[5, 2 / 10]]);
+  });
+});
+
+describe('drawMultinomial (simulation)', () => {
   it('tallies trials among categories and the rest; the counts add up', () => {
     const sampler = new BinomialSampler(new Random('tally'), 100);
     const out = new Int32Array(3);
@@ -101,7 +257,7 @@ describe('drawMultinomial', () => {
 });
 
 describe('resampleMeans: the distribution of the plain index bootstrap', () => {
-  it('a 0/±1 sample (counted and unit-drawn values together): χ² against the exact multinomial distribution of the mean', () => {
+  it('a 0/±1 sample (counted and unit-drawn values together): χ² against the exact multinomial distribution of the mean (simulation)', () => {
     // 25 zeros and nine +1 are counted by binomials; the six −1 are drawn unit by unit.
     const sample = [...new Array<number>(25).fill(0), ...new Array<number>(9).fill(1), ...new Array<number>(6).fill(-1)];
     const n = sample.length;
@@ -139,7 +295,7 @@ describe('resampleMeans: the distribution of the plain index bootstrap', () => {
     ).toBeGreaterThan(TAIL);
   });
 
-  it('a graded sample (many zeros, repeated and unique values): two-sample Kolmogorov–Smirnov against the plain index bootstrap', () => {
+  it('a graded sample (many zeros, repeated and unique values): two-sample Kolmogorov–Smirnov against the plain index bootstrap (simulation)', () => {
     const random = new Random('graded');
     const n = 400;
     const sample = Array.from({ length: n }, (_, i) => {
