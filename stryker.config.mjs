@@ -12,7 +12,7 @@ export const TARGETS = {
     tests: ['test/core/scoring/**/*.test.ts'],
   },
   compare: { mutate: ['src/core/compare/**/*.ts'], tests: ['test/core/compare/**/*.test.ts'] },
-  render: { mutate: ['src/render/markdown.ts'], tests: ['test/render/**/*.test.ts'] },
+  render: { mutate: ['src/render/markdown.ts', 'src/render/fit.ts'], tests: ['test/render/**/*.test.ts'] },
 };
 
 const name = process.env.RAG_GATE_MUTATE ?? 'stats';
