@@ -589,7 +589,7 @@ describe('renderComment: the length budget', () => {
     return line === undefined ? null : Number(/… and ([\d,]+) more/.exec(line)![1]!.replace(/,/g, ''));
   }
 
-  it('keeps 5,000 regressions under 65,000 characters with the verdict, the counts and the tests table', () => {
+  it('keeps 5,000 regressions under 65,000 characters with the verdict, the counts and the tests table (slow)', () => {
     const regressions = many(5_000, 0);
     const fixed = many(3_000, 10_000, 'generation');
     const comparison = makeComparison({
