@@ -126,6 +126,25 @@ describe('decideGate', () => {
     expect(reason).not.toHaveProperty('fixed');
   });
 
+  it('a drop in per-question pass rates (repeated runs) carries the counts of questions whose rate fell and rose', () => {
+    const rates = { broken: 9, fixed: 2, noise: { broken: 3, fixed: 3, questions: 40 } };
+    const repeated = { ...test({ delta: -0.05, significant: true }), kind: 'randomization', rates } as unknown as PairedTest;
+    const [reason] = decideGate([repeated], head({}), CONFIG, COVERAGE).reasons;
+    expect(reason).toEqual({
+      kind: 'regressed',
+      gate: 'end-to-end',
+      metric: 'correct',
+      base: 0.7,
+      head: 0.7 - 0.05,
+      delta: -0.05,
+      pValue: 0.01,
+      adjustedPValue: 0.01,
+      alpha: 0.05,
+      broken: 9,
+      fixed: 2,
+    });
+  });
+
   it('tests of other gates only: the gate asked for is untestable and the run is ungated', () => {
     const other = { ...test({ delta: -0.1, significant: true }), gate: 'retrieval' } as unknown as PairedTest;
     const result = decideGate([other], head({}), CONFIG, COVERAGE);
