@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { judgeStatuses } from '../../../src/core/compare/judge-gate.js';
+import { blockedMetrics, judgeStatuses } from '../../../src/core/compare/judge-gate.js';
 import type { CalibrationRecord } from '../../../src/core/compare/calibration.js';
 import { correctnessPairs, type Question } from '../../helpers/paired-runs.js';
 import { runCli, tempDir, writeJsonl } from '../../helpers/files.js';
@@ -177,5 +177,103 @@ describe('a faithfulness record keeps the three-label kappa beside the one that 
     expect(sentenceText(judgeNote('claims', status!.judges[0]!))).toBe(
       'judge judge-1 (faithfulness-v1) is calibrated: kappa 0.720 on n = 100 (floor 0.6, 2026-11-01); that is supported or not, and 0.550 over the three verdicts',
     );
+  });
+});
+
+describe('judgeStatuses', () => {
+  const use = (field: 'claims' | 'correct', model: string, promptVersion: string) => ({ field, model, promptVersion, questions: 5 });
+
+  it('one status per field, in name order, each listing its own judges once, allowed only when every one is', () => {
+    const uses = [
+      use('correct', 'judge-1', 'correctness-v1'),
+      use('claims', 'judge-1', 'faithfulness-v1'),
+      use('correct', 'judge-2', 'correctness-v1'),
+      use('correct', 'judge-1', 'correctness-v1'),
+    ];
+    const records = [
+      calibration({}),
+      calibration({ kind: 'faithfulness', promptVersion: 'faithfulness-v1', kappa: 0.8, n: 50, date: '2026-10-01T00:00:00Z' }),
+    ];
+    expect(judgeStatuses(uses, records, 0.6)).toStrictEqual([
+      {
+        field: 'claims',
+        allowed: true,
+        judges: [
+          {
+            model: 'judge-1',
+            promptVersion: 'faithfulness-v1',
+            allowed: true,
+            verdict: { kind: 'calibrated', kappa: 0.8, n: 50, floor: 0.6, date: '2026-10-01' },
+          },
+        ],
+      },
+      {
+        field: 'correct',
+        allowed: false,
+        judges: [
+          {
+            model: 'judge-1',
+            promptVersion: 'correctness-v1',
+            allowed: true,
+            verdict: { kind: 'calibrated', kappa: 0.72, n: 100, floor: 0.6, date: '2026-11-01' },
+          },
+          { model: 'judge-2', promptVersion: 'correctness-v1', allowed: false, verdict: { kind: 'other-model', recordModel: 'judge-1' } },
+        ],
+      },
+    ]);
+  });
+
+  it('only a record of the kind the field needs applies', () => {
+    const faithfulness = calibration({ kind: 'faithfulness' });
+    const [status] = judgeStatuses([use('correct', 'judge-1', 'correctness-v1')], [faithfulness], 0.6);
+    expect(status!.judges).toStrictEqual([{ model: 'judge-1', promptVersion: 'correctness-v1', allowed: false, verdict: { kind: 'no-record' } }]);
+  });
+
+  it("the judge's own record applies, the newest when there are several; the first listed wins a tie of dates", () => {
+    const verdict = (records: CalibrationRecord[]) => judgeStatuses([use('correct', 'judge-1', 'correctness-v1')], records, 0.6)[0]!.judges[0]!.verdict;
+    const own = calibration({ kappa: 0.8, date: '2026-01-01T00:00:00Z' });
+    const otherPrompt = calibration({ promptVersion: 'correctness-v2', kappa: 0.9, date: '2026-02-01T00:00:00Z' });
+    const otherModel = calibration({ model: 'judge-2', kappa: 0.9, date: '2026-03-01T00:00:00Z' });
+    for (const records of [
+      [own, otherPrompt, otherModel],
+      [otherModel, otherPrompt, own],
+    ]) {
+      expect(verdict(records)).toStrictEqual({ kind: 'calibrated', kappa: 0.8, n: 100, floor: 0.6, date: '2026-01-01' });
+    }
+    const older = calibration({ kappa: 0.9, date: '2026-01-01T00:00:00Z' });
+    const newer = calibration({ kappa: 0.3, date: '2026-05-01T00:00:00Z' });
+    expect(verdict([older, newer])).toStrictEqual({ kind: 'below-floor', kappa: 0.3, n: 100, floor: 0.6 });
+    expect(verdict([newer, older])).toStrictEqual({ kind: 'below-floor', kappa: 0.3, n: 100, floor: 0.6 });
+    const first = calibration({ kappa: 0.9, date: '2026-05-01T00:00:00Z' });
+    expect(verdict([first, newer])).toMatchObject({ kind: 'calibrated', kappa: 0.9 });
+    expect(verdict([newer, first])).toMatchObject({ kind: 'below-floor', kappa: 0.3 });
+  });
+
+  it("without the judge's own record, the newest record of the kind says why none applies", () => {
+    const verdict = (records: CalibrationRecord[]) => judgeStatuses([use('correct', 'judge-1', 'correctness-v1')], records, 0.6)[0]!.judges[0]!.verdict;
+    const otherPrompt = calibration({ promptVersion: 'correctness-v2', date: '2026-02-01T00:00:00Z' });
+    const otherModel = calibration({ model: 'judge-2', date: '2026-03-01T00:00:00Z' });
+    expect(verdict([otherPrompt, otherModel])).toStrictEqual({ kind: 'other-model', recordModel: 'judge-2' });
+    expect(verdict([otherModel, calibration({ promptVersion: 'correctness-v0', date: '2026-04-01T00:00:00Z' })])).toStrictEqual({
+      kind: 'other-prompt',
+      recordPrompt: 'correctness-v0',
+    });
+    expect(verdict([])).toStrictEqual({ kind: 'no-record' });
+  });
+});
+
+describe('blockedMetrics', () => {
+  const status = (field: 'claims' | 'correct' | 'answer_relevance', allowed: boolean) => ({ field, allowed, judges: [] });
+
+  it('blocks every metric and gated test built on an uncalibrated field, and nothing of a calibrated one', () => {
+    // `correct_given_retrieval` is a gated test on the `correct` column, not an answer metric.
+    expect([...blockedMetrics([status('correct', false)])]).toEqual([
+      ['correct', 'correct'],
+      ['correct_given_retrieval', 'correct'],
+    ]);
+    expect([...blockedMetrics([status('claims', false), status('correct', true)])]).toEqual([['faithfulness', 'claims']]);
+    expect([...blockedMetrics([status('answer_relevance', false)])]).toEqual([['answer_relevance', 'answer_relevance']]);
+    expect(blockedMetrics([status('claims', true), status('correct', true)]).size).toBe(0);
+    expect(blockedMetrics([]).size).toBe(0);
   });
 });
