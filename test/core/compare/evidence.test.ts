@@ -50,7 +50,10 @@ describe('withEvidence', () => {
     ]);
     const result = withEvidence(listing([], ['only-base'], ['only-head', 'base-gold']), base, head);
     expect(result.retrievalRegressions).toStrictEqual([
-      { id: 'only-base', evidence: { expectedAnswer: 'base gold', base: { answer: 'base answer', top: ['base-d1', 'base-d2'], traceUrl: 'https://trace/base' } } },
+      {
+        id: 'only-base',
+        evidence: { expectedAnswer: 'base gold', base: { answer: 'base answer', top: ['base-d1', 'base-d2'], traceUrl: 'https://trace/base' } },
+      },
     ]);
     expect(result.fixed).toStrictEqual([
       // No expected answer on either side: the key is absent, not undefined.

@@ -190,10 +190,7 @@ describe('judgeStatuses', () => {
       use('correct', 'judge-2', 'correctness-v1'),
       use('correct', 'judge-1', 'correctness-v1'),
     ];
-    const records = [
-      calibration({}),
-      calibration({ kind: 'faithfulness', promptVersion: 'faithfulness-v1', kappa: 0.8, n: 50, date: '2026-10-01T00:00:00Z' }),
-    ];
+    const records = [calibration({}), calibration({ kind: 'faithfulness', promptVersion: 'faithfulness-v1', kappa: 0.8, n: 50, date: '2026-10-01T00:00:00Z' })];
     expect(judgeStatuses(uses, records, 0.6)).toStrictEqual([
       {
         field: 'claims',

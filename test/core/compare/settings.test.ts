@@ -14,7 +14,13 @@ function settingsWith(values: Partial<Record<SettingName, string>>) {
 /** The required scoring settings only, as the callers that score one run pass them. */
 function scoring(retrievalOk: string, k = '5'): ScoringSettings {
   const settings = settingsWith({ 'retrieval-ok': retrievalOk, k });
-  return { k: settings.k, 'retrieval-ok': settings['retrieval-ok'], correct: settings.correct, 'relevance-level': settings['relevance-level'], 'ndcg-gains': settings['ndcg-gains'] };
+  return {
+    k: settings.k,
+    'retrieval-ok': settings['retrieval-ok'],
+    correct: settings.correct,
+    'relevance-level': settings['relevance-level'],
+    'ndcg-gains': settings['ndcg-gains'],
+  };
 }
 
 const DEFAULT_AT_5 = ['precision@5', 'recall@5', 'hit@5', 'mrr@5', 'ndcg@5', 'ndcg_exp@5', 'map@5', 'mrr', 'map', 'ndcg', 'ndcg_exp', 'r_precision'];
