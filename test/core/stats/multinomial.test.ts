@@ -144,6 +144,7 @@ describe('BinomialSampler: the outcome each uniform draws', () => {
     [1000, 0.3],
     [200, 0.08],
     [10, 0.05],
+    [3, 0.5],
   ])('Binomial(%i, %d): each outcome is drawn by the uniforms in its interval of the inversion order', (trials, p) => {
     const probabilities = binomialProbabilities(trials, p);
     let before = 0;
@@ -162,6 +163,21 @@ describe('BinomialSampler: the outcome each uniform draws', () => {
       before += probability;
     }
     expect(checked).toBeGreaterThan(3);
+  });
+
+  it('takes each interval as half-open: a uniform on the boundary draws the outcome after it', () => {
+    // Binomial(1, ½) from 0: P(0) = (1 − ½)^1 = ½ exactly, so u = ½ is the boundary between 0 and 1.
+    expect(new BinomialSampler(scripted(wordsFor(0.5)).random, 1).draw(1, 0.5)).toBe(1);
+    expect(new BinomialSampler(scripted(wordsFor(0.5 - 2 ** -53)).random, 1).draw(1, 0.5)).toBe(0);
+  });
+
+  it('goes on below the mode after the outcomes above it run out', () => {
+    // Binomial(33, ½) from its mode 17: the 16 outcomes above end before the 17 below, and 0 comes last, drawn by
+    // the last 2^-33 of the uniforms.
+    const trials = 33;
+    const stream = scripted(wordsFor(1 - 2 ** -34));
+    expect(new BinomialSampler(stream.random, trials).draw(trials, 0.5)).toBe(0);
+    expect(stream.taken()).toBe(2);
   });
 
   it('draws p above ½ as the trials less a draw of the failures, from the same uniform', () => {
