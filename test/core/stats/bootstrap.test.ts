@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type BootstrapOptions, bootstrapMeanCIs, DEFAULT_RESAMPLES } from '../../../src/core/stats/bootstrap.js';
+import { type BootstrapOptions, bootstrapMeanCIs, DEFAULT_RESAMPLES, resampleMeans } from '../../../src/core/stats/bootstrap.js';
+import { BinomialSampler, drawMultinomial } from '../../../src/core/stats/multinomial.js';
 import { pairValues } from '../../../src/core/stats/paired.js';
 import { Random } from '../../../src/core/stats/random.js';
 import { uniform32, uniform53 } from '../../helpers/uniform.js';
@@ -75,6 +76,11 @@ describe('bootstrap interval of a mean (paired differences)', () => {
     const [lo, hi] = bootstrapMeanCI([]);
     expect(lo).toBeNaN();
     expect(hi).toBeNaN();
+  });
+
+  it('all-equal samples are [v, v] exactly, not a mean of n copies with its rounding (0.1 + 0.1 + 0.1 = 0.30000000000000004)', () => {
+    expect(bootstrapMeanCI([0.1, 0.1, 0.1])).toEqual([0.1, 0.1]);
+    expect(bootstrapMeanCI(new Float64Array(9).fill(0.7))).toEqual([0.7, 0.7]);
   });
 
   it('pairs with a NaN are dropped before resampling', () => {
@@ -217,5 +223,116 @@ describe('bootstrap interval pinned for a seed', () => {
     expect(lo).toBeCloseTo(1.025, 14);
     expect(hi).toBeCloseTo(8.755, 14);
     expect(bootstrapMeanCI([0, 1, 3, 7, 15], { resamples: 10 })).toEqual(referenceBootstrap([0, 1, 3, 7, 15], 10, 0.95, 'rag-gate'));
+  });
+});
+
+/**
+ * resampleMeans as its comment documents it, with the chain's order given by hand: `counted` the (value, units) the
+ * binomial chain draws, in its order; `rare` the other units' values in sample order. Per resample: the counted
+ * values' counts from drawMultinomial (pinned in multinomial.test.ts) on the seed's stream, then the draws left
+ * fall on the rare units, R of them: that many words, each the index ⌊w·R / 2^32⌋, a word whose low part w·R mod
+ * 2^32 is below 2^32 mod R redrawn from the words after the batch. Integer values keep every sum exact, in any
+ * order. Also counts the redrawn words, and the accepted ones whose low part is exactly 2^32 mod R.
+ */
+function chainMeans(counted: readonly (readonly [number, number])[], rare: readonly number[], resamples: number, seed: string) {
+  const units = rare.length + counted.reduce((sum, [, size]) => sum + size, 0);
+  const random = new Random(seed);
+  const binomial = new BinomialSampler(random, units);
+  const sizes = counted.map(([, size]) => size);
+  const counts = new Int32Array(sizes.length);
+  const reject = 2 ** 32 % rare.length;
+  let redrawn = 0;
+  let atThreshold = 0;
+  const means: number[] = [];
+  for (let r = 0; r < resamples; r++) {
+    const left = drawMultinomial(binomial, units, sizes, rare.length, counts);
+    let sum = counted.reduce((total, [value], j) => total + counts[j]! * value, 0);
+    const words = Array.from({ length: left }, () => random.nextUint32());
+    for (let word of words) {
+      while ((word * rare.length) % 2 ** 32 < reject) {
+        word = random.nextUint32();
+        redrawn++;
+      }
+      if ((word * rare.length) % 2 ** 32 === reject) atThreshold++;
+      sum += rare[Math.floor((word * rare.length) / 2 ** 32)]!;
+    }
+    means.push(sum / units);
+  }
+  return { means: Float64Array.from(means), redrawn, atThreshold };
+}
+
+describe('resampleMeans: which values the binomial chain counts, in what order, and the draws on the rest', () => {
+  // In sample order: 4 on 8 units, 7 on 7 units (with 5 and 6 once each) among them, 9 on 12, 2 on 8, −3 on 20.
+  const sample = [4, 4, 7, 4, 4, 4, 9, 9, 4, 4, 9, 4, 7, 9, 9, 9, 5, 9, 9, 7, 9, 2, 2, 9, 9, 2, 7, 2, 9, 2, 2, 7, 2, 7];
+  sample.push(...new Array<number>(20).fill(-3), 6, 7, 2);
+  // Held by 8 units or more (COUNTED_FROM): −3 (20 units), then 9 (12), then the ties 2 and 4 (8 each), smaller value first.
+  const counted = [
+    [-3, 20],
+    [9, 12],
+    [2, 8],
+    [4, 8],
+  ] as const;
+  // 7 has 7 units, one short of being counted: it is drawn unit by unit with 5 and 6, in sample order.
+  const rare = [7, 7, 5, 7, 7, 7, 7, 6, 7];
+
+  it('counts the values held by 8 units or more, most units first, ties by the smaller value; the rest one by one', () => {
+    expect(sample).toHaveLength(57);
+    const expected = chainMeans(counted, rare, 40, 'chain').means;
+    expect(resampleMeans(sample, 40, 'chain')).toEqual(expected);
+    // The check sees the order and the threshold: the sample's own order, the order by value, or 7 counted too, differ.
+    expect(
+      chainMeans(
+        [
+          [4, 8],
+          [9, 12],
+          [2, 8],
+          [-3, 20],
+        ],
+        rare,
+        40,
+        'chain',
+      ).means,
+    ).not.toEqual(expected);
+    expect(
+      chainMeans(
+        [
+          [-3, 20],
+          [9, 12],
+          [4, 8],
+          [2, 8],
+        ],
+        rare,
+        40,
+        'chain',
+      ).means,
+    ).not.toEqual(expected);
+    expect(chainMeans([...counted, [7, 7]], [5, 6], 40, 'chain').means).not.toEqual(expected);
+  });
+
+  it('with no rare values the last counted value takes the draws left; one value on every unit is that value', () => {
+    const noRare = [...new Array<number>(10).fill(0), ...new Array<number>(9).fill(-1), ...new Array<number>(12).fill(1)];
+    const expected = chainMeans(
+      [
+        [1, 12],
+        [0, 10],
+        [-1, 9],
+      ],
+      [],
+      30,
+      'none rare',
+    ).means;
+    expect(resampleMeans(noRare, 30, 'none rare')).toEqual(expected);
+    expect(resampleMeans(new Array<number>(8).fill(5), 3, 'one value')).toEqual(Float64Array.from([5, 5, 5]));
+  });
+
+  it('redraws a word whose low part is below 2^32 mod R, from the words after the batch, and keeps one exactly at it', () => {
+    // R = 3·2^16 rare units: 2^32 mod R = 2^16 and every low part w·R mod 2^32 is a multiple of 2^16, so a word is
+    // redrawn (low part 0) with probability 2^−16, and a word lands exactly on the bound as often; about three of
+    // each in a resample of R draws.
+    const values = Array.from({ length: 3 * 2 ** 16 }, (_, i) => i - 2 ** 16);
+    const expected = chainMeans([], values, 2, 'reject');
+    expect(expected.redrawn).toBeGreaterThan(0);
+    expect(expected.atThreshold).toBeGreaterThan(0);
+    expect(resampleMeans(values, 2, 'reject')).toEqual(expected.means);
   });
 });

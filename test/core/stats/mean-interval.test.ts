@@ -40,6 +40,10 @@ describe('meanIntervals: Student t below 100 values, the percentile bootstrap fr
     expect(meanIntervals([small])).toEqual([{ ci: studentTInterval(small), method: 'student-t' }]);
     const large = Float64Array.from({ length: 100 }, () => uniform53(random) - 0.4);
     expect(meanIntervals([large])).toEqual([{ ci: bootstrapMeanCIs([large])[0], method: 'percentile-bootstrap' }]);
+    // A seed given reaches the bootstrap: its interval, not the default seed's.
+    const seeded = meanIntervals([large], { seed: 'switch' });
+    expect(seeded).toEqual([{ ci: bootstrapMeanCIs([large], { seed: 'switch' })[0], method: 'percentile-bootstrap' }]);
+    expect(seeded[0]!.ci).not.toEqual(bootstrapMeanCIs([large])[0]);
   });
 
   it('a paired rate difference: its interval depends only on the counts', () => {

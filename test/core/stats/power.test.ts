@@ -105,6 +105,17 @@ describe('pairedMeanSampleSize', () => {
     expect(pairedMeanSampleSize({ meanDifference: 0.05, sdDifference: 0.2, alpha: 0.01, power: 0.9 })).toBe(239);
   });
 
+  it('a size that is a whole number up to rounding is that number, not the next one', () => {
+    // sd = √k / (z(0.975) + z(0.8)) with the sum from scipy 1.17.1 (norm.ppf(0.975) + norm.ppf(0.8) =
+    // 2.8015852181129683) makes n = k exactly; the doubles land on 405.00000000000006, 999.9999999999998 and 100.
+    const zSum = 2.8015852181129683;
+    for (const k of [100, 405, 1000]) {
+      expect(pairedMeanSampleSize({ meanDifference: 1, sdDifference: Math.sqrt(k) / zSum }), `n = ${k}`).toBe(k);
+      // A hair more noise needs the next whole number.
+      expect(pairedMeanSampleSize({ meanDifference: 1, sdDifference: (Math.sqrt(k) / zSum) * (1 + 1e-9) }), `n > ${k}`).toBe(k + 1);
+    }
+  });
+
   it('is Infinity for no difference, at least 1 otherwise', () => {
     expect(pairedMeanSampleSize({ meanDifference: 0, sdDifference: 0.2 })).toBe(Infinity);
     expect(pairedMeanSampleSize({ meanDifference: 0.1, sdDifference: 0 })).toBe(1);

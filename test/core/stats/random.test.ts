@@ -87,6 +87,24 @@ describe('Random.nextBelow against a reference of each path', () => {
     expect(new Random('rag-gate').nextBelow(3_000_000_000)).toBe(2929233804);
   });
 
+  it('the word exactly at each rejection bound is kept on the multiply path and redrawn on the threshold path (scripted words)', () => {
+    /** nextBelow(bound) drawing from the given words; the index and how many words it took. */
+    const below = (bound: number, words: readonly number[]) => {
+      let taken = 0;
+      const stream = { nextUint32: () => words[taken++] ?? Number.NaN } as unknown as Random;
+      const index = Random.prototype.nextBelow.call(stream, bound);
+      return { index, taken };
+    };
+    // Bound 3: 2^32 mod 3 = 1. 2863311531·3 = 2·2^32 + 1, low part exactly 1, not below it: kept, index 2. Word 0 has
+    // low part 0 < 1: redrawn. Word 1 has low part 3, the bound itself, kept after the cheap pre-check: index 0.
+    expect(below(3, [2863311531, 7])).toEqual({ index: 2, taken: 1 });
+    expect(below(3, [0, 2863311531])).toEqual({ index: 2, taken: 2 });
+    expect(below(3, [1])).toEqual({ index: 0, taken: 1 });
+    // Bound 3e9: words from 2^32 − (2^32 mod 3e9) = 3e9 on are redrawn, 3e9 itself included; 3e9 − 1 is kept.
+    expect(below(3_000_000_000, [3_000_000_000, 2_999_999_999])).toEqual({ index: 2_999_999_999, taken: 2 });
+    expect(below(3_000_000_000, [2 ** 32 - 1, 5])).toEqual({ index: 5, taken: 2 });
+  });
+
   it('rejects a bound that is not an integer in [1, 2^32], naming it', () => {
     const random = new Random('bounds');
     expect(() => random.nextBelow(0)).toThrow('bound must be an integer in [1, 2^32], got 0');

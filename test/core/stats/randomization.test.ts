@@ -188,6 +188,29 @@ describe('pairedRandomizationTest', () => {
     expect(Math.abs(result.pValue - exact)).toBeLessThan(0.02);
   });
 
+  it('the p-value does not depend on the scale of the differences, down to subnormal ones where the tie tolerance underflows to 0', () => {
+    // Integers: sums and ties are exact. Scaled by 1e-6 the tolerance (1e-9 of Σ|d|) must stay far below the sums;
+    // by 1e6, above their rounding; by 5e-324 (the smallest subnormal) every sum is still exact and the tolerance
+    // is 0, so an arrangement exactly as extreme as the observed one must count as such by itself.
+    const integers = [5, -3, 2, 7, -1, 4, -6, 3, 2, 5, -2, 4];
+    const options = { permutations: 3000, seed: 'scale' };
+    const unscaled = signFlipPValue(integers, options);
+    expect(Math.abs(unscaled.pValue - exactSignFlipP(integers))).toBeLessThan(4 * unscaled.monteCarloSE);
+    for (const scale of [1e-6, 1e6, 5e-324]) {
+      expect(
+        signFlipPValue(
+          integers.map((k) => k * scale),
+          options,
+        ),
+        `scale ${scale}`,
+      ).toEqual(unscaled);
+    }
+    // Four equal subnormal differences: only the two arrangements of equal signs reach the observed |sum|, 2 of 16.
+    const tiny = signFlipPValue(new Array<number>(4).fill(5e-324), options);
+    expect(tiny).toEqual(signFlipPValue([1, 1, 1, 1], options));
+    expect(Math.abs(tiny.pValue - 2 / 16)).toBeLessThan(4 * tiny.monteCarloSE);
+  });
+
   it('drops pairs where either side is NaN; n counts the rest', () => {
     const base = [0.1, Number.NaN, 0.3, 0.4, 0.9];
     const head = [0.2, 0.5, Number.NaN, 0.8, 0.7];
@@ -266,6 +289,14 @@ describe('Monte Carlo standard error, and more arrangements when p is too close 
     expect(Math.abs(extended.pValue - exact)).toBeLessThan(3 * extended.monteCarloSE);
     // Doubling: the count is 10,000 · 2^k.
     expect(Math.log2(extended.permutations / DEFAULT_PERMUTATIONS) % 1).toBe(0);
+  });
+
+  it('an alpha exactly 3 standard errors from p is still too close to call: more are drawn', () => {
+    // Found by trying the doubles next to p ± 3 SE at 400 arrangements: this one is exactly 3 SE above p.
+    const alpha = 0.24272708110402294;
+    const first = signFlipPValue(differences, { permutations: 400 });
+    expect(Math.abs(first.pValue - alpha)).toBe(UNDECIDED_WITHIN_SE * first.monteCarloSE);
+    expect(signFlipPValue(differences, { permutations: 400, alpha }).permutations).toBeGreaterThan(400);
   });
 
   it('stops at the cap when p sits on alpha', () => {
