@@ -470,3 +470,187 @@ describe('refusals read by the detector on one side only', () => {
     expect(warningsOf(0, 0)).toEqual([]);
   });
 });
+
+describe('scores other tools wrote', () => {
+  // score:pass true/false in both runs; score:sim a number in both; score:mixed a number in base, true/false in head.
+  const scores = (kinds: [string, 'number' | 'boolean'][]) => ({ scores: new Map(kinds) });
+  const base = run(
+    [
+      { id: 'q1', values: { 'score:pass': 1, 'score:sim': 0.9, 'score:mixed': 0.5 } },
+      { id: 'q2', values: { 'score:pass': 1, 'score:sim': 0.4, 'score:mixed': 0.25 } },
+      { id: 'q3', values: { 'score:pass': 0, 'score:sim': 0.3, 'score:mixed': 1 } },
+      { id: 'gone', values: { 'score:pass': 1, 'score:sim': 0.8, 'score:mixed': 1 } },
+    ],
+    scores([
+      ['pass', 'boolean'],
+      ['sim', 'number'],
+      ['mixed', 'number'],
+    ]),
+  );
+  const head = run(
+    [
+      { id: 'q1', values: { 'score:pass': 0, 'score:sim': 0.7, 'score:mixed': 0 } },
+      { id: 'q2', values: { 'score:pass': 1, 'score:sim': 0.4, 'score:mixed': 1 } },
+      { id: 'q3', values: { 'score:pass': 1, 'score:sim': 0.6, 'score:mixed': 1 } },
+    ],
+    scores([
+      ['pass', 'boolean'],
+      ['sim', 'number'],
+      ['mixed', 'boolean'],
+    ]),
+  );
+
+  it('tests a true/false score with McNemar and any score a number in either run with the randomization test, once each', () => {
+    const { tests } = compare(base, head);
+    expect(tests.map((test) => [test.metric, test.kind])).toEqual([
+      ['score:pass', 'mcnemar'],
+      ['score:sim', 'randomization'],
+      ['score:mixed', 'randomization'],
+    ]);
+  });
+
+  it('an ungated score leaves a missing question out; a gated one counts it as failed', () => {
+    const ungated = compare(base, head);
+    // q1 broken, q2 both right, q3 fixed; the missing question has no head value.
+    expect(ungated.test<McNemarTest>('score:pass')).toMatchObject({ n: 3, broken: 1, fixed: 1, bothRight: 1, bothWrong: 0 });
+    // Head − base: −0.2, 0, +0.3 (the missing question left out here too).
+    const sim = ungated.test<RandomizationTest>('score:sim');
+    expect(sim.n).toBe(3);
+    expect(sim.delta).toBeCloseTo(0.1 / 3, 14);
+    const gated = compare(base, head, { failOn: new Set(['score:pass']) });
+    expect(gated.test<McNemarTest>('score:pass')).toMatchObject({ gate: 'score:pass', n: 4, broken: 2, fixed: 1, bothRight: 1, bothWrong: 0 });
+  });
+});
+
+describe('graded metrics', () => {
+  const graded = (name: string, baseValues: readonly number[], headValues: readonly number[]) => ({
+    base: run(baseValues.map((value, i) => ({ id: `q${i}`, values: { [name]: value } }))),
+    head: run(headValues.map((value, i) => ({ id: `q${i}`, values: { [name]: value } }))),
+  });
+
+  it('a graded metric no pair carries gets no test, and a missing question carries no head value', () => {
+    const base = run([
+      { id: 'q1', values: { 'ndcg@10': 0.5, correct: 1 } },
+      { id: 'q2', values: { 'ndcg@10': 0.25, correct: 1 } },
+      { id: 'gone', values: { 'ndcg@10': 1, correct: 1 } },
+    ]);
+    const head = run([
+      { id: 'q1', values: { 'ndcg@10': 0.75, correct: 1 } },
+      { id: 'q2', values: { 'ndcg@10': 0.25, correct: 1 } },
+    ]);
+    const { tests, test } = compare(base, head, { gradedMetrics: ['ndcg@10', 'mrr'] });
+    expect(tests.map((t) => t.metric)).toEqual(['correct', 'ndcg@10']);
+    // Pairs q1 and q2 only: base (0.5 + 0.25)/2, head (0.75 + 0.25)/2.
+    expect(test<RandomizationTest>('ndcg@10')).toMatchObject({ n: 2, base: 0.375, head: 0.5, delta: 0.125 });
+  });
+
+  it('estimates the questions needed from the spread of the differences (divisor n − 1)', () => {
+    // Differences +0.3, −0.1, +0.1, 0, +0.2: δ = 0.1, s² = (0.04 + 0.04 + 0 + 0.01 + 0.01)/4 = 0.025, s = 0.158114.
+    // ((1.959964 + 0.841621)·0.158114/0.1)² = 19.62 → 20, more than the 5 paired.
+    const { base, head } = graded('ndcg@10', [0.1, 0.5, 0.2, 0.4, 0.3], [0.4, 0.4, 0.3, 0.4, 0.5]);
+    const ndcg = compare(base, head, { gradedMetrics: ['ndcg@10'] }).test<RandomizationTest>('ndcg@10');
+    expect(ndcg.delta).toBeCloseTo(0.1, 14);
+    expect(ndcg.significant).toBe(false);
+    expect(pairedMeanSampleSize({ meanDifference: 0.1, sdDifference: Math.sqrt(0.025), alpha: 0.05 })).toBe(20);
+    expect(ndcg.requiredN).toBe(20);
+  });
+
+  it('a barely significant graded drop gets no estimate, though the approximation would ask for more questions', () => {
+    // 30 questions: 8 fell by 0.5, 1 rose by 0.5, 21 unchanged.
+    const baseValues = Array.from({ length: 30 }, () => 0.5);
+    const headValues = baseValues.map((value, i) => (i < 8 ? value - 0.5 : i === 8 ? value + 0.5 : value));
+    const { base, head } = graded('ndcg@10', baseValues, headValues);
+    const ndcg = compare(base, head, { gradedMetrics: ['ndcg@10'] }).test<RandomizationTest>('ndcg@10');
+    const differences = headValues.map((value, i) => value - baseValues[i]!);
+    expect(ndcg.pValue).toBe(signFlipPValue(differences, { permutations: 2000, seed: 'ndcg@10', alpha: 0.05 }).pValue);
+    expect(ndcg.pValue).toBeLessThan(0.05);
+    expect(ndcg.significant).toBe(true);
+    expect(pairedMeanSampleSize({ meanDifference: -3.5 / 30, sdDifference: sampleSD(differences), alpha: 0.05 })).toBe(37);
+    expect(ndcg.requiredN).toBeNull();
+  });
+
+  it('a graded p-value exactly at α is not significant', () => {
+    const baseValues = [0.1, 0.5, 0.2, 0.4, 0.3, 0.6, 0.2];
+    const headValues = [0.4, 0.4, 0.3, 0.4, 0.5, 0.9, 0.3];
+    const { base, head } = graded('ndcg@10', baseValues, headValues);
+    const differences = headValues.map((value, i) => value - baseValues[i]!);
+    // α set to the p-value of the most permutations, which the test extends to since p stays within 3 SE of α.
+    const alpha = signFlipPValue(differences, { permutations: MAX_PERMUTATIONS, seed: 'ndcg@10' }).pValue;
+    const ndcg = compare(base, head, { gradedMetrics: ['ndcg@10'], alpha }).test<RandomizationTest>('ndcg@10');
+    expect(ndcg.permutations).toBe(MAX_PERMUTATIONS);
+    expect(ndcg.pValue).toBe(alpha);
+    expect(ndcg.significant).toBe(false);
+  });
+});
+
+describe('refusal and the decomposition', () => {
+  // Three unanswerable questions (refused 1 → 1, 1 → 0, 0 → 0) and two answerable ones, with closed-book answers.
+  const unanswerable = (refused: [number, number]) => (side: 0 | 1): Values => ({ answerable: 0, refused: refused[side] });
+  const rows = (side: 0 | 1): Row[] => [
+    { id: 'u1', values: unanswerable([1, 1])(side) },
+    { id: 'u2', values: unanswerable([1, 0])(side) },
+    { id: 'u3', values: unanswerable([0, 0])(side) },
+    { id: 'a1', values: { answerable: 1, refused: 0, retrieval_ok: 1, correct: 1, closed_book_correct: [1, 0][side] } },
+    { id: 'a2', values: { answerable: 1, refused: 0, retrieval_ok: 0, correct: [0, 1][side], closed_book_correct: 1 } },
+  ];
+
+  it('tests refusal on the unanswerable questions only, a missing one by its base answerability', () => {
+    const refusal = compare(run(rows(0)), run(rows(1))).test<McNemarTest>('refusal');
+    expect(refusal).toMatchObject({ n: 3, bothRight: 1, broken: 1, bothWrong: 1, fixed: 0 });
+    // An unanswerable question base refused and head lacks: not refused in head, one more broken.
+    const withMissing = compare(run([...rows(0), { id: 'gone', values: unanswerable([1, 1])(0) }]), run(rows(1))).test<McNemarTest>('refusal');
+    expect(withMissing).toMatchObject({ n: 4, bothRight: 1, broken: 2, bothWrong: 1, fixed: 0 });
+  });
+
+  it('decomposes the answerable questions of each side, closed-book answers beside the retrieval failures', () => {
+    const { decomposition } = compare(run(rows(0)), run(rows(1)));
+    // a1 retrieval ok, a2 failed. Base: closed book right on both; head: wrong on a1, right on a2.
+    expect(decomposition.base).toMatchObject({ n: 2, nGood: 1, gGood: 1, nBad: 1, gBad: 0, closedBook: { onFailed: 1, nFailed: 1, all: 1, n: 2 } });
+    expect(decomposition.head).toMatchObject({ n: 2, nGood: 1, gGood: 1, nBad: 1, gBad: 1, closedBook: { onFailed: 1, nFailed: 1, all: 0.5, n: 2 } });
+  });
+});
+
+describe('the order of the tag tables', () => {
+  // Per tag, base all right, head with `broken` of `questions` wrong; tags first seen in head in the order below.
+  const tags: [tag: string, questions: number, broken: number][] = [
+    ['small', 4, 1], // moved 0.25, 4 questions
+    ['medium-count', 8, 2], // moved 0.25, 8 questions
+    ['also-small', 4, 1], // moved 0.25, 4 questions: alphabetically before small
+    ['big-move', 2, 2], // moved 1
+    ['x-one', 4, 1], // like small, and seen in the order of their names
+    ['y-two', 4, 1],
+  ];
+  const rows = (side: 'base' | 'head'): Row[] =>
+    tags.flatMap(([tag, questions, broken]) =>
+      Array.from({ length: questions }, (_, i) => ({
+        id: `${tag}-${i}`,
+        tags: [tag],
+        // Retrieval only in base: no retrieval outcome to compare by tag.
+        values: { correct: side === 'head' && i < broken ? 0 : 1, ...(side === 'base' ? { retrieval_ok: 1 } : {}) },
+      })),
+    );
+
+  it('puts the tag whose outcome moved most first, then the larger tag, then by name; only outcomes both sides carry', () => {
+    const { byTag } = compare(run(rows('base')), run(rows('head')));
+    expect(byTag.map(({ tag, questions, outcomes }) => [tag, questions, outcomes.map((o) => [o.metric, o.n, o.base, o.head])])).toEqual([
+      ['big-move', 2, [['correct', 2, 1, 0]]],
+      ['medium-count', 8, [['correct', 8, 1, 0.75]]],
+      ['also-small', 4, [['correct', 4, 1, 0.75]]],
+      ['small', 4, [['correct', 4, 1, 0.75]]],
+      ['x-one', 4, [['correct', 4, 1, 0.75]]],
+      ['y-two', 4, [['correct', 4, 1, 0.75]]],
+    ]);
+  });
+
+  it('counts regressions by tag, most first, then by name', () => {
+    const { regressionsByTag } = compare(run(rows('base')), run(rows('head')));
+    expect(Object.entries(regressionsByTag)).toEqual([
+      ['big-move', 2],
+      ['medium-count', 2],
+      ['also-small', 1],
+      ['small', 1],
+      ['x-one', 1],
+      ['y-two', 1],
+    ]);
+  });
+});
