@@ -90,7 +90,7 @@ function compare(base: QuestionOutcomes, head: QuestionOutcomes, overrides: Part
     expect(found, `test ${metric}`).toBeDefined();
     return found as T;
   };
-  return { ...comparison, comparison, test, metrics: comparison.tests.map((t) => t.metric) };
+  return { ...comparison, test, metrics: comparison.tests.map((t) => t.metric) };
 }
 
 const sampleSD = (values: readonly number[]) => {
@@ -442,11 +442,16 @@ describe('coverage, relabelled questions and the options passed through', () => 
   });
 
   it('passes on the re-scored, not re-scorable and holdout questions it is given', () => {
-    const comparison = compare(base, head, {}, {
-      rescored: ['elsewhere'],
-      notRescorable: new Map([['relabelled', 'correct-given' as const]]),
-      holdoutLeftOut: ['held-out'],
-    });
+    const comparison = compare(
+      base,
+      head,
+      {},
+      {
+        rescored: ['elsewhere'],
+        notRescorable: new Map([['relabelled', 'correct-given' as const]]),
+        holdoutLeftOut: ['held-out'],
+      },
+    );
     expect(comparison.rescored).toEqual(['elsewhere']);
     expect(comparison.labelsChanged).toEqual([{ id: 'relabelled', reason: 'correct-given' }]);
     expect(comparison.holdoutLeftOut).toEqual(['held-out']);
@@ -585,11 +590,11 @@ describe('graded metrics', () => {
 
 describe('refusal and the decomposition', () => {
   // Three unanswerable questions (refused 1 → 1, 1 → 0, 0 → 0) and two answerable ones, with closed-book answers.
-  const unanswerable = (refused: [number, number]) => (side: 0 | 1): Values => ({ answerable: 0, refused: refused[side] });
+  const unanswerable = (refused: number): Values => ({ answerable: 0, refused });
   const rows = (side: 0 | 1): Row[] => [
-    { id: 'u1', values: unanswerable([1, 1])(side) },
-    { id: 'u2', values: unanswerable([1, 0])(side) },
-    { id: 'u3', values: unanswerable([0, 0])(side) },
+    { id: 'u1', values: unanswerable([1, 1][side]!) },
+    { id: 'u2', values: unanswerable([1, 0][side]!) },
+    { id: 'u3', values: unanswerable([0, 0][side]!) },
     { id: 'a1', values: { answerable: 1, refused: 0, retrieval_ok: 1, correct: 1, closed_book_correct: [1, 0][side] } },
     { id: 'a2', values: { answerable: 1, refused: 0, retrieval_ok: 0, correct: [0, 1][side], closed_book_correct: 1 } },
   ];
@@ -598,7 +603,7 @@ describe('refusal and the decomposition', () => {
     const refusal = compare(run(rows(0)), run(rows(1))).test<McNemarTest>('refusal');
     expect(refusal).toMatchObject({ n: 3, bothRight: 1, broken: 1, bothWrong: 1, fixed: 0 });
     // An unanswerable question base refused and head lacks: not refused in head, one more broken.
-    const withMissing = compare(run([...rows(0), { id: 'gone', values: unanswerable([1, 1])(0) }]), run(rows(1))).test<McNemarTest>('refusal');
+    const withMissing = compare(run([...rows(0), { id: 'gone', values: unanswerable(1) }]), run(rows(1))).test<McNemarTest>('refusal');
     expect(withMissing).toMatchObject({ n: 4, bothRight: 1, broken: 2, bothWrong: 1, fixed: 0 });
   });
 
