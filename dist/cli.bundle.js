@@ -41,9 +41,9 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
-// ../main/node_modules/commander/lib/error.js
+// node_modules/commander/lib/error.js
 var require_error = __commonJS({
-  "../main/node_modules/commander/lib/error.js"(exports) {
+  "node_modules/commander/lib/error.js"(exports) {
     var CommanderError2 = class extends Error {
       /**
        * Constructs the CommanderError class
@@ -76,9 +76,9 @@ var require_error = __commonJS({
   }
 });
 
-// ../main/node_modules/commander/lib/argument.js
+// node_modules/commander/lib/argument.js
 var require_argument = __commonJS({
-  "../main/node_modules/commander/lib/argument.js"(exports) {
+  "node_modules/commander/lib/argument.js"(exports) {
     var { InvalidArgumentError: InvalidArgumentError2 } = require_error();
     var Argument2 = class {
       /**
@@ -204,9 +204,9 @@ var require_argument = __commonJS({
   }
 });
 
-// ../main/node_modules/commander/lib/help.js
+// node_modules/commander/lib/help.js
 var require_help = __commonJS({
-  "../main/node_modules/commander/lib/help.js"(exports) {
+  "node_modules/commander/lib/help.js"(exports) {
     var { humanReadableArgName } = require_argument();
     var Help2 = class {
       constructor() {
@@ -806,9 +806,9 @@ ${itemIndentStr}`);
   }
 });
 
-// ../main/node_modules/commander/lib/option.js
+// node_modules/commander/lib/option.js
 var require_option = __commonJS({
-  "../main/node_modules/commander/lib/option.js"(exports) {
+  "node_modules/commander/lib/option.js"(exports) {
     var { InvalidArgumentError: InvalidArgumentError2 } = require_error();
     var Option2 = class {
       /**
@@ -1119,9 +1119,9 @@ var require_option = __commonJS({
   }
 });
 
-// ../main/node_modules/commander/lib/suggestSimilar.js
+// node_modules/commander/lib/suggestSimilar.js
 var require_suggestSimilar = __commonJS({
-  "../main/node_modules/commander/lib/suggestSimilar.js"(exports) {
+  "node_modules/commander/lib/suggestSimilar.js"(exports) {
     var maxDistance = 3;
     function editDistance(a, b) {
       if (Math.abs(a.length - b.length) > maxDistance)
@@ -1199,9 +1199,9 @@ var require_suggestSimilar = __commonJS({
   }
 });
 
-// ../main/node_modules/commander/lib/command.js
+// node_modules/commander/lib/command.js
 var require_command = __commonJS({
-  "../main/node_modules/commander/lib/command.js"(exports) {
+  "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
     var path = __require("node:path");
@@ -3445,9 +3445,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
   }
 });
 
-// ../main/node_modules/commander/index.js
+// node_modules/commander/index.js
 var require_commander = __commonJS({
-  "../main/node_modules/commander/index.js"(exports) {
+  "node_modules/commander/index.js"(exports) {
     var { Argument: Argument2 } = require_argument();
     var { Command: Command2 } = require_command();
     var { CommanderError: CommanderError2, InvalidArgumentError: InvalidArgumentError2 } = require_error();
@@ -3467,9 +3467,9 @@ var require_commander = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-nan/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-nan/lib/main.js
 var require_main = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-nan/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-nan/lib/main.js"(exports, module) {
     "use strict";
     function isnan(x) {
       return x !== x;
@@ -3478,44 +3478,44 @@ var require_main = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-nan/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-nan/lib/index.js
 var require_lib = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-nan/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-nan/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-pinf/lib/index.js
+// node_modules/@stdlib/constants-float64-pinf/lib/index.js
 var require_lib2 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-pinf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-pinf/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_PINF = Number.POSITIVE_INFINITY;
     module.exports = FLOAT64_PINF;
   }
 });
 
-// ../main/node_modules/@stdlib/number-ctor/lib/main.js
+// node_modules/@stdlib/number-ctor/lib/main.js
 var require_main2 = __commonJS({
-  "../main/node_modules/@stdlib/number-ctor/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-ctor/lib/main.js"(exports, module) {
     "use strict";
     module.exports = Number;
   }
 });
 
-// ../main/node_modules/@stdlib/number-ctor/lib/index.js
+// node_modules/@stdlib/number-ctor/lib/index.js
 var require_lib3 = __commonJS({
-  "../main/node_modules/@stdlib/number-ctor/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-ctor/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main2();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-ninf/lib/index.js
+// node_modules/@stdlib/constants-float64-ninf/lib/index.js
 var require_lib4 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-ninf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-ninf/lib/index.js"(exports, module) {
     "use strict";
     var Number2 = require_lib3();
     var FLOAT64_NINF = Number2.NEGATIVE_INFINITY;
@@ -3523,9 +3523,9 @@ var require_lib4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js
 var require_main3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js"(exports, module) {
     "use strict";
     var PINF = require_lib2();
     var NINF = require_lib4();
@@ -3536,18 +3536,18 @@ var require_main3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js
 var require_lib5 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main3();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-abs/lib/main.js
+// node_modules/@stdlib/math-base-special-abs/lib/main.js
 var require_main4 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-abs/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-abs/lib/main.js"(exports, module) {
     "use strict";
     function abs(x) {
       return Math.abs(x);
@@ -3556,18 +3556,18 @@ var require_main4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-abs/lib/index.js
+// node_modules/@stdlib/math-base-special-abs/lib/index.js
 var require_lib6 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-abs/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-abs/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main4();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-symbol-support/lib/main.js
+// node_modules/@stdlib/assert-has-symbol-support/lib/main.js
 var require_main5 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-symbol-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-symbol-support/lib/main.js"(exports, module) {
     "use strict";
     function hasSymbolSupport() {
       return typeof Symbol === "function" && typeof /* @__PURE__ */ Symbol("foo") === "symbol";
@@ -3576,18 +3576,18 @@ var require_main5 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-symbol-support/lib/index.js
+// node_modules/@stdlib/assert-has-symbol-support/lib/index.js
 var require_lib7 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-symbol-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-symbol-support/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main5();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js
+// node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js
 var require_main6 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js"(exports, module) {
     "use strict";
     var hasSymbols = require_lib7();
     var FLG = hasSymbols();
@@ -3598,27 +3598,27 @@ var require_main6 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js
+// node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js
 var require_lib8 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main6();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/utils-native-class/lib/tostring.js
+// node_modules/@stdlib/utils-native-class/lib/tostring.js
 var require_tostring = __commonJS({
-  "../main/node_modules/@stdlib/utils-native-class/lib/tostring.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/tostring.js"(exports, module) {
     "use strict";
     var toStr = Object.prototype.toString;
     module.exports = toStr;
   }
 });
 
-// ../main/node_modules/@stdlib/utils-native-class/lib/main.js
+// node_modules/@stdlib/utils-native-class/lib/main.js
 var require_main7 = __commonJS({
-  "../main/node_modules/@stdlib/utils-native-class/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/main.js"(exports, module) {
     "use strict";
     var toStr = require_tostring();
     function nativeClass(v) {
@@ -3628,9 +3628,9 @@ var require_main7 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-own-property/lib/main.js
+// node_modules/@stdlib/assert-has-own-property/lib/main.js
 var require_main8 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-own-property/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-own-property/lib/main.js"(exports, module) {
     "use strict";
     var has = Object.prototype.hasOwnProperty;
     function hasOwnProp(value2, property) {
@@ -3643,36 +3643,36 @@ var require_main8 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-own-property/lib/index.js
+// node_modules/@stdlib/assert-has-own-property/lib/index.js
 var require_lib9 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-own-property/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-own-property/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main8();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/symbol-ctor/lib/main.js
+// node_modules/@stdlib/symbol-ctor/lib/main.js
 var require_main9 = __commonJS({
-  "../main/node_modules/@stdlib/symbol-ctor/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/symbol-ctor/lib/main.js"(exports, module) {
     "use strict";
     var Sym = typeof Symbol === "function" ? Symbol : void 0;
     module.exports = Sym;
   }
 });
 
-// ../main/node_modules/@stdlib/symbol-ctor/lib/index.js
+// node_modules/@stdlib/symbol-ctor/lib/index.js
 var require_lib10 = __commonJS({
-  "../main/node_modules/@stdlib/symbol-ctor/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/symbol-ctor/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main9();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/utils-native-class/lib/tostringtag.js
+// node_modules/@stdlib/utils-native-class/lib/tostringtag.js
 var require_tostringtag = __commonJS({
-  "../main/node_modules/@stdlib/utils-native-class/lib/tostringtag.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/tostringtag.js"(exports, module) {
     "use strict";
     var Symbol2 = require_lib10();
     var toStrTag = typeof Symbol2 === "function" ? Symbol2.toStringTag : "";
@@ -3680,9 +3680,9 @@ var require_tostringtag = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/utils-native-class/lib/polyfill.js
+// node_modules/@stdlib/utils-native-class/lib/polyfill.js
 var require_polyfill = __commonJS({
-  "../main/node_modules/@stdlib/utils-native-class/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/polyfill.js"(exports, module) {
     "use strict";
     var hasOwnProp = require_lib9();
     var toStringTag = require_tostringtag();
@@ -3713,9 +3713,9 @@ var require_polyfill = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/utils-native-class/lib/index.js
+// node_modules/@stdlib/utils-native-class/lib/index.js
 var require_lib11 = __commonJS({
-  "../main/node_modules/@stdlib/utils-native-class/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/index.js"(exports, module) {
     "use strict";
     var hasToStringTag = require_lib8();
     var builtin = require_main7();
@@ -3730,9 +3730,9 @@ var require_lib11 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-uint32array/lib/main.js
+// node_modules/@stdlib/assert-is-uint32array/lib/main.js
 var require_main10 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-uint32array/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint32array/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib11();
     var hasUint32Array = typeof Uint32Array === "function";
@@ -3744,36 +3744,36 @@ var require_main10 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-uint32array/lib/index.js
+// node_modules/@stdlib/assert-is-uint32array/lib/index.js
 var require_lib12 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-uint32array/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint32array/lib/index.js"(exports, module) {
     "use strict";
     var isUint32Array = require_main10();
     module.exports = isUint32Array;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-uint32-max/lib/index.js
+// node_modules/@stdlib/constants-uint32-max/lib/index.js
 var require_lib13 = __commonJS({
-  "../main/node_modules/@stdlib/constants-uint32-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-uint32-max/lib/index.js"(exports, module) {
     "use strict";
     var UINT32_MAX = 4294967295;
     module.exports = UINT32_MAX;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js
+// node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js
 var require_uint32array = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js"(exports, module) {
     "use strict";
     var main2 = typeof Uint32Array === "function" ? Uint32Array : null;
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-uint32array-support/lib/main.js
+// node_modules/@stdlib/assert-has-uint32array-support/lib/main.js
 var require_main11 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-uint32array-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/main.js"(exports, module) {
     "use strict";
     var isUint32Array = require_lib12();
     var UINT32_MAX = require_lib13();
@@ -3800,27 +3800,27 @@ var require_main11 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-uint32array-support/lib/index.js
+// node_modules/@stdlib/assert-has-uint32array-support/lib/index.js
 var require_lib14 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-uint32array-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/index.js"(exports, module) {
     "use strict";
     var hasUint32ArraySupport = require_main11();
     module.exports = hasUint32ArraySupport;
   }
 });
 
-// ../main/node_modules/@stdlib/array-uint32/lib/main.js
+// node_modules/@stdlib/array-uint32/lib/main.js
 var require_main12 = __commonJS({
-  "../main/node_modules/@stdlib/array-uint32/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-uint32/lib/main.js"(exports, module) {
     "use strict";
     var ctor = typeof Uint32Array === "function" ? Uint32Array : void 0;
     module.exports = ctor;
   }
 });
 
-// ../main/node_modules/@stdlib/array-uint32/lib/polyfill.js
+// node_modules/@stdlib/array-uint32/lib/polyfill.js
 var require_polyfill2 = __commonJS({
-  "../main/node_modules/@stdlib/array-uint32/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/array-uint32/lib/polyfill.js"(exports, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -3829,9 +3829,9 @@ var require_polyfill2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/array-uint32/lib/index.js
+// node_modules/@stdlib/array-uint32/lib/index.js
 var require_lib15 = __commonJS({
-  "../main/node_modules/@stdlib/array-uint32/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-uint32/lib/index.js"(exports, module) {
     "use strict";
     var hasUint32ArraySupport = require_lib14();
     var builtin = require_main12();
@@ -3846,9 +3846,9 @@ var require_lib15 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-float64array/lib/main.js
+// node_modules/@stdlib/assert-is-float64array/lib/main.js
 var require_main13 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-float64array/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-float64array/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib11();
     var hasFloat64Array = typeof Float64Array === "function";
@@ -3860,27 +3860,27 @@ var require_main13 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-float64array/lib/index.js
+// node_modules/@stdlib/assert-is-float64array/lib/index.js
 var require_lib16 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-float64array/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-float64array/lib/index.js"(exports, module) {
     "use strict";
     var isFloat64Array = require_main13();
     module.exports = isFloat64Array;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js
+// node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js
 var require_float64array = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js"(exports, module) {
     "use strict";
     var main2 = typeof Float64Array === "function" ? Float64Array : null;
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-float64array-support/lib/main.js
+// node_modules/@stdlib/assert-has-float64array-support/lib/main.js
 var require_main14 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-float64array-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-float64array-support/lib/main.js"(exports, module) {
     "use strict";
     var isFloat64Array = require_lib16();
     var GlobalFloat64Array = require_float64array();
@@ -3902,27 +3902,27 @@ var require_main14 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-float64array-support/lib/index.js
+// node_modules/@stdlib/assert-has-float64array-support/lib/index.js
 var require_lib17 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-float64array-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-float64array-support/lib/index.js"(exports, module) {
     "use strict";
     var hasFloat64ArraySupport = require_main14();
     module.exports = hasFloat64ArraySupport;
   }
 });
 
-// ../main/node_modules/@stdlib/array-float64/lib/main.js
+// node_modules/@stdlib/array-float64/lib/main.js
 var require_main15 = __commonJS({
-  "../main/node_modules/@stdlib/array-float64/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-float64/lib/main.js"(exports, module) {
     "use strict";
     var ctor = typeof Float64Array === "function" ? Float64Array : void 0;
     module.exports = ctor;
   }
 });
 
-// ../main/node_modules/@stdlib/array-float64/lib/polyfill.js
+// node_modules/@stdlib/array-float64/lib/polyfill.js
 var require_polyfill3 = __commonJS({
-  "../main/node_modules/@stdlib/array-float64/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/array-float64/lib/polyfill.js"(exports, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -3931,9 +3931,9 @@ var require_polyfill3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/array-float64/lib/index.js
+// node_modules/@stdlib/array-float64/lib/index.js
 var require_lib18 = __commonJS({
-  "../main/node_modules/@stdlib/array-float64/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-float64/lib/index.js"(exports, module) {
     "use strict";
     var hasFloat64ArraySupport = require_lib17();
     var builtin = require_main15();
@@ -3948,9 +3948,9 @@ var require_lib18 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-uint8array/lib/main.js
+// node_modules/@stdlib/assert-is-uint8array/lib/main.js
 var require_main16 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-uint8array/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint8array/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib11();
     var hasUint8Array = typeof Uint8Array === "function";
@@ -3962,36 +3962,36 @@ var require_main16 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-uint8array/lib/index.js
+// node_modules/@stdlib/assert-is-uint8array/lib/index.js
 var require_lib19 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-uint8array/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint8array/lib/index.js"(exports, module) {
     "use strict";
     var isUint8Array = require_main16();
     module.exports = isUint8Array;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-uint8-max/lib/index.js
+// node_modules/@stdlib/constants-uint8-max/lib/index.js
 var require_lib20 = __commonJS({
-  "../main/node_modules/@stdlib/constants-uint8-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-uint8-max/lib/index.js"(exports, module) {
     "use strict";
     var UINT8_MAX = 255 | 0;
     module.exports = UINT8_MAX;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js
+// node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js
 var require_uint8array = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js"(exports, module) {
     "use strict";
     var main2 = typeof Uint8Array === "function" ? Uint8Array : null;
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-uint8array-support/lib/main.js
+// node_modules/@stdlib/assert-has-uint8array-support/lib/main.js
 var require_main17 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-uint8array-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/main.js"(exports, module) {
     "use strict";
     var isUint8Array = require_lib19();
     var UINT8_MAX = require_lib20();
@@ -4018,27 +4018,27 @@ var require_main17 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-uint8array-support/lib/index.js
+// node_modules/@stdlib/assert-has-uint8array-support/lib/index.js
 var require_lib21 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-uint8array-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/index.js"(exports, module) {
     "use strict";
     var hasUint8ArraySupport = require_main17();
     module.exports = hasUint8ArraySupport;
   }
 });
 
-// ../main/node_modules/@stdlib/array-uint8/lib/main.js
+// node_modules/@stdlib/array-uint8/lib/main.js
 var require_main18 = __commonJS({
-  "../main/node_modules/@stdlib/array-uint8/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-uint8/lib/main.js"(exports, module) {
     "use strict";
     var ctor = typeof Uint8Array === "function" ? Uint8Array : void 0;
     module.exports = ctor;
   }
 });
 
-// ../main/node_modules/@stdlib/array-uint8/lib/polyfill.js
+// node_modules/@stdlib/array-uint8/lib/polyfill.js
 var require_polyfill4 = __commonJS({
-  "../main/node_modules/@stdlib/array-uint8/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/array-uint8/lib/polyfill.js"(exports, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -4047,9 +4047,9 @@ var require_polyfill4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/array-uint8/lib/index.js
+// node_modules/@stdlib/array-uint8/lib/index.js
 var require_lib22 = __commonJS({
-  "../main/node_modules/@stdlib/array-uint8/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-uint8/lib/index.js"(exports, module) {
     "use strict";
     var hasUint8ArraySupport = require_lib21();
     var builtin = require_main18();
@@ -4064,9 +4064,9 @@ var require_lib22 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-uint16array/lib/main.js
+// node_modules/@stdlib/assert-is-uint16array/lib/main.js
 var require_main19 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-uint16array/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint16array/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib11();
     var hasUint16Array = typeof Uint16Array === "function";
@@ -4078,36 +4078,36 @@ var require_main19 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-uint16array/lib/index.js
+// node_modules/@stdlib/assert-is-uint16array/lib/index.js
 var require_lib23 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-uint16array/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint16array/lib/index.js"(exports, module) {
     "use strict";
     var isUint16Array = require_main19();
     module.exports = isUint16Array;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-uint16-max/lib/index.js
+// node_modules/@stdlib/constants-uint16-max/lib/index.js
 var require_lib24 = __commonJS({
-  "../main/node_modules/@stdlib/constants-uint16-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-uint16-max/lib/index.js"(exports, module) {
     "use strict";
     var UINT16_MAX = 65535 | 0;
     module.exports = UINT16_MAX;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js
+// node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js
 var require_uint16array = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js"(exports, module) {
     "use strict";
     var main2 = typeof Uint16Array === "function" ? Uint16Array : null;
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-uint16array-support/lib/main.js
+// node_modules/@stdlib/assert-has-uint16array-support/lib/main.js
 var require_main20 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-uint16array-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/main.js"(exports, module) {
     "use strict";
     var isUint16Array = require_lib23();
     var UINT16_MAX = require_lib24();
@@ -4134,27 +4134,27 @@ var require_main20 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-uint16array-support/lib/index.js
+// node_modules/@stdlib/assert-has-uint16array-support/lib/index.js
 var require_lib25 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-uint16array-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/index.js"(exports, module) {
     "use strict";
     var hasUint16ArraySupport = require_main20();
     module.exports = hasUint16ArraySupport;
   }
 });
 
-// ../main/node_modules/@stdlib/array-uint16/lib/main.js
+// node_modules/@stdlib/array-uint16/lib/main.js
 var require_main21 = __commonJS({
-  "../main/node_modules/@stdlib/array-uint16/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-uint16/lib/main.js"(exports, module) {
     "use strict";
     var ctor = typeof Uint16Array === "function" ? Uint16Array : void 0;
     module.exports = ctor;
   }
 });
 
-// ../main/node_modules/@stdlib/array-uint16/lib/polyfill.js
+// node_modules/@stdlib/array-uint16/lib/polyfill.js
 var require_polyfill5 = __commonJS({
-  "../main/node_modules/@stdlib/array-uint16/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/array-uint16/lib/polyfill.js"(exports, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -4163,9 +4163,9 @@ var require_polyfill5 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/array-uint16/lib/index.js
+// node_modules/@stdlib/array-uint16/lib/index.js
 var require_lib26 = __commonJS({
-  "../main/node_modules/@stdlib/array-uint16/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-uint16/lib/index.js"(exports, module) {
     "use strict";
     var hasUint16ArraySupport = require_lib25();
     var builtin = require_main21();
@@ -4180,9 +4180,9 @@ var require_lib26 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-little-endian/lib/ctors.js
+// node_modules/@stdlib/assert-is-little-endian/lib/ctors.js
 var require_ctors = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-little-endian/lib/ctors.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-little-endian/lib/ctors.js"(exports, module) {
     "use strict";
     var Uint8Array2 = require_lib22();
     var Uint16Array2 = require_lib26();
@@ -4194,9 +4194,9 @@ var require_ctors = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-little-endian/lib/main.js
+// node_modules/@stdlib/assert-is-little-endian/lib/main.js
 var require_main22 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-little-endian/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-little-endian/lib/main.js"(exports, module) {
     "use strict";
     var ctors = require_ctors();
     var bool;
@@ -4213,18 +4213,18 @@ var require_main22 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-little-endian/lib/index.js
+// node_modules/@stdlib/assert-is-little-endian/lib/index.js
 var require_lib27 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-little-endian/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-little-endian/lib/index.js"(exports, module) {
     "use strict";
     var IS_LITTLE_ENDIAN = require_main22();
     module.exports = IS_LITTLE_ENDIAN;
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js
 var require_high = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib27();
     var HIGH;
@@ -4237,9 +4237,9 @@ var require_high = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js
 var require_main23 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib15();
     var Float64Array2 = require_lib18();
@@ -4254,18 +4254,18 @@ var require_main23 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js
 var require_lib28 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main23();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js
 var require_high2 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib27();
     var HIGH;
@@ -4278,9 +4278,9 @@ var require_high2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js
 var require_main24 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib15();
     var Float64Array2 = require_lib18();
@@ -4296,27 +4296,27 @@ var require_main24 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js
 var require_lib29 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main24();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js
+// node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js
 var require_lib30 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_EXPONENT_BIAS = 1023 | 0;
     module.exports = FLOAT64_EXPONENT_BIAS;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js
+// node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js
 var require_polyval_p = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -4328,9 +4328,9 @@ var require_polyval_p = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js
+// node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js
 var require_polyval_q = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -4342,9 +4342,9 @@ var require_polyval_q = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-ln/lib/main.js
+// node_modules/@stdlib/math-base-special-ln/lib/main.js
 var require_main25 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-ln/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/main.js"(exports, module) {
     "use strict";
     var getHighWord = require_lib28();
     var setHighWord = require_lib29();
@@ -4434,54 +4434,54 @@ var require_main25 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-ln/lib/index.js
+// node_modules/@stdlib/math-base-special-ln/lib/index.js
 var require_lib31 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-ln/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main25();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-floor/lib/main.js
+// node_modules/@stdlib/math-base-special-floor/lib/main.js
 var require_main26 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-floor/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-floor/lib/main.js"(exports, module) {
     "use strict";
     var floor = Math.floor;
     module.exports = floor;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-floor/lib/index.js
+// node_modules/@stdlib/math-base-special-floor/lib/index.js
 var require_lib32 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-floor/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-floor/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main26();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-ceil/lib/main.js
+// node_modules/@stdlib/math-base-special-ceil/lib/main.js
 var require_main27 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-ceil/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ceil/lib/main.js"(exports, module) {
     "use strict";
     var ceil = Math.ceil;
     module.exports = ceil;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-ceil/lib/index.js
+// node_modules/@stdlib/math-base-special-ceil/lib/index.js
 var require_lib33 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-ceil/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ceil/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main27();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-trunc/lib/main.js
+// node_modules/@stdlib/math-base-special-trunc/lib/main.js
 var require_main28 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-trunc/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-trunc/lib/main.js"(exports, module) {
     "use strict";
     var floor = require_lib32();
     var ceil = require_lib33();
@@ -4495,18 +4495,18 @@ var require_main28 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-trunc/lib/index.js
+// node_modules/@stdlib/math-base-special-trunc/lib/index.js
 var require_lib34 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-trunc/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-trunc/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main28();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js
 var require_polyval_c13 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -4518,9 +4518,9 @@ var require_polyval_c13 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js
 var require_polyval_c46 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -4532,9 +4532,9 @@ var require_polyval_c46 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js
 var require_main29 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js"(exports, module) {
     "use strict";
     var polyval13 = require_polyval_c13();
     var polyval46 = require_polyval_c46();
@@ -4555,18 +4555,18 @@ var require_main29 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js
 var require_lib35 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main29();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js
+// node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js
 var require_main30 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js"(exports, module) {
     "use strict";
     var S1 = -0.16666666666666632;
     var S2 = 0.00833333333332249;
@@ -4592,45 +4592,45 @@ var require_main30 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js
+// node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js
 var require_lib36 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main30();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js
+// node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js
 var require_lib37 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_HIGH_WORD_ABS_MASK = 2147483647 >>> 0;
     module.exports = FLOAT64_HIGH_WORD_ABS_MASK;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js
+// node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js
 var require_lib38 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_HIGH_WORD_EXPONENT_MASK = 2146435072;
     module.exports = FLOAT64_HIGH_WORD_EXPONENT_MASK;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js
+// node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js
 var require_lib39 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_HIGH_WORD_SIGNIFICAND_MASK = 1048575;
     module.exports = FLOAT64_HIGH_WORD_SIGNIFICAND_MASK;
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js
+// node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js
 var require_low = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib27();
     var LOW;
@@ -4643,9 +4643,9 @@ var require_low = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js
+// node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js
 var require_main31 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib15();
     var Float64Array2 = require_lib18();
@@ -4660,18 +4660,18 @@ var require_main31 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js
+// node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js
 var require_lib40 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main31();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-from-words/lib/indices.js
+// node_modules/@stdlib/number-float64-base-from-words/lib/indices.js
 var require_indices = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-from-words/lib/indices.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-from-words/lib/indices.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib27();
     var indices;
@@ -4692,9 +4692,9 @@ var require_indices = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-from-words/lib/main.js
+// node_modules/@stdlib/number-float64-base-from-words/lib/main.js
 var require_main32 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-from-words/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-from-words/lib/main.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib15();
     var Float64Array2 = require_lib18();
@@ -4712,63 +4712,63 @@ var require_main32 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-from-words/lib/index.js
+// node_modules/@stdlib/number-float64-base-from-words/lib/index.js
 var require_lib41 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-from-words/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-from-words/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main32();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js
+// node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js
 var require_lib42 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_MAX_BASE2_EXPONENT = 1023 | 0;
     module.exports = FLOAT64_MAX_BASE2_EXPONENT;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js
+// node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js
 var require_lib43 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL = -1023 | 0;
     module.exports = FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js
+// node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js
 var require_lib44 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL = -1074 | 0;
     module.exports = FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js
+// node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js
 var require_lib45 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_HIGH_WORD_SIGN_MASK = 2147483648 >>> 0;
     module.exports = FLOAT64_HIGH_WORD_SIGN_MASK;
   }
 });
 
-// ../main/node_modules/@stdlib/utils-define-property/lib/define_property.js
+// node_modules/@stdlib/utils-define-property/lib/define_property.js
 var require_define_property = __commonJS({
-  "../main/node_modules/@stdlib/utils-define-property/lib/define_property.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/define_property.js"(exports, module) {
     "use strict";
     var main2 = typeof Object.defineProperty === "function" ? Object.defineProperty : null;
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js
+// node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js
 var require_has_define_property_support = __commonJS({
-  "../main/node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js"(exports, module) {
     "use strict";
     var defineProperty = require_define_property();
     function hasDefinePropertySupport() {
@@ -4783,18 +4783,18 @@ var require_has_define_property_support = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/utils-define-property/lib/builtin.js
+// node_modules/@stdlib/utils-define-property/lib/builtin.js
 var require_builtin = __commonJS({
-  "../main/node_modules/@stdlib/utils-define-property/lib/builtin.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/builtin.js"(exports, module) {
     "use strict";
     var defineProperty = Object.defineProperty;
     module.exports = defineProperty;
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js
 var require_is_number = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js"(exports, module) {
     "use strict";
     function isNumber(value2) {
       return typeof value2 === "number";
@@ -4803,9 +4803,9 @@ var require_is_number = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js
 var require_zero_pad = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js"(exports, module) {
     "use strict";
     function startsWithMinus(str) {
       return str[0] === "-";
@@ -4838,9 +4838,9 @@ var require_zero_pad = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js
 var require_format_integer = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js"(exports, module) {
     "use strict";
     var isNumber = require_is_number();
     var zeroPad = require_zero_pad();
@@ -4913,9 +4913,9 @@ var require_format_integer = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js
 var require_is_string = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js"(exports, module) {
     "use strict";
     function isString(value2) {
       return typeof value2 === "string";
@@ -4924,9 +4924,9 @@ var require_is_string = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js
 var require_format_double = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js"(exports, module) {
     "use strict";
     var abs = Math.abs;
     var lowercase2 = String.prototype.toLowerCase;
@@ -4987,9 +4987,9 @@ var require_format_double = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js
 var require_space_pad = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js"(exports, module) {
     "use strict";
     function spaces(n) {
       var out = "";
@@ -5011,9 +5011,9 @@ var require_space_pad = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-interpolate/lib/main.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/main.js
 var require_main33 = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-interpolate/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/main.js"(exports, module) {
     "use strict";
     var formatInteger = require_format_integer();
     var isString = require_is_string();
@@ -5179,18 +5179,18 @@ var require_main33 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-interpolate/lib/index.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/index.js
 var require_lib46 = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-interpolate/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main33();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-tokenize/lib/main.js
+// node_modules/@stdlib/string-base-format-tokenize/lib/main.js
 var require_main34 = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-tokenize/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-tokenize/lib/main.js"(exports, module) {
     "use strict";
     var RE = /%(?:([1-9]\d*)\$)?([0 +\-#]*)(\*|\d+)?(?:(\.)(\*|\d+)?)?[hlL]?([%A-Za-z])/g;
     function parse5(match) {
@@ -5237,18 +5237,18 @@ var require_main34 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-tokenize/lib/index.js
+// node_modules/@stdlib/string-base-format-tokenize/lib/index.js
 var require_lib47 = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-tokenize/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-tokenize/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main34();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/string-format/lib/is_string.js
+// node_modules/@stdlib/string-format/lib/is_string.js
 var require_is_string2 = __commonJS({
-  "../main/node_modules/@stdlib/string-format/lib/is_string.js"(exports, module) {
+  "node_modules/@stdlib/string-format/lib/is_string.js"(exports, module) {
     "use strict";
     function isString(value2) {
       return typeof value2 === "string";
@@ -5257,9 +5257,9 @@ var require_is_string2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-format/lib/main.js
+// node_modules/@stdlib/string-format/lib/main.js
 var require_main35 = __commonJS({
-  "../main/node_modules/@stdlib/string-format/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/string-format/lib/main.js"(exports, module) {
     "use strict";
     var interpolate = require_lib46();
     var tokenize = require_lib47();
@@ -5280,18 +5280,18 @@ var require_main35 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-format/lib/index.js
+// node_modules/@stdlib/string-format/lib/index.js
 var require_lib48 = __commonJS({
-  "../main/node_modules/@stdlib/string-format/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/string-format/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main35();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/utils-define-property/lib/polyfill.js
+// node_modules/@stdlib/utils-define-property/lib/polyfill.js
 var require_polyfill6 = __commonJS({
-  "../main/node_modules/@stdlib/utils-define-property/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/polyfill.js"(exports, module) {
     "use strict";
     var format = require_lib48();
     var objectProtoype = Object.prototype;
@@ -5340,9 +5340,9 @@ var require_polyfill6 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/utils-define-property/lib/index.js
+// node_modules/@stdlib/utils-define-property/lib/index.js
 var require_lib49 = __commonJS({
-  "../main/node_modules/@stdlib/utils-define-property/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/index.js"(exports, module) {
     "use strict";
     var hasDefinePropertySupport = require_has_define_property_support();
     var builtin = require_builtin();
@@ -5357,9 +5357,9 @@ var require_lib49 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js
+// node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js
 var require_main36 = __commonJS({
-  "../main/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js"(exports, module) {
     "use strict";
     var defineProperty = require_lib49();
     function setNonEnumerableReadOnly(obj, prop, value2) {
@@ -5374,18 +5374,18 @@ var require_main36 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js
+// node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js
 var require_lib50 = __commonJS({
-  "../main/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main36();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-to-words/lib/indices.js
+// node_modules/@stdlib/number-float64-base-to-words/lib/indices.js
 var require_indices2 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-to-words/lib/indices.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/indices.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib27();
     var indices;
@@ -5406,9 +5406,9 @@ var require_indices2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-to-words/lib/assign.js
+// node_modules/@stdlib/number-float64-base-to-words/lib/assign.js
 var require_assign = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-to-words/lib/assign.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/assign.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib15();
     var Float64Array2 = require_lib18();
@@ -5427,9 +5427,9 @@ var require_assign = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-to-words/lib/main.js
+// node_modules/@stdlib/number-float64-base-to-words/lib/main.js
 var require_main37 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-to-words/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/main.js"(exports, module) {
     "use strict";
     var fcn = require_assign();
     function toWords(x) {
@@ -5439,9 +5439,9 @@ var require_main37 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-to-words/lib/index.js
+// node_modules/@stdlib/number-float64-base-to-words/lib/index.js
 var require_lib51 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-to-words/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib50();
     var main2 = require_main37();
@@ -5451,9 +5451,9 @@ var require_lib51 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-copysign/lib/main.js
+// node_modules/@stdlib/math-base-special-copysign/lib/main.js
 var require_main38 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-copysign/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-copysign/lib/main.js"(exports, module) {
     "use strict";
     var SIGN_MASK = require_lib45();
     var ABS_MASK = require_lib37();
@@ -5476,27 +5476,27 @@ var require_main38 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-copysign/lib/index.js
+// node_modules/@stdlib/math-base-special-copysign/lib/index.js
 var require_lib52 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-copysign/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-copysign/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main38();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js
+// node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js
 var require_lib53 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_SMALLEST_NORMAL = 22250738585072014e-324;
     module.exports = FLOAT64_SMALLEST_NORMAL;
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-normalize/lib/assign.js
+// node_modules/@stdlib/number-float64-base-normalize/lib/assign.js
 var require_assign2 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-normalize/lib/assign.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-normalize/lib/assign.js"(exports, module) {
     "use strict";
     var FLOAT64_SMALLEST_NORMAL = require_lib53();
     var isInfinite = require_lib5();
@@ -5522,9 +5522,9 @@ var require_assign2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-normalize/lib/main.js
+// node_modules/@stdlib/number-float64-base-normalize/lib/main.js
 var require_main39 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-normalize/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-normalize/lib/main.js"(exports, module) {
     "use strict";
     var fcn = require_assign2();
     function normalize2(x) {
@@ -5534,9 +5534,9 @@ var require_main39 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-normalize/lib/index.js
+// node_modules/@stdlib/number-float64-base-normalize/lib/index.js
 var require_lib54 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-normalize/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-normalize/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib50();
     var main2 = require_main39();
@@ -5546,9 +5546,9 @@ var require_lib54 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-exponent/lib/main.js
+// node_modules/@stdlib/number-float64-base-exponent/lib/main.js
 var require_main40 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-exponent/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-exponent/lib/main.js"(exports, module) {
     "use strict";
     var getHighWord = require_lib28();
     var EXP_MASK = require_lib38();
@@ -5562,18 +5562,18 @@ var require_main40 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-exponent/lib/index.js
+// node_modules/@stdlib/number-float64-base-exponent/lib/index.js
 var require_lib55 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-exponent/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-exponent/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main40();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-ldexp/lib/main.js
+// node_modules/@stdlib/math-base-special-ldexp/lib/main.js
 var require_main41 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-ldexp/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ldexp/lib/main.js"(exports, module) {
     "use strict";
     var PINF = require_lib2();
     var NINF = require_lib4();
@@ -5628,18 +5628,18 @@ var require_main41 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-ldexp/lib/index.js
+// node_modules/@stdlib/math-base-special-ldexp/lib/index.js
 var require_lib56 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-ldexp/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ldexp/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main41();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/array-base-filled/lib/main.js
+// node_modules/@stdlib/array-base-filled/lib/main.js
 var require_main42 = __commonJS({
-  "../main/node_modules/@stdlib/array-base-filled/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-base-filled/lib/main.js"(exports, module) {
     "use strict";
     function filled(value2, len) {
       var arr;
@@ -5654,18 +5654,18 @@ var require_main42 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/array-base-filled/lib/index.js
+// node_modules/@stdlib/array-base-filled/lib/index.js
 var require_lib57 = __commonJS({
-  "../main/node_modules/@stdlib/array-base-filled/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-base-filled/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main42();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/array-base-zeros/lib/main.js
+// node_modules/@stdlib/array-base-zeros/lib/main.js
 var require_main43 = __commonJS({
-  "../main/node_modules/@stdlib/array-base-zeros/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-base-zeros/lib/main.js"(exports, module) {
     "use strict";
     var filled = require_lib57();
     function zeros(len) {
@@ -5675,18 +5675,18 @@ var require_main43 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/array-base-zeros/lib/index.js
+// node_modules/@stdlib/array-base-zeros/lib/index.js
 var require_lib58 = __commonJS({
-  "../main/node_modules/@stdlib/array-base-zeros/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-base-zeros/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main43();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-rempio2/lib/kernel_rempio2.js
+// node_modules/@stdlib/math-base-special-rempio2/lib/kernel_rempio2.js
 var require_kernel_rempio2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-rempio2/lib/kernel_rempio2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-rempio2/lib/kernel_rempio2.js"(exports, module) {
     "use strict";
     var floor = require_lib32();
     var ldexp = require_lib56();
@@ -5959,27 +5959,27 @@ var require_kernel_rempio2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-round/lib/main.js
+// node_modules/@stdlib/math-base-special-round/lib/main.js
 var require_main44 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-round/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-round/lib/main.js"(exports, module) {
     "use strict";
     var round = Math.round;
     module.exports = round;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-round/lib/index.js
+// node_modules/@stdlib/math-base-special-round/lib/index.js
 var require_lib59 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-round/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-round/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main44();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-rempio2/lib/rempio2_medium.js
+// node_modules/@stdlib/math-base-special-rempio2/lib/rempio2_medium.js
 var require_rempio2_medium = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-rempio2/lib/rempio2_medium.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-rempio2/lib/rempio2_medium.js"(exports, module) {
     "use strict";
     var round = require_lib59();
     var getHighWord = require_lib28();
@@ -6029,9 +6029,9 @@ var require_rempio2_medium = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-rempio2/lib/main.js
+// node_modules/@stdlib/math-base-special-rempio2/lib/main.js
 var require_main45 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-rempio2/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-rempio2/lib/main.js"(exports, module) {
     "use strict";
     var ABS_MASK = require_lib37();
     var EXPONENT_MASK = require_lib38();
@@ -6166,18 +6166,18 @@ var require_main45 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-rempio2/lib/index.js
+// node_modules/@stdlib/math-base-special-rempio2/lib/index.js
 var require_lib60 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-rempio2/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-rempio2/lib/index.js"(exports, module) {
     "use strict";
     var rempio2 = require_main45();
     module.exports = rempio2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-cos/lib/main.js
+// node_modules/@stdlib/math-base-special-cos/lib/main.js
 var require_main46 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-cos/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-cos/lib/main.js"(exports, module) {
     "use strict";
     var getHighWord = require_lib28();
     var kernelCos = require_lib35();
@@ -6218,18 +6218,18 @@ var require_main46 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-cos/lib/index.js
+// node_modules/@stdlib/math-base-special-cos/lib/index.js
 var require_lib61 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-cos/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-cos/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main46();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-sin/lib/main.js
+// node_modules/@stdlib/math-base-special-sin/lib/main.js
 var require_main47 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-sin/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-sin/lib/main.js"(exports, module) {
     "use strict";
     var HIGH_WORD_ABS_MASK = require_lib37();
     var HIGH_WORD_EXPONENT_MASK = require_lib38();
@@ -6270,27 +6270,27 @@ var require_main47 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-sin/lib/index.js
+// node_modules/@stdlib/math-base-special-sin/lib/index.js
 var require_lib62 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-sin/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-sin/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main47();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-pi/lib/index.js
+// node_modules/@stdlib/constants-float64-pi/lib/index.js
 var require_lib63 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-pi/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-pi/lib/index.js"(exports, module) {
     "use strict";
     var PI = 3.141592653589793;
     module.exports = PI;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-sinpi/lib/main.js
+// node_modules/@stdlib/math-base-special-sinpi/lib/main.js
 var require_main48 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-sinpi/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-sinpi/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     var isInfinite = require_lib5();
@@ -6335,18 +6335,18 @@ var require_main48 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-sinpi/lib/index.js
+// node_modules/@stdlib/math-base-special-sinpi/lib/index.js
 var require_lib64 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-sinpi/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-sinpi/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main48();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js
 var require_polyval_a1 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -6358,9 +6358,9 @@ var require_polyval_a1 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js
 var require_polyval_a2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -6372,9 +6372,9 @@ var require_polyval_a2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js
 var require_polyval_r = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -6386,9 +6386,9 @@ var require_polyval_r = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js
 var require_polyval_s = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -6400,9 +6400,9 @@ var require_polyval_s = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js
 var require_polyval_t1 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -6414,9 +6414,9 @@ var require_polyval_t1 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js
 var require_polyval_t2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -6428,9 +6428,9 @@ var require_polyval_t2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js
 var require_polyval_t3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -6442,9 +6442,9 @@ var require_polyval_t3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js
 var require_polyval_u = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -6456,9 +6456,9 @@ var require_polyval_u = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js
 var require_polyval_v = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -6470,9 +6470,9 @@ var require_polyval_v = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js
 var require_polyval_w = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -6484,9 +6484,9 @@ var require_polyval_w = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/main.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/main.js
 var require_main49 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     var isInfinite = require_lib5();
@@ -6658,18 +6658,18 @@ var require_main49 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/index.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/index.js
 var require_lib65 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main49();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js
+// node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js
 var require_polyval_p2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -6681,9 +6681,9 @@ var require_polyval_p2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-exp/lib/expmulti.js
+// node_modules/@stdlib/math-base-special-exp/lib/expmulti.js
 var require_expmulti = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-exp/lib/expmulti.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/expmulti.js"(exports, module) {
     "use strict";
     var ldexp = require_lib56();
     var polyvalP = require_polyval_p2();
@@ -6702,9 +6702,9 @@ var require_expmulti = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-exp/lib/main.js
+// node_modules/@stdlib/math-base-special-exp/lib/main.js
 var require_main50 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-exp/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     var trunc = require_lib34();
@@ -6750,18 +6750,18 @@ var require_main50 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-exp/lib/index.js
+// node_modules/@stdlib/math-base-special-exp/lib/index.js
 var require_lib66 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-exp/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main50();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js
 var require_low2 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib27();
     var LOW;
@@ -6774,9 +6774,9 @@ var require_low2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js
 var require_main51 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib15();
     var Float64Array2 = require_lib18();
@@ -6792,18 +6792,18 @@ var require_main51 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js
 var require_lib67 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main51();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js
 var require_polyval_pp = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -6815,9 +6815,9 @@ var require_polyval_pp = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js
 var require_polyval_qq = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -6829,9 +6829,9 @@ var require_polyval_qq = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js
 var require_polyval_pa = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -6843,9 +6843,9 @@ var require_polyval_pa = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js
 var require_polyval_qa = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -6857,9 +6857,9 @@ var require_polyval_qa = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js
 var require_polyval_ra = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -6871,9 +6871,9 @@ var require_polyval_ra = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js
 var require_polyval_sa = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -6885,9 +6885,9 @@ var require_polyval_sa = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js
 var require_polyval_rb = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -6899,9 +6899,9 @@ var require_polyval_rb = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js
 var require_polyval_sb = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -6913,9 +6913,9 @@ var require_polyval_sb = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/main.js
+// node_modules/@stdlib/math-base-special-erfc/lib/main.js
 var require_main52 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     var exp = require_lib66();
@@ -7021,36 +7021,36 @@ var require_main52 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/index.js
+// node_modules/@stdlib/math-base-special-erfc/lib/index.js
 var require_lib68 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main52();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-sqrt/lib/main.js
+// node_modules/@stdlib/math-base-special-sqrt/lib/main.js
 var require_main53 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-sqrt/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-sqrt/lib/main.js"(exports, module) {
     "use strict";
     var sqrt = Math.sqrt;
     module.exports = sqrt;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-sqrt/lib/index.js
+// node_modules/@stdlib/math-base-special-sqrt/lib/index.js
 var require_lib69 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-sqrt/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-sqrt/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main53();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js
+// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js
 var require_main54 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js"(exports, module) {
     "use strict";
     var erfc = require_lib68();
     var sqrt = require_lib69();
@@ -7072,9 +7072,9 @@ var require_main54 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/utils-constant-function/lib/main.js
+// node_modules/@stdlib/utils-constant-function/lib/main.js
 var require_main55 = __commonJS({
-  "../main/node_modules/@stdlib/utils-constant-function/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-constant-function/lib/main.js"(exports, module) {
     "use strict";
     function wrap2(value2) {
       return constantFunction;
@@ -7086,18 +7086,18 @@ var require_main55 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/utils-constant-function/lib/index.js
+// node_modules/@stdlib/utils-constant-function/lib/index.js
 var require_lib70 = __commonJS({
-  "../main/node_modules/@stdlib/utils-constant-function/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-constant-function/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main55();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js
+// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js
 var require_main56 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     function cdf(x, mu) {
@@ -7110,9 +7110,9 @@ var require_main56 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js
 var require_factory = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js"(exports, module) {
     "use strict";
     var constantFunction = require_lib70();
     var isnan = require_lib();
@@ -7132,9 +7132,9 @@ var require_factory = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js
+// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js
 var require_lib71 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib50();
     var main2 = require_main56();
@@ -7144,9 +7144,9 @@ var require_lib71 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js
 var require_factory2 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js"(exports, module) {
     "use strict";
     var constantFunction = require_lib70();
     var degenerate = require_lib71().factory;
@@ -7176,9 +7176,9 @@ var require_factory2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js
+// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js
 var require_lib72 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib50();
     var main2 = require_main54();
@@ -7188,18 +7188,18 @@ var require_lib72 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js
+// node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js
 var require_lib73 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js"(exports, module) {
     "use strict";
     var HALF_LN2 = 0.34657359027997264;
     module.exports = HALF_LN2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js
+// node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js
 var require_polyval_q2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -7211,9 +7211,9 @@ var require_polyval_q2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-expm1/lib/main.js
+// node_modules/@stdlib/math-base-special-expm1/lib/main.js
 var require_main57 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-expm1/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-expm1/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     var getHighWord = require_lib28();
@@ -7346,18 +7346,18 @@ var require_main57 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-expm1/lib/index.js
+// node_modules/@stdlib/math-base-special-expm1/lib/index.js
 var require_lib74 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-expm1/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-expm1/lib/index.js"(exports, module) {
     "use strict";
     var expm1 = require_main57();
     module.exports = expm1;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js
+// node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js
 var require_polyval_lp = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -7369,9 +7369,9 @@ var require_polyval_lp = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-log1p/lib/main.js
+// node_modules/@stdlib/math-base-special-log1p/lib/main.js
 var require_main58 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-log1p/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-log1p/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     var getHighWord = require_lib28();
@@ -7478,27 +7478,27 @@ var require_main58 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-log1p/lib/index.js
+// node_modules/@stdlib/math-base-special-log1p/lib/index.js
 var require_lib75 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-log1p/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-log1p/lib/index.js"(exports, module) {
     "use strict";
     var log1p = require_main58();
     module.exports = log1p;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js
+// node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js
 var require_lib76 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js"(exports, module) {
     "use strict";
     var FOURTH_PI = 0.7853981633974483;
     module.exports = FOURTH_PI;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js
+// node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js
 var require_rational_pq = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -7526,9 +7526,9 @@ var require_rational_pq = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js
+// node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js
 var require_rational_rs = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -7556,9 +7556,9 @@ var require_rational_rs = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-asin/lib/main.js
+// node_modules/@stdlib/math-base-special-asin/lib/main.js
 var require_main59 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-asin/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-asin/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     var sqrt = require_lib69();
@@ -7606,18 +7606,18 @@ var require_main59 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-asin/lib/index.js
+// node_modules/@stdlib/math-base-special-asin/lib/index.js
 var require_lib77 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-asin/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-asin/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main59();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-integer/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-integer/lib/main.js
 var require_main60 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-integer/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-integer/lib/main.js"(exports, module) {
     "use strict";
     var floor = require_lib32();
     function isInteger(x) {
@@ -7627,18 +7627,18 @@ var require_main60 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-integer/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-integer/lib/index.js
 var require_lib78 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-integer/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-integer/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main60();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-even/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-even/lib/main.js
 var require_main61 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-even/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-even/lib/main.js"(exports, module) {
     "use strict";
     var isInteger = require_lib78();
     function isEven(x) {
@@ -7648,18 +7648,18 @@ var require_main61 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-even/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-even/lib/index.js
 var require_lib79 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-even/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-even/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main61();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-odd/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-odd/lib/main.js
 var require_main62 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-odd/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-odd/lib/main.js"(exports, module) {
     "use strict";
     var isEven = require_lib79();
     function isOdd(x) {
@@ -7672,18 +7672,18 @@ var require_main62 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-odd/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-odd/lib/index.js
 var require_lib80 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-odd/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-odd/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main62();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js
+// node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js
 var require_main63 = __commonJS({
-  "../main/node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js"(exports, module) {
     "use strict";
     function uint32ToInt32(x) {
       return x | 0;
@@ -7692,18 +7692,18 @@ var require_main63 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js
+// node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js
 var require_lib81 = __commonJS({
-  "../main/node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js"(exports, module) {
     "use strict";
     var uint32ToInt32 = require_main63();
     module.exports = uint32ToInt32;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js
+// node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js
 var require_x_is_zero = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js"(exports, module) {
     "use strict";
     var isOdd = require_lib80();
     var copysign = require_lib52();
@@ -7731,9 +7731,9 @@ var require_x_is_zero = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js
+// node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js
 var require_y_is_huge = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js"(exports, module) {
     "use strict";
     var ABS_MASK = require_lib37();
     var getHighWord = require_lib28();
@@ -7760,9 +7760,9 @@ var require_y_is_huge = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js
+// node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js
 var require_y_is_infinite = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js"(exports, module) {
     "use strict";
     var abs = require_lib6();
     var PINF = require_lib2();
@@ -7782,18 +7782,18 @@ var require_y_is_infinite = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js
+// node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js
 var require_lib82 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_NUM_HIGH_WORD_SIGNIFICAND_BITS = 20 | 0;
     module.exports = FLOAT64_NUM_HIGH_WORD_SIGNIFICAND_BITS;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js
+// node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js
 var require_polyval_l = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -7805,9 +7805,9 @@ var require_polyval_l = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/log2ax.js
+// node_modules/@stdlib/math-base-special-pow/lib/log2ax.js
 var require_log2ax = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/log2ax.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/log2ax.js"(exports, module) {
     "use strict";
     var getHighWord = require_lib28();
     var setLowWord = require_lib67();
@@ -7917,9 +7917,9 @@ var require_log2ax = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js
+// node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js
 var require_polyval_w2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -7931,9 +7931,9 @@ var require_polyval_w2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/logx.js
+// node_modules/@stdlib/math-base-special-pow/lib/logx.js
 var require_logx = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/logx.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/logx.js"(exports, module) {
     "use strict";
     var setLowWord = require_lib67();
     var polyvalW = require_polyval_w2();
@@ -7962,18 +7962,18 @@ var require_logx = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-ln-two/lib/index.js
+// node_modules/@stdlib/constants-float64-ln-two/lib/index.js
 var require_lib83 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-ln-two/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-ln-two/lib/index.js"(exports, module) {
     "use strict";
     var LN2 = 0.6931471805599453;
     module.exports = LN2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js
+// node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js
 var require_polyval_p3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -7985,9 +7985,9 @@ var require_polyval_p3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/pow2.js
+// node_modules/@stdlib/math-base-special-pow/lib/pow2.js
 var require_pow2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/pow2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/pow2.js"(exports, module) {
     "use strict";
     var getHighWord = require_lib28();
     var setHighWord = require_lib29();
@@ -8054,9 +8054,9 @@ var require_pow2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/main.js
+// node_modules/@stdlib/math-base-special-pow/lib/main.js
 var require_main64 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     var isOdd = require_lib80();
@@ -8227,36 +8227,36 @@ var require_main64 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/index.js
+// node_modules/@stdlib/math-base-special-pow/lib/index.js
 var require_lib84 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main64();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-e/lib/index.js
+// node_modules/@stdlib/constants-float64-e/lib/index.js
 var require_lib85 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-e/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-e/lib/index.js"(exports, module) {
     "use strict";
     var E = 2.718281828459045;
     module.exports = E;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-eps/lib/index.js
+// node_modules/@stdlib/constants-float64-eps/lib/index.js
 var require_lib86 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-eps/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-eps/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_EPSILON = 2220446049250313e-31;
     module.exports = FLOAT64_EPSILON;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js
+// node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js
 var require_lanczos_sum_expg_scaled = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -8284,9 +8284,9 @@ var require_lanczos_sum_expg_scaled = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-beta/lib/main.js
+// node_modules/@stdlib/math-base-special-beta/lib/main.js
 var require_main65 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-beta/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-beta/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     var log1p = require_lib75();
@@ -8357,18 +8357,18 @@ var require_main65 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-beta/lib/index.js
+// node_modules/@stdlib/math-base-special-beta/lib/index.js
 var require_lib87 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-beta/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-beta/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main65();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js
 var require_main66 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js"(exports, module) {
     "use strict";
     var PINF = require_lib2();
     function isPositiveZero(x) {
@@ -8378,18 +8378,18 @@ var require_main66 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js
 var require_lib88 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main66();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-max/lib/main.js
+// node_modules/@stdlib/math-base-special-max/lib/main.js
 var require_main67 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-max/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-max/lib/main.js"(exports, module) {
     "use strict";
     var isPositiveZero = require_lib88();
     var isnan = require_lib();
@@ -8416,18 +8416,18 @@ var require_main67 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-max/lib/index.js
+// node_modules/@stdlib/math-base-special-max/lib/index.js
 var require_lib89 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-max/lib/index.js"(exports, module) {
     "use strict";
     var max = require_main67();
     module.exports = max;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js
 var require_main68 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js"(exports, module) {
     "use strict";
     var NINF = require_lib4();
     function isNegativeZero(x) {
@@ -8437,18 +8437,18 @@ var require_main68 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js
 var require_lib90 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main68();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-min/lib/main.js
+// node_modules/@stdlib/math-base-special-min/lib/main.js
 var require_main69 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-min/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-min/lib/main.js"(exports, module) {
     "use strict";
     var isNegativeZero = require_lib90();
     var isnan = require_lib();
@@ -8475,54 +8475,54 @@ var require_main69 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-min/lib/index.js
+// node_modules/@stdlib/math-base-special-min/lib/index.js
 var require_lib91 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-min/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-min/lib/index.js"(exports, module) {
     "use strict";
     var min = require_main69();
     module.exports = min;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-max/lib/index.js
+// node_modules/@stdlib/constants-float64-max/lib/index.js
 var require_lib92 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-max/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_MAX = 17976931348623157e292;
     module.exports = FLOAT64_MAX;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-int32-max/lib/index.js
+// node_modules/@stdlib/constants-int32-max/lib/index.js
 var require_lib93 = __commonJS({
-  "../main/node_modules/@stdlib/constants-int32-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-int32-max/lib/index.js"(exports, module) {
     "use strict";
     var INT32_MAX = 2147483647 | 0;
     module.exports = INT32_MAX;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-half-pi/lib/index.js
+// node_modules/@stdlib/constants-float64-half-pi/lib/index.js
 var require_lib94 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-half-pi/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-half-pi/lib/index.js"(exports, module) {
     "use strict";
     var HALF_PI = 1.5707963267948966;
     module.exports = HALF_PI;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-sqrt-two-pi/lib/index.js
+// node_modules/@stdlib/constants-float64-sqrt-two-pi/lib/index.js
 var require_lib95 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-sqrt-two-pi/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-sqrt-two-pi/lib/index.js"(exports, module) {
     "use strict";
     var SQRT_TWO_PI = 2.5066282746310007;
     module.exports = SQRT_TWO_PI;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma/lib/polyval_s.js
+// node_modules/@stdlib/math-base-special-gamma/lib/polyval_s.js
 var require_polyval_s2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma/lib/polyval_s.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma/lib/polyval_s.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -8534,9 +8534,9 @@ var require_polyval_s2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma/lib/stirling_approximation.js
+// node_modules/@stdlib/math-base-special-gamma/lib/stirling_approximation.js
 var require_stirling_approximation = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma/lib/stirling_approximation.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma/lib/stirling_approximation.js"(exports, module) {
     "use strict";
     var SQRT_TWO_PI = require_lib95();
     var pow = require_lib84();
@@ -8562,18 +8562,18 @@ var require_stirling_approximation = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-eulergamma/lib/index.js
+// node_modules/@stdlib/constants-float64-eulergamma/lib/index.js
 var require_lib96 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-eulergamma/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-eulergamma/lib/index.js"(exports, module) {
     "use strict";
     var EULERGAMMA = 0.5772156649015329;
     module.exports = EULERGAMMA;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma/lib/small_approximation.js
+// node_modules/@stdlib/math-base-special-gamma/lib/small_approximation.js
 var require_small_approximation = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma/lib/small_approximation.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma/lib/small_approximation.js"(exports, module) {
     "use strict";
     var EULER = require_lib96();
     function gamma(x, z3) {
@@ -8583,9 +8583,9 @@ var require_small_approximation = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma/lib/rational_pq.js
+// node_modules/@stdlib/math-base-special-gamma/lib/rational_pq.js
 var require_rational_pq2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma/lib/rational_pq.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma/lib/rational_pq.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -8613,9 +8613,9 @@ var require_rational_pq2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma/lib/main.js
+// node_modules/@stdlib/math-base-special-gamma/lib/main.js
 var require_main70 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     var isInteger = require_lib78();
@@ -8697,27 +8697,27 @@ var require_main70 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma/lib/index.js
+// node_modules/@stdlib/math-base-special-gamma/lib/index.js
 var require_lib97 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main70();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-max-nth-factorial/lib/index.js
+// node_modules/@stdlib/constants-float64-max-nth-factorial/lib/index.js
 var require_lib98 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-max-nth-factorial/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-max-nth-factorial/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_MAX_NTH_FACTORIAL = 170 | 0;
     module.exports = FLOAT64_MAX_NTH_FACTORIAL;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-factorial/lib/factorials.json
+// node_modules/@stdlib/math-base-special-factorial/lib/factorials.json
 var require_factorials = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-factorial/lib/factorials.json"(exports, module) {
+  "node_modules/@stdlib/math-base-special-factorial/lib/factorials.json"(exports, module) {
     module.exports = [
       1,
       1,
@@ -8894,9 +8894,9 @@ var require_factorials = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-factorial/lib/main.js
+// node_modules/@stdlib/math-base-special-factorial/lib/main.js
 var require_main71 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-factorial/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-factorial/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     var isInteger = require_lib78();
@@ -8923,18 +8923,18 @@ var require_main71 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-factorial/lib/index.js
+// node_modules/@stdlib/math-base-special-factorial/lib/index.js
 var require_lib99 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-factorial/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-factorial/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main71();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/rational_pq.js
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/rational_pq.js
 var require_rational_pq3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/rational_pq.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/rational_pq.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -8962,36 +8962,36 @@ var require_rational_pq3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/main.js
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/main.js
 var require_main72 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/main.js"(exports, module) {
     "use strict";
     var gammaLanczosSum = require_rational_pq3();
     module.exports = gammaLanczosSum;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/index.js
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/index.js
 var require_lib100 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main72();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-gamma-lanczos-g/lib/index.js
+// node_modules/@stdlib/constants-float64-gamma-lanczos-g/lib/index.js
 var require_lib101 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-gamma-lanczos-g/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-gamma-lanczos-g/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_GAMMA_LANCZOS_G = 10.900511;
     module.exports = FLOAT64_GAMMA_LANCZOS_G;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/gamma_delta_ratio_lanczos.js
+// node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/gamma_delta_ratio_lanczos.js
 var require_gamma_delta_ratio_lanczos = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/gamma_delta_ratio_lanczos.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/gamma_delta_ratio_lanczos.js"(exports, module) {
     "use strict";
     var lanczosSum = require_lib100();
     var gamma = require_lib97();
@@ -9039,9 +9039,9 @@ var require_gamma_delta_ratio_lanczos = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/main.js
+// node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/main.js
 var require_main73 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/main.js"(exports, module) {
     "use strict";
     var abs = require_lib6();
     var floor = require_lib32();
@@ -9095,45 +9095,45 @@ var require_main73 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/index.js
+// node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/index.js
 var require_lib102 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main73();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-max-ln/lib/index.js
+// node_modules/@stdlib/constants-float64-max-ln/lib/index.js
 var require_lib103 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-max-ln/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-max-ln/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_MAX_LN = 709.782712893384;
     module.exports = FLOAT64_MAX_LN;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-sqrt-eps/lib/index.js
+// node_modules/@stdlib/constants-float64-sqrt-eps/lib/index.js
 var require_lib104 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-sqrt-eps/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-sqrt-eps/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_SQRT_EPSILON = 14901161193847656e-24;
     module.exports = FLOAT64_SQRT_EPSILON;
   }
 });
 
-// ../main/node_modules/@stdlib/utils-eval/lib/index.js
+// node_modules/@stdlib/utils-eval/lib/index.js
 var require_lib105 = __commonJS({
-  "../main/node_modules/@stdlib/utils-eval/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-eval/lib/index.js"(exports, module) {
     "use strict";
     var evil = eval;
     module.exports = evil;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-generator-support/lib/main.js
+// node_modules/@stdlib/assert-has-generator-support/lib/main.js
 var require_main74 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-generator-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-generator-support/lib/main.js"(exports, module) {
     "use strict";
     var evil = require_lib105();
     function hasGeneratorSupport() {
@@ -9150,18 +9150,18 @@ var require_main74 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-generator-support/lib/index.js
+// node_modules/@stdlib/assert-has-generator-support/lib/index.js
 var require_lib106 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-generator-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-generator-support/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main74();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-tools-sum-series/lib/generators.js
+// node_modules/@stdlib/math-base-tools-sum-series/lib/generators.js
 var require_generators = __commonJS({
-  "../main/node_modules/@stdlib/math-base-tools-sum-series/lib/generators.js"(exports, module) {
+  "node_modules/@stdlib/math-base-tools-sum-series/lib/generators.js"(exports, module) {
     "use strict";
     var abs = require_lib6();
     var EPS = require_lib86();
@@ -9200,9 +9200,9 @@ var require_generators = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-tools-sum-series/lib/basic.js
+// node_modules/@stdlib/math-base-tools-sum-series/lib/basic.js
 var require_basic = __commonJS({
-  "../main/node_modules/@stdlib/math-base-tools-sum-series/lib/basic.js"(exports, module) {
+  "node_modules/@stdlib/math-base-tools-sum-series/lib/basic.js"(exports, module) {
     "use strict";
     var abs = require_lib6();
     var EPS = require_lib86();
@@ -9230,9 +9230,9 @@ var require_basic = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-tools-sum-series/lib/index.js
+// node_modules/@stdlib/math-base-tools-sum-series/lib/index.js
 var require_lib107 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-tools-sum-series/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-tools-sum-series/lib/index.js"(exports, module) {
     "use strict";
     var hasGeneratorSupport = require_lib106();
     var generator = require_generators();
@@ -9247,9 +9247,9 @@ var require_lib107 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x_series.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x_series.js
 var require_tgamma_i_large_x_series = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x_series.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x_series.js"(exports, module) {
     "use strict";
     function tgammaILargeXSeries(a1, x1) {
       var result = 1;
@@ -9267,9 +9267,9 @@ var require_tgamma_i_large_x_series = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x.js
 var require_tgamma_i_large_x = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x.js"(exports, module) {
     "use strict";
     var sumSeries = require_lib107();
     var tgammaILargeXSeries = require_tgamma_i_large_x_series();
@@ -9284,9 +9284,9 @@ var require_tgamma_i_large_x = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/finite_gamma_q.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/finite_gamma_q.js
 var require_finite_gamma_q = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/finite_gamma_q.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/finite_gamma_q.js"(exports, module) {
     "use strict";
     var exp = require_lib66();
     function finiteGammaQ(a, x) {
@@ -9310,9 +9310,9 @@ var require_finite_gamma_q = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/finite_half_gamma_q.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/finite_half_gamma_q.js
 var require_finite_half_gamma_q = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/finite_half_gamma_q.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/finite_half_gamma_q.js"(exports, module) {
     "use strict";
     var erfc = require_lib68();
     var sqrt = require_lib69();
@@ -9344,18 +9344,18 @@ var require_finite_half_gamma_q = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-min-ln/lib/index.js
+// node_modules/@stdlib/constants-float64-min-ln/lib/index.js
 var require_lib108 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-min-ln/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-min-ln/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_MIN_LN = -708.3964185322641;
     module.exports = FLOAT64_MIN_LN;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/full_igamma_prefix.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/full_igamma_prefix.js
 var require_full_igamma_prefix = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/full_igamma_prefix.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/full_igamma_prefix.js"(exports, module) {
     "use strict";
     var exp = require_lib66();
     var pow = require_lib84();
@@ -9389,9 +9389,9 @@ var require_full_igamma_prefix = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-tools-evalpoly/lib/main.js
+// node_modules/@stdlib/math-base-tools-evalpoly/lib/main.js
 var require_main75 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-tools-evalpoly/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-tools-evalpoly/lib/main.js"(exports, module) {
     "use strict";
     function evalpoly(c, x) {
       var p;
@@ -9416,27 +9416,27 @@ var require_main75 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/function-ctor/lib/main.js
+// node_modules/@stdlib/function-ctor/lib/main.js
 var require_main76 = __commonJS({
-  "../main/node_modules/@stdlib/function-ctor/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/function-ctor/lib/main.js"(exports, module) {
     "use strict";
     var Fcn = Function;
     module.exports = Fcn;
   }
 });
 
-// ../main/node_modules/@stdlib/function-ctor/lib/index.js
+// node_modules/@stdlib/function-ctor/lib/index.js
 var require_lib109 = __commonJS({
-  "../main/node_modules/@stdlib/function-ctor/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/function-ctor/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main76();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-tools-evalpoly/lib/factory.js
+// node_modules/@stdlib/math-base-tools-evalpoly/lib/factory.js
 var require_factory3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-tools-evalpoly/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/math-base-tools-evalpoly/lib/factory.js"(exports, module) {
     "use strict";
     var Fcn = require_lib109();
     var evalpoly = require_main75();
@@ -9481,9 +9481,9 @@ var require_factory3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-tools-evalpoly/lib/index.js
+// node_modules/@stdlib/math-base-tools-evalpoly/lib/index.js
 var require_lib110 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-tools-evalpoly/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-tools-evalpoly/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib50();
     var main2 = require_main75();
@@ -9493,9 +9493,9 @@ var require_lib110 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-log1pmx/lib/log1p_series.js
+// node_modules/@stdlib/math-base-special-log1pmx/lib/log1p_series.js
 var require_log1p_series = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-log1pmx/lib/log1p_series.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-log1pmx/lib/log1p_series.js"(exports, module) {
     "use strict";
     function log1pSeries(x) {
       var mMult = -x;
@@ -9512,9 +9512,9 @@ var require_log1p_series = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-log1pmx/lib/main.js
+// node_modules/@stdlib/math-base-special-log1pmx/lib/main.js
 var require_main77 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-log1pmx/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-log1pmx/lib/main.js"(exports, module) {
     "use strict";
     var abs = require_lib6();
     var ln = require_lib31();
@@ -9543,27 +9543,27 @@ var require_main77 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-log1pmx/lib/index.js
+// node_modules/@stdlib/math-base-special-log1pmx/lib/index.js
 var require_lib111 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-log1pmx/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-log1pmx/lib/index.js"(exports, module) {
     "use strict";
     var log1pmx = require_main77();
     module.exports = log1pmx;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-two-pi/lib/index.js
+// node_modules/@stdlib/constants-float64-two-pi/lib/index.js
 var require_lib112 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-two-pi/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-two-pi/lib/index.js"(exports, module) {
     "use strict";
     var TWO_PI = 6.283185307179586;
     module.exports = TWO_PI;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c0.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c0.js
 var require_polyval_c0 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c0.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c0.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -9575,9 +9575,9 @@ var require_polyval_c0 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c1.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c1.js
 var require_polyval_c1 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c1.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -9589,9 +9589,9 @@ var require_polyval_c1 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c2.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c2.js
 var require_polyval_c2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c2.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -9603,9 +9603,9 @@ var require_polyval_c2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c3.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c3.js
 var require_polyval_c3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c3.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -9617,9 +9617,9 @@ var require_polyval_c3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c4.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c4.js
 var require_polyval_c4 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c4.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c4.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -9631,9 +9631,9 @@ var require_polyval_c4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c5.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c5.js
 var require_polyval_c5 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c5.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c5.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -9645,9 +9645,9 @@ var require_polyval_c5 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c6.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c6.js
 var require_polyval_c6 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c6.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c6.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -9659,9 +9659,9 @@ var require_polyval_c6 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c7.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c7.js
 var require_polyval_c7 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c7.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c7.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -9673,9 +9673,9 @@ var require_polyval_c7 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c8.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c8.js
 var require_polyval_c8 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c8.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c8.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -9687,9 +9687,9 @@ var require_polyval_c8 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/igamma_temme_large.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/igamma_temme_large.js
 var require_igamma_temme_large = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/igamma_temme_large.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/igamma_temme_large.js"(exports, module) {
     "use strict";
     var evalpoly = require_lib110();
     var log1pmx = require_lib111();
@@ -9742,9 +9742,9 @@ var require_igamma_temme_large = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/lower_incomplete_gamma_series.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/lower_incomplete_gamma_series.js
 var require_lower_incomplete_gamma_series = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/lower_incomplete_gamma_series.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/lower_incomplete_gamma_series.js"(exports, module) {
     "use strict";
     function lowerIncompleteGammaSeries(a1, z1) {
       var result = 1;
@@ -9762,9 +9762,9 @@ var require_lower_incomplete_gamma_series = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/lower_gamma_series.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/lower_gamma_series.js
 var require_lower_gamma_series = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/lower_gamma_series.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/lower_gamma_series.js"(exports, module) {
     "use strict";
     var sumSeries = require_lib107();
     var lowerIncompleteGammaSeries = require_lower_incomplete_gamma_series();
@@ -9782,9 +9782,9 @@ var require_lower_gamma_series = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/rational_pq.js
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/rational_pq.js
 var require_rational_pq4 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/rational_pq.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/rational_pq.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -9812,27 +9812,27 @@ var require_rational_pq4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/main.js
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/main.js
 var require_main78 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/main.js"(exports, module) {
     "use strict";
     var gammaLanczosSumExpGScaled = require_rational_pq4();
     module.exports = gammaLanczosSumExpGScaled;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/index.js
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/index.js
 var require_lib113 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main78();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/regularised_gamma_prefix.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/regularised_gamma_prefix.js
 var require_regularised_gamma_prefix = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/regularised_gamma_prefix.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/regularised_gamma_prefix.js"(exports, module) {
     "use strict";
     var lanczosSumExpGScaled = require_lib113();
     var gammaln2 = require_lib65();
@@ -9897,9 +9897,9 @@ var require_regularised_gamma_prefix = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-powm1/lib/main.js
+// node_modules/@stdlib/math-base-special-powm1/lib/main.js
 var require_main79 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-powm1/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-powm1/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     var isinfinite = require_lib5();
@@ -9943,18 +9943,18 @@ var require_main79 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-powm1/lib/index.js
+// node_modules/@stdlib/math-base-special-powm1/lib/index.js
 var require_lib114 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-powm1/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-powm1/lib/index.js"(exports, module) {
     "use strict";
     var powm1 = require_main79();
     module.exports = powm1;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p1q1.js
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p1q1.js
 var require_rational_p1q1 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p1q1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p1q1.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -9982,9 +9982,9 @@ var require_rational_p1q1 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p2q2.js
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p2q2.js
 var require_rational_p2q2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p2q2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p2q2.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -10012,9 +10012,9 @@ var require_rational_p2q2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p3q3.js
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p3q3.js
 var require_rational_p3q3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p3q3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p3q3.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -10042,9 +10042,9 @@ var require_rational_p3q3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/lgamma_small_imp.js
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/lgamma_small_imp.js
 var require_lgamma_small_imp = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/lgamma_small_imp.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/lgamma_small_imp.js"(exports, module) {
     "use strict";
     var ln = require_lib31();
     var EPS = require_lib86();
@@ -10101,9 +10101,9 @@ var require_lgamma_small_imp = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/main.js
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/main.js
 var require_main80 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/main.js"(exports, module) {
     "use strict";
     var gamma = require_lib97();
     var expm1 = require_lib74();
@@ -10129,18 +10129,18 @@ var require_main80 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/index.js
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/index.js
 var require_lib115 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/index.js"(exports, module) {
     "use strict";
     var gamma1pm1 = require_main80();
     module.exports = gamma1pm1;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/small_gamma2_series.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/small_gamma2_series.js
 var require_small_gamma2_series = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/small_gamma2_series.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/small_gamma2_series.js"(exports, module) {
     "use strict";
     function smallGamma2Series(a, x) {
       var result;
@@ -10165,9 +10165,9 @@ var require_small_gamma2_series = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_small_upper_part.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_small_upper_part.js
 var require_tgamma_small_upper_part = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_small_upper_part.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_small_upper_part.js"(exports, module) {
     "use strict";
     var powm1 = require_lib114();
     var sumSeries = require_lib107();
@@ -10199,18 +10199,18 @@ var require_tgamma_small_upper_part = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float32-smallest-normal/lib/index.js
+// node_modules/@stdlib/constants-float32-smallest-normal/lib/index.js
 var require_lib116 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float32-smallest-normal/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float32-smallest-normal/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT32_SMALLEST_NORMAL = 11754943508222875e-54;
     module.exports = FLOAT32_SMALLEST_NORMAL;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-tools-continued-fraction/lib/generators.js
+// node_modules/@stdlib/math-base-tools-continued-fraction/lib/generators.js
 var require_generators2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-tools-continued-fraction/lib/generators.js"(exports, module) {
+  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/generators.js"(exports, module) {
     "use strict";
     var abs = require_lib6();
     var FLOAT32_SMALLEST_NORMAL = require_lib116();
@@ -10341,9 +10341,9 @@ var require_generators2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-tools-continued-fraction/lib/basic.js
+// node_modules/@stdlib/math-base-tools-continued-fraction/lib/basic.js
 var require_basic2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-tools-continued-fraction/lib/basic.js"(exports, module) {
+  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/basic.js"(exports, module) {
     "use strict";
     var abs = require_lib6();
     var EPS = require_lib86();
@@ -10432,9 +10432,9 @@ var require_basic2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-tools-continued-fraction/lib/index.js
+// node_modules/@stdlib/math-base-tools-continued-fraction/lib/index.js
 var require_lib117 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-tools-continued-fraction/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/index.js"(exports, module) {
     "use strict";
     var hasGeneratorSupport = require_lib106();
     var generator = require_generators2();
@@ -10449,9 +10449,9 @@ var require_lib117 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/upper_incomplete_gamma_fract.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/upper_incomplete_gamma_fract.js
 var require_upper_incomplete_gamma_fract = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/upper_incomplete_gamma_fract.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/upper_incomplete_gamma_fract.js"(exports, module) {
     "use strict";
     function upperIncompleteGammaFract(a1, z1) {
       var z3 = z1 - a1 + 1;
@@ -10471,9 +10471,9 @@ var require_upper_incomplete_gamma_fract = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/upper_gamma_fraction.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/upper_gamma_fraction.js
 var require_upper_gamma_fraction = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/upper_gamma_fraction.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/upper_gamma_fraction.js"(exports, module) {
     "use strict";
     var continuedFraction = require_lib117();
     var upperIncompleteGammaFract = require_upper_incomplete_gamma_fract();
@@ -10485,9 +10485,9 @@ var require_upper_gamma_fraction = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/igamma_final.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/igamma_final.js
 var require_igamma_final = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/igamma_final.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/igamma_final.js"(exports, module) {
     "use strict";
     var floor = require_lib32();
     var gamma = require_lib97();
@@ -10662,9 +10662,9 @@ var require_igamma_final = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/main.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/main.js
 var require_main81 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/main.js"(exports, module) {
     "use strict";
     var gammaln2 = require_lib65();
     var exp = require_lib66();
@@ -10721,18 +10721,18 @@ var require_main81 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/index.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/index.js
 var require_lib118 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main81();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/full_igamma_prefix.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/full_igamma_prefix.js
 var require_full_igamma_prefix2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/full_igamma_prefix.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/full_igamma_prefix.js"(exports, module) {
     "use strict";
     var exp = require_lib66();
     var pow = require_lib84();
@@ -10764,9 +10764,9 @@ var require_full_igamma_prefix2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/regularized_gamma_prefix.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/regularized_gamma_prefix.js
 var require_regularized_gamma_prefix = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/regularized_gamma_prefix.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/regularized_gamma_prefix.js"(exports, module) {
     "use strict";
     var lanczosSumExpGScaled = require_lib113();
     var gammaln2 = require_lib65();
@@ -10830,9 +10830,9 @@ var require_regularized_gamma_prefix = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/beta_small_b_large_a_series.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/beta_small_b_large_a_series.js
 var require_beta_small_b_large_a_series = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/beta_small_b_large_a_series.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/beta_small_b_large_a_series.js"(exports, module) {
     "use strict";
     var gammaDeltaRatio = require_lib102();
     var factorial = require_lib99();
@@ -10925,9 +10925,9 @@ var require_beta_small_b_large_a_series = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/rising_factorial_ratio.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/rising_factorial_ratio.js
 var require_rising_factorial_ratio = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/rising_factorial_ratio.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/rising_factorial_ratio.js"(exports, module) {
     "use strict";
     function risingFactorialRatio(a, b, k) {
       var result;
@@ -10945,9 +10945,9 @@ var require_rising_factorial_ratio = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-maxabs/lib/main.js
+// node_modules/@stdlib/math-base-special-maxabs/lib/main.js
 var require_main82 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-maxabs/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-maxabs/lib/main.js"(exports, module) {
     "use strict";
     var abs = require_lib6();
     var max = require_lib89();
@@ -10958,18 +10958,18 @@ var require_main82 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-maxabs/lib/index.js
+// node_modules/@stdlib/math-base-special-maxabs/lib/index.js
 var require_lib119 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-maxabs/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-maxabs/lib/index.js"(exports, module) {
     "use strict";
     var maxabs = require_main82();
     module.exports = maxabs;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-minabs/lib/main.js
+// node_modules/@stdlib/math-base-special-minabs/lib/main.js
 var require_main83 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-minabs/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-minabs/lib/main.js"(exports, module) {
     "use strict";
     var abs = require_lib6();
     var min = require_lib91();
@@ -10980,18 +10980,18 @@ var require_main83 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-minabs/lib/index.js
+// node_modules/@stdlib/math-base-special-minabs/lib/index.js
 var require_lib120 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-minabs/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-minabs/lib/index.js"(exports, module) {
     "use strict";
     var minabs = require_main83();
     module.exports = minabs;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_power_terms.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_power_terms.js
 var require_ibeta_power_terms = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_power_terms.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_power_terms.js"(exports, module) {
     "use strict";
     var lanczosSumExpGScaled = require_lib113();
     var maxabs = require_lib119();
@@ -11126,9 +11126,9 @@ var require_ibeta_power_terms = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_fraction2.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_fraction2.js
 var require_ibeta_fraction2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_fraction2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_fraction2.js"(exports, module) {
     "use strict";
     var continuedFraction = require_lib117();
     var ibetaPowerTerms = require_ibeta_power_terms();
@@ -11172,18 +11172,18 @@ var require_ibeta_fraction2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-max-safe-integer/lib/index.js
+// node_modules/@stdlib/constants-float64-max-safe-integer/lib/index.js
 var require_lib121 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-max-safe-integer/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-max-safe-integer/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_MAX_SAFE_INTEGER = 9007199254740991;
     module.exports = FLOAT64_MAX_SAFE_INTEGER;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gcd/lib/bitwise_binary_gcd.js
+// node_modules/@stdlib/math-base-special-gcd/lib/bitwise_binary_gcd.js
 var require_bitwise_binary_gcd = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gcd/lib/bitwise_binary_gcd.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gcd/lib/bitwise_binary_gcd.js"(exports, module) {
     "use strict";
     function gcd(a, b) {
       var k = 0;
@@ -11219,9 +11219,9 @@ var require_bitwise_binary_gcd = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gcd/lib/binary_gcd.js
+// node_modules/@stdlib/math-base-special-gcd/lib/binary_gcd.js
 var require_binary_gcd = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gcd/lib/binary_gcd.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gcd/lib/binary_gcd.js"(exports, module) {
     "use strict";
     function gcd(a, b) {
       var k = 1;
@@ -11257,9 +11257,9 @@ var require_binary_gcd = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gcd/lib/main.js
+// node_modules/@stdlib/math-base-special-gcd/lib/main.js
 var require_main84 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gcd/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gcd/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     var isInteger = require_lib78();
@@ -11293,18 +11293,18 @@ var require_main84 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gcd/lib/index.js
+// node_modules/@stdlib/math-base-special-gcd/lib/index.js
 var require_lib122 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gcd/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gcd/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main84();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-binomcoef/lib/main.js
+// node_modules/@stdlib/math-base-special-binomcoef/lib/main.js
 var require_main85 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-binomcoef/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-binomcoef/lib/main.js"(exports, module) {
     "use strict";
     var MAX_SAFE_INTEGER = require_lib121();
     var PINF = require_lib2();
@@ -11377,18 +11377,18 @@ var require_main85 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-binomcoef/lib/index.js
+// node_modules/@stdlib/math-base-special-binomcoef/lib/index.js
 var require_lib123 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-binomcoef/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-binomcoef/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main85();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/binomial_ccdf.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/binomial_ccdf.js
 var require_binomial_ccdf = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/binomial_ccdf.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/binomial_ccdf.js"(exports, module) {
     "use strict";
     var binomcoef = require_lib123();
     var floor = require_lib32();
@@ -11439,9 +11439,9 @@ var require_binomial_ccdf = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_a_step.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_a_step.js
 var require_ibeta_a_step = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_a_step.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_a_step.js"(exports, module) {
     "use strict";
     var ibetaPowerTerms = require_ibeta_power_terms();
     function ibetaAStep(a, b, x, y, k, normalized, out) {
@@ -11470,9 +11470,9 @@ var require_ibeta_a_step = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_series.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_series.js
 var require_ibeta_series = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_series.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_series.js"(exports, module) {
     "use strict";
     var lanczosSumExpGScaled = require_lib113();
     var sumSeries = require_lib107();
@@ -11551,9 +11551,9 @@ var require_ibeta_series = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/assign.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/assign.js
 var require_assign3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/assign.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/assign.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     var expm1 = require_lib74();
@@ -11877,9 +11877,9 @@ var require_assign3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/main.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/main.js
 var require_main86 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/main.js"(exports, module) {
     "use strict";
     var compute = require_assign3();
     function kernelBetainc(x, a, b, regularized, upper) {
@@ -11889,9 +11889,9 @@ var require_main86 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/index.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/index.js
 var require_lib124 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib50();
     var main2 = require_main86();
@@ -11901,9 +11901,9 @@ var require_lib124 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-betainc/lib/main.js
+// node_modules/@stdlib/math-base-special-betainc/lib/main.js
 var require_main87 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-betainc/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-betainc/lib/main.js"(exports, module) {
     "use strict";
     var kernelBetainc = require_lib124().assign;
     function betainc(x, a, b, regularized, upper) {
@@ -11917,18 +11917,18 @@ var require_main87 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-betainc/lib/index.js
+// node_modules/@stdlib/math-base-special-betainc/lib/index.js
 var require_lib125 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-betainc/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-betainc/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main87();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-t-cdf/lib/main.js
+// node_modules/@stdlib/stats-base-dists-t-cdf/lib/main.js
 var require_main88 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-t-cdf/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-t-cdf/lib/main.js"(exports, module) {
     "use strict";
     var betainc = require_lib125();
     var isnan = require_lib();
@@ -11957,9 +11957,9 @@ var require_main88 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-t-cdf/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-t-cdf/lib/factory.js
 var require_factory4 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-t-cdf/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-t-cdf/lib/factory.js"(exports, module) {
     "use strict";
     var constantFunction = require_lib70();
     var betainc = require_lib125();
@@ -11995,9 +11995,9 @@ var require_factory4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-t-cdf/lib/index.js
+// node_modules/@stdlib/stats-base-dists-t-cdf/lib/index.js
 var require_lib126 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-t-cdf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-t-cdf/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib50();
     var main2 = require_main88();
@@ -12007,9 +12007,9 @@ var require_lib126 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p1q1.js
+// node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p1q1.js
 var require_rational_p1q12 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p1q1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p1q1.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -12037,9 +12037,9 @@ var require_rational_p1q12 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p2q2.js
+// node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p2q2.js
 var require_rational_p2q22 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p2q2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p2q2.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -12067,9 +12067,9 @@ var require_rational_p2q22 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p3q3.js
+// node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p3q3.js
 var require_rational_p3q32 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p3q3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p3q3.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -12097,9 +12097,9 @@ var require_rational_p3q32 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p4q4.js
+// node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p4q4.js
 var require_rational_p4q4 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p4q4.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p4q4.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -12127,9 +12127,9 @@ var require_rational_p4q4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p5q5.js
+// node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p5q5.js
 var require_rational_p5q5 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p5q5.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p5q5.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -12157,9 +12157,9 @@ var require_rational_p5q5 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfcinv/lib/main.js
+// node_modules/@stdlib/math-base-special-erfcinv/lib/main.js
 var require_main89 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfcinv/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     var sqrt = require_lib69();
@@ -12235,18 +12235,18 @@ var require_main89 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfcinv/lib/index.js
+// node_modules/@stdlib/math-base-special-erfcinv/lib/index.js
 var require_lib127 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfcinv/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main89();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-acos/lib/main.js
+// node_modules/@stdlib/math-base-special-acos/lib/main.js
 var require_main90 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-acos/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-acos/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     var asin = require_lib77();
@@ -12273,27 +12273,27 @@ var require_main90 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-acos/lib/index.js
+// node_modules/@stdlib/math-base-special-acos/lib/index.js
 var require_lib128 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-acos/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-acos/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main90();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-sqrt-two/lib/index.js
+// node_modules/@stdlib/constants-float64-sqrt-two/lib/index.js
 var require_lib129 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-sqrt-two/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-sqrt-two/lib/index.js"(exports, module) {
     "use strict";
     var SQRT2 = 1.4142135623730951;
     module.exports = SQRT2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co14.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co14.js
 var require_polyval_co14 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co14.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co14.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -12305,9 +12305,9 @@ var require_polyval_co14 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co15.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co15.js
 var require_polyval_co15 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co15.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co15.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -12319,9 +12319,9 @@ var require_polyval_co15 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co16.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co16.js
 var require_polyval_co16 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co16.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co16.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -12333,9 +12333,9 @@ var require_polyval_co16 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co17.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co17.js
 var require_polyval_co17 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co17.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co17.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -12347,9 +12347,9 @@ var require_polyval_co17 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co18.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co18.js
 var require_polyval_co18 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co18.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co18.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -12361,9 +12361,9 @@ var require_polyval_co18 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co19.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co19.js
 var require_polyval_co19 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co19.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co19.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -12375,9 +12375,9 @@ var require_polyval_co19 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co20.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co20.js
 var require_polyval_co20 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co20.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co20.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -12389,9 +12389,9 @@ var require_polyval_co20 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co21.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co21.js
 var require_polyval_co21 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co21.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co21.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -12403,9 +12403,9 @@ var require_polyval_co21 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co22.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co22.js
 var require_polyval_co22 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co22.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co22.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -12417,9 +12417,9 @@ var require_polyval_co22 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_body_series.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_body_series.js
 var require_inverse_students_t_body_series = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_body_series.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_body_series.js"(exports, module) {
     "use strict";
     var gammaDeltaRatio = require_lib102();
     var evalpoly = require_lib110();
@@ -12456,9 +12456,9 @@ var require_inverse_students_t_body_series = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_tail_series.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_tail_series.js
 var require_inverse_students_t_tail_series = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_tail_series.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_tail_series.js"(exports, module) {
     "use strict";
     var gammaDeltaRatio = require_lib102();
     var evalpoly = require_lib110();
@@ -12506,9 +12506,9 @@ var require_inverse_students_t_tail_series = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_hill.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_hill.js
 var require_inverse_students_t_hill = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_hill.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_hill.js"(exports, module) {
     "use strict";
     var erfcinv = require_lib127();
     var expm1 = require_lib74();
@@ -12551,9 +12551,9 @@ var require_inverse_students_t_hill = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t.js
 var require_inverse_students_t = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t.js"(exports, module) {
     "use strict";
     var erfcinv = require_lib127();
     var floor = require_lib32();
@@ -12679,9 +12679,9 @@ var require_inverse_students_t = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/find_ibeta_inv_from_t_dist.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/find_ibeta_inv_from_t_dist.js
 var require_find_ibeta_inv_from_t_dist = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/find_ibeta_inv_from_t_dist.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/find_ibeta_inv_from_t_dist.js"(exports, module) {
     "use strict";
     var inverseStudentsT = require_inverse_students_t();
     function findIBetaInvFromTDist(a, p, py) {
@@ -12702,9 +12702,9 @@ var require_find_ibeta_inv_from_t_dist = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme1.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme1.js
 var require_temme1 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme1.js"(exports, module) {
     "use strict";
     var evalpoly = require_lib110();
     var erfcinv = require_lib127();
@@ -12763,9 +12763,9 @@ var require_temme1 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/root_finder.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/root_finder.js
 var require_root_finder = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/root_finder.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/root_finder.js"(exports, module) {
     "use strict";
     var ln = require_lib31();
     var MAX_VALUE = require_lib92();
@@ -12792,9 +12792,9 @@ var require_root_finder = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-signum/lib/main.js
+// node_modules/@stdlib/math-base-special-signum/lib/main.js
 var require_main91 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-signum/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-signum/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     function signum(x) {
@@ -12807,18 +12807,18 @@ var require_main91 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-signum/lib/index.js
+// node_modules/@stdlib/math-base-special-signum/lib/index.js
 var require_lib130 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-signum/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-signum/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main91();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/newton_raphson.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/newton_raphson.js
 var require_newton_raphson = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/newton_raphson.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/newton_raphson.js"(exports, module) {
     "use strict";
     var sign = require_lib130();
     var abs = require_lib6();
@@ -12908,9 +12908,9 @@ var require_newton_raphson = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co1.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co1.js
 var require_polyval_co1 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co1.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -12922,9 +12922,9 @@ var require_polyval_co1 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co2.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co2.js
 var require_polyval_co2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co2.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -12936,9 +12936,9 @@ var require_polyval_co2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co3.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co3.js
 var require_polyval_co3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co3.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -12950,9 +12950,9 @@ var require_polyval_co3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co4.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co4.js
 var require_polyval_co4 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co4.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co4.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -12964,9 +12964,9 @@ var require_polyval_co4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co5.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co5.js
 var require_polyval_co5 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co5.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co5.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -12978,9 +12978,9 @@ var require_polyval_co5 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co6.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co6.js
 var require_polyval_co6 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co6.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co6.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -12992,9 +12992,9 @@ var require_polyval_co6 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co7.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co7.js
 var require_polyval_co7 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co7.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co7.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -13006,9 +13006,9 @@ var require_polyval_co7 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co8.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co8.js
 var require_polyval_co8 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co8.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co8.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -13020,9 +13020,9 @@ var require_polyval_co8 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co9.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co9.js
 var require_polyval_co9 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co9.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co9.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -13034,9 +13034,9 @@ var require_polyval_co9 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co10.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co10.js
 var require_polyval_co10 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co10.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co10.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -13048,9 +13048,9 @@ var require_polyval_co10 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co11.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co11.js
 var require_polyval_co11 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co11.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co11.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -13062,9 +13062,9 @@ var require_polyval_co11 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co12.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co12.js
 var require_polyval_co12 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co12.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co12.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -13076,9 +13076,9 @@ var require_polyval_co12 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co13.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co13.js
 var require_polyval_co13 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co13.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co13.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -13090,9 +13090,9 @@ var require_polyval_co13 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme2.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme2.js
 var require_temme2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme2.js"(exports, module) {
     "use strict";
     var evalpoly = require_lib110();
     var erfcinv = require_lib127();
@@ -13217,9 +13217,9 @@ var require_temme2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/ms/index.js
+// node_modules/@stdlib/math-base-special-gammaincinv/node_modules/ms/index.js
 var require_ms = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/ms/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/ms/index.js"(exports, module) {
     var s = 1e3;
     var m = s * 60;
     var h = m * 60;
@@ -13319,9 +13319,9 @@ var require_ms = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/debug.js
+// node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/debug.js
 var require_debug = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/debug.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/debug.js"(exports, module) {
     exports = module.exports = createDebug.debug = createDebug["default"] = createDebug;
     exports.coerce = coerce;
     exports.disable = disable;
@@ -13424,9 +13424,9 @@ var require_debug = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/browser.js
+// node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/browser.js
 var require_browser = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/browser.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/browser.js"(exports, module) {
     exports = module.exports = require_debug();
     exports.log = log2;
     exports.formatArgs = formatArgs;
@@ -13510,9 +13510,9 @@ var require_browser = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/node.js
+// node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/node.js
 var require_node = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/node.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/node.js"(exports, module) {
     var tty = __require("tty");
     var util = __require("util");
     exports = module.exports = require_debug();
@@ -13630,9 +13630,9 @@ var require_node = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/index.js
+// node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/index.js
 var require_src = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/index.js"(exports, module) {
     if (typeof process !== "undefined" && process.type === "renderer") {
       module.exports = require_browser();
     } else {
@@ -13641,18 +13641,18 @@ var require_src = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float32-max/lib/index.js
+// node_modules/@stdlib/constants-float32-max/lib/index.js
 var require_lib131 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float32-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float32-max/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT32_MAX = 34028234663852886e22;
     module.exports = FLOAT32_MAX;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/higher_newton.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/higher_newton.js
 var require_higher_newton = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/higher_newton.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/higher_newton.js"(exports, module) {
     "use strict";
     var logger = require_src();
     var gammainc3 = require_lib118();
@@ -13728,9 +13728,9 @@ var require_higher_newton = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak1.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak1.js
 var require_polyval_ak1 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak1.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -13742,9 +13742,9 @@ var require_polyval_ak1 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak2.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak2.js
 var require_polyval_ak2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak2.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -13756,9 +13756,9 @@ var require_polyval_ak2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/lambdaeta.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/lambdaeta.js
 var require_lambdaeta = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/lambdaeta.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/lambdaeta.js"(exports, module) {
     "use strict";
     var abs = require_lib6();
     var exp = require_lib66();
@@ -13821,18 +13821,18 @@ var require_lambdaeta = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-ln-sqrt-two-pi/lib/index.js
+// node_modules/@stdlib/constants-float64-ln-sqrt-two-pi/lib/index.js
 var require_lib132 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-ln-sqrt-two-pi/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-ln-sqrt-two-pi/lib/index.js"(exports, module) {
     "use strict";
     var LN_SQRT_TWO_PI = 0.9189385332046728;
     module.exports = LN_SQRT_TWO_PI;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/chepolsum.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/chepolsum.js
 var require_chepolsum = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/chepolsum.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/chepolsum.js"(exports, module) {
     "use strict";
     var A = [
       1.9963790515900766,
@@ -13876,9 +13876,9 @@ var require_chepolsum = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_c.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_c.js
 var require_polyval_c = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_c.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_c.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -13890,9 +13890,9 @@ var require_polyval_c = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_d.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_d.js
 var require_polyval_d = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_d.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_d.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -13904,9 +13904,9 @@ var require_polyval_d = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/stirling.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/stirling.js
 var require_stirling = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/stirling.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/stirling.js"(exports, module) {
     "use strict";
     var gammaln2 = require_lib65();
     var ln = require_lib31();
@@ -13945,9 +13945,9 @@ var require_stirling = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/gamstar.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/gamstar.js
 var require_gamstar = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/gamstar.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/gamstar.js"(exports, module) {
     "use strict";
     var exp = require_lib66();
     var gamma = require_lib97();
@@ -13968,9 +13968,9 @@ var require_gamstar = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak0bk0.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak0bk0.js
 var require_rational_ak0bk0 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak0bk0.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak0bk0.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -13998,9 +13998,9 @@ var require_rational_ak0bk0 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/eps1.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/eps1.js
 var require_eps1 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/eps1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/eps1.js"(exports, module) {
     "use strict";
     var abs = require_lib6();
     var ln = require_lib31();
@@ -14018,9 +14018,9 @@ var require_eps1 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak1bk1.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak1bk1.js
 var require_rational_ak1bk1 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak1bk1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak1bk1.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -14048,9 +14048,9 @@ var require_rational_ak1bk1 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak2bk2.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak2bk2.js
 var require_rational_ak2bk2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak2bk2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak2bk2.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -14078,9 +14078,9 @@ var require_rational_ak2bk2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak3bk3.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak3bk3.js
 var require_rational_ak3bk3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak3bk3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak3bk3.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -14108,9 +14108,9 @@ var require_rational_ak3bk3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/eps2.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/eps2.js
 var require_eps2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/eps2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/eps2.js"(exports, module) {
     "use strict";
     var ln = require_lib31();
     var rateval1 = require_rational_ak1bk1();
@@ -14140,9 +14140,9 @@ var require_eps2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak4bk4.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak4bk4.js
 var require_rational_ak4bk4 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak4bk4.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak4bk4.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -14170,9 +14170,9 @@ var require_rational_ak4bk4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak5bk5.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak5bk5.js
 var require_rational_ak5bk5 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak5bk5.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak5bk5.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -14200,9 +14200,9 @@ var require_rational_ak5bk5 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak6bk6.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak6bk6.js
 var require_rational_ak6bk6 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak6bk6.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak6bk6.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -14230,9 +14230,9 @@ var require_rational_ak6bk6 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak7bk7.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak7bk7.js
 var require_rational_ak7bk7 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak7bk7.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak7bk7.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -14260,9 +14260,9 @@ var require_rational_ak7bk7 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak8bk8.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak8bk8.js
 var require_rational_ak8bk8 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak8bk8.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak8bk8.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -14290,9 +14290,9 @@ var require_rational_ak8bk8 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/eps3.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/eps3.js
 var require_eps3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/eps3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/eps3.js"(exports, module) {
     "use strict";
     var ln = require_lib31();
     var rational1 = require_rational_ak4bk4();
@@ -14331,9 +14331,9 @@ var require_eps3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/compute.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/compute.js
 var require_compute = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/compute.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/compute.js"(exports, module) {
     "use strict";
     var logger = require_src();
     var evalpoly = require_lib110();
@@ -14562,9 +14562,9 @@ var require_compute = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/main.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/main.js
 var require_main92 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     var FLOAT32_SMALLEST = require_lib116();
@@ -14601,27 +14601,27 @@ var require_main92 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/index.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/index.js
 var require_lib133 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main92();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-smallest-subnormal/lib/index.js
+// node_modules/@stdlib/constants-float64-smallest-subnormal/lib/index.js
 var require_lib134 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-smallest-subnormal/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-smallest-subnormal/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_SMALLEST_SUBNORMAL = 5e-324;
     module.exports = FLOAT64_SMALLEST_SUBNORMAL;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme3.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme3.js
 var require_temme3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme3.js"(exports, module) {
     "use strict";
     var gammaincinv = require_lib133();
     var ln = require_lib31();
@@ -14713,9 +14713,9 @@ var require_temme3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/halley_iterate.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/halley_iterate.js
 var require_halley_iterate = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/halley_iterate.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/halley_iterate.js"(exports, module) {
     "use strict";
     var abs = require_lib6();
     var ldexp = require_lib56();
@@ -14861,9 +14861,9 @@ var require_halley_iterate = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/ibeta_roots.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/ibeta_roots.js
 var require_ibeta_roots = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/ibeta_roots.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/ibeta_roots.js"(exports, module) {
     "use strict";
     var kernelBetainc = require_lib124().assign;
     var abs = require_lib6();
@@ -14908,9 +14908,9 @@ var require_ibeta_roots = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/main.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/main.js
 var require_main93 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/main.js"(exports, module) {
     "use strict";
     var evalpoly = require_lib110();
     var betainc = require_lib125();
@@ -15221,18 +15221,18 @@ var require_main93 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/index.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/index.js
 var require_lib135 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main93();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-betaincinv/lib/main.js
+// node_modules/@stdlib/math-base-special-betaincinv/lib/main.js
 var require_main94 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-betaincinv/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-betaincinv/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     var kernelBetaincinv = require_lib135();
@@ -15255,18 +15255,18 @@ var require_main94 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-betaincinv/lib/index.js
+// node_modules/@stdlib/math-base-special-betaincinv/lib/index.js
 var require_lib136 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-betaincinv/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-betaincinv/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main94();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-beta-quantile/lib/main.js
+// node_modules/@stdlib/stats-base-dists-beta-quantile/lib/main.js
 var require_main95 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-beta-quantile/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-beta-quantile/lib/main.js"(exports, module) {
     "use strict";
     var betaincinv = require_lib136();
     var isnan = require_lib();
@@ -15280,9 +15280,9 @@ var require_main95 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-beta-quantile/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-beta-quantile/lib/factory.js
 var require_factory5 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-beta-quantile/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-beta-quantile/lib/factory.js"(exports, module) {
     "use strict";
     var constantFunction = require_lib70();
     var betaincinv = require_lib136();
@@ -15303,9 +15303,9 @@ var require_factory5 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-beta-quantile/lib/index.js
+// node_modules/@stdlib/stats-base-dists-beta-quantile/lib/index.js
 var require_lib137 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-beta-quantile/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-beta-quantile/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib50();
     var main2 = require_main95();
@@ -15315,9 +15315,9 @@ var require_lib137 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js
 var require_main96 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js"(exports, module) {
     "use strict";
     var floor = require_lib32();
     function isNonNegativeInteger(x) {
@@ -15327,18 +15327,18 @@ var require_main96 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js
 var require_lib138 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main96();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/main.js
+// node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/main.js
 var require_main97 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/main.js"(exports, module) {
     "use strict";
     var isNonNegativeInteger = require_lib138();
     var betainc = require_lib125();
@@ -15362,9 +15362,9 @@ var require_main97 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js
 var require_factory6 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js"(exports, module) {
     "use strict";
     var isNonNegativeInteger = require_lib138();
     var constantFunction = require_lib70();
@@ -15395,9 +15395,9 @@ var require_factory6 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js
+// node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js
 var require_lib139 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib50();
     var main2 = require_main97();
@@ -15407,9 +15407,9 @@ var require_lib139 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-t-quantile/lib/main.js
+// node_modules/@stdlib/stats-base-dists-t-quantile/lib/main.js
 var require_main98 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-t-quantile/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-t-quantile/lib/main.js"(exports, module) {
     "use strict";
     var kernelBetaincinv = require_lib135();
     var isnan = require_lib();
@@ -15429,9 +15429,9 @@ var require_main98 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-t-quantile/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-t-quantile/lib/factory.js
 var require_factory7 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-t-quantile/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-t-quantile/lib/factory.js"(exports, module) {
     "use strict";
     var constantFunction = require_lib70();
     var kernelBetaincinv = require_lib135();
@@ -15458,9 +15458,9 @@ var require_factory7 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-t-quantile/lib/index.js
+// node_modules/@stdlib/stats-base-dists-t-quantile/lib/index.js
 var require_lib140 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-t-quantile/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-t-quantile/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib50();
     var main2 = require_main98();
@@ -15470,9 +15470,9 @@ var require_lib140 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js
 var require_rational_p1q13 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -15500,9 +15500,9 @@ var require_rational_p1q13 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js
 var require_rational_p2q23 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -15530,9 +15530,9 @@ var require_rational_p2q23 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js
 var require_rational_p3q33 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -15560,9 +15560,9 @@ var require_rational_p3q33 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js
 var require_rational_p4q42 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -15590,9 +15590,9 @@ var require_rational_p4q42 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js
 var require_rational_p5q52 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -15620,9 +15620,9 @@ var require_rational_p5q52 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfinv/lib/main.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/main.js
 var require_main99 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfinv/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     var sqrt = require_lib69();
@@ -15699,18 +15699,18 @@ var require_main99 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfinv/lib/index.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/index.js
 var require_lib141 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfinv/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main99();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js
+// node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js
 var require_main100 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js"(exports, module) {
     "use strict";
     var erfinv = require_lib141();
     var isnan = require_lib();
@@ -15732,9 +15732,9 @@ var require_main100 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js
+// node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js
 var require_main101 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib();
     function quantile(p, mu) {
@@ -15747,9 +15747,9 @@ var require_main101 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js
 var require_factory8 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js"(exports, module) {
     "use strict";
     var constantFunction = require_lib70();
     var isnan = require_lib();
@@ -15769,9 +15769,9 @@ var require_factory8 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js
+// node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js
 var require_lib142 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib50();
     var main2 = require_main101();
@@ -15781,9 +15781,9 @@ var require_lib142 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js
 var require_factory9 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js"(exports, module) {
     "use strict";
     var constantFunction = require_lib70();
     var degenerate = require_lib142().factory;
@@ -15813,9 +15813,9 @@ var require_factory9 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js
+// node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js
 var require_lib143 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib50();
     var main2 = require_main100();
@@ -15825,9 +15825,9 @@ var require_lib143 = __commonJS({
   }
 });
 
-// ../main/node_modules/picomatch/lib/constants.js
+// node_modules/picomatch/lib/constants.js
 var require_constants = __commonJS({
-  "../main/node_modules/picomatch/lib/constants.js"(exports, module) {
+  "node_modules/picomatch/lib/constants.js"(exports, module) {
     "use strict";
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
@@ -16027,9 +16027,9 @@ var require_constants = __commonJS({
   }
 });
 
-// ../main/node_modules/picomatch/lib/utils.js
+// node_modules/picomatch/lib/utils.js
 var require_utils = __commonJS({
-  "../main/node_modules/picomatch/lib/utils.js"(exports) {
+  "node_modules/picomatch/lib/utils.js"(exports) {
     "use strict";
     var {
       REGEX_BACKSLASH,
@@ -16091,9 +16091,9 @@ var require_utils = __commonJS({
   }
 });
 
-// ../main/node_modules/picomatch/lib/scan.js
+// node_modules/picomatch/lib/scan.js
 var require_scan = __commonJS({
-  "../main/node_modules/picomatch/lib/scan.js"(exports, module) {
+  "node_modules/picomatch/lib/scan.js"(exports, module) {
     "use strict";
     var utils = require_utils();
     var {
@@ -16429,9 +16429,9 @@ var require_scan = __commonJS({
   }
 });
 
-// ../main/node_modules/picomatch/lib/parse.js
+// node_modules/picomatch/lib/parse.js
 var require_parse = __commonJS({
-  "../main/node_modules/picomatch/lib/parse.js"(exports, module) {
+  "node_modules/picomatch/lib/parse.js"(exports, module) {
     "use strict";
     var constants = require_constants();
     var utils = require_utils();
@@ -17444,9 +17444,9 @@ var require_parse = __commonJS({
   }
 });
 
-// ../main/node_modules/picomatch/lib/picomatch.js
+// node_modules/picomatch/lib/picomatch.js
 var require_picomatch = __commonJS({
-  "../main/node_modules/picomatch/lib/picomatch.js"(exports, module) {
+  "node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
     var scan = require_scan();
     var parse5 = require_parse();
@@ -17584,9 +17584,9 @@ var require_picomatch = __commonJS({
   }
 });
 
-// ../main/node_modules/picomatch/index.js
+// node_modules/picomatch/index.js
 var require_picomatch2 = __commonJS({
-  "../main/node_modules/picomatch/index.js"(exports, module) {
+  "node_modules/picomatch/index.js"(exports, module) {
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils();
@@ -17601,9 +17601,9 @@ var require_picomatch2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/identity.js
+// node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/identity.js"(exports) {
+  "node_modules/yaml/dist/nodes/identity.js"(exports) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -17658,9 +17658,9 @@ var require_identity = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/visit.js
+// node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "../main/node_modules/yaml/dist/visit.js"(exports) {
+  "node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -17816,9 +17816,9 @@ var require_visit = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/directives.js
+// node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "../main/node_modules/yaml/dist/doc/directives.js"(exports) {
+  "node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit3 = require_visit();
@@ -17987,9 +17987,9 @@ var require_directives = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/anchors.js
+// node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "../main/node_modules/yaml/dist/doc/anchors.js"(exports) {
+  "node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit3 = require_visit();
@@ -18057,9 +18057,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/applyReviver.js
+// node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "../main/node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -18107,9 +18107,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/toJS.js
+// node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/toJS.js"(exports) {
+  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity = require_identity();
     function toJS(value2, arg, ctx) {
@@ -18137,9 +18137,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Node.js
+// node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Node.js"(exports) {
+  "node_modules/yaml/dist/nodes/Node.js"(exports) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -18178,9 +18178,9 @@ var require_Node = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Alias.js
+// node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Alias.js"(exports) {
+  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var visit3 = require_visit();
@@ -18296,9 +18296,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Scalar.js
+// node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Node2 = require_Node();
@@ -18326,9 +18326,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/createNode.js
+// node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "../main/node_modules/yaml/dist/doc/createNode.js"(exports) {
+  "node_modules/yaml/dist/doc/createNode.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -18401,9 +18401,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Collection.js
+// node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Collection.js"(exports) {
+  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -18544,9 +18544,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyComment.js
+// node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
@@ -18561,9 +18561,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/foldFlowLines.js
+// node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -18697,9 +18697,9 @@ ${indent}${text4.slice(fold + 1, end2)}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyString.js
+// node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -18980,9 +18980,9 @@ ${indent}`);
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringify.js
+// node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringify.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -19104,9 +19104,9 @@ ${ctx.indent}${str}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyPair.js
+// node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -19237,9 +19237,9 @@ ${ctx.indent}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/log.js
+// node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "../main/node_modules/yaml/dist/log.js"(exports) {
+  "node_modules/yaml/dist/log.js"(exports) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -19259,9 +19259,9 @@ var require_log = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -19319,9 +19319,9 @@ var require_merge = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/addPairToJSMap.js
+// node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
     var log2 = require_log();
     var merge2 = require_merge();
@@ -19383,9 +19383,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Pair.js
+// node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Pair.js"(exports) {
+  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -19423,9 +19423,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyCollection.js
+// node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify = require_stringify();
@@ -19574,9 +19574,9 @@ ${indent}${end}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/YAMLMap.js
+// node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -19718,9 +19718,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/map.js
+// node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/map.js"(exports) {
+  "node_modules/yaml/dist/schema/common/map.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -19740,9 +19740,9 @@ var require_map = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/YAMLSeq.js
+// node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -19856,9 +19856,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/seq.js
+// node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/seq.js"(exports) {
+  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -19878,9 +19878,9 @@ var require_seq = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/string.js
+// node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/string.js"(exports) {
+  "node_modules/yaml/dist/schema/common/string.js"(exports) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string4 = {
@@ -19897,9 +19897,9 @@ var require_string = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/null.js
+// node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/null.js"(exports) {
+  "node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -19915,9 +19915,9 @@ var require_null = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/bool.js
+// node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -19939,9 +19939,9 @@ var require_bool = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyNumber.js
+// node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
     function stringifyNumber({ format, minFractionDigits, tag, value: value2 }) {
       if (typeof value2 === "bigint")
@@ -19966,9 +19966,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/float.js
+// node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/float.js"(exports) {
+  "node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -20012,9 +20012,9 @@ var require_float = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/int.js
+// node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/int.js"(exports) {
+  "node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
@@ -20057,9 +20057,9 @@ var require_int = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/schema.js
+// node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
     "use strict";
     var map5 = require_map();
     var _null4 = require_null();
@@ -20085,9 +20085,9 @@ var require_schema = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/json/schema.js
+// node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/json/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var map5 = require_map();
@@ -20152,9 +20152,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -20218,9 +20218,9 @@ var require_binary = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -20296,9 +20296,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -20374,9 +20374,9 @@ var require_omap = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value: value2, source }, ctx) {
@@ -20406,9 +20406,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/float.js
+// node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -20455,9 +20455,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/int.js
+// node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
@@ -20534,9 +20534,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/set.js
+// node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -20623,9 +20623,9 @@ var require_set = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -20711,9 +20711,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
     "use strict";
     var map5 = require_map();
     var _null4 = require_null();
@@ -20755,9 +20755,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/tags.js
+// node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "../main/node_modules/yaml/dist/schema/tags.js"(exports) {
+  "node_modules/yaml/dist/schema/tags.js"(exports) {
     "use strict";
     var map5 = require_map();
     var _null4 = require_null();
@@ -20849,9 +20849,9 @@ var require_tags = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/Schema.js
+// node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "../main/node_modules/yaml/dist/schema/Schema.js"(exports) {
+  "node_modules/yaml/dist/schema/Schema.js"(exports) {
     "use strict";
     var identity = require_identity();
     var map5 = require_map();
@@ -20881,9 +20881,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyDocument.js
+// node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify = require_stringify();
@@ -20961,9 +20961,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/Document.js
+// node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "../main/node_modules/yaml/dist/doc/Document.js"(exports) {
+  "node_modules/yaml/dist/doc/Document.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
@@ -21270,9 +21270,9 @@ var require_Document = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/errors.js
+// node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "../main/node_modules/yaml/dist/errors.js"(exports) {
+  "node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name, pos, code3, message) {
@@ -21335,9 +21335,9 @@ ${pointer}
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-props.js
+// node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -21469,9 +21469,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-contains-newline.js
+// node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -21511,9 +21511,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-flow-indent-check.js
+// node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
@@ -21529,9 +21529,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-map-includes.js
+// node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items, search) {
@@ -21545,9 +21545,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-block-map.js
+// node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -21653,9 +21653,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-block-seq.js
+// node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -21704,9 +21704,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-end.js
+// node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -21747,9 +21747,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-flow-collection.js
+// node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -21941,9 +21941,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-collection.js
+// node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -22006,9 +22006,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-block-scalar.js
+// node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar2, onError) {
@@ -22189,9 +22189,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -22410,9 +22410,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-scalar.js
+// node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -22491,9 +22491,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
     "use strict";
     function emptyScalarPosition(offset, before, pos) {
       if (before) {
@@ -22521,9 +22521,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-node.js
+// node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-node.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -22627,9 +22627,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-doc.js
+// node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -22670,9 +22670,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/composer.js
+// node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "../main/node_modules/yaml/dist/compose/composer.js"(exports) {
+  "node_modules/yaml/dist/compose/composer.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -22878,9 +22878,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst-scalar.js
+// node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -23063,9 +23063,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst-stringify.js
+// node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
     var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -23124,9 +23124,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst-visit.js
+// node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP2 = /* @__PURE__ */ Symbol("skip children");
@@ -23186,9 +23186,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst.js
+// node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst.js"(exports) {
+  "node_modules/yaml/dist/parse/cst.js"(exports) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -23288,9 +23288,9 @@ var require_cst = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/lexer.js
+// node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "../main/node_modules/yaml/dist/parse/lexer.js"(exports) {
+  "node_modules/yaml/dist/parse/lexer.js"(exports) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -23877,9 +23877,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/line-counter.js
+// node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "../main/node_modules/yaml/dist/parse/line-counter.js"(exports) {
+  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
     var LineCounter2 = class {
       constructor() {
@@ -23908,9 +23908,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/parser.js
+// node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "../main/node_modules/yaml/dist/parse/parser.js"(exports) {
+  "node_modules/yaml/dist/parse/parser.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -24782,9 +24782,9 @@ var require_parser = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/public-api.js
+// node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "../main/node_modules/yaml/dist/public-api.js"(exports) {
+  "node_modules/yaml/dist/public-api.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -24879,9 +24879,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/index.js
+// node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "../main/node_modules/yaml/dist/index.js"(exports) {
+  "node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -24931,7 +24931,7 @@ var require_dist = __commonJS({
   }
 });
 
-// ../main/node_modules/commander/esm.mjs
+// node_modules/commander/esm.mjs
 var import_index = __toESM(require_commander(), 1);
 var {
   program,
@@ -25026,7 +25026,7 @@ async function writeFileAtomic(file2, content) {
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 
-// ../main/node_modules/yocto-queue/index.js
+// node_modules/yocto-queue/index.js
 var Node = class {
   value;
   next;
@@ -25092,7 +25092,7 @@ var Queue = class {
   }
 };
 
-// ../main/node_modules/p-limit/index.js
+// node_modules/p-limit/index.js
 function pLimit(concurrency) {
   let rejectOnClear = false;
   if (typeof concurrency === "object") {
@@ -25216,7 +25216,7 @@ function readFailure(file2, error62) {
   return InputError.single({ file: file2, message: `cannot read: ${reason}` });
 }
 
-// ../main/node_modules/@humanwhocodes/momoa/dist/momoa.js
+// node_modules/@humanwhocodes/momoa/dist/momoa.js
 var CHAR_0 = 48;
 var CHAR_1 = 49;
 var CHAR_9 = 57;
@@ -26780,7 +26780,7 @@ function utf8Text(file2, bytes) {
   return bytes.toString("utf8", start);
 }
 
-// ../main/node_modules/zod/v4/classic/external.js
+// node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
   $brand: () => $brand,
@@ -27043,7 +27043,7 @@ __export(external_exports, {
   xor: () => xor
 });
 
-// ../main/node_modules/zod/v4/core/index.js
+// node_modules/zod/v4/core/index.js
 var core_exports2 = {};
 __export(core_exports2, {
   $ZodAny: () => $ZodAny,
@@ -27360,7 +27360,7 @@ __export(core_exports2, {
   withParser: () => withParser
 });
 
-// ../main/node_modules/zod/v4/core/util.js
+// node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
   BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
@@ -28216,7 +28216,7 @@ function constantCatch(value2) {
   return fn;
 }
 
-// ../main/node_modules/zod/v4/core/core.js
+// node_modules/zod/v4/core/core.js
 var _a;
 var NEVER = /* @__PURE__ */ Object.freeze({
   status: "aborted"
@@ -28338,7 +28338,7 @@ function config(newConfig) {
   return globalConfig;
 }
 
-// ../main/node_modules/zod/v4/core/errors.js
+// node_modules/zod/v4/core/errors.js
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -28530,7 +28530,7 @@ function prettifyError(error62) {
   return lines.join("\n");
 }
 
-// ../main/node_modules/zod/v4/core/parse.js
+// node_modules/zod/v4/core/parse.js
 function finalizeParams(callee, params) {
   return { callee: params?.callee ?? callee, Err: params?.Err };
 }
@@ -28690,7 +28690,7 @@ var _safeDecodeAsync = (_Err) => async (schema, value2, _ctx) => {
 };
 var safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync($ZodRealError);
 
-// ../main/node_modules/zod/v4/core/regexes.js
+// node_modules/zod/v4/core/regexes.js
 var regexes_exports = {};
 __export(regexes_exports, {
   anyString: () => anyString,
@@ -28862,7 +28862,7 @@ var sha512_hex = /^[0-9a-fA-F]{128}$/;
 var sha512_base64 = /* @__PURE__ */ fixedBase64(86, "==");
 var sha512_base64url = /* @__PURE__ */ fixedBase64url(86);
 
-// ../main/node_modules/zod/v4/core/checks.js
+// node_modules/zod/v4/core/checks.js
 var $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
   var _a3;
   inst._zod ?? (inst._zod = {});
@@ -29338,7 +29338,7 @@ var $ZodCheckOverwrite = /* @__PURE__ */ $constructor("$ZodCheckOverwrite", (ins
   };
 });
 
-// ../main/node_modules/zod/v4/core/doc.js
+// node_modules/zod/v4/core/doc.js
 var Doc = class {
   constructor(args = [], closed = {}) {
     this.content = [];
@@ -29379,14 +29379,14 @@ ${content.join("\n")}
   }
 };
 
-// ../main/node_modules/zod/v4/core/versions.js
+// node_modules/zod/v4/core/versions.js
 var version = {
   major: 4,
   minor: 6,
   patch: 7
 };
 
-// ../main/node_modules/zod/v4/core/schemas.js
+// node_modules/zod/v4/core/schemas.js
 var $ZodType = /* @__PURE__ */ $constructor("$ZodType", (inst, def) => {
   var _a3;
   inst ?? (inst = {});
@@ -31828,7 +31828,7 @@ function handleRefineResult(result, payload, input2, inst) {
   }
 }
 
-// ../main/node_modules/zod/v4/core/memoizer.js
+// node_modules/zod/v4/core/memoizer.js
 var $ZodCyclicError = class extends Error {
   constructor() {
     super(`Cannot parse a reference cycle that closes through a transform`);
@@ -32105,7 +32105,7 @@ function isBackEdge(ctx, value2) {
   return backEdges !== void 0 && isRef(value2) && backEdges.has(value2);
 }
 
-// ../main/node_modules/zod/v4/locales/index.js
+// node_modules/zod/v4/locales/index.js
 var locales_exports = {};
 __export(locales_exports, {
   ar: () => ar_default,
@@ -32173,7 +32173,7 @@ __export(locales_exports, {
   zhTW: () => zh_TW_default
 });
 
-// ../main/node_modules/zod/v4/locales/ar.js
+// node_modules/zod/v4/locales/ar.js
 var error = () => {
   const Sizable = {
     string: { unit: "\u062D\u0631\u0641", verb: "\u0623\u0646 \u064A\u062D\u0648\u064A" },
@@ -32285,7 +32285,7 @@ function ar_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/az.js
+// node_modules/zod/v4/locales/az.js
 var error2 = () => {
   const Sizable = {
     string: { unit: "simvol", verb: "olmal\u0131d\u0131r" },
@@ -32396,7 +32396,7 @@ function az_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/be.js
+// node_modules/zod/v4/locales/be.js
 function getBelarusianPlural(count2, one2, few, many) {
   const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
@@ -32565,7 +32565,7 @@ function be_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/bg.js
+// node_modules/zod/v4/locales/bg.js
 var error4 = () => {
   const Sizable = {
     string: { unit: "\u0441\u0438\u043C\u0432\u043E\u043B\u0430", verb: "\u0434\u0430 \u0441\u044A\u0434\u044A\u0440\u0436\u0430" },
@@ -32691,7 +32691,7 @@ function bg_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/bn.js
+// node_modules/zod/v4/locales/bn.js
 var error5 = () => {
   const Sizable = {
     string: { unit: "\u0985\u0995\u09CD\u09B7\u09B0", verb: "\u09A5\u09BE\u0995\u09A4\u09C7 \u09B9\u09AC\u09C7" },
@@ -32805,7 +32805,7 @@ function bn_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/ca.js
+// node_modules/zod/v4/locales/ca.js
 var error6 = () => {
   const Sizable = {
     string: { unit: "car\xE0cters", verb: "contenir" },
@@ -32919,7 +32919,7 @@ function ca_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/ckb.js
+// node_modules/zod/v4/locales/ckb.js
 var error7 = () => {
   const Sizable = {
     string: { unit: "\u067E\u06CC\u062A", verb: "\u0628\u06CE\u062A" },
@@ -33052,7 +33052,7 @@ function ckb_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/cs.js
+// node_modules/zod/v4/locales/cs.js
 var error8 = () => {
   const Sizable = {
     string: { unit: "znak\u016F", verb: "m\xEDt" },
@@ -33169,7 +33169,7 @@ function cs_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/da.js
+// node_modules/zod/v4/locales/da.js
 var error9 = () => {
   const Sizable = {
     string: { unit: "tegn", verb: "havde" },
@@ -33290,7 +33290,7 @@ function da_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/de.js
+// node_modules/zod/v4/locales/de.js
 var error10 = () => {
   const Sizable = {
     string: { unit: "Zeichen", verb: "zu haben" },
@@ -33404,7 +33404,7 @@ function de_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/el.js
+// node_modules/zod/v4/locales/el.js
 var error11 = () => {
   const Sizable = {
     string: { unit: "\u03C7\u03B1\u03C1\u03B1\u03BA\u03C4\u03AE\u03C1\u03B5\u03C2", verb: "\u03BD\u03B1 \u03AD\u03C7\u03B5\u03B9" },
@@ -33517,7 +33517,7 @@ function el_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/en.js
+// node_modules/zod/v4/locales/en.js
 var error12 = () => {
   const Sizable = {
     string: { unit: "characters", verb: "to have" },
@@ -33642,7 +33642,7 @@ function en_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/eo.js
+// node_modules/zod/v4/locales/eo.js
 var error13 = () => {
   const Sizable = {
     string: { unit: "karaktrojn", verb: "havi" },
@@ -33757,7 +33757,7 @@ function eo_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/es.js
+// node_modules/zod/v4/locales/es.js
 var error14 = () => {
   const Sizable = {
     string: { unit: "caracteres", verb: "tener" },
@@ -33894,7 +33894,7 @@ function es_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/fa.js
+// node_modules/zod/v4/locales/fa.js
 var error15 = () => {
   const Sizable = {
     string: { unit: "\u06A9\u0627\u0631\u0627\u06A9\u062A\u0631", verb: "\u062F\u0627\u0634\u062A\u0647 \u0628\u0627\u0634\u062F" },
@@ -34014,7 +34014,7 @@ function fa_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/fi.js
+// node_modules/zod/v4/locales/fi.js
 var error16 = () => {
   const Sizable = {
     string: { unit: "merkki\xE4", subject: "merkkijonon" },
@@ -34132,7 +34132,7 @@ function fi_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/fr.js
+// node_modules/zod/v4/locales/fr.js
 var error17 = () => {
   const Sizable = {
     string: { unit: "caract\xE8res", verb: "avoir" },
@@ -34262,7 +34262,7 @@ function fr_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/fr-CA.js
+// node_modules/zod/v4/locales/fr-CA.js
 var error18 = () => {
   const Sizable = {
     string: { unit: "caract\xE8res", verb: "avoir" },
@@ -34375,7 +34375,7 @@ function fr_CA_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/gu.js
+// node_modules/zod/v4/locales/gu.js
 var error19 = () => {
   const Sizable = {
     string: { unit: "\u0A85\u0A95\u0ACD\u0AB7\u0AB0", verb: "\u0AB9\u0ACB\u0AB5\u0ABE \u0A9C\u0ACB\u0A88\u0A8F" },
@@ -34489,7 +34489,7 @@ function gu_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/he.js
+// node_modules/zod/v4/locales/he.js
 var error20 = () => {
   const TypeNames = {
     string: { label: "\u05DE\u05D7\u05E8\u05D5\u05D6\u05EA", gender: "f" },
@@ -34691,7 +34691,7 @@ function he_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/hi.js
+// node_modules/zod/v4/locales/hi.js
 var error21 = () => {
   const Sizable = {
     string: { unit: "\u0905\u0915\u094D\u0937\u0930", verb: "\u0930\u0916\u0928\u0947 \u0915\u0947 \u0932\u093F\u090F" },
@@ -34803,7 +34803,7 @@ function hi_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/hr.js
+// node_modules/zod/v4/locales/hr.js
 var error22 = () => {
   const Sizable = {
     string: { unit: "znakova", verb: "imati" },
@@ -34930,7 +34930,7 @@ function hr_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/hu.js
+// node_modules/zod/v4/locales/hu.js
 var error23 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "legyen" },
@@ -35044,7 +35044,7 @@ function hu_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/hy.js
+// node_modules/zod/v4/locales/hy.js
 function getArmenianPlural(count2, one2, many) {
   return Math.abs(count2) === 1 ? one2 : many;
 }
@@ -35203,7 +35203,7 @@ function hy_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/id.js
+// node_modules/zod/v4/locales/id.js
 var error25 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "memiliki" },
@@ -35315,7 +35315,7 @@ function id_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/is.js
+// node_modules/zod/v4/locales/is.js
 var error26 = () => {
   const Sizable = {
     string: { unit: "stafi", verb: "a\xF0 hafa" },
@@ -35430,7 +35430,7 @@ function is_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/it.js
+// node_modules/zod/v4/locales/it.js
 var error27 = () => {
   const Sizable = {
     string: { unit: "caratteri", verb: "avere" },
@@ -35544,7 +35544,7 @@ function it_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/ja.js
+// node_modules/zod/v4/locales/ja.js
 var error28 = () => {
   const Sizable = {
     string: { unit: "\u6587\u5B57", verb: "\u3067\u3042\u308B" },
@@ -35657,7 +35657,7 @@ function ja_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/ka.js
+// node_modules/zod/v4/locales/ka.js
 var error29 = () => {
   const Sizable = {
     string: { unit: "\u10E1\u10D8\u10DB\u10D1\u10DD\u10DA\u10DD", verb: "\u10E3\u10DC\u10D3\u10D0 \u10E8\u10D4\u10D8\u10EA\u10D0\u10D5\u10D3\u10D4\u10E1" },
@@ -35775,7 +35775,7 @@ function ka_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/km.js
+// node_modules/zod/v4/locales/km.js
 var error30 = () => {
   const Sizable = {
     string: { unit: "\u178F\u17BD\u17A2\u1780\u17D2\u179F\u179A", verb: "\u1782\u17BD\u179A\u1798\u17B6\u1793" },
@@ -35891,12 +35891,12 @@ function km_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/kh.js
+// node_modules/zod/v4/locales/kh.js
 function kh_default() {
   return km_default();
 }
 
-// ../main/node_modules/zod/v4/locales/kn.js
+// node_modules/zod/v4/locales/kn.js
 var error31 = () => {
   const Sizable = {
     string: { unit: "\u0C85\u0C95\u0CCD\u0CB7\u0CB0\u0C97\u0CB3\u0CC1", verb: "\u0CB9\u0CCA\u0C82\u0CA6\u0CB2\u0CC1" },
@@ -36012,7 +36012,7 @@ function kn_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/ko.js
+// node_modules/zod/v4/locales/ko.js
 var error32 = () => {
   const Sizable = {
     string: { unit: "\uBB38\uC790", verb: "to have" },
@@ -36129,7 +36129,7 @@ function ko_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/lt.js
+// node_modules/zod/v4/locales/lt.js
 var capitalizeFirstCharacter = (text4) => {
   return text4.charAt(0).toUpperCase() + text4.slice(1);
 };
@@ -36337,7 +36337,7 @@ function lt_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/mk.js
+// node_modules/zod/v4/locales/mk.js
 var error34 = () => {
   const Sizable = {
     string: { unit: "\u0437\u043D\u0430\u0446\u0438", verb: "\u0434\u0430 \u0438\u043C\u0430\u0430\u0442" },
@@ -36452,7 +36452,7 @@ function mk_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/ms.js
+// node_modules/zod/v4/locales/ms.js
 var error35 = () => {
   const Sizable = {
     string: { unit: "aksara", verb: "mempunyai" },
@@ -36565,7 +36565,7 @@ function ms_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/ne.js
+// node_modules/zod/v4/locales/ne.js
 var error36 = () => {
   const Sizable = {
     string: { unit: "\u0905\u0915\u094D\u0937\u0930", verb: "\u0939\u0941\u0928\u0941\u092A\u0930\u094D\u091B" },
@@ -36677,7 +36677,7 @@ function ne_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/nl.js
+// node_modules/zod/v4/locales/nl.js
 var error37 = () => {
   const Sizable = {
     string: { unit: "tekens", verb: "heeft" },
@@ -36793,7 +36793,7 @@ function nl_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/nn.js
+// node_modules/zod/v4/locales/nn.js
 var error38 = () => {
   const Sizable = {
     string: { unit: "teikn", verb: "\xE5 ha" },
@@ -36907,7 +36907,7 @@ function nn_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/no.js
+// node_modules/zod/v4/locales/no.js
 var error39 = () => {
   const Sizable = {
     string: { unit: "tegn", verb: "\xE5 ha" },
@@ -37021,7 +37021,7 @@ function no_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/ota.js
+// node_modules/zod/v4/locales/ota.js
 var error40 = () => {
   const Sizable = {
     string: { unit: "harf", verb: "olmal\u0131d\u0131r" },
@@ -37136,7 +37136,7 @@ function ota_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/ps.js
+// node_modules/zod/v4/locales/ps.js
 var error41 = () => {
   const Sizable = {
     string: { unit: "\u062A\u0648\u06A9\u064A", verb: "\u0648\u0644\u0631\u064A" },
@@ -37256,7 +37256,7 @@ function ps_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/pl.js
+// node_modules/zod/v4/locales/pl.js
 var error42 = () => {
   const Sizable = {
     string: { unit: "znak\xF3w", verb: "mie\u0107" },
@@ -37371,7 +37371,7 @@ function pl_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/pt.js
+// node_modules/zod/v4/locales/pt.js
 var error43 = () => {
   const Sizable = {
     string: { unit: "caracteres" },
@@ -37515,7 +37515,7 @@ function pt_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/pt-BR.js
+// node_modules/zod/v4/locales/pt-BR.js
 var error44 = () => {
   const Sizable = {
     string: { unit: "caracteres" },
@@ -37660,7 +37660,7 @@ function pt_BR_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/ro.js
+// node_modules/zod/v4/locales/ro.js
 var error45 = () => {
   const Sizable = {
     string: { unit: "caractere", verb: "s\u0103 aib\u0103" },
@@ -37783,7 +37783,7 @@ function ro_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/ru.js
+// node_modules/zod/v4/locales/ru.js
 function getRussianPlural(count2, one2, few, many) {
   const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
@@ -37952,7 +37952,7 @@ function ru_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/sk.js
+// node_modules/zod/v4/locales/sk.js
 var error47 = () => {
   const Sizable = {
     string: { unit: "znakov", verb: "ma\u0165" },
@@ -38069,7 +38069,7 @@ function sk_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/sl.js
+// node_modules/zod/v4/locales/sl.js
 var error48 = () => {
   const Sizable = {
     string: { unit: "znakov", verb: "imeti" },
@@ -38184,7 +38184,7 @@ function sl_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/sv.js
+// node_modules/zod/v4/locales/sv.js
 var error49 = () => {
   const Sizable = {
     string: { unit: "tecken", verb: "att ha" },
@@ -38300,7 +38300,7 @@ function sv_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/ta.js
+// node_modules/zod/v4/locales/ta.js
 var error50 = () => {
   const Sizable = {
     string: { unit: "\u0B8E\u0BB4\u0BC1\u0BA4\u0BCD\u0BA4\u0BC1\u0B95\u0BCD\u0B95\u0BB3\u0BCD", verb: "\u0B95\u0BCA\u0BA3\u0BCD\u0B9F\u0BBF\u0BB0\u0BC1\u0B95\u0BCD\u0B95 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD" },
@@ -38416,7 +38416,7 @@ function ta_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/tg.js
+// node_modules/zod/v4/locales/tg.js
 var error51 = () => {
   const Sizable = {
     string: { unit: "\u0430\u043B\u043E\u043C\u0430\u0442", verb: "\u0434\u043E\u0448\u0442\u0430 \u0431\u043E\u0448\u0430\u0434" },
@@ -38533,7 +38533,7 @@ function tg_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/th.js
+// node_modules/zod/v4/locales/th.js
 var error52 = () => {
   const Sizable = {
     string: { unit: "\u0E15\u0E31\u0E27\u0E2D\u0E31\u0E01\u0E29\u0E23", verb: "\u0E04\u0E27\u0E23\u0E21\u0E35" },
@@ -38649,7 +38649,7 @@ function th_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/tk.js
+// node_modules/zod/v4/locales/tk.js
 var error53 = () => {
   const Sizable = {
     string: { unit: "simwol", verb: "bolmaly" },
@@ -38757,7 +38757,7 @@ function tk_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/tr.js
+// node_modules/zod/v4/locales/tr.js
 var error54 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "olmal\u0131" },
@@ -38868,7 +38868,7 @@ function tr_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/uk.js
+// node_modules/zod/v4/locales/uk.js
 var error55 = () => {
   const Sizable = {
     string: { unit: "\u0441\u0438\u043C\u0432\u043E\u043B\u0456\u0432", verb: "\u043C\u0430\u0442\u0438\u043C\u0435" },
@@ -38982,12 +38982,12 @@ function uk_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/ua.js
+// node_modules/zod/v4/locales/ua.js
 function ua_default() {
   return uk_default();
 }
 
-// ../main/node_modules/zod/v4/locales/ur.js
+// node_modules/zod/v4/locales/ur.js
 var error56 = () => {
   const Sizable = {
     string: { unit: "\u062D\u0631\u0648\u0641", verb: "\u06C1\u0648\u0646\u0627" },
@@ -39103,7 +39103,7 @@ function ur_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/uz.js
+// node_modules/zod/v4/locales/uz.js
 var error57 = () => {
   const Sizable = {
     string: { unit: "belgi", verb: "bo\u2018lishi kerak" },
@@ -39217,7 +39217,7 @@ function uz_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/vi.js
+// node_modules/zod/v4/locales/vi.js
 var error58 = () => {
   const Sizable = {
     string: { unit: "k\xFD t\u1EF1", verb: "c\xF3" },
@@ -39331,7 +39331,7 @@ function vi_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/zh-CN.js
+// node_modules/zod/v4/locales/zh-CN.js
 var error59 = () => {
   const Sizable = {
     string: { unit: "\u5B57\u7B26", verb: "\u5305\u542B" },
@@ -39446,7 +39446,7 @@ function zh_CN_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/zh-TW.js
+// node_modules/zod/v4/locales/zh-TW.js
 var error60 = () => {
   const Sizable = {
     string: { unit: "\u5B57\u5143", verb: "\u64C1\u6709" },
@@ -39559,7 +39559,7 @@ function zh_TW_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/locales/yo.js
+// node_modules/zod/v4/locales/yo.js
 var error61 = () => {
   const Sizable = {
     string: { unit: "\xE0mi", verb: "n\xED" },
@@ -39672,7 +39672,7 @@ function yo_default() {
   };
 }
 
-// ../main/node_modules/zod/v4/core/registries.js
+// node_modules/zod/v4/core/registries.js
 var _a2;
 var $output = /* @__PURE__ */ Symbol("ZodOutput");
 var $input = /* @__PURE__ */ Symbol("ZodInput");
@@ -39722,7 +39722,7 @@ function registry() {
 (_a2 = globalThis).__zod_globalRegistry ?? (_a2.__zod_globalRegistry = registry());
 var globalRegistry = globalThis.__zod_globalRegistry;
 
-// ../main/node_modules/zod/v4/core/compile.js
+// node_modules/zod/v4/core/compile.js
 var INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var FALLBACK_FLAG = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
 var ZodCompileAsyncError = class extends Error {
@@ -41332,7 +41332,7 @@ function generateTransformCheck(doc, ctx, schema, accessor) {
   return accessor;
 }
 
-// ../main/node_modules/zod/v4/core/api.js
+// node_modules/zod/v4/core/api.js
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
@@ -42391,7 +42391,7 @@ function _stringFormat(Class2, format, fnOrRegex, _params = {}) {
   return inst;
 }
 
-// ../main/node_modules/zod/v4/core/to-json-schema.js
+// node_modules/zod/v4/core/to-json-schema.js
 function assignProps(target, ...sources) {
   for (const source of sources) {
     for (const key of Reflect.ownKeys(source)) {
@@ -42921,7 +42921,7 @@ var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) =
   return finalize(ctx, schema);
 };
 
-// ../main/node_modules/zod/v4/core/json-schema-processors.js
+// node_modules/zod/v4/core/json-schema-processors.js
 var narrowMin = (agg, key, value2) => {
   if (agg[key] === void 0 || value2 > agg[key])
     agg[key] = value2;
@@ -43669,7 +43669,7 @@ function toJSONSchema(input2, params) {
   return finalize(ctx, input2);
 }
 
-// ../main/node_modules/zod/v4/core/json-schema-generator.js
+// node_modules/zod/v4/core/json-schema-generator.js
 var JSONSchemaGenerator = class {
   /** @deprecated Access via ctx instead */
   get metadataRegistry() {
@@ -43747,10 +43747,10 @@ var JSONSchemaGenerator = class {
   }
 };
 
-// ../main/node_modules/zod/v4/core/json-schema.js
+// node_modules/zod/v4/core/json-schema.js
 var json_schema_exports = {};
 
-// ../main/node_modules/zod/v4/classic/schemas.js
+// node_modules/zod/v4/classic/schemas.js
 var schemas_exports2 = {};
 __export(schemas_exports2, {
   ZodAny: () => ZodAny,
@@ -43931,7 +43931,7 @@ __export(schemas_exports2, {
   xor: () => xor
 });
 
-// ../main/node_modules/zod/v4/classic/checks.js
+// node_modules/zod/v4/classic/checks.js
 var checks_exports2 = {};
 __export(checks_exports2, {
   endsWith: () => _endsWith,
@@ -43966,7 +43966,7 @@ __export(checks_exports2, {
   uppercase: () => _uppercase
 });
 
-// ../main/node_modules/zod/v4/classic/errors.js
+// node_modules/zod/v4/classic/errors.js
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
 function _lazyMethod(proto, key, make) {
   Object.defineProperty(proto, key, {
@@ -44012,7 +44012,7 @@ var ZodRealError = /* @__PURE__ */ $constructor("ZodError", initializer2, void 0
   Parent: Error
 });
 
-// ../main/node_modules/zod/v4/classic/parse.js
+// node_modules/zod/v4/classic/parse.js
 var parse3 = /* @__PURE__ */ _parse(ZodRealError);
 var parseAsync2 = /* @__PURE__ */ _parseAsync(ZodRealError);
 var safeParse2 = /* @__PURE__ */ _safeParse(ZodRealError);
@@ -44026,7 +44026,7 @@ var safeDecode2 = /* @__PURE__ */ _safeDecode(ZodRealError);
 var safeEncodeAsync2 = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 var safeDecodeAsync2 = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-// ../main/node_modules/zod/v4/classic/schemas.js
+// node_modules/zod/v4/classic/schemas.js
 function _ensureDefaultLocale() {
   if (!globalConfig.localeError)
     config(en_default());
@@ -45491,7 +45491,7 @@ function preprocess(fn, schema) {
   });
 }
 
-// ../main/node_modules/zod/v4/classic/compat.js
+// node_modules/zod/v4/classic/compat.js
 var ZodIssueCode = {
   invalid_type: "invalid_type",
   too_big: "too_big",
@@ -45517,7 +45517,7 @@ var ZodFirstPartyTypeKind;
 /* @__PURE__ */ (function(ZodFirstPartyTypeKind2) {
 })(ZodFirstPartyTypeKind || (ZodFirstPartyTypeKind = {}));
 
-// ../main/node_modules/zod/v4/classic/iso.js
+// node_modules/zod/v4/classic/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodISODate: () => ZodISODate,
@@ -45542,7 +45542,7 @@ function duration2(params) {
   return _isoDuration(ZodISODuration, params);
 }
 
-// ../main/node_modules/zod/v4/classic/from-json-schema.js
+// node_modules/zod/v4/classic/from-json-schema.js
 var z = {
   ...schemas_exports2,
   ...checks_exports2,
@@ -46275,7 +46275,7 @@ function fromJSONSchema(schema, params) {
   return convertSchema(normalized, ctx);
 }
 
-// ../main/node_modules/zod/v4/core/visit.js
+// node_modules/zod/v4/core/visit.js
 var RESOLVING = /* @__PURE__ */ Symbol("z.visit/resolving");
 function visit(schema, fnOrHandlers) {
   const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node3, rewritten) => {
@@ -46430,7 +46430,7 @@ function visit(schema, fnOrHandlers) {
   return run(schema);
 }
 
-// ../main/node_modules/zod/v4/classic/deep-partial.js
+// node_modules/zod/v4/classic/deep-partial.js
 function deepPartial(schema) {
   return visit(schema, {
     object: (s) => s.partial(),
@@ -46442,7 +46442,7 @@ function deepPartial(schema) {
   });
 }
 
-// ../main/node_modules/zod/v4/classic/in-out.js
+// node_modules/zod/v4/classic/in-out.js
 function withChecks(side, checks) {
   if (!checks?.length)
     return side;
@@ -46472,7 +46472,7 @@ function output(schema) {
   });
 }
 
-// ../main/node_modules/zod/v4/classic/coerce.js
+// node_modules/zod/v4/classic/coerce.js
 var coerce_exports = {};
 __export(coerce_exports, {
   bigint: () => bigint3,
@@ -47499,7 +47499,7 @@ function closestName(word, candidates2) {
   return best;
 }
 
-// ../main/node_modules/@noble/hashes/_u64.js
+// node_modules/@noble/hashes/_u64.js
 var fromNumH = (n) => n / 2 ** 32 | 0;
 var fromNumL = (n) => n >>> 0;
 function setU64FromNum(view, byteOffset, n, isLE) {
@@ -47509,7 +47509,7 @@ function setU64FromNum(view, byteOffset, n, isLE) {
   view.setUint32(byteOffset + 4, isLE ? h : l, isLE);
 }
 
-// ../main/node_modules/@noble/hashes/utils.js
+// node_modules/@noble/hashes/utils.js
 function isBytes(a) {
   return a instanceof Uint8Array || ArrayBuffer.isView(a) && a.constructor.name === "Uint8Array" && "BYTES_PER_ELEMENT" in a && a.BYTES_PER_ELEMENT === 1;
 }
@@ -47629,7 +47629,7 @@ var oidNist = (suffix) => ({
   oid: Uint8Array.from([6, 9, 96, 134, 72, 1, 101, 3, 4, 2, suffix])
 });
 
-// ../main/node_modules/@noble/hashes/_md.js
+// node_modules/@noble/hashes/_md.js
 function Chi(a, b, c) {
   return a & b ^ ~a & c;
 }
@@ -47742,7 +47742,7 @@ var SHA256_IV = /* @__PURE__ */ Uint32Array.from([
   1541459225
 ]);
 
-// ../main/node_modules/@noble/hashes/sha2.js
+// node_modules/@noble/hashes/sha2.js
 var SHA256_K = /* @__PURE__ */ Uint32Array.from([
   1116352408,
   1899447441,
@@ -50993,7 +50993,7 @@ function cellValue(canonical, cell) {
 // src/sources/formats/csv.ts
 import { extname } from "node:path";
 
-// ../main/node_modules/csv-parse/lib/api/CsvError.js
+// node_modules/csv-parse/lib/api/CsvError.js
 var CsvError = class _CsvError extends Error {
   constructor(code3, message, options, ...contexts) {
     if (Array.isArray(message)) message = message.join(" ").trim();
@@ -51011,12 +51011,12 @@ var CsvError = class _CsvError extends Error {
   }
 };
 
-// ../main/node_modules/csv-parse/lib/utils/is_object.js
+// node_modules/csv-parse/lib/utils/is_object.js
 var is_object = function(obj) {
   return typeof obj === "object" && obj !== null && !Array.isArray(obj);
 };
 
-// ../main/node_modules/csv-parse/lib/api/normalize_columns_array.js
+// node_modules/csv-parse/lib/api/normalize_columns_array.js
 var normalize_columns_array = function(columns) {
   const normalizedColumns = [];
   for (let i = 0, l = columns.length; i < l; i++) {
@@ -51045,7 +51045,7 @@ var normalize_columns_array = function(columns) {
   return normalizedColumns;
 };
 
-// ../main/node_modules/csv-parse/lib/utils/ResizeableBuffer.js
+// node_modules/csv-parse/lib/utils/ResizeableBuffer.js
 var ResizeableBuffer = class {
   constructor(size = 100) {
     this.size = size;
@@ -51109,7 +51109,7 @@ var ResizeableBuffer = class {
 };
 var ResizeableBuffer_default = ResizeableBuffer;
 
-// ../main/node_modules/csv-parse/lib/api/init_state.js
+// node_modules/csv-parse/lib/api/init_state.js
 var init_state = function(options) {
   const timchars = [
     // Basic Latin
@@ -51224,14 +51224,14 @@ var init_state = function(options) {
   };
 };
 
-// ../main/node_modules/csv-parse/lib/utils/underscore.js
+// node_modules/csv-parse/lib/utils/underscore.js
 var underscore = function(str) {
   return str.replace(/([A-Z])/g, function(_, match) {
     return "_" + match.toLowerCase();
   });
 };
 
-// ../main/node_modules/csv-parse/lib/api/normalize_options.js
+// node_modules/csv-parse/lib/api/normalize_options.js
 var normalize_options = function(opts) {
   const options = {};
   for (const opt in opts) {
@@ -51817,7 +51817,7 @@ var normalize_options = function(opts) {
   return options;
 };
 
-// ../main/node_modules/csv-parse/lib/utils/delimiter_discover.js
+// node_modules/csv-parse/lib/utils/delimiter_discover.js
 var delimiter_discover = function(records, options) {
   if (!options) {
     ({ delimiter_auto: options } = normalize_options({ delimiter_auto: true }));
@@ -51867,7 +51867,7 @@ var std = function(array2) {
   );
 };
 
-// ../main/node_modules/csv-parse/lib/api/index.js
+// node_modules/csv-parse/lib/api/index.js
 var isRecordEmpty = function(record2) {
   return record2.every(
     (field2) => field2 == null || field2.toString && field2.toString().trim() === ""
@@ -52677,7 +52677,7 @@ var transform2 = function(original_options = {}) {
   };
 };
 
-// ../main/node_modules/csv-parse/lib/sync.js
+// node_modules/csv-parse/lib/sync.js
 var parse4 = function(data, opts = {}) {
   if (typeof data === "string") {
     data = Buffer.from(data);
@@ -56220,12 +56220,12 @@ function relabelledQuestions(base, head) {
 // src/pipeline/files.ts
 import { isAbsolute as isAbsolute2 } from "node:path";
 
-// ../main/node_modules/tinyglobby/dist/index.mjs
+// node_modules/tinyglobby/dist/index.mjs
 import { readdir, readdirSync, realpath, realpathSync, stat as stat4, statSync } from "fs";
 import { isAbsolute, posix, resolve as resolve3 } from "path";
 import { fileURLToPath } from "url";
 
-// ../main/node_modules/fdir/dist/index.mjs
+// node_modules/fdir/dist/index.mjs
 import { createRequire } from "module";
 import { basename as basename2, dirname as dirname4, normalize, relative, resolve as resolve2, sep } from "path";
 import * as nativeFs from "fs";
@@ -56734,7 +56734,7 @@ var Builder = class {
   }
 };
 
-// ../main/node_modules/tinyglobby/dist/index.mjs
+// node_modules/tinyglobby/dist/index.mjs
 var import_picomatch = __toESM(require_picomatch2(), 1);
 var isReadonlyArray = Array.isArray;
 var BACKSLASHES = /\\/g;
@@ -57295,7 +57295,7 @@ function linearTrend(values) {
   return { points: n, slope, ci, change: slope * (n - 1), significant: !flat && (ci[0] > 0 || ci[1] < 0) };
 }
 
-// ../main/node_modules/micromark-util-character/index.js
+// node_modules/micromark-util-character/index.js
 var asciiAlpha = regexCheck(/[A-Za-z]/);
 var asciiAlphanumeric = regexCheck(/[\dA-Za-z]/);
 var asciiAtext = regexCheck(/[#-'*+\--9=?A-Z^-~]/);
@@ -57314,7 +57314,7 @@ function regexCheck(regex) {
   }
 }
 
-// ../main/node_modules/unist-util-is/lib/index.js
+// node_modules/unist-util-is/lib/index.js
 var convert = (
   // Note: overloads in JSDoc can’t yet use different `@template`s.
   /**
@@ -57413,12 +57413,12 @@ function looksLikeANode(value2) {
   return value2 !== null && typeof value2 === "object" && "type" in value2;
 }
 
-// ../main/node_modules/unist-util-visit-parents/lib/color.node.js
+// node_modules/unist-util-visit-parents/lib/color.node.js
 function color(d) {
   return "\x1B[33m" + d + "\x1B[39m";
 }
 
-// ../main/node_modules/unist-util-visit-parents/lib/index.js
+// node_modules/unist-util-visit-parents/lib/index.js
 var empty2 = [];
 var CONTINUE = true;
 var EXIT2 = false;
@@ -57538,7 +57538,7 @@ function toResult(value2) {
   return value2 === null || value2 === void 0 ? empty2 : [value2];
 }
 
-// ../main/node_modules/mdast-util-gfm-autolink-literal/lib/index.js
+// node_modules/mdast-util-gfm-autolink-literal/lib/index.js
 var inConstruct = "phrasing";
 var notInConstruct = ["autolink", "link", "image", "label"];
 function gfmAutolinkLiteralToMarkdown() {
@@ -57569,7 +57569,7 @@ function gfmAutolinkLiteralToMarkdown() {
   };
 }
 
-// ../main/node_modules/mdast-util-gfm-footnote/lib/index.js
+// node_modules/mdast-util-gfm-footnote/lib/index.js
 footnoteReference.peek = footnoteReferencePeek;
 function footnoteReferencePeek() {
   return "[";
@@ -57627,7 +57627,7 @@ function mapAll(line, index, blank) {
   return (blank ? "" : "    ") + line;
 }
 
-// ../main/node_modules/mdast-util-gfm-strikethrough/lib/index.js
+// node_modules/mdast-util-gfm-strikethrough/lib/index.js
 var constructsWithoutStrikethrough = [
   "autolink",
   "destinationLiteral",
@@ -57671,7 +57671,7 @@ function peekDelete() {
   return "~";
 }
 
-// ../main/node_modules/markdown-table/index.js
+// node_modules/markdown-table/index.js
 function defaultStringLength(value2) {
   return value2.length;
 }
@@ -57814,7 +57814,7 @@ function toAlignment(value2) {
   return code3 === 67 || code3 === 99 ? 99 : code3 === 76 || code3 === 108 ? 108 : code3 === 82 || code3 === 114 ? 114 : 0;
 }
 
-// ../main/node_modules/mdast-util-phrasing/lib/index.js
+// node_modules/mdast-util-phrasing/lib/index.js
 var phrasing = (
   /** @type {(node?: unknown) => node is Exclude<PhrasingContent, Html>} */
   convert([
@@ -57842,7 +57842,7 @@ var phrasing = (
   ])
 );
 
-// ../main/node_modules/zwitch/index.js
+// node_modules/zwitch/index.js
 var own2 = {}.hasOwnProperty;
 function zwitch(key, options) {
   const settings = options || {};
@@ -57863,7 +57863,7 @@ function zwitch(key, options) {
   return one2;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/configure.js
+// node_modules/mdast-util-to-markdown/lib/configure.js
 var own3 = {}.hasOwnProperty;
 function configure(base, extension) {
   let index = -1;
@@ -57911,7 +57911,7 @@ function map2(left, right) {
   }
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/blockquote.js
+// node_modules/mdast-util-to-markdown/lib/handle/blockquote.js
 function blockquote(node3, _, state, info) {
   const exit = state.enter("blockquote");
   const tracker = state.createTracker(info);
@@ -57928,7 +57928,7 @@ function map3(line, _, blank) {
   return ">" + (blank ? "" : " ") + line;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/pattern-in-scope.js
+// node_modules/mdast-util-to-markdown/lib/util/pattern-in-scope.js
 function patternInScope(stack, pattern) {
   return listInScope(stack, pattern.inConstruct, true) && !listInScope(stack, pattern.notInConstruct, false);
 }
@@ -57948,7 +57948,7 @@ function listInScope(stack, list3, none) {
   return false;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/break.js
+// node_modules/mdast-util-to-markdown/lib/handle/break.js
 function hardBreak(_, _1, state, info) {
   let index = -1;
   while (++index < state.unsafe.length) {
@@ -57960,7 +57960,7 @@ function hardBreak(_, _1, state, info) {
   return "\\\n";
 }
 
-// ../main/node_modules/longest-streak/index.js
+// node_modules/longest-streak/index.js
 function longestStreak(value2, substring) {
   const source = String(value2);
   let index = source.indexOf(substring);
@@ -57984,7 +57984,7 @@ function longestStreak(value2, substring) {
   return max;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/format-code-as-indented.js
+// node_modules/mdast-util-to-markdown/lib/util/format-code-as-indented.js
 function formatCodeAsIndented(node3, state) {
   return Boolean(
     state.options.fences === false && node3.value && // If there’s no info…
@@ -57994,7 +57994,7 @@ function formatCodeAsIndented(node3, state) {
   );
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/check-fence.js
+// node_modules/mdast-util-to-markdown/lib/util/check-fence.js
 function checkFence(state) {
   const marker = state.options.fence || "`";
   if (marker !== "`" && marker !== "~") {
@@ -58005,7 +58005,7 @@ function checkFence(state) {
   return marker;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/code.js
+// node_modules/mdast-util-to-markdown/lib/handle/code.js
 function code(node3, _, state, info) {
   const marker = checkFence(state);
   const raw = node3.value || "";
@@ -58057,7 +58057,7 @@ function map4(line, _, blank) {
   return (blank ? "" : "    ") + line;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/check-quote.js
+// node_modules/mdast-util-to-markdown/lib/util/check-quote.js
 function checkQuote(state) {
   const marker = state.options.quote || '"';
   if (marker !== '"' && marker !== "'") {
@@ -58068,7 +58068,7 @@ function checkQuote(state) {
   return marker;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/definition.js
+// node_modules/mdast-util-to-markdown/lib/handle/definition.js
 function definition(node3, _, state, info) {
   const quote = checkQuote(state);
   const suffix = quote === '"' ? "Quote" : "Apostrophe";
@@ -58124,7 +58124,7 @@ function definition(node3, _, state, info) {
   return value2;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/check-emphasis.js
+// node_modules/mdast-util-to-markdown/lib/util/check-emphasis.js
 function checkEmphasis(state) {
   const marker = state.options.emphasis || "*";
   if (marker !== "*" && marker !== "_") {
@@ -58135,7 +58135,7 @@ function checkEmphasis(state) {
   return marker;
 }
 
-// ../main/node_modules/micromark-util-classify-character/index.js
+// node_modules/micromark-util-classify-character/index.js
 function classifyCharacter(code3) {
   if (code3 === null || markdownLineEndingOrSpace(code3) || unicodeWhitespace(code3)) {
     return 1;
@@ -58145,7 +58145,7 @@ function classifyCharacter(code3) {
   }
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/character.js
+// node_modules/mdast-util-to-markdown/lib/util/character.js
 function firstCharacter(value2) {
   const code3 = value2.codePointAt(0);
   return code3 === void 0 ? "" : String.fromCodePoint(code3);
@@ -58155,12 +58155,12 @@ function lastCharacter(value2) {
   return code3 !== void 0 && code3 > 65535 ? value2.slice(-2) : value2.slice(-1);
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/encode-character-reference.js
+// node_modules/mdast-util-to-markdown/lib/util/encode-character-reference.js
 function encodeCharacterReference(code3) {
   return "&#x" + code3.toString(16).toUpperCase() + ";";
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/encode-info.js
+// node_modules/mdast-util-to-markdown/lib/util/encode-info.js
 function encodeInfo(outside, inside, marker) {
   const outsideKind = classifyCharacter(outside);
   const insideKind = classifyCharacter(inside);
@@ -58202,7 +58202,7 @@ function encodeInfo(outside, inside, marker) {
   );
 }
 
-// ../main/node_modules/micromark-util-html-tag-name/index.js
+// node_modules/micromark-util-html-tag-name/index.js
 var htmlBlockNames = [
   "address",
   "article",
@@ -58269,7 +58269,7 @@ var htmlBlockNames = [
 ];
 var htmlRawNames = ["pre", "script", "style", "textarea"];
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/html-kind.js
+// node_modules/mdast-util-to-markdown/lib/util/html-kind.js
 function htmlKind(value2) {
   if (value2.charCodeAt(0) !== 60) return;
   const next = value2.charCodeAt(1);
@@ -58296,7 +58296,7 @@ function htmlKind(value2) {
   return htmlBlockNames.includes(name) ? 6 : 7;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/container-phrasing.js
+// node_modules/mdast-util-to-markdown/lib/util/container-phrasing.js
 var builtins = /* @__PURE__ */ new Map([
   ["*", false],
   ["_", true]
@@ -58672,7 +58672,7 @@ function serialize2(items, before, after) {
   return result;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/emphasis.js
+// node_modules/mdast-util-to-markdown/lib/handle/emphasis.js
 emphasis.attention = attention;
 emphasis.peek = peek;
 function emphasis(node3, _, state, info) {
@@ -58694,7 +58694,7 @@ function peek(_, _1, state) {
   return state.options.emphasis || "*";
 }
 
-// ../main/node_modules/unist-util-visit/lib/index.js
+// node_modules/unist-util-visit/lib/index.js
 function visit2(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, maybeReverse) {
   let check3;
   let visitors;
@@ -58729,7 +58729,7 @@ function wrap(visitor) {
   }
 }
 
-// ../main/node_modules/mdast-util-to-string/lib/index.js
+// node_modules/mdast-util-to-string/lib/index.js
 var emptyOptions = {};
 function toString(value2, options) {
   const settings = options || emptyOptions;
@@ -58766,7 +58766,7 @@ function node2(value2) {
   return Boolean(value2 && typeof value2 === "object");
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/format-heading-as-setext.js
+// node_modules/mdast-util-to-markdown/lib/util/format-heading-as-setext.js
 function formatHeadingAsSetext(node3, state) {
   let literalWithBreak = false;
   visit2(node3, function(node4) {
@@ -58780,7 +58780,7 @@ function formatHeadingAsSetext(node3, state) {
   );
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/heading.js
+// node_modules/mdast-util-to-markdown/lib/handle/heading.js
 function heading(node3, _, state, info) {
   const rank = Math.max(Math.min(6, node3.depth || 1), 1);
   const tracker = state.createTracker(info);
@@ -58823,7 +58823,7 @@ function heading(node3, _, state, info) {
   return value2;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/html.js
+// node_modules/mdast-util-to-markdown/lib/handle/html.js
 html.peek = htmlPeek;
 function html(node3) {
   return node3.value || "";
@@ -58832,7 +58832,7 @@ function htmlPeek() {
   return "<";
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/image.js
+// node_modules/mdast-util-to-markdown/lib/handle/image.js
 image.peek = imagePeek;
 function image(node3, _, state, info) {
   const quote = checkQuote(state);
@@ -58889,7 +58889,7 @@ function imagePeek() {
   return "!";
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/image-reference.js
+// node_modules/mdast-util-to-markdown/lib/handle/image-reference.js
 imageReference.peek = imageReferencePeek;
 function imageReference(node3, _, state, info) {
   const type = node3.referenceType;
@@ -58930,7 +58930,7 @@ function imageReferencePeek() {
   return "!";
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/inline-code.js
+// node_modules/mdast-util-to-markdown/lib/handle/inline-code.js
 inlineCode.peek = inlineCodePeek;
 function inlineCode(node3, _, state) {
   let value2 = node3.value || "";
@@ -58961,7 +58961,7 @@ function inlineCodePeek() {
   return "`";
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/format-link-as-autolink.js
+// node_modules/mdast-util-to-markdown/lib/util/format-link-as-autolink.js
 function formatLinkAsAutolink(node3, state) {
   const raw = toString(node3);
   return Boolean(
@@ -58976,7 +58976,7 @@ function formatLinkAsAutolink(node3, state) {
   );
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/link.js
+// node_modules/mdast-util-to-markdown/lib/handle/link.js
 link.peek = linkPeek;
 function link(node3, _, state, info) {
   const quote = checkQuote(state);
@@ -59065,7 +59065,7 @@ function linkPeek(node3, _, state) {
   return formatLinkAsAutolink(node3, state) ? "<" : "[";
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/link-reference.js
+// node_modules/mdast-util-to-markdown/lib/handle/link-reference.js
 linkReference.peek = linkReferencePeek;
 function linkReference(node3, _, state, info) {
   const type = node3.referenceType;
@@ -59106,7 +59106,7 @@ function linkReferencePeek() {
   return "[";
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/check-bullet.js
+// node_modules/mdast-util-to-markdown/lib/util/check-bullet.js
 function checkBullet(state) {
   const marker = state.options.bullet || "*";
   if (marker !== "*" && marker !== "+" && marker !== "-") {
@@ -59117,7 +59117,7 @@ function checkBullet(state) {
   return marker;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/check-bullet-other.js
+// node_modules/mdast-util-to-markdown/lib/util/check-bullet-other.js
 function checkBulletOther(state) {
   const bullet = checkBullet(state);
   const bulletOther = state.options.bulletOther;
@@ -59137,7 +59137,7 @@ function checkBulletOther(state) {
   return bulletOther;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/check-bullet-ordered.js
+// node_modules/mdast-util-to-markdown/lib/util/check-bullet-ordered.js
 function checkBulletOrdered(state) {
   const marker = state.options.bulletOrdered || ".";
   if (marker !== "." && marker !== ")") {
@@ -59148,7 +59148,7 @@ function checkBulletOrdered(state) {
   return marker;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/check-rule.js
+// node_modules/mdast-util-to-markdown/lib/util/check-rule.js
 function checkRule(state) {
   const marker = state.options.rule || "*";
   if (marker !== "*" && marker !== "-" && marker !== "_") {
@@ -59159,7 +59159,7 @@ function checkRule(state) {
   return marker;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/list.js
+// node_modules/mdast-util-to-markdown/lib/handle/list.js
 function list2(node3, parent, state, info) {
   const exit = state.enter("list");
   const bulletCurrent = state.bulletCurrent;
@@ -59199,7 +59199,7 @@ function list2(node3, parent, state, info) {
   return value2;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/check-list-item-indent.js
+// node_modules/mdast-util-to-markdown/lib/util/check-list-item-indent.js
 function checkListItemIndent(state) {
   const style = state.options.listItemIndent || "one";
   if (style !== "tab" && style !== "one" && style !== "mixed") {
@@ -59210,7 +59210,7 @@ function checkListItemIndent(state) {
   return style;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/list-item.js
+// node_modules/mdast-util-to-markdown/lib/handle/list-item.js
 function listItem(node3, parent, state, info) {
   const listItemIndent = checkListItemIndent(state);
   let bullet = state.bulletCurrent || checkBullet(state);
@@ -59239,7 +59239,7 @@ function listItem(node3, parent, state, info) {
   }
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/paragraph.js
+// node_modules/mdast-util-to-markdown/lib/handle/paragraph.js
 function paragraph(node3, _, state, info) {
   const exit = state.enter("paragraph");
   const subexit = state.enter("phrasing");
@@ -59249,7 +59249,7 @@ function paragraph(node3, _, state, info) {
   return value2;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/root.js
+// node_modules/mdast-util-to-markdown/lib/handle/root.js
 function root(node3, _, state, info) {
   const hasPhrasing = node3.children.some(function(d) {
     return phrasing(d);
@@ -59261,7 +59261,7 @@ function root(node3, _, state, info) {
   return value2;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/check-strong.js
+// node_modules/mdast-util-to-markdown/lib/util/check-strong.js
 function checkStrong(state) {
   const marker = state.options.strong || "*";
   if (marker !== "*" && marker !== "_") {
@@ -59272,7 +59272,7 @@ function checkStrong(state) {
   return marker;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/strong.js
+// node_modules/mdast-util-to-markdown/lib/handle/strong.js
 strong.attention = attention2;
 strong.peek = peek2;
 function strong(node3, _, state, info) {
@@ -59294,7 +59294,7 @@ function peek2(_, _1, state) {
   return state.options.strong || "*";
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/text.js
+// node_modules/mdast-util-to-markdown/lib/handle/text.js
 function text2(node3, parent, state, info) {
   const siblings = parent ? parent.children : [];
   const index = state.indexStack[state.indexStack.length - 1];
@@ -59305,7 +59305,7 @@ function text2(node3, parent, state, info) {
   });
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/check-rule-repetition.js
+// node_modules/mdast-util-to-markdown/lib/util/check-rule-repetition.js
 function checkRuleRepetition(state) {
   const repetition = state.options.ruleRepetition || 3;
   if (repetition < 3) {
@@ -59316,13 +59316,13 @@ function checkRuleRepetition(state) {
   return repetition;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/thematic-break.js
+// node_modules/mdast-util-to-markdown/lib/handle/thematic-break.js
 function thematicBreak(_, _1, state) {
   const value2 = (checkRule(state) + (state.options.ruleSpaces ? " " : "")).repeat(checkRuleRepetition(state));
   return state.options.ruleSpaces ? value2.slice(0, -1) : value2;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/handle/index.js
+// node_modules/mdast-util-to-markdown/lib/handle/index.js
 var handle = {
   blockquote,
   break: hardBreak,
@@ -59346,7 +59346,7 @@ var handle = {
   thematicBreak
 };
 
-// ../main/node_modules/mdast-util-to-markdown/lib/join.js
+// node_modules/mdast-util-to-markdown/lib/join.js
 var join3 = [joinDefaults];
 function joinDefaults(left, right, parent, state) {
   if (right.type === "code" && formatCodeAsIndented(right, state) && (left.type === "list" || left.type === right.type && formatCodeAsIndented(left, state))) {
@@ -59382,7 +59382,7 @@ function joinDefaults(left, right, parent, state) {
   }
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/unsafe.js
+// node_modules/mdast-util-to-markdown/lib/unsafe.js
 var fullPhrasingSpans = [
   "autolink",
   "destinationLiteral",
@@ -59542,7 +59542,7 @@ while (++code2 < 33) {
   unsafe.push({ character: String.fromCharCode(code2), inConstruct: "autolink" });
 }
 
-// ../main/node_modules/character-entities/index.js
+// node_modules/character-entities/index.js
 var characterEntities = {
   AElig: "\xC6",
   AMP: "&",
@@ -61671,13 +61671,13 @@ var characterEntities = {
   zwnj: "\u200C"
 };
 
-// ../main/node_modules/decode-named-character-reference/index.js
+// node_modules/decode-named-character-reference/index.js
 var own4 = {}.hasOwnProperty;
 function decodeNamedCharacterReference(value2) {
   return own4.call(characterEntities, value2) ? characterEntities[value2] : false;
 }
 
-// ../main/node_modules/micromark-util-decode-numeric-character-reference/index.js
+// node_modules/micromark-util-decode-numeric-character-reference/index.js
 function decodeNumericCharacterReference(value2, base) {
   const code3 = Number.parseInt(value2, base);
   if (
@@ -61695,7 +61695,7 @@ function decodeNumericCharacterReference(value2, base) {
   return String.fromCodePoint(code3);
 }
 
-// ../main/node_modules/micromark-util-decode-string/index.js
+// node_modules/micromark-util-decode-string/index.js
 var characterEscapeOrReference = /\\([!-/:-@[-`{-~])|&(#(?:\d{1,7}|x[\da-f]{1,6})|[\da-z]{1,31});/gi;
 function decodeString(value2) {
   return value2.replace(characterEscapeOrReference, decode3);
@@ -61713,7 +61713,7 @@ function decode3($0, $1, $2) {
   return decodeNamedCharacterReference($2) || $0;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/association.js
+// node_modules/mdast-util-to-markdown/lib/util/association.js
 function association(node3) {
   if (node3.label || !node3.identifier) {
     return node3.label || "";
@@ -61721,7 +61721,7 @@ function association(node3) {
   return decodeString(node3.identifier);
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/compile-pattern.js
+// node_modules/mdast-util-to-markdown/lib/util/compile-pattern.js
 function compilePattern(pattern) {
   if (!pattern._compiled) {
     const before = (pattern.atBreak ? "[\\r\\n][\\t ]*" : "") + (pattern.before ? "(?:" + pattern.before + ")" : "");
@@ -61733,7 +61733,7 @@ function compilePattern(pattern) {
   return pattern._compiled;
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/container-flow.js
+// node_modules/mdast-util-to-markdown/lib/util/container-flow.js
 function containerFlow(parent, state, info) {
   const indexStack = state.indexStack;
   const children = parent.children || [];
@@ -61782,7 +61782,7 @@ function between(left, right, parent, state) {
   return "\n\n";
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/indent-lines.js
+// node_modules/mdast-util-to-markdown/lib/util/indent-lines.js
 var eol = /\r?\n|\r/g;
 function indentLines(value2, map5) {
   const result = [];
@@ -61802,7 +61802,7 @@ function indentLines(value2, map5) {
   }
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/safe.js
+// node_modules/mdast-util-to-markdown/lib/util/safe.js
 var own5 = {}.hasOwnProperty;
 function safe(state, input2, config2) {
   const value2 = (config2.before || "") + (input2 || "") + (config2.after || "");
@@ -61918,7 +61918,7 @@ function escapeBackslashes(value2, after) {
   return results.join("");
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/util/track.js
+// node_modules/mdast-util-to-markdown/lib/util/track.js
 function track(config2) {
   const options = config2 || {};
   const now = options.now || {};
@@ -61942,7 +61942,7 @@ function track(config2) {
   }
 }
 
-// ../main/node_modules/mdast-util-to-markdown/lib/index.js
+// node_modules/mdast-util-to-markdown/lib/index.js
 function toMarkdown(tree, options) {
   const settings = options || {};
   const state = {
@@ -62019,7 +62019,7 @@ function safeBound(value2, config2) {
   return safe(this, value2, config2);
 }
 
-// ../main/node_modules/mdast-util-gfm-table/lib/index.js
+// node_modules/mdast-util-gfm-table/lib/index.js
 function gfmTableToMarkdown(options) {
   const settings = options || {};
   const {
@@ -62156,7 +62156,7 @@ function formatHeadingAsSetext2(node3, state) {
   );
 }
 
-// ../main/node_modules/mdast-util-gfm-task-list-item/lib/index.js
+// node_modules/mdast-util-gfm-task-list-item/lib/index.js
 function gfmTaskListItemToMarkdown() {
   return {
     handlers: { paragraph: paragraphWithTaskListItem },
@@ -62201,7 +62201,7 @@ function taskListItemParagraph(node3) {
   }
 }
 
-// ../main/node_modules/mdast-util-gfm/lib/index.js
+// node_modules/mdast-util-gfm/lib/index.js
 function gfmToMarkdown(options) {
   return {
     extensions: [
@@ -63507,7 +63507,7 @@ function ledgerStatus(entries, current) {
   return { looks: count2, earlier, clean: count2 <= 1 };
 }
 
-// ../main/node_modules/@noble/hashes/hmac.js
+// node_modules/@noble/hashes/hmac.js
 var _HMAC = class {
   oHash;
   iHash;
