@@ -768,17 +768,15 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
   return rendered;
 }
 
-/** Lists whose rows are cut by their own table rows (the tag table is short: no guess needed). */
-type RowKey = Exclude<keyof Limits, 'tags'>;
-
 /**
  * A first guess at the rows of list `key` to keep, so that a render of ~`maxLength` characters is repeated a few
  * times rather than once per step of a bisection: the rows are dropped from the end until their serialised lines
  * cover `excess`. Without `tablePipeAlign` each row is one line of its own length.
  */
 function guessCount(lists: Lists, key: keyof Limits, shown: number, excess: number): number | undefined {
+  // The tag table is short enough to search without a guess.
   if (key === 'tags') return undefined;
-  const list = { missing: lists.missing, main: lists.main.list, extra: lists.extra?.list, fixed: lists.fixed }[key satisfies RowKey];
+  const list = { missing: lists.missing, main: lists.main.list, extra: lists.extra?.list, fixed: lists.fixed }[key];
   if (list === undefined) return undefined;
   const lines = serialise({ type: 'root', children: [table(list.header, list.rows.slice(0, shown))] }).split('\n');
   // Header, delimiter row, one line per row, and the final newline's empty string.

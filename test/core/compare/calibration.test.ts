@@ -1,19 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type CalibrationRecord, judgeMayGate } from '../../../src/core/compare/calibration.js';
-
-function record(fields: Partial<CalibrationRecord>): CalibrationRecord {
-  return {
-    model: 'judge-1',
-    promptVersion: 'correctness-v1',
-    kind: 'correctness',
-    kappa: 0.72,
-    observed: 0.9,
-    expected: 0.64,
-    n: 100,
-    date: '2026-11-01T08:30:00Z',
-    ...fields,
-  };
-}
+import { judgeMayGate } from '../../../src/core/compare/calibration.js';
+import { calibrationRecord as record } from '../../helpers/outcomes.js';
 
 const JUDGE = { model: 'judge-1', promptVersion: 'correctness-v1' } as const;
 

@@ -15,6 +15,7 @@ import { meanIntervals, studentTInterval } from '../../../src/core/stats/mean-in
 import { mcnemar } from '../../../src/core/stats/mcnemar.js';
 import { mcnemarSampleSize, pairedMeanSampleSize } from '../../../src/core/stats/power.js';
 import { MAX_PERMUTATIONS, signFlipPValue } from '../../../src/core/stats/randomization.js';
+import { questionOutcomes } from '../../helpers/outcomes.js';
 
 type Values = Readonly<Record<string, number | undefined>>;
 
@@ -44,28 +45,16 @@ function run(rows: readonly Row[], extra: Partial<QuestionOutcomes> = {}): Quest
         binary: new Set(names.filter((name) => BINARY_COLUMNS.includes(name))),
       }
     : undefined;
-  return {
-    size: rows.length,
+  return questionOutcomes({
     ids,
     questions: ids.map((id) => `${id}?`),
     tags: rows.map((row) => row.tags ?? []),
     goldKeys: rows.map((row) => row.labels ?? 'same labels'),
     goldFound: rows.map((row) => row.goldFound),
     columns: new Map(names.map((name) => [name, Float64Array.from(rows, (row) => value(row, name))])),
-    labelPairs: [],
-    noClaims: 0,
-    judgeErrors: 0,
-    judges: [],
-    noRelevant: 0,
-    idsFromQuestion: 0,
-    retrievalByText: 0,
-    correctByRule: 0,
-    refusedByDetector: 0,
-    formats: ['jsonl'],
-    scores: new Map(),
     ...(repeats === undefined ? {} : { repeats }),
     ...extra,
-  };
+  });
 }
 
 /** `count` questions id-prefix-0…, each with the same values. */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { blockedMetrics, judgeStatuses } from '../../../src/core/compare/judge-gate.js';
 import type { CalibrationRecord } from '../../../src/core/compare/calibration.js';
+import { calibrationRecord as calibration } from '../../helpers/outcomes.js';
 import { correctnessPairs, type Question } from '../../helpers/paired-runs.js';
 import { runCli, tempDir, writeJsonl } from '../../helpers/files.js';
 import { judgeNote } from '../../../src/render/gate-words.js';
@@ -15,20 +16,6 @@ function judgedDrop(): { base: Question[]; head: Question[] } {
   const { base, head } = correctnessPairs({ bothRight: 250, fixed: 60, broken: 95, bothWrong: 95 });
   const judged = (records: Question[]) => records.map((record) => ({ ...record, judged_by: { correct: JUDGE } }));
   return { base: judged(base), head: judged(head) };
-}
-
-function calibration(fields: Partial<CalibrationRecord>): CalibrationRecord {
-  return {
-    model: 'judge-1',
-    promptVersion: 'correctness-v1',
-    kind: 'correctness',
-    kappa: 0.72,
-    observed: 0.9,
-    expected: 0.64,
-    n: 100,
-    date: '2026-11-01T00:00:00Z',
-    ...fields,
-  };
 }
 
 async function compare(base: object[], head: object[], records: CalibrationRecord[] = [], extra: string[] = []) {

@@ -5,6 +5,7 @@ import { compareConfig } from '../../../src/core/compare/settings.js';
 import type { QuestionOutcomes } from '../../../src/core/scoring/outcomes.js';
 import { summarizeRun } from '../../../src/core/scoring/summary.js';
 import { Random } from '../../../src/core/stats/random.js';
+import { questionOutcomes } from '../../helpers/outcomes.js';
 
 const QUESTIONS = 300;
 const REPEATS = 5;
@@ -34,28 +35,12 @@ function run(random: Random, p: ArrayLike<number>): QuestionOutcomes {
     return passes / REPEATS;
   });
   const runs = new Float64Array(QUESTIONS).fill(REPEATS);
-  return {
-    size: QUESTIONS,
+  return questionOutcomes({
     ids,
-    questions: ids,
-    tags: ids.map(() => []),
-    goldKeys: ids.map(() => 'same labels'),
-    goldFound: ids.map(() => undefined),
     columns: new Map([
       ['correct', rates],
       ['answerable', new Float64Array(QUESTIONS).fill(1)],
     ]),
-    labelPairs: [],
-    noClaims: 0,
-    judgeErrors: 0,
-    judges: [],
-    noRelevant: 0,
-    idsFromQuestion: 0,
-    retrievalByText: 0,
-    correctByRule: 0,
-    refusedByDetector: 0,
-    formats: ['jsonl'],
-    scores: new Map(),
     repeats: {
       runs,
       counts: new Map([
@@ -64,7 +49,7 @@ function run(random: Random, p: ArrayLike<number>): QuestionOutcomes {
       ]),
       binary: new Set(['correct', 'answerable']),
     },
-  };
+  });
 }
 
 /** Runs base and head `seeds` times, head's probabilities shifted down by `shift`; the share of significant and failing comparisons. */
