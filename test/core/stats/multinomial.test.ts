@@ -203,7 +203,7 @@ describe('BinomialSampler: the outcome each uniform draws', () => {
     expect(stream.taken()).toBe(0);
   });
 
-  it('keeps the log-factorials it computed: a second draw of the same shape gives the same outcome for the same uniform', () => {
+  it('draws from its kept log-factorials as a fresh sampler does: the same uniform gives the same outcome', () => {
     const words = [...wordsFor(0.25), ...wordsFor(0.25), ...wordsFor(0.9), ...wordsFor(0.9)];
     const sampler = new BinomialSampler(scripted(words).random, 1000);
     const first = sampler.draw(1000, 0.3);
