@@ -73,7 +73,7 @@ function proportion(
   rows: Rows,
   hit: (value: number) => boolean,
   keep: (row: number) => boolean = () => true,
-  rates = false,
+  rates: boolean,
 ): MetricSummary {
   let n = 0;
   let count = 0;

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { evalConfig } from '../../../src/core/compare/settings.js';
+import type { ResultRecord } from '../../../src/core/record.js';
+import { OutcomeBuilder, type QuestionOutcomes, withoutQuestions, withRowsOf } from '../../../src/core/scoring/outcomes.js';
+import { summarizeRepeats } from '../../../src/core/scoring/repeats.js';
+import { parseRetrievalOkRule } from '../../../src/core/scoring/retrieval-ok.js';
+import { summarizeRun } from '../../../src/core/scoring/summary.js';
+
+const config = evalConfig({ k: [5], 'retrieval-ok': parseRetrievalOkRule('hit@5'), correct: { kind: 'exact' }, 'relevance-level': 1, 'ndcg-gains': new Map() });
+
+function outcomesOf(records: readonly Partial<ResultRecord>[]): QuestionOutcomes {
+  const builder = new OutcomeBuilder(config);
+  for (const record of records) builder.add({ question: `${record.id}?`, ...record } as ResultRecord);
+  return builder.build();
+}
+
+const LOW_KAPPA = 'judge-based metrics are noise until the judge is fixed.';
+
+describe('label pairs and the judge-agreement warning', () => {
+  it('pairs a human label with a judge label only when a record carries both, as strings', () => {
+    const outcomes = outcomesOf([
+      { id: 'a', human_label: 'yes', judge_label: 'yes' },
+      { id: 'b', human_label: true, judge_label: false } as Partial<ResultRecord>,
+      { id: 'c', human_label: 'no' },
+      { id: 'd', judge_label: 'no' },
+    ]);
+    expect(outcomes.labelPairs).toEqual([
+      ['yes', 'yes'],
+      ['true', 'false'],
+    ]);
+  });
+
+  it('warns below kappa 0.6 with the kappa to three decimals and the number of labels', () => {
+    // 2 agreements of 4, both raters half yes: observed 0.5 = expected 0.5, kappa 0.
+    const pairs = [
+      ['yes', 'yes'],
+      ['yes', 'no'],
+      ['no', 'yes'],
+      ['no', 'no'],
+    ] as const;
+    const summary = summarizeRun(outcomesOf(pairs.map(([human, judge], i) => ({ id: `q${i}`, human_label: human, judge_label: judge }))), config);
+    expect(summary.judgeAgreement?.kappa).toBe(0);
+    expect(summary.warnings).toContain(`judge agreement with humans is low (Cohen's kappa 0.000 < 0.6 on 4 labels): ${LOW_KAPPA}`);
+  });
+
+  it('warns when kappa is undefined (both raters gave one label to everything)', () => {
+    const summary = summarizeRun(outcomesOf(['a', 'b', 'c'].map((id) => ({ id, human_label: 'yes', judge_label: 'yes' }))), config);
+    expect(summary.judgeAgreement?.kappa).toBeNull();
+    expect(summary.warnings).toContain(`judge agreement with humans is low (Cohen's kappa undefined < 0.6 on 3 labels): ${LOW_KAPPA}`);
+  });
+
+  it('does not warn at kappa exactly 0.6, nor without labels', () => {
+    // 8 pairs: (yes, yes), (no, yes), 6 × (no, no). observed 7/8; expected 1/8·2/8 + 7/8·6/8 = 44/64;
+    // kappa = (56/64 − 44/64) / (20/64) = 0.6, exactly so in doubles too.
+    const pairs = [['yes', 'yes'], ['no', 'yes'], ...Array.from({ length: 6 }, () => ['no', 'no'])];
+    const summary = summarizeRun(outcomesOf(pairs.map(([human, judge], i) => ({ id: `q${i}`, human_label: human, judge_label: judge }))), config);
+    expect(summary.judgeAgreement?.kappa).toBe(0.6);
+    expect(summary.warnings.filter((w) => w.includes('judge agreement'))).toEqual([]);
+    const unlabelled = summarizeRun(outcomesOf([{ id: 'a', correct: true }]), config);
+    expect(unlabelled.judgeAgreement).toBeNull();
+    expect(unlabelled.warnings.filter((w) => w.includes('judge agreement'))).toEqual([]);
+  });
+});
+
+describe('repeats through withRowsOf and withoutQuestions', () => {
+  // Question a run 3 times (2 right), b twice (both wrong), c once (right).
+  const base = outcomesOf([
+    { id: 'a', run: 1, correct: true },
+    { id: 'a', run: 2, correct: false },
+    { id: 'a', run: 3, correct: true },
+    { id: 'b', run: 1, correct: false },
+    { id: 'b', run: 2, correct: false },
+    { id: 'c', run: 1, correct: true },
+  ]);
+
+  it('takes the replaced questions’ repeat counts with their values, and keeps the others', () => {
+    // b re-scored under new labels: now in 4 runs, one right.
+    const replacement = outcomesOf([1, 2, 3, 4].map((run) => ({ id: 'b', run, correct: run === 4 })));
+    const merged = withRowsOf(base, replacement);
+    expect([...merged.columns.get('correct')!]).toEqual([2 / 3, 1 / 4, 1]);
+    expect([...merged.repeats!.counts.get('correct')!]).toEqual([3, 4, 1]);
+    expect([...merged.repeats!.runs]).toEqual([3, 2, 1]);
+    expect(merged.repeats!.binary).toBe(base.repeats!.binary);
+    // The base run itself is untouched.
+    expect([...base.repeats!.counts.get('correct')!]).toEqual([3, 2, 1]);
+  });
+
+  it('counts a replaced question without repeats as one run, and a column the replacement lacks as none', () => {
+    const replacement = outcomesOf([{ id: 'a', correct: false, answer_relevance: 0.5 }]);
+    const merged = withRowsOf(base, replacement);
+    expect([...merged.repeats!.counts.get('correct')!]).toEqual([1, 2, 1]);
+    expect([...merged.repeats!.counts.get('answer_relevance')!]).toEqual([1, 0, 0]);
+  });
+
+  it('leaves out the held-out questions from the runs and the counts too', () => {
+    const { outcomes, leftOut } = withoutQuestions(base, new Set(['a', 'z']));
+    expect(leftOut).toEqual(['a']);
+    expect(outcomes.ids).toEqual(['b', 'c']);
+    expect([...outcomes.repeats!.runs]).toEqual([2, 1]);
+    expect([...outcomes.repeats!.counts.get('correct')!]).toEqual([2, 1]);
+    expect([...outcomes.columns.get('correct')!]).toEqual([0, 1]);
+    expect(outcomes.repeats!.binary).toBe(base.repeats!.binary);
+  });
+});
+
+describe('flakiness of scores other tools computed', () => {
+  it('reports true/false scores as outcomes, but not numeric scores that happen to be 0 or 1', () => {
+    const outcomes = outcomesOf([
+      { id: 'a', run: 1, scores: { passed: true, graded: 1 } },
+      { id: 'a', run: 2, scores: { passed: false, graded: 0 } },
+    ]);
+    expect(outcomes.repeats!.binary.has('score:graded')).toBe(true);
+    const summary = summarizeRepeats(outcomes)!;
+    expect(summary.outcomes.map((o) => o.metric)).toEqual(['score:passed']);
+    expect(summary.outcomes[0]).toMatchObject({ repeated: 1, flaky: 1, flakyRate: 1, k: 2, passAtK: 1, passHatK: 0 });
+    expect(summary.flakyQuestions).toEqual([{ id: 'a', question: 'a?', outcomes: { 'score:passed': { passes: 1, runs: 2 } } }]);
+  });
+});
+
+describe('retrieval-ok rules that cannot be used', () => {
+  it('asks for a threshold on a metric that is not hit@k', () => {
+    expect(() => parseRetrievalOkRule('ndcg@10')).toThrow('retrieval-ok rule "ndcg@10" needs a threshold, for example "ndcg@10>=0.8" (or use "hit@k")');
+  });
+
+  it.each(['recall@5>=', 'recall@5>= ', 'recall@5>=abc', 'recall@5>=0.5>=0.7', 'recall@5>=Infinity'])('rejects the threshold of %j', (rule) => {
+    expect(() => parseRetrievalOkRule(rule)).toThrow(`retrieval-ok rule "${rule}": the threshold must be a number, for example "recall@5>=0.8"`);
+  });
+
+  it('names a rule by its metric and threshold as a number', () => {
+    expect(parseRetrievalOkRule('hit@5')).toMatchObject({ name: 'hit@5', threshold: 1 });
+    expect(parseRetrievalOkRule('recall@5>=0.80')).toMatchObject({ name: 'recall@5>=0.8', threshold: 0.8 });
+  });
+});

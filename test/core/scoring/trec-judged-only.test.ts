@@ -1,0 +1,52 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseRetrievalMetric } from '../../../src/core/catalog/retrieval-metrics.js';
+import { DEFAULT_TREC_EVAL_OPTIONS, evaluateTrecTables, type TrecEvalOptions } from '../../../src/core/scoring/trec-eval.js';
+import { readQrelsTable, readRunTable } from '../../../src/sources/trec.js';
+import { scratchDir } from '../../helpers/cli.js';
+
+const scratch = scratchDir();
+afterAll(() => scratch.cleanup());
+
+const metrics = ['map', 'precision@2'].map(parseRetrievalMetric);
+
+/** Evaluates qrels lines `qid docno grade` against a run listed best first (scores descending). */
+async function evaluate(name: string, qrels: readonly string[], ranked: readonly string[], options: Partial<TrecEvalOptions>) {
+  const qrelsFile = scratch.file(`${name}.qrels`, qrels.map((line) => line.replace(/^(\S+) /, '$1 0 ')).join('\n') + '\n');
+  const runFile = scratch.file(`${name}.run`, ranked.map((docno, i) => `q1 Q0 ${docno} ${i + 1} ${ranked.length - i} tag`).join('\n') + '\n');
+  const result = evaluateTrecTables(await readQrelsTable(qrelsFile), await readRunTable(runFile), metrics, { ...DEFAULT_TREC_EVAL_OPTIONS, ...options });
+  return result.aggregate;
+}
+
+// Expected values: trec_eval -c -m map -m P.2 (with -J, -J -M 3) on the same files gives the same.
+describe('trec_eval -J (judged documents only) and -M', () => {
+  // Relevant: d1, d3; judged not relevant: d2; u1, u2 are not judged at all.
+  const qrels = ['q1 d1 1', 'q1 d2 0', 'q1 d3 1'];
+  const ranked = ['u1', 'd1', 'u2', 'd2', 'd3'];
+
+  it('without -J, unjudged documents keep their ranks and count as not relevant', async () => {
+    // Relevant at ranks 2 and 5: AP = (1/2 + 2/5) / 2 = 0.45; P@2 = 1/2.
+    expect(await evaluate('plain', qrels, ranked, {})).toEqual({ map: 0.45, 'precision@2': 0.5 });
+  });
+
+  it('with -J, drops the unjudged documents but keeps the judged non-relevant one in its place', async () => {
+    // Ranking d1, d2, d3: AP = (1/1 + 2/3) / 2; P@2 = 1/2.
+    expect(await evaluate('judged', qrels, ranked, { judgedOnly: true })).toEqual({ map: (1 + 2 / 3) / 2, 'precision@2': 0.5 });
+  });
+
+  it('cuts at -M before dropping the unjudged (trec_eval’s order)', async () => {
+    // Top 3: u1, d1, u2; judged among them: d1 only. AP = (1/1) / 2 relevant = 0.5; P@2 = 1/2 (one document, counted over 2).
+    expect(await evaluate('cut', qrels, ranked, { judgedOnly: true, maxRetrieved: 3 })).toEqual({ map: 0.5, 'precision@2': 0.5 });
+  });
+
+  it('keeps every judged document of a ranking longer than its first buffer (1,024 grades)', async () => {
+    // 1,500 relevant documents, each after an unjudged one: with -J all 1,500 are ranked first, AP = 1.
+    const many = Array.from({ length: 1500 }, (_, i) => `r${i}`);
+    const judged = await evaluate(
+      'long',
+      many.map((docno) => `q1 ${docno} 1`),
+      many.flatMap((docno) => [`u${docno}`, docno]),
+      { judgedOnly: true },
+    );
+    expect(judged).toEqual({ map: 1, 'precision@2': 1 });
+  });
+});
