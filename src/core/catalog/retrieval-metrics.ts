@@ -84,7 +84,8 @@ export function parseRetrievalMetric(text: string): RetrievalMetric {
   const parameter = match[2];
   const k = parameter === undefined ? Infinity : Number(parameter);
   if (family.cutoff === 'recall-level') {
-    if (parameter === undefined || k > 1) throw new MetricNameError(`metric "${name}" needs a recall level from 0 to 1, for example "${familyName}@0.5"`);
+    // No level given leaves k at ∞.
+    if (k > 1) throw new MetricNameError(`metric "${name}" needs a recall level from 0 to 1, for example "${familyName}@0.5"`);
   } else if (parameter === undefined) {
     if (family.cutoff === 'required') throw new MetricNameError(`metric "${name}" needs a cut-off, for example "${familyName}@10"`);
   } else {

@@ -159,7 +159,8 @@ export class OutcomeBuilder {
     }
     const ranking = judgedRanking(record, this.config.judging);
     if (record.retrieved_ids !== undefined && ranking === undefined) this.noRelevant++;
-    this.goldFound.push(ranking === undefined ? undefined : relevantWithin(record.retrieved_ids ?? [], ranking, this.config.retrievalOk.metric.k));
+    // A ranking exists only for a record with retrieved ids.
+    this.goldFound.push(ranking === undefined ? undefined : relevantWithin(record.retrieved_ids!, ranking, this.config.retrievalOk.metric.k));
     if (record.human_label !== undefined && record.judge_label !== undefined) {
       this.labelPairs.push([String(record.human_label), String(record.judge_label)]);
     }

@@ -13,7 +13,7 @@ export interface RetrievalOkRule {
  * `recall@5>=0.8` or `ndcg@10>=0.5`.
  */
 export function parseRetrievalOkRule(text: string): RetrievalOkRule {
-  const [metricText = '', thresholdText, ...extra] = text.split('>=');
+  const [metricText, thresholdText, ...extra] = text.split('>=') as [string, ...string[]];
   const metric = parseRetrievalMetric(metricText);
   if (thresholdText === undefined) {
     if (metric.family !== 'hit') {
