@@ -43554,7 +43554,7 @@ var OutcomeBuilder = class {
     }
     const ranking = judgedRanking(record3, this.config.judging);
     if (record3.retrieved_ids !== void 0 && ranking === void 0) this.noRelevant++;
-    this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record3.retrieved_ids ?? [], ranking, this.config.retrievalOk.metric.k));
+    this.goldFound.push(ranking === void 0 ? void 0 : relevantWithin(record3.retrieved_ids, ranking, this.config.retrievalOk.metric.k));
     if (record3.human_label !== void 0 && record3.judge_label !== void 0) {
       this.labelPairs.push([String(record3.human_label), String(record3.judge_label)]);
     }
@@ -43828,9 +43828,6 @@ function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
     warnings.push(
       `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r\xB7g is misspecified here, because answers are right without good context (g_bad = ${gBad?.toFixed(4)}).`
     );
-  }
-  if (e2e !== null && e2eCheck !== null && Math.abs(e2e - e2eCheck) > 1e-9) {
-    warnings.push(`e2eCheck ${e2eCheck} differs from e2e ${e2e}: the three terms were computed on different slices (a bug).`);
   }
   if (n > 0 && nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? "" : "s"}: read it as a rough figure.`);
   if (n > 0 && nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? "" : "s"}: read it as a rough figure.`);
@@ -44269,7 +44266,7 @@ function mean2(values, rows) {
   }
   return { value: n === 0 ? null : sum / n, n };
 }
-function proportion(values, rows, hit, keep = () => true, rates = false) {
+function proportion(values, rows, hit, keep = () => true, rates) {
   let n = 0;
   let count2 = 0;
   for (let j = 0; j < rows.length; j++) {
@@ -44865,7 +44862,7 @@ function parseRetrievalMetric(text4) {
   const parameter = match[2];
   const k = parameter === void 0 ? Infinity : Number(parameter);
   if (family.cutoff === "recall-level") {
-    if (parameter === void 0 || k > 1) throw new MetricNameError(`metric "${name}" needs a recall level from 0 to 1, for example "${familyName}@0.5"`);
+    if (k > 1) throw new MetricNameError(`metric "${name}" needs a recall level from 0 to 1, for example "${familyName}@0.5"`);
   } else if (parameter === void 0) {
     if (family.cutoff === "required") throw new MetricNameError(`metric "${name}" needs a cut-off, for example "${familyName}@10"`);
   } else {
@@ -70569,7 +70566,7 @@ function withEvidence(comparison, base, head) {
 
 // src/core/scoring/retrieval-ok.ts
 function parseRetrievalOkRule(text4) {
-  const [metricText = "", thresholdText, ...extra] = text4.split(">=");
+  const [metricText, thresholdText, ...extra] = text4.split(">=");
   const metric = parseRetrievalMetric(metricText);
   if (thresholdText === void 0) {
     if (metric.family !== "hit") {
