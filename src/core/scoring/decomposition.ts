@@ -42,9 +42,6 @@ export interface ClosedBookComparison {
 
 const ratio = (part: number, whole: number) => (whole === 0 ? null : part / whole);
 
-/** A weighted term that vanishes when its weight is 0, even if its rate is undefined. */
-const weighted = (weight: number, rate: number | null) => (weight === 0 ? 0 : rate === null ? null : weight * rate);
-
 /** Below this many questions a conditional rate is too noisy to read alone. */
 const SMALL_SPLIT = 10;
 
@@ -94,10 +91,10 @@ export function decompose(
   let e2eCheck: number | null = null;
   let ceiling: number | null = null;
   if (r !== null) {
-    const good = weighted(r, gGood);
-    const bad = weighted(1 - r, gBad);
-    e2eCheck = good === null || bad === null ? null : good + bad;
-    ceiling = bad === null ? null : r + bad;
+    // A side without questions has weight 0 and no rate: its term is 0.
+    const bad = (1 - r) * (gBad ?? 0);
+    e2eCheck = r * (gGood ?? 0) + bad;
+    ceiling = r + bad;
   }
   const productModelG = r === null || r === 0 || e2e === null ? null : e2e / r;
   const productModelBias = r === null || r === 0 ? null : ((1 - r) * (gBad ?? 0)) / r;
