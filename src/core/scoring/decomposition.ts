@@ -88,27 +88,32 @@ export function decompose(
   const gGood = ratio(correctGood, nGood);
   const gBad = ratio(correctBad, nBad);
   const e2e = ratio(correctGood + correctBad, n);
+  const warnings: string[] = [];
   let e2eCheck: number | null = null;
   let ceiling: number | null = null;
+  let productModelG: number | null = null;
+  let productModelBias: number | null = null;
   if (r !== null) {
-    // A side without questions has weight 0 and no rate: its term is 0.
+    // e2e is defined with r (both need a question); a side without questions weighs 0.
     const bad = (1 - r) * (gBad ?? 0);
     e2eCheck = r * (gGood ?? 0) + bad;
     ceiling = r + bad;
+    if (r > 0) {
+      productModelG = e2e! / r;
+      productModelBias = bad / r;
+      // e2e > r only when some answer is right without good context, so g_bad is defined.
+      if (productModelG > 1) {
+        warnings.push(
+          `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r·g is misspecified here, because answers are right without good context (g_bad = ${gBad!.toFixed(4)}).`,
+        );
+      }
+    }
   }
-  const productModelG = r === null || r === 0 || e2e === null ? null : e2e / r;
-  const productModelBias = r === null || r === 0 ? null : ((1 - r) * (gBad ?? 0)) / r;
-  const rLowerBound = e2e === null || gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
+  // gBad is defined only when some question was decomposed, so e2e is too.
+  const rLowerBound = gBad === null || gBad === 1 ? null : Math.max(0, (e2e! - gBad) / (1 - gBad));
   const closedBook =
     closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
-
-  const warnings: string[] = [];
-  if (productModelG !== null && productModelG > 1) {
-    warnings.push(
-      `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r·g is misspecified here, because answers are right without good context (g_bad = ${gBad?.toFixed(4)}).`,
-    );
-  }
-  if (n > 0 && nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? '' : 's'}: read it as a rough figure.`);
-  if (n > 0 && nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? '' : 's'}: read it as a rough figure.`);
+  if (nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? '' : 's'}: read it as a rough figure.`);
+  if (nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? '' : 's'}: read it as a rough figure.`);
   return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
 }
