@@ -13,7 +13,8 @@ export function exactMatch(answer: string, expected: string): number {
 export function tokenF1(answer: string, expected: string): number {
   const predicted = answerTokens(answer);
   const gold = answerTokens(expected);
-  if (predicted.length === 0 || gold.length === 0) return predicted.length === gold.length ? 1 : 0;
+  // Two empty sides agree; one empty side shares no token with the other, so scores 0 below.
+  if (predicted.length === 0 && gold.length === 0) return 1;
   const goldCounts = new Map<string, number>();
   for (const token of gold) goldCounts.set(token, (goldCounts.get(token) ?? 0) + 1);
   let common = 0;
@@ -36,10 +37,8 @@ export function tokenF1(answer: string, expected: string): number {
  * left after normalisation is contained only in an answer with none either.
  */
 export function containsAnswer(answer: string, expected: string): number {
-  const gold = normalizeAnswer(expected);
-  const predicted = normalizeAnswer(answer);
-  if (gold === '') return predicted === '' ? 1 : 0;
-  return ` ${predicted} `.includes(` ${gold} `) ? 1 : 0;
+  // Padded with a space each side, an empty expected answer is two spaces: found only in an empty answer.
+  return ` ${normalizeAnswer(answer)} `.includes(` ${normalizeAnswer(expected)} `) ? 1 : 0;
 }
 
 /** How `correct` is computed when a record has an answer and an expected answer but no `correct` field. */
