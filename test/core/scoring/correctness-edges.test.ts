@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { containsAnswer, parseCorrectnessRule, tokenF1 } from '../../../src/core/scoring/generation/correctness.js';
+import { answerTokenCount, answerTokens } from '../../../src/core/scoring/generation/text.js';
 
 describe('answers or expected answers with no tokens', () => {
   it('token F1 is 1 when neither side has a token (articles and punctuation only count as none), else 0', () => {
@@ -27,5 +28,14 @@ describe('f1 rules are read whole', () => {
   it('reads a threshold written with or without a leading zero', () => {
     expect(parseCorrectnessRule(' f1:.75 ')).toEqual({ kind: 'f1', threshold: 0.75 });
     expect(parseCorrectnessRule('f1:1')).toEqual({ kind: 'f1', threshold: 1 });
+  });
+});
+
+describe('counting answer tokens without building them', () => {
+  it('drops only the articles, not words a letter away from one', () => {
+    // Each word differs from "a", "an" or "the" in one letter or in length: all count.
+    const nearArticles = 'she tie thy thee th he b an. in ab A. An. THE';
+    expect(answerTokens(nearArticles)).toEqual(['she', 'tie', 'thy', 'thee', 'th', 'he', 'b', 'in', 'ab']);
+    expect(answerTokenCount(nearArticles)).toBe(9);
   });
 });
