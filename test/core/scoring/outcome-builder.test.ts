@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { evalConfig } from '../../../src/core/compare/settings.js';
+import type { ResultRecord } from '../../../src/core/record.js';
+import { goldKeyOf, OutcomeBuilder } from '../../../src/core/scoring/outcomes.js';
+import { parseRetrievalOkRule } from '../../../src/core/scoring/retrieval-ok.js';
+
+const config = evalConfig({ k: [5], 'retrieval-ok': parseRetrievalOkRule('hit@5'), correct: { kind: 'exact' }, 'relevance-level': 1, 'ndcg-gains': new Map() });
+
+function built(records: readonly Partial<ResultRecord>[]) {
+  const builder = new OutcomeBuilder(config);
+  for (const record of records) builder.add({ question: `${record.id}?`, ...record } as ResultRecord);
+  return builder.build();
+}
+
+describe('gold-label fingerprints', () => {
+  it('are the relevant ids in id order with their grades, whatever order or form the record lists them in', () => {
+    const expected = '[[["a",1],["b",1],["c",2]],null,true]';
+    expect(goldKeyOf({ id: 'q', question: 'q?', relevant_ids: { c: 2, a: 1, b: 1 } } as ResultRecord)).toBe(expected);
+    expect(goldKeyOf({ id: 'q', question: 'q?', relevant_ids: { b: 1, c: 2, a: 1, d: 0 } } as ResultRecord)).toBe(expected);
+    expect(goldKeyOf({ id: 'q', question: 'q?', relevant_ids: ['c', 'b', 'a'] } as ResultRecord)).toBe('[[["a",1],["b",1],["c",1]],null,true]');
+    expect(goldKeyOf({ id: 'q', question: 'q?', relevant_ids: ['b', 'c', 'a'] } as ResultRecord)).toBe('[[["a",1],["b",1],["c",1]],null,true]');
+  });
+});
+
+describe('the gold documents found within the retrieval-ok cut-off (hit@5)', () => {
+  it('lists the relevant documents in the top 5 in rank order, none past it; nothing for a question without relevant ones', () => {
+    const outcomes = built([
+      { id: 'found', retrieved_ids: ['x', 'b', 'y', 'z', 'a', 'c'], relevant_ids: ['a', 'b', 'c'] },
+      { id: 'none in top 5', retrieved_ids: ['x', 'y', 'z', 'w', 'v', 'a'], relevant_ids: ['a'] },
+      { id: 'nothing relevant', retrieved_ids: ['x'], relevant_ids: [] },
+      { id: 'no ranking', answer: 'Paris' },
+    ]);
+    expect(outcomes.goldFound).toEqual([['b', 'a'], [], undefined, undefined]);
+    expect(outcomes.noRelevant).toBe(1);
+  });
+});
+
+describe('what the report says was derived', () => {
+  it('counts correctness by the rule only for records with an answer and an expected answer but no correct field', () => {
+    const outcomes = built([
+      { id: 'derived', answer: 'Paris', expected_answer: 'Paris' },
+      { id: 'no answer', expected_answer: 'Paris' },
+      { id: 'no expected answer', answer: 'Paris' },
+      { id: 'given', answer: 'Paris', expected_answer: 'Paris', correct: false },
+    ]);
+    expect(outcomes.correctByRule).toBe(1);
+    // Refusal by the detector: every record with an answer and no refused field.
+    expect(outcomes.refusedByDetector).toBe(3);
+  });
+});
