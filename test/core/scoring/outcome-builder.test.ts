@@ -48,3 +48,45 @@ describe('what the report says was derived', () => {
     expect(outcomes.refusedByDetector).toBe(3);
   });
 });
+
+describe('what the report counts per run', () => {
+  it('counts records with no claims and records with judge errors (an empty list is none)', () => {
+    const error = { metric: 'faithfulness', kind: 'parse', message: 'no verdict' } as const;
+    const outcomes = built([
+      { id: 'no claims', claims: [] },
+      { id: 'claims', claims: [{ text: 'Paris is in France.', verdict: 'SUPPORTED' }] },
+      { id: 'errors', judge_errors: [error] },
+      { id: 'no errors', judge_errors: [] },
+    ]);
+    expect([outcomes.noClaims, outcomes.judgeErrors]).toEqual([1, 1]);
+  });
+
+  it('tallies the questions each judge (field, model, prompt) filled, in order of first use', () => {
+    const judge = (model: string, prompt_version = 'v1') => ({ model, prompt_version });
+    const outcomes = built([
+      { id: 'a', judged_by: { correct: judge('m1'), claims: judge('m1') } },
+      { id: 'b', judged_by: { correct: judge('m1') } },
+      { id: 'c', judged_by: { correct: judge('m2'), answer_relevance: undefined } },
+      { id: 'd', judged_by: { correct: judge('m1', 'v2') } },
+      { id: 'e', judged_by: { correct: judge('m1') } },
+    ]);
+    expect(outcomes.judges).toEqual([
+      { field: 'correct', model: 'm1', promptVersion: 'v1', questions: 3 },
+      { field: 'claims', model: 'm1', promptVersion: 'v1', questions: 1 },
+      { field: 'correct', model: 'm2', promptVersion: 'v1', questions: 1 },
+      { field: 'correct', model: 'm1', promptVersion: 'v2', questions: 1 },
+    ]);
+  });
+
+  it('knows a score by its first value: true/false ones are outcomes, numbers are graded', () => {
+    const outcomes = built([
+      { id: 'a', scores: { passed: true, rating: 0.5 } },
+      { id: 'b', scores: { passed: 0.5, rating: false } },
+    ]);
+    expect([...outcomes.scores]).toEqual([
+      ['passed', 'boolean'],
+      ['rating', 'number'],
+    ]);
+    expect([...outcomes.columns.get('score:passed')!]).toEqual([1, 0.5]);
+  });
+});

@@ -85,6 +85,18 @@ describe('repeats through withRowsOf and withoutQuestions', () => {
     expect([...base.repeats!.counts.get('correct')!]).toEqual([3, 2, 1]);
   });
 
+  it('takes the gold labels and the gold documents found of the replaced questions only', () => {
+    const labelled = outcomesOf([
+      { id: 'x', retrieved_ids: ['d1', 'd2'], relevant_ids: ['d1'] },
+      { id: 'y', retrieved_ids: ['d1', 'd2'], relevant_ids: ['d2'] },
+    ]);
+    const relabelled = outcomesOf([{ id: 'y', retrieved_ids: ['d1', 'd2'], relevant_ids: ['d1', 'd2'] }]);
+    const merged = withRowsOf(labelled, relabelled);
+    expect(merged.goldKeys).toEqual([labelled.goldKeys[0], relabelled.goldKeys[0]]);
+    expect(merged.goldFound).toEqual([['d1'], ['d1', 'd2']]);
+    expect([...merged.columns.get('hit@5')!]).toEqual([1, 1]);
+  });
+
   it('counts a replaced question without repeats as one run, and a column the replacement lacks as none', () => {
     const replacement = outcomesOf([{ id: 'a', correct: false, answer_relevance: 0.5 }]);
     const merged = withRowsOf(base, replacement);
