@@ -104,6 +104,17 @@ describe('repeats through withRowsOf and withoutQuestions', () => {
     expect([...merged.repeats!.counts.get('answer_relevance')!]).toEqual([1, 0, 0]);
   });
 
+  it('leaves out the held-out questions’ gold labels and gold documents found with them', () => {
+    const run = outcomesOf([
+      { id: 'x', retrieved_ids: ['d1', 'd2'], relevant_ids: ['d1'] },
+      { id: 'y', retrieved_ids: ['d1', 'd2'], relevant_ids: ['d2'] },
+      { id: 'z', answer: 'Paris' },
+    ]);
+    const { outcomes } = withoutQuestions(run, new Set(['x']));
+    expect(outcomes.goldKeys).toEqual([run.goldKeys[1], run.goldKeys[2]]);
+    expect(outcomes.goldFound).toEqual([['d2'], undefined]);
+  });
+
   it('leaves out the held-out questions from the runs and the counts too', () => {
     const { outcomes, leftOut } = withoutQuestions(base, new Set(['a', 'z']));
     expect(leftOut).toEqual(['a']);
