@@ -60,12 +60,12 @@ export function passAtK(passes: number, runs: number, k: number): { atK: number;
 }
 
 /** The 0/1 outcomes whose flakiness is reported: the gated ones, then true/false scores. */
-function binaryOutcomes(outcomes: QuestionOutcomes): string[] {
+function binaryOutcomes(outcomes: QuestionOutcomes, binary: ReadonlySet<string>): string[] {
   const names = [
     ...new Set(GATED_TESTS.map((test) => test.column)),
     ...[...outcomes.scores].filter(([, kind]) => kind === 'boolean').map(([name]) => scoreMetric(name)),
   ];
-  return names.filter((name) => outcomes.repeats?.binary.has(name) === true);
+  return names.filter((name) => binary.has(name));
 }
 
 /** Flakiness and pass@k of a run whose questions were run several times; undefined for a run without repeats. */
@@ -79,7 +79,7 @@ export function summarizeRepeats(outcomes: QuestionOutcomes): RepeatSummary | un
     runsPerQuestion[runs] = (runsPerQuestion[runs] ?? 0) + 1;
   }
   const flakyOn = new Map<number, Record<string, PassCount>>();
-  const summaries = binaryOutcomes(outcomes).map((metric): OutcomeRepeats => {
+  const summaries = binaryOutcomes(outcomes, repeats.binary).map((metric): OutcomeRepeats => {
     const rates = column(outcomes, metric);
     const counts = repeatCount(outcomes, metric);
     let k = Infinity;

@@ -154,3 +154,63 @@ describe('retrieval-ok rules that cannot be used', () => {
     expect(parseRetrievalOkRule('recall@5>=0.80')).toMatchObject({ name: 'recall@5>=0.8', threshold: 0.8 });
   });
 });
+
+describe('pass@k and flakiness over the questions that carry an outcome', () => {
+  // q1 run 3 times (right, wrong, right), q2 twice (right twice), q3 twice without the outcome.
+  const run = outcomesOf([
+    { id: 'q1', run: 1, correct: true },
+    { id: 'q1', run: 2, correct: false },
+    { id: 'q1', run: 3, correct: true },
+    { id: 'q2', run: 1, correct: true },
+    { id: 'q2', run: 2, correct: true },
+    { id: 'q3', run: 1, answer: 'Paris' },
+    { id: 'q3', run: 2, answer: 'Paris' },
+  ]);
+
+  it('takes k from the questions carrying it and leaves the others out of every figure', () => {
+    // k = 2 (q2's runs; q3 carries none). q1: 2 passes of 3, pass@2 = 1 − C(1,2)/C(3,2) = 1, pass^2 = C(2,2)/C(3,2) = 1/3;
+    // q2: 2 of 2, both 1. Means over the two: pass@2 = 1, pass^2 = 2/3; flaky: q1 of the two repeated.
+    const correct = summarizeRepeats(run)!.outcomes.find((o) => o.metric === 'correct');
+    expect(correct).toEqual({ metric: 'correct', repeated: 2, flaky: 1, flakyRate: 0.5, k: 2, passAtK: 1, passHatK: (1 / 3 + 1) / 2 });
+  });
+
+  it('has no rates for an outcome no question left carries, and no flaky rate when none was repeated', () => {
+    const { outcomes: none } = withoutQuestions(run, new Set(['q1', 'q2']));
+    expect(summarizeRepeats(none)!.outcomes.find((o) => o.metric === 'correct')).toEqual({
+      metric: 'correct',
+      repeated: 0,
+      flaky: 0,
+      flakyRate: null,
+      k: 0,
+      passAtK: null,
+      passHatK: null,
+    });
+    const once = outcomesOf([
+      { id: 'a', run: 1, correct: true },
+      { id: 'b', run: 1, answer: 'Paris' },
+      { id: 'b', run: 2, answer: 'Paris' },
+    ]);
+    expect(summarizeRepeats(once)!.outcomes.find((o) => o.metric === 'correct')).toEqual({
+      metric: 'correct',
+      repeated: 0,
+      flaky: 0,
+      flakyRate: null,
+      k: 1,
+      passAtK: 1,
+      passHatK: 1,
+    });
+  });
+
+  it('lists flaky questions in file order, whichever outcome found them first', () => {
+    const outcomes = outcomesOf([
+      { id: 'first', run: 1, correct: true, scores: { passed: true } },
+      { id: 'first', run: 2, correct: true, scores: { passed: false } },
+      { id: 'second', run: 1, correct: true, scores: { passed: true } },
+      { id: 'second', run: 2, correct: false, scores: { passed: true } },
+    ]);
+    expect(summarizeRepeats(outcomes)!.flakyQuestions.map((q) => [q.id, Object.keys(q.outcomes)])).toEqual([
+      ['first', ['score:passed']],
+      ['second', ['correct']],
+    ]);
+  });
+});

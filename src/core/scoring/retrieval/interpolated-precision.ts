@@ -14,10 +14,11 @@ export function interpolatedPrecisionAt(ranking: JudgedRanking, recallLevel: num
   const needed = Math.round(recallLevel * relevantCount(ranking));
   const found = relevantRetrieved(ranking, Infinity);
   if (needed > found || grades.length === 0) return 0;
-  // From the last rank up, as trec_eval: the running maximum of precision is the interpolated precision.
+  // From the last rank up, as trec_eval: the running maximum of precision is the interpolated precision. The top
+  // relevant document is reached at rank 1 at the latest, so the ranks never run out first.
   let best = found / grades.length;
   let relevantSoFar = found;
-  for (let i = grades.length; i > 0 && relevantSoFar > 0; i--) {
+  for (let i = grades.length; relevantSoFar > 0; i--) {
     const precision = relevantSoFar / i;
     if (best < precision) best = precision;
     if (grades[i - 1]! >= level) {
