@@ -204,6 +204,47 @@ describe('renderComment: a question cell', () => {
   });
 });
 
+describe('renderComment: the lists when no question carries correctness', () => {
+  it('lists the retrieval regressions without an answer column, folding all but 10 of more than 20', () => {
+    const lost = Array.from({ length: 25 }, (_, k) => retrievalRegression(change(42 + k, 'retrieval'), k % 2 === 0));
+    const fixed = [change(150, 'retrieval', { evidence: { base: { answer: 'Was wrong.' }, head: { answer: 'Now right.' } } })];
+    const comparison = makeComparison({
+      tests: [mcnemarTest('retrieval_ok', { fixed: 2, broken: 16, bothRight: 139, bothWrong: 13 })],
+      regressions: [],
+      fixed,
+      retrievalRegressions: lost,
+    });
+    const markdown = renderBody(comparison);
+    expect(linesBetween(markdown, '#### Questions that lost their gold document (25)', '<details><summary>the other 15 questions</summary>')).toBe(
+      [
+        '#### Questions that lost their gold document (25)',
+        '',
+        '| question |',
+        '| - |',
+        ...Array.from({ length: 10 }, (_, k) => `| \`q-00${42 + k}\` ${QUESTION_TEXTS[(42 + k) % 8]} \`(#${42 + k})\`<br>lost \`auth-00${42 + k}\` |`),
+        '',
+        '<details><summary>the other 15 questions</summary>',
+      ].join('\n'),
+    );
+    // A fixed question: wrong in base, right in head, found by retrieval.
+    expect(markdown).toContain(
+      '\n| `q-0150` What is the rate limit for the search endpoint? `(#150)`<details><summary>answers side by side</summary>**base** (wrong): Was wrong.<br>**head** (right): Now right.</details> | retrieval: found the gold document |\n',
+    );
+  });
+});
+
+/** The question texts of comparison-fixture.ts, question i being the (i mod 8)-th. */
+const QUESTION_TEXTS = [
+  'How do I rotate my API key without downtime?',
+  'What is the refund window for enterprise annual plans purchased through a reseller?',
+  'Can I export audit logs to S3?',
+  'Which regions support data residency?',
+  'How long are deleted projects kept before purge?',
+  'Does SSO work with Okta SCIM provisioning?',
+  'What is the rate limit for the search endpoint?',
+  'How do I reset two-factor authentication for a user?',
+];
+
 /** The answers of q-0045: no expected answer, so the fold starts with base. */
 const HEAD_ONLY_FOLD = '<details><summary>answers side by side</summary>**base** (right): Base only.<br>**head** (wrong): Head only.</details>';
 
@@ -341,13 +382,11 @@ describe('renderComment: McNemar tables and the decomposition', () => {
         '| **base right** | 150 both | **0 broken** |',
         '| **base wrong** | **0 fixed** | 50 both |',
         '',
-        block(markdown, 'Both right 150'),
+        'Both right 150, fixed 0, broken 0, both wrong 50; χ² 0.00 (p 1.0000), exact p 1.0000: no discordant pair, p = 1.',
         '',
         '</details>',
       ].join('\n'),
     );
-    expect(block(markdown, 'Both right 150').endsWith('.')).toBe(true);
-    expect(block(markdown, 'Both right 150')).not.toContain('dds ratio');
   });
 
   it('has no McNemar fold without a binary test, and no interval note without any test', () => {

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Comparison, GateReason, PairedTest } from '../../src/core/compare/types.js';
 import { renderComment, verdictWords } from '../../src/render/markdown.js';
+import { mcnemar } from '../../src/core/stats/mcnemar.js';
 import { change, gate, makeComparison, makePassingComparison, mcnemarTest, randomizationTest, retrievalRegression } from './comparison-fixture.js';
 import { block, gatedAs, renderBody } from './comparison-variants.js';
 
@@ -139,6 +140,25 @@ describe('renderComment: the evidence of failing tests', () => {
   });
 });
 
+describe('renderComment: how the p of the evidence was computed', () => {
+  it('names the mid-p McNemar test when it decided', () => {
+    // 18 discordant pairs, 2 fixed: mid-p = 2·P(X ≤ 2) − P(X = 2) = (2·172 − 153)/2^18 = 0.0007.
+    const midP = mcnemar(2, 16, 139, 13, { smallSample: 'mid-p' });
+    const test = { ...mcnemarTest('retrieval_ok', { fixed: 2, broken: 16, bothRight: 139, bothWrong: 13 }), decidedBy: midP.decidedBy, pValue: midP.pValue };
+    const markdown = renderBody(makeComparison({ tests: gate([test], ['retrieval']) }));
+    expect(block(markdown, '- ')).toBe('- **Questions with a gold document in the top 5: 91.2% → 82.9%**: 16 questions lost their gold document, 2 gained it (p = 0.0007).');
+    expect(block(markdown, 'This check')).toBe('This check fails. (p: mid-p McNemar; α = 0.05.)');
+  });
+
+  it('names the χ² test when 25 or more pairs are discordant', () => {
+    // 45 discordant pairs: χ² = (|5 − 40| − 1)²/45 = 25.7 decides.
+    const test = mcnemarTest('correct', { fixed: 5, broken: 40, bothRight: 98, bothWrong: 57 });
+    expect(test.decidedBy).toBe('chi2');
+    const markdown = renderBody(makeComparison({ tests: gate([test], ['end-to-end']) }));
+    expect(block(markdown, 'This check')).toBe('This check fails. (p: McNemar χ²; α = 0.05.)');
+  });
+});
+
 describe('renderComment: a passing check', () => {
   it('says no test is gated when none is', () => {
     const tests = [randomizationTest('ndcg@10', { base: 0.742, head: 0.738, ci: [-0.02, 0.012], pValue: 0.52 })];
@@ -147,7 +167,9 @@ describe('renderComment: a passing check', () => {
 
   it('gives α alone when a single gated test did not move significantly', () => {
     const tests = gate([mcnemarTest('retrieval_ok', RETRIEVAL_SMALL_GAIN)], ['retrieval']);
-    expect(block(renderBody(makePassingComparison({ tests })), 'No gated test')).toBe('No gated test changed significantly (α = 0.05). This check passes.');
+    const markdown = renderBody(makePassingComparison({ tests }));
+    expect(block(markdown, 'No gated test')).toBe('No gated test changed significantly (α = 0.05). This check passes.');
+    expect(markdown.trimEnd().endsWith('\n200 paired questions, 0 missing (counted as failed), 0 added, 0 removed, 0 relabelled · α = 0.05')).toBe(true);
   });
 
   it('marks a significant gain of the only gated test as improved, its p not Holm-adjusted', () => {
