@@ -101,6 +101,19 @@ describe('renderComment: the heading of a failing check', () => {
     expect(block(markdown, 'No gated test')).toBe('No gated test changed significantly (α = 0.05, Holm-adjusted across 2 tests). This check fails.');
   });
 
+  it('gives as evidence only the failing tests, not a significant gain of another gated test', () => {
+    // hit@5 fails (p 0.0013, see the sketch); correct gains significantly: 22 discordant, 20 fixed, p = 1.211e-4.
+    const tests = gate([
+      mcnemarTest('retrieval_ok', { fixed: 2, broken: 16, bothRight: 139, bothWrong: 13 }),
+      mcnemarTest('correct', { fixed: 20, broken: 2, bothRight: 118, bothWrong: 60 }),
+    ]);
+    const markdown = renderBody(makeComparison({ tests }));
+    expect(headingOf(markdown)).toBe('### ❌ rag-gate: retrieval regressed significantly');
+    // Holm: correct 2 × 1.211e-4 = 2.4e-4, hit@5 max(0.0013, 2.4e-4) = 0.0013.
+    expect(block(markdown, '- ')).toBe('- **Questions with a gold document in the top 5: 91.2% → 82.9%**: 16 questions lost their gold document, 2 gained it (p = 0.0013).');
+    expect(rowOf(markdown, 'correct — end to end').endsWith('| 0.0001 | 0.0002 | ✅ gate, improved |')).toBe(true);
+  });
+
   it('gives the same words through verdictWords', () => {
     expect(verdictWords(makeComparison(), 'hit@5')).toBe('retrieval regressed significantly');
   });
