@@ -245,6 +245,34 @@ const QUESTION_TEXTS = [
   'How do I reset two-factor authentication for a user?',
 ];
 
+describe('renderComment: list limits', () => {
+  const generation = (n: number) => Array.from({ length: n }, (_, k) => change(100 + k, 'generation'));
+
+  it('keeps a list of exactly 20 questions open, and folds all but 10 of 21', () => {
+    const twenty = renderBody(makeComparison({ regressions: generation(20), fixed: [] }));
+    expect(block(twenty, '| question | cause |').split('\n')).toHaveLength(2 + 20);
+    expect(twenty).not.toContain('the other');
+    const markdown = renderBody(makeComparison({ regressions: generation(21), fixed: [] }));
+    expect(block(markdown, '| question | cause |').split('\n')).toHaveLength(2 + 10);
+    expect(markdown).toContain('\n<details><summary>the other 11 regressed questions</summary>\n');
+  });
+
+  it('names exactly 3 lost documents without a count', () => {
+    const regression = change(42, 'retrieval', { lostDocuments: ['d1', 'd2', 'd3'] });
+    expect(renderBody(makeComparison({ regressions: [regression], fixed: [] }))).toContain(
+      '\n| `q-0042` Can I export audit logs to S3? `(#42)`<br>lost `d1`, `d2`, `d3` | retrieval |\n',
+    );
+  });
+
+  it('says "was" of a single rescued retrieval regression', () => {
+    const regressions = [change(42, 'retrieval')];
+    const retrievalRegressions = [retrievalRegression(regressions[0]!, false), retrievalRegression(change(180, 'retrieval'), true)];
+    expect(renderBody(makeComparison({ regressions, fixed: [], retrievalRegressions }))).toContain(
+      '\n<details><summary>1 more lost their gold document but was still answered right (rescued by the model)</summary>\n\n| question |\n| - |\n| `q-0180` How long are deleted projects kept before purge? `(#180)`<br>lost `auth-0180` |\n',
+    );
+  });
+});
+
 /** The answers of q-0045: no expected answer, so the fold starts with base. */
 const HEAD_ONLY_FOLD = '<details><summary>answers side by side</summary>**base** (right): Base only.<br>**head** (wrong): Head only.</details>';
 
@@ -309,6 +337,32 @@ describe('renderComment: tags', () => {
     pValue: significant ? 0.0001 : 0.5,
     adjustedPValue: significant ? 0.0003 : 1,
     significant,
+  });
+
+  it('shows 8 tags open and folds 9', () => {
+    expect(renderBody(tagged(8))).toContain('\n**By tag**\n\n| tag |');
+    expect(renderBody(tagged(9))).toContain('\n<details><summary>By tag (9 tags moved)</summary>\n\n| tag |');
+  });
+
+  it('leaves out the tags none of whose outcomes moved', () => {
+    const byTag: TagChange[] = [
+      { tag: 'moved', questions: 100, outcomes: [outcome('correct', 0.7, 0.69, 1, 0, false)] },
+      // As many broken as fixed on retrieval: still moved.
+      { tag: 'balanced', questions: 100, outcomes: [outcome('correct', 0.7, 0.7, 0, 0, false), outcome('retrieval_ok', 0.8, 0.8, 3, 3, false)] },
+      { tag: 'still', questions: 100, outcomes: [outcome('correct', 0.7, 0.7, 0, 0, false)] },
+    ];
+    const markdown = renderBody(makeComparison({ byTag }));
+    expect(block(markdown, '| tag |')).toBe(
+      [
+        '| tag | questions | answered right | broken | fixed | retrieval ok |',
+        '| :- | -: | -: | -: | -: | -: |',
+        '| `moved` | 100 | 70.0%\u00a0→\u00a069.0% | 1 | 0 | — |',
+        '| `balanced` | 100 | 70.0%\u00a0→\u00a070.0% | 0 | 0 | 80.0%\u00a0→\u00a080.0% |',
+      ].join('\n'),
+    );
+    // The tests counted are those of the tags shown: 1 + 2.
+    expect(markdown).toContain("across the 3 per-tag McNemar tests.\n");
+    expect(renderBody(makeComparison({ byTag: byTag.slice(2) }))).not.toContain('By tag');
   });
 
   it('adds a retrieval column, a dash where a tag lacks it, and ✅ on a significant gain', () => {
