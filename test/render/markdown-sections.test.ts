@@ -273,6 +273,73 @@ describe('renderComment: list limits', () => {
   });
 });
 
+describe('renderComment: partial evidence and trace links', () => {
+  it('shows what one side of the evidence holds: documents, answers', () => {
+    const regressions = [
+      // Only head's top is known: all of it is new.
+      change(42, 'retrieval', { evidence: { head: { top: ['n1'] } } }),
+      // Only base's top is known: nothing to say of head.
+      change(43, 'retrieval', { evidence: { base: { top: ['auth-0043'] } } }),
+      change(44, 'generation', { evidence: { base: { answer: 'Only base.' } } }),
+      change(45, 'generation', { evidence: { head: { answer: 'Only head.' } } }),
+    ];
+    const markdown = renderBody(makeComparison({ regressions, fixed: [] }));
+    expect(block(markdown, '| question | cause |')).toBe(
+      [
+        '| question | cause |',
+        '| - | - |',
+        '| `q-0042` Can I export audit logs to S3? `(#42)`<br>lost `auth-0042` · in its place `n1` | retrieval |',
+        '| `q-0043` Which regions support data residency? `(#43)`<br>lost `auth-0043` | retrieval |',
+        '| `q-0044` How long are deleted projects kept before purge? `(#44)`<details><summary>answers side by side</summary>**base** (right): Only base.<br>**head** (wrong): —</details> | generation |',
+        '| `q-0045` Does SSO work with Okta SCIM provisioning? `(#45)`<details><summary>answers side by side</summary>**base** (right): —<br>**head** (wrong): Only head.</details> | generation |',
+      ].join('\n'),
+    );
+    // No fixed question, no fold for them.
+    expect(markdown).not.toContain('questions fixed');
+  });
+
+  it("links a record's own trace rather than the template's, and no template that is not http(s)", () => {
+    const regressions = [change(42, 'generation', { evidence: { head: { traceUrl: 'https://h.example/42' } } }), change(43, 'generation')];
+    const markdown = renderBody(makeComparison({ regressions, fixed: [], retrievalRegressions: [] }), { traceUrl: 'https://t.example/{id}' });
+    expect(block(markdown, '| question | cause |')).toBe(
+      [
+        '| question | cause |',
+        '| - | - |',
+        '| `q-0042` Can I export audit logs to S3? `(#42)` · [head trace](https://h.example/42) | generation |',
+        '| `q-0043` Which regions support data residency? `(#43)` · [trace](https://t.example/q-0043) | generation |',
+      ].join('\n'),
+    );
+    const unsafe = renderBody(makeComparison({ regressions, fixed: [], retrievalRegressions: [] }), { traceUrl: 'javascript:alert("{id}")' });
+    expect(unsafe).toContain('\n| `q-0043` Which regions support data residency? `(#43)` | generation |\n');
+  });
+});
+
+describe('renderComment: a comment too long for any question row', () => {
+  it('cuts every list to its count, with no empty table left', () => {
+    // 2,000 characters cannot hold even the verdict and the tests table, so every list is cut to nothing.
+    const markdown = renderBody(makeComparison(), { maxLength: 2_000 });
+    expect(linesBetween(markdown, '#### Regressed questions (15)', '</details>')).toBe(
+      [
+        '#### Regressed questions (15)',
+        '',
+        '… and 15 more; see the full JSON report',
+        '',
+        '<details><summary>5 more lost their gold document but were still answered right (rescued by the model)</summary>',
+        '',
+        '… and 5 more; see the full JSON report',
+        '',
+        '</details>',
+      ].join('\n'),
+    );
+    expect(linesBetween(markdown, '<details><summary>6 questions fixed (wrong in base, right in head)</summary>', '</details>')).toBe(
+      ['<details><summary>6 questions fixed (wrong in base, right in head)</summary>', '', '… and 6 more; see the full JSON report', '', '</details>'].join('\n'),
+    );
+    expect(markdown).toContain('\n**By tag**\n\n… and 2 more; see the full JSON report\n');
+    expect(markdown).not.toContain('| question');
+    expect(markdown).not.toContain('| tag');
+  });
+});
+
 /** The answers of q-0045: no expected answer, so the fold starts with base. */
 const HEAD_ONLY_FOLD = '<details><summary>answers side by side</summary>**base** (right): Base only.<br>**head** (wrong): Head only.</details>';
 
