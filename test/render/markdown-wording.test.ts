@@ -175,7 +175,12 @@ describe('renderComment: how the p of the evidence was computed', () => {
 describe('renderComment: a passing check', () => {
   it('says no test is gated when none is', () => {
     const tests = [randomizationTest('ndcg@10', { base: 0.742, head: 0.738, ci: [-0.02, 0.012], pValue: 0.52 })];
-    expect(block(renderBody(makePassingComparison({ tests })), 'No test')).toBe('No test is gated. This check passes.');
+    // No evidence list and no power sentence, not even empty ones; 3 regressed and 3 rescued lost their gold document.
+    expect(renderBody(makePassingComparison({ tests })).split('\n\n').slice(0, 3)).toEqual([
+      '### ✅ rag-gate: no significant regression',
+      'No test is gated. This check passes.',
+      'No question carries end-to-end correctness in both runs; 6 questions lost their gold document.',
+    ]);
   });
 
   it('gives α alone when a single gated test did not move significantly', () => {
@@ -193,6 +198,11 @@ describe('renderComment: a passing check', () => {
     expect(block(markdown, '- ')).toBe('- **Questions with a gold document in the top 5: 82.9% → 91.2%**: 2 questions lost their gold document, 16 gained it (p = 0.0013).');
     expect(block(markdown, 'This check')).toBe('This check passes. (p: exact McNemar; α = 0.05.)');
     expect(rowOf(markdown, 'hit\\@5 — retrieval ok').endsWith('| 0.0013 | 0.0013 | ✅ gate, improved |')).toBe(true);
+    // No gated test is left without significance: no power paragraph, not even an empty one, before the causes
+    // (no correct test: 3 regressed and 3 rescued lost their gold document).
+    expect(markdown).toContain(
+      '\n\nThis check passes. (p: exact McNemar; α = 0.05.)\n\nNo question carries end-to-end correctness in both runs; 6 questions lost their gold document.\n\n|',
+    );
   });
 
   it('never calls a significant drop of a gated test an improvement, even one the gate left without an outcome', () => {
@@ -245,6 +255,26 @@ describe('renderComment: the power of the gated tests that did not move', () => 
     expect(powerOf([gatedAs(rates, 'end-to-end', 0.2, null)])).toBe(
       'End-to-end correctness 0.690 → 0.670 is not significant yet (p = 0.2000): with this spread about 5,000 paired questions would be needed to tell a 2.0-point drop from noise.',
     );
+  });
+});
+
+describe('renderComment: the cause line', () => {
+  const causeLine = (regressions: ReturnType<typeof change>[], fixed: ReturnType<typeof change>[] = []) =>
+    block(renderBody(makeComparison({ regressions, fixed })), `${regressions.length} question`);
+  const many = (n: number, cause: Parameters<typeof change>[1], from: number) => Array.from({ length: n }, (_, k) => change(from + k, cause));
+
+  it('bolds a cause of more than half the regressions, but neither of two halves', () => {
+    expect(causeLine([...many(2, 'retrieval', 0), ...many(2, 'generation', 10)])).toBe(
+      '4 questions regressed: 2 because retrieval lost the gold document, 2 because the answer got worse with the same or better retrieval.',
+    );
+    expect(causeLine([...many(1, 'retrieval', 0), ...many(1, 'generation', 10), ...many(3, 'unknown', 20)], many(1, 'generation', 30))).toBe(
+      '5 questions regressed: 1 because retrieval lost the gold document, 1 because the answer got worse with the same or better retrieval, **3 with no retrieval outcome to tell why**. 1 question went from wrong to right.',
+    );
+  });
+
+  it('does not bold the one cause of every regression', () => {
+    expect(causeLine(many(1, 'unknown', 0))).toBe('1 question regressed: 1 with no retrieval outcome to tell why.');
+    expect(causeLine(many(3, 'generation', 0))).toBe('3 questions regressed: 3 because the answer got worse with the same or better retrieval.');
   });
 });
 
