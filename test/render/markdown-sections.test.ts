@@ -314,6 +314,14 @@ describe('renderComment: partial evidence and trace links', () => {
   });
 });
 
+describe('renderComment: a comment exactly as long as the limit', () => {
+  it('is left whole', () => {
+    const full = renderBody(makeComparison());
+    expect(renderBody(makeComparison(), { maxLength: full.length })).toBe(full);
+    expect(renderBody(makeComparison(), { maxLength: full.length - 1 })).toContain('… and 1 more; see the full JSON report');
+  });
+});
+
 describe('renderComment: a comment too long for any question row', () => {
   it('cuts every list to its count, with no empty table left', () => {
     // 2,000 characters cannot hold even the verdict and the tests table, so every list is cut to nothing.
@@ -357,6 +365,25 @@ describe('renderComment: warnings', () => {
     expect(linesBetween(markdown, '**Warnings**', '- … and 1 more in the JSON report')).toBe(
       ['**Warnings**', '', ...Array.from({ length: 18 }, () => UNTESTABLE), '- head: w1', '- head: w2', '- … and 1 more in the JSON report'].join('\n'),
     );
+  });
+
+  it("words each warning with the retrieval rule and the judges, and has no warnings section without one", () => {
+    const drop = { gate: 'retrieval' as const, metric: 'retrieval_ok', base: 0.912, head: 0.829, delta: -0.083, pValue: 0.0013, adjustedPValue: 0.0026, alpha: 0.05, broken: 16, fixed: 2 };
+    const judges = [
+      { field: 'correct', allowed: false, judges: [{ model: 'gpt-4o', promptVersion: 'v2', allowed: false, verdict: { kind: 'no-record' as const } }] },
+    ];
+    const warnings: Comparison['warnings'] = [
+      { kind: 'drop-below-minimum-effect', minEffect: 0.1, ...drop },
+      { kind: 'drop-from-uncalibrated-judge', field: 'correct', ...drop, gate: 'end-to-end', metric: 'correct', base: 0.69, head: 0.6, broken: 20 },
+    ];
+    const markdown = renderBody(makeComparison({ warnings, judges }));
+    expect(block(markdown, '- retrieval dropped')).toBe(
+      [
+        '- retrieval dropped significantly but by less than the minimum effect 0.1: retrieval ok (hit\\@5) 0.912 → 0.829, 16 broken vs 2 fixed, p = 0.0013, Holm-adjusted 0.0026 < α 0.05',
+        '- end-to-end dropped significantly (correct 0.690 → 0.600, 20 broken vs 2 fixed, p = 0.0013, Holm-adjusted 0.0026 < α 0.05), but it does not gate: judge `gpt-4o` (`v2`) is uncalibrated: no calibration record; its metrics are reported but do not gate',
+      ].join('\n'),
+    );
+    expect(renderBody(makeComparison())).not.toContain('**Warnings**');
   });
 
   it('lists exactly 20 warnings without a count', () => {
@@ -452,6 +479,23 @@ describe('renderComment: tags', () => {
     );
   });
 
+  it("counts each tag's broken and fixed on the first column's outcome, whatever the order of its outcomes", () => {
+    const byTag: TagChange[] = [
+      // Retrieval listed first: the broken and fixed columns still count answers (1 and 0).
+      { tag: 'auth', questions: 100, outcomes: [outcome('retrieval_ok', 0.8, 0.8, 3, 3, false), outcome('correct', 0.7, 0.69, 1, 0, false)] },
+      // No correctness outcome: a dash and no counts.
+      { tag: 'billing', questions: 100, outcomes: [outcome('retrieval_ok', 0.8, 0.7, 12, 2, false)] },
+    ];
+    expect(block(renderBody(makeComparison({ byTag })), '| tag |')).toBe(
+      [
+        '| tag | questions | answered right | broken | fixed | retrieval ok |',
+        '| :- | -: | -: | -: | -: | -: |',
+        '| `auth` | 100 | 70.0%\u00a0→\u00a069.0% | 1 | 0 | 80.0%\u00a0→\u00a080.0% |',
+        '| `billing` | 100 | — | 0 | 0 | 80.0%\u00a0→\u00a070.0% |',
+      ].join('\n'),
+    );
+  });
+
   it('counts retrievals when no tag carries correctness', () => {
     const byTag: TagChange[] = [{ tag: 'auth', questions: 100, outcomes: [outcome('retrieval_ok', 0.8, 0.7, 12, 2, false)] }];
     const markdown = renderBody(makeComparison({ byTag }));
@@ -535,6 +579,13 @@ describe('renderComment: the footer', () => {
     expect(markdown.trimEnd().split('\n').at(-1)).toBe(
       'Baseline: `main` at `abc1234` ([its run](https://github.com/o/r/actions/runs/7)) · 200 paired questions, 0 missing (counted as failed), 0 added, 0 removed, 2 excluded, 0 relabelled' +
         ' · α = 0.05, Holm-adjusted across 2 gated tests · 3 holdout questions not looked at (left out: the holdout is evaluated once, before a release)',
+    );
+  });
+
+  it('leaves out a blank baseline and a blank report link', () => {
+    const markdown = renderBody(makeComparison(), { baseline: '  ', reportLink: ' ', baselineRunUrl: 'https://github.com/o/r/actions/runs/7' });
+    expect(markdown.trimEnd().split('\n').at(-1)).toBe(
+      '200 paired questions, 0 missing (counted as failed), 0 added, 0 removed, 0 relabelled · α = 0.05, Holm-adjusted across 2 gated tests',
     );
   });
 
