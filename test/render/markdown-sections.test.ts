@@ -146,14 +146,20 @@ describe('renderComment: a question cell', () => {
 
   it('adds a runs column when questions ran several times, blank for a question without counts', () => {
     const markdown = rendered();
-    expect(linesBetween(markdown, '#### Regressed questions (4)', '| `q-0045` Does SSO work with Okta SCIM provisioning? `(#45)`' + HEAD_ONLY_FOLD + ' | | generation |')).toBe(
+    expect(
+      linesBetween(
+        markdown,
+        '#### Regressed questions (4)',
+        '| `q-0045` Does SSO work with Okta SCIM provisioning? `(#45)`' + HEAD_ONLY_FOLD + ' | | generation |',
+      ),
+    ).toBe(
       [
         '#### Regressed questions (4)',
         '',
         '| question | runs | cause |',
         '| - | - | - |',
         // Own trace links of both sides; lost `auth-0042`, and head's top holds no document base's lacked.
-        '| `q-0042` Can I export audit logs to S3? `(#42)` · [base trace](https://b.example/1) · [head trace](https://h.example/1)<br>lost `auth-0042` · head\'s top `b`, `a`' +
+        "| `q-0042` Can I export audit logs to S3? `(#42)` · [base trace](https://b.example/1) · [head trace](https://h.example/1)<br>lost `auth-0042` · head's top `b`, `a`" +
           '<details><summary>answers side by side</summary>**expected**: Expected.<br>**base** (right): Base says.<br>**head** (wrong): Head says.</details>' +
           ' | correct in 1/5 head runs vs 5/5 base runs | retrieval |',
         // A retrieval regression whose lost documents were not named.
@@ -186,7 +192,7 @@ describe('renderComment: a question cell', () => {
     );
   });
 
-  it("says wrong in the answers of a retrieval regression that was not rescued, and no outcome when no question carries correctness", () => {
+  it('says wrong in the answers of a retrieval regression that was not rescued, and no outcome when no question carries correctness', () => {
     const lost = { ...retrievalRegression(change(181, 'retrieval'), false), evidence: { base: { answer: 'B.' }, head: { answer: 'H.' } } };
     const withCorrect = renderBody(makeComparison({ retrievalRegressions: [rescued, lost] }));
     expect(withCorrect).toContain(
@@ -340,7 +346,9 @@ describe('renderComment: a comment too long for any question row', () => {
       ].join('\n'),
     );
     expect(linesBetween(markdown, '<details><summary>6 questions fixed (wrong in base, right in head)</summary>', '</details>')).toBe(
-      ['<details><summary>6 questions fixed (wrong in base, right in head)</summary>', '', '… and 6 more; see the full JSON report', '', '</details>'].join('\n'),
+      ['<details><summary>6 questions fixed (wrong in base, right in head)</summary>', '', '… and 6 more; see the full JSON report', '', '</details>'].join(
+        '\n',
+      ),
     );
     expect(markdown).toContain('\n**By tag**\n\n… and 2 more; see the full JSON report\n');
     expect(markdown).not.toContain('| question');
@@ -367,10 +375,25 @@ describe('renderComment: warnings', () => {
     );
   });
 
-  it("words each warning with the retrieval rule and the judges, and has no warnings section without one", () => {
-    const drop = { gate: 'retrieval' as const, metric: 'retrieval_ok', base: 0.912, head: 0.829, delta: -0.083, pValue: 0.0013, adjustedPValue: 0.0026, alpha: 0.05, broken: 16, fixed: 2 };
+  it('words each warning with the retrieval rule and the judges, and has no warnings section without one', () => {
+    const drop = {
+      gate: 'retrieval' as const,
+      metric: 'retrieval_ok',
+      base: 0.912,
+      head: 0.829,
+      delta: -0.083,
+      pValue: 0.0013,
+      adjustedPValue: 0.0026,
+      alpha: 0.05,
+      broken: 16,
+      fixed: 2,
+    };
     const judges = [
-      { field: 'correct', allowed: false, judges: [{ model: 'gpt-4o', promptVersion: 'v2', allowed: false, verdict: { kind: 'no-record' as const } }] },
+      {
+        field: 'correct' as const,
+        allowed: false,
+        judges: [{ model: 'gpt-4o', promptVersion: 'v2', allowed: false, verdict: { kind: 'no-record' as const } }],
+      },
     ];
     const warnings: Comparison['warnings'] = [
       { kind: 'drop-below-minimum-effect', minEffect: 0.1, ...drop },
@@ -455,7 +478,7 @@ describe('renderComment: tags', () => {
       ].join('\n'),
     );
     // The tests counted are those of the tags shown: 1 + 2.
-    expect(markdown).toContain("across the 3 per-tag McNemar tests.\n");
+    expect(markdown).toContain('across the 3 per-tag McNemar tests.\n');
     expect(renderBody(makeComparison({ byTag: byTag.slice(2) }))).not.toContain('By tag');
   });
 
@@ -465,7 +488,13 @@ describe('renderComment: tags', () => {
       { tag: 'billing', questions: 100, outcomes: [outcome('correct', 0.7, 0.65, 8, 3, false)] },
     ];
     const markdown = renderBody(makeComparison({ byTag }));
-    expect(linesBetween(markdown, '**By tag**', "Paired questions of each tag, most moved first; broken and fixed count answers. ⚠️ (✅) marks a drop (gain) significant after Holm's correction across the 3 per-tag McNemar tests.")).toBe(
+    expect(
+      linesBetween(
+        markdown,
+        '**By tag**',
+        "Paired questions of each tag, most moved first; broken and fixed count answers. ⚠️ (✅) marks a drop (gain) significant after Holm's correction across the 3 per-tag McNemar tests.",
+      ),
+    ).toBe(
       [
         '**By tag**',
         '',
@@ -499,7 +528,9 @@ describe('renderComment: tags', () => {
   it('counts retrievals when no tag carries correctness', () => {
     const byTag: TagChange[] = [{ tag: 'auth', questions: 100, outcomes: [outcome('retrieval_ok', 0.8, 0.7, 12, 2, false)] }];
     const markdown = renderBody(makeComparison({ byTag }));
-    expect(block(markdown, '| tag |')).toBe(['| tag | questions | retrieval ok | broken | fixed |', '| :- | -: | -: | -: | -: |', '| `auth` | 100 | 80.0%\u00a0→\u00a070.0% | 12 | 2 |'].join('\n'));
+    expect(block(markdown, '| tag |')).toBe(
+      ['| tag | questions | retrieval ok | broken | fixed |', '| :- | -: | -: | -: | -: |', '| `auth` | 100 | 80.0%\u00a0→\u00a070.0% | 12 | 2 |'].join('\n'),
+    );
     expect(markdown).toContain(
       "\nPaired questions of each tag, most moved first; broken and fixed count retrievals. ⚠️ (✅) marks a drop (gain) significant after Holm's correction across the 1 per-tag McNemar test.\n",
     );
@@ -561,13 +592,17 @@ describe('renderComment: McNemar tables and the decomposition', () => {
     expect(graded).toContain('\n95% CI of Δ: percentile bootstrap (100 pairs or more).\n\n#### Questions that lost their gold document (6)\n');
     const none = renderBody(makePassingComparison({ tests: [] }));
     expect(none).not.toContain('95% CI of Δ');
-    expect(none).toContain('\n| metric | base | head | Δ (95% CI) | p | Holm p | gate |\n| :- | -: | -: | -: | -: | -: | :- |\n\n#### Questions that lost their gold document (6)\n');
+    expect(none).toContain(
+      '\n| metric | base | head | Δ (95% CI) | p | Holm p | gate |\n| :- | -: | -: | -: | -: | -: | :- |\n\n#### Questions that lost their gold document (6)\n',
+    );
   });
 
   it('folds the decomposition when either run has questions, and leaves it out when neither has', () => {
     const empty = decompose([], [], [], []);
     const head = makeComparison().decomposition.head;
-    expect(renderBody(makeComparison({ decomposition: { base: empty, head } }))).toContain('\n<details><summary>Where the errors come from (decomposition)</summary>\n');
+    expect(renderBody(makeComparison({ decomposition: { base: empty, head } }))).toContain(
+      '\n<details><summary>Where the errors come from (decomposition)</summary>\n',
+    );
     expect(renderBody(makeComparison({ decomposition: { base: empty, head: empty } }))).not.toContain('Where the errors come from');
   });
 });

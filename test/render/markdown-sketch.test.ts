@@ -75,7 +75,9 @@ describe('renderComment: the sketch scenario, line for line', () => {
 
   it('lists the regressed questions, the rescued ones and the fixed ones, and counts the tags', () => {
     const markdown = renderBody(makeComparison());
-    expect(linesBetween(markdown, '#### Regressed questions (15)', '| `q-0043` Which regions support data residency? `(#43)`<br>lost `auth-0043` | retrieval |')).toBe(
+    expect(
+      linesBetween(markdown, '#### Regressed questions (15)', '| `q-0043` Which regions support data residency? `(#43)`<br>lost `auth-0043` | retrieval |'),
+    ).toBe(
       [
         '#### Regressed questions (15)',
         '',
@@ -137,15 +139,24 @@ describe('renderComment: documents and the judge', () => {
       evidence: { base: { top: ['d1', 'x'] }, head: { top: ['x', 'n1', 'n2', 'n3', 'n4'] } },
     });
     const markdown = renderBody(makeComparison({ regressions: [regression], fixed: [] }));
-    expect(markdown).toContain('\n| `q-0042` Can I export audit logs to S3? `(#42)`<br>lost `d1`, `d2`, `d3` and 2 more · in its place `n1`, `n2`, `n3` and 1 more | retrieval |\n');
+    expect(markdown).toContain(
+      '\n| `q-0042` Can I export audit logs to S3? `(#42)`<br>lost `d1`, `d2`, `d3` and 2 more · in its place `n1`, `n2`, `n3` and 1 more | retrieval |\n',
+    );
   });
 
-  it("says which judge filled the judged metrics and how it was calibrated, before the footer", () => {
+  it('says which judge filled the judged metrics and how it was calibrated, before the footer', () => {
     const judges = [
       {
-        field: 'correct',
+        field: 'correct' as const,
         allowed: true,
-        judges: [{ model: 'gpt-4o', promptVersion: 'v2', allowed: true, verdict: { kind: 'calibrated' as const, kappa: 0.81, n: 120, floor: 0.6, date: '2026-01-01' } }],
+        judges: [
+          {
+            model: 'gpt-4o',
+            promptVersion: 'v2',
+            allowed: true,
+            verdict: { kind: 'calibrated' as const, kappa: 0.81, n: 120, floor: 0.6, date: '2026-01-01' },
+          },
+        ],
       },
     ];
     const markdown = renderBody(makeComparison({ judges }));

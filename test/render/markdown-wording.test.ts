@@ -15,7 +15,7 @@ import { block, gatedAs, renderBody } from './comparison-variants.js';
 const headingOf = (markdown: string) => markdown.split('\n')[0];
 
 /** The row of the tests table whose metric cell is `label`. */
-const rowOf = (markdown: string, label: string) => block(markdown, `| ${label} |`).split('\n')[0];
+const rowOf = (markdown: string, label: string) => block(markdown, `| ${label} |`).split('\n')[0]!;
 
 /** 10 discordant pairs, 6 fixed and 4 broken of 170: exact p = 2·(1 + 10 + 45 + 120 + 210)/2^10 = 0.7539. */
 const RETRIEVAL_SMALL_GAIN = { fixed: 6, broken: 4, bothRight: 149, bothWrong: 11 };
@@ -24,8 +24,8 @@ const CORRECT_DROP = { fixed: 2, broken: 20, bothRight: 118, bothWrong: 60 };
 
 describe('renderComment: a drop measured by an uncalibrated judge', () => {
   // Holm across the two gated tests: correct 2 × 1.211e-4 = 2.42e-4, retrieval max(0.7539, 2.42e-4) = 0.7539.
-  const tests = gate([mcnemarTest('retrieval_ok', RETRIEVAL_SMALL_GAIN), mcnemarTest('correct', CORRECT_DROP)]).map(
-    (t): PairedTest => (t.metric === 'correct' ? { ...t, gateOutcome: 'uncalibrated-judge' } : t),
+  const tests = gate([mcnemarTest('retrieval_ok', RETRIEVAL_SMALL_GAIN), mcnemarTest('correct', CORRECT_DROP)]).map((t): PairedTest =>
+    t.metric === 'correct' ? { ...t, gateOutcome: 'uncalibrated-judge' } : t,
   );
   const comparison = makePassingComparison({ tests });
 
@@ -110,7 +110,9 @@ describe('renderComment: the heading of a failing check', () => {
     const markdown = renderBody(makeComparison({ tests }));
     expect(headingOf(markdown)).toBe('### ❌ rag-gate: retrieval regressed significantly');
     // Holm: correct 2 × 1.211e-4 = 2.4e-4, hit@5 max(0.0013, 2.4e-4) = 0.0013.
-    expect(block(markdown, '- ')).toBe('- **Questions with a gold document in the top 5: 91.2% → 82.9%**: 16 questions lost their gold document, 2 gained it (p = 0.0013).');
+    expect(block(markdown, '- ')).toBe(
+      '- **Questions with a gold document in the top 5: 91.2% → 82.9%**: 16 questions lost their gold document, 2 gained it (p = 0.0013).',
+    );
     expect(rowOf(markdown, 'correct — end to end').endsWith('| 0.0001 | 0.0002 | ✅ gate, improved |')).toBe(true);
   });
 
@@ -159,7 +161,9 @@ describe('renderComment: how the p of the evidence was computed', () => {
     const midP = mcnemar(2, 16, 139, 13, { smallSample: 'mid-p' });
     const test = { ...mcnemarTest('retrieval_ok', { fixed: 2, broken: 16, bothRight: 139, bothWrong: 13 }), decidedBy: midP.decidedBy, pValue: midP.pValue };
     const markdown = renderBody(makeComparison({ tests: gate([test], ['retrieval']) }));
-    expect(block(markdown, '- ')).toBe('- **Questions with a gold document in the top 5: 91.2% → 82.9%**: 16 questions lost their gold document, 2 gained it (p = 0.0007).');
+    expect(block(markdown, '- ')).toBe(
+      '- **Questions with a gold document in the top 5: 91.2% → 82.9%**: 16 questions lost their gold document, 2 gained it (p = 0.0007).',
+    );
     expect(block(markdown, 'This check')).toBe('This check fails. (p: mid-p McNemar; α = 0.05.)');
   });
 
@@ -195,7 +199,9 @@ describe('renderComment: a passing check', () => {
     const tests = gate([mcnemarTest('retrieval_ok', { fixed: 16, broken: 2, bothRight: 139, bothWrong: 13 })], ['retrieval']);
     const markdown = renderBody(makePassingComparison({ tests }));
     expect(headingOf(markdown)).toBe('### ✅ rag-gate: no significant regression; retrieval improved');
-    expect(block(markdown, '- ')).toBe('- **Questions with a gold document in the top 5: 82.9% → 91.2%**: 2 questions lost their gold document, 16 gained it (p = 0.0013).');
+    expect(block(markdown, '- ')).toBe(
+      '- **Questions with a gold document in the top 5: 82.9% → 91.2%**: 2 questions lost their gold document, 16 gained it (p = 0.0013).',
+    );
     expect(block(markdown, 'This check')).toBe('This check passes. (p: exact McNemar; α = 0.05.)');
     expect(rowOf(markdown, 'hit\\@5 — retrieval ok').endsWith('| 0.0013 | 0.0013 | ✅ gate, improved |')).toBe(true);
     // No gated test is left without significance: no power paragraph, not even an empty one, before the causes
@@ -207,9 +213,10 @@ describe('renderComment: a passing check', () => {
 
   it('never calls a significant drop of a gated test an improvement, even one the gate left without an outcome', () => {
     // Not a comparison compareRuns makes (it gives every significant gated drop an outcome): the words still warn.
-    const tests = gate([mcnemarTest('retrieval_ok', { fixed: 2, broken: 16, bothRight: 139, bothWrong: 13 })], ['retrieval']).map(
-      (t): PairedTest => ({ ...t, gateOutcome: null }),
-    );
+    const tests = gate([mcnemarTest('retrieval_ok', { fixed: 2, broken: 16, bothRight: 139, bothWrong: 13 })], ['retrieval']).map((t): PairedTest => ({
+      ...t,
+      gateOutcome: null,
+    }));
     const markdown = renderBody(makePassingComparison({ tests }));
     expect(headingOf(markdown)).toBe('### ✅ rag-gate: no significant regression');
     expect(rowOf(markdown, 'hit\\@5 — retrieval ok').endsWith('| 0.0013 | 0.0013 | ⚠️ gate |')).toBe(true);
@@ -251,7 +258,10 @@ describe('renderComment: the power of the gated tests that did not move', () => 
   });
 
   it('sizes a pass-rate test in points', () => {
-    const rates = { ...randomizationTest('correct', { base: 0.69, head: 0.67, ci: [-0.05, 0.01], pValue: 0.2, requiredN: 5_000 }), rates: { broken: 10, fixed: 6, noise: null } };
+    const rates = {
+      ...randomizationTest('correct', { base: 0.69, head: 0.67, ci: [-0.05, 0.01], pValue: 0.2, requiredN: 5_000 }),
+      rates: { broken: 10, fixed: 6, noise: null },
+    };
     expect(powerOf([gatedAs(rates, 'end-to-end', 0.2, null)])).toBe(
       'End-to-end correctness 0.690 → 0.670 is not significant yet (p = 0.2000): with this spread about 5,000 paired questions would be needed to tell a 2.0-point drop from noise.',
     );
