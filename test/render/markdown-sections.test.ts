@@ -304,6 +304,13 @@ describe('renderComment: partial evidence and trace links', () => {
     expect(markdown).not.toContain('questions fixed');
   });
 
+  it('has no fold of other retrieval regressions when every one is a regressed question', () => {
+    const regressions = [change(42, 'retrieval'), change(43, 'generation')];
+    const markdown = renderBody(makeComparison({ regressions, fixed: [], retrievalRegressions: [retrievalRegression(regressions[0]!, false)] }));
+    expect(markdown).toContain('\n#### Regressed questions (2)\n');
+    expect(markdown).not.toContain('more lost their gold document');
+  });
+
   it("links a record's own trace rather than the template's, and no template that is not http(s)", () => {
     const regressions = [change(42, 'generation', { evidence: { head: { traceUrl: 'https://h.example/42' } } }), change(43, 'generation')];
     const markdown = renderBody(makeComparison({ regressions, fixed: [], retrievalRegressions: [] }), { traceUrl: 'https://t.example/{id}' });
