@@ -610,6 +610,10 @@ describe('renderComment: McNemar tables and the decomposition', () => {
     expect(renderBody(makeComparison({ decomposition: { base: empty, head } }))).toContain(
       '\n<details><summary>Where the errors come from (decomposition)</summary>\n',
     );
+    const base = makeComparison().decomposition.base;
+    expect(renderBody(makeComparison({ decomposition: { base, head: empty } }))).toContain(
+      '\n<details><summary>Where the errors come from (decomposition)</summary>\n',
+    );
     expect(renderBody(makeComparison({ decomposition: { base: empty, head: empty } }))).not.toContain('Where the errors come from');
   });
 });
