@@ -43181,7 +43181,7 @@ function exactMatch(answer, expected) {
 function tokenF1(answer, expected) {
   const predicted = answerTokens(answer);
   const gold = answerTokens(expected);
-  if (predicted.length === 0 || gold.length === 0) return predicted.length === gold.length ? 1 : 0;
+  if (predicted.length === 0 && gold.length === 0) return 1;
   const goldCounts = /* @__PURE__ */ new Map();
   for (const token of gold) goldCounts.set(token, (goldCounts.get(token) ?? 0) + 1);
   let common = 0;
@@ -43198,10 +43198,7 @@ function tokenF1(answer, expected) {
   return 2 * precision * recall / (precision + recall);
 }
 function containsAnswer(answer, expected) {
-  const gold = normalizeAnswer(expected);
-  const predicted = normalizeAnswer(answer);
-  if (gold === "") return predicted === "" ? 1 : 0;
-  return ` ${predicted} `.includes(` ${gold} `) ? 1 : 0;
+  return ` ${normalizeAnswer(answer)} `.includes(` ${normalizeAnswer(expected)} `) ? 1 : 0;
 }
 var CorrectnessRuleError = class extends SettingError {
 };
@@ -43714,12 +43711,12 @@ function chooseRatio(n, m, k) {
 function passAtK(passes, runs, k) {
   return { atK: 1 - chooseRatio(runs - passes, runs, k), hatK: chooseRatio(passes, runs, k) };
 }
-function binaryOutcomes(outcomes) {
+function binaryOutcomes(outcomes, binary) {
   const names = [
     ...new Set(GATED_TESTS.map((test) => test.column)),
     ...[...outcomes.scores].filter(([, kind]) => kind === "boolean").map(([name]) => scoreMetric(name))
   ];
-  return names.filter((name) => outcomes.repeats?.binary.has(name) === true);
+  return names.filter((name) => binary.has(name));
 }
 function summarizeRepeats(outcomes) {
   const { repeats } = outcomes;
@@ -43731,7 +43728,7 @@ function summarizeRepeats(outcomes) {
     runsPerQuestion[runs] = (runsPerQuestion[runs] ?? 0) + 1;
   }
   const flakyOn = /* @__PURE__ */ new Map();
-  const summaries = binaryOutcomes(outcomes).map((metric) => {
+  const summaries = binaryOutcomes(outcomes, repeats.binary).map((metric) => {
     const rates = column(outcomes, metric);
     const counts = repeatCount(outcomes, metric);
     let k = Infinity;
@@ -43774,7 +43771,6 @@ function summarizeRepeats(outcomes) {
 
 // src/core/scoring/decomposition.ts
 var ratio = (part, whole) => whole === 0 ? null : part / whole;
-var weighted = (weight, rate) => weight === 0 ? 0 : rate === null ? null : weight * rate;
 var SMALL_SPLIT = 10;
 function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
   let nGood = 0;
@@ -43811,26 +43807,29 @@ function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
   const gGood = ratio(correctGood, nGood);
   const gBad = ratio(correctBad, nBad);
   const e2e = ratio(correctGood + correctBad, n);
+  const warnings = [];
   let e2eCheck = null;
   let ceiling = null;
+  let productModelG = null;
+  let productModelBias = null;
   if (r !== null) {
-    const good = weighted(r, gGood);
-    const bad = weighted(1 - r, gBad);
-    e2eCheck = good === null || bad === null ? null : good + bad;
-    ceiling = bad === null ? null : r + bad;
+    const bad = (1 - r) * (gBad ?? 0);
+    e2eCheck = r * (gGood ?? 0) + bad;
+    ceiling = r + bad;
+    if (r > 0) {
+      productModelG = e2e / r;
+      productModelBias = bad / r;
+      if (productModelG > 1) {
+        warnings.push(
+          `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r\xB7g is misspecified here, because answers are right without good context (g_bad = ${gBad.toFixed(4)}).`
+        );
+      }
+    }
   }
-  const productModelG = r === null || r === 0 || e2e === null ? null : e2e / r;
-  const productModelBias = r === null || r === 0 ? null : (1 - r) * (gBad ?? 0) / r;
-  const rLowerBound = e2e === null || gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
+  const rLowerBound = gBad === null || gBad === 1 ? null : Math.max(0, (e2e - gBad) / (1 - gBad));
   const closedBook = closedAll === 0 ? null : { onFailed: ratio(closedFailedRight, closedFailed), nFailed: closedFailed, all: ratio(closedAllRight, closedAll), n: closedAll };
-  const warnings = [];
-  if (productModelG !== null && productModelG > 1) {
-    warnings.push(
-      `e2e / r = ${productModelG.toFixed(4)} exceeds 1: the product model e2e = r\xB7g is misspecified here, because answers are right without good context (g_bad = ${gBad?.toFixed(4)}).`
-    );
-  }
-  if (n > 0 && nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? "" : "s"}: read it as a rough figure.`);
-  if (n > 0 && nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? "" : "s"}: read it as a rough figure.`);
+  if (nBad > 0 && nBad < SMALL_SPLIT) warnings.push(`g_bad rests on only ${nBad} question${nBad === 1 ? "" : "s"}: read it as a rough figure.`);
+  if (nGood > 0 && nGood < SMALL_SPLIT) warnings.push(`g_good rests on only ${nGood} question${nGood === 1 ? "" : "s"}: read it as a rough figure.`);
   return { n, r, gGood, nGood, gBad, nBad, e2e, e2eCheck, productModelG, productModelBias, ceiling, rLowerBound, closedBook, warnings };
 }
 
@@ -44731,7 +44730,7 @@ function interpolatedPrecisionAt(ranking, recallLevel) {
   if (needed > found || grades.length === 0) return 0;
   let best = found / grades.length;
   let relevantSoFar = found;
-  for (let i = grades.length; i > 0 && relevantSoFar > 0; i--) {
+  for (let i = grades.length; relevantSoFar > 0; i--) {
     const precision = relevantSoFar / i;
     if (best < precision) best = precision;
     if (grades[i - 1] >= level) {
