@@ -22,6 +22,20 @@ import { mcnemarSampleSize } from '../../src/core/stats/power.js';
 
 const ALPHA = 0.05;
 
+/** The sketch scenario's significant retrieval drop, as the gate reports it. */
+export const RETRIEVAL_DROP = {
+  gate: 'retrieval',
+  metric: 'retrieval_ok',
+  base: 0.912,
+  head: 0.829,
+  delta: -0.083,
+  pValue: 0.0013,
+  adjustedPValue: 0.0026,
+  alpha: 0.05,
+  broken: 16,
+  fixed: 2,
+} as const;
+
 export interface Counts {
   fixed: number;
   broken: number;
@@ -261,21 +275,7 @@ export function makeComparison(overrides: Partial<Comparison> = {}): Comparison 
     floors: [],
     judges: [],
     verdict: 'fail',
-    reasons: [
-      {
-        kind: 'regressed',
-        gate: 'retrieval',
-        metric: 'retrieval_ok',
-        base: 0.912,
-        head: 0.829,
-        delta: -0.083,
-        pValue: 0.0013,
-        adjustedPValue: 0.0026,
-        alpha: 0.05,
-        broken: 16,
-        fixed: 2,
-      },
-    ],
+    reasons: [{ kind: 'regressed', ...RETRIEVAL_DROP }],
     warnings: [],
     ...overrides,
   };

@@ -7,7 +7,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Comparison, QuestionEvidence, TagChange, TagOutcome } from '../../src/core/compare/types.js';
 import { decompose } from '../../src/core/scoring/decomposition.js';
-import { change, makeComparison, makePassingComparison, mcnemarTest, randomizationTest, retrievalRegression, tagChangesOf } from './comparison-fixture.js';
+import {
+  change,
+  makeComparison,
+  makePassingComparison,
+  mcnemarTest,
+  randomizationTest,
+  RETRIEVAL_DROP,
+  retrievalRegression,
+  tagChangesOf,
+} from './comparison-fixture.js';
 import { block, flakyQuestions, linesBetween, missingQuestion, renderBody, repeatSummary } from './comparison-variants.js';
 
 const FLAKY_NOTE =
@@ -383,18 +392,7 @@ describe('renderComment: warnings', () => {
   });
 
   it('words each warning with the retrieval rule and the judges, and has no warnings section without one', () => {
-    const drop = {
-      gate: 'retrieval' as const,
-      metric: 'retrieval_ok',
-      base: 0.912,
-      head: 0.829,
-      delta: -0.083,
-      pValue: 0.0013,
-      adjustedPValue: 0.0026,
-      alpha: 0.05,
-      broken: 16,
-      fixed: 2,
-    };
+    const drop = RETRIEVAL_DROP;
     const judges = [
       {
         field: 'correct' as const,
