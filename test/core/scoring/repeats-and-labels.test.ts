@@ -62,18 +62,40 @@ describe('label pairs and the judge-agreement warning', () => {
   });
 });
 
+describe('withRowsOf and withoutQuestions: nothing to change, nothing copied', () => {
+  const once = () =>
+    outcomesOf([
+      { id: 'a', correct: true },
+      { id: 'b', correct: false },
+    ]);
+
+  it('returns the run itself when there is nothing to replace or to leave out', () => {
+    const run = once();
+    expect(withRowsOf(run, outcomesOf([]))).toBe(run);
+    expect(withoutQuestions(run, new Set(['z'])).outcomes).toBe(run);
+  });
+
+  it('adds no repeats field to a run read once', () => {
+    const run = once();
+    expect(Object.keys(withRowsOf(run, outcomesOf([{ id: 'b', correct: true }])))).not.toContain('repeats');
+    expect(Object.keys(withoutQuestions(run, new Set(['a'])).outcomes)).not.toContain('repeats');
+  });
+});
+
 describe('repeats through withRowsOf and withoutQuestions', () => {
   // Question a run 3 times (2 right), b twice (both wrong), c once (right).
-  const base = outcomesOf([
-    { id: 'a', run: 1, correct: true },
-    { id: 'a', run: 2, correct: false },
-    { id: 'a', run: 3, correct: true },
-    { id: 'b', run: 1, correct: false },
-    { id: 'b', run: 2, correct: false },
-    { id: 'c', run: 1, correct: true },
-  ]);
+  const baseRun = () =>
+    outcomesOf([
+      { id: 'a', run: 1, correct: true },
+      { id: 'a', run: 2, correct: false },
+      { id: 'a', run: 3, correct: true },
+      { id: 'b', run: 1, correct: false },
+      { id: 'b', run: 2, correct: false },
+      { id: 'c', run: 1, correct: true },
+    ]);
 
   it('takes the replaced questions’ repeat counts with their values, and keeps the others', () => {
+    const base = baseRun();
     // b re-scored under new labels: now in 4 runs, one right.
     const replacement = outcomesOf([1, 2, 3, 4].map((run) => ({ id: 'b', run, correct: run === 4 })));
     const merged = withRowsOf(base, replacement);
@@ -98,6 +120,7 @@ describe('repeats through withRowsOf and withoutQuestions', () => {
   });
 
   it('counts a replaced question without repeats as one run, and a column the replacement lacks as none', () => {
+    const base = baseRun();
     const replacement = outcomesOf([{ id: 'a', correct: false, answer_relevance: 0.5 }]);
     const merged = withRowsOf(base, replacement);
     expect([...merged.repeats!.counts.get('correct')!]).toEqual([1, 2, 1]);
@@ -116,6 +139,7 @@ describe('repeats through withRowsOf and withoutQuestions', () => {
   });
 
   it('leaves out the held-out questions from the runs and the counts too', () => {
+    const base = baseRun();
     const { outcomes, leftOut } = withoutQuestions(base, new Set(['a', 'z']));
     expect(leftOut).toEqual(['a']);
     expect(outcomes.ids).toEqual(['b', 'c']);
@@ -157,17 +181,19 @@ describe('retrieval-ok rules that cannot be used', () => {
 
 describe('pass@k and flakiness over the questions that carry an outcome', () => {
   // q1 run 3 times (right, wrong, right), q2 twice (right twice), q3 twice without the outcome.
-  const run = outcomesOf([
-    { id: 'q1', run: 1, correct: true },
-    { id: 'q1', run: 2, correct: false },
-    { id: 'q1', run: 3, correct: true },
-    { id: 'q2', run: 1, correct: true },
-    { id: 'q2', run: 2, correct: true },
-    { id: 'q3', run: 1, answer: 'Paris' },
-    { id: 'q3', run: 2, answer: 'Paris' },
-  ]);
+  const repeatedRun = () =>
+    outcomesOf([
+      { id: 'q1', run: 1, correct: true },
+      { id: 'q1', run: 2, correct: false },
+      { id: 'q1', run: 3, correct: true },
+      { id: 'q2', run: 1, correct: true },
+      { id: 'q2', run: 2, correct: true },
+      { id: 'q3', run: 1, answer: 'Paris' },
+      { id: 'q3', run: 2, answer: 'Paris' },
+    ]);
 
   it('takes k from the questions carrying it and leaves the others out of every figure', () => {
+    const run = repeatedRun();
     // k = 2 (q2's runs; q3 carries none). q1: 2 passes of 3, pass@2 = 1 − C(1,2)/C(3,2) = 1, pass^2 = C(2,2)/C(3,2) = 1/3;
     // q2: 2 of 2, both 1. Means over the two: pass@2 = 1, pass^2 = 2/3; flaky: q1 of the two repeated.
     const correct = summarizeRepeats(run)!.outcomes.find((o) => o.metric === 'correct');
@@ -175,6 +201,7 @@ describe('pass@k and flakiness over the questions that carry an outcome', () => 
   });
 
   it('has no rates for an outcome no question left carries, and no flaky rate when none was repeated', () => {
+    const run = repeatedRun();
     const { outcomes: none } = withoutQuestions(run, new Set(['q1', 'q2']));
     expect(summarizeRepeats(none)!.outcomes.find((o) => o.metric === 'correct')).toEqual({
       metric: 'correct',
