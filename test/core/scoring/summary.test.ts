@@ -84,7 +84,7 @@ describe('summarizeRun: every aggregate of a run', () => {
 
   it('states its provenance, scores included', () => {
     const counted = summarizeRun(
-      fourQuestions({ idsFromQuestion: 1, retrievalByText: 2, correctByRule: 3, refusedByDetector: 4, formats: ['ragas', 'jsonl'] }),
+      fourQuestions({ idsFromQuestion: 1, retrievalByText: 2, correctByRule: 3, refusedByDetector: 4, formats: ['deepeval', 'jsonl'] }),
       config,
     );
     expect(counted.provenance).toEqual({
@@ -92,7 +92,7 @@ describe('summarizeRun: every aggregate of a run', () => {
       retrievalByText: 2,
       correctByRule: 3,
       refusedByDetector: 4,
-      formats: ['ragas', 'jsonl'],
+      formats: ['deepeval', 'jsonl'],
       scores: { grounded: 'boolean', tone: 'number', never: 'number' },
     });
   });
