@@ -54009,7 +54009,7 @@ function calibrateCommand(context, setExitCode) {
 
 // src/core/scoring/score.ts
 function relevanceMap(relevant) {
-  if (relevant === void 0) return /* @__PURE__ */ new Map();
+  if (false) return /* @__PURE__ */ new Map();
   if (Array.isArray(relevant)) return new Map(relevant.map((id2) => [id2, 1]));
   return new Map(Object.entries(relevant));
 }

@@ -43458,7 +43458,7 @@ function headlineMetrics(retrievalOkMetric) {
 
 // src/core/scoring/score.ts
 function relevanceMap(relevant) {
-  if (relevant === void 0) return /* @__PURE__ */ new Map();
+  if (false) return /* @__PURE__ */ new Map();
   if (Array.isArray(relevant)) return new Map(relevant.map((id) => [id, 1]));
   return new Map(Object.entries(relevant));
 }

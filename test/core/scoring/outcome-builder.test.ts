@@ -28,10 +28,11 @@ describe('the gold documents found within the retrieval-ok cut-off (hit@5)', () 
       { id: 'found', retrieved_ids: ['x', 'b', 'y', 'z', 'a', 'c'], relevant_ids: ['a', 'b', 'c'] },
       { id: 'none in top 5', retrieved_ids: ['x', 'y', 'z', 'w', 'v', 'a'], relevant_ids: ['a'] },
       { id: 'nothing relevant', retrieved_ids: ['x'], relevant_ids: [] },
+      { id: 'no labels', retrieved_ids: ['x'] },
       { id: 'no ranking', answer: 'Paris' },
     ]);
-    expect(outcomes.goldFound).toEqual([['b', 'a'], [], undefined, undefined]);
-    expect(outcomes.noRelevant).toBe(1);
+    expect(outcomes.goldFound).toEqual([['b', 'a'], [], undefined, undefined, undefined]);
+    expect(outcomes.noRelevant).toBe(2);
   });
 });
 

@@ -35,6 +35,13 @@ describe('trec_eval measures, worked by hand', () => {
     expect(value('set_f1', RETRIEVED, JUDGMENTS)).toBeCloseTo((2 * p * r) / (p + r), 15);
   });
 
+  it('set measures at their edges: nothing retrieved, nothing relevant found, and P + R other than 1', () => {
+    expect(value('set_precision', [], { r1: 1 })).toBe(0);
+    expect(value('set_f1', ['n1', 'x'], { n1: 0, r1: 1 })).toBe(0);
+    // P = 1/2 (r1 of r1, n1), R = 1/3: 2PR / (P + R) = (1/3) / (5/6) = 0.4.
+    expect(value('set_f1', ['r1', 'n1'], { r1: 1, r2: 1, r3: 1, n1: 0 })).toBeCloseTo(0.4, 15);
+  });
+
   it('interpolated precision: the best precision at or after round(r·R) relevant documents', () => {
     // Relevant at ranks 1 and 4 of 6: precision 1 at rank 1, 2/4 at rank 4; R = 3.
     expect(value('iprec@0', RETRIEVED, JUDGMENTS)).toBe(1);
@@ -64,6 +71,11 @@ describe('trec_eval measures, worked by hand', () => {
     expect(value('ndcg', RETRIEVED, JUDGMENTS, level(1, gains))).toBeCloseTo(dcg / ideal, 15);
     expect(value('ndcg', RETRIEVED, JUDGMENTS, level(3, gains))).toBeCloseTo(dcg / ideal, 15);
     expect(value('ndcg', RETRIEVED, JUDGMENTS, level(3))).toBeCloseTo(value('ndcg', RETRIEVED, JUDGMENTS), 15);
+    // A negative gain costs the ranking that retrieves it, and the ideal ranking stops before it, as trec_eval's
+    // stops at its first gain that is not positive: a, then b (gain −1), against the ideal a alone.
+    const negative = parseNdcgGains('1=-1,2=3');
+    expect(value('ndcg', ['a', 'b'], { a: 2, b: 1 }, level(1, negative))).toBeCloseTo((3 - 1 / Math.log2(3)) / 3, 15);
+    expect(value('ndcg', ['a'], { a: 2, b: 1 }, level(1, negative))).toBe(1);
     // A gain for grade 0 makes judged non-relevant documents count, retrieved or ideal.
     const zero = parseNdcgGains('0=1');
     expect(value('ndcg@1', ['n1'], { n1: 0, r: 1 }, level(1, zero))).toBe(1);
