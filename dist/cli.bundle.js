@@ -47433,7 +47433,7 @@ function isFamily(name) {
 }
 function parseRetrievalMetric(text4) {
   const name = text4.trim();
-  const match = /^([a-z0-9_]+)(?:@(\d+(?:\.\d+)?))?$/.exec(name);
+  const match = /([a-z0-9_]+)(?:@(\d+(?:\.\d+)?))?$/.exec(name);
   const familyName = match?.[1] ?? "";
   if (!match || !isFamily(familyName)) {
     throw new MetricNameError(`unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(", ")}`);
@@ -54009,7 +54009,7 @@ function calibrateCommand(context, setExitCode) {
 
 // src/core/scoring/score.ts
 function relevanceMap(relevant) {
-  if (false) return /* @__PURE__ */ new Map();
+  if (relevant === void 0) return /* @__PURE__ */ new Map();
   if (Array.isArray(relevant)) return new Map(relevant.map((id2) => [id2, 1]));
   return new Map(Object.entries(relevant));
 }

@@ -43458,7 +43458,7 @@ function headlineMetrics(retrievalOkMetric) {
 
 // src/core/scoring/score.ts
 function relevanceMap(relevant) {
-  if (false) return /* @__PURE__ */ new Map();
+  if (relevant === void 0) return /* @__PURE__ */ new Map();
   if (Array.isArray(relevant)) return new Map(relevant.map((id) => [id, 1]));
   return new Map(Object.entries(relevant));
 }
@@ -44852,7 +44852,7 @@ function isFamily(name) {
 }
 function parseRetrievalMetric(text4) {
   const name = text4.trim();
-  const match = /^([a-z0-9_]+)(?:@(\d+(?:\.\d+)?))?$/.exec(name);
+  const match = /([a-z0-9_]+)(?:@(\d+(?:\.\d+)?))?$/.exec(name);
   const familyName = match?.[1] ?? "";
   if (!match || !isFamily(familyName)) {
     throw new MetricNameError(`unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(", ")}`);

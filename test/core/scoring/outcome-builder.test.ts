@@ -38,15 +38,32 @@ describe('the gold documents found within the retrieval-ok cut-off (hit@5)', () 
 
 describe('what the report says was derived', () => {
   it('counts correctness by the rule only for records with an answer and an expected answer but no correct field', () => {
+    // Three of each kind at most, so that each condition left out would count a different number.
     const outcomes = built([
-      { id: 'derived', answer: 'Paris', expected_answer: 'Paris' },
+      { id: 'derived 1', answer: 'Paris', expected_answer: 'Paris' },
+      { id: 'derived 2', answer: 'Lyon', expected_answer: 'Paris' },
+      { id: 'derived 3', answer: 'Paris', expected_answer: 'Paris' },
       { id: 'no answer', expected_answer: 'Paris' },
-      { id: 'no expected answer', answer: 'Paris' },
+      { id: 'no expected answer 1', answer: 'Paris' },
+      { id: 'no expected answer 2', answer: 'Paris' },
       { id: 'given', answer: 'Paris', expected_answer: 'Paris', correct: false },
     ]);
-    expect(outcomes.correctByRule).toBe(1);
+    expect(outcomes.correctByRule).toBe(3);
     // Refusal by the detector: every record with an answer and no refused field.
-    expect(outcomes.refusedByDetector).toBe(3);
+    expect(outcomes.refusedByDetector).toBe(6);
+  });
+
+  it('counts ids hashed from the question and documents matched by text as the reader says it derived them', () => {
+    const builder = new OutcomeBuilder(config);
+    const record = (id: string) => ({ id, question: `${id}?` }) as ResultRecord;
+    builder.add(record('hashed'), { idFromQuestion: true, retrievalByText: false });
+    builder.add(record('matched'), { idFromQuestion: false, retrievalByText: true });
+    builder.add(record('both'), { idFromQuestion: true, retrievalByText: true });
+    builder.add(record('neither'), { idFromQuestion: false, retrievalByText: false });
+    builder.add(record('not said'));
+    const outcomes = builder.build();
+    expect(outcomes.idsFromQuestion).toBe(2);
+    expect(outcomes.retrievalByText).toBe(2);
   });
 });
 

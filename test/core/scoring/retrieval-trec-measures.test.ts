@@ -17,6 +17,9 @@ describe('trec_eval measures, worked by hand', () => {
     expect(value('bpref', RETRIEVED, JUDGMENTS)).toBeCloseTo((1 + 2 / 3) / 3, 15);
     // At level 2 only r1 and r3 are relevant (R = 2); r2 joins the non-relevant (N = 4): r1 scores 1.
     expect(value('bpref', RETRIEVED, JUDGMENTS, level(2))).toBeCloseTo(1 / 2, 15);
+    // N counts grades 0 up to the level, as trec_eval's rel_levels: a pooled −1 is not one. N = 1 < R = 2, so n1
+    // above r1 and r2 costs each all of min(N, R) = 1.
+    expect(value('bpref', ['n1', 'r1', 'r2'], { r1: 1, r2: 1, n1: 0, p: -1 })).toBe(0);
   });
 
   it('judged@k counts documents with any qrels line, the pooled −1 included, over min(k, retrieved)', () => {

@@ -215,6 +215,8 @@ describe('metric names', () => {
     ['judged', /needs a cut-off, for example "judged@10"/],
     ['NDCG@10', /unknown retrieval metric/],
     ['ndcg@-1', /unknown retrieval metric/],
+    // A known name at the end of an unknown one is still unknown.
+    ['my-ndcg@5', /unknown retrieval metric "my-ndcg@5"/],
   ])('rejects %s with a helpful message', (name, message) => {
     expect(() => parseRetrievalMetric(name)).toThrow(message);
   });
