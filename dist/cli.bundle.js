@@ -47433,7 +47433,7 @@ function isFamily(name) {
 }
 function parseRetrievalMetric(text4) {
   const name = text4.trim();
-  const match = /([a-z0-9_]+)(?:@(\d+(?:\.\d+)?))?$/.exec(name);
+  const match = /^([a-z0-9_]+)(?:@(\d+(?:\.\d+)?))?$/.exec(name);
   const familyName = match?.[1] ?? "";
   if (!match || !isFamily(familyName)) {
     throw new MetricNameError(`unknown retrieval metric "${name}"; use one of ${FAMILY_NAMES.map((f) => cutoffExample(f)).join(", ")}`);
@@ -54865,7 +54865,7 @@ function provenanceOf(outcomes) {
 }
 function summarizeRun(outcomes, config2) {
   const answerable = column(outcomes, "answerable");
-  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
+  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, ""));
   const judgeAgreement = cohensKappa(outcomes.labelPairs);
   const byTag = /* @__PURE__ */ Object.create(null);
   for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows, false) };

@@ -29,10 +29,12 @@ describe('the gold documents found within the retrieval-ok cut-off (hit@5)', () 
       { id: 'none in top 5', retrieved_ids: ['x', 'y', 'z', 'w', 'v', 'a'], relevant_ids: ['a'] },
       { id: 'nothing relevant', retrieved_ids: ['x'], relevant_ids: [] },
       { id: 'no labels', retrieved_ids: ['x'] },
+      { id: 'judged not relevant', retrieved_ids: ['x'], relevant_ids: { x: 0 } },
       { id: 'no ranking', answer: 'Paris' },
     ]);
-    expect(outcomes.goldFound).toEqual([['b', 'a'], [], undefined, undefined, undefined]);
-    expect(outcomes.noRelevant).toBe(2);
+    expect(outcomes.goldFound).toEqual([['b', 'a'], [], undefined, undefined, undefined, undefined]);
+    // Three questions whose ranking has nothing to find, against two with a ranking to judge.
+    expect(outcomes.noRelevant).toBe(3);
   });
 });
 

@@ -25,6 +25,7 @@ function fourQuestions(fields: Partial<QuestionOutcomes> = {}): QuestionOutcomes
       ['answerable', new Float64Array([1, 1, 0, 1])],
       ['refused', new Float64Array([0, 1, 1, 0])],
       ['answer_relevance', new Float64Array([0.9, 0.3, 0.6, NaN])],
+      ['closed_book_correct', new Float64Array([NaN, 1, NaN, 0])],
       ['score:grounded', new Float64Array([1, 0, NaN, 1])],
       ['score:tone', new Float64Array([0.2, NaN, 0.4, 0.9])],
       ['score:never', new Float64Array([NaN, NaN, NaN, NaN])],
@@ -56,7 +57,9 @@ describe('summarizeRun: every aggregate of a run', () => {
   it('gives a proportion its count and Wilson interval, and an empty one the whole [0, 1]', () => {
     expect(summary.metrics['hit@5']).toEqual({ value: 2 / 3, n: 3, count: 2, ci: wilsonInterval(2, 3) });
     expect(summary.metrics.retrieval_ok).toEqual({ value: 0.5, n: 4, count: 2, ci: wilsonInterval(2, 4) });
-    expect(summary.metrics.closed_book_correct).toEqual({ value: null, n: 0, count: 0, ci: [0, 1] });
+    expect(summary.metrics.closed_book_correct).toEqual({ value: 0.5, n: 2, count: 1, ci: wilsonInterval(1, 2) });
+    // Tag a's questions are both answerable: none to count a refusal among.
+    expect(summary.byTag.a!.metrics.refusal_rate_unanswerable).toEqual({ value: null, n: 0, count: 0, ci: [0, 1] });
   });
 
   it('counts refusals among the unanswerable and among the answerable apart', () => {
@@ -77,9 +80,10 @@ describe('summarizeRun: every aggregate of a run', () => {
     expect(summary.excluded).toEqual({ noRelevant: 2, noClaims: 1, judgeErrors: 3, unanswerable: 1 });
   });
 
-  it('decomposes the answerable questions by retrieval_ok and correct', () => {
-    // q1 (ok, right), q2 (failed, wrong), q4 (failed, right); q3 is unanswerable.
-    expect(summary.decomposition).toMatchObject({ n: 3, r: 1 / 3, nGood: 1, gGood: 1, nBad: 2, gBad: 0.5, closedBook: null });
+  it('decomposes the answerable questions by retrieval_ok and correct, with the closed-book answers', () => {
+    // q1 (ok, right), q2 (failed, wrong), q4 (failed, right); q3 is unanswerable. Closed-book: q2 right, q4 wrong.
+    expect(summary.decomposition).toMatchObject({ n: 3, r: 1 / 3, nGood: 1, gGood: 1, nBad: 2, gBad: 0.5 });
+    expect(summary.decomposition.closedBook).toEqual({ onFailed: 0.5, nFailed: 2, all: 0.5, n: 2 });
   });
 
   it('states its provenance, scores included', () => {
