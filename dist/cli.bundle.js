@@ -54865,7 +54865,7 @@ function provenanceOf(outcomes) {
 }
 function summarizeRun(outcomes, config2) {
   const answerable = column(outcomes, "answerable");
-  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, ""));
+  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
   const judgeAgreement = cohensKappa(outcomes.labelPairs);
   const byTag = /* @__PURE__ */ Object.create(null);
   for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows, false) };
@@ -64383,7 +64383,7 @@ var ByteDictionary = class {
     if (id2 + 1 >= this.hashes.length) this.growIds();
     const offset = this.offsets[id2];
     const length = end - start;
-    if (offset + length > this.arena.length) this.growArena(offset + length);
+    if (offset + length > this.arena.length) this.growArena(offset - length);
     this.arena.set(bytes.subarray(start, end), offset);
     this.offsets[id2 + 1] = offset + length;
     this.hashes[id2] = hash2;

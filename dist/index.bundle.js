@@ -44337,7 +44337,7 @@ function provenanceOf(outcomes) {
 }
 function summarizeRun(outcomes, config2) {
   const answerable = column(outcomes, "answerable");
-  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, ""));
+  const decomposition = decompose(column(outcomes, "retrieval_ok"), column(outcomes, "correct"), answerable, column(outcomes, "closed_book_correct"));
   const judgeAgreement = cohensKappa(outcomes.labelPairs);
   const byTag = /* @__PURE__ */ Object.create(null);
   for (const [tag, rows] of rowsByTag(outcomes)) byTag[tag] = { questions: rows.length, metrics: summarizeMetrics(outcomes, config2, rows, false) };

@@ -15,6 +15,25 @@ describe('ByteDictionary', () => {
     const bytes = (text: string) => Buffer.from(text, 'utf8');
     expect(['b', 'a', '', 'ab'].map((text, id) => dictionary.equals(id, bytes(text), 0, bytes(text).length))).toEqual([true, true, true, true]);
     expect(dictionary.equals(3, bytes('ba'), 0, 2)).toBe(false);
+    // A prefix of an id's bytes is not its string, nor is a string its string begins.
+    expect(dictionary.equals(3, bytes('a'), 0, 1)).toBe(false);
+    expect(dictionary.equals(1, bytes('ab'), 0, 2)).toBe(false);
+  });
+
+  it('keeps an id longer than twice its arena', () => {
+    const dictionary = new ByteDictionary();
+    const long = 'd'.repeat(200_000);
+    expect([intern(dictionary, 'q1'), intern(dictionary, long), intern(dictionary, long)]).toEqual([0, 1, 1]);
+    const bytes = Buffer.from(long, 'utf8');
+    expect(dictionary.equals(1, bytes, 0, bytes.length)).toBe(true);
+  });
+
+  it('tells apart byte strings whose 32-bit hashes are equal', () => {
+    // Known FNV-1a collisions: the finished hash is a bijection of FNV-1a's, so they share a table hash too.
+    const dictionary = new ByteDictionary();
+    const pairs = ['costarring', 'liquid', 'declinate', 'macallums', 'altarage', 'zinke'];
+    expect(pairs.map((text) => intern(dictionary, text))).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(pairs.map((text) => intern(dictionary, text))).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
   it('keeps every id through many rehashes and arena growths', () => {
