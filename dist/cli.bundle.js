@@ -64383,7 +64383,7 @@ var ByteDictionary = class {
     if (id2 + 1 >= this.hashes.length) this.growIds();
     const offset = this.offsets[id2];
     const length = end - start;
-    if (offset + length > this.arena.length) this.growArena(offset - length);
+    if (offset + length > this.arena.length) this.growArena(offset + length);
     this.arena.set(bytes.subarray(start, end), offset);
     this.offsets[id2 + 1] = offset + length;
     this.hashes[id2] = hash2;
