@@ -33,14 +33,21 @@ describe('trec_eval -J (judged documents only) and -M', () => {
     expect(await evaluate('judged', qrels, ranked, { judgedOnly: true })).toEqual({ map: (1 + 2 / 3) / 2, 'precision@2': 0.5 });
   });
 
+  it('averages over the qrels queries (-c), or over those the run has (without -c)', async () => {
+    // q2 is judged but absent from the run: with -c it scores 0 and halves the means.
+    const withQ2 = [...qrels, 'q2 d9 1'];
+    expect(await evaluate('every query', withQ2, ranked, {})).toEqual({ map: 0.225, 'precision@2': 0.25 });
+    expect(await evaluate('run queries', withQ2, ranked, { averageOver: 'run' })).toEqual({ map: 0.45, 'precision@2': 0.5 });
+  });
+
   it('cuts at -M before dropping the unjudged (trec_eval’s order)', async () => {
     // Top 3: u1, d1, u2; judged among them: d1 only. AP = (1/1) / 2 relevant = 0.5; P@2 = 1/2 (one document, counted over 2).
     expect(await evaluate('cut', qrels, ranked, { judgedOnly: true, maxRetrieved: 3 })).toEqual({ map: 0.5, 'precision@2': 0.5 });
   });
 
-  it('keeps every judged document of a ranking longer than its first buffer (1,024 grades)', async () => {
-    // 1,500 relevant documents, each after an unjudged one: with -J all 1,500 are ranked first, AP = 1.
-    const many = Array.from({ length: 1500 }, (_, i) => `r${i}`);
+  it('keeps every judged document of a ranking longer than twice its first buffer (1,024 grades)', async () => {
+    // 3,000 relevant documents, each after an unjudged one: with -J all 3,000 are ranked first, AP = 1.
+    const many = Array.from({ length: 3000 }, (_, i) => `r${i}`);
     const judged = await evaluate(
       'long',
       many.map((docno) => `q1 ${docno} 1`),
