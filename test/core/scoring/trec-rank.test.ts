@@ -90,6 +90,25 @@ describe('JudgedRanker', () => {
     expect(Array.from(new JudgedRanker().judge(qrels, run).grades)).toEqual(expected);
   });
 
+  it('grows every buffer past twice its first size: 600 judged documents at 599 scores', () => {
+    // The per-judged-document buffers start at 256 entries (257 for the per-level ones): 599 levels need more than
+    // twice that; a small query first leaves them at their first size. The top two tie, broken by docno: d593 first.
+    const ranker = new JudgedRanker();
+    const small = new QueryEntries();
+    push(small, 'd0', 1);
+    ranker.judge(small, small);
+    const docnos = Array.from({ length: 600 }, (_, i) => `d${(i * 7) % 600}`);
+    const run = new QueryEntries();
+    const qrels = new QueryEntries();
+    docnos.forEach((docno, i) => push(run, docno, Math.min(i, 598) / 4));
+    docnos.forEach((docno, i) => push(qrels, docno, i % 4));
+    const ranking = ranker.judge(qrels, run);
+    // Scores rise with i, so rank 1 is the last document (d593), whose grade is 599 % 4 = 3.
+    expect(Array.from(ranking.grades)).toEqual(docnos.map((_, i) => (599 - i) % 4));
+    expect(Array.from(ranking.judgedGrades)).toEqual([3, 2, 1, 0].flatMap((grade) => Array<number>(150).fill(grade)));
+    expect(ranking.relevant).toBe(450);
+  });
+
   it('a query missing from the run retrieved nothing: no grades, the judged grades still from the qrels', () => {
     const qrels = new QueryEntries();
     push(qrels, 'd1', 2);
