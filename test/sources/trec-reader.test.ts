@@ -49,6 +49,17 @@ describe('TREC readers: queries whose lines are not contiguous', () => {
     expect(evaluateTrecTables(await readQrelsTable(qrels), await readRunTable(contiguousRun), METRICS).perQuery).toEqual(fast.perQuery);
   });
 
+  it('names the first lines of duplicates after 40 gaps in the line numbers', async () => {
+    // A blank line after each: every entry's line moves one further from its place (more moves than the 16 the line
+    // map starts with). e8 of q2 and d9 of q1, the 18th and 19th entries read, are on lines 35 and 37.
+    const lines = Array.from({ length: 20 }, (_, s) => [`q1 Q0 d${s} ${s + 1} 0.5 t`, '', `q2 Q0 e${s} ${s + 1} 0.5 t`, '']).flat();
+    const path = file([...lines, 'q1 Q0 d9 21 0.1 t', 'q2 Q0 e8 21 0.1 t'], 'run');
+    expect((await problems(readRunTable, path)).listed).toEqual([
+      { file: path, line: 81, column: 7, field: 'docno', message: 'document "d9" is listed twice for query "q1" (first on line 37)' },
+      { file: path, line: 82, column: 7, field: 'docno', message: 'document "e8" is listed twice for query "q2" (first on line 35)' },
+    ]);
+  });
+
   it('finds a document listed twice in separate stretches of its query, naming both lines', async () => {
     const path = file(['q1 Q0 d1 1 0.9 t', 'q2 Q0 d1 1 0.9 t', 'q2 Q0 d2 2 0.9 t', 'q1 Q0 d2 2 0.8 t', 'q2 Q0 d3 3 0.1 t', 'q1  Q0 d1 3 0.7 t'], 'run');
     expect((await problems(readRun, path)).listed).toEqual([

@@ -109,6 +109,16 @@ describe('JudgedRanker', () => {
     expect(ranking.relevant).toBe(450);
   });
 
+  it('ranks a tie group of 600 judged documents, more than twice the first buffer, by docno', () => {
+    const docnos = Array.from({ length: 600 }, (_, i) => `d${String(i).padStart(3, '0')}`);
+    const run = new QueryEntries();
+    const qrels = new QueryEntries();
+    docnos.forEach((docno) => push(run, docno, 1));
+    docnos.forEach((docno, i) => push(qrels, docno, i % 4));
+    // All tie: docnos descending, d599 first.
+    expect(Array.from(new JudgedRanker().judge(qrels, run).grades)).toEqual(docnos.map((_, i) => (599 - i) % 4));
+  });
+
   it('a query missing from the run retrieved nothing: no grades, the judged grades still from the qrels', () => {
     const qrels = new QueryEntries();
     push(qrels, 'd1', 2);
