@@ -15,7 +15,7 @@ describe('ByteDictionary', () => {
     const bytes = (text: string) => Buffer.from(text, 'utf8');
     expect(['b', 'a', '', 'ab'].map((text, id) => dictionary.equals(id, bytes(text), 0, bytes(text).length))).toEqual([true, true, true, true]);
     expect(dictionary.equals(3, bytes('ba'), 0, 2)).toBe(false);
-    // A prefix of an id's bytes is not its string, nor is a string its string begins.
+    // Neither a prefix of an id's string nor a longer string that begins with it is that string.
     expect(dictionary.equals(3, bytes('a'), 0, 1)).toBe(false);
     expect(dictionary.equals(1, bytes('ab'), 0, 2)).toBe(false);
   });

@@ -40,7 +40,7 @@ describe('the gold documents found within the retrieval-ok cut-off (hit@5)', () 
 
 describe('what the report says was derived', () => {
   it('counts correctness by the rule only for records with an answer and an expected answer but no correct field', () => {
-    // Three of each kind at most, so that each condition left out would count a different number.
+    // Three derived, and fewer of each kind that misses one condition: a test of the wrong condition counts otherwise.
     const outcomes = built([
       { id: 'derived 1', answer: 'Paris', expected_answer: 'Paris' },
       { id: 'derived 2', answer: 'Lyon', expected_answer: 'Paris' },

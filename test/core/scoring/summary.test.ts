@@ -39,7 +39,7 @@ function fourQuestions(fields: Partial<QuestionOutcomes> = {}): QuestionOutcomes
   });
 }
 
-// Each test summarizes inside its body: a summary made while tests are collected would escape a mutation run.
+// Summaries are made as each test runs (beforeEach): one made while tests are collected would escape a mutation run.
 describe('summarizeRun: every aggregate of a run', () => {
   let summary: ReturnType<typeof summarizeRun>;
   beforeEach(() => {
