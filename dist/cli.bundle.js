@@ -64764,9 +64764,8 @@ var EntryStore = class {
       i += length;
     }
   }
-  /** How many docno bytes entries [start, end) have. */
+  /** How many docno bytes entries [start, end) have; start < end (a stretch is never empty). */
   bytesOf(start, end) {
-    if (start === end) return 0;
     const last = end - 1;
     const first = start & BLOCK_MASK ? this.docnoEndBlocks[start >> BLOCK_BITS][(start & BLOCK_MASK) - 1] : 0;
     if (start >> BLOCK_BITS === last >> BLOCK_BITS) return this.docnoEndBlocks[last >> BLOCK_BITS][last & BLOCK_MASK] - first;

@@ -95,9 +95,8 @@ class EntryStore {
     }
   }
 
-  /** How many docno bytes entries [start, end) have. */
+  /** How many docno bytes entries [start, end) have; start < end (a stretch is never empty). */
   bytesOf(start: number, end: number): number {
-    if (start === end) return 0;
     const last = end - 1;
     const first = start & BLOCK_MASK ? this.docnoEndBlocks[start >> BLOCK_BITS]![(start & BLOCK_MASK) - 1]! : 0;
     if (start >> BLOCK_BITS === last >> BLOCK_BITS) return this.docnoEndBlocks[last >> BLOCK_BITS]![last & BLOCK_MASK]! - first;
