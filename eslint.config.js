@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import collectionTime from './scripts/eslint/collection-time.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'out/', 'bench-data/', 'coverage/', 'reports/', '.stryker-tmp/'] },
@@ -12,6 +13,12 @@ export default tseslint.config(
   {
     files: ['scripts/**/*.mjs', 'stryker.config.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+  {
+    // Mutation testing switches a mutant on per test: a value computed while tests are collected escapes them all.
+    files: ['test/**/*.ts'],
+    plugins: { 'rag-gate': { rules: { 'collection-time': collectionTime } } },
+    rules: { 'rag-gate/collection-time': 'error' },
   },
   {
     rules: {

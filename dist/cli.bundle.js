@@ -56077,6 +56077,7 @@ function ungatedText(config2, unknownFields) {
 
 // src/sources/parallel.ts
 import { stat as stat3 } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 var TAG = "rag-gate:read-outcomes";
 function toSpec(config2) {
@@ -56131,9 +56132,10 @@ function readInThread(entry, files, config2) {
   });
 }
 var THREAD_MIN_BYTES = 16 * 1024 * 1024;
-function threadMinBytes() {
-  const given = Number(process.env.RAG_GATE_READER_THREAD_MIN_BYTES);
-  return Number.isFinite(given) && given >= 0 ? given : THREAD_MIN_BYTES;
+function readerThreadPays(bytes, cores = availableParallelism(), forcedMinBytes = process.env.RAG_GATE_READER_THREAD_MIN_BYTES) {
+  const forced = Number(forcedMinBytes);
+  if (forcedMinBytes !== void 0 && Number.isFinite(forced) && forced >= 0) return bytes >= forced;
+  return cores > 1 && bytes >= THREAD_MIN_BYTES;
 }
 async function totalBytes(files) {
   const sizes = await Promise.all(
@@ -56147,7 +56149,7 @@ async function totalBytes(files) {
   return sizes.reduce((sum, size) => sum + size, 0);
 }
 async function readBothRuns(base, head, config2, entry, onProgress) {
-  const onThread = entry !== void 0 && await totalBytes(base) >= threadMinBytes();
+  const onThread = entry !== void 0 && readerThreadPays(await totalBytes(base));
   const baseRead = onThread ? readInThread(entry, base, config2) : readOutcomes(base, config2);
   const [a, b] = await Promise.allSettled([baseRead, readOutcomes(head, config2, onProgress)]);
   if (a.status === "fulfilled" && b.status === "fulfilled") return [a.value, b.value];
@@ -62281,9 +62283,17 @@ function tableCell(content) {
   const children = typeof content === "string" ? prose(content) : Array.isArray(content) ? content : [content];
   return { type: "tableCell", children };
 }
+var rowNodes = /* @__PURE__ */ new WeakMap();
+function tableRow(cells) {
+  let row = rowNodes.get(cells);
+  if (row === void 0) {
+    row = { type: "tableRow", children: cells.map(tableCell) };
+    rowNodes.set(cells, row);
+  }
+  return row;
+}
 function table(header, rows, align = []) {
-  const row = (cells) => ({ type: "tableRow", children: cells.map(tableCell) });
-  return { type: "table", align: header.map((_, i) => align[i] ?? null), children: [row(header), ...rows.map(row)] };
+  return { type: "table", align: header.map((_, i) => align[i] ?? null), children: [tableRow(header), ...rows.map(tableRow)] };
 }
 var escapeHtml = (value2) => value2.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 function details(summary, children) {
@@ -62293,8 +62303,31 @@ function markerComment(marker) {
   const safe2 = marker.replace(/[^\w:./@+-]/g, "").replace(/-{2,}/g, "-").replace(/^-|-$/g, "");
   return html2(`<!-- ${safe2} -->`);
 }
+var TABLE_OPTIONS = { tablePipeAlign: false };
+var gfmTable = gfmTableToMarkdown(TABLE_OPTIONS).handlers.table;
+var rowTexts = /* @__PURE__ */ new WeakMap();
+var cachedTable = (node3, parent, state, info) => {
+  const [header, ...rows] = node3.children;
+  const width = header?.children.length ?? 0;
+  if (header === void 0 || (node3.align?.length ?? 0) > width || rows.some((row) => row.children.length !== width))
+    return gfmTable(node3, parent, state, info);
+  const alone = (row) => gfmTable({ ...node3, children: [row] }, parent, state, info);
+  const context = state.stack.join(" ");
+  const texts2 = rows.map((row) => {
+    let byContext = rowTexts.get(row);
+    if (byContext === void 0) rowTexts.set(row, byContext = /* @__PURE__ */ new Map());
+    let text4 = byContext.get(context);
+    if (text4 === void 0) {
+      const withDelimiter = alone(row);
+      text4 = withDelimiter.slice(0, withDelimiter.lastIndexOf("\n"));
+      byContext.set(context, text4);
+    }
+    return text4;
+  });
+  return [alone(header), ...texts2].join("\n");
+};
 function serialise(tree) {
-  return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown({ tablePipeAlign: false })] });
+  return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown(TABLE_OPTIONS), { handlers: { table: cachedTable } }] });
 }
 
 // src/render/history.ts

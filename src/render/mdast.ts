@@ -7,7 +7,8 @@
  */
 import type { Emphasis, Heading, Html, InlineCode, Link, Paragraph, PhrasingContent, Root, RootContent, Strong, Table, TableCell, TableRow, Text } from 'mdast';
 import { gfmToMarkdown } from 'mdast-util-gfm';
-import { toMarkdown } from 'mdast-util-to-markdown';
+import { gfmTableToMarkdown } from 'mdast-util-gfm-table';
+import { type Handle, toMarkdown } from 'mdast-util-to-markdown';
 import { inertText, type Sentence } from './untrusted.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -119,9 +120,20 @@ function tableCell(content: Cell): TableCell {
   return { type: 'tableCell', children };
 }
 
+/** One row node per row of cells, so that a row rendered again (as the comment is fitted to its size) is the same node. */
+const rowNodes = new WeakMap<readonly Cell[], TableRow>();
+
+function tableRow(cells: readonly Cell[]): TableRow {
+  let row = rowNodes.get(cells);
+  if (row === undefined) {
+    row = { type: 'tableRow', children: cells.map(tableCell) };
+    rowNodes.set(cells, row);
+  }
+  return row;
+}
+
 export function table(header: readonly Cell[], rows: readonly (readonly Cell[])[], align: readonly Align[] = []): Table {
-  const row = (cells: readonly Cell[]): TableRow => ({ type: 'tableRow', children: cells.map(tableCell) });
-  return { type: 'table', align: header.map((_, i) => align[i] ?? null), children: [row(header), ...rows.map(row)] };
+  return { type: 'table', align: header.map((_, i) => align[i] ?? null), children: [tableRow(header), ...rows.map(tableRow)] };
 }
 
 const escapeHtml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -140,6 +152,39 @@ export function markerComment(marker: string): Html {
   return html(`<!-- ${safe} -->`);
 }
 
+const TABLE_OPTIONS = { tablePipeAlign: false };
+const gfmTable = gfmTableToMarkdown(TABLE_OPTIONS).handlers!.table!;
+
+/** Each body row's text by the constructs the table is in. */
+const rowTexts = new WeakMap<TableRow, Map<string, string>>();
+
+/**
+ * GFM's table handler, with each body row's text kept: fitting a comment to its size renders it several times with
+ * mostly the same rows, and serialising their cells is most of a render's cost. Without `tablePipeAlign`, and with
+ * every row as wide as the header, a row's text depends only on its cells and the constructs around the table: it
+ * is GFM's table of that row alone, less the delimiter row that follows it.
+ */
+const cachedTable: Handle = (node: Table, parent, state, info) => {
+  const [header, ...rows] = node.children;
+  const width = header?.children.length ?? 0;
+  if (header === undefined || (node.align?.length ?? 0) > width || rows.some((row) => row.children.length !== width))
+    return gfmTable(node, parent, state, info);
+  const alone = (row: TableRow) => gfmTable({ ...node, children: [row] }, parent, state, info);
+  const context = state.stack.join(' ');
+  const texts = rows.map((row) => {
+    let byContext = rowTexts.get(row);
+    if (byContext === undefined) rowTexts.set(row, (byContext = new Map()));
+    let text = byContext.get(context);
+    if (text === undefined) {
+      const withDelimiter = alone(row);
+      text = withDelimiter.slice(0, withDelimiter.lastIndexOf('\n'));
+      byContext.set(context, text);
+    }
+    return text;
+  });
+  return [alone(header), ...texts].join('\n');
+};
+
 export function serialise(tree: Root): string {
-  return toMarkdown(tree, { bullet: '-', extensions: [gfmToMarkdown({ tablePipeAlign: false })] });
+  return toMarkdown(tree, { bullet: '-', extensions: [gfmToMarkdown(TABLE_OPTIONS), { handlers: { table: cachedTable } }] });
 }

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { formatCorrectnessRule, parseCorrectnessRule } from '../core/scoring/generation/correctness.js';
 import { readOutcomes } from './outcomes.js';
@@ -101,10 +102,18 @@ function readInThread(entry: URL, files: readonly string[], config: EvalConfig):
  */
 const THREAD_MIN_BYTES = 16 * 1024 * 1024;
 
-/** The threshold, which tests lower (RAG_GATE_READER_THREAD_MIN_BYTES) to exercise the thread on small files. */
-function threadMinBytes(): number {
-  const given = Number(process.env.RAG_GATE_READER_THREAD_MIN_BYTES);
-  return Number.isFinite(given) && given >= 0 ? given : THREAD_MIN_BYTES;
+/**
+ * Whether reading `bytes` of base on a reader thread pays: only with a second core to run it (a thread on the same
+ * core only adds its start-up) and enough input. Tests set RAG_GATE_READER_THREAD_MIN_BYTES to force the thread.
+ */
+export function readerThreadPays(
+  bytes: number,
+  cores: number = availableParallelism(),
+  forcedMinBytes = process.env.RAG_GATE_READER_THREAD_MIN_BYTES,
+): boolean {
+  const forced = Number(forcedMinBytes);
+  if (forcedMinBytes !== undefined && Number.isFinite(forced) && forced >= 0) return bytes >= forced;
+  return cores > 1 && bytes >= THREAD_MIN_BYTES;
 }
 
 /** The files' total size; a file that cannot be stat'ed counts as 0 and is reported by the reader. */
@@ -122,7 +131,7 @@ async function totalBytes(files: readonly string[]): Promise<number> {
 
 /**
  * Reads base and head: the base on a reader thread started from `entry` (the bundled entry file) when given
- * and the base is large enough to pay for the thread, otherwise both here. Either way, both files' input problems are reported together. Progress is reported for
+ * and the thread pays (`readerThreadPays`), otherwise both here. Either way, both files' input problems are reported together. Progress is reported for
  * the head (read on this thread).
  */
 export async function readBothRuns(
@@ -132,7 +141,7 @@ export async function readBothRuns(
   entry: URL | undefined,
   onProgress?: ReadProgress,
 ): Promise<[Read, Read]> {
-  const onThread = entry !== undefined && (await totalBytes(base)) >= threadMinBytes();
+  const onThread = entry !== undefined && readerThreadPays(await totalBytes(base));
   const baseRead = onThread ? readInThread(entry, base, config) : readOutcomes(base, config);
   const [a, b] = await Promise.allSettled([baseRead, readOutcomes(head, config, onProgress)]);
   if (a.status === 'fulfilled' && b.status === 'fulfilled') return [a.value, b.value];

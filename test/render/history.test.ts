@@ -1,5 +1,5 @@
-import type { Code, Root } from 'mdast';
-import { describe, expect, it } from 'vitest';
+import type { Code, Root, RootContent } from 'mdast';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { appendRun, EMPTY_HISTORY, type History, type HistoryEntry } from '../../src/core/history/history.js';
 import { historySvg, historyText, trendSection } from '../../src/render/history.js';
 import { serialise } from '../../src/render/mdast.js';
@@ -17,8 +17,12 @@ function history(values: readonly [number, number][]): History {
 
 describe('trendSection', () => {
   const declining: [number, number][] = Array.from({ length: 12 }, (_, i) => [0.95 - i * 0.004, 0.77]);
-  const section = trendSection(history(declining), { retrieval_ok: 0.9, correct: 0.77 }, 'hit@5');
-  const charts = section.filter((n): n is Code => n.type === 'code');
+  let section: RootContent[];
+  let charts: Code[];
+  beforeEach(() => {
+    section = trendSection(history(declining), { retrieval_ok: 0.9, correct: 0.77 }, 'hit@5');
+    charts = section.filter((n): n is Code => n.type === 'code');
+  });
 
   it('charts each gated rate over the last 10 base runs with the PR last, the points equal to the history', () => {
     expect(charts).toHaveLength(2);
@@ -49,11 +53,14 @@ describe('trendSection', () => {
 });
 
 describe('historyText and historySvg', () => {
-  const h = history([
-    [0.95, 0.77],
-    [0.94, 0.76],
-    [0.93, 0.75],
-  ]);
+  let h: History;
+  beforeEach(() => {
+    h = history([
+      [0.95, 0.77],
+      [0.94, 0.76],
+      [0.93, 0.75],
+    ]);
+  });
 
   it('tabulates each run with its metrics and intervals', () => {
     const lines = historyText(h, ['retrieval_ok', 'correct']).split('\n');

@@ -2,7 +2,7 @@ import type { Link, Nodes, Parent, PhrasingContent, Root, RootContent, Table } f
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Comparison, QuestionChange } from '../../src/core/compare/types.js';
 import { renderComment, type CommentOptions } from '../../src/render/markdown.js';
 import {
@@ -96,7 +96,9 @@ const MENTION = /(?:^|[^\w`])@[A-Za-z0-9]/;
 const OUR_HTML = /^(?:<!-- rag-gate:default -->|<details><summary>[^<>]*<\/summary>|<\/details>|<br>)$/;
 
 describe('renderComment: the sketch scenario (fails on retrieval)', () => {
-  const { markdown, tree } = render(makeComparison());
+  let markdown: string;
+  let tree: Root;
+  beforeEach(() => ({ markdown, tree } = render(makeComparison())));
 
   it('starts with the marker comment, then the verdict heading', () => {
     expect(markdown.split('\n')[0]).toBe('<!-- rag-gate:default -->');
@@ -455,8 +457,13 @@ describe('renderComment: untrusted text', () => {
     ],
     warnings: [{ kind: 'floor-from-uncalibrated-judge', floor: { metric: 'correct', op: '>=', value: 0.9 }, value: 0.5, field: 'correct' }],
   });
-  const { markdown, tree } = render(comparison, { baseline: '`main` at `abc1234` by @octocat, run #1234' });
-  const nodes = all(tree);
+  let markdown: string;
+  let tree: Root;
+  let nodes: ReturnType<typeof all>;
+  beforeEach(() => {
+    ({ markdown, tree } = render(comparison, { baseline: '`main` at `abc1234` by @octocat, run #1234' }));
+    nodes = all(tree);
+  });
 
   it('produces no html, link, image or extra heading from user text', () => {
     for (const node of nodes) if (node.type === 'html') expect(node.value).toMatch(OUR_HTML);
@@ -673,11 +680,16 @@ describe('renderComment: answers, documents and links', () => {
     change(42, 'retrieval', { evidence }),
     change(107, 'generation', { evidence: { ...evidence, base: { ...evidence.base, traceUrl: undefined } } }),
   ];
-  const { tree, markdown } = render(makeComparison({ regressions, fixed: [] }), {
-    runUrl: 'https://github.com/octo/shop/actions/runs/5000',
-    traceUrl: 'https://traces.example/q/{id}?x=1',
+  let tree: Root;
+  let markdown: string;
+  let rows: Table['children'];
+  beforeEach(() => {
+    ({ tree, markdown } = render(makeComparison({ regressions, fixed: [] }), {
+      runUrl: 'https://github.com/octo/shop/actions/runs/5000',
+      traceUrl: 'https://traces.example/q/{id}?x=1',
+    }));
+    rows = (sectionAfter(tree, 'Regressed questions')[0] as Table).children.slice(1);
   });
-  const rows = (sectionAfter(tree, 'Regressed questions')[0] as Table).children.slice(1);
   const nodes = (i: number) => all(rows[i]!.children[0]!);
 
   it('folds the expected, base and head answers under the question, cut to 300 characters, live words in code', () => {

@@ -60,13 +60,14 @@ describe('idInText: a record id read without parsing, or undefined when the text
 });
 
 describe('readEvidence passes over the records of other questions', () => {
-  const config = evalConfig({
-    k: [5],
-    'retrieval-ok': parseRetrievalOkRule('hit@5'),
-    correct: { kind: 'exact' },
-    'relevance-level': 1,
-    'ndcg-gains': new Map(),
-  });
+  const config = () =>
+    evalConfig({
+      k: [5],
+      'retrieval-ok': parseRetrievalOkRule('hit@5'),
+      correct: { kind: 'exact' },
+      'relevance-level': 1,
+      'ndcg-gains': new Map(),
+    });
   const records = [
     { id: 'q1', question: 'One?', answer: 'a1', expected_answer: 'e1', retrieved_ids: ['d1', 'd2'], relevant_ids: ['d1'] },
     { id: 7, question: 'Seven?', answer: 'a7', retrieved_ids: ['d3'] },
@@ -77,8 +78,8 @@ describe('readEvidence passes over the records of other questions', () => {
 
   it('finds the same evidence with the pass-over as with a full read', async () => {
     const ids = new Set(['q1', '7', 'q2']);
-    const full = await readEvidence([path], ids, config, false);
-    const passedOver = await readEvidence([path], ids, config, true);
+    const full = await readEvidence([path], ids, config(), false);
+    const passedOver = await readEvidence([path], ids, config(), true);
     expect([...passedOver]).toEqual([...full]);
     expect(full.get('q1')).toEqual({ answer: 'a1', expectedAnswer: 'e1', top: ['d1', 'd2'] });
     expect(full.get('7')).toEqual({ answer: 'a7', top: ['d3'] });
@@ -90,7 +91,7 @@ describe('readEvidence passes over the records of other questions', () => {
     // A second read meets lines that are not records only if the file changed since the first; passed-over lines
     // are not parsed at all, which is what makes the second read cheap.
     const changed = scratch.file('changed.jsonl', `${JSON.stringify(records[0])}\n{"id":"q9","answer": oops}\n`);
-    expect((await readEvidence([changed], new Set(['q1']), config, true)).get('q1')).toMatchObject({ answer: 'a1' });
-    await expect(readEvidence([changed], new Set(['q1']), config, false)).rejects.toThrow(/changed\.jsonl:2: not valid JSON/);
+    expect((await readEvidence([changed], new Set(['q1']), config(), true)).get('q1')).toMatchObject({ answer: 'a1' });
+    await expect(readEvidence([changed], new Set(['q1']), config(), false)).rejects.toThrow(/changed\.jsonl:2: not valid JSON/);
   });
 });
