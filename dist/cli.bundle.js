@@ -53211,6 +53211,7 @@ async function* jsonArrayElements(lines) {
 
 // src/sources/record-json.ts
 var LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
+var INTERNALIZED_MAX_LENGTH = 10;
 var isSpace = (code3) => code3 === 32 || code3 === 9 || code3 === 10 || code3 === 13;
 function atTopLevel(text4, end) {
   let depth = 0;
@@ -53241,6 +53242,7 @@ function plainStringArray(text4, start) {
       if (code4 === 92 || code4 < 32 || Number.isNaN(code4)) return null;
       to++;
     }
+    if (ids2.length === 0 && to - from > INTERNALIZED_MAX_LENGTH) return null;
     ids2.push(text4.slice(from, to));
     i = to + 1;
     while (isSpace(text4.charCodeAt(i))) i++;
@@ -54018,14 +54020,12 @@ function judgedRanking(record2, judging) {
   const ranking = judgeRanking(record2.retrieved_ids, relevanceMap(record2.relevant_ids), judging);
   return relevantCount(ranking) === 0 ? void 0 : ranking;
 }
-function scoreQuestion(record2, config2, ranking = judgedRanking(record2, config2.judging)) {
-  const scores = {};
-  if (ranking !== void 0) for (const metric of config2.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
+function scoreQuestion(record2, config2, ranking, put) {
+  if (ranking !== void 0) for (const metric of config2.retrievalMetrics) put(metric.name, metric.compute(ranking));
   for (const column2 of QUESTION_COLUMNS) {
     const value2 = column2.compute(record2, ranking, config2);
-    if (value2 !== void 0) scores[column2.name] = value2;
+    if (value2 !== void 0) put(column2.name, value2);
   }
-  return scores;
 }
 
 // src/core/scoring/outcomes.ts
@@ -54106,8 +54106,9 @@ var OutcomeBuilder = class {
     if (record2.human_label !== void 0 && record2.judge_label !== void 0) {
       this.labelPairs.push([String(record2.human_label), String(record2.judge_label)]);
     }
-    const scores = scoreQuestion(record2, this.config, ranking);
-    for (const name in scores) this.columnFor(name, row)[row] = scores[name];
+    scoreQuestion(record2, this.config, ranking, (name, value2) => {
+      this.columnFor(name, row)[row] = value2;
+    });
     for (const [name, value2] of Object.entries(record2.scores ?? {})) {
       if (!this.scores.has(name)) this.scores.set(name, typeof value2 === "boolean" ? "boolean" : "number");
       this.columnFor(scoreMetric(name), row)[row] = Number(value2);

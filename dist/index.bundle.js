@@ -43467,14 +43467,12 @@ function judgedRanking(record3, judging) {
   const ranking = judgeRanking(record3.retrieved_ids, relevanceMap(record3.relevant_ids), judging);
   return relevantCount(ranking) === 0 ? void 0 : ranking;
 }
-function scoreQuestion(record3, config2, ranking = judgedRanking(record3, config2.judging)) {
-  const scores = {};
-  if (ranking !== void 0) for (const metric of config2.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
+function scoreQuestion(record3, config2, ranking, put) {
+  if (ranking !== void 0) for (const metric of config2.retrievalMetrics) put(metric.name, metric.compute(ranking));
   for (const column2 of QUESTION_COLUMNS) {
     const value2 = column2.compute(record3, ranking, config2);
-    if (value2 !== void 0) scores[column2.name] = value2;
+    if (value2 !== void 0) put(column2.name, value2);
   }
-  return scores;
 }
 
 // src/core/scoring/outcomes.ts
@@ -43555,8 +43553,9 @@ var OutcomeBuilder = class {
     if (record3.human_label !== void 0 && record3.judge_label !== void 0) {
       this.labelPairs.push([String(record3.human_label), String(record3.judge_label)]);
     }
-    const scores = scoreQuestion(record3, this.config, ranking);
-    for (const name in scores) this.columnFor(name, row)[row] = scores[name];
+    scoreQuestion(record3, this.config, ranking, (name, value2) => {
+      this.columnFor(name, row)[row] = value2;
+    });
     for (const [name, value2] of Object.entries(record3.scores ?? {})) {
       if (!this.scores.has(name)) this.scores.set(name, typeof value2 === "boolean" ? "boolean" : "number");
       this.columnFor(scoreMetric(name), row)[row] = Number(value2);
@@ -70132,6 +70131,7 @@ async function* jsonArrayElements(lines) {
 
 // src/sources/record-json.ts
 var LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
+var INTERNALIZED_MAX_LENGTH = 10;
 var isSpace = (code3) => code3 === 32 || code3 === 9 || code3 === 10 || code3 === 13;
 function atTopLevel(text4, end) {
   let depth = 0;
@@ -70162,6 +70162,7 @@ function plainStringArray(text4, start) {
       if (code4 === 92 || code4 < 32 || Number.isNaN(code4)) return null;
       to++;
     }
+    if (ids2.length === 0 && to - from > INTERNALIZED_MAX_LENGTH) return null;
     ids2.push(text4.slice(from, to));
     i = to + 1;
     while (isSpace(text4.charCodeAt(i))) i++;

@@ -14,6 +14,12 @@ import { keysMayRepeat, parseJsonUniqueKeys, rejectRepeatedKeys } from './unique
 
 const LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
 
+/**
+ * The longest string JSON.parse internalizes. A list whose first id is longer is left to JSON.parse, which reads
+ * such ids faster than splitting them out here does (ids of one list usually share a shape).
+ */
+const INTERNALIZED_MAX_LENGTH = 10;
+
 const isSpace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 
 /** Whether position `end` of `text` is directly inside the top-level object: depth 1, outside any string. */
@@ -32,7 +38,10 @@ function atTopLevel(text: string, end: number): boolean {
   return depth === 1 && !inString;
 }
 
-/** Splits a JSON array of plain strings starting at `start` (its `[`); null when it holds anything else. */
+/**
+ * Splits a JSON array of plain strings starting at `start` (its `[`); null when it holds anything else, or when its
+ * first string is longer than JSON.parse internalizes.
+ */
 function plainStringArray(text: string, start: number): { ids: string[]; end: number } | null {
   const ids: string[] = [];
   let i = start + 1;
@@ -48,6 +57,7 @@ function plainStringArray(text: string, start: number): { ids: string[]; end: nu
       if (code === 0x5c || code < 0x20 || Number.isNaN(code)) return null;
       to++;
     }
+    if (ids.length === 0 && to - from > INTERNALIZED_MAX_LENGTH) return null;
     ids.push(text.slice(from, to));
     i = to + 1;
     while (isSpace(text.charCodeAt(i))) i++;

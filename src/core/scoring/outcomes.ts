@@ -164,8 +164,9 @@ export class OutcomeBuilder {
     if (record.human_label !== undefined && record.judge_label !== undefined) {
       this.labelPairs.push([String(record.human_label), String(record.judge_label)]);
     }
-    const scores = scoreQuestion(record, this.config, ranking);
-    for (const name in scores) this.columnFor(name, row)[row] = scores[name]!;
+    scoreQuestion(record, this.config, ranking, (name, value) => {
+      this.columnFor(name, row)[row] = value;
+    });
     for (const [name, value] of Object.entries(record.scores ?? {})) {
       if (!this.scores.has(name)) this.scores.set(name, typeof value === 'boolean' ? 'boolean' : 'number');
       this.columnFor(scoreMetric(name), row)[row] = Number(value);

@@ -14,9 +14,6 @@ export interface EvalConfig extends ScoringRules {
   readonly judging: Judging;
 }
 
-/** Per-question values; a key is absent when the question lacks that metric's inputs. 1/0 for yes/no. */
-export type QuestionScores = Record<string, number>;
-
 /** Document id → grade, from a list (grade 1 each) or graded relevance. */
 function relevanceMap(relevant: ResultRecord['relevant_ids']): Map<string, number> {
   if (relevant === undefined) return new Map();
@@ -34,17 +31,14 @@ export function judgedRanking(record: ResultRecord, judging: Judging): JudgedRan
   return relevantCount(ranking) === 0 ? undefined : ranking;
 }
 
-/** Scores one question with every metric whose inputs it carries; `ranking` is its judged ranking, if any. */
-export function scoreQuestion(
-  record: ResultRecord,
-  config: EvalConfig,
-  ranking: JudgedRanking | undefined = judgedRanking(record, config.judging),
-): QuestionScores {
-  const scores: QuestionScores = {};
-  if (ranking !== undefined) for (const metric of config.retrievalMetrics) scores[metric.name] = metric.compute(ranking);
+/**
+ * Scores one question with every metric whose inputs it carries, handing each value (1/0 for yes/no) to `put`;
+ * `ranking` is its judged ranking, if any. A metric whose inputs the question lacks is not handed over.
+ */
+export function scoreQuestion(record: ResultRecord, config: EvalConfig, ranking: JudgedRanking | undefined, put: (name: string, value: number) => void): void {
+  if (ranking !== undefined) for (const metric of config.retrievalMetrics) put(metric.name, metric.compute(ranking));
   for (const column of QUESTION_COLUMNS) {
     const value = column.compute(record, ranking, config);
-    if (value !== undefined) scores[column.name] = value;
+    if (value !== undefined) put(column.name, value);
   }
-  return scores;
 }
