@@ -48035,6 +48035,10 @@ function relevanceGrades(value2, ctx) {
   const grades = [];
   for (const [id2, raw] of Object.entries(value2)) {
     if (isBlank(id2)) ctx.addIssue({ code: "custom", path: [id2], message: NOT_BLANK });
+    if (Number.isSafeInteger(raw) && raw >= 0) {
+      grades.push([id2, raw]);
+      continue;
+    }
     const parsed = grade.safeParse(raw);
     if (parsed.success) grades.push([id2, parsed.data]);
     else for (const issue2 of parsed.error.issues) ctx.addIssue({ code: "custom", path: [id2, ...issue2.path], message: issue2.message });

@@ -64692,6 +64692,10 @@ function relevanceGrades(value2, ctx) {
   const grades = [];
   for (const [id, raw] of Object.entries(value2)) {
     if (isBlank(id)) ctx.addIssue({ code: "custom", path: [id], message: NOT_BLANK });
+    if (Number.isSafeInteger(raw) && raw >= 0) {
+      grades.push([id, raw]);
+      continue;
+    }
     const parsed = grade.safeParse(raw);
     if (parsed.success) grades.push([id, parsed.data]);
     else for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: [id, ...issue3.path], message: issue3.message });

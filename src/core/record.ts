@@ -104,6 +104,11 @@ function relevanceGrades(value: object, ctx: z.RefinementCtx): Record<string, nu
   const grades: [string, number][] = [];
   for (const [id, raw] of Object.entries(value)) {
     if (isBlank(id)) ctx.addIssue({ code: 'custom', path: [id], message: NOT_BLANK });
+    // A whole number of 0 or more is what `grade` accepts; zod runs only to word a problem.
+    if (Number.isSafeInteger(raw) && (raw as number) >= 0) {
+      grades.push([id, raw as number]);
+      continue;
+    }
     const parsed = grade.safeParse(raw);
     if (parsed.success) grades.push([id, parsed.data]);
     else for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [id, ...issue.path], message: issue.message });
