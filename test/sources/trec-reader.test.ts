@@ -60,6 +60,16 @@ describe('TREC readers: queries whose lines are not contiguous', () => {
     ]);
   });
 
+  it('names the first line of a duplicate that is its stretch’s 65th line, past the room the reader first keeps', async () => {
+    // q1's 70 lines make one stretch: the 65th (d64) outgrows the 64 line numbers a stretch starts with.
+    const lines = Array.from({ length: 70 }, (_, i) => `q1 Q0 d${i} ${i + 1} 0.5 t`);
+    const path = file([...lines, 'q1 Q0 d64 71 0.1 t', 'q2 Q0 d64 1 0.1 t', 'q1 Q0 d0 72 0.1 t'], 'run');
+    expect((await problems(readRunTable, path)).listed).toEqual([
+      { file: path, line: 71, column: 7, field: 'docno', message: 'document "d64" is listed twice for query "q1" (first on line 65)' },
+      { file: path, line: 73, column: 7, field: 'docno', message: 'document "d0" is listed twice for query "q1" (first on line 1)' },
+    ]);
+  });
+
   it('finds a document listed twice in separate stretches of its query, naming both lines', async () => {
     const path = file(['q1 Q0 d1 1 0.9 t', 'q2 Q0 d1 1 0.9 t', 'q2 Q0 d2 2 0.9 t', 'q1 Q0 d2 2 0.8 t', 'q2 Q0 d3 3 0.1 t', 'q1  Q0 d1 3 0.7 t'], 'run');
     expect((await problems(readRun, path)).listed).toEqual([
