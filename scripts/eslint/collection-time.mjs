@@ -1,6 +1,8 @@
 // An ESLint rule: no call of the code under test (an import from src/, or a function of the test file that calls
-// one) while tests are collected. Stryker switches a mutant on per test,
-// so a value computed in a `describe` body (at collection) comes from the unmutated code and escapes every mutant.
+// one) while tests are collected. Stryker switches a mutant on per test, so a value computed in a `describe` body
+// (at collection) comes from the unmutated code and escapes every mutant.
+
+const FUNCTIONS = new Set(['FunctionExpression', 'ArrowFunctionExpression', 'FunctionDeclaration']);
 
 /** Names bound by imports from the sources (a path through `src/`). */
 function importedFromSources(program) {
@@ -68,8 +70,6 @@ function isDescribe(call) {
   if (callee.type === 'CallExpression') callee = callee.callee;
   return calleeRoot(callee) === 'describe';
 }
-
-const FUNCTIONS = new Set(['FunctionExpression', 'ArrowFunctionExpression', 'FunctionDeclaration']);
 
 export default {
   meta: {
