@@ -77820,6 +77820,14 @@ function tableRow(cells) {
   }
   return row;
 }
+function rowLengthAtLeast(cells) {
+  return tableRow(cells).children.reduce((sum, cell) => sum + textLength(cell) + 2, 1);
+}
+function textLength(node3) {
+  if (node3.type === "inlineCode") return node3.value.length - (node3.value.match(/\r\n/g)?.length ?? 0);
+  if ("value" in node3) return node3.value.length;
+  return "children" in node3 ? node3.children.reduce((sum, child) => sum + textLength(child), 0) : 0;
+}
 function table(header, rows, align = []) {
   return { type: "table", align: header.map((_, i) => align[i] ?? null), children: [tableRow(header), ...rows.map(tableRow)] };
 }
@@ -77963,6 +77971,28 @@ function largestFitting(shown, render2, maxLength, guess2 = 0) {
     if (tryCount(mid)) lo = fitting;
   }
   return { fits: true, count: lo.count, text: lo.text };
+}
+function fitLists(order, limits, maxLength, renders) {
+  const { render: render2, atLeast, guess: guess2 } = renders;
+  let best = limits;
+  let rendered = atLeast(best) > maxLength ? void 0 : render2(best);
+  if (rendered !== void 0 && rendered.length <= maxLength) return rendered;
+  for (const key of order) {
+    const at = (count2) => ({ ...best, [key]: count2 });
+    let shown = best[key];
+    while (shown > 0 && atLeast(at(shown - 1)) > maxLength) shown--;
+    if (shown < best[key] || rendered === void 0) {
+      rendered = shown > 0 ? render2(at(--shown)) : void 0;
+      if (rendered !== void 0 && rendered.length <= maxLength) return rendered;
+    }
+    if (rendered !== void 0 && shown > 0) {
+      const fitted = largestFitting(shown, (count2) => render2(at(count2)), maxLength, guess2(key, shown, rendered.length - maxLength));
+      if (fitted.fits) return fitted.text;
+      rendered = fitted.textAtZero;
+    }
+    best = at(0);
+  }
+  return rendered ?? render2(best);
 }
 
 // src/render/repeats-words.ts
@@ -79049,25 +79079,32 @@ function renderComment(comparison, options) {
     footer(comparison, options)
   ];
   const render2 = (limits2) => serialise({ type: "root", children: [...head, ...questionSections(lists, limits2, options.reportLink), ...tail] });
+  const textOf = (children) => serialise({ type: "root", children }).trimEnd().length;
+  const fixedLength = textOf(head) + textOf(tail);
+  const rowLengths = {
+    missing: prefixLengths(lists.missing),
+    main: prefixLengths(lists.main.list),
+    extra: prefixLengths(lists.extra?.list),
+    fixed: prefixLengths(lists.fixed)
+  };
+  const atLeast = (at) => fixedLength + rowLengths.missing[at.missing] + rowLengths.main[at.main] + rowLengths.extra[at.extra] + rowLengths.fixed[at.fixed];
   const limits = {
-    missing: rowsWithin(lists.missing, maxLength),
-    main: rowsWithin(lists.main.list, maxLength),
-    extra: lists.extra === null ? 0 : rowsWithin(lists.extra.list, maxLength),
-    fixed: rowsWithin(lists.fixed, maxLength),
+    missing: lists.missing.rows.length,
+    main: lists.main.list.rows.length,
+    extra: lists.extra?.list.rows.length ?? 0,
+    fixed: lists.fixed.rows.length,
     tags: Math.min(lists.tags.length, TAGS_SHOWN)
   };
-  let best = limits;
-  let rendered = render2(best);
-  if (rendered.length <= maxLength) return rendered;
-  for (const key of ["fixed", "extra", "missing", "main", "tags"]) {
-    if (best[key] === 0) continue;
-    const at = (count2) => ({ ...best, [key]: count2 });
-    const fitted = largestFitting(best[key], (count2) => render2(at(count2)), maxLength, guessCount(lists, key, best[key], rendered.length - maxLength));
-    if (fitted.fits) return fitted.text;
-    best = at(0);
-    rendered = fitted.textAtZero;
-  }
-  return rendered;
+  return fitLists(["fixed", "extra", "missing", "main", "tags"], limits, maxLength, {
+    render: render2,
+    atLeast,
+    guess: (key, shown, excess) => guessCount(lists, key, shown, excess)
+  });
+}
+function prefixLengths(list3) {
+  const sums = [0];
+  for (const row of list3?.rows ?? []) sums.push(sums.at(-1) + rowLengthAtLeast(row));
+  return sums;
 }
 function guessCount(lists, key, shown, excess) {
   if (key === "tags") return void 0;
@@ -79078,20 +79115,6 @@ function guessCount(lists, key, shown, excess) {
   let count2 = shown;
   while (count2 > 0 && excess > 0) excess -= lines[2 + --count2].length + 1;
   return count2;
-}
-function rowsWithin(list3, budget) {
-  let used = 0;
-  for (let i = 0; i < list3.rows.length; i++) {
-    const row = list3.rows[i];
-    for (const cell of row.slice(0, 2)) used += cellLength(cell) + 4;
-    if (used > budget) return i;
-  }
-  return list3.rows.length;
-}
-function cellLength(cell) {
-  if (typeof cell === "string") return cell.length;
-  const nodes = Array.isArray(cell) ? cell : [cell];
-  return nodes.reduce((sum, node3) => sum + ("value" in node3 ? node3.value.length : 0), 0);
 }
 
 // src/render/commit-status.ts

@@ -29,3 +29,42 @@ export function largestFitting(shown: number, render: (count: number) => string,
   }
   return { fits: true, count: lo.count, text: lo.text };
 }
+
+export interface ListRenders<K extends string> {
+  render: (limits: Readonly<Record<K, number>>) => string;
+  /** A lower bound on the length of `render(limits)` that grows with every count. */
+  atLeast: (limits: Readonly<Record<K, number>>) => number;
+  /** A first guess at the count of list `key` to search from (see {@link largestFitting}). */
+  guess: (key: K, shown: number, excess: number) => number | undefined;
+}
+
+/**
+ * The render of `limits` if it fits in `maxLength`; otherwise the lists are cut in `order`, each to the most rows
+ * that fit with the lists before it emptied and those after it at their limits, until a render fits (or every list
+ * is emptied). Counts whose lower bound is over the budget are never rendered, so rows that cannot be shown are
+ * never serialised; the result is the same as without the bound.
+ */
+export function fitLists<K extends string>(order: readonly K[], limits: Readonly<Record<K, number>>, maxLength: number, renders: ListRenders<K>): string {
+  const { render, atLeast, guess } = renders;
+  let best = limits;
+  // The render of `best` if it was made; it is over the budget from here on (or its bound is, when it was not).
+  let rendered = atLeast(best) > maxLength ? undefined : render(best);
+  if (rendered !== undefined && rendered.length <= maxLength) return rendered;
+  for (const key of order) {
+    const at = (count: number) => ({ ...best, [key]: count });
+    let shown = best[key];
+    while (shown > 0 && atLeast(at(shown - 1)) > maxLength) shown--;
+    if (shown < best[key] || rendered === undefined) {
+      // `at(shown)` is over the budget by its bound alone: try the largest count that is not.
+      rendered = shown > 0 ? render(at(--shown)) : undefined;
+      if (rendered !== undefined && rendered.length <= maxLength) return rendered;
+    }
+    if (rendered !== undefined && shown > 0) {
+      const fitted = largestFitting(shown, (count) => render(at(count)), maxLength, guess(key, shown, rendered.length - maxLength));
+      if (fitted.fits) return fitted.text;
+      rendered = fitted.textAtZero;
+    }
+    best = at(0);
+  }
+  return rendered ?? render(best);
+}

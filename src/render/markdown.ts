@@ -7,7 +7,7 @@
  * could act on in a code span), URLs only through `safeHttpUrl`. Raw `html` nodes carry only our own fixed markup:
  * the sticky-comment marker, the `<details><summary>` wrappers and `<br>`.
  */
-import { largestFitting } from './fit.js';
+import { fitLists } from './fit.js';
 import { correctRunsWords, flakyRateWords, passCountsText, RATE_TEST_NAME, rateMovementWords } from './repeats-words.js';
 import { holdoutLeftOutText } from './holdout.js';
 import type { List, Paragraph, PhrasingContent, RootContent, Table } from 'mdast';
@@ -40,6 +40,7 @@ import {
   markerComment,
   paragraph,
   prose,
+  rowLengthAtLeast,
   sentencePhrasing,
   serialise,
   strong,
@@ -745,27 +746,37 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
   ];
   const render = (limits: Limits) => serialise({ type: 'root', children: [...head, ...questionSections(lists, limits, options.reportLink), ...tail] });
 
-  // No list can keep more rows than would fill the budget with their raw text alone; this keeps every render near
-  // maxLength even when the lists hold thousands of questions.
+  // A render holds the text of the head, of the tail and of every row shown, so their lengths bound it from below
+  // without serialising a row: rows past the budget are never serialised, however many questions a list holds.
+  const textOf = (children: RootContent[]) => serialise({ type: 'root', children }).trimEnd().length;
+  const fixedLength = textOf(head) + textOf(tail);
+  const rowLengths = {
+    missing: prefixLengths(lists.missing),
+    main: prefixLengths(lists.main.list),
+    extra: prefixLengths(lists.extra?.list),
+    fixed: prefixLengths(lists.fixed),
+  };
+  const atLeast = (at: Limits) =>
+    fixedLength + rowLengths.missing[at.missing]! + rowLengths.main[at.main]! + rowLengths.extra[at.extra]! + rowLengths.fixed[at.fixed]!;
   const limits: Limits = {
-    missing: rowsWithin(lists.missing, maxLength),
-    main: rowsWithin(lists.main.list, maxLength),
-    extra: lists.extra === null ? 0 : rowsWithin(lists.extra.list, maxLength),
-    fixed: rowsWithin(lists.fixed, maxLength),
+    missing: lists.missing.rows.length,
+    main: lists.main.list.rows.length,
+    extra: lists.extra?.list.rows.length ?? 0,
+    fixed: lists.fixed.rows.length,
     tags: Math.min(lists.tags.length, TAGS_SHOWN),
   };
-  let best = limits;
-  let rendered = render(best);
-  if (rendered.length <= maxLength) return rendered;
-  for (const key of ['fixed', 'extra', 'missing', 'main', 'tags'] as const) {
-    if (best[key] === 0) continue;
-    const at = (count: number) => ({ ...best, [key]: count });
-    const fitted = largestFitting(best[key], (count) => render(at(count)), maxLength, guessCount(lists, key, best[key], rendered.length - maxLength));
-    if (fitted.fits) return fitted.text;
-    best = at(0);
-    rendered = fitted.textAtZero;
-  }
-  return rendered;
+  return fitLists(['fixed', 'extra', 'missing', 'main', 'tags'], limits, maxLength, {
+    render,
+    atLeast,
+    guess: (key, shown, excess) => guessCount(lists, key, shown, excess),
+  });
+}
+
+/** `sums[i]`: at least the length of the first i rows of `list`, serialised. */
+function prefixLengths(list: QuestionList | undefined): number[] {
+  const sums = [0];
+  for (const row of list?.rows ?? []) sums.push(sums.at(-1)! + rowLengthAtLeast(row));
+  return sums;
 }
 
 /**
@@ -784,21 +795,4 @@ function guessCount(lists: Lists, key: keyof Limits, shown: number, excess: numb
   let count = shown;
   while (count > 0 && excess > 0) excess -= lines[2 + --count]!.length + 1;
   return count;
-}
-
-/** A cap on rows: the most rows whose id and question text alone stay within `budget` characters. */
-function rowsWithin(list: QuestionList, budget: number): number {
-  let used = 0;
-  for (let i = 0; i < list.rows.length; i++) {
-    const row = list.rows[i]!;
-    for (const cell of row.slice(0, 2)) used += cellLength(cell) + 4;
-    if (used > budget) return i;
-  }
-  return list.rows.length;
-}
-
-function cellLength(cell: Cell): number {
-  if (typeof cell === 'string') return cell.length;
-  const nodes = Array.isArray(cell) ? cell : [cell];
-  return nodes.reduce((sum, node) => sum + ('value' in node ? node.value.length : 0), 0);
 }

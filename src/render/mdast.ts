@@ -5,7 +5,23 @@
  * image, math or an @mention. Untrusted URLs become links only through `safeHttpUrl`; raw `html` nodes carry only
  * our own fixed markup.
  */
-import type { Emphasis, Heading, Html, InlineCode, Link, Paragraph, PhrasingContent, Root, RootContent, Strong, Table, TableCell, TableRow, Text } from 'mdast';
+import type {
+  Emphasis,
+  Heading,
+  Html,
+  InlineCode,
+  Link,
+  Nodes,
+  Paragraph,
+  PhrasingContent,
+  Root,
+  RootContent,
+  Strong,
+  Table,
+  TableCell,
+  TableRow,
+  Text,
+} from 'mdast';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { gfmTableToMarkdown } from 'mdast-util-gfm-table';
 import { type Handle, toMarkdown } from 'mdast-util-to-markdown';
@@ -130,6 +146,20 @@ function tableRow(cells: readonly Cell[]): TableRow {
     rowNodes.set(cells, row);
   }
   return row;
+}
+
+/**
+ * At least the length of the line a row serialises to: its text (a code span's CR LF becomes one space), the first
+ * pipe, and two characters a cell (its closing pipe and a space: `| a | |`).
+ */
+export function rowLengthAtLeast(cells: readonly Cell[]): number {
+  return tableRow(cells).children.reduce((sum, cell) => sum + textLength(cell) + 2, 1);
+}
+
+function textLength(node: Nodes): number {
+  if (node.type === 'inlineCode') return node.value.length - (node.value.match(/\r\n/g)?.length ?? 0);
+  if ('value' in node) return node.value.length;
+  return 'children' in node ? node.children.reduce((sum: number, child: Nodes) => sum + textLength(child), 0) : 0;
 }
 
 export function table(header: readonly Cell[], rows: readonly (readonly Cell[])[], align: readonly Align[] = []): Table {

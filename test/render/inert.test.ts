@@ -203,6 +203,20 @@ describe('one inert path for untrusted text', () => {
   }, 300_000);
 });
 
+describe('the length bound of the fitting', () => {
+  it('keeps a hostile comment whole when the budget is exactly its length: no row or section is counted longer than it serialises', () => {
+    fc.assert(
+      fc.property(hostileComparison, (comparison) => {
+        const options = { ...OPTIONS, baseline: baselineLine(comparison), traceUrl: `https://trace.example/{id}` };
+        const whole = renderComment(comparison, { ...options, maxLength: Number.MAX_SAFE_INTEGER });
+        expect(renderComment(comparison, { ...options, maxLength: whole.length })).toBe(whole);
+        expect(renderComment(comparison, { ...options, maxLength: whole.length - 1 }).length).toBeLessThan(whole.length);
+      }),
+      { numRuns: 300 },
+    );
+  }, 300_000);
+});
+
 describe('length caps hold for every section', () => {
   /** A hostile string repeated to about `n` characters: generating that many random characters would be slow. */
   const huge = (n: number) => hostileText.filter((t) => t.length > 0).map((t) => t.repeat(Math.ceil(n / t.length)));
