@@ -63,7 +63,7 @@ function run(command, args, env) {
  * was measured: the rate the endpoint served (from its first request to its last reply), 429s, records left
  * unjudged, and calls and tokens per answer per metric from the judge's --json summary.
  */
-export async function benchJudge({ root, cli, answers = JUDGE_ANSWERS, progress = () => {} }) {
+export async function benchJudge({ root, cli, answers = JUDGE_ANSWERS, progress = () => {}, node = process.execPath }) {
   const { startFakeOpenAI } = await loadEndpoint(root);
   const server = await startFakeOpenAI();
   const scratch = mkdtempSync(join(tmpdir(), 'rag-gate-bench-judge-'));
@@ -81,7 +81,7 @@ export async function benchJudge({ root, cli, answers = JUDGE_ANSWERS, progress 
     progress(`judge: ${answers} answers × 3 metrics against a loopback endpoint at ${JUDGE_LIMIT.rpm} rpm / ${JUDGE_LIMIT.tpm} tpm …`);
     const started = Date.now();
     const result = await run(
-      process.execPath,
+      node,
       [join(root, cli), 'judge', '--results', input, '--out', join(scratch, 'out.jsonl'), '--no-cache', '--concurrency', String(CONCURRENCY), '--json'],
       { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: server.url },
     );

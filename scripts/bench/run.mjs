@@ -47,11 +47,13 @@ const TARGET = {
 };
 const WORKLOADS = ['trec', 'compare', 'action', 'judge'];
 
-const USAGE = `usage: node scripts/bench/run.mjs [--quick] [--only trec|compare|action|judge[,…]] [--runs N]
+const USAGE = `usage: node scripts/bench/run.mjs [--quick] [--only trec|compare|action|judge[,…]] [--runs N] [--node PATH]
   --quick   skip the full-size TREC and compare workloads (1/100 and 1/10 only; the action runs at every size);
             judge 1/10 of the answers
   --only    run only these workloads
   --runs N  runs per workload and size (default: 3 at full size, 5 for the smaller ones)
+  --node    the Node.js that runs rag-gate (default: the one running the bench), e.g. the runtime action.yml
+            names, which GitHub runs the action on
   TREC_EVAL=/path/to/trec_eval  also time trec_eval on the TREC files and print the ratios`;
 
 function fail(message, status = 2) {
@@ -60,7 +62,7 @@ function fail(message, status = 2) {
 }
 
 function parseArgs(argv) {
-  const options = { quick: false, only: new Set(WORKLOADS), runs: null };
+  const options = { quick: false, only: new Set(WORKLOADS), runs: null, node: process.execPath };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].startsWith('--') && argv[i].includes('=') ? argv[i].split(/=(.*)/s) : [argv[i], undefined];
     const value = () => inline ?? argv[++i] ?? fail(`${flag} needs a value\n${USAGE}`);
@@ -76,6 +78,11 @@ function parseArgs(argv) {
       const unknown = names.filter((name) => !WORKLOADS.includes(name));
       if (unknown.length > 0 || names.length === 0) fail(`--only: unknown workload "${unknown.join(', ')}" (use ${WORKLOADS.join(', ')})\n${USAGE}`);
       options.only = new Set(names);
+    } else if (flag === '--node') {
+      options.node = value();
+      const run = spawnSync(options.node, ['--version'], { encoding: 'utf8' });
+      if (run.status !== 0 || !/^v\d+\./.test(run.stdout))
+        fail(`--node: "${options.node}" is not a Node.js that runs (${run.error?.message ?? run.stderr.trim()})`);
     } else if (flag === '--help' || flag === '-h') {
       console.log(USAGE);
       process.exit(0);
@@ -167,7 +174,8 @@ const resultFiles = (questions) =>
 // Workloads: each case is one workload at one size, with the tools to time on it (rag-gate, and trec_eval for TREC).
 
 const rel = (file) => relative(ROOT, file);
-const ourNode = process.execPath;
+/** The Node.js that runs rag-gate: `--node`, or the one running the bench. */
+let ourNode = process.execPath;
 
 function trecTool(qrels, run) {
   return {
@@ -298,8 +306,14 @@ function staleBuildWarning(builtAt) {
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/** The version a Node.js binary prints, e.g. v24.11.0. */
+function nodeVersion(node) {
+  return node === process.execPath ? process.version : spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
+  ourNode = options.node;
   const missing = [CLI, ACTION].filter((file) => !existsSync(join(ROOT, file)));
   if (missing.length > 0) fail(`${missing.join(' and ')} missing: run \`npm run build\` first`);
 
@@ -382,7 +396,7 @@ async function main() {
   const cpu = cpus();
   const header = [
     `rag-gate bench, ${utc(new Date())}`,
-    `machine  ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${process.platform} ${release()} ${process.arch}, Node ${process.version}`,
+    `machine  ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${process.platform} ${release()} ${process.arch}, Node ${nodeVersion(ourNode)}${ourNode === process.execPath ? '' : ` (${ourNode})`}`,
     `load     ${loadavg()
       .map((load) => load.toFixed(2))
       .join(' ')} (1, 5, 15 min averages at start)`,
@@ -576,7 +590,7 @@ async function main() {
   if (options.only.has('judge')) {
     try {
       const answers = options.quick ? JUDGE_ANSWERS / 10 : JUDGE_ANSWERS;
-      console.log(`\n${judgeReport(await benchJudge({ root: ROOT, cli: CLI, answers, progress }), table)}`);
+      console.log(`\n${judgeReport(await benchJudge({ root: ROOT, cli: CLI, answers, progress, node: ourNode }), table)}`);
     } catch (error) {
       failures.push(`judge: ${error.message}`);
     }
