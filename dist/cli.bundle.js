@@ -49409,15 +49409,19 @@ async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
 var PROGRESS_EVERY = 4096;
 var LINE_FEED3 = 10;
 var CARRIAGE_RETURN = 13;
-async function* readLines(file2, problems, onProgress) {
+async function* readLines(file2, problems, onProgress, onlyLines) {
   let line = 0;
   for await (const { bytes, start, end, bytesRead } of readLineChunks(file2)) {
-    const chunkIsUtf8 = isUtf82(bytes.subarray(start, end));
+    const chunkIsUtf8 = onlyLines === void 0 && isUtf82(bytes.subarray(start, end));
     for (let from = start; from < end; ) {
       const lineFeed = bytes.indexOf(LINE_FEED3, from);
       const contentEnd = lineFeed > from && bytes[lineFeed - 1] === CARRIAGE_RETURN ? lineFeed - 1 : lineFeed;
       line++;
       if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, bytesRead);
+      if (onlyLines !== void 0 && !onlyLines.has(line)) {
+        from = lineFeed + 1;
+        continue;
+      }
       const text4 = bytes.toString("utf8", from, contentEnd);
       const bad = chunkIsUtf8 ? -1 : firstBadByte(bytes.subarray(from, contentEnd));
       if (bad >= 0) problems.add(notUtf8Problem(file2, line, bytes[from + bad], bad + 1));
@@ -53445,7 +53449,7 @@ async function readResults(file2, onRecord, options = {}) {
       for (const row of run.rows) handleObject(row.record, row.line, JSON.stringify(row.record));
       notes2.push(...deepEvalNotes(file2, run.summary));
     } else {
-      for await (const element of recordTexts2(file2, problems, onProgress, shape)) handle2(element);
+      for await (const element of recordTexts2(file2, problems, onProgress, shape, options.onlyLines)) handle2(element);
     }
   } catch (error62) {
     if (error62 instanceof JsonArrayShapeError) problems.add({ file: file2, line: error62.line, message: error62.message });
@@ -53515,8 +53519,8 @@ function deepEvalNotes(file2, summary) {
   }
   return notes2;
 }
-async function* recordTexts2(file2, problems, onProgress, shape) {
-  const lines = readLines(file2, problems, onProgress);
+async function* recordTexts2(file2, problems, onProgress, shape, onlyLines) {
+  const lines = readLines(file2, problems, onProgress, onlyLines);
   let first = await lines.next();
   while (!first.done && first.value.text.trim() === "") first = await lines.next();
   if (first.done) return;
@@ -55820,6 +55824,176 @@ async function appendLedger(file2, entries, entry) {
 `).join(""));
 }
 
+// src/core/scoring/byte-dictionary.ts
+var EMPTY_HASH = 2166136261;
+function hashStep(hash2, byte) {
+  return Math.imul(hash2 ^ byte, 16777619);
+}
+function finishHash(hash2) {
+  let mixed = hash2 ^ hash2 >>> 16;
+  mixed = Math.imul(mixed, 2246822507);
+  mixed ^= mixed >>> 13;
+  return mixed | 0;
+}
+function hashBytes(bytes, start, end) {
+  let hash2 = EMPTY_HASH;
+  for (let i = start; i < end; i++) hash2 = hashStep(hash2, bytes[i]);
+  return finishHash(hash2);
+}
+var EMPTY = 0;
+var ByteDictionary = class {
+  slots = new Int32Array(1 << 12);
+  /** Per id: the hash of its bytes (to rehash, and to reject most other strings without comparing bytes). */
+  hashes = new Int32Array(1 << 11);
+  /** Per id: where its bytes start in the arena; `offsets[id + 1]` is where they end. */
+  offsets = new Int32Array((1 << 11) + 1);
+  arena = Buffer.allocUnsafe(1 << 16);
+  count = 0;
+  /** How many distinct strings were interned; ids run from 0 to size − 1. */
+  get size() {
+    return this.count;
+  }
+  /** The id of the bytes [start, end), adding them if they are new. */
+  intern(bytes, start, end) {
+    const hash2 = hashBytes(bytes, start, end);
+    const mask = this.slots.length - 1;
+    for (let slot = hash2 & mask; ; slot = slot + 1 & mask) {
+      const entry = this.slots[slot];
+      if (entry === EMPTY) return this.add(bytes, start, end, hash2, slot);
+      const id2 = entry - 1;
+      if (this.hashes[id2] === hash2 && this.equals(id2, bytes, start, end)) return id2;
+    }
+  }
+  /** Whether id's string is the bytes [start, end). */
+  equals(id2, bytes, start, end) {
+    const { arena } = this;
+    const offset = this.offsets[id2];
+    if (this.offsets[id2 + 1] - offset !== end - start) return false;
+    for (let i = start, j = offset; i < end; i++, j++) if (arena[j] !== bytes[i]) return false;
+    return true;
+  }
+  add(bytes, start, end, hash2, slot) {
+    const id2 = this.count++;
+    if (id2 + 1 >= this.hashes.length) this.growIds();
+    const offset = this.offsets[id2];
+    const length = end - start;
+    if (offset + length > this.arena.length) this.growArena(offset + length);
+    this.arena.set(bytes.subarray(start, end), offset);
+    this.offsets[id2 + 1] = offset + length;
+    this.hashes[id2] = hash2;
+    this.slots[slot] = id2 + 1;
+    if (this.count * 2 > this.slots.length) this.rehash();
+    return id2;
+  }
+  growIds() {
+    const hashes = new Int32Array(this.hashes.length * 2);
+    hashes.set(this.hashes);
+    this.hashes = hashes;
+    const offsets = new Int32Array(hashes.length + 1);
+    offsets.set(this.offsets);
+    this.offsets = offsets;
+  }
+  growArena(needed) {
+    const arena = Buffer.allocUnsafe(Math.max(needed, this.arena.length * 2));
+    this.arena.copy(arena, 0, 0, this.offsets[this.count - 1]);
+    this.arena = arena;
+  }
+  /** Doubles the table and puts every id back in its slot. */
+  rehash() {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    for (let id2 = 0; id2 < this.count; id2++) {
+      let slot = this.hashes[id2] & mask;
+      while (slots[slot] !== EMPTY) slot = slot + 1 & mask;
+      slots[slot] = id2 + 1;
+    }
+    this.slots = slots;
+  }
+};
+
+// src/core/scoring/query-entries.ts
+var utf8 = new TextDecoder();
+function grownInt32(array2, length) {
+  if (array2.length >= length) return array2;
+  const grown2 = new Int32Array(Math.max(length, array2.length * 2));
+  grown2.set(array2);
+  return grown2;
+}
+function grownFloat64(array2, length) {
+  if (array2.length >= length) return array2;
+  const grown2 = new Float64Array(Math.max(length, array2.length * 2));
+  grown2.set(array2);
+  return grown2;
+}
+function grownBytes(array2, length) {
+  if (array2.length >= length) return array2;
+  const grown2 = new Uint8Array(Math.max(length, array2.length * 2));
+  grown2.set(array2);
+  return grown2;
+}
+var QueryEntries = class {
+  count = 0;
+  values = new Float64Array(64);
+  docnoStarts = new Int32Array(64);
+  docnoEnds = new Int32Array(64);
+  docnoHashes = new Int32Array(64);
+  docnoBytes = new Uint8Array(1024);
+  /** Bytes of docnoBytes in use. */
+  byteCount = 0;
+  /** Empties the entries and makes room for `length` of them with `byteLength` docno bytes in all. */
+  reset(length, byteLength) {
+    this.count = 0;
+    this.byteCount = 0;
+    this.values = grownFloat64(this.values, length);
+    this.docnoStarts = grownInt32(this.docnoStarts, length);
+    this.docnoEnds = grownInt32(this.docnoEnds, length);
+    this.docnoHashes = grownInt32(this.docnoHashes, length);
+    this.docnoBytes = grownBytes(this.docnoBytes, byteLength);
+  }
+  /** Appends an entry whose docno is `bytes[start, end)`. */
+  push(bytes, start, end, value2) {
+    const i = this.count++;
+    if (i === this.values.length) {
+      this.values = grownFloat64(this.values, i + 1);
+      this.docnoStarts = grownInt32(this.docnoStarts, i + 1);
+      this.docnoEnds = grownInt32(this.docnoEnds, i + 1);
+      this.docnoHashes = grownInt32(this.docnoHashes, i + 1);
+    }
+    if (this.byteCount + end - start > this.docnoBytes.length) this.docnoBytes = grownBytes(this.docnoBytes, this.byteCount + end - start);
+    const into = this.docnoBytes;
+    this.values[i] = value2;
+    this.docnoStarts[i] = this.byteCount;
+    let to = this.byteCount;
+    let hash2 = EMPTY_HASH;
+    for (let from = start; from < end; from++) {
+      const byte = bytes[from];
+      into[to++] = byte;
+      hash2 = hashStep(hash2, byte);
+    }
+    this.byteCount = to;
+    this.docnoEnds[i] = to;
+    this.docnoHashes[i] = finishHash(hash2);
+  }
+  /** Entry i's docno, decoded as UTF-8 (for messages and for callers that want strings). */
+  docno(i) {
+    return utf8.decode(this.docnoBytes.subarray(this.docnoStarts[i], this.docnoEnds[i]));
+  }
+  /** Byte order of entries a's and b's docnos (negative, 0, positive), as C's strcmp: trec_eval's tie order. */
+  compareDocnos(a, b) {
+    const bytes = this.docnoBytes;
+    const aStart = this.docnoStarts[a];
+    const aLength = this.docnoEnds[a] - aStart;
+    const bStart = this.docnoStarts[b];
+    const bLength = this.docnoEnds[b] - bStart;
+    const common = Math.min(aLength, bLength);
+    for (let i = 0; i < common; i++) {
+      const difference = bytes[aStart + i] - bytes[bStart + i];
+      if (difference !== 0) return difference;
+    }
+    return aLength - bLength;
+  }
+};
+
 // src/sources/outcomes.ts
 function sharedReadOptions(config2) {
   return { seenIds: /* @__PURE__ */ new Map(), scoreKinds: /* @__PURE__ */ new Map(), contextMatch: config2.contextMatch, fields: config2.fields, format: config2.format };
@@ -55829,13 +56003,27 @@ async function readOutcomes(files, config2, onProgress) {
   const shared = sharedReadOptions(config2);
   const warnings = [];
   const unknownFields = /* @__PURE__ */ new Map();
-  for (const file2 of typeof files === "string" ? [files] : files) {
-    const read = await readResults(file2, (record2, _line, _text, derivation) => builder.add(record2, derivation), { ...shared, onProgress });
+  let placeFiles = new Int32Array(1024);
+  let placeLines = new Int32Array(1024);
+  let records = 0;
+  let allJsonLines = true;
+  for (const [index, file2] of (typeof files === "string" ? [files] : files).entries()) {
+    const onRecord = (record2, line, _text, derivation) => {
+      builder.add(record2, derivation);
+      placeFiles = grownInt32(placeFiles, records + 1);
+      placeLines = grownInt32(placeLines, records + 1);
+      placeFiles[records] = index;
+      placeLines[records++] = line;
+    };
+    const read = await readResults(file2, onRecord, { ...shared, onProgress });
     warnings.push(...read.warnings);
     builder.readAs(read.format);
+    allJsonLines &&= read.format === "jsonl";
     for (const [field2, count2] of read.unknownFields) unknownFields.set(field2, (unknownFields.get(field2) ?? 0) + count2);
   }
-  return { outcomes: builder.build(), warnings, unknownFields };
+  const outcomes = builder.build();
+  const places = allJsonLines && outcomes.ids.length === records ? { ids: outcomes.ids, files: placeFiles.slice(0, records), lines: placeLines.slice(0, records) } : void 0;
+  return { outcomes, warnings, unknownFields, ...places === void 0 ? {} : { places } };
 }
 async function rescoreUnderHeadLabels(files, headLabels, config2) {
   const builder = new OutcomeBuilder(config2);
@@ -55868,13 +56056,20 @@ async function rescoreUnderHeadLabels(files, headLabels, config2) {
 var EVIDENCE_TEXT_MAX = 2e3;
 var EVIDENCE_TOP_MAX = 20;
 var bounded = (text4) => text4 === void 0 || text4.length <= EVIDENCE_TEXT_MAX ? text4 : Array.from(text4).slice(0, EVIDENCE_TEXT_MAX).join("");
-async function readEvidence(files, ids2, config2, idsGiven) {
+var firstReadOf = (read) => ({
+  idsGiven: read.outcomes.idsFromQuestion === 0,
+  ...read.places === void 0 ? {} : { places: read.places }
+});
+async function readEvidence(files, ids2, config2, first) {
   const found = /* @__PURE__ */ new Map();
   if (ids2.size === 0) return found;
   const { k } = config2.retrievalOk.metric;
   const depth = Number.isInteger(k) && k >= 1 ? Math.min(k, EVIDENCE_TOP_MAX) : EVIDENCE_TOP_MAX;
-  const shared = { ...sharedReadOptions(config2), ...idsGiven ? { onlyIds: ids2 } : {} };
-  for (const file2 of files) {
+  const shared = { ...sharedReadOptions(config2), ...first.idsGiven && first.places === void 0 ? { onlyIds: ids2 } : {} };
+  const lines = first.places === void 0 ? void 0 : linesOf(first.places, ids2, files.length);
+  for (const [index, file2] of files.entries()) {
+    const onlyLines = lines?.[index];
+    if (onlyLines !== void 0 && onlyLines.size === 0) continue;
     await readResults(
       file2,
       (record2) => {
@@ -55888,10 +56083,17 @@ async function readEvidence(files, ids2, config2, idsGiven) {
           ...record2.trace_url === void 0 ? {} : { traceUrl: bounded(record2.trace_url) }
         });
       },
-      shared
+      onlyLines === void 0 ? shared : { ...shared, onlyLines }
     );
   }
   return found;
+}
+function linesOf(places, ids2, fileCount) {
+  const lines = Array.from({ length: fileCount }, () => /* @__PURE__ */ new Set());
+  places.ids.forEach((id2, i) => {
+    if (ids2.has(id2)) lines[places.files[i]].add(places.lines[i]);
+  });
+  return lines;
 }
 
 // src/core/compare/evidence.ts
@@ -56204,8 +56406,8 @@ async function compareFiles(files, config2, options = {}) {
   }
   const ids2 = evidenceIds(compared, EVIDENCE_QUESTIONS);
   const [baseEvidence, headEvidence] = await Promise.all([
-    readEvidence(files.base, ids2, config2.eval, base.outcomes.idsFromQuestion === 0),
-    readEvidence(files.head, ids2, config2.eval, head.outcomes.idsFromQuestion === 0)
+    readEvidence(files.base, ids2, config2.eval, firstReadOf(base)),
+    readEvidence(files.head, ids2, config2.eval, firstReadOf(head))
   ]);
   const comparison = withEvidence(compared, baseEvidence, headEvidence);
   return { comparison, head: headSummary, warnings: [...base.warnings, ...head.warnings] };
@@ -64391,93 +64593,6 @@ function splitCommand(context) {
 // src/sources/trec.ts
 import { isAscii, isUtf8 as isUtf83 } from "node:buffer";
 
-// src/core/scoring/byte-dictionary.ts
-var EMPTY_HASH = 2166136261;
-function hashStep(hash2, byte) {
-  return Math.imul(hash2 ^ byte, 16777619);
-}
-function finishHash(hash2) {
-  let mixed = hash2 ^ hash2 >>> 16;
-  mixed = Math.imul(mixed, 2246822507);
-  mixed ^= mixed >>> 13;
-  return mixed | 0;
-}
-function hashBytes(bytes, start, end) {
-  let hash2 = EMPTY_HASH;
-  for (let i = start; i < end; i++) hash2 = hashStep(hash2, bytes[i]);
-  return finishHash(hash2);
-}
-var EMPTY = 0;
-var ByteDictionary = class {
-  slots = new Int32Array(1 << 12);
-  /** Per id: the hash of its bytes (to rehash, and to reject most other strings without comparing bytes). */
-  hashes = new Int32Array(1 << 11);
-  /** Per id: where its bytes start in the arena; `offsets[id + 1]` is where they end. */
-  offsets = new Int32Array((1 << 11) + 1);
-  arena = Buffer.allocUnsafe(1 << 16);
-  count = 0;
-  /** How many distinct strings were interned; ids run from 0 to size − 1. */
-  get size() {
-    return this.count;
-  }
-  /** The id of the bytes [start, end), adding them if they are new. */
-  intern(bytes, start, end) {
-    const hash2 = hashBytes(bytes, start, end);
-    const mask = this.slots.length - 1;
-    for (let slot = hash2 & mask; ; slot = slot + 1 & mask) {
-      const entry = this.slots[slot];
-      if (entry === EMPTY) return this.add(bytes, start, end, hash2, slot);
-      const id2 = entry - 1;
-      if (this.hashes[id2] === hash2 && this.equals(id2, bytes, start, end)) return id2;
-    }
-  }
-  /** Whether id's string is the bytes [start, end). */
-  equals(id2, bytes, start, end) {
-    const { arena } = this;
-    const offset = this.offsets[id2];
-    if (this.offsets[id2 + 1] - offset !== end - start) return false;
-    for (let i = start, j = offset; i < end; i++, j++) if (arena[j] !== bytes[i]) return false;
-    return true;
-  }
-  add(bytes, start, end, hash2, slot) {
-    const id2 = this.count++;
-    if (id2 + 1 >= this.hashes.length) this.growIds();
-    const offset = this.offsets[id2];
-    const length = end - start;
-    if (offset + length > this.arena.length) this.growArena(offset + length);
-    this.arena.set(bytes.subarray(start, end), offset);
-    this.offsets[id2 + 1] = offset + length;
-    this.hashes[id2] = hash2;
-    this.slots[slot] = id2 + 1;
-    if (this.count * 2 > this.slots.length) this.rehash();
-    return id2;
-  }
-  growIds() {
-    const hashes = new Int32Array(this.hashes.length * 2);
-    hashes.set(this.hashes);
-    this.hashes = hashes;
-    const offsets = new Int32Array(hashes.length + 1);
-    offsets.set(this.offsets);
-    this.offsets = offsets;
-  }
-  growArena(needed) {
-    const arena = Buffer.allocUnsafe(Math.max(needed, this.arena.length * 2));
-    this.arena.copy(arena, 0, 0, this.offsets[this.count - 1]);
-    this.arena = arena;
-  }
-  /** Doubles the table and puts every id back in its slot. */
-  rehash() {
-    const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
-    for (let id2 = 0; id2 < this.count; id2++) {
-      let slot = this.hashes[id2] & mask;
-      while (slots[slot] !== EMPTY) slot = slot + 1 & mask;
-      slots[slot] = id2 + 1;
-    }
-    this.slots = slots;
-  }
-};
-
 // src/sources/line-fields.ts
 var FIELD = 0;
 var BLANK = 1;
@@ -64676,89 +64791,6 @@ function sameDocno(a, i, b, j) {
   for (let k = 0; k < length; k++) if (aBytes[aStart + k] !== bBytes[bStart + k]) return false;
   return true;
 }
-
-// src/core/scoring/query-entries.ts
-var utf8 = new TextDecoder();
-function grownInt32(array2, length) {
-  if (array2.length >= length) return array2;
-  const grown2 = new Int32Array(Math.max(length, array2.length * 2));
-  grown2.set(array2);
-  return grown2;
-}
-function grownFloat64(array2, length) {
-  if (array2.length >= length) return array2;
-  const grown2 = new Float64Array(Math.max(length, array2.length * 2));
-  grown2.set(array2);
-  return grown2;
-}
-function grownBytes(array2, length) {
-  if (array2.length >= length) return array2;
-  const grown2 = new Uint8Array(Math.max(length, array2.length * 2));
-  grown2.set(array2);
-  return grown2;
-}
-var QueryEntries = class {
-  count = 0;
-  values = new Float64Array(64);
-  docnoStarts = new Int32Array(64);
-  docnoEnds = new Int32Array(64);
-  docnoHashes = new Int32Array(64);
-  docnoBytes = new Uint8Array(1024);
-  /** Bytes of docnoBytes in use. */
-  byteCount = 0;
-  /** Empties the entries and makes room for `length` of them with `byteLength` docno bytes in all. */
-  reset(length, byteLength) {
-    this.count = 0;
-    this.byteCount = 0;
-    this.values = grownFloat64(this.values, length);
-    this.docnoStarts = grownInt32(this.docnoStarts, length);
-    this.docnoEnds = grownInt32(this.docnoEnds, length);
-    this.docnoHashes = grownInt32(this.docnoHashes, length);
-    this.docnoBytes = grownBytes(this.docnoBytes, byteLength);
-  }
-  /** Appends an entry whose docno is `bytes[start, end)`. */
-  push(bytes, start, end, value2) {
-    const i = this.count++;
-    if (i === this.values.length) {
-      this.values = grownFloat64(this.values, i + 1);
-      this.docnoStarts = grownInt32(this.docnoStarts, i + 1);
-      this.docnoEnds = grownInt32(this.docnoEnds, i + 1);
-      this.docnoHashes = grownInt32(this.docnoHashes, i + 1);
-    }
-    if (this.byteCount + end - start > this.docnoBytes.length) this.docnoBytes = grownBytes(this.docnoBytes, this.byteCount + end - start);
-    const into = this.docnoBytes;
-    this.values[i] = value2;
-    this.docnoStarts[i] = this.byteCount;
-    let to = this.byteCount;
-    let hash2 = EMPTY_HASH;
-    for (let from = start; from < end; from++) {
-      const byte = bytes[from];
-      into[to++] = byte;
-      hash2 = hashStep(hash2, byte);
-    }
-    this.byteCount = to;
-    this.docnoEnds[i] = to;
-    this.docnoHashes[i] = finishHash(hash2);
-  }
-  /** Entry i's docno, decoded as UTF-8 (for messages and for callers that want strings). */
-  docno(i) {
-    return utf8.decode(this.docnoBytes.subarray(this.docnoStarts[i], this.docnoEnds[i]));
-  }
-  /** Byte order of entries a's and b's docnos (negative, 0, positive), as C's strcmp: trec_eval's tie order. */
-  compareDocnos(a, b) {
-    const bytes = this.docnoBytes;
-    const aStart = this.docnoStarts[a];
-    const aLength = this.docnoEnds[a] - aStart;
-    const bStart = this.docnoStarts[b];
-    const bLength = this.docnoEnds[b] - bStart;
-    const common = Math.min(aLength, bLength);
-    for (let i = 0; i < common; i++) {
-      const difference = bytes[aStart + i] - bytes[bStart + i];
-      if (difference !== 0) return difference;
-    }
-    return aLength - bLength;
-  }
-};
 
 // src/core/scoring/trec-table.ts
 var BLOCK_BITS = 16;

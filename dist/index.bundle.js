@@ -67552,6 +67552,15 @@ async function appendLedger(file2, entries, entry) {
 `).join(""));
 }
 
+// src/core/scoring/query-entries.ts
+var utf8 = new TextDecoder();
+function grownInt32(array2, length) {
+  if (array2.length >= length) return array2;
+  const grown2 = new Int32Array(Math.max(length, array2.length * 2));
+  grown2.set(array2);
+  return grown2;
+}
+
 // src/sources/results.ts
 import { open as open4 } from "node:fs/promises";
 
@@ -69600,15 +69609,19 @@ async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
 var PROGRESS_EVERY = 4096;
 var LINE_FEED3 = 10;
 var CARRIAGE_RETURN = 13;
-async function* readLines(file2, problems, onProgress) {
+async function* readLines(file2, problems, onProgress, onlyLines) {
   let line = 0;
   for await (const { bytes, start, end, bytesRead } of readLineChunks(file2)) {
-    const chunkIsUtf8 = isUtf82(bytes.subarray(start, end));
+    const chunkIsUtf8 = onlyLines === void 0 && isUtf82(bytes.subarray(start, end));
     for (let from = start; from < end; ) {
       const lineFeed = bytes.indexOf(LINE_FEED3, from);
       const contentEnd = lineFeed > from && bytes[lineFeed - 1] === CARRIAGE_RETURN ? lineFeed - 1 : lineFeed;
       line++;
       if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, bytesRead);
+      if (onlyLines !== void 0 && !onlyLines.has(line)) {
+        from = lineFeed + 1;
+        continue;
+      }
       const text4 = bytes.toString("utf8", from, contentEnd);
       const bad = chunkIsUtf8 ? -1 : firstBadByte(bytes.subarray(from, contentEnd));
       if (bad >= 0) problems.add(notUtf8Problem(file2, line, bytes[from + bad], bad + 1));
@@ -70365,7 +70378,7 @@ async function readResults(file2, onRecord, options = {}) {
       for (const row of run2.rows) handleObject(row.record, row.line, JSON.stringify(row.record));
       notes2.push(...deepEvalNotes(file2, run2.summary));
     } else {
-      for await (const element of recordTexts2(file2, problems, onProgress, shape)) handle2(element);
+      for await (const element of recordTexts2(file2, problems, onProgress, shape, options.onlyLines)) handle2(element);
     }
   } catch (error63) {
     if (error63 instanceof JsonArrayShapeError) problems.add({ file: file2, line: error63.line, message: error63.message });
@@ -70435,8 +70448,8 @@ function deepEvalNotes(file2, summary2) {
   }
   return notes2;
 }
-async function* recordTexts2(file2, problems, onProgress, shape) {
-  const lines = readLines(file2, problems, onProgress);
+async function* recordTexts2(file2, problems, onProgress, shape, onlyLines) {
+  const lines = readLines(file2, problems, onProgress, onlyLines);
   let first = await lines.next();
   while (!first.done && first.value.text.trim() === "") first = await lines.next();
   if (first.done) return;
@@ -70463,13 +70476,27 @@ async function readOutcomes(files, config2, onProgress) {
   const shared = sharedReadOptions(config2);
   const warnings = [];
   const unknownFields = /* @__PURE__ */ new Map();
-  for (const file2 of typeof files === "string" ? [files] : files) {
-    const read = await readResults(file2, (record3, _line, _text, derivation) => builder.add(record3, derivation), { ...shared, onProgress });
+  let placeFiles = new Int32Array(1024);
+  let placeLines = new Int32Array(1024);
+  let records = 0;
+  let allJsonLines = true;
+  for (const [index, file2] of (typeof files === "string" ? [files] : files).entries()) {
+    const onRecord = (record3, line, _text, derivation) => {
+      builder.add(record3, derivation);
+      placeFiles = grownInt32(placeFiles, records + 1);
+      placeLines = grownInt32(placeLines, records + 1);
+      placeFiles[records] = index;
+      placeLines[records++] = line;
+    };
+    const read = await readResults(file2, onRecord, { ...shared, onProgress });
     warnings.push(...read.warnings);
     builder.readAs(read.format);
+    allJsonLines &&= read.format === "jsonl";
     for (const [field2, count2] of read.unknownFields) unknownFields.set(field2, (unknownFields.get(field2) ?? 0) + count2);
   }
-  return { outcomes: builder.build(), warnings, unknownFields };
+  const outcomes = builder.build();
+  const places = allJsonLines && outcomes.ids.length === records ? { ids: outcomes.ids, files: placeFiles.slice(0, records), lines: placeLines.slice(0, records) } : void 0;
+  return { outcomes, warnings, unknownFields, ...places === void 0 ? {} : { places } };
 }
 async function rescoreUnderHeadLabels(files, headLabels, config2) {
   const builder = new OutcomeBuilder(config2);
@@ -70502,13 +70529,20 @@ async function rescoreUnderHeadLabels(files, headLabels, config2) {
 var EVIDENCE_TEXT_MAX = 2e3;
 var EVIDENCE_TOP_MAX = 20;
 var bounded = (text4) => text4 === void 0 || text4.length <= EVIDENCE_TEXT_MAX ? text4 : Array.from(text4).slice(0, EVIDENCE_TEXT_MAX).join("");
-async function readEvidence(files, ids2, config2, idsGiven) {
+var firstReadOf = (read) => ({
+  idsGiven: read.outcomes.idsFromQuestion === 0,
+  ...read.places === void 0 ? {} : { places: read.places }
+});
+async function readEvidence(files, ids2, config2, first) {
   const found = /* @__PURE__ */ new Map();
   if (ids2.size === 0) return found;
   const { k } = config2.retrievalOk.metric;
   const depth = Number.isInteger(k) && k >= 1 ? Math.min(k, EVIDENCE_TOP_MAX) : EVIDENCE_TOP_MAX;
-  const shared = { ...sharedReadOptions(config2), ...idsGiven ? { onlyIds: ids2 } : {} };
-  for (const file2 of files) {
+  const shared = { ...sharedReadOptions(config2), ...first.idsGiven && first.places === void 0 ? { onlyIds: ids2 } : {} };
+  const lines = first.places === void 0 ? void 0 : linesOf(first.places, ids2, files.length);
+  for (const [index, file2] of files.entries()) {
+    const onlyLines = lines?.[index];
+    if (onlyLines !== void 0 && onlyLines.size === 0) continue;
     await readResults(
       file2,
       (record3) => {
@@ -70522,10 +70556,17 @@ async function readEvidence(files, ids2, config2, idsGiven) {
           ...record3.trace_url === void 0 ? {} : { traceUrl: bounded(record3.trace_url) }
         });
       },
-      shared
+      onlyLines === void 0 ? shared : { ...shared, onlyLines }
     );
   }
   return found;
+}
+function linesOf(places, ids2, fileCount) {
+  const lines = Array.from({ length: fileCount }, () => /* @__PURE__ */ new Set());
+  places.ids.forEach((id, i) => {
+    if (ids2.has(id)) lines[places.files[i]].add(places.lines[i]);
+  });
+  return lines;
 }
 
 // src/core/compare/evidence.ts
@@ -70902,8 +70943,8 @@ async function compareFiles(files, config2, options = {}) {
   }
   const ids2 = evidenceIds(compared, EVIDENCE_QUESTIONS);
   const [baseEvidence, headEvidence] = await Promise.all([
-    readEvidence(files.base, ids2, config2.eval, base.outcomes.idsFromQuestion === 0),
-    readEvidence(files.head, ids2, config2.eval, head.outcomes.idsFromQuestion === 0)
+    readEvidence(files.base, ids2, config2.eval, firstReadOf(base)),
+    readEvidence(files.head, ids2, config2.eval, firstReadOf(head))
   ]);
   const comparison = withEvidence(compared, baseEvidence, headEvidence);
   return { comparison, head: headSummary, warnings: [...base.warnings, ...head.warnings] };
@@ -83955,10 +83996,10 @@ function zipEntries(zip) {
   const entries = [];
   for (let index = 0; index < count2; index++) {
     if (reader.u32(at) !== CENTRAL_HEADER) throw new ZipError(`its central directory is broken at entry ${index + 1}`);
-    const utf8 = (reader.u16(at + 8) & 2048) !== 0;
+    const utf82 = (reader.u16(at + 8) & 2048) !== 0;
     const nameLength = reader.u16(at + 28);
     const extraLength = reader.u16(at + 30);
-    const name = Buffer.from(reader.slice(at + 46, nameLength)).toString(utf8 ? "utf8" : "latin1");
+    const name = Buffer.from(reader.slice(at + 46, nameLength)).toString(utf82 ? "utf8" : "latin1");
     let originalSize = reader.u32(at + 24);
     let compressedSize = reader.u32(at + 20);
     let localHeaderOffset = reader.u32(at + 42);

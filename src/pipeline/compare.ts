@@ -10,7 +10,7 @@ import { readCalibrationRecord } from '../judge/calibration.js';
 import type { ReadProgress } from '../sources/lines.js';
 import { readGoldenIds } from '../sources/golden.js';
 import { readHoldoutFile } from '../sources/holdout-file.js';
-import { readEvidence, readOutcomes, rescoreUnderHeadLabels } from '../sources/outcomes.js';
+import { firstReadOf, readEvidence, readOutcomes, rescoreUnderHeadLabels } from '../sources/outcomes.js';
 import { evidenceIds, withEvidence } from '../core/compare/evidence.js';
 import { ungatedText } from '../render/gate-words.js';
 import { readBothRuns } from '../sources/parallel.js';
@@ -101,8 +101,8 @@ export async function compareFiles(
   // A second, targeted read for the changed questions' answers and documents: the first read keeps no answer text.
   const ids = evidenceIds(compared, EVIDENCE_QUESTIONS);
   const [baseEvidence, headEvidence] = await Promise.all([
-    readEvidence(files.base, ids, config.eval, base.outcomes.idsFromQuestion === 0),
-    readEvidence(files.head, ids, config.eval, head.outcomes.idsFromQuestion === 0),
+    readEvidence(files.base, ids, config.eval, firstReadOf(base)),
+    readEvidence(files.head, ids, config.eval, firstReadOf(head)),
   ]);
   const comparison = withEvidence(compared, baseEvidence, headEvidence);
   return { comparison, head: headSummary, warnings: [...base.warnings, ...head.warnings] };

@@ -26,17 +26,27 @@ const CARRIAGE_RETURN = 0x0d;
 /**
  * Streams a UTF-8 file line by line: LF or CRLF line ends, an optional byte-order mark, and a missing final
  * newline are all fine. A line that is not UTF-8 is added to `problems` (with the byte column of its first
- * bad byte) and flagged. Only one chunk of lines is held at a time.
+ * bad byte) and flagged. Only one chunk of lines is held at a time. With `onlyLines`, the other lines are
+ * counted but neither decoded nor checked.
  */
-export async function* readLines(file: string, problems: ProblemCollector, onProgress?: ReadProgress): AsyncGenerator<NumberedLine> {
+export async function* readLines(
+  file: string,
+  problems: ProblemCollector,
+  onProgress?: ReadProgress,
+  onlyLines?: ReadonlySet<number>,
+): AsyncGenerator<NumberedLine> {
   let line = 0;
   for await (const { bytes, start, end, bytesRead } of readLineChunks(file)) {
-    const chunkIsUtf8 = isUtf8(bytes.subarray(start, end));
+    const chunkIsUtf8 = onlyLines === undefined && isUtf8(bytes.subarray(start, end));
     for (let from = start; from < end;) {
       const lineFeed = bytes.indexOf(LINE_FEED, from);
       const contentEnd = lineFeed > from && bytes[lineFeed - 1] === CARRIAGE_RETURN ? lineFeed - 1 : lineFeed;
       line++;
       if (onProgress !== undefined && line % PROGRESS_EVERY === 0) onProgress(line, bytesRead);
+      if (onlyLines !== undefined && !onlyLines.has(line)) {
+        from = lineFeed + 1;
+        continue;
+      }
       const text = bytes.toString('utf8', from, contentEnd);
       const bad = chunkIsUtf8 ? -1 : firstBadByte(bytes.subarray(from, contentEnd));
       if (bad >= 0) problems.add(notUtf8Problem(file, line, bytes[from + bad]!, bad + 1));

@@ -1,9 +1,10 @@
 import { type EvalConfig } from '../core/scoring/score.js';
 import type { NotRescorable } from '../core/compare/types.js';
 import type { SideRecord } from '../core/compare/evidence.js';
-import type { ResultRecord } from '../core/record.js';
+import type { Derivation, ResultRecord } from '../core/record.js';
 import { type GoldLabels, goldKeyOf, goldLabelsOf, OutcomeBuilder, type QuestionOutcomes } from '../core/scoring/outcomes.js';
 import type { ReadProgress } from './lines.js';
+import { grownInt32 } from '../core/scoring/query-entries.js';
 import { readResults } from './results.js';
 
 /** A read run: its outcomes, warnings about the files, and the fields rag-gate does not know with their counts. */
@@ -11,6 +12,15 @@ export interface RunRead {
   readonly outcomes: QuestionOutcomes;
   readonly warnings: readonly string[];
   readonly unknownFields: ReadonlyMap<string, number>;
+  /** Where each question's record is, when every file is JSON Lines and no question repeats. */
+  readonly places?: RecordPlaces;
+}
+
+/** Question `ids[i]`'s record is on line `lines[i]` of file `files[i]` (an index into the run's files). */
+export interface RecordPlaces {
+  readonly ids: readonly string[];
+  readonly files: Int32Array;
+  readonly lines: Int32Array;
 }
 
 /** How every file of one run is read: its settings, and the ids and score types its shards share. */
@@ -27,13 +37,31 @@ export async function readOutcomes(files: string | readonly string[], config: Ev
   const shared = sharedReadOptions(config);
   const warnings: string[] = [];
   const unknownFields = new Map<string, number>();
-  for (const file of typeof files === 'string' ? [files] : files) {
-    const read = await readResults(file, (record, _line, _text, derivation) => builder.add(record, derivation), { ...shared, onProgress });
+  let placeFiles: Int32Array = new Int32Array(1024);
+  let placeLines: Int32Array = new Int32Array(1024);
+  let records = 0;
+  let allJsonLines = true;
+  for (const [index, file] of (typeof files === 'string' ? [files] : files).entries()) {
+    const onRecord = (record: ResultRecord, line: number, _text: string, derivation: Derivation) => {
+      builder.add(record, derivation);
+      placeFiles = grownInt32(placeFiles, records + 1);
+      placeLines = grownInt32(placeLines, records + 1);
+      placeFiles[records] = index;
+      placeLines[records++] = line;
+    };
+    const read = await readResults(file, onRecord, { ...shared, onProgress });
     warnings.push(...read.warnings);
     builder.readAs(read.format);
+    allJsonLines &&= read.format === 'jsonl';
     for (const [field, count] of read.unknownFields) unknownFields.set(field, (unknownFields.get(field) ?? 0) + count);
   }
-  return { outcomes: builder.build(), warnings, unknownFields };
+  const outcomes = builder.build();
+  // With repeats, a question's rows are collapsed into one and its records are on several lines.
+  const places =
+    allJsonLines && outcomes.ids.length === records
+      ? { ids: outcomes.ids, files: placeFiles.slice(0, records), lines: placeLines.slice(0, records) }
+      : undefined;
+  return { outcomes, warnings, unknownFields, ...(places === undefined ? {} : { places }) };
 }
 
 /**
@@ -83,26 +111,36 @@ const EVIDENCE_TOP_MAX = 20;
 const bounded = (text: string | undefined) =>
   text === undefined || text.length <= EVIDENCE_TEXT_MAX ? text : Array.from(text).slice(0, EVIDENCE_TEXT_MAX).join('');
 
+/** What the first read of a run tells the second: whether every record had an id, and where each record is. */
+export interface FirstRead {
+  readonly idsGiven: boolean;
+  readonly places?: RecordPlaces;
+}
+
+export const firstReadOf = (read: RunRead): FirstRead => ({
+  idsGiven: read.outcomes.idsFromQuestion === 0,
+  ...(read.places === undefined ? {} : { places: read.places }),
+});
+
 /**
  * Reads a run again for the records of `ids` only (the questions a report lists), keeping what a reviewer needs
  * to judge each change: the answer, the expected answer, the first documents retrieved (up to the retrieval-ok
  * rule's cut-off) and the trace URL. The first read keeps no text but the question, so that a run of any size
  * stays small in memory; this second read keeps at most a few kilobytes for each listed question. When the first
- * read found an id in every record (`idsGiven`), records of other questions are passed over unparsed.
+ * read noted where each record is (`places`), only the listed questions' lines are decoded; otherwise, when it
+ * found an id in every record (`idsGiven`), records of other questions are passed over unparsed.
  */
-export async function readEvidence(
-  files: readonly string[],
-  ids: ReadonlySet<string>,
-  config: EvalConfig,
-  idsGiven: boolean,
-): Promise<Map<string, SideRecord>> {
+export async function readEvidence(files: readonly string[], ids: ReadonlySet<string>, config: EvalConfig, first: FirstRead): Promise<Map<string, SideRecord>> {
   const found = new Map<string, SideRecord>();
   if (ids.size === 0) return found;
   const { k } = config.retrievalOk.metric;
   // A rule without a whole cut-off (map, iprec@0.5) has no top to speak of: keep the first documents.
   const depth = Number.isInteger(k) && k >= 1 ? Math.min(k, EVIDENCE_TOP_MAX) : EVIDENCE_TOP_MAX;
-  const shared = { ...sharedReadOptions(config), ...(idsGiven ? { onlyIds: ids } : {}) };
-  for (const file of files) {
+  const shared = { ...sharedReadOptions(config), ...(first.idsGiven && first.places === undefined ? { onlyIds: ids } : {}) };
+  const lines = first.places === undefined ? undefined : linesOf(first.places, ids, files.length);
+  for (const [index, file] of files.entries()) {
+    const onlyLines = lines?.[index];
+    if (onlyLines !== undefined && onlyLines.size === 0) continue;
     await readResults(
       file,
       (record) => {
@@ -116,8 +154,17 @@ export async function readEvidence(
           ...(record.trace_url === undefined ? {} : { traceUrl: bounded(record.trace_url) }),
         });
       },
-      shared,
+      onlyLines === undefined ? shared : { ...shared, onlyLines },
     );
   }
   return found;
+}
+
+/** For each of a run's files, the lines of the records of `ids`. */
+function linesOf(places: RecordPlaces, ids: ReadonlySet<string>, fileCount: number): Set<number>[] {
+  const lines = Array.from({ length: fileCount }, () => new Set<number>());
+  places.ids.forEach((id, i) => {
+    if (ids.has(id)) lines[places.files[i]!]!.add(places.lines[i]!);
+  });
+  return lines;
 }

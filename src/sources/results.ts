@@ -62,6 +62,11 @@ export interface ReadOptions {
    * a JSON record whose id shows in its text without parsing, and is not among them, is passed over unread.
    */
   readonly onlyIds?: ReadonlySet<string>;
+  /**
+   * Only the records on these lines matter to the caller, who read the file in full before as JSON Lines: the
+   * other lines are passed over undecoded.
+   */
+  readonly onlyLines?: ReadonlySet<number>;
 }
 
 /** A question's repeat as a key: the id alone for a record without `run` (its only run), so that today's ids keep their keys. */
@@ -248,7 +253,7 @@ export async function readResults(
       for (const row of run.rows) handleObject(row.record, row.line, JSON.stringify(row.record));
       notes.push(...deepEvalNotes(file, run.summary));
     } else {
-      for await (const element of recordTexts(file, problems, onProgress, shape)) handle(element);
+      for await (const element of recordTexts(file, problems, onProgress, shape, options.onlyLines)) handle(element);
     }
   } catch (error) {
     if (error instanceof JsonArrayShapeError) problems.add({ file, line: error.line, message: error.message });
@@ -338,8 +343,9 @@ async function* recordTexts(
   problems: ProblemCollector,
   onProgress: ReadProgress | undefined,
   shape: { format: ResultsFormat },
+  onlyLines: ReadonlySet<number> | undefined,
 ): AsyncGenerator<NumberedLine> {
-  const lines = readLines(file, problems, onProgress);
+  const lines = readLines(file, problems, onProgress, onlyLines);
   let first = await lines.next();
   while (!first.done && first.value.text.trim() === '') first = await lines.next();
   if (first.done) return;

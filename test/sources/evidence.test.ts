@@ -1,8 +1,11 @@
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { evalConfig } from '../../src/core/compare/settings.js';
 import { parseRetrievalOkRule } from '../../src/core/scoring/retrieval-ok.js';
-import { readEvidence } from '../../src/sources/outcomes.js';
+import { ProblemCollector } from '../../src/core/errors.js';
+import { readLines } from '../../src/sources/lines.js';
+import { firstReadOf, readEvidence, readOutcomes } from '../../src/sources/outcomes.js';
 import { idInText } from '../../src/sources/results.js';
 import { jsonl, scratchDir } from '../helpers/cli.js';
 
@@ -78,8 +81,8 @@ describe('readEvidence passes over the records of other questions', () => {
 
   it('finds the same evidence with the pass-over as with a full read', async () => {
     const ids = new Set(['q1', '7', 'q2']);
-    const full = await readEvidence([path], ids, config(), false);
-    const passedOver = await readEvidence([path], ids, config(), true);
+    const full = await readEvidence([path], ids, config(), { idsGiven: false });
+    const passedOver = await readEvidence([path], ids, config(), { idsGiven: true });
     expect([...passedOver]).toEqual([...full]);
     expect(full.get('q1')).toEqual({ answer: 'a1', expectedAnswer: 'e1', top: ['d1', 'd2'] });
     expect(full.get('7')).toEqual({ answer: 'a7', top: ['d3'] });
@@ -91,7 +94,80 @@ describe('readEvidence passes over the records of other questions', () => {
     // A second read meets lines that are not records only if the file changed since the first; passed-over lines
     // are not parsed at all, which is what makes the second read cheap.
     const changed = scratch.file('changed.jsonl', `${JSON.stringify(records[0])}\n{"id":"q9","answer": oops}\n`);
-    expect((await readEvidence([changed], new Set(['q1']), config(), true)).get('q1')).toMatchObject({ answer: 'a1' });
-    await expect(readEvidence([changed], new Set(['q1']), config(), false)).rejects.toThrow(/changed\.jsonl:2: not valid JSON/);
+    expect((await readEvidence([changed], new Set(['q1']), config(), { idsGiven: true })).get('q1')).toMatchObject({ answer: 'a1' });
+    await expect(readEvidence([changed], new Set(['q1']), config(), { idsGiven: false })).rejects.toThrow(/changed\.jsonl:2: not valid JSON/);
+  });
+});
+
+describe('readEvidence reads only the lines of the listed questions', () => {
+  const config = () =>
+    evalConfig({
+      k: [5],
+      'retrieval-ok': parseRetrievalOkRule('hit@5'),
+      correct: { kind: 'exact' },
+      'relevance-level': 1,
+      'ndcg-gains': new Map(),
+    });
+  const record = (id: string) => ({ id, question: `Question ${id}?`, answer: `answer ${id}`, retrieved_ids: [`d-${id}`], relevant_ids: [`d-${id}`] });
+
+  it('notes each record’s file and line in the first read, blank lines counted', async () => {
+    const first = scratch.file('places-1.jsonl', `${JSON.stringify(record('a'))}\n\n${JSON.stringify(record('b'))}\n`);
+    const second = scratch.file('places-2.jsonl', `\r\n${JSON.stringify(record('c'))}\r\n`);
+    const { places } = await readOutcomes([first, second], config());
+    expect(places?.ids).toEqual(['a', 'b', 'c']);
+    expect([...places!.files]).toEqual([0, 0, 1]);
+    expect([...places!.lines]).toEqual([1, 3, 2]);
+  });
+
+  it('notes no places for a JSON array, a CSV file or repeated runs', async () => {
+    const array = scratch.file('places.json', JSON.stringify([record('a'), record('b')]));
+    const csv = scratch.file('places.csv', 'id,question,answer\na,Question a?,answer a\n');
+    const repeats = scratch.file(
+      'places-repeats.jsonl',
+      jsonl([
+        { ...record('a'), run: 1 },
+        { ...record('a'), run: 2 },
+      ]),
+    );
+    for (const file of [array, csv, repeats]) expect((await readOutcomes(file, config())).places).toBeUndefined();
+    expect((await readOutcomes(scratch.file('places-one.jsonl', jsonl([record('a')])), config())).places).toBeDefined();
+  });
+
+  it('finds the same evidence as a full read, decoding no other line and opening no file without a listed question', async () => {
+    const files = [
+      scratch.file('listed-1.jsonl', jsonl([record('a'), record('b'), record('c')])),
+      scratch.file('listed-2.jsonl', jsonl([record('d'), record('e')])),
+      scratch.file('listed-3.jsonl', jsonl([record('f')])),
+    ];
+    const ids = new Set(['b', 'd', 'e']);
+    const first = firstReadOf(await readOutcomes(files, config()));
+    const full = await readEvidence(files, ids, config(), { idsGiven: false });
+    expect(full.get('b')).toEqual({ answer: 'answer b', top: ['d-b'] });
+    expect(await readEvidence(files, ids, config(), first)).toEqual(full);
+
+    // The other lines may have changed into anything since the first read, and the file without a listed question
+    // may be gone: only lines 2 of the first file and 1–2 of the second are read.
+    const changed = [
+      scratch.file('changed-1.jsonl', `not json\n${JSON.stringify(record('b'))}\nalso not json\n`),
+      scratch.file('changed-2.jsonl', jsonl([record('d'), record('e')])),
+      join(scratch.dir, 'gone.jsonl'),
+    ];
+    expect(await readEvidence(changed, ids, config(), first)).toEqual(full);
+    await expect(readEvidence(changed, ids, config(), { idsGiven: true })).rejects.toThrow(/changed-1\.jsonl:1: not valid JSON/);
+  });
+});
+
+describe('readLines with onlyLines', () => {
+  it('yields the lines asked for, with their numbers, and passes over the others unchecked', async () => {
+    const file = scratch.file('only-lines.txt', Buffer.concat([Buffer.from('one\r\n'), Buffer.from([0xff, 0x0a]), Buffer.from('three\n\nfive')]));
+    const problems = new ProblemCollector();
+    const read = [];
+    for await (const line of readLines(file, problems, undefined, new Set([1, 3, 5]))) read.push(line);
+    expect(read).toEqual([
+      { text: 'one', line: 1, notUtf8: false },
+      { text: 'three', line: 3, notUtf8: false },
+      { text: 'five', line: 5, notUtf8: false },
+    ]);
+    expect(problems.count).toBe(0);
   });
 });
