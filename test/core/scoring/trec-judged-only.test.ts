@@ -57,3 +57,18 @@ describe('trec_eval -J (judged documents only) and -M', () => {
     expect(judged).toEqual({ map: 1, 'precision@2': 1 });
   });
 });
+
+describe('trec_eval’s summary over queries', () => {
+  it('sums the counts (num_ret, num_rel, num_rel_ret) and averages every other measure', async () => {
+    const qrels = scratch.file('totals.qrels', ['q1 0 d1 1', 'q1 0 d2 1', 'q2 0 d3 1'].join('\n') + '\n');
+    const run = scratch.file('totals.run', ['q1 Q0 d1 1 3 t', 'q1 Q0 x 2 2 t', 'q1 Q0 d2 3 1 t', 'q2 Q0 y 1 2 t', 'q2 Q0 d3 2 1 t'].join('\n') + '\n');
+    const measures = ['num_ret', 'num_rel', 'num_rel_ret', 'map'].map(parseRetrievalMetric);
+    const result = evaluateTrecTables(await readQrelsTable(qrels), await readRunTable(run), measures, DEFAULT_TREC_EVAL_OPTIONS);
+    // q1: 3 retrieved, 2 relevant, both found (ranks 1 and 3): AP = (1/1 + 2/3) / 2. q2: 2, 1, 1 (rank 2): AP = 1/2.
+    expect(result.perQuery).toEqual({
+      q1: { num_ret: 3, num_rel: 2, num_rel_ret: 2, map: expect.closeTo(5 / 6, 12) },
+      q2: { num_ret: 2, num_rel: 1, num_rel_ret: 1, map: 0.5 },
+    });
+    expect(result.aggregate).toEqual({ num_ret: 5, num_rel: 3, num_rel_ret: 3, map: expect.closeTo((5 / 6 + 1 / 2) / 2, 12) });
+  });
+});
