@@ -79123,12 +79123,13 @@ function renderComment(comparison, options) {
   const textOf = (children) => serialise({ type: "root", children }).trimEnd().length;
   const fixedLength = textOf(head) + textOf(tail);
   const rowLengths = {
-    missing: prefixLengths(lists.missing),
-    main: prefixLengths(lists.main.list),
-    extra: prefixLengths(lists.extra?.list),
-    fixed: prefixLengths(lists.fixed)
+    missing: prefixLengths(lists.missing, maxLength),
+    main: prefixLengths(lists.main.list, maxLength),
+    extra: prefixLengths(lists.extra?.list, maxLength),
+    fixed: prefixLengths(lists.fixed, maxLength)
   };
-  const atLeast = (at) => fixedLength + rowLengths.missing[at.missing] + rowLengths.main[at.main] + rowLengths.extra[at.extra] + rowLengths.fixed[at.fixed];
+  const rowsAtLeast = (sums, count2) => sums[Math.min(count2, sums.length - 1)];
+  const atLeast = (at) => fixedLength + rowsAtLeast(rowLengths.missing, at.missing) + rowsAtLeast(rowLengths.main, at.main) + rowsAtLeast(rowLengths.extra, at.extra) + rowsAtLeast(rowLengths.fixed, at.fixed);
   const limits = {
     missing: lists.missing.rows.length,
     main: lists.main.list.rows.length,
@@ -79142,9 +79143,12 @@ function renderComment(comparison, options) {
     guess: (key, shown, excess) => guessCount(lists, key, shown, excess)
   });
 }
-function prefixLengths(list3) {
+function prefixLengths(list3, budget) {
   const sums = [0];
-  for (const row of list3?.rows ?? []) sums.push(sums.at(-1) + rowLengthAtLeast(row));
+  for (const row of list3?.rows ?? []) {
+    if (sums.at(-1) > budget) break;
+    sums.push(sums.at(-1) + rowLengthAtLeast(row));
+  }
   return sums;
 }
 function guessCount(lists, key, shown, excess) {

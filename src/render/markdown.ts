@@ -751,13 +751,19 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
   const textOf = (children: RootContent[]) => serialise({ type: 'root', children }).trimEnd().length;
   const fixedLength = textOf(head) + textOf(tail);
   const rowLengths = {
-    missing: prefixLengths(lists.missing),
-    main: prefixLengths(lists.main.list),
-    extra: prefixLengths(lists.extra?.list),
-    fixed: prefixLengths(lists.fixed),
+    missing: prefixLengths(lists.missing, maxLength),
+    main: prefixLengths(lists.main.list, maxLength),
+    extra: prefixLengths(lists.extra?.list, maxLength),
+    fixed: prefixLengths(lists.fixed, maxLength),
   };
+  // Rows past the last sum counted add to it: that sum is already over the budget.
+  const rowsAtLeast = (sums: readonly number[], count: number) => sums[Math.min(count, sums.length - 1)]!;
   const atLeast = (at: Limits) =>
-    fixedLength + rowLengths.missing[at.missing]! + rowLengths.main[at.main]! + rowLengths.extra[at.extra]! + rowLengths.fixed[at.fixed]!;
+    fixedLength +
+    rowsAtLeast(rowLengths.missing, at.missing) +
+    rowsAtLeast(rowLengths.main, at.main) +
+    rowsAtLeast(rowLengths.extra, at.extra) +
+    rowsAtLeast(rowLengths.fixed, at.fixed);
   const limits: Limits = {
     missing: lists.missing.rows.length,
     main: lists.main.list.rows.length,
@@ -772,10 +778,13 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
   });
 }
 
-/** `sums[i]`: at least the length of the first i rows of `list`, serialised. */
-function prefixLengths(list: QuestionList | undefined): number[] {
+/** `sums[i]`: at least the length of the first i rows of `list`, serialised; counted until past `budget`. */
+function prefixLengths(list: QuestionList | undefined, budget: number): number[] {
   const sums = [0];
-  for (const row of list?.rows ?? []) sums.push(sums.at(-1)! + rowLengthAtLeast(row));
+  for (const row of list?.rows ?? []) {
+    if (sums.at(-1)! > budget) break;
+    sums.push(sums.at(-1)! + rowLengthAtLeast(row));
+  }
   return sums;
 }
 
