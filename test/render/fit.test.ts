@@ -129,3 +129,25 @@ describe('fitLists', () => {
     );
   });
 });
+
+describe('fitLists with an exact bound', () => {
+  // A render of 10 characters and rows of 5, 5, 5 (list a) and 7, 7 (list b); the bound is the exact length.
+  const rows = { a: [5, 5, 5], b: [7, 7] };
+  const length = (limits: Readonly<Record<'a' | 'b', number>>) =>
+    10 + rows.a.slice(0, limits.a).reduce((sum, row) => sum + row, 0) + rows.b.slice(0, limits.b).reduce((sum, row) => sum + row, 0);
+  const fit = (maxLength: number) =>
+    fitLists(['a', 'b'], { a: 3, b: 2 }, maxLength, {
+      render: (limits) => `${limits.a}${limits.b}`.padEnd(length(limits), '.'),
+      atLeast: length,
+      guess: () => undefined,
+    });
+
+  it('keeps the whole when it is exactly as long as the budget', () => {
+    expect(fit(39)).toBe('32'.padEnd(39, '.'));
+  });
+
+  it('keeps a count whose render is exactly as long as the budget', () => {
+    expect(fit(34)).toBe('22'.padEnd(34, '.'));
+    expect(fit(33)).toBe('12'.padEnd(29, '.'));
+  });
+});
