@@ -12,6 +12,16 @@ import { jsonl, scratchDir } from '../helpers/cli.js';
 const scratch = scratchDir();
 afterAll(() => scratch.cleanup());
 
+/** Settings as `compare` has them by default, with hit@5 as the retrieval-ok rule. */
+const config = () =>
+  evalConfig({
+    k: [5],
+    'retrieval-ok': parseRetrievalOkRule('hit@5'),
+    correct: { kind: 'exact' },
+    'relevance-level': 1,
+    'ndcg-gains': new Map(),
+  });
+
 describe('idInText: a record id read without parsing, or undefined when the text does not settle it', () => {
   it('reads a plain string id and a whole-number id, wherever the key stands', () => {
     expect(idInText('{"id":"q-17","question":"Why?"}', ['id'])).toBe('q-17');
@@ -63,14 +73,6 @@ describe('idInText: a record id read without parsing, or undefined when the text
 });
 
 describe('readEvidence passes over the records of other questions', () => {
-  const config = () =>
-    evalConfig({
-      k: [5],
-      'retrieval-ok': parseRetrievalOkRule('hit@5'),
-      correct: { kind: 'exact' },
-      'relevance-level': 1,
-      'ndcg-gains': new Map(),
-    });
   const records = [
     { id: 'q1', question: 'One?', answer: 'a1', expected_answer: 'e1', retrieved_ids: ['d1', 'd2'], relevant_ids: ['d1'] },
     { id: 7, question: 'Seven?', answer: 'a7', retrieved_ids: ['d3'] },
@@ -100,14 +102,6 @@ describe('readEvidence passes over the records of other questions', () => {
 });
 
 describe('readEvidence reads only the lines of the listed questions', () => {
-  const config = () =>
-    evalConfig({
-      k: [5],
-      'retrieval-ok': parseRetrievalOkRule('hit@5'),
-      correct: { kind: 'exact' },
-      'relevance-level': 1,
-      'ndcg-gains': new Map(),
-    });
   const record = (id: string) => ({ id, question: `Question ${id}?`, answer: `answer ${id}`, retrieved_ids: [`d-${id}`], relevant_ids: [`d-${id}`] });
 
   it('notes each record’s file and line in the first read, blank lines counted', async () => {
