@@ -54017,6 +54017,14 @@ function calibrateCommand(context, setExitCode) {
   });
 }
 
+// src/core/code-unit-order.ts
+function byCodeUnits(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+function byKey(a, b) {
+  return byCodeUnits(a[0], b[0]);
+}
+
 // src/core/scoring/score.ts
 function relevanceMap(relevant) {
   if (relevant === void 0) return /* @__PURE__ */ new Map();
@@ -54041,7 +54049,7 @@ var LABEL_GRADE = 1;
 function goldKeyOf(record2) {
   const relevant = record2.relevant_ids;
   const graded = relevant === void 0 ? [] : Array.isArray(relevant) ? relevant.map((id2) => [id2, 1]) : Object.entries(relevant);
-  const grades = [...new Map(graded.filter(([, grade2]) => grade2 >= LABEL_GRADE))].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  const grades = [...new Map(graded.filter(([, grade2]) => grade2 >= LABEL_GRADE))].sort(byKey);
   const expected = record2.expected_answer === void 0 ? null : normalizeText(record2.expected_answer);
   return JSON.stringify([grades, expected, record2.answerable ?? true]);
 }
@@ -54860,7 +54868,7 @@ function rowsByTag(outcomes) {
       byTag.set(tag, rows);
     }
   });
-  return new Map([...byTag].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+  return new Map([...byTag].sort(byKey));
 }
 function provenanceOf(outcomes) {
   return {
@@ -55590,7 +55598,7 @@ function tagChanges(headRun, pairing, values, config2) {
     outcomes.set(tag, list3);
   });
   const moved = (change) => Math.max(0, ...change.outcomes.map((o) => Math.abs(o.head - o.base)));
-  return [...byTag].map(([tag, { questions: questions2 }]) => ({ tag, questions: questions2, outcomes: outcomes.get(tag) ?? [] })).sort((a, b) => moved(b) - moved(a) || b.questions - a.questions || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+  return [...byTag].map(([tag, { questions: questions2 }]) => ({ tag, questions: questions2, outcomes: outcomes.get(tag) ?? [] })).sort((a, b) => moved(b) - moved(a) || b.questions - a.questions || byCodeUnits(a.tag, b.tag));
 }
 function countCauses(changes) {
   const counts = { retrieval: 0, generation: 0, unknown: 0 };
@@ -55600,7 +55608,7 @@ function countCauses(changes) {
 function countByTag(changes) {
   const counts = /* @__PURE__ */ Object.create(null);
   for (const change of changes) for (const tag of new Set(change.tags)) counts[tag] = (counts[tag] ?? 0) + 1;
-  return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
+  return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || byCodeUnits(a, b)));
 }
 
 // src/core/compare/settings.ts
@@ -55874,7 +55882,7 @@ var ByteDictionary = class {
   }
   add(bytes, start, end, hash2, slot) {
     const id2 = this.count++;
-    if (id2 + 1 >= this.hashes.length) this.growIds();
+    if (id2 === this.hashes.length) this.growIds();
     const offset = this.offsets[id2];
     const length = end - start;
     if (offset + length > this.arena.length) this.growArena(offset + length);
@@ -63918,7 +63926,7 @@ function splitSizes(questions2, holdout) {
   return { overall: stratumSize(questions2.length, held), byTag, untagged: untagged === void 0 ? null : stratumSize(untagged.n, untagged.held) };
 }
 function holdoutFingerprint(split) {
-  const ids2 = [...split.holdout].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+  const ids2 = [...split.holdout].sort(byCodeUnits);
   return bytesToHex(sha256(utf8ToBytes(JSON.stringify([split.seed, split.rotation, ids2])))).slice(0, 16);
 }
 
@@ -64109,7 +64117,7 @@ function rephraseCandidates(turns, withinMs) {
 
 // src/core/monitor/sample.ts
 function sampleConversations(turns, rephrased, n, seed) {
-  const sessions = [...sessionsOf(turns)].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  const sessions = [...sessionsOf(turns)].sort(byKey);
   const random = new Random(seed);
   const count2 = Math.min(n, sessions.length);
   for (let i = 0; i < count2; i++) {
@@ -64723,6 +64731,10 @@ var DocnoIndex = class {
   mask = MIN_SLOTS - 1;
   added = 0;
   entries;
+  /** The slots in use: a power of two, at least twice the entries (which keeps probes short). */
+  get slotCount() {
+    return this.mask + 1;
+  }
   /**
    * Empties the index, to hold entries of `entries`, added in order with firstWithDocnoOf; `expected` of them
    * fit without growing the table.
@@ -65281,12 +65293,6 @@ function readRunTable(file2, onProgress) {
 
 // src/core/scoring/trec-rank.ts
 var SMALL_GROUP = 16;
-function atLeastFloat64(array2, length) {
-  return array2.length >= length ? array2 : new Float64Array(Math.max(length, array2.length * 2));
-}
-function atLeastInt32(array2, length) {
-  return array2.length >= length ? array2 : new Int32Array(Math.max(length, array2.length * 2));
-}
 function lowerBound(sorted, length, value2) {
   let low = 0;
   let high = length;
@@ -65323,7 +65329,7 @@ var JudgedRanker = class {
   judge(judgments, run) {
     const judgedGrades = this.idealGrades(judgments);
     const n = run?.count ?? 0;
-    this.grades = atLeastFloat64(this.grades, n);
+    this.grades = grownFloat64(this.grades, n);
     const grades = this.grades.subarray(0, n);
     grades.fill(UNJUDGED);
     if (run !== void 0) this.placeJudged(judgments, run, grades);
@@ -65332,7 +65338,7 @@ var JudgedRanker = class {
   }
   /** The grades of 0 or more sorted descending (the ideal ranking). */
   idealGrades(judgments) {
-    this.ideal = atLeastFloat64(this.ideal, judgments.count);
+    this.ideal = grownFloat64(this.ideal, judgments.count);
     let judged = 0;
     for (let i = 0; i < judgments.count; i++) {
       const grade2 = judgments.values[i];
@@ -65360,8 +65366,8 @@ var JudgedRanker = class {
   findJudged(judgments, run) {
     const index = this.judgedDocnos;
     index.index(judgments);
-    this.judged = atLeastInt32(this.judged, run.count);
-    this.judgmentOf = atLeastInt32(this.judgmentOf, run.count);
+    this.judged = grownInt32(this.judged, run.count);
+    this.judgmentOf = grownInt32(this.judgmentOf, run.count);
     const { judged, judgmentOf } = this;
     let count2 = 0;
     for (let i = 0; i < run.count; i++) {
@@ -65373,7 +65379,7 @@ var JudgedRanker = class {
   }
   /** Step 2b: the judged entries' distinct scores, ascending, in `levels`; returns how many. */
   sortJudgedScores(run, judgedCount) {
-    this.levels = atLeastFloat64(this.levels, judgedCount);
+    this.levels = grownFloat64(this.levels, judgedCount);
     const { levels, judged } = this;
     for (let j = 0; j < judgedCount; j++) levels[j] = run.values[judged[j]];
     levels.subarray(0, judgedCount).sort();
@@ -65388,10 +65394,10 @@ var JudgedRanker = class {
    */
   locate(run, levelCount) {
     const n = run.count;
-    this.level = atLeastInt32(this.level, n);
-    this.members = atLeastInt32(this.members, n);
-    this.above = atLeastInt32(this.above, levelCount + 1);
-    this.groupStart = atLeastInt32(this.groupStart, levelCount + 1);
+    this.level = grownInt32(this.level, n);
+    this.members = grownInt32(this.members, n);
+    this.above = grownInt32(this.above, levelCount + 1);
+    this.groupStart = grownInt32(this.groupStart, levelCount + 1);
     const { levels, level, members: members2, above, groupStart } = this;
     const scores = run.values;
     above.fill(0, 0, levelCount + 1);
@@ -65414,7 +65420,7 @@ var JudgedRanker = class {
       sum += here;
     }
     for (let k = 0; k < levelCount; k++) groupStart[k + 1] += groupStart[k];
-    this.groupFill = atLeastInt32(this.groupFill, levelCount);
+    this.groupFill = grownInt32(this.groupFill, levelCount);
     const fill = this.groupFill;
     fill.set(groupStart.subarray(0, levelCount));
     for (let i = 0; i < n; i++) {
@@ -65429,7 +65435,7 @@ var JudgedRanker = class {
    * of m entries, t of them judged, costs m log t comparisons, not m log m.
    */
   rankTies(run, levelCount) {
-    this.tieRank = atLeastInt32(this.tieRank, run.count);
+    this.tieRank = grownInt32(this.tieRank, run.count);
     const { members: members2, groupStart, tieRank } = this;
     for (let k = 0; k < levelCount; k++) {
       const start = groupStart[k];
@@ -65451,8 +65457,8 @@ var JudgedRanker = class {
   }
   /** The judged entries among members[start, end), in `tied` sorted by docno, greatest first; returns how many. */
   sortJudgedMembers(run, start, end) {
-    this.tied = atLeastInt32(this.tied, end - start);
-    this.tieCounts = atLeastInt32(this.tieCounts, end - start + 1);
+    this.tied = grownInt32(this.tied, end - start);
+    this.tieCounts = grownInt32(this.tieCounts, end - start + 1);
     const { tied, members: members2 } = this;
     let count2 = 0;
     for (let m = start; m < end; m++) if (this.isJudged(members2[m])) tied[count2++] = members2[m];
@@ -65521,7 +65527,7 @@ var RankingLimits = class {
     let grades = ranking.grades;
     if (grades.length > maxRetrieved) grades = grades.subarray(0, maxRetrieved);
     if (judgedOnly) {
-      if (this.kept.length < grades.length) this.kept = new Float64Array(Math.max(grades.length, this.kept.length * 2));
+      this.kept = grownFloat64(this.kept, grades.length);
       let count2 = 0;
       for (let i = 0; i < grades.length; i++) if (grades[i] >= 0) this.kept[count2++] = grades[i];
       grades = this.kept.subarray(0, count2);

@@ -43134,6 +43134,14 @@ function referenceIds(retrievedIds, retrievedTexts, givenReferences, rule) {
   return ids2.map((id, index) => id ?? contextId(references[index]));
 }
 
+// src/core/code-unit-order.ts
+function byCodeUnits(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+function byKey(a, b) {
+  return byCodeUnits(a[0], b[0]);
+}
+
 // src/core/scoring/ranking.ts
 var DEFAULT_JUDGING = { relevanceLevel: 1, ndcgGains: /* @__PURE__ */ new Map() };
 var UNJUDGED = -Infinity;
@@ -43480,7 +43488,7 @@ var LABEL_GRADE = 1;
 function goldKeyOf(record3) {
   const relevant = record3.relevant_ids;
   const graded = relevant === void 0 ? [] : Array.isArray(relevant) ? relevant.map((id) => [id, 1]) : Object.entries(relevant);
-  const grades = [...new Map(graded.filter(([, grade2]) => grade2 >= LABEL_GRADE))].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  const grades = [...new Map(graded.filter(([, grade2]) => grade2 >= LABEL_GRADE))].sort(byKey);
   const expected = record3.expected_answer === void 0 ? null : normalizeText(record3.expected_answer);
   return JSON.stringify([grades, expected, record3.answerable ?? true]);
 }
@@ -44322,7 +44330,7 @@ function rowsByTag(outcomes) {
       byTag.set(tag, rows);
     }
   });
-  return new Map([...byTag].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+  return new Map([...byTag].sort(byKey));
 }
 function provenanceOf(outcomes) {
   return {
@@ -65413,7 +65421,7 @@ function tagChanges(headRun, pairing, values, config2) {
     outcomes.set(tag, list3);
   });
   const moved = (change) => Math.max(0, ...change.outcomes.map((o) => Math.abs(o.head - o.base)));
-  return [...byTag].map(([tag, { questions: questions2 }]) => ({ tag, questions: questions2, outcomes: outcomes.get(tag) ?? [] })).sort((a, b) => moved(b) - moved(a) || b.questions - a.questions || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+  return [...byTag].map(([tag, { questions: questions2 }]) => ({ tag, questions: questions2, outcomes: outcomes.get(tag) ?? [] })).sort((a, b) => moved(b) - moved(a) || b.questions - a.questions || byCodeUnits(a.tag, b.tag));
 }
 function countCauses(changes) {
   const counts = { retrieval: 0, generation: 0, unknown: 0 };
@@ -65423,7 +65431,7 @@ function countCauses(changes) {
 function countByTag(changes) {
   const counts = /* @__PURE__ */ Object.create(null);
   for (const change of changes) for (const tag of new Set(change.tags)) counts[tag] = (counts[tag] ?? 0) + 1;
-  return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
+  return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || byCodeUnits(a, b)));
 }
 
 // src/core/compare/settings.ts
@@ -86304,7 +86312,7 @@ function ledgerStatus(entries, current) {
 
 // src/core/holdout/split.ts
 function holdoutFingerprint(split) {
-  const ids2 = [...split.holdout].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+  const ids2 = [...split.holdout].sort(byCodeUnits);
   return bytesToHex(sha256(utf8ToBytes(JSON.stringify([split.seed, split.rotation, ids2])))).slice(0, 16);
 }
 

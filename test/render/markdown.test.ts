@@ -16,6 +16,7 @@ import {
   retrievalRegression,
   sketchTests,
 } from './comparison-fixture.js';
+import { missingQuestion } from './comparison-variants.js';
 
 const RECALL_FLOOR_BROKEN = { floor: { metric: 'recall@5', op: '>=' as const, value: 0.8 }, reads: 'recall@5', value: 0.7, outcome: 'broken' as const };
 
@@ -647,6 +648,35 @@ describe('renderComment: the length budget', () => {
     const keptFixed = fixedFold.filter((n): n is Table => n.type === 'table').reduce((sum, t) => sum + t.children.length - 1, 0);
     expect(keptFixed).toBeGreaterThan(0);
     expect(moreCount(fixedFold)).toBe(400 - keptFixed);
+  });
+
+  it('cuts the missing questions before the regressions', () => {
+    const regressions = many(40, 0);
+    const missing = Array.from({ length: 1_200 }, (_, k) => missingQuestion(k, false, null));
+    const { markdown, tree } = render(makeComparison({ regressions, missing, regressionsByTag: countByTag(regressions) }), { maxLength: 30_000 });
+    expect(markdown.length).toBeLessThanOrEqual(30_000);
+    expect(keptRows(tree, 'Regressed questions (40)')).toBe(40);
+    const title = 'Missing from head: counted as failed (1,200)';
+    const keptMissing = keptRows(tree, title);
+    expect(keptMissing).toBeGreaterThan(0);
+    expect(moreCount(sectionAfter(tree, title))).toBe(1_200 - keptMissing);
+  });
+
+  it('cuts only as many fixed questions as it must when all of them would fit the budget on their own', () => {
+    // The fixed rows alone are far below the budget, the comment with all of them 5,000 characters over: the lower
+    // bound of a cut list must count only the rows kept, or every cut of the fixed list looks too long and the
+    // regressions are cut too (with the bound of all 30 rows, nothing of either list was kept).
+    const regressions = many(40, 0);
+    const fixed = many(30, 1_000, 'generation');
+    const comparison = makeComparison({ regressions, fixed, regressionsByTag: countByTag(regressions) });
+    const whole = render(comparison, { maxLength: 200_000 }).markdown.length;
+    const { markdown, tree } = render(comparison, { maxLength: whole - 5_000 });
+    expect(markdown.length).toBeLessThanOrEqual(whole - 5_000);
+    expect(keptRows(tree, 'Regressed questions (40)')).toBe(40);
+    const fixedFold = fold(tree, '30 questions fixed');
+    const keptFixed = fixedFold.filter((n): n is Table => n.type === 'table').reduce((sum, t) => sum + t.children.length - 1, 0);
+    expect(keptFixed).toBeGreaterThan(0);
+    expect(moreCount(fixedFold)).toBe(30 - keptFixed);
   });
 
   it('shows a long list with its first rows open and the rest folded', () => {

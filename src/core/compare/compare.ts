@@ -1,4 +1,5 @@
 import { summarizeRepeats } from '../scoring/repeats.js';
+import { byCodeUnits } from '../code-unit-order.js';
 import { decompose } from '../scoring/decomposition.js';
 import { column, type QuestionOutcomes, repeatCount } from '../scoring/outcomes.js';
 import { scoreMetric, scoreNameOf } from '../catalog/scores.js';
@@ -488,7 +489,7 @@ function tagChanges(
   const moved = (change: TagChange) => Math.max(0, ...change.outcomes.map((o) => Math.abs(o.head - o.base)));
   return [...byTag]
     .map(([tag, { questions }]) => ({ tag, questions, outcomes: outcomes.get(tag) ?? [] }))
-    .sort((a, b) => moved(b) - moved(a) || b.questions - a.questions || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+    .sort((a, b) => moved(b) - moved(a) || b.questions - a.questions || byCodeUnits(a.tag, b.tag));
 }
 
 function countCauses(changes: readonly QuestionChange[]): Record<RegressionCause, number> {
@@ -500,5 +501,5 @@ function countCauses(changes: readonly QuestionChange[]): Record<RegressionCause
 function countByTag(changes: readonly QuestionChange[]): Record<string, number> {
   const counts: Record<string, number> = Object.create(null);
   for (const change of changes) for (const tag of new Set(change.tags)) counts[tag] = (counts[tag] ?? 0) + 1;
-  return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)));
+  return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || byCodeUnits(a, b)));
 }

@@ -1,6 +1,7 @@
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { byCodeUnits } from '../code-unit-order.js';
 
 /**
  * The holdout split: a share of the golden set put aside from the start, looked at once before a release
@@ -137,6 +138,6 @@ export function splitSizes(questions: readonly GoldenQuestion[], holdout: Readon
  * that gained questions (the golden set changed) or was drawn anew starts a new count.
  */
 export function holdoutFingerprint(split: Pick<Split, 'seed' | 'rotation' | 'holdout'>): string {
-  const ids = [...split.holdout].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const ids = [...split.holdout].sort(byCodeUnits);
   return bytesToHex(sha256(utf8ToBytes(JSON.stringify([split.seed, split.rotation, ids])))).slice(0, 16);
 }

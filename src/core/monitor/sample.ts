@@ -1,4 +1,5 @@
 import { questionId } from '../derived-ids.js';
+import { byKey } from '../code-unit-order.js';
 import { Random, type Seed } from '../stats/random.js';
 import { isRefusal, sessionsOf, type Turn } from './turns.js';
 
@@ -33,7 +34,7 @@ export interface LabellingRow {
  * drawn, each one's turns by time.
  */
 export function sampleConversations(turns: readonly Turn[], rephrased: ReadonlySet<number>, n: number, seed: Seed): LabellingRow[] {
-  const sessions = [...sessionsOf(turns)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const sessions = [...sessionsOf(turns)].sort(byKey);
   const random = new Random(seed);
   const count = Math.min(n, sessions.length);
   // A partial Fisher–Yates shuffle: the first `count` places are a uniform sample.

@@ -66,7 +66,7 @@ export class ByteDictionary {
 
   private add(bytes: Uint8Array, start: number, end: number, hash: number, slot: number): number {
     const id = this.count++;
-    if (id + 1 >= this.hashes.length) this.growIds();
+    if (id === this.hashes.length) this.growIds();
     const offset = this.offsets[id]!;
     const length = end - start;
     if (offset + length > this.arena.length) this.growArena(offset + length);

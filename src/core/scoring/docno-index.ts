@@ -22,6 +22,11 @@ export class DocnoIndex {
   private added = 0;
   private entries: QueryEntries | undefined;
 
+  /** The slots in use: a power of two, at least twice the entries (which keeps probes short). */
+  get slotCount(): number {
+    return this.mask + 1;
+  }
+
   /**
    * Empties the index, to hold entries of `entries`, added in order with firstWithDocnoOf; `expected` of them
    * fit without growing the table.

@@ -1,5 +1,6 @@
 import type { Derivation, ResultRecord } from '../record.js';
 import { normalizeText } from '../derived-ids.js';
+import { byKey } from '../code-unit-order.js';
 import { scoreMetric } from '../catalog/scores.js';
 import type { ResultsFormat } from '../catalog/formats.js';
 import { isRelevantAt, type JudgedRanking } from './ranking.js';
@@ -69,7 +70,7 @@ const LABEL_GRADE = 1;
 export function goldKeyOf(record: ResultRecord): string {
   const relevant = record.relevant_ids;
   const graded: [string, number][] = relevant === undefined ? [] : Array.isArray(relevant) ? relevant.map((id) => [id, 1]) : Object.entries(relevant);
-  const grades = [...new Map(graded.filter(([, grade]) => grade >= LABEL_GRADE))].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const grades = [...new Map(graded.filter(([, grade]) => grade >= LABEL_GRADE))].sort(byKey);
   const expected = record.expected_answer === undefined ? null : normalizeText(record.expected_answer);
   return JSON.stringify([grades, expected, record.answerable ?? true]);
 }

@@ -1,4 +1,5 @@
 import { cohensKappa, type Agreement, KAPPA_FLOOR } from '../stats/kappa.js';
+import { byKey } from '../code-unit-order.js';
 import { wilsonInterval } from '../stats/wilson.js';
 import { type Decomposition, decompose } from './decomposition.js';
 import { ANSWER_METRICS } from '../catalog/metrics.js';
@@ -148,7 +149,7 @@ function rowsByTag(outcomes: QuestionOutcomes): Map<string, number[]> {
       byTag.set(tag, rows);
     }
   });
-  return new Map([...byTag].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return new Map([...byTag].sort(byKey));
 }
 
 export function provenanceOf(outcomes: QuestionOutcomes): RunProvenance {

@@ -1,4 +1,4 @@
-import { QueryEntries } from './query-entries.js';
+import { grownFloat64, QueryEntries } from './query-entries.js';
 import type { TrecTable } from './trec-table.js';
 import { DEFAULT_JUDGING, type JudgedRanking, type Judging } from './ranking.js';
 import type { RetrievalMetric } from '../catalog/retrieval-metrics.js';
@@ -50,7 +50,7 @@ function evaluation(metrics: readonly RetrievalMetric[], rankings: Iterable<[str
 
 /** Applies `-M` and `-J` to a ranking, in trec_eval's order (cut first, then drop the unjudged). */
 class RankingLimits {
-  private kept = new Float64Array(1024);
+  private kept: Float64Array = new Float64Array(1024);
 
   constructor(private readonly options: TrecEvalOptions) {}
 
@@ -59,7 +59,7 @@ class RankingLimits {
     let grades = ranking.grades as Float64Array;
     if (grades.length > maxRetrieved) grades = grades.subarray(0, maxRetrieved);
     if (judgedOnly) {
-      if (this.kept.length < grades.length) this.kept = new Float64Array(Math.max(grades.length, this.kept.length * 2));
+      this.kept = grownFloat64(this.kept, grades.length);
       let count = 0;
       for (let i = 0; i < grades.length; i++) if (grades[i]! >= 0) this.kept[count++] = grades[i]!;
       grades = this.kept.subarray(0, count);

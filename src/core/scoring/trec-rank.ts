@@ -1,18 +1,9 @@
 import { DocnoIndex } from './docno-index.js';
-import type { QueryEntries } from './query-entries.js';
+import { grownFloat64, grownInt32, type QueryEntries } from './query-entries.js';
 import { DEFAULT_JUDGING, type JudgedRanking, type Judging, UNJUDGED, countAtLeast } from './ranking.js';
 
 /** Up to this many judged documents tied on one score are sorted by insertion sort; more by the built-in sort. */
 const SMALL_GROUP = 16;
-
-/** A Float64Array of at least `length` elements: `array` itself when it is large enough. */
-function atLeastFloat64(array: Float64Array, length: number): Float64Array {
-  return array.length >= length ? array : new Float64Array(Math.max(length, array.length * 2));
-}
-
-function atLeastInt32(array: Int32Array, length: number): Int32Array {
-  return array.length >= length ? array : new Int32Array(Math.max(length, array.length * 2));
-}
 
 /** Index of the first of `sorted[0, length)` (ascending) that is not below `value`. */
 function lowerBound(sorted: Float64Array, length: number, value: number): number {
@@ -70,7 +61,7 @@ export class JudgedRanker {
   judge(judgments: QueryEntries, run: QueryEntries | undefined): JudgedRanking {
     const judgedGrades = this.idealGrades(judgments);
     const n = run?.count ?? 0;
-    this.grades = atLeastFloat64(this.grades, n);
+    this.grades = grownFloat64(this.grades, n);
     const grades = this.grades.subarray(0, n);
     grades.fill(UNJUDGED);
     if (run !== undefined) this.placeJudged(judgments, run, grades);
@@ -80,7 +71,7 @@ export class JudgedRanker {
 
   /** The grades of 0 or more sorted descending (the ideal ranking). */
   private idealGrades(judgments: QueryEntries): Float64Array {
-    this.ideal = atLeastFloat64(this.ideal, judgments.count);
+    this.ideal = grownFloat64(this.ideal, judgments.count);
     let judged = 0;
     for (let i = 0; i < judgments.count; i++) {
       const grade = judgments.values[i]!;
@@ -111,8 +102,8 @@ export class JudgedRanker {
   private findJudged(judgments: QueryEntries, run: QueryEntries): number {
     const index = this.judgedDocnos;
     index.index(judgments);
-    this.judged = atLeastInt32(this.judged, run.count);
-    this.judgmentOf = atLeastInt32(this.judgmentOf, run.count);
+    this.judged = grownInt32(this.judged, run.count);
+    this.judgmentOf = grownInt32(this.judgmentOf, run.count);
     const { judged, judgmentOf } = this;
     let count = 0;
     for (let i = 0; i < run.count; i++) {
@@ -125,7 +116,7 @@ export class JudgedRanker {
 
   /** Step 2b: the judged entries' distinct scores, ascending, in `levels`; returns how many. */
   private sortJudgedScores(run: QueryEntries, judgedCount: number): number {
-    this.levels = atLeastFloat64(this.levels, judgedCount);
+    this.levels = grownFloat64(this.levels, judgedCount);
     const { levels, judged } = this;
     for (let j = 0; j < judgedCount; j++) levels[j] = run.values[judged[j]!]!;
     levels.subarray(0, judgedCount).sort();
@@ -141,10 +132,10 @@ export class JudgedRanker {
    */
   private locate(run: QueryEntries, levelCount: number): void {
     const n = run.count;
-    this.level = atLeastInt32(this.level, n);
-    this.members = atLeastInt32(this.members, n);
-    this.above = atLeastInt32(this.above, levelCount + 1);
-    this.groupStart = atLeastInt32(this.groupStart, levelCount + 1);
+    this.level = grownInt32(this.level, n);
+    this.members = grownInt32(this.members, n);
+    this.above = grownInt32(this.above, levelCount + 1);
+    this.groupStart = grownInt32(this.groupStart, levelCount + 1);
     const { levels, level, members, above, groupStart } = this;
     const scores = run.values;
     above.fill(0, 0, levelCount + 1);
@@ -169,7 +160,7 @@ export class JudgedRanker {
       sum += here;
     }
     for (let k = 0; k < levelCount; k++) groupStart[k + 1]! += groupStart[k]!;
-    this.groupFill = atLeastInt32(this.groupFill, levelCount);
+    this.groupFill = grownInt32(this.groupFill, levelCount);
     const fill = this.groupFill;
     fill.set(groupStart.subarray(0, levelCount));
     for (let i = 0; i < n; i++) {
@@ -185,7 +176,7 @@ export class JudgedRanker {
    * of m entries, t of them judged, costs m log t comparisons, not m log m.
    */
   private rankTies(run: QueryEntries, levelCount: number): void {
-    this.tieRank = atLeastInt32(this.tieRank, run.count);
+    this.tieRank = grownInt32(this.tieRank, run.count);
     const { members, groupStart, tieRank } = this;
     for (let k = 0; k < levelCount; k++) {
       const start = groupStart[k]!;
@@ -208,8 +199,8 @@ export class JudgedRanker {
 
   /** The judged entries among members[start, end), in `tied` sorted by docno, greatest first; returns how many. */
   private sortJudgedMembers(run: QueryEntries, start: number, end: number): number {
-    this.tied = atLeastInt32(this.tied, end - start);
-    this.tieCounts = atLeastInt32(this.tieCounts, end - start + 1);
+    this.tied = grownInt32(this.tied, end - start);
+    this.tieCounts = grownInt32(this.tieCounts, end - start + 1);
     const { tied, members } = this;
     let count = 0;
     for (let m = start; m < end; m++) if (this.isJudged(members[m]!)) tied[count++] = members[m]!;

@@ -75,6 +75,21 @@ describe('DocnoIndex', () => {
     expect([0, 1, 2, 3, 4].map((i) => index.find(run, i))).toEqual([2, -1, 1, 0, -1]);
   });
 
+  it('keeps at least twice as many slots as entries, a power of two, doubling when more than half are taken', () => {
+    const index = new DocnoIndex();
+    expect(index.slotCount).toBe(16);
+    const sizes = [0, 8, 9, 16, 17, 100].map((expected) => {
+      index.reset(entriesOf([]), expected);
+      return index.slotCount;
+    });
+    expect(sizes).toEqual([16, 16, 32, 32, 64, 256]);
+    const entries = entriesOf(Array.from({ length: 40 }, (_, i) => `d${i}`));
+    index.reset(entries, 0);
+    const slotsAfter = entries.docnoHashes.subarray(0, 40).map((_, i) => (index.firstWithDocnoOf(i), index.slotCount));
+    // 16 slots hold 8 entries; the 9th doubles them, the 17th again, the 33rd again.
+    expect([slotsAfter[7], slotsAfter[8], slotsAfter[15], slotsAfter[16], slotsAfter[31], slotsAfter[32]]).toEqual([16, 32, 32, 64, 64, 128]);
+  });
+
   it('is reused from query to query: a reset forgets what was indexed', () => {
     const index = new DocnoIndex();
     index.index(entriesOf(Array.from({ length: 500 }, (_, i) => `d${i}`)));
