@@ -10,7 +10,13 @@ const TREC_MACHINERY = ['byte-dictionary', 'docno-index', 'query-entries', 'trec
 export const TARGETS = {
   stats: { mutate: ['src/core/stats/**/*.ts'], tests: ['test/core/stats/**/*.test.ts'] },
   scoring: {
-    mutate: ['src/core/scoring/**/*.ts', ...TREC_MACHINERY.map((file) => `!${file}`), 'src/core/catalog/metrics.ts', 'src/core/catalog/retrieval-metrics.ts', 'src/core/code-unit-order.ts'],
+    mutate: [
+      'src/core/scoring/**/*.ts',
+      ...TREC_MACHINERY.map((file) => `!${file}`),
+      'src/core/catalog/metrics.ts',
+      'src/core/catalog/retrieval-metrics.ts',
+      'src/core/code-unit-order.ts',
+    ],
     // Besides its folder's tests: the repeated-runs' and a few comparison and pipeline tests, which reach the parts of
     // scoring that exist for them (chosen as the fewest files that reach every mutant).
     tests: [
