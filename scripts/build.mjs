@@ -1,12 +1,11 @@
-// Bundles each entry point into one ESM file under dist/ with a linked source map, and writes the small
-// loader that GitHub and users run directly.
-import { readFileSync, writeFileSync } from 'node:fs';
+// Bundles each entry point into one ESM file under dist/, the file people and the runner start (bin, action.yml
+// main), with a linked source map.
+import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
-// [entry, bundle, loader]: the loader is the file people and the runner start (bin, action.yml main).
 const entries = [
-  ['src/cli.ts', 'dist/cli.bundle.js', 'dist/cli.js'],
-  ['src/index.ts', 'dist/index.bundle.js', 'dist/index.js'],
+  ['src/cli.ts', 'dist/cli.js'],
+  ['src/index.ts', 'dist/index.js'],
 ];
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -14,7 +13,37 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
 const banner = "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);";
 
-for (const [entry, outfile, loader] of entries) {
+/**
+ * Modules the bundle replaces, each only reachable through code rag-gate never runs: every run compiles and
+ * evaluates what is bundled, and these two were a third of the action's bundle.
+ * - undici: `@actions/http-client` imports it for a proxy's dispatcher, which only `@actions/core`'s OIDC token
+ *   (never asked for) uses; rag-gate's own requests go through Node's built-in fetch.
+ * - zod's locales: zod registers English itself; the others are only reached through `z.locales`.
+ */
+const STUBS = [
+  {
+    path: /^undici$/,
+    importer: /@actions[\\/]http-client/,
+    contents: "export class ProxyAgent { constructor() { throw new Error('rag-gate does not bundle undici: no proxy dispatcher'); } }",
+  },
+  {
+    path: /^\.\.\/locales\/index\.js$/,
+    importer: /zod[\\/]v4[\\/]/,
+    contents: "export { default as en } from 'zod/v4/locales/en.js';",
+  },
+];
+
+const stubs = {
+  name: 'stubs',
+  setup(builder) {
+    STUBS.forEach(({ path, importer }, index) => {
+      builder.onResolve({ filter: path }, (args) => (importer.test(args.importer) ? { path: String(index), namespace: 'stub' } : undefined));
+    });
+    builder.onLoad({ filter: /.*/, namespace: 'stub' }, (args) => ({ contents: STUBS[Number(args.path)].contents, resolveDir: process.cwd() }));
+  },
+};
+
+for (const [entry, outfile] of entries) {
   await build({
     entryPoints: [entry],
     outfile,
@@ -24,15 +53,13 @@ for (const [entry, outfile, loader] of entries) {
     target: 'node20',
     banner: { js: banner },
     define: { RAG_GATE_VERSION: JSON.stringify(version) },
-    // Stack traces point into src/; without sources content the committed maps stay small.
+    plugins: [stubs],
+    // Node's source maps stay off (enabling them reads and indexes the map on every run): an internal error's
+    // stack is mapped through this map when it is printed (src/frontends/stack.ts). Without sources content the
+    // committed maps stay small.
     sourcemap: 'linked',
     sourcesContent: false,
     legalComments: 'none',
     logLevel: 'warning',
   });
-  // Node maps only code compiled after source maps are enabled, and a file is compiled before any of its
-  // code runs: so the bundle is imported by a loader that enables them first (works on Node 20 and 24).
-  const shebang = entry === 'src/cli.ts' ? '#!/usr/bin/env node\n' : '';
-  const bundle = outfile.slice('dist/'.length);
-  writeFileSync(loader, `${shebang}process.setSourceMapsEnabled(true);\nawait import('./${bundle}');\n`);
 }

@@ -3,6 +3,7 @@ import * as core from '@actions/core';
 import { runAction } from './frontends/github/run.js';
 import { createGitHubApi } from './frontends/github/github.js';
 import { isReaderThread, serveReader } from './sources/parallel.js';
+import { mappedStack } from './frontends/stack.js';
 
 // The base run is read on a thread started from this same file; such a thread only reads.
 if (isReaderThread()) await serveReader();
@@ -30,4 +31,8 @@ else
     },
     now: () => new Date(),
     readerEntry: new URL(import.meta.url),
+  }).catch((error: unknown) => {
+    // runAction reports every failure itself; this is one in that reporting (e.g. stdout gone).
+    process.stderr.write(`rag-gate: internal error: ${mappedStack(error)}\n`);
+    process.exitCode = 1;
   });

@@ -57,7 +57,7 @@ beforeAll(async () => {
 
 describe('the npm package', () => {
   it('holds the CLI, its source map, README, LICENSE and package.json, nothing else', () => {
-    expect(packedFiles).toEqual(['LICENSE', 'README.md', 'dist/cli.bundle.js', 'dist/cli.bundle.js.map', 'dist/cli.js', 'package.json']);
+    expect(packedFiles).toEqual(['LICENSE', 'README.md', 'dist/cli.js', 'dist/cli.js.map', 'package.json']);
   });
 
   it('has no dependencies to install', () => {

@@ -5,6 +5,7 @@ import type { CommandContext } from './context.js';
 import { compareCommand } from './compare-command.js';
 import { evalCommand } from './eval-command.js';
 import { EXIT } from './exit.js';
+import { mappedStack } from '../stack.js';
 import { holdoutCommand } from './holdout-command.js';
 import { historyCommand } from './history-command.js';
 import { judgeCommand } from './judge-command.js';
@@ -51,7 +52,7 @@ export async function main(argv: readonly string[], context: CommandContext): Pr
       return EXIT.badInput;
     }
     // Anything else is ours; it must not read as "the gate failed" (exit 1).
-    context.stderr(`rag-gate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    context.stderr(`rag-gate: internal error: ${mappedStack(error)}\n`);
     return EXIT.badInput;
   }
 }

@@ -1,0 +1,14 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './helpers/cli.js';
+
+// scripts/build.mjs replaces modules that only code rag-gate never runs reaches: every run compiles what is bundled.
+describe('the bundles', () => {
+  it.each(['dist/cli.js', 'dist/index.js'])("%s leaves out undici and zod's locales but English", (file) => {
+    const { sources } = JSON.parse(readFileSync(join(ROOT, `${file}.map`), 'utf8')) as { sources: string[] };
+    expect(sources.filter((source) => source.includes('/undici/'))).toEqual([]);
+    expect(sources.filter((source) => source.includes('/zod/v4/locales/'))).toEqual(['../node_modules/zod/v4/locales/en.js']);
+    expect(sources).toContain('../src/core/record.ts');
+  });
+});
