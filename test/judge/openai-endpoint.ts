@@ -40,10 +40,13 @@ export interface EndpointRateLimit {
   readonly retryAfterSeconds?: number;
 }
 
-/** How the endpoint reads the time and waits (its latency); tests pass a scaled clock shared with the client. */
+/** How the endpoint reads the time and waits (its latency); tests pass a virtual clock shared with the client. */
 export interface EndpointClock {
   now(): number;
   sleep(ms: number): Promise<void>;
+  /** Told when a request has arrived, and just before its reply is written (a clock that waits for transit). */
+  arrived?(request: RecordedRequest): void;
+  replying?(request: RecordedRequest): void;
 }
 
 const REAL_CLOCK: EndpointClock = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
@@ -322,6 +325,7 @@ export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
       }
       const request: RecordedRequest = { path: req.url ?? '', body, headers: req.headers, at: Date.now() - started };
       const index = requests.push(request) - 1;
+      state.clock.arrived?.(request);
       const reply = state.handler?.(request, index) ?? limited(request, fakeJudge(request, state.embeddings, state.textUsage));
       const send = () => {
         if (res.destroyed) return;
@@ -329,6 +333,7 @@ export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
           res.socket?.destroy();
           return;
         }
+        state.clock.replying?.(request);
         const payload = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
         if (reply.padToBytes === undefined) res.end(payload);

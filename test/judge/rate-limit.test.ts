@@ -1,26 +1,15 @@
 import { writeFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JudgeClient } from '../../src/judge/client.js';
 import { judgeFile } from '../../src/judge/run.js';
-import type { JudgeClock } from '../../src/judge/retry.js';
-import { sleep } from '../../src/judge/retry.js';
 import { jsonl, runMain } from '../helpers/cli.js';
 import { type EndpointRateLimit, useFakeJudge } from './fake-openai.js';
+import { VirtualClock } from './virtual-clock.js';
 
 const fake = useFakeJudge();
-
-/**
- * Time that runs `factor` times faster than the wall clock, shared by the client and the endpoint: a minute of
- * rate limit passes in 1.2 s at 50×, and nothing here asserts the time. Not faster: a loopback request's own cost
- * (a few ms) must stay small beside the endpoint's latency and the pacing, as on a real network.
- */
-function fastClock(factor: number): JudgeClock {
-  const start = Date.now();
-  return {
-    now: () => start + (Date.now() - start) * factor,
-    sleep: (ms, signal) => sleep(ms / factor, signal),
-  };
-}
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
 const CONTEXT = 'Enterprise annual contracts have a 14-day refund window from the invoice date.';
 
@@ -40,10 +29,11 @@ function answers(count: number): string {
 
 /**
  * `count` answers, faithfulness and correctness (two calls each), against an endpoint answering in 300–800 ms with
- * a rate limit, on a clock 50× fast.
+ * a rate limit, on a clock that passes only by sleeps.
  */
 async function judgeUnderLimit(count: number, limit: EndpointRateLimit, pacing: { rpm?: number; tpm?: number } = {}) {
-  const clock = fastClock(50);
+  const clock = new VirtualClock(fetch);
+  vi.stubGlobal('fetch', clock.fetch);
   fake.server.clock = clock;
   fake.server.latencyMs = [300, 800];
   fake.server.textUsage = true;
@@ -60,19 +50,21 @@ async function judgeUnderLimit(count: number, limit: EndpointRateLimit, pacing: 
     clock,
     ...pacing,
   });
-  const result = await judgeFile(client, {
-    results: answers(count),
-    out: fake.path('out.jsonl'),
-    metrics: ['faithfulness', 'correctness'],
-    overwrite: false,
-  });
-  return { result, client, requests: fake.server.requests.length, rateLimited: fake.server.rateLimitedReplies };
+  const results = answers(count);
+  const started = clock.now();
+  const result = await judgeFile(client, { results, out: fake.path('out.jsonl'), metrics: ['faithfulness', 'correctness'], overwrite: false });
+  const minutes = (clock.now() - started) / 60_000;
+  // Answered calls a minute: the limit's share of the endpoint this run used.
+  const answeredPerMinute = (fake.server.requests.length - fake.server.rateLimitedReplies) / minutes;
+  return { result, client, requests: fake.server.requests.length, rateLimited: fake.server.rateLimitedReplies, answeredPerMinute };
 }
 
-describe('judging under a rate limit (300–800 ms latency)', () => {
+// The endpoint's bucket starts full (a minute's worth), so a run that uses it may answer faster than the limit.
+describe('judging under a rate limit (300–800 ms latency), at 90% of the limit or more', () => {
   it('120 rpm with OpenAI x-ratelimit headers, 400 calls: the limit is learnt, no record is lost and 429s stay under 2%', async () => {
-    const { result, client, requests, rateLimited } = await judgeUnderLimit(200, { rpm: 120 });
+    const { result, client, requests, rateLimited, answeredPerMinute } = await judgeUnderLimit(200, { rpm: 120 });
     expect(result.recordsFailed, JSON.stringify(result.failuresByKind)).toBe(0);
+    expect(answeredPerMinute).toBeGreaterThanOrEqual(0.9 * 120);
     expect(result.metrics.faithfulness!.judged + result.metrics.correctness!.judged).toBe(400);
     expect(rateLimited).toBeLessThanOrEqual(0.02 * 400);
     expect(requests).toBe(400 + rateLimited);
@@ -81,23 +73,26 @@ describe('judging under a rate limit (300–800 ms latency)', () => {
   });
 
   it('120 rpm without headers, --rpm 120 paces the 400 calls: no record lost, 429s under 2%', async () => {
-    const { result, requests, rateLimited } = await judgeUnderLimit(200, { rpm: 120, headers: false, retryAfterSeconds: 2 }, { rpm: 120 });
+    const { result, requests, rateLimited, answeredPerMinute } = await judgeUnderLimit(200, { rpm: 120, headers: false, retryAfterSeconds: 2 }, { rpm: 120 });
     expect(result.recordsFailed, JSON.stringify(result.failuresByKind)).toBe(0);
+    expect(answeredPerMinute).toBeGreaterThanOrEqual(0.9 * 120);
     expect(rateLimited).toBeLessThanOrEqual(0.02 * 400);
     expect(requests).toBe(400 + rateLimited);
   });
 
   it('a tokens-per-minute limit, learnt from the headers, is kept to as well', async () => {
     // About 300 tokens a call: 36,000 tokens a minute is about 120 calls a minute, below the 600 requests allowed.
-    const { result, client, rateLimited } = await judgeUnderLimit(100, { rpm: 600, tpm: 36_000 });
+    const { result, client, rateLimited, answeredPerMinute } = await judgeUnderLimit(100, { rpm: 600, tpm: 36_000 });
     expect(result.recordsFailed, JSON.stringify(result.failuresByKind)).toBe(0);
+    expect(answeredPerMinute * (client.stats.totalTokens / client.stats.calls)).toBeGreaterThanOrEqual(0.9 * 36_000);
     expect(rateLimited).toBeLessThanOrEqual(0.02 * 200);
     expect(client.pacing.tokens).toEqual([{ perMinute: 36_000, source: 'headers', model: 'gpt-4o-mini' }]);
   });
 
   it('120 rpm with neither headers nor --rpm, Retry-After: 2: the rate is learnt from the 429s (AIMD), no record lost, 429s under 5%', async () => {
-    const { result, client, requests, rateLimited } = await judgeUnderLimit(200, { rpm: 120, headers: false, retryAfterSeconds: 2 });
+    const { result, client, requests, rateLimited, answeredPerMinute } = await judgeUnderLimit(200, { rpm: 120, headers: false, retryAfterSeconds: 2 });
     expect(result.recordsFailed, JSON.stringify(result.failuresByKind)).toBe(0);
+    expect(answeredPerMinute).toBeGreaterThanOrEqual(0.9 * 120);
     expect(requests).toBe(400 + rateLimited);
     expect(rateLimited).toBeGreaterThan(0);
     expect(rateLimited).toBeLessThanOrEqual(0.05 * 400);
@@ -106,8 +101,9 @@ describe('judging under a rate limit (300–800 ms latency)', () => {
   });
 
   it('60 rpm with neither headers nor --rpm: 429s with Retry-After: 2 are waited out and no record is lost (issue 19 lost 40%)', async () => {
-    const { result, requests, rateLimited } = await judgeUnderLimit(100, { rpm: 60, headers: false, retryAfterSeconds: 2 });
+    const { result, requests, rateLimited, answeredPerMinute } = await judgeUnderLimit(100, { rpm: 60, headers: false, retryAfterSeconds: 2 });
     expect(result.recordsFailed, JSON.stringify(result.failuresByKind)).toBe(0);
+    expect(answeredPerMinute).toBeGreaterThanOrEqual(0.9 * 60);
     // The limit was reached: this is the case that lost records.
     expect(rateLimited).toBeGreaterThan(0);
     expect(requests).toBe(200 + rateLimited);
