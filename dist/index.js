@@ -52621,6 +52621,14 @@ function baseOutcome(question) {
 function missingList(comparison, traceUrl) {
   return { header: ["question", "in base"], rows: comparison.missing.map((m) => [questionCell(m, traceUrl, null), baseOutcome(m)]) };
 }
+var builtLists = /* @__PURE__ */ new WeakMap();
+function listsOf(comparison, traceUrl) {
+  let byTraceUrl = builtLists.get(comparison);
+  if (byTraceUrl === void 0) builtLists.set(comparison, byTraceUrl = /* @__PURE__ */ new Map());
+  let lists = byTraceUrl.get(traceUrl);
+  if (lists === void 0) byTraceUrl.set(traceUrl, lists = buildLists(comparison, traceUrl));
+  return lists;
+}
 function buildLists(comparison, traceUrl) {
   const hasCorrect = comparison.tests.some((t) => t.metric === "correct");
   const tags = comparison.byTag.filter((tag) => tag.outcomes.some((o) => o.broken + o.fixed > 0));
@@ -52795,7 +52803,7 @@ function renderComment(comparison, options) {
   const maxLength = options.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH;
   const rule = options.retrievalOk;
   const verdict = decideWords(comparison, rule);
-  const lists = buildLists(comparison, options.traceUrl);
+  const lists = listsOf(comparison, options.traceUrl);
   const head = [
     ...options.marker !== void 0 ? [markerComment(options.marker)] : [],
     ...verdictSections(comparison, rule, verdict),

@@ -511,6 +511,20 @@ function missingList(comparison: Comparison, traceUrl: string | undefined): Ques
   return { header: ['question', 'in base'], rows: comparison.missing.map((m) => [questionCell(m, traceUrl, null), baseOutcome(m)]) };
 }
 
+/**
+ * A comparison's lists, built once for all its renders: the comment and the job summary then share their row
+ * nodes, and with them each row's serialised text (the rows of the comment are the first of the summary's).
+ */
+const builtLists = new WeakMap<Comparison, Map<string | undefined, Lists>>();
+
+function listsOf(comparison: Comparison, traceUrl: string | undefined): Lists {
+  let byTraceUrl = builtLists.get(comparison);
+  if (byTraceUrl === undefined) builtLists.set(comparison, (byTraceUrl = new Map()));
+  let lists = byTraceUrl.get(traceUrl);
+  if (lists === undefined) byTraceUrl.set(traceUrl, (lists = buildLists(comparison, traceUrl)));
+  return lists;
+}
+
 function buildLists(comparison: Comparison, traceUrl: string | undefined): Lists {
   const hasCorrect = comparison.tests.some((t) => t.metric === 'correct');
   const tags = comparison.byTag.filter((tag) => tag.outcomes.some((o) => o.broken + o.fixed > 0));
@@ -725,7 +739,7 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
   const maxLength = options.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH;
   const rule = options.retrievalOk;
   const verdict = decideWords(comparison, rule);
-  const lists = buildLists(comparison, options.traceUrl);
+  const lists = listsOf(comparison, options.traceUrl);
 
   const head: RootContent[] = [
     ...(options.marker !== undefined ? [markerComment(options.marker)] : []),

@@ -650,6 +650,19 @@ describe('renderComment: the length budget', () => {
     expect(moreCount(fixedFold)).toBe(400 - keptFixed);
   });
 
+  it('renders a comparison the same at any budget whatever was rendered from it before (its lists are shared)', () => {
+    const regressions = many(300, 0);
+    const comparison = makeComparison({ regressions, fixed: many(200, 1_000, 'generation'), regressionsByTag: countByTag(regressions) });
+    const budgets = [500_000, 30_000, 12_000, 30_000];
+    const shared = budgets.map((maxLength) => render(comparison, { maxLength }).markdown);
+    const fresh = budgets.map((maxLength) => render(structuredClone(comparison), { maxLength }).markdown);
+    expect(shared).toEqual(fresh);
+    expect(new Set(shared).size).toBe(3);
+    const traced = render(comparison, { maxLength: 30_000, traceUrl: 'https://t.example/{id}' }).markdown;
+    expect(traced).toContain('](https://t.example/q-0000)');
+    expect(traced).toBe(render(structuredClone(comparison), { maxLength: 30_000, traceUrl: 'https://t.example/{id}' }).markdown);
+  });
+
   it('cuts the missing questions before the regressions', () => {
     const regressions = many(40, 0);
     const missing = Array.from({ length: 1_200 }, (_, k) => missingQuestion(k, false, null));
