@@ -14,17 +14,18 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 const banner = "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);";
 
 /**
- * Modules the bundle replaces, each only reachable through code rag-gate never runs: every run compiles and
- * evaluates what is bundled, and these two were a third of the action's bundle.
- * - undici: `@actions/http-client` imports it for a proxy's dispatcher, which only `@actions/core`'s OIDC token
- *   (never asked for) uses; rag-gate's own requests go through Node's built-in fetch.
+ * Modules the bundle replaces, each only reachable through code rag-gate never runs: every run evaluates what is
+ * bundled, and these were a third of the action's bundle and a tenth of its start-up.
+ * - `@actions/http-client`: `@actions/core` imports it for its OIDC token (`getIDToken`), which rag-gate never asks
+ *   for; it loads undici, tunnel, http and https. rag-gate's own requests go through Node's built-in fetch.
  * - zod's locales: zod registers English itself; the others are only reached through `z.locales`.
  */
+const NO_HTTP_CLIENT = "throw new Error('rag-gate does not bundle @actions/http-client (getIDToken)');";
 const STUBS = [
   {
-    path: /^undici$/,
-    importer: /@actions[\\/]http-client/,
-    contents: "export class ProxyAgent { constructor() { throw new Error('rag-gate does not bundle undici: no proxy dispatcher'); } }",
+    path: /^@actions\/http-client(\/lib\/auth)?$/,
+    importer: /@actions[\\/]core[\\/]/,
+    contents: `export class HttpClient { constructor() { ${NO_HTTP_CLIENT} } }\nexport class BearerCredentialHandler { constructor() { ${NO_HTTP_CLIENT} } }`,
   },
   {
     path: /^\.\.\/locales\/index\.js$/,
