@@ -56145,7 +56145,6 @@ function renderComment(comparison, options) {
   ];
   const render2 = (limits2) => serialise({ type: "root", children: [...head, ...questionSections(lists, limits2, options.reportLink), ...tail] });
   const textOf = (children) => serialise({ type: "root", children }).trimEnd().length;
-  const fixedLength = textOf(head) + textOf(tail);
   const rowLengths = {
     missing: prefixLengths(lists.missing, maxLength),
     main: prefixLengths(lists.main.list, maxLength),
@@ -56153,7 +56152,9 @@ function renderComment(comparison, options) {
     fixed: prefixLengths(lists.fixed, maxLength)
   };
   const rowsAtLeast = (sums, count2) => sums[Math.min(count2, sums.length - 1)];
-  const atLeast = (at) => fixedLength + rowsAtLeast(rowLengths.missing, at.missing) + rowsAtLeast(rowLengths.main, at.main) + rowsAtLeast(rowLengths.extra, at.extra) + rowsAtLeast(rowLengths.fixed, at.fixed);
+  const rowsAt = (at) => rowsAtLeast(rowLengths.missing, at.missing) + rowsAtLeast(rowLengths.main, at.main) + rowsAtLeast(rowLengths.extra, at.extra) + rowsAtLeast(rowLengths.fixed, at.fixed);
+  let fixedLength;
+  const atLeast = (at) => (fixedLength ??= textOf(head) + textOf(tail)) + rowsAt(at);
   const limits = {
     missing: lists.missing.rows.length,
     main: lists.main.list.rows.length,
@@ -56161,8 +56162,13 @@ function renderComment(comparison, options) {
     fixed: lists.fixed.rows.length,
     tags: Math.min(lists.tags.length, TAGS_SHOWN)
   };
+  let whole;
+  if (rowsAt(limits) <= maxLength) {
+    whole = render2(limits);
+    if (whole.length <= maxLength) return whole;
+  }
   return fitLists(["fixed", "extra", "missing", "main", "tags"], limits, maxLength, {
-    render: render2,
+    render: (at) => at === limits && whole !== void 0 ? whole : render2(at),
     atLeast,
     guess: (key, shown, excess) => guessCount(lists, key, shown, excess)
   });

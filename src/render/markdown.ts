@@ -763,7 +763,6 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
   // A render holds the text of the head, of the tail and of every row shown, so their lengths bound it from below
   // without serialising a row: rows past the budget are never serialised, however many questions a list holds.
   const textOf = (children: RootContent[]) => serialise({ type: 'root', children }).trimEnd().length;
-  const fixedLength = textOf(head) + textOf(tail);
   const rowLengths = {
     missing: prefixLengths(lists.missing, maxLength),
     main: prefixLengths(lists.main.list, maxLength),
@@ -772,12 +771,14 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
   };
   // Rows past the last sum counted add to it: that sum is already over the budget.
   const rowsAtLeast = (sums: readonly number[], count: number) => sums[Math.min(count, sums.length - 1)]!;
-  const atLeast = (at: Limits) =>
-    fixedLength +
+  const rowsAt = (at: Limits) =>
     rowsAtLeast(rowLengths.missing, at.missing) +
     rowsAtLeast(rowLengths.main, at.main) +
     rowsAtLeast(rowLengths.extra, at.extra) +
     rowsAtLeast(rowLengths.fixed, at.fixed);
+  // The head and tail are serialised apart only when a cut is weighed: most comments fit whole.
+  let fixedLength: number | undefined;
+  const atLeast = (at: Limits) => (fixedLength ??= textOf(head) + textOf(tail)) + rowsAt(at);
   const limits: Limits = {
     missing: lists.missing.rows.length,
     main: lists.main.list.rows.length,
@@ -785,8 +786,14 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
     fixed: lists.fixed.rows.length,
     tags: Math.min(lists.tags.length, TAGS_SHOWN),
   };
+  // When the rows alone are within the budget the whole comment is rendered first, and returned if it fits.
+  let whole: string | undefined;
+  if (rowsAt(limits) <= maxLength) {
+    whole = render(limits);
+    if (whole.length <= maxLength) return whole;
+  }
   return fitLists(['fixed', 'extra', 'missing', 'main', 'tags'], limits, maxLength, {
-    render,
+    render: (at) => (at === limits && whole !== undefined ? whole : render(at)),
     atLeast,
     guess: (key, shown, excess) => guessCount(lists, key, shown, excess),
   });
