@@ -26698,7 +26698,18 @@ var DuplicateKeyError = class extends Error {
   path;
   lineInText;
 };
-var KEY_END = /"\s*:/g;
+function keyEndCount(text4) {
+  let count2 = 0;
+  for (let colon = text4.indexOf(":"); colon !== -1; colon = text4.indexOf(":", colon + 1)) {
+    let before = colon - 1;
+    while (before >= 0 && isJsonWhitespace(text4.charCodeAt(before))) before--;
+    if (text4.charCodeAt(before) === 34) count2++;
+  }
+  return count2;
+}
+function isJsonWhitespace(code3) {
+  return code3 === 32 || code3 === 9 || code3 === 10 || code3 === 13;
+}
 function keyCount(value2) {
   if (typeof value2 !== "object" || value2 === null) return 0;
   let count2 = 0;
@@ -26710,7 +26721,7 @@ function keyCount(value2) {
   return count2;
 }
 function keysMayRepeat(text4, value2) {
-  return (text4.match(KEY_END)?.length ?? 0) !== keyCount(value2);
+  return keyEndCount(text4) !== keyCount(value2);
 }
 function firstRepeatedKey(node3, path) {
   if (node3.type === "Array") {
