@@ -58139,15 +58139,14 @@ var RankingLimits = class {
   kept = new Float64Array(1024);
   apply(ranking) {
     const { maxRetrieved, judgedOnly } = this.options;
-    let grades = ranking.grades;
-    if (grades.length > maxRetrieved) grades = grades.subarray(0, maxRetrieved);
+    let grades = ranking.grades.subarray(0, maxRetrieved);
     if (judgedOnly) {
       this.kept = grownFloat64(this.kept, grades.length);
       let count2 = 0;
-      for (let i = 0; i < grades.length; i++) if (grades[i] >= 0) this.kept[count2++] = grades[i];
+      for (const grade2 of grades) if (grade2 >= 0) this.kept[count2++] = grade2;
       grades = this.kept.subarray(0, count2);
     }
-    return grades === ranking.grades ? ranking : { ...ranking, grades };
+    return { ...ranking, grades };
   }
 };
 function evaluateTrecTables(qrels, run, metrics, options = DEFAULT_TREC_EVAL_OPTIONS) {

@@ -56,15 +56,14 @@ class RankingLimits {
 
   apply(ranking: JudgedRanking): JudgedRanking {
     const { maxRetrieved, judgedOnly } = this.options;
-    let grades = ranking.grades as Float64Array;
-    if (grades.length > maxRetrieved) grades = grades.subarray(0, maxRetrieved);
+    let grades = (ranking.grades as Float64Array).subarray(0, maxRetrieved);
     if (judgedOnly) {
       this.kept = grownFloat64(this.kept, grades.length);
       let count = 0;
-      for (let i = 0; i < grades.length; i++) if (grades[i]! >= 0) this.kept[count++] = grades[i]!;
+      for (const grade of grades) if (grade >= 0) this.kept[count++] = grade;
       grades = this.kept.subarray(0, count);
     }
-    return grades === ranking.grades ? ranking : { ...ranking, grades };
+    return { ...ranking, grades };
   }
 }
 
