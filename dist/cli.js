@@ -57579,11 +57579,15 @@ var TrecTable = class {
   queryNumber(qid) {
     return this.queryNumbers.get(qid);
   }
-  /** Copies query q's entries, in file order, into `into` (replacing what it held) and returns it. */
-  entries(q, into = new QueryEntries()) {
+  /** How many bytes query q's docnos have in all: what `entries` copies. */
+  docnoByteCount(q) {
     let bytes = 0;
     for (let s = this.firstStretch[q]; s < this.firstStretch[q + 1]; s++) bytes += this.store.bytesOf(this.stretchStarts[s], this.stretchEnds[s]);
-    into.reset(this.sizes[q], bytes);
+    return bytes;
+  }
+  /** Copies query q's entries, in file order, into `into` (replacing what it held) and returns it. */
+  entries(q, into = new QueryEntries()) {
+    into.reset(this.sizes[q], this.docnoByteCount(q));
     for (let s = this.firstStretch[q]; s < this.firstStretch[q + 1]; s++) this.store.copyTo(this.stretchStarts[s], this.stretchEnds[s], into);
     return into;
   }
