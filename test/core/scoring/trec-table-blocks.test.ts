@@ -6,9 +6,6 @@ import { scratchDir } from '../../helpers/cli.js';
 const scratch = scratchDir();
 afterAll(() => scratch.cleanup());
 
-/** The bytes of docnos `d${i}` for i in [from, to). */
-const docnoBytes = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => `d${from + k}`.length).reduce((a, b) => a + b, 0);
-
 describe('a query listed in one stretch over three storage blocks (64 Ki entries each)', () => {
   it('keeps every docno and score, whole blocks in the middle included', async () => {
     // 140,000 lines of one query: entries 0–65,535 in block 0, 65,536–131,071 in block 1 (a whole block between the
@@ -17,7 +14,6 @@ describe('a query listed in one stretch over three storage blocks (64 Ki entries
     const run = await readRunTable(scratch.file('three-blocks.run', `${lines.join('\n')}\n`));
     const entries = run.entries(0);
     expect(entries.count).toBe(140_000);
-    expect(run.docnoByteCount(0)).toBe(docnoBytes(0, 140_000));
     for (const i of [0, 9, 10, 65_535, 65_536, 99_999, 100_000, 131_071, 131_072, 139_999]) {
       expect([entries.docno(i), entries.values[i]]).toEqual([`d${i}`, i % 13]);
     }
@@ -33,20 +29,6 @@ describe('a stretch that crosses into a new block, then another query in that bl
     const entries = run.entries(run.queryNumber('q2')!);
     expect([entries.docno(0), entries.docno(1), [...entries.values.subarray(0, entries.count)]]).toEqual(['first', 'second', [3, 2]]);
     expect(run.entries(0).docno(69_999)).toBe('d69999');
-    // q2's bytes start inside block 1, after q1's: counted from there, not from the block's start.
-    expect([run.docnoByteCount(0), run.docnoByteCount(run.queryNumber('q2')!)]).toEqual([docnoBytes(0, 70_000), 'firstsecond'.length]);
-  });
-});
-
-describe('a stretch that starts inside a block and ends in the next', () => {
-  it('counts and keeps its docno bytes from where it starts', async () => {
-    const q0 = ['q0 Q0 alpha 1 3 t', 'q0 Q0 beta 2 2 t', 'q0 Q0 gamma 3 1 t'];
-    const q1 = Array.from({ length: 70_000 }, (_, i) => `q1 Q0 d${i} 1 ${i % 7} t`);
-    const run = await readRunTable(scratch.file('inside-then-across.run', `${[...q0, ...q1].join('\n')}\n`));
-    const q = run.queryNumber('q1')!;
-    expect([run.docnoByteCount(q), run.docnoByteCount(run.queryNumber('q0')!)]).toEqual([docnoBytes(0, 70_000), 'alphabetagamma'.length]);
-    const entries = run.entries(q);
-    expect([entries.docno(0), entries.docno(65_532), entries.docno(65_533), entries.docno(69_999)]).toEqual(['d0', 'd65532', 'd65533', 'd69999']);
   });
 });
 
@@ -59,7 +41,6 @@ describe('more queries and stretches than the builder first has room for (64)', 
       const entries = run.entries(run.queryNumber(`q${q}`)!);
       expect([entries.count, entries.docno(0), entries.docno(1), entries.values[1]]).toEqual([2, `r1-${q}`, `r2-${q}`, q + 0.2]);
       expect(run.stretchCount(run.queryNumber(`q${q}`)!)).toBe(2);
-      expect(run.docnoByteCount(run.queryNumber(`q${q}`)!)).toBe(`r1-${q}r2-${q}`.length);
     }
   });
 
