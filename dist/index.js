@@ -43656,30 +43656,35 @@ function notJsonProblem(file2, line, text4, error3) {
   return { file: file2, line, message: `not valid JSON (${detail}); each line must hold one complete JSON object` };
 }
 var isScoreValue = (value2) => typeof value2 === "boolean" || typeof value2 === "number" && Number.isFinite(value2);
+function canonicalName(key, fields) {
+  return fields.get(key) ?? FIELD_ALIASES[key] ?? key;
+}
+function spellingIn(raw, fields, canonical) {
+  for (const key in raw) if (raw[key] !== null && canonicalName(key, fields) === canonical) return key;
+  return void 0;
+}
 function canonicalize(raw, fields, file2, line, problems, unknown3) {
-  const spelling = /* @__PURE__ */ new Map();
   const record3 = {};
-  const scores = /* @__PURE__ */ Object.create(null);
-  for (const [key, value2] of Object.entries(raw)) {
+  let scores;
+  for (const key in raw) {
+    const value2 = raw[key];
     if (value2 === null) continue;
-    const canonical = fields.get(key) ?? FIELD_ALIASES[key] ?? key;
+    const canonical = canonicalName(key, fields);
     if (!KNOWN_FIELDS.has(canonical)) {
-      if (isScoreValue(value2)) scores[key] = value2;
+      if (isScoreValue(value2)) (scores ??= /* @__PURE__ */ Object.create(null))[key] = value2;
       else unknown3.set(key, (unknown3.get(key) ?? 0) + 1);
       continue;
     }
-    if (spelling.has(canonical)) {
-      problems.add({ file: file2, line, field: key, message: `gives "${canonical}" twice (as "${spelling.get(canonical)}" and "${key}"); keep one` });
+    if (Object.hasOwn(record3, canonical)) {
+      problems.add({ file: file2, line, field: key, message: `gives "${canonical}" twice (as "${spellingIn(raw, fields, canonical)}" and "${key}"); keep one` });
       continue;
     }
-    spelling.set(canonical, key);
     record3[canonical] = value2;
   }
-  if (Object.keys(scores).length > 0) {
+  if (scores !== void 0) {
     const given = record3.scores;
     if (given === void 0) {
       record3.scores = scores;
-      spelling.set("scores", "scores");
     } else if (typeof given === "object" && given !== null && !Array.isArray(given)) {
       for (const name of Object.keys(scores)) {
         if (Object.hasOwn(given, name)) problems.add({ file: file2, line, field: name, message: "is also given in scores; keep one" });
@@ -43687,7 +43692,7 @@ function canonicalize(raw, fields, file2, line, problems, unknown3) {
       record3.scores = { ...given, ...scores };
     }
   }
-  return { record: record3, spelling };
+  return record3;
 }
 async function readResults(file2, onRecord, options = {}) {
   const { seenIds = /* @__PURE__ */ new Map(), onProgress, contextMatch = { kind: "exact" }, scoreKinds = /* @__PURE__ */ new Map(), fields = /* @__PURE__ */ new Map() } = options;
@@ -43737,10 +43742,11 @@ async function readResults(file2, onRecord, options = {}) {
     handleObject(raw, line, JSON.stringify(raw));
   };
   const handleObject = (raw, line, text4) => {
-    const { record: given, spelling } = canonicalize(raw, fields, file2, line, problems, unknownFields);
+    const given = canonicalize(raw, fields, file2, line, problems, unknownFields);
+    const spelling = (field2) => spellingIn(raw, fields, field2) ?? field2;
     const userField = (path) => {
       const [head, ...rest] = path;
-      return formatFieldPath([spelling.get(String(head)) ?? String(head ?? ""), ...rest]) || void 0;
+      return formatFieldPath([spelling(String(head ?? "")), ...rest]) || void 0;
     };
     const parsed = resultRecordSchema.safeParse(given);
     if (!parsed.success) {
@@ -43774,7 +43780,7 @@ async function readResults(file2, onRecord, options = {}) {
       const where = first.file === file2 ? `line ${first.line}` : `${first.file}:${first.line}`;
       const repeat = record3.run === void 0 ? "" : ` in run ${record3.run}`;
       const message = derivation.idFromQuestion && first.fromQuestion ? `the same question as ${where}${repeat} (records without an id are told apart by their question text); give each an id, or remove the repeat` : record3.run === void 0 ? `duplicate id ${JSON.stringify(record3.id)} (first on ${where})` : `duplicate id ${JSON.stringify(record3.id)} in run ${record3.run} (first on ${where}); each repeat of a question needs its own run number`;
-      problems.add({ file: file2, line, field: derivation.idFromQuestion ? spelling.get("question") ?? "question" : spelling.get("id") ?? "id", message });
+      problems.add({ file: file2, line, field: spelling(derivation.idFromQuestion ? "question" : "id"), message });
       return;
     }
     seenIds.set(key, { file: file2, line, fromQuestion: derivation.idFromQuestion });

@@ -88,35 +88,45 @@ function notJsonProblem(file: string, line: number, text: string, error: unknown
 
 const isScoreValue = (value: unknown) => typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 
+/** The canonical name of a record field as the user spelled it (its `--field`, another tool's name, or itself). */
+function canonicalName(key: string, fields: FieldMap): string {
+  return fields.get(key) ?? FIELD_ALIASES[key] ?? key;
+}
+
+/** The user's spelling of field `canonical` in `raw` (the first, when two spell it), for error messages. */
+function spellingIn(raw: Record<string, unknown>, fields: FieldMap, canonical: string): string | undefined {
+  for (const key in raw) if (raw[key] !== null && canonicalName(key, fields) === canonical) return key;
+  return undefined;
+}
+
 /**
- * Renames other tools' fields to canonical ones, remembering the user's spelling for error messages. A null value
- * is an absent field (pandas writes null for a missing value). An unknown field holding a number or true/false is
- * a score, gathered into `scores`; other unknown fields are counted in `unknown`.
+ * Renames other tools' fields to canonical ones (`spellingIn` finds the user's spelling again for an error
+ * message). A null value is an absent field (pandas writes null for a missing value). An unknown field holding a
+ * number or true/false is a score, gathered into `scores`; other unknown fields are counted in `unknown`.
  */
 function canonicalize(raw: Record<string, unknown>, fields: FieldMap, file: string, line: number, problems: ProblemCollector, unknown: Map<string, number>) {
-  const spelling = new Map<string, string>();
   const record: Record<string, unknown> = {};
-  const scores: Record<string, unknown> = Object.create(null);
-  for (const [key, value] of Object.entries(raw)) {
+  let scores: Record<string, unknown> | undefined;
+  // for…in, not Object.entries: no array of pairs per record (JSON.parse's objects have only own keys).
+  for (const key in raw) {
+    const value = raw[key];
     if (value === null) continue;
-    const canonical = fields.get(key) ?? FIELD_ALIASES[key] ?? key;
+    const canonical = canonicalName(key, fields);
     if (!KNOWN_FIELDS.has(canonical)) {
-      if (isScoreValue(value)) scores[key] = value;
+      if (isScoreValue(value)) (scores ??= Object.create(null) as Record<string, unknown>)[key] = value;
       else unknown.set(key, (unknown.get(key) ?? 0) + 1);
       continue;
     }
-    if (spelling.has(canonical)) {
-      problems.add({ file, line, field: key, message: `gives "${canonical}" twice (as "${spelling.get(canonical)}" and "${key}"); keep one` });
+    if (Object.hasOwn(record, canonical)) {
+      problems.add({ file, line, field: key, message: `gives "${canonical}" twice (as "${spellingIn(raw, fields, canonical)}" and "${key}"); keep one` });
       continue;
     }
-    spelling.set(canonical, key);
     record[canonical] = value;
   }
-  if (Object.keys(scores).length > 0) {
+  if (scores !== undefined) {
     const given = record.scores;
     if (given === undefined) {
       record.scores = scores;
-      spelling.set('scores', 'scores');
     } else if (typeof given === 'object' && given !== null && !Array.isArray(given)) {
       // One object, so that two spellings of one score name are found by the schema.
       for (const name of Object.keys(scores)) {
@@ -125,7 +135,7 @@ function canonicalize(raw: Record<string, unknown>, fields: FieldMap, file: stri
       record.scores = { ...given, ...scores };
     }
   }
-  return { record, spelling };
+  return record;
 }
 
 /**
@@ -192,10 +202,11 @@ export async function readResults(
   };
 
   const handleObject = (raw: Record<string, unknown>, line: number, text: string) => {
-    const { record: given, spelling } = canonicalize(raw, fields, file, line, problems, unknownFields);
+    const given = canonicalize(raw, fields, file, line, problems, unknownFields);
+    const spelling = (field: string) => spellingIn(raw, fields, field) ?? field;
     const userField = (path: readonly PropertyKey[]) => {
       const [head, ...rest] = path;
-      return formatFieldPath([spelling.get(String(head)) ?? String(head ?? ''), ...rest]) || undefined;
+      return formatFieldPath([spelling(String(head ?? '')), ...rest]) || undefined;
     };
     const parsed = resultRecordSchema.safeParse(given);
     if (!parsed.success) {
@@ -234,7 +245,7 @@ export async function readResults(
           : record.run === undefined
             ? `duplicate id ${JSON.stringify(record.id)} (first on ${where})`
             : `duplicate id ${JSON.stringify(record.id)} in run ${record.run} (first on ${where}); each repeat of a question needs its own run number`;
-      problems.add({ file, line, field: derivation.idFromQuestion ? (spelling.get('question') ?? 'question') : (spelling.get('id') ?? 'id'), message });
+      problems.add({ file, line, field: spelling(derivation.idFromQuestion ? 'question' : 'id'), message });
       return;
     }
     seenIds.set(key, { file, line, fromQuestion: derivation.idFromQuestion });
