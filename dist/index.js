@@ -23896,8 +23896,10 @@ function unicodeWords(text4) {
 }
 
 // src/core/derived-ids.ts
+var UNEVEN_SPACE = /\s\s|[^\S ]|^\s|\s$/u;
 function normalizeText(text4) {
-  return text4.normalize("NFC").replace(/\s+/gu, " ").trim();
+  const composed = text4.normalize("NFC");
+  return UNEVEN_SPACE.test(composed) ? composed.replace(/\s+/gu, " ").trim() : composed;
 }
 function digest(text4) {
   return bytesToHex(sha256(utf8ToBytes(text4))).slice(0, 16);

@@ -8,9 +8,14 @@ import { answerTokens } from './scoring/generation/text.js';
  * text, so the same text gets the same id in every run and on every machine.
  */
 
+/** White space that is not already one space between other characters. */
+const UNEVEN_SPACE = /\s\s|[^\S ]|^\s|\s$/u;
+
 /** Text as its meaning for matching: Unicode NFC, runs of white space as one space, no space at either end; case kept. */
 export function normalizeText(text: string): string {
-  return text.normalize('NFC').replace(/\s+/gu, ' ').trim();
+  const composed = text.normalize('NFC');
+  // Most text is already so spaced; replacing every space with itself would copy it.
+  return UNEVEN_SPACE.test(composed) ? composed.replace(/\s+/gu, ' ').trim() : composed;
 }
 
 /** The first 16 hex digits (64 bits) of the SHA-256 of the text's UTF-8: no collision in any realistic golden set. */
