@@ -40609,18 +40609,15 @@ var grade = external_exports.number({ error: notFinite("must be a relevance grad
 var rankedIds = checkedFirst(isRankedIdList, rankedIdSchema);
 var relevantIdList = checkedFirst(isIdList, external_exports.array(documentId));
 function relevanceGrades(value2, ctx) {
-  const grades = [];
-  for (const [id2, raw] of Object.entries(value2)) {
+  const grades = value2;
+  for (const id2 in grades) {
     if (isBlank(id2)) ctx.addIssue({ code: "custom", path: [id2], message: NOT_BLANK });
-    if (Number.isSafeInteger(raw) && raw >= 0) {
-      grades.push([id2, raw]);
-      continue;
-    }
+    const raw = grades[id2];
+    if (Number.isSafeInteger(raw) && raw >= 0) continue;
     const parsed = grade.safeParse(raw);
-    if (parsed.success) grades.push([id2, parsed.data]);
-    else for (const issue2 of parsed.error.issues) ctx.addIssue({ code: "custom", path: [id2, ...issue2.path], message: issue2.message });
+    if (!parsed.success) for (const issue2 of parsed.error.issues) ctx.addIssue({ code: "custom", path: [id2, ...issue2.path], message: issue2.message });
   }
-  return Object.fromEntries(grades);
+  return grades;
 }
 var relevantIds = external_exports.unknown().transform((value2, ctx) => {
   if (typeof value2 === "object" && value2 !== null && !Array.isArray(value2)) return relevanceGrades(value2, ctx);

@@ -38094,18 +38094,15 @@ var grade = external_exports.number({ error: notFinite("must be a relevance grad
 var rankedIds = checkedFirst(isRankedIdList, rankedIdSchema);
 var relevantIdList = checkedFirst(isIdList, external_exports.array(documentId));
 function relevanceGrades(value2, ctx) {
-  const grades = [];
-  for (const [id, raw] of Object.entries(value2)) {
+  const grades = value2;
+  for (const id in grades) {
     if (isBlank(id)) ctx.addIssue({ code: "custom", path: [id], message: NOT_BLANK });
-    if (Number.isSafeInteger(raw) && raw >= 0) {
-      grades.push([id, raw]);
-      continue;
-    }
+    const raw = grades[id];
+    if (Number.isSafeInteger(raw) && raw >= 0) continue;
     const parsed = grade.safeParse(raw);
-    if (parsed.success) grades.push([id, parsed.data]);
-    else for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: [id, ...issue3.path], message: issue3.message });
+    if (!parsed.success) for (const issue3 of parsed.error.issues) ctx.addIssue({ code: "custom", path: [id, ...issue3.path], message: issue3.message });
   }
-  return Object.fromEntries(grades);
+  return grades;
 }
 var relevantIds = external_exports.unknown().transform((value2, ctx) => {
   if (typeof value2 === "object" && value2 !== null && !Array.isArray(value2)) return relevanceGrades(value2, ctx);

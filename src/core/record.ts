@@ -101,19 +101,18 @@ const relevantIdList = checkedFirst(isIdList, z.array(documentId));
  * any other here (kept as an own property).
  */
 function relevanceGrades(value: object, ctx: z.RefinementCtx): Record<string, number> {
-  const grades: [string, number][] = [];
-  for (const [id, raw] of Object.entries(value)) {
+  const grades = value as Record<string, unknown>;
+  // for…in: JSON.parse's objects have only own keys, `__proto__` included.
+  for (const id in grades) {
     if (isBlank(id)) ctx.addIssue({ code: 'custom', path: [id], message: NOT_BLANK });
+    const raw = grades[id];
     // A whole number of 0 or more is what `grade` accepts; zod runs only to word a problem.
-    if (Number.isSafeInteger(raw) && (raw as number) >= 0) {
-      grades.push([id, raw as number]);
-      continue;
-    }
+    if (Number.isSafeInteger(raw) && (raw as number) >= 0) continue;
     const parsed = grade.safeParse(raw);
-    if (parsed.success) grades.push([id, parsed.data]);
-    else for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [id, ...issue.path], message: issue.message });
+    if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [id, ...issue.path], message: issue.message });
   }
-  return Object.fromEntries(grades);
+  // Every value is a valid grade when no issue was added (zod then fails the record and drops this).
+  return grades as Record<string, number>;
 }
 
 /** A list of relevant ids, or graded relevance; each shape reports its own precise problems. */
