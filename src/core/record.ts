@@ -102,7 +102,7 @@ const relevantIdList = checkedFirst(isIdList, z.array(documentId));
  */
 function relevanceGrades(value: object, ctx: z.RefinementCtx): Record<string, number> {
   const grades = value as Record<string, unknown>;
-  // for…in: JSON.parse's objects have only own keys, `__proto__` included.
+  // for…in sees own keys here (`__proto__` included): a record's objects are plain, from JSON.parse or entries.
   for (const id in grades) {
     if (isBlank(id)) ctx.addIssue({ code: 'custom', path: [id], message: NOT_BLANK });
     const raw = grades[id];
