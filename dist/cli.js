@@ -40781,7 +40781,8 @@ var FIELD_SYNONYMS = {
   is_correct: "correct"
 };
 function suggestField(unknown3) {
-  return FIELD_SYNONYMS[unknown3.toLowerCase()] ?? closestName(unknown3, KNOWN_FIELDS);
+  const lower = unknown3.toLowerCase();
+  return (Object.hasOwn(FIELD_SYNONYMS, lower) ? FIELD_SYNONYMS[lower] : void 0) ?? closestName(unknown3, KNOWN_FIELDS);
 }
 var RECORD_FIELDS = Object.keys(resultRecordSchema.shape);
 
@@ -45888,7 +45889,7 @@ function notJsonProblem(file2, line, text4, error2) {
 }
 var isScoreValue = (value2) => typeof value2 === "boolean" || typeof value2 === "number" && Number.isFinite(value2);
 function canonicalName(key, fields) {
-  return fields.get(key) ?? FIELD_ALIASES[key] ?? key;
+  return fields.get(key) ?? (Object.hasOwn(FIELD_ALIASES, key) ? FIELD_ALIASES[key] : key);
 }
 function spellingIn(raw, fields, canonical) {
   for (const key in raw) if (raw[key] !== null && canonicalName(key, fields) === canonical) return key;
@@ -45962,7 +45963,7 @@ async function readResults(file2, onRecord, options = {}) {
     const raw = {};
     for (const [key, cell] of Object.entries(cells)) {
       try {
-        const value2 = cellValue(fields.get(key) ?? FIELD_ALIASES[key] ?? key, cell);
+        const value2 = cellValue(canonicalName(key, fields), cell);
         if (value2 !== void 0) raw[key] = value2;
       } catch (error2) {
         if (!(error2 instanceof CellError)) throw error2;
@@ -46043,7 +46044,7 @@ async function readResults(file2, onRecord, options = {}) {
   problems.throwIfAny();
   const records_ = (count2) => `${count2} record${count2 === 1 ? "" : "s"}`;
   const warnings = [...unknownFields].map(([key, count2]) => {
-    const ignored = IGNORED_FIELDS[key];
+    const ignored = Object.hasOwn(IGNORED_FIELDS, key) ? IGNORED_FIELDS[key] : void 0;
     if (ignored !== void 0) return `${file2}: field "${key}" in ${records_(count2)} is not used (${ignored})`;
     const hint = suggestField(key);
     return `${file2}: unknown field "${key}" in ${records_(count2)} is ignored (${hint === void 0 ? "check its spelling against the results format" : `did you mean "${hint}"?`})`;

@@ -358,7 +358,8 @@ const FIELD_SYNONYMS: Readonly<Record<string, string>> = {
 
 /** The known field an unknown one probably means: a synonym from another tool, or a near spelling. */
 export function suggestField(unknown: string): string | undefined {
-  return FIELD_SYNONYMS[unknown.toLowerCase()] ?? closestName(unknown, KNOWN_FIELDS);
+  const lower = unknown.toLowerCase();
+  return (Object.hasOwn(FIELD_SYNONYMS, lower) ? FIELD_SYNONYMS[lower] : undefined) ?? closestName(unknown, KNOWN_FIELDS);
 }
 
 /** The canonical fields of a record, the names a field map may map to. */

@@ -90,7 +90,7 @@ const isScoreValue = (value: unknown) => typeof value === 'boolean' || (typeof v
 
 /** The canonical name of a record field as the user spelled it (its `--field`, another tool's name, or itself). */
 function canonicalName(key: string, fields: FieldMap): string {
-  return fields.get(key) ?? FIELD_ALIASES[key] ?? key;
+  return fields.get(key) ?? (Object.hasOwn(FIELD_ALIASES, key) ? FIELD_ALIASES[key]! : key);
 }
 
 /** The user's spelling of field `canonical` in `raw` (the first, when two spell it), for error messages. */
@@ -190,7 +190,7 @@ export async function readResults(
     const raw: Record<string, unknown> = {};
     for (const [key, cell] of Object.entries(cells)) {
       try {
-        const value = cellValue(fields.get(key) ?? FIELD_ALIASES[key] ?? key, cell);
+        const value = cellValue(canonicalName(key, fields), cell);
         if (value !== undefined) raw[key] = value;
       } catch (error) {
         if (!(error instanceof CellError)) throw error;
@@ -281,7 +281,7 @@ export async function readResults(
   problems.throwIfAny();
   const records_ = (count: number) => `${count} record${count === 1 ? '' : 's'}`;
   const warnings = [...unknownFields].map(([key, count]) => {
-    const ignored = IGNORED_FIELDS[key];
+    const ignored = Object.hasOwn(IGNORED_FIELDS, key) ? IGNORED_FIELDS[key] : undefined;
     if (ignored !== undefined) return `${file}: field "${key}" in ${records_(count)} is not used (${ignored})`;
     const hint = suggestField(key);
     return `${file}: unknown field "${key}" in ${records_(count)} is ignored (${hint === undefined ? 'check its spelling against the results format' : `did you mean "${hint}"?`})`;

@@ -140,6 +140,26 @@ describe('readResults accepts', () => {
       `${path}: unknown field "zzz_extra" in 1 record is ignored (check its spelling against the results format)`,
     ]);
   });
+  it('reads a field named like a property of every object ("constructor", "__proto__", "toString") as any unknown field', async () => {
+    const path = file('{"id": "q1", "question": "a", "constructor": "x", "__proto__": "y", "toString": {"z": 1}}\n');
+    const { records, warnings } = await read(path);
+    expect(records[0]!.record).toMatchObject({ id: 'q1', question: 'a' });
+    // No name is taken from Object.prototype: no "did you mean "function Object() { … }"?".
+    expect(warnings).toEqual(
+      ['constructor', '__proto__', 'toString'].map(
+        (name) => `${path}: unknown field "${name}" in 1 record is ignored (check its spelling against the results format)`,
+      ),
+    );
+  });
+
+  it('reads such a column of a CSV file as any unknown field', async () => {
+    const path = file('id,question,answer,constructor,valueOf\nq1,What?,An answer,x,y\n', 'csv');
+    const { records, warnings } = await read(path);
+    expect(records[0]!.record).toMatchObject({ id: 'q1', question: 'What?', answer: 'An answer' });
+    expect(warnings).toEqual(
+      ['constructor', 'valueOf'].map((name) => `${path}: unknown field "${name}" in 1 record is ignored (check its spelling against the results format)`),
+    );
+  });
 });
 
 describe('readResults: document ids are ids, whatever their text', () => {
