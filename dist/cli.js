@@ -56360,7 +56360,7 @@ function evalCommand(context) {
   });
 }
 
-// src/frontends/stack.ts
+// src/pipeline/stack.ts
 import { readFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import { dirname as dirname5, resolve as resolve4 } from "node:path";

@@ -60152,7 +60152,7 @@ async function findBaseline(runtime, settings, baselineOrigin, context) {
   });
 }
 
-// src/frontends/stack.ts
+// src/pipeline/stack.ts
 import { readFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import { dirname as dirname5, resolve as resolve3 } from "node:path";

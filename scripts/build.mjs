@@ -56,7 +56,7 @@ for (const [entry, outfile] of entries) {
     define: { RAG_GATE_VERSION: JSON.stringify(version) },
     plugins: [stubs],
     // Node's source maps stay off (enabling them reads and indexes the map on every run): an internal error's
-    // stack is mapped through this map when it is printed (src/frontends/stack.ts). Without sources content the
+    // stack is mapped through this map when it is printed (src/pipeline/stack.ts). Without sources content the
     // committed maps stay small.
     sourcemap: 'linked',
     sourcesContent: false,

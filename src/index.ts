@@ -3,7 +3,7 @@ import * as core from '@actions/core';
 import { runAction } from './frontends/github/run.js';
 import { createGitHubApi } from './frontends/github/github.js';
 import { isReaderThread, serveReader } from './sources/parallel.js';
-import { mappedStack } from './frontends/stack.js';
+import { mappedStack } from './pipeline/stack.js';
 
 // The base run is read on a thread started from this same file; such a thread only reads.
 if (isReaderThread()) await serveReader();

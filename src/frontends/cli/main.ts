@@ -5,7 +5,7 @@ import type { CommandContext } from './context.js';
 import { compareCommand } from './compare-command.js';
 import { evalCommand } from './eval-command.js';
 import { EXIT } from './exit.js';
-import { mappedStack } from '../stack.js';
+import { mappedStack } from '../../pipeline/stack.js';
 import { holdoutCommand } from './holdout-command.js';
 import { historyCommand } from './history-command.js';
 import { judgeCommand } from './judge-command.js';
