@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/cli.js';
 
-// scripts/build.mjs replaces modules that only code rag-gate never runs reaches: every run compiles what is bundled.
+// scripts/build.mjs replaces modules reached only through code rag-gate never runs: every run evaluates what is bundled.
 describe('the bundles', () => {
   it.each(['dist/cli.js', 'dist/index.js'])("%s leaves out @actions/http-client (undici, tunnel) and zod's locales but English", (file) => {
     const { sources } = JSON.parse(readFileSync(join(ROOT, `${file}.map`), 'utf8')) as { sources: string[] };

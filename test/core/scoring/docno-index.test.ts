@@ -85,7 +85,10 @@ describe('DocnoIndex', () => {
     expect(sizes).toEqual([16, 16, 32, 32, 64, 256]);
     const entries = entriesOf(Array.from({ length: 40 }, (_, i) => `d${i}`));
     index.reset(entries, 0);
-    const slotsAfter = entries.docnoHashes.subarray(0, 40).map((_, i) => (index.firstWithDocnoOf(i), index.slotCount));
+    const slotsAfter = Array.from({ length: 40 }, (_, i) => {
+      index.firstWithDocnoOf(i);
+      return index.slotCount;
+    });
     // 16 slots hold 8 entries; the 9th doubles them, the 17th again, the 33rd again.
     expect([slotsAfter[7], slotsAfter[8], slotsAfter[15], slotsAfter[16], slotsAfter[31], slotsAfter[32]]).toEqual([16, 32, 32, 64, 64, 128]);
   });
