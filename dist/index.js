@@ -38038,27 +38038,31 @@ function closestName(word, candidates2) {
 
 // src/core/record.ts
 var VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
-var FIELD_ALIASES = {
-  user_input: "question",
-  response: "answer",
-  reference: "expected_answer",
-  retrieved_context_ids: "retrieved_ids",
-  reference_context_ids: "relevant_ids",
-  ground_truth: "expected_answer",
-  contexts: "retrieved_contexts",
-  actual_output: "answer",
-  expected_output: "expected_answer",
-  retrieval_context: "retrieved_contexts",
-  repeat: "run"
-};
-var IGNORED_FIELDS = {
-  rubrics: "Ragas' rubrics steer its LLM metrics; rag-gate reads the scores they produced",
-  multi_responses: "Ragas' multiple responses; rag-gate scores the one `response`",
-  synthesizer_name: "Ragas' test-set generator name",
-  persona_name: "Ragas' test-set persona",
-  query_style: "Ragas' test-set query style",
-  query_length: "Ragas' test-set query length"
-};
+var FIELD_ALIASES = new Map(
+  Object.entries({
+    user_input: "question",
+    response: "answer",
+    reference: "expected_answer",
+    retrieved_context_ids: "retrieved_ids",
+    reference_context_ids: "relevant_ids",
+    ground_truth: "expected_answer",
+    contexts: "retrieved_contexts",
+    actual_output: "answer",
+    expected_output: "expected_answer",
+    retrieval_context: "retrieved_contexts",
+    repeat: "run"
+  })
+);
+var IGNORED_FIELDS = new Map(
+  Object.entries({
+    rubrics: "Ragas' rubrics steer its LLM metrics; rag-gate reads the scores they produced",
+    multi_responses: "Ragas' multiple responses; rag-gate scores the one `response`",
+    synthesizer_name: "Ragas' test-set generator name",
+    persona_name: "Ragas' test-set persona",
+    query_style: "Ragas' test-set query style",
+    query_length: "Ragas' test-set query length"
+  })
+);
 function isBlank(id) {
   const first = id.charCodeAt(0);
   return !(first > 32 && first < 160) && id.trim() === "";
@@ -38215,7 +38219,7 @@ var resultRecordSchema = external_exports.object({
     });
   }
 });
-var KNOWN_FIELDS = /* @__PURE__ */ new Set([...Object.keys(resultRecordSchema.shape), ...Object.keys(FIELD_ALIASES)]);
+var KNOWN_FIELDS = /* @__PURE__ */ new Set([...Object.keys(resultRecordSchema.shape), ...FIELD_ALIASES.keys()]);
 function resolveRecord(fields, rule) {
   const id = fields.id ?? questionId(fields.question);
   const { reference_contexts: references, retrieved_contexts: contexts } = fields;
@@ -38257,17 +38261,18 @@ var TOOL_SCORE_NAMES = /* @__PURE__ */ new Set([
   "contextual_relevancy",
   "answer_relevancy_success"
 ]);
-var FIELD_SYNONYMS = {
-  ground_truths: "expected_answer",
-  reference_answer: "expected_answer",
-  context: "reference_contexts",
-  input: "question",
-  query: "question",
-  is_correct: "correct"
-};
+var FIELD_SYNONYMS = new Map(
+  Object.entries({
+    ground_truths: "expected_answer",
+    reference_answer: "expected_answer",
+    context: "reference_contexts",
+    input: "question",
+    query: "question",
+    is_correct: "correct"
+  })
+);
 function suggestField(unknown3) {
-  const lower = unknown3.toLowerCase();
-  return (Object.hasOwn(FIELD_SYNONYMS, lower) ? FIELD_SYNONYMS[lower] : void 0) ?? closestName(unknown3, KNOWN_FIELDS);
+  return FIELD_SYNONYMS.get(unknown3.toLowerCase()) ?? closestName(unknown3, KNOWN_FIELDS);
 }
 var RECORD_FIELDS = Object.keys(resultRecordSchema.shape);
 
@@ -43563,7 +43568,6 @@ async function* jsonArrayElements(lines) {
 // src/sources/record-json.ts
 var LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
 var INTERNALIZED_MAX_LENGTH = 10;
-var isSpace = (code3) => code3 === 32 || code3 === 9 || code3 === 10 || code3 === 13;
 function atTopLevel(text4, end) {
   let depth = 0;
   let inString = false;
@@ -43581,7 +43585,7 @@ function atTopLevel(text4, end) {
 function plainStringArray(text4, start) {
   const ids2 = [];
   let i = start + 1;
-  while (isSpace(text4.charCodeAt(i))) i++;
+  while (isJsonWhitespace(text4.charCodeAt(i))) i++;
   if (text4.charCodeAt(i) === 93) return { ids: ids2, end: i + 1 };
   for (; ; ) {
     if (text4.charCodeAt(i) !== 34) return null;
@@ -43596,22 +43600,22 @@ function plainStringArray(text4, start) {
     if (ids2.length === 0 && to - from > INTERNALIZED_MAX_LENGTH) return null;
     ids2.push(text4.slice(from, to));
     i = to + 1;
-    while (isSpace(text4.charCodeAt(i))) i++;
+    while (isJsonWhitespace(text4.charCodeAt(i))) i++;
     const code3 = text4.charCodeAt(i);
     if (code3 === 93) return { ids: ids2, end: i + 1 };
     if (code3 !== 44) return null;
     i++;
-    while (isSpace(text4.charCodeAt(i))) i++;
+    while (isJsonWhitespace(text4.charCodeAt(i))) i++;
   }
 }
 function listValueStart(text4, key) {
   const at = text4.indexOf(key);
   if (at < 0 || text4.indexOf(key, at + key.length) >= 0) return -1;
   let i = at + key.length;
-  while (isSpace(text4.charCodeAt(i))) i++;
+  while (isJsonWhitespace(text4.charCodeAt(i))) i++;
   if (text4.charCodeAt(i) !== 58) return -1;
   i++;
-  while (isSpace(text4.charCodeAt(i))) i++;
+  while (isJsonWhitespace(text4.charCodeAt(i))) i++;
   return text4.charCodeAt(i) === 91 && atTopLevel(text4, at) ? i : -1;
 }
 function parseRecordJson(text4) {
@@ -43657,7 +43661,7 @@ function notJsonProblem(file2, line, text4, error3) {
 }
 var isScoreValue = (value2) => typeof value2 === "boolean" || typeof value2 === "number" && Number.isFinite(value2);
 function canonicalName(key, fields) {
-  return fields.get(key) ?? (Object.hasOwn(FIELD_ALIASES, key) ? FIELD_ALIASES[key] : key);
+  return fields.get(key) ?? FIELD_ALIASES.get(key) ?? key;
 }
 function spellingIn(raw, fields, canonical) {
   for (const key in raw) if (raw[key] !== null && canonicalName(key, fields) === canonical) return key;
@@ -43812,7 +43816,7 @@ async function readResults(file2, onRecord, options = {}) {
   problems.throwIfAny();
   const records_ = (count2) => `${count2} record${count2 === 1 ? "" : "s"}`;
   const warnings = [...unknownFields].map(([key, count2]) => {
-    const ignored = Object.hasOwn(IGNORED_FIELDS, key) ? IGNORED_FIELDS[key] : void 0;
+    const ignored = IGNORED_FIELDS.get(key);
     if (ignored !== void 0) return `${file2}: field "${key}" in ${records_(count2)} is not used (${ignored})`;
     const hint = suggestField(key);
     return `${file2}: unknown field "${key}" in ${records_(count2)} is ignored (${hint === void 0 ? "check its spelling against the results format" : `did you mean "${hint}"?`})`;
@@ -45276,22 +45280,24 @@ function cutWindows(times, plan) {
 
 // src/core/monitor/log-record.ts
 var LOG_FIELDS = ["session_id", "timestamp", "user_query", "answer", "refused", "embedding"];
-var LOG_FIELD_ALIASES = {
-  "session.id": "session_id",
-  sessionId: "session_id",
-  conversation_id: "session_id",
-  thread_id: "session_id",
-  time: "timestamp",
-  startTime: "timestamp",
-  start_time: "timestamp",
-  "gen_ai.prompt": "user_query",
-  input: "user_query",
-  query: "user_query",
-  question: "user_query",
-  "gen_ai.completion": "answer",
-  output: "answer",
-  response: "answer"
-};
+var LOG_FIELD_ALIASES = new Map(
+  Object.entries({
+    "session.id": "session_id",
+    sessionId: "session_id",
+    conversation_id: "session_id",
+    thread_id: "session_id",
+    time: "timestamp",
+    startTime: "timestamp",
+    start_time: "timestamp",
+    "gen_ai.prompt": "user_query",
+    input: "user_query",
+    query: "user_query",
+    question: "user_query",
+    "gen_ai.completion": "answer",
+    output: "answer",
+    response: "answer"
+  })
+);
 var timestamp = external_exports.unknown().transform((value2, ctx) => {
   const ms = parseTimestamp(value2);
   if (ms === void 0) {
@@ -59292,7 +59298,8 @@ function renamed(object2, fieldMap) {
   const names = /* @__PURE__ */ new Map();
   const mappedAway = new Set(fieldMap.values());
   for (const [key, value2] of Object.entries(object2)) {
-    const ours = fieldMap.get(key) ?? (LOG_FIELDS.includes(key) && !mappedAway.has(key) ? key : void 0) ?? (Object.hasOwn(LOG_FIELD_ALIASES, key) && !mappedAway.has(LOG_FIELD_ALIASES[key]) ? LOG_FIELD_ALIASES[key] : void 0);
+    const alias = LOG_FIELD_ALIASES.get(key);
+    const ours = fieldMap.get(key) ?? (LOG_FIELDS.includes(key) && !mappedAway.has(key) ? key : void 0) ?? (alias !== void 0 && !mappedAway.has(alias) ? alias : void 0);
     if (ours === void 0) continue;
     if (names.has(ours))
       return { fields, names, clash: `both "${names.get(ours)}" and "${key}" give ${ours}; keep one, or name yours with --log-field ${ours}=NAME` };

@@ -8,29 +8,36 @@ const VERDICTS = ['SUPPORTED', 'CONTRADICTED', 'NOT_STATED'] as const;
  * Other tools' field names accepted for the canonical ones: Ragas' single-turn sample, the older Ragas and
  * LangChain dataset columns, DeepEval's test case.
  */
-export const FIELD_ALIASES: Readonly<Record<string, string>> = {
-  user_input: 'question',
-  response: 'answer',
-  reference: 'expected_answer',
-  retrieved_context_ids: 'retrieved_ids',
-  reference_context_ids: 'relevant_ids',
-  ground_truth: 'expected_answer',
-  contexts: 'retrieved_contexts',
-  actual_output: 'answer',
-  expected_output: 'expected_answer',
-  retrieval_context: 'retrieved_contexts',
-  repeat: 'run',
-};
+export const FIELD_ALIASES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    user_input: 'question',
+    response: 'answer',
+    reference: 'expected_answer',
+    retrieved_context_ids: 'retrieved_ids',
+    reference_context_ids: 'relevant_ids',
+    ground_truth: 'expected_answer',
+    contexts: 'retrieved_contexts',
+    actual_output: 'answer',
+    expected_output: 'expected_answer',
+    retrieval_context: 'retrieved_contexts',
+    repeat: 'run',
+  }),
+);
 
-/** Fields of other tools that rag-gate reads past on purpose, with why: reported once as a note, never as a typo. */
-export const IGNORED_FIELDS: Readonly<Record<string, string>> = {
-  rubrics: "Ragas' rubrics steer its LLM metrics; rag-gate reads the scores they produced",
-  multi_responses: "Ragas' multiple responses; rag-gate scores the one `response`",
-  synthesizer_name: "Ragas' test-set generator name",
-  persona_name: "Ragas' test-set persona",
-  query_style: "Ragas' test-set query style",
-  query_length: "Ragas' test-set query length",
-};
+/**
+ * Fields of other tools that rag-gate reads past on purpose, with why: reported once as a note, never as a typo.
+ * These tables are Maps because they are looked up with the user's field names (`constructor` is one too).
+ */
+export const IGNORED_FIELDS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    rubrics: "Ragas' rubrics steer its LLM metrics; rag-gate reads the scores they produced",
+    multi_responses: "Ragas' multiple responses; rag-gate scores the one `response`",
+    synthesizer_name: "Ragas' test-set generator name",
+    persona_name: "Ragas' test-set persona",
+    query_style: "Ragas' test-set query style",
+    query_length: "Ragas' test-set query length",
+  }),
+);
 
 /**
  * An id that is empty or only white space names nothing. The first character settles it for nearly every id
@@ -277,7 +284,7 @@ export type RecordFields = z.infer<typeof resultRecordSchema>;
 /** A record as scored: its id given or derived, its relevant documents as ids (derived from text where given so). */
 export type ResultRecord = Omit<RecordFields, 'id'> & { readonly id: string };
 
-export const KNOWN_FIELDS: ReadonlySet<string> = new Set([...Object.keys(resultRecordSchema.shape), ...Object.keys(FIELD_ALIASES)]);
+export const KNOWN_FIELDS: ReadonlySet<string> = new Set([...Object.keys(resultRecordSchema.shape), ...FIELD_ALIASES.keys()]);
 
 /** What the reader derived for a record, so reports can state it. */
 export interface Derivation {
@@ -347,19 +354,20 @@ export const TOOL_SCORE_NAMES: ReadonlySet<string> = new Set([
  * Field names other tools use for what rag-gate reads under another name (a hint for an unknown field, not an
  * alias: their meaning may differ, so the user decides).
  */
-const FIELD_SYNONYMS: Readonly<Record<string, string>> = {
-  ground_truths: 'expected_answer',
-  reference_answer: 'expected_answer',
-  context: 'reference_contexts',
-  input: 'question',
-  query: 'question',
-  is_correct: 'correct',
-};
+const FIELD_SYNONYMS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    ground_truths: 'expected_answer',
+    reference_answer: 'expected_answer',
+    context: 'reference_contexts',
+    input: 'question',
+    query: 'question',
+    is_correct: 'correct',
+  }),
+);
 
 /** The known field an unknown one probably means: a synonym from another tool, or a near spelling. */
 export function suggestField(unknown: string): string | undefined {
-  const lower = unknown.toLowerCase();
-  return (Object.hasOwn(FIELD_SYNONYMS, lower) ? FIELD_SYNONYMS[lower] : undefined) ?? closestName(unknown, KNOWN_FIELDS);
+  return FIELD_SYNONYMS.get(unknown.toLowerCase()) ?? closestName(unknown, KNOWN_FIELDS);
 }
 
 /** The canonical fields of a record, the names a field map may map to. */

@@ -68,10 +68,10 @@ export function gatesTable(): string {
 export function fieldAliasesTable(): string {
   const lines = ['| field | also accepted as |', '|---|---|'];
   const byField = new Map<string, string[]>();
-  for (const [alias, field] of Object.entries(FIELD_ALIASES)) byField.set(field, [...(byField.get(field) ?? []), alias]);
+  for (const [alias, field] of FIELD_ALIASES) byField.set(field, [...(byField.get(field) ?? []), alias]);
   for (const [field, aliases] of byField) lines.push(`| \`${field}\` | ${aliases.map((alias) => `\`${alias}\``).join(', ')} |`);
   lines.push('', '| read past, with a note | why |', '|---|---|');
-  for (const [field, why] of Object.entries(IGNORED_FIELDS)) lines.push(`| \`${field}\` | ${why.replaceAll('`', '')} |`);
+  for (const [field, why] of IGNORED_FIELDS) lines.push(`| \`${field}\` | ${why.replaceAll('`', '')} |`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -65,10 +65,11 @@ function renamed(object: Record<string, unknown>, fieldMap: LogFieldMap): { fiel
   const names = new Map<string, string>();
   const mappedAway = new Set(fieldMap.values());
   for (const [key, value] of Object.entries(object)) {
+    const alias = LOG_FIELD_ALIASES.get(key);
     const ours =
       fieldMap.get(key) ??
       ((LOG_FIELDS as readonly string[]).includes(key) && !mappedAway.has(key as LogField) ? (key as LogField) : undefined) ??
-      (Object.hasOwn(LOG_FIELD_ALIASES, key) && !mappedAway.has(LOG_FIELD_ALIASES[key]!) ? LOG_FIELD_ALIASES[key] : undefined);
+      (alias !== undefined && !mappedAway.has(alias) ? alias : undefined);
     if (ours === undefined) continue;
     if (names.has(ours))
       return { fields, names, clash: `both "${names.get(ours)}" and "${key}" give ${ours}; keep one, or name yours with --log-field ${ours}=NAME` };

@@ -1,4 +1,4 @@
-import { keysMayRepeat, parseJsonUniqueKeys, rejectRepeatedKeys } from './unique-keys.js';
+import { isJsonWhitespace, keysMayRepeat, parseJsonUniqueKeys, rejectRepeatedKeys } from './unique-keys.js';
 
 /**
  * JSON.parse for one result record, with a fast path for its long id lists.
@@ -17,8 +17,6 @@ const LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
 
 /** The longest string JSON.parse internalizes; a list whose first id is longer is left to it (a list's ids share a shape). */
 const INTERNALIZED_MAX_LENGTH = 10;
-
-const isSpace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 
 /** Whether position `end` of `text` is directly inside the top-level object: depth 1, outside any string. */
 function atTopLevel(text: string, end: number): boolean {
@@ -43,7 +41,7 @@ function atTopLevel(text: string, end: number): boolean {
 function plainStringArray(text: string, start: number): { ids: string[]; end: number } | null {
   const ids: string[] = [];
   let i = start + 1;
-  while (isSpace(text.charCodeAt(i))) i++;
+  while (isJsonWhitespace(text.charCodeAt(i))) i++;
   if (text.charCodeAt(i) === 0x5d) return { ids, end: i + 1 };
   for (;;) {
     if (text.charCodeAt(i) !== 0x22) return null;
@@ -58,12 +56,12 @@ function plainStringArray(text: string, start: number): { ids: string[]; end: nu
     if (ids.length === 0 && to - from > INTERNALIZED_MAX_LENGTH) return null;
     ids.push(text.slice(from, to));
     i = to + 1;
-    while (isSpace(text.charCodeAt(i))) i++;
+    while (isJsonWhitespace(text.charCodeAt(i))) i++;
     const code = text.charCodeAt(i);
     if (code === 0x5d) return { ids, end: i + 1 };
     if (code !== 0x2c) return null;
     i++;
-    while (isSpace(text.charCodeAt(i))) i++;
+    while (isJsonWhitespace(text.charCodeAt(i))) i++;
   }
 }
 
@@ -72,10 +70,10 @@ function listValueStart(text: string, key: string): number {
   const at = text.indexOf(key);
   if (at < 0 || text.indexOf(key, at + key.length) >= 0) return -1;
   let i = at + key.length;
-  while (isSpace(text.charCodeAt(i))) i++;
+  while (isJsonWhitespace(text.charCodeAt(i))) i++;
   if (text.charCodeAt(i) !== 0x3a) return -1;
   i++;
-  while (isSpace(text.charCodeAt(i))) i++;
+  while (isJsonWhitespace(text.charCodeAt(i))) i++;
   return text.charCodeAt(i) === 0x5b && atTopLevel(text, at) ? i : -1;
 }
 

@@ -90,7 +90,7 @@ const isScoreValue = (value: unknown) => typeof value === 'boolean' || (typeof v
 
 /** The canonical name of a record field as the user spelled it (its `--field`, another tool's name, or itself). */
 function canonicalName(key: string, fields: FieldMap): string {
-  return fields.get(key) ?? (Object.hasOwn(FIELD_ALIASES, key) ? FIELD_ALIASES[key]! : key);
+  return fields.get(key) ?? FIELD_ALIASES.get(key) ?? key;
 }
 
 /** The user's spelling of field `canonical` in `raw` (the first, when two spell it), for error messages. */
@@ -281,7 +281,7 @@ export async function readResults(
   problems.throwIfAny();
   const records_ = (count: number) => `${count} record${count === 1 ? '' : 's'}`;
   const warnings = [...unknownFields].map(([key, count]) => {
-    const ignored = Object.hasOwn(IGNORED_FIELDS, key) ? IGNORED_FIELDS[key] : undefined;
+    const ignored = IGNORED_FIELDS.get(key);
     if (ignored !== undefined) return `${file}: field "${key}" in ${records_(count)} is not used (${ignored})`;
     const hint = suggestField(key);
     return `${file}: unknown field "${key}" in ${records_(count)} is ignored (${hint === undefined ? 'check its spelling against the results format' : `did you mean "${hint}"?`})`;

@@ -32,7 +32,7 @@ function keyEndCount(text: string): number {
 }
 
 /** Space, tab, line feed or carriage return: the whitespace JSON allows between tokens. */
-function isJsonWhitespace(code: number): boolean {
+export function isJsonWhitespace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 }
 

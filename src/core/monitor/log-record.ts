@@ -11,22 +11,24 @@ export type LogField = (typeof LOG_FIELDS)[number];
  * attributes `gen_ai.prompt` / `gen_ai.completion` (as strings), Langfuse's trace export (`sessionId`, `input`,
  * `output` as strings), and common spellings.
  */
-export const LOG_FIELD_ALIASES: Readonly<Record<string, LogField>> = {
-  'session.id': 'session_id',
-  sessionId: 'session_id',
-  conversation_id: 'session_id',
-  thread_id: 'session_id',
-  time: 'timestamp',
-  startTime: 'timestamp',
-  start_time: 'timestamp',
-  'gen_ai.prompt': 'user_query',
-  input: 'user_query',
-  query: 'user_query',
-  question: 'user_query',
-  'gen_ai.completion': 'answer',
-  output: 'answer',
-  response: 'answer',
-};
+export const LOG_FIELD_ALIASES: ReadonlyMap<string, LogField> = new Map<string, LogField>(
+  Object.entries({
+    'session.id': 'session_id',
+    sessionId: 'session_id',
+    conversation_id: 'session_id',
+    thread_id: 'session_id',
+    time: 'timestamp',
+    startTime: 'timestamp',
+    start_time: 'timestamp',
+    'gen_ai.prompt': 'user_query',
+    input: 'user_query',
+    query: 'user_query',
+    question: 'user_query',
+    'gen_ai.completion': 'answer',
+    output: 'answer',
+    response: 'answer',
+  }),
+);
 
 const timestamp = z.unknown().transform((value, ctx) => {
   const ms = parseTimestamp(value);
