@@ -4917,10 +4917,10 @@ var require_format_integer = __commonJS({
 var require_is_string = __commonJS({
   "node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js"(exports, module) {
     "use strict";
-    function isString(value2) {
+    function isString2(value2) {
       return typeof value2 === "string";
     }
-    module.exports = isString;
+    module.exports = isString2;
   }
 });
 
@@ -5016,7 +5016,7 @@ var require_main33 = __commonJS({
   "node_modules/@stdlib/string-base-format-interpolate/lib/main.js"(exports, module) {
     "use strict";
     var formatInteger = require_format_integer();
-    var isString = require_is_string();
+    var isString2 = require_is_string();
     var isNumber = require_is_number();
     var formatDouble = require_format_double();
     var spacePad = require_space_pad();
@@ -5053,7 +5053,7 @@ var require_main33 = __commonJS({
       pos = 1;
       for (i = 0; i < tokens.length; i++) {
         token = tokens[i];
-        if (isString(token)) {
+        if (isString2(token)) {
           out += token;
         } else {
           hasPeriod = token.precision !== void 0;
@@ -5250,10 +5250,10 @@ var require_lib47 = __commonJS({
 var require_is_string2 = __commonJS({
   "node_modules/@stdlib/string-format/lib/is_string.js"(exports, module) {
     "use strict";
-    function isString(value2) {
+    function isString2(value2) {
       return typeof value2 === "string";
     }
-    module.exports = isString;
+    module.exports = isString2;
   }
 });
 
@@ -5263,11 +5263,11 @@ var require_main35 = __commonJS({
     "use strict";
     var interpolate = require_lib46();
     var tokenize = require_lib47();
-    var isString = require_is_string2();
+    var isString2 = require_is_string2();
     function format(str) {
       var args;
       var i;
-      if (!isString(str)) {
+      if (!isString2(str)) {
         throw new TypeError(format("invalid argument. First argument must be a string. Value: `%s`.", str));
       }
       args = [tokenize(str)];
@@ -17452,7 +17452,7 @@ var require_picomatch = __commonJS({
     var parse5 = require_parse();
     var utils = require_utils();
     var constants = require_constants();
-    var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
+    var isObject3 = (val) => val && typeof val === "object" && !Array.isArray(val);
     var picomatch2 = (glob2, options, returnState = false) => {
       if (Array.isArray(glob2)) {
         const fns = glob2.map((input2) => picomatch2(input2, options, returnState));
@@ -17465,7 +17465,7 @@ var require_picomatch = __commonJS({
         };
         return arrayMatcher;
       }
-      const isState = isObject2(glob2) && glob2.tokens && glob2.input;
+      const isState = isObject3(glob2) && glob2.tokens && glob2.input;
       if (glob2 === "" || typeof glob2 !== "string" && !isState) {
         throw new TypeError("Expected pattern to be a non-empty string");
       }
@@ -30353,7 +30353,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     return propValues;
   });
-  const isObject2 = isObject;
+  const isObject3 = isObject;
   const catchall = def.catchall;
   let value2;
   const memo2 = globalConfig.memoizer;
@@ -30361,7 +30361,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   inst._zod.parse = (payload, ctx) => {
     value2 ?? (value2 = _normalized.value);
     const input2 = payload.value;
-    if (!isObject2(input2)) {
+    if (!isObject3(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -30497,7 +30497,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     return doc.compile();
   };
   let fastpass;
-  const isObject2 = isObject;
+  const isObject3 = isObject;
   const jit = !globalConfig.jitless;
   const allowsEval2 = allowsEval;
   const fastEnabled = jit && allowsEval2.value;
@@ -30506,7 +30506,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
   inst._zod.parse = (payload, ctx) => {
     value2 ?? (value2 = _normalized.value);
     const input2 = payload.value;
-    if (!isObject2(input2)) {
+    if (!isObject3(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -40660,6 +40660,7 @@ function scoreName(given) {
   const name = given.normalize("NFKD").toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 64).replace(/_+$/, "");
   return name === "" ? void 0 : name;
 }
+var isScoreValue = (value2) => typeof value2 === "boolean" || typeof value2 === "number" && Number.isFinite(value2);
 var scoresField = external_exports.unknown().transform((value2, ctx) => {
   if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) {
     ctx.addIssue({ code: "custom", message: 'must be an object of scores such as {"faithfulness": 0.9}' });
@@ -40672,7 +40673,7 @@ var scoresField = external_exports.unknown().transform((value2, ctx) => {
     if (name === void 0) ctx.addIssue({ code: "custom", path: [given], message: "a score needs a name with a letter or digit" });
     else if (earlier !== void 0) {
       ctx.addIssue({ code: "custom", path: [given], message: `is the score ${name}, as "${earlier[0]}" is; keep one` });
-    } else if (typeof score === "boolean" || typeof score === "number" && Number.isFinite(score)) scores.set(name, [given, score]);
+    } else if (isScoreValue(score)) scores.set(name, [given, score]);
     else ctx.addIssue({ code: "custom", path: [given], message: "must be a finite number or true/false" });
   }
   return Object.fromEntries([...scores].map(([name, [, score]]) => [name, score]));
@@ -40711,29 +40712,108 @@ var resultRecordSchema = external_exports.object({
    */
   run: external_exports.number({ error: notFinite("must be a whole number, 1 or more (which repeat of the question this record is)") }).int("must be a whole number, 1 or more (which repeat of the question this record is)").min(1, "must be 1 or more (repeats are numbered from 1)").refine(Number.isSafeInteger, "is too large a repeat number").optional()
 }).superRefine((record2, ctx) => {
+  for (const issue2 of crossFieldIssues(record2)) ctx.addIssue({ code: "custom", ...issue2 });
+});
+function crossFieldIssues(record2) {
   const { retrieved_ids: ids2, retrieved_contexts: contexts } = record2;
+  const issues = [];
   if (ids2 !== void 0 && contexts !== void 0 && ids2.length !== contexts.length) {
-    ctx.addIssue({
-      code: "custom",
+    issues.push({
       path: ["retrieved_contexts"],
       message: `has ${contexts.length} text${contexts.length === 1 ? "" : "s"} but retrieved_ids has ${ids2.length} id${ids2.length === 1 ? "" : "s"}; give one text per retrieved id, in the same order`
     });
   }
   if (record2.relevant_ids === void 0 && record2.reference_contexts !== void 0 && ids2 !== void 0 && contexts === void 0) {
-    ctx.addIssue({
-      code: "custom",
+    issues.push({
       path: ["reference_contexts"],
       message: "the gold contexts are text but the retrieved documents are ids only; add retrieved_contexts (the retrieved texts) or give relevant_ids"
     });
   }
   if (record2.relevant_ids !== void 0 && ids2 === void 0 && contexts !== void 0) {
-    ctx.addIssue({
-      code: "custom",
+    issues.push({
       path: ["relevant_ids"],
       message: "the relevant documents are ids but the retrieved documents are text only (retrieved_contexts); add retrieved_ids or give the gold contexts as reference_contexts"
     });
   }
-});
+  return issues;
+}
+var isObject2 = (value2) => typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
+var isString = (value2) => typeof value2 === "string";
+var isFlag = (value2) => typeof value2 === "boolean";
+var isLabel = (value2) => typeof value2 === "string" || typeof value2 === "boolean";
+var isStringList = (value2) => Array.isArray(value2) && value2.every(isString);
+function isPlainObject2(value2, checks, required3 = []) {
+  if (!isObject2(value2)) return false;
+  for (const key in value2) if (!(checks.get(key)?.(value2[key]) ?? false)) return false;
+  return required3.every((key) => Object.hasOwn(value2, key));
+}
+var isVerdict = (value2) => VERDICTS.includes(value2);
+var CLAIM = /* @__PURE__ */ new Map([
+  ["text", isString],
+  ["verdict", isVerdict]
+]);
+var JUDGED_BY = /* @__PURE__ */ new Map([
+  ["model", isString],
+  ["embedding_model", isString],
+  ["prompt_version", isString]
+]);
+var isJudgedBy = (value2) => isPlainObject2(value2, JUDGED_BY, ["model", "prompt_version"]);
+var JUDGED_BY_FIELD = /* @__PURE__ */ new Map([
+  ["claims", isJudgedBy],
+  ["answer_relevance", isJudgedBy],
+  ["correct", isJudgedBy]
+]);
+var JUDGE_ERROR = /* @__PURE__ */ new Map([
+  ["metric", (value2) => judgeErrorsFieldSchema.element.shape.metric.options.includes(value2)],
+  ["kind", isString],
+  ["message", isString]
+]);
+var isScoreNameAsSpelled = (key) => key.length <= 64 && /^[a-z0-9]+(?:_[a-z0-9]+)*$/.test(key);
+var isPlainScores = (value2) => {
+  if (!isObject2(value2)) return false;
+  for (const key in value2) if (!isScoreNameAsSpelled(key) || !isScoreValue(value2[key])) return false;
+  return true;
+};
+var isPlainGrades = (value2) => {
+  if (!isObject2(value2)) return false;
+  for (const id2 in value2) if (isBlank(id2) || !Number.isSafeInteger(value2[id2]) || value2[id2] < 0) return false;
+  return true;
+};
+var PLAIN_FIELDS = {
+  id: (value2) => typeof value2 === "string" && !isBlank(value2),
+  question: isString,
+  retrieved_ids: isRankedIdList,
+  relevant_ids: (value2) => isIdList(value2) || isPlainGrades(value2),
+  answer: isString,
+  expected_answer: isString,
+  correct: isFlag,
+  retrieval_ok: isFlag,
+  answerable: isFlag,
+  refused: isFlag,
+  claims: (value2) => Array.isArray(value2) && value2.every((claim3) => isPlainObject2(claim3, CLAIM, ["verdict"])),
+  cited_ids: isIdList,
+  // NaN fails both comparisons, and ±Infinity one.
+  answer_relevance: (value2) => typeof value2 === "number" && value2 >= 0 && value2 <= 1,
+  human_label: isLabel,
+  judge_label: isLabel,
+  closed_book_correct: isFlag,
+  tags: isStringList,
+  judged_by: (value2) => isPlainObject2(value2, JUDGED_BY_FIELD),
+  judge_errors: (value2) => Array.isArray(value2) && value2.every((error2) => isPlainObject2(error2, JUDGE_ERROR, ["metric", "kind", "message"])),
+  retrieved_contexts: isStringList,
+  reference_contexts: isStringList,
+  scores: isPlainScores,
+  trace_url: isString,
+  run: (value2) => Number.isSafeInteger(value2) && value2 >= 1
+};
+var PLAIN_CHECKS = new Map(Object.entries(PLAIN_FIELDS));
+function readRecordFields(given) {
+  if (isPlainObject2(given, PLAIN_CHECKS, ["question"]) && crossFieldIssues(given).length === 0) {
+    const fields = given;
+    return { success: true, data: fields.scores === void 0 ? fields : { ...fields, scores: { ...fields.scores } } };
+  }
+  return resultRecordSchema.safeParse(given);
+}
 var KNOWN_FIELDS = /* @__PURE__ */ new Set([...Object.keys(resultRecordSchema.shape), ...FIELD_ALIASES.keys()]);
 function resolveRecord(fields, rule) {
   const id2 = fields.id ?? questionId(fields.question);
@@ -45531,14 +45611,14 @@ function deepEvalRun(file2, text4, problems) {
   const problemAt = (path, message) => {
     return { file: file2, ...startOf(tree, path), field: formatFieldPath(path) || void 0, message };
   };
-  const isObject2 = (value2) => typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
-  if (!isObject2(data)) {
+  const isObject3 = (value2) => typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
+  if (!isObject3(data)) {
     problems.add(problemAt([], 'a DeepEval test run is one JSON object with "testCases"'));
     return NO_RUN;
   }
   let root2 = [];
   let run = data;
-  if (Object.hasOwn(run, "testRunData") && isObject2(run.testRunData)) {
+  if (Object.hasOwn(run, "testRunData") && isObject3(run.testRunData)) {
     root2 = ["testRunData"];
     run = run.testRunData;
   }
@@ -45568,7 +45648,7 @@ function deepEvalRun(file2, text4, problems) {
   const erroredMetrics = /* @__PURE__ */ new Map();
   for (const [index, testCase] of cases.value.entries()) {
     const at = [...casesPath, index];
-    if (!isObject2(testCase)) {
+    if (!isObject3(testCase)) {
       problems.add(problemAt(at, "a test case must be a JSON object"));
       continue;
     }
@@ -45893,7 +45973,6 @@ function notJsonProblem(file2, line, text4, error2) {
   const detail = error2 instanceof Error ? error2.message : String(error2);
   return { file: file2, line, message: `not valid JSON (${detail}); each line must hold one complete JSON object` };
 }
-var isScoreValue = (value2) => typeof value2 === "boolean" || typeof value2 === "number" && Number.isFinite(value2);
 function canonicalName(key, fields) {
   return fields.get(key) ?? FIELD_ALIASES.get(key) ?? key;
 }
@@ -45986,7 +46065,7 @@ async function readResults(file2, onRecord, options = {}) {
       const [head, ...rest] = path;
       return formatFieldPath([spelling(String(head ?? "")), ...rest]) || void 0;
     };
-    const parsed = resultRecordSchema.safeParse(given);
+    const parsed = readRecordFields(given);
     if (!parsed.success) {
       for (const issue2 of parsed.error.issues) problems.add({ file: file2, line, field: userField(issue2.path), message: issue2.message });
       return;
@@ -46145,7 +46224,7 @@ function rewriteRecord(text4, jsonLines, set2, remove) {
 
 // src/judge/run.ts
 var JUDGE_ERRORS_FIELD = "judge_errors";
-var JUDGED_BY_FIELD = "judged_by";
+var JUDGED_BY_FIELD2 = "judged_by";
 var hasText = (text4) => text4 !== void 0 && text4.trim() !== "";
 function planMetric(metric, record2, overwrite) {
   if (!overwrite && record2[METRIC_FIELD[metric]] !== void 0) return { judge: false, kept: true };
@@ -46277,7 +46356,7 @@ async function judgeResults(client, options) {
     const set2 = /* @__PURE__ */ new Map();
     const remove = /* @__PURE__ */ new Set();
     const by = {};
-    const earlierBy = object2[JUDGED_BY_FIELD];
+    const earlierBy = object2[JUDGED_BY_FIELD2];
     for (const metric of JUDGE_METRICS) {
       const field2 = METRIC_FIELD[metric];
       if (judged.has(field2)) {
@@ -46287,7 +46366,7 @@ async function judgeResults(client, options) {
         by[field2] = earlierBy[field2];
       }
     }
-    if (Object.keys(by).length > 0 && judged.size > 0) set2.set(JUDGED_BY_FIELD, by);
+    if (Object.keys(by).length > 0 && judged.size > 0) set2.set(JUDGED_BY_FIELD2, by);
     const earlier = earlierErrors(object2).filter((entry) => !judgedHere.has(entry.metric));
     const all2 = [...earlier, ...recordErrors].sort((a, b) => metricOrder(a.metric) - metricOrder(b.metric));
     if (all2.length > 0) set2.set(JUDGE_ERRORS_FIELD, all2);

@@ -184,6 +184,9 @@ export function scoreName(given: string): string | undefined {
   return name === '' ? undefined : name;
 }
 
+/** A score another tool computed: a finite number or true/false. */
+export const isScoreValue = (value: unknown): value is number | boolean => typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+
 /**
  * Scores another tool computed per question (`{"faithfulness": 0.9}`), checked by hand for the reason
  * `relevanceGrades` is: a name is any key. Names are spelled as `scoreName` makes them.
@@ -200,7 +203,7 @@ const scoresField = z.unknown().transform((value, ctx): Record<string, number | 
     if (name === undefined) ctx.addIssue({ code: 'custom', path: [given], message: 'a score needs a name with a letter or digit' });
     else if (earlier !== undefined) {
       ctx.addIssue({ code: 'custom', path: [given], message: `is the score ${name}, as "${earlier[0]}" is; keep one` });
-    } else if (typeof score === 'boolean' || (typeof score === 'number' && Number.isFinite(score))) scores.set(name, [given, score]);
+    } else if (isScoreValue(score)) scores.set(name, [given, score]);
     else ctx.addIssue({ code: 'custom', path: [given], message: 'must be a finite number or true/false' });
   }
   return Object.fromEntries([...scores].map(([name, [, score]]) => [name, score]));
@@ -252,34 +255,148 @@ export const resultRecordSchema = z
       .optional(),
   })
   .superRefine((record, ctx) => {
-    const { retrieved_ids: ids, retrieved_contexts: contexts } = record;
-    if (ids !== undefined && contexts !== undefined && ids.length !== contexts.length) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['retrieved_contexts'],
-        message: `has ${contexts.length} text${contexts.length === 1 ? '' : 's'} but retrieved_ids has ${ids.length} id${ids.length === 1 ? '' : 's'}; give one text per retrieved id, in the same order`,
-      });
-    }
-    // Ids on one side and only text on the other cannot be matched: every retrieval metric would read 0.
-    if (record.relevant_ids === undefined && record.reference_contexts !== undefined && ids !== undefined && contexts === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['reference_contexts'],
-        message: 'the gold contexts are text but the retrieved documents are ids only; add retrieved_contexts (the retrieved texts) or give relevant_ids',
-      });
-    }
-    if (record.relevant_ids !== undefined && ids === undefined && contexts !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['relevant_ids'],
-        message:
-          'the relevant documents are ids but the retrieved documents are text only (retrieved_contexts); add retrieved_ids or give the gold contexts as reference_contexts',
-      });
-    }
+    for (const issue of crossFieldIssues(record)) ctx.addIssue({ code: 'custom', ...issue });
   });
+
+/** The rules between fields, for the schema and for `readRecordFields` alike. */
+function crossFieldIssues(record: {
+  readonly retrieved_ids?: readonly string[];
+  readonly retrieved_contexts?: readonly string[];
+  readonly relevant_ids?: unknown;
+  readonly reference_contexts?: unknown;
+}): { path: string[]; message: string }[] {
+  const { retrieved_ids: ids, retrieved_contexts: contexts } = record;
+  const issues: { path: string[]; message: string }[] = [];
+  if (ids !== undefined && contexts !== undefined && ids.length !== contexts.length) {
+    issues.push({
+      path: ['retrieved_contexts'],
+      message: `has ${contexts.length} text${contexts.length === 1 ? '' : 's'} but retrieved_ids has ${ids.length} id${ids.length === 1 ? '' : 's'}; give one text per retrieved id, in the same order`,
+    });
+  }
+  // Ids on one side and only text on the other cannot be matched: every retrieval metric would read 0.
+  if (record.relevant_ids === undefined && record.reference_contexts !== undefined && ids !== undefined && contexts === undefined) {
+    issues.push({
+      path: ['reference_contexts'],
+      message: 'the gold contexts are text but the retrieved documents are ids only; add retrieved_contexts (the retrieved texts) or give relevant_ids',
+    });
+  }
+  if (record.relevant_ids !== undefined && ids === undefined && contexts !== undefined) {
+    issues.push({
+      path: ['relevant_ids'],
+      message:
+        'the relevant documents are ids but the retrieved documents are text only (retrieved_contexts); add retrieved_ids or give the gold contexts as reference_contexts',
+    });
+  }
+  return issues;
+}
 
 /** A record as read: every field as the user gave it, the id possibly absent. */
 export type RecordFields = z.infer<typeof resultRecordSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The plain check: most records are plainly valid, and checking that by hand spares the schema's parse, which copies
+// every object and array of a record.
+
+type Check = (value: unknown) => boolean;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isString: Check = (value) => typeof value === 'string';
+const isFlag: Check = (value) => typeof value === 'boolean';
+const isLabel: Check = (value) => typeof value === 'string' || typeof value === 'boolean';
+const isStringList: Check = (value) => Array.isArray(value) && value.every(isString);
+
+/**
+ * An object whose every key has a check it passes, and which has each of `required`: what z.object returns as it
+ * is (with a key it does not know, z.object would return a copy without it).
+ */
+function isPlainObject(value: unknown, checks: ReadonlyMap<string, Check>, required: readonly string[] = []): boolean {
+  if (!isObject(value)) return false;
+  for (const key in value) if (!(checks.get(key)?.(value[key]) ?? false)) return false;
+  return required.every((key) => Object.hasOwn(value, key));
+}
+
+const isVerdict: Check = (value) => (VERDICTS as readonly unknown[]).includes(value);
+const CLAIM = new Map<string, Check>([
+  ['text', isString],
+  ['verdict', isVerdict],
+]);
+const JUDGED_BY = new Map<string, Check>([
+  ['model', isString],
+  ['embedding_model', isString],
+  ['prompt_version', isString],
+]);
+const isJudgedBy: Check = (value) => isPlainObject(value, JUDGED_BY, ['model', 'prompt_version']);
+const JUDGED_BY_FIELD = new Map<string, Check>([
+  ['claims', isJudgedBy],
+  ['answer_relevance', isJudgedBy],
+  ['correct', isJudgedBy],
+]);
+const JUDGE_ERROR = new Map<string, Check>([
+  ['metric', (value) => judgeErrorsFieldSchema.element.shape.metric.options.includes(value as never)],
+  ['kind', isString],
+  ['message', isString],
+]);
+
+/** Every key already a score name as `scoreName` spells it (it would rename no key), every value a score. */
+const isScoreNameAsSpelled = (key: string) => key.length <= 64 && /^[a-z0-9]+(?:_[a-z0-9]+)*$/.test(key);
+const isPlainScores: Check = (value) => {
+  if (!isObject(value)) return false;
+  for (const key in value) if (!isScoreNameAsSpelled(key) || !isScoreValue(value[key])) return false;
+  return true;
+};
+/** Grades the schema takes as they are: `relevanceGrades` adds no issue for them. */
+const isPlainGrades: Check = (value) => {
+  if (!isObject(value)) return false;
+  for (const id in value) if (isBlank(id) || !Number.isSafeInteger(value[id]) || (value[id] as number) < 0) return false;
+  return true;
+};
+
+/**
+ * For each field, a value the schema returns unchanged (as an equal value): a field added to the schema without a
+ * check here does not compile.
+ */
+const PLAIN_FIELDS = {
+  id: (value) => typeof value === 'string' && !isBlank(value),
+  question: isString,
+  retrieved_ids: isRankedIdList,
+  relevant_ids: (value) => isIdList(value) || isPlainGrades(value),
+  answer: isString,
+  expected_answer: isString,
+  correct: isFlag,
+  retrieval_ok: isFlag,
+  answerable: isFlag,
+  refused: isFlag,
+  claims: (value) => Array.isArray(value) && value.every((claim) => isPlainObject(claim, CLAIM, ['verdict'])),
+  cited_ids: isIdList,
+  // NaN fails both comparisons, and ±Infinity one.
+  answer_relevance: (value) => typeof value === 'number' && value >= 0 && value <= 1,
+  human_label: isLabel,
+  judge_label: isLabel,
+  closed_book_correct: isFlag,
+  tags: isStringList,
+  judged_by: (value) => isPlainObject(value, JUDGED_BY_FIELD),
+  judge_errors: (value) => Array.isArray(value) && value.every((error) => isPlainObject(error, JUDGE_ERROR, ['metric', 'kind', 'message'])),
+  retrieved_contexts: isStringList,
+  reference_contexts: isStringList,
+  scores: isPlainScores,
+  trace_url: isString,
+  run: (value) => Number.isSafeInteger(value) && (value as number) >= 1,
+} satisfies Record<keyof RecordFields, Check>;
+const PLAIN_CHECKS: ReadonlyMap<string, Check> = new Map(Object.entries(PLAIN_FIELDS));
+
+/**
+ * A record's fields as the schema reads them: checked by hand when every field is plainly valid (a string id, ids
+ * as strings, no key the schema would drop), and by the schema otherwise, which words each problem. Both give equal
+ * records (`test/core/record-fields.test.ts` holds them to it).
+ */
+export function readRecordFields(given: Record<string, unknown>): z.ZodSafeParseResult<RecordFields> {
+  if (isPlainObject(given, PLAIN_CHECKS, ['question']) && crossFieldIssues(given as RecordFields).length === 0) {
+    const fields = given as RecordFields;
+    // The schema returns scores as a new plain object (the reader gathers them into one without a prototype).
+    return { success: true, data: fields.scores === undefined ? fields : { ...fields, scores: { ...fields.scores } } };
+  }
+  return resultRecordSchema.safeParse(given);
+}
 
 /** A record as scored: its id given or derived, its relevant documents as ids (derived from text where given so). */
 export type ResultRecord = Omit<RecordFields, 'id'> & { readonly id: string };

@@ -15,10 +15,11 @@ import {
   type FieldMap,
   FIELD_ALIASES,
   IGNORED_FIELDS,
+  isScoreValue,
   KNOWN_FIELDS,
   type ResultRecord,
+  readRecordFields,
   resolveRecord,
-  resultRecordSchema,
   suggestField,
   TOOL_SCORE_NAMES,
 } from '../core/record.js';
@@ -85,8 +86,6 @@ function notJsonProblem(file: string, line: number, text: string, error: unknown
   const detail = error instanceof Error ? error.message : String(error);
   return { file, line, message: `not valid JSON (${detail}); each line must hold one complete JSON object` };
 }
-
-const isScoreValue = (value: unknown) => typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 
 /** The canonical name of a record field as the user spelled it (its `--field`, another tool's name, or itself). */
 function canonicalName(key: string, fields: FieldMap): string {
@@ -208,7 +207,7 @@ export async function readResults(
       const [head, ...rest] = path;
       return formatFieldPath([spelling(String(head ?? '')), ...rest]) || undefined;
     };
-    const parsed = resultRecordSchema.safeParse(given);
+    const parsed = readRecordFields(given);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) problems.add({ file, line, field: userField(issue.path), message: issue.message });
       return;
