@@ -51408,8 +51408,38 @@ var cachedTable = (node3, parent, state, info2) => {
   });
   return [alone(header), ...texts2].join("\n");
 };
+var patternsInScope = /* @__PURE__ */ new WeakMap();
+function unsafeInScope(state) {
+  let byStack = patternsInScope.get(state);
+  if (byStack === void 0) patternsInScope.set(state, byStack = /* @__PURE__ */ new Map());
+  const key = state.stack.join(" ");
+  let patterns = byStack.get(key);
+  if (patterns === void 0) {
+    patterns = state.unsafe.filter(({ inConstruct: inConstruct2 }) => {
+      const names = typeof inConstruct2 === "string" ? [inConstruct2] : inConstruct2 ?? [];
+      return names.length === 0 || names.some((name) => state.stack.includes(name));
+    });
+    byStack.set(key, patterns);
+  }
+  return patterns;
+}
+function safeAsItIs(state, value2, before, after) {
+  if (value2.includes("\\") || after.includes("\\")) return false;
+  const whole = before + value2 + after;
+  const end = whole.length - after.length;
+  for (const pattern of unsafeInScope(state)) {
+    if (!value2.includes(pattern.character)) continue;
+    const expression = state.compilePattern(pattern);
+    expression.lastIndex = 0;
+    const found = expression.test(whole.slice(pattern.beforeNode ? before.length : 0, pattern.afterNode ? end : void 0));
+    expression.lastIndex = 0;
+    if (found) return false;
+  }
+  return true;
+}
+var textHandler = (node3, parent, state, info2) => safeAsItIs(state, node3.value, info2.before, info2.after) ? node3.value : handle.text(node3, parent, state, info2);
 function serialise(tree) {
-  return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown(TABLE_OPTIONS), { handlers: { table: cachedTable } }] });
+  return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown(TABLE_OPTIONS), { handlers: { table: cachedTable, text: textHandler } }] });
 }
 
 // src/render/baseline-problem.ts

@@ -24,7 +24,7 @@ import type {
 } from 'mdast';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { gfmTableToMarkdown } from 'mdast-util-gfm-table';
-import { type Handle, toMarkdown } from 'mdast-util-to-markdown';
+import { defaultHandlers, type Handle, type State, toMarkdown, type Unsafe } from 'mdast-util-to-markdown';
 import { inertText, type Sentence } from './untrusted.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -215,6 +215,54 @@ const cachedTable: Handle = (node: Table, parent, state, info) => {
   return [alone(header), ...texts].join('\n');
 };
 
+/**
+ * The unsafe patterns whose constructs are on each stack, of each serialisation (its patterns are its own). A
+ * pattern's `notInConstruct` is not weighed: testing a pattern `safe` would skip only makes a text go to `safe`.
+ */
+const patternsInScope = new WeakMap<State, Map<string, Unsafe[]>>();
+
+function unsafeInScope(state: State): Unsafe[] {
+  let byStack = patternsInScope.get(state);
+  if (byStack === undefined) patternsInScope.set(state, (byStack = new Map()));
+  const key = state.stack.join(' ');
+  let patterns = byStack.get(key);
+  if (patterns === undefined) {
+    patterns = state.unsafe.filter(({ inConstruct }) => {
+      const names = typeof inConstruct === 'string' ? [inConstruct] : (inConstruct ?? []);
+      return names.length === 0 || names.some((name) => state.stack.includes(name));
+    });
+    byStack.set(key, patterns);
+  }
+  return patterns;
+}
+
+/**
+ * Whether `state.safe` would return `value` as it is: it escapes only where an unsafe pattern in scope matches, at
+ * the pattern's character, and then doubles backslashes before punctuation. So a text with no backslash (nor one
+ * after it), where no pattern in scope whose character it holds matches the subject `safe` would test, is safe as
+ * it is. Most prose is (a pattern's character, such as `.`, rarely has the context it needs), and testing the few
+ * patterns of its characters costs far less than `safe`'s pass over all of them.
+ */
+function safeAsItIs(state: State, value: string, before: string, after: string): boolean {
+  if (value.includes('\\') || after.includes('\\')) return false;
+  const whole = before + value + after;
+  const end = whole.length - after.length;
+  for (const pattern of unsafeInScope(state)) {
+    if (!value.includes(pattern.character)) continue;
+    const expression = state.compilePattern(pattern);
+    // As `safe` slices it; the expression is global, and `safe` expects it at index 0.
+    expression.lastIndex = 0;
+    const found = expression.test(whole.slice(pattern.beforeNode ? before.length : 0, pattern.afterNode ? end : undefined));
+    expression.lastIndex = 0;
+    if (found) return false;
+  }
+  return true;
+}
+
+/** GFM's text handler, with `state.safe` passed over where it would change nothing. */
+const textHandler: Handle = (node: Text, parent, state, info) =>
+  safeAsItIs(state, node.value, info.before, info.after) ? node.value : defaultHandlers.text(node, parent, state, info);
+
 export function serialise(tree: Root): string {
-  return toMarkdown(tree, { bullet: '-', extensions: [gfmToMarkdown(TABLE_OPTIONS), { handlers: { table: cachedTable } }] });
+  return toMarkdown(tree, { bullet: '-', extensions: [gfmToMarkdown(TABLE_OPTIONS), { handlers: { table: cachedTable, text: textHandler } }] });
 }
