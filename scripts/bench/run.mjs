@@ -2,7 +2,7 @@
 // vocabularies and text lengths) at three sizes, as child processes run exactly as users run them, and compares
 // TREC mode with trec_eval when TREC_EVAL names its binary. compare and the action run pinned to one core.
 //
-//   node scripts/bench/run.mjs [--quick] [--only trec|compare|action[,…]] [--runs N]
+//   node scripts/bench/run.mjs [--quick] [--only trec|compare|action[,…]] [--runs N] [--node PATH] [--against REV]
 //   TREC_EVAL=/path/to/trec_eval node scripts/bench/run.mjs
 //
 // Data goes to bench-data/ (ignored by git; generated once, deterministically). The figures go to stdout,
@@ -47,14 +47,18 @@ const TARGET = {
 };
 const WORKLOADS = ['trec', 'compare', 'action', 'judge'];
 
-const USAGE = `usage: node scripts/bench/run.mjs [--quick] [--only trec|compare|action|judge[,…]] [--runs N] [--node PATH]
+const USAGE = `usage: node scripts/bench/run.mjs [--quick] [--only trec|compare|action|judge[,…]] [--runs N] [--node PATH] [--against REV]
   --quick   skip the full-size TREC and compare workloads (1/100 and 1/10 only; the action runs at every size);
             judge 1/10 of the answers
   --only    run only these workloads
   --runs N  runs per workload and size (default: 3 at full size, 5 for the smaller ones)
   --node    the Node.js that runs rag-gate (default: the one running the bench), e.g. the runtime action.yml
             names, which GitHub runs the action on
+  --against REV  also time the build committed at git revision REV (its dist/), runs interleaved with this one's,
+            and print the ratios: a change's effect, measured where the machine's drift hits both builds alike
   TREC_EVAL=/path/to/trec_eval  also time trec_eval on the TREC files and print the ratios`;
+
+const git = (args, options = {}) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8', ...options });
 
 function fail(message, status = 2) {
   console.error(message);
@@ -62,7 +66,7 @@ function fail(message, status = 2) {
 }
 
 function parseArgs(argv) {
-  const options = { quick: false, only: new Set(WORKLOADS), runs: null, node: process.execPath };
+  const options = { quick: false, only: new Set(WORKLOADS), runs: null, node: process.execPath, against: null };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].startsWith('--') && argv[i].includes('=') ? argv[i].split(/=(.*)/s) : [argv[i], undefined];
     const value = () => inline ?? argv[++i] ?? fail(`${flag} needs a value\n${USAGE}`);
@@ -83,6 +87,14 @@ function parseArgs(argv) {
       const run = spawnSync(options.node, ['--version'], { encoding: 'utf8' });
       if (run.status !== 0 || !/^v\d+\./.test(run.stdout))
         fail(`--node: "${options.node}" is not a Node.js that runs (${run.error?.message ?? run.stderr.trim()})`);
+    } else if (flag === '--against') {
+      const revision = value();
+      const commit = git(['rev-parse', '--verify', '--quiet', `${revision}^{commit}`]);
+      if (commit.status !== 0) fail(`--against: "${revision}" is not a commit of this repository`);
+      const sha = commit.stdout.trim();
+      const missing = [CLI, ACTION].filter((file) => git(['cat-file', '-e', `${sha}:${file}`]).status !== 0);
+      if (missing.length > 0) fail(`--against: commit ${sha.slice(0, 7)} has no ${missing.join(' or ')} (no build was committed there)`);
+      options.against = { revision, sha };
     } else if (flag === '--help' || flag === '-h') {
       console.log(USAGE);
       process.exit(0);
@@ -128,6 +140,7 @@ const progress = (message) => process.stderr.write(`${message}\n`);
 
 let partialDir = null;
 let scratch = null;
+let earlierDir = null;
 
 /** Generates files unless all exist; into a scratch folder first, so an interrupted run leaves nothing half-written. */
 async function ensureFiles(names, generate) {
@@ -177,17 +190,22 @@ const rel = (file) => relative(ROOT, file);
 /** The Node.js that runs rag-gate: `--node`, or the one running the bench. */
 let ourNode = process.execPath;
 
-function trecTool(qrels, run) {
+/** A build of rag-gate: this checkout's dist/, or one committed earlier (`--against`), extracted elsewhere. */
+const THIS_BUILD = { role: 'ours', name: 'rag-gate', cli: CLI, action: ACTION };
+
+function trecTool(qrels, run, build = THIS_BUILD) {
   return {
-    name: 'rag-gate',
+    role: build.role,
+    name: build.name,
     command: ourNode,
-    args: [CLI, 'trec', '--qrels', rel(qrels), '--run', rel(run), '--metrics', TREC_METRICS, '--json'],
+    args: [build.cli, 'trec', '--qrels', rel(qrels), '--run', rel(run), '--metrics', TREC_METRICS, '--json'],
     check: ({ code }) => (code === 0 ? { ok: true } : { ok: false }),
   };
 }
 
 function trecEvalTool(binary, qrels, run) {
   return {
+    role: 'trec_eval',
     name: 'trec_eval',
     command: binary,
     args: [...TREC_EVAL_ARGS, rel(qrels), rel(run)],
@@ -195,22 +213,24 @@ function trecEvalTool(binary, qrels, run) {
   };
 }
 
-function compareTool(base, head) {
+function compareTool(base, head, build = THIS_BUILD) {
   return {
-    name: 'rag-gate',
+    role: build.role,
+    name: build.name,
     command: ourNode,
-    args: [CLI, 'compare', '--base', rel(base), '--head', rel(head), '--json'],
+    args: [build.cli, 'compare', '--base', rel(base), '--head', rel(head), '--json'],
     oneCore: pinningAvailable,
     // Exit status 1 is a failed gate, a normal outcome; 2 is an error.
     check: ({ code }) => (code === 0 || code === 1 ? { ok: true, note: code === 0 ? 'gate pass' : 'gate fail (exit 1)' } : { ok: false }),
   };
 }
 
-function actionTool(base, head, defaults) {
+function actionTool(base, head, defaults, build = THIS_BUILD) {
   return {
-    name: 'rag-gate',
+    role: build.role,
+    name: build.name,
     command: ourNode,
-    args: [ACTION],
+    args: [build.action],
     oneCore: pinningAvailable,
     prepare: (dir) => {
       const inputs = { results: rel(head), baseline: rel(base), comment: 'never', mode: 'advisory' };
@@ -271,7 +291,7 @@ async function runCase(bench) {
     }
     progress(`  run ${run}/${bench.runs}: ${parts.join(' · ')}`);
   }
-  return bench.tools.map((tool, t) => {
+  const results = bench.tools.map((tool, t) => {
     const times = samples[t].map((sample) => sample.seconds);
     const peaks = samples[t].map((sample) => sample.peakKiB);
     const cpu = samples[t].map((sample) => sample.cpuSeconds);
@@ -284,13 +304,23 @@ async function runCase(bench) {
       note: [...notes[t]].join(', '),
     };
   });
+  const byRole = (role) => results[bench.tools.findIndex((tool) => tool.role === role)];
+  return { ours: byRole('ours'), reference: byRole('trec_eval'), earlier: byRole('earlier') };
+}
+
+/** The dist/ committed at `sha`, extracted into `dir`: the build `--against` times beside this one. */
+function extractBuild(sha, dir) {
+  const archive = git(['archive', '--format=tar', sha, 'dist'], { encoding: 'buffer', maxBuffer: 1 << 30 });
+  if (archive.status !== 0) fail(`--against: git archive ${sha.slice(0, 7)} dist failed: ${archive.stderr}`);
+  const tar = spawnSync('tar', ['-x', '-C', dir], { input: archive.stdout });
+  if (tar.status !== 0) fail(`--against: could not extract the build of ${sha.slice(0, 7)}: ${tar.stderr}`);
+  return { role: 'earlier', name: `rag-gate@${sha.slice(0, 7)}`, cli: join(dir, CLI), action: join(dir, ACTION) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Context: the machine and the code being measured
 
 function gitDescription() {
-  const git = (args) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
   const head = git(['rev-parse', '--short', 'HEAD']);
   if (head.status !== 0) return 'not a git checkout';
   const dirty = git(['status', '--porcelain', '--', 'src', 'dist']).stdout.trim() !== '';
@@ -327,6 +357,8 @@ async function main() {
     }
   }
 
+  const earlier = options.against === null ? null : extractBuild(options.against.sha, (earlierDir = mkdtempSync(join(tmpdir(), 'rag-gate-earlier-'))));
+  const builds = earlier === null ? [THIS_BUILD] : [THIS_BUILD, earlier];
   const scales = SCALES.filter((scale) => !(options.quick && scale.divisor === 1));
   const runsFor = (scale) => options.runs ?? (scale.divisor === 1 ? 3 : 5);
 
@@ -334,7 +366,7 @@ async function main() {
   const cases = [];
   if (options.only.has('trec')) {
     const trecCase = (variant, scale, qrels, run, docnos) => {
-      const tools = [trecTool(qrels, run)];
+      const tools = builds.map((build) => trecTool(qrels, run, build));
       if (trecEval !== null) tools.push(trecEvalTool(trecEval, qrels, run));
       cases.push({
         workload: 'trec',
@@ -370,7 +402,7 @@ async function main() {
         runs: runsFor(scale),
         bytes: statSync(base).size + statSync(head).size,
         countRecords: () => scanRecords([base], head),
-        tools: [compareTool(base, head)],
+        tools: builds.map((build) => compareTool(base, head, build)),
       });
     }
   }
@@ -387,7 +419,7 @@ async function main() {
         runs: options.runs ?? 5,
         bytes: statSync(base).size + statSync(head).size,
         countRecords: () => scanRecords([base], head),
-        tools: [actionTool(base, head, actionDefaults(join(ROOT, 'action.yml')))],
+        tools: builds.map((build) => actionTool(base, head, actionDefaults(join(ROOT, 'action.yml')), build)),
       });
     }
   }
@@ -403,6 +435,8 @@ async function main() {
     `code     ${gitDescription()}; dist/ built ${utc(new Date(builtAt))}`,
     `measured ${memoryMeasured ? 'CPU time (user + system) and peak RSS from /usr/bin/time -f "%U %S %M"' : 'wall time only (no GNU time at /usr/bin/time)'}; compare and action ${pinningAvailable ? 'pinned to one core (taskset -c 0)' : 'not pinned (no taskset)'}`,
   ];
+  if (options.against !== null)
+    header.push(`against  ${options.against.revision} (${options.against.sha.slice(0, 7)}): its committed dist/, timed in the same runs, interleaved`);
   const stale = staleBuildWarning(builtAt);
   if (stale) header.push(stale);
   console.log(`${header.join('\n')}\n`);
@@ -413,8 +447,7 @@ async function main() {
   try {
     for (const bench of cases) {
       try {
-        const [ours, reference] = await runCase(bench);
-        measured.push({ bench, ours, reference });
+        measured.push({ bench, ...(await runCase(bench)) });
       } catch (error) {
         failures.push(error.message);
         progress(error.message);
@@ -516,6 +549,40 @@ async function main() {
     console.log(`${table(referenceColumns, referenceRows)}\n`);
   }
 
+  if (options.against !== null && measured.length > 0) {
+    console.log(`against ${options.against.revision} (${options.against.sha.slice(0, 7)}): its committed dist/, each run right after this build's`);
+    const earlierRows = measured.map(({ bench, ours, earlier: theirs }) => {
+      const r = ratios(ours, theirs);
+      return [
+        bench.workload,
+        bench.variant,
+        bench.scale,
+        bench.size,
+        bench.runs,
+        seconds(theirs.median),
+        cpuSeconds(theirs.cpu),
+        mebibytes(theirs.peakKiB),
+        ratio(r.time),
+        ratio(r.cpu),
+        ratio(r.memory),
+      ];
+    });
+    const earlierColumns = [
+      { title: 'workload' },
+      { title: 'variant' },
+      { title: 'scale' },
+      { title: 'size' },
+      { title: 'runs', align: 'r' },
+      { title: 'median', align: 'r' },
+      { title: 'CPU', align: 'r' },
+      { title: 'peak RSS', align: 'r' },
+      { title: 'wall this/that', align: 'r' },
+      { title: 'CPU this/that', align: 'r' },
+      { title: 'memory this/that', align: 'r' },
+    ];
+    console.log(`${table(earlierColumns, earlierRows)}\n`);
+  }
+
   // The targets of issue 19, each at the size it is stated for.
   const find = (workload, variant, scale) => measured.find(({ bench }) => bench.workload === workload && bench.variant === variant && bench.scale === scale);
   const verdict = (ok) => (ok ? 'PASS' : 'MISS');
@@ -603,8 +670,8 @@ async function main() {
 }
 
 function cleanUp() {
-  for (const dir of [partialDir, scratch]) if (dir !== null) rmSync(dir, { recursive: true, force: true });
-  partialDir = scratch = null;
+  for (const dir of [partialDir, scratch, earlierDir]) if (dir !== null) rmSync(dir, { recursive: true, force: true });
+  partialDir = scratch = earlierDir = null;
 }
 process.on('exit', cleanUp);
 for (const [signal, status] of [
