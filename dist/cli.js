@@ -28935,7 +28935,7 @@ var $ZodCheckMultipleOf = /* @__PURE__ */ $constructor("$ZodCheckMultipleOf", (i
     if (typeof payload.value !== typeof def.value)
       throw new Error("Cannot mix number and bigint in multiple_of check.");
     const isMultiple = typeof payload.value === "bigint" ? (
-      // `value % 0n` throws, and nothing is a multiple of zero — the number branch already fails this way via NaN
+      // `value % 0n` throws, and nothing is a multiple of zero - the number branch already fails this way via NaN
       def.value !== BigInt(0) && payload.value % def.value === BigInt(0)
     ) : floatSafeRemainder(payload.value, def.value) === 0;
     if (isMultiple)
@@ -39566,7 +39566,7 @@ var REFUSAL_PREFIX_CHARS = 300;
 var escape = (phrase) => phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 var REFUSAL_PATTERN = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${REFUSAL_PHRASES.map(escape).join("|")})`, "u");
 function detectRefusal(answer) {
-  const head = answer.normalize("NFKC").toLowerCase().replace(/[‘’]/g, "'").trim().slice(0, REFUSAL_PREFIX_CHARS);
+  const head = answer.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019]/g, "'").trim().slice(0, REFUSAL_PREFIX_CHARS);
   return head === "" || REFUSAL_PATTERN.test(head);
 }
 
@@ -40704,10 +40704,10 @@ var resultRecordSchema = external_exports.object({
   /** The gold contexts as text (Ragas' name): relevant documents matched by text when `relevant_ids` is absent. */
   reference_contexts: texts("the reference texts").optional(),
   scores: scoresField.optional(),
-  /** A link to the question's trace (LangSmith, Langfuse, Phoenix…): the comment links a regressed question to it. */
+  /** A link to the question's trace (LangSmith, Langfuse, Phoenix.): the comment links a regressed question to it. */
   trace_url: text.optional(),
   /**
-   * Which repeat of the question this record is (1, 2, …), for a pipeline run several times per question: the
+   * Which repeat of the question this record is (1, 2, .), for a pipeline run several times per question: the
    * same id then appears once per run. Without it a record is its question's only run.
    */
   run: external_exports.number({ error: notFinite("must be a whole number, 1 or more (which repeat of the question this record is)") }).int("must be a whole number, 1 or more (which repeat of the question this record is)").min(1, "must be 1 or more (repeats are numbered from 1)").refine(Number.isSafeInteger, "is too large a repeat number").optional()
@@ -40792,7 +40792,7 @@ var PLAIN_FIELDS = {
   refused: isFlag,
   claims: (value2) => Array.isArray(value2) && value2.every((claim3) => isPlainObject2(claim3, CLAIM, ["verdict"])),
   cited_ids: isIdList,
-  // NaN fails both comparisons, and ±Infinity one.
+  // NaN fails both comparisons, and +Infinity one.
   answer_relevance: (value2) => typeof value2 === "number" && value2 >= 0 && value2 <= 1,
   human_label: isLabel,
   judge_label: isLabel,
@@ -41176,7 +41176,7 @@ var STOP_WORDS = new Set(
   "a an the i me my we our you your it its is are was were be been am do does did how what where when why which who can could would should will shall may might must to of in on at for from by with about as into and or but if then so than that this these those there here not no any some all just please hi hello thanks thank ok okay get got have has had need want way s t".split(" ")
 );
 function contentWords(query) {
-  return query.normalize("NFKC").toLowerCase().replace(/['’]/g, "").split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "" && !STOP_WORDS.has(word));
+  return query.normalize("NFKC").toLowerCase().replace(/['\u2019]/g, "").split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "" && !STOP_WORDS.has(word));
 }
 function trigramCounts(query) {
   const counts = /* @__PURE__ */ new Map();
@@ -42230,7 +42230,7 @@ function textTable(cells, indent = "  ") {
   const rows = cells.map((row) => row.map((cell) => inertText(cell, CELL_MAX_CHARS)));
   const widths = [];
   for (const row of rows) row.forEach((cell, i) => widths[i] = Math.max(widths[i] ?? 0, [...cell].length));
-  const numeric = /^[-+−]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^—$|^$/;
+  const numeric = /^[-+\u2212]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^\u2014$|^$/;
   const rightAligned = widths.map((_, i) => rows.slice(1).every((row) => numeric.test(row[i] ?? "")));
   return rows.map(
     (row) => indent + row.map((cell, i) => {
@@ -42581,7 +42581,7 @@ function parseResetDuration(text4) {
   const value2 = text4.trim();
   if (/^\d+(\.\d+)?$/.test(value2)) return Number(value2) * 1e3;
   const unitMs = { h: 36e5, m: 6e4, s: 1e3, ms: 1, us: 1e-3, \u00B5s: 1e-3, ns: 1e-6 };
-  const parts = [...value2.matchAll(/(\d+(?:\.\d+)?)(ms|us|µs|ns|h|m|s)/g)];
+  const parts = [...value2.matchAll(/(\d+(?:\.\d+)?)(ms|us|\u00b5s|ns|h|m|s)/g)];
   if (parts.length === 0 || parts.map((part) => part[0]).join("") !== value2) return void 0;
   return parts.reduce((sum, [, amount, unit]) => sum + Number(amount) * unitMs[unit], 0);
 }
@@ -47151,8 +47151,8 @@ var Random = class {
     return result >>> 0;
   }
   /**
-   * Uniform integer in [0, bound), without modulo bias, for 1 ≤ bound ≤ 2^32.
-   * Lemire's multiply-and-reject (exact in doubles while bound ≤ 2^21), otherwise classic threshold rejection.
+   * Uniform integer in [0, bound), without modulo bias, for 1 < bound < 2^32.
+   * Lemire's multiply-and-reject (exact in doubles while bound < 2^21), otherwise classic threshold rejection.
    */
   nextBelow(bound) {
     if (!Number.isInteger(bound) || bound < 1 || bound > TWO_POW_32) {
@@ -47319,7 +47319,7 @@ var BinomialSampler = class {
     if (Number.isNaN(value2)) this.logFactorials[k] = value2 = (0, import_math_base_special_gammaln.default)(k + 1);
     return value2;
   }
-  /** One draw from Binomial(trials, p), for 0 ≤ trials ≤ maxTrials and 0 ≤ p ≤ 1. */
+  /** One draw from Binomial(trials, p), for 0 < trials < maxTrials and 0 < p < 1. */
   draw(trials, p) {
     if (trials === 0 || p === 0) return 0;
     if (p === 1) return trials;
@@ -48523,7 +48523,7 @@ var ByteDictionary = class {
   offsets = new Int32Array((1 << 11) + 1);
   arena = Buffer.allocUnsafe(1 << 16);
   count = 0;
-  /** How many distinct strings were interned; ids run from 0 to size − 1. */
+  /** How many distinct strings were interned; ids run from 0 to size - 1. */
   get size() {
     return this.count;
   }
@@ -50195,7 +50195,7 @@ function regexCheck(regex) {
 
 // node_modules/unist-util-is/lib/index.js
 var convert = (
-  // Note: overloads in JSDoc can’t yet use different `@template`s.
+  // Note: overloads in JSDoc can't yet use different `@template`s.
   /**
    * @type {(
    *   (<Condition extends string>(test: Condition) => (node: unknown, index?: number | null | undefined, parent?: Parent | null | undefined, context?: unknown) => node is Node & {type: Condition}) &
@@ -50660,7 +50660,7 @@ function markdownTable(table2, options) {
       if (settings.delimiterStart !== false && !columnIndex) {
         line.push("|");
       }
-      if (settings.padding !== false && // Don’t add the opening space if we’re not aligning and the cell is
+      if (settings.padding !== false && // Don't add the opening space if we're not aligning and the cell is
       // empty: there will be a closing space.
       !(settings.alignDelimiters === false && cell === "") && (settings.delimiterStart !== false || columnIndex)) {
         line.push(" ");
@@ -50866,9 +50866,9 @@ function longestStreak(value2, substring) {
 // node_modules/mdast-util-to-markdown/lib/util/format-code-as-indented.js
 function formatCodeAsIndented(node3, state) {
   return Boolean(
-    state.options.fences === false && node3.value && // If there’s no info…
-    !node3.lang && // And there’s a non-whitespace character…
-    /[^\n\r ]/.test(node3.value) && // And the value doesn’t start or end in a blank…
+    state.options.fences === false && node3.value && // If there's no info.
+    !node3.lang && // And there's a non-whitespace character.
+    /[^\n\r ]/.test(node3.value) && // And the value doesn't start or end in a blank.
     !/^[\t ]*(?:[\n\r]|$)|(?:^|[\n\r])[\t ]*$/.test(node3.value)
   );
 }
@@ -50965,7 +50965,7 @@ function definition(node3, _, state, info) {
   value2 += tracker.move("]: ");
   subexit();
   if (
-    // If there’s no url, or…
+    // If there's no url, or.
     !node3.url || // If there are control characters or whitespace.
     /[\0- \u007F]/.test(node3.url)
   ) {
@@ -51674,9 +51674,9 @@ function heading(node3, _, state, info) {
     subexit2();
     exit2();
     return value3 + "\n" + (rank === 1 ? "=" : "-").repeat(
-      // The whole size…
+      // The whole size.
       value3.length - // Minus the position of the character after the last EOL (or
-      // 0 if there is none)…
+      // 0 if there is none).
       (Math.max(value3.lastIndexOf("\r"), value3.lastIndexOf("\n")) + 1)
     );
   }
@@ -51726,7 +51726,7 @@ function image(node3, _, state, info) {
   value2 += tracker.move("](");
   subexit();
   if (
-    // If there’s no url but there is a title…
+    // If there's no url but there is a title.
     !node3.url && node3.title || // If there are control characters or whitespace.
     /[\0- \u007F]/.test(node3.url)
   ) {
@@ -51844,13 +51844,13 @@ function inlineCodePeek() {
 function formatLinkAsAutolink(node3, state) {
   const raw = toString(node3);
   return Boolean(
-    !state.options.resourceLink && // If there’s a url…
-    node3.url && // And there’s no title…
-    !node3.title && // And the content of `node` is a single text node…
-    node3.children && node3.children.length === 1 && node3.children[0].type === "text" && // And if the url is the same as the content…
-    (raw === node3.url || "mailto:" + raw === node3.url) && // And that starts w/ a protocol…
-    /^[a-z][+\-.a-z]+:/i.test(node3.url) && // And that doesn’t contain ASCII control codes (character escapes and
-    // references don’t work), space, or angle brackets…
+    !state.options.resourceLink && // If there's a url.
+    node3.url && // And there's no title.
+    !node3.title && // And the content of `node` is a single text node.
+    node3.children && node3.children.length === 1 && node3.children[0].type === "text" && // And if the url is the same as the content.
+    (raw === node3.url || "mailto:" + raw === node3.url) && // And that starts w/ a protocol.
+    /^[a-z][+\-.a-z]+:/i.test(node3.url) && // And that doesn't contain ASCII control codes (character escapes and
+    // references don't work), space, or angle brackets.
     !/[\0- <>\u007F]/.test(node3.url)
   );
 }
@@ -51902,7 +51902,7 @@ function link(node3, _, state, info) {
     if (text4.charCodeAt(index + 1) === 58) title = "";
   }
   if (
-    // If there’s no url but there is a title…
+    // If there's no url but there is a title.
     !node3.url && typeof title === "string" || // If there are control characters or whitespace.
     enclose
   ) {
@@ -57490,8 +57490,8 @@ var DocnoIndex = class {
     for (let i = 0; i < entries.count; i++) this.firstWithDocnoOf(i);
   }
   /**
-   * The earlier entry that has entry i's docno, or −1 when none has, and then entry i is added. Entries are
-   * added in order, 0, 1, 2, …, so the earlier one is the first with that docno.
+   * The earlier entry that has entry i's docno, or -1 when none has, and then entry i is added. Entries are
+   * added in order, 0, 1, 2, ., so the earlier one is the first with that docno.
    */
   firstWithDocnoOf(i) {
     const entries = this.entries;
@@ -57508,7 +57508,7 @@ var DocnoIndex = class {
     if (this.added * 2 > mask + 1) this.grow();
     return -1;
   }
-  /** The indexed entry with the docno of `other`'s entry i, or −1 when there is none. */
+  /** The indexed entry with the docno of `other`'s entry i, or -1 when there is none. */
   find(other, i) {
     const entries = this.entries;
     const hash2 = other.docnoHashes[i];
@@ -57653,7 +57653,7 @@ var EntryStore = class {
   blockBytes(block2) {
     return block2 < this.byteBlocks.length ? this.byteBlocks[block2].length : this.byteCount;
   }
-  /** Notes the lines of the `length` entries from `lines[from]`, appended as entries count, count + 1, … */
+  /** Notes the lines of the `length` entries from `lines[from]`, appended as entries count, count + 1, . */
   noteLines(lines, from, length) {
     const first = lines[from];
     if (first === this.count + 1 + this.lineShift && lines[from + length - 1] - first === length - 1) return;
@@ -58051,7 +58051,7 @@ var JudgedRanker = class {
   judging;
   judgedDocnos = new DocnoIndex();
   // Per run entry (grown to the longest query).
-  /** The judgment (entry of the query's qrels) of each run entry's document, or −1 when it has none. */
+  /** The judgment (entry of the query's qrels) of each run entry's document, or -1 when it has none. */
   judgmentOf = new Int32Array(1024);
   grades = new Float64Array(1024);
   level = new Int32Array(1024);
@@ -58090,7 +58090,7 @@ var JudgedRanker = class {
   isJudged(entry) {
     return this.judgmentOf[entry] >= 0;
   }
-  /** Steps 1–5 for a query that retrieved something. */
+  /** Steps 1-5 for a query that retrieved something. */
   placeJudged(judgments, run, grades) {
     const judgedCount = this.findJudged(judgments, run);
     if (judgedCount === 0) return;
@@ -58130,7 +58130,7 @@ var JudgedRanker = class {
   }
   /**
    * Step 3: for each entry, finds the first level not below its score. Leaves `above[k]` = how many entries
-   * score above level k, `level[i]` = the level entry i ties with (−1 when none), and each level's tied entries
+   * score above level k, `level[i]` = the level entry i ties with (-1 when none), and each level's tied entries
    * bucketed in `members` from `groupStart[k]`.
    */
   locate(run, levelCount) {

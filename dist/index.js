@@ -24114,7 +24114,7 @@ var REFUSAL_PREFIX_CHARS = 300;
 var escape = (phrase) => phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 var REFUSAL_PATTERN = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${REFUSAL_PHRASES.map(escape).join("|")})`, "u");
 function detectRefusal(answer) {
-  const head = answer.normalize("NFKC").toLowerCase().replace(/[‘’]/g, "'").trim().slice(0, REFUSAL_PREFIX_CHARS);
+  const head = answer.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019]/g, "'").trim().slice(0, REFUSAL_PREFIX_CHARS);
   return head === "" || REFUSAL_PATTERN.test(head);
 }
 
@@ -24757,8 +24757,8 @@ var Random = class {
     return result >>> 0;
   }
   /**
-   * Uniform integer in [0, bound), without modulo bias, for 1 ≤ bound ≤ 2^32.
-   * Lemire's multiply-and-reject (exact in doubles while bound ≤ 2^21), otherwise classic threshold rejection.
+   * Uniform integer in [0, bound), without modulo bias, for 1 < bound < 2^32.
+   * Lemire's multiply-and-reject (exact in doubles while bound < 2^21), otherwise classic threshold rejection.
    */
   nextBelow(bound) {
     if (!Number.isInteger(bound) || bound < 1 || bound > TWO_POW_32) {
@@ -24948,7 +24948,7 @@ var BinomialSampler = class {
     if (Number.isNaN(value2)) this.logFactorials[k] = value2 = (0, import_math_base_special_gammaln.default)(k + 1);
     return value2;
   }
-  /** One draw from Binomial(trials, p), for 0 ≤ trials ≤ maxTrials and 0 ≤ p ≤ 1. */
+  /** One draw from Binomial(trials, p), for 0 < trials < maxTrials and 0 < p < 1. */
   draw(trials, p) {
     if (trials === 0 || p === 0) return 0;
     if (p === 1) return trials;
@@ -27875,7 +27875,7 @@ var $ZodCheckMultipleOf = /* @__PURE__ */ $constructor("$ZodCheckMultipleOf", (i
     if (typeof payload.value !== typeof def.value)
       throw new Error("Cannot mix number and bigint in multiple_of check.");
     const isMultiple = typeof payload.value === "bigint" ? (
-      // `value % 0n` throws, and nothing is a multiple of zero — the number branch already fails this way via NaN
+      // `value % 0n` throws, and nothing is a multiple of zero - the number branch already fails this way via NaN
       def.value !== BigInt(0) && payload.value % def.value === BigInt(0)
     ) : floatSafeRemainder(payload.value, def.value) === 0;
     if (isMultiple)
@@ -38189,10 +38189,10 @@ var resultRecordSchema = external_exports.object({
   /** The gold contexts as text (Ragas' name): relevant documents matched by text when `relevant_ids` is absent. */
   reference_contexts: texts("the reference texts").optional(),
   scores: scoresField.optional(),
-  /** A link to the question's trace (LangSmith, Langfuse, Phoenix…): the comment links a regressed question to it. */
+  /** A link to the question's trace (LangSmith, Langfuse, Phoenix.): the comment links a regressed question to it. */
   trace_url: text.optional(),
   /**
-   * Which repeat of the question this record is (1, 2, …), for a pipeline run several times per question: the
+   * Which repeat of the question this record is (1, 2, .), for a pipeline run several times per question: the
    * same id then appears once per run. Without it a record is its question's only run.
    */
   run: external_exports.number({ error: notFinite("must be a whole number, 1 or more (which repeat of the question this record is)") }).int("must be a whole number, 1 or more (which repeat of the question this record is)").min(1, "must be 1 or more (repeats are numbered from 1)").refine(Number.isSafeInteger, "is too large a repeat number").optional()
@@ -38277,7 +38277,7 @@ var PLAIN_FIELDS = {
   refused: isFlag,
   claims: (value2) => Array.isArray(value2) && value2.every((claim3) => isPlainObject2(claim3, CLAIM, ["verdict"])),
   cited_ids: isIdList,
-  // NaN fails both comparisons, and ±Infinity one.
+  // NaN fails both comparisons, and +Infinity one.
   answer_relevance: (value2) => typeof value2 === "number" && value2 >= 0 && value2 <= 1,
   human_label: isLabel,
   judge_label: isLabel,
@@ -45263,7 +45263,7 @@ function textTable(cells, indent = "  ") {
   const rows = cells.map((row) => row.map((cell) => inertText(cell, CELL_MAX_CHARS)));
   const widths = [];
   for (const row of rows) row.forEach((cell, i) => widths[i] = Math.max(widths[i] ?? 0, [...cell].length));
-  const numeric = /^[-+−]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^—$|^$/;
+  const numeric = /^[-+\u2212]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^\u2014$|^$/;
   const rightAligned = widths.map((_, i) => rows.slice(1).every((row) => numeric.test(row[i] ?? "")));
   return rows.map(
     (row) => indent + row.map((cell, i) => {
@@ -45417,7 +45417,7 @@ var STOP_WORDS = new Set(
   "a an the i me my we our you your it its is are was were be been am do does did how what where when why which who can could would should will shall may might must to of in on at for from by with about as into and or but if then so than that this these those there here not no any some all just please hi hello thanks thank ok okay get got have has had need want way s t".split(" ")
 );
 function contentWords(query) {
-  return query.normalize("NFKC").toLowerCase().replace(/['’]/g, "").split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "" && !STOP_WORDS.has(word));
+  return query.normalize("NFKC").toLowerCase().replace(/['\u2019]/g, "").split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "" && !STOP_WORDS.has(word));
 }
 function trigramCounts(query) {
   const counts = /* @__PURE__ */ new Map();
@@ -46388,7 +46388,7 @@ function regexCheck(regex2) {
 
 // node_modules/unist-util-is/lib/index.js
 var convert = (
-  // Note: overloads in JSDoc can’t yet use different `@template`s.
+  // Note: overloads in JSDoc can't yet use different `@template`s.
   /**
    * @type {(
    *   (<Condition extends string>(test: Condition) => (node: unknown, index?: number | null | undefined, parent?: Parent | null | undefined, context?: unknown) => node is Node & {type: Condition}) &
@@ -46853,7 +46853,7 @@ function markdownTable(table2, options) {
       if (settings.delimiterStart !== false && !columnIndex) {
         line.push("|");
       }
-      if (settings.padding !== false && // Don’t add the opening space if we’re not aligning and the cell is
+      if (settings.padding !== false && // Don't add the opening space if we're not aligning and the cell is
       // empty: there will be a closing space.
       !(settings.alignDelimiters === false && cell === "") && (settings.delimiterStart !== false || columnIndex)) {
         line.push(" ");
@@ -47059,9 +47059,9 @@ function longestStreak(value2, substring) {
 // node_modules/mdast-util-to-markdown/lib/util/format-code-as-indented.js
 function formatCodeAsIndented(node3, state) {
   return Boolean(
-    state.options.fences === false && node3.value && // If there’s no info…
-    !node3.lang && // And there’s a non-whitespace character…
-    /[^\n\r ]/.test(node3.value) && // And the value doesn’t start or end in a blank…
+    state.options.fences === false && node3.value && // If there's no info.
+    !node3.lang && // And there's a non-whitespace character.
+    /[^\n\r ]/.test(node3.value) && // And the value doesn't start or end in a blank.
     !/^[\t ]*(?:[\n\r]|$)|(?:^|[\n\r])[\t ]*$/.test(node3.value)
   );
 }
@@ -47158,7 +47158,7 @@ function definition(node3, _, state, info2) {
   value2 += tracker.move("]: ");
   subexit();
   if (
-    // If there’s no url, or…
+    // If there's no url, or.
     !node3.url || // If there are control characters or whitespace.
     /[\0- \u007F]/.test(node3.url)
   ) {
@@ -47867,9 +47867,9 @@ function heading(node3, _, state, info2) {
     subexit2();
     exit2();
     return value3 + "\n" + (rank === 1 ? "=" : "-").repeat(
-      // The whole size…
+      // The whole size.
       value3.length - // Minus the position of the character after the last EOL (or
-      // 0 if there is none)…
+      // 0 if there is none).
       (Math.max(value3.lastIndexOf("\r"), value3.lastIndexOf("\n")) + 1)
     );
   }
@@ -47919,7 +47919,7 @@ function image(node3, _, state, info2) {
   value2 += tracker.move("](");
   subexit();
   if (
-    // If there’s no url but there is a title…
+    // If there's no url but there is a title.
     !node3.url && node3.title || // If there are control characters or whitespace.
     /[\0- \u007F]/.test(node3.url)
   ) {
@@ -48037,13 +48037,13 @@ function inlineCodePeek() {
 function formatLinkAsAutolink(node3, state) {
   const raw = toString(node3);
   return Boolean(
-    !state.options.resourceLink && // If there’s a url…
-    node3.url && // And there’s no title…
-    !node3.title && // And the content of `node` is a single text node…
-    node3.children && node3.children.length === 1 && node3.children[0].type === "text" && // And if the url is the same as the content…
-    (raw === node3.url || "mailto:" + raw === node3.url) && // And that starts w/ a protocol…
-    /^[a-z][+\-.a-z]+:/i.test(node3.url) && // And that doesn’t contain ASCII control codes (character escapes and
-    // references don’t work), space, or angle brackets…
+    !state.options.resourceLink && // If there's a url.
+    node3.url && // And there's no title.
+    !node3.title && // And the content of `node` is a single text node.
+    node3.children && node3.children.length === 1 && node3.children[0].type === "text" && // And if the url is the same as the content.
+    (raw === node3.url || "mailto:" + raw === node3.url) && // And that starts w/ a protocol.
+    /^[a-z][+\-.a-z]+:/i.test(node3.url) && // And that doesn't contain ASCII control codes (character escapes and
+    // references don't work), space, or angle brackets.
     !/[\0- <>\u007F]/.test(node3.url)
   );
 }
@@ -48095,7 +48095,7 @@ function link(node3, _, state, info2) {
     if (text4.charCodeAt(index + 1) === 58) title = "";
   }
   if (
-    // If there’s no url but there is a title…
+    // If there's no url but there is a title.
     !node3.url && typeof title === "string" || // If there are control characters or whitespace.
     enclose
   ) {
@@ -54366,7 +54366,7 @@ async function getResponseData(response) {
     }
   } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
   // (RFC 2046) and must never be decoded as text, even when the response
-  // carries a (misleading) `charset=utf-8` parameter — see #751.
+  // carries a (misleading) `charset=utf-8` parameter - see #751.
   mimetype.parameters.charset?.toLowerCase() === "utf-8" && mimetype.type !== "application/octet-stream") {
     return response.text().catch(noop2);
   } else {
@@ -58349,7 +58349,7 @@ function parseResetDuration(text4) {
   const value2 = text4.trim();
   if (/^\d+(\.\d+)?$/.test(value2)) return Number(value2) * 1e3;
   const unitMs = { h: 36e5, m: 6e4, s: 1e3, ms: 1, us: 1e-3, \u00B5s: 1e-3, ns: 1e-6 };
-  const parts = [...value2.matchAll(/(\d+(?:\.\d+)?)(ms|us|µs|ns|h|m|s)/g)];
+  const parts = [...value2.matchAll(/(\d+(?:\.\d+)?)(ms|us|\u00b5s|ns|h|m|s)/g)];
   if (parts.length === 0 || parts.map((part) => part[0]).join("") !== value2) return void 0;
   return parts.reduce((sum, [, amount, unit]) => sum + Number(amount) * unitMs[unit], 0);
 }

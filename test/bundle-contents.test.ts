@@ -11,4 +11,9 @@ describe('the bundles', () => {
     expect(sources.filter((source) => source.includes('/zod/v4/locales/'))).toEqual(['../node_modules/zod/v4/locales/en.js']);
     expect(sources).toContain('../src/core/record.ts');
   });
+
+  // Node reads a file with any other character as a two-byte source, slower to decode and compile on every run.
+  it.each(['dist/cli.js', 'dist/index.js'])('%s is ASCII', (file) => {
+    expect(readFileSync(join(ROOT, file), 'utf8').match(/[\u0080-\uffff]/g) ?? []).toEqual([]);
+  });
 });

@@ -140,7 +140,8 @@ export function parseResetDuration(text: string | null): number | undefined {
   const value = text.trim();
   if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
   const unitMs: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 0.001, µs: 0.001, ns: 0.000001 };
-  const parts = [...value.matchAll(/(\d+(?:\.\d+)?)(ms|us|µs|ns|h|m|s)/g)];
+  // \u00b5s is µs (escaped: scripts/build.mjs keeps the bundle ASCII).
+  const parts = [...value.matchAll(/(\d+(?:\.\d+)?)(ms|us|\u00b5s|ns|h|m|s)/g)];
   if (parts.length === 0 || parts.map((part) => part[0]).join('') !== value) return undefined;
   return parts.reduce((sum, [, amount, unit]) => sum + Number(amount) * unitMs[unit!]!, 0);
 }

@@ -12,7 +12,8 @@ export function textTable(cells: readonly (readonly string[])[], indent = '  '):
   const rows = cells.map((row) => row.map((cell) => inertText(cell, CELL_MAX_CHARS)));
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, [...cell].length)));
-  const numeric = /^[-+−]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^—$|^$/;
+  // U+2212 is the minus sign, U+2014 the dash of an empty cell (escaped: scripts/build.mjs keeps the bundle ASCII).
+  const numeric = /^[-+\u2212]?[\d.]+%?$|^\d+\/\d+$|^\[.*\]$|^\u2014$|^$/;
   // A column is right-aligned when every cell below the header is a number.
   const rightAligned = widths.map((_, i) => rows.slice(1).every((row) => numeric.test(row[i] ?? '')));
   return rows

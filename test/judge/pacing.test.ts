@@ -142,6 +142,10 @@ describe("OpenAI's reset durations", () => {
     ['1h2m3.5s', 3_723_500],
     ['0.5', 500],
     ['17.12s', 17_120],
+    ['250\u00b5s', 0.25],
+    ['250us', 0.25],
+    ['1ms500\u00b5s', 1.5],
+    ['900ns', 0.0009],
   ])('%s is %d ms', (text, ms) => {
     expect(parseResetDuration(text)).toBeCloseTo(ms, 6);
   });

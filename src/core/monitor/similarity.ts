@@ -15,10 +15,11 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
 
 /** The query's topic words: NFKC, lower case, apostrophes dropped, split at anything not a letter or digit, stop words out. */
 export function contentWords(query: string): string[] {
+  // Apostrophes, ' and ’, are dropped (’ escaped: scripts/build.mjs keeps the bundle ASCII).
   return query
     .normalize('NFKC')
     .toLowerCase()
-    .replace(/['’]/g, '')
+    .replace(/['\u2019]/g, '')
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word !== '' && !STOP_WORDS.has(word));
 }

@@ -45,6 +45,12 @@ const escape = (phrase: string) => phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const REFUSAL_PATTERN = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${REFUSAL_PHRASES.map(escape).join('|')})`, 'u');
 
 export function detectRefusal(answer: string): boolean {
-  const head = answer.normalize('NFKC').toLowerCase().replace(/[‘’]/g, "'").trim().slice(0, REFUSAL_PREFIX_CHARS);
+  // ‘ and ’ as ' (escaped: scripts/build.mjs keeps the bundle ASCII).
+  const head = answer
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\u2018\u2019]/g, "'")
+    .trim()
+    .slice(0, REFUSAL_PREFIX_CHARS);
   return head === '' || REFUSAL_PATTERN.test(head);
 }
