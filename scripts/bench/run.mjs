@@ -517,42 +517,10 @@ async function main() {
     cpu: ours.cpu === null || reference.cpu === null ? null : ours.cpu / reference.cpu,
     memory: ours.peakKiB === null || reference.peakKiB === null ? null : ours.peakKiB / reference.peakKiB,
   });
-  if (trecEval !== null && trecRows.length > 0) {
-    console.log(`trec_eval: ${trecEval} ${TREC_EVAL_ARGS.join(' ')} QRELS RUN (same files, runs interleaved with rag-gate's)`);
-    const referenceRows = trecRows.map(({ bench, ours, reference }) => {
-      const r = ratios(ours, reference);
-      return [
-        bench.variant,
-        bench.scale,
-        bench.size,
-        bench.runs,
-        seconds(reference.median),
-        cpuSeconds(reference.cpu),
-        mebibytes(reference.peakKiB),
-        ratio(r.time),
-        ratio(r.cpu),
-        ratio(r.memory),
-      ];
-    });
-    const referenceColumns = [
-      { title: 'variant' },
-      { title: 'scale' },
-      { title: 'size' },
-      { title: 'runs', align: 'r' },
-      { title: 'median', align: 'r' },
-      { title: 'CPU', align: 'r' },
-      { title: 'peak RSS', align: 'r' },
-      { title: 'wall ours/trec_eval', align: 'r' },
-      { title: 'CPU ours/trec_eval', align: 'r' },
-      { title: 'memory ours/trec_eval', align: 'r' },
-    ];
-    console.log(`${table(referenceColumns, referenceRows)}\n`);
-  }
-
-  if (options.against !== null && measured.length > 0) {
-    console.log(`against ${options.against.revision} (${options.against.sha.slice(0, 7)}): its committed dist/, each run right after this build's`);
-    const earlierRows = measured.map(({ bench, ours, earlier: theirs }) => {
-      const r = ratios(ours, theirs);
+  /** Each case's figures for another tool (`key` of a measured case) and this build's over them. */
+  const ratioTable = (cases, key, ours) => {
+    const rows = cases.map(({ bench, ours: mine, [key]: theirs }) => {
+      const r = ratios(mine, theirs);
       return [
         bench.workload,
         bench.variant,
@@ -567,7 +535,7 @@ async function main() {
         ratio(r.memory),
       ];
     });
-    const earlierColumns = [
+    const columns = [
       { title: 'workload' },
       { title: 'variant' },
       { title: 'scale' },
@@ -576,11 +544,19 @@ async function main() {
       { title: 'median', align: 'r' },
       { title: 'CPU', align: 'r' },
       { title: 'peak RSS', align: 'r' },
-      { title: 'wall this/that', align: 'r' },
-      { title: 'CPU this/that', align: 'r' },
-      { title: 'memory this/that', align: 'r' },
+      { title: `wall ${ours}`, align: 'r' },
+      { title: `CPU ${ours}`, align: 'r' },
+      { title: `memory ${ours}`, align: 'r' },
     ];
-    console.log(`${table(earlierColumns, earlierRows)}\n`);
+    return `${table(columns, rows)}\n`;
+  };
+  if (trecEval !== null && trecRows.length > 0) {
+    console.log(`trec_eval: ${trecEval} ${TREC_EVAL_ARGS.join(' ')} QRELS RUN (same files, runs interleaved with rag-gate's)`);
+    console.log(ratioTable(trecRows, 'reference', 'ours/trec_eval'));
+  }
+  if (options.against !== null && measured.length > 0) {
+    console.log(`against ${options.against.revision} (${options.against.sha.slice(0, 7)}): its committed dist/, each run right after this build's`);
+    console.log(ratioTable(measured, 'earlier', 'this/that'));
   }
 
   // The targets of issue 19, each at the size it is stated for.
