@@ -40578,6 +40578,7 @@ var IGNORED_FIELDS = new Map(
     query_length: "Ragas' test-set query length"
   })
 );
+var isObject2 = (value2) => typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
 function isBlank(id2) {
   const first = id2.charCodeAt(0);
   return !(first > 32 && first < 160) && id2.trim() === "";
@@ -40624,7 +40625,7 @@ function relevanceGrades(value2, ctx) {
   return grades;
 }
 var relevantIds = external_exports.unknown().transform((value2, ctx) => {
-  if (typeof value2 === "object" && value2 !== null && !Array.isArray(value2)) return relevanceGrades(value2, ctx);
+  if (isObject2(value2)) return relevanceGrades(value2, ctx);
   if (!Array.isArray(value2)) {
     ctx.addIssue({ code: "custom", message: 'must be a list of document ids or an object of grades such as {"d17": 3}' });
     return external_exports.NEVER;
@@ -40662,7 +40663,7 @@ function scoreName(given) {
 }
 var isScoreValue = (value2) => typeof value2 === "boolean" || typeof value2 === "number" && Number.isFinite(value2);
 var scoresField = external_exports.unknown().transform((value2, ctx) => {
-  if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) {
+  if (!isObject2(value2)) {
     ctx.addIssue({ code: "custom", message: 'must be an object of scores such as {"faithfulness": 0.9}' });
     return external_exports.NEVER;
   }
@@ -40737,7 +40738,6 @@ function crossFieldIssues(record2) {
   }
   return issues;
 }
-var isObject2 = (value2) => typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
 var isString = (value2) => typeof value2 === "string";
 var isFlag = (value2) => typeof value2 === "boolean";
 var isLabel = (value2) => typeof value2 === "string" || typeof value2 === "boolean";

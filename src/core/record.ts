@@ -39,6 +39,9 @@ export const IGNORED_FIELDS: ReadonlyMap<string, string> = new Map(
   }),
 );
 
+/** A JSON object: not null, not an array. */
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /**
  * An id that is empty or only white space names nothing. The first character settles it for nearly every id
  * (white space is at most U+0020 or from U+00A0 up), which keeps a hundred ids a record cheap.
@@ -124,7 +127,7 @@ function relevanceGrades(value: object, ctx: z.RefinementCtx): Record<string, nu
 
 /** A list of relevant ids, or graded relevance; each shape reports its own precise problems. */
 const relevantIds = z.unknown().transform((value, ctx): string[] | Record<string, number> => {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return relevanceGrades(value, ctx);
+  if (isObject(value)) return relevanceGrades(value, ctx);
   if (!Array.isArray(value)) {
     ctx.addIssue({ code: 'custom', message: 'must be a list of document ids or an object of grades such as {"d17": 3}' });
     return z.NEVER;
@@ -192,7 +195,7 @@ export const isScoreValue = (value: unknown): value is number | boolean => typeo
  * `relevanceGrades` is: a name is any key. Names are spelled as `scoreName` makes them.
  */
 const scoresField = z.unknown().transform((value, ctx): Record<string, number | boolean> => {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (!isObject(value)) {
     ctx.addIssue({ code: 'custom', message: 'must be an object of scores such as {"faithfulness": 0.9}' });
     return z.NEVER;
   }
@@ -299,7 +302,6 @@ export type RecordFields = z.infer<typeof resultRecordSchema>;
 
 type Check = (value: unknown) => boolean;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isString: Check = (value) => typeof value === 'string';
 const isFlag: Check = (value) => typeof value === 'boolean';
 const isLabel: Check = (value) => typeof value === 'string' || typeof value === 'boolean';
