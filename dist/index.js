@@ -24735,6 +24735,7 @@ function startState([a, b, c, d]) {
   return (a | b | c | d) === 0 ? [1, 0, 0, 0] : [a | 0, b | 0, c | 0, d | 0];
 }
 var TWO_POW_32 = 4294967296;
+var LEMIRE_MAX_BOUND = 2097152;
 var Random = class {
   s0;
   s1;
@@ -24764,7 +24765,7 @@ var Random = class {
     if (!Number.isInteger(bound) || bound < 1 || bound > TWO_POW_32) {
       throw new RangeError(`bound must be an integer in [1, 2^32], got ${bound}`);
     }
-    if (bound <= 2097152) {
+    if (bound <= LEMIRE_MAX_BOUND) {
       let product = this.nextUint32() * bound;
       let high = Math.floor(product / TWO_POW_32);
       if (product - high * TWO_POW_32 < bound) {
@@ -24780,6 +24781,61 @@ var Random = class {
     let word = this.nextUint32();
     while (word >= limit) word = this.nextUint32();
     return word % bound;
+  }
+  /**
+   * The sum of `draws` values of `values` drawn uniformly with replacement, in draw order.
+   *
+   * Up to 2^21 values, index j is ?w_j?n / 2^32? for the next `draws` words w_j of the stream (exact in doubles),
+   * and a word whose low part w_j?n mod 2^32 falls below 2^32 mod n is redrawn, from the words after the batch,
+   * so every index is exactly equally likely (Lemire's multiply-and-reject); beyond 2^21 values, each index is
+   * {@link nextBelow}. The generator runs inside the loop: no word is stored unless a redraw needs the batch's
+   * remaining words first (a chance of at most draws?n / 2^32).
+   */
+  sumOfDraws(values, draws) {
+    const n = values.length;
+    let sum = 0;
+    if (n > LEMIRE_MAX_BOUND) {
+      for (let i2 = 0; i2 < draws; i2++) sum += values[this.nextBelow(n)];
+      return sum;
+    }
+    const rejectBelow = TWO_POW_32 % n;
+    let s0 = this.s0;
+    let s1 = this.s1;
+    let s2 = this.s2;
+    let s3 = this.s3;
+    let i = 0;
+    for (; i < draws; i++) {
+      const product = (Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0) * n;
+      const t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = rotl(s3, 11);
+      const index = Math.floor(product / TWO_POW_32);
+      if (product - index * TWO_POW_32 < rejectBelow) break;
+      sum += values[index];
+    }
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
+    if (i === draws) return sum;
+    const rest = new Uint32Array(draws - i - 1);
+    this.fillUint32(rest);
+    sum += values[this.acceptedIndex(this.nextUint32() * n, n, rejectBelow)];
+    for (const word of rest) sum += values[this.acceptedIndex(word * n, n, rejectBelow)];
+    return sum;
+  }
+  /** ?product / 2^32? for product = word?n, the word redrawn from the stream while the low part is below `rejectBelow`. */
+  acceptedIndex(product, n, rejectBelow) {
+    let index = Math.floor(product / TWO_POW_32);
+    while (product - index * TWO_POW_32 < rejectBelow) {
+      product = this.nextUint32() * n;
+      index = Math.floor(product / TWO_POW_32);
+    }
+    return index;
   }
   /** Fill `target` with random 32-bit words (same stream as repeated {@link nextUint32} calls). */
   fillUint32(target) {
@@ -25012,8 +25068,6 @@ function drawMultinomial(binomial, trials, sizes, rest, out) {
 
 // src/core/stats/bootstrap.ts
 var DEFAULT_RESAMPLES = 2e3;
-var TWO_POW_322 = 4294967296;
-var LEMIRE_MAX_BOUND = 2097152;
 function bootstrapMeanCIs(samples, options = {}) {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const level = options.level ?? 0.95;
@@ -25052,37 +25106,15 @@ function resampleMeans(values, resamples, seed) {
   const random = new Random(seed);
   const binomial = new BinomialSampler(random, n);
   const counts = new Int32Array(sizes.length);
-  const words = new Uint32Array(rare.length === 0 ? 0 : n);
   const means = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
     const left = drawMultinomial(binomial, n, sizes, rare.length, counts);
     let sum = 0;
     for (let j = 0; j < sizes.length; j++) sum += counts[j] * countedValues[j];
-    if (left > 0) sum += sumOfDraws(random, rare, left, words);
+    if (left > 0) sum += random.sumOfDraws(rare, left);
     means[r] = sum / n;
   }
   return means;
-}
-function sumOfDraws(random, values, draws, words) {
-  const n = values.length;
-  let sum = 0;
-  if (n > LEMIRE_MAX_BOUND) {
-    for (let i = 0; i < draws; i++) sum += values[random.nextBelow(n)];
-    return sum;
-  }
-  const batch = words.subarray(0, draws);
-  random.fillUint32(batch);
-  const rejectBelow = TWO_POW_322 % n;
-  for (let i = 0; i < draws; i++) {
-    let product = batch[i] * n;
-    let index = Math.floor(product / TWO_POW_322);
-    while (product - index * TWO_POW_322 < rejectBelow) {
-      product = random.nextUint32() * n;
-      index = Math.floor(product / TWO_POW_322);
-    }
-    sum += values[index];
-  }
-  return sum;
 }
 function quantileSorted(sorted, q) {
   const position = (sorted.length - 1) * q;

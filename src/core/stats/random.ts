@@ -54,6 +54,8 @@ export function startState([a, b, c, d]: readonly [number, number, number, numbe
 }
 
 const TWO_POW_32 = 4294967296;
+/** Largest bound for which word·bound stays below 2^53, so the multiply-and-reject index draw is exact in doubles. */
+const LEMIRE_MAX_BOUND = 2097152;
 
 /** Seeded xoshiro128** generator. Not for cryptography. */
 export class Random {
@@ -88,7 +90,7 @@ export class Random {
     if (!Number.isInteger(bound) || bound < 1 || bound > TWO_POW_32) {
       throw new RangeError(`bound must be an integer in [1, 2^32], got ${bound}`);
     }
-    if (bound <= 2097152) {
+    if (bound <= LEMIRE_MAX_BOUND) {
       let product = this.nextUint32() * bound; // < 2^53: exact
       let high = Math.floor(product / TWO_POW_32);
       if (product - high * TWO_POW_32 < bound) {
@@ -104,6 +106,64 @@ export class Random {
     let word = this.nextUint32();
     while (word >= limit) word = this.nextUint32();
     return word % bound;
+  }
+
+  /**
+   * The sum of `draws` values of `values` drawn uniformly with replacement, in draw order.
+   *
+   * Up to 2^21 values, index j is ⌊w_j·n / 2^32⌋ for the next `draws` words w_j of the stream (exact in doubles),
+   * and a word whose low part w_j·n mod 2^32 falls below 2^32 mod n is redrawn, from the words after the batch,
+   * so every index is exactly equally likely (Lemire's multiply-and-reject); beyond 2^21 values, each index is
+   * {@link nextBelow}. The generator runs inside the loop: no word is stored unless a redraw needs the batch's
+   * remaining words first (a chance of at most draws·n / 2^32).
+   */
+  sumOfDraws(values: Float64Array, draws: number): number {
+    const n = values.length;
+    let sum = 0;
+    if (n > LEMIRE_MAX_BOUND) {
+      for (let i = 0; i < draws; i++) sum += values[this.nextBelow(n)]!;
+      return sum;
+    }
+    const rejectBelow = TWO_POW_32 % n;
+    let s0 = this.s0;
+    let s1 = this.s1;
+    let s2 = this.s2;
+    let s3 = this.s3;
+    let i = 0;
+    for (; i < draws; i++) {
+      const product = (Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0) * n;
+      const t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = rotl(s3, 11);
+      const index = Math.floor(product / TWO_POW_32);
+      if (product - index * TWO_POW_32 < rejectBelow) break;
+      sum += values[index]!;
+    }
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
+    if (i === draws) return sum;
+    // Word i was rejected: the batch's remaining words come first in the stream, then the redraws, in order.
+    const rest = new Uint32Array(draws - i - 1);
+    this.fillUint32(rest);
+    sum += values[this.acceptedIndex(this.nextUint32() * n, n, rejectBelow)]!;
+    for (const word of rest) sum += values[this.acceptedIndex(word * n, n, rejectBelow)]!;
+    return sum;
+  }
+
+  /** ⌊product / 2^32⌋ for product = word·n, the word redrawn from the stream while the low part is below `rejectBelow`. */
+  private acceptedIndex(product: number, n: number, rejectBelow: number): number {
+    let index = Math.floor(product / TWO_POW_32);
+    while (product - index * TWO_POW_32 < rejectBelow) {
+      product = this.nextUint32() * n;
+      index = Math.floor(product / TWO_POW_32);
+    }
+    return index;
   }
 
   /** Fill `target` with random 32-bit words (same stream as repeated {@link nextUint32} calls). */
