@@ -1,19 +1,20 @@
 #!/usr/bin/env node
-import { createRequire as __createRequire } from 'node:module';
-const require = __createRequire(import.meta.url);
+"use strict";
 var __create = Object.create;
 var __defProp = Object.defineProperty;
 var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
 var __getOwnPropNames = Object.getOwnPropertyNames;
 var __getProtoOf = Object.getPrototypeOf;
 var __hasOwnProp = Object.prototype.hasOwnProperty;
-var __require = /* @__PURE__ */ ((x) => typeof require !== "undefined" ? require : typeof Proxy !== "undefined" ? new Proxy(x, {
-  get: (a, b) => (typeof require !== "undefined" ? require : a)[b]
-}) : x)(function(x) {
-  if (typeof require !== "undefined") return require.apply(this, arguments);
-  throw Error('Dynamic require of "' + x + '" is not supported');
-});
-var __commonJS = (cb, mod) => function __require3() {
+var __esm = (fn, res, err) => function __init() {
+  if (err) throw err[0];
+  try {
+    return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res;
+  } catch (e) {
+    throw err = [e], e;
+  }
+};
+var __commonJS = (cb, mod) => function __require2() {
   try {
     return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
   } catch (e) {
@@ -41,9 +42,18 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
+// entry-url:entry-url
+var RAG_GATE_ENTRY_URL;
+var init_entry_url = __esm({
+  "entry-url:entry-url"() {
+    RAG_GATE_ENTRY_URL = require("node:url").pathToFileURL(__filename).href;
+  }
+});
+
 // node_modules/commander/lib/error.js
 var require_error = __commonJS({
-  "node_modules/commander/lib/error.js"(exports) {
+  "node_modules/commander/lib/error.js"(exports2) {
+    init_entry_url();
     var CommanderError2 = class extends Error {
       /**
        * Constructs the CommanderError class
@@ -71,14 +81,15 @@ var require_error = __commonJS({
         this.name = this.constructor.name;
       }
     };
-    exports.CommanderError = CommanderError2;
-    exports.InvalidArgumentError = InvalidArgumentError2;
+    exports2.CommanderError = CommanderError2;
+    exports2.InvalidArgumentError = InvalidArgumentError2;
   }
 });
 
 // node_modules/commander/lib/argument.js
 var require_argument = __commonJS({
-  "node_modules/commander/lib/argument.js"(exports) {
+  "node_modules/commander/lib/argument.js"(exports2) {
+    init_entry_url();
     var { InvalidArgumentError: InvalidArgumentError2 } = require_error();
     var Argument2 = class {
       /**
@@ -199,14 +210,15 @@ var require_argument = __commonJS({
       const nameOutput = arg.name() + (arg.variadic === true ? "..." : "");
       return arg.required ? "<" + nameOutput + ">" : "[" + nameOutput + "]";
     }
-    exports.Argument = Argument2;
-    exports.humanReadableArgName = humanReadableArgName;
+    exports2.Argument = Argument2;
+    exports2.humanReadableArgName = humanReadableArgName;
   }
 });
 
 // node_modules/commander/lib/help.js
 var require_help = __commonJS({
-  "node_modules/commander/lib/help.js"(exports) {
+  "node_modules/commander/lib/help.js"(exports2) {
+    init_entry_url();
     var { humanReadableArgName } = require_argument();
     var Help2 = class {
       constructor() {
@@ -801,14 +813,15 @@ ${itemIndentStr}`);
       const sgrPattern = /\x1b\[\d*(;\d*)*m/g;
       return str.replace(sgrPattern, "");
     }
-    exports.Help = Help2;
-    exports.stripColor = stripColor;
+    exports2.Help = Help2;
+    exports2.stripColor = stripColor;
   }
 });
 
 // node_modules/commander/lib/option.js
 var require_option = __commonJS({
-  "node_modules/commander/lib/option.js"(exports) {
+  "node_modules/commander/lib/option.js"(exports2) {
+    init_entry_url();
     var { InvalidArgumentError: InvalidArgumentError2 } = require_error();
     var Option2 = class {
       /**
@@ -1114,14 +1127,15 @@ var require_option = __commonJS({
         );
       return { shortFlag, longFlag };
     }
-    exports.Option = Option2;
-    exports.DualOptions = DualOptions;
+    exports2.Option = Option2;
+    exports2.DualOptions = DualOptions;
   }
 });
 
 // node_modules/commander/lib/suggestSimilar.js
 var require_suggestSimilar = __commonJS({
-  "node_modules/commander/lib/suggestSimilar.js"(exports) {
+  "node_modules/commander/lib/suggestSimilar.js"(exports2) {
+    init_entry_url();
     var maxDistance = 3;
     function editDistance(a, b) {
       if (Math.abs(a.length - b.length) > maxDistance)
@@ -1195,18 +1209,19 @@ var require_suggestSimilar = __commonJS({
       }
       return "";
     }
-    exports.suggestSimilar = suggestSimilar;
+    exports2.suggestSimilar = suggestSimilar;
   }
 });
 
 // node_modules/commander/lib/command.js
 var require_command = __commonJS({
-  "node_modules/commander/lib/command.js"(exports) {
-    var EventEmitter = __require("node:events").EventEmitter;
-    var childProcess = __require("node:child_process");
-    var path = __require("node:path");
-    var fs = __require("node:fs");
-    var process2 = __require("node:process");
+  "node_modules/commander/lib/command.js"(exports2) {
+    init_entry_url();
+    var EventEmitter = require("node:events").EventEmitter;
+    var childProcess = require("node:child_process");
+    var path = require("node:path");
+    var fs = require("node:fs");
+    var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
     var { Help: Help2, stripColor } = require_help();
@@ -3440,198 +3455,216 @@ Expecting one of '${allowedValues.join("', '")}'`);
         return true;
       return void 0;
     }
-    exports.Command = Command2;
-    exports.useColor = useColor;
+    exports2.Command = Command2;
+    exports2.useColor = useColor;
   }
 });
 
 // node_modules/commander/index.js
 var require_commander = __commonJS({
-  "node_modules/commander/index.js"(exports) {
+  "node_modules/commander/index.js"(exports2) {
+    init_entry_url();
     var { Argument: Argument2 } = require_argument();
     var { Command: Command2 } = require_command();
     var { CommanderError: CommanderError2, InvalidArgumentError: InvalidArgumentError2 } = require_error();
     var { Help: Help2 } = require_help();
     var { Option: Option2 } = require_option();
-    exports.program = new Command2();
-    exports.createCommand = (name) => new Command2(name);
-    exports.createOption = (flags, description) => new Option2(flags, description);
-    exports.createArgument = (name, description) => new Argument2(name, description);
-    exports.Command = Command2;
-    exports.Option = Option2;
-    exports.Argument = Argument2;
-    exports.Help = Help2;
-    exports.CommanderError = CommanderError2;
-    exports.InvalidArgumentError = InvalidArgumentError2;
-    exports.InvalidOptionArgumentError = InvalidArgumentError2;
+    exports2.program = new Command2();
+    exports2.createCommand = (name) => new Command2(name);
+    exports2.createOption = (flags, description) => new Option2(flags, description);
+    exports2.createArgument = (name, description) => new Argument2(name, description);
+    exports2.Command = Command2;
+    exports2.Option = Option2;
+    exports2.Argument = Argument2;
+    exports2.Help = Help2;
+    exports2.CommanderError = CommanderError2;
+    exports2.InvalidArgumentError = InvalidArgumentError2;
+    exports2.InvalidOptionArgumentError = InvalidArgumentError2;
   }
 });
 
 // node_modules/@stdlib/math-base-assert-is-nan/lib/main.js
 var require_main = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-nan/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-nan/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function isnan(x) {
       return x !== x;
     }
-    module.exports = isnan;
+    module2.exports = isnan;
   }
 });
 
 // node_modules/@stdlib/math-base-assert-is-nan/lib/index.js
 var require_lib = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-nan/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-nan/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-pinf/lib/index.js
 var require_lib2 = __commonJS({
-  "node_modules/@stdlib/constants-float64-pinf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-pinf/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_PINF = Number.POSITIVE_INFINITY;
-    module.exports = FLOAT64_PINF;
+    module2.exports = FLOAT64_PINF;
   }
 });
 
 // node_modules/@stdlib/number-ctor/lib/main.js
 var require_main2 = __commonJS({
-  "node_modules/@stdlib/number-ctor/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-ctor/lib/main.js"(exports2, module2) {
     "use strict";
-    module.exports = Number;
+    init_entry_url();
+    module2.exports = Number;
   }
 });
 
 // node_modules/@stdlib/number-ctor/lib/index.js
 var require_lib3 = __commonJS({
-  "node_modules/@stdlib/number-ctor/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-ctor/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main2();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-ninf/lib/index.js
 var require_lib4 = __commonJS({
-  "node_modules/@stdlib/constants-float64-ninf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-ninf/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var Number2 = require_lib3();
     var FLOAT64_NINF = Number2.NEGATIVE_INFINITY;
-    module.exports = FLOAT64_NINF;
+    module2.exports = FLOAT64_NINF;
   }
 });
 
 // node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js
 var require_main3 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var PINF = require_lib2();
     var NINF = require_lib4();
     function isInfinite(x) {
       return x === PINF || x === NINF;
     }
-    module.exports = isInfinite;
+    module2.exports = isInfinite;
   }
 });
 
 // node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js
 var require_lib5 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main3();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-abs/lib/main.js
 var require_main4 = __commonJS({
-  "node_modules/@stdlib/math-base-special-abs/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-abs/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function abs(x) {
       return Math.abs(x);
     }
-    module.exports = abs;
+    module2.exports = abs;
   }
 });
 
 // node_modules/@stdlib/math-base-special-abs/lib/index.js
 var require_lib6 = __commonJS({
-  "node_modules/@stdlib/math-base-special-abs/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-abs/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main4();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/assert-has-symbol-support/lib/main.js
 var require_main5 = __commonJS({
-  "node_modules/@stdlib/assert-has-symbol-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-symbol-support/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function hasSymbolSupport() {
       return typeof Symbol === "function" && typeof /* @__PURE__ */ Symbol("foo") === "symbol";
     }
-    module.exports = hasSymbolSupport;
+    module2.exports = hasSymbolSupport;
   }
 });
 
 // node_modules/@stdlib/assert-has-symbol-support/lib/index.js
 var require_lib7 = __commonJS({
-  "node_modules/@stdlib/assert-has-symbol-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-symbol-support/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main5();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js
 var require_main6 = __commonJS({
-  "node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var hasSymbols = require_lib7();
     var FLG = hasSymbols();
     function hasToStringTagSupport() {
       return FLG && typeof Symbol.toStringTag === "symbol";
     }
-    module.exports = hasToStringTagSupport;
+    module2.exports = hasToStringTagSupport;
   }
 });
 
 // node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js
 var require_lib8 = __commonJS({
-  "node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main6();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/utils-native-class/lib/tostring.js
 var require_tostring = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/tostring.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/tostring.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var toStr = Object.prototype.toString;
-    module.exports = toStr;
+    module2.exports = toStr;
   }
 });
 
 // node_modules/@stdlib/utils-native-class/lib/main.js
 var require_main7 = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var toStr = require_tostring();
     function nativeClass(v) {
       return toStr.call(v);
     }
-    module.exports = nativeClass;
+    module2.exports = nativeClass;
   }
 });
 
 // node_modules/@stdlib/assert-has-own-property/lib/main.js
 var require_main8 = __commonJS({
-  "node_modules/@stdlib/assert-has-own-property/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-own-property/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var has = Object.prototype.hasOwnProperty;
     function hasOwnProp(value2, property) {
       if (value2 === void 0 || value2 === null) {
@@ -3639,51 +3672,56 @@ var require_main8 = __commonJS({
       }
       return has.call(value2, property);
     }
-    module.exports = hasOwnProp;
+    module2.exports = hasOwnProp;
   }
 });
 
 // node_modules/@stdlib/assert-has-own-property/lib/index.js
 var require_lib9 = __commonJS({
-  "node_modules/@stdlib/assert-has-own-property/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-own-property/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main8();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/symbol-ctor/lib/main.js
 var require_main9 = __commonJS({
-  "node_modules/@stdlib/symbol-ctor/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/symbol-ctor/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var Sym = typeof Symbol === "function" ? Symbol : void 0;
-    module.exports = Sym;
+    module2.exports = Sym;
   }
 });
 
 // node_modules/@stdlib/symbol-ctor/lib/index.js
 var require_lib10 = __commonJS({
-  "node_modules/@stdlib/symbol-ctor/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/symbol-ctor/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main9();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/utils-native-class/lib/tostringtag.js
 var require_tostringtag = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/tostringtag.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/tostringtag.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var Symbol2 = require_lib10();
     var toStrTag = typeof Symbol2 === "function" ? Symbol2.toStringTag : "";
-    module.exports = toStrTag;
+    module2.exports = toStrTag;
   }
 });
 
 // node_modules/@stdlib/utils-native-class/lib/polyfill.js
 var require_polyfill = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/polyfill.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var hasOwnProp = require_lib9();
     var toStringTag = require_tostringtag();
     var toStr = require_tostring();
@@ -3709,14 +3747,15 @@ var require_polyfill = __commonJS({
       }
       return out;
     }
-    module.exports = nativeClass;
+    module2.exports = nativeClass;
   }
 });
 
 // node_modules/@stdlib/utils-native-class/lib/index.js
 var require_lib11 = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var hasToStringTag = require_lib8();
     var builtin = require_main7();
     var polyfill = require_polyfill();
@@ -3726,55 +3765,60 @@ var require_lib11 = __commonJS({
     } else {
       main2 = builtin;
     }
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/assert-is-uint32array/lib/main.js
 var require_main10 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint32array/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint32array/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var nativeClass = require_lib11();
     var hasUint32Array = typeof Uint32Array === "function";
     function isUint32Array(value2) {
       return hasUint32Array && value2 instanceof Uint32Array || // eslint-disable-line stdlib/require-globals
       nativeClass(value2) === "[object Uint32Array]";
     }
-    module.exports = isUint32Array;
+    module2.exports = isUint32Array;
   }
 });
 
 // node_modules/@stdlib/assert-is-uint32array/lib/index.js
 var require_lib12 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint32array/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint32array/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isUint32Array = require_main10();
-    module.exports = isUint32Array;
+    module2.exports = isUint32Array;
   }
 });
 
 // node_modules/@stdlib/constants-uint32-max/lib/index.js
 var require_lib13 = __commonJS({
-  "node_modules/@stdlib/constants-uint32-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-uint32-max/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var UINT32_MAX = 4294967295;
-    module.exports = UINT32_MAX;
+    module2.exports = UINT32_MAX;
   }
 });
 
 // node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js
 var require_uint32array = __commonJS({
-  "node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = typeof Uint32Array === "function" ? Uint32Array : null;
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/assert-has-uint32array-support/lib/main.js
 var require_main11 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint32array-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isUint32Array = require_lib12();
     var UINT32_MAX = require_lib13();
     var GlobalUint32Array = require_uint32array();
@@ -3796,43 +3840,47 @@ var require_main11 = __commonJS({
       }
       return bool;
     }
-    module.exports = hasUint32ArraySupport;
+    module2.exports = hasUint32ArraySupport;
   }
 });
 
 // node_modules/@stdlib/assert-has-uint32array-support/lib/index.js
 var require_lib14 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint32array-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var hasUint32ArraySupport = require_main11();
-    module.exports = hasUint32ArraySupport;
+    module2.exports = hasUint32ArraySupport;
   }
 });
 
 // node_modules/@stdlib/array-uint32/lib/main.js
 var require_main12 = __commonJS({
-  "node_modules/@stdlib/array-uint32/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-uint32/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var ctor = typeof Uint32Array === "function" ? Uint32Array : void 0;
-    module.exports = ctor;
+    module2.exports = ctor;
   }
 });
 
 // node_modules/@stdlib/array-uint32/lib/polyfill.js
 var require_polyfill2 = __commonJS({
-  "node_modules/@stdlib/array-uint32/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/array-uint32/lib/polyfill.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function polyfill() {
       throw new Error("not implemented");
     }
-    module.exports = polyfill;
+    module2.exports = polyfill;
   }
 });
 
 // node_modules/@stdlib/array-uint32/lib/index.js
 var require_lib15 = __commonJS({
-  "node_modules/@stdlib/array-uint32/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-uint32/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var hasUint32ArraySupport = require_lib14();
     var builtin = require_main12();
     var polyfill = require_polyfill2();
@@ -3842,46 +3890,50 @@ var require_lib15 = __commonJS({
     } else {
       ctor = polyfill;
     }
-    module.exports = ctor;
+    module2.exports = ctor;
   }
 });
 
 // node_modules/@stdlib/assert-is-float64array/lib/main.js
 var require_main13 = __commonJS({
-  "node_modules/@stdlib/assert-is-float64array/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-float64array/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var nativeClass = require_lib11();
     var hasFloat64Array = typeof Float64Array === "function";
     function isFloat64Array(value2) {
       return hasFloat64Array && value2 instanceof Float64Array || // eslint-disable-line stdlib/require-globals
       nativeClass(value2) === "[object Float64Array]";
     }
-    module.exports = isFloat64Array;
+    module2.exports = isFloat64Array;
   }
 });
 
 // node_modules/@stdlib/assert-is-float64array/lib/index.js
 var require_lib16 = __commonJS({
-  "node_modules/@stdlib/assert-is-float64array/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-float64array/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isFloat64Array = require_main13();
-    module.exports = isFloat64Array;
+    module2.exports = isFloat64Array;
   }
 });
 
 // node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js
 var require_float64array = __commonJS({
-  "node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = typeof Float64Array === "function" ? Float64Array : null;
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/assert-has-float64array-support/lib/main.js
 var require_main14 = __commonJS({
-  "node_modules/@stdlib/assert-has-float64array-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-float64array-support/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isFloat64Array = require_lib16();
     var GlobalFloat64Array = require_float64array();
     function hasFloat64ArraySupport() {
@@ -3898,43 +3950,47 @@ var require_main14 = __commonJS({
       }
       return bool;
     }
-    module.exports = hasFloat64ArraySupport;
+    module2.exports = hasFloat64ArraySupport;
   }
 });
 
 // node_modules/@stdlib/assert-has-float64array-support/lib/index.js
 var require_lib17 = __commonJS({
-  "node_modules/@stdlib/assert-has-float64array-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-float64array-support/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var hasFloat64ArraySupport = require_main14();
-    module.exports = hasFloat64ArraySupport;
+    module2.exports = hasFloat64ArraySupport;
   }
 });
 
 // node_modules/@stdlib/array-float64/lib/main.js
 var require_main15 = __commonJS({
-  "node_modules/@stdlib/array-float64/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-float64/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var ctor = typeof Float64Array === "function" ? Float64Array : void 0;
-    module.exports = ctor;
+    module2.exports = ctor;
   }
 });
 
 // node_modules/@stdlib/array-float64/lib/polyfill.js
 var require_polyfill3 = __commonJS({
-  "node_modules/@stdlib/array-float64/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/array-float64/lib/polyfill.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function polyfill() {
       throw new Error("not implemented");
     }
-    module.exports = polyfill;
+    module2.exports = polyfill;
   }
 });
 
 // node_modules/@stdlib/array-float64/lib/index.js
 var require_lib18 = __commonJS({
-  "node_modules/@stdlib/array-float64/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-float64/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var hasFloat64ArraySupport = require_lib17();
     var builtin = require_main15();
     var polyfill = require_polyfill3();
@@ -3944,55 +4000,60 @@ var require_lib18 = __commonJS({
     } else {
       ctor = polyfill;
     }
-    module.exports = ctor;
+    module2.exports = ctor;
   }
 });
 
 // node_modules/@stdlib/assert-is-uint8array/lib/main.js
 var require_main16 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint8array/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint8array/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var nativeClass = require_lib11();
     var hasUint8Array = typeof Uint8Array === "function";
     function isUint8Array(value2) {
       return hasUint8Array && value2 instanceof Uint8Array || // eslint-disable-line stdlib/require-globals
       nativeClass(value2) === "[object Uint8Array]";
     }
-    module.exports = isUint8Array;
+    module2.exports = isUint8Array;
   }
 });
 
 // node_modules/@stdlib/assert-is-uint8array/lib/index.js
 var require_lib19 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint8array/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint8array/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isUint8Array = require_main16();
-    module.exports = isUint8Array;
+    module2.exports = isUint8Array;
   }
 });
 
 // node_modules/@stdlib/constants-uint8-max/lib/index.js
 var require_lib20 = __commonJS({
-  "node_modules/@stdlib/constants-uint8-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-uint8-max/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var UINT8_MAX = 255 | 0;
-    module.exports = UINT8_MAX;
+    module2.exports = UINT8_MAX;
   }
 });
 
 // node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js
 var require_uint8array = __commonJS({
-  "node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = typeof Uint8Array === "function" ? Uint8Array : null;
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/assert-has-uint8array-support/lib/main.js
 var require_main17 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint8array-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isUint8Array = require_lib19();
     var UINT8_MAX = require_lib20();
     var GlobalUint8Array = require_uint8array();
@@ -4014,43 +4075,47 @@ var require_main17 = __commonJS({
       }
       return bool;
     }
-    module.exports = hasUint8ArraySupport;
+    module2.exports = hasUint8ArraySupport;
   }
 });
 
 // node_modules/@stdlib/assert-has-uint8array-support/lib/index.js
 var require_lib21 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint8array-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var hasUint8ArraySupport = require_main17();
-    module.exports = hasUint8ArraySupport;
+    module2.exports = hasUint8ArraySupport;
   }
 });
 
 // node_modules/@stdlib/array-uint8/lib/main.js
 var require_main18 = __commonJS({
-  "node_modules/@stdlib/array-uint8/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-uint8/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var ctor = typeof Uint8Array === "function" ? Uint8Array : void 0;
-    module.exports = ctor;
+    module2.exports = ctor;
   }
 });
 
 // node_modules/@stdlib/array-uint8/lib/polyfill.js
 var require_polyfill4 = __commonJS({
-  "node_modules/@stdlib/array-uint8/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/array-uint8/lib/polyfill.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function polyfill() {
       throw new Error("not implemented");
     }
-    module.exports = polyfill;
+    module2.exports = polyfill;
   }
 });
 
 // node_modules/@stdlib/array-uint8/lib/index.js
 var require_lib22 = __commonJS({
-  "node_modules/@stdlib/array-uint8/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-uint8/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var hasUint8ArraySupport = require_lib21();
     var builtin = require_main18();
     var polyfill = require_polyfill4();
@@ -4060,55 +4125,60 @@ var require_lib22 = __commonJS({
     } else {
       ctor = polyfill;
     }
-    module.exports = ctor;
+    module2.exports = ctor;
   }
 });
 
 // node_modules/@stdlib/assert-is-uint16array/lib/main.js
 var require_main19 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint16array/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint16array/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var nativeClass = require_lib11();
     var hasUint16Array = typeof Uint16Array === "function";
     function isUint16Array(value2) {
       return hasUint16Array && value2 instanceof Uint16Array || // eslint-disable-line stdlib/require-globals
       nativeClass(value2) === "[object Uint16Array]";
     }
-    module.exports = isUint16Array;
+    module2.exports = isUint16Array;
   }
 });
 
 // node_modules/@stdlib/assert-is-uint16array/lib/index.js
 var require_lib23 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint16array/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint16array/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isUint16Array = require_main19();
-    module.exports = isUint16Array;
+    module2.exports = isUint16Array;
   }
 });
 
 // node_modules/@stdlib/constants-uint16-max/lib/index.js
 var require_lib24 = __commonJS({
-  "node_modules/@stdlib/constants-uint16-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-uint16-max/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var UINT16_MAX = 65535 | 0;
-    module.exports = UINT16_MAX;
+    module2.exports = UINT16_MAX;
   }
 });
 
 // node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js
 var require_uint16array = __commonJS({
-  "node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = typeof Uint16Array === "function" ? Uint16Array : null;
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/assert-has-uint16array-support/lib/main.js
 var require_main20 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint16array-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isUint16Array = require_lib23();
     var UINT16_MAX = require_lib24();
     var GlobalUint16Array = require_uint16array();
@@ -4130,43 +4200,47 @@ var require_main20 = __commonJS({
       }
       return bool;
     }
-    module.exports = hasUint16ArraySupport;
+    module2.exports = hasUint16ArraySupport;
   }
 });
 
 // node_modules/@stdlib/assert-has-uint16array-support/lib/index.js
 var require_lib25 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint16array-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var hasUint16ArraySupport = require_main20();
-    module.exports = hasUint16ArraySupport;
+    module2.exports = hasUint16ArraySupport;
   }
 });
 
 // node_modules/@stdlib/array-uint16/lib/main.js
 var require_main21 = __commonJS({
-  "node_modules/@stdlib/array-uint16/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-uint16/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var ctor = typeof Uint16Array === "function" ? Uint16Array : void 0;
-    module.exports = ctor;
+    module2.exports = ctor;
   }
 });
 
 // node_modules/@stdlib/array-uint16/lib/polyfill.js
 var require_polyfill5 = __commonJS({
-  "node_modules/@stdlib/array-uint16/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/array-uint16/lib/polyfill.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function polyfill() {
       throw new Error("not implemented");
     }
-    module.exports = polyfill;
+    module2.exports = polyfill;
   }
 });
 
 // node_modules/@stdlib/array-uint16/lib/index.js
 var require_lib26 = __commonJS({
-  "node_modules/@stdlib/array-uint16/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-uint16/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var hasUint16ArraySupport = require_lib25();
     var builtin = require_main21();
     var polyfill = require_polyfill5();
@@ -4176,28 +4250,30 @@ var require_lib26 = __commonJS({
     } else {
       ctor = polyfill;
     }
-    module.exports = ctor;
+    module2.exports = ctor;
   }
 });
 
 // node_modules/@stdlib/assert-is-little-endian/lib/ctors.js
 var require_ctors = __commonJS({
-  "node_modules/@stdlib/assert-is-little-endian/lib/ctors.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-little-endian/lib/ctors.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var Uint8Array2 = require_lib22();
     var Uint16Array2 = require_lib26();
     var ctors = {
       "uint16": Uint16Array2,
       "uint8": Uint8Array2
     };
-    module.exports = ctors;
+    module2.exports = ctors;
   }
 });
 
 // node_modules/@stdlib/assert-is-little-endian/lib/main.js
 var require_main22 = __commonJS({
-  "node_modules/@stdlib/assert-is-little-endian/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-little-endian/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var ctors = require_ctors();
     var bool;
     function isLittleEndian() {
@@ -4209,23 +4285,25 @@ var require_main22 = __commonJS({
       return uint8view[0] === 52;
     }
     bool = isLittleEndian();
-    module.exports = bool;
+    module2.exports = bool;
   }
 });
 
 // node_modules/@stdlib/assert-is-little-endian/lib/index.js
 var require_lib27 = __commonJS({
-  "node_modules/@stdlib/assert-is-little-endian/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-little-endian/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var IS_LITTLE_ENDIAN = require_main22();
-    module.exports = IS_LITTLE_ENDIAN;
+    module2.exports = IS_LITTLE_ENDIAN;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js
 var require_high = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isLittleEndian = require_lib27();
     var HIGH;
     if (isLittleEndian === true) {
@@ -4233,14 +4311,15 @@ var require_high = __commonJS({
     } else {
       HIGH = 0;
     }
-    module.exports = HIGH;
+    module2.exports = HIGH;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js
 var require_main23 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var Uint32Array2 = require_lib15();
     var Float64Array2 = require_lib18();
     var HIGH = require_high();
@@ -4250,23 +4329,25 @@ var require_main23 = __commonJS({
       FLOAT64_VIEW[0] = x;
       return UINT32_VIEW[HIGH];
     }
-    module.exports = getHighWord;
+    module2.exports = getHighWord;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js
 var require_lib28 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main23();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js
 var require_high2 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isLittleEndian = require_lib27();
     var HIGH;
     if (isLittleEndian === true) {
@@ -4274,14 +4355,15 @@ var require_high2 = __commonJS({
     } else {
       HIGH = 0;
     }
-    module.exports = HIGH;
+    module2.exports = HIGH;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js
 var require_main24 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var Uint32Array2 = require_lib15();
     var Float64Array2 = require_lib18();
     var HIGH = require_high2();
@@ -4292,60 +4374,65 @@ var require_main24 = __commonJS({
       UINT32_VIEW[HIGH] = high >>> 0;
       return FLOAT64_VIEW[0];
     }
-    module.exports = setHighWord;
+    module2.exports = setHighWord;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js
 var require_lib29 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main24();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js
 var require_lib30 = __commonJS({
-  "node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_EXPONENT_BIAS = 1023 | 0;
-    module.exports = FLOAT64_EXPONENT_BIAS;
+    module2.exports = FLOAT64_EXPONENT_BIAS;
   }
 });
 
 // node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js
 var require_polyval_p = __commonJS({
-  "node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.3999999999940942;
       }
       return 0.3999999999940942 + x * (0.22222198432149784 + x * 0.15313837699209373);
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js
 var require_polyval_q = __commonJS({
-  "node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.6666666666666735;
       }
       return 0.6666666666666735 + x * (0.2857142874366239 + x * (0.1818357216161805 + x * 0.14798198605116586));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-ln/lib/main.js
 var require_main25 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ln/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var getHighWord = require_lib28();
     var setHighWord = require_lib29();
     var isnan = require_lib();
@@ -4430,59 +4517,65 @@ var require_main25 = __commonJS({
       }
       return k * LN2_HI - (s * (f - R) - k * LN2_LO - f);
     }
-    module.exports = ln;
+    module2.exports = ln;
   }
 });
 
 // node_modules/@stdlib/math-base-special-ln/lib/index.js
 var require_lib31 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ln/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main25();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-floor/lib/main.js
 var require_main26 = __commonJS({
-  "node_modules/@stdlib/math-base-special-floor/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-floor/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var floor = Math.floor;
-    module.exports = floor;
+    module2.exports = floor;
   }
 });
 
 // node_modules/@stdlib/math-base-special-floor/lib/index.js
 var require_lib32 = __commonJS({
-  "node_modules/@stdlib/math-base-special-floor/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-floor/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main26();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-ceil/lib/main.js
 var require_main27 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ceil/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ceil/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var ceil = Math.ceil;
-    module.exports = ceil;
+    module2.exports = ceil;
   }
 });
 
 // node_modules/@stdlib/math-base-special-ceil/lib/index.js
 var require_lib33 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ceil/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ceil/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main27();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-trunc/lib/main.js
 var require_main28 = __commonJS({
-  "node_modules/@stdlib/math-base-special-trunc/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-trunc/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var floor = require_lib32();
     var ceil = require_lib33();
     function trunc(x) {
@@ -4491,51 +4584,55 @@ var require_main28 = __commonJS({
       }
       return floor(x);
     }
-    module.exports = trunc;
+    module2.exports = trunc;
   }
 });
 
 // node_modules/@stdlib/math-base-special-trunc/lib/index.js
 var require_lib34 = __commonJS({
-  "node_modules/@stdlib/math-base-special-trunc/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-trunc/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main28();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js
 var require_polyval_c13 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.0416666666666666;
       }
       return 0.0416666666666666 + x * (-0.001388888888887411 + x * 2480158728947673e-20);
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js
 var require_polyval_c46 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return -27557314351390663e-23;
       }
       return -27557314351390663e-23 + x * (2087572321298175e-24 + x * -11359647557788195e-27);
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js
 var require_main29 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var polyval13 = require_polyval_c13();
     var polyval46 = require_polyval_c46();
     function kernelCos(x, y) {
@@ -4551,23 +4648,25 @@ var require_main29 = __commonJS({
       w = 1 - hz;
       return w + (1 - w - hz + (z3 * r - x * y));
     }
-    module.exports = kernelCos;
+    module2.exports = kernelCos;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js
 var require_lib35 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main29();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js
 var require_main30 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var S1 = -0.16666666666666632;
     var S2 = 0.00833333333332249;
     var S3 = -1984126982985795e-19;
@@ -4588,50 +4687,55 @@ var require_main30 = __commonJS({
       }
       return x - (z3 * (0.5 * y - v * r) - y - v * S1);
     }
-    module.exports = kernelSin;
+    module2.exports = kernelSin;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js
 var require_lib36 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main30();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js
 var require_lib37 = __commonJS({
-  "node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_HIGH_WORD_ABS_MASK = 2147483647 >>> 0;
-    module.exports = FLOAT64_HIGH_WORD_ABS_MASK;
+    module2.exports = FLOAT64_HIGH_WORD_ABS_MASK;
   }
 });
 
 // node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js
 var require_lib38 = __commonJS({
-  "node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_HIGH_WORD_EXPONENT_MASK = 2146435072;
-    module.exports = FLOAT64_HIGH_WORD_EXPONENT_MASK;
+    module2.exports = FLOAT64_HIGH_WORD_EXPONENT_MASK;
   }
 });
 
 // node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js
 var require_lib39 = __commonJS({
-  "node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_HIGH_WORD_SIGNIFICAND_MASK = 1048575;
-    module.exports = FLOAT64_HIGH_WORD_SIGNIFICAND_MASK;
+    module2.exports = FLOAT64_HIGH_WORD_SIGNIFICAND_MASK;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js
 var require_low = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isLittleEndian = require_lib27();
     var LOW;
     if (isLittleEndian === true) {
@@ -4639,14 +4743,15 @@ var require_low = __commonJS({
     } else {
       LOW = 1;
     }
-    module.exports = LOW;
+    module2.exports = LOW;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js
 var require_main31 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var Uint32Array2 = require_lib15();
     var Float64Array2 = require_lib18();
     var LOW = require_low();
@@ -4656,23 +4761,25 @@ var require_main31 = __commonJS({
       FLOAT64_VIEW[0] = x;
       return UINT32_VIEW[LOW];
     }
-    module.exports = getLowWord;
+    module2.exports = getLowWord;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js
 var require_lib40 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main31();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-from-words/lib/indices.js
 var require_indices = __commonJS({
-  "node_modules/@stdlib/number-float64-base-from-words/lib/indices.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-from-words/lib/indices.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isLittleEndian = require_lib27();
     var indices;
     var HIGH;
@@ -4688,14 +4795,15 @@ var require_indices = __commonJS({
       "HIGH": HIGH,
       "LOW": LOW
     };
-    module.exports = indices;
+    module2.exports = indices;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-from-words/lib/main.js
 var require_main32 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-from-words/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-from-words/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var Uint32Array2 = require_lib15();
     var Float64Array2 = require_lib18();
     var indices = require_indices();
@@ -4708,68 +4816,75 @@ var require_main32 = __commonJS({
       UINT32_VIEW[LOW] = low;
       return FLOAT64_VIEW[0];
     }
-    module.exports = fromWords;
+    module2.exports = fromWords;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-from-words/lib/index.js
 var require_lib41 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-from-words/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-from-words/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main32();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js
 var require_lib42 = __commonJS({
-  "node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_MAX_BASE2_EXPONENT = 1023 | 0;
-    module.exports = FLOAT64_MAX_BASE2_EXPONENT;
+    module2.exports = FLOAT64_MAX_BASE2_EXPONENT;
   }
 });
 
 // node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js
 var require_lib43 = __commonJS({
-  "node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL = -1023 | 0;
-    module.exports = FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL;
+    module2.exports = FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL;
   }
 });
 
 // node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js
 var require_lib44 = __commonJS({
-  "node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL = -1074 | 0;
-    module.exports = FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL;
+    module2.exports = FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL;
   }
 });
 
 // node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js
 var require_lib45 = __commonJS({
-  "node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_HIGH_WORD_SIGN_MASK = 2147483648 >>> 0;
-    module.exports = FLOAT64_HIGH_WORD_SIGN_MASK;
+    module2.exports = FLOAT64_HIGH_WORD_SIGN_MASK;
   }
 });
 
 // node_modules/@stdlib/utils-define-property/lib/define_property.js
 var require_define_property = __commonJS({
-  "node_modules/@stdlib/utils-define-property/lib/define_property.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/define_property.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = typeof Object.defineProperty === "function" ? Object.defineProperty : null;
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js
 var require_has_define_property_support = __commonJS({
-  "node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var defineProperty = require_define_property();
     function hasDefinePropertySupport() {
       try {
@@ -4779,34 +4894,37 @@ var require_has_define_property_support = __commonJS({
         return false;
       }
     }
-    module.exports = hasDefinePropertySupport;
+    module2.exports = hasDefinePropertySupport;
   }
 });
 
 // node_modules/@stdlib/utils-define-property/lib/builtin.js
 var require_builtin = __commonJS({
-  "node_modules/@stdlib/utils-define-property/lib/builtin.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/builtin.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var defineProperty = Object.defineProperty;
-    module.exports = defineProperty;
+    module2.exports = defineProperty;
   }
 });
 
 // node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js
 var require_is_number = __commonJS({
-  "node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function isNumber(value2) {
       return typeof value2 === "number";
     }
-    module.exports = isNumber;
+    module2.exports = isNumber;
   }
 });
 
 // node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js
 var require_zero_pad = __commonJS({
-  "node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function startsWithMinus(str) {
       return str[0] === "-";
     }
@@ -4834,14 +4952,15 @@ var require_zero_pad = __commonJS({
       }
       return str;
     }
-    module.exports = zeroPad;
+    module2.exports = zeroPad;
   }
 });
 
 // node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js
 var require_format_integer = __commonJS({
-  "node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isNumber = require_is_number();
     var zeroPad = require_zero_pad();
     var lowercase2 = String.prototype.toLowerCase;
@@ -4909,25 +5028,27 @@ var require_format_integer = __commonJS({
       }
       return out;
     }
-    module.exports = formatInteger;
+    module2.exports = formatInteger;
   }
 });
 
 // node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js
 var require_is_string = __commonJS({
-  "node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function isString2(value2) {
       return typeof value2 === "string";
     }
-    module.exports = isString2;
+    module2.exports = isString2;
   }
 });
 
 // node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js
 var require_format_double = __commonJS({
-  "node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var abs = Math.abs;
     var lowercase2 = String.prototype.toLowerCase;
     var uppercase2 = String.prototype.toUpperCase;
@@ -4983,14 +5104,15 @@ var require_format_double = __commonJS({
       out = token.specifier === uppercase2.call(token.specifier) ? uppercase2.call(out) : lowercase2.call(out);
       return out;
     }
-    module.exports = formatDouble;
+    module2.exports = formatDouble;
   }
 });
 
 // node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js
 var require_space_pad = __commonJS({
-  "node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function spaces(n) {
       var out = "";
       var i;
@@ -5007,14 +5129,15 @@ var require_space_pad = __commonJS({
       str = right ? str + spaces(pad) : spaces(pad) + str;
       return str;
     }
-    module.exports = spacePad;
+    module2.exports = spacePad;
   }
 });
 
 // node_modules/@stdlib/string-base-format-interpolate/lib/main.js
 var require_main33 = __commonJS({
-  "node_modules/@stdlib/string-base-format-interpolate/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var formatInteger = require_format_integer();
     var isString2 = require_is_string();
     var isNumber = require_is_number();
@@ -5175,23 +5298,25 @@ var require_main33 = __commonJS({
       }
       return out;
     }
-    module.exports = formatInterpolate;
+    module2.exports = formatInterpolate;
   }
 });
 
 // node_modules/@stdlib/string-base-format-interpolate/lib/index.js
 var require_lib46 = __commonJS({
-  "node_modules/@stdlib/string-base-format-interpolate/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main33();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/string-base-format-tokenize/lib/main.js
 var require_main34 = __commonJS({
-  "node_modules/@stdlib/string-base-format-tokenize/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-tokenize/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var RE = /%(?:([1-9]\d*)\$)?([0 +\-#]*)(\*|\d+)?(?:(\.)(\*|\d+)?)?[hlL]?([%A-Za-z])/g;
     function parse5(match) {
       var token = {
@@ -5233,34 +5358,37 @@ var require_main34 = __commonJS({
       }
       return tokens;
     }
-    module.exports = formatTokenize;
+    module2.exports = formatTokenize;
   }
 });
 
 // node_modules/@stdlib/string-base-format-tokenize/lib/index.js
 var require_lib47 = __commonJS({
-  "node_modules/@stdlib/string-base-format-tokenize/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-tokenize/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main34();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/string-format/lib/is_string.js
 var require_is_string2 = __commonJS({
-  "node_modules/@stdlib/string-format/lib/is_string.js"(exports, module) {
+  "node_modules/@stdlib/string-format/lib/is_string.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function isString2(value2) {
       return typeof value2 === "string";
     }
-    module.exports = isString2;
+    module2.exports = isString2;
   }
 });
 
 // node_modules/@stdlib/string-format/lib/main.js
 var require_main35 = __commonJS({
-  "node_modules/@stdlib/string-format/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/string-format/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var interpolate = require_lib46();
     var tokenize = require_lib47();
     var isString2 = require_is_string2();
@@ -5276,23 +5404,25 @@ var require_main35 = __commonJS({
       }
       return interpolate.apply(null, args);
     }
-    module.exports = format;
+    module2.exports = format;
   }
 });
 
 // node_modules/@stdlib/string-format/lib/index.js
 var require_lib48 = __commonJS({
-  "node_modules/@stdlib/string-format/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/string-format/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main35();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/utils-define-property/lib/polyfill.js
 var require_polyfill6 = __commonJS({
-  "node_modules/@stdlib/utils-define-property/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/polyfill.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var format = require_lib48();
     var objectProtoype = Object.prototype;
     var toStr = objectProtoype.toString;
@@ -5336,14 +5466,15 @@ var require_polyfill6 = __commonJS({
       }
       return obj;
     }
-    module.exports = defineProperty;
+    module2.exports = defineProperty;
   }
 });
 
 // node_modules/@stdlib/utils-define-property/lib/index.js
 var require_lib49 = __commonJS({
-  "node_modules/@stdlib/utils-define-property/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var hasDefinePropertySupport = require_has_define_property_support();
     var builtin = require_builtin();
     var polyfill = require_polyfill6();
@@ -5353,14 +5484,15 @@ var require_lib49 = __commonJS({
     } else {
       defineProperty = polyfill;
     }
-    module.exports = defineProperty;
+    module2.exports = defineProperty;
   }
 });
 
 // node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js
 var require_main36 = __commonJS({
-  "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var defineProperty = require_lib49();
     function setNonEnumerableReadOnly(obj, prop, value2) {
       defineProperty(obj, prop, {
@@ -5370,23 +5502,25 @@ var require_main36 = __commonJS({
         "value": value2
       });
     }
-    module.exports = setNonEnumerableReadOnly;
+    module2.exports = setNonEnumerableReadOnly;
   }
 });
 
 // node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js
 var require_lib50 = __commonJS({
-  "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main36();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-to-words/lib/indices.js
 var require_indices2 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-to-words/lib/indices.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/indices.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isLittleEndian = require_lib27();
     var indices;
     var HIGH;
@@ -5402,14 +5536,15 @@ var require_indices2 = __commonJS({
       "HIGH": HIGH,
       "LOW": LOW
     };
-    module.exports = indices;
+    module2.exports = indices;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-to-words/lib/assign.js
 var require_assign = __commonJS({
-  "node_modules/@stdlib/number-float64-base-to-words/lib/assign.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/assign.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var Uint32Array2 = require_lib15();
     var Float64Array2 = require_lib18();
     var indices = require_indices2();
@@ -5423,38 +5558,41 @@ var require_assign = __commonJS({
       out[offset + stride] = UINT32_VIEW[LOW];
       return out;
     }
-    module.exports = toWords;
+    module2.exports = toWords;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-to-words/lib/main.js
 var require_main37 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-to-words/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var fcn = require_assign();
     function toWords(x) {
       return fcn(x, [0 >>> 0, 0 >>> 0], 1, 0);
     }
-    module.exports = toWords;
+    module2.exports = toWords;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-to-words/lib/index.js
 var require_lib51 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-to-words/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var setReadOnly = require_lib50();
     var main2 = require_main37();
     var assign = require_assign();
     setReadOnly(main2, "assign", assign);
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-copysign/lib/main.js
 var require_main38 = __commonJS({
-  "node_modules/@stdlib/math-base-special-copysign/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-copysign/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var SIGN_MASK = require_lib45();
     var ABS_MASK = require_lib37();
     var toWords = require_lib51();
@@ -5472,32 +5610,35 @@ var require_main38 = __commonJS({
       hx |= hy;
       return fromWords(hx, WORDS2[1]);
     }
-    module.exports = copysign;
+    module2.exports = copysign;
   }
 });
 
 // node_modules/@stdlib/math-base-special-copysign/lib/index.js
 var require_lib52 = __commonJS({
-  "node_modules/@stdlib/math-base-special-copysign/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-copysign/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main38();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js
 var require_lib53 = __commonJS({
-  "node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_SMALLEST_NORMAL = 22250738585072014e-324;
-    module.exports = FLOAT64_SMALLEST_NORMAL;
+    module2.exports = FLOAT64_SMALLEST_NORMAL;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-normalize/lib/assign.js
 var require_assign2 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-normalize/lib/assign.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-normalize/lib/assign.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_SMALLEST_NORMAL = require_lib53();
     var isInfinite = require_lib5();
     var isnan = require_lib();
@@ -5518,38 +5659,41 @@ var require_assign2 = __commonJS({
       out[offset + stride] = 0;
       return out;
     }
-    module.exports = normalize2;
+    module2.exports = normalize2;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-normalize/lib/main.js
 var require_main39 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-normalize/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-normalize/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var fcn = require_assign2();
     function normalize2(x) {
       return fcn(x, [0, 0], 1, 0);
     }
-    module.exports = normalize2;
+    module2.exports = normalize2;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-normalize/lib/index.js
 var require_lib54 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-normalize/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-normalize/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var setReadOnly = require_lib50();
     var main2 = require_main39();
     var assign = require_assign2();
     setReadOnly(main2, "assign", assign);
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-exponent/lib/main.js
 var require_main40 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-exponent/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-exponent/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var getHighWord = require_lib28();
     var EXP_MASK = require_lib38();
     var BIAS = require_lib30();
@@ -5558,23 +5702,25 @@ var require_main40 = __commonJS({
       high = (high & EXP_MASK) >>> 20;
       return high - BIAS | 0;
     }
-    module.exports = exponent;
+    module2.exports = exponent;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-exponent/lib/index.js
 var require_lib55 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-exponent/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-exponent/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main40();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-ldexp/lib/main.js
 var require_main41 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ldexp/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ldexp/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var PINF = require_lib2();
     var NINF = require_lib4();
     var BIAS = require_lib30();
@@ -5624,23 +5770,25 @@ var require_main41 = __commonJS({
       high |= exp + BIAS << 20;
       return m * fromWords(high, WORDS2[1]);
     }
-    module.exports = ldexp;
+    module2.exports = ldexp;
   }
 });
 
 // node_modules/@stdlib/math-base-special-ldexp/lib/index.js
 var require_lib56 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ldexp/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ldexp/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main41();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/array-base-filled/lib/main.js
 var require_main42 = __commonJS({
-  "node_modules/@stdlib/array-base-filled/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-base-filled/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function filled(value2, len) {
       var arr;
       var i;
@@ -5650,44 +5798,48 @@ var require_main42 = __commonJS({
       }
       return arr;
     }
-    module.exports = filled;
+    module2.exports = filled;
   }
 });
 
 // node_modules/@stdlib/array-base-filled/lib/index.js
 var require_lib57 = __commonJS({
-  "node_modules/@stdlib/array-base-filled/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-base-filled/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main42();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/array-base-zeros/lib/main.js
 var require_main43 = __commonJS({
-  "node_modules/@stdlib/array-base-zeros/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-base-zeros/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var filled = require_lib57();
     function zeros(len) {
       return filled(0, len);
     }
-    module.exports = zeros;
+    module2.exports = zeros;
   }
 });
 
 // node_modules/@stdlib/array-base-zeros/lib/index.js
 var require_lib58 = __commonJS({
-  "node_modules/@stdlib/array-base-zeros/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-base-zeros/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main43();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-rempio2/lib/kernel_rempio2.js
 var require_kernel_rempio2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-rempio2/lib/kernel_rempio2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-rempio2/lib/kernel_rempio2.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var floor = require_lib32();
     var ldexp = require_lib56();
     var zeros = require_lib58();
@@ -5955,32 +6107,35 @@ var require_kernel_rempio2 = __commonJS({
       jz = jk;
       return compute(x, y, jz, Q, q0, jk, jv, jx, F);
     }
-    module.exports = kernelRempio2;
+    module2.exports = kernelRempio2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-round/lib/main.js
 var require_main44 = __commonJS({
-  "node_modules/@stdlib/math-base-special-round/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-round/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var round = Math.round;
-    module.exports = round;
+    module2.exports = round;
   }
 });
 
 // node_modules/@stdlib/math-base-special-round/lib/index.js
 var require_lib59 = __commonJS({
-  "node_modules/@stdlib/math-base-special-round/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-round/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main44();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-rempio2/lib/rempio2_medium.js
 var require_rempio2_medium = __commonJS({
-  "node_modules/@stdlib/math-base-special-rempio2/lib/rempio2_medium.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-rempio2/lib/rempio2_medium.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var round = require_lib59();
     var getHighWord = require_lib28();
     var INVPIO2 = 0.6366197723675814;
@@ -6025,14 +6180,15 @@ var require_rempio2_medium = __commonJS({
       y[1] = r - y[0] - w;
       return n;
     }
-    module.exports = rempio2Medium;
+    module2.exports = rempio2Medium;
   }
 });
 
 // node_modules/@stdlib/math-base-special-rempio2/lib/main.js
 var require_main45 = __commonJS({
-  "node_modules/@stdlib/math-base-special-rempio2/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-rempio2/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var ABS_MASK = require_lib37();
     var EXPONENT_MASK = require_lib38();
     var SIGNIFICAND_MASK = require_lib39();
@@ -6162,23 +6318,25 @@ var require_main45 = __commonJS({
       y[1] = TY[1];
       return n;
     }
-    module.exports = rempio2;
+    module2.exports = rempio2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-rempio2/lib/index.js
 var require_lib60 = __commonJS({
-  "node_modules/@stdlib/math-base-special-rempio2/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-rempio2/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var rempio2 = require_main45();
-    module.exports = rempio2;
+    module2.exports = rempio2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-cos/lib/main.js
 var require_main46 = __commonJS({
-  "node_modules/@stdlib/math-base-special-cos/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-cos/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var getHighWord = require_lib28();
     var kernelCos = require_lib35();
     var kernelSin = require_lib36();
@@ -6214,23 +6372,25 @@ var require_main46 = __commonJS({
           return kernelSin(buffer[0], buffer[1]);
       }
     }
-    module.exports = cos;
+    module2.exports = cos;
   }
 });
 
 // node_modules/@stdlib/math-base-special-cos/lib/index.js
 var require_lib61 = __commonJS({
-  "node_modules/@stdlib/math-base-special-cos/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-cos/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main46();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-sin/lib/main.js
 var require_main47 = __commonJS({
-  "node_modules/@stdlib/math-base-special-sin/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-sin/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var HIGH_WORD_ABS_MASK = require_lib37();
     var HIGH_WORD_EXPONENT_MASK = require_lib38();
     var getHighWord = require_lib28();
@@ -6266,32 +6426,35 @@ var require_main47 = __commonJS({
           return -kernelCos(Y[0], Y[1]);
       }
     }
-    module.exports = sin;
+    module2.exports = sin;
   }
 });
 
 // node_modules/@stdlib/math-base-special-sin/lib/index.js
 var require_lib62 = __commonJS({
-  "node_modules/@stdlib/math-base-special-sin/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-sin/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main47();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-pi/lib/index.js
 var require_lib63 = __commonJS({
-  "node_modules/@stdlib/constants-float64-pi/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-pi/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var PI = 3.141592653589793;
-    module.exports = PI;
+    module2.exports = PI;
   }
 });
 
 // node_modules/@stdlib/math-base-special-sinpi/lib/main.js
 var require_main48 = __commonJS({
-  "node_modules/@stdlib/math-base-special-sinpi/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-sinpi/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     var isInfinite = require_lib5();
     var cos = require_lib61();
@@ -6331,163 +6494,175 @@ var require_main48 = __commonJS({
       r -= copysign(2, r);
       return sin(PI * r);
     }
-    module.exports = sinpi;
+    module2.exports = sinpi;
   }
 });
 
 // node_modules/@stdlib/math-base-special-sinpi/lib/index.js
 var require_lib64 = __commonJS({
-  "node_modules/@stdlib/math-base-special-sinpi/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-sinpi/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main48();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js
 var require_polyval_a1 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.06735230105312927;
       }
       return 0.06735230105312927 + x * (0.007385550860814029 + x * (0.0011927076318336207 + x * (22086279071390839e-20 + x * 25214456545125733e-21)));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js
 var require_polyval_a2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.020580808432516733;
       }
       return 0.020580808432516733 + x * (0.0028905138367341563 + x * (5100697921535113e-19 + x * (10801156724758394e-20 + x * 44864094961891516e-21)));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js
 var require_polyval_r = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 1.3920053346762105;
       }
       return 1.3920053346762105 + x * (0.7219355475671381 + x * (0.17193386563280308 + x * (0.01864591917156529 + x * (7779424963818936e-19 + x * 7326684307446256e-21))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js
 var require_polyval_s = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.21498241596060885;
       }
       return 0.21498241596060885 + x * (0.325778796408931 + x * (0.14635047265246445 + x * (0.02664227030336386 + x * (0.0018402845140733772 + x * 3194753265841009e-20))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js
 var require_polyval_t1 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return -0.032788541075985965;
       }
       return -0.032788541075985965 + x * (0.006100538702462913 + x * (-0.0014034646998923284 + x * 31563207090362595e-20));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js
 var require_polyval_t2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.01797067508118204;
       }
       return 0.01797067508118204 + x * (-0.0036845201678113826 + x * (881081882437654e-18 + x * -31275416837512086e-20));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js
 var require_polyval_t3 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return -0.010314224129834144;
       }
       return -0.010314224129834144 + x * (0.0022596478090061247 + x * (-5385953053567405e-19 + x * 3355291926355191e-19));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js
 var require_polyval_u = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.6328270640250934;
       }
       return 0.6328270640250934 + x * (1.4549225013723477 + x * (0.9777175279633727 + x * (0.22896372806469245 + x * 0.013381091853678766)));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js
 var require_polyval_v = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 2.4559779371304113;
       }
       return 2.4559779371304113 + x * (2.128489763798934 + x * (0.7692851504566728 + x * (0.10422264559336913 + x * 0.003217092422824239)));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js
 var require_polyval_w = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.08333333333333297;
       }
       return 0.08333333333333297 + x * (-0.0027777777772877554 + x * (7936505586430196e-19 + x * (-59518755745034e-17 + x * (8363399189962821e-19 + x * -0.0016309293409657527))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaln/lib/main.js
 var require_main49 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     var isInfinite = require_lib5();
     var abs = require_lib6();
@@ -6654,37 +6829,40 @@ var require_main49 = __commonJS({
       }
       return r;
     }
-    module.exports = gammaln2;
+    module2.exports = gammaln2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaln/lib/index.js
 var require_lib65 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaln/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main49();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js
 var require_polyval_p2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.16666666666666602;
       }
       return 0.16666666666666602 + x * (-0.0027777777777015593 + x * (6613756321437934e-20 + x * (-16533902205465252e-22 + x * 41381367970572385e-24)));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-exp/lib/expmulti.js
 var require_expmulti = __commonJS({
-  "node_modules/@stdlib/math-base-special-exp/lib/expmulti.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/expmulti.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var ldexp = require_lib56();
     var polyvalP = require_polyval_p2();
     function expmulti(hi, lo, k) {
@@ -6698,14 +6876,15 @@ var require_expmulti = __commonJS({
       y = 1 - (lo - r * c / (2 - c) - hi);
       return ldexp(y, k);
     }
-    module.exports = expmulti;
+    module2.exports = expmulti;
   }
 });
 
 // node_modules/@stdlib/math-base-special-exp/lib/main.js
 var require_main50 = __commonJS({
-  "node_modules/@stdlib/math-base-special-exp/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     var trunc = require_lib34();
     var NINF = require_lib4();
@@ -6746,23 +6925,25 @@ var require_main50 = __commonJS({
       lo = k * LN2_LO;
       return expmulti(hi, lo, k);
     }
-    module.exports = exp;
+    module2.exports = exp;
   }
 });
 
 // node_modules/@stdlib/math-base-special-exp/lib/index.js
 var require_lib66 = __commonJS({
-  "node_modules/@stdlib/math-base-special-exp/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main50();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js
 var require_low2 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isLittleEndian = require_lib27();
     var LOW;
     if (isLittleEndian === true) {
@@ -6770,14 +6951,15 @@ var require_low2 = __commonJS({
     } else {
       LOW = 1;
     }
-    module.exports = LOW;
+    module2.exports = LOW;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js
 var require_main51 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var Uint32Array2 = require_lib15();
     var Float64Array2 = require_lib18();
     var LOW = require_low2();
@@ -6788,135 +6970,145 @@ var require_main51 = __commonJS({
       UINT32_VIEW[LOW] = low >>> 0;
       return FLOAT64_VIEW[0];
     }
-    module.exports = setLowWord;
+    module2.exports = setLowWord;
   }
 });
 
 // node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js
 var require_lib67 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main51();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js
 var require_polyval_pp = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return -0.3250421072470015;
       }
       return -0.3250421072470015 + x * (-0.02848174957559851 + x * (-0.005770270296489442 + x * -23763016656650163e-21));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js
 var require_polyval_qq = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.39791722395915535;
       }
       return 0.39791722395915535 + x * (0.0650222499887673 + x * (0.005081306281875766 + x * (13249473800432164e-20 + x * -3960228278775368e-21)));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js
 var require_polyval_pa = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.41485611868374833;
       }
       return 0.41485611868374833 + x * (-0.3722078760357013 + x * (0.31834661990116175 + x * (-0.11089469428239668 + x * (0.035478304325618236 + x * -0.002166375594868791))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js
 var require_polyval_qa = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.10642088040084423;
       }
       return 0.10642088040084423 + x * (0.540397917702171 + x * (0.07182865441419627 + x * (0.12617121980876164 + x * (0.01363708391202905 + x * 0.011984499846799107))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js
 var require_polyval_ra = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return -0.6938585727071818;
       }
       return -0.6938585727071818 + x * (-10.558626225323291 + x * (-62.375332450326006 + x * (-162.39666946257347 + x * (-184.60509290671104 + x * (-81.2874355063066 + x * -9.814329344169145)))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js
 var require_polyval_sa = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 19.651271667439257;
       }
       return 19.651271667439257 + x * (137.65775414351904 + x * (434.56587747522923 + x * (645.3872717332679 + x * (429.00814002756783 + x * (108.63500554177944 + x * (6.570249770319282 + x * -0.0604244152148581))))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js
 var require_polyval_rb = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return -0.799283237680523;
       }
       return -0.799283237680523 + x * (-17.757954917754752 + x * (-160.63638485582192 + x * (-637.5664433683896 + x * (-1025.0951316110772 + x * -483.5191916086514))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js
 var require_polyval_sb = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 30.33806074348246;
       }
       return 30.33806074348246 + x * (325.7925129965739 + x * (1536.729586084437 + x * (3199.8582195085955 + x * (2553.0504064331644 + x * (474.52854120695537 + x * -22.44095244658582)))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfc/lib/main.js
 var require_main52 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     var exp = require_lib66();
     var setLowWord = require_lib67();
@@ -7017,41 +7209,45 @@ var require_main52 = __commonJS({
       }
       return TINY * TINY;
     }
-    module.exports = erfc;
+    module2.exports = erfc;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfc/lib/index.js
 var require_lib68 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main52();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-sqrt/lib/main.js
 var require_main53 = __commonJS({
-  "node_modules/@stdlib/math-base-special-sqrt/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-sqrt/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var sqrt = Math.sqrt;
-    module.exports = sqrt;
+    module2.exports = sqrt;
   }
 });
 
 // node_modules/@stdlib/math-base-special-sqrt/lib/index.js
 var require_lib69 = __commonJS({
-  "node_modules/@stdlib/math-base-special-sqrt/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-sqrt/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main53();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js
 var require_main54 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var erfc = require_lib68();
     var sqrt = require_lib69();
     var isnan = require_lib();
@@ -7068,37 +7264,40 @@ var require_main54 = __commonJS({
       xc = x - mu;
       return 0.5 * erfc(-xc / denom);
     }
-    module.exports = cdf;
+    module2.exports = cdf;
   }
 });
 
 // node_modules/@stdlib/utils-constant-function/lib/main.js
 var require_main55 = __commonJS({
-  "node_modules/@stdlib/utils-constant-function/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-constant-function/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function wrap2(value2) {
       return constantFunction;
       function constantFunction() {
         return value2;
       }
     }
-    module.exports = wrap2;
+    module2.exports = wrap2;
   }
 });
 
 // node_modules/@stdlib/utils-constant-function/lib/index.js
 var require_lib70 = __commonJS({
-  "node_modules/@stdlib/utils-constant-function/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-constant-function/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main55();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js
 var require_main56 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     function cdf(x, mu) {
       if (isnan(x) || isnan(mu)) {
@@ -7106,14 +7305,15 @@ var require_main56 = __commonJS({
       }
       return x < mu ? 0 : 1;
     }
-    module.exports = cdf;
+    module2.exports = cdf;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js
 var require_factory = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var constantFunction = require_lib70();
     var isnan = require_lib();
     function factory(mu) {
@@ -7128,26 +7328,28 @@ var require_factory = __commonJS({
         return x < mu ? 0 : 1;
       }
     }
-    module.exports = factory;
+    module2.exports = factory;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js
 var require_lib71 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var setReadOnly = require_lib50();
     var main2 = require_main56();
     var factory = require_factory();
     setReadOnly(main2, "factory", factory);
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js
 var require_factory2 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var constantFunction = require_lib70();
     var degenerate = require_lib71().factory;
     var isnan = require_lib();
@@ -7172,49 +7374,53 @@ var require_factory2 = __commonJS({
         return 0.5 * erfc(-xc / denom);
       }
     }
-    module.exports = factory;
+    module2.exports = factory;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js
 var require_lib72 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var setReadOnly = require_lib50();
     var main2 = require_main54();
     var factory = require_factory2();
     setReadOnly(main2, "factory", factory);
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js
 var require_lib73 = __commonJS({
-  "node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var HALF_LN2 = 0.34657359027997264;
-    module.exports = HALF_LN2;
+    module2.exports = HALF_LN2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js
 var require_polyval_q2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return -0.03333333333333313;
       }
       return -0.03333333333333313 + x * (0.0015873015872548146 + x * (-793650757867488e-19 + x * (4008217827329362e-21 + x * -20109921818362437e-23)));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-expm1/lib/main.js
 var require_main57 = __commonJS({
-  "node_modules/@stdlib/math-base-special-expm1/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-expm1/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     var getHighWord = require_lib28();
     var setHighWord = require_lib29();
@@ -7342,37 +7548,40 @@ var require_main57 = __commonJS({
       y *= twopk;
       return y;
     }
-    module.exports = expm1;
+    module2.exports = expm1;
   }
 });
 
 // node_modules/@stdlib/math-base-special-expm1/lib/index.js
 var require_lib74 = __commonJS({
-  "node_modules/@stdlib/math-base-special-expm1/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-expm1/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var expm1 = require_main57();
-    module.exports = expm1;
+    module2.exports = expm1;
   }
 });
 
 // node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js
 var require_polyval_lp = __commonJS({
-  "node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.6666666666666735;
       }
       return 0.6666666666666735 + x * (0.3999999999940942 + x * (0.2857142874366239 + x * (0.22222198432149784 + x * (0.1818357216161805 + x * (0.15313837699209373 + x * 0.14798198605116586)))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-log1p/lib/main.js
 var require_main58 = __commonJS({
-  "node_modules/@stdlib/math-base-special-log1p/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-log1p/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     var getHighWord = require_lib28();
     var setHighWord = require_lib29();
@@ -7474,32 +7683,35 @@ var require_main58 = __commonJS({
       }
       return k * LN2_HI - (hfsq - (s * (hfsq + R) + (k * LN2_LO + c)) - f);
     }
-    module.exports = log1p;
+    module2.exports = log1p;
   }
 });
 
 // node_modules/@stdlib/math-base-special-log1p/lib/index.js
 var require_lib75 = __commonJS({
-  "node_modules/@stdlib/math-base-special-log1p/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-log1p/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var log1p = require_main58();
-    module.exports = log1p;
+    module2.exports = log1p;
   }
 });
 
 // node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js
 var require_lib76 = __commonJS({
-  "node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FOURTH_PI = 0.7853981633974483;
-    module.exports = FOURTH_PI;
+    module2.exports = FOURTH_PI;
   }
 });
 
 // node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js
 var require_rational_pq = __commonJS({
-  "node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -7522,14 +7734,15 @@ var require_rational_pq = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js
 var require_rational_rs = __commonJS({
-  "node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -7552,14 +7765,15 @@ var require_rational_rs = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-asin/lib/main.js
 var require_main59 = __commonJS({
-  "node_modules/@stdlib/math-base-special-asin/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-asin/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     var sqrt = require_lib69();
     var PIO4 = require_lib76();
@@ -7602,65 +7816,71 @@ var require_main59 = __commonJS({
       }
       return sgn ? -z3 : z3;
     }
-    module.exports = asin;
+    module2.exports = asin;
   }
 });
 
 // node_modules/@stdlib/math-base-special-asin/lib/index.js
 var require_lib77 = __commonJS({
-  "node_modules/@stdlib/math-base-special-asin/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-asin/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main59();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-assert-is-integer/lib/main.js
 var require_main60 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-integer/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-integer/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var floor = require_lib32();
     function isInteger(x) {
       return floor(x) === x;
     }
-    module.exports = isInteger;
+    module2.exports = isInteger;
   }
 });
 
 // node_modules/@stdlib/math-base-assert-is-integer/lib/index.js
 var require_lib78 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-integer/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-integer/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main60();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-assert-is-even/lib/main.js
 var require_main61 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-even/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-even/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isInteger = require_lib78();
     function isEven(x) {
       return isInteger(x / 2);
     }
-    module.exports = isEven;
+    module2.exports = isEven;
   }
 });
 
 // node_modules/@stdlib/math-base-assert-is-even/lib/index.js
 var require_lib79 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-even/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-even/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main61();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-assert-is-odd/lib/main.js
 var require_main62 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-odd/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-odd/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isEven = require_lib79();
     function isOdd(x) {
       if (x > 0) {
@@ -7668,43 +7888,47 @@ var require_main62 = __commonJS({
       }
       return isEven(x + 1);
     }
-    module.exports = isOdd;
+    module2.exports = isOdd;
   }
 });
 
 // node_modules/@stdlib/math-base-assert-is-odd/lib/index.js
 var require_lib80 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-odd/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-odd/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main62();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js
 var require_main63 = __commonJS({
-  "node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function uint32ToInt32(x) {
       return x | 0;
     }
-    module.exports = uint32ToInt32;
+    module2.exports = uint32ToInt32;
   }
 });
 
 // node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js
 var require_lib81 = __commonJS({
-  "node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var uint32ToInt32 = require_main63();
-    module.exports = uint32ToInt32;
+    module2.exports = uint32ToInt32;
   }
 });
 
 // node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js
 var require_x_is_zero = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isOdd = require_lib80();
     var copysign = require_lib52();
     var NINF = require_lib4();
@@ -7727,14 +7951,15 @@ var require_x_is_zero = __commonJS({
       }
       return PINF;
     }
-    module.exports = pow;
+    module2.exports = pow;
   }
 });
 
 // node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js
 var require_y_is_huge = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var ABS_MASK = require_lib37();
     var getHighWord = require_lib28();
     var HIGH_MAX_NEAR_UNITY = 1072693247 | 0;
@@ -7756,14 +7981,15 @@ var require_y_is_huge = __commonJS({
       }
       return TINY * TINY;
     }
-    module.exports = pow;
+    module2.exports = pow;
   }
 });
 
 // node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js
 var require_y_is_infinite = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var abs = require_lib6();
     var PINF = require_lib2();
     function pow(x, y) {
@@ -7778,37 +8004,40 @@ var require_y_is_infinite = __commonJS({
       }
       return PINF;
     }
-    module.exports = pow;
+    module2.exports = pow;
   }
 });
 
 // node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js
 var require_lib82 = __commonJS({
-  "node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_NUM_HIGH_WORD_SIGNIFICAND_BITS = 20 | 0;
-    module.exports = FLOAT64_NUM_HIGH_WORD_SIGNIFICAND_BITS;
+    module2.exports = FLOAT64_NUM_HIGH_WORD_SIGNIFICAND_BITS;
   }
 });
 
 // node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js
 var require_polyval_l = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.5999999999999946;
       }
       return 0.5999999999999946 + x * (0.4285714285785502 + x * (0.33333332981837743 + x * (0.272728123808534 + x * (0.23066074577556175 + x * 0.20697501780033842))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-pow/lib/log2ax.js
 var require_log2ax = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/log2ax.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/log2ax.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var getHighWord = require_lib28();
     var setLowWord = require_lib67();
     var setHighWord = require_lib29();
@@ -7913,28 +8142,30 @@ var require_log2ax = __commonJS({
       out[1] = t2;
       return out;
     }
-    module.exports = log2ax;
+    module2.exports = log2ax;
   }
 });
 
 // node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js
 var require_polyval_w2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.5;
       }
       return 0.5 + x * (-0.3333333333333333 + x * 0.25);
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-pow/lib/logx.js
 var require_logx = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/logx.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/logx.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var setLowWord = require_lib67();
     var polyvalW = require_polyval_w2();
     var INV_LN2 = 1.4426950408889634;
@@ -7958,37 +8189,40 @@ var require_logx = __commonJS({
       out[1] = t2;
       return out;
     }
-    module.exports = logx;
+    module2.exports = logx;
   }
 });
 
 // node_modules/@stdlib/constants-float64-ln-two/lib/index.js
 var require_lib83 = __commonJS({
-  "node_modules/@stdlib/constants-float64-ln-two/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-ln-two/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var LN2 = 0.6931471805599453;
-    module.exports = LN2;
+    module2.exports = LN2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js
 var require_polyval_p3 = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.16666666666666602;
       }
       return 0.16666666666666602 + x * (-0.0027777777777015593 + x * (6613756321437934e-20 + x * (-16533902205465252e-22 + x * 41381367970572385e-24)));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-pow/lib/pow2.js
 var require_pow2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/pow2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/pow2.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var getHighWord = require_lib28();
     var setHighWord = require_lib29();
     var setLowWord = require_lib67();
@@ -8050,14 +8284,15 @@ var require_pow2 = __commonJS({
       }
       return z3;
     }
-    module.exports = pow2;
+    module2.exports = pow2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-pow/lib/main.js
 var require_main64 = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     var isOdd = require_lib80();
     var isInfinite = require_lib5();
@@ -8223,41 +8458,45 @@ var require_main64 = __commonJS({
       z3 = pow2(j, hp, lp);
       return sx * z3;
     }
-    module.exports = pow;
+    module2.exports = pow;
   }
 });
 
 // node_modules/@stdlib/math-base-special-pow/lib/index.js
 var require_lib84 = __commonJS({
-  "node_modules/@stdlib/math-base-special-pow/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main64();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-e/lib/index.js
 var require_lib85 = __commonJS({
-  "node_modules/@stdlib/constants-float64-e/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-e/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var E = 2.718281828459045;
-    module.exports = E;
+    module2.exports = E;
   }
 });
 
 // node_modules/@stdlib/constants-float64-eps/lib/index.js
 var require_lib86 = __commonJS({
-  "node_modules/@stdlib/constants-float64-eps/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-eps/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_EPSILON = 2220446049250313e-31;
-    module.exports = FLOAT64_EPSILON;
+    module2.exports = FLOAT64_EPSILON;
   }
 });
 
 // node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js
 var require_lanczos_sum_expg_scaled = __commonJS({
-  "node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -8280,14 +8519,15 @@ var require_lanczos_sum_expg_scaled = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-beta/lib/main.js
 var require_main65 = __commonJS({
-  "node_modules/@stdlib/math-base-special-beta/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-beta/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     var log1p = require_lib75();
     var sqrt = require_lib69();
@@ -8353,44 +8593,48 @@ var require_main65 = __commonJS({
       res *= sqrt(E / bgh);
       return res;
     }
-    module.exports = beta;
+    module2.exports = beta;
   }
 });
 
 // node_modules/@stdlib/math-base-special-beta/lib/index.js
 var require_lib87 = __commonJS({
-  "node_modules/@stdlib/math-base-special-beta/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-beta/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main65();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js
 var require_main66 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var PINF = require_lib2();
     function isPositiveZero(x) {
       return x === 0 && 1 / x === PINF;
     }
-    module.exports = isPositiveZero;
+    module2.exports = isPositiveZero;
   }
 });
 
 // node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js
 var require_lib88 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main66();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-max/lib/main.js
 var require_main67 = __commonJS({
-  "node_modules/@stdlib/math-base-special-max/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-max/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isPositiveZero = require_lib88();
     var isnan = require_lib();
     var PINF = require_lib2();
@@ -8412,44 +8656,48 @@ var require_main67 = __commonJS({
       }
       return y;
     }
-    module.exports = max;
+    module2.exports = max;
   }
 });
 
 // node_modules/@stdlib/math-base-special-max/lib/index.js
 var require_lib89 = __commonJS({
-  "node_modules/@stdlib/math-base-special-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-max/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var max = require_main67();
-    module.exports = max;
+    module2.exports = max;
   }
 });
 
 // node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js
 var require_main68 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var NINF = require_lib4();
     function isNegativeZero(x) {
       return x === 0 && 1 / x === NINF;
     }
-    module.exports = isNegativeZero;
+    module2.exports = isNegativeZero;
   }
 });
 
 // node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js
 var require_lib90 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main68();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-min/lib/main.js
 var require_main69 = __commonJS({
-  "node_modules/@stdlib/math-base-special-min/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-min/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isNegativeZero = require_lib90();
     var isnan = require_lib();
     var NINF = require_lib4();
@@ -8471,73 +8719,80 @@ var require_main69 = __commonJS({
       }
       return y;
     }
-    module.exports = min;
+    module2.exports = min;
   }
 });
 
 // node_modules/@stdlib/math-base-special-min/lib/index.js
 var require_lib91 = __commonJS({
-  "node_modules/@stdlib/math-base-special-min/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-min/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var min = require_main69();
-    module.exports = min;
+    module2.exports = min;
   }
 });
 
 // node_modules/@stdlib/constants-float64-max/lib/index.js
 var require_lib92 = __commonJS({
-  "node_modules/@stdlib/constants-float64-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-max/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_MAX = 17976931348623157e292;
-    module.exports = FLOAT64_MAX;
+    module2.exports = FLOAT64_MAX;
   }
 });
 
 // node_modules/@stdlib/constants-int32-max/lib/index.js
 var require_lib93 = __commonJS({
-  "node_modules/@stdlib/constants-int32-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-int32-max/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var INT32_MAX = 2147483647 | 0;
-    module.exports = INT32_MAX;
+    module2.exports = INT32_MAX;
   }
 });
 
 // node_modules/@stdlib/constants-float64-half-pi/lib/index.js
 var require_lib94 = __commonJS({
-  "node_modules/@stdlib/constants-float64-half-pi/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-half-pi/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var HALF_PI = 1.5707963267948966;
-    module.exports = HALF_PI;
+    module2.exports = HALF_PI;
   }
 });
 
 // node_modules/@stdlib/constants-float64-sqrt-two-pi/lib/index.js
 var require_lib95 = __commonJS({
-  "node_modules/@stdlib/constants-float64-sqrt-two-pi/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-sqrt-two-pi/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var SQRT_TWO_PI = 2.5066282746310007;
-    module.exports = SQRT_TWO_PI;
+    module2.exports = SQRT_TWO_PI;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma/lib/polyval_s.js
 var require_polyval_s2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma/lib/polyval_s.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma/lib/polyval_s.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.08333333333334822;
       }
       return 0.08333333333334822 + x * (0.0034722222160545866 + x * (-0.0026813261780578124 + x * (-22954996161337813e-20 + x * 7873113957930937e-19)));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma/lib/stirling_approximation.js
 var require_stirling_approximation = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma/lib/stirling_approximation.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma/lib/stirling_approximation.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var SQRT_TWO_PI = require_lib95();
     var pow = require_lib84();
     var exp = require_lib66();
@@ -8558,35 +8813,38 @@ var require_stirling_approximation = __commonJS({
       }
       return SQRT_TWO_PI * y * w;
     }
-    module.exports = gamma;
+    module2.exports = gamma;
   }
 });
 
 // node_modules/@stdlib/constants-float64-eulergamma/lib/index.js
 var require_lib96 = __commonJS({
-  "node_modules/@stdlib/constants-float64-eulergamma/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-eulergamma/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var EULERGAMMA = 0.5772156649015329;
-    module.exports = EULERGAMMA;
+    module2.exports = EULERGAMMA;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma/lib/small_approximation.js
 var require_small_approximation = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma/lib/small_approximation.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma/lib/small_approximation.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var EULER = require_lib96();
     function gamma(x, z3) {
       return z3 / ((1 + EULER * x) * x);
     }
-    module.exports = gamma;
+    module2.exports = gamma;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma/lib/rational_pq.js
 var require_rational_pq2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma/lib/rational_pq.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma/lib/rational_pq.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -8609,14 +8867,15 @@ var require_rational_pq2 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma/lib/main.js
 var require_main70 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     var isInteger = require_lib78();
     var isNegativeZero = require_lib90();
@@ -8693,32 +8952,34 @@ var require_main70 = __commonJS({
       x -= 2;
       return z3 * rateval(x);
     }
-    module.exports = gamma;
+    module2.exports = gamma;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma/lib/index.js
 var require_lib97 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main70();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-max-nth-factorial/lib/index.js
 var require_lib98 = __commonJS({
-  "node_modules/@stdlib/constants-float64-max-nth-factorial/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-max-nth-factorial/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_MAX_NTH_FACTORIAL = 170 | 0;
-    module.exports = FLOAT64_MAX_NTH_FACTORIAL;
+    module2.exports = FLOAT64_MAX_NTH_FACTORIAL;
   }
 });
 
 // node_modules/@stdlib/math-base-special-factorial/lib/factorials.json
 var require_factorials = __commonJS({
-  "node_modules/@stdlib/math-base-special-factorial/lib/factorials.json"(exports, module) {
-    module.exports = [
+  "node_modules/@stdlib/math-base-special-factorial/lib/factorials.json"(exports2, module2) {
+    module2.exports = [
       1,
       1,
       2,
@@ -8896,8 +9157,9 @@ var require_factorials = __commonJS({
 
 // node_modules/@stdlib/math-base-special-factorial/lib/main.js
 var require_main71 = __commonJS({
-  "node_modules/@stdlib/math-base-special-factorial/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-factorial/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     var isInteger = require_lib78();
     var gamma = require_lib97();
@@ -8919,23 +9181,25 @@ var require_main71 = __commonJS({
       }
       return gamma(x + 1);
     }
-    module.exports = factorial;
+    module2.exports = factorial;
   }
 });
 
 // node_modules/@stdlib/math-base-special-factorial/lib/index.js
 var require_lib99 = __commonJS({
-  "node_modules/@stdlib/math-base-special-factorial/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-factorial/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main71();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/rational_pq.js
 var require_rational_pq3 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/rational_pq.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/rational_pq.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -8958,41 +9222,45 @@ var require_rational_pq3 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/main.js
 var require_main72 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var gammaLanczosSum = require_rational_pq3();
-    module.exports = gammaLanczosSum;
+    module2.exports = gammaLanczosSum;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/index.js
 var require_lib100 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main72();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-gamma-lanczos-g/lib/index.js
 var require_lib101 = __commonJS({
-  "node_modules/@stdlib/constants-float64-gamma-lanczos-g/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-gamma-lanczos-g/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_GAMMA_LANCZOS_G = 10.900511;
-    module.exports = FLOAT64_GAMMA_LANCZOS_G;
+    module2.exports = FLOAT64_GAMMA_LANCZOS_G;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/gamma_delta_ratio_lanczos.js
 var require_gamma_delta_ratio_lanczos = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/gamma_delta_ratio_lanczos.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/gamma_delta_ratio_lanczos.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var lanczosSum = require_lib100();
     var gamma = require_lib97();
     var log1p = require_lib75();
@@ -9035,14 +9303,15 @@ var require_gamma_delta_ratio_lanczos = __commonJS({
       result *= pow(E / (zgh + delta), delta);
       return result;
     }
-    module.exports = gammaDeltaRatioLanczos;
+    module2.exports = gammaDeltaRatioLanczos;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/main.js
 var require_main73 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var abs = require_lib6();
     var floor = require_lib32();
     var gamma = require_lib97();
@@ -9091,50 +9360,55 @@ var require_main73 = __commonJS({
       }
       return gammaDeltaRatioLanczos(z3, delta);
     }
-    module.exports = gammaDeltaRatio;
+    module2.exports = gammaDeltaRatio;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/index.js
 var require_lib102 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main73();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-max-ln/lib/index.js
 var require_lib103 = __commonJS({
-  "node_modules/@stdlib/constants-float64-max-ln/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-max-ln/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_MAX_LN = 709.782712893384;
-    module.exports = FLOAT64_MAX_LN;
+    module2.exports = FLOAT64_MAX_LN;
   }
 });
 
 // node_modules/@stdlib/constants-float64-sqrt-eps/lib/index.js
 var require_lib104 = __commonJS({
-  "node_modules/@stdlib/constants-float64-sqrt-eps/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-sqrt-eps/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_SQRT_EPSILON = 14901161193847656e-24;
-    module.exports = FLOAT64_SQRT_EPSILON;
+    module2.exports = FLOAT64_SQRT_EPSILON;
   }
 });
 
 // node_modules/@stdlib/utils-eval/lib/index.js
 var require_lib105 = __commonJS({
-  "node_modules/@stdlib/utils-eval/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-eval/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var evil = eval;
-    module.exports = evil;
+    module2.exports = evil;
   }
 });
 
 // node_modules/@stdlib/assert-has-generator-support/lib/main.js
 var require_main74 = __commonJS({
-  "node_modules/@stdlib/assert-has-generator-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-generator-support/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var evil = require_lib105();
     function hasGeneratorSupport() {
       var bool;
@@ -9146,23 +9420,25 @@ var require_main74 = __commonJS({
       }
       return bool;
     }
-    module.exports = hasGeneratorSupport;
+    module2.exports = hasGeneratorSupport;
   }
 });
 
 // node_modules/@stdlib/assert-has-generator-support/lib/index.js
 var require_lib106 = __commonJS({
-  "node_modules/@stdlib/assert-has-generator-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-generator-support/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main74();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-tools-sum-series/lib/generators.js
 var require_generators = __commonJS({
-  "node_modules/@stdlib/math-base-tools-sum-series/lib/generators.js"(exports, module) {
+  "node_modules/@stdlib/math-base-tools-sum-series/lib/generators.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var abs = require_lib6();
     var EPS = require_lib86();
     var MAX_TERMS = 1e6;
@@ -9196,14 +9472,15 @@ var require_generators = __commonJS({
       }
       return result;
     }
-    module.exports = sumSeries;
+    module2.exports = sumSeries;
   }
 });
 
 // node_modules/@stdlib/math-base-tools-sum-series/lib/basic.js
 var require_basic = __commonJS({
-  "node_modules/@stdlib/math-base-tools-sum-series/lib/basic.js"(exports, module) {
+  "node_modules/@stdlib/math-base-tools-sum-series/lib/basic.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var abs = require_lib6();
     var EPS = require_lib86();
     var MAX_TERMS = 1e6;
@@ -9226,14 +9503,15 @@ var require_basic = __commonJS({
       } while (abs(tolerance * result) < abs(nextTerm) && --counter);
       return result;
     }
-    module.exports = sumSeries;
+    module2.exports = sumSeries;
   }
 });
 
 // node_modules/@stdlib/math-base-tools-sum-series/lib/index.js
 var require_lib107 = __commonJS({
-  "node_modules/@stdlib/math-base-tools-sum-series/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-tools-sum-series/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var hasGeneratorSupport = require_lib106();
     var generator = require_generators();
     var basic = require_basic();
@@ -9243,14 +9521,15 @@ var require_lib107 = __commonJS({
     } else {
       sumSeries = basic;
     }
-    module.exports = sumSeries;
+    module2.exports = sumSeries;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x_series.js
 var require_tgamma_i_large_x_series = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x_series.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x_series.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function tgammaILargeXSeries(a1, x1) {
       var result = 1;
       var a = a1;
@@ -9263,14 +9542,15 @@ var require_tgamma_i_large_x_series = __commonJS({
         return r;
       }
     }
-    module.exports = tgammaILargeXSeries;
+    module2.exports = tgammaILargeXSeries;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x.js
 var require_tgamma_i_large_x = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var sumSeries = require_lib107();
     var tgammaILargeXSeries = require_tgamma_i_large_x_series();
     function tgammaILargeX(a, x) {
@@ -9280,14 +9560,15 @@ var require_tgamma_i_large_x = __commonJS({
       result = sumSeries(s);
       return result;
     }
-    module.exports = tgammaILargeX;
+    module2.exports = tgammaILargeX;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/finite_gamma_q.js
 var require_finite_gamma_q = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/finite_gamma_q.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/finite_gamma_q.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var exp = require_lib66();
     function finiteGammaQ(a, x) {
       var term;
@@ -9306,14 +9587,15 @@ var require_finite_gamma_q = __commonJS({
       }
       return sum;
     }
-    module.exports = finiteGammaQ;
+    module2.exports = finiteGammaQ;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/finite_half_gamma_q.js
 var require_finite_half_gamma_q = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/finite_half_gamma_q.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/finite_half_gamma_q.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var erfc = require_lib68();
     var sqrt = require_lib69();
     var exp = require_lib66();
@@ -9340,23 +9622,25 @@ var require_finite_half_gamma_q = __commonJS({
       }
       return e;
     }
-    module.exports = finiteHalfGammaQ;
+    module2.exports = finiteHalfGammaQ;
   }
 });
 
 // node_modules/@stdlib/constants-float64-min-ln/lib/index.js
 var require_lib108 = __commonJS({
-  "node_modules/@stdlib/constants-float64-min-ln/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-min-ln/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_MIN_LN = -708.3964185322641;
-    module.exports = FLOAT64_MIN_LN;
+    module2.exports = FLOAT64_MIN_LN;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/full_igamma_prefix.js
 var require_full_igamma_prefix = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/full_igamma_prefix.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/full_igamma_prefix.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var exp = require_lib66();
     var pow = require_lib84();
     var ln = require_lib31();
@@ -9385,14 +9669,15 @@ var require_full_igamma_prefix = __commonJS({
       }
       return prefix;
     }
-    module.exports = fullIGammaPrefix;
+    module2.exports = fullIGammaPrefix;
   }
 });
 
 // node_modules/@stdlib/math-base-tools-evalpoly/lib/main.js
 var require_main75 = __commonJS({
-  "node_modules/@stdlib/math-base-tools-evalpoly/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-tools-evalpoly/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(c, x) {
       var p;
       var i;
@@ -9412,32 +9697,35 @@ var require_main75 = __commonJS({
       }
       return p;
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/function-ctor/lib/main.js
 var require_main76 = __commonJS({
-  "node_modules/@stdlib/function-ctor/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/function-ctor/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var Fcn = Function;
-    module.exports = Fcn;
+    module2.exports = Fcn;
   }
 });
 
 // node_modules/@stdlib/function-ctor/lib/index.js
 var require_lib109 = __commonJS({
-  "node_modules/@stdlib/function-ctor/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/function-ctor/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main76();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-tools-evalpoly/lib/factory.js
 var require_factory3 = __commonJS({
-  "node_modules/@stdlib/math-base-tools-evalpoly/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/math-base-tools-evalpoly/lib/factory.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var Fcn = require_lib109();
     var evalpoly = require_main75();
     function factory(c) {
@@ -9477,26 +9765,28 @@ var require_factory3 = __commonJS({
         return evalpoly(c, x);
       }
     }
-    module.exports = factory;
+    module2.exports = factory;
   }
 });
 
 // node_modules/@stdlib/math-base-tools-evalpoly/lib/index.js
 var require_lib110 = __commonJS({
-  "node_modules/@stdlib/math-base-tools-evalpoly/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-tools-evalpoly/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var setReadOnly = require_lib50();
     var main2 = require_main75();
     var factory = require_factory3();
     setReadOnly(main2, "factory", factory);
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-log1pmx/lib/log1p_series.js
 var require_log1p_series = __commonJS({
-  "node_modules/@stdlib/math-base-special-log1pmx/lib/log1p_series.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-log1pmx/lib/log1p_series.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function log1pSeries(x) {
       var mMult = -x;
       var mProd = -1;
@@ -9508,14 +9798,15 @@ var require_log1p_series = __commonJS({
         return mProd / k;
       }
     }
-    module.exports = log1pSeries;
+    module2.exports = log1pSeries;
   }
 });
 
 // node_modules/@stdlib/math-base-special-log1pmx/lib/main.js
 var require_main77 = __commonJS({
-  "node_modules/@stdlib/math-base-special-log1pmx/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-log1pmx/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var abs = require_lib6();
     var ln = require_lib31();
     var FLOAT_EPS = require_lib86();
@@ -9539,158 +9830,170 @@ var require_main77 = __commonJS({
       };
       return sumSeries(log1pSeries(x), opts);
     }
-    module.exports = log1pmx;
+    module2.exports = log1pmx;
   }
 });
 
 // node_modules/@stdlib/math-base-special-log1pmx/lib/index.js
 var require_lib111 = __commonJS({
-  "node_modules/@stdlib/math-base-special-log1pmx/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-log1pmx/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var log1pmx = require_main77();
-    module.exports = log1pmx;
+    module2.exports = log1pmx;
   }
 });
 
 // node_modules/@stdlib/constants-float64-two-pi/lib/index.js
 var require_lib112 = __commonJS({
-  "node_modules/@stdlib/constants-float64-two-pi/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-two-pi/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var TWO_PI = 6.283185307179586;
-    module.exports = TWO_PI;
+    module2.exports = TWO_PI;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c0.js
 var require_polyval_c0 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c0.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c0.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return -0.3333333333333333;
       }
       return -0.3333333333333333 + x * (0.08333333333333333 + x * (-0.014814814814814815 + x * (0.0011574074074074073 + x * (3527336860670194e-19 + x * (-1787551440329218e-19 + x * (3919263178522438e-20 + x * (-21854485106799924e-22 + x * (-185406221071516e-20 + x * (8296711340953087e-22 + x * (-17665952736826078e-23 + x * (6707853543401498e-24 + x * (10261809784240309e-24 + x * (-4382036018453353e-24 + x * 914769958223679e-24)))))))))))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c1.js
 var require_polyval_c1 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c1.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return -0.001851851851851852;
       }
       return -0.001851851851851852 + x * (-0.003472222222222222 + x * (0.0026455026455026454 + x * (-9902263374485596e-19 + x * (20576131687242798e-20 + x * (-4018775720164609e-22 + x * (-18098550334489977e-21 + x * (764916091608111e-20 + x * (-16120900894563446e-22 + x * (4647127802807434e-24 + x * (1378633446915721e-22 + x * (-5752545603517705e-23 + x * 11951628599778148e-24)))))))))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c2.js
 var require_polyval_c2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c2.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.004133597883597883;
       }
       return 0.004133597883597883 + x * (-0.0026813271604938273 + x * (7716049382716049e-19 + x * (20093878600823047e-22 + x * (-10736653226365161e-20 + x * (52923448829120125e-21 + x * (-12760635188618728e-21 + x * (3423578734096138e-23 + x * (13721957309062932e-22 + x * (-6298992138380055e-22 + x * 14280614206064242e-23)))))))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c3.js
 var require_polyval_c3 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c3.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 6494341563786008e-19;
       }
       return 6494341563786008e-19 + x * (22947209362139917e-20 + x * (-4691894943952557e-19 + x * (26772063206283885e-20 + x * (-7561801671883977e-20 + x * (-2396505113867297e-22 + x * (11082654115347302e-21 + x * (-56749528269915965e-22 + x * 14230900732435883e-22)))))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c4.js
 var require_polyval_c4 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c4.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c4.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return -8618882909167117e-19;
       }
       return -8618882909167117e-19 + x * (7840392217200666e-19 + x * (-2990724803031902e-19 + x * (-14638452578843418e-22 + x * (6641498215465122e-20 + x * (-3968365047179435e-20 + x * 11375726970678419e-21)))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c5.js
 var require_polyval_c5 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c5.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c5.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return -33679855336635813e-20;
       }
       return -33679855336635813e-20 + x * (-6972813758365858e-20 + x * (2772753244959392e-19 + x * (-19932570516188847e-20 + x * (6797780477937208e-20 + x * (1419062920643967e-22 + x * (-13594048189768693e-21 + x * (8018470256334202e-21 + x * -2291481176508095e-21)))))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c6.js
 var require_polyval_c6 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c6.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c6.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 5313079364639922e-19;
       }
       return 5313079364639922e-19 + x * (-5921664373536939e-19 + x * (2708782096718045e-19 + x * (7902353232660328e-22 + x * (-8153969367561969e-20 + x * (561168275310625e-19 + x * -18329116582843375e-21)))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c7.js
 var require_polyval_c7 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c7.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c7.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 34436760689237765e-20;
       }
       return 34436760689237765e-20 + x * (5171790908260592e-20 + x * (-33493161081142234e-20 + x * (2812695154763237e-19 + x * -10976582244684731e-20)));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c8.js
 var require_polyval_c8 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c8.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c8.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return -6526239185953094e-19;
       }
       return -6526239185953094e-19 + x * (8394987206720873e-19 + x * -438297098541721e-18);
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/igamma_temme_large.js
 var require_igamma_temme_large = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/igamma_temme_large.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/igamma_temme_large.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var evalpoly = require_lib110();
     var log1pmx = require_lib111();
     var erfc = require_lib68();
@@ -9738,14 +10041,15 @@ var require_igamma_temme_large = __commonJS({
       result += erfc(sqrt(y)) / 2;
       return result;
     }
-    module.exports = igammaTemmeLarge;
+    module2.exports = igammaTemmeLarge;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/lower_incomplete_gamma_series.js
 var require_lower_incomplete_gamma_series = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/lower_incomplete_gamma_series.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/lower_incomplete_gamma_series.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function lowerIncompleteGammaSeries(a1, z1) {
       var result = 1;
       var a = a1;
@@ -9758,14 +10062,15 @@ var require_lower_incomplete_gamma_series = __commonJS({
         return r;
       }
     }
-    module.exports = lowerIncompleteGammaSeries;
+    module2.exports = lowerIncompleteGammaSeries;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/lower_gamma_series.js
 var require_lower_gamma_series = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/lower_gamma_series.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/lower_gamma_series.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var sumSeries = require_lib107();
     var lowerIncompleteGammaSeries = require_lower_incomplete_gamma_series();
     function lowerGammaSeries(a, z3, initialValue) {
@@ -9778,14 +10083,15 @@ var require_lower_gamma_series = __commonJS({
       });
       return result;
     }
-    module.exports = lowerGammaSeries;
+    module2.exports = lowerGammaSeries;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/rational_pq.js
 var require_rational_pq4 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/rational_pq.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/rational_pq.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -9808,32 +10114,35 @@ var require_rational_pq4 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/main.js
 var require_main78 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var gammaLanczosSumExpGScaled = require_rational_pq4();
-    module.exports = gammaLanczosSumExpGScaled;
+    module2.exports = gammaLanczosSumExpGScaled;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/index.js
 var require_lib113 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main78();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/regularised_gamma_prefix.js
 var require_regularised_gamma_prefix = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/regularised_gamma_prefix.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/regularised_gamma_prefix.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var lanczosSumExpGScaled = require_lib113();
     var gammaln2 = require_lib65();
     var gamma = require_lib97();
@@ -9893,14 +10202,15 @@ var require_regularised_gamma_prefix = __commonJS({
       prefix *= sqrt(agh / E) / lanczosSumExpGScaled(a);
       return prefix;
     }
-    module.exports = regularisedGammaPrefix;
+    module2.exports = regularisedGammaPrefix;
   }
 });
 
 // node_modules/@stdlib/math-base-special-powm1/lib/main.js
 var require_main79 = __commonJS({
-  "node_modules/@stdlib/math-base-special-powm1/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-powm1/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     var isinfinite = require_lib5();
     var abs = require_lib6();
@@ -9939,23 +10249,25 @@ var require_main79 = __commonJS({
       }
       return result;
     }
-    module.exports = powm1;
+    module2.exports = powm1;
   }
 });
 
 // node_modules/@stdlib/math-base-special-powm1/lib/index.js
 var require_lib114 = __commonJS({
-  "node_modules/@stdlib/math-base-special-powm1/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-powm1/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var powm1 = require_main79();
-    module.exports = powm1;
+    module2.exports = powm1;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p1q1.js
 var require_rational_p1q1 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p1q1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p1q1.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -9978,14 +10290,15 @@ var require_rational_p1q1 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p2q2.js
 var require_rational_p2q2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p2q2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p2q2.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -10008,14 +10321,15 @@ var require_rational_p2q2 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p3q3.js
 var require_rational_p3q3 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p3q3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p3q3.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -10038,14 +10352,15 @@ var require_rational_p3q3 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma1pm1/lib/lgamma_small_imp.js
 var require_lgamma_small_imp = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/lgamma_small_imp.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/lgamma_small_imp.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var ln = require_lib31();
     var EPS = require_lib86();
     var rateval1 = require_rational_p1q1();
@@ -10097,14 +10412,15 @@ var require_lgamma_small_imp = __commonJS({
       result += r * Y3 + r * R;
       return result;
     }
-    module.exports = lgammaSmallImp;
+    module2.exports = lgammaSmallImp;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma1pm1/lib/main.js
 var require_main80 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var gamma = require_lib97();
     var expm1 = require_lib74();
     var log1p = require_lib75();
@@ -10125,23 +10441,25 @@ var require_main80 = __commonJS({
       }
       return gamma(1 + x) - 1;
     }
-    module.exports = gamma1pm1;
+    module2.exports = gamma1pm1;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gamma1pm1/lib/index.js
 var require_lib115 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var gamma1pm1 = require_main80();
-    module.exports = gamma1pm1;
+    module2.exports = gamma1pm1;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/small_gamma2_series.js
 var require_small_gamma2_series = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/small_gamma2_series.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/small_gamma2_series.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function smallGamma2Series(a, x) {
       var result;
       var apn;
@@ -10161,14 +10479,15 @@ var require_small_gamma2_series = __commonJS({
         return r;
       }
     }
-    module.exports = smallGamma2Series;
+    module2.exports = smallGamma2Series;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_small_upper_part.js
 var require_tgamma_small_upper_part = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_small_upper_part.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_small_upper_part.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var powm1 = require_lib114();
     var sumSeries = require_lib107();
     var gamma1pm1 = require_lib115();
@@ -10195,23 +10514,25 @@ var require_tgamma_small_upper_part = __commonJS({
       }
       return [result, pgam];
     }
-    module.exports = tgammaSmallUpperPart;
+    module2.exports = tgammaSmallUpperPart;
   }
 });
 
 // node_modules/@stdlib/constants-float32-smallest-normal/lib/index.js
 var require_lib116 = __commonJS({
-  "node_modules/@stdlib/constants-float32-smallest-normal/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float32-smallest-normal/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT32_SMALLEST_NORMAL = 11754943508222875e-54;
-    module.exports = FLOAT32_SMALLEST_NORMAL;
+    module2.exports = FLOAT32_SMALLEST_NORMAL;
   }
 });
 
 // node_modules/@stdlib/math-base-tools-continued-fraction/lib/generators.js
 var require_generators2 = __commonJS({
-  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/generators.js"(exports, module) {
+  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/generators.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var abs = require_lib6();
     var FLOAT32_SMALLEST_NORMAL = require_lib116();
     var EPS = require_lib86();
@@ -10337,14 +10658,15 @@ var require_generators2 = __commonJS({
       }
       return continuedFractionA(generator, eps, maxIter);
     }
-    module.exports = continuedFraction;
+    module2.exports = continuedFraction;
   }
 });
 
 // node_modules/@stdlib/math-base-tools-continued-fraction/lib/basic.js
 var require_basic2 = __commonJS({
-  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/basic.js"(exports, module) {
+  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/basic.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var abs = require_lib6();
     var EPS = require_lib86();
     var FLOAT32_SMALLEST_NORMAL = require_lib116();
@@ -10428,14 +10750,15 @@ var require_basic2 = __commonJS({
       }
       return continuedFractionA(generator, eps, maxIter);
     }
-    module.exports = continuedFraction;
+    module2.exports = continuedFraction;
   }
 });
 
 // node_modules/@stdlib/math-base-tools-continued-fraction/lib/index.js
 var require_lib117 = __commonJS({
-  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var hasGeneratorSupport = require_lib106();
     var generator = require_generators2();
     var basic = require_basic2();
@@ -10445,14 +10768,15 @@ var require_lib117 = __commonJS({
     } else {
       continuedFraction = basic;
     }
-    module.exports = continuedFraction;
+    module2.exports = continuedFraction;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/upper_incomplete_gamma_fract.js
 var require_upper_incomplete_gamma_fract = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/upper_incomplete_gamma_fract.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/upper_incomplete_gamma_fract.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function upperIncompleteGammaFract(a1, z1) {
       var z3 = z1 - a1 + 1;
       var a = a1;
@@ -10467,28 +10791,30 @@ var require_upper_incomplete_gamma_fract = __commonJS({
         ];
       }
     }
-    module.exports = upperIncompleteGammaFract;
+    module2.exports = upperIncompleteGammaFract;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/upper_gamma_fraction.js
 var require_upper_gamma_fraction = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/upper_gamma_fraction.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/upper_gamma_fraction.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var continuedFraction = require_lib117();
     var upperIncompleteGammaFract = require_upper_incomplete_gamma_fract();
     function upperGammaFraction(a, z3) {
       var f = upperIncompleteGammaFract(a, z3);
       return 1 / (z3 - a + 1 + continuedFraction(f));
     }
-    module.exports = upperGammaFraction;
+    module2.exports = upperGammaFraction;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/igamma_final.js
 var require_igamma_final = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/igamma_final.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/igamma_final.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var floor = require_lib32();
     var gamma = require_lib97();
     var abs = require_lib6();
@@ -10658,14 +10984,15 @@ var require_igamma_final = __commonJS({
       }
       return result;
     }
-    module.exports = igammaFinal;
+    module2.exports = igammaFinal;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/main.js
 var require_main81 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var gammaln2 = require_lib65();
     var exp = require_lib66();
     var ln = require_lib31();
@@ -10717,23 +11044,25 @@ var require_main81 = __commonJS({
       }
       return igammaFinal(x, a, normalized, invert);
     }
-    module.exports = gammainc3;
+    module2.exports = gammainc3;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammainc/lib/index.js
 var require_lib118 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammainc/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main81();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betainc/lib/full_igamma_prefix.js
 var require_full_igamma_prefix2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/full_igamma_prefix.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/full_igamma_prefix.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var exp = require_lib66();
     var pow = require_lib84();
     var ln = require_lib31();
@@ -10760,14 +11089,15 @@ var require_full_igamma_prefix2 = __commonJS({
       }
       return prefix;
     }
-    module.exports = fullIGammaPrefix;
+    module2.exports = fullIGammaPrefix;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betainc/lib/regularized_gamma_prefix.js
 var require_regularized_gamma_prefix = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/regularized_gamma_prefix.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/regularized_gamma_prefix.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var lanczosSumExpGScaled = require_lib113();
     var gammaln2 = require_lib65();
     var gamma = require_lib97();
@@ -10826,14 +11156,15 @@ var require_regularized_gamma_prefix = __commonJS({
       prefix *= sqrt(agh / E) / lanczosSumExpGScaled(a);
       return prefix;
     }
-    module.exports = regularizedGammaPrefix;
+    module2.exports = regularizedGammaPrefix;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betainc/lib/beta_small_b_large_a_series.js
 var require_beta_small_b_large_a_series = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/beta_small_b_large_a_series.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/beta_small_b_large_a_series.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var gammaDeltaRatio = require_lib102();
     var factorial = require_lib99();
     var gammainc3 = require_lib118();
@@ -10921,14 +11252,15 @@ var require_beta_small_b_large_a_series = __commonJS({
       }
       return sum;
     }
-    module.exports = betaSmallBLargeASeries;
+    module2.exports = betaSmallBLargeASeries;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betainc/lib/rising_factorial_ratio.js
 var require_rising_factorial_ratio = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/rising_factorial_ratio.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/rising_factorial_ratio.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function risingFactorialRatio(a, b, k) {
       var result;
       var i;
@@ -10941,58 +11273,63 @@ var require_rising_factorial_ratio = __commonJS({
       }
       return result;
     }
-    module.exports = risingFactorialRatio;
+    module2.exports = risingFactorialRatio;
   }
 });
 
 // node_modules/@stdlib/math-base-special-maxabs/lib/main.js
 var require_main82 = __commonJS({
-  "node_modules/@stdlib/math-base-special-maxabs/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-maxabs/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var abs = require_lib6();
     var max = require_lib89();
     function maxabs(x, y) {
       return max(abs(x), abs(y));
     }
-    module.exports = maxabs;
+    module2.exports = maxabs;
   }
 });
 
 // node_modules/@stdlib/math-base-special-maxabs/lib/index.js
 var require_lib119 = __commonJS({
-  "node_modules/@stdlib/math-base-special-maxabs/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-maxabs/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var maxabs = require_main82();
-    module.exports = maxabs;
+    module2.exports = maxabs;
   }
 });
 
 // node_modules/@stdlib/math-base-special-minabs/lib/main.js
 var require_main83 = __commonJS({
-  "node_modules/@stdlib/math-base-special-minabs/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-minabs/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var abs = require_lib6();
     var min = require_lib91();
     function minabs(x, y) {
       return min(abs(x), abs(y));
     }
-    module.exports = minabs;
+    module2.exports = minabs;
   }
 });
 
 // node_modules/@stdlib/math-base-special-minabs/lib/index.js
 var require_lib120 = __commonJS({
-  "node_modules/@stdlib/math-base-special-minabs/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-minabs/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var minabs = require_main83();
-    module.exports = minabs;
+    module2.exports = minabs;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_power_terms.js
 var require_ibeta_power_terms = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_power_terms.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_power_terms.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var lanczosSumExpGScaled = require_lib113();
     var maxabs = require_lib119();
     var minabs = require_lib120();
@@ -11122,14 +11459,15 @@ var require_ibeta_power_terms = __commonJS({
       }
       return result;
     }
-    module.exports = ibetaPowerTerms;
+    module2.exports = ibetaPowerTerms;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_fraction2.js
 var require_ibeta_fraction2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_fraction2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_fraction2.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var continuedFraction = require_lib117();
     var ibetaPowerTerms = require_ibeta_power_terms();
     var OPTS = {
@@ -11168,23 +11506,25 @@ var require_ibeta_fraction2 = __commonJS({
       fract = continuedFraction(f, OPTS);
       return result / fract;
     }
-    module.exports = ibetaFraction2;
+    module2.exports = ibetaFraction2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-max-safe-integer/lib/index.js
 var require_lib121 = __commonJS({
-  "node_modules/@stdlib/constants-float64-max-safe-integer/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-max-safe-integer/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_MAX_SAFE_INTEGER = 9007199254740991;
-    module.exports = FLOAT64_MAX_SAFE_INTEGER;
+    module2.exports = FLOAT64_MAX_SAFE_INTEGER;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gcd/lib/bitwise_binary_gcd.js
 var require_bitwise_binary_gcd = __commonJS({
-  "node_modules/@stdlib/math-base-special-gcd/lib/bitwise_binary_gcd.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gcd/lib/bitwise_binary_gcd.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function gcd(a, b) {
       var k = 0;
       var t;
@@ -11215,14 +11555,15 @@ var require_bitwise_binary_gcd = __commonJS({
       }
       return a << k;
     }
-    module.exports = gcd;
+    module2.exports = gcd;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gcd/lib/binary_gcd.js
 var require_binary_gcd = __commonJS({
-  "node_modules/@stdlib/math-base-special-gcd/lib/binary_gcd.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gcd/lib/binary_gcd.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function gcd(a, b) {
       var k = 1;
       var t;
@@ -11253,14 +11594,15 @@ var require_binary_gcd = __commonJS({
       }
       return k * a;
     }
-    module.exports = gcd;
+    module2.exports = gcd;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gcd/lib/main.js
 var require_main84 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gcd/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gcd/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     var isInteger = require_lib78();
     var PINF = require_lib2();
@@ -11289,23 +11631,25 @@ var require_main84 = __commonJS({
       }
       return largeIntegers(a, b);
     }
-    module.exports = gcd;
+    module2.exports = gcd;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gcd/lib/index.js
 var require_lib122 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gcd/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gcd/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main84();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-binomcoef/lib/main.js
 var require_main85 = __commonJS({
-  "node_modules/@stdlib/math-base-special-binomcoef/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-binomcoef/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var MAX_SAFE_INTEGER = require_lib121();
     var PINF = require_lib2();
     var isInteger = require_lib78();
@@ -11373,23 +11717,25 @@ var require_main85 = __commonJS({
       res /= c;
       return sgn * res * b;
     }
-    module.exports = binomcoef;
+    module2.exports = binomcoef;
   }
 });
 
 // node_modules/@stdlib/math-base-special-binomcoef/lib/index.js
 var require_lib123 = __commonJS({
-  "node_modules/@stdlib/math-base-special-binomcoef/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-binomcoef/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main85();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betainc/lib/binomial_ccdf.js
 var require_binomial_ccdf = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/binomial_ccdf.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/binomial_ccdf.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var binomcoef = require_lib123();
     var floor = require_lib32();
     var pow = require_lib84();
@@ -11435,14 +11781,15 @@ var require_binomial_ccdf = __commonJS({
       }
       return result;
     }
-    module.exports = binomialCCDF;
+    module2.exports = binomialCCDF;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_a_step.js
 var require_ibeta_a_step = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_a_step.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_a_step.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var ibetaPowerTerms = require_ibeta_power_terms();
     function ibetaAStep(a, b, x, y, k, normalized, out) {
       var prefix;
@@ -11466,14 +11813,15 @@ var require_ibeta_a_step = __commonJS({
       prefix *= sum;
       return prefix;
     }
-    module.exports = ibetaAStep;
+    module2.exports = ibetaAStep;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_series.js
 var require_ibeta_series = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_series.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_series.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var lanczosSumExpGScaled = require_lib113();
     var sumSeries = require_lib107();
     var log1p = require_lib75();
@@ -11547,14 +11895,15 @@ var require_ibeta_series = __commonJS({
       opts.initialValue = s0;
       return sumSeries(s, opts);
     }
-    module.exports = ibetaSeries;
+    module2.exports = ibetaSeries;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betainc/lib/assign.js
 var require_assign3 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/assign.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/assign.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     var expm1 = require_lib74();
     var floor = require_lib32();
@@ -11873,38 +12222,41 @@ var require_assign3 = __commonJS({
       out[i0] = upper ? (regularized ? 1 : beta(a, b)) - fract : fract;
       return out;
     }
-    module.exports = ibetaImp;
+    module2.exports = ibetaImp;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betainc/lib/main.js
 var require_main86 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var compute = require_assign3();
     function kernelBetainc(x, a, b, regularized, upper) {
       return compute(x, a, b, regularized, upper, [0, 0], 1, 0);
     }
-    module.exports = kernelBetainc;
+    module2.exports = kernelBetainc;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betainc/lib/index.js
 var require_lib124 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var setReadOnly = require_lib50();
     var main2 = require_main86();
     var assign = require_assign3();
     setReadOnly(main2, "assign", assign);
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-betainc/lib/main.js
 var require_main87 = __commonJS({
-  "node_modules/@stdlib/math-base-special-betainc/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-betainc/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var kernelBetainc = require_lib124().assign;
     function betainc(x, a, b, regularized, upper) {
       var out = [0, 0];
@@ -11913,23 +12265,25 @@ var require_main87 = __commonJS({
       kernelBetainc(x, a, b, regularized, upper, out, 1, 0);
       return out[0];
     }
-    module.exports = betainc;
+    module2.exports = betainc;
   }
 });
 
 // node_modules/@stdlib/math-base-special-betainc/lib/index.js
 var require_lib125 = __commonJS({
-  "node_modules/@stdlib/math-base-special-betainc/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-betainc/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main87();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-t-cdf/lib/main.js
 var require_main88 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-t-cdf/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-t-cdf/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var betainc = require_lib125();
     var isnan = require_lib();
     var pow = require_lib84();
@@ -11953,14 +12307,15 @@ var require_main88 = __commonJS({
       }
       return x > 0 ? 1 - p : p;
     }
-    module.exports = cdf;
+    module2.exports = cdf;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-t-cdf/lib/factory.js
 var require_factory4 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-t-cdf/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-t-cdf/lib/factory.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var constantFunction = require_lib70();
     var betainc = require_lib125();
     var isnan = require_lib();
@@ -11991,26 +12346,28 @@ var require_factory4 = __commonJS({
         return x > 0 ? 1 - p : p;
       }
     }
-    module.exports = factory;
+    module2.exports = factory;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-t-cdf/lib/index.js
 var require_lib126 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-t-cdf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-t-cdf/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var setReadOnly = require_lib50();
     var main2 = require_main88();
     var factory = require_factory4();
     setReadOnly(main2, "factory", factory);
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p1q1.js
 var require_rational_p1q12 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p1q1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p1q1.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -12033,14 +12390,15 @@ var require_rational_p1q12 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p2q2.js
 var require_rational_p2q22 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p2q2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p2q2.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -12063,14 +12421,15 @@ var require_rational_p2q22 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p3q3.js
 var require_rational_p3q32 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p3q3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p3q3.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -12093,14 +12452,15 @@ var require_rational_p3q32 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p4q4.js
 var require_rational_p4q4 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p4q4.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p4q4.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -12123,14 +12483,15 @@ var require_rational_p4q4 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p5q5.js
 var require_rational_p5q5 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p5q5.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p5q5.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -12153,14 +12514,15 @@ var require_rational_p5q5 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfcinv/lib/main.js
 var require_main89 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfcinv/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     var sqrt = require_lib69();
     var ln = require_lib31();
@@ -12231,23 +12593,25 @@ var require_main89 = __commonJS({
       r = rationalFcnR5(qs);
       return sign * (Y5 * q + r * q);
     }
-    module.exports = erfcinv;
+    module2.exports = erfcinv;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfcinv/lib/index.js
 var require_lib127 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfcinv/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main89();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-acos/lib/main.js
 var require_main90 = __commonJS({
-  "node_modules/@stdlib/math-base-special-acos/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-acos/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     var asin = require_lib77();
     var sqrt = require_lib69();
@@ -12269,158 +12633,170 @@ var require_main90 = __commonJS({
       z3 += PIO4;
       return z3;
     }
-    module.exports = acos;
+    module2.exports = acos;
   }
 });
 
 // node_modules/@stdlib/math-base-special-acos/lib/index.js
 var require_lib128 = __commonJS({
-  "node_modules/@stdlib/math-base-special-acos/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-acos/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main90();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-sqrt-two/lib/index.js
 var require_lib129 = __commonJS({
-  "node_modules/@stdlib/constants-float64-sqrt-two/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-sqrt-two/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var SQRT2 = 1.4142135623730951;
-    module.exports = SQRT2;
+    module2.exports = SQRT2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co14.js
 var require_polyval_co14 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co14.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co14.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.16666666666666666;
       }
       return 0.16666666666666666 + x * 0.16666666666666666;
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co15.js
 var require_polyval_co15 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co15.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co15.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.058333333333333334;
       }
       return 0.058333333333333334 + x * (0.06666666666666667 + x * 0.008333333333333333);
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co16.js
 var require_polyval_co16 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co16.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co16.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.0251984126984127;
       }
       return 0.0251984126984127 + x * (0.026785714285714284 + x * (0.0017857142857142857 + x * 1984126984126984e-19));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co17.js
 var require_polyval_co17 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co17.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co17.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.012039792768959435;
       }
       return 0.012039792768959435 + x * (0.010559964726631394 + x * (-0.0011078042328042327 + x * (3747795414462081e-19 + x * 27557319223985893e-22)));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co18.js
 var require_polyval_co18 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co18.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co18.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.003837005972422639;
       }
       return 0.003837005972422639 + x * (0.00610392115600449 + x * (-0.0016095979637646305 + x * (5945867404200738e-19 + x * (-6270542728876062e-20 + x * 2505210838544172e-23))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co19.js
 var require_polyval_co19 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co19.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co19.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.0032177478835464946;
       }
       return 0.0032177478835464946 + x * (0.0010898206731540065 + x * (-0.0012579159844784845 + x * (6908420797309686e-19 + x * (-16376804137220805e-20 + x * (154012654012654e-19 + x * 16059043836821613e-26)))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co20.js
 var require_polyval_co20 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co20.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co20.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.001743826229834001;
       }
       return 0.001743826229834001 + x * (3353097688001788e-20 + x * (-7624513544032393e-19 + x * (6451304695145635e-19 + x * (-249472580470431e-18 + x * (49255746366361444e-21 + x * (-39851014346715405e-22 + x * 7647163731819816e-28))))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co21.js
 var require_polyval_co21 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co21.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co21.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 9647274732138864e-19;
       }
       return 9647274732138864e-19 + x * (-3110108632631878e-19 + x * (-36307660358786886e-20 + x * (5140660578834113e-19 + x * (-29133414466938067e-20 + x * (9086710793521991e-20 + x * (-15303004486655377e-21 + x * (10914179173496788e-22 + x * 28114572543455206e-31)))))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co22.js
 var require_polyval_co22 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co22.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co22.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 5422926281312969e-19;
       }
       return 5422926281312969e-19 + x * (-3694266780000966e-19 + x * (-10230378073700413e-20 + x * (35764655430568635e-20 + x * (-28690924218514614e-20 + x * (12645437628698076e-20 + x * (-33202652391372056e-21 + x * (4890304529197534e-21 + x * (-3123956959982987e-22 + x * 822063524662433e-32))))))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_body_series.js
 var require_inverse_students_t_body_series = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_body_series.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_body_series.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var gammaDeltaRatio = require_lib102();
     var evalpoly = require_lib110();
     var sqrt = require_lib69();
@@ -12452,14 +12828,15 @@ var require_inverse_students_t_body_series = __commonJS({
       c[9] = polyval9(idf);
       return c0 + v * evalpoly(c, v * v);
     }
-    module.exports = inverseStudentsTBodySeries;
+    module2.exports = inverseStudentsTBodySeries;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_tail_series.js
 var require_inverse_students_t_tail_series = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_tail_series.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_tail_series.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var gammaDeltaRatio = require_lib102();
     var evalpoly = require_lib110();
     var sqrt = require_lib69();
@@ -12502,14 +12879,15 @@ var require_inverse_students_t_tail_series = __commonJS({
       result /= div;
       return -result;
     }
-    module.exports = inverseStudentsTTailSeries;
+    module2.exports = inverseStudentsTTailSeries;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_hill.js
 var require_inverse_students_t_hill = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_hill.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_hill.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var erfcinv = require_lib127();
     var expm1 = require_lib74();
     var sqrt = require_lib69();
@@ -12547,14 +12925,15 @@ var require_inverse_students_t_hill = __commonJS({
       q = sqrt(ndf * y);
       return -q;
     }
-    module.exports = inverseStudentsTHill;
+    module2.exports = inverseStudentsTHill;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t.js
 var require_inverse_students_t = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var erfcinv = require_lib127();
     var floor = require_lib32();
     var ldexp = require_lib56();
@@ -12675,14 +13054,15 @@ var require_inverse_students_t = __commonJS({
       }
       return invert ? -result : result;
     }
-    module.exports = inverseStudentsT;
+    module2.exports = inverseStudentsT;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/find_ibeta_inv_from_t_dist.js
 var require_find_ibeta_inv_from_t_dist = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/find_ibeta_inv_from_t_dist.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/find_ibeta_inv_from_t_dist.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var inverseStudentsT = require_inverse_students_t();
     function findIBetaInvFromTDist(a, p, py) {
       var df;
@@ -12698,14 +13078,15 @@ var require_find_ibeta_inv_from_t_dist = __commonJS({
       }
       return df / (df + t * t);
     }
-    module.exports = findIBetaInvFromTDist;
+    module2.exports = findIBetaInvFromTDist;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme1.js
 var require_temme1 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme1.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var evalpoly = require_lib110();
     var erfcinv = require_lib127();
     var sqrt = require_lib69();
@@ -12759,14 +13140,15 @@ var require_temme1 = __commonJS({
       }
       return (1 + eta * sqrt((1 + c) / eta2)) / 2;
     }
-    module.exports = temme1;
+    module2.exports = temme1;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/root_finder.js
 var require_root_finder = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/root_finder.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/root_finder.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var ln = require_lib31();
     var MAX_VALUE = require_lib92();
     var BIG = MAX_VALUE / 4;
@@ -12788,14 +13170,15 @@ var require_root_finder = __commonJS({
         return [f, f1];
       }
     }
-    module.exports = temmeRootFinder;
+    module2.exports = temmeRootFinder;
   }
 });
 
 // node_modules/@stdlib/math-base-special-signum/lib/main.js
 var require_main91 = __commonJS({
-  "node_modules/@stdlib/math-base-special-signum/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-signum/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     function signum(x) {
       if (x === 0 || isnan(x)) {
@@ -12803,23 +13186,25 @@ var require_main91 = __commonJS({
       }
       return x < 0 ? -1 : 1;
     }
-    module.exports = signum;
+    module2.exports = signum;
   }
 });
 
 // node_modules/@stdlib/math-base-special-signum/lib/index.js
 var require_lib130 = __commonJS({
-  "node_modules/@stdlib/math-base-special-signum/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-signum/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main91();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/newton_raphson.js
 var require_newton_raphson = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/newton_raphson.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/newton_raphson.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var sign = require_lib130();
     var abs = require_lib6();
     var ldexp = require_lib56();
@@ -12904,196 +13289,210 @@ var require_newton_raphson = __commonJS({
       } while (count2 && abs(result * factor) < abs(delta));
       return result;
     }
-    module.exports = newtonRaphsonIterate;
+    module2.exports = newtonRaphsonIterate;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co1.js
 var require_polyval_co1 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co1.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return -1;
       }
       return -1 + x * (-5 + x * 5);
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co2.js
 var require_polyval_co2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co2.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 1;
       }
       return 1 + x * (21 + x * (-69 + x * 46));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co3.js
 var require_polyval_co3 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co3.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 7;
       }
       return 7 + x * (-2 + x * (33 + x * (-62 + x * 31)));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co4.js
 var require_polyval_co4 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co4.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co4.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 25;
       }
       return 25 + x * (-52 + x * (-17 + x * (88 + x * (-115 + x * 46))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co5.js
 var require_polyval_co5 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co5.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co5.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 7;
       }
       return 7 + x * (12 + x * (-78 + x * 52));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co6.js
 var require_polyval_co6 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co6.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co6.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return -7;
       }
       return -7 + x * (2 + x * (183 + x * (-370 + x * 185)));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co7.js
 var require_polyval_co7 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co7.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co7.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return -533;
       }
       return -533 + x * (776 + x * (-1835 + x * (10240 + x * (-13525 + x * 5410))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co8.js
 var require_polyval_co8 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co8.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co8.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return -1579;
       }
       return -1579 + x * (3747 + x * (-3372 + x * (-15821 + x * (45588 + x * (-45213 + x * 15071)))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co9.js
 var require_polyval_co9 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co9.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co9.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 449;
       }
       return 449 + x * (-1259 + x * (-769 + x * (6686 + x * (-9260 + x * 3704))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co10.js
 var require_polyval_co10 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co10.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co10.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 63149;
       }
       return 63149 + x * (-151557 + x * (140052 + x * (-727469 + x * (2239932 + x * (-2251437 + x * 750479)))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co11.js
 var require_polyval_co11 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co11.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co11.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 29233;
       }
       return 29233 + x * (-78755 + x * (105222 + x * (146879 + x * (-1602610 + x * (3195183 + x * (-2554139 + x * 729754))))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co12.js
 var require_polyval_co12 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co12.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co12.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 1;
       }
       return 1 + x * (-13 + x * 13);
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co13.js
 var require_polyval_co13 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co13.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co13.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 1;
       }
       return 1 + x * (21 + x * (-69 + x * 46));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme2.js
 var require_temme2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme2.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var evalpoly = require_lib110();
     var erfcinv = require_lib127();
     var abs = require_lib6();
@@ -13213,19 +13612,20 @@ var require_temme2 = __commonJS({
       x = newtonRaphsonIterate(roots, x, lower, upper, 32, 100);
       return x;
     }
-    module.exports = temme2;
+    module2.exports = temme2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/node_modules/ms/index.js
 var require_ms = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/ms/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/ms/index.js"(exports2, module2) {
+    init_entry_url();
     var s = 1e3;
     var m = s * 60;
     var h = m * 60;
     var d = h * 24;
     var y = d * 365.25;
-    module.exports = function(val, options) {
+    module2.exports = function(val, options) {
       options = options || {};
       var type = typeof val;
       if (type === "string" && val.length > 0) {
@@ -13321,16 +13721,17 @@ var require_ms = __commonJS({
 
 // node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/debug.js
 var require_debug = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/debug.js"(exports, module) {
-    exports = module.exports = createDebug.debug = createDebug["default"] = createDebug;
-    exports.coerce = coerce;
-    exports.disable = disable;
-    exports.enable = enable;
-    exports.enabled = enabled;
-    exports.humanize = require_ms();
-    exports.names = [];
-    exports.skips = [];
-    exports.formatters = {};
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/debug.js"(exports2, module2) {
+    init_entry_url();
+    exports2 = module2.exports = createDebug.debug = createDebug["default"] = createDebug;
+    exports2.coerce = coerce;
+    exports2.disable = disable;
+    exports2.enable = enable;
+    exports2.enabled = enabled;
+    exports2.humanize = require_ms();
+    exports2.names = [];
+    exports2.skips = [];
+    exports2.formatters = {};
     var prevTime;
     function selectColor(namespace) {
       var hash2 = 0, i;
@@ -13338,7 +13739,7 @@ var require_debug = __commonJS({
         hash2 = (hash2 << 5) - hash2 + namespace.charCodeAt(i);
         hash2 |= 0;
       }
-      return exports.colors[Math.abs(hash2) % exports.colors.length];
+      return exports2.colors[Math.abs(hash2) % exports2.colors.length];
     }
     function createDebug(namespace) {
       function debug() {
@@ -13354,7 +13755,7 @@ var require_debug = __commonJS({
         for (var i = 0; i < args.length; i++) {
           args[i] = arguments[i];
         }
-        args[0] = exports.coerce(args[0]);
+        args[0] = exports2.coerce(args[0]);
         if ("string" !== typeof args[0]) {
           args.unshift("%O");
         }
@@ -13362,7 +13763,7 @@ var require_debug = __commonJS({
         args[0] = args[0].replace(/%([a-zA-Z%])/g, function(match, format) {
           if (match === "%%") return match;
           index++;
-          var formatter = exports.formatters[format];
+          var formatter = exports2.formatters[format];
           if ("function" === typeof formatter) {
             var val = args[index];
             match = formatter.call(self, val);
@@ -13371,47 +13772,47 @@ var require_debug = __commonJS({
           }
           return match;
         });
-        exports.formatArgs.call(self, args);
-        var logFn = debug.log || exports.log || console.log.bind(console);
+        exports2.formatArgs.call(self, args);
+        var logFn = debug.log || exports2.log || console.log.bind(console);
         logFn.apply(self, args);
       }
       debug.namespace = namespace;
-      debug.enabled = exports.enabled(namespace);
-      debug.useColors = exports.useColors();
+      debug.enabled = exports2.enabled(namespace);
+      debug.useColors = exports2.useColors();
       debug.color = selectColor(namespace);
-      if ("function" === typeof exports.init) {
-        exports.init(debug);
+      if ("function" === typeof exports2.init) {
+        exports2.init(debug);
       }
       return debug;
     }
     function enable(namespaces) {
-      exports.save(namespaces);
-      exports.names = [];
-      exports.skips = [];
+      exports2.save(namespaces);
+      exports2.names = [];
+      exports2.skips = [];
       var split = (typeof namespaces === "string" ? namespaces : "").split(/[\s,]+/);
       var len = split.length;
       for (var i = 0; i < len; i++) {
         if (!split[i]) continue;
         namespaces = split[i].replace(/\*/g, ".*?");
         if (namespaces[0] === "-") {
-          exports.skips.push(new RegExp("^" + namespaces.substr(1) + "$"));
+          exports2.skips.push(new RegExp("^" + namespaces.substr(1) + "$"));
         } else {
-          exports.names.push(new RegExp("^" + namespaces + "$"));
+          exports2.names.push(new RegExp("^" + namespaces + "$"));
         }
       }
     }
     function disable() {
-      exports.enable("");
+      exports2.enable("");
     }
     function enabled(name) {
       var i, len;
-      for (i = 0, len = exports.skips.length; i < len; i++) {
-        if (exports.skips[i].test(name)) {
+      for (i = 0, len = exports2.skips.length; i < len; i++) {
+        if (exports2.skips[i].test(name)) {
           return false;
         }
       }
-      for (i = 0, len = exports.names.length; i < len; i++) {
-        if (exports.names[i].test(name)) {
+      for (i = 0, len = exports2.names.length; i < len; i++) {
+        if (exports2.names[i].test(name)) {
           return true;
         }
       }
@@ -13426,15 +13827,16 @@ var require_debug = __commonJS({
 
 // node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/browser.js
 var require_browser = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/browser.js"(exports, module) {
-    exports = module.exports = require_debug();
-    exports.log = log2;
-    exports.formatArgs = formatArgs;
-    exports.save = save;
-    exports.load = load;
-    exports.useColors = useColors;
-    exports.storage = "undefined" != typeof chrome && "undefined" != typeof chrome.storage ? chrome.storage.local : localstorage();
-    exports.colors = [
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/browser.js"(exports2, module2) {
+    init_entry_url();
+    exports2 = module2.exports = require_debug();
+    exports2.log = log2;
+    exports2.formatArgs = formatArgs;
+    exports2.save = save;
+    exports2.load = load;
+    exports2.useColors = useColors;
+    exports2.storage = "undefined" != typeof chrome && "undefined" != typeof chrome.storage ? chrome.storage.local : localstorage();
+    exports2.colors = [
       "lightseagreen",
       "forestgreen",
       "goldenrod",
@@ -13452,7 +13854,7 @@ var require_browser = __commonJS({
       typeof navigator !== "undefined" && navigator.userAgent && navigator.userAgent.toLowerCase().match(/firefox\/(\d+)/) && parseInt(RegExp.$1, 10) >= 31 || // double check webkit in userAgent just in case we are in a worker
       typeof navigator !== "undefined" && navigator.userAgent && navigator.userAgent.toLowerCase().match(/applewebkit\/(\d+)/);
     }
-    exports.formatters.j = function(v) {
+    exports2.formatters.j = function(v) {
       try {
         return JSON.stringify(v);
       } catch (err) {
@@ -13461,7 +13863,7 @@ var require_browser = __commonJS({
     };
     function formatArgs(args) {
       var useColors2 = this.useColors;
-      args[0] = (useColors2 ? "%c" : "") + this.namespace + (useColors2 ? " %c" : " ") + args[0] + (useColors2 ? "%c " : " ") + "+" + exports.humanize(this.diff);
+      args[0] = (useColors2 ? "%c" : "") + this.namespace + (useColors2 ? " %c" : " ") + args[0] + (useColors2 ? "%c " : " ") + "+" + exports2.humanize(this.diff);
       if (!useColors2) return;
       var c = "color: " + this.color;
       args.splice(1, 0, c, "color: inherit");
@@ -13482,9 +13884,9 @@ var require_browser = __commonJS({
     function save(namespaces) {
       try {
         if (null == namespaces) {
-          exports.storage.removeItem("debug");
+          exports2.storage.removeItem("debug");
         } else {
-          exports.storage.debug = namespaces;
+          exports2.storage.debug = namespaces;
         }
       } catch (e) {
       }
@@ -13492,7 +13894,7 @@ var require_browser = __commonJS({
     function load() {
       var r;
       try {
-        r = exports.storage.debug;
+        r = exports2.storage.debug;
       } catch (e) {
       }
       if (!r && typeof process !== "undefined" && "env" in process) {
@@ -13500,7 +13902,7 @@ var require_browser = __commonJS({
       }
       return r;
     }
-    exports.enable(load());
+    exports2.enable(load());
     function localstorage() {
       try {
         return window.localStorage;
@@ -13512,18 +13914,19 @@ var require_browser = __commonJS({
 
 // node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/node.js
 var require_node = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/node.js"(exports, module) {
-    var tty = __require("tty");
-    var util = __require("util");
-    exports = module.exports = require_debug();
-    exports.init = init;
-    exports.log = log2;
-    exports.formatArgs = formatArgs;
-    exports.save = save;
-    exports.load = load;
-    exports.useColors = useColors;
-    exports.colors = [6, 2, 3, 4, 5, 1];
-    exports.inspectOpts = Object.keys(process.env).filter(function(key) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/node.js"(exports2, module2) {
+    init_entry_url();
+    var tty = require("tty");
+    var util = require("util");
+    exports2 = module2.exports = require_debug();
+    exports2.init = init;
+    exports2.log = log2;
+    exports2.formatArgs = formatArgs;
+    exports2.save = save;
+    exports2.load = load;
+    exports2.useColors = useColors;
+    exports2.colors = [6, 2, 3, 4, 5, 1];
+    exports2.inspectOpts = Object.keys(process.env).filter(function(key) {
       return /^debug_/i.test(key);
     }).reduce(function(obj, key) {
       var prop = key.substring(6).toLowerCase().replace(/_([a-z])/g, function(_, k) {
@@ -13544,15 +13947,15 @@ var require_node = __commonJS({
     }
     var stream = 1 === fd ? process.stdout : 2 === fd ? process.stderr : createWritableStdioStream(fd);
     function useColors() {
-      return "colors" in exports.inspectOpts ? Boolean(exports.inspectOpts.colors) : tty.isatty(fd);
+      return "colors" in exports2.inspectOpts ? Boolean(exports2.inspectOpts.colors) : tty.isatty(fd);
     }
-    exports.formatters.o = function(v) {
+    exports2.formatters.o = function(v) {
       this.inspectOpts.colors = this.useColors;
       return util.inspect(v, this.inspectOpts).split("\n").map(function(str) {
         return str.trim();
       }).join(" ");
     };
-    exports.formatters.O = function(v) {
+    exports2.formatters.O = function(v) {
       this.inspectOpts.colors = this.useColors;
       return util.inspect(v, this.inspectOpts);
     };
@@ -13563,7 +13966,7 @@ var require_node = __commonJS({
         var c = this.color;
         var prefix = "  \x1B[3" + c + ";1m" + name + " \x1B[0m";
         args[0] = prefix + args[0].split("\n").join("\n" + prefix);
-        args.push("\x1B[3" + c + "m+" + exports.humanize(this.diff) + "\x1B[0m");
+        args.push("\x1B[3" + c + "m+" + exports2.humanize(this.diff) + "\x1B[0m");
       } else {
         args[0] = (/* @__PURE__ */ new Date()).toUTCString() + " " + name + " " + args[0];
       }
@@ -13593,13 +13996,13 @@ var require_node = __commonJS({
           }
           break;
         case "FILE":
-          var fs = __require("fs");
+          var fs = require("fs");
           stream2 = new fs.SyncWriteStream(fd2, { autoClose: false });
           stream2._type = "fs";
           break;
         case "PIPE":
         case "TCP":
-          var net = __require("net");
+          var net = require("net");
           stream2 = new net.Socket({
             fd: fd2,
             readable: false,
@@ -13621,39 +14024,42 @@ var require_node = __commonJS({
     }
     function init(debug) {
       debug.inspectOpts = {};
-      var keys = Object.keys(exports.inspectOpts);
+      var keys = Object.keys(exports2.inspectOpts);
       for (var i = 0; i < keys.length; i++) {
-        debug.inspectOpts[keys[i]] = exports.inspectOpts[keys[i]];
+        debug.inspectOpts[keys[i]] = exports2.inspectOpts[keys[i]];
       }
     }
-    exports.enable(load());
+    exports2.enable(load());
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/index.js
 var require_src = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/index.js"(exports2, module2) {
+    init_entry_url();
     if (typeof process !== "undefined" && process.type === "renderer") {
-      module.exports = require_browser();
+      module2.exports = require_browser();
     } else {
-      module.exports = require_node();
+      module2.exports = require_node();
     }
   }
 });
 
 // node_modules/@stdlib/constants-float32-max/lib/index.js
 var require_lib131 = __commonJS({
-  "node_modules/@stdlib/constants-float32-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float32-max/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT32_MAX = 34028234663852886e22;
-    module.exports = FLOAT32_MAX;
+    module2.exports = FLOAT32_MAX;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/higher_newton.js
 var require_higher_newton = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/higher_newton.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/higher_newton.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var logger = require_src();
     var gammainc3 = require_lib118();
     var abs = require_lib6();
@@ -13724,42 +14130,45 @@ var require_higher_newton = __commonJS({
       xr = x || 0;
       return xr;
     }
-    module.exports = higherNewton;
+    module2.exports = higherNewton;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak1.js
 var require_polyval_ak1 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak1.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0;
       }
       return 0 + x * (1 + x * (1 + x * (1.5 + x * (2.6666666666666665 + x * (5.208333333333333 + x * 10.8)))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak2.js
 var require_polyval_ak2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak2.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 1;
       }
       return 1 + x * (1 + x * (0.3333333333333333 + x * (0.027777777777777776 + x * (-0.003703703703703704 + x * (2314814814814815e-19 + x * 5878894767783657e-20)))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/lambdaeta.js
 var require_lambdaeta = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/lambdaeta.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/lambdaeta.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var abs = require_lib6();
     var exp = require_lib66();
     var ln = require_lib31();
@@ -13817,23 +14226,25 @@ var require_lambdaeta = __commonJS({
       }
       return la;
     }
-    module.exports = lambdaeta;
+    module2.exports = lambdaeta;
   }
 });
 
 // node_modules/@stdlib/constants-float64-ln-sqrt-two-pi/lib/index.js
 var require_lib132 = __commonJS({
-  "node_modules/@stdlib/constants-float64-ln-sqrt-two-pi/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-ln-sqrt-two-pi/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var LN_SQRT_TWO_PI = 0.9189385332046728;
-    module.exports = LN_SQRT_TWO_PI;
+    module2.exports = LN_SQRT_TWO_PI;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/chepolsum.js
 var require_chepolsum = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/chepolsum.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/chepolsum.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var A = [
       1.9963790515900766,
       -0.0017971032528832887,
@@ -13872,42 +14283,45 @@ var require_chepolsum = __commonJS({
       } while (k >= 0);
       return (u0 - u2) / 2;
     }
-    module.exports = chepolsum;
+    module2.exports = chepolsum;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_c.js
 var require_polyval_c = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_c.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_c.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.025721014990011306;
       }
       return 0.025721014990011306 + x * (0.08247596616699963 + x * (-0.0025328157302663564 + x * (6099292666946337e-19 + x * (-33543297638406e-17 + x * 250505279903e-15))));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_d.js
 var require_polyval_d = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_d.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_d.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalpoly(x) {
       if (x === 0) {
         return 0.08333333333333333;
       }
       return 0.08333333333333333 + x * (-0.002777777777777778 + x * (7936507936507937e-19 + x * -5952380952380953e-19));
     }
-    module.exports = evalpoly;
+    module2.exports = evalpoly;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/stirling.js
 var require_stirling = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/stirling.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/stirling.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var gammaln2 = require_lib65();
     var ln = require_lib31();
     var LN_SQRT_TWO_PI = require_lib132();
@@ -13941,14 +14355,15 @@ var require_stirling = __commonJS({
       }
       return polyvalD(z3) / x;
     }
-    module.exports = stirling;
+    module2.exports = stirling;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/gamstar.js
 var require_gamstar = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/gamstar.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/gamstar.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var exp = require_lib66();
     var gamma = require_lib97();
     var ln = require_lib31();
@@ -13964,14 +14379,15 @@ var require_gamstar = __commonJS({
       }
       return FLOAT32_MAX;
     }
-    module.exports = gamstar;
+    module2.exports = gamstar;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak0bk0.js
 var require_rational_ak0bk0 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak0bk0.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak0bk0.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -13994,14 +14410,15 @@ var require_rational_ak0bk0 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/eps1.js
 var require_eps1 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/eps1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/eps1.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var abs = require_lib6();
     var ln = require_lib31();
     var lambdaeta = require_lambdaeta();
@@ -14014,14 +14431,15 @@ var require_eps1 = __commonJS({
       la = lambdaeta(eta);
       return ln(eta / (la - 1)) / eta;
     }
-    module.exports = eps1;
+    module2.exports = eps1;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak1bk1.js
 var require_rational_ak1bk1 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak1bk1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak1bk1.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -14044,14 +14462,15 @@ var require_rational_ak1bk1 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak2bk2.js
 var require_rational_ak2bk2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak2bk2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak2bk2.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -14074,14 +14493,15 @@ var require_rational_ak2bk2 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak3bk3.js
 var require_rational_ak3bk3 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak3bk3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak3bk3.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -14104,14 +14524,15 @@ var require_rational_ak3bk3 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/eps2.js
 var require_eps2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/eps2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/eps2.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var ln = require_lib31();
     var rateval1 = require_rational_ak1bk1();
     var rateval2 = require_rational_ak2bk2();
@@ -14136,14 +14557,15 @@ var require_eps2 = __commonJS({
       }
       return -1 / (12 * eta);
     }
-    module.exports = eps2;
+    module2.exports = eps2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak4bk4.js
 var require_rational_ak4bk4 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak4bk4.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak4bk4.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -14166,14 +14588,15 @@ var require_rational_ak4bk4 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak5bk5.js
 var require_rational_ak5bk5 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak5bk5.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak5bk5.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -14196,14 +14619,15 @@ var require_rational_ak5bk5 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak6bk6.js
 var require_rational_ak6bk6 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak6bk6.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak6bk6.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -14226,14 +14650,15 @@ var require_rational_ak6bk6 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak7bk7.js
 var require_rational_ak7bk7 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak7bk7.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak7bk7.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -14256,14 +14681,15 @@ var require_rational_ak7bk7 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak8bk8.js
 var require_rational_ak8bk8 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak8bk8.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak8bk8.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -14286,14 +14712,15 @@ var require_rational_ak8bk8 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/eps3.js
 var require_eps3 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/eps3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/eps3.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var ln = require_lib31();
     var rational1 = require_rational_ak4bk4();
     var rational2 = require_rational_ak5bk5();
@@ -14327,14 +14754,15 @@ var require_eps3 = __commonJS({
       }
       return -ln(eta) / (12 * eta * eta * eta);
     }
-    module.exports = eps3;
+    module2.exports = eps3;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/compute.js
 var require_compute = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/compute.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/compute.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var logger = require_src();
     var evalpoly = require_lib110();
     var gammaln2 = require_lib65();
@@ -14558,14 +14986,15 @@ var require_compute = __commonJS({
       }
       return xr;
     }
-    module.exports = compute;
+    module2.exports = compute;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/main.js
 var require_main92 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     var FLOAT32_SMALLEST = require_lib116();
     var PINF = require_lib2();
@@ -14597,32 +15026,35 @@ var require_main92 = __commonJS({
       }
       return compute(a, p, 1 - p);
     }
-    module.exports = gammaincinv;
+    module2.exports = gammaincinv;
   }
 });
 
 // node_modules/@stdlib/math-base-special-gammaincinv/lib/index.js
 var require_lib133 = __commonJS({
-  "node_modules/@stdlib/math-base-special-gammaincinv/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main92();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/constants-float64-smallest-subnormal/lib/index.js
 var require_lib134 = __commonJS({
-  "node_modules/@stdlib/constants-float64-smallest-subnormal/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-smallest-subnormal/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var FLOAT64_SMALLEST_SUBNORMAL = 5e-324;
-    module.exports = FLOAT64_SMALLEST_SUBNORMAL;
+    module2.exports = FLOAT64_SMALLEST_SUBNORMAL;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme3.js
 var require_temme3 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme3.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var gammaincinv = require_lib133();
     var ln = require_lib31();
     var sqrt = require_lib69();
@@ -14709,14 +15141,15 @@ var require_temme3 = __commonJS({
       roots = temmeRootFinder(u, mu);
       return newtonRaphsonIterate(roots, x, lower, upper, 32, 100);
     }
-    module.exports = temme3;
+    module2.exports = temme3;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/halley_iterate.js
 var require_halley_iterate = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/halley_iterate.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/halley_iterate.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var abs = require_lib6();
     var ldexp = require_lib56();
     var sign = require_lib130();
@@ -14857,14 +15290,15 @@ var require_halley_iterate = __commonJS({
       } while (count2 && abs(result * factor) < abs(delta));
       return result;
     }
-    module.exports = halleyIterate;
+    module2.exports = halleyIterate;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/ibeta_roots.js
 var require_ibeta_roots = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/ibeta_roots.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/ibeta_roots.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var kernelBetainc = require_lib124().assign;
     var abs = require_lib6();
     var FLOAT64_MAX = require_lib92();
@@ -14904,14 +15338,15 @@ var require_ibeta_roots = __commonJS({
         return [f, f1, f2];
       }
     }
-    module.exports = ibetaRoots;
+    module2.exports = ibetaRoots;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/main.js
 var require_main93 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var evalpoly = require_lib110();
     var betainc = require_lib125();
     var expm1 = require_lib74();
@@ -15217,23 +15652,25 @@ var require_main93 = __commonJS({
       }
       return [x, 1 - x];
     }
-    module.exports = ibetaInvImp;
+    module2.exports = ibetaInvImp;
   }
 });
 
 // node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/index.js
 var require_lib135 = __commonJS({
-  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main93();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-betaincinv/lib/main.js
 var require_main94 = __commonJS({
-  "node_modules/@stdlib/math-base-special-betaincinv/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-betaincinv/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     var kernelBetaincinv = require_lib135();
     function betaincinv(p, a, b, upper) {
@@ -15251,23 +15688,25 @@ var require_main94 = __commonJS({
       }
       return kernelBetaincinv(a, b, p, 1 - p)[0];
     }
-    module.exports = betaincinv;
+    module2.exports = betaincinv;
   }
 });
 
 // node_modules/@stdlib/math-base-special-betaincinv/lib/index.js
 var require_lib136 = __commonJS({
-  "node_modules/@stdlib/math-base-special-betaincinv/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-betaincinv/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main94();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-beta-quantile/lib/main.js
 var require_main95 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-beta-quantile/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-beta-quantile/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var betaincinv = require_lib136();
     var isnan = require_lib();
     function quantile(p, alpha, beta) {
@@ -15276,14 +15715,15 @@ var require_main95 = __commonJS({
       }
       return betaincinv(p, alpha, beta);
     }
-    module.exports = quantile;
+    module2.exports = quantile;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-beta-quantile/lib/factory.js
 var require_factory5 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-beta-quantile/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-beta-quantile/lib/factory.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var constantFunction = require_lib70();
     var betaincinv = require_lib136();
     var isnan = require_lib();
@@ -15299,47 +15739,51 @@ var require_factory5 = __commonJS({
         return betaincinv(p, alpha, beta);
       }
     }
-    module.exports = factory;
+    module2.exports = factory;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-beta-quantile/lib/index.js
 var require_lib137 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-beta-quantile/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-beta-quantile/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var setReadOnly = require_lib50();
     var main2 = require_main95();
     var factory = require_factory5();
     setReadOnly(main2, "factory", factory);
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js
 var require_main96 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var floor = require_lib32();
     function isNonNegativeInteger(x) {
       return floor(x) === x && x >= 0;
     }
-    module.exports = isNonNegativeInteger;
+    module2.exports = isNonNegativeInteger;
   }
 });
 
 // node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js
 var require_lib138 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main96();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/main.js
 var require_main97 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isNonNegativeInteger = require_lib138();
     var betainc = require_lib125();
     var isnan = require_lib();
@@ -15358,14 +15802,15 @@ var require_main97 = __commonJS({
       x = floor(x + 1e-7);
       return betainc(p, x + 1, n - x, true, true);
     }
-    module.exports = cdf;
+    module2.exports = cdf;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js
 var require_factory6 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isNonNegativeInteger = require_lib138();
     var constantFunction = require_lib70();
     var betainc = require_lib125();
@@ -15391,26 +15836,28 @@ var require_factory6 = __commonJS({
         return betainc(p, x + 1, n - x, true, true);
       }
     }
-    module.exports = factory;
+    module2.exports = factory;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js
 var require_lib139 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var setReadOnly = require_lib50();
     var main2 = require_main97();
     var factory = require_factory6();
     setReadOnly(main2, "factory", factory);
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-t-quantile/lib/main.js
 var require_main98 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-t-quantile/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-t-quantile/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var kernelBetaincinv = require_lib135();
     var isnan = require_lib();
     var sign = require_lib130();
@@ -15425,14 +15872,15 @@ var require_main98 = __commonJS({
       xs = kernelBetaincinv(v / 2, 0.5, 2 * prob, 1 - 2 * prob);
       return sign(p - 0.5) * sqrt(v * xs[1] / xs[0]);
     }
-    module.exports = quantile;
+    module2.exports = quantile;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-t-quantile/lib/factory.js
 var require_factory7 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-t-quantile/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-t-quantile/lib/factory.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var constantFunction = require_lib70();
     var kernelBetaincinv = require_lib135();
     var isnan = require_lib();
@@ -15454,26 +15902,28 @@ var require_factory7 = __commonJS({
         return sign(p - 0.5) * sqrt(v * xs[1] / xs[0]);
       }
     }
-    module.exports = factory;
+    module2.exports = factory;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-t-quantile/lib/index.js
 var require_lib140 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-t-quantile/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-t-quantile/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var setReadOnly = require_lib50();
     var main2 = require_main98();
     var factory = require_factory7();
     setReadOnly(main2, "factory", factory);
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js
 var require_rational_p1q13 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -15496,14 +15946,15 @@ var require_rational_p1q13 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js
 var require_rational_p2q23 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -15526,14 +15977,15 @@ var require_rational_p2q23 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js
 var require_rational_p3q33 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -15556,14 +16008,15 @@ var require_rational_p3q33 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js
 var require_rational_p4q42 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -15586,14 +16039,15 @@ var require_rational_p4q42 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js
 var require_rational_p5q52 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     function evalrational(x) {
       var ax;
       var s1;
@@ -15616,14 +16070,15 @@ var require_rational_p5q52 = __commonJS({
       }
       return s1 / s2;
     }
-    module.exports = evalrational;
+    module2.exports = evalrational;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfinv/lib/main.js
 var require_main99 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfinv/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     var sqrt = require_lib69();
     var ln = require_lib31();
@@ -15695,23 +16150,25 @@ var require_main99 = __commonJS({
       r = rationalFcnR5(qs);
       return sign * (Y5 * q + r * q);
     }
-    module.exports = erfinv;
+    module2.exports = erfinv;
   }
 });
 
 // node_modules/@stdlib/math-base-special-erfinv/lib/index.js
 var require_lib141 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfinv/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var main2 = require_main99();
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js
 var require_main100 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var erfinv = require_lib141();
     var isnan = require_lib();
     var sqrt = require_lib69();
@@ -15728,14 +16185,15 @@ var require_main100 = __commonJS({
       B = sigma * sqrt(2);
       return A + B * erfinv(2 * p - 1);
     }
-    module.exports = quantile;
+    module2.exports = quantile;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js
 var require_main101 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var isnan = require_lib();
     function quantile(p, mu) {
       if (isnan(p) || p < 0 || p > 1) {
@@ -15743,14 +16201,15 @@ var require_main101 = __commonJS({
       }
       return mu;
     }
-    module.exports = quantile;
+    module2.exports = quantile;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js
 var require_factory8 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var constantFunction = require_lib70();
     var isnan = require_lib();
     function factory(mu) {
@@ -15765,26 +16224,28 @@ var require_factory8 = __commonJS({
         return mu;
       }
     }
-    module.exports = factory;
+    module2.exports = factory;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js
 var require_lib142 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var setReadOnly = require_lib50();
     var main2 = require_main101();
     var factory = require_factory8();
     setReadOnly(main2, "factory", factory);
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js
 var require_factory9 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var constantFunction = require_lib70();
     var degenerate = require_lib142().factory;
     var erfinv = require_lib141();
@@ -15809,26 +16270,28 @@ var require_factory9 = __commonJS({
         return A + B * erfinv(2 * p - 1);
       }
     }
-    module.exports = factory;
+    module2.exports = factory;
   }
 });
 
 // node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js
 var require_lib143 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var setReadOnly = require_lib50();
     var main2 = require_main100();
     var factory = require_factory9();
     setReadOnly(main2, "factory", factory);
-    module.exports = main2;
+    module2.exports = main2;
   }
 });
 
 // node_modules/picomatch/lib/constants.js
 var require_constants = __commonJS({
-  "node_modules/picomatch/lib/constants.js"(exports, module) {
+  "node_modules/picomatch/lib/constants.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
     var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
@@ -15898,7 +16361,7 @@ var require_constants = __commonJS({
       word: "A-Za-z0-9_",
       xdigit: "A-Fa-f0-9"
     };
-    module.exports = {
+    module2.exports = {
       DEFAULT_MAX_EXTGLOB_RECURSION,
       MAX_LENGTH: 1024 * 64,
       POSIX_REGEX_SOURCE,
@@ -16029,20 +16492,21 @@ var require_constants = __commonJS({
 
 // node_modules/picomatch/lib/utils.js
 var require_utils = __commonJS({
-  "node_modules/picomatch/lib/utils.js"(exports) {
+  "node_modules/picomatch/lib/utils.js"(exports2) {
     "use strict";
+    init_entry_url();
     var {
       REGEX_BACKSLASH,
       REGEX_REMOVE_BACKSLASH,
       REGEX_SPECIAL_CHARS,
       REGEX_SPECIAL_CHARS_GLOBAL
     } = require_constants();
-    exports.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
-    exports.hasRegexChars = (str) => REGEX_SPECIAL_CHARS.test(str);
-    exports.isRegexChar = (str) => str.length === 1 && exports.hasRegexChars(str);
-    exports.escapeRegex = (str) => str.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
-    exports.toPosixSlashes = (str) => str.replace(REGEX_BACKSLASH, "/");
-    exports.isWindows = () => {
+    exports2.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
+    exports2.hasRegexChars = (str) => REGEX_SPECIAL_CHARS.test(str);
+    exports2.isRegexChar = (str) => str.length === 1 && exports2.hasRegexChars(str);
+    exports2.escapeRegex = (str) => str.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
+    exports2.toPosixSlashes = (str) => str.replace(REGEX_BACKSLASH, "/");
+    exports2.isWindows = () => {
       if (typeof navigator !== "undefined" && navigator.platform) {
         const platform = navigator.platform.toLowerCase();
         return platform === "win32" || platform === "windows";
@@ -16052,18 +16516,18 @@ var require_utils = __commonJS({
       }
       return false;
     };
-    exports.removeBackslashes = (str) => {
+    exports2.removeBackslashes = (str) => {
       return str.replace(REGEX_REMOVE_BACKSLASH, (match) => {
         return match === "\\" ? "" : match;
       });
     };
-    exports.escapeLast = (input2, char, lastIdx) => {
+    exports2.escapeLast = (input2, char, lastIdx) => {
       const idx = input2.lastIndexOf(char, lastIdx);
       if (idx === -1) return input2;
-      if (input2[idx - 1] === "\\") return exports.escapeLast(input2, char, idx - 1);
+      if (input2[idx - 1] === "\\") return exports2.escapeLast(input2, char, idx - 1);
       return `${input2.slice(0, idx)}\\${input2.slice(idx)}`;
     };
-    exports.removePrefix = (input2, state = {}) => {
+    exports2.removePrefix = (input2, state = {}) => {
       let output2 = input2;
       if (output2.startsWith("./")) {
         output2 = output2.slice(2);
@@ -16071,7 +16535,7 @@ var require_utils = __commonJS({
       }
       return output2;
     };
-    exports.wrapOutput = (input2, state = {}, options = {}) => {
+    exports2.wrapOutput = (input2, state = {}, options = {}) => {
       const prepend2 = options.contains ? "" : "^";
       const append = options.contains ? "" : "$";
       let output2 = `${prepend2}(?:${input2})${append}`;
@@ -16080,7 +16544,7 @@ var require_utils = __commonJS({
       }
       return output2;
     };
-    exports.basename = (path, { windows } = {}) => {
+    exports2.basename = (path, { windows } = {}) => {
       const segs = path.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
@@ -16093,8 +16557,9 @@ var require_utils = __commonJS({
 
 // node_modules/picomatch/lib/scan.js
 var require_scan = __commonJS({
-  "node_modules/picomatch/lib/scan.js"(exports, module) {
+  "node_modules/picomatch/lib/scan.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var utils = require_utils();
     var {
       CHAR_ASTERISK,
@@ -16425,14 +16890,15 @@ var require_scan = __commonJS({
       }
       return state;
     };
-    module.exports = scan;
+    module2.exports = scan;
   }
 });
 
 // node_modules/picomatch/lib/parse.js
 var require_parse = __commonJS({
-  "node_modules/picomatch/lib/parse.js"(exports, module) {
+  "node_modules/picomatch/lib/parse.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var constants = require_constants();
     var utils = require_utils();
     var {
@@ -17440,14 +17906,15 @@ var require_parse = __commonJS({
       }
       return source;
     };
-    module.exports = parse5;
+    module2.exports = parse5;
   }
 });
 
 // node_modules/picomatch/lib/picomatch.js
 var require_picomatch = __commonJS({
-  "node_modules/picomatch/lib/picomatch.js"(exports, module) {
+  "node_modules/picomatch/lib/picomatch.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var scan = require_scan();
     var parse5 = require_parse();
     var utils = require_utils();
@@ -17580,14 +18047,15 @@ var require_picomatch = __commonJS({
       }
     };
     picomatch2.constants = constants;
-    module.exports = picomatch2;
+    module2.exports = picomatch2;
   }
 });
 
 // node_modules/picomatch/index.js
 var require_picomatch2 = __commonJS({
-  "node_modules/picomatch/index.js"(exports, module) {
+  "node_modules/picomatch/index.js"(exports2, module2) {
     "use strict";
+    init_entry_url();
     var pico = require_picomatch();
     var utils = require_utils();
     function picomatch2(glob2, options, returnState = false) {
@@ -17597,14 +18065,15 @@ var require_picomatch2 = __commonJS({
       return pico(glob2, options, returnState);
     }
     Object.assign(picomatch2, pico);
-    module.exports = picomatch2;
+    module2.exports = picomatch2;
   }
 });
 
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+  "node_modules/yaml/dist/nodes/identity.js"(exports2) {
     "use strict";
+    init_entry_url();
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
     var MAP = /* @__PURE__ */ Symbol.for("yaml.map");
@@ -17639,29 +18108,30 @@ var require_identity = __commonJS({
       return false;
     }
     var hasAnchor = (node3) => (isScalar2(node3) || isCollection(node3)) && !!node3.anchor;
-    exports.ALIAS = ALIAS;
-    exports.DOC = DOC;
-    exports.MAP = MAP;
-    exports.NODE_TYPE = NODE_TYPE;
-    exports.PAIR = PAIR;
-    exports.SCALAR = SCALAR;
-    exports.SEQ = SEQ;
-    exports.hasAnchor = hasAnchor;
-    exports.isAlias = isAlias;
-    exports.isCollection = isCollection;
-    exports.isDocument = isDocument;
-    exports.isMap = isMap2;
-    exports.isNode = isNode;
-    exports.isPair = isPair;
-    exports.isScalar = isScalar2;
-    exports.isSeq = isSeq;
+    exports2.ALIAS = ALIAS;
+    exports2.DOC = DOC;
+    exports2.MAP = MAP;
+    exports2.NODE_TYPE = NODE_TYPE;
+    exports2.PAIR = PAIR;
+    exports2.SCALAR = SCALAR;
+    exports2.SEQ = SEQ;
+    exports2.hasAnchor = hasAnchor;
+    exports2.isAlias = isAlias;
+    exports2.isCollection = isCollection;
+    exports2.isDocument = isDocument;
+    exports2.isMap = isMap2;
+    exports2.isNode = isNode;
+    exports2.isPair = isPair;
+    exports2.isScalar = isScalar2;
+    exports2.isSeq = isSeq;
   }
 });
 
 // node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports) {
+  "node_modules/yaml/dist/visit.js"(exports2) {
     "use strict";
+    init_entry_url();
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP2 = /* @__PURE__ */ Symbol("skip children");
@@ -17811,15 +18281,16 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports.visit = visit3;
-    exports.visitAsync = visitAsync;
+    exports2.visit = visit3;
+    exports2.visitAsync = visitAsync;
   }
 });
 
 // node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports) {
+  "node_modules/yaml/dist/doc/directives.js"(exports2) {
     "use strict";
+    init_entry_url();
     var identity = require_identity();
     var visit3 = require_visit();
     var escapeChars = {
@@ -17983,14 +18454,15 @@ var require_directives = __commonJS({
     };
     Directives.defaultYaml = { explicit: false, version: "1.2" };
     Directives.defaultTags = { "!!": "tag:yaml.org,2002:" };
-    exports.Directives = Directives;
+    exports2.Directives = Directives;
   }
 });
 
 // node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+  "node_modules/yaml/dist/doc/anchors.js"(exports2) {
     "use strict";
+    init_entry_url();
     var identity = require_identity();
     var visit3 = require_visit();
     function anchorIsValid(anchor2) {
@@ -18050,17 +18522,18 @@ var require_anchors = __commonJS({
         sourceObjects
       };
     }
-    exports.anchorIsValid = anchorIsValid;
-    exports.anchorNames = anchorNames;
-    exports.createNodeAnchors = createNodeAnchors;
-    exports.findNewAnchor = findNewAnchor;
+    exports2.anchorIsValid = anchorIsValid;
+    exports2.anchorNames = anchorNames;
+    exports2.createNodeAnchors = createNodeAnchors;
+    exports2.findNewAnchor = findNewAnchor;
   }
 });
 
 // node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
     "use strict";
+    init_entry_url();
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
         if (Array.isArray(val)) {
@@ -18103,14 +18576,15 @@ var require_applyReviver = __commonJS({
       }
       return reviver.call(obj, key, val);
     }
-    exports.applyReviver = applyReviver;
+    exports2.applyReviver = applyReviver;
   }
 });
 
 // node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+  "node_modules/yaml/dist/nodes/toJS.js"(exports2) {
     "use strict";
+    init_entry_url();
     var identity = require_identity();
     function toJS(value2, arg, ctx) {
       if (Array.isArray(value2))
@@ -18133,14 +18607,15 @@ var require_toJS = __commonJS({
         return Number(value2);
       return value2;
     }
-    exports.toJS = toJS;
+    exports2.toJS = toJS;
   }
 });
 
 // node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+  "node_modules/yaml/dist/nodes/Node.js"(exports2) {
     "use strict";
+    init_entry_url();
     var applyReviver = require_applyReviver();
     var identity = require_identity();
     var toJS = require_toJS();
@@ -18174,14 +18649,15 @@ var require_Node = __commonJS({
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
-    exports.NodeBase = NodeBase;
+    exports2.NodeBase = NodeBase;
   }
 });
 
 // node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+  "node_modules/yaml/dist/nodes/Alias.js"(exports2) {
     "use strict";
+    init_entry_url();
     var anchors = require_anchors();
     var visit3 = require_visit();
     var identity = require_identity();
@@ -18292,14 +18768,15 @@ var require_Alias = __commonJS({
       }
       return 1;
     }
-    exports.Alias = Alias;
+    exports2.Alias = Alias;
   }
 });
 
 // node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
     "use strict";
+    init_entry_url();
     var identity = require_identity();
     var Node2 = require_Node();
     var toJS = require_toJS();
@@ -18321,15 +18798,16 @@ var require_Scalar = __commonJS({
     Scalar.PLAIN = "PLAIN";
     Scalar.QUOTE_DOUBLE = "QUOTE_DOUBLE";
     Scalar.QUOTE_SINGLE = "QUOTE_SINGLE";
-    exports.Scalar = Scalar;
-    exports.isScalarValue = isScalarValue;
+    exports2.Scalar = Scalar;
+    exports2.isScalarValue = isScalarValue;
   }
 });
 
 // node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+  "node_modules/yaml/dist/doc/createNode.js"(exports2) {
     "use strict";
+    init_entry_url();
     var Alias = require_Alias();
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -18397,14 +18875,15 @@ var require_createNode = __commonJS({
         ref.node = node3;
       return node3;
     }
-    exports.createNode = createNode;
+    exports2.createNode = createNode;
   }
 });
 
 // node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+  "node_modules/yaml/dist/nodes/Collection.js"(exports2) {
     "use strict";
+    init_entry_url();
     var createNode = require_createNode();
     var identity = require_identity();
     var Node2 = require_Node();
@@ -18538,16 +19017,17 @@ var require_Collection = __commonJS({
         }
       }
     };
-    exports.Collection = Collection;
-    exports.collectionFromPath = collectionFromPath;
-    exports.isEmptyPath = isEmptyPath;
+    exports2.Collection = Collection;
+    exports2.collectionFromPath = collectionFromPath;
+    exports2.isEmptyPath = isEmptyPath;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
     "use strict";
+    init_entry_url();
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
       if (/^\n+$/.test(comment))
@@ -18555,16 +19035,17 @@ var require_stringifyComment = __commonJS({
       return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
     }
     var lineComment = (str, indent, comment) => str.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str.endsWith(" ") ? "" : " ") + comment;
-    exports.indentComment = indentComment;
-    exports.lineComment = lineComment;
-    exports.stringifyComment = stringifyComment;
+    exports2.indentComment = indentComment;
+    exports2.lineComment = lineComment;
+    exports2.stringifyComment = stringifyComment;
   }
 });
 
 // node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
     "use strict";
+    init_entry_url();
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
@@ -18690,17 +19171,18 @@ ${indent}${text4.slice(fold + 1, end2)}`;
       }
       return end;
     }
-    exports.FOLD_BLOCK = FOLD_BLOCK;
-    exports.FOLD_FLOW = FOLD_FLOW;
-    exports.FOLD_QUOTED = FOLD_QUOTED;
-    exports.foldFlowLines = foldFlowLines;
+    exports2.FOLD_BLOCK = FOLD_BLOCK;
+    exports2.FOLD_FLOW = FOLD_FLOW;
+    exports2.FOLD_QUOTED = FOLD_QUOTED;
+    exports2.foldFlowLines = foldFlowLines;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
     "use strict";
+    init_entry_url();
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
     var getFoldOptions = (ctx, isBlock) => ({
@@ -18976,14 +19458,15 @@ ${indent}`);
       }
       return res;
     }
-    exports.stringifyString = stringifyString;
+    exports2.stringifyString = stringifyString;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringify.js"(exports2) {
     "use strict";
+    init_entry_url();
     var anchors = require_anchors();
     var identity = require_identity();
     var stringifyComment = require_stringifyComment();
@@ -19099,15 +19582,16 @@ var require_stringify = __commonJS({
       return identity.isScalar(node3) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
 ${ctx.indent}${str}`;
     }
-    exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify;
+    exports2.createStringifyContext = createStringifyContext;
+    exports2.stringify = stringify;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
     "use strict";
+    init_entry_url();
     var identity = require_identity();
     var Scalar = require_Scalar();
     var stringify = require_stringify();
@@ -19233,15 +19717,16 @@ ${ctx.indent}`;
       }
       return str;
     }
-    exports.stringifyPair = stringifyPair;
+    exports2.stringifyPair = stringifyPair;
   }
 });
 
 // node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports) {
+  "node_modules/yaml/dist/log.js"(exports2) {
     "use strict";
-    var node_process = __require("process");
+    init_entry_url();
+    var node_process = require("process");
     function debug(logLevel, ...messages) {
       if (logLevel === "debug")
         console.log(...messages);
@@ -19254,15 +19739,16 @@ var require_log = __commonJS({
           console.warn(warning);
       }
     }
-    exports.debug = debug;
-    exports.warn = warn;
+    exports2.debug = debug;
+    exports2.warn = warn;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
     "use strict";
+    init_entry_url();
     var identity = require_identity();
     var Scalar = require_Scalar();
     var MERGE_KEY = "<<";
@@ -19313,16 +19799,17 @@ var require_merge = __commonJS({
     function resolveAliasValue(ctx, value2) {
       return ctx && identity.isAlias(value2) ? value2.resolve(ctx.doc, ctx) : value2;
     }
-    exports.addMergeToJSMap = addMergeToJSMap;
-    exports.isMergeKey = isMergeKey;
-    exports.merge = merge2;
+    exports2.addMergeToJSMap = addMergeToJSMap;
+    exports2.isMergeKey = isMergeKey;
+    exports2.merge = merge2;
   }
 });
 
 // node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
     "use strict";
+    init_entry_url();
     var log2 = require_log();
     var merge2 = require_merge();
     var stringify = require_stringify();
@@ -19379,14 +19866,15 @@ var require_addPairToJSMap = __commonJS({
       }
       return JSON.stringify(jsKey);
     }
-    exports.addPairToJSMap = addPairToJSMap;
+    exports2.addPairToJSMap = addPairToJSMap;
   }
 });
 
 // node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+  "node_modules/yaml/dist/nodes/Pair.js"(exports2) {
     "use strict";
+    init_entry_url();
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
     var addPairToJSMap = require_addPairToJSMap();
@@ -19418,15 +19906,16 @@ var require_Pair = __commonJS({
         return ctx?.doc ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
       }
     };
-    exports.Pair = Pair;
-    exports.createPair = createPair;
+    exports2.Pair = Pair;
+    exports2.createPair = createPair;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
     "use strict";
+    init_entry_url();
     var identity = require_identity();
     var stringify = require_stringify();
     var stringifyComment = require_stringifyComment();
@@ -19570,14 +20059,15 @@ ${indent}${end}`;
         lines.push(ic.trimStart());
       }
     }
-    exports.stringifyCollection = stringifyCollection;
+    exports2.stringifyCollection = stringifyCollection;
   }
 });
 
 // node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
     "use strict";
+    init_entry_url();
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
     var Collection = require_Collection();
@@ -19713,15 +20203,16 @@ var require_YAMLMap = __commonJS({
         });
       }
     };
-    exports.YAMLMap = YAMLMap;
-    exports.findPair = findPair;
+    exports2.YAMLMap = YAMLMap;
+    exports2.findPair = findPair;
   }
 });
 
 // node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+  "node_modules/yaml/dist/schema/common/map.js"(exports2) {
     "use strict";
+    init_entry_url();
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
     var map5 = {
@@ -19736,14 +20227,15 @@ var require_map = __commonJS({
       },
       createNode: (schema, obj, ctx) => YAMLMap.YAMLMap.from(schema, obj, ctx)
     };
-    exports.map = map5;
+    exports2.map = map5;
   }
 });
 
 // node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
     "use strict";
+    init_entry_url();
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
     var Collection = require_Collection();
@@ -19852,14 +20344,15 @@ var require_YAMLSeq = __commonJS({
         idx = Number(idx);
       return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
     }
-    exports.YAMLSeq = YAMLSeq;
+    exports2.YAMLSeq = YAMLSeq;
   }
 });
 
 // node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+  "node_modules/yaml/dist/schema/common/seq.js"(exports2) {
     "use strict";
+    init_entry_url();
     var identity = require_identity();
     var YAMLSeq = require_YAMLSeq();
     var seq = {
@@ -19874,14 +20367,15 @@ var require_seq = __commonJS({
       },
       createNode: (schema, obj, ctx) => YAMLSeq.YAMLSeq.from(schema, obj, ctx)
     };
-    exports.seq = seq;
+    exports2.seq = seq;
   }
 });
 
 // node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+  "node_modules/yaml/dist/schema/common/string.js"(exports2) {
     "use strict";
+    init_entry_url();
     var stringifyString = require_stringifyString();
     var string4 = {
       identify: (value2) => typeof value2 === "string",
@@ -19893,14 +20387,15 @@ var require_string = __commonJS({
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
       }
     };
-    exports.string = string4;
+    exports2.string = string4;
   }
 });
 
 // node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+  "node_modules/yaml/dist/schema/common/null.js"(exports2) {
     "use strict";
+    init_entry_url();
     var Scalar = require_Scalar();
     var nullTag = {
       identify: (value2) => value2 == null,
@@ -19911,14 +20406,15 @@ var require_null = __commonJS({
       resolve: () => new Scalar.Scalar(null),
       stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
     };
-    exports.nullTag = nullTag;
+    exports2.nullTag = nullTag;
   }
 });
 
 // node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/core/bool.js"(exports2) {
     "use strict";
+    init_entry_url();
     var Scalar = require_Scalar();
     var boolTag = {
       identify: (value2) => typeof value2 === "boolean",
@@ -19935,14 +20431,15 @@ var require_bool = __commonJS({
         return value2 ? ctx.options.trueStr : ctx.options.falseStr;
       }
     };
-    exports.boolTag = boolTag;
+    exports2.boolTag = boolTag;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
     "use strict";
+    init_entry_url();
     function stringifyNumber({ format, minFractionDigits, tag, value: value2 }) {
       if (typeof value2 === "bigint")
         return String(value2);
@@ -19962,14 +20459,15 @@ var require_stringifyNumber = __commonJS({
       }
       return n;
     }
-    exports.stringifyNumber = stringifyNumber;
+    exports2.stringifyNumber = stringifyNumber;
   }
 });
 
 // node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+  "node_modules/yaml/dist/schema/core/float.js"(exports2) {
     "use strict";
+    init_entry_url();
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
@@ -20006,16 +20504,17 @@ var require_float = __commonJS({
       },
       stringify: stringifyNumber.stringifyNumber
     };
-    exports.float = float;
-    exports.floatExp = floatExp;
-    exports.floatNaN = floatNaN;
+    exports2.float = float;
+    exports2.floatExp = floatExp;
+    exports2.floatNaN = floatNaN;
   }
 });
 
 // node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+  "node_modules/yaml/dist/schema/core/int.js"(exports2) {
     "use strict";
+    init_entry_url();
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
     var intResolve = (str, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix);
@@ -20051,16 +20550,17 @@ var require_int = __commonJS({
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
       stringify: (node3) => intStringify(node3, 16, "0x")
     };
-    exports.int = int2;
-    exports.intHex = intHex;
-    exports.intOct = intOct;
+    exports2.int = int2;
+    exports2.intHex = intHex;
+    exports2.intOct = intOct;
   }
 });
 
 // node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/core/schema.js"(exports2) {
     "use strict";
+    init_entry_url();
     var map5 = require_map();
     var _null4 = require_null();
     var seq = require_seq();
@@ -20081,14 +20581,15 @@ var require_schema = __commonJS({
       float.floatExp,
       float.float
     ];
-    exports.schema = schema;
+    exports2.schema = schema;
   }
 });
 
 // node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/json/schema.js"(exports2) {
     "use strict";
+    init_entry_url();
     var Scalar = require_Scalar();
     var map5 = require_map();
     var seq = require_seq();
@@ -20148,15 +20649,16 @@ var require_schema2 = __commonJS({
       }
     };
     var schema = [map5.map, seq.seq].concat(jsonScalars, jsonError);
-    exports.schema = schema;
+    exports2.schema = schema;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
     "use strict";
-    var node_buffer = __require("buffer");
+    init_entry_url();
+    var node_buffer = require("buffer");
     var Scalar = require_Scalar();
     var stringifyString = require_stringifyString();
     var binary = {
@@ -20214,14 +20716,15 @@ var require_binary = __commonJS({
         return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
       }
     };
-    exports.binary = binary;
+    exports2.binary = binary;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
     "use strict";
+    init_entry_url();
     var identity = require_identity();
     var Pair = require_Pair();
     var Scalar = require_Scalar();
@@ -20290,16 +20793,17 @@ ${cn.comment}` : item.comment;
       resolve: resolvePairs,
       createNode: createPairs
     };
-    exports.createPairs = createPairs;
-    exports.pairs = pairs;
-    exports.resolvePairs = resolvePairs;
+    exports2.createPairs = createPairs;
+    exports2.pairs = pairs;
+    exports2.resolvePairs = resolvePairs;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
     "use strict";
+    init_entry_url();
     var identity = require_identity();
     var toJS = require_toJS();
     var YAMLMap = require_YAMLMap();
@@ -20369,15 +20873,16 @@ var require_omap = __commonJS({
       },
       createNode: (schema, iterable, ctx) => YAMLOMap.from(schema, iterable, ctx)
     };
-    exports.YAMLOMap = YAMLOMap;
-    exports.omap = omap;
+    exports2.YAMLOMap = YAMLOMap;
+    exports2.omap = omap;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
     "use strict";
+    init_entry_url();
     var Scalar = require_Scalar();
     function boolStringify({ value: value2, source }, ctx) {
       const boolObj = value2 ? trueTag : falseTag;
@@ -20401,15 +20906,16 @@ var require_bool2 = __commonJS({
       resolve: () => new Scalar.Scalar(false),
       stringify: boolStringify
     };
-    exports.falseTag = falseTag;
-    exports.trueTag = trueTag;
+    exports2.falseTag = falseTag;
+    exports2.trueTag = trueTag;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
     "use strict";
+    init_entry_url();
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
@@ -20449,16 +20955,17 @@ var require_float2 = __commonJS({
       },
       stringify: stringifyNumber.stringifyNumber
     };
-    exports.float = float;
-    exports.floatExp = floatExp;
-    exports.floatNaN = floatNaN;
+    exports2.float = float;
+    exports2.floatExp = floatExp;
+    exports2.floatNaN = floatNaN;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
     "use strict";
+    init_entry_url();
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
     function intResolve(str, offset, radix, { intAsBigInt }) {
@@ -20527,17 +21034,18 @@ var require_int2 = __commonJS({
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
       stringify: (node3) => intStringify(node3, 16, "0x")
     };
-    exports.int = int2;
-    exports.intBin = intBin;
-    exports.intHex = intHex;
-    exports.intOct = intOct;
+    exports2.int = int2;
+    exports2.intBin = intBin;
+    exports2.intHex = intHex;
+    exports2.intOct = intOct;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
     "use strict";
+    init_entry_url();
     var identity = require_identity();
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -20618,15 +21126,16 @@ var require_set = __commonJS({
         return map5;
       }
     };
-    exports.YAMLSet = YAMLSet;
-    exports.set = set2;
+    exports2.YAMLSet = YAMLSet;
+    exports2.set = set2;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
     "use strict";
+    init_entry_url();
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
       const sign = str[0];
@@ -20705,16 +21214,17 @@ var require_timestamp = __commonJS({
       },
       stringify: ({ value: value2 }) => value2?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
     };
-    exports.floatTime = floatTime;
-    exports.intTime = intTime;
-    exports.timestamp = timestamp2;
+    exports2.floatTime = floatTime;
+    exports2.intTime = intTime;
+    exports2.timestamp = timestamp2;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
     "use strict";
+    init_entry_url();
     var map5 = require_map();
     var _null4 = require_null();
     var seq = require_seq();
@@ -20751,14 +21261,15 @@ var require_schema3 = __commonJS({
       timestamp2.floatTime,
       timestamp2.timestamp
     ];
-    exports.schema = schema;
+    exports2.schema = schema;
   }
 });
 
 // node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports) {
+  "node_modules/yaml/dist/schema/tags.js"(exports2) {
     "use strict";
+    init_entry_url();
     var map5 = require_map();
     var _null4 = require_null();
     var seq = require_seq();
@@ -20844,15 +21355,16 @@ var require_tags = __commonJS({
         return tags2;
       }, []);
     }
-    exports.coreKnownTags = coreKnownTags;
-    exports.getTags = getTags;
+    exports2.coreKnownTags = coreKnownTags;
+    exports2.getTags = getTags;
   }
 });
 
 // node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+  "node_modules/yaml/dist/schema/Schema.js"(exports2) {
     "use strict";
+    init_entry_url();
     var identity = require_identity();
     var map5 = require_map();
     var seq = require_seq();
@@ -20877,14 +21389,15 @@ var require_Schema = __commonJS({
         return copy;
       }
     };
-    exports.Schema = Schema;
+    exports2.Schema = Schema;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
     "use strict";
+    init_entry_url();
     var identity = require_identity();
     var stringify = require_stringify();
     var stringifyComment = require_stringifyComment();
@@ -20957,14 +21470,15 @@ var require_stringifyDocument = __commonJS({
       }
       return lines.join("\n") + "\n";
     }
-    exports.stringifyDocument = stringifyDocument;
+    exports2.stringifyDocument = stringifyDocument;
   }
 });
 
 // node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports) {
+  "node_modules/yaml/dist/doc/Document.js"(exports2) {
     "use strict";
+    init_entry_url();
     var Alias = require_Alias();
     var Collection = require_Collection();
     var identity = require_identity();
@@ -21266,14 +21780,15 @@ var require_Document = __commonJS({
         return true;
       throw new Error("Expected a YAML collection as document contents");
     }
-    exports.Document = Document;
+    exports2.Document = Document;
   }
 });
 
 // node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports) {
+  "node_modules/yaml/dist/errors.js"(exports2) {
     "use strict";
+    init_entry_url();
     var YAMLError = class extends Error {
       constructor(name, pos, code3, message) {
         super();
@@ -21328,17 +21843,18 @@ ${pointer}
 `;
       }
     };
-    exports.YAMLError = YAMLError;
-    exports.YAMLParseError = YAMLParseError;
-    exports.YAMLWarning = YAMLWarning;
-    exports.prettifyError = prettifyError2;
+    exports2.YAMLError = YAMLError;
+    exports2.YAMLParseError = YAMLParseError;
+    exports2.YAMLWarning = YAMLWarning;
+    exports2.prettifyError = prettifyError2;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
     "use strict";
+    init_entry_url();
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
       let atNewline = startOnNewline;
@@ -21465,14 +21981,15 @@ var require_resolve_props = __commonJS({
         start: start ?? end
       };
     }
-    exports.resolveProps = resolveProps;
+    exports2.resolveProps = resolveProps;
   }
 });
 
 // node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
     "use strict";
+    init_entry_url();
     function containsNewline(key) {
       if (!key)
         return null;
@@ -21507,14 +22024,15 @@ var require_util_contains_newline = __commonJS({
           return true;
       }
     }
-    exports.containsNewline = containsNewline;
+    exports2.containsNewline = containsNewline;
   }
 });
 
 // node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
     "use strict";
+    init_entry_url();
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
       if (fc?.type === "flow-collection") {
@@ -21525,14 +22043,15 @@ var require_util_flow_indent_check = __commonJS({
         }
       }
     }
-    exports.flowIndentCheck = flowIndentCheck;
+    exports2.flowIndentCheck = flowIndentCheck;
   }
 });
 
 // node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
     "use strict";
+    init_entry_url();
     var identity = require_identity();
     function mapIncludes(ctx, items, search) {
       const { uniqueKeys } = ctx.options;
@@ -21541,14 +22060,15 @@ var require_util_map_includes = __commonJS({
       const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity.isScalar(a) && identity.isScalar(b) && a.value === b.value;
       return items.some((pair2) => isEqual(pair2.key, search));
     }
-    exports.mapIncludes = mapIncludes;
+    exports2.mapIncludes = mapIncludes;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
     "use strict";
+    init_entry_url();
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
     var resolveProps = require_resolve_props();
@@ -21649,14 +22169,15 @@ var require_resolve_block_map = __commonJS({
       map5.range = [bm.offset, offset, commentEnd ?? offset];
       return map5;
     }
-    exports.resolveBlockMap = resolveBlockMap;
+    exports2.resolveBlockMap = resolveBlockMap;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
     "use strict";
+    init_entry_url();
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
     var utilFlowIndentCheck = require_util_flow_indent_check();
@@ -21700,14 +22221,15 @@ var require_resolve_block_seq = __commonJS({
       seq.range = [bs.offset, offset, commentEnd ?? offset];
       return seq;
     }
-    exports.resolveBlockSeq = resolveBlockSeq;
+    exports2.resolveBlockSeq = resolveBlockSeq;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
     "use strict";
+    init_entry_url();
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
       if (end) {
@@ -21743,14 +22265,15 @@ var require_resolve_end = __commonJS({
       }
       return { comment, offset };
     }
-    exports.resolveEnd = resolveEnd;
+    exports2.resolveEnd = resolveEnd;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
     "use strict";
+    init_entry_url();
     var identity = require_identity();
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -21937,14 +22460,15 @@ var require_resolve_flow_collection = __commonJS({
       }
       return coll;
     }
-    exports.resolveFlowCollection = resolveFlowCollection;
+    exports2.resolveFlowCollection = resolveFlowCollection;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
     "use strict";
+    init_entry_url();
     var identity = require_identity();
     var Scalar = require_Scalar();
     var YAMLMap = require_YAMLMap();
@@ -22002,14 +22526,15 @@ var require_compose_collection = __commonJS({
         node3.format = tag.format;
       return node3;
     }
-    exports.composeCollection = composeCollection;
+    exports2.composeCollection = composeCollection;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
     "use strict";
+    init_entry_url();
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar2, onError) {
       const start = scalar2.offset;
@@ -22185,14 +22710,15 @@ var require_resolve_block_scalar = __commonJS({
         lines.push([split[i], split[i + 1]]);
       return lines;
     }
-    exports.resolveBlockScalar = resolveBlockScalar;
+    exports2.resolveBlockScalar = resolveBlockScalar;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
     "use strict";
+    init_entry_url();
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
     function resolveFlowScalar(scalar2, strict, onError) {
@@ -22406,14 +22932,15 @@ var require_resolve_flow_scalar = __commonJS({
         return raw;
       }
     }
-    exports.resolveFlowScalar = resolveFlowScalar;
+    exports2.resolveFlowScalar = resolveFlowScalar;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
     "use strict";
+    init_entry_url();
     var identity = require_identity();
     var Scalar = require_Scalar();
     var resolveBlockScalar = require_resolve_block_scalar();
@@ -22487,14 +23014,15 @@ var require_compose_scalar = __commonJS({
       }
       return tag;
     }
-    exports.composeScalar = composeScalar;
+    exports2.composeScalar = composeScalar;
   }
 });
 
 // node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
     "use strict";
+    init_entry_url();
     function emptyScalarPosition(offset, before, pos) {
       if (before) {
         pos ?? (pos = before.length);
@@ -22517,14 +23045,15 @@ var require_util_empty_scalar_position = __commonJS({
       }
       return offset;
     }
-    exports.emptyScalarPosition = emptyScalarPosition;
+    exports2.emptyScalarPosition = emptyScalarPosition;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-node.js"(exports2) {
     "use strict";
+    init_entry_url();
     var Alias = require_Alias();
     var identity = require_identity();
     var composeCollection = require_compose_collection();
@@ -22622,15 +23151,16 @@ var require_compose_node = __commonJS({
         alias.comment = re.comment;
       return alias;
     }
-    exports.composeEmptyNode = composeEmptyNode;
-    exports.composeNode = composeNode;
+    exports2.composeEmptyNode = composeEmptyNode;
+    exports2.composeNode = composeNode;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
     "use strict";
+    init_entry_url();
     var Document = require_Document();
     var composeNode = require_compose_node();
     var resolveEnd = require_resolve_end();
@@ -22666,15 +23196,16 @@ var require_compose_doc = __commonJS({
       doc.range = [offset, contentEnd, re.offset];
       return doc;
     }
-    exports.composeDoc = composeDoc;
+    exports2.composeDoc = composeDoc;
   }
 });
 
 // node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports) {
+  "node_modules/yaml/dist/compose/composer.js"(exports2) {
     "use strict";
-    var node_process = __require("process");
+    init_entry_url();
+    var node_process = require("process");
     var directives = require_directives();
     var Document = require_Document();
     var errors = require_errors();
@@ -22874,14 +23405,15 @@ ${end.comment}` : end.comment;
         }
       }
     };
-    exports.Composer = Composer;
+    exports2.Composer = Composer;
   }
 });
 
 // node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
     "use strict";
+    init_entry_url();
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
     var errors = require_errors();
@@ -23057,16 +23589,17 @@ var require_cst_scalar = __commonJS({
         }
       }
     }
-    exports.createScalarToken = createScalarToken;
-    exports.resolveAsScalar = resolveAsScalar;
-    exports.setScalarValue = setScalarValue;
+    exports2.createScalarToken = createScalarToken;
+    exports2.resolveAsScalar = resolveAsScalar;
+    exports2.setScalarValue = setScalarValue;
   }
 });
 
 // node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
     "use strict";
+    init_entry_url();
     var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
@@ -23120,14 +23653,15 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value2);
       return res;
     }
-    exports.stringify = stringify;
+    exports2.stringify = stringify;
   }
 });
 
 // node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
     "use strict";
+    init_entry_url();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP2 = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
@@ -23182,14 +23716,15 @@ var require_cst_visit = __commonJS({
       }
       return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
     }
-    exports.visit = visit3;
+    exports2.visit = visit3;
   }
 });
 
 // node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports) {
+  "node_modules/yaml/dist/parse/cst.js"(exports2) {
     "use strict";
+    init_entry_url();
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
     var cstVisit = require_cst_visit();
@@ -23272,26 +23807,27 @@ var require_cst = __commonJS({
       }
       return null;
     }
-    exports.createScalarToken = cstScalar.createScalarToken;
-    exports.resolveAsScalar = cstScalar.resolveAsScalar;
-    exports.setScalarValue = cstScalar.setScalarValue;
-    exports.stringify = cstStringify.stringify;
-    exports.visit = cstVisit.visit;
-    exports.BOM = BOM;
-    exports.DOCUMENT = DOCUMENT;
-    exports.FLOW_END = FLOW_END;
-    exports.SCALAR = SCALAR;
-    exports.isCollection = isCollection;
-    exports.isScalar = isScalar2;
-    exports.prettyToken = prettyToken;
-    exports.tokenType = tokenType;
+    exports2.createScalarToken = cstScalar.createScalarToken;
+    exports2.resolveAsScalar = cstScalar.resolveAsScalar;
+    exports2.setScalarValue = cstScalar.setScalarValue;
+    exports2.stringify = cstStringify.stringify;
+    exports2.visit = cstVisit.visit;
+    exports2.BOM = BOM;
+    exports2.DOCUMENT = DOCUMENT;
+    exports2.FLOW_END = FLOW_END;
+    exports2.SCALAR = SCALAR;
+    exports2.isCollection = isCollection;
+    exports2.isScalar = isScalar2;
+    exports2.prettyToken = prettyToken;
+    exports2.tokenType = tokenType;
   }
 });
 
 // node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+  "node_modules/yaml/dist/parse/lexer.js"(exports2) {
     "use strict";
+    init_entry_url();
     var cst = require_cst();
     function isEmpty(ch) {
       switch (ch) {
@@ -23873,14 +24409,15 @@ var require_lexer = __commonJS({
         return yield* this.pushToIndex(i, false);
       }
     };
-    exports.Lexer = Lexer;
+    exports2.Lexer = Lexer;
   }
 });
 
 // node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+  "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
+    init_entry_url();
     var LineCounter2 = class {
       constructor() {
         this.lineStarts = [];
@@ -23904,15 +24441,16 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports.LineCounter = LineCounter2;
+    exports2.LineCounter = LineCounter2;
   }
 });
 
 // node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports) {
+  "node_modules/yaml/dist/parse/parser.js"(exports2) {
     "use strict";
-    var node_process = __require("process");
+    init_entry_url();
+    var node_process = require("process");
     var cst = require_cst();
     var lexer = require_lexer();
     function includesToken(list3, type) {
@@ -24778,14 +25316,15 @@ var require_parser = __commonJS({
         }
       }
     };
-    exports.Parser = Parser;
+    exports2.Parser = Parser;
   }
 });
 
 // node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports) {
+  "node_modules/yaml/dist/public-api.js"(exports2) {
     "use strict";
+    init_entry_url();
     var composer = require_composer();
     var Document = require_Document();
     var errors = require_errors();
@@ -24872,17 +25411,18 @@ var require_public_api = __commonJS({
         return value2.toString(options);
       return new Document.Document(value2, _replacer, options).toString(options);
     }
-    exports.parse = parse5;
-    exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument2;
-    exports.stringify = stringify;
+    exports2.parse = parse5;
+    exports2.parseAllDocuments = parseAllDocuments;
+    exports2.parseDocument = parseDocument2;
+    exports2.stringify = stringify;
   }
 });
 
 // node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports) {
+  "node_modules/yaml/dist/index.js"(exports2) {
     "use strict";
+    init_entry_url();
     var composer = require_composer();
     var Document = require_Document();
     var Schema = require_Schema();
@@ -24899,39 +25439,46 @@ var require_dist = __commonJS({
     var parser = require_parser();
     var publicApi = require_public_api();
     var visit3 = require_visit();
-    exports.Composer = composer.Composer;
-    exports.Document = Document.Document;
-    exports.Schema = Schema.Schema;
-    exports.YAMLError = errors.YAMLError;
-    exports.YAMLParseError = errors.YAMLParseError;
-    exports.YAMLWarning = errors.YAMLWarning;
-    exports.Alias = Alias.Alias;
-    exports.isAlias = identity.isAlias;
-    exports.isCollection = identity.isCollection;
-    exports.isDocument = identity.isDocument;
-    exports.isMap = identity.isMap;
-    exports.isNode = identity.isNode;
-    exports.isPair = identity.isPair;
-    exports.isScalar = identity.isScalar;
-    exports.isSeq = identity.isSeq;
-    exports.Pair = Pair.Pair;
-    exports.Scalar = Scalar.Scalar;
-    exports.YAMLMap = YAMLMap.YAMLMap;
-    exports.YAMLSeq = YAMLSeq.YAMLSeq;
-    exports.CST = cst;
-    exports.Lexer = lexer.Lexer;
-    exports.LineCounter = lineCounter.LineCounter;
-    exports.Parser = parser.Parser;
-    exports.parse = publicApi.parse;
-    exports.parseAllDocuments = publicApi.parseAllDocuments;
-    exports.parseDocument = publicApi.parseDocument;
-    exports.stringify = publicApi.stringify;
-    exports.visit = visit3.visit;
-    exports.visitAsync = visit3.visitAsync;
+    exports2.Composer = composer.Composer;
+    exports2.Document = Document.Document;
+    exports2.Schema = Schema.Schema;
+    exports2.YAMLError = errors.YAMLError;
+    exports2.YAMLParseError = errors.YAMLParseError;
+    exports2.YAMLWarning = errors.YAMLWarning;
+    exports2.Alias = Alias.Alias;
+    exports2.isAlias = identity.isAlias;
+    exports2.isCollection = identity.isCollection;
+    exports2.isDocument = identity.isDocument;
+    exports2.isMap = identity.isMap;
+    exports2.isNode = identity.isNode;
+    exports2.isPair = identity.isPair;
+    exports2.isScalar = identity.isScalar;
+    exports2.isSeq = identity.isSeq;
+    exports2.Pair = Pair.Pair;
+    exports2.Scalar = Scalar.Scalar;
+    exports2.YAMLMap = YAMLMap.YAMLMap;
+    exports2.YAMLSeq = YAMLSeq.YAMLSeq;
+    exports2.CST = cst;
+    exports2.Lexer = lexer.Lexer;
+    exports2.LineCounter = lineCounter.LineCounter;
+    exports2.Parser = parser.Parser;
+    exports2.parse = publicApi.parse;
+    exports2.parseAllDocuments = publicApi.parseAllDocuments;
+    exports2.parseDocument = publicApi.parseDocument;
+    exports2.stringify = publicApi.stringify;
+    exports2.visit = visit3.visit;
+    exports2.visitAsync = visit3.visitAsync;
   }
 });
 
+// src/cli.ts
+init_entry_url();
+
+// src/frontends/cli/main.ts
+init_entry_url();
+
 // node_modules/commander/esm.mjs
+init_entry_url();
 var import_index = __toESM(require_commander(), 1);
 var {
   program,
@@ -24949,6 +25496,7 @@ var {
 } = import_index.default;
 
 // src/core/errors.ts
+init_entry_url();
 var MAX_LISTED_PROBLEMS = 20;
 function formatProblem(problem) {
   let where = problem.file;
@@ -25006,16 +25554,20 @@ async function readBoth(first, second) {
   throw InputError.merge([a, b].flatMap((result) => result.status === "rejected" ? [result.reason] : []));
 }
 
+// src/frontends/cli/calibrate-command.ts
+init_entry_url();
+
 // src/sources/write.ts
-import { rename, rm, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+init_entry_url();
+var import_promises = require("node:fs/promises");
+var import_node_path = require("node:path");
 async function writeFileAtomic(file2, content) {
-  const temporary = join(dirname(file2), `.${basename(file2)}.${process.pid}.tmp`);
+  const temporary = (0, import_node_path.join)((0, import_node_path.dirname)(file2), `.${(0, import_node_path.basename)(file2)}.${process.pid}.tmp`);
   try {
-    await writeFile(temporary, content);
-    await rename(temporary, file2);
+    await (0, import_promises.writeFile)(temporary, content);
+    await (0, import_promises.rename)(temporary, file2);
   } catch (error2) {
-    await rm(temporary, { force: true });
+    await (0, import_promises.rm)(temporary, { force: true });
     const code3 = error2.code;
     const reason = code3 === "ENOENT" ? "its folder does not exist" : code3 === "EACCES" ? "permission denied" : code3 === "EISDIR" ? "it is a directory" : String(error2);
     throw InputError.single({ file: file2, message: `cannot write: ${reason}` });
@@ -25023,10 +25575,15 @@ async function writeFileAtomic(file2, content) {
 }
 
 // src/judge/calibration.ts
-import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+init_entry_url();
+var import_node_crypto = require("node:crypto");
+var import_promises2 = require("node:fs/promises");
+
+// node_modules/p-limit/index.js
+init_entry_url();
 
 // node_modules/yocto-queue/index.js
+init_entry_url();
 var Node = class {
   value;
   next;
@@ -25196,6 +25753,7 @@ function validateConcurrency(concurrency) {
 }
 
 // src/sources/read-problems.ts
+init_entry_url();
 function formatFieldPath(path) {
   let out = "";
   for (const key of path) {
@@ -25216,7 +25774,11 @@ function readFailure(file2, error2) {
   return InputError.single({ file: file2, message: `cannot read: ${reason}` });
 }
 
+// src/sources/unique-keys.ts
+init_entry_url();
+
 // node_modules/@humanwhocodes/momoa/dist/momoa.js
+init_entry_url();
 var CHAR_0 = 48;
 var CHAR_1 = 49;
 var CHAR_9 = 57;
@@ -26752,12 +27314,13 @@ function parseJsonUniqueKeys(text4) {
 }
 
 // src/sources/utf8.ts
-import { isUtf8 } from "node:buffer";
+init_entry_url();
+var import_node_buffer = require("node:buffer");
 var LINE_FEED = 10;
 var REPLACEMENT = "\uFFFD";
 var lenient = new TextDecoder("utf-8", { ignoreBOM: true });
 function firstBadByte(bytes) {
-  if (isUtf8(bytes)) return -1;
+  if ((0, import_node_buffer.isUtf8)(bytes)) return -1;
   const text4 = lenient.decode(bytes);
   let offset = 0;
   let decoded = 0;
@@ -26775,7 +27338,7 @@ function notUtf8Problem(file2, line, byte, column2) {
 }
 function utf8Text(file2, bytes) {
   const start = bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191 ? 3 : 0;
-  if (!isUtf8(bytes.subarray(start))) {
+  if (!(0, import_node_buffer.isUtf8)(bytes.subarray(start))) {
     const problems = new ProblemCollector();
     let line = 0;
     for (let from = start; from < bytes.length; ) {
@@ -26790,6 +27353,12 @@ function utf8Text(file2, bytes) {
   }
   return bytes.toString("utf8", start);
 }
+
+// src/core/compare/calibration.ts
+init_entry_url();
+
+// node_modules/zod/index.js
+init_entry_url();
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -27053,6 +27622,7 @@ __export(external_exports, {
   xid: () => xid2,
   xor: () => xor
 });
+init_entry_url();
 
 // node_modules/zod/v4/core/index.js
 var core_exports2 = {};
@@ -27370,6 +27940,10 @@ __export(core_exports2, {
   version: () => version,
   withParser: () => withParser
 });
+init_entry_url();
+
+// node_modules/zod/v4/core/core.js
+init_entry_url();
 
 // node_modules/zod/v4/core/util.js
 var util_exports = {};
@@ -27451,6 +28025,7 @@ __export(util_exports, {
   uint8ArrayToHex: () => uint8ArrayToHex,
   unwrapMessage: () => unwrapMessage
 });
+init_entry_url();
 function assertEqual(val) {
   return val;
 }
@@ -28349,7 +28924,11 @@ function config(newConfig) {
   return globalConfig;
 }
 
+// node_modules/zod/v4/core/parse.js
+init_entry_url();
+
 // node_modules/zod/v4/core/errors.js
+init_entry_url();
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -28701,6 +29280,12 @@ var _safeDecodeAsync = (_Err) => async (schema, value2, _ctx) => {
 };
 var safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync($ZodRealError);
 
+// node_modules/zod/v4/core/schemas.js
+init_entry_url();
+
+// node_modules/zod/v4/core/checks.js
+init_entry_url();
+
 // node_modules/zod/v4/core/regexes.js
 var regexes_exports = {};
 __export(regexes_exports, {
@@ -28769,6 +29354,7 @@ __export(regexes_exports, {
   uuid7: () => uuid7,
   xid: () => xid
 });
+init_entry_url();
 var cuid = /^[cC][0-9a-z]{6,}$/;
 var cuid2 = /^[0-9a-z]+$/;
 var ulid = /^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$/;
@@ -29350,6 +29936,7 @@ var $ZodCheckOverwrite = /* @__PURE__ */ $constructor("$ZodCheckOverwrite", (ins
 });
 
 // node_modules/zod/v4/core/doc.js
+init_entry_url();
 var Doc = class {
   constructor(args = [], closed = {}) {
     this.content = [];
@@ -29391,6 +29978,7 @@ ${content.join("\n")}
 };
 
 // node_modules/zod/v4/core/versions.js
+init_entry_url();
 var version = {
   major: 4,
   minor: 6,
@@ -31840,6 +32428,7 @@ function handleRefineResult(result, payload, input2, inst) {
 }
 
 // node_modules/zod/v4/core/memoizer.js
+init_entry_url();
 var $ZodCyclicError = class extends Error {
   constructor() {
     super(`Cannot parse a reference cycle that closes through a transform`);
@@ -32121,8 +32710,10 @@ var __exports = {};
 __export(__exports, {
   en: () => en_default
 });
+init_entry_url();
 
 // node_modules/zod/v4/locales/en.js
+init_entry_url();
 var error = () => {
   const Sizable = {
     string: { unit: "characters", verb: "to have" },
@@ -32248,6 +32839,7 @@ function en_default() {
 }
 
 // node_modules/zod/v4/core/registries.js
+init_entry_url();
 var _a2;
 var $output = /* @__PURE__ */ Symbol("ZodOutput");
 var $input = /* @__PURE__ */ Symbol("ZodInput");
@@ -32298,6 +32890,7 @@ function registry() {
 var globalRegistry = globalThis.__zod_globalRegistry;
 
 // node_modules/zod/v4/core/compile.js
+init_entry_url();
 var INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var FALLBACK_FLAG = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
 var ZodCompileAsyncError = class extends Error {
@@ -33908,6 +34501,7 @@ function generateTransformCheck(doc, ctx, schema, accessor) {
 }
 
 // node_modules/zod/v4/core/api.js
+init_entry_url();
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
@@ -34967,6 +35561,7 @@ function _stringFormat(Class2, format, fnOrRegex, _params = {}) {
 }
 
 // node_modules/zod/v4/core/to-json-schema.js
+init_entry_url();
 function assignProps(target, ...sources) {
   for (const source of sources) {
     for (const key of Reflect.ownKeys(source)) {
@@ -35497,6 +36092,7 @@ var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) =
 };
 
 // node_modules/zod/v4/core/json-schema-processors.js
+init_entry_url();
 var narrowMin = (agg, key, value2) => {
   if (agg[key] === void 0 || value2 > agg[key])
     agg[key] = value2;
@@ -36245,6 +36841,7 @@ function toJSONSchema(input2, params) {
 }
 
 // node_modules/zod/v4/core/json-schema-generator.js
+init_entry_url();
 var JSONSchemaGenerator = class {
   /** @deprecated Access via ctx instead */
   get metadataRegistry() {
@@ -36324,6 +36921,7 @@ var JSONSchemaGenerator = class {
 
 // node_modules/zod/v4/core/json-schema.js
 var json_schema_exports = {};
+init_entry_url();
 
 // node_modules/zod/v4/classic/schemas.js
 var schemas_exports2 = {};
@@ -36505,6 +37103,7 @@ __export(schemas_exports2, {
   xid: () => xid2,
   xor: () => xor
 });
+init_entry_url();
 
 // node_modules/zod/v4/classic/checks.js
 var checks_exports2 = {};
@@ -36540,8 +37139,13 @@ __export(checks_exports2, {
   trim: () => _trim,
   uppercase: () => _uppercase
 });
+init_entry_url();
+
+// node_modules/zod/v4/classic/parse.js
+init_entry_url();
 
 // node_modules/zod/v4/classic/errors.js
+init_entry_url();
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
 function _lazyMethod(proto, key, make) {
   Object.defineProperty(proto, key, {
@@ -38067,6 +38671,7 @@ function preprocess(fn, schema) {
 }
 
 // node_modules/zod/v4/classic/compat.js
+init_entry_url();
 var ZodIssueCode = {
   invalid_type: "invalid_type",
   too_big: "too_big",
@@ -38092,6 +38697,9 @@ var ZodFirstPartyTypeKind;
 /* @__PURE__ */ (function(ZodFirstPartyTypeKind2) {
 })(ZodFirstPartyTypeKind || (ZodFirstPartyTypeKind = {}));
 
+// node_modules/zod/v4/classic/from-json-schema.js
+init_entry_url();
+
 // node_modules/zod/v4/classic/iso.js
 var iso_exports = {};
 __export(iso_exports, {
@@ -38104,6 +38712,7 @@ __export(iso_exports, {
   duration: () => duration2,
   time: () => time2
 });
+init_entry_url();
 function datetime2(params) {
   return _isoDateTime(ZodISODateTime, params);
 }
@@ -38850,7 +39459,11 @@ function fromJSONSchema(schema, params) {
   return convertSchema(normalized, ctx);
 }
 
+// node_modules/zod/v4/classic/deep-partial.js
+init_entry_url();
+
 // node_modules/zod/v4/core/visit.js
+init_entry_url();
 var RESOLVING = /* @__PURE__ */ Symbol("z.visit/resolving");
 function visit(schema, fnOrHandlers) {
   const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node3, rewritten) => {
@@ -39018,6 +39631,7 @@ function deepPartial(schema) {
 }
 
 // node_modules/zod/v4/classic/in-out.js
+init_entry_url();
 function withChecks(side, checks) {
   if (!checks?.length)
     return side;
@@ -39056,6 +39670,7 @@ __export(coerce_exports, {
   number: () => number3,
   string: () => string3
 });
+init_entry_url();
 function string3(params) {
   return _coercedString(ZodString, params);
 }
@@ -39073,6 +39688,7 @@ function date4(params) {
 }
 
 // src/core/stats/kappa.ts
+init_entry_url();
 var KAPPA_FLOOR = 0.6;
 function cohensKappa(pairs) {
   const n = pairs.length;
@@ -39121,6 +39737,7 @@ function judgeMayGate(record2, model, promptVersion, kappaFloor = KAPPA_FLOOR) {
 }
 
 // src/judge/errors.ts
+init_entry_url();
 var JudgeCallError = class extends Error {
   constructor(kind, message) {
     super(message);
@@ -39133,7 +39750,11 @@ var JudgeSetupError = class extends Error {
   name = "JudgeSetupError";
 };
 
+// src/judge/metrics.ts
+init_entry_url();
+
 // src/judge/prompts.ts
+init_entry_url();
 var PROMPT_VERSIONS = {
   faithfulness: "faithfulness-v1",
   answer_relevance: "answer-relevance-v1",
@@ -39286,7 +39907,7 @@ async function relevanceFromQuestions(client, question, generated, member) {
 async function readCalibrationRecord(file2) {
   let bytes;
   try {
-    bytes = await readFile(file2);
+    bytes = await (0, import_promises2.readFile)(file2);
   } catch (error2) {
     throw readFailure(file2, error2);
   }
@@ -39360,7 +39981,7 @@ async function calibrate(client, labels, options) {
     confusion[human] = {};
     for (const judge of labelValues) confusion[human][judge] = full?.confusion[human]?.[judge] ?? 0;
   }
-  const sha2562 = createHash("sha256").update(await readFile(options.labelsFile)).digest("hex");
+  const sha2562 = (0, import_node_crypto.createHash)("sha256").update(await (0, import_promises2.readFile)(options.labelsFile)).digest("hex");
   failures.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   const record2 = {
     model: client.model,
@@ -39387,7 +40008,14 @@ async function calibrate(client, labels, options) {
   };
 }
 
+// src/core/catalog/settings.ts
+init_entry_url();
+
+// src/core/compare/gate.ts
+init_entry_url();
+
 // src/core/catalog/scores.ts
+init_entry_url();
 function scoreMetric(name) {
   return `score:${name}`;
 }
@@ -39398,7 +40026,11 @@ function scoreNameOf(metric) {
   return metric.slice("score:".length);
 }
 
+// src/core/catalog/metrics.ts
+init_entry_url();
+
 // src/core/scoring/generation/context-utilisation.ts
+init_entry_url();
 function contextUtilisation(retrieved, cited) {
   if (retrieved.length === 0) return void 0;
   const citedSet = new Set(cited);
@@ -39407,7 +40039,11 @@ function contextUtilisation(retrieved, cited) {
   return used / retrieved.length;
 }
 
+// src/core/scoring/generation/correctness.ts
+init_entry_url();
+
 // src/core/scoring/generation/text.ts
+init_entry_url();
 var PUNCTUATION = /[\p{P}\p{S}]/gu;
 var ARTICLES = /* @__PURE__ */ new Set(["a", "an", "the"]);
 function normalizeAnswer(text4) {
@@ -39519,6 +40155,7 @@ function judgeCorrect2(rule, answer, expected) {
 }
 
 // src/core/scoring/generation/faithfulness.ts
+init_entry_url();
 function faithfulness(claims) {
   if (claims.length === 0) return void 0;
   let supported = 0;
@@ -39527,12 +40164,14 @@ function faithfulness(claims) {
 }
 
 // src/core/scoring/generation/length-ratio.ts
+init_entry_url();
 function lengthRatio(answer, expected) {
   const goldLength = answerTokenCount(expected);
   return goldLength === 0 ? void 0 : answerTokenCount(answer) / goldLength;
 }
 
 // src/core/scoring/refusal.ts
+init_entry_url();
 var REFUSAL_PHRASES = [
   "i don't know",
   "i do not know",
@@ -39749,7 +40388,14 @@ function headlineMetrics(retrievalOkMetric) {
   return [.../* @__PURE__ */ new Set([retrievalOkMetric, ...HEADLINE_RETRIEVAL_METRICS, ...ANSWER_METRICS.filter((metric) => metric.headline).map((metric) => metric.name)])];
 }
 
+// src/core/catalog/retrieval-metrics.ts
+init_entry_url();
+
+// src/core/scoring/retrieval/average-precision.ts
+init_entry_url();
+
 // src/core/scoring/ranking.ts
+init_entry_url();
 var DEFAULT_JUDGING = { relevanceLevel: 1, ndcgGains: /* @__PURE__ */ new Map() };
 var UNJUDGED = -Infinity;
 function judgeRanking(retrieved, relevance, judging = DEFAULT_JUDGING) {
@@ -39799,6 +40445,7 @@ function averagePrecisionAt(ranking, k) {
 }
 
 // src/core/scoring/retrieval/bpref.ts
+init_entry_url();
 function bpref(ranking) {
   const total = relevantCount(ranking);
   if (total === 0) return 0;
@@ -39817,6 +40464,7 @@ function bpref(ranking) {
 }
 
 // src/core/scoring/retrieval/counts.ts
+init_entry_url();
 function retrievedCount(ranking) {
   return ranking.grades.length;
 }
@@ -39827,7 +40475,11 @@ function relevantRetrievedCount(ranking) {
   return relevantRetrieved(ranking, Infinity);
 }
 
+// src/core/scoring/retrieval/hit.ts
+init_entry_url();
+
 // src/core/scoring/retrieval/reciprocal-rank.ts
+init_entry_url();
 function firstRelevantRank(ranking) {
   const { grades } = ranking;
   const level = ranking.judging.relevanceLevel;
@@ -39845,6 +40497,7 @@ function hitAt(ranking, k) {
 }
 
 // src/core/scoring/retrieval/inferred-ap.ts
+init_entry_url();
 var EPSILON = 1e-5;
 function inferredAveragePrecision(ranking) {
   const total = relevantCount(ranking);
@@ -39877,6 +40530,7 @@ function inferredAveragePrecision(ranking) {
 }
 
 // src/core/scoring/retrieval/interpolated-precision.ts
+init_entry_url();
 var ELEVEN_RECALL_LEVELS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
 function interpolatedPrecisionAt(ranking, recallLevel) {
   const { grades } = ranking;
@@ -39903,6 +40557,7 @@ function elevenPointAverage(ranking) {
 }
 
 // src/core/scoring/retrieval/judged.ts
+init_entry_url();
 function judgedAt(ranking, k) {
   const { grades } = ranking;
   const depth = Math.min(k, grades.length);
@@ -39913,6 +40568,7 @@ function judgedAt(ranking, k) {
 }
 
 // src/core/scoring/retrieval/ndcg.ts
+init_entry_url();
 var linearGain = (grade2) => grade2 > 0 ? grade2 : 0;
 var exponentialGain = (grade2) => grade2 > 0 ? 2 ** grade2 - 1 : 0;
 function tableGain(judging) {
@@ -39949,23 +40605,27 @@ function tableNdcgAt(ranking, k) {
 }
 
 // src/core/scoring/retrieval/precision.ts
+init_entry_url();
 function precisionAt(ranking, k) {
   return relevantRetrieved(ranking, k) / k;
 }
 
 // src/core/scoring/retrieval/r-precision.ts
+init_entry_url();
 function rPrecision(ranking) {
   const total = relevantCount(ranking);
   return total === 0 ? 0 : relevantRetrieved(ranking, total) / total;
 }
 
 // src/core/scoring/retrieval/recall.ts
+init_entry_url();
 function recallAt(ranking, k) {
   const total = relevantCount(ranking);
   return total === 0 ? 0 : relevantRetrieved(ranking, k) / total;
 }
 
 // src/core/scoring/retrieval/set.ts
+init_entry_url();
 function setPrecision(ranking) {
   const retrieved = ranking.grades.length;
   return retrieved === 0 ? 0 : relevantRetrieved(ranking, Infinity) / retrieved;
@@ -40047,7 +40707,11 @@ function defaultRetrievalMetrics(ks) {
   return names.map(parseRetrievalMetric);
 }
 
+// src/core/record.ts
+init_entry_url();
+
 // src/core/closest.ts
+init_entry_url();
 function distance(a, b) {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
@@ -40071,7 +40735,17 @@ function closestName(word, candidates2) {
   return best;
 }
 
+// src/core/derived-ids.ts
+init_entry_url();
+
+// node_modules/@noble/hashes/sha2.js
+init_entry_url();
+
+// node_modules/@noble/hashes/_md.js
+init_entry_url();
+
 // node_modules/@noble/hashes/_u64.js
+init_entry_url();
 var fromNumH = (n) => n / 2 ** 32 | 0;
 var fromNumL = (n) => n >>> 0;
 function setU64FromNum(view, byteOffset, n, isLE) {
@@ -40082,6 +40756,7 @@ function setU64FromNum(view, byteOffset, n, isLE) {
 }
 
 // node_modules/@noble/hashes/utils.js
+init_entry_url();
 function isBytes(a) {
   return a instanceof Uint8Array || ArrayBuffer.isView(a) && a.constructor.name === "Uint8Array" && "BYTES_PER_ELEMENT" in a && a.BYTES_PER_ELEMENT === 1;
 }
@@ -40963,6 +41638,7 @@ function decideGate(tests, head, config2, coverage, blocked = /* @__PURE__ */ ne
 }
 
 // src/core/scoring/retrieval-ok.ts
+init_entry_url();
 function parseRetrievalOkRule(text4) {
   const [metricText, thresholdText, ...extra] = text4.split(">=");
   const metric = parseRetrievalMetric(metricText);
@@ -40980,6 +41656,7 @@ function parseRetrievalOkRule(text4) {
 }
 
 // src/core/catalog/gates.ts
+init_entry_url();
 var questions = (n, noun = "question") => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
 var GATED_TESTS = [
   {
@@ -41065,6 +41742,7 @@ function gatedTest(gate) {
 }
 
 // src/core/catalog/formats.ts
+init_entry_url();
 var RESULTS_FORMATS = [
   { name: "jsonl", description: "JSON Lines: one result object per line" },
   { name: "json-array", description: "one JSON array of result objects" },
@@ -41076,7 +41754,11 @@ function formatDescription(format) {
   return RESULTS_FORMATS.find((entry) => entry.name === format).description;
 }
 
+// src/core/monitor/log-record.ts
+init_entry_url();
+
 // src/core/monitor/windows.ts
+init_entry_url();
 var MAX_WINDOWS = 1e4;
 var UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 };
 function parseDuration(text4) {
@@ -41172,6 +41854,7 @@ function turnOf(record2) {
 }
 
 // src/core/monitor/similarity.ts
+init_entry_url();
 var STOP_WORDS = new Set(
   "a an the i me my we our you your it its is are was were be been am do does did how what where when why which who can could would should will shall may might must to of in on at for from by with about as into and or but if then so than that this these those there here not no any some all just please hi hello thanks thank ok okay get got have has had need want way s t".split(" ")
 );
@@ -42017,11 +42700,16 @@ function cliSettings(command) {
   });
 }
 
+// src/judge/labels.ts
+init_entry_url();
+
 // src/sources/lines.ts
-import { isUtf8 as isUtf82 } from "node:buffer";
+init_entry_url();
+var import_node_buffer2 = require("node:buffer");
 
 // src/sources/line-chunks.ts
-import { open as open2 } from "node:fs/promises";
+init_entry_url();
+var import_promises3 = require("node:fs/promises");
 var LINE_FEED2 = 10;
 var CHUNK_BYTES = 1 << 22;
 function startsWithByteOrderMark(bytes, end) {
@@ -42033,7 +42721,7 @@ function grown(buffer, used) {
   return larger;
 }
 async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
-  const handle2 = await open2(file2, "r");
+  const handle2 = await (0, import_promises3.open)(file2, "r");
   try {
     let buffer = Buffer.allocUnsafe(chunkBytes);
     let carried = 0;
@@ -42074,7 +42762,7 @@ var CARRIAGE_RETURN = 13;
 async function* readLines(file2, problems, onProgress, onlyLines) {
   let line = 0;
   for await (const { bytes, start, end, bytesRead } of readLineChunks(file2)) {
-    const chunkIsUtf8 = onlyLines === void 0 && isUtf82(bytes.subarray(start, end));
+    const chunkIsUtf8 = onlyLines === void 0 && (0, import_node_buffer2.isUtf8)(bytes.subarray(start, end));
     for (let from = start; from < end; ) {
       const lineFeed = bytes.indexOf(LINE_FEED3, from);
       const contentEnd = lineFeed > from && bytes[lineFeed - 1] === CARRIAGE_RETURN ? lineFeed - 1 : lineFeed;
@@ -42177,7 +42865,11 @@ async function readLabels(file2) {
   return kind?.kind === "correctness" ? { kind: "correctness", items: answers } : { kind: "faithfulness", items: claims };
 }
 
+// src/render/judge-report.ts
+init_entry_url();
+
 // src/render/format.ts
+init_entry_url();
 function formatP(p) {
   if (p === null || p === void 0) return "";
   return p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
@@ -42194,7 +42886,11 @@ function plural2(count2, one2, many = `${one2}s`) {
   return `${count2.toLocaleString("en-US")} ${count2 === 1 ? one2 : many}`;
 }
 
+// src/render/text-table.ts
+init_entry_url();
+
 // src/render/untrusted.ts
+init_entry_url();
 var untrusted = (value2, max) => ({ untrusted: value2, max });
 var CONTROLS = new RegExp("\\p{Cc}", "gu");
 var INVISIBLE = /[\p{Cf}\u2028\u2029\u115f\u1160\u3164\uffa0]/gu;
@@ -42331,6 +43027,7 @@ function renderCalibration(result, stats, kappaFloor) {
 }
 
 // src/frontends/cli/options.ts
+init_entry_url();
 function argParser(parse5) {
   return (text4) => {
     try {
@@ -42384,13 +43081,19 @@ function givenSettings(command, name) {
 }
 
 // src/frontends/cli/exit.ts
+init_entry_url();
 var EXIT = { ok: 0, gateFailed: 1, badInput: 2 };
 
 // src/frontends/cli/judge-command.ts
-import { stat } from "node:fs/promises";
-import { dirname as dirname3, resolve } from "node:path";
+init_entry_url();
+var import_promises7 = require("node:fs/promises");
+var import_node_path5 = require("node:path");
+
+// src/judge/client.ts
+init_entry_url();
 
 // src/core/redact.ts
+init_entry_url();
 var REDACTED = "***";
 var MIN_SECRET_LENGTH = 8;
 var URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
@@ -42409,13 +43112,14 @@ function redactor(secrets) {
 }
 
 // src/judge/cache.ts
-import { createHash as createHash2, randomUUID } from "node:crypto";
-import { mkdir, readFile as readFile2, rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
-import { dirname as dirname2, join as join2 } from "node:path";
+init_entry_url();
+var import_node_crypto2 = require("node:crypto");
+var import_promises4 = require("node:fs/promises");
+var import_node_path2 = require("node:path");
 var CACHE_FORMAT = "rag-gate-judge-cache-v1";
 function cacheKey(parts) {
   const canonical = JSON.stringify([CACHE_FORMAT, parts.endpoint, parts.model, parts.promptVersion, parts.task, parts.input]);
-  return createHash2("sha256").update(canonical).digest("hex");
+  return (0, import_node_crypto2.createHash)("sha256").update(canonical).digest("hex");
 }
 var JudgeCache = class {
   constructor(dir) {
@@ -42425,13 +43129,13 @@ var JudgeCache = class {
   /** Set once when the cache cannot be written; judging goes on without it. */
   writeProblem;
   path(key) {
-    return join2(this.dir, key.slice(0, 2), `${key}.json`);
+    return (0, import_node_path2.join)(this.dir, key.slice(0, 2), `${key}.json`);
   }
   /** The stored value, or undefined when there is none or the file is unreadable (then it is a miss). */
   async get(key) {
     let text4;
     try {
-      text4 = await readFile2(this.path(key), "utf8");
+      text4 = await (0, import_promises4.readFile)(this.path(key), "utf8");
     } catch {
       return void 0;
     }
@@ -42444,21 +43148,22 @@ var JudgeCache = class {
   }
   async put(key, parts, value2) {
     const file2 = this.path(key);
-    const temporary = join2(dirname2(file2), `.${key}.${randomUUID()}.tmp`);
+    const temporary = (0, import_node_path2.join)((0, import_node_path2.dirname)(file2), `.${key}.${(0, import_node_crypto2.randomUUID)()}.tmp`);
     const entry = { key, format: CACHE_FORMAT, endpoint: parts.endpoint, model: parts.model, promptVersion: parts.promptVersion, task: parts.task, value: value2 };
     try {
-      await mkdir(dirname2(file2), { recursive: true });
-      await writeFile2(temporary, `${JSON.stringify(entry)}
+      await (0, import_promises4.mkdir)((0, import_node_path2.dirname)(file2), { recursive: true });
+      await (0, import_promises4.writeFile)(temporary, `${JSON.stringify(entry)}
 `);
-      await rename2(temporary, file2);
+      await (0, import_promises4.rename)(temporary, file2);
     } catch (error2) {
-      await rm2(temporary, { force: true }).catch(() => void 0);
+      await (0, import_promises4.rm)(temporary, { force: true }).catch(() => void 0);
       this.writeProblem ??= `cannot write the judge cache under ${this.dir} (${error2 instanceof Error ? error2.message : String(error2)}); continuing without caching`;
     }
   }
 };
 
 // src/judge/embedding-batch.ts
+init_entry_url();
 var EMBEDDING_BATCH_ANSWERS = 16;
 var EMBEDDING_BATCH_TOKENS = 1e5;
 var EmbeddingBatch = class {
@@ -42529,6 +43234,7 @@ var EmbeddingBatch = class {
 };
 
 // src/judge/pacing.ts
+init_entry_url();
 var MinuteAllowance = class {
   constructor(perMinute, now) {
     this.perMinute = perMinute;
@@ -42737,6 +43443,7 @@ var Pacer = class {
 };
 
 // src/judge/retry.ts
+init_entry_url();
 function parseRetryAfter(value2, now = Date.now()) {
   if (value2 === null || value2 === void 0) return void 0;
   const text4 = value2.trim();
@@ -42773,6 +43480,7 @@ function sleep(ms, signal) {
 }
 
 // src/core/stats/cosine.ts
+init_entry_url();
 function cosine(a, b) {
   let dot = 0;
   let normA = 0;
@@ -43382,10 +44090,18 @@ var JudgeClient = class {
   }
 };
 
+// src/judge/run.ts
+init_entry_url();
+
 // src/sources/results.ts
-import { open as open3 } from "node:fs/promises";
+init_entry_url();
+var import_promises6 = require("node:fs/promises");
+
+// src/sources/cells.ts
+init_entry_url();
 
 // src/sources/formats/list-cell.ts
+init_entry_url();
 var ListCellError = class extends Error {
   constructor(message, position) {
     super(`${message} at character ${position}`);
@@ -43658,9 +44374,20 @@ function cellValue(canonical, cell) {
 }
 
 // src/sources/formats/csv.ts
-import { extname } from "node:path";
+init_entry_url();
+var import_node_path3 = require("node:path");
+
+// node_modules/csv-parse/lib/sync.js
+init_entry_url();
+
+// node_modules/csv-parse/lib/api/index.js
+init_entry_url();
+
+// node_modules/csv-parse/lib/api/normalize_columns_array.js
+init_entry_url();
 
 // node_modules/csv-parse/lib/api/CsvError.js
+init_entry_url();
 var CsvError = class _CsvError extends Error {
   constructor(code3, message, options, ...contexts) {
     if (Array.isArray(message)) message = message.join(" ").trim();
@@ -43679,6 +44406,7 @@ var CsvError = class _CsvError extends Error {
 };
 
 // node_modules/csv-parse/lib/utils/is_object.js
+init_entry_url();
 var is_object = function(obj) {
   return typeof obj === "object" && obj !== null && !Array.isArray(obj);
 };
@@ -43712,7 +44440,11 @@ var normalize_columns_array = function(columns) {
   return normalizedColumns;
 };
 
+// node_modules/csv-parse/lib/api/init_state.js
+init_entry_url();
+
 // node_modules/csv-parse/lib/utils/ResizeableBuffer.js
+init_entry_url();
 var ResizeableBuffer = class {
   constructor(size = 100) {
     this.size = size;
@@ -43891,7 +44623,11 @@ var init_state = function(options) {
   };
 };
 
+// node_modules/csv-parse/lib/api/normalize_options.js
+init_entry_url();
+
 // node_modules/csv-parse/lib/utils/underscore.js
+init_entry_url();
 var underscore = function(str) {
   return str.replace(/([A-Z])/g, function(_, match) {
     return "_" + match.toLowerCase();
@@ -44485,6 +45221,7 @@ var normalize_options = function(opts) {
 };
 
 // node_modules/csv-parse/lib/utils/delimiter_discover.js
+init_entry_url();
 var delimiter_discover = function(records, options) {
   if (!options) {
     ({ delimiter_auto: options } = normalize_options({ delimiter_auto: true }));
@@ -45484,7 +46221,7 @@ async function* csvRows(file2, problems, onProgress, options = {}) {
 async function* rowsOf(file2, problems, onProgress, options) {
   let delimiter = ",";
   const records = recordTexts(readLines(file2, problems, onProgress), (header) => {
-    delimiter = options.delimiter ?? (extname(file2).toLowerCase() === ".tsv" ? "	" : headerDelimiter(header));
+    delimiter = options.delimiter ?? ((0, import_node_path3.extname)(file2).toLowerCase() === ".tsv" ? "	" : headerDelimiter(header));
     return delimiter;
   });
   const first = await records.next();
@@ -45537,7 +46274,8 @@ async function* rowsOf(file2, problems, onProgress, options) {
 }
 
 // src/sources/formats/deepeval.ts
-import { readFile as readFile3 } from "node:fs/promises";
+init_entry_url();
+var import_promises5 = require("node:fs/promises");
 var METRIC_TYPE_TAG = /\s*\[(?:GEval|DAG|Arena GEval|Conversational GEval|ConversationalDAG)\]$/;
 function deepEvalMetricKey(name) {
   return name.replace(METRIC_TYPE_TAG, "").normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "_").replace(/^_+|_+$/g, "");
@@ -45719,7 +46457,7 @@ function idSource(names) {
 async function readDeepEvalRun(file2, problems) {
   let bytes;
   try {
-    bytes = await readFile3(file2);
+    bytes = await (0, import_promises5.readFile)(file2);
   } catch (error2) {
     throw readFailure(file2, error2);
   }
@@ -45735,7 +46473,8 @@ async function readDeepEvalRun(file2, problems) {
 }
 
 // src/sources/formats/detect.ts
-import { extname as extname2 } from "node:path";
+init_entry_url();
+var import_node_path4 = require("node:path");
 var DETECT_HEAD_BYTES = 64 * 1024;
 var DEEPEVAL_KEYS = /* @__PURE__ */ new Set(["testCases", "test_cases", "conversationalTestCases", "conversational_test_cases", "testRunData"]);
 var DEEPEVAL_OTHER_KEYS = /* @__PURE__ */ new Set([
@@ -45791,7 +46530,7 @@ function looksLikeHeader(line) {
   return line.split(headerDelimiter(line)).map((cell) => cell.trim().replace(/^"(.*)"$/, "$1")).some((cell) => KNOWN_FIELDS.has(cell));
 }
 function detectResultsFormat(file2, head) {
-  const extension = extname2(file2).toLowerCase();
+  const extension = (0, import_node_path4.extname)(file2).toLowerCase();
   if (extension === ".csv") return "csv";
   if (extension === ".tsv") return "tsv";
   const text4 = head.startsWith("\uFEFF") ? head.slice(1) : head;
@@ -45811,6 +46550,7 @@ function detectResultsFormat(file2, head) {
 }
 
 // src/sources/json-array.ts
+init_entry_url();
 var JsonArrayShapeError = class extends Error {
   constructor(message, line) {
     super(message);
@@ -45880,6 +46620,7 @@ async function* jsonArrayElements(lines) {
 }
 
 // src/sources/record-json.ts
+init_entry_url();
 var LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
 var INTERNALIZED_MAX_LENGTH = 10;
 function atTopLevel(text4, end) {
@@ -46160,7 +46901,7 @@ function idInText(text4, idKeys) {
 async function detectFormat(file2) {
   let handle2;
   try {
-    handle2 = await open3(file2, "r");
+    handle2 = await (0, import_promises6.open)(file2, "r");
     const buffer = Buffer.alloc(DETECT_HEAD_BYTES);
     const { bytesRead } = await handle2.read(buffer, 0, DETECT_HEAD_BYTES, 0);
     return detectResultsFormat(file2, new TextDecoder().decode(buffer.subarray(0, bytesRead)));
@@ -46205,6 +46946,7 @@ async function* prepend(head, rest) {
 }
 
 // src/judge/raw.ts
+init_entry_url();
 function rewriteRecord(text4, jsonLines, set2, remove) {
   const object2 = JSON.parse(text4);
   const removing = [...remove].filter((key) => Object.hasOwn(object2, key));
@@ -46392,6 +47134,7 @@ async function judgeFile(client, options) {
 }
 
 // src/judge/setup.ts
+init_entry_url();
 function judgeSettings(settings, embeddingModel) {
   return {
     model: settings["judge-model"],
@@ -46448,6 +47191,7 @@ function createJudgeClient(settings, env = process.env) {
 }
 
 // src/frontends/cli/progress.ts
+init_entry_url();
 var REDRAW_MS = 100;
 function statusLine(context) {
   if (process.stderr.isTTY !== true) return { draw: () => void 0, end: () => void 0 };
@@ -46542,11 +47286,11 @@ async function withJudgeSetup(context, run) {
   }
 }
 async function checkOut(results, out) {
-  if (resolve(out) === resolve(results)) {
+  if ((0, import_node_path5.resolve)(out) === (0, import_node_path5.resolve)(results)) {
     throw InputError.single({ file: out, message: "is the results file itself; --out must name another file (the input is never modified)" });
   }
-  const directory = dirname3(resolve(out));
-  const info = await stat(directory).catch(() => void 0);
+  const directory = (0, import_node_path5.dirname)((0, import_node_path5.resolve)(out));
+  const info = await (0, import_promises7.stat)(directory).catch(() => void 0);
   if (!info?.isDirectory()) throw InputError.single({ file: out, message: `cannot write: the directory ${directory} does not exist` });
 }
 function judgeCommand(context, setExitCode) {
@@ -46683,7 +47427,23 @@ function calibrateCommand(context, setExitCode) {
   });
 }
 
+// src/frontends/cli/compare-command.ts
+init_entry_url();
+
+// src/pipeline/compare.ts
+init_entry_url();
+
+// src/core/compare/compare.ts
+init_entry_url();
+
+// src/core/scoring/repeats.ts
+init_entry_url();
+
+// src/core/scoring/outcomes.ts
+init_entry_url();
+
 // src/core/code-unit-order.ts
+init_entry_url();
 function byCodeUnits(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -46692,6 +47452,7 @@ function byKey(a, b) {
 }
 
 // src/core/scoring/score.ts
+init_entry_url();
 function relevanceMap(relevant) {
   if (relevant === void 0) return /* @__PURE__ */ new Map();
   if (Array.isArray(relevant)) return new Map(relevant.map((id2) => [id2, 1]));
@@ -47004,6 +47765,7 @@ function summarizeRepeats(outcomes) {
 }
 
 // src/core/scoring/decomposition.ts
+init_entry_url();
 var ratio = (part, whole) => whole === 0 ? null : part / whole;
 var SMALL_SPLIT = 10;
 function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
@@ -47068,6 +47830,7 @@ function decompose(retrievalOk, correct, answerable, closedBookCorrect) {
 }
 
 // src/core/stats/noise-floor.ts
+init_entry_url();
 function noiseDiscordance(basePasses, baseRuns, headPasses, headRuns) {
   const steady = (passes2, runs) => passes2 === 0 || passes2 === runs;
   if (steady(basePasses, baseRuns) && steady(headPasses, headRuns)) return { lower: 0, higher: 0 };
@@ -47095,7 +47858,11 @@ function noiseDiscordance(basePasses, baseRuns, headPasses, headRuns) {
   return { lower: lower / total, higher: higher / total };
 }
 
+// src/core/stats/randomization.ts
+init_entry_url();
+
 // src/core/stats/random.ts
+init_entry_url();
 function cyrb128(text4) {
   let h1 = 1779033703;
   let h2 = 3144134277;
@@ -47341,7 +48108,11 @@ function signedSum(table2, signs) {
   return low + high;
 }
 
+// src/core/scoring/summary.ts
+init_entry_url();
+
 // src/core/stats/wilson.ts
+init_entry_url();
 var Z95 = 1.959963984540054;
 function wilsonInterval(successes, n, z3 = Z95) {
   if (n === 0) return [0, 1];
@@ -47354,7 +48125,11 @@ function wilsonInterval(successes, n, z3 = Z95) {
   return [lower, upper];
 }
 
+// src/core/stats/bootstrap.ts
+init_entry_url();
+
 // src/core/stats/multinomial.ts
+init_entry_url();
 var import_math_base_special_gammaln = __toESM(require_lib65(), 1);
 var MODE_SEARCH_FROM = 16;
 function uniform53(random) {
@@ -47613,6 +48388,7 @@ function summarizeRun(outcomes, config2) {
 }
 
 // src/core/stats/classical.ts
+init_entry_url();
 var import_stats_base_dists_normal_cdf = __toESM(require_lib72(), 1);
 var import_stats_base_dists_t_cdf = __toESM(require_lib126(), 1);
 function pairedTTest(differences) {
@@ -47705,6 +48481,7 @@ function enumeratedTails(ranks, rPlus) {
 }
 
 // src/core/stats/holm.ts
+init_entry_url();
 function holmAdjust(pValues) {
   const m = pValues.length;
   pValues.forEach((p, i) => {
@@ -47721,6 +48498,7 @@ function holmAdjust(pValues) {
 }
 
 // src/core/stats/mcnemar.ts
+init_entry_url();
 var import_math_base_special_gammainc = __toESM(require_lib118(), 1);
 var import_stats_base_dists_beta_quantile = __toESM(require_lib137(), 1);
 var import_stats_base_dists_binomial_cdf = __toESM(require_lib139(), 1);
@@ -47766,6 +48544,7 @@ function mcnemar(fixed, broken, bothRight = 0, bothWrong = 0, options = {}) {
 }
 
 // src/core/stats/mean-interval.ts
+init_entry_url();
 var import_stats_base_dists_t_quantile = __toESM(require_lib140(), 1);
 var STUDENT_T_BELOW = 100;
 function intervalMethod(n) {
@@ -47806,6 +48585,7 @@ function pairedRateInterval(fixed, broken, n) {
 }
 
 // src/core/stats/power.ts
+init_entry_url();
 var import_stats_base_dists_normal_quantile = __toESM(require_lib143(), 1);
 function z2(q) {
   return (0, import_stats_base_dists_normal_quantile.default)(q, 0, 1);
@@ -47840,6 +48620,7 @@ function ceilWithSlack(x) {
 }
 
 // src/core/stats/paired.ts
+init_entry_url();
 function pairValues(base, head) {
   if (base.length !== head.length) {
     throw new RangeError(`base and head must have the same length, got ${base.length} and ${head.length}`);
@@ -47868,6 +48649,7 @@ function pairValues(base, head) {
 }
 
 // src/core/compare/judge-gate.ts
+init_entry_url();
 function judgeStatuses(uses, calibrations, kappaFloor) {
   const fields = [...new Set(uses.map((use) => use.field))].sort();
   return fields.map((field2) => {
@@ -47895,6 +48677,7 @@ function blockedMetrics(statuses) {
 }
 
 // src/core/compare/pairing.ts
+init_entry_url();
 function pairQuestions(base, head, files, rules) {
   const baseRowOf = /* @__PURE__ */ new Map();
   base.ids.forEach((id2, row) => baseRowOf.set(id2, row));
@@ -48310,6 +49093,7 @@ function countByTag(changes) {
 }
 
 // src/core/compare/settings.ts
+init_entry_url();
 function evalConfig(settings, extraMetrics = []) {
   const retrievalOk = settings["retrieval-ok"];
   const metrics = defaultRetrievalMetrics(settings.k);
@@ -48349,11 +49133,12 @@ function compareConfig(settings, calibrations) {
 }
 
 // src/sources/golden.ts
-import { readFile as readFile4 } from "node:fs/promises";
+init_entry_url();
+var import_promises8 = require("node:fs/promises");
 async function readGoldenRecords(file2) {
   let bytes;
   try {
-    bytes = await readFile4(file2);
+    bytes = await (0, import_promises8.readFile)(file2);
   } catch (error2) {
     throw readFailure(file2, error2);
   }
@@ -48420,7 +49205,8 @@ async function readGoldenQuestions(file2) {
 }
 
 // src/sources/holdout-file.ts
-import { readFile as readFile5, stat as stat2 } from "node:fs/promises";
+init_entry_url();
+var import_promises9 = require("node:fs/promises");
 var HOLDOUT_FORMAT = "rag-gate-holdout/1";
 var ids = external_exports.array(external_exports.string().min(1, "must not be empty"), { error: "must be a list of question ids" });
 var holdoutFileSchema = external_exports.object({
@@ -48444,7 +49230,7 @@ var holdoutFileSchema = external_exports.object({
 async function readHoldoutFile(file2) {
   let bytes;
   try {
-    bytes = await readFile5(file2);
+    bytes = await (0, import_promises9.readFile)(file2);
   } catch (error2) {
     throw readFailure(file2, error2);
   }
@@ -48467,7 +49253,7 @@ async function readHoldoutFile(file2) {
 }
 async function holdoutFileExists(file2) {
   try {
-    await stat2(file2);
+    await (0, import_promises9.stat)(file2);
     return true;
   } catch (error2) {
     if (error2.code === "ENOENT") return false;
@@ -48501,7 +49287,7 @@ var ledgerEntrySchema = external_exports.object({
 async function readLedger(file2) {
   let bytes;
   try {
-    bytes = await readFile5(file2);
+    bytes = await (0, import_promises9.readFile)(file2);
   } catch (error2) {
     if (error2.code === "ENOENT") return [];
     throw readFailure(file2, error2);
@@ -48530,7 +49316,14 @@ async function appendLedger(file2, entries, entry) {
 `).join(""));
 }
 
+// src/sources/outcomes.ts
+init_entry_url();
+
+// src/core/scoring/query-entries.ts
+init_entry_url();
+
 // src/core/scoring/byte-dictionary.ts
+init_entry_url();
 var EMPTY_HASH = 2166136261;
 function hashStep(hash2, byte) {
   return Math.imul(hash2 ^ byte, 16777619);
@@ -48803,6 +49596,7 @@ function linesOf(places, ids2, fileCount) {
 }
 
 // src/core/compare/evidence.ts
+init_entry_url();
 function evidenceIds(comparison, max) {
   const ids2 = /* @__PURE__ */ new Set();
   for (const list3 of [comparison.regressions, comparison.retrievalRegressions, comparison.fixed]) {
@@ -48843,6 +49637,7 @@ function withEvidence(comparison, base, head) {
 }
 
 // src/render/gate-words.ts
+init_entry_url();
 var withRule = (template, rule) => template.replaceAll("{rule-words}", ruleWords(rule)).replaceAll("{rule}", rule);
 var percent2 = (share2) => `${+(share2 * 100).toFixed(1)}%`;
 function ruleWords(rule) {
@@ -48989,9 +49784,10 @@ function ungatedText(config2, unknownFields) {
 }
 
 // src/sources/parallel.ts
-import { stat as stat3 } from "node:fs/promises";
-import { availableParallelism } from "node:os";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+init_entry_url();
+var import_promises10 = require("node:fs/promises");
+var import_node_os = require("node:os");
+var import_node_worker_threads = require("node:worker_threads");
 var TAG = "rag-gate:read-outcomes";
 function toSpec(config2) {
   return {
@@ -49017,10 +49813,10 @@ function fromSpec(spec) {
   };
 }
 function isReaderThread() {
-  return !isMainThread && workerData?.tag === TAG;
+  return !import_node_worker_threads.isMainThread && import_node_worker_threads.workerData?.tag === TAG;
 }
 async function serveReader() {
-  const { files, spec } = workerData;
+  const { files, spec } = import_node_worker_threads.workerData;
   let reply;
   try {
     reply = { ok: true, read: await readOutcomes(files, fromSpec(spec)) };
@@ -49028,11 +49824,11 @@ async function serveReader() {
     reply = error2 instanceof InputError ? { ok: false, problems: [...error2.problems], totalProblems: error2.totalProblems } : { ok: false, message: error2 instanceof Error ? error2.message : String(error2) };
   }
   const columns = reply.ok ? [...reply.read.outcomes.columns.values()].map((column2) => column2.buffer) : [];
-  parentPort?.postMessage(reply, columns);
+  import_node_worker_threads.parentPort?.postMessage(reply, columns);
 }
 function readInThread(entry, files, config2) {
   return new Promise((resolve5, reject) => {
-    const worker = new Worker(entry, { workerData: { tag: TAG, files, spec: toSpec(config2) } });
+    const worker = new import_node_worker_threads.Worker(entry, { workerData: { tag: TAG, files, spec: toSpec(config2) } });
     worker.once("message", (reply) => {
       if (reply.ok) resolve5(reply.read);
       else if ("problems" in reply) reject(new InputError(reply.problems, reply.totalProblems));
@@ -49045,7 +49841,7 @@ function readInThread(entry, files, config2) {
   });
 }
 var THREAD_MIN_BYTES = 16 * 1024 * 1024;
-function readerThreadPays(bytes, cores = availableParallelism(), forcedMinBytes = process.env.RAG_GATE_READER_THREAD_MIN_BYTES) {
+function readerThreadPays(bytes, cores = (0, import_node_os.availableParallelism)(), forcedMinBytes = process.env.RAG_GATE_READER_THREAD_MIN_BYTES) {
   const forced = Number(forcedMinBytes);
   if (forcedMinBytes !== void 0 && Number.isFinite(forced) && forced >= 0) return bytes >= forced;
   return cores > 1 && bytes >= THREAD_MIN_BYTES;
@@ -49053,7 +49849,7 @@ function readerThreadPays(bytes, cores = availableParallelism(), forcedMinBytes 
 async function totalBytes(files) {
   const sizes = await Promise.all(
     files.map(
-      (file2) => stat3(file2).then(
+      (file2) => (0, import_promises10.stat)(file2).then(
         (info) => info.size,
         () => 0
       )
@@ -49129,21 +49925,24 @@ function relabelledQuestions(base, head) {
 }
 
 // src/pipeline/files.ts
-import { isAbsolute as isAbsolute2 } from "node:path";
+init_entry_url();
+var import_node_path6 = require("node:path");
 
 // node_modules/tinyglobby/dist/index.mjs
-import { readdir, readdirSync, realpath, realpathSync, stat as stat4, statSync } from "fs";
-import { isAbsolute, posix, resolve as resolve3 } from "path";
-import { fileURLToPath } from "url";
+init_entry_url();
+var import_fs = require("fs");
+var import_path2 = require("path");
+var import_url = require("url");
 
 // node_modules/fdir/dist/index.mjs
-import { createRequire } from "module";
-import { basename as basename2, dirname as dirname4, normalize, relative, resolve as resolve2, sep } from "path";
-import * as nativeFs from "fs";
-var __require2 = /* @__PURE__ */ createRequire(import.meta.url);
+init_entry_url();
+var import_module = require("module");
+var import_path = require("path");
+var nativeFs = __toESM(require("fs"), 1);
+var __require = /* @__PURE__ */ (0, import_module.createRequire)(RAG_GATE_ENTRY_URL);
 function cleanPath(path) {
-  let normalized = normalize(path);
-  if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
+  let normalized = (0, import_path.normalize)(path);
+  if (normalized.length > 1 && normalized[normalized.length - 1] === import_path.sep) normalized = normalized.substring(0, normalized.length - 1);
   return normalized;
 }
 var SLASHES_REGEX = /[\\/]/g;
@@ -49157,7 +49956,7 @@ function isRootDirectory(path) {
 function normalizePath(path, options) {
   const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
   const pathNeedsCleaning = process.platform === "win32" && path.includes("/") || path.startsWith(".");
-  if (resolvePaths) path = resolve2(path);
+  if (resolvePaths) path = (0, import_path.resolve)(path);
   if (normalizePath$1 || pathNeedsCleaning) path = cleanPath(path);
   if (path === ".") return "";
   const needsSeperator = path[path.length - 1] !== pathSeparator;
@@ -49170,7 +49969,7 @@ function joinPathWithRelativePath(root2, options) {
   return function(filename, directoryPath) {
     const sameRoot = directoryPath.startsWith(root2);
     if (sameRoot) return directoryPath.slice(root2.length) + filename;
-    else return convertSlashes(relative(root2, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+    else return convertSlashes((0, import_path.relative)(root2, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
   };
 }
 function joinPath(filename) {
@@ -49282,13 +50081,13 @@ function build$2(options, isSynchronous) {
 }
 function isRecursive2(path, resolved, state) {
   if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname4(path);
+  let parent = (0, import_path.dirname)(path);
   let depth = 1;
   while (parent !== state.root && depth < 2) {
     const resolvedPath = state.symlinks.get(parent);
     const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
     if (isSameRoot) depth++;
-    else parent = dirname4(parent);
+    else parent = (0, import_path.dirname)(parent);
   }
   state.symlinks.set(path, resolved);
   return depth > 1;
@@ -49475,8 +50274,8 @@ var Walker = class {
             this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
           } else {
             resolvedPath = useRealPaths ? resolvedPath : path;
-            const filename = basename2(resolvedPath);
-            const directoryPath$1 = normalizePath(dirname4(resolvedPath), this.state.options);
+            const filename = (0, import_path.basename)(resolvedPath);
+            const directoryPath$1 = normalizePath((0, import_path.dirname)(resolvedPath), this.state.options);
             resolvedPath = this.joinPath(filename, directoryPath$1);
             this.pushFile(resolvedPath, files, this.state.counts, filters);
           }
@@ -49519,8 +50318,8 @@ var APIBuilder = class {
 };
 var pm = null;
 try {
-  __require2.resolve("picomatch");
-  pm = __require2("picomatch");
+  __require.resolve("picomatch");
+  pm = __require("picomatch");
 } catch {
 }
 var Builder = class {
@@ -49528,7 +50327,7 @@ var Builder = class {
   options = {
     maxDepth: Infinity,
     suppressErrors: true,
-    pathSeparator: sep,
+    pathSeparator: import_path.sep,
     filters: []
   };
   globFunction;
@@ -49702,8 +50501,8 @@ function buildFormat(cwd, root2, absolute) {
     };
     return (p, isDir) => isDir && p !== "." ? p.slice(0, -1) : p;
   }
-  if (absolute) return (p) => posix.relative(cwd, p) || ".";
-  return (p) => posix.relative(cwd, `${root2}/${p}`) || ".";
+  if (absolute) return (p) => import_path2.posix.relative(cwd, p) || ".";
+  return (p) => import_path2.posix.relative(cwd, `${root2}/${p}`) || ".";
 }
 function buildRelative(cwd, root2) {
   if (root2.startsWith(`${cwd}/`)) {
@@ -49711,7 +50510,7 @@ function buildRelative(cwd, root2) {
     return (p) => `${prefix}/${p}`;
   }
   return (p) => {
-    const result = posix.relative(cwd, `${root2}/${p}`);
+    const result = import_path2.posix.relative(cwd, `${root2}/${p}`);
     return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
   };
 }
@@ -49749,7 +50548,7 @@ function normalizePattern(pattern, opts, props, isIgnore) {
   if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
   if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
   const escapedCwd = escapePath(cwd);
-  result = isAbsolute(result.replace(ESCAPING_BACKSLASHES, "")) ? posix.relative(escapedCwd, result) : posix.normalize(result);
+  result = (0, import_path2.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? import_path2.posix.relative(escapedCwd, result) : import_path2.posix.normalize(result);
   const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
   const parts = splitPattern(result);
   if (parentDir) {
@@ -49760,7 +50559,7 @@ function normalizePattern(pattern, opts, props, isIgnore) {
       result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
       i++;
     }
-    const potentialRoot = posix.join(cwd, parentDir.slice(i * 3));
+    const potentialRoot = import_path2.posix.join(cwd, parentDir.slice(i * 3));
     if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
       props.root = ensureNonDriveRelativePath(potentialRoot);
       props.depthOffset = -n + i;
@@ -49782,7 +50581,7 @@ function normalizePattern(pattern, opts, props, isIgnore) {
     }
     props.depthOffset = newCommonPath.length;
     props.commonPath = newCommonPath;
-    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? posix.join(cwd, ...newCommonPath) : cwd);
+    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? import_path2.posix.join(cwd, ...newCommonPath) : cwd);
   }
   return result;
 }
@@ -49879,15 +50678,15 @@ var defaultOptions = {
 function getOptions(options) {
   const opts = Object.assign({}, options);
   for (const key in defaultOptions) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions[key] });
-  opts.cwd = (opts.cwd instanceof URL ? fileURLToPath(opts.cwd) : resolve3(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+  opts.cwd = (opts.cwd instanceof URL ? (0, import_url.fileURLToPath)(opts.cwd) : (0, import_path2.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
   opts.ignore = ensureStringArray(opts.ignore);
   opts.fs && (opts.fs = {
-    readdir: opts.fs.readdir || readdir,
-    readdirSync: opts.fs.readdirSync || readdirSync,
-    realpath: opts.fs.realpath || realpath,
-    realpathSync: opts.fs.realpathSync || realpathSync,
-    stat: opts.fs.stat || stat4,
-    statSync: opts.fs.statSync || statSync
+    readdir: opts.fs.readdir || import_fs.readdir,
+    readdirSync: opts.fs.readdirSync || import_fs.readdirSync,
+    realpath: opts.fs.realpath || import_fs.realpath,
+    realpathSync: opts.fs.realpathSync || import_fs.realpathSync,
+    stat: opts.fs.stat || import_fs.stat,
+    statSync: opts.fs.statSync || import_fs.statSync
   });
   if (opts.debug) log("globbing with options:", opts);
   return opts;
@@ -49906,6 +50705,7 @@ async function glob(globInput, options) {
 }
 
 // src/render/settings-text.ts
+init_entry_url();
 var redactUserinfo = redactor([]);
 function describeOrigin(origin) {
   switch (origin.kind) {
@@ -49941,14 +50741,18 @@ function renderSettings(names, texts2, origins) {
 // src/pipeline/files.ts
 async function resultFiles(pattern, setting, origin) {
   if (!isDynamicPattern(pattern)) return [pattern];
-  const files = (await glob(pattern, { absolute: isAbsolute2(pattern), onlyFiles: true, expandDirectories: false })).sort();
+  const files = (await glob(pattern, { absolute: (0, import_node_path6.isAbsolute)(pattern), onlyFiles: true, expandDirectories: false })).sort();
   if (files.length === 0) throw new SettingError(describeProblem({ setting, origin, message: `no file matches "${pattern}"` }));
   return files;
 }
 
+// src/pipeline/settings.ts
+init_entry_url();
+
 // src/sources/config-file.ts
+init_entry_url();
+var import_promises11 = require("node:fs/promises");
 var import_yaml = __toESM(require_dist(), 1);
-import { readFile as readFile6 } from "node:fs/promises";
 var GATES_KEY = "gates";
 var FILE_KEYS = new Map(
   Object.keys(SETTINGS).filter((name) => SETTINGS[name].config).map((name) => [name, name])
@@ -49966,7 +50770,7 @@ var fileSchema = external_exports.object({ ...mappings, [GATES_KEY]: external_ex
 async function readConfigFile(file2, options) {
   let bytes;
   try {
-    bytes = await readFile6(file2);
+    bytes = await (0, import_promises11.readFile)(file2);
   } catch (error2) {
     if (!options.required && error2.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
     throw readFailure(file2, error2);
@@ -50061,7 +50865,14 @@ async function loadSettings(given) {
   return { settings, origins, texts: texts2 };
 }
 
+// src/render/compare-json.ts
+init_entry_url();
+
+// src/render/eval-json.ts
+init_entry_url();
+
 // src/render/scoring-words.ts
+init_entry_url();
 function correctnessWords(rule) {
   switch (rule.kind) {
     case "contains":
@@ -50113,6 +50924,7 @@ function comparisonScoringLines(comparison, rules) {
 }
 
 // src/render/repeats-words.ts
+init_entry_url();
 var LISTED_FLAKY = 20;
 var PASS_K_DEFINITION = "pass@k: the chance that at least one of k runs of a question passes; pass^k: that all k pass (unbiased estimates from each question\u2019s c passes in n runs, averaged over questions; k is the fewest runs of any question)";
 function runsPerQuestionText(runsPerQuestion) {
@@ -50180,7 +50992,11 @@ function evalJson(summary, config2) {
   };
 }
 
+// src/render/history.ts
+init_entry_url();
+
 // src/core/history/history.ts
+init_entry_url();
 var import_stats_base_dists_t_quantile2 = __toESM(require_lib140(), 1);
 function series(history, metric, last) {
   return history.runs.flatMap((run) => run.metrics[metric] === void 0 ? [] : [{ commit: run.commit, value: run.metrics[metric].value }]).slice(-last);
@@ -50206,7 +51022,23 @@ function linearTrend(values) {
   return { points: n, slope, ci, change: slope * (n - 1), significant: !flat && (ci[0] > 0 || ci[1] < 0) };
 }
 
+// src/render/mdast.ts
+init_entry_url();
+
+// node_modules/mdast-util-gfm/index.js
+init_entry_url();
+
+// node_modules/mdast-util-gfm/lib/index.js
+init_entry_url();
+
+// node_modules/mdast-util-gfm-autolink-literal/index.js
+init_entry_url();
+
+// node_modules/mdast-util-gfm-autolink-literal/lib/index.js
+init_entry_url();
+
 // node_modules/micromark-util-character/index.js
+init_entry_url();
 var asciiAlpha = regexCheck(/[A-Za-z]/);
 var asciiAlphanumeric = regexCheck(/[\dA-Za-z]/);
 var asciiAtext = regexCheck(/[#-'*+\--9=?A-Z^-~]/);
@@ -50225,7 +51057,17 @@ function regexCheck(regex) {
   }
 }
 
+// node_modules/unist-util-visit-parents/index.js
+init_entry_url();
+
+// node_modules/unist-util-visit-parents/lib/index.js
+init_entry_url();
+
+// node_modules/unist-util-is/index.js
+init_entry_url();
+
 // node_modules/unist-util-is/lib/index.js
+init_entry_url();
 var convert = (
   // Note: overloads in JSDoc can't yet use different `@template`s.
   /**
@@ -50325,6 +51167,7 @@ function looksLikeANode(value2) {
 }
 
 // node_modules/unist-util-visit-parents/lib/color.node.js
+init_entry_url();
 function color(d) {
   return "\x1B[33m" + d + "\x1B[39m";
 }
@@ -50480,7 +51323,11 @@ function gfmAutolinkLiteralToMarkdown() {
   };
 }
 
+// node_modules/mdast-util-gfm-footnote/index.js
+init_entry_url();
+
 // node_modules/mdast-util-gfm-footnote/lib/index.js
+init_entry_url();
 footnoteReference.peek = footnoteReferencePeek;
 function footnoteReferencePeek() {
   return "[";
@@ -50538,7 +51385,11 @@ function mapAll(line, index, blank) {
   return (blank ? "" : "    ") + line;
 }
 
+// node_modules/mdast-util-gfm-strikethrough/index.js
+init_entry_url();
+
 // node_modules/mdast-util-gfm-strikethrough/lib/index.js
+init_entry_url();
 var constructsWithoutStrikethrough = [
   "autolink",
   "destinationLiteral",
@@ -50582,7 +51433,14 @@ function peekDelete() {
   return "~";
 }
 
+// node_modules/mdast-util-gfm-table/index.js
+init_entry_url();
+
+// node_modules/mdast-util-gfm-table/lib/index.js
+init_entry_url();
+
 // node_modules/markdown-table/index.js
+init_entry_url();
 function defaultStringLength(value2) {
   return value2.length;
 }
@@ -50725,7 +51583,17 @@ function toAlignment(value2) {
   return code3 === 67 || code3 === 99 ? 99 : code3 === 76 || code3 === 108 ? 108 : code3 === 82 || code3 === 114 ? 114 : 0;
 }
 
+// node_modules/mdast-util-to-markdown/index.js
+init_entry_url();
+
+// node_modules/mdast-util-to-markdown/lib/index.js
+init_entry_url();
+
+// node_modules/mdast-util-phrasing/index.js
+init_entry_url();
+
 // node_modules/mdast-util-phrasing/lib/index.js
+init_entry_url();
 var phrasing = (
   /** @type {(node?: unknown) => node is Exclude<PhrasingContent, Html>} */
   convert([
@@ -50754,6 +51622,7 @@ var phrasing = (
 );
 
 // node_modules/zwitch/index.js
+init_entry_url();
 var own2 = {}.hasOwnProperty;
 function zwitch(key, options) {
   const settings = options || {};
@@ -50775,6 +51644,7 @@ function zwitch(key, options) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/configure.js
+init_entry_url();
 var own3 = {}.hasOwnProperty;
 function configure(base, extension) {
   let index = -1;
@@ -50822,7 +51692,11 @@ function map2(left, right) {
   }
 }
 
+// node_modules/mdast-util-to-markdown/lib/handle/index.js
+init_entry_url();
+
 // node_modules/mdast-util-to-markdown/lib/handle/blockquote.js
+init_entry_url();
 function blockquote(node3, _, state, info) {
   const exit = state.enter("blockquote");
   const tracker = state.createTracker(info);
@@ -50839,7 +51713,11 @@ function map3(line, _, blank) {
   return ">" + (blank ? "" : " ") + line;
 }
 
+// node_modules/mdast-util-to-markdown/lib/handle/break.js
+init_entry_url();
+
 // node_modules/mdast-util-to-markdown/lib/util/pattern-in-scope.js
+init_entry_url();
 function patternInScope(stack, pattern) {
   return listInScope(stack, pattern.inConstruct, true) && !listInScope(stack, pattern.notInConstruct, false);
 }
@@ -50871,7 +51749,11 @@ function hardBreak(_, _1, state, info) {
   return "\\\n";
 }
 
+// node_modules/mdast-util-to-markdown/lib/handle/code.js
+init_entry_url();
+
 // node_modules/longest-streak/index.js
+init_entry_url();
 function longestStreak(value2, substring) {
   const source = String(value2);
   let index = source.indexOf(substring);
@@ -50896,6 +51778,7 @@ function longestStreak(value2, substring) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/format-code-as-indented.js
+init_entry_url();
 function formatCodeAsIndented(node3, state) {
   return Boolean(
     state.options.fences === false && node3.value && // If there's no info.
@@ -50906,6 +51789,7 @@ function formatCodeAsIndented(node3, state) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/check-fence.js
+init_entry_url();
 function checkFence(state) {
   const marker = state.options.fence || "`";
   if (marker !== "`" && marker !== "~") {
@@ -50968,7 +51852,11 @@ function map4(line, _, blank) {
   return (blank ? "" : "    ") + line;
 }
 
+// node_modules/mdast-util-to-markdown/lib/handle/definition.js
+init_entry_url();
+
 // node_modules/mdast-util-to-markdown/lib/util/check-quote.js
+init_entry_url();
 function checkQuote(state) {
   const marker = state.options.quote || '"';
   if (marker !== '"' && marker !== "'") {
@@ -51035,7 +51923,11 @@ function definition(node3, _, state, info) {
   return value2;
 }
 
+// node_modules/mdast-util-to-markdown/lib/handle/emphasis.js
+init_entry_url();
+
 // node_modules/mdast-util-to-markdown/lib/util/check-emphasis.js
+init_entry_url();
 function checkEmphasis(state) {
   const marker = state.options.emphasis || "*";
   if (marker !== "*" && marker !== "_") {
@@ -51046,7 +51938,11 @@ function checkEmphasis(state) {
   return marker;
 }
 
+// node_modules/mdast-util-to-markdown/lib/util/container-phrasing.js
+init_entry_url();
+
 // node_modules/micromark-util-classify-character/index.js
+init_entry_url();
 function classifyCharacter(code3) {
   if (code3 === null || markdownLineEndingOrSpace(code3) || unicodeWhitespace(code3)) {
     return 1;
@@ -51057,6 +51953,7 @@ function classifyCharacter(code3) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/character.js
+init_entry_url();
 function firstCharacter(value2) {
   const code3 = value2.codePointAt(0);
   return code3 === void 0 ? "" : String.fromCodePoint(code3);
@@ -51067,11 +51964,13 @@ function lastCharacter(value2) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/encode-character-reference.js
+init_entry_url();
 function encodeCharacterReference(code3) {
   return "&#x" + code3.toString(16).toUpperCase() + ";";
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/encode-info.js
+init_entry_url();
 function encodeInfo(outside, inside, marker) {
   const outsideKind = classifyCharacter(outside);
   const insideKind = classifyCharacter(inside);
@@ -51113,7 +52012,11 @@ function encodeInfo(outside, inside, marker) {
   );
 }
 
+// node_modules/mdast-util-to-markdown/lib/util/html-kind.js
+init_entry_url();
+
 // node_modules/micromark-util-html-tag-name/index.js
+init_entry_url();
 var htmlBlockNames = [
   "address",
   "article",
@@ -51605,7 +52508,17 @@ function peek(_, _1, state) {
   return state.options.emphasis || "*";
 }
 
+// node_modules/mdast-util-to-markdown/lib/handle/heading.js
+init_entry_url();
+
+// node_modules/mdast-util-to-markdown/lib/util/format-heading-as-setext.js
+init_entry_url();
+
+// node_modules/unist-util-visit/index.js
+init_entry_url();
+
 // node_modules/unist-util-visit/lib/index.js
+init_entry_url();
 function visit2(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, maybeReverse) {
   let check3;
   let visitors;
@@ -51640,7 +52553,11 @@ function wrap(visitor) {
   }
 }
 
+// node_modules/mdast-util-to-string/index.js
+init_entry_url();
+
 // node_modules/mdast-util-to-string/lib/index.js
+init_entry_url();
 var emptyOptions = {};
 function toString(value2, options) {
   const settings = options || emptyOptions;
@@ -51735,6 +52652,7 @@ function heading(node3, _, state, info) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/handle/html.js
+init_entry_url();
 html.peek = htmlPeek;
 function html(node3) {
   return node3.value || "";
@@ -51744,6 +52662,7 @@ function htmlPeek() {
 }
 
 // node_modules/mdast-util-to-markdown/lib/handle/image.js
+init_entry_url();
 image.peek = imagePeek;
 function image(node3, _, state, info) {
   const quote = checkQuote(state);
@@ -51801,6 +52720,7 @@ function imagePeek() {
 }
 
 // node_modules/mdast-util-to-markdown/lib/handle/image-reference.js
+init_entry_url();
 imageReference.peek = imageReferencePeek;
 function imageReference(node3, _, state, info) {
   const type = node3.referenceType;
@@ -51842,6 +52762,7 @@ function imageReferencePeek() {
 }
 
 // node_modules/mdast-util-to-markdown/lib/handle/inline-code.js
+init_entry_url();
 inlineCode.peek = inlineCodePeek;
 function inlineCode(node3, _, state) {
   let value2 = node3.value || "";
@@ -51872,7 +52793,11 @@ function inlineCodePeek() {
   return "`";
 }
 
+// node_modules/mdast-util-to-markdown/lib/handle/link.js
+init_entry_url();
+
 // node_modules/mdast-util-to-markdown/lib/util/format-link-as-autolink.js
+init_entry_url();
 function formatLinkAsAutolink(node3, state) {
   const raw = toString(node3);
   return Boolean(
@@ -51977,6 +52902,7 @@ function linkPeek(node3, _, state) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/handle/link-reference.js
+init_entry_url();
 linkReference.peek = linkReferencePeek;
 function linkReference(node3, _, state, info) {
   const type = node3.referenceType;
@@ -52017,7 +52943,11 @@ function linkReferencePeek() {
   return "[";
 }
 
+// node_modules/mdast-util-to-markdown/lib/handle/list.js
+init_entry_url();
+
 // node_modules/mdast-util-to-markdown/lib/util/check-bullet.js
+init_entry_url();
 function checkBullet(state) {
   const marker = state.options.bullet || "*";
   if (marker !== "*" && marker !== "+" && marker !== "-") {
@@ -52029,6 +52959,7 @@ function checkBullet(state) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/check-bullet-other.js
+init_entry_url();
 function checkBulletOther(state) {
   const bullet = checkBullet(state);
   const bulletOther = state.options.bulletOther;
@@ -52049,6 +52980,7 @@ function checkBulletOther(state) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/check-bullet-ordered.js
+init_entry_url();
 function checkBulletOrdered(state) {
   const marker = state.options.bulletOrdered || ".";
   if (marker !== "." && marker !== ")") {
@@ -52060,6 +52992,7 @@ function checkBulletOrdered(state) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/check-rule.js
+init_entry_url();
 function checkRule(state) {
   const marker = state.options.rule || "*";
   if (marker !== "*" && marker !== "-" && marker !== "_") {
@@ -52110,7 +53043,11 @@ function list2(node3, parent, state, info) {
   return value2;
 }
 
+// node_modules/mdast-util-to-markdown/lib/handle/list-item.js
+init_entry_url();
+
 // node_modules/mdast-util-to-markdown/lib/util/check-list-item-indent.js
+init_entry_url();
 function checkListItemIndent(state) {
   const style = state.options.listItemIndent || "one";
   if (style !== "tab" && style !== "one" && style !== "mixed") {
@@ -52151,6 +53088,7 @@ function listItem(node3, parent, state, info) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/handle/paragraph.js
+init_entry_url();
 function paragraph(node3, _, state, info) {
   const exit = state.enter("paragraph");
   const subexit = state.enter("phrasing");
@@ -52161,6 +53099,7 @@ function paragraph(node3, _, state, info) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/handle/root.js
+init_entry_url();
 function root(node3, _, state, info) {
   const hasPhrasing = node3.children.some(function(d) {
     return phrasing(d);
@@ -52172,7 +53111,11 @@ function root(node3, _, state, info) {
   return value2;
 }
 
+// node_modules/mdast-util-to-markdown/lib/handle/strong.js
+init_entry_url();
+
 // node_modules/mdast-util-to-markdown/lib/util/check-strong.js
+init_entry_url();
 function checkStrong(state) {
   const marker = state.options.strong || "*";
   if (marker !== "*" && marker !== "_") {
@@ -52206,6 +53149,7 @@ function peek2(_, _1, state) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/handle/text.js
+init_entry_url();
 function text2(node3, parent, state, info) {
   const siblings = parent ? parent.children : [];
   const index = state.indexStack[state.indexStack.length - 1];
@@ -52216,7 +53160,11 @@ function text2(node3, parent, state, info) {
   });
 }
 
+// node_modules/mdast-util-to-markdown/lib/handle/thematic-break.js
+init_entry_url();
+
 // node_modules/mdast-util-to-markdown/lib/util/check-rule-repetition.js
+init_entry_url();
 function checkRuleRepetition(state) {
   const repetition = state.options.ruleRepetition || 3;
   if (repetition < 3) {
@@ -52258,6 +53206,7 @@ var handle = {
 };
 
 // node_modules/mdast-util-to-markdown/lib/join.js
+init_entry_url();
 var join3 = [joinDefaults];
 function joinDefaults(left, right, parent, state) {
   if (right.type === "code" && formatCodeAsIndented(right, state) && (left.type === "list" || left.type === right.type && formatCodeAsIndented(left, state))) {
@@ -52294,6 +53243,7 @@ function joinDefaults(left, right, parent, state) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/unsafe.js
+init_entry_url();
 var fullPhrasingSpans = [
   "autolink",
   "destinationLiteral",
@@ -52453,7 +53403,17 @@ while (++code2 < 33) {
   unsafe.push({ character: String.fromCharCode(code2), inConstruct: "autolink" });
 }
 
+// node_modules/mdast-util-to-markdown/lib/util/association.js
+init_entry_url();
+
+// node_modules/micromark-util-decode-string/index.js
+init_entry_url();
+
+// node_modules/decode-named-character-reference/index.js
+init_entry_url();
+
 // node_modules/character-entities/index.js
+init_entry_url();
 var characterEntities = {
   AElig: "\xC6",
   AMP: "&",
@@ -54589,6 +55549,7 @@ function decodeNamedCharacterReference(value2) {
 }
 
 // node_modules/micromark-util-decode-numeric-character-reference/index.js
+init_entry_url();
 function decodeNumericCharacterReference(value2, base) {
   const code3 = Number.parseInt(value2, base);
   if (
@@ -54633,6 +55594,7 @@ function association(node3) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/compile-pattern.js
+init_entry_url();
 function compilePattern(pattern) {
   if (!pattern._compiled) {
     const before = (pattern.atBreak ? "[\\r\\n][\\t ]*" : "") + (pattern.before ? "(?:" + pattern.before + ")" : "");
@@ -54645,6 +55607,7 @@ function compilePattern(pattern) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/container-flow.js
+init_entry_url();
 function containerFlow(parent, state, info) {
   const indexStack = state.indexStack;
   const children = parent.children || [];
@@ -54694,6 +55657,7 @@ function between(left, right, parent, state) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/indent-lines.js
+init_entry_url();
 var eol = /\r?\n|\r/g;
 function indentLines(value2, map5) {
   const result = [];
@@ -54714,6 +55678,7 @@ function indentLines(value2, map5) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/safe.js
+init_entry_url();
 var own5 = {}.hasOwnProperty;
 function safe(state, input2, config2) {
   const value2 = (config2.before || "") + (input2 || "") + (config2.after || "");
@@ -54830,6 +55795,7 @@ function escapeBackslashes(value2, after) {
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/track.js
+init_entry_url();
 function track(config2) {
   const options = config2 || {};
   const now = options.now || {};
@@ -55067,7 +56033,11 @@ function formatHeadingAsSetext2(node3, state) {
   );
 }
 
+// node_modules/mdast-util-gfm-task-list-item/index.js
+init_entry_url();
+
 // node_modules/mdast-util-gfm-task-list-item/lib/index.js
+init_entry_url();
 function gfmTaskListItemToMarkdown() {
   return {
     handlers: { paragraph: paragraphWithTaskListItem },
@@ -55416,7 +56386,17 @@ function comparisonReport(run, config2, baseline, trend) {
   };
 }
 
+// src/render/compare-text.ts
+init_entry_url();
+
+// src/render/holdout.ts
+init_entry_url();
+
+// src/core/holdout/gap.ts
+init_entry_url();
+
 // src/core/stats/two-proportions.ts
+init_entry_url();
 var import_math_base_special_gammainc2 = __toESM(require_lib118(), 1);
 function newcombeInterval({ count1, n1, count2, n2 }) {
   if (n1 === 0 || n2 === 0) return [-1, 1];
@@ -55784,7 +56764,11 @@ ${warnings.map((w) => `  ! ${w}`).join("\n")}`);
 `;
 }
 
+// src/render/markdown.ts
+init_entry_url();
+
 // src/render/fit.ts
+init_entry_url();
 function largestFitting(shown, render2, maxLength, guess2 = 0) {
   let fitting;
   let over = { count: shown, text: "" };
@@ -56390,7 +57374,11 @@ function compareCommand(context, setExitCode) {
   });
 }
 
+// src/frontends/cli/eval-command.ts
+init_entry_url();
+
 // src/render/eval-text.ts
+init_entry_url();
 var GENERATION_METRICS = ANSWER_METRICS.map((metric) => metric.name).filter((name) => name !== "retrieval_ok");
 function metricRow(name, summary) {
   const ci = summary.ci ? `[${fixed3(summary.ci[0])}, ${fixed3(summary.ci[1])}]` : "";
@@ -56508,32 +57496,40 @@ function evalCommand(context) {
 }
 
 // src/pipeline/stack.ts
-import { readFileSync } from "node:fs";
-import { SourceMap } from "node:module";
-import { dirname as dirname5, resolve as resolve4 } from "node:path";
-import { fileURLToPath as fileURLToPath2 } from "node:url";
-var FRAME_LOCATION = /(file:\/\/\/[^\s()]+?\.js):(\d+):(\d+)/g;
+init_entry_url();
+var import_node_fs = require("node:fs");
+var import_node_module = require("node:module");
+var import_node_path7 = require("node:path");
+var import_node_url = require("node:url");
+var FRAME_LOCATION = /((?:file:\/\/\/|\/|[A-Za-z]:[\\/])[^\s()]+?\.js):(\d+):(\d+)/g;
 function mappedStack(error2) {
   const stack = error2 instanceof Error ? error2.stack ?? error2.message : String(error2);
   const maps = /* @__PURE__ */ new Map();
-  return stack.replace(FRAME_LOCATION, (location, url2, line, column2) => {
-    if (!maps.has(url2)) maps.set(url2, sourceMapOf(fileURLToPath2(url2)));
-    const found = maps.get(url2);
+  return stack.replace(FRAME_LOCATION, (location, file2, line, column2) => {
+    if (!maps.has(file2)) maps.set(file2, sourceMapOf(file2.startsWith("file:") ? (0, import_node_url.fileURLToPath)(file2) : file2));
+    const found = maps.get(file2);
     if (!found) return location;
     const entry = found.map.findEntry(Number(line) - 1, Number(column2) - 1);
     if (!("originalSource" in entry)) return location;
-    return `${resolve4(found.dir, entry.originalSource)}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
+    return `${(0, import_node_path7.resolve)(found.dir, entry.originalSource)}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
   });
 }
 function sourceMapOf(file2) {
   try {
-    return { map: new SourceMap(JSON.parse(readFileSync(`${file2}.map`, "utf8"))), dir: dirname5(file2) };
+    return { map: new import_node_module.SourceMap(JSON.parse((0, import_node_fs.readFileSync)(`${file2}.map`, "utf8"))), dir: (0, import_node_path7.dirname)(file2) };
   } catch {
     return null;
   }
 }
 
+// src/frontends/cli/holdout-command.ts
+init_entry_url();
+
+// src/pipeline/holdout.ts
+init_entry_url();
+
 // src/core/holdout/ledger.ts
+init_entry_url();
 function ledgerStatus(entries, current) {
   const earlier = entries.filter((entry) => entry.holdout === current.holdout);
   const looks = /* @__PURE__ */ new Set();
@@ -56546,7 +57542,11 @@ function ledgerStatus(entries, current) {
   return { looks: count2, earlier, clean: count2 <= 1 };
 }
 
+// src/core/holdout/split.ts
+init_entry_url();
+
 // node_modules/@noble/hashes/hmac.js
+init_entry_url();
 var _HMAC = class {
   oHash;
   iHash;
@@ -56783,8 +57783,12 @@ function holdoutCommand(context) {
   });
 }
 
+// src/frontends/cli/history-command.ts
+init_entry_url();
+
 // src/sources/history.ts
-import { readFile as readFile7 } from "node:fs/promises";
+init_entry_url();
+var import_promises12 = require("node:fs/promises");
 var finite = external_exports.number().refine(Number.isFinite, "must be a finite number");
 var metricSchema2 = external_exports.object({
   value: finite,
@@ -56805,7 +57809,7 @@ var historySchema = external_exports.object({
 async function readHistory(file2) {
   let text4;
   try {
-    text4 = await readFile7(file2, "utf8");
+    text4 = await (0, import_promises12.readFile)(file2, "utf8");
   } catch (error2) {
     throw InputError.single({ file: file2, message: `not a readable JSON history file: ${error2 instanceof Error ? error2.message : String(error2)}` });
   }
@@ -56857,7 +57861,14 @@ Wrote the chart to ${options.svg}
   });
 }
 
+// src/frontends/cli/monitor-command.ts
+init_entry_url();
+
+// src/core/monitor/sample.ts
+init_entry_url();
+
 // src/core/monitor/turns.ts
+init_entry_url();
 function isRefusal(turn) {
   return turn.refused ?? detectRefusal(turn.answer ?? "");
 }
@@ -56913,7 +57924,11 @@ function sampleConversations(turns, rephrased, n, seed) {
   );
 }
 
+// src/pipeline/monitor.ts
+init_entry_url();
+
 // src/core/monitor/monitor.ts
+init_entry_url();
 var MONITORED_RATES = ["rephrase", "refusal"];
 function rephrasedTurns(pairs, similarities, threshold) {
   return new Set(pairs.flatMap((pair2, i) => similarities[i] >= threshold ? [pair2.first] : []));
@@ -56994,6 +58009,7 @@ function monitorReport(turns, pairs, similarities, settings) {
 }
 
 // src/sources/logs.ts
+init_entry_url();
 function otlpValue(value2) {
   if (typeof value2 !== "object" || value2 === null) return void 0;
   const v = value2;
@@ -57153,6 +58169,7 @@ async function monitorLogs(settings, origins, env) {
 }
 
 // src/render/monitor.ts
+init_entry_url();
 var RATE_KEYS = { rephrase: "rephraseRate", refusal: "refusalRate" };
 var RATE_WORDS = { rephrase: "rephrase rate", refusal: "refusal rate" };
 var percent5 = (value2) => `${(value2 * 100).toFixed(1)}%`;
@@ -57353,6 +58370,7 @@ function monitorCommand(context, setExitCode) {
 }
 
 // src/frontends/cli/split-command.ts
+init_entry_url();
 function splitCommand(context) {
   const command = new Command("split").description(
     "hold back a share of the golden set for the release evaluation: a deterministic split by a keyed hash of the question ids, stratified by tag, written to the holdout file"
@@ -57371,10 +58389,15 @@ function splitCommand(context) {
   });
 }
 
+// src/frontends/cli/trec-command.ts
+init_entry_url();
+
 // src/sources/trec.ts
-import { isAscii, isUtf8 as isUtf83 } from "node:buffer";
+init_entry_url();
+var import_node_buffer3 = require("node:buffer");
 
 // src/sources/line-fields.ts
+init_entry_url();
 var FIELD = 0;
 var BLANK = 1;
 var LINE_FEED4 = 2;
@@ -57429,6 +58452,7 @@ var LineFields = class {
 };
 
 // src/sources/number-bytes.ts
+init_entry_url();
 var PLUS = 43;
 var MINUS = 45;
 var DOT = 46;
@@ -57487,7 +58511,11 @@ function parseIntegerBytes(bytes, start, end) {
   return negative ? -value2 : value2;
 }
 
+// src/core/scoring/trec-table.ts
+init_entry_url();
+
 // src/core/scoring/docno-index.ts
+init_entry_url();
 var MIN_SLOTS = 16;
 function slotsFor(count2) {
   let slots = MIN_SLOTS;
@@ -57965,8 +58993,8 @@ var TableParser = class {
    */
   parseChunk(bytes, start, end) {
     const chunk = bytes.subarray(start, end);
-    this.ascii = isAscii(chunk);
-    if (this.ascii || isUtf83(chunk)) {
+    this.ascii = (0, import_node_buffer3.isAscii)(chunk);
+    if (this.ascii || (0, import_node_buffer3.isUtf8)(chunk)) {
       this.parseLines(bytes, start, end);
       return;
     }
@@ -58064,7 +59092,11 @@ function readRunTable(file2, onProgress) {
   return readTable(file2, RUN, onProgress);
 }
 
+// src/core/scoring/trec-eval.ts
+init_entry_url();
+
 // src/core/scoring/trec-rank.ts
+init_entry_url();
 var SMALL_GROUP = 16;
 function lowerBound(sorted, length, value2) {
   let low = 0;
@@ -58323,6 +59355,7 @@ function evaluateTrecTables(qrels, run, metrics, options = DEFAULT_TREC_EVAL_OPT
 }
 
 // src/render/trec-text.ts
+init_entry_url();
 var value4 = (value2) => value2 === void 0 ? "\u2014" : value2.toFixed(4);
 var QUERIES = { qrels: "every query in the qrels, as trec_eval -c", run: "the queries in both the qrels and the run" };
 function renderTrecText(evaluation2, metrics, perQuery, averageOver) {
@@ -58410,12 +59443,14 @@ ${error2.message}
 
 // src/cli.ts
 if (isReaderThread()) {
-  await serveReader();
+  void serveReader();
 } else {
-  process.exitCode = await main(process.argv.slice(2), {
+  void main(process.argv.slice(2), {
     stdout: (text4) => process.stdout.write(text4),
     stderr: (text4) => process.stderr.write(text4),
-    readerEntry: new URL(import.meta.url)
+    readerEntry: new URL(RAG_GATE_ENTRY_URL)
+  }).then((code3) => {
+    process.exitCode = code3;
   });
 }
 //# sourceMappingURL=cli.js.map

@@ -1,4 +1,4 @@
-// Bundles each entry point into one ESM file under dist/, the file people and the runner start (bin, action.yml
+// Bundles each entry point into one CommonJS file under dist/, the file people and the runner start (bin, action.yml
 // main), in ASCII, with a linked source map.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'acorn';
@@ -11,8 +11,21 @@ const entries = [
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-// CommonJS dependencies bundled into ESM still call require() for Node built-ins.
-const banner = "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);";
+/**
+ * The bundles are CommonJS (dist/package.json says so): Node loads a CommonJS file of this size 0.05 s faster than
+ * the same code as an ES module (measured), which every run pays. `import.meta.url` in src/ (the reader thread
+ * starts from the entry's own file) becomes the bundle's file URL, from a module injected at its top.
+ */
+const entryUrl = {
+  name: 'entry-url',
+  setup(builder) {
+    builder.onResolve({ filter: /^rag-gate:entry-url$/ }, () => ({ path: 'entry-url', namespace: 'entry-url' }));
+    builder.onLoad({ filter: /.*/, namespace: 'entry-url' }, () => ({
+      contents: "export const RAG_GATE_ENTRY_URL = require('node:url').pathToFileURL(__filename).href;",
+      loader: 'js',
+    }));
+  },
+};
 
 /**
  * Modules the bundle replaces, each only reachable through code rag-gate never runs: every run evaluates what is
@@ -90,17 +103,18 @@ function asAscii(outfile) {
   writeFileSync(outfile, ascii);
 }
 
+writeFileSync('dist/package.json', `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
 for (const [entry, outfile] of entries) {
   await build({
     entryPoints: [entry],
     outfile,
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format: 'cjs',
     target: 'node20',
-    banner: { js: banner },
-    define: { RAG_GATE_VERSION: JSON.stringify(version) },
-    plugins: [stubs],
+    inject: ['rag-gate:entry-url'],
+    define: { RAG_GATE_VERSION: JSON.stringify(version), 'import.meta.url': 'RAG_GATE_ENTRY_URL' },
+    plugins: [stubs, entryUrl],
     // Node's source maps stay off (enabling them reads and indexes the map on every run): an internal error's
     // stack is mapped through this map when it is printed (src/pipeline/stack.ts). Without sources content the
     // committed maps stay small.

@@ -5,10 +5,11 @@ import { createGitHubApi } from './frontends/github/github.js';
 import { isReaderThread, serveReader } from './sources/parallel.js';
 import { mappedStack } from './pipeline/stack.js';
 
-// The base run is read on a thread started from this same file; such a thread only reads.
-if (isReaderThread()) await serveReader();
+// The base run is read on a thread started from this same file; such a thread only reads. No top-level await: the
+// bundle is CommonJS (scripts/build.mjs).
+if (isReaderThread()) void serveReader();
 else
-  await runAction({
+  void runAction({
     getInput: (name) => core.getInput(name),
     env: process.env,
     readEventPayload: () => {

@@ -56,8 +56,8 @@ beforeAll(async () => {
 }, 900_000);
 
 describe('the npm package', () => {
-  it('holds the CLI, its source map, README, LICENSE and package.json, nothing else', () => {
-    expect(packedFiles).toEqual(['LICENSE', 'README.md', 'dist/cli.js', 'dist/cli.js.map', 'package.json']);
+  it('holds the CLI, its source map and package.json (CommonJS), README, LICENSE and package.json, nothing else', () => {
+    expect(packedFiles).toEqual(['LICENSE', 'README.md', 'dist/cli.js', 'dist/cli.js.map', 'dist/package.json', 'package.json']);
   });
 
   it('has no dependencies to install', () => {

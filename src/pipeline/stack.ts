@@ -3,8 +3,11 @@ import { SourceMap } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** A stack frame's location in a file: `file:///…/x.js:12:34`. */
-const FRAME_LOCATION = /(file:\/\/\/[^\s()]+?\.js):(\d+):(\d+)/g;
+/**
+ * A stack frame's location in a file: `/…/x.js:12:34` or `C:\…\x.js:12:34` (CommonJS, as the bundles are), or
+ * `file:///…/x.js:12:34` (an ES module).
+ */
+const FRAME_LOCATION = /((?:file:\/\/\/|\/|[A-Za-z]:[\\/])[^\s()]+?\.js):(\d+):(\d+)/g;
 
 /**
  * An error's stack with each frame in a bundle of dist/ pointed at its line of src/, as `--enable-source-maps`
@@ -14,9 +17,9 @@ const FRAME_LOCATION = /(file:\/\/\/[^\s()]+?\.js):(\d+):(\d+)/g;
 export function mappedStack(error: unknown): string {
   const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
   const maps = new Map<string, { map: SourceMap; dir: string } | null>();
-  return stack.replace(FRAME_LOCATION, (location, url: string, line: string, column: string) => {
-    if (!maps.has(url)) maps.set(url, sourceMapOf(fileURLToPath(url)));
-    const found = maps.get(url);
+  return stack.replace(FRAME_LOCATION, (location, file: string, line: string, column: string) => {
+    if (!maps.has(file)) maps.set(file, sourceMapOf(file.startsWith('file:') ? fileURLToPath(file) : file));
+    const found = maps.get(file);
     if (!found) return location;
     const entry = found.map.findEntry(Number(line) - 1, Number(column) - 1);
     if (!('originalSource' in entry)) return location;
