@@ -24445,43 +24445,36 @@ var LOWER_E = 101;
 var LOWER_H = 104;
 var LOWER_N = 110;
 var LOWER_T = 116;
-function answerTokenCount(text4) {
-  let count2 = 0;
+function textCounts(text4) {
+  let words = 0;
+  let tokens = 0;
+  let inWord = false;
   let length = 0;
   let first = 0;
   let second = 0;
   let third = 0;
-  const endWord = () => {
-    const article = length === 1 && first === LOWER_A || length === 2 && first === LOWER_A && second === LOWER_N || length === 3 && first === LOWER_T && second === LOWER_H && third === LOWER_E;
-    if (length > 0 && !article) count2++;
-    length = 0;
-  };
-  for (let i = 0; i < text4.length; i++) {
-    let code3 = text4.charCodeAt(i);
-    if (code3 >= 128) return answerTokens(text4).length;
-    if (isAsciiSpace(code3)) endWord();
-    else if (!isAsciiPunctuation(code3)) {
-      if (code3 >= 65 && code3 <= 90) code3 += 32;
-      if (length === 0) first = code3;
-      else if (length === 1) second = code3;
-      else if (length === 2) third = code3;
-      length++;
+  for (let i = 0; i <= text4.length; i++) {
+    let code3 = i < text4.length ? text4.charCodeAt(i) : 32;
+    if (code3 >= 128) return { words: unicodeWords(text4), tokens: answerTokens(text4).length };
+    if (isAsciiSpace(code3)) {
+      const article = first === LOWER_A ? length === 1 || length === 2 && second === LOWER_N : length === 3 && first === LOWER_T && second === LOWER_H && third === LOWER_E;
+      if (length > 0 && !article) tokens++;
+      inWord = false;
+      length = 0;
+      continue;
     }
+    if (!inWord) {
+      words++;
+      inWord = true;
+    }
+    if (isAsciiPunctuation(code3)) continue;
+    if (code3 >= 65 && code3 <= 90) code3 += 32;
+    if (length === 0) first = code3;
+    else if (length === 1) second = code3;
+    else if (length === 2) third = code3;
+    length++;
   }
-  endWord();
-  return count2;
-}
-function answerWords(text4) {
-  let words = 0;
-  let inWord = false;
-  for (let i = 0; i < text4.length; i++) {
-    const code3 = text4.charCodeAt(i);
-    if (code3 >= 128) return unicodeWords(text4);
-    const space = isAsciiSpace(code3);
-    if (!space && !inWord) words++;
-    inWord = !space;
-  }
-  return words;
+  return { words, tokens };
 }
 function unicodeWords(text4) {
   const words = text4.trim();
@@ -24681,8 +24674,7 @@ function faithfulness(claims) {
 // src/core/scoring/generation/length-ratio.ts
 init_entry_url();
 function lengthRatio(answer, expected) {
-  const goldLength = answerTokenCount(expected);
-  return goldLength === 0 ? void 0 : answerTokenCount(answer) / goldLength;
+  return expected.tokens === 0 ? void 0 : answer.tokens / expected.tokens;
 }
 
 // src/core/scoring/refusal.ts
@@ -24765,7 +24757,7 @@ var QUESTION_COLUMNS = [
     name: "length_ratio",
     needs: ["answer", "expected_answer"],
     binary: false,
-    compute: (record3) => record3.answer === void 0 || record3.expected_answer === void 0 ? void 0 : lengthRatio(record3.answer, record3.expected_answer)
+    compute: (record3, _ranking, _rules, answer) => answer === void 0 || record3.expected_answer === void 0 ? void 0 : lengthRatio(answer, textCounts(record3.expected_answer))
   },
   {
     name: "context_utilisation",
@@ -24773,7 +24765,7 @@ var QUESTION_COLUMNS = [
     binary: false,
     compute: (record3) => record3.cited_ids === void 0 || record3.retrieved_ids === void 0 ? void 0 : contextUtilisation(record3.retrieved_ids, record3.cited_ids)
   },
-  { name: "answer_length", needs: ["answer"], binary: false, compute: (record3) => record3.answer === void 0 ? void 0 : answerWords(record3.answer) }
+  { name: "answer_length", needs: ["answer"], binary: false, compute: (_record2, _ranking, _rules, answer) => answer?.words }
 ];
 var LONG_ANSWER_RATIO = 2.5;
 var LOW_UTILISATION = 0.4;
@@ -24916,8 +24908,9 @@ function judgedRanking(record3, judging) {
 }
 function scoreQuestion(record3, config2, ranking, put) {
   if (ranking !== void 0) for (const metric of config2.retrievalMetrics) put(metric.name, metric.compute(ranking));
+  const answer = record3.answer === void 0 ? void 0 : textCounts(record3.answer);
   for (const column2 of QUESTION_COLUMNS) {
-    const value2 = column2.compute(record3, ranking, config2);
+    const value2 = column2.compute(record3, ranking, config2, answer);
     if (value2 !== void 0) put(column2.name, value2);
   }
 }

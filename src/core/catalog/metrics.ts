@@ -3,7 +3,7 @@ import { contextUtilisation } from '../scoring/generation/context-utilisation.js
 import { type CorrectnessRule, judgeCorrect } from '../scoring/generation/correctness.js';
 import { faithfulness } from '../scoring/generation/faithfulness.js';
 import { lengthRatio } from '../scoring/generation/length-ratio.js';
-import { answerWords } from '../scoring/generation/text.js';
+import { textCounts, type TextCounts } from '../scoring/generation/text.js';
 import type { JudgedRanking } from '../scoring/ranking.js';
 import type { RetrievalOkRule } from '../scoring/retrieval-ok.js';
 import type { ContextMatchRule } from '../derived-ids.js';
@@ -44,8 +44,11 @@ export interface QuestionColumn {
   readonly needs: readonly (keyof ResultRecord)[];
   /** 1/0 outcomes (McNemar material) rather than graded values. */
   readonly binary: boolean;
-  /** The value, or undefined when the record lacks the inputs. `ranking` is undefined without relevant documents. */
-  readonly compute: (record: ResultRecord, ranking: JudgedRanking | undefined, rules: ScoringRules) => number | undefined;
+  /**
+   * The value, or undefined when the record lacks the inputs. `ranking` is undefined without relevant documents;
+   * `answer` holds the answer's counts (one pass over its text for every column), undefined without an answer.
+   */
+  readonly compute: (record: ResultRecord, ranking: JudgedRanking | undefined, rules: ScoringRules, answer: TextCounts | undefined) => number | undefined;
   /** The record field a judge may have filled, so an uncalibrated judge keeps everything built on it from gating. */
   readonly judgedField?: JudgedField;
 }
@@ -96,7 +99,8 @@ export const QUESTION_COLUMNS = [
     name: 'length_ratio',
     needs: ['answer', 'expected_answer'],
     binary: false,
-    compute: (record) => (record.answer === undefined || record.expected_answer === undefined ? undefined : lengthRatio(record.answer, record.expected_answer)),
+    compute: (record, _ranking, _rules, answer) =>
+      answer === undefined || record.expected_answer === undefined ? undefined : lengthRatio(answer, textCounts(record.expected_answer)),
   },
   {
     name: 'context_utilisation',
@@ -105,7 +109,7 @@ export const QUESTION_COLUMNS = [
     compute: (record) =>
       record.cited_ids === undefined || record.retrieved_ids === undefined ? undefined : contextUtilisation(record.retrieved_ids, record.cited_ids),
   },
-  { name: 'answer_length', needs: ['answer'], binary: false, compute: (record) => (record.answer === undefined ? undefined : answerWords(record.answer)) },
+  { name: 'answer_length', needs: ['answer'], binary: false, compute: (_record, _ranking, _rules, answer) => answer?.words },
 ] as const satisfies readonly QuestionColumn[];
 
 export type ColumnName = (typeof QUESTION_COLUMNS)[number]['name'];

@@ -1,4 +1,5 @@
 import { QUESTION_COLUMNS, type ScoringRules } from '../catalog/metrics.js';
+import { textCounts } from './generation/text.js';
 import type { RetrievalMetric } from '../catalog/retrieval-metrics.js';
 import type { FieldMap, ResultRecord } from '../record.js';
 import type { ResultsFormat } from '../catalog/formats.js';
@@ -37,8 +38,9 @@ export function judgedRanking(record: ResultRecord, judging: Judging): JudgedRan
  */
 export function scoreQuestion(record: ResultRecord, config: EvalConfig, ranking: JudgedRanking | undefined, put: (name: string, value: number) => void): void {
   if (ranking !== undefined) for (const metric of config.retrievalMetrics) put(metric.name, metric.compute(ranking));
+  const answer = record.answer === undefined ? undefined : textCounts(record.answer);
   for (const column of QUESTION_COLUMNS) {
-    const value = column.compute(record, ranking, config);
+    const value = column.compute(record, ranking, config, answer);
     if (value !== undefined) put(column.name, value);
   }
 }

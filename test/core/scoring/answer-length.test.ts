@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { answerWords } from '../../../src/core/scoring/generation/text.js';
+import { textCounts } from '../../../src/core/scoring/generation/text.js';
 import { runCli, tempDir, writeJsonl } from '../../helpers/files.js';
 
 /** answer_length: the metric added to show that an answer metric is one catalog row and its function. */
 
-describe('answerWords', () => {
+describe('textCounts: words', () => {
   it.each<[string, number]>([
     ['', 0],
     ['   ', 0],
@@ -13,7 +13,7 @@ describe('answerWords', () => {
     ['  two\twords\n', 2],
     ['Don’t panic — it is fine.', 6],
   ])('%j has %i words', (text, words) => {
-    expect(answerWords(text)).toBe(words);
+    expect(textCounts(text).words).toBe(words);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { containsAnswer, parseCorrectnessRule, tokenF1 } from '../../../src/core/scoring/generation/correctness.js';
-import { answerTokenCount, answerTokens } from '../../../src/core/scoring/generation/text.js';
+import { answerTokens, textCounts } from '../../../src/core/scoring/generation/text.js';
 
 describe('answers or expected answers with no tokens', () => {
   it('token F1 is 1 when neither side has a token (articles and punctuation only count as none), else 0', () => {
@@ -36,6 +36,6 @@ describe('counting answer tokens without building them', () => {
     // Each word differs from "a", "an" or "the" in one letter or in length: all count.
     const nearArticles = 'she tie thy thee th he b an. in ab A. An. THE';
     expect(answerTokens(nearArticles)).toEqual(['she', 'tie', 'thy', 'thee', 'th', 'he', 'b', 'in', 'ab']);
-    expect(answerTokenCount(nearArticles)).toBe(9);
+    expect(textCounts(nearArticles).tokens).toBe(9);
   });
 });

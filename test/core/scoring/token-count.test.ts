@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { answerTokenCount, answerTokens, answerWords } from '../../../src/core/scoring/generation/text.js';
+import { answerTokens, textCounts } from '../../../src/core/scoring/generation/text.js';
 
 /** The definitions the counts must agree with: answerTokens' list, and a split at \s+ of the trimmed text. */
 const wordsBySplit = (text: string) => (text.trim() === '' ? 0 : text.trim().split(/\s+/u).length);
@@ -75,17 +75,17 @@ const pieces = fc.constantFrom(
 );
 const texts = fc.array(pieces, { maxLength: 40 }).map((parts) => parts.join(''));
 
-describe('answerTokenCount and answerWords count as the regular-expression definitions do', () => {
-  it('answerTokenCount(text) = answerTokens(text).length (property)', () => {
+describe('textCounts counts as the regular-expression definitions do', () => {
+  it('textCounts(text).tokens = answerTokens(text).length (property)', () => {
     fc.assert(
-      fc.property(texts, (text) => answerTokenCount(text) === answerTokens(text).length),
+      fc.property(texts, (text) => textCounts(text).tokens === answerTokens(text).length),
       { numRuns: 2000 },
     );
   });
 
-  it('answerWords(text) = the number of \\s+-separated words of the trimmed text (property)', () => {
+  it('textCounts(text).words = the number of \\s+-separated words of the trimmed text (property)', () => {
     fc.assert(
-      fc.property(texts, (text) => answerWords(text) === wordsBySplit(text)),
+      fc.property(texts, (text) => textCounts(text).words === wordsBySplit(text)),
       { numRuns: 2000 },
     );
   });
@@ -97,7 +97,7 @@ describe('answerTokenCount and answerWords count as the regular-expression defin
     ['a-b c', 2],
     ['ça va', 2],
   ])('%j has %i tokens', (text, tokens) => {
-    expect(answerTokenCount(text)).toBe(tokens);
+    expect(textCounts(text).tokens).toBe(tokens);
     expect(answerTokens(text)).toHaveLength(tokens);
   });
 });

@@ -35,54 +35,53 @@ const LOWER_H = 0x68;
 const LOWER_N = 0x6e;
 const LOWER_T = 0x74;
 
+/** A text's counts: its words as a reader counts them (answer_length) and its {@link answerTokens} (length_ratio). */
+export interface TextCounts {
+  /** Whitespace-separated words, punctuation and articles included. */
+  readonly words: number;
+  /** How many tokens {@link answerTokens} finds. */
+  readonly tokens: number;
+}
+
 /**
- * How many tokens {@link answerTokens} finds, without building them. ASCII text (most answers) is counted in one
- * pass over its characters with the same rules (case folded, punctuation and symbols deleted, articles dropped,
- * split at whitespace); other text goes through answerTokens itself.
+ * Both counts of `text` in one pass over its characters, without building the tokens: ASCII text (most answers) is
+ * split at whitespace, and a word is a token when it keeps a character once case is folded and punctuation and
+ * symbols deleted, and is not then an article. Other text goes through the definitions themselves.
  */
-export function answerTokenCount(text: string): number {
-  let count = 0;
-  // The current word, case-folded without punctuation: its length and first three letters (enough to tell an article).
+export function textCounts(text: string): TextCounts {
+  let words = 0;
+  let tokens = 0;
+  // The current word: whether one is open, and its case-folded letters without punctuation: how many, and the
+  // first three (enough to tell an article).
+  let inWord = false;
   let length = 0;
   let first = 0;
   let second = 0;
   let third = 0;
-  const endWord = () => {
-    const article =
-      (length === 1 && first === LOWER_A) ||
-      (length === 2 && first === LOWER_A && second === LOWER_N) ||
-      (length === 3 && first === LOWER_T && second === LOWER_H && third === LOWER_E);
-    if (length > 0 && !article) count++;
-    length = 0;
-  };
-  for (let i = 0; i < text.length; i++) {
-    let code = text.charCodeAt(i);
-    if (code >= 0x80) return answerTokens(text).length;
-    if (isAsciiSpace(code)) endWord();
-    else if (!isAsciiPunctuation(code)) {
-      if (code >= 0x41 && code <= 0x5a) code += 0x20;
-      if (length === 0) first = code;
-      else if (length === 1) second = code;
-      else if (length === 2) third = code;
-      length++;
+  // One step past the end, as a space, closes the last word.
+  for (let i = 0; i <= text.length; i++) {
+    let code = i < text.length ? text.charCodeAt(i) : 0x20;
+    if (code >= 0x80) return { words: unicodeWords(text), tokens: answerTokens(text).length };
+    if (isAsciiSpace(code)) {
+      const article =
+        first === LOWER_A ? length === 1 || (length === 2 && second === LOWER_N) : length === 3 && first === LOWER_T && second === LOWER_H && third === LOWER_E;
+      if (length > 0 && !article) tokens++;
+      inWord = false;
+      length = 0;
+      continue;
     }
+    if (!inWord) {
+      words++;
+      inWord = true;
+    }
+    if (isAsciiPunctuation(code)) continue;
+    if (code >= 0x41 && code <= 0x5a) code += 0x20;
+    if (length === 0) first = code;
+    else if (length === 1) second = code;
+    else if (length === 2) third = code;
+    length++;
   }
-  endWord();
-  return count;
-}
-
-/** answer_length: words as a reader counts them, whitespace-separated, punctuation and articles included. */
-export function answerWords(text: string): number {
-  let words = 0;
-  let inWord = false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0x80) return unicodeWords(text);
-    const space = isAsciiSpace(code);
-    if (!space && !inWord) words++;
-    inWord = !space;
-  }
-  return words;
+  return { words, tokens };
 }
 
 function unicodeWords(text: string): number {
