@@ -48030,6 +48030,22 @@ function pairedRandomizationTest(paired2, options = {}) {
   const delta = n === 0 ? NaN : sum / n;
   return { n, meanBase, meanHead, delta, ...signFlipPValue(differences, options) };
 }
+function signFlipTailBound(differences) {
+  let largest = 0;
+  for (let i = 0; i < differences.length; i++) largest = Math.max(largest, Math.abs(differences[i]));
+  if (largest === 0) return 1;
+  let sum = 0;
+  let absoluteSum = 0;
+  let squares = 0;
+  for (let i = 0; i < differences.length; i++) {
+    const d = differences[i] / largest;
+    sum += d;
+    absoluteSum += Math.abs(d);
+    squares += d * d;
+  }
+  const t = Math.abs(sum) - TIE_TOLERANCE * absoluteSum;
+  return t > 0 ? Math.min(1, Math.max(Number.MIN_VALUE, 2 * Math.exp(-(t * t) / (2 * squares)))) : 1;
+}
 function signFlipPValue(differences, options = {}) {
   const permutations = options.permutations ?? DEFAULT_PERMUTATIONS;
   if (!Number.isInteger(permutations) || permutations < 1) {
@@ -48043,7 +48059,9 @@ function signFlipPValue(differences, options = {}) {
     if (!Number.isFinite(d)) throw new RangeError(`difference ${i} is not finite: ${d}`);
     if (d !== 0) nonZero++;
   }
-  if (nonZero === 0) return { pValue: 1, permutations: 0, monteCarloSE: 0 };
+  if (nonZero === 0) return { pValue: 1, permutations: 0, monteCarloSE: 0, tailBound: false };
+  const bound = signFlipTailBound(differences);
+  if (bound < 1 / (1 + permutations) && (alpha === void 0 || bound < alpha)) return { pValue: bound, permutations: 0, monteCarloSE: 0, tailBound: true };
   const words = Math.ceil(nonZero / 32);
   const padded = new Float64Array(words * 32);
   let absoluteSum = 0;
@@ -48079,7 +48097,7 @@ function signFlipPValue(differences, options = {}) {
   };
   const result = () => {
     const pValue = (1 + extreme) / (1 + drawn);
-    return { pValue, permutations: drawn, monteCarloSE: Math.sqrt(pValue * (1 - pValue) / drawn) };
+    return { pValue, permutations: drawn, monteCarloSE: Math.sqrt(pValue * (1 - pValue) / drawn), tailBound: false };
   };
   draw(permutations);
   let current = result();
@@ -48808,7 +48826,11 @@ function rateTest(metric, values, counts, config2, keep = () => true) {
   const n = differences.length;
   if (n === 0) return null;
   const delta = (sumHead - sumBase) / n;
-  const { pValue, permutations, monteCarloSE } = signFlipPValue(differences, { permutations: config2.permutations, seed: metric, alpha: config2.alpha });
+  const { pValue, permutations, monteCarloSE, tailBound } = signFlipPValue(differences, {
+    permutations: config2.permutations,
+    seed: metric,
+    alpha: config2.alpha
+  });
   let squares = 0;
   for (const d of differences) squares += (d - delta) ** 2;
   const sd = Math.sqrt(squares / Math.max(1, n - 1));
@@ -48827,6 +48849,7 @@ function rateTest(metric, values, counts, config2, keep = () => true) {
     pValue,
     permutations,
     monteCarloSE,
+    tailBound,
     extra: {},
     rates: { broken, fixed, noise: noise.questions === 0 ? null : noise },
     adjustedPValue: null,
@@ -48841,7 +48864,7 @@ function gradedTests(metrics, columns, config2) {
   return metrics.map((metric, index) => {
     const { n, meanBase, meanHead, differences } = pairs[index];
     if (n === 0) return null;
-    const { delta, pValue, permutations, monteCarloSE } = pairedRandomizationTest(pairs[index], {
+    const { delta, pValue, permutations, monteCarloSE, tailBound } = pairedRandomizationTest(pairs[index], {
       permutations: config2.permutations,
       seed: metric,
       alpha: config2.alpha
@@ -48863,6 +48886,7 @@ function gradedTests(metrics, columns, config2) {
       pValue,
       permutations,
       monteCarloSE,
+      tailBound,
       extra: {
         ...config2.extraTests.has("t") ? { t: pairedTTest(differences) } : {},
         ...config2.extraTests.has("wilcoxon") ? { wilcoxon: wilcoxonSignedRank(differences) } : {}
@@ -56609,6 +56633,10 @@ function intervalNote(tests) {
   return `95% CI of \u0394: ${methods.join("; ")}`;
 }
 function monteCarloWords(test, permutationsAsked) {
+  if (test.tailBound) {
+    const smallest = formatP(1 / (1 + permutationsAsked));
+    return `p \u2264 ${formatP(test.pValue)} (Hoeffding's bound on the sign-flip tail, below the ${smallest} that ${permutationsAsked.toLocaleString("en-US")} sign flips can show; none drawn)`;
+  }
   if (test.permutations === 0) return "p 1 without sampling (no difference)";
   const extended2 = test.permutations > permutationsAsked ? `, more than the ${permutationsAsked.toLocaleString("en-US")} asked for because p was near \u03B1` : "";
   return `p ${formatP(test.pValue)} \xB1 ${formatP(test.monteCarloSE)} (Monte Carlo SE; ${test.permutations.toLocaleString("en-US")} sign flips${extended2})`;

@@ -49,6 +49,10 @@ export function intervalNote(tests: readonly PairedTest[]): string {
 
 /** "p 0.0123 ± 0.0011 (Monte Carlo SE; 40,000 sign flips, more than the 10,000 asked for because p was near α)". */
 export function monteCarloWords(test: RandomizationTest, permutationsAsked: number): string {
+  if (test.tailBound) {
+    const smallest = formatP(1 / (1 + permutationsAsked));
+    return `p ≤ ${formatP(test.pValue)} (Hoeffding's bound on the sign-flip tail, below the ${smallest} that ${permutationsAsked.toLocaleString('en-US')} sign flips can show; none drawn)`;
+  }
   if (test.permutations === 0) return 'p 1 without sampling (no difference)';
   const extended = test.permutations > permutationsAsked ? `, more than the ${permutationsAsked.toLocaleString('en-US')} asked for because p was near α` : '';
   return `p ${formatP(test.pValue)} ± ${formatP(test.monteCarloSE)} (Monte Carlo SE; ${test.permutations.toLocaleString('en-US')} sign flips${extended})`;

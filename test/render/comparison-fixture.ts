@@ -93,6 +93,7 @@ export function randomizationTest(
     pValue: values.pValue,
     permutations: 10_000,
     monteCarloSE: Math.sqrt((values.pValue * (1 - values.pValue)) / 10_000),
+    tailBound: false,
     extra: {},
     adjustedPValue: null,
     significant,

@@ -164,7 +164,11 @@ function rateTest(
   const n = differences.length;
   if (n === 0) return null;
   const delta = (sumHead - sumBase) / n;
-  const { pValue, permutations, monteCarloSE } = signFlipPValue(differences, { permutations: config.permutations, seed: metric, alpha: config.alpha });
+  const { pValue, permutations, monteCarloSE, tailBound } = signFlipPValue(differences, {
+    permutations: config.permutations,
+    seed: metric,
+    alpha: config.alpha,
+  });
   let squares = 0;
   for (const d of differences) squares += (d - delta) ** 2;
   const sd = Math.sqrt(squares / Math.max(1, n - 1));
@@ -183,6 +187,7 @@ function rateTest(
     pValue,
     permutations,
     monteCarloSE,
+    tailBound,
     extra: {},
     rates: { broken, fixed, noise: noise.questions === 0 ? null : noise },
     adjustedPValue: null,
@@ -200,7 +205,7 @@ function gradedTests(metrics: readonly string[], columns: readonly PairedColumns
   return metrics.map((metric, index) => {
     const { n, meanBase, meanHead, differences } = pairs[index]!;
     if (n === 0) return null;
-    const { delta, pValue, permutations, monteCarloSE } = pairedRandomizationTest(pairs[index]!, {
+    const { delta, pValue, permutations, monteCarloSE, tailBound } = pairedRandomizationTest(pairs[index]!, {
       permutations: config.permutations,
       seed: metric,
       alpha: config.alpha,
@@ -222,6 +227,7 @@ function gradedTests(metrics: readonly string[], columns: readonly PairedColumns
       pValue,
       permutations,
       monteCarloSE,
+      tailBound,
       extra: {
         ...(config.extraTests.has('t') ? { t: pairedTTest(differences) } : {}),
         ...(config.extraTests.has('wilcoxon') ? { wilcoxon: wilcoxonSignedRank(differences) } : {}),

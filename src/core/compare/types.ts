@@ -142,6 +142,8 @@ export interface RandomizationTest extends TestBase {
   readonly permutations: number;
   /** Monte Carlo standard error of pValue. */
   readonly monteCarloSE: number;
+  /** pValue is Hoeffding's bound on the sign-flip tail, below what the permutations could show; none was drawn. */
+  readonly tailBound: boolean;
   /** The `extra-tests` asked for (report only; null where undefined, e.g. differences without spread). */
   readonly extra: { readonly t?: PairedTTest | null; readonly wilcoxon?: WilcoxonTest | null };
 }

@@ -32,12 +32,17 @@ export interface RandomizationOptions {
 
 /** A sign-flip p-value with its Monte Carlo precision. */
 export interface SignFlipPValue {
-  /** Two-sided p-value, (1 + extreme) / (1 + permutations). */
+  /** Two-sided p-value, (1 + extreme) / (1 + permutations), or the tail bound (see `tailBound`). */
   readonly pValue: number;
-  /** Random arrangements actually drawn: 0 when the test was skipped (n = 0 or all differences 0). */
+  /** Random arrangements actually drawn: 0 when none was (n = 0, all differences 0, or `tailBound`). */
   readonly permutations: number;
   /** Monte Carlo standard error of pValue, √(p(1 − p) / permutations); 0 when nothing was drawn. */
   readonly monteCarloSE: number;
+  /**
+   * pValue is Hoeffding's bound on the sign-flip tail ({@link signFlipTailBound}), which was already below
+   * 1 / (1 + permutations), the smallest p the permutations could give, and below alpha: no arrangement was drawn.
+   */
+  readonly tailBound: boolean;
 }
 
 export interface RandomizationResult extends SignFlipPValue {
@@ -58,9 +63,10 @@ export interface RandomizationResult extends SignFlipPValue {
  * the arrangements with |Σ sᵢdᵢ| ≥ |Σ dᵢ| (up to a {@link TIE_TOLERANCE} for float ties).
  *
  * Convention: p = (1 + count) / (1 + permutations) — the observed arrangement is itself one of the equally
- * likely arrangements, so it counts, and p is never 0 (the smallest possible p is 1 / (1 + permutations)).
+ * likely arrangements, so it counts, and p is never 0 (the smallest p sampling gives is 1 / (1 + permutations)).
  * This keeps the test valid (P(p ≤ α) ≤ α under the null) despite Monte Carlo sampling. When every difference is
- * 0, or n = 0, p = 1 without sampling.
+ * 0, or n = 0, p = 1 without sampling; when Hoeffding's bound on the tail is below 1 / (1 + permutations) (and
+ * α), p is that bound, without sampling (see {@link signFlipPValue}).
  */
 export function pairedRandomizationTest(paired: PairedValues, options: RandomizationOptions = {}): RandomizationResult {
   const { n, meanBase, meanHead, differences } = paired;
@@ -71,7 +77,35 @@ export function pairedRandomizationTest(paired: PairedValues, options: Randomiza
 }
 
 /**
+ * Hoeffding's inequality for a sum of random signs: each sᵢdᵢ lies in [−|dᵢ|, |dᵢ|], so
+ * P(|Σ sᵢdᵢ| ≥ t) ≤ 2·exp(−t² / (2·Σdᵢ²)) for t > 0. With t the observed |Σ dᵢ| (less the tie tolerance) it is at
+ * least the exact sign-flip p-value, so a valid p-value itself. Computed on the differences divided by the largest
+ * |dᵢ|, which changes nothing but keeps the squares from underflowing or overflowing; never below the smallest
+ * positive double (the bound underflows beyond about 38 standard deviations, and a p-value is never 0).
+ */
+export function signFlipTailBound(differences: ArrayLike<number>): number {
+  let largest = 0;
+  for (let i = 0; i < differences.length; i++) largest = Math.max(largest, Math.abs(differences[i] as number));
+  if (largest === 0) return 1;
+  let sum = 0;
+  let absoluteSum = 0;
+  let squares = 0;
+  for (let i = 0; i < differences.length; i++) {
+    const d = (differences[i] as number) / largest;
+    sum += d;
+    absoluteSum += Math.abs(d);
+    squares += d * d;
+  }
+  const t = Math.abs(sum) - TIE_TOLERANCE * absoluteSum;
+  return t > 0 ? Math.min(1, Math.max(Number.MIN_VALUE, 2 * Math.exp(-(t * t) / (2 * squares)))) : 1;
+}
+
+/**
  * The sign-flip p-value of {@link pairedRandomizationTest} for differences already computed (no NaN allowed).
+ *
+ * A difference so clear that {@link signFlipTailBound} is already below 1 / (1 + permutations), the smallest p the
+ * permutations could give, and below alpha, is not sampled: the bound is its p-value (`tailBound`), smaller than
+ * what sampling would report and still at least the exact one.
  *
  * Implementation: zero differences are dropped (flipping 0 changes nothing), the rest are padded with zeros to a
  * multiple of 32, and for every group of 4 pairs a 16-entry table of the signed sums under each sign pattern is
@@ -90,7 +124,9 @@ export function signFlipPValue(differences: ArrayLike<number>, options: Randomiz
     if (!Number.isFinite(d)) throw new RangeError(`difference ${i} is not finite: ${d}`);
     if (d !== 0) nonZero++;
   }
-  if (nonZero === 0) return { pValue: 1, permutations: 0, monteCarloSE: 0 };
+  if (nonZero === 0) return { pValue: 1, permutations: 0, monteCarloSE: 0, tailBound: false };
+  const bound = signFlipTailBound(differences);
+  if (bound < 1 / (1 + permutations) && (alpha === undefined || bound < alpha)) return { pValue: bound, permutations: 0, monteCarloSE: 0, tailBound: true };
 
   const words = Math.ceil(nonZero / 32);
   const padded = new Float64Array(words * 32);
@@ -129,7 +165,7 @@ export function signFlipPValue(differences: ArrayLike<number>, options: Randomiz
   };
   const result = (): SignFlipPValue => {
     const pValue = (1 + extreme) / (1 + drawn);
-    return { pValue, permutations: drawn, monteCarloSE: Math.sqrt((pValue * (1 - pValue)) / drawn) };
+    return { pValue, permutations: drawn, monteCarloSE: Math.sqrt((pValue * (1 - pValue)) / drawn), tailBound: false };
   };
   draw(permutations);
   let current = result();

@@ -442,14 +442,15 @@ describe('gate options', () => {
 });
 
 describe('graded metrics', () => {
-  function gradedRuns(): { base: Question[]; head: Question[] } {
+  /** 60 questions; those `improved` picks (every third by default) move their gold document from 2nd to 1st. */
+  function gradedRuns(improved: (i: number) => boolean = (i) => i % 3 === 0): { base: Question[]; head: Question[] } {
     const base: Question[] = [];
     const head: Question[] = [];
     for (let i = 0; i < 60; i++) {
       const gold = `d${i}`;
       const common = { id: `q${i}`, question: `q${i}?`, relevant_ids: [gold] };
       const before = [`x${i}`, gold, `y${i}`];
-      const after = i % 3 === 0 ? [gold, `x${i}`, `y${i}`] : before;
+      const after = improved(i) ? [gold, `x${i}`, `y${i}`] : before;
       base.push({ ...common, retrieved_ids: before, answer_relevance: 0.5 });
       head.push({ ...common, retrieved_ids: after, answer_relevance: 0.5 });
     }
@@ -487,23 +488,32 @@ describe('graded metrics', () => {
     expect(test('answer_relevance')).toMatchObject({ significant: false, requiredN: null });
   });
 
-  it('uses --permutations', async () => {
-    const { base, head } = gradedRuns();
+  it("uses --permutations, and states each sampled p-value's Monte Carlo SE", async () => {
+    // 8 of 60 questions move their gold document up (mrr +0.5): Hoeffding's bound, 2·exp(−4²/(2·8·0.25)) = 0.037,
+    // cannot decide below the 1/101 that 100 sign flips can show, so they are drawn.
+    const { base, head } = gradedRuns((i) => i < 8);
     const { test } = await compare(base, head, ['--permutations', '100']);
-    expect(test('mrr').pValue).toBeCloseTo(1 / 101, 12);
+    const mrr = test('mrr') as TestJson & { permutations: number; monteCarloSE: number; tailBound: boolean };
+    expect(mrr).toMatchObject({ permutations: 100, tailBound: false });
+    expect(mrr.pValue * 101).toBeCloseTo(Math.round(mrr.pValue * 101), 9);
+    expect(mrr.monteCarloSE).toBeCloseTo(Math.sqrt((mrr.pValue * (1 - mrr.pValue)) / 100), 15);
   });
 
-  it("states the interval method (Student's t below 100 pairs) and each p-value's Monte Carlo SE", async () => {
+  it("states the interval method (Student's t below 100 pairs), and a p-value Hoeffding's bound decided without sign flips", async () => {
     const { base, head } = gradedRuns();
     const { json, test } = await compare(base, head);
-    const mrr = test('mrr') as TestJson & { ciMethod: string; permutations: number; monteCarloSE: number };
+    const mrr = test('mrr') as TestJson & { ciMethod: string; permutations: number; monteCarloSE: number; tailBound: boolean };
     expect(mrr.ciMethod).toBe('student-t');
     // 20 of 60 differences are +0.5, the rest 0: mean 1/6, sd √(20·(1/3)² + 40·(1/6)²)/√59.
     const sd = Math.sqrt((20 * (1 / 3) ** 2 + 40 * (1 / 6) ** 2) / 59);
     expect(mrr.ci![0]).toBeCloseTo(1 / 6 - 2.000995378 * (sd / Math.sqrt(60)), 8);
-    expect(mrr.permutations).toBe(10_000);
-    expect(mrr.monteCarloSE).toBeCloseTo(Math.sqrt((mrr.pValue * (1 - mrr.pValue)) / 10_000), 15);
+    // Σd = 10, Σd² = 5: the bound 2·exp(−t²/(2·5)) = 9.08e-5, t = 10 less the tie tolerance 1e-9·Σ|d|, is below
+    // 1/10,001, all that 10,000 sign flips could show.
+    expect(mrr).toMatchObject({ tailBound: true, permutations: 0, monteCarloSE: 0 });
+    expect(mrr.pValue / (2 * Math.exp(-((10 - 1e-8) ** 2) / 10))).toBeCloseTo(1, 12);
     expect(json.tests.every((t: { ciMethod: string }) => t.ciMethod === 'student-t')).toBe(true);
+    const text = await runCli(['compare', '--base', writeJsonl(tempDir(), 'b.jsonl', base), '--head', writeJsonl(tempDir(), 'h.jsonl', head)]);
+    expect(text.stdout).toContain("p ≤ 9.1e-5 (Hoeffding's bound on the sign-flip tail, below the 1.0e-4 that 10,000 sign flips can show; none drawn)");
   });
 
   it('--extra-tests t,wilcoxon reports the paired t-test and the Wilcoxon test beside the randomization test, never gating', async () => {

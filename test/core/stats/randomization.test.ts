@@ -7,6 +7,7 @@ import {
   pairedRandomizationTest,
   type RandomizationOptions,
   signFlipPValue,
+  signFlipTailBound,
   UNDECIDED_WITHIN_SE,
 } from '../../../src/core/stats/randomization.js';
 import { pairValues } from '../../../src/core/stats/paired.js';
@@ -155,14 +156,43 @@ describe('pairedRandomizationTest', () => {
     expect(Math.abs(a.pValue - b.pValue)).toBeLessThan(0.03); // Monte Carlo SE ≈ 0.005 each
   });
 
-  it('a clear shift (n = 200, d ≈ 0.1 ± 0.02) reaches the smallest possible p, 1 / (1 + permutations)', () => {
+  it("a clear shift (n = 200, d ≈ 0.1 ± 0.02) is decided by Hoeffding's bound, below the smallest p sampling gives, without drawing", () => {
     const random = new Random('shift');
     const base = uniform(random, 200, 0.2, 0.8);
     const head = base.map((b) => b + 0.1 + (uniform32(random) - 0.5) * 0.04);
     const result = randomize(base, head);
-    expect(result.pValue).toBeLessThanOrEqual(3 / (1 + DEFAULT_PERMUTATIONS));
-    expect(result.pValue).toBeGreaterThanOrEqual(1 / (1 + DEFAULT_PERMUTATIONS)); // never 0
+    const differences = head.map((h, i) => h - base[i]!);
+    const sum = differences.reduce((total, d) => total + d, 0);
+    const squares = differences.reduce((total, d) => total + d * d, 0);
+    const t = Math.abs(sum) - 1e-9 * differences.reduce((total, d) => total + Math.abs(d), 0);
+    expect(result).toMatchObject({ tailBound: true, permutations: 0, monteCarloSE: 0 });
+    expect(result.pValue / (2 * Math.exp(-(t * t) / (2 * squares)))).toBeCloseTo(1, 9);
+    expect(result.pValue).toBeLessThan(1 / (1 + DEFAULT_PERMUTATIONS));
+    expect(result.pValue).toBeGreaterThan(0);
     expect(result.delta).toBeCloseTo(0.1, 2);
+    // Fewer permutations only make the bound decide sooner; an alpha below the bound needs the draws.
+    expect(randomize(base, head, { permutations: 100 })).toEqual(result);
+    const sampled = randomize(base, head, { permutations: 1000, alpha: result.pValue / 2 });
+    expect(sampled).toMatchObject({ tailBound: false, permutations: MAX_PERMUTATIONS, pValue: 1 / (1 + MAX_PERMUTATIONS) });
+  });
+
+  it('the bound is at least the exact p-value (full enumeration), and does not depend on the scale of the differences (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -9, max: 9 }), { minLength: 1, maxLength: 12 }), (integers) => {
+        const bound = signFlipTailBound(integers);
+        expect(bound).toBeGreaterThanOrEqual(exactSignFlipP(integers));
+        expect(bound).toBeLessThanOrEqual(1);
+        // Powers of two scale exactly; 2^-1074 is the smallest subnormal, whose squares would underflow to 0.
+        for (const scale of [2 ** -1000, 2 ** -1074, 2 ** 1000]) expect(signFlipTailBound(integers.map((k) => k * scale))).toBe(bound);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the bound never reaches 0: beyond 38 standard deviations it is the smallest positive double', () => {
+    expect(signFlipTailBound(new Array<number>(10_000).fill(1))).toBe(Number.MIN_VALUE);
+    expect(signFlipPValue(new Array<number>(10_000).fill(0.25))).toEqual({ pValue: Number.MIN_VALUE, permutations: 0, monteCarloSE: 0, tailBound: true });
+    expect(signFlipTailBound([0, 0])).toBe(1);
   });
 
   it('pure symmetric noise gives a large p; exactly balanced differences give p = 1', () => {
@@ -247,8 +277,9 @@ describe('pairedRandomizationTest', () => {
         const head = pairs.map(([, h]) => h);
         const forward = randomize(base, head, { permutations, seed: 'prop' });
         const backward = randomize(head, base, { permutations, seed: 'prop' });
-        expect(forward.pValue).toBeGreaterThanOrEqual(1 / (1 + permutations));
-        expect(forward.pValue).toBeLessThanOrEqual(1);
+        if (forward.tailBound) expect(forward).toMatchObject({ pValue: signFlipTailBound(head.map((h, i) => h - base[i]!)), permutations: 0 });
+        else expect(forward.pValue).toBeGreaterThanOrEqual(1 / (1 + permutations));
+        expect(forward.pValue).toBeLessThan(forward.tailBound ? 1 / (1 + permutations) : 1 + 1e-15);
         expect(backward.pValue).toBe(forward.pValue);
         expect(backward.delta).toBeCloseTo(-forward.delta, 12);
       }),
@@ -266,7 +297,7 @@ describe('Monte Carlo standard error, and more arrangements when p is too close 
     const result = signFlipPValue(differences, { permutations: 5000 });
     expect(result.permutations).toBe(5000);
     expect(result.monteCarloSE).toBe(Math.sqrt((result.pValue * (1 - result.pValue)) / 5000));
-    expect(signFlipPValue([0, 0])).toEqual({ pValue: 1, permutations: 0, monteCarloSE: 0 });
+    expect(signFlipPValue([0, 0])).toEqual({ pValue: 1, permutations: 0, monteCarloSE: 0, tailBound: false });
   });
 
   it('a p-value far from alpha is left as it is', () => {
