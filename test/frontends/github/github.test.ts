@@ -32,6 +32,13 @@ describe('the GitHub API client', () => {
     expect(await api.downloadArtifact(9)).toEqual(zip);
   });
 
+  it('refuses an id beyond 2^53 (Octokit reads it as a bigint) instead of rounding it', async () => {
+    server = await startFakeGitHub({ comments: [{ id: 2 ** 60, body: 'old', user: { login: 'github-actions[bot]', type: 'Bot' } }] });
+    await expect(client(server.url, 5_000).updateComment(2 ** 60, 'new')).rejects.toThrow(
+      'GitHub returned the id 1152921504606847000, beyond the 2^53 that rag-gate reads exactly',
+    );
+  });
+
   it('posts a commit status as GitHub takes it', async () => {
     server = await startFakeGitHub();
     const sha = 'e'.repeat(40);
