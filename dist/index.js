@@ -25393,8 +25393,8 @@ var Random = class {
    * Up to 2^21 values, index j is ?w_j?n / 2^32? for the next `draws` words w_j of the stream (exact in doubles),
    * and a word whose low part w_j?n mod 2^32 falls below 2^32 mod n is redrawn, from the words after the batch,
    * so every index is exactly equally likely (Lemire's multiply-and-reject); beyond 2^21 values, each index is
-   * {@link nextBelow}. The generator runs inside the loop: no word is stored unless a redraw needs the batch's
-   * remaining words first (a chance of at most draws?n / 2^32).
+   * {@link nextBelow}. The generator runs inside the loop (fillUint32's step, written out again): no word is stored
+   * unless a redraw needs the batch's remaining words first (a chance of at most draws?n / 2^32).
    */
   sumOfDraws(values, draws) {
     const n = values.length;
