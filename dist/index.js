@@ -53232,7 +53232,7 @@ var percent2 = (share) => `${(share * 100).toFixed(1)}%`;
 function evidence(test, rule) {
   const share = shareWords(test.metric, rule);
   const headline = share === null ? `${testSubject(test.metric, rule)} ${fixed3(test.base)} \u2192 ${fixed3(test.head)}` : `${capitalise(share)}: ${percent2(test.base)} \u2192 ${percent2(test.head)}`;
-  const p = `p = ${formatP(test.adjustedPValue ?? test.pValue)}`;
+  const p = `p ${test.kind === "randomization" && test.tailBound ? "\u2264" : "="} ${formatP(test.adjustedPValue ?? test.pValue)}`;
   const detail = test.kind === "mcnemar" ? `: ${movement(test)} (${p}).` : test.rates !== void 0 ? `: ${rateMovementWords(test.rates)}; \u0394 ${formatDelta(test.delta)}, 95% CI ${formatDelta(test.ci[0])} to ${formatDelta(test.ci[1])} (${p}).` : `: \u0394 ${formatDelta(test.delta)}, 95% CI ${formatDelta(test.ci[0])} to ${formatDelta(test.ci[1])} (${p}).`;
   return [strong2(...prose(headline)), ...prose(detail)];
 }
@@ -53240,7 +53240,11 @@ function pMethod(tests, gatedCount, alpha) {
   const mcnemarNames = { exact: "exact McNemar", "mid-p": "mid-p McNemar", chi2: "McNemar \u03C7\xB2" };
   const names = [
     ...new Set(
-      tests.map((test) => test.kind === "mcnemar" ? mcnemarNames[test.decidedBy] : test.rates === void 0 ? "paired randomization" : RATE_TEST_NAME)
+      tests.map((test) => {
+        if (test.kind === "mcnemar") return mcnemarNames[test.decidedBy];
+        const name = test.rates === void 0 ? "paired randomization" : RATE_TEST_NAME;
+        return test.tailBound ? `${name} (Hoeffding's bound on its tail)` : name;
+      })
     )
   ];
   const holm = tests.some((test) => test.adjustedPValue !== null) && gatedCount > 1 ? `, Holm-adjusted across ${gatedCount} gated tests` : "";

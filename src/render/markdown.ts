@@ -122,7 +122,8 @@ function evidence(test: PairedTest, rule: string): PhrasingContent[] {
     share === null
       ? `${testSubject(test.metric, rule)} ${fixed3(test.base)} → ${fixed3(test.head)}`
       : `${capitalise(share)}: ${percent(test.base)} → ${percent(test.head)}`;
-  const p = `p = ${formatP(test.adjustedPValue ?? test.pValue)}`;
+  // A p from Hoeffding's bound is at most that (so is its Holm adjustment).
+  const p = `p ${test.kind === 'randomization' && test.tailBound ? '≤' : '='} ${formatP(test.adjustedPValue ?? test.pValue)}`;
   const detail =
     test.kind === 'mcnemar'
       ? `: ${movement(test)} (${p}).`
@@ -137,7 +138,11 @@ function pMethod(tests: readonly PairedTest[], gatedCount: number, alpha: number
   const mcnemarNames = { exact: 'exact McNemar', 'mid-p': 'mid-p McNemar', chi2: 'McNemar χ²' };
   const names = [
     ...new Set(
-      tests.map((test) => (test.kind === 'mcnemar' ? mcnemarNames[test.decidedBy] : test.rates === undefined ? 'paired randomization' : RATE_TEST_NAME)),
+      tests.map((test) => {
+        if (test.kind === 'mcnemar') return mcnemarNames[test.decidedBy];
+        const name = test.rates === undefined ? 'paired randomization' : RATE_TEST_NAME;
+        return test.tailBound ? `${name} (Hoeffding's bound on its tail)` : name;
+      }),
     ),
   ];
   const holm = tests.some((test) => test.adjustedPValue !== null) && gatedCount > 1 ? `, Holm-adjusted across ${gatedCount} gated tests` : '';

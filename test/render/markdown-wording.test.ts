@@ -155,6 +155,20 @@ describe('renderComment: the evidence of failing tests', () => {
   });
 });
 
+describe("renderComment: a p that is Hoeffding's bound", () => {
+  it('says p ≤ in the evidence, and names the bound with the test', () => {
+    const bounded = {
+      ...randomizationTest('score:grounded', { base: 0.8, head: 0.7, ci: [-0.12, -0.08], pValue: 3.1e-12 }),
+      permutations: 0,
+      monteCarloSE: 0,
+      tailBound: true,
+    };
+    const markdown = renderBody(makeComparison({ tests: [gatedAs(bounded, 'score:grounded', 3.1e-12, 'fails')] }));
+    expect(block(markdown, '- ')).toBe('- **the score grounded (not calibrated here) 0.800 → 0.700**: Δ −0.100, 95% CI −0.120 to −0.080 (p ≤ 3.1e-12).');
+    expect(block(markdown, 'This check')).toBe("This check fails. (p: paired randomization (Hoeffding's bound on its tail); α = 0.05.)");
+  });
+});
+
 describe('renderComment: how the p of the evidence was computed', () => {
   it('names the mid-p McNemar test when it decided', () => {
     // 18 discordant pairs, 2 fixed: mid-p = 2·P(X ≤ 2) − P(X = 2) = (2·172 − 153)/2^18 = 0.0007.
