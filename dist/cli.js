@@ -27276,10 +27276,18 @@ function keyCount(value2) {
   if (typeof value2 !== "object" || value2 === null) return 0;
   let count2 = 0;
   if (Array.isArray(value2)) {
-    for (const item of value2) count2 += keyCount(item);
+    for (let i = 0; i < value2.length; i++) {
+      const item = value2[i];
+      if (typeof item === "object" && item !== null) count2 += keyCount(item);
+    }
     return count2;
   }
-  for (const key of Object.keys(value2)) count2 += 1 + keyCount(value2[key]);
+  const members2 = value2;
+  for (const key in members2) {
+    count2++;
+    const member = members2[key];
+    if (typeof member === "object" && member !== null) count2 += keyCount(member);
+  }
   return count2;
 }
 function keysMayRepeat(text4, value2) {
@@ -40390,9 +40398,15 @@ init_entry_url();
 init_entry_url();
 var DEFAULT_JUDGING = { relevanceLevel: 1, ndcgGains: /* @__PURE__ */ new Map() };
 var UNJUDGED = -Infinity;
+var lastUnitBit = (id2) => 1 << (id2.charCodeAt(id2.length - 1) & 31);
 function judgeRanking(retrieved, relevance, judging = DEFAULT_JUDGING) {
+  let judgedBits = 0;
+  for (const id2 of relevance.keys()) judgedBits |= lastUnitBit(id2);
   const grades = new Float64Array(retrieved.length);
-  for (let i = 0; i < retrieved.length; i++) grades[i] = relevance.get(retrieved[i]) ?? UNJUDGED;
+  for (let i = 0; i < retrieved.length; i++) {
+    const id2 = retrieved[i];
+    grades[i] = (judgedBits & lastUnitBit(id2)) === 0 ? UNJUDGED : relevance.get(id2) ?? UNJUDGED;
+  }
   const judged = [];
   for (const grade2 of relevance.values()) if (grade2 >= 0) judged.push(grade2);
   const judgedGrades = Float64Array.from(judged).sort().reverse();
@@ -41218,6 +41232,42 @@ function referenceIds(retrievedIds, retrievedTexts, givenReferences, rule) {
   return ids2.map((id2, index) => id2 ?? contextId(references[index]));
 }
 
+// src/core/distinct.ts
+init_entry_url();
+var slots = new Int32Array(256);
+var stamps = new Uint32Array(256);
+var stamp = 0;
+function hasRepeat(values) {
+  const count2 = values.length;
+  if (count2 < 2) return false;
+  if (slots.length < count2 * 2) {
+    let size = slots.length;
+    while (size < count2 * 2) size *= 2;
+    slots = new Int32Array(size);
+    stamps = new Uint32Array(size);
+    stamp = 0;
+  }
+  if (++stamp === 4294967296) {
+    stamps.fill(0);
+    stamp = 1;
+  }
+  const mask = slots.length - 1;
+  for (let row = 0; row < count2; row++) {
+    const value2 = values[row];
+    let hash2 = 2166136261;
+    for (let i = 0; i < value2.length; i++) hash2 = Math.imul(hash2 ^ value2.charCodeAt(i), 16777619);
+    for (let slot = hash2 & mask; ; slot = slot + 1 & mask) {
+      if (stamps[slot] !== stamp) {
+        stamps[slot] = stamp;
+        slots[slot] = row;
+        break;
+      }
+      if (values[slots[slot]] === value2) return true;
+    }
+  }
+  return false;
+}
+
 // src/core/record.ts
 var VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
 var FIELD_ALIASES = new Map(
@@ -41267,7 +41317,7 @@ function isIdList(value2) {
   for (const id2 of value2) if (typeof id2 !== "string" || isBlank(id2)) return false;
   return true;
 }
-var isRankedIdList = (value2) => isIdList(value2) && new Set(value2).size === value2.length;
+var isRankedIdList = (value2) => isIdList(value2) && !hasRepeat(value2);
 var rankedIdSchema = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids2, ctx) => {
   const seen = /* @__PURE__ */ new Map();
   ids2.forEach((id2, index) => {
@@ -46644,7 +46694,6 @@ function plainStringArray(text4, start) {
       if (code4 === 92 || code4 < 32 || Number.isNaN(code4)) return null;
       to++;
     }
-    if (ids2.length === 0 && to - from > INTERNALIZED_MAX_LENGTH) return null;
     ids2.push(text4.slice(from, to));
     i = to + 1;
     while (isJsonWhitespace(text4.charCodeAt(i))) i++;
@@ -46655,15 +46704,23 @@ function plainStringArray(text4, start) {
     while (isJsonWhitespace(text4.charCodeAt(i))) i++;
   }
 }
+function opensWithShortString(text4, start) {
+  let i = start + 1;
+  while (isJsonWhitespace(text4.charCodeAt(i))) i++;
+  if (text4.charCodeAt(i) !== 34) return true;
+  const close = text4.indexOf('"', i + 1);
+  return close < 0 || close - (i + 1) <= INTERNALIZED_MAX_LENGTH;
+}
 function listValueStart(text4, key) {
   const at = text4.indexOf(key);
-  if (at < 0 || text4.indexOf(key, at + key.length) >= 0) return -1;
+  if (at < 0) return -1;
   let i = at + key.length;
   while (isJsonWhitespace(text4.charCodeAt(i))) i++;
   if (text4.charCodeAt(i) !== 58) return -1;
   i++;
   while (isJsonWhitespace(text4.charCodeAt(i))) i++;
-  return text4.charCodeAt(i) === 91 && atTopLevel(text4, at) ? i : -1;
+  if (text4.charCodeAt(i) !== 91 || !opensWithShortString(text4, i)) return -1;
+  return text4.indexOf(key, at + key.length) < 0 && atTopLevel(text4, at) ? i : -1;
 }
 function parseRecordJson(text4) {
   let rest = text4;
@@ -47455,12 +47512,16 @@ function judgedRanking(record2, judging) {
   const ranking = judgeRanking(record2.retrieved_ids, relevanceMap(record2.relevant_ids), judging);
   return relevantCount(ranking) === 0 ? void 0 : ranking;
 }
+function scoredColumnNames(config2) {
+  return [...config2.retrievalMetrics.map((metric) => metric.name), ...QUESTION_COLUMNS.map((column2) => column2.name)];
+}
 function scoreQuestion(record2, config2, ranking, put) {
-  if (ranking !== void 0) for (const metric of config2.retrievalMetrics) put(metric.name, metric.compute(ranking));
+  const metrics = config2.retrievalMetrics;
+  if (ranking !== void 0) for (let i = 0; i < metrics.length; i++) put(i, metrics[i].compute(ranking));
   const answer = record2.answer === void 0 ? void 0 : textCounts(record2.answer);
-  for (const column2 of QUESTION_COLUMNS) {
-    const value2 = column2.compute(record2, ranking, config2, answer);
-    if (value2 !== void 0) put(column2.name, value2);
+  for (let j = 0; j < QUESTION_COLUMNS.length; j++) {
+    const value2 = QUESTION_COLUMNS[j].compute(record2, ranking, config2, answer);
+    if (value2 !== void 0) put(metrics.length + j, value2);
   }
 }
 
@@ -47489,6 +47550,8 @@ function relevantWithin(retrieved, ranking, k) {
 var OutcomeBuilder = class {
   constructor(config2) {
     this.config = config2;
+    this.scoredNames = scoredColumnNames(config2);
+    this.scoredColumns = this.scoredNames.map(() => void 0);
   }
   config;
   ids = [];
@@ -47509,6 +47572,18 @@ var OutcomeBuilder = class {
   refusedByDetector = 0;
   formats = /* @__PURE__ */ new Set();
   scores = /* @__PURE__ */ new Map();
+  /** The columns `scoreQuestion` fills, by its index: their names, and each one's array once it has a value. */
+  scoredNames;
+  scoredColumns;
+  /** The row being scored, for `put`. */
+  row = 0;
+  /** Stores a question's value in the column of `scoreQuestion`'s index `column`, growing it as `columnFor` does. */
+  put = (column2, value2) => {
+    const row = this.row;
+    let values = this.scoredColumns[column2];
+    if (values === void 0 || values.length <= row) values = this.scoredColumns[column2] = this.columnFor(this.scoredNames[column2], row);
+    values[row] = value2;
+  };
   /** Notes the format a file of the run was read as, for the report. */
   readAs(format) {
     this.formats.add(format);
@@ -47542,9 +47617,8 @@ var OutcomeBuilder = class {
     if (record2.human_label !== void 0 && record2.judge_label !== void 0) {
       this.labelPairs.push([String(record2.human_label), String(record2.judge_label)]);
     }
-    scoreQuestion(record2, this.config, ranking, (name, value2) => {
-      this.columnFor(name, row)[row] = value2;
-    });
+    this.row = row;
+    scoreQuestion(record2, this.config, ranking, this.put);
     for (const [name, value2] of Object.entries(record2.scores ?? {})) {
       if (!this.scores.has(name)) this.scores.set(name, typeof value2 === "boolean" ? "boolean" : "number");
       this.columnFor(scoreMetric(name), row)[row] = Number(value2);
@@ -49416,14 +49490,14 @@ var ByteDictionary = class {
   }
   /** Doubles the table and puts every id back in its slot. */
   rehash() {
-    const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
+    const slots2 = new Int32Array(this.slots.length * 2);
+    const mask = slots2.length - 1;
     for (let id2 = 0; id2 < this.count; id2++) {
       let slot = this.hashes[id2] & mask;
-      while (slots[slot] !== EMPTY) slot = slot + 1 & mask;
-      slots[slot] = id2 + 1;
+      while (slots2[slot] !== EMPTY) slot = slot + 1 & mask;
+      slots2[slot] = id2 + 1;
     }
-    this.slots = slots;
+    this.slots = slots2;
   }
 };
 
@@ -58543,9 +58617,9 @@ init_entry_url();
 init_entry_url();
 var MIN_SLOTS = 16;
 function slotsFor(count2) {
-  let slots = MIN_SLOTS;
-  while (slots < count2 * 2) slots *= 2;
-  return slots;
+  let slots2 = MIN_SLOTS;
+  while (slots2 < count2 * 2) slots2 *= 2;
+  return slots2;
 }
 var DocnoIndex = class {
   /** A slot holds entry + 1; 0 marks an empty slot. Only the first `mask + 1` slots are in use. */
@@ -58581,14 +58655,14 @@ var DocnoIndex = class {
   firstWithDocnoOf(i) {
     const entries = this.entries;
     const hash2 = entries.docnoHashes[i];
-    const { slots, mask } = this;
+    const { slots: slots2, mask } = this;
     let slot = hash2 & mask;
     for (; ; slot = slot + 1 & mask) {
-      const entry = slots[slot] - 1;
+      const entry = slots2[slot] - 1;
       if (entry < 0) break;
       if (entries.docnoHashes[entry] === hash2 && sameDocno(entries, entry, entries, i)) return entry;
     }
-    slots[slot] = i + 1;
+    slots2[slot] = i + 1;
     this.added = i + 1;
     if (this.added * 2 > mask + 1) this.grow();
     return -1;
@@ -58597,9 +58671,9 @@ var DocnoIndex = class {
   find(other, i) {
     const entries = this.entries;
     const hash2 = other.docnoHashes[i];
-    const { slots, mask } = this;
+    const { slots: slots2, mask } = this;
     for (let slot = hash2 & mask; ; slot = slot + 1 & mask) {
-      const entry = slots[slot] - 1;
+      const entry = slots2[slot] - 1;
       if (entry < 0) return -1;
       if (entries.docnoHashes[entry] === hash2 && sameDocno(entries, entry, other, i)) return entry;
     }
@@ -58607,15 +58681,15 @@ var DocnoIndex = class {
   /** Doubles the table and puts every entry back in its slot. */
   grow() {
     const size = (this.mask + 1) * 2;
-    const slots = this.slots.length >= size ? this.slots.fill(0, 0, size) : new Int32Array(size);
+    const slots2 = this.slots.length >= size ? this.slots.fill(0, 0, size) : new Int32Array(size);
     const hashes = this.entries.docnoHashes;
     const mask = size - 1;
     for (let entry = 0; entry < this.added; entry++) {
       let slot = hashes[entry] & mask;
-      while (slots[slot] !== 0) slot = slot + 1 & mask;
-      slots[slot] = entry + 1;
+      while (slots2[slot] !== 0) slot = slot + 1 & mask;
+      slots2[slot] = entry + 1;
     }
-    this.slots = slots;
+    this.slots = slots2;
     this.mask = mask;
   }
 };

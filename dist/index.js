@@ -24566,9 +24566,15 @@ function byKey(a, b) {
 init_entry_url();
 var DEFAULT_JUDGING = { relevanceLevel: 1, ndcgGains: /* @__PURE__ */ new Map() };
 var UNJUDGED = -Infinity;
+var lastUnitBit = (id) => 1 << (id.charCodeAt(id.length - 1) & 31);
 function judgeRanking(retrieved, relevance, judging = DEFAULT_JUDGING) {
+  let judgedBits = 0;
+  for (const id of relevance.keys()) judgedBits |= lastUnitBit(id);
   const grades = new Float64Array(retrieved.length);
-  for (let i = 0; i < retrieved.length; i++) grades[i] = relevance.get(retrieved[i]) ?? UNJUDGED;
+  for (let i = 0; i < retrieved.length; i++) {
+    const id = retrieved[i];
+    grades[i] = (judgedBits & lastUnitBit(id)) === 0 ? UNJUDGED : relevance.get(id) ?? UNJUDGED;
+  }
   const judged = [];
   for (const grade2 of relevance.values()) if (grade2 >= 0) judged.push(grade2);
   const judgedGrades = Float64Array.from(judged).sort().reverse();
@@ -24906,12 +24912,16 @@ function judgedRanking(record3, judging) {
   const ranking = judgeRanking(record3.retrieved_ids, relevanceMap(record3.relevant_ids), judging);
   return relevantCount(ranking) === 0 ? void 0 : ranking;
 }
+function scoredColumnNames(config2) {
+  return [...config2.retrievalMetrics.map((metric) => metric.name), ...QUESTION_COLUMNS.map((column2) => column2.name)];
+}
 function scoreQuestion(record3, config2, ranking, put) {
-  if (ranking !== void 0) for (const metric of config2.retrievalMetrics) put(metric.name, metric.compute(ranking));
+  const metrics = config2.retrievalMetrics;
+  if (ranking !== void 0) for (let i = 0; i < metrics.length; i++) put(i, metrics[i].compute(ranking));
   const answer = record3.answer === void 0 ? void 0 : textCounts(record3.answer);
-  for (const column2 of QUESTION_COLUMNS) {
-    const value2 = column2.compute(record3, ranking, config2, answer);
-    if (value2 !== void 0) put(column2.name, value2);
+  for (let j = 0; j < QUESTION_COLUMNS.length; j++) {
+    const value2 = QUESTION_COLUMNS[j].compute(record3, ranking, config2, answer);
+    if (value2 !== void 0) put(metrics.length + j, value2);
   }
 }
 
@@ -24940,6 +24950,8 @@ function relevantWithin(retrieved, ranking, k) {
 var OutcomeBuilder = class {
   constructor(config2) {
     this.config = config2;
+    this.scoredNames = scoredColumnNames(config2);
+    this.scoredColumns = this.scoredNames.map(() => void 0);
   }
   config;
   ids = [];
@@ -24960,6 +24972,18 @@ var OutcomeBuilder = class {
   refusedByDetector = 0;
   formats = /* @__PURE__ */ new Set();
   scores = /* @__PURE__ */ new Map();
+  /** The columns `scoreQuestion` fills, by its index: their names, and each one's array once it has a value. */
+  scoredNames;
+  scoredColumns;
+  /** The row being scored, for `put`. */
+  row = 0;
+  /** Stores a question's value in the column of `scoreQuestion`'s index `column`, growing it as `columnFor` does. */
+  put = (column2, value2) => {
+    const row = this.row;
+    let values = this.scoredColumns[column2];
+    if (values === void 0 || values.length <= row) values = this.scoredColumns[column2] = this.columnFor(this.scoredNames[column2], row);
+    values[row] = value2;
+  };
   /** Notes the format a file of the run was read as, for the report. */
   readAs(format) {
     this.formats.add(format);
@@ -24993,9 +25017,8 @@ var OutcomeBuilder = class {
     if (record3.human_label !== void 0 && record3.judge_label !== void 0) {
       this.labelPairs.push([String(record3.human_label), String(record3.judge_label)]);
     }
-    scoreQuestion(record3, this.config, ranking, (name, value2) => {
-      this.columnFor(name, row)[row] = value2;
-    });
+    this.row = row;
+    scoreQuestion(record3, this.config, ranking, this.put);
     for (const [name, value2] of Object.entries(record3.scores ?? {})) {
       if (!this.scores.has(name)) this.scores.set(name, typeof value2 === "boolean" ? "boolean" : "number");
       this.columnFor(scoreMetric(name), row)[row] = Number(value2);
@@ -38780,6 +38803,42 @@ function closestName(word, candidates2) {
   return best;
 }
 
+// src/core/distinct.ts
+init_entry_url();
+var slots = new Int32Array(256);
+var stamps = new Uint32Array(256);
+var stamp = 0;
+function hasRepeat(values) {
+  const count2 = values.length;
+  if (count2 < 2) return false;
+  if (slots.length < count2 * 2) {
+    let size = slots.length;
+    while (size < count2 * 2) size *= 2;
+    slots = new Int32Array(size);
+    stamps = new Uint32Array(size);
+    stamp = 0;
+  }
+  if (++stamp === 4294967296) {
+    stamps.fill(0);
+    stamp = 1;
+  }
+  const mask = slots.length - 1;
+  for (let row = 0; row < count2; row++) {
+    const value2 = values[row];
+    let hash2 = 2166136261;
+    for (let i = 0; i < value2.length; i++) hash2 = Math.imul(hash2 ^ value2.charCodeAt(i), 16777619);
+    for (let slot = hash2 & mask; ; slot = slot + 1 & mask) {
+      if (stamps[slot] !== stamp) {
+        stamps[slot] = stamp;
+        slots[slot] = row;
+        break;
+      }
+      if (values[slots[slot]] === value2) return true;
+    }
+  }
+  return false;
+}
+
 // src/core/record.ts
 var VERDICTS = ["SUPPORTED", "CONTRADICTED", "NOT_STATED"];
 var FIELD_ALIASES = new Map(
@@ -38829,7 +38888,7 @@ function isIdList(value2) {
   for (const id of value2) if (typeof id !== "string" || isBlank(id)) return false;
   return true;
 }
-var isRankedIdList = (value2) => isIdList(value2) && new Set(value2).size === value2.length;
+var isRankedIdList = (value2) => isIdList(value2) && !hasRepeat(value2);
 var rankedIdSchema = external_exports.array(documentId, { error: "must be a list of document ids" }).superRefine((ids2, ctx) => {
   const seen = /* @__PURE__ */ new Map();
   ids2.forEach((id, index) => {
@@ -41410,10 +41469,18 @@ function keyCount(value2) {
   if (typeof value2 !== "object" || value2 === null) return 0;
   let count2 = 0;
   if (Array.isArray(value2)) {
-    for (const item of value2) count2 += keyCount(item);
+    for (let i = 0; i < value2.length; i++) {
+      const item = value2[i];
+      if (typeof item === "object" && item !== null) count2 += keyCount(item);
+    }
     return count2;
   }
-  for (const key of Object.keys(value2)) count2 += 1 + keyCount(value2[key]);
+  const members2 = value2;
+  for (const key in members2) {
+    count2++;
+    const member = members2[key];
+    if (typeof member === "object" && member !== null) count2 += keyCount(member);
+  }
   return count2;
 }
 function keysMayRepeat(text4, value2) {
@@ -44493,7 +44560,6 @@ function plainStringArray(text4, start) {
       if (code4 === 92 || code4 < 32 || Number.isNaN(code4)) return null;
       to++;
     }
-    if (ids2.length === 0 && to - from > INTERNALIZED_MAX_LENGTH) return null;
     ids2.push(text4.slice(from, to));
     i = to + 1;
     while (isJsonWhitespace(text4.charCodeAt(i))) i++;
@@ -44504,15 +44570,23 @@ function plainStringArray(text4, start) {
     while (isJsonWhitespace(text4.charCodeAt(i))) i++;
   }
 }
+function opensWithShortString(text4, start) {
+  let i = start + 1;
+  while (isJsonWhitespace(text4.charCodeAt(i))) i++;
+  if (text4.charCodeAt(i) !== 34) return true;
+  const close = text4.indexOf('"', i + 1);
+  return close < 0 || close - (i + 1) <= INTERNALIZED_MAX_LENGTH;
+}
 function listValueStart(text4, key) {
   const at = text4.indexOf(key);
-  if (at < 0 || text4.indexOf(key, at + key.length) >= 0) return -1;
+  if (at < 0) return -1;
   let i = at + key.length;
   while (isJsonWhitespace(text4.charCodeAt(i))) i++;
   if (text4.charCodeAt(i) !== 58) return -1;
   i++;
   while (isJsonWhitespace(text4.charCodeAt(i))) i++;
-  return text4.charCodeAt(i) === 91 && atTopLevel(text4, at) ? i : -1;
+  if (text4.charCodeAt(i) !== 91 || !opensWithShortString(text4, i)) return -1;
+  return text4.indexOf(key, at + key.length) < 0 && atTopLevel(text4, at) ? i : -1;
 }
 function parseRecordJson(text4) {
   let rest = text4;

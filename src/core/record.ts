@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { closestName } from './closest.js';
 import { type ContextMatchRule, contextId, questionId, referenceIds } from './derived-ids.js';
+import { hasRepeat } from './distinct.js';
 
 const VERDICTS = ['SUPPORTED', 'CONTRADICTED', 'NOT_STATED'] as const;
 
@@ -81,7 +82,7 @@ function isIdList(value: unknown): boolean {
   return true;
 }
 
-const isRankedIdList = (value: unknown) => isIdList(value) && new Set(value as string[]).size === (value as string[]).length;
+const isRankedIdList = (value: unknown) => isIdList(value) && !hasRepeat(value as string[]);
 
 /** A ranked list: a document may appear once. */
 const rankedIdSchema = z.array(documentId, { error: 'must be a list of document ids' }).superRefine((ids, ctx) => {

@@ -34,10 +34,7 @@ function atTopLevel(text: string, end: number): boolean {
   return depth === 1 && !inString;
 }
 
-/**
- * Splits a JSON array of plain strings starting at `start` (its `[`); null when it holds anything else, or when its
- * first string is longer than JSON.parse internalizes.
- */
+/** Splits a JSON array of plain strings starting at `start` (its `[`); null when it holds anything else. */
 function plainStringArray(text: string, start: number): { ids: string[]; end: number } | null {
   const ids: string[] = [];
   let i = start + 1;
@@ -53,7 +50,6 @@ function plainStringArray(text: string, start: number): { ids: string[]; end: nu
       if (code === 0x5c || code < 0x20 || Number.isNaN(code)) return null;
       to++;
     }
-    if (ids.length === 0 && to - from > INTERNALIZED_MAX_LENGTH) return null;
     ids.push(text.slice(from, to));
     i = to + 1;
     while (isJsonWhitespace(text.charCodeAt(i))) i++;
@@ -65,16 +61,32 @@ function plainStringArray(text: string, start: number): { ids: string[]; end: nu
   }
 }
 
-/** Where the value of a top-level key starts (its `[`), or -1. */
+/**
+ * Whether the array at `start` (its `[`) is empty or opens with a string short enough for JSON.parse to internalize
+ * (or one that is not plain, which `plainStringArray` then refuses).
+ */
+function opensWithShortString(text: string, start: number): boolean {
+  let i = start + 1;
+  while (isJsonWhitespace(text.charCodeAt(i))) i++;
+  if (text.charCodeAt(i) !== 0x22) return true;
+  const close = text.indexOf('"', i + 1);
+  return close < 0 || close - (i + 1) <= INTERNALIZED_MAX_LENGTH;
+}
+
+/**
+ * Where the value of a top-level key starts (its `[`), or -1; also -1 for a list JSON.parse reads faster itself,
+ * found first because the other checks each pass over most of the text.
+ */
 function listValueStart(text: string, key: string): number {
   const at = text.indexOf(key);
-  if (at < 0 || text.indexOf(key, at + key.length) >= 0) return -1;
+  if (at < 0) return -1;
   let i = at + key.length;
   while (isJsonWhitespace(text.charCodeAt(i))) i++;
   if (text.charCodeAt(i) !== 0x3a) return -1;
   i++;
   while (isJsonWhitespace(text.charCodeAt(i))) i++;
-  return text.charCodeAt(i) === 0x5b && atTopLevel(text, at) ? i : -1;
+  if (text.charCodeAt(i) !== 0x5b || !opensWithShortString(text, i)) return -1;
+  return text.indexOf(key, at + key.length) < 0 && atTopLevel(text, at) ? i : -1;
 }
 
 /** Parses one record's JSON text; throws JSON.parse's own SyntaxError (with its positions) on bad text. */

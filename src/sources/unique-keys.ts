@@ -36,15 +36,26 @@ export function isJsonWhitespace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 }
 
-/** How many keys the objects in a parsed value hold, nested ones included. */
+/**
+ * How many keys the objects in a parsed value hold, nested ones included. A string or number is passed over without
+ * a call (a record's id lists hold a hundred of them); for…in sees own keys only here: JSON.parse's objects are plain.
+ */
 function keyCount(value: unknown): number {
   if (typeof value !== 'object' || value === null) return 0;
   let count = 0;
   if (Array.isArray(value)) {
-    for (const item of value) count += keyCount(item);
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item === 'object' && item !== null) count += keyCount(item);
+    }
     return count;
   }
-  for (const key of Object.keys(value)) count += 1 + keyCount((value as Record<string, unknown>)[key]);
+  const members = value as Record<string, unknown>;
+  for (const key in members) {
+    count++;
+    const member = members[key];
+    if (typeof member === 'object' && member !== null) count += keyCount(member);
+  }
   return count;
 }
 

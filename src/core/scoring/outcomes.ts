@@ -4,7 +4,7 @@ import { byKey } from '../code-unit-order.js';
 import { scoreMetric } from '../catalog/scores.js';
 import type { ResultsFormat } from '../catalog/formats.js';
 import { isRelevantAt, type JudgedRanking } from './ranking.js';
-import { type EvalConfig, judgedRanking, scoreQuestion } from './score.js';
+import { type EvalConfig, judgedRanking, scoredColumnNames, scoreQuestion } from './score.js';
 
 /**
  * Per-question outcomes of one run, column by column: for each metric a Float64Array with one value per
@@ -128,7 +128,24 @@ export class OutcomeBuilder {
   private readonly formats = new Set<ResultsFormat>();
   private readonly scores = new Map<string, 'number' | 'boolean'>();
 
-  constructor(private readonly config: EvalConfig) {}
+  /** The columns `scoreQuestion` fills, by its index: their names, and each one's array once it has a value. */
+  private readonly scoredNames: readonly string[];
+  private readonly scoredColumns: (Float64Array | undefined)[];
+  /** The row being scored, for `put`. */
+  private row = 0;
+
+  constructor(private readonly config: EvalConfig) {
+    this.scoredNames = scoredColumnNames(config);
+    this.scoredColumns = this.scoredNames.map(() => undefined);
+  }
+
+  /** Stores a question's value in the column of `scoreQuestion`'s index `column`, growing it as `columnFor` does. */
+  private readonly put = (column: number, value: number): void => {
+    const row = this.row;
+    let values = this.scoredColumns[column];
+    if (values === undefined || values.length <= row) values = this.scoredColumns[column] = this.columnFor(this.scoredNames[column]!, row);
+    values[row] = value;
+  };
 
   /** Notes the format a file of the run was read as, for the report. */
   readAs(format: ResultsFormat): void {
@@ -165,9 +182,8 @@ export class OutcomeBuilder {
     if (record.human_label !== undefined && record.judge_label !== undefined) {
       this.labelPairs.push([String(record.human_label), String(record.judge_label)]);
     }
-    scoreQuestion(record, this.config, ranking, (name, value) => {
-      this.columnFor(name, row)[row] = value;
-    });
+    this.row = row;
+    scoreQuestion(record, this.config, ranking, this.put);
     for (const [name, value] of Object.entries(record.scores ?? {})) {
       if (!this.scores.has(name)) this.scores.set(name, typeof value === 'boolean' ? 'boolean' : 'number');
       this.columnFor(scoreMetric(name), row)[row] = Number(value);

@@ -32,10 +32,21 @@ export interface JudgedRanking {
   readonly judging: Judging;
 }
 
-/** Judges `retrieved` (ranked, best first) against `relevance` (document id → grade). */
+/** One of 32 bits for a document id, from its last code unit: ids whose bits differ are different ids. */
+const lastUnitBit = (id: string): number => 1 << (id.charCodeAt(id.length - 1) & 31);
+
+/**
+ * Judges `retrieved` (ranked, best first) against `relevance` (document id → grade). An id whose last code unit's bit
+ * no judged id has is unjudged without a look-up: most of a ranking is, and a look-up hashes the whole id.
+ */
 export function judgeRanking(retrieved: readonly string[], relevance: ReadonlyMap<string, number>, judging: Judging = DEFAULT_JUDGING): JudgedRanking {
+  let judgedBits = 0;
+  for (const id of relevance.keys()) judgedBits |= lastUnitBit(id);
   const grades = new Float64Array(retrieved.length);
-  for (let i = 0; i < retrieved.length; i++) grades[i] = relevance.get(retrieved[i]!) ?? UNJUDGED;
+  for (let i = 0; i < retrieved.length; i++) {
+    const id = retrieved[i]!;
+    grades[i] = (judgedBits & lastUnitBit(id)) === 0 ? UNJUDGED : (relevance.get(id) ?? UNJUDGED);
+  }
   const judged: number[] = [];
   for (const grade of relevance.values()) if (grade >= 0) judged.push(grade);
   const judgedGrades = Float64Array.from(judged).sort().reverse();

@@ -39,6 +39,21 @@ function nonRelevantExtras(qrels: Map<string, number>, retrieved: readonly strin
   return [...judgedNonRelevant, ...fresh].slice(0, count);
 }
 
+describe('judgeRanking', () => {
+  // Code units 32 apart share judgeRanking's bit, so many unjudged ids pass its filter and must still be looked up.
+  const id = fc.string({ unit: fc.constantFrom('a', 'A', '!', 'é', '\uD83D', '\uDE00', '\u0100'), maxLength: 3 });
+  it('grades every retrieved id by a plain look-up in the judgments (property)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(id, { maxLength: 30 }), fc.array(fc.tuple(id, fc.integer({ min: -1, max: 3 })), { maxLength: 12 }), (retrieved, judged) => {
+        const relevance = new Map(judged);
+        const { grades } = judgeRanking(retrieved, relevance);
+        expect(Array.from(grades)).toEqual(retrieved.map((doc) => relevance.get(doc) ?? -Infinity));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe('retrieval metric properties', () => {
   it('every retrieval metric is in [0, 1] (and finite) for random rankings and graded qrels', () => {
     fc.assert(
