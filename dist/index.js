@@ -52364,6 +52364,88 @@ function gfmToMarkdown(options) {
   };
 }
 
+// src/render/row-line.ts
+init_entry_url();
+var AT = { now: { line: 1, column: 1 }, lineShift: 0 };
+var AROUND = "|";
+var PLAIN_END = /^[A-Za-z0-9]$/;
+function firstCharacter2(value2) {
+  const code3 = value2.codePointAt(0);
+  return code3 === void 0 ? "" : String.fromCodePoint(code3);
+}
+function lastCharacter2(value2) {
+  const code3 = value2.codePointAt(value2.length - 2);
+  return code3 !== void 0 && code3 > 65535 ? value2.slice(-2) : value2.slice(-1);
+}
+var handlersOf = (state) => state.handle.handlers;
+function peekFirst(next, parent, state) {
+  let handle2 = handlersOf(state)[next.type];
+  if (handle2?.peek) handle2 = handle2.peek;
+  return handle2 ? firstCharacter2(handle2(next, parent, state, { ...AT, before: "", after: "" })) : "";
+}
+function plainAttention(node3, attention3, state) {
+  if (!("children" in node3) || node3.children.length !== 1 || node3.children[0].type !== "text") return void 0;
+  const { construct, markers, sizes } = attention3(node3, state);
+  if (markers[0] !== "*" || sizes.length === 0) return void 0;
+  const sequence = "*".repeat(sizes[0]);
+  const exit = state.enter(construct);
+  const inner = state.handle(node3.children[0], node3, state, { ...AT, before: sequence, after: sequence });
+  exit();
+  if (!PLAIN_END.test(inner.charAt(0)) || !PLAIN_END.test(inner.charAt(inner.length - 1))) return void 0;
+  return sequence + inner + sequence;
+}
+function cellText(cell, state) {
+  const handlers = handlersOf(state);
+  const children = cell.children;
+  let out = "";
+  let before = AROUND;
+  let afterAttention = false;
+  for (let index = 0; index < children.length; index++) {
+    const child = children[index];
+    const after = index + 1 < children.length ? peekFirst(children[index + 1], cell, state) : AROUND;
+    if (child.type === "html" && (before === "\r" || before === "\n")) return void 0;
+    const attention3 = handlers[child.type]?.attention;
+    if (attention3 !== void 0) {
+      if (afterAttention) return void 0;
+      const value3 = plainAttention(child, attention3, state);
+      if (value3 === void 0) return void 0;
+      out += value3;
+      before = "*";
+      afterAttention = true;
+      continue;
+    }
+    const info2 = { ...AT, before, after };
+    const value2 = state.handle(child, cell, state, info2);
+    if (!value2) continue;
+    out += value2;
+    before = lastCharacter2(value2);
+    afterAttention = false;
+  }
+  return out;
+}
+function plainRowLine(row, state) {
+  const exits = [state.enter("table"), state.enter("tableRow")];
+  let line = "|";
+  try {
+    for (const cell of row.children) {
+      const exitCell = state.enter("tableCell");
+      const exitPhrasing = state.enter("phrasing");
+      let text4;
+      try {
+        text4 = cellText(cell, state);
+      } finally {
+        exitPhrasing();
+        exitCell();
+      }
+      if (text4 === void 0) return void 0;
+      line += text4 === "" ? " |" : ` ${text4} |`;
+    }
+    return line;
+  } finally {
+    for (const exit of exits.reverse()) exit();
+  }
+}
+
 // src/render/mdast.ts
 var text3 = (value2) => ({ type: "text", value: value2 });
 var strong2 = (...children) => ({ type: "strong", children });
@@ -52478,8 +52560,11 @@ var cachedTable = (node3, parent, state, info2) => {
     if (byContext === void 0) rowTexts.set(row, byContext = /* @__PURE__ */ new Map());
     let text4 = byContext.get(context);
     if (text4 === void 0) {
-      const withDelimiter = alone(row);
-      text4 = withDelimiter.slice(0, withDelimiter.lastIndexOf("\n"));
+      text4 = plainRowLine(row, state);
+      if (text4 === void 0) {
+        const withDelimiter = alone(row);
+        text4 = withDelimiter.slice(0, withDelimiter.lastIndexOf("\n"));
+      }
       byContext.set(context, text4);
     }
     return text4;
@@ -52515,7 +52600,16 @@ function safeAsItIs(state, value2, before, after) {
   }
   return true;
 }
-var textHandler = (node3, parent, state, info2) => safeAsItIs(state, node3.value, info2.before, info2.after) ? node3.value : handle.text(node3, parent, state, info2);
+var charactersInScope = /* @__PURE__ */ new WeakMap();
+function unsafeCharacters(state) {
+  const patterns = unsafeInScope(state);
+  let characters = charactersInScope.get(patterns);
+  if (characters === void 0) charactersInScope.set(patterns, characters = new Set(patterns.map((pattern) => pattern.character)));
+  return characters;
+}
+var writeText = (node3, parent, state, info2) => safeAsItIs(state, node3.value, info2.before, info2.after) ? node3.value : handle.text(node3, parent, state, info2);
+var peekText = (node3, parent, state, info2) => unsafeCharacters(state).has(node3.value.charAt(0)) ? writeText(node3, parent, state, info2) : node3.value;
+var textHandler = Object.assign(writeText, { peek: peekText });
 function serialise(tree) {
   return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown(TABLE_OPTIONS), { handlers: { table: cachedTable, text: textHandler } }] });
 }

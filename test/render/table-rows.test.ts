@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import type { PhrasingContent, Root, Table } from 'mdast';
 import { gfmToMarkdown } from 'mdast-util-gfm';
-import { toMarkdown } from 'mdast-util-to-markdown';
+import { type Handle, toMarkdown } from 'mdast-util-to-markdown';
 import { describe, expect, it } from 'vitest';
-import { type Cell, rowLengthAtLeast, serialise, table } from '../../src/render/mdast.js';
+import { type Cell, inertProse, inlineDetails, lineBreak, rowLengthAtLeast, serialise, strong, table, text } from '../../src/render/mdast.js';
+import { plainRowLine } from '../../src/render/row-line.js';
 
 /** GFM's own serialisation, with no row kept between renders: what `serialise` must equal. */
 const reference = (tree: Root) => toMarkdown(structuredClone(tree), { bullet: '-', extensions: [gfmToMarkdown({ tablePipeAlign: false })] });
@@ -14,6 +15,19 @@ const fragment = fc.oneof(
   fc.string({ maxLength: 6 }),
 );
 const cellText = fc.array(fragment, { maxLength: 5 }).map((parts) => parts.join(''));
+/** Words as the comment puts in bold (`base`, `5 broken`): what `plainRowLine` writes itself. */
+const words = fc.stringMatching(/^[A-Za-z0-9](?:[A-Za-z0-9 ]{0,5}[A-Za-z0-9])?$/);
+/** Phrasing as the comment's cells hold it, and around it what they never hold. */
+const phrasing: fc.Arbitrary<PhrasingContent> = fc.oneof(
+  cellText.map((value): PhrasingContent => ({ type: 'text', value })),
+  cellText.map((value): PhrasingContent => ({ type: 'inlineCode', value })),
+  fc.constantFrom('<br>', '<details><summary>answers</summary>', '</details>', '<!-- x -->').map((value): PhrasingContent => ({ type: 'html', value })),
+  fc
+    .tuple(fc.constantFrom('strong' as const, 'emphasis' as const), fc.oneof(words, cellText))
+    .map(([type, value]): PhrasingContent => ({ type, children: [{ type: 'text', value }] })),
+  fc.constantFrom('strong' as const, 'emphasis' as const).map((type): PhrasingContent => ({ type, children: [{ type: 'inlineCode', value: 'x' }] })),
+  fc.oneof(words, cellText).map((value): PhrasingContent => ({ type: 'link', url: 'https://example.com/t?id=1&b=(2)', children: [{ type: 'text', value }] })),
+);
 const cell: fc.Arbitrary<Cell> = fc.oneof(
   cellText,
   cellText.map((value): PhrasingContent => ({ type: 'inlineCode', value })),
@@ -21,6 +35,7 @@ const cell: fc.Arbitrary<Cell> = fc.oneof(
     { type: 'strong', children: [{ type: 'text', value: a }] },
     { type: 'text', value: b },
   ]),
+  fc.array(phrasing, { maxLength: 8 }),
 );
 
 /** The same table at the root, in a block quote and in a list item: three contexts for one set of rows. */
@@ -48,7 +63,85 @@ describe('serialise keeps each table row’s line between renders', () => {
           }
         },
       ),
+      { numRuns: 800 },
     );
+  });
+
+  /** `plainRowLine` of a table's first body row, with the state GFM's serialiser gives a table at the root. */
+  function plainLineOf(cells: readonly Cell[]): string | undefined {
+    let line: string | undefined;
+    const capture: Handle = (node: Table, _, state) => {
+      line = plainRowLine(node.children[1]!, state);
+      return '';
+    };
+    toMarkdown(
+      { type: 'root', children: [table(['h'], [cells])] },
+      { extensions: [gfmToMarkdown({ tablePipeAlign: false }), { handlers: { table: capture } }] },
+    );
+    return line;
+  }
+
+  it('writes the comment’s question cells itself, bold labels, code spans, folds and links included, as GFM does', () => {
+    const cells: Cell[] = [
+      [
+        { type: 'inlineCode', value: 'q-17' },
+        text(' '),
+        ...inertProse('Which plan covers 2FA for @team on www.example.com? *Really* | truly', 300),
+        text(' · '),
+        { type: 'link', url: 'https://example.com/trace?id=q-17', children: [text('trace')] },
+        lineBreak(),
+        ...inlineDetails('answers side by side', [
+          strong(text('expected')),
+          text(': '),
+          ...inertProse('The <b>Pro</b> plan_ [see] `docs`.', 200),
+          lineBreak(),
+          strong(text('base')),
+          text(' (right): '),
+          { type: 'emphasis', children: [text('empty')] },
+          lineBreak(),
+          strong(text('head')),
+          text(' (wrong): '),
+          ...inertProse('# Pro\n- item 1. ok', 200),
+        ]),
+      ],
+    ];
+    const line = plainLineOf(cells);
+    expect(line).toBeDefined();
+    expect(`${line}\n`).toBe(
+      reference({ type: 'root', children: [table(['h'], [cells])] })
+        .split('\n')
+        .slice(2)
+        .join('\n'),
+    );
+  });
+
+  it.each<[string, Cell]>([
+    // GFM escapes this underscore only after a marker: the text after bold is written with the marker before it.
+    ['text after bold', [strong(text('x')), text('a_b')]],
+    ['emphasis, then bold at the end', [{ type: 'emphasis', children: [text('empty')] }, text('_1'), strong(text('2 broken'))]],
+    ['only html and code', [lineBreak(), { type: 'inlineCode', value: 'a|b`' }, lineBreak()]],
+    ['nothing', []],
+  ])('writes a cell with %s itself, as GFM does', (_, cell) => {
+    const line = plainLineOf([cell]);
+    expect(line).toBeDefined();
+    expect(`${line}\n`).toBe(
+      reference({ type: 'root', children: [table(['h'], [[cell]])] })
+        .split('\n')
+        .slice(2)
+        .join('\n'),
+    );
+  });
+
+  it.each<[string, Cell]>([
+    ['bold next to bold', [strong(text('a')), strong(text('b'))]],
+    ['bold next to bold but for empty text', [strong(text('a')), text(''), strong(text('b'))]],
+    ['bold around punctuation', [strong(text('a.'))]],
+    ['bold around a code span', [strong({ type: 'inlineCode', value: 'a' })]],
+    ['bold around nothing', [strong(text(''))]],
+    // Text's line endings are written as references in a cell; html is written as it is.
+    ['html after a line ending', [{ type: 'html', value: '<br>\n' }, lineBreak()]],
+  ])('leaves a cell with %s to GFM', (_, cell) => {
+    expect(plainLineOf([cell])).toBeUndefined();
   });
 
   it('leaves a table with a row narrower than its header or its alignments to GFM, and renders it as GFM does', () => {

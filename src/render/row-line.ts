@@ -1,0 +1,117 @@
+/**
+ * A table row's line as GFM's table handler writes it (`| a | b |`, no pipe alignment), without
+ * mdast-util-to-markdown's generic phrasing around each cell's children. Every child is still written by its own
+ * handler, with the neighbouring characters phrasing would give it, so escaping is never done here; what is left out
+ * is the work phrasing does around them (position tracking, choosing attention markers for any text), which costs
+ * more than the handlers on a comment's hundreds of rows.
+ *
+ * Attention is written here only where phrasing's choice is plain: strong or emphasis around one text written with
+ * an ASCII letter or digit at each end, marked with `*`, and never next to other attention. Such a sequence opens
+ * and closes whatever is around it, so phrasing keeps its first choice (`**`, `*`) and encodes nothing. Any other
+ * cell (or html right after a line ending, which phrasing rewrites) is left to GFM's handler: `undefined`.
+ */
+import type { Nodes, PhrasingContent, TableCell, TableRow, Text } from 'mdast';
+import type { Handle, Info, State } from 'mdast-util-to-markdown';
+
+type Attention = (node: Nodes, state: State) => { construct: string; markers: string[]; sizes: number[] };
+type PhrasingHandle = Handle & { peek?: Handle; attention?: Attention };
+
+/** Where phrasing tracks positions; no handler a cell holds writes differently by them (nor by `state.indexStack`). */
+const AT = { now: { line: 1, column: 1 }, lineShift: 0 };
+
+/**
+ * The characters GFM's table handler gives a cell's content as its neighbours: pipes, since `tableCellPadding` is not
+ * set (the line is still padded with spaces: markdown-table pads unless told not to).
+ */
+const AROUND = '|';
+
+const PLAIN_END = /^[A-Za-z0-9]$/;
+
+/** As mdast-util-to-markdown takes them: a whole code point, or nothing. */
+function firstCharacter(value: string): string {
+  const code = value.codePointAt(0);
+  return code === undefined ? '' : String.fromCodePoint(code);
+}
+
+function lastCharacter(value: string): string {
+  const code = value.codePointAt(value.length - 2);
+  return code !== undefined && code > 0xffff ? value.slice(-2) : value.slice(-1);
+}
+
+const handlersOf = (state: State) => (state.handle as unknown as { handlers: Record<string, PhrasingHandle | undefined> }).handlers;
+
+/** What phrasing takes as the character after a child: the first of its next sibling's peek. */
+function peekFirst(next: PhrasingContent, parent: TableCell, state: State): string {
+  let handle = handlersOf(state)[next.type];
+  if (handle?.peek) handle = handle.peek;
+  return handle ? firstCharacter(handle(next, parent, state, { ...AT, before: '', after: '' })) : '';
+}
+
+/** A strong or emphasis node as phrasing writes it when its choice is plain (see above); undefined otherwise. */
+function plainAttention(node: PhrasingContent, attention: Attention, state: State): string | undefined {
+  if (!('children' in node) || node.children.length !== 1 || node.children[0]!.type !== 'text') return undefined;
+  const { construct, markers, sizes } = attention(node, state);
+  if (markers[0] !== '*' || sizes.length === 0) return undefined;
+  const sequence = '*'.repeat(sizes[0]!);
+  const exit = state.enter(construct as Parameters<State['enter']>[0]);
+  const inner = state.handle(node.children[0] as Text, node, state, { ...AT, before: sequence, after: sequence });
+  exit();
+  if (!PLAIN_END.test(inner.charAt(0)) || !PLAIN_END.test(inner.charAt(inner.length - 1))) return undefined;
+  return sequence + inner + sequence;
+}
+
+/** A cell's content as GFM's table handler writes it, or undefined where this leaves it to that handler. */
+function cellText(cell: TableCell, state: State): string | undefined {
+  const handlers = handlersOf(state);
+  const children = cell.children;
+  let out = '';
+  let before = AROUND;
+  let afterAttention = false;
+  for (let index = 0; index < children.length; index++) {
+    const child = children[index]!;
+    const after = index + 1 < children.length ? peekFirst(children[index + 1]!, cell, state) : AROUND;
+    if (child.type === 'html' && (before === '\r' || before === '\n')) return undefined;
+    const attention = handlers[child.type]?.attention;
+    if (attention !== undefined) {
+      if (afterAttention) return undefined;
+      const value = plainAttention(child, attention, state);
+      if (value === undefined) return undefined;
+      out += value;
+      before = '*';
+      afterAttention = true;
+      continue;
+    }
+    const info: Info = { ...AT, before, after };
+    const value = state.handle(child, cell, state, info);
+    // Phrasing drops an empty result; attention on either side of it stays next to each other.
+    if (!value) continue;
+    out += value;
+    before = lastCharacter(value);
+    afterAttention = false;
+  }
+  return out;
+}
+
+/** The row's line, as GFM's handler writes the row of a table without pipe alignment; undefined: use that handler. */
+export function plainRowLine(row: TableRow, state: State): string | undefined {
+  const exits = [state.enter('table'), state.enter('tableRow')];
+  let line = '|';
+  try {
+    for (const cell of row.children) {
+      const exitCell = state.enter('tableCell');
+      const exitPhrasing = state.enter('phrasing');
+      let text: string | undefined;
+      try {
+        text = cellText(cell, state);
+      } finally {
+        exitPhrasing();
+        exitCell();
+      }
+      if (text === undefined) return undefined;
+      line += text === '' ? ' |' : ` ${text} |`;
+    }
+    return line;
+  } finally {
+    for (const exit of exits.reverse()) exit();
+  }
+}
