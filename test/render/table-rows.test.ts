@@ -115,11 +115,16 @@ describe('serialise keeps each table row’s line between renders', () => {
     );
   });
 
+  // mdast literals: the helpers of src/render/mdast.ts are not called while tests are collected.
+  const b = (value: string): PhrasingContent => ({ type: 'strong', children: [{ type: 'text', value }] });
+  const t = (value: string): PhrasingContent => ({ type: 'text', value });
+  const br: PhrasingContent = { type: 'html', value: '<br>' };
+
   it.each<[string, Cell]>([
     // GFM escapes this underscore only after a marker: the text after bold is written with the marker before it.
-    ['text after bold', [strong(text('x')), text('a_b')]],
-    ['emphasis, then bold at the end', [{ type: 'emphasis', children: [text('empty')] }, text('_1'), strong(text('2 broken'))]],
-    ['only html and code', [lineBreak(), { type: 'inlineCode', value: 'a|b`' }, lineBreak()]],
+    ['text after bold', [b('x'), t('a_b')]],
+    ['emphasis, then bold at the end', [{ type: 'emphasis', children: [t('empty')] }, t('_1'), b('2 broken')]],
+    ['only html and code', [br, { type: 'inlineCode', value: 'a|b`' }, br]],
     ['nothing', []],
   ])('writes a cell with %s itself, as GFM does', (_, cell) => {
     const line = plainLineOf([cell]);
@@ -133,13 +138,13 @@ describe('serialise keeps each table row’s line between renders', () => {
   });
 
   it.each<[string, Cell]>([
-    ['bold next to bold', [strong(text('a')), strong(text('b'))]],
-    ['bold next to bold but for empty text', [strong(text('a')), text(''), strong(text('b'))]],
-    ['bold around punctuation', [strong(text('a.'))]],
-    ['bold around a code span', [strong({ type: 'inlineCode', value: 'a' })]],
-    ['bold around nothing', [strong(text(''))]],
+    ['bold next to bold', [b('a'), b('b')]],
+    ['bold next to bold but for empty text', [b('a'), t(''), b('b')]],
+    ['bold around punctuation', [b('a.')]],
+    ['bold around a code span', [{ type: 'strong', children: [{ type: 'inlineCode', value: 'a' }] }]],
+    ['bold around nothing', [b('')]],
     // Text's line endings are written as references in a cell; html is written as it is.
-    ['html after a line ending', [{ type: 'html', value: '<br>\n' }, lineBreak()]],
+    ['html after a line ending', [{ type: 'html', value: '<br>\n' }, br]],
   ])('leaves a cell with %s to GFM', (_, cell) => {
     expect(plainLineOf([cell])).toBeUndefined();
   });
