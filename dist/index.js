@@ -52571,26 +52571,35 @@ var cachedTable = (node3, parent, state, info2) => {
   });
   return [alone(header), ...texts2].join("\n");
 };
-var patternsInScope = /* @__PURE__ */ new WeakMap();
+var LINE_ENDING = /* @__PURE__ */ new Set(["[\\r\\n]", "\\r", "\\n"]);
+var needsLineEnding = (pattern) => !pattern.beforeNode && (pattern.atBreak === true || LINE_ENDING.has(pattern.before ?? "")) || !pattern.afterNode && LINE_ENDING.has(pattern.after ?? "");
+var scopes = /* @__PURE__ */ new WeakMap();
 function unsafeInScope(state) {
-  let byStack = patternsInScope.get(state);
-  if (byStack === void 0) patternsInScope.set(state, byStack = /* @__PURE__ */ new Map());
+  let byStack = scopes.get(state);
+  if (byStack === void 0) scopes.set(state, byStack = /* @__PURE__ */ new Map());
   const key = state.stack.join(" ");
-  let patterns = byStack.get(key);
-  if (patterns === void 0) {
-    patterns = state.unsafe.filter(({ inConstruct: inConstruct2 }) => {
+  let scope = byStack.get(key);
+  if (scope === void 0) {
+    const patterns = state.unsafe.filter(({ inConstruct: inConstruct2 }) => {
       const names = typeof inConstruct2 === "string" ? [inConstruct2] : inConstruct2 ?? [];
       return names.length === 0 || names.some((name) => state.stack.includes(name));
     });
-    byStack.set(key, patterns);
+    scope = {
+      patterns,
+      withoutLineEnding: patterns.filter((pattern) => !needsLineEnding(pattern)),
+      characters: new Set(patterns.map((pattern) => pattern.character))
+    };
+    byStack.set(key, scope);
   }
-  return patterns;
+  return scope;
 }
 function safeAsItIs(state, value2, before, after) {
   if (value2.includes("\\") || after.includes("\\")) return false;
   const whole = before + value2 + after;
   const end = whole.length - after.length;
-  for (const pattern of unsafeInScope(state)) {
+  const scope = unsafeInScope(state);
+  const patterns = whole.includes("\n") || whole.includes("\r") ? scope.patterns : scope.withoutLineEnding;
+  for (const pattern of patterns) {
     if (!value2.includes(pattern.character)) continue;
     const expression = state.compilePattern(pattern);
     expression.lastIndex = 0;
@@ -52600,15 +52609,8 @@ function safeAsItIs(state, value2, before, after) {
   }
   return true;
 }
-var charactersInScope = /* @__PURE__ */ new WeakMap();
-function unsafeCharacters(state) {
-  const patterns = unsafeInScope(state);
-  let characters = charactersInScope.get(patterns);
-  if (characters === void 0) charactersInScope.set(patterns, characters = new Set(patterns.map((pattern) => pattern.character)));
-  return characters;
-}
 var writeText = (node3, parent, state, info2) => safeAsItIs(state, node3.value, info2.before, info2.after) ? node3.value : handle.text(node3, parent, state, info2);
-var peekText = (node3, parent, state, info2) => unsafeCharacters(state).has(node3.value.charAt(0)) ? writeText(node3, parent, state, info2) : node3.value;
+var peekText = (node3, parent, state, info2) => unsafeInScope(state).characters.has(node3.value.charAt(0)) ? writeText(node3, parent, state, info2) : node3.value;
 var textHandler = Object.assign(writeText, { peek: peekText });
 function serialise(tree) {
   return toMarkdown(tree, { bullet: "-", extensions: [gfmToMarkdown(TABLE_OPTIONS), { handlers: { table: cachedTable, text: textHandler } }] });

@@ -220,25 +220,50 @@ const cachedTable: Handle = (node: Table, parent, state, info) => {
   return [alone(header), ...texts].join('\n');
 };
 
+/** The unsafe patterns in scope of a stack, as `safeAsItIs` and the text's peek use them. */
+interface UnsafeScope {
+  readonly patterns: readonly Unsafe[];
+  /** Those that can match text without a line ending. */
+  readonly withoutLineEnding: readonly Unsafe[];
+  /** Their characters: where `safe` may escape or encode. */
+  readonly characters: ReadonlySet<string>;
+}
+
+/** A pattern's context that is one line ending, as mdast-util-to-markdown's patterns write it. */
+const LINE_ENDING = new Set(['[\\r\\n]', '\\r', '\\n']);
+
+/**
+ * Whether a pattern's expression (`compilePattern`) holds a line ending that must match: one at a break, or a
+ * `before` or `after` that is one (and not replaced by `beforeNode` or `afterNode`). Comment text is one line, so most
+ * of these are passed over.
+ */
+const needsLineEnding = (pattern: Unsafe): boolean =>
+  (!pattern.beforeNode && (pattern.atBreak === true || LINE_ENDING.has(pattern.before ?? ''))) || (!pattern.afterNode && LINE_ENDING.has(pattern.after ?? ''));
+
 /**
  * The unsafe patterns whose constructs are on each stack, of each serialisation (its patterns are its own). A
  * pattern's `notInConstruct` is not weighed: testing a pattern `safe` would skip only makes a text go to `safe`.
  */
-const patternsInScope = new WeakMap<State, Map<string, Unsafe[]>>();
+const scopes = new WeakMap<State, Map<string, UnsafeScope>>();
 
-function unsafeInScope(state: State): Unsafe[] {
-  let byStack = patternsInScope.get(state);
-  if (byStack === undefined) patternsInScope.set(state, (byStack = new Map()));
+function unsafeInScope(state: State): UnsafeScope {
+  let byStack = scopes.get(state);
+  if (byStack === undefined) scopes.set(state, (byStack = new Map()));
   const key = state.stack.join(' ');
-  let patterns = byStack.get(key);
-  if (patterns === undefined) {
-    patterns = state.unsafe.filter(({ inConstruct }) => {
+  let scope = byStack.get(key);
+  if (scope === undefined) {
+    const patterns = state.unsafe.filter(({ inConstruct }) => {
       const names = typeof inConstruct === 'string' ? [inConstruct] : (inConstruct ?? []);
       return names.length === 0 || names.some((name) => state.stack.includes(name));
     });
-    byStack.set(key, patterns);
+    scope = {
+      patterns,
+      withoutLineEnding: patterns.filter((pattern) => !needsLineEnding(pattern)),
+      characters: new Set(patterns.map((pattern) => pattern.character)),
+    };
+    byStack.set(key, scope);
   }
-  return patterns;
+  return scope;
 }
 
 /**
@@ -246,13 +271,15 @@ function unsafeInScope(state: State): Unsafe[] {
  * the pattern's character, and then doubles backslashes before punctuation. So a text with no backslash (nor one
  * after it), where no pattern in scope whose character it holds matches the subject `safe` would test, is safe as
  * it is. Most prose is (a pattern's character, such as `.`, rarely has the context it needs), and testing the few
- * patterns of its characters costs far less than `safe`'s pass over all of them.
+ * patterns of its characters that can match at all costs far less than `safe`'s pass over all of them.
  */
 function safeAsItIs(state: State, value: string, before: string, after: string): boolean {
   if (value.includes('\\') || after.includes('\\')) return false;
   const whole = before + value + after;
   const end = whole.length - after.length;
-  for (const pattern of unsafeInScope(state)) {
+  const scope = unsafeInScope(state);
+  const patterns = whole.includes('\n') || whole.includes('\r') ? scope.patterns : scope.withoutLineEnding;
+  for (const pattern of patterns) {
     if (!value.includes(pattern.character)) continue;
     const expression = state.compilePattern(pattern);
     // As `safe` slices it; the expression is global, and `safe` expects it at index 0.
@@ -262,16 +289,6 @@ function safeAsItIs(state: State, value: string, before: string, after: string):
     if (found) return false;
   }
   return true;
-}
-
-/** The characters of the unsafe patterns in scope: where `safe` may escape or encode. */
-const charactersInScope = new WeakMap<Unsafe[], Set<string>>();
-
-function unsafeCharacters(state: State): Set<string> {
-  const patterns = unsafeInScope(state);
-  let characters = charactersInScope.get(patterns);
-  if (characters === undefined) charactersInScope.set(patterns, (characters = new Set(patterns.map((pattern) => pattern.character))));
-  return characters;
 }
 
 /** GFM's text handler, with `state.safe` passed over where it would change nothing. */
@@ -284,7 +301,7 @@ const writeText: Handle = (node: Text, parent, state, info) =>
  * to be the pattern's character; any other first character is written as it is (a backslash only gains another).
  */
 const peekText: Handle = (node: Text, parent, state, info) =>
-  unsafeCharacters(state).has(node.value.charAt(0)) ? writeText(node, parent, state, info) : node.value;
+  unsafeInScope(state).characters.has(node.value.charAt(0)) ? writeText(node, parent, state, info) : node.value;
 
 const textHandler = Object.assign(writeText, { peek: peekText });
 
