@@ -45031,11 +45031,18 @@ var CONTROLS = new RegExp("\\p{Cc}", "gu");
 var INVISIBLE = /[\p{Cf}\u2028\u2029\u115f\u1160\u3164\uffa0]/gu;
 var codePoint = (char) => `<U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
 function inertText(value2, max) {
-  const flat = value2.replace(CONTROLS, " ").replace(INVISIBLE, codePoint).replace(/\s+/gu, " ").trim();
+  const head = 2 * max + 16;
+  if (value2.length > head) {
+    const points4 = Array.from(flatten(value2.slice(0, head)));
+    if (points4.length > max) return cut(points4, max);
+  }
+  const flat = flatten(value2);
+  if (flat.length <= max) return flat;
   const points3 = Array.from(flat);
-  if (points3.length <= max) return flat;
-  return `${points3.slice(0, max - 1).join("").trimEnd()}\u2026`;
+  return points3.length <= max ? flat : cut(points3, max);
 }
+var flatten = (value2) => value2.replace(CONTROLS, " ").replace(INVISIBLE, codePoint).replace(/\s+/gu, " ").trim();
+var cut = (points3, max) => `${points3.slice(0, max - 1).join("").trimEnd()}\u2026`;
 function sentenceText(sentence) {
   return sentence.map((piece) => typeof piece === "string" ? piece : inertText(piece.untrusted, piece.max)).join("");
 }
@@ -53915,9 +53922,9 @@ function guessCount(lists, key, shown, excess) {
 var STATUS_DESCRIPTION_MAX = 140;
 function fit(words) {
   if (words.length <= STATUS_DESCRIPTION_MAX) return words;
-  let cut = words.slice(0, STATUS_DESCRIPTION_MAX - 1);
-  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
-  return `${cut.trimEnd()}\u2026`;
+  let cut2 = words.slice(0, STATUS_DESCRIPTION_MAX - 1);
+  if (/[\uD800-\uDBFF]$/.test(cut2)) cut2 = cut2.slice(0, -1);
+  return `${cut2.trimEnd()}\u2026`;
 }
 function commitStatusDescription(subject) {
   switch (subject.kind) {

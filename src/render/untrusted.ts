@@ -34,14 +34,29 @@ const codePoint = (char: string) => `<U+${char.codePointAt(0)!.toString(16).toUp
  * `max − 1` of them plus "…".
  */
 export function inertText(value: string, max: number): string {
-  const flat = value.replace(CONTROLS, ' ').replace(INVISIBLE, codePoint).replace(/\s+/gu, ' ').trim();
+  // A long text (an answer of pages) is cut: its first code units are flattened alone when they come to more than
+  // `max` code points. A prefix flattens to a prefix of the whole's flattening, but for its last code point (half of
+  // a pair) and a space trimmed after it, so the first `max` code points are the same.
+  const head = 2 * max + 16;
+  if (value.length > head) {
+    const points = Array.from(flatten(value.slice(0, head)));
+    if (points.length > max) return cut(points, max);
+  }
+  const flat = flatten(value);
+  if (flat.length <= max) return flat;
   const points = Array.from(flat);
-  if (points.length <= max) return flat;
-  return `${points
+  return points.length <= max ? flat : cut(points, max);
+}
+
+/** Control characters and white-space runs as one space, invisible characters shown, the ends trimmed. */
+const flatten = (value: string) => value.replace(CONTROLS, ' ').replace(INVISIBLE, codePoint).replace(/\s+/gu, ' ').trim();
+
+/** The first `max − 1` code points and "…". */
+const cut = (points: readonly string[], max: number) =>
+  `${points
     .slice(0, max - 1)
     .join('')
     .trimEnd()}…`;
-}
 
 /** A sentence as plain text (terminal, log, JSON), its untrusted pieces inert and bounded. */
 export function sentenceText(sentence: Sentence): string {

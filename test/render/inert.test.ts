@@ -136,7 +136,35 @@ describe('one inert path for untrusted text', () => {
     expect(inertText(' a\n\tb\u0000c ', 80)).toBe('a b c');
     expect(inertText('x'.repeat(100), 10)).toBe(`${'x'.repeat(9)}…`);
     expect(inertText('👍'.repeat(20), 5)).toBe('👍👍👍👍…');
+    // Exactly `max` code points, then only white space past the prefix a long text is first flattened from: not cut.
+    expect(inertText(`${'a'.repeat(10)}${' '.repeat(30)}`, 10)).toBe('a'.repeat(10));
     expect(codeQuoted('a`b@evil.example`', 80)).toBe('`a<U+0060>b@evil.example<U+0060>`');
+  });
+
+  it('flattens and cuts as its definition does, long texts included (property)', () => {
+    const definition = (value: string, max: number) => {
+      const flat = value
+        .replace(/\p{Cc}/gu, ' ')
+        .replace(/[\p{Cf}\u2028\u2029\u115f\u1160\u3164\uffa0]/gu, (char) => `<U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`)
+        .replace(/\s+/gu, ' ')
+        .trim();
+      const points = Array.from(flat);
+      return points.length <= max
+        ? flat
+        : `${points
+            .slice(0, max - 1)
+            .join('')
+            .trimEnd()}…`;
+    };
+    // Runs of white space and invisible characters around where a prefix of 2 × max + 16 code units ends.
+    const unit = fc.constantFrom('a', 'é', ' ', '  ', '\n\t', '\u0000', '\u200b', '\u{E0001}', '\u{1F44D}', '\uD83D', '\uDC4D', '\u3000');
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 140 }), fc.integer({ min: 1, max: 40 }), (units, max) => {
+        const value = units.join('');
+        expect(inertText(value, max)).toBe(definition(value, max));
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('renders 2,000 hostile comments, through cmark-gfm, with no link, e-mail, mention, reference, math, HTML or invisible character from user text', () => {
