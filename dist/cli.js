@@ -42805,6 +42805,7 @@ async function* readLines(file2, problems, onProgress, onlyLines) {
   let line = 0;
   for await (const { bytes, start, end, bytesRead } of readLineChunks(file2)) {
     const chunkIsUtf8 = onlyLines === void 0 && (0, import_node_buffer2.isUtf8)(bytes.subarray(start, end));
+    const encoding = chunkIsUtf8 && (0, import_node_buffer2.isAscii)(bytes.subarray(start, end)) ? "latin1" : "utf8";
     for (let from = start; from < end; ) {
       const lineFeed = bytes.indexOf(LINE_FEED3, from);
       const contentEnd = lineFeed > from && bytes[lineFeed - 1] === CARRIAGE_RETURN ? lineFeed - 1 : lineFeed;
@@ -42814,7 +42815,7 @@ async function* readLines(file2, problems, onProgress, onlyLines) {
         from = lineFeed + 1;
         continue;
       }
-      const text4 = bytes.toString("utf8", from, contentEnd);
+      const text4 = bytes.toString(encoding, from, contentEnd);
       const bad = chunkIsUtf8 ? -1 : firstBadByte(bytes.subarray(from, contentEnd));
       if (bad >= 0) problems.add(notUtf8Problem(file2, line, bytes[from + bad], bad + 1));
       yield { text: text4, line, notUtf8: bad >= 0 };

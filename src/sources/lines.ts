@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import type { ProblemCollector } from '../core/errors.js';
 import { readLineChunks } from './line-chunks.js';
 import { firstBadByte, notUtf8Problem } from './utf8.js';
@@ -38,6 +38,8 @@ export async function* readLines(
   let line = 0;
   for await (const { bytes, start, end, bytesRead } of readLineChunks(file)) {
     const chunkIsUtf8 = onlyLines === undefined && isUtf8(bytes.subarray(start, end));
+    // ASCII reads the same as Latin-1, which Node copies without decoding.
+    const encoding = chunkIsUtf8 && isAscii(bytes.subarray(start, end)) ? 'latin1' : 'utf8';
     for (let from = start; from < end;) {
       const lineFeed = bytes.indexOf(LINE_FEED, from);
       const contentEnd = lineFeed > from && bytes[lineFeed - 1] === CARRIAGE_RETURN ? lineFeed - 1 : lineFeed;
@@ -47,7 +49,7 @@ export async function* readLines(
         from = lineFeed + 1;
         continue;
       }
-      const text = bytes.toString('utf8', from, contentEnd);
+      const text = bytes.toString(encoding, from, contentEnd);
       const bad = chunkIsUtf8 ? -1 : firstBadByte(bytes.subarray(from, contentEnd));
       if (bad >= 0) problems.add(notUtf8Problem(file, line, bytes[from + bad]!, bad + 1));
       yield { text, line, notUtf8: bad >= 0 };
