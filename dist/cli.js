@@ -47555,11 +47555,12 @@ function relevantWithin(retrieved, ranking, k) {
   for (let i = 0; i < depth; i++) if (isRelevantAt(ranking, i)) found.push(detached(retrieved[i]));
   return found;
 }
+var CHUNK_ROWS = 8192;
 var OutcomeBuilder = class {
   constructor(config2) {
     this.config = config2;
     this.scoredNames = scoredColumnNames(config2);
-    this.scoredColumns = this.scoredNames.map(() => void 0);
+    this.scoredChunks = this.scoredNames.map(() => void 0);
   }
   config;
   ids = [];
@@ -47567,7 +47568,10 @@ var OutcomeBuilder = class {
   tags = [];
   goldKeys = [];
   goldFound = [];
-  /** Growing columns: capacity doubles, unset rows are NaN. */
+  /**
+   * Growing columns as chunks of CHUNK_ROWS rows, unset rows NaN, joined once by `build`. Doubling one array instead
+   * copied and filled each column three times over, in buffers large enough to be fresh memory each time.
+   */
   values = /* @__PURE__ */ new Map();
   labelPairs = [];
   noClaims = 0;
@@ -47580,17 +47584,15 @@ var OutcomeBuilder = class {
   refusedByDetector = 0;
   formats = /* @__PURE__ */ new Set();
   scores = /* @__PURE__ */ new Map();
-  /** The columns `scoreQuestion` fills, by its index: their names, and each one's array once it has a value. */
+  /** The columns `scoreQuestion` fills, by its index: their names, and each one's chunk of the row being scored. */
   scoredNames;
-  scoredColumns;
+  scoredChunks;
   /** The row being scored, for `put`. */
   row = 0;
-  /** Stores a question's value in the column of `scoreQuestion`'s index `column`, growing it as `columnFor` does. */
+  /** Stores the row's value in the column of `scoreQuestion`'s index `column`. */
   put = (column2, value2) => {
-    const row = this.row;
-    let values = this.scoredColumns[column2];
-    if (values === void 0 || values.length <= row) values = this.scoredColumns[column2] = this.columnFor(this.scoredNames[column2], row);
-    values[row] = value2;
+    const chunk = this.scoredChunks[column2] ??= this.chunkFor(this.scoredNames[column2], this.row);
+    chunk[this.row % CHUNK_ROWS] = value2;
   };
   /** Notes the format a file of the run was read as, for the report. */
   readAs(format) {
@@ -47625,30 +47627,32 @@ var OutcomeBuilder = class {
     if (record2.human_label !== void 0 && record2.judge_label !== void 0) {
       this.labelPairs.push([String(record2.human_label), String(record2.judge_label)]);
     }
+    if (row % CHUNK_ROWS === 0) this.scoredChunks.fill(void 0);
     this.row = row;
     scoreQuestion(record2, this.config, ranking, this.put);
     for (const [name, value2] of Object.entries(record2.scores ?? {})) {
       if (!this.scores.has(name)) this.scores.set(name, typeof value2 === "boolean" ? "boolean" : "number");
-      this.columnFor(scoreMetric(name), row)[row] = Number(value2);
+      this.chunkFor(scoreMetric(name), row)[row % CHUNK_ROWS] = Number(value2);
     }
   }
-  /** The column of `name`, with room for `row`. */
-  columnFor(name, row) {
-    let column2 = this.values.get(name);
-    if (column2 === void 0 || column2.length <= row) {
-      const grown2 = new Float64Array(Math.max(1024, (column2?.length ?? 0) * 2, row + 1)).fill(NaN);
-      if (column2 !== void 0) grown2.set(column2);
-      column2 = grown2;
-      this.values.set(name, column2);
-    }
-    return column2;
+  /** The chunk of column `name` that holds `row`, with the chunks before it. */
+  chunkFor(name, row) {
+    let chunks = this.values.get(name);
+    if (chunks === void 0) this.values.set(name, chunks = []);
+    const index = Math.floor(row / CHUNK_ROWS);
+    while (chunks.length <= index) chunks.push(new Float64Array(CHUNK_ROWS).fill(NaN));
+    return chunks[index];
   }
   build() {
     const records = this.ids.length;
     const columns = /* @__PURE__ */ new Map();
-    for (const [name, values] of this.values) {
-      const column2 = new Float64Array(records).fill(NaN);
-      column2.set(values.subarray(0, Math.min(records, values.length)));
+    for (const [name, chunks] of this.values) {
+      const column2 = new Float64Array(records);
+      chunks.forEach((chunk, index) => {
+        const from = index * CHUNK_ROWS;
+        column2.set(from + CHUNK_ROWS <= records ? chunk : chunk.subarray(0, records - from), from);
+      });
+      column2.fill(NaN, chunks.length * CHUNK_ROWS);
       columns.set(name, column2);
     }
     const questionRows = firstRowOf(this.ids);

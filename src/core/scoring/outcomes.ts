@@ -99,6 +99,9 @@ function relevantWithin(retrieved: readonly string[], ranking: JudgedRanking, k:
   return found;
 }
 
+/** Rows in one chunk of a growing column: 64 KiB, small enough to be reused memory rather than fresh pages. */
+const CHUNK_ROWS = 8192;
+
 /** A judge that filled a field of some records: calibration is checked per model and prompt version. */
 export interface JudgeUse {
   readonly field: 'claims' | 'answer_relevance' | 'correct';
@@ -114,8 +117,11 @@ export class OutcomeBuilder {
   private readonly tags: (readonly string[])[] = [];
   private readonly goldKeys: string[] = [];
   private readonly goldFound: (readonly string[] | undefined)[] = [];
-  /** Growing columns: capacity doubles, unset rows are NaN. */
-  private readonly values = new Map<string, Float64Array>();
+  /**
+   * Growing columns as chunks of CHUNK_ROWS rows, unset rows NaN, joined once by `build`. Doubling one array instead
+   * copied and filled each column three times over, in buffers large enough to be fresh memory each time.
+   */
+  private readonly values = new Map<string, Float64Array[]>();
   private readonly labelPairs: [string, string][] = [];
   private noClaims = 0;
   private judgeErrors = 0;
@@ -128,23 +134,22 @@ export class OutcomeBuilder {
   private readonly formats = new Set<ResultsFormat>();
   private readonly scores = new Map<string, 'number' | 'boolean'>();
 
-  /** The columns `scoreQuestion` fills, by its index: their names, and each one's array once it has a value. */
+  /** The columns `scoreQuestion` fills, by its index: their names, and each one's chunk of the row being scored. */
   private readonly scoredNames: readonly string[];
-  private readonly scoredColumns: (Float64Array | undefined)[];
+  private readonly scoredChunks: (Float64Array | undefined)[];
   /** The row being scored, for `put`. */
   private row = 0;
 
   constructor(private readonly config: EvalConfig) {
     this.scoredNames = scoredColumnNames(config);
-    this.scoredColumns = this.scoredNames.map(() => undefined);
+    this.scoredChunks = this.scoredNames.map(() => undefined);
   }
 
-  /** Stores a question's value in the column of `scoreQuestion`'s index `column`, growing it as `columnFor` does. */
+  /** Stores the row's value in the column of `scoreQuestion`'s index `column`. */
   private readonly put = (column: number, value: number): void => {
-    const row = this.row;
-    let values = this.scoredColumns[column];
-    if (values === undefined || values.length <= row) values = this.scoredColumns[column] = this.columnFor(this.scoredNames[column]!, row);
-    values[row] = value;
+    // A new row starts a new chunk only every CHUNK_ROWS rows; `add` forgets the chunks then.
+    const chunk = (this.scoredChunks[column] ??= this.chunkFor(this.scoredNames[column]!, this.row));
+    chunk[this.row % CHUNK_ROWS] = value;
   };
 
   /** Notes the format a file of the run was read as, for the report. */
@@ -182,32 +187,34 @@ export class OutcomeBuilder {
     if (record.human_label !== undefined && record.judge_label !== undefined) {
       this.labelPairs.push([String(record.human_label), String(record.judge_label)]);
     }
+    if (row % CHUNK_ROWS === 0) this.scoredChunks.fill(undefined);
     this.row = row;
     scoreQuestion(record, this.config, ranking, this.put);
     for (const [name, value] of Object.entries(record.scores ?? {})) {
       if (!this.scores.has(name)) this.scores.set(name, typeof value === 'boolean' ? 'boolean' : 'number');
-      this.columnFor(scoreMetric(name), row)[row] = Number(value);
+      this.chunkFor(scoreMetric(name), row)[row % CHUNK_ROWS] = Number(value);
     }
   }
 
-  /** The column of `name`, with room for `row`. */
-  private columnFor(name: string, row: number): Float64Array {
-    let column = this.values.get(name);
-    if (column === undefined || column.length <= row) {
-      const grown = new Float64Array(Math.max(1024, (column?.length ?? 0) * 2, row + 1)).fill(NaN);
-      if (column !== undefined) grown.set(column);
-      column = grown;
-      this.values.set(name, column);
-    }
-    return column;
+  /** The chunk of column `name` that holds `row`, with the chunks before it. */
+  private chunkFor(name: string, row: number): Float64Array {
+    let chunks = this.values.get(name);
+    if (chunks === undefined) this.values.set(name, (chunks = []));
+    const index = Math.floor(row / CHUNK_ROWS);
+    while (chunks.length <= index) chunks.push(new Float64Array(CHUNK_ROWS).fill(NaN));
+    return chunks[index]!;
   }
 
   build(): QuestionOutcomes {
     const records = this.ids.length;
     const columns = new Map<string, Float64Array>();
-    for (const [name, values] of this.values) {
-      const column = new Float64Array(records).fill(NaN);
-      column.set(values.subarray(0, Math.min(records, values.length)));
+    for (const [name, chunks] of this.values) {
+      const column = new Float64Array(records);
+      chunks.forEach((chunk, index) => {
+        const from = index * CHUNK_ROWS;
+        column.set(from + CHUNK_ROWS <= records ? chunk : chunk.subarray(0, records - from), from);
+      });
+      column.fill(NaN, chunks.length * CHUNK_ROWS);
       columns.set(name, column);
     }
     const questionRows = firstRowOf(this.ids);

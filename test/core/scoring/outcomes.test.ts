@@ -19,6 +19,29 @@ describe('OutcomeBuilder columns', () => {
     expect(outcomes.columns.get('answerable')).toHaveLength(3000);
   });
 
+  it('keeps every value in its row and NaN in the others, across the chunks a column grows by', () => {
+    // 8,192 rows a chunk: values at a chunk's first and last rows and in the last row, a column first seen in the third
+    // chunk and one seen only in the first.
+    const rows = 2 * 8192 + 5;
+    const given = (i: number) => i % 97 === 0 || i === 8191 || i === 8192 || i === rows - 1;
+    const builder = new OutcomeBuilder(config);
+    for (let i = 0; i < rows; i++) {
+      builder.add({
+        id: `q${i}`,
+        question: 'x?',
+        ...(given(i) ? { answer_relevance: (i % 1000) / 1000 } : {}),
+        ...(i >= 16_386 ? { scores: { late: i } } : {}),
+        ...(i < 100 ? { refused: true } : {}),
+      } as ResultRecord);
+    }
+    const columns = builder.build().columns;
+    const expected = (value: (i: number) => number) => Float64Array.from({ length: rows }, (_, i) => value(i));
+    expect(columns.get('answer_relevance')).toEqual(expected((i) => (given(i) ? (i % 1000) / 1000 : NaN)));
+    expect(columns.get('score:late')).toEqual(expected((i) => (i >= 16_386 ? i : NaN)));
+    expect(columns.get('answerable')).toEqual(expected(() => 1));
+    expect(columns.get('refused')).toEqual(expected((i) => (i < 100 ? 1 : NaN)));
+  });
+
   it('a metric first seen late has NaN before it', () => {
     const builder = new OutcomeBuilder(config);
     for (let i = 0; i < 2100; i++) builder.add({ id: `q${i}`, question: 'x?', ...(i >= 2000 ? { refused: i % 2 === 0 } : {}) } as ResultRecord);
