@@ -47540,7 +47540,7 @@ function goldKeyOf(record2) {
   const graded = relevant === void 0 ? [] : Array.isArray(relevant) ? relevant.map((id2) => [id2, 1]) : Object.entries(relevant);
   const grades = [...new Map(graded.filter(([, grade2]) => grade2 >= LABEL_GRADE))].sort(byKey);
   const expected = record2.expected_answer === void 0 ? null : normalizeText(record2.expected_answer);
-  return JSON.stringify([grades, expected, record2.answerable ?? true]);
+  return ["[", JSON.stringify(grades), ",", JSON.stringify(expected), ",", JSON.stringify(record2.answerable ?? true), "]"].join("");
 }
 function goldLabelsOf(key) {
   const [grades, expected, answerable] = JSON.parse(key);

@@ -24932,7 +24932,7 @@ function goldKeyOf(record3) {
   const graded = relevant === void 0 ? [] : Array.isArray(relevant) ? relevant.map((id) => [id, 1]) : Object.entries(relevant);
   const grades = [...new Map(graded.filter(([, grade2]) => grade2 >= LABEL_GRADE))].sort(byKey);
   const expected = record3.expected_answer === void 0 ? null : normalizeText(record3.expected_answer);
-  return JSON.stringify([grades, expected, record3.answerable ?? true]);
+  return ["[", JSON.stringify(grades), ",", JSON.stringify(expected), ",", JSON.stringify(record3.answerable ?? true), "]"].join("");
 }
 function goldLabelsOf(key) {
   const [grades, expected, answerable] = JSON.parse(key);

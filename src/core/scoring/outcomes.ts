@@ -72,7 +72,9 @@ export function goldKeyOf(record: ResultRecord): string {
   const graded: [string, number][] = relevant === undefined ? [] : Array.isArray(relevant) ? relevant.map((id) => [id, 1]) : Object.entries(relevant);
   const grades = [...new Map(graded.filter(([, grade]) => grade >= LABEL_GRADE))].sort(byKey);
   const expected = record.expected_answer === undefined ? null : normalizeText(record.expected_answer);
-  return JSON.stringify([grades, expected, record.answerable ?? true]);
+  // JSON.stringify([grades, expected, answerable]), joined from its parts: V8 returns a long JSON.stringify as a
+  // chain of pieces, flattened (copied) on its first comparison, at 100,000 questions a 0.3 s pause; a join is flat.
+  return ['[', JSON.stringify(grades), ',', JSON.stringify(expected), ',', JSON.stringify(record.answerable ?? true), ']'].join('');
 }
 
 /** The gold labels a fingerprint holds, as record fields: what another run's record is re-scored against. */

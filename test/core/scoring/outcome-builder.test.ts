@@ -20,6 +20,12 @@ describe('gold-label fingerprints', () => {
     expect(goldKeyOf({ id: 'q', question: 'q?', relevant_ids: ['c', 'b', 'a'] } as ResultRecord)).toBe('[[["a",1],["b",1],["c",1]],null,true]');
     expect(goldKeyOf({ id: 'q', question: 'q?', relevant_ids: ['b', 'c', 'a'] } as ResultRecord)).toBe('[[["a",1],["b",1],["c",1]],null,true]');
   });
+
+  it('are the JSON of [grades, normalised expected answer, answerable]', () => {
+    const record = { id: 'q', question: 'q?', relevant_ids: { 'd"1': 2 }, expected_answer: '  Say "\\ é"\n ', answerable: false } as ResultRecord;
+    expect(goldKeyOf(record)).toBe(JSON.stringify([[['d"1', 2]], 'Say "\\ é"', false]));
+    expect(goldKeyOf({ id: 'q', question: 'q?' } as ResultRecord)).toBe('[[],null,true]');
+  });
 });
 
 describe('the gold documents found within the retrieval-ok cut-off (hit@5)', () => {
