@@ -52414,7 +52414,6 @@ function cellText(cell, state) {
   let afterAttention = false;
   for (let index = 0; index < children.length; index++) {
     const child = children[index];
-    const after = index + 1 < children.length ? peekFirst(children[index + 1], cell, state) : AROUND;
     if (child.type === "html" && (before === "\r" || before === "\n")) return void 0;
     const attention3 = handlers[child.type]?.attention;
     if (attention3 !== void 0) {
@@ -52426,6 +52425,7 @@ function cellText(cell, state) {
       afterAttention = true;
       continue;
     }
+    const after = index + 1 < children.length ? peekFirst(children[index + 1], cell, state) : AROUND;
     const info2 = { ...AT, before, after };
     const value2 = state.handle(child, cell, state, info2);
     if (!value2) continue;

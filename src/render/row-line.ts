@@ -69,7 +69,6 @@ function cellText(cell: TableCell, state: State): string | undefined {
   let afterAttention = false;
   for (let index = 0; index < children.length; index++) {
     const child = children[index]!;
-    const after = index + 1 < children.length ? peekFirst(children[index + 1]!, cell, state) : AROUND;
     if (child.type === 'html' && (before === '\r' || before === '\n')) return undefined;
     const attention = handlers[child.type]?.attention;
     if (attention !== undefined) {
@@ -81,6 +80,8 @@ function cellText(cell: TableCell, state: State): string | undefined {
       afterAttention = true;
       continue;
     }
+    // Attention is written without its neighbours (see above); other nodes with them, as phrasing gives them.
+    const after = index + 1 < children.length ? peekFirst(children[index + 1]!, cell, state) : AROUND;
     const info: Info = { ...AT, before, after };
     const value = state.handle(child, cell, state, info);
     // Phrasing drops an empty result; attention on either side of it stays next to each other.
