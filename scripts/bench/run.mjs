@@ -304,8 +304,22 @@ async function runCase(bench) {
       note: [...notes[t]].join(', '),
     };
   });
-  const byRole = (role) => results[bench.tools.findIndex((tool) => tool.role === role)];
-  return { ours: byRole('ours'), reference: byRole('trec_eval'), earlier: byRole('earlier') };
+  const indexOf = (role) => bench.tools.findIndex((tool) => tool.role === role);
+  const byRole = (role) => results[indexOf(role)];
+  /** The median of each run's ratio of this build to `role`: the machine's drift between runs cancels out. */
+  const paired = (role) => {
+    const [mine, theirs] = [samples[indexOf('ours')], samples[indexOf(role)]];
+    if (theirs === undefined) return undefined;
+    const ratioOf = (field) =>
+      mine.concat(theirs).some((sample) => sample[field] === null) ? null : median(mine.map((sample, run) => sample[field] / theirs[run][field]));
+    return { time: ratioOf('seconds'), cpu: ratioOf('cpuSeconds') };
+  };
+  return {
+    ours: byRole('ours'),
+    reference: byRole('trec_eval'),
+    earlier: byRole('earlier'),
+    paired: { reference: paired('trec_eval'), earlier: paired('earlier') },
+  };
 }
 
 /** The dist/ committed at `sha`, extracted into `dir`: the build `--against` times beside this one. */
@@ -519,7 +533,7 @@ async function main() {
   });
   /** Each case's figures for another tool (`key` of a measured case) and this build's over them. */
   const ratioTable = (cases, key, ours) => {
-    const rows = cases.map(({ bench, ours: mine, [key]: theirs }) => {
+    const rows = cases.map(({ bench, ours: mine, [key]: theirs, paired }) => {
       const r = ratios(mine, theirs);
       return [
         bench.workload,
@@ -533,6 +547,8 @@ async function main() {
         ratio(r.time),
         ratio(r.cpu),
         ratio(r.memory),
+        ratio(paired[key].time),
+        ratio(paired[key].cpu),
       ];
     });
     const columns = [
@@ -547,6 +563,8 @@ async function main() {
       { title: `wall ${ours}`, align: 'r' },
       { title: `CPU ${ours}`, align: 'r' },
       { title: `memory ${ours}`, align: 'r' },
+      { title: 'wall, run by run', align: 'r' },
+      { title: 'CPU, run by run', align: 'r' },
     ];
     return `${table(columns, rows)}\n`;
   };
@@ -556,6 +574,7 @@ async function main() {
   }
   if (options.against !== null && measured.length > 0) {
     console.log(`against ${options.against.revision} (${options.against.sha.slice(0, 7)}): its committed dist/, each run right after this build's`);
+    console.log("  (this/that divides the medians; run by run is the median of each run's ratio, which the machine's drift moves less)");
     console.log(ratioTable(measured, 'earlier', 'this/that'));
   }
 
