@@ -1,7 +1,7 @@
 /**
- * Whether a list of strings holds one twice: what `new Set(values).size !== values.length` says, at a third of its
- * cost on a ranking of a hundred ids (a Set allocates its table and regrows it five times on the way to 100; this
- * keeps one table of row numbers for every call, told apart by a stamp, and hashes each id itself).
+ * Whether a list of strings holds one twice: what `new Set(values).size !== values.length` says, at 40% of its cost
+ * on a ranking of a hundred ids (measured by itself). A Set allocates its table and regrows it five times on the way
+ * to 100; this keeps one table of row numbers for every call, told apart by a stamp, and hashes each id itself.
  */
 
 let slots = new Int32Array(256);

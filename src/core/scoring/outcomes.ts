@@ -101,7 +101,7 @@ function relevantWithin(retrieved: readonly string[], ranking: JudgedRanking, k:
   return found;
 }
 
-/** Rows in one chunk of a growing column: 64 KiB, small enough to be reused memory rather than fresh pages. */
+/** Rows in one chunk of a growing column: 64 KiB, below the 128 KiB from which glibc maps fresh pages for a buffer. */
 const CHUNK_ROWS = 8192;
 
 /** A judge that filled a field of some records: calibration is checked per model and prompt version. */
