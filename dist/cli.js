@@ -42940,6 +42940,8 @@ var INVISIBLE = /[\p{Cf}\u2028\u2029\u115f\u1160\u3164\uffa0]/gu;
 var codePoint = (char) => `<U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
 function inertText(value2, max) {
   const head = 2 * max + 16;
+  if (value2.length > head ? plainStart(value2, head) : plainStart(value2, value2.length) && value2.charCodeAt(value2.length - 1) !== 32)
+    return value2.length <= max ? value2 : `${value2.slice(0, max - 1).trimEnd()}\u2026`;
   if (value2.length > head) {
     const points4 = Array.from(flatten(value2.slice(0, head)));
     if (points4.length > max) return cut(points4, max);
@@ -42948,6 +42950,15 @@ function inertText(value2, max) {
   if (flat.length <= max) return flat;
   const points3 = Array.from(flat);
   return points3.length <= max ? flat : cut(points3, max);
+}
+function plainStart(value2, end) {
+  let previous = 32;
+  for (let i = 0; i < end; i++) {
+    const code3 = value2.charCodeAt(i);
+    if (code3 < 32 || code3 > 126 || code3 === 32 && previous === 32) return false;
+    previous = code3;
+  }
+  return true;
 }
 var flatten = (value2) => value2.replace(CONTROLS, " ").replace(INVISIBLE, codePoint).replace(/\s+/gu, " ").trim();
 var cut = (points3, max) => `${points3.slice(0, max - 1).join("").trimEnd()}\u2026`;
@@ -56292,9 +56303,11 @@ function inert(value2, max) {
   return line === "" ? emphasis2("empty") : { type: "inlineCode", value: line };
 }
 var LIVE_WORD = /[@#$`\\]|:\/\/|^https?:|www\.|\bgh-\d|\b(?=[0-9a-f]*\d)[0-9a-f]{7,}\b/i;
+var LIVE_IN_LINE = new RegExp(LIVE_WORD.source.replace("^https?:", "(?:^| )https?:"), LIVE_WORD.flags);
 function inertProse(value2, max) {
   const line = inertText(value2, max);
   if (line === "") return [emphasis2("empty")];
+  if (!LIVE_IN_LINE.test(line)) return [text3(line)];
   const out = [];
   let words = [];
   const flush = (last) => {

@@ -50,6 +50,11 @@ export function inert(value: string, max: number): InlineCode | Emphasis {
  * backslashes. Markdown's own syntax (HTML included) is escaped by the serialiser.
  */
 const LIVE_WORD = /[@#$`\\]|:\/\/|^https?:|www\.|\bgh-\d|\b(?=[0-9a-f]*\d)[0-9a-f]{7,}\b/i;
+/**
+ * LIVE_WORD over a line of words, each after a space or first: it matches the line wherever it would match a word
+ * (no other part of it can span a space), so a line it does not match holds no live word.
+ */
+const LIVE_IN_LINE = new RegExp(LIVE_WORD.source.replace('^https?:', '(?:^| )https?:'), LIVE_WORD.flags);
 
 /**
  * Untrusted text to be read as prose (a question, an answer): one line of `inertText`, bounded, as plain text, with
@@ -59,6 +64,7 @@ const LIVE_WORD = /[@#$`\\]|:\/\/|^https?:|www\.|\bgh-\d|\b(?=[0-9a-f]*\d)[0-9a-
 export function inertProse(value: string, max: number): PhrasingContent[] {
   const line = inertText(value, max);
   if (line === '') return [emphasis('empty')];
+  if (!LIVE_IN_LINE.test(line)) return [text(line)];
   const out: PhrasingContent[] = [];
   let words: string[] = [];
   const flush = (last: boolean) => {

@@ -34,10 +34,13 @@ const codePoint = (char: string) => `<U+${char.codePointAt(0)!.toString(16).toUp
  * `max − 1` of them plus "…".
  */
 export function inertText(value: string, max: number): string {
+  const head = 2 * max + 16;
+  // Plain text (the usual question or answer) is its own flattening, one code point a code unit: only cut.
+  if (value.length > head ? plainStart(value, head) : plainStart(value, value.length) && value.charCodeAt(value.length - 1) !== 0x20)
+    return value.length <= max ? value : `${value.slice(0, max - 1).trimEnd()}…`;
   // A long text (an answer of pages) is cut: its first code units are flattened alone when they come to more than
   // `max` code points. A prefix flattens to a prefix of the whole's flattening, but for its last code point (half of
   // a pair) and a space trimmed after it, so the first `max` code points are the same.
-  const head = 2 * max + 16;
   if (value.length > head) {
     const points = Array.from(flatten(value.slice(0, head)));
     if (points.length > max) return cut(points, max);
@@ -46,6 +49,20 @@ export function inertText(value: string, max: number): string {
   if (flat.length <= max) return flat;
   const points = Array.from(flat);
   return points.length <= max ? flat : cut(points, max);
+}
+
+/**
+ * Whether the first `end` code units of `value` are printable ASCII, with no space first and none right after
+ * another: `flatten` changes none of them (but a last space, which it trims).
+ */
+function plainStart(value: string, end: number): boolean {
+  let previous = 0x20;
+  for (let i = 0; i < end; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e || (code === 0x20 && previous === 0x20)) return false;
+    previous = code;
+  }
+  return true;
 }
 
 /** Control characters and white-space runs as one space, invisible characters shown, the ends trimmed. */

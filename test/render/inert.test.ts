@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { JudgeStatus } from '../../src/core/compare/judge-gate.js';
 import type { Comparison, MissingQuestion, QuestionChange } from '../../src/core/compare/types.js';
 import { renderComment } from '../../src/render/markdown.js';
+import { inertProse } from '../../src/render/mdast.js';
 import { codeQuoted, inertText } from '../../src/render/untrusted.js';
 import { change, countByTag, makeComparison, retrievalRegression } from './comparison-fixture.js';
 
@@ -165,6 +166,71 @@ describe('one inert path for untrusted text', () => {
       }),
       { numRuns: 5000 },
     );
+    // Plain ASCII (a shortcut takes it) up to, at or past the prefix, then anything: spaces at its ends and doubled.
+    const plain = fc.constantFrom('a', 'Z', '~', '!', ' ', ' ', '  ');
+    fc.assert(
+      fc.property(fc.array(plain, { maxLength: 120 }), fc.array(unit, { maxLength: 20 }), fc.integer({ min: 1, max: 40 }), (head, tail, max) => {
+        const value = head.join('') + tail.join('');
+        expect(inertText(value, max)).toBe(definition(value, max));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('puts every live word of prose in a code span and leaves the rest one text, as word by word (property)', () => {
+    // Each white-space-separated word on its own, as inertProse has always decided them.
+    const LIVE = /[@#$`\\]|:\/\/|^https?:|www\.|\bgh-\d|\b(?=[0-9a-f]*\d)[0-9a-f]{7,}\b/i;
+    const byWord = (line: string) => {
+      const out: { type: string; value: string }[] = [];
+      let words: string[] = [];
+      const flush = (last: boolean) => {
+        if (words.length > 0) out.push({ type: 'text', value: `${out.length > 0 ? ' ' : ''}${words.join(' ')}${last ? '' : ' '}` });
+        words = [];
+      };
+      for (const word of line.split(' ')) {
+        if (!LIVE.test(word)) {
+          words.push(word);
+          continue;
+        }
+        flush(false);
+        if (out.at(-1)?.type === 'inlineCode') out.push({ type: 'text', value: ' ' });
+        out.push({ type: 'inlineCode', value: word });
+      }
+      flush(true);
+      return out;
+    };
+    const word = fc.constantFrom(
+      'plan',
+      'https:x',
+      'xhttps:',
+      '-https:',
+      'http://a',
+      'HTTP:b',
+      '@me',
+      'a#1',
+      'gh-12',
+      'GH-1',
+      'deadbeef1',
+      'cafe',
+      'a$b',
+      'www.x',
+      'x`y',
+      'a\\b',
+      'é',
+    );
+    const gap = fc.constantFrom(' ', ' ', '  ', '\t', '\n');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(word, gap), { minLength: 1, maxLength: 12 }), (pairs) => {
+        const value = pairs.map(([w, g]) => w + g).join('');
+        expect(inertProse(value, 1000)).toEqual(byWord(inertText(value, 1000)));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(inertProse('see https:x and more', 1000)).toEqual([
+      { type: 'text', value: 'see ' },
+      { type: 'inlineCode', value: 'https:x' },
+      { type: 'text', value: ' and more' },
+    ]);
   });
 
   it('renders 2,000 hostile comments, through cmark-gfm, with no link, e-mail, mention, reference, math, HTML or invisible character from user text', () => {
