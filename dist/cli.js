@@ -17292,16 +17292,16 @@ var require_parse = __commonJS({
         const analysis = analyzeRepeatedExtglob(body, opts);
         if ((token.type === "plus" || token.type === "star") && analysis.risky) {
           const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
-          const open4 = tokens[token.tokensIndex];
-          open4.type = "text";
-          open4.value = literal2;
-          open4.output = safeOutput || utils.escapeRegex(literal2);
+          const open5 = tokens[token.tokensIndex];
+          open5.type = "text";
+          open5.value = literal2;
+          open5.output = safeOutput || utils.escapeRegex(literal2);
           for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
             tokens[i].value = "";
             tokens[i].output = "";
             delete tokens[i].suffix;
           }
-          state.output = token.output + open4.output;
+          state.output = token.output + open5.output;
           state.backtrack = true;
           push({ type: "paren", extglob: true, value: value2, output: "" });
           decrement("parens");
@@ -17521,15 +17521,15 @@ var require_parse = __commonJS({
         }
         if (value2 === "{" && opts.nobrace !== true) {
           increment("braces");
-          const open4 = {
+          const open5 = {
             type: "brace",
             value: value2,
             output: "(",
             outputIndex: state.output.length,
             tokensIndex: state.tokens.length
           };
-          braces.push(open4);
-          push(open4);
+          braces.push(open5);
+          push(open5);
           continue;
         }
         if (value2 === "}") {
@@ -42747,6 +42747,7 @@ init_entry_url();
 
 // src/sources/lines.ts
 init_entry_url();
+var import_promises4 = require("node:fs/promises");
 var import_node_buffer2 = require("node:buffer");
 
 // src/sources/line-chunks.ts
@@ -42774,6 +42775,7 @@ async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
       const { bytesRead: read } = await handle2.read(buffer, carried, buffer.length - carried, null);
       bytesRead += read;
       let filled = carried + read;
+      const offset = bytesRead - filled;
       const atEnd = read === 0;
       if (atEnd) {
         if (carried === 0) return;
@@ -42787,7 +42789,7 @@ async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
       }
       const start = first && startsWithByteOrderMark(buffer, end) ? 3 : 0;
       first = false;
-      yield { bytes: buffer, start, end, bytesRead };
+      yield { bytes: buffer, start, end, bytesRead, offset };
       if (atEnd) return;
       buffer.copy(buffer, 0, end, filled);
       carried = filled - end;
@@ -42801,28 +42803,51 @@ async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
 var PROGRESS_EVERY = 4096;
 var LINE_FEED3 = 10;
 var CARRIAGE_RETURN = 13;
-async function* readLines(file2, problems, onProgress, onlyLines) {
+async function* readLines(file2, problems, onProgress) {
   let line = 0;
-  for await (const { bytes, start, end, bytesRead } of readLineChunks(file2)) {
-    const chunkIsUtf8 = onlyLines === void 0 && (0, import_node_buffer2.isUtf8)(bytes.subarray(start, end));
+  for await (const { bytes, start, end, bytesRead, offset } of readLineChunks(file2)) {
+    const chunkIsUtf8 = (0, import_node_buffer2.isUtf8)(bytes.subarray(start, end));
     const encoding = chunkIsUtf8 && (0, import_node_buffer2.isAscii)(bytes.subarray(start, end)) ? "latin1" : "utf8";
     for (let from = start; from < end; ) {
       const lineFeed = bytes.indexOf(LINE_FEED3, from);
       const contentEnd = lineFeed > from && bytes[lineFeed - 1] === CARRIAGE_RETURN ? lineFeed - 1 : lineFeed;
       line++;
       if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, bytesRead);
-      if (onlyLines !== void 0 && !onlyLines.has(line)) {
-        from = lineFeed + 1;
-        continue;
-      }
       const text4 = bytes.toString(encoding, from, contentEnd);
       const bad = chunkIsUtf8 ? -1 : firstBadByte(bytes.subarray(from, contentEnd));
       if (bad >= 0) problems.add(notUtf8Problem(file2, line, bytes[from + bad], bad + 1));
-      yield { text: text4, line, notUtf8: bad >= 0 };
+      yield { text: text4, line, notUtf8: bad >= 0, offset: offset + from, byteLength: contentEnd - from };
       from = lineFeed + 1;
     }
   }
 }
+var PLACES_READ_BYTES = 1 << 20;
+async function* readLinesAt(file2, places, problems) {
+  const handle2 = await (0, import_promises4.open)(file2, "r");
+  try {
+    let buffer = Buffer.allocUnsafe(PLACES_READ_BYTES);
+    for (let first = 0; first < places.length; ) {
+      const from = places[first].offset;
+      let last = first;
+      while (last + 1 < places.length && placeEnd(places[last + 1]) - from <= PLACES_READ_BYTES) last++;
+      const length = placeEnd(places[last]) - from;
+      if (length > buffer.length) buffer = Buffer.allocUnsafe(length);
+      const { bytesRead } = await handle2.read(buffer, 0, length, from);
+      if (bytesRead < length) throw new Error(`${file2} is shorter than when it was first read; was it changed meanwhile?`);
+      for (let i = first; i <= last; i++) {
+        const { line, offset, byteLength } = places[i];
+        const bytes = buffer.subarray(offset - from, offset - from + byteLength);
+        const bad = firstBadByte(bytes);
+        if (bad >= 0) problems.add(notUtf8Problem(file2, line, bytes[bad], bad + 1));
+        yield { text: bytes.toString("utf8"), line, notUtf8: bad >= 0, offset, byteLength };
+      }
+      first = last + 1;
+    }
+  } finally {
+    await handle2.close();
+  }
+}
+var placeEnd = (place) => place.offset + place.byteLength;
 
 // src/judge/labels.ts
 var id = external_exports.string({ error: "is required and must be a string" }).min(1, "must not be empty");
@@ -43147,7 +43172,7 @@ var EXIT = { ok: 0, gateFailed: 1, badInput: 2 };
 
 // src/frontends/cli/judge-command.ts
 init_entry_url();
-var import_promises7 = require("node:fs/promises");
+var import_promises8 = require("node:fs/promises");
 var import_node_path5 = require("node:path");
 
 // src/judge/client.ts
@@ -43175,7 +43200,7 @@ function redactor(secrets) {
 // src/judge/cache.ts
 init_entry_url();
 var import_node_crypto2 = require("node:crypto");
-var import_promises4 = require("node:fs/promises");
+var import_promises5 = require("node:fs/promises");
 var import_node_path2 = require("node:path");
 var CACHE_FORMAT = "rag-gate-judge-cache-v1";
 function cacheKey(parts) {
@@ -43196,7 +43221,7 @@ var JudgeCache = class {
   async get(key) {
     let text4;
     try {
-      text4 = await (0, import_promises4.readFile)(this.path(key), "utf8");
+      text4 = await (0, import_promises5.readFile)(this.path(key), "utf8");
     } catch {
       return void 0;
     }
@@ -43212,12 +43237,12 @@ var JudgeCache = class {
     const temporary = (0, import_node_path2.join)((0, import_node_path2.dirname)(file2), `.${key}.${(0, import_node_crypto2.randomUUID)()}.tmp`);
     const entry = { key, format: CACHE_FORMAT, endpoint: parts.endpoint, model: parts.model, promptVersion: parts.promptVersion, task: parts.task, value: value2 };
     try {
-      await (0, import_promises4.mkdir)((0, import_node_path2.dirname)(file2), { recursive: true });
-      await (0, import_promises4.writeFile)(temporary, `${JSON.stringify(entry)}
+      await (0, import_promises5.mkdir)((0, import_node_path2.dirname)(file2), { recursive: true });
+      await (0, import_promises5.writeFile)(temporary, `${JSON.stringify(entry)}
 `);
-      await (0, import_promises4.rename)(temporary, file2);
+      await (0, import_promises5.rename)(temporary, file2);
     } catch (error2) {
-      await (0, import_promises4.rm)(temporary, { force: true }).catch(() => void 0);
+      await (0, import_promises5.rm)(temporary, { force: true }).catch(() => void 0);
       this.writeProblem ??= `cannot write the judge cache under ${this.dir} (${error2 instanceof Error ? error2.message : String(error2)}); continuing without caching`;
     }
   }
@@ -44156,7 +44181,7 @@ init_entry_url();
 
 // src/sources/results.ts
 init_entry_url();
-var import_promises6 = require("node:fs/promises");
+var import_promises7 = require("node:fs/promises");
 
 // src/sources/cells.ts
 init_entry_url();
@@ -46336,7 +46361,7 @@ async function* rowsOf(file2, problems, onProgress, options) {
 
 // src/sources/formats/deepeval.ts
 init_entry_url();
-var import_promises5 = require("node:fs/promises");
+var import_promises6 = require("node:fs/promises");
 var METRIC_TYPE_TAG = /\s*\[(?:GEval|DAG|Arena GEval|Conversational GEval|ConversationalDAG)\]$/;
 function deepEvalMetricKey(name) {
   return name.replace(METRIC_TYPE_TAG, "").normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "_").replace(/^_+|_+$/g, "");
@@ -46518,7 +46543,7 @@ function idSource(names) {
 async function readDeepEvalRun(file2, problems) {
   let bytes;
   try {
-    bytes = await (0, import_promises5.readFile)(file2);
+    bytes = await (0, import_promises6.readFile)(file2);
   } catch (error2) {
     throw readFailure(file2, error2);
   }
@@ -46831,7 +46856,8 @@ async function readResults(file2, onRecord, options = {}) {
   const shape = { format: "jsonl" };
   const notes2 = [];
   const idKeys = [...fields.has("id") ? [] : ["id"], ...[...fields].flatMap(([key, canonical]) => canonical === "id" ? [key] : [])];
-  const handle2 = ({ text: text4, line, notUtf8 }) => {
+  const handle2 = (element) => {
+    const { text: text4, line, notUtf8 } = element;
     if (notUtf8) return;
     if (options.onlyIds !== void 0) {
       const id2 = idInText(text4, idKeys);
@@ -46851,7 +46877,7 @@ async function readResults(file2, onRecord, options = {}) {
       problems.add({ file: file2, line, message: 'a record must be a JSON object such as {"id": "q1", "question": "\u2026"}' });
       return;
     }
-    handleObject(raw, line, text4);
+    handleObject(raw, line, text4, element.byteLength === void 0 ? void 0 : element);
   };
   const handleRow = ({ cells, line }) => {
     const raw = {};
@@ -46867,7 +46893,7 @@ async function readResults(file2, onRecord, options = {}) {
     }
     handleObject(raw, line, JSON.stringify(raw));
   };
-  const handleObject = (raw, line, text4) => {
+  const handleObject = (raw, line, text4, bytes) => {
     const given = canonicalize(raw, fields, file2, line, problems, unknownFields);
     const spelling = (field2) => spellingIn(raw, fields, field2) ?? field2;
     const userField = (path) => {
@@ -46913,7 +46939,7 @@ async function readResults(file2, onRecord, options = {}) {
     records++;
     if (derivation.idFromQuestion) idsFromQuestion++;
     if (derivation.retrievalByText) retrievalByText++;
-    if (problems.count === 0) onRecord(record2, line, text4, derivation);
+    if (problems.count === 0) onRecord(record2, line, text4, derivation, bytes);
   };
   shape.format = options.format === void 0 || options.format === "auto" ? await detectFormat(file2) : options.format;
   try {
@@ -46924,7 +46950,8 @@ async function readResults(file2, onRecord, options = {}) {
       for (const row of run.rows) handleObject(row.record, row.line, JSON.stringify(row.record));
       notes2.push(...deepEvalNotes(file2, run.summary));
     } else {
-      for await (const element of recordTexts2(file2, problems, onProgress, shape, options.onlyLines)) handle2(element);
+      const texts2 = options.onlyPlaces === void 0 ? recordTexts2(file2, problems, onProgress, shape) : readLinesAt(file2, options.onlyPlaces, problems);
+      for await (const element of texts2) handle2(element);
     }
   } catch (error2) {
     if (error2 instanceof JsonArrayShapeError) problems.add({ file: file2, line: error2.line, message: error2.message });
@@ -46969,7 +46996,7 @@ function idInText(text4, idKeys) {
 async function detectFormat(file2) {
   let handle2;
   try {
-    handle2 = await (0, import_promises6.open)(file2, "r");
+    handle2 = await (0, import_promises7.open)(file2, "r");
     const buffer = Buffer.alloc(DETECT_HEAD_BYTES);
     const { bytesRead } = await handle2.read(buffer, 0, DETECT_HEAD_BYTES, 0);
     return detectResultsFormat(file2, new TextDecoder().decode(buffer.subarray(0, bytesRead)));
@@ -46994,8 +47021,8 @@ function deepEvalNotes(file2, summary) {
   }
   return notes2;
 }
-async function* recordTexts2(file2, problems, onProgress, shape, onlyLines) {
-  const lines = readLines(file2, problems, onProgress, onlyLines);
+async function* recordTexts2(file2, problems, onProgress, shape) {
+  const lines = readLines(file2, problems, onProgress);
   let first = await lines.next();
   while (!first.done && first.value.text.trim() === "") first = await lines.next();
   if (first.done) return;
@@ -47358,7 +47385,7 @@ async function checkOut(results, out) {
     throw InputError.single({ file: out, message: "is the results file itself; --out must name another file (the input is never modified)" });
   }
   const directory = (0, import_node_path5.dirname)((0, import_node_path5.resolve)(out));
-  const info = await (0, import_promises7.stat)(directory).catch(() => void 0);
+  const info = await (0, import_promises8.stat)(directory).catch(() => void 0);
   if (!info?.isDirectory()) throw InputError.single({ file: out, message: `cannot write: the directory ${directory} does not exist` });
 }
 function judgeCommand(context, setExitCode) {
@@ -49248,11 +49275,11 @@ function compareConfig(settings, calibrations) {
 
 // src/sources/golden.ts
 init_entry_url();
-var import_promises8 = require("node:fs/promises");
+var import_promises9 = require("node:fs/promises");
 async function readGoldenRecords(file2) {
   let bytes;
   try {
-    bytes = await (0, import_promises8.readFile)(file2);
+    bytes = await (0, import_promises9.readFile)(file2);
   } catch (error2) {
     throw readFailure(file2, error2);
   }
@@ -49320,7 +49347,7 @@ async function readGoldenQuestions(file2) {
 
 // src/sources/holdout-file.ts
 init_entry_url();
-var import_promises9 = require("node:fs/promises");
+var import_promises10 = require("node:fs/promises");
 var HOLDOUT_FORMAT = "rag-gate-holdout/1";
 var ids = external_exports.array(external_exports.string().min(1, "must not be empty"), { error: "must be a list of question ids" });
 var holdoutFileSchema = external_exports.object({
@@ -49344,7 +49371,7 @@ var holdoutFileSchema = external_exports.object({
 async function readHoldoutFile(file2) {
   let bytes;
   try {
-    bytes = await (0, import_promises9.readFile)(file2);
+    bytes = await (0, import_promises10.readFile)(file2);
   } catch (error2) {
     throw readFailure(file2, error2);
   }
@@ -49367,7 +49394,7 @@ async function readHoldoutFile(file2) {
 }
 async function holdoutFileExists(file2) {
   try {
-    await (0, import_promises9.stat)(file2);
+    await (0, import_promises10.stat)(file2);
     return true;
   } catch (error2) {
     if (error2.code === "ENOENT") return false;
@@ -49401,7 +49428,7 @@ var ledgerEntrySchema = external_exports.object({
 async function readLedger(file2) {
   let bytes;
   try {
-    bytes = await (0, import_promises9.readFile)(file2);
+    bytes = await (0, import_promises10.readFile)(file2);
   } catch (error2) {
     if (error2.code === "ENOENT") return [];
     throw readFailure(file2, error2);
@@ -49618,24 +49645,38 @@ async function readOutcomes(files, config2, onProgress) {
   const unknownFields = /* @__PURE__ */ new Map();
   let placeFiles = new Int32Array(1024);
   let placeLines = new Int32Array(1024);
+  let placeOffsets = new Float64Array(1024);
+  let placeByteLengths = new Int32Array(1024);
   let records = 0;
-  let allJsonLines = true;
+  let allPlaced = true;
   for (const [index, file2] of (typeof files === "string" ? [files] : files).entries()) {
-    const onRecord = (record2, line, _text, derivation) => {
+    const onRecord = (record2, line, _text, derivation, bytes) => {
       builder.add(record2, derivation);
       placeFiles = grownInt32(placeFiles, records + 1);
       placeLines = grownInt32(placeLines, records + 1);
+      placeOffsets = grownFloat64(placeOffsets, records + 1);
+      placeByteLengths = grownInt32(placeByteLengths, records + 1);
       placeFiles[records] = index;
+      if (bytes === void 0) allPlaced = false;
+      else {
+        placeOffsets[records] = bytes.offset;
+        placeByteLengths[records] = bytes.byteLength;
+      }
       placeLines[records++] = line;
     };
     const read = await readResults(file2, onRecord, { ...shared, onProgress });
     warnings.push(...read.warnings);
     builder.readAs(read.format);
-    allJsonLines &&= read.format === "jsonl";
     for (const [field2, count2] of read.unknownFields) unknownFields.set(field2, (unknownFields.get(field2) ?? 0) + count2);
   }
   const outcomes = builder.build();
-  const places = allJsonLines && outcomes.ids.length === records ? { ids: outcomes.ids, files: placeFiles.slice(0, records), lines: placeLines.slice(0, records) } : void 0;
+  const places = allPlaced && outcomes.ids.length === records ? {
+    ids: outcomes.ids,
+    files: placeFiles.slice(0, records),
+    lines: placeLines.slice(0, records),
+    offsets: placeOffsets.slice(0, records),
+    byteLengths: placeByteLengths.slice(0, records)
+  } : void 0;
   return { outcomes, warnings, unknownFields, ...places === void 0 ? {} : { places } };
 }
 async function rescoreUnderHeadLabels(files, headLabels, config2) {
@@ -49679,10 +49720,10 @@ async function readEvidence(files, ids2, config2, first) {
   const { k } = config2.retrievalOk.metric;
   const depth = Number.isInteger(k) && k >= 1 ? Math.min(k, EVIDENCE_TOP_MAX) : EVIDENCE_TOP_MAX;
   const shared = { ...sharedReadOptions(config2), ...first.idsGiven && first.places === void 0 ? { onlyIds: ids2 } : {} };
-  const lines = first.places === void 0 ? void 0 : linesOf(first.places, ids2, files.length);
+  const placesByFile = first.places === void 0 ? void 0 : listedPlaces(first.places, ids2, files.length);
   for (const [index, file2] of files.entries()) {
-    const onlyLines = lines?.[index];
-    if (onlyLines !== void 0 && onlyLines.size === 0) continue;
+    const onlyPlaces = placesByFile?.[index];
+    if (onlyPlaces !== void 0 && onlyPlaces.length === 0) continue;
     await readResults(
       file2,
       (record2) => {
@@ -49696,17 +49737,18 @@ async function readEvidence(files, ids2, config2, first) {
           ...record2.trace_url === void 0 ? {} : { traceUrl: bounded(record2.trace_url) }
         });
       },
-      onlyLines === void 0 ? shared : { ...shared, onlyLines }
+      onlyPlaces === void 0 ? shared : { ...shared, onlyPlaces }
     );
   }
   return found;
 }
-function linesOf(places, ids2, fileCount) {
-  const lines = Array.from({ length: fileCount }, () => /* @__PURE__ */ new Set());
+function listedPlaces(places, ids2, fileCount) {
+  const listed = Array.from({ length: fileCount }, () => []);
   places.ids.forEach((id2, i) => {
-    if (ids2.has(id2)) lines[places.files[i]].add(places.lines[i]);
+    if (ids2.has(id2)) listed[places.files[i]].push({ line: places.lines[i], offset: places.offsets[i], byteLength: places.byteLengths[i] });
   });
-  return lines;
+  for (const inFile of listed) inFile.sort((a, b) => a.offset - b.offset);
+  return listed;
 }
 
 // src/core/compare/evidence.ts
@@ -49899,7 +49941,7 @@ function ungatedText(config2, unknownFields) {
 
 // src/sources/parallel.ts
 init_entry_url();
-var import_promises10 = require("node:fs/promises");
+var import_promises11 = require("node:fs/promises");
 var import_node_os = require("node:os");
 var import_node_worker_threads = require("node:worker_threads");
 var TAG = "rag-gate:read-outcomes";
@@ -49963,7 +50005,7 @@ function readerThreadPays(bytes, cores = (0, import_node_os.availableParallelism
 async function totalBytes(files) {
   const sizes = await Promise.all(
     files.map(
-      (file2) => (0, import_promises10.stat)(file2).then(
+      (file2) => (0, import_promises11.stat)(file2).then(
         (info) => info.size,
         () => 0
       )
@@ -50865,7 +50907,7 @@ init_entry_url();
 
 // src/sources/config-file.ts
 init_entry_url();
-var import_promises11 = require("node:fs/promises");
+var import_promises12 = require("node:fs/promises");
 var import_yaml = __toESM(require_dist(), 1);
 var GATES_KEY = "gates";
 var FILE_KEYS = new Map(
@@ -50884,7 +50926,7 @@ var fileSchema = external_exports.object({ ...mappings, [GATES_KEY]: external_ex
 async function readConfigFile(file2, options) {
   let bytes;
   try {
-    bytes = await (0, import_promises11.readFile)(file2);
+    bytes = await (0, import_promises12.readFile)(file2);
   } catch (error2) {
     if (!options.required && error2.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
     throw readFailure(file2, error2);
@@ -52269,7 +52311,7 @@ function check2(tokens, before, after) {
     const next = classifyCharacter(
       (end < tokens.length ? tokens[end].value : after).charCodeAt(0)
     );
-    const open4 = !next || next === 2 && Boolean(previous);
+    const open5 = !next || next === 2 && Boolean(previous);
     const close = !previous || previous === 2 && Boolean(next);
     const run = {
       tokens: tokens.slice(index, end),
@@ -52277,8 +52319,8 @@ function check2(tokens, before, after) {
       start: 0,
       end: 0,
       // Underscores are strict, they cannot open or close inside words.
-      open: strict ? open4 && (Boolean(previous) || !close) : open4,
-      close: strict ? close && (Boolean(next) || !open4) : close,
+      open: strict ? open5 && (Boolean(previous) || !close) : open5,
+      close: strict ? close && (Boolean(next) || !open5) : close,
       // All builtins can split runs.
       split: strict !== void 0
     };
@@ -52346,9 +52388,9 @@ function pair(runs, wrong) {
       openers = [];
       openersByMarker.set(marker, openers);
     }
-    let open4 = closer.close ? openers.length : 0;
-    while (open4-- && closer.start < closer.end) {
-      const opener = openers[open4];
+    let open5 = closer.close ? openers.length : 0;
+    while (open5-- && closer.start < closer.end) {
+      const opener = openers[open5];
       const openerSize = opener.end - opener.start;
       const closerSize = closer.end - closer.start;
       if (closer.split ? (
@@ -52384,8 +52426,8 @@ function pair(runs, wrong) {
       }
       opener.end -= size;
       closer.start += size;
-      if (opener.start === opener.end) openers.splice(open4, 1);
-      open4 = openers.length;
+      if (opener.start === opener.end) openers.splice(open5, 1);
+      open5 = openers.length;
     }
     if (closer.open && closer.start < closer.end) openers.push(closer);
   }
@@ -52561,12 +52603,12 @@ function render(items, chosen, before, after) {
     );
     const inside = render(item.children, chosen, sequence, sequence);
     const head = inside[0].value;
-    const open4 = encodeInfo(
+    const open5 = encodeInfo(
       outsideBefore.charCodeAt(outsideBefore.length - 1),
       head.charCodeAt(0),
       marker
     );
-    if (open4.inside) encode3(inside, true);
+    if (open5.inside) encode3(inside, true);
     const tail = lastCharacter(inside[inside.length - 1].value);
     const close = encodeInfo(
       outsideAfter.charCodeAt(0),
@@ -52574,7 +52616,7 @@ function render(items, chosen, before, after) {
       marker
     );
     if (close.inside) encode3(inside, false);
-    if (open4.outside && outsideBefore !== "\n" && outsideBefore !== "\r") {
+    if (open5.outside && outsideBefore !== "\n" && outsideBefore !== "\r") {
       encode3(tokens, false);
     }
     if (close.outside) encodeAfter = outsideAfter;
@@ -58008,7 +58050,7 @@ init_entry_url();
 
 // src/sources/history.ts
 init_entry_url();
-var import_promises12 = require("node:fs/promises");
+var import_promises13 = require("node:fs/promises");
 var finite = external_exports.number().refine(Number.isFinite, "must be a finite number");
 var metricSchema2 = external_exports.object({
   value: finite,
@@ -58029,7 +58071,7 @@ var historySchema = external_exports.object({
 async function readHistory(file2) {
   let text4;
   try {
-    text4 = await (0, import_promises12.readFile)(file2, "utf8");
+    text4 = await (0, import_promises13.readFile)(file2, "utf8");
   } catch (error2) {
     throw InputError.single({ file: file2, message: `not a readable JSON history file: ${error2 instanceof Error ? error2.message : String(error2)}` });
   }

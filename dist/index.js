@@ -13858,16 +13858,16 @@ var require_parse = __commonJS({
         const analysis = analyzeRepeatedExtglob(body, opts);
         if ((token.type === "plus" || token.type === "star") && analysis.risky) {
           const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
-          const open5 = tokens[token.tokensIndex];
-          open5.type = "text";
-          open5.value = literal2;
-          open5.output = safeOutput || utils.escapeRegex(literal2);
+          const open6 = tokens[token.tokensIndex];
+          open6.type = "text";
+          open6.value = literal2;
+          open6.output = safeOutput || utils.escapeRegex(literal2);
           for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
             tokens[i].value = "";
             tokens[i].output = "";
             delete tokens[i].suffix;
           }
-          state.output = token.output + open5.output;
+          state.output = token.output + open6.output;
           state.backtrack = true;
           push({ type: "paren", extglob: true, value: value2, output: "" });
           decrement("parens");
@@ -14087,15 +14087,15 @@ var require_parse = __commonJS({
         }
         if (value2 === "{" && opts.nobrace !== true) {
           increment("braces");
-          const open5 = {
+          const open6 = {
             type: "brace",
             value: value2,
             output: "(",
             outputIndex: state.output.length,
             tokensIndex: state.tokens.length
           };
-          braces.push(open5);
-          push(open5);
+          braces.push(open6);
+          push(open6);
           continue;
         }
         if (value2 === "}") {
@@ -23832,7 +23832,7 @@ function info(message) {
 // src/frontends/github/run.ts
 init_entry_url();
 var import_node_crypto2 = require("node:crypto");
-var import_promises17 = require("node:fs/promises");
+var import_promises18 = require("node:fs/promises");
 var import_node_os4 = require("node:os");
 var import_node_path11 = require("node:path");
 
@@ -41913,10 +41913,16 @@ function grownInt32(array2, length) {
   grown2.set(array2);
   return grown2;
 }
+function grownFloat64(array2, length) {
+  if (array2.length >= length) return array2;
+  const grown2 = new Float64Array(Math.max(length, array2.length * 2));
+  grown2.set(array2);
+  return grown2;
+}
 
 // src/sources/results.ts
 init_entry_url();
-var import_promises7 = require("node:fs/promises");
+var import_promises8 = require("node:fs/promises");
 
 // src/core/catalog/formats.ts
 init_entry_url();
@@ -43937,6 +43943,7 @@ var parse4 = function(data, opts = {}) {
 
 // src/sources/lines.ts
 init_entry_url();
+var import_promises6 = require("node:fs/promises");
 var import_node_buffer2 = require("node:buffer");
 
 // src/sources/line-chunks.ts
@@ -43964,6 +43971,7 @@ async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
       const { bytesRead: read } = await handle2.read(buffer, carried, buffer.length - carried, null);
       bytesRead += read;
       let filled = carried + read;
+      const offset = bytesRead - filled;
       const atEnd = read === 0;
       if (atEnd) {
         if (carried === 0) return;
@@ -43977,7 +43985,7 @@ async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
       }
       const start = first && startsWithByteOrderMark(buffer, end) ? 3 : 0;
       first = false;
-      yield { bytes: buffer, start, end, bytesRead };
+      yield { bytes: buffer, start, end, bytesRead, offset };
       if (atEnd) return;
       buffer.copy(buffer, 0, end, filled);
       carried = filled - end;
@@ -43991,28 +43999,51 @@ async function* readLineChunks(file2, chunkBytes = CHUNK_BYTES) {
 var PROGRESS_EVERY = 4096;
 var LINE_FEED3 = 10;
 var CARRIAGE_RETURN = 13;
-async function* readLines(file2, problems, onProgress, onlyLines) {
+async function* readLines(file2, problems, onProgress) {
   let line = 0;
-  for await (const { bytes, start, end, bytesRead } of readLineChunks(file2)) {
-    const chunkIsUtf8 = onlyLines === void 0 && (0, import_node_buffer2.isUtf8)(bytes.subarray(start, end));
+  for await (const { bytes, start, end, bytesRead, offset } of readLineChunks(file2)) {
+    const chunkIsUtf8 = (0, import_node_buffer2.isUtf8)(bytes.subarray(start, end));
     const encoding = chunkIsUtf8 && (0, import_node_buffer2.isAscii)(bytes.subarray(start, end)) ? "latin1" : "utf8";
     for (let from = start; from < end; ) {
       const lineFeed = bytes.indexOf(LINE_FEED3, from);
       const contentEnd = lineFeed > from && bytes[lineFeed - 1] === CARRIAGE_RETURN ? lineFeed - 1 : lineFeed;
       line++;
       if (onProgress !== void 0 && line % PROGRESS_EVERY === 0) onProgress(line, bytesRead);
-      if (onlyLines !== void 0 && !onlyLines.has(line)) {
-        from = lineFeed + 1;
-        continue;
-      }
       const text4 = bytes.toString(encoding, from, contentEnd);
       const bad = chunkIsUtf8 ? -1 : firstBadByte(bytes.subarray(from, contentEnd));
       if (bad >= 0) problems.add(notUtf8Problem(file2, line, bytes[from + bad], bad + 1));
-      yield { text: text4, line, notUtf8: bad >= 0 };
+      yield { text: text4, line, notUtf8: bad >= 0, offset: offset + from, byteLength: contentEnd - from };
       from = lineFeed + 1;
     }
   }
 }
+var PLACES_READ_BYTES = 1 << 20;
+async function* readLinesAt(file2, places, problems) {
+  const handle2 = await (0, import_promises6.open)(file2, "r");
+  try {
+    let buffer = Buffer.allocUnsafe(PLACES_READ_BYTES);
+    for (let first = 0; first < places.length; ) {
+      const from = places[first].offset;
+      let last = first;
+      while (last + 1 < places.length && placeEnd(places[last + 1]) - from <= PLACES_READ_BYTES) last++;
+      const length = placeEnd(places[last]) - from;
+      if (length > buffer.length) buffer = Buffer.allocUnsafe(length);
+      const { bytesRead } = await handle2.read(buffer, 0, length, from);
+      if (bytesRead < length) throw new Error(`${file2} is shorter than when it was first read; was it changed meanwhile?`);
+      for (let i = first; i <= last; i++) {
+        const { line, offset, byteLength } = places[i];
+        const bytes = buffer.subarray(offset - from, offset - from + byteLength);
+        const bad = firstBadByte(bytes);
+        if (bad >= 0) problems.add(notUtf8Problem(file2, line, bytes[bad], bad + 1));
+        yield { text: bytes.toString("utf8"), line, notUtf8: bad >= 0, offset, byteLength };
+      }
+      first = last + 1;
+    }
+  } finally {
+    await handle2.close();
+  }
+}
+var placeEnd = (place) => place.offset + place.byteLength;
 
 // src/sources/formats/csv.ts
 var BATCH_RECORDS = 1024;
@@ -44188,7 +44219,7 @@ async function* rowsOf(file2, problems, onProgress, options) {
 
 // src/sources/formats/deepeval.ts
 init_entry_url();
-var import_promises6 = require("node:fs/promises");
+var import_promises7 = require("node:fs/promises");
 var METRIC_TYPE_TAG = /\s*\[(?:GEval|DAG|Arena GEval|Conversational GEval|ConversationalDAG)\]$/;
 function deepEvalMetricKey(name) {
   return name.replace(METRIC_TYPE_TAG, "").normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "_").replace(/^_+|_+$/g, "");
@@ -44370,7 +44401,7 @@ function idSource(names) {
 async function readDeepEvalRun(file2, problems) {
   let bytes;
   try {
-    bytes = await (0, import_promises6.readFile)(file2);
+    bytes = await (0, import_promises7.readFile)(file2);
   } catch (error3) {
     throw readFailure(file2, error3);
   }
@@ -44683,7 +44714,8 @@ async function readResults(file2, onRecord, options = {}) {
   const shape = { format: "jsonl" };
   const notes2 = [];
   const idKeys = [...fields.has("id") ? [] : ["id"], ...[...fields].flatMap(([key, canonical]) => canonical === "id" ? [key] : [])];
-  const handle2 = ({ text: text4, line, notUtf8 }) => {
+  const handle2 = (element) => {
+    const { text: text4, line, notUtf8 } = element;
     if (notUtf8) return;
     if (options.onlyIds !== void 0) {
       const id = idInText(text4, idKeys);
@@ -44703,7 +44735,7 @@ async function readResults(file2, onRecord, options = {}) {
       problems.add({ file: file2, line, message: 'a record must be a JSON object such as {"id": "q1", "question": "\u2026"}' });
       return;
     }
-    handleObject(raw, line, text4);
+    handleObject(raw, line, text4, element.byteLength === void 0 ? void 0 : element);
   };
   const handleRow = ({ cells, line }) => {
     const raw = {};
@@ -44719,7 +44751,7 @@ async function readResults(file2, onRecord, options = {}) {
     }
     handleObject(raw, line, JSON.stringify(raw));
   };
-  const handleObject = (raw, line, text4) => {
+  const handleObject = (raw, line, text4, bytes) => {
     const given = canonicalize(raw, fields, file2, line, problems, unknownFields);
     const spelling = (field2) => spellingIn(raw, fields, field2) ?? field2;
     const userField = (path) => {
@@ -44765,7 +44797,7 @@ async function readResults(file2, onRecord, options = {}) {
     records++;
     if (derivation.idFromQuestion) idsFromQuestion++;
     if (derivation.retrievalByText) retrievalByText++;
-    if (problems.count === 0) onRecord(record3, line, text4, derivation);
+    if (problems.count === 0) onRecord(record3, line, text4, derivation, bytes);
   };
   shape.format = options.format === void 0 || options.format === "auto" ? await detectFormat(file2) : options.format;
   try {
@@ -44776,7 +44808,8 @@ async function readResults(file2, onRecord, options = {}) {
       for (const row of run2.rows) handleObject(row.record, row.line, JSON.stringify(row.record));
       notes2.push(...deepEvalNotes(file2, run2.summary));
     } else {
-      for await (const element of recordTexts2(file2, problems, onProgress, shape, options.onlyLines)) handle2(element);
+      const texts2 = options.onlyPlaces === void 0 ? recordTexts2(file2, problems, onProgress, shape) : readLinesAt(file2, options.onlyPlaces, problems);
+      for await (const element of texts2) handle2(element);
     }
   } catch (error3) {
     if (error3 instanceof JsonArrayShapeError) problems.add({ file: file2, line: error3.line, message: error3.message });
@@ -44821,7 +44854,7 @@ function idInText(text4, idKeys) {
 async function detectFormat(file2) {
   let handle2;
   try {
-    handle2 = await (0, import_promises7.open)(file2, "r");
+    handle2 = await (0, import_promises8.open)(file2, "r");
     const buffer = Buffer.alloc(DETECT_HEAD_BYTES);
     const { bytesRead } = await handle2.read(buffer, 0, DETECT_HEAD_BYTES, 0);
     return detectResultsFormat(file2, new TextDecoder().decode(buffer.subarray(0, bytesRead)));
@@ -44846,8 +44879,8 @@ function deepEvalNotes(file2, summary2) {
   }
   return notes2;
 }
-async function* recordTexts2(file2, problems, onProgress, shape, onlyLines) {
-  const lines = readLines(file2, problems, onProgress, onlyLines);
+async function* recordTexts2(file2, problems, onProgress, shape) {
+  const lines = readLines(file2, problems, onProgress);
   let first = await lines.next();
   while (!first.done && first.value.text.trim() === "") first = await lines.next();
   if (first.done) return;
@@ -44876,24 +44909,38 @@ async function readOutcomes(files, config2, onProgress) {
   const unknownFields = /* @__PURE__ */ new Map();
   let placeFiles = new Int32Array(1024);
   let placeLines = new Int32Array(1024);
+  let placeOffsets = new Float64Array(1024);
+  let placeByteLengths = new Int32Array(1024);
   let records = 0;
-  let allJsonLines = true;
+  let allPlaced = true;
   for (const [index, file2] of (typeof files === "string" ? [files] : files).entries()) {
-    const onRecord = (record3, line, _text, derivation) => {
+    const onRecord = (record3, line, _text, derivation, bytes) => {
       builder.add(record3, derivation);
       placeFiles = grownInt32(placeFiles, records + 1);
       placeLines = grownInt32(placeLines, records + 1);
+      placeOffsets = grownFloat64(placeOffsets, records + 1);
+      placeByteLengths = grownInt32(placeByteLengths, records + 1);
       placeFiles[records] = index;
+      if (bytes === void 0) allPlaced = false;
+      else {
+        placeOffsets[records] = bytes.offset;
+        placeByteLengths[records] = bytes.byteLength;
+      }
       placeLines[records++] = line;
     };
     const read = await readResults(file2, onRecord, { ...shared, onProgress });
     warnings.push(...read.warnings);
     builder.readAs(read.format);
-    allJsonLines &&= read.format === "jsonl";
     for (const [field2, count2] of read.unknownFields) unknownFields.set(field2, (unknownFields.get(field2) ?? 0) + count2);
   }
   const outcomes = builder.build();
-  const places = allJsonLines && outcomes.ids.length === records ? { ids: outcomes.ids, files: placeFiles.slice(0, records), lines: placeLines.slice(0, records) } : void 0;
+  const places = allPlaced && outcomes.ids.length === records ? {
+    ids: outcomes.ids,
+    files: placeFiles.slice(0, records),
+    lines: placeLines.slice(0, records),
+    offsets: placeOffsets.slice(0, records),
+    byteLengths: placeByteLengths.slice(0, records)
+  } : void 0;
   return { outcomes, warnings, unknownFields, ...places === void 0 ? {} : { places } };
 }
 async function rescoreUnderHeadLabels(files, headLabels, config2) {
@@ -44937,10 +44984,10 @@ async function readEvidence(files, ids2, config2, first) {
   const { k } = config2.retrievalOk.metric;
   const depth = Number.isInteger(k) && k >= 1 ? Math.min(k, EVIDENCE_TOP_MAX) : EVIDENCE_TOP_MAX;
   const shared = { ...sharedReadOptions(config2), ...first.idsGiven && first.places === void 0 ? { onlyIds: ids2 } : {} };
-  const lines = first.places === void 0 ? void 0 : linesOf(first.places, ids2, files.length);
+  const placesByFile = first.places === void 0 ? void 0 : listedPlaces(first.places, ids2, files.length);
   for (const [index, file2] of files.entries()) {
-    const onlyLines = lines?.[index];
-    if (onlyLines !== void 0 && onlyLines.size === 0) continue;
+    const onlyPlaces = placesByFile?.[index];
+    if (onlyPlaces !== void 0 && onlyPlaces.length === 0) continue;
     await readResults(
       file2,
       (record3) => {
@@ -44954,17 +45001,18 @@ async function readEvidence(files, ids2, config2, first) {
           ...record3.trace_url === void 0 ? {} : { traceUrl: bounded(record3.trace_url) }
         });
       },
-      onlyLines === void 0 ? shared : { ...shared, onlyLines }
+      onlyPlaces === void 0 ? shared : { ...shared, onlyPlaces }
     );
   }
   return found;
 }
-function linesOf(places, ids2, fileCount) {
-  const lines = Array.from({ length: fileCount }, () => /* @__PURE__ */ new Set());
+function listedPlaces(places, ids2, fileCount) {
+  const listed = Array.from({ length: fileCount }, () => []);
   places.ids.forEach((id, i) => {
-    if (ids2.has(id)) lines[places.files[i]].add(places.lines[i]);
+    if (ids2.has(id)) listed[places.files[i]].push({ line: places.lines[i], offset: places.offsets[i], byteLength: places.byteLengths[i] });
   });
-  return lines;
+  for (const inFile of listed) inFile.sort((a, b) => a.offset - b.offset);
+  return listed;
 }
 
 // src/core/compare/evidence.ts
@@ -45244,7 +45292,7 @@ function ungatedText(config2, unknownFields) {
 
 // src/sources/parallel.ts
 init_entry_url();
-var import_promises8 = require("node:fs/promises");
+var import_promises9 = require("node:fs/promises");
 var import_node_os = require("node:os");
 var import_node_worker_threads = require("node:worker_threads");
 var TAG = "rag-gate:read-outcomes";
@@ -45308,7 +45356,7 @@ function readerThreadPays(bytes, cores = (0, import_node_os.availableParallelism
 async function totalBytes(files) {
   const sizes = await Promise.all(
     files.map(
-      (file2) => (0, import_promises8.stat)(file2).then(
+      (file2) => (0, import_promises9.stat)(file2).then(
         (info2) => info2.size,
         () => 0
       )
@@ -47194,7 +47242,7 @@ function resolveSettings(layers, describe3) {
 
 // src/sources/config-file.ts
 init_entry_url();
-var import_promises9 = require("node:fs/promises");
+var import_promises10 = require("node:fs/promises");
 var import_yaml = __toESM(require_dist(), 1);
 var GATES_KEY = "gates";
 var FILE_KEYS = new Map(
@@ -47213,7 +47261,7 @@ var fileSchema = external_exports.object({ ...mappings, [GATES_KEY]: external_ex
 async function readConfigFile(file2, options) {
   let bytes;
   try {
-    bytes = await (0, import_promises9.readFile)(file2);
+    bytes = await (0, import_promises10.readFile)(file2);
   } catch (error3) {
     if (!options.required && error3.code === "ENOENT") return { top: /* @__PURE__ */ new Map(), section: /* @__PURE__ */ new Map() };
     throw readFailure(file2, error3);
@@ -48447,7 +48495,7 @@ function check2(tokens, before, after) {
     const next = classifyCharacter(
       (end < tokens.length ? tokens[end].value : after).charCodeAt(0)
     );
-    const open5 = !next || next === 2 && Boolean(previous);
+    const open6 = !next || next === 2 && Boolean(previous);
     const close = !previous || previous === 2 && Boolean(next);
     const run2 = {
       tokens: tokens.slice(index, end),
@@ -48455,8 +48503,8 @@ function check2(tokens, before, after) {
       start: 0,
       end: 0,
       // Underscores are strict, they cannot open or close inside words.
-      open: strict ? open5 && (Boolean(previous) || !close) : open5,
-      close: strict ? close && (Boolean(next) || !open5) : close,
+      open: strict ? open6 && (Boolean(previous) || !close) : open6,
+      close: strict ? close && (Boolean(next) || !open6) : close,
       // All builtins can split runs.
       split: strict !== void 0
     };
@@ -48524,9 +48572,9 @@ function pair(runs, wrong) {
       openers = [];
       openersByMarker.set(marker, openers);
     }
-    let open5 = closer.close ? openers.length : 0;
-    while (open5-- && closer.start < closer.end) {
-      const opener = openers[open5];
+    let open6 = closer.close ? openers.length : 0;
+    while (open6-- && closer.start < closer.end) {
+      const opener = openers[open6];
       const openerSize = opener.end - opener.start;
       const closerSize = closer.end - closer.start;
       if (closer.split ? (
@@ -48562,8 +48610,8 @@ function pair(runs, wrong) {
       }
       opener.end -= size;
       closer.start += size;
-      if (opener.start === opener.end) openers.splice(open5, 1);
-      open5 = openers.length;
+      if (opener.start === opener.end) openers.splice(open6, 1);
+      open6 = openers.length;
     }
     if (closer.open && closer.start < closer.end) openers.push(closer);
   }
@@ -48739,12 +48787,12 @@ function render(items, chosen, before, after) {
     );
     const inside = render(item.children, chosen, sequence, sequence);
     const head = inside[0].value;
-    const open5 = encodeInfo(
+    const open6 = encodeInfo(
       outsideBefore.charCodeAt(outsideBefore.length - 1),
       head.charCodeAt(0),
       marker
     );
-    if (open5.inside) encode3(inside, true);
+    if (open6.inside) encode3(inside, true);
     const tail = lastCharacter(inside[inside.length - 1].value);
     const close = encodeInfo(
       outsideAfter.charCodeAt(0),
@@ -48752,7 +48800,7 @@ function render(items, chosen, before, after) {
       marker
     );
     if (close.inside) encode3(inside, false);
-    if (open5.outside && outsideBefore !== "\n" && outsideBefore !== "\r") {
+    if (open6.outside && outsideBefore !== "\n" && outsideBefore !== "\r") {
       encode3(tokens, false);
     }
     if (close.outside) encodeAfter = outsideAfter;
@@ -54171,7 +54219,7 @@ function renderHeadOnly(summary2, options) {
 
 // src/frontends/github/baseline.ts
 init_entry_url();
-var import_promises10 = require("node:fs/promises");
+var import_promises11 = require("node:fs/promises");
 var import_node_path5 = require("node:path");
 
 // src/frontends/github/github.ts
@@ -56448,7 +56496,7 @@ async function extractResults(zip, names, directory) {
   if (declared > MAX_INFLATED_BYTES) throw new UnpackError(`its results files would inflate to more than ${MAX_INFLATED_BYTES / 1024 ** 3} GiB`);
   const named = results.filter((entry) => resultNames.includes((0, import_node_path5.basename)(entry.name)));
   const chosen = (named.length > 0 ? named : results).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  await (0, import_promises10.mkdir)(directory, { recursive: true });
+  await (0, import_promises11.mkdir)(directory, { recursive: true });
   const files = /* @__PURE__ */ new Map();
   for (const [index, entry] of chosen.entries()) {
     let content;
@@ -56458,7 +56506,7 @@ async function extractResults(zip, names, directory) {
       throw new UnpackError(errorMessage(error3));
     }
     const file2 = (0, import_node_path5.join)(directory, `${index}-${(0, import_node_path5.basename)(entry.name).replace(/[^\w.-]/g, "_")}`);
-    await (0, import_promises10.writeFile)(file2, content);
+    await (0, import_promises11.writeFile)(file2, content);
     files.set(file2, entry.name);
   }
   return { files, history: historyInArtifact(zip, all2, names.history) };
@@ -56625,12 +56673,12 @@ function readEvent(eventName, payload, runId) {
 
 // src/frontends/github/history.ts
 init_entry_url();
-var import_promises12 = require("node:fs/promises");
+var import_promises13 = require("node:fs/promises");
 var import_node_path6 = require("node:path");
 
 // src/sources/history.ts
 init_entry_url();
-var import_promises11 = require("node:fs/promises");
+var import_promises12 = require("node:fs/promises");
 var finite = external_exports.number().refine(Number.isFinite, "must be a finite number");
 var metricSchema2 = external_exports.object({
   value: finite,
@@ -56651,7 +56699,7 @@ var historySchema = external_exports.object({
 async function readHistory(file2) {
   let text4;
   try {
-    text4 = await (0, import_promises11.readFile)(file2, "utf8");
+    text4 = await (0, import_promises12.readFile)(file2, "utf8");
   } catch (error3) {
     throw InputError.single({ file: file2, message: `not a readable JSON history file: ${error3 instanceof Error ? error3.message : String(error3)}` });
   }
@@ -56684,7 +56732,7 @@ var LOOKBACK_DAYS = 400;
 var RUNS_SEARCHED2 = 10;
 var errorMessage2 = (error3) => error3 instanceof Error ? error3.message : String(error3);
 async function exists2(file2) {
-  return (0, import_promises12.access)(file2).then(
+  return (0, import_promises13.access)(file2).then(
     () => true,
     () => false
   );
@@ -56797,7 +56845,7 @@ function givenInputs(getInput2) {
 
 // src/frontends/github/judge.ts
 init_entry_url();
-var import_promises14 = require("node:fs/promises");
+var import_promises15 = require("node:fs/promises");
 var import_node_path8 = require("node:path");
 
 // src/judge/run.ts
@@ -56997,7 +57045,7 @@ init_entry_url();
 // src/judge/cache.ts
 init_entry_url();
 var import_node_crypto = require("node:crypto");
-var import_promises13 = require("node:fs/promises");
+var import_promises14 = require("node:fs/promises");
 var import_node_path7 = require("node:path");
 var CACHE_FORMAT = "rag-gate-judge-cache-v1";
 function cacheKey(parts) {
@@ -57018,7 +57066,7 @@ var JudgeCache = class {
   async get(key) {
     let text4;
     try {
-      text4 = await (0, import_promises13.readFile)(this.path(key), "utf8");
+      text4 = await (0, import_promises14.readFile)(this.path(key), "utf8");
     } catch {
       return void 0;
     }
@@ -57034,12 +57082,12 @@ var JudgeCache = class {
     const temporary = (0, import_node_path7.join)((0, import_node_path7.dirname)(file2), `.${key}.${(0, import_node_crypto.randomUUID)()}.tmp`);
     const entry = { key, format: CACHE_FORMAT, endpoint: parts.endpoint, model: parts.model, promptVersion: parts.promptVersion, task: parts.task, value: value2 };
     try {
-      await (0, import_promises13.mkdir)((0, import_node_path7.dirname)(file2), { recursive: true });
-      await (0, import_promises13.writeFile)(temporary, `${JSON.stringify(entry)}
+      await (0, import_promises14.mkdir)((0, import_node_path7.dirname)(file2), { recursive: true });
+      await (0, import_promises14.writeFile)(temporary, `${JSON.stringify(entry)}
 `);
-      await (0, import_promises13.rename)(temporary, file2);
+      await (0, import_promises14.rename)(temporary, file2);
     } catch (error3) {
-      await (0, import_promises13.rm)(temporary, { force: true }).catch(() => void 0);
+      await (0, import_promises14.rm)(temporary, { force: true }).catch(() => void 0);
       this.writeProblem ??= `cannot write the judge cache under ${this.dir} (${error3 instanceof Error ? error3.message : String(error3)}); continuing without caching`;
     }
   }
@@ -58068,7 +58116,7 @@ var ActionJudge = class {
    * JudgeRunError when more than 5% of a file's records could not be judged.
    */
   async judgeFiles(files, directory, log2) {
-    await (0, import_promises14.mkdir)(directory, { recursive: true });
+    await (0, import_promises15.mkdir)(directory, { recursive: true });
     const judged = [];
     for (const [index, file2] of files.entries()) {
       const out = (0, import_node_path8.join)(directory, `${index}-${(0, import_node_path8.basename)(file2)}`);
@@ -58093,7 +58141,7 @@ var ActionJudge = class {
 
 // src/frontends/github/monitor.ts
 init_entry_url();
-var import_promises15 = require("node:fs/promises");
+var import_promises16 = require("node:fs/promises");
 var import_node_os2 = require("node:os");
 var import_node_path9 = require("node:path");
 
@@ -58640,7 +58688,7 @@ async function runMonitor(runtime, api, settings, origins, runUrl2) {
     ...run2.measure === "openai" ? { model: settings["embedding-model"] } : {}
   };
   const reportDir = (0, import_node_path9.join)(env.RUNNER_TEMP || (0, import_node_os2.tmpdir)(), "rag-gate", settings["comment-tag"]);
-  await (0, import_promises15.mkdir)(reportDir, { recursive: true });
+  await (0, import_promises16.mkdir)(reportDir, { recursive: true });
   const jsonFile = (0, import_node_path9.join)(reportDir, "report.json");
   const markdownFile = (0, import_node_path9.join)(reportDir, "monitor.md");
   const markdown = renderMonitorMarkdown(report2, words, { runUrl: runUrl2 });
@@ -58673,7 +58721,7 @@ async function runMonitor(runtime, api, settings, origins, runUrl2) {
 
 // src/frontends/github/release.ts
 init_entry_url();
-var import_promises16 = require("node:fs/promises");
+var import_promises17 = require("node:fs/promises");
 var import_node_path10 = require("node:path");
 var import_node_os3 = require("node:os");
 
@@ -58753,8 +58801,8 @@ async function restoreLedger(runtime, api, settings) {
   } catch (error3) {
     throw fail(errorMessage4(error3));
   }
-  await (0, import_promises16.mkdir)((0, import_node_path10.dirname)(file2), { recursive: true });
-  await (0, import_promises16.writeFile)(file2, content);
+  await (0, import_promises17.mkdir)((0, import_node_path10.dirname)(file2), { recursive: true });
+  await (0, import_promises17.writeFile)(file2, content);
   runtime.info(`holdout ledger: the artifact ${name} of run ${artifact.runId ?? "unknown"} (${artifact.createdAt})`);
 }
 async function runRelease(runtime, api, settings, origins) {
@@ -58776,7 +58824,7 @@ async function runRelease(runtime, api, settings, origins) {
   });
   for (const warning2 of look.warnings) runtime.warning(warning2);
   const reportDir = (0, import_node_path10.join)(env.RUNNER_TEMP || (0, import_node_os3.tmpdir)(), "rag-gate", settings["comment-tag"]);
-  await (0, import_promises16.mkdir)(reportDir, { recursive: true });
+  await (0, import_promises17.mkdir)(reportDir, { recursive: true });
   const jsonFile = (0, import_node_path10.join)(reportDir, "report.json");
   const markdownFile = (0, import_node_path10.join)(reportDir, "holdout.md");
   const markdown = renderHoldoutMarkdown(look.evaluation, look.ledger);
@@ -58939,7 +58987,7 @@ async function compareAndReport(runtime, settings, baselineOrigin, context) {
   const { api, event, pullRequest, headInputs } = context;
   const env = runtime.env;
   const reportDir = (0, import_node_path11.join)(env.RUNNER_TEMP || (0, import_node_os4.tmpdir)(), "rag-gate", settings["comment-tag"]);
-  await (0, import_promises17.mkdir)(reportDir, { recursive: true });
+  await (0, import_promises18.mkdir)(reportDir, { recursive: true });
   if (headInputs.some((file2) => (0, import_node_path11.basename)(file2) === (0, import_node_path11.basename)(settings.history)))
     throw new SettingError(
       `input "history": ${settings.history} has the name of a results file; the baseline artifact holds both, so give the history another name`

@@ -7,6 +7,8 @@ interface LineChunk {
   readonly end: number;
   /** Bytes of the file read so far, for progress reports. */
   readonly bytesRead: number;
+  /** Where `bytes[0]` is in the file. */
+  readonly offset: number;
 }
 
 const LINE_FEED = 0x0a;
@@ -44,6 +46,7 @@ export async function* readLineChunks(file: string, chunkBytes = CHUNK_BYTES): A
       const { bytesRead: read } = await handle.read(buffer, carried, buffer.length - carried, null);
       bytesRead += read;
       let filled = carried + read;
+      const offset = bytesRead - filled;
       const atEnd = read === 0;
       if (atEnd) {
         if (carried === 0) return;
@@ -57,7 +60,7 @@ export async function* readLineChunks(file: string, chunkBytes = CHUNK_BYTES): A
       }
       const start = first && startsWithByteOrderMark(buffer, end) ? 3 : 0;
       first = false;
-      yield { bytes: buffer, start, end, bytesRead };
+      yield { bytes: buffer, start, end, bytesRead, offset };
       if (atEnd) return;
       buffer.copy(buffer, 0, end, filled);
       carried = filled - end;

@@ -3,8 +3,8 @@ import type { NotRescorable } from '../core/compare/types.js';
 import type { SideRecord } from '../core/compare/evidence.js';
 import type { Derivation, ResultRecord } from '../core/record.js';
 import { type GoldLabels, goldKeyOf, goldLabelsOf, OutcomeBuilder, type QuestionOutcomes } from '../core/scoring/outcomes.js';
-import type { ReadProgress } from './lines.js';
-import { grownInt32 } from '../core/scoring/query-entries.js';
+import type { LineBytes, LinePlace, ReadProgress } from './lines.js';
+import { grownFloat64, grownInt32 } from '../core/scoring/query-entries.js';
 import { readResults } from './results.js';
 
 /** A read run: its outcomes, warnings about the files, and the fields rag-gate does not know with their counts. */
@@ -16,11 +16,16 @@ export interface RunRead {
   readonly places?: RecordPlaces;
 }
 
-/** Question `ids[i]`'s record is on line `lines[i]` of file `files[i]` (an index into the run's files). */
+/**
+ * Question `ids[i]`'s record is on line `lines[i]` of file `files[i]` (an index into the run's files), in its
+ * `byteLengths[i]` bytes from `offsets[i]`.
+ */
 export interface RecordPlaces {
   readonly ids: readonly string[];
   readonly files: Int32Array;
   readonly lines: Int32Array;
+  readonly offsets: Float64Array;
+  readonly byteLengths: Int32Array;
 }
 
 /** How every file of one run is read: its settings, and the ids and score types its shards share. */
@@ -39,27 +44,42 @@ export async function readOutcomes(files: string | readonly string[], config: Ev
   const unknownFields = new Map<string, number>();
   let placeFiles: Int32Array = new Int32Array(1024);
   let placeLines: Int32Array = new Int32Array(1024);
+  let placeOffsets: Float64Array = new Float64Array(1024);
+  let placeByteLengths: Int32Array = new Int32Array(1024);
   let records = 0;
-  let allJsonLines = true;
+  // Only JSON Lines say where each record is.
+  let allPlaced = true;
   for (const [index, file] of (typeof files === 'string' ? [files] : files).entries()) {
-    const onRecord = (record: ResultRecord, line: number, _text: string, derivation: Derivation) => {
+    const onRecord = (record: ResultRecord, line: number, _text: string, derivation: Derivation, bytes: LineBytes | undefined) => {
       builder.add(record, derivation);
       placeFiles = grownInt32(placeFiles, records + 1);
       placeLines = grownInt32(placeLines, records + 1);
+      placeOffsets = grownFloat64(placeOffsets, records + 1);
+      placeByteLengths = grownInt32(placeByteLengths, records + 1);
       placeFiles[records] = index;
+      if (bytes === undefined) allPlaced = false;
+      else {
+        placeOffsets[records] = bytes.offset;
+        placeByteLengths[records] = bytes.byteLength;
+      }
       placeLines[records++] = line;
     };
     const read = await readResults(file, onRecord, { ...shared, onProgress });
     warnings.push(...read.warnings);
     builder.readAs(read.format);
-    allJsonLines &&= read.format === 'jsonl';
     for (const [field, count] of read.unknownFields) unknownFields.set(field, (unknownFields.get(field) ?? 0) + count);
   }
   const outcomes = builder.build();
   // With repeats, a question's rows are collapsed into one and its records are on several lines.
   const places =
-    allJsonLines && outcomes.ids.length === records
-      ? { ids: outcomes.ids, files: placeFiles.slice(0, records), lines: placeLines.slice(0, records) }
+    allPlaced && outcomes.ids.length === records
+      ? {
+          ids: outcomes.ids,
+          files: placeFiles.slice(0, records),
+          lines: placeLines.slice(0, records),
+          offsets: placeOffsets.slice(0, records),
+          byteLengths: placeByteLengths.slice(0, records),
+        }
       : undefined;
   return { outcomes, warnings, unknownFields, ...(places === undefined ? {} : { places }) };
 }
@@ -127,8 +147,9 @@ export const firstReadOf = (read: RunRead): FirstRead => ({
  * to judge each change: the answer, the expected answer, the first documents retrieved (up to the retrieval-ok
  * rule's cut-off) and the trace URL. The first read keeps no text but the question, so that a run of any size
  * stays small in memory; this second read keeps at most a few kilobytes for each listed question. When the first
- * read noted where each record is (`places`), only the listed questions' lines are decoded; otherwise, when it
- * found an id in every record (`idsGiven`), records of other questions are passed over unparsed.
+ * read noted where each record is (`places`), only the listed questions' lines are read, where they are in the
+ * file; otherwise, when it found an id in every record (`idsGiven`), records of other questions are passed over
+ * unparsed.
  */
 export async function readEvidence(files: readonly string[], ids: ReadonlySet<string>, config: EvalConfig, first: FirstRead): Promise<Map<string, SideRecord>> {
   const found = new Map<string, SideRecord>();
@@ -137,10 +158,10 @@ export async function readEvidence(files: readonly string[], ids: ReadonlySet<st
   // A rule without a whole cut-off (map, iprec@0.5) has no top to speak of: keep the first documents.
   const depth = Number.isInteger(k) && k >= 1 ? Math.min(k, EVIDENCE_TOP_MAX) : EVIDENCE_TOP_MAX;
   const shared = { ...sharedReadOptions(config), ...(first.idsGiven && first.places === undefined ? { onlyIds: ids } : {}) };
-  const lines = first.places === undefined ? undefined : linesOf(first.places, ids, files.length);
+  const placesByFile = first.places === undefined ? undefined : listedPlaces(first.places, ids, files.length);
   for (const [index, file] of files.entries()) {
-    const onlyLines = lines?.[index];
-    if (onlyLines !== undefined && onlyLines.size === 0) continue;
+    const onlyPlaces = placesByFile?.[index];
+    if (onlyPlaces !== undefined && onlyPlaces.length === 0) continue;
     await readResults(
       file,
       (record) => {
@@ -154,17 +175,18 @@ export async function readEvidence(files: readonly string[], ids: ReadonlySet<st
           ...(record.trace_url === undefined ? {} : { traceUrl: bounded(record.trace_url) }),
         });
       },
-      onlyLines === undefined ? shared : { ...shared, onlyLines },
+      onlyPlaces === undefined ? shared : { ...shared, onlyPlaces },
     );
   }
   return found;
 }
 
-/** For each of a run's files, the lines of the records of `ids`. */
-function linesOf(places: RecordPlaces, ids: ReadonlySet<string>, fileCount: number): Set<number>[] {
-  const lines = Array.from({ length: fileCount }, () => new Set<number>());
+/** For each of a run's files, the places of the records of `ids`, in file order. */
+function listedPlaces(places: RecordPlaces, ids: ReadonlySet<string>, fileCount: number): LinePlace[][] {
+  const listed = Array.from({ length: fileCount }, (): LinePlace[] => []);
   places.ids.forEach((id, i) => {
-    if (ids.has(id)) lines[places.files[i]!]!.add(places.lines[i]!);
+    if (ids.has(id)) listed[places.files[i]!]!.push({ line: places.lines[i]!, offset: places.offsets[i]!, byteLength: places.byteLengths[i]! });
   });
-  return lines;
+  for (const inFile of listed) inFile.sort((a, b) => a.offset - b.offset);
+  return listed;
 }

@@ -9,7 +9,7 @@ import { DETECT_HEAD_BYTES, detectResultsFormat } from './formats/detect.js';
 import { JsonArrayShapeError, jsonArrayElements } from './json-array.js';
 import { parseRecordJson } from './record-json.js';
 import { DuplicateKeyError } from './unique-keys.js';
-import { type NumberedLine, type ReadProgress, readLines } from './lines.js';
+import { type LineBytes, type LinePlace, type NumberedLine, type ReadProgress, readLines, readLinesAt } from './lines.js';
 import {
   type Derivation,
   type FieldMap,
@@ -64,10 +64,10 @@ export interface ReadOptions {
    */
   readonly onlyIds?: ReadonlySet<string>;
   /**
-   * Only the records on these lines matter to the caller, who read the file in full before as JSON Lines: the
-   * other lines are passed over undecoded.
+   * Only the records at these places (in file order) matter to the caller, who read the file in full before as
+   * JSON Lines: they are read where they are, and nothing else of the file.
    */
-  readonly onlyLines?: ReadonlySet<number>;
+  readonly onlyPlaces?: readonly LinePlace[];
 }
 
 /** A question's repeat as a key: the id alone for a record without `run` (its only run), so that today's ids keep their keys. */
@@ -141,13 +141,13 @@ function canonicalize(raw: Record<string, unknown>, fields: FieldMap, file: stri
  * Reads a results file (JSON Lines, or one JSON array) record by record, validating each against the schema
  * and handing valid records to `onRecord` in file order. Reads to the end even after a problem, so that up
  * to 20 problems are reported together; then throws an InputError naming file, line and field for each.
- * `onRecord` sees only records of a file that is valid so far, with their source text; callers keep nothing if
- * the read throws.
+ * `onRecord` sees only records of a file that is valid so far, with their source text and, in JSON Lines, where
+ * their line is in the file; callers keep nothing if the read throws.
  * `seenIds`, shared across the shards of one run, makes an id repeated in another shard an error too.
  */
 export async function readResults(
   file: string,
-  onRecord: (record: ResultRecord, line: number, text: string, derivation: Derivation) => void,
+  onRecord: (record: ResultRecord, line: number, text: string, derivation: Derivation, bytes: LineBytes | undefined) => void,
   options: ReadOptions = {},
 ): Promise<ReadSummary> {
   const { seenIds = new Map(), onProgress, contextMatch = { kind: 'exact' }, scoreKinds = new Map(), fields = new Map() } = options;
@@ -161,7 +161,8 @@ export async function readResults(
   const notes: string[] = [];
 
   const idKeys = [...(fields.has('id') ? [] : ['id']), ...[...fields].flatMap(([key, canonical]) => (canonical === 'id' ? [key] : []))];
-  const handle = ({ text, line, notUtf8 }: NumberedLine) => {
+  const handle = (element: NumberedLine) => {
+    const { text, line, notUtf8 } = element;
     if (notUtf8) return;
     if (options.onlyIds !== undefined) {
       const id = idInText(text, idKeys);
@@ -181,7 +182,7 @@ export async function readResults(
       problems.add({ file, line, message: 'a record must be a JSON object such as {"id": "q1", "question": "…"}' });
       return;
     }
-    handleObject(raw as Record<string, unknown>, line, text);
+    handleObject(raw as Record<string, unknown>, line, text, element.byteLength === undefined ? undefined : (element as LineBytes));
   };
 
   /** A CSV row as the record a JSON line would have been: each cell read as its field needs. */
@@ -200,7 +201,7 @@ export async function readResults(
     handleObject(raw, line, JSON.stringify(raw));
   };
 
-  const handleObject = (raw: Record<string, unknown>, line: number, text: string) => {
+  const handleObject = (raw: Record<string, unknown>, line: number, text: string, bytes?: LineBytes) => {
     const given = canonicalize(raw, fields, file, line, problems, unknownFields);
     const spelling = (field: string) => spellingIn(raw, fields, field) ?? field;
     const userField = (path: readonly PropertyKey[]) => {
@@ -251,7 +252,7 @@ export async function readResults(
     records++;
     if (derivation.idFromQuestion) idsFromQuestion++;
     if (derivation.retrievalByText) retrievalByText++;
-    if (problems.count === 0) onRecord(record, line, text, derivation);
+    if (problems.count === 0) onRecord(record, line, text, derivation, bytes);
   };
 
   shape.format = options.format === undefined || options.format === 'auto' ? await detectFormat(file) : options.format;
@@ -263,7 +264,8 @@ export async function readResults(
       for (const row of run.rows) handleObject(row.record, row.line, JSON.stringify(row.record));
       notes.push(...deepEvalNotes(file, run.summary));
     } else {
-      for await (const element of recordTexts(file, problems, onProgress, shape, options.onlyLines)) handle(element);
+      const texts = options.onlyPlaces === undefined ? recordTexts(file, problems, onProgress, shape) : readLinesAt(file, options.onlyPlaces, problems);
+      for await (const element of texts) handle(element);
     }
   } catch (error) {
     if (error instanceof JsonArrayShapeError) problems.add({ file, line: error.line, message: error.message });
@@ -353,9 +355,8 @@ async function* recordTexts(
   problems: ProblemCollector,
   onProgress: ReadProgress | undefined,
   shape: { format: ResultsFormat },
-  onlyLines: ReadonlySet<number> | undefined,
 ): AsyncGenerator<NumberedLine> {
-  const lines = readLines(file, problems, onProgress, onlyLines);
+  const lines = readLines(file, problems, onProgress);
   let first = await lines.next();
   while (!first.done && first.value.text.trim() === '') first = await lines.next();
   if (first.done) return;

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { evalConfig } from '../../src/core/compare/settings.js';
 import { parseRetrievalOkRule } from '../../src/core/scoring/retrieval-ok.js';
 import { ProblemCollector } from '../../src/core/errors.js';
-import { readLines } from '../../src/sources/lines.js';
+import { readLines, readLinesAt } from '../../src/sources/lines.js';
 import { firstReadOf, readEvidence, readOutcomes } from '../../src/sources/outcomes.js';
 import { idInText } from '../../src/sources/results.js';
 import { jsonl, scratchDir } from '../helpers/cli.js';
@@ -104,13 +104,24 @@ describe('readEvidence passes over the records of other questions', () => {
 describe('readEvidence reads only the lines of the listed questions', () => {
   const record = (id: string) => ({ id, question: `Question ${id}?`, answer: `answer ${id}`, retrieved_ids: [`d-${id}`], relevant_ids: [`d-${id}`] });
 
-  it('notes each record’s file and line in the first read, blank lines counted', async () => {
-    const first = scratch.file('places-1.jsonl', `${JSON.stringify(record('a'))}\n\n${JSON.stringify(record('b'))}\n`);
-    const second = scratch.file('places-2.jsonl', `\r\n${JSON.stringify(record('c'))}\r\n`);
-    const { places } = await readOutcomes([first, second], config());
-    expect(places?.ids).toEqual(['a', 'b', 'c']);
-    expect([...places!.files]).toEqual([0, 0, 1]);
-    expect([...places!.lines]).toEqual([1, 3, 2]);
+  it('notes each record’s file, line and bytes in the first read, blank lines, CR LF and a byte-order mark counted', async () => {
+    const [a, b, c, d] = [record('a'), { ...record('b'), question: 'Qu’est-ce que « b » ?' }, record('c'), record('d')].map((r) => JSON.stringify(r)) as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    const first = scratch.file('places-1.jsonl', `${a}\n\n${b}\n`);
+    const second = scratch.file('places-2.jsonl', `\r\n${c}\r\n`);
+    const third = scratch.file('places-3.jsonl', `\ufeff${d}`);
+    const { places } = await readOutcomes([first, second, third], config());
+    expect(places?.ids).toEqual(['a', 'b', 'c', 'd']);
+    expect([...places!.files]).toEqual([0, 0, 1, 2]);
+    expect([...places!.lines]).toEqual([1, 3, 2, 1]);
+    const bytes = (text: string) => Buffer.byteLength(text);
+    expect([...places!.offsets]).toEqual([0, bytes(a) + 2, 2, 3]);
+    expect([...places!.byteLengths]).toEqual([bytes(a), bytes(b), bytes(c), bytes(d)]);
+    expect(bytes(b)).toBeGreaterThan(b.length);
   });
 
   it('notes no places for a JSON array, a CSV file or repeated runs', async () => {
@@ -139,10 +150,11 @@ describe('readEvidence reads only the lines of the listed questions', () => {
     expect(full.get('b')).toEqual({ answer: 'answer b', top: ['d-b'] });
     expect(await readEvidence(files, ids, config(), first)).toEqual(full);
 
-    // The other lines may have changed into anything since the first read, and the file without a listed question
-    // may be gone: only lines 2 of the first file and 1–2 of the second are read.
+    // The other lines may have become anything of their length since the first read, and the file without a listed
+    // question may be gone: only line 2 of the first file and lines 1–2 of the second are read.
+    const garbled = (id: string) => 'x'.repeat(JSON.stringify(record(id)).length);
     const changed = [
-      scratch.file('changed-1.jsonl', `not json\n${JSON.stringify(record('b'))}\nalso not json\n`),
+      scratch.file('changed-1.jsonl', `${garbled('a')}\n${JSON.stringify(record('b'))}\n${garbled('c')}\n`),
       scratch.file('changed-2.jsonl', jsonl([record('d'), record('e')])),
       join(scratch.dir, 'gone.jsonl'),
     ];
@@ -151,17 +163,51 @@ describe('readEvidence reads only the lines of the listed questions', () => {
   });
 });
 
-describe('readLines with onlyLines', () => {
-  it('yields the lines asked for, with their numbers, and passes over the others unchecked', async () => {
-    const file = scratch.file('only-lines.txt', Buffer.concat([Buffer.from('one\r\n'), Buffer.from([0xff, 0x0a]), Buffer.from('three\n\nfive')]));
+describe('readLines and readLinesAt', () => {
+  it('gives each line with where it is in the file, and reads those places back alone', async () => {
+    const bytes = Buffer.concat([Buffer.from('\ufeffone\r\n'), Buffer.from([0xff, 0x0a]), Buffer.from('thrée\n\nfive')]);
+    const file = scratch.file('lines-at.txt', bytes);
     const problems = new ProblemCollector();
     const read = [];
-    for await (const line of readLines(file, problems, undefined, new Set([1, 3, 5]))) read.push(line);
-    expect(read).toEqual([
-      { text: 'one', line: 1, notUtf8: false },
-      { text: 'three', line: 3, notUtf8: false },
-      { text: 'five', line: 5, notUtf8: false },
+    for await (const line of readLines(file, problems)) read.push(line);
+    expect(read.map(({ line, offset, byteLength }) => ({ line, offset, byteLength }))).toEqual([
+      { line: 1, offset: 3, byteLength: 3 },
+      { line: 2, offset: 8, byteLength: 1 },
+      { line: 3, offset: 10, byteLength: 6 },
+      { line: 4, offset: 17, byteLength: 0 },
+      { line: 5, offset: 18, byteLength: 4 },
     ]);
-    expect(problems.count).toBe(0);
+    for (const { text, offset, byteLength, notUtf8 } of read) if (!notUtf8) expect(bytes.subarray(offset, offset! + byteLength!).toString()).toBe(text);
+    expect(problems.count).toBe(1);
+
+    const places = [read[0]!, read[2]!, read[4]!].map(({ line, offset, byteLength }) => ({ line, offset: offset!, byteLength: byteLength! }));
+    const again = [];
+    for await (const line of readLinesAt(file, places, new ProblemCollector())) again.push(line);
+    expect(again).toEqual([read[0], read[2], read[4]]);
+    // A line that is not UTF-8 is flagged as readLines flags it.
+    const badProblems = new ProblemCollector();
+    const bad = [];
+    for await (const line of readLinesAt(file, [{ line: 2, offset: 8, byteLength: 1 }], badProblems)) bad.push(line);
+    expect(bad).toEqual([read[1]]);
+    expect(badProblems.count).toBe(1);
+  });
+
+  it('reads places far apart and lines longer than one read, in file order', async () => {
+    const lines = ['a', 'b'.repeat(1_500_000), 'c', 'd'.repeat(1_200_000), 'e', 'f'];
+    const file = scratch.file('lines-far.txt', `${lines.join('\n')}\n`);
+    const all = [];
+    for await (const line of readLines(file, new ProblemCollector())) all.push(line);
+    const places = all.filter((_, i) => i !== 4).map(({ line, offset, byteLength }) => ({ line, offset: offset!, byteLength: byteLength! }));
+    const again = [];
+    for await (const line of readLinesAt(file, places, new ProblemCollector())) again.push(line.text);
+    expect(again).toEqual(lines.filter((_, i) => i !== 4));
+  });
+
+  it('stops with an error when the file is shorter than the places read from it', async () => {
+    const file = scratch.file('lines-short.txt', 'one\ntwo\n');
+    const read = async () => {
+      for await (const line of readLinesAt(file, [{ line: 3, offset: 8, byteLength: 5 }], new ProblemCollector())) void line;
+    };
+    await expect(read()).rejects.toThrow(/lines-short\.txt is shorter than when it was first read/);
   });
 });

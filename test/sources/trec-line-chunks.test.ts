@@ -8,7 +8,10 @@ afterAll(() => scratch.cleanup());
 
 let counter = 0;
 
-/** Everything the chunks of a file hold, concatenated, checking that each chunk is whole lines. */
+/**
+ * Everything the chunks of a file hold, concatenated, checking that each chunk is whole lines and is where its
+ * offset says in the file (but for the line feed added after a last line without one).
+ */
 async function readAll(content: Buffer, chunkBytes: number): Promise<Buffer> {
   counter++;
   const path = scratch.file(`chunks-${counter}.txt`, content);
@@ -16,13 +19,16 @@ async function readAll(content: Buffer, chunkBytes: number): Promise<Buffer> {
   for await (const chunk of readLineChunks(path, chunkBytes)) {
     expect(chunk.end).toBeGreaterThan(chunk.start);
     expect(chunk.bytes[chunk.end - 1]).toBe(0x0a);
+    const inFile = Math.min(chunk.end, content.length - chunk.offset);
+    expect(inFile).toBeGreaterThanOrEqual(chunk.end - 1);
+    expect(Buffer.compare(chunk.bytes.subarray(chunk.start, inFile), content.subarray(chunk.offset + chunk.start, chunk.offset + inFile))).toBe(0);
     parts.push(Buffer.from(chunk.bytes.subarray(chunk.start, chunk.end)));
   }
   return Buffer.concat(parts);
 }
 
 describe('readLineChunks', () => {
-  it('yields whole lines, carrying partial lines over and growing the buffer for long ones (property)', async () => {
+  it('yields whole lines with where they are in the file, carrying partial lines over and growing the buffer for long ones (property)', async () => {
     const line = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '\t', '\r', 'é'), maxLength: 40 });
     await fc.assert(
       fc.asyncProperty(fc.array(line, { maxLength: 30 }), fc.boolean(), fc.integer({ min: 1, max: 64 }), async (lines, finalNewline, chunkBytes) => {
