@@ -13,7 +13,7 @@ var __esm = (fn, res, err) => function __init() {
     throw err = [e], e;
   }
 };
-var __commonJS = (cb, mod) => function __require2() {
+var __commonJS = (cb, mod) => function __require() {
   try {
     return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
   } catch (e) {
@@ -45443,10 +45443,8 @@ var import_url = require("url");
 
 // node_modules/fdir/dist/index.mjs
 init_entry_url();
-var import_module = require("module");
 var import_path = require("path");
 var nativeFs = __toESM(require("fs"), 1);
-var __require = /* @__PURE__ */ (0, import_module.createRequire)(RAG_GATE_ENTRY_URL);
 function cleanPath(path) {
   let normalized = (0, import_path.normalize)(path);
   if (normalized.length > 1 && normalized[normalized.length - 1] === import_path.sep) normalized = normalized.substring(0, normalized.length - 1);
@@ -45824,11 +45822,6 @@ var APIBuilder = class {
   }
 };
 var pm = null;
-try {
-  __require.resolve("picomatch");
-  pm = __require("picomatch");
-} catch {
-}
 var Builder = class {
   globCache = {};
   options = {

@@ -58,6 +58,33 @@ const stubs = {
   },
 };
 
+/**
+ * Code a bundled module runs when it loads that reaches outside the bundle, each piece replaced by what it comes to
+ * in rag-gate; the build fails when the piece is no longer there as written, to be looked at again.
+ * - fdir looks for a picomatch next to the bundle (the directories above it) for a glob option rag-gate never uses
+ *   (tinyglobby matches with its own copy, bundled): a run would load whatever picomatch those directories hold.
+ */
+const PATCHES = [
+  {
+    file: /[\\/]fdir[\\/]dist[\\/]index\.mjs$/,
+    from: 'try {\n\t__require.resolve("picomatch");\n\tpm = __require("picomatch");\n} catch {}',
+    to: '',
+  },
+];
+
+const patches = {
+  name: 'patches',
+  setup(builder) {
+    for (const { file, from, to } of PATCHES) {
+      builder.onLoad({ filter: file }, (args) => {
+        const code = readFileSync(args.path, 'utf8');
+        if (code.split(from).length !== 2) throw new Error(`${args.path} no longer holds the code scripts/build.mjs patches out of it once`);
+        return { contents: code.replace(from, to), loader: 'js' };
+      });
+    }
+  },
+};
+
 /** Plain stand-ins for the typography of comments, one character for one, so the source map's columns stay true. */
 const ASCII_STAND_INS = new Map(
   Object.entries({
@@ -114,7 +141,7 @@ for (const [entry, outfile] of entries) {
     target: 'node20',
     inject: ['rag-gate:entry-url'],
     define: { RAG_GATE_VERSION: JSON.stringify(version), 'import.meta.url': 'RAG_GATE_ENTRY_URL' },
-    plugins: [stubs, entryUrl],
+    plugins: [stubs, patches, entryUrl],
     // Node's source maps stay off (enabling them reads and indexes the map on every run): an internal error's
     // stack is mapped through this map when it is printed (src/pipeline/stack.ts). Without sources content the
     // committed maps stay small.

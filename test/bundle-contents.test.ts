@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/cli.js';
@@ -10,6 +11,15 @@ describe('the bundles', () => {
     expect(sources.filter((source) => /\/(@actions\/http-client|undici|tunnel)\//.test(source))).toEqual([]);
     expect(sources.filter((source) => source.includes('/zod/v4/locales/'))).toEqual(['../node_modules/zod/v4/locales/en.js']);
     expect(sources).toContain('../src/core/record.ts');
+  });
+
+  // A run loads nothing from the directories around the action, where any package could be (fdir looked for one).
+  it.each(['dist/cli.js', 'dist/index.js'])('%s requires only Node built-in modules', (file) => {
+    const code = readFileSync(join(ROOT, file), 'utf8');
+    const required = [...code.matchAll(/\brequire(?:\.resolve)?\(\s*(["'`])([^"'`]+)\1\s*\)/g)].map((match) => match[2]!);
+    expect(required.length).toBeGreaterThan(10);
+    expect(required.filter((name) => !isBuiltin(name))).toEqual([]);
+    expect(code.match(/\bcreateRequire\b/g) ?? []).toEqual([]);
   });
 
   // Node reads a file with any other character as a two-byte source, slower to decode and compile on every run.
