@@ -40403,14 +40403,17 @@ function judgeRanking(retrieved, relevance, judging = DEFAULT_JUDGING) {
   let judgedBits = 0;
   for (const id2 of relevance.keys()) judgedBits |= lastUnitBit(id2);
   const grades = new Float64Array(retrieved.length);
+  const judgedRanks = [];
   for (let i = 0; i < retrieved.length; i++) {
     const id2 = retrieved[i];
-    grades[i] = (judgedBits & lastUnitBit(id2)) === 0 ? UNJUDGED : relevance.get(id2) ?? UNJUDGED;
+    const grade2 = (judgedBits & lastUnitBit(id2)) === 0 ? UNJUDGED : relevance.get(id2) ?? UNJUDGED;
+    grades[i] = grade2;
+    if (grade2 !== UNJUDGED) judgedRanks.push(i);
   }
   const judged = [];
   for (const grade2 of relevance.values()) if (grade2 >= 0) judged.push(grade2);
   const judgedGrades = Float64Array.from(judged).sort().reverse();
-  return { grades, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
+  return { grades, judgedRanks, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
 }
 function countAtLeast(descending, level) {
   let count2 = 0;
@@ -40424,24 +40427,28 @@ function isRelevantAt(ranking, i) {
   return ranking.grades[i] >= ranking.judging.relevanceLevel;
 }
 function relevantRetrieved(ranking, k) {
-  const { grades } = ranking;
+  const { grades, judgedRanks } = ranking;
   const level = ranking.judging.relevanceLevel;
-  const depth = Math.min(k, grades.length);
   let found = 0;
-  for (let i = 0; i < depth; i++) if (grades[i] >= level) found++;
+  for (let j = 0; j < judgedRanks.length && judgedRanks[j] < k; j++) if (grades[judgedRanks[j]] >= level) found++;
   return found;
+}
+function judgedRanksInto(grades, into) {
+  let count2 = 0;
+  for (let i = 0; i < grades.length; i++) if (grades[i] !== UNJUDGED) into[count2++] = i;
+  return into.subarray(0, count2);
 }
 
 // src/core/scoring/retrieval/average-precision.ts
 function averagePrecisionAt(ranking, k) {
   const total = relevantCount(ranking);
   if (total === 0) return 0;
-  const { grades } = ranking;
+  const { grades, judgedRanks } = ranking;
   const level = ranking.judging.relevanceLevel;
-  const depth = Math.min(k, grades.length);
   let found = 0;
   let sum = 0;
-  for (let i = 0; i < depth; i++) {
+  for (let j = 0; j < judgedRanks.length && judgedRanks[j] < k; j++) {
+    const i = judgedRanks[j];
     if (grades[i] >= level) {
       found++;
       sum += found / (i + 1);
@@ -40455,13 +40462,13 @@ init_entry_url();
 function bpref(ranking) {
   const total = relevantCount(ranking);
   if (total === 0) return 0;
-  const { grades, judgedGrades } = ranking;
+  const { grades, judgedRanks, judgedGrades } = ranking;
   const level = ranking.judging.relevanceLevel;
   const nonrelevantCap = Math.min(judgedGrades.length - total, total);
   let nonrelevantAbove = 0;
   let sum = 0;
-  for (let i = 0; i < grades.length; i++) {
-    const grade2 = grades[i];
+  for (let j = 0; j < judgedRanks.length; j++) {
+    const grade2 = grades[judgedRanks[j]];
     if (grade2 < 0) continue;
     if (grade2 < level) nonrelevantAbove++;
     else sum += nonrelevantAbove > 0 ? 1 - Math.min(nonrelevantAbove, total) / nonrelevantCap : 1;
@@ -40487,9 +40494,9 @@ init_entry_url();
 // src/core/scoring/retrieval/reciprocal-rank.ts
 init_entry_url();
 function firstRelevantRank(ranking) {
-  const { grades } = ranking;
+  const { grades, judgedRanks } = ranking;
   const level = ranking.judging.relevanceLevel;
-  for (let i = 0; i < grades.length; i++) if (grades[i] >= level) return i + 1;
+  for (let j = 0; j < judgedRanks.length; j++) if (grades[judgedRanks[j]] >= level) return judgedRanks[j] + 1;
   return Infinity;
 }
 function reciprocalRankAt(ranking, k) {
@@ -40508,15 +40515,15 @@ var EPSILON = 1e-5;
 function inferredAveragePrecision(ranking) {
   const total = relevantCount(ranking);
   if (total === 0) return 0;
-  const { grades } = ranking;
+  const { grades, judgedRanks } = ranking;
   const level = ranking.judging.relevanceLevel;
   let relevantAbove = 0;
   let nonrelevantAbove = 0;
   let unsampledAbove = 0;
   let sum = 0;
-  for (let j = 0; j < grades.length; j++) {
+  for (let r = 0; r < judgedRanks.length; r++) {
+    const j = judgedRanks[r];
     const grade2 = grades[j];
-    if (grade2 === UNJUDGED) continue;
     if (grade2 < 0) {
       unsampledAbove++;
       continue;
@@ -40565,11 +40572,11 @@ function elevenPointAverage(ranking) {
 // src/core/scoring/retrieval/judged.ts
 init_entry_url();
 function judgedAt(ranking, k) {
-  const { grades } = ranking;
+  const { grades, judgedRanks } = ranking;
   const depth = Math.min(k, grades.length);
   if (depth === 0) return 0;
   let judged = 0;
-  for (let i = 0; i < depth; i++) if (grades[i] !== UNJUDGED) judged++;
+  while (judged < judgedRanks.length && judgedRanks[judged] < depth) judged++;
   return judged / depth;
 }
 
@@ -40581,6 +40588,16 @@ function tableGain(judging) {
   const gains = judging.ndcgGains;
   if (gains.size === 0) return linearGain;
   return (grade2) => grade2 >= 0 ? gains.get(grade2) ?? grade2 : 0;
+}
+function rankingDiscountedGain(ranking, k, gain) {
+  const { grades, judgedRanks } = ranking;
+  let sum = 0;
+  for (let j = 0; j < judgedRanks.length && judgedRanks[j] < k; j++) {
+    const i = judgedRanks[j];
+    const g = gain(grades[i]);
+    if (g !== 0) sum += g / Math.log2(i + 2);
+  }
+  return sum;
 }
 function discountedGain(grades, k, gain) {
   const depth = Math.min(k, grades.length);
@@ -40603,7 +40620,7 @@ function idealDiscountedGain(judgedGrades, k, gain, monotone) {
 }
 function ndcgAt(ranking, k, gain = linearGain, monotone = true) {
   const ideal = idealDiscountedGain(ranking.judgedGrades, k, gain, monotone);
-  return ideal > 0 ? discountedGain(ranking.grades, k, gain) / ideal : 0;
+  return ideal > 0 ? rankingDiscountedGain(ranking, k, gain) / ideal : 0;
 }
 function tableNdcgAt(ranking, k) {
   const { judging } = ranking;
@@ -59373,6 +59390,7 @@ var JudgedRanker = class {
   /** The judgment (entry of the query's qrels) of each run entry's document, or -1 when it has none. */
   judgmentOf = new Int32Array(1024);
   grades = new Float64Array(1024);
+  ranks = new Int32Array(1024);
   level = new Int32Array(1024);
   tieRank = new Int32Array(1024);
   members = new Int32Array(1024);
@@ -59393,8 +59411,9 @@ var JudgedRanker = class {
     const grades = this.grades.subarray(0, n);
     grades.fill(UNJUDGED);
     if (run !== void 0) this.placeJudged(judgments, run, grades);
+    this.ranks = grownInt32(this.ranks, n);
     const { judging } = this;
-    return { grades, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
+    return { grades, judgedRanks: judgedRanksInto(grades, this.ranks), judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
   }
   /** The grades of 0 or more sorted descending (the ideal ranking). */
   idealGrades(judgments) {
@@ -59582,8 +59601,10 @@ var RankingLimits = class {
   }
   options;
   kept = new Float64Array(1024);
+  ranks = new Int32Array(1024);
   apply(ranking) {
     const { maxRetrieved, judgedOnly } = this.options;
+    if (!judgedOnly && ranking.grades.length <= maxRetrieved) return ranking;
     let grades = ranking.grades.subarray(0, maxRetrieved);
     if (judgedOnly) {
       this.kept = grownFloat64(this.kept, grades.length);
@@ -59591,7 +59612,8 @@ var RankingLimits = class {
       for (const grade2 of grades) if (grade2 >= 0) this.kept[count2++] = grade2;
       grades = this.kept.subarray(0, count2);
     }
-    return { ...ranking, grades };
+    this.ranks = grownInt32(this.ranks, grades.length);
+    return { ...ranking, grades, judgedRanks: judgedRanksInto(grades, this.ranks) };
   }
 };
 function evaluateTrecTables(qrels, run, metrics, options = DEFAULT_TREC_EVAL_OPTIONS) {

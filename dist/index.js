@@ -24571,14 +24571,17 @@ function judgeRanking(retrieved, relevance, judging = DEFAULT_JUDGING) {
   let judgedBits = 0;
   for (const id of relevance.keys()) judgedBits |= lastUnitBit(id);
   const grades = new Float64Array(retrieved.length);
+  const judgedRanks = [];
   for (let i = 0; i < retrieved.length; i++) {
     const id = retrieved[i];
-    grades[i] = (judgedBits & lastUnitBit(id)) === 0 ? UNJUDGED : relevance.get(id) ?? UNJUDGED;
+    const grade2 = (judgedBits & lastUnitBit(id)) === 0 ? UNJUDGED : relevance.get(id) ?? UNJUDGED;
+    grades[i] = grade2;
+    if (grade2 !== UNJUDGED) judgedRanks.push(i);
   }
   const judged = [];
   for (const grade2 of relevance.values()) if (grade2 >= 0) judged.push(grade2);
   const judgedGrades = Float64Array.from(judged).sort().reverse();
-  return { grades, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
+  return { grades, judgedRanks, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
 }
 function countAtLeast(descending, level) {
   let count2 = 0;
@@ -24592,11 +24595,10 @@ function isRelevantAt(ranking, i) {
   return ranking.grades[i] >= ranking.judging.relevanceLevel;
 }
 function relevantRetrieved(ranking, k) {
-  const { grades } = ranking;
+  const { grades, judgedRanks } = ranking;
   const level = ranking.judging.relevanceLevel;
-  const depth = Math.min(k, grades.length);
   let found = 0;
-  for (let i = 0; i < depth; i++) if (grades[i] >= level) found++;
+  for (let j = 0; j < judgedRanks.length && judgedRanks[j] < k; j++) if (grades[judgedRanks[j]] >= level) found++;
   return found;
 }
 
@@ -26172,12 +26174,12 @@ init_entry_url();
 function averagePrecisionAt(ranking, k) {
   const total = relevantCount(ranking);
   if (total === 0) return 0;
-  const { grades } = ranking;
+  const { grades, judgedRanks } = ranking;
   const level = ranking.judging.relevanceLevel;
-  const depth = Math.min(k, grades.length);
   let found = 0;
   let sum = 0;
-  for (let i = 0; i < depth; i++) {
+  for (let j = 0; j < judgedRanks.length && judgedRanks[j] < k; j++) {
+    const i = judgedRanks[j];
     if (grades[i] >= level) {
       found++;
       sum += found / (i + 1);
@@ -26191,13 +26193,13 @@ init_entry_url();
 function bpref(ranking) {
   const total = relevantCount(ranking);
   if (total === 0) return 0;
-  const { grades, judgedGrades } = ranking;
+  const { grades, judgedRanks, judgedGrades } = ranking;
   const level = ranking.judging.relevanceLevel;
   const nonrelevantCap = Math.min(judgedGrades.length - total, total);
   let nonrelevantAbove = 0;
   let sum = 0;
-  for (let i = 0; i < grades.length; i++) {
-    const grade2 = grades[i];
+  for (let j = 0; j < judgedRanks.length; j++) {
+    const grade2 = grades[judgedRanks[j]];
     if (grade2 < 0) continue;
     if (grade2 < level) nonrelevantAbove++;
     else sum += nonrelevantAbove > 0 ? 1 - Math.min(nonrelevantAbove, total) / nonrelevantCap : 1;
@@ -26223,9 +26225,9 @@ init_entry_url();
 // src/core/scoring/retrieval/reciprocal-rank.ts
 init_entry_url();
 function firstRelevantRank(ranking) {
-  const { grades } = ranking;
+  const { grades, judgedRanks } = ranking;
   const level = ranking.judging.relevanceLevel;
-  for (let i = 0; i < grades.length; i++) if (grades[i] >= level) return i + 1;
+  for (let j = 0; j < judgedRanks.length; j++) if (grades[judgedRanks[j]] >= level) return judgedRanks[j] + 1;
   return Infinity;
 }
 function reciprocalRankAt(ranking, k) {
@@ -26244,15 +26246,15 @@ var EPSILON = 1e-5;
 function inferredAveragePrecision(ranking) {
   const total = relevantCount(ranking);
   if (total === 0) return 0;
-  const { grades } = ranking;
+  const { grades, judgedRanks } = ranking;
   const level = ranking.judging.relevanceLevel;
   let relevantAbove = 0;
   let nonrelevantAbove = 0;
   let unsampledAbove = 0;
   let sum = 0;
-  for (let j = 0; j < grades.length; j++) {
+  for (let r = 0; r < judgedRanks.length; r++) {
+    const j = judgedRanks[r];
     const grade2 = grades[j];
-    if (grade2 === UNJUDGED) continue;
     if (grade2 < 0) {
       unsampledAbove++;
       continue;
@@ -26301,11 +26303,11 @@ function elevenPointAverage(ranking) {
 // src/core/scoring/retrieval/judged.ts
 init_entry_url();
 function judgedAt(ranking, k) {
-  const { grades } = ranking;
+  const { grades, judgedRanks } = ranking;
   const depth = Math.min(k, grades.length);
   if (depth === 0) return 0;
   let judged = 0;
-  for (let i = 0; i < depth; i++) if (grades[i] !== UNJUDGED) judged++;
+  while (judged < judgedRanks.length && judgedRanks[judged] < depth) judged++;
   return judged / depth;
 }
 
@@ -26317,6 +26319,16 @@ function tableGain(judging) {
   const gains = judging.ndcgGains;
   if (gains.size === 0) return linearGain;
   return (grade2) => grade2 >= 0 ? gains.get(grade2) ?? grade2 : 0;
+}
+function rankingDiscountedGain(ranking, k, gain) {
+  const { grades, judgedRanks } = ranking;
+  let sum = 0;
+  for (let j = 0; j < judgedRanks.length && judgedRanks[j] < k; j++) {
+    const i = judgedRanks[j];
+    const g = gain(grades[i]);
+    if (g !== 0) sum += g / Math.log2(i + 2);
+  }
+  return sum;
 }
 function discountedGain(grades, k, gain) {
   const depth = Math.min(k, grades.length);
@@ -26339,7 +26351,7 @@ function idealDiscountedGain(judgedGrades, k, gain, monotone) {
 }
 function ndcgAt(ranking, k, gain = linearGain, monotone = true) {
   const ideal = idealDiscountedGain(ranking.judgedGrades, k, gain, monotone);
-  return ideal > 0 ? discountedGain(ranking.grades, k, gain) / ideal : 0;
+  return ideal > 0 ? rankingDiscountedGain(ranking, k, gain) / ideal : 0;
 }
 function tableNdcgAt(ranking, k) {
   const { judging } = ranking;

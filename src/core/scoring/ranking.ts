@@ -25,6 +25,11 @@ export const UNJUDGED = -Infinity;
 export interface JudgedRanking {
   /** Grade of the document at each rank, rank 1 first: its judgment, or UNJUDGED. */
   readonly grades: ArrayLike<number>;
+  /**
+   * The ranks with a judgment (0 for rank 1), ascending: most of a ranking is unjudged, and a metric that adds up
+   * what judged documents bring visits only these, in the same order as over every rank, so its sums are the same.
+   */
+  readonly judgedRanks: ArrayLike<number>;
   /** Every judgment's grade that is 0 or more, retrieved or not, sorted descending: the ideal ranking. */
   readonly judgedGrades: ArrayLike<number>;
   /** Judgments at or above the relevance level (R). */
@@ -43,14 +48,17 @@ export function judgeRanking(retrieved: readonly string[], relevance: ReadonlyMa
   let judgedBits = 0;
   for (const id of relevance.keys()) judgedBits |= lastUnitBit(id);
   const grades = new Float64Array(retrieved.length);
+  const judgedRanks: number[] = [];
   for (let i = 0; i < retrieved.length; i++) {
     const id = retrieved[i]!;
-    grades[i] = (judgedBits & lastUnitBit(id)) === 0 ? UNJUDGED : (relevance.get(id) ?? UNJUDGED);
+    const grade = (judgedBits & lastUnitBit(id)) === 0 ? UNJUDGED : (relevance.get(id) ?? UNJUDGED);
+    grades[i] = grade;
+    if (grade !== UNJUDGED) judgedRanks.push(i);
   }
   const judged: number[] = [];
   for (const grade of relevance.values()) if (grade >= 0) judged.push(grade);
   const judgedGrades = Float64Array.from(judged).sort().reverse();
-  return { grades, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
+  return { grades, judgedRanks, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
 }
 
 /** How many of `descending` are at least `level`. */
@@ -72,10 +80,16 @@ export function isRelevantAt(ranking: JudgedRanking, i: number): boolean {
 
 /** Number of relevant documents among the first `k` retrieved. */
 export function relevantRetrieved(ranking: JudgedRanking, k: number): number {
-  const { grades } = ranking;
+  const { grades, judgedRanks } = ranking;
   const level = ranking.judging.relevanceLevel;
-  const depth = Math.min(k, grades.length);
   let found = 0;
-  for (let i = 0; i < depth; i++) if (grades[i]! >= level) found++;
+  for (let j = 0; j < judgedRanks.length && judgedRanks[j]! < k; j++) if (grades[judgedRanks[j]!]! >= level) found++;
   return found;
+}
+
+/** The ranks with a judgment among `grades` (`JudgedRanking.judgedRanks`), written into `into`, at least as long. */
+export function judgedRanksInto(grades: ArrayLike<number>, into: Int32Array): Int32Array {
+  let count = 0;
+  for (let i = 0; i < grades.length; i++) if (grades[i] !== UNJUDGED) into[count++] = i;
+  return into.subarray(0, count);
 }

@@ -1,6 +1,6 @@
-import { grownFloat64, QueryEntries } from './query-entries.js';
+import { grownFloat64, grownInt32, QueryEntries } from './query-entries.js';
 import type { TrecTable } from './trec-table.js';
-import { DEFAULT_JUDGING, type JudgedRanking, type Judging } from './ranking.js';
+import { DEFAULT_JUDGING, type JudgedRanking, type Judging, judgedRanksInto } from './ranking.js';
 import type { RetrievalMetric } from '../catalog/retrieval-metrics.js';
 import { JudgedRanker } from './trec-rank.js';
 
@@ -51,11 +51,13 @@ function evaluation(metrics: readonly RetrievalMetric[], rankings: Iterable<[str
 /** Applies `-M` and `-J` to a ranking, in trec_eval's order (cut first, then drop the unjudged). */
 class RankingLimits {
   private kept: Float64Array = new Float64Array(1024);
+  private ranks: Int32Array = new Int32Array(1024);
 
   constructor(private readonly options: TrecEvalOptions) {}
 
   apply(ranking: JudgedRanking): JudgedRanking {
     const { maxRetrieved, judgedOnly } = this.options;
+    if (!judgedOnly && ranking.grades.length <= maxRetrieved) return ranking;
     let grades = (ranking.grades as Float64Array).subarray(0, maxRetrieved);
     if (judgedOnly) {
       this.kept = grownFloat64(this.kept, grades.length);
@@ -63,7 +65,8 @@ class RankingLimits {
       for (const grade of grades) if (grade >= 0) this.kept[count++] = grade;
       grades = this.kept.subarray(0, count);
     }
-    return { ...ranking, grades };
+    this.ranks = grownInt32(this.ranks, grades.length);
+    return { ...ranking, grades, judgedRanks: judgedRanksInto(grades, this.ranks) };
   }
 }
 

@@ -1,6 +1,6 @@
 import { DocnoIndex } from './docno-index.js';
 import { grownFloat64, grownInt32, type QueryEntries } from './query-entries.js';
-import { DEFAULT_JUDGING, type JudgedRanking, type Judging, UNJUDGED, countAtLeast } from './ranking.js';
+import { DEFAULT_JUDGING, type JudgedRanking, type Judging, UNJUDGED, countAtLeast, judgedRanksInto } from './ranking.js';
 
 /** Up to this many judged documents tied on one score are sorted by insertion sort; more by the built-in sort. */
 const SMALL_GROUP = 16;
@@ -41,6 +41,7 @@ export class JudgedRanker {
   /** The judgment (entry of the query's qrels) of each run entry's document, or −1 when it has none. */
   private judgmentOf: Int32Array = new Int32Array(1024);
   private grades: Float64Array = new Float64Array(1024);
+  private ranks: Int32Array = new Int32Array(1024);
   private level: Int32Array = new Int32Array(1024);
   private tieRank: Int32Array = new Int32Array(1024);
   private members: Int32Array = new Int32Array(1024);
@@ -65,8 +66,9 @@ export class JudgedRanker {
     const grades = this.grades.subarray(0, n);
     grades.fill(UNJUDGED);
     if (run !== undefined) this.placeJudged(judgments, run, grades);
+    this.ranks = grownInt32(this.ranks, n);
     const { judging } = this;
-    return { grades, judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
+    return { grades, judgedRanks: judgedRanksInto(grades, this.ranks), judgedGrades, relevant: countAtLeast(judgedGrades, judging.relevanceLevel), judging };
   }
 
   /** The grades of 0 or more sorted descending (the ideal ranking). */

@@ -65,6 +65,7 @@ describe('JudgedRanker', () => {
         queries.forEach((query, i) => {
           const ranking = ranker.judge(stored[i]!.qrels, stored[i]!.run);
           expect(Array.from(ranking.grades)).toEqual(naiveGrades(query));
+          expect(Array.from(ranking.judgedRanks)).toEqual(naiveGrades(query).flatMap((grade, rank) => (grade === UNJUDGED ? [] : [rank])));
           expect(Array.from(ranking.judgedGrades)).toEqual(naiveIdeal(query));
           expect(ranking.relevant).toBe(naiveIdeal(query).filter((grade) => grade >= 1).length);
         });

@@ -8,12 +8,12 @@ import { type JudgedRanking, relevantCount } from '../ranking.js';
 export function averagePrecisionAt(ranking: JudgedRanking, k: number): number {
   const total = relevantCount(ranking);
   if (total === 0) return 0;
-  const { grades } = ranking;
+  const { grades, judgedRanks } = ranking;
   const level = ranking.judging.relevanceLevel;
-  const depth = Math.min(k, grades.length);
   let found = 0;
   let sum = 0;
-  for (let i = 0; i < depth; i++) {
+  for (let j = 0; j < judgedRanks.length && judgedRanks[j]! < k; j++) {
+    const i = judgedRanks[j]!;
     if (grades[i]! >= level) {
       found++;
       sum += found / (i + 1);

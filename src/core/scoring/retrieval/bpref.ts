@@ -9,13 +9,13 @@ import { type JudgedRanking, relevantCount } from '../ranking.js';
 export function bpref(ranking: JudgedRanking): number {
   const total = relevantCount(ranking);
   if (total === 0) return 0;
-  const { grades, judgedGrades } = ranking;
+  const { grades, judgedRanks, judgedGrades } = ranking;
   const level = ranking.judging.relevanceLevel;
   const nonrelevantCap = Math.min(judgedGrades.length - total, total);
   let nonrelevantAbove = 0;
   let sum = 0;
-  for (let i = 0; i < grades.length; i++) {
-    const grade = grades[i]!;
+  for (let j = 0; j < judgedRanks.length; j++) {
+    const grade = grades[judgedRanks[j]!]!;
     if (grade < 0) continue;
     if (grade < level) nonrelevantAbove++;
     else sum += nonrelevantAbove > 0 ? 1 - Math.min(nonrelevantAbove, total) / nonrelevantCap : 1;

@@ -1,4 +1,4 @@
-import { type JudgedRanking, UNJUDGED, relevantCount } from '../ranking.js';
+import { type JudgedRanking, relevantCount } from '../ranking.js';
 
 /** trec_eval's INFAP_EPSILON: keeps the estimate defined when nothing judged lies above a relevant document. */
 const EPSILON = 0.00001;
@@ -11,15 +11,15 @@ const EPSILON = 0.00001;
 export function inferredAveragePrecision(ranking: JudgedRanking): number {
   const total = relevantCount(ranking);
   if (total === 0) return 0;
-  const { grades } = ranking;
+  const { grades, judgedRanks } = ranking;
   const level = ranking.judging.relevanceLevel;
   let relevantAbove = 0;
   let nonrelevantAbove = 0;
   let unsampledAbove = 0;
   let sum = 0;
-  for (let j = 0; j < grades.length; j++) {
+  for (let r = 0; r < judgedRanks.length; r++) {
+    const j = judgedRanks[r]!;
     const grade = grades[j]!;
-    if (grade === UNJUDGED) continue;
     if (grade < 0) {
       unsampledAbove++;
       continue;

@@ -1,4 +1,4 @@
-import { type JudgedRanking, UNJUDGED } from '../ranking.js';
+import type { JudgedRanking } from '../ranking.js';
 
 /**
  * judged@k: the share of the first k retrieved (or of all retrieved, when fewer) that have a line in the qrels,
@@ -6,10 +6,10 @@ import { type JudgedRanking, UNJUDGED } from '../ranking.js';
  * on this run. 0 when nothing was retrieved.
  */
 export function judgedAt(ranking: JudgedRanking, k: number): number {
-  const { grades } = ranking;
+  const { grades, judgedRanks } = ranking;
   const depth = Math.min(k, grades.length);
   if (depth === 0) return 0;
   let judged = 0;
-  for (let i = 0; i < depth; i++) if (grades[i] !== UNJUDGED) judged++;
+  while (judged < judgedRanks.length && judgedRanks[judged]! < depth) judged++;
   return judged / depth;
 }

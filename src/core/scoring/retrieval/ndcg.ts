@@ -20,6 +20,18 @@ export function tableGain(judging: Judging): Gain {
   return (grade) => (grade >= 0 ? (gains.get(grade) ?? grade) : 0);
 }
 
+/** The DCG of a ranking at `k`: only judged documents gain anything, so only their ranks are visited. */
+function rankingDiscountedGain(ranking: JudgedRanking, k: number, gain: Gain): number {
+  const { grades, judgedRanks } = ranking;
+  let sum = 0;
+  for (let j = 0; j < judgedRanks.length && judgedRanks[j]! < k; j++) {
+    const i = judgedRanks[j]!;
+    const g = gain(grades[i]!);
+    if (g !== 0) sum += g / Math.log2(i + 2);
+  }
+  return sum;
+}
+
 function discountedGain(grades: ArrayLike<number>, k: number, gain: Gain): number {
   const depth = Math.min(k, grades.length);
   let sum = 0;
@@ -54,7 +66,7 @@ function idealDiscountedGain(judgedGrades: ArrayLike<number>, k: number, gain: G
  */
 export function ndcgAt(ranking: JudgedRanking, k: number, gain: Gain = linearGain, monotone = true): number {
   const ideal = idealDiscountedGain(ranking.judgedGrades, k, gain, monotone);
-  return ideal > 0 ? discountedGain(ranking.grades, k, gain) / ideal : 0;
+  return ideal > 0 ? rankingDiscountedGain(ranking, k, gain) / ideal : 0;
 }
 
 /** ndcg@k with the `ndcg-gains` table of the ranking's judging (linear gains when it is empty). */

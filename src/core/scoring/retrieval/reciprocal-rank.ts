@@ -2,9 +2,9 @@ import type { JudgedRanking } from '../ranking.js';
 
 /** Rank (from 1) of the first relevant retrieved document, or Infinity when none was retrieved. */
 export function firstRelevantRank(ranking: JudgedRanking): number {
-  const { grades } = ranking;
+  const { grades, judgedRanks } = ranking;
   const level = ranking.judging.relevanceLevel;
-  for (let i = 0; i < grades.length; i++) if (grades[i]! >= level) return i + 1;
+  for (let j = 0; j < judgedRanks.length; j++) if (grades[judgedRanks[j]!]! >= level) return judgedRanks[j]! + 1;
   return Infinity;
 }
 
