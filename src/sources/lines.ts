@@ -77,8 +77,11 @@ export async function* readLinesAt(file: string, places: readonly LinePlace[], p
       while (last + 1 < places.length && placeEnd(places[last + 1]!) - from <= PLACES_READ_BYTES) last++;
       const length = placeEnd(places[last]!) - from;
       if (length > buffer.length) buffer = Buffer.allocUnsafe(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, from);
-      if (bytesRead < length) throw new Error(`${file} is shorter than when it was first read; was it changed meanwhile?`);
+      for (let got = 0; got < length;) {
+        const { bytesRead } = await handle.read(buffer, got, length - got, from + got);
+        if (bytesRead === 0) throw new Error(`${file} is shorter than when it was first read; was it changed meanwhile?`);
+        got += bytesRead;
+      }
       for (let i = first; i <= last; i++) {
         const { line, offset, byteLength } = places[i]!;
         const bytes = buffer.subarray(offset - from, offset - from + byteLength);
