@@ -150,9 +150,10 @@ describe('readEvidence reads only the lines of the listed questions', () => {
     expect(full.get('b')).toEqual({ answer: 'answer b', top: ['d-b'] });
     expect(await readEvidence(files, ids, config(), first)).toEqual(full);
 
-    // The other lines may have become anything of their length since the first read, and the file without a listed
-    // question may be gone: only line 2 of the first file and lines 1–2 of the second are read.
-    const garbled = (id: string) => 'x'.repeat(JSON.stringify(record(id)).length);
+    // The other lines may have become anything of their length since the first read, even two lines (so that the
+    // listed records are no longer on the lines they were), and the file without a listed question may be gone:
+    // only the bytes of the listed records are read.
+    const garbled = (id: string) => `${'x'.repeat(JSON.stringify(record(id)).length - 2)}\nx`;
     const changed = [
       scratch.file('changed-1.jsonl', `${garbled('a')}\n${JSON.stringify(record('b'))}\n${garbled('c')}\n`),
       scratch.file('changed-2.jsonl', jsonl([record('d'), record('e')])),
