@@ -44581,6 +44581,7 @@ async function* jsonArrayElements(lines) {
 // src/sources/record-json.ts
 init_entry_url();
 var LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
+var KEY_ABSENT = -2;
 var INTERNALIZED_MAX_LENGTH = 10;
 function atTopLevel(text4, end) {
   let depth = 0;
@@ -44630,7 +44631,7 @@ function opensWithShortString(text4, start) {
 }
 function listValueStart(text4, key) {
   const at = text4.indexOf(key);
-  if (at < 0) return -1;
+  if (at < 0) return KEY_ABSENT;
   let i = at + key.length;
   while (isJsonWhitespace(text4.charCodeAt(i))) i++;
   if (text4.charCodeAt(i) !== 58) return -1;
@@ -44639,18 +44640,19 @@ function listValueStart(text4, key) {
   if (text4.charCodeAt(i) !== 91 || !opensWithShortString(text4, i)) return -1;
   return text4.indexOf(key, at + key.length) < 0 && atTopLevel(text4, at) ? i : -1;
 }
-function parseRecordJson(text4) {
-  let rest = text4;
-  const lifted = [];
+function liftList(text4) {
   for (const key of LIFTED_KEYS) {
-    const start = listValueStart(rest, key);
-    if (start < 0) continue;
-    const list3 = plainStringArray(rest, start);
-    if (list3 === null) continue;
-    rest = `${rest.slice(0, start)}[]${rest.slice(list3.end)}`;
-    lifted.push([key.slice(1, -1), list3.ids]);
+    const start = listValueStart(text4, key);
+    if (start === KEY_ABSENT) continue;
+    const list3 = start < 0 ? null : plainStringArray(text4, start);
+    return list3 === null ? void 0 : { rest: `${text4.slice(0, start)}[]${text4.slice(list3.end)}`, name: key.slice(1, -1), ids: list3.ids };
   }
-  if (lifted.length === 0) return parseJsonUniqueKeys(text4);
+  return void 0;
+}
+function parseRecordJson(text4) {
+  const lifted = liftList(text4);
+  if (lifted === void 0) return parseJsonUniqueKeys(text4);
+  const { rest, name, ids: ids2 } = lifted;
   let parsed;
   try {
     parsed = JSON.parse(rest);
@@ -44658,12 +44660,10 @@ function parseRecordJson(text4) {
     return parseJsonUniqueKeys(text4);
   }
   const record3 = parsed;
-  for (const [name] of lifted) {
-    const placeholder = record3[name];
-    if (!Array.isArray(placeholder) || placeholder.length !== 0) return parseJsonUniqueKeys(text4);
-  }
+  const placeholder = record3[name];
+  if (!Array.isArray(placeholder) || placeholder.length !== 0) return parseJsonUniqueKeys(text4);
   if (keysMayRepeat(rest, record3)) rejectRepeatedKeys(text4);
-  for (const [name, ids2] of lifted) record3[name] = ids2;
+  record3[name] = ids2;
   return record3;
 }
 

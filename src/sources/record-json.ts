@@ -13,7 +13,15 @@ import { isJsonWhitespace, keysMayRepeat, parseJsonUniqueKeys, rejectRepeatedKey
  * one object, which JSON.parse reads as its last value, throws a DuplicateKeyError.
  */
 
+/**
+ * The keys whose lists are lifted: two spellings of one field, which a record gives once. Only the first of them in
+ * this order that the text holds is considered (lifting saves time and changes nothing, so a record that gives both
+ * has the other read by JSON.parse): looking for the second would pass over the whole text again.
+ */
 const LIFTED_KEYS = ['"retrieved_ids"', '"retrieved_context_ids"'];
+
+/** `listValueStart` for a text that does not hold the key at all. */
+const KEY_ABSENT = -2;
 
 /** The longest string JSON.parse internalizes; a list whose first id is longer is left to it (a list's ids share a shape). */
 const INTERNALIZED_MAX_LENGTH = 10;
@@ -75,11 +83,11 @@ function opensWithShortString(text: string, start: number): boolean {
 
 /**
  * Where the value of a top-level key starts (its `[`), or -1; also -1 for a list JSON.parse reads faster itself,
- * found first because the other checks each pass over most of the text.
+ * found first because the other checks each pass over most of the text. KEY_ABSENT when the text lacks the key.
  */
 function listValueStart(text: string, key: string): number {
   const at = text.indexOf(key);
-  if (at < 0) return -1;
+  if (at < 0) return KEY_ABSENT;
   let i = at + key.length;
   while (isJsonWhitespace(text.charCodeAt(i))) i++;
   if (text.charCodeAt(i) !== 0x3a) return -1;
@@ -89,19 +97,22 @@ function listValueStart(text: string, key: string): number {
   return text.indexOf(key, at + key.length) < 0 && atTopLevel(text, at) ? i : -1;
 }
 
+/** The text with its lifted list replaced by `[]`, the list's field and its ids; undefined when no list is lifted. */
+function liftList(text: string): { rest: string; name: string; ids: string[] } | undefined {
+  for (const key of LIFTED_KEYS) {
+    const start = listValueStart(text, key);
+    if (start === KEY_ABSENT) continue;
+    const list = start < 0 ? null : plainStringArray(text, start);
+    return list === null ? undefined : { rest: `${text.slice(0, start)}[]${text.slice(list.end)}`, name: key.slice(1, -1), ids: list.ids };
+  }
+  return undefined;
+}
+
 /** Parses one record's JSON text; throws JSON.parse's own SyntaxError (with its positions) on bad text. */
 export function parseRecordJson(text: string): unknown {
-  let rest = text;
-  const lifted: [string, string[]][] = [];
-  for (const key of LIFTED_KEYS) {
-    const start = listValueStart(rest, key);
-    if (start < 0) continue;
-    const list = plainStringArray(rest, start);
-    if (list === null) continue;
-    rest = `${rest.slice(0, start)}[]${rest.slice(list.end)}`;
-    lifted.push([key.slice(1, -1), list.ids]);
-  }
-  if (lifted.length === 0) return parseJsonUniqueKeys(text);
+  const lifted = liftList(text);
+  if (lifted === undefined) return parseJsonUniqueKeys(text);
+  const { rest, name, ids } = lifted;
   let parsed: unknown;
   try {
     parsed = JSON.parse(rest);
@@ -109,12 +120,10 @@ export function parseRecordJson(text: string): unknown {
     return parseJsonUniqueKeys(text);
   }
   const record = parsed as Record<string, unknown>;
-  for (const [name] of lifted) {
-    const placeholder = record[name];
-    if (!Array.isArray(placeholder) || placeholder.length !== 0) return parseJsonUniqueKeys(text);
-  }
-  // The lifted lists hold no keys, so `rest` has all of the text's; only the whole text has its line numbers.
+  const placeholder = record[name];
+  if (!Array.isArray(placeholder) || placeholder.length !== 0) return parseJsonUniqueKeys(text);
+  // The lifted list holds no keys, so `rest` has all of the text's; only the whole text has its line numbers.
   if (keysMayRepeat(rest, record)) rejectRepeatedKeys(text);
-  for (const [name, ids] of lifted) record[name] = ids;
+  record[name] = ids;
   return record;
 }
