@@ -41476,11 +41476,17 @@ var isString = (value2) => typeof value2 === "string";
 var isFlag = (value2) => typeof value2 === "boolean";
 var isLabel = (value2) => typeof value2 === "string" || typeof value2 === "boolean";
 var isStringList = (value2) => Array.isArray(value2) && value2.every(isString);
-function isPlainObject2(value2, checks, required3 = []) {
+function isPlainObject2(value2, checks, required3 = NONE_REQUIRED) {
   if (!isObject2(value2)) return false;
   for (const key in value2) if (!(checks.get(key)?.(value2[key]) ?? false)) return false;
-  return required3.every((key) => Object.hasOwn(value2, key));
+  for (const key of required3) if (!Object.hasOwn(value2, key)) return false;
+  return true;
 }
+var NONE_REQUIRED = [];
+var CLAIM_REQUIRED = ["verdict"];
+var JUDGED_BY_REQUIRED = ["model", "prompt_version"];
+var JUDGE_ERROR_REQUIRED = ["metric", "kind", "message"];
+var RECORD_REQUIRED = ["question"];
 var isVerdict = (value2) => VERDICTS.includes(value2);
 var CLAIM = /* @__PURE__ */ new Map([
   ["text", isString],
@@ -41491,7 +41497,7 @@ var JUDGED_BY = /* @__PURE__ */ new Map([
   ["embedding_model", isString],
   ["prompt_version", isString]
 ]);
-var isJudgedBy = (value2) => isPlainObject2(value2, JUDGED_BY, ["model", "prompt_version"]);
+var isJudgedBy = (value2) => isPlainObject2(value2, JUDGED_BY, JUDGED_BY_REQUIRED);
 var JUDGED_BY_FIELD = /* @__PURE__ */ new Map([
   ["claims", isJudgedBy],
   ["answer_relevance", isJudgedBy],
@@ -41524,7 +41530,7 @@ var PLAIN_FIELDS = {
   retrieval_ok: isFlag,
   answerable: isFlag,
   refused: isFlag,
-  claims: (value2) => Array.isArray(value2) && value2.every((claim3) => isPlainObject2(claim3, CLAIM, ["verdict"])),
+  claims: (value2) => Array.isArray(value2) && value2.every((claim3) => isPlainObject2(claim3, CLAIM, CLAIM_REQUIRED)),
   cited_ids: isIdList,
   // NaN fails both comparisons, and +Infinity one.
   answer_relevance: (value2) => typeof value2 === "number" && value2 >= 0 && value2 <= 1,
@@ -41533,7 +41539,7 @@ var PLAIN_FIELDS = {
   closed_book_correct: isFlag,
   tags: isStringList,
   judged_by: (value2) => isPlainObject2(value2, JUDGED_BY_FIELD),
-  judge_errors: (value2) => Array.isArray(value2) && value2.every((error2) => isPlainObject2(error2, JUDGE_ERROR, ["metric", "kind", "message"])),
+  judge_errors: (value2) => Array.isArray(value2) && value2.every((error2) => isPlainObject2(error2, JUDGE_ERROR, JUDGE_ERROR_REQUIRED)),
   retrieved_contexts: isStringList,
   reference_contexts: isStringList,
   scores: isPlainScores,
@@ -41542,7 +41548,7 @@ var PLAIN_FIELDS = {
 };
 var PLAIN_CHECKS = new Map(Object.entries(PLAIN_FIELDS));
 function readRecordFields(given) {
-  if (isPlainObject2(given, PLAIN_CHECKS, ["question"]) && crossFieldIssues(given).length === 0) {
+  if (isPlainObject2(given, PLAIN_CHECKS, RECORD_REQUIRED) && crossFieldIssues(given).length === 0) {
     const fields = given;
     return { success: true, data: fields.scores === void 0 ? fields : { ...fields, scores: { ...fields.scores } } };
   }
@@ -47569,9 +47575,10 @@ function byKey(a, b) {
 // src/core/scoring/score.ts
 init_entry_url();
 function relevanceMap(relevant) {
-  if (relevant === void 0) return /* @__PURE__ */ new Map();
-  if (Array.isArray(relevant)) return new Map(relevant.map((id2) => [id2, 1]));
-  return new Map(Object.entries(relevant));
+  const map5 = /* @__PURE__ */ new Map();
+  if (Array.isArray(relevant)) for (const id2 of relevant) map5.set(id2, 1);
+  else for (const id2 in relevant) map5.set(id2, relevant[id2]);
+  return map5;
 }
 function judgedRanking(record2, judging) {
   if (record2.retrieved_ids === void 0) return void 0;
@@ -47595,10 +47602,24 @@ function scoreQuestion(record2, config2, ranking, put) {
 var LABEL_GRADE = 1;
 function goldKeyOf(record2) {
   const relevant = record2.relevant_ids;
-  const graded = relevant === void 0 ? [] : Array.isArray(relevant) ? relevant.map((id2) => [id2, 1]) : Object.entries(relevant);
-  const grades = [...new Map(graded.filter(([, grade2]) => grade2 >= LABEL_GRADE))].sort(byKey);
+  let ids2;
+  let grades;
+  if (Array.isArray(relevant)) {
+    ids2 = [...relevant];
+  } else {
+    ids2 = [];
+    grades = relevant;
+    for (const id2 in relevant) if (relevant[id2] >= LABEL_GRADE) ids2.push(id2);
+  }
+  ids2.sort(byCodeUnits);
+  let labels = "";
+  for (let i = 0; i < ids2.length; i++) {
+    const id2 = ids2[i];
+    if (i > 0 && id2 === ids2[i - 1]) continue;
+    labels += `${labels === "" ? "" : ","}[${JSON.stringify(id2)},${grades === void 0 ? 1 : grades[id2]}]`;
+  }
   const expected = record2.expected_answer === void 0 ? null : normalizeText(record2.expected_answer);
-  return ["[", JSON.stringify(grades), ",", JSON.stringify(expected), ",", JSON.stringify(record2.answerable ?? true), "]"].join("");
+  return ["[[", labels, "],", JSON.stringify(expected), ",", JSON.stringify(record2.answerable ?? true), "]"].join("");
 }
 function goldLabelsOf(key) {
   const [grades, expected, answerable] = JSON.parse(key);

@@ -312,11 +312,19 @@ const isStringList: Check = (value) => Array.isArray(value) && value.every(isStr
  * An object whose every key has a check it passes, and which has each of `required`: what z.object returns as it
  * is (with a key it does not know, z.object would return a copy without it).
  */
-function isPlainObject(value: unknown, checks: ReadonlyMap<string, Check>, required: readonly string[] = []): boolean {
+function isPlainObject(value: unknown, checks: ReadonlyMap<string, Check>, required: readonly string[] = NONE_REQUIRED): boolean {
   if (!isObject(value)) return false;
   for (const key in value) if (!(checks.get(key)?.(value[key]) ?? false)) return false;
-  return required.every((key) => Object.hasOwn(value, key));
+  for (const key of required) if (!Object.hasOwn(value, key)) return false;
+  return true;
 }
+
+// The required keys of each object checked by hand, made once: a literal in a call would be a new array each record.
+const NONE_REQUIRED: readonly string[] = [];
+const CLAIM_REQUIRED = ['verdict'];
+const JUDGED_BY_REQUIRED = ['model', 'prompt_version'];
+const JUDGE_ERROR_REQUIRED = ['metric', 'kind', 'message'];
+const RECORD_REQUIRED = ['question'];
 
 const isVerdict: Check = (value) => (VERDICTS as readonly unknown[]).includes(value);
 const CLAIM = new Map<string, Check>([
@@ -328,7 +336,7 @@ const JUDGED_BY = new Map<string, Check>([
   ['embedding_model', isString],
   ['prompt_version', isString],
 ]);
-const isJudgedBy: Check = (value) => isPlainObject(value, JUDGED_BY, ['model', 'prompt_version']);
+const isJudgedBy: Check = (value) => isPlainObject(value, JUDGED_BY, JUDGED_BY_REQUIRED);
 const JUDGED_BY_FIELD = new Map<string, Check>([
   ['claims', isJudgedBy],
   ['answer_relevance', isJudgedBy],
@@ -369,7 +377,7 @@ const PLAIN_FIELDS = {
   retrieval_ok: isFlag,
   answerable: isFlag,
   refused: isFlag,
-  claims: (value) => Array.isArray(value) && value.every((claim) => isPlainObject(claim, CLAIM, ['verdict'])),
+  claims: (value) => Array.isArray(value) && value.every((claim) => isPlainObject(claim, CLAIM, CLAIM_REQUIRED)),
   cited_ids: isIdList,
   // NaN fails both comparisons, and ±Infinity one.
   answer_relevance: (value) => typeof value === 'number' && value >= 0 && value <= 1,
@@ -378,7 +386,7 @@ const PLAIN_FIELDS = {
   closed_book_correct: isFlag,
   tags: isStringList,
   judged_by: (value) => isPlainObject(value, JUDGED_BY_FIELD),
-  judge_errors: (value) => Array.isArray(value) && value.every((error) => isPlainObject(error, JUDGE_ERROR, ['metric', 'kind', 'message'])),
+  judge_errors: (value) => Array.isArray(value) && value.every((error) => isPlainObject(error, JUDGE_ERROR, JUDGE_ERROR_REQUIRED)),
   retrieved_contexts: isStringList,
   reference_contexts: isStringList,
   scores: isPlainScores,
@@ -393,7 +401,7 @@ const PLAIN_CHECKS: ReadonlyMap<string, Check> = new Map(Object.entries(PLAIN_FI
  * records (`test/core/record-fields.test.ts` holds them to it).
  */
 export function readRecordFields(given: Record<string, unknown>): z.ZodSafeParseResult<RecordFields> {
-  if (isPlainObject(given, PLAIN_CHECKS, ['question']) && crossFieldIssues(given as RecordFields).length === 0) {
+  if (isPlainObject(given, PLAIN_CHECKS, RECORD_REQUIRED) && crossFieldIssues(given as RecordFields).length === 0) {
     const fields = given as RecordFields;
     // The schema returns scores as a new plain object (the reader gathers them into one without a prototype).
     return { success: true, data: fields.scores === undefined ? fields : { ...fields, scores: { ...fields.scores } } };

@@ -1,6 +1,6 @@
 import type { Derivation, ResultRecord } from '../record.js';
 import { normalizeText } from '../derived-ids.js';
-import { byKey } from '../code-unit-order.js';
+import { byCodeUnits } from '../code-unit-order.js';
 import { scoreMetric } from '../catalog/scores.js';
 import type { ResultsFormat } from '../catalog/formats.js';
 import { isRelevantAt, type JudgedRanking } from './ranking.js';
@@ -69,12 +69,27 @@ const LABEL_GRADE = 1;
  */
 export function goldKeyOf(record: ResultRecord): string {
   const relevant = record.relevant_ids;
-  const graded: [string, number][] = relevant === undefined ? [] : Array.isArray(relevant) ? relevant.map((id) => [id, 1]) : Object.entries(relevant);
-  const grades = [...new Map(graded.filter(([, grade]) => grade >= LABEL_GRADE))].sort(byKey);
+  // The labelled ids in id order, each once (a list may repeat one), written as [id, grade] pairs without building them.
+  let ids: string[];
+  let grades: Record<string, number> | undefined;
+  if (Array.isArray(relevant)) {
+    ids = [...relevant];
+  } else {
+    ids = [];
+    grades = relevant;
+    for (const id in relevant) if (relevant[id]! >= LABEL_GRADE) ids.push(id);
+  }
+  ids.sort(byCodeUnits);
+  let labels = '';
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    if (i > 0 && id === ids[i - 1]) continue;
+    labels += `${labels === '' ? '' : ','}[${JSON.stringify(id)},${grades === undefined ? 1 : grades[id]}]`;
+  }
   const expected = record.expected_answer === undefined ? null : normalizeText(record.expected_answer);
   // JSON.stringify([grades, expected, answerable]), joined from its parts: V8 returns a long JSON.stringify as a
   // chain of pieces, flattened (copied) on its first comparison, at 100,000 questions a 0.3 s pause; a join is flat.
-  return ['[', JSON.stringify(grades), ',', JSON.stringify(expected), ',', JSON.stringify(record.answerable ?? true), ']'].join('');
+  return ['[[', labels, '],', JSON.stringify(expected), ',', JSON.stringify(record.answerable ?? true), ']'].join('');
 }
 
 /** The gold labels a fingerprint holds, as record fields: what another run's record is re-scored against. */

@@ -17,9 +17,11 @@ export interface EvalConfig extends ScoringRules {
 
 /** Document id → grade, from a list (grade 1 each) or graded relevance. */
 function relevanceMap(relevant: ResultRecord['relevant_ids']): Map<string, number> {
-  if (relevant === undefined) return new Map();
-  if (Array.isArray(relevant)) return new Map(relevant.map((id) => [id, 1]));
-  return new Map(Object.entries(relevant));
+  const map = new Map<string, number>();
+  // Set one by one: no [id, grade] pair per id to build the map from.
+  if (Array.isArray(relevant)) for (const id of relevant) map.set(id, 1);
+  else for (const id in relevant) map.set(id, relevant[id]!);
+  return map;
 }
 
 /**

@@ -1,8 +1,13 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { byKey } from '../../../src/core/code-unit-order.js';
+import { normalizeText } from '../../../src/core/derived-ids.js';
 import { evalConfig } from '../../../src/core/compare/settings.js';
 import type { ResultRecord } from '../../../src/core/record.js';
 import { goldKeyOf, OutcomeBuilder } from '../../../src/core/scoring/outcomes.js';
 import { parseRetrievalOkRule } from '../../../src/core/scoring/retrieval-ok.js';
+import { DEFAULT_JUDGING, UNJUDGED } from '../../../src/core/scoring/ranking.js';
+import { judgedRanking } from '../../../src/core/scoring/score.js';
 
 const config = evalConfig({ k: [5], 'retrieval-ok': parseRetrievalOkRule('hit@5'), correct: { kind: 'exact' }, 'relevance-level': 1, 'ndcg-gains': new Map() });
 
@@ -25,6 +30,46 @@ describe('gold-label fingerprints', () => {
     const record = { id: 'q', question: 'q?', relevant_ids: { 'd"1': 2 }, expected_answer: '  Say "\\ é"\n ', answerable: false } as ResultRecord;
     expect(goldKeyOf(record)).toBe(JSON.stringify([[['d"1', 2]], 'Say "\\ é"', false]));
     expect(goldKeyOf({ id: 'q', question: 'q?' } as ResultRecord)).toBe('[[],null,true]');
+  });
+
+  it('equal their definition: the JSON of the graded pairs (grade 1 and up) deduplicated and in id order, then the rest', () => {
+    const definition = (record: ResultRecord) => {
+      const relevant = record.relevant_ids;
+      const graded: [string, number][] = relevant === undefined ? [] : Array.isArray(relevant) ? relevant.map((id) => [id, 1]) : Object.entries(relevant);
+      const grades = [...new Map(graded.filter(([, grade]) => grade >= 1))].sort(byKey);
+      return JSON.stringify([grades, record.expected_answer === undefined ? null : normalizeText(record.expected_answer), record.answerable ?? true]);
+    };
+    // Few distinct ids, so that lists repeat them; quotes, escapes, astral characters and __proto__ among them.
+    const id = fc.constantFrom('a', 'b', 'B', 'a b', 'd"1', 'd\\2', '\u{1F600}', 'é', '__proto__', '10', '9', 'doc-1873ec8aaa');
+    const relevant = fc.oneof(
+      fc.constant(undefined),
+      fc.array(id, { maxLength: 8 }),
+      fc.dictionary(id, fc.integer({ min: 0, max: 3 }), { maxKeys: 8 }).map((grades) => JSON.parse(JSON.stringify(grades)) as Record<string, number>),
+    );
+    const record = fc.record(
+      { relevant_ids: relevant, expected_answer: fc.option(fc.string(), { nil: undefined }), answerable: fc.option(fc.boolean(), { nil: undefined }) },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(record, (fields) => {
+        const given = { id: 'q', question: 'q?', ...fields } as ResultRecord;
+        expect(goldKeyOf(given)).toBe(definition(given));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('the judged ranking of a record', () => {
+  const grades = (relevant_ids: ResultRecord['relevant_ids']) =>
+    Array.from(judgedRanking({ id: 'q', question: 'q?', retrieved_ids: ['a', '__proto__', 'b', 'c'], relevant_ids } as ResultRecord, DEFAULT_JUDGING)!.grades);
+
+  it('grades each id of a list 1, a repeated one too', () => {
+    expect(grades(['b', '__proto__', 'b'])).toEqual([UNJUDGED, 1, 1, UNJUDGED]);
+  });
+
+  it('keeps the grades of an object, 0 (judged, not relevant) and a key named __proto__ included', () => {
+    expect(grades(JSON.parse('{"b": 3, "__proto__": 2, "a": 0}') as Record<string, number>)).toEqual([0, 2, 3, UNJUDGED]);
   });
 });
 
