@@ -25474,6 +25474,12 @@ var require_dist = __commonJS({
 // src/cli.ts
 init_entry_url();
 
+// src/pipeline/young-generation.ts
+init_entry_url();
+var import_node_v8 = require("node:v8");
+var nodeFlags = `${process.env.NODE_OPTIONS ?? ""} ${process.execArgv.join(" ")}`;
+if (!/--(?:max[-_]|min[-_])?semi[-_]space[-_]/.test(nodeFlags)) (0, import_node_v8.setFlagsFromString)("--semi-space-growth-factor=1");
+
 // src/frontends/cli/main.ts
 init_entry_url();
 

@@ -23359,6 +23359,14 @@ var require_light = __commonJS({
 
 // src/index.ts
 init_entry_url();
+
+// src/pipeline/young-generation.ts
+init_entry_url();
+var import_node_v8 = require("node:v8");
+var nodeFlags = `${process.env.NODE_OPTIONS ?? ""} ${process.execArgv.join(" ")}`;
+if (!/--(?:max[-_]|min[-_])?semi[-_]space[-_]/.test(nodeFlags)) (0, import_node_v8.setFlagsFromString)("--semi-space-growth-factor=1");
+
+// src/index.ts
 var import_node_fs2 = require("node:fs");
 
 // node_modules/@actions/core/lib/core.js

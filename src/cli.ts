@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First, to run before any other module: see there.
+import './pipeline/young-generation.js';
 import { main } from './frontends/cli/main.js';
 import { isReaderThread, serveReader } from './sources/parallel.js';
 

@@ -1,3 +1,5 @@
+// First, to run before any other module: see there.
+import './pipeline/young-generation.js';
 import { readFileSync } from 'node:fs';
 import * as core from '@actions/core';
 import { runAction } from './frontends/github/run.js';

@@ -1,0 +1,19 @@
+import { setFlagsFromString } from 'node:v8';
+
+/**
+ * Keeps V8's young generation at the size it starts with (1 MiB a semi-space) for the whole run. Each entry point
+ * imports this module first, so that it runs before the bundle's other modules are evaluated, which would grow it.
+ *
+ * V8 grows it, up to 16 MiB a semi-space, while many objects outlive a collection, as a run's kept ids, questions and
+ * fingerprints do. A reader allocates tens of kilobytes a record, nearly all dead within the record: in a young
+ * generation that stays in the processor's cache they are cheaper to make and to collect, and the run touches fewer
+ * fresh pages of memory. Measured side by side on one core (Node 20 and 24): the action at 5,000 questions 8–10%
+ * faster and 15% smaller, `compare` at 1,000 and 10,000 questions 5–7% faster; at 100,000 questions and for `trec`
+ * no change beyond the machine's noise.
+ *
+ * `--semi-space-growth-factor` is read each time V8 would grow the space, so setting it once the process runs takes
+ * effect (unlike `--max-semi-space-size`, read when the heap is made); the tests hold the bundles to it. Whoever
+ * sizes the young generation when starting Node (in NODE_OPTIONS or on its command line) keeps their size.
+ */
+const nodeFlags = `${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`;
+if (!/--(?:max[-_]|min[-_])?semi[-_]space[-_]/.test(nodeFlags)) setFlagsFromString('--semi-space-growth-factor=1');
