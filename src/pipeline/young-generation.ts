@@ -5,11 +5,12 @@ import { setFlagsFromString } from 'node:v8';
  * imports this module first, so that it runs before the bundle's other modules are evaluated, which would grow it.
  *
  * V8 grows it, up to 16 MiB a semi-space, while many objects outlive a collection, as a run's kept ids, questions and
- * fingerprints do. A reader allocates tens of kilobytes a record, nearly all dead within the record: in a young
- * generation that stays in the processor's cache they are cheaper to make and to collect, and the run touches fewer
- * fresh pages of memory. Measured side by side on one core (Node 20 and 24): the action at 5,000 questions 8–10%
- * faster and 15% smaller, `compare` at 1,000 and 10,000 questions 5–7% faster; at 100,000 questions and for `trec`
- * no change beyond the machine's noise.
+ * fingerprints do. A reader allocates about 16 KB a record, nearly all dead within the record: in a young generation
+ * that stays in the processor's cache they are cheaper to make and to collect, and the run touches fewer fresh pages
+ * of memory. Measured side by side on one core (Node 20 and 24): the action at 5,000 questions about 10% faster with
+ * 15–29% less memory, `compare` at 1,000 and 10,000 questions 6–8% faster; at 100,000 questions and for `trec` no
+ * change beyond the machine's noise; at 50 questions the same on Node 20 and 2–3% slower on Node 24 (loading
+ * `node:v8` alone takes 4–6 ms).
  *
  * `--semi-space-growth-factor` is read each time V8 would grow the space, so setting it once the process runs takes
  * effect (unlike `--max-semi-space-size`, read when the heap is made); the tests hold the bundles to it. Whoever
