@@ -42997,8 +42997,8 @@ var INVISIBLE = /[\p{Cf}\u2028\u2029\u115f\u1160\u3164\uffa0]/gu;
 var codePoint = (char) => `<U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
 function inertText(value2, max) {
   const head = 2 * max + 16;
-  if (value2.length > head ? plainStart(value2, head) : plainStart(value2, value2.length) && value2.charCodeAt(value2.length - 1) !== 32)
-    return value2.length <= max ? value2 : `${value2.slice(0, max - 1).trimEnd()}\u2026`;
+  const plain = value2.length > head ? plainStart(value2, head) : plainStart(value2, value2.length) && value2.charCodeAt(value2.length - 1) !== 32;
+  if (plain) return value2.length <= max ? value2 : `${value2.slice(0, max - 1).trimEnd()}\u2026`;
   if (value2.length > head) {
     const points4 = Array.from(flatten(value2.slice(0, head)));
     if (points4.length > max) return cut(points4, max);
@@ -47583,7 +47583,7 @@ init_entry_url();
 function relevanceMap(relevant) {
   const map5 = /* @__PURE__ */ new Map();
   if (Array.isArray(relevant)) for (const id2 of relevant) map5.set(id2, 1);
-  else for (const id2 in relevant) map5.set(id2, relevant[id2]);
+  else if (relevant !== void 0) for (const id2 in relevant) map5.set(id2, relevant[id2]);
   return map5;
 }
 function judgedRanking(record2, judging) {
@@ -47608,12 +47608,11 @@ function scoreQuestion(record2, config2, ranking, put) {
 var LABEL_GRADE = 1;
 function goldKeyOf(record2) {
   const relevant = record2.relevant_ids;
-  let ids2;
+  let ids2 = [];
   let grades;
   if (Array.isArray(relevant)) {
     ids2 = [...relevant];
-  } else {
-    ids2 = [];
+  } else if (relevant !== void 0) {
     grades = relevant;
     for (const id2 in relevant) if (relevant[id2] >= LABEL_GRADE) ids2.push(id2);
   }

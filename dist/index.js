@@ -24915,7 +24915,7 @@ function headlineMetrics(retrievalOkMetric) {
 function relevanceMap(relevant) {
   const map5 = /* @__PURE__ */ new Map();
   if (Array.isArray(relevant)) for (const id of relevant) map5.set(id, 1);
-  else for (const id in relevant) map5.set(id, relevant[id]);
+  else if (relevant !== void 0) for (const id in relevant) map5.set(id, relevant[id]);
   return map5;
 }
 function judgedRanking(record3, judging) {
@@ -24940,12 +24940,11 @@ function scoreQuestion(record3, config2, ranking, put) {
 var LABEL_GRADE = 1;
 function goldKeyOf(record3) {
   const relevant = record3.relevant_ids;
-  let ids2;
+  let ids2 = [];
   let grades;
   if (Array.isArray(relevant)) {
     ids2 = [...relevant];
-  } else {
-    ids2 = [];
+  } else if (relevant !== void 0) {
     grades = relevant;
     for (const id in relevant) if (relevant[id] >= LABEL_GRADE) ids2.push(id);
   }
@@ -45129,8 +45128,8 @@ var INVISIBLE = /[\p{Cf}\u2028\u2029\u115f\u1160\u3164\uffa0]/gu;
 var codePoint = (char) => `<U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
 function inertText(value2, max) {
   const head = 2 * max + 16;
-  if (value2.length > head ? plainStart(value2, head) : plainStart(value2, value2.length) && value2.charCodeAt(value2.length - 1) !== 32)
-    return value2.length <= max ? value2 : `${value2.slice(0, max - 1).trimEnd()}\u2026`;
+  const plain2 = value2.length > head ? plainStart(value2, head) : plainStart(value2, value2.length) && value2.charCodeAt(value2.length - 1) !== 32;
+  if (plain2) return value2.length <= max ? value2 : `${value2.slice(0, max - 1).trimEnd()}\u2026`;
   if (value2.length > head) {
     const points4 = Array.from(flatten(value2.slice(0, head)));
     if (points4.length > max) return cut(points4, max);

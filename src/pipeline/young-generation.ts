@@ -15,8 +15,8 @@ import { setFlagsFromString } from 'node:v8';
  * `--semi-space-growth-factor` is read each time V8 would grow the space, so setting it once the process runs takes
  * effect (unlike `--max-semi-space-size`, read when the heap is made); the tests hold the bundles to it. Whoever
  * sizes the young generation when starting Node (in NODE_OPTIONS or on its command line) keeps their size. Some V8
- * versions raise the factor to at least 2 (`DEFINE_MIN_VALUE_IMPLICATION` in their flag definitions): there the
- * space grows as before, without an error, and `test/young-generation.test.ts` fails on that Node.
+ * versions define a minimum of 2 for the factor (`DEFINE_MIN_VALUE_IMPLICATION` in their flag definitions): there
+ * the setting is raised to 2 and the space grows as before, and `test/young-generation.test.ts` fails on that Node.
  */
 const nodeFlags = `${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`;
 if (!/--(?:max[-_]|min[-_])?semi[-_]space[-_]/.test(nodeFlags)) setFlagsFromString('--semi-space-growth-factor=1');

@@ -36,8 +36,8 @@ const codePoint = (char: string) => `<U+${char.codePointAt(0)!.toString(16).toUp
 export function inertText(value: string, max: number): string {
   const head = 2 * max + 16;
   // Plain text (the usual question or answer) is its own flattening, one code point a code unit: only cut.
-  if (value.length > head ? plainStart(value, head) : plainStart(value, value.length) && value.charCodeAt(value.length - 1) !== 0x20)
-    return value.length <= max ? value : `${value.slice(0, max - 1).trimEnd()}…`;
+  const plain = value.length > head ? plainStart(value, head) : plainStart(value, value.length) && value.charCodeAt(value.length - 1) !== 0x20;
+  if (plain) return value.length <= max ? value : `${value.slice(0, max - 1).trimEnd()}…`;
   // A long text (an answer of pages) is cut: its first code units are flattened alone when they come to more than
   // `max` code points. A prefix flattens to a prefix of the whole's flattening, but for its last code point (half of
   // a pair) and a space trimmed after it, so the first `max` code points are the same.

@@ -70,12 +70,11 @@ const LABEL_GRADE = 1;
 export function goldKeyOf(record: ResultRecord): string {
   const relevant = record.relevant_ids;
   // The labelled ids in id order, each once (a list may repeat one), written as [id, grade] pairs without building them.
-  let ids: string[];
+  let ids: string[] = [];
   let grades: Record<string, number> | undefined;
   if (Array.isArray(relevant)) {
     ids = [...relevant];
-  } else {
-    ids = [];
+  } else if (relevant !== undefined) {
     grades = relevant;
     for (const id in relevant) if (relevant[id]! >= LABEL_GRADE) ids.push(id);
   }

@@ -20,7 +20,7 @@ function relevanceMap(relevant: ResultRecord['relevant_ids']): Map<string, numbe
   const map = new Map<string, number>();
   // Set one by one: no [id, grade] pair per id to build the map from.
   if (Array.isArray(relevant)) for (const id of relevant) map.set(id, 1);
-  else for (const id in relevant) map.set(id, relevant[id]!);
+  else if (relevant !== undefined) for (const id in relevant) map.set(id, relevant[id]!);
   return map;
 }
 
