@@ -12,20 +12,39 @@ const MIN_SECRET_LENGTH = 8;
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
 
 /**
- * The one redaction of rag-gate: a function that replaces every URL's userinfo, and every occurrence of each
- * secret (as given and as written inside a JSON string) of at least MIN_SECRET_LENGTH characters, with `***`.
- * Longer secrets go first, so `Bearer <key>` is blanked whole rather than around its key.
+ * GitHub's token shapes, whoever's token it is: a personal (`ghp_`), OAuth (`gho_`), user-to-server (`ghu_`),
+ * installation (`ghs_`, GITHUB_TOKEN's) or refresh (`ghr_`) token, a prefix and at least 36 base62 characters
+ * (GitHub's published format; longer ones are taken whole), and a fine-grained `github_pat_` token. No word
+ * boundary in front: in JSON-escaped text a token may follow `\n`, whose `n` is a word character.
+ */
+const GITHUB_TOKEN = /gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{36,}/g;
+
+/** As a query string or URL carries it; a lone surrogate has no encoding (encodeURIComponent throws), so it stays as is. */
+function percentEncoded(secret: string): string {
+  try {
+    return encodeURIComponent(secret);
+  } catch {
+    return secret;
+  }
+}
+
+/**
+ * The one redaction of rag-gate: a function that replaces every URL's userinfo, every GitHub-shaped token, and
+ * every occurrence of each secret (as given, as written inside a JSON string and percent-encoded) of at least
+ * MIN_SECRET_LENGTH characters, with `***`. Longer secrets go first, so `Bearer <key>` is blanked whole rather
+ * than around its key.
  */
 export function redactor(secrets: readonly string[]): (text: string) => string {
   const forms = new Set<string>();
   for (const secret of secrets) {
     forms.add(secret);
     forms.add(JSON.stringify(secret).slice(1, -1));
+    forms.add(percentEncoded(secret));
   }
   const targets = [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
   return (text) => {
     let redacted = text;
     for (const target of targets) redacted = redacted.replaceAll(target, REDACTED);
-    return redacted.replace(URL_USERINFO, `$1${REDACTED}@`);
+    return redacted.replace(GITHUB_TOKEN, REDACTED).replace(URL_USERINFO, `$1${REDACTED}@`);
   };
 }

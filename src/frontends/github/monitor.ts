@@ -5,7 +5,6 @@ import type { SettingName, SettingOrigin, Settings } from '../../core/catalog/se
 import type { MonitorReport } from '../../core/monitor/monitor.js';
 import { monitorLogs } from '../../pipeline/monitor.js';
 import { monitorIssueMarker, monitorIssueTitle, monitorJson, renderMonitorMarkdown, renderMonitorText, type SimilarityWords } from '../../render/monitor.js';
-import { writeFileAtomic } from '../../sources/write.js';
 import { isOwnComment } from './comment.js';
 import { apiFailure, type GitHubApi } from './github.js';
 import type { ActionRuntime } from './runtime.js';
@@ -82,8 +81,8 @@ export async function runMonitor(
   const jsonFile = join(reportDir, 'report.json');
   const markdownFile = join(reportDir, 'monitor.md');
   const markdown = renderMonitorMarkdown(report, words, { runUrl });
-  await writeFileAtomic(jsonFile, `${JSON.stringify(monitorJson(run.files, report, words), null, 2)}\n`);
-  await writeFileAtomic(markdownFile, markdown);
+  await runtime.writeReport(jsonFile, `${JSON.stringify(monitorJson(run.files, report, words), null, 2)}\n`);
+  await runtime.writeReport(markdownFile, markdown);
   runtime.info(renderMonitorText(run.files, report, words));
   await runtime.writeSummary(markdown).catch((error: unknown) => runtime.warning(`could not write the job summary: ${errorMessage(error)}`));
 

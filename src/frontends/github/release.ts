@@ -9,7 +9,6 @@ import { evaluateHoldoutFiles } from '../../pipeline/holdout.js';
 import { holdoutJson, renderHoldoutMarkdown, renderHoldoutText } from '../../render/holdout.js';
 import { codeQuoted } from '../../render/untrusted.js';
 import { holdoutFileExists } from '../../sources/holdout-file.js';
-import { writeFileAtomic } from '../../sources/write.js';
 import type { GitHubApi } from './github.js';
 import type { ActionRuntime } from './runtime.js';
 import { inflateEntry, zipEntries } from './zip.js';
@@ -96,8 +95,8 @@ export async function runRelease(
   const jsonFile = join(reportDir, 'report.json');
   const markdownFile = join(reportDir, 'holdout.md');
   const markdown = renderHoldoutMarkdown(look.evaluation, look.ledger);
-  await writeFileAtomic(jsonFile, `${JSON.stringify(holdoutJson(look), null, 2)}\n`);
-  await writeFileAtomic(markdownFile, markdown);
+  await runtime.writeReport(jsonFile, `${JSON.stringify(holdoutJson(look), null, 2)}\n`);
+  await runtime.writeReport(markdownFile, markdown);
   runtime.info(renderHoldoutText(files.join(', '), look.evaluation, look.ledger));
   await runtime.writeSummary(markdown).catch((error: unknown) => runtime.warning(`could not write the job summary: ${errorMessage(error)}`));
   if (!look.ledger.clean)

@@ -21,7 +21,6 @@ import { type NoComparison, noComparisonText, renderHeadOnly } from '../../rende
 import { historyWrittenNote, trendHead } from '../../render/history.js';
 import { renderComment } from '../../render/markdown.js';
 import { renderSettings } from '../../render/settings-text.js';
-import { writeFileAtomic } from '../../sources/write.js';
 import { type Baseline, type BaselineBroken, type BaselineFound, findArtifactBaseline, invalidArtifactResults } from './baseline.js';
 import { commentMarker, type CommentResult, upsertComment } from './comment.js';
 import { type EventInfo, readEvent } from './event.js';
@@ -344,8 +343,8 @@ async function compareAndReport(
     (message) => runtime.info(message),
     (message) => runtime.warning(`judge: ${message}`),
   );
-  await writeFileAtomic(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
-  await writeFileAtomic(markdownFile, comment);
+  await runtime.writeReport(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
+  await runtime.writeReport(markdownFile, comment);
   if (push !== null) {
     const history = await recordRun(settings.history, push.previous, headSummary, push.commit, runtime.now());
     runtime.info(historyWrittenNote(settings.history, history.runs.length, settings['baseline-artifact']));

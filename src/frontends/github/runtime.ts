@@ -13,6 +13,8 @@ export interface ActionRuntime {
   setOutput(name: string, value: string): void;
   setFailed(message: string): void;
   writeSummary(markdown: string): Promise<void>;
+  /** Writes a report file (report.json, comment.md under RUNNER_TEMP) whole or not at all. */
+  writeReport(file: string, text: string): Promise<void>;
   now(): Date;
   /** The bundled entry file, to read the base run on a reader thread; without it both runs are read on this thread. */
   readonly readerEntry?: URL;

@@ -4,7 +4,7 @@
  * GitHub REST API and records every call.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { parse } from 'yaml';
@@ -15,7 +15,7 @@ import { drawSplit, splitSizes } from '../../../src/core/holdout/split.js';
 import { writeHoldoutFile } from '../../../src/sources/holdout-file.js';
 import { type History as HistoryFile, linearTrend } from '../../../src/core/history/history.js';
 import { trendReading } from '../../../src/render/history.js';
-import { type FakeComment, type FakeGitHubServer, type FakeRun, startFakeGitHub, type RepositoryState } from './fake-github-server.js';
+import { type FakeComment, type FakeGitHubServer, type FakeRun, type Fault, startFakeGitHub, type RepositoryState } from './fake-github-server.js';
 import {
   BASE_SHA,
   HEAD_SHA,
@@ -40,6 +40,8 @@ interface ActionRun {
   readonly stderr: string;
   readonly outputs: Record<string, string>;
   readonly summary: string;
+  /** RUNNER_TEMP of the run, where the action writes its report files. */
+  readonly runnerTemp: string;
 }
 
 /** Parses GITHUB_OUTPUT as the runner does: `name<<DELIMITER`, the value's lines, `DELIMITER`. */
@@ -148,7 +150,14 @@ async function runDist(server: FakeGitHubServer, work: Workspace, options: RunOp
     child.on('error', reject);
     child.on('close', (exitCode) => resolve(exitCode));
   });
-  return { code, stdout, stderr, outputs: parseOutputFile(readFileSync(outputFile, 'utf8')), summary: readFileSync(summaryFile, 'utf8') };
+  return {
+    code,
+    stdout,
+    stderr,
+    outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
+    summary: readFileSync(summaryFile, 'utf8'),
+    runnerTemp: join(files, 'temp'),
+  };
 }
 
 const COMMENTS = /^\/repos\/octo\/shop\/issues\/42\/comments$/;
@@ -896,5 +905,63 @@ describe('dist/index.js: mode monitor on a schedule', () => {
     const run = await runDist(api, logsWorkspace(), { ...schedule, inputs: { mode: 'monitor' } });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('::error::rag-gate: bad input%0Ano logs to monitor');
+  });
+});
+
+describe('dist/index.js: no secret leaves the action', () => {
+  const TOKEN = `ghs_${'Q7wErT9yUi'.repeat(3)}Op1As2`;
+  /** A personal access token nobody gave the action, in GitHub's shape. */
+  const STRANGER = `ghp_${'Zx8Cv7Bn6M'.repeat(3)}Lk5Jh4`;
+  /** The judge's key, from the environment; not GitHub-shaped, so only its being a secret redacts it. */
+  const JUDGE_KEY = 'sk-proj-Xy12Ab34Cd56Ef78';
+  const SECRETS = [TOKEN, STRANGER, JUDGE_KEY];
+  /** What a careless API echoes: the credentials, and one in a URL and in JSON-escaped text. */
+  const ECHO = `Bad credentials: token ${TOKEN}; see https://x-access-token:${TOKEN}@github.com/octo/shop and {"note":"\\n${STRANGER}"}; key ${JUDGE_KEY}`;
+  const echoing = (method: string, path: RegExp): Fault => ({ method, path, status: 401, times: Infinity, message: ECHO });
+
+  function filesUnder(dir: string): string[] {
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'));
+  }
+
+  /** Every place the run wrote to, and every body the API received: none may hold a secret. */
+  function expectNoSecret(run: ActionRun, api: FakeGitHubServer): void {
+    const written = {
+      stdout: run.stdout,
+      stderr: run.stderr,
+      summary: run.summary,
+      outputs: JSON.stringify(run.outputs),
+      'RUNNER_TEMP files': filesUnder(run.runnerTemp).join('\n'),
+      'request bodies': JSON.stringify(api.calls.map((call) => call.body)),
+    };
+    for (const [where, text] of Object.entries(written)) for (const secret of SECRETS) expect(text, `${where} holds ${secret}`).not.toContain(secret);
+    // The echo got as far as the log: else this test would pass with no redaction at all.
+    expect(run.stdout).toContain(`Bad credentials: token ***; see https://***@github.com/octo/shop`);
+  }
+
+  it('every API route answers an error that echoes the token: not in the log, summary, outputs or report files', async () => {
+    const api = await start({ faults: ['GET', 'POST', 'PATCH'].map((method) => echoing(method, /.*/)) });
+    const run = await runDist(api, failing(), { inputs: { 'github-token': TOKEN }, env: { OPENAI_API_KEY: JUDGE_KEY } });
+    expect(run.code).toBe(1);
+    expect(run.outputs.verdict).toBe('fail');
+    expect(filesUnder(run.runnerTemp)).not.toEqual([]);
+    expectNoSecret(run, api);
+  });
+
+  it('the echo reaches the comment and the commit status it sends: neither body holds the token', async () => {
+    // Only the pull request and its comments answer, so that the broken baseline's detail is posted.
+    const answered = /^\/repos\/octo\/shop\/(pulls\/42|issues\/42\/comments)$/;
+    const api = await start({
+      pulls: new Map([[42, { number: 42, baseRef: 'main', baseSha: BASE_SHA, headRef: 'feature', headSha: HEAD_SHA }]]),
+      faults: [echoing('GET', new RegExp(`^(?!${answered.source.slice(1)})`)), echoing('POST', /.*/), echoing('PATCH', /.*/)],
+    });
+    const payload = workflowRunPayload({ id: 4321, headBranch: 'feature', headSha: HEAD_SHA, headRepository: 'octo/shop', pullRequests: [42] });
+    const run = await runDist(api, failing(), { eventName: 'workflow_run', payload, inputs: { 'github-token': TOKEN }, env: { OPENAI_API_KEY: JUDGE_KEY } });
+    expect(run.code).toBe(1);
+    const [comment] = api.callsTo('POST', COMMENTS);
+    expect((comment?.body as { body: string }).body).toContain('Bad credentials: token ***');
+    expect(api.callsTo('POST', /\/statuses\//)).toHaveLength(1);
+    expectNoSecret(run, api);
   });
 });

@@ -4,6 +4,7 @@ import { strToU8, zipSync } from 'fflate';
 import type { ActionRuntime } from '../../../src/frontends/github/run.js';
 import type { CommitStatus, GitHubApi, Issue, IssueComment, PullRequestRef, WorkflowRun } from '../../../src/frontends/github/github.js';
 import type { InputName } from '../../../src/frontends/github/inputs.js';
+import { writeFileAtomic } from '../../../src/sources/write.js';
 export { sketchScenario } from '../../helpers/paired-runs.js';
 
 /** An error like Octokit's RequestError for an answer from GitHub: what the action reads is the status and the headers. */
@@ -257,6 +258,7 @@ export function fakeRuntime(options: FakeRuntimeOptions): FakeRun {
       (async (markdown) => {
         run.summaries.push(markdown);
       }),
+    writeReport: (file, text) => writeFileAtomic(file, text),
     now: () => options.now ?? NOW,
   };
   return { runtime, ...run };
