@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { isMap, isScalar, LineCounter, parseDocument, type Node } from 'yaml';
+import { isMap, isScalar, LineCounter, parseDocument, type Node, visit } from 'yaml';
 import { z } from 'zod';
 import { SETTINGS, type SettingName, type SettingRow, type SettingText } from '../core/catalog/settings.js';
 import { closestName } from '../core/closest.js';
 import { InputError, type InputProblem } from '../core/errors.js';
 import { readFailure } from './read-problems.js';
 import { utf8Text } from './utf8.js';
+import { lineOverSize, MAX_YAML_DEPTH, OVER_SIZE_MESSAGE, yamlBoundProblem } from './yaml-bounds.js';
 
 /**
  * `rag-gate.yml`: the settings catalog's keys at the top level, and optionally `gates:`, one section per comment
@@ -51,6 +52,8 @@ export async function readConfigFile(file: string, options: { required: boolean;
     if (!options.required && (error as NodeJS.ErrnoException).code === 'ENOENT') return { top: new Map(), section: new Map() };
     throw readFailure(file, error);
   }
+  const overSize = lineOverSize(bytes);
+  if (overSize !== null) throw InputError.single({ file, line: overSize, message: OVER_SIZE_MESSAGE });
   const text = utf8Text(file, bytes);
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
@@ -63,14 +66,29 @@ export async function readConfigFile(file: string, options: { required: boolean;
   };
   if (document.errors.length > 0) {
     const firstLine = (message: string) => message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    throw new InputError(document.errors.map((error) => ({ file, line: error.linePos?.[0].line, message: `not valid YAML: ${firstLine(error.message)}` })));
+    // yaml reports a nesting that overflowed its stack as RESOURCE_EXHAUSTION, in the words of the RangeError.
+    const words = (error: (typeof document.errors)[number]) =>
+      error.code === 'RESOURCE_EXHAUSTION'
+        ? `nests more than ${MAX_YAML_DEPTH} levels deep; a config file needs 5`
+        : `not valid YAML: ${firstLine(error.message)}`;
+    throw new InputError(document.errors.map((error) => ({ file, line: error.linePos?.[0].line, message: words(error) })));
   }
   const problems: InputProblem[] = [];
   const root = document.contents;
   if (root === null || (isScalar(root) && root.value === null)) return { top: new Map(), section: new Map() };
   if (!isMap(root)) throw InputError.single({ file, line: lineOf(root), message: 'must be a map of settings, such as "retrieval-ok: hit@5"' });
 
-  const data = document.toJS() as unknown;
+  const bound = yamlBoundProblem(document, (node) => lineOf(node));
+  if (bound !== null) throw InputError.single({ file, ...bound });
+  let data: unknown;
+  try {
+    // yaml's own guard against alias bombs, at its default, behind the bounds above.
+    data = document.toJS({ maxAliasCount: 100 }) as unknown;
+  } catch (error) {
+    let alias: Node | undefined;
+    visit(document, { Alias: (_, node) => void (alias ??= node) });
+    throw InputError.single({ file, line: alias === undefined ? undefined : lineOf(alias), message: `not valid YAML: ${(error as Error).message}` });
+  }
   const parsed = fileSchema.safeParse(data);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
