@@ -12,7 +12,7 @@ import { readGoldenIds } from '../sources/golden.js';
 import { readHoldoutFile } from '../sources/holdout-file.js';
 import { firstReadOf, readEvidence, readOutcomes, rescoreUnderHeadLabels } from '../sources/outcomes.js';
 import { evidenceIds, withEvidence } from '../core/compare/evidence.js';
-import { ungatedText } from '../render/gate-words.js';
+import { ungatedText, unmeasuredText } from '../render/gate-words.js';
 import { readBothRuns } from '../sources/parallel.js';
 
 /**
@@ -95,6 +95,8 @@ export async function compareFiles(
   }
   const names = { base: files.base.join(', '), head: files.head.join(', ') };
   const compared = compareRuns(baseOutcomes, headOutcomes, headSummary, config, names, { golden, ...rescoring, holdoutLeftOut });
+  // A gate fail-on names must have data: allow-ungated lets the default gates go without it, not a named one.
+  if (compared.unmeasured.length > 0) throw InputError.single({ file: names.head, message: unmeasuredText(compared.unmeasured, head.unknownFields) });
   if (compared.ungated && options.allowUngated !== true) {
     throw InputError.single({ file: names.head, message: ungatedText(config, head.unknownFields) });
   }

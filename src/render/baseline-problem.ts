@@ -9,9 +9,10 @@ export interface BaselineProblem {
   /**
    * forbidden: GitHub refused (403) for want of `actions: read`; timeout: no answer within `api-timeout-seconds`;
    * api-failed: any other API failure after the retries; corrupt-artifact: not a zip rag-gate will unpack;
-   * invalid-results: its results files fail the validation every results file gets.
+   * no-results-file: a zip without a results file (the detail lists what it holds); invalid-results: its results
+   * files fail the validation every results file gets.
    */
-  readonly kind: 'forbidden' | 'timeout' | 'api-failed' | 'corrupt-artifact' | 'invalid-results';
+  readonly kind: 'forbidden' | 'timeout' | 'api-failed' | 'corrupt-artifact' | 'no-results-file' | 'invalid-results';
   /** What the action was doing when it failed. */
   readonly step: 'find-workflow' | 'list-runs' | 'list-artifacts' | 'download' | 'unpack' | 'read-results';
   readonly run: { readonly id: number; readonly url: string };
@@ -54,6 +55,8 @@ function whatWords(problem: BaselineProblem): string {
       return `GitHub failed to ${step}${problem.status === undefined ? ', with no answer' : ` (HTTP ${problem.status})`}, retries included`;
     case 'corrupt-artifact':
       return `artifact \`${problem.artifact}\` of run ${problem.run.id} is not a zip archive rag-gate will unpack`;
+    case 'no-results-file':
+      return `artifact \`${problem.artifact}\` of run ${problem.run.id} holds no results file (no .jsonl, .ndjson or .json file but the run history)`;
     case 'invalid-results':
       return `the results in artifact \`${problem.artifact}\` of run ${problem.run.id} do not validate`;
   }
@@ -70,6 +73,8 @@ function fixWords(problem: BaselineProblem): string {
       return 're-run this job';
     case 'corrupt-artifact':
       return `re-run the base branch's workflow (run ${problem.run.id}) so that it uploads the artifact again`;
+    case 'no-results-file':
+      return `in the base branch's workflow, upload the results file under the artifact name \`${problem.artifact}\` (actions/upload-artifact with \`name: ${problem.artifact}\` and \`path:\` the results file), then re-run it (run ${problem.run.id})`;
     case 'invalid-results':
       return `fix the results the base branch writes and re-run its workflow (run ${problem.run.id}); base results get the same checks as yours`;
   }
@@ -77,7 +82,8 @@ function fixWords(problem: BaselineProblem): string {
 
 const plain = (words: string) => words.replaceAll('`', '');
 
-const detailLabel = (problem: BaselineProblem) => (problem.kind === 'invalid-results' ? 'Problems:' : 'Detail:');
+const detailLabel = (problem: BaselineProblem) =>
+  problem.kind === 'invalid-results' ? 'Problems:' : problem.kind === 'no-results-file' ? 'It holds:' : 'Detail:';
 
 /** The problem for the log, the failed check and the report JSON: what, the run, the fix, then the detail. */
 export function baselineProblemText(problem: BaselineProblem): string {
@@ -95,6 +101,8 @@ export function baselineProblemBrief(problem: BaselineProblem): string {
       return `could not read the baseline: GitHub failed${problem.status === undefined ? '' : ` (HTTP ${problem.status})`}`;
     case 'corrupt-artifact':
       return `could not read the baseline: artifact ${problem.artifact} of run ${problem.run.id} is not a valid zip`;
+    case 'no-results-file':
+      return `could not read the baseline: artifact ${problem.artifact} of run ${problem.run.id} holds no results file`;
     case 'invalid-results':
       return `could not read the baseline: the results in artifact ${problem.artifact} of run ${problem.run.id} do not validate`;
   }

@@ -3,7 +3,7 @@ import type { RunSummary } from '../core/scoring/summary.js';
 import type { History } from '../core/history/history.js';
 import { evalJson } from './eval-json.js';
 import { trendJson } from './history.js';
-import { judgeNote, reasonText, warningText } from './gate-words.js';
+import { judgeNote, lostOutcomeText, reasonText, warningText } from './gate-words.js';
 import { sentenceText } from './untrusted.js';
 
 /** Where the base results came from: files given, an artifact found, or why there are none. */
@@ -12,8 +12,8 @@ export type BaselineJson =
   | { readonly found: false; readonly reason: string };
 
 /**
- * The report `compare --json` prints and the action writes (`report-json`): the comparison, with each gate reason
- * and warning carrying beside its structured fields a `message` in words; where the base came from; and the head
+ * The report `compare --json` prints and the action writes (`report-json`): the comparison, with each gate reason,
+ * warning and lost outcome carrying beside its structured fields a `message` in words; where the base came from; and the head
  * run's own metrics; with the base branch's history (the action on a pull request), the trend of each gated rate.
  */
 export function comparisonReport(
@@ -26,6 +26,7 @@ export function comparisonReport(
   const context = { retrievalOk: config.eval.retrievalOk.name, judges: comparison.judges };
   return {
     ...comparison,
+    lostOutcomes: comparison.lostOutcomes.map((lost) => ({ ...lost, message: lostOutcomeText(lost) })),
     reasons: comparison.reasons.map((reason) => ({ ...reason, message: reasonText(reason, context) })),
     warnings: comparison.warnings.map((warning) => ({ ...warning, message: warningText(warning, context) })),
     judges: comparison.judges.map((status) => ({

@@ -3,7 +3,7 @@ import { holdoutLeftOutText } from './holdout.js';
 import type { Comparison, CompareConfig, McNemarTest, PairedTest, RandomizationTest } from '../core/compare/types.js';
 import type { Decomposition } from '../core/scoring/decomposition.js';
 import { formatDelta, formatP, formatRequiredN, plural } from './format.js';
-import { judgeNote, reasonText, testLabel, warningText } from './gate-words.js';
+import { judgeNote, lostOutcomesFix, reasonText, testLabel, warningText } from './gate-words.js';
 import { sentenceText } from './untrusted.js';
 import { comparisonScoringLines } from './scoring-words.js';
 import { fixed3, textTable } from './text-table.js';
@@ -112,6 +112,11 @@ function changeRows(changes: Comparison['regressions']): string[][] {
   ]);
 }
 
+/** How the lost outcomes count: as failed, or (with `missing: exclude`) left out. */
+function lostCounted(comparison: Comparison): string {
+  return comparison.lostOutcomes.some((l) => l.counted === 'failed') ? 'counted as failed' : 'left out';
+}
+
 /** The human-readable `compare` report. */
 export function renderCompareText(comparison: Comparison, config: CompareConfig): string {
   const rule = config.eval.retrievalOk.name;
@@ -121,7 +126,9 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
   sections.push(
     `rag-gate compare: ${verdict}\n` +
       comparison.reasons.map((reason) => `  - ${reasonText(reason, context)}\n`).join('') +
-      `${plural(comparison.paired, 'paired question')}, ${comparison.missing.length} missing from head (counted as failed); ` +
+      `${plural(comparison.paired, 'paired question')}, ${comparison.missing.length} missing from head (counted as failed)` +
+      (comparison.lostOutcomes.length > 0 ? `, ${comparison.lostOutcomes.length} with an outcome lost in head (${lostCounted(comparison)})` : '') +
+      '; ' +
       `left out: ${comparison.added.length} added, ${comparison.removed.length} removed from the golden set, ${comparison.excluded.length} missing and excluded, ${comparison.labelsChanged.length} with changed labels` +
       comparisonScoringLines(comparison, config.eval)
         .map((line) => `\n  ${line}`)
@@ -177,6 +184,14 @@ export function renderCompareText(comparison: Comparison, config: CompareConfig)
       m.wasCorrect === null ? '' : m.wasCorrect ? 'right in base' : 'wrong in base',
     ]);
     sections.push(`Missing from head, counted as failed (${comparison.missing.length})\n${textTable(rows)}`);
+  }
+  if (comparison.lostOutcomes.length > 0) {
+    const rows = comparison.lostOutcomes.map((l) => [l.id, l.question.replace(/\s+/g, ' ').slice(0, 80), `no ${l.columns.join(', ')}`, l.tests.join(', ')]);
+    sections.push(
+      `Outcomes lost in head, ${lostCounted(comparison)} (${comparison.lostOutcomes.length})\n` +
+        textTable([['id', 'question', 'lost in head', lostCounted(comparison) === 'counted as failed' ? 'counted as failed in' : 'left out of'], ...rows]) +
+        `\n  ${lostOutcomesFix(comparison.lostOutcomes)}`,
+    );
   }
   const { regressions: causes } = comparison.causes;
   if (comparison.regressions.length > 0) {

@@ -8,6 +8,7 @@ import type { JudgeStatus } from '../core/compare/judge-gate.js';
 import { type Sentence, sentenceText, untrusted } from './untrusted.js';
 import type { CompareConfig, Drop, Floor, GateReason, GateWarning } from '../core/compare/types.js';
 import { plural } from './format.js';
+import type { GateDataLost, LostOutcome } from '../core/compare/types.js';
 
 /** The words every renderer uses for tests, gates and the gate's findings; the gate catalog supplies the phrases. */
 
@@ -166,8 +167,10 @@ export function reasonText(reason: GateReason, context: WordsContext): string {
     case 'low-coverage':
       return (
         `only ${reason.compared} of the base's ${reason.baseQuestions} questions are compared (${(reason.share * 100).toFixed(1)}%, below min-coverage ${formatShare(reason.minCoverage)}): ` +
-        'the rest were relabelled and could not be re-scored, or are missing from head and excluded'
+        'the rest were relabelled and could not be re-scored, are missing from head and excluded, or lost a gated outcome in head and were left out of its test'
       );
+    case 'gate-data-lost':
+      return gateDataLostText(reason);
   }
 }
 
@@ -195,25 +198,76 @@ export function warningWords(warning: GateWarning, context: WordsContext): Sente
   }
 }
 
+/** The record fields an outcome column is read from, "retrieval_ok or retrieved_ids or relevant_ids"; `gold` false leaves out the gold labels. */
+function columnFields(name: string, gold = true): string {
+  if (isScoreMetric(name)) return `a "${scoreNameOf(name)}" field or scores.${scoreNameOf(name)}`;
+  const needs = QUESTION_COLUMNS.find((c) => c.name === name)?.needs ?? [name];
+  return needs.filter((field) => gold || !GOLD_LABELS.has(field)).join(' or ');
+}
+
+/** Fields that are gold labels: a pair's two records carry the same ones, so a lost outcome never lacks them alone. */
+const GOLD_LABELS: ReadonlySet<string> = new Set(['relevant_ids', 'expected_answer', 'answerable']);
+
+/** "retrieval (retrieval_ok, from retrieval_ok or retrieved_ids or relevant_ids)": a gate and the fields it needs. */
+function gateNeeds(gate: GateName): string {
+  if (isScoreGate(gate)) return `${gate} (${columnFields(gate)})`;
+  const test = gatedTest(gate);
+  const columns = test.pairs === 'retrieval-ok-on-both-sides' ? [test.column, 'retrieval_ok'] : [test.column];
+  const where = test.pairs === 'unanswerable' ? ', on questions with answerable: false' : '';
+  return `${gate} (${test.metric}, from ${columns.map((name) => columnFields(name)).join(', and ')}${where})`;
+}
+
+/** The fields the results carried that rag-gate does not read, with the name each probably means, or nothing. */
+function unknownFieldsText(unknownFields: ReadonlyMap<string, number>): string {
+  const unknown = [...unknownFields].map(([field, count]) => {
+    const hint = suggestField(field);
+    return `"${field}" (${count} record${count === 1 ? '' : 's'}${hint === undefined ? '' : `; did you mean "${hint}"?`})`;
+  });
+  return unknown.length === 0 ? '' : ` The results carry fields rag-gate does not read: ${unknown.join(', ')}.`;
+}
+
 /**
  * Why a comparison measured nothing that could fail, and how to fix it: the fields each gate needs, and the
  * fields the head results carried that rag-gate does not read, with the name each probably means.
  */
 export function ungatedText(config: CompareConfig, unknownFields: ReadonlyMap<string, number>): string {
-  const needs = [...config.failOn].map((gate) => {
-    if (isScoreGate(gate)) return `${gate} (a "${scoreNameOf(gate)}" field or scores.${scoreNameOf(gate)})`;
-    const test = gatedTest(gate);
-    const column = QUESTION_COLUMNS.find((c) => c.name === test.column)!;
-    return `${gate} (${test.metric}, from ${column.needs.join(' or ')})`;
-  });
+  const needs = [...config.failOn].map(gateNeeds);
   const asked =
     needs.length === 0
       ? 'no gate is switched on (fail-on is empty) and no floor is set'
       : `no paired question carries what the gates need: ${needs.join('; ')}`;
-  const unknown = [...unknownFields].map(([field, count]) => {
-    const hint = suggestField(field);
-    return `"${field}" (${count} record${count === 1 ? '' : 's'}${hint === undefined ? '' : `; did you mean "${hint}"?`})`;
-  });
-  const fields = unknown.length === 0 ? '' : ` The results carry fields rag-gate does not read: ${unknown.join(', ')}.`;
-  return `nothing to gate: ${asked}.${fields} Rename the fields to the results format (README: "The results file"), or set allow-ungated (--allow-ungated) for a report without a gate`;
+  return `nothing to gate: ${asked}.${unknownFieldsText(unknownFields)} Rename the fields to the results format (README: "The results file"), or set allow-ungated (--allow-ungated) for a report without a gate`;
+}
+
+/** Gates fail-on names that neither run has data for: an input error, with the fields each needs. */
+export function unmeasuredText(gates: readonly GateName[], unknownFields: ReadonlyMap<string, number>): string {
+  return (
+    `fail-on names ${gates.join(', ')}, but neither run carries what ${gates.length === 1 ? 'it needs' : 'they need'}: ${gates.map(gateNeeds).join('; ')}.` +
+    `${unknownFieldsText(unknownFields)} Write those fields in the results (README: "The results file"), or take the gate out of fail-on`
+  );
+}
+
+/** "retrieval cannot be tested: 20 paired questions carry retrieval_ok in base and none in head …". */
+function gateDataLostText(lost: GateDataLost): string {
+  const columns = lost.columns.map((name) => `${name} (from ${columnFields(name, false)})`).join(' and ');
+  return (
+    `${isScoreGate(lost.gate) ? gateWords(lost.gate) : lost.gate} cannot be tested: ${plural(lost.baseQuestions, 'paired question')} carry its outcome in base, ` +
+    `and no paired head question carries ${columns}: write ${lost.columns.length === 1 ? 'it' : 'them'} in the head results`
+  );
+}
+
+/** The fix for the lost outcomes listed: the fields to write, or the questions to remove. */
+export function lostOutcomesFix(lost: readonly LostOutcome[]): string {
+  const columns = [...new Set(lost.flatMap((l) => l.columns))].map((name) => `${name} (from ${columnFields(name, false)})`);
+  const counted = lost.some((l) => l.counted === 'failed')
+    ? 'counts as failed in the tests that read it, as a missing question does'
+    : 'is left out of the tests that read it (missing: exclude), and its question is not counted as compared';
+  return `A head record without an outcome its base record has ${counted}: write ${columns.join(' and ')} in the head results, or remove the question from the golden set`;
+}
+
+/** A lost outcome and its fix: "the head record has no correct (from correct or answer): write it, or remove the question from the golden set". */
+export function lostOutcomeText(lost: LostOutcome): string {
+  const columns = lost.columns.map((name) => `${name} (from ${columnFields(name, false)})`).join(' and no ');
+  const counted = lost.counted === 'failed' ? `counted as failed in ${lost.tests.join(', ')}` : `left out of ${lost.tests.join(', ')}`;
+  return `the head record has no ${columns}, which the base record has, so it is ${counted}: write ${lost.columns.length === 1 ? 'it' : 'them'}, or remove the question from the golden set`;
 }

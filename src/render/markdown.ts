@@ -25,7 +25,7 @@ import type {
   TagOutcome,
 } from '../core/compare/types.js';
 import { decompositionRows, intervalNote, mcnemarSentence, oddsRatioWords, retrievalShiftNote } from './compare-text.js';
-import { gateWords, judgeNotes, reasonText, shareWords, testLabel, testSubject, testTableLabel, warningWords } from './gate-words.js';
+import { gateWords, judgeNotes, lostOutcomesFix, reasonText, shareWords, testLabel, testSubject, testTableLabel, warningWords } from './gate-words.js';
 import { formatDelta, formatP, formatRequiredN, plural } from './format.js';
 import {
   annotated,
@@ -201,6 +201,8 @@ function decideWords(comparison: Comparison, rule: string): Verdict {
     if (broken > 0) parts.push(broken === 1 ? 'a floor is broken' : `${broken} floors are broken`);
     if (unchecked > 0) parts.push(unchecked === 1 ? 'a floor cannot be checked' : `${unchecked} floors cannot be checked`);
     if (comparison.reasons.some((r) => r.kind === 'too-few-paired' || r.kind === 'low-coverage')) parts.push('too few questions were compared');
+    const lostGates = comparison.reasons.flatMap((r) => (r.kind === 'gate-data-lost' ? [gateWords(r.gate)] : []));
+    if (lostGates.length > 0) parts.push(`the head results lost the data of ${join(lostGates)}`);
     return { words: parts.length > 0 ? parts.join('; ') : 'this check fails', icon: '❌', failing: failingSet, otherReasons };
   }
   const uncalibrated = gated.filter((t) => t.gateOutcome === 'uncalibrated-judge');
@@ -640,6 +642,30 @@ function decompositionSection(comparison: Comparison): RootContent[] {
   return details('Where the errors come from (decomposition)', body);
 }
 
+/** At most this many lost outcomes are listed; the rest are counted (all are in the JSON). */
+const LOST_OUTCOMES_SHOWN = 20;
+
+/** Paired questions whose head record lacks an outcome their base has: what each lost, where it counts, the fix. */
+function lostOutcomesSection(comparison: Comparison, reportLink: string | undefined): RootContent[] {
+  const lost = comparison.lostOutcomes;
+  if (lost.length === 0) return [];
+  const failed = lost.some((l) => l.counted === 'failed');
+  // A score's name comes from the results: code, inert, like an id.
+  const names = (values: readonly string[]) => joinCells(values.map((value) => inert(value, ID_MAX_CHARS)));
+  const rows = lost.slice(0, LOST_OUTCOMES_SHOWN).map((l) => [questionCell(l, undefined, null), names(l.columns), names(l.tests)]);
+  return [
+    heading(4, `Outcomes lost in head: ${failed ? 'counted as failed' : 'left out'} (${lost.length.toLocaleString('en-US')})`),
+    table(['question', 'lost in head', failed ? 'counted as failed in' : 'left out of'], rows),
+    ...(lost.length > LOST_OUTCOMES_SHOWN ? [moreLine(lost.length - LOST_OUTCOMES_SHOWN, reportLink)] : []),
+    paragraph(...prose(`${lostOutcomesFix(lost)}.`)),
+  ];
+}
+
+/** Cell pieces separated by commas. */
+function joinCells(pieces: PhrasingContent[]): PhrasingContent[] {
+  return pieces.flatMap((piece, i) => (i === 0 ? [piece] : [text(', '), piece]));
+}
+
 /** At most this many warnings are listed; the rest are counted (all are in the JSON). */
 const WARNINGS_SHOWN = 20;
 
@@ -753,6 +779,7 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
     testsTable(comparison, rule, verdict.failing),
     ...(comparison.tests.length > 0 ? [paragraph(...prose(`${intervalNote(comparison.tests)}.`))] : []),
     ...mcnemarSection(comparison, rule),
+    ...lostOutcomesSection(comparison, options.reportLink),
   ];
   const trend = options.trend === undefined ? [] : trendSection(options.trend.history, options.trend.head, rule);
   const tail: RootContent[] = [

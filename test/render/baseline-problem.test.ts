@@ -28,6 +28,10 @@ describe('a broken baseline in words', () => {
     ['timeout', /Fix: re-run this job, or raise api-timeout-seconds/],
     ['api-failed', /Fix: re-run this job\./],
     ['corrupt-artifact', /Fix: re-run the base branch's workflow \(run 1011\) so that it uploads the artifact again/],
+    [
+      'no-results-file',
+      /Fix: in the base branch's workflow, upload the results file under the artifact name rag-gate-results \(actions\/upload-artifact with name: rag-gate-results and path: the results file\), then re-run it \(run 1011\)/,
+    ],
     ['invalid-results', /Fix: fix the results the base branch writes and re-run its workflow \(run 1011\)/],
   ])('%s: names the run by its URL, and the fix', (kind, fix) => {
     const text = baselineProblemText(problem({ kind, timeoutSeconds: 30 }));
@@ -48,6 +52,20 @@ describe('a broken baseline in words', () => {
       expect.arrayContaining(['@mallory <img src=x onerror=alert(1)> [click](https://evil.example) https://evil.example/x', '# heading', '::error::injected']),
     );
     for (const node of nodes) if (node.type === 'text') expect(node.value).not.toMatch(/mallory|evil|injected/);
+  });
+
+  it('an artifact without a results file: what it holds, each name in a code span, and the fix', () => {
+    const value = problem({ kind: 'no-results-file', step: 'unpack', detail: 'logs/run.log\n@mallory #1 [x](https://evil.example)' });
+    expect(baselineProblemText(value)).toBe(
+      "could not read the base branch's results: artifact rag-gate-results of run 1011 holds no results file (no .jsonl, .ndjson or .json file but the run history) (run https://github.com/octo/shop/actions/runs/1011). Fix: in the base branch's workflow, upload the results file under the artifact name rag-gate-results (actions/upload-artifact with name: rag-gate-results and path: the results file), then re-run it (run 1011).\nIt holds: logs/run.log\n@mallory #1 [x](https://evil.example)",
+    );
+    const nodes = all(commentTree(value));
+    expect(nodes.flatMap((node) => (node.type === 'inlineCode' ? [node.value] : []))).toEqual(
+      expect.arrayContaining(['rag-gate-results', 'logs/run.log', '@mallory #1 [x](https://evil.example)']),
+    );
+    expect(nodes.flatMap((node) => (node.type === 'link' ? [node.url] : []))).toEqual([RUN.url]);
+    for (const node of nodes) if (node.type === 'text') expect(node.value).not.toMatch(/mallory|evil/);
+    expect(nodes.some((node) => node.type === 'text' && node.value.includes('It holds:'))).toBe(true);
   });
 
   it('shows the first problems of a long list and counts the rest', () => {
@@ -82,10 +100,15 @@ describe('commit status descriptions', () => {
     expect(commitStatusDescription({ kind: 'stopped', badInput: true })).toBe('bad input: see the job log');
   });
 
-  it.each<BaselineProblem['kind']>(['forbidden', 'timeout', 'api-failed', 'corrupt-artifact', 'invalid-results'])('a %s baseline fits', (kind) => {
-    expect(
-      commitStatusDescription({ kind: 'not-compared', cause: { kind: 'baseline-error', problem: problem({ kind, artifact: 'a'.repeat(100) }), fails: false } })
-        .length,
-    ).toBeLessThanOrEqual(STATUS_DESCRIPTION_MAX);
-  });
+  it.each<BaselineProblem['kind']>(['forbidden', 'timeout', 'api-failed', 'corrupt-artifact', 'no-results-file', 'invalid-results'])(
+    'a %s baseline fits',
+    (kind) => {
+      expect(
+        commitStatusDescription({
+          kind: 'not-compared',
+          cause: { kind: 'baseline-error', problem: problem({ kind, artifact: 'a'.repeat(100) }), fails: false },
+        }).length,
+      ).toBeLessThanOrEqual(STATUS_DESCRIPTION_MAX);
+    },
+  );
 });

@@ -13,13 +13,15 @@ import { meanIntervals, pairedRateInterval } from '../stats/mean-interval.js';
 import { mcnemarSampleSize, pairedMeanSampleSize } from '../stats/power.js';
 import { pairValues } from '../stats/paired.js';
 import { pairedRandomizationTest } from '../stats/randomization.js';
-import { type GateName, GATED_TESTS, type GatedTest, gateMetric } from '../catalog/gates.js';
+import { type GateName, GATED_TESTS, type GatedTest, gatedTest, gateMetric, isScoreGate } from '../catalog/gates.js';
 import { decideGate } from './gate.js';
 import type {
   CompareConfig,
   Comparison,
   Coverage,
+  GateDataLost,
   GateWarning,
+  LostOutcome,
   McNemarTest,
   MissingQuestion,
   NotRescorable,
@@ -52,7 +54,9 @@ const FAILED_WHEN_MISSING: ReadonlySet<string> = new Set(GATED_TESTS.map((test) 
 
 /**
  * A metric's values for the pairs: the paired questions first, then the questions missing from head, which
- * count as failed (0) for a gated outcome the base has, and carry no head value (NaN) for anything else.
+ * count as failed (0) for a gated outcome the base has, and carry no head value (NaN) for anything else. With
+ * `failedWhenLost`, so does a paired question whose head record lacks the outcome its base record has: dropping
+ * an outcome must not take a question out of a test any more than dropping the question does.
  */
 function paired(
   baseRun: QuestionOutcomes,
@@ -60,12 +64,66 @@ function paired(
   pairing: Pairing,
   name: string,
   failedWhenMissing = FAILED_WHEN_MISSING.has(name),
+  failedWhenLost = false,
 ): PairedColumns {
   const base = gather(column(baseRun, name), concat(pairing.baseRows, pairing.missingRows));
   const head = new Float64Array(base.length).fill(NaN);
   head.set(gather(column(headRun, name), pairing.headRows));
-  if (failedWhenMissing) for (let i = pairing.headRows.length; i < base.length; i++) if (!Number.isNaN(base[i]!)) head[i] = 0;
+  const from = failedWhenLost ? 0 : pairing.headRows.length;
+  if (failedWhenMissing) for (let i = from; i < base.length; i++) if (Number.isNaN(head[i]!) && !Number.isNaN(base[i]!)) head[i] = 0;
   return { base, head };
+}
+
+/** Some value of `values` in [from, to) is known. */
+function carries(values: Float64Array, from = 0, to = values.length, keep: (i: number) => boolean = () => true): boolean {
+  for (let i = from; i < to; i++) if (!Number.isNaN(values[i]!) && keep(i)) return true;
+  return false;
+}
+
+/** The per-question columns a gate reads, and whether it reads them on unanswerable questions only. */
+function gateColumns(gate: GateName): { columns: string[]; unanswerableOnly: boolean } {
+  if (isScoreGate(gate)) return { columns: [gate], unanswerableOnly: false };
+  const test = gatedTest(gate);
+  return {
+    columns: test.pairs === 'retrieval-ok-on-both-sides' ? [test.column, 'retrieval_ok'] : [test.column],
+    unanswerableOnly: test.pairs === 'unanswerable',
+  };
+}
+
+/**
+ * Which gates of fail-on lost their data, and which of those it names have none at all. A gate's data is lost
+ * when some paired question carries in base every column it reads and no paired question carries one of them in
+ * head (on unanswerable questions, for the refusal gate). It is unmeasured when neither run carries every column
+ * on any question.
+ */
+function gateData(
+  baseRun: QuestionOutcomes,
+  headRun: QuestionOutcomes,
+  pairing: Pairing,
+  config: CompareConfig,
+): { lost: GateDataLost[]; unmeasured: GateName[] } {
+  const lost: GateDataLost[] = [];
+  const unmeasured: GateName[] = [];
+  const pairedBase = (name: string) => gather(column(baseRun, name), pairing.baseRows);
+  const pairedHead = (name: string) => gather(column(headRun, name), pairing.headRows);
+  // Answerability is a gold label: the same on both sides of a pair.
+  const unanswerable = pairedHead('answerable');
+  for (const gate of config.failOn) {
+    const { columns, unanswerableOnly } = gateColumns(gate);
+    const inScope = (answerable: Float64Array) => (i: number) => !unanswerableOnly || answerable[i] === 0;
+    const wholeRun = (run: QuestionOutcomes) => columns.every((name) => carries(column(run, name), 0, run.size, inScope(column(run, 'answerable'))));
+    if (!wholeRun(baseRun) && !wholeRun(headRun)) {
+      if (config.namedGates.has(gate)) unmeasured.push(gate);
+      continue;
+    }
+    const base = columns.map(pairedBase);
+    let baseQuestions = 0;
+    for (let i = 0; i < pairing.baseRows.length; i++) if (inScope(unanswerable)(i) && base.every((values) => !Number.isNaN(values[i]!))) baseQuestions++;
+    if (baseQuestions === 0) continue;
+    const missingInHead = columns.filter((name) => !carries(pairedHead(name), 0, pairing.headRows.length, inScope(unanswerable)));
+    if (missingInHead.length > 0) lost.push({ gate, columns: missingInHead, baseQuestions });
+  }
+  return { lost, unmeasured };
 }
 
 function concat<T extends Int32Array | Float64Array>(a: T, b: T): T {
@@ -290,29 +348,37 @@ export function compareRuns(
   const golden = options.golden;
   const pairing = pairQuestions(baseRun, headRun, files, { missing: config.missing, golden });
   const pairedCount = pairing.headRows.length;
+  const gated = new Set<string>(config.failOn);
+  // A paired question that lost an outcome counts as failed in its tests, as a missing one does, unless missing
+  // questions are excluded; a column no paired head question carries is a lost gate (gateData), not a failure each.
+  const whenLost = (name: string) =>
+    config.missing === 'fail' && carries(gather(column(headRun, name), pairing.headRows)) && carries(gather(column(baseRun, name), pairing.baseRows));
+  const tested = (name: string, failedWhenMissing = FAILED_WHEN_MISSING.has(name)) =>
+    paired(baseRun, headRun, pairing, name, failedWhenMissing, failedWhenMissing && whenLost(name));
+  // The questions' own outcomes, for the lists and the decomposition: a lost outcome is listed apart, not as a regression.
   const retrieval = paired(baseRun, headRun, pairing, 'retrieval_ok');
   const correct = paired(baseRun, headRun, pairing, 'correct');
+  const retrievalTested = tested('retrieval_ok');
   // A missing question keeps its base answerability, so that it still counts in the refusal test.
   const answerable = concat(gather(column(headRun, 'answerable'), pairing.headRows), gather(column(baseRun, 'answerable'), pairing.missingRows));
 
   const pairFilters: Record<GatedTest['pairs'], ((i: number) => boolean) | undefined> = {
     all: undefined,
-    'retrieval-ok-on-both-sides': (i) => retrieval.base[i] === 1 && retrieval.head[i] === 1,
+    'retrieval-ok-on-both-sides': (i) => retrievalTested.base[i] === 1 && retrievalTested.head[i] === 1,
     unanswerable: (i) => answerable[i] === 0,
   };
   // With repeats in either run, 0/1 outcomes are per-question pass rates: tested by rateTest, not McNemar.
   const repeated = baseRun.repeats !== undefined || headRun.repeats !== undefined;
   const outcomeTest = (metric: string, column: string, values: PairedColumns, keep?: (i: number) => boolean) =>
     repeated ? rateTest(metric, values, pairedCounts(baseRun, headRun, pairing, column), config, keep) : binaryTest(metric, values, config, keep);
-  const binary = GATED_TESTS.map((test) => outcomeTest(test.metric, test.column, paired(baseRun, headRun, pairing, test.column), pairFilters[test.pairs]));
+  const binary = GATED_TESTS.map((test) => outcomeTest(test.metric, test.column, tested(test.column), pairFilters[test.pairs]));
   // Every score either run carries gets its paired test: McNemar when true/false in both runs, else randomization.
   const scores = new Map<string, 'number' | 'boolean'>();
   for (const run of [baseRun, headRun]) for (const [name, kind] of run.scores) scores.set(name, scores.get(name) === 'number' ? 'number' : kind);
   const scoreNames = [...scores.keys()].map(scoreMetric);
   const binaryScores = scoreNames.filter((metric) => scores.get(scoreNameOf(metric)) === 'boolean');
   const gradedScores = scoreNames.filter((metric) => !binaryScores.includes(metric));
-  const gated = new Set<string>(config.failOn);
-  const scoreTests = binaryScores.map((metric) => outcomeTest(metric, metric, paired(baseRun, headRun, pairing, metric, gated.has(metric))));
+  const scoreTests = binaryScores.map((metric) => outcomeTest(metric, metric, tested(metric, gated.has(metric))));
   const gradedMetrics = [...config.gradedMetrics, ...gradedScores];
   const graded = gradedTests(
     gradedMetrics,
@@ -375,17 +441,41 @@ export function compareRuns(
     base: decompose(onPaired(retrieval.base), onPaired(correct.base), onPaired(answerable), gather(column(baseRun, 'closed_book_correct'), pairing.baseRows)),
     head: decompose(onPaired(retrieval.head), onPaired(correct.head), onPaired(answerable), gather(column(headRun, 'closed_book_correct'), pairing.headRows)),
   };
+  const lostOutcomes = lostOutcomesOf(
+    baseRun,
+    headRun,
+    pairing,
+    [...FAILED_WHEN_MISSING, ...binaryScores.filter((metric) => gated.has(metric))],
+    (name, i) => [
+      ...GATED_TESTS.filter((test) => test.column === name && (pairFilters[test.pairs]?.(i) ?? true)).map((test) => test.metric),
+      ...(gated.has(name) ? [name] : []),
+    ],
+    config.missing === 'fail' ? 'failed' : 'left-out',
+  );
+  const gatedMetrics = new Set([...config.failOn].map(gateMetric));
+  const lostGated = lostOutcomes.filter((lost) => lost.tests.some((test) => gatedMetrics.has(test))).length;
   const baseQuestions = baseRun.size - pairing.removed.length;
+  // Left out of a gated test, a question is not accounted for: coverage says so, and min-coverage holds it to account.
+  const compared = pairedCount + missing.length - (config.missing === 'fail' ? 0 : lostGated);
   const coverage: Coverage = {
     paired: pairedCount,
     missing: missing.length,
-    compared: pairedCount + missing.length,
+    lostOutcomes: lostGated,
+    compared,
     baseQuestions,
-    share: baseQuestions === 0 ? 1 : (pairedCount + missing.length) / baseQuestions,
+    share: baseQuestions === 0 ? 1 : compared / baseQuestions,
   };
+  const data = gateData(baseRun, headRun, pairing, config);
   const retrievalTest = testsBeforeGate.find((test) => test.metric === 'retrieval_ok');
   const judges = judgeStatuses([...baseRun.judges, ...headRun.judges], config.calibrations, config.kappaFloor);
-  const { verdict, reasons, warnings, outcomes, floors, ungated } = decideGate(testsBeforeGate, headSummary, config, coverage, blockedMetrics(judges));
+  const { verdict, reasons, warnings, outcomes, floors, ungated } = decideGate(
+    testsBeforeGate,
+    headSummary,
+    config,
+    coverage,
+    blockedMetrics(judges),
+    data.lost,
+  );
   const provenance = { base: provenanceOf(baseRun), head: provenanceOf(headRun) };
   const tests = testsBeforeGate.map((test) => (test.gate === null ? test : { ...test, gateOutcome: outcomes.get(test.gate) ?? null }));
   return {
@@ -394,6 +484,7 @@ export function compareRuns(
     removed: pairing.removed,
     excluded: pairing.excluded,
     missing,
+    lostOutcomes,
     rescored: options.rescored ?? [],
     labelsChanged: pairing.labelsChanged.map((id) => ({ id, reason: options.notRescorable?.get(id) ?? 'not-rescored' })),
     holdoutLeftOut: options.holdoutLeftOut ?? [],
@@ -414,6 +505,7 @@ export function compareRuns(
     verdict,
     ...(repeated ? { flaky: { base: summarizeRepeats(baseRun) ?? null, head: summarizeRepeats(headRun) ?? null } } : {}),
     ungated,
+    unmeasured: data.unmeasured,
     reasons,
     warnings: [...warnings, ...provenanceWarnings(provenance.base, provenance.head)],
   };
@@ -424,6 +516,42 @@ function provenanceWarnings(base: RunProvenance, head: RunProvenance): GateWarni
   return base.refusedByDetector > 0 !== head.refusedByDetector > 0
     ? [{ kind: 'refusal-source-differs', base: base.refusedByDetector, head: head.refusedByDetector }]
     : [];
+}
+
+/**
+ * The paired questions whose head record lacks an outcome (of `columns`) that their base record has, with the
+ * tests that read it there. A column no paired head question carries is left to the gate (a lost gate), not
+ * listed question by question.
+ */
+function lostOutcomesOf(
+  baseRun: QuestionOutcomes,
+  headRun: QuestionOutcomes,
+  pairing: Pairing,
+  columns: readonly string[],
+  testsOf: (name: string, i: number) => string[],
+  counted: LostOutcome['counted'],
+): LostOutcome[] {
+  const byRow = new Map<number, { columns: string[]; tests: Set<string> }>();
+  for (const name of columns) {
+    const base = gather(column(baseRun, name), pairing.baseRows);
+    const head = gather(column(headRun, name), pairing.headRows);
+    if (!carries(head)) continue;
+    for (let i = 0; i < head.length; i++) {
+      if (Number.isNaN(base[i]!) || !Number.isNaN(head[i]!)) continue;
+      const tests = testsOf(name, i);
+      if (tests.length === 0) continue;
+      let entry = byRow.get(i);
+      if (entry === undefined) byRow.set(i, (entry = { columns: [], tests: new Set() }));
+      entry.columns.push(name);
+      for (const test of tests) entry.tests.add(test);
+    }
+  }
+  return [...byRow]
+    .sort(([a], [b]) => a - b)
+    .map(([i, entry]) => {
+      const row = pairing.headRows[i]!;
+      return { id: headRun.ids[row]!, question: headRun.questions[row]!, tags: headRun.tags[row]!, columns: entry.columns, tests: [...entry.tests], counted };
+    });
 }
 
 function lostDocuments(baseRun: QuestionOutcomes, headRun: QuestionOutcomes, pairing: Pairing, i: number): string[] {

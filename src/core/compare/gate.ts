@@ -4,7 +4,7 @@ import { answerMetric } from '../catalog/metrics.js';
 import { MetricNameError, parseRetrievalMetric } from '../catalog/retrieval-metrics.js';
 import { scoreName } from '../record.js';
 import type { RunSummary } from '../scoring/summary.js';
-import type { CompareConfig, Coverage, Drop, Floor, FloorCheck, GateOutcome, GateReason, GateWarning, PairedTest, Verdict } from './types.js';
+import type { CompareConfig, Coverage, Drop, Floor, FloorCheck, GateDataLost, GateOutcome, GateReason, GateWarning, PairedTest, Verdict } from './types.js';
 
 /**
  * Parses `metric=x`, `metric>=x` or `metric<=x`. The metric is one rag-gate computes, or a score another tool
@@ -60,9 +60,9 @@ function drop(test: PairedTest, gate: GateName, alpha: number): Drop {
 export type BlockedMetrics = ReadonlyMap<string, string>;
 
 /**
- * The verdict: fail when a gated test shows a significant drop (after Holm) at least `minEffect` large, or
- * when a floor is broken or cannot be checked. Improvements never fail; a significant drop below the minimum
- * effect, or from an uncalibrated judge, only warns.
+ * The verdict: fail when a gated test shows a significant drop (after Holm) at least `minEffect` large, when a
+ * gate's data is in base but not in head (`lost`), or when a floor is broken or cannot be checked. Improvements
+ * never fail; a significant drop below the minimum effect, or from an uncalibrated judge, only warns.
  */
 export function decideGate(
   tests: readonly PairedTest[],
@@ -70,6 +70,7 @@ export function decideGate(
   config: CompareConfig,
   coverage: Coverage,
   blocked: BlockedMetrics = new Map(),
+  lost: readonly GateDataLost[] = [],
 ): { verdict: Verdict; ungated: boolean; reasons: GateReason[]; warnings: GateWarning[]; outcomes: Map<GateName, GateOutcome>; floors: FloorCheck[] } {
   const reasons: GateReason[] = [];
   // Measuring less must not pass: too few pairs, or too much of the base left out, fails.
@@ -87,6 +88,12 @@ export function decideGate(
   const outcomes = new Map<GateName, GateOutcome>();
   for (const gate of config.failOn) {
     const test = tests.find((t) => t.gate === gate);
+    const dataLost = lost.find((l) => l.gate === gate);
+    // The head dropped what the base measured: untested is not passed.
+    if (dataLost !== undefined) {
+      reasons.push({ kind: 'gate-data-lost', ...dataLost });
+      continue;
+    }
     if (test === undefined) {
       warnings.push({ kind: 'gate-untestable', gate });
       continue;
@@ -120,6 +127,6 @@ export function decideGate(
     reasons.push({ kind: 'floor-broken', floor, reads, value });
     return { floor, reads, value, outcome: 'broken' };
   });
-  const ungated = config.floors.length === 0 && ![...config.failOn].some((gate) => tests.some((t) => t.gate === gate));
+  const ungated = config.floors.length === 0 && lost.length === 0 && ![...config.failOn].some((gate) => tests.some((t) => t.gate === gate));
   return { verdict: reasons.length > 0 ? 'fail' : 'pass', ungated, reasons, warnings, outcomes, floors };
 }

@@ -4,6 +4,7 @@ import { defaultRetrievalMetrics, parseRetrievalMetric, type RetrievalMetric } f
 import type { EvalConfig } from '../scoring/score.js';
 import type { Settings } from '../catalog/settings.js';
 import { answerMetric } from '../catalog/metrics.js';
+import { DEFAULT_FAIL_ON } from '../catalog/gates.js';
 import type { CompareConfig } from './types.js';
 
 /** The settings that decide how questions are scored. */
@@ -30,6 +31,15 @@ export function evalConfig(settings: ScoringSettings, extraMetrics: readonly str
   };
 }
 
+/**
+ * fail-on's gates when it differs from the default, which is all settings tell of it. Written out equal to the
+ * default, it is read as the default: its gates only warn when neither run has their data.
+ */
+function namedGates(failOn: Settings['fail-on']): Settings['fail-on'] {
+  const isDefault = failOn.size === DEFAULT_FAIL_ON.length && DEFAULT_FAIL_ON.every((gate) => failOn.has(gate));
+  return isDefault ? new Set() : failOn;
+}
+
 /** The comparison configuration; every metric named by a floor or a graded test is computed. */
 export function compareConfig(settings: Settings, calibrations: readonly CalibrationRecord[]): CompareConfig {
   const floors = settings.floors;
@@ -40,6 +50,7 @@ export function compareConfig(settings: Settings, calibrations: readonly Calibra
     minCoverage: settings['min-coverage'],
     alpha: settings.alpha,
     failOn: settings['fail-on'],
+    namedGates: namedGates(settings['fail-on']),
     minEffect: settings['min-effect'],
     floors,
     permutations: settings.permutations,

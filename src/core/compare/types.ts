@@ -56,7 +56,20 @@ export type GateReason =
   | { readonly kind: 'floor-broken'; readonly floor: Floor; readonly reads: string; readonly value: number }
   | { readonly kind: 'floor-unchecked'; readonly floor: Floor }
   | { readonly kind: 'too-few-paired'; readonly paired: number; readonly minPaired: number }
-  | { readonly kind: 'low-coverage'; readonly compared: number; readonly baseQuestions: number; readonly share: number; readonly minCoverage: number };
+  | { readonly kind: 'low-coverage'; readonly compared: number; readonly baseQuestions: number; readonly share: number; readonly minCoverage: number }
+  | ({ readonly kind: 'gate-data-lost' } & GateDataLost);
+
+/**
+ * A gate whose outcome the base carries on paired questions and the head on none of them (a field dropped or
+ * misspelt): it cannot be tested, and that fails rather than passing untested.
+ */
+export interface GateDataLost {
+  readonly gate: GateName;
+  /** The per-question columns the gate reads that no paired head question carries (`retrieval_ok`, `correct`…). */
+  readonly columns: readonly string[];
+  /** Paired questions whose base carries every column the gate reads. */
+  readonly baseQuestions: number;
+}
 
 /** What the gate saw but did not fail on. `field` names the judged field whose judge is uncalibrated. */
 export type GateWarning =
@@ -86,6 +99,11 @@ export interface CompareConfig {
   readonly mcnemarSmallSample: McNemarSmallSample;
   /** Classical paired tests reported (never gating) beside each randomization test. */
   readonly extraTests: ReadonlySet<ExtraTest>;
+  /**
+   * The gates fail-on names when it is set to other than the default: each must have data in one run or the other.
+   * The default's gates may lack it (results without retrieval data are common) and only warn.
+   */
+  readonly namedGates: ReadonlySet<GateName>;
   /** Calibration records of `rag-gate calibrate`: judged metrics gate only with kappa ≥ kappaFloor. */
   readonly calibrations: readonly CalibrationRecord[];
   readonly kappaFloor: number;
@@ -228,6 +246,21 @@ export interface MissingQuestion {
   readonly retrievalWasOk: boolean | null;
 }
 
+/**
+ * A paired question whose head record lacks an outcome its base record has, for a test that reads it: like a
+ * missing question, it counts as failed in those tests (with `missing: exclude`, it is left out of them instead).
+ */
+export interface LostOutcome {
+  readonly id: string;
+  readonly question: string;
+  readonly tags: readonly string[];
+  /** The outcome columns the head record lacks: `correct`, `retrieval_ok`, `refused`, or a gated `score:NAME`. */
+  readonly columns: readonly string[];
+  /** The tests it counts as failed in, or is left out of (`correct`, `correct_given_retrieval`…). */
+  readonly tests: readonly string[];
+  readonly counted: 'failed' | 'left-out';
+}
+
 /** Why a base question whose gold labels changed in head could not be re-scored under the head's labels. */
 export type NotRescorable = 'correct-given' | 'retrieval-ok-given' | 'not-rescored';
 
@@ -243,7 +276,12 @@ export interface Coverage {
   readonly paired: number;
   /** Base questions missing from head, counted as failed. */
   readonly missing: number;
-  /** paired + missing. */
+  /**
+   * Paired questions that lost in head an outcome of a gated test their base has: counted as failed (compared),
+   * or, with `missing: exclude`, left out of that test and not counted as compared.
+   */
+  readonly lostOutcomes: number;
+  /** paired + missing, less the questions whose lost outcomes were left out. */
   readonly compared: number;
   /** Base questions still in the golden set. */
   readonly baseQuestions: number;
@@ -259,6 +297,8 @@ export interface Comparison {
   /** Base questions missing from head and left out because `missing` is `exclude`. */
   readonly excluded: readonly string[];
   readonly missing: readonly MissingQuestion[];
+  /** Paired questions whose head record lacks an outcome their base has, for a test that reads it. */
+  readonly lostOutcomes: readonly LostOutcome[];
   /** Questions whose gold labels changed in head and whose base was re-scored under the head's labels: paired. */
   readonly rescored: readonly string[];
   /** Questions whose gold labels changed and could not be re-scored: left out. */
@@ -293,6 +333,8 @@ export interface Comparison {
   readonly flaky?: { readonly base: RepeatSummary | null; readonly head: RepeatSummary | null };
   /** No gated test had data and no floor was set: nothing was measured that could fail. */
   readonly ungated: boolean;
+  /** Gates fail-on names that neither run has data for: an input error, never a pass. */
+  readonly unmeasured: readonly GateName[];
   readonly reasons: readonly GateReason[];
   readonly warnings: readonly GateWarning[];
 }

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { InputError } from '../../core/errors.js';
 import type { BaselineProblem } from '../../render/baseline-problem.js';
-import { codeQuoted } from '../../render/untrusted.js';
+import { codeQuoted, inertText } from '../../render/untrusted.js';
 import { apiFailure, type GitHubApi, httpStatus, type PullRequestRef, type WorkflowRun } from './github.js';
 import { inflateEntry, type ZipEntry, zipEntries } from './zip.js';
 
@@ -84,6 +84,10 @@ const RESULTS_FILE = /\.(jsonl|ndjson|json)$/i;
 /** The most an artifact's results files may inflate to: an artifact is untrusted, and a zip bomb must not sink the job. */
 const MAX_INFLATED_BYTES = 2 * 1024 ** 3;
 
+/** Files named when an artifact holds no results file, each name cut past ENTRY_NAME_MAX code points: a zip can list thousands, each up to 64 KiB long. */
+const ENTRIES_NAMED = 20;
+const ENTRY_NAME_MAX = 200;
+
 /** A history of at most 100 runs is far smaller; past this it is not a history. */
 const MAX_HISTORY_BYTES = 64 * 1024 ** 2;
 
@@ -132,7 +136,7 @@ async function extractResults(
   zip: Uint8Array,
   names: { readonly results: readonly string[]; readonly history: string },
   directory: string,
-): Promise<{ files: Map<string, string>; history: ArtifactHistory | null }> {
+): Promise<{ files: Map<string, string>; history: ArtifactHistory | null; held: string[] }> {
   let all: ZipEntry[];
   try {
     all = zipEntries(zip);
@@ -158,7 +162,16 @@ async function extractResults(
     await writeFile(file, content);
     files.set(file, entry.name);
   }
-  return { files, history: historyInArtifact(zip, all, names.history) };
+  const held = all.filter((entry) => !entry.name.endsWith('/')).map((entry) => entry.name);
+  return { files, history: historyInArtifact(zip, all, names.history), held };
+}
+
+/** The files an artifact holds, one a line, named inert and bounded: what was uploaded instead of results. */
+function heldFiles(names: readonly string[]): string {
+  if (names.length === 0) return 'no file at all';
+  const more = names.length - ENTRIES_NAMED;
+  const listed = names.slice(0, ENTRIES_NAMED).map((name) => inertText(name, ENTRY_NAME_MAX));
+  return [...listed, ...(more > 0 ? [`… and ${more} more file${more === 1 ? '' : 's'}`] : [])].join('\n');
 }
 
 function orderCandidates(runs: readonly WorkflowRun[], mergeBase: string | null): WorkflowRun[] {
@@ -171,7 +184,8 @@ function orderCandidates(runs: readonly WorkflowRun[], mergeBase: string | null)
  * Finds the base branch's results: the newest successful `push` run of the same workflow on the base branch, in
  * this repository, no older than `maxAgeDays`, preferring a run at the merge-base commit; downloads its artifact
  * and extracts the results. No such run or artifact is `absent`, with its reason; a lookup that fails (GitHub
- * refuses or fails after the retries, an artifact that will not unpack) is `broken`, with its problem.
+ * refuses or fails after the retries, an artifact that will not unpack or holds no results file) is `broken`, with
+ * its problem.
  */
 export async function findArtifactBaseline(search: ArtifactSearch): Promise<Baseline> {
   try {
@@ -226,13 +240,14 @@ async function lookUp(search: ArtifactSearch): Promise<BaselineFound | BaselineA
       }),
     );
     if (zip === null) continue;
-    const { files: entries, history } = await extractResults(zip, { results: search.resultNames, history: search.historyName }, search.directory).catch(
-      (error: unknown) => {
-        if (error instanceof UnpackError) throw new LookupBroken({ ...problemAt('unpack', runRef), kind: 'corrupt-artifact', detail: error.message });
-        throw error;
-      },
-    );
-    if (entries.size === 0) continue;
+    const unpacked = await extractResults(zip, { results: search.resultNames, history: search.historyName }, search.directory).catch((error: unknown) => {
+      if (error instanceof UnpackError) throw new LookupBroken({ ...problemAt('unpack', runRef), kind: 'corrupt-artifact', detail: error.message });
+      throw error;
+    });
+    const { files: entries, history } = unpacked;
+    // The base branch uploads its results under this name: without them, something is wrong with its workflow, and
+    // an older run's results would be compared in silence.
+    if (entries.size === 0) throw new LookupBroken({ ...problemAt('unpack', runRef), kind: 'no-results-file', detail: heldFiles(unpacked.held) });
     const where = run.headSha === mergeBase ? ' (the merge-base)' : '';
     return {
       kind: 'found',
@@ -244,7 +259,7 @@ async function lookUp(search: ArtifactSearch): Promise<BaselineFound | BaselineA
   }
   return {
     kind: 'absent',
-    reason: `no recent push run on ${codeQuoted(pullRequest.baseRef, BRANCH_MAX)} has an unexpired artifact ${codeQuoted(search.artifactName, BRANCH_MAX)} holding results (first run, or the artifact expired)`,
+    reason: `no recent push run on ${codeQuoted(pullRequest.baseRef, BRANCH_MAX)} has an unexpired artifact ${codeQuoted(search.artifactName, BRANCH_MAX)} (first run, or the artifact expired)`,
   };
 }
 

@@ -91,7 +91,7 @@ describe('repeated runs: 0/1 outcomes compared on per-question pass rates', () =
   // Per question: correct pass rate (runs carrying it), retrieval_ok (same runs).
   //   q1 base 3/3, head 1/3: fell          q2 base 1/2, head 1/1: rose (head ran it once)
   //   q3 base 1/1 (once), head 0/3: fell    q4 base 2/3, head 2/3: the same rate
-  //   q5 no correct in base; q6 none in head: left out of the correct test
+  //   q5 no correct in base: left out of the correct test; q6 none in head: its outcome lost, counted as failed (0)
   //   q7 base 2/3, missing from head: counts as failed (0) there, with no head run
   const base = run([
     { id: 'q1', values: { correct: 1, retrieval_ok: 1 }, counts: { correct: 3, retrieval_ok: 3 }, goldFound: ['d1'] },
@@ -110,22 +110,22 @@ describe('repeated runs: 0/1 outcomes compared on per-question pass rates', () =
     { id: 'q5', values: { correct: 0.5, retrieval_ok: 1 }, counts: { correct: 2, retrieval_ok: 2 } },
     { id: 'q6', values: { retrieval_ok: 1 }, counts: { retrieval_ok: 2 } },
   ]);
-  // Head − base on q1, q2, q3, q4, q7.
-  const differences = [1 / 3 - 1, 1 - 0.5, 0 - 1, 0, 0 - 2 / 3];
+  // Head − base on q1, q2, q3, q4, q6, q7.
+  const differences = [1 / 3 - 1, 1 - 0.5, 0 - 1, 0, 0 - 0.5, 0 - 2 / 3];
 
   it('tests the pass-rate differences of the questions both runs carry, missing ones as failed, with the noise floor of those base ran twice', () => {
     const { test, metrics } = compare(base, head);
     const correct = test<RandomizationTest>('correct');
     expect(correct.kind).toBe('randomization');
-    expect(correct.n).toBe(5);
-    // base (1 + 1/2 + 1 + 2/3 + 2/3) / 5 = 23/30; head (1/3 + 1 + 0 + 2/3 + 0) / 5 = 2/5.
-    expect(correct.base).toBeCloseTo(23 / 30, 14);
-    expect(correct.head).toBeCloseTo(2 / 5, 14);
-    expect(correct.delta).toBeCloseTo(2 / 5 - 23 / 30, 14);
-    // The rate fell on q1, q3, q7 and rose on q2; q4's is unchanged.
-    expect(correct.rates!.broken).toBe(3);
+    expect(correct.n).toBe(6);
+    // base (1 + 1/2 + 1 + 2/3 + 1/2 + 2/3) / 6 = 13/18; head (1/3 + 1 + 0 + 2/3 + 0 + 0) / 6 = 1/3.
+    expect(correct.base).toBeCloseTo(13 / 18, 14);
+    expect(correct.head).toBeCloseTo(1 / 3, 14);
+    expect(correct.delta).toBeCloseTo(1 / 3 - 13 / 18, 14);
+    // The rate fell on q1, q3, q6, q7 and rose on q2; q4's is unchanged.
+    expect(correct.rates!.broken).toBe(4);
     expect(correct.rates!.fixed).toBe(1);
-    // Noise floor over q1 (3 runs vs 3), q2 (2 vs 1) and q4 (3 vs 3); not q3 (base ran it once) nor q7 (no head run).
+    // Noise floor over q1 (3 runs vs 3), q2 (2 vs 1) and q4 (3 vs 3); not q3 (base ran it once) nor q6, q7 (no head run carries it).
     // q1: 4 passes of 6 dealt 3/3: C(3,1)C(3,3) = 3 ways to 1 in base (head higher), 9 to 2 (equal), 3 to 3
     //     (head lower): 3/15 each way. q4 the same. q2: 2 passes of 3 dealt 2/1: base 1 of 2 and head 1 of 1
     //     (2 ways, head higher), base 2 of 2 and head 0 (1 way, lower): 1/3 lower, 2/3 higher.
@@ -137,21 +137,23 @@ describe('repeated runs: 0/1 outcomes compared on per-question pass rates', () =
     expect(correct.permutations).toBe(2000);
     expect(correct.pValue).toBe(expected.pValue);
     expect(correct.monteCarloSE).toBe(expected.monteCarloSE);
-    expect(correct.pValue).toBeCloseTo(0.2529, 4);
+    // Exactly, 12 of the 64 sign flips reach |Σ| ≥ 7/3: p = 0.1875, 2.1 Monte Carlo standard errors from the draw.
+    expect(correct.pValue).toBeCloseTo(0.2059, 4);
     expect(correct.ciMethod).toBe('student-t');
     expect(correct.ci).toEqual(studentTInterval(differences));
     expect(correct.significant).toBe(false);
-    // ((z₀.₉₇₅ + z₀.₈)·s/δ)² with s = 0.60553 (divisor n − 1) and δ = −11/30: 21.4, rounded up.
-    expect(sampleSD(differences)).toBeCloseTo(0.60553007, 8);
-    expect(correct.requiredN).toBe(22);
+    // ((z₀.₉₇₅ + z₀.₈)·s/δ)² with s = 0.54433 (divisor n − 1) and δ = −7/18: 15.4, rounded up.
+    expect(sampleSD(differences)).toBeCloseTo(0.54433105, 8);
+    expect(correct.requiredN).toBe(16);
     expect(correct).toMatchObject({ gate: null, adjustedPValue: null, gateOutcome: null, extra: {} });
-    // Retrieval ok on both sides: q1, q2, q4 (q5 and q6 lack correct on one side); no unanswerable question.
+    // Retrieval ok on both sides: q1, q2, q4 and q6, whose lost correct counts as failed (q5 lacks it in base); no
+    // unanswerable question.
     expect(metrics).toEqual(['retrieval_ok', 'correct', 'correct_given_retrieval']);
     const given = test<RandomizationTest>('correct_given_retrieval');
-    expect(given.n).toBe(3);
-    expect(given.base).toBeCloseTo((1 + 0.5 + 2 / 3) / 3, 14);
-    expect(given.head).toBeCloseTo((1 / 3 + 1 + 2 / 3) / 3, 14);
-    expect(given.rates).toMatchObject({ broken: 1, fixed: 1 });
+    expect(given.n).toBe(4);
+    expect(given.base).toBeCloseTo((1 + 0.5 + 2 / 3 + 0.5) / 4, 14);
+    expect(given.head).toBeCloseTo((1 / 3 + 1 + 2 / 3 + 0) / 4, 14);
+    expect(given.rates).toMatchObject({ broken: 2, fixed: 1 });
   });
 
   it('gives each regression and fixed question its passes and runs on both sides, and both runs’ repeat summaries', () => {
@@ -281,10 +283,12 @@ describe('McNemar on 0/1 outcomes: significance and the sample-size estimate at 
     expect(compare(five.base, five.head).test<McNemarTest>('correct')).toMatchObject({ n: 100, pValue: 1 / 16, significant: false, requiredN: 155 });
   });
 
-  it('leaves out a pair whose outcome one side lacks', () => {
+  it('leaves out a pair whose base lacks the outcome, and counts one whose head lost it as failed', () => {
     const base = run([...same('right', 3, { correct: 1 }), { id: 'no-head', values: { correct: 1 } }, { id: 'no-base', values: {} }]);
     const head = run([...same('right', 3, { correct: 1 }), { id: 'no-head', values: {} }, { id: 'no-base', values: { correct: 1 } }]);
-    expect(compare(base, head).test<McNemarTest>('correct')).toMatchObject({ n: 3, bothRight: 3, broken: 0, fixed: 0, bothWrong: 0 });
+    expect(compare(base, head).test<McNemarTest>('correct')).toMatchObject({ n: 4, bothRight: 3, broken: 1, fixed: 0, bothWrong: 0 });
+    // With missing: exclude, a lost outcome leaves its test as a missing question leaves the comparison.
+    expect(compare(base, head, { missing: 'exclude' }).test<McNemarTest>('correct')).toMatchObject({ n: 3, bothRight: 3, broken: 0, fixed: 0, bothWrong: 0 });
   });
 
   it('an ungated test is significant on its raw p-value, strictly below α', () => {
@@ -384,7 +388,7 @@ describe('changed questions: causes, lost documents, missing questions', () => {
     expect(retrievalRegressions).toEqual([]);
     // Missing questions count as failed in head: gone-right is broken, gone-wrong stays wrong.
     expect(test<McNemarTest>('correct')).toMatchObject({ n: 4, bothRight: 2, broken: 1, bothWrong: 1, fixed: 0 });
-    expect(coverage).toEqual({ paired: 2, missing: 2, compared: 4, baseQuestions: 4, share: 1 });
+    expect(coverage).toEqual({ paired: 2, missing: 2, lostOutcomes: 0, compared: 4, baseQuestions: 4, share: 1 });
   });
 
   it('retrieval shifted only when the retrieval test itself is significant', () => {
@@ -424,7 +428,7 @@ describe('coverage, relabelled questions and the options passed through', () => 
     const comparison = compare(base, head, {}, { golden: new Set(['q1', 'q2', 'relabelled']) });
     expect(comparison.removed).toEqual(['removed']);
     // 4 base questions, 1 removed from the golden set: 2 paired of 3.
-    expect(comparison.coverage).toEqual({ paired: 2, missing: 0, compared: 2, baseQuestions: 3, share: 2 / 3 });
+    expect(comparison.coverage).toEqual({ paired: 2, missing: 0, lostOutcomes: 0, compared: 2, baseQuestions: 3, share: 2 / 3 });
     expect(comparison.rescored).toEqual([]);
     expect(comparison.holdoutLeftOut).toEqual([]);
     expect(comparison.labelsChanged).toEqual([{ id: 'relabelled', reason: 'not-rescored' }]);

@@ -300,7 +300,7 @@ describe('pairing', () => {
     expect(json.labelsChanged).toEqual([{ id: 'q-0000', reason: 'correct-given' }]);
     expect(json.rescored).toEqual([]);
     expect(json.paired).toBe(9);
-    expect(json.coverage).toEqual({ paired: 9, missing: 1, compared: 10, baseQuestions: 11, share: 10 / 11 });
+    expect(json.coverage).toEqual({ paired: 9, missing: 1, lostOutcomes: 0, compared: 10, baseQuestions: 11, share: 10 / 11 });
     // The missing question was right in base: it counts as broken.
     expect(test('correct')).toMatchObject({ bothRight: 4, fixed: 1, broken: 2, bothWrong: 3, n: 10 });
   });

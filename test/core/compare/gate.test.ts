@@ -37,7 +37,7 @@ const CONFIG = {
   floors: [] as readonly Floor[],
 } as unknown as CompareConfig;
 
-const COVERAGE: Coverage = { paired: 100, missing: 0, compared: 100, baseQuestions: 100, share: 1 };
+const COVERAGE: Coverage = { paired: 100, missing: 0, lostOutcomes: 0, compared: 100, baseQuestions: 100, share: 1 };
 
 function head(metrics: Record<string, number | null>): RunSummary {
   return {
@@ -162,7 +162,7 @@ describe('decideGate', () => {
     expect(decideGate([], head({}), CONFIG, { ...COVERAGE, paired: 30 }).reasons).toEqual([]);
     expect(decideGate([], head({}), CONFIG, { ...COVERAGE, paired: 29 }).reasons).toEqual([{ kind: 'too-few-paired', paired: 29, minPaired: 30 }]);
     expect(decideGate([], head({}), CONFIG, { ...COVERAGE, share: 0.9 }).reasons).toEqual([]);
-    const low = { paired: 85, missing: 4, compared: 89, baseQuestions: 100, share: 0.89 };
+    const low = { paired: 85, missing: 4, lostOutcomes: 0, compared: 89, baseQuestions: 100, share: 0.89 };
     expect(decideGate([], head({}), CONFIG, low).reasons).toEqual([{ kind: 'low-coverage', compared: 89, baseQuestions: 100, share: 0.89, minCoverage: 0.9 }]);
   });
 

@@ -90,6 +90,7 @@ describe('compareConfig', () => {
       minCoverage: 0.5,
       alpha: 0.01,
       failOn: new Set(['retrieval']),
+      namedGates: new Set(['retrieval']),
       minEffect: 0.03,
       floors: [{ metric: 'recall@20', op: '>=', value: 0.5 }],
       permutations: 2000,
@@ -101,5 +102,13 @@ describe('compareConfig', () => {
     });
     expect(scoringConfig.retrievalMetrics.map((metric) => metric.name)).toEqual([...DEFAULT_AT_5, 'ndcg@15', 'recall@20']);
     expect(scoringConfig.retrievalOk).toBe(settings['retrieval-ok']);
+  });
+
+  it('names the gates of a fail-on other than the default, in any order; the default names none', () => {
+    const named = (failOn?: string) => compareConfig(settingsWith(failOn === undefined ? {} : { 'fail-on': failOn }), []).namedGates;
+    expect(named()).toEqual(new Set());
+    expect(named('end-to-end,retrieval')).toEqual(new Set());
+    expect(named('retrieval')).toEqual(new Set(['retrieval']));
+    expect(named('retrieval,end-to-end,refusal')).toEqual(new Set(['retrieval', 'end-to-end', 'refusal']));
   });
 });

@@ -106,11 +106,11 @@ describe('findArtifactBaseline', () => {
     expect(api.called('findArtifact')).toEqual([]);
   });
 
-  it('skips runs without the artifact, and artifacts without a results file', async () => {
+  it('skips runs without the artifact', async () => {
     const api = new FakeGitHub();
     api.mergeBaseSha = MERGE_BASE_SHA;
     addRun(api, 3, MERGE_BASE_SHA, '2026-11-20T11:00:00Z', null);
-    addRun(api, 2, OTHER_SHA, '2026-11-19T11:00:00Z', { 'README.txt': 'no results here\n', 'dir/': '' });
+    addRun(api, 2, OTHER_SHA, '2026-11-19T11:00:00Z', null);
     addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', { 'results.jsonl': 'third\n' });
     const baseline = await found(api);
     expect(baseline.sha).toBe(BASE_SHA);
@@ -120,7 +120,7 @@ describe('findArtifactBaseline', () => {
       [2, 'rag-gate-results'],
       [1, 'rag-gate-results'],
     ]);
-    expect(api.called('downloadArtifact').map((call) => call.args[0])).toEqual([20, 10]);
+    expect(api.called('downloadArtifact').map((call) => call.args[0])).toEqual([10]);
   });
 
   it('says why when no run has the artifact (first run, or expired)', async () => {
@@ -241,12 +241,19 @@ describe('findArtifactBaseline: the history file beside the results', () => {
     expect((await found(without)).artifact?.history).toBeNull();
   });
 
-  it('an artifact holding only a history has no results: the run is skipped', async () => {
+  it('an artifact holding only a history has no results file: a broken baseline that names the history, not an older run', async () => {
     const api = new FakeGitHub();
     addRun(api, 2, OTHER_SHA, '2026-11-19T11:00:00Z', { 'rag-gate-history.json': HISTORY });
     addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', { 'results.jsonl': 'older\n' });
-    const baseline = await found(api);
-    expect(baseline.sha).toBe(BASE_SHA);
+    expect(await findArtifactBaseline(search(api))).toEqual({
+      kind: 'broken',
+      problem: expect.objectContaining({
+        kind: 'no-results-file',
+        run: { id: 2, url: 'https://github.com/octo/shop/actions/runs/2' },
+        detail: 'rag-gate-history.json',
+      }),
+    });
+    expect(api.called('downloadArtifact').map((call) => call.args[0])).toEqual([20]);
   });
 
   it('a history entry that fails its CRC-32 is a problem of the history, not of the baseline', async () => {
@@ -302,6 +309,39 @@ describe('findArtifactBaseline: absent is an answer, a failing lookup is broken'
     addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', { 'results.jsonl': 'x\n' });
     api.fail.downloadArtifact = new Error('fetch failed', { cause: new GitHubTimeoutError(2500) });
     expect(await lookupProblem(api)).toMatchObject({ kind: 'timeout', step: 'download', run: RUN_1, timeoutSeconds: 2.5 });
+  });
+
+  it('an artifact without a results file is broken, not absent: it lists what the artifact holds', async () => {
+    const api = new FakeGitHub();
+    api.mergeBaseSha = MERGE_BASE_SHA;
+    addRun(api, 1, MERGE_BASE_SHA, '2026-11-18T11:00:00Z', { 'logs/run.log': 'ran\n', 'README.txt': 'no results here\n', 'dir/': '' });
+    expect(await lookupProblem(api)).toEqual({
+      kind: 'no-results-file',
+      step: 'unpack',
+      run: RUN_1,
+      artifact: 'rag-gate-results',
+      baseRef: 'main',
+      detail: 'logs/run.log\nREADME.txt',
+    });
+  });
+
+  it('an empty artifact says it holds no file at all', async () => {
+    const api = new FakeGitHub();
+    addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', { 'empty/': '' });
+    expect(await lookupProblem(api)).toMatchObject({ kind: 'no-results-file', detail: 'no file at all' });
+  });
+
+  it('lists at most 20 of the files it holds, each name inert and cut, and counts the rest', async () => {
+    const api = new FakeGitHub();
+    const files: Record<string, string> = { [`${'x'.repeat(300)}.txt`]: '', 'evil\nname\u202e.txt': '' };
+    for (let i = 0; i < 30; i++) files[`f${String(i).padStart(2, '0')}.txt`] = '';
+    addRun(api, 1, BASE_SHA, '2026-11-18T11:00:00Z', files);
+    const lines = (await lookupProblem(api)).detail.split('\n');
+    expect(lines).toHaveLength(21);
+    expect(lines[0]).toBe(`${'x'.repeat(199)}…`);
+    expect(lines[1]).toBe('evil name<U+202E>.txt');
+    expect(lines.slice(2, 20)).toEqual(Array.from({ length: 18 }, (_, i) => `f${String(i).padStart(2, '0')}.txt`));
+    expect(lines[20]).toBe('… and 12 more files');
   });
 
   it('an artifact that is not a zip is corrupt, naming the artifact and its run', async () => {

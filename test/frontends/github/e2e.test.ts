@@ -573,6 +573,21 @@ describe('dist/index.js: an absent baseline is neutral, a broken one red', () =>
     expect(run.outputs.verdict).toBe('fail');
   });
 
+  it('an artifact without a results file fails the check, listing what it holds and how to upload the results', async () => {
+    const api = await start(baseRunWith(zipOf({ 'eval/run.log': 'ran\n', 'eval/@mallory.txt': 'x\n' })));
+    const run = await runDist(api, failing());
+    expect(run.code).toBe(1);
+    expect(errorLine(run)).toBe(
+      "::error::rag-gate: could not read the base branch's results: artifact rag-gate-results of run 1011 holds no results file (no .jsonl, .ndjson or .json file but the run history) (run https://github.com/octo/shop/actions/runs/1011). Fix: in the base branch's workflow, upload the results file under the artifact name rag-gate-results (actions/upload-artifact with name: rag-gate-results and path: the results file), then re-run it (run 1011).\nIt holds: eval/run.log\neval/@mallory.txt",
+    );
+    expect(run.outputs).toMatchObject({ verdict: 'fail', 'baseline-found': 'false' });
+    expect(JSON.parse(readFileSync(run.outputs['report-json']!, 'utf8')).baseline.problem).toMatchObject({ kind: 'no-results-file', run: { id: 1011 } });
+    const body = api.state.comments[0]!.body;
+    expect(body).toContain('It holds: `eval/run.log`\\\n`eval/@mallory.txt`');
+    // A name that would mention someone is only ever in a code span.
+    expect(body.replace(/`[^`\n]*`/g, '')).not.toContain('@mallory');
+  });
+
   it('an artifact whose results entry fails its CRC-32 fails the check naming the artifact and the entry', async () => {
     const zip = tamperedZip(zipOf({ 'results.jsonl': jsonlText(sketchScenario().base) }, { stored: true }), 'results.jsonl', { flipDataByte: 0 });
     const run = await runDist(await start(baseRunWith(zip)), failing());
@@ -940,8 +955,13 @@ describe('dist/index.js: no secret leaves the action', () => {
     expect(run.stdout).toContain(`Bad credentials: token ***; see https://***@github.com/octo/shop`);
   }
 
+  /** The base branch's files: without its settings the action stops before it reports, and these tests are of the report. */
+  const BASE_FILES = /^\/repos\/octo\/shop\/contents\//;
+
   it('every API route answers an error that echoes the token: not in the log, summary, outputs or report files', async () => {
-    const api = await start({ faults: ['GET', 'POST', 'PATCH'].map((method) => echoing(method, /.*/)) });
+    const api = await start({
+      faults: [echoing('GET', new RegExp(`^(?!${BASE_FILES.source.slice(1)})`)), echoing('POST', /.*/), echoing('PATCH', /.*/)],
+    });
     const run = await runDist(api, failing(), { inputs: { 'github-token': TOKEN }, env: { OPENAI_API_KEY: JUDGE_KEY } });
     expect(run.code).toBe(1);
     expect(run.outputs.verdict).toBe('fail');
@@ -950,8 +970,8 @@ describe('dist/index.js: no secret leaves the action', () => {
   });
 
   it('the echo reaches the comment and the commit status it sends: neither body holds the token', async () => {
-    // Only the pull request and its comments answer, so that the broken baseline's detail is posted.
-    const answered = /^\/repos\/octo\/shop\/(pulls\/42|issues\/42\/comments)$/;
+    // Only the pull request and its comments answer (and the base branch's files), so that the broken baseline's detail is posted.
+    const answered = /^\/repos\/octo\/shop\/(pulls\/42$|issues\/42\/comments$|contents\/)/;
     const api = await start({
       pulls: new Map([[42, { number: 42, baseRef: 'main', baseSha: BASE_SHA, headRef: 'feature', headSha: HEAD_SHA }]]),
       faults: [echoing('GET', new RegExp(`^(?!${answered.source.slice(1)})`)), echoing('POST', /.*/), echoing('PATCH', /.*/)],
