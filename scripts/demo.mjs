@@ -101,6 +101,8 @@ async function runAction(dir, { event, eventName, given, env }) {
       GITHUB_EVENT_PATH: join(runner, 'event.json'),
       GITHUB_REPOSITORY: REPOSITORY,
       GITHUB_SERVER_URL: 'https://github.com',
+      // The checkout is this repository: the config file is examples/rag-gate.yml in it, at the base commit too.
+      GITHUB_WORKSPACE: ROOT,
       GITHUB_OUTPUT: join(runner, 'output'),
       GITHUB_STEP_SUMMARY: join(runner, 'summary'),
       RUNNER_TEMP: join(runner, 'temp'),
@@ -137,9 +139,9 @@ function earlierRuns(baseSummary) {
 }
 
 /**
- * A loopback stand-in for the few GitHub REST endpoints the action calls to find the base branch's artifact: the
- * producing workflow of the pull request's run, its successful push runs on main (one, three hours old), the
- * merge-base, the run's artifacts and the artifact's zip.
+ * A loopback stand-in for the few GitHub REST endpoints the action calls: the base branch's config file, and to
+ * find the base branch's artifact the producing workflow of the pull request's run, its successful push runs on
+ * main (one, three hours old), the merge-base, the run's artifacts and the artifact's zip.
  */
 async function fakeGitHub(zip, createdAt) {
   const runJson = {
@@ -164,6 +166,14 @@ async function fakeGitHub(zip, createdAt) {
     if (path === `/repos/${REPOSITORY}/actions/artifacts/90/zip`) {
       response.writeHead(200, { 'content-type': 'application/zip', 'content-length': String(zip.length) });
       response.end(zip);
+      return;
+    }
+    // The base branch's files, raw: main has the same config as the pull request.
+    const file = path.match(new RegExp(`^/repos/${REPOSITORY}/contents/(.+)$`));
+    if (file !== null && existsSync(join(ROOT, decodeURIComponent(file[1])))) {
+      const text = readFileSync(join(ROOT, decodeURIComponent(file[1])));
+      response.writeHead(200, { 'content-type': 'application/vnd.github.raw; charset=utf-8', 'content-length': String(text.length) });
+      response.end(text);
       return;
     }
     const route = routes.find(([pattern]) => pattern.test(path));

@@ -1,19 +1,20 @@
 import type { Settings } from '../core/catalog/settings.js';
 import { compareRuns } from '../core/compare/compare.js';
 import { compareConfig, evalConfig } from '../core/compare/settings.js';
-import type { CompareConfig, Comparison, NotRescorable } from '../core/compare/types.js';
+import type { CompareConfig, Comparison } from '../core/compare/types.js';
 import { InputError } from '../core/errors.js';
-import { type GoldLabels, goldLabelsOf, type QuestionOutcomes, withoutQuestions, withRowsOf } from '../core/scoring/outcomes.js';
+import { withoutQuestions } from '../core/scoring/outcomes.js';
 import type { EvalConfig } from '../core/scoring/score.js';
 import { type RunSummary, summarizeRun } from '../core/scoring/summary.js';
 import { readCalibrationRecord } from '../judge/calibration.js';
 import type { ReadProgress } from '../sources/lines.js';
 import { readGoldenIds } from '../sources/golden.js';
 import { readHoldoutFile } from '../sources/holdout-file.js';
-import { firstReadOf, readEvidence, readOutcomes, rescoreUnderHeadLabels } from '../sources/outcomes.js';
+import { firstReadOf, readEvidence, readOutcomes } from '../sources/outcomes.js';
 import { evidenceIds, withEvidence } from '../core/compare/evidence.js';
 import { ungatedText, unmeasuredText } from '../render/gate-words.js';
 import { readBothRuns } from '../sources/parallel.js';
+import { type GoldApproval, settleGold } from './gold.js';
 
 /**
  * The one pipeline of both front ends: settings → configuration → read (base and head at once, the base on a
@@ -72,7 +73,7 @@ export interface ComparisonRun {
 export async function compareFiles(
   files: { readonly base: readonly string[]; readonly head: readonly string[]; readonly golden?: string; readonly holdout?: string },
   config: CompareConfig,
-  options: { readonly readerEntry?: URL; readonly onProgress?: ReadProgress; readonly allowUngated?: boolean } = {},
+  options: { readonly readerEntry?: URL; readonly onProgress?: ReadProgress; readonly allowUngated?: boolean; readonly approveGold?: GoldApproval } = {},
 ): Promise<ComparisonRun> {
   const [[base, head], golden, holdout] = await Promise.all([
     readBothRuns(files.base, files.head, config.eval, options.readerEntry, options.onProgress),
@@ -83,18 +84,16 @@ export async function compareFiles(
   const baseDevelopment = withoutQuestions(base.outcomes, holdout);
   const headDevelopment = withoutQuestions(head.outcomes, holdout);
   const holdoutLeftOut = [...new Set([...headDevelopment.leftOut, ...baseDevelopment.leftOut])];
-  const headOutcomes = headDevelopment.outcomes;
-  const headSummary = summarizeRun(headOutcomes, config.eval);
-  const relabelled = relabelledQuestions(baseDevelopment.outcomes, headOutcomes);
-  let baseOutcomes = baseDevelopment.outcomes;
-  let rescoring: { rescored: string[]; notRescorable: ReadonlyMap<string, NotRescorable> } = { rescored: [], notRescorable: new Map() };
-  if (relabelled.size > 0) {
-    const rescored = await rescoreUnderHeadLabels(files.base, relabelled, config.eval);
-    baseOutcomes = withRowsOf(baseDevelopment.outcomes, rescored.outcomes);
-    rescoring = { rescored: [...rescored.outcomes.ids], notRescorable: rescored.notRescorable };
-  }
+  const gold = await settleGold(files, baseDevelopment.outcomes, headDevelopment.outcomes, config.eval, options.approveGold);
+  const headSummary = summarizeRun(gold.head, config.eval);
   const names = { base: files.base.join(', '), head: files.head.join(', ') };
-  const compared = compareRuns(baseOutcomes, headOutcomes, headSummary, config, names, { golden, ...rescoring, holdoutLeftOut });
+  const settled = compareRuns(gold.base, gold.head, headSummary, config, names, {
+    golden,
+    rescored: gold.rescored,
+    notRescorable: gold.notRescorable,
+    holdoutLeftOut,
+  });
+  const compared = gold.changes.length === 0 ? settled : { ...settled, goldChanges: gold.changes };
   // A gate fail-on names must have data: allow-ungated lets the default gates go without it, not a named one.
   if (compared.unmeasured.length > 0) throw InputError.single({ file: names.head, message: unmeasuredText(compared.unmeasured, head.unknownFields) });
   if (compared.ungated && options.allowUngated !== true) {
@@ -108,15 +107,4 @@ export async function compareFiles(
   ]);
   const comparison = withEvidence(compared, baseEvidence, headEvidence);
   return { comparison, head: headSummary, warnings: [...base.warnings, ...head.warnings] };
-}
-
-/** Questions in both runs whose gold labels differ, with the head's labels. */
-function relabelledQuestions(base: QuestionOutcomes, head: QuestionOutcomes): Map<string, { key: string; labels: GoldLabels }> {
-  const headKeyOf = new Map(head.ids.map((id, row) => [id, head.goldKeys[row]!]));
-  const relabelled = new Map<string, { key: string; labels: GoldLabels }>();
-  base.ids.forEach((id, row) => {
-    const key = headKeyOf.get(id);
-    if (key !== undefined && key !== base.goldKeys[row]) relabelled.set(id, { key, labels: goldLabelsOf(key) });
-  });
-  return relabelled;
 }

@@ -1,7 +1,7 @@
 import { SETTINGS, type SettingName, type SettingOrigin, type Settings, type SettingText, resolveSettings } from '../core/catalog/settings.js';
 import { SettingError } from '../core/errors.js';
 import { describeProblem } from '../render/settings-text.js';
-import { readConfigFile } from '../sources/config-file.js';
+import { type ConfigLayers, readConfigFile } from '../sources/config-file.js';
 
 /** The settings of one run, each with where its value came from. */
 export interface ResolvedSettings {
@@ -18,18 +18,42 @@ export interface ResolvedSettings {
  * Throws SettingError (every bad value, located) or InputError (a bad config file).
  */
 export async function loadSettings(given: ReadonlyMap<SettingName, SettingText>): Promise<ResolvedSettings> {
-  const tagText = given.get('comment-tag')?.text ?? SETTINGS['comment-tag'].default;
+  const tag = commentTag(given);
   const configText = given.get('config')?.text ?? SETTINGS.config.default;
-  let tag: string;
+  return resolveOver(given, await readConfigFile(configText.trim(), { required: given.has('config'), tag }));
+}
+
+/** The config file as the base branch has it: its bytes at the base commit, or null where it has none. */
+export interface BaseConfigFile {
+  /** How messages name it, e.g. `rag-gate.yml at 1a2b3c4`. */
+  readonly name: string;
+  readonly content: Buffer | null;
+}
+
+/**
+ * The base branch's settings: the same flags or inputs (they come from the workflow, which the README has code
+ * owners guard) over the base's config file, over the defaults.
+ */
+export async function loadBaseSettings(given: ReadonlyMap<SettingName, SettingText>, file: BaseConfigFile): Promise<ResolvedSettings> {
+  const tag = commentTag(given);
+  const layers =
+    file.content === null ? { top: new Map(), section: new Map() } : await readConfigFile(file.name, { required: true, tag, content: file.content });
+  return resolveOver(given, layers);
+}
+
+function commentTag(given: ReadonlyMap<SettingName, SettingText>): string {
+  const tagText = given.get('comment-tag')?.text ?? SETTINGS['comment-tag'].default;
   try {
-    tag = SETTINGS['comment-tag'].parse(tagText);
+    return SETTINGS['comment-tag'].parse(tagText);
   } catch (error) {
     if (!(error instanceof SettingError)) throw error;
     throw new SettingError(
       describeProblem({ setting: 'comment-tag', origin: given.get('comment-tag')?.origin ?? { kind: 'default' }, message: error.message }),
     );
   }
-  const file = await readConfigFile(configText.trim(), { required: given.has('config'), tag });
+}
+
+function resolveOver(given: ReadonlyMap<SettingName, SettingText>, file: ConfigLayers): ResolvedSettings {
   const layers = [given, file.section, file.top];
   const { settings, origins } = resolveSettings(layers, describeProblem);
   const texts = {} as Record<SettingName, string>;

@@ -30,9 +30,9 @@ export function actionInputsYaml(): string {
 
 const code = (text: string) => (text === '' ? '' : `\`${text.replaceAll('|', '\\|')}\``);
 
-/** The README's table: every setting with its action input, CLI option, config key and default. */
+/** The README's table: every setting with its action input, CLI option, config key, default, and whether the base branch's value governs. */
 export function settingsTable(): string {
-  const lines = ['| setting | action input | CLI option | in rag-gate.yml | default | meaning |', '|---|---|---|---|---|---|'];
+  const lines = ['| setting | action input | CLI option | in rag-gate.yml | default | base branch decides | meaning |', '|---|---|---|---|---|---|---|'];
   for (const [name, row] of ROWS) {
     const commandsOf = new Map<string, string[]>();
     for (const [command, flag] of Object.entries(row.cli?.flags ?? {}))
@@ -40,7 +40,7 @@ export function settingsTable(): string {
     const flags = [...commandsOf].map(([flag, commands]) => `${code(flag)} (${commands.join(', ')})`);
     const fallback = typeof row.action === 'object' ? code(row.action.runnerDefault) : code(row.default);
     lines.push(
-      `| \`${name}\` | ${row.action === false ? '' : 'yes'} | ${flags.join(', ')} | ${row.config ? 'yes' : ''} | ${fallback} | ${row.description.replaceAll('|', '\\|')} |`,
+      `| \`${name}\` | ${row.action === false ? '' : 'yes'} | ${flags.join(', ')} | ${row.config ? 'yes' : ''} | ${fallback} | ${row.policy === undefined ? '' : 'yes'} | ${row.description.replaceAll('|', '\\|')} |`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -5,8 +5,8 @@ import { parseRetrievalOkRule, type RetrievalOkRule } from '../core/scoring/retr
 import { suggestField } from '../core/record.js';
 import type { JudgeCheck } from '../core/compare/calibration.js';
 import type { JudgeStatus } from '../core/compare/judge-gate.js';
-import { type Sentence, sentenceText, untrusted } from './untrusted.js';
-import type { CompareConfig, Drop, Floor, GateReason, GateWarning } from '../core/compare/types.js';
+import { inertText, type Sentence, sentenceText, untrusted } from './untrusted.js';
+import type { CompareConfig, Drop, Floor, GateReason, GateWarning, PolicyChange } from '../core/compare/types.js';
 import { plural } from './format.js';
 import type { GateDataLost, LostOutcome } from '../core/compare/types.js';
 
@@ -153,9 +153,17 @@ export function warningText(warning: GateWarning, context: WordsContext): string
   return sentenceText(warningWords(warning, context));
 }
 
+/** "alpha 0.05 → 1e-12, looser": a change of the gate's policy, its values (from the config files) made inert and bounded. */
+export function policyChangeText(change: PolicyChange): string {
+  const side = (text: string) => (text.trim() === '' ? '(none)' : inertText(text.split('\n').filter(Boolean).join(', '), 80));
+  return `${change.setting} ${side(change.base)} → ${side(change.head)}, ${change.direction}`;
+}
+
 /** A reason the gate fails, as one sentence without the final full stop (reasons hold no untrusted text). */
 export function reasonText(reason: GateReason, context: WordsContext): string {
   switch (reason.kind) {
+    case 'gate-changed-unapproved':
+      return `this pull request changes its own gate without a maintainer's approval (${reason.changes.map(policyChangeText).join('; ')}); the base branch's values applied`;
     case 'regressed':
       return `${isScoreGate(reason.gate) ? gateWords(reason.gate) : reason.gate} regressed significantly: ${dropWords(reason, context.retrievalOk)}`;
     case 'floor-broken':

@@ -3,6 +3,7 @@ import type { RootContent } from 'mdast';
 import { headlineMetrics } from '../core/catalog/metrics.js';
 import type { RunSummary } from '../core/scoring/summary.js';
 import { baselineProblemContent, type BaselineProblem, baselineProblemText } from './baseline-problem.js';
+import { gateChangesSection, type GateChangesView } from './gate-changes.js';
 import { annotated, details, heading, markerComment, paragraph, prose, serialise, table } from './mdast.js';
 import { fixed3 } from './text-table.js';
 
@@ -16,6 +17,9 @@ export type NoComparison =
   | { readonly kind: 'baseline-error'; readonly problem: BaselineProblem; readonly fails: boolean };
 
 export interface HeadOnlyOptions {
+  /** The pull request's changes to its own gate, and the hidden state for the next run, as in the comparison's comment. */
+  readonly gateChanges?: GateChangesView;
+  readonly stateMarkers?: readonly string[];
   readonly cause: NoComparison;
   readonly retrievalOk: string;
   readonly marker?: string;
@@ -72,8 +76,10 @@ export function renderHeadOnly(summary: RunSummary, options: HeadOnlyOptions): s
   const d = summary.decomposition;
   const children: RootContent[] = [];
   if (options.marker !== undefined) children.push(markerComment(options.marker));
+  for (const state of options.stateMarkers ?? []) children.push(markerComment(state));
   children.push(
     ...causeContent(options.cause),
+    ...(options.gateChanges === undefined ? [] : gateChangesSection(options.gateChanges)),
     paragraph(
       ...prose(
         `Head results: ${summary.questions.toLocaleString('en-US')} questions.${options.holdoutLeftOut ? ` ${holdoutLeftOutText(options.holdoutLeftOut)}.` : ''}`,

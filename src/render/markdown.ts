@@ -51,6 +51,7 @@ import { safeHttpUrl, type Sentence } from './untrusted.js';
 import { fixed3 } from './text-table.js';
 import type { History } from '../core/history/history.js';
 import { trendSection } from './history.js';
+import { gateChangesSection, type GateChangesView, goldChangesSection, type GoldApprovalView } from './gate-changes.js';
 
 export interface CommentOptions {
   /** Names the retrieval test, e.g. "hit@5". */
@@ -71,6 +72,12 @@ export interface CommentOptions {
   baselineRunUrl?: string;
   /** A trace link for every listed question: a URL with `{id}` where the question's id goes (URL-encoded). */
   traceUrl?: string;
+  /** The pull request's changes to its own gate, listed under the verdict. */
+  gateChanges?: GateChangesView;
+  /** Whether the gold changes that change a gated outcome were approved, when that was asked. */
+  goldApproval?: GoldApprovalView;
+  /** Hidden state for the next run (what changes this comment shows, since when), after the marker. */
+  stateMarkers?: readonly string[];
   /** The base branch's run history and the head run's values of the same metrics: the trend section. */
   trend?: { readonly history: History; readonly head: Readonly<Record<string, number | undefined>> };
 }
@@ -188,13 +195,15 @@ interface Verdict {
 function decideWords(comparison: Comparison, rule: string): Verdict {
   const gated = comparison.tests.filter((t) => t.gate !== null);
   const context = { retrievalOk: rule, judges: comparison.judges };
-  const otherReasons = comparison.reasons.filter((r) => r.kind !== 'regressed').map((r) => reasonText(r, context));
+  // The gate's own changes have their section, with the values as inert text.
+  const otherReasons = comparison.reasons.filter((r) => r.kind !== 'regressed' && r.kind !== 'gate-changed-unapproved').map((r) => reasonText(r, context));
   const failing = gated.filter((t) => t.gateOutcome === 'fails');
   const failingSet = new Set(failing);
   const join = (words: string[]) => (words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`);
 
   if (comparison.verdict === 'fail') {
     const parts: string[] = [];
+    if (comparison.reasons.some((r) => r.kind === 'gate-changed-unapproved')) parts.push('the pull request changes its own gate without approval');
     if (failing.length > 0) parts.push(`${join(failing.map((t) => gateWords(t.gate!)))} regressed significantly`);
     const broken = comparison.floors.filter((f) => f.outcome === 'broken').length;
     const unchecked = comparison.floors.filter((f) => f.outcome === 'unchecked').length;
@@ -774,7 +783,10 @@ export function renderComment(comparison: Comparison, options: CommentOptions): 
 
   const head: RootContent[] = [
     ...(options.marker !== undefined ? [markerComment(options.marker)] : []),
+    ...(options.stateMarkers ?? []).map(markerComment),
     ...verdictSections(comparison, rule, verdict),
+    ...(options.gateChanges === undefined ? [] : gateChangesSection(options.gateChanges)),
+    ...goldChangesSection(comparison.goldChanges ?? [], options.goldApproval),
     ...scoringSection(comparison, options.rules),
     testsTable(comparison, rule, verdict.failing),
     ...(comparison.tests.length > 0 ? [paragraph(...prose(`${intervalNote(comparison.tests)}.`))] : []),

@@ -44,10 +44,11 @@ const fileSchema = z
  * Reads the config file. A missing file is no error unless `required` (it was named by `--config` or the
  * `config` input). Every problem names the file, the line and the key; all are reported together.
  */
-export async function readConfigFile(file: string, options: { required: boolean; tag: string }): Promise<ConfigLayers> {
+export async function readConfigFile(file: string, options: { required: boolean; tag: string; content?: Buffer }): Promise<ConfigLayers> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    // `content`: the file as read elsewhere (the base branch's, through the API), named `file` in messages.
+    bytes = options.content ?? (await readFile(file));
   } catch (error) {
     if (!options.required && (error as NodeJS.ErrnoException).code === 'ENOENT') return { top: new Map(), section: new Map() };
     throw readFailure(file, error);
@@ -147,4 +148,13 @@ export async function readConfigFile(file: string, options: { required: boolean;
   }
   if (problems.length > 0) throw new InputError(problems);
   return { top: topLayer, section: sectionLayer };
+}
+
+/** The base branch's config file given to the CLI (`--base-config`), as loadBaseSettings reads it. */
+export async function baseConfigFile(file: string): Promise<{ name: string; content: Buffer }> {
+  try {
+    return { name: file, content: await readFile(file) };
+  } catch (error) {
+    throw readFailure(file, error);
+  }
 }

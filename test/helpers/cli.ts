@@ -34,7 +34,12 @@ export async function runMain(argv: readonly string[]): Promise<CliRun> {
 
 /** Runs `node dist/cli.js ARGV` as a user would, to check the real exit code and streams. */
 export function runBin(argv: readonly string[], env: NodeJS.ProcessEnv = {}): CliRun {
-  const result = spawnSync(process.execPath, [DIST_CLI, ...argv], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
+  const result = spawnSync(process.execPath, [DIST_CLI, ...argv], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, ...env },
+  });
   if (result.error) throw result.error;
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }

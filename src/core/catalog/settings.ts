@@ -14,6 +14,7 @@ import { RESULTS_FORMATS } from './formats.js';
 import { scoreNameOf } from './scores.js';
 import { GRADED_ANSWER_METRICS } from './metrics.js';
 import { parseRetrievalMetric } from './retrieval-metrics.js';
+import { floorsOrder, higherIsTighter, lowerIsTighter, moreIsTighter, type PolicyDirection, strictestLast, unordered } from './policy-order.js';
 import { LOG_FIELDS, type LogField } from '../monitor/log-record.js';
 import { EMBEDDING_THRESHOLD, LEXICAL_THRESHOLD } from '../monitor/similarity.js';
 import { parseDuration, parseTimestamp } from '../monitor/windows.js';
@@ -41,6 +42,12 @@ export interface SettingRow<T> {
   readonly action: boolean | { readonly runnerDefault: string };
   /** May be set in rag-gate.yml (secrets and per-event values may not). */
   readonly config: boolean;
+  /**
+   * Decides pass or fail, so a pull request's value is held to its base branch's: how the two compare. Absent:
+   * the setting shapes evidence or output, not the gate. (A method, so that the catalog's rows of every type fit
+   * `SettingRow<unknown>`.)
+   */
+  policy?(base: T, head: T): PolicyDirection;
 }
 
 export function splitList(text: string): string[] {
@@ -288,6 +295,13 @@ function parseLabel(text: string): string {
   return label;
 }
 
+/** `policy,gold`: what `--approve` approves; empty means nothing. */
+function parseApprovals(text: string): ReadonlySet<'policy' | 'gold'> {
+  const items = splitList(text);
+  for (const item of items) if (item !== 'policy' && item !== 'gold') throw new SettingError(`"${item}" cannot be approved; use policy, gold or both`);
+  return new Set(items as ('policy' | 'gold')[]);
+}
+
 /** `https://…/{id}`: a link per question, its id where `{id}` is; empty means none. */
 function parseTraceUrl(text: string): string | undefined {
   const template = text.trim();
@@ -362,6 +376,7 @@ export const SETTINGS = {
     cli: compareOnly('--base <glob>'),
     action: true,
     config: true,
+    policy: unordered,
   },
   golden: {
     name: 'golden',
@@ -372,6 +387,7 @@ export const SETTINGS = {
     cli: { flags: { compare: '--golden <file>', split: '--golden <file>' } },
     action: true,
     config: true,
+    policy: unordered,
   },
   holdout: {
     name: 'holdout',
@@ -382,6 +398,7 @@ export const SETTINGS = {
     cli: { flags: { eval: '--holdout <file>', compare: '--holdout <file>', holdout: '--holdout <file>', split: '--out <file>' } },
     action: true,
     config: true,
+    policy: unordered,
   },
   'holdout-share': {
     name: 'holdout-share',
@@ -428,6 +445,7 @@ export const SETTINGS = {
     cli: compareOnly('--missing <how>'),
     action: true,
     config: true,
+    policy: strictestLast('exclude', 'fail'),
   },
   'min-paired': {
     name: 'min-paired',
@@ -437,6 +455,7 @@ export const SETTINGS = {
     cli: compareOnly('--min-paired <n>'),
     action: true,
     config: true,
+    policy: higherIsTighter,
   },
   'min-coverage': {
     name: 'min-coverage',
@@ -446,6 +465,7 @@ export const SETTINGS = {
     cli: compareOnly('--min-coverage <share>'),
     action: true,
     config: true,
+    policy: higherIsTighter,
   },
   'allow-ungated': {
     name: 'allow-ungated',
@@ -455,6 +475,7 @@ export const SETTINGS = {
     cli: compareOnly('--allow-ungated'),
     action: true,
     config: true,
+    policy: strictestLast(true, false),
   },
   k: {
     name: 'k',
@@ -464,6 +485,7 @@ export const SETTINGS = {
     cli: scoring('--k <list>'),
     action: true,
     config: true,
+    policy: unordered,
   },
   'relevance-level': {
     name: 'relevance-level',
@@ -474,6 +496,7 @@ export const SETTINGS = {
     cli: everyCommand('--relevance-level <grade>'),
     action: true,
     config: true,
+    policy: unordered,
   },
   'ndcg-gains': {
     name: 'ndcg-gains',
@@ -484,6 +507,7 @@ export const SETTINGS = {
     cli: everyCommand('--ndcg-gains <list>'),
     action: true,
     config: true,
+    policy: unordered,
   },
   'retrieval-ok': {
     name: 'retrieval-ok',
@@ -493,6 +517,7 @@ export const SETTINGS = {
     cli: scoring('--retrieval-ok <rule>'),
     action: true,
     config: true,
+    policy: unordered,
   },
   correct: {
     name: 'correct',
@@ -503,6 +528,7 @@ export const SETTINGS = {
     cli: scoring('--correct <rule>'),
     action: true,
     config: true,
+    policy: unordered,
   },
   format: {
     name: 'format',
@@ -532,6 +558,7 @@ export const SETTINGS = {
     cli: scoring('--context-match <rule>'),
     action: true,
     config: true,
+    policy: unordered,
   },
   alpha: {
     name: 'alpha',
@@ -542,6 +569,7 @@ export const SETTINGS = {
     cli: { flags: { compare: '--alpha <p>', monitor: '--alpha <p>' } },
     action: true,
     config: true,
+    policy: higherIsTighter,
   },
   'fail-on': {
     name: 'fail-on',
@@ -551,6 +579,7 @@ export const SETTINGS = {
     cli: compareOnly('--fail-on <list>'),
     action: true,
     config: true,
+    policy: moreIsTighter,
   },
   'min-effect': {
     name: 'min-effect',
@@ -560,6 +589,7 @@ export const SETTINGS = {
     cli: compareOnly('--min-effect <drop>'),
     action: true,
     config: true,
+    policy: lowerIsTighter,
   },
   floors: {
     name: 'floors',
@@ -569,6 +599,7 @@ export const SETTINGS = {
     cli: { ...compareOnly('--floor <metric=value>'), repeatable: true },
     action: true,
     config: true,
+    policy: floorsOrder,
   },
   graded: {
     name: 'graded',
@@ -587,6 +618,7 @@ export const SETTINGS = {
     cli: compareOnly('--permutations <n>'),
     action: true,
     config: true,
+    policy: higherIsTighter,
   },
   'mcnemar-small-sample': {
     name: 'mcnemar-small-sample',
@@ -597,6 +629,7 @@ export const SETTINGS = {
     cli: compareOnly('--mcnemar-small-sample <test>'),
     action: true,
     config: true,
+    policy: strictestLast('exact', 'mid-p'),
   },
   'extra-tests': {
     name: 'extra-tests',
@@ -617,6 +650,7 @@ export const SETTINGS = {
     cli: { ...compareOnly('--judge-calibration <file>'), repeatable: true },
     action: true,
     config: true,
+    policy: unordered,
   },
   'kappa-floor': {
     name: 'kappa-floor',
@@ -626,6 +660,7 @@ export const SETTINGS = {
     cli: compareOnly('--kappa-floor <kappa>'),
     action: true,
     config: true,
+    policy: higherIsTighter,
   },
   'baseline-artifact': {
     name: 'baseline-artifact',
@@ -634,6 +669,7 @@ export const SETTINGS = {
     parse: nonEmpty('an artifact'),
     action: true,
     config: true,
+    policy: unordered,
   },
   'baseline-max-age-days': {
     name: 'baseline-max-age-days',
@@ -642,6 +678,7 @@ export const SETTINGS = {
     parse: parsePositiveNumber,
     action: true,
     config: true,
+    policy: higherIsTighter,
   },
   history: {
     name: 'history',
@@ -660,6 +697,7 @@ export const SETTINGS = {
     parse: oneOf('pass', 'fail'),
     action: true,
     config: true,
+    policy: strictestLast('pass', 'fail'),
   },
   'on-baseline-error': {
     name: 'on-baseline-error',
@@ -669,6 +707,7 @@ export const SETTINGS = {
     parse: oneOf('fail', 'pass'),
     action: true,
     config: true,
+    policy: strictestLast('pass', 'fail'),
   },
   'api-timeout-seconds': {
     name: 'api-timeout-seconds',
@@ -715,6 +754,7 @@ export const SETTINGS = {
     parse: oneOf('gate', 'advisory', 'release', 'monitor'),
     action: true,
     config: true,
+    policy: strictestLast('advisory', 'gate'),
   },
   'pr-number': {
     name: 'pr-number',
@@ -722,6 +762,35 @@ export const SETTINGS = {
     default: '',
     parse: parseOptionalPrNumber,
     action: true,
+    config: false,
+  },
+  'approve-label': {
+    name: 'approve-label',
+    description:
+      "the label that approves a pull request's changes to its own gate (settings that decide pass or fail, taken from the base branch's config file) when a user with write access applies it after the comment showed those changes",
+    default: 'rag-gate: approve',
+    parse: parseLabel,
+    action: true,
+    config: false,
+  },
+  'base-config': {
+    name: 'base-config',
+    description:
+      "the base branch's config file (e.g. from git show origin/main:rag-gate.yml): the settings that decide pass or fail are taken from it, and this run's own changes to them need --approve policy",
+    default: '',
+    parse: optionalText,
+    cli: compareOnly('--base-config <file>'),
+    action: false,
+    config: false,
+  },
+  approve: {
+    name: 'approve',
+    description:
+      "with --base-config, approves this run's changes: policy (the settings, golden set and holdout file that decide pass or fail), gold (the gold of questions whose change moves a gated outcome), or both",
+    default: '',
+    parse: parseApprovals,
+    cli: compareOnly('--approve <what>'),
+    action: false,
     config: false,
   },
   judge: {

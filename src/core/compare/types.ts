@@ -2,6 +2,7 @@ import type { PassCount, RepeatSummary } from '../scoring/repeats.js';
 import type { GateName } from '../catalog/gates.js';
 import type { Decomposition } from '../scoring/decomposition.js';
 import type { EvalConfig } from '../scoring/score.js';
+import type { GoldLabels } from '../scoring/outcomes.js';
 import type { RunProvenance } from '../scoring/summary.js';
 import type { PairedTTest, WilcoxonTest } from '../stats/classical.js';
 import type { McNemarResult, McNemarSmallSample } from '../stats/mcnemar.js';
@@ -50,8 +51,58 @@ export interface Drop {
   readonly fixed?: number;
 }
 
+/**
+ * A setting that decides pass or fail whose value the pull request changes (its catalog name and the text on each
+ * side): `tighter` applies at once; `looser` and `changed` (no order, such as another retrieval-ok rule) need approval.
+ */
+export interface PolicyChange {
+  readonly setting: string;
+  readonly base: string;
+  readonly head: string;
+  readonly direction: 'tighter' | 'looser' | 'changed';
+}
+
+/**
+ * Whether a pull request's changes to its own gate were approved: by whom (a login, with the permission checked
+ * and the label's time, or the CLI's `--approve`), or why not.
+ */
+export type ChangeApproval =
+  | { readonly kind: 'approved'; readonly by: Approver }
+  /** No approval was given (no label, no `--approve`). */
+  | { readonly kind: 'none' }
+  /** The label was applied by a user without write access. */
+  | { readonly kind: 'not-trusted'; readonly by: Approver }
+  /** The label was applied before the comment showed these changes: a later push changed them. */
+  | { readonly kind: 'stale'; readonly by: Approver }
+  /** Without the sticky comment (comment: never) no label can say what it approved. */
+  | { readonly kind: 'no-comment' };
+
+export interface Approver {
+  readonly login: string;
+  /** admin, write, read or none, as GitHub reports it; absent for the CLI's flag. */
+  readonly permission?: string;
+  /** When the label was applied (ISO 8601); absent for the CLI's flag. */
+  readonly at?: string;
+}
+
+/**
+ * A question whose gold (relevant documents, expected answer, answerable) differs between base and head. A change
+ * that changes a gated outcome of either run (or cannot be re-scored to tell) needs approval; until it has one the
+ * question is scored under the base's gold in both runs, or counted as failed (`lost`) when the head record
+ * cannot be re-scored under it.
+ */
+export interface GoldChange {
+  readonly id: string;
+  readonly base: GoldLabels;
+  readonly head: GoldLabels;
+  readonly changesOutcome: boolean;
+  readonly scoredUnder: 'head' | 'base' | 'lost';
+}
+
 /** Why the gate fails. Words are the renderers' business. */
 export type GateReason =
+  /** The pull request loosens or changes its own gate and no maintainer approved it: the base's values applied. */
+  | { readonly kind: 'gate-changed-unapproved'; readonly changes: readonly PolicyChange[] }
   | ({ readonly kind: 'regressed' } & Drop)
   | { readonly kind: 'floor-broken'; readonly floor: Floor; readonly reads: string; readonly value: number }
   | { readonly kind: 'floor-unchecked'; readonly floor: Floor }
@@ -337,4 +388,6 @@ export interface Comparison {
   readonly unmeasured: readonly GateName[];
   readonly reasons: readonly GateReason[];
   readonly warnings: readonly GateWarning[];
+  /** Questions whose gold the head changed, and how each was scored (absent when none did). */
+  readonly goldChanges?: readonly GoldChange[];
 }

@@ -27,6 +27,12 @@ export function isOwnComment(comment: Pick<IssueComment, 'body' | 'authorLogin' 
   return comment.authorType === 'Bot' && (comment.authorLogin === GITHUB_ACTIONS_BOT || comment.appSlug === GITHUB_ACTIONS_APP);
 }
 
+/** This gate's sticky comment on the pull request, if it has one. */
+export async function findOwnComment(api: GitHubApi, issueNumber: number, marker: string): Promise<IssueComment | undefined> {
+  const login = await api.authenticatedLogin();
+  return (await api.listComments(issueNumber)).find((comment) => isOwnComment(comment, marker, login));
+}
+
 /**
  * Creates or updates the sticky comment. With `onlyIfChanged`, a pull request without a comment yet gets one only
  * when there is something to report (`hasNews`); an existing comment is always kept current.
@@ -38,8 +44,7 @@ export async function upsertComment(
   body: string,
   options: { onlyIfChanged: boolean; hasNews: boolean },
 ): Promise<CommentResult> {
-  const login = await api.authenticatedLogin();
-  const existing = (await api.listComments(issueNumber)).find((comment) => isOwnComment(comment, marker, login));
+  const existing = await findOwnComment(api, issueNumber, marker);
   if (existing === undefined) {
     if (options.onlyIfChanged && !options.hasNews) return { action: 'skipped', url: null };
     const created = await api.createComment(issueNumber, body);

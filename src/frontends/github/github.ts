@@ -28,11 +28,24 @@ export interface GitHubApi {
   getPullRequest(issueNumber: number): Promise<PullRequestRef>;
   /** Sets a commit status: the check a workflow_run gate leaves on the pull request's head. */
   createCommitStatus(sha: string, status: CommitStatus): Promise<void>;
+  /** A file's bytes at a commit, or null where the commit has no such file. */
+  getFileAt(path: string, ref: string): Promise<Buffer | null>;
+  /** Who added or removed this label on an issue or pull request, and when, oldest first. */
+  listLabelEvents(issueNumber: number, label: string): Promise<LabelEvent[]>;
+  /** A user's permission on the repository: admin, write, read or none (maintain counts as write, triage as read). */
+  getPermission(login: string): Promise<string>;
   /** Open issues (not pull requests) with this label, all pages. */
   listOpenIssues(label: string): Promise<Issue[]>;
   createIssue(title: string, body: string, labels: readonly string[]): Promise<{ number: number; url: string }>;
   /** Changes an issue's title and body, and closes it (as completed) with `close`. */
   updateIssue(issueNumber: number, change: { title?: string; body?: string; close?: boolean }): Promise<{ number: number; url: string }>;
+}
+
+export interface LabelEvent {
+  readonly action: 'labeled' | 'unlabeled';
+  readonly actor: string;
+  /** ISO 8601, as GitHub gives it. */
+  readonly at: string;
 }
 
 export interface Issue {
@@ -71,6 +84,8 @@ export interface IssueComment {
   /** The GitHub App the comment was written through, if any. */
   readonly appSlug: string | null;
   readonly url: string;
+  /** When its body last changed (ISO 8601). */
+  readonly updatedAt: string;
 }
 
 export interface PullRequestRef {
@@ -261,7 +276,7 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
         issue_number: issueNumber,
         per_page: 100,
       });
-      return comments.map((c) => ({ id: c.id, body: c.body ?? '', ...authorship(c), url: c.html_url }));
+      return comments.map((c) => ({ id: c.id, body: c.body ?? '', ...authorship(c), url: c.html_url, updatedAt: c.updated_at }));
     },
     async createComment(issueNumber, body) {
       const { data } = await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner, repo, issue_number: issueNumber, body });
@@ -306,6 +321,33 @@ export function createGitHubApi(options: ClientOptions): GitHubApi {
         description: status.description,
         target_url: status.targetUrl,
       });
+    },
+    async getFileAt(path, ref) {
+      try {
+        const { data } = await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { owner, repo, path, ref, mediaType: { format: 'raw' } });
+        return typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data as unknown as ArrayBuffer);
+      } catch (error) {
+        if (httpStatus(error) === 404) return null;
+        throw error;
+      }
+    },
+    async listLabelEvents(issueNumber, label) {
+      const events = await octokit.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/events', {
+        owner,
+        repo,
+        issue_number: issueNumber,
+        per_page: 100,
+      });
+      // The label events' own shape: the description's union of every event kind has no common `label`.
+      return (events as { event: string; label?: { name?: string }; actor?: { login: string } | null; created_at: string }[]).flatMap((event) =>
+        (event.event === 'labeled' || event.event === 'unlabeled') && event.label?.name === label
+          ? [{ action: event.event, actor: event.actor?.login ?? '', at: event.created_at }]
+          : [],
+      );
+    },
+    async getPermission(login) {
+      const { data } = await octokit.request('GET /repos/{owner}/{repo}/collaborators/{username}/permission', { owner, repo, username: login });
+      return data.permission;
     },
     async listOpenIssues(label) {
       const issues = await octokit.paginate('GET /repos/{owner}/{repo}/issues', { owner, repo, labels: label, state: 'open', per_page: 100 });

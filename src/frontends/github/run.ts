@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
-import type { SettingOrigin, Settings } from '../../core/catalog/settings.js';
-import type { Comparison } from '../../core/compare/types.js';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { SettingName, SettingOrigin, Settings, SettingText } from '../../core/catalog/settings.js';
+import { goldFingerprint, needsApproval, withPolicyVerdict } from '../../core/compare/policy.js';
+import type { Approver, ChangeApproval, Comparison } from '../../core/compare/types.js';
 import type { RunSummary } from '../../core/scoring/summary.js';
 import { InputError, SettingError } from '../../core/errors.js';
 import { JudgeSetupError } from '../../judge/errors.js';
 import { compareFiles, type ComparisonRun, comparisonConfig, evaluateFiles } from '../../pipeline/compare.js';
 import { resultFiles } from '../../pipeline/files.js';
-import { loadSettings } from '../../pipeline/settings.js';
+import type { GoldApproval } from '../../pipeline/gold.js';
+import { holdToBase, settingsUnder } from '../../pipeline/policy.js';
+import { loadSettings, type ResolvedSettings } from '../../pipeline/settings.js';
 import { commitStatusDescription, type StatusSubject } from '../../render/commit-status.js';
 import { comparisonReport } from '../../render/compare-json.js';
 import { codeQuoted } from '../../render/untrusted.js';
@@ -17,14 +20,16 @@ import { renderCompareText } from '../../render/compare-text.js';
 import { evalJson } from '../../render/eval-json.js';
 import { renderEvalText } from '../../render/eval-text.js';
 import { reasonText } from '../../render/gate-words.js';
+import { gateChangesText, type GateChangesView, goldChangesText } from '../../render/gate-changes.js';
 import { type NoComparison, noComparisonText, renderHeadOnly } from '../../render/head-only.js';
 import { historyWrittenNote, trendHead } from '../../render/history.js';
 import { renderComment } from '../../render/markdown.js';
 import { renderSettings } from '../../render/settings-text.js';
 import { type Baseline, type BaselineBroken, type BaselineFound, findArtifactBaseline, invalidArtifactResults } from './baseline.js';
-import { commentMarker, type CommentResult, upsertComment } from './comment.js';
+import { type ApprovalKind, approvalOf, changesMarker, changesShownSince, labelApplied, type ShownChanges, shownChanges } from './approval.js';
+import { commentMarker, type CommentResult, findOwnComment, upsertComment } from './comment.js';
 import { type EventInfo, readEvent } from './event.js';
-import { apiFailure, type CommitStatus, type GitHubApi, httpStatus, type PullRequestRef } from './github.js';
+import { apiFailure, type CommitStatus, type GitHubApi, httpStatus, type IssueComment, type PullRequestRef } from './github.js';
 import { previousHistory, pullRequestHistory, recordRun } from './history.js';
 import { givenInputs, INPUT_NAMES } from './inputs.js';
 import { ActionJudge } from './judge.js';
@@ -152,38 +157,43 @@ interface Outcome {
 }
 
 async function run(runtime: ActionRuntime): Promise<void> {
-  const { settings, texts, origins } = await loadSettings(givenInputs((name) => runtime.getInput(name)));
+  const given = givenInputs((name) => runtime.getInput(name));
+  const head = await loadSettings(given);
+  const { origins } = head;
   runtime.info(
     `rag-gate settings:\n${renderSettings(
       INPUT_NAMES.filter((name) => name !== 'github-token'),
-      texts,
+      head.texts,
       origins,
     )}`,
   );
   const env = runtime.env;
   const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? '').split('/');
-  const api = runtime.createApi({ token: settings['github-token'], owner, repo, timeoutMs: settings['api-timeout-seconds'] * 1000 });
+  const api = runtime.createApi({ token: head.settings['github-token'], owner, repo, timeoutMs: head.settings['api-timeout-seconds'] * 1000 });
+  const event = readEvent(env.GITHUB_EVENT_NAME ?? '', runtime.readEventPayload(), Number(env.GITHUB_RUN_ID ?? 0));
+  const pullRequest = await resolvePullRequest(api, event, head.settings['pr-number']).catch((error: unknown) => {
+    runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage(error)}`);
+    return null;
+  });
+  // A pull request runs under its base branch's gate: its own changes to it are shown, and loosenings wait for approval.
+  const gate = pullRequest === null ? null : await heldGate(runtime, api, given, head, pullRequest);
+  const settings = gate?.settings ?? head.settings;
   if (settings.mode === 'monitor') {
     await runMonitor(runtime, api, settings, origins, runUrl(env));
     return;
   }
   if (settings.results === undefined)
     throw new SettingError('input "results": is required: the path or glob of your results file(s), as the input or results: in the config file');
-  const event = readEvent(env.GITHUB_EVENT_NAME ?? '', runtime.readEventPayload(), Number(env.GITHUB_RUN_ID ?? 0));
   const headInputs = await resultFiles(settings.results, 'results', origins.results);
   if (settings.mode === 'release') {
     await runRelease(runtime, api, settings, origins);
     return;
   }
-  const pullRequest = await resolvePullRequest(api, event, settings['pr-number']).catch((error: unknown) => {
-    runtime.warning(`could not find the pull request of this ${event.eventName} event: ${errorMessage(error)}`);
-    return null;
-  });
   const status = statusTarget(event, pullRequest, settings['comment-tag'], env);
 
   let outcome: Outcome;
   try {
-    outcome = await compareAndReport(runtime, settings, origins.baseline, { api, event, pullRequest, owner, repo, headInputs });
+    outcome = await compareAndReport(runtime, settings, origins.baseline, { api, event, pullRequest, owner, repo, headInputs, gate });
   } catch (error) {
     // A required status that is never set would block the pull request without saying why.
     if (status !== null) await setCommitStatus(runtime, api, status, 'failure', { kind: 'stopped', badInput: isBadInput(error) });
@@ -194,6 +204,117 @@ async function run(runtime: ActionRuntime): Promise<void> {
   if (outcome.failure === null) return;
   if (fails) runtime.setFailed(outcome.failure.message);
   else runtime.warning(`${outcome.failure.message} (advisory mode: the check passes)`, outcome.failure.title);
+}
+
+/** The gate a pull request runs under, its changes to it, and what the comment must carry for the next run. */
+interface HeldGate {
+  readonly settings: Settings;
+  readonly approved: boolean;
+  readonly view: GateChangesView;
+  /** Decides on the gold changes that change a gated outcome, once the comparison knows them. */
+  readonly approveGold: GoldApproval;
+  /** The gold changes' approval, once decided. */
+  goldApproval?: ChangeApproval;
+  /** Hidden state lines for the comment: the changes it shows that need approval, and since when. */
+  readonly stateMarkers: string[];
+}
+
+/** A setting's file as a path inside the repository, to read the base branch's version of it. */
+function repositoryPath(setting: 'config' | 'golden' | 'holdout', file: string, workspace: string | undefined): string {
+  const inside = relative(workspace || process.cwd(), resolve(file));
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside))
+    throw new SettingError(
+      `input "${setting}": ${file} is not a file inside the repository checkout, so its base branch version cannot be read; keep it in the repository`,
+    );
+  return inside.split(sep).join('/');
+}
+
+/** Reads a file at the base commit through the API, failing closed: the gate's policy is not guessed. */
+async function fileAtBase(api: GitHubApi, path: string, pullRequest: PullRequestRef): Promise<Buffer | null> {
+  return api.getFileAt(path, pullRequest.baseSha).catch((error: unknown) => {
+    const why = apiFailure(error).kind === 'forbidden' ? 'add `contents: read` under `permissions:` in the workflow' : 're-run the job';
+    throw new Error(
+      `could not read the base branch's ${path} at ${pullRequest.baseSha.slice(0, 7)} (${errorMessage(error)}): what decides pass or fail comes from the base branch, so rag-gate does not gate without it; ${why}`,
+    );
+  });
+}
+
+/** The base branch's version of the golden set or holdout file, copied to `directory`; null where the base has none. */
+async function baseCopy(
+  api: GitHubApi,
+  setting: 'golden' | 'holdout',
+  file: string | undefined,
+  context: { pullRequest: PullRequestRef; workspace: string | undefined; directory: string },
+): Promise<string | null | undefined> {
+  if (file === undefined) return undefined;
+  const content = await fileAtBase(api, repositoryPath(setting, file, context.workspace), context.pullRequest);
+  if (content === null) return null;
+  const copy = join(context.directory, `${setting}-${basename(file)}`);
+  await mkdir(context.directory, { recursive: true });
+  await writeFile(copy, content);
+  return copy;
+}
+
+/**
+ * Holds the run's settings to the base branch's config file at the pull request's base commit, read through the
+ * API (the inputs come from the workflow, which code owners guard), and finds whether the head's changes that
+ * need approval have it. Fails closed: a base whose settings cannot be read stops the run.
+ */
+async function heldGate(
+  runtime: ActionRuntime,
+  api: GitHubApi,
+  given: ReadonlyMap<SettingName, SettingText>,
+  head: ResolvedSettings,
+  pullRequest: PullRequestRef,
+): Promise<HeldGate> {
+  const workspace = runtime.env.GITHUB_WORKSPACE;
+  const path = repositoryPath('config', head.settings.config, workspace);
+  const content = await fileAtBase(api, path, pullRequest);
+  const where = { pullRequest, workspace, directory: join(runtime.env.RUNNER_TEMP || tmpdir(), 'rag-gate', head.settings['comment-tag'], 'base-branch') };
+  const baseFiles = {
+    golden: await baseCopy(api, 'golden', head.settings.golden, where),
+    holdout: await baseCopy(api, 'holdout', head.settings.holdout, where),
+  };
+  const held = await holdToBase(given, head, { name: `${path} at ${pullRequest.baseSha.slice(0, 7)} (base branch)`, content }, baseFiles);
+  const label = head.settings['approve-label'];
+  const approveWith = { kind: 'label', label } as const;
+  const commentsAllowed = head.settings.comment !== 'never';
+  const marker = commentMarker(head.settings['comment-tag']);
+  // The comment and the label are read once, and only when a change needs approval.
+  let read: Promise<{ comment: IssueComment | undefined; by: Approver | null }> | undefined;
+  const readApprovals = () =>
+    (read ??= (async () => {
+      if (!commentsAllowed) return { comment: undefined, by: null };
+      const [comment, by] = await Promise.all([findOwnComment(api, pullRequest.number, marker), labelApplied(api, pullRequest.number, label)]);
+      return { comment, by };
+    })());
+  const stateMarkers: string[] = [];
+  const decide = async (kind: ApprovalKind, fingerprint: string): Promise<ChangeApproval> => {
+    let previous: ShownChanges | null = null;
+    let approval: ChangeApproval = { kind: 'none' };
+    try {
+      const { comment, by } = await readApprovals();
+      previous = shownChanges(comment, kind);
+      approval = approvalOf(by, fingerprint, previous, commentsAllowed);
+    } catch (error) {
+      runtime.warning(`rag-gate could not check for an approval of this pull request's ${kind} changes (${errorMessage(error)}); they count as not approved`);
+    }
+    stateMarkers.push(changesMarker(kind, changesShownSince(previous, fingerprint)));
+    return approval;
+  };
+  const approval: ChangeApproval = held.fingerprint === null ? { kind: 'none' } : await decide('policy', held.fingerprint);
+  const approved = held.fingerprint === null || approval.kind === 'approved';
+  const gate: HeldGate = {
+    settings: settingsUnder(held, head.settings, approved),
+    approved,
+    view: { changes: held.changes, approval, approveWith },
+    stateMarkers,
+    approveGold: async (changes) => {
+      gate.goldApproval = await decide('gold', goldFingerprint(changes));
+      return gate.goldApproval.kind === 'approved';
+    },
+  };
+  return gate;
 }
 
 /** The pushed commit, which the runner names in GITHUB_SHA: the history's entries are keyed by it. */
@@ -223,9 +344,20 @@ async function compareAndReport(
   runtime: ActionRuntime,
   settings: Settings,
   baselineOrigin: SettingOrigin,
-  context: { api: GitHubApi; event: EventInfo; pullRequest: PullRequestRef | null; owner: string; repo: string; headInputs: readonly string[] },
+  context: {
+    api: GitHubApi;
+    event: EventInfo;
+    pullRequest: PullRequestRef | null;
+    owner: string;
+    repo: string;
+    headInputs: readonly string[];
+    gate: HeldGate | null;
+  },
 ): Promise<Outcome> {
-  const { api, event, pullRequest, headInputs } = context;
+  const { api, event, pullRequest, headInputs, gate } = context;
+  const gateChanges = gate !== null && gate.view.changes.length > 0 ? gate.view : undefined;
+  if (gateChanges !== undefined) logUntrusted(runtime, gateChangesText(gateChanges));
+  const unapproved = gate !== null && !gate.approved;
   const env = runtime.env;
   const reportDir = join(env.RUNNER_TEMP || tmpdir(), 'rag-gate', settings['comment-tag']);
   await mkdir(reportDir, { recursive: true });
@@ -266,6 +398,7 @@ async function compareAndReport(
         run: await compareFiles({ base: await judge(baseline.files, 'base'), head: headFiles, golden: settings.golden, holdout: settings.holdout }, config, {
           readerEntry: runtime.readerEntry,
           allowUngated: settings['allow-ungated'],
+          ...(gate === null ? {} : { approveGold: gate.approveGold }),
         }),
       };
     } catch (error) {
@@ -287,9 +420,13 @@ async function compareAndReport(
   const rule = config.eval.retrievalOk.name;
   let headSummary: RunSummary;
   if (result.kind === 'compared') {
-    const { run, baseline } = result;
+    const { baseline } = result;
+    const run = { ...result.run, comparison: withPolicyVerdict(result.run.comparison, gate?.view.changes ?? [], !unapproved) };
     for (const warning of run.warnings) runtime.warning(warning);
     comparison = run.comparison;
+    const goldApproval = gate?.goldApproval === undefined ? undefined : { approval: gate.goldApproval, approveWith: gate.view.approveWith };
+    const goldText = goldChangesText(comparison.goldChanges ?? [], goldApproval);
+    if (goldText !== '') logUntrusted(runtime, goldText);
     headSummary = run.head;
     const history = pullRequest === null ? null : await pullRequestHistory(runtime, settings.history, baseline);
     const trend = history === null ? undefined : { history, head: trendHead(run.head) };
@@ -303,10 +440,16 @@ async function compareAndReport(
       baselineRunUrl: baseline.artifact?.run.url,
       traceUrl: settings['trace-url'],
       trend,
+      gateChanges,
+      goldApproval,
+      stateMarkers: gate?.stateMarkers,
     };
     comment = renderComment(comparison, options);
     summary = renderComment(comparison, { ...options, maxLength: SUMMARY_MAX_BYTES / 2 });
-    report = comparisonReport(run, config, { found: true, sha: baseline.sha, description: baseline.description }, trend);
+    report = {
+      ...comparisonReport(run, config, { found: true, sha: baseline.sha, description: baseline.description }, trend),
+      ...(gateChanges === undefined ? {} : { gateChanges: { changes: gateChanges.changes, approval: gateChanges.approval } }),
+    };
     logUntrusted(runtime, renderCompareText(comparison, config));
     const words = { retrievalOk: rule, judges: comparison.judges };
     outcome = {
@@ -329,15 +472,30 @@ async function compareAndReport(
       marker,
       retrievalOkMetric: config.eval.retrievalOk.metric.name,
       holdoutLeftOut: head.holdoutLeftOut.length,
+      gateChanges,
+      stateMarkers: gate?.stateMarkers,
     });
     summary = comment;
-    const verdict = cause.fails ? 'fail' : 'neutral';
+    const changesFail = unapproved && gateChanges !== undefined;
+    const verdict = cause.fails || changesFail ? 'fail' : 'neutral';
     const baselineJson = cause.kind === 'baseline-error' ? { found: false, reason: why, problem: cause.problem } : { found: false, reason: cause.reason };
-    report = { verdict, reasons: [], baseline: baselineJson, head: evalJson(head.summary, config.eval) };
+    const changeReasons = changesFail ? [{ kind: 'gate-changed-unapproved', changes: gateChanges.changes.filter(needsApproval) } as const] : [];
+    report = {
+      verdict,
+      reasons: changeReasons.map((reason) => ({ ...reason, message: reasonText(reason, { retrievalOk: rule, judges: [] }) })),
+      baseline: baselineJson,
+      head: evalJson(head.summary, config.eval),
+      ...(gateChanges === undefined ? {} : { gateChanges: { changes: gateChanges.changes, approval: gateChanges.approval } }),
+    };
     logUntrusted(runtime, `${why}\nReporting the head results only.\n${renderEvalText(headFiles.join(', '), head.summary, config.eval)}`);
     const title = cause.kind === 'baseline-error' ? 'rag-gate: baseline unreadable' : 'rag-gate: no baseline';
     if (cause.kind === 'baseline-error' && !cause.fails) runtime.warning(`rag-gate: ${why}`, title);
-    outcome = { verdict, failure: cause.fails ? { message: `rag-gate: ${why}`, title } : null, status: { kind: 'not-compared', cause } };
+    const failures = [...changeReasons.map((reason) => reasonText(reason, { retrievalOk: rule, judges: [] })), ...(cause.fails ? [why] : [])];
+    outcome = {
+      verdict,
+      failure: failures.length > 0 ? { message: `rag-gate: ${failures.join('; ')}`, title: changesFail ? 'rag-gate: gate changed' : title } : null,
+      status: { kind: 'not-compared', cause },
+    };
   }
   judgeClient?.report(
     (message) => runtime.info(message),

@@ -484,7 +484,8 @@ describe('dist/index.js as the runner runs it', () => {
     const run = await runDist(api, work, { inputs: { baseline: 'base.jsonl' } });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^::error::rag-gate: bad input%0Aresults\.jsonl:2: correct: must be true or false$/m);
-    expect(api.calls).toEqual([]);
+    // Only the base branch's settings were read: nothing was posted.
+    expect(api.calls.map((call) => `${call.method} ${call.path}`)).toEqual(['GET /repos/octo/shop/contents/rag-gate.yml']);
   });
 });
 
@@ -983,5 +984,37 @@ describe('dist/index.js: no secret leaves the action', () => {
     expect((comment?.body as { body: string }).body).toContain('Bad credentials: token ***');
     expect(api.callsTo('POST', /\/statuses\//)).toHaveLength(1);
     expectNoSecret(run, api);
+  });
+});
+
+describe("dist/index.js: the base branch's gate, and a maintainer's approval", () => {
+  it('a loosened config fails; a label from a reader does not approve; one from a writer after the comment does', async () => {
+    const api = await start({ files: new Map([[`${BASE_SHA}:rag-gate.yml`, 'alpha: 0.05\n']]) });
+    const work = failing();
+    writeFileSync(join(work.dir, 'rag-gate.yml'), 'alpha: 1e-12\n');
+    const inputs = { baseline: 'base.jsonl' };
+
+    const shown = await runDist(api, work, { inputs });
+    expect(shown.code).toBe(1);
+    expect(shown.stdout).toMatch(/^::error::rag-gate: this pull request changes its own gate without a maintainer's approval \(alpha 0\.05 → 1e-12, looser\)/m);
+    expect(api.callsTo('GET', /^\/repos\/octo\/shop\/contents\/rag-gate\.yml$/).map((call) => call.query)).toEqual([{ ref: BASE_SHA }]);
+    expect(api.state.comments[0]!.body).toMatch(/<!-- rag-gate-policy:[0-9a-f]{32}@pending -->/);
+
+    api.state.labelEvents.push({ event: 'labeled', label: 'rag-gate: approve', actor: 'reader', createdAt: '2026-11-20T11:00:00Z' });
+    api.state.permissions.set('reader', 'read');
+    const byReader = await runDist(api, work, { inputs, payload: pullRequestPayload(42, 'labeled') });
+    expect(byReader.code).toBe(1);
+    expect(api.state.comments[0]!.body).toContain('an approval takes write access or more');
+
+    api.state.labelEvents.push(
+      { event: 'unlabeled', label: 'rag-gate: approve', actor: 'reader', createdAt: '2026-11-20T11:01:00Z' },
+      { event: 'labeled', label: 'rag-gate: approve', actor: 'maintainer', createdAt: '2026-11-20T11:02:00Z' },
+    );
+    api.state.permissions.set('maintainer', 'admin');
+    const approved = await runDist(api, work, { inputs, payload: pullRequestPayload(42, 'labeled') });
+    expect(approved.code).toBe(0);
+    expect(api.state.comments).toHaveLength(1);
+    expect(api.state.comments[0]!.body).toContain('Approved by maintainer (admin) at 2026-11-20T11:02:00Z');
+    expect(api.callsTo('GET', /^\/repos\/octo\/shop\/collaborators\/maintainer\/permission$/)).toHaveLength(1);
   });
 });

@@ -102,6 +102,12 @@ export interface RepositoryState {
   stalls: Stall[];
   statuses: FakeStatus[];
   issues: FakeIssue[];
+  /** Repository files by `ref:path`, served raw by the contents endpoint. */
+  files: Map<string, string>;
+  /** The pull requests' label events, oldest first. */
+  labelEvents: { event: 'labeled' | 'unlabeled'; label: string; actor: string; createdAt: string }[];
+  /** Users' permissions on the repository; anyone else has none. */
+  permissions: Map<string, 'admin' | 'write' | 'read' | 'none'>;
 }
 
 export interface FakeGitHubServer {
@@ -119,6 +125,9 @@ export interface FakeGitHubServer {
 }
 
 const BOT = { login: 'github-actions[bot]', type: 'Bot' as const };
+
+/** Responses that carried a file's raw bytes, which GitHub's description does not model. */
+const rawResponses = new WeakSet<ServerResponse>();
 
 /** The JSON body each response was sent with, to check it against GitHub's description once sent. */
 const sentBodies = new WeakMap<ServerResponse, unknown>();
@@ -177,6 +186,9 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
     stalls: [],
     statuses: [],
     issues: [],
+    files: new Map(),
+    labelEvents: [],
+    permissions: new Map(),
     ...initial,
   };
   const calls: RecordedCall[] = [];
@@ -306,7 +318,15 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
     record(body);
     response.once('finish', () =>
       violations.push(
-        ...githubOpenApi().check({ method, path, query, requestBody: body, status: response.statusCode, responseBody: sentBodies.get(response) }),
+        ...githubOpenApi().check({
+          method,
+          path,
+          query,
+          requestBody: body,
+          status: response.statusCode,
+          responseBody: sentBodies.get(response),
+          raw: rawResponses.has(response),
+        }),
       ),
     );
 
@@ -474,6 +494,42 @@ export async function startFakeGitHub(initial: Partial<RepositoryState> = {}): P
       if (fields.state !== undefined) issue.state = fields.state;
       if (fields.state_reason !== undefined) issue.stateReason = fields.state_reason;
       send(response, 200, issueJson(issue));
+    } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/contents/(.+)$`)))) {
+      const file = state.files.get(`${query.ref}:${match[1]}`);
+      if (file === undefined)
+        return send(response, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/repos/contents#get-repository-content' });
+      // The raw media type: the file's bytes, not JSON.
+      if (!/application\/vnd\.github(\.v3)?\.raw/.test(request.headers.accept ?? ''))
+        return send(response, 415, { message: 'the fake serves contents raw only' });
+      rawResponses.add(response);
+      response.writeHead(200, { 'content-type': 'application/vnd.github.raw; charset=utf-8', 'content-length': String(Buffer.byteLength(file)) });
+      response.end(file);
+    } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/issues/(\\d+)/events$`)))) {
+      // The `labeled-issue-event` and `unlabeled-issue-event` schemas of GitHub's description.
+      send(
+        response,
+        200,
+        state.labelEvents.map((event, i) => ({
+          id: i + 1,
+          node_id: `LE_${i + 1}`,
+          url: `${origin}${repoPath}/issues/events/${i + 1}`,
+          actor: userJson(event.actor, 'User'),
+          event: event.event,
+          commit_id: null,
+          commit_url: null,
+          created_at: event.createdAt,
+          performed_via_github_app: null,
+          label: { name: event.label, color: 'ededed' },
+        })),
+      );
+    } else if (method === 'GET' && (match = path.match(new RegExp(`^${repoPath}/collaborators/([^/]+)/permission$`)))) {
+      const permission = state.permissions.get(match[1]!) ?? 'none';
+      send(response, 200, {
+        ...openApi.example<Json>('repository-collaborator-permission-response-if-user-has-admin-permissions'),
+        permission,
+        role_name: permission,
+        user: null,
+      });
     } else if (method === 'GET' && path === `${repoPath}/pulls`) {
       // Every fake pull request is open; `head` filters by owner:branch, as for a fork's pull request.
       const pulls = [...state.pulls.values()].filter((pull) => query.head === undefined || `${pull.headOwner ?? OWNER}:${pull.headRef}` === query.head);

@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import { strToU8, zipSync } from 'fflate';
 import type { ActionRuntime } from '../../../src/frontends/github/run.js';
-import type { CommitStatus, GitHubApi, Issue, IssueComment, PullRequestRef, WorkflowRun } from '../../../src/frontends/github/github.js';
+import type { CommitStatus, GitHubApi, Issue, IssueComment, LabelEvent, PullRequestRef, WorkflowRun } from '../../../src/frontends/github/github.js';
 import type { InputName } from '../../../src/frontends/github/inputs.js';
 import { writeFileAtomic } from '../../../src/sources/write.js';
 export { sketchScenario } from '../../helpers/paired-runs.js';
@@ -42,6 +42,14 @@ export class FakeGitHub implements GitHubApi {
   pulls = new Map<number, PullRequestRef>();
   statuses: (CommitStatus & { sha: string })[] = [];
   fail: Partial<Record<keyof GitHubApi, Error>> = {};
+  /** Files by `ref:path`, as getFileAt reads them. */
+  files = new Map<string, string>();
+  /** Label events of the pull request, oldest first, whatever label is asked for. */
+  labelEvents: LabelEvent[] = [];
+  /** Permissions by login; anyone else has none. */
+  permissions = new Map<string, string>();
+  /** The time GitHub stamps on a comment it writes. */
+  clock = () => '2026-11-20T10:00:00Z';
   private nextCommentId = 9000;
 
   private record(method: keyof GitHubApi, ...args: unknown[]): void {
@@ -103,7 +111,7 @@ export class FakeGitHub implements GitHubApi {
     this.record('createComment', issueNumber, body);
     const id = this.nextCommentId++;
     const url = `https://github.com/octo/shop/pull/${issueNumber}#issuecomment-${id}`;
-    this.comments.push({ id, body, authorLogin: this.login ?? 'github-actions[bot]', authorType: 'Bot', appSlug: null, url });
+    this.comments.push({ id, body, authorLogin: this.login ?? 'github-actions[bot]', authorType: 'Bot', appSlug: null, url, updatedAt: this.clock() });
     return { id, url };
   }
 
@@ -111,7 +119,7 @@ export class FakeGitHub implements GitHubApi {
     this.record('updateComment', commentId, body);
     const comment = this.comments.find((c) => c.id === commentId);
     if (comment === undefined) throw new HttpError(404, 'comment not found');
-    this.comments = this.comments.map((c) => (c.id === commentId ? { ...c, body } : c));
+    this.comments = this.comments.map((c) => (c.id === commentId ? { ...c, body, updatedAt: this.clock() } : c));
     return { id: commentId, url: comment.url };
   }
 
@@ -130,6 +138,22 @@ export class FakeGitHub implements GitHubApi {
     const pull = this.pulls.get(issueNumber);
     if (pull === undefined) throw new HttpError(404, 'pull request not found');
     return pull;
+  }
+
+  async getFileAt(path: string, ref: string): Promise<Buffer | null> {
+    this.record('getFileAt', path, ref);
+    const text = this.files.get(`${ref}:${path}`);
+    return text === undefined ? null : Buffer.from(text);
+  }
+
+  async listLabelEvents(issueNumber: number, label: string): Promise<LabelEvent[]> {
+    this.record('listLabelEvents', issueNumber, label);
+    return this.labelEvents;
+  }
+
+  async getPermission(login: string): Promise<string> {
+    this.record('getPermission', login);
+    return this.permissions.get(login) ?? 'none';
   }
 
   async createCommitStatus(sha: string, status: CommitStatus): Promise<void> {
@@ -173,7 +197,14 @@ export function workflowRun(fields: Partial<WorkflowRun> & Pick<WorkflowRun, 'id
 }
 
 export function comment(fields: Partial<IssueComment> & Pick<IssueComment, 'id' | 'body'>): IssueComment {
-  return { authorLogin: 'someone', authorType: 'User', appSlug: null, url: `https://github.com/octo/shop/pull/42#issuecomment-${fields.id}`, ...fields };
+  return {
+    authorLogin: 'someone',
+    authorType: 'User',
+    appSlug: null,
+    url: `https://github.com/octo/shop/pull/42#issuecomment-${fields.id}`,
+    updatedAt: '2026-11-20T10:00:00Z',
+    ...fields,
+  };
 }
 
 /** JSON Lines text for records. */
@@ -289,7 +320,7 @@ function renamed(repository: Json, fullName: string): Json {
 }
 
 /** A pull_request event payload as GitHub writes it to GITHUB_EVENT_PATH: a recorded one, on this repository's pull request. */
-export function pullRequestPayload(number = 42, action: 'opened' | 'synchronize' = 'synchronize'): object {
+export function pullRequestPayload(number = 42, action: 'opened' | 'synchronize' | 'labeled' = 'synchronize'): object {
   const payload = webhookExample('pull_request', action);
   const repository = renamed(json(payload.repository), 'octo/shop');
   const pull = json(payload.pull_request);

@@ -46,6 +46,8 @@ export interface Exchange {
   readonly status: number;
   /** The JSON body sent, or undefined for none (a redirect). */
   readonly responseBody: unknown;
+  /** The body was a file's raw bytes (the raw media type), which the description does not model. */
+  readonly raw?: boolean;
 }
 
 /**
@@ -173,6 +175,7 @@ class GitHubOpenApi {
       problems.push(...this.problemsOf(at('requestBody', 'content', JSON_TYPE, 'schema'), exchange.requestBody, `${where}: request body`));
     }
 
+    if (exchange.raw === true) return problems;
     const described = operation.responses[String(exchange.status)];
     const responseName = described !== undefined && '$ref' in described ? described.$ref.split('/').pop()! : undefined;
     const response = responseName === undefined ? described : this.description.components.responses[responseName];

@@ -9,7 +9,7 @@ import { writeHoldoutFile } from '../../../src/sources/holdout-file.js';
 import { ROOT } from '../../helpers/cli.js';
 import { tempDir, writeJsonl } from '../../helpers/files.js';
 import { sketchScenario } from '../../helpers/paired-runs.js';
-import { FakeGitHub, fakeRuntime, HttpError, zipOf } from './fakes.js';
+import { BASE_SHA, FakeGitHub, fakeRuntime, HttpError, zipOf } from './fakes.js';
 
 const LEDGER_ARTIFACT = 'rag-gate-holdout-ledger';
 const DECLARED_OUTPUTS = Object.keys((parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { outputs: Record<string, unknown> }).outputs).sort();
@@ -116,7 +116,14 @@ describe('a pull request with a holdout file', () => {
   it('gates on the development questions and says how many holdout questions it did not look at', async () => {
     const setup = await workspace();
     const api = new FakeGitHub();
-    const fake = fakeRuntime({ api, inputs: { results: setup.results, baseline: setup.results, holdout: setup.holdout }, env: { RUNNER_TEMP: setup.dir } });
+    // The base branch has the same holdout file: the pull request's is held to it.
+    api.files.set(`${BASE_SHA}:holdout.json`, readFileSync(setup.holdout, 'utf8'));
+    writeFileSync(join(setup.dir, 'rag-gate.yml'), '');
+    const fake = fakeRuntime({
+      api,
+      inputs: { results: setup.results, baseline: setup.results, holdout: setup.holdout, config: join(setup.dir, 'rag-gate.yml') },
+      env: { RUNNER_TEMP: setup.dir, GITHUB_WORKSPACE: setup.dir },
+    });
     await runAction(fake.runtime);
     expect(fake.failures).toEqual([]);
     const report = JSON.parse(readFileSync(fake.outputs.get('report-json')!, 'utf8')) as { paired: number; holdoutLeftOut: string[] };

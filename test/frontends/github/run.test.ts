@@ -230,7 +230,8 @@ describe('runAction: bad input fails naming it, and posts nothing', () => {
     const { failures, api, outputs } = await run({ dir, head, base }, { baseline: base });
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatch(/^rag-gate: bad input\n.*results\.jsonl:2: correct: must be true or false$/);
-    expect(api.calls).toEqual([]);
+    // Only the base branch's settings were read: nothing was posted.
+    expect(api.calls.map((call) => call.method)).toEqual(['getFileAt']);
     expect(outputs.size).toBe(0);
   });
 
